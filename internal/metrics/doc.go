@@ -1,0 +1,11 @@
+// Package metrics defines zproxy's Prometheus metrics in one struct built
+// from a Registerer, so tests and embedders use a private registry and the
+// names are declared in one place.
+//
+// Each layer records what it alone knows: wire the open connections and the
+// errors it turns into ErrorResponse (by SQLSTATE); the SQL session the
+// statements, their access paths and durations, and the rows read and
+// returned; the kv backends every store request and DynamoDB's consumed
+// capacity (through kv.Observer, which *Metrics implements). All methods are
+// safe on a nil *Metrics, which records nothing.
+package metrics

@@ -1,0 +1,154 @@
+package metrics
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/zproxy/zproxy/kv"
+)
+
+// Metrics holds every zproxy metric.
+type Metrics struct {
+	Queries               *prometheus.CounterVec   // zproxy_queries_total{statement,access_path}
+	QueryDuration         *prometheus.HistogramVec // zproxy_query_duration_seconds{statement}
+	StoreRequests         *prometheus.CounterVec   // zproxy_store_requests_total{backend,op}
+	StoreRequestDuration  *prometheus.HistogramVec // zproxy_store_request_duration_seconds{backend,op}
+	StoreErrors           *prometheus.CounterVec   // zproxy_store_errors_total{backend,op}
+	RowsRead              prometheus.Counter       // zproxy_rows_read_total
+	RowsReturned          prometheus.Counter       // zproxy_rows_returned_total
+	ZOrderRanges          prometheus.Histogram     // zproxy_zorder_ranges
+	ShardFanout           prometheus.Histogram     // zproxy_shard_fanout
+	Connections           prometheus.Gauge         // zproxy_connections
+	Errors                *prometheus.CounterVec   // zproxy_errors_total{sqlstate}
+	DynamoDBCapacityTotal *prometheus.CounterVec   // zproxy_dynamodb_consumed_capacity_total{op}
+}
+
+var _ kv.Observer = (*Metrics)(nil)
+
+// New creates the metrics and registers them with reg.
+func New(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		Queries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "zproxy_queries_total",
+			Help: "Statements executed, by statement kind and access path.",
+		}, []string{"statement", "access_path"}),
+		QueryDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "zproxy_query_duration_seconds",
+			Help:    "Time from receiving a statement to its completion, by statement kind.",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 4, 10),
+		}, []string{"statement"}),
+		StoreRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "zproxy_store_requests_total",
+			Help: "Requests sent to the backing store, by backend and operation.",
+		}, []string{"backend", "op"}),
+		StoreRequestDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "zproxy_store_request_duration_seconds",
+			Help:    "Latency of backing-store requests, by backend and operation.",
+			Buckets: prometheus.ExponentialBuckets(0.00005, 4, 10),
+		}, []string{"backend", "op"}),
+		StoreErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "zproxy_store_errors_total",
+			Help: "Backing-store requests that failed, by backend and operation.",
+		}, []string{"backend", "op"}),
+		RowsRead: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "zproxy_rows_read_total",
+			Help: "Items read from the store (rows and index entries).",
+		}),
+		RowsReturned: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "zproxy_rows_returned_total",
+			Help: "Rows returned to clients.",
+		}),
+		ZOrderRanges: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "zproxy_zorder_ranges",
+			Help:    "Z-address ranges per Z-order index scan.",
+			Buckets: prometheus.ExponentialBuckets(1, 2, 12),
+		}),
+		ShardFanout: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "zproxy_shard_fanout",
+			Help:    "Shards touched per table or index access.",
+			Buckets: prometheus.ExponentialBuckets(1, 2, 8),
+		}),
+		Connections: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "zproxy_connections",
+			Help: "Open client connections.",
+		}),
+		Errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "zproxy_errors_total",
+			Help: "Errors sent to clients, by SQLSTATE.",
+		}, []string{"sqlstate"}),
+		DynamoDBCapacityTotal: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "zproxy_dynamodb_consumed_capacity_total",
+			Help: "DynamoDB capacity units consumed, by operation.",
+		}, []string{"op"}),
+	}
+	reg.MustRegister(m.Queries, m.QueryDuration, m.StoreRequests, m.StoreRequestDuration,
+		m.StoreErrors, m.RowsRead, m.RowsReturned, m.ZOrderRanges, m.ShardFanout,
+		m.Connections, m.Errors, m.DynamoDBCapacityTotal)
+	return m
+}
+
+// ObserveRequest implements kv.Observer.
+func (m *Metrics) ObserveRequest(backend, op string, d time.Duration, err error) {
+	if m == nil {
+		return
+	}
+	m.StoreRequests.WithLabelValues(backend, op).Inc()
+	m.StoreRequestDuration.WithLabelValues(backend, op).Observe(d.Seconds())
+	if err != nil {
+		m.StoreErrors.WithLabelValues(backend, op).Inc()
+	}
+}
+
+// ObserveCapacity implements kv.Observer.
+func (m *Metrics) ObserveCapacity(op string, units float64) {
+	if m == nil {
+		return
+	}
+	m.DynamoDBCapacityTotal.WithLabelValues(op).Add(units)
+}
+
+// ConnectionOpened records a new client connection.
+func (m *Metrics) ConnectionOpened() {
+	if m != nil {
+		m.Connections.Inc()
+	}
+}
+
+// ConnectionClosed records a closed client connection.
+func (m *Metrics) ConnectionClosed() {
+	if m != nil {
+		m.Connections.Dec()
+	}
+}
+
+// Error records an error sent to a client.
+func (m *Metrics) Error(sqlstate string) {
+	if m != nil {
+		m.Errors.WithLabelValues(sqlstate).Inc()
+	}
+}
+
+// Query records one completed statement.
+func (m *Metrics) Query(statement, accessPath string, d time.Duration, rowsRead, rowsReturned int64) {
+	if m == nil {
+		return
+	}
+	m.Queries.WithLabelValues(statement, accessPath).Inc()
+	m.QueryDuration.WithLabelValues(statement).Observe(d.Seconds())
+	m.RowsRead.Add(float64(rowsRead))
+	m.RowsReturned.Add(float64(rowsReturned))
+}
+
+// ZOrderScan records the number of Z-address ranges of one index scan.
+func (m *Metrics) ZOrderScan(ranges int) {
+	if m != nil {
+		m.ZOrderRanges.Observe(float64(ranges))
+	}
+}
+
+// Fanout records the number of shards one access touched.
+func (m *Metrics) Fanout(shards int) {
+	if m != nil {
+		m.ShardFanout.Observe(float64(shards))
+	}
+}

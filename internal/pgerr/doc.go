@@ -1,0 +1,12 @@
+// Package pgerr carries PostgreSQL SQLSTATE codes on Go errors.
+//
+// Every layer of zproxy (parser, planner, optimizer, executor, kv, wire)
+// reports failures a client can act on as *Error values with a SQLSTATE code.
+// They travel up unchanged, wrapped with %w where a layer adds context, and
+// are turned into a protocol ErrorResponse in exactly one place: package wire.
+// Errors are classified by code (CodeOf), never by matching message text.
+//
+// The package imports nothing from the rest of zproxy so every layer may use
+// it without breaking the one-way flow wire → parser → planner → optimizer →
+// executor → kv.
+package pgerr

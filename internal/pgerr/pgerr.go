@@ -1,0 +1,152 @@
+package pgerr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// SQLSTATE codes used by zproxy. The names follow PostgreSQL's errcodes.txt.
+const (
+	SuccessfulCompletion         = "00000"
+	Warning                      = "01000"
+	ConnectionException          = "08000"
+	ConnectionFailure            = "08006"
+	ProtocolViolation            = "08P01"
+	FeatureNotSupported          = "0A000"
+	CardinalityViolation         = "21000"
+	DataException                = "22000"
+	StringDataRightTruncation    = "22001"
+	NumericValueOutOfRange       = "22003"
+	NullValueNotAllowed          = "22004"
+	InvalidDatetimeFormat        = "22007"
+	DatetimeFieldOverflow        = "22008"
+	DivisionByZero               = "22012"
+	InvalidParameterValue        = "22023"
+	InvalidEscapeSequence        = "22025"
+	InvalidTextRepresentation    = "22P02"
+	InvalidBinaryRepresentation  = "22P03"
+	NotNullViolation             = "23502"
+	UniqueViolation              = "23505"
+	ActiveSQLTransaction         = "25001"
+	ReadOnlySQLTransaction       = "25006"
+	NoActiveSQLTransaction       = "25P01"
+	InFailedSQLTransaction       = "25P02"
+	InvalidSQLStatementName      = "26000"
+	InvalidCursorName            = "34000"
+	InvalidAuthorization         = "28000"
+	InvalidPassword              = "28P01"
+	SerializationFailure         = "40001"
+	SyntaxError                  = "42601"
+	InsufficientPrivilege        = "42501"
+	CannotCoerce                 = "42846"
+	GroupingError                = "42803"
+	WrongObjectType              = "42809"
+	UndefinedColumn              = "42703"
+	UndefinedFunction            = "42883"
+	UndefinedTable               = "42P01"
+	UndefinedParameter           = "42P02"
+	UndefinedObject              = "42704"
+	DuplicateColumn              = "42701"
+	DuplicateTable               = "42P07"
+	DuplicateObject              = "42710"
+	AmbiguousColumn              = "42702"
+	DatatypeMismatch             = "42804"
+	InvalidColumnReference       = "42P10"
+	InvalidTableDefinition       = "42P16"
+	InvalidObjectDefinition      = "42P17"
+	ProgramLimitExceeded         = "54000"
+	ObjectNotInPrerequisiteState = "55000"
+	InsufficientResources        = "53000"
+	TooManyConnections           = "53300"
+	QueryCanceled                = "57014"
+	AdminShutdown                = "57P01"
+	CannotConnectNow             = "57P03"
+	SystemError                  = "58000"
+	IOError                      = "58030"
+	InternalError                = "XX000"
+)
+
+// Error is an error with a SQLSTATE code and the optional fields of a
+// PostgreSQL ErrorResponse or NoticeResponse.
+type Error struct {
+	Code     string // SQLSTATE, five characters
+	Severity string // ERROR (default), FATAL, WARNING, NOTICE
+	Message  string
+	Detail   string
+	Hint     string
+	// Position is the 1-based character offset into the statement text the
+	// error points at, or 0 when unknown.
+	Position int
+	// cause is an underlying error kept for errors.Is/As; it does not change
+	// the message the client sees.
+	cause error
+}
+
+// Error returns the message text.
+func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the underlying cause, if any.
+func (e *Error) Unwrap() error { return e.cause }
+
+// New returns an ERROR with the given code and formatted message.
+func New(code, format string, args ...any) *Error {
+	return &Error{Code: code, Severity: "ERROR", Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an ERROR with the given code whose message is msg and whose
+// cause is err. Use it where a lower-level error (an I/O failure, say) must be
+// reported to the client under a SQLSTATE.
+func Wrap(err error, code, msg string) *Error {
+	return &Error{Code: code, Severity: "ERROR", Message: msg + ": " + err.Error(), cause: err}
+}
+
+// WithDetail sets the DETAIL field and returns e.
+func (e *Error) WithDetail(format string, args ...any) *Error {
+	e.Detail = fmt.Sprintf(format, args...)
+	return e
+}
+
+// WithHint sets the HINT field and returns e.
+func (e *Error) WithHint(format string, args ...any) *Error {
+	e.Hint = fmt.Sprintf(format, args...)
+	return e
+}
+
+// WithPosition sets the 1-based statement position and returns e.
+func (e *Error) WithPosition(pos int) *Error {
+	e.Position = pos
+	return e
+}
+
+// As returns the first *Error in err's chain, or nil.
+func As(err error) *Error {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return nil
+}
+
+// CodeOf returns the SQLSTATE of err: the code of the first *Error in its
+// chain, 57014 for a canceled context, or XX000 for anything unclassified.
+func CodeOf(err error) string {
+	if err == nil {
+		return SuccessfulCompletion
+	}
+	if pe := As(err); pe != nil {
+		return pe.Code
+	}
+	if errors.Is(err, context.Canceled) {
+		return QueryCanceled
+	}
+	return InternalError
+}
+
+// Notice returns a NOTICE-severity message; it is sent to the client as a
+// NoticeResponse and never fails the statement.
+func Notice(format string, args ...any) *Error {
+	e := New(SuccessfulCompletion, format, args...)
+	e.Severity = "NOTICE"
+	return e
+}

@@ -1,0 +1,21 @@
+// Package kv is zproxy's storage contract: items addressed by a partition key
+// and a sort key, the model DynamoDB, Bigtable and Spanner share.
+//
+// The executor is the only caller. It reads with Get (a batch of exact keys)
+// and Scan (one partition, a half-open [Start, End) range of sort keys, in
+// either direction, streamed through an Iterator that can also Seek forward
+// for Z-order skip-scans), and writes with Write (a Batch of puts and deletes,
+// optionally conditional, applied atomically when the backend's Capabilities
+// allow a batch that size).
+//
+// An item's value is a list of named, typed attributes (Attr) rather than an
+// opaque blob, so a backend like DynamoDB can store each column as an
+// ordinary typed attribute other tools can read; the embedded backend packs
+// the same attributes into bytes.
+//
+// Backends live in subpackages (kv/pebble, kv/dynamodb). They report their
+// limits through Capabilities so the executor and optimizer adapt (batch
+// splitting, range budgets) without knowing which backend they run on, and
+// report requests, timings and consumed capacity to an Observer and to the
+// per-statement Stats.
+package kv

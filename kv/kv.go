@@ -1,0 +1,271 @@
+package kv
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+)
+
+// Key addresses one item. Partition groups items that can be range-scanned
+// together; Sort orders items within a partition (bytewise, unsigned).
+type Key struct {
+	Partition []byte
+	Sort      []byte
+}
+
+// AttrKind is the type of an attribute value, chosen to map one-to-one onto
+// DynamoDB's scalar types (N carries both Int and Float).
+type AttrKind uint8
+
+// Attribute kinds.
+const (
+	AttrNull AttrKind = iota
+	AttrBool
+	AttrInt
+	AttrFloat
+	AttrString
+	AttrBytes
+)
+
+// Attr is one named attribute of an item's value. Exactly one of I, F, S, B
+// is meaningful, as Kind says (AttrBool uses I: 0 or 1).
+type Attr struct {
+	Name string
+	Kind AttrKind
+	I    int64
+	F    float64
+	S    string
+	B    []byte
+}
+
+// Item is a key and its attributes.
+type Item struct {
+	Key   Key
+	Attrs []Attr
+}
+
+// Condition guards one write in a batch.
+type Condition uint8
+
+// Conditions. A failed condition fails the whole batch with a
+// *ConditionFailedError and writes nothing.
+const (
+	CondNone      Condition = iota
+	CondNotExists           // the item must not exist (INSERT uniqueness)
+	CondExists              // the item must exist
+)
+
+// OpKind is a put or a delete.
+type OpKind uint8
+
+// Write operation kinds.
+const (
+	OpPut OpKind = iota
+	OpDelete
+)
+
+// Op is one write in a Batch.
+type Op struct {
+	Kind  OpKind
+	Key   Key
+	Attrs []Attr // for OpPut
+	Cond  Condition
+}
+
+// Batch is a list of writes. When Atomic is set, all ops apply or none do,
+// and the batch must not exceed Capabilities.MaxAtomicOps (the caller
+// splits); conditions are only allowed in atomic batches. A non-atomic batch
+// may be of any size and is applied in backend-sized chunks, each durable
+// before Write returns.
+type Batch struct {
+	Ops    []Op
+	Atomic bool
+	Stats  *Stats // optional, per-statement accounting
+}
+
+// GetRequest reads a set of exact keys.
+type GetRequest struct {
+	Keys []Key
+	// Consistent asks for a strongly consistent read where the backend
+	// offers a choice (DynamoDB); the embedded store always is.
+	Consistent bool
+	Stats      *Stats
+}
+
+// ScanRequest reads the items of one partition whose sort keys lie in the
+// half-open range [Start, End). A nil Start is the beginning of the
+// partition; a nil End is its end.
+type ScanRequest struct {
+	Partition []byte
+	Start     []byte
+	End       []byte
+	// Reverse returns items in descending sort-key order.
+	Reverse bool
+	// Limit, when positive, is a hint that the caller will stop after that
+	// many items; backends use it to size pages. Iterators may return more.
+	Limit      int
+	Consistent bool
+	Stats      *Stats
+}
+
+// Iterator streams the items of a Scan. Use it as:
+//
+//	for it.Next() { item := it.Item() ... }
+//	if err := it.Err(); err != nil { ... }
+//	it.Close()
+//
+// The Item returned is valid until the next call to Next or Seek.
+type Iterator interface {
+	Next() bool
+	Item() Item
+	// Seek repositions the iterator within the request's range. Forward, the
+	// next call to Next returns the first item with sort key >= sort; in
+	// reverse, the first item with sort key < sort (sort is then an
+	// exclusive upper bound, like ScanRequest.End). Seeking against the scan
+	// direction is not allowed. Backends that read in pages restart their
+	// request at sort.
+	Seek(sort []byte)
+	Err() error
+	Close() error
+}
+
+// Capabilities describes what a backend can do; the optimizer and executor
+// read it instead of asking which backend they run on.
+type Capabilities struct {
+	// Name identifies the backend in metrics and EXPLAIN ("pebble", "dynamodb").
+	Name string
+	// MaxAtomicOps is the most ops an atomic Batch may hold (0: unlimited).
+	MaxAtomicOps int
+	// MaxGetKeys is the most keys one store request reads (0: unlimited);
+	// Get accepts any number and splits internally.
+	MaxGetKeys int
+	// CheapSeek is true when Seek on an open iterator costs about as much as
+	// Next (an embedded LSM), false when each Seek is a new round trip
+	// (DynamoDB). The optimizer uses it to pick Z-order skip-scan versus a
+	// budgeted set of ranges.
+	CheapSeek bool
+	// RequestLatency is a rough cost of one store request, for the planner.
+	RequestLatency time.Duration
+}
+
+// Store is a sorted key-value store.
+type Store interface {
+	// Get returns the items that exist among req.Keys, in the same order as
+	// the keys, with nil Attrs (and a nil Key.Partition) for keys that are
+	// missing. Use Found to test.
+	Get(ctx context.Context, req GetRequest) ([]Item, error)
+	// Scan opens an iterator over a partition's sort-key range.
+	Scan(ctx context.Context, req ScanRequest) Iterator
+	// Write applies a batch. See Batch for atomicity.
+	Write(ctx context.Context, b Batch) error
+	// Capabilities reports the backend's limits.
+	Capabilities() Capabilities
+	// Close releases the store. Writes acknowledged before Close are durable.
+	Close() error
+}
+
+// Found reports whether an item returned by Get exists.
+func Found(it Item) bool { return it.Key.Partition != nil }
+
+// Observer receives one call per store request, for metrics. Backends call
+// it if set; it must be safe for concurrent use.
+type Observer interface {
+	// ObserveRequest records one request of kind op ("get", "scan", "write",
+	// "batch_get", "query", "transact_write", ...).
+	ObserveRequest(backend, op string, d time.Duration, err error)
+	// ObserveCapacity records capacity units consumed (DynamoDB).
+	ObserveCapacity(op string, units float64)
+}
+
+// Stats accumulates what a statement cost the store. Backends add to it with
+// the Add methods; all fields are safe for concurrent use.
+type Stats struct {
+	Requests      atomic.Int64
+	ItemsRead     atomic.Int64
+	ItemsWritten  atomic.Int64
+	BytesRead     atomic.Int64
+	capacityMilli atomic.Int64 // read+write capacity units × 1000
+}
+
+// AddCapacity records consumed capacity units (DynamoDB RCU/WCU).
+func (s *Stats) AddCapacity(units float64) {
+	if s != nil {
+		s.capacityMilli.Add(int64(units * 1000))
+	}
+}
+
+// Capacity returns the capacity units recorded.
+func (s *Stats) Capacity() float64 {
+	if s == nil {
+		return 0
+	}
+	return float64(s.capacityMilli.Load()) / 1000
+}
+
+// AddRequest records one store request.
+func (s *Stats) AddRequest() {
+	if s != nil {
+		s.Requests.Add(1)
+	}
+}
+
+// AddRead records n items (and bytes) read.
+func (s *Stats) AddRead(n, bytes int) {
+	if s != nil {
+		s.ItemsRead.Add(int64(n))
+		s.BytesRead.Add(int64(bytes))
+	}
+}
+
+// AddWritten records n items written.
+func (s *Stats) AddWritten(n int) {
+	if s != nil {
+		s.ItemsWritten.Add(int64(n))
+	}
+}
+
+// ErrBatchTooLarge is returned for an atomic batch over MaxAtomicOps.
+var ErrBatchTooLarge = errors.New("kv: atomic batch exceeds the backend's limit")
+
+// ErrClosed is returned by operations on a closed store.
+var ErrClosed = errors.New("kv: store is closed")
+
+// ConditionFailedError reports the first op of a batch whose condition did
+// not hold. Nothing of the batch was written.
+type ConditionFailedError struct {
+	Index int // index into Batch.Ops
+	Key   Key
+}
+
+func (e *ConditionFailedError) Error() string {
+	return "kv: write condition failed"
+}
+
+// UnavailableError wraps a failure to reach the store (network, throttling
+// after retries). The executor maps it to a SQLSTATE the client can retry.
+type UnavailableError struct {
+	Op  string
+	Err error
+}
+
+func (e *UnavailableError) Error() string {
+	return "kv: store unavailable during " + e.Op + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// PrefixEnd returns the smallest key greater than every key with prefix p,
+// or nil if there is none (p is all 0xff): the exclusive end of a prefix
+// range.
+func PrefixEnd(p []byte) []byte {
+	end := append([]byte(nil), p...)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}
