@@ -1,0 +1,369 @@
+package catalog
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+)
+
+// CatalogPartition is the store partition that holds the catalog. Data
+// partitions start with 'T' or 'I' (see TablePartition), so it cannot clash.
+var CatalogPartition = []byte("C/zproxy-catalog")
+
+const (
+	tablePrefix   = "t/"
+	versionPrefix = "v/"
+	descAttr      = "desc"
+)
+
+// IndexKind says how an index orders its entries.
+type IndexKind string
+
+// Index kinds.
+const (
+	KindPrimary IndexKind = "primary"
+	KindBTree   IndexKind = "btree"
+	KindZOrder  IndexKind = "zorder"
+)
+
+// IndexState says whether queries may use an index.
+type IndexState string
+
+// Index states. A building index is maintained by writes but not read.
+const (
+	StateBuilding IndexState = "building"
+	StatePublic   IndexState = "public"
+)
+
+// Mutability of a table's rows.
+const (
+	Mutable       = "mutable"
+	ImmutableRows = "immutable_rows"
+)
+
+// Column is one column of a table.
+type Column struct {
+	Name    string        `json:"name"`
+	Type    sqltypes.Type `json:"type"`
+	NotNull bool          `json:"not_null,omitempty"`
+}
+
+// KeyColumn is one column of a key: the primary key, a btree index or a
+// Z-order index.
+type KeyColumn struct {
+	Column int  `json:"column"` // ordinal in Table.Columns
+	Desc   bool `json:"desc,omitempty"`
+	// Width is a Z-order attribute's width in bits (0: the type's default).
+	Width int `json:"width,omitempty"`
+}
+
+// Index is a secondary index (btree or Z-order). The primary key is
+// described by Table.PrimaryKey, not by an Index.
+type Index struct {
+	ID      uint64      `json:"id"`
+	Name    string      `json:"name"`
+	Kind    IndexKind   `json:"kind"`
+	Columns []KeyColumn `json:"columns"`
+	Include []int       `json:"include,omitempty"`
+	Shards  int         `json:"shards"`
+	State   IndexState  `json:"state"`
+}
+
+// Table describes a table.
+type Table struct {
+	ID         uint64      `json:"id"`
+	Name       string      `json:"name"`
+	Columns    []Column    `json:"columns"`
+	PrimaryKey []KeyColumn `json:"primary_key"`
+	Shards     int         `json:"shards"`
+	Mutability string      `json:"mutability"`
+	Indexes    []*Index    `json:"indexes,omitempty"`
+}
+
+// ColumnIndex returns the ordinal of the named column, or -1.
+func (t *Table) ColumnIndex(name string) int {
+	for i, c := range t.Columns {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Index returns the named index, or nil.
+func (t *Table) Index(name string) *Index {
+	for _, ix := range t.Indexes {
+		if ix.Name == name {
+			return ix
+		}
+	}
+	return nil
+}
+
+// IsPKColumn reports whether column ordinal c is part of the primary key.
+func (t *Table) IsPKColumn(c int) bool {
+	for _, k := range t.PrimaryKey {
+		if k.Column == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Covers reports whether the index holds every column in cols (its key
+// columns, included columns and the primary key, which every entry carries).
+func (t *Table) Covers(ix *Index, cols []int) bool {
+	for _, c := range cols {
+		if t.IsPKColumn(c) {
+			continue
+		}
+		found := false
+		for _, k := range ix.Columns {
+			if k.Column == c {
+				found = true
+				break
+			}
+		}
+		for _, k := range ix.Include {
+			if k == c {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// Snapshot is an immutable view of the catalog at one version.
+type Snapshot struct {
+	Version uint64
+	tables  map[string]*Table
+}
+
+// Table returns the named table, or a 42P01 error.
+func (s *Snapshot) Table(name string) (*Table, error) {
+	if t, ok := s.tables[name]; ok {
+		return t, nil
+	}
+	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+}
+
+// Tables returns all tables sorted by name.
+func (s *Snapshot) Tables() []*Table {
+	out := make([]*Table, 0, len(s.tables))
+	for _, t := range s.tables {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// HasTable reports whether a table of that name exists.
+func (s *Snapshot) HasTable(name string) bool { _, ok := s.tables[name]; return ok }
+
+// FindIndex returns the table holding the named index, and the index.
+func (s *Snapshot) FindIndex(name string) (*Table, *Index) {
+	for _, t := range s.tables {
+		if ix := t.Index(name); ix != nil {
+			return t, ix
+		}
+	}
+	return nil, nil
+}
+
+// Catalog reads and changes the schema stored in a kv.Store.
+type Catalog struct {
+	store kv.Store
+
+	mu   sync.Mutex
+	snap *Snapshot
+}
+
+// Open returns a Catalog over store and loads the current schema.
+func Open(ctx context.Context, store kv.Store) (*Catalog, error) {
+	c := &Catalog{store: store}
+	if _, err := c.Snapshot(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Snapshot returns the current schema, re-reading it from the store if
+// another proxy (or this one) changed it since the last read.
+func (c *Catalog) Snapshot(ctx context.Context) (*Snapshot, error) {
+	v, err := c.latestVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	cur := c.snap
+	c.mu.Unlock()
+	if cur != nil && cur.Version == v {
+		return cur, nil
+	}
+	snap, err := c.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.snap == nil || c.snap.Version < snap.Version {
+		c.snap = snap
+	}
+	c.mu.Unlock()
+	return snap, nil
+}
+
+func versionKey(v uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte(versionPrefix), v)
+}
+
+func (c *Catalog) latestVersion(ctx context.Context) (uint64, error) {
+	start := []byte(versionPrefix)
+	it := c.store.Scan(ctx, kv.ScanRequest{
+		Partition: CatalogPartition, Start: start, End: kv.PrefixEnd(start),
+		Reverse: true, Limit: 1, Consistent: true,
+	})
+	defer it.Close()
+	if it.Next() {
+		k := it.Item().Key.Sort
+		return binary.BigEndian.Uint64(k[len(versionPrefix):]), nil
+	}
+	if err := it.Err(); err != nil {
+		return 0, fmt.Errorf("catalog: reading version: %w", err)
+	}
+	return 0, nil
+}
+
+// load reads every descriptor and the version they belong to. It reads the
+// version first and again after the descriptors, retrying if a change
+// landed in between, so the snapshot is consistent.
+func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
+	for attempt := 0; ; attempt++ {
+		v1, err := c.latestVersion(ctx)
+		if err != nil {
+			return nil, err
+		}
+		tables := map[string]*Table{}
+		start := []byte(tablePrefix)
+		it := c.store.Scan(ctx, kv.ScanRequest{Partition: CatalogPartition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+		for it.Next() {
+			t, err := decodeTable(it.Item())
+			if err != nil {
+				it.Close()
+				return nil, err
+			}
+			tables[t.Name] = t
+		}
+		err = it.Err()
+		it.Close()
+		if err != nil {
+			return nil, fmt.Errorf("catalog: reading tables: %w", err)
+		}
+		v2, err := c.latestVersion(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if v1 == v2 || attempt > 10 {
+			return &Snapshot{Version: v2, tables: tables}, nil
+		}
+	}
+}
+
+func decodeTable(it kv.Item) (*Table, error) {
+	for _, a := range it.Attrs {
+		if a.Name == descAttr {
+			var t Table
+			data := a.B
+			if a.Kind == kv.AttrString {
+				data = []byte(a.S)
+			}
+			if err := json.Unmarshal(data, &t); err != nil {
+				return nil, fmt.Errorf("catalog: corrupt descriptor %q: %w", it.Key.Sort, err)
+			}
+			return &t, nil
+		}
+	}
+	return nil, fmt.Errorf("catalog: descriptor %q has no %s attribute", it.Key.Sort, descAttr)
+}
+
+// Change describes one schema change: the tables to write and to remove.
+type Change struct {
+	Put    []*Table
+	Delete []string
+}
+
+// ErrConflict is returned by Update when another change won the race for the
+// next version more times than the retry budget allows.
+var ErrConflict = errors.New("catalog: concurrent schema change")
+
+// Update applies a schema change computed from the current snapshot. fn is
+// called with the newest snapshot and the version the change will get (use it
+// as the ID of new tables and indexes); it returns the change, or an error to
+// abort. Update retries fn when another proxy changes the schema first.
+func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion uint64) (Change, error)) (*Snapshot, error) {
+	for attempt := 0; attempt < 20; attempt++ {
+		snap, err := c.Snapshot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		next := snap.Version + 1
+		ch, err := fn(snap, next)
+		if err != nil {
+			return nil, err
+		}
+		ops := []kv.Op{{Kind: kv.OpPut, Key: kv.Key{Partition: CatalogPartition, Sort: versionKey(next)}, Cond: kv.CondNotExists}}
+		for _, t := range ch.Put {
+			data, err := json.Marshal(t)
+			if err != nil {
+				return nil, err
+			}
+			ops = append(ops, kv.Op{Kind: kv.OpPut,
+				Key:   kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + t.Name)},
+				Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}})
+		}
+		for _, name := range ch.Delete {
+			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + name)}})
+		}
+		err = c.store.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
+		var cf *kv.ConditionFailedError
+		if errors.As(err, &cf) {
+			continue // another proxy took this version; recompute on its schema
+		}
+		if err != nil {
+			return nil, fmt.Errorf("catalog: writing change: %w", err)
+		}
+		return c.Snapshot(ctx)
+	}
+	return nil, pgerr.Wrap(ErrConflict, pgerr.SerializationFailure, "schema change conflicted with concurrent changes")
+}
+
+// Clone returns a deep copy of t, for building a changed descriptor.
+func (t *Table) Clone() *Table {
+	c := *t
+	c.Columns = append([]Column(nil), t.Columns...)
+	c.PrimaryKey = append([]KeyColumn(nil), t.PrimaryKey...)
+	c.Indexes = make([]*Index, len(t.Indexes))
+	for i, ix := range t.Indexes {
+		cp := *ix
+		cp.Columns = append([]KeyColumn(nil), ix.Columns...)
+		cp.Include = append([]int(nil), ix.Include...)
+		c.Indexes[i] = &cp
+	}
+	return &c
+}
+
+// NormalizeName folds an identifier the way the catalog stores it. The
+// parser already folded unquoted identifiers; this only trims.
+func NormalizeName(s string) string { return strings.TrimSpace(s) }

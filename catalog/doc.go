@@ -1,0 +1,17 @@
+// Package catalog owns zproxy's schema: tables, their columns and types,
+// primary keys, shard counts and indexes, and stores it in the backing store
+// itself so every proxy over the same store sees the same schema.
+//
+// Layout. The catalog lives in one partition of the store (CatalogPartition).
+// Each table's descriptor (Table, as JSON) is one item keyed "t/<name>".
+// Every change writes, in the same atomic batch, a new version marker
+// "v/<version>" under the condition that it does not exist yet: two proxies
+// racing on DDL cannot both claim a version, and the loser retries against
+// the winner's schema. Table and index IDs are the version at which they were
+// created, so they are unique without a separate counter.
+//
+// Reading. A Catalog caches the descriptors and the version it read them at;
+// Snapshot re-reads only when the newest version marker differs (a one-item
+// reverse scan). The planner binds each statement against one immutable
+// Snapshot, so a statement sees one schema from start to finish.
+package catalog

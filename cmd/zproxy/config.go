@@ -1,0 +1,437 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zproxy/zproxy/wire"
+)
+
+// envPrefix starts the environment variable of every flag: --data-dir is
+// ZPROXY_DATA_DIR.
+const envPrefix = "ZPROXY_"
+
+// Defaults. The Postgres port is 15432 rather than 5432 so that zproxy and a
+// local PostgreSQL can run side by side.
+const (
+	defaultListen          = "127.0.0.1:15432"
+	defaultMetricsListen   = "127.0.0.1:19090"
+	defaultDataDir         = "./zproxy-data"
+	defaultDynamoDBTable   = "zproxy"
+	defaultMaxMessageSize  = wire.DefaultMaxMessageSize
+	defaultShutdownTimeout = 30 * time.Second
+)
+
+// Backends.
+const (
+	backendPebble   = "pebble"
+	backendDynamoDB = "dynamodb"
+)
+
+// Authentication methods.
+const (
+	authTrust    = "trust"
+	authPassword = "password"
+)
+
+// Config is zproxy's resolved configuration.
+type Config struct {
+	Listen           string
+	MetricsListen    string
+	DataDir          string
+	Backend          string
+	DynamoDBTable    string
+	DynamoDBRegion   string
+	DynamoDBEndpoint string
+	// Users is the raw user list, "name:password,name:password"; Credentials
+	// parses it.
+	Users           string
+	Auth            string
+	ConfigFile      string
+	LogLevel        string
+	AllowFullScan   bool
+	MaxMessageSize  byteSize
+	ShutdownTimeout time.Duration
+}
+
+func defaultConfig() Config {
+	return Config{
+		Listen:          defaultListen,
+		MetricsListen:   defaultMetricsListen,
+		DataDir:         defaultDataDir,
+		Backend:         backendPebble,
+		DynamoDBTable:   defaultDynamoDBTable,
+		LogLevel:        "info",
+		AllowFullScan:   true,
+		MaxMessageSize:  defaultMaxMessageSize,
+		ShutdownTimeout: defaultShutdownTimeout,
+	}
+}
+
+// newFlagSet binds every setting of cfg to a flag. It is the single list of
+// settings: the environment and the config file are looked up by these names.
+func newFlagSet(cfg *Config) *flag.FlagSet {
+	fs := flag.NewFlagSet("zproxy", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported by the caller, usage by printUsage
+	fs.StringVar(&cfg.Listen, "listen", cfg.Listen,
+		"`address` to accept PostgreSQL clients on (15432 so as not to clash with a local PostgreSQL on 5432)")
+	fs.StringVar(&cfg.MetricsListen, "metrics-listen", cfg.MetricsListen,
+		"`address` serving Prometheus metrics at /metrics (empty: no metrics endpoint)")
+	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir,
+		"`directory` of the embedded store (backend pebble); created if missing")
+	fs.StringVar(&cfg.Backend, "backend", cfg.Backend,
+		"backing `store`: pebble (embedded, in --data-dir) or dynamodb")
+	fs.StringVar(&cfg.DynamoDBTable, "dynamodb-table", cfg.DynamoDBTable,
+		"DynamoDB `table` holding all of zproxy's data; created if missing")
+	fs.StringVar(&cfg.DynamoDBRegion, "dynamodb-region", cfg.DynamoDBRegion,
+		"AWS `region` (empty: the SDK's default chain, e.g. AWS_REGION)")
+	fs.StringVar(&cfg.DynamoDBEndpoint, "dynamodb-endpoint", cfg.DynamoDBEndpoint,
+		"DynamoDB endpoint `URL`, e.g. http://127.0.0.1:8000 for DynamoDB Local (empty: AWS)")
+	fs.StringVar(&cfg.Users, "users", cfg.Users,
+		"comma-separated `user:password` list for password authentication (empty: trust every user)")
+	fs.StringVar(&cfg.Auth, "auth", cfg.Auth,
+		"authentication `method`: trust or password (empty: password when --users is set, else trust)")
+	fs.StringVar(&cfg.ConfigFile, "config", cfg.ConfigFile,
+		"configuration `file`: a JSON object or \"key = value\" lines, keys being flag names")
+	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel,
+		"log `level`: debug, info, warn or error (logs go to stderr)")
+	fs.BoolVar(&cfg.AllowFullScan, "allow-full-scan", cfg.AllowFullScan,
+		"allow queries no key or index can serve to read the whole table (false: reject them)")
+	fs.Var(&cfg.MaxMessageSize, "max-message-size",
+		"largest protocol message accepted from a client, in `bytes` (suffixes KiB, MiB, GiB)")
+	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout,
+		"on SIGTERM/SIGINT, how long in-flight statements may run before connections are closed")
+	return fs
+}
+
+// envName returns the environment variable that sets a flag.
+func envName(flagName string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// loadConfig resolves the configuration from the command-line arguments, the
+// environment and the config file. Precedence, highest first: flag, ZPROXY_*
+// environment variable, config file, default. The config file itself is named
+// by --config or ZPROXY_CONFIG. It returns flag.ErrHelp for -h/--help.
+func loadConfig(args []string, getenv func(string) (string, bool), readFile func(string) ([]byte, error)) (Config, []string, error) {
+	// A first pass over the flags only finds the config file (and catches
+	// flag errors early).
+	probe := defaultConfig()
+	probeFlags := newFlagSet(&probe)
+	if err := probeFlags.Parse(args); err != nil {
+		return Config{}, nil, err
+	}
+	path := ""
+	if v, ok := getenv(envName("config")); ok {
+		path = v
+	}
+	probeFlags.Visit(func(f *flag.Flag) {
+		if f.Name == "config" {
+			path = probe.ConfigFile
+		}
+	})
+
+	cfg := defaultConfig()
+	fs := newFlagSet(&cfg)
+	if path != "" {
+		data, err := readFile(path)
+		if err != nil {
+			return Config{}, nil, fmt.Errorf("config file: %w", err)
+		}
+		entries, err := parseConfigFile(data)
+		if err != nil {
+			return Config{}, nil, fmt.Errorf("config file %s: %w", path, err)
+		}
+		for _, e := range entries {
+			if e.key == "config" || fs.Lookup(e.key) == nil {
+				return Config{}, nil, fmt.Errorf("config file %s:%d: unknown setting %q", path, e.line, e.key)
+			}
+			if err := fs.Set(e.key, e.value); err != nil {
+				return Config{}, nil, fmt.Errorf("config file %s:%d: %s: %w", path, e.line, e.key, err)
+			}
+		}
+	}
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		if v, ok := getenv(envName(f.Name)); ok && envErr == nil {
+			if err := fs.Set(f.Name, v); err != nil {
+				envErr = fmt.Errorf("%s: %w", envName(f.Name), err)
+			}
+		}
+	})
+	if envErr != nil {
+		return Config{}, nil, envErr
+	}
+	if err := fs.Parse(args); err != nil {
+		return Config{}, nil, err
+	}
+	cfg.ConfigFile = path
+	if err := cfg.validate(); err != nil {
+		return Config{}, nil, err
+	}
+	return cfg, fs.Args(), nil
+}
+
+func (c *Config) validate() error {
+	switch c.Backend {
+	case backendPebble:
+		if c.DataDir == "" {
+			return errors.New("--data-dir must not be empty")
+		}
+	case backendDynamoDB:
+		if c.DynamoDBTable == "" {
+			return errors.New("--dynamodb-table must not be empty")
+		}
+	default:
+		return fmt.Errorf("--backend %q: must be %s or %s", c.Backend, backendPebble, backendDynamoDB)
+	}
+	if c.Listen == "" {
+		return errors.New("--listen must not be empty")
+	}
+	if _, err := c.Credentials(); err != nil {
+		return err
+	}
+	if _, err := c.AuthMethod(); err != nil {
+		return err
+	}
+	if _, err := c.SlogLevel(); err != nil {
+		return err
+	}
+	if c.MaxMessageSize < 4096 {
+		return fmt.Errorf("--max-message-size %d: must be at least 4096 bytes", c.MaxMessageSize)
+	}
+	if c.ShutdownTimeout < 0 {
+		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.ShutdownTimeout)
+	}
+	return nil
+}
+
+// Credentials parses --users into user → password. A password may contain
+// ':' (the first ':' separates it from the name) but not ','.
+func (c *Config) Credentials() (map[string]string, error) {
+	users := map[string]string{}
+	for i, entry := range strings.Split(c.Users, ",") {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
+			continue
+		}
+		name, password, ok := strings.Cut(entry, ":")
+		if !ok || name == "" {
+			// The entry itself stays out of the message: it may hold a password.
+			return nil, fmt.Errorf("--users: entry %d is not user:password", i+1)
+		}
+		if _, dup := users[name]; dup {
+			return nil, fmt.Errorf("--users: user %q listed twice", name)
+		}
+		users[name] = password
+	}
+	return users, nil
+}
+
+// AuthMethod resolves --auth: password when users are listed, else trust.
+func (c *Config) AuthMethod() (string, error) {
+	users, err := c.Credentials()
+	if err != nil {
+		return "", err
+	}
+	switch c.Auth {
+	case "":
+		if len(users) > 0 {
+			return authPassword, nil
+		}
+		return authTrust, nil
+	case authTrust:
+		if len(users) > 0 {
+			return "", errors.New("--auth trust with --users: the users would be ignored; drop one of them")
+		}
+		return authTrust, nil
+	case authPassword:
+		if len(users) == 0 {
+			return "", errors.New("--auth password needs --users")
+		}
+		return authPassword, nil
+	}
+	return "", fmt.Errorf("--auth %q: must be %s or %s", c.Auth, authTrust, authPassword)
+}
+
+// SlogLevel parses --log-level.
+func (c *Config) SlogLevel() (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return 0, fmt.Errorf("--log-level %q: must be debug, info, warn or error", c.LogLevel)
+	}
+	return l, nil
+}
+
+// LogAttrs describes the configuration for the start-up log line, without
+// passwords.
+func (c *Config) LogAttrs() []any {
+	users, _ := c.Credentials()
+	names := make([]string, 0, len(users))
+	for n := range users {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	auth, _ := c.AuthMethod()
+	attrs := []any{"backend", c.Backend, "auth", auth, "users", strings.Join(names, ","),
+		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize)}
+	switch c.Backend {
+	case backendPebble:
+		attrs = append(attrs, "data_dir", c.DataDir)
+	case backendDynamoDB:
+		attrs = append(attrs, "dynamodb_table", c.DynamoDBTable, "dynamodb_region", c.DynamoDBRegion,
+			"dynamodb_endpoint", c.DynamoDBEndpoint)
+	}
+	if c.ConfigFile != "" {
+		attrs = append(attrs, "config_file", c.ConfigFile)
+	}
+	return attrs
+}
+
+// configEntry is one setting read from a config file.
+type configEntry struct {
+	key, value string
+	line       int
+}
+
+// parseConfigFile reads a JSON object ({"listen": "127.0.0.1:15432",
+// "allow-full-scan": false}) or "key = value" lines (blank lines and lines
+// starting with # are skipped; a value may be double-quoted). Keys are flag
+// names; '_' may stand for '-'.
+func parseConfigFile(data []byte) ([]configEntry, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		return parseJSONConfig(trimmed)
+	}
+	var entries []configEntry
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, value, ok := strings.Cut(line, "=")
+		if !ok {
+			return nil, fmt.Errorf("line %d: expected key = value", n)
+		}
+		value = strings.TrimSpace(value)
+		if strings.HasPrefix(value, `"`) {
+			uq, err := strconv.Unquote(value)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: bad quoted value: %w", n, err)
+			}
+			value = uq
+		}
+		entries = append(entries, configEntry{key: normalizeKey(key), value: value, line: n})
+	}
+	return entries, sc.Err()
+}
+
+func parseJSONConfig(data []byte) ([]configEntry, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		return nil, fmt.Errorf("JSON: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("JSON: trailing data after the object")
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // deterministic error reporting
+	entries := make([]configEntry, 0, len(obj))
+	for _, k := range keys {
+		var value string
+		switch v := obj[k].(type) {
+		case string:
+			value = v
+		case json.Number:
+			value = v.String()
+		case bool:
+			value = strconv.FormatBool(v)
+		default:
+			return nil, fmt.Errorf("JSON: %q: value must be a string, number or boolean", k)
+		}
+		entries = append(entries, configEntry{key: normalizeKey(k), value: value})
+	}
+	return entries, nil
+}
+
+func normalizeKey(k string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(k)), "_", "-")
+}
+
+// byteSize is a size flag: plain bytes or a KiB/MiB/GiB suffix.
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *byteSize) Set(s string) error {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > (1<<40)/mult {
+		return errors.New("not a size (bytes, or a number with KiB, MiB or GiB)")
+	}
+	*b = byteSize(n * mult)
+	return nil
+}
+
+// printUsage writes --help: every flag with its environment variable and
+// default, and the precedence rule.
+func printUsage(w io.Writer) {
+	cfg := defaultConfig()
+	fs := newFlagSet(&cfg)
+	fmt.Fprintf(w, `zproxy: a PostgreSQL-wire SQL proxy for sorted key-value stores.
+
+Usage:
+  zproxy [flags]          serve PostgreSQL clients (the default)
+  zproxy help             show this text
+
+Every flag can also be set by an environment variable (shown below) or in a
+config file (--config). Precedence, highest first:
+  command-line flag > ZPROXY_* environment variable > config file > default.
+Config files are a JSON object or "key = value" lines; keys are flag names
+(e.g. data-dir = /var/lib/zproxy, or {"allow-full-scan": false}).
+
+Flags:
+`)
+	fs.VisitAll(func(f *flag.Flag) {
+		name, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(w, "  --%s", f.Name)
+		if name != "" {
+			fmt.Fprintf(w, " %s", name)
+		}
+		fmt.Fprintf(w, "\n      %s\n      env %s", usage, envName(f.Name))
+		if f.DefValue != "" {
+			fmt.Fprintf(w, ", default %s", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+	fmt.Fprint(w, `
+Signals: SIGTERM or SIGINT shut down gracefully (stop accepting, let running
+statements finish, close the store); a second signal exits at once.
+`)
+}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/zproxy/zproxy/internal/metrics"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/kv/dynamodb"
+	zpebble "github.com/zproxy/zproxy/kv/pebble"
+	"github.com/zproxy/zproxy/session"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// serve runs zproxy until ctx is cancelled, then shuts down in reverse order
+// of start-up: the listeners, the engine, the store.
+func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
+	logger.Info("starting zproxy", cfg.LogAttrs()...)
+
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m := metrics.New(reg)
+
+	store, err := openStore(ctx, cfg, m)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		// Closing the store syncs it: it runs last, after every statement.
+		if cerr := store.Close(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("closing the store: %w", cerr))
+		}
+	}()
+
+	engine, err := newEngine(ctx, cfg, store, m, logger)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := engine.Close(); cerr != nil {
+			err = errors.Join(err, fmt.Errorf("closing the SQL engine: %w", cerr))
+		}
+	}()
+
+	srv, err := newWireServer(cfg, engine, m, logger)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("--listen: %w", err)
+	}
+	var mln net.Listener
+	if cfg.MetricsListen != "" {
+		if mln, err = net.Listen("tcp", cfg.MetricsListen); err != nil {
+			ln.Close()
+			return fmt.Errorf("--metrics-listen: %w", err)
+		}
+	}
+
+	serveErr := make(chan error, 2)
+	go func() { serveErr <- srv.Serve(ln) }()
+	logger.Info("listening for PostgreSQL clients", "addr", ln.Addr().String())
+	var metricsSrv *http.Server
+	if mln != nil {
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+		metricsSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := metricsSrv.Serve(mln); !errors.Is(err, http.ErrServerClosed) {
+				serveErr <- fmt.Errorf("metrics server: %w", err)
+			}
+		}()
+		logger.Info("serving metrics", "addr", mln.Addr().String(), "path", "/metrics")
+	}
+
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down", "timeout", cfg.ShutdownTimeout)
+	case err = <-serveErr:
+		if err == nil {
+			err = errors.New("server stopped unexpectedly")
+		}
+		logger.Error("server failed; shutting down", "err", err)
+	}
+
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if serr := srv.Shutdown(shutdownCtx); serr != nil {
+		logger.Warn("connections still busy at the shutdown timeout were closed", "err", serr)
+	}
+	if metricsSrv != nil {
+		_ = metricsSrv.Shutdown(shutdownCtx)
+	}
+	logger.Info("stopped accepting connections; closing the store")
+	return err
+}
+
+// openStore opens the configured backend.
+func openStore(ctx context.Context, cfg Config, obs kv.Observer) (kv.Store, error) {
+	switch cfg.Backend {
+	case backendPebble:
+		s, err := zpebble.Open(cfg.DataDir, zpebble.Options{Observer: obs})
+		if err != nil {
+			return nil, fmt.Errorf("opening the embedded store in %s: %w", cfg.DataDir, err)
+		}
+		return s, nil
+	case backendDynamoDB:
+		s, err := dynamodb.Open(ctx, dynamodb.Options{
+			Table:    cfg.DynamoDBTable,
+			Region:   cfg.DynamoDBRegion,
+			Endpoint: cfg.DynamoDBEndpoint,
+			Observer: obs,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("opening DynamoDB table %s: %w", cfg.DynamoDBTable, err)
+		}
+		return s, nil
+	}
+	return nil, fmt.Errorf("unknown backend %q", cfg.Backend)
+}
+
+// sqlEngine is what serve needs of the SQL layer.
+type sqlEngine interface {
+	wire.Engine
+	Close() error
+}
+
+// newEngine builds the SQL session engine over the store.
+func newEngine(ctx context.Context, cfg Config, store kv.Store, m *metrics.Metrics, logger *slog.Logger) (sqlEngine, error) {
+	eng, err := session.New(ctx, session.Config{
+		Store:         store,
+		Metrics:       m,
+		Logger:        logger,
+		AllowFullScan: cfg.AllowFullScan,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("starting the SQL engine: %w", err)
+	}
+	return eng, nil
+}
+
+// newWireServer builds the protocol server.
+func newWireServer(cfg Config, eng wire.Engine, m *metrics.Metrics, logger *slog.Logger) (*wire.Server, error) {
+	users, err := cfg.Credentials()
+	if err != nil {
+		return nil, err
+	}
+	auth, err := cfg.AuthMethod()
+	if err != nil {
+		return nil, err
+	}
+	return wire.NewServer(wire.Config{
+		Auth:           wire.AuthMode(auth),
+		Users:          users,
+		MaxMessageSize: int(cfg.MaxMessageSize),
+		Metrics:        m,
+		Logger:         logger,
+	}, eng), nil
+}

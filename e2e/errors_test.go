@@ -1,0 +1,130 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+type errorCase struct {
+	name  string
+	sql   string
+	args  []any
+	codes []string // acceptable SQLSTATEs (the first is PostgreSQL's)
+	// position, when non-empty, is the text the error position must point
+	// at (1-based character offset into sql, as PostgreSQL reports it).
+	position string
+	// mentions is a word the message must contain, case-insensitively.
+	mentions string
+}
+
+func errorCases() []errorCase {
+	return []errorCase{
+		{name: "syntax error", sql: "SELECT id FROM errs WHERE id = = 1", codes: []string{"42601"}, position: "= 1"},
+		{name: "syntax error in keyword", sql: "SELEC id FROM errs", codes: []string{"42601"}, position: "SELEC"},
+		{name: "unknown table", sql: "SELECT * FROM no_such_table", codes: []string{"42P01"}},
+		{name: "unknown table in INSERT", sql: "INSERT INTO no_such_table VALUES (1)", codes: []string{"42P01"}},
+		{name: "unknown column", sql: "SELECT no_such_column FROM errs", codes: []string{"42703"}},
+		{name: "unknown column in WHERE", sql: "SELECT id FROM errs WHERE nope = 1", codes: []string{"42703"}},
+		{name: "text for an integer", sql: "INSERT INTO errs (id, n) VALUES (100, 'abc')", codes: []string{"22P02"}},
+		{name: "text for an integer in WHERE", sql: "SELECT id FROM errs WHERE n = 'x1'", codes: []string{"22P02"}},
+		{name: "integer for a boolean", sql: "INSERT INTO errs (id, flag) VALUES (101, 5)", codes: []string{"42804", "22P02"}},
+		{name: "duplicate key", sql: "INSERT INTO errs (id, n) VALUES (1, 10)", codes: []string{"23505"}},
+		{name: "duplicate key among new rows", sql: "INSERT INTO errs (id, n) VALUES (200, 1), (201, 2), (1, 3), (202, 4)", codes: []string{"23505"}},
+		{name: "duplicate key within the statement", sql: "INSERT INTO errs (id, n) VALUES (300, 1), (300, 2)", codes: []string{"23505"}},
+		{name: "duplicate key with parameters", sql: "INSERT INTO errs (id, n) VALUES ($1, $2), ($3, $4)", args: []any{400, 1, 2, 2}, codes: []string{"23505"}},
+		{name: "NULL in a NOT NULL column", sql: "INSERT INTO errs (id, n) VALUES (NULL, 1)", codes: []string{"23502"}},
+		{name: "join", sql: "SELECT * FROM errs a JOIN errs b ON a.id = b.id", codes: []string{"0A000"}, mentions: "join"},
+	}
+}
+
+// errsDDL creates the table the error cases run against, holding ids 1..3.
+const errsDDL = `CREATE TABLE errs (id INTEGER NOT NULL, n INTEGER, flag BOOLEAN, PRIMARY KEY (id)) WITH (shards = 2)`
+
+// TestErrors checks each bad statement's SQLSTATE (and position, where one
+// applies), that the failed statement wrote nothing, that the same
+// connection keeps working, and that a second connection busy at the same
+// time never notices.
+func TestErrors(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	setup := tg.Connect(t, pgx.QueryExecModeCacheStatement)
+	tg.CreateTable(t, setup, errsDDL)
+	mustExec(t, setup, "INSERT INTO errs (id, n, flag) VALUES (1, 1, true), (2, 2, false), (3, 3, NULL)")
+
+	// The bystander reads in a loop on its own connection throughout.
+	bystander := tg.Connect(t, pgx.QueryExecModeCacheStatement)
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	var bystanderErr error
+	var bystanderReads int
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for ctx.Err() == nil {
+			var n int64
+			qctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			err := bystander.QueryRow(qctx, "SELECT count(*) FROM errs WHERE id >= $1", 1).Scan(&n)
+			cancel()
+			if err == nil && n != 3 {
+				err = errors.New("bystander counted a wrong number of rows")
+			}
+			if err != nil {
+				bystanderErr = err
+				return
+			}
+			bystanderReads++
+		}
+	}()
+
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeSimpleProtocol} {
+		conn := tg.Connect(t, mode)
+		for _, tc := range errorCases() {
+			t.Run(mode.String()+"/"+tc.name, func(t *testing.T) {
+				_, err := conn.Exec(testCtx(t), tc.sql, tc.args...)
+				var pgErr *pgconn.PgError
+				if !errors.As(err, &pgErr) {
+					t.Fatalf("%s: got %v, want an error with SQLSTATE %v", tc.sql, err, tc.codes)
+				}
+				if !slices.Contains(tc.codes, pgErr.Code) {
+					t.Errorf("%s: SQLSTATE %s (%s), want one of %v", tc.sql, pgErr.Code, pgErr.Message, tc.codes)
+				}
+				if pgErr.Severity != "ERROR" {
+					t.Errorf("%s: severity %q, want ERROR", tc.sql, pgErr.Severity)
+				}
+				if tc.position != "" {
+					want := strings.Index(tc.sql, tc.position) + 1
+					if int(pgErr.Position) != want {
+						t.Errorf("%s: position %d, want %d (at %q)", tc.sql, pgErr.Position, want, tc.position)
+					}
+				}
+				if tc.mentions != "" && !strings.Contains(strings.ToLower(pgErr.Message), tc.mentions) {
+					t.Errorf("%s: message %q does not mention %q", tc.sql, pgErr.Message, tc.mentions)
+				}
+				// Nothing of a failed statement was written, and the
+				// connection still works.
+				got := queryAll(t, conn, "SELECT id, n FROM errs ORDER BY id")
+				want := [][]any{{int64(1), int64(1)}, {int64(2), int64(2)}, {int64(3), int64(3)}}
+				if !rowsEqual(got, want) {
+					t.Fatalf("after %s the table holds %v, want %v", tc.sql, got, want)
+				}
+			})
+		}
+	}
+
+	stop()
+	wg.Wait()
+	if bystanderErr != nil {
+		t.Errorf("the concurrent connection noticed: %v", bystanderErr)
+	}
+	if bystanderReads == 0 {
+		t.Errorf("the concurrent connection completed no reads")
+	}
+}

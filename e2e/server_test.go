@@ -1,0 +1,341 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// zproxyBin is the binary TestMain builds.
+var zproxyBin string
+
+func TestMain(m *testing.M) {
+	os.Exit(runTests(m))
+}
+
+func runTests(m *testing.M) int {
+	if os.Getenv("E2E_POSTGRES") != "" {
+		return m.Run() // checking the tests against PostgreSQL: no zproxy
+	}
+	dir, err := os.MkdirTemp("", "zproxy-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	root, err := filepath.Abs("..")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	zproxyBin = filepath.Join(dir, "zproxy")
+	args := []string{"build", "-o", zproxyBin}
+	if raceEnabled {
+		// The server's own data races surface as a non-zero exit status,
+		// which stop() reports.
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "./cmd/zproxy")...)
+	build.Dir = root
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: building zproxy:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// server is one running zproxy process.
+type server struct {
+	t       testing.TB
+	dataDir string
+	cmd     *exec.Cmd
+	addr    string // PostgreSQL clients
+	metrics string // Prometheus endpoint host:port
+	exited  chan struct{}
+	waitErr error
+
+	mu  sync.Mutex
+	log bytes.Buffer // the process's stderr
+}
+
+var (
+	listenLine  = regexp.MustCompile(`msg="listening for PostgreSQL clients" addr=(\S+)`)
+	metricsLine = regexp.MustCompile(`msg="serving metrics" addr=(\S+)`)
+)
+
+// startServer starts zproxy on dataDir (a fresh temporary directory when
+// empty) and waits until it accepts connections. Extra flags follow the
+// defaults. The process is killed at the end of the test if still running.
+func startServer(t testing.TB, dataDir string, extra ...string) *server {
+	t.Helper()
+	if dataDir == "" {
+		dataDir = t.TempDir()
+	}
+	args := append([]string{
+		"--listen", "127.0.0.1:0",
+		"--metrics-listen", "127.0.0.1:0",
+		"--data-dir", dataDir,
+		"--shutdown-timeout", "20s",
+	}, extra...)
+	s := &server{t: t, dataDir: dataDir, exited: make(chan struct{})}
+	s.cmd = exec.Command(zproxyBin, args...)
+	s.cmd.Env = cleanEnv()
+	ready := make(chan struct{})
+	s.cmd.Stderr = &logWriter{s: s, ready: ready}
+	if err := s.cmd.Start(); err != nil {
+		t.Fatalf("starting zproxy: %v", err)
+	}
+	go func() {
+		s.waitErr = s.cmd.Wait()
+		close(s.exited)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-s.exited:
+		default:
+			_ = s.cmd.Process.Kill()
+			<-s.exited
+		}
+		if t.Failed() {
+			t.Logf("zproxy log (%s):\n%s", s.dataDir, s.Log())
+		}
+	})
+	select {
+	case <-ready:
+	case <-s.exited:
+		t.Fatalf("zproxy exited during start-up (%v); log:\n%s", s.waitErr, s.Log())
+	case <-time.After(60 * time.Second):
+		t.Fatalf("zproxy did not report its listening address within 60s; log:\n%s", s.Log())
+	}
+	return s
+}
+
+// cleanEnv is the test's environment without ZPROXY_* variables, so a
+// developer's settings do not leak into the server under test.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ZPROXY_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// logWriter receives the process's stderr (exec copies it, and Wait waits
+// for the copy), keeps it for failure reports and picks the listening
+// addresses out of the start-up lines.
+type logWriter struct {
+	s       *server
+	ready   chan<- struct{}
+	partial []byte
+}
+
+func (w *logWriter) Write(p []byte) (int, error) {
+	s := w.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.log.Write(p)
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(w.partial[:i])
+		w.partial = w.partial[i+1:]
+		if m := listenLine.FindStringSubmatch(line); m != nil {
+			s.addr = m[1]
+		}
+		if m := metricsLine.FindStringSubmatch(line); m != nil {
+			s.metrics = m[1]
+		}
+	}
+	if w.ready != nil && s.addr != "" && s.metrics != "" {
+		close(w.ready)
+		w.ready = nil
+	}
+	return len(p), nil
+}
+
+// Log returns what the process has written to stderr so far.
+func (s *server) Log() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log.String()
+}
+
+// Addr returns host:port of the PostgreSQL listener.
+func (s *server) Addr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addr
+}
+
+// MetricsURL returns the URL of the metrics endpoint.
+func (s *server) MetricsURL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return "http://" + s.metrics + "/metrics"
+}
+
+// HostPort splits Addr.
+func (s *server) HostPort() (host, port string) {
+	addr := s.Addr()
+	i := strings.LastIndexByte(addr, ':')
+	return addr[:i], addr[i+1:]
+}
+
+// ConnString is a pgx connection string for user zproxy. pgx's default
+// sslmode (prefer) makes it send an SSLRequest first, which zproxy declines.
+func (s *server) ConnString() string {
+	host, port := s.HostPort()
+	return fmt.Sprintf("host=%s port=%s user=zproxy dbname=zproxy connect_timeout=10", host, port)
+}
+
+// Connect opens a pgx connection in its default mode, closed at the end of
+// the test.
+func (s *server) Connect(t testing.TB) *pgx.Conn {
+	t.Helper()
+	return s.ConnectMode(t, pgx.QueryExecModeCacheStatement)
+}
+
+// ConnectMode opens a pgx connection with the given default exec mode.
+func (s *server) ConnectMode(t testing.TB, mode pgx.QueryExecMode) *pgx.Conn {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(s.ConnString())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DefaultQueryExecMode = mode
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatalf("connecting to zproxy at %s: %v", s.Addr(), err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
+}
+
+// Stop sends SIGTERM and expects a clean exit.
+func (s *server) Stop() {
+	s.t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		s.t.Fatalf("SIGTERM: %v", err)
+	}
+	select {
+	case <-s.exited:
+	case <-time.After(60 * time.Second):
+		s.t.Fatalf("zproxy did not exit within 60s of SIGTERM; log:\n%s", s.Log())
+	}
+	if s.waitErr != nil {
+		s.t.Fatalf("zproxy exited with %v after SIGTERM; log:\n%s", s.waitErr, s.Log())
+	}
+}
+
+// Kill sends SIGKILL and waits for the process to die.
+func (s *server) Kill() {
+	s.t.Helper()
+	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		s.t.Fatalf("SIGKILL: %v", err)
+	}
+	<-s.exited
+	var exitErr *exec.ExitError
+	if !errors.As(s.waitErr, &exitErr) {
+		s.t.Fatalf("zproxy after SIGKILL: %v, want killed", s.waitErr)
+	}
+}
+
+// ctx returns a context bounded for one test step.
+func testCtx(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// mustExec runs statements that must succeed.
+func mustExec(t testing.TB, conn *pgx.Conn, sql string, args ...any) {
+	t.Helper()
+	if _, err := conn.Exec(testCtx(t), sql, args...); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// target is what the pgx tests run against: a fresh zproxy process, or, when
+// E2E_POSTGRES holds a connection string, a real PostgreSQL, which checks
+// that the tests' expectations are PostgreSQL's (zproxy-only DDL clauses are
+// stripped for it).
+type target struct {
+	srv        *server // nil for PostgreSQL
+	connString string
+}
+
+func newTarget(t *testing.T, extra ...string) *target {
+	t.Helper()
+	if pg := os.Getenv("E2E_POSTGRES"); pg != "" {
+		return &target{connString: pg}
+	}
+	s := startServer(t, "", extra...)
+	return &target{srv: s, connString: s.ConnString()}
+}
+
+// requireZproxy skips tests about zproxy itself (restarts, metrics) when the
+// target is PostgreSQL.
+func requireZproxy(t *testing.T) {
+	if os.Getenv("E2E_POSTGRES") != "" {
+		t.Skip("tests zproxy itself; E2E_POSTGRES is set")
+	}
+}
+
+func (tg *target) Connect(t testing.TB, mode pgx.QueryExecMode) *pgx.Conn {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(tg.connString)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DefaultQueryExecMode = mode
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatalf("connecting to %s: %v", tg.connString, err)
+	}
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
+}
+
+var (
+	createTableName = regexp.MustCompile(`(?i)^\s*CREATE TABLE (\w+)`)
+	shardsClause    = regexp.MustCompile(`(?i)\s*WITH \(shards = \d+\)`)
+	descKeyColumn   = regexp.MustCompile(`(?i)(\w) DESC\b`)
+)
+
+// CreateTable runs a CREATE TABLE written for zproxy. On PostgreSQL it first
+// drops a leftover table of the same name and strips the clauses PostgreSQL
+// lacks (WITH (shards = N), DESC key columns).
+func (tg *target) CreateTable(t testing.TB, conn *pgx.Conn, ddl string) {
+	t.Helper()
+	if tg.srv == nil {
+		m := createTableName.FindStringSubmatch(ddl)
+		if m == nil {
+			t.Fatalf("no table name in %q", ddl)
+		}
+		mustExec(t, conn, "DROP TABLE IF EXISTS "+m[1])
+		ddl = descKeyColumn.ReplaceAllString(shardsClause.ReplaceAllString(ddl, ""), "$1")
+	}
+	mustExec(t, conn, ddl)
+}

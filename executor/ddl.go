@@ -1,0 +1,464 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/zorder"
+)
+
+// backfillChunk is how many rows an index build reads and indexes while
+// holding writers off (see Gate).
+const backfillChunk = 256
+
+// CreateTable creates a table; notices carries schema advice.
+func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *planner.CreateTable, notice func(*pgerr.Error)) error {
+	var skipped bool
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
+		if _, err := s.Table(ct.Table.Name); err == nil {
+			if ct.IfNotExists {
+				skipped = true
+				return catalog.Change{}, errSkip
+			}
+			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Table.Name)
+		}
+		t := ct.Table.Clone()
+		t.ID = version
+		return catalog.Change{Put: []*catalog.Table{t}}, nil
+	})
+	if skipped {
+		notice(pgerr.Notice("relation %q already exists, skipping", ct.Table.Name))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	adviseTable(ct.Table, notice)
+	return nil
+}
+
+var errSkip = pgerr.New(pgerr.SuccessfulCompletion, "skipped")
+
+// adviseTable sends the schema-design advice of DESIGN.md as NOTICEs.
+func adviseTable(t *catalog.Table, notice func(*pgerr.Error)) {
+	lead := t.Columns[t.PrimaryKey[0].Column]
+	switch lead.Type.Kind() {
+	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate:
+		if t.Shards == 1 {
+			notice(pgerr.Notice("the leading primary-key column %q of table %q is a %s: with shards = 1 every new row goes to one partition", lead.Name, t.Name, lead.Type).
+				WithHint("Declare WITH (shards = N) to spread writes, or lead the key with a more varied column."))
+		}
+	}
+}
+
+// DropTable drops tables and deletes their rows and index entries.
+func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *planner.DropTable, notice func(*pgerr.Error)) error {
+	var dropped []*catalog.Table
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		dropped = nil
+		var ch catalog.Change
+		for _, name := range dt.Names {
+			t, err := s.Table(name)
+			if err != nil {
+				if dt.IfExists {
+					continue
+				}
+				return ch, pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
+			}
+			dropped = append(dropped, t)
+			ch.Delete = append(ch.Delete, name)
+		}
+		if len(ch.Delete) == 0 {
+			return ch, errSkip
+		}
+		return ch, nil
+	})
+	if err != nil && err != errSkip {
+		return err
+	}
+	for _, name := range dt.Names {
+		found := false
+		for _, t := range dropped {
+			found = found || t.Name == name
+		}
+		if !found && dt.IfExists {
+			notice(pgerr.Notice("table %q does not exist, skipping", name))
+		}
+	}
+	for _, t := range dropped {
+		for sh := 0; sh < t.Shards; sh++ {
+			if err := e.clearPartition(ctx, catalog.TablePartition(t.ID, sh)); err != nil {
+				return err
+			}
+		}
+		for _, ix := range t.Indexes {
+			if err := e.clearIndex(ctx, ix); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (e *Executor) clearIndex(ctx context.Context, ix *catalog.Index) error {
+	for sh := 0; sh < ix.Shards; sh++ {
+		if err := e.clearPartition(ctx, catalog.IndexPartition(ix.ID, sh)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// clearPartition deletes every item of a partition the schema no longer
+// references (a dropped table or index), in non-atomic batches.
+func (e *Executor) clearPartition(ctx context.Context, partition []byte) error {
+	for {
+		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: partition, Limit: 1000})
+		var ops []kv.Op
+		for len(ops) < 1000 && it.Next() {
+			k := it.Item().Key
+			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: append([]byte(nil), k.Partition...), Sort: append([]byte(nil), k.Sort...)}})
+		}
+		err := it.Err()
+		it.Close()
+		if err != nil {
+			return ClassifyError(err)
+		}
+		if len(ops) == 0 {
+			return nil
+		}
+		if err := e.Store.Write(ctx, kv.Batch{Ops: ops}); err != nil {
+			return ClassifyError(err)
+		}
+	}
+}
+
+// CreateIndex adds an index and builds it online: the index is first
+// published in state building, so every writer maintains it from then on;
+// existing rows are then indexed chunk by chunk while writers are held off
+// for the duration of each chunk (Gate), so a row can never be indexed from
+// a version a concurrent writer is replacing; finally the index is made
+// public and queries may use it.
+func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *planner.CreateIndex, notice func(*pgerr.Error)) error {
+	var table *catalog.Table
+	var index *catalog.Index
+	skipped := false
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
+		t, err := s.Table(ci.Table)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		if _, other := s.FindIndex(ci.Index.Name); other != nil || s.HasTable(ci.Index.Name) {
+			if ci.IfNotExists {
+				skipped = true
+				return catalog.Change{}, errSkip
+			}
+			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ci.Index.Name)
+		}
+		nt := t.Clone()
+		ix := *ci.Index
+		ix.ID = version
+		ix.State = catalog.StateBuilding
+		nt.Indexes = append(nt.Indexes, &ix)
+		table, index = nt, &ix
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if skipped {
+		notice(pgerr.Notice("relation %q already exists, skipping", ci.Index.Name))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	adviseIndex(table, index, notice)
+	// Writers that planned against the schema without this index finish
+	// before the build reads anything.
+	e.Gate.Lock()
+	e.Gate.Unlock()
+	if err := e.backfill(ctx, table, index); err != nil {
+		return err
+	}
+	return e.setIndexState(ctx, cat, table.Name, index.Name, catalog.StatePublic)
+}
+
+func adviseIndex(t *catalog.Table, ix *catalog.Index, notice func(*pgerr.Error)) {
+	if ix.Kind != catalog.KindZOrder {
+		return
+	}
+	for _, k := range ix.Columns {
+		c := t.Columns[k.Column]
+		switch c.Type.Kind() {
+		case sqltypes.KindBool:
+			notice(pgerr.Notice("Z-order attribute %q is boolean: one bit doubles the search space for little selectivity", c.Name).
+				WithHint("Leave it out of the Z-order index and filter on it, or lead a btree index with it."))
+		case sqltypes.KindText:
+			if k.Width == 0 {
+				notice(pgerr.Notice("Z-order attribute %q is text with the default 8-byte prefix: values sharing their first 8 bytes are not told apart by the index", c.Name).
+					WithHint("Set a width, e.g. %s(32) for 4 bytes, or use a btree index for text.", c.Name))
+			}
+		}
+	}
+}
+
+// setIndexState publishes a new state for an index.
+func (e *Executor) setIndexState(ctx context.Context, cat *catalog.Catalog, table, index string, state catalog.IndexState) error {
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		t, err := s.Table(table)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		nt := t.Clone()
+		ix := nt.Index(index)
+		if ix == nil {
+			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "index %q was dropped during its build", index)
+		}
+		ix.State = state
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	return err
+}
+
+// backfill writes index entries for every existing row, one chunk at a
+// time with writers held off, resuming each chunk after the last key read.
+func (e *Executor) backfill(ctx context.Context, t *catalog.Table, ix *catalog.Index) error {
+	for sh := 0; sh < t.Shards; sh++ {
+		var after []byte
+		for {
+			n, last, err := e.backfillChunk(ctx, t, ix, sh, after)
+			if err != nil {
+				return err
+			}
+			if n < backfillChunk {
+				break
+			}
+			after = last
+		}
+	}
+	return nil
+}
+
+func (e *Executor) backfillChunk(ctx context.Context, t *catalog.Table, ix *catalog.Index, shard int, after []byte) (int, []byte, error) {
+	e.Gate.Lock()
+	defer e.Gate.Unlock()
+	var start []byte
+	if after != nil {
+		start = append(append([]byte(nil), after...), 0)
+	}
+	it := e.Store.Scan(ctx, kv.ScanRequest{Partition: catalog.TablePartition(t.ID, shard), Start: start, Limit: backfillChunk, Consistent: true})
+	var ops []kv.Op
+	n := 0
+	var last []byte
+	for n < backfillChunk && it.Next() {
+		item := it.Item()
+		row := make([]sqltypes.Value, len(t.Columns))
+		if err := t.DecodeRow(item.Attrs, row); err != nil {
+			it.Close()
+			return 0, nil, err
+		}
+		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: t.EntryKey(ix, row), Attrs: t.EntryAttrs(ix, row)})
+		last = append(last[:0], item.Key.Sort...)
+		n++
+	}
+	err := it.Err()
+	it.Close()
+	if err != nil {
+		return 0, nil, ClassifyError(err)
+	}
+	if len(ops) > 0 {
+		if err := e.Store.Write(ctx, kv.Batch{Ops: ops}); err != nil {
+			return 0, nil, ClassifyError(err)
+		}
+	}
+	return n, last, nil
+}
+
+// DropIndex removes an index and its entries.
+func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *planner.DropIndex, notice func(*pgerr.Error)) error {
+	var dropped *catalog.Index
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		t, ix := s.FindIndex(di.Name)
+		if ix == nil {
+			if di.IfExists {
+				return catalog.Change{}, errSkip
+			}
+			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "index %q does not exist", di.Name)
+		}
+		nt := t.Clone()
+		for i, x := range nt.Indexes {
+			if x.Name == di.Name {
+				nt.Indexes = append(nt.Indexes[:i], nt.Indexes[i+1:]...)
+				break
+			}
+		}
+		dropped = ix
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if err == errSkip {
+		notice(pgerr.Notice("index %q does not exist, skipping", di.Name))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return e.clearIndex(ctx, dropped)
+}
+
+// ShowIndexes lists a table's primary key and indexes as rows of
+// (name, kind, columns, widths, include, shards, state).
+func ShowIndexes(t *catalog.Table) [][]sqltypes.Value {
+	colList := func(cols []catalog.KeyColumn) (string, string) {
+		var names, widths []string
+		for _, k := range cols {
+			n := t.Columns[k.Column].Name
+			if k.Desc {
+				n += " DESC"
+			}
+			names = append(names, n)
+			if k.Width > 0 {
+				widths = append(widths, fmt.Sprint(k.Width))
+			} else {
+				widths = append(widths, "default")
+			}
+		}
+		return strings.Join(names, ", "), strings.Join(widths, ", ")
+	}
+	pk, _ := colList(t.PrimaryKey)
+	rows := [][]sqltypes.Value{{
+		sqltypes.NewText(t.Name + "_pkey"), sqltypes.NewText(string(catalog.KindPrimary)), sqltypes.NewText(pk),
+		sqltypes.Null, sqltypes.Null, sqltypes.NewInt(int64(t.Shards)), sqltypes.NewText(string(catalog.StatePublic)),
+	}}
+	for _, ix := range t.Indexes {
+		cols, widths := colList(ix.Columns)
+		width := sqltypes.Null
+		if ix.Kind == catalog.KindZOrder {
+			s := t.ZSchema(ix)
+			var ws []string
+			for i := 0; i < s.Dims(); i++ {
+				ws = append(ws, fmt.Sprint(attrWidth(s.Attr(i))))
+			}
+			width = sqltypes.NewText(strings.Join(ws, ", "))
+		} else if widths != "" {
+			width = sqltypes.Null
+		}
+		var inc []string
+		for _, c := range ix.Include {
+			inc = append(inc, t.Columns[c].Name)
+		}
+		include := sqltypes.Null
+		if len(inc) > 0 {
+			include = sqltypes.NewText(strings.Join(inc, ", "))
+		}
+		rows = append(rows, []sqltypes.Value{
+			sqltypes.NewText(ix.Name), sqltypes.NewText(string(ix.Kind)), sqltypes.NewText(cols),
+			width, include, sqltypes.NewInt(int64(ix.Shards)), sqltypes.NewText(string(ix.State)),
+		})
+	}
+	return rows
+}
+
+// CheckResult is the outcome of a consistency check of one table.
+type CheckResult struct {
+	Table    string
+	Rows     int64
+	Index    string
+	Entries  int64
+	Missing  int64 // rows without their entry
+	Orphaned int64 // entries without their row, or with stale values
+}
+
+// Check verifies that every row of t has exactly its entry in each index
+// and that no index holds any other entry.
+func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, error) {
+	expected := make([]map[string]string, len(t.Indexes))
+	for i := range expected {
+		expected[i] = map[string]string{}
+	}
+	var rows int64
+	for sh := 0; sh < t.Shards; sh++ {
+		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: catalog.TablePartition(t.ID, sh), Consistent: true})
+		for it.Next() {
+			item := it.Item()
+			row := make([]sqltypes.Value, len(t.Columns))
+			if err := t.DecodeRow(item.Attrs, row); err != nil {
+				it.Close()
+				return nil, err
+			}
+			rows++
+			for i, ix := range t.Indexes {
+				k := t.EntryKey(ix, row)
+				expected[i][string(k.Partition)+"\x00"+string(k.Sort)] = attrsDigest(t.EntryAttrs(ix, row))
+			}
+		}
+		err := it.Err()
+		it.Close()
+		if err != nil {
+			return nil, ClassifyError(err)
+		}
+	}
+	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.Name + "_pkey", Entries: rows}}
+	for i, ix := range t.Indexes {
+		res := CheckResult{Table: t.Name, Rows: rows, Index: ix.Name}
+		found := map[string]bool{}
+		for sh := 0; sh < ix.Shards; sh++ {
+			it := e.Store.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Consistent: true})
+			for it.Next() {
+				item := it.Item()
+				res.Entries++
+				k := string(item.Key.Partition) + "\x00" + string(item.Key.Sort)
+				want, ok := expected[i][k]
+				if !ok || want != attrsDigest(item.Attrs) {
+					res.Orphaned++
+					continue
+				}
+				found[k] = true
+			}
+			err := it.Err()
+			it.Close()
+			if err != nil {
+				return nil, ClassifyError(err)
+			}
+		}
+		res.Missing = int64(len(expected[i]) - len(found))
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// attrsDigest renders attributes canonically for comparison.
+func attrsDigest(attrs []kv.Attr) string {
+	parts := make([]string, 0, len(attrs))
+	for _, a := range attrs {
+		if a.Kind == kv.AttrNull {
+			continue
+		}
+		v := ""
+		switch a.Kind {
+		case kv.AttrBool, kv.AttrInt:
+			v = fmt.Sprint(a.I)
+		case kv.AttrFloat:
+			v = fmt.Sprint(a.F)
+		case kv.AttrString:
+			v = a.S
+		case kv.AttrBytes:
+			v = string(a.B)
+		}
+		parts = append(parts, fmt.Sprintf("%s=%d:%q", a.Name, a.Kind, v))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+// attrWidth is a Z-order attribute's width in bits with the default applied.
+func attrWidth(a zorder.Attr) int {
+	if a.Width > 0 && a.Width <= zorder.MaxWidth {
+		return a.Width
+	}
+	return zorder.DefaultWidth(a.Type, a.Nullable)
+}

@@ -1,0 +1,214 @@
+package dynamodb
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/zproxy/zproxy/kv"
+)
+
+// pageGrowth multiplies the Query Limit from one page to the next, so a
+// Limit hint sizes the first page small and a caller that reads on (its
+// filter rejected rows) quickly reaches DynamoDB's 1 MB pages.
+const pageGrowth = 4
+
+// Scan opens an iterator over [req.Start, req.End) of one partition, read
+// with Query one page at a time as Next needs it (nothing is collected
+// ahead). The sort-key condition is
+//
+//	no bounds       none
+//	Start only      ~sk >= Start
+//	End only        ~sk <  End
+//	both            ~sk BETWEEN Start AND End, and an item at End is dropped
+//
+// because a key condition allows one comparison on the sort key and
+// BETWEEN is inclusive. The dropped item costs at most one item read per
+// Query. Start >= End is an empty range and sends no request.
+func (s *Store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	it := &iterator{s: s, ctx: ctx, req: req, lo: req.Start, hi: req.End}
+	if s.closed.Load() {
+		it.err = kv.ErrClosed
+	}
+	if req.Limit > 0 {
+		it.pageLimit = int32(min(req.Limit, math.MaxInt32-1))
+	}
+	return it
+}
+
+type iterator struct {
+	s   *Store
+	ctx context.Context
+	req kv.ScanRequest
+	// lo (inclusive) and hi (exclusive) are the bounds of the current Query;
+	// Seek narrows them. nil is unbounded.
+	lo, hi []byte
+
+	page      []map[string]types.AttributeValue // the current page, undecoded
+	pos       int                               // next index into page
+	lastKey   map[string]types.AttributeValue   // LastEvaluatedKey of the page
+	queried   bool                              // a Query ran since the last (re)start
+	pageLimit int32                             // Query Limit; 0: DynamoDB's 1 MB pages
+	item      kv.Item
+	err       error
+	closed    bool
+}
+
+func (it *iterator) Next() bool {
+	for it.err == nil && !it.closed {
+		for it.pos < len(it.page) {
+			raw := it.page[it.pos]
+			it.pos++
+			sort, attrs, err := decodeItem(raw)
+			if err != nil {
+				it.err = err
+				return false
+			}
+			if it.hi != nil && bytes.Compare(sort, it.hi) >= 0 {
+				continue // the inclusive end of a BETWEEN
+			}
+			it.item = kv.Item{Key: kv.Key{Partition: it.req.Partition, Sort: sort}, Attrs: attrs}
+			return true
+		}
+		if it.queried && it.lastKey == nil {
+			return false
+		}
+		it.fetch()
+	}
+	return false
+}
+
+func (it *iterator) Item() kv.Item { return it.item }
+
+func (it *iterator) Err() error { return it.err }
+
+func (it *iterator) Close() error {
+	it.closed = true
+	it.page, it.lastKey = nil, nil
+	return nil
+}
+
+// Seek moves to the first item >= sort (forward) or < sort (reverse). When
+// the target lies within the page already read it costs nothing; otherwise
+// the Query restarts at the new bound, skipping whatever lies between.
+func (it *iterator) Seek(sort []byte) {
+	if it.err != nil || it.closed {
+		return
+	}
+	if it.req.Reverse && it.req.End != nil && bytes.Compare(sort, it.req.End) > 0 {
+		sort = it.req.End
+	} else if !it.req.Reverse && it.req.Start != nil && bytes.Compare(sort, it.req.Start) < 0 {
+		sort = it.req.Start
+	}
+	// Look from the item Next returned last: seeking to the current key
+	// returns it again.
+	for i := max(it.pos-1, 0); i < len(it.page); i++ {
+		k, err := pageSortKey(it.page[i])
+		if err != nil {
+			it.err = err
+			return
+		}
+		c := bytes.Compare(k, sort)
+		if (!it.req.Reverse && c >= 0) || (it.req.Reverse && c < 0) {
+			it.pos = i
+			return
+		}
+	}
+	it.pos = len(it.page)
+	if it.queried && it.lastKey == nil {
+		return // the range is exhausted; nothing lies beyond sort either
+	}
+	if it.req.Reverse {
+		it.hi = slices.Clone(sort)
+	} else {
+		it.lo = slices.Clone(sort)
+	}
+	it.page, it.pos, it.lastKey, it.queried = nil, 0, nil, false
+}
+
+func pageSortKey(item map[string]types.AttributeValue) ([]byte, error) {
+	b, ok := item[SortKeyAttr].(*types.AttributeValueMemberB)
+	if !ok {
+		return nil, fmt.Errorf("dynamodb: item without a binary %s", SortKeyAttr)
+	}
+	return unframeKey(b.Value)
+}
+
+// fetch reads the next page into it.page.
+func (it *iterator) fetch() {
+	it.page, it.pos = nil, 0
+	if it.lo != nil && it.hi != nil && bytes.Compare(it.lo, it.hi) >= 0 {
+		it.queried, it.lastKey = true, nil
+		return
+	}
+	names := map[string]string{"#p": PartitionKeyAttr}
+	values := map[string]types.AttributeValue{":p": &types.AttributeValueMemberB{Value: frameKey(it.req.Partition)}}
+	cond := "#p = :p"
+	limit := it.pageLimit
+	switch {
+	case it.lo != nil && it.hi != nil:
+		cond += " AND #s BETWEEN :lo AND :hi"
+		values[":lo"] = &types.AttributeValueMemberB{Value: frameKey(it.lo)}
+		values[":hi"] = &types.AttributeValueMemberB{Value: frameKey(it.hi)}
+		if limit > 0 {
+			limit++ // room for the item at hi, which is dropped
+		}
+	case it.lo != nil:
+		cond += " AND #s >= :lo"
+		values[":lo"] = &types.AttributeValueMemberB{Value: frameKey(it.lo)}
+	case it.hi != nil:
+		cond += " AND #s < :hi"
+		values[":hi"] = &types.AttributeValueMemberB{Value: frameKey(it.hi)}
+	}
+	if len(values) > 1 {
+		names["#s"] = SortKeyAttr
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 &it.s.table,
+		KeyConditionExpression:    &cond,
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+		ScanIndexForward:          aws.Bool(!it.req.Reverse),
+		ConsistentRead:            aws.Bool(it.req.Consistent),
+		ExclusiveStartKey:         it.lastKey,
+		ReturnConsumedCapacity:    types.ReturnConsumedCapacityTotal,
+	}
+	if limit > 0 {
+		in.Limit = aws.Int32(limit)
+	}
+	start := time.Now()
+	resp, err := it.s.client.Query(it.ctx, in)
+	if err != nil {
+		it.s.observe("query", start, err, nil, it.req.Stats)
+		it.err = it.s.classify(it.ctx, "query", fmt.Errorf("dynamodb: Query: %w", err))
+		return
+	}
+	var capacity []types.ConsumedCapacity
+	if resp.ConsumedCapacity != nil {
+		capacity = []types.ConsumedCapacity{*resp.ConsumedCapacity}
+	}
+	it.s.observe("query", start, nil, capacity, it.req.Stats)
+	size := 0
+	for _, item := range resp.Items {
+		size += itemSize(item)
+	}
+	it.req.Stats.AddRead(len(resp.Items), size)
+	it.page, it.lastKey, it.queried = resp.Items, resp.LastEvaluatedKey, true
+	if len(it.lastKey) == 0 {
+		it.lastKey = nil
+	}
+	if it.pageLimit > 0 {
+		if it.pageLimit >= 1<<20/pageGrowth {
+			it.pageLimit = 0
+		} else {
+			it.pageLimit *= pageGrowth
+		}
+	}
+}

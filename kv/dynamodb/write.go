@@ -1,0 +1,216 @@
+package dynamodb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/zproxy/zproxy/kv"
+)
+
+// ErrConditionNotAtomic is returned for a non-atomic batch holding a
+// conditional op: BatchWriteItem cannot check conditions.
+var ErrConditionNotAtomic = errors.New("dynamodb: write conditions need an atomic batch")
+
+// Write applies a batch. An atomic batch is one TransactWriteItems (at most
+// 100 ops, else kv.ErrBatchTooLarge); a non-atomic batch goes out as
+// BatchWriteItem requests of 25, in parallel, with unprocessed items retried.
+//
+// DynamoDB rejects a request that touches one key twice, so ops on the same
+// key are merged first, keeping the outcome of applying them in order: the
+// last op decides what is written (a delete then a put of a key is the put).
+// In an atomic batch the merged op keeps the condition of the key's first
+// op, and a later op's condition is decided by the earlier ops (after a put
+// the item exists, after a delete it does not); one that cannot hold fails
+// the batch with a *kv.ConditionFailedError naming it, without a request —
+// even if an earlier op's condition would also have failed.
+func (s *Store) Write(ctx context.Context, b kv.Batch) error {
+	if s.closed.Load() {
+		return kv.ErrClosed
+	}
+	if len(b.Ops) == 0 {
+		return nil
+	}
+	if b.Atomic {
+		if len(b.Ops) > maxTransactItems {
+			return kv.ErrBatchTooLarge
+		}
+		return s.transact(ctx, b)
+	}
+	for _, op := range b.Ops {
+		if op.Cond != kv.CondNone {
+			return ErrConditionNotAtomic
+		}
+	}
+	return s.batchWrite(ctx, b)
+}
+
+// mergedOp is the net effect of a batch's ops on one key.
+type mergedOp struct {
+	kv.Op
+	condIndex int // index in Batch.Ops of the op whose condition Op.Cond is
+}
+
+func mergeOps(ops []kv.Op) ([]mergedOp, error) {
+	merged := make([]mergedOp, 0, len(ops))
+	byKey := make(map[string]int, len(ops))
+	for i, op := range ops {
+		ks := keyString(op.Key)
+		j, seen := byKey[ks]
+		if !seen {
+			byKey[ks] = len(merged)
+			merged = append(merged, mergedOp{Op: op, condIndex: i})
+			continue
+		}
+		exists := merged[j].Kind == kv.OpPut
+		if (op.Cond == kv.CondNotExists && exists) || (op.Cond == kv.CondExists && !exists) {
+			return nil, &kv.ConditionFailedError{Index: i, Key: op.Key}
+		}
+		merged[j].Kind, merged[j].Attrs = op.Kind, op.Attrs
+	}
+	return merged, nil
+}
+
+func conditionExpression(c kv.Condition) (*string, map[string]string) {
+	switch c {
+	case kv.CondNotExists:
+		return aws.String("attribute_not_exists(#p)"), map[string]string{"#p": PartitionKeyAttr}
+	case kv.CondExists:
+		return aws.String("attribute_exists(#p)"), map[string]string{"#p": PartitionKeyAttr}
+	}
+	return nil, nil
+}
+
+// transact writes an atomic batch. Cancellations for transaction conflicts
+// or throttling are retried with backoff; a failed condition becomes a
+// *kv.ConditionFailedError naming the first failing op.
+func (s *Store) transact(ctx context.Context, b kv.Batch) error {
+	merged, err := mergeOps(b.Ops)
+	if err != nil {
+		return err
+	}
+	items := make([]types.TransactWriteItem, len(merged))
+	for i, op := range merged {
+		cond, names := conditionExpression(op.Cond)
+		switch op.Kind {
+		case kv.OpPut:
+			item, err := encodeItem(op.Key, op.Attrs)
+			if err != nil {
+				return err
+			}
+			items[i].Put = &types.Put{TableName: &s.table, Item: item, ConditionExpression: cond, ExpressionAttributeNames: names}
+		case kv.OpDelete:
+			items[i].Delete = &types.Delete{TableName: &s.table, Key: keyAttrs(op.Key), ConditionExpression: cond, ExpressionAttributeNames: names}
+		default:
+			return fmt.Errorf("dynamodb: op %d has unknown kind %d", op.condIndex, op.Kind)
+		}
+	}
+	for failures := 0; ; {
+		start := time.Now()
+		resp, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+			TransactItems:          items,
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		})
+		if err == nil {
+			s.observe("transact_write", start, nil, resp.ConsumedCapacity, b.Stats)
+			b.Stats.AddWritten(len(items))
+			return nil
+		}
+		s.observe("transact_write", start, err, nil, b.Stats)
+		var canceled *types.TransactionCanceledException
+		if !errors.As(err, &canceled) {
+			return s.classify(ctx, "transact_write", fmt.Errorf("dynamodb: TransactWriteItems: %w", err))
+		}
+		retryable := false
+		for i, r := range canceled.CancellationReasons {
+			switch aws.ToString(r.Code) {
+			case "ConditionalCheckFailed":
+				if i < len(merged) {
+					return &kv.ConditionFailedError{Index: merged[i].condIndex, Key: merged[i].Key}
+				}
+				return &kv.ConditionFailedError{Index: -1}
+			case "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded":
+				retryable = true
+			}
+		}
+		if !retryable {
+			return fmt.Errorf("dynamodb: TransactWriteItems: %w", err)
+		}
+		failures++
+		if failures >= s.maxAttempts {
+			return &kv.UnavailableError{Op: "transact_write", Err: fmt.Errorf("dynamodb: TransactWriteItems still canceled after %d attempts: %w", failures, err)}
+		}
+		if err := s.backoff(ctx, failures); err != nil {
+			return err
+		}
+	}
+}
+
+// batchWrite applies a non-atomic batch in BatchWriteItem chunks of 25.
+func (s *Store) batchWrite(ctx context.Context, b kv.Batch) error {
+	// Only the last op on a key matters, and DynamoDB rejects a request
+	// naming a key twice.
+	last := make(map[string]int, len(b.Ops))
+	for i, op := range b.Ops {
+		last[keyString(op.Key)] = i
+	}
+	reqs := make([]types.WriteRequest, 0, len(last))
+	for i, op := range b.Ops {
+		if last[keyString(op.Key)] != i {
+			continue
+		}
+		switch op.Kind {
+		case kv.OpPut:
+			item, err := encodeItem(op.Key, op.Attrs)
+			if err != nil {
+				return err
+			}
+			reqs = append(reqs, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+		case kv.OpDelete:
+			reqs = append(reqs, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: keyAttrs(op.Key)}})
+		default:
+			return fmt.Errorf("dynamodb: op %d has unknown kind %d", i, op.Kind)
+		}
+	}
+	chunks := (len(reqs) + maxBatchWrite - 1) / maxBatchWrite
+	return parallel(ctx, chunks, s.concurrency, func(ctx context.Context, c int) error {
+		lo := c * maxBatchWrite
+		return s.batchWriteChunk(ctx, reqs[lo:min(lo+maxBatchWrite, len(reqs))], b.Stats)
+	})
+}
+
+func (s *Store) batchWriteChunk(ctx context.Context, pending []types.WriteRequest, stats *kv.Stats) error {
+	for failures := 0; ; {
+		start := time.Now()
+		resp, err := s.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+			RequestItems:           map[string][]types.WriteRequest{s.table: pending},
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		})
+		if err != nil {
+			s.observe("batch_write", start, err, nil, stats)
+			return s.classify(ctx, "batch_write", fmt.Errorf("dynamodb: BatchWriteItem: %w", err))
+		}
+		s.observe("batch_write", start, nil, resp.ConsumedCapacity, stats)
+		unprocessed := resp.UnprocessedItems[s.table]
+		stats.AddWritten(len(pending) - len(unprocessed))
+		if len(unprocessed) == 0 {
+			return nil
+		}
+		if len(unprocessed) < len(pending) {
+			failures = 0 // progress: DynamoDB is taking writes
+		}
+		pending = unprocessed
+		failures++
+		if failures >= s.maxAttempts {
+			return &kv.UnavailableError{Op: "batch_write", Err: fmt.Errorf("dynamodb: %d items still unprocessed after %d attempts", len(pending), failures)}
+		}
+		if err := s.backoff(ctx, failures); err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,15 @@
+// Package pebble is the embedded kv.Store backend, over CockroachDB's Pebble
+// LSM. It is zproxy's default store: no setup, one directory.
+//
+// Data flow: the executor's kv calls arrive here; each item becomes one
+// Pebble key, uvarint(len(partition)) ‖ partition ‖ sort (keys.go), whose
+// value is the item's attributes in a compact binary form (value.go). Get
+// reads keys from one snapshot; Scan is a Pebble iterator whose LowerBound
+// and UpperBound are the request's range inside the partition's key span,
+// and whose Seek is SeekGE or SeekLT; Write turns a kv.Batch into Pebble
+// batches committed with a WAL sync, after checking conditions while holding
+// per-key striped locks (store.go documents the concurrency model).
+//
+// Every request is reported to the kv.Observer ("get", "scan", "write") and
+// to the request's kv.Stats.
+package pebble

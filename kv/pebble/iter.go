@@ -1,0 +1,151 @@
+package pebble
+
+import (
+	"bytes"
+	"fmt"
+	"time"
+
+	"github.com/cockroachdb/pebble"
+
+	"github.com/zproxy/zproxy/kv"
+)
+
+// iterator is a kv.Iterator over a Pebble iterator bounded to the scan's key
+// span, so it can never step into another partition.
+//
+// Item lifetime: Item().Key.Sort aliases Pebble's iterator memory and is
+// valid only until the next Next or Seek; Key.Partition is the request's own
+// slice; Attrs are decoded into fresh memory the caller may keep.
+//
+// The iterator is not safe for concurrent use (no kv.Iterator is). The scan
+// is recorded on the Observer once, when the iterator is closed.
+type iterator struct {
+	s         *Store
+	req       kv.ScanRequest
+	pit       *pebble.Iterator // nil for an empty range, a failed open, or once closed
+	lower     []byte
+	upper     []byte
+	prefixLen int
+	seekBuf   []byte
+
+	started    bool // the Pebble iterator has been positioned
+	positioned bool // a Seek left it on the item the next Next returns
+	exhausted  bool
+	cur        kv.Item
+	err        error
+
+	start  time.Time
+	closed bool
+}
+
+func (it *iterator) Next() bool {
+	it.cur = kv.Item{}
+	if it.err != nil || it.exhausted || it.closed {
+		return false
+	}
+	it.s.closeMu.RLock()
+	defer it.s.closeMu.RUnlock()
+	if it.pit == nil { // the store closed it
+		it.err = kv.ErrClosed
+		return false
+	}
+	var valid bool
+	switch {
+	case it.positioned:
+		valid = it.pit.Valid()
+	case !it.started && it.req.Reverse:
+		valid = it.pit.Last()
+	case !it.started:
+		valid = it.pit.First()
+	case it.req.Reverse:
+		valid = it.pit.Prev()
+	default:
+		valid = it.pit.Next()
+	}
+	it.started, it.positioned = true, false
+	if !valid {
+		it.exhausted = true
+		if err := it.pit.Error(); err != nil {
+			it.err = fmt.Errorf("kv/pebble: scan: %w", err)
+		}
+		return false
+	}
+	key, value := it.pit.Key(), it.pit.Value()
+	attrs, err := decodeValue(value)
+	if err != nil {
+		it.err = fmt.Errorf("kv/pebble: scan key %x: %w", key, err)
+		return false
+	}
+	it.cur = kv.Item{Key: kv.Key{Partition: it.req.Partition, Sort: key[it.prefixLen:]}, Attrs: attrs}
+	it.req.Stats.AddRead(1, len(key)+len(value))
+	return true
+}
+
+func (it *iterator) Item() kv.Item { return it.cur }
+
+// Seek maps onto SeekGE (forward) or SeekLT (reverse), clamped to the scan's
+// bounds so a seek outside the range cannot leave it.
+func (it *iterator) Seek(sort []byte) {
+	it.cur = kv.Item{}
+	if it.err != nil || it.closed {
+		return
+	}
+	it.s.closeMu.RLock()
+	defer it.s.closeMu.RUnlock()
+	if it.pit == nil {
+		return
+	}
+	it.seekBuf = append(append(it.seekBuf[:0], it.lower[:it.prefixLen]...), sort...)
+	if it.req.Reverse {
+		target := it.seekBuf
+		if bytes.Compare(target, it.upper) > 0 {
+			target = it.upper
+		}
+		it.pit.SeekLT(target)
+	} else {
+		target := it.seekBuf
+		if bytes.Compare(target, it.lower) < 0 {
+			target = it.lower
+		}
+		it.pit.SeekGE(target)
+	}
+	it.started, it.positioned, it.exhausted = true, true, false
+}
+
+func (it *iterator) Err() error { return it.err }
+
+func (it *iterator) Close() error {
+	if it.closed {
+		return nil
+	}
+	it.closed = true
+	it.cur = kv.Item{}
+	var err error
+	it.s.closeMu.RLock()
+	if it.pit != nil {
+		it.s.itersMu.Lock()
+		delete(it.s.iters, it)
+		it.s.itersMu.Unlock()
+		if err = it.closePebble(); err != nil {
+			err = fmt.Errorf("kv/pebble: close iterator: %w", err)
+		}
+	}
+	it.s.closeMu.RUnlock()
+	observed := err
+	if observed == nil {
+		observed = it.err
+	}
+	it.s.observe("scan", it.start, observed)
+	return err
+}
+
+// closePebble releases the Pebble iterator; the caller holds closeMu (shared
+// from Close, exclusively from Store.Close).
+func (it *iterator) closePebble() error {
+	if it.pit == nil {
+		return nil
+	}
+	err := it.pit.Close()
+	it.pit = nil
+	return err
+}

@@ -1,0 +1,387 @@
+package pebble
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"log"
+	"math/bits"
+	"sync"
+	"time"
+
+	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/vfs"
+
+	"github.com/zproxy/zproxy/kv"
+)
+
+// Name is the backend name in Capabilities and metrics.
+const Name = "pebble"
+
+// Options configures Open. The zero value opens an on-disk store with a
+// 64 MiB block cache.
+type Options struct {
+	// InMemory keeps the whole store in memory (Pebble's vfs.NewMem); dir is
+	// then only a name. For tests.
+	InMemory bool
+	// FS, when set, is the file system to use (overrides InMemory). Tests use
+	// vfs.NewStrictMem to simulate a crash that loses unsynced writes.
+	FS vfs.FS
+	// CacheSize is the block cache size in bytes (0: 64 MiB).
+	CacheSize int64
+	// Observer, when set, receives one call per request.
+	Observer kv.Observer
+	// Logger receives Pebble's log output (nil: informational messages are
+	// dropped, fatal ones go to the standard logger).
+	Logger pebble.Logger
+}
+
+const defaultCacheSize = 64 << 20
+
+// Store is a kv.Store on an embedded Pebble database.
+//
+// Durability: every Write commits with pebble.Sync, so the write-ahead log is
+// on stable storage before Write returns.
+//
+// Concurrency: reads never lock; a Pebble batch becomes visible to readers
+// all at once. Every write (conditional or not) locks the stripes of a fixed
+// array of mutexes that its keys hash to, in ascending stripe order (so two
+// writers never deadlock), checks its conditions, commits, and unlocks.
+// Two writes that share a key are therefore serialized end to end, which is
+// what makes a condition check and the commit that depends on it one
+// critical section: an unconditional put cannot slip in between a
+// CondNotExists check and its commit. Writes with disjoint stripes run
+// concurrently, and their syncs share Pebble's group commit.
+type Store struct {
+	db       *pebble.DB
+	observer kv.Observer
+	seed     maphash.Seed
+	stripes  [numStripes]sync.Mutex
+
+	// closeMu is held shared by every operation and exclusively by Close,
+	// so Close never pulls the database out from under a running call.
+	closeMu sync.RWMutex
+	closed  bool
+
+	itersMu sync.Mutex
+	iters   map[*iterator]struct{} // open iterators, closed by Close
+}
+
+const numStripes = 512
+
+// nonAtomicChunk bounds how much of a non-atomic batch is committed (and
+// holds its stripe locks) at once.
+const (
+	nonAtomicChunkOps   = 1000
+	nonAtomicChunkBytes = 4 << 20
+)
+
+var _ kv.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the store in dir.
+func Open(dir string, opts Options) (*Store, error) {
+	fs := opts.FS
+	if fs == nil {
+		if opts.InMemory {
+			fs = vfs.NewMem()
+		} else {
+			fs = vfs.Default
+		}
+	}
+	cacheSize := opts.CacheSize
+	if cacheSize <= 0 {
+		cacheSize = defaultCacheSize
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = quietLogger{}
+	}
+	if err := createDurably(fs, dir); err != nil {
+		return nil, fmt.Errorf("kv/pebble: create %s: %w", dir, err)
+	}
+	cache := pebble.NewCache(cacheSize)
+	defer cache.Unref() // the DB holds its own reference
+	db, err := pebble.Open(dir, &pebble.Options{
+		FS:     fs,
+		Cache:  cache,
+		Logger: logger,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("kv/pebble: open %s: %w", dir, err)
+	}
+	return &Store{
+		db:       db,
+		observer: opts.Observer,
+		seed:     maphash.MakeSeed(),
+		iters:    map[*iterator]struct{}{},
+	}, nil
+}
+
+// createDurably creates dir if missing and syncs its parent, so that a
+// crash right after the first acknowledged write cannot lose the directory
+// entry itself (Pebble syncs the data directory, not its parent).
+func createDurably(fs vfs.FS, dir string) error {
+	if _, err := fs.Stat(dir); err == nil {
+		return nil
+	}
+	if err := fs.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	parent, err := fs.OpenDir(fs.PathDir(dir))
+	if err != nil {
+		return err
+	}
+	return errors.Join(parent.Sync(), parent.Close())
+}
+
+type quietLogger struct{}
+
+func (quietLogger) Infof(string, ...any)              {}
+func (quietLogger) Fatalf(format string, args ...any) { log.Fatalf(format, args...) }
+
+// Capabilities reports an embedded LSM: no batch limit, cheap seeks.
+func (s *Store) Capabilities() kv.Capabilities {
+	return kv.Capabilities{
+		Name:           Name,
+		MaxAtomicOps:   0,
+		MaxGetKeys:     0,
+		CheapSeek:      true,
+		RequestLatency: 20 * time.Microsecond,
+	}
+}
+
+func (s *Store) observe(op string, start time.Time, err error) {
+	if s.observer != nil {
+		s.observer.ObserveRequest(Name, op, time.Since(start), err)
+	}
+}
+
+// Get reads keys from one consistent snapshot. Found items carry the
+// caller's Key (not a copy) and freshly allocated attributes.
+func (s *Store) Get(ctx context.Context, req kv.GetRequest) (items []kv.Item, err error) {
+	s.closeMu.RLock()
+	defer s.closeMu.RUnlock()
+	if s.closed {
+		return nil, kv.ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	defer func() { s.observe("get", start, err) }()
+	req.Stats.AddRequest()
+
+	var r pebble.Reader = s.db
+	if len(req.Keys) > 1 {
+		snap := s.db.NewSnapshot()
+		defer snap.Close()
+		r = snap
+	}
+	items = make([]kv.Item, len(req.Keys))
+	var keyBuf []byte
+	found, readBytes := 0, 0
+	for i, k := range req.Keys {
+		keyBuf = appendKey(keyBuf[:0], k)
+		v, closer, err := r.Get(keyBuf)
+		if errors.Is(err, pebble.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("kv/pebble: get: %w", err)
+		}
+		attrs, err := decodeValue(v)
+		closer.Close()
+		if err != nil {
+			return nil, fmt.Errorf("kv/pebble: get (%x, %x): %w", k.Partition, k.Sort, err)
+		}
+		items[i] = kv.Item{Key: k, Attrs: attrs}
+		found++
+		readBytes += len(keyBuf) + len(v)
+	}
+	req.Stats.AddRead(found, readBytes)
+	return items, nil
+}
+
+// errConditionNotAtomic rejects a condition in a non-atomic batch.
+var errConditionNotAtomic = errors.New("kv/pebble: write conditions are only allowed in atomic batches")
+
+// Write applies a batch durably. An atomic batch is one Pebble batch whose
+// conditions are checked against the state before it; ops apply in order,
+// so the last op on a key wins. A non-atomic batch is committed in chunks.
+func (s *Store) Write(ctx context.Context, b kv.Batch) (err error) {
+	s.closeMu.RLock()
+	defer s.closeMu.RUnlock()
+	if s.closed {
+		return kv.ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return err // nothing written; once a commit starts it is not interrupted
+	}
+	if len(b.Ops) == 0 {
+		return nil
+	}
+	start := time.Now()
+	defer func() { s.observe("write", start, err) }()
+	if !b.Atomic {
+		for _, op := range b.Ops {
+			if op.Cond != kv.CondNone {
+				return errConditionNotAtomic
+			}
+		}
+	}
+
+	var (
+		batch    = s.db.NewBatch()
+		locks    stripeSet
+		keyBuf   []byte
+		valBuf   []byte
+		chunkLo  int // first op of the current chunk
+		hasConds bool
+	)
+	defer func() { batch.Close() }()
+	for i := range b.Ops {
+		op := &b.Ops[i]
+		keyBuf = appendKey(keyBuf[:0], op.Key)
+		locks.add(s.stripe(keyBuf))
+		hasConds = hasConds || op.Cond != kv.CondNone
+		switch op.Kind {
+		case kv.OpPut:
+			if valBuf, err = appendValue(valBuf[:0], op.Attrs); err != nil {
+				return err
+			}
+			err = batch.Set(keyBuf, valBuf, nil)
+		case kv.OpDelete:
+			err = batch.Delete(keyBuf, nil)
+		default:
+			return fmt.Errorf("kv/pebble: op %d has unknown kind %d", i, op.Kind)
+		}
+		if err != nil {
+			return fmt.Errorf("kv/pebble: write: %w", err)
+		}
+		last := i == len(b.Ops)-1
+		if !last && (b.Atomic || (i+1-chunkLo < nonAtomicChunkOps && batch.Len() < nonAtomicChunkBytes)) {
+			continue
+		}
+		var conds []kv.Op
+		if hasConds {
+			conds = b.Ops[chunkLo : i+1]
+		}
+		if err := s.commit(batch, &locks, conds, chunkLo); err != nil {
+			return err
+		}
+		b.Stats.AddRequest()
+		b.Stats.AddWritten(i + 1 - chunkLo)
+		if !last {
+			batch.Close()
+			batch = s.db.NewBatch()
+			locks = stripeSet{}
+			chunkLo = i + 1
+		}
+	}
+	return nil
+}
+
+// commit checks the conditions of ops (indexes offset by base) and commits
+// batch with a WAL sync, all while holding the stripes in locks.
+func (s *Store) commit(batch *pebble.Batch, locks *stripeSet, ops []kv.Op, base int) error {
+	locks.lock(&s.stripes)
+	defer locks.unlock(&s.stripes)
+	var keyBuf []byte
+	for i := range ops {
+		op := &ops[i]
+		if op.Cond == kv.CondNone {
+			continue
+		}
+		keyBuf = appendKey(keyBuf[:0], op.Key)
+		_, closer, err := s.db.Get(keyBuf)
+		exists := err == nil
+		if exists {
+			closer.Close()
+		} else if !errors.Is(err, pebble.ErrNotFound) {
+			return fmt.Errorf("kv/pebble: condition check: %w", err)
+		}
+		if exists != (op.Cond == kv.CondExists) {
+			return &kv.ConditionFailedError{Index: base + i, Key: op.Key}
+		}
+	}
+	if err := batch.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("kv/pebble: commit: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) stripe(key []byte) int {
+	return int(maphash.Bytes(s.seed, key) % numStripes)
+}
+
+// stripeSet is a set of stripe indexes; lock and unlock walk it in
+// ascending order, the global lock order.
+type stripeSet [numStripes / 64]uint64
+
+func (ss *stripeSet) add(i int) { ss[i/64] |= 1 << (i % 64) }
+
+func (ss *stripeSet) each(fn func(int)) {
+	for w, word := range ss {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			fn(w*64 + b)
+			word &^= 1 << b
+		}
+	}
+}
+
+func (ss *stripeSet) lock(m *[numStripes]sync.Mutex)   { ss.each(func(i int) { m[i].Lock() }) }
+func (ss *stripeSet) unlock(m *[numStripes]sync.Mutex) { ss.each(func(i int) { m[i].Unlock() }) }
+
+// Scan opens an iterator over one partition's range. See iterator for the
+// lifetime of returned items.
+func (s *Store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	s.closeMu.RLock()
+	defer s.closeMu.RUnlock()
+	it := &iterator{s: s, req: req, start: time.Now()}
+	if s.closed {
+		it.err = kv.ErrClosed
+		return it
+	}
+	if err := ctx.Err(); err != nil {
+		it.err = err
+		return it
+	}
+	req.Stats.AddRequest()
+	if req.Start != nil && req.End != nil && bytes.Compare(req.Start, req.End) >= 0 {
+		it.exhausted = true // an empty range; Pebble wants lower <= upper
+		return it
+	}
+	it.lower, it.upper, it.prefixLen = scanBounds(req)
+	pit, err := s.db.NewIter(&pebble.IterOptions{LowerBound: it.lower, UpperBound: it.upper})
+	if err != nil {
+		it.err = fmt.Errorf("kv/pebble: scan: %w", err)
+		return it
+	}
+	it.pit = pit
+	s.itersMu.Lock()
+	s.iters[it] = struct{}{}
+	s.itersMu.Unlock()
+	return it
+}
+
+// Close closes any iterators still open, flushes the memtable (so the next
+// Open need not replay the log) and closes the database. Writes acknowledged
+// before Close were already durable. Closing twice is a no-op.
+func (s *Store) Close() error {
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	s.itersMu.Lock()
+	for it := range s.iters {
+		it.closePebble()
+	}
+	clear(s.iters)
+	s.itersMu.Unlock()
+	return errors.Join(s.db.Flush(), s.db.Close())
+}

@@ -1,0 +1,191 @@
+package pebble
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/zproxy/zproxy/kv"
+)
+
+// Value layout (format version 1):
+//
+//	value := 0x01 attr*
+//	attr  := kind:byte uvarint(len(name)) name payload
+//
+// with the payload by kind: Null nothing; Bool one byte 0 or 1; Int a
+// zig-zag varint; Float the 8 IEEE-754 bits, little-endian (so -0, NaN
+// payloads and infinities survive bit for bit); String and Bytes
+// uvarint(len) followed by the bytes. There is no attribute count: the value
+// ends where its last attribute does.
+const valueFormatV1 = 0x01
+
+// errCorruptValue reports a stored value this code cannot decode.
+var errCorruptValue = errors.New("kv/pebble: corrupt stored value")
+
+// appendValue appends the encoding of attrs to dst.
+func appendValue(dst []byte, attrs []kv.Attr) ([]byte, error) {
+	dst = append(dst, valueFormatV1)
+	for i := range attrs {
+		a := &attrs[i]
+		dst = append(dst, byte(a.Kind))
+		dst = binary.AppendUvarint(dst, uint64(len(a.Name)))
+		dst = append(dst, a.Name...)
+		switch a.Kind {
+		case kv.AttrNull:
+		case kv.AttrBool:
+			if a.I != 0 {
+				dst = append(dst, 1)
+			} else {
+				dst = append(dst, 0)
+			}
+		case kv.AttrInt:
+			dst = binary.AppendVarint(dst, a.I)
+		case kv.AttrFloat:
+			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(a.F))
+		case kv.AttrString:
+			dst = binary.AppendUvarint(dst, uint64(len(a.S)))
+			dst = append(dst, a.S...)
+		case kv.AttrBytes:
+			dst = binary.AppendUvarint(dst, uint64(len(a.B)))
+			dst = append(dst, a.B...)
+		default:
+			return nil, fmt.Errorf("kv/pebble: attribute %q has unknown kind %d", a.Name, a.Kind)
+		}
+	}
+	return dst, nil
+}
+
+// emptyBytes is what an empty Bytes attribute decodes to: non-nil, and with
+// no capacity, so a caller appending to it cannot write into shared memory.
+var emptyBytes = []byte{}
+
+// valueReader walks an encoded value attribute by attribute.
+type valueReader struct {
+	buf []byte
+	pos int
+}
+
+// next decodes the attribute header and payload at the cursor. For String
+// and Bytes, data is the raw payload and a.S/a.B are left unset; name is
+// always raw. It reports false at the end of the value.
+func (r *valueReader) next() (a kv.Attr, name, data []byte, ok bool, err error) {
+	if r.pos >= len(r.buf) {
+		return a, nil, nil, false, nil
+	}
+	a.Kind = kv.AttrKind(r.buf[r.pos])
+	r.pos++
+	if name, err = r.lengthPrefixed(); err != nil {
+		return a, nil, nil, false, err
+	}
+	switch a.Kind {
+	case kv.AttrNull:
+	case kv.AttrBool:
+		if r.pos >= len(r.buf) || r.buf[r.pos] > 1 {
+			return a, nil, nil, false, errCorruptValue
+		}
+		a.I = int64(r.buf[r.pos])
+		r.pos++
+	case kv.AttrInt:
+		v, n := binary.Varint(r.buf[r.pos:])
+		if n <= 0 {
+			return a, nil, nil, false, errCorruptValue
+		}
+		a.I = v
+		r.pos += n
+	case kv.AttrFloat:
+		if len(r.buf)-r.pos < 8 {
+			return a, nil, nil, false, errCorruptValue
+		}
+		a.F = math.Float64frombits(binary.LittleEndian.Uint64(r.buf[r.pos:]))
+		r.pos += 8
+	case kv.AttrString, kv.AttrBytes:
+		if data, err = r.lengthPrefixed(); err != nil {
+			return a, nil, nil, false, err
+		}
+	default:
+		return a, nil, nil, false, errCorruptValue
+	}
+	return a, name, data, true, nil
+}
+
+func (r *valueReader) lengthPrefixed() ([]byte, error) {
+	l, n := binary.Uvarint(r.buf[r.pos:])
+	if n <= 0 || l > uint64(len(r.buf)-r.pos-n) {
+		return nil, errCorruptValue
+	}
+	start := r.pos + n
+	r.pos = start + int(l)
+	return r.buf[start:r.pos], nil
+}
+
+// decodeValue decodes an encoded value into attributes that share nothing
+// with v (v may be iterator memory that is reused).
+//
+// It makes at most three allocations whatever the number of attributes: the
+// []kv.Attr, one string holding every name and String payload (each
+// attribute's Name and S are substrings of it), and one []byte holding every
+// Bytes payload (each B is a sub-slice capped at its own length, so appending
+// to one cannot overwrite the next). That takes two passes: the first sizes
+// the three buffers, the second fills them.
+func decodeValue(v []byte) ([]kv.Attr, error) {
+	if len(v) == 0 || v[0] != valueFormatV1 {
+		return nil, errCorruptValue
+	}
+	var n, textLen, bytesLen int
+	r := valueReader{buf: v, pos: 1}
+	for {
+		a, name, data, ok, err := r.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		n++
+		textLen += len(name)
+		if a.Kind == kv.AttrString {
+			textLen += len(data)
+		} else if a.Kind == kv.AttrBytes {
+			bytesLen += len(data)
+		}
+	}
+
+	attrs := make([]kv.Attr, n)
+	var text strings.Builder
+	text.Grow(textLen)
+	// appendText returns data as a substring of the builder's buffer.
+	// Grow reserved the whole length, so the buffer never moves and every
+	// earlier substring stays valid (and unchanged: a Builder never rewrites
+	// what it holds).
+	appendText := func(data []byte) string {
+		text.Write(data)
+		s := text.String()
+		return s[len(s)-len(data):]
+	}
+	var blob []byte
+	if bytesLen > 0 {
+		blob = make([]byte, 0, bytesLen)
+	}
+	r = valueReader{buf: v, pos: 1}
+	for i := range attrs {
+		a, name, data, _, _ := r.next() // validated by the first pass
+		a.Name = appendText(name)
+		switch a.Kind {
+		case kv.AttrString:
+			a.S = appendText(data)
+		case kv.AttrBytes:
+			if len(data) == 0 {
+				a.B = emptyBytes
+			} else {
+				start := len(blob)
+				blob = append(blob, data...)
+				a.B = blob[start:len(blob):len(blob)]
+			}
+		}
+		attrs[i] = a
+	}
+	return attrs, nil
+}

@@ -1,0 +1,515 @@
+package optimizer
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/zorder"
+)
+
+// Options tune planning.
+type Options struct {
+	Caps          kv.Capabilities
+	AllowFullScan bool
+	// ZBudget caps the Z-address ranges of one Z-order scan on stores where
+	// every range costs a request (CheapSeek false). Skip-scans use
+	// SkipScanBudget ranges and seek inside them.
+	ZBudget        int
+	SkipScanBudget int
+	// MaxPoints caps the key combinations IN lists expand to.
+	MaxPoints int
+}
+
+// DefaultOptions returns the defaults for a backend.
+func DefaultOptions(caps kv.Capabilities) Options {
+	return Options{Caps: caps, AllowFullScan: true, ZBudget: 64, SkipScanBudget: 8, MaxPoints: 4096}
+}
+
+// candidate is one access path under consideration.
+type candidate struct {
+	index    *catalog.Index // nil: primary key
+	keyCols  []catalog.KeyColumn
+	eqLen    int  // leading key columns bound to points
+	hasRange bool // the next key column has a range
+	prefix   int  // eqLen + (1 if hasRange)
+	fraction float64
+	covering bool
+	ordered  bool // yields the ORDER BY
+	reverse  bool
+	shards   int
+	zorder   bool
+	zbox     zorder.Box
+	zschema  *zorder.Schema
+	label    string
+}
+
+// isPointGet reports whether c binds the whole primary key by equality.
+func (c *candidate) isPointGet() bool { return c.index == nil && c.eqLen == len(c.keyCols) }
+
+// keyColumnsOf returns the columns an index is ordered by: its key
+// columns, then the primary key (entries are unique by it).
+func keyColumnsOf(t *catalog.Table, ix *catalog.Index) []catalog.KeyColumn {
+	if ix == nil {
+		return t.PrimaryKey
+	}
+	cols := append([]catalog.KeyColumn(nil), ix.Columns...)
+	for _, k := range t.PrimaryKey {
+		dup := false
+		for _, c := range ix.Columns {
+			dup = dup || c.Column == k.Column
+		}
+		if !dup {
+			cols = append(cols, k)
+		}
+	}
+	return cols
+}
+
+// prefixOf counts the key columns bound by points, plus one for a range.
+func prefixOf(keyCols []catalog.KeyColumn, b bounds) (eqLen int, hasRange bool) {
+	for _, k := range keyCols {
+		set, ok := b[k.Column]
+		if !ok || set == nil {
+			return eqLen, false
+		}
+		if !set.allPoints() {
+			return eqLen, true
+		}
+		eqLen++
+	}
+	return eqLen, false
+}
+
+// columnFraction is the fraction of a column's code space a set covers,
+// measured with the Z-order codes so prefix and Z-order estimates compare.
+func columnFraction(t *catalog.Table, col int, set ValueSet) float64 {
+	if set == nil {
+		return 1
+	}
+	a := zorder.Attr{Type: catalog.ZType(t.Columns[col].Type)}
+	space := math.Pow(2, float64(zorder.DefaultWidth(a.Type, false)))
+	total := 0.0
+	for _, iv := range set {
+		ci := codeInterval(a, iv)
+		if !ci.Empty() {
+			total += (float64(ci.Hi-ci.Lo) + 1) / space
+		}
+	}
+	return math.Min(total, 1)
+}
+
+// codeInterval maps a value interval onto an attribute's code interval
+// (a superset when codes are lossy, e.g. text prefixes).
+func codeInterval(a zorder.Attr, iv Interval) zorder.Interval {
+	out := a.NotNull()
+	if !iv.LoUnb {
+		out = out.Intersect(above(a, iv.Lo, iv.LoInc))
+	}
+	if !iv.HiUnb {
+		out = out.Intersect(below(a, iv.Hi, iv.HiInc))
+	}
+	return out
+}
+
+func above(a zorder.Attr, v sqltypes.Value, inc bool) zorder.Interval {
+	switch v.K {
+	case sqltypes.KindFloat:
+		return a.FloatAbove(v.F, inc)
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
+		return a.StringAbove(v.S, inc)
+	case sqltypes.KindBool:
+		if v.I != 0 || !inc {
+			return a.BoolEq(true)
+		}
+		return a.NotNull()
+	}
+	return a.IntAbove(v.I, inc)
+}
+
+func below(a zorder.Attr, v sqltypes.Value, inc bool) zorder.Interval {
+	switch v.K {
+	case sqltypes.KindFloat:
+		return a.FloatBelow(v.F, inc)
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
+		return a.StringBelow(v.S, inc)
+	case sqltypes.KindBool:
+		if v.I == 0 || !inc {
+			return a.BoolEq(false)
+		}
+		return a.NotNull()
+	}
+	return a.IntBelow(v.I, inc)
+}
+
+// prefixFraction estimates the search-space fraction a prefix path reads:
+// the product of its bound columns' fractions.
+func prefixFraction(t *catalog.Table, keyCols []catalog.KeyColumn, eqLen int, hasRange bool, b bounds) float64 {
+	f := 1.0
+	n := eqLen
+	if hasRange {
+		n++
+	}
+	for _, k := range keyCols[:n] {
+		f *= columnFraction(t, k.Column, b[k.Column])
+	}
+	return f
+}
+
+// zBox builds the query box of a Z-order index from the bounds; it reports
+// how many attributes are bound.
+func zBox(t *catalog.Table, ix *catalog.Index, s *zorder.Schema, b bounds) (zorder.Box, int) {
+	box := s.Universe()
+	bound := 0
+	for i, k := range ix.Columns {
+		set, ok := b[k.Column]
+		if !ok || set == nil {
+			continue
+		}
+		bound++
+		a := s.Attr(i)
+		if len(set) == 0 {
+			box.Narrow(i, zorder.Interval{Lo: 1, Hi: 0})
+			continue
+		}
+		// A box is one rectangle: take the hull of the set's intervals.
+		hull := codeInterval(a, set[0])
+		for _, iv := range set[1:] {
+			ci := codeInterval(a, iv)
+			if ci.Lo < hull.Lo {
+				hull.Lo = ci.Lo
+			}
+			if ci.Hi > hull.Hi {
+				hull.Hi = ci.Hi
+			}
+		}
+		box.Narrow(i, hull)
+	}
+	return box, bound
+}
+
+// orderColumns maps the ORDER BY keys to table columns, or nil if some key
+// is not a plain column.
+func orderColumns(s *planner.Select) []planner.SortKey {
+	if s.Aggregated || len(s.OrderBy) == 0 {
+		return nil
+	}
+	out := make([]planner.SortKey, 0, len(s.OrderBy))
+	for _, k := range s.OrderBy {
+		cr, ok := s.Project[k.Col].(*planner.ColRef)
+		if !ok {
+			return nil
+		}
+		out = append(out, planner.SortKey{Col: cr.Index, Desc: k.Desc, NullsFirst: k.NullsFirst})
+	}
+	return out
+}
+
+// yieldsOrder reports whether reading keyCols in order (or in reverse)
+// produces the ORDER BY, given which leading columns are fixed to a single
+// value.
+func yieldsOrder(t *catalog.Table, keyCols []catalog.KeyColumn, b bounds, order []planner.SortKey) (ok, reverse bool) {
+	if len(order) == 0 {
+		return false, false
+	}
+	i := 0
+	dir := 0 // +1 forward, -1 reverse
+	for _, o := range order {
+		// Skip key columns pinned to one value: they do not affect order.
+		for i < len(keyCols) {
+			set := b[keyCols[i].Column]
+			if len(set) == 1 && set[0].IsPoint() && keyCols[i].Column != o.Col {
+				i++
+				continue
+			}
+			break
+		}
+		if set := b[o.Col]; len(set) == 1 && set[0].IsPoint() {
+			continue // ordering by a constant
+		}
+		if i >= len(keyCols) || keyCols[i].Column != o.Col {
+			return false, false
+		}
+		if !t.Columns[o.Col].NotNull {
+			// Keys put NULL first ascending; PostgreSQL puts it last.
+			return false, false
+		}
+		d := 1
+		if o.Desc != keyCols[i].Desc {
+			d = -1
+		}
+		if dir != 0 && d != dir {
+			return false, false
+		}
+		dir = d
+		i++
+	}
+	return true, dir < 0
+}
+
+// choose picks the access path for a scan of s and returns it with its
+// EXPLAIN annotations.
+func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) (*candidate, []Rejection, string, error) {
+	t := s.Table
+	order := orderColumns(s)
+	mk := func(ix *catalog.Index) *candidate {
+		c := &candidate{index: ix, keyCols: keyColumnsOf(t, ix), shards: t.Shards, label: "primary key"}
+		if ix != nil {
+			c.shards = ix.Shards
+			c.label = fmt.Sprintf("%s index %s", ix.Kind, ix.Name)
+			c.covering = t.Covers(ix, s.Needed)
+		} else {
+			c.covering = true
+		}
+		if ix != nil && ix.Kind == catalog.KindZOrder {
+			c.zorder = true
+			c.zschema = t.ZSchema(ix)
+			var nb int
+			c.zbox, nb = zBox(t, ix, c.zschema, b)
+			c.prefix = nb
+			c.fraction = c.zschema.Estimate(c.zbox)
+			return c
+		}
+		c.eqLen, c.hasRange = prefixOf(c.keyCols, b)
+		c.prefix = c.eqLen
+		if c.hasRange {
+			c.prefix++
+		}
+		c.fraction = prefixFraction(t, c.keyCols, c.eqLen, c.hasRange, b)
+		c.ordered, c.reverse = yieldsOrder(t, c.keyCols, b, order)
+		return c
+	}
+
+	// Hints.
+	ignored := map[string]bool{}
+	var forced *candidate
+	var hintNote string
+	for _, h := range s.Hints {
+		if h.Table != "" && h.Table != t.Name {
+			hintNote = fmt.Sprintf("hint %s ignored: it names table %q, not %q", hintName(h), h.Table, t.Name)
+			continue
+		}
+		for _, name := range h.Index {
+			if name == "primary" && h.Use {
+				forced = mk(nil)
+				hintNote = "hint USE_INDEX(primary) honoured"
+				continue
+			}
+			ix := t.Index(name)
+			switch {
+			case ix == nil:
+				hintNote = fmt.Sprintf("hint %s not honoured: table %q has no index %q", hintName(h), t.Name, name)
+			case ix.State != catalog.StatePublic:
+				hintNote = fmt.Sprintf("hint %s not honoured: index %q is still being built", hintName(h), name)
+			case !h.Use:
+				ignored[name] = true
+				hintNote = fmt.Sprintf("hint %s honoured", hintName(h))
+			default:
+				c := mk(ix)
+				if c.zorder && c.prefix == 0 {
+					hintNote = fmt.Sprintf("hint %s not honoured: no attribute of Z-order index %q is bound", hintName(h), name)
+					continue
+				}
+				forced = c
+				hintNote = fmt.Sprintf("hint %s honoured", hintName(h))
+			}
+		}
+	}
+	if hintNote != "" && strings.Contains(hintNote, "not honoured") {
+		*notices = append(*notices, pgerr.Notice("%s", hintNote))
+	}
+
+	var cands []*candidate
+	cands = append(cands, mk(nil))
+	for _, ix := range t.Indexes {
+		if ix.State != catalog.StatePublic || ignored[ix.Name] {
+			continue
+		}
+		cands = append(cands, mk(ix))
+	}
+	if forced != nil {
+		var rej []Rejection
+		for _, c := range cands {
+			if c.label != forced.label {
+				rej = append(rej, Rejection{Path: c.label, Reason: "overridden by hint"})
+			}
+		}
+		return forced, rej, hintNote, nil
+	}
+
+	var best *candidate
+	var rejected []Rejection
+	// Rules 2 and 3 among prefix paths.
+	for _, c := range cands {
+		if c.zorder {
+			continue
+		}
+		if best == nil || prefixBetter(c, best) {
+			if best != nil {
+				rejected = append(rejected, Rejection{Path: best.label, Reason: loseReason(best, c)})
+			}
+			best = c
+		} else {
+			rejected = append(rejected, Rejection{Path: c.label, Reason: loseReason(c, best)})
+		}
+	}
+	// Rule 4: a Z-order index with a bound attribute beats the best prefix
+	// path when it probes a smaller fraction of its search space.
+	for _, c := range cands {
+		if !c.zorder {
+			continue
+		}
+		switch {
+		case c.prefix == 0:
+			rejected = append(rejected, Rejection{Path: c.label, Reason: "no attribute bound"})
+		case c.fraction < best.fraction:
+			rejected = append(rejected, Rejection{Path: best.label, Reason: fmt.Sprintf("estimated fraction %.3g vs %.3g for %s", best.fraction, c.fraction, c.label)})
+			best = c
+		default:
+			rejected = append(rejected, Rejection{Path: c.label, Reason: fmt.Sprintf("estimated fraction %.3g, not below %.3g of %s", c.fraction, best.fraction, best.label)})
+		}
+	}
+	return best, rejected, hintNote, nil
+}
+
+func hintName(h planner.Hint) string {
+	name := "USE_INDEX"
+	if !h.Use {
+		name = "IGNORE_INDEX"
+	}
+	return fmt.Sprintf("%s(%s, %s)", name, h.Table, strings.Join(h.Index, ", "))
+}
+
+// prefixBetter reports whether a beats b under rule 2/3: a point get on the
+// whole primary key, then longer prefix, then covering, then delivering the
+// ORDER BY, then fewer shards.
+func prefixBetter(a, b *candidate) bool {
+	if ap, bp := a.isPointGet(), b.isPointGet(); ap != bp {
+		return ap
+	}
+	if a.prefix != b.prefix {
+		return a.prefix > b.prefix
+	}
+	if a.covering != b.covering {
+		return a.covering
+	}
+	if a.ordered != b.ordered {
+		return a.ordered
+	}
+	return a.shards < b.shards
+}
+
+func loseReason(loser, winner *candidate) string {
+	switch {
+	case loser.prefix != winner.prefix:
+		return fmt.Sprintf("prefix %d < %d", loser.prefix, winner.prefix)
+	case loser.covering != winner.covering:
+		return fmt.Sprintf("prefix %d tie; not covering", loser.prefix)
+	case loser.ordered != winner.ordered:
+		return fmt.Sprintf("prefix %d tie; does not yield ORDER BY", loser.prefix)
+	case loser.shards != winner.shards:
+		return fmt.Sprintf("prefix %d tie; %d shards > %d", loser.prefix, loser.shards, winner.shards)
+	}
+	return fmt.Sprintf("prefix %d tie; declared later", loser.prefix)
+}
+
+// keyRanges turns a prefix path's bounds into sort-key ranges: the cross
+// product of the point columns, each followed by the range column's
+// intervals. It returns ok=false when the product exceeds maxRanges (the
+// caller then uses a shorter prefix).
+func keyRanges(keyCols []catalog.KeyColumn, eqLen int, hasRange bool, b bounds, maxRanges int) ([]KeyRange, bool) {
+	prefixes := [][]byte{nil}
+	for _, k := range keyCols[:eqLen] {
+		set := b[k.Column]
+		if len(prefixes)*len(set) > maxRanges {
+			return nil, false
+		}
+		next := make([][]byte, 0, len(prefixes)*len(set))
+		for _, p := range prefixes {
+			for _, iv := range set {
+				next = append(next, catalog.AppendKeyValue(append([]byte(nil), p...), iv.Lo, k.Desc))
+			}
+		}
+		prefixes = next
+	}
+	var out []KeyRange
+	if !hasRange {
+		for _, p := range prefixes {
+			if len(p) == 0 {
+				out = append(out, KeyRange{})
+			} else {
+				out = append(out, KeyRange{Start: p, End: kv.PrefixEnd(p)})
+			}
+		}
+	} else {
+		k := keyCols[eqLen]
+		set := b[k.Column]
+		if len(prefixes)*len(set) > maxRanges {
+			return nil, false
+		}
+		for _, p := range prefixes {
+			for _, iv := range set {
+				out = append(out, intervalRange(p, iv, k.Desc))
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return string(out[i].Start) < string(out[j].Start) })
+	return out, true
+}
+
+func cat(p []byte, v sqltypes.Value, desc bool) []byte {
+	return catalog.AppendKeyValue(append([]byte(nil), p...), v, desc)
+}
+
+// intervalRange is the sort-key range of prefix p followed by a column in
+// iv. NULLs (first ascending, last descending) are excluded, since a
+// comparison never admits them.
+func intervalRange(p []byte, iv Interval, desc bool) KeyRange {
+	var r KeyRange
+	nullKey := cat(p, sqltypes.Null, desc)
+	if !desc {
+		switch {
+		case iv.LoUnb:
+			r.Start = kv.PrefixEnd(nullKey)
+		case iv.LoInc:
+			r.Start = cat(p, iv.Lo, false)
+		default:
+			r.Start = kv.PrefixEnd(cat(p, iv.Lo, false))
+		}
+		switch {
+		case iv.HiUnb:
+			r.End = kv.PrefixEnd(p)
+		case iv.HiInc:
+			r.End = kv.PrefixEnd(cat(p, iv.Hi, false))
+		default:
+			r.End = cat(p, iv.Hi, false)
+		}
+		return r
+	}
+	switch {
+	case iv.HiUnb:
+		r.Start = p
+	case iv.HiInc:
+		r.Start = cat(p, iv.Hi, true)
+	default:
+		r.Start = kv.PrefixEnd(cat(p, iv.Hi, true))
+	}
+	switch {
+	case iv.LoUnb:
+		r.End = nullKey
+	case iv.LoInc:
+		r.End = kv.PrefixEnd(cat(p, iv.Lo, true))
+	default:
+		r.End = cat(p, iv.Lo, true)
+	}
+	if len(r.Start) == 0 {
+		r.Start = nil
+	}
+	return r
+}

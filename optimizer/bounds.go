@@ -1,0 +1,305 @@
+package optimizer
+
+import (
+	"sort"
+
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// Interval is a range of one column's values. A missing bound (LoUnb,
+// HiUnb) is unbounded. Points are intervals with Lo == Hi, both inclusive.
+type Interval struct {
+	Lo, Hi       sqltypes.Value
+	LoInc, HiInc bool
+	LoUnb, HiUnb bool
+}
+
+// IsPoint reports whether iv holds exactly one value.
+func (iv Interval) IsPoint() bool {
+	return !iv.LoUnb && !iv.HiUnb && iv.LoInc && iv.HiInc && sqltypes.Compare(iv.Lo, iv.Hi) == 0
+}
+
+func (iv Interval) empty() bool {
+	if iv.LoUnb || iv.HiUnb {
+		return false
+	}
+	c := sqltypes.Compare(iv.Lo, iv.Hi)
+	return c > 0 || (c == 0 && !(iv.LoInc && iv.HiInc))
+}
+
+// ValueSet is a sorted union of disjoint intervals of one column. A nil
+// set means "unconstrained"; an empty non-nil set matches nothing.
+type ValueSet []Interval
+
+var unconstrained ValueSet
+
+// allPoints reports whether every interval is a point.
+func (s ValueSet) allPoints() bool {
+	for _, iv := range s {
+		if !iv.IsPoint() {
+			return false
+		}
+	}
+	return s != nil
+}
+
+func intersectIntervals(a, b Interval) Interval {
+	out := a
+	if !b.LoUnb {
+		if out.LoUnb {
+			out.Lo, out.LoInc, out.LoUnb = b.Lo, b.LoInc, false
+		} else if c := sqltypes.Compare(b.Lo, out.Lo); c > 0 || (c == 0 && !b.LoInc) {
+			out.Lo, out.LoInc = b.Lo, b.LoInc
+		}
+	}
+	if !b.HiUnb {
+		if out.HiUnb {
+			out.Hi, out.HiInc, out.HiUnb = b.Hi, b.HiInc, false
+		} else if c := sqltypes.Compare(b.Hi, out.Hi); c < 0 || (c == 0 && !b.HiInc) {
+			out.Hi, out.HiInc = b.Hi, b.HiInc
+		}
+	}
+	return out
+}
+
+// intersect returns the values in both sets.
+func intersect(a, b ValueSet) ValueSet {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	out := ValueSet{}
+	for _, x := range a {
+		for _, y := range b {
+			if iv := intersectIntervals(x, y); !iv.empty() {
+				out = append(out, iv)
+			}
+		}
+	}
+	return normalize(out)
+}
+
+// union returns the values in either set (nil, unconstrained, absorbs all).
+func union(a, b ValueSet) ValueSet {
+	if a == nil || b == nil {
+		return nil
+	}
+	out := append(append(ValueSet{}, a...), b...)
+	return normalize(out)
+}
+
+// normalize sorts intervals by lower bound and merges overlapping ones.
+func normalize(s ValueSet) ValueSet {
+	if len(s) < 2 {
+		return s
+	}
+	sort.Slice(s, func(i, j int) bool { return lowerLess(s[i], s[j]) })
+	out := ValueSet{s[0]}
+	for _, iv := range s[1:] {
+		last := &out[len(out)-1]
+		if overlapsOrTouches(*last, iv) {
+			if iv.HiUnb {
+				last.HiUnb = true
+			} else if !last.HiUnb {
+				if c := sqltypes.Compare(iv.Hi, last.Hi); c > 0 || (c == 0 && iv.HiInc) {
+					last.Hi, last.HiInc = iv.Hi, iv.HiInc
+				}
+			}
+			continue
+		}
+		out = append(out, iv)
+	}
+	return out
+}
+
+func lowerLess(a, b Interval) bool {
+	if a.LoUnb != b.LoUnb {
+		return a.LoUnb
+	}
+	if a.LoUnb {
+		return false
+	}
+	c := sqltypes.Compare(a.Lo, b.Lo)
+	return c < 0 || (c == 0 && a.LoInc && !b.LoInc)
+}
+
+// overlapsOrTouches reports whether b (starting at or after a) overlaps a.
+func overlapsOrTouches(a, b Interval) bool {
+	if a.HiUnb || b.LoUnb {
+		return true
+	}
+	c := sqltypes.Compare(b.Lo, a.Hi)
+	return c < 0 || (c == 0 && (a.HiInc || b.LoInc))
+}
+
+// bounds maps column ordinal → the values the WHERE clause allows.
+type bounds map[int]ValueSet
+
+// extractBounds derives per-column value sets from a filter's conjuncts. It
+// also reports which conjuncts are exactly captured by their column's set,
+// so a path that enforces that column through its key needs no residual
+// check for them.
+func extractBounds(filter planner.Expr, ctx *planner.EvalContext, colKinds func(int) sqltypes.Kind) (bounds, map[planner.Expr]int) {
+	b := bounds{}
+	exact := map[planner.Expr]int{}
+	for _, c := range planner.Conjuncts(filter) {
+		col, set, isExact, ok := conjunctSet(c, ctx, colKinds)
+		if !ok {
+			continue
+		}
+		if cur, has := b[col]; has {
+			b[col] = intersect(cur, set)
+		} else {
+			b[col] = set
+		}
+		if isExact {
+			exact[c] = col
+		}
+	}
+	return b, exact
+}
+
+// conjunctSet translates one conjunct over a single column into a set.
+func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sqltypes.Kind) (col int, set ValueSet, exact, ok bool) {
+	switch x := e.(type) {
+	case *planner.Binary:
+		if x.Op == planner.OpOr {
+			col = -1
+			var acc ValueSet = ValueSet{}
+			exact = true
+			for _, d := range planner.Disjuncts(x) {
+				c, s, ex, ok := conjunctSet(d, ctx, colKinds)
+				if !ok || (col >= 0 && c != col) {
+					return 0, nil, false, false
+				}
+				col = c
+				acc = union(acc, s)
+				if acc == nil {
+					return 0, nil, false, false
+				}
+				exact = exact && ex
+			}
+			return col, acc, exact, col >= 0
+		}
+		if x.Op == planner.OpAnd {
+			// A nested AND over one column (BETWEEN) intersects.
+			c1, s1, e1, ok1 := conjunctSet(x.L, ctx, colKinds)
+			c2, s2, e2, ok2 := conjunctSet(x.R, ctx, colKinds)
+			if ok1 && ok2 && c1 == c2 {
+				return c1, intersect(s1, s2), e1 && e2, true
+			}
+			return 0, nil, false, false
+		}
+		op := x.Op
+		cr, okL := x.L.(*planner.ColRef)
+		other := x.R
+		if !okL {
+			cr, okL = x.R.(*planner.ColRef)
+			other = x.L
+			op = flip(op)
+		}
+		if !okL || !planner.IsConstant(other) {
+			return 0, nil, false, false
+		}
+		v, err := other.Eval(ctx, nil)
+		if err != nil {
+			return 0, nil, false, false
+		}
+		if v.IsNull() {
+			return cr.Index, ValueSet{}, true, true // comparison with NULL is never true
+		}
+		v, ok := keyValue(v, colKinds(cr.Index))
+		if !ok {
+			return 0, nil, false, false
+		}
+		switch op {
+		case planner.OpEq:
+			return cr.Index, ValueSet{{Lo: v, Hi: v, LoInc: true, HiInc: true}}, true, true
+		case planner.OpLt:
+			return cr.Index, ValueSet{{Hi: v, LoUnb: true}}, true, true
+		case planner.OpLe:
+			return cr.Index, ValueSet{{Hi: v, HiInc: true, LoUnb: true}}, true, true
+		case planner.OpGt:
+			return cr.Index, ValueSet{{Lo: v, HiUnb: true}}, true, true
+		case planner.OpGe:
+			return cr.Index, ValueSet{{Lo: v, LoInc: true, HiUnb: true}}, true, true
+		}
+	case *planner.InList:
+		cr, ok := x.E.(*planner.ColRef)
+		if !ok || x.Neg {
+			return 0, nil, false, false
+		}
+		set := ValueSet{}
+		for _, item := range x.List {
+			if !planner.IsConstant(item) {
+				return 0, nil, false, false
+			}
+			v, err := item.Eval(ctx, nil)
+			if err != nil {
+				return 0, nil, false, false
+			}
+			if v.IsNull() {
+				continue
+			}
+			kvv, ok := keyValue(v, colKinds(cr.Index))
+			if !ok {
+				return 0, nil, false, false
+			}
+			set = append(set, Interval{Lo: kvv, Hi: kvv, LoInc: true, HiInc: true})
+		}
+		return cr.Index, normalize(set), true, true
+	case *planner.Like:
+		cr, ok := x.E.(*planner.ColRef)
+		if !ok || x.Neg || x.CaseInsensitive || !planner.IsConstant(x.Pattern) || colKinds(cr.Index) != sqltypes.KindText {
+			return 0, nil, false, false
+		}
+		p, err := x.Pattern.Eval(ctx, nil)
+		if err != nil || p.K != sqltypes.KindText {
+			return 0, nil, false, false
+		}
+		prefix, only := planner.LikePrefix(p.S, x.Escape)
+		if prefix == "" {
+			return 0, nil, false, false
+		}
+		iv := Interval{Lo: sqltypes.NewText(prefix), LoInc: true}
+		if end := kv.PrefixEnd([]byte(prefix)); end != nil {
+			iv.Hi = sqltypes.NewText(string(end))
+		} else {
+			iv.HiUnb = true
+		}
+		return cr.Index, ValueSet{iv}, only, true
+	}
+	return 0, nil, false, false
+}
+
+func flip(op planner.BinOp) planner.BinOp {
+	switch op {
+	case planner.OpLt:
+		return planner.OpGt
+	case planner.OpLe:
+		return planner.OpGe
+	case planner.OpGt:
+		return planner.OpLt
+	case planner.OpGe:
+		return planner.OpLe
+	}
+	return op
+}
+
+// keyValue converts a bound to the column's value kind, when that is exact.
+func keyValue(v sqltypes.Value, k sqltypes.Kind) (sqltypes.Value, bool) {
+	if v.K == k {
+		return v, true
+	}
+	switch {
+	case k == sqltypes.KindFloat && v.K == sqltypes.KindInt:
+		return sqltypes.NewFloat(float64(v.I)), true
+	case (k == sqltypes.KindTimestamp || k == sqltypes.KindTimestampTZ) && (v.K == sqltypes.KindTimestamp || v.K == sqltypes.KindTimestampTZ):
+		return sqltypes.Value{K: k, I: v.I}, true
+	}
+	return v, false
+}

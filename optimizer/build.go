@@ -1,0 +1,268 @@
+package optimizer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// Optimize plans a SELECT (or the row source of an UPDATE or DELETE) with
+// the parameter values of this execution.
+func Optimize(s *planner.Select, params []sqltypes.Value, opts Options) (*Plan, error) {
+	ctx := &planner.EvalContext{Params: params}
+	plan := &Plan{}
+	var root Node
+	if s.Table == nil {
+		root = &Values{}
+		if s.Filter != nil {
+			root = &Filter{Input: root, Pred: s.Filter}
+		}
+	} else {
+		scan, err := planScan(s, ctx, opts, &plan.Notices)
+		if err != nil {
+			return nil, err
+		}
+		plan.Scan = scan
+		root = scan
+	}
+	if s.Aggregated {
+		root = &Aggregate{Input: root, GroupBy: s.GroupBy, Aggs: s.Aggs}
+		if s.Having != nil {
+			root = &Filter{Input: root, Pred: planner.FixAggRefs(s.Having, len(s.GroupBy))}
+		}
+	}
+	proj := s.Project
+	if s.Aggregated {
+		proj = make([]planner.Expr, len(s.Project))
+		for i, e := range s.Project {
+			proj[i] = planner.FixAggRefs(e, len(s.GroupBy))
+		}
+	}
+	root = &Project{Input: root, Exprs: proj}
+	if s.Distinct {
+		root = &Distinct{Input: root, Width: s.Visible}
+	}
+	count, offset, err := limits(s, ctx)
+	if err != nil {
+		return nil, err
+	}
+	delivered := plan.Scan != nil && plan.Scan.Ordered && !s.Aggregated && !s.Distinct
+	if len(s.OrderBy) > 0 && !delivered {
+		topN := 0
+		if count >= 0 {
+			topN = int(count + offset)
+		}
+		root = &Sort{Input: root, Keys: s.OrderBy, Limit: topN}
+	}
+	if count >= 0 || offset > 0 {
+		root = &Limit{Input: root, Count: count, Offset: offset}
+		if plan.Scan != nil && count >= 0 && !s.Aggregated && !s.Distinct && (len(s.OrderBy) == 0 || delivered) {
+			plan.Scan.Limit = int(count + offset)
+		}
+	}
+	plan.Root = root
+	return plan, nil
+}
+
+func limits(s *planner.Select, ctx *planner.EvalContext) (count, offset int64, err error) {
+	count = -1
+	eval := func(e planner.Expr, clause string) (int64, error) {
+		v, err := e.Eval(ctx, nil)
+		if err != nil {
+			return 0, err
+		}
+		if v.IsNull() {
+			return -1, nil
+		}
+		if v.K != sqltypes.KindInt {
+			cv, err := sqltypes.Cast(v, sqltypes.TypeInt8)
+			if err != nil {
+				return 0, err
+			}
+			v = cv
+		}
+		if v.I < 0 {
+			code := "2201W"
+			if clause == "OFFSET" {
+				code = "2201X"
+			}
+			return 0, pgerr.New(code, "%s must not be negative", clause)
+		}
+		return v.I, nil
+	}
+	if s.Limit != nil {
+		if count, err = eval(s.Limit, "LIMIT"); err != nil {
+			return 0, 0, err
+		}
+	}
+	if s.Offset != nil {
+		if offset, err = eval(s.Offset, "OFFSET"); err != nil {
+			return 0, 0, err
+		}
+		if offset < 0 {
+			offset = 0
+		}
+	}
+	return count, offset, nil
+}
+
+func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices *[]*pgerr.Error) (*Scan, error) {
+	t := s.Table
+	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
+	b, exact := extractBounds(s.Filter, ctx, kinds)
+	if opts.MaxPoints <= 0 {
+		opts.MaxPoints = 4096
+	}
+
+	best, rejected, hint, err := choose(s, b, opts, notices)
+	if err != nil {
+		return nil, err
+	}
+	scan := &Scan{Table: t, Index: best.index, Needed: s.Needed, Rejected: rejected, Hint: hint,
+		Estimate: best.fraction, Covering: best.covering, Reverse: best.reverse, Ordered: best.ordered}
+	scan.Lookup = best.index != nil && !best.covering
+
+	// Conjuncts the key ranges enforce exactly need no residual check.
+	enforced := map[int]bool{}
+	switch {
+	case best.zorder:
+		scan.ZSchema, scan.ZBox = best.zschema, best.zbox
+		budget := opts.ZBudget
+		scan.Method = ZOrderRanges
+		if opts.Caps.CheapSeek {
+			budget = opts.SkipScanBudget
+			scan.Method = ZOrderSkipScan
+		}
+		if !scan.ZBox.Empty() {
+			for _, r := range best.zschema.Ranges(scan.ZBox, budget) {
+				scan.Ranges = append(scan.Ranges, KeyRange{Start: r.Lo, End: r.Hi})
+			}
+		}
+		scan.Reason = fmt.Sprintf("rule 4: Z-order estimate %.3g of the search space beats the best prefix path", best.fraction)
+		if hint != "" && strings.HasSuffix(hint, "honoured") {
+			scan.Reason = "rule 1: " + hint
+		}
+	default:
+		eqLen, hasRange := best.eqLen, best.hasRange
+		ranges, ok := keyRanges(best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
+		for !ok {
+			// Too many IN combinations: use a shorter prefix.
+			if hasRange {
+				hasRange = false
+			} else {
+				eqLen--
+			}
+			ranges, ok = keyRanges(best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
+		}
+		n := eqLen
+		if hasRange {
+			n++
+		}
+		for _, k := range best.keyCols[:n] {
+			enforced[k.Column] = true
+		}
+		pointGet := best.index == nil && eqLen == len(t.PrimaryKey)
+		switch {
+		case pointGet:
+			scan.Method = PointGet
+			for _, r := range ranges {
+				scan.Points = append(scan.Points, r.Start)
+			}
+			scan.Reason = fmt.Sprintf("rule 2: every primary-key column bound by equality (%d key%s)", len(scan.Points), plural(len(scan.Points)))
+			scan.Ordered = false
+		case n == 0:
+			scan.Method = FullScan
+			scan.Ranges = []KeyRange{{}}
+			if best.index != nil {
+				scan.Reason = "full index scan"
+			} else {
+				scan.Reason = "rule 5: no index binds the filter"
+			}
+		default:
+			scan.Method = RangeScan
+			scan.Ranges = ranges
+			scan.Reason = fmt.Sprintf("rule 3: longest prefix %d (%d equal%s, range %v)", n, eqLen, plural(eqLen), hasRange)
+		}
+		if hint != "" && strings.HasSuffix(hint, "honoured") {
+			scan.Reason = "rule 1: " + hint + "; " + scan.Reason
+		}
+	}
+	if len(t.PrimaryKey) > 0 && scan.Method == FullScan && best.index == nil {
+		if !opts.AllowFullScan && s.Filter != nil {
+			return nil, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "full scan of table %q refused: zproxy.allow_full_scan is off", t.Name).
+				WithHint("%s", suggestion(t, b))
+		}
+		if s.Filter != nil {
+			*notices = append(*notices, pgerr.Notice("full scan of table %q: %s", t.Name, suggestion(t, b)))
+		}
+	}
+	// Shards: a point get touches the shard of each key; other paths all.
+	shards := t.Shards
+	if best.index != nil {
+		shards = best.index.Shards
+	}
+	if scan.Method == PointGet {
+		seen := map[int]bool{}
+		for _, p := range scan.Points {
+			seen[catalog.ShardOf(p, t.Shards)] = true
+		}
+		for sh := range seen {
+			scan.Shards = append(scan.Shards, sh)
+		}
+		sort.Ints(scan.Shards)
+	} else {
+		for sh := 0; sh < shards; sh++ {
+			scan.Shards = append(scan.Shards, sh)
+		}
+	}
+	// Residual: every conjunct not enforced exactly by the key ranges.
+	var residual []planner.Expr
+	for _, c := range planner.Conjuncts(s.Filter) {
+		if col, ok := exact[c]; ok && enforced[col] && !best.zorder {
+			continue
+		}
+		residual = append(residual, c)
+	}
+	scan.Residual = andAll(residual)
+	return scan, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func andAll(es []planner.Expr) planner.Expr {
+	if len(es) == 0 {
+		return nil
+	}
+	e := es[0]
+	for _, x := range es[1:] {
+		e = &planner.Binary{Op: planner.OpAnd, L: e, R: x, Typ: sqltypes.TypeBool}
+	}
+	return e
+}
+
+// suggestion names an index that would have served the filter's bounds.
+func suggestion(t *catalog.Table, b bounds) string {
+	var cols []string
+	for c := range t.Columns {
+		if set, ok := b[c]; ok && set != nil {
+			cols = append(cols, t.Columns[c].Name)
+		}
+	}
+	if len(cols) == 0 {
+		return "no predicate bounds a column; every row is read"
+	}
+	if len(cols) == 1 {
+		return fmt.Sprintf("an index on (%s) would help", cols[0])
+	}
+	return fmt.Sprintf("an index on (%s), or a Z-order index USING zorder (%s), would help", strings.Join(cols, ", "), strings.Join(cols, ", "))
+}

@@ -1,0 +1,114 @@
+package parser
+
+import (
+	"fmt"
+	"time"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+var fuzzSeeds = []string{
+	``, `;`, `SELECT 1`, `select $2, $1, $2`, `SELECT 'a''b' || E'\x41\n' || $$x$$ FROM "T"`,
+	`SELECT a::int::text, CAST(b AS varchar(3)), date '2024-01-01' FROM t WHERE c = $1`,
+	`CREATE TABLE r (a bigint, b timestamptz, PRIMARY KEY (a, b DESC)) WITH (shards = 4)`,
+	`CREATE INDEX i ON r USING zorder (a, b(8)) INCLUDE (c) WITH (shards = 2)`,
+	`INSERT INTO r VALUES (1) ON CONFLICT (a) DO UPDATE SET b = EXCLUDED.b`,
+	`EXPLAIN (ANALYZE, FORMAT JSON) SELECT /*+ USE_INDEX(r, i) */ * FROM r`,
+	`SET zproxy.allow_full_scan = off; SHOW ALL; RESET ALL; BEGIN; COMMIT`,
+	`SELECT 'unterminated`, `SELECT /* /* */`, `SELECT $a$ $b$`, `SELECT 1 -- c`, `DROP INDEX IF EXISTS i`,
+}
+
+// FuzzParse: Parse never panics; a success has every statement's Text at
+// its Offset, a failure is a *pgerr.Error with a position inside the query.
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		sts, err := Parse(q)
+		if err != nil {
+			pe := pgerr.As(err)
+			if pe == nil {
+				t.Fatalf("Parse(%q): error %v is not a *pgerr.Error", q, err)
+			}
+			if pe.Position < 0 || pe.Position > utf8.RuneCountInString(q)+1 {
+				t.Fatalf("Parse(%q): position %d out of range", q, pe.Position)
+			}
+			return
+		}
+		for _, st := range sts {
+			if st.AST == nil {
+				t.Fatalf("Parse(%q): nil AST for %q", q, st.Text)
+			}
+			if st.Offset < 0 || st.Offset+len(st.Text) > len(q) || q[st.Offset:st.Offset+len(st.Text)] != st.Text || st.Text == "" {
+				t.Fatalf("Parse(%q): Text %q not at Offset %d", q, st.Text, st.Offset)
+			}
+			if len(st.ParamOrder) > 0 && st.NumParams == 0 {
+				t.Fatalf("Parse(%q): markers without NumParams", q)
+			}
+		}
+	})
+}
+
+// FuzzScanner: a value written as a plain, escape or dollar-quoted string,
+// or as a quoted identifier, comes out of Parse unchanged.
+func FuzzScanner(f *testing.F) {
+	for _, s := range []string{"", "x", "it's", `back\slash`, "$1 ::int -- /* ; \"q\"", "Ünï\tcode\n", "$$", "`tick`", "a''b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tm := time.AfterFunc(3*time.Second, func() { panic(fmt.Sprintf("HANG %q", s)) })
+		defer tm.Stop()
+		if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+			return
+		}
+		queries := []string{
+			"SELECT '" + strings.ReplaceAll(s, "'", "''") + "'",
+			"SELECT E'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'",
+		}
+		if !strings.Contains(s, "$zq") {
+			queries = append(queries, "SELECT $zq$"+s+"$zq$")
+		}
+		for _, q := range queries {
+			st := parseOneOK(t, q)
+			v, ok := st.AST.(*ast.SelectStmt).Fields.Fields[0].Expr.(ast.ValueExpr)
+			if !ok {
+				t.Fatalf("%q: not a value", q)
+			}
+			if got, _ := v.GetValue().(string); got != s {
+				t.Fatalf("%q: value %q, want %q", q, got, s)
+			}
+		}
+		if s != "" && strings.TrimRight(s, " ") == s {
+			q := `SELECT 1 AS "` + strings.ReplaceAll(s, `"`, `""`) + `"`
+			st := parseOneOK(t, q)
+			if got := st.AST.(*ast.SelectStmt).Fields.Fields[0].AsName.O; got != s {
+				t.Fatalf("%q: alias %q, want %q", q, got, s)
+			}
+		}
+	})
+}
+
+func BenchmarkParseSelect(b *testing.B) {
+	q := `SELECT sensor_id, ts, celsius FROM readings WHERE sensor_id = $1 AND ts >= $2::timestamp AND ts < $3 ORDER BY ts DESC LIMIT 100`
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseInsert(b *testing.B) {
+	q := `INSERT INTO readings VALUES (1, '2024-01-01 10:00:00', 21.5, 40.7, -73.9, 'ok'), (1, '2024-01-02 10:00:00', NULL, 40.8, -74.0, NULL)`
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,286 @@
+package parser
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	tidb "github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// Statement is one parsed statement of a query string.
+type Statement struct {
+	// AST is the TiDB syntax tree. Statements TiDB cannot parse in their
+	// Postgres spelling are built by hand: SET/RESET (SetStmt, one
+	// VariableAssignment, IsSystem, Value a string constant or
+	// *ast.DefaultExpr for DEFAULT/RESET; RESET ALL has Name "all"), SHOW
+	// name / SHOW ALL (ShowStmt{Tp: ShowVariables}, see showStmt),
+	// BEGIN/START TRANSACTION, COMMIT/END, ROLLBACK/ABORT, DROP INDEX name
+	// (DropIndexStmt whose Table.Name is empty) and EXPLAIN (ExplainStmt wrapping the
+	// statement; the options are in Explain).
+	AST ast.StmtNode
+	// Text is the statement as the client wrote it, and Offset its byte
+	// offset in the whole query string.
+	Text   string
+	Offset int
+	// SQL is the text given to TiDB ("" for hand-built statements); byte
+	// offsets the AST records (ExprNode.OriginTextPosition) refer to it, and
+	// Position maps them back.
+	SQL string
+	// NumParams is the highest $n used. ParamOrder[i] is the $n that the
+	// i-th parameter marker stands for, where i is the marker's Order field
+	// (markers are numbered in text order), so "$2, $1, $2" gives [2 1 2].
+	NumParams  int
+	ParamOrder []int
+	// With holds CREATE TABLE/INDEX ... WITH (key = value, ...): lower-case
+	// keys, values unquoted (a key without a value is "true").
+	With map[string]string
+	// IndexMethod is "btree" or "zorder" for CREATE INDEX, "" otherwise.
+	IndexMethod string
+	// Include lists the INCLUDE (...) columns of CREATE INDEX.
+	Include []string
+	// OnConflict is set for INSERT ... ON CONFLICT.
+	OnConflict *OnConflict
+	// Explain is set for EXPLAIN; AST is then an *ast.ExplainStmt.
+	Explain *ExplainOptions
+
+	query string
+	segs  []seg
+}
+
+// OnConflict describes INSERT ... ON CONFLICT [(Columns)] DO NOTHING | DO
+// UPDATE SET .... For DO UPDATE the SET list is the InsertStmt's
+// OnDuplicate assignments; EXCLUDED.col appears there as a column name
+// whose table is "excluded".
+type OnConflict struct {
+	Columns   []string // the conflict target, nil when not given
+	DoNothing bool     // DO NOTHING; otherwise DO UPDATE
+}
+
+// ExplainOptions are the options of EXPLAIN.
+type ExplainOptions struct {
+	Analyze bool
+	Verbose bool
+	Format  string // "text" or "json"
+}
+
+// Position converts a byte offset into SQL (for instance an expression's
+// OriginTextPosition) into the 1-based character position in the whole
+// query string that pgerr.Error.Position expects.
+func (s *Statement) Position(sqlOffset int) int {
+	return charPos(s.query, origOffset(s.segs, sqlOffset, s.Offset))
+}
+
+var tidbPool = sync.Pool{New: func() any {
+	p := tidb.New()
+	p.SetSQLMode(mysql.ModeANSIQuotes | mysql.ModePipesAsConcat | mysql.ModeNoBackslashEscapes)
+	// Window-function keywords (rank, row_number, ...) would otherwise be
+	// reserved words, and zproxy has no window functions.
+	p.EnableWindowFunc(false)
+	return p
+}}
+
+// Parse splits sql into statements and parses each. An empty query (only
+// whitespace, comments or semicolons) yields no statements. Errors are
+// *pgerr.Error; syntax errors have SQLSTATE 42601 and a Position in sql.
+// Parse is safe for concurrent use.
+func Parse(sql string) ([]Statement, error) {
+	toks, err := scan(sql)
+	if err != nil {
+		return nil, err
+	}
+	var out []Statement
+	start := 0
+	for i := 0; i <= len(toks); i++ {
+		if i < len(toks) && !toks[i].is(";") {
+			continue
+		}
+		if i > start {
+			st, err := parseOne(sql, toks[start:i])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, st)
+		}
+		start = i + 1
+	}
+	return out, nil
+}
+
+func parseOne(sql string, toks []token) (Statement, error) {
+	first, last := toks[0], toks[len(toks)-1]
+	st := Statement{Text: sql[first.start:last.end], Offset: first.start, query: sql}
+	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
+
+	stmt, err := r.special()
+	if err != nil || stmt != nil {
+		st.AST = stmt
+		return st, err
+	}
+	head := 0
+	if first.is("explain") {
+		if head, st.Explain, err = r.explainPrefix(); err != nil {
+			return st, err
+		}
+	}
+	if err := r.rewrite(head); err != nil {
+		return st, err
+	}
+	// A word Postgres allows as a column name may be reserved in TiDB
+	// (key, range, rank...): when TiDB fails at such a word, it is
+	// backquoted and the statement tried again.
+	var stmts []ast.StmtNode
+	for attempt := 0; ; attempt++ {
+		st.SQL = r.emit(head)
+		st.segs = r.seg
+		p := tidbPool.Get().(*tidb.Parser)
+		stmts, _, err = p.ParseSQL(st.SQL)
+		tidbPool.Put(p)
+		if err == nil {
+			break
+		}
+		i := r.tidbErrorToken(&st, err)
+		if i < head || i >= len(toks) || attempt == 8 || toks[i].kind != tkIdent || pgReserved[toks[i].val] || r.ed[i].hasRep {
+			return st, r.tidbError(i, err)
+		}
+		r.replace(i, "`"+toks[i].val+"`")
+		r.seg, r.params = r.seg[:0], r.params[:0]
+	}
+	if len(stmts) != 1 {
+		return st, r.syntaxErrorAt(len(toks))
+	}
+	st.AST = stmts[0]
+	r.numberParams(&st)
+	if st.Explain != nil {
+		format := "row"
+		if st.Explain.Format == "json" {
+			format = "json"
+		}
+		st.AST = &ast.ExplainStmt{Stmt: st.AST, Analyze: st.Explain.Analyze, Format: format}
+	}
+	return st, nil
+}
+
+// numberParams sets each marker's Order to its rank in the text and fills
+// ParamOrder from the $n recorded where each "?" was emitted.
+func (r *rewriter) numberParams(st *Statement) {
+	if len(r.params) == 0 {
+		return
+	}
+	var markers []*test_driver.ParamMarkerExpr
+	st.AST.Accept(markerCollector{&markers})
+	sort.Slice(markers, func(i, j int) bool { return markers[i].Offset < markers[j].Offset })
+	byOffset := make(map[int]int, len(r.params))
+	for _, p := range r.params {
+		byOffset[p.out] = p.n
+		st.NumParams = max(st.NumParams, p.n)
+	}
+	st.ParamOrder = make([]int, len(markers))
+	for i, m := range markers {
+		m.Order = i
+		st.ParamOrder[i] = byOffset[m.Offset]
+	}
+}
+
+type markerCollector struct {
+	out *[]*test_driver.ParamMarkerExpr
+}
+
+func (c markerCollector) Enter(n ast.Node) (ast.Node, bool) {
+	if m, ok := n.(*test_driver.ParamMarkerExpr); ok {
+		*c.out = append(*c.out, m)
+	}
+	return n, false
+}
+
+func (c markerCollector) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// tidbErrorToken finds the token a TiDB parse error points at: len(toks)
+// for the end of the statement, -1 when the error has no position. TiDB's
+// syntax errors carry no structured position: the message is `line L
+// column C near "REST"...` where REST is the text from the offending token
+// to the end (cut to 2048 bytes, then followed by "(total length N)"). The
+// offset is recovered as len(SQL) - len(REST), checked against the SQL.
+func (r *rewriter) tidbErrorToken(st *Statement, err error) int {
+	msg := err.Error()
+	off := -1
+	if k := strings.Index(msg, ` near "`); k >= 0 {
+		rest := msg[k+len(` near "`):]
+		if j := strings.LastIndex(rest, "(total length "); j >= 0 {
+			if n, convErr := strconv.Atoi(strings.TrimRight(rest[j+len("(total length "):], ") ")); convErr == nil && n <= len(st.SQL) {
+				off = len(st.SQL) - n
+			}
+		} else {
+			// REST is followed by `"` and a possibly empty suffix: take the
+			// longest suffix of SQL that REST starts with.
+			for cand := 0; cand <= len(st.SQL); cand++ {
+				if strings.HasPrefix(rest, st.SQL[cand:]+`"`) {
+					off = cand
+					break
+				}
+			}
+		}
+	}
+	if off < 0 {
+		return -1
+	}
+	for off < len(st.SQL) && isSpace(st.SQL[off]) {
+		off++
+	}
+	if off >= len(st.SQL) {
+		return len(r.toks)
+	}
+	orig := origOffset(st.segs, off, st.Offset)
+	for i, t := range r.toks {
+		if orig < t.end {
+			return i
+		}
+	}
+	return len(r.toks)
+}
+
+// pgOnly are words at which TiDB fails on valid Postgres that zproxy does
+// not support; the error says so instead of reporting a syntax error.
+var pgOnly = map[string]string{
+	"returning": "RETURNING is not supported",
+	"nulls":     "NULLS FIRST/LAST is not supported",
+	"lateral":   "LATERAL is not supported",
+}
+
+// tidbError turns a TiDB parse error at token i into Postgres' 42601 (or
+// 0A000 for known Postgres features zproxy lacks).
+func (r *rewriter) tidbError(i int, err error) error {
+	if i < 0 {
+		return pgerr.New(pgerr.SyntaxError, "syntax error: %s", err.Error()).WithPosition(r.pos(0))
+	}
+	if i < len(r.toks) && r.toks[i].kind == tkIdent {
+		if msg, ok := pgOnly[r.toks[i].val]; ok {
+			return pgerr.New(pgerr.FeatureNotSupported, "%s", msg).WithPosition(r.pos(i))
+		}
+		if r.toks[i].val == "distinct" && i > 0 && (r.toks[i-1].is("is") || r.toks[i-1].is("not")) {
+			return pgerr.New(pgerr.FeatureNotSupported, "IS [NOT] DISTINCT FROM is not supported").WithPosition(r.pos(i))
+		}
+	}
+	return r.syntaxErrorAt(i)
+}
+
+// pgReserved are Postgres' reserved key words: never column names, so never
+// backquoted on a retry.
+var pgReserved = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`all analyse analyze and any array as asc asymmetric both case cast
+		check collate column constraint create current_catalog current_date current_role current_time
+		current_timestamp current_user default deferrable desc distinct do else end except false fetch
+		for foreign from grant group having in initially intersect into lateral leading limit localtime
+		localtimestamp not null offset on only or order placing primary references returning select
+		session_user some symmetric table then to trailing true union unique user using variadic when
+		where window with`) {
+		pgReserved[w] = true
+	}
+}

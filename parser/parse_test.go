@@ -1,0 +1,509 @@
+package parser
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/format"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// restore prints a statement's AST back as SQL, for comparisons.
+func restore(t testing.TB, n ast.Node) string {
+	t.Helper()
+	var sb strings.Builder
+	ctx := format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|
+		format.RestoreNameBackQuotes|format.RestoreStringWithoutCharset, &sb)
+	if err := n.Restore(ctx); err != nil {
+		t.Fatalf("restore: %v", err)
+	}
+	return sb.String()
+}
+
+func parseOneOK(t *testing.T, q string) Statement {
+	t.Helper()
+	sts, err := Parse(q)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", q, err)
+	}
+	if len(sts) != 1 {
+		t.Fatalf("Parse(%q): %d statements, want 1", q, len(sts))
+	}
+	return sts[0]
+}
+
+func TestRewrite(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`SELECT A, "B", "c""d" FROM T`, "select `a`,`B`,`c\"d` from `t`"},
+		{`select "Foo"."Bar" from "Foo"`, "select `Foo`.`Bar` from `Foo`"},
+		{`SELECT 'It''s', 'a\b', E'x\ty\\z\'q', E'\x41\101\u00e9', $$a'b$$, $t$ $$ $t$`,
+			"select 'It''s','a\\b','x\ty\\z''q','AAé','a''b',' $$ '"},
+		{`SELECT 'a' || 'b'`, "select concat('a', 'b')"},
+		{`SELECT a::int, a::integer, a::int4, a::int2, a::smallint, a::bigint, a::int8`,
+			"select zp_cast(`a`, 'integer'),zp_cast(`a`, 'integer'),zp_cast(`a`, 'integer'),zp_cast(`a`, 'smallint'),zp_cast(`a`, 'smallint'),zp_cast(`a`, 'bigint'),zp_cast(`a`, 'bigint')"},
+		{`SELECT a::real, a::float4, a::double precision, a::float8, a::float, a::float(10)`,
+			"select zp_cast(`a`, 'real'),zp_cast(`a`, 'real'),zp_cast(`a`, 'double precision'),zp_cast(`a`, 'double precision'),zp_cast(`a`, 'double precision'),zp_cast(`a`, 'real')"},
+		{`SELECT a::text, a::varchar(5), a::character varying(7), a::varchar, a::bool, a::boolean`,
+			"select zp_cast(`a`, 'text'),zp_cast(`a`, 'character varying(5)'),zp_cast(`a`, 'character varying(7)'),zp_cast(`a`, 'character varying'),zp_cast(`a`, 'boolean'),zp_cast(`a`, 'boolean')"},
+		{`SELECT a::timestamp, a::timestamptz, a::timestamp with time zone, a::timestamp without time zone, a::timestamp(3), a::date, a::bytea, a::uuid`,
+			"select zp_cast(`a`, 'timestamp without time zone'),zp_cast(`a`, 'timestamp with time zone'),zp_cast(`a`, 'timestamp with time zone'),zp_cast(`a`, 'timestamp without time zone'),zp_cast(`a`, 'timestamp without time zone'),zp_cast(`a`, 'date'),zp_cast(`a`, 'bytea'),zp_cast(`a`, 'uuid')"},
+		{`SELECT a::int::text, (a + 1)::text, f(a, b)::int, t.a::int, $1::date, -1::int, '1'::int8`,
+			"select zp_cast(zp_cast(`a`, 'integer'), 'text'),zp_cast((`a`+1), 'text'),zp_cast(f(`a`, `b`), 'integer'),zp_cast(`t`.`a`, 'integer'),zp_cast(?, 'date'),-zp_cast(1, 'integer'),zp_cast('1', 'bigint')"},
+		{`SELECT CAST(a AS bigint), CAST(CAST(b AS int) AS text), CAST(a AS int)::text`,
+			"select zp_cast(`a`, 'bigint'),zp_cast(zp_cast(`b`, 'integer'), 'text'),zp_cast(zp_cast(`a`, 'integer'), 'text')"},
+		{`SELECT date '2024-01-01', timestamp with time zone '2024-01-01 00:00:00+00', timestamp '2024-01-01'::date`,
+			"select zp_cast('2024-01-01', 'date'),zp_cast('2024-01-01 00:00:00+00', 'timestamp with time zone'),zp_cast(zp_cast('2024-01-01', 'timestamp without time zone'), 'date')"},
+		{`SELECT 1 FROM t WHERE (a)::int = 1 AND a IN (1, 2)`,
+			"select 1 from `t` where zp_cast((`a`), 'integer')=1 and `a` in (1,2)"},
+		{`SELECT rank, key, range FROM t`, "select `rank`,`key`,`range` from `t`"},
+		{`SELECT /*+ USE_INDEX(readings, by_place) */ a FROM readings -- trailing`,
+			"select /*+ use_index(`readings` `by_place`)*/ `a` from `readings`"},
+		{`SELECT /* a comment ; with 'quote' */ 1 /* nested /* inner */ still */`, "select 1"},
+		{`SELECT a FROM t WHERE b LIKE 'x%' AND c <> 2 AND d != 3 ORDER BY a DESC LIMIT 10 OFFSET 5`,
+			"select `a` from `t` where `b` like 'x%' and `c`!=2 and `d`!=3 order by `a` desc limit 5,10"},
+		{`INSERT INTO r VALUES (1, 'x') ON CONFLICT (a, "B") DO UPDATE SET c = EXCLUDED.c, d = r.d + 1`,
+			"insert into `r` values (1,'x') on duplicate key update `c`=`excluded`.`c`,`d`=`r`.`d`+1"},
+		{`INSERT INTO r (a) VALUES ($1) ON CONFLICT DO NOTHING`, "insert into `r` (`a`) values (?)"},
+		{`UPDATE readings SET note = 'x' WHERE sensor_id = 7 AND ts >= '2024-01-01'`,
+			"update `readings` set `note`='x' where `sensor_id`=7 and `ts`>='2024-01-01'"},
+		{`DELETE FROM readings WHERE sensor_id = 7`, "delete from `readings` where `sensor_id`=7"},
+		{`DROP TABLE IF EXISTS readings`, "drop table if exists `readings`"},
+		{`SHOW INDEXES FROM readings`, "show index in `readings`"},
+		{`CHECK TABLE readings`, "admin check table `readings`"},
+		{`ADMIN CHECK TABLE readings`, "admin check table `readings`"},
+		{`SELECT a FROM t JOIN u ON t.a = u.b`, "select `a` from `t` join `u` on `t`.`a`=`u`.`b`"},
+		{`BEGIN`, "start transaction"},
+		{`BEGIN TRANSACTION READ ONLY`, "start transaction read only"},
+		{`START TRANSACTION ISOLATION LEVEL SERIALIZABLE`, "start transaction"},
+		{`COMMIT`, "commit"}, {`END`, "commit"}, {`COMMIT WORK`, "commit"},
+		{`ROLLBACK`, "rollback"}, {`ABORT TRANSACTION`, "rollback"},
+		{`SET zproxy.allow_full_scan = off`, "set @@session.`zproxy.allow_full_scan`='off'"},
+		{`SET SESSION Search_Path TO "$user", public`, "set @@session.`search_path`='$user, public'"},
+		{`SET extra_float_digits = -3`, "set @@session.`extra_float_digits`='-3'"},
+		{`SET TIME ZONE 'UTC'`, "set @@session.`timezone`='UTC'"},
+		{`SET datestyle TO DEFAULT`, "set @@session.`datestyle`=default"},
+		{`SET NAMES 'UTF8'`, "set @@session.`client_encoding`='UTF8'"},
+		{`RESET statement_timeout`, "set @@session.`statement_timeout`=default"},
+		{`RESET ALL`, "set @@session.`all`=default"},
+		{`SHOW server_version`, "show session variables like 'server\\_version'"},
+		{`SHOW ALL`, "show session variables"},
+		{`SHOW TIME ZONE`, "show session variables like 'timezone'"},
+		{`DROP INDEX by_note`, "drop index `by_note` on ``"},
+		{`DROP INDEX IF EXISTS public.by_note CASCADE`, "drop index if exists `by_note` on ``"},
+		{`DROP INDEX by_note ON readings`, "drop index `by_note` on `readings`"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			st := parseOneOK(t, tt.in)
+			if got := restore(t, st.AST); got != tt.want {
+				t.Errorf("Parse(%q)\n got  %s\n want %s\n (TiDB text %q)", tt.in, got, tt.want, st.SQL)
+			}
+		})
+	}
+}
+
+func TestCreateTable(t *testing.T) {
+	q := `CREATE TABLE IF NOT EXISTS Readings (
+  a SMALLINT, b INTEGER NOT NULL, c int, d INT4, e int2, f BIGINT, g int8,
+  h REAL, i float4, j DOUBLE PRECISION, k float8, l float, m float(20),
+  n TEXT, o VARCHAR(20), p character varying(300), q varchar, r BOOLEAN, s bool,
+  t TIMESTAMP, u TIMESTAMPTZ, v timestamp with time zone, w timestamp without time zone,
+  x DATE, y BYTEA, z UUID, "Quoted Col" text DEFAULT 'x',
+  PRIMARY KEY (b, t DESC)
+) WITH (shards = 4, Mutability = 'immutable_rows')`
+	st := parseOneOK(t, q)
+	ct, ok := st.AST.(*ast.CreateTableStmt)
+	if !ok {
+		t.Fatalf("AST is %T", st.AST)
+	}
+	if !ct.IfNotExists || ct.Table.Name.O != "readings" {
+		t.Errorf("table %q ifNotExists %v", ct.Table.Name.O, ct.IfNotExists)
+	}
+	want := []sqltypes.Type{
+		sqltypes.TypeInt2, sqltypes.TypeInt4, sqltypes.TypeInt4, sqltypes.TypeInt4, sqltypes.TypeInt2, sqltypes.TypeInt8, sqltypes.TypeInt8,
+		sqltypes.TypeFloat4, sqltypes.TypeFloat4, sqltypes.TypeFloat8, sqltypes.TypeFloat8, sqltypes.TypeFloat8, sqltypes.TypeFloat4,
+		sqltypes.TypeText, {ID: sqltypes.Varchar, Width: 20}, {ID: sqltypes.Varchar, Width: 300}, {ID: sqltypes.Varchar}, sqltypes.TypeBool, sqltypes.TypeBool,
+		sqltypes.TypeTimestamp, sqltypes.TypeTimestampTZ, sqltypes.TypeTimestampTZ, sqltypes.TypeTimestamp,
+		sqltypes.TypeDate, sqltypes.TypeBytea, sqltypes.TypeUUID, sqltypes.TypeText,
+	}
+	if len(ct.Cols) != len(want) {
+		t.Fatalf("%d columns, want %d", len(ct.Cols), len(want))
+	}
+	for i, col := range ct.Cols {
+		got, err := ColumnType(col.Tp)
+		if err != nil || got != want[i] {
+			t.Errorf("column %s: ColumnType = %v, %v; want %v", col.Name.Name.O, got, err, want[i])
+		}
+	}
+	if name := ct.Cols[len(ct.Cols)-1].Name.Name.O; name != "Quoted Col" {
+		t.Errorf("quoted column name %q", name)
+	}
+	var pk *ast.Constraint
+	for _, c := range ct.Constraints {
+		if c.Tp == ast.ConstraintPrimaryKey {
+			pk = c
+		}
+	}
+	if pk == nil || len(pk.Keys) != 2 || pk.Keys[0].Column.Name.L != "b" || pk.Keys[0].Desc || pk.Keys[1].Column.Name.L != "t" || !pk.Keys[1].Desc {
+		t.Errorf("primary key lost its columns or DESC: %s", restore(t, ct))
+	}
+	if !reflect.DeepEqual(st.With, map[string]string{"shards": "4", "mutability": "immutable_rows"}) {
+		t.Errorf("With = %v", st.With)
+	}
+}
+
+func TestColumnTypeRejectsOthers(t *testing.T) {
+	// MySQL types a user might try are refused by the scanner, so they can
+	// never reach ColumnType disguised as a supported type.
+	for _, q := range []string{`CREATE TABLE t (a datetime)`, `CREATE TABLE t (a tinyint)`, `CREATE TABLE t (a numeric(10,2))`, `CREATE TABLE t (a int[])`} {
+		_, err := Parse(q)
+		if code := pgerr.CodeOf(err); code != pgerr.UndefinedObject && code != pgerr.FeatureNotSupported {
+			t.Errorf("Parse(%q) = %v (code %s), want 42704 or 0A000", q, err, code)
+		}
+	}
+}
+
+func TestCastOf(t *testing.T) {
+	for _, typ := range sqltypes.AllTypes() {
+		for _, tt := range []sqltypes.Type{typ, {ID: typ.ID, Width: 12}} {
+			if tt.Width != 0 && tt.ID != sqltypes.Varchar {
+				continue
+			}
+			q := fmt.Sprintf("SELECT a::%s, CAST(a AS %s)", tt, tt)
+			st := parseOneOK(t, q)
+			for _, f := range st.AST.(*ast.SelectStmt).Fields.Fields {
+				operand, got, ok := CastOf(f.Expr)
+				if !ok || got != tt {
+					t.Errorf("%s: CastOf = %v, %v; want %v", q, got, ok, tt)
+					continue
+				}
+				if cn, isCol := operand.(*ast.ColumnNameExpr); !isCol || cn.Name.Name.L != "a" {
+					t.Errorf("%s: operand %T", q, operand)
+				}
+			}
+		}
+	}
+	st := parseOneOK(t, "SELECT zp_cast(a, 'nonsense'), f(a)")
+	for _, f := range st.AST.(*ast.SelectStmt).Fields.Fields {
+		if _, _, ok := CastOf(f.Expr); ok {
+			t.Errorf("CastOf accepted %s", restore(t, f.Expr))
+		}
+	}
+}
+
+func TestParams(t *testing.T) {
+	tests := []struct {
+		in    string
+		num   int
+		order []int
+	}{
+		{`SELECT $1`, 1, []int{1}},
+		{`SELECT $2, $1, $2`, 2, []int{2, 1, 2}},
+		{`SELECT * FROM t WHERE a = $3 AND b IN ($1, $10) LIMIT $2`, 10, []int{3, 1, 10, 2}},
+		{`INSERT INTO t VALUES ($2::int, $1)`, 2, []int{2, 1}},
+		{`SELECT '$1', "$2", $$ $3 $$ -- $4`, 0, nil},
+		{`EXPLAIN SELECT a FROM t WHERE a = $1`, 1, []int{1}},
+	}
+	for _, tt := range tests {
+		st := parseOneOK(t, tt.in)
+		if st.NumParams != tt.num || !reflect.DeepEqual(st.ParamOrder, tt.order) {
+			t.Errorf("%s: NumParams %d ParamOrder %v, want %d %v", tt.in, st.NumParams, st.ParamOrder, tt.num, tt.order)
+		}
+		// Order fields agree with ParamOrder.
+		var markers []ast.ParamMarkerExpr
+		st.AST.Accept(visitFunc(func(n ast.Node) {
+			if m, ok := n.(ast.ParamMarkerExpr); ok {
+				markers = append(markers, m)
+			}
+		}))
+		if len(markers) != len(tt.order) {
+			t.Errorf("%s: %d markers, want %d", tt.in, len(markers), len(tt.order))
+		}
+	}
+}
+
+type visitFunc func(ast.Node)
+
+func (f visitFunc) Enter(n ast.Node) (ast.Node, bool) { f(n); return n, false }
+func (f visitFunc) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+func TestSplit(t *testing.T) {
+	tests := []struct {
+		in    string
+		texts []string
+	}{
+		{``, nil},
+		{`   `, nil},
+		{`;;;`, nil},
+		{`-- only a comment`, nil},
+		{`/* c */ ; -- x`, nil},
+		{`SELECT 1`, []string{`SELECT 1`}},
+		{`SELECT 1;`, []string{`SELECT 1`}},
+		{" SELECT 1 ; SELECT 2;\n-- c\nSELECT 3", []string{`SELECT 1`, `SELECT 2`, `SELECT 3`}},
+		{`SELECT ';' ; SELECT "a;b" FROM t`, []string{`SELECT ';'`, `SELECT "a;b" FROM t`}},
+		{`SELECT $$;$$; SELECT $x$ ; $x$`, []string{`SELECT $$;$$`, `SELECT $x$ ; $x$`}},
+		{`SELECT 1 /* ; */; SELECT 2 -- ;`, []string{`SELECT 1`, `SELECT 2`}},
+		{`SELECT E'\';'; SELECT 2`, []string{`SELECT E'\';'`, `SELECT 2`}},
+	}
+	for _, tt := range tests {
+		sts, err := Parse(tt.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.in, err)
+			continue
+		}
+		var texts []string
+		for _, st := range sts {
+			texts = append(texts, st.Text)
+			if tt.in[st.Offset:st.Offset+len(st.Text)] != st.Text {
+				t.Errorf("Parse(%q): Text %q not at Offset %d", tt.in, st.Text, st.Offset)
+			}
+		}
+		if !reflect.DeepEqual(texts, tt.texts) {
+			t.Errorf("Parse(%q) texts %q, want %q", tt.in, texts, tt.texts)
+		}
+	}
+}
+
+// TestLiteralsUntouched checks that nothing inside strings, quoted
+// identifiers or dollar quotes is rewritten.
+func TestLiteralsUntouched(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // the string value of the first select field
+	}{
+		{`SELECT 'ABC $1 ::int -- /* ; "x"'`, `ABC $1 ::int -- /* ; "x"`},
+		{`SELECT 'a\nb'`, `a\nb`},
+		{`SELECT E'a\nb'`, "a\nb"},
+		{`SELECT E'\\'`, `\`},
+		{`SELECT E'\u263A\U0001F600'`, "☺😀"},
+		{`SELECT $$It's E'x' $1$$`, `It's E'x' $1`},
+		{`SELECT $fn$ $$ '' $fn$`, ` $$ '' `},
+		{`SELECT 'x''y'`, `x'y`},
+		{`SELECT 'CAST(a AS int)'`, `CAST(a AS int)`},
+		{`SELECT '/*+ USE_INDEX(t, i) */'`, `/*+ USE_INDEX(t, i) */`},
+		{`SELECT 'multi' 'part'`, `multipart`},
+		{`SELECT N'nat'`, `nat`},
+	}
+	for _, tt := range tests {
+		st := parseOneOK(t, tt.in)
+		f := st.AST.(*ast.SelectStmt).Fields.Fields[0]
+		v, ok := f.Expr.(ast.ValueExpr)
+		if !ok {
+			t.Errorf("%s: field is %T", tt.in, f.Expr)
+			continue
+		}
+		if got, _ := v.GetValue().(string); got != tt.want {
+			t.Errorf("%s: value %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	st := parseOneOK(t, `SELECT "Mixed Case ""x"" $1 ::int" FROM "T`+"`"+`ick"`)
+	sel := st.AST.(*ast.SelectStmt)
+	if got := sel.Fields.Fields[0].Expr.(*ast.ColumnNameExpr).Name.Name.O; got != `Mixed Case "x" $1 ::int` {
+		t.Errorf("quoted identifier %q", got)
+	}
+	if got := sel.From.TableRefs.Left.(*ast.TableSource).Source.(*ast.TableName).Name.O; got != "T`ick" {
+		t.Errorf("quoted table %q", got)
+	}
+}
+
+func TestIndexDDL(t *testing.T) {
+	st := parseOneOK(t, `CREATE INDEX IF NOT EXISTS by_place ON readings USING ZORDER (lat, lon(16), ts DESC) INCLUDE (celsius, "Note") WITH (shards = 8)`)
+	ci, ok := st.AST.(*ast.CreateIndexStmt)
+	if !ok {
+		t.Fatalf("AST %T", st.AST)
+	}
+	if !ci.IfNotExists || ci.IndexName != "by_place" || ci.Table.Name.O != "readings" {
+		t.Errorf("got %s", restore(t, ci))
+	}
+	parts := ci.IndexPartSpecifications
+	if len(parts) != 3 || parts[1].Length != 16 || !parts[2].Desc || parts[0].Desc {
+		t.Errorf("key parts %s", restore(t, ci))
+	}
+	if st.IndexMethod != "zorder" || !reflect.DeepEqual(st.Include, []string{"celsius", "Note"}) || st.With["shards"] != "8" {
+		t.Errorf("method %q include %q with %v", st.IndexMethod, st.Include, st.With)
+	}
+	st = parseOneOK(t, `CREATE INDEX by_note ON readings (note, ts DESC) INCLUDE (celsius)`)
+	if st.IndexMethod != "btree" || st.With != nil || len(st.Include) != 1 {
+		t.Errorf("method %q include %q with %v", st.IndexMethod, st.Include, st.With)
+	}
+	st = parseOneOK(t, `CREATE UNIQUE INDEX u ON t USING btree (a)`)
+	if ci := st.AST.(*ast.CreateIndexStmt); ci.KeyType != ast.IndexKeyTypeUnique || st.IndexMethod != "btree" {
+		t.Errorf("unique index: %s %q", restore(t, ci), st.IndexMethod)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	tests := []struct {
+		in   string
+		want ExplainOptions
+	}{
+		{`EXPLAIN SELECT 1`, ExplainOptions{Format: "text"}},
+		{`EXPLAIN ANALYZE SELECT 1`, ExplainOptions{Analyze: true, Format: "text"}},
+		{`EXPLAIN ANALYZE VERBOSE SELECT 1`, ExplainOptions{Analyze: true, Verbose: true, Format: "text"}},
+		{`EXPLAIN (FORMAT JSON) SELECT 1`, ExplainOptions{Format: "json"}},
+		{`EXPLAIN (ANALYZE, FORMAT TEXT) SELECT 1`, ExplainOptions{Analyze: true, Format: "text"}},
+		{`EXPLAIN (ANALYZE false, COSTS off) SELECT 1`, ExplainOptions{Format: "text"}},
+	}
+	for _, tt := range tests {
+		st := parseOneOK(t, tt.in)
+		ex, ok := st.AST.(*ast.ExplainStmt)
+		if !ok || st.Explain == nil || *st.Explain != tt.want || ex.Analyze != tt.want.Analyze {
+			t.Errorf("%s: AST %T options %+v", tt.in, st.AST, st.Explain)
+			continue
+		}
+		if _, ok := ex.Stmt.(*ast.SelectStmt); !ok {
+			t.Errorf("%s: explained %T", tt.in, ex.Stmt)
+		}
+	}
+	st := parseOneOK(t, `EXPLAIN INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET b = EXCLUDED.b`)
+	if st.OnConflict == nil || len(st.AST.(*ast.ExplainStmt).Stmt.(*ast.InsertStmt).OnDuplicate) != 1 {
+		t.Errorf("explain of upsert: %s %+v", restore(t, st.AST), st.OnConflict)
+	}
+}
+
+func TestOnConflict(t *testing.T) {
+	st := parseOneOK(t, `INSERT INTO readings VALUES (1, 2) ON CONFLICT (sensor_id, ts) DO UPDATE SET celsius = EXCLUDED.celsius`)
+	if st.OnConflict == nil || st.OnConflict.DoNothing || !reflect.DeepEqual(st.OnConflict.Columns, []string{"sensor_id", "ts"}) {
+		t.Fatalf("OnConflict %+v", st.OnConflict)
+	}
+	as := st.AST.(*ast.InsertStmt).OnDuplicate
+	if len(as) != 1 || as[0].Column.Name.L != "celsius" {
+		t.Fatalf("assignments %v", as)
+	}
+	ref := as[0].Expr.(*ast.ColumnNameExpr).Name
+	if ref.Table.L != "excluded" || ref.Name.L != "celsius" {
+		t.Errorf("EXCLUDED ref %s", restore(t, ref))
+	}
+	st = parseOneOK(t, `INSERT INTO readings VALUES (1, 2) ON CONFLICT DO NOTHING`)
+	if st.OnConflict == nil || !st.OnConflict.DoNothing || st.OnConflict.Columns != nil || st.AST.(*ast.InsertStmt).OnDuplicate != nil {
+		t.Errorf("DO NOTHING: %+v", st.OnConflict)
+	}
+}
+
+func TestHints(t *testing.T) {
+	st := parseOneOK(t, `SELECT /*+ USE_INDEX(readings, by_place) IGNORE_INDEX(readings, by_note) */ a FROM readings`)
+	hints := st.AST.(*ast.SelectStmt).TableHints
+	if len(hints) != 2 || hints[0].HintName.L != "use_index" || hints[1].HintName.L != "ignore_index" {
+		t.Fatalf("hints %v", hints)
+	}
+	if len(hints[0].Tables) != 1 || hints[0].Tables[0].TableName.L != "readings" || len(hints[0].Indexes) != 1 || hints[0].Indexes[0].L != "by_place" {
+		t.Errorf("use_index hint %s", restore(t, hints[0]))
+	}
+}
+
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		in      string
+		code    string
+		pos     int
+		message string // a substring
+	}{
+		{`SELECT 1 FROM t WHERE a = = 2`, pgerr.SyntaxError, 27, `syntax error at or near "="`},
+		{"SELECT 1;\n SELEC 2", pgerr.SyntaxError, 12, `"SELEC"`},
+		{`SELECT 'é', 'ü' + , 2`, pgerr.SyntaxError, 19, `","`},
+		{`SELECT a::int + , 2 FROM t`, pgerr.SyntaxError, 17, `","`},
+		{`SELECT E'x\n' + FROM`, pgerr.SyntaxError, 17, `"FROM"`},
+		{`SELECT "Ü" + FROM t`, pgerr.SyntaxError, 14, `"FROM"`},
+		{`SELECT 1 +`, pgerr.SyntaxError, 11, `at end of input`},
+		{`SELECT 1 +; SELECT 2`, pgerr.SyntaxError, 11, `";"`},
+		{`SELECT 'abc`, pgerr.SyntaxError, 8, `unterminated quoted string`},
+		{`SELECT "abc`, pgerr.SyntaxError, 8, `unterminated quoted identifier`},
+		{`SELECT 1 /* abc`, pgerr.SyntaxError, 10, `unterminated /* comment`},
+		{`SELECT $$abc`, pgerr.SyntaxError, 8, `unterminated dollar-quoted string`},
+		{`SELECT E'abc`, pgerr.SyntaxError, 8, `unterminated quoted string`},
+		{`SELECT ""`, pgerr.SyntaxError, 8, `zero-length delimited identifier`},
+		{`SELECT 12abc`, pgerr.SyntaxError, 8, `trailing junk`},
+		{`SELECT a # b`, pgerr.FeatureNotSupported, 10, `operator # is not supported`},
+		{`SELECT a ? b`, pgerr.FeatureNotSupported, 10, `operator ?`},
+		{"SELECT `a`", pgerr.FeatureNotSupported, 8, "operator `"},
+		{`SELECT 1::foo`, pgerr.UndefinedObject, 11, `type "foo" does not exist`},
+		{`SELECT CAST(1 AS numeric)`, pgerr.FeatureNotSupported, 18, `type numeric is not supported`},
+		{`SELECT ::int`, pgerr.SyntaxError, 8, `"::"`},
+		{`SELECT E'\uD800'`, pgerr.InvalidEscapeSequence, 0, `invalid Unicode escape`},
+		{`SELECT E'\xff'`, "22021", 8, `invalid byte sequence`},
+		{`SELECT $0`, pgerr.UndefinedParameter, 8, `there is no parameter $0`},
+		{`INSERT INTO t VALUES (1) RETURNING a`, pgerr.FeatureNotSupported, 26, `RETURNING`},
+		{`INSERT INTO t VALUES (1) ON CONFLICT DO UPDATE SET a = 1`, pgerr.SyntaxError, 26, `inference specification`},
+		{`INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET a = 1 WHERE a > 0`, pgerr.FeatureNotSupported, 62, `WHERE`},
+		{`CREATE INDEX i ON t USING gin (a)`, pgerr.FeatureNotSupported, 27, `index method gin`},
+		{`CREATE INDEX i ON t (a) WHERE a > 1`, pgerr.FeatureNotSupported, 25, `partial`},
+		{`CREATE TABLE t (a int) WITH (shards = 4, shards = 5)`, pgerr.SyntaxError, 42, `more than once`},
+		{`CREATE TEMP TABLE t (a int)`, pgerr.FeatureNotSupported, 8, `TEMP`},
+		{`EXPLAIN (FORMAT XML) SELECT 1`, pgerr.FeatureNotSupported, 17, `format`},
+		{`EXPLAIN (BOGUS) SELECT 1`, pgerr.SyntaxError, 10, `unrecognized EXPLAIN option`},
+		{`EXPLAIN`, pgerr.SyntaxError, 8, `end of input`},
+		{`SET x`, pgerr.SyntaxError, 6, `end of input`},
+		{`SET x = `, pgerr.SyntaxError, 9, `end of input`},
+		{`SHOW a b`, pgerr.SyntaxError, 8, `"b"`},
+		{`DROP INDEX a, b`, pgerr.FeatureNotSupported, 13, `several`},
+		{`COMMIT now`, pgerr.SyntaxError, 8, `"now"`},
+		{`SELECT a FROM t ORDER BY a NULLS FIRST`, pgerr.FeatureNotSupported, 28, `NULLS`},
+		{`SELECT a IS DISTINCT FROM b`, pgerr.FeatureNotSupported, 13, `DISTINCT`},
+		{`SELECT a[1] FROM t`, pgerr.FeatureNotSupported, 9, `arrays`},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.in)
+		pe := pgerr.As(err)
+		if pe == nil {
+			t.Errorf("Parse(%q) = %v, want error %s", tt.in, err, tt.code)
+			continue
+		}
+		if pe.Code != tt.code || tt.pos != 0 && pe.Position != tt.pos || !strings.Contains(pe.Message, tt.message) {
+			t.Errorf("Parse(%q) = %s %q at %d; want %s %q at %d", tt.in, pe.Code, pe.Message, pe.Position, tt.code, tt.message, tt.pos)
+		}
+	}
+}
+
+// TestPosition checks that positions the planner reads from the AST map
+// back through the rewrites to the client's text.
+func TestPosition(t *testing.T) {
+	q := `SELECT 1; SELECT "Ünï", a::int, zz FROM t`
+	sts, err := Parse(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := sts[1]
+	fields := st.AST.(*ast.SelectStmt).Fields.Fields
+	last := fields[len(fields)-1].Expr
+	want := strings.Index(q, "zz")
+	if got := st.Position(last.OriginTextPosition()); got != len([]rune(q[:want]))+1 {
+		t.Errorf("Position of zz = %d, want %d (TiDB offset %d in %q)", got, len([]rune(q[:want]))+1, last.OriginTextPosition(), st.SQL)
+	}
+}
+
+func TestConcurrentParse(t *testing.T) {
+	queries := []string{
+		`SELECT a, b FROM t WHERE a = $1 AND b > $2::int ORDER BY a LIMIT 5`,
+		`INSERT INTO t VALUES ($1, 'x') ON CONFLICT (a) DO UPDATE SET b = EXCLUDED.b`,
+		`CREATE TABLE x (a bigint, b text, PRIMARY KEY (a)) WITH (shards = 2)`,
+	}
+	want := make([]string, len(queries))
+	for i, q := range queries {
+		want[i] = restore(t, parseOneOK(t, q).AST)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				k := (g + i) % len(queries)
+				sts, err := Parse(queries[k])
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got := restore(t, sts[0].AST); got != want[k] {
+					t.Errorf("concurrent parse of %q: %s", queries[k], got)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,678 @@
+package parser
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// edit is what happens to one token when the TiDB text is produced: pre is
+// inserted before it, rep replaces it (when hasRep), post follows it. done
+// marks tokens a construct handler has already dealt with.
+type edit struct {
+	pre    string
+	rep    string
+	post   string
+	hasRep bool
+	done   bool
+}
+
+// seg maps a run of the TiDB text back to the original query: bytes
+// [out, next seg's out) came from orig.. (copied, byte for byte) or were
+// inserted in place of the original text at orig.
+type seg struct {
+	out    int
+	orig   int
+	copied bool
+}
+
+// rewriter turns the tokens of one statement into TiDB text.
+type rewriter struct {
+	sql       string  // the whole query
+	toks      []token // this statement's tokens
+	ed        []edit
+	primStart map[int]int // last token of a rewritten primary → its first token
+
+	st  *Statement
+	out strings.Builder
+	seg []seg
+
+	params []paramAt // $n markers, in output order
+}
+
+type paramAt struct {
+	out int // byte offset of "?" in the TiDB text
+	n   int
+}
+
+// pos is the 1-based character position of token i in the whole query
+// (the end of the query if i is past the last token).
+func (r *rewriter) pos(i int) int {
+	if i >= len(r.toks) {
+		return charPos(r.sql, len(r.sql))
+	}
+	return charPos(r.sql, r.toks[i].start)
+}
+
+// syntaxErrorAt is Postgres' "syntax error at or near" for token i.
+func (r *rewriter) syntaxErrorAt(i int) *pgerr.Error {
+	if i >= len(r.toks) {
+		if len(r.toks) > 0 && r.toks[len(r.toks)-1].end < len(r.sql) && r.sql[r.toks[len(r.toks)-1].end:] != "" {
+			// The statement ended at a ';' that is still part of the query.
+			last := r.toks[len(r.toks)-1].end
+			if k := strings.IndexByte(r.sql[last:], ';'); k >= 0 {
+				return pgerr.New(pgerr.SyntaxError, "syntax error at or near \";\"").WithPosition(charPos(r.sql, last+k))
+			}
+		}
+		return pgerr.New(pgerr.SyntaxError, "syntax error at end of input").WithPosition(charPos(r.sql, len(r.sql)))
+	}
+	t := r.toks[i]
+	return pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", nearText(r.sql, t.start, t.end)).WithPosition(r.pos(i))
+}
+
+func (r *rewriter) peek(i int, w string) bool { return i < len(r.toks) && r.toks[i].is(w) }
+
+func (r *rewriter) replace(i int, s string) {
+	r.ed[i].rep, r.ed[i].hasRep, r.ed[i].done = s, true, true
+}
+
+func (r *rewriter) drop(from, to int) {
+	for i := from; i < to; i++ {
+		r.replace(i, "")
+	}
+}
+
+// matching returns the index of the bracket closing the one at i, or -1.
+func (r *rewriter) matching(i int) int {
+	open, close := r.toks[i].val, ")"
+	if open == "[" {
+		close = "]"
+	}
+	depth := 0
+	for j := i; j < len(r.toks); j++ {
+		switch {
+		case r.toks[j].is(open):
+			depth++
+		case r.toks[j].is(close):
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+func (r *rewriter) matchingBack(j int) int {
+	close, open := r.toks[j].val, "("
+	if close == "]" {
+		open = "["
+	}
+	depth := 0
+	for k := j; k >= 0; k-- {
+		switch {
+		case r.toks[k].is(close):
+			depth++
+		case r.toks[k].is(open):
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
+}
+
+// notFunctionNames are words that can precede "(" without being the name of
+// a called function, so "WHERE (a)::int" casts only the parenthesis.
+var notFunctionNames = map[string]bool{
+	"select": true, "where": true, "and": true, "or": true, "not": true, "in": true, "from": true,
+	"on": true, "values": true, "when": true, "then": true, "else": true, "by": true, "having": true,
+	"as": true, "is": true, "between": true, "like": true, "ilike": true, "set": true, "using": true,
+	"into": true, "join": true, "limit": true, "offset": true, "case": true, "distinct": true,
+	"union": true, "intersect": true, "except": true, "with": true, "returning": true, "any": true,
+	"all": true, "some": true, "array": true, "return": true, "table": true, "update": true,
+}
+
+// primaryStart returns the first token of the primary expression ending at
+// token j: the operand of a following "::".
+func (r *rewriter) primaryStart(j, lo int) (int, bool) {
+	if j < lo {
+		return 0, false
+	}
+	if s, ok := r.primStart[j]; ok {
+		return s, true
+	}
+	t := r.toks[j]
+	switch t.kind {
+	case tkString, tkNumber, tkParam:
+		return j, true
+	case tkIdent:
+		if pgReserved[t.val] && t.val != "true" && t.val != "false" && t.val != "null" {
+			return 0, false
+		}
+		return r.qualifiedStart(j, lo), true
+	case tkQIdent:
+		return r.qualifiedStart(j, lo), true
+	case tkPunct:
+		if t.val == ")" || t.val == "]" {
+			k := r.matchingBack(j)
+			if k < lo {
+				return 0, false
+			}
+			if t.val == ")" && k-1 >= lo {
+				f := r.toks[k-1]
+				if f.kind == tkQIdent || f.kind == tkIdent && !notFunctionNames[f.val] {
+					return r.qualifiedStart(k-1, lo), true
+				}
+			}
+			if t.val == "]" {
+				return r.primaryStart(k-1, lo)
+			}
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+func (r *rewriter) qualifiedStart(j, lo int) int {
+	for j-2 >= lo && r.toks[j-1].is(".") && (r.toks[j-2].kind == tkIdent || r.toks[j-2].kind == tkQIdent) {
+		j -= 2
+	}
+	return j
+}
+
+// rewrite prepares the TiDB text of the statement whose first token (after
+// any EXPLAIN prefix) is head, applying the construct handlers and then
+// the token-level rewrites.
+func (r *rewriter) rewrite(head int) error {
+	if err := r.constructs(head); err != nil {
+		return err
+	}
+	for i := head; i < len(r.toks); i++ {
+		if r.ed[i].done {
+			continue
+		}
+		t := &r.toks[i]
+		switch {
+		case t.kind == tkIdent && t.val == "cast" && r.peek(i+1, "("):
+			if err := r.castCall(i); err != nil {
+				return err
+			}
+		case t.kind == tkIdent && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkString) &&
+			!(i > head && (r.toks[i-1].is(".") || r.toks[i-1].is("::"))):
+			if err := r.typedLiteral(i); err != nil {
+				return err
+			}
+		case t.is("::"):
+			start, ok := r.primaryStart(i-1, head)
+			if !ok {
+				return r.syntaxErrorAt(i)
+			}
+			typ, next, err := r.parseType(i + 1)
+			if err != nil {
+				return err
+			}
+			r.ed[start].pre = CastFunc + "(" + r.ed[start].pre
+			r.replace(i, ", '"+castName(typ)+"')")
+			r.drop(i+1, next)
+			r.primStart[next-1] = start
+		case t.kind == tkOp:
+			switch t.val {
+			case "+", "-", "*", "/", "%", "<", ">", "=", "<=", ">=", "<>", "!=", "||":
+			default:
+				return pgerr.New(pgerr.FeatureNotSupported, "operator %s is not supported", t.val).WithPosition(r.pos(i))
+			}
+		case t.kind == tkPunct && (t.val == "[" || t.val == "]"):
+			return pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported").WithPosition(r.pos(i))
+		case t.kind == tkPunct && t.val == ":":
+			return r.syntaxErrorAt(i)
+		}
+	}
+	return nil
+}
+
+// castCall rewrites CAST(expr AS type) to zp_cast(expr, 'type').
+func (r *rewriter) castCall(i int) error {
+	end := r.matching(i + 1)
+	if end < 0 {
+		return nil // unbalanced: TiDB reports it
+	}
+	depth := 0
+	for k := i + 1; k < end; k++ {
+		switch {
+		case r.toks[k].is("(") || r.toks[k].is("["):
+			depth++
+		case r.toks[k].is(")") || r.toks[k].is("]"):
+			depth--
+		case depth == 1 && r.toks[k].is("as"):
+			typ, next, err := r.parseType(k + 1)
+			if err != nil {
+				return err
+			}
+			if next != end {
+				return r.syntaxErrorAt(next)
+			}
+			r.replace(i, CastFunc)
+			r.replace(k, ", '"+castName(typ)+"'")
+			r.drop(k+1, end)
+			return nil
+		}
+	}
+	return nil
+}
+
+// typedLiteral rewrites Postgres' "type 'literal'" (date '2024-01-01',
+// timestamp with time zone '...') to a cast when token i starts a known type
+// name directly followed by a string constant.
+func (r *rewriter) typedLiteral(i int) error {
+	switch r.toks[i].val {
+	case "smallint", "int2", "integer", "int", "int4", "bigint", "int8", "real", "float4", "float8",
+		"double", "text", "varchar", "character", "boolean", "bool", "timestamp", "timestamptz", "date",
+		"bytea", "uuid":
+	default:
+		return nil
+	}
+	typ, next, err := r.parseType(i)
+	if err != nil || next >= len(r.toks) || r.toks[next].kind != tkString || r.toks[next].str == strBit {
+		return nil // not a typed literal; the words stay as they are
+	}
+	r.ed[i].pre = CastFunc + "(" + r.ed[i].pre
+	r.drop(i, next)
+	r.ed[next].post += ", '" + castName(typ) + "')"
+	r.primStart[next] = i
+	return nil
+}
+
+// constructs handles the statement forms TiDB spells differently.
+func (r *rewriter) constructs(head int) error {
+	t := r.toks[head]
+	if t.kind != tkIdent {
+		return nil
+	}
+	switch t.val {
+	case "create":
+		k := head + 1
+		if r.peek(k, "temp") || r.peek(k, "temporary") || r.peek(k, "unlogged") {
+			return pgerr.New(pgerr.FeatureNotSupported, "%s tables are not supported", strings.ToUpper(r.toks[k].val)).WithPosition(r.pos(k))
+		}
+		if r.peek(k, "table") {
+			return r.createTable(k + 1)
+		}
+		if r.peek(k, "unique") {
+			k++
+		}
+		if r.peek(k, "index") {
+			return r.createIndex(k + 1)
+		}
+	case "insert":
+		return r.onConflict(head)
+	case "check":
+		if r.peek(head+1, "table") {
+			r.ed[head].pre = "admin "
+		}
+	}
+	return nil
+}
+
+// skipName skips a possibly qualified name at i and returns the index after it.
+func (r *rewriter) skipName(i int) (int, error) {
+	if i >= len(r.toks) || r.toks[i].kind != tkIdent && r.toks[i].kind != tkQIdent {
+		return i, r.syntaxErrorAt(i)
+	}
+	i++
+	for r.peek(i, ".") && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkQIdent) {
+		i += 2
+	}
+	return i, nil
+}
+
+var tableConstraintWords = map[string]bool{
+	"constraint": true, "primary": true, "unique": true, "check": true, "foreign": true,
+	"key": true, "index": true, "exclude": true, "like": true,
+}
+
+// createTable rewrites column types to their TiDB spelling and lifts a
+// trailing WITH (...) into Statement.With. i is the token after TABLE.
+func (r *rewriter) createTable(i int) error {
+	if r.peek(i, "if") {
+		i += 3
+	}
+	i, err := r.skipName(i)
+	if err != nil {
+		return err
+	}
+	if !r.peek(i, "(") {
+		return nil // CREATE TABLE ... AS and friends: TiDB decides
+	}
+	end := r.matching(i)
+	if end < 0 {
+		return r.syntaxErrorAt(len(r.toks))
+	}
+	for e := i + 1; e < end; {
+		t := r.toks[e]
+		if t.kind == tkIdent && tableConstraintWords[t.val] {
+			// skip the constraint
+		} else if t.kind == tkIdent || t.kind == tkQIdent {
+			typ, next, err := r.parseType(e + 1)
+			if err != nil {
+				return err
+			}
+			r.replace(e+1, tidbType(typ))
+			r.drop(e+2, next)
+		} else {
+			return r.syntaxErrorAt(e)
+		}
+		// advance to the next element at depth 1
+		depth := 0
+		for ; e < end; e++ {
+			if r.toks[e].is("(") {
+				depth++
+			} else if r.toks[e].is(")") {
+				depth--
+			} else if depth == 0 && r.toks[e].is(",") {
+				e++
+				break
+			}
+		}
+	}
+	k := end + 1
+	if r.peek(k, "with") && r.peek(k+1, "(") {
+		next, err := r.withOptions(k)
+		if err != nil {
+			return err
+		}
+		k = next
+	}
+	if r.peek(k, "without") && r.peek(k+1, "oids") {
+		r.drop(k, k+2)
+	}
+	return nil
+}
+
+// withOptions reads WITH ( key [= value], ... ) at i into Statement.With
+// and removes it from the TiDB text.
+func (r *rewriter) withOptions(i int) (int, error) {
+	end := r.matching(i + 1)
+	if end < 0 {
+		return i, r.syntaxErrorAt(len(r.toks))
+	}
+	if r.st.With == nil {
+		r.st.With = make(map[string]string)
+	}
+	k := i + 2
+	for k < end {
+		t := r.toks[k]
+		if t.kind != tkIdent && t.kind != tkQIdent {
+			return i, r.syntaxErrorAt(k)
+		}
+		key, keyAt := t.val, k
+		k++
+		for r.peek(k, ".") && k+1 < end && r.toks[k+1].kind == tkIdent {
+			key += "." + r.toks[k+1].val
+			k += 2
+		}
+		val := "true"
+		if r.peek(k, "=") {
+			k++
+			if k >= end {
+				return i, r.syntaxErrorAt(k)
+			}
+			sign := ""
+			if r.peek(k, "-") || r.peek(k, "+") {
+				sign = r.toks[k].val
+				k++
+			}
+			v := r.toks[k]
+			switch {
+			case v.kind == tkNumber:
+				val = sign + v.val
+			case sign == "" && (v.kind == tkString && v.str != strBit || v.kind == tkIdent || v.kind == tkQIdent):
+				val = v.val
+			default:
+				return i, r.syntaxErrorAt(k)
+			}
+			k++
+		}
+		if _, dup := r.st.With[key]; dup {
+			return i, pgerr.New(pgerr.SyntaxError, "option \"%s\" specified more than once", key).WithPosition(r.pos(keyAt))
+		}
+		r.st.With[key] = val
+		if k < end {
+			if !r.peek(k, ",") {
+				return i, r.syntaxErrorAt(k)
+			}
+			k++
+		}
+	}
+	r.drop(i, end+1)
+	return end + 1, nil
+}
+
+// createIndex lifts USING method, INCLUDE (...) and WITH (...) out of a
+// Postgres CREATE INDEX; i is the token after INDEX.
+func (r *rewriter) createIndex(i int) error {
+	if r.peek(i, "concurrently") {
+		r.drop(i, i+1)
+		i++
+	}
+	if r.peek(i, "if") {
+		i += 3
+	}
+	if r.peek(i, "on") {
+		return pgerr.New(pgerr.FeatureNotSupported, "CREATE INDEX needs an index name").WithPosition(r.pos(i))
+	}
+	i, err := r.skipName(i)
+	if err != nil {
+		return err
+	}
+	if !r.peek(i, "on") {
+		return r.syntaxErrorAt(i)
+	}
+	i++
+	if r.peek(i, "only") {
+		r.drop(i, i+1)
+		i++
+	}
+	if i, err = r.skipName(i); err != nil {
+		return err
+	}
+	r.st.IndexMethod = "btree"
+	if r.peek(i, "using") {
+		if i+1 >= len(r.toks) || r.toks[i+1].kind != tkIdent {
+			return r.syntaxErrorAt(i + 1)
+		}
+		switch m := r.toks[i+1].val; m {
+		case "btree", "zorder":
+			r.st.IndexMethod = m
+		default:
+			return pgerr.New(pgerr.FeatureNotSupported, "index method %s is not supported (use btree or zorder)", m).WithPosition(r.pos(i + 1))
+		}
+		r.drop(i, i+2)
+		i += 2
+	}
+	if !r.peek(i, "(") {
+		return r.syntaxErrorAt(i)
+	}
+	end := r.matching(i)
+	if end < 0 {
+		return r.syntaxErrorAt(len(r.toks))
+	}
+	k := end + 1
+	for k < len(r.toks) {
+		switch {
+		case r.peek(k, "include") && r.peek(k+1, "("):
+			close := r.matching(k + 1)
+			if close < 0 {
+				return r.syntaxErrorAt(len(r.toks))
+			}
+			for c := k + 2; c < close; c += 2 {
+				if t := r.toks[c]; t.kind != tkIdent && t.kind != tkQIdent {
+					return r.syntaxErrorAt(c)
+				}
+				r.st.Include = append(r.st.Include, r.toks[c].val)
+				if c+1 < close && !r.peek(c+1, ",") {
+					return r.syntaxErrorAt(c + 1)
+				}
+			}
+			r.drop(k, close+1)
+			k = close + 1
+		case r.peek(k, "with") && r.peek(k+1, "("):
+			next, err := r.withOptions(k)
+			if err != nil {
+				return err
+			}
+			k = next
+		case r.peek(k, "where"):
+			return pgerr.New(pgerr.FeatureNotSupported, "partial indexes (CREATE INDEX ... WHERE) are not supported").WithPosition(r.pos(k))
+		default:
+			return r.syntaxErrorAt(k)
+		}
+	}
+	return nil
+}
+
+// onConflict turns INSERT ... ON CONFLICT [(cols)] DO NOTHING | DO UPDATE SET
+// into Statement.OnConflict, the SET list becoming TiDB's ON DUPLICATE KEY
+// UPDATE assignments.
+func (r *rewriter) onConflict(head int) error {
+	depth := 0
+	for i := head; i < len(r.toks); i++ {
+		switch {
+		case r.toks[i].is("("):
+			depth++
+		case r.toks[i].is(")"):
+			depth--
+		case depth == 0 && r.toks[i].is("on") && r.peek(i+1, "conflict"):
+			oc := &OnConflict{}
+			k := i + 2
+			if r.peek(k, "(") {
+				close := r.matching(k)
+				if close < 0 {
+					return r.syntaxErrorAt(len(r.toks))
+				}
+				for c := k + 1; c < close; c += 2 {
+					if t := r.toks[c]; t.kind != tkIdent && t.kind != tkQIdent {
+						return r.syntaxErrorAt(c)
+					}
+					oc.Columns = append(oc.Columns, r.toks[c].val)
+					if c+1 < close && !r.peek(c+1, ",") {
+						return r.syntaxErrorAt(c + 1)
+					}
+				}
+				if len(oc.Columns) == 0 {
+					return r.syntaxErrorAt(close)
+				}
+				k = close + 1
+			} else if r.peek(k, "on") && r.peek(k+1, "constraint") {
+				return pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT ON CONSTRAINT is not supported; name the columns").WithPosition(r.pos(k))
+			}
+			if !r.peek(k, "do") {
+				return r.syntaxErrorAt(k)
+			}
+			switch {
+			case r.peek(k+1, "nothing"):
+				oc.DoNothing = true
+				r.drop(i, k+2)
+			case r.peek(k+1, "update") && r.peek(k+2, "set"):
+				if oc.Columns == nil {
+					return pgerr.New(pgerr.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
+						WithPosition(r.pos(i)).WithHint("For example, ON CONFLICT (column_name).")
+				}
+				r.replace(i, "ON DUPLICATE KEY UPDATE")
+				r.drop(i+1, k+3)
+				d := 0
+				for w := k + 3; w < len(r.toks); w++ {
+					switch {
+					case r.toks[w].is("("):
+						d++
+					case r.toks[w].is(")"):
+						d--
+					case d == 0 && r.toks[w].is("where"):
+						return pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE ... WHERE is not supported").WithPosition(r.pos(w))
+					}
+				}
+			default:
+				return r.syntaxErrorAt(k + 1)
+			}
+			r.st.OnConflict = oc
+			return nil
+		}
+	}
+	return nil
+}
+
+// emit produces the TiDB text from the edits, recording the offset map and
+// the output offsets of the "?" markers.
+func (r *rewriter) emit(head int) string {
+	r.out.Reset()
+	r.out.Grow(r.toks[len(r.toks)-1].end - r.toks[head].start + 16)
+	for i := head; i < len(r.toks); i++ {
+		t := &r.toks[i]
+		e := &r.ed[i]
+		if i > head && t.start > r.toks[i-1].end {
+			r.insert(r.toks[i-1].end, " ")
+		}
+		if e.pre != "" {
+			r.insert(t.start, e.pre)
+		}
+		switch {
+		case e.hasRep:
+			if e.rep != "" {
+				r.insert(t.start, e.rep)
+			}
+		case t.kind == tkIdent:
+			r.copyText(t.start, t.val) // ASCII folding keeps byte offsets
+		case t.kind == tkQIdent:
+			r.insert(t.start, "`"+strings.ReplaceAll(t.val, "`", "``")+"`")
+		case t.kind == tkString && (t.str == strEscape || t.str == strDollar):
+			r.insert(t.start, "'"+strings.ReplaceAll(t.val, "'", "''")+"'")
+		case t.kind == tkParam:
+			r.params = append(r.params, paramAt{out: r.out.Len(), n: t.n})
+			r.insert(t.start, "?")
+		default:
+			r.copyText(t.start, r.sql[t.start:t.end])
+		}
+		if e.post != "" {
+			r.insert(t.end, e.post)
+		}
+	}
+	return r.out.String()
+}
+
+func (r *rewriter) insert(orig int, s string) {
+	r.seg = append(r.seg, seg{out: r.out.Len(), orig: orig})
+	r.out.WriteString(s)
+}
+
+func (r *rewriter) copyText(orig int, s string) {
+	r.seg = append(r.seg, seg{out: r.out.Len(), orig: orig, copied: true})
+	r.out.WriteString(s)
+}
+
+// origOffset maps a byte offset of the TiDB text to the original query.
+func origOffset(segs []seg, out int, fallback int) int {
+	k := sort.Search(len(segs), func(i int) bool { return segs[i].out > out }) - 1
+	if k < 0 {
+		return fallback
+	}
+	s := segs[k]
+	if s.copied {
+		return s.orig + out - s.out
+	}
+	return s.orig
+}
+
+// optionValue is the text of a SET/EXPLAIN option value token.
+func optionValue(t token) (string, bool) {
+	switch t.kind {
+	case tkIdent, tkQIdent, tkNumber:
+		return t.val, true
+	case tkString:
+		if t.str != strBit {
+			return t.val, true
+		}
+	}
+	return "", false
+}

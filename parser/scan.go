@@ -1,0 +1,463 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// tokKind classifies a Postgres lexical token.
+type tokKind uint8
+
+const (
+	tkIdent  tokKind = iota + 1 // unquoted word; val is folded to lower case
+	tkQIdent                    // "quoted identifier"; val is its exact name
+	tkString                    // any string constant; val is its decoded content
+	tkNumber                    // numeric constant, verbatim
+	tkParam                     // $n; n holds the number
+	tkOp                        // operator (PostgreSQL operator lexing rules)
+	tkPunct                     // ( ) [ ] , ; . : and ::
+	tkHint                      // /*+ optimizer hint */, passed to TiDB verbatim
+)
+
+// String-constant flavours, kept in token.str.
+const (
+	strPlain  = '\''
+	strEscape = 'E'
+	strDollar = '$'
+	strBit    = 'B' // B'0101' and X'1F': passed through as written
+	strNation = 'N'
+)
+
+// token is one lexical token of the original query; [start, end) are byte
+// offsets into it.
+type token struct {
+	kind  tokKind
+	str   byte
+	start int
+	end   int
+	val   string
+	n     int
+}
+
+// is reports whether t is the unquoted word w (w in lower case) or the
+// punctuation/operator w.
+func (t *token) is(w string) bool {
+	switch t.kind {
+	case tkIdent, tkPunct, tkOp:
+		return t.val == w
+	}
+	return false
+}
+
+// scanError builds a 42601 pointing at byte offset off of sql.
+func scanError(sql string, off int, format string, args ...any) *pgerr.Error {
+	return pgerr.New(pgerr.SyntaxError, format, args...).WithPosition(charPos(sql, off))
+}
+
+// charPos converts a byte offset of s into a 1-based character position.
+func charPos(s string, off int) int {
+	if off > len(s) {
+		off = len(s)
+	}
+	return utf8.RuneCountInString(s[:off]) + 1
+}
+
+// nearText is the token text Postgres quotes in "at or near" messages.
+func nearText(sql string, start, end int) string {
+	s := sql[start:end]
+	if len(s) > 60 {
+		s = s[:60]
+		for len(s) > 0 && !utf8.ValidString(s) {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+func isIdentStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80
+}
+
+func isIdentCont(c byte) bool {
+	return isIdentStart(c) || c >= '0' && c <= '9' || c == '$'
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isOpChar(c byte) bool { return strings.IndexByte("+-*/<>=~!@#%^&|`?", c) >= 0 }
+
+// lowerASCII folds ASCII letters only, as Postgres does for identifiers in
+// UTF-8 databases.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// scan splits sql into tokens by PostgreSQL's lexical rules. Comments are
+// dropped (they appear as gaps between tokens) except optimizer hints.
+func scan(sql string) ([]token, error) {
+	toks := make([]token, 0, len(sql)/4+1)
+	i := 0
+	for i < len(sql) {
+		c := sql[i]
+		switch {
+		case isSpace(c):
+			i++
+		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
+			for i < len(sql) && sql[i] != '\n' && sql[i] != '\r' {
+				i++
+			}
+		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
+			end, ok := blockCommentEnd(sql, i)
+			if !ok {
+				return nil, scanError(sql, i, "unterminated /* comment at or near %q", nearText(sql, i, len(sql)))
+			}
+			if i+2 < len(sql) && sql[i+2] == '+' {
+				toks = append(toks, token{kind: tkHint, start: i, end: end, val: sql[i:end]})
+			}
+			i = end
+		case (c == 'e' || c == 'E') && i+1 < len(sql) && sql[i+1] == '\'':
+			t, err := scanEString(sql, i)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks, t)
+			i = t.end
+		case (c == 'b' || c == 'B' || c == 'x' || c == 'X') && i+1 < len(sql) && sql[i+1] == '\'':
+			t, err := scanPlainString(sql, i+1)
+			if err != nil {
+				return nil, err
+			}
+			t.start, t.str, t.val = i, strBit, sql[i:t.end]
+			toks = append(toks, t)
+			i = t.end
+		case (c == 'n' || c == 'N') && i+1 < len(sql) && sql[i+1] == '\'':
+			t, err := scanPlainString(sql, i+1)
+			if err != nil {
+				return nil, err
+			}
+			t.start, t.str = i, strNation
+			toks = append(toks, t)
+			i = t.end
+		case isIdentStart(c):
+			j := i + 1
+			for j < len(sql) && isIdentCont(sql[j]) {
+				j++
+			}
+			toks = append(toks, token{kind: tkIdent, start: i, end: j, val: lowerASCII(sql[i:j])})
+			i = j
+		case isDigit(c) || c == '.' && i+1 < len(sql) && isDigit(sql[i+1]):
+			j := scanNumber(sql, i)
+			if j < len(sql) && isIdentStart(sql[j]) {
+				k := j
+				for k < len(sql) && isIdentCont(sql[k]) {
+					k++
+				}
+				return nil, scanError(sql, i, "trailing junk after numeric literal at or near %q", nearText(sql, i, k))
+			}
+			toks = append(toks, token{kind: tkNumber, start: i, end: j, val: sql[i:j]})
+			i = j
+		case c == '$':
+			t, err := scanDollar(sql, i)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks, t)
+			i = t.end
+		case c == '\'':
+			t, err := scanPlainString(sql, i)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks, t)
+			i = t.end
+		case c == '"':
+			t, err := scanQuotedIdent(sql, i)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks, t)
+			i = t.end
+		case c == ':' && i+1 < len(sql) && sql[i+1] == ':':
+			toks = append(toks, token{kind: tkPunct, start: i, end: i + 2, val: "::"})
+			i += 2
+		case strings.IndexByte("()[],;.:", c) >= 0:
+			toks = append(toks, token{kind: tkPunct, start: i, end: i + 1, val: sql[i : i+1]})
+			i++
+		case isOpChar(c):
+			j := scanOperator(sql, i)
+			toks = append(toks, token{kind: tkOp, start: i, end: j, val: sql[i:j]})
+			i = j
+		default:
+			_, size := utf8.DecodeRuneInString(sql[i:])
+			return nil, scanError(sql, i, "syntax error at or near %q", nearText(sql, i, i+size))
+		}
+	}
+	return toks, nil
+}
+
+// blockCommentEnd returns the end of the (nested, as in Postgres) block
+// comment starting at i.
+func blockCommentEnd(sql string, i int) (int, bool) {
+	depth := 0
+	for i+1 < len(sql) {
+		switch {
+		case sql[i] == '/' && sql[i+1] == '*':
+			depth++
+			i += 2
+		case sql[i] == '*' && sql[i+1] == '/':
+			depth--
+			i += 2
+			if depth == 0 {
+				return i, true
+			}
+		default:
+			i++
+		}
+	}
+	return len(sql), false
+}
+
+func scanNumber(sql string, i int) int {
+	j := i
+	for j < len(sql) && isDigit(sql[j]) {
+		j++
+	}
+	// "1..5" is not a number followed by ".5"; keep Postgres' reading of
+	// "1." as a complete numeric constant only when no second dot follows.
+	if j < len(sql) && sql[j] == '.' && !(j+1 < len(sql) && sql[j+1] == '.') {
+		j++
+		for j < len(sql) && isDigit(sql[j]) {
+			j++
+		}
+	}
+	if j < len(sql) && (sql[j] == 'e' || sql[j] == 'E') {
+		k := j + 1
+		if k < len(sql) && (sql[k] == '+' || sql[k] == '-') {
+			k++
+		}
+		if k < len(sql) && isDigit(sql[k]) {
+			for k < len(sql) && isDigit(sql[k]) {
+				k++
+			}
+			j = k
+		}
+	}
+	return j
+}
+
+// scanOperator applies Postgres' operator rules: the longest run of operator
+// characters, cut before any comment start, and a multi-character operator
+// may end in + or - only if it contains one of ~ ! @ # % ^ & | ` ?.
+func scanOperator(sql string, i int) int {
+	j := i
+	for j < len(sql) && isOpChar(sql[j]) {
+		if j > i && (sql[j-1] == '-' && sql[j] == '-' || sql[j-1] == '/' && sql[j] == '*') {
+			j--
+			break
+		}
+		j++
+	}
+	if j-i > 1 && !strings.ContainsAny(sql[i:j], "~!@#%^&|`?") {
+		for j-i > 1 && (sql[j-1] == '+' || sql[j-1] == '-') {
+			j--
+		}
+	}
+	return j
+}
+
+// scanPlainString scans '...' with ” as the only escape.
+func scanPlainString(sql string, i int) (token, error) {
+	var b strings.Builder
+	j := i + 1
+	from := j
+	for {
+		k := strings.IndexByte(sql[j:], '\'')
+		if k < 0 {
+			return token{}, scanError(sql, i, "unterminated quoted string at or near %q", nearText(sql, i, len(sql)))
+		}
+		j += k
+		if j+1 < len(sql) && sql[j+1] == '\'' {
+			b.WriteString(sql[from : j+1])
+			j += 2
+			from = j
+			continue
+		}
+		if from == i+1 {
+			return token{kind: tkString, str: strPlain, start: i, end: j + 1, val: sql[from:j]}, nil
+		}
+		b.WriteString(sql[from:j])
+		return token{kind: tkString, str: strPlain, start: i, end: j + 1, val: b.String()}, nil
+	}
+}
+
+func scanQuotedIdent(sql string, i int) (token, error) {
+	var b strings.Builder
+	j := i + 1
+	for {
+		k := strings.IndexByte(sql[j:], '"')
+		if k < 0 {
+			return token{}, scanError(sql, i, "unterminated quoted identifier at or near %q", nearText(sql, i, len(sql)))
+		}
+		b.WriteString(sql[j : j+k])
+		j += k
+		if j+1 < len(sql) && sql[j+1] == '"' {
+			b.WriteByte('"')
+			j += 2
+			continue
+		}
+		if b.Len() == 0 {
+			return token{}, scanError(sql, i, "zero-length delimited identifier at or near %q", sql[i:j+1])
+		}
+		return token{kind: tkQIdent, start: i, end: j + 1, val: b.String()}, nil
+	}
+}
+
+// scanDollar scans $n placeholders and $tag$...$tag$ strings.
+func scanDollar(sql string, i int) (token, error) {
+	j := i + 1
+	if j < len(sql) && isDigit(sql[j]) {
+		for j < len(sql) && isDigit(sql[j]) {
+			j++
+		}
+		if j < len(sql) && isIdentCont(sql[j]) {
+			return token{}, scanError(sql, i, "trailing junk after parameter at or near %q", nearText(sql, i, j+1))
+		}
+		n, err := strconv.Atoi(sql[i+1 : j])
+		if err != nil || n < 1 || n > 65535 {
+			return token{}, pgerr.New(pgerr.UndefinedParameter, "there is no parameter %s", sql[i:j]).WithPosition(charPos(sql, i))
+		}
+		return token{kind: tkParam, start: i, end: j, val: sql[i:j], n: n}, nil
+	}
+	for j < len(sql) && isIdentCont(sql[j]) && sql[j] != '$' {
+		j++
+	}
+	if j >= len(sql) || sql[j] != '$' {
+		return token{}, scanError(sql, i, "syntax error at or near %q", "$")
+	}
+	delim := sql[i : j+1]
+	k := strings.Index(sql[j+1:], delim)
+	if k < 0 {
+		return token{}, scanError(sql, i, "unterminated dollar-quoted string at or near %q", nearText(sql, i, len(sql)))
+	}
+	body := sql[j+1 : j+1+k]
+	return token{kind: tkString, str: strDollar, start: i, end: j + 1 + k + len(delim), val: body}, nil
+}
+
+// scanEString decodes an E'...' string: backslash escapes \b \f \n \r \t,
+// \ooo octal, \xHH hex, \uXXXX and \UXXXXXXXX, any other \c is c; ” and \'
+// are quotes. The decoded bytes must be valid UTF-8, as in a UTF-8 database.
+func scanEString(sql string, start int) (token, error) {
+	var b []byte
+	j := start + 2
+	for {
+		if j >= len(sql) {
+			return token{}, scanError(sql, start, "unterminated quoted string at or near %q", nearText(sql, start, len(sql)))
+		}
+		c := sql[j]
+		switch {
+		case c == '\'':
+			if j+1 < len(sql) && sql[j+1] == '\'' {
+				b = append(b, '\'')
+				j += 2
+				continue
+			}
+			if !utf8.Valid(b) {
+				return token{}, pgerr.New("22021", "invalid byte sequence for encoding \"UTF8\"").WithPosition(charPos(sql, start))
+			}
+			return token{kind: tkString, str: strEscape, start: start, end: j + 1, val: string(b)}, nil
+		case c == '\\':
+			if j+1 >= len(sql) {
+				j++
+				continue
+			}
+			e := sql[j+1]
+			j += 2
+			switch e {
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case '0', '1', '2', '3', '4', '5', '6', '7':
+				v := int(e - '0')
+				for n := 0; n < 2 && j < len(sql) && sql[j] >= '0' && sql[j] <= '7'; n++ {
+					v = v*8 + int(sql[j]-'0')
+					j++
+				}
+				b = append(b, byte(v))
+			case 'x':
+				v, n := 0, 0
+				for ; n < 2 && j < len(sql) && isHex(sql[j]); n++ {
+					v = v*16 + hexVal(sql[j])
+					j++
+				}
+				if n == 0 {
+					b = append(b, 'x')
+				} else {
+					b = append(b, byte(v))
+				}
+			case 'u', 'U':
+				digits := 4
+				if e == 'U' {
+					digits = 8
+				}
+				v := 0
+				for n := 0; n < digits; n++ {
+					if j >= len(sql) || !isHex(sql[j]) {
+						return token{}, pgerr.New(pgerr.InvalidEscapeSequence, "invalid Unicode escape").WithPosition(charPos(sql, j)).
+							WithHint("Unicode escapes must be \\uXXXX or \\UXXXXXXXX.")
+					}
+					v = v*16 + hexVal(sql[j])
+					j++
+				}
+				if v == 0 || v > utf8.MaxRune || v >= 0xD800 && v <= 0xDFFF {
+					return token{}, pgerr.New(pgerr.InvalidEscapeSequence, "invalid Unicode escape value").WithPosition(charPos(sql, j))
+				}
+				b = utf8.AppendRune(b, rune(v))
+			default:
+				b = append(b, e)
+			}
+			if len(b) > 0 && b[len(b)-1] == 0 {
+				return token{}, pgerr.New("22021", "invalid byte sequence for encoding \"UTF8\": 0x00").WithPosition(charPos(sql, start))
+			}
+		default:
+			b = append(b, c)
+			j++
+		}
+	}
+}
+
+func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func hexVal(c byte) int {
+	switch {
+	case isDigit(c):
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return int(c-'A') + 10
+}

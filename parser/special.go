@@ -1,0 +1,326 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// special builds the AST of the statements whose Postgres spelling TiDB
+// cannot parse (SET/RESET/SHOW of settings, transaction control, DROP INDEX
+// without ON). It returns nil when the statement is not one of them.
+func (r *rewriter) special() (ast.StmtNode, error) {
+	t := r.toks[0]
+	if t.kind != tkIdent {
+		return nil, nil
+	}
+	n := len(r.toks)
+	switch t.val {
+	case "begin", "start":
+		k := 1
+		if t.val == "start" {
+			if !r.peek(1, "transaction") {
+				return nil, nil
+			}
+			k = 2
+		} else if r.peek(1, "work") || r.peek(1, "transaction") {
+			k = 2
+		}
+		stmt := &ast.BeginStmt{}
+		for ; k < n; k++ {
+			switch {
+			case r.peek(k, "read") && r.peek(k+1, "only"):
+				stmt.ReadOnly = true
+				k++
+			case r.toks[k].kind == tkIdent || r.peek(k, ","):
+				// isolation levels, READ WRITE, [NOT] DEFERRABLE: accepted
+			default:
+				return nil, r.syntaxErrorAt(k)
+			}
+		}
+		return stmt, nil
+	case "commit", "end", "rollback", "abort":
+		if t.val == "rollback" && (r.peek(1, "to") || r.peek(1, "prepared")) {
+			return nil, nil
+		}
+		k := 1
+		if r.peek(k, "work") || r.peek(k, "transaction") {
+			k++
+		}
+		if k < n {
+			if r.peek(k, "and") {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "AND CHAIN is not supported").WithPosition(r.pos(k))
+			}
+			return nil, r.syntaxErrorAt(k)
+		}
+		if t.val == "commit" || t.val == "end" {
+			return &ast.CommitStmt{}, nil
+		}
+		return &ast.RollbackStmt{}, nil
+	case "set":
+		return r.setStmt()
+	case "reset":
+		if n == 2 && r.peek(1, "all") {
+			return resetStmt("all"), nil
+		}
+		name, k, err := r.settingName(1)
+		if err != nil {
+			return nil, err
+		}
+		if k < n {
+			return nil, r.syntaxErrorAt(k)
+		}
+		return resetStmt(name), nil
+	case "show":
+		return r.showStmt()
+	case "drop":
+		if r.peek(1, "index") {
+			return r.dropIndex()
+		}
+	}
+	return nil, nil
+}
+
+func resetStmt(name string) ast.StmtNode {
+	return &ast.SetStmt{Variables: []*ast.VariableAssignment{{Name: name, Value: &ast.DefaultExpr{}, IsSystem: true}}}
+}
+
+// settingName reads a (dotted) configuration parameter name at i.
+func (r *rewriter) settingName(i int) (string, int, error) {
+	if i >= len(r.toks) || r.toks[i].kind != tkIdent && r.toks[i].kind != tkQIdent {
+		return "", i, r.syntaxErrorAt(i)
+	}
+	name := r.toks[i].val
+	i++
+	for r.peek(i, ".") && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkQIdent) {
+		name += "." + r.toks[i+1].val
+		i += 2
+	}
+	return strings.ToLower(name), i, nil
+}
+
+// setStmt handles SET [SESSION|LOCAL] name {=|TO} value[, ...] | DEFAULT,
+// SET TIME ZONE value and SET NAMES value. SET TRANSACTION and SET SESSION
+// CHARACTERISTICS go to TiDB. Values become string constants: a list is
+// joined with ", " the way Postgres flattens it.
+func (r *rewriter) setStmt() (ast.StmtNode, error) {
+	k := 1
+	if r.peek(k, "session") || r.peek(k, "local") {
+		k++
+	}
+	if r.peek(k, "transaction") || r.peek(k, "characteristics") {
+		return nil, nil
+	}
+	var name string
+	switch {
+	case r.peek(k, "time") && r.peek(k+1, "zone"):
+		name, k = "timezone", k+2
+	case r.peek(k, "names"):
+		name, k = "client_encoding", k+1
+	default:
+		var err error
+		if name, k, err = r.settingName(k); err != nil {
+			return nil, err
+		}
+		if !r.peek(k, "=") && !r.peek(k, "to") {
+			return nil, r.syntaxErrorAt(k)
+		}
+		k++
+	}
+	va := &ast.VariableAssignment{Name: name, IsSystem: true}
+	if k < len(r.toks) && (r.peek(k, "default") || name == "timezone" && r.peek(k, "local")) && k+1 == len(r.toks) {
+		va.Value = &ast.DefaultExpr{}
+		return &ast.SetStmt{Variables: []*ast.VariableAssignment{va}}, nil
+	}
+	var vals []string
+	for {
+		sign := ""
+		if r.peek(k, "-") || r.peek(k, "+") {
+			sign = r.toks[k].val
+			k++
+		}
+		if k >= len(r.toks) {
+			return nil, r.syntaxErrorAt(k)
+		}
+		v, ok := optionValue(r.toks[k])
+		if !ok || sign != "" && r.toks[k].kind != tkNumber {
+			return nil, r.syntaxErrorAt(k)
+		}
+		if sign == "-" {
+			v = sign + v
+		}
+		vals = append(vals, v)
+		k++
+		if k == len(r.toks) {
+			break
+		}
+		if !r.peek(k, ",") {
+			return nil, r.syntaxErrorAt(k)
+		}
+		k++
+	}
+	va.Value = ast.NewValueExpr(strings.Join(vals, ", "), "", "")
+	return &ast.SetStmt{Variables: []*ast.VariableAssignment{va}}, nil
+}
+
+// tidbShowWords are single-word SHOW forms TiDB owns (SHOW TABLES ...); any
+// other "SHOW name" is a Postgres configuration parameter.
+var tidbShowWords = map[string]bool{
+	"tables": true, "databases": true, "schemas": true, "warnings": true, "errors": true,
+	"variables": true, "status": true, "processlist": true, "indexes": true, "index": true,
+	"keys": true, "columns": true, "fields": true, "create": true, "full": true, "global": true,
+	"session": true, "grants": true, "privileges": true, "engines": true, "collation": true,
+	"charset": true, "character": true, "table": true, "open": true, "plugins": true,
+	"triggers": true, "events": true, "master": true, "stats_meta": true, "extended": true,
+}
+
+// showStmt builds SHOW name / SHOW ALL / SHOW TIME ZONE as a TiDB
+// ShowStmt{Tp: ShowVariables}: no Pattern for ALL, otherwise a LIKE pattern
+// whose wildcards are escaped with '\', so it matches exactly the name.
+func (r *rewriter) showStmt() (ast.StmtNode, error) {
+	var name string
+	k := 1
+	switch {
+	case r.peek(1, "all") && len(r.toks) == 2:
+		return &ast.ShowStmt{Tp: ast.ShowVariables}, nil
+	case r.peek(1, "time") && r.peek(2, "zone"):
+		name, k = "timezone", 3
+	case r.peek(1, "transaction") && r.peek(2, "isolation") && r.peek(3, "level"):
+		name, k = "transaction_isolation", 4
+	case len(r.toks) > 1 && r.toks[1].kind == tkIdent && tidbShowWords[r.toks[1].val]:
+		return nil, nil
+	default:
+		var err error
+		if name, k, err = r.settingName(1); err != nil {
+			return nil, err
+		}
+	}
+	if k < len(r.toks) {
+		return nil, r.syntaxErrorAt(k)
+	}
+	escaped := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(name)
+	return &ast.ShowStmt{Tp: ast.ShowVariables, Pattern: &ast.PatternLikeOrIlikeExpr{
+		Pattern: ast.NewValueExpr(escaped, "", ""), IsLike: true, Escape: '\\',
+	}}, nil
+}
+
+// dropIndex builds DROP INDEX [CONCURRENTLY] [IF EXISTS] name [CASCADE |
+// RESTRICT] as a DropIndexStmt whose Table has an empty Name (not nil, so
+// Restore works): Postgres index names are unique per schema, so the
+// catalog finds the table. The MySQL spelling
+// with ON table goes to TiDB unchanged.
+func (r *rewriter) dropIndex() (ast.StmtNode, error) {
+	for i := range r.toks {
+		if r.toks[i].is("on") {
+			return nil, nil
+		}
+	}
+	k := 2
+	if r.peek(k, "concurrently") {
+		k++
+	}
+	stmt := &ast.DropIndexStmt{Table: &ast.TableName{}}
+	if r.peek(k, "if") {
+		if !r.peek(k+1, "exists") {
+			return nil, r.syntaxErrorAt(k + 1)
+		}
+		stmt.IfExists = true
+		k += 2
+	}
+	if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+		return nil, r.syntaxErrorAt(k)
+	}
+	stmt.IndexName = r.toks[k].val
+	k++
+	if r.peek(k, ".") && k+1 < len(r.toks) && (r.toks[k+1].kind == tkIdent || r.toks[k+1].kind == tkQIdent) {
+		stmt.IndexName = r.toks[k+1].val // schema-qualified: zproxy has one schema
+		k += 2
+	}
+	if r.peek(k, ",") {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "DROP INDEX of several indexes is not supported").WithPosition(r.pos(k))
+	}
+	if r.peek(k, "cascade") || r.peek(k, "restrict") {
+		k++
+	}
+	if k < len(r.toks) {
+		return nil, r.syntaxErrorAt(k)
+	}
+	return stmt, nil
+}
+
+// explainPrefix consumes EXPLAIN [ANALYZE] [VERBOSE] or EXPLAIN (option
+// [value], ...) and returns the index of the explained statement.
+func (r *rewriter) explainPrefix() (int, *ExplainOptions, error) {
+	opts := &ExplainOptions{Format: "text"}
+	k := 1
+	if r.peek(1, "(") {
+		end := r.matching(1)
+		if end < 0 {
+			return 0, nil, r.syntaxErrorAt(len(r.toks))
+		}
+		for k = 2; k < end; {
+			if r.toks[k].kind != tkIdent {
+				return 0, nil, r.syntaxErrorAt(k)
+			}
+			opt := r.toks[k].val
+			k++
+			val := ""
+			if k < end && !r.peek(k, ",") {
+				v, ok := optionValue(r.toks[k])
+				if !ok {
+					return 0, nil, r.syntaxErrorAt(k)
+				}
+				val = strings.ToLower(v)
+				k++
+			}
+			on := true
+			switch val {
+			case "", "true", "on", "1":
+			case "false", "off", "0":
+				on = false
+			default:
+				if opt != "format" {
+					return 0, nil, pgerr.New(pgerr.SyntaxError, "%s requires a Boolean value", opt).WithPosition(r.pos(k - 1))
+				}
+			}
+			switch opt {
+			case "analyze", "analyse":
+				opts.Analyze = on
+			case "verbose":
+				opts.Verbose = on
+			case "costs", "buffers", "timing", "summary", "settings", "wal", "memory":
+			case "format":
+				switch val {
+				case "text", "json":
+					opts.Format = val
+				default:
+					return 0, nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN format \"%s\" is not supported", val).WithPosition(r.pos(k - 1))
+				}
+			default:
+				return 0, nil, pgerr.New(pgerr.SyntaxError, "unrecognized EXPLAIN option \"%s\"", opt).WithPosition(r.pos(k - 1))
+			}
+			if k < end {
+				if !r.peek(k, ",") {
+					return 0, nil, r.syntaxErrorAt(k)
+				}
+				k++
+			}
+		}
+		k = end + 1
+	} else {
+		if r.peek(k, "analyze") || r.peek(k, "analyse") {
+			opts.Analyze = true
+			k++
+		}
+		if r.peek(k, "verbose") {
+			opts.Verbose = true
+			k++
+		}
+	}
+	if k >= len(r.toks) {
+		return 0, nil, r.syntaxErrorAt(k)
+	}
+	r.drop(0, k)
+	return k, opts, nil
+}

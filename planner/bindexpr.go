@@ -1,0 +1,480 @@
+package planner
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// bindExpr binds a scalar expression over the scope's table row.
+func (b *Binder) bindExpr(sc *scope, node ast.ExprNode) (Expr, error) {
+	return b.bindExprWith(sc, node, nil)
+}
+
+// child binds a sub-expression: through the aggregate binder when binding
+// above an aggregation, so leaves resolve to group columns and aggregates.
+func (b *Binder) child(sc *scope, node ast.ExprNode, agg *aggBinder) (Expr, error) {
+	if agg != nil {
+		return agg.bind(node)
+	}
+	return b.bindExprWith(sc, node, nil)
+}
+
+func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Expr, error) {
+	switch n := node.(type) {
+	case *ast.ParenthesesExpr:
+		return b.child(sc, n.Expr, agg)
+	case *driver.ValueExpr:
+		return literal(n)
+	case *driver.ParamMarkerExpr:
+		idx := n.Order
+		if idx < 0 || idx >= len(b.stmt.ParamOrder) {
+			return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", idx+1)
+		}
+		num := b.stmt.ParamOrder[idx]
+		if num > len(b.params) {
+			grow := make([]sqltypes.Type, num)
+			copy(grow, b.params)
+			b.params = grow
+			d := make([]bool, num)
+			copy(d, b.declared)
+			b.declared = d
+		}
+		return &Param{N: num, Typ: b.params[num-1]}, nil
+	case *ast.ColumnNameExpr:
+		if agg != nil {
+			return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", n.Name.Name.O)
+		}
+		return b.resolveColumn(sc, n.Name)
+	case *ast.AggregateFuncExpr:
+		if agg != nil {
+			return agg.bindAgg(n)
+		}
+		return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
+	case *ast.BinaryOperationExpr:
+		return b.bindBinary(sc, n, agg)
+	case *ast.UnaryOperationExpr:
+		e, err := b.child(sc, n.V, agg)
+		if err != nil {
+			return nil, err
+		}
+		switch n.Op {
+		case opcode.Not, opcode.Not2:
+			b.inferParam(e, sqltypes.TypeBool)
+			if err := wantBool(e, "NOT"); err != nil {
+				return nil, err
+			}
+			return &Not{E: e}, nil
+		case opcode.Minus:
+			if c, ok := e.(*Const); ok && !c.V.IsNull() {
+				v, err := (&Neg{E: c}).Eval(nil, nil)
+				if err != nil {
+					return nil, err
+				}
+				return &Const{V: v, Typ: c.Typ}, nil
+			}
+			b.inferParam(e, sqltypes.TypeFloat8)
+			if !e.Type().IsNumeric() && e.Type().ID != sqltypes.Unknown {
+				return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: - %s", e.Type())
+			}
+			return &Neg{E: e}, nil
+		case opcode.Plus:
+			return e, nil
+		}
+		return nil, unsupported("operator %s is not supported", n.Op)
+	case *ast.IsNullExpr:
+		e, err := b.child(sc, n.Expr, agg)
+		if err != nil {
+			return nil, err
+		}
+		return &IsNull{E: e, Neg: n.Not}, nil
+	case *ast.IsTruthExpr:
+		e, err := b.child(sc, n.Expr, agg)
+		if err != nil {
+			return nil, err
+		}
+		b.inferParam(e, sqltypes.TypeBool)
+		want := n.True != 0
+		// x IS TRUE: true only when x is true; never NULL.
+		var res Expr = &Binary{Op: OpAnd, L: &IsNull{E: e, Neg: true}, R: boolEq(e, want), Typ: sqltypes.TypeBool}
+		res = &Func{Name: "coalesce", Args: []Expr{res, &Const{V: sqltypes.NewBool(false), Typ: sqltypes.TypeBool}}, Typ: sqltypes.TypeBool, lazy: evalCoalesce}
+		if n.Not {
+			res = &Not{E: res}
+		}
+		return res, nil
+	case *ast.BetweenExpr:
+		e, err := b.child(sc, n.Expr, agg)
+		if err != nil {
+			return nil, err
+		}
+		lo, err := b.child(sc, n.Left, agg)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := b.child(sc, n.Right, agg)
+		if err != nil {
+			return nil, err
+		}
+		ge, err := b.compare(OpGe, e, lo)
+		if err != nil {
+			return nil, err
+		}
+		le, err := b.compare(OpLe, e, hi)
+		if err != nil {
+			return nil, err
+		}
+		var res Expr = &Binary{Op: OpAnd, L: ge, R: le, Typ: sqltypes.TypeBool}
+		if n.Not {
+			res = &Not{E: res}
+		}
+		return res, nil
+	case *ast.PatternInExpr:
+		if n.Sel != nil {
+			return nil, unsupported("subqueries are not supported")
+		}
+		e, err := b.child(sc, n.Expr, agg)
+		if err != nil {
+			return nil, err
+		}
+		in := &InList{E: e, Neg: n.Not}
+		for _, item := range n.List {
+			x, err := b.child(sc, item, agg)
+			if err != nil {
+				return nil, err
+			}
+			l, r, err := b.unify(e, x)
+			if err != nil {
+				return nil, err
+			}
+			in.E = l
+			in.List = append(in.List, r)
+		}
+		return in, nil
+	case *ast.PatternLikeOrIlikeExpr:
+		e, err := b.child(sc, n.Expr, agg)
+		if err != nil {
+			return nil, err
+		}
+		p, err := b.child(sc, n.Pattern, agg)
+		if err != nil {
+			return nil, err
+		}
+		b.inferParam(e, sqltypes.TypeText)
+		b.inferParam(p, sqltypes.TypeText)
+		if k := e.Type().Kind(); k != sqltypes.KindText && e.Type().ID != sqltypes.Unknown {
+			return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s ~~ text", e.Type()).
+				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		esc := n.Escape
+		if esc == 0 {
+			esc = '\\'
+		}
+		return &Like{E: e, Pattern: p, Neg: n.Not, CaseInsensitive: !n.IsLike, Escape: esc}, nil
+	case *ast.FuncCastExpr:
+		return nil, unsupported("MySQL-style CAST is not supported; use CAST(x AS type) with a PostgreSQL type")
+	case *ast.FuncCallExpr:
+		if operand, t, ok := parser.CastOf(n); ok {
+			e, err := b.child(sc, operand, agg)
+			if err != nil {
+				return nil, err
+			}
+			b.inferParam(e, t)
+			if c, ok := e.(*Const); ok {
+				v, err := sqltypes.Cast(c.V, t)
+				if err != nil {
+					return nil, err
+				}
+				return &Const{V: v, Typ: t}, nil
+			}
+			if e.Type() == t {
+				return e, nil
+			}
+			return &Cast{E: e, To: t}, nil
+		}
+		args := make([]Expr, len(n.Args))
+		for i, a := range n.Args {
+			x, err := b.child(sc, a, agg)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = x
+		}
+		return b.bindFunc(n.FnName.L, args)
+	case *ast.DefaultExpr:
+		return nil, unsupported("DEFAULT is not supported in this position")
+	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
+		return nil, unsupported("subqueries are not supported")
+	case *ast.CaseExpr:
+		return b.bindCase(sc, n, agg)
+	case *ast.RowExpr:
+		return nil, unsupported("row constructors are not supported")
+	case *ast.WindowFuncExpr:
+		return nil, unsupported("window functions are not supported")
+	}
+	return nil, unsupported("expression %T is not supported", node)
+}
+
+func boolEq(e Expr, want bool) Expr {
+	if want {
+		return e
+	}
+	return &Not{E: e}
+}
+
+func wantBool(e Expr, ctx string) error {
+	if t := e.Type(); t.ID != sqltypes.Bool && t.ID != sqltypes.Unknown {
+		return pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", ctx, t)
+	}
+	return nil
+}
+
+// literal converts a TiDB literal into a Const. Integer literals are
+// integer (int4) when they fit, as in PostgreSQL; decimal literals become
+// double precision (zproxy has no numeric type); strings are untyped until
+// context gives them a type.
+func literal(v *driver.ValueExpr) (Expr, error) {
+	switch v.Kind() {
+	case driver.KindNull:
+		return &Const{V: sqltypes.Null, Typ: sqltypes.TypeUnknown}, nil
+	case driver.KindInt64:
+		i := v.GetInt64()
+		if v.Type.GetFlag()&mysql.IsBooleanFlag != 0 {
+			return &Const{V: sqltypes.NewBool(i != 0), Typ: sqltypes.TypeBool}, nil
+		}
+		if i >= math.MinInt32 && i <= math.MaxInt32 {
+			return &Const{V: sqltypes.NewInt(i), Typ: sqltypes.TypeInt4}, nil
+		}
+		return &Const{V: sqltypes.NewInt(i), Typ: sqltypes.TypeInt8}, nil
+	case driver.KindUint64:
+		u := v.GetUint64()
+		if u > math.MaxInt64 {
+			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value %d is out of range for type bigint", u)
+		}
+		return &Const{V: sqltypes.NewInt(int64(u)), Typ: sqltypes.TypeInt8}, nil
+	case driver.KindFloat32, driver.KindFloat64:
+		return &Const{V: sqltypes.NewFloat(v.GetFloat64()), Typ: sqltypes.TypeFloat8}, nil
+	case driver.KindMysqlDecimal:
+		f, err := strconv.ParseFloat(v.GetMysqlDecimal().String(), 64)
+		if err != nil {
+			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "numeric literal out of range")
+		}
+		return &Const{V: sqltypes.NewFloat(f), Typ: sqltypes.TypeFloat8}, nil
+	case driver.KindString, driver.KindBytes:
+		return &Const{V: sqltypes.NewText(v.GetString()), Typ: sqltypes.TypeUnknown}, nil
+	case driver.KindBinaryLiteral:
+		return &Const{V: sqltypes.NewBytes(v.GetBytes()), Typ: sqltypes.TypeBytea}, nil
+	}
+	return nil, unsupported("literal of kind %d is not supported", v.Kind())
+}
+
+var binOps = map[opcode.Op]BinOp{
+	opcode.LogicAnd: OpAnd, opcode.LogicOr: OpOr,
+	opcode.EQ: OpEq, opcode.NE: OpNe, opcode.LT: OpLt, opcode.LE: OpLe, opcode.GT: OpGt, opcode.GE: OpGe,
+	opcode.Plus: OpAdd, opcode.Minus: OpSub, opcode.Mul: OpMul, opcode.Div: OpDiv, opcode.IntDiv: OpDiv, opcode.Mod: OpMod,
+}
+
+func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder) (Expr, error) {
+	op, ok := binOps[n.Op]
+	if !ok {
+		if n.Op == opcode.NullEQ {
+			return nil, unsupported("operator <=> is not supported; use IS NOT DISTINCT FROM")
+		}
+		return nil, unsupported("operator %s is not supported", n.Op)
+	}
+	l, err := b.child(sc, n.L, agg)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.child(sc, n.R, agg)
+	if err != nil {
+		return nil, err
+	}
+	switch op {
+	case OpAnd, OpOr:
+		for _, e := range []Expr{l, r} {
+			b.inferParam(e, sqltypes.TypeBool)
+			if c, ok := e.(*Const); ok && c.Typ.ID == sqltypes.Unknown && c.V.K == sqltypes.KindText {
+				return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type text", op)
+			}
+			if err := wantBool(e, string(op)); err != nil {
+				return nil, err
+			}
+		}
+		return &Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeBool}, nil
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+		return b.compare(op, l, r)
+	case OpConcat:
+		b.inferParam(l, sqltypes.TypeText)
+		b.inferParam(r, sqltypes.TypeText)
+		return fold(&Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeText})
+	}
+	// Arithmetic.
+	b.inferParam(l, r.Type())
+	b.inferParam(r, l.Type())
+	l, r, err = b.unify(l, r)
+	if err != nil {
+		return nil, err
+	}
+	lt, rt := l.Type(), r.Type()
+	if lt.Kind() == sqltypes.KindDate && rt.Kind() == sqltypes.KindInt && (op == OpAdd || op == OpSub) {
+		return fold(&Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeDate})
+	}
+	if !lt.IsNumeric() || !rt.IsNumeric() {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", lt, op, rt).
+			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	return fold(&Binary{Op: op, L: l, R: r, Typ: arithType(lt, rt)})
+}
+
+// arithType is the result type of integer/float arithmetic: the wider
+// operand type.
+func arithType(a, b sqltypes.Type) sqltypes.Type {
+	if a.Kind() == sqltypes.KindFloat || b.Kind() == sqltypes.KindFloat {
+		return sqltypes.TypeFloat8
+	}
+	if a.ID == sqltypes.Int8 || b.ID == sqltypes.Int8 {
+		return sqltypes.TypeInt8
+	}
+	if a.ID == sqltypes.Int4 || b.ID == sqltypes.Int4 {
+		return sqltypes.TypeInt4
+	}
+	return sqltypes.TypeInt2
+}
+
+// compare binds a comparison, giving untyped literals and parameters the
+// other side's type.
+func (b *Binder) compare(op BinOp, l, r Expr) (Expr, error) {
+	l, r, err := b.unify(l, r)
+	if err != nil {
+		return nil, err
+	}
+	return fold(&Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeBool})
+}
+
+// unify makes two operands comparable: an untyped side takes the typed
+// side's type; numeric types mix; otherwise the kinds must agree.
+func (b *Binder) unify(l, r Expr) (Expr, Expr, error) {
+	b.inferParam(l, r.Type())
+	b.inferParam(r, l.Type())
+	lt, rt := l.Type(), r.Type()
+	var err error
+	switch {
+	case lt.ID == sqltypes.Unknown && rt.ID == sqltypes.Unknown:
+		return l, r, nil
+	case lt.ID == sqltypes.Unknown:
+		l, err = b.coerceTo(l, rt, false)
+		return l, r, err
+	case rt.ID == sqltypes.Unknown:
+		r, err = b.coerceTo(r, lt, false)
+		return l, r, err
+	case lt.Kind() == rt.Kind(), lt.IsNumeric() && rt.IsNumeric():
+		return l, r, nil
+	case castAllowedImplicitly(lt, rt):
+		// date vs timestamp: compare as timestamps.
+		if lt.Kind() == sqltypes.KindDate {
+			l, err = b.coerceTo(l, rt, false)
+		} else {
+			r, err = b.coerceTo(r, lt, false)
+		}
+		return l, r, err
+	}
+	return nil, nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s = %s", lt, rt).
+		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// fold evaluates an expression whose operands are all constants.
+func fold(e Expr) (Expr, error) {
+	foldable := true
+	Walk(e, func(x Expr) {
+		switch x.(type) {
+		case *ColRef, *Param, *aggRef:
+			foldable = false
+		case *Func:
+			if !x.(*Func).pure() {
+				foldable = false
+			}
+		}
+	})
+	if !foldable {
+		return e, nil
+	}
+	v, err := e.Eval(&EvalContext{}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Const{V: v, Typ: e.Type()}, nil
+}
+
+func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (Expr, error) {
+	var operand Expr
+	var err error
+	if n.Value != nil {
+		if operand, err = b.child(sc, n.Value, agg); err != nil {
+			return nil, err
+		}
+	}
+	var args []Expr // cond1, result1, cond2, result2, ..., else
+	var typ sqltypes.Type
+	for _, w := range n.WhenClauses {
+		cond, err := b.child(sc, w.Expr, agg)
+		if err != nil {
+			return nil, err
+		}
+		if operand != nil {
+			if cond, err = b.compare(OpEq, operand, cond); err != nil {
+				return nil, err
+			}
+		}
+		res, err := b.child(sc, w.Result, agg)
+		if err != nil {
+			return nil, err
+		}
+		if typ.ID == sqltypes.Unknown {
+			typ = res.Type()
+		}
+		args = append(args, cond, res)
+	}
+	var els Expr = &Const{V: sqltypes.Null, Typ: typ}
+	if n.ElseClause != nil {
+		if els, err = b.child(sc, n.ElseClause, agg); err != nil {
+			return nil, err
+		}
+		if typ.ID == sqltypes.Unknown {
+			typ = els.Type()
+		}
+	}
+	if typ.ID == sqltypes.Unknown {
+		typ = sqltypes.TypeText
+	}
+	for i := 1; i < len(args); i += 2 {
+		if args[i], err = b.coerceTo(args[i], typ, false); err != nil {
+			return nil, err
+		}
+	}
+	if els, err = b.coerceTo(els, typ, false); err != nil {
+		return nil, err
+	}
+	args = append(args, els)
+	return &Func{Name: "case", Args: args, Typ: typ, fn: nil, lazy: evalCase}, nil
+}
+
+func evalCase(ctx *EvalContext, row []sqltypes.Value, args []Expr) (sqltypes.Value, error) {
+	for i := 0; i+1 < len(args); i += 2 {
+		c, err := args[i].Eval(ctx, row)
+		if err != nil {
+			return c, err
+		}
+		if Truthy(c) {
+			return args[i+1].Eval(ctx, row)
+		}
+	}
+	return args[len(args)-1].Eval(ctx, row)
+}

@@ -1,0 +1,223 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// Limits on table and index definitions.
+const (
+	MaxShards          = 1024
+	MaxZOrderColumns   = 8
+	defaultTableShards = 1
+)
+
+func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
+	if n.ReferTable != nil || n.Select != nil {
+		return nil, unsupported("CREATE TABLE ... LIKE/AS is not supported")
+	}
+	if s := n.Table.Schema.L; s != "" && s != "public" {
+		return nil, pgerr.New(pgerr.InvalidTableDefinition, "schema %q does not exist", n.Table.Schema.O)
+	}
+	t := &catalog.Table{Name: n.Table.Name.O, Shards: defaultTableShards, Mutability: catalog.Mutable}
+	var pk []*ast.IndexPartSpecification
+	pkCount := 0
+	for _, cd := range n.Cols {
+		name := cd.Name.Name.O
+		if t.ColumnIndex(name) >= 0 {
+			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
+		}
+		typ, err := parser.ColumnType(cd.Tp)
+		if err != nil {
+			return nil, err
+		}
+		col := catalog.Column{Name: name, Type: typ}
+		for _, opt := range cd.Options {
+			switch opt.Tp {
+			case ast.ColumnOptionNotNull:
+				col.NotNull = true
+			case ast.ColumnOptionNull:
+			case ast.ColumnOptionPrimaryKey:
+				pkCount++
+				pk = []*ast.IndexPartSpecification{{Column: cd.Name}}
+				col.NotNull = true
+			case ast.ColumnOptionUniqKey:
+				return nil, unsupported("UNIQUE constraints are not supported (only the primary key is unique)")
+			case ast.ColumnOptionDefaultValue:
+				return nil, unsupported("column defaults are not supported")
+			default:
+				return nil, unsupported("column constraint on %q is not supported", name)
+			}
+		}
+		t.Columns = append(t.Columns, col)
+	}
+	for _, c := range n.Constraints {
+		switch c.Tp {
+		case ast.ConstraintPrimaryKey:
+			pkCount++
+			pk = c.Keys
+		case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
+			return nil, unsupported("UNIQUE constraints are not supported (only the primary key is unique)")
+		default:
+			return nil, unsupported("table constraint is not supported")
+		}
+	}
+	if pkCount > 1 {
+		return nil, pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", t.Name)
+	}
+	if len(pk) == 0 {
+		return nil, pgerr.New(pgerr.InvalidTableDefinition, "table %q needs a PRIMARY KEY", t.Name).
+			WithHint("zproxy stores rows by primary key; declare one, e.g. PRIMARY KEY (id).")
+	}
+	for _, part := range pk {
+		if part.Column == nil {
+			return nil, unsupported("expressions in PRIMARY KEY are not supported")
+		}
+		i := t.ColumnIndex(part.Column.Name.O)
+		if i < 0 {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q named in key does not exist", part.Column.Name.O)
+		}
+		for _, k := range t.PrimaryKey {
+			if k.Column == i {
+				return nil, pgerr.New(pgerr.DuplicateColumn, "column %q appears twice in primary key constraint", part.Column.Name.O)
+			}
+		}
+		t.Columns[i].NotNull = true
+		t.PrimaryKey = append(t.PrimaryKey, catalog.KeyColumn{Column: i, Desc: part.Desc})
+	}
+	for key, val := range b.stmt.With {
+		switch key {
+		case "shards":
+			n, err := parseShards(val)
+			if err != nil {
+				return nil, err
+			}
+			t.Shards = n
+		case "mutability":
+			switch strings.ToLower(val) {
+			case catalog.Mutable, catalog.ImmutableRows:
+				t.Mutability = strings.ToLower(val)
+			default:
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid value for mutability: %q", val).
+					WithHint("Use 'mutable' or 'immutable_rows'.")
+			}
+		default:
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
+		}
+	}
+	return &CreateTable{Table: t, IfNotExists: n.IfNotExists}, nil
+}
+
+func parseShards(val string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(val))
+	if err != nil || n < 1 || n > MaxShards {
+		return 0, pgerr.New(pgerr.InvalidParameterValue, "shards must be an integer between 1 and %d, not %q", MaxShards, val)
+	}
+	return n, nil
+}
+
+func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (Statement, error) {
+	if n.KeyType != ast.IndexKeyTypeNone {
+		return nil, unsupported("UNIQUE indexes are not supported")
+	}
+	t, err := b.snap.Table(n.Table.Name.O)
+	if err != nil {
+		return nil, err
+	}
+	kind := catalog.KindBTree
+	switch strings.ToLower(b.stmt.IndexMethod) {
+	case "", "btree":
+	case "zorder":
+		kind = catalog.KindZOrder
+	default:
+		return nil, pgerr.New(pgerr.UndefinedObject, "access method %q does not exist", b.stmt.IndexMethod)
+	}
+	ix := &catalog.Index{Name: n.IndexName, Kind: kind, Shards: t.Shards, State: catalog.StateBuilding}
+	seen := map[int]bool{}
+	for _, part := range n.IndexPartSpecifications {
+		if part.Column == nil {
+			return nil, unsupported("expression indexes are not supported")
+		}
+		i := t.ColumnIndex(part.Column.Name.O)
+		if i < 0 {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", part.Column.Name.O)
+		}
+		if seen[i] {
+			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q appears twice in index", part.Column.Name.O)
+		}
+		seen[i] = true
+		kc := catalog.KeyColumn{Column: i, Desc: part.Desc}
+		if part.Length > 0 {
+			if kind != catalog.KindZOrder {
+				return nil, unsupported("column widths are only supported in Z-order indexes")
+			}
+			kc.Width = part.Length
+		}
+		if kind == catalog.KindZOrder && part.Desc {
+			return nil, unsupported("DESC is meaningless in a Z-order index")
+		}
+		ix.Columns = append(ix.Columns, kc)
+	}
+	if kind == catalog.KindZOrder && len(ix.Columns) > MaxZOrderColumns {
+		return nil, pgerr.New("54011", "cannot use more than %d columns in a Z-order index", MaxZOrderColumns)
+	}
+	for _, name := range b.stmt.Include {
+		i := t.ColumnIndex(name)
+		if i < 0 {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", name)
+		}
+		if !seen[i] && !t.IsPKColumn(i) {
+			ix.Include = append(ix.Include, i)
+			seen[i] = true
+		}
+	}
+	for key, val := range b.stmt.With {
+		if key != "shards" {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
+		}
+		if ix.Shards, err = parseShards(val); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkIndexTypes(t, ix); err != nil {
+		return nil, err
+	}
+	return &CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists}, nil
+}
+
+// checkIndexTypes rejects index columns whose type the index kind cannot
+// order. Every supported type has a tuple encoding and a Z-order code, so
+// today this only validates Z-order widths.
+func checkIndexTypes(t *catalog.Table, ix *catalog.Index) error {
+	if ix.Kind != catalog.KindZOrder {
+		return nil
+	}
+	for _, k := range ix.Columns {
+		if k.Width == 0 {
+			continue
+		}
+		typ := t.Columns[k.Column].Type
+		maxBits := 64
+		switch typ.ID {
+		case sqltypes.Bool:
+			maxBits = 1
+		case sqltypes.Int2:
+			maxBits = 16
+		case sqltypes.Int4, sqltypes.Float4, sqltypes.Date:
+			maxBits = 32
+		case sqltypes.Text, sqltypes.Varchar, sqltypes.Bytea, sqltypes.UUID:
+			maxBits = 64
+		}
+		if k.Width < 1 || k.Width > maxBits {
+			return pgerr.New(pgerr.InvalidParameterValue, "width %d for column %q must be between 1 and %d bits", k.Width, t.Columns[k.Column].Name, maxBits)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,621 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// Expr is a bound, typed scalar expression evaluated over one input row.
+type Expr interface {
+	// Type is the result type (Unknown for an untyped NULL).
+	Type() sqltypes.Type
+	// Eval computes the value for row.
+	Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error)
+	// String renders the expression for EXPLAIN.
+	String() string
+}
+
+// EvalContext carries what an expression needs beyond its row.
+type EvalContext struct {
+	Params []sqltypes.Value
+	Now    time.Time
+}
+
+// ColRef reads column Index of the input row.
+type ColRef struct {
+	Index int
+	Name  string
+	Typ   sqltypes.Type
+}
+
+// Const is a constant value.
+type Const struct {
+	V   sqltypes.Value
+	Typ sqltypes.Type
+}
+
+// Param is the statement parameter $N (1-based).
+type Param struct {
+	N   int
+	Typ sqltypes.Type
+}
+
+// BinOp is a binary operator.
+type BinOp string
+
+// Binary operators.
+const (
+	OpAnd    BinOp = "AND"
+	OpOr     BinOp = "OR"
+	OpEq     BinOp = "="
+	OpNe     BinOp = "<>"
+	OpLt     BinOp = "<"
+	OpLe     BinOp = "<="
+	OpGt     BinOp = ">"
+	OpGe     BinOp = ">="
+	OpAdd    BinOp = "+"
+	OpSub    BinOp = "-"
+	OpMul    BinOp = "*"
+	OpDiv    BinOp = "/"
+	OpMod    BinOp = "%"
+	OpConcat BinOp = "||"
+)
+
+// Binary applies Op to L and R.
+type Binary struct {
+	Op   BinOp
+	L, R Expr
+	Typ  sqltypes.Type
+}
+
+// Not is logical negation.
+type Not struct{ E Expr }
+
+// Neg is arithmetic negation.
+type Neg struct{ E Expr }
+
+// IsNull tests E IS [NOT] NULL.
+type IsNull struct {
+	E   Expr
+	Neg bool
+}
+
+// InList tests E [NOT] IN (List...).
+type InList struct {
+	E    Expr
+	List []Expr
+	Neg  bool
+}
+
+// Like tests E [NOT] LIKE/ILIKE Pattern.
+type Like struct {
+	E, Pattern      Expr
+	Neg             bool
+	CaseInsensitive bool
+	Escape          byte
+}
+
+// Cast converts E to To.
+type Cast struct {
+	E  Expr
+	To sqltypes.Type
+}
+
+// Func is a call to a built-in scalar function.
+type Func struct {
+	Name string
+	Args []Expr
+	Typ  sqltypes.Type
+	fn   func(ctx *EvalContext, args []sqltypes.Value) (sqltypes.Value, error)
+	// lazy, when set, evaluates the arguments itself (CASE, COALESCE).
+	lazy func(ctx *EvalContext, row []sqltypes.Value, args []Expr) (sqltypes.Value, error)
+	// volatile functions (now(), random()) are never constant-folded.
+	volatile bool
+}
+
+func (e *Func) pure() bool { return !e.volatile }
+
+// Type implementations.
+func (e *ColRef) Type() sqltypes.Type { return e.Typ }
+func (e *Const) Type() sqltypes.Type  { return e.Typ }
+func (e *Param) Type() sqltypes.Type  { return e.Typ }
+func (e *Binary) Type() sqltypes.Type { return e.Typ }
+func (e *Not) Type() sqltypes.Type    { return sqltypes.TypeBool }
+func (e *Neg) Type() sqltypes.Type    { return e.E.Type() }
+func (e *IsNull) Type() sqltypes.Type { return sqltypes.TypeBool }
+func (e *InList) Type() sqltypes.Type { return sqltypes.TypeBool }
+func (e *Like) Type() sqltypes.Type   { return sqltypes.TypeBool }
+func (e *Cast) Type() sqltypes.Type   { return e.To }
+func (e *Func) Type() sqltypes.Type   { return e.Typ }
+
+// Eval implementations.
+
+func (e *ColRef) Eval(_ *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	return row[e.Index], nil
+}
+
+func (e *Const) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) { return e.V, nil }
+
+func (e *Param) Eval(ctx *EvalContext, _ []sqltypes.Value) (sqltypes.Value, error) {
+	if ctx == nil || e.N > len(ctx.Params) {
+		return sqltypes.Null, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", e.N)
+	}
+	return ctx.Params[e.N-1], nil
+}
+
+func (e *Binary) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	l, err := e.L.Eval(ctx, row)
+	if err != nil {
+		return l, err
+	}
+	switch e.Op {
+	case OpAnd:
+		if l.K == sqltypes.KindBool && !l.Bool() {
+			return sqltypes.NewBool(false), nil
+		}
+		r, err := e.R.Eval(ctx, row)
+		if err != nil {
+			return r, err
+		}
+		if r.K == sqltypes.KindBool && !r.Bool() {
+			return sqltypes.NewBool(false), nil
+		}
+		if l.IsNull() || r.IsNull() {
+			return sqltypes.Null, nil
+		}
+		return sqltypes.NewBool(true), nil
+	case OpOr:
+		if l.K == sqltypes.KindBool && l.Bool() {
+			return sqltypes.NewBool(true), nil
+		}
+		r, err := e.R.Eval(ctx, row)
+		if err != nil {
+			return r, err
+		}
+		if r.K == sqltypes.KindBool && r.Bool() {
+			return sqltypes.NewBool(true), nil
+		}
+		if l.IsNull() || r.IsNull() {
+			return sqltypes.Null, nil
+		}
+		return sqltypes.NewBool(false), nil
+	}
+	r, err := e.R.Eval(ctx, row)
+	if err != nil {
+		return r, err
+	}
+	if l.IsNull() || r.IsNull() {
+		return sqltypes.Null, nil
+	}
+	switch e.Op {
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+		return sqltypes.NewBool(compareHolds(e.Op, sqltypes.Compare(l, r))), nil
+	case OpConcat:
+		return sqltypes.NewText(textOf(l) + textOf(r)), nil
+	}
+	return arith(e.Op, l, r, e.Typ)
+}
+
+// textOf renders a value for ||, which in PostgreSQL accepts any non-array
+// operand through its text output.
+func textOf(v sqltypes.Value) string {
+	if v.K == sqltypes.KindText {
+		return v.S
+	}
+	return sqltypes.FormatText(v)
+}
+
+func compareHolds(op BinOp, c int) bool {
+	switch op {
+	case OpEq:
+		return c == 0
+	case OpNe:
+		return c != 0
+	case OpLt:
+		return c < 0
+	case OpLe:
+		return c <= 0
+	case OpGt:
+		return c > 0
+	case OpGe:
+		return c >= 0
+	}
+	return false
+}
+
+func arith(op BinOp, l, r sqltypes.Value, typ sqltypes.Type) (sqltypes.Value, error) {
+	if l.K == sqltypes.KindInt && r.K == sqltypes.KindInt {
+		a, b := l.I, r.I
+		var v int64
+		switch op {
+		case OpAdd:
+			v = a + b
+			if (v > a) != (b > 0) {
+				return sqltypes.Null, overflow(typ)
+			}
+		case OpSub:
+			v = a - b
+			if (v < a) != (b > 0) {
+				return sqltypes.Null, overflow(typ)
+			}
+		case OpMul:
+			if a != 0 && b != 0 {
+				v = a * b
+				if v/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+					return sqltypes.Null, overflow(typ)
+				}
+			}
+		case OpDiv, OpMod:
+			if b == 0 {
+				return sqltypes.Null, pgerr.New(pgerr.DivisionByZero, "division by zero")
+			}
+			if b == -1 {
+				if op == OpMod {
+					return sqltypes.NewInt(0), nil
+				}
+				if a == math.MinInt64 {
+					return sqltypes.Null, overflow(typ)
+				}
+				return sqltypes.NewInt(-a), nil
+			}
+			if op == OpDiv {
+				v = a / b
+			} else {
+				v = a % b
+			}
+		}
+		return sqltypes.CheckRange(typ, sqltypes.NewInt(v))
+	}
+	if (l.K == sqltypes.KindInt || l.K == sqltypes.KindFloat) && (r.K == sqltypes.KindInt || r.K == sqltypes.KindFloat) {
+		a, b := l.AsFloat(), r.AsFloat()
+		var v float64
+		switch op {
+		case OpAdd:
+			v = a + b
+		case OpSub:
+			v = a - b
+		case OpMul:
+			v = a * b
+		case OpDiv:
+			if b == 0 {
+				return sqltypes.Null, pgerr.New(pgerr.DivisionByZero, "division by zero")
+			}
+			v = a / b
+		case OpMod:
+			if b == 0 {
+				return sqltypes.Null, pgerr.New(pgerr.DivisionByZero, "division by zero")
+			}
+			v = math.Mod(a, b)
+		}
+		if math.IsInf(v, 0) && !math.IsInf(a, 0) && !math.IsInf(b, 0) {
+			return sqltypes.Null, pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow")
+		}
+		return sqltypes.NewFloat(v), nil
+	}
+	if (l.K == sqltypes.KindTimestamp || l.K == sqltypes.KindTimestampTZ || l.K == sqltypes.KindDate) && r.K == sqltypes.KindInt && l.K == sqltypes.KindDate {
+		switch op {
+		case OpAdd:
+			return sqltypes.NewDate(l.I + r.I), nil
+		case OpSub:
+			return sqltypes.NewDate(l.I - r.I), nil
+		}
+	}
+	return sqltypes.Null, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", typeName(l), op, typeName(r))
+}
+
+func typeName(v sqltypes.Value) string { return sqltypes.KindType(v.K).String() }
+
+func overflow(t sqltypes.Type) error {
+	switch t.ID {
+	case sqltypes.Int2:
+		return pgerr.New(pgerr.NumericValueOutOfRange, "smallint out of range")
+	case sqltypes.Int4:
+		return pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
+	}
+	return pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
+}
+
+func (e *Not) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	v, err := e.E.Eval(ctx, row)
+	if err != nil || v.IsNull() {
+		return v, err
+	}
+	return sqltypes.NewBool(!v.Bool()), nil
+}
+
+func (e *Neg) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	v, err := e.E.Eval(ctx, row)
+	if err != nil || v.IsNull() {
+		return v, err
+	}
+	switch v.K {
+	case sqltypes.KindInt:
+		if v.I == math.MinInt64 {
+			return sqltypes.Null, overflow(e.Type())
+		}
+		return sqltypes.NewInt(-v.I), nil
+	case sqltypes.KindFloat:
+		return sqltypes.NewFloat(-v.F), nil
+	}
+	return sqltypes.Null, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: - %s", typeName(v))
+}
+
+func (e *IsNull) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	v, err := e.E.Eval(ctx, row)
+	if err != nil {
+		return v, err
+	}
+	return sqltypes.NewBool(v.IsNull() != e.Neg), nil
+}
+
+func (e *InList) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	v, err := e.E.Eval(ctx, row)
+	if err != nil || v.IsNull() {
+		return sqltypes.Null, err
+	}
+	sawNull := false
+	for _, item := range e.List {
+		w, err := item.Eval(ctx, row)
+		if err != nil {
+			return w, err
+		}
+		if w.IsNull() {
+			sawNull = true
+			continue
+		}
+		if sqltypes.Compare(v, w) == 0 {
+			return sqltypes.NewBool(!e.Neg), nil
+		}
+	}
+	if sawNull {
+		return sqltypes.Null, nil
+	}
+	return sqltypes.NewBool(e.Neg), nil
+}
+
+func (e *Like) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	v, err := e.E.Eval(ctx, row)
+	if err != nil || v.IsNull() {
+		return sqltypes.Null, err
+	}
+	p, err := e.Pattern.Eval(ctx, row)
+	if err != nil || p.IsNull() {
+		return sqltypes.Null, err
+	}
+	s, pat := textOf(v), textOf(p)
+	if e.CaseInsensitive {
+		s, pat = strings.ToLower(s), strings.ToLower(pat)
+	}
+	esc := e.Escape
+	if esc == 0 {
+		esc = '\\'
+	}
+	return sqltypes.NewBool(likeMatch(s, pat, esc) != e.Neg), nil
+}
+
+// likeMatch implements SQL LIKE over runes: % matches any sequence, _ any
+// one character, esc quotes the next pattern character.
+func likeMatch(s, pat string, esc byte) bool {
+	sr, pr := []rune(s), []rune(pat)
+	// Iterative matching with backtracking to the last %, linear in practice.
+	si, pi := 0, 0
+	starP, starS := -1, 0
+	for si < len(sr) {
+		if pi < len(pr) {
+			c := pr[pi]
+			switch {
+			case c == rune(esc) && pi+1 < len(pr):
+				if pr[pi+1] == sr[si] {
+					si++
+					pi += 2
+					continue
+				}
+			case c == '%':
+				starP, starS = pi, si
+				pi++
+				continue
+			case c == '_' || c == sr[si]:
+				si++
+				pi++
+				continue
+			}
+		}
+		if starP >= 0 {
+			starS++
+			si, pi = starS, starP+1
+			continue
+		}
+		return false
+	}
+	for pi < len(pr) && pr[pi] == '%' {
+		pi++
+	}
+	return pi == len(pr)
+}
+
+// LikePrefix returns the literal prefix of a LIKE pattern (before the first
+// wildcard) and whether the pattern is exactly that prefix followed by a
+// single trailing %; the optimizer turns such patterns into key ranges.
+func LikePrefix(pat string, esc byte) (prefix string, onlyTrailingPercent bool) {
+	if esc == 0 {
+		esc = '\\'
+	}
+	var b strings.Builder
+	for i := 0; i < len(pat); i++ {
+		c := pat[i]
+		switch {
+		case c == esc && i+1 < len(pat):
+			i++
+			b.WriteByte(pat[i])
+		case c == '%':
+			return b.String(), i == len(pat)-1
+		case c == '_':
+			return b.String(), false
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), false
+}
+
+func (e *Cast) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	v, err := e.E.Eval(ctx, row)
+	if err != nil {
+		return v, err
+	}
+	return sqltypes.Cast(v, e.To)
+}
+
+func (e *Func) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	if e.lazy != nil {
+		return e.lazy(ctx, row, e.Args)
+	}
+	args := make([]sqltypes.Value, len(e.Args))
+	for i, a := range e.Args {
+		v, err := a.Eval(ctx, row)
+		if err != nil {
+			return v, err
+		}
+		args[i] = v
+	}
+	return e.fn(ctx, args)
+}
+
+// String implementations, for EXPLAIN.
+
+func (e *ColRef) String() string { return e.Name }
+func (e *Const) String() string {
+	switch e.V.K {
+	case sqltypes.KindNull:
+		return "NULL"
+	case sqltypes.KindInt, sqltypes.KindFloat, sqltypes.KindBool:
+		return sqltypes.FormatText(e.V)
+	}
+	return "'" + strings.ReplaceAll(sqltypes.FormatText(e.V), "'", "''") + "'"
+}
+func (e *Param) String() string { return fmt.Sprintf("$%d", e.N) }
+func (e *Binary) String() string {
+	return "(" + e.L.String() + " " + string(e.Op) + " " + e.R.String() + ")"
+}
+func (e *Not) String() string { return "(NOT " + e.E.String() + ")" }
+func (e *Neg) String() string { return "(-" + e.E.String() + ")" }
+func (e *IsNull) String() string {
+	if e.Neg {
+		return "(" + e.E.String() + " IS NOT NULL)"
+	}
+	return "(" + e.E.String() + " IS NULL)"
+}
+func (e *InList) String() string {
+	parts := make([]string, len(e.List))
+	for i, x := range e.List {
+		parts[i] = x.String()
+	}
+	op := " IN ("
+	if e.Neg {
+		op = " NOT IN ("
+	}
+	return "(" + e.E.String() + op + strings.Join(parts, ", ") + "))"
+}
+func (e *Like) String() string {
+	op := " LIKE "
+	if e.CaseInsensitive {
+		op = " ILIKE "
+	}
+	if e.Neg {
+		op = " NOT" + op
+	}
+	return "(" + e.E.String() + op + e.Pattern.String() + ")"
+}
+func (e *Cast) String() string { return e.E.String() + "::" + e.To.String() }
+func (e *Func) String() string {
+	parts := make([]string, len(e.Args))
+	for i, x := range e.Args {
+		parts[i] = x.String()
+	}
+	return e.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// Walk calls fn for e and every sub-expression, depth first.
+func Walk(e Expr, fn func(Expr)) {
+	if e == nil {
+		return
+	}
+	fn(e)
+	switch x := e.(type) {
+	case *Binary:
+		Walk(x.L, fn)
+		Walk(x.R, fn)
+	case *Not:
+		Walk(x.E, fn)
+	case *Neg:
+		Walk(x.E, fn)
+	case *IsNull:
+		Walk(x.E, fn)
+	case *InList:
+		Walk(x.E, fn)
+		for _, y := range x.List {
+			Walk(y, fn)
+		}
+	case *Like:
+		Walk(x.E, fn)
+		Walk(x.Pattern, fn)
+	case *Cast:
+		Walk(x.E, fn)
+	case *Func:
+		for _, y := range x.Args {
+			Walk(y, fn)
+		}
+	}
+}
+
+// IsConstant reports whether e references no column (it may reference
+// parameters, whose values are fixed for one execution).
+func IsConstant(e Expr) bool {
+	ok := true
+	Walk(e, func(x Expr) {
+		if _, isCol := x.(*ColRef); isCol {
+			ok = false
+		}
+	})
+	return ok
+}
+
+// Columns returns the distinct column ordinals e references.
+func Columns(e Expr) []int {
+	var out []int
+	seen := map[int]bool{}
+	Walk(e, func(x Expr) {
+		if c, ok := x.(*ColRef); ok && !seen[c.Index] {
+			seen[c.Index] = true
+			out = append(out, c.Index)
+		}
+	})
+	return out
+}
+
+// Conjuncts splits e on AND.
+func Conjuncts(e Expr) []Expr {
+	if e == nil {
+		return nil
+	}
+	if b, ok := e.(*Binary); ok && b.Op == OpAnd {
+		return append(Conjuncts(b.L), Conjuncts(b.R)...)
+	}
+	return []Expr{e}
+}
+
+// Disjuncts splits e on OR.
+func Disjuncts(e Expr) []Expr {
+	if b, ok := e.(*Binary); ok && b.Op == OpOr {
+		return append(Disjuncts(b.L), Disjuncts(b.R)...)
+	}
+	return []Expr{e}
+}
+
+// Truthy reports whether a filter result admits the row (NULL does not).
+func Truthy(v sqltypes.Value) bool { return v.K == sqltypes.KindBool && v.I != 0 }

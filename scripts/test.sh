@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# test.sh — the body of `make test` after the dependencies are installed:
+# start DynamoDB Local (stopped again on exit, if this script started it),
+# then go vet, a gofmt check and every Go test with the race detector.
+#
+# Environment:
+#   DYNAMODB_LOCAL_PORT  port of the DynamoDB Local instance (default 18000,
+#                        away from the emulator's usual 8000)
+#   GO_TEST_TIMEOUT      per-package go test timeout (default 12m)
+#   GO_TEST_FLAGS        extra go test flags (e.g. -run or -v)
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo_root"
+
+export DYNAMODB_LOCAL_PORT="${DYNAMODB_LOCAL_PORT:-18000}"
+ddb="$repo_root/scripts/dynamodb-local.sh"
+
+# Leave alone an instance that was already running (someone else's); stop
+# the one started here however this script ends.
+if ! "$ddb" status >/dev/null 2>&1; then
+	trap '"$ddb" stop' EXIT
+	"$ddb" start
+fi
+export DYNAMODB_ENDPOINT="http://127.0.0.1:$DYNAMODB_LOCAL_PORT"
+echo "test: DynamoDB Local at $DYNAMODB_ENDPOINT"
+
+echo "test: go vet ./..."
+go vet ./...
+
+echo "test: gofmt"
+unformatted="$(find . -name '*.go' -not -path './.git/*' -not -path './.cache/*' -print0 | xargs -0 gofmt -l)"
+if [[ -n "$unformatted" ]]; then
+	echo "gofmt would change these files:" >&2
+	echo "$unformatted" >&2
+	exit 1
+fi
+
+echo "test: go test -race ./..."
+# shellcheck disable=SC2086 # GO_TEST_FLAGS is a list of flags
+go test -race -count=1 -timeout "${GO_TEST_TIMEOUT:-12m}" ${GO_TEST_FLAGS:-} ./...

@@ -1,0 +1,16 @@
+// Package session is the SQL session behind each client connection: it
+// implements wire.Engine and carries one statement through the layers.
+//
+// Flow of one statement: wire hands the query text to Session.Parse
+// (package parser); Describe binds it to the newest catalog snapshot
+// (package planner) to report parameter and result types; Execute binds
+// again (the schema may have changed since), plans with the parameter values
+// (package optimizer), and runs the plan (package executor) against the
+// store, streaming rows back to wire through Result. Session also owns what
+// is per connection rather than per statement: SET variables, the
+// transaction-block status clients expect, and the NOTICEs the layers raise.
+//
+// The package sits between wire (protocol) and the SQL layers so that wire
+// stays a protocol implementation testable with a fake engine, and no SQL
+// layer ever sees a protocol message.
+package session

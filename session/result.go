@@ -1,0 +1,89 @@
+package session
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/zproxy/zproxy/executor"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// rowsResult streams the rows of a running plan.
+type rowsResult struct {
+	cols    []wire.Column
+	rows    executor.Rows
+	visible int
+	n       int64
+	ended   bool
+	onDone  func(n int64)
+}
+
+func (r *rowsResult) Columns() []wire.Column { return r.cols }
+
+func (r *rowsResult) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
+	if r.ended {
+		return nil, false, nil
+	}
+	row, ok, err := r.rows.Next(ctx)
+	if err != nil {
+		r.finish()
+		return nil, false, storeErr(err)
+	}
+	if !ok {
+		r.finish()
+		return nil, false, nil
+	}
+	r.n++
+	return row[:r.visible], true, nil
+}
+
+func (r *rowsResult) finish() {
+	if !r.ended {
+		r.ended = true
+		r.rows.Close()
+		if r.onDone != nil {
+			r.onDone(r.n)
+		}
+	}
+}
+
+func (r *rowsResult) Tag() string { return fmt.Sprintf("SELECT %d", r.n) }
+
+func (r *rowsResult) Close() error {
+	r.finish()
+	return nil
+}
+
+// memResult returns rows held in memory (SHOW, EXPLAIN, CHECK) or none.
+type memResult struct {
+	cols []wire.Column
+	rows [][]sqltypes.Value
+	pos  int
+	tag  string
+}
+
+func staticResult(cols []wire.Column, rows [][]sqltypes.Value, tag string) *memResult {
+	return &memResult{cols: cols, rows: rows, tag: tag}
+}
+
+func tagResult(tag string) *memResult { return &memResult{tag: tag} }
+
+func (m *memResult) Columns() []wire.Column { return m.cols }
+
+func (m *memResult) Next(context.Context) ([]sqltypes.Value, bool, error) {
+	if m.pos >= len(m.rows) {
+		return nil, false, nil
+	}
+	m.pos++
+	return m.rows[m.pos-1], true, nil
+}
+
+func (m *memResult) Tag() string {
+	if m.tag == "SHOW" || m.tag == "EXPLAIN" || m.tag == "CHECK TABLE" {
+		return fmt.Sprintf("SELECT %d", len(m.rows))
+	}
+	return m.tag
+}
+
+func (m *memResult) Close() error { return nil }

@@ -1,0 +1,437 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/executor"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/optimizer"
+	"github.com/zproxy/zproxy/parser"
+	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// Session is one client's SQL session.
+type Session struct {
+	engine   *Engine
+	params   wire.SessionParams
+	vars     map[string]string
+	txStatus byte
+	// txWrote records that a transaction block wrote: zproxy applies each
+	// statement as it runs, so ROLLBACK cannot undo it and says so.
+	txWrote bool
+}
+
+var _ wire.Session = (*Session)(nil)
+
+// Parse implements wire.Session.
+func (s *Session) Parse(_ context.Context, sql string, paramTypes []sqltypes.Type) ([]wire.Statement, error) {
+	stmts, err := parser.Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]wire.Statement, len(stmts))
+	for i := range stmts {
+		out[i] = &statement{sess: s, parsed: &stmts[i], declared: paramTypes}
+	}
+	return out, nil
+}
+
+// TxStatus implements wire.Session.
+func (s *Session) TxStatus() byte { return s.txStatus }
+
+// Close implements wire.Session.
+func (s *Session) Close() {}
+
+func (s *Session) notice(e *pgerr.Error) { s.params.Notice(e) }
+
+// statement is one parsed statement of a session.
+type statement struct {
+	sess     *Session
+	parsed   *parser.Statement
+	declared []sqltypes.Type
+}
+
+// SQL implements wire.Statement.
+func (st *statement) SQL() string { return st.parsed.Text }
+
+func (st *statement) bind(ctx context.Context) (planner.Statement, []sqltypes.Type, *catalog.Snapshot, error) {
+	snap, err := st.sess.engine.catalog.Snapshot(ctx)
+	if err != nil {
+		return nil, nil, nil, storeErr(err)
+	}
+	bound, types, err := planner.Bind(snap, st.parsed, st.declared)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return bound, types, snap, nil
+}
+
+// Describe implements wire.Statement.
+func (st *statement) Describe(ctx context.Context) ([]sqltypes.Type, []wire.Column, error) {
+	if isTxnControl(st.parsed) {
+		return nil, nil, nil
+	}
+	bound, types, _, err := st.bind(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return types, columnsOf(bound), nil
+}
+
+func isTxnControl(p *parser.Statement) bool {
+	switch strings.ToUpper(firstWord(p.Text)) {
+	case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT":
+		return true
+	}
+	return false
+}
+
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.TrimRight(f[0], ";")
+}
+
+var (
+	showIndexColumns = textColumns("name", "kind", "columns", "widths", "include", "shards", "state")
+	checkColumns     = textColumns("table", "index", "rows", "entries", "missing", "orphaned", "ok")
+	explainColumns   = textColumns("QUERY PLAN")
+)
+
+func textColumns(names ...string) []wire.Column {
+	cols := make([]wire.Column, len(names))
+	for i, n := range names {
+		cols[i] = wire.Column{Name: n, Type: sqltypes.TypeText}
+	}
+	return cols
+}
+
+func columnsOf(b planner.Statement) []wire.Column {
+	switch x := b.(type) {
+	case *planner.Select:
+		cols := make([]wire.Column, x.Visible)
+		for i, c := range x.Columns[:x.Visible] {
+			cols[i] = wire.Column{Name: c.Name, Type: c.Type}
+			if c.Table != nil && c.Col >= 0 {
+				cols[i].TableOID = uint32(c.Table.ID)
+				cols[i].ColumnNum = int16(c.Col + 1)
+			}
+		}
+		return cols
+	case *planner.ShowIndexes:
+		cols := append([]wire.Column(nil), showIndexColumns...)
+		cols[5].Type = sqltypes.TypeInt4
+		return cols
+	case *planner.CheckTable:
+		cols := append([]wire.Column(nil), checkColumns...)
+		for i := 2; i < 6; i++ {
+			cols[i].Type = sqltypes.TypeInt8
+		}
+		cols[6].Type = sqltypes.TypeBool
+		return cols
+	case *planner.Explain:
+		return explainColumns
+	case *planner.ShowVar:
+		if x.Name == "all" {
+			return textColumns("name", "setting")
+		}
+		return textColumns(x.Name)
+	}
+	return nil
+}
+
+// Execute implements wire.Statement.
+func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire.Result, error) {
+	s := st.sess
+	start := time.Now()
+	if s.txStatus == 'E' {
+		if w := strings.ToUpper(firstWord(st.parsed.Text)); w != "ROLLBACK" && w != "ABORT" && w != "COMMIT" && w != "END" {
+			return nil, pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+		}
+	}
+	res, err := st.execute(ctx, params, start)
+	if err != nil && s.txStatus == 'T' {
+		s.txStatus = 'E'
+	}
+	return res, err
+}
+
+func (st *statement) execute(ctx context.Context, params []sqltypes.Value, start time.Time) (wire.Result, error) {
+	s := st.sess
+	e := s.engine
+	bound, _, _, err := st.bind(ctx)
+	if err != nil {
+		return nil, err
+	}
+	kind := bound.Kind()
+	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned int64) {
+		var read int64
+		if stats != nil {
+			read = stats.ItemsRead.Load()
+		}
+		e.cfg.Metrics.Query(kind, plan.AccessPath(), time.Since(start), read, returned)
+	}
+	opts := e.opts
+	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
+
+	switch x := bound.(type) {
+	case *planner.Select:
+		plan, err := optimizer.Optimize(x, params, opts)
+		if err != nil {
+			return nil, err
+		}
+		st.sendNotices(plan)
+		stats := &kv.Stats{}
+		rows, err := e.exec.Run(ctx, plan, params, nil, stats)
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		e.cfg.Metrics.Fanout(len(shardsOf(plan)))
+		if plan.Scan != nil && plan.Scan.ZSchema != nil {
+			e.cfg.Metrics.ZOrderScan(len(plan.Scan.Ranges))
+		}
+		return &rowsResult{cols: columnsOf(x), rows: rows, visible: x.Visible, onDone: func(n int64) {
+			done(fmt.Sprintf("SELECT %d", n), plan, stats, n)
+		}}, nil
+	case *planner.Insert, *planner.Update, *planner.Delete:
+		n, plan, stats, err := st.write(ctx, x, params, opts)
+		if err != nil {
+			return nil, err
+		}
+		if s.txStatus == 'T' {
+			s.txWrote = true
+		}
+		done("", plan, stats, 0)
+		return tagResult(writeTag(kind, n)), nil
+	case *planner.CreateTable:
+		if err := e.exec.CreateTable(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("CREATE TABLE"), nil
+	case *planner.DropTable:
+		if err := e.exec.DropTable(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("DROP TABLE"), nil
+	case *planner.CreateIndex:
+		if err := e.exec.CreateIndex(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("CREATE INDEX"), nil
+	case *planner.DropIndex:
+		if err := e.exec.DropIndex(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("DROP INDEX"), nil
+	case *planner.ShowIndexes:
+		return staticResult(columnsOf(x), executor.ShowIndexes(x.Table), "SHOW"), nil
+	case *planner.CheckTable:
+		var rows [][]sqltypes.Value
+		for _, t := range x.Tables {
+			res, err := e.exec.Check(ctx, t)
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range res {
+				rows = append(rows, []sqltypes.Value{sqltypes.NewText(r.Table), sqltypes.NewText(r.Index),
+					sqltypes.NewInt(r.Rows), sqltypes.NewInt(r.Entries), sqltypes.NewInt(r.Missing),
+					sqltypes.NewInt(r.Orphaned), sqltypes.NewBool(r.Missing == 0 && r.Orphaned == 0 && r.Entries == r.Rows)})
+			}
+		}
+		return staticResult(columnsOf(x), rows, "CHECK TABLE"), nil
+	case *planner.Explain:
+		return st.explain(ctx, x, params, opts)
+	case *planner.SetVar:
+		if err := s.set(x.Name, x.Value, x.Reset); err != nil {
+			return nil, err
+		}
+		if x.Reset {
+			return tagResult("RESET"), nil
+		}
+		return tagResult("SET"), nil
+	case *planner.ShowVar:
+		if x.Name == "all" {
+			var rows [][]sqltypes.Value
+			for _, kv := range s.showAll() {
+				rows = append(rows, []sqltypes.Value{sqltypes.NewText(kv[0]), sqltypes.NewText(kv[1])})
+			}
+			return staticResult(columnsOf(x), rows, "SHOW"), nil
+		}
+		n, ok := canonicalVar(x.Name)
+		if !ok {
+			return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", x.Name)
+		}
+		return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.vars[n])}}, "SHOW"), nil
+	case *planner.TxnOp:
+		return st.txn(x.Op), nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)
+}
+
+// write plans and runs INSERT, UPDATE or DELETE while holding the write
+// gate, so an online index build sees either the statement's whole effect or
+// none of it.
+func (st *statement) write(ctx context.Context, b planner.Statement, params []sqltypes.Value, opts optimizer.Options) (int64, *optimizer.Plan, *kv.Stats, error) {
+	e := st.sess.engine
+	e.exec.Gate.RLock()
+	defer e.exec.Gate.RUnlock()
+	// Re-bind under the gate: an index that started building before the
+	// gate was taken must be maintained by this statement.
+	bound, _, _, err := st.bind(ctx)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	stats := &kv.Stats{}
+	var n int64
+	var plan *optimizer.Plan
+	switch x := bound.(type) {
+	case *planner.Insert:
+		n, err = e.exec.Insert(ctx, x, params, stats)
+	case *planner.Update:
+		if plan, err = optimizer.Optimize(x.Scan, params, opts); err == nil {
+			st.sendNotices(plan)
+			n, err = e.exec.Update(ctx, x, plan, params, stats)
+		}
+	case *planner.Delete:
+		if plan, err = optimizer.Optimize(x.Scan, params, opts); err == nil {
+			st.sendNotices(plan)
+			n, err = e.exec.Delete(ctx, x, plan, params, stats)
+		}
+	}
+	if err != nil {
+		return 0, nil, nil, storeErr(err)
+	}
+	return n, plan, stats, nil
+}
+
+func writeTag(kind string, n int64) string {
+	switch kind {
+	case "insert":
+		return fmt.Sprintf("INSERT 0 %d", n)
+	case "update":
+		return fmt.Sprintf("UPDATE %d", n)
+	}
+	return fmt.Sprintf("DELETE %d", n)
+}
+
+func shardsOf(p *optimizer.Plan) []int {
+	if p.Scan == nil {
+		return nil
+	}
+	return p.Scan.Shards
+}
+
+func (st *statement) sendNotices(p *optimizer.Plan) {
+	for _, n := range p.Notices {
+		st.sess.notice(n)
+	}
+}
+
+func (st *statement) txn(op string) wire.Result {
+	s := st.sess
+	switch op {
+	case "begin":
+		if s.txStatus != 'I' {
+			s.notice(&pgerr.Error{Code: pgerr.ActiveSQLTransaction, Severity: "WARNING", Message: "there is already a transaction in progress"})
+		} else {
+			s.txStatus, s.txWrote = 'T', false
+		}
+		return tagResult("BEGIN")
+	case "commit":
+		if s.txStatus == 'I' {
+			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
+		}
+		failed := s.txStatus == 'E'
+		s.txStatus = 'I'
+		if failed {
+			return tagResult("ROLLBACK")
+		}
+		return tagResult("COMMIT")
+	default:
+		if s.txStatus == 'I' {
+			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
+		} else if s.txWrote {
+			s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING",
+				Message: "zproxy applies each statement when it runs: the writes of this transaction block were not rolled back"})
+		}
+		s.txStatus = 'I'
+		return tagResult("ROLLBACK")
+	}
+}
+
+func (st *statement) explain(ctx context.Context, x *planner.Explain, params []sqltypes.Value, opts optimizer.Options) (wire.Result, error) {
+	e := st.sess.engine
+	var sel *planner.Select
+	switch inner := x.Stmt.(type) {
+	case *planner.Select:
+		sel = inner
+	case *planner.Update:
+		sel = inner.Scan
+	case *planner.Delete:
+		sel = inner.Scan
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of %s is not supported", inner.Kind())
+	}
+	if x.Analyze {
+		if _, ok := x.Stmt.(*planner.Select); !ok {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN ANALYZE of %s is not supported", x.Stmt.Kind())
+		}
+	}
+	plan, err := optimizer.Optimize(sel, params, opts)
+	if err != nil {
+		return nil, err
+	}
+	var stats map[optimizer.Node]*optimizer.NodeStats
+	var total time.Duration
+	kvStats := &kv.Stats{}
+	if x.Analyze {
+		stats = map[optimizer.Node]*optimizer.NodeStats{}
+		start := time.Now()
+		rows, err := e.exec.Run(ctx, plan, params, stats, kvStats)
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		for {
+			_, ok, err := rows.Next(ctx)
+			if err != nil {
+				rows.Close()
+				return nil, storeErr(err)
+			}
+			if !ok {
+				break
+			}
+		}
+		rows.Close()
+		total = time.Since(start)
+	}
+	var lines []string
+	if x.JSON {
+		lines = []string{optimizer.ExplainJSON(plan, stats)}
+	} else {
+		lines = optimizer.Explain(plan, stats)
+		if x.Analyze {
+			lines = append(lines, fmt.Sprintf("Execution: %.3f ms, %d items read, %d store requests, backend %s",
+				float64(total.Microseconds())/1000, kvStats.ItemsRead.Load(), kvStats.Requests.Load(), e.opts.Caps.Name))
+			if c := kvStats.Capacity(); c > 0 {
+				lines = append(lines, fmt.Sprintf("Capacity consumed: %.1f units", c))
+			}
+		}
+	}
+	rows := make([][]sqltypes.Value, len(lines))
+	for i, l := range lines {
+		rows[i] = []sqltypes.Value{sqltypes.NewText(l)}
+	}
+	return staticResult(explainColumns, rows, "EXPLAIN"), nil
+}
+
+// storeErr gives an error from below the SQL layers a SQLSTATE.
+func storeErr(err error) error { return executor.ClassifyError(err) }

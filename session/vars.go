@@ -1,0 +1,119 @@
+package session
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// varAllowFullScan is zproxy's own setting guarding full table scans.
+const varAllowFullScan = "zproxy.allow_full_scan"
+
+// knownVars are the run-time parameters a session accepts with their
+// defaults. Clients set several of these on connect (JDBC sets
+// extra_float_digits and application_name; psql sets client_encoding).
+var knownVars = map[string]string{
+	"application_name":                    "",
+	"client_encoding":                     "UTF8",
+	"datestyle":                           "ISO, MDY",
+	"timezone":                            "UTC",
+	"intervalstyle":                       "postgres",
+	"extra_float_digits":                  "1",
+	"search_path":                         `"$user", public`,
+	"statement_timeout":                   "0",
+	"lock_timeout":                        "0",
+	"idle_in_transaction_session_timeout": "0",
+	"default_transaction_isolation":       "read committed",
+	"transaction_isolation":               "read committed",
+	"standard_conforming_strings":         "on",
+	"server_version":                      "15.0",
+	"server_encoding":                     "UTF8",
+	"integer_datetimes":                   "on",
+	"bytea_output":                        "hex",
+	"client_min_messages":                 "notice",
+	"max_identifier_length":               "63",
+	"is_superuser":                        "on",
+	varAllowFullScan:                      "on",
+}
+
+// readOnlyVars cannot be SET.
+var readOnlyVars = map[string]bool{"server_version": true, "server_encoding": true, "integer_datetimes": true, "max_identifier_length": true, "is_superuser": true}
+
+// reportedVars are sent to the client as ParameterStatus when they change.
+var reportedVars = map[string]string{"application_name": "application_name", "client_encoding": "client_encoding",
+	"datestyle": "DateStyle", "timezone": "TimeZone", "intervalstyle": "IntervalStyle", "standard_conforming_strings": "standard_conforming_strings"}
+
+func defaultVars(allowFullScan bool) map[string]string {
+	v := make(map[string]string, len(knownVars))
+	for k, d := range knownVars {
+		v[k] = d
+	}
+	if !allowFullScan {
+		v[varAllowFullScan] = "off"
+	}
+	return v
+}
+
+func canonicalVar(name string) (string, bool) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if n == "time zone" {
+		n = "timezone"
+	}
+	_, ok := knownVars[n]
+	return n, ok
+}
+
+// set applies SET name = value.
+func (s *Session) set(name, value string, reset bool) error {
+	n, ok := canonicalVar(name)
+	if !ok {
+		return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
+	}
+	if readOnlyVars[n] {
+		return pgerr.New("55P02", "parameter %q cannot be changed", name)
+	}
+	if reset {
+		value = defaultVars(s.engine.cfg.AllowFullScan)[n]
+	}
+	switch n {
+	case varAllowFullScan:
+		switch strings.ToLower(value) {
+		case "on", "true", "yes", "1":
+			value = "on"
+		case "off", "false", "no", "0":
+			value = "off"
+		default:
+			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q requires a Boolean value", name)
+		}
+	case "client_encoding":
+		switch strings.ToUpper(strings.ReplaceAll(value, "-", "")) {
+		case "UTF8", "UNICODE":
+			value = "UTF8"
+		default:
+			return pgerr.New(pgerr.FeatureNotSupported, "client_encoding %q is not supported; zproxy speaks UTF8", value)
+		}
+	case "timezone":
+		switch strings.ToUpper(value) {
+		case "UTC", "GMT", "ETC/UTC", "Z", "+00", "+00:00", "0":
+			value = "UTC"
+		default:
+			return pgerr.New(pgerr.InvalidParameterValue, "time zone %q is not supported; zproxy works in UTC", value)
+		}
+	}
+	s.vars[n] = value
+	if rep, ok := reportedVars[n]; ok && s.params.ParameterStatus != nil {
+		s.params.ParameterStatus(rep, value)
+	}
+	return nil
+}
+
+// showAll lists every variable, sorted.
+func (s *Session) showAll() [][2]string {
+	var out [][2]string
+	for k, v := range s.vars {
+		out = append(out, [2]string{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}

@@ -1,0 +1,544 @@
+package wire
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// flushThreshold is how many bytes of results may wait in the send buffer
+// before they are written out, so a long result streams in bounded memory.
+const flushThreshold = 64 << 10
+
+// ctxCheckRows is how often (in rows) a result loop checks for
+// cancellation on its own, for results that never block.
+const ctxCheckRows = 256
+
+// oidText is the OID reported for parameters whose type nobody knows, so
+// clients send them as text.
+const oidText = 25
+
+// prepared is a statement of the extended protocol (named or unnamed).
+type prepared struct {
+	name string
+	stmt Statement // nil for an empty query string
+
+	// declared holds the parameter type OIDs of the Parse message.
+	declared []uint32
+
+	// Filled by describe on first use.
+	described bool
+	params    []paramSpec
+	cols      []Column
+}
+
+// paramSpec says how to decode one parameter and what to cast it to.
+type paramSpec struct {
+	oid    uint32        // reported in ParameterDescription; the client encodes by it
+	decode sqltypes.Type // type of the bytes the client sends
+	target sqltypes.Type // type the statement wants (Unknown: as decoded)
+	binary bool          // whether the binary format can be decoded
+}
+
+// portal is a bound statement, possibly suspended part-way.
+type portal struct {
+	stmt    *prepared
+	params  []sqltypes.Value
+	formats []int16 // result formats: none (all text), one for all, or one per column
+
+	// Set by the first Execute.
+	ctx    context.Context // lives as long as the result
+	cancel context.CancelFunc
+	res    Result
+	cols   []Column
+	done   bool
+	tag    string
+}
+
+// simpleQuery runs a Query message: every statement of the string in turn,
+// stopping at the first error. ReadyForQuery is the caller's.
+func (c *conn) simpleQuery(sql string) {
+	// A simple query destroys the unnamed statement and portal.
+	delete(c.stmts, "")
+	if p := c.portals[""]; p != nil {
+		c.closePortal(p)
+		delete(c.portals, "")
+	}
+
+	ctx, done := c.beginStatement(c.ctx)
+	defer done()
+	var stmts []Statement
+	err := c.guard("Session.Parse", func() error {
+		var err error
+		stmts, err = c.sess.Parse(ctx, sql, nil)
+		return err
+	})
+	if err != nil {
+		c.sendError(err)
+		return
+	}
+	if len(stmts) == 0 {
+		c.send(&pgproto3.EmptyQueryResponse{})
+		return
+	}
+	for _, st := range stmts {
+		if err := c.guard("Statement.Execute", func() error { return c.runSimple(ctx, st) }); err != nil {
+			c.sendError(err)
+			return
+		}
+		if c.pending > flushThreshold {
+			if err := c.flush(); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// runSimple executes one statement of a simple query, in text format.
+func (c *conn) runSimple(ctx context.Context, st Statement) error {
+	res, err := st.Execute(ctx, nil)
+	if err != nil {
+		return err
+	}
+	cols := res.Columns()
+	if cols != nil {
+		c.send(rowDescription(cols, nil))
+	}
+	if _, err := c.sendRows(ctx, res, cols, nil, 0); err != nil {
+		res.Close()
+		return err
+	}
+	c.send(&pgproto3.CommandComplete{CommandTag: []byte(res.Tag())})
+	return res.Close()
+}
+
+// rowDescription describes cols with the given result formats.
+func rowDescription(cols []Column, formats []int16) *pgproto3.RowDescription {
+	fields := make([]pgproto3.FieldDescription, len(cols))
+	for i, col := range cols {
+		fields[i] = pgproto3.FieldDescription{
+			Name:                 []byte(col.Name),
+			TableOID:             col.TableOID,
+			TableAttributeNumber: uint16(col.ColumnNum),
+			DataTypeOID:          col.Type.OID(),
+			DataTypeSize:         col.Type.Size(),
+			TypeModifier:         col.Type.TypeMod(),
+			Format:               formatOf(formats, i),
+		}
+	}
+	return &pgproto3.RowDescription{Fields: fields}
+}
+
+// formatOf returns the format of column (or parameter) i under Bind's
+// format-code rules: none means text, one applies to all.
+func formatOf(formats []int16, i int) int16 {
+	switch {
+	case len(formats) == 0:
+		return formatText
+	case len(formats) == 1:
+		return formats[0]
+	case i < len(formats):
+		return formats[i]
+	}
+	return formatText
+}
+
+// sendRows sends up to maxRows rows (all when 0) of res as DataRows. It
+// reports whether it stopped because of maxRows.
+func (c *conn) sendRows(ctx context.Context, res Result, cols []Column, formats []int16, maxRows int) (suspended bool, err error) {
+	for n := 0; ; n++ {
+		if maxRows > 0 && n >= maxRows {
+			return true, nil
+		}
+		if n%ctxCheckRows == ctxCheckRows-1 {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+		}
+		row, ok, err := res.Next(ctx)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			return false, nil
+		}
+		if err := c.sendDataRow(cols, formats, row); err != nil {
+			return false, err
+		}
+		if c.pending > flushThreshold {
+			if err := c.flush(); err != nil {
+				return false, err
+			}
+		}
+	}
+}
+
+// sendDataRow sends one row as a DataRow.
+func (c *conn) sendDataRow(cols []Column, formats []int16, row []sqltypes.Value) error {
+	if err := c.encodeRow(cols, formats, row); err != nil {
+		return err
+	}
+	c.send(&pgproto3.DataRow{Values: c.rowVals})
+	c.pending += len(c.rowBuf) + 4*len(c.rowVals) + 7
+	return nil
+}
+
+// encodeRow encodes one row into the connection's reusable buffers
+// (rowVals slices rowBuf), so a row costs no allocation.
+func (c *conn) encodeRow(cols []Column, formats []int16, row []sqltypes.Value) error {
+	if len(row) != len(cols) {
+		return pgerr.New(pgerr.InternalError, "row has %d values, but the result has %d columns", len(row), len(cols))
+	}
+	buf := c.rowBuf[:0]
+	if buf == nil {
+		// An empty value must be an empty, not a nil, slice: DataRow
+		// encodes nil as NULL.
+		buf = make([]byte, 0, 256)
+	}
+	span := c.rowSpan[:0]
+	for i, v := range row {
+		if v.IsNull() {
+			span = append(span, -1, -1)
+			continue
+		}
+		t := cols[i].Type
+		if v.K != t.Kind() && t.ID != sqltypes.Unknown {
+			cv, err := sqltypes.Cast(v, t)
+			if err != nil {
+				return err
+			}
+			v = cv
+		}
+		start := len(buf)
+		if formatOf(formats, i) == formatBinary {
+			var err error
+			if buf, err = AppendBinary(buf, t, v); err != nil {
+				return err
+			}
+		} else {
+			buf = sqltypes.AppendTextAs(buf, t, v)
+		}
+		span = append(span, start, len(buf))
+	}
+	vals := c.rowVals[:0]
+	for i := 0; i < len(span); i += 2 {
+		if span[i] < 0 {
+			vals = append(vals, nil)
+		} else {
+			vals = append(vals, buf[span[i]:span[i+1]:span[i+1]])
+		}
+	}
+	c.rowBuf, c.rowSpan, c.rowVals = buf, span, vals
+	return nil
+}
+
+// handleParse creates a prepared statement.
+func (c *conn) handleParse(m *pgproto3.Parse) error {
+	if _, exists := c.stmts[m.Name]; exists && m.Name != "" {
+		return pgerr.New(duplicatePreparedStatement, "prepared statement %q already exists", m.Name)
+	}
+	declared := append([]uint32(nil), m.ParameterOIDs...)
+	types := make([]sqltypes.Type, len(declared))
+	for i, oid := range declared {
+		if t, ok := sqltypes.TypeByOID(oid); ok {
+			types[i] = t
+		}
+	}
+	ctx, done := c.beginStatement(c.ctx)
+	defer done()
+	var stmts []Statement
+	err := c.guard("Session.Parse", func() error {
+		var err error
+		stmts, err = c.sess.Parse(ctx, m.Query, types)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if len(stmts) > 1 {
+		return pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
+	}
+	ps := &prepared{name: m.Name, declared: declared}
+	if len(stmts) == 1 {
+		ps.stmt = stmts[0]
+	}
+	c.stmts[m.Name] = ps
+	c.send(&pgproto3.ParseComplete{})
+	return nil
+}
+
+// describe binds ps once and works out how to decode its parameters.
+func (c *conn) describe(ctx context.Context, ps *prepared) error {
+	if ps.described {
+		return nil
+	}
+	var params []sqltypes.Type
+	var cols []Column
+	if ps.stmt != nil {
+		err := c.guard("Statement.Describe", func() error {
+			var err error
+			params, cols, err = ps.stmt.Describe(ctx)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	n := max(len(params), len(ps.declared))
+	specs := make([]paramSpec, n)
+	for i := range specs {
+		sp := &specs[i]
+		if i < len(params) {
+			sp.target = params[i]
+		}
+		var declared uint32
+		if i < len(ps.declared) {
+			declared = ps.declared[i]
+		}
+		switch t, known := sqltypes.TypeByOID(declared); {
+		case declared == 0 && sp.target.ID != sqltypes.Unknown:
+			sp.oid, sp.decode, sp.binary = sp.target.OID(), sp.target, true
+		case declared == 0:
+			sp.oid, sp.decode, sp.binary = oidText, sqltypes.TypeText, true
+		case known:
+			sp.oid, sp.decode, sp.binary = declared, t, true
+		default:
+			// A type zproxy lacks (numeric, json, ...): its text form is
+			// passed on as text for the statement to cast.
+			sp.oid, sp.decode, sp.binary = declared, sqltypes.TypeUnknown, declared == sqltypes.TypeUnknown.OID()
+		}
+	}
+	ps.params, ps.cols, ps.described = specs, cols, true
+	return nil
+}
+
+// handleBind creates a portal from a prepared statement and parameters.
+func (c *conn) handleBind(m *pgproto3.Bind) error {
+	ps := c.stmts[m.PreparedStatement]
+	if ps == nil {
+		return pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", m.PreparedStatement)
+	}
+	if _, exists := c.portals[m.DestinationPortal]; exists && m.DestinationPortal != "" {
+		return pgerr.New(duplicateCursor, "portal %q already exists", m.DestinationPortal)
+	}
+	ctx, done := c.beginStatement(c.ctx)
+	defer done()
+	if err := c.describe(ctx, ps); err != nil {
+		return err
+	}
+	if len(m.Parameters) != len(ps.params) {
+		return pgerr.New(pgerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement %q requires %d",
+			len(m.Parameters), ps.name, len(ps.params))
+	}
+	if err := checkFormats(m.ParameterFormatCodes, len(m.Parameters), "parameter"); err != nil {
+		return err
+	}
+	if len(m.ResultFormatCodes) > 1 && len(m.ResultFormatCodes) != len(ps.cols) {
+		return pgerr.New(pgerr.ProtocolViolation, "bind message has %d result formats but query has %d columns",
+			len(m.ResultFormatCodes), len(ps.cols))
+	}
+	if err := checkFormats(m.ResultFormatCodes, len(m.ResultFormatCodes), "result"); err != nil {
+		return err
+	}
+	values := make([]sqltypes.Value, len(m.Parameters))
+	for i, raw := range m.Parameters {
+		v, err := decodeParam(ps.params[i], formatOf(m.ParameterFormatCodes, i), raw, i+1)
+		if err != nil {
+			return err
+		}
+		values[i] = v
+	}
+	if old := c.portals[m.DestinationPortal]; old != nil {
+		c.closePortal(old)
+	}
+	c.portals[m.DestinationPortal] = &portal{
+		stmt:    ps,
+		params:  values,
+		formats: append([]int16(nil), m.ResultFormatCodes...),
+	}
+	c.send(&pgproto3.BindComplete{})
+	return nil
+}
+
+// checkFormats validates Bind's format codes for n values.
+func checkFormats(formats []int16, n int, what string) error {
+	if len(formats) > 1 && len(formats) != n {
+		return pgerr.New(pgerr.ProtocolViolation, "bind message has %d %s formats but %d %ss", len(formats), what, n, what)
+	}
+	for _, f := range formats {
+		if f != formatText && f != formatBinary {
+			return pgerr.New(pgerr.ProtocolViolation, "unsupported format code: %d", f)
+		}
+	}
+	return nil
+}
+
+// decodeParam decodes parameter $n and casts it to the statement's type.
+func decodeParam(sp paramSpec, format int16, raw []byte, n int) (sqltypes.Value, error) {
+	if raw == nil {
+		return sqltypes.Null, nil
+	}
+	var v sqltypes.Value
+	var err error
+	if format == formatBinary {
+		if !sp.binary {
+			return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "binary format for parameter $%d of type OID %d is not supported", n, sp.oid)
+		}
+		v, err = DecodeBinary(sp.decode, raw)
+		if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.InvalidBinaryRepresentation {
+			return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "incorrect binary data format in bind parameter %d", n).
+				WithDetail("%s: %s", pe.Message, pe.Detail)
+		}
+	} else {
+		v, err = decodeText(sp.decode, raw)
+	}
+	if err != nil {
+		return sqltypes.Null, err
+	}
+	if sp.target.ID != sqltypes.Unknown {
+		return sqltypes.Cast(v, sp.target)
+	}
+	return v, nil
+}
+
+// handleDescribe describes a prepared statement or a portal.
+func (c *conn) handleDescribe(m *pgproto3.Describe) error {
+	switch m.ObjectType {
+	case 'S':
+		ps := c.stmts[m.Name]
+		if ps == nil {
+			return pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", m.Name)
+		}
+		ctx, done := c.beginStatement(c.ctx)
+		defer done()
+		if err := c.describe(ctx, ps); err != nil {
+			return err
+		}
+		oids := make([]uint32, len(ps.params))
+		for i, sp := range ps.params {
+			oids[i] = sp.oid
+		}
+		c.send(&pgproto3.ParameterDescription{ParameterOIDs: oids})
+		if ps.cols != nil {
+			c.send(rowDescription(ps.cols, nil))
+		} else {
+			c.send(&pgproto3.NoData{})
+		}
+	case 'P':
+		p := c.portals[m.Name]
+		if p == nil {
+			return pgerr.New(pgerr.InvalidCursorName, "portal %q does not exist", m.Name)
+		}
+		cols := p.stmt.cols
+		if p.res != nil {
+			cols = p.cols
+		}
+		if cols != nil {
+			c.send(rowDescription(cols, p.formats))
+		} else {
+			c.send(&pgproto3.NoData{})
+		}
+	default:
+		return pgerr.New(pgerr.ProtocolViolation, "invalid DESCRIBE message subtype %d", m.ObjectType)
+	}
+	return nil
+}
+
+// handleExecute runs a portal, or resumes a suspended one, for up to
+// MaxRows rows.
+func (c *conn) handleExecute(m *pgproto3.Execute) error {
+	p := c.portals[m.Portal]
+	if p == nil {
+		return pgerr.New(pgerr.InvalidCursorName, "portal %q does not exist", m.Portal)
+	}
+	if p.stmt.stmt == nil {
+		c.send(&pgproto3.EmptyQueryResponse{})
+		return nil
+	}
+	if p.done {
+		// A finished portal has nothing more to give.
+		tag := p.tag
+		if p.cols != nil {
+			tag = "SELECT 0"
+		}
+		c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+		return nil
+	}
+	if p.ctx == nil {
+		// The result may outlive this message (a suspended portal), so
+		// it runs under the portal's context, which a CancelRequest
+		// cancels while this Execute runs.
+		p.ctx, p.cancel = context.WithCancel(c.ctx)
+	}
+	ctx := p.ctx
+	defer c.watchCancel(p.cancel)()
+	err := c.guard("Statement.Execute", func() error {
+		if p.res == nil {
+			res, err := p.stmt.stmt.Execute(ctx, p.params)
+			if err != nil {
+				return err
+			}
+			p.res, p.cols = res, res.Columns()
+		}
+		suspended, err := c.sendRows(ctx, p.res, p.cols, p.formats, int(min(m.MaxRows, 1<<31-1)))
+		if err != nil {
+			return err
+		}
+		if suspended {
+			c.send(&pgproto3.PortalSuspended{})
+			return nil
+		}
+		p.tag, p.done = p.res.Tag(), true
+		c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+		res := p.res
+		p.res = nil
+		return res.Close()
+	})
+	if err != nil {
+		c.closePortal(p)
+		delete(c.portals, m.Portal)
+	}
+	return err
+}
+
+// handleClose closes a prepared statement (with the portals made from it)
+// or a portal. Closing what does not exist is not an error.
+func (c *conn) handleClose(m *pgproto3.Close) error {
+	switch m.ObjectType {
+	case 'S':
+		if ps := c.stmts[m.Name]; ps != nil {
+			for name, p := range c.portals {
+				if p.stmt == ps {
+					c.closePortal(p)
+					delete(c.portals, name)
+				}
+			}
+			delete(c.stmts, m.Name)
+		}
+	case 'P':
+		if p := c.portals[m.Name]; p != nil {
+			c.closePortal(p)
+			delete(c.portals, m.Name)
+		}
+	default:
+		return pgerr.New(pgerr.ProtocolViolation, "invalid CLOSE message subtype %d", m.ObjectType)
+	}
+	c.send(&pgproto3.CloseComplete{})
+	return nil
+}
+
+// closePortal releases a portal's result and context.
+func (c *conn) closePortal(p *portal) {
+	if p.res != nil {
+		res := p.res
+		p.res = nil
+		if err := c.guard("Result.Close", res.Close); err != nil {
+			c.log.Debug("closing a portal's result failed", "err", err)
+		}
+	}
+	if p.cancel != nil {
+		p.cancel()
+	}
+}

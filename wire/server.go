@@ -1,0 +1,289 @@
+package wire
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/binary"
+	"errors"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zproxy/zproxy/internal/metrics"
+)
+
+// AuthMode selects how clients authenticate.
+type AuthMode string
+
+// Authentication modes.
+const (
+	// AuthDefault is AuthPassword when Config.Users is not empty and
+	// AuthTrust otherwise.
+	AuthDefault AuthMode = ""
+	// AuthTrust accepts every user without a password.
+	AuthTrust AuthMode = "trust"
+	// AuthPassword asks for a cleartext password and checks it against
+	// Config.Users.
+	AuthPassword AuthMode = "password"
+)
+
+// Defaults of Config's zero fields.
+const (
+	DefaultServerVersion  = "15.0 (zproxy)"
+	DefaultMaxMessageSize = 64 << 20
+	DefaultAuthTimeout    = time.Minute
+)
+
+// ErrServerClosed is returned by Serve and ListenAndServe after Shutdown.
+var ErrServerClosed = errors.New("wire: server closed")
+
+// Config configures a Server. The zero value is a trust-authentication server
+// with the defaults above.
+type Config struct {
+	// Addr is the address ListenAndServe listens on ("127.0.0.1:5433").
+	Addr string
+	// Auth is the authentication mode.
+	Auth AuthMode
+	// Users maps user names to cleartext passwords for AuthPassword.
+	Users map[string]string
+	// MaxMessageSize bounds the body of one client message in bytes; a
+	// larger message ends the connection with 08P01.
+	MaxMessageSize int
+	// ServerVersion is reported as server_version; clients parse its
+	// leading number, so keep it "15.x ...".
+	ServerVersion string
+	// AuthTimeout bounds the time from accepting a connection to the end of
+	// authentication.
+	AuthTimeout time.Duration
+	// Metrics records connections and errors; nil records nothing.
+	Metrics *metrics.Metrics
+	// Logger receives connection failures, internal errors and recovered
+	// panics; nil discards them.
+	Logger *slog.Logger
+}
+
+func (c Config) withDefaults() Config {
+	if c.ServerVersion == "" {
+		c.ServerVersion = DefaultServerVersion
+	}
+	if c.MaxMessageSize <= 0 {
+		c.MaxMessageSize = DefaultMaxMessageSize
+	}
+	if c.AuthTimeout <= 0 {
+		c.AuthTimeout = DefaultAuthTimeout
+	}
+	if c.Auth == AuthDefault {
+		if len(c.Users) > 0 {
+			c.Auth = AuthPassword
+		} else {
+			c.Auth = AuthTrust
+		}
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// Server serves the PostgreSQL protocol v3 to clients, one goroutine per
+// connection, handing SQL to an Engine.
+type Server struct {
+	cfg Config
+	eng Engine
+	log *slog.Logger
+
+	nextPID atomic.Uint32
+
+	mu        sync.Mutex
+	closing   bool
+	listeners map[net.Listener]struct{}
+	conns     map[uint32]*conn // by backend process ID
+	done      chan struct{}    // closed when closing and conns is empty
+}
+
+// NewServer returns a server that runs SQL on eng.
+func NewServer(cfg Config, eng Engine) *Server {
+	cfg = cfg.withDefaults()
+	s := &Server{
+		cfg:       cfg,
+		eng:       eng,
+		log:       cfg.Logger,
+		listeners: map[net.Listener]struct{}{},
+		conns:     map[uint32]*conn{},
+		done:      make(chan struct{}),
+	}
+	// Process IDs only need to be unique among open connections; a random
+	// start keeps two servers' IDs apart in logs.
+	var b [2]byte
+	_, _ = rand.Read(b[:])
+	s.nextPID.Store(uint32(binary.BigEndian.Uint16(b[:])) + 1000)
+	return s
+}
+
+// ListenAndServe listens on Config.Addr and serves until Shutdown.
+func (s *Server) ListenAndServe() error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ln)
+}
+
+// Serve accepts connections on ln until Shutdown, and returns
+// ErrServerClosed then. It closes ln.
+func (s *Server) Serve(ln net.Listener) error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		ln.Close()
+		return ErrServerClosed
+	}
+	s.listeners[ln] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.listeners, ln)
+		s.mu.Unlock()
+		ln.Close()
+	}()
+
+	var backoff time.Duration
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if s.isClosing() {
+				return ErrServerClosed
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return err
+			}
+			// Running out of file descriptors and the like pass; back
+			// off instead of spinning.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			s.log.Warn("accept failed; retrying", "err", err, "backoff", backoff)
+			time.Sleep(backoff)
+			continue
+		}
+		backoff = 0
+		c := s.newConn(nc)
+		if c == nil {
+			nc.Close()
+			continue
+		}
+		go c.serve()
+	}
+}
+
+// Addr returns the address of a listener Serve is using, or nil.
+func (s *Server) Addr() net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ln := range s.listeners {
+		return ln.Addr()
+	}
+	return nil
+}
+
+func (s *Server) isClosing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing
+}
+
+// Shutdown stops accepting connections, lets statements in flight finish,
+// closes each connection once it is idle (waiting for the client's next
+// query) with FATAL 57P01, and returns when every connection is gone. When
+// ctx ends first it closes the remaining connections at once, canceling
+// their statements, and returns ctx's error.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	if !s.closing {
+		s.closing = true
+		for ln := range s.listeners {
+			ln.Close()
+		}
+		if len(s.conns) == 0 {
+			close(s.done)
+		}
+	}
+	conns := make([]*conn, 0, len(s.conns))
+	for _, c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+
+	for _, c := range conns {
+		c.wakeIfIdle()
+	}
+	select {
+	case <-s.done:
+		return nil
+	case <-ctx.Done():
+	}
+	s.mu.Lock()
+	conns = conns[:0]
+	for _, c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.forceClose()
+	}
+	return ctx.Err()
+}
+
+// newConn registers a connection, or returns nil when shutting down.
+func (s *Server) newConn(nc net.Conn) *conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return nil
+	}
+	var pid uint32
+	for {
+		pid = s.nextPID.Add(1)
+		if _, taken := s.conns[pid]; !taken && pid != 0 {
+			break
+		}
+	}
+	c := newConn(s, nc, pid)
+	s.conns[pid] = c
+	return c
+}
+
+func (s *Server) removeConn(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.conns, c.pid)
+	if s.closing && len(s.conns) == 0 {
+		select {
+		case <-s.done:
+		default:
+			close(s.done)
+		}
+	}
+}
+
+// cancel cancels the running statement of the connection with the given
+// process ID and secret. Like PostgreSQL it reports nothing back: a wrong
+// secret and an idle connection are silently ignored.
+func (s *Server) cancel(pid uint32, secret []byte) {
+	s.mu.Lock()
+	c := s.conns[pid]
+	s.mu.Unlock()
+	if c == nil || subtle.ConstantTimeCompare(c.secret[:], secret) != 1 {
+		return
+	}
+	c.cancelStatement()
+}
+
+// String describes the server for logs.
+func (s *Server) String() string {
+	if a := s.Addr(); a != nil {
+		return "zproxy wire server on " + a.String()
+	}
+	return "zproxy wire server (not listening)"
+}

@@ -1,0 +1,99 @@
+package zorder
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// benchBoxes are query boxes over 64-bit attributes: each side keeps a
+// log-uniform fraction between 1/1000 and 1/10 of its dimension at a random
+// offset, like a lat/lon/time window.
+func benchBoxes(s *Schema, n int, seed uint64) []Box {
+	r := rand.New(rand.NewPCG(seed, 99))
+	boxes := make([]Box, n)
+	for i := range boxes {
+		b := s.Universe()
+		for d := range b {
+			frac := math.Pow(10, -1-2*r.Float64())
+			side := uint64(frac * math.Ldexp(1, 64))
+			lo := r.Uint64N(math.MaxUint64 - side)
+			b[d] = Interval{lo, lo + side}
+		}
+		boxes[i] = b
+	}
+	return boxes
+}
+
+func uniformSchema(dims int) *Schema {
+	attrs := make([]Attr, dims)
+	for i := range attrs {
+		attrs[i] = Attr{Type: TypeUint}
+	}
+	return MustSchema(attrs...)
+}
+
+// BenchmarkPlan measures box → ranges for 2-D and 3-D boxes of 64-bit
+// attributes and reports the over-cover (addresses covered / in box),
+// median and 90th percentile over the boxes, and the ranges used.
+func BenchmarkPlan(b *testing.B) {
+	for _, dims := range []int{2, 3} {
+		s := uniformSchema(dims)
+		boxes := benchBoxes(s, 101, uint64(dims))
+		for _, budget := range []int{1, 4, 8, 16, 64, 256} {
+			b.Run(fmt.Sprintf("dims=%d/budget=%d", dims, budget), func(b *testing.B) {
+				b.ReportAllocs()
+				ratios := make([]float64, len(boxes))
+				ranges := 0
+				for i, box := range boxes {
+					c := s.Plan(box, budget)
+					ratios[i] = c.Covered / c.InBox
+					ranges += len(c.Ranges)
+				}
+				b.ResetTimer()
+				for i := 0; b.Loop(); i++ {
+					s.Plan(boxes[i%len(boxes)], budget)
+				}
+				slices.Sort(ratios)
+				b.ReportMetric(ratios[len(ratios)/2], "overcover-median")
+				b.ReportMetric(ratios[len(ratios)*9/10], "overcover-p90")
+				b.ReportMetric(float64(ranges)/float64(len(boxes)), "ranges/op")
+			})
+		}
+	}
+}
+
+// BenchmarkNextInBox measures the skip-scan step from addresses outside
+// (mostly) a 3-D box of 64-bit attributes.
+func BenchmarkNextInBox(b *testing.B) {
+	for _, dims := range []int{2, 3, 8} {
+		b.Run(fmt.Sprintf("dims=%d", dims), func(b *testing.B) {
+			b.ReportAllocs()
+			s := uniformSchema(dims)
+			box := benchBoxes(s, 1, 7)[0]
+			r := rand.New(rand.NewPCG(1, 1))
+			keys := make([][]byte, 256)
+			for i := range keys {
+				keys[i] = make([]byte, s.AddrLen())
+				for j := range keys[i] {
+					keys[i][j] = byte(r.Uint32())
+				}
+			}
+			for i := 0; b.Loop(); i++ {
+				s.NextInBox(box, keys[i%len(keys)])
+			}
+		})
+	}
+}
+
+func BenchmarkEncode(b *testing.B) {
+	b.ReportAllocs()
+	s := uniformSchema(3)
+	c := []uint64{1 << 62, 12345678901, math.MaxUint64 / 3}
+	dst := make([]byte, 0, s.AddrLen())
+	for b.Loop() {
+		dst = s.AppendAddress(dst[:0], c)
+	}
+}
