@@ -216,11 +216,12 @@ func (r *rewriter) tidbErrorToken(st *Statement, err error) int {
 				off = len(st.SQL) - n
 			}
 		} else {
-			// REST is followed by `"` and a possibly empty suffix: take the
-			// longest suffix of SQL that REST starts with.
-			for cand := 0; cand <= len(st.SQL); cand++ {
-				if strings.HasPrefix(rest, st.SQL[cand:]+`"`) {
-					off = cand
+			// REST is followed by `"` and the error's own suffix (usually
+			// just " "): the longest prefix of rest that ends before a `"`
+			// and is a suffix of SQL.
+			for p := len(rest) - 1; p >= 0; p-- {
+				if rest[p] == '"' && strings.HasSuffix(st.SQL, rest[:p]) {
+					off = len(st.SQL) - p
 					break
 				}
 			}

@@ -388,6 +388,12 @@ func castLabel(t sqltypes.Type) string {
 // an output ordinal (ORDER BY 2), an output alias, an expression equal to an
 // output column, or else a new hidden column appended to the projection.
 func (b *Binder) bindOrderItem(s *Select, sc *scope, agg *aggBinder, aggregated bool, fields *ast.FieldList, node ast.ExprNode) (int, error) {
+	if p, ok := node.(*ast.PositionExpr); ok && p.P == nil {
+		if p.N < 1 || p.N > s.Visible {
+			return 0, pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", p.N)
+		}
+		return p.N - 1, nil
+	}
 	if v, ok := node.(*driver.ValueExpr); ok && (v.Kind() == driver.KindInt64 || v.Kind() == driver.KindUint64) {
 		pos := int(v.GetInt64())
 		if pos < 1 || pos > s.Visible {
@@ -425,6 +431,12 @@ func (b *Binder) bindOrderItem(s *Select, sc *scope, agg *aggBinder, aggregated 
 // bindGroupItem binds a GROUP BY item, which may name an output column by
 // ordinal or alias, as in PostgreSQL.
 func (b *Binder) bindGroupItem(sc *scope, node ast.ExprNode, fields *ast.FieldList) (Expr, error) {
+	if p, ok := node.(*ast.PositionExpr); ok && p.P == nil {
+		if p.N < 1 || p.N > len(fields.Fields) || fields.Fields[p.N-1].WildCard != nil {
+			return nil, pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", p.N)
+		}
+		node = fields.Fields[p.N-1].Expr
+	}
 	if v, ok := node.(*driver.ValueExpr); ok && (v.Kind() == driver.KindInt64 || v.Kind() == driver.KindUint64) {
 		pos := int(v.GetInt64())
 		if pos < 1 || pos > len(fields.Fields) || fields.Fields[pos-1].WildCard != nil {

@@ -62,6 +62,10 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 	case *ast.BinaryOperationExpr:
 		return b.bindBinary(sc, n, agg)
 	case *ast.UnaryOperationExpr:
+		if v, ok := n.V.(*driver.ValueExpr); ok && n.Op == opcode.Minus && v.Kind() == driver.KindUint64 && v.GetUint64() == 1<<63 {
+			// -9223372036854775808 arrives as minus an unsigned literal.
+			return &Const{V: sqltypes.NewInt(math.MinInt64), Typ: sqltypes.TypeInt8}, nil
+		}
 		e, err := b.child(sc, n.V, agg)
 		if err != nil {
 			return nil, err

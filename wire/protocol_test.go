@@ -539,3 +539,31 @@ func metricValue(t *testing.T, c prometheus.Metric) float64 {
 	t.Fatalf("metric %v is neither a counter nor a gauge", c.Desc())
 	return 0
 }
+
+func TestAuthTimeout(t *testing.T) {
+	ts := startServer(t, Config{AuthTimeout: 50 * time.Millisecond, Users: map[string]string{"u": "pw"}})
+	silent := dialRaw(t, ts.addr)
+	start := time.Now()
+	silent.expectEOF()
+	// A client that stalls at the password prompt is dropped too.
+	stalled := dialRaw(t, ts.addr)
+	stalled.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30, Parameters: map[string]string{"user": "u"}})
+	if s, _ := stalled.recv(); s != "AuthenticationCleartextPassword" {
+		t.Fatalf("got %s", s)
+	}
+	stalled.expectEOF()
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v to drop silent clients", d)
+	}
+	// A connection past authentication has no deadline.
+	c := dialRaw(t, ts.addr)
+	c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30, Parameters: map[string]string{"user": "u"}})
+	c.until("AuthenticationCleartextPassword")
+	c.send(&pgproto3.PasswordMessage{Password: "pw"})
+	c.until("ReadyForQuery")
+	time.Sleep(100 * time.Millisecond)
+	c.send(&pgproto3.Query{String: "INSERT"})
+	if got := c.until("ReadyForQuery"); got[0] != "CommandComplete(INSERT 0 1)" {
+		t.Errorf("after idling: %q", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Range is a half-open range [Lo, Hi) of Z-addresses. Hi nil means the end
@@ -178,22 +179,28 @@ func (s *Schema) Plan(b Box, budget int) Cover {
 	inBox := s.volume(&lo, &hi)
 	keep := budget - 1
 
-	var gaps []gap // min-heap by size, at most keep entries
-	var queue []node
+	sc := planScratchPool.Get().(*planScratch)
+	defer planScratchPool.Put(sc)
+	gaps := sc.gaps[:0] // min-heap by size, at most keep entries
+	arena := sc.arena[:0]
+	queue := sc.queue[:0] // max-heap by bound of nodes in arena
+	defer func() { sc.gaps, sc.arena, sc.queue = gaps[:0], arena[:0], queue[:0] }()
 	// dropped records that some gap was left out of the cover, so it is
 	// not exact.
 	dropped := false
 	if !s.full(&root) {
 		if keep > 0 {
-			queue = append(queue, root)
+			arena = append(arena, root)
+			queue = append(queue, entry{bound: root.bound, idx: 0})
 		} else {
 			dropped = true
 		}
 	}
 	work := planWorkBase + planWorkPerRange*budget
 	for len(queue) > 0 && work > 0 {
-		n := popMax(&queue)
-		if len(gaps) == keep && n.bound <= gaps[0].size {
+		top := popMax(&queue)
+		n := arena[top.idx]
+		if len(gaps) == keep && top.bound <= gaps[0].size {
 			dropped = true
 			break
 		}
@@ -236,7 +243,8 @@ func (s *Schema) Plan(b Box, budget int) Cover {
 					dropped = true
 					continue
 				}
-				pushMax(&queue, *c)
+				arena = append(arena, *c)
+				pushMax(&queue, entry{bound: c.bound, idx: int32(len(arena) - 1)})
 			}
 			break
 		}
@@ -247,21 +255,29 @@ func (s *Schema) Plan(b Box, budget int) Cover {
 		end, start []byte // the range before ends at end, the next starts at start
 		size       float64
 	}
+	// One buffer holds every address of the result, each capped so an
+	// append by the caller cannot run into the next.
+	buf := make([]byte, 0, (2*len(gaps)+2)*s.addrLen)
+	addr := func(v *codes) []byte {
+		n := len(buf)
+		buf = s.appendAddr(buf, v)
+		return buf[n:len(buf):len(buf)]
+	}
 	cuts := make([]cut, len(gaps))
 	for i := range gaps {
 		g := &gaps[i]
-		end := s.appendAddr(nil, &g.before)
+		end := addr(&g.before)
 		s.step(end, +1) // cannot overflow: an in-box address follows
-		cuts[i] = cut{end: end, start: s.appendAddr(nil, &g.after), size: g.size}
+		cuts[i] = cut{end: end, start: addr(&g.after), size: g.size}
 	}
 	slices.SortFunc(cuts, func(a, b cut) int { return bytes.Compare(a.start, b.start) })
 	ranges := make([]Range, 0, len(cuts)+1)
-	start := s.appendAddr(nil, &lo)
+	start := addr(&lo)
 	for _, c := range cuts {
 		ranges = append(ranges, Range{Lo: start, Hi: c.end})
 		start = c.start
 	}
-	last := s.appendAddr(nil, &hi)
+	last := addr(&hi)
 	if !s.step(last, +1) {
 		last = nil
 	}
@@ -356,9 +372,25 @@ func (s *Schema) CoverFraction(b Box, budget int) float64 {
 	return s.Plan(b, budget).Covered / math.Ldexp(1, s.bits)
 }
 
-// Heap helpers, written out so nodes are not boxed into interfaces.
+// entry is a queued subcube: its bound and its index in the arena, small so
+// heap moves are cheap.
+type entry struct {
+	bound float64
+	idx   int32
+}
 
-func pushMax(h *[]node, n node) {
+// planScratch is the reusable memory of one Plan call.
+type planScratch struct {
+	gaps  []gap
+	arena []node
+	queue []entry
+}
+
+var planScratchPool = sync.Pool{New: func() any { return new(planScratch) }}
+
+// Heap helpers, written out so entries are not boxed into interfaces.
+
+func pushMax(h *[]entry, n entry) {
 	*h = append(*h, n)
 	q := *h
 	i := len(q) - 1
@@ -372,7 +404,7 @@ func pushMax(h *[]node, n node) {
 	}
 }
 
-func popMax(h *[]node) node {
+func popMax(h *[]entry) entry {
 	q := *h
 	top := q[0]
 	last := len(q) - 1

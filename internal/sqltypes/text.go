@@ -147,12 +147,27 @@ func parseFloat(s string) (float64, error) {
 var unixEpochDate = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // ParseDate parses an ISO date (YYYY-MM-DD) into days since the Unix epoch.
+// Like PostgreSQL it also accepts a timestamp and keeps its date part.
 func ParseDate(s string) (int64, error) {
-	t, err := time.Parse("2006-01-02", strings.TrimSpace(s))
+	in := strings.TrimSpace(s)
+	t, err := time.Parse("2006-01-02", in)
 	if err != nil {
-		return 0, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type date: %q", s)
+		us, terr := ParseTimestamp(in, false)
+		if terr != nil {
+			return 0, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type date: %q", s)
+		}
+		return floorDiv(us, 86400_000_000), nil
 	}
-	return int64(t.Sub(unixEpochDate) / (24 * time.Hour)), nil
+	// Through Unix seconds, not time.Duration, which overflows before 1678.
+	return floorDiv(t.Unix(), 86400), nil
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
 }
 
 var timestampLayouts = []string{

@@ -1,0 +1,18 @@
+// Command sidebyside is zproxy's side-by-side benchmark harness: it loads the
+// same generated readings data into a zproxy on the embedded store and into a
+// stock PostgreSQL 15, creates the equivalent indexes in each, runs the same
+// query classes through the wire with pgx and prints per class the median and
+// p99 latency of each system, their ratio, zproxy's items read per row
+// returned, and whether both returned the same rows. It also measures
+// multi-row INSERT throughput into zproxy with 0, 1 and 2 indexes, mutable
+// and immutable_rows.
+//
+// Data flows generator → (multi-row INSERT over pgx) → both servers; query
+// parameters come from the same seed, so each query runs with identical
+// arguments against both, and each result is fingerprinted and compared.
+// zproxy's read amplification comes from deltas of its /metrics counters
+// around each class and from EXPLAIN ANALYZE of a few sample queries.
+//
+// It is not part of the test suite; scripts/bench-sidebyside.sh runs it
+// (see bench/README.md).
+package main

@@ -1,0 +1,268 @@
+package optimizer_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	zpebble "github.com/zproxy/zproxy/kv/pebble"
+	"github.com/zproxy/zproxy/session"
+	"github.com/zproxy/zproxy/wire"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden plan files in testdata/plans")
+
+// schema is the catalog every golden plan is planned against. Plans need no
+// rows: the rules read only the schema and the query's bounds.
+var schema = []string{
+	// The readings table of DESIGN.md, on 4 shards.
+	`CREATE TABLE readings (
+	   sensor_id BIGINT NOT NULL,
+	   ts        TIMESTAMP NOT NULL,
+	   celsius   DOUBLE PRECISION,
+	   lat       DOUBLE PRECISION,
+	   lon       DOUBLE PRECISION,
+	   note      TEXT,
+	   PRIMARY KEY (sensor_id, ts DESC)
+	 ) WITH (shards = 4, mutability = 'immutable_rows')`,
+	`CREATE INDEX by_note ON readings (note, ts) INCLUDE (celsius)`,
+	`CREATE INDEX by_place ON readings USING zorder (lat, lon, ts) INCLUDE (celsius, note)`,
+	// A single-column primary key, and btree indexes of different lengths
+	// over the same leading column (longest prefix; declared-order tie).
+	`CREATE TABLE sensors (
+	   id        BIGINT PRIMARY KEY,
+	   name      TEXT,
+	   region    TEXT,
+	   kind      TEXT,
+	   installed DATE
+	 )`,
+	`CREATE INDEX by_region ON sensors (region)`,
+	`CREATE INDEX by_region_kind ON sensors (region, kind)`,
+	// Ties on prefix length broken by covering, then by ORDER BY.
+	`CREATE TABLE events (
+	   id BIGINT PRIMARY KEY,
+	   a  BIGINT NOT NULL,
+	   b  BIGINT NOT NULL,
+	   c  TEXT
+	 ) WITH (shards = 4)`,
+	`CREATE INDEX ev_a ON events (a)`,
+	`CREATE INDEX ev_a_cov ON events (a) INCLUDE (c)`,
+	`CREATE INDEX ev_a_b ON events (a, b)`,
+	`CREATE INDEX ev_a_c ON events (a, c) INCLUDE (b)`,
+	// Ties broken by fewer shards.
+	`CREATE TABLE logs (
+	   id    BIGINT PRIMARY KEY,
+	   host  TEXT NOT NULL,
+	   level TEXT
+	 ) WITH (shards = 8)`,
+	`CREATE INDEX lg_host8 ON logs (host) INCLUDE (level)`,
+	`CREATE INDEX lg_host2 ON logs (host) INCLUDE (level) WITH (shards = 2)`,
+}
+
+// newEngine opens an in-memory engine with the golden schema, plus an index
+// left in the building state (as an online build in progress leaves it).
+func newEngine(t *testing.T) *session.Engine {
+	t.Helper()
+	ctx := context.Background()
+	store, err := zpebble.Open("golden", zpebble.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ddl := range schema {
+		if _, err := run(ctx, eng, ddl); err != nil {
+			t.Fatalf("%s: %v", ddl, err)
+		}
+	}
+	_, err = eng.Catalog().Update(ctx, func(s *catalog.Snapshot, v uint64) (catalog.Change, error) {
+		tb, err := s.Table("readings")
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		tb = tb.Clone()
+		tb.Indexes = append(tb.Indexes, &catalog.Index{ID: v, Name: "by_celsius", Kind: catalog.KindBTree,
+			Columns: []catalog.KeyColumn{{Column: tb.ColumnIndex("celsius")}}, Shards: tb.Shards, State: catalog.StateBuilding})
+		return catalog.Change{Put: []*catalog.Table{tb}}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
+// run executes sql (one or more statements) in a fresh session and returns
+// its output as lines: result rows (columns joined by " | "), notices as
+// "NOTICE: ...", and a failing statement as "ERROR <code>: ..." (which ends
+// the run; the error is also returned).
+func run(ctx context.Context, eng *session.Engine, sql string) ([]string, error) {
+	var out []string
+	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "test", Notice: func(e *pgerr.Error) {
+		out = append(out, "NOTICE: "+e.Message)
+	}})
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	stmts, err := sess.Parse(ctx, sql, nil)
+	if err != nil {
+		return append(out, errLine(err)), err
+	}
+	for _, st := range stmts {
+		res, err := st.Execute(ctx, nil)
+		if err != nil {
+			return append(out, errLine(err)), err
+		}
+		for {
+			row, ok, err := res.Next(ctx)
+			if err != nil {
+				res.Close()
+				return append(out, errLine(err)), err
+			}
+			if !ok {
+				break
+			}
+			cells := make([]string, len(row))
+			for i, v := range row {
+				if v.IsNull() {
+					cells[i] = "NULL"
+				} else {
+					cells[i] = sqltypes.FormatText(v)
+				}
+			}
+			out = append(out, strings.Join(cells, " | "))
+		}
+		res.Close()
+	}
+	return out, nil
+}
+
+func errLine(err error) string {
+	s := fmt.Sprintf("ERROR %s: %v", pgerr.CodeOf(err), err)
+	if pe := pgerr.As(err); pe != nil && pe.Hint != "" {
+		s += "\nHINT: " + pe.Hint
+	}
+	return s
+}
+
+// explained prefixes the statements that plan a scan with EXPLAIN.
+func explained(stmt string) string {
+	f := strings.Fields(stmt)
+	if len(f) == 0 {
+		return stmt
+	}
+	switch strings.ToUpper(f[0]) {
+	case "SELECT", "UPDATE", "DELETE":
+		return "EXPLAIN " + stmt
+	}
+	return stmt
+}
+
+// blocks splits a plan file into blank-line-separated blocks; "--" lines
+// are comments that document the block and are copied to the golden file.
+func blocks(data string) [][]string {
+	var out [][]string
+	var cur []string
+	for _, line := range strings.Split(data, "\n") {
+		if strings.TrimSpace(line) == "" {
+			if len(cur) > 0 {
+				out = append(out, cur)
+			}
+			cur = nil
+			continue
+		}
+		cur = append(cur, strings.TrimRight(line, " \t"))
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// TestGoldenPlans plans every query of testdata/plans/*.sql and compares
+// its EXPLAIN output with the matching .golden file (rewritten by -update).
+// Each block's statements run in a fresh session; SELECT, UPDATE and DELETE
+// are explained, anything else (SET) just runs first.
+func TestGoldenPlans(t *testing.T) {
+	files, err := filepath.Glob("testdata/plans/*.sql")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no plan files: %v", err)
+	}
+	ctx := context.Background()
+	eng := newEngine(t)
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".sql"), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got strings.Builder
+			for _, blk := range blocks(string(data)) {
+				var sql []string
+				for _, l := range blk {
+					got.WriteString(l + "\n")
+					if !strings.HasPrefix(strings.TrimSpace(l), "--") {
+						sql = append(sql, l)
+					}
+				}
+				stmts := strings.Split(strings.Join(sql, "\n"), ";")
+				for i := range stmts {
+					stmts[i] = explained(strings.TrimSpace(stmts[i]))
+				}
+				lines, _ := run(ctx, eng, strings.Join(stmts, ";\n"))
+				got.WriteString("----\n")
+				for _, l := range lines {
+					got.WriteString(l + "\n")
+				}
+				got.WriteString("\n")
+			}
+			golden := strings.TrimSuffix(f, ".sql") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./optimizer -run TestGoldenPlans -update)", err)
+			}
+			if got.String() != string(want) {
+				t.Errorf("%s differs from the plans now made (rerun with -update after checking):\n%s", golden, diff(string(want), got.String()))
+			}
+		})
+	}
+}
+
+// diff shows the first differing lines of two texts.
+func diff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			fmt.Fprintf(&b, "line %d:\n  want: %s\n  got:  %s\n", i+1, wl, gl)
+			if shown++; shown == 10 {
+				break
+			}
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,257 @@
+package session_test
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+	zdynamo "github.com/zproxy/zproxy/kv/dynamodb"
+	zpebble "github.com/zproxy/zproxy/kv/pebble"
+	"github.com/zproxy/zproxy/session"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// The SQL script suite: files in testdata/sql, each a sequence of records
+//
+//	statement ok            the statement succeeds
+//	statement error CODE    it fails with SQLSTATE CODE
+//	query [rowsort]         it returns the rows after "----", one per
+//	                        line, columns joined by "|", NULL as NULL
+//	notice SUBSTRING        the previous statement raised a NOTICE
+//	                        containing SUBSTRING
+//
+// separated by blank lines. The same files run against every backend
+// available (Pebble always; DynamoDB Local when DYNAMODB_ENDPOINT is set)
+// and, from package e2e, over the wire.
+
+var backendFlag = flag.String("backend", "", "run the SQL suite only against this backend (pebble or dynamodb)")
+
+type backend struct {
+	name string
+	open func(t *testing.T) kv.Store
+}
+
+func backends(t *testing.T) []backend {
+	var out []backend
+	if *backendFlag == "" || *backendFlag == "pebble" {
+		out = append(out, backend{"pebble", func(t *testing.T) kv.Store {
+			s, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}})
+	}
+	if ep := os.Getenv("DYNAMODB_ENDPOINT"); ep != "" && (*backendFlag == "" || *backendFlag == "dynamodb") {
+		out = append(out, backend{"dynamodb", func(t *testing.T) kv.Store {
+			table := fmt.Sprintf("sqltest_%d_%s", os.Getpid(), strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()))
+			if len(table) > 250 {
+				table = table[:250]
+			}
+			s, err := zdynamo.Open(context.Background(), zdynamo.Options{Table: table, Endpoint: ep, Region: "us-east-1",
+				Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}})
+	}
+	return out
+}
+
+func TestSQLScripts(t *testing.T) {
+	files, err := filepath.Glob("testdata/sql/*.test")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	for _, be := range backends(t) {
+		t.Run(be.name, func(t *testing.T) {
+			for _, f := range files {
+				t.Run(strings.TrimSuffix(filepath.Base(f), ".test"), func(t *testing.T) {
+					store := be.open(t)
+					defer store.Close()
+					RunScript(t, store, f)
+				})
+			}
+		})
+	}
+}
+
+// record is one test step of a script.
+type record struct {
+	line    int
+	kind    string // statement, query
+	expect  string // ok, error CODE
+	sorted  bool
+	sql     string
+	rows    []string
+	notices []string
+}
+
+func parseScript(t *testing.T, path string) []record {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var recs []record
+	sc := bufio.NewScanner(f)
+	lineNo := 0
+	var cur *record
+	inRows := false
+	flush := func() {
+		if cur != nil {
+			cur.sql = strings.TrimSpace(cur.sql)
+			recs = append(recs, *cur)
+		}
+		cur, inRows = nil, false
+	}
+	for sc.Scan() {
+		lineNo++
+		line := sc.Text()
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case cur == nil && (trimmed == "" || strings.HasPrefix(trimmed, "#")):
+		case cur == nil && strings.HasPrefix(trimmed, "notice "):
+			if len(recs) == 0 {
+				t.Fatalf("%s:%d: notice before any statement", path, lineNo)
+			}
+			recs[len(recs)-1].notices = append(recs[len(recs)-1].notices, strings.TrimPrefix(trimmed, "notice "))
+		case cur == nil:
+			fields := strings.Fields(trimmed)
+			cur = &record{line: lineNo, kind: fields[0]}
+			switch fields[0] {
+			case "statement":
+				cur.expect = strings.Join(fields[1:], " ")
+			case "query":
+				cur.sorted = len(fields) > 1 && fields[1] == "rowsort"
+				if len(fields) > 1 && fields[1] == "error" {
+					cur.expect = strings.Join(fields[1:], " ")
+				}
+			default:
+				t.Fatalf("%s:%d: unknown record %q", path, lineNo, fields[0])
+			}
+		case trimmed == "":
+			flush()
+		case cur.kind == "query" && trimmed == "----":
+			inRows = true
+		case inRows:
+			cur.rows = append(cur.rows, trimmed)
+		default:
+			cur.sql += line + "\n"
+		}
+	}
+	flush()
+	return recs
+}
+
+// RunScript runs one script file against a fresh engine over store.
+func RunScript(t *testing.T, store kv.Store, path string) {
+	ctx := context.Background()
+	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "test", Notice: func(e *pgerr.Error) {
+		notices = append(notices, e.Message)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range parseScript(t, path) {
+		notices = notices[:0]
+		rows, err := runSQL(ctx, sess, rec.sql)
+		where := fmt.Sprintf("%s:%d: %s", path, rec.line, firstLine(rec.sql))
+		switch {
+		case strings.HasPrefix(rec.expect, "error"):
+			want := strings.TrimSpace(strings.TrimPrefix(rec.expect, "error"))
+			if err == nil {
+				t.Errorf("%s: succeeded, want error %s", where, want)
+			} else if got := pgerr.CodeOf(err); want != "" && got != want {
+				t.Errorf("%s: error %s (%v), want %s", where, got, err, want)
+			}
+			continue
+		case err != nil:
+			t.Errorf("%s: %v (SQLSTATE %s)", where, err, pgerr.CodeOf(err))
+			continue
+		}
+		if rec.kind == "query" {
+			if rec.sorted {
+				sort.Strings(rows)
+			}
+			if strings.Join(rows, "\n") != strings.Join(rec.rows, "\n") {
+				t.Errorf("%s:\n got:\n  %s\n want:\n  %s", where, strings.Join(rows, "\n  "), strings.Join(rec.rows, "\n  "))
+			}
+		}
+		for _, want := range rec.notices {
+			found := false
+			for _, n := range notices {
+				found = found || strings.Contains(n, want)
+			}
+			if !found {
+				t.Errorf("%s: no NOTICE containing %q (got %q)", where, want, notices)
+			}
+		}
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " ..."
+	}
+	return s
+}
+
+// runSQL runs a query string through the session as the simple protocol
+// would and returns the rows of the last statement as text.
+func runSQL(ctx context.Context, sess wire.Session, sql string) ([]string, error) {
+	stmts, err := sess.Parse(ctx, sql, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, st := range stmts {
+		out = nil
+		if _, _, err := st.Describe(ctx); err != nil {
+			return nil, err
+		}
+		res, err := st.Execute(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		cols := res.Columns()
+		for {
+			row, ok, err := res.Next(ctx)
+			if err != nil {
+				res.Close()
+				return nil, err
+			}
+			if !ok {
+				break
+			}
+			parts := make([]string, len(row))
+			for i, v := range row {
+				if v.IsNull() {
+					parts[i] = "NULL"
+				} else {
+					parts[i] = string(sqltypes.AppendTextAs(nil, cols[i].Type, v))
+				}
+			}
+			out = append(out, strings.Join(parts, "|"))
+		}
+		res.Close()
+	}
+	return out, nil
+}
