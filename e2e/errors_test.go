@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -73,8 +74,8 @@ func TestErrors(t *testing.T) {
 			qctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			err := bystander.QueryRow(qctx, "SELECT count(*) FROM errs WHERE id >= $1", 1).Scan(&n)
 			cancel()
-			if err == nil && n != 3 {
-				err = errors.New("bystander counted a wrong number of rows")
+			if err == nil && n < 3 {
+				err = fmt.Errorf("bystander counted %d rows, want at least 3", n)
 			}
 			if err != nil {
 				bystanderErr = err
@@ -88,6 +89,7 @@ func TestErrors(t *testing.T) {
 		conn := tg.Connect(t, mode)
 		for _, tc := range errorCases() {
 			t.Run(mode.String()+"/"+tc.name, func(t *testing.T) {
+				before := queryAll(t, conn, "SELECT * FROM errs ORDER BY id")
 				_, err := conn.Exec(testCtx(t), tc.sql, tc.args...)
 				var pgErr *pgconn.PgError
 				if !errors.As(err, &pgErr) {
@@ -110,10 +112,8 @@ func TestErrors(t *testing.T) {
 				}
 				// Nothing of a failed statement was written, and the
 				// connection still works.
-				got := queryAll(t, conn, "SELECT id, n FROM errs ORDER BY id")
-				want := [][]any{{int64(1), int64(1)}, {int64(2), int64(2)}, {int64(3), int64(3)}}
-				if !rowsEqual(got, want) {
-					t.Fatalf("after %s the table holds %v, want %v", tc.sql, got, want)
+				if after := queryAll(t, conn, "SELECT * FROM errs ORDER BY id"); !rowsEqual(after, before) {
+					t.Errorf("%s changed the table from %v to %v", tc.sql, before, after)
 				}
 			})
 		}

@@ -286,44 +286,55 @@ func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) 
 		return c
 	}
 
-	// Hints.
+	// Hints. Every hint gets a note for EXPLAIN; one that cannot be
+	// honoured also becomes a NOTICE. Honoured notes go last so the joined
+	// note ends in "honoured" exactly when a hint shaped the plan.
 	ignored := map[string]bool{}
 	var forced *candidate
-	var hintNote string
+	var failedNotes, honouredNotes []string
+	fail := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		failedNotes = append(failedNotes, msg)
+		*notices = append(*notices, pgerr.Notice("%s", msg))
+	}
+	honour := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		if len(honouredNotes) == 0 || honouredNotes[len(honouredNotes)-1] != msg {
+			honouredNotes = append(honouredNotes, msg)
+		}
+	}
 	for _, h := range s.Hints {
 		if h.Table != "" && h.Table != t.Name {
-			hintNote = fmt.Sprintf("hint %s ignored: it names table %q, not %q", hintName(h), h.Table, t.Name)
+			fail("hint %s ignored: it names table %q, not %q", hintName(h), h.Table, t.Name)
 			continue
 		}
 		for _, name := range h.Index {
 			if name == "primary" && h.Use {
 				forced = mk(nil)
-				hintNote = "hint USE_INDEX(primary) honoured"
+				honour("hint USE_INDEX(primary) honoured")
 				continue
 			}
 			ix := t.Index(name)
 			switch {
 			case ix == nil:
-				hintNote = fmt.Sprintf("hint %s not honoured: table %q has no index %q", hintName(h), t.Name, name)
+				fail("hint %s not honoured: table %q has no index %q", hintName(h), t.Name, name)
 			case ix.State != catalog.StatePublic:
-				hintNote = fmt.Sprintf("hint %s not honoured: index %q is still being built", hintName(h), name)
+				fail("hint %s not honoured: index %q is still being built", hintName(h), name)
 			case !h.Use:
 				ignored[name] = true
-				hintNote = fmt.Sprintf("hint %s honoured", hintName(h))
+				honour("hint %s honoured", hintName(h))
 			default:
 				c := mk(ix)
 				if c.zorder && c.prefix == 0 {
-					hintNote = fmt.Sprintf("hint %s not honoured: no attribute of Z-order index %q is bound", hintName(h), name)
+					fail("hint %s not honoured: no attribute of Z-order index %q is bound", hintName(h), name)
 					continue
 				}
 				forced = c
-				hintNote = fmt.Sprintf("hint %s honoured", hintName(h))
+				honour("hint %s honoured", hintName(h))
 			}
 		}
 	}
-	if hintNote != "" && strings.Contains(hintNote, "not honoured") {
-		*notices = append(*notices, pgerr.Notice("%s", hintNote))
-	}
+	hintNote := strings.Join(append(failedNotes, honouredNotes...), "; ")
 
 	var cands []*candidate
 	cands = append(cands, mk(nil))
@@ -343,19 +354,17 @@ func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) 
 		return forced, rej, hintNote, nil
 	}
 
+	// Rules 2 and 3 among prefix paths; each loser's reason is given
+	// against the winner, not against whichever led when it was compared.
 	var best *candidate
-	var rejected []Rejection
-	// Rules 2 and 3 among prefix paths.
 	for _, c := range cands {
-		if c.zorder {
-			continue
-		}
-		if best == nil || prefixBetter(c, best) {
-			if best != nil {
-				rejected = append(rejected, Rejection{Path: best.label, Reason: loseReason(best, c)})
-			}
+		if !c.zorder && (best == nil || prefixBetter(c, best)) {
 			best = c
-		} else {
+		}
+	}
+	var rejected []Rejection
+	for _, c := range cands {
+		if !c.zorder && c != best {
 			rejected = append(rejected, Rejection{Path: c.label, Reason: loseReason(c, best)})
 		}
 	}
@@ -407,6 +416,8 @@ func prefixBetter(a, b *candidate) bool {
 
 func loseReason(loser, winner *candidate) string {
 	switch {
+	case winner.isPointGet() && !loser.isPointGet():
+		return "primary key fully bound by equality: point get"
 	case loser.prefix != winner.prefix:
 		return fmt.Sprintf("prefix %d < %d", loser.prefix, winner.prefix)
 	case loser.covering != winner.covering:

@@ -219,10 +219,20 @@ func TestGoldenPlans(t *testing.T) {
 				for i := range stmts {
 					stmts[i] = explained(strings.TrimSpace(stmts[i]))
 				}
-				lines, _ := run(ctx, eng, strings.Join(stmts, ";\n"))
+				lines, err := run(ctx, eng, strings.Join(stmts, ";\n"))
 				got.WriteString("----\n")
 				for _, l := range lines {
 					got.WriteString(l + "\n")
+				}
+				if err == nil {
+					// Run the statements themselves too (the tables are
+					// empty): the NOTICEs a client gets are part of the plan.
+					executed, _ := run(ctx, eng, strings.Join(sql, "\n"))
+					for _, l := range executed {
+						if strings.HasPrefix(l, "NOTICE: ") {
+							got.WriteString("on execution: " + l + "\n")
+						}
+					}
 				}
 				got.WriteString("\n")
 			}

@@ -134,14 +134,19 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	// A word Postgres allows as a column name may be reserved in TiDB
 	// (key, range, rank...): when TiDB fails at such a word, it is
 	// backquoted and the statement tried again.
-	var stmts []ast.StmtNode
+	// The TiDB parser reuses its result slice, so the statement is taken
+	// out of it before the parser goes back to the pool.
+	p := tidbPool.Get().(*tidb.Parser)
+	defer tidbPool.Put(p)
 	for attempt := 0; ; attempt++ {
 		st.SQL = r.emit(head)
 		st.segs = r.seg
-		p := tidbPool.Get().(*tidb.Parser)
-		stmts, _, err = p.ParseSQL(st.SQL)
-		tidbPool.Put(p)
+		stmts, _, err := p.ParseSQL(st.SQL)
 		if err == nil {
+			if len(stmts) != 1 {
+				return st, r.syntaxErrorAt(len(toks))
+			}
+			st.AST = stmts[0]
 			break
 		}
 		i := r.tidbErrorToken(&st, err)
@@ -151,10 +156,6 @@ func parseOne(sql string, toks []token) (Statement, error) {
 		r.replace(i, "`"+toks[i].val+"`")
 		r.seg, r.params = r.seg[:0], r.params[:0]
 	}
-	if len(stmts) != 1 {
-		return st, r.syntaxErrorAt(len(toks))
-	}
-	st.AST = stmts[0]
 	r.numberParams(&st)
 	if st.Explain != nil {
 		format := "row"

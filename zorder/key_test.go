@@ -92,7 +92,7 @@ func TestKeyOrderSingleColumn(t *testing.T) {
 	for _, k := range allKinds {
 		for _, desc := range []bool{false, true} {
 			c := KeyColumn{Kind: k, Desc: desc}
-			for i := 0; i < 3000; i++ {
+			for i := 0; i < 1500; i++ {
 				a, b := randField(r, k), randField(r, k)
 				want := natural(k, a, b)
 				if desc {
@@ -133,7 +133,7 @@ func TestKeyOrderEdgeValuesSorted(t *testing.T) {
 
 func TestKeyOrderTuples(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < 1500; i++ {
 		cols := make([]KeyColumn, 1+r.IntN(4))
 		for j := range cols {
 			cols[j] = KeyColumn{Kind: allKinds[r.IntN(len(allKinds))], Desc: r.IntN(2) == 0}

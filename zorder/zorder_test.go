@@ -183,7 +183,7 @@ func TestWideSchemaRoundTrip(t *testing.T) {
 
 func TestExactRangesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	for i := 0; i < 300; i++ {
+	for i := 0; i < 150; i++ {
 		m := randSmall(r)
 		b := m.randBox(r)
 		in := m.inBox(b)
@@ -239,7 +239,7 @@ func optimalCover(in []bool, k int) (covered int, runs int) {
 
 func TestPlanBudgetedBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	for i := 0; i < 300; i++ {
+	for i := 0; i < 150; i++ {
 		m := randSmall(r)
 		b := m.randBox(r)
 		in := m.inBox(b)
@@ -283,7 +283,7 @@ func TestPlanBudgetedBruteForce(t *testing.T) {
 
 func TestBigMinLitMaxBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	for i := 0; i < 150; i++ {
+	for i := 0; i < 80; i++ {
 		m := randSmall(r)
 		b := m.randBox(r)
 		in := m.inBox(b)
@@ -334,7 +334,7 @@ func TestBigMinLitMaxBruteForce(t *testing.T) {
 // otherwise seek.
 func TestSkipScanVisitsExactlyTheBox(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	for i := 0; i < 300; i++ {
+	for i := 0; i < 150; i++ {
 		m := randSmall(r)
 		b := m.randBox(r)
 		in := m.inBox(b)

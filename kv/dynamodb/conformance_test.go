@@ -12,6 +12,7 @@ import (
 // keeps subtests apart with random partitions.
 func TestConformance(t *testing.T) {
 	requireDynamo(t)
+	t.Parallel()
 	table := uniqueTable(t)
 	first := openTest(t, testOptions(table, endpoint))
 	deleteTableOnCleanup(t, first)

@@ -96,6 +96,7 @@ func scanKeys(t testing.TB, it kv.Iterator) []string {
 
 func TestOpenCreatesTableAndChecksSchema(t *testing.T) {
 	requireDynamo(t)
+	t.Parallel()
 	s := openTest(t, testOptions(uniqueTable(t), endpoint))
 	deleteTableOnCleanup(t, s)
 	desc, err := s.client.DescribeTable(bg, &dynamodb.DescribeTableInput{TableName: &s.table})
@@ -129,6 +130,7 @@ func TestOpenCreatesTableAndChecksSchema(t *testing.T) {
 // page, only when Next needs it, and a Limit hint keeps the first page small.
 func TestPagesAreStreamed(t *testing.T) {
 	requireDynamo(t)
+	t.Parallel()
 	s := openTest(t, testOptions(uniqueTable(t), endpoint))
 	deleteTableOnCleanup(t, s)
 	const n, size = 160, 20 << 10 // 3.2 MB: four pages
@@ -191,6 +193,7 @@ func TestPagesAreStreamed(t *testing.T) {
 // at the bound instead of reading the skipped items.
 func TestSeekRestartsQuery(t *testing.T) {
 	requireDynamo(t)
+	t.Parallel()
 	s := openTest(t, testOptions(uniqueTable(t), endpoint))
 	deleteTableOnCleanup(t, s)
 	var ops []kv.Op
@@ -225,6 +228,7 @@ func TestSeekRestartsQuery(t *testing.T) {
 // two Store instances on one table; exactly one insert per key wins.
 func TestTwoProxiesRaceOnInsert(t *testing.T) {
 	requireDynamo(t)
+	t.Parallel()
 	table := uniqueTable(t)
 	a := openTest(t, testOptions(table, endpoint))
 	deleteTableOnCleanup(t, a)
@@ -284,6 +288,7 @@ func failAttempts(op string, n int32, err error, attempts *atomic.Int32) func(*d
 
 func TestThrottlingIsRetried(t *testing.T) {
 	requireDynamo(t)
+	t.Parallel()
 	table := uniqueTable(t)
 	seed := openTest(t, testOptions(table, endpoint))
 	deleteTableOnCleanup(t, seed)
@@ -444,6 +449,7 @@ func holdBack(rounds int32, all bool, held *atomic.Int32) func(*dynamodb.Options
 // an UnavailableError.
 func TestUnprocessedAreRetried(t *testing.T) {
 	requireDynamo(t)
+	t.Parallel()
 	table := uniqueTable(t)
 	plain := openTest(t, testOptions(table, endpoint))
 	deleteTableOnCleanup(t, plain)
@@ -502,6 +508,7 @@ func TestUnprocessedAreRetried(t *testing.T) {
 // put of an unchanged entry).
 func TestSameKeyTwiceInABatch(t *testing.T) {
 	requireDynamo(t)
+	t.Parallel()
 	s := openTest(t, testOptions(uniqueTable(t), endpoint))
 	deleteTableOnCleanup(t, s)
 	k := key("p", "k")
@@ -527,6 +534,7 @@ func TestSameKeyTwiceInABatch(t *testing.T) {
 // the Observer and to the statement's Stats.
 func TestCapacityIsReported(t *testing.T) {
 	requireDynamo(t)
+	t.Parallel()
 	opts := testOptions(uniqueTable(t), endpoint)
 	rec := newRecorder()
 	opts.Observer = rec

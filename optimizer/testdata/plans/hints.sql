@@ -27,3 +27,9 @@ SELECT /*+ USE_INDEX(sensors, by_region) */ ts FROM readings WHERE sensor_id = 7
 
 -- A building index is never a candidate without a hint either.
 SELECT ts FROM readings WHERE celsius = 21.5
+
+-- Several hints: each is reported; the unhonoured one also as a NOTICE.
+SELECT /*+ USE_INDEX(readings, no_such_index) IGNORE_INDEX(readings, by_place) */ sensor_id FROM readings WHERE lat BETWEEN 40.5 AND 40.9 AND lon BETWEEN -74.1 AND -73.7
+
+-- USE_INDEX naming two indexes: the last usable one is forced.
+SELECT /*+ USE_INDEX(readings, by_note, by_place) */ sensor_id FROM readings WHERE lat > 40

@@ -36,5 +36,5 @@ SELECT note, ts FROM readings WHERE note >= 'a' ORDER BY note LIMIT 5
 -- Z-order yields no useful order: TopN.
 SELECT ts FROM readings WHERE lat BETWEEN 40.5 AND 40.9 AND lon BETWEEN -74.1 AND -73.7 ORDER BY ts DESC LIMIT 100
 
--- A point get ignores ORDER BY (one row at most); LIMIT still applies.
+-- A point get does not deliver order; the TopN over its one row is trivial.
 SELECT name FROM sensors WHERE id = 3 ORDER BY name LIMIT 1

@@ -16,8 +16,8 @@ SELECT celsius FROM readings WHERE sensor_id = 7 AND lat BETWEEN 40 AND 41 AND l
 -- small box.
 SELECT celsius FROM readings WHERE note >= 'a' AND lat BETWEEN 40.5 AND 40.6 AND lon BETWEEN -74.0 AND -73.9
 
--- The Z-order index does not cover sensor_id... it does: entries hold the
--- primary key. It does not cover nothing else here; ask for every column.
+-- Every column: by_place still covers (its key, INCLUDE and primary-key
+-- columns are all of them), so no lookup.
 SELECT * FROM readings WHERE lat BETWEEN 40.5 AND 40.9 AND lon BETWEEN -74.1 AND -73.7
 
 -- An IN list on a Z attribute is covered by its hull, the list stays in

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// report prints the results as Markdown, ready to paste into a README.
+func report(w io.Writer, cfg config, ds dataset, pgVersion string, pgSettings []string, loads []loadResult, results []classResult, inserts []insertResult) {
+	fmt.Fprintf(w, "\n## Side-by-side: zproxy (embedded Pebble) vs PostgreSQL %s\n\n", pgVersion)
+	fmt.Fprintf(w, "%d rows (%d sensors × %d readings, seed %d), %d timed queries per class after %d warm-up, one connection each, %d CPUs (%s/%s).\n",
+		ds.rows(), ds.sensors, ds.perSensor, cfg.seed, cfg.iterations, cfg.warmup, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "zproxy: shards = %d, %s; indexes (note, ts) INCLUDE (celsius) and USING zorder (lat, lon, ts) INCLUDE (celsius, note).\n", cfg.shards, cfg.mutability)
+	box := "GiST on point(lon, lat) INCLUDE (lat, lon, ts, sensor_id, celsius), boxes written as point(lon, lat) <@ box(...)"
+	if cfg.pgBox == pgBoxBtree {
+		box = "btree on (lat, lon) INCLUDE (ts, sensor_id, celsius), boxes written with BETWEEN"
+	}
+	fmt.Fprintf(w, "PostgreSQL: default settings (%s); btree (note, ts) INCLUDE (celsius); %s; VACUUM ANALYZE.\n\n", strings.Join(pgSettings, ", "), box)
+
+	fmt.Fprintln(w, "| load (multi-row INSERT) | rows/s | time | after |")
+	fmt.Fprintln(w, "|---|---:|---:|---|")
+	for _, l := range loads {
+		extra := l.bytes
+		if l.indexTime > 0 {
+			extra = fmt.Sprintf("CREATE INDEX + VACUUM ANALYZE %s; %s", l.indexTime.Round(time.Millisecond), l.bytes)
+		}
+		fmt.Fprintf(w, "| %s, %d rows/statement, %d conns | %.0f | %s | %s; count(*) = %d |\n",
+			l.system, cfg.batch, cfg.loadConns, float64(ds.rows())/l.elapsed.Seconds(), l.elapsed.Round(time.Millisecond), extra, l.rowsStored)
+	}
+	fmt.Fprintln(w)
+
+	fmt.Fprintln(w, "| class | rows/query | zproxy p50 | zproxy p99 | PG p50 | PG p99 | p50 ratio zproxy/PG | items read / row returned | store requests / query | same rows as PG |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+	for _, r := range results {
+		zp50, pp50 := percentile(r.zproxyLat, 0.5), percentile(r.pgLat, 0.5)
+		ratio := "—"
+		if pp50 > 0 && zp50 > 0 {
+			ratio = fmt.Sprintf("%.2f", float64(zp50)/float64(pp50))
+		}
+		same := "yes"
+		if r.mismatches > 0 {
+			same = fmt.Sprintf("**NO: %d of %d differ**", r.mismatches, cfg.iterations)
+		}
+		if r.zproxyErrs > 0 {
+			same += fmt.Sprintf(" (**%d zproxy errors**)", r.zproxyErrs)
+		}
+		items := "—"
+		if r.itemsPerRow > 0 {
+			items = fmt.Sprintf("%.2f", r.itemsPerRow)
+		}
+		fmt.Fprintf(w, "| %s | %.1f | %s | %s | %s | %s | %s | %s | %.1f | %s |\n",
+			r.class.name, r.pgRowsPerQuery, fmtDur(zp50), fmtDur(percentile(r.zproxyLat, 0.99)),
+			fmtDur(pp50), fmtDur(percentile(r.pgLat, 0.99)), ratio, items, r.storeReqPerQuery, same)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Items read / row returned is zproxy_rows_read_total ÷ zproxy_rows_returned_total over the timed queries.")
+	fmt.Fprintf(w, "Access paths, from EXPLAIN ANALYZE of %d sample queries per class (zproxy) and EXPLAIN ANALYZE of the first (PostgreSQL):\n\n", cfg.explainSamples)
+	fmt.Fprintln(w, "| class | zproxy path | items read / scan row (samples) | PostgreSQL plan |")
+	fmt.Fprintln(w, "|---|---|---:|---|")
+	for _, r := range results {
+		amp := "—"
+		if r.sample.scanRows > 0 {
+			amp = fmt.Sprintf("%.2f (%d / %d)", float64(r.sample.itemsRead)/float64(r.sample.scanRows), r.sample.itemsRead, r.sample.scanRows)
+		}
+		path := r.sample.path
+		if r.explainErr != nil {
+			path = "EXPLAIN ANALYZE failed: " + r.explainErr.Error()
+		}
+		plan := r.pgPlan
+		if r.pgPlanErr != nil {
+			plan = "EXPLAIN failed: " + r.pgPlanErr.Error()
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", r.class.name, path, amp, strings.ReplaceAll(plan, "|", "\\|"))
+	}
+	var problems []string
+	for _, r := range results {
+		if r.firstMismatch != "" {
+			problems = append(problems, fmt.Sprintf("- %s: %d of %d results differ; first: `%s`", r.class.name, r.mismatches, cfg.iterations, r.firstMismatch))
+		}
+		if r.zproxyErr != nil {
+			problems = append(problems, fmt.Sprintf("- %s: %d zproxy errors; first: %v", r.class.name, r.zproxyErrs, r.zproxyErr))
+		}
+	}
+	if len(problems) > 0 {
+		fmt.Fprintln(w, "\nProblems:")
+		fmt.Fprintln(w, strings.Join(problems, "\n"))
+	}
+	if len(inserts) > 0 {
+		fmt.Fprintf(w, "\n### INSERT throughput (one connection, %d rows per statement, %d rows per configuration, shards = %d)\n\n", cfg.batch, inserts[0].rows, cfg.shards)
+		fmt.Fprintln(w, "| system | mutability | 0 indexes | 1 index (btree) | 2 indexes (+ Z-order / GiST) |")
+		fmt.Fprintln(w, "|---|---|---:|---:|---:|")
+		for i := 0; i+2 < len(inserts); i += 3 {
+			mut := inserts[i].mutability
+			if mut == "" {
+				mut = "—"
+			}
+			fmt.Fprintf(w, "| %s | %s | %.0f rows/s | %.0f rows/s | %.0f rows/s |\n", inserts[i].system, mut,
+				inserts[i].rowsPerSecond(), inserts[i+1].rowsPerSecond(), inserts[i+2].rowsPerSecond())
+		}
+	}
+}
