@@ -13,6 +13,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/zorder"
 )
 
 // CatalogPartition is the store partition that holds the catalog. Data
@@ -76,6 +77,10 @@ type Index struct {
 	Include []int       `json:"include,omitempty"`
 	Shards  int         `json:"shards"`
 	State   IndexState  `json:"state"`
+
+	// zschema caches the Z-order schema of a Z-order index; descriptors
+	// are immutable once in a snapshot, so it is computed once at load.
+	zschema *zorder.Schema
 }
 
 // Table describes a table.
@@ -263,6 +268,11 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 			if err != nil {
 				it.Close()
 				return nil, err
+			}
+			for _, ix := range t.Indexes {
+				if ix.Kind == KindZOrder {
+					ix.zschema = t.buildZSchema(ix)
+				}
 			}
 			tables[t.Name] = t
 		}

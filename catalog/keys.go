@@ -276,10 +276,28 @@ func ZType(t sqltypes.Type) zorder.Type {
 
 // ZSchema returns the Z-order schema of a Z-order index.
 func (t *Table) ZSchema(ix *Index) *zorder.Schema {
+	if ix.zschema != nil {
+		return ix.zschema
+	}
+	return t.buildZSchema(ix)
+}
+
+func (t *Table) buildZSchema(ix *Index) *zorder.Schema {
 	attrs := make([]zorder.Attr, len(ix.Columns))
 	for i, k := range ix.Columns {
 		c := t.Columns[k.Column]
-		attrs[i] = zorder.Attr{Name: c.Name, Type: ZType(c.Type), Width: k.Width, Nullable: !c.NotNull}
+		w := k.Width
+		if w == 0 {
+			// Narrow integers need only their own width; wider codes would
+			// add address bits that no value can set.
+			switch c.Type.ID {
+			case sqltypes.Int2:
+				w = 16
+			case sqltypes.Int4:
+				w = 32
+			}
+		}
+		attrs[i] = zorder.Attr{Name: c.Name, Type: ZType(c.Type), Width: w, Nullable: !c.NotNull}
 	}
 	return zorder.MustSchema(attrs...)
 }

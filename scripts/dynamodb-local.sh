@@ -149,9 +149,40 @@ answers() {
 	fi
 }
 
-start() {
-	if running_pid >/dev/null; then
+# wait_answers waits until the instance with the given pid answers, up to
+# 60s (a JVM on a busy machine can take a while), or fails if it exits.
+wait_answers() {
+	local pid=$1 i
+	for ((i = 0; i < 600; i++)); do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			rm -f "$pid_file"
+			cat "$log_file" >&2 2>/dev/null || true
+			die "DynamoDB Local exited during start-up (log above)"
+		fi
 		answers && return 0
+		sleep 0.1
+	done
+	kill "$pid" 2>/dev/null || true
+	rm -f "$pid_file"
+	cat "$log_file" >&2 2>/dev/null || true
+	die "DynamoDB Local did not answer on port $port within 60s (log above)"
+}
+
+# lock serialises start and stop of one port's instance across callers.
+lock() {
+	mkdir -p "$run_dir"
+	if command -v flock >/dev/null 2>&1; then
+		exec 9>"$run_dir/port-$port.lock"
+		flock 9
+	fi
+}
+
+start() {
+	lock
+	local pid
+	if pid="$(running_pid)"; then
+		wait_answers "$pid" # already started, perhaps still starting up
+		return 0
 	fi
 	have_java || die "Java 17+ not found: run '$0 install'"
 	local jd
@@ -159,7 +190,6 @@ start() {
 	if answers; then
 		die "port $port is already in use by another process; set DYNAMODB_LOCAL_PORT"
 	fi
-	mkdir -p "$run_dir"
 	local storage=(-inMemory)
 	if [[ -n "${DYNAMODB_LOCAL_DBPATH:-}" ]]; then
 		mkdir -p "$DYNAMODB_LOCAL_DBPATH"
@@ -174,25 +204,13 @@ start() {
 			"${storage[@]}" -sharedDb -disableTelemetry -port "$port" \
 			</dev/null >"$log_file" 2>&1
 	) &
-	local pid=$!
+	pid=$!
 	echo "$pid" >"$pid_file"
-	local i
-	for ((i = 0; i < 300; i++)); do
-		if ! kill -0 "$pid" 2>/dev/null; then
-			rm -f "$pid_file"
-			cat "$log_file" >&2
-			die "DynamoDB Local exited during start-up (log above)"
-		fi
-		answers && return 0
-		sleep 0.1
-	done
-	kill "$pid" 2>/dev/null || true
-	rm -f "$pid_file"
-	cat "$log_file" >&2
-	die "DynamoDB Local did not answer on port $port within 30s (log above)"
+	wait_answers "$pid"
 }
 
 stop() {
+	lock
 	local pid
 	if ! pid="$(running_pid)"; then
 		rm -f "$pid_file"

@@ -32,10 +32,12 @@
 // or stored as S; those read back as AttrFloat. Any other N reads back as
 // AttrInt when its text has no '.', 'e' or 'E' and fits an int64, else as
 // AttrFloat — the rule for numbers other tools wrote, which the row decoder
-// coerces by column type. Attribute names
-// starting with "~" are reserved for zproxy and rejected on write. Decoded
-// attributes come back sorted by name: DynamoDB keeps no order. An item is
-// at most 400 KB (names and values), DynamoDB's limit.
+// coerces by column type. S must be UTF-8, so a string that is not is
+// stored as B and listed in "~text". Attribute names starting with "~" are
+// reserved for zproxy and rejected on write. Decoded attributes come back
+// sorted by name: DynamoDB keeps no order. DynamoDB's size limits apply and
+// surface as its ValidationException: 400 KB per item (names and values),
+// 4 MB per transaction.
 //
 // # Requests
 //
@@ -68,4 +70,13 @@
 // "transact_write", "batch_write") and to the statement's kv.Stats.
 // Credentials come from the SDK's default chain unless Options.Credentials
 // is set; nothing here logs them.
+//
+// # DynamoDB Local
+//
+// With Options.Endpoint set, the response CRC32 check is off (DynamoDB Local
+// leaves the header out of some responses). DynamoDB Local 3.x accepts only
+// access key ids made of letters and digits, and keeps one database per
+// key and region unless started with -sharedDb, as
+// scripts/dynamodb-local.sh does. The tests start it through that script on
+// a free port, or use DYNAMODB_ENDPOINT.
 package dynamodb

@@ -88,7 +88,10 @@ func conditionExpression(c kv.Condition) (*string, map[string]string) {
 
 // transact writes an atomic batch. Cancellations for transaction conflicts
 // or throttling are retried with backoff; a failed condition becomes a
-// *kv.ConditionFailedError naming the first failing op.
+// *kv.ConditionFailedError naming the first failing op. The SDK fills in a
+// ClientRequestToken once per call, so its own retries of a transaction
+// whose response was lost are idempotent rather than failing their own
+// conditions.
 func (s *Store) transact(ctx context.Context, b kv.Batch) error {
 	merged, err := mergeOps(b.Ops)
 	if err != nil {
@@ -130,10 +133,10 @@ func (s *Store) transact(ctx context.Context, b kv.Batch) error {
 		for i, r := range canceled.CancellationReasons {
 			switch aws.ToString(r.Code) {
 			case "ConditionalCheckFailed":
-				if i < len(merged) {
-					return &kv.ConditionFailedError{Index: merged[i].condIndex, Key: merged[i].Key}
+				if i >= len(merged) {
+					return fmt.Errorf("dynamodb: TransactWriteItems reported a failed condition on item %d of %d: %w", i, len(merged), err)
 				}
-				return &kv.ConditionFailedError{Index: -1}
+				return &kv.ConditionFailedError{Index: merged[i].condIndex, Key: merged[i].Key}
 			case "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded":
 				retryable = true
 			}
