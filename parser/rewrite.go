@@ -196,6 +196,9 @@ func (r *rewriter) rewrite(head int) error {
 		}
 		t := &r.toks[i]
 		switch {
+		case t.kind == tkIdent && t.val == "limit" && r.peek(i+1, "all"):
+			// LIMIT ALL is no limit at all.
+			r.drop(i, i+2)
 		case t.kind == tkIdent && t.val == "cast" && r.peek(i+1, "("):
 			if err := r.castCall(i); err != nil {
 				return err
@@ -228,9 +231,44 @@ func (r *rewriter) rewrite(head int) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported").WithPosition(r.pos(i))
 		case t.kind == tkPunct && t.val == ":":
 			return r.syntaxErrorAt(i)
+		case t.kind == tkIdent && t.val == "concat" && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
+			// TiDB turns || into concat(), which must stay NULL-strict;
+			// Postgres's concat() function skips NULLs, so it gets its own name.
+			r.replace(i, ConcatFunc)
+		case t.kind == tkIdent && t.val == "offset" && !r.limitBefore(head, i):
+			// TiDB needs a LIMIT before OFFSET; Postgres does not.
+			r.ed[i].pre = "LIMIT " + NoLimit + " " + r.ed[i].pre
 		}
 	}
 	return nil
+}
+
+// ConcatFunc is the name Postgres's concat() function is given, so that the
+// concat TiDB makes of || keeps the operator's NULL-strict meaning.
+const ConcatFunc = "zp_concat"
+
+// NoLimit is the LIMIT written before an OFFSET that has none; the planner
+// reads it as no limit.
+const NoLimit = "18446744073709551615"
+
+// limitBefore reports whether a LIMIT at the same parenthesis depth comes
+// before token i (scanning back to head).
+func (r *rewriter) limitBefore(head, i int) bool {
+	depth := 0
+	for k := i - 1; k >= head; k-- {
+		switch {
+		case r.toks[k].is(")"):
+			depth++
+		case r.toks[k].is("("):
+			if depth == 0 {
+				return false
+			}
+			depth--
+		case depth == 0 && r.toks[k].is("limit") && !r.ed[k].done:
+			return true
+		}
+	}
+	return false
 }
 
 // castCall rewrites CAST(expr AS type) to zp_cast(expr, 'type').

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -287,7 +288,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt) (*Select, error) {
 		s.Aggs = agg.aggs
 	}
 	if n.Limit != nil {
-		if n.Limit.Count != nil {
+		if v, ok := n.Limit.Count.(*driver.ValueExpr); ok && v.Kind() == driver.KindUint64 && v.GetUint64() == math.MaxUint64 {
+			// parser.NoLimit: an OFFSET without LIMIT.
+		} else if n.Limit.Count != nil {
 			if s.Limit, err = b.bindCount(sc, n.Limit.Count, "LIMIT"); err != nil {
 				return nil, err
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
 )
 
 // ServerVersion is what version() reports.
@@ -147,6 +148,19 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 		}
 		return &Func{Name: name, Args: args, Typ: typ, lazy: evalCoalesce}, nil
 	case "concat":
+		// The || operator (TiDB spells it concat): NULL if any operand is.
+		for i := range args {
+			b.inferParam(args[i], sqltypes.TypeText)
+		}
+		return fold(&Func{Name: "||", Args: args, Typ: sqltypes.TypeText, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			var sb strings.Builder
+			for _, v := range a {
+				sb.WriteString(textOf(v))
+			}
+			return sqltypes.NewText(sb.String()), nil
+		})})
+	case parser.ConcatFunc:
+		name = "concat"
 		for i := range args {
 			b.inferParam(args[i], sqltypes.TypeText)
 		}

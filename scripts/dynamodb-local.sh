@@ -202,7 +202,7 @@ start() {
 		# shellcheck disable=SC2086 # JAVA_OPTS is a list of words
 		exec setsid java ${DYNAMODB_LOCAL_JAVA_OPTS--XX:TieredStopAtLevel=1 -XX:+UseSerialGC} -Djava.library.path=./DynamoDBLocal_lib -jar DynamoDBLocal.jar \
 			"${storage[@]}" -sharedDb -disableTelemetry -port "$port" \
-			</dev/null >"$log_file" 2>&1
+			</dev/null >"$log_file" 2>&1 9>&-
 	) &
 	pid=$!
 	echo "$pid" >"$pid_file"
@@ -225,7 +225,7 @@ stop() {
 	if kill -0 "$pid" 2>/dev/null; then
 		kill -9 "$pid" 2>/dev/null || true
 	fi
-	rm -f "$pid_file" "$log_file"
+	rm -f "$pid_file" "$log_file" "$run_dir/port-$port.lock"
 }
 
 status() {

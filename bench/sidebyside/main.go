@@ -167,6 +167,8 @@ func run(ctx context.Context, cfg config) error {
 	}
 	logf("PostgreSQL %s, %s", pgVersion, strings.Join(pgSettings, " "))
 
+	loadAvg := []string{readLoadAvg()}
+	defer func() { logf("load average at the end: %s", readLoadAvg()) }()
 	loads, err := loadBoth(ctx, cfg, ds, zp, pg, zconn, pconn)
 	if err != nil {
 		return err
@@ -175,13 +177,14 @@ func run(ctx context.Context, cfg config) error {
 	if err != nil {
 		return err
 	}
+	loadAvg = append(loadAvg, readLoadAvg())
 	var inserts []insertResult
 	if cfg.insertRows > 0 {
 		if inserts, err = insertThroughput(ctx, cfg, zp, pg); err != nil {
 			return err
 		}
 	}
-	report(os.Stdout, cfg, ds, pgVersion, pgSettings, loads, results, inserts)
+	report(os.Stdout, cfg, ds, pgVersion, pgSettings, loads, results, inserts, loadAvg)
 	return nil
 }
 
@@ -436,4 +439,18 @@ func fmtDur(d time.Duration) string {
 		return fmt.Sprintf("%.2f ms", ms)
 	}
 	return fmt.Sprintf("%.0f ms", ms)
+}
+
+// readLoadAvg returns the 1-, 5- and 15-minute load averages, to show how
+// busy the machine was while measuring.
+func readLoadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }

@@ -9,10 +9,11 @@ import (
 )
 
 // report prints the results as Markdown, ready to paste into a README.
-func report(w io.Writer, cfg config, ds dataset, pgVersion string, pgSettings []string, loads []loadResult, results []classResult, inserts []insertResult) {
+func report(w io.Writer, cfg config, ds dataset, pgVersion string, pgSettings []string, loads []loadResult, results []classResult, inserts []insertResult, loadAvg []string) {
 	fmt.Fprintf(w, "\n## Side-by-side: zproxy (embedded Pebble) vs PostgreSQL %s\n\n", pgVersion)
 	fmt.Fprintf(w, "%d rows (%d sensors × %d readings, seed %d), %d timed queries per class after %d warm-up, one connection each, %d CPUs (%s/%s).\n",
 		ds.rows(), ds.sensors, ds.perSensor, cfg.seed, cfg.iterations, cfg.warmup, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "Machine load average (1/5/15 min) before loading: %s; after the queries: %s.\n", loadAvg[0], loadAvg[len(loadAvg)-1])
 	fmt.Fprintf(w, "zproxy: shards = %d, %s; indexes (note, ts) INCLUDE (celsius) and USING zorder (lat, lon, ts) INCLUDE (celsius, note).\n", cfg.shards, cfg.mutability)
 	box := "GiST on point(lon, lat) INCLUDE (lat, lon, ts, sensor_id, celsius), boxes written as point(lon, lat) <@ box(...)"
 	if cfg.pgBox == pgBoxBtree {
