@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -315,4 +316,60 @@ func ZCode(a zorder.Attr, v sqltypes.Value) uint64 {
 		return a.String(v.S)
 	}
 	return a.Int(v.I)
+}
+
+// PrettyKey renders a sort key of the given key columns for EXPLAIN:
+// "/1/'abc'" for the columns it holds completely, then "/PrefixEnd" when the
+// key continues past them (the exclusive end of a prefix range).
+func (t *Table) PrettyKey(cols []KeyColumn, key []byte) string {
+	if len(key) == 0 {
+		return "/Min"
+	}
+	var b strings.Builder
+	rest := key
+	for _, k := range cols {
+		if len(rest) == 0 {
+			break
+		}
+		typ := t.Columns[k.Column].Type
+		var v sqltypes.Value
+		var null bool
+		var err error
+		next := rest
+		switch ZType(typ) {
+		case zorder.TypeFloat:
+			var f float64
+			f, null, next, err = zorder.DecodeFloat(rest, k.Desc)
+			v = sqltypes.NewFloat(f)
+		case zorder.TypeBool:
+			var x bool
+			x, null, next, err = zorder.DecodeBool(rest, k.Desc)
+			v = sqltypes.NewBool(x)
+		case zorder.TypeBytes:
+			var s string
+			s, null, next, err = zorder.DecodeString(rest, k.Desc)
+			v = sqltypes.Value{K: typ.Kind(), S: s}
+		default:
+			var i int64
+			i, null, next, err = zorder.DecodeInt(rest, k.Desc)
+			v = sqltypes.Value{K: typ.Kind(), I: i}
+		}
+		if err != nil {
+			break
+		}
+		rest = next
+		b.WriteByte('/')
+		switch {
+		case null:
+			b.WriteString("NULL")
+		case v.K == sqltypes.KindInt || v.K == sqltypes.KindFloat || v.K == sqltypes.KindBool:
+			b.WriteString(sqltypes.FormatText(v))
+		default:
+			b.WriteString("'" + strings.ReplaceAll(sqltypes.FormatText(v), "'", "''") + "'")
+		}
+	}
+	if len(rest) > 0 {
+		b.WriteString("/PrefixEnd")
+	}
+	return b.String()
 }

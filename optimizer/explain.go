@@ -27,10 +27,12 @@ func Explain(p *Plan, stats map[Node]*NodeStats) []string {
 	var lines []string
 	var walk func(n Node, depth int)
 	walk = func(n Node, depth int) {
-		indent := strings.Repeat("  ", depth)
+		// PostgreSQL's layout: children start with "->" and their details
+		// line up under the operator name.
+		indent := strings.Repeat("      ", depth)
 		head := indent
 		if depth > 0 {
-			head = indent[:len(indent)-2] + "->  "
+			head = strings.Repeat("      ", depth-1) + "  ->  "
 		}
 		lines = append(lines, head+describe(n)+analyzed(stats[n]))
 		for _, d := range details(n) {
@@ -100,10 +102,11 @@ func details(n Node) []string {
 			total = x.Index.Shards
 		}
 		d = append(d, fmt.Sprintf("shards: %d of %d", len(x.Shards), total))
+		pretty := prettyKeys(x)
 		if x.Method == PointGet {
-			d = append(d, fmt.Sprintf("keys: %d %s", len(x.Points), shownKeys(x.Points)))
+			d = append(d, fmt.Sprintf("keys: %d %s", len(x.Points), shownKeys(x.Points, pretty)))
 		} else {
-			d = append(d, fmt.Sprintf("key ranges: %d %s", len(x.Ranges), shownRanges(x.Ranges)))
+			d = append(d, fmt.Sprintf("key ranges: %d %s", len(x.Ranges), shownRanges(x.Ranges, pretty)))
 		}
 		if x.ZSchema != nil {
 			d = append(d, fmt.Sprintf("z-order: %d attributes, %d-bit addresses", x.ZSchema.Dims(), x.ZSchema.Bits()))
@@ -161,42 +164,48 @@ func details(n Node) []string {
 	return d
 }
 
-func shownKeys(keys [][]byte) string {
+// prettyKeys returns how to print the sort keys a scan reads: decoded key
+// columns for the primary key and btree indexes, hex Z-addresses otherwise.
+func prettyKeys(x *Scan) func([]byte) string {
+	if x.ZSchema != nil {
+		return func(k []byte) string { return "0x" + hex.EncodeToString(k) }
+	}
+	cols := x.Table.PrimaryKey
+	if x.Index != nil {
+		cols = keyColumnsOf(x.Table, x.Index)
+	}
+	return func(k []byte) string { return x.Table.PrettyKey(cols, k) }
+}
+
+func shownKeys(keys [][]byte, pretty func([]byte) string) string {
 	var parts []string
 	for i, k := range keys {
 		if i == maxShownRanges {
 			parts = append(parts, "...")
 			break
 		}
-		parts = append(parts, fmtKey(k))
+		parts = append(parts, pretty(k))
 	}
 	return strings.Join(parts, " ")
 }
 
-func shownRanges(rs []KeyRange) string {
+func shownRanges(rs []KeyRange, pretty func([]byte) string) string {
 	var parts []string
 	for i, r := range rs {
 		if i == maxShownRanges {
 			parts = append(parts, "...")
 			break
 		}
-		parts = append(parts, "["+fmtKey(r.Start)+", "+fmtEnd(r.End)+")")
+		start, end := "/Min", "/Max"
+		if len(r.Start) > 0 {
+			start = pretty(r.Start)
+		}
+		if r.End != nil {
+			end = pretty(r.End)
+		}
+		parts = append(parts, "["+start+", "+end+")")
 	}
 	return strings.Join(parts, " ")
-}
-
-func fmtKey(k []byte) string {
-	if len(k) == 0 {
-		return "-inf"
-	}
-	return "0x" + hex.EncodeToString(k)
-}
-
-func fmtEnd(k []byte) string {
-	if k == nil {
-		return "+inf"
-	}
-	return fmtKey(k)
 }
 
 // ExplainJSON renders the plan as a JSON document with the same content.

@@ -199,6 +199,11 @@ func (r *rewriter) rewrite(head int) error {
 		case t.kind == tkIdent && t.val == "limit" && r.peek(i+1, "all"):
 			// LIMIT ALL is no limit at all.
 			r.drop(i, i+2)
+		case t.kind == tkIdent && (t.val == "limit" || t.val == "offset") && i+1 < len(r.toks) &&
+			r.toks[i+1].kind == tkString && isUnsignedInt(r.toks[i+1].val):
+			// LIMIT '5': Postgres reads the untyped literal as a bigint, and
+			// pgx's simple protocol sends parameters this way.
+			r.replace(i+1, r.toks[i+1].val)
 		case t.kind == tkIdent && t.val == "cast" && r.peek(i+1, "("):
 			if err := r.castCall(i); err != nil {
 				return err
@@ -713,4 +718,17 @@ func optionValue(t token) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+func isUnsignedInt(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

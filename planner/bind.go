@@ -828,7 +828,11 @@ func (b *Binder) coerceTo(e Expr, t sqltypes.Type, assignment bool) (Expr, error
 		return e, nil
 	}
 	if c, ok := e.(*Const); ok {
-		if !assignment && !castAllowedImplicitly(et, t) {
+		switch {
+		case assignment && !castAllowedAssignment(et, t):
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "column is of type %s but expression is of type %s", t, et).
+				WithHint("You will need to rewrite or cast the expression.")
+		case !assignment && !castAllowedImplicitly(et, t):
 			return nil, mismatch(et, t)
 		}
 		v, err := sqltypes.Cast(c.V, t)

@@ -57,10 +57,11 @@ func (r *rowsResult) Close() error {
 
 // memResult returns rows held in memory (SHOW, EXPLAIN, CHECK) or none.
 type memResult struct {
-	cols []wire.Column
-	rows [][]sqltypes.Value
-	pos  int
-	tag  string
+	recorded bool // the statement's metrics are already recorded
+	cols     []wire.Column
+	rows     [][]sqltypes.Value
+	pos      int
+	tag      string
 }
 
 func staticResult(cols []wire.Column, rows [][]sqltypes.Value, tag string) *memResult {

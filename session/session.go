@@ -158,20 +158,31 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 			return nil, pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
 	}
-	res, err := st.execute(ctx, params, start)
+	res, kind, err := st.execute(ctx, params, start)
 	if err != nil && s.txStatus == 'T' {
 		s.txStatus = 'E'
+	}
+	if m, ok := res.(*memResult); ok && err == nil && !m.recorded {
+		// Statements without a row stream are complete now; rows and
+		// writes record themselves when they finish.
+		s.engine.cfg.Metrics.Query(kind, "none", time.Since(start), 0, int64(len(m.rows)))
 	}
 	return res, err
 }
 
-func (st *statement) execute(ctx context.Context, params []sqltypes.Value, start time.Time) (wire.Result, error) {
-	s := st.sess
-	e := s.engine
+func (st *statement) execute(ctx context.Context, params []sqltypes.Value, start time.Time) (wire.Result, string, error) {
 	bound, _, _, err := st.bind(ctx)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
+	kind := bound.Kind()
+	res, err := st.run(ctx, bound, params, start)
+	return res, kind, err
+}
+
+func (st *statement) run(ctx context.Context, bound planner.Statement, params []sqltypes.Value, start time.Time) (wire.Result, error) {
+	s := st.sess
+	e := s.engine
 	kind := bound.Kind()
 	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned int64) {
 		var read int64
@@ -211,7 +222,7 @@ func (st *statement) execute(ctx context.Context, params []sqltypes.Value, start
 			s.txWrote = true
 		}
 		done("", plan, stats, 0)
-		return tagResult(writeTag(kind, n)), nil
+		return &memResult{tag: writeTag(kind, n), recorded: true}, nil
 	case *planner.CreateTable:
 		if err := e.exec.CreateTable(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)

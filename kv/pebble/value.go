@@ -90,7 +90,7 @@ func (r *valueReader) next() (a kv.Attr, name, data []byte, ok bool, err error) 
 		r.pos++
 	case kv.AttrInt:
 		v, n := binary.Varint(r.buf[r.pos:])
-		if n <= 0 {
+		if n <= 0 || !minimalVarint(r.buf[r.pos:], n) {
 			return a, nil, nil, false, errCorruptValue
 		}
 		a.I = v
@@ -113,13 +113,18 @@ func (r *valueReader) next() (a kv.Attr, name, data []byte, ok bool, err error) 
 
 func (r *valueReader) lengthPrefixed() ([]byte, error) {
 	l, n := binary.Uvarint(r.buf[r.pos:])
-	if n <= 0 || l > uint64(len(r.buf)-r.pos-n) {
+	if n <= 0 || !minimalVarint(r.buf[r.pos:], n) || l > uint64(len(r.buf)-r.pos-n) {
 		return nil, errCorruptValue
 	}
 	start := r.pos + n
 	r.pos = start + int(l)
 	return r.buf[start:r.pos], nil
 }
+
+// minimalVarint reports whether the n-byte varint at the start of b has no
+// redundant trailing zero group, so every value has exactly one accepted
+// encoding (decode then encode gives back the input).
+func minimalVarint(b []byte, n int) bool { return n == 1 || b[n-1] != 0 }
 
 // decodeValue decodes an encoded value into attributes that share nothing
 // with v (v may be iterator memory that is reused).

@@ -131,3 +131,15 @@ func TestKeyLayout(t *testing.T) {
 		t.Errorf("scanBounds = %q, %q", lo, hi)
 	}
 }
+
+func TestValueRejectsOverlongVarints(t *testing.T) {
+	for _, b := range [][]byte{
+		{valueFormatV1, byte(kv.AttrNull), 0x80, 0x00},                 // name length 0, two bytes
+		{valueFormatV1, byte(kv.AttrInt), 0, 0x81, 0x00},               // int -1 padded to two bytes
+		{valueFormatV1, byte(kv.AttrString), 0, 0x81, 0x80, 0x00, 'x'}, // string length 1, three bytes
+	} {
+		if _, err := decodeValue(b); err == nil {
+			t.Errorf("decodeValue(%x) accepted an overlong varint", b)
+		}
+	}
+}

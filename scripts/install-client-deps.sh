@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# install-client-deps.sh — install the database clients that e2e/clients
+# drives against zproxy, beyond what install-test-deps.sh provides:
+#   - psycopg2 for Debian's python3 (python3-psycopg2);
+#   - node-postgres (npm package pg) into e2e/clients/testdata/node/node_modules,
+#     with the machine's Node.js and npm (Debian's nodejs/npm when missing);
+#   - the PostgreSQL JDBC driver (libpostgresql-jdbc-java, the jar under
+#     /usr/share/java) and a JDK for javac (default-jdk-headless when missing);
+#   - pgbench, which bookworm ships in the server package postgresql-15
+#     (postgresql-client-16 and later ship it themselves); no cluster is
+#     created or started for it.
+# lib/pq needs nothing here: it is a Go module in go.mod.
+# Idempotent and quiet when everything is present. Needs root or sudo only
+# when a Debian package is missing.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+node_dir="$repo_root/e2e/clients/testdata/node"
+
+as_root() {
+	if [[ "$(id -u)" -eq 0 ]]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo -n "$@"
+	else
+		echo "install-client-deps: need root or sudo to run: $*" >&2
+		return 1
+	fi
+}
+
+# apt_install installs Debian packages, refreshing the package lists only
+# when the packages cannot be installed from the lists already present.
+apt_install() {
+	command -v apt-get >/dev/null 2>&1 || {
+		echo "install-client-deps: apt-get not found; install $* by hand" >&2
+		return 1
+	}
+	echo "install-client-deps: installing $*"
+	local log
+	log="$(mktemp)"
+	export DEBIAN_FRONTEND=noninteractive
+	if ! as_root apt-get install -y -q --no-install-recommends "$@" >"$log" 2>&1; then
+		if ! { as_root apt-get update -q && as_root apt-get install -y -q --no-install-recommends "$@"; } >>"$log" 2>&1; then
+			cat "$log" >&2
+			rm -f "$log"
+			echo "install-client-deps: could not install $*" >&2
+			return 1
+		fi
+	fi
+	rm -f "$log"
+	hash -r
+}
+
+need=()
+
+# The tests run Debian's interpreter (/usr/bin/python3), since that is the
+# one python3-psycopg2 installs into, whatever python3 comes first on PATH.
+if ! { [[ -x /usr/bin/python3 ]] && /usr/bin/python3 -c 'import psycopg2' >/dev/null 2>&1; }; then
+	need+=(python3 python3-psycopg2)
+fi
+
+if [[ ! -f /usr/share/java/postgresql.jar ]]; then
+	need+=(libpostgresql-jdbc-java)
+fi
+if ! command -v javac >/dev/null 2>&1; then
+	need+=(default-jdk-headless)
+fi
+
+if ! command -v node >/dev/null 2>&1; then
+	need+=(nodejs)
+fi
+if ! command -v npm >/dev/null 2>&1; then
+	need+=(npm)
+fi
+
+pgbench_ok() {
+	command -v pgbench >/dev/null 2>&1 && pgbench --version >/dev/null 2>&1
+}
+if ! pgbench_ok; then
+	# Installing the server package would create and start a "main" cluster;
+	# pgbench only needs the binary, so switch that off first (a drop-in that
+	# postgresql-common's createcluster.conf reads).
+	if [[ ! -e /etc/postgresql-common/createcluster.conf ]]; then
+		as_root mkdir -p /etc/postgresql-common/createcluster.d
+		echo "create_main_cluster = false" |
+			as_root tee /etc/postgresql-common/createcluster.d/zproxy-no-main-cluster.conf >/dev/null
+	fi
+	need+=(postgresql-client)
+	if ! apt-cache show postgresql-client 2>/dev/null | grep -q '^Depends:.*postgresql-client-1[6-9]'; then
+		need+=(postgresql-15)
+	fi
+fi
+
+if ((${#need[@]} > 0)); then
+	apt_install "${need[@]}"
+fi
+
+pgbench_ok || {
+	echo "install-client-deps: pgbench still not runnable after installing ${need[*]}" >&2
+	exit 1
+}
+
+# node-postgres, pinned by package.json / package-lock.json.
+if [[ ! -f "$node_dir/node_modules/pg/package.json" ]]; then
+	echo "install-client-deps: installing node-postgres into $node_dir/node_modules"
+	(cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1 ||
+		npm install --no-audit --no-fund --loglevel=error)
+fi
