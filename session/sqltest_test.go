@@ -71,14 +71,14 @@ func backends(t *testing.T) []backend {
 }
 
 func TestSQLScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/sql/*.test")
+	files, err := filepath.Glob("testdata/sql/*.slt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts: %v", err)
 	}
 	for _, be := range backends(t) {
 		t.Run(be.name, func(t *testing.T) {
 			for _, f := range files {
-				t.Run(strings.TrimSuffix(filepath.Base(f), ".test"), func(t *testing.T) {
+				t.Run(strings.TrimSuffix(filepath.Base(f), ".slt"), func(t *testing.T) {
 					store := be.open(t)
 					defer store.Close()
 					RunScript(t, store, f)
