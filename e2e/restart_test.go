@@ -58,6 +58,10 @@ func TestKillKeepsAcknowledgedWrites(t *testing.T) {
 	s := startServer(t, dir)
 	setup := s.Connect(t)
 	mustExec(t, setup, `CREATE TABLE acked (id BIGINT NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (id)) WITH (shards = 4)`)
+	// Indexes make every statement a multi-item atomic batch: after the kill
+	// each index must still agree with the table (issue 4).
+	mustExec(t, setup, `CREATE INDEX acked_payload ON acked (payload)`)
+	mustExec(t, setup, `CREATE INDEX acked_z ON acked USING zorder (id, payload) WITH (shards = 2)`)
 
 	const writers = 4
 	const target = 300 // acknowledged statements before the kill
@@ -167,6 +171,24 @@ func TestKillKeepsAcknowledgedWrites(t *testing.T) {
 		t.Errorf("%d rows present, but only %d belong to statements sent", len(present), total)
 	}
 	t.Logf("%d statements acknowledged, %d sent, %d rows present after SIGKILL and restart", len(acked), len(sent), len(present))
+	check, err := conn.Query(testCtx(t), "CHECK TABLE acked")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for check.Next() {
+		var table, index string
+		var nrows, entries, missing, orphaned int64
+		var ok bool
+		if err := check.Scan(&table, &index, &nrows, &entries, &missing, &orphaned, &ok); err != nil {
+			t.Fatal(err)
+		}
+		if !ok || nrows != int64(len(present)) {
+			t.Errorf("index %s after the kill: %d rows, %d entries, %d missing, %d orphaned", index, nrows, entries, missing, orphaned)
+		}
+	}
+	if err := check.Err(); err != nil {
+		t.Fatal(err)
+	}
 	restarted.Stop()
 }
 
