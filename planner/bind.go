@@ -201,15 +201,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt) (*Select, error) {
 			return nil, err
 		}
 	}
-	for _, h := range n.TableHints {
-		hint, ok, err := b.bindHint(h)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			s.Hints = append(s.Hints, hint)
-		}
-	}
+	s.Hints = b.bindHints(n.TableHints)
 
 	agg := &aggBinder{b: b, sc: sc}
 	aggregated := n.GroupBy != nil || n.Having != nil || hasAggregate(n.Fields) || (n.OrderBy != nil && hasAggregateInOrder(n.OrderBy))
@@ -475,19 +467,25 @@ func (b *Binder) bindCount(sc *scope, node ast.ExprNode, clause string) (Expr, e
 	return e, nil
 }
 
-func (b *Binder) bindHint(h *ast.TableOptimizerHint) (Hint, bool, error) {
-	name := h.HintName.L
-	if name != "use_index" && name != "ignore_index" && name != "force_index" {
-		return Hint{}, false, nil
+// bindHints keeps the index hints (USE_INDEX, FORCE_INDEX, IGNORE_INDEX);
+// other TiDB hints mean nothing to zproxy.
+func (b *Binder) bindHints(hs []*ast.TableOptimizerHint) []Hint {
+	var out []Hint
+	for _, h := range hs {
+		name := h.HintName.L
+		if name != "use_index" && name != "ignore_index" && name != "force_index" {
+			continue
+		}
+		hint := Hint{Use: name != "ignore_index"}
+		if len(h.Tables) > 0 {
+			hint.Table = h.Tables[0].TableName.O
+		}
+		for _, ix := range h.Indexes {
+			hint.Index = append(hint.Index, ix.O)
+		}
+		out = append(out, hint)
 	}
-	hint := Hint{Use: name != "ignore_index"}
-	if len(h.Tables) > 0 {
-		hint.Table = h.Tables[0].TableName.O
-	}
-	for _, ix := range h.Indexes {
-		hint.Index = append(hint.Index, ix.O)
-	}
-	return hint, true, nil
+	return out
 }
 
 // bindBool binds a condition and checks that it is boolean.
@@ -890,25 +888,11 @@ func (b *Binder) bindUpdate(n *ast.UpdateStmt) (Statement, error) {
 	if n.Order != nil || n.Limit != nil {
 		return nil, unsupported("UPDATE with ORDER BY or LIMIT is not supported")
 	}
-	t, alias, err := b.tableFromRefs(n.TableRefs)
+	scan, sc, err := b.bindRowSource(n.TableRefs, n.Where, n.TableHints)
 	if err != nil {
 		return nil, err
 	}
-	sc := &scope{table: t, alias: alias}
-	scan := &Select{Table: t}
-	if n.Where != nil {
-		if scan.Filter, err = b.bindBool(sc, n.Where, "WHERE"); err != nil {
-			return nil, err
-		}
-	}
-	for _, h := range n.TableHints {
-		if hint, ok, err := b.bindHint(h); err != nil {
-			return nil, err
-		} else if ok {
-			scan.Hints = append(scan.Hints, hint)
-		}
-	}
-	wholeRow(scan)
+	t := scan.Table
 	u := &Update{Scan: scan, Set: map[int]Expr{}}
 	for _, a := range n.List {
 		i := t.ColumnIndex(a.Column.Name.O)
@@ -934,26 +918,31 @@ func (b *Binder) bindDelete(n *ast.DeleteStmt) (Statement, error) {
 	if n.Order != nil || n.Limit != nil {
 		return nil, unsupported("DELETE with ORDER BY or LIMIT is not supported")
 	}
-	t, alias, err := b.tableFromRefs(n.TableRefs)
+	scan, _, err := b.bindRowSource(n.TableRefs, n.Where, n.TableHints)
 	if err != nil {
 		return nil, err
 	}
+	return &Delete{Scan: scan}, nil
+}
+
+// bindRowSource binds the rows an UPDATE or DELETE changes: a Select over
+// its table with its WHERE and hints, projecting the whole row (index
+// maintenance needs every old value).
+func (b *Binder) bindRowSource(refs *ast.TableRefsClause, where ast.ExprNode, hints []*ast.TableOptimizerHint) (*Select, *scope, error) {
+	t, alias, err := b.tableFromRefs(refs)
+	if err != nil {
+		return nil, nil, err
+	}
 	sc := &scope{table: t, alias: alias}
 	scan := &Select{Table: t}
-	if n.Where != nil {
-		if scan.Filter, err = b.bindBool(sc, n.Where, "WHERE"); err != nil {
-			return nil, err
+	if where != nil {
+		if scan.Filter, err = b.bindBool(sc, where, "WHERE"); err != nil {
+			return nil, nil, err
 		}
 	}
-	for _, h := range n.TableHints {
-		if hint, ok, err := b.bindHint(h); err != nil {
-			return nil, err
-		} else if ok {
-			scan.Hints = append(scan.Hints, hint)
-		}
-	}
+	scan.Hints = b.bindHints(hints)
 	wholeRow(scan)
-	return &Delete{Scan: scan}, nil
+	return scan, sc, nil
 }
 
 // wholeRow makes a scan project every column of its table, as UPDATE and
