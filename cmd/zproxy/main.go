@@ -21,6 +21,7 @@ type command func(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // when the first argument is a flag) zproxy serves.
 var subcommands = map[string]command{
 	"serve": serveCommand,
+	"check": checkCommand,
 	"help": func(_ context.Context, _ []string, stdout, _ io.Writer) int {
 		printUsage(stdout)
 		return 0
