@@ -966,7 +966,9 @@ func (b *Binder) bindShow(n *ast.ShowStmt) (Statement, error) {
 	case ast.ShowVariables:
 		if n.Pattern != nil {
 			if v, ok := n.Pattern.Pattern.(*driver.ValueExpr); ok {
-				return &ShowVar{Name: strings.ToLower(v.GetString())}, nil
+				// The parser escapes the name's _ and % to make an exact pattern.
+				name := strings.NewReplacer(`\_`, "_", `\%`, "%", `\\`, `\`).Replace(v.GetString())
+				return &ShowVar{Name: strings.ToLower(name)}, nil
 			}
 		}
 		return &ShowVar{Name: "all"}, nil
