@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -188,17 +189,27 @@ func (s *Snapshot) FindIndex(name string) (*Table, *Index) {
 	return nil, nil
 }
 
+// SharedStaleness is how old a cached schema may be on a shared store
+// before Snapshot checks the store for a newer version. Schema changes that
+// other proxies must see before they proceed (an index entering its build)
+// wait this long, twice over, after publishing.
+const SharedStaleness = 100 * time.Millisecond
+
 // Catalog reads and changes the schema stored in a kv.Store.
 type Catalog struct {
 	store kv.Store
+	// exclusive: no other process changes the store (kv.Capabilities), so
+	// the cache is only ever replaced by this process's own changes.
+	exclusive bool
 
-	mu   sync.Mutex
-	snap *Snapshot
+	mu      sync.Mutex
+	snap    *Snapshot
+	checked time.Time // when snap was last known to be the newest
 }
 
 // Open returns a Catalog over store and loads the current schema.
 func Open(ctx context.Context, store kv.Store) (*Catalog, error) {
-	c := &Catalog{store: store}
+	c := &Catalog{store: store, exclusive: store.Capabilities().Exclusive}
 	if _, err := c.Snapshot(ctx); err != nil {
 		return nil, err
 	}
@@ -207,28 +218,49 @@ func Open(ctx context.Context, store kv.Store) (*Catalog, error) {
 
 // Snapshot returns the current schema, re-reading it from the store if
 // another proxy (or this one) changed it since the last read.
+//
+// On an exclusive store the cached schema is always current; on a shared one
+// it is re-checked (one single-item read) once it is SharedStaleness old.
 func (c *Catalog) Snapshot(ctx context.Context) (*Snapshot, error) {
+	c.mu.Lock()
+	cur, checked := c.snap, c.checked
+	c.mu.Unlock()
+	if cur != nil && (c.exclusive || time.Since(checked) < SharedStaleness) {
+		return cur, nil
+	}
+	return c.refresh(ctx)
+}
+
+// refresh reads the newest version marker and reloads the schema if it
+// moved.
+func (c *Catalog) refresh(ctx context.Context) (*Snapshot, error) {
+	now := time.Now()
 	v, err := c.latestVersion(ctx)
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
 	cur := c.snap
-	c.mu.Unlock()
 	if cur != nil && cur.Version == v {
+		c.checked = now
+		c.mu.Unlock()
 		return cur, nil
 	}
+	c.mu.Unlock()
 	snap, err := c.load(ctx)
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
-	if c.snap == nil || c.snap.Version < snap.Version {
-		c.snap = snap
+	defer c.mu.Unlock()
+	if c.snap == nil || c.snap.Version <= snap.Version {
+		c.snap, c.checked = snap, now
 	}
-	c.mu.Unlock()
-	return snap, nil
+	return c.snap, nil
 }
+
+// Exclusive reports whether this process is the store's only client.
+func (c *Catalog) Exclusive() bool { return c.exclusive }
 
 func versionKey(v uint64) []byte {
 	return binary.BigEndian.AppendUint64([]byte(versionPrefix), v)
@@ -324,7 +356,8 @@ var ErrConflict = errors.New("catalog: concurrent schema change")
 // abort. Update retries fn when another proxy changes the schema first.
 func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion uint64) (Change, error)) (*Snapshot, error) {
 	for attempt := 0; attempt < 20; attempt++ {
-		snap, err := c.Snapshot(ctx)
+		// A change is computed on the newest schema, never a cached one.
+		snap, err := c.refresh(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -354,7 +387,7 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		if err != nil {
 			return nil, fmt.Errorf("catalog: writing change: %w", err)
 		}
-		return c.Snapshot(ctx)
+		return c.refresh(ctx)
 	}
 	return nil, pgerr.Wrap(ErrConflict, pgerr.SerializationFailure, "schema change conflicted with concurrent changes")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -179,9 +180,17 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *pl
 	}
 	adviseIndex(table, index, notice)
 	// Writers that planned against the schema without this index finish
-	// before the build reads anything.
+	// before the build reads anything: in this process through the gate, in
+	// other proxies on a shared store by outwaiting their schema cache.
 	e.Gate.Lock()
 	e.Gate.Unlock()
+	if !cat.Exclusive() {
+		select {
+		case <-time.After(2 * catalog.SharedStaleness):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	if err := e.backfill(ctx, table, index); err != nil {
 		return err
 	}

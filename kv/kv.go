@@ -147,6 +147,11 @@ type Capabilities struct {
 	CheapSeek bool
 	// RequestLatency is a rough cost of one store request, for the planner.
 	RequestLatency time.Duration
+	// Exclusive is true when this process is the store's only client (an
+	// embedded store locks its directory): what it caches of the store,
+	// such as the catalog, changes only through its own writes. A shared
+	// store (DynamoDB, where many proxies serve one table) is false.
+	Exclusive bool
 }
 
 // Store is a sorted key-value store.

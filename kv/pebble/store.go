@@ -149,6 +149,7 @@ func (s *Store) Capabilities() kv.Capabilities {
 		MaxGetKeys:     0,
 		CheapSeek:      true,
 		RequestLatency: 20 * time.Microsecond,
+		Exclusive:      true,
 	}
 }
 

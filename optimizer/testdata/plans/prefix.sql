@@ -31,8 +31,9 @@ SELECT name FROM sensors WHERE region = 'eu'
 -- Prefix tie broken by covering: ev_a_cov includes c.
 SELECT id, c FROM events WHERE a = 5
 
--- Prefix tie, all covering, broken by ORDER BY: ev_a_b yields b once a is
--- fixed.
+-- Prefix tie: ev_a and ev_a_cov lose on covering (b is needed for the
+-- sort); of the covering ev_a_b and ev_a_c, ev_a_b yields ORDER BY b once
+-- a is fixed, so no Sort is needed.
 SELECT id FROM events WHERE a = 5 ORDER BY b
 
 -- Prefix tie broken by fewer shards: lg_host2 has 2 shards, lg_host8 8.

@@ -1,0 +1,5 @@
+//go:build !race
+
+package clients
+
+const raceEnabled = false
