@@ -27,6 +27,7 @@ test: test-deps
 
 test-deps:
 	scripts/install-test-deps.sh
+	scripts/install-client-deps.sh
 
 run:
 	$(GO) run ./cmd/zproxy $(ARGS)

@@ -355,6 +355,16 @@ func (t *Table) PrettyKey(cols []KeyColumn, key []byte) string {
 			v = sqltypes.Value{K: typ.Kind(), I: i}
 		}
 		if err != nil {
+			// The exclusive end of a prefix range bumps the last byte of a
+			// value; show the value it ends after.
+			if len(rest) > 0 && rest[len(rest)-1] > 0 {
+				before := append(append([]byte(nil), rest[:len(rest)-1]...), rest[len(rest)-1]-1)
+				if s := t.PrettyKey([]KeyColumn{k}, before); !strings.HasSuffix(s, "/PrefixEnd") && !strings.HasPrefix(s, "/Min") {
+					b.WriteString(s)
+					b.WriteString("/PrefixEnd")
+					return b.String()
+				}
+			}
 			break
 		}
 		rest = next

@@ -236,8 +236,9 @@ func yieldsOrder(t *catalog.Table, keyCols []catalog.KeyColumn, b bounds, order 
 		if i >= len(keyCols) || keyCols[i].Column != o.Col {
 			return false, false
 		}
-		if !t.Columns[o.Col].NotNull {
-			// Keys put NULL first ascending; PostgreSQL puts it last.
+		if !t.Columns[o.Col].NotNull && b[o.Col] == nil {
+			// Keys put NULL first ascending; PostgreSQL puts it last. A bound
+			// on the column excludes NULLs, and then the orders agree.
 			return false, false
 		}
 		d := 1
@@ -255,7 +256,7 @@ func yieldsOrder(t *catalog.Table, keyCols []catalog.KeyColumn, b bounds, order 
 
 // choose picks the access path for a scan of s and returns it with its
 // EXPLAIN annotations.
-func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) (*candidate, []Rejection, string, error) {
+func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) (*candidate, []Rejection, hintOutcome, error) {
 	t := s.Table
 	order := orderColumns(s)
 	mk := func(ix *catalog.Index) *candidate {
@@ -287,10 +288,9 @@ func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) 
 	}
 
 	// Hints. Every hint gets a note for EXPLAIN; one that cannot be
-	// honoured also becomes a NOTICE. Honoured notes go last so the joined
-	// note ends in "honoured" exactly when a hint shaped the plan.
+	// honoured also becomes a NOTICE.
 	ignored := map[string]bool{}
-	var forced *candidate
+	var forced []*candidate
 	var failedNotes, honouredNotes []string
 	fail := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
@@ -305,36 +305,36 @@ func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) 
 	}
 	for _, h := range s.Hints {
 		if h.Table != "" && h.Table != t.Name {
-			fail("hint %s ignored: it names table %q, not %q", hintName(h), h.Table, t.Name)
+			fail("%s ignored: it names table %q, not %q", hintName(h), h.Table, t.Name)
 			continue
 		}
 		for _, name := range h.Index {
 			if name == "primary" && h.Use {
-				forced = mk(nil)
-				honour("hint USE_INDEX(primary) honoured")
+				forced = append(forced, mk(nil))
+				honour("USE_INDEX(primary) honoured")
 				continue
 			}
 			ix := t.Index(name)
 			switch {
 			case ix == nil:
-				fail("hint %s not honoured: table %q has no index %q", hintName(h), t.Name, name)
+				fail("%s not honoured: table %q has no index %q", hintName(h), t.Name, name)
 			case ix.State != catalog.StatePublic:
-				fail("hint %s not honoured: index %q is still being built", hintName(h), name)
+				fail("%s not honoured: index %q is still being built", hintName(h), name)
 			case !h.Use:
 				ignored[name] = true
-				honour("hint %s honoured", hintName(h))
+				honour("%s honoured", hintName(h))
 			default:
 				c := mk(ix)
 				if c.zorder && c.prefix == 0 {
-					fail("hint %s not honoured: no attribute of Z-order index %q is bound", hintName(h), name)
+					fail("%s not honoured: no attribute of Z-order index %q is bound", hintName(h), name)
 					continue
 				}
-				forced = c
-				honour("hint %s honoured", hintName(h))
+				forced = append(forced, c)
+				honour("%s honoured", hintName(h))
 			}
 		}
 	}
-	hintNote := strings.Join(append(failedNotes, honouredNotes...), "; ")
+	hint := hintOutcome{note: strings.Join(append(failedNotes, honouredNotes...), "; "), forced: len(forced) > 0}
 
 	var cands []*candidate
 	cands = append(cands, mk(nil))
@@ -344,18 +344,33 @@ func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) 
 		}
 		cands = append(cands, mk(ix))
 	}
-	if forced != nil {
+	if len(forced) > 0 {
+		// USE_INDEX naming several indexes: the rules choose among them.
+		best, _ := rank(forced)
 		var rej []Rejection
 		for _, c := range cands {
-			if c.label != forced.label {
-				rej = append(rej, Rejection{Path: c.label, Reason: "overridden by hint"})
+			if c.label != best.label {
+				rej = append(rej, Rejection{Path: c.label, Reason: "not named by USE_INDEX"})
 			}
 		}
-		return forced, rej, hintNote, nil
+		return best, rej, hint, nil
 	}
+	best, rejected := rank(cands)
+	return best, rejected, hint, nil
+}
 
-	// Rules 2 and 3 among prefix paths; each loser's reason is given
-	// against the winner, not against whichever led when it was compared.
+// hintOutcome is what the hints did: a note for EXPLAIN, and whether a
+// USE_INDEX hint chose the path (rule 1).
+type hintOutcome struct {
+	note   string
+	forced bool
+}
+
+// rank applies rules 2 to 4 to the candidates: the best prefix path (point
+// get, then longest prefix, then the tie-breaks), replaced by a Z-order
+// index with a bound attribute whose estimate is smaller. It returns the
+// winner and why each other candidate lost.
+func rank(cands []*candidate) (*candidate, []Rejection) {
 	var best *candidate
 	for _, c := range cands {
 		if !c.zorder && (best == nil || prefixBetter(c, best)) {
@@ -375,6 +390,8 @@ func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) 
 			continue
 		}
 		switch {
+		case best == nil: // only Z-order indexes were named by USE_INDEX
+			best = c
 		case c.prefix == 0:
 			rejected = append(rejected, Rejection{Path: c.label, Reason: "no attribute bound"})
 		case c.fraction < best.fraction:
@@ -384,7 +401,7 @@ func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) 
 			rejected = append(rejected, Rejection{Path: c.label, Reason: fmt.Sprintf("estimated fraction %.3g, not below %.3g of %s", c.fraction, best.fraction, best.label)})
 		}
 	}
-	return best, rejected, hintNote, nil
+	return best, rejected
 }
 
 func hintName(h planner.Hint) string {

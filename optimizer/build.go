@@ -123,7 +123,7 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 	if err != nil {
 		return nil, err
 	}
-	scan := &Scan{Table: t, Index: best.index, Needed: s.Needed, Rejected: rejected, Hint: hint,
+	scan := &Scan{Table: t, Index: best.index, Needed: s.Needed, Rejected: rejected, Hint: hint.note,
 		Estimate: best.fraction, Covering: best.covering, Reverse: best.reverse, Ordered: best.ordered}
 	scan.Lookup = best.index != nil && !best.covering
 
@@ -144,8 +144,8 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 			}
 		}
 		scan.Reason = fmt.Sprintf("rule 4: Z-order estimate %.3g of the search space beats the best prefix path", best.fraction)
-		if hint != "" && strings.HasSuffix(hint, "honoured") {
-			scan.Reason = "rule 1: " + hint
+		if hint.forced {
+			scan.Reason = "rule 1: chosen by USE_INDEX"
 		}
 	default:
 		eqLen, hasRange := best.eqLen, best.hasRange
@@ -186,10 +186,10 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 		default:
 			scan.Method = RangeScan
 			scan.Ranges = ranges
-			scan.Reason = fmt.Sprintf("rule 3: longest prefix %d (%d equal%s, range %v)", n, eqLen, plural(eqLen), hasRange)
+			scan.Reason = fmt.Sprintf("rule 3: longest prefix %d (%s)", n, prefixShape(eqLen, hasRange))
 		}
-		if hint != "" && strings.HasSuffix(hint, "honoured") {
-			scan.Reason = "rule 1: " + hint + "; " + scan.Reason
+		if hint.forced {
+			scan.Reason = "rule 1: chosen by USE_INDEX; " + scan.Reason
 		}
 	}
 	if len(t.PrimaryKey) > 0 && scan.Method == FullScan && best.index == nil {
@@ -230,6 +230,18 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 	}
 	scan.Residual = andAll(residual)
 	return scan, nil
+}
+
+// prefixShape describes a bound key prefix: "2 equalities and a range".
+func prefixShape(eq int, hasRange bool) string {
+	if eq == 0 {
+		return "a range"
+	}
+	out := fmt.Sprintf("%d equalit%s", eq, map[bool]string{true: "y", false: "ies"}[eq == 1])
+	if hasRange {
+		out += " and a range"
+	}
+	return out
 }
 
 func plural(n int) string {

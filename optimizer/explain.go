@@ -87,7 +87,7 @@ func describe(n Node) string {
 }
 
 func details(n Node) []string {
-	var d []string
+	d := []string{}
 	switch x := n.(type) {
 	case *Scan:
 		d = append(d, "why: "+x.Reason)
@@ -104,9 +104,9 @@ func details(n Node) []string {
 		d = append(d, fmt.Sprintf("shards: %d of %d", len(x.Shards), total))
 		pretty := prettyKeys(x)
 		if x.Method == PointGet {
-			d = append(d, fmt.Sprintf("keys: %d %s", len(x.Points), shownKeys(x.Points, pretty)))
+			d = append(d, strings.TrimSpace(fmt.Sprintf("keys: %d %s", len(x.Points), shownKeys(x.Points, pretty))))
 		} else {
-			d = append(d, fmt.Sprintf("key ranges: %d %s", len(x.Ranges), shownRanges(x.Ranges, pretty)))
+			d = append(d, strings.TrimSpace(fmt.Sprintf("key ranges: %d %s", len(x.Ranges), shownRanges(x.Ranges, pretty))))
 		}
 		if x.ZSchema != nil {
 			d = append(d, fmt.Sprintf("z-order: %d attributes, %d-bit addresses", x.ZSchema.Dims(), x.ZSchema.Bits()))

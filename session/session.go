@@ -401,6 +401,7 @@ func (st *statement) explain(ctx context.Context, x *planner.Explain, params []s
 	if err != nil {
 		return nil, err
 	}
+	st.sendNotices(plan)
 	var stats map[optimizer.Node]*optimizer.NodeStats
 	var total time.Duration
 	kvStats := &kv.Stats{}
