@@ -1,7 +1,9 @@
 package kv
 
 import (
+	"bytes"
 	"context"
+	"math"
 	"errors"
 	"sync/atomic"
 	"time"
@@ -54,6 +56,11 @@ const (
 	CondNone      Condition = iota
 	CondNotExists           // the item must not exist (INSERT uniqueness)
 	CondExists              // the item must exist
+	// CondAttrEquals is compare-and-set: the item must exist and its
+	// attribute named Op.CondAttr.Name must equal Op.CondAttr (kind and
+	// value; an absent attribute equals an AttrNull). UPDATE and DELETE use
+	// it on a row version so a concurrent change is never overwritten.
+	CondAttrEquals
 )
 
 // OpKind is a put or a delete.
@@ -71,6 +78,39 @@ type Op struct {
 	Key   Key
 	Attrs []Attr // for OpPut
 	Cond  Condition
+	// CondAttr is the expected attribute of a CondAttrEquals condition.
+	CondAttr Attr
+}
+
+// SameValue reports whether two attributes hold the same value: the same
+// kind and an equal value (floats by bit pattern). Names are not compared.
+func SameValue(a, b Attr) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case AttrNull:
+		return true
+	case AttrBool, AttrInt:
+		return a.I == b.I
+	case AttrFloat:
+		return math.Float64bits(a.F) == math.Float64bits(b.F)
+	case AttrString:
+		return a.S == b.S
+	case AttrBytes:
+		return bytes.Equal(a.B, b.B)
+	}
+	return false
+}
+
+// Lookup returns the attribute named name, or an AttrNull if there is none.
+func Lookup(attrs []Attr, name string) Attr {
+	for _, a := range attrs {
+		if a.Name == name {
+			return a
+		}
+	}
+	return Attr{Name: name, Kind: AttrNull}
 }
 
 // Batch is a list of writes. When Atomic is set, all ops apply or none do,

@@ -68,7 +68,16 @@ func mergeOps(ops []kv.Op) ([]mergedOp, error) {
 			continue
 		}
 		exists := merged[j].Kind == kv.OpPut
-		if (op.Cond == kv.CondNotExists && exists) || (op.Cond == kv.CondExists && !exists) {
+		holds := true
+		switch op.Cond {
+		case kv.CondNotExists:
+			holds = !exists
+		case kv.CondExists:
+			holds = exists
+		case kv.CondAttrEquals:
+			holds = exists && kv.SameValue(kv.Lookup(merged[j].Attrs, op.CondAttr.Name), op.CondAttr)
+		}
+		if !holds {
 			return nil, &kv.ConditionFailedError{Index: i, Key: op.Key}
 		}
 		merged[j].Kind, merged[j].Attrs = op.Kind, op.Attrs
@@ -76,14 +85,27 @@ func mergeOps(ops []kv.Op) ([]mergedOp, error) {
 	return merged, nil
 }
 
-func conditionExpression(c kv.Condition) (*string, map[string]string) {
-	switch c {
+// conditionExpression translates an op's condition into a DynamoDB
+// ConditionExpression with its names and values.
+func conditionExpression(op kv.Op) (*string, map[string]string, map[string]types.AttributeValue, error) {
+	switch op.Cond {
 	case kv.CondNotExists:
-		return aws.String("attribute_not_exists(#p)"), map[string]string{"#p": PartitionKeyAttr}
+		return aws.String("attribute_not_exists(#p)"), map[string]string{"#p": PartitionKeyAttr}, nil, nil
 	case kv.CondExists:
-		return aws.String("attribute_exists(#p)"), map[string]string{"#p": PartitionKeyAttr}
+		return aws.String("attribute_exists(#p)"), map[string]string{"#p": PartitionKeyAttr}, nil, nil
+	case kv.CondAttrEquals:
+		names := map[string]string{"#p": PartitionKeyAttr, "#c": op.CondAttr.Name}
+		if op.CondAttr.Kind == kv.AttrNull {
+			return aws.String("attribute_exists(#p) AND attribute_not_exists(#c)"), names, nil, nil
+		}
+		// Encode the expected value exactly as a stored one would be.
+		item, err := encodeItem(op.Key, []kv.Attr{op.CondAttr})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return aws.String("attribute_exists(#p) AND #c = :c"), names, map[string]types.AttributeValue{":c": item[op.CondAttr.Name]}, nil
 	}
-	return nil, nil
+	return nil, nil, nil, nil
 }
 
 // transact writes an atomic batch. Cancellations for transaction conflicts
@@ -99,16 +121,21 @@ func (s *Store) transact(ctx context.Context, b kv.Batch) error {
 	}
 	items := make([]types.TransactWriteItem, len(merged))
 	for i, op := range merged {
-		cond, names := conditionExpression(op.Cond)
+		cond, names, values, err := conditionExpression(op.Op)
+		if err != nil {
+			return err
+		}
 		switch op.Kind {
 		case kv.OpPut:
 			item, err := encodeItem(op.Key, op.Attrs)
 			if err != nil {
 				return err
 			}
-			items[i].Put = &types.Put{TableName: &s.table, Item: item, ConditionExpression: cond, ExpressionAttributeNames: names}
+			items[i].Put = &types.Put{TableName: &s.table, Item: item, ConditionExpression: cond,
+				ExpressionAttributeNames: names, ExpressionAttributeValues: values}
 		case kv.OpDelete:
-			items[i].Delete = &types.Delete{TableName: &s.table, Key: keyAttrs(op.Key), ConditionExpression: cond, ExpressionAttributeNames: names}
+			items[i].Delete = &types.Delete{TableName: &s.table, Key: keyAttrs(op.Key), ConditionExpression: cond,
+				ExpressionAttributeNames: names, ExpressionAttributeValues: values}
 		default:
 			return fmt.Errorf("dynamodb: op %d has unknown kind %d", op.condIndex, op.Kind)
 		}

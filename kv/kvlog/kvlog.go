@@ -272,6 +272,8 @@ func (s *Store) FormatOp(op kv.Op) string {
 		b.WriteString(" if-not-exists")
 	case kv.CondExists:
 		b.WriteString(" if-exists")
+	case kv.CondAttrEquals:
+		b.WriteString(" if " + FormatAttrs([]kv.Attr{op.CondAttr}))
 	}
 	if op.Kind == kv.OpPut {
 		b.WriteString(" " + FormatAttrs(op.Attrs))

@@ -86,6 +86,8 @@ func RunWith(t *testing.T, open func(t *testing.T) kv.Store, opts Options) {
 		{"ConditionInNonAtomicBatch", testConditionInNonAtomicBatch},
 		{"EmptyBatch", testEmptyBatch},
 		{"ConcurrentConditionalInsert", testConcurrentConditionalInsert},
+		{"CompareAndSet", testCompareAndSet},
+		{"ConcurrentCompareAndSet", testConcurrentCompareAndSet},
 		{"Stats", testStats},
 		{"IteratorEarlyClose", testIteratorEarlyClose},
 		{"Large", testLarge},
@@ -895,6 +897,100 @@ func testConcurrentConditionalInsert(t *testing.T, s kv.Store, ns namespace, opt
 			}
 		}
 	}
+}
+
+func testCompareAndSet(t *testing.T, s kv.Store, ns namespace, _ Options) {
+	p := ns.part("p")
+	row := item(p, "row", intAttr("version", 3), strAttr("v", "old"))
+	bare := item(p, "bare", strAttr("v", "no version"))
+	put(t, s, row, bare)
+	key := func(k string) kv.Key { return kv.Key{Partition: p, Sort: []byte(k)} }
+	cas := func(k string, want kv.Attr, attrs ...kv.Attr) kv.Op {
+		return kv.Op{Kind: kv.OpPut, Key: key(k), Attrs: attrs, Cond: kv.CondAttrEquals, CondAttr: want}
+	}
+	null := kv.Attr{Name: "version", Kind: kv.AttrNull}
+	failures := []struct {
+		name string
+		op   kv.Op
+	}{
+		{"wrong value", cas("row", intAttr("version", 2), strAttr("v", "x"))},
+		{"wrong kind", cas("row", strAttr("version", "3"), strAttr("v", "x"))},
+		{"absent attribute expected present", cas("bare", intAttr("version", 0), strAttr("v", "x"))},
+		{"present attribute expected absent", cas("row", null, strAttr("v", "x"))},
+		{"missing item", cas("nothing", null, strAttr("v", "x"))},
+		{"delete with wrong value", kv.Op{Kind: kv.OpDelete, Key: key("row"), Cond: kv.CondAttrEquals, CondAttr: intAttr("version", 4)}},
+	}
+	for _, tc := range failures {
+		t.Run(tc.name, func(t *testing.T) {
+			ops := []kv.Op{{Kind: kv.OpPut, Key: key("side"), Attrs: []kv.Attr{intAttr("v", 1)}}, tc.op}
+			wantConditionFailed(t, s.Write(ctx, kv.Batch{Atomic: true, Ops: ops}), 1, tc.op.Key)
+			mustExist(t, s, row)
+			mustExist(t, s, bare)
+			mustBeMissing(t, s, key("side"))
+		})
+	}
+	if err := s.Write(ctx, kv.Batch{Atomic: true, Ops: []kv.Op{
+		cas("row", intAttr("version", 3), intAttr("version", 4), strAttr("v", "new")),
+		cas("bare", null, intAttr("version", 1), strAttr("v", "versioned")),
+	}}); err != nil {
+		t.Fatalf("compare-and-set with the right values: %v", err)
+	}
+	mustExist(t, s, item(p, "row", intAttr("version", 4), strAttr("v", "new")))
+	mustExist(t, s, item(p, "bare", intAttr("version", 1), strAttr("v", "versioned")))
+	if err := s.Write(ctx, kv.Batch{Atomic: true, Ops: []kv.Op{
+		{Kind: kv.OpDelete, Key: key("row"), Cond: kv.CondAttrEquals, CondAttr: intAttr("version", 4)},
+	}}); err != nil {
+		t.Fatalf("compare-and-delete: %v", err)
+	}
+	mustBeMissing(t, s, key("row"))
+}
+
+// testConcurrentCompareAndSet runs read-modify-write increments from several
+// writers, each retrying when its compare-and-set loses: no increment may be
+// lost.
+func testConcurrentCompareAndSet(t *testing.T, s kv.Store, ns namespace, opts Options) {
+	p := ns.part("p")
+	key := kv.Key{Partition: p, Sort: []byte("counter")}
+	put(t, s, kv.Item{Key: key, Attrs: []kv.Attr{intAttr("n", 0)}})
+	const perWriter = 15
+	var wg sync.WaitGroup
+	errs := make(chan error, opts.Writers)
+	for range opts.Writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, attempts := 0, 0; i < perWriter; attempts++ {
+				if attempts > 100*perWriter*opts.Writers {
+					errs <- fmt.Errorf("compare-and-set never succeeds (%d attempts)", attempts)
+					return
+				}
+				got, err := s.Get(ctx, kv.GetRequest{Keys: []kv.Key{key}, Consistent: true})
+				if err != nil {
+					errs <- err
+					return
+				}
+				cur := kv.Lookup(got[0].Attrs, "n")
+				err = s.Write(ctx, kv.Batch{Atomic: true, Ops: []kv.Op{{Kind: kv.OpPut, Key: key,
+					Attrs: []kv.Attr{intAttr("n", cur.I+1)}, Cond: kv.CondAttrEquals, CondAttr: cur}}})
+				var cf *kv.ConditionFailedError
+				switch {
+				case err == nil:
+					i++
+				case errors.As(err, &cf):
+					// Lost the race: read again.
+				default:
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	mustExist(t, s, kv.Item{Key: key, Attrs: []kv.Attr{intAttr("n", int64(opts.Writers*perWriter))}})
 }
 
 func testStats(t *testing.T, s kv.Store, ns namespace, _ Options) {

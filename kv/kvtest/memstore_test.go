@@ -80,8 +80,12 @@ func (m *memStore) Write(_ context.Context, b kv.Batch) error {
 		if !b.Atomic {
 			return errors.New("mem: condition in a non-atomic batch")
 		}
-		_, exists := m.parts[string(op.Key.Partition)][string(op.Key.Sort)]
-		if exists != (op.Cond == kv.CondExists) {
+		cur, exists := m.parts[string(op.Key.Partition)][string(op.Key.Sort)]
+		holds := exists == (op.Cond != kv.CondNotExists)
+		if op.Cond == kv.CondAttrEquals && exists {
+			holds = kv.SameValue(kv.Lookup(cur, op.CondAttr.Name), op.CondAttr)
+		}
+		if !holds {
 			return &kv.ConditionFailedError{Index: i, Key: op.Key}
 		}
 	}

@@ -296,14 +296,28 @@ func (s *Store) commit(batch *pebble.Batch, locks *stripeSet, ops []kv.Op, base 
 			continue
 		}
 		keyBuf = appendKey(keyBuf[:0], op.Key)
-		_, closer, err := s.db.Get(keyBuf)
+		value, closer, err := s.db.Get(keyBuf)
 		exists := err == nil
+		holds := false
 		if exists {
+			switch op.Cond {
+			case kv.CondExists:
+				holds = true
+			case kv.CondAttrEquals:
+				attrs, derr := decodeValue(value)
+				if derr != nil {
+					closer.Close()
+					return fmt.Errorf("kv/pebble: condition check: %w", derr)
+				}
+				holds = kv.SameValue(kv.Lookup(attrs, op.CondAttr.Name), op.CondAttr)
+			}
 			closer.Close()
 		} else if !errors.Is(err, pebble.ErrNotFound) {
 			return fmt.Errorf("kv/pebble: condition check: %w", err)
+		} else {
+			holds = op.Cond == kv.CondNotExists
 		}
-		if exists != (op.Cond == kv.CondExists) {
+		if !holds {
 			return &kv.ConditionFailedError{Index: base + i, Key: op.Key}
 		}
 	}
