@@ -94,17 +94,32 @@ func (t *Table) RowKey(row []sqltypes.Value) kv.Key {
 	return kv.Key{Partition: TablePartition(t.ID, ShardOf(pk, t.Shards)), Sort: pk}
 }
 
-// RowAttrs converts a table row into store attributes (NULLs omitted).
-func (t *Table) RowAttrs(row []sqltypes.Value) []kv.Attr {
-	attrs := make([]kv.Attr, 0, len(row))
+// VersionAttr is the attribute holding a row's version: 1 when inserted,
+// one more at every update. Writes that replace or delete a row are
+// conditional on the version they read (compare-and-set), so a concurrent
+// change is never overwritten. Column names starting with ReservedPrefix
+// are refused, so no column can collide with it.
+const VersionAttr = ReservedPrefix + "version"
+
+// ReservedPrefix starts the attribute names zproxy keeps for itself.
+const ReservedPrefix = "zproxy:"
+
+// RowAttrs converts a table row into store attributes (NULLs omitted),
+// with its version.
+func (t *Table) RowAttrs(row []sqltypes.Value, version int64) []kv.Attr {
+	attrs := make([]kv.Attr, 0, len(row)+1)
 	for i, v := range row {
 		if v.IsNull() {
 			continue
 		}
 		attrs = append(attrs, ValueAttr(t.Columns[i].Name, v))
 	}
-	return attrs
+	return append(attrs, kv.Attr{Name: VersionAttr, Kind: kv.AttrInt, I: version})
 }
+
+// RowVersion returns the version attribute of a stored row (an AttrNull for
+// a row written without one).
+func RowVersion(attrs []kv.Attr) kv.Attr { return kv.Lookup(attrs, VersionAttr) }
 
 // ValueAttr converts one value into a named store attribute. Timestamps and
 // dates are stored as integers (µs and days since the Unix epoch), uuids as

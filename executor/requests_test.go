@@ -300,7 +300,7 @@ func TestInsertWritesRowAndEntriesAtomically(t *testing.T) {
 	r := []string{"42", "2025-05-05 05:00:00", "21.5", "40.75", "-73.98", "fresh"}
 	e.mustExec(insertSQL("readings", [][]string{r})[0])
 	v := values(tb, r)
-	ops := []kv.Op{{Kind: kv.OpPut, Key: tb.RowKey(v), Attrs: tb.RowAttrs(v), Cond: kv.CondNotExists}}
+	ops := []kv.Op{{Kind: kv.OpPut, Key: tb.RowKey(v), Attrs: tb.RowAttrs(v, 1), Cond: kv.CondNotExists}}
 	for _, ix := range tb.Indexes {
 		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: tb.EntryKey(ix, v), Attrs: tb.EntryAttrs(ix, v)})
 	}
@@ -351,7 +351,10 @@ func TestUpdateOfIndexedColumnMovesEntriesInOneBatch(t *testing.T) {
 	old := sensorRow(tb, "3", "c", "eu", "y")
 	upd := sensorRow(tb, "3", "c", "ap", "y")
 	k := tb.RowKey(old)
-	ops := []kv.Op{{Kind: kv.OpPut, Key: k, Attrs: tb.RowAttrs(upd)}}
+	// The row is read once, with its version, and replaced only if that
+	// version is still current.
+	version := kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}
+	ops := []kv.Op{{Kind: kv.OpPut, Key: k, Attrs: tb.RowAttrs(upd, 2), Cond: kv.CondAttrEquals, CondAttr: version}}
 	for _, ix := range tb.Indexes {
 		if ix.Name == "by_name" {
 			continue // its entry does not change: no op at all
@@ -378,7 +381,8 @@ func TestDeleteRemovesRowAndEntries(t *testing.T) {
 	e.mustExec(`DELETE FROM sensors WHERE id = 1`)
 	old := sensorRow(tb, "1", "a", "eu", "x")
 	k := tb.RowKey(old)
-	ops := []kv.Op{{Kind: kv.OpDelete, Key: k}}
+	version := kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}
+	ops := []kv.Op{{Kind: kv.OpDelete, Key: k, Cond: kv.CondAttrEquals, CondAttr: version}}
 	for _, ix := range tb.Indexes {
 		ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: tb.EntryKey(ix, old)})
 	}

@@ -13,30 +13,39 @@ import (
 	"github.com/zproxy/zproxy/planner"
 )
 
+// Concurrency control. Every stored row carries a version
+// (catalog.VersionAttr). A write that replaces or deletes a row is
+// conditional on the version it read, so two statements racing on a row
+// cannot both apply: the loser re-reads the row, re-checks its WHERE clause
+// against the new version and tries again, as PostgreSQL re-evaluates a row
+// it waited for. maxConflictRetries bounds that; past it the statement
+// fails with 40001 and the client may retry.
+const maxConflictRetries = 100
+
 // change is one row's write: its old version (nil for an insert) and its
 // new version (nil for a delete).
 type change struct {
 	old, new []sqltypes.Value
-	// mustBeNew makes the row put conditional on the key being absent
-	// (INSERT uniqueness, and the new key of a primary-key update).
-	mustBeNew bool
+	// oldVersion is the version attribute read with old.
+	oldVersion kv.Attr
 }
 
 // writeSet collects the store ops of one statement.
 type writeSet struct {
-	t    *catalog.Table
-	ops  []kv.Op
-	rows []int // for each op, the index of the change it belongs to
+	t   *catalog.Table
+	ops []kv.Op
 	// groups[i] is the op index where change i starts, so a batch too large
 	// for one atomic write is split between rows, never inside one.
-	groups []int
+	groups  []int
+	changes []change
 }
 
 // add appends the ops that turn c.old into c.new, for the row and for every
-// index.
+// index (building ones too).
 func (w *writeSet) add(c change) {
 	t := w.t
 	w.groups = append(w.groups, len(w.ops))
+	w.changes = append(w.changes, c)
 	var oldKey, newKey kv.Key
 	if c.old != nil {
 		oldKey = t.RowKey(c.old)
@@ -45,15 +54,26 @@ func (w *writeSet) add(c change) {
 		newKey = t.RowKey(c.new)
 	}
 	samePK := c.old != nil && c.new != nil && bytes.Equal(oldKey.Sort, newKey.Sort)
+	cas := func(op kv.Op) kv.Op {
+		op.Cond, op.CondAttr = kv.CondAttrEquals, c.oldVersion
+		return op
+	}
 	if c.old != nil && !samePK {
-		w.ops = append(w.ops, kv.Op{Kind: kv.OpDelete, Key: oldKey})
+		w.ops = append(w.ops, cas(kv.Op{Kind: kv.OpDelete, Key: oldKey}))
 	}
 	if c.new != nil {
-		cond := kv.CondNone
-		if c.mustBeNew || (c.old != nil && !samePK) {
-			cond = kv.CondNotExists
+		put := kv.Op{Kind: kv.OpPut, Key: newKey}
+		if samePK {
+			next := int64(1)
+			if c.oldVersion.Kind == kv.AttrInt {
+				next = c.oldVersion.I + 1
+			}
+			put.Attrs = t.RowAttrs(c.new, next)
+			put = cas(put)
+		} else {
+			put.Attrs, put.Cond = t.RowAttrs(c.new, 1), kv.CondNotExists
 		}
-		w.ops = append(w.ops, kv.Op{Kind: kv.OpPut, Key: newKey, Attrs: t.RowAttrs(c.new), Cond: cond})
+		w.ops = append(w.ops, put)
 	}
 	for _, ix := range t.Indexes {
 		var oldE, newE kv.Key
@@ -82,48 +102,63 @@ func entryChanged(t *catalog.Table, ix *catalog.Index, old, new []sqltypes.Value
 	return false
 }
 
+// conflictError reports the op whose condition failed: a row that already
+// exists (CondNotExists) or that changed since it was read (CondAttrEquals).
+type conflictError struct {
+	op kv.Op
+}
+
+func (e *conflictError) Error() string { return "executor: write conflict" }
+
+// lostRace reports whether err is a row changed by a concurrent statement
+// (as opposed to a duplicate key).
+func lostRace(err error) bool {
+	var ce *conflictError
+	return errors.As(err, &ce) && ce.op.Cond == kv.CondAttrEquals
+}
+
 // commit writes the ops atomically, in one batch if the backend allows it,
-// else in row-aligned chunks of at most MaxAtomicOps (each atomic).
-func (e *Executor) commit(ctx context.Context, w *writeSet, stats *kv.Stats) error {
+// else in row-aligned chunks of at most MaxAtomicOps (each atomic). It
+// returns how many changes were applied: all of them, or on error those of
+// the chunks written before the failing one.
+func (e *Executor) commit(ctx context.Context, w *writeSet, stats *kv.Stats) (int, error) {
 	if len(w.ops) == 0 {
-		return nil
+		return len(w.changes), nil
 	}
 	max := e.Caps.MaxAtomicOps
 	if max <= 0 || len(w.ops) <= max {
-		return e.writeBatch(ctx, w, w.ops, 0, stats)
+		if err := e.writeBatch(ctx, w.ops, stats); err != nil {
+			return 0, err
+		}
+		return len(w.changes), nil
 	}
-	start := 0
+	start, applied := 0, 0
 	for start < len(w.ops) {
-		end := start
-		for _, g := range w.groups {
+		end, rows := start, applied
+		for i, g := range w.groups {
 			if g > start && g-start <= max {
-				end = g
+				end, rows = g, i
 			}
 		}
 		if len(w.ops)-start <= max {
-			end = len(w.ops)
+			end, rows = len(w.ops), len(w.changes)
 		}
 		if end == start {
-			return pgerr.New(pgerr.ProgramLimitExceeded, "one row of table %q needs more than %d store writes (too many indexes for this backend)", w.t.Name, max)
+			return applied, pgerr.New(pgerr.ProgramLimitExceeded, "one row of table %q needs more than %d store writes (too many indexes for this backend)", w.t.Name, max)
 		}
-		if err := e.writeBatch(ctx, w, w.ops[start:end], start, stats); err != nil {
-			return err
+		if err := e.writeBatch(ctx, w.ops[start:end], stats); err != nil {
+			return applied, err
 		}
-		start = end
+		start, applied = end, rows
 	}
-	return nil
+	return applied, nil
 }
 
-func (e *Executor) writeBatch(ctx context.Context, w *writeSet, ops []kv.Op, offset int, stats *kv.Stats) error {
+func (e *Executor) writeBatch(ctx context.Context, ops []kv.Op, stats *kv.Stats) error {
 	err := e.Store.Write(ctx, kv.Batch{Ops: ops, Atomic: true, Stats: stats})
 	var cf *kv.ConditionFailedError
 	if errors.As(err, &cf) {
-		op := ops[cf.Index]
-		if op.Kind == kv.OpPut && op.Cond == kv.CondNotExists {
-			return duplicateKey(w.t, op.Attrs)
-		}
-		return pgerr.New(pgerr.SerializationFailure, "could not apply the write: a row changed concurrently").
-			WithHint("Retry the statement.")
+		return &conflictError{op: ops[cf.Index]}
 	}
 	if err != nil {
 		return ClassifyError(err)
@@ -146,6 +181,20 @@ func ClassifyError(err error) error {
 		return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to user request")
 	}
 	return pgerr.Wrap(err, pgerr.IOError, "store error")
+}
+
+// finishWrite turns what is left of a write conflict into a client error:
+// an existing key is 23505; a race lost too often is 40001.
+func finishWrite(t *catalog.Table, err error) error {
+	var ce *conflictError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	if ce.op.Cond == kv.CondNotExists {
+		return duplicateKey(t, ce.op.Attrs)
+	}
+	return pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update").
+		WithHint("Retry the statement.")
 }
 
 func duplicateKey(t *catalog.Table, attrs []kv.Attr) error {
@@ -187,6 +236,52 @@ func checkRow(t *catalog.Table, row []sqltypes.Value) error {
 	return nil
 }
 
+// current is a row as stored now, with its version.
+type current struct {
+	row     []sqltypes.Value
+	version kv.Attr
+}
+
+// readCurrent reads the rows at the given keys with a consistent batched
+// get; missing keys are absent from the map (keyed by sort key).
+func (e *Executor) readCurrent(ctx context.Context, t *catalog.Table, keys []kv.Key, stats *kv.Stats) (map[string]current, error) {
+	out := make(map[string]current, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	items, err := e.Store.Get(ctx, kv.GetRequest{Keys: keys, Consistent: true, Stats: stats})
+	if err != nil {
+		return nil, ClassifyError(err)
+	}
+	for i, it := range items {
+		if !kv.Found(it) {
+			continue
+		}
+		row := make([]sqltypes.Value, len(t.Columns))
+		if err := t.DecodeRow(it.Attrs, row); err != nil {
+			return nil, err
+		}
+		out[string(keys[i].Sort)] = current{row: row, version: catalog.RowVersion(it.Attrs)}
+	}
+	return out, nil
+}
+
+// evalRow computes a full row from one expression per column, cast to the
+// column types, and enforces NOT NULL.
+func evalRow(t *catalog.Table, exprs []planner.Expr, ev *planner.EvalContext, in []sqltypes.Value) ([]sqltypes.Value, error) {
+	row := make([]sqltypes.Value, len(exprs))
+	for i, x := range exprs {
+		v, err := x.Eval(ev, in)
+		if err != nil {
+			return nil, err
+		}
+		if row[i], err = sqltypes.Cast(v, t.Columns[i].Type); err != nil {
+			return nil, err
+		}
+	}
+	return row, checkRow(t, row)
+}
+
 // Insert executes an INSERT and returns the number of rows inserted (or
 // updated, for ON CONFLICT DO UPDATE).
 func (e *Executor) Insert(ctx context.Context, ins *planner.Insert, params []sqltypes.Value, stats *kv.Stats) (int64, error) {
@@ -194,99 +289,104 @@ func (e *Executor) Insert(ctx context.Context, ins *planner.Insert, params []sql
 	ev := &planner.EvalContext{Params: params}
 	rows := make([][]sqltypes.Value, 0, len(ins.Rows))
 	for _, exprs := range ins.Rows {
-		row := make([]sqltypes.Value, len(exprs))
-		for i, x := range exprs {
-			v, err := x.Eval(ev, nil)
-			if err != nil {
-				return 0, err
-			}
-			if v, err = sqltypes.Cast(v, t.Columns[i].Type); err != nil {
-				return 0, err
-			}
-			row[i] = v
-		}
-		if err := checkRow(t, row); err != nil {
+		row, err := evalRow(t, exprs, ev, nil)
+		if err != nil {
 			return 0, err
 		}
 		rows = append(rows, row)
 	}
-	w := &writeSet{t: t}
 	if ins.OnConflict == nil {
+		// Uniqueness is the store's condition on each row put: no read.
+		w := &writeSet{t: t}
 		seen := map[string]bool{}
 		for _, row := range rows {
 			k := string(t.EncodePK(nil, row))
 			if seen[k] {
-				return 0, duplicateKey(t, t.RowAttrs(row))
+				return 0, duplicateKey(t, t.RowAttrs(row, 0))
 			}
 			seen[k] = true
-			w.add(change{new: row, mustBeNew: true})
+			w.add(change{new: row})
 		}
-		return int64(len(rows)), e.commit(ctx, w, stats)
+		n, err := e.commit(ctx, w, stats)
+		return int64(n), finishWrite(t, err)
 	}
-	// ON CONFLICT: read the existing rows in one batched get.
+	return e.upsert(ctx, ins, rows, ev, stats)
+}
+
+// upsert executes INSERT ... ON CONFLICT: it reads the rows the statement
+// collides with, decides per row, and writes with conditions on what it
+// read; a concurrent insert or update of one of those rows makes it read
+// again and decide again.
+func (e *Executor) upsert(ctx context.Context, ins *planner.Insert, rows [][]sqltypes.Value, ev *planner.EvalContext, stats *kv.Stats) (int64, error) {
+	t := ins.Table
 	keys := make([]kv.Key, len(rows))
 	for i, row := range rows {
 		keys[i] = t.RowKey(row)
 	}
-	items, err := e.Store.Get(ctx, kv.GetRequest{Keys: keys, Consistent: true, Stats: stats})
-	if err != nil {
-		return 0, ClassifyError(err)
-	}
-	current := map[string][]sqltypes.Value{}
-	for i, it := range items {
-		if kv.Found(it) {
-			old := make([]sqltypes.Value, len(t.Columns))
-			if err := t.DecodeRow(it.Attrs, old); err != nil {
-				return 0, err
-			}
-			current[string(keys[i].Sort)] = old
-		}
-	}
-	touched := map[string]bool{}
-	var n int64
-	for i, row := range rows {
-		k := string(keys[i].Sort)
-		old, exists := current[k]
-		if !exists {
-			w.add(change{new: row, mustBeNew: true})
-			current[k] = row
-			touched[k] = true
-			n++
-			continue
-		}
-		if ins.OnConflict.DoNothing {
-			continue
-		}
-		if touched[k] {
-			return 0, pgerr.New(pgerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
-				WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
-		}
-		if t.Mutability == catalog.ImmutableRows {
-			return 0, immutable(t)
-		}
-		both := append(copyRow(old), row...)
-		updated := copyRow(old)
-		for col, x := range ins.OnConflict.Set {
-			v, err := x.Eval(ev, both)
-			if err != nil {
-				return 0, err
-			}
-			if updated[col], err = sqltypes.Cast(v, t.Columns[col].Type); err != nil {
-				return 0, err
-			}
-		}
-		if err := checkRow(t, updated); err != nil {
+	var total int64
+	done := map[string]bool{} // rows applied by earlier chunks of this statement
+	for attempt := 0; ; attempt++ {
+		cur, err := e.readCurrent(ctx, t, keys, stats)
+		if err != nil {
 			return 0, err
 		}
-		if t.RowKey(updated).Sort != nil && !bytes.Equal(t.RowKey(updated).Sort, keys[i].Sort) {
-			return 0, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE may not change the primary key")
+		w := &writeSet{t: t}
+		touched := map[string]bool{}
+		var order []string
+		for i, row := range rows {
+			k := string(keys[i].Sort)
+			if done[k] {
+				continue
+			}
+			old, exists := cur[k]
+			switch {
+			case !exists:
+				w.add(change{new: row})
+				cur[k] = current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}}
+			case ins.OnConflict.DoNothing:
+				continue
+			case touched[k]:
+				return 0, pgerr.New(pgerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+					WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
+			case t.Mutability == catalog.ImmutableRows:
+				return 0, immutable(t)
+			default:
+				both := append(copyRow(old.row), row...)
+				updated := copyRow(old.row)
+				for col, x := range ins.OnConflict.Set {
+					v, err := x.Eval(ev, both)
+					if err != nil {
+						return 0, err
+					}
+					if updated[col], err = sqltypes.Cast(v, t.Columns[col].Type); err != nil {
+						return 0, err
+					}
+				}
+				if err := checkRow(t, updated); err != nil {
+					return 0, err
+				}
+				if !bytes.Equal(t.EncodePK(nil, updated), keys[i].Sort) {
+					return 0, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE may not change the primary key")
+				}
+				w.add(change{old: old.row, new: updated, oldVersion: old.version})
+			}
+			touched[k] = true
+			order = append(order, k)
 		}
-		w.add(change{old: old, new: updated})
-		current[k] = updated
-		touched[k] = true
-		n++
+		applied, err := e.commit(ctx, w, stats)
+		total += int64(applied)
+		for _, k := range order[:applied] {
+			done[k] = true
+		}
+		var ce *conflictError
+		if errors.As(err, &ce) && attempt < maxConflictRetries {
+			continue // a row changed or appeared since it was read
+		}
+		if err != nil {
+			return 0, finishWrite(t, err)
+		}
+		return total, nil
 	}
-	return n, e.commit(ctx, w, stats)
 }
 
 func immutable(t *catalog.Table) error {
@@ -294,23 +394,102 @@ func immutable(t *catalog.Table) error {
 		WithHint("Delete and re-insert the row, or create the table as mutable.")
 }
 
-// collect runs a row-source plan and returns copies of all its rows.
-func (e *Executor) collect(ctx context.Context, plan *optimizer.Plan, params []sqltypes.Value, stats *kv.Stats) ([][]sqltypes.Value, error) {
+// candidateKeys runs a row-source plan and returns the keys of the rows it
+// finds, each once.
+func (e *Executor) candidateKeys(ctx context.Context, t *catalog.Table, plan *optimizer.Plan, params []sqltypes.Value, stats *kv.Stats) ([]kv.Key, error) {
+	if plan.Scan != nil && plan.Scan.Method == optimizer.PointGet {
+		// The keys are known: the versioned read that follows is the only
+		// read these rows need.
+		keys := make([]kv.Key, len(plan.Scan.Points))
+		for i, p := range plan.Scan.Points {
+			keys[i] = kv.Key{Partition: catalog.TablePartition(t.ID, catalog.ShardOf(p, t.Shards)), Sort: p}
+		}
+		return keys, nil
+	}
 	rows, err := e.Run(ctx, plan, params, nil, stats)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out [][]sqltypes.Value
+	var keys []kv.Key
+	seen := map[string]bool{}
 	for {
 		row, ok, err := rows.Next(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
-			return out, nil
+			return keys, nil
 		}
-		out = append(out, copyRow(row))
+		k := t.RowKey(row)
+		if !seen[string(k.Sort)] {
+			seen[string(k.Sort)] = true
+			keys = append(keys, k)
+		}
+	}
+}
+
+// modify is the common loop of UPDATE and DELETE: find the candidate rows
+// through the plan, read their current versions, keep those that still
+// match the WHERE clause, turn each into a change, and write conditionally
+// on the versions read, retrying rows a concurrent statement changed first.
+func (e *Executor) modify(ctx context.Context, scan *planner.Select, plan *optimizer.Plan, params []sqltypes.Value, stats *kv.Stats,
+	mk func(old current) (change, error)) (int64, error) {
+	t := scan.Table
+	keys, err := e.candidateKeys(ctx, t, plan, params, stats)
+	if err != nil {
+		return 0, err
+	}
+	ev := &planner.EvalContext{Params: params}
+	var total int64
+	for attempt := 0; ; attempt++ {
+		cur, err := e.readCurrent(ctx, t, keys, stats)
+		if err != nil {
+			return 0, err
+		}
+		w := &writeSet{t: t}
+		var order []kv.Key
+		newKeys := map[string]bool{}
+		for _, k := range keys {
+			old, ok := cur[string(k.Sort)]
+			if !ok {
+				continue // deleted or moved since the scan
+			}
+			if scan.Filter != nil {
+				v, err := scan.Filter.Eval(ev, old.row)
+				if err != nil {
+					return 0, err
+				}
+				if !planner.Truthy(v) {
+					continue // changed by another statement and no longer matches
+				}
+			}
+			c, err := mk(old)
+			if err != nil {
+				return 0, err
+			}
+			if c.new != nil {
+				// Two rows updated onto one key: PostgreSQL's unique check
+				// fails the statement.
+				nk := string(t.EncodePK(nil, c.new))
+				if newKeys[nk] {
+					return 0, duplicateKey(t, t.RowAttrs(c.new, 0))
+				}
+				newKeys[nk] = true
+			}
+			w.add(c)
+			order = append(order, k)
+		}
+		applied, err := e.commit(ctx, w, stats)
+		total += int64(applied)
+		if lostRace(err) && attempt < maxConflictRetries {
+			keys = order[applied:] // earlier chunks are written; redo the rest
+			continue
+		}
+		if err != nil {
+			return 0, finishWrite(t, err)
+		}
+		return total, nil
 	}
 }
 
@@ -320,56 +499,28 @@ func (e *Executor) Update(ctx context.Context, u *planner.Update, plan *optimize
 	if t.Mutability == catalog.ImmutableRows {
 		return 0, immutable(t)
 	}
-	olds, err := e.collect(ctx, plan, params, stats)
-	if err != nil {
-		return 0, err
-	}
 	ev := &planner.EvalContext{Params: params}
-	w := &writeSet{t: t}
-	newKeys := map[string]bool{}
-	oldKeys := map[string]bool{}
-	for _, old := range olds {
-		oldKeys[string(t.EncodePK(nil, old))] = true
-	}
-	for _, old := range olds {
-		row := copyRow(old)
+	return e.modify(ctx, u.Scan, plan, params, stats, func(old current) (change, error) {
+		row := copyRow(old.row)
 		for col, x := range u.Set {
-			v, err := x.Eval(ev, old)
+			v, err := x.Eval(ev, old.row)
 			if err != nil {
-				return 0, err
+				return change{}, err
 			}
 			if row[col], err = sqltypes.Cast(v, t.Columns[col].Type); err != nil {
-				return 0, err
+				return change{}, err
 			}
 		}
 		if err := checkRow(t, row); err != nil {
-			return 0, err
+			return change{}, err
 		}
-		nk := string(t.EncodePK(nil, row))
-		if newKeys[nk] {
-			return 0, duplicateKey(t, t.RowAttrs(row))
-		}
-		newKeys[nk] = true
-		c := change{old: old, new: row}
-		// A new primary key must not collide with a row this statement does
-		// not also move away.
-		if nk != string(t.EncodePK(nil, old)) && oldKeys[nk] {
-			return 0, pgerr.New(pgerr.FeatureNotSupported, "UPDATE that moves a row onto the key of another updated row is not supported")
-		}
-		w.add(c)
-	}
-	return int64(len(olds)), e.commit(ctx, w, stats)
+		return change{old: old.row, new: row, oldVersion: old.version}, nil
+	})
 }
 
 // Delete executes a DELETE whose rows plan finds; it returns the count.
 func (e *Executor) Delete(ctx context.Context, d *planner.Delete, plan *optimizer.Plan, params []sqltypes.Value, stats *kv.Stats) (int64, error) {
-	olds, err := e.collect(ctx, plan, params, stats)
-	if err != nil {
-		return 0, err
-	}
-	w := &writeSet{t: d.Scan.Table}
-	for _, old := range olds {
-		w.add(change{old: old})
-	}
-	return int64(len(olds)), e.commit(ctx, w, stats)
+	return e.modify(ctx, d.Scan, plan, params, stats, func(old current) (change, error) {
+		return change{old: old.row, oldVersion: old.version}, nil
+	})
 }

@@ -31,6 +31,9 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 	pkCount := 0
 	for _, cd := range n.Cols {
 		name := cd.Name.Name.O
+		if strings.HasPrefix(name, catalog.ReservedPrefix) || strings.HasPrefix(name, "~") {
+			return nil, pgerr.New("42939", "column name %q is reserved: names starting with %q or \"~\" belong to zproxy", name, catalog.ReservedPrefix)
+		}
 		if t.ColumnIndex(name) >= 0 {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
 		}

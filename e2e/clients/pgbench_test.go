@@ -54,15 +54,6 @@ SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
 const pgbenchCounterScript = `UPDATE pgbench_branches SET bbalance = bbalance + 1 WHERE bid = 1;
 `
 
-// lostUpdatesFixed records the state of a known zproxy bug: UPDATE reads the
-// old row and writes the new one with an unconditional put (executor/write.go
-// Update; kv.Condition has no compare-and-set), so two clients incrementing
-// the same row concurrently can both read the same old value and one
-// increment is lost (PostgreSQL locks the row). While false, a lost increment
-// in TestPgbench/concurrent_increments skips that subtest with the counts
-// instead of failing; set it to true once fixed.
-const lostUpdatesFixed = false
-
 func TestPgbench(t *testing.T) {
 	t.Parallel()
 	pgbench := requireTool(t, "pgbench", "Debian package postgresql-15 on bookworm, postgresql-client from 16 on")
@@ -102,9 +93,6 @@ func TestPgbench(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got != clients*perClient {
-			if !lostUpdatesFixed {
-				t.Skipf("known zproxy bug (see lostUpdatesFixed): %d concurrent increments left the counter at %d", clients*perClient, got)
-			}
 			t.Errorf("%d concurrent increments left the counter at %d", clients*perClient, got)
 		}
 	})

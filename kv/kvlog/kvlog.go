@@ -149,7 +149,7 @@ func (s *Store) Write(ctx context.Context, b kv.Batch) error {
 	rec := kv.Batch{Atomic: b.Atomic, Ops: make([]kv.Op, len(b.Ops))}
 	parts := make([][]byte, len(b.Ops))
 	for i, op := range b.Ops {
-		rec.Ops[i] = kv.Op{Kind: op.Kind, Cond: op.Cond, Key: kv.Key{Partition: clone(op.Key.Partition), Sort: clone(op.Key.Sort)},
+		rec.Ops[i] = kv.Op{Kind: op.Kind, Cond: op.Cond, CondAttr: op.CondAttr, Key: kv.Key{Partition: clone(op.Key.Partition), Sort: clone(op.Key.Sort)},
 			Attrs: append([]kv.Attr(nil), op.Attrs...)}
 		parts[i] = op.Key.Partition
 	}
