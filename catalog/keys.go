@@ -171,7 +171,8 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 	case kv.AttrString:
 		switch t.Kind() {
 		case sqltypes.KindText:
-			return sqltypes.NewText(a.S), nil
+			// Scanned attributes may alias store memory (kv.Iterator).
+			return sqltypes.NewText(strings.Clone(a.S)), nil
 		case sqltypes.KindUUID:
 			return sqltypes.ParseText(t, a.S)
 		}

@@ -75,7 +75,7 @@ func (ec *execCtx) newScan(ctx context.Context, n *optimizer.Scan) (Rows, error)
 			s.chans = append(s.chans, out)
 		}
 		s.wg.Add(1)
-		st := &shardStream{s: s, shard: shard, out: out, sem: sem}
+		st := &shardStream{s: s, shard: shard, out: out, sem: sem, keepKeys: ordered}
 		go st.run(sctx)
 	}
 	s.open = len(n.Shards)
@@ -274,12 +274,16 @@ func (h *mergeHeap) Pop() any {
 
 // shardStream reads one shard's ranges and sends batches of admitted rows.
 type shardStream struct {
-	s     *scanRows
-	shard int
-	out   chan shardBatch
-	sem   chan struct{}
-	batch []scanItem
-	sent  int
+	s        *scanRows
+	shard    int
+	out      chan shardBatch
+	sem      chan struct{}
+	keepKeys bool // the consumer merges shards by key
+	batch    []scanItem
+	sent     int
+	// slab is memory for the rows of the batch being filled: one
+	// allocation per batch instead of one per row.
+	slab []sqltypes.Value
 	// pending index entries awaiting their table rows
 	pending []scanItem
 }
@@ -382,12 +386,16 @@ func (st *shardStream) read(ctx context.Context) error {
 				}
 				misses = 0
 			}
-			row := make([]sqltypes.Value, len(t.Columns))
+			row := st.newRow(len(t.Columns))
 			if err := t.DecodeRow(item.Attrs, row); err != nil {
 				it.Close()
 				return err
 			}
-			si := scanItem{key: append([]byte(nil), item.Key.Sort...), row: row}
+			si := scanItem{row: row}
+			if st.keepKeys {
+				// Only a k-way merge compares keys after the iterator moves on.
+				si.key = append([]byte(nil), item.Key.Sort...)
+			}
 			if n.Lookup {
 				st.pending = append(st.pending, si)
 				if len(st.pending) >= lookupMax {
@@ -447,10 +455,25 @@ func (st *shardStream) flushLookups(ctx context.Context) error {
 	return nil
 }
 
+// newRow returns a zeroed row of n values carved from the stream's slab.
+// Rows are handed to the consumer in batches and never reused, so carving
+// is safe; the slab is replaced when it runs out.
+func (st *shardStream) newRow(n int) []sqltypes.Value {
+	if len(st.slab) < n {
+		st.slab = make([]sqltypes.Value, n*batchRows)
+	}
+	row := st.slab[:n:n]
+	st.slab = st.slab[n:]
+	return row
+}
+
 func (st *shardStream) emit(ctx context.Context, si scanItem) error {
 	keep, err := st.s.admit(si.row)
 	if err != nil || !keep {
 		return err
+	}
+	if st.batch == nil {
+		st.batch = make([]scanItem, 0, batchRows)
 	}
 	st.batch = append(st.batch, si)
 	if len(st.batch) >= batchRows {

@@ -155,7 +155,9 @@ type ScanRequest struct {
 //	if err := it.Err(); err != nil { ... }
 //	it.Close()
 //
-// The Item returned is valid until the next call to Next or Seek.
+// The Item returned, its key and its Attrs (their slices, strings and bytes
+// included), is valid until the next call to Next or Seek: backends may
+// decode in place. Copy what you keep.
 type Iterator interface {
 	Next() bool
 	Item() Item

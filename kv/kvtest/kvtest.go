@@ -157,7 +157,9 @@ func put(t *testing.T, s kv.Store, items ...kv.Item) {
 func cloneItem(it kv.Item) kv.Item {
 	attrs := make([]kv.Attr, len(it.Attrs))
 	for i, a := range it.Attrs {
-		a.B = bytes.Clone(a.B)
+		// Items live until the next Next or Seek (kv.Iterator): strings
+		// may alias store memory as much as bytes may.
+		a.Name, a.S, a.B = strings.Clone(a.Name), strings.Clone(a.S), bytes.Clone(a.B)
 		attrs[i] = a
 	}
 	return kv.Item{

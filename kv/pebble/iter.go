@@ -14,8 +14,10 @@ import (
 // span, so it can never step into another partition.
 //
 // Item lifetime: Item().Key.Sort aliases Pebble's iterator memory and is
-// valid only until the next Next or Seek; Key.Partition is the request's own
-// slice; Attrs are decoded into fresh memory the caller may keep.
+// valid only until the next Next or Seek, and so are Attrs: they are decoded
+// without copying, into a slice the iterator reuses, with names, strings and
+// bytes pointing into Pebble's value memory. Key.Partition is the request's
+// own slice.
 //
 // The iterator is not safe for concurrent use (no kv.Iterator is). The scan
 // is recorded on the Observer once, when the iterator is closed.
@@ -32,6 +34,7 @@ type iterator struct {
 	positioned bool // a Seek left it on the item the next Next returns
 	exhausted  bool
 	cur        kv.Item
+	attrBuf    []kv.Attr // reused by every item
 	err        error
 
 	start  time.Time
@@ -71,11 +74,12 @@ func (it *iterator) Next() bool {
 		return false
 	}
 	key, value := it.pit.Key(), it.pit.Value()
-	attrs, err := decodeValue(value)
+	attrs, err := decodeValueAliased(it.attrBuf, value)
 	if err != nil {
 		it.err = fmt.Errorf("kv/pebble: scan key %x: %w", key, err)
 		return false
 	}
+	it.attrBuf = attrs
 	it.cur = kv.Item{Key: kv.Key{Partition: it.req.Partition, Sort: key[it.prefixLen:]}, Attrs: attrs}
 	it.req.Stats.AddRead(1, len(key)+len(value))
 	return true

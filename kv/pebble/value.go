@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unsafe"
 
 	"github.com/zproxy/zproxy/kv"
 )
@@ -193,4 +194,44 @@ func decodeValue(v []byte) ([]kv.Attr, error) {
 		attrs[i] = a
 	}
 	return attrs, nil
+}
+
+// decodeValueAliased decodes v into dst (reused, grown as needed) without
+// copying: names, strings and bytes alias v, so the attributes are valid only
+// as long as v is. Iterators use it, since kv.Iterator items live only until
+// the next Next or Seek; Get returns owned memory through decodeValue.
+func decodeValueAliased(dst []kv.Attr, v []byte) ([]kv.Attr, error) {
+	if len(v) == 0 || v[0] != valueFormatV1 {
+		return nil, errCorruptValue
+	}
+	dst = dst[:0]
+	r := valueReader{buf: v, pos: 1}
+	for {
+		a, name, data, ok, err := r.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return dst, nil
+		}
+		a.Name = aliasString(name)
+		switch a.Kind {
+		case kv.AttrString:
+			a.S = aliasString(data)
+		case kv.AttrBytes:
+			if len(data) == 0 {
+				a.B = emptyBytes
+			} else {
+				a.B = data[:len(data):len(data)]
+			}
+		}
+		dst = append(dst, a)
+	}
+}
+
+func aliasString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }

@@ -1,0 +1,340 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// zproxyServer is a zproxy process serving SQL on the DynamoDB backend.
+type zproxyServer struct {
+	cmd         *exec.Cmd
+	logPath     string
+	port        int
+	metricsAddr string
+	exited      chan error
+}
+
+// startZproxy runs bin on the DynamoDB table at endpoint. Credentials and
+// region come from the environment (the SDK's default chain).
+func startZproxy(bin, endpoint, table string, port, metricsPort int) (*zproxyServer, error) {
+	logf, err := os.CreateTemp("", "zproxy-bench-dynamodb-*.log")
+	if err != nil {
+		return nil, err
+	}
+	z := &zproxyServer{logPath: logf.Name(), port: port, metricsAddr: fmt.Sprintf("127.0.0.1:%d", metricsPort), exited: make(chan error, 1)}
+	z.cmd = exec.Command(bin,
+		"--backend", "dynamodb",
+		"--dynamodb-endpoint", endpoint,
+		"--dynamodb-table", table,
+		"--listen", fmt.Sprintf("127.0.0.1:%d", port),
+		"--metrics-listen", z.metricsAddr,
+		"--allow-full-scan",
+		"--log-level", "warn")
+	z.cmd.Stdout, z.cmd.Stderr = logf, logf
+	if err := z.cmd.Start(); err != nil {
+		logf.Close()
+		return nil, err
+	}
+	go func() { z.exited <- z.cmd.Wait(); logf.Close() }()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
+		if err == nil {
+			c.Close()
+			return z, nil
+		}
+		select {
+		case err := <-z.exited:
+			log, _ := os.ReadFile(z.logPath)
+			return nil, fmt.Errorf("zproxy exited: %v\n%s", err, log)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			z.stop()
+			return nil, fmt.Errorf("zproxy did not accept connections on port %d within 60s (log: %s)", port, z.logPath)
+		}
+	}
+}
+
+func (z *zproxyServer) dsn() string {
+	return fmt.Sprintf("host=127.0.0.1 port=%d user=zproxy dbname=zproxy sslmode=disable", z.port)
+}
+
+func (z *zproxyServer) stop() {
+	z.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-z.exited:
+	case <-time.After(30 * time.Second):
+		z.cmd.Process.Kill()
+		<-z.exited
+	}
+	os.Remove(z.logPath)
+}
+
+// counters are the zproxy metrics the harness reads around a query.
+type counters struct {
+	queries  float64 // zproxy_store_requests_total{backend="dynamodb",op="query"}
+	capacity float64 // zproxy_dynamodb_consumed_capacity_total, every op
+	rowsRead float64 // zproxy_rows_read_total
+}
+
+func (c counters) minus(o counters) counters {
+	return counters{c.queries - o.queries, c.capacity - o.capacity, c.rowsRead - o.rowsRead}
+}
+
+// scrape reads the counters from zproxy's /metrics (Prometheus text format).
+func (z *zproxyServer) scrape(ctx context.Context) (counters, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+z.metricsAddr+"/metrics", nil)
+	if err != nil {
+		return counters{}, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return counters{}, err
+	}
+	defer resp.Body.Close()
+	var c counters
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, value, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if err != nil {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(name, "zproxy_store_requests_total{") &&
+			strings.Contains(name, `backend="dynamodb"`) && strings.Contains(name, `op="query"`):
+			c.queries += v
+		case strings.HasPrefix(name, "zproxy_dynamodb_consumed_capacity_total"):
+			c.capacity += v
+		case name == "zproxy_rows_read_total":
+			c.rowsRead = v
+		}
+	}
+	return c, sc.Err()
+}
+
+// insertSQL is a multi-row INSERT of n rows of placeholders.
+func insertSQL(n int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO readings (sensor_id, ts, celsius, lat, lon, note) VALUES ")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		p := i*6 + 1
+		fmt.Fprintf(&b, "($%d, $%d, $%d, $%d, $%d, $%d)", p, p+1, p+2, p+3, p+4, p+5)
+	}
+	return b.String()
+}
+
+// load inserts every row of ds, batch rows per statement, over conns
+// connections, reporting progress every ~10%.
+func load(ctx context.Context, dsn string, ds dataset, batch, conns int, progress func(done int, elapsed time.Duration)) (time.Duration, error) {
+	start := time.Now()
+	rows := ds.rows()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	next := make(chan int)
+	var mu sync.Mutex
+	done, reported := 0, 0
+	var wg sync.WaitGroup
+	for range conns {
+		conn, err := pgx.Connect(ctx, dsn)
+		if err != nil {
+			return 0, err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer conn.Close(context.Background())
+			for from := range next {
+				to := min(from+batch, rows)
+				args := make([]any, 0, (to-from)*6)
+				for i := from; i < to; i++ {
+					r := ds.rowAt(i)
+					args = append(args, r.sensorID, r.ts.Format("2006-01-02 15:04:05.999999"), r.celsius, r.lat, r.lon, r.note)
+				}
+				tag, err := conn.Exec(ctx, insertSQL(to-from), args...)
+				if err == nil && tag.RowsAffected() != int64(to-from) {
+					err = fmt.Errorf("%d rows affected, want %d", tag.RowsAffected(), to-from)
+				}
+				if err != nil {
+					cancel(fmt.Errorf("insert rows [%d, %d): %w", from, to, err))
+					return
+				}
+				mu.Lock()
+				done += to - from
+				if progress != nil && done-reported >= rows/10 {
+					reported = done
+					progress(done, time.Since(start))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for from := 0; from < rows; from += batch {
+		select {
+		case next <- from:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return 0, err
+	}
+	return time.Since(start), nil
+}
+
+// boxSQL is the box query with its bounds inlined as literals, so the plain
+// run and EXPLAIN ANALYZE see the very same text. Float bounds are written
+// in the shortest form that parses back to the same float64.
+func boxSQL(b box) string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	sql := fmt.Sprintf("SELECT sensor_id, ts FROM readings WHERE lat BETWEEN %s AND %s AND lon BETWEEN %s AND %s",
+		f(b.latLo), f(b.latHi), f(b.lonLo), f(b.lonHi))
+	if b.threeD {
+		sql += fmt.Sprintf(" AND ts BETWEEN '%s' AND '%s'", tsText(b.tsLo), tsText(b.tsHi))
+	}
+	return sql
+}
+
+// pk identifies a row: (sensor_id, ts in µs).
+type pk struct {
+	sensor int64
+	ts     int64
+}
+
+// measurement is what one method cost for one query.
+type measurement struct {
+	requests int     // DynamoDB Query (or Scan) requests
+	items    int     // items read (before any filter)
+	rcu      float64 // read capacity consumed
+	rows     int     // rows returned
+	elapsed  time.Duration
+	keys     map[pk]bool
+	ranges   int // key ranges per shard (zproxy's plan, the budget sweep)
+}
+
+// planStats are the figures EXPLAIN ANALYZE prints for the statement.
+type planStats struct {
+	items, requests, ranges int
+	capacity                float64
+	firstRange              string // "[0x…, 0x…)" as printed
+}
+
+var (
+	executionLine = regexp.MustCompile(`Execution: [\d.]+ ms, (\d+) items read, (\d+) store requests`)
+	capacityLine  = regexp.MustCompile(`Capacity consumed: ([\d.]+) units`)
+	rangesLine    = regexp.MustCompile(`key ranges: (\d+) (\[0x[0-9a-f]*, (?:0x[0-9a-f]*)?\))`)
+	methodLine    = regexp.MustCompile(`via zorder index by_place: z-order ranges`)
+)
+
+// parseExplain extracts the statement's store requests, items read,
+// capacity and Z-order ranges from EXPLAIN ANALYZE text. It fails unless
+// the plan is a Z-order range scan of by_place.
+func parseExplain(text string) (planStats, error) {
+	var ps planStats
+	if !methodLine.MatchString(text) {
+		return ps, fmt.Errorf("plan is not a z-order range scan of by_place:\n%s", text)
+	}
+	m := executionLine.FindStringSubmatch(text)
+	if m == nil {
+		return ps, fmt.Errorf("no Execution line in EXPLAIN ANALYZE:\n%s", text)
+	}
+	ps.items, _ = strconv.Atoi(m[1])
+	ps.requests, _ = strconv.Atoi(m[2])
+	if m := capacityLine.FindStringSubmatch(text); m != nil {
+		ps.capacity, _ = strconv.ParseFloat(m[1], 64)
+	} else {
+		return ps, fmt.Errorf("no Capacity line in EXPLAIN ANALYZE:\n%s", text)
+	}
+	if m := rangesLine.FindStringSubmatch(text); m != nil {
+		ps.ranges, _ = strconv.Atoi(m[1])
+		ps.firstRange = m[2]
+	}
+	return ps, nil
+}
+
+// runZproxy runs the box query through zproxy: once plainly, collecting the
+// primary keys and the /metrics deltas, then under EXPLAIN ANALYZE for the
+// statement's own costs.
+func runZproxy(ctx context.Context, z *zproxyServer, conn *pgx.Conn, b box) (measurement, planStats, counters, error) {
+	sql := boxSQL(b)
+	m := measurement{keys: map[pk]bool{}}
+	before, err := z.scrape(ctx)
+	if err != nil {
+		return m, planStats{}, counters{}, err
+	}
+	start := time.Now()
+	rows, err := conn.Query(ctx, sql)
+	if err != nil {
+		return m, planStats{}, counters{}, err
+	}
+	for rows.Next() {
+		var id int64
+		var ts time.Time
+		if err := rows.Scan(&id, &ts); err != nil {
+			rows.Close()
+			return m, planStats{}, counters{}, err
+		}
+		m.keys[pk{id, ts.UnixMicro()}] = true
+		m.rows++
+	}
+	if err := rows.Err(); err != nil {
+		return m, planStats{}, counters{}, fmt.Errorf("%s: %w", sql, err)
+	}
+	m.elapsed = time.Since(start)
+	after, err := z.scrape(ctx)
+	if err != nil {
+		return m, planStats{}, counters{}, err
+	}
+	var text strings.Builder
+	erows, err := conn.Query(ctx, "EXPLAIN ANALYZE "+sql, pgx.QueryExecModeSimpleProtocol)
+	if err != nil {
+		return m, planStats{}, counters{}, err
+	}
+	for erows.Next() {
+		var line string
+		if err := erows.Scan(&line); err != nil {
+			erows.Close()
+			return m, planStats{}, counters{}, err
+		}
+		text.WriteString(line)
+		text.WriteByte('\n')
+	}
+	if err := erows.Err(); err != nil {
+		return m, planStats{}, counters{}, err
+	}
+	ps, err := parseExplain(text.String())
+	if err != nil {
+		return m, ps, counters{}, err
+	}
+	m.requests, m.items, m.rcu, m.ranges = ps.requests, ps.items, ps.capacity, ps.ranges
+	return m, ps, after.minus(before), nil
+}
