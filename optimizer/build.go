@@ -9,6 +9,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/zorder"
 )
 
 // Optimize plans a SELECT (or the row source of an UPDATE or DELETE) with
@@ -220,16 +221,59 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 			scan.Shards = append(scan.Shards, sh)
 		}
 	}
-	// Residual: every conjunct not enforced exactly by the key ranges.
+	if best.zorder {
+		// The executor tests every entry against the box; where an
+		// attribute's code is lossless and its bound a single interval, that
+		// test is exactly the column's predicates.
+		for i, k := range best.index.Columns {
+			if set := b[k.Column]; len(set) == 1 && losslessZ(t.Columns[k.Column].Type, best.zschema.Attr(i)) {
+				enforced[k.Column] = true
+			}
+		}
+	}
+	// Residual: every conjunct not enforced exactly by the key ranges or
+	// the box.
 	var residual []planner.Expr
 	for _, c := range planner.Conjuncts(s.Filter) {
-		if col, ok := exact[c]; ok && enforced[col] && !best.zorder {
+		if col, ok := exact[c]; ok && enforced[col] {
 			continue
 		}
 		residual = append(residual, c)
 	}
 	scan.Residual = andAll(residual)
 	return scan, nil
+}
+
+// losslessZ reports whether a Z-order attribute's code tells every value of
+// type t apart, so a box bound on it is exactly the SQL bound: numbers, times
+// and booleans whose code has room for every value (and, when nullable, for
+// NULL too, or the two largest values share a code); floats at 64 bits, whose
+// shared top code belongs to NaN payloads zproxy never stores; never text,
+// bytea or uuid, which keep a prefix.
+func losslessZ(t sqltypes.Type, a zorder.Attr) bool {
+	w := a.Width
+	if w <= 0 || w > zorder.MaxWidth {
+		w = zorder.DefaultWidth(a.Type, a.Nullable)
+	}
+	need := 0
+	switch t.ID {
+	case sqltypes.Float4, sqltypes.Float8:
+		return w == 64
+	case sqltypes.Bool:
+		need = 1
+	case sqltypes.Int2:
+		need = 16
+	case sqltypes.Int4, sqltypes.Date:
+		need = 32
+	case sqltypes.Int8, sqltypes.Timestamp, sqltypes.TimestampTZ:
+		need = 64
+	default:
+		return false
+	}
+	if a.Nullable {
+		need++
+	}
+	return w >= need
 }
 
 // prefixShape describes a bound key prefix: "2 equalities and a range".

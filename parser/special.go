@@ -60,6 +60,8 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		return &ast.RollbackStmt{}, nil
 	case "set":
 		return r.setStmt()
+	case "declare", "fetch", "move":
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cursors (%s) are not supported; use LIMIT and OFFSET, or the extended protocol's row limit", strings.ToUpper(t.val))
 	case "reset":
 		if n == 2 && r.peek(1, "all") {
 			return resetStmt("all"), nil
@@ -109,8 +111,11 @@ func (r *rewriter) setStmt() (ast.StmtNode, error) {
 	if r.peek(k, "session") || r.peek(k, "local") {
 		k++
 	}
-	if r.peek(k, "transaction") || r.peek(k, "characteristics") {
-		return nil, nil
+	if r.peek(k, "characteristics") && r.peek(k+1, "as") && r.peek(k+2, "transaction") {
+		return r.transactionModes(k+3, "default_transaction_")
+	}
+	if r.peek(k, "transaction") {
+		return r.transactionModes(k+1, "transaction_")
 	}
 	var name string
 	switch {
@@ -323,4 +328,51 @@ func (r *rewriter) explainPrefix() (int, *ExplainOptions, error) {
 	}
 	r.drop(0, k)
 	return k, opts, nil
+}
+
+// transactionModes handles SET [SESSION CHARACTERISTICS AS] TRANSACTION
+// modes, from token k: ISOLATION LEVEL ..., READ ONLY | READ WRITE, [NOT]
+// DEFERRABLE. Each mode becomes an assignment of the run-time parameter
+// Postgres maps it to (prefix "transaction_" or "default_transaction_").
+func (r *rewriter) transactionModes(k int, prefix string) (ast.StmtNode, error) {
+	stmt := &ast.SetStmt{}
+	add := func(name, value string) {
+		stmt.Variables = append(stmt.Variables, &ast.VariableAssignment{Name: prefix + name, IsSystem: true, Value: ast.NewValueExpr(value, "", "")})
+	}
+	for k < len(r.toks) {
+		switch {
+		case r.peek(k, ","):
+			k++
+		case r.peek(k, "isolation") && r.peek(k+1, "level"):
+			k += 2
+			switch {
+			case r.peek(k, "serializable"):
+				add("isolation", "serializable")
+				k++
+			case r.peek(k, "repeatable") && r.peek(k+1, "read"):
+				add("isolation", "repeatable read")
+				k += 2
+			case r.peek(k, "read") && (r.peek(k+1, "committed") || r.peek(k+1, "uncommitted")):
+				add("isolation", "read "+r.toks[k+1].val)
+				k += 2
+			default:
+				return nil, r.syntaxErrorAt(k)
+			}
+		case r.peek(k, "read") && (r.peek(k+1, "only") || r.peek(k+1, "write")):
+			add("read_only", map[bool]string{true: "on", false: "off"}[r.toks[k+1].val == "only"])
+			k += 2
+		case r.peek(k, "not") && r.peek(k+1, "deferrable"):
+			add("deferrable", "off")
+			k += 2
+		case r.peek(k, "deferrable"):
+			add("deferrable", "on")
+			k++
+		default:
+			return nil, r.syntaxErrorAt(k)
+		}
+	}
+	if len(stmt.Variables) == 0 {
+		return nil, r.syntaxErrorAt(k)
+	}
+	return stmt, nil
 }

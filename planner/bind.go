@@ -103,6 +103,9 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 	case *ast.SetStmt:
 		return b.bindSet(n)
 	case *ast.BeginStmt:
+		if n.ReadOnly {
+			return &TxnOp{Op: "begin_read_only"}, nil
+		}
 		return &TxnOp{Op: "begin"}, nil
 	case *ast.CommitStmt:
 		return &TxnOp{Op: "commit"}, nil
@@ -977,10 +980,25 @@ func (b *Binder) bindShow(n *ast.ShowStmt) (Statement, error) {
 }
 
 func (b *Binder) bindSet(n *ast.SetStmt) (Statement, error) {
-	if len(n.Variables) != 1 {
-		return nil, unsupported("SET of several variables at once is not supported")
+	if len(n.Variables) == 0 {
+		return nil, pgerr.New(pgerr.SyntaxError, "SET needs a parameter")
 	}
-	v := n.Variables[0]
+	var first *SetVar
+	for _, v := range n.Variables {
+		sv, err := b.bindAssignment(v)
+		if err != nil {
+			return nil, err
+		}
+		if first == nil {
+			first = sv
+		} else {
+			first.More = append(first.More, sv)
+		}
+	}
+	return first, nil
+}
+
+func (b *Binder) bindAssignment(v *ast.VariableAssignment) (*SetVar, error) {
 	name := strings.ToLower(v.Name)
 	if v.Value == nil {
 		return &SetVar{Name: name, Reset: true}, nil

@@ -183,10 +183,13 @@ type Explain struct {
 func (*Explain) Kind() string { return "explain" }
 
 // SetVar sets a session variable (Value "" with Reset for RESET/DEFAULT).
+// More lists further assignments of the same statement (SET TRANSACTION
+// ISOLATION LEVEL ..., READ ONLY).
 type SetVar struct {
 	Name  string
 	Value string
 	Reset bool
+	More  []*SetVar
 }
 
 // Kind implements Statement.

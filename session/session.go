@@ -184,6 +184,9 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	s := st.sess
 	e := s.engine
 	kind := bound.Kind()
+	if s.readOnly() && writes(bound) {
+		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", strings.ToUpper(strings.ReplaceAll(kind, "_", " ")))
+	}
 	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned int64) {
 		var read int64
 		if stats != nil {
@@ -262,8 +265,10 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	case *planner.Explain:
 		return st.explain(ctx, x, params, opts)
 	case *planner.SetVar:
-		if err := s.set(x.Name, x.Value, x.Reset); err != nil {
-			return nil, err
+		for _, v := range append([]*planner.SetVar{x}, x.More...) {
+			if err := s.set(v.Name, v.Value, v.Reset); err != nil {
+				return nil, err
+			}
 		}
 		if x.Reset {
 			return tagResult("RESET"), nil
@@ -324,6 +329,16 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 	return n, plan, stats, nil
 }
 
+// writes reports whether a statement changes data or schema.
+func writes(b planner.Statement) bool {
+	switch b.(type) {
+	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
+		*planner.CreateIndex, *planner.DropIndex:
+		return true
+	}
+	return false
+}
+
 func writeTag(kind string, n int64) string {
 	switch kind {
 	case "insert":
@@ -349,8 +364,19 @@ func (st *statement) sendNotices(p *optimizer.Plan) {
 
 func (st *statement) txn(op string) wire.Result {
 	s := st.sess
+	if op != "begin" && op != "begin_read_only" {
+		// Settings of SET TRANSACTION last until the block ends.
+		defer func() {
+			for _, v := range []string{"transaction_read_only", "transaction_isolation", "transaction_deferrable"} {
+				s.vars[v] = s.vars["default_"+v]
+			}
+		}()
+	}
 	switch op {
-	case "begin":
+	case "begin", "begin_read_only":
+		if op == "begin_read_only" {
+			s.vars["transaction_read_only"] = "on"
+		}
 		if s.txStatus != 'I' {
 			s.notice(&pgerr.Error{Code: pgerr.ActiveSQLTransaction, Severity: "WARNING", Message: "there is already a transaction in progress"})
 		} else {

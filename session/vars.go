@@ -26,6 +26,10 @@ var knownVars = map[string]string{
 	"idle_in_transaction_session_timeout": "0",
 	"default_transaction_isolation":       "read committed",
 	"transaction_isolation":               "read committed",
+	"default_transaction_read_only":       "off",
+	"transaction_read_only":               "off",
+	"default_transaction_deferrable":      "off",
+	"transaction_deferrable":              "off",
 	"standard_conforming_strings":         "on",
 	"server_version":                      "15.0",
 	"server_encoding":                     "UTF8",
@@ -73,11 +77,25 @@ func (s *Session) set(name, value string, reset bool) error {
 	if readOnlyVars[n] {
 		return pgerr.New("55P02", "parameter %q cannot be changed", name)
 	}
+	if strings.HasPrefix(n, "transaction_") && s.txStatus == 'I' && !reset {
+		// As in PostgreSQL: outside a block there is no transaction to set.
+		s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "SET TRANSACTION can only be used in transaction blocks"})
+		return nil
+	}
 	if reset {
 		value = defaultVars(s.engine.cfg.AllowFullScan)[n]
 	}
 	switch n {
 	case varAllowFullScan:
+		switch strings.ToLower(value) {
+		case "on", "true", "yes", "1":
+			value = "on"
+		case "off", "false", "no", "0":
+			value = "off"
+		default:
+			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q requires a Boolean value", name)
+		}
+	case "default_transaction_read_only", "transaction_read_only", "default_transaction_deferrable", "transaction_deferrable":
 		switch strings.ToLower(value) {
 		case "on", "true", "yes", "1":
 			value = "on"
@@ -116,4 +134,11 @@ func (s *Session) showAll() [][2]string {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	return out
+}
+
+// readOnly reports whether the session refuses writes: SET
+// default_transaction_read_only = on, or SET TRANSACTION READ ONLY / BEGIN
+// READ ONLY in the current block.
+func (s *Session) readOnly() bool {
+	return s.vars["default_transaction_read_only"] == "on" || s.vars["transaction_read_only"] == "on"
 }

@@ -14,11 +14,7 @@ import (
 // statements the drivers send behind their APIs (found by reading the
 // traffic), and checks that zproxy accepts them or, for the features it
 // lacks, refuses them with 0A000 as DESIGN.md promises.
-//
-// An entry with a knownBug records a zproxy bug found by this package: while
-// the bug is there the entry skips with its description instead of failing;
-// once the statement behaves, the entry passes and the knownBug text should
-// be removed.
+
 func TestDriverSessionStatements(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
@@ -40,7 +36,6 @@ func TestDriverSessionStatements(t *testing.T) {
 		// unsupported: the feature is not there yet; 0A000 is the right
 		// answer, success would be too.
 		unsupported bool
-		knownBug    string
 	}{
 		{driver: "pgjdbc connect", sql: "SET extra_float_digits = 3"},
 		{driver: "pgjdbc connect", sql: "SET application_name = 'PostgreSQL JDBC Driver'"},
@@ -53,33 +48,23 @@ func TestDriverSessionStatements(t *testing.T) {
 		{driver: "pgjdbc Connection.getTransactionIsolation", sql: "SHOW TRANSACTION ISOLATION LEVEL"},
 		{driver: "tools reading settings", sql: "SHOW server_version"},
 		{
-			driver:   "pgjdbc Connection.setTransactionIsolation",
-			sql:      "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE",
-			knownBug: "42601 syntax error at or near \"AS\"; PostgreSQL accepts it, and pgjdbc sends it for every setTransactionIsolation outside a transaction",
+			driver: "pgjdbc Connection.setTransactionIsolation",
+			sql:    "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE",
 		},
 		{
-			driver:   "psycopg2 set_session(readonly=True, autocommit=True)",
-			sql:      "SET default_transaction_read_only TO on",
-			knownBug: "42704 unrecognized configuration parameter \"default_transaction_read_only\" (default_transaction_isolation is accepted)",
+			driver: "psycopg2 set_session(readonly=True, autocommit=True)",
+			sql:    "SET default_transaction_read_only TO on",
 		},
 		{
 			driver:      "psycopg2 named (server-side) cursor",
 			sql:         `DECLARE "srv" CURSOR WITHOUT HOLD FOR SELECT 1`,
 			unsupported: true,
-			knownBug:    "42601 syntax error at or near \"DECLARE\" instead of 0A000 naming DECLARE CURSOR as unsupported",
 		},
 	} {
 		_, err := conn.Exec(ctx, tc.sql)
 		var pgErr *pgconn.PgError
 		ok := err == nil || (tc.unsupported && errors.As(err, &pgErr) && pgErr.Code == "0A000")
-		switch {
-		case ok:
-			if tc.knownBug != "" {
-				t.Logf("%s: %q now works; remove its knownBug", tc.driver, tc.sql)
-			}
-		case tc.knownBug != "":
-			t.Logf("known zproxy bug, %s: %q: %v (%s)", tc.driver, tc.sql, err, tc.knownBug)
-		default:
+		if !ok {
 			t.Errorf("%s: %q: %v", tc.driver, tc.sql, err)
 		}
 		// The session must go on after each statement, failed or not; end
