@@ -284,8 +284,9 @@ func multisetDiff(a, b []string) []string {
 	return out
 }
 
-// sameRow compares two rows cell by cell, floats with a relative
-// tolerance of 1e-9: sums and averages add in plan-dependent order.
+// sameRow compares two rows cell by cell, floats with a tolerance of 1e-9,
+// relative above 1 and absolute below (where cancellation leaves residue):
+// sums and averages add in plan-dependent order.
 func sameRow(a, b string) bool {
 	if a == b {
 		return true
@@ -300,7 +301,7 @@ func sameRow(a, b string) bool {
 		}
 		x, errX := strconv.ParseFloat(ac[i], 64)
 		y, errY := strconv.ParseFloat(bc[i], 64)
-		if errX != nil || errY != nil || math.Abs(x-y) > 1e-9*math.Max(math.Abs(x), math.Abs(y)) {
+		if errX != nil || errY != nil || math.Abs(x-y) > 1e-9*math.Max(1, math.Max(math.Abs(x), math.Abs(y))) {
 			return false
 		}
 	}
