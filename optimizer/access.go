@@ -336,8 +336,18 @@ func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) 
 	}
 	hint := hintOutcome{note: strings.Join(append(failedNotes, honouredNotes...), "; "), forced: len(forced) > 0}
 
-	var cands []*candidate
-	cands = append(cands, mk(nil))
+	pk := mk(nil)
+	if pk.isPointGet() && len(forced) == 0 {
+		// Rule 2 wins outright: no index needs costing.
+		var rej []Rejection
+		for _, ix := range t.Indexes {
+			if ix.State == catalog.StatePublic && !ignored[ix.Name] {
+				rej = append(rej, Rejection{Path: fmt.Sprintf("%s index %s", ix.Kind, ix.Name), Reason: "primary key fully bound by equality: point get"})
+			}
+		}
+		return pk, rej, hint, nil
+	}
+	cands := []*candidate{pk}
 	for _, ix := range t.Indexes {
 		if ix.State != catalog.StatePublic || ignored[ix.Name] {
 			continue

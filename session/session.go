@@ -56,6 +56,12 @@ type statement struct {
 	sess     *Session
 	parsed   *parser.Statement
 	declared []sqltypes.Type
+
+	// The last binding, reused while the schema snapshot is the same (a
+	// prepared statement executed again and again binds once).
+	boundSnap  *catalog.Snapshot
+	bound      planner.Statement
+	boundTypes []sqltypes.Type
 }
 
 // SQL implements wire.Statement.
@@ -66,10 +72,14 @@ func (st *statement) bind(ctx context.Context) (planner.Statement, []sqltypes.Ty
 	if err != nil {
 		return nil, nil, nil, storeErr(err)
 	}
+	if st.boundSnap == snap {
+		return st.bound, st.boundTypes, snap, nil
+	}
 	bound, types, err := planner.Bind(snap, st.parsed, st.declared)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	st.boundSnap, st.bound, st.boundTypes = snap, bound, types
 	return bound, types, snap, nil
 }
 

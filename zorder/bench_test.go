@@ -65,26 +65,45 @@ func BenchmarkPlan(b *testing.B) {
 	}
 }
 
-// BenchmarkNextInBox measures the skip-scan step from addresses outside
-// (mostly) a 3-D box of 64-bit attributes.
+// BenchmarkNextInBox measures the skip-scan step on a box of 64-bit
+// attributes, for keys inside the box (the usual case: the scan has just
+// sought to an in-box address) and outside it (a seek is computed).
 func BenchmarkNextInBox(b *testing.B) {
 	for _, dims := range []int{2, 3, 8} {
-		b.Run(fmt.Sprintf("dims=%d", dims), func(b *testing.B) {
-			b.ReportAllocs()
-			s := uniformSchema(dims)
-			box := benchBoxes(s, 1, 7)[0]
-			r := rand.New(rand.NewPCG(1, 1))
-			keys := make([][]byte, 256)
-			for i := range keys {
-				keys[i] = make([]byte, s.AddrLen())
-				for j := range keys[i] {
-					keys[i][j] = byte(r.Uint32())
+		s := uniformSchema(dims)
+		box := benchBoxes(s, 1, 7)[0]
+		r := rand.New(rand.NewPCG(1, 1))
+		var inside, outside [][]byte
+		for len(inside) < 256 || len(outside) < 256 {
+			c := make([]uint64, dims)
+			for d := range c {
+				c[d] = r.Uint64()
+			}
+			if len(inside) < 256 {
+				in := make([]uint64, dims)
+				for d := range in {
+					in[d] = box[d].Lo + c[d]%(box[d].Hi-box[d].Lo+1)
 				}
+				inside = append(inside, s.Encode(in))
 			}
-			for i := 0; b.Loop(); i++ {
-				s.NextInBox(box, keys[i%len(keys)])
+			if key := s.Encode(c); !s.Contains(box, key) && len(outside) < 256 {
+				outside = append(outside, key)
 			}
-		})
+		}
+		for _, tc := range []struct {
+			name string
+			keys [][]byte
+			want bool
+		}{{"inside", inside, true}, {"outside", outside, false}} {
+			b.Run(fmt.Sprintf("dims=%d/%s", dims, tc.name), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					if in, _, _ := s.NextInBox(box, tc.keys[i%len(tc.keys)]); in != tc.want {
+						b.Fatalf("key %x: inside %v", tc.keys[i%len(tc.keys)], in)
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -3,9 +3,6 @@ package zorder
 import (
 	"bytes"
 	"math"
-	"math/bits"
-	"slices"
-	"sync"
 )
 
 // Range is a half-open range [Lo, Hi) of Z-addresses. Hi nil means the end
@@ -31,30 +28,12 @@ type Cover struct {
 // their first k bits), represented by the box clipped to it: lo and hi are
 // per-attribute bounds within the subcube, so the subcube's smallest and
 // largest in-box addresses are z(lo) and z(hi) (Z order is monotone in
-// every attribute).
+// every attribute). ExactRanges walks these; Plan uses a compact form of
+// the same subcube (see planNode).
 type node struct {
 	k      int
 	lo, hi codes
-	// bound is an upper bound on the size of any gap inside the node: its
-	// out-of-box address count.
-	bound float64
 }
-
-// gap is a maximal run of out-of-box addresses between two in-box ones:
-// after z(before) and up to z(after), exclusive.
-type gap struct {
-	before, after codes
-	size          float64
-}
-
-// planWorkPerRange bounds the budgeted search: it expands at most
-// planWorkBase + planWorkPerRange·budget subcubes, so planning time is
-// bounded whatever the widths. The search usually stops far earlier, when
-// no unexplored subcube can hold a gap larger than the gaps it keeps.
-const (
-	planWorkBase     = 256
-	planWorkPerRange = 16
-)
 
 // nodeSpan returns the bounds of the subcube of n in attribute d.
 func (s *Schema) nodeSpan(n *node, d int) (lo, hi uint64) {
@@ -75,59 +54,6 @@ func (s *Schema) full(n *node) bool {
 		}
 	}
 	return true
-}
-
-// outside is the number of out-of-box addresses in the node's subcube, in
-// float64: 2^(bits-k) minus the product of the clipped interval lengths.
-func (s *Schema) outside(n *node) float64 {
-	in := 1.0
-	for d := range s.attrs {
-		in *= float64(n.hi[d]-n.lo[d]) + 1
-	}
-	return math.Max(0, math.Ldexp(1, s.bits-n.k)-in)
-}
-
-// tailBits is how many address bits, from the first one-bit on, tail
-// sums: enough to rank gap sizes (relative error below 2^-31), few enough to
-// keep planning fast.
-const tailBits = 32
-
-// tail is the value of the address bits after position k of z, inverted
-// when invert is set: the distance of z from the start (or, inverted, from
-// the end) of its subcube at depth k+1. It sums tailBits bits from the
-// first one-bit on, so it is exactly 0 only when every bit is 0.
-func (s *Schema) tail(z *codes, k int, invert bool) float64 {
-	dims := len(s.attrs)
-	// The first one-bit is the highest one among the attributes' bits
-	// that are still free below position k.
-	first := s.bits
-	for d, a := range s.attrs {
-		free := a.Width - int(s.consumed[(k+1)*dims+d])
-		if free == 0 {
-			continue
-		}
-		v := z[d]
-		if invert {
-			v = ^v
-		}
-		v &= maxOf(free)
-		if v != 0 {
-			first = min(first, int(s.bitPos[d*MaxWidth+bits.Len64(v)-1]))
-		}
-	}
-	if first == s.bits {
-		return 0
-	}
-	var acc uint64
-	last := min(s.bits, first+tailBits)
-	for p := first; p < last; p++ {
-		bit := z[s.posDim[p]] >> s.posBit[p] & 1
-		if invert {
-			bit ^= 1
-		}
-		acc = acc<<1 | bit
-	}
-	return math.Ldexp(float64(acc), s.bits-last)
 }
 
 // split divides the node at its next address bit into the lower and upper
@@ -155,145 +81,6 @@ func (s *Schema) split(n *node) (c0, c1 node, has0, has1 bool) {
 // as it can find. See Plan.
 func (s *Schema) Ranges(b Box, budget int) []Range {
 	return s.Plan(b, budget).Ranges
-}
-
-// Plan covers the box with at most budget ranges. The exact cover is a
-// sorted list of in-box runs separated by gaps; merging across the smallest
-// gaps first is optimal, so the cover keeps the budget-1 largest gaps.
-// Every gap sits at a subcube whose two halves both meet the box, between
-// the last in-box address of the lower half and the first of the upper, so
-// a best-first search over subcubes, ordered by their out-of-box count
-// (which bounds any gap inside them), finds the largest gaps without
-// enumerating the exact cover. The search stops when no unexplored subcube
-// can beat the kept gaps, or after a bounded amount of work; either way the
-// result covers the box. Sizes are float64, so it is optimal up to
-// rounding. budget >= 1; an empty box gives no ranges.
-func (s *Schema) Plan(b Box, budget int) Cover {
-	budget = max(budget, 1)
-	lo, hi, ok := s.clip(b)
-	if !ok {
-		return Cover{Exact: true}
-	}
-	root := node{lo: lo, hi: hi}
-	root.bound = s.outside(&root)
-	inBox := s.volume(&lo, &hi)
-	keep := budget - 1
-
-	sc := planScratchPool.Get().(*planScratch)
-	defer planScratchPool.Put(sc)
-	gaps := sc.gaps[:0] // min-heap by size, at most keep entries
-	arena := sc.arena[:0]
-	queue := sc.queue[:0] // max-heap by bound of nodes in arena
-	defer func() { sc.gaps, sc.arena, sc.queue = gaps[:0], arena[:0], queue[:0] }()
-	// dropped records that some gap was left out of the cover, so it is
-	// not exact.
-	dropped := false
-	if !s.full(&root) {
-		if keep > 0 {
-			arena = append(arena, root)
-			queue = append(queue, entry{bound: root.bound, idx: 0})
-		} else {
-			dropped = true
-		}
-	}
-	work := planWorkBase + planWorkPerRange*budget
-	for len(queue) > 0 && work > 0 {
-		top := popMax(&queue)
-		n := arena[top.idx]
-		if len(gaps) == keep && top.bound <= gaps[0].size {
-			dropped = true
-			break
-		}
-		work--
-		// Follow the chain of splits where only one half meets the box
-		// down to the split that has a gap.
-		for n.k < s.bits {
-			c0, c1, has0, has1 := s.split(&n)
-			if !has0 || !has1 {
-				if has0 {
-					n = c0
-				} else {
-					n = c1
-				}
-				if s.full(&n) {
-					break
-				}
-				continue
-			}
-			g := gap{before: c0.hi, after: c1.lo}
-			g.size = s.tail(&c0.hi, n.k, true) + s.tail(&c1.lo, n.k, false)
-			if g.size > 0 {
-				switch {
-				case len(gaps) < keep:
-					pushMinGap(&gaps, g)
-				case g.size > gaps[0].size:
-					gaps[0] = g
-					fixMinGap(gaps, 0)
-					dropped = true
-				default:
-					dropped = true
-				}
-			}
-			for _, c := range [2]*node{&c0, &c1} {
-				if s.full(c) {
-					continue
-				}
-				c.bound = s.outside(c)
-				if len(gaps) == keep && c.bound <= gaps[0].size {
-					dropped = true
-					continue
-				}
-				arena = append(arena, *c)
-				pushMax(&queue, entry{bound: c.bound, idx: int32(len(arena) - 1)})
-			}
-			break
-		}
-	}
-
-	// The kept gaps split [z(lo), z(hi)] into at most budget ranges.
-	type cut struct {
-		end, start []byte // the range before ends at end, the next starts at start
-		size       float64
-	}
-	// One buffer holds every address of the result, each capped so an
-	// append by the caller cannot run into the next.
-	buf := make([]byte, 0, (2*len(gaps)+2)*s.addrLen)
-	addr := func(v *codes) []byte {
-		n := len(buf)
-		buf = s.appendAddr(buf, v)
-		return buf[n:len(buf):len(buf)]
-	}
-	cuts := make([]cut, len(gaps))
-	for i := range gaps {
-		g := &gaps[i]
-		end := addr(&g.before)
-		s.step(end, +1) // cannot overflow: an in-box address follows
-		cuts[i] = cut{end: end, start: addr(&g.after), size: g.size}
-	}
-	slices.SortFunc(cuts, func(a, b cut) int { return bytes.Compare(a.start, b.start) })
-	ranges := make([]Range, 0, len(cuts)+1)
-	start := addr(&lo)
-	for _, c := range cuts {
-		ranges = append(ranges, Range{Lo: start, Hi: c.end})
-		start = c.start
-	}
-	last := addr(&hi)
-	if !s.step(last, +1) {
-		last = nil
-	}
-	ranges = append(ranges, Range{Lo: start, Hi: last})
-
-	// Covered = span - kept gaps, the span from z(lo) to z(hi).
-	span := s.tail(&hi, -1, false) - s.tail(&lo, -1, false) + 1
-	covered := span
-	for _, c := range cuts {
-		covered -= c.size
-	}
-	exact := len(queue) == 0 && !dropped || covered <= inBox
-	if covered < inBox || exact {
-		covered = inBox // float rounding; the cover always holds the box
-	}
-	return Cover{Ranges: ranges, InBox: inBox, Covered: covered, Exact: exact}
 }
 
 // volume is the number of addresses in the clipped box, in float64.
@@ -370,92 +157,4 @@ func (s *Schema) Estimate(b Box) float64 {
 // the box reads: Plan(b, budget).Covered / 2^Bits.
 func (s *Schema) CoverFraction(b Box, budget int) float64 {
 	return s.Plan(b, budget).Covered / math.Ldexp(1, s.bits)
-}
-
-// entry is a queued subcube: its bound and its index in the arena, small so
-// heap moves are cheap.
-type entry struct {
-	bound float64
-	idx   int32
-}
-
-// planScratch is the reusable memory of one Plan call.
-type planScratch struct {
-	gaps  []gap
-	arena []node
-	queue []entry
-}
-
-var planScratchPool = sync.Pool{New: func() any { return new(planScratch) }}
-
-// Heap helpers, written out so entries are not boxed into interfaces.
-
-func pushMax(h *[]entry, n entry) {
-	*h = append(*h, n)
-	q := *h
-	i := len(q) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if q[p].bound >= q[i].bound {
-			break
-		}
-		q[p], q[i] = q[i], q[p]
-		i = p
-	}
-}
-
-func popMax(h *[]entry) entry {
-	q := *h
-	top := q[0]
-	last := len(q) - 1
-	q[0] = q[last]
-	q = q[:last]
-	i := 0
-	for {
-		l, r, big := 2*i+1, 2*i+2, i
-		if l < len(q) && q[l].bound > q[big].bound {
-			big = l
-		}
-		if r < len(q) && q[r].bound > q[big].bound {
-			big = r
-		}
-		if big == i {
-			break
-		}
-		q[i], q[big] = q[big], q[i]
-		i = big
-	}
-	*h = q
-	return top
-}
-
-func pushMinGap(h *[]gap, g gap) {
-	*h = append(*h, g)
-	q := *h
-	i := len(q) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if q[p].size <= q[i].size {
-			break
-		}
-		q[p], q[i] = q[i], q[p]
-		i = p
-	}
-}
-
-func fixMinGap(q []gap, i int) {
-	for {
-		l, r, small := 2*i+1, 2*i+2, i
-		if l < len(q) && q[l].size < q[small].size {
-			small = l
-		}
-		if r < len(q) && q[r].size < q[small].size {
-			small = r
-		}
-		if small == i {
-			return
-		}
-		q[i], q[small] = q[small], q[i]
-		i = small
-	}
 }

@@ -1,6 +1,9 @@
 package zorder
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // MaxAttrs is the most attributes a Schema interleaves.
 const MaxAttrs = 8
@@ -37,7 +40,46 @@ type Schema struct {
 	// segments are the runs of rounds with the same attributes still
 	// holding bits, which encode a table lookup per 8 bits per attribute.
 	segments []segment
+	// words is the address length in 64-bit words, the form the planner
+	// works in; dimMask[d*words+w] has the address bits of attribute d in
+	// word w, and lastMask the used bits of the last word.
+	words    int
+	dimMask  []uint64
+	lastMask uint64
+	// blocks cut the address into runs of up to 64 bits, each holding
+	// whole rounds of one segment, which decode de-interleaves a word at a
+	// time.
+	blocks []block
 }
+
+// block is a run of nbits address bits from position pos holding whole
+// rounds of m attributes: lane i (attribute lanes[i].d) has bits i, i+m,
+// … from the top of the run, which are the code bits just above
+// lanes[i].shift.
+type block struct {
+	pos      int
+	nbits, m uint8
+	stages   uint8 // compaction steps that gather nbits/m lane bits
+	lanes    [MaxAttrs]lane
+}
+
+type lane struct{ d, shift uint8 }
+
+// laneMasks[m][s] selects, in a word whose bits belong to m interleaved
+// lanes, the groups of 2^s consecutive lane bits after s compaction steps:
+// 2^s ones every m·2^s bits. Step s ORs each odd group onto the even one
+// before it (a shift by (m-1)·2^s) and masks with laneMasks[m][s+1].
+var laneMasks = func() (t [MaxAttrs + 1][7]uint64) {
+	for m := 1; m <= MaxAttrs; m++ {
+		for s := 0; s < 7; s++ {
+			g := 1 << uint(s)
+			for at := 0; at < 64; at += g * m {
+				t[m][s] |= maxOf(g) << uint(at)
+			}
+		}
+	}
+	return t
+}()
 
 // segment is a run of rounds [r0, r1) in which the same attributes take
 // part.
@@ -102,6 +144,12 @@ func NewSchema(attrs ...Attr) (*Schema, error) {
 		}
 	}
 	copy(s.consumed[s.bits*dims:], used)
+	s.words = (s.bits + 63) / 64
+	s.lastMask = ^uint64(0) << uint(64*s.words-s.bits)
+	s.dimMask = make([]uint64, dims*s.words)
+	for p, d := range s.posDim {
+		s.dimMask[int(d)*s.words+p>>6] |= 1 << uint(63-p&63)
+	}
 	for r := 0; r < maxW; {
 		seg := segment{r0: r, r1: maxW}
 		for d, a := range s.attrs {
@@ -113,6 +161,23 @@ func NewSchema(attrs ...Attr) (*Schema, error) {
 		}
 		s.segments = append(s.segments, seg)
 		r = seg.r1
+	}
+	pos := 0
+	for _, seg := range s.segments {
+		m := len(seg.dims)
+		per := 64 / m // rounds per block
+		for ra := seg.r0; ra < seg.r1; ra += per {
+			rb := min(seg.r1, ra+per)
+			b := block{pos: pos, nbits: uint8((rb - ra) * m), m: uint8(m)}
+			for 1<<b.stages < rb-ra {
+				b.stages++
+			}
+			for i, d := range seg.dims {
+				b.lanes[i] = lane{d: d, shift: uint8(s.attrs[d].Width - rb)}
+			}
+			s.blocks = append(s.blocks, b)
+			pos += (rb - ra) * m
+		}
 	}
 	return s, nil
 }
@@ -212,15 +277,30 @@ func (s *Schema) Decode(addr []byte) ([]uint64, error) {
 }
 
 // decode reads the first AddrLen bytes of addr, zero-padding a shorter one.
+// It takes a block of whole rounds (up to 64 bits) at a time and gathers
+// each attribute's bits out of it with a few shift-and-mask steps, instead
+// of a loop over every address bit: the skip-scan calls it on every key.
 func (s *Schema) decode(addr []byte, v *codes) {
 	*v = codes{}
-	for p, d := range s.posDim {
-		i := p >> 3
-		if i >= len(addr) {
-			break
+	// A zero-padded copy lets every block read 9 bytes unchecked.
+	var buf [maxWords*8 + 8]byte
+	copy(buf[:s.addrLen], addr)
+	for bi := range s.blocks {
+		b := &s.blocks[bi]
+		i, off := b.pos>>3, uint(b.pos&7)
+		x := binary.BigEndian.Uint64(buf[i:]) << off
+		if off > 0 {
+			x |= uint64(buf[i+8]) >> (8 - off)
 		}
-		if addr[i]&(0x80>>(p&7)) != 0 {
-			v[d] |= 1 << s.posBit[p]
+		x >>= 64 - uint(b.nbits)
+		m := uint(b.m)
+		masks := &laneMasks[m]
+		for l := range m {
+			y := x >> (m - 1 - l) & masks[0]
+			for st := range uint(b.stages) {
+				y = (y | y>>((m-1)<<st)) & masks[st+1]
+			}
+			v[b.lanes[l].d] |= y << b.lanes[l].shift
 		}
 	}
 }

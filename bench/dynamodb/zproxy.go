@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -239,6 +238,11 @@ type measurement struct {
 	elapsed  time.Duration
 	keys     map[pk]bool
 	ranges   int // key ranges per shard (zproxy's plan, the budget sweep)
+	// empty counts requests that read no item. DynamoDB Local charges
+	// them nothing; for zproxy's plan it is only known to be at least
+	// requests - items.
+	empty      int
+	emptyLower bool
 }
 
 // planStats are the figures EXPLAIN ANALYZE prints for the statement.
@@ -336,5 +340,6 @@ func runZproxy(ctx context.Context, z *zproxyServer, conn *pgx.Conn, b box) (mea
 		return m, ps, counters{}, err
 	}
 	m.requests, m.items, m.rcu, m.ranges = ps.requests, ps.items, ps.capacity, ps.ranges
+	m.empty, m.emptyLower = max(0, ps.requests-ps.items), true
 	return m, ps, after.minus(before), nil
 }

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/zorder"
+)
+
+// readingsTable mirrors the benchmark's schema: readings with by_place.
+func readingsTable() (*catalog.Table, *catalog.Index) {
+	typ := func(id sqltypes.TypeID) sqltypes.Type { return sqltypes.Type{ID: id} }
+	t := &catalog.Table{ID: 7, Name: "readings", Shards: 1, Columns: []catalog.Column{
+		{Name: "sensor_id", Type: typ(sqltypes.Int8), NotNull: true},
+		{Name: "ts", Type: typ(sqltypes.Timestamp), NotNull: true},
+		{Name: "celsius", Type: typ(sqltypes.Float8)},
+		{Name: "lat", Type: typ(sqltypes.Float8)},
+		{Name: "lon", Type: typ(sqltypes.Float8)},
+		{Name: "note", Type: typ(sqltypes.Text)},
+	}, PrimaryKey: []catalog.KeyColumn{{Column: 0}, {Column: 1}}}
+	ix := &catalog.Index{ID: 9, Name: "by_place", Kind: catalog.KindZOrder, Shards: 1,
+		Columns: []catalog.KeyColumn{{Column: 3}, {Column: 4}, {Column: 1}}, Include: []int{2, 5}}
+	t.Indexes = []*catalog.Index{ix}
+	return t, ix
+}
+
+// Every reading inside a box has its index entry key within the naive range
+// and within zproxy's budgeted ranges; readings outside the box may or may
+// not be (that is the over-cover), but the box test rejects them.
+func TestRangesCoverBoxEntries(t *testing.T) {
+	tbl, ix := readingsTable()
+	d := &direct{t: tbl, ix: ix, zs: tbl.ZSchema(ix)}
+	ds := newDataset(3, 20000)
+	for ci, c := range []boxClass{{2, 0.01}, {3, 0.01}, {2, 0.05}, {3, 0.001}} {
+		for bi, b := range c.boxes(3, ci, 4) {
+			lo, hi := d.naiveRange(b)
+			budgeted := d.zs.Ranges(d.zbox(b), 64)
+			clipped := b
+			if !clipped.threeD {
+				clipped.threeD, clipped.tsLo, clipped.tsHi = true, baseTime.UnixMicro(), baseTime.Add(timeSpan).UnixMicro()-1
+			}
+			clippedRanges := d.zs.Ranges(d.zbox(clipped), 64)
+			in := 0
+			for i := range ds.rows() {
+				r := ds.rowAt(i)
+				if !b.contains(r.lat, r.lon, r.ts.UnixMicro()) {
+					continue
+				}
+				in++
+				row := []sqltypes.Value{sqltypes.NewInt(r.sensorID), sqltypes.NewTimestamp(r.ts.UnixMicro()),
+					sqltypes.NewFloat(r.celsius), sqltypes.NewFloat(r.lat), sqltypes.NewFloat(r.lon), sqltypes.Null}
+				key := tbl.EntryKey(ix, row).Sort
+				if bytes.Compare(key, lo) < 0 || (hi != nil && bytes.Compare(key, hi) >= 0) {
+					t.Fatalf("%s box %d: in-box entry %x outside naive range [%x, %x)", c, bi, key, lo, hi)
+				}
+				if !inRanges(key, budgeted) {
+					t.Fatalf("%s box %d: in-box entry %x outside the budgeted ranges", c, bi, key)
+				}
+				if !inRanges(key, clippedRanges) {
+					t.Fatalf("%s box %d: in-box entry %x outside the clipped ranges", c, bi, key)
+				}
+			}
+			if in == 0 {
+				t.Errorf("%s box %d holds no reading: the test proves nothing", c, bi)
+			}
+		}
+	}
+}
+
+func inRanges(key []byte, rs []zorder.Range) bool {
+	for _, r := range rs {
+		if bytes.Compare(key, r.Lo) >= 0 && (r.Hi == nil || bytes.Compare(key, r.Hi) < 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// The naive range ends just past the upper corner's address, so an entry
+// at that address (any primary key) is inside and the next address is not.
+func TestNaiveRangeEnd(t *testing.T) {
+	tbl, ix := readingsTable()
+	d := &direct{t: tbl, ix: ix, zs: tbl.ZSchema(ix)}
+	b := box{latLo: 40.1, latHi: 40.2, lonLo: -74.3, lonHi: -74.2, threeD: true, tsLo: baseTime.UnixMicro(), tsHi: baseTime.UnixMicro() + 1e9}
+	zb := d.zbox(b)
+	upper := d.zs.Encode([]uint64{zb[0].Hi, zb[1].Hi, zb[2].Hi})
+	_, hi := d.naiveRange(b)
+	atUpper := append(append([]byte(nil), upper...), 0xff, 0xff)
+	if bytes.Compare(atUpper, hi) >= 0 {
+		t.Fatalf("entry at the upper corner %x is not below the range end %x", atUpper, hi)
+	}
+	if !bytes.Equal(hi, kv.PrefixEnd(upper)) {
+		t.Fatalf("range end %x, want PrefixEnd(%x)", hi, upper)
+	}
+}
+
+func TestParseExplain(t *testing.T) {
+	const text = `Project  (actual rows=2 time=511.719ms)
+      output: sensor_id, ts
+  ->  Scan readings via zorder index by_place: z-order ranges  (actual rows=2 time=511.716ms items read=2 store requests=128 capacity=1.0)
+            shards: 2 of 2
+            key ranges: 64 [0xb124, 0xb125) [0xb126, 0xb127) ...
+Execution: 511.747 ms, 2 items read, 128 store requests, backend dynamodb
+Capacity consumed: 1.5 units
+`
+	ps, err := parseExplain(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := planStats{items: 2, requests: 128, ranges: 64, capacity: 1.5, firstRange: "[0xb124, 0xb125)"}
+	if ps != want {
+		t.Fatalf("parseExplain = %+v, want %+v", ps, want)
+	}
+	for _, bad := range []string{
+		"Scan readings via primary key: range scan\nExecution: 1 ms, 2 items read, 3 store requests\nCapacity consumed: 1 units",
+		"Scan readings via zorder index by_place: z-order ranges\nCapacity consumed: 1 units",
+	} {
+		if _, err := parseExplain(bad); err == nil {
+			t.Errorf("parseExplain(%q) succeeded", bad)
+		}
+	}
+}
+
+// Boxes hold about fraction × rows readings, and rows are reproducible.
+func TestDataAndBoxes(t *testing.T) {
+	ds := newDataset(1, 10000)
+	if ds.rowAt(123) != ds.rowAt(123) {
+		t.Fatal("rows are not a function of the seed and the row number")
+	}
+	seen := map[pk]bool{}
+	for i := range ds.rows() {
+		r := ds.rowAt(i)
+		k := pk{r.sensorID, r.ts.UnixMicro()}
+		if seen[k] {
+			t.Fatalf("duplicate primary key %v", k)
+		}
+		seen[k] = true
+	}
+	for ci, c := range []boxClass{{2, 0.05}, {3, 0.05}} {
+		total := 0
+		bs := c.boxes(1, ci, 20)
+		for _, b := range bs {
+			for i := range ds.rows() {
+				r := ds.rowAt(i)
+				if b.contains(r.lat, r.lon, r.ts.UnixMicro()) {
+					total++
+				}
+			}
+		}
+		mean := float64(total) / float64(len(bs))
+		want := c.fraction * float64(ds.rows())
+		if mean < want*0.7 || mean > want*1.3 {
+			t.Errorf("%s: %.0f readings per box, want about %.0f", c, mean, want)
+		}
+	}
+}
