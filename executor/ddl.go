@@ -179,6 +179,11 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *pl
 		return err
 	}
 	adviseIndex(table, index, notice)
+	return e.build(ctx, cat, table, index)
+}
+
+// build indexes a building index's existing rows and makes it public.
+func (e *Executor) build(ctx context.Context, cat *catalog.Catalog, table *catalog.Table, index *catalog.Index) error {
 	// Writers that planned against the schema without this index finish
 	// before the build reads anything: in this process through the gate, in
 	// other proxies on a shared store by outwaiting their schema cache.
@@ -195,6 +200,31 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *pl
 		return err
 	}
 	return e.setIndexState(ctx, cat, table.Name, index.Name, catalog.StatePublic)
+}
+
+// ResumeBuilds finishes the builds a restart interrupted: every index still
+// in state building is built again from the start (its entries are plain
+// puts, so redoing them is harmless) and made public. Until then writers
+// maintain it and queries ignore it, as during any build. It returns the
+// indexes it built.
+func (e *Executor) ResumeBuilds(ctx context.Context, cat *catalog.Catalog) ([]string, error) {
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var built []string
+	for _, t := range snap.Tables() {
+		for _, ix := range t.Indexes {
+			if ix.State != catalog.StateBuilding {
+				continue
+			}
+			if err := e.build(ctx, cat, t, ix); err != nil {
+				return built, fmt.Errorf("resuming the build of index %s: %w", ix.Name, err)
+			}
+			built = append(built, ix.Name)
+		}
+	}
+	return built, nil
 }
 
 func adviseIndex(t *catalog.Table, ix *catalog.Index, notice func(*pgerr.Error)) {

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/executor"
@@ -28,6 +29,9 @@ type Engine struct {
 	catalog *catalog.Catalog
 	exec    *executor.Executor
 	opts    optimizer.Options
+
+	stopBuilds context.CancelFunc
+	builds     sync.WaitGroup
 }
 
 var _ wire.Engine = (*Engine)(nil)
@@ -42,8 +46,27 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	ex := executor.New(cfg.Store)
-	return &Engine{cfg: cfg, catalog: cat, exec: ex, opts: optimizer.DefaultOptions(cfg.Store.Capabilities())}, nil
+	e := &Engine{cfg: cfg, catalog: cat, exec: ex, opts: optimizer.DefaultOptions(cfg.Store.Capabilities())}
+	// Index builds a restart interrupted are finished in the background;
+	// the indexes stay unused by queries until they are.
+	bctx, cancel := context.WithCancel(context.Background())
+	e.stopBuilds = cancel
+	e.builds.Add(1)
+	go func() {
+		defer e.builds.Done()
+		built, err := ex.ResumeBuilds(bctx, cat)
+		if err != nil && bctx.Err() == nil {
+			cfg.Logger.Error("resuming index builds", "err", err)
+		}
+		for _, name := range built {
+			cfg.Logger.Info("finished an index build interrupted by a restart", "index", name)
+		}
+	}()
+	return e, nil
 }
+
+// WaitForBuilds waits until the builds resumed at start-up are done.
+func (e *Engine) WaitForBuilds() { e.builds.Wait() }
 
 // Catalog returns the engine's catalog.
 func (e *Engine) Catalog() *catalog.Catalog { return e.catalog }
@@ -65,5 +88,10 @@ func (e *Engine) NewSession(_ context.Context, p wire.SessionParams) (wire.Sessi
 	return s, nil
 }
 
-// Close releases the engine; the store is closed by its owner.
-func (e *Engine) Close() error { return nil }
+// Close stops resumed index builds (they resume again at the next start)
+// and releases the engine; the store is closed by its owner.
+func (e *Engine) Close() error {
+	e.stopBuilds()
+	e.builds.Wait()
+	return nil
+}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/kv"
 	zpebble "github.com/zproxy/zproxy/kv/pebble"
@@ -327,4 +328,40 @@ func concurrentIncrements(t *testing.T, store kv.Store, perWorker int) {
 		t.Fatalf("after %d increments per row: %v, want %v", workers*perWorker, got, want)
 	}
 	checkConsistent(t, sess, "c")
+}
+
+// TestInterruptedBuildResumes leaves an index in state building, as a crash
+// in the middle of CREATE INDEX would, and checks that the next engine over
+// the store finishes it: the index becomes public and agrees with the table.
+func TestInterruptedBuildResumes(t *testing.T) {
+	store := memStore(t)
+	eng, sess := newSession(t, store)
+	mustExec(t, sess, `CREATE TABLE b (id INT PRIMARY KEY, v TEXT) WITH (shards = 2)`)
+	mustExec(t, sess, `INSERT INTO b VALUES (1, 'x'), (2, 'y'), (3, 'z')`)
+	ctx := context.Background()
+	_, err := eng.Catalog().Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
+		tb, err := s.Table("b")
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		nt := tb.Clone()
+		nt.Indexes = append(nt.Indexes, &catalog.Index{ID: version, Name: "b_v", Kind: catalog.KindBTree,
+			Columns: []catalog.KeyColumn{{Column: 1}}, Shards: 2, State: catalog.StateBuilding})
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.WaitForBuilds()
+	// The "restart": a new engine over the same store.
+	eng2, sess2 := newSession(t, store)
+	eng2.WaitForBuilds()
+	got := mustExec(t, sess2, `SHOW INDEXES FROM b`)
+	if len(got) != 2 || !strings.HasSuffix(got[1], "|public") {
+		t.Fatalf("after the restart: %v", got)
+	}
+	checkConsistent(t, sess2, "b")
+	if got := mustExec(t, sess2, `SELECT id FROM b WHERE v = 'y'`); strings.Join(got, ",") != "2" {
+		t.Fatalf("through the resumed index: %v", got)
+	}
 }
