@@ -3,8 +3,8 @@ package kv
 import (
 	"bytes"
 	"context"
-	"math"
 	"errors"
+	"math"
 	"sync/atomic"
 	"time"
 )
