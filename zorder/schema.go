@@ -37,9 +37,6 @@ type Schema struct {
 	consumed []uint8
 	// bitPos[d*MaxWidth+b] is the address position of bit b of attribute d.
 	bitPos []uint16
-	// segments are the runs of rounds with the same attributes still
-	// holding bits, which encode a table lookup per 8 bits per attribute.
-	segments []segment
 	// words is the address length in 64-bit words, the form the planner
 	// works in; dimMask[d*words+w] has the address bits of attribute d in
 	// word w, and lastMask the used bits of the last word.
@@ -50,6 +47,8 @@ type Schema struct {
 	// whole rounds of one segment, which decode de-interleaves a word at a
 	// time.
 	blocks []block
+	// maxCodes[d] is attribute d's largest code.
+	maxCodes []uint64
 }
 
 // block is a run of nbits address bits from position pos holding whole
@@ -88,19 +87,6 @@ type segment struct {
 	dims   []uint8
 }
 
-// spread[m][x] has bit j of x at bit j*m: one attribute's 8 bits as they
-// sit among m interleaved attributes.
-var spread = func() (t [MaxAttrs + 1][256]uint64) {
-	for m := 1; m <= MaxAttrs; m++ {
-		for x := 0; x < 256; x++ {
-			for j := 0; j < 8; j++ {
-				t[m][x] |= uint64(x>>j&1) << uint(j*m)
-			}
-		}
-	}
-	return t
-}()
-
 // NewSchema builds a schema from 1 to 8 attributes. Widths of 0 take the
 // type's default; others must be 1..64.
 func NewSchema(attrs ...Attr) (*Schema, error) {
@@ -124,6 +110,9 @@ func NewSchema(attrs ...Attr) (*Schema, error) {
 		maxW = max(maxW, a.Width)
 	}
 	s.addrLen = (s.bits + 7) / 8
+	for _, a := range s.attrs {
+		s.maxCodes = append(s.maxCodes, a.maxCode())
+	}
 	dims := len(attrs)
 	s.posDim = make([]uint8, 0, s.bits)
 	s.posBit = make([]uint8, 0, s.bits)
@@ -150,6 +139,9 @@ func NewSchema(attrs ...Attr) (*Schema, error) {
 	for p, d := range s.posDim {
 		s.dimMask[int(d)*s.words+p>>6] |= 1 << uint(63-p&63)
 	}
+	// segments are the runs of rounds with the same attributes still
+	// holding bits; blocks are cut from them.
+	var segments []segment
 	for r := 0; r < maxW; {
 		seg := segment{r0: r, r1: maxW}
 		for d, a := range s.attrs {
@@ -159,11 +151,11 @@ func NewSchema(attrs ...Attr) (*Schema, error) {
 				seg.r1 = min(seg.r1, a.Width)
 			}
 		}
-		s.segments = append(s.segments, seg)
+		segments = append(segments, seg)
 		r = seg.r1
 	}
 	pos := 0
-	for _, seg := range s.segments {
+	for _, seg := range segments {
 		m := len(seg.dims)
 		per := 64 / m // rounds per block
 		for ra := seg.r0; ra < seg.r1; ra += per {
@@ -228,40 +220,28 @@ func (s *Schema) AppendAddress(dst []byte, c []uint64) []byte {
 }
 
 func (s *Schema) appendAddr(dst []byte, v *codes) []byte {
-	n := len(dst)
-	dst = append(dst, make([]byte, s.addrLen)...)
-	out := dst[n:]
-	pos := 0
-	for _, seg := range s.segments {
-		m := len(seg.dims)
-		for left := seg.r1 - seg.r0; left > 0; {
-			t := min(8, left)
-			var word uint64
-			for i, d := range seg.dims {
-				// The t code bits of attribute d for rounds
-				// r1-left .. r1-left+t-1.
-				shift := s.attrs[d].Width - (seg.r1 - left) - t
-				b := v[d] >> uint(shift) & (1<<uint(t) - 1)
-				word |= spread[m][b] << uint(m-1-i)
-			}
-			pos = writeBits(out, pos, word, t*m)
-			left -= t
+	// Each block's bits are spread from the codes (the inverse of
+	// decode's compaction) and ORed in at its position; the slack after the
+	// address lets every block write 9 bytes unchecked.
+	var buf [maxWords*8 + 8]byte
+	for bi := range s.blocks {
+		b := &s.blocks[bi]
+		m := uint(b.m)
+		mk := &laneMasks[m]
+		rounds := maxOf(int(b.nbits) / int(m))
+		var x uint64
+		for l := range m {
+			y := v[b.lanes[l].d] >> b.lanes[l].shift & rounds
+			x |= spreadLane(y, mk, m-1, b.stages) << (m - 1 - l)
+		}
+		x <<= 64 - uint(b.nbits)
+		i, off := b.pos>>3, uint(b.pos&7)
+		binary.BigEndian.PutUint64(buf[i:], binary.BigEndian.Uint64(buf[i:])|x>>off)
+		if off > 0 {
+			buf[i+8] |= byte(x << (8 - off))
 		}
 	}
-	return dst
-}
-
-// writeBits ORs the low n bits of x into out starting at bit pos (from the
-// most significant bit of out[0]) and returns the position after them.
-func writeBits(out []byte, pos int, x uint64, n int) int {
-	for n > 0 {
-		k := min(n, 8-pos&7)
-		chunk := byte(x >> uint(n-k) & (1<<uint(k) - 1))
-		out[pos>>3] |= chunk << uint(8-pos&7-k)
-		pos += k
-		n -= k
-	}
-	return pos
+	return append(dst, buf[:s.addrLen]...)
 }
 
 // Decode splits a Z-address back into one code per attribute. addr must be
@@ -294,15 +274,46 @@ func (s *Schema) decode(addr []byte, v *codes) {
 		}
 		x >>= 64 - uint(b.nbits)
 		m := uint(b.m)
-		masks := &laneMasks[m]
+		mk := &laneMasks[m]
 		for l := range m {
-			y := x >> (m - 1 - l) & masks[0]
-			for st := range uint(b.stages) {
-				y = (y | y>>((m-1)<<st)) & masks[st+1]
-			}
+			y := compact(x>>(m-1-l)&mk[0], mk, m-1, b.stages)
 			v[b.lanes[l].d] |= y << b.lanes[l].shift
 		}
 	}
+}
+
+// compact gathers the lane bits of y, one every m = gap+1 bits from bit 0
+// up, into its low bits, in the given number of steps (see laneMasks).
+// The steps are written out: a loop costs more than the steps themselves.
+func compact(y uint64, mk *[7]uint64, gap uint, stages uint8) uint64 {
+	if stages > 0 {
+		y = (y | y>>gap) & mk[1]
+		if stages > 1 {
+			y = (y | y>>(gap<<1)) & mk[2]
+			if stages > 2 {
+				y = (y | y>>(gap<<2)) & mk[3]
+				if stages > 3 {
+					y = (y | y>>(gap<<3)) & mk[4]
+					if stages > 4 {
+						y = (y | y>>(gap<<4)) & mk[5]
+						if stages > 5 {
+							y = (y | y>>(gap<<5)) & mk[6]
+						}
+					}
+				}
+			}
+		}
+	}
+	return y
+}
+
+// spreadLane is the inverse of compact: it moves the low bits of y to one
+// every gap+1 bits from bit 0 up.
+func spreadLane(y uint64, mk *[7]uint64, gap uint, stages uint8) uint64 {
+	for st := int(stages) - 1; st >= 0; st-- {
+		y = (y | y<<(gap<<uint(st))) & mk[st]
+	}
+	return y
 }
 
 // Box is a query box: one inclusive Interval of codes per attribute. An
@@ -341,8 +352,8 @@ func (s *Schema) clip(b Box) (lo, hi codes, ok bool) {
 	if len(b) != len(s.attrs) {
 		panic(fmt.Sprintf("zorder: box of %d attributes for a %d-attribute schema", len(b), len(s.attrs)))
 	}
-	for d, a := range s.attrs {
-		lo[d], hi[d] = b[d].Lo, min(b[d].Hi, a.maxCode())
+	for d, top := range s.maxCodes {
+		lo[d], hi[d] = b[d].Lo, min(b[d].Hi, top)
 		if lo[d] > hi[d] {
 			return lo, hi, false
 		}
