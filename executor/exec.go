@@ -117,6 +117,18 @@ func (ec *execCtx) build(ctx context.Context, n optimizer.Node) (Rows, error) {
 	return r, nil
 }
 
+var (
+	_ Rows = (*scanRows)(nil)
+	_ Rows = (*valuesRows)(nil)
+	_ Rows = (*filterRows)(nil)
+	_ Rows = (*projectRows)(nil)
+	_ Rows = (*aggRows)(nil)
+	_ Rows = (*sortRows)(nil)
+	_ Rows = (*distinctRows)(nil)
+	_ Rows = (*limitRows)(nil)
+	_ Rows = (*statRows)(nil)
+)
+
 // statRows counts rows and time for EXPLAIN ANALYZE.
 type statRows struct {
 	in Rows

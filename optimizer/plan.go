@@ -120,6 +120,17 @@ type Limit struct {
 // Values yields one empty row (SELECT without FROM).
 type Values struct{}
 
+var (
+	_ Node = (*Scan)(nil)
+	_ Node = (*Filter)(nil)
+	_ Node = (*Aggregate)(nil)
+	_ Node = (*Project)(nil)
+	_ Node = (*Sort)(nil)
+	_ Node = (*Distinct)(nil)
+	_ Node = (*Limit)(nil)
+	_ Node = (*Values)(nil)
+)
+
 // Children implementations.
 func (n *Scan) Children() []Node      { return nil }
 func (n *Filter) Children() []Node    { return []Node{n.Input} }

@@ -9,6 +9,12 @@ import (
 	"github.com/zproxy/zproxy/wire"
 )
 
+var (
+	_ wire.Result    = (*rowsResult)(nil)
+	_ wire.Result    = (*memResult)(nil)
+	_ wire.Statement = (*statement)(nil)
+)
+
 // rowsResult streams the rows of a running plan.
 type rowsResult struct {
 	cols    []wire.Column
