@@ -461,17 +461,24 @@ func loseReason(loser, winner *candidate) string {
 // product of the point columns, each followed by the range column's
 // intervals. It returns ok=false when the product exceeds maxRanges (the
 // caller then uses a shorter prefix).
-func keyRanges(keyCols []catalog.KeyColumn, eqLen int, hasRange bool, b bounds, maxRanges int) ([]KeyRange, bool) {
-	prefixes := [][]byte{nil}
+func keyRanges(t *catalog.Table, keyCols []catalog.KeyColumn, eqLen int, hasRange bool, b bounds, maxRanges int) ([]KeyRange, bool) {
+	type prefix struct {
+		key   []byte
+		shown []string
+	}
+	prefixes := []prefix{{}}
 	for _, k := range keyCols[:eqLen] {
 		set := b[k.Column]
 		if len(prefixes)*len(set) > maxRanges {
 			return nil, false
 		}
-		next := make([][]byte, 0, len(prefixes)*len(set))
+		next := make([]prefix, 0, len(prefixes)*len(set))
 		for _, p := range prefixes {
 			for _, iv := range set {
-				next = append(next, catalog.AppendKeyValue(append([]byte(nil), p...), iv.Lo, k.Desc))
+				next = append(next, prefix{
+					key:   catalog.AppendKeyValue(append([]byte(nil), p.key...), iv.Lo, k.Desc),
+					shown: append(append([]string(nil), p.shown...), colName(t, k.Column)+" = "+literalText(iv.Lo)),
+				})
 			}
 		}
 		prefixes = next
@@ -479,11 +486,11 @@ func keyRanges(keyCols []catalog.KeyColumn, eqLen int, hasRange bool, b bounds, 
 	var out []KeyRange
 	if !hasRange {
 		for _, p := range prefixes {
-			if len(p) == 0 {
-				out = append(out, KeyRange{})
-			} else {
-				out = append(out, KeyRange{Start: p, End: kv.PrefixEnd(p)})
+			r := KeyRange{Shown: strings.Join(p.shown, ", ")}
+			if len(p.key) > 0 {
+				r.Start, r.End = p.key, kv.PrefixEnd(p.key)
 			}
+			out = append(out, r)
 		}
 	} else {
 		k := keyCols[eqLen]
@@ -493,12 +500,44 @@ func keyRanges(keyCols []catalog.KeyColumn, eqLen int, hasRange bool, b bounds, 
 		}
 		for _, p := range prefixes {
 			for _, iv := range set {
-				out = append(out, intervalRange(p, iv, k.Desc))
+				r := intervalRange(p.key, iv, k.Desc)
+				r.Shown = strings.Join(append(append([]string(nil), p.shown...), showInterval(colName(t, k.Column), iv)), ", ")
+				out = append(out, r)
 			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return string(out[i].Start) < string(out[j].Start) })
 	return out, true
+}
+
+func colName(t *catalog.Table, c int) string {
+	if t == nil {
+		return fmt.Sprintf("#%d", c)
+	}
+	return t.Columns[c].Name
+}
+
+// literalText renders a bound as SQL would write it.
+func literalText(v sqltypes.Value) string {
+	switch v.K {
+	case sqltypes.KindInt, sqltypes.KindFloat, sqltypes.KindBool:
+		return sqltypes.FormatText(v)
+	}
+	return "'" + strings.ReplaceAll(sqltypes.FormatText(v), "'", "''") + "'"
+}
+
+// showInterval renders a column's interval: "ts in ['a', 'b')", "x > 5".
+func showInterval(col string, iv Interval) string {
+	switch {
+	case iv.LoUnb && iv.HiUnb:
+		return col + " is not null"
+	case iv.LoUnb:
+		return col + map[bool]string{true: " <= ", false: " < "}[iv.HiInc] + literalText(iv.Hi)
+	case iv.HiUnb:
+		return col + map[bool]string{true: " >= ", false: " > "}[iv.LoInc] + literalText(iv.Lo)
+	}
+	return col + " in " + map[bool]string{true: "[", false: "("}[iv.LoInc] + literalText(iv.Lo) + ", " +
+		literalText(iv.Hi) + map[bool]string{true: "]", false: ")"}[iv.HiInc]
 }
 
 func cat(p []byte, v sqltypes.Value, desc bool) []byte {

@@ -150,7 +150,7 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 		}
 	default:
 		eqLen, hasRange := best.eqLen, best.hasRange
-		ranges, ok := keyRanges(best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
+		ranges, ok := keyRanges(t, best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
 		for !ok {
 			// Too many IN combinations: use a shorter prefix.
 			if hasRange {
@@ -158,7 +158,7 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 			} else {
 				eqLen--
 			}
-			ranges, ok = keyRanges(best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
+			ranges, ok = keyRanges(t, best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
 		}
 		n := eqLen
 		if hasRange {
@@ -173,6 +173,7 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 			scan.Method = PointGet
 			for _, r := range ranges {
 				scan.Points = append(scan.Points, r.Start)
+				scan.PointsShown = append(scan.PointsShown, r.Shown)
 			}
 			scan.Reason = fmt.Sprintf("rule 2: every primary-key column bound by equality (%d key%s)", len(scan.Points), plural(len(scan.Points)))
 			scan.Ordered = false

@@ -73,8 +73,11 @@ func describe(n Node) string {
 		}
 		return s
 	case *Limit:
-		if x.Count < 0 {
-			return fmt.Sprintf("Limit (offset %d)", x.Offset)
+		switch {
+		case x.Count < 0:
+			return fmt.Sprintf("Offset %d", x.Offset)
+		case x.Offset == 0:
+			return fmt.Sprintf("Limit %d", x.Count)
 		}
 		return fmt.Sprintf("Limit %d offset %d", x.Count, x.Offset)
 	case *Sort:
@@ -102,11 +105,10 @@ func details(n Node) []string {
 			total = x.Index.Shards
 		}
 		d = append(d, fmt.Sprintf("shards: %d of %d", len(x.Shards), total))
-		pretty := prettyKeys(x)
 		if x.Method == PointGet {
-			d = append(d, strings.TrimSpace(fmt.Sprintf("keys: %d %s", len(x.Points), shownKeys(x.Points, pretty))))
+			d = append(d, fmt.Sprintf("keys: %d%s", len(x.Points), shownList(x.PointsShown)))
 		} else {
-			d = append(d, strings.TrimSpace(fmt.Sprintf("key ranges: %d %s", len(x.Ranges), shownRanges(x.Ranges, pretty))))
+			d = append(d, fmt.Sprintf("key ranges: %d%s", len(x.Ranges), shownRanges(x)))
 		}
 		if x.ZSchema != nil {
 			d = append(d, fmt.Sprintf("z-order: %d attributes, %d-bit addresses", x.ZSchema.Dims(), x.ZSchema.Bits()))
@@ -164,48 +166,60 @@ func details(n Node) []string {
 	return d
 }
 
-// prettyKeys returns how to print the sort keys a scan reads: decoded key
-// columns for the primary key and btree indexes, hex Z-addresses otherwise.
-func prettyKeys(x *Scan) func([]byte) string {
-	if x.ZSchema != nil {
-		return func(k []byte) string { return "0x" + hex.EncodeToString(k) }
-	}
-	cols := x.Table.PrimaryKey
-	if x.Index != nil {
-		cols = keyColumnsOf(x.Table, x.Index)
-	}
-	return func(k []byte) string { return x.Table.PrettyKey(cols, k) }
-}
-
-func shownKeys(keys [][]byte, pretty func([]byte) string) string {
-	var parts []string
-	for i, k := range keys {
+// shownList prints the first few descriptions: " {a = 1} {a = 2} ...".
+func shownList(items []string) string {
+	var b strings.Builder
+	for i, it := range items {
 		if i == maxShownRanges {
-			parts = append(parts, "...")
+			b.WriteString(" ...")
 			break
 		}
-		parts = append(parts, pretty(k))
+		b.WriteString(" {" + it + "}")
 	}
-	return strings.Join(parts, " ")
+	return b.String()
 }
 
-func shownRanges(rs []KeyRange, pretty func([]byte) string) string {
-	var parts []string
-	for i, r := range rs {
+// shownRanges prints a scan's first few ranges: in SQL terms for the primary
+// key and btree indexes, as shortened Z-addresses for Z-order indexes.
+func shownRanges(x *Scan) string {
+	if x.ZSchema == nil {
+		shown := make([]string, len(x.Ranges))
+		for i, r := range x.Ranges {
+			shown[i] = r.Shown
+			if shown[i] == "" {
+				shown[i] = "whole index"
+				if x.Index == nil {
+					shown[i] = "whole table"
+				}
+			}
+		}
+		return shownList(shown)
+	}
+	var b strings.Builder
+	for i, r := range x.Ranges {
 		if i == maxShownRanges {
-			parts = append(parts, "...")
+			b.WriteString(" ...")
 			break
 		}
-		start, end := "/Min", "/Max"
-		if len(r.Start) > 0 {
-			start = pretty(r.Start)
+		// Show each address up to just past where the two differ.
+		n := 6
+		for n < len(r.Start) && n < len(r.End) && r.Start[n-2] == r.End[n-2] {
+			n++
 		}
-		if r.End != nil {
-			end = pretty(r.End)
-		}
-		parts = append(parts, "["+start+", "+end+")")
+		b.WriteString(" [" + shortAddr(r.Start, n, "min") + ", " + shortAddr(r.End, n, "max") + ")")
 	}
-	return strings.Join(parts, " ")
+	return b.String()
+}
+
+// shortAddr prints the first show bytes of a Z-address.
+func shortAddr(a []byte, show int, empty string) string {
+	if len(a) == 0 {
+		return empty
+	}
+	if len(a) <= show {
+		return "0x" + hex.EncodeToString(a)
+	}
+	return "0x" + hex.EncodeToString(a[:show]) + "…"
 }
 
 // ExplainJSON renders the plan as a JSON document with the same content.

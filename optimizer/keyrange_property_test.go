@@ -98,7 +98,7 @@ func TestKeyRangesMatchBruteForce(t *testing.T) {
 			}
 		}
 		eqLen, hasRange := prefixOf(keyCols, b)
-		ranges, ok := keyRanges(keyCols, eqLen, hasRange, b, 4096)
+		ranges, ok := keyRanges(nil, keyCols, eqLen, hasRange, b, 4096)
 		if !ok {
 			t.Fatal("small bounds exceeded the range cap")
 		}

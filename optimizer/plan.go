@@ -31,6 +31,10 @@ const (
 // End is unbounded.
 type KeyRange struct {
 	Start, End []byte
+	// Shown describes the range in SQL terms for EXPLAIN ("sensor_id = 1,
+	// ts in ['2024-01-01 00:00:00', '2024-02-01 00:00:00')"); empty for
+	// Z-address ranges, which EXPLAIN prints as addresses.
+	Shown string
 }
 
 // Rejection records a candidate access path that lost, and why.
@@ -48,8 +52,10 @@ type Scan struct {
 	Index  *catalog.Index // nil: the table itself (primary key order)
 	Method Method
 	Shards []int
-	// Points are primary-key sort keys for a point get.
-	Points [][]byte
+	// Points are primary-key sort keys for a point get, and PointsShown
+	// their values for EXPLAIN.
+	Points      [][]byte
+	PointsShown []string
 	// Ranges are sort-key ranges within each shard's partition, ascending.
 	Ranges  []KeyRange
 	Reverse bool
