@@ -461,6 +461,10 @@ func loseReason(loser, winner *candidate) string {
 // product of the point columns, each followed by the range column's
 // intervals. It returns ok=false when the product exceeds maxRanges (the
 // caller then uses a shorter prefix).
+//
+// With t non-nil each range also gets its SQL description (Shown); planning
+// passes nil and EXPLAIN asks again with the table, so the hot path builds no
+// strings.
 func keyRanges(t *catalog.Table, keyCols []catalog.KeyColumn, eqLen int, hasRange bool, b bounds, maxRanges int) ([]KeyRange, bool) {
 	type prefix struct {
 		key   []byte
@@ -475,10 +479,11 @@ func keyRanges(t *catalog.Table, keyCols []catalog.KeyColumn, eqLen int, hasRang
 		next := make([]prefix, 0, len(prefixes)*len(set))
 		for _, p := range prefixes {
 			for _, iv := range set {
-				next = append(next, prefix{
-					key:   catalog.AppendKeyValue(append([]byte(nil), p.key...), iv.Lo, k.Desc),
-					shown: append(append([]string(nil), p.shown...), colName(t, k.Column)+" = "+literalText(iv.Lo)),
-				})
+				np := prefix{key: catalog.AppendKeyValue(append([]byte(nil), p.key...), iv.Lo, k.Desc)}
+				if t != nil {
+					np.shown = append(append([]string(nil), p.shown...), colName(t, k.Column)+" = "+literalText(iv.Lo))
+				}
+				next = append(next, np)
 			}
 		}
 		prefixes = next
@@ -486,7 +491,10 @@ func keyRanges(t *catalog.Table, keyCols []catalog.KeyColumn, eqLen int, hasRang
 	var out []KeyRange
 	if !hasRange {
 		for _, p := range prefixes {
-			r := KeyRange{Shown: strings.Join(p.shown, ", ")}
+			r := KeyRange{}
+			if t != nil {
+				r.Shown = strings.Join(p.shown, ", ")
+			}
 			if len(p.key) > 0 {
 				r.Start, r.End = p.key, kv.PrefixEnd(p.key)
 			}
@@ -501,7 +509,9 @@ func keyRanges(t *catalog.Table, keyCols []catalog.KeyColumn, eqLen int, hasRang
 		for _, p := range prefixes {
 			for _, iv := range set {
 				r := intervalRange(p.key, iv, k.Desc)
-				r.Shown = strings.Join(append(append([]string(nil), p.shown...), showInterval(colName(t, k.Column), iv)), ", ")
+				if t != nil {
+					r.Shown = strings.Join(append(append([]string(nil), p.shown...), showInterval(colName(t, k.Column), iv)), ", ")
+				}
 				out = append(out, r)
 			}
 		}
@@ -510,12 +520,7 @@ func keyRanges(t *catalog.Table, keyCols []catalog.KeyColumn, eqLen int, hasRang
 	return out, true
 }
 
-func colName(t *catalog.Table, c int) string {
-	if t == nil {
-		return fmt.Sprintf("#%d", c)
-	}
-	return t.Columns[c].Name
-}
+func colName(t *catalog.Table, c int) string { return t.Columns[c].Name }
 
 // literalText renders a bound as SQL would write it.
 func literalText(v sqltypes.Value) string {

@@ -150,7 +150,7 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 		}
 	default:
 		eqLen, hasRange := best.eqLen, best.hasRange
-		ranges, ok := keyRanges(t, best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
+		ranges, ok := keyRanges(nil, best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
 		for !ok {
 			// Too many IN combinations: use a shorter prefix.
 			if hasRange {
@@ -158,7 +158,16 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 			} else {
 				eqLen--
 			}
-			ranges, ok = keyRanges(t, best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
+			ranges, ok = keyRanges(nil, best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
+		}
+		keyCols, eq, rng := best.keyCols, eqLen, hasRange
+		scan.describe = func() []string {
+			described, _ := keyRanges(t, keyCols, eq, rng, b, opts.MaxPoints)
+			out := make([]string, len(described))
+			for i, r := range described {
+				out[i] = r.Shown
+			}
+			return out
 		}
 		n := eqLen
 		if hasRange {
@@ -173,7 +182,6 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 			scan.Method = PointGet
 			for _, r := range ranges {
 				scan.Points = append(scan.Points, r.Start)
-				scan.PointsShown = append(scan.PointsShown, r.Shown)
 			}
 			scan.Reason = fmt.Sprintf("rule 2: every primary-key column bound by equality (%d key%s)", len(scan.Points), plural(len(scan.Points)))
 			scan.Ordered = false

@@ -106,7 +106,7 @@ func details(n Node) []string {
 		}
 		d = append(d, fmt.Sprintf("shards: %d of %d", len(x.Shards), total))
 		if x.Method == PointGet {
-			d = append(d, fmt.Sprintf("keys: %d%s", len(x.Points), shownList(x.PointsShown)))
+			d = append(d, fmt.Sprintf("keys: %d%s", len(x.Points), shownList(x.described())))
 		} else {
 			d = append(d, fmt.Sprintf("key ranges: %d%s", len(x.Ranges), shownRanges(x)))
 		}
@@ -166,6 +166,14 @@ func details(n Node) []string {
 	return d
 }
 
+// described returns the SQL descriptions of a scan's points or ranges.
+func (x *Scan) described() []string {
+	if x.describe == nil {
+		return make([]string, len(x.Ranges))
+	}
+	return x.describe()
+}
+
 // shownList prints the first few descriptions: " {a = 1} {a = 2} ...".
 func shownList(items []string) string {
 	var b strings.Builder
@@ -183,9 +191,8 @@ func shownList(items []string) string {
 // key and btree indexes, as shortened Z-addresses for Z-order indexes.
 func shownRanges(x *Scan) string {
 	if x.ZSchema == nil {
-		shown := make([]string, len(x.Ranges))
-		for i, r := range x.Ranges {
-			shown[i] = r.Shown
+		shown := x.described()
+		for i := range shown {
 			if shown[i] == "" {
 				shown[i] = "whole index"
 				if x.Index == nil {

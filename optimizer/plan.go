@@ -31,9 +31,9 @@ const (
 // End is unbounded.
 type KeyRange struct {
 	Start, End []byte
-	// Shown describes the range in SQL terms for EXPLAIN ("sensor_id = 1,
-	// ts in ['2024-01-01 00:00:00', '2024-02-01 00:00:00')"); empty for
-	// Z-address ranges, which EXPLAIN prints as addresses.
+	// Shown describes the range in SQL terms ("sensor_id = 1, ts in
+	// ['2024-01-01 00:00:00', '2024-02-01 00:00:00')") when keyRanges was
+	// asked for descriptions; EXPLAIN prints Z-address ranges as addresses.
 	Shown string
 }
 
@@ -52,10 +52,8 @@ type Scan struct {
 	Index  *catalog.Index // nil: the table itself (primary key order)
 	Method Method
 	Shards []int
-	// Points are primary-key sort keys for a point get, and PointsShown
-	// their values for EXPLAIN.
-	Points      [][]byte
-	PointsShown []string
+	// Points are primary-key sort keys for a point get.
+	Points [][]byte
 	// Ranges are sort-key ranges within each shard's partition, ascending.
 	Ranges  []KeyRange
 	Reverse bool
@@ -81,6 +79,9 @@ type Scan struct {
 	Hint     string
 	Estimate float64 // fraction of the search space probed, 0..1
 	Covering bool
+	// describe renders the points or ranges in SQL terms, in key order, on
+	// demand (EXPLAIN only).
+	describe func() []string
 }
 
 // Filter drops rows for which Pred is not true. (Scans apply their own
