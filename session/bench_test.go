@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -87,4 +88,59 @@ func BenchmarkSelect(b *testing.B) {
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) { benchQuery(b, sess, c.sql) })
 	}
+}
+
+// BenchmarkInsert500 inserts 500 rows per statement with parameters, as a
+// bulk-loading client would, into a table with two indexes.
+func BenchmarkInsert500(b *testing.B) {
+	t := &testing.T{}
+	_, sess := newSession(t, memStore(t))
+	ctx := context.Background()
+	for _, sql := range []string{
+		`CREATE TABLE readings (sensor_id BIGINT NOT NULL, ts TIMESTAMP NOT NULL, celsius DOUBLE PRECISION,
+			lat DOUBLE PRECISION, lon DOUBLE PRECISION, note TEXT, PRIMARY KEY (sensor_id, ts))`,
+		`CREATE INDEX by_note ON readings (note, ts) INCLUDE (celsius)`,
+		`CREATE INDEX by_place ON readings USING zorder (lat, lon, ts) INCLUDE (celsius, note)`,
+	} {
+		if _, err := runSQL(ctx, sess, sql); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var sb strings.Builder
+	sb.WriteString("INSERT INTO readings VALUES ")
+	for i := 0; i < 500; i++ {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		n := i * 6
+		fmt.Fprintf(&sb, "($%d, $%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5, n+6)
+	}
+	stmts, err := sess.Parse(ctx, sb.String(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, _, err := stmts[0].Describe(ctx); err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(1))
+	params := make([]sqltypes.Value, 3000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for it := 0; it < b.N; it++ {
+		for i := 0; i < 500; i++ {
+			p := params[i*6:]
+			p[0] = sqltypes.NewInt(int64(it))
+			p[1] = sqltypes.NewTimestamp(int64(i) * 60_000_000)
+			p[2] = sqltypes.NewFloat(20 + rng.Float64())
+			p[3] = sqltypes.NewFloat(40 + rng.Float64())
+			p[4] = sqltypes.NewFloat(-74 + rng.Float64())
+			p[5] = sqltypes.NewText(fmt.Sprintf("n%d", rng.Intn(100)))
+		}
+		res, err := stmts[0].Execute(ctx, params)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res.Close()
+	}
+	b.ReportMetric(float64(b.N*500)/b.Elapsed().Seconds(), "rows/s")
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/bloom"
 	"github.com/cockroachdb/pebble/vfs"
 
 	"github.com/zproxy/zproxy/kv"
@@ -103,11 +104,23 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	cache := pebble.NewCache(cacheSize)
 	defer cache.Unref() // the DB holds its own reference
-	db, err := pebble.Open(dir, &pebble.Options{
+	popts := &pebble.Options{
 		FS:     fs,
 		Cache:  cache,
 		Logger: logger,
-	})
+		// A larger memtable flushes (and compacts) less often under bulk
+		// inserts.
+		MemTableSize: 32 << 20,
+	}
+	// Bloom filters on whole keys let point reads of absent keys skip
+	// sstables: every INSERT checks that its rows do not exist yet, and
+	// point selects and index lookups are point reads too.
+	popts.Levels = make([]pebble.LevelOptions, 7)
+	for i := range popts.Levels {
+		popts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
+		popts.Levels[i].FilterType = pebble.TableFilter
+	}
+	db, err := pebble.Open(dir, popts)
 	if err != nil {
 		return nil, fmt.Errorf("kv/pebble: open %s: %w", dir, err)
 	}
