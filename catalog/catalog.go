@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -406,7 +405,3 @@ func (t *Table) Clone() *Table {
 	}
 	return &c
 }
-
-// NormalizeName folds an identifier the way the catalog stores it. The
-// parser already folded unquoted identifiers; this only trims.
-func NormalizeName(s string) string { return strings.TrimSpace(s) }

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -45,7 +46,9 @@ func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *pl
 	return nil
 }
 
-var errSkip = pgerr.New(pgerr.SuccessfulCompletion, "skipped")
+// errSkip aborts a catalog change that turns out to have nothing to do (IF
+// [NOT] EXISTS); the caller reports a NOTICE instead.
+var errSkip = errors.New("executor: nothing to change")
 
 // adviseTable sends the schema-design advice of DESIGN.md as NOTICEs.
 func adviseTable(t *catalog.Table, notice func(*pgerr.Error)) {
@@ -81,7 +84,7 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *plan
 		}
 		return ch, nil
 	})
-	if err != nil && err != errSkip {
+	if err != nil && !errors.Is(err, errSkip) {
 		return err
 	}
 	for _, name := range dt.Names {
@@ -339,7 +342,7 @@ func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *plan
 		dropped = ix
 		return catalog.Change{Put: []*catalog.Table{nt}}, nil
 	})
-	if err == errSkip {
+	if errors.Is(err, errSkip) {
 		notice(pgerr.Notice("index %q does not exist, skipping", di.Name))
 		return nil
 	}
@@ -352,51 +355,43 @@ func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *plan
 // ShowIndexes lists a table's primary key and indexes as rows of
 // (name, kind, columns, widths, include, shards, state).
 func ShowIndexes(t *catalog.Table) [][]sqltypes.Value {
-	colList := func(cols []catalog.KeyColumn) (string, string) {
-		var names, widths []string
-		for _, k := range cols {
-			n := t.Columns[k.Column].Name
+	colList := func(cols []catalog.KeyColumn) string {
+		names := make([]string, len(cols))
+		for i, k := range cols {
+			names[i] = t.Columns[k.Column].Name
 			if k.Desc {
-				n += " DESC"
-			}
-			names = append(names, n)
-			if k.Width > 0 {
-				widths = append(widths, fmt.Sprint(k.Width))
-			} else {
-				widths = append(widths, "default")
+				names[i] += " DESC"
 			}
 		}
-		return strings.Join(names, ", "), strings.Join(widths, ", ")
+		return strings.Join(names, ", ")
 	}
-	pk, _ := colList(t.PrimaryKey)
 	rows := [][]sqltypes.Value{{
-		sqltypes.NewText(t.Name + "_pkey"), sqltypes.NewText(string(catalog.KindPrimary)), sqltypes.NewText(pk),
+		sqltypes.NewText(t.Name + "_pkey"), sqltypes.NewText(string(catalog.KindPrimary)), sqltypes.NewText(colList(t.PrimaryKey)),
 		sqltypes.Null, sqltypes.Null, sqltypes.NewInt(int64(t.Shards)), sqltypes.NewText(string(catalog.StatePublic)),
 	}}
 	for _, ix := range t.Indexes {
-		cols, widths := colList(ix.Columns)
-		width := sqltypes.Null
+		// Widths (in bits, defaults applied) mean something only for
+		// Z-order attributes.
+		widths := sqltypes.Null
 		if ix.Kind == catalog.KindZOrder {
 			s := t.ZSchema(ix)
-			var ws []string
-			for i := 0; i < s.Dims(); i++ {
-				ws = append(ws, fmt.Sprint(attrWidth(s.Attr(i))))
+			ws := make([]string, s.Dims())
+			for i := range ws {
+				ws[i] = fmt.Sprint(attrWidth(s.Attr(i)))
 			}
-			width = sqltypes.NewText(strings.Join(ws, ", "))
-		} else if widths != "" {
-			width = sqltypes.Null
-		}
-		var inc []string
-		for _, c := range ix.Include {
-			inc = append(inc, t.Columns[c].Name)
+			widths = sqltypes.NewText(strings.Join(ws, ", "))
 		}
 		include := sqltypes.Null
-		if len(inc) > 0 {
+		if len(ix.Include) > 0 {
+			inc := make([]string, len(ix.Include))
+			for i, c := range ix.Include {
+				inc[i] = t.Columns[c].Name
+			}
 			include = sqltypes.NewText(strings.Join(inc, ", "))
 		}
 		rows = append(rows, []sqltypes.Value{
-			sqltypes.NewText(ix.Name), sqltypes.NewText(string(ix.Kind)), sqltypes.NewText(cols),
-			width, include, sqltypes.NewInt(int64(ix.Shards)), sqltypes.NewText(string(ix.State)),
+			sqltypes.NewText(ix.Name), sqltypes.NewText(string(ix.Kind)), sqltypes.NewText(colList(ix.Columns)),
+			widths, include, sqltypes.NewInt(int64(ix.Shards)), sqltypes.NewText(string(ix.State)),
 		})
 	}
 	return rows
