@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -16,6 +15,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/zproxy/zproxy/e2e/harness"
 )
 
 // zproxyBin is the binary TestMain builds.
@@ -29,31 +30,13 @@ func runTests(m *testing.M) int {
 	if os.Getenv("E2E_POSTGRES") != "" {
 		return m.Run() // checking the tests against PostgreSQL: no zproxy
 	}
-	dir, err := os.MkdirTemp("", "zproxy-e2e-")
+	bin, cleanup, err := harness.BuildZproxy(raceEnabled)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
-	root, err := filepath.Abs("..")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "e2e:", err)
-		return 1
-	}
-	zproxyBin = filepath.Join(dir, "zproxy")
-	args := []string{"build", "-o", zproxyBin}
-	if raceEnabled {
-		// The server's own data races surface as a non-zero exit status,
-		// which stop() reports.
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, "./cmd/zproxy")...)
-	build.Dir = root
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: building zproxy:", err)
-		return 1
-	}
+	defer cleanup()
+	zproxyBin = bin
 	return m.Run()
 }
 

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zproxy/zproxy/e2e/harness"
 )
 
 // zproxyBin is the binary TestMain builds.
@@ -26,31 +28,13 @@ func TestMain(m *testing.M) {
 }
 
 func runTests(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "zproxy-clients-")
+	bin, cleanup, err := harness.BuildZproxy(raceEnabled)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "clients:", err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "clients:", err)
-		return 1
-	}
-	zproxyBin = filepath.Join(dir, "zproxy")
-	args := []string{"build", "-o", zproxyBin}
-	if raceEnabled {
-		// The server's own data races surface as a non-zero exit status,
-		// which the test's clean-up reports.
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, "./cmd/zproxy")...)
-	build.Dir = root
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "clients: building zproxy:", err)
-		return 1
-	}
+	defer cleanup()
+	zproxyBin = bin
 	return m.Run()
 }
 
