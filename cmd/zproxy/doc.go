@@ -1,4 +1,4 @@
-// Command zproxy is the zproxy server: a PostgreSQL-wire SQL front end for a
+// Package main is the zproxy command, the zproxy server: a PostgreSQL-wire SQL front end for a
 // sorted key-value store (embedded Pebble by default, or Amazon DynamoDB).
 //
 // This package owns configuration and wiring only. It reads the settings
