@@ -38,19 +38,8 @@ func errorResponse(pe *pgerr.Error, severity string) *pgproto3.ErrorResponse {
 	if severity == "" {
 		severity = "ERROR"
 	}
-	code := pe.Code
-	if code == "" {
-		code = pgerr.InternalError
-	}
-	return &pgproto3.ErrorResponse{
-		Severity:            severity,
-		SeverityUnlocalized: severity,
-		Code:                code,
-		Message:             pe.Message,
-		Detail:              pe.Detail,
-		Hint:                pe.Hint,
-		Position:            int32(pe.Position),
-	}
+	r := fields(pe, severity, pgerr.InternalError)
+	return &r
 }
 
 // noticeResponse builds the NoticeResponse for a NOTICE or WARNING.
@@ -59,11 +48,17 @@ func noticeResponse(pe *pgerr.Error) *pgproto3.NoticeResponse {
 	if severity == "" || severity == "ERROR" || severity == "FATAL" {
 		severity = "NOTICE"
 	}
+	r := pgproto3.NoticeResponse(fields(pe, severity, pgerr.SuccessfulCompletion))
+	return &r
+}
+
+// fields lays pe out as the fields both messages share.
+func fields(pe *pgerr.Error, severity, defaultCode string) pgproto3.ErrorResponse {
 	code := pe.Code
 	if code == "" {
-		code = pgerr.SuccessfulCompletion
+		code = defaultCode
 	}
-	return &pgproto3.NoticeResponse{
+	return pgproto3.ErrorResponse{
 		Severity:            severity,
 		SeverityUnlocalized: severity,
 		Code:                code,
