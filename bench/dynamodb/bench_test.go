@@ -102,7 +102,7 @@ func TestParseExplain(t *testing.T) {
       output: sensor_id, ts
   ->  Scan readings via zorder index by_place: z-order ranges  (actual rows=2 time=511.716ms items read=2 store requests=128 capacity=1.0)
             shards: 2 of 2
-            key ranges: 64 [0xb124, 0xb125) [0xb126, 0xb127) ...
+            key ranges: 64 [0xb1249251…, 0xb1249b75…) [0xb126, 0xb127) ...
 Execution: 511.747 ms, 2 items read, 128 store requests, backend dynamodb
 Capacity consumed: 1.5 units
 `
@@ -110,9 +110,21 @@ Capacity consumed: 1.5 units
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := planStats{items: 2, requests: 128, ranges: 64, capacity: 1.5, firstRange: "[0xb124, 0xb125)"}
+	want := planStats{items: 2, requests: 128, ranges: 64, capacity: 1.5, firstRange: "[0xb1249251…, 0xb1249b75…)"}
 	if ps != want {
 		t.Fatalf("parseExplain = %+v, want %+v", ps, want)
+	}
+	r := zorder.Range{Lo: []byte{0xb1, 0x24, 0x92, 0x51, 0x05}, Hi: []byte{0xb1, 0x24, 0x9b, 0x75, 0x97}}
+	if !rangePrinted(ps.firstRange, r) {
+		t.Errorf("rangePrinted(%q, %x) = false", ps.firstRange, r)
+	}
+	for _, p := range []string{"[0xb1249252…, 0xb1249b75…)", "[0xb1249251…, max)", "[0xb124925105, 0xb1249b75…)"} {
+		if p != "[0xb124925105, 0xb1249b75…)" && rangePrinted(p, r) {
+			t.Errorf("rangePrinted(%q, %x) = true", p, r)
+		}
+	}
+	if !rangePrinted("[0xb124925105, 0xb1249b75…)", r) || !rangePrinted("[min, max)", zorder.Range{}) {
+		t.Error("rangePrinted rejects a full address or min/max")
 	}
 	for _, bad := range []string{
 		"Scan readings via primary key: range scan\nExecution: 1 ms, 2 items read, 3 store requests\nCapacity consumed: 1 units",

@@ -190,7 +190,7 @@ func run(ctx context.Context, cfg settings) error {
 			// The plan must be zproxy's decomposition of the box we think
 			// it is, or the comparison is of different queries.
 			want := d.zs.Ranges(d.zbox(b), cfg.zproxyBudget)
-			if ps.ranges != len(want) || (len(want) > 0 && ps.firstRange != fmt.Sprintf("[0x%x, 0x%x)", want[0].Lo, want[0].Hi)) {
+			if ps.ranges != len(want) || (len(want) > 0 && !rangePrinted(ps.firstRange, want[0])) {
 				r.planMismatch = fmt.Sprintf("EXPLAIN shows %d ranges starting %s; Ranges(box, %d) gives %d", ps.ranges, ps.firstRange, cfg.zproxyBudget, len(want))
 			}
 			if r.naive, err = d.naive(ctx, b); err != nil {
@@ -220,6 +220,7 @@ func run(ctx context.Context, cfg settings) error {
 				}
 			}
 			r.check(b)
+			logf("%s, box %d: zproxy %d items in %s, naive %d items", c, qi, r.zproxy.items, r.zproxy.elapsed.Round(time.Millisecond), r.naive.items)
 			for _, p := range r.problems {
 				logf("%s, box %d (%s): %s", c, qi, boxSQL(b), p)
 			}

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/zproxy/zproxy/zorder"
 )
 
 // zproxyServer is a zproxy process serving SQL on the DynamoDB backend.
@@ -255,9 +257,31 @@ type planStats struct {
 var (
 	executionLine = regexp.MustCompile(`Execution: [\d.]+ ms, (\d+) items read, (\d+) store requests`)
 	capacityLine  = regexp.MustCompile(`Capacity consumed: ([\d.]+) units`)
-	rangesLine    = regexp.MustCompile(`key ranges: (\d+) (\[0x[0-9a-f]*, (?:0x[0-9a-f]*)?\))`)
-	methodLine    = regexp.MustCompile(`via zorder index by_place: z-order ranges`)
+	// EXPLAIN prints an address in full or, when long, as a hex prefix
+	// followed by "…"; empty bounds print as min and max.
+	rangesLine = regexp.MustCompile(`key ranges: (\d+) (\[(?:0x[0-9a-f]+…?|min), (?:0x[0-9a-f]+…?|max)\))`)
+	methodLine = regexp.MustCompile(`via zorder index by_place: z-order ranges`)
 )
+
+// rangePrinted reports whether EXPLAIN's text of a range, "[lo, hi)" as
+// matched by rangesLine, shows r.
+func rangePrinted(printed string, r zorder.Range) bool {
+	lo, hi, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(printed, "["), ")"), ", ")
+	if !ok {
+		return false
+	}
+	shows := func(text string, addr []byte, empty string) bool {
+		if len(addr) == 0 {
+			return text == empty
+		}
+		full := fmt.Sprintf("0x%x", addr)
+		if short, cut := strings.CutSuffix(text, "…"); cut {
+			return strings.HasPrefix(full, short)
+		}
+		return text == full
+	}
+	return shows(lo, r.Lo, "min") && shows(hi, r.Hi, "max")
+}
 
 // parseExplain extracts the statement's store requests, items read,
 // capacity and Z-order ranges from EXPLAIN ANALYZE text. It fails unless
