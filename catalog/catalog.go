@@ -92,6 +92,10 @@ type Table struct {
 	Shards     int         `json:"shards"`
 	Mutability string      `json:"mutability"`
 	Indexes    []*Index    `json:"indexes,omitempty"`
+
+	// Virtual holds the rows of a view computed by the catalog
+	// (information_schema, pg_catalog); nil for a stored table.
+	Virtual [][]sqltypes.Value `json:"-"`
 }
 
 // ColumnIndex returns the ordinal of the named column, or -1.

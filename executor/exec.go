@@ -67,6 +67,8 @@ func (ec *execCtx) build(ctx context.Context, n optimizer.Node) (Rows, error) {
 		r, err = ec.newScan(ctx, x)
 	case *optimizer.Values:
 		r = &valuesRows{}
+	case *optimizer.Rowset:
+		r = &rowsetRows{rows: x.Rows}
 	case *optimizer.Filter:
 		in, err := ec.build(ctx, x.Input)
 		if err != nil {
@@ -120,6 +122,7 @@ func (ec *execCtx) build(ctx context.Context, n optimizer.Node) (Rows, error) {
 var (
 	_ Rows = (*scanRows)(nil)
 	_ Rows = (*valuesRows)(nil)
+	_ Rows = (*rowsetRows)(nil)
 	_ Rows = (*filterRows)(nil)
 	_ Rows = (*projectRows)(nil)
 	_ Rows = (*aggRows)(nil)
@@ -158,6 +161,22 @@ func (v *valuesRows) Next(context.Context) ([]sqltypes.Value, bool, error) {
 }
 
 func (v *valuesRows) Close() {}
+
+// rowsetRows yields rows computed ahead of time (catalog views).
+type rowsetRows struct {
+	rows [][]sqltypes.Value
+	pos  int
+}
+
+func (r *rowsetRows) Next(context.Context) ([]sqltypes.Value, bool, error) {
+	if r.pos >= len(r.rows) {
+		return nil, false, nil
+	}
+	r.pos++
+	return r.rows[r.pos-1], true, nil
+}
+
+func (r *rowsetRows) Close() {}
 
 type filterRows struct {
 	in   Rows

@@ -18,12 +18,18 @@ func Optimize(s *planner.Select, params []sqltypes.Value, opts Options) (*Plan, 
 	ctx := &planner.EvalContext{Params: params}
 	plan := &Plan{}
 	var root Node
-	if s.Table == nil {
+	switch {
+	case s.Table == nil:
 		root = &Values{}
 		if s.Filter != nil {
 			root = &Filter{Input: root, Pred: s.Filter}
 		}
-	} else {
+	case s.Table.Virtual != nil:
+		root = &Rowset{View: s.Table.Name, Rows: s.Table.Virtual}
+		if s.Filter != nil {
+			root = &Filter{Input: root, Pred: s.Filter}
+		}
+	default:
 		scan, err := planScan(s, ctx, opts, &plan.Notices)
 		if err != nil {
 			return nil, err

@@ -85,6 +85,8 @@ func describe(n Node) string {
 			return fmt.Sprintf("TopN %d", x.Limit)
 		}
 		return "Sort"
+	case *Rowset:
+		return fmt.Sprintf("Rowset %s (%d rows from the catalog)", x.View, len(x.Rows))
 	}
 	return n.Name()
 }

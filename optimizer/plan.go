@@ -3,6 +3,7 @@ package optimizer
 import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/zorder"
 )
@@ -127,6 +128,13 @@ type Limit struct {
 // Values yields one empty row (SELECT without FROM).
 type Values struct{}
 
+// Rowset yields the rows of a catalog view (information_schema,
+// pg_catalog), computed from the schema rather than read from the store.
+type Rowset struct {
+	View string
+	Rows [][]sqltypes.Value
+}
+
 var (
 	_ Node = (*Scan)(nil)
 	_ Node = (*Filter)(nil)
@@ -136,6 +144,7 @@ var (
 	_ Node = (*Distinct)(nil)
 	_ Node = (*Limit)(nil)
 	_ Node = (*Values)(nil)
+	_ Node = (*Rowset)(nil)
 )
 
 // Children implementations.
@@ -147,6 +156,7 @@ func (n *Sort) Children() []Node      { return []Node{n.Input} }
 func (n *Distinct) Children() []Node  { return []Node{n.Input} }
 func (n *Limit) Children() []Node     { return []Node{n.Input} }
 func (n *Values) Children() []Node    { return nil }
+func (n *Rowset) Children() []Node    { return nil }
 
 // Name implementations.
 func (n *Scan) Name() string      { return "Scan" }
@@ -162,6 +172,7 @@ func (n *Sort) Name() string {
 func (n *Distinct) Name() string { return "Distinct" }
 func (n *Limit) Name() string    { return "Limit" }
 func (n *Values) Name() string   { return "Values" }
+func (n *Rowset) Name() string   { return "Rowset" }
 
 // Plan is a physical plan for one statement.
 type Plan struct {

@@ -173,11 +173,18 @@ func (b *Binder) tableFromRefs(refs *ast.TableRefsClause) (*catalog.Table, strin
 	if !ok {
 		return nil, "", unsupported("subqueries in FROM are not supported")
 	}
-	if s := tn.Schema.L; s != "" && s != "public" {
+	schema := tn.Schema.L
+	if schema != "" && schema != "public" {
+		if v, ok := b.snap.View(schema, tn.Name.O); ok {
+			return v, ts.AsName.O, nil
+		}
 		return nil, "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", tn.Schema.O+"."+tn.Name.O)
 	}
 	t, err := b.snap.Table(tn.Name.O)
 	if err != nil {
+		if v, ok := b.snap.View("", tn.Name.O); ok && schema == "" {
+			return v, ts.AsName.O, nil // pg_catalog is on every search path
+		}
 		return nil, "", err
 	}
 	return t, ts.AsName.O, nil
@@ -715,6 +722,9 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := writable(t); err != nil {
+		return nil, err
+	}
 	targets := make([]int, 0, len(t.Columns))
 	if len(n.Columns) == 0 {
 		for i := range t.Columns {
@@ -936,6 +946,9 @@ func (b *Binder) bindRowSource(refs *ast.TableRefsClause, where ast.ExprNode, hi
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := writable(t); err != nil {
+		return nil, nil, err
+	}
 	sc := &scope{table: t, alias: alias}
 	scan := &Select{Table: t}
 	if where != nil {
@@ -946,6 +959,15 @@ func (b *Binder) bindRowSource(refs *ast.TableRefsClause, where ast.ExprNode, hi
 	scan.Hints = b.bindHints(hints)
 	wholeRow(scan)
 	return scan, sc, nil
+}
+
+// writable refuses writes to the catalog's views.
+func writable(t *catalog.Table) error {
+	if t.Virtual != nil {
+		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change view %q", t.Name).
+			WithDetail("The information_schema and pg_catalog views are computed from the schema.")
+	}
+	return nil
 }
 
 // wholeRow makes a scan project every column of its table, as UPDATE and
