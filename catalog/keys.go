@@ -243,7 +243,12 @@ func (t *Table) EntryColumns(ix *Index) []int {
 
 // EntryKey returns the store key of row's entry in index ix.
 func (t *Table) EntryKey(ix *Index, row []sqltypes.Value) kv.Key {
-	pk := t.EncodePK(nil, row)
+	return t.EntryKeyPK(ix, row, t.EncodePK(nil, row))
+}
+
+// EntryKeyPK is EntryKey for a row whose encoded primary key the caller
+// already has (writers compute it once for the row and all its entries).
+func (t *Table) EntryKeyPK(ix *Index, row []sqltypes.Value, pk []byte) kv.Key {
 	var sort []byte
 	switch ix.Kind {
 	case KindZOrder:

@@ -78,10 +78,10 @@ func (w *writeSet) add(c change) {
 	for _, ix := range t.Indexes {
 		var oldE, newE kv.Key
 		if c.old != nil {
-			oldE = t.EntryKey(ix, c.old)
+			oldE = t.EntryKeyPK(ix, c.old, oldKey.Sort)
 		}
 		if c.new != nil {
-			newE = t.EntryKey(ix, c.new)
+			newE = t.EntryKeyPK(ix, c.new, newKey.Sort)
 		}
 		same := c.old != nil && c.new != nil && bytes.Equal(oldE.Partition, newE.Partition) && bytes.Equal(oldE.Sort, newE.Sort)
 		if c.old != nil && !same {
