@@ -1,33 +1,23 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/zproxy/zproxy/bench/internal/zpserver"
 	"github.com/zproxy/zproxy/zorder"
 )
 
 // zproxyServer is a zproxy process serving SQL on the DynamoDB backend.
-type zproxyServer struct {
-	cmd         *exec.Cmd
-	logPath     string
-	port        int
-	metricsAddr string
-	exited      chan error
-}
+type zproxyServer struct{ *zpserver.Server }
 
 // startZproxy runs bin on the DynamoDB table at endpoint. Credentials and
 // region come from the environment (the SDK's default chain).
@@ -36,54 +26,20 @@ func startZproxy(bin, endpoint, table string, port, metricsPort int) (*zproxySer
 	if err != nil {
 		return nil, err
 	}
-	z := &zproxyServer{logPath: logf.Name(), port: port, metricsAddr: fmt.Sprintf("127.0.0.1:%d", metricsPort), exited: make(chan error, 1)}
-	z.cmd = exec.Command(bin,
-		"--backend", "dynamodb",
-		"--dynamodb-endpoint", endpoint,
-		"--dynamodb-table", table,
-		"--listen", fmt.Sprintf("127.0.0.1:%d", port),
-		"--metrics-listen", z.metricsAddr,
-		"--allow-full-scan",
-		"--log-level", "warn")
-	z.cmd.Stdout, z.cmd.Stderr = logf, logf
-	if err := z.cmd.Start(); err != nil {
-		logf.Close()
+	logf.Close()
+	s, err := zpserver.Start(bin, logf.Name(), port, metricsPort,
+		"--backend", "dynamodb", "--dynamodb-endpoint", endpoint, "--dynamodb-table", table, "--allow-full-scan")
+	if err != nil {
 		return nil, err
 	}
-	go func() { z.exited <- z.cmd.Wait(); logf.Close() }()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
-		if err == nil {
-			c.Close()
-			return z, nil
-		}
-		select {
-		case err := <-z.exited:
-			log, _ := os.ReadFile(z.logPath)
-			return nil, fmt.Errorf("zproxy exited: %v\n%s", err, log)
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			z.stop()
-			return nil, fmt.Errorf("zproxy did not accept connections on port %d within 60s (log: %s)", port, z.logPath)
-		}
-	}
+	return &zproxyServer{s}, nil
 }
 
-func (z *zproxyServer) dsn() string {
-	return fmt.Sprintf("host=127.0.0.1 port=%d user=zproxy dbname=zproxy sslmode=disable", z.port)
-}
+func (z *zproxyServer) dsn() string { return z.DSN() }
 
 func (z *zproxyServer) stop() {
-	z.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-z.exited:
-	case <-time.After(30 * time.Second):
-		z.cmd.Process.Kill()
-		<-z.exited
-	}
-	os.Remove(z.logPath)
+	z.Stop()
+	os.Remove(z.LogPath)
 }
 
 // counters are the zproxy metrics the harness reads around a query.
@@ -97,44 +53,17 @@ func (c counters) minus(o counters) counters {
 	return counters{c.queries - o.queries, c.capacity - o.capacity, c.rowsRead - o.rowsRead}
 }
 
-// scrape reads the counters from zproxy's /metrics (Prometheus text format).
+// scrape reads the counters from zproxy's /metrics.
 func (z *zproxyServer) scrape(ctx context.Context) (counters, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+z.metricsAddr+"/metrics", nil)
+	m, err := z.Scrape(ctx)
 	if err != nil {
 		return counters{}, err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return counters{}, err
-	}
-	defer resp.Body.Close()
-	var c counters
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, value, ok := strings.Cut(line, " ")
-		if !ok {
-			continue
-		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-		if err != nil {
-			continue
-		}
-		switch {
-		case strings.HasPrefix(name, "zproxy_store_requests_total{") &&
-			strings.Contains(name, `backend="dynamodb"`) && strings.Contains(name, `op="query"`):
-			c.queries += v
-		case strings.HasPrefix(name, "zproxy_dynamodb_consumed_capacity_total"):
-			c.capacity += v
-		case name == "zproxy_rows_read_total":
-			c.rowsRead = v
-		}
-	}
-	return c, sc.Err()
+	return counters{
+		queries:  m.Sum("zproxy_store_requests_total", map[string]string{"backend": "dynamodb", "op": "query"}),
+		capacity: m.Sum("zproxy_dynamodb_consumed_capacity_total", nil),
+		rowsRead: m.Sum("zproxy_rows_read_total", nil),
+	}, nil
 }
 
 // insertSQL is a multi-row INSERT of n rows of placeholders.

@@ -1,19 +1,15 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
-	"time"
+
+	"github.com/zproxy/zproxy/bench/internal/zpserver"
 )
 
 // postgres is a throw-away PostgreSQL cluster in a temporary directory.
@@ -105,14 +101,11 @@ func (pg *postgres) stop(keep bool) {
 	}
 }
 
-// zproxyServer is a zproxy process on the embedded store in a temporary
-// data directory.
+// zproxyServer is a zproxy process on the embedded store in its own
+// temporary directory.
 type zproxyServer struct {
-	cmd         *exec.Cmd
-	dir         string
-	port        int
-	metricsAddr string
-	exited      chan error
+	*zpserver.Server
+	dir string
 }
 
 // buildZproxy builds cmd/zproxy from the module at root into dir.
@@ -129,44 +122,15 @@ func startZproxy(bin string, port, metricsPort int) (*zproxyServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	z := &zproxyServer{dir: dir, port: port, metricsAddr: fmt.Sprintf("127.0.0.1:%d", metricsPort), exited: make(chan error, 1)}
-	logf, err := os.Create(filepath.Join(dir, "zproxy.log"))
+	s, err := zpserver.Start(bin, filepath.Join(dir, "zproxy.log"), port, metricsPort,
+		"--data-dir", filepath.Join(dir, "data"))
 	if err != nil {
 		return nil, err
 	}
-	z.cmd = exec.Command(bin,
-		"--data-dir", filepath.Join(dir, "data"),
-		"--listen", fmt.Sprintf("127.0.0.1:%d", port),
-		"--metrics-listen", z.metricsAddr,
-		"--log-level", "warn")
-	z.cmd.Stdout, z.cmd.Stderr = logf, logf
-	if err := z.cmd.Start(); err != nil {
-		return nil, err
-	}
-	go func() { z.exited <- z.cmd.Wait(); logf.Close() }()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
-		if err == nil {
-			c.Close()
-			return z, nil
-		}
-		select {
-		case err := <-z.exited:
-			log, _ := os.ReadFile(filepath.Join(dir, "zproxy.log"))
-			return nil, fmt.Errorf("zproxy exited: %v\n%s", err, log)
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			z.stop(true)
-			return nil, fmt.Errorf("zproxy did not accept connections on port %d", port)
-		}
-	}
+	return &zproxyServer{Server: s, dir: dir}, nil
 }
 
-func (z *zproxyServer) dsn() string {
-	return fmt.Sprintf("host=127.0.0.1 port=%d user=zproxy dbname=zproxy sslmode=disable", z.port)
-}
+func (z *zproxyServer) dsn() string { return z.DSN() }
 
 // dataSize is the size of zproxy's store directory in bytes.
 func (z *zproxyServer) dataSize() int64 {
@@ -181,13 +145,7 @@ func (z *zproxyServer) dataSize() int64 {
 }
 
 func (z *zproxyServer) stop(keep bool) {
-	z.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-z.exited:
-	case <-time.After(30 * time.Second):
-		z.cmd.Process.Kill()
-		<-z.exited
-	}
+	z.Stop()
 	if !keep {
 		os.RemoveAll(z.dir)
 	}
@@ -202,41 +160,15 @@ func (c counters) minus(o counters) counters {
 	return counters{c.rowsRead - o.rowsRead, c.rowsReturned - o.rowsReturned, c.storeRequests - o.storeRequests}
 }
 
-// scrape reads the counters from zproxy's /metrics (Prometheus text format).
+// scrape reads the counters from zproxy's /metrics.
 func (z *zproxyServer) scrape(ctx context.Context) (counters, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+z.metricsAddr+"/metrics", nil)
+	m, err := z.Scrape(ctx)
 	if err != nil {
 		return counters{}, err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return counters{}, err
-	}
-	defer resp.Body.Close()
-	var c counters
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, value, ok := strings.Cut(line, " ")
-		if !ok {
-			continue
-		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-		if err != nil {
-			continue
-		}
-		switch {
-		case name == "zproxy_rows_read_total":
-			c.rowsRead = v
-		case name == "zproxy_rows_returned_total":
-			c.rowsReturned = v
-		case strings.HasPrefix(name, "zproxy_store_requests_total{"):
-			c.storeRequests += v
-		}
-	}
-	return c, sc.Err()
+	return counters{
+		rowsRead:      m.Sum("zproxy_rows_read_total", nil),
+		rowsReturned:  m.Sum("zproxy_rows_returned_total", nil),
+		storeRequests: m.Sum("zproxy_store_requests_total", nil),
+	}, nil
 }
