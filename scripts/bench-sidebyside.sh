@@ -17,23 +17,13 @@ set -euo pipefail
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo_root"
 export PATH="$PATH:/usr/local/go/bin"
-
-as_root() {
-	if [[ "$(id -u)" -eq 0 ]]; then
-		"$@"
-	elif command -v sudo >/dev/null 2>&1; then
-		sudo -n "$@"
-	else
-		echo "bench-sidebyside: need root or sudo to run: $*" >&2
-		return 1
-	fi
-}
+SCRIPT_NAME=bench-sidebyside
+# shellcheck source=lib/apt.sh
+source "$repo_root/scripts/lib/apt.sh"
 
 if [[ ! -x /usr/lib/postgresql/15/bin/pg_ctl ]] && ! command -v pg_ctl >/dev/null 2>&1; then
 	echo "bench-sidebyside: installing PostgreSQL 15 (Debian package postgresql)" >&2
-	export DEBIAN_FRONTEND=noninteractive
-	as_root apt-get install -y -q postgresql >/dev/null 2>&1 ||
-		{ as_root apt-get update -q && as_root apt-get install -y -q postgresql; }
+	apt_install postgresql
 	# The package starts a cluster on 5432; the harness uses its own, so
 	# leave that one as the package set it up.
 fi

@@ -41,6 +41,9 @@ die() {
 }
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SCRIPT_NAME=dynamodb-local
+# shellcheck source=lib/apt.sh
+source "$repo_root/scripts/lib/apt.sh"
 dir="${DYNAMODB_LOCAL_DIR:-$repo_root/.cache/dynamodb-local}"
 port="${DYNAMODB_LOCAL_PORT:-8000}"
 version="${DYNAMODB_LOCAL_VERSION:-11.1.0}"
@@ -78,32 +81,9 @@ jar_dir() {
 	return 1
 }
 
-as_root() {
-	if [[ "$(id -u)" -eq 0 ]]; then
-		"$@"
-	elif command -v sudo >/dev/null 2>&1; then
-		sudo -n "$@"
-	else
-		return 1
-	fi
-}
-
 install_java() {
 	have_java && return 0
-	command -v apt-get >/dev/null 2>&1 ||
-		die "Java 17+ is needed and apt-get is not available: install a Java 17+ runtime"
-	local log
-	log="$(mktemp)"
-	# Update the package lists only when the package is not installable as is.
-	if ! DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -q openjdk-17-jre-headless >"$log" 2>&1; then
-		if ! { as_root apt-get update -q && DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -q openjdk-17-jre-headless; } >>"$log" 2>&1; then
-			cat "$log" >&2
-			rm -f "$log"
-			die "could not install openjdk-17-jre-headless (needs root or sudo)"
-		fi
-	fi
-	rm -f "$log"
-	hash -r
+	apt_install openjdk-17-jre-headless || die "could not install openjdk-17-jre-headless (needs root or sudo)"
 	have_java || die "installed openjdk-17-jre-headless but 'java' on PATH is still not 17+ ($(command -v java || echo none))"
 }
 

@@ -15,41 +15,10 @@
 set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SCRIPT_NAME=install-client-deps
+# shellcheck source=lib/apt.sh
+source "$repo_root/scripts/lib/apt.sh"
 node_dir="$repo_root/e2e/clients/testdata/node"
-
-as_root() {
-	if [[ "$(id -u)" -eq 0 ]]; then
-		"$@"
-	elif command -v sudo >/dev/null 2>&1; then
-		sudo -n "$@"
-	else
-		echo "install-client-deps: need root or sudo to run: $*" >&2
-		return 1
-	fi
-}
-
-# apt_install installs Debian packages, refreshing the package lists only
-# when the packages cannot be installed from the lists already present.
-apt_install() {
-	command -v apt-get >/dev/null 2>&1 || {
-		echo "install-client-deps: apt-get not found; install $* by hand" >&2
-		return 1
-	}
-	echo "install-client-deps: installing $*"
-	local log
-	log="$(mktemp)"
-	export DEBIAN_FRONTEND=noninteractive
-	if ! as_root apt-get install -y -q --no-install-recommends "$@" >"$log" 2>&1; then
-		if ! { as_root apt-get update -q && as_root apt-get install -y -q --no-install-recommends "$@"; } >>"$log" 2>&1; then
-			cat "$log" >&2
-			rm -f "$log"
-			echo "install-client-deps: could not install $*" >&2
-			return 1
-		fi
-	fi
-	rm -f "$log"
-	hash -r
-}
 
 need=()
 
