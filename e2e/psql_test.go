@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zproxy/zproxy/e2e/harness"
 )
 
 // readingsSession is the psql session of the README (issue 2, item 2).
@@ -44,7 +46,7 @@ func runPSQL(t *testing.T, s *server, script string, extra ...string) (stdout, s
 	cmd.Stdin = strings.NewReader(script)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	cmd.Env = append(cleanEnv(), "PGCONNECT_TIMEOUT=10", "PGSSLMODE=prefer", "PGPASSWORD=", "PGDATABASE=zproxy")
+	cmd.Env = append(harness.CleanEnv(), "PGCONNECT_TIMEOUT=10", "PGSSLMODE=prefer", "PGPASSWORD=", "PGDATABASE=zproxy")
 	err = cmd.Run()
 	return out.String(), errOut.String(), err
 }

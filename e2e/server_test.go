@@ -1,16 +1,10 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
-	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -40,24 +34,12 @@ func runTests(m *testing.M) int {
 	return m.Run()
 }
 
-// server is one running zproxy process.
+// server is one running zproxy process under a test.
 type server struct {
+	*harness.Proc
 	t       testing.TB
 	dataDir string
-	cmd     *exec.Cmd
-	addr    string // PostgreSQL clients
-	metrics string // Prometheus endpoint host:port
-	exited  chan struct{}
-	waitErr error
-
-	mu  sync.Mutex
-	log bytes.Buffer // the process's stderr
 }
-
-var (
-	listenLine  = regexp.MustCompile(`msg="listening for PostgreSQL clients" addr=(\S+)`)
-	metricsLine = regexp.MustCompile(`msg="serving metrics" addr=(\S+)`)
-)
 
 // startServer starts zproxy on dataDir (a fresh temporary directory when
 // empty) and waits until it accepts connections. Extra flags follow the
@@ -73,113 +55,18 @@ func startServer(t testing.TB, dataDir string, extra ...string) *server {
 		"--data-dir", dataDir,
 		"--shutdown-timeout", "20s",
 	}, extra...)
-	s := &server{t: t, dataDir: dataDir, exited: make(chan struct{})}
-	s.cmd = exec.Command(zproxyBin, args...)
-	s.cmd.Env = cleanEnv()
-	ready := make(chan struct{})
-	s.cmd.Stderr = &logWriter{s: s, ready: ready}
-	if err := s.cmd.Start(); err != nil {
-		t.Fatalf("starting zproxy: %v", err)
+	p, err := harness.Start(zproxyBin, args...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	go func() {
-		s.waitErr = s.cmd.Wait()
-		close(s.exited)
-	}()
+	s := &server{Proc: p, t: t, dataDir: dataDir}
 	t.Cleanup(func() {
-		select {
-		case <-s.exited:
-		default:
-			_ = s.cmd.Process.Kill()
-			<-s.exited
-		}
+		_ = p.Kill()
 		if t.Failed() {
-			t.Logf("zproxy log (%s):\n%s", s.dataDir, s.Log())
+			t.Logf("zproxy log (%s):\n%s", dataDir, p.Log())
 		}
 	})
-	select {
-	case <-ready:
-	case <-s.exited:
-		t.Fatalf("zproxy exited during start-up (%v); log:\n%s", s.waitErr, s.Log())
-	case <-time.After(60 * time.Second):
-		t.Fatalf("zproxy did not report its listening address within 60s; log:\n%s", s.Log())
-	}
 	return s
-}
-
-// cleanEnv is the test's environment without ZPROXY_* variables, so a
-// developer's settings do not leak into the server under test.
-func cleanEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "ZPROXY_") {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
-
-// logWriter receives the process's stderr (exec copies it, and Wait waits
-// for the copy), keeps it for failure reports and picks the listening
-// addresses out of the start-up lines.
-type logWriter struct {
-	s       *server
-	ready   chan<- struct{}
-	partial []byte
-}
-
-func (w *logWriter) Write(p []byte) (int, error) {
-	s := w.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.log.Write(p)
-	w.partial = append(w.partial, p...)
-	for {
-		i := bytes.IndexByte(w.partial, '\n')
-		if i < 0 {
-			break
-		}
-		line := string(w.partial[:i])
-		w.partial = w.partial[i+1:]
-		if m := listenLine.FindStringSubmatch(line); m != nil {
-			s.addr = m[1]
-		}
-		if m := metricsLine.FindStringSubmatch(line); m != nil {
-			s.metrics = m[1]
-		}
-	}
-	if w.ready != nil && s.addr != "" && s.metrics != "" {
-		close(w.ready)
-		w.ready = nil
-	}
-	return len(p), nil
-}
-
-// Log returns what the process has written to stderr so far.
-func (s *server) Log() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.log.String()
-}
-
-// Addr returns host:port of the PostgreSQL listener.
-func (s *server) Addr() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.addr
-}
-
-// MetricsURL returns the URL of the metrics endpoint.
-func (s *server) MetricsURL() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return "http://" + s.metrics + "/metrics"
-}
-
-// HostPort splits Addr.
-func (s *server) HostPort() (host, port string) {
-	addr := s.Addr()
-	i := strings.LastIndexByte(addr, ':')
-	return addr[:i], addr[i+1:]
 }
 
 // ConnString is a pgx connection string for user zproxy. pgx's default
@@ -217,29 +104,16 @@ func (s *server) ConnectMode(t testing.TB, mode pgx.QueryExecMode) *pgx.Conn {
 // Stop sends SIGTERM and expects a clean exit.
 func (s *server) Stop() {
 	s.t.Helper()
-	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		s.t.Fatalf("SIGTERM: %v", err)
-	}
-	select {
-	case <-s.exited:
-	case <-time.After(60 * time.Second):
-		s.t.Fatalf("zproxy did not exit within 60s of SIGTERM; log:\n%s", s.Log())
-	}
-	if s.waitErr != nil {
-		s.t.Fatalf("zproxy exited with %v after SIGTERM; log:\n%s", s.waitErr, s.Log())
+	if err := s.Terminate(60 * time.Second); err != nil {
+		s.t.Fatalf("%v; log:\n%s", err, s.Log())
 	}
 }
 
 // Kill sends SIGKILL and waits for the process to die.
 func (s *server) Kill() {
 	s.t.Helper()
-	if err := s.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		s.t.Fatalf("SIGKILL: %v", err)
-	}
-	<-s.exited
-	var exitErr *exec.ExitError
-	if !errors.As(s.waitErr, &exitErr) {
-		s.t.Fatalf("zproxy after SIGKILL: %v, want killed", s.waitErr)
+	if err := s.Proc.Kill(); err != nil {
+		s.t.Fatal(err)
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/zproxy/zproxy/e2e/harness"
 )
 
 // The pgbench data set: pgbench -i's tables at a reduced scale, created with
@@ -120,7 +122,7 @@ func runPgbench(t *testing.T, pgbench string, s *server, args ...string) pgbench
 	all := append([]string{"-n", "-h", s.host, "-p", s.port, "-U", "zproxy"}, args...)
 	all = append(all, "zproxy")
 	cmd := exec.CommandContext(ctx, pgbench, all...)
-	cmd.Env = append(cleanEnv(), "PGCONNECT_TIMEOUT=10", "PGAPPNAME=zproxy-e2e-pgbench")
+	cmd.Env = append(harness.CleanEnv(), "PGCONNECT_TIMEOUT=10", "PGAPPNAME=zproxy-e2e-pgbench")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("pgbench %s: %v\n%s", strings.Join(all, " "), err, out)
