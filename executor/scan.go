@@ -19,6 +19,10 @@ const (
 	// sparseSeek is how many out-of-box Z-order entries in a row make a
 	// scan on a store with expensive seeks restart its range at BIGMIN.
 	sparseSeek = 8
+	// cancelCheckEvery is how many items a loop handles between looks at
+	// its statement's context: often enough that a cancel or timeout stops
+	// any statement within milliseconds, rarely enough to cost nothing.
+	cancelCheckEvery = 1024
 )
 
 // scanItem is one row with the sort key that orders it within its shard.
@@ -353,7 +357,13 @@ func (st *shardStream) read(ctx context.Context) error {
 		}
 		it := st.s.ec.ex.Store.Scan(ctx, req)
 		misses := 0
-		for {
+		for seen := 1; ; seen++ {
+			if seen%cancelCheckEvery == 0 && ctx.Err() != nil {
+				// A filter that rejects every row sends nothing, so the
+				// stream must notice a cancel or timeout on its own.
+				it.Close()
+				return ctx.Err()
+			}
 			if st.sem != nil {
 				st.sem <- struct{}{}
 			}

@@ -27,9 +27,15 @@ type Options struct {
 	MaxPoints int
 }
 
+// DefaultMaxPoints caps the key combinations the IN lists of one scan expand
+// to. An IN list is as long as the statement that spells it, so a single list
+// always fits; the cap is for cross products of several lists, which grow
+// faster than the statement.
+const DefaultMaxPoints = 100_000
+
 // DefaultOptions returns the defaults for a backend.
 func DefaultOptions(caps kv.Capabilities) Options {
-	return Options{Caps: caps, AllowFullScan: true, ZBudget: 64, SkipScanBudget: 8, MaxPoints: 4096}
+	return Options{Caps: caps, AllowFullScan: true, ZBudget: 64, SkipScanBudget: 8, MaxPoints: DefaultMaxPoints}
 }
 
 // candidate is one access path under consideration.

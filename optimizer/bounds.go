@@ -168,22 +168,21 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 	switch x := e.(type) {
 	case *planner.Binary:
 		if x.Op == planner.OpOr {
+			// Gather every disjunct's intervals, then sort and merge once:
+			// merging pairwise would be quadratic in the number of terms.
 			col = -1
-			var acc ValueSet = ValueSet{}
+			acc := ValueSet{}
 			exact = true
 			for _, d := range planner.Disjuncts(x) {
 				c, s, ex, ok := conjunctSet(d, ctx, colKinds)
-				if !ok || (col >= 0 && c != col) {
+				if !ok || s == nil || (col >= 0 && c != col) {
 					return 0, nil, false, false
 				}
 				col = c
-				acc = union(acc, s)
-				if acc == nil {
-					return 0, nil, false, false
-				}
+				acc = append(acc, s...)
 				exact = exact && ex
 			}
-			return col, acc, exact, col >= 0
+			return col, normalize(acc), exact, col >= 0
 		}
 		if x.Op == planner.OpAnd {
 			// A nested AND over one column (BETWEEN) intersects.

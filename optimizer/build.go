@@ -94,9 +94,9 @@ func limits(s *planner.Select, ctx *planner.EvalContext) (count, offset int64, e
 			v = cv
 		}
 		if v.I < 0 {
-			code := "2201W"
+			code := pgerr.InvalidRowCountInLimitClause
 			if clause == "OFFSET" {
-				code = "2201X"
+				code = pgerr.InvalidRowCountInResultOffsetClause
 			}
 			return 0, pgerr.New(code, "%s must not be negative", clause)
 		}
@@ -123,7 +123,7 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
 	b, exact := extractBounds(s.Filter, ctx, kinds)
 	if opts.MaxPoints <= 0 {
-		opts.MaxPoints = 4096
+		opts.MaxPoints = DefaultMaxPoints
 	}
 
 	best, rejected, hint, err := choose(s, b, opts, notices)

@@ -18,6 +18,10 @@ var fuzzSeeds = []string{
 	`EXPLAIN (ANALYZE, FORMAT JSON) SELECT /*+ USE_INDEX(r, i) */ * FROM r`,
 	`SET zproxy.allow_full_scan = off; SHOW ALL; RESET ALL; BEGIN; COMMIT`,
 	`SELECT 'unterminated`, `SELECT /* /* */`, `SELECT $a$ $b$`, `SELECT 1 -- c`, `DROP INDEX IF EXISTS i`,
+	// Found by FuzzParse: TiDB's decimal code panicked on 82 digits.
+	`SELECT 1234567890123456789012345678901234567890123456789012345678901234567890123456789012`,
+	`SELECT 0.12345678901234567890123456789012345678901234567890123456789012345678901234567890123`,
+	`SELECT 1 LIMIT -1`, `SELECT 1 OFFSET -5`, `SELECT ((((((((1))))))))`, `SELECT CASE WHEN CASE WHEN 1 THEN 2 END THEN 3 END`,
 }
 
 // FuzzParse: Parse never panics; a success has every statement's Text at

@@ -115,6 +115,9 @@ func Parse(sql string) ([]Statement, error) {
 func parseOne(sql string, toks []token) (Statement, error) {
 	first, last := toks[0], toks[len(toks)-1]
 	st := Statement{Text: sql[first.start:last.end], Offset: first.start, query: sql}
+	if err := checkDepth(toks); err != nil {
+		return st, err
+	}
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()

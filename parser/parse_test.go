@@ -507,3 +507,35 @@ func TestConcurrentParse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestLimits covers the statements that once crashed or wedged the process:
+// nesting past MaxExprDepth fails with PostgreSQL's 54001 before any tree is
+// built, long chains of AND/OR are fine, long numeric literals reach the
+// planner as text, and a negative LIMIT or OFFSET has its own SQLSTATE.
+func TestLimits(t *testing.T) {
+	deep := func(open, leaf, close string, n int) string {
+		return "SELECT " + strings.Repeat(open, n) + leaf + strings.Repeat(close, n)
+	}
+	for _, c := range []struct {
+		name, sql, code string
+	}{
+		{"600,000-term sum", "SELECT 1" + strings.Repeat("+1", 600_000), pgerr.StatementTooComplex},
+		{"1 MB of parentheses", deep("(", "1", ")", 500_000), pgerr.StatementTooComplex},
+		{"deep CASE", deep("CASE WHEN true THEN ", "1", " END", MaxExprDepth+1), pgerr.StatementTooComplex},
+		{"deep NOT", "SELECT " + strings.Repeat("NOT ", MaxExprDepth+1) + "true", pgerr.StatementTooComplex},
+		{"deep function calls", deep("abs(", "1", ")", MaxExprDepth+1), pgerr.StatementTooComplex},
+		{"4,000-term sum", "SELECT 1" + strings.Repeat("+1", 4000), ""},
+		{"30,000 ORs", "SELECT 1 WHERE " + strings.Repeat("1 = 1 OR ", 30_000) + "true", ""},
+		{"100,000 ANDs", "SELECT 1 WHERE " + strings.Repeat("true AND ", 100_000) + "true", ""},
+		{"82-digit literal", "SELECT " + strings.Repeat("1234567890", 8) + "12", ""},
+		{"negative LIMIT", "SELECT 1 LIMIT -1", pgerr.InvalidRowCountInLimitClause},
+		{"negative OFFSET", "SELECT 1 OFFSET -1", pgerr.InvalidRowCountInResultOffsetClause},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse(c.sql)
+			if got := pgerr.CodeOf(err); c.code == "" && err != nil || c.code != "" && got != c.code {
+				t.Fatalf("got %v (%s), want %q", err, got, c.code)
+			}
+		})
+	}
+}

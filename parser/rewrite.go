@@ -196,9 +196,21 @@ func (r *rewriter) rewrite(head int) error {
 		}
 		t := &r.toks[i]
 		switch {
+		case t.kind == tkNumber && len(t.val) > maxTiDBNumber:
+			// TiDB's decimal type holds 65 digits and panics past 81: long
+			// numeric literals reach the planner as text instead.
+			r.replace(i, NumericLiteralFunc+"('"+t.val+"')")
 		case t.kind == tkIdent && t.val == "limit" && r.peek(i+1, "all"):
 			// LIMIT ALL is no limit at all.
 			r.drop(i, i+2)
+		case t.kind == tkIdent && (t.val == "limit" || t.val == "offset") && r.peek(i+1, "-") &&
+			i+2 < len(r.toks) && r.toks[i+2].kind == tkNumber:
+			// TiDB's grammar has no negative LIMIT; PostgreSQL parses it and
+			// refuses it when the statement runs.
+			if t.val == "limit" {
+				return pgerr.New(pgerr.InvalidRowCountInLimitClause, "LIMIT must not be negative")
+			}
+			return pgerr.New(pgerr.InvalidRowCountInResultOffsetClause, "OFFSET must not be negative")
 		case t.kind == tkIdent && (t.val == "limit" || t.val == "offset") && i+1 < len(r.toks) &&
 			r.toks[i+1].kind == tkString && isUnsignedInt(r.toks[i+1].val):
 			// LIMIT '5': Postgres reads the untyped literal as a bigint, and
@@ -251,6 +263,13 @@ func (r *rewriter) rewrite(head int) error {
 // ConcatFunc is the name Postgres's concat() function is given, so that the
 // concat TiDB makes of || keeps the operator's NULL-strict meaning.
 const ConcatFunc = "zp_concat"
+
+// NumericLiteralFunc carries a numeric literal too long for TiDB's decimal
+// type to the planner as its text: zp_num('1234...').
+const NumericLiteralFunc = "zp_num"
+
+// maxTiDBNumber is the longest numeric literal handed to TiDB as written.
+const maxTiDBNumber = 60
 
 // NoLimit is the LIMIT written before an OFFSET that has none; the planner
 // reads it as no limit.

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -18,8 +17,10 @@ import (
 
 // Binder binds one parsed statement to a catalog snapshot.
 type Binder struct {
-	snap *catalog.Snapshot
-	stmt *parser.Statement
+	// depth is how deeply bindExprWith is nested now (see parser.MaxExprDepth).
+	depth int
+	snap  *catalog.Snapshot
+	stmt  *parser.Statement
 	// params holds the type of each $n: the client's declared type, or
 	// the type inferred from the parameter's context, or Unknown.
 	params   []sqltypes.Type
@@ -112,12 +113,33 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 	case *ast.RollbackStmt:
 		return &TxnOp{Op: "rollback"}, nil
 	}
-	return nil, unsupported("statement %s is not supported", stmtName(node))
+	return nil, unsupported("%s is not supported", b.stmtName())
 }
 
-func stmtName(node ast.StmtNode) string {
-	s := strings.TrimPrefix(fmt.Sprintf("%T", node), "*ast.")
-	return strings.ToUpper(strings.TrimSuffix(s, "Stmt"))
+// stmtName names a statement for an error message the way its SQL spells
+// it (ALTER TABLE, CREATE VIEW), never by its Go type: the first words of
+// the statement's own text, up to the first name or parenthesis.
+func (b *Binder) stmtName() string {
+	var words []string
+	for _, w := range strings.Fields(b.stmt.Text) {
+		u := strings.ToUpper(w)
+		if len(words) > 0 && !statementWords[u] || len(words) == 3 {
+			break
+		}
+		words = append(words, u)
+	}
+	if len(words) == 0 {
+		return "this statement"
+	}
+	return strings.Join(words, " ")
+}
+
+// statementWords are the keywords that make up statement names.
+var statementWords = map[string]bool{
+	"TABLE": true, "INDEX": true, "VIEW": true, "SEQUENCE": true, "ROLE": true, "USER": true, "DATABASE": true,
+	"SCHEMA": true, "FUNCTION": true, "TRIGGER": true, "TYPE": true, "EXTENSION": true, "MATERIALIZED": true,
+	"UNIQUE": true, "OR": true, "REPLACE": true, "TEMP": true, "TEMPORARY": true, "UNLOGGED": true, "ALL": true,
+	"PROCEDURE": true, "RULE": true, "POLICY": true, "STATISTICS": true, "TABLESPACE": true, "DOMAIN": true,
 }
 
 // scope resolves column names against one table (and, in ON CONFLICT, the

@@ -3,8 +3,10 @@ package planner
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/format"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
@@ -29,6 +31,13 @@ func (b *Binder) child(sc *scope, node ast.ExprNode, agg *aggBinder) (Expr, erro
 }
 
 func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Expr, error) {
+	// The parser bounds nesting from the tokens; this is the exact check,
+	// so no statement can overflow the goroutine stack however it nests.
+	b.depth++
+	defer func() { b.depth-- }()
+	if b.depth > parser.MaxExprDepth {
+		return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded")
+	}
 	switch n := node.(type) {
 	case *ast.ParenthesesExpr:
 		return b.child(sc, n.Expr, agg)
@@ -93,7 +102,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		case opcode.Plus:
 			return e, nil
 		}
-		return nil, unsupported("operator %s is not supported", n.Op)
+		return nil, unsupported("operator %s is not supported", opName(n.Op))
 	case *ast.IsNullExpr:
 		e, err := b.child(sc, n.Expr, agg)
 		if err != nil {
@@ -148,7 +157,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if err != nil {
 			return nil, err
 		}
-		in := &InList{E: e, Neg: n.Not}
+		list := make([]Expr, 0, len(n.List))
 		for _, item := range n.List {
 			x, err := b.child(sc, item, agg)
 			if err != nil {
@@ -158,10 +167,10 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			if err != nil {
 				return nil, err
 			}
-			in.E = l
-			in.List = append(in.List, r)
+			e = l
+			list = append(list, r)
 		}
-		return in, nil
+		return NewInList(e, list, n.Not), nil
 	case *ast.PatternLikeOrIlikeExpr:
 		e, err := b.child(sc, n.Expr, agg)
 		if err != nil {
@@ -223,7 +232,39 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 	case *ast.WindowFuncExpr:
 		return nil, unsupported("window functions are not supported")
 	}
-	return nil, unsupported("expression %T is not supported", node)
+	return nil, unsupported("%s is not supported", exprName(node))
+}
+
+// exprName names an expression the client wrote, for an error message.
+func exprName(node ast.ExprNode) string {
+	switch node.(type) {
+	case *ast.TimeUnitExpr:
+		return "this interval unit"
+	case *ast.VariableExpr:
+		return "session variables (@name)"
+	case *ast.MatchAgainst:
+		return "MATCH ... AGAINST"
+	case *ast.PositionExpr:
+		return "ORDER BY position in this place"
+	case *ast.ValuesExpr:
+		return "VALUES() in this place"
+	case *ast.SetCollationExpr:
+		return "COLLATE"
+	case *ast.PatternRegexpExpr:
+		return "regular expression matching"
+	case *ast.GetFormatSelectorExpr:
+		return "GET_FORMAT"
+	}
+	return "this expression"
+}
+
+// opName spells a TiDB operator as SQL writes it.
+func opName(op opcode.Op) string {
+	var sb strings.Builder
+	if err := op.Restore(format.NewRestoreCtx(format.DefaultRestoreFlags, &sb)); err != nil || sb.Len() == 0 {
+		return "in this place"
+	}
+	return strings.TrimSpace(sb.String())
 }
 
 func boolEq(e Expr, want bool) Expr {
@@ -286,12 +327,15 @@ var binOps = map[opcode.Op]BinOp{
 }
 
 func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder) (Expr, error) {
+	if n.Op == opcode.LogicAnd || n.Op == opcode.LogicOr {
+		return b.bindLogic(sc, n, agg)
+	}
 	op, ok := binOps[n.Op]
 	if !ok {
 		if n.Op == opcode.NullEQ {
 			return nil, unsupported("operator <=> is not supported; use IS NOT DISTINCT FROM")
 		}
-		return nil, unsupported("operator %s is not supported", n.Op)
+		return nil, unsupported("operator %s is not supported", opName(n.Op))
 	}
 	l, err := b.child(sc, n.L, agg)
 	if err != nil {
@@ -302,17 +346,6 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 		return nil, err
 	}
 	switch op {
-	case OpAnd, OpOr:
-		for _, e := range []Expr{l, r} {
-			b.inferParam(e, sqltypes.TypeBool)
-			if c, ok := e.(*Const); ok && c.Typ.ID == sqltypes.Unknown && c.V.K == sqltypes.KindText {
-				return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type text", op)
-			}
-			if err := wantBool(e, string(op)); err != nil {
-				return nil, err
-			}
-		}
-		return &Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeBool}, nil
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
 		return b.compare(op, l, r)
 	case OpConcat:
@@ -336,6 +369,86 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	return fold(&Binary{Op: op, L: l, R: r, Typ: arithType(lt, rt)})
+}
+
+// bindLogic binds a chain of ANDs (or ORs) as a whole. TiDB nests a chain
+// of n terms n levels deep; binding it term by term keeps the binder's
+// recursion flat, an OR of equalities between one column and constants
+// becomes the IN list it means (one value set for the optimizer, one hash
+// probe per row), and any other chain is rebuilt as a balanced tree, whose
+// depth is logarithmic in its length.
+func (b *Binder) bindLogic(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder) (Expr, error) {
+	op := binOps[n.Op]
+	var terms []ast.ExprNode
+	for node := ast.ExprNode(n); ; {
+		bin, ok := node.(*ast.BinaryOperationExpr)
+		if !ok || bin.Op != n.Op {
+			terms = append(terms, node)
+			break
+		}
+		terms = append(terms, bin.R)
+		node = bin.L
+	}
+	bound := make([]Expr, len(terms))
+	for i, t := range terms {
+		e, err := b.child(sc, t, agg)
+		if err != nil {
+			return nil, err
+		}
+		b.inferParam(e, sqltypes.TypeBool)
+		if c, ok := e.(*Const); ok && c.Typ.ID == sqltypes.Unknown && c.V.K == sqltypes.KindText {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type text", op)
+		}
+		if err := wantBool(e, string(op)); err != nil {
+			return nil, err
+		}
+		bound[len(terms)-1-i] = e // terms were collected right to left
+	}
+	if op == OpOr {
+		if in := orAsIn(bound); in != nil {
+			return in, nil
+		}
+	}
+	return fold(balanced(op, bound))
+}
+
+// orAsIn returns col IN (v1, v2, ...) for an OR of equalities between one
+// column and constants or parameters, or nil. The two agree under SQL's
+// three-valued logic: both are NULL when the column is NULL or when no
+// value matches and one of them is NULL.
+func orAsIn(terms []Expr) Expr {
+	if len(terms) < 2 {
+		return nil
+	}
+	var col *ColRef
+	list := make([]Expr, 0, len(terms))
+	for _, t := range terms {
+		eq, ok := t.(*Binary)
+		if !ok || eq.Op != OpEq {
+			return nil
+		}
+		c, ok := eq.L.(*ColRef)
+		v := eq.R
+		if !ok {
+			c, ok = eq.R.(*ColRef)
+			v = eq.L
+		}
+		if !ok || !IsConstant(v) || (col != nil && c.Index != col.Index) {
+			return nil
+		}
+		col = c
+		list = append(list, v)
+	}
+	return NewInList(col, list, false)
+}
+
+// balanced joins terms with op as a balanced binary tree.
+func balanced(op BinOp, terms []Expr) Expr {
+	if len(terms) == 1 {
+		return terms[0]
+	}
+	mid := len(terms) / 2
+	return &Binary{Op: op, L: balanced(op, terms[:mid]), R: balanced(op, terms[mid:]), Typ: sqltypes.TypeBool}
 }
 
 // arithType is the result type of integer/float arithmetic: the wider
@@ -394,21 +507,21 @@ func (b *Binder) unify(l, r Expr) (Expr, Expr, error) {
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }
 
-// fold evaluates an expression whose operands are all constants.
+// fold evaluates an expression whose operands are all constants. Operands
+// were folded when they were bound, so looking at the direct children is
+// enough, and binding stays linear in the size of the expression.
 func fold(e Expr) (Expr, error) {
-	foldable := true
-	Walk(e, func(x Expr) {
-		switch x.(type) {
-		case *ColRef, *Param, *aggRef:
-			foldable = false
-		case *Func:
-			if !x.(*Func).pure() {
-				foldable = false
-			}
-		}
-	})
-	if !foldable {
+	if f, ok := e.(*Func); ok && !f.pure() {
 		return e, nil
+	}
+	switch e.(type) {
+	case *ColRef, *Param, *aggRef:
+		return e, nil
+	}
+	for _, c := range Children(e) {
+		if _, ok := c.(*Const); !ok {
+			return e, nil
+		}
 	}
 	v, err := e.Eval(&EvalContext{}, nil)
 	if err != nil {

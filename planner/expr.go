@@ -90,6 +90,49 @@ type InList struct {
 	E    Expr
 	List []Expr
 	Neg  bool
+
+	// hashed indexes a list of constants of one kind (see newInList), so a
+	// long IN list costs one probe per row instead of a comparison per item.
+	hashed *constSet
+}
+
+// constSet is a hash set of constant values of one kind.
+type constSet struct {
+	kind    sqltypes.Kind
+	buckets map[uint64][]sqltypes.Value
+	hasNull bool
+}
+
+// minHashedIn is the list length from which IN probes a hash set.
+const minHashedIn = 8
+
+// NewInList returns e [NOT] IN (list...), indexing the list when it is long
+// and made of constants of one kind.
+func NewInList(e Expr, list []Expr, neg bool) *InList {
+	in := &InList{E: e, List: list, Neg: neg}
+	if len(list) < minHashedIn {
+		return in
+	}
+	set := &constSet{kind: sqltypes.KindNull, buckets: make(map[uint64][]sqltypes.Value, len(list))}
+	for _, item := range list {
+		c, ok := item.(*Const)
+		if !ok {
+			return in
+		}
+		if c.V.IsNull() {
+			set.hasNull = true
+			continue
+		}
+		if set.kind == sqltypes.KindNull {
+			set.kind = c.V.K
+		} else if c.V.K != set.kind {
+			return in
+		}
+		h := c.V.Hash(0)
+		set.buckets[h] = append(set.buckets[h], c.V)
+	}
+	in.hashed = set
+	return in
 }
 
 // Like tests E [NOT] LIKE/ILIKE Pattern.
@@ -358,6 +401,17 @@ func (e *InList) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, e
 	if err != nil || v.IsNull() {
 		return sqltypes.Null, err
 	}
+	if set := e.hashed; set != nil && v.K == set.kind {
+		for _, w := range set.buckets[v.Hash(0)] {
+			if sqltypes.Compare(v, w) == 0 {
+				return sqltypes.NewBool(!e.Neg), nil
+			}
+		}
+		if set.hasNull {
+			return sqltypes.Null, nil
+		}
+		return sqltypes.NewBool(e.Neg), nil
+	}
 	sawNull := false
 	for _, item := range e.List {
 		w, err := item.Eval(ctx, row)
@@ -540,35 +594,45 @@ func (e *Func) String() string {
 	return e.Name + "(" + strings.Join(parts, ", ") + ")"
 }
 
-// Walk calls fn for e and every sub-expression, depth first.
+// Children returns e's direct sub-expressions.
+func Children(e Expr) []Expr {
+	switch x := e.(type) {
+	case *Binary:
+		return []Expr{x.L, x.R}
+	case *Not:
+		return []Expr{x.E}
+	case *Neg:
+		return []Expr{x.E}
+	case *IsNull:
+		return []Expr{x.E}
+	case *InList:
+		return append([]Expr{x.E}, x.List...)
+	case *Like:
+		return []Expr{x.E, x.Pattern}
+	case *Cast:
+		return []Expr{x.E}
+	case *Func:
+		return x.Args
+	}
+	return nil
+}
+
+// Walk calls fn for e and every sub-expression, parents before children. It
+// keeps its own stack, so the depth of e costs heap, not goroutine stack.
 func Walk(e Expr, fn func(Expr)) {
 	if e == nil {
 		return
 	}
-	fn(e)
-	switch x := e.(type) {
-	case *Binary:
-		Walk(x.L, fn)
-		Walk(x.R, fn)
-	case *Not:
-		Walk(x.E, fn)
-	case *Neg:
-		Walk(x.E, fn)
-	case *IsNull:
-		Walk(x.E, fn)
-	case *InList:
-		Walk(x.E, fn)
-		for _, y := range x.List {
-			Walk(y, fn)
-		}
-	case *Like:
-		Walk(x.E, fn)
-		Walk(x.Pattern, fn)
-	case *Cast:
-		Walk(x.E, fn)
-	case *Func:
-		for _, y := range x.Args {
-			Walk(y, fn)
+	stack := []Expr{e}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		fn(x)
+		kids := Children(x)
+		for i := len(kids) - 1; i >= 0; i-- {
+			if kids[i] != nil {
+				stack = append(stack, kids[i])
+			}
 		}
 	}
 }
@@ -599,22 +663,29 @@ func Columns(e Expr) []int {
 }
 
 // Conjuncts splits e on AND.
-func Conjuncts(e Expr) []Expr {
+func Conjuncts(e Expr) []Expr { return splitOn(e, OpAnd) }
+
+// Disjuncts splits e on OR.
+func Disjuncts(e Expr) []Expr { return splitOn(e, OpOr) }
+
+// splitOn flattens nested applications of op, left to right, without
+// recursion: a WHERE clause may hold tens of thousands of them.
+func splitOn(e Expr, op BinOp) []Expr {
 	if e == nil {
 		return nil
 	}
-	if b, ok := e.(*Binary); ok && b.Op == OpAnd {
-		return append(Conjuncts(b.L), Conjuncts(b.R)...)
+	var out []Expr
+	stack := []Expr{e}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b, ok := x.(*Binary); ok && b.Op == op {
+			stack = append(stack, b.R, b.L)
+			continue
+		}
+		out = append(out, x)
 	}
-	return []Expr{e}
-}
-
-// Disjuncts splits e on OR.
-func Disjuncts(e Expr) []Expr {
-	if b, ok := e.(*Binary); ok && b.Op == OpOr {
-		return append(Disjuncts(b.L), Disjuncts(b.R)...)
-	}
-	return []Expr{e}
+	return out
 }
 
 // Truthy reports whether a filter result admits the row (NULL does not).

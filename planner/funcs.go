@@ -55,6 +55,17 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 			}
 			return sqltypes.Value{K: typ.Kind(), I: now.UnixMicro()}, nil
 		}}, nil
+	case parser.NumericLiteralFunc:
+		// A numeric literal too long for TiDB (see parser.NumericLiteralFunc).
+		c, ok := args[0].(*Const)
+		if len(args) != 1 || !ok || c.V.K != sqltypes.KindText {
+			return nil, pgerr.New(pgerr.InternalError, "malformed numeric literal")
+		}
+		v, err := sqltypes.ParseText(sqltypes.TypeFloat8, c.V.S)
+		if err != nil {
+			return nil, err
+		}
+		return &Const{V: v, Typ: sqltypes.TypeFloat8}, nil
 	case "version":
 		if err := arity(0, 0); err != nil {
 			return nil, err
