@@ -22,6 +22,7 @@ var CatalogPartition = []byte("C/zproxy-catalog")
 
 const (
 	tablePrefix   = "t/"
+	viewPrefix    = "w/"
 	versionPrefix = "v/"
 	descAttr      = "desc"
 )
@@ -56,6 +57,9 @@ type Column struct {
 	Name    string        `json:"name"`
 	Type    sqltypes.Type `json:"type"`
 	NotNull bool          `json:"not_null,omitempty"`
+	// Hidden columns are zproxy's own (the row id of a table declared
+	// without a primary key): readable by name, left out of SELECT *.
+	Hidden bool `json:"hidden,omitempty"`
 }
 
 // KeyColumn is one column of a key: the primary key, a btree index or a
@@ -155,10 +159,49 @@ func (t *Table) Covers(ix *Index, cols []int) bool {
 	return true
 }
 
+// View is a stored view: a query kept as text and bound again wherever the
+// view is used, with the output column names fixed when it was created.
+type View struct {
+	ID      uint64   `json:"id"`
+	Name    string   `json:"name"`
+	SQL     string   `json:"sql"`
+	Columns []string `json:"columns"`
+	// Types are the column types at creation (for the catalog relations).
+	Types []sqltypes.Type `json:"types"`
+	// Depends names the tables and views the query reads: they cannot be
+	// dropped while the view exists.
+	Depends []string `json:"depends,omitempty"`
+}
+
 // Snapshot is an immutable view of the catalog at one version.
 type Snapshot struct {
 	Version uint64
 	tables  map[string]*Table
+	views   map[string]*View
+}
+
+// StoredView returns the named view.
+func (s *Snapshot) StoredView(name string) (*View, bool) {
+	v, ok := s.views[name]
+	return v, ok
+}
+
+// Views returns all stored views sorted by name.
+func (s *Snapshot) Views() []*View {
+	out := make([]*View, 0, len(s.views))
+	for _, v := range s.views {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// HasRelation reports whether a table or view of that name exists (they
+// share one name space, as in PostgreSQL).
+func (s *Snapshot) HasRelation(name string) bool {
+	_, t := s.tables[name]
+	_, v := s.views[name]
+	return t || v
 }
 
 // Table returns the named table, or a 42P01 error.
@@ -316,37 +359,64 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("catalog: reading tables: %w", err)
 		}
+		views := map[string]*View{}
+		start = []byte(viewPrefix)
+		it = c.store.Scan(ctx, kv.ScanRequest{Partition: CatalogPartition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+		for it.Next() {
+			var v View
+			if err := decodeDesc(it.Item(), &v); err != nil {
+				it.Close()
+				return nil, err
+			}
+			views[v.Name] = &v
+		}
+		err = it.Err()
+		it.Close()
+		if err != nil {
+			return nil, fmt.Errorf("catalog: reading views: %w", err)
+		}
 		v2, err := c.latestVersion(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views}, nil
 		}
 	}
 }
 
 func decodeTable(it kv.Item) (*Table, error) {
+	var t Table
+	if err := decodeDesc(it, &t); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// decodeDesc reads a descriptor item's JSON into v.
+func decodeDesc(it kv.Item, v any) error {
 	for _, a := range it.Attrs {
 		if a.Name == descAttr {
-			var t Table
 			data := a.B
 			if a.Kind == kv.AttrString {
 				data = []byte(a.S)
 			}
-			if err := json.Unmarshal(data, &t); err != nil {
-				return nil, fmt.Errorf("catalog: corrupt descriptor %q: %w", it.Key.Sort, err)
+			if err := json.Unmarshal(data, v); err != nil {
+				return fmt.Errorf("catalog: corrupt descriptor %q: %w", it.Key.Sort, err)
 			}
-			return &t, nil
+			return nil
 		}
 	}
-	return nil, fmt.Errorf("catalog: descriptor %q has no %s attribute", it.Key.Sort, descAttr)
+	return fmt.Errorf("catalog: descriptor %q has no %s attribute", it.Key.Sort, descAttr)
 }
 
 // Change describes one schema change: the tables to write and to remove.
 type Change struct {
 	Put    []*Table
 	Delete []string
+	// PutViews and DeleteViews change stored views.
+	PutViews    []*View
+	DeleteViews []string
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -381,6 +451,18 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		}
 		for _, name := range ch.Delete {
 			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + name)}})
+		}
+		for _, v := range ch.PutViews {
+			data, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			ops = append(ops, kv.Op{Kind: kv.OpPut,
+				Key:   kv.Key{Partition: CatalogPartition, Sort: []byte(viewPrefix + v.Name)},
+				Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}})
+		}
+		for _, name := range ch.DeleteViews {
+			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(viewPrefix + name)}})
 		}
 		err = c.store.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError

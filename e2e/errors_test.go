@@ -42,7 +42,9 @@ func errorCases() []errorCase {
 		{name: "duplicate key within the statement", sql: "INSERT INTO errs (id, n) VALUES (300, 1), (300, 2)", codes: []string{"23505"}},
 		{name: "duplicate key with parameters", sql: "INSERT INTO errs (id, n) VALUES ($1, $2), ($3, $4)", args: []any{400, 1, 2, 2}, codes: []string{"23505"}},
 		{name: "NULL in a NOT NULL column", sql: "INSERT INTO errs (id, n) VALUES (NULL, 1)", codes: []string{"23502"}},
-		{name: "join", sql: "SELECT * FROM errs a JOIN errs b ON a.id = b.id", codes: []string{"0A000"}, mentions: "join"},
+		{name: "scalar subquery with two rows", sql: "SELECT (SELECT id FROM errs)", codes: []string{"21000"}},
+		{name: "ambiguous column in a join", sql: "SELECT id FROM errs a JOIN errs b ON a.id = b.id", codes: []string{"42702"}},
+		{name: "subquery in FROM without an alias", sql: "SELECT * FROM (SELECT 1)", codes: []string{"42601"}},
 	}
 }
 

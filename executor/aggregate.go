@@ -3,6 +3,8 @@ package executor
 import (
 	"context"
 	"math"
+	"sort"
+	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -10,32 +12,343 @@ import (
 	"github.com/zproxy/zproxy/planner"
 )
 
-// aggState accumulates one aggregate of one group.
-type aggState struct {
-	count    int64
-	sumI     int64
-	sumF     float64
-	isFloat  bool
-	best     sqltypes.Value // min/max
-	distinct map[uint64][]sqltypes.Value
+// aggregator accumulates one aggregate of one group.
+type aggregator interface {
+	// add takes one input row's argument values (NULLs included; each
+	// aggregate applies its own NULL rule).
+	add(args []sqltypes.Value) error
+	// result is the aggregate's value for the rows added.
+	result() (sqltypes.Value, error)
+}
+
+// newAggregator returns the accumulator of an aggregate call.
+func newAggregator(call planner.AggCall) aggregator {
+	switch call.Func {
+	case planner.AggCountStar:
+		return &countAgg{star: true}
+	case planner.AggCount:
+		return &countAgg{}
+	case planner.AggSum:
+		return &sumAgg{typ: call.Typ}
+	case planner.AggAvg:
+		return &momentAgg{kind: "avg"}
+	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+		return &momentAgg{kind: string(call.Func)}
+	case planner.AggMin:
+		return &extremeAgg{sign: -1}
+	case planner.AggMax:
+		return &extremeAgg{sign: 1}
+	case "bool_and", "every":
+		return &boolAgg{and: true}
+	case "bool_or":
+		return &boolAgg{}
+	case "string_agg":
+		return &stringAgg{bytes: call.Typ.Kind() == sqltypes.KindBytes}
+	}
+	return &unknownAgg{name: string(call.Func)}
+}
+
+type countAgg struct {
+	star bool
+	n    int64
+}
+
+func (a *countAgg) add(args []sqltypes.Value) error {
+	if a.star || !args[0].IsNull() {
+		a.n++
+	}
+	return nil
+}
+func (a *countAgg) result() (sqltypes.Value, error) { return sqltypes.NewInt(a.n), nil }
+
+type sumAgg struct {
+	typ     sqltypes.Type
+	n       int64
+	i       int64
+	f       float64
+	isFloat bool
+}
+
+func (a *sumAgg) add(args []sqltypes.Value) error {
+	v := args[0]
+	if v.IsNull() {
+		return nil
+	}
+	a.n++
+	if v.K == sqltypes.KindFloat || a.isFloat {
+		if !a.isFloat {
+			a.isFloat, a.f = true, float64(a.i)
+		}
+		a.f += v.AsFloat()
+		return nil
+	}
+	s := a.i + v.I
+	if (s > a.i) != (v.I > 0) {
+		return pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
+	}
+	a.i = s
+	return nil
+}
+
+func (a *sumAgg) result() (sqltypes.Value, error) {
+	if a.n == 0 {
+		return sqltypes.Null, nil
+	}
+	if a.isFloat {
+		if a.typ.ID == sqltypes.Float4 {
+			return sqltypes.NewFloat(float64(float32(a.f))), nil
+		}
+		return sqltypes.NewFloat(a.f), nil
+	}
+	return sqltypes.NewInt(a.i), nil
+}
+
+// momentAgg computes avg and the variance family with Welford's method
+// (numerically stable, one pass).
+type momentAgg struct {
+	kind string
+	n    int64
+	mean float64
+	m2   float64
+	sum  float64
+}
+
+func (a *momentAgg) add(args []sqltypes.Value) error {
+	v := args[0]
+	if v.IsNull() {
+		return nil
+	}
+	x := v.AsFloat()
+	a.n++
+	a.sum += x
+	d := x - a.mean
+	a.mean += d / float64(a.n)
+	a.m2 += d * (x - a.mean)
+	return nil
+}
+
+func (a *momentAgg) result() (sqltypes.Value, error) {
+	n := float64(a.n)
+	switch a.kind {
+	case "avg":
+		if a.n == 0 {
+			return sqltypes.Null, nil
+		}
+		avg := a.sum / n
+		if math.IsInf(avg, 0) || math.IsNaN(avg) {
+			avg = a.mean
+		}
+		return sqltypes.NewFloat(avg), nil
+	case "var_pop", "stddev_pop":
+		if a.n == 0 {
+			return sqltypes.Null, nil
+		}
+		v := math.Max(a.m2/n, 0)
+		if a.kind == "stddev_pop" {
+			v = math.Sqrt(v)
+		}
+		return sqltypes.NewFloat(v), nil
+	default: // sample variance and standard deviation
+		if a.n < 2 {
+			return sqltypes.Null, nil
+		}
+		v := math.Max(a.m2/(n-1), 0)
+		if strings.HasPrefix(a.kind, "stddev") {
+			v = math.Sqrt(v)
+		}
+		return sqltypes.NewFloat(v), nil
+	}
+}
+
+type extremeAgg struct {
+	sign int
+	best sqltypes.Value
+	set  bool
+}
+
+func (a *extremeAgg) add(args []sqltypes.Value) error {
+	v := args[0]
+	if v.IsNull() {
+		return nil
+	}
+	if !a.set || sqltypes.Compare(v, a.best)*a.sign > 0 {
+		a.best, a.set = v, true
+	}
+	return nil
+}
+
+func (a *extremeAgg) result() (sqltypes.Value, error) {
+	if !a.set {
+		return sqltypes.Null, nil
+	}
+	return a.best, nil
+}
+
+type boolAgg struct {
+	and  bool
+	seen bool
+	acc  bool
+}
+
+func (a *boolAgg) add(args []sqltypes.Value) error {
+	v := args[0]
+	if v.IsNull() {
+		return nil
+	}
+	if !a.seen {
+		a.seen, a.acc = true, v.Bool()
+		return nil
+	}
+	if a.and {
+		a.acc = a.acc && v.Bool()
+	} else {
+		a.acc = a.acc || v.Bool()
+	}
+	return nil
+}
+
+func (a *boolAgg) result() (sqltypes.Value, error) {
+	if !a.seen {
+		return sqltypes.Null, nil
+	}
+	return sqltypes.NewBool(a.acc), nil
+}
+
+type stringAgg struct {
+	bytes bool
+	b     strings.Builder
+	any   bool
+}
+
+func (a *stringAgg) add(args []sqltypes.Value) error {
+	v := args[0]
+	if v.IsNull() {
+		return nil
+	}
+	if a.any && !args[1].IsNull() {
+		a.b.WriteString(args[1].S)
+	}
+	a.any = true
+	a.b.WriteString(v.S)
+	return nil
+}
+
+func (a *stringAgg) result() (sqltypes.Value, error) {
+	if !a.any {
+		return sqltypes.Null, nil
+	}
+	if a.bytes {
+		return sqltypes.NewBytes([]byte(a.b.String())), nil
+	}
+	return sqltypes.NewText(a.b.String()), nil
+}
+
+type unknownAgg struct{ name string }
+
+func (a *unknownAgg) add([]sqltypes.Value) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "aggregate %s is not supported", a.name)
+}
+func (a *unknownAgg) result() (sqltypes.Value, error) { return sqltypes.Null, nil }
+
+// aggInstance is one aggregate of one group: its accumulator and, for
+// DISTINCT or ORDER BY aggregates, the argument rows kept until the end.
+type aggInstance struct {
+	call     *planner.AggCall
+	acc      aggregator
+	distinct *rowSet
+	ordered  [][]sqltypes.Value // [args..., sort keys...]
+}
+
+func newInstance(call *planner.AggCall, mem *memBudget) *aggInstance {
+	in := &aggInstance{call: call, acc: newAggregator(*call)}
+	if call.Distinct {
+		in.distinct = newRowSet(mem)
+	}
+	return in
+}
+
+// feed evaluates the call's FILTER and arguments on one input row.
+func (in *aggInstance) feed(ev *planner.EvalContext, row []sqltypes.Value, mem *memBudget) error {
+	c := in.call
+	if c.Filter != nil {
+		v, err := c.Filter.Eval(ev, row)
+		if err != nil {
+			return err
+		}
+		if !planner.Truthy(v) {
+			return nil
+		}
+	}
+	args := make([]sqltypes.Value, len(c.Args), len(c.Args)+len(c.OrderBy))
+	for i, a := range c.Args {
+		v, err := a.Eval(ev, row)
+		if err != nil {
+			return err
+		}
+		args[i] = v
+	}
+	if c.Func == planner.AggCountStar {
+		return in.acc.add(nil)
+	}
+	if in.distinct != nil {
+		if args[0].IsNull() {
+			return nil
+		}
+		_, fresh, err := in.distinct.add(args[:1])
+		if err != nil || !fresh {
+			return err
+		}
+	}
+	if len(c.OrderBy) > 0 {
+		for _, k := range c.OrderBy {
+			v, err := k.E.Eval(ev, row)
+			if err != nil {
+				return err
+			}
+			args = append(args, v)
+		}
+		kept := copyRow(args)
+		if err := mem.grow(rowSize(kept)); err != nil {
+			return err
+		}
+		in.ordered = append(in.ordered, kept)
+		return nil
+	}
+	return in.acc.add(args)
+}
+
+func (in *aggInstance) value() (sqltypes.Value, error) {
+	if len(in.ordered) > 0 {
+		n := len(in.call.Args)
+		keys := make([]planner.SortKey, len(in.call.OrderBy))
+		for i, k := range in.call.OrderBy {
+			keys[i] = planner.SortKey{Col: n + i, Desc: k.Desc, NullsFirst: k.NullsFirst}
+		}
+		sort.SliceStable(in.ordered, func(i, j int) bool { return lessBy(keys, in.ordered[i], in.ordered[j]) })
+		for _, r := range in.ordered {
+			if err := in.acc.add(r[:n]); err != nil {
+				return sqltypes.Null, err
+			}
+		}
+		in.ordered = nil
+	}
+	return in.acc.result()
 }
 
 type group struct {
 	key  []sqltypes.Value
-	aggs []aggState
+	aggs []*aggInstance
 }
 
 // aggRows groups its whole input in memory (hash aggregation), then
 // returns one row per group: [group values..., aggregate values...].
 type aggRows struct {
-	in     Rows
-	node   *optimizer.Aggregate
-	ec     *execCtx
-	out    [][]sqltypes.Value
-	pos    int
-	done   bool
-	groups map[uint64][]*group
-	n      int
+	in   Rows
+	node *optimizer.Aggregate
+	ec   *execCtx
+	out  [][]sqltypes.Value
+	pos  int
+	done bool
 }
 
 func (a *aggRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
@@ -52,17 +365,28 @@ func (a *aggRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	return a.out[a.pos-1], true, nil
 }
 
+func (a *aggRows) newGroup(key []sqltypes.Value) *group {
+	g := &group{key: key, aggs: make([]*aggInstance, len(a.node.Aggs))}
+	for i := range a.node.Aggs {
+		g.aggs[i] = newInstance(&a.node.Aggs[i], a.ec.mem)
+	}
+	return g
+}
+
 func (a *aggRows) consume(ctx context.Context) error {
-	a.groups = map[uint64][]*group{}
+	groups := map[uint64][]*group{}
 	var order []*group
 	key := make([]sqltypes.Value, len(a.node.GroupBy))
-	for {
+	for n := 1; ; n++ {
 		row, ok, err := a.in.Next(ctx)
 		if err != nil {
 			return err
 		}
 		if !ok {
 			break
+		}
+		if n%cancelCheckEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
 		}
 		for i, g := range a.node.GroupBy {
 			if key[i], err = g.Eval(a.ec.eval, row); err != nil {
@@ -71,114 +395,42 @@ func (a *aggRows) consume(ctx context.Context) error {
 		}
 		h := hashRow(key)
 		var grp *group
-		for _, c := range a.groups[h] {
+		for _, c := range groups[h] {
 			if rowsEqual(c.key, key) {
 				grp = c
 				break
 			}
 		}
 		if grp == nil {
-			a.n++
-			if a.n > MaxSortRows {
-				return tooMany()
+			k := copyRow(key)
+			if err := a.ec.mem.grow(rowSize(k) + int64(64*len(a.node.Aggs))); err != nil {
+				return err
 			}
-			grp = &group{key: copyRow(key), aggs: make([]aggState, len(a.node.Aggs))}
-			a.groups[h] = append(a.groups[h], grp)
+			grp = a.newGroup(k)
+			groups[h] = append(groups[h], grp)
 			order = append(order, grp)
 		}
-		for i, call := range a.node.Aggs {
-			if err := accumulate(&grp.aggs[i], call, a.ec.eval, row); err != nil {
+		for _, in := range grp.aggs {
+			if err := in.feed(a.ec.eval, row, a.ec.mem); err != nil {
 				return err
 			}
 		}
 	}
 	if len(order) == 0 && len(a.node.GroupBy) == 0 {
-		order = append(order, &group{aggs: make([]aggState, len(a.node.Aggs))})
+		order = append(order, a.newGroup(nil))
 	}
 	for _, g := range order {
 		out := append(copyRow(g.key), make([]sqltypes.Value, len(a.node.Aggs))...)
-		for i, call := range a.node.Aggs {
-			out[len(g.key)+i] = finish(&g.aggs[i], call)
+		for i, in := range g.aggs {
+			v, err := in.value()
+			if err != nil {
+				return err
+			}
+			out[len(g.key)+i] = v
 		}
 		a.out = append(a.out, out)
 	}
 	return nil
-}
-
-func accumulate(st *aggState, call planner.AggCall, ev *planner.EvalContext, row []sqltypes.Value) error {
-	if call.Func == planner.AggCountStar {
-		st.count++
-		return nil
-	}
-	v, err := call.Arg.Eval(ev, row)
-	if err != nil {
-		return err
-	}
-	if v.IsNull() {
-		return nil
-	}
-	if call.Distinct {
-		if st.distinct == nil {
-			st.distinct = map[uint64][]sqltypes.Value{}
-		}
-		h := v.Hash(0)
-		for _, seen := range st.distinct[h] {
-			if sqltypes.Equal(seen, v) {
-				return nil
-			}
-		}
-		st.distinct[h] = append(st.distinct[h], v)
-	}
-	st.count++
-	switch call.Func {
-	case planner.AggSum, planner.AggAvg:
-		if v.K == sqltypes.KindFloat || st.isFloat || call.Func == planner.AggAvg {
-			if !st.isFloat {
-				st.isFloat = true
-				st.sumF = float64(st.sumI)
-			}
-			st.sumF += v.AsFloat()
-			return nil
-		}
-		s := st.sumI + v.I
-		if (s > st.sumI) != (v.I > 0) {
-			return pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
-		}
-		st.sumI = s
-	case planner.AggMin:
-		if st.count == 1 || sqltypes.Compare(v, st.best) < 0 {
-			st.best = v
-		}
-	case planner.AggMax:
-		if st.count == 1 || sqltypes.Compare(v, st.best) > 0 {
-			st.best = v
-		}
-	}
-	return nil
-}
-
-func finish(st *aggState, call planner.AggCall) sqltypes.Value {
-	switch call.Func {
-	case planner.AggCount, planner.AggCountStar:
-		return sqltypes.NewInt(st.count)
-	}
-	if st.count == 0 {
-		return sqltypes.Null
-	}
-	switch call.Func {
-	case planner.AggSum:
-		if st.isFloat {
-			return sqltypes.NewFloat(st.sumF)
-		}
-		return sqltypes.NewInt(st.sumI)
-	case planner.AggAvg:
-		avg := st.sumF / float64(st.count)
-		if math.IsInf(avg, 0) && !math.IsInf(st.sumF, 0) {
-			return sqltypes.NewFloat(st.sumF)
-		}
-		return sqltypes.NewFloat(avg)
-	}
-	return st.best
 }
 
 func (a *aggRows) Close() { a.in.Close() }

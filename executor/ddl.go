@@ -24,7 +24,7 @@ const backfillChunk = 256
 func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *planner.CreateTable, notice func(*pgerr.Error)) error {
 	var skipped bool
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
-		if _, err := s.Table(ct.Table.Name); err == nil {
+		if s.HasRelation(ct.Table.Name) {
 			if ct.IfNotExists {
 				skipped = true
 				return catalog.Change{}, errSkip
@@ -75,6 +75,9 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *plan
 					continue
 				}
 				return ch, pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
+			}
+			if err := dependents(s, name, "table", dt.Names); err != nil {
+				return ch, err
 			}
 			dropped = append(dropped, t)
 			ch.Delete = append(ch.Delete, name)
@@ -495,4 +498,108 @@ func attrWidth(a zorder.Attr) int {
 		return a.Width
 	}
 	return zorder.DefaultWidth(a.Type, a.Nullable)
+}
+
+// CreateView stores a view (or replaces one, keeping its columns' names and
+// types as PostgreSQL requires of CREATE OR REPLACE VIEW).
+func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *planner.CreateView) error {
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
+		var ch catalog.Change
+		if s.HasTable(cv.Name) {
+			return ch, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cv.Name)
+		}
+		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends}
+		for _, c := range cv.Columns {
+			v.Columns = append(v.Columns, c.Name)
+			v.Types = append(v.Types, c.Type)
+		}
+		if old, ok := s.StoredView(cv.Name); ok {
+			if !cv.OrReplace {
+				return ch, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cv.Name)
+			}
+			if len(v.Columns) < len(old.Columns) {
+				return ch, pgerr.New(pgerr.InvalidTableDefinition, "cannot drop columns from view")
+			}
+			for i := range old.Columns {
+				if old.Columns[i] != v.Columns[i] {
+					return ch, pgerr.New(pgerr.InvalidTableDefinition, "cannot change name of view column %q to %q", old.Columns[i], v.Columns[i]).
+						WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.")
+				}
+				if old.Types[i] != v.Types[i] {
+					return ch, pgerr.New(pgerr.InvalidTableDefinition, "cannot change data type of view column %q from %s to %s", old.Columns[i], old.Types[i], v.Types[i])
+				}
+			}
+			v.ID = old.ID
+		}
+		for _, d := range cv.Depends {
+			if d == cv.Name {
+				return ch, pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation %q", cv.Name)
+			}
+		}
+		ch.PutViews = []*catalog.View{v}
+		return ch, nil
+	})
+	return err
+}
+
+// DropView drops stored views.
+func (e *Executor) DropView(ctx context.Context, cat *catalog.Catalog, dv *planner.DropView, notice func(*pgerr.Error)) error {
+	var missing []string
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		var ch catalog.Change
+		missing = nil
+		for _, name := range dv.Names {
+			if _, ok := s.StoredView(name); !ok {
+				if s.HasTable(name) {
+					return ch, pgerr.New(pgerr.WrongObjectType, "%q is not a view", name).WithHint("Use DROP TABLE to remove a table.")
+				}
+				if dv.IfExists {
+					missing = append(missing, name)
+					continue
+				}
+				return ch, pgerr.New(pgerr.UndefinedTable, "view %q does not exist", name)
+			}
+			if err := dependents(s, name, "view", dv.Names); err != nil {
+				return ch, err
+			}
+			ch.DeleteViews = append(ch.DeleteViews, name)
+		}
+		if len(ch.DeleteViews) == 0 {
+			return ch, errSkip
+		}
+		return ch, nil
+	})
+	if err != nil && !errors.Is(err, errSkip) {
+		return err
+	}
+	for _, name := range missing {
+		notice(pgerr.Notice("view %q does not exist, skipping", name))
+	}
+	return nil
+}
+
+// dependents refuses to drop a relation a stored view reads (unless that
+// view is dropped by the same statement), as PostgreSQL does without
+// CASCADE.
+func dependents(s *catalog.Snapshot, name, kind string, dropping []string) error {
+	for _, v := range s.Views() {
+		if v.Name == name {
+			continue
+		}
+		gone := false
+		for _, d := range dropping {
+			gone = gone || d == v.Name
+		}
+		if gone {
+			continue
+		}
+		for _, d := range v.Depends {
+			if d == name {
+				return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, name).
+					WithDetail("view %s depends on %s %s", v.Name, kind, name).
+					WithHint("Drop the dependent views first.")
+			}
+		}
+	}
+	return nil
 }

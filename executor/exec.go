@@ -13,10 +13,9 @@ import (
 	"github.com/zproxy/zproxy/planner"
 )
 
-// MaxSortRows bounds the rows Sort, Distinct and Aggregate groups hold in
-// memory; past it a statement fails with 53000 instead of exhausting the
-// proxy's memory.
-const MaxSortRows = 2_000_000
+// DefaultWorkMem is the memory one statement's sorts, hash tables, DISTINCT
+// sets and window partitions may hold together (zproxy.work_mem).
+const DefaultWorkMem = 256 << 20
 
 // Executor runs plans against one store.
 type Executor struct {
@@ -44,79 +43,188 @@ type Rows interface {
 	Close()
 }
 
-// Run starts executing a read plan. stats, if non-nil, collects per-operator
-// statistics (EXPLAIN ANALYZE); the store statistics of the whole plan go to
-// kvStats.
-func (e *Executor) Run(ctx context.Context, plan *optimizer.Plan, params []sqltypes.Value, stats map[optimizer.Node]*optimizer.NodeStats, kvStats *kv.Stats) (Rows, error) {
-	ec := &execCtx{ex: e, eval: &planner.EvalContext{Params: params, Now: time.Now()}, stats: stats, kvStats: kvStats}
-	return ec.build(ctx, plan.Root)
+// RunOptions tune one execution.
+type RunOptions struct {
+	// Stats, if non-nil, collects per-operator statistics (EXPLAIN ANALYZE).
+	Stats map[optimizer.Node]*optimizer.NodeStats
+	// KV collects the store statistics of the whole statement.
+	KV *kv.Stats
+	// WorkMem bounds the memory of sorts, hash tables and the like
+	// (bytes; 0: DefaultWorkMem).
+	WorkMem int64
 }
 
+// Run starts executing a read plan.
+func (e *Executor) Run(ctx context.Context, plan *optimizer.Plan, params []sqltypes.Value, opts RunOptions) (Rows, error) {
+	ec := e.newExecCtx(ctx, params, opts)
+	r, err := ec.build(ctx, plan.Root)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts RunOptions) *execCtx {
+	budget := opts.WorkMem
+	if budget <= 0 {
+		budget = DefaultWorkMem
+	}
+	ec := &execCtx{ex: e, ctx: ctx, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
+		ctes: map[int]*cteState{}, work: map[int][][]sqltypes.Value{}}
+	ec.eval = &planner.EvalContext{Params: params, Now: time.Now(), Subplans: ec}
+	return ec
+}
+
+// execCtx is one execution of a plan (and, for a subplan run, of a part of
+// it: then eval carries the outer rows).
 type execCtx struct {
 	ex      *Executor
+	ctx     context.Context
 	eval    *planner.EvalContext
 	stats   map[optimizer.Node]*optimizer.NodeStats
 	kvStats *kv.Stats
+	mem     *memBudget
+	// ctes holds the rows of shared WITH queries, computed once.
+	ctes map[int]*cteState
+	// work holds the previous round of each running recursive CTE.
+	work map[int][][]sqltypes.Value
 }
 
-func (ec *execCtx) build(ctx context.Context, n optimizer.Node) (Rows, error) {
-	var r Rows
-	var err error
-	switch x := n.(type) {
-	case *optimizer.Scan:
-		r, err = ec.newScan(ctx, x)
-	case *optimizer.Values:
-		r = &valuesRows{}
-	case *optimizer.Rowset:
-		r = &rowsetRows{rows: x.Rows}
-	case *optimizer.Filter:
-		in, err := ec.build(ctx, x.Input)
-		if err != nil {
-			return nil, err
-		}
-		r = &filterRows{in: in, pred: x.Pred, ec: ec}
-	case *optimizer.Project:
-		in, err := ec.build(ctx, x.Input)
-		if err != nil {
-			return nil, err
-		}
-		r = &projectRows{in: in, exprs: x.Exprs, ec: ec, out: make([]sqltypes.Value, len(x.Exprs))}
-	case *optimizer.Aggregate:
-		in, err := ec.build(ctx, x.Input)
-		if err != nil {
-			return nil, err
-		}
-		r = &aggRows{in: in, node: x, ec: ec}
-	case *optimizer.Sort:
-		in, err := ec.build(ctx, x.Input)
-		if err != nil {
-			return nil, err
-		}
-		r = &sortRows{in: in, node: x}
-	case *optimizer.Distinct:
-		in, err := ec.build(ctx, x.Input)
-		if err != nil {
-			return nil, err
-		}
-		r = &distinctRows{in: in, width: x.Width, seen: map[uint64][][]sqltypes.Value{}}
-	case *optimizer.Limit:
-		in, err := ec.build(ctx, x.Input)
-		if err != nil {
-			return nil, err
-		}
-		r = &limitRows{in: in, count: x.Count, offset: x.Offset}
-	default:
-		return nil, pgerr.New(pgerr.InternalError, "executor: unknown plan node %T", n)
+// child is the context of a subplan run for outer row: the same statement,
+// one more outer row.
+func (ec *execCtx) child(outer []sqltypes.Value) *execCtx {
+	c := *ec
+	ev := *ec.eval
+	if outer != nil {
+		ev.Outer = append(append([][]sqltypes.Value(nil), ec.eval.Outer...), outer)
 	}
+	ev.Subplans = &c
+	c.eval = &ev
+	return &c
+}
+
+// RunSubplan implements planner.SubplanRunner.
+func (ec *execCtx) RunSubplan(ev *planner.EvalContext, plan any, outer []sqltypes.Value) (planner.SubplanResult, error) {
+	n, ok := plan.(optimizer.Node)
+	if !ok {
+		return nil, pgerr.New(pgerr.InternalError, "subplan of type %T", plan)
+	}
+	base := ec
+	if r, ok := ev.Subplans.(*execCtx); ok {
+		base = r
+	}
+	c := base.child(outer)
+	rows, err := c.build(c.ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	return &subplanRows{ctx: c.ctx, rows: rows}, nil
+}
+
+type subplanRows struct {
+	ctx  context.Context
+	rows Rows
+}
+
+func (s *subplanRows) Next() ([]sqltypes.Value, bool, error) { return s.rows.Next(s.ctx) }
+func (s *subplanRows) Close()                                { s.rows.Close() }
+
+func (ec *execCtx) build(ctx context.Context, n optimizer.Node) (Rows, error) {
+	r, err := ec.buildNode(ctx, n)
 	if err != nil {
 		return nil, err
 	}
 	if ec.stats != nil {
-		st := &optimizer.NodeStats{}
-		ec.stats[n] = st
+		st := ec.stats[n]
+		if st == nil {
+			st = &optimizer.NodeStats{}
+			ec.stats[n] = st
+		}
+		st.Loops++
 		r = &statRows{in: r, st: st}
 	}
 	return r, nil
+}
+
+func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error) {
+	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
+	switch x := n.(type) {
+	case *optimizer.Scan:
+		return ec.newScan(ctx, x)
+	case *optimizer.Values:
+		return &valuesRows{ec: ec, node: x}, nil
+	case *optimizer.Rowset:
+		return &rowsetRows{rows: x.Rows}, nil
+	case *optimizer.TableFunc:
+		return ec.newTableFunc(x)
+	case *optimizer.Filter:
+		in, err := input(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &filterRows{in: in, pred: x.Pred, ec: ec}, nil
+	case *optimizer.Project:
+		in, err := input(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &projectRows{in: in, exprs: x.Exprs, ec: ec, out: make([]sqltypes.Value, len(x.Exprs))}, nil
+	case *optimizer.Aggregate:
+		in, err := input(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &aggRows{in: in, node: x, ec: ec}, nil
+	case *optimizer.Window:
+		in, err := input(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &windowRows{in: in, node: x, ec: ec}, nil
+	case *optimizer.Sort:
+		in, err := input(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &sortRows{in: in, keys: x.Keys, limit: x.Limit, ec: ec}, nil
+	case *optimizer.Distinct:
+		in, err := input(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &distinctRows{in: in, on: x.On, ec: ec, seen: newRowSet(ec.mem)}, nil
+	case *optimizer.Limit:
+		in, err := input(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &limitRows{in: in, count: x.Count, offset: x.Offset}, nil
+	case *optimizer.SetOp:
+		return ec.newSetOp(ctx, x)
+	case *optimizer.CTEScan:
+		return ec.newCTEScan(ctx, x)
+	case *optimizer.RecursiveUnion:
+		return &recursiveRows{ec: ec, node: x}, nil
+	case *optimizer.WorkTable:
+		return &rowsetRows{rows: ec.work[x.ID]}, nil
+	case *optimizer.HashJoin:
+		return ec.newHashJoin(ctx, x)
+	case *optimizer.LookupJoin:
+		in, err := input(x.Left)
+		if err != nil {
+			return nil, err
+		}
+		return &lookupJoinRows{ec: ec, node: x, left: in}, nil
+	case *optimizer.NestedLoop:
+		return ec.newNestedLoop(ctx, x)
+	case *optimizer.Apply:
+		in, err := input(x.Left)
+		if err != nil {
+			return nil, err
+		}
+		return &applyRows{ec: ec, node: x, left: in}, nil
+	}
+	return nil, pgerr.New(pgerr.InternalError, "executor: unknown plan node %T", n)
 }
 
 var (
@@ -150,19 +258,39 @@ func (s *statRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 
 func (s *statRows) Close() { s.in.Close() }
 
-type valuesRows struct{ done bool }
+// valuesRows evaluates the rows of a VALUES list (or the one empty row of
+// a SELECT without FROM).
+type valuesRows struct {
+	ec   *execCtx
+	node *optimizer.Values
+	pos  int
+	out  []sqltypes.Value
+}
 
 func (v *valuesRows) Next(context.Context) ([]sqltypes.Value, bool, error) {
-	if v.done {
+	if v.pos >= len(v.node.Rows) {
 		return nil, false, nil
 	}
-	v.done = true
-	return []sqltypes.Value{}, true, nil
+	exprs := v.node.Rows[v.pos]
+	v.pos++
+	if cap(v.out) < len(exprs) {
+		v.out = make([]sqltypes.Value, len(exprs))
+	}
+	v.out = v.out[:len(exprs)]
+	for i, e := range exprs {
+		val, err := e.Eval(v.ec.eval, nil)
+		if err != nil {
+			return nil, false, err
+		}
+		v.out[i] = val
+	}
+	return v.out, true, nil
 }
 
 func (v *valuesRows) Close() {}
 
-// rowsetRows yields rows computed ahead of time (catalog views).
+// rowsetRows yields rows computed ahead of time (catalog views, work
+// tables, materialized CTEs).
 type rowsetRows struct {
 	rows [][]sqltypes.Value
 	pos  int
@@ -182,6 +310,7 @@ type filterRows struct {
 	in   Rows
 	pred planner.Expr
 	ec   *execCtx
+	n    int
 }
 
 func (f *filterRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
@@ -196,6 +325,9 @@ func (f *filterRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 		}
 		if planner.Truthy(v) {
 			return row, true, nil
+		}
+		if f.n++; f.n%cancelCheckEvery == 0 && ctx.Err() != nil {
+			return nil, false, ctx.Err()
 		}
 	}
 }
@@ -254,66 +386,102 @@ func (l *limitRows) Close() { l.in.Close() }
 
 func copyRow(r []sqltypes.Value) []sqltypes.Value { return append([]sqltypes.Value(nil), r...) }
 
-func tooMany() error {
-	return pgerr.New(pgerr.InsufficientResources, "statement needs more than %d rows in memory (sort, DISTINCT or GROUP BY)", MaxSortRows).
-		WithHint("Add a LIMIT, narrow the WHERE clause, or order by an indexed column so the sort is not needed.")
+// memBudget is the memory the operators of one statement may hold
+// (zproxy.work_mem). The accounting is approximate: a value costs its size
+// plus its string's bytes.
+type memBudget struct {
+	mu    sync.Mutex
+	used  int64
+	limit int64
+}
+
+// rowSize estimates the memory a kept row takes.
+func rowSize(r []sqltypes.Value) int64 {
+	n := int64(24 + 40*len(r))
+	for _, v := range r {
+		n += int64(len(v.S))
+	}
+	return n
+}
+
+// grow charges n bytes to the statement, or fails with 53200 when the
+// statement would go past its budget.
+func (m *memBudget) grow(n int64) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.used += n
+	if m.used > m.limit {
+		return pgerr.New(pgerr.OutOfMemory, "statement needs more than %s of memory for sorting, hashing or grouping", sizeText(m.limit)).
+			WithDetail("zproxy keeps sorts, hash tables, DISTINCT sets and window partitions in memory, up to zproxy.work_mem per statement.").
+			WithHint("Raise zproxy.work_mem (SET zproxy.work_mem = '1GB'), add a LIMIT, or narrow the WHERE clause.")
+	}
+	return nil
+}
+
+func sizeText(n int64) string {
+	switch {
+	case n%(1<<30) == 0:
+		return itoa(n>>30) + "GB"
+	case n%(1<<20) == 0:
+		return itoa(n>>20) + "MB"
+	case n%(1<<10) == 0:
+		return itoa(n>>10) + "kB"
+	}
+	return itoa(n) + " bytes"
+}
+
+func itoa(n int64) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 // sortRows sorts its input; with a limit it keeps a bounded top-n.
 type sortRows struct {
-	in   Rows
-	node *optimizer.Sort
-	rows [][]sqltypes.Value
-	pos  int
-	done bool
+	in    Rows
+	keys  []planner.SortKey
+	limit int
+	ec    *execCtx
+	rows  [][]sqltypes.Value
+	pos   int
+	done  bool
 }
 
-func (s *sortRows) less(a, b []sqltypes.Value) bool {
-	for _, k := range s.node.Keys {
+// lessBy orders rows by sort keys with PostgreSQL's NULL placement.
+func lessBy(keys []planner.SortKey, a, b []sqltypes.Value) bool {
+	return compareBy(keys, a, b) < 0
+}
+
+func compareBy(keys []planner.SortKey, a, b []sqltypes.Value) int {
+	for _, k := range keys {
 		x, y := a[k.Col], b[k.Col]
 		if x.IsNull() || y.IsNull() {
 			if x.IsNull() == y.IsNull() {
 				continue
 			}
-			return x.IsNull() == k.NullsFirst
+			if x.IsNull() == k.NullsFirst {
+				return -1
+			}
+			return 1
 		}
 		c := sqltypes.Compare(x, y)
 		if c == 0 {
 			continue
 		}
 		if k.Desc {
-			return c > 0
+			return -c
 		}
-		return c < 0
+		return c
 	}
-	return false
+	return 0
 }
 
 func (s *sortRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	if !s.done {
 		s.done = true
-		limit := s.node.Limit
-		for {
-			row, ok, err := s.in.Next(ctx)
-			if err != nil {
-				return nil, false, err
-			}
-			if !ok {
-				break
-			}
-			s.rows = append(s.rows, copyRow(row))
-			if limit > 0 && len(s.rows) >= 2*limit+1024 {
-				// Keep memory bounded for ORDER BY ... LIMIT: trim to top-n.
-				sort.SliceStable(s.rows, func(i, j int) bool { return s.less(s.rows[i], s.rows[j]) })
-				s.rows = s.rows[:limit]
-			}
-			if len(s.rows) > MaxSortRows {
-				return nil, false, tooMany()
-			}
-		}
-		sort.SliceStable(s.rows, func(i, j int) bool { return s.less(s.rows[i], s.rows[j]) })
-		if limit > 0 && len(s.rows) > limit {
-			s.rows = s.rows[:limit]
+		if err := s.fill(ctx); err != nil {
+			return nil, false, err
 		}
 	}
 	if s.pos >= len(s.rows) {
@@ -323,13 +491,141 @@ func (s *sortRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	return s.rows[s.pos-1], true, nil
 }
 
+func (s *sortRows) fill(ctx context.Context) error {
+	less := func(i, j int) bool { return lessBy(s.keys, s.rows[i], s.rows[j]) }
+	for {
+		row, ok, err := s.in.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		kept := copyRow(row)
+		if err := s.ec.mem.grow(rowSize(kept)); err != nil {
+			return err
+		}
+		s.rows = append(s.rows, kept)
+		if s.limit > 0 && len(s.rows) >= 2*s.limit+1024 {
+			// Keep memory bounded for ORDER BY ... LIMIT: trim to top-n.
+			sort.SliceStable(s.rows, less)
+			s.rows = s.rows[:s.limit]
+		}
+	}
+	if err := sortChecked(ctx, s.rows, less); err != nil {
+		return err
+	}
+	if s.limit > 0 && len(s.rows) > s.limit {
+		s.rows = s.rows[:s.limit]
+	}
+	return nil
+}
+
+// sortRun is how many rows sortChecked sorts between looks at its context.
+const sortRun = 1 << 16
+
+// sortChecked sorts rows stably, in runs it then merges, looking at the
+// statement's context between runs so a cancel stops a large sort quickly.
+func sortChecked(ctx context.Context, rows [][]sqltypes.Value, less func(i, j int) bool) error {
+	if len(rows) <= sortRun {
+		sort.SliceStable(rows, less)
+		return nil
+	}
+	// Sort each run, then merge runs pairwise, checking between steps.
+	type run struct{ lo, hi int }
+	var runs []run
+	for lo := 0; lo < len(rows); lo += sortRun {
+		hi := min(lo+sortRun, len(rows))
+		sub := rows[lo:hi]
+		sort.SliceStable(sub, func(i, j int) bool { return less(lo+i, lo+j) })
+		runs = append(runs, run{lo, hi})
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	buf := make([][]sqltypes.Value, len(rows))
+	for len(runs) > 1 {
+		var next []run
+		for i := 0; i < len(runs); i += 2 {
+			if i+1 == len(runs) {
+				next = append(next, runs[i])
+				continue
+			}
+			a, b := runs[i], runs[i+1]
+			k, x, y := a.lo, a.lo, b.lo
+			for x < a.hi && y < b.hi {
+				if less(y, x) {
+					buf[k] = rows[y]
+					y++
+				} else {
+					buf[k] = rows[x]
+					x++
+				}
+				k++
+			}
+			k += copy(buf[k:], rows[x:a.hi])
+			copy(buf[k:], rows[y:b.hi])
+			copy(rows[a.lo:b.hi], buf[a.lo:b.hi])
+			next = append(next, run{a.lo, b.hi})
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+		}
+		runs = next
+	}
+	return nil
+}
+
 func (s *sortRows) Close() { s.in.Close() }
 
+// rowSet is a hash set of rows (DISTINCT, set operations), charged to the
+// statement's memory budget.
+type rowSet struct {
+	mem     *memBudget
+	buckets map[uint64][]*setEntry
+}
+
+type setEntry struct {
+	row   []sqltypes.Value
+	count int64 // for INTERSECT/EXCEPT ALL
+}
+
+func newRowSet(m *memBudget) *rowSet { return &rowSet{mem: m, buckets: map[uint64][]*setEntry{}} }
+
+// find returns the entry equal to row (NULLs equal, as DISTINCT and the set
+// operations compare), or nil.
+func (s *rowSet) find(row []sqltypes.Value) *setEntry {
+	for _, e := range s.buckets[hashRow(row)] {
+		if rowsEqual(e.row, row) {
+			return e
+		}
+	}
+	return nil
+}
+
+// add stores a copy of row (or counts it again) and returns its entry and
+// whether it was new.
+func (s *rowSet) add(row []sqltypes.Value) (*setEntry, bool, error) {
+	if e := s.find(row); e != nil {
+		e.count++
+		return e, false, nil
+	}
+	kept := copyRow(row)
+	if err := s.mem.grow(rowSize(kept) + 16); err != nil {
+		return nil, false, err
+	}
+	e := &setEntry{row: kept, count: 1}
+	h := hashRow(kept)
+	s.buckets[h] = append(s.buckets[h], e)
+	return e, true, nil
+}
+
 type distinctRows struct {
-	in    Rows
-	width int
-	seen  map[uint64][][]sqltypes.Value
-	n     int
+	in   Rows
+	on   []int
+	ec   *execCtx
+	seen *rowSet
+	key  []sqltypes.Value
 }
 
 func (d *distinctRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
@@ -338,40 +634,46 @@ func (d *distinctRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error)
 		if !ok || err != nil {
 			return nil, false, err
 		}
-		key := row[:d.width]
-		h := hashRow(key)
-		dup := false
-		for _, prev := range d.seen[h] {
-			if rowsEqual(prev, key) {
-				dup = true
-				break
+		key := row
+		if len(d.on) > 0 {
+			d.key = d.key[:0]
+			for _, c := range d.on {
+				d.key = append(d.key, row[c])
 			}
+			key = d.key
 		}
-		if dup {
-			continue
+		_, fresh, err := d.seen.add(key)
+		if err != nil {
+			return nil, false, err
 		}
-		d.n++
-		if d.n > MaxSortRows {
-			return nil, false, tooMany()
+		if fresh {
+			return row, true, nil
 		}
-		d.seen[h] = append(d.seen[h], copyRow(key))
-		return row, true, nil
 	}
 }
 
 func (d *distinctRows) Close() { d.in.Close() }
 
+// hashRow hashes a row so that rows equal under rowsEqual hash alike
+// (numbers equal across kinds hash as floats).
 func hashRow(r []sqltypes.Value) uint64 {
 	h := uint64(14695981039346656037)
 	for _, v := range r {
+		if v.K == sqltypes.KindInt {
+			v = sqltypes.NewFloat(float64(v.I))
+		}
 		h = v.Hash(h)
 	}
 	return h
 }
 
+// rowsEqual compares rows with NULLs equal (DISTINCT semantics).
 func rowsEqual(a, b []sqltypes.Value) bool {
 	for i := range a {
-		if !sqltypes.Equal(a[i], b[i]) {
+		if a[i].IsNull() != b[i].IsNull() {
+			return false
+		}
+		if !a[i].IsNull() && !sqltypes.Equal(a[i], b[i]) {
 			return false
 		}
 	}

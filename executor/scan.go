@@ -38,8 +38,12 @@ type shardBatch struct {
 
 // scanRows yields the rows of an optimizer.Scan.
 type scanRows struct {
-	ec     *execCtx
-	node   *optimizer.Scan
+	ec *execCtx
+	// node is the access path being read (for a dynamic scan, the one
+	// chosen for this opening); statKey the plan's node, which EXPLAIN
+	// ANALYZE reports against.
+	node    *optimizer.Scan
+	statKey *optimizer.Scan
 	stats  kv.Stats
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -57,8 +61,12 @@ type scanRows struct {
 	n      int
 }
 
-func (ec *execCtx) newScan(ctx context.Context, n *optimizer.Scan) (Rows, error) {
-	s := &scanRows{ec: ec, node: n}
+func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, error) {
+	n, err := planned.Resolve(ec.eval)
+	if err != nil {
+		return nil, err
+	}
+	s := &scanRows{ec: ec, node: n, statKey: planned}
 	if n.Method == optimizer.PointGet {
 		return s, s.pointGet(ctx)
 	}
@@ -220,10 +228,10 @@ func (s *scanRows) Close() {
 		s.ec.kvStats.BytesRead.Add(s.stats.BytesRead.Load())
 		s.ec.kvStats.AddCapacity(s.stats.Capacity())
 	}
-	if st := s.ec.stats[s.node]; st != nil {
-		st.ItemsRead = s.stats.ItemsRead.Load()
-		st.Requests = s.stats.Requests.Load()
-		st.Capacity = s.stats.Capacity()
+	if st := s.ec.stats[s.statKey]; st != nil {
+		st.ItemsRead += s.stats.ItemsRead.Load()
+		st.Requests += s.stats.Requests.Load()
+		st.Capacity += s.stats.Capacity()
 	}
 }
 

@@ -282,53 +282,133 @@ func evalRow(t *catalog.Table, exprs []planner.Expr, ev *planner.EvalContext, in
 	return row, checkRow(t, row)
 }
 
-// Insert executes an INSERT and returns the number of rows inserted (or
-// updated, for ON CONFLICT DO UPDATE).
-func (e *Executor) Insert(ctx context.Context, ins *planner.Insert, params []sqltypes.Value, stats *kv.Stats) (int64, error) {
-	t := ins.Table
-	ev := &planner.EvalContext{Params: params}
-	rows := make([][]sqltypes.Value, 0, len(ins.Rows))
-	for _, exprs := range ins.Rows {
-		row, err := evalRow(t, exprs, ev, nil)
+// WriteResult is what a write statement did: the rows it changed and the
+// RETURNING rows, if it has a RETURNING list.
+type WriteResult struct {
+	Count     int64
+	Returning [][]sqltypes.Value
+}
+
+// Write executes an INSERT, UPDATE or DELETE plan.
+func (e *Executor) Write(ctx context.Context, plan *optimizer.Plan, params []sqltypes.Value, opts RunOptions) (WriteResult, error) {
+	ec := e.newExecCtx(ctx, params, opts)
+	switch n := plan.Root.(type) {
+	case *optimizer.Insert:
+		return ec.insert(ctx, n, opts.KV)
+	case *optimizer.Update:
+		return ec.update(ctx, n, opts.KV)
+	case *optimizer.Delete:
+		return ec.delete(ctx, n, opts.KV)
+	}
+	return WriteResult{}, pgerr.New(pgerr.InternalError, "executor: %T is not a write", plan.Root)
+}
+
+// returningRow evaluates a RETURNING list over row.
+func (ec *execCtx) returningRow(r *planner.Returning, row []sqltypes.Value) ([]sqltypes.Value, error) {
+	out := make([]sqltypes.Value, len(r.Exprs))
+	for i, x := range r.Exprs {
+		v, err := x.Eval(ec.eval, row)
 		if err != nil {
-			return 0, err
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// castRow converts a source row to the table's column types and enforces
+// NOT NULL.
+func castRow(t *catalog.Table, in []sqltypes.Value) ([]sqltypes.Value, error) {
+	row := make([]sqltypes.Value, len(t.Columns))
+	for i := range row {
+		v, err := sqltypes.Cast(in[i], t.Columns[i].Type)
+		if err != nil {
+			return nil, err
+		}
+		row[i] = v
+	}
+	return row, checkRow(t, row)
+}
+
+// sourceRows runs a write's source plan and keeps its rows.
+func (ec *execCtx) sourceRows(ctx context.Context, src optimizer.Node) ([][]sqltypes.Value, error) {
+	in, err := ec.build(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	var rows [][]sqltypes.Value
+	err = drain(ctx, in, func(row []sqltypes.Value) error {
+		rows = append(rows, copyRow(row))
+		return nil
+	})
+	return rows, err
+}
+
+func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.Stats) (WriteResult, error) {
+	t := n.Table
+	src, err := ec.sourceRows(ctx, n.Source)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	rows := make([][]sqltypes.Value, 0, len(src))
+	for _, in := range src {
+		row, err := castRow(t, in)
+		if err != nil {
+			return WriteResult{}, err
 		}
 		rows = append(rows, row)
 	}
-	if ins.OnConflict == nil {
+	var res WriteResult
+	if n.OnConflict == nil {
 		// Uniqueness is the store's condition on each row put: no read.
 		w := &writeSet{t: t}
 		seen := map[string]bool{}
 		for _, row := range rows {
 			k := string(t.EncodePK(nil, row))
 			if seen[k] {
-				return 0, duplicateKey(t, t.RowAttrs(row, 0))
+				return WriteResult{}, duplicateKey(t, t.RowAttrs(row, 0))
 			}
 			seen[k] = true
 			w.add(change{new: row})
 		}
-		n, err := e.commit(ctx, w, stats)
-		return int64(n), finishWrite(t, err)
+		applied, err := ec.ex.commit(ctx, w, stats)
+		if err != nil {
+			return WriteResult{}, finishWrite(t, err)
+		}
+		res.Count = int64(applied)
+		if n.Returning != nil {
+			for _, row := range rows {
+				r, err := ec.returningRow(n.Returning, row)
+				if err != nil {
+					return WriteResult{}, err
+				}
+				res.Returning = append(res.Returning, r)
+			}
+		}
+		return res, nil
 	}
-	return e.upsert(ctx, ins, rows, ev, stats)
+	return ec.upsert(ctx, n, rows, stats)
 }
 
 // upsert executes INSERT ... ON CONFLICT: it reads the rows the statement
 // collides with, decides per row, and writes with conditions on what it
 // read; a concurrent insert or update of one of those rows makes it read
 // again and decide again.
-func (e *Executor) upsert(ctx context.Context, ins *planner.Insert, rows [][]sqltypes.Value, ev *planner.EvalContext, stats *kv.Stats) (int64, error) {
+func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]sqltypes.Value, stats *kv.Stats) (WriteResult, error) {
+	e, ev := ec.ex, ec.eval
 	t := ins.Table
 	keys := make([]kv.Key, len(rows))
 	for i, row := range rows {
 		keys[i] = t.RowKey(row)
 	}
 	var total int64
+	var returned [][]sqltypes.Value
 	done := map[string]bool{} // rows applied by earlier chunks of this statement
 	for attempt := 0; ; attempt++ {
 		cur, err := e.readCurrent(ctx, t, keys, stats)
 		if err != nil {
-			return 0, err
+			return WriteResult{}, err
 		}
 		w := &writeSet{t: t}
 		touched := map[string]bool{}
@@ -346,27 +426,27 @@ func (e *Executor) upsert(ctx context.Context, ins *planner.Insert, rows [][]sql
 			case ins.OnConflict.DoNothing:
 				continue
 			case touched[k]:
-				return 0, pgerr.New(pgerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+				return WriteResult{}, pgerr.New(pgerr.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
 					WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 			case t.Mutability == catalog.ImmutableRows:
-				return 0, immutable(t)
+				return WriteResult{}, immutable(t)
 			default:
 				both := append(copyRow(old.row), row...)
 				updated := copyRow(old.row)
 				for col, x := range ins.OnConflict.Set {
 					v, err := x.Eval(ev, both)
 					if err != nil {
-						return 0, err
+						return WriteResult{}, err
 					}
 					if updated[col], err = sqltypes.Cast(v, t.Columns[col].Type); err != nil {
-						return 0, err
+						return WriteResult{}, err
 					}
 				}
 				if err := checkRow(t, updated); err != nil {
-					return 0, err
+					return WriteResult{}, err
 				}
 				if !bytes.Equal(t.EncodePK(nil, updated), keys[i].Sort) {
-					return 0, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE may not change the primary key")
+					return WriteResult{}, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE may not change the primary key")
 				}
 				w.add(change{old: old.row, new: updated, oldVersion: old.version})
 			}
@@ -378,14 +458,23 @@ func (e *Executor) upsert(ctx context.Context, ins *planner.Insert, rows [][]sql
 		for _, k := range order[:applied] {
 			done[k] = true
 		}
+		if ins.Returning != nil {
+			for _, c := range w.changes[:applied] {
+				r, rerr := ec.returningRow(ins.Returning, c.new)
+				if rerr != nil {
+					return WriteResult{}, rerr
+				}
+				returned = append(returned, r)
+			}
+		}
 		var ce *conflictError
 		if errors.As(err, &ce) && attempt < maxConflictRetries {
 			continue // a row changed or appeared since it was read
 		}
 		if err != nil {
-			return 0, finishWrite(t, err)
+			return WriteResult{}, finishWrite(t, err)
 		}
-		return total, nil
+		return WriteResult{Count: total, Returning: returned}, nil
 	}
 }
 
@@ -394,116 +483,149 @@ func immutable(t *catalog.Table) error {
 		WithHint("Delete and re-insert the row, or create the table as mutable.")
 }
 
-// candidateKeys runs a row-source plan and returns the keys of the rows it
-// finds, each once.
-func (e *Executor) candidateKeys(ctx context.Context, t *catalog.Table, plan *optimizer.Plan, params []sqltypes.Value, stats *kv.Stats) ([]kv.Key, error) {
-	if plan.Scan != nil && plan.Scan.Method == optimizer.PointGet {
+// target is one row an UPDATE or DELETE found: its key and the whole
+// source row (the old table row, then the columns of FROM/USING tables).
+type target struct {
+	key kv.Key
+	src []sqltypes.Value
+}
+
+// targets runs a write's source plan and returns each table row it finds
+// once (with a FROM list, PostgreSQL too changes a row once whichever of
+// its joined rows comes first).
+func (ec *execCtx) targets(ctx context.Context, t *catalog.Table, src optimizer.Node) ([]target, error) {
+	if s, ok := src.(*optimizer.Scan); ok && s.Method == optimizer.PointGet && !s.Dynamic {
 		// The keys are known: the versioned read that follows is the only
 		// read these rows need.
-		keys := make([]kv.Key, len(plan.Scan.Points))
-		for i, p := range plan.Scan.Points {
-			keys[i] = kv.Key{Partition: catalog.TablePartition(t.ID, catalog.ShardOf(p, t.Shards)), Sort: p}
+		out := make([]target, len(s.Points))
+		for i, p := range s.Points {
+			out[i] = target{key: kv.Key{Partition: catalog.TablePartition(t.ID, catalog.ShardOf(p, t.Shards)), Sort: p}}
 		}
-		return keys, nil
+		return out, nil
 	}
-	rows, err := e.Run(ctx, plan, params, nil, stats)
+	in, err := ec.build(ctx, src)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var keys []kv.Key
+	defer in.Close()
+	var out []target
 	seen := map[string]bool{}
-	for {
-		row, ok, err := rows.Next(ctx)
-		if err != nil {
-			return nil, err
+	w := len(t.Columns)
+	err = drain(ctx, in, func(row []sqltypes.Value) error {
+		k := t.RowKey(row[:w])
+		if seen[string(k.Sort)] {
+			return nil
 		}
-		if !ok {
-			return keys, nil
+		seen[string(k.Sort)] = true
+		var src []sqltypes.Value
+		if len(row) > w {
+			src = copyRow(row)
 		}
-		k := t.RowKey(row)
-		if !seen[string(k.Sort)] {
-			seen[string(k.Sort)] = true
-			keys = append(keys, k)
-		}
-	}
+		out = append(out, target{key: k, src: src})
+		return nil
+	})
+	return out, err
 }
 
-// modify is the common loop of UPDATE and DELETE: find the candidate rows
-// through the plan, read their current versions, keep those that still
-// match the WHERE clause, turn each into a change, and write conditionally
-// on the versions read, retrying rows a concurrent statement changed first.
-func (e *Executor) modify(ctx context.Context, scan *planner.Select, plan *optimizer.Plan, params []sqltypes.Value, stats *kv.Stats,
-	mk func(old current) (change, error)) (int64, error) {
-	t := scan.Table
-	keys, err := e.candidateKeys(ctx, t, plan, params, stats)
+// modify is the common loop of UPDATE and DELETE: find the target rows
+// through the source plan, read their current versions, keep those that
+// still pass the recheck (the WHERE conjuncts on the table itself), turn
+// each into a change, and write conditionally on the versions read,
+// retrying rows a concurrent statement changed first.
+func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.Node, recheck planner.Expr, ret *planner.Returning, stats *kv.Stats,
+	mk func(old current, extra []sqltypes.Value) (change, error)) (WriteResult, error) {
+	e := ec.ex
+	tgts, err := ec.targets(ctx, t, src)
 	if err != nil {
-		return 0, err
+		return WriteResult{}, err
 	}
-	ev := &planner.EvalContext{Params: params}
-	var total int64
+	w := len(t.Columns)
+	var res WriteResult
 	for attempt := 0; ; attempt++ {
+		keys := make([]kv.Key, len(tgts))
+		for i, tg := range tgts {
+			keys[i] = tg.key
+		}
 		cur, err := e.readCurrent(ctx, t, keys, stats)
 		if err != nil {
-			return 0, err
+			return WriteResult{}, err
 		}
-		w := &writeSet{t: t}
-		var order []kv.Key
+		ws := &writeSet{t: t}
+		var order []target
+		var outRows [][]sqltypes.Value
 		newKeys := map[string]bool{}
-		for _, k := range keys {
-			old, ok := cur[string(k.Sort)]
+		for _, tg := range tgts {
+			old, ok := cur[string(tg.key.Sort)]
 			if !ok {
 				continue // deleted or moved since the scan
 			}
-			if scan.Filter != nil {
-				v, err := scan.Filter.Eval(ev, old.row)
+			if recheck != nil {
+				v, err := recheck.Eval(ec.eval, old.row)
 				if err != nil {
-					return 0, err
+					return WriteResult{}, err
 				}
 				if !planner.Truthy(v) {
 					continue // changed by another statement and no longer matches
 				}
 			}
-			c, err := mk(old)
+			var extra []sqltypes.Value
+			if tg.src != nil {
+				extra = tg.src[w:]
+			}
+			c, err := mk(old, extra)
 			if err != nil {
-				return 0, err
+				return WriteResult{}, err
 			}
 			if c.new != nil {
 				// Two rows updated onto one key: PostgreSQL's unique check
 				// fails the statement.
 				nk := string(t.EncodePK(nil, c.new))
 				if newKeys[nk] {
-					return 0, duplicateKey(t, t.RowAttrs(c.new, 0))
+					return WriteResult{}, duplicateKey(t, t.RowAttrs(c.new, 0))
 				}
 				newKeys[nk] = true
 			}
-			w.add(c)
-			order = append(order, k)
+			ws.add(c)
+			order = append(order, tg)
+			if ret != nil {
+				base := c.new
+				if base == nil {
+					base = c.old
+				}
+				r, err := ec.returningRow(ret, append(copyRow(base), extra...))
+				if err != nil {
+					return WriteResult{}, err
+				}
+				outRows = append(outRows, r)
+			}
 		}
-		applied, err := e.commit(ctx, w, stats)
-		total += int64(applied)
+		applied, err := e.commit(ctx, ws, stats)
+		res.Count += int64(applied)
+		res.Returning = append(res.Returning, outRows[:min(applied, len(outRows))]...)
 		if lostRace(err) && attempt < maxConflictRetries {
-			keys = order[applied:] // earlier chunks are written; redo the rest
+			tgts = order[applied:] // earlier chunks are written; redo the rest
 			continue
 		}
 		if err != nil {
-			return 0, finishWrite(t, err)
+			return WriteResult{}, finishWrite(t, err)
 		}
-		return total, nil
+		return res, nil
 	}
 }
 
-// Update executes an UPDATE whose rows plan finds; it returns the count.
-func (e *Executor) Update(ctx context.Context, u *planner.Update, plan *optimizer.Plan, params []sqltypes.Value, stats *kv.Stats) (int64, error) {
-	t := u.Scan.Table
+func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.Stats) (WriteResult, error) {
+	t := u.Table
 	if t.Mutability == catalog.ImmutableRows {
-		return 0, immutable(t)
+		return WriteResult{}, immutable(t)
 	}
-	ev := &planner.EvalContext{Params: params}
-	return e.modify(ctx, u.Scan, plan, params, stats, func(old current) (change, error) {
+	return ec.modify(ctx, t, u.Source, u.Recheck, u.Returning, stats, func(old current, extra []sqltypes.Value) (change, error) {
+		in := old.row
+		if extra != nil {
+			in = append(copyRow(old.row), extra...)
+		}
 		row := copyRow(old.row)
 		for col, x := range u.Set {
-			v, err := x.Eval(ev, old.row)
+			v, err := x.Eval(ec.eval, in)
 			if err != nil {
 				return change{}, err
 			}
@@ -518,9 +640,8 @@ func (e *Executor) Update(ctx context.Context, u *planner.Update, plan *optimize
 	})
 }
 
-// Delete executes a DELETE whose rows plan finds; it returns the count.
-func (e *Executor) Delete(ctx context.Context, d *planner.Delete, plan *optimizer.Plan, params []sqltypes.Value, stats *kv.Stats) (int64, error) {
-	return e.modify(ctx, d.Scan, plan, params, stats, func(old current) (change, error) {
+func (ec *execCtx) delete(ctx context.Context, d *optimizer.Delete, stats *kv.Stats) (WriteResult, error) {
+	return ec.modify(ctx, d.Table, d.Source, d.Recheck, d.Returning, stats, func(old current, _ []sqltypes.Value) (change, error) {
 		return change{old: old.row, oldVersion: old.version}, nil
 	})
 }

@@ -200,21 +200,16 @@ func zBox(t *catalog.Table, ix *catalog.Index, s *zorder.Schema, b bounds) (zord
 	return box, bound
 }
 
-// orderColumns maps the ORDER BY keys to table columns, or nil if some key
-// is not a plain column.
-func orderColumns(s *planner.Select) []planner.SortKey {
-	if s.Aggregated || len(s.OrderBy) == 0 {
-		return nil
-	}
-	out := make([]planner.SortKey, 0, len(s.OrderBy))
-	for _, k := range s.OrderBy {
-		cr, ok := s.Project[k.Col].(*planner.ColRef)
-		if !ok {
-			return nil
-		}
-		out = append(out, planner.SortKey{Col: cr.Index, Desc: k.Desc, NullsFirst: k.NullsFirst})
-	}
-	return out
+// scanSpec is what the access-path rules choose for: one table's scan with
+// the conjuncts that apply to its rows, the columns read above it, its
+// hints, and the order (in table columns) the plan above would like.
+type scanSpec struct {
+	Table  *catalog.Table
+	Alias  string
+	Filter planner.Expr
+	Needed []int
+	Hints  []planner.Hint
+	Order  []planner.SortKey
 }
 
 // yieldsOrder reports whether reading keyCols in order (or in reverse)
@@ -262,9 +257,9 @@ func yieldsOrder(t *catalog.Table, keyCols []catalog.KeyColumn, b bounds, order 
 
 // choose picks the access path for a scan of s and returns it with its
 // EXPLAIN annotations.
-func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) (*candidate, []Rejection, hintOutcome, error) {
+func choose(s *scanSpec, b bounds, opts Options, notices *[]*pgerr.Error) (*candidate, []Rejection, hintOutcome, error) {
 	t := s.Table
-	order := orderColumns(s)
+	order := s.Order
 	mk := func(ix *catalog.Index) *candidate {
 		c := &candidate{index: ix, keyCols: keyColumnsOf(t, ix), shards: t.Shards, label: "primary key"}
 		if ix != nil {
@@ -310,7 +305,10 @@ func choose(s *planner.Select, b bounds, opts Options, notices *[]*pgerr.Error) 
 		}
 	}
 	for _, h := range s.Hints {
-		if h.Table != "" && h.Table != t.Name {
+		if h.Name != "use_index" && h.Name != "ignore_index" {
+			continue // join hints: the join rules read them
+		}
+		if h.Table != "" && h.Table != t.Name && h.Table != s.Alias {
 			fail("%s ignored: it names table %q, not %q", hintName(h), h.Table, t.Name)
 			continue
 		}

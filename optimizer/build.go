@@ -12,113 +12,9 @@ import (
 	"github.com/zproxy/zproxy/zorder"
 )
 
-// Optimize plans a SELECT (or the row source of an UPDATE or DELETE) with
-// the parameter values of this execution.
-func Optimize(s *planner.Select, params []sqltypes.Value, opts Options) (*Plan, error) {
-	ctx := &planner.EvalContext{Params: params}
-	plan := &Plan{}
-	var root Node
-	switch {
-	case s.Table == nil:
-		root = &Values{}
-		if s.Filter != nil {
-			root = &Filter{Input: root, Pred: s.Filter}
-		}
-	case s.Table.Virtual != nil:
-		root = &Rowset{View: s.Table.Name, Rows: s.Table.Virtual}
-		if s.Filter != nil {
-			root = &Filter{Input: root, Pred: s.Filter}
-		}
-	default:
-		scan, err := planScan(s, ctx, opts, &plan.Notices)
-		if err != nil {
-			return nil, err
-		}
-		plan.Scan = scan
-		root = scan
-	}
-	if s.Aggregated {
-		root = &Aggregate{Input: root, GroupBy: s.GroupBy, Aggs: s.Aggs}
-		if s.Having != nil {
-			root = &Filter{Input: root, Pred: planner.FixAggRefs(s.Having, len(s.GroupBy))}
-		}
-	}
-	proj := s.Project
-	if s.Aggregated {
-		proj = make([]planner.Expr, len(s.Project))
-		for i, e := range s.Project {
-			proj[i] = planner.FixAggRefs(e, len(s.GroupBy))
-		}
-	}
-	root = &Project{Input: root, Exprs: proj}
-	if s.Distinct {
-		root = &Distinct{Input: root, Width: s.Visible}
-	}
-	count, offset, err := limits(s, ctx)
-	if err != nil {
-		return nil, err
-	}
-	delivered := plan.Scan != nil && plan.Scan.Ordered && !s.Aggregated && !s.Distinct
-	if len(s.OrderBy) > 0 && !delivered {
-		topN := 0
-		if count >= 0 {
-			topN = int(count + offset)
-		}
-		root = &Sort{Input: root, Keys: s.OrderBy, Limit: topN}
-	}
-	if count >= 0 || offset > 0 {
-		root = &Limit{Input: root, Count: count, Offset: offset}
-		if plan.Scan != nil && count >= 0 && !s.Aggregated && !s.Distinct && (len(s.OrderBy) == 0 || delivered) {
-			plan.Scan.Limit = int(count + offset)
-		}
-	}
-	plan.Root = root
-	return plan, nil
-}
-
-func limits(s *planner.Select, ctx *planner.EvalContext) (count, offset int64, err error) {
-	count = -1
-	eval := func(e planner.Expr, clause string) (int64, error) {
-		v, err := e.Eval(ctx, nil)
-		if err != nil {
-			return 0, err
-		}
-		if v.IsNull() {
-			return -1, nil
-		}
-		if v.K != sqltypes.KindInt {
-			cv, err := sqltypes.Cast(v, sqltypes.TypeInt8)
-			if err != nil {
-				return 0, err
-			}
-			v = cv
-		}
-		if v.I < 0 {
-			code := pgerr.InvalidRowCountInLimitClause
-			if clause == "OFFSET" {
-				code = pgerr.InvalidRowCountInResultOffsetClause
-			}
-			return 0, pgerr.New(code, "%s must not be negative", clause)
-		}
-		return v.I, nil
-	}
-	if s.Limit != nil {
-		if count, err = eval(s.Limit, "LIMIT"); err != nil {
-			return 0, 0, err
-		}
-	}
-	if s.Offset != nil {
-		if offset, err = eval(s.Offset, "OFFSET"); err != nil {
-			return 0, 0, err
-		}
-		if offset < 0 {
-			offset = 0
-		}
-	}
-	return count, offset, nil
-}
-
-func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices *[]*pgerr.Error) (*Scan, error) {
+// planScan chooses the access path of one table scan by the rules and
+// computes its key ranges with this execution's parameter values.
+func planScan(s *scanSpec, ctx *planner.EvalContext, opts Options, notices *[]*pgerr.Error) (*Scan, error) {
 	t := s.Table
 	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
 	b, exact := extractBounds(s.Filter, ctx, kinds)
@@ -130,7 +26,7 @@ func planScan(s *planner.Select, ctx *planner.EvalContext, opts Options, notices
 	if err != nil {
 		return nil, err
 	}
-	scan := &Scan{Table: t, Index: best.index, Needed: s.Needed, Rejected: rejected, Hint: hint.note,
+	scan := &Scan{Table: t, Alias: s.Alias, Index: best.index, Needed: s.Needed, Rejected: rejected, Hint: hint.note, cols: tableCols(t),
 		Estimate: best.fraction, Covering: best.covering, Reverse: best.reverse, Ordered: best.ordered}
 	scan.Lookup = best.index != nil && !best.covering
 
@@ -310,16 +206,6 @@ func plural(n int) string {
 	return "s"
 }
 
-func andAll(es []planner.Expr) planner.Expr {
-	if len(es) == 0 {
-		return nil
-	}
-	e := es[0]
-	for _, x := range es[1:] {
-		e = &planner.Binary{Op: planner.OpAnd, L: e, R: x, Typ: sqltypes.TypeBool}
-	}
-	return e
-}
 
 // suggestion names an index that would have served the filter's bounds.
 func suggestion(t *catalog.Table, b bounds) string {

@@ -4,45 +4,84 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/planner"
 )
 
 // NodeStats is what one operator did during EXPLAIN ANALYZE.
 type NodeStats struct {
 	Rows      int64         // rows the operator returned
-	ItemsRead int64         // store items read (scans)
-	Requests  int64         // store requests (scans)
+	ItemsRead int64         // store items read (scans, lookups)
+	Requests  int64         // store requests (scans, lookups)
 	Capacity  float64       // capacity units consumed (DynamoDB)
 	Time      time.Duration // wall time inside the operator, children included
+	Loops     int64         // times the operator was started (Apply, subplans)
 }
 
 // maxShownRanges is how many key ranges EXPLAIN prints before "...".
 const maxShownRanges = 3
+
+func sprintf(format string, args ...any) string {
+	if len(args) == 0 {
+		return format
+	}
+	return fmt.Sprintf(format, args...)
+}
+
+// explainStep is one operator of the description walk: its description,
+// depth, and where it sits (a subplan is introduced by a label).
+type explainStep struct {
+	node  Node
+	desc  Description
+	depth int
+	label string
+}
+
+// walkDescriptions is the one walk both renderers share: every operator,
+// parents first, with the subplans of its expressions after its inputs.
+func walkDescriptions(root Node, fn func(explainStep)) {
+	var walk func(n Node, depth int, label string)
+	walk = func(n Node, depth int, label string) {
+		fn(explainStep{node: n, desc: n.Describe(), depth: depth, label: label})
+		for _, in := range n.Inputs() {
+			walk(in, depth+1, "")
+		}
+		for _, sp := range subplansOf(n) {
+			kind := "SubPlan"
+			if !sp.Correlated {
+				kind = "InitPlan"
+			}
+			walk(sp.Plan, depth+1, fmt.Sprintf("%s %d", kind, sp.ID))
+		}
+	}
+	walk(root, 0, "")
+}
 
 // Explain renders a plan as text lines, one operator per line with its
 // details indented below, as EXPLAIN returns them. With stats (EXPLAIN
 // ANALYZE) each operator also shows what it did.
 func Explain(p *Plan, stats map[Node]*NodeStats) []string {
 	var lines []string
-	var walk func(n Node, depth int)
-	walk = func(n Node, depth int) {
+	walkDescriptions(p.Root, func(s explainStep) {
 		// PostgreSQL's layout: children start with "->" and their details
 		// line up under the operator name.
-		indent := strings.Repeat("      ", depth)
+		indent := strings.Repeat("      ", s.depth)
 		head := indent
-		if depth > 0 {
-			head = strings.Repeat("      ", depth-1) + "  ->  "
+		if s.depth > 0 {
+			head = strings.Repeat("      ", s.depth-1) + "  ->  "
 		}
-		lines = append(lines, head+describe(n)+analyzed(stats[n]))
-		for _, d := range details(n) {
-			lines = append(lines, indent+"      "+d)
+		if s.label != "" {
+			lines = append(lines, strings.Repeat("      ", s.depth-1)+"  "+s.label)
 		}
-		for _, c := range n.Children() {
-			walk(c, depth+1)
+		lines = append(lines, head+s.desc.Head+analyzed(stats[s.node]))
+		for _, a := range s.desc.Attrs {
+			lines = append(lines, indent+"      "+a.Key+": "+a.Value)
 		}
-	}
-	walk(p.Root, 0)
+	})
 	return lines
 }
 
@@ -51,6 +90,9 @@ func analyzed(s *NodeStats) string {
 		return ""
 	}
 	out := fmt.Sprintf("  (actual rows=%d time=%.3fms", s.Rows, float64(s.Time.Microseconds())/1000)
+	if s.Loops > 1 {
+		out += fmt.Sprintf(" loops=%d", s.Loops)
+	}
 	if s.Requests > 0 || s.ItemsRead > 0 {
 		out += fmt.Sprintf(" items read=%d store requests=%d", s.ItemsRead, s.Requests)
 	}
@@ -60,117 +102,464 @@ func analyzed(s *NodeStats) string {
 	return out + ")"
 }
 
-func describe(n Node) string {
-	switch x := n.(type) {
-	case *Scan:
-		via := "primary key"
-		if x.Index != nil {
-			via = fmt.Sprintf("%s index %s", x.Index.Kind, x.Index.Name)
-		}
-		s := fmt.Sprintf("Scan %s via %s: %s", x.Table.Name, via, x.Method)
-		if x.Reverse {
-			s += " (reverse)"
-		}
-		return s
-	case *Limit:
-		switch {
-		case x.Count < 0:
-			return fmt.Sprintf("Offset %d", x.Offset)
-		case x.Offset == 0:
-			return fmt.Sprintf("Limit %d", x.Count)
-		}
-		return fmt.Sprintf("Limit %d offset %d", x.Count, x.Offset)
-	case *Sort:
-		if x.Limit > 0 {
-			return fmt.Sprintf("TopN %d", x.Limit)
-		}
-		return "Sort"
-	case *Rowset:
-		return fmt.Sprintf("Rowset %s (%d rows from the catalog)", x.View, len(x.Rows))
+// ExplainJSON renders the plan as a JSON document with the same content.
+func ExplainJSON(p *Plan, stats map[Node]*NodeStats) string {
+	type jnode struct {
+		m    map[string]any
+		kids []any
 	}
-	return n.Name()
+	var stack []*jnode
+	var root *jnode
+	walkDescriptions(p.Root, func(s explainStep) {
+		details := make([]string, len(s.desc.Attrs))
+		for i, a := range s.desc.Attrs {
+			details[i] = a.Key + ": " + a.Value
+		}
+		m := map[string]any{"operator": s.desc.Head, "details": details}
+		if s.label != "" {
+			m["subplan"] = s.label
+		}
+		for k, v := range s.desc.Extra {
+			m[k] = v
+		}
+		if st := stats[s.node]; st != nil {
+			m["actual"] = map[string]any{"rows": st.Rows, "time_ms": float64(st.Time.Microseconds()) / 1000,
+				"items_read": st.ItemsRead, "store_requests": st.Requests, "capacity": st.Capacity, "loops": st.Loops}
+		}
+		n := &jnode{m: m}
+		stack = stack[:s.depth]
+		if s.depth == 0 {
+			root = n
+		} else {
+			parent := stack[s.depth-1]
+			parent.kids = append(parent.kids, m)
+			parent.m["inputs"] = parent.kids
+		}
+		stack = append(stack, n)
+	})
+	out, _ := json.MarshalIndent([]any{map[string]any{"Plan": root.m}}, "", "  ")
+	return string(out)
 }
 
-func details(n Node) []string {
-	d := []string{}
-	switch x := n.(type) {
-	case *Scan:
-		d = append(d, "why: "+x.Reason)
-		for _, r := range x.Rejected {
-			d = append(d, fmt.Sprintf("rejected: %s (%s)", r.Path, r.Reason))
+func exprList(es []planner.Expr) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortKeys(keys []planner.SortKey, cols []planner.Column) string {
+	var ks []string
+	for _, k := range keys {
+		s := fmt.Sprintf("#%d", k.Col+1)
+		if k.Col < len(cols) && cols[k.Col].Name != "" && cols[k.Col].Name != "?column?" {
+			s = cols[k.Col].Name
 		}
-		if x.Hint != "" {
-			d = append(d, "hint: "+x.Hint)
+		if k.Desc {
+			s += " DESC"
 		}
-		total := x.Table.Shards
-		if x.Index != nil {
-			total = x.Index.Shards
-		}
-		d = append(d, fmt.Sprintf("shards: %d of %d", len(x.Shards), total))
-		if x.Method == PointGet {
-			d = append(d, fmt.Sprintf("keys: %d%s", len(x.Points), shownList(x.described())))
-		} else {
-			d = append(d, fmt.Sprintf("key ranges: %d%s", len(x.Ranges), shownRanges(x)))
-		}
-		if x.ZSchema != nil {
-			d = append(d, fmt.Sprintf("z-order: %d attributes, %d-bit addresses", x.ZSchema.Dims(), x.ZSchema.Bits()))
-		}
-		d = append(d, fmt.Sprintf("estimate: %.3g of the search space", x.Estimate))
-		if x.Lookup {
-			d = append(d, "lookup: table rows fetched by primary key (index does not cover)")
-		} else if x.Index != nil {
-			d = append(d, "covering: yes")
-		}
-		if x.Ordered {
-			d = append(d, "order: yields ORDER BY (k-way merge of shards)")
-		}
-		if x.Limit > 0 {
-			d = append(d, fmt.Sprintf("stops after: %d rows", x.Limit))
-		}
-		if x.Residual != nil {
-			d = append(d, "residual filter: "+x.Residual.String())
-		}
-	case *Filter:
-		d = append(d, "filter: "+x.Pred.String())
-	case *Aggregate:
-		var gs, as []string
-		for _, g := range x.GroupBy {
-			gs = append(gs, g.String())
-		}
-		for _, a := range x.Aggs {
-			if a.Arg == nil {
-				as = append(as, string(a.Func))
+		if k.NullsFirst != k.Desc {
+			if k.NullsFirst {
+				s += " NULLS FIRST"
 			} else {
-				as = append(as, fmt.Sprintf("%s(%s)", a.Func, a.Arg))
+				s += " NULLS LAST"
 			}
 		}
-		if len(gs) > 0 {
-			d = append(d, "group by: "+strings.Join(gs, ", "))
-		}
-		d = append(d, "aggregates: "+strings.Join(as, ", "))
-	case *Project:
-		var ps []string
-		for _, e := range x.Exprs {
-			ps = append(ps, e.String())
-		}
-		d = append(d, "output: "+strings.Join(ps, ", "))
-	case *Sort:
-		var ks []string
-		for _, k := range x.Keys {
-			s := fmt.Sprintf("#%d", k.Col+1)
-			if k.Desc {
-				s += " DESC"
-			}
-			ks = append(ks, s)
-		}
-		d = append(d, "sort key: "+strings.Join(ks, ", "))
+		ks = append(ks, s)
+	}
+	return strings.Join(ks, ", ")
+}
+
+// Describe implementations.
+
+func (x *Scan) Describe() Description {
+	via := "primary key"
+	if x.Index != nil {
+		via = fmt.Sprintf("%s index %s", x.Index.Kind, x.Index.Name)
+	}
+	name := x.Table.Name
+	if x.Alias != "" && x.Alias != x.Table.Name {
+		name += " " + x.Alias
+	}
+	d := Description{Head: fmt.Sprintf("Scan %s via %s: %s", name, via, x.Method)}
+	if x.Reverse {
+		d.Head += " (reverse)"
+	}
+	if x.Dynamic {
+		d.Head = fmt.Sprintf("Scan %s (access path chosen per outer row)", name)
+		d.add("filter", "%s", exprString(x.spec.Filter))
+		d.add("first plan", "%s: %s", via, x.Method)
+		return d
+	}
+	d.add("why", "%s", x.Reason)
+	for _, r := range x.Rejected {
+		d.add("rejected", "%s (%s)", r.Path, r.Reason)
+	}
+	if x.Hint != "" {
+		d.add("hint", "%s", x.Hint)
+	}
+	total := x.Table.Shards
+	if x.Index != nil {
+		total = x.Index.Shards
+	}
+	d.add("shards", "%d of %d", len(x.Shards), total)
+	if x.Method == PointGet {
+		d.add("keys", "%d%s", len(x.Points), shownList(x.described()))
+	} else {
+		d.add("key ranges", "%d%s", len(x.Ranges), shownRanges(x))
+	}
+	if x.ZSchema != nil {
+		d.add("z-order", "%d attributes, %d-bit addresses", x.ZSchema.Dims(), x.ZSchema.Bits())
+	}
+	d.add("estimate", "%.3g of the search space", x.Estimate)
+	if x.Lookup {
+		d.add("lookup", "table rows fetched by primary key (index does not cover)")
+	} else if x.Index != nil {
+		d.add("covering", "yes")
+	}
+	if x.Ordered {
+		d.add("order", "yields ORDER BY (k-way merge of shards)")
+	}
+	if x.Limit > 0 {
+		d.add("stops after", "%d rows", x.Limit)
+	}
+	if x.Residual != nil {
+		d.add("residual filter", "%s", x.Residual.String())
+	}
+	d.Extra = map[string]any{"table": x.Table.Name, "method": string(x.Method), "shards": x.Shards,
+		"key_ranges": len(x.Ranges), "estimate": x.Estimate, "index": "primary"}
+	if x.Index != nil {
+		d.Extra["index"] = x.Index.Name
+		d.Extra["index_kind"] = string(x.Index.Kind)
 	}
 	return d
+}
+
+func exprString(e planner.Expr) string {
+	if e == nil {
+		return "true"
+	}
+	return e.String()
+}
+
+func (x *Rowset) Describe() Description {
+	return Description{Head: fmt.Sprintf("Rowset %s (%d rows from the catalog)", x.View, len(x.Rows))}
+}
+
+func (x *Values) Describe() Description {
+	d := Description{Head: fmt.Sprintf("Values (%d row%s)", len(x.Rows), plural(len(x.Rows)))}
+	if len(x.Rows) == 1 && len(x.Rows[0]) == 0 {
+		d.Head = "Result"
+	}
+	return d
+}
+
+func (x *TableFunc) Describe() Description {
+	d := Description{Head: "Function " + x.Name}
+	d.add("arguments", "%s", exprList(x.Args))
+	if x.Ordinality {
+		d.add("ordinality", "yes")
+	}
+	return d
+}
+
+func (x *Filter) Describe() Description {
+	d := Description{Head: "Filter"}
+	d.add("filter", "%s", x.Pred.String())
+	return d
+}
+
+func (x *Project) Describe() Description {
+	d := Description{Head: "Project"}
+	d.add("output", "%s", exprList(x.Exprs))
+	return d
+}
+
+func (x *Aggregate) Describe() Description {
+	d := Description{Head: "Aggregate"}
+	if len(x.GroupBy) > 0 {
+		d.add("group by", "%s", exprList(x.GroupBy))
+	}
+	var as []string
+	for _, a := range x.Aggs {
+		as = append(as, aggString(a))
+	}
+	d.add("aggregates", "%s", strings.Join(as, ", "))
+	return d
+}
+
+func aggString(a planner.AggCall) string {
+	if a.Arg == nil {
+		return string(a.Func)
+	}
+	s := fmt.Sprintf("%s(%s%s)", a.Func, map[bool]string{true: "DISTINCT ", false: ""}[a.Distinct], exprList(a.Args))
+	if a.Filter != nil {
+		s += " FILTER (WHERE " + a.Filter.String() + ")"
+	}
+	return s
+}
+
+func (x *Window) Describe() Description {
+	d := Description{Head: "Window"}
+	for _, c := range x.Calls {
+		name := c.Func
+		args := exprList(c.Args)
+		if c.Agg != nil {
+			args = exprList(c.Agg.Args)
+		}
+		over := ""
+		if len(c.PartitionBy) > 0 {
+			over = "PARTITION BY " + exprList(c.PartitionBy)
+		}
+		if len(c.OrderBy) > 0 {
+			var ks []string
+			for _, k := range c.OrderBy {
+				s := k.E.String()
+				if k.Desc {
+					s += " DESC"
+				}
+				ks = append(ks, s)
+			}
+			if over != "" {
+				over += " "
+			}
+			over += "ORDER BY " + strings.Join(ks, ", ")
+		}
+		d.add("function", "%s(%s) OVER (%s)", name, args, over)
+	}
+	return d
+}
+
+func (x *Sort) Describe() Description {
+	d := Description{Head: "Sort"}
+	if x.Limit > 0 {
+		d.Head = fmt.Sprintf("TopN %d", x.Limit)
+	}
+	d.add("sort key", "%s", sortKeys(x.Keys, x.Input.Columns()))
+	return d
+}
+
+func (x *Distinct) Describe() Description {
+	d := Description{Head: "Distinct"}
+	if len(x.On) > 0 {
+		cols := x.Input.Columns()
+		var names []string
+		for _, c := range x.On {
+			names = append(names, cols[c].Name)
+		}
+		d.add("on", "%s", strings.Join(names, ", "))
+	}
+	return d
+}
+
+func (x *Limit) Describe() Description {
+	switch {
+	case x.Count < 0:
+		return Description{Head: fmt.Sprintf("Offset %d", x.Offset)}
+	case x.Offset == 0:
+		return Description{Head: fmt.Sprintf("Limit %d", x.Count)}
+	}
+	return Description{Head: fmt.Sprintf("Limit %d offset %d", x.Count, x.Offset)}
+}
+
+func (x *SetOp) Describe() Description {
+	if x.Op == planner.Union && x.All {
+		return Description{Head: "Append (UNION ALL)"}
+	}
+	head := "Hash " + x.Op.String()
+	if x.All {
+		head += " ALL"
+	}
+	return Description{Head: head}
+}
+
+func (x *CTEScan) Describe() Description {
+	d := Description{Head: "CTE Scan " + x.CTE.Name}
+	if x.CTE.Shared {
+		d.add("shared", "computed once for its %s", "references")
+	}
+	return d
+}
+
+func (x *RecursiveUnion) Describe() Description {
+	d := Description{Head: "Recursive Union"}
+	if x.All {
+		d.Head += " ALL"
+	}
+	return d
+}
+
+func (x *WorkTable) Describe() Description {
+	return Description{Head: "WorkTable Scan"}
+}
+
+func (x *HashJoin) Describe() Description {
+	d := Description{Head: fmt.Sprintf("Hash Join (%s)", x.Kind)}
+	var conds []string
+	for i := range x.LeftKeys {
+		conds = append(conds, x.LeftKeys[i].String()+" = "+x.RightKeys[i].String())
+	}
+	d.add("hash keys", "%s", strings.Join(conds, ", "))
+	if x.Reason != "" {
+		d.add("why", "%s", x.Reason)
+	}
+	if x.Residual != nil {
+		d.add("join filter", "%s", x.Residual.String())
+	}
+	d.add("build side", "right input (hash table in memory)")
+	return d
+}
+
+func (x *LookupJoin) Describe() Description {
+	via := "primary key"
+	if x.Index != nil {
+		via = fmt.Sprintf("%s index %s", x.Index.Kind, x.Index.Name)
+	}
+	name := x.Table.Name
+	if x.Alias != "" && x.Alias != x.Table.Name {
+		name += " " + x.Alias
+	}
+	d := Description{Head: fmt.Sprintf("Lookup Join (%s) on %s via %s", x.Kind, name, via)}
+	d.add("why", "%s", x.Reason)
+	for _, r := range x.Rejected {
+		d.add("rejected", "%s (%s)", r.Path, r.Reason)
+	}
+	var keys []string
+	for i, e := range x.KeyExprs {
+		keys = append(keys, x.Table.Columns[x.KeyCols[i].Column].Name+" = "+e.String())
+	}
+	d.add("lookup keys", "%s", strings.Join(keys, ", "))
+	method := "point gets"
+	if !x.PointGet {
+		method = "one key range per outer row"
+	}
+	d.add("batches", "%d outer rows per round, %s, grouped by shard", x.Batch, method)
+	if x.Lookup {
+		d.add("lookup", "table rows fetched by primary key (index does not cover)")
+	}
+	if x.InnerFilter != nil {
+		d.add("inner filter", "%s", x.InnerFilter.String())
+	}
+	if x.Residual != nil {
+		d.add("join filter", "%s", x.Residual.String())
+	}
+	return d
+}
+
+func (x *NestedLoop) Describe() Description {
+	d := Description{Head: fmt.Sprintf("Nested Loop (%s)", x.Kind)}
+	if x.Pred != nil {
+		d.add("join filter", "%s", x.Pred.String())
+	}
+	if x.Reason != "" {
+		d.add("why", "%s", x.Reason)
+	}
+	return d
+}
+
+func (x *Apply) Describe() Description {
+	d := Description{Head: fmt.Sprintf("Apply (%s)", x.Kind)}
+	d.add("why", "the right side reads the left row (LATERAL or a correlated subquery): run once per left row")
+	if x.Pred != nil {
+		d.add("join filter", "%s", x.Pred.String())
+	}
+	return d
+}
+
+// indexWrites describes the index entries a write maintains.
+func indexWrites(d *Description, t *catalog.Table) {
+	for _, ix := range t.Indexes {
+		var cols []string
+		for _, k := range ix.Columns {
+			c := t.Columns[k.Column].Name
+			if k.Desc {
+				c += " DESC"
+			}
+			cols = append(cols, c)
+		}
+		s := fmt.Sprintf("%s index %s (%s)", ix.Kind, ix.Name, strings.Join(cols, ", "))
+		if len(ix.Include) > 0 {
+			var inc []string
+			for _, c := range ix.Include {
+				inc = append(inc, t.Columns[c].Name)
+			}
+			s += " INCLUDE (" + strings.Join(inc, ", ") + ")"
+		}
+		d.add("maintains", "%s, %d shard%s, %s", s, ix.Shards, plural(ix.Shards), ix.State)
+	}
+}
+
+func (x *Insert) Describe() Description {
+	d := Description{Head: "Insert into " + x.Table.Name}
+	d.add("row", "primary key %s, %d shard%s", pkString(x.Table), x.Table.Shards, plural(x.Table.Shards))
+	indexWrites(&d, x.Table)
+	switch {
+	case x.OnConflict == nil:
+		d.add("on conflict", "error (23505), checked by a conditional put")
+	case x.OnConflict.DoNothing:
+		d.add("on conflict", "do nothing (existing rows read by key)")
+	default:
+		var cols []string
+		for c := range x.OnConflict.Set {
+			cols = append(cols, x.Table.Columns[c].Name)
+		}
+		sort.Strings(cols)
+		d.add("on conflict", "do update %s (existing rows read by key)", strings.Join(cols, ", "))
+	}
+	if x.Returning != nil {
+		d.add("returning", "%s", exprList(x.Returning.Exprs))
+	}
+	return d
+}
+
+func (x *Update) Describe() Description {
+	d := Description{Head: "Update " + x.Table.Name}
+	var cols []string
+	for c, e := range x.Set {
+		cols = append(cols, x.Table.Columns[c].Name+" = "+e.String())
+	}
+	sort.Strings(cols)
+	d.add("set", "%s", strings.Join(cols, ", "))
+	indexWrites(&d, x.Table)
+	d.add("concurrency", "each row re-read by key and written conditionally on its version")
+	if x.Returning != nil {
+		d.add("returning", "%s", exprList(x.Returning.Exprs))
+	}
+	return d
+}
+
+func (x *Delete) Describe() Description {
+	d := Description{Head: "Delete from " + x.Table.Name}
+	indexWrites(&d, x.Table)
+	d.add("concurrency", "each row re-read by key and deleted conditionally on its version")
+	if x.Returning != nil {
+		d.add("returning", "%s", exprList(x.Returning.Exprs))
+	}
+	return d
+}
+
+func pkString(tb *catalog.Table) string {
+	var cols []string
+	for _, k := range tb.PrimaryKey {
+		s := tb.Columns[k.Column].Name
+		if k.Desc {
+			s += " DESC"
+		}
+		if tb.Columns[k.Column].Hidden {
+			s += " (hidden row id)"
+		}
+		cols = append(cols, s)
+	}
+	return "(" + strings.Join(cols, ", ") + ")"
 }
 
 // described returns the SQL descriptions of a scan's points or ranges.
 func (x *Scan) described() []string {
 	if x.describe == nil {
+		if x.Method == PointGet {
+			return make([]string, len(x.Points))
+		}
 		return make([]string, len(x.Ranges))
 	}
 	return x.describe()
@@ -229,39 +618,4 @@ func shortAddr(a []byte, show int, empty string) string {
 		return "0x" + hex.EncodeToString(a)
 	}
 	return "0x" + hex.EncodeToString(a[:show]) + "…"
-}
-
-// ExplainJSON renders the plan as a JSON document with the same content.
-func ExplainJSON(p *Plan, stats map[Node]*NodeStats) string {
-	var conv func(n Node) map[string]any
-	conv = func(n Node) map[string]any {
-		m := map[string]any{"operator": describe(n), "details": details(n)}
-		if s := stats[n]; s != nil {
-			m["actual"] = map[string]any{"rows": s.Rows, "time_ms": float64(s.Time.Microseconds()) / 1000,
-				"items_read": s.ItemsRead, "store_requests": s.Requests, "capacity": s.Capacity}
-		}
-		if x, ok := n.(*Scan); ok {
-			m["table"] = x.Table.Name
-			m["method"] = string(x.Method)
-			if x.Index != nil {
-				m["index"] = x.Index.Name
-				m["index_kind"] = string(x.Index.Kind)
-			} else {
-				m["index"] = "primary"
-			}
-			m["shards"] = x.Shards
-			m["key_ranges"] = len(x.Ranges)
-			m["estimate"] = x.Estimate
-		}
-		var kids []any
-		for _, c := range n.Children() {
-			kids = append(kids, conv(c))
-		}
-		if len(kids) > 0 {
-			m["inputs"] = kids
-		}
-		return m
-	}
-	out, _ := json.MarshalIndent([]any{map[string]any{"Plan": conv(p.Root)}}, "", "  ")
-	return string(out)
 }

@@ -8,12 +8,33 @@ import (
 	"github.com/zproxy/zproxy/zorder"
 )
 
-// Node is one operator of a physical plan.
+// Node is one operator of a physical plan. The executor builds one
+// iterator per node from the same tree EXPLAIN walks.
 type Node interface {
-	// Children returns the operator's inputs.
-	Children() []Node
-	// Name is the operator name EXPLAIN prints.
-	Name() string
+	// Inputs are the operators this one reads, in order.
+	Inputs() []Node
+	// Columns is the layout of the rows the operator yields.
+	Columns() []planner.Column
+	// Describe is what EXPLAIN says of the operator: a head line and its
+	// details. Text and JSON are two renderings of it.
+	Describe() Description
+}
+
+// Description is EXPLAIN's account of one operator.
+type Description struct {
+	Head  string
+	Attrs []Attr
+	// Extra holds structured values for EXPLAIN (FORMAT JSON) only.
+	Extra map[string]any
+}
+
+// Attr is one detail line: "key: value".
+type Attr struct {
+	Key, Value string
+}
+
+func (d *Description) add(key, format string, args ...any) {
+	d.Attrs = append(d.Attrs, Attr{Key: key, Value: sprintf(format, args...)})
 }
 
 // Method is how a Scan reads the store.
@@ -32,9 +53,8 @@ const (
 // End is unbounded.
 type KeyRange struct {
 	Start, End []byte
-	// Shown describes the range in SQL terms ("sensor_id = 1, ts in
-	// ['2024-01-01 00:00:00', '2024-02-01 00:00:00')") when keyRanges was
-	// asked for descriptions; EXPLAIN prints Z-address ranges as addresses.
+	// Shown describes the range in SQL terms when keyRanges was asked for
+	// descriptions; EXPLAIN prints Z-address ranges as addresses.
 	Shown string
 }
 
@@ -50,6 +70,7 @@ type Rejection struct {
 // table-shaped rows (columns the path does not read are NULL).
 type Scan struct {
 	Table  *catalog.Table
+	Alias  string
 	Index  *catalog.Index // nil: the table itself (primary key order)
 	Method Method
 	Shards []int
@@ -74,22 +95,56 @@ type Scan struct {
 	// Needed are the table columns the statement reads.
 	Needed []int
 
+	// Dynamic scans read outer rows (a correlated subquery, the inner side
+	// of an Apply): their access path is chosen again each time they open,
+	// with the outer values known (Resolve). Spec is what to plan.
+	Dynamic bool
+	spec    *scanSpec
+	opts    Options
+
 	// For EXPLAIN.
 	Reason   string
 	Rejected []Rejection
 	Hint     string
 	Estimate float64 // fraction of the search space probed, 0..1
 	Covering bool
-	// describe renders the points or ranges in SQL terms, in key order, on
-	// demand (EXPLAIN only).
 	describe func() []string
+	cols     []planner.Column
 }
 
-// Filter drops rows for which Pred is not true. (Scans apply their own
-// residual; Filter is used above aggregation for HAVING.)
+// Rowset yields the rows of a catalog relation (information_schema,
+// pg_catalog), computed from the schema rather than read from the store.
+type Rowset struct {
+	View string
+	Rows [][]sqltypes.Value
+	cols []planner.Column
+}
+
+// Values yields rows of expressions (VALUES, SELECT without FROM).
+type Values struct {
+	Rows [][]planner.Expr
+	Cols []planner.Column
+}
+
+// TableFunc yields the rows of a set-returning function.
+type TableFunc struct {
+	Name       string
+	Args       []planner.Expr
+	Ordinality bool
+	Cols       []planner.Column
+}
+
+// Filter drops rows for which Pred is not true.
 type Filter struct {
 	Input Node
 	Pred  planner.Expr
+}
+
+// Project computes the output expressions.
+type Project struct {
+	Input Node
+	Exprs []planner.Expr
+	Cols  []planner.Column
 }
 
 // Aggregate groups its input and computes aggregates; its output rows are
@@ -98,12 +153,14 @@ type Aggregate struct {
 	Input   Node
 	GroupBy []planner.Expr
 	Aggs    []planner.AggCall
+	cols    []planner.Column
 }
 
-// Project computes the output expressions.
-type Project struct {
+// Window computes window functions over its input, which it holds.
+type Window struct {
 	Input Node
-	Exprs []planner.Expr
+	Calls []planner.WindowCall
+	cols  []planner.Column
 }
 
 // Sort orders rows; with Limit > 0 it keeps only the first Limit (top-n).
@@ -113,10 +170,11 @@ type Sort struct {
 	Limit int
 }
 
-// Distinct removes duplicate rows (over the first Width columns).
+// Distinct removes duplicate rows (all columns, or the first of each group
+// equal on On).
 type Distinct struct {
 	Input Node
-	Width int
+	On    []int
 }
 
 // Limit skips Offset rows and returns at most Count (-1: unlimited).
@@ -125,68 +183,129 @@ type Limit struct {
 	Count, Offset int64
 }
 
-// Values yields one empty row (SELECT without FROM).
-type Values struct{}
+// SetOp combines two inputs of one layout: UNION ALL appends; the others
+// hash rows (counting them for the ALL forms).
+type SetOp struct {
+	Op          planner.SetOpKind
+	All         bool
+	Left, Right Node
+	Cols        []planner.Column
+}
 
-// Rowset yields the rows of a catalog view (information_schema,
-// pg_catalog), computed from the schema rather than read from the store.
-type Rowset struct {
-	View string
-	Rows [][]sqltypes.Value
+// CTE is a WITH query's plan, computed once per execution when it is read
+// more than once (Shared), streamed into its one reader otherwise.
+type CTE struct {
+	ID     int
+	Name   string
+	Plan   Node
+	Shared bool
+}
+
+// CTEScan reads a CTE.
+type CTEScan struct {
+	CTE  *CTE
+	cols []planner.Column
+}
+
+// RecursiveUnion computes WITH RECURSIVE: the anchor's rows, then rounds of
+// the recursive term over the previous round's rows (WorkTable).
+type RecursiveUnion struct {
+	ID                int
+	Anchor, Recursive Node
+	All               bool
+	cols              []planner.Column
+}
+
+// WorkTable reads the previous round of the RecursiveUnion with its ID.
+type WorkTable struct {
+	ID   int
+	cols []planner.Column
 }
 
 var (
 	_ Node = (*Scan)(nil)
+	_ Node = (*Rowset)(nil)
+	_ Node = (*Values)(nil)
+	_ Node = (*TableFunc)(nil)
 	_ Node = (*Filter)(nil)
-	_ Node = (*Aggregate)(nil)
 	_ Node = (*Project)(nil)
+	_ Node = (*Aggregate)(nil)
+	_ Node = (*Window)(nil)
 	_ Node = (*Sort)(nil)
 	_ Node = (*Distinct)(nil)
 	_ Node = (*Limit)(nil)
-	_ Node = (*Values)(nil)
-	_ Node = (*Rowset)(nil)
+	_ Node = (*SetOp)(nil)
+	_ Node = (*CTEScan)(nil)
+	_ Node = (*RecursiveUnion)(nil)
+	_ Node = (*WorkTable)(nil)
 )
 
-// Children implementations.
-func (n *Scan) Children() []Node      { return nil }
-func (n *Filter) Children() []Node    { return []Node{n.Input} }
-func (n *Aggregate) Children() []Node { return []Node{n.Input} }
-func (n *Project) Children() []Node   { return []Node{n.Input} }
-func (n *Sort) Children() []Node      { return []Node{n.Input} }
-func (n *Distinct) Children() []Node  { return []Node{n.Input} }
-func (n *Limit) Children() []Node     { return []Node{n.Input} }
-func (n *Values) Children() []Node    { return nil }
-func (n *Rowset) Children() []Node    { return nil }
+// Inputs implementations.
+func (n *Scan) Inputs() []Node           { return nil }
+func (n *Rowset) Inputs() []Node         { return nil }
+func (n *Values) Inputs() []Node         { return nil }
+func (n *TableFunc) Inputs() []Node      { return nil }
+func (n *Filter) Inputs() []Node         { return []Node{n.Input} }
+func (n *Project) Inputs() []Node        { return []Node{n.Input} }
+func (n *Aggregate) Inputs() []Node      { return []Node{n.Input} }
+func (n *Window) Inputs() []Node         { return []Node{n.Input} }
+func (n *Sort) Inputs() []Node           { return []Node{n.Input} }
+func (n *Distinct) Inputs() []Node       { return []Node{n.Input} }
+func (n *Limit) Inputs() []Node          { return []Node{n.Input} }
+func (n *SetOp) Inputs() []Node          { return []Node{n.Left, n.Right} }
+func (n *CTEScan) Inputs() []Node        { return nil }
+func (n *RecursiveUnion) Inputs() []Node { return []Node{n.Anchor, n.Recursive} }
+func (n *WorkTable) Inputs() []Node      { return nil }
 
-// Name implementations.
-func (n *Scan) Name() string      { return "Scan" }
-func (n *Filter) Name() string    { return "Filter" }
-func (n *Aggregate) Name() string { return "Aggregate" }
-func (n *Project) Name() string   { return "Project" }
-func (n *Sort) Name() string {
-	if n.Limit > 0 {
-		return "TopN"
-	}
-	return "Sort"
-}
-func (n *Distinct) Name() string { return "Distinct" }
-func (n *Limit) Name() string    { return "Limit" }
-func (n *Values) Name() string   { return "Values" }
-func (n *Rowset) Name() string   { return "Rowset" }
+// Columns implementations.
+func (n *Scan) Columns() []planner.Column           { return n.cols }
+func (n *Rowset) Columns() []planner.Column         { return n.cols }
+func (n *Values) Columns() []planner.Column         { return n.Cols }
+func (n *TableFunc) Columns() []planner.Column      { return n.Cols }
+func (n *Filter) Columns() []planner.Column         { return n.Input.Columns() }
+func (n *Project) Columns() []planner.Column        { return n.Cols }
+func (n *Aggregate) Columns() []planner.Column      { return n.cols }
+func (n *Window) Columns() []planner.Column         { return n.cols }
+func (n *Sort) Columns() []planner.Column           { return n.Input.Columns() }
+func (n *Distinct) Columns() []planner.Column       { return n.Input.Columns() }
+func (n *Limit) Columns() []planner.Column          { return n.Input.Columns() }
+func (n *SetOp) Columns() []planner.Column          { return n.Cols }
+func (n *CTEScan) Columns() []planner.Column        { return n.cols }
+func (n *RecursiveUnion) Columns() []planner.Column { return n.cols }
+func (n *WorkTable) Columns() []planner.Column      { return n.cols }
 
 // Plan is a physical plan for one statement.
 type Plan struct {
 	Root Node
-	// Scan is the access path (nil without FROM), for metrics and EXPLAIN.
+	// Scan is the first table access path of the plan (nil without one),
+	// for metrics.
 	Scan *Scan
 	// Notices to send the client (full scan warnings, unhonoured hints).
 	Notices []*pgerr.Error
+	// Columns are the statement's result columns (reads, RETURNING).
+	Columns []planner.Column
 }
 
-// AccessPath labels the plan for metrics: the scan method, or "none".
+// AccessPath labels the plan for metrics: the first scan's method, or
+// "none".
 func (p *Plan) AccessPath() string {
 	if p == nil || p.Scan == nil {
 		return "none"
 	}
 	return string(p.Scan.Method)
+}
+
+// Walk calls fn for n and every node below it, parents first, including
+// the plans of subqueries inside expressions.
+func Walk(n Node, fn func(Node)) {
+	if n == nil {
+		return
+	}
+	fn(n)
+	for _, in := range n.Inputs() {
+		Walk(in, fn)
+	}
+	for _, sp := range subplansOf(n) {
+		Walk(sp.Plan, fn)
+	}
 }

@@ -48,6 +48,12 @@ type Statement struct {
 	OnConflict *OnConflict
 	// Explain is set for EXPLAIN; AST is then an *ast.ExplainStmt.
 	Explain *ExplainOptions
+	// Returning is the RETURNING list of INSERT, UPDATE or DELETE.
+	Returning *ast.FieldList
+	// From is UPDATE's FROM list.
+	From *ast.Join
+	// ViewQuery is the text of CREATE VIEW's query.
+	ViewQuery string
 
 	query string
 	segs  []seg
@@ -79,9 +85,9 @@ func (s *Statement) Position(sqlOffset int) int {
 var tidbPool = sync.Pool{New: func() any {
 	p := tidb.New()
 	p.SetSQLMode(mysql.ModeANSIQuotes | mysql.ModePipesAsConcat | mysql.ModeNoBackslashEscapes)
-	// Window-function keywords (rank, row_number, ...) would otherwise be
-	// reserved words, and zproxy has no window functions.
-	p.EnableWindowFunc(false)
+	// Window functions make their names (rank, row_number, ...) reserved
+	// words in TiDB; a column of that name is backquoted on a retry.
+	p.EnableWindowFunc(true)
 	return p
 }}
 
@@ -153,6 +159,11 @@ func parseOne(sql string, toks []token) (Statement, error) {
 			break
 		}
 		i := r.tidbErrorToken(&st, err)
+		if i > head && i < len(toks) && toks[i].kind != tkIdent && toks[i-1].kind == tkIdent && windowWords[toks[i-1].val] {
+			// "SELECT rank, ..." fails after the word, which TiDB takes for
+			// a window function.
+			i--
+		}
 		if i < head || i >= len(toks) || attempt == 8 || toks[i].kind != tkIdent || pgReserved[toks[i].val] || r.ed[i].hasRep {
 			return st, r.tidbError(i, err)
 		}
@@ -160,6 +171,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 		r.seg, r.params = r.seg[:0], r.params[:0]
 	}
 	r.numberParams(&st)
+	r.numberSubParams(&st)
 	if st.Explain != nil {
 		format := "row"
 		if st.Explain.Format == "json" {
@@ -272,6 +284,13 @@ func (r *rewriter) tidbError(i int, err error) error {
 		}
 	}
 	return r.syntaxErrorAt(i)
+}
+
+// windowWords are the names TiDB reserves when window functions are on.
+var windowWords = map[string]bool{
+	"rank": true, "row_number": true, "dense_rank": true, "percent_rank": true, "cume_dist": true, "ntile": true,
+	"lag": true, "lead": true, "first_value": true, "last_value": true, "nth_value": true, "groups": true,
+	"window": true, "over": true, "range": true, "rows": true,
 }
 
 // pgReserved are Postgres' reserved key words: never column names, so never

@@ -39,6 +39,12 @@ type rewriter struct {
 	seg []seg
 
 	params []paramAt // $n markers, in output order
+
+	// subParams are the markers of parts parsed apart (RETURNING, UPDATE's
+	// FROM), numbered after the main statement's.
+	subParams []subParams
+	// startInFrom: the tokens are a FROM list (UPDATE's, parsed apart).
+	startInFrom bool
 }
 
 type paramAt struct {
@@ -187,6 +193,9 @@ func (r *rewriter) qualifiedStart(j, lo int) int {
 // any EXPLAIN prefix) is head, applying the construct handlers and then
 // the token-level rewrites.
 func (r *rewriter) rewrite(head int) error {
+	if err := r.relational(head); err != nil {
+		return err
+	}
 	if err := r.constructs(head); err != nil {
 		return err
 	}
@@ -248,6 +257,10 @@ func (r *rewriter) rewrite(head int) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported").WithPosition(r.pos(i))
 		case t.kind == tkPunct && t.val == ":":
 			return r.syntaxErrorAt(i)
+		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance") && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
+			// TiDB reads STDDEV and VARIANCE as MySQL's population forms;
+			// PostgreSQL's are the sample ones.
+			r.replace(i, map[string]string{"stddev": "stddev_samp", "variance": "var_samp"}[t.val])
 		case t.kind == tkIdent && t.val == "concat" && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			// TiDB turns || into concat(), which must stay NULL-strict;
 			// Postgres's concat() function skips NULLs, so it gets its own name.
@@ -362,6 +375,15 @@ func (r *rewriter) constructs(head int) error {
 		if r.peek(k, "table") {
 			return r.createTable(k + 1)
 		}
+		if r.peek(k, "or") && r.peek(k+1, "replace") {
+			k += 2
+		}
+		if r.peek(k, "recursive") {
+			return pgerr.New(pgerr.FeatureNotSupported, "CREATE RECURSIVE VIEW is not supported; use WITH RECURSIVE inside the view").WithPosition(r.pos(k))
+		}
+		if r.peek(k, "view") {
+			return r.createView(k + 1)
+		}
 		if r.peek(k, "unique") {
 			k++
 		}
@@ -373,6 +395,30 @@ func (r *rewriter) constructs(head int) error {
 	case "check":
 		if r.peek(head+1, "table") {
 			r.ed[head].pre = "admin "
+		}
+	}
+	return nil
+}
+
+// createView records the text of a view's query (the view keeps it, and
+// binds it again wherever it is used). i is the token after VIEW.
+func (r *rewriter) createView(i int) error {
+	depth := 0
+	for k := i; k < len(r.toks); k++ {
+		switch t := r.toks[k]; {
+		case t.is("("):
+			depth++
+		case t.is(")"):
+			depth--
+		case depth == 0 && t.is("with") && !r.peek(k-1, "as"):
+			return pgerr.New(pgerr.FeatureNotSupported, "view options (WITH ...) are not supported").WithPosition(r.pos(k))
+		case depth == 0 && t.is("as"):
+			if k+1 >= len(r.toks) {
+				return r.syntaxErrorAt(k + 1)
+			}
+			last := r.toks[len(r.toks)-1]
+			r.st.ViewQuery = r.sql[r.toks[k+1].start:last.end]
+			return nil
 		}
 	}
 	return nil

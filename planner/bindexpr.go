@@ -62,10 +62,10 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if agg != nil {
 			return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", n.Name.Name.O)
 		}
-		return b.resolveColumn(sc, n.Name)
+		return sc.resolve(n.Name)
 	case *ast.AggregateFuncExpr:
 		if agg != nil {
-			return agg.bindAgg(n)
+			return agg.bindAgg(n.F, n.Args, n.Distinct, nil, nil)
 		}
 		return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
 	case *ast.BinaryOperationExpr:
@@ -151,7 +151,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		return res, nil
 	case *ast.PatternInExpr:
 		if n.Sel != nil {
-			return nil, unsupported("subqueries are not supported")
+			return b.bindCompareSubquery(sc, n.Expr, OpEq, false, n.Sel, n.Not, agg)
 		}
 		e, err := b.child(sc, n.Expr, agg)
 		if err != nil {
@@ -212,6 +212,9 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			}
 			return &Cast{E: e, To: t}, nil
 		}
+		if e, ok, err := b.bindAggregateCall(sc, n, agg); ok || err != nil {
+			return e, err
+		}
 		args := make([]Expr, len(n.Args))
 		for i, a := range n.Args {
 			x, err := b.child(sc, a, agg)
@@ -223,14 +226,30 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		return b.bindFunc(n.FnName.L, args)
 	case *ast.DefaultExpr:
 		return nil, unsupported("DEFAULT is not supported in this position")
-	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
-		return nil, unsupported("subqueries are not supported")
+	case *ast.SubqueryExpr:
+		return b.bindScalarSubquery(sc, n)
+	case *ast.ExistsSubqueryExpr:
+		q, ok := n.Sel.(*ast.SubqueryExpr)
+		if !ok {
+			return nil, unsupported("EXISTS needs a subquery")
+		}
+		rel, corr, err := b.bindSubquery(sc, q.Query)
+		if err != nil {
+			return nil, err
+		}
+		return &Subquery{Kind: ExistsSubquery, Plan: rel, Neg: n.Not, Correlated: corr, Typ: sqltypes.TypeBool, ID: b.newSubqueryID()}, nil
+	case *ast.CompareSubqueryExpr:
+		op, ok := binOps[n.Op]
+		if !ok || op == OpAnd || op == OpOr {
+			return nil, unsupported("operator %s with a subquery is not supported", opName(n.Op))
+		}
+		return b.bindCompareSubquery(sc, n.L, op, n.All, n.R, false, agg)
 	case *ast.CaseExpr:
 		return b.bindCase(sc, n, agg)
 	case *ast.RowExpr:
-		return nil, unsupported("row constructors are not supported")
+		return nil, unsupported("row constructors are not supported here")
 	case *ast.WindowFuncExpr:
-		return nil, unsupported("window functions are not supported")
+		return b.bindWindow(n, agg)
 	}
 	return nil, unsupported("%s is not supported", exprName(node))
 }
@@ -331,10 +350,11 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 		return b.bindLogic(sc, n, agg)
 	}
 	op, ok := binOps[n.Op]
+	if n.Op == opcode.NullEQ {
+		// The parser's spelling of IS NOT DISTINCT FROM.
+		op, ok = OpNotDistinct, true
+	}
 	if !ok {
-		if n.Op == opcode.NullEQ {
-			return nil, unsupported("operator <=> is not supported; use IS NOT DISTINCT FROM")
-		}
 		return nil, unsupported("operator %s is not supported", opName(n.Op))
 	}
 	l, err := b.child(sc, n.L, agg)
@@ -346,7 +366,7 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 		return nil, err
 	}
 	switch op {
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpNotDistinct:
 		return b.compare(op, l, r)
 	case OpConcat:
 		b.inferParam(l, sqltypes.TypeText)
@@ -515,7 +535,7 @@ func fold(e Expr) (Expr, error) {
 		return e, nil
 	}
 	switch e.(type) {
-	case *ColRef, *Param, *aggRef:
+	case *ColRef, *Param, *OuterRef, *Subquery, *windowRef:
 		return e, nil
 	}
 	for _, c := range Children(e) {

@@ -24,6 +24,25 @@ type Expr interface {
 type EvalContext struct {
 	Params []sqltypes.Value
 	Now    time.Time
+	// Outer is the stack of enclosing rows a correlated subquery or a
+	// LATERAL item reads through OuterRef (innermost last).
+	Outer [][]sqltypes.Value
+	// Subplans evaluates the physical subplans the optimizer put in place
+	// of subqueries (the executor provides it).
+	Subplans SubplanRunner
+}
+
+// SubplanRunner runs a subquery's physical plan for the current outer row.
+// Plan is the optimizer's node; the executor knows its type.
+type SubplanRunner interface {
+	RunSubplan(ctx *EvalContext, plan any, outer []sqltypes.Value) (SubplanResult, error)
+}
+
+// SubplanResult is what a subplan produced: its rows, read lazily. Next
+// returns ok false at the end; Close releases the run.
+type SubplanResult interface {
+	Next() (row []sqltypes.Value, ok bool, err error)
+	Close()
 }
 
 // ColRef reads column Index of the input row.
@@ -64,6 +83,9 @@ const (
 	OpDiv    BinOp = "/"
 	OpMod    BinOp = "%"
 	OpConcat BinOp = "||"
+	// OpNotDistinct is IS NOT DISTINCT FROM: equality that treats two NULLs
+	// as equal and is never NULL itself.
+	OpNotDistinct BinOp = "IS NOT DISTINCT FROM"
 )
 
 // Binary applies Op to L and R.
@@ -212,6 +234,15 @@ func (e *Binary) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, e
 			return sqltypes.Null, nil
 		}
 		return sqltypes.NewBool(true), nil
+	case OpNotDistinct:
+		r, err := e.R.Eval(ctx, row)
+		if err != nil {
+			return r, err
+		}
+		if l.IsNull() || r.IsNull() {
+			return sqltypes.NewBool(l.IsNull() && r.IsNull()), nil
+		}
+		return sqltypes.NewBool(sqltypes.Compare(l, r) == 0), nil
 	case OpOr:
 		if l.K == sqltypes.KindBool && l.Bool() {
 			return sqltypes.NewBool(true), nil
@@ -613,6 +644,10 @@ func Children(e Expr) []Expr {
 		return []Expr{x.E}
 	case *Func:
 		return x.Args
+	case *Subquery:
+		if x.Left != nil {
+			return []Expr{x.Left}
+		}
 	}
 	return nil
 }
@@ -642,7 +677,8 @@ func Walk(e Expr, fn func(Expr)) {
 func IsConstant(e Expr) bool {
 	ok := true
 	Walk(e, func(x Expr) {
-		if _, isCol := x.(*ColRef); isCol {
+		switch x.(type) {
+		case *ColRef, *OuterRef, *Subquery:
 			ok = false
 		}
 	})
@@ -690,3 +726,7 @@ func splitOn(e Expr, op BinOp) []Expr {
 
 // Truthy reports whether a filter result admits the row (NULL does not).
 func Truthy(v sqltypes.Value) bool { return v.K == sqltypes.KindBool && v.I != 0 }
+
+// IsVolatile reports whether a function call may return a different value
+// each time (now(), random()): it is not folded or moved.
+func IsVolatile(f *Func) bool { return f.volatile }

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"github.com/zproxy/zproxy/catalog"
-	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
 // Statement is a statement bound to the catalog. Its concrete types are the
@@ -13,86 +12,43 @@ type Statement interface {
 	Kind() string
 }
 
-// OutputColumn is one column a statement returns.
-type OutputColumn struct {
-	Name  string
-	Type  sqltypes.Type
-	Table *catalog.Table // source table, when the column is a plain column
-	Col   int            // ordinal in Table, or -1
-}
-
-// SortKey is one ORDER BY item over the projected row.
-type SortKey struct {
-	Col        int // index into the projected row (possibly a hidden column)
-	Desc       bool
-	NullsFirst bool
-}
-
-// AggFunc names an aggregate.
-type AggFunc string
-
-// Aggregates.
-const (
-	AggCount     AggFunc = "count"
-	AggCountStar AggFunc = "count(*)"
-	AggSum       AggFunc = "sum"
-	AggMin       AggFunc = "min"
-	AggMax       AggFunc = "max"
-	AggAvg       AggFunc = "avg"
-)
-
-// AggCall is one aggregate over the input rows.
-type AggCall struct {
-	Func     AggFunc
-	Arg      Expr // nil for count(*)
-	Distinct bool
-	Typ      sqltypes.Type
-}
-
-// Hint is an index hint in TiDB syntax.
+// Hint is an optimizer hint in TiDB syntax: an index hint (USE_INDEX,
+// IGNORE_INDEX) or a join hint (INL_JOIN, HASH_JOIN, MERGE_JOIN, LEADING).
 type Hint struct {
-	Use   bool // USE_INDEX (true) or IGNORE_INDEX (false)
-	Table string
-	Index []string // empty USE_INDEX(t) means: the primary key / a table scan
+	Name   string // lower case: use_index, ignore_index, inl_join, hash_join, merge_join, leading
+	Use    bool   // for index hints: USE_INDEX (true) or IGNORE_INDEX (false)
+	Table  string
+	Tables []string // join hints: the tables named, in order
+	Index  []string // empty USE_INDEX(t) means: the primary key / a table scan
 }
 
-// Select is a bound SELECT over at most one table.
-//
-// Rows flow: scan Table → Filter (over the table row) → if Aggregated, group
-// by GroupBy and compute Aggs, giving rows of [group values..., aggregate
-// values...] on which Having and Project are evaluated; otherwise Project is
-// evaluated over the table row → Sort by OrderBy (over the projected row) →
-// Offset/Limit → the first Visible columns go to the client.
-type Select struct {
-	Table      *catalog.Table // nil for SELECT without FROM
-	Filter     Expr           // nil: every row
-	Aggregated bool
-	GroupBy    []Expr
-	Aggs       []AggCall
-	Having     Expr
-	Project    []Expr
-	Columns    []OutputColumn // the Visible output columns
-	Visible    int
-	OrderBy    []SortKey
-	Distinct   bool
-	Limit      Expr // nil: no limit
-	Offset     Expr
-	Hints      []Hint
-	// Needed lists the table columns the statement reads (for covering).
-	Needed []int
+// Query is a bound SELECT (or VALUES, set operation, WITH query): a
+// logical plan whose rows go to the client.
+type Query struct {
+	Plan Rel
+	// Locking is set for SELECT ... FOR UPDATE / FOR SHARE.
+	Locking string
 }
 
 // Kind implements Statement.
-func (*Select) Kind() string { return "select" }
+func (*Query) Kind() string { return "select" }
 
-// Insert is a bound INSERT ... VALUES.
+// Returning is a write's RETURNING list: expressions over the written row
+// (the new row for INSERT and UPDATE, the old one for DELETE).
+type Returning struct {
+	Exprs []Expr
+	Cols  []Column
+}
+
+// Insert is a bound INSERT.
 type Insert struct {
 	Table *catalog.Table
-	// Rows are full table rows: one expression per table column (defaults
-	// filled in as constants).
-	Rows [][]Expr
+	// Source yields full table rows: one value per table column, in table
+	// order, already of the column types, defaults filled in.
+	Source Rel
 	// OnConflict: nil (duplicate key is an error), DoNothing, or DoUpdate.
 	OnConflict *OnConflict
+	Returning  *Returning
 }
 
 // Kind implements Statement.
@@ -104,20 +60,34 @@ type OnConflict struct {
 	// Set assigns new values for conflicting rows. Each expression is
 	// evaluated over the concatenation [existing row..., excluded row...].
 	Set map[int]Expr
+	// Where, when set, limits DO UPDATE to rows for which it is true.
+	Where Expr
 }
 
-// Update is a bound UPDATE. Set expressions are evaluated over the old row.
+// Update is a bound UPDATE. Source yields, for each row to change, the old
+// row (its first len(Table.Columns) columns) followed by the columns of any
+// FROM tables; Set expressions read that row.
 type Update struct {
-	Scan *Select // the rows to change (Project = the whole row)
-	Set  map[int]Expr
+	Table     *catalog.Table
+	Source    Rel
+	Set       map[int]Expr
+	Returning *Returning
+	// Recheck is the part of WHERE that reads only the target row: a row
+	// changed by a concurrent statement since the scan must still pass it.
+	Recheck Expr
 }
 
 // Kind implements Statement.
 func (*Update) Kind() string { return "update" }
 
-// Delete is a bound DELETE.
+// Delete is a bound DELETE; Source yields the rows to delete (the old row
+// first, then the columns of any USING tables).
 type Delete struct {
-	Scan *Select
+	Table     *catalog.Table
+	Source    Rel
+	Returning *Returning
+	// Recheck: as for Update.
+	Recheck Expr
 }
 
 // Kind implements Statement.
@@ -206,3 +176,27 @@ type TxnOp struct{ Op string }
 
 // Kind implements Statement.
 func (t *TxnOp) Kind() string { return t.Op }
+
+// CreateView creates (or replaces) a view.
+type CreateView struct {
+	Name      string
+	OrReplace bool
+	// SQL is the view's query as written; Columns its output columns (with
+	// the names of the optional column list applied).
+	SQL     string
+	Columns []Column
+	// Depends names the tables and views the query reads.
+	Depends []string
+}
+
+// Kind implements Statement.
+func (*CreateView) Kind() string { return "create_view" }
+
+// DropView drops views.
+type DropView struct {
+	Names    []string
+	IfExists bool
+}
+
+// Kind implements Statement.
+func (*DropView) Kind() string { return "drop_view" }

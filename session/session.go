@@ -127,16 +127,14 @@ func textColumns(names ...string) []wire.Column {
 
 func columnsOf(b planner.Statement) []wire.Column {
 	switch x := b.(type) {
-	case *planner.Select:
-		cols := make([]wire.Column, x.Visible)
-		for i, c := range x.Columns[:x.Visible] {
-			cols[i] = wire.Column{Name: c.Name, Type: c.Type}
-			if c.Table != nil && c.Col >= 0 {
-				cols[i].TableOID = uint32(c.Table.ID)
-				cols[i].ColumnNum = int16(c.Col + 1)
-			}
-		}
-		return cols
+	case *planner.Query:
+		return wireColumns(x.Plan.Columns())
+	case *planner.Insert:
+		return returningColumns(x.Returning)
+	case *planner.Update:
+		return returningColumns(x.Returning)
+	case *planner.Delete:
+		return returningColumns(x.Returning)
 	case *planner.ShowIndexes:
 		cols := append([]wire.Column(nil), showIndexColumns...)
 		cols[5].Type = sqltypes.TypeInt4
@@ -157,6 +155,26 @@ func columnsOf(b planner.Statement) []wire.Column {
 		return textColumns(x.Name)
 	}
 	return nil
+}
+
+// wireColumns describes result columns for RowDescription.
+func wireColumns(cs []planner.Column) []wire.Column {
+	cols := make([]wire.Column, len(cs))
+	for i, c := range cs {
+		cols[i] = wire.Column{Name: c.Name, Type: c.Type}
+		if c.Table != nil && c.Col >= 0 {
+			cols[i].TableOID = uint32(c.Table.ID)
+			cols[i].ColumnNum = int16(c.Col + 1)
+		}
+	}
+	return cols
+}
+
+func returningColumns(r *planner.Returning) []wire.Column {
+	if r == nil {
+		return nil
+	}
+	return wireColumns(r.Cols)
 }
 
 // Execute implements wire.Statement.
@@ -208,14 +226,14 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
 
 	switch x := bound.(type) {
-	case *planner.Select:
+	case *planner.Query:
 		plan, err := optimizer.Optimize(x, params, opts)
 		if err != nil {
 			return nil, err
 		}
 		st.sendNotices(plan)
 		stats := &kv.Stats{}
-		rows, err := e.exec.Run(ctx, plan, params, nil, stats)
+		rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem()})
 		if err != nil {
 			return nil, storeErr(err)
 		}
@@ -223,19 +241,30 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		if plan.Scan != nil && plan.Scan.ZSchema != nil {
 			e.cfg.Metrics.ZOrderScan(len(plan.Scan.Ranges))
 		}
-		return &rowsResult{cols: columnsOf(x), rows: rows, visible: x.Visible, onDone: func(n int64) {
+		cols := columnsOf(x)
+		return &rowsResult{cols: cols, rows: rows, visible: len(cols), onDone: func(n int64) {
 			done(fmt.Sprintf("SELECT %d", n), plan, stats, n)
 		}}, nil
 	case *planner.Insert, *planner.Update, *planner.Delete:
-		n, plan, stats, err := st.write(ctx, x, params, opts)
+		res, plan, stats, err := st.write(ctx, x, params, opts)
 		if err != nil {
 			return nil, err
 		}
 		if s.txStatus == 'T' {
 			s.txWrote = true
 		}
-		done("", plan, stats, 0)
-		return &memResult{tag: writeTag(kind, n), recorded: true}, nil
+		done("", plan, stats, int64(len(res.Returning)))
+		return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
+	case *planner.CreateView:
+		if err := e.exec.CreateView(ctx, e.catalog, x); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("CREATE VIEW"), nil
+	case *planner.DropView:
+		if err := e.exec.DropView(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("DROP VIEW"), nil
 	case *planner.CreateTable:
 		if err := e.exec.CreateTable(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
@@ -306,7 +335,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 // write plans and runs INSERT, UPDATE or DELETE while holding the write
 // gate, so an online index build sees either the statement's whole effect or
 // none of it.
-func (st *statement) write(ctx context.Context, b planner.Statement, params []sqltypes.Value, opts optimizer.Options) (int64, *optimizer.Plan, *kv.Stats, error) {
+func (st *statement) write(ctx context.Context, b planner.Statement, params []sqltypes.Value, opts optimizer.Options) (executor.WriteResult, *optimizer.Plan, *kv.Stats, error) {
 	e := st.sess.engine
 	e.exec.Gate.RLock()
 	defer e.exec.Gate.RUnlock()
@@ -314,36 +343,26 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 	// gate was taken must be maintained by this statement.
 	bound, _, _, err := st.bind(ctx)
 	if err != nil {
-		return 0, nil, nil, err
+		return executor.WriteResult{}, nil, nil, err
 	}
-	stats := &kv.Stats{}
-	var n int64
-	var plan *optimizer.Plan
-	switch x := bound.(type) {
-	case *planner.Insert:
-		n, err = e.exec.Insert(ctx, x, params, stats)
-	case *planner.Update:
-		if plan, err = optimizer.Optimize(x.Scan, params, opts); err == nil {
-			st.sendNotices(plan)
-			n, err = e.exec.Update(ctx, x, plan, params, stats)
-		}
-	case *planner.Delete:
-		if plan, err = optimizer.Optimize(x.Scan, params, opts); err == nil {
-			st.sendNotices(plan)
-			n, err = e.exec.Delete(ctx, x, plan, params, stats)
-		}
-	}
+	plan, err := optimizer.Optimize(bound, params, opts)
 	if err != nil {
-		return 0, nil, nil, storeErr(err)
+		return executor.WriteResult{}, nil, nil, err
 	}
-	return n, plan, stats, nil
+	st.sendNotices(plan)
+	stats := &kv.Stats{}
+	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem()})
+	if err != nil {
+		return executor.WriteResult{}, nil, nil, storeErr(err)
+	}
+	return res, plan, stats, nil
 }
 
 // writes reports whether a statement changes data or schema.
 func writes(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
-		*planner.CreateIndex, *planner.DropIndex:
+		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView:
 		return true
 	}
 	return false
@@ -417,23 +436,19 @@ func (st *statement) txn(op string) wire.Result {
 
 func (st *statement) explain(ctx context.Context, x *planner.Explain, params []sqltypes.Value, opts optimizer.Options) (wire.Result, error) {
 	e := st.sess.engine
-	var sel *planner.Select
-	switch inner := x.Stmt.(type) {
-	case *planner.Select:
-		sel = inner
-	case *planner.Update:
-		sel = inner.Scan
-	case *planner.Delete:
-		sel = inner.Scan
+	switch x.Stmt.(type) {
+	case *planner.Query, *planner.Insert, *planner.Update, *planner.Delete:
 	default:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of %s is not supported", inner.Kind())
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of %s is not supported", x.Stmt.Kind())
 	}
-	if x.Analyze {
-		if _, ok := x.Stmt.(*planner.Select); !ok {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN ANALYZE of %s is not supported", x.Stmt.Kind())
+	if x.Analyze && writes(x.Stmt) {
+		if st.sess.readOnly() {
+			return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", strings.ToUpper(x.Stmt.Kind()))
 		}
+		e.exec.Gate.RLock()
+		defer e.exec.Gate.RUnlock()
 	}
-	plan, err := optimizer.Optimize(sel, params, opts)
+	plan, err := optimizer.Optimize(x.Stmt, params, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -444,21 +459,36 @@ func (st *statement) explain(ctx context.Context, x *planner.Explain, params []s
 	if x.Analyze {
 		stats = map[optimizer.Node]*optimizer.NodeStats{}
 		start := time.Now()
-		rows, err := e.exec.Run(ctx, plan, params, stats, kvStats)
-		if err != nil {
-			return nil, storeErr(err)
-		}
-		for {
-			_, ok, err := rows.Next(ctx)
+		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem()}
+		if writes(x.Stmt) {
+			// EXPLAIN ANALYZE runs the statement, writes included, as
+			// PostgreSQL's does.
+			res, err := e.exec.Write(ctx, plan, params, run)
 			if err != nil {
-				rows.Close()
 				return nil, storeErr(err)
 			}
-			if !ok {
-				break
+			stats[plan.Root] = &optimizer.NodeStats{Rows: res.Count, Time: time.Since(start), Loops: 1,
+				ItemsRead: kvStats.ItemsRead.Load(), Requests: kvStats.Requests.Load(), Capacity: kvStats.Capacity()}
+			if st.sess.txStatus == 'T' {
+				st.sess.txWrote = true
 			}
+		} else {
+			rows, err := e.exec.Run(ctx, plan, params, run)
+			if err != nil {
+				return nil, storeErr(err)
+			}
+			for {
+				_, ok, err := rows.Next(ctx)
+				if err != nil {
+					rows.Close()
+					return nil, storeErr(err)
+				}
+				if !ok {
+					break
+				}
+			}
+			rows.Close()
 		}
-		rows.Close()
 		total = time.Since(start)
 	}
 	var lines []string

@@ -2,6 +2,7 @@ package session
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -9,6 +10,10 @@ import (
 
 // varAllowFullScan is zproxy's own setting guarding full table scans.
 const varAllowFullScan = "zproxy.allow_full_scan"
+
+// varWorkMem bounds the memory of one statement's sorts, hash tables,
+// DISTINCT sets and window partitions.
+const varWorkMem = "zproxy.work_mem"
 
 // knownVars are the run-time parameters a session accepts with their
 // defaults. Clients set several of these on connect (JDBC sets
@@ -39,6 +44,7 @@ var knownVars = map[string]string{
 	"max_identifier_length":               "63",
 	"is_superuser":                        "on",
 	varAllowFullScan:                      "on",
+	varWorkMem:                            "256MB",
 }
 
 // readOnlyVars cannot be SET.
@@ -104,6 +110,15 @@ func (s *Session) set(name, value string, reset bool) error {
 		default:
 			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q requires a Boolean value", name)
 		}
+	case varWorkMem:
+		n, err := parseMemory(value)
+		if err != nil {
+			return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).
+				WithHint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
+		}
+		if n < 64<<10 {
+			return pgerr.New(pgerr.InvalidParameterValue, "%d kB is outside the valid range for parameter %q (64 kB .. )", n>>10, name)
+		}
 	case "client_encoding":
 		switch strings.ToUpper(strings.ReplaceAll(value, "-", "")) {
 		case "UTF8", "UNICODE":
@@ -141,4 +156,36 @@ func (s *Session) showAll() [][2]string {
 // READ ONLY in the current block.
 func (s *Session) readOnly() bool {
 	return s.vars["default_transaction_read_only"] == "on" || s.vars["transaction_read_only"] == "on"
+}
+
+// parseMemory reads a memory size as PostgreSQL's settings spell it: a
+// number of kB, or a number with a unit (B, kB, MB, GB, TB).
+func parseMemory(v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	i := 0
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, strconv.ErrSyntax
+	}
+	n, err := strconv.ParseInt(v[:i], 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	unit := strings.TrimSpace(v[i:])
+	mult := map[string]int64{"": 1 << 10, "B": 1, "kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}[unit]
+	if mult == 0 {
+		return 0, strconv.ErrSyntax
+	}
+	return n * mult, nil
+}
+
+// workMem is the session's zproxy.work_mem in bytes.
+func (s *Session) workMem() int64 {
+	n, err := parseMemory(s.vars[varWorkMem])
+	if err != nil {
+		return 0
+	}
+	return n
 }

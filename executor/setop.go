@@ -1,0 +1,285 @@
+package executor
+
+import (
+	"context"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/optimizer"
+	"github.com/zproxy/zproxy/planner"
+)
+
+func (ec *execCtx) newSetOp(ctx context.Context, n *optimizer.SetOp) (Rows, error) {
+	l, err := ec.build(ctx, n.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ec.build(ctx, n.Right)
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	if n.Op == planner.Union && n.All {
+		return &appendRows{inputs: []Rows{l, r}}, nil
+	}
+	return &setOpRows{ec: ec, node: n, left: l, right: r}, nil
+}
+
+// appendRows yields its inputs one after the other (UNION ALL).
+type appendRows struct {
+	inputs []Rows
+	cur    int
+}
+
+func (a *appendRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
+	for a.cur < len(a.inputs) {
+		row, ok, err := a.inputs[a.cur].Next(ctx)
+		if err != nil || ok {
+			return row, ok, err
+		}
+		a.cur++
+	}
+	return nil, false, nil
+}
+
+func (a *appendRows) Close() {
+	for _, in := range a.inputs {
+		in.Close()
+	}
+}
+
+// setOpRows computes UNION, INTERSECT [ALL] and EXCEPT [ALL] with a hash
+// table of rows (NULLs equal to each other, as set operations compare).
+type setOpRows struct {
+	ec          *execCtx
+	node        *optimizer.SetOp
+	left, right Rows
+	out         [][]sqltypes.Value
+	pos         int
+	done        bool
+}
+
+func (s *setOpRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
+	if !s.done {
+		s.done = true
+		if err := s.compute(ctx); err != nil {
+			return nil, false, err
+		}
+	}
+	if s.pos >= len(s.out) {
+		return nil, false, nil
+	}
+	s.pos++
+	return s.out[s.pos-1], true, nil
+}
+
+func drain(ctx context.Context, r Rows, fn func([]sqltypes.Value) error) error {
+	for n := 1; ; n++ {
+		row, ok, err := r.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if n%cancelCheckEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := fn(row); err != nil {
+			return err
+		}
+	}
+}
+
+func (s *setOpRows) compute(ctx context.Context) error {
+	n := s.node
+	switch n.Op {
+	case planner.Union:
+		seen := newRowSet(s.ec.mem)
+		add := func(row []sqltypes.Value) error {
+			e, fresh, err := seen.add(row)
+			if fresh {
+				s.out = append(s.out, e.row)
+			}
+			return err
+		}
+		if err := drain(ctx, s.left, add); err != nil {
+			return err
+		}
+		return drain(ctx, s.right, add)
+	}
+	// INTERSECT and EXCEPT: count the right rows, then walk the left.
+	right := newRowSet(s.ec.mem)
+	if err := drain(ctx, s.right, func(row []sqltypes.Value) error {
+		_, _, err := right.add(row)
+		return err
+	}); err != nil {
+		return err
+	}
+	emitted := newRowSet(s.ec.mem)
+	return drain(ctx, s.left, func(row []sqltypes.Value) error {
+		m := right.find(row)
+		keep := false
+		switch {
+		case n.Op == planner.Intersect && n.All:
+			if m != nil && m.count > 0 {
+				m.count--
+				keep = true
+			}
+		case n.Op == planner.Intersect:
+			if m != nil {
+				_, fresh, err := emitted.add(row)
+				if err != nil {
+					return err
+				}
+				keep = fresh
+			}
+		case n.All: // EXCEPT ALL
+			if m != nil && m.count > 0 {
+				m.count--
+			} else {
+				keep = true
+			}
+		default: // EXCEPT
+			if m == nil {
+				_, fresh, err := emitted.add(row)
+				if err != nil {
+					return err
+				}
+				keep = fresh
+			}
+		}
+		if keep {
+			kept := copyRow(row)
+			if err := s.ec.mem.grow(rowSize(kept)); err != nil {
+				return err
+			}
+			s.out = append(s.out, kept)
+		}
+		return nil
+	})
+}
+
+func (s *setOpRows) Close() {
+	s.left.Close()
+	s.right.Close()
+}
+
+// cteState holds the rows of a shared WITH query once computed.
+type cteState struct {
+	rows [][]sqltypes.Value
+	done bool
+}
+
+func (ec *execCtx) newCTEScan(ctx context.Context, n *optimizer.CTEScan) (Rows, error) {
+	if !n.CTE.Shared {
+		return ec.build(ctx, n.CTE.Plan)
+	}
+	st := ec.ctes[n.CTE.ID]
+	if st == nil {
+		st = &cteState{}
+		ec.ctes[n.CTE.ID] = st
+	}
+	if !st.done {
+		in, err := ec.build(ctx, n.CTE.Plan)
+		if err != nil {
+			return nil, err
+		}
+		err = drain(ctx, in, func(row []sqltypes.Value) error {
+			kept := copyRow(row)
+			if err := ec.mem.grow(rowSize(kept)); err != nil {
+				return err
+			}
+			st.rows = append(st.rows, kept)
+			return nil
+		})
+		in.Close()
+		if err != nil {
+			return nil, err
+		}
+		st.done = true
+	}
+	return &rowsetRows{rows: st.rows}, nil
+}
+
+// maxRecursion bounds the rounds of a recursive CTE; PostgreSQL has no
+// bound, but a runaway query there runs until canceled, and a bound with a
+// clear error is kinder to a proxy shared by many clients.
+const maxRecursion = 1_000_000
+
+// recursiveRows computes WITH RECURSIVE: the anchor's rows, then rounds of
+// the recursive term over the previous round's rows until a round adds
+// none (without ALL, rows already produced do not count).
+type recursiveRows struct {
+	ec   *execCtx
+	node *optimizer.RecursiveUnion
+	out  [][]sqltypes.Value
+	pos  int
+	done bool
+}
+
+func (r *recursiveRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
+	if !r.done {
+		r.done = true
+		if err := r.compute(ctx); err != nil {
+			return nil, false, err
+		}
+	}
+	if r.pos >= len(r.out) {
+		return nil, false, nil
+	}
+	r.pos++
+	return r.out[r.pos-1], true, nil
+}
+
+func (r *recursiveRows) compute(ctx context.Context) error {
+	var seen *rowSet
+	if !r.node.All {
+		seen = newRowSet(r.ec.mem)
+	}
+	collect := func(in Rows) ([][]sqltypes.Value, error) {
+		var round [][]sqltypes.Value
+		err := drain(ctx, in, func(row []sqltypes.Value) error {
+			if seen != nil {
+				_, fresh, err := seen.add(row)
+				if err != nil || !fresh {
+					return err
+				}
+			}
+			kept := copyRow(row)
+			if err := r.ec.mem.grow(rowSize(kept)); err != nil {
+				return err
+			}
+			round = append(round, kept)
+			return nil
+		})
+		in.Close()
+		return round, err
+	}
+	in, err := r.ec.build(ctx, r.node.Anchor)
+	if err != nil {
+		return err
+	}
+	round, err := collect(in)
+	if err != nil {
+		return err
+	}
+	for i := 0; len(round) > 0; i++ {
+		if i == maxRecursion {
+			return pgerr.New(pgerr.ProgramLimitExceeded, "recursive query ran more than %d rounds", maxRecursion)
+		}
+		r.out = append(r.out, round...)
+		r.ec.work[r.node.ID] = round
+		in, err := r.ec.build(ctx, r.node.Recursive)
+		if err != nil {
+			return err
+		}
+		if round, err = collect(in); err != nil {
+			return err
+		}
+	}
+	delete(r.ec.work, r.node.ID)
+	return nil
+}
+
+func (r *recursiveRows) Close() {}

@@ -1,0 +1,476 @@
+package executor
+
+import (
+	"context"
+	"sort"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/optimizer"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// windowRows computes window functions: it holds its whole input (charged
+// to work_mem), then for each call sorts the rows by the call's PARTITION
+// BY and ORDER BY and computes the call partition by partition. Its rows
+// are the input rows followed by one value per call, in the order of the
+// last call's sort.
+type windowRows struct {
+	in   Rows
+	node *optimizer.Window
+	ec   *execCtx
+	out  [][]sqltypes.Value
+	pos  int
+	done bool
+}
+
+func (w *windowRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
+	if !w.done {
+		w.done = true
+		if err := w.compute(ctx); err != nil {
+			return nil, false, err
+		}
+	}
+	if w.pos >= len(w.out) {
+		return nil, false, nil
+	}
+	w.pos++
+	return w.out[w.pos-1], true, nil
+}
+
+func (w *windowRows) Close() { w.in.Close() }
+
+func (w *windowRows) compute(ctx context.Context) error {
+	width := len(w.node.Input.Columns())
+	ncalls := len(w.node.Calls)
+	var rows [][]sqltypes.Value
+	for n := 1; ; n++ {
+		row, ok, err := w.in.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if n%cancelCheckEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		kept := make([]sqltypes.Value, width+ncalls)
+		copy(kept, row)
+		if err := w.ec.mem.grow(rowSize(kept)); err != nil {
+			return err
+		}
+		rows = append(rows, kept)
+	}
+	order := make([]int, len(rows))
+	for ci := range w.node.Calls {
+		call := &w.node.Calls[ci]
+		// Sort keys of every row: partition values, then order values.
+		np, no := len(call.PartitionBy), len(call.OrderBy)
+		keys := make([][]sqltypes.Value, len(rows))
+		for i, r := range rows {
+			k := make([]sqltypes.Value, np+no)
+			for j, e := range call.PartitionBy {
+				v, err := e.Eval(w.ec.eval, r[:width])
+				if err != nil {
+					return err
+				}
+				k[j] = v
+			}
+			for j, o := range call.OrderBy {
+				v, err := o.E.Eval(w.ec.eval, r[:width])
+				if err != nil {
+					return err
+				}
+				k[np+j] = v
+			}
+			keys[i] = k
+			order[i] = i
+		}
+		sortKeys := make([]planner.SortKey, np+no)
+		for j := 0; j < np; j++ {
+			sortKeys[j] = planner.SortKey{Col: j}
+		}
+		for j, o := range call.OrderBy {
+			sortKeys[np+j] = planner.SortKey{Col: np + j, Desc: o.Desc, NullsFirst: o.NullsFirst}
+		}
+		sort.SliceStable(order, func(a, b int) bool { return lessBy(sortKeys, keys[order[a]], keys[order[b]]) })
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		for start := 0; start < len(order); {
+			end := start + 1
+			for end < len(order) && rowsEqual(keys[order[start]][:np], keys[order[end]][:np]) {
+				end++
+			}
+			p := &partition{ec: w.ec, call: call, rows: rows, keys: keys, idx: order[start:end], np: np, width: width}
+			if err := p.compute(width + ci); err != nil {
+				return err
+			}
+			start = end
+		}
+	}
+	w.out = make([][]sqltypes.Value, len(rows))
+	for i, j := range order {
+		w.out[i] = rows[j]
+	}
+	if len(w.node.Calls) == 0 {
+		w.out = rows
+	}
+	return nil
+}
+
+// partition is one window partition of one call: idx lists its rows in
+// the call's order.
+type partition struct {
+	ec    *execCtx
+	call  *planner.WindowCall
+	rows  [][]sqltypes.Value
+	keys  [][]sqltypes.Value
+	idx   []int
+	np    int
+	width int
+	// peerEnd[i] is one past the last peer of position i.
+	peerEnd   []int
+	peerStart []int
+	// groupOf[i] is the peer group of position i; groupStart[g] its start.
+	groupOf    []int
+	groupStart []int
+}
+
+// peers reports whether positions i and j have equal ORDER BY values.
+func (p *partition) peers(i, j int) bool {
+	return rowsEqual(p.keys[p.idx[i]][p.np:], p.keys[p.idx[j]][p.np:])
+}
+
+func (p *partition) computePeers() {
+	n := len(p.idx)
+	p.peerStart, p.peerEnd, p.groupOf = make([]int, n), make([]int, n), make([]int, n)
+	p.groupStart = p.groupStart[:0]
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && p.peers(i, j) {
+			j++
+		}
+		for k := i; k < j; k++ {
+			p.peerStart[k], p.peerEnd[k], p.groupOf[k] = i, j, len(p.groupStart)
+		}
+		p.groupStart = append(p.groupStart, i)
+		i = j
+	}
+}
+
+func (p *partition) arg(i, pos int) (sqltypes.Value, error) {
+	return p.call.Args[i].Eval(p.ec.eval, p.rows[p.idx[pos]][:p.width])
+}
+
+func (p *partition) set(pos, col int, v sqltypes.Value) { p.rows[p.idx[pos]][col] = v }
+
+func (p *partition) compute(col int) error {
+	n := len(p.idx)
+	p.computePeers()
+	c := p.call
+	switch c.Func {
+	case "row_number":
+		for i := 0; i < n; i++ {
+			p.set(i, col, sqltypes.NewInt(int64(i+1)))
+		}
+		return nil
+	case "rank", "percent_rank":
+		for i := 0; i < n; i++ {
+			rank := int64(p.peerStart[i] + 1)
+			if c.Func == "rank" {
+				p.set(i, col, sqltypes.NewInt(rank))
+			} else if n > 1 {
+				p.set(i, col, sqltypes.NewFloat(float64(rank-1)/float64(n-1)))
+			} else {
+				p.set(i, col, sqltypes.NewFloat(0))
+			}
+		}
+		return nil
+	case "dense_rank":
+		rank := int64(0)
+		for i := 0; i < n; i++ {
+			if p.peerStart[i] == i {
+				rank++
+			}
+			p.set(i, col, sqltypes.NewInt(rank))
+		}
+		return nil
+	case "cume_dist":
+		for i := 0; i < n; i++ {
+			p.set(i, col, sqltypes.NewFloat(float64(p.peerEnd[i])/float64(n)))
+		}
+		return nil
+	case "ntile":
+		for i := 0; i < n; i++ {
+			v, err := p.arg(0, i)
+			if err != nil {
+				return err
+			}
+			if v.IsNull() {
+				p.set(i, col, sqltypes.Null)
+				continue
+			}
+			k := v.I
+			if k <= 0 {
+				return pgerr.New(pgerr.InvalidArgumentForNtile, "argument of ntile must be greater than zero")
+			}
+			// PostgreSQL: the first n % k buckets hold one row more.
+			per, extra := int64(n)/k, int64(n)%k
+			pos, bucket := int64(i), int64(0)
+			if per == 0 {
+				bucket = pos
+			} else if pos < extra*(per+1) {
+				bucket = pos / (per + 1)
+			} else {
+				bucket = extra + (pos-extra*(per+1))/per
+			}
+			p.set(i, col, sqltypes.NewInt(bucket+1))
+		}
+		return nil
+	case "lag", "lead":
+		for i := 0; i < n; i++ {
+			off := int64(1)
+			if len(c.Args) > 1 {
+				v, err := p.arg(1, i)
+				if err != nil {
+					return err
+				}
+				if v.IsNull() {
+					p.set(i, col, sqltypes.Null)
+					continue
+				}
+				off = v.I
+			}
+			j := int64(i) - off
+			if c.Func == "lead" {
+				j = int64(i) + off
+			}
+			var v sqltypes.Value
+			var err error
+			switch {
+			case j >= 0 && j < int64(n):
+				v, err = p.arg(0, int(j))
+			case len(c.Args) > 2:
+				v, err = p.arg(2, i)
+			default:
+				v = sqltypes.Null
+			}
+			if err != nil {
+				return err
+			}
+			p.set(i, col, v)
+		}
+		return nil
+	}
+	return p.frameFunc(col)
+}
+
+// frame returns the half-open range [lo, hi) of positions in the frame of
+// position i.
+func (p *partition) frame(i int) (int, int, error) {
+	f := p.call.Frame
+	n := len(p.idx)
+	offset := func(b planner.FrameBound) (int64, error) {
+		v, err := b.Offset.Eval(p.ec.eval, nil)
+		if err != nil {
+			return 0, err
+		}
+		if v.IsNull() {
+			return 0, pgerr.New(pgerr.NullValueNotAllowed, "frame starting offset must not be null")
+		}
+		if v.K == sqltypes.KindInt && v.I < 0 || v.K == sqltypes.KindFloat && v.F < 0 {
+			return 0, pgerr.New(pgerr.InvalidPrecedingOrFollowingSize, "frame starting offset must not be negative")
+		}
+		if v.K == sqltypes.KindFloat {
+			return int64(v.F), nil
+		}
+		return v.I, nil
+	}
+	bound := func(b planner.FrameBound, start bool) (int, error) {
+		switch b.Kind {
+		case planner.UnboundedPreceding:
+			return 0, nil
+		case planner.UnboundedFollowing:
+			return n, nil
+		case planner.CurrentRow:
+			switch f.Mode {
+			case planner.FrameRows:
+				if start {
+					return i, nil
+				}
+				return i + 1, nil
+			default:
+				if start {
+					return p.peerStart[i], nil
+				}
+				return p.peerEnd[i], nil
+			}
+		}
+		switch f.Mode {
+		case planner.FrameRows:
+			off, err := offset(b)
+			if err != nil {
+				return 0, err
+			}
+			pos := int64(i)
+			if b.Kind == planner.OffsetPreceding {
+				pos -= off
+			} else {
+				pos += off
+			}
+			if !start {
+				pos++
+			}
+			return int(min(max(pos, 0), int64(n))), nil
+		case planner.FrameGroups:
+			off, err := offset(b)
+			if err != nil {
+				return 0, err
+			}
+			g := int64(p.groupOf[i])
+			if b.Kind == planner.OffsetPreceding {
+				g -= off
+			} else {
+				g += off
+			}
+			switch {
+			case g < 0:
+				return 0, nil
+			case g >= int64(len(p.groupStart)):
+				return n, nil
+			case start:
+				return p.groupStart[g], nil
+			}
+			return p.peerEnd[p.groupStart[g]], nil
+		}
+		// RANGE with an offset: by value of the one ORDER BY key.
+		return p.rangeBound(i, b, start)
+	}
+	lo, err := bound(f.Start, true)
+	if err != nil {
+		return 0, 0, err
+	}
+	hi, err := bound(f.End, false)
+	if err != nil {
+		return 0, 0, err
+	}
+	return lo, hi, nil
+}
+
+// rangeBound finds a RANGE frame bound with an offset: the first position
+// whose key is at least (start) or beyond (end) cur ∓ offset.
+func (p *partition) rangeBound(i int, b planner.FrameBound, start bool) (int, error) {
+	o := p.call.OrderBy[0]
+	offV, err := b.Offset.Eval(p.ec.eval, nil)
+	if err != nil {
+		return 0, err
+	}
+	cur := p.keys[p.idx[i]][p.np]
+	n := len(p.idx)
+	if cur.IsNull() {
+		// NULLs are peers of each other only.
+		if start {
+			return p.peerStart[i], nil
+		}
+		return p.peerEnd[i], nil
+	}
+	delta := offV.AsFloat()
+	if b.Kind == planner.OffsetPreceding {
+		delta = -delta
+	}
+	if o.Desc {
+		delta = -delta
+	}
+	target := cur.AsFloat() + delta
+	// in reports whether position j's key is past the bound (in sort order).
+	before := func(j int) bool {
+		v := p.keys[p.idx[j]][p.np]
+		if v.IsNull() {
+			return o.NullsFirst
+		}
+		x := v.AsFloat()
+		if o.Desc {
+			if start {
+				return x > target
+			}
+			return x >= target
+		}
+		if start {
+			return x < target
+		}
+		return x <= target
+	}
+	return sort.Search(n, func(j int) bool { return !before(j) }), nil
+}
+
+// frameFunc computes first_value, last_value, nth_value and aggregates
+// over each row's frame. With a frame that starts at the partition's start
+// the aggregate accumulates as the frame end moves; otherwise each frame is
+// aggregated anew.
+func (p *partition) frameFunc(col int) error {
+	c := p.call
+	n := len(p.idx)
+	running := c.Agg != nil && c.Frame.Start.Kind == planner.UnboundedPreceding
+	var acc *aggInstance
+	fed := 0
+	for i := 0; i < n; i++ {
+		lo, hi, err := p.frame(i)
+		if err != nil {
+			return err
+		}
+		if hi < lo {
+			hi = lo
+		}
+		switch c.Func {
+		case "first_value", "last_value", "nth_value":
+			pos := lo
+			switch c.Func {
+			case "last_value":
+				pos = hi - 1
+			case "nth_value":
+				v, err := p.arg(1, i)
+				if err != nil {
+					return err
+				}
+				if v.IsNull() {
+					p.set(i, col, sqltypes.Null)
+					continue
+				}
+				if v.I <= 0 {
+					return pgerr.New(pgerr.InvalidArgumentForNthValue, "argument of nth_value must be greater than zero")
+				}
+				pos = lo + int(v.I) - 1
+			}
+			if pos < lo || pos >= hi {
+				p.set(i, col, sqltypes.Null)
+				continue
+			}
+			v, err := p.arg(0, pos)
+			if err != nil {
+				return err
+			}
+			p.set(i, col, v)
+			continue
+		}
+		if c.Agg == nil {
+			return pgerr.New(pgerr.FeatureNotSupported, "window function %s is not supported", c.Func)
+		}
+		if !running || acc == nil {
+			acc = newInstance(c.Agg, p.ec.mem)
+			fed = lo
+		}
+		for ; fed < hi; fed++ {
+			if err := acc.feed(p.ec.eval, p.rows[p.idx[fed]][:p.width], p.ec.mem); err != nil {
+				return err
+			}
+		}
+		v, err := acc.value()
+		if err != nil {
+			return err
+		}
+		p.set(i, col, v)
+	}
+	return nil
+}

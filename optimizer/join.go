@@ -1,0 +1,97 @@
+package optimizer
+
+import (
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// HashJoin builds a hash table of Right's rows by RightKeys and probes it
+// with each Left row's LeftKeys. NULL keys never match. Residual is checked
+// on each matching pair (over the left row followed by the right row).
+type HashJoin struct {
+	Kind                planner.JoinKind
+	Left, Right         Node
+	LeftKeys, RightKeys []planner.Expr
+	Residual            planner.Expr
+	Reason              string
+	cols                []planner.Column
+}
+
+// LookupJoin reads, for batches of Left rows, the matching rows of a stored
+// table through its primary key or a btree index: the join keys are values
+// of the access path's leading key columns, so a batch is one batched get
+// (a point per row) or one range scan per row, per shard.
+type LookupJoin struct {
+	Kind  planner.JoinKind
+	Left  Node
+	Table *catalog.Table
+	Alias string
+	Index *catalog.Index // nil: the primary key
+	// KeyCols are the access path's key columns; KeyExprs, over the left
+	// row, give values for the first len(KeyExprs) of them.
+	KeyCols  []catalog.KeyColumn
+	KeyExprs []planner.Expr
+	// PointGet: KeyExprs bind the whole primary key.
+	PointGet bool
+	// Lookup: index entries are followed by gets of the table rows.
+	Lookup bool
+	// InnerFilter is applied to each inner table row (the inner table's own
+	// WHERE conjuncts); Residual to each joined row.
+	InnerFilter planner.Expr
+	Residual    planner.Expr
+	Needed      []int
+	// Batch is how many left rows one round of lookups serves.
+	Batch    int
+	Reason   string
+	Rejected []Rejection
+	cols     []planner.Column
+}
+
+// NestedLoop compares every left row with every row of Right, which it
+// reads once and keeps: the method for join conditions that are not
+// equalities.
+type NestedLoop struct {
+	Kind        planner.JoinKind
+	Left, Right Node
+	Pred        planner.Expr
+	Reason      string
+	cols        []planner.Column
+}
+
+// Apply runs Right once per left row, with the left row as Right's outer
+// row: LATERAL items and correlated subqueries that could not be turned
+// into joins.
+type Apply struct {
+	Kind        planner.JoinKind
+	Left, Right Node
+	Pred        planner.Expr
+	cols        []planner.Column
+}
+
+var (
+	_ Node = (*HashJoin)(nil)
+	_ Node = (*LookupJoin)(nil)
+	_ Node = (*NestedLoop)(nil)
+	_ Node = (*Apply)(nil)
+)
+
+func (n *HashJoin) Inputs() []Node   { return []Node{n.Left, n.Right} }
+func (n *LookupJoin) Inputs() []Node { return []Node{n.Left} }
+func (n *NestedLoop) Inputs() []Node { return []Node{n.Left, n.Right} }
+func (n *Apply) Inputs() []Node      { return []Node{n.Left, n.Right} }
+
+func (n *HashJoin) Columns() []planner.Column   { return n.cols }
+func (n *LookupJoin) Columns() []planner.Column { return n.cols }
+func (n *NestedLoop) Columns() []planner.Column { return n.cols }
+func (n *Apply) Columns() []planner.Column      { return n.cols }
+
+// joinCols is the output layout of a join of kind over left and right
+// rows of the given layouts.
+func joinCols(kind planner.JoinKind, left, right []planner.Column) []planner.Column {
+	if kind == planner.SemiJoin || kind == planner.AntiJoin {
+		return left
+	}
+	out := make([]planner.Column, 0, len(left)+len(right))
+	out = append(out, left...)
+	return append(out, right...)
+}

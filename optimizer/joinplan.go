@@ -1,0 +1,424 @@
+package optimizer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// lookupBatch is how many outer rows one round of a lookup join serves:
+// DynamoDB's BatchGetItem takes 100 keys, and a round's keys are split by
+// shard before they are read.
+const lookupBatch = 100
+
+// The join rules, in order (EXPLAIN names the one that decided):
+//
+//  1. The right side reads the left row (LATERAL): Apply, which runs it per
+//     left row.
+//  2. A join hint (INL_JOIN, HASH_JOIN) naming the inner table, when it can
+//     be honoured.
+//  3. Lookup join: the equality conjuncts bind a leading prefix of the inner
+//     table's primary key or of one of its btree indexes (longest prefix
+//     wins, as in the access-path rules). For an inner join of two tables
+//     the table with the more selective access path of its own is the outer
+//     side, so the other is looked up.
+//  4. Hash join on the equality conjuncts.
+//  5. Nested loop for conditions without an equality.
+func (b *builder) buildJoin(j *planner.Join, req request) (Node, bool, error) {
+	lc, rc := j.Left.Columns(), j.Right.Columns()
+	lw := len(lc)
+	need := req.need
+	if j.Kind == planner.SemiJoin || j.Kind == planner.AntiJoin {
+		need = append(append([]bool(nil), need...), make([]bool, len(rc))...)
+	}
+	need = append([]bool(nil), need...)
+	usedCols(j.On, need)
+
+	if j.Kind == planner.RightJoin && !j.Lateral {
+		// A right join is the left join of the swapped inputs; the rules then
+		// apply to it as to any left join.
+		sw := planner.NewJoin(planner.LeftJoin, j.Right, j.Left, swapSides(j.On, lw, len(rc)))
+		swNeed := append(append([]bool(nil), need[lw:]...), need[:lw]...)
+		n, _, err := b.buildJoin(sw, request{need: swNeed})
+		if err != nil {
+			return nil, false, err
+		}
+		return restoreOrder(n, lw, len(rc)), false, nil
+	}
+	lneed, rneed := need[:lw], need[lw:]
+
+	if j.Lateral && planner.Escapes(j.Right) {
+		return b.apply(j, lneed)
+	}
+
+	lk, rk, residual := equiKeys(j.On, lw)
+	hint := joinHint(j.Right)
+
+	if len(lk) > 0 && hint != "hash_join" {
+		// An inner join of two tables: look up the side whose own access path
+		// is less selective.
+		if j.Kind == planner.InnerJoin && !j.Lateral {
+			if n, ok, err := b.swappedLookup(j, lk, rk, residual, need); ok || err != nil {
+				return n, false, err
+			}
+		}
+		if n, ok, err := b.lookupJoin(j.Kind, j.Left, j.Right, lk, rk, residual, lneed, rneed, "", hint == "inl_join"); ok || err != nil {
+			return n, false, err
+		}
+	}
+	if hint == "inl_join" {
+		*b.notices = append(*b.notices, pgerr.Notice("INL_JOIN hint not honoured: no equality binds a key prefix of the inner table"))
+	}
+	if hint == "merge_join" {
+		*b.notices = append(*b.notices, pgerr.Notice("MERGE_JOIN hint not honoured: zproxy joins by lookup, hash or nested loop"))
+	}
+	l, _, err := b.build(j.Left, request{need: lneed})
+	if err != nil {
+		return nil, false, err
+	}
+	r, _, err := b.build(j.Right, request{need: rneed})
+	if err != nil {
+		return nil, false, err
+	}
+	if len(lk) > 0 {
+		why := "rule 4: equality conjuncts, and no key of the inner table they bind"
+		if hint == "hash_join" {
+			why = "rule 2: chosen by HASH_JOIN"
+		}
+		return &HashJoin{Kind: j.Kind, Left: l, Right: r, LeftKeys: b.exprs(lk), RightKeys: b.exprs(rk), Residual: b.expr(residual),
+			Reason: why, cols: joinCols(j.Kind, l.Columns(), r.Columns())}, false, nil
+	}
+	return &NestedLoop{Kind: j.Kind, Left: l, Right: r, Pred: b.expr(j.On), Reason: "rule 5: no equality between the two sides",
+		cols: joinCols(j.Kind, l.Columns(), r.Columns())}, false, nil
+}
+
+// apply plans a join whose right side reads the left row.
+func (b *builder) apply(j *planner.Join, lneed []bool) (Node, bool, error) {
+	if j.Kind != planner.InnerJoin && j.Kind != planner.LeftJoin {
+		return nil, false, pgerr.New(pgerr.FeatureNotSupported, "%s join with a LATERAL reference is not supported", j.Kind)
+	}
+	// The right side reads left columns through outer references.
+	planner.VisitExprs(j.Right, func(e planner.Expr, level int) {
+		planner.Walk(e, func(x planner.Expr) {
+			if o, ok := x.(*planner.OuterRef); ok && o.Depth == level+1 && o.Index < len(lneed) {
+				lneed[o.Index] = true
+			}
+		})
+	})
+	l, _, err := b.build(j.Left, request{need: lneed})
+	if err != nil {
+		return nil, false, err
+	}
+	r, _, err := b.build(j.Right, request{})
+	if err != nil {
+		return nil, false, err
+	}
+	return &Apply{Kind: j.Kind, Left: l, Right: r, Pred: b.expr(j.On), cols: joinCols(j.Kind, l.Columns(), r.Columns())}, false, nil
+}
+
+// equiKeys splits a join condition into equalities between a left-side
+// expression (over the left row) and a right-side one (over the right row)
+// and the rest (over the joined row).
+func equiKeys(on planner.Expr, lw int) (lk, rk []planner.Expr, rest planner.Expr) {
+	var others []planner.Expr
+	for _, c := range planner.Conjuncts(on) {
+		eq, ok := c.(*planner.Binary)
+		if ok && eq.Op == planner.OpEq && movable(c) {
+			ll, lr := sides(eq.L, lw)
+			rl, rr := sides(eq.R, lw)
+			switch {
+			case ll && !lr && rr && !rl:
+				lk, rk = append(lk, eq.L), append(rk, planner.ShiftCols(eq.R, -lw))
+				continue
+			case rl && !rr && lr && !ll:
+				lk, rk = append(lk, eq.R), append(rk, planner.ShiftCols(eq.L, -lw))
+				continue
+			}
+		}
+		others = append(others, c)
+	}
+	return lk, rk, andAll(others)
+}
+
+// joinHint returns the join hint naming the table of a join's inner side.
+func joinHint(r planner.Rel) string {
+	s := baseScan(r)
+	if s == nil {
+		return ""
+	}
+	for _, h := range s.Hints {
+		switch h.Name {
+		case "inl_join", "hash_join", "merge_join":
+			return h.Name
+		}
+	}
+	return ""
+}
+
+// baseScan returns the stored-table scan a relation is (possibly under a
+// filter), or nil.
+func baseScan(r planner.Rel) *planner.Scan {
+	if f, ok := r.(*planner.Filter); ok {
+		r = f.Input
+	}
+	s, _ := r.(*planner.Scan)
+	return s
+}
+
+func scanFilter(r planner.Rel) planner.Expr {
+	if f, ok := r.(*planner.Filter); ok {
+		return f.Pred
+	}
+	return nil
+}
+
+// lookupPath is one way to look up rows of a table by key values.
+type lookupPath struct {
+	index    *catalog.Index
+	keyCols  []catalog.KeyColumn
+	exprs    []planner.Expr // per bound leading key column
+	joinKeys int            // how many of them come from the join
+	pointGet bool
+	covering bool
+	label    string
+}
+
+// lookupJoin builds a lookup join of left with the stored table of right,
+// when the join keys bind a key prefix of it; ok is false otherwise.
+func (b *builder) lookupJoin(kind planner.JoinKind, left, right planner.Rel, lk, rk []planner.Expr, residual planner.Expr,
+	lneed, rneed []bool, why string, hinted bool) (Node, bool, error) {
+	if kind != planner.InnerJoin && kind != planner.LeftJoin && kind != planner.SemiJoin && kind != planner.AntiJoin {
+		return nil, false, nil
+	}
+	s := baseScan(right)
+	if s == nil || planner.HasOuterRef(scanFilter(right)) || planner.HasSubquery(scanFilter(right)) {
+		return nil, false, nil
+	}
+	lw := len(left.Columns())
+	best, rejected := b.lookupPaths(s, scanFilter(right), lk, rk, neededOf(rneed, scanFilter(right)))
+	if best == nil {
+		return nil, false, nil
+	}
+	l, _, err := b.build(left, request{need: lneed})
+	if err != nil {
+		return nil, false, err
+	}
+	if why == "" {
+		why = fmt.Sprintf("rule 3: the join binds %s of %s", prefixWords(len(best.exprs), best.pointGet), best.label)
+		if hinted {
+			why = "rule 2: chosen by INL_JOIN; " + why
+		}
+	}
+	// The residual reads [left row, inner table row]; join keys the lookup
+	// does not enforce stay in it.
+	var rest []planner.Expr
+	if residual != nil {
+		rest = append(rest, residual)
+	}
+	used := map[int]bool{}
+	for i := range best.exprs {
+		used[best.keyCols[i].Column] = true
+	}
+	for i := range lk {
+		c, ok := rk[i].(*planner.ColRef)
+		if ok && used[c.Index] && boundBy(best, c.Index, lk[i]) {
+			continue
+		}
+		rest = append(rest, &planner.Binary{Op: planner.OpEq, L: lk[i], R: planner.ShiftCols(rk[i], lw), Typ: sqltypes.TypeBool})
+	}
+	t := s.Table
+	lj := &LookupJoin{Kind: kind, Left: l, Table: t, Alias: s.Alias, Index: best.index, KeyCols: best.keyCols,
+		KeyExprs: b.exprs(best.exprs), PointGet: best.pointGet, Lookup: best.index != nil && !best.covering,
+		InnerFilter: scanFilter(right), Residual: b.expr(andAll(rest)), Needed: neededOf(rneed, scanFilter(right)),
+		Batch: lookupBatch, Reason: why, Rejected: rejected, cols: joinCols(kind, l.Columns(), tableCols(t))}
+	return lj, true, nil
+}
+
+// boundBy reports whether the lookup path binds key column col with e.
+func boundBy(p *lookupPath, col int, e planner.Expr) bool {
+	for i, k := range p.keyCols[:len(p.exprs)] {
+		if k.Column == col && p.exprs[i] == e {
+			return true
+		}
+	}
+	return false
+}
+
+func prefixWords(n int, point bool) string {
+	if point {
+		return "every primary-key column (point gets)"
+	}
+	return fmt.Sprintf("a %d-column key prefix", n)
+}
+
+// lookupPaths ranks the ways to look up rows of s's table by the join keys
+// (and constants of its own filter): the primary key and each public btree
+// index, by longest bound prefix, then point gets, then covering.
+func (b *builder) lookupPaths(s *planner.Scan, filter planner.Expr, lk, rk []planner.Expr, needed []int) (*lookupPath, []Rejection) {
+	t := s.Table
+	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
+	bnds, _ := extractBounds(filter, b.ctx, kinds)
+	bind := func(col int) (planner.Expr, bool, bool) {
+		for i, r := range rk {
+			c, ok := r.(*planner.ColRef)
+			if ok && c.Index == col && lk[i].Type().Kind() == t.Columns[col].Type.Kind() {
+				return lk[i], true, true
+			}
+		}
+		if set := bnds[col]; len(set) == 1 && set[0].IsPoint() {
+			return &planner.Const{V: set[0].Lo, Typ: t.Columns[col].Type}, false, true
+		}
+		return nil, false, false
+	}
+	var paths []*lookupPath
+	consider := func(ix *catalog.Index) {
+		p := &lookupPath{index: ix, keyCols: keyColumnsOf(t, ix), label: "the primary key"}
+		if ix != nil {
+			p.label = fmt.Sprintf("%s index %s", ix.Kind, ix.Name)
+			p.covering = t.Covers(ix, needed)
+		} else {
+			p.covering = true
+		}
+		for _, k := range p.keyCols {
+			e, fromJoin, ok := bind(k.Column)
+			if !ok {
+				break
+			}
+			p.exprs = append(p.exprs, e)
+			if fromJoin {
+				p.joinKeys++
+			}
+		}
+		p.pointGet = ix == nil && len(p.exprs) == len(t.PrimaryKey)
+		if p.joinKeys > 0 {
+			paths = append(paths, p)
+		}
+	}
+	consider(nil)
+	for _, ix := range t.Indexes {
+		if ix.State == catalog.StatePublic && ix.Kind == catalog.KindBTree {
+			consider(ix)
+		}
+	}
+	var best *lookupPath
+	for _, p := range paths {
+		if best == nil || p.pointGet && !best.pointGet || p.pointGet == best.pointGet &&
+			(len(p.exprs) > len(best.exprs) || len(p.exprs) == len(best.exprs) && p.covering && !best.covering) {
+			best = p
+		}
+	}
+	var rejected []Rejection
+	for _, p := range paths {
+		if p != best {
+			rejected = append(rejected, Rejection{Path: "lookup via " + p.label, Reason: fmt.Sprintf("binds %d key column(s), not more than %d", len(p.exprs), len(best.exprs))})
+		}
+	}
+	return best, rejected
+}
+
+// ownPathRank rates the access path a relation has on its own: a point
+// get 4, a key range 3, a Z-order box 2, a full scan 1, a non-table 0.
+func (b *builder) ownPathRank(r planner.Rel) int {
+	s := baseScan(r)
+	if s == nil {
+		return 0
+	}
+	f := scanFilter(r)
+	if planner.HasOuterRef(f) || planner.HasSubquery(f) {
+		return 1
+	}
+	var discard []*pgerr.Error
+	scan, err := planScan(&scanSpec{Table: s.Table, Alias: s.Alias, Filter: f, Hints: s.Hints}, b.ctx, b.opts, &discard)
+	if err != nil {
+		return 1
+	}
+	switch scan.Method {
+	case PointGet:
+		return 4
+	case RangeScan:
+		return 3
+	case ZOrderRanges, ZOrderSkipScan:
+		return 2
+	}
+	return 1
+}
+
+// swappedLookup plans an inner join of two tables with the right table as
+// the outer side when the left can be looked up and the right's own access
+// path is more selective (or both are full scans and only the left is
+// looked up by point gets).
+func (b *builder) swappedLookup(j *planner.Join, lk, rk []planner.Expr, residual planner.Expr, need []bool) (Node, bool, error) {
+	ls, rs := baseScan(j.Left), baseScan(j.Right)
+	if ls == nil || rs == nil {
+		return nil, false, nil
+	}
+	lw, rw := len(j.Left.Columns()), len(j.Right.Columns())
+	lrank, rrank := b.ownPathRank(j.Left), b.ownPathRank(j.Right)
+	// Swapped, the right side is the outer row: its keys are rk.
+	leftPath, _ := b.lookupPaths(ls, scanFilter(j.Left), rk, lk, neededOf(need[:lw], scanFilter(j.Left)))
+	if leftPath == nil {
+		return nil, false, nil
+	}
+	rightPath, _ := b.lookupPaths(rs, scanFilter(j.Right), lk, rk, neededOf(need[lw:], scanFilter(j.Right)))
+	switch {
+	case rrank > lrank:
+	case rrank == lrank && leftPath.pointGet && (rightPath == nil || !rightPath.pointGet):
+	default:
+		return nil, false, nil
+	}
+	why := fmt.Sprintf("rule 3: %s has the more selective access path of its own (%s), so %s is looked up by %s",
+		rs.Alias, rankName(rrank), ls.Alias, strings.TrimPrefix(leftPath.label, "the "))
+	if rrank == lrank {
+		why = fmt.Sprintf("rule 3: neither side is selective on its own; %s is looked up by point gets on %s", ls.Alias, strings.TrimPrefix(leftPath.label, "the "))
+	}
+	sres := swapSides(residual, lw, rw)
+	n, ok, err := b.lookupJoin(planner.InnerJoin, j.Right, j.Left, rk, lk, sres, need[lw:], need[:lw], why, false)
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	return restoreOrder(n, lw, rw), true, nil
+}
+
+func rankName(r int) string {
+	return [...]string{"none", "full scan", "Z-order box", "key range", "point get"}[r]
+}
+
+// swapSides moves an expression over [left (lw), right (rw)] onto the
+// swapped row [right, left].
+func swapSides(e planner.Expr, lw, rw int) planner.Expr {
+	if e == nil {
+		return nil
+	}
+	return planner.RemapCols(e, func(i int) int {
+		if i < lw {
+			return i + rw
+		}
+		return i - lw
+	})
+}
+
+// restoreOrder projects a join computed with swapped inputs ([right (rw),
+// left (lw)]) back to the row the query expects ([left, right]).
+func restoreOrder(n Node, lw, rw int) Node {
+	cols := n.Columns()
+	if len(cols) != lw+rw {
+		return n // semi/anti joins keep one side
+	}
+	exprs := make([]planner.Expr, 0, lw+rw)
+	out := make([]planner.Column, 0, lw+rw)
+	for i := 0; i < lw; i++ {
+		c := cols[rw+i]
+		exprs = append(exprs, &planner.ColRef{Index: rw + i, Name: c.Name, Typ: c.Type})
+		out = append(out, c)
+	}
+	for i := 0; i < rw; i++ {
+		c := cols[i]
+		exprs = append(exprs, &planner.ColRef{Index: i, Name: c.Name, Typ: c.Type})
+		out = append(out, c)
+	}
+	return &Project{Input: n, Exprs: exprs, Cols: out}
+}

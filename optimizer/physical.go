@@ -1,0 +1,546 @@
+package optimizer
+
+import (
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// Optimize plans a statement with the parameter values of this execution:
+// the logical rules rewrite the bound plan, then each relation becomes a
+// physical operator (each table read an access path chosen by the rules,
+// each join a method). Statements without a plan (DDL, SET) are not
+// passed here.
+func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*Plan, error) {
+	b := &builder{opts: opts, ctx: &planner.EvalContext{Params: params}, ctes: map[int]*CTE{}}
+	if b.opts.MaxPoints <= 0 {
+		b.opts.MaxPoints = DefaultMaxPoints
+	}
+	plan := &Plan{}
+	b.notices = &plan.Notices
+	var err error
+	switch s := stmt.(type) {
+	case *planner.Query:
+		plan.Root, _, err = b.build(applyLogicalRules(s.Plan), request{})
+		if err == nil {
+			plan.Columns = s.Plan.Columns()
+		}
+	case *planner.Insert:
+		var src Node
+		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: s.OnConflict, Returning: b.returning(s.Returning)}
+		}
+	case *planner.Update:
+		var src Node
+		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+			set := make(map[int]planner.Expr, len(s.Set))
+			for c, e := range s.Set {
+				set[c] = b.expr(e)
+			}
+			plan.Root = &Update{Table: s.Table, Source: src, Set: set, Recheck: s.Recheck, Returning: b.returning(s.Returning)}
+		}
+	case *planner.Delete:
+		var src Node
+		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+			plan.Root = &Delete{Table: s.Table, Source: src, Recheck: s.Recheck, Returning: b.returning(s.Returning)}
+		}
+	default:
+		return nil, pgerr.New(pgerr.InternalError, "nothing to plan for %s", stmt.Kind())
+	}
+	if err != nil {
+		return nil, err
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	plan.Scan = b.firstScan
+	if plan.Columns == nil {
+		plan.Columns = plan.Root.Columns()
+	}
+	return plan, nil
+}
+
+func (b *builder) returning(r *planner.Returning) *planner.Returning {
+	if r == nil {
+		return nil
+	}
+	out := &planner.Returning{Cols: r.Cols, Exprs: make([]planner.Expr, len(r.Exprs))}
+	for i, e := range r.Exprs {
+		out.Exprs[i] = b.expr(e)
+	}
+	return out
+}
+
+// builder turns logical relations into physical operators.
+type builder struct {
+	opts      Options
+	ctx       *planner.EvalContext
+	notices   *[]*pgerr.Error
+	ctes      map[int]*CTE
+	firstScan *Scan
+	// err is the first error met while planning a subquery inside an
+	// expression (expr cannot return one).
+	err error
+}
+
+// request is what the operator above asks of a relation: the output
+// columns it reads (nil: all), an order it would like (the result says
+// whether it was delivered), and a limit it will apply after that order.
+type request struct {
+	need  []bool
+	order []planner.SortKey
+	limit int
+}
+
+func needAll(n int) []bool {
+	out := make([]bool, n)
+	for i := range out {
+		out[i] = true
+	}
+	return out
+}
+
+// usedCols marks the columns of the current row that e reads, including
+// those read by correlated subqueries inside it.
+func usedCols(e planner.Expr, mark []bool) {
+	if e == nil {
+		return
+	}
+	planner.Walk(e, func(x planner.Expr) {
+		switch y := x.(type) {
+		case *planner.ColRef:
+			if y.Index < len(mark) {
+				mark[y.Index] = true
+			}
+		case *planner.Subquery:
+			planner.VisitExprs(y.Plan, func(se planner.Expr, level int) {
+				planner.Walk(se, func(z planner.Expr) {
+					if o, ok := z.(*planner.OuterRef); ok && o.Depth == level+1 && o.Index < len(mark) {
+						mark[o.Index] = true
+					}
+				})
+			})
+		}
+	})
+}
+
+// expr prepares an expression for execution: subqueries become subplans.
+func (b *builder) expr(e planner.Expr) planner.Expr {
+	if e == nil || !planner.HasSubquery(e) {
+		return e
+	}
+	return planner.MapExpr(e, func(x planner.Expr) planner.Expr {
+		sq, ok := x.(*planner.Subquery)
+		if !ok {
+			return nil
+		}
+		inner := &builder{opts: b.opts, ctx: b.ctx, notices: b.notices, ctes: b.ctes}
+		root, _, err := inner.build(applyLogicalRules(sq.Plan), request{})
+		if err == nil {
+			err = inner.err
+		}
+		if err != nil {
+			if b.err == nil {
+				b.err = err
+			}
+			return &planner.Const{V: sqltypes.Null, Typ: sq.Typ}
+		}
+		if b.firstScan == nil {
+			b.firstScan = inner.firstScan
+		}
+		return &SubPlan{Kind: sq.Kind, Plan: root, Left: sq.Left, Op: sq.Op, Neg: sq.Neg, Correlated: sq.Correlated, Typ: sq.Typ, ID: sq.ID}
+	})
+}
+
+func (b *builder) exprs(es []planner.Expr) []planner.Expr {
+	out := make([]planner.Expr, len(es))
+	for i, e := range es {
+		out[i] = b.expr(e)
+	}
+	return out
+}
+
+func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
+	if req.need == nil {
+		req.need = needAll(len(r.Columns()))
+	}
+	switch n := r.(type) {
+	case *planner.Scan:
+		return b.buildScan(n, nil, req)
+	case *planner.Filter:
+		if s, ok := n.Input.(*planner.Scan); ok {
+			return b.buildScan(s, n.Pred, req)
+		}
+		need := append([]bool(nil), req.need...)
+		usedCols(n.Pred, need)
+		in, delivered, err := b.build(n.Input, request{need: need, order: req.order, limit: 0})
+		if err != nil {
+			return nil, false, err
+		}
+		return &Filter{Input: in, Pred: b.expr(n.Pred)}, delivered, nil
+	case *planner.Project:
+		need := make([]bool, len(n.Input.Columns()))
+		for _, e := range n.Exprs {
+			usedCols(e, need)
+		}
+		// The order asked of the projection passes down where it names
+		// plain columns.
+		var order []planner.SortKey
+		for _, k := range req.order {
+			c, ok := n.Exprs[k.Col].(*planner.ColRef)
+			if !ok {
+				order = nil
+				break
+			}
+			order = append(order, planner.SortKey{Col: c.Index, Desc: k.Desc, NullsFirst: k.NullsFirst})
+		}
+		in, delivered, err := b.build(n.Input, request{need: need, order: order, limit: req.limit})
+		if err != nil {
+			return nil, false, err
+		}
+		if len(req.order) > 0 && order == nil {
+			delivered = false
+		}
+		if isIdentity(n, in) {
+			return in, delivered, nil
+		}
+		exprs := b.exprs(n.Exprs)
+		if inner, ok := in.(*Project); ok && mergeable(exprs, inner.Exprs) {
+			// Two projections in a row (a hidden ORDER BY column dropped after
+			// a sort the scan made unnecessary) compute as one.
+			for i, e := range exprs {
+				exprs[i] = substitute(e, inner.Exprs)
+			}
+			in = inner.Input
+		}
+		return &Project{Input: in, Exprs: exprs, Cols: n.Cols}, delivered, nil
+	case *planner.Sort:
+		in, delivered, err := b.build(n.Input, request{need: needAll(len(n.Columns())), order: n.Keys, limit: req.limit})
+		if err != nil {
+			return nil, false, err
+		}
+		if delivered {
+			return in, true, nil
+		}
+		return &Sort{Input: in, Keys: n.Keys, Limit: req.limit}, sameOrder(req.order, n.Keys), nil
+	case *planner.Limit:
+		count, offset, err := b.limits(n)
+		if err != nil {
+			return nil, false, err
+		}
+		childLimit := 0
+		if count >= 0 {
+			childLimit = int(count + offset)
+		}
+		in, delivered, err := b.build(n.Input, request{need: req.need, order: req.order, limit: childLimit})
+		if err != nil {
+			return nil, false, err
+		}
+		if s, ok := in.(*Sort); ok && childLimit > 0 {
+			s.Limit = childLimit
+		}
+		if count < 0 && offset == 0 {
+			return in, delivered, nil
+		}
+		return &Limit{Input: in, Count: count, Offset: offset}, delivered, nil
+	case *planner.Distinct:
+		in, delivered, err := b.build(n.Input, request{order: req.order})
+		if err != nil {
+			return nil, false, err
+		}
+		return &Distinct{Input: in, On: n.On}, delivered, nil
+	case *planner.Aggregate:
+		need := make([]bool, len(n.Input.Columns()))
+		for _, g := range n.GroupBy {
+			usedCols(g, need)
+		}
+		for _, a := range n.Aggs {
+			for _, x := range a.Args {
+				usedCols(x, need)
+			}
+			usedCols(a.Filter, need)
+			for _, k := range a.OrderBy {
+				usedCols(k.E, need)
+			}
+		}
+		in, _, err := b.build(n.Input, request{need: need})
+		if err != nil {
+			return nil, false, err
+		}
+		aggs := make([]planner.AggCall, len(n.Aggs))
+		for i, a := range n.Aggs {
+			a.Args = b.exprs(a.Args)
+			if len(a.Args) > 0 {
+				a.Arg = a.Args[0]
+			}
+			a.Filter = b.expr(a.Filter)
+			aggs[i] = a
+		}
+		return &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, cols: n.Columns()}, false, nil
+	case *planner.Window:
+		in, _, err := b.build(n.Input, request{})
+		if err != nil {
+			return nil, false, err
+		}
+		return &Window{Input: in, Calls: n.Calls, cols: n.Columns()}, false, nil
+	case *planner.Join:
+		return b.buildJoin(n, req)
+	case *planner.SetOp:
+		l, _, err := b.build(n.Left, request{})
+		if err != nil {
+			return nil, false, err
+		}
+		rt, _, err := b.build(n.Right, request{})
+		if err != nil {
+			return nil, false, err
+		}
+		return &SetOp{Op: n.Op, All: n.All, Left: l, Right: rt, Cols: n.Cols}, false, nil
+	case *planner.Values:
+		rows := make([][]planner.Expr, len(n.Rows))
+		for i, row := range n.Rows {
+			rows[i] = b.exprs(row)
+		}
+		return &Values{Rows: rows, Cols: n.Cols}, false, nil
+	case *planner.TableFunc:
+		return &TableFunc{Name: n.Name, Args: b.exprs(n.Args), Ordinality: n.Ordinality, Cols: n.Cols}, false, nil
+	case *planner.Virtual:
+		return &Rowset{View: n.Table.Name, Rows: n.Table.Virtual, cols: n.Columns()}, false, nil
+	case *planner.CTEScan:
+		c, err := b.cte(n.CTE)
+		if err != nil {
+			return nil, false, err
+		}
+		return &CTEScan{CTE: c, cols: n.Columns()}, false, nil
+	case *planner.RecursiveUnion:
+		anchor, _, err := b.build(n.Anchor, request{})
+		if err != nil {
+			return nil, false, err
+		}
+		rec, _, err := b.build(n.Recursive, request{})
+		if err != nil {
+			return nil, false, err
+		}
+		return &RecursiveUnion{ID: n.CTE.ID, Anchor: anchor, Recursive: rec, All: n.All, cols: n.Columns()}, false, nil
+	case *planner.WorkTable:
+		return &WorkTable{ID: n.CTE.ID, cols: n.Columns()}, false, nil
+	}
+	return nil, false, pgerr.New(pgerr.InternalError, "cannot plan %T", r)
+}
+
+// cte plans a WITH query once per statement.
+func (b *builder) cte(c *planner.CTE) (*CTE, error) {
+	if p, ok := b.ctes[c.ID]; ok {
+		return p, nil
+	}
+	root, _, err := b.build(applyLogicalRules(c.Plan), request{})
+	if err != nil {
+		return nil, err
+	}
+	p := &CTE{ID: c.ID, Name: c.Name, Plan: root, Shared: c.Refs > 1 || c.Recursive}
+	b.ctes[c.ID] = p
+	return p, nil
+}
+
+// mergeable reports whether outer can read inner's expressions directly:
+// every inner expression outer uses is deterministic and without subplans.
+func mergeable(outer, inner []planner.Expr) bool {
+	used := make([]bool, len(inner))
+	for _, e := range outer {
+		usedCols(e, used)
+		if !movable(e) {
+			return false
+		}
+	}
+	for i, u := range used {
+		if u && !movable(inner[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isIdentity reports whether a projection passes its input through.
+func isIdentity(p *planner.Project, in Node) bool {
+	if len(p.Exprs) != len(in.Columns()) {
+		return false
+	}
+	for i, e := range p.Exprs {
+		c, ok := e.(*planner.ColRef)
+		if !ok || c.Index != i {
+			return false
+		}
+		if p.Cols[i].Name != in.Columns()[i].Name || p.Cols[i].Type != in.Columns()[i].Type {
+			return false
+		}
+	}
+	return true
+}
+
+func sameOrder(a, b []planner.SortKey) bool {
+	if len(a) == 0 || len(a) > len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// limits evaluates LIMIT and OFFSET for this execution.
+func (b *builder) limits(n *planner.Limit) (count, offset int64, err error) {
+	count = -1
+	eval := func(e planner.Expr, clause string) (int64, error) {
+		if planner.HasOuterRef(e) {
+			return 0, pgerr.New(pgerr.FeatureNotSupported, "%s that reads the outer query is not supported", clause)
+		}
+		v, err := e.Eval(b.ctx, nil)
+		if err != nil {
+			return 0, err
+		}
+		if v.IsNull() {
+			return -1, nil
+		}
+		if v.K != sqltypes.KindInt {
+			cv, err := sqltypes.Cast(v, sqltypes.TypeInt8)
+			if err != nil {
+				return 0, err
+			}
+			v = cv
+		}
+		if v.I < 0 {
+			code := pgerr.InvalidRowCountInLimitClause
+			if clause == "OFFSET" {
+				code = pgerr.InvalidRowCountInResultOffsetClause
+			}
+			return 0, pgerr.New(code, "%s must not be negative", clause)
+		}
+		return v.I, nil
+	}
+	if n.Count != nil {
+		if count, err = eval(n.Count, "LIMIT"); err != nil {
+			return 0, 0, err
+		}
+	}
+	if n.Offset != nil {
+		if offset, err = eval(n.Offset, "OFFSET"); err != nil {
+			return 0, 0, err
+		}
+		if offset < 0 {
+			offset = 0
+		}
+	}
+	return count, offset, nil
+}
+
+// buildScan plans a table read with the conjuncts of pred: the access path
+// by the rules, the rest as the scan's residual filter, except subqueries,
+// which a Filter above evaluates (the scan's shard streams run in parallel,
+// a subplan one row at a time).
+func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (Node, bool, error) {
+	var plain, withSub []planner.Expr
+	for _, c := range planner.Conjuncts(pred) {
+		if planner.HasSubquery(c) {
+			withSub = append(withSub, c)
+		} else {
+			plain = append(plain, c)
+		}
+	}
+	need := append([]bool(nil), req.need...)
+	for _, c := range withSub {
+		usedCols(c, need)
+	}
+	spec := &scanSpec{Table: s.Table, Alias: s.Alias, Filter: andAll(plain), Hints: s.Hints, Order: req.order}
+	spec.Needed = neededOf(need, spec.Filter)
+	var scan *Scan
+	var err error
+	if planner.HasOuterRef(spec.Filter) {
+		scan, err = b.dynamicScan(spec)
+	} else {
+		scan, err = planScan(spec, b.ctx, b.opts, b.notices)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	delivered := len(req.order) > 0 && scan.Ordered && !scan.Dynamic
+	if req.limit > 0 && len(withSub) == 0 && (len(req.order) == 0 || delivered) {
+		scan.Limit = req.limit
+	}
+	if b.firstScan == nil {
+		b.firstScan = scan
+	}
+	var out Node = scan
+	if len(withSub) > 0 {
+		out = &Filter{Input: scan, Pred: b.expr(andAll(withSub))}
+	}
+	return out, delivered, nil
+}
+
+// neededOf lists the table columns marked in need or read by filter.
+func neededOf(need []bool, filter planner.Expr) []int {
+	mark := append([]bool(nil), need...)
+	usedCols(filter, mark)
+	var out []int
+	for i, m := range mark {
+		if m {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// dynamicScan plans a scan whose filter reads outer rows: EXPLAIN shows
+// the plan it would have with those conjuncts as a residual; each opening
+// re-plans with the outer values known (Resolve).
+func (b *builder) dynamicScan(spec *scanSpec) (*Scan, error) {
+	var static []planner.Expr
+	for _, c := range planner.Conjuncts(spec.Filter) {
+		if !planner.HasOuterRef(c) {
+			static = append(static, c)
+		}
+	}
+	first := *spec
+	first.Filter = andAll(static)
+	var discard []*pgerr.Error
+	scan, err := planScan(&first, b.ctx, b.opts, &discard)
+	if err != nil {
+		return nil, err
+	}
+	scan.Dynamic, scan.spec, scan.opts = true, spec, b.opts
+	return scan, nil
+}
+
+// Resolve plans a dynamic scan for the outer rows now in ctx: the outer
+// references of its filter become the constants they are for this row.
+func (n *Scan) Resolve(ctx *planner.EvalContext) (*Scan, error) {
+	if !n.Dynamic {
+		return n, nil
+	}
+	var err error
+	filter := planner.MapExpr(n.spec.Filter, func(x planner.Expr) planner.Expr {
+		o, ok := x.(*planner.OuterRef)
+		if !ok || err != nil {
+			return nil
+		}
+		v, e := o.Eval(ctx, nil)
+		if e != nil {
+			err = e
+			return nil
+		}
+		return &planner.Const{V: v, Typ: o.Typ}
+	})
+	if err != nil {
+		return nil, err
+	}
+	spec := *n.spec
+	spec.Filter = filter
+	var discard []*pgerr.Error
+	return planScan(&spec, ctx, n.opts, &discard)
+}
+
+// tableCols is the layout of a table scan's rows.
+func tableCols(t *catalog.Table) []planner.Column {
+	return planner.NewScan(t, t.Name).Columns()
+}

@@ -1,0 +1,327 @@
+package optimizer
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// SubPlan is a subquery planned: an expression that runs Plan (once per
+// statement when it is not correlated, else once per evaluation, with the
+// current row as the plan's outer row) and turns its rows into a value as
+// Kind says.
+type SubPlan struct {
+	Kind       planner.SubqueryKind
+	Plan       Node
+	Left       planner.Expr
+	Op         planner.BinOp
+	Neg        bool
+	Correlated bool
+	Typ        sqltypes.Type
+	ID         int
+
+	// The rows of an uncorrelated subplan, read once.
+	mu     sync.Mutex
+	cached bool
+	rows   [][]sqltypes.Value
+	set    map[uint64][]sqltypes.Value
+	hasNul bool
+}
+
+var _ planner.Expr = (*SubPlan)(nil)
+
+// Type implements planner.Expr.
+func (s *SubPlan) Type() sqltypes.Type { return s.Typ }
+
+// String implements planner.Expr.
+func (s *SubPlan) String() string {
+	var out string
+	switch s.Kind {
+	case planner.ScalarSubquery:
+		out = fmt.Sprintf("(SubPlan %d)", s.ID)
+	case planner.ExistsSubquery:
+		out = fmt.Sprintf("EXISTS(SubPlan %d)", s.ID)
+	case planner.AnySubquery:
+		out = fmt.Sprintf("(%s %s ANY (SubPlan %d))", s.Left, s.Op, s.ID)
+	case planner.AllSubquery:
+		out = fmt.Sprintf("(%s %s ALL (SubPlan %d))", s.Left, s.Op, s.ID)
+	default:
+		out = fmt.Sprintf("ARRAY(SubPlan %d)", s.ID)
+	}
+	if s.Neg {
+		return "NOT " + out
+	}
+	return out
+}
+
+// Eval implements planner.Expr.
+func (s *SubPlan) Eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	v, err := s.eval(ctx, row)
+	if err != nil || !s.Neg || v.IsNull() {
+		return v, err
+	}
+	return sqltypes.NewBool(!v.Bool()), nil
+}
+
+func (s *SubPlan) eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	var left sqltypes.Value
+	if s.Left != nil {
+		var err error
+		if left, err = s.Left.Eval(ctx, row); err != nil {
+			return left, err
+		}
+	}
+	if !s.Correlated {
+		if err := s.fill(ctx, row); err != nil {
+			return sqltypes.Null, err
+		}
+		switch s.Kind {
+		case planner.ScalarSubquery:
+			if len(s.rows) == 0 {
+				return sqltypes.Null, nil
+			}
+			return s.rows[0][0], nil
+		case planner.ExistsSubquery:
+			return sqltypes.NewBool(len(s.rows) > 0), nil
+		case planner.AnySubquery:
+			if s.Op == planner.OpEq {
+				return s.inSet(left), nil
+			}
+		}
+		return compareRows(s.Kind, s.Op, left, s.rows)
+	}
+	if ctx == nil || ctx.Subplans == nil {
+		return sqltypes.Null, pgerr.New(pgerr.InternalError, "subplan %d run without an executor", s.ID)
+	}
+	res, err := ctx.Subplans.RunSubplan(ctx, s.Plan, row)
+	if err != nil {
+		return sqltypes.Null, err
+	}
+	defer res.Close()
+	switch s.Kind {
+	case planner.ScalarSubquery:
+		r, ok, err := res.Next()
+		if err != nil || !ok {
+			return sqltypes.Null, err
+		}
+		v := r[0]
+		if _, more, err := res.Next(); err != nil {
+			return sqltypes.Null, err
+		} else if more {
+			return sqltypes.Null, tooManyRows()
+		}
+		return v, nil
+	case planner.ExistsSubquery:
+		_, ok, err := res.Next()
+		return sqltypes.NewBool(ok), err
+	}
+	var rows [][]sqltypes.Value
+	for {
+		r, ok, err := res.Next()
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		if !ok {
+			break
+		}
+		rows = append(rows, []sqltypes.Value{r[0]})
+		if s.Kind == planner.AnySubquery && !left.IsNull() && !r[0].IsNull() && compareHolds(s.Op, sqltypes.Compare(left, r[0])) {
+			return sqltypes.NewBool(true), nil // no need to read further
+		}
+	}
+	return compareRows(s.Kind, s.Op, left, rows)
+}
+
+func tooManyRows() error {
+	return pgerr.New(pgerr.CardinalityViolation, "more than one row returned by a subquery used as an expression")
+}
+
+// fill runs an uncorrelated subplan once and keeps its rows (for IN, a hash
+// set of them).
+func (s *SubPlan) fill(ctx *planner.EvalContext, row []sqltypes.Value) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cached {
+		return nil
+	}
+	if ctx == nil || ctx.Subplans == nil {
+		return pgerr.New(pgerr.InternalError, "subplan %d run without an executor", s.ID)
+	}
+	res, err := ctx.Subplans.RunSubplan(ctx, s.Plan, nil)
+	if err != nil {
+		return err
+	}
+	defer res.Close()
+	for {
+		r, ok, err := res.Next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if s.Kind == planner.ExistsSubquery {
+			s.rows = append(s.rows, nil)
+			break // one row answers EXISTS
+		}
+		s.rows = append(s.rows, []sqltypes.Value{r[0]})
+		if s.Kind == planner.ScalarSubquery && len(s.rows) > 1 {
+			return tooManyRows()
+		}
+	}
+	if s.Kind == planner.AnySubquery && s.Op == planner.OpEq {
+		s.set = make(map[uint64][]sqltypes.Value, len(s.rows))
+		for _, r := range s.rows {
+			if r[0].IsNull() {
+				s.hasNul = true
+				continue
+			}
+			h := hashKey(r[0])
+			s.set[h] = append(s.set[h], r[0])
+		}
+	}
+	s.cached = true
+	return nil
+}
+
+// hashKey hashes a value so that numbers equal across kinds (1 = 1.0) hash
+// alike.
+func hashKey(v sqltypes.Value) uint64 {
+	if v.K == sqltypes.KindInt {
+		v = sqltypes.NewFloat(float64(v.I))
+	}
+	return v.Hash(0)
+}
+
+// inSet is left IN (the cached rows) with SQL's NULL rules.
+func (s *SubPlan) inSet(left sqltypes.Value) sqltypes.Value {
+	if len(s.rows) == 0 {
+		return sqltypes.NewBool(false)
+	}
+	if left.IsNull() {
+		return sqltypes.Null
+	}
+	for _, w := range s.set[hashKey(left)] {
+		if sqltypes.Compare(left, w) == 0 {
+			return sqltypes.NewBool(true)
+		}
+	}
+	if s.hasNul {
+		return sqltypes.Null
+	}
+	return sqltypes.NewBool(false)
+}
+
+// compareRows evaluates left op ANY/ALL over the subquery's values with
+// SQL's three-valued logic.
+func compareRows(kind planner.SubqueryKind, op planner.BinOp, left sqltypes.Value, rows [][]sqltypes.Value) (sqltypes.Value, error) {
+	if len(rows) == 0 {
+		return sqltypes.NewBool(kind == planner.AllSubquery), nil
+	}
+	sawNull := left.IsNull()
+	for _, r := range rows {
+		v := r[0]
+		if v.IsNull() || left.IsNull() {
+			sawNull = true
+			continue
+		}
+		holds := compareHolds(op, sqltypes.Compare(left, v))
+		if kind == planner.AnySubquery && holds {
+			return sqltypes.NewBool(true), nil
+		}
+		if kind == planner.AllSubquery && !holds {
+			return sqltypes.NewBool(false), nil
+		}
+	}
+	if sawNull {
+		return sqltypes.Null, nil
+	}
+	return sqltypes.NewBool(kind == planner.AllSubquery), nil
+}
+
+func compareHolds(op planner.BinOp, c int) bool {
+	switch op {
+	case planner.OpEq:
+		return c == 0
+	case planner.OpNe:
+		return c != 0
+	case planner.OpLt:
+		return c < 0
+	case planner.OpLe:
+		return c <= 0
+	case planner.OpGt:
+		return c > 0
+	case planner.OpGe:
+		return c >= 0
+	}
+	return false
+}
+
+// subplansOf lists the subplans inside a node's expressions.
+func subplansOf(n Node) []*SubPlan {
+	var out []*SubPlan
+	for _, e := range exprsOf(n) {
+		planner.Walk(e, func(x planner.Expr) {
+			if sp, ok := x.(*SubPlan); ok {
+				out = append(out, sp)
+			}
+		})
+	}
+	return out
+}
+
+// exprsOf lists the expressions a node evaluates.
+func exprsOf(n Node) []planner.Expr {
+	var out []planner.Expr
+	add := func(es ...planner.Expr) {
+		for _, e := range es {
+			if e != nil {
+				out = append(out, e)
+			}
+		}
+	}
+	switch x := n.(type) {
+	case *Scan:
+		add(x.Residual)
+	case *Values:
+		for _, r := range x.Rows {
+			add(r...)
+		}
+	case *TableFunc:
+		add(x.Args...)
+	case *Filter:
+		add(x.Pred)
+	case *Project:
+		add(x.Exprs...)
+	case *Aggregate:
+		add(x.GroupBy...)
+		for _, a := range x.Aggs {
+			add(a.Args...)
+			add(a.Filter)
+		}
+	case *Window:
+		for _, c := range x.Calls {
+			add(c.Args...)
+			add(c.PartitionBy...)
+		}
+	case *HashJoin:
+		add(x.LeftKeys...)
+		add(x.RightKeys...)
+		add(x.Residual)
+	case *LookupJoin:
+		add(x.KeyExprs...)
+		add(x.InnerFilter, x.Residual)
+	case *NestedLoop:
+		add(x.Pred)
+	case *Apply:
+		add(x.Pred)
+	case *Update:
+		for _, e := range x.Set {
+			add(e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,329 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// hasAggregate reports whether any select field contains an aggregate of
+// this query level.
+func hasAggregate(fields *ast.FieldList) bool {
+	found := false
+	for _, f := range fields.Fields {
+		if f.Expr != nil {
+			f.Expr.Accept(&aggFinder{found: &found})
+		}
+	}
+	return found
+}
+
+func hasAggregateInOrder(ob *ast.OrderByClause) bool {
+	found := false
+	for _, it := range ob.Items {
+		it.Expr.Accept(&aggFinder{found: &found})
+	}
+	return found
+}
+
+// aggFinder looks for aggregates of the current level: it does not enter
+// subqueries (their aggregates are theirs) or window calls (an aggregate
+// with OVER is a window function).
+type aggFinder struct{ found *bool }
+
+func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.AggregateFuncExpr:
+		*v.found = true
+		return n, true
+	case *ast.FuncCallExpr:
+		if IsAggregateName(x.FnName.L) {
+			*v.found = true
+			return n, true
+		}
+	case *ast.SubqueryExpr, *ast.WindowFuncExpr:
+		return n, true
+	}
+	return n, false
+}
+
+func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// bindExprNoAgg binds an expression in which aggregates are not allowed.
+func (b *Binder) bindExprNoAgg(sc *scope, node ast.ExprNode) (Expr, error) {
+	found := false
+	node.Accept(&aggFinder{found: &found})
+	if found {
+		return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
+	}
+	return b.bindExpr(sc, node)
+}
+
+// aggBinder binds expressions evaluated after aggregation, over rows of
+// [group values..., aggregate values...].
+type aggBinder struct {
+	b      *Binder
+	sc     *scope
+	lv     *selectLevel
+	groups []Expr
+	aggs   []AggCall
+}
+
+// groupCol returns the group column equal to e, if any.
+func (a *aggBinder) groupCol(e Expr) (Expr, bool) {
+	key := e.String()
+	for i, g := range a.groups {
+		if g.String() == key {
+			return &ColRef{Index: i, Name: key, Typ: g.Type()}, true
+		}
+	}
+	return nil, false
+}
+
+func (a *aggBinder) bind(node ast.ExprNode) (Expr, error) {
+	// A whole expression equal to a GROUP BY item reads the group column.
+	if !containsSubquery(node) {
+		if e, err := a.bindFromRow(node); err == nil {
+			if g, ok := a.groupCol(e); ok {
+				return g, nil
+			}
+			if IsConstant(e) {
+				return e, nil
+			}
+		}
+	}
+	switch n := node.(type) {
+	case *ast.AggregateFuncExpr:
+		return a.bindAgg(n.F, n.Args, n.Distinct, nil, nil)
+	case *ast.ColumnNameExpr:
+		return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", n.Name.Name.O)
+	}
+	// Rebind the expression with this binder handling the leaves.
+	return a.b.bindExprWith(a.sc, node, a)
+}
+
+// bindFromRow binds node over the FROM row (no aggregates), with the
+// scope's group mapping off: the result is compared with GROUP BY items.
+func (a *aggBinder) bindFromRow(node ast.ExprNode) (Expr, error) {
+	saved := a.sc.groups
+	a.sc.groups = nil
+	defer func() { a.sc.groups = saved }()
+	savedLevel := a.b.level
+	a.b.level = nil
+	defer func() { a.b.level = savedLevel }()
+	found := false
+	node.Accept(&aggFinder{found: &found})
+	if found {
+		return nil, pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested")
+	}
+	return a.b.bindExpr(a.sc, node)
+}
+
+// bindBound maps an expression already bound over the FROM row (from *)
+// onto the aggregated row.
+func (a *aggBinder) bindBound(e Expr) (Expr, error) {
+	if g, ok := a.groupCol(e); ok {
+		return g, nil
+	}
+	if c, ok := e.(*ColRef); ok {
+		return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", c.Name)
+	}
+	return nil, pgerr.New(pgerr.GroupingError, "column must appear in the GROUP BY clause or be used in an aggregate function")
+}
+
+func containsSubquery(node ast.ExprNode) bool {
+	found := false
+	node.Accept(&subqueryFinder{found: &found})
+	return found
+}
+
+type subqueryFinder struct{ found *bool }
+
+func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if _, ok := n.(*ast.SubqueryExpr); ok {
+		*v.found = true
+		return n, true
+	}
+	return n, false
+}
+
+func (v *subqueryFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// aggregateNames are the aggregates zproxy computes, by the name SQL calls
+// them (TiDB parses some as AggregateFuncExpr, others as plain calls).
+var aggregateNames = map[string]bool{
+	"count": true, "sum": true, "min": true, "max": true, "avg": true,
+	"bool_and": true, "bool_or": true, "every": true, "string_agg": true, "array_agg": true,
+	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
+}
+
+// IsAggregateName reports whether name is an aggregate function.
+func IsAggregateName(name string) bool { return aggregateNames[name] }
+
+// bindAgg binds an aggregate call: its arguments are bound over the FROM
+// row (aggregates do not nest), its result is a column of the aggregated
+// row.
+func (a *aggBinder) bindAgg(fname string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode) (Expr, error) {
+	call, err := a.b.aggCall(a.sc, fname, argNodes, distinct, filter, order, a.bindFromRow)
+	if err != nil {
+		return nil, err
+	}
+	for i, prev := range a.aggs {
+		if aggEqual(prev, call) {
+			return &ColRef{Index: len(a.groups) + i, Name: aggLabel(call), Typ: call.Typ}, nil
+		}
+	}
+	a.aggs = append(a.aggs, call)
+	return &ColRef{Index: len(a.groups) + len(a.aggs) - 1, Name: aggLabel(call), Typ: call.Typ}, nil
+}
+
+func aggEqual(x, y AggCall) bool {
+	return aggLabel(x) == aggLabel(y) && x.Distinct == y.Distinct && exprString(x.Filter) == exprString(y.Filter) && len(x.OrderBy) == 0 && len(y.OrderBy) == 0
+}
+
+func exprString(e Expr) string {
+	if e == nil {
+		return ""
+	}
+	return e.String()
+}
+
+func aggLabel(c AggCall) string {
+	if c.Func == AggCountStar {
+		return "count(*)"
+	}
+	parts := make([]string, len(c.Args))
+	for i, x := range c.Args {
+		parts[i] = x.String()
+	}
+	d := ""
+	if c.Distinct {
+		d = "DISTINCT "
+	}
+	return string(c.Func) + "(" + d + strings.Join(parts, ", ") + ")"
+}
+
+// aggCall types an aggregate call. bindArg binds an argument over the
+// aggregate's input row.
+func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode, bindArg func(ast.ExprNode) (Expr, error)) (AggCall, error) {
+	fn := AggFunc(strings.ToLower(fname))
+	call := AggCall{Func: fn, Distinct: distinct}
+	if !aggregateNames[string(fn)] {
+		return call, unsupported("aggregate function %s is not supported", fname)
+	}
+	if fn == AggCount && len(argNodes) == 1 && !distinct {
+		if v, ok := argNodes[0].(*driver.ValueExpr); ok && v.Kind() != driver.KindNull {
+			// count(*) arrives as count(1); count(<constant>) counts rows too.
+			call.Func = AggCountStar
+		}
+	}
+	if call.Func != AggCountStar {
+		for _, n := range argNodes {
+			x, err := bindArg(n)
+			if err != nil {
+				return call, err
+			}
+			call.Args = append(call.Args, b.finishUnknown(x))
+		}
+		if len(call.Args) > 0 {
+			call.Arg = call.Args[0]
+		}
+	}
+	if filter != nil {
+		f, err := bindArg(filter)
+		if err != nil {
+			return call, err
+		}
+		b.inferParam(f, sqltypes.TypeBool)
+		if err := wantBool(f, "FILTER"); err != nil {
+			return call, err
+		}
+		call.Filter = f
+	}
+	for _, o := range order {
+		node, desc, nulls := unwrapOrderKey(o)
+		x, err := bindArg(node)
+		if err != nil {
+			return call, err
+		}
+		call.OrderBy = append(call.OrderBy, SortKeyExpr{E: x, Desc: desc, NullsFirst: nullsFirst(desc, nulls)})
+	}
+	typ, err := aggType(call)
+	if err != nil {
+		return call, err
+	}
+	call.Typ = typ
+	return call, nil
+}
+
+// unwrapOrderKey reads the parser's spelling of an ORDER BY key inside a
+// call: zp_desc(x) for DESC, zp_nulls_first/last(...) around it.
+func unwrapOrderKey(node ast.ExprNode) (ast.ExprNode, bool, byte) {
+	node, _, nulls := unwrapNulls(node)
+	if f, ok := node.(*ast.FuncCallExpr); ok && f.FnName.L == parser.DescFunc && len(f.Args) == 1 {
+		return f.Args[0], true, nulls
+	}
+	return node, false, nulls
+}
+
+// aggType is the result type of an aggregate, as PostgreSQL types it
+// (zproxy has no numeric yet: sums of integers are bigint, averages double
+// precision).
+func aggType(c AggCall) (sqltypes.Type, error) {
+	nargs := map[AggFunc]int{AggCount: 1, AggSum: 1, AggMin: 1, AggMax: 1, AggAvg: 1, "string_agg": 2}
+	if n, ok := nargs[c.Func]; ok && len(c.Args) != n {
+		return sqltypes.Type{}, pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", c.Func, len(c.Args))
+	}
+	argType := func() sqltypes.Type {
+		if len(c.Args) == 0 {
+			return sqltypes.TypeUnknown
+		}
+		return c.Args[0].Type()
+	}
+	noFunc := func() error {
+		var ts []string
+		for _, a := range c.Args {
+			ts = append(ts, a.Type().String())
+		}
+		return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", c.Func, strings.Join(ts, ", ")).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	switch c.Func {
+	case AggCount, AggCountStar:
+		return sqltypes.TypeInt8, nil
+	case AggSum:
+		switch argType().Kind() {
+		case sqltypes.KindInt:
+			return sqltypes.TypeInt8, nil
+		case sqltypes.KindFloat:
+			if argType().ID == sqltypes.Float4 {
+				return sqltypes.TypeFloat4, nil
+			}
+			return sqltypes.TypeFloat8, nil
+		}
+		return sqltypes.Type{}, noFunc()
+	case AggAvg, "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+		if !argType().IsNumeric() {
+			return sqltypes.Type{}, noFunc()
+		}
+		return sqltypes.TypeFloat8, nil
+	case AggMin, AggMax:
+		return argType(), nil
+	case "bool_and", "bool_or", "every":
+		if len(c.Args) != 1 || argType().ID != sqltypes.Bool {
+			return sqltypes.Type{}, noFunc()
+		}
+		return sqltypes.TypeBool, nil
+	case "string_agg":
+		if argType().Kind() != sqltypes.KindText && argType().Kind() != sqltypes.KindBytes {
+			return sqltypes.Type{}, noFunc()
+		}
+		return argType(), nil
+	}
+	return sqltypes.Type{}, noFunc()
+}

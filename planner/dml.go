@@ -1,0 +1,391 @@
+package planner
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// targetTable resolves the table an INSERT, UPDATE or DELETE writes.
+func (b *Binder) targetTable(refs *ast.TableRefsClause) (*catalog.Table, string, error) {
+	if refs == nil || refs.TableRefs == nil || refs.TableRefs.Right != nil {
+		return nil, "", unsupported("writing to several tables at once is not supported")
+	}
+	ts, ok := refs.TableRefs.Left.(*ast.TableSource)
+	if !ok {
+		return nil, "", unsupported("this write target is not supported")
+	}
+	tn, ok := ts.Source.(*ast.TableName)
+	if !ok {
+		return nil, "", unsupported("cannot write to a subquery")
+	}
+	t, alias, err := b.writeTarget(tn)
+	if err != nil {
+		return nil, "", err
+	}
+	if ts.AsName.O != "" {
+		alias = ts.AsName.O
+	}
+	return t, alias, nil
+}
+
+func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) {
+	if s := tn.Schema.O; s != "" && s != "public" {
+		if _, ok := b.snap.View(s, tn.Name.O); ok {
+			return nil, "", pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", s+"."+tn.Name.O).
+				WithDetail("The information_schema and pg_catalog relations are computed from the schema.")
+		}
+		return nil, "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", s+"."+tn.Name.O)
+	}
+	t, err := b.snap.Table(tn.Name.O)
+	if err != nil {
+		if _, ok := b.snap.StoredView(tn.Name.O); ok {
+			return nil, "", pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change view %q", tn.Name.O).
+				WithDetail("Views that do not select from a single table or view are not automatically updatable.").
+				WithHint("zproxy's views are read-only.")
+		}
+		if _, ok := b.snap.View("", tn.Name.O); ok {
+			return nil, "", pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", tn.Name.O)
+		}
+		return nil, "", err
+	}
+	return t, tn.Name.O, nil
+}
+
+// tableItem is the FROM item of a write's target table.
+func tableItem(t *catalog.Table, alias string, offset int) *fromItem {
+	return &fromItem{alias: alias, offset: offset, cols: NewScan(t, alias).Columns()}
+}
+
+func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
+	if n.IsReplace {
+		return nil, unsupported("REPLACE is not supported; use INSERT ... ON CONFLICT")
+	}
+	if n.Setlist {
+		return nil, unsupported("INSERT ... SET is not supported")
+	}
+	t, alias, err := b.targetTable(n.Table)
+	if err != nil {
+		return nil, err
+	}
+	targets := make([]int, 0, len(t.Columns))
+	if len(n.Columns) == 0 {
+		for i, c := range t.Columns {
+			if !c.Hidden {
+				targets = append(targets, i)
+			}
+		}
+	} else {
+		seen := map[int]bool{}
+		for _, c := range n.Columns {
+			i := t.ColumnIndex(c.Name.O)
+			if i < 0 {
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", c.Name.O, t.Name)
+			}
+			if seen[i] {
+				return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", c.Name.O)
+			}
+			seen[i] = true
+			targets = append(targets, i)
+		}
+	}
+	ins := &Insert{Table: t}
+	if n.Select != nil {
+		src, err := b.bindQuery(n.Select, env{})
+		if err != nil {
+			return nil, err
+		}
+		cols := src.Columns()
+		if len(cols) > len(targets) {
+			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
+		}
+		if len(cols) < len(targets) && len(n.Columns) > 0 {
+			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
+		}
+		row := b.defaultRow(t)
+		for j, c := range cols {
+			col := targets[j]
+			var e Expr = &ColRef{Index: j, Name: c.Name, Typ: c.Type}
+			if e, err = b.coerceTo(e, t.Columns[col].Type, true); err != nil {
+				return nil, err
+			}
+			row[col] = e
+		}
+		ins.Source = &Project{Input: src, Exprs: row, Cols: NewScan(t, alias).Columns()}
+	} else {
+		vals := &Values{Cols: NewScan(t, alias).Columns()}
+		sc := env{}.newScope()
+		for _, list := range n.Lists {
+			if len(list) > len(targets) {
+				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
+			}
+			if len(list) < len(targets) && len(n.Columns) > 0 {
+				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
+			}
+			row := b.defaultRow(t)
+			for j, node := range list {
+				col := targets[j]
+				if _, isDefault := node.(*ast.DefaultExpr); isDefault {
+					continue
+				}
+				e, err := b.bindAssign(sc, node, t.Columns[col])
+				if err != nil {
+					return nil, err
+				}
+				row[col] = e
+			}
+			vals.Rows = append(vals.Rows, row)
+		}
+		ins.Source = vals
+	}
+	if oc := b.stmt.OnConflict; oc != nil {
+		ins.OnConflict = &OnConflict{DoNothing: oc.DoNothing}
+		if !oc.DoNothing {
+			sc := &scope{items: []*fromItem{tableItem(t, alias, 0), tableItem(t, "excluded", len(t.Columns))}}
+			ins.OnConflict.Set = map[int]Expr{}
+			for _, a := range n.OnDuplicate {
+				i := t.ColumnIndex(a.Column.Name.O)
+				if i < 0 {
+					return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name)
+				}
+				if _, dup := ins.OnConflict.Set[i]; dup {
+					return nil, pgerr.New(pgerr.DuplicateColumn, "multiple assignments to same column %q", a.Column.Name.O)
+				}
+				e, err := b.bindAssign(sc, a.Expr, t.Columns[i])
+				if err != nil {
+					return nil, err
+				}
+				ins.OnConflict.Set[i] = e
+			}
+		}
+		if err := checkConflictTarget(t, oc.Columns); err != nil {
+			return nil, err
+		}
+	} else if n.IgnoreErr {
+		ins.OnConflict = &OnConflict{DoNothing: true}
+	}
+	if ins.Returning, err = b.bindReturning(&scope{items: []*fromItem{tableItem(t, alias, 0)}}); err != nil {
+		return nil, err
+	}
+	return ins, nil
+}
+
+// defaultRow is a row of the column defaults (NULL: zproxy has no column
+// defaults yet), for the columns an INSERT does not name.
+func (b *Binder) defaultRow(t *catalog.Table) []Expr {
+	row := make([]Expr, len(t.Columns))
+	for i, c := range t.Columns {
+		row[i] = &Const{V: sqltypes.Null, Typ: c.Type}
+	}
+	return row
+}
+
+// bindReturning binds the statement's RETURNING list over sc.
+func (b *Binder) bindReturning(sc *scope) (*Returning, error) {
+	fields := b.stmt.Returning
+	if fields == nil {
+		return nil, nil
+	}
+	r := &Returning{}
+	for _, f := range fields.Fields {
+		if f.WildCard != nil {
+			es, cols, err := sc.star(f.WildCard.Table.O)
+			if err != nil {
+				return nil, err
+			}
+			r.Exprs = append(r.Exprs, es...)
+			r.Cols = append(r.Cols, cols...)
+			continue
+		}
+		e, err := b.bindExprNoAgg(sc, f.Expr)
+		if err != nil {
+			return nil, err
+		}
+		e = b.finishUnknown(e)
+		col := Column{Name: outputName(f), Type: e.Type(), Col: -1}
+		if cr, ok := e.(*ColRef); ok {
+			for _, it := range sc.items {
+				if cr.Index >= it.offset && cr.Index < it.offset+len(it.cols) {
+					src := it.cols[cr.Index-it.offset]
+					col.Table, col.Col = src.Table, src.Col
+				}
+			}
+		}
+		r.Exprs = append(r.Exprs, e)
+		r.Cols = append(r.Cols, col)
+	}
+	return r, nil
+}
+
+// rowSource binds the rows an UPDATE or DELETE changes: the target table
+// joined with any FROM / USING items, filtered by WHERE. The target's row
+// comes first.
+func (b *Binder) rowSource(t *catalog.Table, alias string, extra *ast.Join, where ast.ExprNode, hints []*ast.TableOptimizerHint) (Rel, *scope, Expr, error) {
+	sc := env{}.newScope()
+	scan := NewScan(t, alias)
+	var rel Rel = scan
+	sc.items = []*fromItem{tableItem(t, alias, 0)}
+	if extra != nil {
+		part, err := b.bindTableRef(extra, sc, nil)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		items, merged := shiftItems(part.items, part.merged, len(t.Columns))
+		for _, it := range items {
+			if it.alias == alias {
+				return nil, nil, nil, pgerr.New(pgerr.DuplicateAlias, "table name %q specified more than once", alias)
+			}
+		}
+		sc.items = append(sc.items, items...)
+		sc.merged = merged
+		rel = NewJoin(InnerJoin, scan, part.rel, nil)
+	}
+	if h := b.bindHints(hints); len(h) > 0 {
+		applyHints(rel, h)
+	}
+	var recheck []Expr
+	if where != nil {
+		pred, err := b.bindBool(sc, where, "WHERE")
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		rel = &Filter{Input: rel, Pred: pred}
+		for _, c := range Conjuncts(pred) {
+			if onlyCols(c, len(t.Columns)) {
+				recheck = append(recheck, c)
+			}
+		}
+	}
+	return rel, sc, andAll(recheck), nil
+}
+
+// onlyCols reports whether e reads nothing but columns below n (no outer
+// row, no subquery, nothing volatile).
+func onlyCols(e Expr, n int) bool {
+	ok := true
+	Walk(e, func(x Expr) {
+		switch y := x.(type) {
+		case *ColRef:
+			ok = ok && y.Index < n
+		case *OuterRef, *Subquery:
+			ok = false
+		case *Func:
+			ok = ok && !y.volatile
+		}
+	})
+	return ok
+}
+
+func andAll(es []Expr) Expr {
+	var out Expr
+	for _, e := range es {
+		out = andExpr(out, e)
+	}
+	return out
+}
+
+func (b *Binder) bindUpdate(n *ast.UpdateStmt) (Statement, error) {
+	if n.Order != nil || n.Limit != nil {
+		return nil, unsupported("UPDATE with ORDER BY or LIMIT is not supported")
+	}
+	t, alias, err := b.targetTable(n.TableRefs)
+	if err != nil {
+		return nil, err
+	}
+	src, sc, recheck, err := b.rowSource(t, alias, b.stmt.From, n.Where, n.TableHints)
+	if err != nil {
+		return nil, err
+	}
+	u := &Update{Table: t, Source: src, Set: map[int]Expr{}, Recheck: recheck}
+	for _, a := range n.List {
+		if q := a.Column.Table.O; q != "" && q != alias {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", q+"."+a.Column.Name.O, t.Name)
+		}
+		i := t.ColumnIndex(a.Column.Name.O)
+		if i < 0 {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name)
+		}
+		if _, dup := u.Set[i]; dup {
+			return nil, pgerr.New(pgerr.DuplicateColumn, "multiple assignments to same column %q", a.Column.Name.O)
+		}
+		if _, isDefault := a.Expr.(*ast.DefaultExpr); isDefault {
+			u.Set[i] = b.defaultRow(t)[i]
+			continue
+		}
+		e, err := b.bindAssign(sc, a.Expr, t.Columns[i])
+		if err != nil {
+			return nil, err
+		}
+		u.Set[i] = e
+	}
+	if u.Returning, err = b.bindReturning(sc); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+func (b *Binder) bindDelete(n *ast.DeleteStmt) (Statement, error) {
+	if n.Order != nil || n.Limit != nil {
+		return nil, unsupported("DELETE with ORDER BY or LIMIT is not supported")
+	}
+	var t *catalog.Table
+	var alias string
+	var using *ast.Join
+	var err error
+	if n.IsMultiTable {
+		// DELETE FROM t USING u, v: TiDB lists the target in Tables and the
+		// USING items in TableRefs.
+		if n.BeforeFrom || n.Tables == nil || len(n.Tables.Tables) != 1 {
+			return nil, unsupported("deleting from several tables at once is not supported")
+		}
+		if t, alias, err = b.writeTarget(n.Tables.Tables[0]); err != nil {
+			return nil, err
+		}
+		using = n.TableRefs.TableRefs
+	} else if t, alias, err = b.targetTable(n.TableRefs); err != nil {
+		return nil, err
+	}
+	src, sc, recheck, err := b.rowSource(t, alias, using, n.Where, n.TableHints)
+	if err != nil {
+		return nil, err
+	}
+	d := &Delete{Table: t, Source: src, Recheck: recheck}
+	if d.Returning, err = b.bindReturning(sc); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// bindCreateView checks a view's query by binding it, and keeps its text
+// and output columns.
+func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (Statement, error) {
+	if s := n.ViewName.Schema.O; s != "" && s != "public" {
+		return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", s)
+	}
+	if b.stmt.ViewQuery == "" {
+		return nil, pgerr.New(pgerr.SyntaxError, "CREATE VIEW needs AS followed by a query")
+	}
+	rel, err := b.bindQuery(n.Select, env{})
+	if err != nil {
+		return nil, err
+	}
+	for i, p := range b.params {
+		if p.ID != sqltypes.Unknown || i < len(b.params) {
+			return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", i+1)
+		}
+	}
+	cols, err := renameColumns(rel.Columns(), n.Cols, "CREATE VIEW")
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, c := range cols {
+		if seen[c.Name] {
+			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", c.Name)
+		}
+		seen[c.Name] = true
+	}
+	return &CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps}, nil
+}

@@ -1,0 +1,459 @@
+package planner
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// maxViewDepth bounds views defined over views (and catches cycles, which
+// CREATE VIEW cannot make but a replaced view could).
+const maxViewDepth = 32
+
+// fromPart is a bound piece of a FROM clause: its plan and the names its
+// columns go by, with offsets relative to the plan's own row.
+type fromPart struct {
+	rel    Rel
+	items  []*fromItem
+	merged []mergedCol
+}
+
+// bindFrom binds a FROM clause into sc and returns its plan.
+func (b *Binder) bindFrom(j *ast.Join, sc *scope) (Rel, error) {
+	p, err := b.bindTableRef(j, sc, nil)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, it := range p.items {
+		if it.alias == "" {
+			continue
+		}
+		if seen[it.alias] {
+			return nil, pgerr.New(pgerr.DuplicateAlias, "table name %q specified more than once", it.alias)
+		}
+		seen[it.alias] = true
+	}
+	sc.items, sc.merged = p.items, p.merged
+	return p.rel, nil
+}
+
+// leftScope is the name space a LATERAL item sees: the items to its left,
+// as the row of an outer level one push away.
+func leftScope(sc *scope, left *fromPart) *scope {
+	ls := &scope{outer: sc.outer, depthToOuter: sc.depthToOuter, ctes: sc.ctes}
+	if left != nil {
+		ls.items, ls.merged = left.items, left.merged
+	}
+	return ls
+}
+
+// bindTableRef binds one FROM element: a join, a table, a derived table,
+// a table function, a CTE reference. left is what lies to its left at the
+// same level (for LATERAL), or nil.
+func (b *Binder) bindTableRef(node ast.ResultSetNode, sc *scope, left *fromPart) (*fromPart, error) {
+	switch n := node.(type) {
+	case *ast.Join:
+		if n.Right == nil {
+			return b.bindTableRef(n.Left, sc, left)
+		}
+		return b.bindJoin(n, sc, left)
+	case *ast.TableSource:
+		return b.bindTableSource(n, sc, left)
+	}
+	return nil, unsupported("this FROM item is not supported")
+}
+
+func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPart, error) {
+	l, err := b.bindTableRef(n.Left, sc, outerLeft)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindTableRef(n.Right, sc, l)
+	if err != nil {
+		return nil, err
+	}
+	kind := InnerJoin
+	switch {
+	case n.StraightJoin:
+		// The parser spells FULL [OUTER] JOIN as STRAIGHT_JOIN, which
+		// TiDB's grammar has and PostgreSQL's does not.
+		kind = FullJoin
+	case n.Tp == ast.LeftJoin:
+		kind = LeftJoin
+	case n.Tp == ast.RightJoin:
+		kind = RightJoin
+	}
+	lw := len(l.rel.Columns())
+	ritems, rmerged := shiftItems(r.items, r.merged, lw)
+	out := &fromPart{items: append(append([]*fromItem(nil), l.items...), ritems...)}
+	out.merged = append(append([]mergedCol(nil), l.merged...), rmerged...)
+	lateral := isLateral(n.Right)
+	if lateral && (kind == RightJoin || kind == FullJoin) {
+		return nil, pgerr.New(pgerr.InvalidColumnReference, "the combining JOIN type must be INNER or LEFT for a LATERAL reference")
+	}
+
+	var on Expr
+	using := n.Using
+	if n.NaturalJoin {
+		using = nil
+		for _, lc := range visibleNames(l) {
+			for _, rc := range visibleNames(r) {
+				if lc == rc {
+					using = append(using, &ast.ColumnName{Name: ast.NewCIStr(lc)})
+				}
+			}
+		}
+	}
+	if len(using) > 0 {
+		// Each USING column becomes one merged column; the two it merges
+		// are hidden from unqualified names and from *.
+		lScope := &scope{items: l.items, merged: l.merged}
+		rScope := &scope{items: ritems, merged: rmerged}
+		var merged []mergedCol
+		for _, u := range using {
+			name := u.Name.O
+			le, lok, lerr := lScope.lookup("", name)
+			re, rok, rerr := rScope.lookup("", name)
+			if lerr != nil {
+				return nil, lerr
+			}
+			if rerr != nil {
+				return nil, rerr
+			}
+			if !lok || !rok {
+				side := "left"
+				if lok {
+					side = "right"
+				}
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column %q specified in USING clause does not exist in %s table", name, side)
+			}
+			eq, err := b.compare(OpEq, le, re)
+			if err != nil {
+				return nil, err
+			}
+			on = andExpr(on, eq)
+			var m Expr
+			switch kind {
+			case RightJoin:
+				m = re
+			case FullJoin:
+				lt, rt := le, re
+				t, err := commonType(le.Type(), re.Type(), "JOIN/USING")
+				if err != nil {
+					return nil, err
+				}
+				if lt, err = b.coerceTo(lt, t, false); err != nil {
+					return nil, err
+				}
+				if rt, err = b.coerceTo(rt, t, false); err != nil {
+					return nil, err
+				}
+				m = &Func{Name: "coalesce", Args: []Expr{lt, rt}, Typ: t, lazy: evalCoalesce}
+			default:
+				m = le
+			}
+			merged = append(merged, mergedCol{name: name, expr: m})
+			hideUsing(out.items, le)
+			hideUsing(out.items, re)
+		}
+		// Merged columns come first, and replace any merged by an inner join.
+		out.merged = append(merged, dropMerged(out.merged, merged)...)
+	}
+	if n.On != nil {
+		onScope := &scope{outer: sc.outer, depthToOuter: sc.depthToOuter, ctes: sc.ctes, items: out.items, merged: out.merged}
+		e, err := b.bindBool(onScope, n.On.Expr, "JOIN/ON")
+		if err != nil {
+			return nil, err
+		}
+		if onScope.correlated {
+			sc.correlated = true
+		}
+		on = andExpr(on, e)
+	} else if kind != InnerJoin && len(using) == 0 && !n.NaturalJoin {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near end of JOIN: an outer join needs ON or USING")
+	}
+	j := NewJoin(kind, l.rel, r.rel, on)
+	j.Lateral = lateral
+	out.rel = j
+	return out, nil
+}
+
+// visibleNames lists the column names a NATURAL join can match.
+func visibleNames(p *fromPart) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range p.merged {
+		if !seen[m.name] {
+			seen[m.name] = true
+			out = append(out, m.name)
+		}
+	}
+	for _, it := range p.items {
+		for i, c := range it.cols {
+			if c.Hidden || it.hiddenByUsing[i] || seen[c.Name] {
+				continue
+			}
+			seen[c.Name] = true
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+func hideUsing(items []*fromItem, e Expr) {
+	c, ok := e.(*ColRef)
+	if !ok {
+		return
+	}
+	for _, it := range items {
+		if c.Index >= it.offset && c.Index < it.offset+len(it.cols) {
+			if it.hiddenByUsing == nil {
+				it.hiddenByUsing = map[int]bool{}
+			}
+			it.hiddenByUsing[c.Index-it.offset] = true
+		}
+	}
+}
+
+func dropMerged(all, replaced []mergedCol) []mergedCol {
+	var out []mergedCol
+	for _, m := range all {
+		keep := true
+		for _, r := range replaced {
+			keep = keep && r.name != m.name
+		}
+		if keep {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func andExpr(a, b Expr) Expr {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	return &Binary{Op: OpAnd, L: a, R: b, Typ: sqltypes.TypeBool}
+}
+
+// isLateral reports whether a join's right side is a LATERAL item (table
+// functions are always lateral, as in PostgreSQL).
+func isLateral(node ast.ResultSetNode) bool {
+	ts, ok := node.(*ast.TableSource)
+	if !ok {
+		return false
+	}
+	_, flags, _ := parser.SplitAlias(ts.AsName.O)
+	if flags.NotLateral {
+		return false
+	}
+	return ts.Lateral || flags.Lateral || tableFuncOf(ts) != nil
+}
+
+// tableFuncOf recognises the parser's spelling of a function in FROM:
+// (SELECT zp_table_func(f(args))).
+func tableFuncOf(ts *ast.TableSource) *ast.FuncCallExpr {
+	sel, ok := ts.Source.(*ast.SelectStmt)
+	if !ok || sel.From != nil || sel.Fields == nil || len(sel.Fields.Fields) != 1 {
+		return nil
+	}
+	call, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if !ok || call.FnName.L != parser.TableFuncFunc || len(call.Args) != 1 {
+		return nil
+	}
+	f, ok := call.Args[0].(*ast.FuncCallExpr)
+	if !ok {
+		return nil
+	}
+	return f
+}
+
+func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart) (*fromPart, error) {
+	alias, flags, colAliases := parser.SplitAlias(ts.AsName.O)
+	lateral := (ts.Lateral || flags.Lateral) && !flags.NotLateral
+	names := make([]ast.CIStr, len(colAliases))
+	for i, c := range colAliases {
+		names[i] = ast.NewCIStr(c)
+	}
+	names = append(names, ts.ColumnNames...)
+	finish := func(rel Rel, alias string, what string) (*fromPart, error) {
+		cols, err := renameColumns(rel.Columns(), names, what)
+		if err != nil {
+			return nil, err
+		}
+		return &fromPart{rel: rel, items: []*fromItem{{alias: alias, cols: cols}}}, nil
+	}
+	switch src := ts.Source.(type) {
+	case *ast.TableName:
+		if alias == "" {
+			alias = src.Name.O
+		}
+		rel, err := b.bindTableName(src, sc, alias)
+		if err != nil {
+			return nil, err
+		}
+		return finish(rel, alias, "table \""+alias+"\"")
+	case *ast.SelectStmt, *ast.SetOprStmt:
+		if f := tableFuncOf(ts); f != nil {
+			return b.bindTableFunc(f, alias, names, flags.Ordinality, sc, left)
+		}
+		if alias == "" {
+			return nil, pgerr.New(pgerr.SyntaxError, "subquery in FROM must have an alias").
+				WithHint("For example, FROM (SELECT ...) [AS] foo.")
+		}
+		e := env{outer: sc.outer, depth: sc.depthToOuter, ctes: sc.ctes}
+		var ls *scope
+		if lateral {
+			ls = leftScope(sc, left)
+			e = env{outer: ls, depth: 1, ctes: sc.ctes}
+		}
+		rel, err := b.bindQuery(src, e)
+		if err != nil {
+			return nil, err
+		}
+		if ls != nil && ls.correlated {
+			sc.correlated = true
+		}
+		return finish(rel, alias, "table \""+alias+"\"")
+	case *ast.Join:
+		if alias != "" {
+			return nil, unsupported("an alias for a parenthesized join is not supported")
+		}
+		return b.bindTableRef(src, sc, left)
+	}
+	return nil, unsupported("this FROM item is not supported")
+}
+
+// bindTableName resolves a table name: a WITH query, a view, a stored
+// table, or a catalog relation (pg_catalog is on every search path).
+func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (Rel, error) {
+	schema, name := tn.Schema.O, tn.Name.O
+	if schema == "" {
+		if cte, self, ok := sc.ctes.lookup(name); ok {
+			if self {
+				return NewWorkTable(cte), nil
+			}
+			cte.Refs++
+			return NewCTEScan(cte, alias), nil
+		}
+	}
+	if schema == "" || schema == "public" {
+		if t, err := b.snap.Table(name); err == nil {
+			b.depends(name)
+			return NewScan(t, alias), nil
+		}
+		if v, ok := b.snap.StoredView(name); ok {
+			b.depends(name)
+			return b.bindView(v)
+		}
+		if schema == "public" {
+			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name)
+		}
+	}
+	if v, ok := b.snap.View(schema, name); ok {
+		return NewVirtual(v), nil
+	}
+	if schema != "" {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name)
+	}
+	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+}
+
+// depends records a stored relation the statement reads (a view's
+// dependencies), once.
+func (b *Binder) depends(name string) {
+	if b.viewDepth > 0 {
+		return // only the view's own query counts, not the views it reads
+	}
+	for _, d := range b.deps {
+		if d == name {
+			return
+		}
+	}
+	b.deps = append(b.deps, name)
+}
+
+// bindView binds a stored view's query in a fresh name space (a view sees
+// no outer query and no WITH of the query using it).
+func (b *Binder) bindView(v *catalog.View) (Rel, error) {
+	if b.viewDepth >= maxViewDepth {
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation %q", v.Name)
+	}
+	stmts, err := parser.Parse(v.SQL)
+	if err != nil || len(stmts) != 1 {
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "view %q has an invalid definition: %v", v.Name, err)
+	}
+	saved := b.stmt
+	b.stmt = &stmts[0]
+	b.viewDepth++
+	defer func() { b.stmt = saved; b.viewDepth-- }()
+	rel, err := b.bindQuery(stmts[0].AST, env{})
+	if err != nil {
+		return nil, err
+	}
+	cols := rel.Columns()
+	if len(cols) != len(v.Columns) {
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "view %q no longer matches its definition", v.Name)
+	}
+	out := make([]Column, len(cols))
+	exprs := make([]Expr, len(cols))
+	for i, c := range cols {
+		out[i] = c
+		out[i].Name = v.Columns[i]
+		exprs[i] = &ColRef{Index: i, Name: v.Columns[i], Typ: c.Type}
+	}
+	return &Project{Input: rel, Exprs: exprs, Cols: out}, nil
+}
+
+// bindTableFunc binds a set-returning function in FROM. Its arguments may
+// read the items to its left (functions in FROM are implicitly LATERAL).
+func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CIStr, ordinality bool, sc *scope, left *fromPart) (*fromPart, error) {
+	name := f.FnName.L
+	if alias == "" {
+		alias = name
+	}
+	ls := leftScope(sc, left)
+	args := make([]Expr, len(f.Args))
+	for i, a := range f.Args {
+		x, err := b.bindExpr(ls, a)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = x
+	}
+	if ls.correlated {
+		sc.correlated = true
+	}
+	tf, err := b.tableFunc(name, args)
+	if err != nil {
+		return nil, err
+	}
+	tf.Ordinality = ordinality
+	if len(tf.Cols) == 1 && len(names) == 0 {
+		// A function returning one column names it after the alias, as
+		// PostgreSQL does (FROM generate_series(1, 3) AS g gives column g).
+		tf.Cols[0].Name = alias
+	}
+	if ordinality {
+		tf.Cols = append(tf.Cols, Column{Name: "ordinality", Type: sqltypes.TypeInt8, Col: -1})
+	}
+	cols, err := renameColumns(tf.Cols, names, "function \""+name+"\"")
+	if err != nil {
+		return nil, err
+	}
+	tf.Cols = cols
+	var rel Rel = tf
+	if ls.correlated {
+		// The arguments read the row to the left: the join above evaluates
+		// the function once per left row.
+		rel = tf
+	}
+	return &fromPart{rel: rel, items: []*fromItem{{alias: alias, cols: cols}}}, nil
+}

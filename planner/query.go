@@ -1,0 +1,990 @@
+package planner
+
+import (
+	"math"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// env is where a query is bound: the scope its expressions may reach as
+// outer references (nil at the top level), how many outer rows separate the
+// query from that scope at run time, and the visible WITH queries.
+type env struct {
+	outer *scope
+	depth int
+	ctes  *cteEnv
+}
+
+// newScope opens the scope of a query level bound in e.
+func (e env) newScope() *scope {
+	return &scope{outer: e.outer, depthToOuter: e.depth, ctes: e.ctes}
+}
+
+// bindQuery binds any query (SELECT, VALUES, TABLE, a set operation, with
+// its WITH clause) and returns its plan, whose columns are exactly the
+// query's output columns.
+func (b *Binder) bindQuery(node ast.Node, e env) (Rel, error) {
+	switch n := node.(type) {
+	case *ast.SelectStmt:
+		return b.bindSelect(n, e)
+	case *ast.SetOprStmt:
+		return b.bindSetOpr(n, e)
+	case *ast.SetOprSelectList:
+		return b.bindSetOprList(n, nil, nil, e)
+	case *ast.SubqueryExpr:
+		return b.bindQuery(n.Query, e)
+	}
+	return nil, unsupported("%s is not supported as a query", exprName(nil))
+}
+
+// withCTEs binds a WITH clause and returns the environment its query sees.
+func (b *Binder) withCTEs(w *ast.WithClause, e env) (env, error) {
+	if w == nil {
+		return e, nil
+	}
+	ce := &cteEnv{ctes: map[string]*CTE{}, outer: e.ctes}
+	inner := e
+	inner.ctes = ce
+	for _, c := range w.CTEs {
+		name := c.Name.O
+		if _, dup := ce.ctes[name]; dup {
+			return e, pgerr.New(pgerr.DuplicateAlias, "WITH query name %q specified more than once", name)
+		}
+		b.nextCTE++
+		cte := &CTE{Name: name, ID: b.nextCTE}
+		var plan Rel
+		var err error
+		if w.IsRecursive && refersTo(c.Query.Query, name) {
+			plan, err = b.bindRecursiveCTE(cte, c, inner)
+		} else {
+			plan, err = b.bindQuery(c.Query.Query, inner)
+		}
+		if err != nil {
+			return e, err
+		}
+		cols, err := renameColumns(plan.Columns(), c.ColNameList, "WITH query \""+name+"\"")
+		if err != nil {
+			return e, err
+		}
+		cte.Plan, cte.Cols = plan, cols
+		ce.ctes[name] = cte
+	}
+	return inner, nil
+}
+
+// renameColumns applies a column alias list (WITH t(a, b), AS t(a, b)):
+// the first names are replaced, the rest kept.
+func renameColumns(cols []Column, names []ast.CIStr, what string) ([]Column, error) {
+	if len(names) > len(cols) {
+		return nil, pgerr.New(pgerr.InvalidColumnReference, "%s has %d columns available but %d columns specified", what, len(cols), len(names))
+	}
+	out := make([]Column, len(cols))
+	copy(out, cols)
+	for i, n := range names {
+		out[i].Name = n.O
+	}
+	return out, nil
+}
+
+// refersTo reports whether a query mentions a table named name.
+func refersTo(node ast.Node, name string) bool {
+	found := false
+	node.Accept(&tableNameFinder{name: name, found: &found})
+	return found
+}
+
+type tableNameFinder struct {
+	name  string
+	found *bool
+}
+
+func (f *tableNameFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if t, ok := n.(*ast.TableName); ok && t.Schema.O == "" && t.Name.O == f.name {
+		*f.found = true
+	}
+	return n, *f.found
+}
+
+func (f *tableNameFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// bindRecursiveCTE binds WITH RECURSIVE name AS (anchor UNION [ALL] rec):
+// the anchor first, which fixes the columns, then the recursive term with
+// name reading the work table.
+func (b *Binder) bindRecursiveCTE(cte *CTE, c *ast.CommonTableExpression, e env) (Rel, error) {
+	set, ok := c.Query.Query.(*ast.SetOprStmt)
+	if !ok || set.SelectList == nil || len(set.SelectList.Selects) < 2 || set.OrderBy != nil || set.Limit != nil {
+		return nil, pgerr.New(pgerr.InvalidRecursion, "recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", cte.Name)
+	}
+	list := set.SelectList.Selects
+	last := list[len(list)-1]
+	op := setOprOf(last)
+	if op == nil || (*op != ast.Union && *op != ast.UnionAll) {
+		return nil, pgerr.New(pgerr.InvalidRecursion, "recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", cte.Name)
+	}
+	anchorList := &ast.SetOprSelectList{Selects: list[:len(list)-1]}
+	var anchor Rel
+	var err error
+	if len(anchorList.Selects) == 1 {
+		anchor, err = b.bindQuery(anchorList.Selects[0], e)
+	} else {
+		anchor, err = b.bindSetOprList(anchorList, nil, nil, e)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range anchorList.Selects {
+		if refersTo(s, cte.Name) {
+			return nil, pgerr.New(pgerr.InvalidRecursion, "recursive reference to query %q must not appear within its non-recursive term", cte.Name)
+		}
+	}
+	cols, err := renameColumns(anchor.Columns(), c.ColNameList, "WITH query \""+cte.Name+"\"")
+	if err != nil {
+		return nil, err
+	}
+	for i := range cols {
+		cols[i].Table, cols[i].Col = nil, -1
+	}
+	cte.Cols, cte.Recursive = cols, true
+	rec := e
+	rec.ctes = &cteEnv{outer: e.ctes, self: cte}
+	recursive, err := b.bindQuery(last, rec)
+	if err != nil {
+		return nil, err
+	}
+	if len(recursive.Columns()) != len(cols) {
+		return nil, pgerr.New(pgerr.SyntaxError, "each UNION query must have the same number of columns")
+	}
+	recursive, err = b.castColumns(recursive, cols)
+	if err != nil {
+		return nil, err
+	}
+	return &RecursiveUnion{Anchor: anchor, Recursive: recursive, All: *op == ast.UnionAll, CTE: cte}, nil
+}
+
+func setOprOf(n ast.Node) *ast.SetOprType {
+	switch x := n.(type) {
+	case *ast.SelectStmt:
+		return x.AfterSetOperator
+	case *ast.SetOprSelectList:
+		return x.AfterSetOperator
+	}
+	return nil
+}
+
+// bindSetOpr binds UNION / INTERSECT / EXCEPT with their ORDER BY, LIMIT
+// and WITH.
+func (b *Binder) bindSetOpr(n *ast.SetOprStmt, e env) (Rel, error) {
+	e, err := b.withCTEs(n.With, e)
+	if err != nil {
+		return nil, err
+	}
+	if n.SelectList.With != nil {
+		if e, err = b.withCTEs(n.SelectList.With, e); err != nil {
+			return nil, err
+		}
+	}
+	return b.bindSetOprList(n.SelectList, n.OrderBy, n.Limit, e)
+}
+
+// bindSetOprList combines the operands of a set operation. INTERSECT binds
+// tighter than UNION and EXCEPT, which go left to right.
+func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClause, limit *ast.Limit, e env) (Rel, error) {
+	if l.With != nil {
+		var err error
+		if e, err = b.withCTEs(l.With, e); err != nil {
+			return nil, err
+		}
+	}
+	if order == nil {
+		order = l.OrderBy
+	}
+	if limit == nil {
+		limit = l.Limit
+	}
+	type operand struct {
+		rel Rel
+		op  ast.SetOprType
+	}
+	var ops []operand
+	for i, s := range l.Selects {
+		rel, err := b.bindQuery(s, e)
+		if err != nil {
+			return nil, err
+		}
+		op := ast.Union
+		if i > 0 {
+			if p := setOprOf(s); p != nil {
+				op = *p
+			}
+		}
+		ops = append(ops, operand{rel: rel, op: op})
+	}
+	// INTERSECT first.
+	var stage []operand
+	for i, o := range ops {
+		if i > 0 && (o.op == ast.Intersect || o.op == ast.IntersectAll) {
+			prev := &stage[len(stage)-1]
+			r, err := b.setOp(Intersect, o.op == ast.IntersectAll, prev.rel, o.rel)
+			if err != nil {
+				return nil, err
+			}
+			prev.rel = r
+			continue
+		}
+		stage = append(stage, o)
+	}
+	cur := stage[0].rel
+	for _, o := range stage[1:] {
+		kind, all := Union, false
+		switch o.op {
+		case ast.UnionAll:
+			all = true
+		case ast.Except:
+			kind = Except
+		case ast.ExceptAll:
+			kind, all = Except, true
+		}
+		r, err := b.setOp(kind, all, cur, o.rel)
+		if err != nil {
+			return nil, err
+		}
+		cur = r
+	}
+	return b.orderLimitOutput(cur, order, limit, e)
+}
+
+// setOp builds one set operation, giving both sides the common column types.
+func (b *Binder) setOp(kind SetOpKind, all bool, l, r Rel) (Rel, error) {
+	lc, rc := l.Columns(), r.Columns()
+	if len(lc) != len(rc) {
+		return nil, pgerr.New(pgerr.SyntaxError, "each %s query must have the same number of columns", kind)
+	}
+	cols := make([]Column, len(lc))
+	for i := range lc {
+		t, err := commonType(lc[i].Type, rc[i].Type, kind.String())
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = Column{Name: lc[i].Name, Type: t, Col: -1}
+	}
+	var err error
+	if l, err = b.castColumns(l, cols); err != nil {
+		return nil, err
+	}
+	if r, err = b.castColumns(r, cols); err != nil {
+		return nil, err
+	}
+	return &SetOp{Op: kind, All: all, Left: l, Right: r, Cols: cols}, nil
+}
+
+// castColumns projects r onto the given column types (casting where they
+// differ), or returns it unchanged.
+func (b *Binder) castColumns(r Rel, want []Column) (Rel, error) {
+	have := r.Columns()
+	same := true
+	for i := range have {
+		if have[i].Type != want[i].Type {
+			same = false
+		}
+	}
+	if same {
+		return r, nil
+	}
+	exprs := make([]Expr, len(have))
+	cols := make([]Column, len(have))
+	for i, c := range have {
+		var e Expr = &ColRef{Index: i, Name: c.Name, Typ: c.Type}
+		if c.Type != want[i].Type {
+			var err error
+			if e, err = b.coerceTo(e, want[i].Type, false); err != nil {
+				return nil, err
+			}
+		}
+		exprs[i] = e
+		cols[i] = Column{Name: c.Name, Type: want[i].Type, Col: -1}
+	}
+	return &Project{Input: r, Exprs: exprs, Cols: cols}, nil
+}
+
+// commonType is the type PostgreSQL resolves for the columns of a UNION,
+// CASE or VALUES: unknown gives way, numbers widen, text types meet at text.
+func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
+	switch {
+	case a == b:
+		if a.ID == sqltypes.Unknown {
+			return sqltypes.TypeText, nil
+		}
+		return a, nil
+	case a.ID == sqltypes.Unknown:
+		return b, nil
+	case b.ID == sqltypes.Unknown:
+		return a, nil
+	case a.IsNumeric() && b.IsNumeric():
+		return arithType(a, b), nil
+	case a.Kind() == sqltypes.KindText && b.Kind() == sqltypes.KindText:
+		return sqltypes.TypeText, nil
+	case a.Kind() == b.Kind():
+		return a, nil
+	case castAllowedImplicitly(a, b) && dateish(a) && dateish(b):
+		if a.ID == sqltypes.TimestampTZ || b.ID == sqltypes.TimestampTZ {
+			return sqltypes.TypeTimestampTZ, nil
+		}
+		return sqltypes.TypeTimestamp, nil
+	}
+	return sqltypes.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", ctx, a, b)
+}
+
+func dateish(t sqltypes.Type) bool {
+	k := t.Kind()
+	return k == sqltypes.KindDate || k == sqltypes.KindTimestamp || k == sqltypes.KindTimestampTZ
+}
+
+// orderLimitOutput applies a set operation's (or VALUES') ORDER BY and
+// LIMIT, which may name output columns only.
+func (b *Binder) orderLimitOutput(r Rel, order *ast.OrderByClause, limit *ast.Limit, e env) (Rel, error) {
+	if order != nil {
+		cols := r.Columns()
+		var keys []SortKey
+		for _, it := range order.Items {
+			expr, desc, nulls := unwrapNulls(it.Expr)
+			idx := -1
+			if pos, ok := positionOf(expr); ok {
+				if pos < 1 || pos > len(cols) {
+					return nil, pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos)
+				}
+				idx = pos - 1
+			} else if cn, ok := expr.(*ast.ColumnNameExpr); ok && cn.Name.Table.O == "" {
+				for i, c := range cols {
+					if c.Name == cn.Name.Name.O {
+						idx = i
+						break
+					}
+				}
+			}
+			if idx < 0 {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "invalid UNION/INTERSECT/EXCEPT ORDER BY clause").
+					WithDetail("Only result column names can be used, not expressions or functions.")
+			}
+			desc = desc || it.Desc
+			keys = append(keys, SortKey{Col: idx, Desc: desc, NullsFirst: nullsFirst(desc, nulls)})
+		}
+		r = &Sort{Input: r, Keys: keys}
+	}
+	return b.bindLimit(r, limit, e)
+}
+
+// positionOf reads ORDER BY / GROUP BY n.
+func positionOf(node ast.ExprNode) (int, bool) {
+	if p, ok := node.(*ast.PositionExpr); ok && p.P == nil {
+		return p.N, true
+	}
+	if v, ok := node.(*driver.ValueExpr); ok && (v.Kind() == driver.KindInt64 || v.Kind() == driver.KindUint64) {
+		return int(v.GetInt64()), true
+	}
+	return 0, false
+}
+
+// bindLimit wraps r in LIMIT/OFFSET.
+func (b *Binder) bindLimit(r Rel, limit *ast.Limit, e env) (Rel, error) {
+	if limit == nil {
+		return r, nil
+	}
+	sc := e.newScope()
+	lim := &Limit{Input: r}
+	if v, ok := limit.Count.(*driver.ValueExpr); ok && v.Kind() == driver.KindUint64 && v.GetUint64() == math.MaxUint64 {
+		// parser.NoLimit: an OFFSET without LIMIT.
+	} else if limit.Count != nil {
+		c, err := b.bindCount(sc, limit.Count, "LIMIT")
+		if err != nil {
+			return nil, err
+		}
+		lim.Count = c
+	}
+	if limit.Offset != nil {
+		o, err := b.bindCount(sc, limit.Offset, "OFFSET")
+		if err != nil {
+			return nil, err
+		}
+		lim.Offset = o
+	}
+	return lim, nil
+}
+
+// unwrapNulls takes an ORDER BY expression apart: the parser spells
+// "x DESC NULLS LAST" as zp_nulls_last(x) DESC. nulls is 'f', 'l' or 0.
+func unwrapNulls(node ast.ExprNode) (ast.ExprNode, bool, byte) {
+	if f, ok := node.(*ast.FuncCallExpr); ok && len(f.Args) == 1 {
+		switch f.FnName.L {
+		case parser.NullsFirstFunc:
+			return f.Args[0], false, 'f'
+		case parser.NullsLastFunc:
+			return f.Args[0], false, 'l'
+		}
+	}
+	return node, false, 0
+}
+
+// nullsFirst is PostgreSQL's NULL placement: NULLs sort as if larger than
+// any value (last ascending, first descending) unless NULLS FIRST/LAST says
+// otherwise.
+func nullsFirst(desc bool, nulls byte) bool {
+	switch nulls {
+	case 'f':
+		return true
+	case 'l':
+		return false
+	}
+	return desc
+}
+
+// bindValues binds VALUES (...), (...) as a relation: columns column1..n,
+// each of the type its values resolve to.
+func (b *Binder) bindValues(lists []*ast.RowExpr, e env) (Rel, error) {
+	sc := e.newScope()
+	if len(lists) == 0 {
+		return nil, pgerr.New(pgerr.SyntaxError, "VALUES needs at least one row")
+	}
+	width := len(lists[0].Values)
+	rows := make([][]Expr, len(lists))
+	types := make([]sqltypes.Type, width)
+	for i, l := range lists {
+		if len(l.Values) != width {
+			return nil, pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length")
+		}
+		rows[i] = make([]Expr, width)
+		for j, v := range l.Values {
+			x, err := b.bindExpr(sc, v)
+			if err != nil {
+				return nil, err
+			}
+			rows[i][j] = x
+			if i == 0 {
+				types[j] = x.Type()
+			} else if types[j], err = commonType(types[j], x.Type(), "VALUES"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	cols := make([]Column, width)
+	for j := range cols {
+		if types[j].ID == sqltypes.Unknown {
+			types[j] = sqltypes.TypeText
+		}
+		cols[j] = Column{Name: "column" + itoa(j+1), Type: types[j], Col: -1}
+		for i := range rows {
+			b.inferParam(rows[i][j], types[j])
+			x, err := b.coerceTo(rows[i][j], types[j], false)
+			if err != nil {
+				return nil, err
+			}
+			rows[i][j] = x
+		}
+	}
+	return &Values{Rows: rows, Cols: cols}, nil
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 {
+		return digits[i : i+1]
+	}
+	return itoa(i/10) + digits[i%10:i%10+1]
+}
+
+// selectLevel carries what binding one SELECT collects across its clauses.
+type selectLevel struct {
+	sc  *scope
+	agg *aggBinder
+	// windows are the window calls met in the select list and ORDER BY.
+	windows []WindowCall
+	// named windows (WINDOW w AS (...)).
+	named map[string]*ast.WindowSpec
+}
+
+// bindSelect binds one SELECT (or VALUES / TABLE statement).
+func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
+	e, err := b.withCTEs(n.With, e)
+	if err != nil {
+		return nil, err
+	}
+	switch n.Kind {
+	case ast.SelectStmtKindValues:
+		r, err := b.bindValues(n.Lists, e)
+		if err != nil {
+			return nil, err
+		}
+		return b.orderLimitOutput(r, n.OrderBy, n.Limit, e)
+	case ast.SelectStmtKindTable:
+		return nil, unsupported("TABLE statements are not supported; use SELECT * FROM")
+	}
+	if n.SelectIntoOpt != nil {
+		return nil, unsupported("SELECT ... INTO is not supported")
+	}
+
+	sc := e.newScope()
+	var rel Rel
+	if n.From != nil && n.From.TableRefs != nil {
+		if rel, err = b.bindFrom(n.From.TableRefs, sc); err != nil {
+			return nil, err
+		}
+	} else {
+		rel = &Values{Rows: [][]Expr{{}}}
+	}
+	if hints := b.bindHints(n.TableHints); len(hints) > 0 {
+		applyHints(rel, hints)
+	}
+	if n.Where != nil {
+		pred, err := b.bindBool(sc, n.Where, "WHERE")
+		if err != nil {
+			return nil, err
+		}
+		rel = &Filter{Input: rel, Pred: pred}
+	}
+	lv := &selectLevel{sc: sc}
+	if len(n.WindowSpecs) > 0 {
+		lv.named = map[string]*ast.WindowSpec{}
+		for i := range n.WindowSpecs {
+			ws := &n.WindowSpecs[i]
+			if _, dup := lv.named[ws.Name.O]; dup {
+				return nil, pgerr.New(pgerr.WindowingError, "window %q is already defined", ws.Name.O)
+			}
+			lv.named[ws.Name.O] = ws
+		}
+	}
+
+	aggregated := n.GroupBy != nil || n.Having != nil || hasAggregate(n.Fields) || (n.OrderBy != nil && hasAggregateInOrder(n.OrderBy))
+	var groupNames []string
+	if aggregated {
+		lv.agg = &aggBinder{b: b, sc: sc, lv: lv}
+		if n.GroupBy != nil {
+			if n.GroupBy.Rollup {
+				return nil, unsupported("GROUP BY ... WITH ROLLUP is not supported")
+			}
+			for _, item := range n.GroupBy.Items {
+				g, err := b.bindGroupItem(sc, item.Expr, n.Fields)
+				if err != nil {
+					return nil, err
+				}
+				lv.agg.groups = append(lv.agg.groups, g)
+				groupNames = append(groupNames, g.String())
+			}
+		}
+		gm := &groupMap{col: map[int]int{}}
+		for i, g := range lv.agg.groups {
+			if c, ok := g.(*ColRef); ok {
+				if _, seen := gm.col[c.Index]; !seen {
+					gm.col[c.Index] = i
+				}
+			}
+		}
+		sc.groups = gm
+	}
+
+	// The select list (after the DISTINCT ON marker, if any).
+	var exprs []Expr
+	var cols []Column
+	fields := n.Fields.Fields
+	var distinctOn []ast.ExprNode
+	if f, ok := firstDistinctOn(n.Fields); ok {
+		distinctOn = f.Args
+		fields = fields[1:]
+	}
+	for _, f := range fields {
+		if f.WildCard != nil {
+			if n.From == nil {
+				return nil, pgerr.New(pgerr.SyntaxError, "SELECT * with no tables specified is not valid")
+			}
+			se, scols, err := sc.star(f.WildCard.Table.O)
+			if err != nil {
+				return nil, err
+			}
+			if aggregated {
+				for i := range se {
+					x, err := lv.agg.bindBound(se[i])
+					if err != nil {
+						return nil, err
+					}
+					se[i] = x
+				}
+			}
+			exprs = append(exprs, se...)
+			cols = append(cols, scols...)
+			continue
+		}
+		x, err := lv.bind(b, f.Expr)
+		if err != nil {
+			return nil, err
+		}
+		x = b.finishUnknown(x)
+		col := Column{Name: outputName(f), Type: x.Type(), Col: -1}
+		if cr, ok := x.(*ColRef); ok && !aggregated && cr.Index < len(rel.Columns()) {
+			src := rel.Columns()[cr.Index]
+			col.Table, col.Col = src.Table, src.Col
+		}
+		exprs = append(exprs, x)
+		cols = append(cols, col)
+	}
+	visible := len(exprs)
+
+	var having Expr
+	if n.Having != nil {
+		if !aggregated {
+			return nil, pgerr.New(pgerr.GroupingError, "HAVING requires aggregation")
+		}
+		h, err := lv.bind(b, n.Having.Expr)
+		if err != nil {
+			return nil, err
+		}
+		b.inferParam(h, sqltypes.TypeBool)
+		if err := wantBool(h, "HAVING"); err != nil {
+			return nil, err
+		}
+		having = h
+	}
+
+	// ORDER BY: output columns by position or name, or expressions, which
+	// become hidden columns of the projection.
+	var keys []SortKey
+	if n.OrderBy != nil {
+		for _, item := range n.OrderBy.Items {
+			node, _, nulls := unwrapNulls(item.Expr)
+			idx, err := b.bindOrderItem(lv, &exprs, &cols, visible, n.Fields, node)
+			if err != nil {
+				return nil, err
+			}
+			keys = append(keys, SortKey{Col: idx, Desc: item.Desc, NullsFirst: nullsFirst(item.Desc, nulls)})
+		}
+	}
+	var onCols []int
+	for _, node := range distinctOn {
+		idx, err := b.bindOrderItem(lv, &exprs, &cols, visible, n.Fields, node)
+		if err != nil {
+			return nil, err
+		}
+		onCols = append(onCols, idx)
+	}
+	if len(onCols) > 0 {
+		// PostgreSQL: the DISTINCT ON expressions must match the leftmost
+		// ORDER BY expressions.
+		for i, k := range keys {
+			if i >= len(onCols) {
+				break
+			}
+			match := false
+			for _, c := range onCols {
+				match = match || c == k.Col
+			}
+			if !match {
+				return nil, pgerr.New(pgerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions")
+			}
+		}
+	}
+	if n.Distinct && len(onCols) == 0 && len(exprs) > visible {
+		return nil, pgerr.New(pgerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+	}
+
+	// Assemble: aggregate, HAVING, windows, projection, DISTINCT, ORDER BY,
+	// LIMIT, and the projection down to the visible columns.
+	if aggregated {
+		a := NewAggregate(rel, lv.agg.groups, lv.agg.aggs, groupNames)
+		rel = a
+		fix := lv.agg.fixer(len(lv.agg.groups))
+		for i := range exprs {
+			exprs[i] = fix(exprs[i])
+		}
+		if having != nil {
+			rel = &Filter{Input: rel, Pred: fix(having)}
+		}
+		for i := range lv.windows {
+			lv.windows[i] = fixWindow(lv.windows[i], fix)
+		}
+	}
+	if len(lv.windows) > 0 {
+		base := len(rel.Columns())
+		rel = NewWindow(rel, lv.windows)
+		fix := windowFixer(base)
+		for i := range exprs {
+			exprs[i] = fix(exprs[i])
+		}
+	} else if hasWindowRef(exprs) {
+		return nil, pgerr.New(pgerr.InternalError, "window reference without a window")
+	}
+	rel = &Project{Input: rel, Exprs: exprs, Cols: cols}
+	switch {
+	case len(onCols) > 0:
+		// DISTINCT ON keeps the first row of each group in ORDER BY order:
+		// sort first, then keep firsts.
+		if len(keys) > 0 {
+			rel = &Sort{Input: rel, Keys: keys}
+			keys = nil
+		} else {
+			for _, c := range onCols {
+				keys = append(keys, SortKey{Col: c})
+			}
+			rel = &Sort{Input: rel, Keys: keys}
+			keys = nil
+		}
+		rel = &Distinct{Input: rel, On: onCols}
+	case n.Distinct:
+		rel = &Distinct{Input: rel}
+	}
+	if len(keys) > 0 {
+		rel = &Sort{Input: rel, Keys: keys}
+	}
+	if rel, err = b.bindLimit(rel, n.Limit, e); err != nil {
+		return nil, err
+	}
+	if len(exprs) > visible {
+		out := make([]Expr, visible)
+		for i := range out {
+			out[i] = &ColRef{Index: i, Name: cols[i].Name, Typ: cols[i].Type}
+		}
+		rel = &Project{Input: rel, Exprs: out, Cols: cols[:visible]}
+	}
+	if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
+		if aggregated || n.Distinct || len(lv.windows) > 0 {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE is not allowed with aggregate functions, DISTINCT or window functions")
+		}
+		markForUpdate(rel)
+	}
+	return rel, nil
+}
+
+// firstDistinctOn finds the parser's DISTINCT ON marker.
+func firstDistinctOn(fields *ast.FieldList) (*ast.FuncCallExpr, bool) {
+	if len(fields.Fields) == 0 {
+		return nil, false
+	}
+	f, ok := fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if !ok || f.FnName.L != parser.DistinctOnFunc {
+		return nil, false
+	}
+	return f, true
+}
+
+// markForUpdate flags the table scans of a locking SELECT.
+func markForUpdate(r Rel) {
+	WalkRel(r, func(x Rel) {
+		if s, ok := x.(*Scan); ok {
+			s.ForUpdate = true
+		}
+	})
+}
+
+// applyHints gives each scan the hints naming it (index hints without a
+// table name apply to every scan). A hint naming no table of the query
+// goes to the first scan, whose access-path rules report it as ignored.
+func applyHints(r Rel, hints []Hint) {
+	var scans []*Scan
+	WalkRel(r, func(x Rel) {
+		if s, ok := x.(*Scan); ok {
+			scans = append(scans, s)
+		}
+	})
+	names := func(s *Scan, t string) bool { return t == s.Alias || t == s.Table.Name }
+	for _, h := range hints {
+		matched := false
+		for _, s := range scans {
+			hit := false
+			switch {
+			case h.Name == "use_index" || h.Name == "ignore_index":
+				hit = h.Table == "" || names(s, h.Table)
+			default:
+				for _, t := range h.Tables {
+					hit = hit || names(s, t)
+				}
+			}
+			if hit {
+				s.Hints = append(s.Hints, h)
+				matched = true
+			}
+		}
+		if !matched && len(scans) > 0 && (h.Name == "use_index" || h.Name == "ignore_index") {
+			scans[0].Hints = append(scans[0].Hints, h)
+		}
+	}
+}
+
+// bind binds an expression of the select list, HAVING or ORDER BY: over
+// the aggregated row when the query aggregates, with window functions
+// collected into the level.
+func (lv *selectLevel) bind(b *Binder, node ast.ExprNode) (Expr, error) {
+	saved := b.level
+	b.level = lv
+	defer func() { b.level = saved }()
+	if lv.agg != nil {
+		return lv.agg.bind(node)
+	}
+	return b.bindExpr(lv.sc, node)
+}
+
+// bindOrderItem resolves an ORDER BY (or DISTINCT ON) item to a column of
+// the projected row: an output ordinal (ORDER BY 2), an output alias, an
+// expression equal to an output column, or else a new hidden column.
+func (b *Binder) bindOrderItem(lv *selectLevel, exprs *[]Expr, cols *[]Column, visible int, fields *ast.FieldList, node ast.ExprNode) (int, error) {
+	if pos, ok := positionOf(node); ok {
+		if pos < 1 || pos > visible {
+			return 0, pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos)
+		}
+		return pos - 1, nil
+	}
+	if cn, ok := node.(*ast.ColumnNameExpr); ok && cn.Name.Table.O == "" {
+		match := -1
+		for i := 0; i < visible; i++ {
+			if (*cols)[i].Name == cn.Name.Name.O {
+				if match >= 0 && (*exprs)[match].String() != (*exprs)[i].String() {
+					return 0, pgerr.New(pgerr.AmbiguousColumn, "ORDER BY %q is ambiguous", cn.Name.Name.O)
+				}
+				if match < 0 {
+					match = i
+				}
+			}
+		}
+		if match >= 0 {
+			return match, nil
+		}
+	}
+	e, err := lv.bind(b, node)
+	if err != nil {
+		return 0, err
+	}
+	key := e.String()
+	for i, p := range *exprs {
+		if p.String() == key {
+			return i, nil
+		}
+	}
+	*exprs = append(*exprs, e)
+	*cols = append(*cols, Column{Name: "?column?", Type: e.Type(), Col: -1})
+	return len(*exprs) - 1, nil
+}
+
+// bindGroupItem binds a GROUP BY item, which may name an output column by
+// ordinal or alias, as in PostgreSQL (input columns win over aliases).
+func (b *Binder) bindGroupItem(sc *scope, node ast.ExprNode, fields *ast.FieldList) (Expr, error) {
+	if pos, ok := positionOf(node); ok {
+		if pos < 1 || pos > len(fields.Fields) || fields.Fields[pos-1].WildCard != nil {
+			return nil, pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos)
+		}
+		node = fields.Fields[pos-1].Expr
+	} else if cn, ok := node.(*ast.ColumnNameExpr); ok && cn.Name.Table.O == "" {
+		if _, found, _ := sc.lookup("", cn.Name.Name.O); !found {
+			for _, f := range fields.Fields {
+				if f.AsName.O == cn.Name.Name.O {
+					node = f.Expr
+					break
+				}
+			}
+		}
+	}
+	return b.bindExprNoAgg(sc, node)
+}
+
+func (b *Binder) bindCount(sc *scope, node ast.ExprNode, clause string) (Expr, error) {
+	e, err := b.bindExpr(sc, node)
+	if err != nil {
+		return nil, err
+	}
+	if !IsConstant(e) && !HasOuterRef(e) {
+		return nil, pgerr.New(pgerr.SyntaxError, "argument of %s must not contain variables", clause)
+	}
+	b.inferParam(e, sqltypes.TypeInt8)
+	if e.Type().Kind() != sqltypes.KindInt && e.Type().ID != sqltypes.Unknown {
+		if c, ok := e.(*Const); ok && c.V.K == sqltypes.KindFloat {
+			return &Const{V: sqltypes.NewInt(int64(math.Round(c.V.F))), Typ: sqltypes.TypeInt8}, nil
+		}
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type bigint, not type %s", clause, e.Type())
+	}
+	return e, nil
+}
+
+// outputName is the column name PostgreSQL gives a select-list item.
+func outputName(f *ast.SelectField) string {
+	if f.AsName.O != "" {
+		return f.AsName.O
+	}
+	return exprLabel(f.Expr)
+}
+
+// exprLabel is PostgreSQL's FigureColname: the column name of an output
+// expression without an alias.
+func exprLabel(node ast.ExprNode) string {
+	switch e := node.(type) {
+	case *ast.ColumnNameExpr:
+		return e.Name.Name.O
+	case *ast.AggregateFuncExpr:
+		return strings.ToLower(e.F)
+	case *ast.WindowFuncExpr:
+		return strings.ToLower(e.Name)
+	case *ast.ParenthesesExpr:
+		return exprLabel(e.Expr)
+	case *ast.FuncCallExpr:
+		if operand, t, ok := parser.CastOf(e); ok {
+			if l := exprLabel(operand); l != "?column?" {
+				return l
+			}
+			return castLabel(t)
+		}
+		switch e.FnName.L {
+		case parser.ConcatFunc:
+			return "concat"
+		case parser.NumericLiteralFunc:
+			return "?column?"
+		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
+			if len(e.Args) > 0 {
+				return exprLabel(e.Args[0])
+			}
+		case "coalesce", "nullif", "greatest", "least":
+			return e.FnName.L
+		}
+		return e.FnName.L
+	case *ast.CaseExpr:
+		return "case"
+	case *ast.ExistsSubqueryExpr:
+		return "exists"
+	case *ast.SubqueryExpr:
+		if s, ok := e.Query.(*ast.SelectStmt); ok && s.Fields != nil && len(s.Fields.Fields) == 1 && s.Fields.Fields[0].Expr != nil {
+			if s.Fields.Fields[0].AsName.O != "" {
+				return s.Fields.Fields[0].AsName.O
+			}
+			return exprLabel(s.Fields.Fields[0].Expr)
+		}
+	case *ast.FuncCastExpr:
+		if c, ok := e.Expr.(*ast.ColumnNameExpr); ok {
+			return c.Name.Name.O
+		}
+	}
+	return "?column?"
+}
+
+// castLabel is the column name PostgreSQL gives a cast of a non-column:
+// the type's internal name.
+func castLabel(t sqltypes.Type) string {
+	switch t.ID {
+	case sqltypes.Int2:
+		return "int2"
+	case sqltypes.Int4:
+		return "int4"
+	case sqltypes.Int8:
+		return "int8"
+	case sqltypes.Float4:
+		return "float4"
+	case sqltypes.Float8:
+		return "float8"
+	case sqltypes.Bool:
+		return "bool"
+	case sqltypes.Varchar:
+		return "varchar"
+	case sqltypes.TimestampTZ:
+		return "timestamptz"
+	case sqltypes.Timestamp:
+		return "timestamp"
+	}
+	return t.String()
+}

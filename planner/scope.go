@@ -1,0 +1,264 @@
+package planner
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// scope is the name space in which one query level's expressions are
+// bound: the FROM items whose columns make up the row the expressions read,
+// and the scope of the enclosing query, reached through OuterRef.
+//
+// Depth counting follows the executor, not the syntax: an OuterRef's depth
+// is how many outer rows were pushed between the expression and the row it
+// reads. A subquery expression pushes its query's row (depthToOuter 1); a
+// derived table in FROM pushes nothing (it shares its parent's outer rows,
+// depthToOuter 0 and the same outer); a LATERAL item pushes the row of the
+// items to its left.
+type scope struct {
+	outer        *scope
+	depthToOuter int
+
+	items  []*fromItem
+	merged []mergedCol // JOIN USING / NATURAL columns
+	// groups, when set, is the aggregation of this level: outer references
+	// from subqueries of the select list and HAVING read the aggregated row,
+	// in which a FROM column exists only as a GROUP BY item.
+	groups *groupMap
+	// correlated is set when an expression bound in a scope below this one
+	// read this scope's row (the subquery must be evaluated per row).
+	correlated bool
+	// excluded: ON CONFLICT DO UPDATE, where the row is [existing...,
+	// excluded...] and "excluded" qualifies the second half.
+	ctes *cteEnv
+}
+
+// fromItem is one FROM entry of a scope: a table, a derived table, a
+// function, a CTE reference.
+type fromItem struct {
+	alias string // the name that qualifies its columns
+	// offset is where its columns start in the scope's row.
+	offset int
+	cols   []Column
+	// hiddenByUsing marks columns merged by JOIN USING: not found by an
+	// unqualified name (the merged column is) and not repeated by *.
+	hiddenByUsing map[int]bool
+}
+
+// mergedCol is a column of JOIN USING / NATURAL: one name, its value read
+// from the left side, the right side, or the first non-NULL of both.
+type mergedCol struct {
+	name string
+	expr Expr
+}
+
+// groupMap maps FROM columns to the aggregated row of the same level.
+type groupMap struct {
+	// col maps a FROM-row column index to its group's position.
+	col map[int]int
+}
+
+// cteEnv is a chain of visible WITH queries, innermost first.
+type cteEnv struct {
+	ctes  map[string]*CTE
+	outer *cteEnv
+	// self is the CTE whose recursive term is being bound: references to
+	// it read the work table.
+	self *CTE
+}
+
+func (e *cteEnv) lookup(name string) (*CTE, bool, bool) {
+	for env := e; env != nil; env = env.outer {
+		if env.self != nil && env.self.Name == name {
+			return env.self, true, true
+		}
+		if c, ok := env.ctes[name]; ok {
+			return c, false, true
+		}
+	}
+	return nil, false, false
+}
+
+// width is the number of columns in the scope's row.
+func (s *scope) width() int {
+	n := 0
+	for _, it := range s.items {
+		if end := it.offset + len(it.cols); end > n {
+			n = end
+		}
+	}
+	return n
+}
+
+// shifted returns the scope's items and merged columns moved right by
+// delta, for the right side of a join.
+func shiftItems(items []*fromItem, merged []mergedCol, delta int) ([]*fromItem, []mergedCol) {
+	outItems := make([]*fromItem, len(items))
+	for i, it := range items {
+		c := *it
+		c.offset += delta
+		outItems[i] = &c
+	}
+	outMerged := make([]mergedCol, len(merged))
+	for i, m := range merged {
+		outMerged[i] = mergedCol{name: m.name, expr: ShiftCols(m.expr, delta)}
+	}
+	return outItems, outMerged
+}
+
+// lookup finds an unqualified or qualified column in this scope only.
+// found is false when the scope has no such column; an ambiguous name or
+// an unknown qualifier is an error only if no outer scope could answer
+// (the caller decides).
+func (s *scope) lookup(qual, name string) (e Expr, found bool, err error) {
+	if qual == "" {
+		for _, m := range s.merged {
+			if m.name == name {
+				return m.expr, true, nil
+			}
+		}
+		var hit Expr
+		for _, it := range s.items {
+			for i, c := range it.cols {
+				if c.Name != name || it.hiddenByUsing[i] {
+					continue
+				}
+				if hit != nil {
+					return nil, true, pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name)
+				}
+				hit = &ColRef{Index: it.offset + i, Name: name, Typ: c.Type}
+			}
+		}
+		return hit, hit != nil, nil
+	}
+	var item *fromItem
+	for _, it := range s.items {
+		if it.alias == qual {
+			if item != nil {
+				return nil, true, pgerr.New(pgerr.AmbiguousAlias, "table reference %q is ambiguous", qual)
+			}
+			item = it
+		}
+	}
+	if item == nil {
+		return nil, false, nil
+	}
+	for i, c := range item.cols {
+		if c.Name == name {
+			return &ColRef{Index: item.offset + i, Name: qual + "." + name, Typ: c.Type}, true, nil
+		}
+	}
+	return nil, true, pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", qual, name)
+}
+
+// hasQualifier reports whether some item of the scope is named qual.
+func (s *scope) hasQualifier(qual string) bool {
+	for _, it := range s.items {
+		if it.alias == qual {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve finds a column by name in this scope or, failing that, in the
+// enclosing ones (an OuterRef, marking the scopes crossed as correlated).
+func (s *scope) resolve(cn *ast.ColumnName) (Expr, error) {
+	qual, name := cn.Table.O, cn.Name.O
+	if cn.Schema.O != "" {
+		// schema.table.column: the schema only has to be the one the
+		// table lives in; zproxy has public and the catalog schemas.
+		qual = cn.Table.O
+	}
+	depth := 0
+	for sc := s; sc != nil; sc = sc.outer {
+		e, found, err := sc.lookup(qual, name)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			if depth == 0 {
+				return e, nil
+			}
+			return sc.outerRef(e, depth)
+		}
+		depth += sc.depthToOuter
+	}
+	if qual != "" {
+		for sc := s; sc != nil; sc = sc.outer {
+			if sc.hasQualifier(qual) {
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", qual, name)
+			}
+		}
+		return nil, pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)
+	}
+	return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", name)
+}
+
+// outerRef turns a column found in this (outer) scope into a reference from
+// depth levels below; the scope's row is then read per evaluation, so every
+// scope between must know it is correlated.
+func (s *scope) outerRef(e Expr, depth int) (Expr, error) {
+	if depth == 0 {
+		return e, nil
+	}
+	s.correlated = true
+	if s.groups != nil {
+		// The outer level aggregates: its row is [groups..., aggs...], and a
+		// FROM column is only there as a GROUP BY item.
+		var err error
+		e = MapExpr(e, func(x Expr) Expr {
+			c, ok := x.(*ColRef)
+			if !ok || err != nil {
+				return nil
+			}
+			g, ok := s.groups.col[c.Index]
+			if !ok {
+				err = pgerr.New(pgerr.GroupingError, "subquery uses ungrouped column %q from outer query", c.Name)
+				return nil
+			}
+			return &ColRef{Index: g, Name: c.Name, Typ: c.Typ}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return MapExpr(e, func(x Expr) Expr {
+		if c, ok := x.(*ColRef); ok {
+			return &OuterRef{Depth: depth, Index: c.Index, Name: c.Name, Typ: c.Typ}
+		}
+		return nil
+	}), nil
+}
+
+// star expands * (qual "") or qual.* into column references, in FROM
+// order, merged USING columns first, hidden columns left out.
+func (s *scope) star(qual string) ([]Expr, []Column, error) {
+	var exprs []Expr
+	var cols []Column
+	if qual == "" {
+		for _, m := range s.merged {
+			exprs = append(exprs, m.expr)
+			cols = append(cols, Column{Name: m.name, Type: m.expr.Type(), Col: -1})
+		}
+	}
+	found := false
+	for _, it := range s.items {
+		if qual != "" && it.alias != qual {
+			continue
+		}
+		found = true
+		for i, c := range it.cols {
+			if c.Hidden || (qual == "" && it.hiddenByUsing[i]) {
+				continue
+			}
+			exprs = append(exprs, &ColRef{Index: it.offset + i, Name: c.Name, Typ: c.Type})
+			cols = append(cols, c)
+		}
+	}
+	if qual != "" && !found {
+		return nil, nil, pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)
+	}
+	return exprs, cols, nil
+}

@@ -1,0 +1,434 @@
+package planner
+
+import (
+	"fmt"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// OuterRef reads column Index of an enclosing query's row: Depth 1 is the
+// row of the query the subquery appears in, 2 the one around that, and so
+// on. Correlated subqueries and LATERAL items use it; at run time the
+// executor keeps the stack of outer rows in EvalContext.Outer.
+type OuterRef struct {
+	Depth int
+	Index int
+	Name  string
+	Typ   sqltypes.Type
+}
+
+// Type implements Expr.
+func (e *OuterRef) Type() sqltypes.Type { return e.Typ }
+
+// Eval implements Expr.
+func (e *OuterRef) Eval(ctx *EvalContext, _ []sqltypes.Value) (sqltypes.Value, error) {
+	if ctx == nil || e.Depth > len(ctx.Outer) {
+		return sqltypes.Null, pgerr.New(pgerr.InternalError, "outer reference %s evaluated without its outer row", e.Name)
+	}
+	return ctx.Outer[len(ctx.Outer)-e.Depth][e.Index], nil
+}
+
+// String implements Expr.
+func (e *OuterRef) String() string { return e.Name }
+
+// SubqueryKind says how a subquery's rows become a value.
+type SubqueryKind uint8
+
+// Subquery kinds.
+const (
+	// ScalarSubquery: the single column of the single row (NULL for no
+	// row; more than one row is 21000).
+	ScalarSubquery SubqueryKind = iota
+	// ExistsSubquery: whether there is a row.
+	ExistsSubquery
+	// AnySubquery: Left Op ANY (subquery), which IN is (Op "="): true if the
+	// comparison holds for some row, NULL if for none but one was NULL.
+	AnySubquery
+	// AllSubquery: Left Op ALL (subquery).
+	AllSubquery
+	// ArraySubquery: ARRAY(subquery), the column's values as an array.
+	ArraySubquery
+)
+
+// Subquery is a subquery used as a value. Plan is bound with the query
+// around it as its outer scope; Correlated says whether it reads that
+// scope (then it is evaluated per row, else once per statement).
+type Subquery struct {
+	Kind SubqueryKind
+	Plan Rel
+	// Left and Op for ANY/ALL (and IN, which is = ANY); Neg negates the
+	// result (NOT IN, NOT EXISTS).
+	Left       Expr
+	Op         BinOp
+	Neg        bool
+	Correlated bool
+	Typ        sqltypes.Type
+	// ID tells a statement's subqueries apart (EXPLAIN names them by it).
+	ID int
+}
+
+// Type implements Expr.
+func (e *Subquery) Type() sqltypes.Type { return e.Typ }
+
+// Eval implements Expr: the optimizer replaces every Subquery with a
+// physical subplan before execution, so reaching this is a planning bug.
+func (e *Subquery) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+	return sqltypes.Null, pgerr.New(pgerr.InternalError, "subquery %d was not planned", e.ID)
+}
+
+// String implements Expr.
+func (e *Subquery) String() string {
+	var s string
+	switch e.Kind {
+	case ScalarSubquery:
+		s = fmt.Sprintf("(SubPlan %d)", e.ID)
+	case ExistsSubquery:
+		s = fmt.Sprintf("EXISTS(SubPlan %d)", e.ID)
+	case AnySubquery:
+		s = fmt.Sprintf("(%s %s ANY (SubPlan %d))", e.Left, e.Op, e.ID)
+	case AllSubquery:
+		s = fmt.Sprintf("(%s %s ALL (SubPlan %d))", e.Left, e.Op, e.ID)
+	case ArraySubquery:
+		s = fmt.Sprintf("ARRAY(SubPlan %d)", e.ID)
+	}
+	if e.Neg {
+		return "NOT " + s
+	}
+	return s
+}
+
+// MapExpr rebuilds e bottom-up, replacing every node for which fn returns
+// a non-nil expression. fn sees each node after its children were mapped.
+// Nodes fn leaves alone are copied only when a child changed.
+func MapExpr(e Expr, fn func(Expr) Expr) Expr {
+	if e == nil {
+		return nil
+	}
+	kids := Children(e)
+	changed := false
+	var mapped []Expr
+	if len(kids) > 0 {
+		mapped = make([]Expr, len(kids))
+		for i, k := range kids {
+			mapped[i] = MapExpr(k, fn)
+			if mapped[i] != k {
+				changed = true
+			}
+		}
+	}
+	if changed {
+		e = withChildren(e, mapped)
+	}
+	if r := fn(e); r != nil {
+		return r
+	}
+	return e
+}
+
+// withChildren returns a copy of e with its children replaced (in the order
+// Children returns them).
+func withChildren(e Expr, kids []Expr) Expr {
+	switch x := e.(type) {
+	case *Binary:
+		c := *x
+		c.L, c.R = kids[0], kids[1]
+		return &c
+	case *Not:
+		return &Not{E: kids[0]}
+	case *Neg:
+		return &Neg{E: kids[0]}
+	case *IsNull:
+		return &IsNull{E: kids[0], Neg: x.Neg}
+	case *InList:
+		return NewInList(kids[0], kids[1:], x.Neg)
+	case *Like:
+		c := *x
+		c.E, c.Pattern = kids[0], kids[1]
+		return &c
+	case *Cast:
+		return &Cast{E: kids[0], To: x.To}
+	case *Func:
+		c := *x
+		c.Args = kids
+		return &c
+	case *Subquery:
+		c := *x
+		c.Left = kids[0]
+		return &c
+	}
+	return e
+}
+
+// ShiftCols returns e with every column reference c (and outer reference at
+// the depth of e's own query) moved to c+delta, for moving an expression
+// onto a row with a different layout.
+func ShiftCols(e Expr, delta int) Expr {
+	if delta == 0 {
+		return e
+	}
+	return RemapCols(e, func(i int) int { return i + delta })
+}
+
+// RemapCols returns e with every ColRef's index i replaced by m(i).
+func RemapCols(e Expr, m func(int) int) Expr {
+	return MapExpr(e, func(x Expr) Expr {
+		if c, ok := x.(*ColRef); ok {
+			return &ColRef{Index: m(c.Index), Name: c.Name, Typ: c.Typ}
+		}
+		return nil
+	})
+}
+
+// HasSubquery reports whether e contains a subquery.
+func HasSubquery(e Expr) bool {
+	found := false
+	Walk(e, func(x Expr) {
+		if _, ok := x.(*Subquery); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+// HasOuterRef reports whether e reads an outer row.
+func HasOuterRef(e Expr) bool {
+	found := false
+	Walk(e, func(x Expr) {
+		if _, ok := x.(*OuterRef); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+// newSubqueryID numbers the statement's subqueries.
+func (b *Binder) newSubqueryID() int {
+	b.nextSubquery++
+	return b.nextSubquery
+}
+
+// bindSubquery binds a subquery expression's query with sc as its outer
+// scope (one row push away) and reports whether it reads any outer row.
+func (b *Binder) bindSubquery(sc *scope, q ast.Node) (Rel, bool, error) {
+	saved := b.level
+	b.level = nil
+	defer func() { b.level = saved }()
+	rel, err := b.bindQuery(q, env{outer: sc, depth: 1, ctes: sc.ctes})
+	if err != nil {
+		return nil, false, err
+	}
+	return rel, Escapes(rel), nil
+}
+
+func (b *Binder) bindScalarSubquery(sc *scope, n *ast.SubqueryExpr) (Expr, error) {
+	rel, corr, err := b.bindSubquery(sc, n.Query)
+	if err != nil {
+		return nil, err
+	}
+	cols := rel.Columns()
+	if len(cols) != 1 {
+		return nil, pgerr.New(pgerr.SyntaxError, "subquery must return only one column")
+	}
+	return &Subquery{Kind: ScalarSubquery, Plan: rel, Correlated: corr, Typ: cols[0].Type, ID: b.newSubqueryID()}, nil
+}
+
+// bindCompareSubquery binds left op ANY|ALL (subquery), and IN / NOT IN
+// (= ANY, negated).
+func (b *Binder) bindCompareSubquery(sc *scope, leftNode ast.ExprNode, op BinOp, all bool, q ast.ExprNode, neg bool, agg *aggBinder) (Expr, error) {
+	sq, ok := q.(*ast.SubqueryExpr)
+	if !ok {
+		return nil, unsupported("ANY/ALL needs a subquery")
+	}
+	if _, isRow := leftNode.(*ast.RowExpr); isRow {
+		return nil, unsupported("row comparisons with a subquery are not supported")
+	}
+	left, err := b.child(sc, leftNode, agg)
+	if err != nil {
+		return nil, err
+	}
+	rel, corr, err := b.bindSubquery(sc, sq.Query)
+	if err != nil {
+		return nil, err
+	}
+	cols := rel.Columns()
+	if len(cols) != 1 {
+		return nil, pgerr.New(pgerr.SyntaxError, "subquery has too many columns")
+	}
+	b.inferParam(left, cols[0].Type)
+	t, err := commonType(left.Type(), cols[0].Type, "IN")
+	if err != nil {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", left.Type(), op, cols[0].Type).
+			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if !(left.Type().IsNumeric() && cols[0].Type.IsNumeric()) {
+		if left, err = b.coerceTo(left, t, false); err != nil {
+			return nil, err
+		}
+		if rel, err = b.castColumns(rel, []Column{{Name: cols[0].Name, Type: t}}); err != nil {
+			return nil, err
+		}
+	}
+	kind := AnySubquery
+	if all {
+		kind = AllSubquery
+	}
+	return &Subquery{Kind: kind, Plan: rel, Left: left, Op: op, Neg: neg, Correlated: corr, Typ: sqltypes.TypeBool, ID: b.newSubqueryID()}, nil
+}
+
+// Escapes reports whether a plan reads a row from outside itself: an
+// OuterRef deeper than the row pushes between it and the plan's root.
+func Escapes(r Rel) bool {
+	found := false
+	VisitExprs(r, func(e Expr, level int) {
+		Walk(e, func(x Expr) {
+			if o, ok := x.(*OuterRef); ok && o.Depth > level {
+				found = true
+			}
+		})
+	})
+	return found
+}
+
+// VisitExprs calls fn for every expression held by r and the relations
+// below it, including the plans of subqueries inside those expressions,
+// with the number of outer rows pushed between r's root and the expression
+// (a subquery's plan and a LATERAL join's right side push one).
+func VisitExprs(r Rel, fn func(e Expr, level int)) {
+	visitRel(r, 0, fn)
+}
+
+func visitRel(r Rel, level int, fn func(Expr, int)) {
+	if r == nil {
+		return
+	}
+	each := func(es ...Expr) {
+		for _, e := range es {
+			if e == nil {
+				continue
+			}
+			fn(e, level)
+			Walk(e, func(x Expr) {
+				if s, ok := x.(*Subquery); ok {
+					visitRel(s.Plan, level+1, fn)
+				}
+			})
+		}
+	}
+	switch n := r.(type) {
+	case *Values:
+		for _, row := range n.Rows {
+			each(row...)
+		}
+	case *TableFunc:
+		each(n.Args...)
+	case *Filter:
+		each(n.Pred)
+	case *Project:
+		each(n.Exprs...)
+	case *Join:
+		each(n.On)
+		visitRel(n.Left, level, fn)
+		if n.Lateral {
+			visitRel(n.Right, level+1, fn)
+		} else {
+			visitRel(n.Right, level, fn)
+		}
+		return
+	case *Aggregate:
+		each(n.GroupBy...)
+		for _, a := range n.Aggs {
+			each(a.Args...)
+			each(a.Filter)
+			for _, k := range a.OrderBy {
+				each(k.E)
+			}
+		}
+	case *Window:
+		for _, c := range n.Calls {
+			each(c.Args...)
+			each(c.PartitionBy...)
+			for _, k := range c.OrderBy {
+				each(k.E)
+			}
+			each(c.Frame.Start.Offset, c.Frame.End.Offset)
+			if c.Agg != nil {
+				each(c.Agg.Args...)
+			}
+		}
+	case *Limit:
+		each(n.Count, n.Offset)
+	case *CTEScan:
+		// The CTE's plan is visited where it is defined.
+		visitRel(n.CTE.Plan, level, fn)
+	}
+	for _, in := range r.Inputs() {
+		visitRel(in, level, fn)
+	}
+}
+
+// bindAggregateCall binds the calls that are aggregates although TiDB
+// parses them as plain functions: aggregates it does not know
+// (string_agg, bool_and ...), and the parser's spellings of FILTER
+// (zp_agg_filter(agg, cond)), ORDER BY inside an aggregate
+// (zp_agg_order(agg, keys...)) and WITHIN GROUP. ok is false for other
+// functions.
+func (b *Binder) bindAggregateCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (Expr, bool, error) {
+	name := n.FnName.L
+	var filter ast.ExprNode
+	var order []ast.ExprNode
+	inner := n
+	switch name {
+	case parser.AggFilterFunc, parser.AggOrderFunc:
+		if len(n.Args) < 2 {
+			return nil, true, pgerr.New(pgerr.SyntaxError, "malformed aggregate clause")
+		}
+		if name == parser.AggFilterFunc {
+			filter = n.Args[1]
+		} else {
+			order = n.Args[1:]
+		}
+		switch call := n.Args[0].(type) {
+		case *ast.AggregateFuncExpr:
+			if agg == nil {
+				return nil, true, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
+			}
+			return wrapAgg(agg.bindAgg(call.F, call.Args, call.Distinct, filter, order))
+		case *ast.FuncCallExpr:
+			if call.FnName.L == parser.AggFilterFunc || call.FnName.L == parser.AggOrderFunc {
+				// ORDER BY and FILTER on one call: zp_agg_filter(zp_agg_order(...), c)
+				if call.FnName.L == parser.AggOrderFunc && len(call.Args) >= 2 {
+					order = call.Args[1:]
+				}
+				a, ok := call.Args[0].(*ast.AggregateFuncExpr)
+				if ok && agg != nil {
+					return wrapAgg(agg.bindAgg(a.F, a.Args, a.Distinct, filter, order))
+				}
+				if f, ok := call.Args[0].(*ast.FuncCallExpr); ok {
+					inner = f
+				}
+			} else {
+				inner = call
+			}
+		case *ast.WindowFuncExpr:
+			return nil, true, unsupported("FILTER with OVER is not supported")
+		}
+	case parser.WithinGroupFunc:
+		return nil, true, unsupported("ordered-set aggregates (WITHIN GROUP) are not supported")
+	}
+	if !IsAggregateName(inner.FnName.L) {
+		if inner != n {
+			return nil, true, pgerr.New(pgerr.WrongObjectType, "%s is not an aggregate function", inner.FnName.L)
+		}
+		return nil, false, nil
+	}
+	if agg == nil {
+		return nil, true, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
+	}
+	return wrapAgg(agg.bindAgg(inner.FnName.L, inner.Args, false, filter, order))
+}
+
+func wrapAgg(e Expr, err error) (Expr, bool, error) { return e, true, err }
