@@ -44,9 +44,9 @@ type scanRows struct {
 	// ANALYZE reports against.
 	node    *optimizer.Scan
 	statKey *optimizer.Scan
-	stats  kv.Stats
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	stats   kv.Stats
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
 
 	// point get
 	points [][]sqltypes.Value

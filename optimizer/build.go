@@ -206,7 +206,6 @@ func plural(n int) string {
 	return "s"
 }
 
-
 // suggestion names an index that would have served the filter's bounds.
 func suggestion(t *catalog.Table, b bounds) string {
 	var cols []string

@@ -53,4 +53,3 @@ func returningCols(r *planner.Returning) []planner.Column {
 	}
 	return r.Cols
 }
-
