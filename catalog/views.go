@@ -38,6 +38,9 @@ var views = map[string]map[string]viewDef{
 				var out [][]sqltypes.Value
 				for _, t := range s.Tables() {
 					for i, c := range t.Columns {
+						if c.Hidden {
+							continue
+						}
 						nullable := "YES"
 						if c.NotNull {
 							nullable = "NO"

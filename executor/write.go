@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math/rand/v2"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -303,6 +304,14 @@ func (e *Executor) Write(ctx context.Context, plan *optimizer.Plan, params []sql
 	return WriteResult{}, pgerr.New(pgerr.InternalError, "executor: %T is not a write", plan.Root)
 }
 
+// hiddenRowID returns the ordinal of a table's hidden row id, or -1.
+func hiddenRowID(t *catalog.Table) int {
+	if len(t.PrimaryKey) == 1 && t.Columns[t.PrimaryKey[0].Column].Hidden {
+		return t.PrimaryKey[0].Column
+	}
+	return -1
+}
+
 // returningRow evaluates a RETURNING list over row.
 func (ec *execCtx) returningRow(r *planner.Returning, row []sqltypes.Value) ([]sqltypes.Value, error) {
 	out := make([]sqltypes.Value, len(r.Exprs))
@@ -362,17 +371,36 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 	var res WriteResult
 	if n.OnConflict == nil {
 		// Uniqueness is the store's condition on each row put: no read.
-		w := &writeSet{t: t}
-		seen := map[string]bool{}
-		for _, row := range rows {
-			k := string(t.EncodePK(nil, row))
-			if seen[k] {
-				return WriteResult{}, duplicateKey(t, t.RowAttrs(row, 0))
+		rowID := hiddenRowID(t)
+		var applied int
+		for attempt := 0; ; attempt++ {
+			w := &writeSet{t: t}
+			seen := map[string]bool{}
+			dup := false
+			for _, row := range rows {
+				k := string(t.EncodePK(nil, row))
+				if seen[k] {
+					dup = true
+					if rowID < 0 {
+						return WriteResult{}, duplicateKey(t, t.RowAttrs(row, 0))
+					}
+				}
+				seen[k] = true
+				w.add(change{new: row})
 			}
-			seen[k] = true
-			w.add(change{new: row})
+			if !dup {
+				applied, err = ec.ex.commit(ctx, w, stats)
+			}
+			var ce *conflictError
+			if rowID >= 0 && (dup || errors.As(err, &ce) && ce.op.Cond == kv.CondNotExists && applied == 0) && attempt < 3 {
+				// A random row id met one already taken (rare): draw new ones.
+				for _, row := range rows {
+					row[rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
+				}
+				continue
+			}
+			break
 		}
-		applied, err := ec.ex.commit(ctx, w, stats)
 		if err != nil {
 			return WriteResult{}, finishWrite(t, err)
 		}

@@ -17,7 +17,12 @@ const (
 	MaxShards          = 1024
 	MaxZOrderColumns   = 8
 	defaultTableShards = 1
+	// rowIDShards is the shard count of a table without a primary key.
+	rowIDShards = 4
 )
+
+// RowIDColumn names the hidden row id of a table without a primary key.
+const RowIDColumn = "rowid"
 
 func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 	if n.ReferTable != nil || n.Select != nil {
@@ -75,9 +80,21 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 	if pkCount > 1 {
 		return nil, pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", t.Name)
 	}
+	explicitShards := b.stmt.With["shards"] != ""
 	if len(pk) == 0 {
-		return nil, pgerr.New(pgerr.InvalidTableDefinition, "table %q needs a PRIMARY KEY", t.Name).
-			WithHint("zproxy stores rows by primary key; declare one, e.g. PRIMARY KEY (id).")
+		// No primary key (pandas' to_sql, pgbench -i, most tutorials): rows
+		// are keyed by a hidden row id, random so inserts spread over the
+		// key space, and the table is sharded so they spread over store
+		// partitions too.
+		name := RowIDColumn
+		for i := 1; t.ColumnIndex(name) >= 0; i++ {
+			name = RowIDColumn + "_" + itoa(i)
+		}
+		t.Columns = append(t.Columns, catalog.Column{Name: name, Type: sqltypes.TypeInt8, NotNull: true, Hidden: true})
+		t.PrimaryKey = []catalog.KeyColumn{{Column: len(t.Columns) - 1}}
+		if !explicitShards {
+			t.Shards = rowIDShards
+		}
 	}
 	for _, part := range pk {
 		if part.Column == nil {

@@ -177,6 +177,10 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 func (b *Binder) defaultRow(t *catalog.Table) []Expr {
 	row := make([]Expr, len(t.Columns))
 	for i, c := range t.Columns {
+		if c.Hidden && len(t.PrimaryKey) == 1 && t.PrimaryKey[0].Column == i {
+			row[i] = &Func{Name: "unique_rowid", Typ: sqltypes.TypeInt8, volatile: true, fn: newRowID}
+			continue
+		}
 		row[i] = &Const{V: sqltypes.Null, Typ: c.Type}
 	}
 	return row
