@@ -11,7 +11,7 @@ import (
 	"github.com/zproxy/zproxy/zorder"
 )
 
-// Store layout of table rows and index entries (DESIGN.md, "Store model"):
+// Store layout of table rows and index entries (ARCHITECTURE.md, "Store layout"):
 //
 //	row:          partition 'T' ‖ table id (8 bytes BE) ‖ shard (2 bytes BE)
 //	              sort      tuple(primary key columns, DESC inverted)

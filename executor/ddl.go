@@ -50,7 +50,7 @@ func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *pl
 // [NOT] EXISTS); the caller reports a NOTICE instead.
 var errSkip = errors.New("executor: nothing to change")
 
-// adviseTable sends the schema-design advice of DESIGN.md as NOTICEs.
+// adviseTable sends the schema-design advice (hot spots of monotonic keys) as NOTICEs.
 func adviseTable(t *catalog.Table, notice func(*pgerr.Error)) {
 	lead := t.Columns[t.PrimaryKey[0].Column]
 	switch lead.Type.Kind() {

@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden plan files in testda
 // schema is the catalog every golden plan is planned against. Plans need no
 // rows: the rules read only the schema and the query's bounds.
 var schema = []string{
-	// The readings table of DESIGN.md, on 4 shards.
+	// The readings table of the README, on 4 shards.
 	`CREATE TABLE readings (
 	   sensor_id BIGINT NOT NULL,
 	   ts        TIMESTAMP NOT NULL,
