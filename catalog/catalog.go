@@ -461,7 +461,12 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 				Key:   kv.Key{Partition: CatalogPartition, Sort: []byte(viewPrefix + v.Name)},
 				Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}})
 		}
+		gone := map[string]bool{}
 		for _, name := range ch.DeleteViews {
+			if gone[name] {
+				continue // DynamoDB refuses two writes of one item in a transaction
+			}
+			gone[name] = true
 			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(viewPrefix + name)}})
 		}
 		err = c.store.Write(ctx, kv.Batch{Ops: ops, Atomic: true})

@@ -65,9 +65,11 @@ func adviseTable(t *catalog.Table, notice func(*pgerr.Error)) {
 // DropTable drops tables and deletes their rows and index entries.
 func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *planner.DropTable, notice func(*pgerr.Error)) error {
 	var dropped []*catalog.Table
+	var cascaded []string
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		dropped = nil
 		var ch catalog.Change
+		defer func() { cascaded = ch.DeleteViews }()
 		for _, name := range dt.Names {
 			t, err := s.Table(name)
 			if err != nil {
@@ -76,7 +78,9 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *plan
 				}
 				return ch, pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
 			}
-			if err := dependents(s, name, "table", dt.Names); err != nil {
+			if dt.Cascade {
+				ch.DeleteViews = append(ch.DeleteViews, dependentViews(s, name)...)
+			} else if err := dependents(s, name, "table", dt.Names); err != nil {
 				return ch, err
 			}
 			dropped = append(dropped, t)
@@ -90,6 +94,7 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *plan
 	if err != nil && !errors.Is(err, errSkip) {
 		return err
 	}
+	cascadeNotice(cascaded, notice)
 	for _, name := range dt.Names {
 		found := false
 		for _, t := range dropped {
@@ -544,10 +549,10 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *pla
 
 // DropView drops stored views.
 func (e *Executor) DropView(ctx context.Context, cat *catalog.Catalog, dv *planner.DropView, notice func(*pgerr.Error)) error {
-	var missing []string
+	var missing, cascaded []string
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		var ch catalog.Change
-		missing = nil
+		missing, cascaded = nil, nil
 		for _, name := range dv.Names {
 			if _, ok := s.StoredView(name); !ok {
 				if s.HasTable(name) {
@@ -559,7 +564,11 @@ func (e *Executor) DropView(ctx context.Context, cat *catalog.Catalog, dv *plann
 				}
 				return ch, pgerr.New(pgerr.UndefinedTable, "view %q does not exist", name)
 			}
-			if err := dependents(s, name, "view", dv.Names); err != nil {
+			if dv.Cascade {
+				more := dependentViews(s, name)
+				cascaded = append(cascaded, more...)
+				ch.DeleteViews = append(ch.DeleteViews, more...)
+			} else if err := dependents(s, name, "view", dv.Names); err != nil {
 				return ch, err
 			}
 			ch.DeleteViews = append(ch.DeleteViews, name)
@@ -575,7 +584,49 @@ func (e *Executor) DropView(ctx context.Context, cat *catalog.Catalog, dv *plann
 	for _, name := range missing {
 		notice(pgerr.Notice("view %q does not exist, skipping", name))
 	}
+	cascadeNotice(cascaded, notice)
 	return nil
+}
+
+// cascadeNotice tells, as PostgreSQL does, which views a CASCADE dropped.
+func cascadeNotice(views []string, notice func(*pgerr.Error)) {
+	switch len(views) {
+	case 0:
+	case 1:
+		notice(pgerr.Notice("drop cascades to view %s", views[0]))
+	default:
+		lines := make([]string, len(views))
+		for i, v := range views {
+			lines[i] = "drop cascades to view " + v
+		}
+		notice(pgerr.Notice("drop cascades to %d other objects", len(views)).WithDetail("%s", strings.Join(lines, "\n")))
+	}
+}
+
+// dependentViews lists, for DROP ... CASCADE, every view that reads name,
+// directly or through other views.
+func dependentViews(s *catalog.Snapshot, name string) []string {
+	var out []string
+	seen := map[string]bool{name: true}
+	queue := []string{name}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for _, v := range s.Views() {
+			if seen[v.Name] {
+				continue
+			}
+			for _, d := range v.Depends {
+				if d == cur {
+					seen[v.Name] = true
+					out = append(out, v.Name)
+					queue = append(queue, v.Name)
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // dependents refuses to drop a relation a stored view reads (unless that
@@ -597,7 +648,7 @@ func dependents(s *catalog.Snapshot, name, kind string, dropping []string) error
 			if d == name {
 				return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, name).
 					WithDetail("view %s depends on %s %s", v.Name, kind, name).
-					WithHint("Drop the dependent views first.")
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
 		}
 	}

@@ -54,6 +54,8 @@ type Statement struct {
 	From *ast.Join
 	// ViewQuery is the text of CREATE VIEW's query.
 	ViewQuery string
+	// Cascade is DROP TABLE/VIEW ... CASCADE: dependent views go too.
+	Cascade bool
 
 	query string
 	segs  []seg
@@ -80,6 +82,22 @@ type ExplainOptions struct {
 // query string that pgerr.Error.Position expects.
 func (s *Statement) Position(sqlOffset int) int {
 	return charPos(s.query, origOffset(s.segs, sqlOffset, s.Offset))
+}
+
+// NamePosition finds where an identifier (as the client wrote it, matched
+// the way identifiers fold) first appears as a word in the statement, for
+// errors about a name whose place the AST does not record; 0 if not found.
+func (s *Statement) NamePosition(name string) int {
+	toks, err := scan(s.Text)
+	if err != nil {
+		return 0
+	}
+	for _, t := range toks {
+		if (t.kind == tkIdent || t.kind == tkQIdent) && t.val == name {
+			return charPos(s.query, s.Offset+t.start)
+		}
+	}
+	return 0
 }
 
 var tidbPool = sync.Pool{New: func() any {

@@ -392,6 +392,13 @@ func (r *rewriter) constructs(head int) error {
 		}
 	case "insert":
 		return r.onConflict(head)
+	case "drop":
+		// DROP TABLE/VIEW ... CASCADE | RESTRICT: TiDB parses and forgets it.
+		last := len(r.toks) - 1
+		if (r.peek(head+1, "table") || r.peek(head+1, "view")) && last > head && (r.peek(last, "cascade") || r.peek(last, "restrict")) {
+			r.st.Cascade = r.toks[last].val == "cascade"
+			r.drop(last, last+1)
+		}
 	case "check":
 		if r.peek(head+1, "table") {
 			r.ed[head].pre = "admin "

@@ -89,13 +89,13 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 		return b.bindCreateTable(n)
 	case *ast.DropTableStmt:
 		if n.IsView {
-			d := &DropView{IfExists: n.IfExists}
+			d := &DropView{IfExists: n.IfExists, Cascade: b.stmt.Cascade}
 			for _, t := range n.Tables {
 				d.Names = append(d.Names, t.Name.O)
 			}
 			return d, nil
 		}
-		d := &DropTable{IfExists: n.IfExists}
+		d := &DropTable{IfExists: n.IfExists, Cascade: b.stmt.Cascade}
 		for _, t := range n.Tables {
 			d.Names = append(d.Names, t.Name.O)
 		}

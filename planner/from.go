@@ -360,10 +360,11 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (Rel,
 	if v, ok := b.snap.View(schema, name); ok {
 		return NewVirtual(v), nil
 	}
+	full := name
 	if schema != "" {
-		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name)
+		full = schema + "." + name
 	}
-	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", full).WithPosition(b.stmt.NamePosition(name))
 }
 
 // depends records a stored relation the statement reads (a view's

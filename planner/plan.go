@@ -106,6 +106,8 @@ func (*CreateTable) Kind() string { return "create_table" }
 type DropTable struct {
 	Names    []string
 	IfExists bool
+	// Cascade drops the views that read the tables too.
+	Cascade bool
 }
 
 // Kind implements Statement.
@@ -196,6 +198,8 @@ func (*CreateView) Kind() string { return "create_view" }
 type DropView struct {
 	Names    []string
 	IfExists bool
+	// Cascade drops the views that read the views too.
+	Cascade bool
 }
 
 // Kind implements Statement.
