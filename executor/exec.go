@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -52,6 +53,9 @@ type RunOptions struct {
 	// WorkMem bounds the memory of sorts, hash tables and the like
 	// (bytes; 0: DefaultWorkMem).
 	WorkMem int64
+	// Fn is what built-in functions see (the statement's timestamp, the
+	// session); a zero Now means the time the statement starts running.
+	Fn builtins.Context
 }
 
 // Run starts executing a read plan.
@@ -71,7 +75,11 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 	}
 	ec := &execCtx{ex: e, ctx: ctx, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
 		ctes: map[int]*cteState{}, work: map[int][][]sqltypes.Value{}}
-	ec.eval = &planner.EvalContext{Params: params, Now: time.Now(), Subplans: ec}
+	fn := opts.Fn
+	if fn.Now.IsZero() {
+		fn.Now = time.Now()
+	}
+	ec.eval = &planner.EvalContext{Params: params, Now: fn.Now, Subplans: ec, Fn: fn}
 	return ec
 }
 

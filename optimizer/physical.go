@@ -13,7 +13,7 @@ import (
 // each join a method). Statements without a plan (DDL, SET) are not
 // passed here.
 func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*Plan, error) {
-	b := &builder{opts: opts, ctx: &planner.EvalContext{Params: params}, ctes: map[int]*CTE{}}
+	b := &builder{opts: opts, ctx: &planner.EvalContext{Params: params, Now: opts.Fn.Now, Fn: opts.Fn}, ctes: map[int]*CTE{}}
 	if b.opts.MaxPoints <= 0 {
 		b.opts.MaxPoints = DefaultMaxPoints
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -30,6 +31,8 @@ type EvalContext struct {
 	// Subplans evaluates the physical subplans the optimizer put in place
 	// of subqueries (the executor provides it).
 	Subplans SubplanRunner
+	// Fn is what built-in functions see of the statement and session.
+	Fn builtins.Context
 }
 
 // SubplanRunner runs a subquery's physical plan for the current outer row.

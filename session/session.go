@@ -8,6 +8,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/executor"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -157,6 +158,13 @@ func columnsOf(b planner.Statement) []wire.Column {
 	return nil
 }
 
+// fnContext is what built-in functions see of this statement and session.
+func (s *Session) fnContext(start time.Time) builtins.Context {
+	return builtins.Context{Now: start, Location: time.UTC,
+		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database},
+		Settings: func(name string) (string, bool) { n, ok := canonicalVar(name); return s.vars[n], ok }}
+}
+
 // wireColumns describes result columns for RowDescription.
 func wireColumns(cs []planner.Column) []wire.Column {
 	cols := make([]wire.Column, len(cs))
@@ -224,6 +232,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	}
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
+	opts.Fn = s.fnContext(start)
 
 	switch x := bound.(type) {
 	case *planner.Query:
@@ -233,7 +242,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		}
 		st.sendNotices(plan)
 		stats := &kv.Stats{}
-		rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem()})
+		rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), Fn: opts.Fn})
 		if err != nil {
 			return nil, storeErr(err)
 		}
@@ -351,7 +360,7 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 	}
 	st.sendNotices(plan)
 	stats := &kv.Stats{}
-	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem()})
+	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), Fn: opts.Fn})
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, storeErr(err)
 	}
@@ -459,7 +468,7 @@ func (st *statement) explain(ctx context.Context, x *planner.Explain, params []s
 	if x.Analyze {
 		stats = map[optimizer.Node]*optimizer.NodeStats{}
 		start := time.Now()
-		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem()}
+		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem(), Fn: opts.Fn}
 		if writes(x.Stmt) {
 			// EXPLAIN ANALYZE runs the statement, writes included, as
 			// PostgreSQL's does.
