@@ -34,7 +34,9 @@ func init() {
 	}
 	Register("localtimestamp", now(sqltypes.TypeTimestamp))
 	Register("clock_timestamp", Overload{Result: Returns(sqltypes.TypeTimestampTZ), Volatility: Volatile,
-		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewTimestampTZ(time.Now().UnixMicro()), nil }})
+		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.NewTimestampTZ(time.Now().UnixMicro()), nil
+		}})
 
 	Register("version", Overload{Result: Returns(sqltypes.TypeText), Volatility: Stable,
 		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewText(ServerVersion), nil }})
@@ -60,7 +62,9 @@ func init() {
 		return sqltypes.NewInt(int64(utf8.RuneCountInString(a[0].S))), nil
 	}}
 	Register("length", length, Overload{Params: []Param{T(sqltypes.TypeBytea)}, Result: Returns(sqltypes.TypeInt4),
-		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewInt(int64(len(a[0].S))), nil }})
+		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.NewInt(int64(len(a[0].S))), nil
+		}})
 	Register("char_length", length)
 	Register("character_length", length)
 
