@@ -217,6 +217,8 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 		return &rowsetRows{rows: ec.work[x.ID]}, nil
 	case *optimizer.HashJoin:
 		return ec.newHashJoin(ctx, x)
+	case *optimizer.MergeJoin:
+		return ec.newMergeJoin(ctx, x)
 	case *optimizer.LookupJoin:
 		in, err := input(x.Left)
 		if err != nil {

@@ -411,6 +411,20 @@ func (x *HashJoin) Describe() Description {
 	return d
 }
 
+func (x *MergeJoin) Describe() Description {
+	d := Description{Head: fmt.Sprintf("Merge Join (%s)", x.Kind)}
+	var conds []string
+	for i := range x.LeftKeys {
+		conds = append(conds, x.LeftKeys[i].String()+" = "+x.RightKeys[i].String())
+	}
+	d.add("merge keys", "%s", strings.Join(conds, ", "))
+	d.add("why", "%s", x.Reason)
+	if x.Residual != nil {
+		d.add("join filter", "%s", x.Residual.String())
+	}
+	return d
+}
+
 func (x *LookupJoin) Describe() Description {
 	via := "primary key"
 	if x.Index != nil {

@@ -92,12 +92,28 @@ func (s *Statement) NamePosition(name string) int {
 	if err != nil {
 		return 0
 	}
-	for _, t := range toks {
-		if (t.kind == tkIdent || t.kind == tkQIdent) && t.val == name {
-			return charPos(s.query, s.Offset+t.start)
+	first := 0
+	for i, t := range toks {
+		if (t.kind != tkIdent && t.kind != tkQIdent) || t.val != name {
+			continue
+		}
+		if i+1 < len(toks) && toks[i+1].is(".") {
+			if first == 0 {
+				first = charPos(s.query, s.Offset+t.start)
+			}
+			continue // a qualifier, not where the relation is named
+		}
+		if i > 0 {
+			switch p := toks[i-1]; {
+			case p.is("from"), p.is("join"), p.is(","), p.is("only"), p.is("update"), p.is("into"), p.is("table"), p.is("lateral"), p.is("."):
+				return charPos(s.query, s.Offset+t.start)
+			}
+		}
+		if first == 0 {
+			first = charPos(s.query, s.Offset+t.start)
 		}
 	}
-	return 0
+	return first
 }
 
 var tidbPool = sync.Pool{New: func() any {
