@@ -339,7 +339,6 @@ func boundBy(p *lookupPath, col int, e planner.Expr) bool {
 	return false
 }
 
-
 // lookupPaths ranks the ways to look up rows of s's table by the join keys
 // (and constants of its own filter): the primary key and each public btree
 // index, by longest bound prefix, then point gets, then covering.
