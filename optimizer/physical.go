@@ -1,6 +1,8 @@
 package optimizer
 
 import (
+	"strings"
+
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -22,6 +24,7 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 	var err error
 	switch s := stmt.(type) {
 	case *planner.Query:
+		b.checkLeading(s.Plan)
 		plan.Root, _, err = b.build(applyLogicalRules(s.Plan), request{})
 		if err == nil {
 			plan.Columns = s.Plan.Columns()
@@ -59,6 +62,39 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 		plan.Columns = plan.Root.Columns()
 	}
 	return plan, nil
+}
+
+// checkLeading reports a LEADING hint that names tables in an order other
+// than the query's: zproxy joins in the written order (swapping two tables
+// only to look up the less selective one), so it cannot reorder further.
+func (b *builder) checkLeading(r planner.Rel) {
+	var order []string
+	var hints []planner.Hint
+	planner.WalkRel(r, func(x planner.Rel) {
+		if s, ok := x.(*planner.Scan); ok {
+			order = append(order, s.Alias)
+			for _, h := range s.Hints {
+				if h.Name == "leading" {
+					hints = append(hints, h)
+				}
+			}
+		}
+	})
+	seen := map[string]bool{}
+	for _, h := range hints {
+		key := strings.Join(h.Tables, ",")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		ok := len(h.Tables) <= len(order)
+		for i := 0; ok && i < len(h.Tables); i++ {
+			ok = order[i] == h.Tables[i]
+		}
+		if !ok {
+			*b.notices = append(*b.notices, pgerr.Notice("LEADING(%s) not honoured: zproxy joins tables in the order the query names them", strings.Join(h.Tables, ", ")))
+		}
+	}
 }
 
 func (b *builder) returning(r *planner.Returning) *planner.Returning {
