@@ -23,6 +23,7 @@ var CatalogPartition = []byte("C/zproxy-catalog")
 const (
 	tablePrefix   = "t/"
 	viewPrefix    = "w/"
+	seqPrefix     = "q/"
 	versionPrefix = "v/"
 	descAttr      = "desc"
 )
@@ -60,6 +61,41 @@ type Column struct {
 	// Hidden columns are zproxy's own (the row id of a table declared
 	// without a primary key): readable by name, left out of SELECT *.
 	Hidden bool `json:"hidden,omitempty"`
+	// Default is the DEFAULT expression as written ("" for none): bound
+	// again by every INSERT that needs it.
+	Default string `json:"default,omitempty"`
+	// Identity is "always" or "by default" for an identity column.
+	Identity string `json:"identity,omitempty"`
+}
+
+// Check is a CHECK constraint: every row's value of the expression must
+// not be false.
+type Check struct {
+	Name string `json:"name"`
+	SQL  string `json:"sql"`
+}
+
+// Sequence is a sequence generator (CREATE SEQUENCE, SERIAL, IDENTITY).
+// Its state lives in its own store item (see SequencePartition); the
+// descriptor holds its definition.
+type Sequence struct {
+	ID        uint64 `json:"id"`
+	Name      string `json:"name"`
+	Increment int64  `json:"increment"`
+	Min       int64  `json:"min"`
+	Max       int64  `json:"max"`
+	Start     int64  `json:"start"`
+	Cache     int64  `json:"cache"`
+	Cycle     bool   `json:"cycle,omitempty"`
+	// OwnedBy is "table.column" for SERIAL and identity columns: the
+	// sequence is dropped with its table.
+	OwnedBy string `json:"owned_by,omitempty"`
+	// BitReversed hands out values with their bits reversed (Spanner's
+	// bit-reversed sequences): unique, but spread over the key space
+	// instead of always appending at its end.
+	BitReversed bool `json:"bit_reversed,omitempty"`
+	// Type is the integer type of the values (smallint, integer, bigint).
+	Type sqltypes.Type `json:"type"`
 }
 
 // KeyColumn is one column of a key: the primary key, a btree index or a
@@ -96,6 +132,7 @@ type Table struct {
 	Shards     int         `json:"shards"`
 	Mutability string      `json:"mutability"`
 	Indexes    []*Index    `json:"indexes,omitempty"`
+	Checks     []Check     `json:"checks,omitempty"`
 
 	// Virtual holds the rows of a view computed by the catalog
 	// (information_schema, pg_catalog); nil for a stored table.
@@ -175,9 +212,26 @@ type View struct {
 
 // Snapshot is an immutable view of the catalog at one version.
 type Snapshot struct {
-	Version uint64
-	tables  map[string]*Table
-	views   map[string]*View
+	Version   uint64
+	tables    map[string]*Table
+	views     map[string]*View
+	sequences map[string]*Sequence
+}
+
+// Sequence returns the named sequence.
+func (s *Snapshot) Sequence(name string) (*Sequence, bool) {
+	q, ok := s.sequences[name]
+	return q, ok
+}
+
+// Sequences returns all sequences sorted by name.
+func (s *Snapshot) Sequences() []*Sequence {
+	out := make([]*Sequence, 0, len(s.sequences))
+	for _, q := range s.sequences {
+		out = append(out, q)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // StoredView returns the named view.
@@ -201,7 +255,8 @@ func (s *Snapshot) Views() []*View {
 func (s *Snapshot) HasRelation(name string) bool {
 	_, t := s.tables[name]
 	_, v := s.views[name]
-	return t || v
+	_, q := s.sequences[name]
+	return t || v || q
 }
 
 // Table returns the named table, or a 42P01 error.
@@ -375,12 +430,28 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("catalog: reading views: %w", err)
 		}
+		sequences := map[string]*Sequence{}
+		start = []byte(seqPrefix)
+		it = c.store.Scan(ctx, kv.ScanRequest{Partition: CatalogPartition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+		for it.Next() {
+			var q Sequence
+			if err := decodeDesc(it.Item(), &q); err != nil {
+				it.Close()
+				return nil, err
+			}
+			sequences[q.Name] = &q
+		}
+		err = it.Err()
+		it.Close()
+		if err != nil {
+			return nil, fmt.Errorf("catalog: reading sequences: %w", err)
+		}
 		v2, err := c.latestVersion(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences}, nil
 		}
 	}
 }
@@ -417,6 +488,9 @@ type Change struct {
 	// PutViews and DeleteViews change stored views.
 	PutViews    []*View
 	DeleteViews []string
+	// PutSequences and DeleteSequences change sequence definitions.
+	PutSequences    []*Sequence
+	DeleteSequences []string
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -461,6 +535,18 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 				Key:   kv.Key{Partition: CatalogPartition, Sort: []byte(viewPrefix + v.Name)},
 				Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}})
 		}
+		for _, q := range ch.PutSequences {
+			data, err := json.Marshal(q)
+			if err != nil {
+				return nil, err
+			}
+			ops = append(ops, kv.Op{Kind: kv.OpPut,
+				Key:   kv.Key{Partition: CatalogPartition, Sort: []byte(seqPrefix + q.Name)},
+				Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}})
+		}
+		for _, name := range ch.DeleteSequences {
+			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(seqPrefix + name)}})
+		}
 		gone := map[string]bool{}
 		for _, name := range ch.DeleteViews {
 			if gone[name] {
@@ -487,6 +573,7 @@ func (t *Table) Clone() *Table {
 	c := *t
 	c.Columns = append([]Column(nil), t.Columns...)
 	c.PrimaryKey = append([]KeyColumn(nil), t.PrimaryKey...)
+	c.Checks = append([]Check(nil), t.Checks...)
 	c.Indexes = make([]*Index, len(t.Indexes))
 	for i, ix := range t.Indexes {
 		cp := *ix

@@ -27,7 +27,17 @@ import (
 const (
 	rowTag   = 'T'
 	indexTag = 'I'
+	seqTag   = 'S'
 )
+
+// SequencePartition is the partition of a sequence's state item (one item,
+// sort key "s", attribute SequenceAttr the next value not yet handed out).
+func SequencePartition(seqID uint64) []byte {
+	return partition(seqTag, seqID, 0)
+}
+
+// SequenceAttr names the attribute holding a sequence's next value.
+const SequenceAttr = ReservedPrefix + "next"
 
 // TablePartition returns the partition key of shard of table t.
 func TablePartition(tableID uint64, shard int) []byte {

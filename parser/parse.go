@@ -56,9 +56,42 @@ type Statement struct {
 	ViewQuery string
 	// Cascade is DROP TABLE/VIEW ... CASCADE: dependent views go too.
 	Cascade bool
+	// Columns holds, per column of CREATE TABLE (or ALTER TABLE ADD
+	// COLUMN), what TiDB's grammar cannot carry; Checks the table's CHECK
+	// constraints, as text.
+	Columns map[string]*ColumnExtras
+	Checks  []NamedCheck
+
 
 	query string
 	segs  []seg
+}
+
+// ColumnExtras are the parts of a column definition lifted out of TiDB's
+// text.
+type ColumnExtras struct {
+	// Default is the DEFAULT expression as written.
+	Default string
+	// Serial is the integer type of a SERIAL column ("integer" ...).
+	Serial string
+	// Identity is GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY.
+	Identity *Identity
+	// Checks are the column's CHECK constraints.
+	Checks []NamedCheck
+}
+
+// Identity describes an identity column.
+type Identity struct {
+	Always bool
+	// Options are the sequence options in parentheses, as written.
+	Options string
+}
+
+// NamedCheck is a CHECK constraint: its name (empty when not given) and
+// its expression as written.
+type NamedCheck struct {
+	Name string
+	SQL  string
 }
 
 // OnConflict describes INSERT ... ON CONFLICT [(Columns)] DO NOTHING | DO
