@@ -62,7 +62,6 @@ type Statement struct {
 	Columns map[string]*ColumnExtras
 	Checks  []NamedCheck
 
-
 	query string
 	segs  []seg
 }
