@@ -32,21 +32,33 @@ type Write struct {
 	Attrs []kv.Attr // WritePut only
 }
 
-// buffer is a persistent (immutable, path-copying) treap of Writes ordered
-// by encoded key. Every change returns a new root and leaves older roots
-// intact, which gives savepoints (remember a root, restore it later) and
-// iterators that see the buffer as it was when they opened, both for free.
-// Each change allocates O(log n) nodes.
+// buffer is a persistent treap of Writes ordered by encoded key: a frozen
+// root (see freeze) never changes, which gives savepoints (remember a
+// root, restore it later) and iterators that see the buffer as it was when
+// they opened. Changes after a freeze copy the nodes on their search path,
+// O(log n) allocations; nodes created since the last freeze belong to the
+// current generation and are changed in place, so a run of writes with no
+// savepoint or scan in between costs one allocation per new key.
 type buffer struct {
 	root *node
-	n    int // number of keys
+	n    int    // number of keys
+	gen  uint64 // generation of nodes that may be changed in place
 }
 
 type node struct {
 	key         string // encodeKey(w.Key)
 	w           Write
 	prio        uint32
+	gen         uint64
 	left, right *node
+}
+
+// freeze returns the buffer's current state; later changes leave it
+// untouched.
+func (b *buffer) freeze() buffer {
+	frozen := *b
+	b.gen++
+	return frozen
 }
 
 // encodeKey orders keys by partition, then sort key: uvarint(len(partition))
@@ -85,41 +97,48 @@ func (b *buffer) get(key string) (Write, bool) {
 // set stores w under key, replacing what was there.
 func (b *buffer) set(key string, w Write) {
 	var added bool
-	b.root = insert(b.root, key, w, &added)
+	b.root = insert(b.root, key, w, b.gen, &added)
 	if added {
 		b.n++
 	}
 }
 
-// insert returns a copy of the subtree n with w stored under key. Every node
-// on the search path is copied; the rotations only touch those copies.
-func insert(n *node, key string, w Write, added *bool) *node {
+// insert returns the subtree n with w stored under key. Nodes on the
+// search path from older generations are copied; the current generation's
+// are changed in place (nothing frozen refers to them), and so are the
+// rotations, which only touch nodes on the path.
+func insert(n *node, key string, w Write, gen uint64, added *bool) *node {
 	if n == nil {
 		*added = true
-		return &node{key: key, w: w, prio: rand.Uint32()}
+		return &node{key: key, w: w, prio: rand.Uint32(), gen: gen}
 	}
-	c := *n
+	c := n
+	if n.gen != gen {
+		cp := *n
+		cp.gen = gen
+		c = &cp
+	}
 	switch {
-	case key < n.key:
-		c.left = insert(n.left, key, w, added)
+	case key < c.key:
+		c.left = insert(c.left, key, w, gen, added)
 		if c.left.prio > c.prio {
-			l := c.left // a fresh copy: safe to modify
+			l := c.left
 			c.left = l.right
-			l.right = &c
+			l.right = c
 			return l
 		}
-	case key > n.key:
-		c.right = insert(n.right, key, w, added)
+	case key > c.key:
+		c.right = insert(c.right, key, w, gen, added)
 		if c.right.prio > c.prio {
 			r := c.right
 			c.right = r.left
-			r.left = &c
+			r.left = c
 			return r
 		}
 	default:
 		c.w = w
 	}
-	return &c
+	return c
 }
 
 // ceil returns the node with the smallest key >= key (> key when strict).

@@ -109,7 +109,7 @@ func (t *Txn) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 	if lo >= hi || !anyIn(t.buf.root, lo, hi) {
 		return base // nothing buffered in range: no merging to do
 	}
-	return &mergeIter{base: base, root: t.buf.root, req: req, prefixLen: len(prefix), lo: lo, hi: hi, baseNeeded: true}
+	return &mergeIter{base: base, root: t.buf.freeze().root, req: req, prefixLen: len(prefix), lo: lo, hi: hi, baseNeeded: true}
 }
 
 // Write implements kv.Txn.
@@ -241,7 +241,7 @@ func (t *Txn) Lock(ctx context.Context, keys []kv.Key, mode kv.LockMode) error {
 
 // Savepoint implements kv.Txn.
 func (t *Txn) Savepoint() kv.Savepoint {
-	t.savepoints = append(t.savepoints, t.buf)
+	t.savepoints = append(t.savepoints, t.buf.freeze())
 	return kv.Savepoint(len(t.savepoints) - 1)
 }
 
@@ -253,7 +253,11 @@ func (t *Txn) RollbackTo(sp kv.Savepoint) error {
 	if sp < 0 || int(sp) >= len(t.savepoints) {
 		return ErrUnknownSavepoint
 	}
+	// The restored tree is the savepoint's, which stays valid: continue in
+	// a generation newer than any node's, so nothing of it changes in place.
+	gen := t.buf.gen + 1
 	t.buf = t.savepoints[sp]
+	t.buf.gen = gen
 	t.savepoints = t.savepoints[:sp+1]
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -342,4 +343,77 @@ func TestLocksInWrites(t *testing.T) {
 	if fmt.Sprint(got) != want {
 		t.Errorf("writes %v, want %s", got, want)
 	}
+}
+
+// TestSavepointsMatchModel interleaves random writes, savepoints,
+// rollbacks, releases and scans, checking the view against a model that
+// copies its map at every savepoint: changes made in place must never
+// reach a savepoint or an open scan.
+func TestSavepointsMatchModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	txn := New(&memBackend{data: map[string][]kv.Attr{}}, kv.TxnOptions{})
+	model := map[string]int64{}
+	var stack []map[string]int64
+	var sps []kv.Savepoint
+	var openScan []string // keys the open scan must return
+	var scan kv.Iterator
+	for step := range 5000 {
+		switch op := rng.IntN(10); {
+		case op < 6:
+			k := fmt.Sprintf("%03d", rng.IntN(200))
+			v := int64(step)
+			if err := txn.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpPut, Key: key("p", k), Attrs: val(v)}}}); err != nil {
+				t.Fatal(err)
+			}
+			model[k] = v
+		case op == 6:
+			sps = append(sps, txn.Savepoint())
+			stack = append(stack, maps.Clone(model))
+		case op == 7 && len(sps) > 0:
+			i := rng.IntN(len(sps))
+			if err := txn.RollbackTo(sps[i]); err != nil {
+				t.Fatal(err)
+			}
+			model = maps.Clone(stack[i])
+			sps, stack = sps[:i+1], stack[:i+1]
+		case op == 8 && len(sps) > 0:
+			i := rng.IntN(len(sps))
+			if err := txn.Release(sps[i]); err != nil {
+				t.Fatal(err)
+			}
+			sps, stack = sps[:i], stack[:i]
+		case op == 9:
+			if scan != nil {
+				var got []string
+				for scan.Next() {
+					got = append(got, string(scan.Item().Key.Sort))
+				}
+				if !slices.Equal(got, openScan) {
+					t.Fatalf("step %d: a scan opened earlier returned %d keys, want %d", step, len(got), len(openScan))
+				}
+			}
+			scan = txn.Scan(ctx, kv.ScanRequest{Partition: []byte("p")})
+			openScan = slices.Sorted(maps.Keys(model))
+		}
+		if step%50 == 0 {
+			for k, v := range model {
+				it, ok := txnGet(t, txn, k)
+				if !ok || it.Attrs[0].I != v {
+					t.Fatalf("step %d: %s = %v, want %d", step, k, it.Attrs, v)
+				}
+			}
+			if txn.Len() != len(model) {
+				t.Fatalf("step %d: Len %d, want %d", step, txn.Len(), len(model))
+			}
+		}
+	}
+}
+
+func txnGet(t *testing.T, txn *Txn, k string) (kv.Item, bool) {
+	t.Helper()
+	items, err := txn.Get(ctx, kv.GetRequest{Keys: []kv.Key{key("p", k)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return items[0], kv.Found(items[0])
 }
