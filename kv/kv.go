@@ -198,6 +198,13 @@ type Capabilities struct {
 	// (IsolationSnapshot), as SHOW transaction_isolation reports it; empty
 	// when the backend has no transactions.
 	Isolation string
+	// KeepsVersions is true when a transaction can read its snapshot's
+	// version of a key after another transaction replaced it (Pebble). A
+	// backend without old versions (DynamoDB) answers such a read with a
+	// *ConflictError (40001) instead: it never returns a mix of old and
+	// new, but a long read-only transaction over changing data may fail.
+	// Keys the transaction already read are kept either way.
+	KeepsVersions bool
 }
 
 // Store is a sorted key-value store.

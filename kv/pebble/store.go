@@ -171,6 +171,7 @@ func (s *Store) Capabilities() kv.Capabilities {
 		RequestLatency: 20 * time.Microsecond,
 		Exclusive:      true,
 		Isolation:      kv.IsolationSnapshot,
+		KeepsVersions:  true,
 	}
 }
 
