@@ -178,7 +178,25 @@ func RunCrash(t *testing.T, opts CrashOptions) {
 		killMidCommit := round%2 == 0
 		deadline := time.After(time.Duration(200+rand.IntN(1500)) * time.Millisecond)
 		var committing int64
+		var committingSince time.Time
+		commitTime := time.Millisecond // how long the last commit took
 		commits := 0
+		// note follows the helper's progress line by line; it reports
+		// whether the helper just announced a commit.
+		note := func(l string) bool {
+			verb, arg, _ := strings.Cut(l, " ")
+			id, _ := strconv.ParseInt(arg, 10, 64)
+			switch verb {
+			case "committing":
+				committing, committingSince = id, time.Now()
+				return true
+			case "committed":
+				acked, committing = id, 0
+				commitTime = time.Since(committingSince)
+				commits++
+			}
+			return false
+		}
 	wait:
 		for {
 			select {
@@ -187,20 +205,11 @@ func RunCrash(t *testing.T, opts CrashOptions) {
 					cmd.Wait()
 					t.Fatalf("round %d: the helper exited: %s", round, stderr.String())
 				}
-				verb, arg, _ := strings.Cut(l, " ")
-				id, _ := strconv.ParseInt(arg, 10, 64)
-				switch verb {
-				case "committing":
-					committing = id
-					// Kill within the commit: right away, or after a
-					// random part of a millisecond or so.
-					if killMidCommit && commits > 0 && rand.IntN(3) == 0 {
-						time.Sleep(time.Duration(rand.IntN(3000)) * time.Microsecond)
-						break wait
-					}
-				case "committed":
-					acked, committing = id, 0
-					commits++
+				// Kill within a commit, at a random point of about as long
+				// as the last commit took.
+				if note(l) && killMidCommit && commits > 0 && rand.IntN(3) == 0 {
+					time.Sleep(time.Duration(rand.Int64N(int64(commitTime) * 6 / 5)))
+					break wait
 				}
 			case <-deadline:
 				if !killMidCommit || commits > 3 {
@@ -209,10 +218,10 @@ func RunCrash(t *testing.T, opts CrashOptions) {
 			}
 		}
 		cmd.Process.Signal(syscall.SIGKILL)
-		go func() { // drain, so the reader goroutine ends
-			for range lines {
-			}
-		}()
+		// Lines the helper wrote before it died may still be in the pipe.
+		for l := range lines {
+			note(l)
+		}
 		cmd.Wait()
 		s := opts.Open(t)
 		last := CheckCrash(t, s, p)
