@@ -102,6 +102,10 @@ type Store struct {
 	tombstoneTTL time.Duration
 	uncertainty  time.Duration
 	lateCommits  atomic.Int64
+
+	// testHook, when set by a test, is called at stages of a large
+	// commit; an error stops the commit there as if the process died.
+	testHook func(stage string) error
 }
 
 var _ kv.Store = (*Store)(nil)

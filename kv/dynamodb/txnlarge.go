@@ -84,12 +84,24 @@ func (b *txnBackend) commitLarge(ctx context.Context, writes []kvtxn.Write, stat
 		<-hbDone
 		return abort(err)
 	}
+	if s.testHook != nil {
+		if err := s.testHook("intents placed"); err != nil {
+			stopHeartbeat(nil)
+			<-hbDone
+			return err // a simulated crash: no clean-up
+		}
+	}
 	start := time.Now()
 	cts, err := s.commitRecord(ctx, id, b.snap, stats)
 	stopHeartbeat(nil)
 	<-hbDone
 	if err != nil {
 		return abort(err)
+	}
+	if s.testHook != nil {
+		if err := s.testHook("committed"); err != nil {
+			return err
+		}
 	}
 	if time.Since(start) > s.uncertainty {
 		s.lateCommits.Add(1)
