@@ -25,6 +25,7 @@ func (s *Store) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
 		return nil, err
 	}
 	out := make([]kv.Item, len(req.Keys))
+	mode := readMode{stats: req.Stats, pending: map[string]record{}}
 	for i, item := range raw {
 		if item == nil {
 			continue
@@ -33,7 +34,7 @@ func (s *Store) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err := s.resolve(ctx, req.Keys[i], st, readMode{stats: req.Stats})
+		v, err := s.resolve(ctx, req.Keys[i], st, mode)
 		if err != nil {
 			return nil, err
 		}

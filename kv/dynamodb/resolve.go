@@ -40,6 +40,10 @@ type readMode struct {
 	// pushed into pending writers.
 	snapshot int64
 	stats    *kv.Stats
+	// pending, when set, remembers the pending records met (and pushed)
+	// by this request or transaction, so the many intents of one
+	// transaction cost one record read and one push, not one each.
+	pending map[string]record
 }
 
 // resolve returns the view a reader in mode gets of st under key.
@@ -67,8 +71,16 @@ func (s *Store) resolve(ctx context.Context, key kv.Key, st stored, mode readMod
 // transaction reader) or aborts it when it expired. The record it returns
 // is committed, aborted ("" counts as aborted) or pending and safe to
 // ignore for this reader.
-func (s *Store) settle(ctx context.Context, txn []byte, mode readMode) (record, error) {
-	r, err := s.getRecord(ctx, txn, mode.stats)
+func (s *Store) settle(ctx context.Context, txn []byte, mode readMode) (r record, err error) {
+	if r, ok := mode.pending[string(txn)]; ok && (mode.snapshot == 0 || r.push >= mode.snapshot) {
+		return r, nil
+	}
+	defer func() {
+		if err == nil && r.state == statePending && mode.pending != nil {
+			mode.pending[string(txn)] = r
+		}
+	}()
+	r, err = s.getRecord(ctx, txn, mode.stats)
 	if err != nil || r.state != statePending {
 		return r, err
 	}

@@ -33,7 +33,7 @@ const pageGrowth = 4
 // BETWEEN is inclusive. The dropped item costs at most one item read per
 // Query. Start >= End is an empty range and sends no request.
 func (s *Store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
-	return s.scan(ctx, req, readMode{stats: req.Stats}, nil)
+	return s.scan(ctx, req, readMode{stats: req.Stats, pending: map[string]record{}}, nil)
 }
 
 // pageInfo describes one page of a scan to a transaction's onPage hook.

@@ -39,7 +39,7 @@ func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
 		return nil, err
 	}
 	now := s.clock.next()
-	b := &txnBackend{s: s, snap: now, checked: now, points: map[string]*point{}}
+	b := &txnBackend{s: s, snap: now, checked: now, points: map[string]*point{}, pending: map[string]record{}}
 	return kvtxn.New(b, opts), nil
 }
 
@@ -94,10 +94,11 @@ type txnBackend struct {
 	checked int64 // clock reading when the reads were last all validated
 	points  map[string]*point
 	spans   []*span
+	pending map[string]record // pending records pushed (readMode.pending)
 }
 
 func (b *txnBackend) mode(stats *kv.Stats) readMode {
-	return readMode{snapshot: b.snap, stats: stats}
+	return readMode{snapshot: b.snap, stats: stats, pending: b.pending}
 }
 
 func (b *txnBackend) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
