@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/zproxy/zproxy/kv"
 )
@@ -36,6 +37,12 @@ type Options struct {
 	// Parallel runs the subtests in parallel (open must then be safe to call
 	// from several goroutines).
 	Parallel bool
+	// TxnLargeOps is the number of writes of the large-transaction subtest;
+	// it should exceed the backend's MaxAtomicOps. Default 250.
+	TxnLargeOps int
+	// TransferDuration is how long the concurrent transfers subtest runs.
+	// Default 2s.
+	TransferDuration time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -50,6 +57,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Writers <= 0 {
 		o.Writers = 8
+	}
+	if o.TxnLargeOps <= 0 {
+		o.TxnLargeOps = 250
+	}
+	if o.TransferDuration <= 0 {
+		o.TransferDuration = 2 * time.Second
 	}
 	return o
 }
@@ -107,6 +120,24 @@ func RunWith(t *testing.T, open func(t *testing.T) kv.Store, opts Options) {
 				})
 			}
 			tc.fn(t, s, newNamespace(t), opts)
+		})
+	}
+	for _, tc := range txnTests {
+		t.Run(tc.name, func(t *testing.T) {
+			if opts.Parallel {
+				t.Parallel()
+			}
+			s := open(t)
+			t.Cleanup(func() {
+				if err := s.Close(); err != nil {
+					t.Errorf("Close: %v", err)
+				}
+			})
+			ts, ok := s.(kv.Transactional)
+			if !ok {
+				t.Skipf("%T does not implement kv.Transactional", s)
+			}
+			tc.fn(t, ts, newNamespace(t), opts)
 		})
 	}
 }
