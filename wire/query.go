@@ -237,7 +237,7 @@ func (c *conn) encodeRow(cols []Column, formats []int16, row []sqltypes.Value) e
 // handleParse creates a prepared statement.
 func (c *conn) handleParse(m *pgproto3.Parse) error {
 	if _, exists := c.stmts[m.Name]; exists && m.Name != "" {
-		return pgerr.New(duplicatePreparedStatement, "prepared statement %q already exists", m.Name)
+		return pgerr.New(pgerr.DuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
 	}
 	declared := append([]uint32(nil), m.ParameterOIDs...)
 	types := make([]sqltypes.Type, len(declared))
@@ -321,7 +321,7 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 		return pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", m.PreparedStatement)
 	}
 	if _, exists := c.portals[m.DestinationPortal]; exists && m.DestinationPortal != "" {
-		return pgerr.New(duplicateCursor, "portal %q already exists", m.DestinationPortal)
+		return pgerr.New(pgerr.DuplicateCursor, "portal %q already exists", m.DestinationPortal)
 	}
 	ctx, done := c.beginStatement(c.ctx)
 	defer done()
