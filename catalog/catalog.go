@@ -92,6 +92,9 @@ type Table struct {
 	Shards     int         `json:"shards"`
 	Mutability string      `json:"mutability"`
 	Indexes    []*Index    `json:"indexes,omitempty"`
+	// Owner is the role that created the table and holds every privilege
+	// on it (empty for tables created before roles existed).
+	Owner string `json:"owner,omitempty"`
 
 	// Virtual holds the rows of a view computed by the catalog
 	// (information_schema, pg_catalog); nil for a stored table.
@@ -159,6 +162,7 @@ func (t *Table) Covers(ix *Index, cols []int) bool {
 type Snapshot struct {
 	Version uint64
 	tables  map[string]*Table
+	roles   map[string]*Role // see roles.go
 }
 
 // Table returns the named table, or a 42P01 error.
@@ -316,37 +320,53 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("catalog: reading tables: %w", err)
 		}
+		roles, err := c.loadRoles(ctx)
+		if err != nil {
+			return nil, err
+		}
 		v2, err := c.latestVersion(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables}, nil
+			return &Snapshot{Version: v2, tables: tables, roles: roles}, nil
 		}
 	}
 }
 
 func decodeTable(it kv.Item) (*Table, error) {
+	var t Table
+	if err := decodeDescriptor(it, &t); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// decodeDescriptor decodes the JSON descriptor of a catalog item into v.
+func decodeDescriptor(it kv.Item, v any) error {
 	for _, a := range it.Attrs {
 		if a.Name == descAttr {
-			var t Table
 			data := a.B
 			if a.Kind == kv.AttrString {
 				data = []byte(a.S)
 			}
-			if err := json.Unmarshal(data, &t); err != nil {
-				return nil, fmt.Errorf("catalog: corrupt descriptor %q: %w", it.Key.Sort, err)
+			if err := json.Unmarshal(data, v); err != nil {
+				return fmt.Errorf("catalog: corrupt descriptor %q: %w", it.Key.Sort, err)
 			}
-			return &t, nil
+			return nil
 		}
 	}
-	return nil, fmt.Errorf("catalog: descriptor %q has no %s attribute", it.Key.Sort, descAttr)
+	return fmt.Errorf("catalog: descriptor %q has no %s attribute", it.Key.Sort, descAttr)
 }
 
-// Change describes one schema change: the tables to write and to remove.
+// Change describes one schema change: the tables to write and to remove,
+// and the roles (roles.go).
 type Change struct {
 	Put    []*Table
 	Delete []string
+
+	PutRoles    []*Role
+	DeleteRoles []string
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -371,17 +391,20 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		}
 		ops := []kv.Op{{Kind: kv.OpPut, Key: kv.Key{Partition: CatalogPartition, Sort: versionKey(next)}, Cond: kv.CondNotExists}}
 		for _, t := range ch.Put {
-			data, err := json.Marshal(t)
+			op, err := putDescriptor(tablePrefix+t.Name, t)
 			if err != nil {
 				return nil, err
 			}
-			ops = append(ops, kv.Op{Kind: kv.OpPut,
-				Key:   kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + t.Name)},
-				Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}})
+			ops = append(ops, op)
 		}
 		for _, name := range ch.Delete {
 			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + name)}})
 		}
+		rops, err := roleOps(ch)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, rops...)
 		err = c.store.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
