@@ -48,6 +48,9 @@ type Statement struct {
 	OnConflict *OnConflict
 	// Explain is set for EXPLAIN; AST is then an *ast.ExplainStmt.
 	Explain *ExplainOptions
+	// Role is set for CREATE/ALTER/DROP ROLE and GRANT/REVOKE; AST is then
+	// nil (roles.go).
+	Role *RoleStatement
 
 	query string
 	segs  []seg
@@ -118,7 +121,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil {
+	if err != nil || stmt != nil || st.Role != nil {
 		st.AST = stmt
 		return st, err
 	}
