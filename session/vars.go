@@ -85,6 +85,13 @@ func (s *Session) set(name, value string, reset bool) error {
 	if reset {
 		value = defaultVars(s.engine.cfg.AllowFullScan)[n]
 	}
+	if timeoutVars[n] {
+		v, err := normalizeMillis(n, value)
+		if err != nil {
+			return err
+		}
+		value = v
+	}
 	switch n {
 	case varAllowFullScan:
 		switch strings.ToLower(value) {
