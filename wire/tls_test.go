@@ -2,81 +2,49 @@ package wire
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
 	"fmt"
-	"math/big"
 	"net"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/zproxy/zproxy/internal/testcert"
 )
 
-// testCA is a certificate authority and a server certificate it signed for
-// localhost and 127.0.0.1, made once per test binary.
-type testCA struct {
-	caPEM  []byte
-	server tls.Certificate
-}
+var (
+	testCertOnce sync.Once
+	testCertPair *testcert.Pair
+	testCertErr  error
+)
 
-var theTestCA *testCA
-
-func newTestCA(t testing.TB) *testCA {
+// testCA returns a CA and a server certificate for localhost and
+// 127.0.0.1, made once per test binary.
+func testCA(t testing.TB) *testcert.Pair {
 	t.Helper()
-	if theTestCA != nil {
-		return theTestCA
+	testCertOnce.Do(func() { testCertPair, testCertErr = testcert.New() })
+	if testCertErr != nil {
+		t.Fatal(testCertErr)
 	}
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "zproxy test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	caCert, _ := x509.ParseCertificate(caDER)
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "localhost"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		DNSNames: []string{"localhost"}, IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, KeyUsage: x509.KeyUsageDigitalSignature}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, caCert, &key.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	theTestCA = &testCA{
-		caPEM:  pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}),
-		server: tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key},
-	}
-	return theTestCA
+	return testCertPair
 }
 
 func testTLSConfig(t testing.TB) *tls.Config {
-	return &tls.Config{Certificates: []tls.Certificate{newTestCA(t).server}, MinVersion: tls.VersionTLS12}
+	return &tls.Config{Certificates: []tls.Certificate{testCA(t).Cert}, MinVersion: tls.VersionTLS12}
 }
 
 // TestTLSWithPgx connects over TLS in the sslmodes clients use, with SCRAM
 // and channel binding.
 func TestTLSWithPgx(t *testing.T) {
-	ca := newTestCA(t)
+	ca := testCA(t)
 	caFile := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(caFile, ca.caPEM, 0o600); err != nil {
+	if err := os.WriteFile(caFile, ca.CAPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	ts := startServer(t, Config{Auth: AuthSCRAM, TLS: testTLSConfig(t)})
@@ -167,15 +135,9 @@ func TestTLSRequired(t *testing.T) {
 // nonLoopbackIP returns an IPv4 address of this machine that is not
 // loopback, or skips the test.
 func nonLoopbackIP(t *testing.T) string {
-	addrs, err := net.InterfaceAddrs()
-	if err != nil {
-		t.Skip(err)
+	ip, ok := testcert.NonLoopbackIPv4()
+	if !ok {
+		t.Skip("no non-loopback IPv4 address")
 	}
-	for _, a := range addrs {
-		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
-			return n.IP.String()
-		}
-	}
-	t.Skip("no non-loopback IPv4 address")
-	return ""
+	return ip
 }

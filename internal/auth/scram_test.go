@@ -2,18 +2,13 @@ package auth
 
 import (
 	"bytes"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"errors"
-	"math/big"
 	"testing"
-	"time"
 
 	"github.com/xdg-go/scram"
+
+	"github.com/zproxy/zproxy/internal/testcert"
 )
 
 // Verifiers PostgreSQL 15 stored for CREATE ROLE ... PASSWORD.
@@ -195,18 +190,12 @@ func TestMechanisms(t *testing.T) {
 	}
 }
 
-// testCert returns a self-signed ECDSA P-256 certificate.
+// testCert returns a server certificate signed by a test CA.
 func testCert(t *testing.T) *tls.Certificate {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	pair, err := testcert.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "localhost"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), DNSNames: []string{"localhost"}}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+	return &pair.Cert
 }
