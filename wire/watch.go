@@ -107,6 +107,7 @@ type stmtWatch struct {
 
 func (w *stmtWatch) checkClient() {
 	if clientHungUp(w.c.raw) {
+		w.c.log.Debug("the client hung up; canceling its statement")
 		w.cancel(errClientGone)
 		return
 	}
