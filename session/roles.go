@@ -17,6 +17,10 @@ import (
 // proxies sharing a store cannot interleave conflicting role changes.
 func (st *statement) runRole(ctx context.Context, b planner.Statement) (wire.Result, error) {
 	s := st.sess
+	if s.readOnly() {
+		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction",
+			strings.ToUpper(strings.ReplaceAll(b.Kind(), "_", " ")))
+	}
 	var tag string
 	var err error
 	switch x := b.(type) {

@@ -159,6 +159,11 @@ func TestRolesAndPrivileges(t *testing.T) {
 	expectSQL(t, reader, "SELECT * FROM t", pgerr.InsufficientPrivilege, "permission denied for table t")
 	expectSQL(t, admin, "DROP ROLE reader", "", "")
 
+	// Role changes are writes.
+	expectSQL(t, admin, "BEGIN READ ONLY", "", "")
+	expectSQL(t, admin, "CREATE ROLE ro", pgerr.ReadOnlySQLTransaction, "cannot execute CREATE ROLE in a read-only transaction")
+	expectSQL(t, admin, "ROLLBACK", "", "")
+
 	// Passwords: a verifier is stored as sent; an md5 hash is refused.
 	expectSQL(t, admin, "ALTER ROLE alice PASSWORD 'SCRAM-SHA-256$4096:qvbIXgnyR6V6Qbcce70P+w==$3yzUR7ELTH8LcvldrTzqji6Rv7KYu1ocsK0cqxJlXIg=:Zc0l5y5+l2VsgiojgzhxL+vhnSw5NSkSHrHl77rpHLM='", "", "")
 	if r, _ := eng.LookupRole(context.Background(), "alice"); !strings.HasPrefix(r.Verifier, "SCRAM-SHA-256$4096:qvbIXgnyR6V6Qbcce70P+w==") {
