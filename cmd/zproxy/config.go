@@ -125,7 +125,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.Var(&cfg.MaxMessageSize, "max-message-size",
 		"largest protocol message accepted from an authenticated client, in `bytes` (suffixes KiB, MiB, GiB)")
 	fs.IntVar(&cfg.MaxConnections, "max-connections", cfg.MaxConnections,
-		"most client sessions at once; one more is refused with 53300, as PostgreSQL's max_connections")
+		"most client sessions at once, a `number`; one more is refused with 53300, as PostgreSQL's max_connections")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout,
 		"on SIGTERM/SIGINT, how long in-flight statements may run before connections are closed")
 	return fs
