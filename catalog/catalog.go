@@ -133,6 +133,9 @@ type Table struct {
 	Mutability string      `json:"mutability"`
 	Indexes    []*Index    `json:"indexes,omitempty"`
 	Checks     []Check     `json:"checks,omitempty"`
+	// Owner is the role that created the table and holds every privilege
+	// on it (empty for tables created before roles existed).
+	Owner string `json:"owner,omitempty"`
 
 	// Virtual holds the rows of a view computed by the catalog
 	// (information_schema, pg_catalog); nil for a stored table.
@@ -216,6 +219,7 @@ type Snapshot struct {
 	tables    map[string]*Table
 	views     map[string]*View
 	sequences map[string]*Sequence
+	roles     map[string]*Role // see roles.go
 }
 
 // Sequence returns the named sequence.
@@ -446,12 +450,16 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("catalog: reading sequences: %w", err)
 		}
+		roles, err := c.loadRoles(ctx)
+		if err != nil {
+			return nil, err
+		}
 		v2, err := c.latestVersion(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles}, nil
 		}
 	}
 }
@@ -481,7 +489,8 @@ func decodeDesc(it kv.Item, v any) error {
 	return fmt.Errorf("catalog: descriptor %q has no %s attribute", it.Key.Sort, descAttr)
 }
 
-// Change describes one schema change: the tables to write and to remove.
+// Change describes one schema change: the tables to write and to remove,
+// and the roles (roles.go).
 type Change struct {
 	Put    []*Table
 	Delete []string
@@ -491,6 +500,9 @@ type Change struct {
 	// PutSequences and DeleteSequences change sequence definitions.
 	PutSequences    []*Sequence
 	DeleteSequences []string
+
+	PutRoles    []*Role
+	DeleteRoles []string
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -515,34 +527,28 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		}
 		ops := []kv.Op{{Kind: kv.OpPut, Key: kv.Key{Partition: CatalogPartition, Sort: versionKey(next)}, Cond: kv.CondNotExists}}
 		for _, t := range ch.Put {
-			data, err := json.Marshal(t)
+			op, err := putDescriptor(tablePrefix+t.Name, t)
 			if err != nil {
 				return nil, err
 			}
-			ops = append(ops, kv.Op{Kind: kv.OpPut,
-				Key:   kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + t.Name)},
-				Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}})
+			ops = append(ops, op)
 		}
 		for _, name := range ch.Delete {
 			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + name)}})
 		}
 		for _, v := range ch.PutViews {
-			data, err := json.Marshal(v)
+			op, err := putDescriptor(viewPrefix+v.Name, v)
 			if err != nil {
 				return nil, err
 			}
-			ops = append(ops, kv.Op{Kind: kv.OpPut,
-				Key:   kv.Key{Partition: CatalogPartition, Sort: []byte(viewPrefix + v.Name)},
-				Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}})
+			ops = append(ops, op)
 		}
 		for _, q := range ch.PutSequences {
-			data, err := json.Marshal(q)
+			op, err := putDescriptor(seqPrefix+q.Name, q)
 			if err != nil {
 				return nil, err
 			}
-			ops = append(ops, kv.Op{Kind: kv.OpPut,
-				Key:   kv.Key{Partition: CatalogPartition, Sort: []byte(seqPrefix + q.Name)},
-				Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}})
+			ops = append(ops, op)
 		}
 		for _, name := range ch.DeleteSequences {
 			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(seqPrefix + name)}})
@@ -555,6 +561,11 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 			gone[name] = true
 			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(viewPrefix + name)}})
 		}
+		rops, err := roleOps(ch)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, rops...)
 		err = c.store.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {

@@ -167,21 +167,14 @@ func (e *Executor) writeBatch(ctx context.Context, ops []kv.Op, stats *kv.Stats)
 	return nil
 }
 
-// ClassifyError gives store failures a SQLSTATE: an unreachable or
-// throttled store is 08006 (the client may retry), a canceled statement
-// 57014, anything else 58030.
+// ClassifyError gives store failures a SQLSTATE through
+// pgerr.ClassifyAs: an unreachable or throttled store is 08006 (the client
+// may retry), a canceled statement 57014, anything else 58030.
 func ClassifyError(err error) error {
-	if err == nil || pgerr.As(err) != nil {
-		return err
+	if err == nil {
+		return nil
 	}
-	var ue *kv.UnavailableError
-	if errors.As(err, &ue) {
-		return pgerr.Wrap(err, pgerr.ConnectionFailure, "the backing store is unavailable")
-	}
-	if errors.Is(err, context.Canceled) {
-		return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to user request")
-	}
-	return pgerr.Wrap(err, pgerr.IOError, "store error")
+	return pgerr.ClassifyAs(err, pgerr.IOError, "store error")
 }
 
 // finishWrite turns what is left of a write conflict into a client error:

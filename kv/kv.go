@@ -7,6 +7,8 @@ import (
 	"math"
 	"sync/atomic"
 	"time"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
 // Key addresses one item. Partition groups items that can be range-scanned
@@ -313,6 +315,10 @@ func (e *UnavailableError) Error() string {
 
 // Unwrap returns the cause.
 func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// SQLState implements pgerr.SQLStater: a store that cannot be reached is a
+// connection failure (08006) the client may retry.
+func (e *UnavailableError) SQLState() string { return pgerr.ConnectionFailure }
 
 // PrefixEnd returns the smallest key greater than every key with prefix p,
 // or nil if there is none (p is all 0xff): the exclusive end of a prefix

@@ -61,6 +61,9 @@ type Statement struct {
 	// constraints, as text.
 	Columns map[string]*ColumnExtras
 	Checks  []NamedCheck
+	// Role is set for CREATE/ALTER/DROP ROLE and GRANT/REVOKE; AST is then
+	// nil (roles.go).
+	Role *RoleStatement
 
 	query string
 	segs  []seg
@@ -193,7 +196,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil {
+	if err != nil || stmt != nil || st.Role != nil {
 		st.AST = stmt
 		return st, err
 	}

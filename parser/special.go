@@ -15,6 +15,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 	if t.kind != tkIdent {
 		return nil, nil
 	}
+	if rs, err := r.roleStmt(); err != nil || rs != nil {
+		r.st.Role = rs // no AST: see RoleStatement
+		return nil, err
+	}
 	n := len(r.toks)
 	switch t.val {
 	case "begin", "start":

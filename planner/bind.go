@@ -38,6 +38,10 @@ type Binder struct {
 // for $1..$n (Unknown where open); the returned slice has the resolved type
 // of every parameter (text where nothing constrained it).
 func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type) (Statement, []sqltypes.Type, error) {
+	if stmt.Role != nil {
+		st, err := bindRole(snap, stmt.Role)
+		return st, nil, err
+	}
 	n := stmt.NumParams
 	if len(paramTypes) > n {
 		n = len(paramTypes)

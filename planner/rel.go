@@ -458,3 +458,33 @@ func WalkRel(r Rel, fn func(Rel)) {
 		WalkRel(in, fn)
 	}
 }
+
+// ScannedTables lists the stored tables a plan reads, subqueries and WITH
+// queries included, each once (privilege checks).
+func ScannedTables(r Rel) []*catalog.Table {
+	var out []*catalog.Table
+	seen := map[*catalog.Table]bool{}
+	var walk func(Rel)
+	walk = func(r Rel) {
+		WalkRel(r, func(x Rel) {
+			switch n := x.(type) {
+			case *Scan:
+				if !seen[n.Table] {
+					seen[n.Table] = true
+					out = append(out, n.Table)
+				}
+			case *CTEScan:
+				walk(n.CTE.Plan)
+			}
+		})
+		VisitExprs(r, func(e Expr, _ int) {
+			Walk(e, func(x Expr) {
+				if s, ok := x.(*Subquery); ok {
+					walk(s.Plan)
+				}
+			})
+		})
+	}
+	walk(r)
+	return out
+}

@@ -75,15 +75,13 @@ func (e *Engine) Catalog() *catalog.Catalog { return e.catalog }
 func (e *Engine) Executor() *executor.Executor { return e.exec }
 
 // NewSession implements wire.Engine.
-func (e *Engine) NewSession(_ context.Context, p wire.SessionParams) (wire.Session, error) {
+func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Session, error) {
 	s := &Session{engine: e, params: p, vars: defaultVars(e.cfg.AllowFullScan), txStatus: 'I'}
-	for k, v := range p.Startup {
-		if name, ok := canonicalVar(k); ok {
-			s.vars[name] = v
-		}
-	}
 	if s.params.Notice == nil {
 		s.params.Notice = func(*pgerr.Error) {}
+	}
+	if err := s.applyStartup(ctx); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -223,6 +223,9 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	if s.readOnly() && writes(bound) {
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", strings.ToUpper(strings.ReplaceAll(kind, "_", " ")))
 	}
+	if err := s.checkPrivileges(ctx, bound); err != nil {
+		return nil, err
+	}
 	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned int64) {
 		var read int64
 		if stats != nil {
@@ -275,6 +278,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		}
 		return tagResult("DROP VIEW"), nil
 	case *planner.CreateTable:
+		x.Table.Owner = s.params.User
 		if err := e.exec.CreateTable(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
@@ -337,6 +341,8 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.vars[n])}}, "SHOW"), nil
 	case *planner.TxnOp:
 		return st.txn(x.Op), nil
+	case *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant:
+		return st.runRole(ctx, x)
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)
 }

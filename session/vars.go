@@ -81,7 +81,7 @@ func (s *Session) set(name, value string, reset bool) error {
 		return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
 	}
 	if readOnlyVars[n] {
-		return pgerr.New("55P02", "parameter %q cannot be changed", name)
+		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter %q cannot be changed", name)
 	}
 	if strings.HasPrefix(n, "transaction_") && s.txStatus == 'I' && !reset {
 		// As in PostgreSQL: outside a block there is no transaction to set.
@@ -90,6 +90,13 @@ func (s *Session) set(name, value string, reset bool) error {
 	}
 	if reset {
 		value = defaultVars(s.engine.cfg.AllowFullScan)[n]
+	}
+	if timeoutVars[n] {
+		v, err := normalizeMillis(n, value)
+		if err != nil {
+			return err
+		}
+		value = v
 	}
 	switch n {
 	case varAllowFullScan:
