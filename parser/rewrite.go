@@ -2,7 +2,6 @@ package parser
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -254,12 +253,6 @@ func (r *rewriter) rewrite(head int) error {
 			default:
 				return pgerr.New(pgerr.FeatureNotSupported, "operator %s is not supported", t.val).WithPosition(r.pos(i))
 			}
-		case t.kind == tkNumber && len(t.val) > maxDecimalLiteral:
-			f, err := longNumber(t.val)
-			if err != nil {
-				return err.WithPosition(r.pos(i))
-			}
-			r.replace(i, f)
 		case t.kind == tkPunct && (t.val == "[" || t.val == "]"):
 			return pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported").WithPosition(r.pos(i))
 		case t.kind == tkPunct && t.val == ":":
@@ -286,20 +279,6 @@ func (r *rewriter) rewrite(head int) error {
 		}
 	}
 	return nil
-}
-
-// maxDecimalLiteral is the longest numeric literal handed to TiDB as it
-// is: TiDB's decimal type holds 81 digits, and its parser panics past that.
-const maxDecimalLiteral = 60
-
-// longNumber renders a longer literal as a double precision constant, what
-// zproxy computes decimals in anyway (it has no numeric type).
-func longNumber(lit string) (string, *pgerr.Error) {
-	f, err := strconv.ParseFloat(lit, 64)
-	if err != nil {
-		return "", pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: %s is too large for double precision", lit)
-	}
-	return strconv.FormatFloat(f, 'e', -1, 64), nil
 }
 
 // ConcatFunc is the name Postgres's concat() function is given, so that the

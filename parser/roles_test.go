@@ -155,20 +155,16 @@ func FuzzRoleStatements(f *testing.F) {
 }
 
 // Numeric literals too long for TiDB's decimal type (found by
-// FuzzRoleStatements: TiDB's parser panicked) become double precision.
+// FuzzRoleStatements: TiDB's parser panicked) reach the planner as text.
 func TestLongNumericLiterals(t *testing.T) {
 	for _, tc := range []struct{ sql, want string }{
-		{"SELECT " + strings.Repeat("1", 82), "select 1.111111111111111e+81"},
-		{"SELECT 0." + strings.Repeat("1", 80), "select 1.111111111111111e-01"},
+		{"SELECT " + strings.Repeat("1", 82), "select zp_num('" + strings.Repeat("1", 82) + "')"},
+		{"SELECT 0." + strings.Repeat("1", 80), "select zp_num('0." + strings.Repeat("1", 80) + "')"},
 		{"SELECT " + strings.Repeat("1", 60), "select " + strings.Repeat("1", 60)},
 	} {
 		st := parseOneOK(t, tc.sql)
 		if got := restore(t, st.AST); got != tc.want {
 			t.Errorf("%.20s...: %s, want %s", tc.sql, got, tc.want)
 		}
-	}
-	_, err := Parse("SELECT 1" + strings.Repeat("0", 400))
-	if pe := pgerr.As(err); pe == nil || pe.Code != pgerr.NumericValueOutOfRange {
-		t.Errorf("a literal past double precision: %v", err)
 	}
 }
