@@ -231,7 +231,13 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			}
 			order = append(order, planner.SortKey{Col: c.Index, Desc: k.Desc, NullsFirst: k.NullsFirst})
 		}
-		in, delivered, err := b.build(n.Input, request{need: need, order: order, limit: req.limit})
+		// A limit passes down only with the order it applies after: a sort
+		// key this projection computes cannot be delivered below it.
+		limit := req.limit
+		if len(req.order) > 0 && order == nil {
+			limit = 0
+		}
+		in, delivered, err := b.build(n.Input, request{need: need, order: order, limit: limit})
 		if err != nil {
 			return nil, false, err
 		}

@@ -420,10 +420,13 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 	if alias == "" {
 		alias = name
 	}
+	// The arguments see the items to the left as an outer row (one push:
+	// the join above runs the function per left row).
 	ls := leftScope(sc, left)
+	argScope := &scope{outer: ls, depthToOuter: 1, ctes: sc.ctes}
 	args := make([]Expr, len(f.Args))
 	for i, a := range f.Args {
-		x, err := b.bindExpr(ls, a)
+		x, err := b.bindExpr(argScope, a)
 		if err != nil {
 			return nil, err
 		}
@@ -450,11 +453,5 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 		return nil, err
 	}
 	tf.Cols = cols
-	var rel Rel = tf
-	if ls.correlated {
-		// The arguments read the row to the left: the join above evaluates
-		// the function once per left row.
-		rel = tf
-	}
-	return &fromPart{rel: rel, items: []*fromItem{{alias: alias, cols: cols}}}, nil
+	return &fromPart{rel: tf, items: []*fromItem{{alias: alias, cols: cols}}}, nil
 }
