@@ -281,7 +281,7 @@ func (ap *arrayParser) element() (Value, error) {
 				if ap.p < len(s) && s[ap.p] != ',' && s[ap.p] != '}' {
 					return Null, malformedArray(s, "Incorrectly quoted array element.")
 				}
-				return ap.convert(b.String(), true)
+				return ParseText(ap.elem, b.String())
 			}
 			quoted = true
 			ap.p++
@@ -318,10 +318,6 @@ func (ap *arrayParser) element() (Value, error) {
 	if !escaped && strings.EqualFold(text, "NULL") {
 		return Null, nil
 	}
-	return ap.convert(text, escaped)
-}
-
-func (ap *arrayParser) convert(text string, _ bool) (Value, error) {
 	return ParseText(ap.elem, text)
 }
 

@@ -55,3 +55,59 @@ func BenchmarkHashRows(b *testing.B) {
 	}
 	_ = h
 }
+
+// BenchmarkNumeric measures the per-row numeric operations an aggregate or
+// a filter runs.
+func BenchmarkNumeric(b *testing.B) {
+	x, _ := ParseNumeric("12345.678")
+	y, _ := ParseNumeric("0.25")
+	b.Run("add", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = AddNumeric(x, y)
+		}
+	})
+	b.Run("div", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = DivNumeric(x, y)
+		}
+	})
+	b.Run("compare", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = Compare(x, y)
+		}
+	})
+	b.Run("parse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = ParseNumeric("12345.678")
+		}
+	})
+	b.Run("format", func(b *testing.B) {
+		b.ReportAllocs()
+		buf := make([]byte, 0, 32)
+		for b.Loop() {
+			buf = AppendText(buf[:0], x)
+		}
+	})
+}
+
+// BenchmarkJSONB measures parsing a small document and one -> lookup.
+func BenchmarkJSONB(b *testing.B) {
+	const doc = `{"sensor": 7, "tags": ["a", "b"], "reading": {"celsius": 21.5, "ok": true}}`
+	b.Run("parse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = ParseJSONB(doc)
+		}
+	})
+	v, _ := ParseText(TypeJSONB, doc)
+	b.Run("field", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = JSONGetField(v, "reading", false)
+		}
+	})
+}

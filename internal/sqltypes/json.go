@@ -1236,9 +1236,6 @@ func JSONEach(v Value, asText bool) (keys []string, vals []Value, err error) {
 	vals = make([]Value, len(j.Elems))
 	for i := range j.Elems {
 		vals[i] = jsonResult(v, &j.Elems[i], asText)
-		if !asText && vals[i].IsNull() {
-			vals[i] = jsonResult(v, &j.Elems[i], false)
-		}
 	}
 	return append([]string(nil), j.Keys...), vals, nil
 }

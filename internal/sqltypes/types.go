@@ -188,6 +188,19 @@ func (t Type) String() string {
 	return infos[t.ID].name
 }
 
+// InfoSchemaName is the type's name in information_schema.columns'
+// data_type: the name without modifiers, "character" for char(n), "ARRAY"
+// for arrays, as PostgreSQL reports them.
+func (t Type) InfoSchemaName() string {
+	switch t.ID {
+	case Array:
+		return "ARRAY"
+	case BPChar:
+		return "character"
+	}
+	return Type{ID: t.ID}.String()
+}
+
 // IsNumeric reports whether t is an integer, floating-point or numeric type.
 func (t Type) IsNumeric() bool {
 	k := t.Kind()
