@@ -302,3 +302,31 @@ func FuzzParseArray(f *testing.F) {
 		}
 	})
 }
+
+func TestIdentical(t *testing.T) {
+	n := func(s string) Value { return mustNumeric(t, s) }
+	pairs := []struct {
+		a, b      Value
+		identical bool
+	}{
+		{n("1.0"), n("1.00"), false},
+		{n("1.0"), n("1.0"), true},
+		{NewInterval(IntervalValue{Months: 1}), NewInterval(IntervalValue{Days: 30}), false},
+		{NewFloat(0), NewFloat(math.Copysign(0, -1)), false},
+		{NewFloat(math.NaN()), NewFloat(math.NaN()), true},
+		{mustJSONB(t, `{"a":1,"b":2}`), mustJSONB(t, `{"b":2,"a":1}`), true},
+		{mustJSONB(t, `[1.0]`), mustJSONB(t, `[1]`), false},
+		{NewArray1(TypeNumeric, []Value{n("1.0")}), NewArray1(TypeNumeric, []Value{n("1")}), false},
+		{NewArray1(TypeInt8, []Value{NewInt(1), Null}), NewArray1(TypeInt8, []Value{NewInt(1), Null}), true},
+		{NewText("a"), NewText("a"), true},
+		{NewBPChar("a  "), NewBPChar("a "), false},
+	}
+	for _, p := range pairs {
+		if got := Identical(p.a, p.b); got != p.identical {
+			t.Errorf("Identical(%s, %s) = %v", FormatText(p.a), FormatText(p.b), got)
+		}
+		if !Equal(p.a, p.b) {
+			t.Errorf("%s and %s not Equal", FormatText(p.a), FormatText(p.b))
+		}
+	}
+}

@@ -280,3 +280,45 @@ func (v Value) Hash(h uint64) uint64 {
 	}
 	return h
 }
+
+// Identical reports whether a and b are the same datum, not just equal
+// under Compare: numeric 1.0 and 1.00, intervals '1 mon' and '30 days',
+// floats -0 and +0 are Equal but not Identical (they print differently).
+// Writers use it to decide whether a stored copy (an index entry's
+// included column) must be rewritten.
+func Identical(a, b Value) bool {
+	if a.K != b.K {
+		return false
+	}
+	switch a.K {
+	case KindFloat:
+		return math.Float64bits(a.F) == math.Float64bits(b.F) || math.IsNaN(a.F) && math.IsNaN(b.F)
+	case KindNumeric:
+		x, y := a.Numeric(), b.Numeric()
+		return x.Form == y.Form && x.Negative == y.Negative && x.Exponent == y.Exponent && x.Coeff.Cmp(&y.Coeff) == 0
+	case KindInterval:
+		return a.Interval() == b.Interval()
+	case KindJSONB:
+		return a.JSONB() == b.JSONB() || JSONBText(a.JSONB()) == JSONBText(b.JSONB())
+	case KindArray:
+		x, y := a.Array(), b.Array()
+		if x == y {
+			return true
+		}
+		if x.Elem != y.Elem || len(x.Elems) != len(y.Elems) || len(x.Dims) != len(y.Dims) {
+			return false
+		}
+		for d := range x.Dims {
+			if x.Dims[d] != y.Dims[d] || x.LowerBound(d) != y.LowerBound(d) {
+				return false
+			}
+		}
+		for i := range x.Elems {
+			if !Identical(x.Elems[i], y.Elems[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return a.I == b.I && a.S == b.S
+}
