@@ -160,7 +160,7 @@ func TestCreateTable(t *testing.T) {
 func TestColumnTypeRejectsOthers(t *testing.T) {
 	// MySQL types a user might try are refused by the scanner, so they can
 	// never reach ColumnType disguised as a supported type.
-	for _, q := range []string{`CREATE TABLE t (a datetime)`, `CREATE TABLE t (a tinyint)`, `CREATE TABLE t (a numeric(10,2))`, `CREATE TABLE t (a int[])`} {
+	for _, q := range []string{`CREATE TABLE t (a datetime)`, `CREATE TABLE t (a tinyint)`, `CREATE TABLE t (a money)`, `CREATE TABLE t (a time[])`, `CREATE TABLE t (a enum)`} {
 		_, err := Parse(q)
 		if code := pgerr.CodeOf(err); code != pgerr.UndefinedObject && code != pgerr.FeatureNotSupported {
 			t.Errorf("Parse(%q) = %v (code %s), want 42704 or 0A000", q, err, code)
@@ -422,7 +422,7 @@ func TestErrors(t *testing.T) {
 		{`SELECT a ? b`, pgerr.FeatureNotSupported, 10, `operator ?`},
 		{"SELECT `a`", pgerr.FeatureNotSupported, 8, "operator `"},
 		{`SELECT 1::foo`, pgerr.UndefinedObject, 11, `type "foo" does not exist`},
-		{`SELECT CAST(1 AS numeric)`, pgerr.FeatureNotSupported, 18, `type numeric is not supported`},
+		{`SELECT CAST(1 AS money)`, pgerr.FeatureNotSupported, 18, `type money is not supported`},
 		{`SELECT ::int`, pgerr.SyntaxError, 8, `"::"`},
 		{`SELECT E'\uD800'`, pgerr.InvalidEscapeSequence, 0, `invalid Unicode escape`},
 		{`SELECT E'\xff'`, "22021", 8, `invalid byte sequence`},
