@@ -73,6 +73,9 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *plan
 		for _, name := range dt.Names {
 			t, err := s.Table(name)
 			if err != nil {
+				if _, isView := s.StoredView(name); isView {
+					return ch, pgerr.New(pgerr.WrongObjectType, "%q is not a table", name).WithHint("Use DROP VIEW to remove a view.")
+				}
 				if dt.IfExists {
 					continue
 				}

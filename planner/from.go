@@ -88,6 +88,13 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 		kind = RightJoin
 	}
 	lw := len(l.rel.Columns())
+	for _, li := range l.items {
+		for _, ri := range r.items {
+			if li.alias != "" && li.alias == ri.alias {
+				return nil, pgerr.New(pgerr.DuplicateAlias, "table name %q specified more than once", li.alias)
+			}
+		}
+	}
 	ritems, rmerged := shiftItems(r.items, r.merged, lw)
 	out := &fromPart{items: append(append([]*fromItem(nil), l.items...), ritems...)}
 	out.merged = append(append([]mergedCol(nil), l.merged...), rmerged...)

@@ -157,14 +157,58 @@ func (b *Binder) bindRecursiveCTE(cte *CTE, c *ast.CommonTableExpression, e env)
 	if err != nil {
 		return nil, err
 	}
+	if err := checkRecursiveTerm(cte.Name, recursive); err != nil {
+		return nil, err
+	}
 	if len(recursive.Columns()) != len(cols) {
 		return nil, pgerr.New(pgerr.SyntaxError, "each UNION query must have the same number of columns")
+	}
+	for i, c := range recursive.Columns() {
+		if c.Type != cols[i].Type && c.Type.ID != sqltypes.Unknown && !(c.Type.IsNumeric() && cols[i].Type.IsNumeric() && arithType(c.Type, cols[i].Type) == cols[i].Type) {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "recursive query %q column %d has type %s in non-recursive term but type %s overall", cte.Name, i+1, cols[i].Type, c.Type).
+				WithHint("Cast the output of the non-recursive term to the correct type.")
+		}
 	}
 	recursive, err = b.castColumns(recursive, cols)
 	if err != nil {
 		return nil, err
 	}
 	return &RecursiveUnion{Anchor: anchor, Recursive: recursive, All: *op == ast.UnionAll, CTE: cte}, nil
+}
+
+// checkRecursiveTerm refuses the recursive terms PostgreSQL refuses (they
+// could not reach a fixed point one round at a time): aggregates, window
+// functions, and the work table on the NULL-extended side of an outer join.
+func checkRecursiveTerm(name string, r Rel) error {
+	var err error
+	var walk func(r Rel, nullable bool)
+	walk = func(r Rel, nullable bool) {
+		if err != nil {
+			return
+		}
+		switch n := r.(type) {
+		case *Aggregate:
+			err = pgerr.New(pgerr.InvalidRecursion, "aggregate functions are not allowed in a recursive query's recursive term")
+			return
+		case *Window:
+			err = pgerr.New(pgerr.InvalidRecursion, "window functions are not allowed in a recursive query's recursive term")
+			return
+		case *WorkTable:
+			if nullable {
+				err = pgerr.New(pgerr.InvalidRecursion, "recursive reference to query %q must not appear within an outer join", name)
+			}
+			return
+		case *Join:
+			walk(n.Left, nullable || n.Kind == RightJoin || n.Kind == FullJoin)
+			walk(n.Right, nullable || n.Kind == LeftJoin || n.Kind == FullJoin || n.Kind == AntiJoin)
+			return
+		}
+		for _, in := range r.Inputs() {
+			walk(in, nullable)
+		}
+	}
+	walk(r, false)
+	return err
 }
 
 func setOprOf(n ast.Node) *ast.SetOprType {
@@ -368,6 +412,9 @@ func (b *Binder) orderLimitOutput(r Rel, order *ast.OrderByClause, limit *ast.Li
 				}
 			}
 			if idx < 0 {
+				if cn, ok := expr.(*ast.ColumnNameExpr); ok {
+					return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", cn.Name.Name.O)
+				}
 				return nil, pgerr.New(pgerr.FeatureNotSupported, "invalid UNION/INTERSECT/EXCEPT ORDER BY clause").
 					WithDetail("Only result column names can be used, not expressions or functions.")
 			}
@@ -636,6 +683,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 	if n.Having != nil {
 		if !aggregated {
 			return nil, pgerr.New(pgerr.GroupingError, "HAVING requires aggregation")
+		}
+		if containsWindow(n.Having.Expr) {
+			return nil, pgerr.New(pgerr.WindowingError, "window functions are not allowed in HAVING")
 		}
 		h, err := lv.bind(b, n.Having.Expr)
 		if err != nil {

@@ -194,6 +194,9 @@ func (b *Binder) bindFrame(f *ast.FrameClause, order []SortKeyExpr, bind func(as
 		fr.Mode = FrameRange
 	case ast.Groups:
 		fr.Mode = FrameGroups
+		if len(order) == 0 {
+			return fr, pgerr.New(pgerr.WindowingError, "GROUPS mode requires an ORDER BY clause")
+		}
 	}
 	bound := func(fb ast.FrameBound) (FrameBound, error) {
 		switch {
@@ -309,3 +312,25 @@ func argOrText(args []Expr) sqltypes.Type {
 	}
 	return args[0].Type()
 }
+
+// containsWindow reports whether an expression calls a window function.
+func containsWindow(node ast.ExprNode) bool {
+	found := false
+	node.Accept(&windowFinder{found: &found})
+	return found
+}
+
+type windowFinder struct{ found *bool }
+
+func (v *windowFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch n.(type) {
+	case *ast.WindowFuncExpr:
+		*v.found = true
+		return n, true
+	case *ast.SubqueryExpr:
+		return n, true
+	}
+	return n, false
+}
+
+func (v *windowFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
