@@ -189,6 +189,12 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 			return nil, err
 		}
 		return &windowRows{in: in, node: x, ec: ec}, nil
+	case *optimizer.ProjectSet:
+		in, err := input(x.Input)
+		if err != nil {
+			return nil, err
+		}
+		return &projectSetRows{in: in, node: x, ec: ec}, nil
 	case *optimizer.Sort:
 		in, err := input(x.Input)
 		if err != nil {

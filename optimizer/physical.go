@@ -326,6 +326,8 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			return nil, false, err
 		}
 		return &Window{Input: in, Calls: n.Calls, cols: n.Columns()}, false, nil
+	case *planner.ProjectSet:
+		return b.buildProjectSet(n, req)
 	case *planner.Join:
 		return b.buildJoin(n, req)
 	case *planner.SetOp:
@@ -345,7 +347,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 		}
 		return &Values{Rows: rows, Cols: n.Cols}, false, nil
 	case *planner.TableFunc:
-		return &TableFunc{Name: n.Name, Args: b.exprs(n.Args), Ordinality: n.Ordinality, Cols: n.Cols}, false, nil
+		return &TableFunc{Name: n.Name, Args: b.exprs(n.Args), Fn: n.Fn, Ordinality: n.Ordinality, Cols: n.Cols}, false, nil
 	case *planner.Virtual:
 		return &Rowset{View: n.Table.Name, Rows: n.Table.Virtual, cols: n.Columns()}, false, nil
 	case *planner.CTEScan:

@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/planner"
@@ -130,6 +131,7 @@ type Values struct {
 type TableFunc struct {
 	Name       string
 	Args       []planner.Expr
+	Fn         *builtins.Overload
 	Ordinality bool
 	Cols       []planner.Column
 }

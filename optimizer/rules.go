@@ -54,6 +54,10 @@ func mapInputs(r planner.Rel, fn func(planner.Rel) planner.Rel) planner.Rel {
 		c := *n
 		c.Input = fn(n.Input)
 		return &c
+	case *planner.ProjectSet:
+		c := *n
+		c.Input = fn(n.Input)
+		return &c
 	case *planner.Sort:
 		c := *n
 		c.Input = fn(n.Input)
@@ -283,6 +287,8 @@ func push(r planner.Rel, preds []planner.Expr) planner.Rel {
 		return filtered(&c, keep)
 	case *planner.Join:
 		return pushJoin(n, preds)
+	case *planner.ProjectSet:
+		return pushProjectSet(n, preds)
 	case *planner.Scan, *planner.Virtual, *planner.Values, *planner.TableFunc, *planner.CTEScan, *planner.WorkTable:
 		return filtered(r, preds)
 	}

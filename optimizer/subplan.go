@@ -307,6 +307,10 @@ func exprsOf(n Node) []planner.Expr {
 			add(c.Args...)
 			add(c.PartitionBy...)
 		}
+	case *ProjectSet:
+		for _, c := range x.Calls {
+			add(c.Args...)
+		}
 	case *HashJoin:
 		add(x.LeftKeys...)
 		add(x.RightKeys...)

@@ -211,6 +211,7 @@ func aggLabel(c AggCall) string {
 // aggCall types an aggregate call. bindArg binds an argument over the
 // aggregate's input row.
 func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode, bindArg func(ast.ExprNode) (Expr, error)) (AggCall, error) {
+	defer b.srfDenied(srfInAggregate)()
 	fn := AggFunc(strings.ToLower(fname))
 	call := AggCall{Func: fn, Distinct: distinct}
 	if !aggregateNames[string(fn)] {
@@ -235,6 +236,7 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 		}
 	}
 	if filter != nil {
+		b.srf.where = "FILTER"
 		f, err := bindArg(filter)
 		if err != nil {
 			return call, err

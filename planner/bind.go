@@ -22,7 +22,9 @@ type Binder struct {
 	stmt  *parser.Statement
 	// level is the SELECT whose select list, HAVING or ORDER BY is being
 	// bound (window functions attach to it), nil elsewhere.
-	level        *selectLevel
+	level *selectLevel
+	// srf is where a set-returning function call may go (srf.go).
+	srf          srfPlace
 	nextCTE      int
 	nextSubquery int
 	viewDepth    int
@@ -204,6 +206,7 @@ func (b *Binder) bindHints(hs []*ast.TableOptimizerHint) []Hint {
 
 // bindBool binds a condition and checks that it is boolean.
 func (b *Binder) bindBool(sc *scope, node ast.ExprNode, clause string) (Expr, error) {
+	defer b.srfDenied(clause)()
 	e, err := b.bindExpr(sc, node)
 	if err != nil {
 		return nil, err

@@ -85,6 +85,9 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			if err := wantBool(e, "NOT"); err != nil {
 				return nil, err
 			}
+			if err := notSet(e, "NOT"); err != nil {
+				return nil, err
+			}
 			return &Not{E: e}, nil
 		case opcode.Minus:
 			if c, ok := e.(*Const); ok && !c.V.IsNull() {
@@ -116,6 +119,9 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		}
 		b.inferParam(e, sqltypes.TypeBool)
 		want := n.True != 0
+		if err := notSet(e, map[bool]string{true: "IS TRUE", false: "IS FALSE"}[want]); err != nil {
+			return nil, err
+		}
 		// x IS TRUE: true only when x is true; never NULL.
 		var res Expr = &Binary{Op: OpAnd, L: &IsNull{E: e, Neg: true}, R: boolEq(e, want), Typ: sqltypes.TypeBool}
 		res = &Func{Name: "coalesce", Args: []Expr{res, &Const{V: sqltypes.NewBool(false), Typ: sqltypes.TypeBool}}, Typ: sqltypes.TypeBool, lazy: evalCoalesce}
@@ -142,6 +148,9 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		}
 		le, err := b.compare(OpLe, e, hi)
 		if err != nil {
+			return nil, err
+		}
+		if err := notSet(ge, "AND"); err != nil {
 			return nil, err
 		}
 		var res Expr = &Binary{Op: OpAnd, L: ge, R: le, Typ: sqltypes.TypeBool}
@@ -214,6 +223,9 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		}
 		if e, ok, err := b.bindAggregateCall(sc, n, agg); ok || err != nil {
 			return e, err
+		}
+		if n.FnName.L == "coalesce" {
+			defer b.srfDenied("COALESCE")()
 		}
 		args := make([]Expr, len(n.Args))
 		for i, a := range n.Args {
@@ -422,6 +434,9 @@ func (b *Binder) bindLogic(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder
 		if err := wantBool(e, string(op)); err != nil {
 			return nil, err
 		}
+		if err := notSet(e, string(op)); err != nil {
+			return nil, err
+		}
 		bound[len(terms)-1-i] = e // terms were collected right to left
 	}
 	if op == OpOr {
@@ -551,6 +566,7 @@ func fold(e Expr) (Expr, error) {
 }
 
 func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (Expr, error) {
+	defer b.srfDenied("CASE")()
 	var operand Expr
 	var err error
 	if n.Value != nil {

@@ -192,6 +192,7 @@ func (b *Binder) bindReturning(sc *scope) (*Returning, error) {
 	if fields == nil {
 		return nil, nil
 	}
+	defer b.srfDenied("RETURNING")()
 	r := &Returning{}
 	for _, f := range fields.Fields {
 		if f.WildCard != nil {
@@ -291,6 +292,7 @@ func andAll(es []Expr) Expr {
 }
 
 func (b *Binder) bindUpdate(n *ast.UpdateStmt) (Statement, error) {
+	defer b.srfDenied("UPDATE")()
 	if n.Order != nil || n.Limit != nil {
 		return nil, unsupported("UPDATE with ORDER BY or LIMIT is not supported")
 	}

@@ -10,7 +10,8 @@
 // Statement. A SELECT becomes a tree of relations in the shape it is
 // written: FROM items (tables, views, derived tables, functions, CTE
 // references) joined left to right, WHERE as a Filter, then Aggregate,
-// HAVING, Window, the select list as a Project, DISTINCT, ORDER BY, LIMIT.
+// HAVING, Window, the select list's set-returning functions as ProjectSets
+// (srf.go), the select list as a Project, DISTINCT, ORDER BY, LIMIT.
 // Names resolve in scope.go: columns of this query's FROM items, then of
 // enclosing queries as OuterRefs (correlation), with depths counted as the
 // executor pushes outer rows (see ARCHITECTURE.md). Predicates stay whole;

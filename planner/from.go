@@ -317,7 +317,7 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 		}
 		e := env{outer: sc.outer, depth: sc.depthToOuter, ctes: sc.ctes}
 		var ls *scope
-		if lateral {
+		if lateral && left != nil {
 			ls = leftScope(sc, left)
 			e = env{outer: ls, depth: 1, ctes: sc.ctes}
 		}
@@ -420,8 +420,9 @@ func (b *Binder) bindView(v *catalog.View) (Rel, error) {
 	return &Project{Input: rel, Exprs: exprs, Cols: out}, nil
 }
 
-// bindTableFunc binds a set-returning function in FROM. Its arguments may
-// read the items to its left (functions in FROM are implicitly LATERAL).
+// bindTableFunc binds the function of a FROM item. Its arguments may read
+// the items to its left (functions in FROM are implicitly LATERAL) but may
+// not call set-returning functions themselves.
 func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CIStr, ordinality bool, sc *scope, left *fromPart) (*fromPart, error) {
 	name := f.FnName.L
 	if alias == "" {
@@ -431,34 +432,46 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 	// the join above runs the function per left row).
 	ls := leftScope(sc, left)
 	argScope := &scope{outer: ls, depthToOuter: 1, ctes: sc.ctes}
+	if left == nil {
+		// Nothing to the left: no join pushes a row, the arguments read
+		// the enclosing query's rows as the item's own level would.
+		argScope = &scope{outer: sc.outer, depthToOuter: sc.depthToOuter, ctes: sc.ctes}
+	}
 	args := make([]Expr, len(f.Args))
+	restore := b.srfDenied(srfInFromArgs)
 	for i, a := range f.Args {
 		x, err := b.bindExpr(argScope, a)
 		if err != nil {
+			restore()
 			return nil, err
 		}
 		args[i] = x
 	}
+	restore()
 	if ls.correlated {
 		sc.correlated = true
 	}
-	tf, err := b.tableFunc(name, args)
+	rel, err := b.tableFunc(name, args)
 	if err != nil {
 		return nil, err
 	}
-	tf.Ordinality = ordinality
-	if len(tf.Cols) == 1 && len(names) == 0 {
+	if cols := rel.Columns(); len(cols) == 1 && len(names) == 0 {
 		// A function returning one column names it after the alias, as
 		// PostgreSQL does (FROM generate_series(1, 3) AS g gives column g).
-		tf.Cols[0].Name = alias
+		cols[0].Name = alias
 	}
 	if ordinality {
-		tf.Cols = append(tf.Cols, Column{Name: "ordinality", Type: sqltypes.TypeInt8, Col: -1})
+		rel = withOrdinality(rel)
 	}
-	cols, err := renameColumns(tf.Cols, names, "function \""+name+"\"")
+	cols, err := renameColumns(rel.Columns(), names, "function \""+name+"\"")
 	if err != nil {
 		return nil, err
 	}
-	tf.Cols = cols
-	return &fromPart{rel: tf, items: []*fromItem{{alias: alias, cols: cols}}}, nil
+	switch n := rel.(type) {
+	case *TableFunc:
+		n.Cols = cols
+	case *Values:
+		n.Cols = cols
+	}
+	return &fromPart{rel: rel, items: []*fromItem{{alias: alias, cols: cols}}}, nil
 }

@@ -124,6 +124,9 @@ func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
 			}
 		}
 	}
+	if res.Set != nil {
+		return b.setCall(name, args, res)
+	}
 	ov := res.Overload
 	fn := func(ctx *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		var fc *builtins.Context

@@ -493,6 +493,7 @@ func nullsFirst(desc bool, nulls byte) bool {
 // bindValues binds VALUES (...), (...) as a relation: columns column1..n,
 // each of the type its values resolve to.
 func (b *Binder) bindValues(lists []*ast.RowExpr, e env) (Rel, error) {
+	defer b.srfDenied("VALUES")()
 	sc := e.newScope()
 	if len(lists) == 0 {
 		return nil, pgerr.New(pgerr.SyntaxError, "VALUES needs at least one row")
@@ -552,6 +553,9 @@ type selectLevel struct {
 	windows []WindowCall
 	// named windows (WINDOW w AS (...)).
 	named map[string]*ast.WindowSpec
+	// srfs are the set-returning function calls of the select list, ORDER
+	// BY and DISTINCT ON.
+	srfs []levelCall
 }
 
 // bindSelect binds one SELECT (or VALUES / TABLE statement).
@@ -642,6 +646,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		distinctOn = f.Args
 		fields = fields[1:]
 	}
+	// Set-returning functions may be called in the select list, ORDER BY
+	// and DISTINCT ON (srf.go).
+	defer b.srfAt(srfPlace{lv: lv})()
 	for _, f := range fields {
 		if f.WildCard != nil {
 			if n.From == nil {
@@ -687,7 +694,10 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		if containsWindow(n.Having.Expr) {
 			return nil, pgerr.New(pgerr.WindowingError, "window functions are not allowed in HAVING")
 		}
-		h, err := lv.bind(b, n.Having.Expr)
+		h, err := func() (Expr, error) {
+			defer b.srfDenied("HAVING")()
+			return lv.bind(b, n.Having.Expr)
+		}()
 		if err != nil {
 			return nil, err
 		}
@@ -739,8 +749,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		return nil, pgerr.New(pgerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
 	}
 
-	// Assemble: aggregate, HAVING, windows, projection, DISTINCT, ORDER BY,
-	// LIMIT, and the projection down to the visible columns.
+	// Assemble: aggregate, HAVING, windows, set-returning functions,
+	// projection, DISTINCT, ORDER BY, LIMIT, and the projection down to the
+	// visible columns.
 	if aggregated {
 		a := NewAggregate(rel, lv.agg.groups, lv.agg.aggs, groupNames)
 		rel = a
@@ -762,9 +773,11 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		for i := range exprs {
 			exprs[i] = fix(exprs[i])
 		}
+		lv.fixSRFArgs(fix)
 	} else if hasWindowRef(exprs) {
 		return nil, pgerr.New(pgerr.InternalError, "window reference without a window")
 	}
+	rel, exprs = lv.projectSets(rel, exprs)
 	rel = &Project{Input: rel, Exprs: exprs, Cols: cols}
 	switch {
 	case len(onCols) > 0:
@@ -933,10 +946,12 @@ func (b *Binder) bindGroupItem(sc *scope, node ast.ExprNode, fields *ast.FieldLi
 			}
 		}
 	}
+	defer b.srfDenied(srfInGroupBy)()
 	return b.bindExprNoAgg(sc, node)
 }
 
 func (b *Binder) bindCount(sc *scope, node ast.ExprNode, clause string) (Expr, error) {
+	defer b.srfDenied(clause)()
 	e, err := b.bindExpr(sc, node)
 	if err != nil {
 		return nil, err
@@ -984,7 +999,9 @@ func exprLabel(node ast.ExprNode) string {
 		switch e.FnName.L {
 		case parser.ConcatFunc:
 			return "concat"
-		case parser.NumericLiteralFunc:
+		case "concat", parser.NumericLiteralFunc:
+			// TiDB spells the || operator concat(...); the concat
+			// function arrives as parser.ConcatFunc.
 			return "?column?"
 		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
 			if len(e.Args) > 0 {

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -82,6 +83,8 @@ type Values struct {
 type TableFunc struct {
 	Name string
 	Args []Expr
+	// Fn is the resolved overload; Fn.Set computes the rows.
+	Fn *builtins.Overload
 	// Ordinality adds a bigint column counting the rows from 1.
 	Ordinality bool
 	Cols       []Column
@@ -403,6 +406,7 @@ var (
 	_ Rel = (*RecursiveUnion)(nil)
 	_ Rel = (*WorkTable)(nil)
 	_ Rel = (*Window)(nil)
+	_ Rel = (*ProjectSet)(nil)
 )
 
 // NewAggregate builds an Aggregate and its output layout.

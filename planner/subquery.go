@@ -359,6 +359,10 @@ func visitRel(r Rel, level int, fn func(Expr, int)) {
 				each(c.Agg.Args...)
 			}
 		}
+	case *ProjectSet:
+		for _, c := range n.Calls {
+			each(c.Args...)
+		}
 	case *Limit:
 		each(n.Count, n.Offset)
 	case *CTEScan:
@@ -421,7 +425,11 @@ func (b *Binder) bindAggregateCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinde
 	}
 	if !IsAggregateName(inner.FnName.L) {
 		if inner != n {
-			return nil, true, pgerr.New(pgerr.WrongObjectType, "%s is not an aggregate function", inner.FnName.L)
+			clause := "FILTER"
+			if order != nil {
+				clause = "ORDER BY"
+			}
+			return nil, true, pgerr.New(pgerr.WrongObjectType, "%s specified, but %s is not an aggregate function", clause, inner.FnName.L)
 		}
 		return nil, false, nil
 	}

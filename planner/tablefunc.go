@@ -1,59 +1,41 @@
 package planner
 
 import (
-	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
-// tableFunc types a set-returning function called in FROM. The executor
-// computes its rows (package executor, tableFuncs).
-func (b *Binder) tableFunc(name string, args []Expr) (*TableFunc, error) {
-	tf := &TableFunc{Name: name, Args: args}
-	col := func(n string, t sqltypes.Type) { tf.Cols = append(tf.Cols, Column{Name: n, Type: t, Col: -1}) }
-	switch name {
-	case "generate_series":
-		if len(args) < 2 || len(args) > 3 {
-			return nil, pgerr.New(pgerr.UndefinedFunction, "function generate_series with %d arguments does not exist", len(args))
+// tableFunc binds the function of a FROM item, its arguments already
+// bound: a set-returning function yields its rows (the executor calls the
+// overload's SetFunc), any other function one row holding its value, as
+// PostgreSQL allows (FROM upper('x') AS u).
+func (b *Binder) tableFunc(name string, args []Expr) (Rel, error) {
+	defer b.srfAt(srfPlace{from: true})()
+	e, err := b.bindFunc(name, args)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := e.(*fromSet); ok {
+		tf := &TableFunc{Name: name, Args: f.args, Fn: f.res.Overload}
+		for _, c := range f.res.ResultColumns(name) {
+			tf.Cols = append(tf.Cols, Column{Name: c.Name, Type: c.Type, Col: -1})
 		}
-		// Integer series: the widest argument type, as PostgreSQL picks
-		// generate_series(int4...) or generate_series(int8...).
-		typ := sqltypes.TypeInt4
-		for _, a := range args {
-			b.inferParam(a, sqltypes.TypeInt4)
-		}
-		for i, a := range args {
-			switch t := a.Type(); {
-			case t.ID == sqltypes.Unknown:
-				x, err := b.coerceTo(a, sqltypes.TypeInt4, false)
-				if err != nil {
-					return nil, err
-				}
-				args[i] = x
-			case t.Kind() == sqltypes.KindInt:
-				if t.ID == sqltypes.Int8 {
-					typ = sqltypes.TypeInt8
-				}
-			case t.Kind() == sqltypes.KindFloat:
-				return nil, pgerr.New(pgerr.UndefinedFunction, "function generate_series(%s) does not exist", typeList(args)).
-					WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-			default:
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "generate_series over %s is not supported yet", t)
-			}
-		}
-		col(name, typ)
 		return tf, nil
 	}
-	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
-		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	e = b.finishUnknown(e)
+	return &Values{Rows: [][]Expr{{e}}, Cols: []Column{{Name: name, Type: e.Type(), Col: -1}}}, nil
 }
 
-func typeList(args []Expr) string {
-	s := ""
-	for i, a := range args {
-		if i > 0 {
-			s += ", "
-		}
-		s += a.Type().String()
+// withOrdinality adds WITH ORDINALITY's bigint column counting the rows
+// of a FROM function from 1.
+func withOrdinality(r Rel) Rel {
+	col := Column{Name: "ordinality", Type: sqltypes.TypeInt8, Col: -1}
+	switch n := r.(type) {
+	case *TableFunc:
+		n.Ordinality = true
+		n.Cols = append(n.Cols, col)
+	case *Values:
+		n.Rows[0] = append(n.Rows[0], &Const{V: sqltypes.NewInt(1), Typ: sqltypes.TypeInt8})
+		n.Cols = append(n.Cols, col)
 	}
-	return s
+	return r
 }

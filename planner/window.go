@@ -90,6 +90,7 @@ func (b *Binder) bindWindow(n *ast.WindowFuncExpr, agg *aggBinder) (Expr, error)
 		}
 		return b.bindExpr(lv.sc, node)
 	}
+	defer b.srfDenied(srfInWindowDef)()
 	name := strings.ToLower(n.Name)
 	call := WindowCall{Func: name}
 	spec, err := resolveWindowSpec(&n.Spec, lv.named)
@@ -118,6 +119,7 @@ func (b *Binder) bindWindow(n *ast.WindowFuncExpr, agg *aggBinder) (Expr, error)
 	if call.Frame, err = b.bindFrame(spec.Frame, call.OrderBy, bind); err != nil {
 		return nil, err
 	}
+	b.srf.where = srfInWindow
 	if windowFuncs[name] {
 		for _, a := range n.Args {
 			x, err := bind(a)

@@ -30,6 +30,8 @@ import (
 //	                        line, columns joined by "|", NULL as NULL
 //	notice SUBSTRING        the previous statement raised a NOTICE
 //	                        containing SUBSTRING
+//	columns A|B             the previous query's result columns are named
+//	                        A, B (PostgreSQL's output names)
 //
 // separated by blank lines. The same files run against every backend
 // available (Pebble always; DynamoDB Local when DYNAMODB_ENDPOINT is set)
@@ -97,6 +99,7 @@ type record struct {
 	sql     string
 	rows    []string
 	notices []string
+	columns string
 }
 
 func parseScript(t *testing.T, path string) []record {
@@ -128,6 +131,11 @@ func parseScript(t *testing.T, path string) []record {
 				t.Fatalf("%s:%d: notice before any statement", path, lineNo)
 			}
 			recs[len(recs)-1].notices = append(recs[len(recs)-1].notices, strings.TrimPrefix(trimmed, "notice "))
+		case cur == nil && strings.HasPrefix(trimmed, "columns "):
+			if len(recs) == 0 {
+				t.Fatalf("%s:%d: columns before any query", path, lineNo)
+			}
+			recs[len(recs)-1].columns = strings.TrimPrefix(trimmed, "columns ")
 		case cur == nil:
 			fields := strings.Fields(trimmed)
 			cur = &record{line: lineNo, kind: fields[0]}
@@ -172,7 +180,7 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 	}
 	for _, rec := range parseScript(t, path) {
 		notices = notices[:0]
-		rows, err := runSQL(ctx, sess, rec.sql)
+		rows, names, err := runSQLColumns(ctx, sess, rec.sql)
 		where := fmt.Sprintf("%s:%d: %s", path, rec.line, firstLine(rec.sql))
 		switch {
 		case strings.HasPrefix(rec.expect, "error"):
@@ -193,6 +201,9 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 			}
 			if strings.Join(rows, "\n") != strings.Join(rec.rows, "\n") {
 				t.Errorf("%s:\n got:\n  %s\n want:\n  %s", where, strings.Join(rows, "\n  "), strings.Join(rec.rows, "\n  "))
+			}
+			if rec.columns != "" && strings.Join(names, "|") != rec.columns {
+				t.Errorf("%s: columns %s, want %s", where, strings.Join(names, "|"), rec.columns)
 			}
 		}
 		for _, want := range rec.notices {
@@ -217,26 +228,36 @@ func firstLine(s string) string {
 // runSQL runs a query string through the session as the simple protocol
 // would and returns the rows of the last statement as text.
 func runSQL(ctx context.Context, sess wire.Session, sql string) ([]string, error) {
+	rows, _, err := runSQLColumns(ctx, sess, sql)
+	return rows, err
+}
+
+// runSQLColumns is runSQL that also returns the last statement's column
+// names.
+func runSQLColumns(ctx context.Context, sess wire.Session, sql string) ([]string, []string, error) {
 	stmts, err := sess.Parse(ctx, sql, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []string
+	var out, names []string
 	for _, st := range stmts {
-		out = nil
+		out, names = nil, nil
 		if _, _, err := st.Describe(ctx); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		res, err := st.Execute(ctx, nil)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		cols := res.Columns()
+		for _, c := range cols {
+			names = append(names, c.Name)
+		}
 		for {
 			row, ok, err := res.Next(ctx)
 			if err != nil {
 				res.Close()
-				return nil, err
+				return nil, nil, err
 			}
 			if !ok {
 				break
@@ -253,5 +274,5 @@ func runSQL(ctx context.Context, sess wire.Session, sql string) ([]string, error
 		}
 		res.Close()
 	}
-	return out, nil
+	return out, names, nil
 }

@@ -88,6 +88,8 @@ type Overload struct {
 	CalledOnNull bool
 	Volatility   Volatility
 	Eval         func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error)
+	// Set makes the function set-returning (set.go); Eval is then unused.
+	Set *SetFunc
 }
 
 // Returns is a Result that always gives t.

@@ -1,0 +1,82 @@
+package optimizer
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/planner"
+)
+
+// ProjectSet evaluates a select list's set-returning functions (see
+// planner.ProjectSet): its row is the input row followed by one value per
+// call, the calls advancing in lockstep.
+type ProjectSet struct {
+	Input Node
+	Calls []planner.SetCall
+	cols  []planner.Column
+}
+
+// Inputs implements Node.
+func (n *ProjectSet) Inputs() []Node { return []Node{n.Input} }
+
+// Columns implements Node.
+func (n *ProjectSet) Columns() []planner.Column { return n.cols }
+
+// Describe implements Node.
+func (n *ProjectSet) Describe() Description {
+	d := Description{Head: "ProjectSet"}
+	calls := make([]string, len(n.Calls))
+	for i, c := range n.Calls {
+		calls[i] = c.String()
+	}
+	d.add("functions", "%s", strings.Join(calls, ", "))
+	return d
+}
+
+// buildProjectSet plans a ProjectSet. The order asked of it passes to its
+// input when it names input columns only (the rows of one input row stay
+// together, in input order); a limit does not, since one input row may
+// become many rows or none.
+func (b *builder) buildProjectSet(n *planner.ProjectSet, req request) (Node, bool, error) {
+	width := len(n.Input.Columns())
+	need := make([]bool, width)
+	copy(need, req.need)
+	calls := make([]planner.SetCall, len(n.Calls))
+	for i, c := range n.Calls {
+		for _, a := range c.Args {
+			usedCols(a, need)
+		}
+		c.Args = b.exprs(c.Args)
+		calls[i] = c
+	}
+	var order []planner.SortKey
+	for _, k := range req.order {
+		if k.Col >= width {
+			order = nil
+			break
+		}
+		order = append(order, k)
+	}
+	in, delivered, err := b.build(n.Input, request{need: need, order: order})
+	if err != nil {
+		return nil, false, err
+	}
+	return &ProjectSet{Input: in, Calls: calls, cols: n.Columns()}, delivered && len(order) > 0, nil
+}
+
+// pushProjectSet moves the conjuncts that read only the input row below
+// the ProjectSet (filtering input rows before they are expanded gives the
+// same rows); those reading a function's value stay above.
+func pushProjectSet(n *planner.ProjectSet, preds []planner.Expr) planner.Rel {
+	width := len(n.Input.Columns())
+	var down, keep []planner.Expr
+	for _, p := range preds {
+		if movable(p) && onlyBelow(p, width) {
+			down = append(down, p)
+		} else {
+			keep = append(keep, p)
+		}
+	}
+	c := *n
+	c.Input = push(n.Input, down)
+	return filtered(&c, keep)
+}

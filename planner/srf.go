@@ -1,0 +1,274 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// Set-returning functions (registered in package builtins with a SetFunc)
+// may be called in two places, as in PostgreSQL 10 and later:
+//
+//   - as a FROM item (TableFunc), implicitly LATERAL;
+//   - in a select list (and ORDER BY / DISTINCT ON, which extend it), where
+//     a ProjectSet evaluates them between the windows and the projection:
+//     every call of one level advances in lockstep, one output row per
+//     step, NULL for a set already exhausted, none once all are. A call
+//     whose arguments hold another call sits one level above it.
+//
+// Anywhere else a call is refused with PostgreSQL's error. The binder
+// tracks where it is in Binder.srf: the select level collecting calls, a
+// FROM function, or the clause to name in the refusal. Placement is denied
+// unless a caller allows it, so a clause nobody thought of refuses
+// set-returning functions rather than evaluating one as a scalar.
+
+// srfPlace is where the expression being bound may put a set-returning
+// function call.
+type srfPlace struct {
+	// lv collects the calls of its select list (only while it is the
+	// level being bound: aggregate arguments and window calls bind with
+	// no level and so refuse them).
+	lv *selectLevel
+	// from: the function of a FROM item is being bound.
+	from bool
+	// where names the clause for the error when neither holds (see
+	// srfRefused).
+	where string
+}
+
+// Places that refuse set-returning functions with messages of their own.
+const (
+	srfInAggregate = "aggregate"
+	srfInWindow    = "window"
+	srfInFromArgs  = "FROM arguments"
+	srfInGroupBy   = "GROUP BY"
+	srfInWindowDef = "window definitions"
+)
+
+// srfAt sets where set-returning functions may go while an expression is
+// bound; the returned function restores the previous place.
+func (b *Binder) srfAt(p srfPlace) func() {
+	saved := b.srf
+	b.srf = p
+	return func() { b.srf = saved }
+}
+
+// srfDenied refuses set-returning functions in clause while it is bound.
+func (b *Binder) srfDenied(clause string) func() { return b.srfAt(srfPlace{where: clause}) }
+
+// srfRefused is PostgreSQL's error for a set-returning function where it
+// may not be called.
+func srfRefused(where string) error {
+	const hint = "You might be able to move the set-returning function into a LATERAL FROM item."
+	switch where {
+	case srfInAggregate:
+		return pgerr.New(pgerr.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").WithHint(hint)
+	case srfInWindow:
+		return pgerr.New(pgerr.FeatureNotSupported, "window function calls cannot contain set-returning function calls").WithHint(hint)
+	case srfInFromArgs:
+		return pgerr.New(pgerr.FeatureNotSupported, "set-returning functions must appear at top level of FROM")
+	case srfInGroupBy, srfInWindowDef:
+		// PostgreSQL evaluates these below the grouping or the window;
+		// zproxy's ProjectSet sits above both.
+		return pgerr.New(pgerr.FeatureNotSupported, "set-returning functions in %s are not supported", where).WithHint(hint)
+	case "CASE", "COALESCE":
+		return pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", where).WithHint(hint)
+	case "JOIN/ON":
+		return pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in JOIN conditions")
+	case "":
+		return pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed here").WithHint(hint)
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", where)
+}
+
+// SetCall is one call of a set-returning function in a select list.
+type SetCall struct {
+	Name string
+	// Args are cast to Fn's parameter types; they read the ProjectSet's
+	// input row.
+	Args []Expr
+	Fn   *builtins.Overload
+	Typ  sqltypes.Type
+}
+
+func (c SetCall) String() string {
+	parts := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		parts[i] = a.String()
+	}
+	return c.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// ProjectSet evaluates a select list's set-returning functions of one
+// level (PostgreSQL's ProjectSet): for each input row it starts every call
+// and yields the input row followed by one value per call, as many rows as
+// the longest set, NULL for a set already exhausted; an input row whose
+// sets are all empty yields nothing.
+type ProjectSet struct {
+	Input Rel
+	Calls []SetCall
+	cols  []Column
+}
+
+// NewProjectSet builds a ProjectSet and its output layout.
+func NewProjectSet(input Rel, calls []SetCall) *ProjectSet {
+	p := &ProjectSet{Input: input, Calls: calls}
+	p.cols = append(append([]Column(nil), input.Columns()...), make([]Column, len(calls))...)
+	for i, c := range calls {
+		p.cols[len(input.Columns())+i] = Column{Name: c.Name, Type: c.Typ, Col: -1}
+	}
+	return p
+}
+
+// Columns implements Rel.
+func (n *ProjectSet) Columns() []Column { return n.cols }
+
+// Inputs implements Rel.
+func (n *ProjectSet) Inputs() []Rel { return []Rel{n.Input} }
+
+// srfRef stands for the value of a select level's i-th set-returning call
+// until the ProjectSet that computes it is built (projectSets).
+type srfRef struct {
+	i    int
+	call *SetCall
+}
+
+func (r *srfRef) Type() sqltypes.Type { return r.call.Typ }
+func (r *srfRef) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+	return sqltypes.Null, pgerr.New(pgerr.InternalError, "set-returning function %s evaluated outside a ProjectSet", r.call.Name)
+}
+func (r *srfRef) String() string { return r.call.String() }
+
+// levelCall is a select level's set-returning call and the ProjectSet
+// level it belongs to (one more than the deepest call in its arguments).
+type levelCall struct {
+	call  SetCall
+	level int
+}
+
+// returnsSet reports whether e holds a set-returning call of this level.
+func returnsSet(e Expr) bool {
+	found := false
+	Walk(e, func(x Expr) {
+		if _, ok := x.(*srfRef); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+// notSet refuses a set-returning operand of a boolean operator, as
+// PostgreSQL's coerce_to_boolean does (42804).
+func notSet(e Expr, op string) error {
+	if returnsSet(e) {
+		return pgerr.New(pgerr.DatatypeMismatch, "argument of %s must not return a set", op)
+	}
+	return nil
+}
+
+// setCall places a call of a set-returning overload (its arguments already
+// cast to res.ArgTypes): a FROM item's function becomes a fromSet for
+// bindTableFunc to unwrap, a select-list call a reference to its level's
+// ProjectSet column; anywhere else it is refused.
+func (b *Binder) setCall(name string, args []Expr, res builtins.Resolved) (Expr, error) {
+	place := b.srf
+	if place.from {
+		return &fromSet{name: name, args: args, res: res}, nil
+	}
+	lv := place.lv
+	if lv == nil || b.level != lv {
+		return nil, srfRefused(place.where)
+	}
+	if res.Set.Columns != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "set-returning function %s returns a record; call it in FROM", name).
+			WithHint("For example, SELECT * FROM t, %s(t.col).", name)
+	}
+	call := SetCall{Name: name, Args: args, Fn: res.Overload, Typ: res.Result}
+	key := call.String()
+	level := 0
+	for _, a := range args {
+		Walk(a, func(x Expr) {
+			if r, ok := x.(*srfRef); ok && lv.srfs[r.i].level+1 > level {
+				level = lv.srfs[r.i].level + 1
+			}
+		})
+	}
+	for i := range lv.srfs {
+		// The same call twice (SELECT f(x), f(x) or ORDER BY f(x)) is one
+		// set: the two would advance in lockstep with the same values.
+		if lv.srfs[i].call.String() == key && res.Volatility != builtins.Volatile {
+			return &srfRef{i: i, call: &lv.srfs[i].call}, nil
+		}
+	}
+	lv.srfs = append(lv.srfs, levelCall{call: call, level: level})
+	return &srfRef{i: len(lv.srfs) - 1, call: &call}, nil
+}
+
+// fromSet carries a FROM item's set-returning call from bindBuiltin back to
+// bindTableFunc; it is never part of a bound plan.
+type fromSet struct {
+	name string
+	args []Expr
+	res  builtins.Resolved
+}
+
+func (f *fromSet) Type() sqltypes.Type { return f.res.Result }
+func (f *fromSet) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+	return sqltypes.Null, pgerr.New(pgerr.InternalError, "function %s in FROM evaluated as a scalar", f.name)
+}
+func (f *fromSet) String() string { return f.name }
+
+// fixSRFArgs applies fix (a window fixer) to the arguments of the level's
+// set-returning calls.
+func (lv *selectLevel) fixSRFArgs(fix func(Expr) Expr) {
+	for i := range lv.srfs {
+		for j, a := range lv.srfs[i].call.Args {
+			lv.srfs[i].call.Args[j] = fix(a)
+		}
+	}
+}
+
+// projectSets stacks the ProjectSets of the level's set-returning calls on
+// rel, lowest level first, and rewrites exprs to read their columns.
+func (lv *selectLevel) projectSets(rel Rel, exprs []Expr) (Rel, []Expr) {
+	if len(lv.srfs) == 0 {
+		return rel, exprs
+	}
+	col := make([]int, len(lv.srfs))
+	fix := func(e Expr) Expr {
+		return MapExpr(e, func(x Expr) Expr {
+			if r, ok := x.(*srfRef); ok {
+				return &ColRef{Index: col[r.i], Name: r.String(), Typ: r.Type()}
+			}
+			return nil
+		})
+	}
+	top := 0
+	for _, s := range lv.srfs {
+		top = max(top, s.level)
+	}
+	for level := 0; level <= top; level++ {
+		base := len(rel.Columns())
+		var calls []SetCall
+		for i, s := range lv.srfs {
+			if s.level != level {
+				continue
+			}
+			c := s.call
+			c.Args = make([]Expr, len(s.call.Args))
+			for j, a := range s.call.Args {
+				c.Args[j] = fix(a)
+			}
+			col[i] = base + len(calls)
+			calls = append(calls, c)
+		}
+		rel = NewProjectSet(rel, calls)
+	}
+	out := make([]Expr, len(exprs))
+	for i, e := range exprs {
+		out[i] = fix(e)
+	}
+	return rel, out
+}
