@@ -19,8 +19,10 @@ const lookupBatch = 100
 //
 //  1. The right side reads the left row (LATERAL): Apply, which runs it per
 //     left row.
-//  2. A join hint (INL_JOIN, HASH_JOIN) naming the inner table, when it can
-//     be honoured.
+//  2. A join hint, when it can be honoured, else a NOTICE: INL_JOIN names
+//     the table to look up (for an inner join either side, which then
+//     becomes the inner one), HASH_JOIN and MERGE_JOIN either table of the
+//     join. It is consulted before the swap of rule 3.
 //  3. Lookup join: the equality conjuncts bind a leading prefix of the inner
 //     table's primary key or of one of its btree indexes (longest prefix
 //     wins, as in the access-path rules). For an inner join of two tables
@@ -47,6 +49,7 @@ func (b *builder) buildJoin(j *planner.Join, req request) (Node, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
+		noteReason(n, "RIGHT JOIN planned as the LEFT JOIN of the swapped inputs; ")
 		return restoreOrder(n, lw, len(rc)), false, nil
 	}
 	lneed, rneed := need[:lw], need[lw:]
@@ -56,35 +59,60 @@ func (b *builder) buildJoin(j *planner.Join, req request) (Node, bool, error) {
 	}
 
 	lk, rk, residual := equiKeys(j.On, lw)
-	hint := joinHint(j.Right)
-
-	if len(lk) > 0 && hint == "merge_join" {
+	h := joinHints(j)
+	notHonoured := func(hint, why string) {
+		*b.notices = append(*b.notices, pgerr.Notice("%s hint not honoured: %s", hint, why))
+	}
+	if h.inlPreserved {
+		notHonoured("INL_JOIN", "the table it names is the preserved side of an outer join")
+	}
+	if len(lk) == 0 {
+		for _, x := range []struct {
+			hint string
+			on   bool
+		}{{"INL_JOIN", h.inlLeft || h.inlRight}, {"HASH_JOIN", h.hash}, {"MERGE_JOIN", h.merge}} {
+			if x.on {
+				notHonoured(x.hint, "no equality between the two sides")
+			}
+		}
+	}
+	if len(lk) > 0 && h.merge {
 		if n, ok, err := b.mergeJoin(j, lk, rk, residual, lneed, rneed, true); ok || err != nil {
 			return n, false, err
 		}
+		notHonoured("MERGE_JOIN", "the inputs do not arrive ordered on the join keys")
 	}
-	if len(lk) > 0 && hint != "hash_join" && hint != "merge_join" {
-		// An inner join of two tables: look up the side whose own access path
-		// is less selective.
-		if j.Kind == planner.InnerJoin && !j.Lateral {
-			if n, ok, err := b.swappedLookup(j, lk, rk, residual, need); ok || err != nil {
+	if len(lk) > 0 && !h.hash {
+		// INL_JOIN naming the left table of an inner join: look it up; naming
+		// the right table: look that up, before rule 3 could swap them.
+		if h.inlLeft {
+			if n, ok, err := b.swappedLookup(j, lk, rk, residual, need, true); ok || err != nil {
 				return n, false, err
 			}
 		}
-		if n, ok, err := b.lookupJoin(j.Kind, j.Left, j.Right, lk, rk, residual, lneed, rneed, "", hint == "inl_join"); ok || err != nil {
+		if h.inlRight {
+			if n, ok, err := b.lookupJoin(j.Kind, j.Left, j.Right, lk, rk, residual, lneed, rneed, "", true); ok || err != nil {
+				return n, false, err
+			}
+		}
+		if h.inlLeft || h.inlRight {
+			notHonoured("INL_JOIN", "no equality binds a key prefix of the table it names")
+		}
+		// Rule 3. An inner join of two tables: look up the side whose own
+		// access path is less selective.
+		if j.Kind == planner.InnerJoin && !j.Lateral {
+			if n, ok, err := b.swappedLookup(j, lk, rk, residual, need, false); ok || err != nil {
+				return n, false, err
+			}
+		}
+		if n, ok, err := b.lookupJoin(j.Kind, j.Left, j.Right, lk, rk, residual, lneed, rneed, "", false); ok || err != nil {
 			return n, false, err
 		}
-	}
-	if hint == "inl_join" {
-		*b.notices = append(*b.notices, pgerr.Notice("INL_JOIN hint not honoured: no equality binds a key prefix of the inner table"))
-	}
-	if len(lk) > 0 && hint == "" {
-		if n, ok, err := b.mergeJoin(j, lk, rk, residual, lneed, rneed, false); ok || err != nil {
-			return n, false, err
+		if !h.merge {
+			if n, ok, err := b.mergeJoin(j, lk, rk, residual, lneed, rneed, false); ok || err != nil {
+				return n, false, err
+			}
 		}
-	}
-	if hint == "merge_join" {
-		*b.notices = append(*b.notices, pgerr.Notice("MERGE_JOIN hint not honoured: the inputs do not arrive ordered on the join keys"))
 	}
 	l, _, err := b.build(j.Left, request{need: lneed})
 	if err != nil {
@@ -95,8 +123,8 @@ func (b *builder) buildJoin(j *planner.Join, req request) (Node, bool, error) {
 		return nil, false, err
 	}
 	if len(lk) > 0 {
-		why := "rule 4: equality conjuncts, and no key of the inner table they bind"
-		if hint == "hash_join" {
+		why := "rule 4: " + noLookupReason(j, rk)
+		if h.hash {
 			why = "rule 2: chosen by HASH_JOIN"
 		}
 		return &HashJoin{Kind: j.Kind, Left: l, Right: r, LeftKeys: b.exprs(lk), RightKeys: b.exprs(rk), Residual: b.expr(residual),
@@ -104,6 +132,75 @@ func (b *builder) buildJoin(j *planner.Join, req request) (Node, bool, error) {
 	}
 	return &NestedLoop{Kind: j.Kind, Left: l, Right: r, Pred: b.expr(j.On), Reason: "rule 5: no equality between the two sides",
 		cols: joinCols(j.Kind, l.Columns(), r.Columns())}, false, nil
+}
+
+// joinHintSet is what the join hints naming a join's two tables ask.
+type joinHintSet struct {
+	inlLeft, inlRight, hash, merge bool
+	// inlPreserved: INL_JOIN names the left table of an outer join, whose
+	// rows are all kept and so cannot be looked up.
+	inlPreserved bool
+}
+
+
+// joinHints reads the hints naming the tables a join reads directly.
+func joinHints(j *planner.Join) joinHintSet {
+	var h joinHintSet
+	for side, r := range []planner.Rel{j.Left, j.Right} {
+		switch joinHint(r) {
+		case "inl_join":
+			if side == 0 {
+				h.inlLeft = true
+			} else {
+				h.inlRight = true
+			}
+		case "hash_join":
+			h.hash = true
+		case "merge_join":
+			h.merge = true
+		}
+	}
+	if h.inlLeft && (j.Kind != planner.InnerJoin || j.Lateral) {
+		// Only an inner join may swap its sides.
+		h.inlLeft, h.inlPreserved = false, true
+	}
+	return h
+}
+
+
+// noLookupReason says why a join with equality conjuncts is not a lookup
+// join (rule 3 did not apply).
+func noLookupReason(j *planner.Join, rk []planner.Expr) string {
+	switch {
+	case j.Kind == planner.FullJoin:
+		return "equality conjuncts; a full join is never a lookup join (the unmatched rows of both sides are kept)"
+	case baseScan(j.Right) == nil:
+		return "equality conjuncts; the inner side is not a stored table, so it cannot be looked up"
+	case planner.HasOuterRef(scanFilter(j.Right)) || planner.HasSubquery(scanFilter(j.Right)):
+		return "equality conjuncts; the inner table's filter reads an outer row or a subquery, so it is not looked up"
+	}
+	return "equality conjuncts, and no key of the inner table they bind"
+}
+
+// noteReason prefixes the reason of the join at the top of n (under the
+// projection of a swapped lookup).
+func noteReason(n Node, prefix string) {
+	for {
+		switch x := n.(type) {
+		case *Project:
+			n = x.Input
+			continue
+		case *HashJoin:
+			x.Reason = prefix + x.Reason
+		case *LookupJoin:
+			x.Reason = prefix + x.Reason
+		case *MergeJoin:
+			x.Reason = prefix + x.Reason
+		case *NestedLoop:
+			x.Reason = prefix + x.Reason
+		}
+		return
+	}
 }
 
 // mergeJoin plans a join whose two inputs both arrive ordered on the join
@@ -434,8 +531,9 @@ func (b *builder) ownPathRank(r planner.Rel) int {
 // swappedLookup plans an inner join of two tables with the right table as
 // the outer side when the left can be looked up and the right's own access
 // path is more selective (or both are full scans and only the left is
-// looked up by point gets).
-func (b *builder) swappedLookup(j *planner.Join, lk, rk []planner.Expr, residual planner.Expr, need []bool) (Node, bool, error) {
+// looked up by point gets), or whenever the left can be looked up when
+// INL_JOIN names it (hinted).
+func (b *builder) swappedLookup(j *planner.Join, lk, rk []planner.Expr, residual planner.Expr, need []bool, hinted bool) (Node, bool, error) {
 	ls, rs := baseScan(j.Left), baseScan(j.Right)
 	if ls == nil || rs == nil {
 		return nil, false, nil
@@ -449,6 +547,7 @@ func (b *builder) swappedLookup(j *planner.Join, lk, rk []planner.Expr, residual
 	}
 	rightPath, _ := b.lookupPaths(rs, scanFilter(j.Right), lk, rk, neededOf(need[lw:], scanFilter(j.Right)))
 	switch {
+	case hinted:
 	case rrank > lrank:
 	case rrank == lrank && leftPath.pointGet && (rightPath == nil || !rightPath.pointGet):
 	default:
@@ -456,7 +555,10 @@ func (b *builder) swappedLookup(j *planner.Join, lk, rk []planner.Expr, residual
 	}
 	why := fmt.Sprintf("rule 3: %s has the more selective access path of its own (%s), so %s is looked up by %s",
 		rs.Alias, rankName(rrank), ls.Alias, strings.TrimPrefix(leftPath.label, "the "))
-	if rrank == lrank {
+	switch {
+	case hinted:
+		why = fmt.Sprintf("rule 2: chosen by INL_JOIN(%s); %s is looked up by %s", ls.Alias, ls.Alias, strings.TrimPrefix(leftPath.label, "the "))
+	case rrank == lrank:
 		why = fmt.Sprintf("rule 3: neither side is selective on its own; %s is looked up by point gets on %s", ls.Alias, strings.TrimPrefix(leftPath.label, "the "))
 	}
 	sres := swapSides(residual, lw, rw)
