@@ -67,8 +67,23 @@ func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, 
 		return nil, err
 	}
 	s := &scanRows{ec: ec, node: n, statKey: planned}
+	if len(n.SortKeys) > 0 {
+		// A dynamic scan whose path for these outer values does not yield
+		// the order its plan promised.
+		if err := s.start(ctx); err != nil {
+			return nil, err
+		}
+		return &sortRows{in: s, keys: n.SortKeys, limit: planned.Limit, ec: ec}, nil
+	}
+	return s, s.start(ctx)
+}
+
+// start begins reading: one batched get for a point get, else a stream per
+// shard.
+func (s *scanRows) start(ctx context.Context) error {
+	ec, n := s.ec, s.node
 	if n.Method == optimizer.PointGet {
-		return s, s.pointGet(ctx)
+		return s.pointGet(ctx)
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	s.cancel = cancel
@@ -94,7 +109,7 @@ func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, 
 	if ordered {
 		s.mh = &mergeHeap{reverse: n.Reverse}
 	}
-	return s, nil
+	return nil
 }
 
 // pointGet reads every key of a point get in one batched request.

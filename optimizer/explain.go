@@ -190,6 +190,12 @@ func (x *Scan) Describe() Description {
 		d.Head = fmt.Sprintf("Scan %s (access path chosen per outer row)", name)
 		d.add("filter", "%s", exprString(x.spec.Filter))
 		d.add("first plan", "%s: %s", via, x.Method)
+		if len(x.spec.Order) > 0 && x.Limit > 0 {
+			d.add("order", "yields %s per opening (sorted when the path chosen does not), stops after %d row%s",
+				sortKeys(x.spec.Order, x.cols), x.Limit, plural(x.Limit))
+		} else if x.Limit > 0 {
+			d.add("stops after", "%d rows per opening", x.Limit)
+		}
 		return d
 	}
 	d.add("why", "%s", x.Reason)

@@ -508,7 +508,10 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 	if err != nil {
 		return nil, false, err
 	}
-	delivered := len(req.order) > 0 && scan.Ordered && !scan.Dynamic
+	// A dynamic scan promises the order asked of it: when it opens, its
+	// path yields the order or its rows are sorted (Resolve), so a LIMIT
+	// above still stops it early (top-1 per outer row reads one row).
+	delivered := len(req.order) > 0 && (scan.Ordered || scan.Dynamic)
 	if req.limit > 0 && len(withSub) == 0 && (len(req.order) == 0 || delivered) {
 		scan.Limit = req.limit
 	}
@@ -581,7 +584,19 @@ func (n *Scan) Resolve(ctx *planner.EvalContext) (*Scan, error) {
 	spec := *n.spec
 	spec.Filter = filter
 	var discard []*pgerr.Error
-	return planScan(&spec, ctx, n.opts, &discard)
+	out, err := planScan(&spec, ctx, n.opts, &discard)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(spec.Order) == 0 || out.Ordered:
+		out.Limit = n.Limit
+	default:
+		// The path chosen for these values does not yield the order the
+		// plan promised: the executor sorts its rows (keeping Limit).
+		out.SortKeys = spec.Order
+	}
+	return out, nil
 }
 
 // tableCols is the layout of a table scan's rows.

@@ -102,6 +102,10 @@ type Scan struct {
 	Dynamic bool
 	spec    *scanSpec
 	opts    Options
+	// SortKeys is set on a resolved dynamic scan whose path does not yield
+	// the order its plan promised: its rows are sorted on them, and Limit
+	// then bounds the sort rather than the reads.
+	SortKeys []planner.SortKey
 
 	// For EXPLAIN.
 	Reason   string

@@ -1,0 +1,80 @@
+package executor_test
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/zproxy/zproxy/kv/kvlog"
+)
+
+// Store requests of the plans that exist to read less: a LATERAL top-n per
+// outer row, subqueries that bound the outer scan, inlined CTEs, filters
+// pushed below windows. Expected rows come from the generated data, never
+// from the output.
+
+// dimDDL is a dimension for the readings of genReadings (sensors 1..10).
+const dimDDL = `CREATE TABLE sensors (id BIGINT PRIMARY KEY, name TEXT, region TEXT) WITH (shards = 1)`
+
+// plansEnv fills readings (n rows over 10 sensors) and sensors 1..12
+// (11 and 12 have no readings).
+func plansEnv(t *testing.T, n int) (*env, [][]string) {
+	e, _, rows := readingsEnv(t, n)
+	e.mustExec(dimDDL)
+	var vals []string
+	for id := 1; id <= 12; id++ {
+		region := "eu"
+		if id%3 == 0 {
+			region = "us"
+		}
+		vals = append(vals, fmt.Sprintf("(%d, 's%d', '%s')", id, id, region))
+	}
+	e.mustExec("INSERT INTO sensors VALUES " + strings.Join(vals, ", "))
+	e.refreshNames()
+	e.log.Reset()
+	return e, rows
+}
+
+// TestLateralTopNReadsNRowsPerShard: the latest k readings of each sensor
+// through LATERAL ... ORDER BY ts DESC LIMIT k read at most k rows of each
+// shard per sensor, with the limit in the scan request, instead of every
+// reading of the sensor.
+func TestLateralTopNReadsNRowsPerShard(t *testing.T) {
+	e, rows := plansEnv(t, 1200)
+	bySensor := map[string][]string{}
+	for _, r := range rows {
+		bySensor[r[0]] = append(bySensor[r[0]], r[1])
+	}
+	for _, k := range []int{1, 3} {
+		var want []string
+		for id := 1; id <= 12; id++ {
+			ts := append([]string(nil), bySensor[fmt.Sprint(id)]...)
+			sort.Sort(sort.Reverse(sort.StringSlice(ts)))
+			for _, x := range ts[:min(k, len(ts))] {
+				want = append(want, fmt.Sprintf("%d|%s", id, x))
+			}
+		}
+		sql := fmt.Sprintf(`SELECT s.id, x.ts FROM sensors s, LATERAL (SELECT ts FROM readings r WHERE r.sensor_id = s.id ORDER BY ts DESC LIMIT %d) x ORDER BY s.id, x.ts DESC`, k)
+		e.log.Reset()
+		got := e.mustQuery(sql)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("%s:\n got %v\nwant %v", sql, got, want)
+		}
+		scans, read := 0, 0
+		for _, en := range e.log.Entries() {
+			if en.Op != kvlog.OpScan || !strings.HasPrefix(en.Partitions[0], "readings/") {
+				continue
+			}
+			scans++
+			read += en.Items
+			if en.Scan.Limit != k {
+				t.Errorf("k=%d: %s, want a scan with limit %d", k, e.log.Format(&en), k)
+			}
+		}
+		// One scan per shard (4) per sensor (12), each of at most k rows.
+		if scans != 12*4 || read > 12*4*k {
+			t.Errorf("k=%d: %d scans reading %d readings, want 48 scans reading at most %d", k, scans, read, 48*k)
+		}
+	}
+}
