@@ -3,6 +3,7 @@ package executor_test
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,6 +76,53 @@ func TestLateralTopNReadsNRowsPerShard(t *testing.T) {
 		// One scan per shard (4) per sensor (12), each of at most k rows.
 		if scans != 12*4 || read > 12*4*k {
 			t.Errorf("k=%d: %d scans reading %d readings, want 48 scans reading at most %d", k, scans, read, 48*k)
+		}
+	}
+}
+
+// TestInitPlanBoundsTheScan: an uncorrelated subquery's value bounds the
+// outer table's read when it opens: = (SELECT ...) is one get of one key,
+// IN (SELECT ...) one batched get of its distinct values, where the table
+// used to be read whole and filtered.
+func TestInitPlanBoundsTheScan(t *testing.T) {
+	e, rows := plansEnv(t, 600)
+	maxSensor, hot := 0, map[string]bool{}
+	for _, r := range rows {
+		id, _ := strconv.Atoi(r[0])
+		maxSensor = max(maxSensor, id)
+		if r[5] == "hot" {
+			hot[r[0]] = true
+		}
+	}
+	var hotNames []string
+	for id := range hot {
+		hotNames = append(hotNames, "s"+id)
+	}
+	sort.Strings(hotNames)
+	for _, tc := range []struct {
+		sql  string
+		want []string
+		keys int
+	}{
+		{"SELECT name FROM sensors WHERE id = (SELECT max(sensor_id) FROM readings)", []string{fmt.Sprintf("s%d", maxSensor)}, 1},
+		{"SELECT name FROM sensors WHERE id IN (SELECT sensor_id FROM readings WHERE note = 'hot') ORDER BY name", hotNames, len(hot)},
+	} {
+		e.log.Reset()
+		got := e.mustQuery(tc.sql)
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Fatalf("%s:\n got %v\nwant %v", tc.sql, got, tc.want)
+		}
+		var sensorReqs []string
+		for _, en := range e.log.Entries() {
+			if strings.HasPrefix(en.Partitions[0], "sensors/") {
+				sensorReqs = append(sensorReqs, e.log.Format(&en))
+				if en.Op != kvlog.OpGet || len(en.Keys) != tc.keys {
+					t.Errorf("%s: %s, want one get of %d keys", tc.sql, e.log.Format(&en), tc.keys)
+				}
+			}
+		}
+		if len(sensorReqs) != 1 {
+			t.Errorf("%s: sensors read by %d requests, want 1:\n%s", tc.sql, len(sensorReqs), strings.Join(sensorReqs, "\n"))
 		}
 	}
 }

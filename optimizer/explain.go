@@ -188,6 +188,9 @@ func (x *Scan) Describe() Description {
 	}
 	if x.Dynamic {
 		d.Head = fmt.Sprintf("Scan %s (access path chosen per outer row)", name)
+		if !planner.HasOuterRef(x.spec.Filter) {
+			d.Head = fmt.Sprintf("Scan %s (access path chosen when it opens, with the InitPlan values)", name)
+		}
 		d.add("filter", "%s", exprString(x.spec.Filter))
 		d.add("first plan", "%s: %s", via, x.Method)
 		if len(x.spec.Order) > 0 && x.Limit > 0 {

@@ -484,23 +484,28 @@ func (b *builder) limits(n *planner.Limit) (count, offset int64, err error) {
 // which a Filter above evaluates (the scan's shard streams run in parallel,
 // a subplan one row at a time).
 func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (Node, bool, error) {
-	var plain, withSub []planner.Expr
+	var plain, atOpen, withSub []planner.Expr
 	for _, c := range planner.Conjuncts(pred) {
-		if planner.HasSubquery(c) {
-			withSub = append(withSub, c)
-		} else {
+		switch {
+		case !planner.HasSubquery(c):
 			plain = append(plain, c)
+		case openTimeConjunct(c):
+			// Its InitPlans become constants when the scan opens
+			// (initplan.go), where they may bound the access path.
+			atOpen = append(atOpen, c)
+		default:
+			withSub = append(withSub, c)
 		}
 	}
 	need := append([]bool(nil), req.need...)
 	for _, c := range withSub {
 		usedCols(c, need)
 	}
-	spec := &scanSpec{Table: s.Table, Alias: s.Alias, Filter: andAll(plain), Hints: s.Hints, Order: req.order}
-	spec.Needed = neededOf(need, spec.Filter)
+	spec := &scanSpec{Table: s.Table, Alias: s.Alias, Filter: andAll(append(plain, b.exprs(atOpen)...)), Hints: s.Hints, Order: req.order}
+	spec.Needed = neededOf(need, andAll(append(plain, atOpen...)))
 	var scan *Scan
 	var err error
-	if planner.HasOuterRef(spec.Filter) {
+	if planner.HasOuterRef(spec.Filter) || len(atOpen) > 0 {
 		scan, err = b.dynamicScan(spec)
 	} else {
 		scan, err = planScan(spec, b.ctx, b.opts, b.notices)
@@ -544,7 +549,7 @@ func neededOf(need []bool, filter planner.Expr) []int {
 func (b *builder) dynamicScan(spec *scanSpec) (*Scan, error) {
 	var static []planner.Expr
 	for _, c := range planner.Conjuncts(spec.Filter) {
-		if !planner.HasOuterRef(c) {
+		if !planner.HasOuterRef(c) && !hasSubPlan(c) {
 			static = append(static, c)
 		}
 	}
@@ -560,24 +565,13 @@ func (b *builder) dynamicScan(spec *scanSpec) (*Scan, error) {
 }
 
 // Resolve plans a dynamic scan for the outer rows now in ctx: the outer
-// references of its filter become the constants they are for this row.
+// references of its filter become the constants they are for this row, its
+// InitPlans their results.
 func (n *Scan) Resolve(ctx *planner.EvalContext) (*Scan, error) {
 	if !n.Dynamic {
 		return n, nil
 	}
-	var err error
-	filter := planner.MapExpr(n.spec.Filter, func(x planner.Expr) planner.Expr {
-		o, ok := x.(*planner.OuterRef)
-		if !ok || err != nil {
-			return nil
-		}
-		v, e := o.Eval(ctx, nil)
-		if e != nil {
-			err = e
-			return nil
-		}
-		return &planner.Const{V: v, Typ: o.Typ}
-	})
+	filter, err := resolveOpenTime(n.spec.Filter, ctx)
 	if err != nil {
 		return nil, err
 	}

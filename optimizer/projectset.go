@@ -70,7 +70,7 @@ func pushProjectSet(n *planner.ProjectSet, preds []planner.Expr) planner.Rel {
 	width := len(n.Input.Columns())
 	var down, keep []planner.Expr
 	for _, p := range preds {
-		if movable(p) && onlyBelow(p, width) {
+		if pushable(p) && onlyBelow(p, width) {
 			down = append(down, p)
 		} else {
 			keep = append(keep, p)

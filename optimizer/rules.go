@@ -241,7 +241,7 @@ func push(r planner.Rel, preds []planner.Expr) planner.Rel {
 	case *planner.Project:
 		var down, keep []planner.Expr
 		for _, p := range preds {
-			if movable(p) && !readsVolatile(p, n.Exprs) {
+			if pushable(p) && !readsVolatile(p, n.Exprs) {
 				down = append(down, substitute(p, n.Exprs))
 			} else {
 				keep = append(keep, p)
@@ -264,7 +264,7 @@ func push(r planner.Rel, preds []planner.Expr) planner.Rel {
 	case *planner.Aggregate:
 		var down, keep []planner.Expr
 		for _, p := range preds {
-			if len(n.GroupBy) > 0 && movable(p) && onlyBelow(p, len(n.GroupBy)) && !readsVolatile(p, n.GroupBy) {
+			if len(n.GroupBy) > 0 && pushable(p) && onlyBelow(p, len(n.GroupBy)) && !readsVolatile(p, n.GroupBy) {
 				down = append(down, substitute(p, n.GroupBy))
 			} else {
 				keep = append(keep, p)
@@ -310,6 +310,29 @@ func movable(p planner.Expr) bool {
 	planner.Walk(p, func(x planner.Expr) {
 		switch y := x.(type) {
 		case *planner.Subquery, *SubPlan:
+			ok = false
+		case *planner.Func:
+			ok = ok && !planner.IsVolatile(y)
+		}
+	})
+	return ok
+}
+
+// pushable reports whether a WHERE conjunct may move down to another row
+// layout: movable, or holding only uncorrelated subqueries (InitPlans,
+// which read no row of this query and are computed once, so they may bound
+// the scan they reach; see initplan.go). Set operations, which would copy
+// it to both operands, still need movable.
+func pushable(p planner.Expr) bool {
+	if movable(p) {
+		return true
+	}
+	ok := true
+	planner.Walk(p, func(x planner.Expr) {
+		switch y := x.(type) {
+		case *planner.Subquery:
+			ok = ok && !y.Correlated
+		case *SubPlan:
 			ok = false
 		case *planner.Func:
 			ok = ok && !planner.IsVolatile(y)
@@ -396,7 +419,7 @@ func pushJoin(j *planner.Join, preds []planner.Expr) planner.Rel {
 	var leftPreds, rightPreds, on, keep []planner.Expr
 	place := func(p planner.Expr, fromWhere bool) {
 		l, r := sides(p, lw)
-		sub := !movable(p)
+		sub := !pushable(p)
 		switch {
 		case kind == planner.SemiJoin || kind == planner.AntiJoin:
 			if fromWhere {

@@ -286,6 +286,9 @@ func exprsOf(n Node) []planner.Expr {
 	switch x := n.(type) {
 	case *Scan:
 		add(x.Residual)
+		if x.Dynamic {
+			add(x.spec.Filter)
+		}
 	case *Values:
 		for _, r := range x.Rows {
 			add(r...)

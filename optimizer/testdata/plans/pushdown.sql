@@ -9,3 +9,21 @@ SELECT s.name, x.celsius FROM sensors s, LATERAL (SELECT celsius FROM readings r
 
 -- A correlated scalar subquery with ORDER BY ... LIMIT 1 is the same.
 SELECT s.name, (SELECT celsius FROM readings r WHERE r.sensor_id = s.id ORDER BY ts DESC LIMIT 1) FROM sensors s WHERE s.region = 'eu'
+
+-- An uncorrelated scalar subquery is an InitPlan: its value bounds the scan
+-- when it opens (a point get here), instead of filtering a full scan.
+SELECT name FROM sensors WHERE id = (SELECT max(sensor_id) FROM readings)
+
+-- A range bound from an InitPlan.
+SELECT ts FROM readings WHERE sensor_id = 7 AND ts > (SELECT max(installed) FROM sensors)
+
+-- IN (uncorrelated subquery): its values become point gets.
+SELECT name FROM sensors WHERE id IN (SELECT sensor_id FROM readings WHERE note = 'hot')
+
+-- The conjunct travels to its table through a join (it reads no row of
+-- the query), where it bounds the outer side of a lookup join.
+SELECT s.name, r.ts FROM sensors s JOIN readings r ON r.sensor_id = s.id WHERE s.id = (SELECT min(sensor_id) FROM readings)
+
+-- Other comparisons with a subquery (ALL, ANY with another operator) stay
+-- in a Filter.
+SELECT name FROM sensors WHERE id > ALL (SELECT sensor_id FROM readings WHERE note = 'hot')
