@@ -42,8 +42,10 @@ type explainStep struct {
 }
 
 // walkDescriptions is the one walk both renderers share: every operator,
-// parents first, with the subplans of its expressions after its inputs.
+// parents first, with the subplans of its expressions after its inputs,
+// and a WITH query's plan under the first scan of it.
 func walkDescriptions(root Node, fn func(explainStep)) {
+	shown := map[int]bool{}
 	var walk func(n Node, depth int, label string)
 	walk = func(n Node, depth int, label string) {
 		fn(explainStep{node: n, desc: n.Describe(), depth: depth, label: label})
@@ -56,6 +58,10 @@ func walkDescriptions(root Node, fn func(explainStep)) {
 				kind = "InitPlan"
 			}
 			walk(sp.Plan, depth+1, fmt.Sprintf("%s %d", kind, sp.ID))
+		}
+		if cs, ok := n.(*CTEScan); ok && !shown[cs.CTE.ID] {
+			shown[cs.CTE.ID] = true
+			walk(cs.CTE.Plan, depth+1, "CTE "+cs.CTE.Name)
 		}
 	}
 	walk(root, 0, "")
@@ -316,6 +322,9 @@ func (x *Window) Describe() Description {
 		args := exprList(c.Args)
 		if c.Agg != nil {
 			args = exprList(c.Agg.Args)
+			if c.Agg.Func == planner.AggCountStar {
+				args = "*"
+			}
 		}
 		over := ""
 		if len(c.PartitionBy) > 0 {
@@ -328,6 +337,9 @@ func (x *Window) Describe() Description {
 				if k.Desc {
 					s += " DESC"
 				}
+				if k.NullsFirst != k.Desc {
+					s += map[bool]string{true: " NULLS FIRST", false: " NULLS LAST"}[k.NullsFirst]
+				}
 				ks = append(ks, s)
 			}
 			if over != "" {
@@ -335,9 +347,44 @@ func (x *Window) Describe() Description {
 			}
 			over += "ORDER BY " + strings.Join(ks, ", ")
 		}
+		if f := frameString(c.Frame); f != "" {
+			if over != "" {
+				over += " "
+			}
+			over += f
+		}
+		if c.Agg != nil && c.Agg.Filter != nil {
+			args += ") FILTER (WHERE " + c.Agg.Filter.String()
+		}
 		d.add("function", "%s(%s) OVER (%s)", name, args, over)
 	}
 	return d
+}
+
+// frameString spells a window frame as SQL writes it, or "" for the
+// default (RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW).
+func frameString(f planner.WindowFrame) string {
+	if f.Mode == planner.FrameRange && f.Start.Kind == planner.UnboundedPreceding && f.End.Kind == planner.CurrentRow && f.Exclude == "" {
+		return ""
+	}
+	bound := func(b planner.FrameBound) string {
+		switch b.Kind {
+		case planner.UnboundedPreceding:
+			return "UNBOUNDED PRECEDING"
+		case planner.OffsetPreceding:
+			return b.Offset.String() + " PRECEDING"
+		case planner.CurrentRow:
+			return "CURRENT ROW"
+		case planner.OffsetFollowing:
+			return b.Offset.String() + " FOLLOWING"
+		}
+		return "UNBOUNDED FOLLOWING"
+	}
+	s := [...]string{"RANGE", "ROWS", "GROUPS"}[f.Mode] + " BETWEEN " + bound(f.Start) + " AND " + bound(f.End)
+	if f.Exclude != "" {
+		s += " EXCLUDE " + strings.ToUpper(f.Exclude)
+	}
+	return s
 }
 
 func (x *Sort) Describe() Description {

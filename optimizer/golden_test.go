@@ -166,7 +166,7 @@ func explained(stmt string) string {
 		return stmt
 	}
 	switch strings.ToUpper(f[0]) {
-	case "SELECT", "UPDATE", "DELETE":
+	case "SELECT", "UPDATE", "DELETE", "WITH":
 		return "EXPLAIN " + stmt
 	}
 	return stmt

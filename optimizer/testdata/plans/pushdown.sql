@@ -27,3 +27,13 @@ SELECT s.name, r.ts FROM sensors s JOIN readings r ON r.sensor_id = s.id WHERE s
 -- Other comparisons with a subquery (ALL, ANY with another operator) stay
 -- in a Filter.
 SELECT name FROM sensors WHERE id > ALL (SELECT sensor_id FROM readings WHERE note = 'hot')
+
+-- EXPLAIN shows a WITH query's plan under its (first) scan.
+WITH eu AS (SELECT id, name FROM sensors WHERE region = 'eu') SELECT a.name, b.name FROM eu a JOIN eu b ON a.id < b.id
+
+-- WITH RECURSIVE: the Recursive Union, its anchor and its recursive term
+-- reading the work table.
+WITH RECURSIVE chain(id, n) AS (SELECT id, 1 FROM sensors WHERE id = 1 UNION ALL SELECT s.id, c.n + 1 FROM chain c JOIN sensors s ON s.id = c.id + 1 WHERE c.n < 5) SELECT * FROM chain
+
+-- Window frames and exclusions are shown; the default frame is not.
+SELECT avg(celsius) OVER (ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), sum(celsius) OVER (ORDER BY ts DESC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING), count(*) OVER (ORDER BY ts GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM readings WHERE sensor_id = 7
