@@ -126,3 +126,36 @@ func TestInitPlanBoundsTheScan(t *testing.T) {
 		}
 	}
 }
+
+// TestInlinedCTEReadsOneKey: a WITH query read once is inlined, so the
+// outer id = 4 becomes a get of one key; AS MATERIALIZED reads the whole
+// (one-shard) table.
+func TestInlinedCTEReadsOneKey(t *testing.T) {
+	e, _ := plansEnv(t, 10)
+	for _, tc := range []struct {
+		sql  string
+		want string // the one request to sensors
+	}{
+		{`WITH eu AS (SELECT id, name FROM sensors WHERE region = 'eu') SELECT name FROM eu WHERE id = 4`, "get"},
+		{`WITH eu AS MATERIALIZED (SELECT id, name FROM sensors WHERE region = 'eu') SELECT name FROM eu WHERE id = 4`, "scan"},
+	} {
+		e.log.Reset()
+		if got := e.mustQuery(tc.sql); strings.Join(got, ",") != "s4" {
+			t.Fatalf("%s: got %v, want s4", tc.sql, got)
+		}
+		var reqs []kvlog.Entry
+		for _, en := range e.log.Entries() {
+			if strings.HasPrefix(en.Partitions[0], "sensors/") {
+				reqs = append(reqs, en)
+			}
+		}
+		switch {
+		case len(reqs) != 1:
+			t.Errorf("%s: %d requests to sensors, want 1", tc.sql, len(reqs))
+		case tc.want == "get" && (reqs[0].Op != kvlog.OpGet || len(reqs[0].Keys) != 1):
+			t.Errorf("%s: %s, want a get of one key", tc.sql, e.log.Format(&reqs[0]))
+		case tc.want == "scan" && (reqs[0].Op != kvlog.OpScan || reqs[0].Items != 12):
+			t.Errorf("%s: %s, want a scan of the 12 rows", tc.sql, e.log.Format(&reqs[0]))
+		}
+	}
+}

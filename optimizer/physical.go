@@ -25,18 +25,21 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 	switch s := stmt.(type) {
 	case *planner.Query:
 		b.checkLeading(s.Plan)
-		plan.Root, _, err = b.build(applyLogicalRules(s.Plan), request{})
+		b.cteRefs = cteRefs(s.Plan)
+		plan.Root, _, err = b.build(b.logical(s.Plan), request{})
 		if err == nil {
 			plan.Columns = s.Plan.Columns()
 		}
 	case *planner.Insert:
 		var src Node
-		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+		b.cteRefs = cteRefs(s.Source)
+		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: s.OnConflict, Returning: b.returning(s.Returning)}
 		}
 	case *planner.Update:
 		var src Node
-		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+		b.cteRefs = cteRefs(s.Source)
+		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			set := make(map[int]planner.Expr, len(s.Set))
 			for c, e := range s.Set {
 				set[c] = b.expr(e)
@@ -45,7 +48,8 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 		}
 	case *planner.Delete:
 		var src Node
-		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+		b.cteRefs = cteRefs(s.Source)
+		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			plan.Root = &Delete{Table: s.Table, Source: src, Recheck: s.Recheck, Returning: b.returning(s.Returning)}
 		}
 	default:
@@ -110,10 +114,13 @@ func (b *builder) returning(r *planner.Returning) *planner.Returning {
 
 // builder turns logical relations into physical operators.
 type builder struct {
-	opts      Options
-	ctx       *planner.EvalContext
-	notices   *[]*pgerr.Error
-	ctes      map[int]*CTE
+	opts    Options
+	ctx     *planner.EvalContext
+	notices *[]*pgerr.Error
+	ctes    map[int]*CTE
+	// cteRefs counts the scans of each WITH query of the statement
+	// (inline.go).
+	cteRefs   map[int]int
 	firstScan *Scan
 	// err is the first error met while planning a subquery inside an
 	// expression (expr cannot return one).
@@ -171,8 +178,8 @@ func (b *builder) expr(e planner.Expr) planner.Expr {
 		if !ok {
 			return nil
 		}
-		inner := &builder{opts: b.opts, ctx: b.ctx, notices: b.notices, ctes: b.ctes}
-		root, _, err := inner.build(applyLogicalRules(sq.Plan), request{})
+		inner := &builder{opts: b.opts, ctx: b.ctx, notices: b.notices, ctes: b.ctes, cteRefs: b.cteRefs}
+		root, _, err := inner.build(inner.logical(sq.Plan), request{})
 		if err == nil {
 			err = inner.err
 		}
@@ -377,11 +384,11 @@ func (b *builder) cte(c *planner.CTE) (*CTE, error) {
 	if p, ok := b.ctes[c.ID]; ok {
 		return p, nil
 	}
-	root, _, err := b.build(applyLogicalRules(c.Plan), request{})
+	root, _, err := b.build(b.logical(c.Plan), request{})
 	if err != nil {
 		return nil, err
 	}
-	p := &CTE{ID: c.ID, Name: c.Name, Plan: root, Shared: c.Refs > 1 || c.Recursive}
+	p := &CTE{ID: c.ID, Name: c.Name, Plan: root, Shared: c.Refs > 1 || b.cteRefs[c.ID] > 1 || c.Recursive}
 	b.ctes[c.ID] = p
 	return p, nil
 }

@@ -23,6 +23,9 @@ import (
 //	f(x) WITHIN GROUP (ORDER BY y)    → zp_within_group(f(x), y)
 //	a IS [NOT] DISTINCT FROM b        → (NOT) ((a) <=> (b))
 //
+// WITH name AS [NOT] MATERIALIZED (...) loses the keywords; the choice
+// travels in the query's name, encoded like a FROM alias (SplitAlias).
+//
 // FROM items: a set-returning function becomes a derived table
 // (SELECT zp_table_func(f(args))); a column alias list (AS t(a, b)),
 // LATERAL and WITH ORDINALITY travel inside the alias (see SplitAlias);
@@ -46,11 +49,14 @@ const (
 // identifiers holding it are refused.
 const aliasSep = "\x1f"
 
-// AliasFlags are the FROM item properties carried in an encoded alias.
+// AliasFlags are the FROM item properties carried in an encoded alias (and
+// a WITH query's MATERIALIZED choice, in its encoded name).
 type AliasFlags struct {
-	Lateral    bool // written LATERAL
-	NotLateral bool // a plain derived table (the respelling needs LATERAL)
-	Ordinality bool // WITH ORDINALITY
+	Lateral         bool // written LATERAL
+	NotLateral      bool // a plain derived table (the respelling needs LATERAL)
+	Ordinality      bool // WITH ORDINALITY
+	Materialized    bool // WITH q AS MATERIALIZED
+	NotMaterialized bool // WITH q AS NOT MATERIALIZED
 }
 
 // SplitAlias decodes a FROM alias: the name, the flags and the column
@@ -69,6 +75,10 @@ func SplitAlias(s string) (string, AliasFlags, []string) {
 			f.NotLateral = true
 		case 'O':
 			f.Ordinality = true
+		case 'M':
+			f.Materialized = true
+		case 'I':
+			f.NotMaterialized = true
 		}
 	}
 	return parts[0], f, parts[2:]
@@ -84,6 +94,12 @@ func encodeAlias(name string, f AliasFlags, cols []string) string {
 	}
 	if f.Ordinality {
 		flags += "O"
+	}
+	if f.Materialized {
+		flags += "M"
+	}
+	if f.NotMaterialized {
+		flags += "I"
 	}
 	return strings.Join(append([]string{name, flags}, cols...), aliasSep)
 }
@@ -137,6 +153,8 @@ func (r *rewriter) relational(head int) error {
 			}
 		case t.val == "order" && r.peek(i+1, "by") && r.insideCall(head, i):
 			err = r.aggOrder(head, i)
+		case t.val == "materialized" && r.peek(i+1, "(") && i-1 > head && (r.toks[i-1].is("as") || r.toks[i-1].is("not") && r.peek(i-2, "as")):
+			err = r.cteMaterialized(head, i)
 		case t.val == "values" && r.queryValues(head, i):
 			r.valueRows(i)
 		case t.val == "is" && (r.peek(i+1, "distinct") && r.peek(i+2, "from") ||
@@ -432,6 +450,28 @@ func (r *rewriter) itemAlias(k int, flags AliasFlags, always bool) error {
 	case k > 0:
 		r.ed[k-1].post += " AS " + enc
 	}
+	return nil
+}
+
+// cteMaterialized removes [NOT] MATERIALIZED (at i) from a WITH query and
+// records it in the query's name.
+func (r *rewriter) cteMaterialized(head, i int) error {
+	as, f := i-1, AliasFlags{Materialized: true}
+	if r.toks[i-1].is("not") {
+		as, f = i-2, AliasFlags{NotMaterialized: true}
+	}
+	name := as - 1
+	if r.peek(name, ")") {
+		// WITH q(a, b) AS ...: the name is before the column list.
+		if name = r.matchingBack(name) - 1; name < head {
+			return r.syntaxErrorAt(i)
+		}
+	}
+	if t := r.toks[name]; t.kind != tkIdent && t.kind != tkQIdent || strings.Contains(t.val, aliasSep) {
+		return r.syntaxErrorAt(i)
+	}
+	r.replace(name, "`"+strings.ReplaceAll(encodeAlias(r.toks[name].val, f, nil), "`", "``")+"`")
+	r.drop(as+1, i+1)
 	return nil
 }
 

@@ -35,6 +35,8 @@ func TestRelationalRewrites(t *testing.T) {
 		{`DELETE FROM t USING u WHERE t.k = u.k RETURNING *`, "delete from `t` using `u` where `t`.`k`=`u`.`k`"},
 		{`WITH RECURSIVE r(n) AS (VALUES (1) UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r`,
 			"with recursive `r` (`n`) as (values row(1) union all select `n`+1 from `r` where `n`<5) select * from `r`"},
+		{`WITH a AS MATERIALIZED (SELECT 1), b (x) AS NOT MATERIALIZED (SELECT 2) SELECT * FROM a, b`,
+			"with `a" + sep + "M` as (select 1), `b" + sep + "I` (`x`) as (select 2) select * from (`a`) join `b`"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

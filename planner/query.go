@@ -52,12 +52,12 @@ func (b *Binder) withCTEs(w *ast.WithClause, e env) (env, error) {
 	inner := e
 	inner.ctes = ce
 	for _, c := range w.CTEs {
-		name := c.Name.O
+		name, flags, _ := parser.SplitAlias(c.Name.O)
 		if _, dup := ce.ctes[name]; dup {
 			return e, pgerr.New(pgerr.DuplicateAlias, "WITH query name %q specified more than once", name)
 		}
 		b.nextCTE++
-		cte := &CTE{Name: name, ID: b.nextCTE}
+		cte := &CTE{Name: name, ID: b.nextCTE, Materialized: flags.Materialized, NotMaterialized: flags.NotMaterialized}
 		var plan Rel
 		var err error
 		if w.IsRecursive && refersTo(c.Query.Query, name) {

@@ -267,6 +267,10 @@ type CTE struct {
 	Recursive bool
 	// Refs counts the references bound so far.
 	Refs int
+	// Materialized and NotMaterialized are WITH q AS [NOT] MATERIALIZED:
+	// whether the optimizer may inline the query into its references
+	// (PostgreSQL 12's rules; optimizer/inline.go).
+	Materialized, NotMaterialized bool
 	// ID tells the CTEs of one statement apart.
 	ID int
 }

@@ -37,3 +37,23 @@ WITH RECURSIVE chain(id, n) AS (SELECT id, 1 FROM sensors WHERE id = 1 UNION ALL
 
 -- Window frames and exclusions are shown; the default frame is not.
 SELECT avg(celsius) OVER (ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), sum(celsius) OVER (ORDER BY ts DESC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING), count(*) OVER (ORDER BY ts GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM readings WHERE sensor_id = 7
+
+-- A WITH query read once is inlined (PostgreSQL 12+): the outer predicate
+-- reaches its table, a point get with the query's own filter as residual.
+WITH eu AS (SELECT id, name FROM sensors WHERE region = 'eu') SELECT name FROM eu WHERE id = 3
+
+-- AS MATERIALIZED keeps it a CTE computed once.
+WITH eu AS MATERIALIZED (SELECT id, name FROM sensors WHERE region = 'eu') SELECT name FROM eu WHERE id = 3
+
+-- Read twice it is computed once, unless written AS NOT MATERIALIZED.
+WITH eu AS (SELECT id, name FROM sensors WHERE region = 'eu') SELECT a.name FROM eu a JOIN eu b ON a.id = b.id WHERE a.id = 3
+
+WITH eu AS NOT MATERIALIZED (SELECT id, name FROM sensors WHERE region = 'eu') SELECT a.name FROM eu a JOIN eu b ON a.id = b.id WHERE a.id = 3
+
+-- A volatile function keeps it materialized (one value per row for every
+-- reader).
+WITH r AS (SELECT id, clock_timestamp() AS x FROM sensors) SELECT id FROM r WHERE id = 3
+
+-- Column aliases of the WITH query rename the inlined plan's columns; a
+-- query reading another is inlined with it.
+WITH a(k, label) AS (SELECT id, name FROM sensors), b AS (SELECT k FROM a WHERE label = 'x') SELECT k FROM b WHERE k = 7

@@ -32,7 +32,7 @@ SELECT id FROM sensors UNION SELECT a FROM events ORDER BY 1 DESC LIMIT 3
 -- A CTE referenced twice is computed once and shared.
 EXPLAIN WITH eu AS (SELECT id FROM sensors WHERE region = 'eu') SELECT a.id, b.id FROM eu a JOIN eu b ON b.id > a.id
 
--- A CTE referenced once.
+-- A CTE referenced once is inlined: the outer filter makes a point get.
 EXPLAIN WITH eu AS (SELECT id, name FROM sensors WHERE region = 'eu') SELECT name FROM eu WHERE id = 3
 
 -- A recursive CTE: the recursive term looks up the table by key from the
