@@ -159,3 +159,31 @@ func TestInlinedCTEReadsOneKey(t *testing.T) {
 		}
 	}
 }
+
+// TestWindowPartitionFilterBoundsTheScan: a filter on the PARTITION BY
+// column reaches the scan below the window: only that sensor's readings
+// are read.
+func TestWindowPartitionFilterBoundsTheScan(t *testing.T) {
+	e, rows := plansEnv(t, 600)
+	n := 0
+	for _, r := range rows {
+		if r[0] == "3" {
+			n++
+		}
+	}
+	sql := `SELECT count(*) FROM (SELECT sensor_id, row_number() OVER (PARTITION BY sensor_id ORDER BY ts) AS rn FROM readings) t WHERE sensor_id = 3 AND rn > 0`
+	got := e.mustQuery(sql)
+	if strings.Join(got, ",") != strconv.Itoa(n) {
+		t.Fatalf("%s: got %v, want %d", sql, got, n)
+	}
+	read := 0
+	for _, en := range e.log.Entries() {
+		read += en.Items
+		if en.Op != kvlog.OpScan || en.Scan.Start == nil {
+			t.Errorf("%s, want key-range scans of sensor 3", e.log.Format(&en))
+		}
+	}
+	if read != n {
+		t.Errorf("%s: read %d items, want the %d readings of sensor 3", sql, read, n)
+	}
+}

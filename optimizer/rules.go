@@ -289,10 +289,45 @@ func push(r planner.Rel, preds []planner.Expr) planner.Rel {
 		return pushJoin(n, preds)
 	case *planner.ProjectSet:
 		return pushProjectSet(n, preds)
+	case *planner.Window:
+		return pushWindow(n, preds)
 	case *planner.Scan, *planner.Virtual, *planner.Values, *planner.TableFunc, *planner.CTEScan, *planner.WorkTable:
 		return filtered(r, preds)
 	}
 	return filtered(mapInputs(r, func(x planner.Rel) planner.Rel { return push(x, nil) }), preds)
+}
+
+// pushWindow moves below a Window the conjuncts that read only columns
+// every window call partitions by: they keep or drop whole partitions,
+// which the windows compute independently, so filtering first gives the
+// same rows (and may bound the scan). Others stay above.
+func pushWindow(n *planner.Window, preds []planner.Expr) planner.Rel {
+	part := map[int]bool{}
+	for i, c := range n.Calls {
+		mine := map[int]bool{}
+		for _, e := range c.PartitionBy {
+			if cr, ok := e.(*planner.ColRef); ok && (i == 0 || part[cr.Index]) {
+				mine[cr.Index] = true
+			}
+		}
+		part = mine
+	}
+	var down, keep []planner.Expr
+	for _, p := range preds {
+		cols := planner.Columns(p)
+		ok := len(cols) > 0 && pushable(p)
+		for _, c := range cols {
+			ok = ok && part[c]
+		}
+		if ok {
+			down = append(down, p)
+		} else {
+			keep = append(keep, p)
+		}
+	}
+	c := *n
+	c.Input = push(n.Input, down)
+	return filtered(&c, keep)
 }
 
 func filtered(r planner.Rel, preds []planner.Expr) planner.Rel {
@@ -346,14 +381,12 @@ func pushable(p planner.Expr) bool {
 func readsVolatile(p planner.Expr, exprs []planner.Expr) bool {
 	bad := false
 	for _, c := range planner.Columns(p) {
-		if c < len(exprs) && (!movable(exprs[c]) || hasWindowish(exprs[c])) {
+		if c < len(exprs) && !movable(exprs[c]) {
 			bad = true
 		}
 	}
 	return bad
 }
-
-func hasWindowish(planner.Expr) bool { return false }
 
 // substitute replaces the column references of p by the expressions they
 // name.

@@ -57,3 +57,7 @@ WITH r AS (SELECT id, clock_timestamp() AS x FROM sensors) SELECT id FROM r WHER
 -- Column aliases of the WITH query rename the inlined plan's columns; a
 -- query reading another is inlined with it.
 WITH a(k, label) AS (SELECT id, name FROM sensors), b AS (SELECT k FROM a WHERE label = 'x') SELECT k FROM b WHERE k = 7
+
+-- A filter on a column every window partitions by goes below the Window;
+-- one on a column only some windows partition by stays above.
+SELECT * FROM (SELECT id, region, kind, rank() OVER (PARTITION BY region, kind ORDER BY id) AS r1, count(*) OVER (PARTITION BY region) AS r2 FROM sensors) t WHERE region = 'eu' AND kind = 'x' AND r1 < 3

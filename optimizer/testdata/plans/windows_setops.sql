@@ -5,8 +5,8 @@ SELECT ts, celsius, avg(celsius) OVER (ORDER BY ts ROWS BETWEEN 2 PRECEDING AND 
 -- Several windows, one of them named.
 SELECT id, rank() OVER w, row_number() OVER (PARTITION BY kind ORDER BY id), sum(id) OVER () FROM sensors WINDOW w AS (PARTITION BY region ORDER BY installed)
 
--- A filter on a window's result stays above the window, and so does one on
--- its partition column (which could bound the scan below it).
+-- A filter on a window's result stays above the window; one on its
+-- partition column goes below it, where it bounds the scan.
 SELECT * FROM (SELECT id, region, row_number() OVER (PARTITION BY region ORDER BY id) AS rn FROM sensors) t WHERE rn = 1 AND region = 'eu'
 
 -- A window over an aggregate.
