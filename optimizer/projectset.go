@@ -68,14 +68,7 @@ func (b *builder) buildProjectSet(n *planner.ProjectSet, req request) (Node, boo
 // same rows); those reading a function's value stay above.
 func pushProjectSet(n *planner.ProjectSet, preds []planner.Expr) planner.Rel {
 	width := len(n.Input.Columns())
-	var down, keep []planner.Expr
-	for _, p := range preds {
-		if pushable(p) && onlyBelow(p, width) {
-			down = append(down, p)
-		} else {
-			keep = append(keep, p)
-		}
-	}
+	down, keep := splitPreds(preds, func(p planner.Expr) bool { return pushable(p) && onlyBelow(p, width) })
 	c := *n
 	c.Input = push(n.Input, down)
 	return filtered(&c, keep)

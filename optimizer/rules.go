@@ -312,22 +312,30 @@ func pushWindow(n *planner.Window, preds []planner.Expr) planner.Rel {
 		}
 		part = mine
 	}
-	var down, keep []planner.Expr
-	for _, p := range preds {
+	down, keep := splitPreds(preds, func(p planner.Expr) bool {
 		cols := planner.Columns(p)
 		ok := len(cols) > 0 && pushable(p)
 		for _, c := range cols {
 			ok = ok && part[c]
 		}
-		if ok {
+		return ok
+	})
+	c := *n
+	c.Input = push(n.Input, down)
+	return filtered(&c, keep)
+}
+
+// splitPreds separates the conjuncts that may go below a node (below says
+// which) from those that stay above it.
+func splitPreds(preds []planner.Expr, below func(planner.Expr) bool) (down, keep []planner.Expr) {
+	for _, p := range preds {
+		if below(p) {
 			down = append(down, p)
 		} else {
 			keep = append(keep, p)
 		}
 	}
-	c := *n
-	c.Input = push(n.Input, down)
-	return filtered(&c, keep)
+	return down, keep
 }
 
 func filtered(r planner.Rel, preds []planner.Expr) planner.Rel {
