@@ -272,16 +272,20 @@ func (p *partition) compute(col int) error {
 func (p *partition) frame(i int) (int, int, error) {
 	f := p.call.Frame
 	n := len(p.idx)
-	offset := func(b planner.FrameBound) (int64, error) {
+	offset := func(b planner.FrameBound, start bool) (int64, error) {
 		v, err := b.Offset.Eval(p.ec.eval, nil)
 		if err != nil {
 			return 0, err
 		}
+		which := "ending"
+		if start {
+			which = "starting"
+		}
 		if v.IsNull() {
-			return 0, pgerr.New(pgerr.NullValueNotAllowed, "frame starting offset must not be null")
+			return 0, pgerr.New(pgerr.NullValueNotAllowed, "frame %s offset must not be null", which)
 		}
 		if v.K == sqltypes.KindInt && v.I < 0 || v.K == sqltypes.KindFloat && v.F < 0 {
-			return 0, pgerr.New(pgerr.InvalidPrecedingOrFollowingSize, "frame starting offset must not be negative")
+			return 0, pgerr.New(pgerr.InvalidPrecedingOrFollowingSize, "frame %s offset must not be negative", which)
 		}
 		if v.K == sqltypes.KindFloat {
 			return int64(v.F), nil
@@ -310,7 +314,7 @@ func (p *partition) frame(i int) (int, int, error) {
 		}
 		switch f.Mode {
 		case planner.FrameRows:
-			off, err := offset(b)
+			off, err := offset(b, start)
 			if err != nil {
 				return 0, err
 			}
@@ -325,7 +329,7 @@ func (p *partition) frame(i int) (int, int, error) {
 			}
 			return int(min(max(pos, 0), int64(n))), nil
 		case planner.FrameGroups:
-			off, err := offset(b)
+			off, err := offset(b, start)
 			if err != nil {
 				return 0, err
 			}
@@ -367,6 +371,16 @@ func (p *partition) rangeBound(i int, b planner.FrameBound, start bool) (int, er
 	if err != nil {
 		return 0, err
 	}
+	if offV.IsNull() {
+		which := "ending"
+		if start {
+			which = "starting"
+		}
+		return 0, pgerr.New(pgerr.NullValueNotAllowed, "frame %s offset must not be null", which)
+	}
+	if offV.AsFloat() < 0 {
+		return 0, pgerr.New(pgerr.InvalidPrecedingOrFollowingSize, "invalid preceding or following size in window function")
+	}
 	cur := p.keys[p.idx[i]][p.np]
 	n := len(p.idx)
 	if cur.IsNull() {
@@ -405,14 +419,47 @@ func (p *partition) rangeBound(i int, b planner.FrameBound, start bool) (int, er
 	return sort.Search(n, func(j int) bool { return !before(j) }), nil
 }
 
+// excluded reports whether the frame exclusion takes position pos out of
+// the frame of position i (EXCLUDE CURRENT ROW, GROUP: i and its peers,
+// TIES: its peers but not i).
+func (p *partition) excluded(i, pos int) bool {
+	switch p.call.Frame.Exclude {
+	case "current row":
+		return pos == i
+	case "group":
+		return pos >= p.peerStart[i] && pos < p.peerEnd[i]
+	case "ties":
+		return pos != i && pos >= p.peerStart[i] && pos < p.peerEnd[i]
+	}
+	return false
+}
+
+// nthInFrame returns the position of the k-th row (from 1; from the end
+// when k is negative) of the frame [lo, hi) of position i, exclusions
+// applied, or -1.
+func (p *partition) nthInFrame(i, lo, hi int, k int64) int {
+	step, pos := 1, lo
+	if k < 0 {
+		step, pos, k = -1, hi-1, -k
+	}
+	for ; pos >= lo && pos < hi; pos += step {
+		if !p.excluded(i, pos) {
+			if k--; k == 0 {
+				return pos
+			}
+		}
+	}
+	return -1
+}
+
 // frameFunc computes first_value, last_value, nth_value and aggregates
 // over each row's frame. With a frame that starts at the partition's start
-// the aggregate accumulates as the frame end moves; otherwise each frame is
-// aggregated anew.
+// (and excludes nothing) the aggregate accumulates as the frame end moves;
+// otherwise each frame is aggregated anew.
 func (p *partition) frameFunc(col int) error {
 	c := p.call
 	n := len(p.idx)
-	running := c.Agg != nil && c.Frame.Start.Kind == planner.UnboundedPreceding
+	running := c.Agg != nil && c.Frame.Start.Kind == planner.UnboundedPreceding && c.Frame.Exclude == ""
 	var acc *aggInstance
 	fed := 0
 	for i := 0; i < n; i++ {
@@ -425,10 +472,10 @@ func (p *partition) frameFunc(col int) error {
 		}
 		switch c.Func {
 		case "first_value", "last_value", "nth_value":
-			pos := lo
+			k := int64(1)
 			switch c.Func {
 			case "last_value":
-				pos = hi - 1
+				k = -1
 			case "nth_value":
 				v, err := p.arg(1, i)
 				if err != nil {
@@ -441,9 +488,10 @@ func (p *partition) frameFunc(col int) error {
 				if v.I <= 0 {
 					return pgerr.New(pgerr.InvalidArgumentForNthValue, "argument of nth_value must be greater than zero")
 				}
-				pos = lo + int(v.I) - 1
+				k = v.I
 			}
-			if pos < lo || pos >= hi {
+			pos := p.nthInFrame(i, lo, hi, k)
+			if pos < 0 {
 				p.set(i, col, sqltypes.Null)
 				continue
 			}
@@ -462,6 +510,9 @@ func (p *partition) frameFunc(col int) error {
 			fed = lo
 		}
 		for ; fed < hi; fed++ {
+			if p.excluded(i, fed) {
+				continue
+			}
 			if err := acc.feed(p.ec.eval, p.rows[p.idx[fed]][:p.width], p.ec.mem); err != nil {
 				return err
 			}

@@ -142,7 +142,6 @@ type joinHintSet struct {
 	inlPreserved bool
 }
 
-
 // joinHints reads the hints naming the tables a join reads directly.
 func joinHints(j *planner.Join) joinHintSet {
 	var h joinHintSet
@@ -166,7 +165,6 @@ func joinHints(j *planner.Join) joinHintSet {
 	}
 	return h
 }
-
 
 // noLookupReason says why a join with equality conjuncts is not a lookup
 // join (rule 3 did not apply).

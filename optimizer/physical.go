@@ -332,7 +332,11 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		return &Window{Input: in, Calls: n.Calls, cols: n.Columns()}, false, nil
+		calls := make([]planner.WindowCall, len(n.Calls))
+		for i, c := range n.Calls {
+			calls[i] = b.windowCall(c)
+		}
+		return &Window{Input: in, Calls: calls, cols: n.Columns()}, false, nil
 	case *planner.ProjectSet:
 		return b.buildProjectSet(n, req)
 	case *planner.Join:
@@ -377,6 +381,30 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 		return &WorkTable{ID: n.CTE.ID, cols: n.Columns()}, false, nil
 	}
 	return nil, false, pgerr.New(pgerr.InternalError, "cannot plan %T", r)
+}
+
+// windowCall prepares a window call's expressions for execution
+// (subqueries become subplans).
+func (b *builder) windowCall(c planner.WindowCall) planner.WindowCall {
+	c.Args = b.exprs(c.Args)
+	c.PartitionBy = b.exprs(c.PartitionBy)
+	keys := make([]planner.SortKeyExpr, len(c.OrderBy))
+	for i, k := range c.OrderBy {
+		k.E = b.expr(k.E)
+		keys[i] = k
+	}
+	c.OrderBy = keys
+	c.Frame.Start.Offset, c.Frame.End.Offset = b.expr(c.Frame.Start.Offset), b.expr(c.Frame.End.Offset)
+	if c.Agg != nil {
+		a := *c.Agg
+		a.Args = b.exprs(a.Args)
+		if len(a.Args) > 0 {
+			a.Arg = a.Args[0]
+		}
+		a.Filter = b.expr(a.Filter)
+		c.Agg = &a
+	}
+	return c
 }
 
 // cte plans a WITH query once per statement.

@@ -309,6 +309,14 @@ func exprsOf(n Node) []planner.Expr {
 		for _, c := range x.Calls {
 			add(c.Args...)
 			add(c.PartitionBy...)
+			for _, k := range c.OrderBy {
+				add(k.E)
+			}
+			add(c.Frame.Start.Offset, c.Frame.End.Offset)
+			if c.Agg != nil {
+				add(c.Agg.Args...)
+				add(c.Agg.Filter)
+			}
 		}
 	case *ProjectSet:
 		for _, c := range x.Calls {

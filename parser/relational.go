@@ -153,6 +153,9 @@ func (r *rewriter) relational(head int) error {
 			}
 		case t.val == "order" && r.peek(i+1, "by") && r.insideCall(head, i):
 			err = r.aggOrder(head, i)
+		case t.val == "over" && i > head && r.toks[i-1].is(")") && i+1 < len(r.toks) &&
+			(r.peek(i+1, "(") || r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkQIdent):
+			err = r.overCall(head, i)
 		case t.val == "materialized" && r.peek(i+1, "(") && i-1 > head && (r.toks[i-1].is("as") || r.toks[i-1].is("not") && r.peek(i-2, "as")):
 			err = r.cteMaterialized(head, i)
 		case t.val == "values" && r.queryValues(head, i):
@@ -622,6 +625,9 @@ func (r *rewriter) descKeys(from, to int) {
 		switch {
 		case k == to || depth == 0 && t.is(","):
 			last := k - 1
+			if last-1 > start && r.toks[last-1].is("nulls") && (r.toks[last].is("first") || r.toks[last].is("last")) {
+				last -= 2 // NULLS FIRST|LAST, respelled later
+			}
 			if last >= start && r.toks[last].is("desc") {
 				r.ed[start].pre = DescFunc + "(" + r.ed[start].pre
 				r.replace(last, ")")

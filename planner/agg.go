@@ -46,7 +46,10 @@ func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 			*v.found = true
 			return n, true
 		}
-	case *ast.SubqueryExpr, *ast.WindowFuncExpr:
+		if x.FnName.L == parser.OverFunc {
+			return n, true // a window call (parser/window.go)
+		}
+	case *ast.SubqueryExpr:
 		return n, true
 	}
 	return n, false

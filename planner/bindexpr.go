@@ -221,6 +221,9 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			}
 			return &Cast{E: e, To: t}, nil
 		}
+		if n.FnName.L == parser.OverFunc {
+			return b.bindOver(n, agg)
+		}
 		if e, ok, err := b.bindAggregateCall(sc, n, agg); ok || err != nil {
 			return e, err
 		}
@@ -260,8 +263,6 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		return b.bindCase(sc, n, agg)
 	case *ast.RowExpr:
 		return nil, unsupported("row constructors are not supported here")
-	case *ast.WindowFuncExpr:
-		return b.bindWindow(n, agg)
 	}
 	return nil, unsupported("%s is not supported", exprName(node))
 }

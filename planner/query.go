@@ -607,6 +607,16 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 			}
 			lv.named[ws.Name.O] = ws
 		}
+		// A definition that cannot be built on is an error even unused.
+		for i := range n.WindowSpecs {
+			d, err := defFromAST(&n.WindowSpecs[i])
+			if err == nil {
+				_, err = resolveWindow(d, lv.named, 0)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 
 	aggregated := n.GroupBy != nil || n.Having != nil || hasAggregate(n.Fields) || (n.OrderBy != nil && hasAggregateInOrder(n.OrderBy))
@@ -985,8 +995,6 @@ func exprLabel(node ast.ExprNode) string {
 		return e.Name.Name.O
 	case *ast.AggregateFuncExpr:
 		return strings.ToLower(e.F)
-	case *ast.WindowFuncExpr:
-		return strings.ToLower(e.Name)
 	case *ast.ParenthesesExpr:
 		return exprLabel(e.Expr)
 	case *ast.FuncCallExpr:
@@ -997,6 +1005,8 @@ func exprLabel(node ast.ExprNode) string {
 			return castLabel(t)
 		}
 		switch e.FnName.L {
+		case parser.OverFunc:
+			return strings.TrimPrefix(exprLabel(e.Args[0]), parser.WindowFuncPrefix)
 		case parser.ConcatFunc:
 			return "concat"
 		case "concat", parser.NumericLiteralFunc:

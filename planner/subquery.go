@@ -417,8 +417,6 @@ func (b *Binder) bindAggregateCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinde
 			} else {
 				inner = call
 			}
-		case *ast.WindowFuncExpr:
-			return nil, true, unsupported("FILTER with OVER is not supported")
 		}
 	case parser.WithinGroupFunc:
 		return nil, true, unsupported("ordered-set aggregates (WITHIN GROUP) are not supported")

@@ -1,9 +1,10 @@
 package planner
 
 import (
-	"strings"
-
 	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/parser"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -74,7 +75,7 @@ var windowFuncs = map[string]bool{
 
 // bindWindow binds f(...) OVER (...) in the current select level and
 // returns a reference to its result.
-func (b *Binder) bindWindow(n *ast.WindowFuncExpr, agg *aggBinder) (Expr, error) {
+func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (Expr, error) {
 	lv := b.level
 	if lv == nil {
 		return nil, pgerr.New(pgerr.WindowingError, "window functions are not allowed here")
@@ -91,159 +92,143 @@ func (b *Binder) bindWindow(n *ast.WindowFuncExpr, agg *aggBinder) (Expr, error)
 		return b.bindExpr(lv.sc, node)
 	}
 	defer b.srfDenied(srfInWindowDef)()
-	name := strings.ToLower(n.Name)
+	name := ws.name
+	isAgg := IsAggregateName(name)
+	switch {
+	case !windowFuncs[name] && !isAgg:
+		if fnExists(name) {
+			return nil, pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name)
+		}
+		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name)
+	case ws.filter != nil && !isAgg:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "FILTER is not implemented for non-aggregate window functions")
+	case ws.ordered:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions")
+	case ws.distinct:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "DISTINCT is not implemented for window functions")
+	}
 	call := WindowCall{Func: name}
-	spec, err := resolveWindowSpec(&n.Spec, lv.named)
+	spec, err := resolveWindow(ws.over, lv.named, 0)
 	if err != nil {
 		return nil, err
 	}
-	if spec.PartitionBy != nil {
-		for _, it := range spec.PartitionBy.Items {
-			x, err := bind(it.Expr)
-			if err != nil {
-				return nil, err
-			}
-			call.PartitionBy = append(call.PartitionBy, x)
+	for _, node := range spec.partition {
+		x, err := bind(node)
+		if err != nil {
+			return nil, err
 		}
+		call.PartitionBy = append(call.PartitionBy, x)
 	}
-	if spec.OrderBy != nil {
-		for _, it := range spec.OrderBy.Items {
-			node, _, nulls := unwrapNulls(it.Expr)
-			x, err := bind(node)
-			if err != nil {
-				return nil, err
-			}
-			call.OrderBy = append(call.OrderBy, SortKeyExpr{E: x, Desc: it.Desc, NullsFirst: nullsFirst(it.Desc, nulls)})
+	for _, k := range spec.order {
+		x, err := bind(k.expr)
+		if err != nil {
+			return nil, err
 		}
+		call.OrderBy = append(call.OrderBy, SortKeyExpr{E: x, Desc: k.desc, NullsFirst: nullsFirst(k.desc, k.nulls)})
 	}
-	if call.Frame, err = b.bindFrame(spec.Frame, call.OrderBy, bind); err != nil {
+	if call.Frame, err = b.bindFrame(spec.frame, call.OrderBy, bind); err != nil {
 		return nil, err
 	}
 	b.srf.where = srfInWindow
-	if windowFuncs[name] {
-		for _, a := range n.Args {
+	if isAgg {
+		ac, err := b.aggCall(lv.sc, name, ws.args, false, ws.filter, nil, bind)
+		if err != nil {
+			return nil, err
+		}
+		call.Agg, call.Typ = &ac, ac.Typ
+	} else {
+		for i, a := range ws.args {
 			x, err := bind(a)
 			if err != nil {
 				return nil, err
+			}
+			if intArg(name, i) && x.Type().ID == sqltypes.Unknown {
+				// lag(x, NULL), ntile($1): the integer parameter's type.
+				b.inferParam(x, sqltypes.TypeInt4)
+				if x, err = b.coerceTo(x, sqltypes.TypeInt4, false); err != nil {
+					return nil, err
+				}
 			}
 			call.Args = append(call.Args, b.finishUnknown(x))
 		}
 		if call.Typ, err = windowType(name, call.Args); err != nil {
 			return nil, err
 		}
-	} else if IsAggregateName(name) {
-		ac, err := b.aggCall(lv.sc, name, n.Args, n.Distinct, nil, nil, bind)
-		if err != nil {
-			return nil, err
-		}
-		if ac.Distinct {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "DISTINCT is not implemented for window functions")
-		}
-		call.Agg, call.Typ = &ac, ac.Typ
-	} else {
-		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name)
 	}
 	lv.windows = append(lv.windows, call)
 	return &windowRef{i: len(lv.windows) - 1, name: name, typ: call.Typ}, nil
 }
 
-// resolveWindowSpec merges a window specification with the named window it
-// refers to (OVER w, OVER (w ORDER BY ...)).
-func resolveWindowSpec(spec *ast.WindowSpec, named map[string]*ast.WindowSpec) (*ast.WindowSpec, error) {
-	ref := spec.Ref.O
-	if spec.OnlyAlias || (ref == "" && spec.Name.O != "" && spec.PartitionBy == nil && spec.OrderBy == nil && spec.Frame == nil) {
-		ref = spec.Name.O
+// intArg reports whether argument i of window function name is its
+// integer parameter (an offset, a bucket count, a position).
+func intArg(name string, i int) bool {
+	switch name {
+	case "lag", "lead", "nth_value":
+		return i == 1
+	case "ntile":
+		return i == 0
 	}
-	if ref == "" {
-		return spec, nil
+	return false
+}
+
+// fnExists reports whether name is a function (for the error of OVER after
+// one that is no window function).
+func fnExists(name string) bool {
+	switch name {
+	case "coalesce", "nullif", "greatest", "least", "concat":
+		return true
 	}
-	base, ok := named[ref]
-	if !ok {
-		return nil, pgerr.New(pgerr.UndefinedObject, "window %q does not exist", ref)
-	}
-	base, err := resolveWindowSpec(base, named)
-	if err != nil {
-		return nil, err
-	}
-	out := *base
-	if spec.PartitionBy != nil {
-		return nil, pgerr.New(pgerr.WindowingError, "cannot override PARTITION BY clause of window %q", ref)
-	}
-	if spec.OrderBy != nil {
-		if base.OrderBy != nil {
-			return nil, pgerr.New(pgerr.WindowingError, "cannot override ORDER BY clause of window %q", ref)
-		}
-		out.OrderBy = spec.OrderBy
-	}
-	if spec.Frame != nil {
-		out.Frame = spec.Frame
-	}
-	return &out, nil
+	return builtins.Exists(name)
 }
 
 // bindFrame binds a frame clause; no clause is RANGE UNBOUNDED PRECEDING
 // to CURRENT ROW (with ORDER BY; without, the whole partition, which the
-// same frame means when every row is a peer).
-func (b *Binder) bindFrame(f *ast.FrameClause, order []SortKeyExpr, bind func(ast.ExprNode) (Expr, error)) (WindowFrame, error) {
+// same frame means when every row is a peer). Offsets are constants of the
+// statement (checked for sign when the window runs, as PostgreSQL does).
+func (b *Binder) bindFrame(f *frameDef, order []SortKeyExpr, bind func(ast.ExprNode) (Expr, error)) (WindowFrame, error) {
 	fr := WindowFrame{Mode: FrameRange, Start: FrameBound{Kind: UnboundedPreceding}, End: FrameBound{Kind: CurrentRow}}
 	if f == nil {
 		return fr, nil
 	}
-	switch f.Type {
-	case ast.Rows:
-		fr.Mode = FrameRows
-	case ast.Ranges:
-		fr.Mode = FrameRange
-	case ast.Groups:
-		fr.Mode = FrameGroups
-		if len(order) == 0 {
-			return fr, pgerr.New(pgerr.WindowingError, "GROUPS mode requires an ORDER BY clause")
-		}
+	fr.Mode, fr.Exclude = f.mode, f.exclude
+	if fr.Mode == FrameGroups && len(order) == 0 {
+		return fr, pgerr.New(pgerr.WindowingError, "GROUPS mode requires an ORDER BY clause")
 	}
-	bound := func(fb ast.FrameBound) (FrameBound, error) {
-		switch {
-		case fb.Type == ast.CurrentRow:
-			return FrameBound{Kind: CurrentRow}, nil
-		case fb.UnBounded && fb.Type == ast.Preceding:
-			return FrameBound{Kind: UnboundedPreceding}, nil
-		case fb.UnBounded:
-			return FrameBound{Kind: UnboundedFollowing}, nil
+	mode := [...]string{"RANGE", "ROWS", "GROUPS"}[fr.Mode]
+	bound := func(fb boundDef) (FrameBound, error) {
+		out := FrameBound{Kind: fb.kind}
+		if fb.expr == nil {
+			return out, nil
 		}
-		if fb.Unit != 0 {
-			return FrameBound{}, unsupported("INTERVAL frame offsets are not supported")
-		}
-		x, err := bind(fb.Expr)
+		x, err := bind(fb.expr)
 		if err != nil {
-			return FrameBound{}, err
+			return out, err
 		}
 		if !IsConstant(x) {
-			return FrameBound{}, pgerr.New(pgerr.WindowingError, "argument of ROWS must not contain variables")
-		}
-		kind := OffsetPreceding
-		if fb.Type == ast.Following {
-			kind = OffsetFollowing
+			return out, pgerr.New(pgerr.InvalidColumnReference, "argument of %s must not contain variables", mode)
 		}
 		if fr.Mode == FrameRange {
 			if len(order) != 1 {
-				return FrameBound{}, pgerr.New(pgerr.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
+				return out, pgerr.New(pgerr.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
 			}
 			if !order[0].E.Type().IsNumeric() {
-				return FrameBound{}, unsupported("RANGE with offset PRECEDING/FOLLOWING is supported for numeric ORDER BY columns only")
+				return out, unsupported("RANGE with offset PRECEDING/FOLLOWING is supported for numeric ORDER BY columns only")
 			}
 			b.inferParam(x, order[0].E.Type())
 		} else {
 			b.inferParam(x, sqltypes.TypeInt8)
-			if x.Type().Kind() != sqltypes.KindInt {
-				return FrameBound{}, pgerr.New(pgerr.DatatypeMismatch, "argument of ROWS must be type bigint, not type %s", x.Type())
+			if x.Type().Kind() != sqltypes.KindInt && x.Type().ID != sqltypes.Unknown {
+				return out, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type bigint, not type %s", mode, x.Type())
 			}
 		}
-		return FrameBound{Kind: kind, Offset: x}, nil
+		out.Offset = x
+		return out, nil
 	}
 	var err error
-	if fr.Start, err = bound(f.Extent.Start); err != nil {
+	if fr.Start, err = bound(f.start); err != nil {
 		return fr, err
 	}
-	if fr.End, err = bound(f.Extent.End); err != nil {
+	if fr.End, err = bound(f.end); err != nil {
 		return fr, err
 	}
 	if fr.Start.Kind == UnboundedFollowing {
@@ -252,13 +237,11 @@ func (b *Binder) bindFrame(f *ast.FrameClause, order []SortKeyExpr, bind func(as
 	if fr.End.Kind == UnboundedPreceding {
 		return fr, pgerr.New(pgerr.WindowingError, "frame end cannot be UNBOUNDED PRECEDING")
 	}
-	if fr.Start.Kind > fr.End.Kind && !(fr.Start.Kind == OffsetPreceding && fr.End.Kind == OffsetPreceding) && !(fr.Start.Kind == OffsetFollowing && fr.End.Kind == OffsetFollowing) {
-		if fr.Start.Kind == CurrentRow && fr.End.Kind == OffsetPreceding {
-			return fr, pgerr.New(pgerr.WindowingError, "frame starting from current row cannot have preceding rows")
-		}
-		if fr.Start.Kind == OffsetFollowing {
-			return fr, pgerr.New(pgerr.WindowingError, "frame starting from following row cannot have preceding rows")
-		}
+	if fr.Start.Kind == CurrentRow && fr.End.Kind == OffsetPreceding {
+		return fr, pgerr.New(pgerr.WindowingError, "frame starting from current row cannot have preceding rows")
+	}
+	if fr.Start.Kind == OffsetFollowing && (fr.End.Kind == OffsetPreceding || fr.End.Kind == CurrentRow) {
+		return fr, pgerr.New(pgerr.WindowingError, "frame starting from following row cannot have preceding rows")
 	}
 	return fr, nil
 }
@@ -325,10 +308,12 @@ func containsWindow(node ast.ExprNode) bool {
 type windowFinder struct{ found *bool }
 
 func (v *windowFinder) Enter(n ast.Node) (ast.Node, bool) {
-	switch n.(type) {
-	case *ast.WindowFuncExpr:
-		*v.found = true
-		return n, true
+	switch x := n.(type) {
+	case *ast.FuncCallExpr:
+		if x.FnName.L == parser.OverFunc {
+			*v.found = true
+			return n, true
+		}
 	case *ast.SubqueryExpr:
 		return n, true
 	}

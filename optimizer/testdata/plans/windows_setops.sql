@@ -70,3 +70,6 @@ DELETE FROM tags USING sensors s WHERE s.id = tags.sensor_id AND s.region = 'eu'
 
 -- DELETE with NOT EXISTS: an anti join.
 DELETE FROM sensors s WHERE NOT EXISTS (SELECT 1 FROM readings r WHERE r.sensor_id = s.id)
+
+-- A frame with an exclusion, an aggregate with FILTER over a window.
+SELECT sum(celsius) FILTER (WHERE celsius > 0) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW), lag(celsius, -1) OVER (ORDER BY ts) FROM readings WHERE sensor_id = 7
