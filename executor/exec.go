@@ -212,7 +212,14 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 		if err != nil {
 			return nil, err
 		}
-		return &limitRows{in: in, count: x.Count, offset: x.Offset}, nil
+		l := &limitRows{in: in, count: x.Count, offset: x.Offset}
+		if x.CountExpr != nil || x.OffsetExpr != nil {
+			if err := l.evalCounts(ec, x); err != nil {
+				in.Close()
+				return nil, err
+			}
+		}
+		return l, nil
 	case *optimizer.SetOp:
 		return ec.newSetOp(ctx, x)
 	case *optimizer.CTEScan:
@@ -399,6 +406,23 @@ func (l *limitRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 }
 
 func (l *limitRows) Close() { l.in.Close() }
+
+// evalCounts computes a LIMIT and OFFSET known only when the limit opens.
+func (l *limitRows) evalCounts(ec *execCtx, x *optimizer.Limit) error {
+	var err error
+	if x.CountExpr != nil {
+		if l.count, err = optimizer.EvalCount(x.CountExpr, ec.eval, "LIMIT"); err != nil {
+			return err
+		}
+	}
+	if x.OffsetExpr != nil {
+		if l.offset, err = optimizer.EvalCount(x.OffsetExpr, ec.eval, "OFFSET"); err != nil {
+			return err
+		}
+		l.offset = max(l.offset, 0)
+	}
+	return nil
+}
 
 func copyRow(r []sqltypes.Value) []sqltypes.Value { return append([]sqltypes.Value(nil), r...) }
 

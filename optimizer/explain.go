@@ -410,6 +410,16 @@ func (x *Distinct) Describe() Description {
 }
 
 func (x *Limit) Describe() Description {
+	if x.CountExpr != nil || x.OffsetExpr != nil {
+		d := Description{Head: "Limit"}
+		if x.CountExpr != nil {
+			d.add("count", "%s", x.CountExpr.String())
+		}
+		if x.OffsetExpr != nil {
+			d.add("offset", "%s", x.OffsetExpr.String())
+		}
+		return d
+	}
 	switch {
 	case x.Count < 0:
 		return Description{Head: fmt.Sprintf("Offset %d", x.Offset)}

@@ -274,6 +274,14 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 		}
 		return &Sort{Input: in, Keys: n.Keys, Limit: req.limit}, sameOrder(req.order, n.Keys), nil
 	case *planner.Limit:
+		if openTimeLimit(n) {
+			// Known only when the limit opens: no limit passes down.
+			in, delivered, err := b.build(n.Input, request{need: req.need, order: req.order})
+			if err != nil {
+				return nil, false, err
+			}
+			return &Limit{Input: in, Count: -1, CountExpr: b.expr(n.Count), OffsetExpr: b.expr(n.Offset)}, delivered, nil
+		}
 		count, offset, err := b.limits(n)
 		if err != nil {
 			return nil, false, err
@@ -468,50 +476,59 @@ func sameOrder(a, b []planner.SortKey) bool {
 	return true
 }
 
+// openTimeLimit reports whether a LIMIT or OFFSET is known only when the
+// limit opens: it reads a subquery or an outer row.
+func openTimeLimit(n *planner.Limit) bool {
+	for _, e := range []planner.Expr{n.Count, n.Offset} {
+		if e != nil && (planner.HasSubquery(e) || planner.HasOuterRef(e)) {
+			return true
+		}
+	}
+	return false
+}
+
 // limits evaluates LIMIT and OFFSET for this execution.
 func (b *builder) limits(n *planner.Limit) (count, offset int64, err error) {
 	count = -1
-	eval := func(e planner.Expr, clause string) (int64, error) {
-		if planner.HasOuterRef(e) {
-			return 0, pgerr.New(pgerr.FeatureNotSupported, "%s that reads the outer query is not supported", clause)
-		}
-		v, err := e.Eval(b.ctx, nil)
-		if err != nil {
-			return 0, err
-		}
-		if v.IsNull() {
-			return -1, nil
-		}
-		if v.K != sqltypes.KindInt {
-			cv, err := sqltypes.Cast(v, sqltypes.TypeInt8)
-			if err != nil {
-				return 0, err
-			}
-			v = cv
-		}
-		if v.I < 0 {
-			code := pgerr.InvalidRowCountInLimitClause
-			if clause == "OFFSET" {
-				code = pgerr.InvalidRowCountInResultOffsetClause
-			}
-			return 0, pgerr.New(code, "%s must not be negative", clause)
-		}
-		return v.I, nil
-	}
 	if n.Count != nil {
-		if count, err = eval(n.Count, "LIMIT"); err != nil {
+		if count, err = EvalCount(n.Count, b.ctx, "LIMIT"); err != nil {
 			return 0, 0, err
 		}
 	}
 	if n.Offset != nil {
-		if offset, err = eval(n.Offset, "OFFSET"); err != nil {
+		if offset, err = EvalCount(n.Offset, b.ctx, "OFFSET"); err != nil {
 			return 0, 0, err
 		}
-		if offset < 0 {
-			offset = 0
-		}
+		offset = max(offset, 0)
 	}
 	return count, offset, nil
+}
+
+// EvalCount evaluates a LIMIT or OFFSET operand: -1 for NULL (no limit),
+// 2201W/2201X when negative, as PostgreSQL.
+func EvalCount(e planner.Expr, ctx *planner.EvalContext, clause string) (int64, error) {
+	v, err := e.Eval(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	if v.IsNull() {
+		return -1, nil
+	}
+	if v.K != sqltypes.KindInt {
+		cv, err := sqltypes.Cast(v, sqltypes.TypeInt8)
+		if err != nil {
+			return 0, err
+		}
+		v = cv
+	}
+	if v.I < 0 {
+		code := pgerr.InvalidRowCountInLimitClause
+		if clause == "OFFSET" {
+			code = pgerr.InvalidRowCountInResultOffsetClause
+		}
+		return 0, pgerr.New(code, "%s must not be negative", clause)
+	}
+	return v.I, nil
 }
 
 // buildScan plans a table read with the conjuncts of pred: the access path

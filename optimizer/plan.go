@@ -184,9 +184,12 @@ type Distinct struct {
 }
 
 // Limit skips Offset rows and returns at most Count (-1: unlimited).
+// CountExpr and OffsetExpr, when set, replace them with values computed
+// when the limit opens (they read a subquery or an outer row).
 type Limit struct {
-	Input         Node
-	Count, Offset int64
+	Input                 Node
+	Count, Offset         int64
+	CountExpr, OffsetExpr planner.Expr
 }
 
 // SetOp combines two inputs of one layout: UNION ALL appends; the others

@@ -335,6 +335,8 @@ func exprsOf(n Node) []planner.Expr {
 		add(x.Pred)
 	case *Apply:
 		add(x.Pred)
+	case *Limit:
+		add(x.CountExpr, x.OffsetExpr)
 	case *Update:
 		for _, e := range x.Set {
 			add(e)

@@ -50,6 +50,10 @@ type Statement struct {
 	Explain *ExplainOptions
 	// Returning is the RETURNING list of INSERT, UPDATE or DELETE.
 	Returning *ast.FieldList
+	// CountExprs are LIMIT and OFFSET operands TiDB's grammar cannot
+	// take (anything but a literal or a parameter), parsed apart; the
+	// clause holds CountExprBase + i in their place (see CountExprIndex).
+	CountExprs []ast.ExprNode
 	// From is UPDATE's FROM list.
 	From *ast.Join
 	// ViewQuery is the text of CREATE VIEW's query.

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	tidb "github.com/pingcap/tidb/pkg/parser"
@@ -158,6 +159,24 @@ func (r *rewriter) relational(head int) error {
 			err = r.overCall(head, i)
 		case t.val == "materialized" && r.peek(i+1, "(") && i-1 > head && (r.toks[i-1].is("as") || r.toks[i-1].is("not") && r.peek(i-2, "as")):
 			err = r.cteMaterialized(head, i)
+		case t.val == "offset" && r.peek(r.countEnd(i+1), "limit"):
+			err = r.offsetLimit(i)
+		case t.val == "limit" && r.peek(r.countEnd(i+1), "offset"):
+			// LIMIT a OFFSET b: both lifted when one must be, so that
+			// the token-level LIMIT rewrites never see half of it.
+			off := r.countEnd(i + 1)
+			switch {
+			case r.peek(i+1, "all") && off == i+2:
+				if r.countExpression(off) {
+					err = r.liftCount(head, off) // LIMIT ALL is dropped
+				}
+			case r.countExpression(i) || r.countExpression(off):
+				if err = r.liftCount(head, i); err == nil {
+					err = r.liftCount(head, off)
+				}
+			}
+		case (t.val == "limit" || t.val == "offset") && r.countExpression(i):
+			err = r.liftCount(head, i)
 		case t.val == "values" && r.queryValues(head, i):
 			r.valueRows(i)
 		case t.val == "is" && (r.peek(i+1, "distinct") && r.peek(i+2, "from") ||
@@ -168,6 +187,147 @@ func (r *rewriter) relational(head int) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// CountExprBase is the first of the LIMIT values that stand for a lifted
+// LIMIT or OFFSET expression (Statement.CountExprs): larger than any row
+// count, below NoLimit.
+const CountExprBase = 18446744073709550000
+
+// CountExprIndex returns which lifted expression a LIMIT or OFFSET value
+// stands for, if it is one.
+func CountExprIndex(v uint64) (int, bool) {
+	if v >= CountExprBase && v < CountExprBase+1000 {
+		return int(v - CountExprBase), true
+	}
+	return 0, false
+}
+
+// countExpression reports whether the LIMIT or OFFSET at i takes an
+// operand TiDB cannot parse there: not a number, a parameter, a string
+// (LIMIT '5') or ALL, and not a negative number (refused as PostgreSQL
+// does, in rewrite).
+func (r *rewriter) countExpression(i int) bool {
+	if i+1 >= len(r.toks) || r.ed[i].done {
+		return false
+	}
+	n := r.toks[i+1]
+	switch {
+	case n.kind == tkNumber || n.kind == tkParam || n.kind == tkString, n.is("all"):
+		return !r.countEndsAt(i+2, i+1)
+	case n.is("-") && i+2 < len(r.toks) && r.toks[i+2].kind == tkNumber:
+		return !r.countEndsAt(i+3, i+1)
+	}
+	return !r.countEndsAt(i+1, i+1)
+}
+
+// countEndsAt reports whether a LIMIT or OFFSET operand starting at from
+// has ended by token k.
+func (r *rewriter) countEndsAt(k, from int) bool {
+	return r.countEnd(from) <= k
+}
+
+// countEnd is the token after the LIMIT or OFFSET operand starting at from.
+func (r *rewriter) countEnd(from int) int {
+	end := len(r.toks)
+	r.atDepth0(from, len(r.toks), func(k int) bool {
+		t := r.toks[k]
+		if t.is(";") || t.kind == tkIdent && (t.val == "offset" || t.val == "limit" || t.val == "fetch" || t.val == "for" ||
+			t.val == "union" || t.val == "intersect" || t.val == "except" || t.val == "returning" || t.val == "rows" || t.val == "row") {
+			end = k
+			return false
+		}
+		return true
+	})
+	// A closing parenthesis of an enclosing query ends it too.
+	depth := 0
+	for k := from; k < end; k++ {
+		switch {
+		case r.toks[k].is("("):
+			depth++
+		case r.toks[k].is(")"):
+			if depth == 0 {
+				return k
+			}
+			depth--
+		}
+	}
+	return end
+}
+
+// offsetLimit respells "OFFSET a LIMIT b" (at i), which TiDB's grammar
+// takes only the other way round: both operands are lifted, so they can
+// stand in either order.
+func (r *rewriter) offsetLimit(i int) error {
+	lim := r.countEnd(i + 1)
+	a, err := r.lift(i+1, lim)
+	if err != nil {
+		return err
+	}
+	b, err := r.lift(lim+1, r.countEnd(lim+1))
+	if err != nil {
+		return err
+	}
+	r.replace(i, "LIMIT "+b+" OFFSET "+a)
+	r.drop(lim, lim+1)
+	r.ed[i+1].done, r.ed[lim].done = true, true
+	return nil
+}
+
+// limitAt returns the LIMIT before token i at its depth (scanning back to
+// head), or -1.
+func (r *rewriter) limitAt(head, i int) int {
+	depth := 0
+	for k := i - 1; k >= head; k-- {
+		switch {
+		case r.toks[k].is(")"):
+			depth++
+		case r.toks[k].is("("):
+			if depth == 0 {
+				return -1
+			}
+			depth--
+		case depth == 0 && r.toks[k].is("limit"):
+			return k
+		}
+	}
+	return -1
+}
+
+// lift parses tokens [from, to) apart as a LIMIT or OFFSET operand, drops
+// them, and returns the value that stands for it.
+func (r *rewriter) lift(from, to int) (string, error) {
+	if to <= from {
+		return "", r.syntaxErrorAt(from)
+	}
+	stmt, err := r.subParse("SELECT ", from, to)
+	if err != nil {
+		return "", err
+	}
+	fields := stmt.(*ast.SelectStmt).Fields.Fields
+	if len(fields) != 1 || fields[0].Expr == nil {
+		return "", r.syntaxErrorAt(from)
+	}
+	r.st.CountExprs = append(r.st.CountExprs, fields[0].Expr)
+	r.drop(from, to)
+	return strconv.FormatUint(CountExprBase+uint64(len(r.st.CountExprs)-1), 10), nil
+}
+
+// liftCount parses the LIMIT or OFFSET operand after token i apart and puts
+// its stand-in value in its place.
+func (r *rewriter) liftCount(head, i int) error {
+	v, err := r.lift(i+1, r.countEnd(i+1))
+	if err != nil {
+		return err
+	}
+	r.ed[i].post += " " + v
+	// The token-level LIMIT rewrites (rewrite.go) are done here: TiDB needs
+	// a LIMIT before an OFFSET.
+	if k := r.limitAt(head, i); r.toks[i].is("offset") && (k < 0 || r.peek(k+1, "all")) {
+		r.ed[i].pre = "LIMIT " + NoLimit + " " + r.ed[i].pre
+	}
+	r.ed[i].done = true
 	return nil
 }
 

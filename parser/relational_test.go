@@ -55,6 +55,22 @@ func TestRelationalRewrites(t *testing.T) {
 			}
 		})
 	}
+	// LIMIT and OFFSET operands TiDB cannot take are parsed apart.
+	for _, tt := range []struct {
+		in, want string
+		exprs    int
+	}{
+		{`SELECT a FROM t LIMIT (SELECT count(*) FROM u)`, "select `a` from `t` limit 18446744073709550000", 1},
+		{`SELECT a FROM t OFFSET 1 LIMIT 2`, "select `a` from `t` limit 18446744073709550000,18446744073709550001", 2},
+		{`SELECT a FROM t LIMIT 2 OFFSET $1 + 1`, "select `a` from `t` limit 18446744073709550001,18446744073709550000", 2},
+		{`SELECT a FROM t LIMIT ALL OFFSET 1 + 1`, "select `a` from `t` limit 18446744073709550000,18446744073709551615", 1},
+		{`SELECT a FROM t LIMIT 5 OFFSET 2`, "select `a` from `t` limit 2,5", 0},
+	} {
+		st := parseOneOK(t, tt.in)
+		if got := strings.ToLower(restore(t, st.AST)); got != tt.want || len(st.CountExprs) != tt.exprs {
+			t.Errorf("Parse(%q)\n got  %q with %d lifted\n want %q with %d", tt.in, got, len(st.CountExprs), tt.want, tt.exprs)
+		}
+	}
 	st := parseOneOK(t, `UPDATE t SET a = $2 FROM u WHERE t.k = $1 RETURNING t.a + $3`)
 	if st.From == nil || st.Returning == nil || len(st.Returning.Fields) != 1 {
 		t.Fatalf("UPDATE ... FROM ... RETURNING lost its parts: %+v", st)

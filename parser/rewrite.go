@@ -299,21 +299,8 @@ const NoLimit = "18446744073709551615"
 // limitBefore reports whether a LIMIT at the same parenthesis depth comes
 // before token i (scanning back to head).
 func (r *rewriter) limitBefore(head, i int) bool {
-	depth := 0
-	for k := i - 1; k >= head; k-- {
-		switch {
-		case r.toks[k].is(")"):
-			depth++
-		case r.toks[k].is("("):
-			if depth == 0 {
-				return false
-			}
-			depth--
-		case depth == 0 && r.toks[k].is("limit") && !r.ed[k].done:
-			return true
-		}
-	}
-	return false
+	k := r.limitAt(head, i)
+	return k >= 0 && !r.ed[k].done
 }
 
 // castCall rewrites CAST(expr AS type) to zp_cast(expr, 'type').

@@ -447,14 +447,14 @@ func (b *Binder) bindLimit(r Rel, limit *ast.Limit, e env) (Rel, error) {
 	if v, ok := limit.Count.(*driver.ValueExpr); ok && v.Kind() == driver.KindUint64 && v.GetUint64() == math.MaxUint64 {
 		// parser.NoLimit: an OFFSET without LIMIT.
 	} else if limit.Count != nil {
-		c, err := b.bindCount(sc, limit.Count, "LIMIT")
+		c, err := b.bindCount(sc, b.countOperand(limit.Count), "LIMIT")
 		if err != nil {
 			return nil, err
 		}
 		lim.Count = c
 	}
 	if limit.Offset != nil {
-		o, err := b.bindCount(sc, limit.Offset, "OFFSET")
+		o, err := b.bindCount(sc, b.countOperand(limit.Offset), "OFFSET")
 		if err != nil {
 			return nil, err
 		}
@@ -960,19 +960,34 @@ func (b *Binder) bindGroupItem(sc *scope, node ast.ExprNode, fields *ast.FieldLi
 	return b.bindExprNoAgg(sc, node)
 }
 
+// countOperand returns the expression a LIMIT or OFFSET value stands for
+// when the parser lifted it (parser.CountExprIndex), else node.
+func (b *Binder) countOperand(node ast.ExprNode) ast.ExprNode {
+	if v, ok := node.(*driver.ValueExpr); ok && v.Kind() == driver.KindUint64 {
+		if k, ok := parser.CountExprIndex(v.GetUint64()); ok && k < len(b.stmt.CountExprs) {
+			return b.stmt.CountExprs[k]
+		}
+	}
+	return node
+}
+
 func (b *Binder) bindCount(sc *scope, node ast.ExprNode, clause string) (Expr, error) {
 	defer b.srfDenied(clause)()
 	e, err := b.bindExpr(sc, node)
 	if err != nil {
 		return nil, err
 	}
-	if !IsConstant(e) && !HasOuterRef(e) {
-		return nil, pgerr.New(pgerr.SyntaxError, "argument of %s must not contain variables", clause)
+	if len(Columns(e)) > 0 {
+		// The query's own columns; outer rows and subqueries may be read.
+		return nil, pgerr.New(pgerr.InvalidColumnReference, "argument of %s must not contain variables", clause)
 	}
 	b.inferParam(e, sqltypes.TypeInt8)
 	if e.Type().Kind() != sqltypes.KindInt && e.Type().ID != sqltypes.Unknown {
 		if c, ok := e.(*Const); ok && c.V.K == sqltypes.KindFloat {
 			return &Const{V: sqltypes.NewInt(int64(math.Round(c.V.F))), Typ: sqltypes.TypeInt8}, nil
+		}
+		if e.Type().IsNumeric() {
+			return &Cast{E: e, To: sqltypes.TypeInt8}, nil // LIMIT (SELECT 1.6)
 		}
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type bigint, not type %s", clause, e.Type())
 	}
