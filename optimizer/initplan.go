@@ -28,7 +28,7 @@ func openTimeConjunct(c planner.Expr) bool {
 		case sq.Correlated:
 			ok = false
 		case sq.Kind == planner.ScalarSubquery, sq.Kind == planner.ExistsSubquery:
-		case sq.Kind == planner.AnySubquery && sq.Op == planner.OpEq:
+		case sq.Kind == planner.AnySubquery && sq.Op == planner.OpEq && !isRow(sq.Left):
 		default:
 			ok = false
 		}
@@ -57,6 +57,11 @@ func foldConst(x planner.Expr, ctx *planner.EvalContext) planner.Expr {
 		return nil // evaluated with the row, which reports it
 	}
 	return &planner.Const{V: v, Typ: x.Type()}
+}
+
+func isRow(e planner.Expr) bool {
+	_, ok := e.(*planner.RowExpr)
+	return ok
 }
 
 // hasSubPlan reports whether e holds a subplan.

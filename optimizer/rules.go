@@ -127,11 +127,15 @@ func semiJoinOf(left planner.Rel, c planner.Expr) planner.Rel {
 		return nil
 	}
 	plan := sq.Plan
+	lefts := []planner.Expr{sq.Left}
+	if r, ok := sq.Left.(*planner.RowExpr); ok {
+		lefts = r.Items // (a, b) IN (SELECT x, y ...)
+	}
 	var proj *planner.Project
 	for {
 		switch n := plan.(type) {
 		case *planner.Project:
-			if proj != nil || sq.Kind == planner.AnySubquery && len(n.Exprs) != 1 {
+			if proj != nil || sq.Kind == planner.AnySubquery && len(n.Exprs) != len(lefts) {
 				return nil
 			}
 			proj = n
@@ -181,17 +185,19 @@ func semiJoinOf(left planner.Rel, c planner.Expr) planner.Rel {
 		right = &planner.Filter{Input: inner, Pred: andAll(rest)}
 	}
 	if sq.Kind == planner.AnySubquery {
-		var col planner.Expr
-		if proj != nil {
-			col = planner.ShiftCols(proj.Exprs[0], lw)
-		} else {
-			cols := inner.Columns()
-			col = &planner.ColRef{Index: lw, Name: cols[0].Name, Typ: cols[0].Type}
-		}
 		if planner.HasOuterRef(sq.Left) || planner.HasSubquery(sq.Left) {
 			return nil
 		}
-		on = append(on, &planner.Binary{Op: planner.OpEq, L: sq.Left, R: col, Typ: sqltypes.TypeBool})
+		for i, l := range lefts {
+			var col planner.Expr
+			if proj != nil {
+				col = planner.ShiftCols(proj.Exprs[i], lw)
+			} else {
+				cols := inner.Columns()
+				col = &planner.ColRef{Index: lw + i, Name: cols[i].Name, Typ: cols[i].Type}
+			}
+			on = append(on, &planner.Binary{Op: planner.OpEq, L: l, R: col, Typ: sqltypes.TypeBool})
+		}
 	}
 	return planner.NewJoin(kind, left, right, andAll(on))
 }

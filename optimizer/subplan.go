@@ -66,12 +66,37 @@ func (s *SubPlan) Eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes
 	return sqltypes.NewBool(!v.Bool()), nil
 }
 
+// width is how many columns of the subquery's rows a comparison reads.
+func (s *SubPlan) width() int {
+	if r, ok := s.Left.(*planner.RowExpr); ok {
+		return len(r.Items)
+	}
+	return 1
+}
+
+// leftValues evaluates the left side: one value, or a row constructor's.
+func (s *SubPlan) leftValues(ctx *planner.EvalContext, row []sqltypes.Value) ([]sqltypes.Value, error) {
+	items := []planner.Expr{s.Left}
+	if r, ok := s.Left.(*planner.RowExpr); ok {
+		items = r.Items
+	}
+	out := make([]sqltypes.Value, len(items))
+	for i, e := range items {
+		v, err := e.Eval(ctx, row)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
 func (s *SubPlan) eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
-	var left sqltypes.Value
+	var left []sqltypes.Value
 	if s.Left != nil {
 		var err error
-		if left, err = s.Left.Eval(ctx, row); err != nil {
-			return left, err
+		if left, err = s.leftValues(ctx, row); err != nil {
+			return sqltypes.Null, err
 		}
 	}
 	if !s.Correlated {
@@ -87,8 +112,8 @@ func (s *SubPlan) eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes
 		case planner.ExistsSubquery:
 			return sqltypes.NewBool(len(s.rows) > 0), nil
 		case planner.AnySubquery:
-			if s.Op == planner.OpEq {
-				return s.inSet(left), nil
+			if s.Op == planner.OpEq && len(left) == 1 {
+				return s.inSet(left[0]), nil
 			}
 		}
 		return compareRows(s.Kind, s.Op, left, s.rows)
@@ -127,8 +152,11 @@ func (s *SubPlan) eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes
 		if !ok {
 			break
 		}
-		rows = append(rows, []sqltypes.Value{r[0]})
-		if s.Kind == planner.AnySubquery && !left.IsNull() && !r[0].IsNull() && compareHolds(s.Op, sqltypes.Compare(left, r[0])) {
+		if s.Kind == planner.RowSubquery && len(rows) == 1 {
+			return sqltypes.Null, tooManyRows()
+		}
+		rows = append(rows, append([]sqltypes.Value(nil), r[:s.width()]...))
+		if v := rowCompare(s.Op, left, r); s.Kind == planner.AnySubquery && !v.IsNull() && v.Bool() {
 			return sqltypes.NewBool(true), nil // no need to read further
 		}
 	}
@@ -167,12 +195,12 @@ func (s *SubPlan) fill(ctx *planner.EvalContext, row []sqltypes.Value) error {
 			s.rows = append(s.rows, nil)
 			break // one row answers EXISTS
 		}
-		s.rows = append(s.rows, []sqltypes.Value{r[0]})
-		if s.Kind == planner.ScalarSubquery && len(s.rows) > 1 {
+		s.rows = append(s.rows, append([]sqltypes.Value(nil), r[:s.width()]...))
+		if (s.Kind == planner.ScalarSubquery || s.Kind == planner.RowSubquery) && len(s.rows) > 1 {
 			return tooManyRows()
 		}
 	}
-	if s.Kind == planner.AnySubquery && s.Op == planner.OpEq {
+	if s.Kind == planner.AnySubquery && s.Op == planner.OpEq && s.width() == 1 {
 		s.set = make(map[uint64][]sqltypes.Value, len(s.rows))
 		for _, r := range s.rows {
 			if r[0].IsNull() {
@@ -215,24 +243,30 @@ func (s *SubPlan) inSet(left sqltypes.Value) sqltypes.Value {
 	return sqltypes.NewBool(false)
 }
 
-// compareRows evaluates left op ANY/ALL over the subquery's values with
-// SQL's three-valued logic.
-func compareRows(kind planner.SubqueryKind, op planner.BinOp, left sqltypes.Value, rows [][]sqltypes.Value) (sqltypes.Value, error) {
+// compareRows evaluates left op ANY/ALL (or op the one row) over the
+// subquery's rows with SQL's three-valued logic; left is one value or a
+// row constructor's values.
+func compareRows(kind planner.SubqueryKind, op planner.BinOp, left []sqltypes.Value, rows [][]sqltypes.Value) (sqltypes.Value, error) {
+	if kind == planner.RowSubquery {
+		if len(rows) == 0 {
+			return sqltypes.Null, nil
+		}
+		return rowCompare(op, left, rows[0]), nil
+	}
 	if len(rows) == 0 {
 		return sqltypes.NewBool(kind == planner.AllSubquery), nil
 	}
-	sawNull := left.IsNull()
+	sawNull := false
 	for _, r := range rows {
-		v := r[0]
-		if v.IsNull() || left.IsNull() {
+		v := rowCompare(op, left, r)
+		if v.IsNull() {
 			sawNull = true
 			continue
 		}
-		holds := compareHolds(op, sqltypes.Compare(left, v))
-		if kind == planner.AnySubquery && holds {
+		if kind == planner.AnySubquery && v.Bool() {
 			return sqltypes.NewBool(true), nil
 		}
-		if kind == planner.AllSubquery && !holds {
+		if kind == planner.AllSubquery && !v.Bool() {
 			return sqltypes.NewBool(false), nil
 		}
 	}
@@ -240,6 +274,36 @@ func compareRows(kind planner.SubqueryKind, op planner.BinOp, left sqltypes.Valu
 		return sqltypes.Null, nil
 	}
 	return sqltypes.NewBool(kind == planner.AllSubquery), nil
+}
+
+// rowCompare compares two rows as PostgreSQL does: = is true when every
+// pair is equal, <> when any pair differs (NULL when no pair decides);
+// < <= > >= go left to right and are decided by the first pair that is not
+// equal (NULL when that pair holds a NULL).
+func rowCompare(op planner.BinOp, l, r []sqltypes.Value) sqltypes.Value {
+	sawNull := false
+	for i := range l {
+		if l[i].IsNull() || r[i].IsNull() {
+			if op != planner.OpEq && op != planner.OpNe {
+				return sqltypes.Null
+			}
+			sawNull = true
+			continue
+		}
+		c := sqltypes.Compare(l[i], r[i])
+		switch {
+		case op == planner.OpEq && c != 0:
+			return sqltypes.NewBool(false)
+		case op == planner.OpNe && c != 0:
+			return sqltypes.NewBool(true)
+		case op != planner.OpEq && op != planner.OpNe && (c != 0 || i == len(l)-1):
+			return sqltypes.NewBool(compareHolds(op, c))
+		}
+	}
+	if sawNull {
+		return sqltypes.Null
+	}
+	return sqltypes.NewBool(op == planner.OpEq)
 }
 
 func compareHolds(op planner.BinOp, c int) bool {

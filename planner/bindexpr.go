@@ -162,6 +162,9 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if n.Sel != nil {
 			return b.bindCompareSubquery(sc, n.Expr, OpEq, false, n.Sel, n.Not, agg)
 		}
+		if row, ok := n.Expr.(*ast.RowExpr); ok {
+			return b.bindRowInList(sc, row, n.List, n.Not, agg)
+		}
 		e, err := b.child(sc, n.Expr, agg)
 		if err != nil {
 			return nil, err
@@ -369,6 +372,11 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 	}
 	if !ok {
 		return nil, unsupported("operator %s is not supported", opName(n.Op))
+	}
+	_, lrow := n.L.(*ast.RowExpr)
+	_, rrow := n.R.(*ast.RowExpr)
+	if lrow || rrow {
+		return b.bindRowBinary(sc, n, op, agg)
 	}
 	l, err := b.child(sc, n.L, agg)
 	if err != nil {

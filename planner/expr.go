@@ -651,6 +651,8 @@ func Children(e Expr) []Expr {
 		if x.Left != nil {
 			return []Expr{x.Left}
 		}
+	case *RowExpr:
+		return x.Items
 	}
 	return nil
 }

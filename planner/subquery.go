@@ -52,6 +52,9 @@ const (
 	AllSubquery
 	// ArraySubquery: ARRAY(subquery), the column's values as an array.
 	ArraySubquery
+	// RowSubquery: Left (a RowExpr) Op the subquery's single row (NULL for
+	// no row; more than one row is 21000).
+	RowSubquery
 )
 
 // Subquery is a subquery used as a value. Plan is bound with the query
@@ -94,6 +97,8 @@ func (e *Subquery) String() string {
 		s = fmt.Sprintf("(%s %s ALL (SubPlan %d))", e.Left, e.Op, e.ID)
 	case ArraySubquery:
 		s = fmt.Sprintf("ARRAY(SubPlan %d)", e.ID)
+	case RowSubquery:
+		s = fmt.Sprintf("(%s %s (SubPlan %d))", e.Left, e.Op, e.ID)
 	}
 	if e.Neg {
 		return "NOT " + s
@@ -159,6 +164,8 @@ func withChildren(e Expr, kids []Expr) Expr {
 		c := *x
 		c.Left = kids[0]
 		return &c
+	case *RowExpr:
+		return &RowExpr{Items: kids}
 	}
 	return e
 }
@@ -243,8 +250,12 @@ func (b *Binder) bindCompareSubquery(sc *scope, leftNode ast.ExprNode, op BinOp,
 	if !ok {
 		return nil, unsupported("ANY/ALL needs a subquery")
 	}
-	if _, isRow := leftNode.(*ast.RowExpr); isRow {
-		return nil, unsupported("row comparisons with a subquery are not supported")
+	if row, isRow := leftNode.(*ast.RowExpr); isRow {
+		kind := AnySubquery
+		if all {
+			kind = AllSubquery
+		}
+		return b.bindRowSubquery(sc, row, op, kind, sq, neg, agg)
 	}
 	left, err := b.child(sc, leftNode, agg)
 	if err != nil {

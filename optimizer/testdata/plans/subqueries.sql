@@ -53,3 +53,9 @@ SELECT t.sensor_id, t.c FROM (SELECT sensor_id, count(*) AS c FROM readings GROU
 
 -- A filter on an aggregate result stays above it.
 SELECT t.sensor_id FROM (SELECT sensor_id, count(*) AS c FROM readings GROUP BY sensor_id) t WHERE t.c > 5
+
+-- A row IN a correlated subquery becomes a semi join on every column pair.
+SELECT s.name FROM sensors s WHERE (s.id, s.region) IN (SELECT r.sensor_id, r.note FROM readings r WHERE r.celsius > s.id)
+
+-- Uncorrelated, it is an InitPlan whose rows are compared with each row.
+SELECT name FROM sensors WHERE (id, region) IN (SELECT sensor_id, note FROM readings WHERE note = 'hot')

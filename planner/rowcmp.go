@@ -1,0 +1,212 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// Row comparisons, as PostgreSQL has them: (a, b) = (c, d) and the other
+// operators between two row constructors become comparisons of their items
+// (= all equal, <> any unequal, < <= > >= lexicographic, stopping at the
+// first unequal pair, NULL when that pair holds a NULL); IN lists of rows
+// are ORs of row equalities; and a row compared with a subquery, (a, b) IN
+// (SELECT x, y ...), = ANY/ALL, or = (SELECT x, y) for a single row, is a
+// Subquery whose Left is a RowExpr, compared row by row when it runs.
+
+// RowExpr is a row constructor, (a, b), on the left of a comparison with a
+// subquery's rows. It is no value of its own: only the subquery's
+// evaluation reads its items.
+type RowExpr struct {
+	Items []Expr
+}
+
+// Type implements Expr.
+func (e *RowExpr) Type() sqltypes.Type { return sqltypes.TypeUnknown }
+
+// Eval implements Expr.
+func (e *RowExpr) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+	return sqltypes.Null, pgerr.New(pgerr.InternalError, "row constructor evaluated as a value")
+}
+
+// String implements Expr.
+func (e *RowExpr) String() string {
+	parts := make([]string, len(e.Items))
+	for i, x := range e.Items {
+		parts[i] = x.String()
+	}
+	return "ROW(" + strings.Join(parts, ", ") + ")"
+}
+
+// rowItems binds the items of a row constructor.
+func (b *Binder) rowItems(sc *scope, row *ast.RowExpr, agg *aggBinder) ([]Expr, error) {
+	items := make([]Expr, len(row.Values))
+	for i, v := range row.Values {
+		x, err := b.child(sc, v, agg)
+		if err != nil {
+			return nil, err
+		}
+		items[i] = x
+	}
+	return items, nil
+}
+
+// bindRowBinary binds op between two row constructors, or between a row
+// constructor and a subquery returning one row.
+func (b *Binder) bindRowBinary(sc *scope, n *ast.BinaryOperationExpr, op BinOp, agg *aggBinder) (Expr, error) {
+	l, r := n.L, n.R
+	if _, ok := l.(*ast.RowExpr); !ok {
+		l, r, op = r, l, flipped(op) // (SELECT x, y) = (a, b)
+	}
+	lrow, ok := l.(*ast.RowExpr)
+	if !ok {
+		return nil, unsupported("row constructors are not supported here")
+	}
+	if sq, ok := r.(*ast.SubqueryExpr); ok {
+		return b.bindRowSubquery(sc, lrow, op, RowSubquery, sq, false, agg)
+	}
+	rrow, ok := r.(*ast.RowExpr)
+	if !ok {
+		return nil, pgerr.New(pgerr.SyntaxError, "cannot compare a row constructor with a single value")
+	}
+	ls, err := b.rowItems(sc, lrow, agg)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := b.rowItems(sc, rrow, agg)
+	if err != nil {
+		return nil, err
+	}
+	return b.rowCompare(op, ls, rs)
+}
+
+// flipped is op with its operands swapped (a < b is b > a).
+func flipped(op BinOp) BinOp {
+	switch op {
+	case OpLt:
+		return OpGt
+	case OpLe:
+		return OpGe
+	case OpGt:
+		return OpLt
+	case OpGe:
+		return OpLe
+	}
+	return op
+}
+
+// rowCompare expands a comparison of two rows of bound items.
+func (b *Binder) rowCompare(op BinOp, ls, rs []Expr) (Expr, error) {
+	if len(ls) != len(rs) {
+		return nil, pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions")
+	}
+	cmp := func(op BinOp, i int) (Expr, error) { return b.compare(op, ls[i], rs[i]) }
+	var terms []Expr
+	switch op {
+	case OpEq, OpNotDistinct, OpNe:
+		for i := range ls {
+			c, err := cmp(op, i)
+			if err != nil {
+				return nil, err
+			}
+			terms = append(terms, c)
+		}
+		if op == OpNe {
+			return fold(balanced(OpOr, terms))
+		}
+		return fold(balanced(OpAnd, terms))
+	case OpLt, OpLe, OpGt, OpGe:
+		// From the last item back: f(i) = l_i strict r_i OR (l_i = r_i AND
+		// f(i+1)); the last pair decides with op itself.
+		strict := map[BinOp]BinOp{OpLt: OpLt, OpLe: OpLt, OpGt: OpGt, OpGe: OpGt}[op]
+		acc, err := cmp(op, len(ls)-1)
+		if err != nil {
+			return nil, err
+		}
+		for i := len(ls) - 2; i >= 0; i-- {
+			s, err := cmp(strict, i)
+			if err != nil {
+				return nil, err
+			}
+			eq, err := cmp(OpEq, i)
+			if err != nil {
+				return nil, err
+			}
+			acc = &Binary{Op: OpOr, L: s, R: &Binary{Op: OpAnd, L: eq, R: acc, Typ: sqltypes.TypeBool}, Typ: sqltypes.TypeBool}
+		}
+		return fold(acc)
+	}
+	return nil, unsupported("operator %s is not supported for rows", op)
+}
+
+// bindRowInList binds (a, b) [NOT] IN ((1, 2), (3, 4)).
+func (b *Binder) bindRowInList(sc *scope, row *ast.RowExpr, list []ast.ExprNode, neg bool, agg *aggBinder) (Expr, error) {
+	ls, err := b.rowItems(sc, row, agg)
+	if err != nil {
+		return nil, err
+	}
+	var alts []Expr
+	for _, item := range list {
+		r, ok := item.(*ast.RowExpr)
+		if !ok {
+			return nil, pgerr.New(pgerr.SyntaxError, "cannot compare a row constructor with a single value")
+		}
+		rs, err := b.rowItems(sc, r, agg)
+		if err != nil {
+			return nil, err
+		}
+		eq, err := b.rowCompare(OpEq, ls, rs)
+		if err != nil {
+			return nil, err
+		}
+		alts = append(alts, eq)
+	}
+	var out Expr = balanced(OpOr, alts)
+	if neg {
+		out = &Not{E: out}
+	}
+	return fold(out)
+}
+
+// bindRowSubquery binds a row compared with a subquery's rows: kind is
+// AnySubquery (IN, = ANY), AllSubquery or RowSubquery (one row).
+func (b *Binder) bindRowSubquery(sc *scope, row *ast.RowExpr, op BinOp, kind SubqueryKind, sq *ast.SubqueryExpr, neg bool, agg *aggBinder) (Expr, error) {
+	items, err := b.rowItems(sc, row, agg)
+	if err != nil {
+		return nil, err
+	}
+	rel, corr, err := b.bindSubquery(sc, sq.Query)
+	if err != nil {
+		return nil, err
+	}
+	cols := rel.Columns()
+	switch {
+	case len(cols) > len(items):
+		return nil, pgerr.New(pgerr.SyntaxError, "subquery has too many columns")
+	case len(cols) < len(items):
+		return nil, pgerr.New(pgerr.SyntaxError, "subquery has too few columns")
+	}
+	want := make([]Column, len(cols))
+	for i, c := range cols {
+		b.inferParam(items[i], c.Type)
+		t, err := commonType(items[i].Type(), c.Type, "IN")
+		if err != nil {
+			return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", items[i].Type(), op, c.Type).
+				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		want[i] = Column{Name: c.Name, Type: c.Type}
+		if !(items[i].Type().IsNumeric() && c.Type.IsNumeric()) {
+			if items[i], err = b.coerceTo(items[i], t, false); err != nil {
+				return nil, err
+			}
+			want[i].Type = t
+		}
+	}
+	if rel, err = b.castColumns(rel, want); err != nil {
+		return nil, err
+	}
+	return &Subquery{Kind: kind, Plan: rel, Left: &RowExpr{Items: items}, Op: op, Neg: neg, Correlated: corr, Typ: sqltypes.TypeBool, ID: b.newSubqueryID()}, nil
+}
