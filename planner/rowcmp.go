@@ -65,16 +65,16 @@ func (b *Binder) bindRowBinary(sc *scope, n *ast.BinaryOperationExpr, op BinOp, 
 	if !ok {
 		return nil, unsupported("row constructors are not supported here")
 	}
+	ls, err := b.rowItems(sc, lrow, agg)
+	if err != nil {
+		return nil, err
+	}
 	if sq, ok := r.(*ast.SubqueryExpr); ok {
-		return b.bindRowSubquery(sc, lrow, op, RowSubquery, sq, false, agg)
+		return b.compareSubquery(sc, ls, true, op, RowSubquery, sq, false)
 	}
 	rrow, ok := r.(*ast.RowExpr)
 	if !ok {
 		return nil, pgerr.New(pgerr.SyntaxError, "cannot compare a row constructor with a single value")
-	}
-	ls, err := b.rowItems(sc, lrow, agg)
-	if err != nil {
-		return nil, err
 	}
 	rs, err := b.rowItems(sc, rrow, agg)
 	if err != nil {
@@ -171,13 +171,11 @@ func (b *Binder) bindRowInList(sc *scope, row *ast.RowExpr, list []ast.ExprNode,
 	return fold(out)
 }
 
-// bindRowSubquery binds a row compared with a subquery's rows: kind is
-// AnySubquery (IN, = ANY), AllSubquery or RowSubquery (one row).
-func (b *Binder) bindRowSubquery(sc *scope, row *ast.RowExpr, op BinOp, kind SubqueryKind, sq *ast.SubqueryExpr, neg bool, agg *aggBinder) (Expr, error) {
-	items, err := b.rowItems(sc, row, agg)
-	if err != nil {
-		return nil, err
-	}
+// compareSubquery binds items (a value, or a row constructor's items when
+// row) compared with a subquery's rows: kind is AnySubquery (IN, = ANY),
+// AllSubquery or RowSubquery (one row). Each item and its column meet at
+// their common type.
+func (b *Binder) compareSubquery(sc *scope, items []Expr, row bool, op BinOp, kind SubqueryKind, sq *ast.SubqueryExpr, neg bool) (Expr, error) {
 	rel, corr, err := b.bindSubquery(sc, sq.Query)
 	if err != nil {
 		return nil, err
@@ -208,5 +206,9 @@ func (b *Binder) bindRowSubquery(sc *scope, row *ast.RowExpr, op BinOp, kind Sub
 	if rel, err = b.castColumns(rel, want); err != nil {
 		return nil, err
 	}
-	return &Subquery{Kind: kind, Plan: rel, Left: &RowExpr{Items: items}, Op: op, Neg: neg, Correlated: corr, Typ: sqltypes.TypeBool, ID: b.newSubqueryID()}, nil
+	var left Expr = &RowExpr{Items: items}
+	if !row {
+		left = items[0]
+	}
+	return &Subquery{Kind: kind, Plan: rel, Left: left, Op: op, Neg: neg, Correlated: corr, Typ: sqltypes.TypeBool, ID: b.newSubqueryID()}, nil
 }

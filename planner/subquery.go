@@ -250,44 +250,22 @@ func (b *Binder) bindCompareSubquery(sc *scope, leftNode ast.ExprNode, op BinOp,
 	if !ok {
 		return nil, unsupported("ANY/ALL needs a subquery")
 	}
+	kind := AnySubquery
+	if all {
+		kind = AllSubquery
+	}
 	if row, isRow := leftNode.(*ast.RowExpr); isRow {
-		kind := AnySubquery
-		if all {
-			kind = AllSubquery
+		items, err := b.rowItems(sc, row, agg)
+		if err != nil {
+			return nil, err
 		}
-		return b.bindRowSubquery(sc, row, op, kind, sq, neg, agg)
+		return b.compareSubquery(sc, items, true, op, kind, sq, neg)
 	}
 	left, err := b.child(sc, leftNode, agg)
 	if err != nil {
 		return nil, err
 	}
-	rel, corr, err := b.bindSubquery(sc, sq.Query)
-	if err != nil {
-		return nil, err
-	}
-	cols := rel.Columns()
-	if len(cols) != 1 {
-		return nil, pgerr.New(pgerr.SyntaxError, "subquery has too many columns")
-	}
-	b.inferParam(left, cols[0].Type)
-	t, err := commonType(left.Type(), cols[0].Type, "IN")
-	if err != nil {
-		return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", left.Type(), op, cols[0].Type).
-			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
-	}
-	if !(left.Type().IsNumeric() && cols[0].Type.IsNumeric()) {
-		if left, err = b.coerceTo(left, t, false); err != nil {
-			return nil, err
-		}
-		if rel, err = b.castColumns(rel, []Column{{Name: cols[0].Name, Type: t}}); err != nil {
-			return nil, err
-		}
-	}
-	kind := AnySubquery
-	if all {
-		kind = AllSubquery
-	}
-	return &Subquery{Kind: kind, Plan: rel, Left: left, Op: op, Neg: neg, Correlated: corr, Typ: sqltypes.TypeBool, ID: b.newSubqueryID()}, nil
+	return b.compareSubquery(sc, []Expr{left}, false, op, kind, sq, neg)
 }
 
 // Escapes reports whether a plan reads a row from outside itself: an
