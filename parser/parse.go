@@ -54,6 +54,9 @@ type Statement struct {
 	// take (anything but a literal or a parameter), parsed apart; the
 	// clause holds CountExprBase + i in their place (see CountExprIndex).
 	CountExprs []ast.ExprNode
+	// TargetAlias is the alias of DELETE FROM t alias USING ...'s target,
+	// which TiDB's multi-table DELETE cannot carry.
+	TargetAlias string
 	// From is UPDATE's FROM list.
 	From *ast.Join
 	// ViewQuery is the text of CREATE VIEW's query.

@@ -58,6 +58,9 @@ type AliasFlags struct {
 	Ordinality      bool // WITH ORDINALITY
 	Materialized    bool // WITH q AS MATERIALIZED
 	NotMaterialized bool // WITH q AS NOT MATERIALIZED
+	// NaturalFull marks the right item of NATURAL FULL JOIN, which is
+	// respelled STRAIGHT_JOIN (TiDB has no NATURAL form of it).
+	NaturalFull bool
 }
 
 // SplitAlias decodes a FROM alias: the name, the flags and the column
@@ -80,6 +83,8 @@ func SplitAlias(s string) (string, AliasFlags, []string) {
 			f.Materialized = true
 		case 'I':
 			f.NotMaterialized = true
+		case 'F':
+			f.NaturalFull = true
 		}
 	}
 	return parts[0], f, parts[2:]
@@ -102,6 +107,9 @@ func encodeAlias(name string, f AliasFlags, cols []string) string {
 	if f.NotMaterialized {
 		flags += "I"
 	}
+	if f.NaturalFull {
+		flags += "F"
+	}
 	return strings.Join(append([]string{name, flags}, cols...), aliasSep)
 }
 
@@ -120,6 +128,7 @@ func (r *rewriter) relational(head int) error {
 	if err := r.liftTail(head); err != nil {
 		return err
 	}
+	r.deleteAlias(head)
 	if err := r.fromItems(head); err != nil {
 		return err
 	}
@@ -331,6 +340,27 @@ func (r *rewriter) liftCount(head, i int) error {
 	return nil
 }
 
+// deleteAlias takes the alias off DELETE FROM t [AS] a USING ... into
+// Statement.TargetAlias (TiDB's DELETE ... USING names its target without
+// one).
+func (r *rewriter) deleteAlias(head int) {
+	if !r.peek(head, "delete") || !r.peek(head+1, "from") {
+		return
+	}
+	k := head + 2
+	if k+2 < len(r.toks) && r.toks[k+1].is(".") {
+		k += 2 // schema.table
+	}
+	a := k + 1
+	if r.peek(a, "as") {
+		a++
+	}
+	if a < len(r.toks) && (r.toks[a].kind == tkIdent && !pgReserved[r.toks[a].val] && r.toks[a].val != "using" || r.toks[a].kind == tkQIdent) && r.peek(a+1, "using") {
+		r.st.TargetAlias = r.toks[a].val
+		r.drop(k+1, a+1)
+	}
+}
+
 // liftTail parses RETURNING, and UPDATE's FROM list, apart from the rest of
 // the statement (TiDB's grammar has neither).
 func (r *rewriter) liftTail(head int) error {
@@ -456,7 +486,7 @@ func (r *rewriter) fromItems(head int) error {
 		expect bool // the next token starts a FROM item
 	}
 	stack := []level{{query: r.startInFrom, inFrom: r.startInFrom, expect: r.startInFrom}}
-	lateral := false
+	lateral, naturalFull := false, false
 	for i := head; i < len(r.toks); i++ {
 		if r.ed[i].done {
 			continue
@@ -471,12 +501,23 @@ func (r *rewriter) fromItems(head int) error {
 					return r.syntaxErrorAt(len(r.toks))
 				}
 				inner := level{}
+				flags := AliasFlags{Lateral: lateral, NotLateral: !lateral, NaturalFull: naturalFull}
 				if !r.peek(i+1, "select") && !r.peek(i+1, "values") && !r.peek(i+1, "with") && !r.peek(i+1, "(") {
 					inner = level{query: true, inFrom: true, expect: true} // a parenthesized join
-				} else if err := r.itemAlias(close+1, AliasFlags{Lateral: lateral, NotLateral: !lateral}, false); err != nil {
+					if r.hasAlias(close + 1) {
+						// (a JOIN b) AS j(x, y): a derived table, which
+						// TiDB can alias (and which hides a and b too).
+						r.ed[i+1].pre = "SELECT * FROM " + r.ed[i+1].pre
+						if err := r.itemAlias(close+1, flags, false); err != nil {
+							return err
+						}
+					} else if naturalFull {
+						return pgerr.New(pgerr.FeatureNotSupported, "NATURAL FULL JOIN of a parenthesized join is not supported; use FULL JOIN ... USING").WithPosition(r.pos(i))
+					}
+				} else if err := r.itemAlias(close+1, flags, false); err != nil {
 					return err
 				}
-				lv.expect, lateral = false, false
+				lv.expect, lateral, naturalFull = false, false, false
 				stack = append(stack, inner)
 				continue
 			}
@@ -503,7 +544,9 @@ func (r *rewriter) fromItems(head int) error {
 				return r.syntaxErrorAt(k)
 			}
 			if i > head && r.toks[i-1].is("natural") {
-				return pgerr.New(pgerr.FeatureNotSupported, "NATURAL FULL JOIN is not supported; use FULL JOIN ... USING").WithPosition(r.pos(i))
+				// The right item's alias says NATURAL (AliasFlags).
+				r.drop(i-1, i)
+				naturalFull = true
 			}
 			r.replace(i, "STRAIGHT_JOIN")
 			r.drop(i+1, k+1)
@@ -531,7 +574,7 @@ func (r *rewriter) fromItems(head int) error {
 				// A function in FROM: a one-row derived table TiDB can parse.
 				r.ed[i].pre = "(SELECT " + TableFuncFunc + "(" + r.ed[i].pre
 				r.ed[close].post += "))"
-				flags := AliasFlags{}
+				flags := AliasFlags{NaturalFull: naturalFull}
 				next := close + 1
 				if r.peek(next, "with") && r.peek(next+1, "ordinality") {
 					flags.Ordinality = true
@@ -543,12 +586,12 @@ func (r *rewriter) fromItems(head int) error {
 				}
 				i = close
 			} else {
-				if err := r.itemAlias(end, AliasFlags{}, false); err != nil {
+				if err := r.itemAlias(end, AliasFlags{NaturalFull: naturalFull}, false); err != nil {
 					return err
 				}
 				i = end - 1
 			}
-			lv.expect, lateral = false, false
+			lv.expect, lateral, naturalFull = false, false, false
 		default:
 			lv.expect = false
 		}
@@ -587,10 +630,10 @@ func (r *rewriter) itemAlias(k int, flags AliasFlags, always bool) error {
 		}
 		colsEnd = close
 	}
-	if len(cols) == 0 && !flags.Lateral && !flags.Ordinality && !always {
+	if len(cols) == 0 && !flags.Lateral && !flags.Ordinality && !flags.NaturalFull && !always {
 		return nil
 	}
-	if len(cols) == 0 && flags.NotLateral && !always {
+	if len(cols) == 0 && flags.NotLateral && !flags.NaturalFull && !always {
 		return nil
 	}
 	name := ""
@@ -636,6 +679,12 @@ func (r *rewriter) cteMaterialized(head, i int) error {
 	r.replace(name, "`"+strings.ReplaceAll(encodeAlias(r.toks[name].val, f, nil), "`", "``")+"`")
 	r.drop(as+1, i+1)
 	return nil
+}
+
+// hasAlias reports whether a FROM item's alias starts at k.
+func (r *rewriter) hasAlias(k int) bool {
+	return r.peek(k, "as") || k < len(r.toks) && (r.toks[k].kind == tkQIdent ||
+		r.toks[k].kind == tkIdent && !fromItemFollowers[r.toks[k].val] && !pgReserved[r.toks[k].val])
 }
 
 // queryValues reports whether VALUES at i is a query (not INSERT's list).

@@ -13,6 +13,9 @@ func TestRelationalRewrites(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`SELECT * FROM t FULL JOIN u ON t.a = u.a`, "select * from `t` straight_join `u` on `t`.`a`=`u`.`a`"},
 		{`SELECT * FROM t FULL OUTER JOIN u USING (a)`, "select * from `t` straight_join `u` using (`a`)"},
+		{`SELECT * FROM t NATURAL FULL JOIN u`, "select * from `t` straight_join `u` as `" + sep + "F`"},
+		{`SELECT * FROM (t JOIN u ON t.a = u.a) AS j(x, y)`, "select * from (select * from `t` join `u` on `t`.`a`=`u`.`a`) as `j" + sep + "N" + sep + "x" + sep + "y`"},
+		{`DELETE FROM t AS x USING u WHERE x.k = u.k`, "delete from `t` using `u` where `x`.`k`=`u`.`k`"},
 		{`SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS v(n, s)`,
 			"select * from (values row(1,'a'), row(2,'b')) as `v" + sep + "N" + sep + "n" + sep + "s`"},
 		{`VALUES (1), (2) ORDER BY 1`, "values row(1), row(2) order by 1"},

@@ -349,6 +349,9 @@ func (b *Binder) bindDelete(n *ast.DeleteStmt) (Statement, error) {
 		if t, alias, err = b.writeTarget(n.Tables.Tables[0]); err != nil {
 			return nil, err
 		}
+		if b.stmt.TargetAlias != "" {
+			alias = b.stmt.TargetAlias // DELETE FROM t alias USING ...
+		}
 		using = n.TableRefs.TableRefs
 	} else if t, alias, err = b.targetTable(n.TableRefs); err != nil {
 		return nil, err

@@ -105,7 +105,8 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 
 	var on Expr
 	using := n.Using
-	if n.NaturalJoin {
+	natural := n.NaturalJoin || rightFlags(n.Right).NaturalFull
+	if natural {
 		using = nil
 		for _, lc := range visibleNames(l) {
 			for _, rc := range visibleNames(r) {
@@ -180,7 +181,7 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 			sc.correlated = true
 		}
 		on = andExpr(on, e)
-	} else if kind != InnerJoin && len(using) == 0 && !n.NaturalJoin {
+	} else if kind != InnerJoin && len(using) == 0 && !natural {
 		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near end of JOIN: an outer join needs ON or USING")
 	}
 	j := NewJoin(kind, l.rel, r.rel, on)
@@ -250,6 +251,17 @@ func andExpr(a, b Expr) Expr {
 	return &Binary{Op: OpAnd, L: a, R: b, Typ: sqltypes.TypeBool}
 }
 
+// rightFlags are the flags the parser encoded in a join's right item's
+// alias.
+func rightFlags(node ast.ResultSetNode) parser.AliasFlags {
+	ts, ok := node.(*ast.TableSource)
+	if !ok {
+		return parser.AliasFlags{}
+	}
+	_, flags, _ := parser.SplitAlias(ts.AsName.O)
+	return flags
+}
+
 // isLateral reports whether a join's right side is a LATERAL item (table
 // functions are always lateral, as in PostgreSQL).
 func isLateral(node ast.ResultSetNode) bool {
@@ -257,7 +269,7 @@ func isLateral(node ast.ResultSetNode) bool {
 	if !ok {
 		return false
 	}
-	_, flags, _ := parser.SplitAlias(ts.AsName.O)
+	flags := rightFlags(node)
 	if flags.NotLateral {
 		return false
 	}

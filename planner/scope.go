@@ -144,10 +144,19 @@ func (s *scope) lookup(qual, name string) (e Expr, found bool, err error) {
 	if item == nil {
 		return nil, false, nil
 	}
+	var hit Expr
 	for i, c := range item.cols {
 		if c.Name == name {
-			return &ColRef{Index: item.offset + i, Name: qual + "." + name, Typ: c.Type}, true, nil
+			if hit != nil {
+				// (SELECT 1 AS a, 2 AS a) s, or an aliased join of two
+				// tables that both have the column.
+				return nil, true, pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name)
+			}
+			hit = &ColRef{Index: item.offset + i, Name: qual + "." + name, Typ: c.Type}
 		}
+	}
+	if hit != nil {
+		return hit, true, nil
 	}
 	return nil, true, pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", qual, name)
 }
