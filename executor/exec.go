@@ -61,6 +61,9 @@ type RunOptions struct {
 // Run starts executing a read plan.
 func (e *Executor) Run(ctx context.Context, plan *optimizer.Plan, params []sqltypes.Value, opts RunOptions) (Rows, error) {
 	ec := e.newExecCtx(ctx, params, opts)
+	if err := ec.runWrites(ctx, plan.Writes, opts); err != nil {
+		return nil, err
+	}
 	r, err := ec.build(ctx, plan.Root)
 	if err != nil {
 		return nil, err

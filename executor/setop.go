@@ -283,3 +283,21 @@ func (r *recursiveRows) compute(ctx context.Context) error {
 }
 
 func (r *recursiveRows) Close() {}
+
+// runWrites runs a statement's data-modifying WITH queries, once each, in
+// order, and keeps the rows each returned for the statement's CTE Scans.
+func (ec *execCtx) runWrites(ctx context.Context, writes []*optimizer.CTEWrite, opts RunOptions) error {
+	for _, w := range writes {
+		res, err := ec.write(ctx, w.Plan, opts)
+		if err != nil {
+			return err
+		}
+		for _, r := range res.Returning {
+			if err := ec.mem.grow(rowSize(r)); err != nil {
+				return err
+			}
+		}
+		ec.ctes[w.ID] = &cteState{rows: res.Returning, done: true}
+	}
+	return nil
+}

@@ -286,6 +286,14 @@ type WriteResult struct {
 // Write executes an INSERT, UPDATE or DELETE plan.
 func (e *Executor) Write(ctx context.Context, plan *optimizer.Plan, params []sqltypes.Value, opts RunOptions) (WriteResult, error) {
 	ec := e.newExecCtx(ctx, params, opts)
+	if err := ec.runWrites(ctx, plan.Writes, opts); err != nil {
+		return WriteResult{}, err
+	}
+	return ec.write(ctx, plan, opts)
+}
+
+// write runs one INSERT, UPDATE or DELETE plan.
+func (ec *execCtx) write(ctx context.Context, plan *optimizer.Plan, opts RunOptions) (WriteResult, error) {
 	switch n := plan.Root.(type) {
 	case *optimizer.Insert:
 		return ec.insert(ctx, n, opts.KV)

@@ -43,8 +43,9 @@ type explainStep struct {
 
 // walkDescriptions is the one walk both renderers share: every operator,
 // parents first, with the subplans of its expressions after its inputs,
-// and a WITH query's plan under the first scan of it.
-func walkDescriptions(root Node, fn func(explainStep)) {
+// and a WITH query's plan under the first scan of it; a data-modifying WITH
+// query's plan follows the statement's, under the root.
+func walkDescriptions(p *Plan, fn func(explainStep)) {
 	shown := map[int]bool{}
 	var walk func(n Node, depth int, label string)
 	walk = func(n Node, depth int, label string) {
@@ -59,12 +60,15 @@ func walkDescriptions(root Node, fn func(explainStep)) {
 			}
 			walk(sp.Plan, depth+1, fmt.Sprintf("%s %d", kind, sp.ID))
 		}
-		if cs, ok := n.(*CTEScan); ok && !shown[cs.CTE.ID] {
+		if cs, ok := n.(*CTEScan); ok && !shown[cs.CTE.ID] && cs.CTE.Plan != nil {
 			shown[cs.CTE.ID] = true
 			walk(cs.CTE.Plan, depth+1, "CTE "+cs.CTE.Name)
 		}
 	}
-	walk(root, 0, "")
+	walk(p.Root, 0, "")
+	for _, w := range p.Writes {
+		walk(w.Plan.Root, 1, "CTE "+w.Name)
+	}
 }
 
 // Explain renders a plan as text lines, one operator per line with its
@@ -72,7 +76,7 @@ func walkDescriptions(root Node, fn func(explainStep)) {
 // ANALYZE) each operator also shows what it did.
 func Explain(p *Plan, stats map[Node]*NodeStats) []string {
 	var lines []string
-	walkDescriptions(p.Root, func(s explainStep) {
+	walkDescriptions(p, func(s explainStep) {
 		// PostgreSQL's layout: children start with "->" and their details
 		// line up under the operator name.
 		indent := strings.Repeat("      ", s.depth)
@@ -116,7 +120,7 @@ func ExplainJSON(p *Plan, stats map[Node]*NodeStats) string {
 	}
 	var stack []*jnode
 	var root *jnode
-	walkDescriptions(p.Root, func(s explainStep) {
+	walkDescriptions(p, func(s explainStep) {
 		details := make([]string, len(s.desc.Attrs))
 		for i, a := range s.desc.Attrs {
 			details[i] = a.Key + ": " + a.Value
@@ -442,6 +446,10 @@ func (x *SetOp) Describe() Description {
 
 func (x *CTEScan) Describe() Description {
 	d := Description{Head: "CTE Scan " + x.CTE.Name}
+	if x.CTE.Plan == nil {
+		d.add("rows", "returned by the data-modifying WITH query, which runs first")
+		return d
+	}
 	if x.CTE.Shared {
 		d.add("shared", "computed once for its %s", "references")
 	}

@@ -45,7 +45,7 @@ func cteRefs(r planner.Rel) map[int]int {
 
 // inlinable reports whether a WITH query read refs times is inlined.
 func inlinable(c *planner.CTE, refs int) bool {
-	if c.Recursive || c.Materialized || refs == 0 || refs > 1 && !c.NotMaterialized {
+	if c.Write != nil || c.Recursive || c.Materialized || refs == 0 || refs > 1 && !c.NotMaterialized {
 		return false
 	}
 	if planner.Escapes(c.Plan) {

@@ -61,6 +61,14 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 	if b.err != nil {
 		return nil, b.err
 	}
+	for _, c := range planner.WritesOf(stmt) {
+		w, err := Optimize(c.Write, params, opts)
+		if err != nil {
+			return nil, err
+		}
+		plan.Writes = append(plan.Writes, &CTEWrite{ID: c.ID, Name: c.Name, Plan: w})
+		plan.Notices = append(plan.Notices, w.Notices...)
+	}
 	plan.Scan = b.firstScan
 	if plan.Columns == nil {
 		plan.Columns = plan.Root.Columns()
@@ -418,6 +426,12 @@ func (b *builder) windowCall(c planner.WindowCall) planner.WindowCall {
 // cte plans a WITH query once per statement.
 func (b *builder) cte(c *planner.CTE) (*CTE, error) {
 	if p, ok := b.ctes[c.ID]; ok {
+		return p, nil
+	}
+	if c.Write != nil {
+		// Its rows are what its write returned (Plan.Writes).
+		p := &CTE{ID: c.ID, Name: c.Name, Shared: true}
+		b.ctes[c.ID] = p
 		return p, nil
 	}
 	root, _, err := b.build(b.logical(c.Plan), request{})

@@ -293,6 +293,17 @@ type Plan struct {
 	Notices []*pgerr.Error
 	// Columns are the statement's result columns (reads, RETURNING).
 	Columns []planner.Column
+	// Writes are the statement's data-modifying WITH queries, run once
+	// each, in order, before the statement; their RETURNING rows are what
+	// the statement's CTE Scans of them read.
+	Writes []*CTEWrite
+}
+
+// CTEWrite is a data-modifying WITH query planned.
+type CTEWrite struct {
+	ID   int
+	Name string
+	Plan *Plan
 }
 
 // AccessPath labels the plan for metrics: the first scan's method, or

@@ -54,6 +54,15 @@ type Statement struct {
 	// take (anything but a literal or a parameter), parsed apart; the
 	// clause holds CountExprBase + i in their place (see CountExprIndex).
 	CountExprs []ast.ExprNode
+	// WriteWith is the WITH clause of an INSERT, UPDATE or DELETE (TiDB's
+	// grammar puts WITH before SELECT only).
+	WriteWith *ast.WithClause
+	// WriteCTEs are the data-modifying WITH queries (WITH d AS (DELETE ...
+	// RETURNING *)), each a statement of its own; the query's body is
+	// SELECT zp_write_cte(i) in its place (see WriteCTEIndex).
+	// CountExprs, WriteWith and WriteCTEs of parts parsed apart (RETURNING,
+	// a lifted WITH) belong to the statement.
+	WriteCTEs []*Statement
 	// TargetAlias is the alias of DELETE FROM t alias USING ...'s target,
 	// which TiDB's multi-table DELETE cannot carry.
 	TargetAlias string

@@ -186,6 +186,8 @@ func (r *rewriter) relational(head int) error {
 			}
 		case (t.val == "limit" || t.val == "offset") && r.countExpression(i):
 			err = r.liftCount(head, i)
+		case (t.val == "insert" || t.val == "update" || t.val == "delete") && i > head && r.toks[i-1].is("("):
+			err = r.writeCTE(i)
 		case t.val == "values" && r.queryValues(head, i):
 			r.valueRows(i)
 		case t.val == "is" && (r.peek(i+1, "distinct") && r.peek(i+2, "from") ||
@@ -318,9 +320,10 @@ func (r *rewriter) lift(from, to int) (string, error) {
 	if len(fields) != 1 || fields[0].Expr == nil {
 		return "", r.syntaxErrorAt(from)
 	}
-	r.st.CountExprs = append(r.st.CountExprs, fields[0].Expr)
+	st := r.lifted()
+	st.CountExprs = append(st.CountExprs, fields[0].Expr)
 	r.drop(from, to)
-	return strconv.FormatUint(CountExprBase+uint64(len(r.st.CountExprs)-1), 10), nil
+	return strconv.FormatUint(CountExprBase+uint64(len(st.CountExprs)-1), 10), nil
 }
 
 // liftCount parses the LIMIT or OFFSET operand after token i apart and puts
@@ -418,12 +421,19 @@ func (r *rewriter) liftTail(head int) error {
 // prefix, as a statement of their own. Their parameter markers are
 // numbered after the main statement's (see numberSubParams).
 func (r *rewriter) subParse(prefix string, from, to int) (ast.StmtNode, error) {
+	return r.subParseAround(prefix, "", from, to)
+}
+
+// subParseAround is subParse with a suffix after the tokens too. What the
+// part lifts (LIMIT operands, data-modifying WITH queries) goes to the
+// statement being parsed.
+func (r *rewriter) subParseAround(prefix, suffix string, from, to int) (ast.StmtNode, error) {
 	sub := &rewriter{sql: r.sql, toks: r.toks[from:to], ed: make([]edit, to-from), primStart: map[int]int{},
-		st: &Statement{query: r.sql, Offset: r.st.Offset}, startInFrom: strings.HasSuffix(prefix, " FROM ")}
+		st: &Statement{query: r.sql, Offset: r.st.Offset}, root: r.lifted(), startInFrom: strings.HasSuffix(prefix, " FROM ")}
 	if err := sub.rewrite(0); err != nil {
 		return nil, err
 	}
-	text := prefix + sub.emit(0)
+	text := prefix + sub.emit(0) + suffix
 	segs := []seg{{out: 0, orig: r.toks[from].start}}
 	for _, s := range sub.seg {
 		s.out += len(prefix)

@@ -45,6 +45,17 @@ type rewriter struct {
 	subParams []subParams
 	// startInFrom: the tokens are a FROM list (UPDATE's, parsed apart).
 	startInFrom bool
+	// root is the statement a part parsed apart belongs to (nil: st).
+	root *Statement
+}
+
+// lifted is the statement that keeps what the rewriting lifts out of the
+// text (Statement.CountExprs, WriteWith, WriteCTEs).
+func (r *rewriter) lifted() *Statement {
+	if r.root != nil {
+		return r.root
+	}
+	return r.st
 }
 
 type paramAt struct {
@@ -193,6 +204,10 @@ func (r *rewriter) qualifiedStart(j, lo int) int {
 // any EXPLAIN prefix) is head, applying the construct handlers and then
 // the token-level rewrites.
 func (r *rewriter) rewrite(head int) error {
+	head, err := r.statementWith(head)
+	if err != nil {
+		return err
+	}
 	if err := r.relational(head); err != nil {
 		return err
 	}

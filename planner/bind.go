@@ -24,7 +24,15 @@ type Binder struct {
 	// bound (window functions attach to it), nil elsewhere.
 	level *selectLevel
 	// srf is where a set-returning function call may go (srf.go).
-	srf          srfPlace
+	srf srfPlace
+	// nesting counts the queries being bound around the current point (1
+	// in a statement's own query).
+	nesting int
+	// writes are the data-modifying WITH queries bound (writecte.go);
+	// baseCTEs the WITH queries a write statement's tables may name.
+	writes       []*CTE
+	baseCTEs     *cteEnv
+	boundWith    map[*ast.WithClause]bool
 	nextCTE      int
 	nextSubquery int
 	viewDepth    int
@@ -59,6 +67,7 @@ func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.
 	if err != nil {
 		return nil, nil, err
 	}
+	st = withWrites(st, b.writes)
 	for i, t := range b.params {
 		if t.ID == sqltypes.Unknown {
 			b.params[i] = sqltypes.TypeText
@@ -72,6 +81,12 @@ func unsupported(format string, args ...any) error {
 }
 
 func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
+	switch node.(type) {
+	case *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
+		if err := b.bindWriteWith(); err != nil {
+			return nil, err
+		}
+	}
 	switch n := node.(type) {
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		rel, err := b.bindQuery(n, env{})

@@ -355,9 +355,17 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (Rel, error) {
 	schema, name := tn.Schema.O, tn.Name.O
 	if schema == "" {
-		if cte, self, ok := sc.ctes.lookup(name); ok {
+		cte, self, ok := sc.ctes.lookup(name)
+		if !ok {
+			// The WITH of an INSERT, UPDATE or DELETE (writecte.go).
+			cte, self, ok = b.baseCTEs.lookup(name)
+		}
+		if ok {
 			if self {
 				return NewWorkTable(cte), nil
+			}
+			if cte.Write != nil && cte.Cols == nil {
+				return nil, noReturning(cte)
 			}
 			cte.Refs++
 			return NewCTEScan(cte, alias), nil

@@ -28,6 +28,8 @@ type Query struct {
 	Plan Rel
 	// Locking is set for SELECT ... FOR UPDATE / FOR SHARE.
 	Locking string
+	// Writes are its data-modifying WITH queries (writecte.go).
+	Writes []*CTE
 }
 
 // Kind implements Statement.
@@ -49,6 +51,8 @@ type Insert struct {
 	// OnConflict: nil (duplicate key is an error), DoNothing, or DoUpdate.
 	OnConflict *OnConflict
 	Returning  *Returning
+	// Writes are its data-modifying WITH queries (writecte.go).
+	Writes []*CTE
 }
 
 // Kind implements Statement.
@@ -75,6 +79,8 @@ type Update struct {
 	// Recheck is the part of WHERE that reads only the target row: a row
 	// changed by a concurrent statement since the scan must still pass it.
 	Recheck Expr
+	// Writes are its data-modifying WITH queries (writecte.go).
+	Writes []*CTE
 }
 
 // Kind implements Statement.
@@ -88,6 +94,8 @@ type Delete struct {
 	Returning *Returning
 	// Recheck: as for Update.
 	Recheck Expr
+	// Writes are its data-modifying WITH queries (writecte.go).
+	Writes []*CTE
 }
 
 // Kind implements Statement.

@@ -30,6 +30,8 @@ func (e env) newScope() *scope {
 // its WITH clause) and returns its plan, whose columns are exactly the
 // query's output columns.
 func (b *Binder) bindQuery(node ast.Node, e env) (Rel, error) {
+	b.nesting++
+	defer func() { b.nesting-- }()
 	switch n := node.(type) {
 	case *ast.SelectStmt:
 		return b.bindSelect(n, e)
@@ -58,6 +60,13 @@ func (b *Binder) withCTEs(w *ast.WithClause, e env) (env, error) {
 		}
 		b.nextCTE++
 		cte := &CTE{Name: name, ID: b.nextCTE, Materialized: flags.Materialized, NotMaterialized: flags.NotMaterialized}
+		if k, ok := writeCTEBody(c); ok {
+			if err := b.bindWriteCTE(cte, k, inner); err != nil {
+				return e, err
+			}
+			ce.ctes[name] = cte
+			continue
+		}
 		var plan Rel
 		var err error
 		if w.IsRecursive && refersTo(c.Query.Query, name) {

@@ -267,6 +267,9 @@ type CTE struct {
 	Recursive bool
 	// Refs counts the references bound so far.
 	Refs int
+	// Write is a data-modifying WITH query's INSERT, UPDATE or DELETE
+	// (Plan is then nil; Cols are its RETURNING columns).
+	Write Statement
 	// Materialized and NotMaterialized are WITH q AS [NOT] MATERIALIZED:
 	// whether the optimizer may inline the query into its references
 	// (PostgreSQL 12's rules; optimizer/inline.go).

@@ -128,6 +128,15 @@ func (s *Session) requirePrivileges(snap *catalog.Snapshot, needs []tablePrivile
 // conflicting row of INSERT ... ON CONFLICT DO UPDATE, whose UPDATE it
 // needs too.
 func requiredPrivileges(b planner.Statement) []tablePrivilege {
+	out := statementPrivileges(b)
+	for _, w := range planner.WritesOf(b) {
+		out = append(out, requiredPrivileges(w.Write)...) // data-modifying WITH queries
+	}
+	return out
+}
+
+// statementPrivileges lists the privileges of the statement itself.
+func statementPrivileges(b planner.Statement) []tablePrivilege {
 	reads := func(r planner.Rel, except *catalog.Table) []tablePrivilege {
 		var out []tablePrivilege
 		for _, t := range planner.ScannedTables(r) {

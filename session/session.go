@@ -249,6 +249,9 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		if err != nil {
 			return nil, storeErr(err)
 		}
+		if len(x.Writes) > 0 && s.txStatus == 'T' {
+			s.txWrote = true
+		}
 		e.cfg.Metrics.Fanout(len(shardsOf(plan)))
 		if plan.Scan != nil && plan.Scan.ZSchema != nil {
 			e.cfg.Metrics.ZOrderScan(len(plan.Scan.Ranges))
@@ -375,6 +378,9 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 
 // writes reports whether a statement changes data or schema.
 func writes(b planner.Statement) bool {
+	if len(planner.WritesOf(b)) > 0 {
+		return true // WITH d AS (DELETE ...) SELECT ...
+	}
 	switch b.(type) {
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
 		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView:

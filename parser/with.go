@@ -1,0 +1,113 @@
+package parser
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+)
+
+// WITH clauses TiDB's grammar lacks: one before INSERT, UPDATE or DELETE
+// (lifted into Statement.With), and data-modifying WITH queries, whose
+// INSERT, UPDATE or DELETE body becomes a statement of its own
+// (Statement.WriteCTEs) and leaves SELECT zp_write_cte(i) in its place.
+
+// WriteCTEFunc marks a data-modifying WITH query's body.
+const WriteCTEFunc = "zp_write_cte"
+
+// WriteCTEIndex reports which of Statement.WriteCTEs a WITH query's body
+// stands for, if it is such a marker.
+func WriteCTEIndex(q ast.Node) (int, bool) {
+	sel, ok := q.(*ast.SelectStmt)
+	if !ok || sel.From != nil || sel.Fields == nil || len(sel.Fields.Fields) != 1 {
+		return 0, false
+	}
+	call, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if !ok || call.FnName.L != WriteCTEFunc || len(call.Args) != 1 {
+		return 0, false
+	}
+	v, ok := call.Args[0].(*driver.ValueExpr)
+	if !ok {
+		return 0, false
+	}
+	return int(v.GetInt64()), true
+}
+
+// statementWith lifts the WITH clause of a WITH ... INSERT|UPDATE|DELETE
+// statement starting at head and returns where the statement proper
+// starts (head itself for other statements).
+func (r *rewriter) statementWith(head int) (int, error) {
+	if !r.peek(head, "with") {
+		return head, nil
+	}
+	k := head + 1
+	if r.peek(k, "recursive") {
+		k++
+	}
+	for {
+		if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+			return head, nil // malformed: TiDB reports it
+		}
+		k++
+		if r.peek(k, "(") {
+			if k = r.matching(k); k < 0 {
+				return head, nil
+			}
+			k++
+		}
+		if !r.peek(k, "as") {
+			return head, nil
+		}
+		k++
+		if r.peek(k, "not") {
+			k++
+		}
+		if r.peek(k, "materialized") {
+			k++
+		}
+		if !r.peek(k, "(") {
+			return head, nil
+		}
+		if k = r.matching(k); k < 0 {
+			return head, nil
+		}
+		k++
+		if !r.peek(k, ",") {
+			break
+		}
+		k++
+	}
+	if !r.peek(k, "insert") && !r.peek(k, "update") && !r.peek(k, "delete") {
+		return head, nil
+	}
+	stmt, err := r.subParseAround("", " SELECT 1", head, k)
+	if err != nil {
+		return head, err
+	}
+	r.lifted().WriteWith = stmt.(*ast.SelectStmt).With
+	r.drop(head, k)
+	return k, nil
+}
+
+// writeCTE lifts the INSERT, UPDATE or DELETE at i, the body of a WITH
+// query (it follows the query's opening parenthesis).
+func (r *rewriter) writeCTE(i int) error {
+	close := r.matching(i - 1)
+	if close < 0 {
+		return r.syntaxErrorAt(len(r.toks))
+	}
+	st, err := parseOne(r.sql, r.toks[i:close])
+	if err != nil {
+		return err
+	}
+	root := r.lifted()
+	root.WriteCTEs = append(root.WriteCTEs, &st)
+	r.replace(i, "SELECT "+WriteCTEFunc+"("+itoa(len(root.WriteCTEs)-1)+")")
+	r.drop(i+1, close)
+	return nil
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
