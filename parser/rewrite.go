@@ -433,6 +433,9 @@ func (r *rewriter) createView(i int) error {
 			if k+1 >= len(r.toks) {
 				return r.syntaxErrorAt(k + 1)
 			}
+			if c := r.checkOption(k + 1); c >= 0 {
+				return pgerr.New(pgerr.FeatureNotSupported, "WITH CHECK OPTION is not supported").WithPosition(r.pos(c))
+			}
 			last := r.toks[len(r.toks)-1]
 			r.st.ViewQuery = r.sql[r.toks[k+1].start:last.end]
 			return nil

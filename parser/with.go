@@ -87,6 +87,24 @@ func (r *rewriter) statementWith(head int) (int, error) {
 	return k, nil
 }
 
+// checkOption finds a view's WITH [CASCADED | LOCAL] CHECK OPTION in the
+// query from token from, or returns -1.
+func (r *rewriter) checkOption(from int) int {
+	at := -1
+	r.atDepth0(from, len(r.toks), func(k int) bool {
+		n := k + 1
+		if r.peek(n, "cascaded") || r.peek(n, "local") {
+			n++
+		}
+		if r.toks[k].is("with") && r.peek(n, "check") && r.peek(n+1, "option") {
+			at = k
+			return false
+		}
+		return true
+	})
+	return at
+}
+
 // writeCTE lifts the INSERT, UPDATE or DELETE at i, the body of a WITH
 // query (it follows the query's opening parenthesis).
 func (r *rewriter) writeCTE(i int) error {

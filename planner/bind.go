@@ -30,9 +30,11 @@ type Binder struct {
 	nesting int
 	// writes are the data-modifying WITH queries bound (writecte.go);
 	// baseCTEs the WITH queries a write statement's tables may name.
-	writes       []*CTE
-	baseCTEs     *cteEnv
-	boundWith    map[*ast.WithClause]bool
+	writes    []*CTE
+	baseCTEs  *cteEnv
+	boundWith map[*ast.WithClause]bool
+	// viewWrite is the updatable view being written through (viewwrite.go).
+	viewWrite    *viewWrite
 	nextCTE      int
 	nextSubquery int
 	viewDepth    int
@@ -101,11 +103,11 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 	case *ast.CreateViewStmt:
 		return b.bindCreateView(n)
 	case *ast.InsertStmt:
-		return b.bindInsert(n)
+		return b.finishWrite(b.bindInsert(n))
 	case *ast.UpdateStmt:
-		return b.bindUpdate(n)
+		return b.finishWrite(b.bindUpdate(n))
 	case *ast.DeleteStmt:
-		return b.bindDelete(n)
+		return b.finishWrite(b.bindDelete(n))
 	case *ast.CreateTableStmt:
 		return b.bindCreateTable(n)
 	case *ast.DropTableStmt:

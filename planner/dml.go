@@ -41,10 +41,9 @@ func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) 
 	}
 	t, err := b.snap.Table(tn.Name.O)
 	if err != nil {
-		if _, ok := b.snap.StoredView(tn.Name.O); ok {
-			return nil, "", pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change view %q", tn.Name.O).
-				WithDetail("Views that do not select from a single table or view are not automatically updatable.").
-				WithHint("zproxy's views are read-only.")
+		if v, ok := b.snap.StoredView(tn.Name.O); ok {
+			stand, err := b.viewTarget(v) // an updatable view (viewwrite.go)
+			return stand, tn.Name.O, err
 		}
 		if _, ok := b.snap.View("", tn.Name.O); ok {
 			return nil, "", pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", tn.Name.O)
@@ -90,6 +89,9 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 			seen[i] = true
 			targets = append(targets, i)
 		}
+	}
+	if b.viewWrite != nil && len(n.Columns) == 0 {
+		targets = b.viewWrite.insertOrder()
 	}
 	ins := &Insert{Table: t}
 	if n.Select != nil {
@@ -199,6 +201,9 @@ func (b *Binder) bindReturning(sc *scope) (*Returning, error) {
 			es, cols, err := sc.star(f.WildCard.Table.O)
 			if err != nil {
 				return nil, err
+			}
+			if b.viewWrite != nil {
+				es, cols = b.viewWrite.returningOrder(es, cols)
 			}
 			r.Exprs = append(r.Exprs, es...)
 			r.Cols = append(r.Cols, cols...)
