@@ -257,6 +257,17 @@ type aggInstance struct {
 	acc      aggregator
 	distinct *rowSet
 	ordered  [][]sqltypes.Value // [args..., sort keys...]
+	// held is what ordered charged to the budget.
+	held int64
+}
+
+// charged is what the instance charged to the statement's budget.
+func (in *aggInstance) charged() int64 {
+	n := in.held
+	if in.distinct != nil {
+		n += in.distinct.held
+	}
+	return n
 }
 
 func newInstance(call *planner.AggCall, mem *memBudget) *aggInstance {
@@ -311,6 +322,7 @@ func (in *aggInstance) feed(ev *planner.EvalContext, row []sqltypes.Value, mem *
 		if err := mem.grow(rowSize(kept)); err != nil {
 			return err
 		}
+		in.held += rowSize(kept)
 		in.ordered = append(in.ordered, kept)
 		return nil
 	}
@@ -346,9 +358,13 @@ type aggRows struct {
 	in   Rows
 	node *optimizer.Aggregate
 	ec   *execCtx
+	mem  *memBudget // the groups' (opMem)
 	out  [][]sqltypes.Value
 	pos  int
 	done bool
+	// Spilling (aggspill.go): the groups there was no room for go to
+	// partitions, aggregated one by one after the groups in memory.
+	spill aggSpill
 }
 
 func (a *aggRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
@@ -358,8 +374,10 @@ func (a *aggRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 			return nil, false, err
 		}
 	}
-	if a.pos >= len(a.out) {
-		return nil, false, nil
+	for a.pos >= len(a.out) {
+		if more, err := a.nextPartition(ctx); err != nil || !more {
+			return nil, false, err
+		}
 	}
 	a.pos++
 	return a.out[a.pos-1], true, nil
@@ -368,7 +386,7 @@ func (a *aggRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 func (a *aggRows) newGroup(key []sqltypes.Value) *group {
 	g := &group{key: key, aggs: make([]*aggInstance, len(a.node.Aggs))}
 	for i := range a.node.Aggs {
-		g.aggs[i] = newInstance(&a.node.Aggs[i], a.ec.mem)
+		g.aggs[i] = newInstance(&a.node.Aggs[i], a.mem)
 	}
 	return g
 }
@@ -403,15 +421,23 @@ func (a *aggRows) consume(ctx context.Context) error {
 		}
 		if grp == nil {
 			k := copyRow(key)
-			if err := a.ec.mem.grow(rowSize(k) + int64(64*len(a.node.Aggs))); err != nil {
+			size := rowSize(k) + int64(64*len(a.node.Aggs))
+			if err := a.mem.grow(size); err != nil {
+				if spilled, serr := a.spillRow(err, h, row); spilled || serr != nil {
+					if serr != nil {
+						return serr
+					}
+					continue
+				}
 				return err
 			}
+			a.spill.held += size
 			grp = a.newGroup(k)
 			groups[h] = append(groups[h], grp)
 			order = append(order, grp)
 		}
 		for _, in := range grp.aggs {
-			if err := in.feed(a.ec.eval, row, a.ec.mem); err != nil {
+			if err := in.feed(a.ec.eval, row, a.mem); err != nil {
 				return err
 			}
 		}
@@ -429,8 +455,17 @@ func (a *aggRows) consume(ctx context.Context) error {
 			out[len(g.key)+i] = v
 		}
 		a.out = append(a.out, out)
+		for _, in := range g.aggs {
+			a.spill.held += in.charged()
+		}
 	}
+	// The groups are rows now: their states hold nothing any more.
+	a.mem.release(a.spill.held)
+	a.spill.held = 0
 	return nil
 }
 
-func (a *aggRows) Close() { a.in.Close() }
+func (a *aggRows) Close() {
+	a.spill.close()
+	a.in.Close()
+}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zproxy/zproxy/executor/spill"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -29,11 +30,26 @@ type Executor struct {
 	// schema until their batch is committed; an index build holds it
 	// exclusively while it reads and indexes one chunk of rows.
 	Gate sync.RWMutex
+	// Spill holds what statements spill past work_mem (spilling.go); nil
+	// keeps them from spilling.
+	Spill *spill.Store
 }
 
-// New returns an Executor for store.
+var sweepOnce sync.Once
+
+// New returns an Executor for store, spilling under os.TempDir() (where
+// the first executor of the process removes what dead processes left).
 func New(store kv.Store) *Executor {
-	return &Executor{Store: store, Caps: store.Capabilities(), Concurrency: 16}
+	sweepOnce.Do(func() { spill.Sweep("") })
+	return &Executor{Store: store, Caps: store.Capabilities(), Concurrency: 16, Spill: spill.New("")}
+}
+
+// Close removes the executor's spill store.
+func (e *Executor) Close() error {
+	if e.Spill == nil {
+		return nil
+	}
+	return e.Spill.Close()
 }
 
 // Rows is a stream of result rows.
@@ -53,6 +69,9 @@ type RunOptions struct {
 	// WorkMem bounds the memory of sorts, hash tables and the like
 	// (bytes; 0: DefaultWorkMem).
 	WorkMem int64
+	// TempFileLimit bounds what the statement may spill to disk past
+	// WorkMem (bytes; 0: no bound; NoSpill: no spilling).
+	TempFileLimit int64
 	// Fn is what built-in functions see (the statement's timestamp, the
 	// session); a zero Now means the time the statement starts running.
 	Fn builtins.Context
@@ -62,13 +81,15 @@ type RunOptions struct {
 func (e *Executor) Run(ctx context.Context, plan *optimizer.Plan, params []sqltypes.Value, opts RunOptions) (Rows, error) {
 	ec := e.newExecCtx(ctx, params, opts)
 	if err := ec.runWrites(ctx, plan.Writes, opts); err != nil {
+		ec.releaseCTEs()
 		return nil, err
 	}
 	r, err := ec.build(ctx, plan.Root)
 	if err != nil {
+		ec.releaseCTEs()
 		return nil, err
 	}
-	return r, nil
+	return &statementRows{Rows: r, ec: ec}, nil
 }
 
 func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts RunOptions) *execCtx {
@@ -77,7 +98,7 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 		budget = DefaultWorkMem
 	}
 	ec := &execCtx{ex: e, ctx: ctx, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
-		ctes: map[int]*cteState{}, work: map[int][][]sqltypes.Value{}}
+		ctes: map[int]*cteState{}, work: map[int][][]sqltypes.Value{}, spill: e.newSpillState(opts.TempFileLimit)}
 	fn := opts.Fn
 	if fn.Now.IsZero() {
 		fn.Now = time.Now()
@@ -99,6 +120,8 @@ type execCtx struct {
 	ctes map[int]*cteState
 	// work holds the previous round of each running recursive CTE.
 	work map[int][][]sqltypes.Value
+	// spill is where operators put what exceeds the budget (nil: nowhere).
+	spill *spillState
 }
 
 // child is the context of a subplan run for outer row: the same statement,
@@ -185,13 +208,13 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 		if err != nil {
 			return nil, err
 		}
-		return &aggRows{in: in, node: x, ec: ec}, nil
+		return &aggRows{in: in, node: x, ec: ec, mem: ec.opMem()}, nil
 	case *optimizer.Window:
 		in, err := input(x.Input)
 		if err != nil {
 			return nil, err
 		}
-		return &windowRows{in: in, node: x, ec: ec}, nil
+		return &windowRows{in: in, node: x, ec: ec, mem: ec.opMem()}, nil
 	case *optimizer.ProjectSet:
 		in, err := input(x.Input)
 		if err != nil {
@@ -203,13 +226,13 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 		if err != nil {
 			return nil, err
 		}
-		return &sortRows{in: in, keys: x.Keys, limit: x.Limit, ec: ec}, nil
+		return &sortRows{in: in, keys: x.Keys, limit: x.Limit, ec: ec, node: x}, nil
 	case *optimizer.Distinct:
 		in, err := input(x.Input)
 		if err != nil {
 			return nil, err
 		}
-		return &distinctRows{in: in, on: x.On, ec: ec, seen: newRowSet(ec.mem)}, nil
+		return newDistinct(ec, x, in), nil
 	case *optimizer.Limit:
 		in, err := input(x.Input)
 		if err != nil {
@@ -447,15 +470,23 @@ func rowSize(r []sqltypes.Value) int64 {
 	return n
 }
 
+// release returns n bytes an operator no longer holds (it spilled them).
+func (m *memBudget) release(n int64) {
+	m.mu.Lock()
+	m.used -= n
+	m.mu.Unlock()
+}
+
 // grow charges n bytes to the statement, or fails with 53200 when the
-// statement would go past its budget.
+// statement would go past its budget (charging nothing).
 func (m *memBudget) grow(n int64) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.used += n
 	if m.used > m.limit {
+		m.used -= n
 		return pgerr.New(pgerr.OutOfMemory, "statement needs more than %s of memory for sorting, hashing or grouping", sizeText(m.limit)).
-			WithDetail("zproxy keeps sorts, hash tables, DISTINCT sets and window partitions in memory, up to zproxy.work_mem per statement.").
+			WithDetail("zproxy.work_mem bounds the memory of one statement's sorts, hash tables, DISTINCT sets and window partitions; sorts, hash aggregations, hash joins, DISTINCT, windows and WITH queries spill to disk past it unless temp_file_limit is 0, the others cannot.").
 			WithHint("Raise zproxy.work_mem (SET zproxy.work_mem = '1GB'), add a LIMIT, or narrow the WHERE clause.")
 	}
 	return nil
@@ -480,15 +511,17 @@ func itoa(n int64) string {
 	return itoa(n/10) + string(rune('0'+n%10))
 }
 
-// sortRows sorts its input; with a limit it keeps a bounded top-n.
+// sortRows sorts its input; with a limit it keeps a bounded top-n. Past
+// work_mem it sorts externally (spilling.go).
 type sortRows struct {
 	in    Rows
 	keys  []planner.SortKey
 	limit int
 	ec    *execCtx
-	rows  [][]sqltypes.Value
-	pos   int
-	done  bool
+	node  optimizer.Node
+	out   Rows
+	n     int
+	es    *externalSort
 }
 
 // lessBy orders rows by sort keys with PostgreSQL's NULL placement.
@@ -521,47 +554,39 @@ func compareBy(keys []planner.SortKey, a, b []sqltypes.Value) int {
 }
 
 func (s *sortRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
-	if !s.done {
-		s.done = true
-		if err := s.fill(ctx); err != nil {
+	if s.out == nil {
+		out, err := s.fill(ctx)
+		if err != nil {
 			return nil, false, err
 		}
+		s.out = out
 	}
-	if s.pos >= len(s.rows) {
+	if s.limit > 0 && s.n >= s.limit {
 		return nil, false, nil
 	}
-	s.pos++
-	return s.rows[s.pos-1], true, nil
+	row, ok, err := s.out.Next(ctx)
+	if ok {
+		s.n++
+	}
+	return row, ok, err
 }
 
-func (s *sortRows) fill(ctx context.Context) error {
-	less := func(i, j int) bool { return lessBy(s.keys, s.rows[i], s.rows[j]) }
+func (s *sortRows) fill(ctx context.Context) (Rows, error) {
+	es := &externalSort{ec: s.ec, mem: s.ec.opMem(), node: s.node, keys: s.keys, limit: s.limit}
+	s.es = es
 	for {
 		row, ok, err := s.in.Next(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !ok {
 			break
 		}
-		kept := copyRow(row)
-		if err := s.ec.mem.grow(rowSize(kept)); err != nil {
-			return err
-		}
-		s.rows = append(s.rows, kept)
-		if s.limit > 0 && len(s.rows) >= 2*s.limit+1024 {
-			// Keep memory bounded for ORDER BY ... LIMIT: trim to top-n.
-			sort.SliceStable(s.rows, less)
-			s.rows = s.rows[:s.limit]
+		if err := es.add(ctx, copyRow(row)); err != nil {
+			return nil, err
 		}
 	}
-	if err := sortChecked(ctx, s.rows, less); err != nil {
-		return err
-	}
-	if s.limit > 0 && len(s.rows) > s.limit {
-		s.rows = s.rows[:s.limit]
-	}
-	return nil
+	return es.result(ctx)
 }
 
 // sortRun is how many rows sortChecked sorts between looks at its context.
@@ -619,13 +644,24 @@ func sortChecked(ctx context.Context, rows [][]sqltypes.Value, less func(i, j in
 	return nil
 }
 
-func (s *sortRows) Close() { s.in.Close() }
+func (s *sortRows) Close() {
+	if s.out != nil {
+		s.out.Close()
+	}
+	if s.es != nil {
+		s.es.mem.release(s.es.held)
+		s.es.held = 0
+	}
+	s.in.Close()
+}
 
 // rowSet is a hash set of rows (DISTINCT, set operations), charged to the
 // statement's memory budget.
 type rowSet struct {
 	mem     *memBudget
 	buckets map[uint64][]*setEntry
+	// held is what the set charged to mem.
+	held int64
 }
 
 type setEntry struct {
@@ -657,25 +693,49 @@ func (s *rowSet) add(row []sqltypes.Value) (*setEntry, bool, error) {
 	if err := s.mem.grow(rowSize(kept) + 16); err != nil {
 		return nil, false, err
 	}
+	s.held += rowSize(kept) + 16
 	e := &setEntry{row: kept, count: 1}
 	h := hashRow(kept)
 	s.buckets[h] = append(s.buckets[h], e)
 	return e, true, nil
 }
 
+// distinctRows passes the first row of each key (the whole row, or the
+// DISTINCT ON columns) as it comes; past work_mem it spills
+// (distinctspill.go).
 type distinctRows struct {
 	in   Rows
 	on   []int
 	ec   *execCtx
+	node optimizer.Node
 	seen *rowSet
 	key  []sqltypes.Value
+	// spill holds the rows of keys there was no room for.
+	spill distinctSpill
+	// grouped: the input is sorted on key columns (distinctspill.go).
+	ordered bool
+	sorted  []planner.SortKey
+	grouped bool
+	prev    []sqltypes.Value
 }
 
 func (d *distinctRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	for {
+		if d.spill.inDone {
+			return d.nextSpilled(ctx)
+		}
 		row, ok, err := d.in.Next(ctx)
-		if !ok || err != nil {
+		if err != nil {
 			return nil, false, err
+		}
+		if !ok {
+			d.spill.inDone = true
+			continue
+		}
+		if d.grouped && d.newGroup(row) {
+			// Sorted on key columns: no later row has an earlier key.
+			d.seen.mem.release(d.seen.held)
+			d.seen = newRowSet(d.seen.mem)
 		}
 		key := row
 		if len(d.on) > 0 {
@@ -687,6 +747,12 @@ func (d *distinctRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error)
 		}
 		_, fresh, err := d.seen.add(key)
 		if err != nil {
+			if spilled, serr := d.spillRow(err, key, row); spilled || serr != nil {
+				if serr != nil {
+					return nil, false, serr
+				}
+				continue
+			}
 			return nil, false, err
 		}
 		if fresh {
@@ -695,7 +761,12 @@ func (d *distinctRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error)
 	}
 }
 
-func (d *distinctRows) Close() { d.in.Close() }
+func (d *distinctRows) Close() {
+	d.spill.close()
+	d.seen.mem.release(d.seen.held)
+	d.seen.held = 0
+	d.in.Close()
+}
 
 // hashRow hashes a row so that rows equal under rowsEqual hash alike
 // (numbers equal across kinds hash as floats).

@@ -122,6 +122,7 @@ func evalKeys(keys []planner.Expr, ev *planner.EvalContext, row []sqltypes.Value
 // keyed by RightKeys, then each left row probes it.
 type hashJoinRows struct {
 	ec          *execCtx
+	mem         *memBudget // the build side's (opMem)
 	node        *optimizer.HashJoin
 	left, right Rows
 	em          joinEmitter
@@ -133,6 +134,9 @@ type hashJoinRows struct {
 	key         []sqltypes.Value
 	tail        int // full join: next build row to check for no match
 	leftDone    bool
+	// Spilling (joinspill.go): partitioned, the join runs partition by
+	// partition.
+	spill joinSpill
 }
 
 func (ec *execCtx) newHashJoin(ctx context.Context, n *optimizer.HashJoin) (Rows, error) {
@@ -146,7 +150,7 @@ func (ec *execCtx) newHashJoin(ctx context.Context, n *optimizer.HashJoin) (Rows
 		return nil, err
 	}
 	lw, rw := len(n.Left.Columns()), len(n.Right.Columns())
-	return &hashJoinRows{ec: ec, node: n, left: l, right: r, em: joinEmitter{kind: n.Kind, lw: lw, rw: rw}}, nil
+	return &hashJoinRows{ec: ec, mem: ec.opMem(), node: n, left: l, right: r, em: joinEmitter{kind: n.Kind, lw: lw, rw: rw}}, nil
 }
 
 func (h *hashJoinRows) buildTable(ctx context.Context) error {
@@ -162,14 +166,21 @@ func (h *hashJoinRows) buildTable(ctx context.Context) error {
 		if !ok && h.node.Kind != planner.FullJoin {
 			return nil // a NULL key matches nothing
 		}
+		if h.spill.build != nil {
+			return h.spill.addBuild(h.ec, k, ok, row)
+		}
 		kept := make([]sqltypes.Value, rw, rw+len(k))
 		copy(kept, row)
 		if ok {
 			kept = append(kept, k...)
 		}
-		if err := h.ec.mem.grow(rowSize(kept) + 16); err != nil {
+		if err := h.mem.grow(rowSize(kept) + 16); err != nil {
+			if spilled, serr := h.spillBuild(err, k, ok, row); spilled || serr != nil {
+				return serr
+			}
 			return err
 		}
+		h.spill.held += rowSize(kept) + 16
 		i := len(h.build)
 		h.build = append(h.build, kept)
 		if ok {
@@ -186,9 +197,17 @@ func (h *hashJoinRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error)
 		if err := h.buildTable(ctx); err != nil {
 			return nil, false, err
 		}
+		if h.spill.build != nil {
+			if err := h.partitionProbe(ctx); err != nil {
+				return nil, false, err
+			}
+		}
 		if h.node.Kind == planner.FullJoin {
 			h.matchedR = make([]bool, len(h.build))
 		}
+	}
+	if h.spill.subs != nil {
+		return h.nextFromPartitions(ctx)
 	}
 	pred := func(row []sqltypes.Value) (bool, error) { return truthy(h.node.Residual, h.ec.eval, row) }
 	var mark func(int)
@@ -251,6 +270,9 @@ func keysEqual(a, b []sqltypes.Value) bool {
 }
 
 func (h *hashJoinRows) Close() {
+	h.mem.release(h.spill.held) // the build rows
+	h.spill.held = 0
+	h.spill.close()
 	h.left.Close()
 	h.right.Close()
 }

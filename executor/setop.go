@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 
+	"github.com/zproxy/zproxy/executor/spill"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/optimizer"
@@ -165,10 +166,14 @@ func (s *setOpRows) Close() {
 	s.right.Close()
 }
 
-// cteState holds the rows of a shared WITH query once computed.
+// cteState holds the rows of a shared WITH query once computed, in memory
+// or, past work_mem, in a spill run (ctespill.go).
 type cteState struct {
 	rows [][]sqltypes.Value
 	done bool
+	mem  *memBudget
+	held int64
+	run  *spill.Run
 }
 
 func (ec *execCtx) newCTEScan(ctx context.Context, n *optimizer.CTEScan) (Rows, error) {
@@ -177,7 +182,7 @@ func (ec *execCtx) newCTEScan(ctx context.Context, n *optimizer.CTEScan) (Rows, 
 	}
 	st := ec.ctes[n.CTE.ID]
 	if st == nil {
-		st = &cteState{}
+		st = &cteState{mem: ec.opMem()}
 		ec.ctes[n.CTE.ID] = st
 	}
 	if !st.done {
@@ -185,21 +190,19 @@ func (ec *execCtx) newCTEScan(ctx context.Context, n *optimizer.CTEScan) (Rows, 
 		if err != nil {
 			return nil, err
 		}
-		err = drain(ctx, in, func(row []sqltypes.Value) error {
-			kept := copyRow(row)
-			if err := ec.mem.grow(rowSize(kept)); err != nil {
-				return err
-			}
-			st.rows = append(st.rows, kept)
-			return nil
-		})
+		err = drain(ctx, in, func(row []sqltypes.Value) error { return st.add(ec, copyRow(row)) })
 		in.Close()
+		if err == nil && st.run != nil {
+			if err = st.run.Finish(); err == nil {
+				ec.spilled(n, st.run.Len(), st.run.Bytes())
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
 		st.done = true
 	}
-	return &rowsetRows{rows: st.rows}, nil
+	return st.scan()
 }
 
 // maxRecursion bounds the rounds of a recursive CTE; PostgreSQL has no

@@ -19,9 +19,13 @@ type windowRows struct {
 	in   Rows
 	node *optimizer.Window
 	ec   *execCtx
+	mem  *memBudget // the rows' (opMem)
 	out  [][]sqltypes.Value
 	pos  int
 	done bool
+	// spilled is the result when the input did not fit (windowspill.go).
+	spilled Rows
+	held    int64
 }
 
 func (w *windowRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
@@ -31,6 +35,9 @@ func (w *windowRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 			return nil, false, err
 		}
 	}
+	if w.spilled != nil {
+		return w.spilled.Next(ctx)
+	}
 	if w.pos >= len(w.out) {
 		return nil, false, nil
 	}
@@ -38,7 +45,14 @@ func (w *windowRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	return w.out[w.pos-1], true, nil
 }
 
-func (w *windowRows) Close() { w.in.Close() }
+func (w *windowRows) Close() {
+	if w.spilled != nil {
+		w.spilled.Close()
+	}
+	w.mem.release(w.held)
+	w.held = 0
+	w.in.Close()
+}
 
 func (w *windowRows) compute(ctx context.Context) error {
 	width := len(w.node.Input.Columns())
@@ -57,9 +71,13 @@ func (w *windowRows) compute(ctx context.Context) error {
 		}
 		kept := make([]sqltypes.Value, width+ncalls)
 		copy(kept, row)
-		if err := w.ec.mem.grow(rowSize(kept)); err != nil {
-			return err
+		if err := w.mem.grow(rowSize(kept)); err != nil {
+			if !w.ec.canSpill(err) {
+				return err
+			}
+			return w.computeSpilled(ctx, append(rows, kept))
 		}
+		w.held += rowSize(kept)
 		rows = append(rows, kept)
 	}
 	order := make([]int, len(rows))

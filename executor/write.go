@@ -286,6 +286,7 @@ type WriteResult struct {
 // Write executes an INSERT, UPDATE or DELETE plan.
 func (e *Executor) Write(ctx context.Context, plan *optimizer.Plan, params []sqltypes.Value, opts RunOptions) (WriteResult, error) {
 	ec := e.newExecCtx(ctx, params, opts)
+	defer ec.releaseCTEs()
 	if err := ec.runWrites(ctx, plan.Writes, opts); err != nil {
 		return WriteResult{}, err
 	}

@@ -20,6 +20,10 @@ type NodeStats struct {
 	Capacity  float64       // capacity units consumed (DynamoDB)
 	Time      time.Duration // wall time inside the operator, children included
 	Loops     int64         // times the operator was started (Apply, subplans)
+	// SpilledRows and SpilledBytes are what the operator wrote to the
+	// spill store past work_mem.
+	SpilledRows  int64
+	SpilledBytes int64
 }
 
 // maxShownRanges is how many key ranges EXPLAIN prints before "...".
@@ -109,6 +113,9 @@ func analyzed(s *NodeStats) string {
 	if s.Capacity > 0 {
 		out += fmt.Sprintf(" capacity=%.1f", s.Capacity)
 	}
+	if s.SpilledRows > 0 {
+		out += fmt.Sprintf(" spilled=%d rows, %dkB", s.SpilledRows, (s.SpilledBytes+1023)/1024)
+	}
 	return out + ")"
 }
 
@@ -134,7 +141,8 @@ func ExplainJSON(p *Plan, stats map[Node]*NodeStats) string {
 		}
 		if st := stats[s.node]; st != nil {
 			m["actual"] = map[string]any{"rows": st.Rows, "time_ms": float64(st.Time.Microseconds()) / 1000,
-				"items_read": st.ItemsRead, "store_requests": st.Requests, "capacity": st.Capacity, "loops": st.Loops}
+				"items_read": st.ItemsRead, "store_requests": st.Requests, "capacity": st.Capacity, "loops": st.Loops,
+				"spilled_rows": st.SpilledRows, "spilled_bytes": st.SpilledBytes}
 		}
 		n := &jnode{m: m}
 		stack = stack[:s.depth]

@@ -314,7 +314,18 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		return &Distinct{Input: in, On: n.On}, delivered, nil
+		d := &Distinct{Input: in, On: n.On}
+		switch x := n.Input.(type) {
+		case *planner.Sort:
+			d.Ordered, d.Sorted = true, x.Keys
+		default:
+			if delivered && len(req.order) > 0 {
+				d.Ordered, d.Sorted = true, req.order
+			} else {
+				d.Ordered = sortedBelow(n.Input)
+			}
+		}
+		return d, delivered, nil
 	case *planner.Aggregate:
 		need := make([]bool, len(n.Input.Columns()))
 		for _, g := range n.GroupBy {
@@ -662,4 +673,25 @@ func (n *Scan) Resolve(ctx *planner.EvalContext) (*Scan, error) {
 // tableCols is the layout of a table scan's rows.
 func tableCols(t *catalog.Table) []planner.Column {
 	return planner.NewScan(t, t.Name).Columns()
+}
+
+// sortedBelow reports whether a Sort is under n through operators that
+// keep their input's order.
+func sortedBelow(n planner.Rel) bool {
+	for {
+		switch x := n.(type) {
+		case *planner.Sort:
+			return true
+		case *planner.Project:
+			n = x.Input
+		case *planner.Filter:
+			n = x.Input
+		case *planner.Limit:
+			n = x.Input
+		case *planner.Distinct:
+			n = x.Input
+		default:
+			return false
+		}
+	}
 }

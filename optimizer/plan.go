@@ -181,6 +181,10 @@ type Sort struct {
 type Distinct struct {
 	Input Node
 	On    []int
+	// Ordered says the input is sorted and the rows must keep its order
+	// (for the query's ORDER BY); Sorted is that order when known.
+	Ordered bool
+	Sorted  []planner.SortKey
 }
 
 // Limit skips Offset rows and returns at most Count (-1: unlimited).

@@ -91,5 +91,5 @@ func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Ses
 func (e *Engine) Close() error {
 	e.stopBuilds()
 	e.builds.Wait()
-	return nil
+	return e.exec.Close() // its spill store
 }

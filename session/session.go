@@ -245,7 +245,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		}
 		st.sendNotices(plan)
 		stats := &kv.Stats{}
-		rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), Fn: opts.Fn})
+		rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn})
 		if err != nil {
 			return nil, storeErr(err)
 		}
@@ -369,7 +369,7 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 	}
 	st.sendNotices(plan)
 	stats := &kv.Stats{}
-	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), Fn: opts.Fn})
+	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn})
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, storeErr(err)
 	}
@@ -480,7 +480,7 @@ func (st *statement) explain(ctx context.Context, x *planner.Explain, params []s
 	if x.Analyze {
 		stats = map[optimizer.Node]*optimizer.NodeStats{}
 		start := time.Now()
-		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem(), Fn: opts.Fn}
+		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn}
 		if writes(x.Stmt) {
 			// EXPLAIN ANALYZE runs the statement, writes included, as
 			// PostgreSQL's does.

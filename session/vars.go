@@ -15,6 +15,10 @@ const varAllowFullScan = "zproxy.allow_full_scan"
 // DISTINCT sets and window partitions.
 const varWorkMem = "zproxy.work_mem"
 
+// varTempFileLimit bounds what one statement spills to disk past
+// zproxy.work_mem (kB; -1: no bound), as PostgreSQL's.
+const varTempFileLimit = "temp_file_limit"
+
 // knownVars are the run-time parameters a session accepts with their
 // defaults. Clients set several of these on connect (JDBC sets
 // extra_float_digits and application_name; psql sets client_encoding).
@@ -45,6 +49,7 @@ var knownVars = map[string]string{
 	"is_superuser":                        "on",
 	varAllowFullScan:                      "on",
 	varWorkMem:                            "256MB",
+	varTempFileLimit:                      "-1",
 }
 
 // readOnlyVars cannot be SET.
@@ -126,6 +131,15 @@ func (s *Session) set(name, value string, reset bool) error {
 		if n < 64<<10 {
 			return pgerr.New(pgerr.InvalidParameterValue, "%d kB is outside the valid range for parameter %q (64 kB .. )", n>>10, name)
 		}
+	case varTempFileLimit:
+		if v := strings.TrimSpace(value); strings.HasPrefix(v, "-") && v != "-1" {
+			return pgerr.New(pgerr.InvalidParameterValue, "%s kB is outside the valid range for parameter %q (-1 .. 2147483647)", strings.TrimSuffix(v, "kB"), name)
+		} else if v != "-1" {
+			if _, err := parseMemory(value); err != nil {
+				return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).
+					WithHint("Valid units for this parameter are \"kB\", \"MB\", \"GB\", and \"TB\".")
+			}
+		}
 	case "client_encoding":
 		switch strings.ToUpper(strings.ReplaceAll(value, "-", "")) {
 		case "UTF8", "UNICODE":
@@ -186,6 +200,25 @@ func parseMemory(v string) (int64, error) {
 		return 0, strconv.ErrSyntax
 	}
 	return n * mult, nil
+}
+
+// tempFileLimit is the session's temp_file_limit as
+// executor.RunOptions.TempFileLimit wants it.
+func (s *Session) tempFileLimit() int64 {
+	v := strings.TrimSpace(s.vars[varTempFileLimit])
+	if v == "-1" {
+		return 0
+	}
+	n, err := parseMemory(v)
+	if err != nil {
+		return 0
+	}
+	if n == 0 {
+		// Any spill exceeds it (53400, as PostgreSQL's 0kB); 0 would
+		// mean no bound to the executor.
+		return 1
+	}
+	return n
 }
 
 // workMem is the session's zproxy.work_mem in bytes.

@@ -80,6 +80,7 @@ const (
 	InsufficientResources               = "53000"
 	OutOfMemory                         = "53200"
 	TooManyConnections                  = "53300"
+	ConfigurationLimitExceeded          = "53400"
 	TooManyColumns                      = "54011"
 	ObjectInUse                         = "55006"
 	CantChangeRuntimeParam              = "55P02"

@@ -1,0 +1,198 @@
+package spill
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// Rows are kept as a count of values, then each value as its kind (one
+// byte) and its datum: varints for the integer kinds (ints, booleans,
+// timestamps, dates), 8 bytes for floats, length-prefixed bytes for the
+// string kinds, PostgreSQL's text for numeric and jsonb (which keeps a
+// numeric's display scale), the three parts of an interval, and an array as
+// its element type, dimensions and elements.
+
+var errCorrupt = errors.New("spill: corrupt row")
+
+// AppendRow appends the encoding of row to buf.
+func AppendRow(buf []byte, row []sqltypes.Value) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(row)))
+	for _, v := range row {
+		buf = appendValue(buf, v)
+	}
+	return buf
+}
+
+func appendBytes(buf []byte, s string) []byte {
+	return append(binary.AppendUvarint(buf, uint64(len(s))), s...)
+}
+
+func appendValue(buf []byte, v sqltypes.Value) []byte {
+	buf = append(buf, byte(v.K))
+	switch v.K {
+	case sqltypes.KindNull:
+	case sqltypes.KindInt, sqltypes.KindBool, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate:
+		buf = binary.AppendVarint(buf, v.I)
+	case sqltypes.KindFloat:
+		buf = binary.BigEndian.AppendUint64(buf, math.Float64bits(v.F))
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON:
+		buf = appendBytes(buf, v.S)
+	case sqltypes.KindNumeric:
+		buf = appendBytes(buf, string(sqltypes.AppendNumeric(nil, v.Numeric())))
+	case sqltypes.KindInterval:
+		iv := v.Interval()
+		buf = binary.AppendVarint(buf, int64(iv.Months))
+		buf = binary.AppendVarint(buf, int64(iv.Days))
+		buf = binary.AppendVarint(buf, iv.Micros)
+	case sqltypes.KindJSONB:
+		buf = appendBytes(buf, sqltypes.JSONBText(v.JSONB()))
+	case sqltypes.KindArray:
+		a := v.Array()
+		buf = appendType(buf, a.Elem)
+		buf = binary.AppendUvarint(buf, uint64(len(a.Dims)))
+		for _, d := range a.Dims {
+			buf = binary.AppendVarint(buf, int64(d))
+		}
+		buf = binary.AppendUvarint(buf, uint64(len(a.Lower)))
+		for _, l := range a.Lower {
+			buf = binary.AppendVarint(buf, int64(l))
+		}
+		buf = AppendRow(buf, a.Elems)
+	}
+	return buf
+}
+
+func appendType(buf []byte, t sqltypes.Type) []byte {
+	buf = binary.AppendUvarint(buf, uint64(t.ID))
+	buf = binary.AppendUvarint(buf, uint64(t.Elem))
+	buf = binary.AppendVarint(buf, int64(t.Scale))
+	return binary.AppendVarint(buf, int64(t.Width))
+}
+
+// decoder reads what AppendRow wrote.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err, d.b = errCorrupt, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err, d.b = errCorrupt, nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) bytes() string {
+	n := d.uvarint()
+	if uint64(len(d.b)) < n {
+		d.err, d.b = errCorrupt, nil
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+// DecodeRow decodes a row AppendRow wrote.
+func DecodeRow(b []byte) ([]sqltypes.Value, error) {
+	d := &decoder{b: b}
+	row := d.row()
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errCorrupt
+	}
+	return row, d.err
+}
+
+func (d *decoder) row() []sqltypes.Value {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.err = errCorrupt
+		return nil
+	}
+	row := make([]sqltypes.Value, n)
+	for i := range row {
+		row[i] = d.value()
+	}
+	return row
+}
+
+func (d *decoder) value() sqltypes.Value {
+	if len(d.b) == 0 {
+		d.err = errCorrupt
+		return sqltypes.Null
+	}
+	k := sqltypes.Kind(d.b[0])
+	d.b = d.b[1:]
+	switch k {
+	case sqltypes.KindNull:
+		return sqltypes.Null
+	case sqltypes.KindInt, sqltypes.KindBool, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate:
+		return sqltypes.Value{K: k, I: d.varint()}
+	case sqltypes.KindFloat:
+		if len(d.b) < 8 {
+			d.err = errCorrupt
+			return sqltypes.Null
+		}
+		f := math.Float64frombits(binary.BigEndian.Uint64(d.b))
+		d.b = d.b[8:]
+		return sqltypes.NewFloat(f)
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON:
+		return sqltypes.Value{K: k, S: d.bytes()}
+	case sqltypes.KindNumeric:
+		v, err := sqltypes.ParseNumeric(d.bytes())
+		if err != nil && d.err == nil {
+			d.err = err
+		}
+		return v
+	case sqltypes.KindInterval:
+		m, days, us := d.varint(), d.varint(), d.varint()
+		return sqltypes.NewInterval(sqltypes.IntervalValue{Months: int32(m), Days: int32(days), Micros: us})
+	case sqltypes.KindJSONB:
+		j, err := sqltypes.ParseJSONB(d.bytes())
+		if err != nil {
+			if d.err == nil {
+				d.err = err
+			}
+			return sqltypes.Null
+		}
+		return sqltypes.NewJSONB(j)
+	case sqltypes.KindArray:
+		a := &sqltypes.ArrayValue{Elem: d.typ()}
+		if n := d.uvarint(); n > 0 && n <= sqltypes.MaxArrayDims {
+			a.Dims = make([]int32, n)
+			for i := range a.Dims {
+				a.Dims[i] = int32(d.varint())
+			}
+		}
+		if n := d.uvarint(); n > 0 && n <= sqltypes.MaxArrayDims {
+			a.Lower = make([]int32, n)
+			for i := range a.Lower {
+				a.Lower[i] = int32(d.varint())
+			}
+		}
+		a.Elems = d.row()
+		return sqltypes.NewArray(a)
+	}
+	d.err = errCorrupt
+	return sqltypes.Null
+}
+
+func (d *decoder) typ() sqltypes.Type {
+	return sqltypes.Type{ID: sqltypes.TypeID(d.uvarint()), Elem: sqltypes.TypeID(d.uvarint()), Scale: int16(d.varint()), Width: int(d.varint())}
+}

@@ -1,0 +1,183 @@
+package spill
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// sampleValues are values of every kind, with the edge cases each has.
+func sampleValues(t testing.TB) []sqltypes.Value {
+	num := func(s string) sqltypes.Value {
+		v, err := sqltypes.ParseNumeric(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	j, err := sqltypes.ParseJSONB(`{"a": [1, 2.50, "x"], "b": null}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []sqltypes.Value{
+		sqltypes.Null, sqltypes.NewInt(0), sqltypes.NewInt(math.MinInt64), sqltypes.NewInt(math.MaxInt64),
+		sqltypes.NewFloat(-0.5), sqltypes.NewFloat(math.Inf(1)), sqltypes.NewFloat(math.NaN()),
+		sqltypes.NewBool(true), sqltypes.NewBool(false), sqltypes.NewText(""), sqltypes.NewText("héllo\x00"),
+		sqltypes.NewBytes([]byte{0, 1, 255}), sqltypes.NewTimestamp(-1), sqltypes.NewTimestampTZ(1 << 50),
+		sqltypes.NewDate(-719162), sqltypes.NewUUID([16]byte{1, 2, 3}), num("1.50"), num("-0.000001"), num("NaN"),
+		num("Infinity"), sqltypes.NewInterval(sqltypes.IntervalValue{Months: -1, Days: 40, Micros: -7}),
+		sqltypes.NewBPChar("ab  "), sqltypes.NewJSON(` {"x":1} `), sqltypes.NewJSONB(j),
+		sqltypes.NewArray1(sqltypes.TypeInt4, []sqltypes.Value{sqltypes.NewInt(1), sqltypes.Null}),
+		sqltypes.NewArray(&sqltypes.ArrayValue{Elem: sqltypes.TypeText, Dims: []int32{2, 1}, Lower: []int32{0, 3},
+			Elems: []sqltypes.Value{sqltypes.NewText("a"), sqltypes.NewText("b")}}),
+		sqltypes.NewArray1(sqltypes.TypeNumeric, nil),
+	}
+}
+
+func same(a, b sqltypes.Value) bool {
+	if a.K == sqltypes.KindFloat && b.K == sqltypes.KindFloat {
+		return math.Float64bits(a.F) == math.Float64bits(b.F)
+	}
+	return sqltypes.Identical(a, b)
+}
+
+func TestCodecRoundTrip(t *testing.T) {
+	vals := sampleValues(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 500; i++ {
+		row := make([]sqltypes.Value, rng.IntN(8))
+		for j := range row {
+			row[j] = vals[rng.IntN(len(vals))]
+		}
+		got, err := DecodeRow(AppendRow(nil, row))
+		if err != nil || len(got) != len(row) {
+			t.Fatalf("row %v: decoded %v, %v", row, got, err)
+		}
+		for j := range row {
+			if !same(got[j], row[j]) {
+				t.Fatalf("value %d of %v: decoded %v", j, row, got[j])
+			}
+		}
+	}
+}
+
+func FuzzDecodeRow(f *testing.F) {
+	f.Add(AppendRow(nil, sampleValues(f)))
+	f.Add([]byte{3, 1, 2})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		row, err := DecodeRow(b)
+		if err == nil {
+			// What decodes encodes back to something that decodes the same.
+			again, err := DecodeRow(AppendRow(nil, row))
+			if err != nil || len(again) != len(row) {
+				t.Fatalf("re-decoding %v: %v, %v", row, again, err)
+			}
+		}
+	})
+}
+
+func TestRunsAndQuota(t *testing.T) {
+	root := t.TempDir()
+	s := New(root)
+	defer s.Close()
+	q := &Quota{Limit: -1}
+	runs := make([]*Run, 3)
+	for i := range runs {
+		r, err := s.NewRun(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 5000; k++ {
+			if err := r.Add([]sqltypes.Value{sqltypes.NewInt(int64(i)), sqltypes.NewInt(int64(k)), sqltypes.NewText(strconv.Itoa(k))}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runs[i] = r
+	}
+	for i, r := range runs {
+		for pass := 0; pass < 2; pass++ {
+			rd, err := r.Reader()
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := 0
+			for {
+				row, ok, err := rd.Next()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					break
+				}
+				if row[0].I != int64(i) || row[1].I != int64(k) || row[2].S != strconv.Itoa(k) {
+					t.Fatalf("run %d row %d: %v", i, k, row)
+				}
+				k++
+			}
+			rd.Close()
+			if k != 5000 || r.Len() != 5000 {
+				t.Fatalf("run %d: read %d of %d rows", i, k, r.Len())
+			}
+		}
+	}
+	if q.Used() == 0 || q.Peak() < q.Used() {
+		t.Fatalf("quota used %d, peak %d", q.Used(), q.Peak())
+	}
+	for _, r := range runs {
+		r.Release()
+	}
+	if q.Used() != 0 {
+		t.Fatalf("released runs still hold %d bytes", q.Used())
+	}
+
+	small := &Quota{Limit: 1 << 10}
+	r, err := s.NewRun(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var qerr error
+	for k := 0; k < 1000 && qerr == nil; k++ {
+		qerr = r.Add([]sqltypes.Value{sqltypes.NewText("0123456789")})
+	}
+	if pgerr.CodeOf(qerr) != pgerr.ConfigurationLimitExceeded {
+		t.Fatalf("past temp_file_limit: %v, want 53400", qerr)
+	}
+	r.Release()
+
+	dir := s.Dir()
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("store dir: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("Close left %s (%v)", dir, err)
+	}
+}
+
+func TestSweep(t *testing.T) {
+	root := t.TempDir()
+	dead := filepath.Join(root, dirPrefix+"999999999-1")
+	mine := filepath.Join(root, dirPrefix+strconv.Itoa(os.Getpid())+"-7")
+	other := filepath.Join(root, "unrelated")
+	for _, d := range []string{dead, mine, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := Sweep(root); n != 1 {
+		t.Fatalf("Sweep removed %d directories, want 1", n)
+	}
+	for d, want := range map[string]bool{dead: false, mine: true, other: true} {
+		if _, err := os.Stat(d); (err == nil) != want {
+			t.Errorf("%s exists: %v, want %v", d, err == nil, want)
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package executor_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// The spilling property test: random queries whose sorts, hash
+// aggregations, DISTINCTs, hash joins, windows and WITH queries outgrow a
+// tiny work_mem return what they return in memory. Each query shape is
+// also checked to spill at that work_mem (EXPLAIN ANALYZE says so), so
+// the comparison is not between two in-memory runs, and to fail with
+// 53400 when temp_file_limit = 0 forbids spilling.
+
+const spillDDL = `CREATE TABLE sp (
+  id BIGINT PRIMARY KEY,
+  a  BIGINT,
+  b  BIGINT,
+  s  TEXT,
+  f  DOUBLE PRECISION
+) WITH (shards = 2)`
+
+// loadSpillData loads n random rows into sp: a and b with many
+// duplicates and some NULLs, s short texts.
+func loadSpillData(e *env, rng *rand.Rand, n int) {
+	for start := 0; start < n; start += 500 {
+		var b strings.Builder
+		b.WriteString("INSERT INTO sp VALUES ")
+		for i := start; i < min(start+500, n); i++ {
+			if i > start {
+				b.WriteString(", ")
+			}
+			opt := func(v string) string {
+				if rng.IntN(12) == 0 {
+					return "NULL"
+				}
+				return v
+			}
+			fmt.Fprintf(&b, "(%d, %s, %s, %s, %s)", i, opt(fmt.Sprint(rng.IntN(300))), opt(fmt.Sprint(rng.IntN(40)-5)),
+				opt(fmt.Sprintf("'s%d'", rng.IntN(2000))), opt(fmt.Sprintf("%d.5", rng.IntN(1000))))
+		}
+		e.mustExec(b.String())
+	}
+}
+
+// spillShape is a query shape: sql has %d verbs filled with random
+// moduli; ordered says the rows compare in order (the ORDER BY is total).
+type spillShape struct {
+	name    string
+	sql     string
+	ordered bool
+}
+
+var spillShapes = []spillShape{
+	{"sort", "SELECT id, a, b, s FROM sp ORDER BY b DESC NULLS LAST, s, a %% %d, id", true},
+	{"sort with offset", "SELECT id, s FROM sp ORDER BY s NULLS FIRST, id OFFSET %d", true},
+	{"top-n", "SELECT id, f FROM sp ORDER BY f, id LIMIT 1000 + %d", true},
+	{"hash aggregation", "SELECT a %% %d, b, count(*), sum(f), min(s), max(id) FROM sp GROUP BY 1, 2", false},
+	{"aggregation under a sort", "SELECT s, count(*), avg(a) FROM sp WHERE id %% %d <> 1 GROUP BY s ORDER BY s", true},
+	{"distinct", "SELECT DISTINCT s, b %% %d FROM sp", false},
+	{"distinct on", "SELECT DISTINCT ON (s) s, id, a FROM sp WHERE a >= %d ORDER BY s, id", true},
+	{"hash join", "SELECT /*+ HASH_JOIN(y) */ x.id, y.id FROM sp x JOIN sp y ON x.s = y.s AND x.a %% %d = y.a %% 7", false},
+	{"left hash join", "SELECT /*+ HASH_JOIN(y) */ x.id, y.id, y.b FROM sp x LEFT JOIN sp y ON x.a = y.id + %d", false},
+	{"full hash join", "SELECT /*+ HASH_JOIN(y) */ x.id, y.id FROM sp x FULL JOIN sp y ON x.s = y.s AND y.b > %d", false},
+	{"semi join", "SELECT /*+ HASH_JOIN(y) */ x.id FROM sp x WHERE EXISTS (SELECT 1 FROM sp y WHERE y.s = x.s AND y.b <> %d)", false},
+	{"anti join", "SELECT /*+ HASH_JOIN(y) */ x.id FROM sp x WHERE NOT EXISTS (SELECT 1 FROM sp y WHERE y.s = x.s AND y.id <> x.id AND y.b <> %d)", false},
+	{"window", "SELECT id, row_number() OVER (PARTITION BY a, b ORDER BY id), sum(f) OVER (PARTITION BY b, a %% (10 + %d) ORDER BY id ROWS 2 PRECEDING), rank() OVER (PARTITION BY s, a ORDER BY b) FROM sp", false},
+	{"shared WITH query", "WITH c AS MATERIALIZED (SELECT id, a, s FROM sp WHERE id %% %d <> 0) SELECT x.id, y.s FROM c x JOIN c y ON x.id = y.a", false},
+}
+
+func TestSpillingMatchesMemory(t *testing.T) {
+	e := newEnv(t, spillDDL)
+	rng := rand.New(rand.NewPCG(*diffSeed, 11))
+	loadSpillData(e, rng, 4000)
+	const tiny = "SET zproxy.work_mem = '64kB'; "
+	for _, sh := range spillShapes {
+		t.Run(sh.name, func(t *testing.T) {
+			for i := 0; i < 3; i++ {
+				q := fmt.Sprintf(sh.sql, 2+rng.IntN(40))
+				want := e.mustQuery(q)
+				got, _, err := e.query(tiny + q)
+				if err != nil {
+					t.Fatalf("%s: spilling: %v", q, err)
+				}
+				if !sh.ordered {
+					sort.Strings(want)
+					sort.Strings(got)
+				}
+				if d := sameRows(got, want); d != "" {
+					t.Fatalf("%s: spilled result differs from the in-memory one: %s", q, d)
+				}
+				if i > 0 {
+					continue
+				}
+				plan := strings.Join(e.mustQuery(tiny+"EXPLAIN ANALYZE "+q), "\n")
+				if !strings.Contains(plan, "spilled=") {
+					t.Fatalf("%s: did not spill at 64kB:\n%s", q, plan)
+				}
+				if _, _, err := e.query(tiny + "SET temp_file_limit = 0; " + q); pgerr.CodeOf(err) != pgerr.ConfigurationLimitExceeded {
+					t.Fatalf("%s with temp_file_limit = 0: got %v, want 53400", q, err)
+				}
+			}
+		})
+	}
+}
+
+func TestTempFileLimit(t *testing.T) {
+	e := newEnv(t, spillDDL)
+	loadSpillData(e, rand.New(rand.NewPCG(1, 2)), 4000)
+	q := "SET zproxy.work_mem = '64kB'; SET temp_file_limit = '100kB'; SELECT id, s FROM sp ORDER BY s, id"
+	_, _, err := e.query(q)
+	if pgerr.CodeOf(err) != pgerr.ConfigurationLimitExceeded {
+		t.Fatalf("past temp_file_limit: got %v, want 53400", err)
+	}
+	if rows := e.mustQuery("SET zproxy.work_mem = '64kB'; SET temp_file_limit = '10MB'; SELECT count(*) FROM (SELECT id, s FROM sp ORDER BY s, id) q"); rows[0] != "4000" {
+		t.Fatalf("under temp_file_limit: %v", rows)
+	}
+}
