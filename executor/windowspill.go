@@ -12,9 +12,13 @@ import (
 // A window whose input does not fit in work_mem works in stages through
 // the spill store: for each call, the rows (with the values of the calls
 // before) are sorted externally by the call's PARTITION BY and ORDER BY,
-// then read back one partition at a time, which alone must fit (a window
-// without PARTITION BY is one partition: it does not spill), and the
+// then read back one partition at a time, which alone must fit, and the
 // partition's rows with the call's values go to the next stage's run.
+// The calls that need no row after the current one's peers (row_number,
+// rank, dense_rank, and aggregates over frames from UNBOUNDED PRECEDING to
+// CURRENT ROW, the default with ORDER BY: running totals) stream instead:
+// they hold one group of peers at a time, so a window without PARTITION BY
+// over any number of rows works too.
 
 // computeSpilled finishes the window from the rows read so far (held) and
 // the rest of the input.
@@ -110,20 +114,31 @@ func (w *windowRows) spilledCall(ctx context.Context, ci int, stage *spill.Run) 
 	if err != nil {
 		return nil, err
 	}
-	// Partitions, one at a time.
+	// Partitions, one at a time; or, for a call that streams, groups of
+	// peers.
 	var part, pkeys [][]sqltypes.Value
 	var partHeld int64
+	var stream *windowStream
+	if streams(call) {
+		stream = &windowStream{ec: w.ec, call: call, width: width, col: width + ci}
+	}
 	flush := func() error {
 		if len(part) == 0 {
 			return nil
 		}
-		idx := make([]int, len(part))
-		for i := range idx {
-			idx[i] = i
-		}
-		p := &partition{ec: w.ec, call: call, rows: part, keys: pkeys, idx: idx, np: np, width: width}
-		if err := p.compute(width + ci); err != nil {
-			return err
+		if stream != nil {
+			if err := stream.next(part, pkeys, np); err != nil {
+				return err
+			}
+		} else {
+			idx := make([]int, len(part))
+			for i := range idx {
+				idx[i] = i
+			}
+			p := &partition{ec: w.ec, call: call, rows: part, keys: pkeys, idx: idx, np: np, width: width}
+			if err := p.compute(width + ci); err != nil {
+				return err
+			}
 		}
 		for _, r := range part {
 			if err := out.Add(r); err != nil {
@@ -136,9 +151,15 @@ func (w *windowRows) spilledCall(ctx context.Context, ci int, stage *spill.Run) 
 	}
 	err = drain(ctx, sorted, func(row []sqltypes.Value) error {
 		k := row[rowWidth:]
-		if len(part) > 0 && !rowsEqual(pkeys[0][:np], k[:np]) {
-			if err := flush(); err != nil {
-				return err
+		if len(part) > 0 {
+			newPart := !rowsEqual(pkeys[0][:np], k[:np])
+			if newPart || stream != nil && (!stream.needsPeers() || !rowsEqual(pkeys[0][np:], k[np:])) {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			if newPart && stream != nil {
+				stream.reset()
 			}
 		}
 		r := copyRow(row)
@@ -150,6 +171,9 @@ func (w *windowRows) spilledCall(ctx context.Context, ci int, stage *spill.Run) 
 			if pe := pgerr.As(err); pe != nil {
 				e := *pe
 				e.Detail = "A window partition is held in memory whole: one partition must fit in zproxy.work_mem."
+				if stream != nil {
+					e.Detail = "A window function's rows with equal ORDER BY values are held in memory together: they must fit in zproxy.work_mem."
+				}
 				return &e
 			}
 			return err
@@ -171,4 +195,89 @@ func (w *windowRows) spilledCall(ctx context.Context, ci int, stage *spill.Run) 
 	}
 	w.ec.spilled(w.node, out.Len(), out.Bytes())
 	return out, nil
+}
+
+// streams reports whether call can be computed a group of peers at a time
+// (windowStream).
+func streams(call *planner.WindowCall) bool {
+	switch call.Func {
+	case "row_number", "rank", "dense_rank":
+		return true
+	}
+	f := call.Frame
+	return call.Agg != nil && f.Start.Kind == planner.UnboundedPreceding && f.End.Kind == planner.CurrentRow && f.Exclude == ""
+}
+
+// windowStream computes a streaming call over a partition's rows in
+// order, given one row at a time, or one group of peers at a time when
+// needsPeers.
+type windowStream struct {
+	ec    *execCtx
+	call  *planner.WindowCall
+	width int
+	col   int
+	// before counts the partition's rows so far, groups its peer groups;
+	// start is the position of the current group's first row, prev its
+	// ORDER BY values.
+	before, groups, start int64
+	prev                  []sqltypes.Value
+	acc                   *aggInstance
+}
+
+// reset starts a partition.
+func (s *windowStream) reset() {
+	s.before, s.groups, s.start, s.prev, s.acc = 0, 0, 0, nil, nil
+}
+
+// needsPeers: an aggregate over a RANGE or GROUPS frame ending at CURRENT
+// ROW takes in all the current row's peers.
+func (s *windowStream) needsPeers() bool {
+	return s.call.Agg != nil && s.call.Frame.Mode != planner.FrameRows
+}
+
+// next sets the call's value in rows (keys: their partition and ORDER BY
+// values, np of the first).
+func (s *windowStream) next(rows, keys [][]sqltypes.Value, np int) error {
+	c := s.call
+	for i, r := range rows {
+		if ok := keys[i][np:]; s.prev == nil || !rowsEqual(s.prev, ok) {
+			s.start, s.prev = s.before, copyRow(ok)
+			s.groups++
+		}
+		switch c.Func {
+		case "row_number":
+			r[s.col] = sqltypes.NewInt(s.before + 1)
+		case "rank":
+			r[s.col] = sqltypes.NewInt(s.start + 1)
+		case "dense_rank":
+			r[s.col] = sqltypes.NewInt(s.groups)
+		}
+		s.before++
+	}
+	if c.Agg == nil {
+		return nil
+	}
+	if s.acc == nil {
+		s.acc = newInstance(c.Agg, s.ec.mem)
+	}
+	for i, r := range rows {
+		if err := s.acc.feed(s.ec.eval, r[:s.width], s.ec.mem); err != nil {
+			return err
+		}
+		if s.needsPeers() && i < len(rows)-1 {
+			continue // the frame ends with the last peer
+		}
+		v, err := s.acc.value()
+		if err != nil {
+			return err
+		}
+		if !s.needsPeers() {
+			r[s.col] = v
+			continue
+		}
+		for _, p := range rows {
+			p[s.col] = v
+		}
+	}
+	return nil
 }
