@@ -136,6 +136,11 @@ type Table struct {
 	// Owner is the role that created the table and holds every privilege
 	// on it (empty for tables created before roles existed).
 	Owner string `json:"owner,omitempty"`
+	// Revision is the catalog version that last wrote this descriptor (0
+	// for descriptors written before revisions existed). A transaction
+	// commits only if the tables it wrote still have the revisions its
+	// statements planned with (see executor.Txn).
+	Revision uint64 `json:"revision,omitempty"`
 
 	// Virtual holds the rows of a view computed by the catalog
 	// (information_schema, pg_catalog); nil for a stored table.
@@ -464,6 +469,26 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 	}
 }
 
+// DescriptorKey is the store key of the named table's descriptor: a
+// transaction reads and share-locks it to learn that the table's schema did
+// not change before its commit.
+func DescriptorKey(table string) kv.Key {
+	return kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + table)}
+}
+
+// DescriptorRevision returns the revision of the table descriptor item it
+// (read at DescriptorKey); ok is false when the item does not exist.
+func DescriptorRevision(it kv.Item) (rev uint64, ok bool, err error) {
+	if !kv.Found(it) {
+		return 0, false, nil
+	}
+	t, err := decodeTable(it)
+	if err != nil {
+		return 0, false, err
+	}
+	return t.Revision, true, nil
+}
+
 func decodeTable(it kv.Item) (*Table, error) {
 	var t Table
 	if err := decodeDesc(it, &t); err != nil {
@@ -527,6 +552,7 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		}
 		ops := []kv.Op{{Kind: kv.OpPut, Key: kv.Key{Partition: CatalogPartition, Sort: versionKey(next)}, Cond: kv.CondNotExists}}
 		for _, t := range ch.Put {
+			t.Revision = next
 			op, err := putDescriptor(tablePrefix+t.Name, t)
 			if err != nil {
 				return nil, err

@@ -56,6 +56,9 @@ type RunOptions struct {
 	// Fn is what built-in functions see (the statement's timestamp, the
 	// session); a zero Now means the time the statement starts running.
 	Fn builtins.Context
+	// Txn, if set, is the session's transaction: the statement reads its
+	// snapshot with its writes applied and buffers its own writes in it.
+	Txn *Txn
 }
 
 // Run starts executing a read plan.
@@ -73,8 +76,11 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 	if budget <= 0 {
 		budget = DefaultWorkMem
 	}
-	ec := &execCtx{ex: e, ctx: ctx, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
+	ec := &execCtx{ex: e, ctx: ctx, kv: e.Store, txn: opts.Txn, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
 		ctes: map[int]*cteState{}, work: map[int][][]sqltypes.Value{}}
+	if opts.Txn != nil {
+		ec.kv = opts.Txn.kv
+	}
 	fn := opts.Fn
 	if fn.Now.IsZero() {
 		fn.Now = time.Now()
@@ -86,8 +92,12 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 // execCtx is one execution of a plan (and, for a subplan run, of a part of
 // it: then eval carries the outer rows).
 type execCtx struct {
-	ex      *Executor
-	ctx     context.Context
+	ex  *Executor
+	ctx context.Context
+	// kv is what the statement reads and writes through: the store, or
+	// the session's transaction (txn).
+	kv      kv.ReadWriter
+	txn     *Txn
 	eval    *planner.EvalContext
 	stats   map[optimizer.Node]*optimizer.NodeStats
 	kvStats *kv.Stats

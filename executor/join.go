@@ -571,7 +571,7 @@ type keyedRow struct {
 func (l *lookupJoinRows) read(ctx context.Context, prefixes []string) ([]keyedRow, error) {
 	n := l.node
 	t := n.Table
-	store := l.ec.ex.Store
+	store := l.ec.kv
 	if n.PointGet {
 		keys := make([]kv.Key, len(prefixes))
 		for i, p := range prefixes {

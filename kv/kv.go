@@ -225,6 +225,20 @@ type Store interface {
 	Close() error
 }
 
+// ReadWriter is what a statement reads and writes through: a Store (each
+// request on its own) or a Txn (a snapshot with the transaction's writes).
+// Both satisfy it, so the executor's operators need not know which.
+type ReadWriter interface {
+	Get(ctx context.Context, req GetRequest) ([]Item, error)
+	Scan(ctx context.Context, req ScanRequest) Iterator
+	Write(ctx context.Context, b Batch) error
+}
+
+var (
+	_ ReadWriter = Store(nil)
+	_ ReadWriter = Txn(nil)
+)
+
 // Found reports whether an item returned by Get exists.
 func Found(it Item) bool { return it.Key.Partition != nil }
 

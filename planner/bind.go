@@ -132,14 +132,18 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 	case *ast.SetStmt:
 		return b.bindSet(n)
 	case *ast.BeginStmt:
-		if n.ReadOnly {
-			return &TxnOp{Op: "begin_read_only"}, nil
-		}
-		return &TxnOp{Op: "begin"}, nil
+		return &TxnOp{Op: TxnBegin, ReadOnly: n.ReadOnly, Isolation: n.Mode}, nil
 	case *ast.CommitStmt:
-		return &TxnOp{Op: "commit"}, nil
+		return &TxnOp{Op: TxnCommit}, nil
 	case *ast.RollbackStmt:
-		return &TxnOp{Op: "rollback"}, nil
+		if n.SavepointName != "" {
+			return &TxnOp{Op: TxnRollbackTo, Savepoint: n.SavepointName}, nil
+		}
+		return &TxnOp{Op: TxnRollback}, nil
+	case *ast.SavepointStmt:
+		return &TxnOp{Op: TxnSavepoint, Savepoint: n.Name}, nil
+	case *ast.ReleaseSavepointStmt:
+		return &TxnOp{Op: TxnRelease, Savepoint: n.Name}, nil
 	}
 	return nil, unsupported("%s is not supported", b.stmtName())
 }

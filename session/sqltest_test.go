@@ -30,6 +30,8 @@ import (
 //	                        line, columns joined by "|", NULL as NULL
 //	notice SUBSTRING        the previous statement raised a NOTICE
 //	                        containing SUBSTRING
+//	connection NAME         later records run in session NAME (opened on
+//	                        first use; the first session is "default")
 //
 // separated by blank lines. The same files run against every backend
 // available (Pebble always; DynamoDB Local when DYNAMODB_ENDPOINT is set)
@@ -91,7 +93,7 @@ func TestSQLScripts(t *testing.T) {
 // record is one test step of a script.
 type record struct {
 	line    int
-	kind    string // statement, query
+	kind    string // statement, query, connection
 	expect  string // ok, error CODE
 	sorted  bool
 	sql     string
@@ -128,6 +130,8 @@ func parseScript(t *testing.T, path string) []record {
 				t.Fatalf("%s:%d: notice before any statement", path, lineNo)
 			}
 			recs[len(recs)-1].notices = append(recs[len(recs)-1].notices, strings.TrimPrefix(trimmed, "notice "))
+		case cur == nil && strings.HasPrefix(trimmed, "connection "):
+			recs = append(recs, record{line: lineNo, kind: "connection", sql: strings.TrimSpace(strings.TrimPrefix(trimmed, "connection "))})
 		case cur == nil:
 			fields := strings.Fields(trimmed)
 			cur = &record{line: lineNo, kind: fields[0]}
@@ -164,13 +168,31 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 		t.Fatal(err)
 	}
 	var notices []string
-	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "test", Notice: func(e *pgerr.Error) {
-		notices = append(notices, e.Message)
-	}})
-	if err != nil {
-		t.Fatal(err)
+	sessions := map[string]wire.Session{}
+	open := func(name string) wire.Session {
+		if s, ok := sessions[name]; ok {
+			return s
+		}
+		s, err := eng.NewSession(ctx, wire.SessionParams{User: "test", Notice: func(e *pgerr.Error) {
+			notices = append(notices, e.Message)
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sessions[name] = s
+		return s
 	}
+	defer func() {
+		for _, s := range sessions {
+			s.Close()
+		}
+	}()
+	sess := open("default")
 	for _, rec := range parseScript(t, path) {
+		if rec.kind == "connection" {
+			sess = open(rec.sql)
+			continue
+		}
 		notices = notices[:0]
 		rows, err := runSQL(ctx, sess, rec.sql)
 		where := fmt.Sprintf("%s:%d: %s", path, rec.line, firstLine(rec.sql))

@@ -223,3 +223,9 @@ func Notice(format string, args ...any) *Error {
 	e.Severity = "NOTICE"
 	return e
 }
+
+// Transaction control codes.
+const (
+	InvalidSavepointSpecification = "3B001"
+	InvalidTransactionTermination = "2D000"
+)
