@@ -168,7 +168,11 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
 	switch x := n.(type) {
 	case *optimizer.Scan:
-		return ec.newScan(ctx, x)
+		r, err := ec.newScan(ctx, x)
+		if err != nil {
+			return nil, err
+		}
+		return ec.lockRows(r, x.Table, 0, x.Lock), nil
 	case *optimizer.Values:
 		return &valuesRows{ec: ec, node: x}, nil
 	case *optimizer.Rowset:
@@ -234,7 +238,7 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 		if err != nil {
 			return nil, err
 		}
-		return &lookupJoinRows{ec: ec, node: x, left: in}, nil
+		return ec.lockRows(&lookupJoinRows{ec: ec, node: x, left: in}, x.Table, len(x.Left.Columns()), x.Lock), nil
 	case *optimizer.NestedLoop:
 		return ec.newNestedLoop(ctx, x)
 	case *optimizer.Apply:

@@ -7,7 +7,9 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/planner"
 )
 
 // Txn is a transaction as the executor runs statements in it: a kv.Txn,
@@ -310,4 +312,79 @@ func (i *lockedIter) Close() error {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	return i.it.Close()
+}
+
+// lockBatch is how many row keys a locking read hands the transaction at
+// once.
+const lockBatch = 100
+
+// lockingRows takes a SELECT ... FOR UPDATE / FOR SHARE's locks on the
+// rows of one table as they pass: the table row at offset in each row
+// (the scan's own row, or a lookup join's inner row). Locks make no store
+// request (they are checked when the transaction commits), so batching
+// only saves calls.
+type lockingRows struct {
+	in      Rows
+	txn     *Txn
+	table   *catalog.Table
+	offset  int
+	mode    kv.LockMode
+	pending []kv.Key
+}
+
+func lockModeOf(s planner.LockStrength) kv.LockMode {
+	if s == planner.LockShare {
+		return kv.LockShare
+	}
+	return kv.LockUpdate
+}
+
+// lockRows wraps in when the statement runs in a transaction block and
+// locks; outside a block a lock would end with the statement, so there is
+// nothing to take.
+func (ec *execCtx) lockRows(in Rows, t *catalog.Table, offset int, s planner.LockStrength) Rows {
+	if s == planner.LockNone || ec.txn == nil {
+		return in
+	}
+	return &lockingRows{in: in, txn: ec.txn, table: t, offset: offset, mode: lockModeOf(s)}
+}
+
+func (l *lockingRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
+	row, ok, err := l.in.Next(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if !ok {
+		return nil, false, l.flush(ctx)
+	}
+	end := l.offset + len(l.table.Columns)
+	if end > len(row) {
+		return row, true, nil // a semi or anti join yields no inner row
+	}
+	tr := row[l.offset:end]
+	if !tr[l.table.PrimaryKey[0].Column].IsNull() { // NULL: an outer join's missing row
+		l.pending = append(l.pending, l.table.RowKey(tr))
+		if len(l.pending) >= lockBatch {
+			if err := l.flush(ctx); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	return row, true, nil
+}
+
+func (l *lockingRows) flush(ctx context.Context) error {
+	if len(l.pending) == 0 {
+		return nil
+	}
+	err := l.txn.kv.Lock(ctx, l.pending, l.mode)
+	l.pending = l.pending[:0]
+	return txnErr(err)
+}
+
+// Close takes the locks of rows already returned: a client that stops
+// reading early (a portal's row limit) still holds the rows it saw.
+func (l *lockingRows) Close() {
+	_ = l.flush(context.Background())
+	l.in.Close()
 }

@@ -494,6 +494,11 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 	for _, c := range withSub {
 		usedCols(c, need)
 	}
+	if s.Lock != planner.LockNone {
+		for _, k := range s.Table.PrimaryKey {
+			need[k.Column] = true // a locked row is named by its key
+		}
+	}
 	spec := &scanSpec{Table: s.Table, Alias: s.Alias, Filter: andAll(plain), Hints: s.Hints, Order: req.order}
 	spec.Needed = neededOf(need, spec.Filter)
 	var scan *Scan
@@ -506,6 +511,7 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 	if err != nil {
 		return nil, false, err
 	}
+	scan.Lock = s.Lock
 	delivered := len(req.order) > 0 && scan.Ordered && !scan.Dynamic
 	if req.limit > 0 && len(withSub) == 0 && (len(req.order) == 0 || delivered) {
 		scan.Limit = req.limit
@@ -579,7 +585,12 @@ func (n *Scan) Resolve(ctx *planner.EvalContext) (*Scan, error) {
 	spec := *n.spec
 	spec.Filter = filter
 	var discard []*pgerr.Error
-	return planScan(&spec, ctx, n.opts, &discard)
+	out, err := planScan(&spec, ctx, n.opts, &discard)
+	if err != nil {
+		return nil, err
+	}
+	out.Lock = n.Lock
+	return out, nil
 }
 
 // tableCols is the layout of a table scan's rows.

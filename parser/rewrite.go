@@ -225,6 +225,16 @@ func (r *rewriter) rewrite(head int) error {
 			// LIMIT '5': Postgres reads the untyped literal as a bigint, and
 			// pgx's simple protocol sends parameters this way.
 			r.replace(i+1, r.toks[i+1].val)
+		case t.kind == tkIdent && t.val == "for" && (r.peek(i+1, "no") && r.peek(i+2, "key") && r.peek(i+3, "update") ||
+			r.peek(i+1, "key") && r.peek(i+2, "share")):
+			// FOR NO KEY UPDATE and FOR KEY SHARE lock as FOR UPDATE and
+			// FOR SHARE (zproxy has no key-only lock strengths; the
+			// stronger lock only conflicts more).
+			if r.toks[i+1].is("no") {
+				r.drop(i+1, i+3)
+			} else {
+				r.drop(i+1, i+2)
+			}
 		case t.kind == tkIdent && t.val == "cast" && r.peek(i+1, "("):
 			if err := r.castCall(i); err != nil {
 				return err

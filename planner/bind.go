@@ -78,7 +78,10 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 		}
 		q := &Query{Plan: rel}
 		if sel, ok := n.(*ast.SelectStmt); ok && sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone {
-			q.Locking = sel.LockInfo.LockType.String()
+			q.Locking = "FOR UPDATE"
+			if t := sel.LockInfo.LockType; t == ast.SelectLockForShare || t == ast.SelectLockForShareNoWait {
+				q.Locking = "FOR SHARE"
+			}
 		}
 		return q, nil
 	case *ast.CreateViewStmt:

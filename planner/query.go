@@ -798,10 +798,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		rel = &Project{Input: rel, Exprs: out, Cols: cols[:visible]}
 	}
 	if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
-		if aggregated || n.Distinct || len(lv.windows) > 0 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE is not allowed with aggregate functions, DISTINCT or window functions")
+		if err := lockRows(rel, n.LockInfo, aggregated || n.GroupBy != nil, n.Distinct, len(lv.windows) > 0); err != nil {
+			return nil, err
 		}
-		markForUpdate(rel)
 	}
 	return rel, nil
 }
@@ -818,13 +817,61 @@ func firstDistinctOn(fields *ast.FieldList) (*ast.FuncCallExpr, bool) {
 	return f, true
 }
 
-// markForUpdate flags the table scans of a locking SELECT.
-func markForUpdate(r Rel) {
+// lockRows gives the table scans of a SELECT ... FOR UPDATE / FOR SHARE
+// [OF names] their lock, refusing the forms PostgreSQL refuses.
+func lockRows(r Rel, info *ast.SelectLockInfo, grouped, distinct, windowed bool) error {
+	var strength LockStrength
+	clause := "FOR UPDATE"
+	switch info.LockType {
+	case ast.SelectLockForUpdate, ast.SelectLockForUpdateNoWait, ast.SelectLockForUpdateWaitN:
+		strength = LockUpdate
+	case ast.SelectLockForShare, ast.SelectLockForShareNoWait:
+		strength, clause = LockShare, "FOR SHARE"
+	default:
+		// zproxy's locks never wait: there is nothing to skip, and
+		// returning locked rows would break the promise.
+		return pgerr.New(pgerr.FeatureNotSupported, "SKIP LOCKED is not supported").
+			WithHint("zproxy's row locks never wait: a conflicting lock makes the later COMMIT fail with 40001.")
+	}
+	switch {
+	case grouped:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with GROUP BY clause or aggregate functions", clause)
+	case distinct:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", clause)
+	case windowed:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with window functions", clause)
+	}
+	named := map[string]bool{}
+	for _, t := range info.Tables {
+		named[t.Name.L] = false
+	}
+	var err error
 	WalkRel(r, func(x Rel) {
-		if s, ok := x.(*Scan); ok {
-			s.ForUpdate = true
+		switch s := x.(type) {
+		case *Scan:
+			name := s.Alias
+			if name == "" {
+				name = s.Table.Name
+			}
+			if _, ok := named[name]; ok || len(named) == 0 {
+				s.Lock = strength
+				named[name] = true
+			}
+		case *SetOp:
+			if err == nil {
+				err = pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with UNION/INTERSECT/EXCEPT", clause)
+			}
 		}
 	})
+	if err != nil {
+		return err
+	}
+	for _, t := range info.Tables {
+		if !named[t.Name.L] {
+			return pgerr.New(pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", t.Name.O, clause)
+		}
+	}
+	return nil
 }
 
 // applyHints gives each scan the hints naming it (index hints without a

@@ -40,10 +40,22 @@ type Scan struct {
 	Table *catalog.Table
 	Alias string
 	Hints []Hint
-	// ForUpdate marks a scan whose rows a SELECT ... FOR UPDATE/SHARE locks.
-	ForUpdate bool
-	cols      []Column
+	// Lock is the row lock a SELECT ... FOR UPDATE / FOR SHARE takes on
+	// the rows this scan yields (LockNone for other scans).
+	Lock LockStrength
+	cols []Column
 }
+
+// LockStrength is the row lock of a locking read.
+type LockStrength uint8
+
+// Lock strengths. FOR NO KEY UPDATE reads as LockUpdate and FOR KEY SHARE
+// as LockShare.
+const (
+	LockNone LockStrength = iota
+	LockShare
+	LockUpdate
+)
 
 // NewScan returns a scan of t.
 func NewScan(t *catalog.Table, alias string) *Scan {

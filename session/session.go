@@ -228,6 +228,9 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	s := st.sess
 	e := s.engine
 	kind := bound.Kind()
+	if q, ok := bound.(*planner.Query); ok && q.Locking != "" && s.readOnly() {
+		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute SELECT %s in a read-only transaction", q.Locking)
+	}
 	if s.readOnly() && writes(bound) {
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", strings.ToUpper(strings.ReplaceAll(kind, "_", " ")))
 	}
