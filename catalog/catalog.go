@@ -66,6 +66,10 @@ type Column struct {
 	Default string `json:"default,omitempty"`
 	// Identity is "always" or "by default" for an identity column.
 	Identity string `json:"identity,omitempty"`
+	// Sequence names the sequence the column's default (SERIAL, DEFAULT
+	// nextval('s')) or identity draws from: DROP SEQUENCE finds the
+	// columns depending on it here.
+	Sequence string `json:"sequence,omitempty"`
 }
 
 // Check is a CHECK constraint: every row's value of the expression must

@@ -33,14 +33,21 @@ const (
 	seqTag   = 'S'
 )
 
-// SequencePartition is the partition of a sequence's state item (one item,
-// sort key "s", attribute SequenceAttr the next value not yet handed out).
-func SequencePartition(seqID uint64) []byte {
-	return partition(seqTag, seqID, 0)
+// SequenceKey is the key of a sequence's state item: its own partition,
+// holding, as PostgreSQL's sequence relation does, the last value handed
+// out (SequenceLastAttr), whether it was (SequenceCalledAttr: false after
+// CREATE or setval(s, v, false), when v itself is next) and VersionAttr,
+// which every change increments so that claims of value blocks by several
+// proxies are conditional writes.
+func SequenceKey(seqID uint64) kv.Key {
+	return kv.Key{Partition: partition(seqTag, seqID, 0), Sort: []byte("s")}
 }
 
-// SequenceAttr names the attribute holding a sequence's next value.
-const SequenceAttr = ReservedPrefix + "next"
+// Attributes of a sequence's state item.
+const (
+	SequenceLastAttr   = ReservedPrefix + "last"
+	SequenceCalledAttr = ReservedPrefix + "called"
+)
 
 // TablePartition returns the partition key of shard of table t.
 func TablePartition(tableID uint64, shard int) []byte {

@@ -162,11 +162,19 @@ func writeErr(err error, ops []kv.Op) error {
 }
 
 // ClassifyError gives store failures a SQLSTATE through
-// pgerr.ClassifyAs: an unreachable or throttled store is 08006 (the client
-// may retry), a canceled statement 57014, anything else 58030.
+// pgerr.ClassifyAs: a transaction conflict is 40001 and an unreachable or
+// throttled store 08006 (the client may retry either), a canceled
+// statement 57014, anything else 58030.
 func ClassifyError(err error) error {
 	if err == nil {
 		return nil
+	}
+	var ce *kv.ConflictError
+	if errors.As(err, &ce) && pgerr.As(err) == nil {
+		// A transaction lost to a concurrent one (first committer wins),
+		// worded as PostgreSQL words it.
+		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update").
+			WithHint("Retry the transaction.")
 	}
 	return pgerr.ClassifyAs(err, pgerr.IOError, "store error")
 }

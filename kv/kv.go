@@ -472,6 +472,9 @@ type ConflictError struct {
 	Reason string // for the error message; never parse it
 }
 
+// SQLState implements pgerr.SQLStater: the client may retry (40001).
+func (e *ConflictError) SQLState() string { return pgerr.SerializationFailure }
+
 func (e *ConflictError) Error() string {
 	if e.Reason == "" {
 		return "kv: could not serialize access due to concurrent update"

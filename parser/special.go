@@ -19,6 +19,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Role = rs // no AST: see RoleStatement
 		return nil, err
 	}
+	if ss, err := r.sequenceStmt(); err != nil || ss != nil {
+		r.st.Sequence = ss // no AST: see SequenceStatement
+		return nil, err
+	}
 	n := len(r.toks)
 	switch t.val {
 	case "begin", "start":

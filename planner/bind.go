@@ -42,6 +42,10 @@ func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.
 		st, err := bindRole(snap, stmt.Role)
 		return st, nil, err
 	}
+	if stmt.Sequence != nil {
+		st, err := bindSequence(snap, stmt.Sequence)
+		return st, nil, err
+	}
 	n := stmt.NumParams
 	if len(paramTypes) > n {
 		n = len(paramTypes)

@@ -58,8 +58,6 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 				col.NotNull = true
 			case ast.ColumnOptionUniqKey:
 				return nil, unsupported("UNIQUE constraints are not supported (only the primary key is unique)")
-			case ast.ColumnOptionDefaultValue:
-				return nil, unsupported("column defaults are not supported")
 			default:
 				return nil, unsupported("column constraint on %q is not supported", name)
 			}
@@ -132,7 +130,11 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
 		}
 	}
-	return &CreateTable{Table: t, IfNotExists: n.IfNotExists}, nil
+	seqs, err := b.columnGenerators(t)
+	if err != nil {
+		return nil, err
+	}
+	return &CreateTable{Table: t, IfNotExists: n.IfNotExists, Sequences: seqs}, nil
 }
 
 func parseShards(val string) (int, error) {

@@ -188,7 +188,8 @@ func hasFilter(r planner.Rel) bool {
 // isDDL reports whether a statement changes the schema.
 func isDDL(b planner.Statement) bool {
 	switch b.(type) {
-	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex:
+	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence:
 		return true
 	}
 	return false
