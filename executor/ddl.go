@@ -33,14 +33,14 @@ func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *pl
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Table.Name)
 		}
 		t := ct.Table.Clone()
-		t.ID = version
+		t.ID = catalog.ObjectID(version, 0)
 		ch := catalog.Change{Put: []*catalog.Table{t}}
 		for i, q := range ct.Sequences {
 			if s.HasRelation(q.Name) {
 				return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", q.Name)
 			}
 			c := *q
-			c.ID = SequenceID(version, i)
+			c.ID = catalog.ObjectID(version, i+1)
 			ch.PutSequences = append(ch.PutSequences, &c)
 		}
 		return ch, nil
@@ -149,7 +149,7 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *plan
 	}
 	for _, t := range dropped {
 		for sh := 0; sh < t.Shards; sh++ {
-			if err := e.clearPartition(ctx, catalog.TablePartition(t.ID, sh)); err != nil {
+			if err := e.clearPartition(ctx, t.Partition(sh)); err != nil {
 				return err
 			}
 		}
@@ -219,7 +219,7 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *pl
 		}
 		nt := t.Clone()
 		ix := *ci.Index
-		ix.ID = version
+		ix.ID = catalog.ObjectID(version, 0)
 		ix.State = catalog.StateBuilding
 		nt.Indexes = append(nt.Indexes, &ix)
 		table, index = nt, &ix
@@ -344,7 +344,7 @@ func (e *Executor) backfillChunk(ctx context.Context, t *catalog.Table, ix *cata
 	if after != nil {
 		start = append(append([]byte(nil), after...), 0)
 	}
-	it := e.Store.Scan(ctx, kv.ScanRequest{Partition: catalog.TablePartition(t.ID, shard), Start: start, Limit: backfillChunk, Consistent: true})
+	it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(shard), Start: start, Limit: backfillChunk, Consistent: true})
 	var ops []kv.Op
 	n := 0
 	var last []byte
@@ -467,7 +467,7 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 	}
 	var rows int64
 	for sh := 0; sh < t.Shards; sh++ {
-		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: catalog.TablePartition(t.ID, sh), Consistent: true})
+		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(sh), Consistent: true})
 		for it.Next() {
 			item := it.Item()
 			row := make([]sqltypes.Value, len(t.Columns))

@@ -281,7 +281,7 @@ func (e *Executor) CreateSequence(ctx context.Context, cat *catalog.Catalog, cs 
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cs.Seq.Name)
 		}
 		c := *cs.Seq
-		c.ID = SequenceID(version, 0)
+		c.ID = catalog.ObjectID(version, 0)
 		seq = &c
 		return catalog.Change{PutSequences: []*catalog.Sequence{seq}}, nil
 	})
@@ -291,11 +291,6 @@ func (e *Executor) CreateSequence(ctx context.Context, cat *catalog.Catalog, cs 
 	}
 	return err
 }
-
-// SequenceID is the ID of the i-th sequence a catalog change at version
-// creates (a CREATE TABLE may create several, for SERIAL and identity
-// columns).
-func SequenceID(version uint64, i int) uint64 { return version<<16 | uint64(i) }
 
 // AlterSequence changes a sequence's definition, name or state (RESTART).
 func (e *Executor) AlterSequence(ctx context.Context, cat *catalog.Catalog, as *planner.AlterSequence, notice func(*pgerr.Error)) error {

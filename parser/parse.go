@@ -69,6 +69,11 @@ type Statement struct {
 	// Sequence is set for CREATE/ALTER/DROP SEQUENCE; AST is then nil
 	// (sequences.go).
 	Sequence *SequenceStatement
+	// Alter is set for ALTER TABLE and ALTER INDEX ... RENAME; AST is
+	// then nil (altertable.go).
+	Alter *AlterTableStatement
+	// Truncate is set for TRUNCATE; AST is then nil (truncate.go).
+	Truncate *TruncateStatement
 
 	query string
 	segs  []seg
@@ -201,7 +206,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil {
 		st.AST = stmt
 		return st, err
 	}

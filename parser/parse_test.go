@@ -587,3 +587,52 @@ func TestSequenceStatements(t *testing.T) {
 }
 
 func boolp(b bool) *bool { return &b }
+
+func TestAlterTableStatements(t *testing.T) {
+	cases := []struct {
+		sql   string
+		kinds []AlterKind
+		err   string
+	}{
+		{sql: `ALTER TABLE t ADD COLUMN c int DEFAULT 5 NOT NULL`, kinds: []AlterKind{AlterAddColumn}},
+		{sql: `ALTER TABLE IF EXISTS ONLY public.t ADD IF NOT EXISTS c text, DROP COLUMN IF EXISTS d CASCADE`, kinds: []AlterKind{AlterAddColumn, AlterDropColumn}},
+		{sql: `ALTER TABLE t RENAME COLUMN a TO b`, kinds: []AlterKind{AlterRenameColumn}},
+		{sql: `ALTER TABLE t RENAME a TO b`, kinds: []AlterKind{AlterRenameColumn}},
+		{sql: `ALTER TABLE t RENAME TO u`, kinds: []AlterKind{AlterRenameTable}},
+		{sql: `ALTER TABLE t ALTER COLUMN a SET DEFAULT now(), ALTER b DROP DEFAULT, ALTER a SET NOT NULL, ALTER b DROP NOT NULL`,
+			kinds: []AlterKind{AlterSetDefault, AlterDropDefault, AlterSetNotNull, AlterDropNotNull}},
+		{sql: `ALTER TABLE t ALTER COLUMN a TYPE bigint, ALTER b SET DATA TYPE varchar(10) USING b::varchar(10)`, kinds: []AlterKind{AlterColumnType, AlterColumnType}},
+		{sql: `ALTER TABLE t SET (ttl = '30 days', ttl_column = ts)`, kinds: []AlterKind{AlterSetOptions}},
+		{sql: `ALTER TABLE t RESET (ttl, ttl_column)`, kinds: []AlterKind{AlterResetOptions}},
+		{sql: `ALTER INDEX IF EXISTS i RENAME TO j`, kinds: []AlterKind{AlterRenameIndex}},
+		{sql: `ALTER TABLE t RENAME TO u, ADD c int`, err: "42601"},
+		{sql: `ALTER TABLE t ALTER a SET STATISTICS 5`, err: "0A000"},
+		{sql: `ALTER TABLE t ADD COLUMN`, err: "42601"},
+	}
+	for _, c := range cases {
+		t.Run(c.sql, func(t *testing.T) {
+			stmts, err := Parse(c.sql)
+			if c.err != "" {
+				if pgerr.CodeOf(err) != c.err {
+					t.Fatalf("err = %v (%s), want %s", err, pgerr.CodeOf(err), c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []AlterKind
+			for _, a := range stmts[0].Alter.Actions {
+				got = append(got, a.Kind)
+			}
+			if !reflect.DeepEqual(got, c.kinds) {
+				t.Fatalf("kinds %v, want %v", got, c.kinds)
+			}
+		})
+	}
+	st, _ := Parse(`ALTER TABLE t ADD COLUMN c int DEFAULT 5 NOT NULL, ALTER d SET DEFAULT 'x' || 'y'`)
+	a := st[0].Alter.Actions
+	if a[0].Extras == nil || a[0].Extras.Default != "5" || a[1].Default != "'x' || 'y'" {
+		t.Fatalf("defaults: %+v %+v", a[0].Extras, a[1])
+	}
+}

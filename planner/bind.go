@@ -46,6 +46,14 @@ func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.
 		st, err := bindSequence(snap, stmt.Sequence)
 		return st, nil, err
 	}
+	if stmt.Alter != nil {
+		st, err := bindAlter(snap, stmt)
+		return st, nil, err
+	}
+	if stmt.Truncate != nil {
+		st, err := bindTruncate(snap, stmt.Truncate)
+		return st, nil, err
+	}
 	n := stmt.NumParams
 	if len(paramTypes) > n {
 		n = len(paramTypes)

@@ -308,6 +308,19 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, storeErr(err)
 		}
 		return tagResult("DROP TABLE"), nil
+	case *planner.Truncate:
+		if err := e.exec.Truncate(ctx, e.catalog, x); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("TRUNCATE TABLE"), nil
+	case *planner.AlterTable:
+		if err := e.exec.AlterTable(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		if len(x.Actions) == 1 && x.Actions[0].Kind == parser.AlterRenameIndex {
+			return tagResult("ALTER INDEX"), nil
+		}
+		return tagResult("ALTER TABLE"), nil
 	case *planner.CreateSequence:
 		if err := e.exec.CreateSequence(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
@@ -412,7 +425,7 @@ func schemaChange(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
 		*planner.CreateView, *planner.DropView, *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant,
-		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence:
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate:
 		return true
 	}
 	return false
@@ -423,7 +436,7 @@ func writes(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
 		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView,
-		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence:
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate:
 		return true
 	}
 	return false
