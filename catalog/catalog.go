@@ -172,6 +172,8 @@ type Table struct {
 	// Owner is the role that created the table and holds every privilege
 	// on it (empty for tables created before roles existed).
 	Owner string `json:"owner,omitempty"`
+	// TTL, when set, expires rows (ttl.go).
+	TTL *TTL `json:"ttl,omitempty"`
 	// RetiredAttrs are store attributes of dropped columns: rows still
 	// hold them, so no new column may use them.
 	RetiredAttrs []string `json:"retired_attrs,omitempty"`
@@ -672,6 +674,10 @@ func (t *Table) Clone() *Table {
 	c.PrimaryKey = append([]KeyColumn(nil), t.PrimaryKey...)
 	c.Checks = append([]Check(nil), t.Checks...)
 	c.RetiredAttrs = append([]string(nil), t.RetiredAttrs...)
+	if t.TTL != nil {
+		ttl := *t.TTL
+		c.TTL = &ttl
+	}
 	c.Indexes = make([]*Index, len(t.Indexes))
 	for i, ix := range t.Indexes {
 		cp := *ix

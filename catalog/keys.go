@@ -145,6 +145,7 @@ func (t *Table) RowAttrs(row []sqltypes.Value, version int64) []kv.Attr {
 	for i, v := range row {
 		attrs = t.appendAttr(attrs, i, v)
 	}
+	attrs = t.appendExpiry(attrs, row)
 	return append(attrs, kv.Attr{Name: VersionAttr, Kind: kv.AttrInt, I: version})
 }
 
@@ -355,7 +356,7 @@ func (t *Table) EntryAttrs(ix *Index, row []sqltypes.Value) []kv.Attr {
 	for _, c := range cols {
 		attrs = t.appendAttr(attrs, c, row[c])
 	}
-	return attrs
+	return t.appendExpiry(attrs, row)
 }
 
 // ZType maps a SQL type onto its Z-order attribute type. Numeric and

@@ -202,6 +202,9 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a planner.AlterAction, v
 		c := &nt.Columns[i]
 		c.Attr = c.AttrName()
 		c.Name = a.NewName
+		if nt.TTL != nil && nt.TTL.Column == a.Column {
+			nt.TTL.Column = a.NewName
+		}
 		renameOwner(s, nt.Name+"."+a.Column, nt.Name+"."+a.NewName, ch)
 	case parser.AlterRenameTable:
 		if s.HasRelation(a.NewName) {
@@ -283,6 +286,10 @@ func attrInUse(t *catalog.Table, name string) bool {
 // a primary-key column cannot go (it is the rows' store key).
 func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch *catalog.Change, eff *alterEffects) error {
 	c := nt.Columns[i]
+	if nt.TTL != nil && nt.TTL.Column == c.Name {
+		return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop column %q: the table's rows expire by it (ttl_column)", c.Name).
+			WithHint("ALTER TABLE %s RESET (ttl) first.", nt.Name)
+	}
 	if nt.IsPKColumn(i) {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot drop column %q: it is part of the primary key of %q, which keys the table's rows in the store", c.Name, nt.Name).
 			WithHint("Create a new table with the key you want and copy the rows.")
@@ -456,20 +463,51 @@ func alterType(nt *catalog.Table, i int, a planner.AlterAction, eff *alterEffect
 	return nil
 }
 
-// alterOptions applies SET (...) / RESET (...) storage options.
+// alterOptions applies SET (...) / RESET (...) storage options: the TTL
+// may change; shards and mutability decide where and how rows are stored
+// and cannot.
 func alterOptions(nt *catalog.Table, a planner.AlterAction) error {
-	keys := a.Reset
+	keys := slices.Clone(a.Reset)
 	for k := range a.Options {
 		keys = append(keys, k)
 	}
 	for _, k := range keys {
 		switch k {
+		case "ttl", "ttl_column":
 		case "shards", "mutability":
 			return pgerr.New(pgerr.FeatureNotSupported, "cannot change %q of an existing table: it decides where and how its rows are stored", k)
 		default:
 			return pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", k)
 		}
 	}
+	if a.Kind == parser.AlterResetOptions {
+		if slices.Contains(a.Reset, "ttl") {
+			nt.TTL = nil
+		} else if slices.Contains(a.Reset, "ttl_column") && nt.TTL != nil {
+			return pgerr.New(pgerr.InvalidParameterValue, "\"ttl_column\" cannot be reset while \"ttl\" is set")
+		}
+		return nil
+	}
+	interval, column := a.Options["ttl"], a.Options["ttl_column"]
+	if interval == "" && column == "" {
+		return nil
+	}
+	if nt.TTL != nil {
+		if interval == "" {
+			interval = nt.TTL.Interval
+		}
+		if column == "" {
+			column = nt.TTL.Column
+		}
+	}
+	if interval == "" {
+		return pgerr.New(pgerr.InvalidParameterValue, "\"ttl_column\" needs \"ttl\"")
+	}
+	ttl, err := catalog.NewTTL(nt, interval, column)
+	if err != nil {
+		return err
+	}
+	nt.TTL = ttl
 	return nil
 }
 
@@ -676,4 +714,78 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *plann
 		}
 	}
 	return nil
+}
+
+// sweepBatch is how many expired rows one atomic delete of the sweeper
+// removes.
+const sweepBatch = 256
+
+// SweepExpired deletes the expired rows of every table with a TTL, with
+// their index entries, in atomic batches conditional on the rows' versions
+// (a row rewritten meanwhile is left for the next sweep). Queries never see
+// expired rows whether or not they are swept (see optimizer/ttl.go); the
+// sweep reclaims their space. On DynamoDB the store's own TTL does this at
+// no write cost, so the engine runs the sweeper on exclusive stores only.
+func (e *Executor) SweepExpired(ctx context.Context, cat *catalog.Catalog, now time.Time) (int, error) {
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return 0, err
+	}
+	ec := e.newExecCtx(ctx, nil, RunOptions{})
+	deleted := 0
+	for _, t := range snap.Tables() {
+		if t.TTL == nil {
+			continue
+		}
+		w := &writeSet{t: t}
+		flush := func() error {
+			if len(w.changes) == 0 {
+				return nil
+			}
+			e.Gate.RLock()
+			err := ec.commit(ctx, w, nil)
+			e.Gate.RUnlock()
+			var ce *conflictError
+			switch {
+			case errors.As(err, &ce):
+				// A row changed since it was read: the next sweep decides.
+			case err != nil:
+				return err
+			default:
+				deleted += len(w.changes)
+			}
+			w = &writeSet{t: t}
+			return nil
+		}
+		for sh := 0; sh < t.Shards; sh++ {
+			it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(sh), Consistent: true})
+			for it.Next() {
+				row := make([]sqltypes.Value, len(t.Columns))
+				item := it.Item()
+				if err := t.DecodeRow(item.Attrs, row); err != nil {
+					it.Close()
+					return deleted, err
+				}
+				if !t.Expired(row, now) {
+					continue
+				}
+				w.add(change{old: row, oldVersion: catalog.RowVersion(item.Attrs)})
+				if len(w.changes) >= sweepBatch {
+					if err := flush(); err != nil {
+						it.Close()
+						return deleted, err
+					}
+				}
+			}
+			err := it.Err()
+			it.Close()
+			if err != nil {
+				return deleted, ClassifyError(err)
+			}
+		}
+		if err := flush(); err != nil {
+			return deleted, err
+		}
+	}
+	return deleted, nil
 }

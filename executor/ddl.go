@@ -256,16 +256,12 @@ func (e *Executor) build(ctx context.Context, cat *catalog.Catalog, table *catal
 	return e.setIndexState(ctx, cat, table.Name, index.Name, catalog.StatePublic)
 }
 
-// ResumeBuilds finishes the builds a restart interrupted: every index still
-// in state building is built again from the start (its entries are plain
-// puts, so redoing them is harmless) and made public. Until then writers
-// maintain it and queries ignore it, as during any build. It returns the
-// indexes it built.
-func (e *Executor) ResumeBuilds(ctx context.Context, cat *catalog.Catalog) ([]string, error) {
-	snap, err := cat.Snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
+// ResumeBuilds finishes the builds a restart interrupted: every index in
+// state building in snap (the schema as the process found it at start) is
+// built again from the start (its entries are plain puts, so redoing them
+// is harmless) and made public. Until then writers maintain it and queries
+// ignore it, as during any build. It returns the indexes it built.
+func (e *Executor) ResumeBuilds(ctx context.Context, cat *catalog.Catalog, snap *catalog.Snapshot) ([]string, error) {
 	var built []string
 	for _, t := range snap.Tables() {
 		for _, ix := range t.Indexes {

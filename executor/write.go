@@ -33,11 +33,8 @@ type change struct {
 
 // writeSet collects the store ops of one statement.
 type writeSet struct {
-	t   *catalog.Table
-	ops []kv.Op
-	// groups[i] is the op index where change i starts, so a batch too large
-	// for one atomic write is split between rows, never inside one.
-	groups  []int
+	t       *catalog.Table
+	ops     []kv.Op
 	changes []change
 }
 
@@ -45,7 +42,6 @@ type writeSet struct {
 // index (building ones too).
 func (w *writeSet) add(c change) {
 	t := w.t
-	w.groups = append(w.groups, len(w.ops))
 	w.changes = append(w.changes, c)
 	var oldKey, newKey kv.Key
 	if c.old != nil {
@@ -232,10 +228,13 @@ func checkRow(t *catalog.Table, row []sqltypes.Value) error {
 	return nil
 }
 
-// current is a row as stored now, with its version.
+// current is a row as stored now, with its version. expired marks a row
+// of a table with a TTL that has expired but is still stored: invisible to
+// the statement, but in the way of a write of its key.
 type current struct {
 	row     []sqltypes.Value
 	version kv.Attr
+	expired bool
 }
 
 // readCurrent reads the rows at the given keys with a consistent batched
@@ -257,7 +256,7 @@ func (ec *execCtx) readCurrent(ctx context.Context, t *catalog.Table, keys []kv.
 		if err := t.DecodeRow(it.Attrs, row); err != nil {
 			return nil, err
 		}
-		out[string(keys[i].Sort)] = current{row: row, version: catalog.RowVersion(it.Attrs)}
+		out[string(keys[i].Sort)] = current{row: row, version: catalog.RowVersion(it.Attrs), expired: t.Expired(row, ec.eval.Now)}
 	}
 	return out, nil
 }
@@ -395,6 +394,12 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 			}
 			break
 		}
+		var ce *conflictError
+		if t.TTL != nil && errors.As(err, &ce) && ce.op.Cond == kv.CondNotExists {
+			// The key may hold an expired row not yet removed: read the
+			// keys and replace such rows.
+			return ec.upsert(ctx, n, rows, stats)
+		}
 		if err != nil {
 			return WriteResult{}, finishWrite(t, err)
 		}
@@ -438,6 +443,12 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 			case !exists:
 				w.add(change{new: row})
 				cur[k] = current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}}
+			case old.expired:
+				// An expired row still stored: the insert replaces it.
+				w.add(change{old: old.row, new: row, oldVersion: old.version})
+				cur[k] = current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: old.version.I + 1}}
+			case ins.OnConflict == nil:
+				return WriteResult{}, duplicateKey(t, t.RowAttrs(row, 0))
 			case ins.OnConflict.DoNothing:
 				continue
 			case touched[k]:
@@ -564,8 +575,8 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 		newKeys := map[string]bool{}
 		for _, tg := range tgts {
 			old, ok := cur[string(tg.key.Sort)]
-			if !ok {
-				continue // deleted or moved since the scan
+			if !ok || old.expired {
+				continue // deleted, moved or expired since the scan
 			}
 			if recheck != nil {
 				v, err := recheck.Eval(ec.eval, old.row)

@@ -126,9 +126,18 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 				return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid value for mutability: %q", val).
 					WithHint("Use 'mutable' or 'immutable_rows'.")
 			}
+		case "ttl", "ttl_column":
 		default:
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
 		}
+	}
+	if ttl, ok := b.stmt.With["ttl"]; ok {
+		var err error
+		if t.TTL, err = catalog.NewTTL(t, ttl, b.stmt.With["ttl_column"]); err != nil {
+			return nil, err
+		}
+	} else if _, ok := b.stmt.With["ttl_column"]; ok {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "\"ttl_column\" needs \"ttl\"")
 	}
 	seqs, err := b.columnGenerators(t)
 	if err != nil {
