@@ -94,6 +94,10 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 	ins := &Insert{Table: t}
 	defs := b.defaults(t)
 	if n.Select != nil {
+		b.insertSelect = n.Select
+		for _, c := range targets {
+			b.insertTypes = append(b.insertTypes, t.Columns[c].Type)
+		}
 		src, err := b.bindQuery(n.Select, env{})
 		if err != nil {
 			return nil, err
