@@ -28,7 +28,7 @@ func sharedDynamo(t *testing.T, n int) []kv.Store {
 	if ep == "" {
 		t.Skip("needs DynamoDB Local (DYNAMODB_ENDPOINT)")
 	}
-	table := strings.NewReplacer("/", "_").Replace(fmt.Sprintf("%s_%d", t.Name(), os.Getpid()))
+	table := strings.NewReplacer("/", "_").Replace(fmt.Sprintf("%s_%d_%d", t.Name(), os.Getpid(), time.Now().UnixNano()%1e6))
 	var out []kv.Store
 	for i := 0; i < n; i++ {
 		s, err := zdynamo.Open(context.Background(), zdynamo.Options{Table: table, Endpoint: ep, Region: "us-east-1",
@@ -225,4 +225,44 @@ func TestSequenceValuesAreUnique(t *testing.T) {
 		stores := sharedDynamo(t, 2)
 		check(t, []*session.Engine{newEngine(t, stores[0]), newEngine(t, stores[1])})
 	})
+}
+
+// An index built by one proxy while another updates the indexed column of
+// the same rows ends up exact: the build's entries are written in
+// transactions that share-lock the rows they were computed from, so an
+// entry for a value another proxy has just replaced never commits.
+func TestIndexBuildRacingAnotherProxysUpdates(t *testing.T) {
+	ctx := context.Background()
+	stores := sharedDynamo(t, 2)
+	a, b := newEngine(t, stores[0]), newEngine(t, stores[1])
+	sa := openSession(t, a)
+	mustExec(t, sa, `CREATE TABLE racing (id INT PRIMARY KEY, v INT NOT NULL) WITH (shards = 2)`)
+	mustExec(t, sa, `INSERT INTO racing SELECT g, 0 FROM generate_series(1, 300) g`)
+	time.Sleep(250 * time.Millisecond) // b's schema cache catches up
+	sb := openSession(t, b)
+	stop := make(chan struct{})
+	done := make(chan int)
+	go func() {
+		rng := rand.New(rand.NewSource(1))
+		n := 0
+		for {
+			select {
+			case <-stop:
+				done <- n
+				return
+			default:
+			}
+			id := 1 + rng.Intn(300)
+			if _, err := runSQL(ctx, sb, fmt.Sprintf(`UPDATE racing SET v = v + 1 WHERE id = %d`, id)); err != nil {
+				t.Errorf("update: %v", err)
+			}
+			n++
+		}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	mustExec(t, sa, `CREATE INDEX racing_v ON racing (v)`)
+	close(stop)
+	updates := <-done
+	checkConsistent(t, sa, "racing")
+	t.Logf("%d updates from the other proxy during the build", updates)
 }
