@@ -210,6 +210,9 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *pl
 		if err != nil {
 			return catalog.Change{}, err
 		}
+		if err := notRewriting(t); err != nil {
+			return catalog.Change{}, err
+		}
 		if _, other := s.FindIndex(ci.Index.Name); other != nil || s.HasTable(ci.Index.Name) {
 			if ci.IfNotExists {
 				skipped = true
@@ -264,6 +267,14 @@ func (e *Executor) build(ctx context.Context, cat *catalog.Catalog, table *catal
 func (e *Executor) ResumeBuilds(ctx context.Context, cat *catalog.Catalog, snap *catalog.Snapshot) ([]string, error) {
 	var built []string
 	for _, t := range snap.Tables() {
+		if t.Rewrite != nil {
+			// A primary-key change the restart interrupted: its statement
+			// failed, so it is undone.
+			if err := e.abandonRekey(ctx, cat, t.Name, t.Rewrite); err != nil {
+				return built, fmt.Errorf("abandoning the primary-key change of %s: %w", t.Name, err)
+			}
+			continue
+		}
 		for _, ix := range t.Indexes {
 			if ix.State != catalog.StateBuilding {
 				continue
@@ -433,6 +444,9 @@ func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *plan
 				return catalog.Change{}, errSkip
 			}
 			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "index %q does not exist", di.Name)
+		}
+		if err := notRewriting(t); err != nil {
+			return catalog.Change{}, err
 		}
 		nt := t.Clone()
 		for i, x := range nt.Indexes {

@@ -636,3 +636,26 @@ func TestAlterTableStatements(t *testing.T) {
 		t.Fatalf("defaults: %+v %+v", a[0].Extras, a[1])
 	}
 }
+
+func TestAlterPrimaryKey(t *testing.T) {
+	for sql, want := range map[string][]KeyPart{
+		`ALTER TABLE t ADD PRIMARY KEY (a, b DESC)`:                        {{Column: "a"}, {Column: "b", Desc: true}},
+		`ALTER TABLE t ADD CONSTRAINT t_pk PRIMARY KEY (a)`:                {{Column: "a"}},
+		`ALTER TABLE t ALTER PRIMARY KEY USING COLUMNS (b)`:                {{Column: "b"}},
+		`ALTER TABLE t DROP CONSTRAINT t_pkey, ADD PRIMARY KEY (b ASC, c)`: {{Column: "b"}, {Column: "c"}},
+	} {
+		stmts, err := Parse(sql)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		a := stmts[0].Alter.Actions[0]
+		if a.Kind != AlterPrimaryKey || !reflect.DeepEqual(a.Key, want) {
+			t.Errorf("%s: %+v", sql, a)
+		}
+	}
+	// Other constraints stay with TiDB's grammar.
+	stmts, err := Parse(`ALTER TABLE t ADD CONSTRAINT u UNIQUE (a)`)
+	if err == nil && stmts[0].Alter != nil {
+		t.Errorf("UNIQUE parsed as a primary-key change")
+	}
+}
