@@ -193,6 +193,9 @@ func (r *rewriter) qualifiedStart(j, lo int) int {
 // any EXPLAIN prefix) is head, applying the construct handlers and then
 // the token-level rewrites.
 func (r *rewriter) rewrite(head int) error {
+	if err := r.pgSyntax(head); err != nil {
+		return err
+	}
 	if err := r.relational(head); err != nil {
 		return err
 	}

@@ -330,7 +330,7 @@ func castAllowedImplicitly(from, to sqltypes.Type) bool {
 	if from.ID == sqltypes.Unknown || from.Kind() == to.Kind() {
 		return true
 	}
-	if from.IsNumeric() && to.IsNumeric() {
+	if from.IsNumeric() && to.IsNumeric() || from.IsTextual() && to.IsTextual() {
 		return true
 	}
 	tk, fk := to.Kind(), from.Kind()

@@ -349,6 +349,9 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 	if n.Op == opcode.LogicAnd || n.Op == opcode.LogicOr {
 		return b.bindLogic(sc, n, agg)
 	}
+	if op, l, r, ok := otherOperator(n); ok {
+		return b.bindOtherOp(sc, op, l, r, agg)
+	}
 	op, ok := binOps[n.Op]
 	if n.Op == opcode.NullEQ {
 		// The parser's spelling of IS NOT DISTINCT FROM.

@@ -984,6 +984,10 @@ func exprLabel(node ast.ExprNode) string {
 		switch e.FnName.L {
 		case parser.ConcatFunc:
 			return "concat"
+		case parser.TrimFromFunc:
+			if c, ok := e.Args[0].(*driver.ValueExpr); ok {
+				return c.GetString()
+			}
 		case parser.NumericLiteralFunc:
 			return "?column?"
 		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:

@@ -22,6 +22,7 @@ const (
 	InvalidDatetimeFormat               = "22007"
 	DatetimeFieldOverflow               = "22008"
 	DivisionByZero                      = "22012"
+	SubstringError                      = "22011"
 	InvalidArgumentForPowerFunction     = "2201F"
 	InvalidPrecedingOrFollowingSize     = "22013"
 	InvalidArgumentForNtile             = "22014"
