@@ -1,5 +1,7 @@
 package parser
 
+import "github.com/zproxy/zproxy/internal/pgerr"
+
 // PostgreSQL expression syntax that TiDB's grammar lacks, respelled in
 // terms TiDB has (see also relational.go):
 //
@@ -10,6 +12,16 @@ package parser
 //	GROUP BY ROLLUP (a, (b, c)) → GROUP BY zp_rollup(a, zp_set(b, c))
 //	GROUP BY CUBE (a, b), ()   → GROUP BY zp_cube(a, b), zp_set()
 //	GROUPING SETS ((a), ())    → zp_grouping_sets(zp_set(a), zp_set())
+//	string_agg(DISTINCT s, ',') → string_agg(zp_distinct(), s, ',')
+//	stddev(x), variance(x)     → `stddev`(x), `variance`(x)
+//	mode() WITHIN GROUP ...    → `mode`() ...
+//
+// TiDB accepts DISTINCT only in its own aggregates, so other aggregates
+// get a marker argument instead. TiDB reads STDDEV and VARIANCE as MySQL's
+// population forms; quoted, they are plain calls the planner binds as
+// PostgreSQL's sample forms, named as written. Followed by OVER they must
+// stay TiDB's window aggregates, as stddev_samp and var_samp. MODE is a
+// TiDB keyword.
 //
 // PostgreSQL's operators outside the arithmetic and comparison ones (||,
 // the json operators, ...) share one precedence level between the additive
@@ -26,7 +38,14 @@ const (
 	CubeFunc         = "zp_cube"
 	GroupingSetsFunc = "zp_grouping_sets"
 	GroupingSetFunc  = "zp_set"
+	DistinctArgFunc  = "zp_distinct"
 )
+
+// tidbDistinctAggs are the aggregates whose DISTINCT TiDB parses itself.
+var tidbDistinctAggs = map[string]bool{
+	"count": true, "sum": true, "avg": true, "min": true, "max": true, "stddev_pop": true,
+	"stddev_samp": true, "var_pop": true, "var_samp": true, "std": true, "group_concat": true,
+}
 
 // OtherOperators are the PostgreSQL infix operators respelled as above.
 var OtherOperators = map[string]bool{
@@ -55,9 +74,41 @@ func (r *rewriter) pgSyntax(head int) error {
 			if err := r.groupingSets(i + 2); err != nil {
 				return err
 			}
+		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance") && r.peek(i+1, "(") && !afterDot:
+			if close := r.matching(i + 1); close >= 0 && r.peek(close+1, "over") {
+				r.replace(i, map[string]string{"stddev": "stddev_samp", "variance": "var_samp"}[t.val])
+			} else {
+				r.replace(i, "`"+t.val+"`")
+				r.distinctArg(i, false)
+			}
+		case t.kind == tkIdent && t.val == "mode" && r.peek(i+1, "(") && !afterDot:
+			r.replace(i, "`mode`")
+		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, "(") && r.peek(i+2, "distinct") && !afterDot:
+			r.distinctArg(i, tidbDistinctAggs[t.val] && t.kind == tkIdent)
+		case t.kind == tkIdent && t.val == "within" && r.peek(i+1, "group") && r.peek(i+2, "("):
+			if close := r.matching(i + 2); close >= 0 && r.peek(close+1, "over") {
+				name := "?"
+				if k := r.matchingBack(i - 1); k > 0 {
+					name = r.toks[k-1].val
+				}
+				return pgerr.New(pgerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name).
+					WithPosition(r.pos(close + 1))
+			}
 		}
 	}
 	return nil
+}
+
+// distinctArg replaces the DISTINCT after "name(" at i with a marker
+// argument, unless TiDB parses it there itself.
+func (r *rewriter) distinctArg(i int, native bool) {
+	if native || !r.peek(i+2, "distinct") {
+		return
+	}
+	if r.peek(i+3, ")") {
+		return // f(DISTINCT): TiDB reports the syntax error
+	}
+	r.replace(i+2, DistinctArgFunc+"(),")
 }
 
 // topLevel returns the tokens of the call whose "(" is at open that sit
