@@ -248,13 +248,7 @@ type jsonAgg struct {
 
 func (a *jsonAgg) add(args []sqltypes.Value) error {
 	for i, v := range args {
-		if a.types[i].ID == sqltypes.Float4 && v.K == sqltypes.KindFloat {
-			// A real goes into JSON with float4's digits.
-			n, err := sqltypes.FloatToNumeric(v.F, 32)
-			if err == nil {
-				v = n
-			}
-		}
+		v = sqltypes.JSONInput(a.types[i], v)
 		if i == 0 && len(args) == 2 {
 			if err := sqltypes.JSONObjectKey(v); err != nil {
 				return err

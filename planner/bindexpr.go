@@ -376,6 +376,11 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 		b.inferParam(r, sqltypes.TypeText)
 		return fold(&Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeText})
 	}
+	if op == OpSub {
+		if e, ok, err := b.bindJSONBMinus(l, r); ok {
+			return e, err
+		}
+	}
 	// Arithmetic.
 	b.inferParam(l, r.Type())
 	b.inferParam(r, l.Type())

@@ -976,7 +976,9 @@ func exprLabel(node ast.ExprNode) string {
 		return exprLabel(e.Expr)
 	case *ast.FuncCallExpr:
 		if operand, t, ok := parser.CastOf(e); ok {
-			if l := exprLabel(operand); l != "?column?" {
+			// PostgreSQL's FigureColname: a cast takes its operand's name
+			// unless that is only a type's (a cast of a cast or constant).
+			if l := exprLabel(operand); l != "?column?" && !isCast(operand) {
 				return l
 			}
 			return castLabel(t)
@@ -1015,6 +1017,23 @@ func exprLabel(node ast.ExprNode) string {
 		}
 	}
 	return "?column?"
+}
+
+// isCast reports whether node, unparenthesized, is a cast.
+func isCast(node ast.ExprNode) bool {
+	for {
+		p, ok := node.(*ast.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		node = p.Expr
+	}
+	f, ok := node.(*ast.FuncCallExpr)
+	if !ok {
+		return false
+	}
+	_, _, ok = parser.CastOf(f)
+	return ok
 }
 
 // castLabel is the column name PostgreSQL gives a cast of a non-column:

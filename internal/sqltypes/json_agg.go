@@ -32,3 +32,31 @@ func JSONObjectAgg(kv []Value) Value {
 	}
 	return NewJSON(string(append(buf, " }"...)))
 }
+
+// JSONInput is a value of type t as the JSON functions take it: a real
+// with float4's digits (as a numeric), anything else as it is.
+func JSONInput(t Type, v Value) Value {
+	if t.ID == Float4 && v.K == KindFloat {
+		if n, err := FloatToNumeric(v.F, 32); err == nil {
+			return n
+		}
+	}
+	return v
+}
+
+// JSONObjectKeys is json_object_keys / jsonb_object_keys (fn names the
+// function in the error): the keys of a top-level object, in storage
+// order (jsonb, unique) or input order (json, duplicates kept).
+func JSONObjectKeys(v Value, fn string) ([]string, error) {
+	j, err := jsonTree(v)
+	if err != nil {
+		return nil, err
+	}
+	switch j.Kind {
+	case JSONObject:
+		return append([]string(nil), j.Keys...), nil
+	case JSONArray:
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on an array", fn)
+	}
+	return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a scalar", fn)
+}
