@@ -307,17 +307,10 @@ func (a *aggRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	return a.out[a.pos-1], true, nil
 }
 
-func (a *aggRows) newGroup(key []sqltypes.Value) *group {
-	g := &group{key: key, aggs: make([]*aggInstance, len(a.node.Aggs))}
-	for i := range a.node.Aggs {
-		g.aggs[i] = newInstance(&a.node.Aggs[i], a.ec.mem)
-	}
-	return g
-}
-
 func (a *aggRows) consume(ctx context.Context) error {
-	groups := map[uint64][]*group{}
-	var order []*group
+	sets := a.groupingSets()
+	tables := make([]groupTable, len(sets))
+	full := make([]sqltypes.Value, len(a.node.GroupBy))
 	key := make([]sqltypes.Value, len(a.node.GroupBy))
 	for n := 1; ; n++ {
 		row, ok, err := a.in.Next(ctx)
@@ -331,46 +324,46 @@ func (a *aggRows) consume(ctx context.Context) error {
 			return ctx.Err()
 		}
 		for i, g := range a.node.GroupBy {
-			if key[i], err = g.Eval(a.ec.eval, row); err != nil {
+			if full[i], err = g.Eval(a.ec.eval, row); err != nil {
 				return err
 			}
 		}
-		h := hashRow(key)
-		var grp *group
-		for _, c := range groups[h] {
-			if rowsEqual(c.key, key) {
-				grp = c
-				break
-			}
-		}
-		if grp == nil {
-			k := copyRow(key)
-			if err := a.ec.mem.grow(rowSize(k) + int64(64*len(a.node.Aggs))); err != nil {
-				return err
-			}
-			grp = a.newGroup(k)
-			groups[h] = append(groups[h], grp)
-			order = append(order, grp)
-		}
-		for _, in := range grp.aggs {
-			if err := in.feed(a.ec.eval, row, a.ec.mem); err != nil {
-				return err
-			}
-		}
-	}
-	if len(order) == 0 && len(a.node.GroupBy) == 0 {
-		order = append(order, a.newGroup(nil))
-	}
-	for _, g := range order {
-		out := append(copyRow(g.key), make([]sqltypes.Value, len(a.node.Aggs))...)
-		for i, in := range g.aggs {
-			v, err := in.value()
+		// Every grouping set sees every row, in this one pass.
+		for s, set := range sets {
+			setKey(key, full, set)
+			grp, err := tables[s].find(key, func(k []sqltypes.Value) (*group, error) {
+				if err := a.ec.mem.grow(rowSize(k) + int64(64*len(a.node.Aggs))); err != nil {
+					return nil, err
+				}
+				return a.newGroup(k, set), nil
+			})
 			if err != nil {
 				return err
 			}
-			out[len(g.key)+i] = v
+			for _, in := range grp.aggs {
+				if err := in.feed(a.ec.eval, row, a.ec.mem); err != nil {
+					return err
+				}
+			}
 		}
-		a.out = append(a.out, out)
+	}
+	for s, set := range sets {
+		if len(set) == 0 && len(tables[s].order) == 0 {
+			// The empty grouping set (or no GROUP BY) has its row even
+			// without input.
+			tables[s].order = append(tables[s].order, a.newGroup(make([]sqltypes.Value, len(a.node.GroupBy)), set))
+		}
+		for _, g := range tables[s].order {
+			out := append(copyRow(g.key), make([]sqltypes.Value, len(a.node.Aggs))...)
+			for i, in := range g.aggs {
+				v, err := in.value()
+				if err != nil {
+					return err
+				}
+				out[len(g.key)+i] = v
+			}
+			a.out = append(a.out, out)
+		}
 	}
 	return nil
 }

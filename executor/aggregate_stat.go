@@ -36,6 +36,8 @@ func newStatAggregator(call planner.AggCall) aggregator {
 			a.types = append(a.types, x.Type())
 		}
 		return a
+	case "grouping":
+		return &groupingAgg{}
 	case "percentile_cont", "percentile_disc", "mode":
 		return &orderedSetAgg{kind: f, typ: call.Typ}
 	}

@@ -278,7 +278,22 @@ func (x *Project) Describe() Description {
 
 func (x *Aggregate) Describe() Description {
 	d := Description{Head: "Aggregate"}
-	if len(x.GroupBy) > 0 {
+	switch {
+	case x.GroupingSets != nil:
+		// One key per grouping set, as PostgreSQL's MixedAggregate lists
+		// its Hash Keys (and the empty set as Group Key: ()).
+		for _, set := range x.GroupingSets {
+			if len(set) == 0 {
+				d.add("group key", "()")
+				continue
+			}
+			keys := make([]planner.Expr, len(set))
+			for i, g := range set {
+				keys[i] = x.GroupBy[g]
+			}
+			d.add("hash key", "%s", exprList(keys))
+		}
+	case len(x.GroupBy) > 0:
 		d.add("group by", "%s", exprList(x.GroupBy))
 	}
 	var as []string

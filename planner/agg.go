@@ -72,6 +72,9 @@ type aggBinder struct {
 	lv     *selectLevel
 	groups []Expr
 	aggs   []AggCall
+	// sets are the grouping sets of GROUPING SETS, ROLLUP and CUBE (see
+	// Aggregate.GroupingSets).
+	sets [][]int
 }
 
 // groupCol returns the group column equal to e, if any.

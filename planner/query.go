@@ -613,12 +613,10 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 			if n.GroupBy.Rollup {
 				return nil, unsupported("GROUP BY ... WITH ROLLUP is not supported")
 			}
-			for _, item := range n.GroupBy.Items {
-				g, err := b.bindGroupItem(sc, item.Expr, n.Fields)
-				if err != nil {
-					return nil, err
-				}
-				lv.agg.groups = append(lv.agg.groups, g)
+			if err := lv.agg.bindGroupBy(n.GroupBy.Items, n.Fields); err != nil {
+				return nil, err
+			}
+			for _, g := range lv.agg.groups {
 				groupNames = append(groupNames, g.String())
 			}
 		}
@@ -743,6 +741,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 	// LIMIT, and the projection down to the visible columns.
 	if aggregated {
 		a := NewAggregate(rel, lv.agg.groups, lv.agg.aggs, groupNames)
+		a.GroupingSets = lv.agg.sets
 		rel = a
 		fix := lv.agg.fixer(len(lv.agg.groups))
 		for i := range exprs {

@@ -422,6 +422,9 @@ func (b *Binder) bindAggregateCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinde
 		}
 		return wrapAgg(agg.bindAgg(name, n.Args, false, nil, nil))
 	}
+	if inner.FnName.L == "grouping" && inner == n {
+		return wrapAgg(b.bindGrouping(n, agg))
+	}
 	if !IsAggregateName(inner.FnName.L) {
 		if inner != n {
 			return nil, true, pgerr.New(pgerr.WrongObjectType, "%s is not an aggregate function", inner.FnName.L)

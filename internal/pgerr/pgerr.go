@@ -82,6 +82,7 @@ const (
 	OutOfMemory                         = "53200"
 	TooManyConnections                  = "53300"
 	TooManyColumns                      = "54011"
+	TooManyArguments                    = "54023"
 	ObjectInUse                         = "55006"
 	CantChangeRuntimeParam              = "55P02"
 	QueryCanceled                       = "57014"
