@@ -15,6 +15,7 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 //	string_agg(DISTINCT s, ',') → string_agg(zp_distinct(), s, ',')
 //	stddev(x), variance(x)     → `stddev`(x), `variance`(x)
 //	mode() WITHIN GROUP ...    → `mode`() ...
+//	x BETWEEN SYMMETRIC a AND b → x BETWEEN zp_symmetric(a) AND b
 //
 // TiDB accepts DISTINCT only in its own aggregates, so other aggregates
 // get a marker argument instead. TiDB reads STDDEV and VARIANCE as MySQL's
@@ -39,6 +40,7 @@ const (
 	GroupingSetsFunc = "zp_grouping_sets"
 	GroupingSetFunc  = "zp_set"
 	DistinctArgFunc  = "zp_distinct"
+	SymmetricFunc    = "zp_symmetric"
 )
 
 // tidbDistinctAggs are the aggregates whose DISTINCT TiDB parses itself.
@@ -85,6 +87,15 @@ func (r *rewriter) pgSyntax(head int) error {
 			r.replace(i, "`mode`")
 		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, "(") && r.peek(i+2, "distinct") && !afterDot:
 			r.distinctArg(i, tidbDistinctAggs[t.val] && t.kind == tkIdent)
+		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "asymmetric"):
+			r.drop(i+1, i+2) // the default
+		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "symmetric"):
+			and := r.nextAtDepth(i+2, "and")
+			if and < 0 {
+				return r.syntaxErrorAt(len(r.toks))
+			}
+			r.replace(i+1, SymmetricFunc+"(")
+			r.ed[and].pre = ")" + r.ed[and].pre
 		case t.kind == tkIdent && t.val == "within" && r.peek(i+1, "group") && r.peek(i+2, "("):
 			if close := r.matching(i + 2); close >= 0 && r.peek(close+1, "over") {
 				name := "?"
@@ -109,6 +120,25 @@ func (r *rewriter) distinctArg(i int, native bool) {
 		return // f(DISTINCT): TiDB reports the syntax error
 	}
 	r.replace(i+2, DistinctArgFunc+"(),")
+}
+
+// nextAtDepth returns the index of the first token w from k on at the
+// parenthesis depth of k, or -1.
+func (r *rewriter) nextAtDepth(k int, w string) int {
+	depth := 0
+	for ; k < len(r.toks); k++ {
+		switch t := r.toks[k]; {
+		case t.is("(") || t.is("["):
+			depth++
+		case t.is(")") || t.is("]"):
+			if depth--; depth < 0 {
+				return -1
+			}
+		case depth == 0 && t.is(w):
+			return k
+		}
+	}
+	return -1
 }
 
 // topLevel returns the tokens of the call whose "(" is at open that sit

@@ -128,7 +128,12 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if err != nil {
 			return nil, err
 		}
-		lo, err := b.child(sc, n.Left, agg)
+		loNode, symmetric := n.Left, false
+		if f, ok := loNode.(*ast.FuncCallExpr); ok && f.FnName.L == parser.SymmetricFunc && len(f.Args) == 1 {
+			// BETWEEN SYMMETRIC: the bounds in either order.
+			loNode, symmetric = f.Args[0], true
+		}
+		lo, err := b.child(sc, loNode, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -145,6 +150,17 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			return nil, err
 		}
 		var res Expr = &Binary{Op: OpAnd, L: ge, R: le, Typ: sqltypes.TypeBool}
+		if symmetric {
+			ge2, err := b.compare(OpGe, e, hi)
+			if err != nil {
+				return nil, err
+			}
+			le2, err := b.compare(OpLe, e, lo)
+			if err != nil {
+				return nil, err
+			}
+			res = &Binary{Op: OpOr, L: res, R: &Binary{Op: OpAnd, L: ge2, R: le2, Typ: sqltypes.TypeBool}, Typ: sqltypes.TypeBool}
+		}
 		if n.Not {
 			res = &Not{E: res}
 		}
@@ -567,7 +583,6 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (Expr, err
 		}
 	}
 	var args []Expr // cond1, result1, cond2, result2, ..., else
-	var typ sqltypes.Type
 	for _, w := range n.WhenClauses {
 		cond, err := b.child(sc, w.Expr, agg)
 		if err != nil {
@@ -582,32 +597,29 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (Expr, err
 		if err != nil {
 			return nil, err
 		}
-		if typ.ID == sqltypes.Unknown {
-			typ = res.Type()
-		}
 		args = append(args, cond, res)
 	}
-	var els Expr = &Const{V: sqltypes.Null, Typ: typ}
+	var els Expr = &Const{V: sqltypes.Null, Typ: sqltypes.TypeUnknown}
 	if n.ElseClause != nil {
 		if els, err = b.child(sc, n.ElseClause, agg); err != nil {
 			return nil, err
 		}
-		if typ.ID == sqltypes.Unknown {
-			typ = els.Type()
-		}
-	}
-	if typ.ID == sqltypes.Unknown {
-		typ = sqltypes.TypeText
-	}
-	for i := 1; i < len(args); i += 2 {
-		if args[i], err = b.coerceTo(args[i], typ, false); err != nil {
-			return nil, err
-		}
-	}
-	if els, err = b.coerceTo(els, typ, false); err != nil {
-		return nil, err
 	}
 	args = append(args, els)
+	// The results take their common type, as PostgreSQL resolves CASE.
+	var results []Expr
+	for i := 1; i < len(args)-1; i += 2 {
+		results = append(results, args[i])
+	}
+	results = append(results, els)
+	typ, err := b.commonArgType(results, "CASE")
+	if err != nil {
+		return nil, err
+	}
+	for i := 1; i < len(args)-1; i += 2 {
+		args[i] = results[i/2]
+	}
+	args[len(args)-1] = results[len(results)-1]
 	return &Func{Name: "case", Args: args, Typ: typ, fn: nil, lazy: evalCase}, nil
 }
 

@@ -33,12 +33,19 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 		if len(args) != 2 {
 			return nil, pgerr.New(pgerr.UndefinedFunction, "function nullif with %d arguments does not exist", len(args))
 		}
-		l, r, err := b.unify(args[0], args[1])
-		if err != nil {
-			return nil, err
+		// The result has the first argument's type as the = operator
+		// resolves it: integers compare across widths, as do floats;
+		// other mixes meet at their common type.
+		lt, rt := args[0].Type(), args[1].Type()
+		typ := lt
+		if k := lt.Kind(); lt.ID == sqltypes.Unknown || k != rt.Kind() || k != sqltypes.KindInt && k != sqltypes.KindFloat {
+			var err error
+			if typ, err = b.commonArgType(args, "NULLIF"); err != nil {
+				return nil, err
+			}
 		}
-		l = b.finishUnknown(l)
-		return fold(&Func{Name: name, Args: []Expr{l, r}, Typ: l.Type(), fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		l, r := args[0], args[1]
+		return fold(&Func{Name: name, Args: []Expr{l, r}, Typ: typ, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			if !a[0].IsNull() && !a[1].IsNull() && sqltypes.Compare(a[0], a[1]) == 0 {
 				return sqltypes.Null, nil
 			}
@@ -134,6 +141,9 @@ func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
 func (b *Binder) commonArgType(args []Expr, ctx string) (sqltypes.Type, error) {
 	typ := sqltypes.TypeUnknown
 	for _, a := range args {
+		if a.Type().ID == sqltypes.Unknown {
+			continue // untyped literals and NULLs take the others' type
+		}
 		t, err := commonType(typ, a.Type(), ctx)
 		if err != nil {
 			return typ, err

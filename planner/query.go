@@ -977,8 +977,8 @@ func exprLabel(node ast.ExprNode) string {
 		if operand, t, ok := parser.CastOf(e); ok {
 			// PostgreSQL's FigureColname: a cast takes its operand's name
 			// unless that is only a type's (a cast of a cast or constant).
-			if l := exprLabel(operand); l != "?column?" && !isCast(operand) {
-				return l
+			if strongLabel(operand) {
+				return exprLabel(operand)
 			}
 			return castLabel(t)
 		}
@@ -1000,6 +1000,10 @@ func exprLabel(node ast.ExprNode) string {
 		}
 		return e.FnName.L
 	case *ast.CaseExpr:
+		// Named after its ELSE result when that has a name of its own.
+		if e.ElseClause != nil && strongLabel(e.ElseClause) {
+			return exprLabel(e.ElseClause)
+		}
 		return "case"
 	case *ast.ExistsSubqueryExpr:
 		return "exists"
@@ -1018,21 +1022,32 @@ func exprLabel(node ast.ExprNode) string {
 	return "?column?"
 }
 
-// isCast reports whether node, unparenthesized, is a cast.
-func isCast(node ast.ExprNode) bool {
-	for {
-		p, ok := node.(*ast.ParenthesesExpr)
-		if !ok {
-			break
+// strongLabel reports whether exprLabel(node) is a name of the node's own
+// (a column's, a function's; PostgreSQL's FigureColname strength 2) rather
+// than a type's, "case" or "?column?".
+func strongLabel(node ast.ExprNode) bool {
+	switch e := node.(type) {
+	case *ast.ParenthesesExpr:
+		return strongLabel(e.Expr)
+	case *ast.ColumnNameExpr, *ast.AggregateFuncExpr, *ast.WindowFuncExpr, *ast.ExistsSubqueryExpr:
+		return true
+	case *ast.SubqueryExpr:
+		return exprLabel(e) != "?column?"
+	case *ast.CaseExpr:
+		return e.ElseClause != nil && strongLabel(e.ElseClause)
+	case *ast.FuncCallExpr:
+		if operand, _, ok := parser.CastOf(e); ok {
+			return strongLabel(operand)
 		}
-		node = p.Expr
+		switch e.FnName.L {
+		case parser.NumericLiteralFunc:
+			return false
+		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
+			return len(e.Args) > 0 && strongLabel(e.Args[0])
+		}
+		return true
 	}
-	f, ok := node.(*ast.FuncCallExpr)
-	if !ok {
-		return false
-	}
-	_, _, ok = parser.CastOf(f)
-	return ok
+	return false
 }
 
 // castLabel is the column name PostgreSQL gives a cast of a non-column:
