@@ -231,6 +231,9 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if e, ok, err := b.bindAggregateCall(sc, n, agg); ok || err != nil {
 			return e, err
 		}
+		if isSetReturning(n.FnName.L) {
+			return b.bindSRF(n, agg)
+		}
 		args := make([]Expr, len(n.Args))
 		for i, a := range n.Args {
 			x, err := b.child(sc, a, agg)

@@ -552,6 +552,10 @@ type selectLevel struct {
 	windows []WindowCall
 	// named windows (WINDOW w AS (...)).
 	named map[string]*ast.WindowSpec
+	// srfs are the set-returning functions of the select list, allowed
+	// while srfOK (see srf.go).
+	srfs  []srfCall
+	srfOK bool
 }
 
 // bindSelect binds one SELECT (or VALUES / TABLE statement).
@@ -640,6 +644,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		distinctOn = f.Args
 		fields = fields[1:]
 	}
+	lv.srfOK = true
 	for _, f := range fields {
 		if f.WildCard != nil {
 			if n.From == nil {
@@ -676,6 +681,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		cols = append(cols, col)
 	}
 	visible := len(exprs)
+	lv.srfOK = false
 
 	var having Expr
 	if n.Having != nil {
@@ -761,8 +767,12 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		for i := range exprs {
 			exprs[i] = fix(exprs[i])
 		}
+		lv.fixSRFs(fix)
 	} else if hasWindowRef(exprs) {
 		return nil, pgerr.New(pgerr.InternalError, "window reference without a window")
+	}
+	if len(lv.srfs) > 0 {
+		rel = lv.lateralSRFs(rel, exprs)
 	}
 	rel = &Project{Input: rel, Exprs: exprs, Cols: cols}
 	switch {
