@@ -31,7 +31,7 @@ func newStatAggregator(call planner.AggCall) aggregator {
 		}
 		return &foldAgg{combine: folds[f]}
 	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
-		a := &jsonAgg{kind: f}
+		a := &jsonAgg{kind: f, rows: f == "json_agg" && planner.IsWholeRow(call.Args[0])}
 		for _, x := range call.Args {
 			a.types = append(a.types, x.Type())
 		}
@@ -244,6 +244,7 @@ var folds = map[string]func(acc, v sqltypes.Value) sqltypes.Value{
 // json_object_agg and jsonb_object_agg (key, value pairs).
 type jsonAgg struct {
 	kind  string
+	rows  bool // json_agg of whole rows
 	types []sqltypes.Type
 	vals  []sqltypes.Value // values, or keys and values alternating
 }
@@ -265,12 +266,14 @@ func (a *jsonAgg) result() (sqltypes.Value, error) {
 	if len(a.vals) == 0 {
 		return sqltypes.Null, nil
 	}
-	switch a.kind {
-	case "json_agg":
+	switch {
+	case a.rows:
+		return sqltypes.JSONAggRows(a.vals), nil
+	case a.kind == "json_agg":
 		return sqltypes.JSONAgg(a.vals), nil
-	case "jsonb_agg":
+	case a.kind == "jsonb_agg":
 		return sqltypes.JSONBAgg(a.vals)
-	case "jsonb_object_agg":
+	case a.kind == "jsonb_object_agg":
 		return sqltypes.JSONBBuildObject(a.vals)
 	}
 	return sqltypes.JSONObjectAgg(a.vals), nil

@@ -231,6 +231,7 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 		}
 	}
 	call := AggCall{Func: fn, Distinct: distinct}
+	defer b.allowWholeRow(string(fn))()
 	if !aggregateNames[string(fn)] {
 		return call, unsupported("aggregate function %s is not supported", fname)
 	}

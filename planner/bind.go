@@ -18,8 +18,10 @@ import (
 type Binder struct {
 	// depth is how deeply bindExprWith is nested now (see parser.MaxExprDepth).
 	depth int
-	snap  *catalog.Snapshot
-	stmt  *parser.Statement
+	// wholeRowOK: a FROM item's name may stand for its row (rowjson.go).
+	wholeRowOK bool
+	snap       *catalog.Snapshot
+	stmt       *parser.Statement
 	// level is the SELECT whose select list, HAVING or ORDER BY is being
 	// bound (window functions attach to it), nil elsewhere.
 	level        *selectLevel

@@ -62,7 +62,13 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if agg != nil {
 			return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", n.Name.Name.O)
 		}
-		return sc.resolve(n.Name)
+		e, err := sc.resolve(n.Name)
+		if err != nil {
+			if row, rowErr := b.wholeRow(sc, n.Name); row != nil || rowErr != nil {
+				return row, rowErr
+			}
+		}
+		return e, err
 	case *ast.AggregateFuncExpr:
 		if agg != nil {
 			return agg.bindAgg(n.F, n.Args, n.Distinct, nil, nil)
@@ -234,6 +240,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if isSetReturning(n.FnName.L) {
 			return b.bindSRF(n, agg)
 		}
+		defer b.allowWholeRow(n.FnName.L)()
 		args := make([]Expr, len(n.Args))
 		for i, a := range n.Args {
 			x, err := b.child(sc, a, agg)

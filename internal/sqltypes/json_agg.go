@@ -60,3 +60,24 @@ func JSONObjectKeys(v Value, fn string) ([]string, error) {
 	}
 	return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a scalar", fn)
 }
+
+// RowToJSON is a row as PostgreSQL's composite_to_json prints it:
+// {"id":1,"name":"a"}, each column through to_json.
+func RowToJSON(names []string, types []Type, vals []Value) Value {
+	buf := []byte{'{'}
+	for i, n := range names {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendJSONString(buf, n)
+		buf = append(buf, ':')
+		buf = AppendToJSON(buf, JSONInput(types[i], vals[i]))
+	}
+	return NewJSON(string(append(buf, '}')))
+}
+
+// JSONAggRows is json_agg of rows (composite values): elements separated
+// by ", " and a line break, as PostgreSQL prints them.
+func JSONAggRows(rows []Value) Value {
+	return jsonAggText(rows, func(Value) bool { return true })
+}
