@@ -16,13 +16,17 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 //	stddev(x), variance(x)     → `stddev`(x), `variance`(x)
 //	mode() WITHIN GROUP ...    → `mode`() ...
 //	x BETWEEN SYMMETRIC a AND b → x BETWEEN zp_symmetric(a) AND b
+//	string_agg(x, ',') OVER w  → first_value(zp_window_agg(string_agg(x, ','))) OVER w
+//
+// TiDB's grammar takes OVER only after its own aggregates and window
+// functions; an aggregate it does not know rides inside first_value's
+// argument, from which the planner takes it back.
 //
 // TiDB accepts DISTINCT only in its own aggregates, so other aggregates
 // get a marker argument instead. TiDB reads STDDEV and VARIANCE as MySQL's
 // population forms; quoted, they are plain calls the planner binds as
-// PostgreSQL's sample forms, named as written. Followed by OVER they must
-// stay TiDB's window aggregates, as stddev_samp and var_samp. MODE is a
-// TiDB keyword.
+// PostgreSQL's sample forms, named as written (with OVER, inside
+// first_value as above). MODE is a TiDB keyword.
 //
 // PostgreSQL's operators outside the arithmetic and comparison ones (||,
 // the json operators, ...) share one precedence level between the additive
@@ -41,7 +45,16 @@ const (
 	GroupingSetFunc  = "zp_set"
 	DistinctArgFunc  = "zp_distinct"
 	SymmetricFunc    = "zp_symmetric"
+	WindowAggFunc    = "zp_window_agg"
 )
+
+// windowAggs are the aggregates TiDB cannot call with OVER.
+var windowAggs = map[string]bool{
+	"string_agg": true, "array_agg": true, "json_agg": true, "jsonb_agg": true, "json_object_agg": true,
+	"jsonb_object_agg": true, "bool_and": true, "bool_or": true, "every": true, "corr": true,
+	"covar_pop": true, "covar_samp": true, "regr_avgx": true, "regr_avgy": true, "regr_count": true,
+	"regr_intercept": true, "regr_r2": true, "regr_slope": true, "regr_sxx": true, "regr_sxy": true, "regr_syy": true,
+}
 
 // tidbDistinctAggs are the aggregates whose DISTINCT TiDB parses itself.
 var tidbDistinctAggs = map[string]bool{
@@ -76,13 +89,15 @@ func (r *rewriter) pgSyntax(head int) error {
 			if err := r.groupingSets(i + 2); err != nil {
 				return err
 			}
-		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance") && r.peek(i+1, "(") && !afterDot:
-			if close := r.matching(i + 1); close >= 0 && r.peek(close+1, "over") {
-				r.replace(i, map[string]string{"stddev": "stddev_samp", "variance": "var_samp"}[t.val])
-			} else {
+		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance" || windowAggs[t.val]) && r.peek(i+1, "(") && !afterDot:
+			if t.val == "stddev" || t.val == "variance" {
 				r.replace(i, "`"+t.val+"`")
-				r.distinctArg(i, false)
 			}
+			if close := r.matching(i + 1); close >= 0 && r.peek(close+1, "over") {
+				r.ed[i].pre = "first_value(" + WindowAggFunc + "(" + r.ed[i].pre
+				r.ed[close].post += "))"
+			}
+			r.distinctArg(i, false)
 		case t.kind == tkIdent && t.val == "mode" && r.peek(i+1, "(") && !afterDot:
 			r.replace(i, "`mode`")
 		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, "(") && r.peek(i+2, "distinct") && !afterDot:

@@ -20,6 +20,8 @@ func TestPGSyntaxRewrites(t *testing.T) {
 			"select 1 from `t` group by `a`,zp_cube(`b`, `c`),zp_set()"},
 		{`SELECT 1 FROM t GROUP BY GROUPING SETS ((a), (a, b), (), ROLLUP (c), (a + 1) * 2) HAVING grouping(a) = 0`,
 			"select 1 from `t` group by zp_grouping_sets(zp_set(`a`), zp_set(`a`, `b`), zp_set(), zp_rollup(`c`), (`a`+1)*2) having grouping(`a`)=0"},
+		{`SELECT string_agg(s, ',') OVER (ORDER BY a), stddev(DISTINCT x), x BETWEEN SYMMETRIC 1 AND 2 FROM t`,
+			"select first_value(zp_window_agg(string_agg(`s`, ','))) over (order by `a`),stddev(zp_distinct(), `x`),`x` between zp_symmetric(1) and 2 from `t`"},
 	}
 	checkRestored(t, tests)
 }

@@ -217,3 +217,18 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 	}
 	return a.addAgg(call), nil
 }
+
+// WindowAggOf returns the aggregate of "agg(...) OVER w" for an aggregate
+// TiDB cannot call with OVER, which the parser passes inside
+// first_value(zp_window_agg(agg(...))) OVER w.
+func WindowAggOf(n *ast.WindowFuncExpr) (*ast.FuncCallExpr, bool) {
+	if !strings.EqualFold(n.Name, "first_value") || len(n.Args) != 1 {
+		return nil, false
+	}
+	m, ok := n.Args[0].(*ast.FuncCallExpr)
+	if !ok || m.FnName.L != parser.WindowAggFunc || len(m.Args) != 1 {
+		return nil, false
+	}
+	inner, ok := m.Args[0].(*ast.FuncCallExpr)
+	return inner, ok
+}

@@ -980,6 +980,9 @@ func exprLabel(node ast.ExprNode) string {
 	case *ast.AggregateFuncExpr:
 		return strings.ToLower(e.F)
 	case *ast.WindowFuncExpr:
+		if inner, ok := WindowAggOf(e); ok {
+			return inner.FnName.L
+		}
 		return strings.ToLower(e.Name)
 	case *ast.ParenthesesExpr:
 		return exprLabel(e.Expr)
