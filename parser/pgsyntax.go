@@ -9,6 +9,7 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 //	trim(both 'x' from s)      → zp_trim_from('btrim', 'x', s)
 //	trim(leading from s)       → ltrim(s)
 //	substring(s for 2)         → substring(s, 1, 2)
+//	overlay(s placing r from 2) → overlay(s, r, 2)
 //	GROUP BY ROLLUP (a, (b, c)) → GROUP BY zp_rollup(a, zp_set(b, c))
 //	GROUP BY CUBE (a, b), ()   → GROUP BY zp_cube(a, b), zp_set()
 //	GROUPING SETS ((a), ())    → zp_grouping_sets(zp_set(a), zp_set())
@@ -85,6 +86,15 @@ func (r *rewriter) pgSyntax(head int) error {
 			}
 		case t.kind == tkIdent && t.val == "substring" && r.peek(i+1, "(") && !afterDot:
 			r.substringFor(i)
+		case t.kind == tkIdent && t.val == "overlay" && r.peek(i+1, "(") && !afterDot:
+			if close := r.matching(i + 1); close >= 0 {
+				kw := r.topLevel(i+1, close, "placing", "from", "for")
+				if _, ok := kw["placing"]; ok {
+					for _, k := range kw {
+						r.replace(k, ",")
+					}
+				}
+			}
 		case t.kind == tkIdent && t.val == "group" && r.peek(i+1, "by"):
 			if err := r.groupingSets(i + 2); err != nil {
 				return err

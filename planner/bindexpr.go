@@ -98,6 +98,10 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 				if err != nil {
 					return nil, err
 				}
+				if _, lit := n.V.(*driver.ValueExpr); lit && c.Typ.ID == sqltypes.Int8 && v.I == math.MinInt32 {
+					// PostgreSQL reads -2147483648 as one integer constant.
+					return &Const{V: v, Typ: sqltypes.TypeInt4}, nil
+				}
 				return &Const{V: v, Typ: c.Typ}, nil
 			}
 			b.inferParam(e, sqltypes.TypeFloat8)

@@ -471,3 +471,33 @@ func chr(code int64) (string, error) {
 	}
 	return string(rune(code)), nil
 }
+
+func init() {
+	// overlay(s PLACING r FROM start [FOR n]): s with n characters (bytes
+	// for bytea; by default as many as r has) from start replaced by r.
+	overlay := func(a []sqltypes.Value, chars bool, n int64) (string, error) {
+		sub := substringBytes
+		if chars {
+			sub = substringRunes
+		}
+		head, err := sub(a[0].S, 1, a[2].I-1, true)
+		if err != nil {
+			return "", err
+		}
+		tail, err := sub(a[0].S, a[2].I+n, 0, false)
+		return head + a[1].S + tail, err
+	}
+	Register("overlay",
+		textFn([]Param{text, text, int4}, func(a []sqltypes.Value) (string, error) {
+			return overlay(a, true, int64(utf8.RuneCountInString(a[1].S)))
+		}),
+		textFn([]Param{text, text, int4, int4}, func(a []sqltypes.Value) (string, error) { return overlay(a, true, a[3].I) }),
+		bytesFn([]Param{bytea, bytea, int4}, func(a []sqltypes.Value) ([]byte, error) {
+			s, err := overlay(a, false, int64(len(a[1].S)))
+			return []byte(s), err
+		}),
+		bytesFn([]Param{bytea, bytea, int4, int4}, func(a []sqltypes.Value) ([]byte, error) {
+			s, err := overlay(a, false, a[3].I)
+			return []byte(s), err
+		}))
+}
