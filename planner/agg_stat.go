@@ -60,6 +60,12 @@ func statAggType(c AggCall) (t sqltypes.Type, ok bool, err error) {
 	}
 	fail := func() (sqltypes.Type, bool, error) { return sqltypes.Type{}, true, noAggFunc(name, types) }
 	switch {
+	case (c.Func == AggMin || c.Func == AggMax) && len(types) == 1:
+		// PostgreSQL has no min or max of these types.
+		switch types[0].ID {
+		case sqltypes.Bool, sqltypes.Bytea, sqltypes.UUID, sqltypes.JSON, sqltypes.JSONB:
+			return fail()
+		}
 	case name == "stddev" || name == "stddev_samp" || name == "stddev_pop" || name == "variance" ||
 		name == "var_samp" || name == "var_pop":
 		if len(types) != 1 || !types[0].IsNumeric() {
