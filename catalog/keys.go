@@ -243,9 +243,13 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindText:
 			// Scanned attributes may alias store memory (kv.Iterator).
 			return sqltypes.NewText(strings.Clone(a.S)), nil
-		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindJSONB, sqltypes.KindArray:
+		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
+		case sqltypes.KindJSONB, sqltypes.KindArray:
+			// Parsed documents and arrays keep substrings of their text,
+			// which must not alias store memory.
+			return sqltypes.ParseText(storedType(t), strings.Clone(a.S))
 		case sqltypes.KindBPChar:
 			return sqltypes.NewBPChar(strings.Clone(a.S)), nil
 		case sqltypes.KindJSON:

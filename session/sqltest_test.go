@@ -28,6 +28,8 @@ import (
 //	statement error CODE    it fails with SQLSTATE CODE
 //	query [rowsort]         it returns the rows after "----", one per
 //	                        line, columns joined by "|", NULL as NULL
+//	query ... colnames      the first line after "----" is the result's
+//	                        columns, "name:type" joined by "|"
 //	notice SUBSTRING        the previous statement raised a NOTICE
 //	                        containing SUBSTRING
 //	connection NAME         later records run in session NAME (opened on
@@ -96,6 +98,7 @@ type record struct {
 	kind    string // statement, query, connection
 	expect  string // ok, error CODE
 	sorted  bool
+	names   bool // the first expected row is the column header
 	sql     string
 	rows    []string
 	notices []string
@@ -140,6 +143,7 @@ func parseScript(t *testing.T, path string) []record {
 				cur.expect = strings.Join(fields[1:], " ")
 			case "query":
 				cur.sorted = len(fields) > 1 && fields[1] == "rowsort"
+				cur.names = fields[len(fields)-1] == "colnames"
 				if len(fields) > 1 && fields[1] == "error" {
 					cur.expect = strings.Join(fields[1:], " ")
 				}
@@ -212,6 +216,9 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 		if rec.kind == "query" {
 			if rec.sorted {
 				sort.Strings(rows)
+			}
+			if rec.names {
+				rows = append([]string{columnHeader(ctx, sess, rec.sql)}, rows...)
 			}
 			if strings.Join(rows, "\n") != strings.Join(rec.rows, "\n") {
 				t.Errorf("%s:\n got:\n  %s\n want:\n  %s", where, strings.Join(rows, "\n  "), strings.Join(rec.rows, "\n  "))
