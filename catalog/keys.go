@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -165,7 +166,17 @@ func (t *Table) appendAttr(attrs []kv.Attr, i int, v sqltypes.Value) []kv.Attr {
 
 // RowVersion returns the version attribute of a stored row (an AttrNull for
 // a row written without one).
-func RowVersion(attrs []kv.Attr) kv.Attr { return kv.Lookup(attrs, VersionAttr) }
+//
+// The result owns its memory: a store's scan may hand out attributes whose
+// names and bytes point into a buffer that its next item overwrites, and a
+// version is kept (as a write condition) long after the scan moved on.
+func RowVersion(attrs []kv.Attr) kv.Attr {
+	v := kv.Lookup(attrs, VersionAttr)
+	v.Name = VersionAttr
+	v.S = strings.Clone(v.S)
+	v.B = bytes.Clone(v.B)
+	return v
+}
 
 // ValueAttr converts one value into a named store attribute. Timestamps and
 // dates are stored as integers (µs and days since the Unix epoch; ±infinity

@@ -582,6 +582,10 @@ func (e *ColRef) String() string { return e.Name }
 func (e *Const) String() string {
 	switch e.V.K {
 	case sqltypes.KindNull:
+		// As PostgreSQL's EXPLAIN shows a typed NULL.
+		if e.Typ.ID != sqltypes.Unknown {
+			return "NULL::" + e.Typ.String()
+		}
 		return "NULL"
 	case sqltypes.KindInt, sqltypes.KindFloat, sqltypes.KindBool:
 		return sqltypes.FormatText(e.V)
