@@ -1,0 +1,50 @@
+package wire
+
+import (
+	"encoding/binary"
+	"unicode/utf8"
+
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// Binary forms of the catalogs' system types, as PostgreSQL 15 sends them:
+// oid and the reg* types are oidsend's unsigned 4-byte integer, name is
+// its bytes, "char" its one byte, int2vector and oidvector array_send's
+// one-dimensional array with lower bound 0.
+
+func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
+	switch {
+	case t.IsOIDLike():
+		if len(src) != 4 {
+			return sqltypes.Null, errBadBinary(t, "expected 4 bytes, got %d", len(src))
+		}
+		o := binary.BigEndian.Uint32(src)
+		if t.ID == sqltypes.Oid {
+			return sqltypes.NewOID(o), nil
+		}
+		return sqltypes.NewReg(o, ""), nil
+	case t.ID == sqltypes.Name || t.ID == sqltypes.Char:
+		if !utf8.Valid(src) {
+			return sqltypes.Null, errInvalidUTF8()
+		}
+		return sqltypes.ParseText(t, string(src))
+	case t.ID == sqltypes.Int2Vector || t.ID == sqltypes.OidVector:
+		v, err := decodeArray(sqltypes.ArrayOf(sqltypes.VectorElem(t)), src)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.Cast(v, t)
+	}
+	return sqltypes.Null, errBadBinary(t, "no binary form")
+}
+
+func appendSystem(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error) {
+	switch {
+	case t.IsOIDLike():
+		return binary.BigEndian.AppendUint32(buf, uint32(v.I)), nil
+	case t.ID == sqltypes.Name || t.ID == sqltypes.Char:
+		return append(buf, v.S...), nil
+	default: // int2vector, oidvector
+		return appendArray(buf, sqltypes.ArrayOf(sqltypes.VectorElem(t)), v)
+	}
+}
