@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -137,10 +138,15 @@ type Table struct {
 	// on it (empty for tables created before roles existed).
 	Owner string `json:"owner,omitempty"`
 
-	// Virtual holds the rows of a view computed by the catalog
-	// (information_schema, pg_catalog); nil for a stored table.
-	Virtual [][]sqltypes.Value `json:"-"`
+	// Virtual computes the rows of a catalog relation (information_schema,
+	// pg_catalog; see package catalog/pgcatalog) when a statement reads it;
+	// nil for a stored table.
+	Virtual VirtualRows `json:"-"`
 }
+
+// VirtualRows computes a catalog relation's rows for the statement whose
+// functions see fn.
+type VirtualRows func(fn *builtins.Context) ([][]sqltypes.Value, error)
 
 // ColumnIndex returns the ordinal of the named column, or -1.
 func (t *Table) ColumnIndex(name string) int {

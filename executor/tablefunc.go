@@ -22,6 +22,8 @@ func (ec *execCtx) newTableFunc(n *optimizer.TableFunc) (Rows, error) {
 	switch n.Name {
 	case "generate_series":
 		return newSeries(args, n.Ordinality)
+	case "unnest":
+		return newUnnest(args, n.Ordinality), nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", n.Name)
 }
@@ -73,3 +75,46 @@ func (s *seriesRows) Next(context.Context) ([]sqltypes.Value, bool, error) {
 }
 
 func (s *seriesRows) Close() {}
+
+// unnestRows is unnest(a1, a2, ...) in FROM: row i holds element i of each
+// array (NULL past an array's end), elements in storage order.
+type unnestRows struct {
+	arrays     []*sqltypes.ArrayValue
+	n, i       int
+	ordinality bool
+	out        []sqltypes.Value
+}
+
+func newUnnest(args []sqltypes.Value, ordinality bool) Rows {
+	u := &unnestRows{ordinality: ordinality}
+	for _, a := range args {
+		var arr *sqltypes.ArrayValue
+		if !a.IsNull() {
+			arr = a.Array()
+			u.n = max(u.n, len(arr.Elems))
+		}
+		u.arrays = append(u.arrays, arr)
+	}
+	return u
+}
+
+func (u *unnestRows) Next(context.Context) ([]sqltypes.Value, bool, error) {
+	if u.i >= u.n {
+		return nil, false, nil
+	}
+	u.out = u.out[:0]
+	for _, a := range u.arrays {
+		v := sqltypes.Null
+		if a != nil && u.i < len(a.Elems) {
+			v = a.Elems[u.i]
+		}
+		u.out = append(u.out, v)
+	}
+	u.i++
+	if u.ordinality {
+		u.out = append(u.out, sqltypes.NewInt(int64(u.i)))
+	}
+	return u.out, true, nil
+}
+
+func (u *unnestRows) Close() {}

@@ -3,7 +3,6 @@ package optimizer
 import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/zorder"
 )
@@ -116,7 +115,7 @@ type Scan struct {
 // pg_catalog), computed from the schema rather than read from the store.
 type Rowset struct {
 	View string
-	Rows [][]sqltypes.Value
+	Rows catalog.VirtualRows
 	cols []planner.Column
 }
 

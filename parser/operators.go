@@ -83,6 +83,12 @@ func (r *rewriter) pgSyntax(head int) error {
 			}
 			r.replace(i, ArraySubFunc+"(")
 			r.ed[close].post += ")"
+		case t.kind == tkIdent && sqlValueFuncs[t.val] && !r.peek(i+1, "(") && !(i > head && (r.toks[i-1].is(".") || r.toks[i-1].is("as"))) &&
+			r.isQuery(head):
+			// SQL's value functions without parentheses (SELECT session_user).
+			r.replace(i, t.val+"()")
+		case t.kind == tkIdent && tidbKeywordFuncs[t.val] && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
+			r.replace(i, "`"+t.val+"`") // a key word in TiDB's grammar, a function in PostgreSQL's
 		case t.is("[") && i > head && r.endsPrimary(i-1):
 			if err := r.subscript(head, i); err != nil {
 				return err
@@ -90,6 +96,24 @@ func (r *rewriter) pgSyntax(head int) error {
 		}
 	}
 	return nil
+}
+
+// sqlValueFuncs are SQL's functions called without parentheses that
+// TiDB does not parse as such (current_user it does).
+var sqlValueFuncs = map[string]bool{"session_user": true, "user": true, "current_role": true, "current_catalog": true, "current_schema": true}
+
+// tidbKeywordFuncs are PostgreSQL functions whose names TiDB's grammar
+// reserves.
+var tidbKeywordFuncs = map[string]bool{"cardinality": true}
+
+// isQuery reports whether the statement at head is a query or a write (not
+// DDL or a role statement, where CURRENT_USER and friends name roles).
+func (r *rewriter) isQuery(head int) bool {
+	switch r.toks[head].val {
+	case "select", "with", "values", "insert", "update", "delete", "explain", "table", "(":
+		return true
+	}
+	return false
 }
 
 // typeSpans marks the tokens of type names after :: and in CAST(... AS

@@ -75,6 +75,9 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 		}
 		return &Func{Name: name, Args: args, Typ: typ, lazy: evalCoalesce}, nil
 	case "concat":
+		if e, ok, err := b.arrayConcat(args); ok {
+			return e, err
+		}
 		// The || operator (TiDB spells it concat): NULL if any operand is.
 		for i := range args {
 			b.inferParam(args[i], sqltypes.TypeText)

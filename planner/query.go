@@ -975,6 +975,9 @@ func exprLabel(node ast.ExprNode) string {
 	case *ast.ParenthesesExpr:
 		return exprLabel(e.Expr)
 	case *ast.FuncCallExpr:
+		if l, ok := pgLabel(e); ok {
+			return l
+		}
 		if operand, t, ok := parser.CastOf(e); ok {
 			if l := exprLabel(operand); l != "?column?" {
 				return l

@@ -48,7 +48,7 @@ func (s *Session) Parse(_ context.Context, sql string, paramTypes []sqltypes.Typ
 func (s *Session) TxStatus() byte { return s.txStatus }
 
 // Close implements wire.Session.
-func (s *Session) Close() {}
+func (s *Session) Close() { s.engine.cat.unregister(s) }
 
 func (s *Session) notice(e *pgerr.Error) { s.params.Notice(e) }
 
@@ -194,6 +194,8 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 			return nil, pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
 	}
+	idle := s.engine.cat.started(s, st.parsed.Text)
+	defer idle()
 	res, kind, err := st.execute(ctx, params, start)
 	if err != nil && s.txStatus == 'T' {
 		s.txStatus = 'E'
@@ -236,6 +238,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
 	opts.Fn = s.fnContext(start)
+	opts.Fn.Catalog = st.catalogEnv(ctx)
 
 	switch x := bound.(type) {
 	case *planner.Query:
