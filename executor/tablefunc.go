@@ -24,6 +24,8 @@ func (ec *execCtx) newTableFunc(n *optimizer.TableFunc) (Rows, error) {
 		return newSeries(args, n.Ordinality)
 	case "unnest":
 		return newUnnest(args, n.Ordinality), nil
+	case "_pg_expandarray":
+		return newExpandArray(args[0], n.Ordinality), nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", n.Name)
 }
@@ -82,6 +84,7 @@ type unnestRows struct {
 	arrays     []*sqltypes.ArrayValue
 	n, i       int
 	ordinality bool
+	records    bool // _pg_expandarray: one (element, position) record per row
 	out        []sqltypes.Value
 }
 
@@ -111,6 +114,9 @@ func (u *unnestRows) Next(context.Context) ([]sqltypes.Value, bool, error) {
 		u.out = append(u.out, v)
 	}
 	u.i++
+	if u.records {
+		u.out = append(u.out[:0], sqltypes.NewRecord([]sqltypes.Value{u.out[0], sqltypes.NewInt(int64(u.i))}))
+	}
 	if u.ordinality {
 		u.out = append(u.out, sqltypes.NewInt(int64(u.i)))
 	}
@@ -118,3 +124,15 @@ func (u *unnestRows) Next(context.Context) ([]sqltypes.Value, bool, error) {
 }
 
 func (u *unnestRows) Close() {}
+
+// newExpandArray is information_schema._pg_expandarray(array): one record
+// (x, n) per element, n counting from 1.
+func newExpandArray(arr sqltypes.Value, ordinality bool) Rows {
+	u := &unnestRows{ordinality: ordinality, records: true}
+	if !arr.IsNull() {
+		a := arr.Array()
+		u.arrays = []*sqltypes.ArrayValue{a}
+		u.n = len(a.Elems)
+	}
+	return u
+}

@@ -18,6 +18,7 @@ import (
 //	x [NOT] SIMILAR TO y [ESCAPE e]   → zp_op('~' | '!~', x, zp_similar(y[, e]))
 //	x OPERATOR(pg_catalog.~) y        → as x ~ y
 //	x COLLATE "C"                     → x (zproxy compares strings bytewise)
+//	(row).field                       → zp_field((row), 'field')
 //
 // ANY with a subquery stays TiDB's own. The operands of an infix operator
 // are the primary expressions on either side of it (a name, a literal, a
@@ -34,12 +35,13 @@ const (
 	AllFunc       = "zp_all"
 	OpFunc        = "zp_op"
 	SimilarFunc   = "zp_similar"
+	FieldFunc     = "zp_field"
 )
 
 // infixOps are the operators respelled as zp_op calls.
 var infixOps = map[string]bool{
 	"~": true, "~*": true, "!~": true, "!~*": true, "~~": true, "~~*": true, "!~~": true, "!~~*": true,
-	"@>": true, "<@": true, "&&": true, "^@": true,
+	"@>": true, "<@": true, "&&": true, "^@": true, "&": true, "|": true, "#": true,
 }
 
 // comparisonOps may precede ANY/ALL (besides the infix operators).
@@ -89,6 +91,15 @@ func (r *rewriter) pgSyntax(head int) error {
 			r.replace(i, t.val+"()")
 		case t.kind == tkIdent && tidbKeywordFuncs[t.val] && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			r.replace(i, "`"+t.val+"`") // a key word in TiDB's grammar, a function in PostgreSQL's
+		case t.is("(") && !r.isCallParen(head, i):
+			// (row).field: a field of a record.
+			close := r.matching(i)
+			if close > 0 && r.peek(close+1, ".") && close+2 < len(r.toks) && (r.toks[close+2].kind == tkIdent || r.toks[close+2].kind == tkQIdent) {
+				r.ed[i].pre = FieldFunc + "(" + r.ed[i].pre
+				r.replace(close+1, ", '")
+				r.replace(close+2, strings.ReplaceAll(r.toks[close+2].val, "'", "''")+"')")
+				r.primStart[close+2] = i
+			}
 		case t.is("[") && i > head && r.endsPrimary(i-1):
 			if err := r.subscript(head, i); err != nil {
 				return err
@@ -493,4 +504,14 @@ func (r *rewriter) primaryEnd(i int) (int, bool) {
 			return e, true
 		}
 	}
+}
+
+// isCallParen reports whether the parenthesis at i opens a function call's
+// arguments (or another construct's list) rather than an expression.
+func (r *rewriter) isCallParen(head, i int) bool {
+	if i == head {
+		return false
+	}
+	p := r.toks[i-1]
+	return p.kind == tkQIdent || p.kind == tkIdent && !notFunctionNames[p.val]
 }

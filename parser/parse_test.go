@@ -418,7 +418,7 @@ func TestErrors(t *testing.T) {
 		{`SELECT E'abc`, pgerr.SyntaxError, 8, `unterminated quoted string`},
 		{`SELECT ""`, pgerr.SyntaxError, 8, `zero-length delimited identifier`},
 		{`SELECT 12abc`, pgerr.SyntaxError, 8, `trailing junk`},
-		{`SELECT a # b`, pgerr.FeatureNotSupported, 10, `operator # is not supported`},
+		{`SELECT a ?| b`, pgerr.FeatureNotSupported, 10, `operator ?| is not supported`},
 		{`SELECT a ? b`, pgerr.FeatureNotSupported, 10, `operator ?`},
 		{"SELECT `a`", pgerr.FeatureNotSupported, 8, "operator `"},
 		{`SELECT 1::foo`, pgerr.UndefinedObject, 11, `type "foo" does not exist`},

@@ -26,7 +26,9 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (Exp
 	case parser.ArraySubFunc:
 		e, err := b.bindArraySubquery(sc, n)
 		return e, true, err
-	case parser.ArrayFunc, parser.SubscriptFunc, parser.SliceFunc, parser.AnyFunc, parser.AllFunc, parser.OpFunc, parser.SimilarFunc:
+	case "trim":
+		return b.bindTrim(sc, n, agg)
+	case parser.ArrayFunc, parser.SubscriptFunc, parser.SliceFunc, parser.AnyFunc, parser.AllFunc, parser.OpFunc, parser.SimilarFunc, parser.FieldFunc:
 	default:
 		return nil, false, nil
 	}
@@ -56,6 +58,8 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (Exp
 		e, err = b.bindOperator(opText(args[0]), args[1], args[2])
 	case parser.SimilarFunc:
 		e, err = b.bindSimilar(args)
+	case parser.FieldFunc:
+		e, err = b.bindField(args[0], opText(args[1]))
 	}
 	return e, true, err
 }
@@ -390,6 +394,8 @@ func (b *Binder) bindOperator(op string, l, r Expr) (Expr, error) {
 		})})
 	case "@>", "<@", "&&":
 		return b.arrayOperator(op, l, r)
+	case "&", "|", "#":
+		return b.bitwise(op, l, r)
 	}
 	return nil, noOperator(op, l.Type(), r.Type())
 }
@@ -647,8 +653,98 @@ func pgLabel(e *ast.FuncCallExpr) (string, bool) {
 		if len(e.Args) > 0 {
 			return exprLabel(e.Args[0]), true
 		}
+	case parser.FieldFunc:
+		if len(e.Args) == 2 {
+			if v, ok := e.Args[1].(ast.ValueExpr); ok {
+				return v.GetString(), true
+			}
+		}
 	case parser.AnyFunc, parser.AllFunc, parser.OpFunc, parser.SimilarFunc:
 		return "?column?", true
 	}
 	return "", false
+}
+
+// bitwise binds the integer operators & (and), | (or) and # (xor).
+func (b *Binder) bitwise(op string, l, r Expr) (Expr, error) {
+	l, r, err := b.unify(l, r)
+	if err != nil {
+		return nil, err
+	}
+	lt, rt := l.Type(), r.Type()
+	if lt.ID == sqltypes.Unknown {
+		if l, err = b.coerceTo(l, sqltypes.TypeInt4, false); err != nil {
+			return nil, err
+		}
+		if r, err = b.coerceTo(r, sqltypes.TypeInt4, false); err != nil {
+			return nil, err
+		}
+		lt, rt = sqltypes.TypeInt4, sqltypes.TypeInt4
+	}
+	if lt.Kind() != sqltypes.KindInt || rt.Kind() != sqltypes.KindInt || lt.IsOIDLike() || rt.IsOIDLike() {
+		return nil, noOperator(op, lt, rt)
+	}
+	typ := arithType(lt, rt)
+	return fold(&Func{Name: op, Args: []Expr{l, r}, Typ: typ, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		switch op {
+		case "&":
+			return sqltypes.NewInt(a[0].I & a[1].I), nil
+		case "|":
+			return sqltypes.NewInt(a[0].I | a[1].I), nil
+		}
+		return sqltypes.NewInt(a[0].I ^ a[1].I), nil
+	})})
+}
+
+// expandArrayFunc types information_schema._pg_expandarray(array): one
+// record column (x, n), as pgJDBC's metadata queries read it.
+func (b *Binder) expandArrayFunc(tf *TableFunc, args []Expr) (*TableFunc, error) {
+	if len(args) != 1 {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "function _pg_expandarray with %d arguments does not exist", len(args))
+	}
+	elem, ok := arrayElem(args[0].Type())
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "function _pg_expandarray(%s) does not exist", args[0].Type())
+	}
+	tf.Cols = append(tf.Cols, Column{Name: "_pg_expandarray", Type: sqltypes.Type{ID: sqltypes.Record, Elem: elem.ID, Width: sqltypes.RecordExpandArray}, Col: -1})
+	return tf, nil
+}
+
+// bindField binds (row).field.
+func (b *Binder) bindField(e Expr, name string) (Expr, error) {
+	i, t, ok := sqltypes.RecordField(e.Type(), name)
+	if !ok {
+		if e.Type().ID == sqltypes.Record {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "could not identify column %q in record data type", name)
+		}
+		return nil, pgerr.New(pgerr.SyntaxError, "column notation .%s applied to type %s, which is not a composite type", name, e.Type())
+	}
+	return fold(&Func{Name: "." + name, Args: []Expr{e}, Typ: t, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return a[0].Array().Elems[i], nil
+	})})
+}
+
+// bindTrim binds SQL's trim([BOTH | LEADING | TRAILING] [chars] FROM s),
+// which TiDB parses with a direction argument, as btrim, ltrim or rtrim.
+func (b *Binder) bindTrim(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (Expr, bool, error) {
+	name := "btrim"
+	var args []Expr
+	for _, a := range n.Args {
+		if d, ok := a.(*ast.TrimDirectionExpr); ok {
+			switch d.Direction {
+			case ast.TrimLeading:
+				name = "ltrim"
+			case ast.TrimTrailing:
+				name = "rtrim"
+			}
+			continue
+		}
+		x, err := b.child(sc, a, agg)
+		if err != nil {
+			return nil, true, err
+		}
+		args = append(args, x)
+	}
+	e, err := b.bindBuiltin(name, args)
+	return e, true, err
 }

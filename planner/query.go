@@ -573,6 +573,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 	if n.SelectIntoOpt != nil {
 		return nil, unsupported("SELECT ... INTO is not supported")
 	}
+	if err := liftSRFs(n); err != nil {
+		return nil, err
+	}
 
 	sc := e.newScope()
 	var rel Rel

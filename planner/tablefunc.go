@@ -44,6 +44,8 @@ func (b *Binder) tableFunc(name string, args []Expr) (*TableFunc, error) {
 		return tf, nil
 	case "unnest":
 		return b.unnestFunc(tf, args)
+	case "_pg_expandarray":
+		return b.expandArrayFunc(tf, args)
 	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -171,8 +172,10 @@ func wireColumns(cs []planner.Column) []wire.Column {
 	for i, c := range cs {
 		cols[i] = wire.Column{Name: c.Name, Type: c.Type}
 		if c.Table != nil && c.Col >= 0 {
-			cols[i].TableOID = uint32(c.Table.ID)
-			cols[i].ColumnNum = int16(c.Col + 1)
+			// The OID and attribute number pg_class and pg_attribute give
+			// them, which drivers look up (ResultSetMetaData).
+			cols[i].TableOID = pgcatalog.ObjectOID(c.Table.ID, 0)
+			cols[i].ColumnNum = int16(pgcatalog.AttNum(c.Table, c.Col))
 		}
 	}
 	return cols

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"unicode/utf8"
 
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -44,6 +45,8 @@ func appendSystem(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return binary.BigEndian.AppendUint32(buf, uint32(v.I)), nil
 	case t.ID == sqltypes.Name || t.ID == sqltypes.Char:
 		return append(buf, v.S...), nil
+	case t.ID == sqltypes.Record:
+		return buf, pgerr.New(pgerr.FeatureNotSupported, "binary format for type record is not supported")
 	default: // int2vector, oidvector
 		return appendArray(buf, sqltypes.ArrayOf(sqltypes.VectorElem(t)), v)
 	}

@@ -115,6 +115,13 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 			}
 			return p.name
 		}
+		for _, t := range builtinTypes {
+			for _, p := range []proc{t.in, t.out, t.recv, t.send} {
+				if p.oid == oid {
+					return p.name
+				}
+			}
+		}
 	case sqltypes.RegNamespace:
 		for _, n := range namespaces {
 			if n.oid == oid {

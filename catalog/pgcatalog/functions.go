@@ -343,6 +343,11 @@ func currentSetting(ctx *Context, name string, missingOK bool) (sqltypes.Value, 
 			return textV(v), nil
 		}
 	}
+	for _, s := range serverSettings {
+		if s.Name == n {
+			return textV(s.Value), nil
+		}
+	}
 	if missingOK {
 		return sqltypes.Null, nil
 	}

@@ -174,11 +174,21 @@ func init() {
 	generate("pg_catalog.pg_authid", func(e *Env) []row { return roleRows(e, "SCRAM-SHA-256$") })
 	generate("pg_catalog.pg_shadow", func(e *Env) []row { return roleRows(e, "SCRAM-SHA-256$") })
 	generate("pg_catalog.pg_settings", func(e *Env) []row {
-		if e.Sess == nil {
-			return nil
+		var all []Setting
+		if e.Sess != nil {
+			all = e.Sess.Settings()
+		}
+		have := map[string]bool{}
+		for _, s := range all {
+			have[s.Name] = true
+		}
+		for _, s := range serverSettings {
+			if !have[s.Name] {
+				all = append(all, s)
+			}
 		}
 		var out []row
-		for _, s := range e.Sess.Settings() {
+		for _, s := range sortedSettings(all) {
 			r := row{"name": textV(s.Name), "setting": textV(s.Value), "category": textV(s.Category), "short_desc": textV(s.Description),
 				"context": textV(orDefault(s.Context, "user")), "vartype": textV(orDefault(s.VarType, "string")),
 				"source": textV(orDefault(s.Source, "default")), "boot_val": textV(s.Boot), "reset_val": textV(s.Boot)}
@@ -384,8 +394,10 @@ func collationOf(t sqltypes.Type) uint32 {
 	return 0
 }
 
-// attnum is the pg_attribute number of the table's column c: its position
+// AttNum is the pg_attribute number of the table's column c: its position
 // among the columns a client sees (the hidden row id has none).
+func AttNum(t *catalog.Table, c int) int { return attnum(t, c) }
+
 func attnum(t *catalog.Table, c int) int {
 	n := 0
 	for i := 0; i <= c && i < len(t.Columns); i++ {
@@ -516,4 +528,16 @@ func viewDef(v *catalog.View) string {
 func sortedSettings(s []Setting) []Setting {
 	sort.Slice(s, func(i, j int) bool { return s[i].Name < s[j].Name })
 	return s
+}
+
+// serverSettings are the server's fixed facts, which no session sets but
+// clients read (pgJDBC reads max_index_keys before getImportedKeys).
+var serverSettings = []Setting{
+	{Name: "max_index_keys", Value: "32", Boot: "32", VarType: "integer", Context: "internal", Category: "Preset Options", Description: "Shows the maximum number of index keys."},
+	{Name: "max_function_args", Value: "100", Boot: "100", VarType: "integer", Context: "internal", Category: "Preset Options"},
+	{Name: "block_size", Value: "8192", Boot: "8192", VarType: "integer", Context: "internal", Category: "Preset Options"},
+	{Name: "server_version_num", Value: "150000", Boot: "150000", VarType: "integer", Context: "internal", Category: "Preset Options"},
+	{Name: "lc_collate", Value: "C", Boot: "C", Context: "internal", Category: "Preset Options"},
+	{Name: "lc_ctype", Value: "C", Boot: "C", Context: "internal", Category: "Preset Options"},
+	{Name: "data_checksums", Value: "off", Boot: "off", VarType: "bool", Context: "internal", Category: "Preset Options"},
 }

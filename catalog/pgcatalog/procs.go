@@ -194,6 +194,16 @@ func procOID(name string, withArgs bool) (uint32, error) {
 		}
 		found = append(found, p)
 	}
+	if len(found) == 0 && !withArgs {
+		// The types' input and output functions, which pg_type names.
+		for _, t := range builtinTypes {
+			for _, p := range []proc{t.in, t.out, t.recv, t.send} {
+				if p.name == n {
+					return p.oid, nil
+				}
+			}
+		}
+	}
 	switch {
 	case len(found) == 1:
 		return found[0].oid, nil

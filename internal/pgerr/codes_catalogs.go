@@ -6,4 +6,5 @@ const (
 	ArraySubscriptError      = "2202E"
 	IndeterminateDatatype    = "42P18"
 	LockNotAvailable         = "55P03"
+	SubstringError           = "22011"
 )

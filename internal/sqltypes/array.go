@@ -18,6 +18,9 @@ type ArrayValue struct {
 	// Vector marks an int2vector or oidvector (oidtypes.go): one
 	// dimension with lower bound 0, printed space-separated.
 	Vector bool
+	// Record marks a row value (oidtypes.go): its elements are the
+	// fields, printed as (a,b).
+	Record bool
 }
 
 // MaxArrayDims is PostgreSQL's MAXDIM.
@@ -328,6 +331,9 @@ func (ap *arrayParser) element() (Value, error) {
 func AppendArray(buf []byte, a *ArrayValue) []byte {
 	if a.Vector {
 		return appendVector(buf, a)
+	}
+	if a.Record {
+		return appendRecord(buf, a)
 	}
 	return appendArrayAs(buf, a, a.Elem)
 }

@@ -238,3 +238,54 @@ func parseSystemOK(t Type, s string) (Value, bool, error) {
 	v, err := parseSystem(t, s)
 	return v, true, err
 }
+
+// Record shapes: a record type's Width names the fields it has (zproxy's
+// records come from the functions that return them, whose fields are
+// fixed), and Elem is the type of a field that follows its argument.
+const (
+	// RecordExpandArray is information_schema._pg_expandarray's row:
+	// (x elem, n integer).
+	RecordExpandArray = 1
+)
+
+// RecordField returns the position and type of a field of record type t.
+func RecordField(t Type, name string) (int, Type, bool) {
+	if t.ID != Record {
+		return 0, Type{}, false
+	}
+	switch t.Width {
+	case RecordExpandArray:
+		switch name {
+		case "x":
+			return 0, Type{ID: t.Elem}, true
+		case "n":
+			return 1, TypeInt4, true
+		}
+	}
+	return 0, Type{}, false
+}
+
+// NewRecord returns a row value of the given fields.
+func NewRecord(fields []Value) Value {
+	return NewArray(&ArrayValue{Elem: TypeUnknown, Elems: fields, Dims: []int32{int32(len(fields))}, Record: true})
+}
+
+// appendRecord prints a row as record_out does: (a,b), a field quoted when
+// it is empty or holds a delimiter, quote, backslash or blank.
+func appendRecord(buf []byte, a *ArrayValue) []byte {
+	buf = append(buf, '(')
+	for i, f := range a.Elems {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		if f.IsNull() {
+			continue
+		}
+		s := string(AppendText(nil, f))
+		if s == "" || strings.ContainsAny(s, "(),\\\" \t\n") {
+			s = `"` + strings.NewReplacer(`"`, `""`, `\`, `\\`).Replace(s) + `"`
+		}
+		buf = append(buf, s...)
+	}
+	return append(buf, ')')
+}

@@ -44,6 +44,7 @@ const (
 	Char
 	Int2Vector
 	OidVector
+	Record
 	numTypeIDs
 )
 
@@ -129,6 +130,7 @@ var infos = [numTypeIDs]typeInfo{
 	Char:         {`"char"`, 18, 1002, 1, KindText, []string{`"char"`}},
 	Int2Vector:   {"int2vector", 22, 1006, -1, KindArray, []string{"int2vector"}},
 	OidVector:    {"oidvector", 30, 1013, -1, KindArray, []string{"oidvector"}},
+	Record:       {"record", 2249, 2287, -1, KindArray, nil},
 }
 
 // ArrayOf returns the type of arrays of elem. Arrays of arrays are not
