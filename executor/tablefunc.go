@@ -6,6 +6,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/optimizer"
+	"github.com/zproxy/zproxy/planner"
 )
 
 // newTableFunc evaluates a set-returning function's arguments and returns
@@ -26,6 +27,10 @@ func (ec *execCtx) newTableFunc(n *optimizer.TableFunc) (Rows, error) {
 		return newUnnest(args, n.Ordinality), nil
 	case "_pg_expandarray":
 		return newExpandArray(args[0], n.Ordinality), nil
+	case "generate_subscripts":
+		return newSubscripts(args, n.Ordinality), nil
+	case "rows from":
+		return ec.newRowsFrom(n, args)
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", n.Name)
 }
@@ -135,4 +140,90 @@ func newExpandArray(arr sqltypes.Value, ordinality bool) Rows {
 		u.n = len(a.Elems)
 	}
 	return u
+}
+
+// newSubscripts is generate_subscripts(array, dim): the subscripts of the
+// dimension, lower bound to upper bound.
+func newSubscripts(args []sqltypes.Value, ordinality bool) Rows {
+	s := &seriesRows{done: true, ordinality: ordinality, step: 1}
+	if args[0].IsNull() || args[1].IsNull() {
+		return s
+	}
+	a := args[0].Array()
+	d := int(args[1].I) - 1
+	if d < 0 || d >= len(a.Dims) || a.Dims[d] == 0 {
+		return s
+	}
+	s.cur, s.stop = int64(a.LowerBound(d)), int64(a.LowerBound(d))+int64(a.Dims[d])-1
+	s.done = false
+	return s
+}
+
+// rowsFrom zips the rows of several functions (ROWS FROM, and a select
+// list's set-returning functions): row i holds each function's row i, NULLs
+// for a function that has ended, until all have.
+type rowsFrom struct {
+	parts      []Rows
+	ncols      []int
+	done       []bool
+	ordinality bool
+	n          int64
+	out        []sqltypes.Value
+}
+
+func (ec *execCtx) newRowsFrom(n *optimizer.TableFunc, args []sqltypes.Value) (Rows, error) {
+	r := &rowsFrom{ordinality: n.Ordinality}
+	a, c := 0, 0
+	for _, p := range n.Parts {
+		sub := &optimizer.TableFunc{Name: p.Name, Cols: n.Cols[c : c+p.NCols]}
+		for _, v := range args[a : a+p.Args] {
+			sub.Args = append(sub.Args, &planner.Const{V: v, Typ: sqltypes.TypeOfValue(v)})
+		}
+		rows, err := ec.newTableFunc(sub)
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		r.parts, r.ncols, r.done = append(r.parts, rows), append(r.ncols, p.NCols), append(r.done, false)
+		a, c = a+p.Args, c+p.NCols
+	}
+	return r, nil
+}
+
+func (r *rowsFrom) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
+	r.out = r.out[:0]
+	any := false
+	for i, p := range r.parts {
+		var row []sqltypes.Value
+		if !r.done[i] {
+			var ok bool
+			var err error
+			if row, ok, err = p.Next(ctx); err != nil {
+				return nil, false, err
+			}
+			r.done[i] = !ok
+			any = any || ok
+		}
+		if r.done[i] {
+			for k := 0; k < r.ncols[i]; k++ {
+				r.out = append(r.out, sqltypes.Null)
+			}
+			continue
+		}
+		r.out = append(r.out, row[:r.ncols[i]]...)
+	}
+	if !any {
+		return nil, false, nil
+	}
+	r.n++
+	if r.ordinality {
+		r.out = append(r.out, sqltypes.NewInt(r.n))
+	}
+	return r.out, true, nil
+}
+
+func (r *rowsFrom) Close() {
+	for _, p := range r.parts {
+		p.Close()
+	}
 }

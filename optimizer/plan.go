@@ -131,6 +131,7 @@ type TableFunc struct {
 	Args       []planner.Expr
 	Ordinality bool
 	Cols       []planner.Column
+	Parts      []planner.TableFuncPart // ROWS FROM's functions
 }
 
 // Filter drops rows for which Pred is not true.

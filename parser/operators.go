@@ -36,6 +36,9 @@ const (
 	OpFunc        = "zp_op"
 	SimilarFunc   = "zp_similar"
 	FieldFunc     = "zp_field"
+	// RowsFromFunc zips set-returning functions in FROM (the planner makes
+	// it of a select list's set-returning functions).
+	RowsFromFunc = "zp_rows_from"
 )
 
 // infixOps are the operators respelled as zp_op calls.
@@ -100,6 +103,10 @@ func (r *rewriter) pgSyntax(head int) error {
 				r.replace(close+2, strings.ReplaceAll(r.toks[close+2].val, "'", "''")+"')")
 				r.primStart[close+2] = i
 			}
+		case t.is("as") && i+1 < len(r.toks) && r.toks[i+1].kind == tkIdent && pgReserved[r.toks[i+1].val] && !queryWords[r.toks[i+1].val] &&
+			(i+2 >= len(r.toks) || r.peek(i+2, ",") || r.peek(i+2, "from") || r.peek(i+2, ")")):
+			// AS default: PostgreSQL takes any key word as a column label.
+			r.replace(i+1, "`"+r.toks[i+1].val+"`")
 		case t.is("[") && i > head && r.endsPrimary(i-1):
 			if err := r.subscript(head, i); err != nil {
 				return err
@@ -112,6 +119,9 @@ func (r *rewriter) pgSyntax(head int) error {
 // sqlValueFuncs are SQL's functions called without parentheses that
 // TiDB does not parse as such (current_user it does).
 var sqlValueFuncs = map[string]bool{"session_user": true, "user": true, "current_role": true, "current_catalog": true, "current_schema": true}
+
+// queryWords may follow AS without being a label (CREATE VIEW v AS SELECT).
+var queryWords = map[string]bool{"select": true, "with": true, "values": true, "table": true, "not": true}
 
 // tidbKeywordFuncs are PostgreSQL functions whose names TiDB's grammar
 // reserves.

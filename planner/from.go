@@ -428,6 +428,9 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 	if alias == "" {
 		alias = name
 	}
+	if name == parser.RowsFromFunc {
+		return b.bindRowsFrom(f, alias, names, sc, left)
+	}
 	// The arguments see the items to the left as an outer row (one push:
 	// the join above runs the function per left row).
 	ls := leftScope(sc, left)

@@ -46,6 +46,20 @@ func (b *Binder) tableFunc(name string, args []Expr) (*TableFunc, error) {
 		return b.unnestFunc(tf, args)
 	case "_pg_expandarray":
 		return b.expandArrayFunc(tf, args)
+	case "generate_subscripts":
+		if len(args) != 2 {
+			return nil, pgerr.New(pgerr.UndefinedFunction, "function generate_subscripts with %d arguments does not exist", len(args))
+		}
+		if _, ok := arrayElem(args[0].Type()); !ok {
+			return nil, pgerr.New(pgerr.UndefinedFunction, "function generate_subscripts(%s) does not exist", typeList(args))
+		}
+		x, err := b.coerceTo(args[1], sqltypes.TypeInt4, false)
+		if err != nil {
+			return nil, err
+		}
+		args[1] = x
+		col(name, sqltypes.TypeInt4)
+		return tf, nil
 	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")

@@ -7,7 +7,8 @@ import (
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
-// String functions the catalog queries of pgJDBC and SQLAlchemy call.
+// String (and json) functions the catalog queries of pgJDBC and SQLAlchemy
+// call.
 // Each is registered only if no other file registered it first (init
 // functions run in file name order, and this file sorts after strings.go),
 // so the full string library, when it has them, wins.
@@ -35,6 +36,13 @@ func init() {
 			Register(name, Overload{Params: []Param{textT}, Result: Returns(sqltypes.TypeText), Eval: f},
 				Overload{Params: []Param{textT, textT}, Result: Returns(sqltypes.TypeText), Eval: f})
 		}
+	}
+	if !Exists("json_build_object") {
+		// SQLAlchemy's column reflection builds its identity options with it.
+		Register("json_build_object", Overload{Params: []Param{AnyParam}, Variadic: true, Result: Returns(sqltypes.TypeJSON),
+			CalledOnNull: true, Volatility: Stable, Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return sqltypes.JSONBuildObject(a)
+			}})
 	}
 	if !Exists("substring") {
 		// substring(s, start [, count]), in characters.
