@@ -43,13 +43,16 @@ const (
 	AmBtree  = 403
 	AmZOrder = 9403 // zproxy's own access method, outside PostgreSQL's range
 
-	DatabaseOID     = 5 // the database every client is in (PostgreSQL's "postgres")
-	TablespaceOID   = 1663
-	CollationC      = 950
-	CollationDflt   = 100
-	BootstrapOID    = 10
-	BootstrapRole   = "zproxy"
-	DefaultDatabase = "postgres"
+	DatabaseOID   = 5 // the database every client is in (PostgreSQL's "postgres")
+	TablespaceOID = 1663
+	CollationC    = 950
+	CollationDflt = 100
+	BootstrapOID  = 10
+	// DatabaseOwnerOID is pg_database_owner, the role that owns schema
+	// public in PostgreSQL 15 (whoever owns the database).
+	DatabaseOwnerOID = 6171
+	BootstrapRole    = "zproxy"
+	DefaultDatabase  = "postgres"
 )
 
 // ObjectOID is the OID of slot of the user object with descriptor id.
@@ -417,6 +420,7 @@ func (e *Env) roles() []role {
 		seen[n] = true
 		out = append(out, role{oid: RoleOID(n), name: n, superuser: true, login: true})
 	}
+	out = append(out, role{oid: DatabaseOwnerOID, name: "pg_database_owner"})
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }

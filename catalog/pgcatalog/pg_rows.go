@@ -18,6 +18,9 @@ func init() {
 		var out []row
 		for _, n := range namespaces {
 			owner := uint32(BootstrapOID)
+			if n.oid == NamespacePublic {
+				owner = DatabaseOwnerOID
+			}
 			out = append(out, row{"oid": oidV(n.oid), "nspname": nameV(n.name), "nspowner": oidV(owner)})
 		}
 		return out
