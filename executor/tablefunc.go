@@ -31,6 +31,8 @@ func (ec *execCtx) newTableFunc(n *optimizer.TableFunc) (Rows, error) {
 		return newSubscripts(args, n.Ordinality), nil
 	case "rows from":
 		return ec.newRowsFrom(n, args)
+	case planner.ScalarTableFunc:
+		return &valuesOnce{row: args[:1], ordinality: n.Ordinality}, nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", n.Name)
 }
@@ -227,3 +229,23 @@ func (r *rowsFrom) Close() {
 		p.Close()
 	}
 }
+
+// valuesOnce yields one row (a scalar function in FROM).
+type valuesOnce struct {
+	row        []sqltypes.Value
+	ordinality bool
+	done       bool
+}
+
+func (v *valuesOnce) Next(context.Context) ([]sqltypes.Value, bool, error) {
+	if v.done {
+		return nil, false, nil
+	}
+	v.done = true
+	if v.ordinality {
+		return append(append([]sqltypes.Value(nil), v.row...), sqltypes.NewInt(1)), true, nil
+	}
+	return v.row, true, nil
+}
+
+func (v *valuesOnce) Close() {}

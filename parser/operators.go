@@ -123,6 +123,10 @@ var sqlValueFuncs = map[string]bool{"session_user": true, "user": true, "current
 // queryWords may follow AS without being a label (CREATE VIEW v AS SELECT).
 var queryWords = map[string]bool{"select": true, "with": true, "values": true, "table": true, "not": true}
 
+// tidbListKeywords are words TiDB reserves that PostgreSQL takes as column
+// names; TiDB reports them at the token after (ORDER BY type, schema).
+var tidbListKeywords = map[string]bool{"schema": true, "schemas": true, "database": true, "databases": true}
+
 // tidbKeywordFuncs are PostgreSQL functions whose names TiDB's grammar
 // reserves.
 var tidbKeywordFuncs = map[string]bool{"cardinality": true}

@@ -228,7 +228,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 			break
 		}
 		i := r.tidbErrorToken(&st, err)
-		if i > head && i < len(toks) && toks[i].kind != tkIdent && toks[i-1].kind == tkIdent && windowWords[toks[i-1].val] {
+		if i > head && i < len(toks) && toks[i].kind != tkIdent && toks[i-1].kind == tkIdent && (windowWords[toks[i-1].val] || tidbListKeywords[toks[i-1].val]) {
 			// "SELECT rank, ..." fails after the word, which TiDB takes for
 			// a window function.
 			i--

@@ -28,6 +28,20 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (Exp
 		return e, true, err
 	case "trim":
 		return b.bindTrim(sc, n, agg)
+	case "pg_typeof":
+		if len(n.Args) != 1 {
+			return nil, true, pgerr.New(pgerr.UndefinedFunction, "function pg_typeof with %d arguments does not exist", len(n.Args))
+		}
+		x, err := b.child(sc, n.Args[0], agg)
+		if err != nil {
+			return nil, true, err
+		}
+		t := x.Type()
+		oid := t.OID()
+		if t.ID == sqltypes.Unknown {
+			oid = 705 // unknown
+		}
+		return &Const{V: sqltypes.NewReg(oid, pgcatalog.NewEnv(b.snap, nil).RegName(sqltypes.TypeRegType, oid)), Typ: sqltypes.TypeRegType}, true, nil
 	case parser.ArrayFunc, parser.SubscriptFunc, parser.SliceFunc, parser.AnyFunc, parser.AllFunc, parser.OpFunc, parser.SimilarFunc, parser.FieldFunc:
 	default:
 		return nil, false, nil

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -61,9 +62,23 @@ func (b *Binder) tableFunc(name string, args []Expr) (*TableFunc, error) {
 		col(name, sqltypes.TypeInt4)
 		return tf, nil
 	}
+	if builtins.Exists(name) {
+		// A scalar function in FROM is a relation of one row.
+		e, err := b.bindFunc(name, args)
+		if err != nil {
+			return nil, err
+		}
+		tf.Name, tf.Args = ScalarTableFunc, []Expr{e}
+		col(name, e.Type())
+		return tf, nil
+	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }
+
+// ScalarTableFunc is the TableFunc name of a scalar function called in
+// FROM: its one argument is the call, its one row the value.
+const ScalarTableFunc = "scalar"
 
 func typeList(args []Expr) string {
 	s := ""
