@@ -358,7 +358,17 @@ func (r *rewriter) pgOperators(head int) error {
 		t := r.toks[j]
 		switch {
 		case (t.kind == tkOp && (comparisonOps[t.val] || infixOps[t.val])) && r.arrayQuantifier(j+1):
-			if err := r.quantified(head, j); err != nil {
+			if err := r.quantified(head, j, t.val); err != nil {
+				return err
+			}
+		case (t.is("like") || t.is("ilike")) && r.arrayQuantifier(j+1):
+			// x [NOT] LIKE ANY (array) is x !~~ / ~~ ANY (array).
+			op := map[string]string{"like": "~~", "ilike": "~~*"}[t.val]
+			if j > head && r.toks[j-1].is("not") {
+				op = "!" + op
+				r.replace(j-1, "")
+			}
+			if err := r.quantified(head, j, op); err != nil {
 				return err
 			}
 		case t.is("similar") && r.peek(j+1, "to"):
@@ -387,8 +397,11 @@ func (r *rewriter) arrayQuantifier(k int) bool {
 }
 
 // quantified respells x op ANY|ALL (array) at operator token j.
-func (r *rewriter) quantified(head, j int) error {
+func (r *rewriter) quantified(head, j int, op string) error {
 	leftEnd, q := r.operatorAt(j)
+	if op[0] == '!' && r.toks[j].is("like") || r.toks[j].is("ilike") && op[0] == '!' {
+		leftEnd-- // NOT LIKE: the operand ends before NOT
+	}
 	lo, ok := r.primaryStart(leftEnd, head)
 	if !ok {
 		return r.syntaxErrorAt(j)
@@ -402,7 +415,7 @@ func (r *rewriter) quantified(head, j int) error {
 		fn = AllFunc
 	}
 	r.ed[lo].pre = fn + "(" + r.ed[lo].pre
-	r.replace(j, ", '"+r.toks[j].val+"', ")
+	r.replace(j, ", '"+op+"', ")
 	r.drop(leftEnd+1, j)
 	r.drop(j+1, q+1)
 	r.ed[close].post += ")"

@@ -133,9 +133,28 @@ func (b *Binder) bindArrayCtor(args []Expr) (Expr, error) {
 		// ARRAY[] takes its type from a cast; alone it is text[].
 		return &Const{V: sqltypes.NewArray1(sqltypes.TypeText, nil), Typ: sqltypes.ArrayOf(sqltypes.TypeText)}, nil
 	}
-	typ, err := b.commonArgType(args, "ARRAY")
-	if err != nil {
-		return nil, err
+	// The elements' common type, untyped ones (NULL, '...') taking it.
+	typ := sqltypes.TypeUnknown
+	for _, a := range args {
+		if a.Type().ID == sqltypes.Unknown {
+			continue
+		}
+		t, err := commonType(typ, a.Type(), "ARRAY")
+		if err != nil {
+			return nil, err
+		}
+		typ = t
+	}
+	if typ.ID == sqltypes.Unknown {
+		typ = sqltypes.TypeText
+	}
+	for i := range args {
+		b.inferParam(args[i], typ)
+		x, err := b.coerceTo(args[i], typ, false)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = x
 	}
 	nested := typ.ID == sqltypes.Array
 	out := typ

@@ -1,6 +1,8 @@
 package pgcatalog
 
 import (
+	"fmt"
+
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -88,11 +90,13 @@ func init() {
 	}
 	generate("information_schema.table_constraints", func(e *Env) []row {
 		var out []row
-		constraints(e, func(o *object, name, kind string, _ []string) {
+		add := func(o *object, name, kind string) {
 			out = append(out, row{"constraint_catalog": nameV(e.database()), "constraint_schema": nameV("public"), "constraint_name": nameV(name),
 				"table_catalog": nameV(e.database()), "table_schema": nameV("public"), "table_name": nameV(o.name), "constraint_type": textV(kind),
 				"is_deferrable": textV("NO"), "initially_deferred": textV("NO"), "enforced": textV("YES"), "nulls_distinct": sqltypes.Null})
-		})
+		}
+		constraints(e, func(o *object, name, kind string, _ []string) { add(o, name, kind) })
+		notNulls(e, func(o *object, name, _ string) { add(o, name, "CHECK") })
 		return out
 	})
 	usage := func(e *Env, position bool) []row {
@@ -127,6 +131,10 @@ func init() {
 					"constraint_name": nameV(name), "check_clause": textV("(" + c.SQL + ")")})
 			}
 		}
+		notNulls(e, func(_ *object, name, col string) {
+			out = append(out, row{"constraint_catalog": nameV(e.database()), "constraint_schema": nameV("public"),
+				"constraint_name": nameV(name), "check_clause": textV(quoteIdentIfNeeded(col) + " IS NOT NULL")})
+		})
 		return out
 	})
 	generate("information_schema.routines", func(e *Env) []row {
@@ -248,4 +256,20 @@ func columnRow(e *Env, o *object, i int, c column) row {
 		r["identity_cycle"] = textV("NO")
 	}
 	return r
+}
+
+// notNulls calls fn for each NOT NULL column of each table, with the name
+// information_schema gives the constraint in PostgreSQL 15
+// (<schema oid>_<table oid>_<attnum>_not_null).
+func notNulls(e *Env, fn func(o *object, name, col string)) {
+	for _, o := range e.objects().list {
+		if o.kind != 'r' || o.table == nil {
+			continue
+		}
+		for i, c := range o.cols {
+			if c.notNull {
+				fn(o, fmt.Sprintf("%d_%d_%d_not_null", o.ns, o.oid, i+1), c.name)
+			}
+		}
+	}
 }

@@ -93,7 +93,7 @@ func init() {
 				attnums = append(attnums, int64(attnum(t, k.Column)))
 				opt := int64(0)
 				if k.Desc {
-					opt = 1
+					opt = 3 // DESC, and so NULLS FIRST, as PostgreSQL's default
 				}
 				options = append(options, opt)
 				classes = append(classes, 0)
