@@ -432,7 +432,7 @@ func classRow(o *object) row {
 		}
 		r["reloptions"] = textArray(opts)
 	case o.index != nil:
-		if o.index.Shards > 0 {
+		if o.index.Shards > 1 { // one shard is the default, left unsaid
 			r["reloptions"] = textArray([]string{"shards=" + strconv.Itoa(o.index.Shards)})
 		}
 	case o.view != nil:

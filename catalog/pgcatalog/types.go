@@ -50,7 +50,7 @@ func init() {
 	// Arrays of types zproxy knows print as their element's name with [].
 	for i := range builtinTypes {
 		t := &builtinTypes[i]
-		if t.category == 'A' {
+		if _, known := sqltypes.TypeByOID(t.oid); t.category == 'A' && !known {
 			if el := typesByOID[t.elem]; el != nil {
 				t.display = el.display + "[]"
 			}
