@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/optimizer"
@@ -31,6 +32,8 @@ func (ec *execCtx) newTableFunc(n *optimizer.TableFunc) (Rows, error) {
 		return newSubscripts(args, n.Ordinality), nil
 	case "rows from":
 		return ec.newRowsFrom(n, args)
+	case "regexp_matches", "regexp_split_to_table":
+		return newRegexRows(n.Name, args, n.Ordinality)
 	case planner.ScalarTableFunc:
 		return &valuesOnce{row: args[:1], ordinality: n.Ordinality}, nil
 	}
@@ -249,3 +252,35 @@ func (v *valuesOnce) Next(context.Context) ([]sqltypes.Value, bool, error) {
 }
 
 func (v *valuesOnce) Close() {}
+
+// newRegexRows is regexp_matches (one text[] per match, every match with
+// the g flag) and regexp_split_to_table (the pieces between matches).
+func newRegexRows(name string, args []sqltypes.Value, ordinality bool) (Rows, error) {
+	for _, a := range args {
+		if a.IsNull() {
+			return &unnestRows{}, nil
+		}
+	}
+	flags := ""
+	if len(args) > 2 {
+		flags = args[2].S
+	}
+	var elems []sqltypes.Value
+	if name == "regexp_matches" {
+		m, err := builtins.RegexMatches(args[0].S, args[1].S, flags)
+		if err != nil {
+			return nil, err
+		}
+		elems = m
+	} else {
+		parts, err := builtins.RegexSplit(args[0].S, args[1].S, flags)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range parts {
+			elems = append(elems, sqltypes.NewText(p))
+		}
+	}
+	arr := &sqltypes.ArrayValue{Elems: elems}
+	return &unnestRows{arrays: []*sqltypes.ArrayValue{arr}, n: len(elems), ordinality: ordinality}, nil
+}

@@ -23,7 +23,8 @@ import (
 
 // selectListSRFs are the set-returning functions that may appear in a
 // select list.
-var selectListSRFs = map[string]bool{"unnest": true, "generate_series": true, "_pg_expandarray": true, "generate_subscripts": true}
+var selectListSRFs = map[string]bool{"unnest": true, "generate_series": true, "_pg_expandarray": true, "generate_subscripts": true,
+	"regexp_matches": true, "regexp_split_to_table": true}
 
 // liftSRFs rewrites the select list's set-returning calls of n into
 // lateral FROM items, in place.

@@ -47,6 +47,24 @@ func (b *Binder) tableFunc(name string, args []Expr) (*TableFunc, error) {
 		return b.unnestFunc(tf, args)
 	case "_pg_expandarray":
 		return b.expandArrayFunc(tf, args)
+	case "regexp_matches", "regexp_split_to_table":
+		if len(args) < 2 || len(args) > 3 {
+			return nil, pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args))
+		}
+		for i := range args {
+			b.inferParam(args[i], sqltypes.TypeText)
+			x, err := b.coerceTo(args[i], sqltypes.TypeText, false)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = x
+		}
+		if name == "regexp_matches" {
+			col(name, sqltypes.ArrayOf(sqltypes.TypeText))
+		} else {
+			col(name, sqltypes.TypeText)
+		}
+		return tf, nil
 	case "generate_subscripts":
 		if len(args) != 2 {
 			return nil, pgerr.New(pgerr.UndefinedFunction, "function generate_subscripts with %d arguments does not exist", len(args))
