@@ -67,6 +67,8 @@ type Column struct {
 	Default string `json:"default,omitempty"`
 	// Identity is "always" or "by default" for an identity column.
 	Identity string `json:"identity,omitempty"`
+	// Comment is COMMENT ON COLUMN's text.
+	Comment string `json:"comment,omitempty"`
 }
 
 // Check is a CHECK constraint: every row's value of the expression must
@@ -118,6 +120,7 @@ type Index struct {
 	Include []int       `json:"include,omitempty"`
 	Shards  int         `json:"shards"`
 	State   IndexState  `json:"state"`
+	Comment string      `json:"comment,omitempty"` // COMMENT ON INDEX
 
 	// zschema caches the Z-order schema of a Z-order index; descriptors
 	// are immutable once in a snapshot, so it is computed once at load.
@@ -137,6 +140,8 @@ type Table struct {
 	// Owner is the role that created the table and holds every privilege
 	// on it (empty for tables created before roles existed).
 	Owner string `json:"owner,omitempty"`
+	// Comment is COMMENT ON TABLE's text.
+	Comment string `json:"comment,omitempty"`
 
 	// Virtual computes the rows of a catalog relation (information_schema,
 	// pg_catalog; see package catalog/pgcatalog) when a statement reads it;
@@ -217,6 +222,8 @@ type View struct {
 	// Depends names the tables and views the query reads: they cannot be
 	// dropped while the view exists.
 	Depends []string `json:"depends,omitempty"`
+	// Comment is COMMENT ON VIEW's text.
+	Comment string `json:"comment,omitempty"`
 }
 
 // Snapshot is an immutable view of the catalog at one version.

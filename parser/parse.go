@@ -64,6 +64,8 @@ type Statement struct {
 	// Role is set for CREATE/ALTER/DROP ROLE and GRANT/REVOKE; AST is then
 	// nil (roles.go).
 	Role *RoleStatement
+	// Comment is COMMENT ON (comment.go); AST is nil then.
+	Comment *CommentStatement
 
 	query string
 	segs  []seg
@@ -196,7 +198,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Comment != nil {
 		st.AST = stmt
 		return st, err
 	}

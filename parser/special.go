@@ -19,6 +19,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Role = rs // no AST: see RoleStatement
 		return nil, err
 	}
+	if cs, err := r.commentStmt(); err != nil || cs != nil {
+		r.st.Comment = cs // no AST: see CommentStatement
+		return nil, err
+	}
 	n := len(r.toks)
 	switch t.val {
 	case "begin", "start":

@@ -8,8 +8,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/wire"
 )
 
 // What the catalog relations and functions (package catalog/pgcatalog) see
@@ -188,3 +191,48 @@ func (p pgSession) IsSuperuser() bool {
 // Notice sends a notice to the client (an advisory unlock of a lock not
 // held warns).
 func (p pgSession) Notice(e *pgerr.Error) { p.s.notice(e) }
+
+// runComment applies COMMENT ON as one catalog change, on the newest
+// descriptor. Only the owner of the object (or a superuser) may comment.
+func (st *statement) runComment(ctx context.Context, c *planner.Comment) (wire.Result, error) {
+	s := st.sess
+	_, err := s.engine.catalog.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		if c.View != nil {
+			v, ok := snap.StoredView(c.View.Name)
+			if !ok {
+				return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", c.View.Name)
+			}
+			if !s.isSuperuser(snap) {
+				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of view %s", v.Name)
+			}
+			nv := *v
+			nv.Comment = c.Text
+			return catalog.Change{PutViews: []*catalog.View{&nv}}, nil
+		}
+		t, err := snap.Table(c.Table.Name)
+		if err != nil || t.ID != c.Table.ID {
+			return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", c.Table.Name)
+		}
+		if !s.isSuperuser(snap) && t.Owner != s.params.User {
+			return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of table %s", t.Name)
+		}
+		nt := t.Clone()
+		switch {
+		case c.Index != "":
+			ix := nt.Index(c.Index)
+			if ix == nil {
+				return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "index %q does not exist", c.Index)
+			}
+			ix.Comment = c.Text
+		case c.Column >= 0:
+			nt.Columns[c.Column].Comment = c.Text
+		default:
+			nt.Comment = c.Text
+		}
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("COMMENT"), nil
+}

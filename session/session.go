@@ -349,6 +349,8 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		return st.txn(x.Op), nil
 	case *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant:
 		return st.runRole(ctx, x)
+	case *planner.Comment:
+		return st.runComment(ctx, x)
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)
 }
@@ -383,7 +385,7 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 func writes(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
-		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView:
+		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView, *planner.Comment:
 		return true
 	}
 	return false

@@ -178,11 +178,27 @@ func init() {
 		fn("", []Param{textP}, sqltypes.TypeText, Stable, viewDefFn),
 		fn("", []Param{textP, boolP}, sqltypes.TypeText, Stable, viewDefFn))
 
-	// zproxy has no COMMENT ON: no object has a description.
+	// Descriptions are COMMENT ON's, of relations and their columns.
+	describe := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		sub := int64(0)
+		if len(a) > 1 && a[1].K == sqltypes.KindInt {
+			sub = a[1].I // col_description's column number
+		} else if len(a) > 1 && a[1].S != "pg_class" {
+			return sqltypes.Null, nil // only relations have comments
+		}
+		if d, ok := e.description(uint32(a[0].I), sub); ok {
+			return textV(d), nil
+		}
+		return sqltypes.Null, nil
+	}
 	noComment := func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.Null, nil }
-	Register("obj_description", fn("", []Param{oidP, nameP}, sqltypes.TypeText, Stable, noComment),
-		fn("", []Param{oidP}, sqltypes.TypeText, Stable, noComment))
-	Register("col_description", fn("", []Param{oidP, intP}, sqltypes.TypeText, Stable, noComment))
+	Register("obj_description", fn("", []Param{oidP, nameP}, sqltypes.TypeText, Stable, describe),
+		fn("", []Param{oidP}, sqltypes.TypeText, Stable, describe))
+	Register("col_description", fn("", []Param{oidP, intP}, sqltypes.TypeText, Stable, describe))
 	Register("shobj_description", fn("", []Param{oidP, nameP}, sqltypes.TypeText, Stable, noComment))
 	// No extended statistics, no publications.
 	Register("pg_get_statisticsobjdef_columns", fn("", []Param{oidP}, sqltypes.TypeText, Stable, noComment))

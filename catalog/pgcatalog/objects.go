@@ -106,17 +106,19 @@ type column struct {
 	deflt   string // DEFAULT expression text
 	ident   string // "a" always, "d" by default
 	ordinal int    // position in the descriptor (for attrdef OIDs)
+	comment string // COMMENT ON COLUMN
 }
 
 // object is one relation as pg_class lists it.
 type object struct {
-	oid   uint32
-	name  string
-	ns    uint32
-	kind  byte // r table, i index, v view, S sequence
-	am    uint32
-	owner string
-	cols  []column
+	oid     uint32
+	name    string
+	ns      uint32
+	kind    byte // r table, i index, v view, S sequence
+	am      uint32
+	owner   string
+	cols    []column
+	comment string // COMMENT ON
 
 	table *catalog.Table    // a table, or the table an index belongs to
 	index *catalog.Index    // a secondary index (nil for a primary key)
@@ -188,9 +190,9 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				case "by default":
 					id = "d"
 				}
-				cols = append(cols, column{name: c.Name, typ: c.Type, notNull: c.NotNull || t.IsPKColumn(i), deflt: c.Default, ident: id, ordinal: i})
+				cols = append(cols, column{name: c.Name, typ: c.Type, notNull: c.NotNull || t.IsPKColumn(i), deflt: c.Default, ident: id, ordinal: i, comment: c.Comment})
 			}
-			add(&object{oid: ObjectOID(t.ID, 0), name: t.Name, ns: NamespacePublic, kind: 'r', am: AmHeap, owner: t.Owner, cols: cols, table: t})
+			add(&object{oid: ObjectOID(t.ID, 0), name: t.Name, ns: NamespacePublic, kind: 'r', am: AmHeap, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
 			if !hasRowID(t) {
 				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.Name + "_pkey", ns: NamespacePublic, kind: 'i', am: AmBtree, owner: t.Owner,
 					cols: keyColumns(t, t.PrimaryKey, nil), table: t})
@@ -201,7 +203,7 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 					am = AmZOrder
 				}
 				add(&object{oid: ObjectOID(ix.ID, 0), name: ix.Name, ns: NamespacePublic, kind: 'i', am: am, owner: t.Owner,
-					cols: keyColumns(t, ix.Columns, ix.Include), table: t, index: ix})
+					cols: keyColumns(t, ix.Columns, ix.Include), table: t, index: ix, comment: ix.Comment})
 			}
 		}
 		for _, v := range snap.Views() {
@@ -213,7 +215,7 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				}
 				cols[i] = column{name: c, typ: typ, ordinal: i}
 			}
-			add(&object{oid: ObjectOID(v.ID, 0), name: v.Name, ns: NamespacePublic, kind: 'v', owner: "", cols: cols, view: v})
+			add(&object{oid: ObjectOID(v.ID, 0), name: v.Name, ns: NamespacePublic, kind: 'v', owner: "", cols: cols, view: v, comment: v.Comment})
 		}
 		for _, q := range snap.Sequences() {
 			add(&object{oid: ObjectOID(q.ID, 0), name: q.Name, ns: NamespacePublic, kind: 'S', seq: q,

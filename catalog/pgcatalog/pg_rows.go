@@ -66,6 +66,20 @@ func init() {
 		}
 		return out
 	})
+	generate("pg_catalog.pg_description", func(e *Env) []row {
+		var out []row
+		for _, o := range e.objects().list {
+			if o.comment != "" {
+				out = append(out, row{"objoid": oidV(o.oid), "classoid": oidV(pgClassOID), "objsubid": intV(0), "description": textV(o.comment)})
+			}
+			for i, c := range o.cols {
+				if c.comment != "" {
+					out = append(out, row{"objoid": oidV(o.oid), "classoid": oidV(pgClassOID), "objsubid": intV(int64(i + 1)), "description": textV(c.comment)})
+				}
+			}
+		}
+		return out
+	})
 	generate("pg_catalog.pg_am", func(e *Env) []row {
 		return []row{
 			{"oid": oidV(AmHeap), "amname": nameV("heap"), "amhandler": regprocV(proc{3, "heap_tableam_handler"}), "amtype": charV('t')},
@@ -543,4 +557,24 @@ var serverSettings = []Setting{
 	{Name: "lc_collate", Value: "C", Boot: "C", Context: "internal", Category: "Preset Options"},
 	{Name: "lc_ctype", Value: "C", Boot: "C", Context: "internal", Category: "Preset Options"},
 	{Name: "data_checksums", Value: "off", Boot: "off", VarType: "bool", Context: "internal", Category: "Preset Options"},
+}
+
+// pgClassOID is pg_class's OID, the classoid of relations' descriptions.
+const pgClassOID = 1259
+
+// description is obj_description / col_description: the comment of the
+// relation with OID oid (sub 0) or of its column number sub.
+func (e *Env) description(oid uint32, sub int64) (string, bool) {
+	o := e.objects().byOID[oid]
+	if o == nil {
+		return "", false
+	}
+	if sub == 0 {
+		return o.comment, o.comment != ""
+	}
+	if sub < 1 || int(sub) > len(o.cols) {
+		return "", false
+	}
+	c := o.cols[sub-1].comment
+	return c, c != ""
 }
