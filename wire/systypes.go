@@ -13,6 +13,10 @@ import (
 // its bytes, "char" its one byte, int2vector and oidvector array_send's
 // one-dimensional array with lower bound 0.
 
+// nameTooLong is PostgreSQL's SQLSTATE for a name of NAMEDATALEN bytes or
+// more.
+const nameTooLong = "42622"
+
 func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	switch {
 	case t.IsOIDLike():
@@ -24,11 +28,24 @@ func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.NewOID(o), nil
 		}
 		return sqltypes.NewReg(o, ""), nil
-	case t.ID == sqltypes.Name || t.ID == sqltypes.Char:
+	case t.ID == sqltypes.Char:
+		// charrecv reads one byte, and nothing may follow it.
+		if len(src) != 1 {
+			return sqltypes.Null, errBadBinary(t, "expected 1 byte, got %d", len(src))
+		}
 		if !utf8.Valid(src) {
 			return sqltypes.Null, errInvalidUTF8()
 		}
-		return sqltypes.ParseText(t, string(src))
+		return sqltypes.NewText(string(src)), nil
+	case t.ID == sqltypes.Name:
+		if !utf8.Valid(src) {
+			return sqltypes.Null, errInvalidUTF8()
+		}
+		if len(src) >= sqltypes.NameDataLen {
+			return sqltypes.Null, pgerr.New(nameTooLong, "identifier too long").
+				WithDetail("Identifier must be less than %d characters.", sqltypes.NameDataLen)
+		}
+		return sqltypes.NewText(string(src)), nil
 	case t.ID == sqltypes.Int2Vector || t.ID == sqltypes.OidVector:
 		v, err := decodeArray(sqltypes.ArrayOf(sqltypes.VectorElem(t)), src)
 		if err != nil {

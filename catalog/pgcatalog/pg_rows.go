@@ -80,6 +80,21 @@ func init() {
 		}
 		return out
 	})
+	generate("pg_catalog.pg_operator", func(e *Env) []row {
+		var out []row
+		for _, line := range strings.Split(strings.TrimSpace(pgOperatorTable), "\n") {
+			f := strings.Split(line, "|")
+			if len(f) != 12 {
+				continue
+			}
+			num := func(s string) uint32 { n, _ := strconv.ParseUint(s, 10, 32); return uint32(n) }
+			out = append(out, row{"oid": oidV(num(f[0])), "oprname": nameV(f[1]), "oprnamespace": oidV(NamespaceCatalog), "oprowner": oidV(BootstrapOID),
+				"oprkind": charV(f[2][0]), "oprcanmerge": boolV(f[3] == "t"), "oprcanhash": boolV(f[4] == "t"), "oprleft": oidV(num(f[5])),
+				"oprright": oidV(num(f[6])), "oprresult": oidV(num(f[7])), "oprcom": oidV(num(f[8])), "oprnegate": oidV(num(f[9])),
+				"oprcode": sqltypes.NewReg(num(f[10]), f[11])})
+		}
+		return out
+	})
 	generate("pg_catalog.pg_am", func(e *Env) []row {
 		return []row{
 			{"oid": oidV(AmHeap), "amname": nameV("heap"), "amhandler": regprocV(proc{3, "heap_tableam_handler"}), "amtype": charV('t')},
