@@ -62,8 +62,28 @@ func init() {
 			}
 			return sqltypes.NewText(string(rs[lo-1 : hi-1])), nil
 		}
+		// substring(s FROM pattern): the part matching the regular
+		// expression, or its first parenthesized subexpression.
+		match := func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			re, err := CompileRegex(a[1].S, "")
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			m := re.FindStringSubmatchIndex(a[0].S)
+			switch {
+			case m == nil:
+				return sqltypes.Null, nil
+			case len(m) > 2:
+				if m[2] < 0 {
+					return sqltypes.Null, nil
+				}
+				return sqltypes.NewText(a[0].S[m[2]:m[3]]), nil
+			}
+			return sqltypes.NewText(a[0].S[m[0]:m[1]]), nil
+		}
 		Register("substring", Overload{Params: []Param{textT, intT}, Result: Returns(sqltypes.TypeText), Eval: sub},
-			Overload{Params: []Param{textT, intT, intT}, Result: Returns(sqltypes.TypeText), Eval: sub})
+			Overload{Params: []Param{textT, intT, intT}, Result: Returns(sqltypes.TypeText), Eval: sub},
+			Overload{Params: []Param{textT, textT}, Result: Returns(sqltypes.TypeText), Eval: match})
 	}
 	if !Exists("replace") {
 		Register("replace", Overload{Params: []Param{textT, textT, textT}, Result: Returns(sqltypes.TypeText),
