@@ -224,6 +224,9 @@ type View struct {
 	Depends []string `json:"depends,omitempty"`
 	// Comment is COMMENT ON VIEW's text.
 	Comment string `json:"comment,omitempty"`
+	// Owner is the role that created the view (empty for views created
+	// before owners were recorded).
+	Owner string `json:"owner,omitempty"`
 }
 
 // Snapshot is an immutable view of the catalog at one version.

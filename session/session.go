@@ -274,6 +274,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		done("", plan, stats, int64(len(res.Returning)))
 		return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
 	case *planner.CreateView:
+		x.Owner = s.params.User
 		if err := e.exec.CreateView(ctx, e.catalog, x); err != nil {
 			return nil, storeErr(err)
 		}

@@ -215,7 +215,7 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				}
 				cols[i] = column{name: c, typ: typ, ordinal: i}
 			}
-			add(&object{oid: ObjectOID(v.ID, 0), name: v.Name, ns: NamespacePublic, kind: 'v', owner: "", cols: cols, view: v, comment: v.Comment})
+			add(&object{oid: ObjectOID(v.ID, 0), name: v.Name, ns: NamespacePublic, kind: 'v', owner: v.Owner, cols: cols, view: v, comment: v.Comment})
 		}
 		for _, q := range snap.Sequences() {
 			add(&object{oid: ObjectOID(q.ID, 0), name: q.Name, ns: NamespacePublic, kind: 'S', seq: q,
