@@ -156,7 +156,7 @@ func TestCatalogPSQL(t *testing.T) {
 			t.Errorf("psql %s: %v\n%s", d.cmd, err, out)
 			continue
 		}
-		golden(t, filepath.Join("testdata", "psql", d.name+"."+kind+".out"), string(out))
+		golden(t, filepath.Join("testdata", "psql", d.name+"."+kind+".golden"), string(out))
 	}
 }
 
@@ -176,7 +176,7 @@ func TestCatalogJDBCMetadata(t *testing.T) {
 		`CREATE INDEX jm_t_name ON jm_t (name)`)
 	out := runClient(t, ".", nil, java, "-cp", classes+":"+jdbcJar, "JdbcMetadata", c.host, c.port, c.db, c.user, "jm_t")
 	// The same answers from both: the golden file is PostgreSQL's.
-	golden(t, "testdata/java/jdbc_metadata.out", out)
+	golden(t, "testdata/java/jdbc_metadata.golden", out)
 }
 
 func TestCatalogSQLAlchemy(t *testing.T) {
@@ -191,5 +191,5 @@ func TestCatalogSQLAlchemy(t *testing.T) {
 	c.exec(t, `CREATE TABLE sa_items (id bigint PRIMARY KEY, name varchar(20) NOT NULL, price double precision)`,
 		`CREATE INDEX sa_items_name ON sa_items (name)`)
 	out := runClient(t, "testdata/python", nil, debianPython, "sqlalchemy_client.py", c.host, c.port, c.db, c.user, "sa_items")
-	golden(t, "testdata/python/sqlalchemy.out", out)
+	golden(t, "testdata/python/sqlalchemy.golden", out)
 }
