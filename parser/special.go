@@ -31,6 +31,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Truncate = ts // no AST: see TruncateStatement
 		return nil, err
 	}
+	if cs, err := r.commentStmt(); err != nil || cs != nil {
+		r.st.Comment = cs // no AST: see CommentStatement
+		return nil, err
+	}
 	n := len(r.toks)
 	switch t.val {
 	case "begin", "start":

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # install-client-deps.sh — install the database clients that e2e/clients
 # drives against zproxy, beyond what install-test-deps.sh provides:
-#   - psycopg2 for Debian's python3 (python3-psycopg2);
+#   - psycopg2 for Debian's python3 (python3-psycopg2), with SQLAlchemy 1.4 and
+#     pandas (python3-sqlalchemy, python3-pandas) for the catalog scenarios;
 #   - node-postgres (npm package pg) into e2e/clients/testdata/node/node_modules,
 #     with the machine's Node.js and npm (Debian's nodejs/npm when missing);
 #   - the PostgreSQL JDBC driver (libpostgresql-jdbc-java, the jar under
@@ -26,6 +27,9 @@ need=()
 # one python3-psycopg2 installs into, whatever python3 comes first on PATH.
 if ! { [[ -x /usr/bin/python3 ]] && /usr/bin/python3 -c 'import psycopg2' >/dev/null 2>&1; }; then
 	need+=(python3 python3-psycopg2)
+fi
+if ! /usr/bin/python3 -c 'import sqlalchemy, pandas' >/dev/null 2>&1; then
+	need+=(python3-sqlalchemy python3-pandas)
 fi
 
 if [[ ! -f /usr/share/java/postgresql.jar ]]; then

@@ -8,7 +8,9 @@
 // (package optimizer), and runs the plan (package executor) against the
 // store, streaming rows back to wire through Result. Session also owns what
 // is per connection rather than per statement: SET variables, the
-// transaction-block status clients expect, and the NOTICEs the layers raise.
+// transaction-block status clients expect, and the NOTICEs the layers raise,
+// and what the system catalogs show of it (catalog.go: pg_stat_activity,
+// settings, advisory locks, through package catalog/pgcatalog's Session).
 //
 // The package sits between wire (protocol) and the SQL layers so that wire
 // stays a protocol implementation testable with a fake engine, and no SQL

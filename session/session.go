@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -58,6 +59,7 @@ func (s *Session) Close() {
 	if s.txStatus != 'I' {
 		s.endBlock()
 	}
+	s.engine.cat.unregister(s)
 }
 
 func (s *Session) notice(e *pgerr.Error) { s.params.Notice(e) }
@@ -181,8 +183,10 @@ func wireColumns(cs []planner.Column) []wire.Column {
 	for i, c := range cs {
 		cols[i] = wire.Column{Name: c.Name, Type: c.Type}
 		if c.Table != nil && c.Col >= 0 {
-			cols[i].TableOID = uint32(c.Table.ID)
-			cols[i].ColumnNum = int16(c.Col + 1)
+			// The OID and attribute number pg_class and pg_attribute give
+			// them, which drivers look up (ResultSetMetaData).
+			cols[i].TableOID = pgcatalog.ObjectOID(c.Table.ID, 0)
+			cols[i].ColumnNum = int16(pgcatalog.AttNum(c.Table, c.Col))
 		}
 	}
 	return cols
@@ -204,6 +208,8 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 			return nil, pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
 	}
+	idle := s.engine.cat.started(s, st.parsed.Text)
+	defer idle()
 	res, kind, err := st.execute(ctx, params, start)
 	if err != nil && s.txStatus == 'T' {
 		s.txStatus = 'E'
@@ -249,6 +255,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
 	opts.Fn = s.fnContext(ctx, start)
+	opts.Fn.Catalog = st.catalogEnv(ctx)
 	if _, ok := bound.(*planner.TxnOp); ok {
 		return st.txnControl(ctx, bound.(*planner.TxnOp))
 	}
@@ -288,6 +295,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		done("", plan, stats, int64(len(res.Returning)))
 		return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
 	case *planner.CreateView:
+		x.Owner = s.params.User
 		if err := e.exec.CreateView(ctx, e.catalog, x); err != nil {
 			return nil, storeErr(err)
 		}
@@ -389,6 +397,8 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.vars[n])}}, "SHOW"), nil
 	case *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant:
 		return st.runRole(ctx, x)
+	case *planner.Comment:
+		return st.runComment(ctx, x)
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)
 }
@@ -435,7 +445,7 @@ func schemaChange(b planner.Statement) bool {
 func writes(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
-		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView,
+		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView, *planner.Comment,
 		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate:
 		return true
 	}

@@ -36,6 +36,9 @@ type Context struct {
 	Settings func(name string) (string, bool)
 	// Session describes the client (current_user, current_database ...).
 	Session SessionInfo
+	// Catalog is the schema and server state catalog functions read
+	// (catalogenv.go).
+	Catalog Catalog
 	// Sequences serves nextval, currval, setval and lastval; nil where
 	// sequences cannot be reached (then those functions fail).
 	Sequences Sequences
