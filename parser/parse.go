@@ -64,6 +64,9 @@ type Statement struct {
 	// Role is set for CREATE/ALTER/DROP ROLE and GRANT/REVOKE; AST is then
 	// nil (roles.go).
 	Role *RoleStatement
+	// Utility is set for PREPARE, EXECUTE, DEALLOCATE, DISCARD, cursors,
+	// LISTEN/NOTIFY and COPY; AST is then nil (utility.go).
+	Utility *UtilityStatement
 
 	query string
 	segs  []seg
@@ -196,7 +199,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Utility != nil {
 		st.AST = stmt
 		return st, err
 	}

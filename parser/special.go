@@ -19,6 +19,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Role = rs // no AST: see RoleStatement
 		return nil, err
 	}
+	if us, err := r.utilityStmt(); err != nil || us != nil {
+		r.st.Utility = us // no AST: see UtilityStatement
+		return nil, err
+	}
 	n := len(r.toks)
 	switch t.val {
 	case "begin", "start":
@@ -64,8 +68,6 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		return &ast.RollbackStmt{}, nil
 	case "set":
 		return r.setStmt()
-	case "declare", "fetch", "move":
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "cursors (%s) are not supported; use LIMIT and OFFSET, or the extended protocol's row limit", strings.ToUpper(t.val))
 	case "reset":
 		if n == 2 && r.peek(1, "all") {
 			return resetStmt("all"), nil

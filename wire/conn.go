@@ -66,8 +66,7 @@ type conn struct {
 
 	sess           Session
 	user           string
-	stmts          map[string]*prepared
-	portals        map[string]*portal
+	reg            *Registry // prepared statements and portals
 	ignoreTillSync bool
 	terminate      bool // a FATAL error was sent: close after flushing
 	readySent      bool // ReadyForQuery went out: the next read starts a cycle
@@ -91,11 +90,11 @@ func newConn(s *Server, nc net.Conn, pid uint32) *conn {
 		pid:       pid,
 		ctx:       ctx,
 		cancelCtx: cancel,
-		stmts:     map[string]*prepared{},
-		portals:   map[string]*portal{},
+		reg:       NewRegistry(),
 	}
 	c.rd = newFrontendReader(nc, maxAuthMessage)
 	c.log = s.log.With("pid", pid, "remote", nc.RemoteAddr().String())
+	c.reg.log = c.log
 	if _, err := rand.Read(c.secret[:]); err != nil {
 		// crypto/rand does not fail on supported platforms; a zero secret
 		// would only weaken cancellation, never break a connection.
@@ -135,10 +134,7 @@ func (c *conn) serve() {
 
 // closeAll releases the portals and the session.
 func (c *conn) closeAll() {
-	for name, p := range c.portals {
-		c.closePortal(p)
-		delete(c.portals, name)
-	}
+	c.reg.ClosePortals(nil)
 	if c.sess != nil {
 		_ = c.guard("Session.Close", func() error { c.sess.Close(); return nil })
 		c.sess = nil
@@ -430,10 +426,8 @@ func (c *conn) sendReady() error {
 		c.sendError(err)
 	}
 	if status == 'I' {
-		for name, p := range c.portals {
-			c.closePortal(p)
-			delete(c.portals, name)
-		}
+		// Outside a transaction block only WITH HOLD cursors live on.
+		c.reg.ClosePortals(Cursor.Holdable)
 	}
 	c.send(&pgproto3.ReadyForQuery{TxStatus: status})
 	if err := c.flush(); err != nil {

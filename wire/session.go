@@ -53,6 +53,13 @@ type SessionParams struct {
 	// ParameterStatus reports a changed run-time parameter (after SET) so
 	// the client gets a ParameterStatus message.
 	ParameterStatus func(name, value string)
+	// PID is the process ID the client was given in BackendKeyData
+	// (pg_backend_pid, NOTIFY's sender).
+	PID uint32
+	// Registry holds the connection's prepared statements and portals,
+	// which SQL statements share with the extended protocol; nil when the
+	// session runs without a connection (it then keeps its own).
+	Registry *Registry
 }
 
 // Session is one client's SQL session: its settings and transaction state.

@@ -160,6 +160,8 @@ func (c *conn) startup() error {
 			Startup:         settings,
 			Notice:          c.notice,
 			ParameterStatus: c.parameterStatus,
+			PID:             c.pid,
+			Registry:        c.reg,
 		})
 		return err
 	})
