@@ -29,6 +29,7 @@ type Engine struct {
 	catalog *catalog.Catalog
 	exec    *executor.Executor
 	opts    optimizer.Options
+	notify  notifyHub // LISTEN/NOTIFY between this engine's sessions
 
 	stopBuilds context.CancelFunc
 	builds     sync.WaitGroup
@@ -80,6 +81,7 @@ func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Ses
 	if s.params.Notice == nil {
 		s.params.Notice = func(*pgerr.Error) {}
 	}
+	s.ext.init(ctx, p)
 	if err := s.applyStartup(ctx); err != nil {
 		return nil, err
 	}

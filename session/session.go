@@ -27,6 +27,8 @@ type Session struct {
 	// txWrote records that a transaction block wrote: zproxy applies each
 	// statement as it runs, so ROLLBACK cannot undo it and says so.
 	txWrote bool
+	// ext holds prepared statements, cursors and notifications (utility.go).
+	ext extState
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -48,7 +50,7 @@ func (s *Session) Parse(_ context.Context, sql string, paramTypes []sqltypes.Typ
 func (s *Session) TxStatus() byte { return s.txStatus }
 
 // Close implements wire.Session.
-func (s *Session) Close() {}
+func (s *Session) Close() { s.closeExt() }
 
 func (s *Session) notice(e *pgerr.Error) { s.params.Notice(e) }
 
@@ -88,6 +90,9 @@ func (st *statement) bind(ctx context.Context) (planner.Statement, []sqltypes.Ty
 func (st *statement) Describe(ctx context.Context) ([]sqltypes.Type, []wire.Column, error) {
 	if isTxnControl(st.parsed) {
 		return nil, nil, nil
+	}
+	if st.parsed.Utility != nil {
+		return st.describeUtility(ctx)
 	}
 	bound, types, _, err := st.bind(ctx)
 	if err != nil {
@@ -207,6 +212,9 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 }
 
 func (st *statement) execute(ctx context.Context, params []sqltypes.Value, start time.Time) (wire.Result, string, error) {
+	if st.parsed.Utility != nil {
+		return st.runUtility(ctx, params, start)
+	}
 	bound, _, _, err := st.bind(ctx)
 	if err != nil {
 		return nil, "", err
@@ -340,7 +348,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		}
 		return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.vars[n])}}, "SHOW"), nil
 	case *planner.TxnOp:
-		return st.txn(x.Op), nil
+		return st.txn(x.Op)
 	case *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant:
 		return st.runRole(ctx, x)
 	}
@@ -406,7 +414,7 @@ func (st *statement) sendNotices(p *optimizer.Plan) {
 	}
 }
 
-func (st *statement) txn(op string) wire.Result {
+func (st *statement) txn(op string) (wire.Result, error) {
 	s := st.sess
 	if op != "begin" && op != "begin_read_only" {
 		// Settings of SET TRANSACTION last until the block ends.
@@ -426,17 +434,21 @@ func (st *statement) txn(op string) wire.Result {
 		} else {
 			s.txStatus, s.txWrote = 'T', false
 		}
-		return tagResult("BEGIN")
+		return tagResult("BEGIN"), nil
 	case "commit":
 		if s.txStatus == 'I' {
 			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
 		}
 		failed := s.txStatus == 'E'
+		err := s.transactionEnded(!failed)
 		s.txStatus = 'I'
-		if failed {
-			return tagResult("ROLLBACK")
+		if err != nil {
+			return nil, err
 		}
-		return tagResult("COMMIT")
+		if failed {
+			return tagResult("ROLLBACK"), nil
+		}
+		return tagResult("COMMIT"), nil
 	default:
 		if s.txStatus == 'I' {
 			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
@@ -444,8 +456,9 @@ func (st *statement) txn(op string) wire.Result {
 			s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING",
 				Message: "zproxy applies each statement when it runs: the writes of this transaction block were not rolled back"})
 		}
+		err := s.transactionEnded(false)
 		s.txStatus = 'I'
-		return tagResult("ROLLBACK")
+		return tagResult("ROLLBACK"), err
 	}
 }
 

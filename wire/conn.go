@@ -53,10 +53,18 @@ type conn struct {
 	cancelCtx context.CancelCauseFunc
 
 	// mu guards state and stmtCancel, which Shutdown and CancelRequests on
-	// other goroutines look at.
+	// other goroutines look at, and what notify shares (notify.go).
 	mu         sync.Mutex
 	state      connState
 	stmtCancel context.CancelCauseFunc
+	// notifications wait for the client; idleStatus is the transaction
+	// status of the last ReadyForQuery; idleWaiting says the connection
+	// waits for its client in awaitMessage, and notifyWake that notify
+	// set a read deadline to wake it.
+	notifications []*pgproto3.NotificationResponse
+	idleStatus    byte
+	idleWaiting   bool
+	notifyWake    bool
 
 	// sendMu lets the session's Notice and ParameterStatus callbacks send
 	// from other goroutines.
@@ -271,7 +279,11 @@ func (c *conn) loop() error {
 				return c.fatalError(errAdminShutdown())
 			}
 		}
-		msg, err := c.rd.receive()
+		err := c.awaitMessage()
+		var msg pgproto3.FrontendMessage
+		if err == nil {
+			msg, err = c.rd.receive()
+		}
 		c.leaveIdle()
 		idleTimed := c.disarmIdleTimeout()
 		if err != nil {
@@ -428,7 +440,11 @@ func (c *conn) sendReady() error {
 	if status == 'I' {
 		// Outside a transaction block only WITH HOLD cursors live on.
 		c.reg.ClosePortals(Cursor.Holdable)
+		c.sendNotifications()
 	}
+	c.mu.Lock()
+	c.idleStatus = status
+	c.mu.Unlock()
 	c.send(&pgproto3.ReadyForQuery{TxStatus: status})
 	if err := c.flush(); err != nil {
 		return errQuietClose

@@ -119,10 +119,16 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 		return err
 	}
 	cols := res.Columns()
-	if cols != nil {
-		c.send(rowDescription(cols, nil))
+	var formats []int16
+	if b, ok := res.(interface{ Binary() bool }); ok && b.Binary() {
+		// A FETCH from a BINARY cursor: rows in binary format even in the
+		// simple protocol, as PostgreSQL sends them.
+		formats = []int16{formatBinary}
 	}
-	if _, _, err := c.sendRows(ctx, res, cols, nil, 0); err != nil {
+	if cols != nil {
+		c.send(rowDescription(cols, formats))
+	}
+	if _, _, err := c.sendRows(ctx, res, cols, formats, 0); err != nil {
 		res.Close()
 		return err
 	}

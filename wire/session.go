@@ -56,6 +56,11 @@ type SessionParams struct {
 	// PID is the process ID the client was given in BackendKeyData
 	// (pg_backend_pid, NOTIFY's sender).
 	PID uint32
+	// Notify delivers a NOTIFY to this session's client as a
+	// NotificationResponse: at once when the client is idle outside a
+	// transaction block, otherwise before the next ReadyForQuery that
+	// finds it outside one. It may be called from any goroutine.
+	Notify func(pid uint32, channel, payload string)
 	// Registry holds the connection's prepared statements and portals,
 	// which SQL statements share with the extended protocol; nil when the
 	// session runs without a connection (it then keeps its own).

@@ -161,6 +161,7 @@ func (c *conn) startup() error {
 			Notice:          c.notice,
 			ParameterStatus: c.parameterStatus,
 			PID:             c.pid,
+			Notify:          c.notify,
 			Registry:        c.reg,
 		})
 		return err
