@@ -140,6 +140,19 @@ func (r *rewriter) setStmt() (ast.StmtNode, error) {
 		k++
 	}
 	va := &ast.VariableAssignment{Name: name, IsSystem: true}
+	if name == "timezone" && r.peek(k, "interval") && k+1 < len(r.toks) && r.toks[k+1].kind == tkString {
+		// SET TIME ZONE INTERVAL '+02:00' HOUR TO MINUTE reaches the
+		// session spelled as PostgreSQL flattens it for check_timezone.
+		v := "interval '" + strings.ReplaceAll(r.toks[k+1].val, "'", "''") + "'"
+		for _, t := range r.toks[k+2:] {
+			if t.kind != tkIdent && t.kind != tkPunct && t.kind != tkNumber {
+				return nil, r.syntaxErrorAt(k + 2)
+			}
+			v += " " + t.val
+		}
+		va.Value = ast.NewValueExpr(v, "", "")
+		return &ast.SetStmt{Variables: []*ast.VariableAssignment{va}}, nil
+	}
 	if k < len(r.toks) && (r.peek(k, "default") || name == "timezone" && r.peek(k, "local")) && k+1 == len(r.toks) {
 		va.Value = &ast.DefaultExpr{}
 		return &ast.SetStmt{Variables: []*ast.VariableAssignment{va}}, nil

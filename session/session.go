@@ -158,6 +158,9 @@ func columnsOf(b planner.Statement) []wire.Column {
 		if x.Name == "all" {
 			return textColumns("name", "setting")
 		}
+		if n, ok := canonicalVar(x.Name); ok {
+			return textColumns(displayName(n))
+		}
 		return textColumns(x.Name)
 	}
 	return nil
@@ -165,8 +168,8 @@ func columnsOf(b planner.Statement) []wire.Column {
 
 // fnContext is what built-in functions see of this statement and session.
 func (s *Session) fnContext(start time.Time) builtins.Context {
-	return builtins.Context{Now: start, Location: time.UTC,
-		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database},
+	return builtins.Context{Now: start, Location: s.location(),
+		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID)},
 		Settings: func(name string) (string, bool) { n, ok := canonicalVar(name); return s.vars[n], ok }}
 }
 

@@ -25,6 +25,8 @@ type extState struct {
 	// it commits, and listenChanges its LISTENs and UNLISTENs.
 	pending       []notification
 	listenChanges []listenChange
+	// loc is the TimeZone setting's location (nil: UTC).
+	loc *time.Location
 }
 
 func (x *extState) init(ctx context.Context, p wire.SessionParams) {

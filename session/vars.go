@@ -47,6 +47,16 @@ var knownVars = map[string]string{
 	varWorkMem:                            "256MB",
 }
 
+// displayName is a parameter's name as PostgreSQL spells it (SHOW's
+// column, ParameterStatus): TimeZone, DateStyle, IntervalStyle; others are
+// lower case.
+func displayName(n string) string {
+	if d, ok := reportedVars[n]; ok {
+		return d
+	}
+	return n
+}
+
 // readOnlyVars cannot be SET.
 var readOnlyVars = map[string]bool{"server_version": true, "server_encoding": true, "integer_datetimes": true, "max_identifier_length": true, "is_superuser": true}
 
@@ -137,12 +147,11 @@ func (s *Session) set(name, value string, reset bool) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "client_encoding %q is not supported; zproxy speaks UTF8", value)
 		}
 	case "timezone":
-		switch strings.ToUpper(value) {
-		case "UTC", "GMT", "ETC/UTC", "Z", "+00", "+00:00", "0":
-			value = "UTC"
-		default:
-			return pgerr.New(pgerr.InvalidParameterValue, "time zone %q is not supported; zproxy works in UTC", value)
+		name, loc, err := parseTimeZone(value)
+		if err != nil {
+			return err
 		}
+		value, s.ext.loc = name, loc
 	}
 	s.vars[n] = value
 	if rep, ok := reportedVars[n]; ok && s.params.ParameterStatus != nil {

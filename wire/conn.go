@@ -84,6 +84,7 @@ type conn struct {
 	// Execute, cleared when an Execute completes and at Sync (zero: none).
 	cmdDeadline time.Time
 
+	loc     *time.Location // the session's TimeZone while rows are sent (nil: UTC)
 	rowBuf  []byte
 	rowSpan []int
 	rowVals [][]byte

@@ -170,6 +170,10 @@ func formatOf(formats []int16, i int) int16 {
 // sendRows sends up to maxRows rows (all when 0) of res as DataRows. It
 // reports whether it stopped because of maxRows.
 func (c *conn) sendRows(ctx context.Context, res Result, cols []Column, formats []int16, maxRows int) (n int, suspended bool, err error) {
+	c.loc = c.location()
+	if c.loc == time.UTC {
+		c.loc = nil // the common case: sqltypes' own UTC output
+	}
 	for ; ; n++ {
 		if maxRows > 0 && n >= maxRows {
 			return n, true, nil
@@ -239,6 +243,8 @@ func (c *conn) encodeRow(cols []Column, formats []int16, row []sqltypes.Value) e
 			if buf, err = AppendBinary(buf, t, v); err != nil {
 				return err
 			}
+		} else if v.K == sqltypes.KindTimestampTZ && c.loc != nil {
+			buf = sqltypes.AppendTimestampTZIn(buf, v.I, c.loc)
 		} else {
 			buf = sqltypes.AppendTextAs(buf, t, v)
 		}
@@ -372,7 +378,7 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	}
 	values := make([]sqltypes.Value, len(m.Parameters))
 	for i, raw := range m.Parameters {
-		v, err := decodeParam(ps.params[i], formatOf(m.ParameterFormatCodes, i), raw, i+1)
+		v, err := decodeParam(ps.params[i], formatOf(m.ParameterFormatCodes, i), raw, i+1, c.location())
 		if err != nil {
 			return err
 		}
@@ -404,7 +410,7 @@ func checkFormats(formats []int16, n int, what string) error {
 }
 
 // decodeParam decodes parameter $n and casts it to the statement's type.
-func decodeParam(sp paramSpec, format int16, raw []byte, n int) (sqltypes.Value, error) {
+func decodeParam(sp paramSpec, format int16, raw []byte, n int, loc *time.Location) (sqltypes.Value, error) {
 	if raw == nil {
 		return sqltypes.Null, nil
 	}
@@ -427,6 +433,12 @@ func decodeParam(sp paramSpec, format int16, raw []byte, n int) (sqltypes.Value,
 			return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "incorrect binary data format in bind parameter %d", n).
 				WithDetail("%s: %s", pe.Message, pe.Detail)
 		}
+	} else if sp.decode.ID == sqltypes.TimestampTZ || sp.target.ID == sqltypes.TimestampTZ && sp.decode.ID == sqltypes.Text {
+		// Without an offset, the text is wall-clock time in the session's
+		// zone.
+		var us int64
+		us, err = sqltypes.ParseTimestampTZIn(string(raw), loc)
+		v = sqltypes.NewTimestampTZ(us)
 	} else {
 		v, err = decodeText(sp.decode, raw)
 	}
@@ -571,6 +583,16 @@ func (c *conn) executeCursor(p *portal, maxRows uint32) error {
 		}
 		return nil
 	})
+}
+
+// location is the session's TimeZone.
+func (c *conn) location() *time.Location {
+	loc := time.UTC
+	_ = c.guard("Session.TimeZone", func() error { loc = c.sess.TimeZone(); return nil })
+	if loc == nil {
+		loc = time.UTC
+	}
+	return loc
 }
 
 // commandDeadline returns when statement_timeout cancels the

@@ -82,6 +82,13 @@ type Session interface {
 	// Limits returns the session's current statement_timeout and
 	// idle_in_transaction_session_timeout, which the connection enforces.
 	Limits() Limits
+	// TimeZone is the session's TimeZone: timestamptz values are shown in
+	// it in text format, and text parameters without an offset read in it.
+	TimeZone() *time.Location
+	// Setting returns a run-time parameter's value as SHOW prints it, for
+	// the ParameterStatus messages of the startup (after the client's
+	// startup parameters applied); false for a name the session lacks.
+	Setting(name string) (string, bool)
 	// Close ends the session.
 	Close()
 }
