@@ -118,6 +118,14 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	if err != nil {
 		return err
 	}
+	if isCopy, err := c.runCopy(ctx, res); isCopy {
+		if err != nil {
+			res.Close()
+			return err
+		}
+		c.send(&pgproto3.CommandComplete{CommandTag: []byte(res.Tag())})
+		return res.Close()
+	}
 	cols := res.Columns()
 	var formats []int16
 	if b, ok := res.(interface{ Binary() bool }); ok && b.Binary() {
@@ -538,6 +546,15 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 				return err
 			}
 			p.res, p.cols = res, res.Columns()
+			if isCopy, err := c.runCopy(ctx, res); isCopy {
+				if err != nil {
+					return err
+				}
+				p.tag, p.done = res.Tag(), true
+				c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+				p.res = nil
+				return res.Close()
+			}
 		}
 		_, suspended, err := c.sendRows(ctx, p.res, p.cols, p.formats, int(min(m.MaxRows, 1<<31-1)))
 		if err != nil {
