@@ -123,7 +123,8 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 		full[i] = row
 	}
 	for attempt := 0; ; attempt++ {
-		w := &writeSet{t: t}
+		w := &writeSet{t: t, ops: make([]kv.Op, 0, len(full)*(1+len(t.Indexes))),
+			groups: make([]int, 0, len(full)), changes: make([]change, 0, len(full))}
 		for _, row := range full {
 			w.add(change{new: row})
 		}

@@ -222,7 +222,7 @@ func (d *copyDecoder) lineEnd(data []byte, pos int, last bool) (end, next int, o
 		if d.eol == "" {
 			d.eol = eol
 		} else if eol != d.eol {
-			return 0, 0, false, d.eolError(c, eol)
+			return 0, 0, false, d.eolError(c)
 		}
 		return i, i + len(eol), true, nil
 	}
@@ -237,7 +237,7 @@ func (d *copyDecoder) lineEnd(data []byte, pos int, last bool) (end, next int, o
 
 // eolError is PostgreSQL's complaint about a line ending unlike the first
 // line's.
-func (d *copyDecoder) eolError(c byte, eol string) error {
+func (d *copyDecoder) eolError(c byte) error {
 	var pe *pgerr.Error
 	switch {
 	case c == '\r' && d.f.CSV:
@@ -248,9 +248,6 @@ func (d *copyDecoder) eolError(c byte, eol string) error {
 		pe = badCopy("unquoted newline found in data").WithHint("Use quoted CSV field to represent newline.")
 	default:
 		pe = badCopy("literal newline found in data").WithHint("Use \"\\n\" to represent newline.")
-	}
-	if eol == "\r\n" && d.eol == "\n" || eol == "\n" && d.eol == "\r\n" {
-		pe = badCopy("end-of-copy marker does not match previous newline style")
 	}
 	return d.f.copyError(pe, d.line+1, "", "", false)
 }
