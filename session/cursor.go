@@ -434,7 +434,10 @@ func (c *cursor) fetch(ctx context.Context, d parser.FetchDirection, emit func([
 // client reads them; other directions are collected first (they only
 // reach rows a SCROLL cursor holds anyway).
 func (s *Session) fetch(ctx context.Context, u *parser.UtilityStatement) (wire.Result, error) {
-	wc, err := s.ext.reg.Cursor(u.Name)
+	// A portal of the extended protocol becomes a cursor without SCROLL.
+	wc, err := s.ext.reg.Fetchable(u.Name, func(rows wire.Result, cancel context.CancelCauseFunc) wire.Cursor {
+		return &cursor{sess: s, name: u.Name, cols: rows.Columns(), res: rows, cancel: cancel, limit: s.workMem(), atStart: true}
+	})
 	if err != nil {
 		return nil, err
 	}

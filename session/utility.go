@@ -32,7 +32,7 @@ type extState struct {
 func (x *extState) init(ctx context.Context, p wire.SessionParams) {
 	x.ctx, x.reg = ctx, p.Registry
 	if x.reg == nil {
-		x.reg = wire.NewRegistry()
+		x.reg = wire.NewRegistry(ctx)
 	}
 }
 

@@ -99,7 +99,7 @@ func newConn(s *Server, nc net.Conn, pid uint32) *conn {
 		pid:       pid,
 		ctx:       ctx,
 		cancelCtx: cancel,
-		reg:       NewRegistry(),
+		reg:       NewRegistry(ctx),
 	}
 	c.rd = newFrontendReader(nc, maxAuthMessage)
 	c.log = s.log.With("pid", pid, "remote", nc.RemoteAddr().String())

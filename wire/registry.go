@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 
@@ -21,11 +22,15 @@ type Registry struct {
 	stmts   map[string]*prepared
 	portals map[string]*portal
 	log     *slog.Logger
+	// ctx lives as long as the session: portals outlive the statements
+	// that read them.
+	ctx context.Context
 }
 
-// NewRegistry returns an empty Registry.
-func NewRegistry() *Registry {
-	return &Registry{stmts: map[string]*prepared{}, portals: map[string]*portal{}, log: slog.Default()}
+// NewRegistry returns an empty Registry whose portals run under ctx (the
+// session's lifetime).
+func NewRegistry(ctx context.Context) *Registry {
+	return &Registry{stmts: map[string]*prepared{}, portals: map[string]*portal{}, log: slog.Default(), ctx: ctx}
 }
 
 // Cursor is a portal that SQL declared (DECLARE ... CURSOR). The session
@@ -124,6 +129,84 @@ func (r *Registry) Cursor(name string) (Cursor, error) {
 	}
 	return nil, pgerr.New(pgerr.InvalidCursorName, "cursor \"%s\" does not exist", name)
 }
+
+// Fetchable returns the portal named name as a cursor for FETCH and MOVE
+// (34000 when there is none). A portal of the extended protocol becomes
+// one: wrap receives its rows (starting its statement if no Execute has)
+// and the function that cancels them, and the cursor it returns stands for
+// the portal from then on, Execute included (asyncpg moves its portals
+// with MOVE FORWARD n).
+func (r *Registry) Fetchable(name string, wrap func(rows Result, cancel context.CancelCauseFunc) Cursor) (Cursor, error) {
+	p := r.portals[name]
+	if p == nil {
+		return nil, pgerr.New(pgerr.InvalidCursorName, "cursor \"%s\" does not exist", name)
+	}
+	if p.cursor != nil {
+		return p.cursor, nil
+	}
+	var rows Result
+	switch {
+	case p.res != nil:
+		rows = p.res
+	case p.done || p.stmt.stmt == nil:
+		rows = &emptyRows{cols: p.stmt.cols}
+	default:
+		p.ctx, p.cancel = context.WithCancelCause(r.ctx)
+		rows = &lazyRows{st: p.stmt.stmt, params: p.params, cols: p.stmt.cols, ctx: p.ctx}
+	}
+	if p.cancel == nil {
+		p.ctx, p.cancel = context.WithCancelCause(r.ctx)
+	}
+	cur := wrap(rows, p.cancel)
+	p.cursor, p.res, p.cols, p.cancel = cur, cur, cur.Columns(), nil
+	return cur, nil
+}
+
+// lazyRows are the rows of a bound statement that no Execute has started:
+// the statement starts at the first Next, under ctx (the portal's, which
+// outlives the statement that reads it).
+type lazyRows struct {
+	st     Statement
+	params []sqltypes.Value
+	cols   []Column
+	ctx    context.Context
+	res    Result
+}
+
+func (l *lazyRows) Columns() []Column { return l.cols }
+
+func (l *lazyRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
+	if l.res == nil {
+		res, err := l.st.Execute(l.ctx, l.params)
+		if err != nil {
+			return nil, false, err
+		}
+		l.res = res
+	}
+	return l.res.Next(ctx)
+}
+
+func (l *lazyRows) Tag() string {
+	if l.res == nil {
+		return "SELECT 0"
+	}
+	return l.res.Tag()
+}
+
+func (l *lazyRows) Close() error {
+	if l.res == nil {
+		return nil
+	}
+	return l.res.Close()
+}
+
+// emptyRows are the rows of a portal that has none left.
+type emptyRows struct{ cols []Column }
+
+func (e *emptyRows) Columns() []Column                                    { return e.cols }
+func (e *emptyRows) Next(context.Context) ([]sqltypes.Value, bool, error) { return nil, false, nil }
+func (e *emptyRows) Tag() string                                          { return "SELECT 0" }
+func (e *emptyRows) Close() error                                         { return nil }
 
 // ClosePortal closes the portal (or cursor) named name; 34000 when there
 // is none.
