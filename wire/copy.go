@@ -160,10 +160,15 @@ func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
 	if loc != time.UTC {
 		enc.loc = loc
 	}
-	if h := enc.header(); h != nil {
+	// The binary header travels in the first row's CopyData, as
+	// PostgreSQL sends it (psycopg 3 expects a row after it); a text
+	// header line is a message of its own.
+	var buf []byte
+	if h := enc.header(); h != nil && f.Binary {
+		buf = h
+	} else if h != nil {
 		c.send(&pgproto3.CopyData{Data: h})
 	}
-	var buf []byte
 	for n := 0; ; n++ {
 		if n%ctxCheckRows == ctxCheckRows-1 {
 			if err := ctx.Err(); err != nil {
@@ -177,11 +182,12 @@ func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
 		if !ok {
 			break
 		}
-		if buf, err = enc.row(buf[:0], row); err != nil {
+		if buf, err = enc.row(buf, row); err != nil {
 			return err
 		}
 		c.send(&pgproto3.CopyData{Data: buf})
 		c.pending += len(buf) + 5
+		buf = buf[:0]
 		if c.pending > flushThreshold {
 			if err := c.flush(); err != nil {
 				return c.lostInCopy(err)
@@ -189,7 +195,7 @@ func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
 		}
 	}
 	if t := enc.trailer(); t != nil {
-		c.send(&pgproto3.CopyData{Data: t})
+		c.send(&pgproto3.CopyData{Data: append(buf, t...)})
 	}
 	c.send(&pgproto3.CopyDone{})
 	return nil

@@ -25,3 +25,13 @@ func TestAsyncpg(t *testing.T) {
 	tg := newClientTarget(t)
 	runClient(t, "testdata/python", nil, debianPython, append([]string{"asyncpg_client.py"}, append(tg.args(), "connect", "copy")...)...)
 }
+
+// TestPsycopg3 runs testdata/python/psycopg3_client.py: prepared
+// statements and the DEALLOCATE ALL after a rollback, a pipeline with an
+// error, COPY in text and binary, and named cursors.
+func TestPsycopg3(t *testing.T) {
+	t.Parallel()
+	requirePythonModule(t, "psycopg", "python3-psycopg")
+	tg := newClientTarget(t)
+	runClient(t, "testdata/python", nil, debianPython, append([]string{"psycopg3_client.py"}, tg.args()...)...)
+}
