@@ -14,18 +14,24 @@ import (
 )
 
 // BulkInsert writes a stream of rows into one table: COPY FROM's insert
-// path. Each row is formed as INSERT forms it (the statement's
-// column expressions over the copied values: defaults, coercions), checked
-// (NOT NULL) and written with its index entries; uniqueness is the store's
-// condition on each row put, as for INSERT. The rows are written batch by
-// batch into one transaction (kv.Txn), committed by Commit, so either all
-// of a COPY's rows are stored or none is: a bad row, a duplicate key or an
-// abandoned COPY leaves nothing behind.
+// path. Each row is formed as INSERT forms it (the statement's column
+// expressions over the copied values: defaults, coercions), checked (NOT
+// NULL) and turned into its row and index writes; uniqueness is the
+// store's condition on each row put, as for INSERT, plus a check against
+// the earlier rows of the same stream. Either all of the rows are stored
+// or none is: a bad row, a duplicate key or an abandoned COPY leaves
+// nothing behind.
 //
-// Transactions: when the statement runs inside a session's transaction,
-// pass that transaction in BulkOptions.Txn and the rows join it (Commit
-// then commits nothing: the session's COMMIT does); otherwise BulkInsert
-// begins and commits its own.
+// How the rows become atomic depends on where the statement runs:
+//
+//   - in a session's transaction (BulkOptions.Txn): every batch is
+//     written into it as it comes, and the session's COMMIT commits them;
+//   - otherwise, on a store whose atomic batches have no size limit
+//     (Pebble): the writes are kept and Commit applies them as one atomic
+//     batch, as any INSERT statement on that store (the cheapest atomic
+//     way: no transaction buffer to maintain);
+//   - otherwise (DynamoDB): in a transaction of its own (kv.Txn), which
+//     Commit commits.
 type BulkInsert struct {
 	ex    *Executor
 	t     *catalog.Table
@@ -35,22 +41,30 @@ type BulkInsert struct {
 	own   bool // txn was begun here: Commit commits it
 	rowID int  // the hidden row id's column, or -1
 	stats *kv.Stats
-	n     int64
+	rows  int64 // rows added so far
 	done  bool
+
+	// For the single atomic batch: the writes so far, and the row (by
+	// number) each row key was written for, to find duplicates within
+	// the stream, which one batch's conditions cannot see.
+	w    *writeSet
+	seen map[string]int64
 }
 
 // BulkOptions configures a BulkInsert.
 type BulkOptions struct {
-	// Txn is the transaction the rows join; nil: BulkInsert runs its own.
+	// Txn is the transaction the rows join; nil: BulkInsert makes its own
+	// rows atomic.
 	Txn kv.Txn
 	// Run holds the statement's store statistics (KV) and what built-in
 	// functions (defaults) see (Fn).
 	Run RunOptions
 }
 
-// BulkRowError is an error about one row of a batch given to Add.
+// BulkRowError is an error about one row: Row is its number in the stream
+// (0 for the first row given to Add).
 type BulkRowError struct {
-	Index int
+	Row int64
 	// Formed says the row was refused as it was formed (NOT NULL, a bad
 	// default), before any write; otherwise the store refused it (a
 	// duplicate key).
@@ -78,7 +92,12 @@ func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts
 	}
 	b := &BulkInsert{ex: e, t: ins.Table, exprs: vals.Rows[0], txn: opts.Txn, rowID: hiddenRowID(ins.Table), stats: opts.Run.KV}
 	b.ev = e.newExecCtx(ctx, nil, opts.Run).eval
-	if b.txn == nil {
+	switch {
+	case b.txn != nil:
+	case e.Caps.MaxAtomicOps <= 0:
+		b.w = &writeSet{t: b.t, ops: make([]kv.Op, 0, 1<<14)}
+		b.seen = map[string]int64{}
+	default:
 		ts, ok := e.Store.(kv.Transactional)
 		if !ok {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM needs a store with transactions")
@@ -92,13 +111,34 @@ func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts
 	return b, nil
 }
 
-// Add forms, checks and writes a batch of rows, each the values of the
-// copied columns. An error about one row is a *BulkRowError; after any
-// error the BulkInsert is done (Rollback it).
+// Add forms, checks and writes (or keeps) a batch of rows, each the values
+// of the copied columns. An error about one row is a *BulkRowError; after
+// any error the BulkInsert is done (Rollback it).
 func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 	if b.done {
 		return pgerr.New(pgerr.InternalError, "executor: bulk insert is over")
 	}
+	full, err := b.form(rows)
+	if err != nil {
+		b.done = true
+		return err
+	}
+	if b.w != nil {
+		err = b.keep(full)
+	} else {
+		err = b.writeTxn(ctx, full)
+	}
+	if err != nil {
+		b.done = true
+		return err
+	}
+	b.rows += int64(len(full))
+	return ctx.Err()
+}
+
+// form evaluates the column expressions over each row's values, casts to
+// the column types and checks NOT NULL.
+func (b *BulkInsert) form(rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
 	t := b.t
 	full := make([][]sqltypes.Value, len(rows))
 	slab := make([]sqltypes.Value, len(rows)*len(b.exprs))
@@ -111,17 +151,47 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 				v, err = sqltypes.Cast(v, t.Columns[c].Type)
 			}
 			if err != nil {
-				b.done = true
-				return &BulkRowError{Index: i, Formed: true, Err: err}
+				return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
 			}
 			row[c] = v
 		}
 		if err := checkRow(t, row); err != nil {
-			b.done = true
-			return &BulkRowError{Index: i, Formed: true, Err: err}
+			return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
 		}
 		full[i] = row
 	}
+	return full, nil
+}
+
+// keep adds the rows' writes to the single batch, refusing a row whose key
+// an earlier row of the stream has.
+func (b *BulkInsert) keep(full [][]sqltypes.Value) error {
+	t := b.t
+	for i, row := range full {
+		n := b.rows + int64(i)
+		for {
+			key := string(t.EncodePK(nil, row))
+			if _, dup := b.seen[key]; !dup {
+				b.seen[key] = n
+				break
+			}
+			if b.rowID < 0 {
+				return &BulkRowError{Row: n, Err: duplicateKey(t, t.RowAttrs(row, 0))}
+			}
+			// A random row id met one already drawn (rare): draw again.
+			row[b.rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
+		}
+		b.w.add(change{new: row})
+	}
+	// The ops hold what the batch needs; the rows themselves can go.
+	clear(b.w.changes)
+	b.w.changes = b.w.changes[:0]
+	return nil
+}
+
+// writeTxn writes the rows into the transaction.
+func (b *BulkInsert) writeTxn(ctx context.Context, full [][]sqltypes.Value) error {
+	t := b.t
 	for attempt := 0; ; attempt++ {
 		w := &writeSet{t: t, ops: make([]kv.Op, 0, len(full)*(1+len(t.Indexes))),
 			groups: make([]int, 0, len(full)), changes: make([]change, 0, len(full))}
@@ -139,15 +209,11 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 				}
 				continue
 			}
-			b.done = true
-			idx := rowOfOp(w, cf.Index)
-			return &BulkRowError{Index: idx, Err: finishWrite(t, &conflictError{op: w.ops[cf.Index]})}
+			return &BulkRowError{Row: b.rows + int64(rowOfOp(w, cf.Index)), Err: finishWrite(t, &conflictError{op: w.ops[cf.Index]})}
 		}
 		if err != nil {
-			b.done = true
 			return ClassifyError(err)
 		}
-		b.n += int64(len(full))
 		return nil
 	}
 }
@@ -168,18 +234,41 @@ func (b *BulkInsert) Commit(ctx context.Context) (int64, error) {
 		return 0, pgerr.New(pgerr.InternalError, "executor: bulk insert is over")
 	}
 	b.done = true
-	if b.own {
+	switch {
+	case b.w != nil:
+		err := b.ex.writeBatch(ctx, b.w.ops, b.stats)
+		var ce *conflictError
+		if errors.As(err, &ce) {
+			row := int64(rowOfOp(b.w, opIndex(b.w, ce.op)))
+			return 0, &BulkRowError{Row: row, Err: finishWrite(b.t, err)}
+		}
+		b.w, b.seen = nil, nil
+		if err != nil {
+			return 0, err
+		}
+	case b.own:
 		if err := b.txn.Commit(ctx); err != nil {
 			return 0, ClassifyError(err)
 		}
 	}
-	return b.n, nil
+	return b.rows, nil
 }
 
-// Rollback abandons the rows (when the BulkInsert runs its own
-// transaction; a session's transaction is the session's to roll back).
+// opIndex finds op (by key) among w's ops.
+func opIndex(w *writeSet, op kv.Op) int {
+	for i := range w.ops {
+		if string(w.ops[i].Key.Sort) == string(op.Key.Sort) && string(w.ops[i].Key.Partition) == string(op.Key.Partition) {
+			return i
+		}
+	}
+	return 0
+}
+
+// Rollback abandons the rows (when the BulkInsert makes them atomic
+// itself; a session's transaction is the session's to roll back).
 func (b *BulkInsert) Rollback() {
 	b.done = true
+	b.w, b.seen = nil, nil
 	if b.own {
 		_ = b.txn.Rollback()
 	}

@@ -258,9 +258,13 @@ func (c *copyIn) Tag() string { return fmt.Sprintf("COPY %d", c.n) }
 
 // Rows forms and writes a batch of rows.
 func (c *copyIn) Rows(ctx context.Context, rows [][]sqltypes.Value) error {
-	err := c.bulk.Add(ctx, rows)
+	return copyRowError(c.bulk.Add(ctx, rows))
+}
+
+// copyRowError passes the executor's error about one row on to wire.
+func copyRowError(err error) error {
 	if be, ok := err.(*executor.BulkRowError); ok {
-		return &wire.CopyRowError{Index: be.Index, Quote: be.Formed, Err: be.Err}
+		return &wire.CopyRowError{Row: be.Row, Quote: be.Formed, Err: be.Err}
 	}
 	return err
 }
@@ -270,7 +274,7 @@ func (c *copyIn) Finish(ctx context.Context) error {
 	n, err := c.bulk.Commit(ctx)
 	c.end()
 	if err != nil {
-		return err
+		return copyRowError(err)
 	}
 	c.n = n
 	c.sess.engine.cfg.Metrics.Query("copy", "none", time.Since(c.start), 0, 0)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -41,13 +42,13 @@ type CopyOut interface {
 	CopyFormat() *CopyFormat
 }
 
-// CopyRowError is an error about one row of a batch given to CopyIn.Rows:
-// Index is its place in the batch. Quote says PostgreSQL's CONTEXT quotes
-// the row's line (as for a NOT NULL violation, found as the row is formed)
-// rather than only numbering it (a duplicate key, found as rows are
-// inserted).
+// CopyRowError is an error about one row, from CopyIn.Rows or Finish: Row
+// is its number in the stream (0 for the first row). Quote says
+// PostgreSQL's CONTEXT quotes the row's line (as for a NOT NULL violation,
+// found as the row is formed) rather than only numbering it (a duplicate
+// key, found as rows are inserted).
 type CopyRowError struct {
-	Index int
+	Row   int64
 	Quote bool
 	Err   error
 }
@@ -82,6 +83,21 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 	}
 	dec := &copyDecoder{f: f, loc: c.location()}
 	var batch []copyRow
+	var lines copyLines
+	var sent int64 // rows handed to res before batch
+	// rowError gives a row's error PostgreSQL's CONTEXT.
+	rowError := func(err error) error {
+		var re *CopyRowError
+		if !errors.As(err, &re) {
+			return err
+		}
+		pe := pgerr.Classify(re.Err)
+		if i := re.Row - sent; i >= 0 && i < int64(len(batch)) {
+			r := batch[i]
+			return f.copyError(pe, r.line, "", r.text, re.Quote && !f.Binary)
+		}
+		return f.copyError(pe, lines.line(re.Row), "", "", false)
+	}
 	send := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -90,16 +106,15 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 		for i, r := range batch {
 			rows[i] = r.vals
 		}
-		err := res.Rows(ctx, rows)
-		var re *CopyRowError
-		if errors.As(err, &re) && re.Index >= 0 && re.Index < len(batch) {
-			r := batch[re.Index]
-			return f.copyError(pgerr.Classify(re.Err), r.line, "", r.text, re.Quote && !f.Binary)
+		if err := res.Rows(ctx, rows); err != nil {
+			return rowError(err)
 		}
+		sent += int64(len(batch))
 		batch = batch[:0]
-		return err
+		return nil
 	}
 	emit := func(r copyRow) error {
+		lines.add(sent+int64(len(batch)), r.line)
 		batch = append(batch, r)
 		if len(batch) >= copyBatchRows {
 			return send()
@@ -123,7 +138,7 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 			if err := send(); err != nil {
 				return err
 			}
-			return res.Finish(ctx)
+			return rowError(res.Finish(ctx))
 		case *pgproto3.CopyFail:
 			return pgerr.New(pgerr.QueryCanceled, "COPY from stdin failed: %s", m.Message)
 		case *pgproto3.Flush, *pgproto3.Sync:
@@ -132,6 +147,32 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 			return pgerr.New(pgerr.ProtocolViolation, "unexpected message type 0x%02X during COPY from stdin", typeByte(msg))
 		}
 	}
+}
+
+// copyLines maps the rows of a COPY to their input lines for errors found
+// after the rows left the decoder: it keeps only where a row does not
+// start on the line after the previous row's (a header, a CSV field over
+// several lines), so a plain stream costs nothing.
+type copyLines struct {
+	rows, lines []int64 // row rows[i] is on line lines[i]
+	lastRow     int64
+	lastLine    int64
+}
+
+func (l *copyLines) add(row, line int64) {
+	if len(l.rows) == 0 || line != l.lastLine+row-l.lastRow {
+		l.rows, l.lines = append(l.rows, row), append(l.lines, line)
+	}
+	l.lastRow, l.lastLine = row, line
+}
+
+// line is row's line.
+func (l *copyLines) line(row int64) int64 {
+	i := sort.Search(len(l.rows), func(i int) bool { return l.rows[i] > row }) - 1
+	if i < 0 {
+		return row + 1
+	}
+	return l.lines[i] + row - l.rows[i]
 }
 
 // typeByte is a frontend message's type byte, for errors.

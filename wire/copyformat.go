@@ -160,6 +160,11 @@ func (d *copyDecoder) feedText(data []byte, last bool, emit func(copyRow) error)
 		line := data[pos:end]
 		pos = next
 		d.line++
+		if d.f.CSV && d.eol != "" {
+			// Line breaks inside quoted fields count as lines, as in
+			// PostgreSQL: a row is numbered by its last line.
+			d.line += int64(bytes.Count(line, []byte(d.eol[len(d.eol)-1:])))
+		}
 		if !d.headerDone && d.f.Header {
 			d.headerDone = true
 			if err := d.checkHeader(line); err != nil {

@@ -150,6 +150,7 @@ func TestCopyDecodeErrors(t *testing.T) {
 		{"signature", &CopyFormat{Binary: true, Table: "t", Columns: two}, "PGCOPY\nxxxxxxxxxxxx", pgerr.BadCopyFileFormat, "COPY file signature not recognized", `COPY t, line 0`},
 		{"field count", &CopyFormat{Binary: true, Table: "t", Columns: two}, "PGCOPY\n\377\r\n\000\000\000\000\000\000\000\000\000\000\001", pgerr.BadCopyFileFormat, "row field count is 1, expected 2", `COPY t, line 1`},
 		{"bad utf8", textFormat2(two), "1\t\xff\n", pgerr.CharacterNotInRepertoire, `invalid byte sequence for encoding "UTF8": 0xff`, `COPY t, line 1`},
+		{"after a multi-line field", &CopyFormat{CSV: true, Delimiter: ',', Quote: '"', Escape: '"', Table: "t", Columns: two}, "1,\"x\ny\"\nz,w\n", pgerr.InvalidTextRepresentation, `invalid input syntax for type integer: "z"`, `COPY t, line 3, column a: "z"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := decodeAll(tc.f, []byte(tc.data), []int{3})
