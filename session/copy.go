@@ -137,7 +137,7 @@ func (st *statement) copyQuery(ctx context.Context, q *parser.Statement, params 
 		return nil, err
 	}
 	cols := res.Columns()
-	f, err := copyFormat(st.parsed.Utility.Copy, cols, "")
+	f, err := copyFormat(st.parsed.Utility.Copy, cols, "", nil)
 	if err != nil {
 		res.Close()
 		return nil, err
@@ -196,7 +196,7 @@ func (st *statement) copyFrom(ctx context.Context, t *catalog.Table, cols []int)
 		fmt.Fprintf(&ins, "$%d", i+1)
 	}
 	ins.WriteString(")")
-	f, err := copyFormat(st.parsed.Utility.Copy, wcols, t.Name)
+	f, err := copyFormat(st.parsed.Utility.Copy, wcols, t.Name, t)
 	if err != nil {
 		return nil, err
 	}
@@ -296,8 +296,9 @@ func (c *copyIn) end() {
 }
 
 // copyFormat resolves COPY's options as PostgreSQL's ProcessCopyOptions
-// does, in its order of checks and with its messages.
-func copyFormat(c *parser.CopyStatement, cols []wire.Column, table string) (*wire.CopyFormat, error) {
+// does, in its order of checks and with its messages. t is the table (nil
+// for COPY (query) TO).
+func copyFormat(c *parser.CopyStatement, cols []wire.Column, table string, t *catalog.Table) (*wire.CopyFormat, error) {
 	f := &wire.CopyFormat{Table: table, Columns: cols}
 	seen := map[string]bool{}
 	var delim, null, quote, escape *string
@@ -448,21 +449,22 @@ func copyFormat(c *parser.CopyStatement, cols []wire.Column, table string) (*wir
 		f.Quote, f.Escape = q[0], esc[0]
 	}
 	var err error
-	if f.ForceQuote, err = forceColumns(forceQuote, "FORCE_QUOTE", cols, table); err != nil {
+	if f.ForceQuote, err = forceColumns(forceQuote, "FORCE_QUOTE", cols, t); err != nil {
 		return nil, err
 	}
-	if f.ForceNotNull, err = forceColumns(forceNotNull, "FORCE_NOT_NULL", cols, table); err != nil {
+	if f.ForceNotNull, err = forceColumns(forceNotNull, "FORCE_NOT_NULL", cols, t); err != nil {
 		return nil, err
 	}
-	if f.ForceNull, err = forceColumns(forceNull, "FORCE_NULL", cols, table); err != nil {
+	if f.ForceNull, err = forceColumns(forceNull, "FORCE_NULL", cols, t); err != nil {
 		return nil, err
 	}
 	return f, nil
 }
 
 // forceColumns marks the COPY's columns a FORCE_* option names (all of
-// them for *).
-func forceColumns(o *parser.CopyOption, what string, cols []wire.Column, table string) ([]bool, error) {
+// them for *); a name that is no column of the table t is 42703, one the
+// COPY leaves out 42P10.
+func forceColumns(o *parser.CopyOption, what string, cols []wire.Column, t *catalog.Table) ([]bool, error) {
 	if o == nil {
 		return nil, nil
 	}
@@ -477,6 +479,9 @@ func forceColumns(o *parser.CopyOption, what string, cols []wire.Column, table s
 		return nil, pgerr.New(pgerr.SyntaxError, "argument to option \"%s\" must be a list of column names", strings.ToLower(what)).WithPosition(o.Pos)
 	}
 	for _, name := range o.Columns {
+		if t != nil && t.ColumnIndex(name) < 0 {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, t.Name)
+		}
 		found := false
 		for i, c := range cols {
 			if c.Name == name {
