@@ -81,10 +81,10 @@ func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Ses
 	if s.params.Notice == nil {
 		s.params.Notice = func(*pgerr.Error) {}
 	}
-	s.ext.init(ctx, p)
 	if err := s.applyStartup(ctx); err != nil {
 		return nil, err
 	}
+	s.initExt(ctx)
 	return s, nil
 }
 

@@ -3,7 +3,9 @@ package session
 import (
 	"sync"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/parser"
 	"github.com/zproxy/zproxy/wire"
 )
@@ -158,4 +160,31 @@ func (s *Session) notifyAtTransactionEnd(commit bool) {
 		}
 	}
 	x.listenChanges, x.pending = nil, nil
+}
+
+// sessionsByPID finds the session a statement runs in from the PID that
+// builtins.Context carries, for pg_notify. Sessions without a connection
+// (PID 0) are not in it.
+var sessionsByPID sync.Map // uint32 → *Session
+
+func init() {
+	// pg_notify(channel, payload) is NOTIFY as a function; it returns
+	// void, which prints as an empty text value.
+	builtins.Register("pg_notify", builtins.Overload{
+		Params:       []builtins.Param{builtins.T(sqltypes.TypeText), builtins.T(sqltypes.TypeText)},
+		Result:       builtins.Returns(sqltypes.TypeText),
+		CalledOnNull: true,
+		Volatility:   builtins.Volatile,
+		Eval: func(ctx *builtins.Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			v, ok := sessionsByPID.Load(uint32(ctx.Session.PID))
+			if !ok || ctx.Session.PID == 0 {
+				return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "pg_notify needs a client connection")
+			}
+			u := &parser.UtilityStatement{Kind: "notify", Name: a[0].S, Payload: a[1].S}
+			if _, err := v.(*Session).notifyStatement(u); err != nil {
+				return sqltypes.Null, err
+			}
+			return sqltypes.NewText(""), nil
+		},
+	})
 }

@@ -29,10 +29,14 @@ type extState struct {
 	loc *time.Location
 }
 
-func (x *extState) init(ctx context.Context, p wire.SessionParams) {
-	x.ctx, x.reg = ctx, p.Registry
+func (s *Session) initExt(ctx context.Context) {
+	x := &s.ext
+	x.ctx, x.reg = ctx, s.params.Registry
 	if x.reg == nil {
 		x.reg = wire.NewRegistry(ctx)
+	}
+	if s.params.PID != 0 {
+		sessionsByPID.Store(s.params.PID, s)
 	}
 }
 
@@ -248,4 +252,5 @@ func (s *Session) transactionEnded(commit bool) error {
 func (s *Session) closeExt() {
 	s.ext.reg.ClosePortals(nil)
 	s.unlistenAll()
+	sessionsByPID.CompareAndDelete(s.params.PID, s)
 }

@@ -92,9 +92,14 @@ func TestNotify(t *testing.T) {
 	}
 	wait("between statements", "chan_a", "", senderPID)
 
-	// A session hears its own notifications.
+	// A session hears its own notifications; pg_notify is NOTIFY.
 	exec(listener, "NOTIFY chan_a, 'self'")
 	wait("its own", "chan_a", "self", listener.PgConn().PID())
+	var void string
+	if err := sender.QueryRow(ctx, "SELECT pg_notify('chan_a', 'by function')::text").Scan(&void); err != nil || void != "" {
+		t.Fatalf("pg_notify: %q, %v", void, err)
+	}
+	wait("pg_notify", "chan_a", "by function", senderPID)
 
 	// A LISTEN inside a rolled-back block never took effect; UNLISTEN * stops all.
 	exec(listener, "BEGIN")
