@@ -58,6 +58,9 @@ type portal struct {
 	cols   []Column
 	done   bool
 	tag    string
+	// active: an Execute of this portal is running (what it runs must
+	// not close it).
+	active bool
 }
 
 // simpleQuery runs a Query message: every statement of the string in turn,
@@ -533,7 +536,9 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 	}
 	ctx := p.ctx
 	release := c.watch(p.cancel, c.commandDeadline())
+	p.active = true
 	defer func() {
+		p.active = false
 		release()
 		// An Execute that completes ends the statement timer, as in
 		// PostgreSQL; the next command starts its own.
@@ -584,7 +589,9 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 // rows this Execute sent.
 func (c *conn) executeCursor(p *portal, maxRows uint32) error {
 	ctx, done := c.beginStatement(c.commandDeadline())
+	p.active = true
 	defer func() {
+		p.active = false
 		done()
 		c.cmdDeadline = time.Time{}
 	}()

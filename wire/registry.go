@@ -86,17 +86,22 @@ func (r *Registry) Deallocate(name string) error {
 	return nil
 }
 
-// DeallocateAll drops every prepared statement, those of Parse messages
-// included (DEALLOCATE ALL, DISCARD ALL).
+// DeallocateAll drops every named prepared statement, those of Parse
+// messages included (DEALLOCATE ALL, DISCARD ALL); as in PostgreSQL the
+// unnamed statement is not among them.
 func (r *Registry) DeallocateAll() {
-	for _, ps := range r.stmts {
-		r.dropStatement(ps)
+	for name, ps := range r.stmts {
+		if name != "" {
+			r.dropStatement(ps)
+		}
 	}
 }
 
+// dropStatement drops a prepared statement with the portals made from it,
+// but the one running now.
 func (r *Registry) dropStatement(ps *prepared) {
 	for name, p := range r.portals {
-		if p.stmt == ps {
+		if p.stmt == ps && !p.active {
 			r.closePortal(p)
 			delete(r.portals, name)
 		}
@@ -221,12 +226,13 @@ func (r *Registry) ClosePortal(name string) error {
 }
 
 // ClosePortals closes every portal but the cursors keep returns true for
-// (keep may be nil: close all). Portals of the extended protocol are
-// always closed. The session calls it when a transaction ends, and CLOSE
-// ALL with a nil keep.
+// (keep may be nil: close all) and the portal running now (the one of the
+// COMMIT or CLOSE ALL that asks, as in PostgreSQL). Portals of the
+// extended protocol are always closed. The session calls it when a
+// transaction ends, and for CLOSE ALL with a nil keep.
 func (r *Registry) ClosePortals(keep func(Cursor) bool) {
 	for name, p := range r.portals {
-		if p.cursor != nil && keep != nil && keep(p.cursor) {
+		if p.active || p.cursor != nil && keep != nil && keep(p.cursor) {
 			continue
 		}
 		r.closePortal(p)
