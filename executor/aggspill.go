@@ -28,8 +28,8 @@ type aggSpill struct {
 // spillRow sends an input row whose group has no room to its partition.
 // It reports false when the aggregation may not spill (then err stands).
 func (a *aggRows) spillRow(err error, h uint64, row []sqltypes.Value) (bool, error) {
-	if !a.ec.canSpill(err) || a.spill.depth >= maxSpillDepth || len(a.node.GroupBy) == 0 {
-		return false, nil // (without GROUP BY there is one group)
+	if !a.ec.canSpill(err) || a.spill.depth >= maxSpillDepth {
+		return false, nil
 	}
 	if a.spill.parts == nil {
 		a.spill.parts = newPartitions(a.ec, a.spill.depth)

@@ -33,6 +33,8 @@ type Executor struct {
 	// Spill holds what statements spill past work_mem (spilling.go); nil
 	// keeps them from spilling.
 	Spill *spill.Store
+	// seqs caches the blocks of sequence values this process claimed.
+	seqs sequences
 }
 
 var sweepOnce sync.Once
@@ -75,6 +77,9 @@ type RunOptions struct {
 	// Fn is what built-in functions see (the statement's timestamp, the
 	// session); a zero Now means the time the statement starts running.
 	Fn builtins.Context
+	// Txn, if set, is the session's transaction: the statement reads its
+	// snapshot with its writes applied and buffers its own writes in it.
+	Txn *Txn
 }
 
 // Run starts executing a read plan.
@@ -97,8 +102,11 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 	if budget <= 0 {
 		budget = DefaultWorkMem
 	}
-	ec := &execCtx{ex: e, ctx: ctx, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
+	ec := &execCtx{ex: e, ctx: ctx, kv: e.Store, txn: opts.Txn, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
 		ctes: map[int]*cteState{}, work: map[int][][]sqltypes.Value{}, spill: e.newSpillState(opts.TempFileLimit)}
+	if opts.Txn != nil {
+		ec.kv = opts.Txn.kv
+	}
 	fn := opts.Fn
 	if fn.Now.IsZero() {
 		fn.Now = time.Now()
@@ -110,8 +118,12 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 // execCtx is one execution of a plan (and, for a subplan run, of a part of
 // it: then eval carries the outer rows).
 type execCtx struct {
-	ex      *Executor
-	ctx     context.Context
+	ex  *Executor
+	ctx context.Context
+	// kv is what the statement reads and writes through: the store, or
+	// the session's transaction (txn).
+	kv      kv.ReadWriter
+	txn     *Txn
 	eval    *planner.EvalContext
 	stats   map[optimizer.Node]*optimizer.NodeStats
 	kvStats *kv.Stats
@@ -184,11 +196,19 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
 	switch x := n.(type) {
 	case *optimizer.Scan:
-		return ec.newScan(ctx, x)
+		r, err := ec.newScan(ctx, x)
+		if err != nil {
+			return nil, err
+		}
+		return ec.lockRows(r, x.Table, 0, x.Lock), nil
 	case *optimizer.Values:
 		return &valuesRows{ec: ec, node: x}, nil
 	case *optimizer.Rowset:
-		return &rowsetRows{rows: x.Rows}, nil
+		rows, err := x.Rows(&ec.eval.Fn)
+		if err != nil {
+			return nil, err
+		}
+		return &rowsetRows{rows: rows}, nil
 	case *optimizer.TableFunc:
 		return ec.newTableFunc(x)
 	case *optimizer.Filter:
@@ -263,7 +283,7 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 		if err != nil {
 			return nil, err
 		}
-		return &lookupJoinRows{ec: ec, node: x, left: in}, nil
+		return ec.lockRows(&lookupJoinRows{ec: ec, node: x, left: in}, x.Table, len(x.Left.Columns()), x.Lock), nil
 	case *optimizer.NestedLoop:
 		return ec.newNestedLoop(ctx, x)
 	case *optimizer.Apply:

@@ -94,9 +94,3 @@ func renamed(r planner.Rel, cols []planner.Column) planner.Rel {
 	}
 	return &planner.Project{Input: r, Exprs: exprs, Cols: cols}
 }
-
-// logical prepares a plan for the physical build: WITH queries inlined,
-// then the logical rules.
-func (b *builder) logical(r planner.Rel) planner.Rel {
-	return applyLogicalRules(b.inlineCTEs(r))
-}

@@ -353,7 +353,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			a.Filter = b.expr(a.Filter)
 			aggs[i] = a
 		}
-		return &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, cols: n.Columns()}, false, nil
+		return &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, GroupingSets: n.GroupingSets, cols: n.Columns()}, false, nil
 	case *planner.Window:
 		in, _, err := b.build(n.Input, request{})
 		if err != nil {
@@ -385,7 +385,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 		}
 		return &Values{Rows: rows, Cols: n.Cols}, false, nil
 	case *planner.TableFunc:
-		return &TableFunc{Name: n.Name, Args: b.exprs(n.Args), Fn: n.Fn, Ordinality: n.Ordinality, Cols: n.Cols}, false, nil
+		return &TableFunc{Name: n.Name, Args: b.exprs(n.Args), Fn: n.Fn, Ordinality: n.Ordinality, Cols: n.Cols, Parts: n.Parts}, false, nil
 	case *planner.Virtual:
 		return &Rowset{View: n.Table.Name, Rows: n.Table.Virtual, cols: n.Columns()}, false, nil
 	case *planner.CTEScan:
@@ -578,6 +578,11 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 	for _, c := range withSub {
 		usedCols(c, need)
 	}
+	if s.Lock != planner.LockNone {
+		for _, k := range s.Table.PrimaryKey {
+			need[k.Column] = true // a locked row is named by its key
+		}
+	}
 	spec := &scanSpec{Table: s.Table, Alias: s.Alias, Filter: andAll(append(plain, b.exprs(atOpen)...)), Hints: s.Hints, Order: req.order}
 	spec.Needed = neededOf(need, andAll(append(plain, atOpen...)))
 	var scan *Scan
@@ -590,6 +595,7 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 	if err != nil {
 		return nil, false, err
 	}
+	scan.Lock = s.Lock
 	// A dynamic scan promises the order asked of it: when it opens, its
 	// path yields the order or its rows are sorted (Resolve), so a LIMIT
 	// above still stops it early (top-1 per outer row reads one row).
@@ -659,6 +665,7 @@ func (n *Scan) Resolve(ctx *planner.EvalContext) (*Scan, error) {
 	if err != nil {
 		return nil, err
 	}
+	out.Lock = n.Lock
 	switch {
 	case len(spec.Order) == 0 || out.Ordered:
 		out.Limit = n.Limit

@@ -4,7 +4,6 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/zorder"
 )
@@ -95,6 +94,9 @@ type Scan struct {
 	Residual planner.Expr
 	// Needed are the table columns the statement reads.
 	Needed []int
+	// Lock is the row lock of a SELECT ... FOR UPDATE / FOR SHARE on the
+	// rows the scan yields.
+	Lock planner.LockStrength
 
 	// Dynamic scans read outer rows (a correlated subquery, the inner side
 	// of an Apply): their access path is chosen again each time they open,
@@ -121,7 +123,7 @@ type Scan struct {
 // pg_catalog), computed from the schema rather than read from the store.
 type Rowset struct {
 	View string
-	Rows [][]sqltypes.Value
+	Rows catalog.VirtualRows
 	cols []planner.Column
 }
 
@@ -138,6 +140,7 @@ type TableFunc struct {
 	Fn         *builtins.Overload
 	Ordinality bool
 	Cols       []planner.Column
+	Parts      []planner.TableFuncPart // ROWS FROM's functions
 }
 
 // Filter drops rows for which Pred is not true.
@@ -159,7 +162,10 @@ type Aggregate struct {
 	Input   Node
 	GroupBy []planner.Expr
 	Aggs    []planner.AggCall
-	cols    []planner.Column
+	// GroupingSets as in planner.Aggregate: every set is hashed in the
+	// same one pass over the input.
+	GroupingSets [][]int
+	cols         []planner.Column
 }
 
 // Window computes window functions over its input, which it holds.

@@ -178,6 +178,9 @@ func (r *rewriter) primaryStart(j, lo int) (int, bool) {
 			if k < lo {
 				return 0, false
 			}
+			if k-1 >= lo && r.toks[k-1].is("array") {
+				return k - 1, true // ARRAY[...] and ARRAY(subquery)
+			}
 			if t.val == ")" && k-1 >= lo {
 				f := r.toks[k-1]
 				if f.kind == tkQIdent || f.kind == tkIdent && !notFunctionNames[f.val] {
@@ -203,9 +206,11 @@ func (r *rewriter) qualifiedStart(j, lo int) int {
 // rewrite prepares the TiDB text of the statement whose first token (after
 // any EXPLAIN prefix) is head, applying the construct handlers and then
 // the token-level rewrites.
-func (r *rewriter) rewrite(head int) error {
-	head, err := r.statementWith(head)
-	if err != nil {
+func (r *rewriter) rewrite(head int) (err error) {
+	if head, err = r.statementWith(head); err != nil {
+		return err
+	}
+	if err := r.pgSyntax(head); err != nil {
 		return err
 	}
 	if err := r.relational(head); err != nil {
@@ -214,6 +219,14 @@ func (r *rewriter) rewrite(head int) error {
 	if err := r.constructs(head); err != nil {
 		return err
 	}
+	if err := r.pgPrimaries(head); err != nil {
+		return err
+	}
+	defer func() {
+		if err == nil {
+			err = r.pgOperators(head)
+		}
+	}()
 	for i := head; i < len(r.toks); i++ {
 		if r.ed[i].done {
 			continue
@@ -240,6 +253,20 @@ func (r *rewriter) rewrite(head int) error {
 			// LIMIT '5': Postgres reads the untyped literal as a bigint, and
 			// pgx's simple protocol sends parameters this way.
 			r.replace(i+1, r.toks[i+1].val)
+		case t.kind == tkIdent && t.val == "for" && (r.peek(i+1, "no") && r.peek(i+2, "key") && r.peek(i+3, "update") ||
+			r.peek(i+1, "key") && r.peek(i+2, "share")):
+			// FOR NO KEY UPDATE and FOR KEY SHARE lock as FOR UPDATE and
+			// FOR SHARE (zproxy has no key-only lock strengths; the
+			// stronger lock only conflicts more).
+			if r.toks[i+1].is("no") {
+				r.drop(i+1, i+3)
+			} else {
+				r.drop(i+1, i+2)
+			}
+		case t.kind == tkIdent && t.val == "default" && r.peek(i+1, "values") && r.peek(head, "insert"):
+			// INSERT ... DEFAULT VALUES is TiDB's VALUES ().
+			r.replace(i, "")
+			r.replace(i+1, "VALUES ()")
 		case t.kind == tkIdent && t.val == "cast" && r.peek(i+1, "("):
 			if err := r.castCall(i); err != nil {
 				return err
@@ -266,24 +293,19 @@ func (r *rewriter) rewrite(head int) error {
 			switch t.val {
 			case "+", "-", "*", "/", "%", "<", ">", "=", "<=", ">=", "<>", "!=", "||":
 			default:
+				if infixOps[t.val] {
+					continue // pgOperators (operators.go) respells it
+				}
 				return pgerr.New(pgerr.FeatureNotSupported, "operator %s is not supported", t.val).WithPosition(r.pos(i))
 			}
 		case t.kind == tkPunct && (t.val == "[" || t.val == "]"):
 			return pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported").WithPosition(r.pos(i))
 		case t.kind == tkPunct && t.val == ":":
 			return r.syntaxErrorAt(i)
-		case t.kind == tkIdent && t.val == "default" && r.peek(i+1, "values") && r.peek(head, "insert"):
-			// INSERT ... DEFAULT VALUES is TiDB's VALUES ().
-			r.replace(i, "")
-			r.replace(i+1, "VALUES ()")
 		case t.kind == tkIdent && (t.val == "nextval" || t.val == "currval" || t.val == "setval" || t.val == "lastval") &&
 			r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			// TiDB's NEXTVAL takes a sequence name; PostgreSQL's a string.
 			r.replace(i, "`"+t.val+"`")
-		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance") && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
-			// TiDB reads STDDEV and VARIANCE as MySQL's population forms;
-			// PostgreSQL's are the sample ones.
-			r.replace(i, map[string]string{"stddev": "stddev_samp", "variance": "var_samp"}[t.val])
 		case t.kind == tkIdent && t.val == "concat" && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			// TiDB turns || into concat(), which must stay NULL-strict;
 			// Postgres's concat() function skips NULLs, so it gets its own name.
@@ -401,6 +423,14 @@ func (r *rewriter) constructs(head int) error {
 			return r.createIndex(k + 1)
 		}
 	case "insert":
+		// OVERRIDING SYSTEM VALUE | USER VALUE (identity columns).
+		for k := head + 1; k+2 < len(r.toks); k++ {
+			if r.peek(k, "overriding") && (r.peek(k+1, "system") || r.peek(k+1, "user")) && r.peek(k+2, "value") {
+				r.st.Overriding = r.toks[k+1].val
+				r.drop(k, k+3)
+				break
+			}
+		}
 		return r.onConflict(head)
 	case "drop":
 		// DROP TABLE/VIEW ... CASCADE | RESTRICT: TiDB parses and forgets it.
@@ -543,6 +573,9 @@ func (r *rewriter) columnDef(e, end int) error {
 		typ, next, err := r.parseType(k)
 		if err != nil {
 			return err
+		}
+		if typ.ID.System() || typ.Elem.System() {
+			return pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported as a column type", typ).WithPosition(r.pos(k))
 		}
 		r.replace(k, tidbType(typ))
 		r.drop(k+1, next)

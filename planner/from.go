@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/parser"
@@ -384,7 +385,7 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (Rel,
 			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name)
 		}
 	}
-	if v, ok := b.snap.View(schema, name); ok {
+	if v, ok := pgcatalog.Lookup(b.snap, schema, name); ok {
 		return NewVirtual(v), nil
 	}
 	full := name
@@ -448,14 +449,18 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 	if alias == "" {
 		alias = name
 	}
+	if name == parser.RowsFromFunc {
+		return b.bindRowsFrom(f, alias, names, sc, left)
+	}
 	// The arguments see the items to the left as an outer row (one push:
 	// the join above runs the function per left row).
 	ls := leftScope(sc, left)
 	argScope := &scope{outer: ls, depthToOuter: 1, ctes: sc.ctes}
 	if left == nil {
-		// Nothing to the left: no join pushes a row, the arguments read
-		// the enclosing query's rows as the item's own level would.
-		argScope = &scope{outer: sc.outer, depthToOuter: sc.depthToOuter, ctes: sc.ctes}
+		// Nothing to the left: no join runs the function per left row, so
+		// its arguments see the enclosing query's row directly (a
+		// correlated subquery's FROM unnest(outer.col)).
+		argScope = ls
 	}
 	args := make([]Expr, len(f.Args))
 	restore := b.srfDenied(srfInFromArgs)
@@ -471,27 +476,24 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 	if ls.correlated {
 		sc.correlated = true
 	}
-	rel, err := b.tableFunc(name, args)
+	tf, err := b.tableFunc(name, args)
 	if err != nil {
 		return nil, err
 	}
-	if cols := rel.Columns(); len(cols) == 1 && len(names) == 0 {
+	tf.Ordinality = ordinality
+	if len(tf.Cols) == 1 && len(names) == 0 && !hasOutColumns(name) {
 		// A function returning one column names it after the alias, as
-		// PostgreSQL does (FROM generate_series(1, 3) AS g gives column g).
-		cols[0].Name = alias
+		// PostgreSQL does (FROM generate_series(1, 3) AS g gives column g),
+		// unless it names its column itself (an OUT parameter).
+		tf.Cols[0].Name = alias
 	}
 	if ordinality {
-		rel = withOrdinality(rel)
+		tf.Cols = append(tf.Cols, Column{Name: "ordinality", Type: sqltypes.TypeInt8, Col: -1})
 	}
-	cols, err := renameColumns(rel.Columns(), names, "function \""+name+"\"")
+	cols, err := renameColumns(tf.Cols, names, "function \""+name+"\"")
 	if err != nil {
 		return nil, err
 	}
-	switch n := rel.(type) {
-	case *TableFunc:
-		n.Cols = cols
-	case *Values:
-		n.Cols = cols
-	}
-	return &fromPart{rel: rel, items: []*fromItem{{alias: alias, cols: cols}}}, nil
+	tf.Cols = cols
+	return &fromPart{rel: tf, items: []*fromItem{{alias: alias, cols: cols}}}, nil
 }

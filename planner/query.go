@@ -586,7 +586,6 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 	if n.SelectIntoOpt != nil {
 		return nil, unsupported("SELECT ... INTO is not supported")
 	}
-
 	sc := e.newScope()
 	var rel Rel
 	if n.From != nil && n.From.TableRefs != nil {
@@ -636,12 +635,10 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 			if n.GroupBy.Rollup {
 				return nil, unsupported("GROUP BY ... WITH ROLLUP is not supported")
 			}
-			for _, item := range n.GroupBy.Items {
-				g, err := b.bindGroupItem(sc, item.Expr, n.Fields)
-				if err != nil {
-					return nil, err
-				}
-				lv.agg.groups = append(lv.agg.groups, g)
+			if err := lv.agg.bindGroupBy(n.GroupBy.Items, n.Fields); err != nil {
+				return nil, err
+			}
+			for _, g := range lv.agg.groups {
 				groupNames = append(groupNames, g.String())
 			}
 		}
@@ -693,6 +690,16 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		x, err := lv.bind(b, f.Expr)
 		if err != nil {
 			return nil, err
+		}
+		if t, ok := b.insertTarget(n, len(exprs)); ok {
+			// INSERT ... SELECT: an untyped parameter or literal takes
+			// the type of the column it goes to, as in PostgreSQL.
+			b.inferParam(x, t)
+			if c, isConst := x.(*Const); isConst && c.Typ.ID == sqltypes.Unknown {
+				if x, err = b.coerceTo(x, t, true); err != nil {
+					return nil, err
+				}
+			}
 		}
 		x = b.finishUnknown(x)
 		col := Column{Name: outputName(f), Type: x.Type(), Col: -1}
@@ -773,6 +780,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 	// visible columns.
 	if aggregated {
 		a := NewAggregate(rel, lv.agg.groups, lv.agg.aggs, groupNames)
+		a.GroupingSets = lv.agg.sets
 		rel = a
 		fix := lv.agg.fixer(len(lv.agg.groups))
 		for i := range exprs {
@@ -830,10 +838,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		rel = &Project{Input: rel, Exprs: out, Cols: cols[:visible]}
 	}
 	if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
-		if aggregated || n.Distinct || len(lv.windows) > 0 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE is not allowed with aggregate functions, DISTINCT or window functions")
+		if err := lockRows(rel, n.LockInfo, aggregated || n.GroupBy != nil, n.Distinct, len(lv.windows) > 0); err != nil {
+			return nil, err
 		}
-		markForUpdate(rel)
 	}
 	return rel, nil
 }
@@ -850,13 +857,61 @@ func firstDistinctOn(fields *ast.FieldList) (*ast.FuncCallExpr, bool) {
 	return f, true
 }
 
-// markForUpdate flags the table scans of a locking SELECT.
-func markForUpdate(r Rel) {
+// lockRows gives the table scans of a SELECT ... FOR UPDATE / FOR SHARE
+// [OF names] their lock, refusing the forms PostgreSQL refuses.
+func lockRows(r Rel, info *ast.SelectLockInfo, grouped, distinct, windowed bool) error {
+	var strength LockStrength
+	clause := "FOR UPDATE"
+	switch info.LockType {
+	case ast.SelectLockForUpdate, ast.SelectLockForUpdateNoWait, ast.SelectLockForUpdateWaitN:
+		strength = LockUpdate
+	case ast.SelectLockForShare, ast.SelectLockForShareNoWait:
+		strength, clause = LockShare, "FOR SHARE"
+	default:
+		// zproxy's locks never wait: there is nothing to skip, and
+		// returning locked rows would break the promise.
+		return pgerr.New(pgerr.FeatureNotSupported, "SKIP LOCKED is not supported").
+			WithHint("zproxy's row locks never wait: a conflicting lock makes the later COMMIT fail with 40001.")
+	}
+	switch {
+	case grouped:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with GROUP BY clause or aggregate functions", clause)
+	case distinct:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", clause)
+	case windowed:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with window functions", clause)
+	}
+	named := map[string]bool{}
+	for _, t := range info.Tables {
+		named[t.Name.L] = false
+	}
+	var err error
 	WalkRel(r, func(x Rel) {
-		if s, ok := x.(*Scan); ok {
-			s.ForUpdate = true
+		switch s := x.(type) {
+		case *Scan:
+			name := s.Alias
+			if name == "" {
+				name = s.Table.Name
+			}
+			if _, ok := named[name]; ok || len(named) == 0 {
+				s.Lock = strength
+				named[name] = true
+			}
+		case *SetOp:
+			if err == nil {
+				err = pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with UNION/INTERSECT/EXCEPT", clause)
+			}
 		}
 	})
+	if err != nil {
+		return err
+	}
+	for _, t := range info.Tables {
+		if !named[t.Name.L] {
+			return pgerr.New(pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", t.Name.O, clause)
+		}
+	}
+	return nil
 }
 
 // applyHints gives each scan the hints naming it (index hints without a
@@ -1022,9 +1077,14 @@ func exprLabel(node ast.ExprNode) string {
 	case *ast.ParenthesesExpr:
 		return exprLabel(e.Expr)
 	case *ast.FuncCallExpr:
+		if l, ok := pgLabel(e); ok {
+			return l
+		}
 		if operand, t, ok := parser.CastOf(e); ok {
-			if l := exprLabel(operand); l != "?column?" {
-				return l
+			// PostgreSQL's FigureColname: a cast takes its operand's name
+			// unless that is only a type's (a cast of a cast or constant).
+			if strongLabel(operand) {
+				return exprLabel(operand)
 			}
 			return castLabel(t)
 		}
@@ -1033,9 +1093,11 @@ func exprLabel(node ast.ExprNode) string {
 			return strings.TrimPrefix(exprLabel(e.Args[0]), parser.WindowFuncPrefix)
 		case parser.ConcatFunc:
 			return "concat"
-		case "concat", parser.NumericLiteralFunc:
-			// TiDB spells the || operator concat(...); the concat
-			// function arrives as parser.ConcatFunc.
+		case parser.TrimFromFunc:
+			if c, ok := e.Args[0].(*driver.ValueExpr); ok {
+				return c.GetString()
+			}
+		case parser.NumericLiteralFunc:
 			return "?column?"
 		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
 			if len(e.Args) > 0 {
@@ -1046,6 +1108,10 @@ func exprLabel(node ast.ExprNode) string {
 		}
 		return e.FnName.L
 	case *ast.CaseExpr:
+		// Named after its ELSE result when that has a name of its own.
+		if e.ElseClause != nil && strongLabel(e.ElseClause) {
+			return exprLabel(e.ElseClause)
+		}
 		return "case"
 	case *ast.ExistsSubqueryExpr:
 		return "exists"
@@ -1062,6 +1128,34 @@ func exprLabel(node ast.ExprNode) string {
 		}
 	}
 	return "?column?"
+}
+
+// strongLabel reports whether exprLabel(node) is a name of the node's own
+// (a column's, a function's; PostgreSQL's FigureColname strength 2) rather
+// than a type's, "case" or "?column?".
+func strongLabel(node ast.ExprNode) bool {
+	switch e := node.(type) {
+	case *ast.ParenthesesExpr:
+		return strongLabel(e.Expr)
+	case *ast.ColumnNameExpr, *ast.AggregateFuncExpr, *ast.WindowFuncExpr, *ast.ExistsSubqueryExpr:
+		return true
+	case *ast.SubqueryExpr:
+		return exprLabel(e) != "?column?"
+	case *ast.CaseExpr:
+		return e.ElseClause != nil && strongLabel(e.ElseClause)
+	case *ast.FuncCallExpr:
+		if operand, _, ok := parser.CastOf(e); ok {
+			return strongLabel(operand)
+		}
+		switch e.FnName.L {
+		case parser.NumericLiteralFunc:
+			return false
+		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
+			return len(e.Args) > 0 && strongLabel(e.Args[0])
+		}
+		return true
+	}
+	return false
 }
 
 // castLabel is the column name PostgreSQL gives a cast of a non-column:

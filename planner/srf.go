@@ -90,7 +90,10 @@ type SetCall struct {
 	// input row.
 	Args []Expr
 	Fn   *builtins.Overload
-	Typ  sqltypes.Type
+	// TF, for a function the executor computes by name (Fn nil: unnest,
+	// jsonb_array_elements, regexp_matches ...), is its typed FROM form.
+	TF  *TableFunc
+	Typ sqltypes.Type
 }
 
 func (c SetCall) String() string {
@@ -186,9 +189,37 @@ func (b *Binder) setCall(name string, args []Expr, res builtins.Resolved) (Expr,
 			WithHint("For example, SELECT * FROM t, %s(t.col).", name)
 	}
 	call := SetCall{Name: name, Args: args, Fn: res.Overload, Typ: res.Result}
+	return lv.placeSetCall(call, res.Volatility != builtins.Volatile), nil
+}
+
+// isNamedSRF reports whether name is a set-returning function computed by
+// name (SetCall.TF).
+func isNamedSRF(name string) bool { return selectListSRFs[name] || IsJSONTableFunc(name) }
+
+// namedSetCall places a select-list call of a function computed by name,
+// typed as in FROM.
+func (b *Binder) namedSetCall(name string, args []Expr) (Expr, error) {
+	lv := b.srf.lv
+	if b.srf.from || lv == nil || b.level != lv {
+		return nil, srfRefused(b.srf.where)
+	}
+	tf, err := b.tableFunc(name, args)
+	if err != nil {
+		return nil, err
+	}
+	if len(tf.Cols) != 1 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "set-returning function %s returns a record; call it in FROM", name).
+			WithHint("For example, SELECT * FROM t, %s(t.col).", name)
+	}
+	return lv.placeSetCall(SetCall{Name: name, Args: tf.Args, TF: tf, Typ: tf.Cols[0].Type}, true), nil
+}
+
+// placeSetCall adds call to the level's set-returning calls (or finds the
+// same stable call there) and returns the reference to its value.
+func (lv *selectLevel) placeSetCall(call SetCall, stable bool) Expr {
 	key := call.String()
 	level := 0
-	for _, a := range args {
+	for _, a := range call.Args {
 		Walk(a, func(x Expr) {
 			if r, ok := x.(*srfRef); ok && lv.srfs[r.i].level+1 > level {
 				level = lv.srfs[r.i].level + 1
@@ -198,12 +229,12 @@ func (b *Binder) setCall(name string, args []Expr, res builtins.Resolved) (Expr,
 	for i := range lv.srfs {
 		// The same call twice (SELECT f(x), f(x) or ORDER BY f(x)) is one
 		// set: the two would advance in lockstep with the same values.
-		if lv.srfs[i].call.String() == key && res.Volatility != builtins.Volatile {
-			return &srfRef{i: i, call: &lv.srfs[i].call}, nil
+		if lv.srfs[i].call.String() == key && stable {
+			return &srfRef{i: i, call: &lv.srfs[i].call}
 		}
 	}
 	lv.srfs = append(lv.srfs, levelCall{call: call, level: level})
-	return &srfRef{i: len(lv.srfs) - 1, call: &call}, nil
+	return &srfRef{i: len(lv.srfs) - 1, call: &call}
 }
 
 // fromSet carries a FROM item's set-returning call from bindBuiltin back to

@@ -1,41 +1,103 @@
 package planner
 
 import (
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
-// tableFunc binds the function of a FROM item, its arguments already
-// bound: a set-returning function yields its rows (the executor calls the
-// overload's SetFunc), any other function one row holding its value, as
+// tableFunc types a function called in FROM, its arguments already bound:
+// a set-returning function of the registry (the executor calls the
+// overload's SetFunc), one the executor computes by name (unnest, the json
+// functions, ...), or any other function, one row holding its value, as
 // PostgreSQL allows (FROM upper('x') AS u).
-func (b *Binder) tableFunc(name string, args []Expr) (Rel, error) {
-	defer b.srfAt(srfPlace{from: true})()
-	e, err := b.bindFunc(name, args)
-	if err != nil {
-		return nil, err
+func (b *Binder) tableFunc(name string, args []Expr) (*TableFunc, error) {
+	if tf, ok, err := b.jsonTableFunc(name, args); ok {
+		return tf, err
 	}
-	if f, ok := e.(*fromSet); ok {
-		tf := &TableFunc{Name: name, Args: f.args, Fn: f.res.Overload}
+	tf := &TableFunc{Name: name, Args: args}
+	col := func(n string, t sqltypes.Type) { tf.Cols = append(tf.Cols, Column{Name: n, Type: t, Col: -1}) }
+	if builtins.ReturnsSet(name) {
+		// A set-returning function of the registry (builtins.SetFunc):
+		// resolved as any function, then unwrapped from its fromSet.
+		defer b.srfAt(srfPlace{from: true})()
+		e, err := b.bindFunc(name, args)
+		if err != nil {
+			return nil, err
+		}
+		f, ok := e.(*fromSet)
+		if !ok {
+			return nil, pgerr.New(pgerr.InternalError, "function %s in FROM is not set-returning", name)
+		}
+		tf.Args, tf.Fn = f.args, f.res.Overload
 		for _, c := range f.res.ResultColumns(name) {
-			tf.Cols = append(tf.Cols, Column{Name: c.Name, Type: c.Type, Col: -1})
+			col(c.Name, c.Type)
 		}
 		return tf, nil
 	}
-	e = b.finishUnknown(e)
-	return &Values{Rows: [][]Expr{{e}}, Cols: []Column{{Name: name, Type: e.Type(), Col: -1}}}, nil
+	switch name {
+	case "unnest":
+		return b.unnestFunc(tf, args)
+	case "_pg_expandarray":
+		return b.expandArrayFunc(tf, args)
+	case "regexp_matches", "regexp_split_to_table":
+		if len(args) < 2 || len(args) > 3 {
+			return nil, pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args))
+		}
+		for i := range args {
+			b.inferParam(args[i], sqltypes.TypeText)
+			x, err := b.coerceTo(args[i], sqltypes.TypeText, false)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = x
+		}
+		if name == "regexp_matches" {
+			col(name, sqltypes.ArrayOf(sqltypes.TypeText))
+		} else {
+			col(name, sqltypes.TypeText)
+		}
+		return tf, nil
+	case "generate_subscripts":
+		if len(args) != 2 {
+			return nil, pgerr.New(pgerr.UndefinedFunction, "function generate_subscripts with %d arguments does not exist", len(args))
+		}
+		if _, ok := arrayElem(args[0].Type()); !ok {
+			return nil, pgerr.New(pgerr.UndefinedFunction, "function generate_subscripts(%s) does not exist", typeList(args))
+		}
+		x, err := b.coerceTo(args[1], sqltypes.TypeInt4, false)
+		if err != nil {
+			return nil, err
+		}
+		args[1] = x
+		col(name, sqltypes.TypeInt4)
+		return tf, nil
+	}
+	if builtins.Exists(name) {
+		// A scalar function in FROM is a relation of one row.
+		e, err := b.bindFunc(name, args)
+		if err != nil {
+			return nil, err
+		}
+		tf.Name, tf.Args = ScalarTableFunc, []Expr{e}
+		col(name, e.Type())
+		return tf, nil
+	}
+	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }
 
-// withOrdinality adds WITH ORDINALITY's bigint column counting the rows
-// of a FROM function from 1.
-func withOrdinality(r Rel) Rel {
-	col := Column{Name: "ordinality", Type: sqltypes.TypeInt8, Col: -1}
-	switch n := r.(type) {
-	case *TableFunc:
-		n.Ordinality = true
-		n.Cols = append(n.Cols, col)
-	case *Values:
-		n.Rows[0] = append(n.Rows[0], &Const{V: sqltypes.NewInt(1), Typ: sqltypes.TypeInt8})
-		n.Cols = append(n.Cols, col)
+// ScalarTableFunc is the TableFunc name of a scalar function called in
+// FROM: its one argument is the call, its one row the value.
+const ScalarTableFunc = "scalar"
+
+func typeList(args []Expr) string {
+	s := ""
+	for i, a := range args {
+		if i > 0 {
+			s += ", "
+		}
+		s += a.Type().String()
 	}
-	return r
+	return s
 }

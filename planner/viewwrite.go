@@ -308,7 +308,7 @@ func (b *Binder) viewScan(r Rel, w *viewWrite) Rel {
 			return n
 		}
 		s := NewScan(w.base, n.Alias)
-		s.Hints, s.ForUpdate = n.Hints, n.ForUpdate
+		s.Hints, s.Lock = n.Hints, n.Lock
 		var out Rel = s
 		for _, c := range w.where {
 			out = &Filter{Input: out, Pred: c}

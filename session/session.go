@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -24,9 +25,17 @@ type Session struct {
 	params   wire.SessionParams
 	vars     map[string]string
 	txStatus byte
-	// txWrote records that a transaction block wrote: zproxy applies each
-	// statement as it runs, so ROLLBACK cannot undo it and says so.
-	txWrote bool
+	// txn is the transaction of the open block, begun at its first
+	// statement (txn.go); savepoints are the block's SAVEPOINTs, innermost
+	// last; txDDL records a schema change in the block, which ROLLBACK
+	// cannot undo and says so.
+	txn        *executor.Txn
+	savepoints []savepoint
+	txDDL      bool
+	// seqs holds currval and lastval (sequences.go).
+	seqs seqState
+	// ext holds prepared statements, cursors and notifications (utility.go).
+	ext extState
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -47,8 +56,14 @@ func (s *Session) Parse(_ context.Context, sql string, paramTypes []sqltypes.Typ
 // TxStatus implements wire.Session.
 func (s *Session) TxStatus() byte { return s.txStatus }
 
-// Close implements wire.Session.
-func (s *Session) Close() {}
+// Close implements wire.Session: a block still open is rolled back.
+func (s *Session) Close() {
+	if s.txStatus != 'I' {
+		s.endBlock()
+	}
+	s.closeExt()
+	s.engine.cat.unregister(s)
+}
 
 func (s *Session) notice(e *pgerr.Error) { s.params.Notice(e) }
 
@@ -89,6 +104,9 @@ func (st *statement) Describe(ctx context.Context) ([]sqltypes.Type, []wire.Colu
 	if isTxnControl(st.parsed) {
 		return nil, nil, nil
 	}
+	if st.parsed.Utility != nil {
+		return st.describeUtility(ctx)
+	}
 	bound, types, _, err := st.bind(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -98,7 +116,7 @@ func (st *statement) Describe(ctx context.Context) ([]sqltypes.Type, []wire.Colu
 
 func isTxnControl(p *parser.Statement) bool {
 	switch strings.ToUpper(firstWord(p.Text)) {
-	case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT":
+	case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT", "SAVEPOINT", "RELEASE":
 		return true
 	}
 	return false
@@ -153,15 +171,18 @@ func columnsOf(b planner.Statement) []wire.Column {
 		if x.Name == "all" {
 			return textColumns("name", "setting")
 		}
+		if n, ok := canonicalVar(x.Name); ok {
+			return textColumns(displayName(n))
+		}
 		return textColumns(x.Name)
 	}
 	return nil
 }
 
 // fnContext is what built-in functions see of this statement and session.
-func (s *Session) fnContext(start time.Time) builtins.Context {
-	return builtins.Context{Now: start, Location: time.UTC,
-		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database},
+func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Context {
+	return builtins.Context{Now: start, Location: s.location(), Sequences: &sessionSequences{s: s, ctx: ctx},
+		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID)},
 		Settings: func(name string) (string, bool) { n, ok := canonicalVar(name); return s.vars[n], ok }}
 }
 
@@ -171,8 +192,10 @@ func wireColumns(cs []planner.Column) []wire.Column {
 	for i, c := range cs {
 		cols[i] = wire.Column{Name: c.Name, Type: c.Type}
 		if c.Table != nil && c.Col >= 0 {
-			cols[i].TableOID = uint32(c.Table.ID)
-			cols[i].ColumnNum = int16(c.Col + 1)
+			// The OID and attribute number pg_class and pg_attribute give
+			// them, which drivers look up (ResultSetMetaData).
+			cols[i].TableOID = pgcatalog.ObjectOID(c.Table.ID, 0)
+			cols[i].ColumnNum = int16(pgcatalog.AttNum(c.Table, c.Col))
 		}
 	}
 	return cols
@@ -194,6 +217,8 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 			return nil, pgerr.New(pgerr.InFailedSQLTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 		}
 	}
+	idle := s.engine.cat.started(s, st.parsed.Text)
+	defer idle()
 	res, kind, err := st.execute(ctx, params, start)
 	if err != nil && s.txStatus == 'T' {
 		s.txStatus = 'E'
@@ -207,6 +232,9 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 }
 
 func (st *statement) execute(ctx context.Context, params []sqltypes.Value, start time.Time) (wire.Result, string, error) {
+	if st.parsed.Utility != nil {
+		return st.runUtility(ctx, params, start)
+	}
 	bound, _, _, err := st.bind(ctx)
 	if err != nil {
 		return nil, "", err
@@ -220,6 +248,9 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	s := st.sess
 	e := s.engine
 	kind := bound.Kind()
+	if q, ok := bound.(*planner.Query); ok && q.Locking != "" && s.readOnly() {
+		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute SELECT %s in a read-only transaction", q.Locking)
+	}
 	if s.readOnly() && writes(bound) {
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", strings.ToUpper(strings.ReplaceAll(kind, "_", " ")))
 	}
@@ -235,7 +266,18 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	}
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
-	opts.Fn = s.fnContext(start)
+	opts.Fn = s.fnContext(ctx, start)
+	opts.Fn.Catalog = st.catalogEnv(ctx)
+	if _, ok := bound.(*planner.TxnOp); ok {
+		return st.txnControl(ctx, bound.(*planner.TxnOp))
+	}
+	if schemaChange(bound) && s.txStatus == 'T' {
+		s.txDDL = true
+	}
+	txn, err := s.blockTxn(ctx)
+	if err != nil {
+		return nil, err
+	}
 
 	switch x := bound.(type) {
 	case *planner.Query:
@@ -245,12 +287,9 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		}
 		st.sendNotices(plan)
 		stats := &kv.Stats{}
-		rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn})
+		rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: txn})
 		if err != nil {
 			return nil, storeErr(err)
-		}
-		if len(x.Writes) > 0 && s.txStatus == 'T' {
-			s.txWrote = true
 		}
 		e.cfg.Metrics.Fanout(len(shardsOf(plan)))
 		if plan.Scan != nil && plan.Scan.ZSchema != nil {
@@ -261,16 +300,14 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			done(fmt.Sprintf("SELECT %d", n), plan, stats, n)
 		}}, nil
 	case *planner.Insert, *planner.Update, *planner.Delete:
-		res, plan, stats, err := st.write(ctx, x, params, opts)
+		res, plan, stats, err := st.write(ctx, x, params, opts, txn)
 		if err != nil {
 			return nil, err
-		}
-		if s.txStatus == 'T' {
-			s.txWrote = true
 		}
 		done("", plan, stats, int64(len(res.Returning)))
 		return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
 	case *planner.CreateView:
+		x.Owner = s.params.User
 		if err := e.exec.CreateView(ctx, e.catalog, x); err != nil {
 			return nil, storeErr(err)
 		}
@@ -291,6 +328,34 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, storeErr(err)
 		}
 		return tagResult("DROP TABLE"), nil
+	case *planner.Truncate:
+		if err := e.exec.Truncate(ctx, e.catalog, x); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("TRUNCATE TABLE"), nil
+	case *planner.AlterTable:
+		if err := e.exec.AlterTable(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		if len(x.Actions) == 1 && x.Actions[0].Kind == parser.AlterRenameIndex {
+			return tagResult("ALTER INDEX"), nil
+		}
+		return tagResult("ALTER TABLE"), nil
+	case *planner.CreateSequence:
+		if err := e.exec.CreateSequence(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("CREATE SEQUENCE"), nil
+	case *planner.AlterSequence:
+		if err := e.exec.AlterSequence(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("ALTER SEQUENCE"), nil
+	case *planner.DropSequence:
+		if err := e.exec.DropSequence(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("DROP SEQUENCE"), nil
 	case *planner.CreateIndex:
 		if err := e.exec.CreateIndex(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
@@ -318,7 +383,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		}
 		return staticResult(columnsOf(x), rows, "CHECK TABLE"), nil
 	case *planner.Explain:
-		return st.explain(ctx, x, params, opts)
+		return st.explain(ctx, x, params, opts, txn)
 	case *planner.SetVar:
 		for _, v := range append([]*planner.SetVar{x}, x.More...) {
 			if err := s.set(v.Name, v.Value, v.Reset); err != nil {
@@ -342,10 +407,10 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", x.Name)
 		}
 		return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.vars[n])}}, "SHOW"), nil
-	case *planner.TxnOp:
-		return st.txn(x.Op), nil
 	case *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant:
 		return st.runRole(ctx, x)
+	case *planner.Comment:
+		return st.runComment(ctx, x)
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)
 }
@@ -353,7 +418,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 // write plans and runs INSERT, UPDATE or DELETE while holding the write
 // gate, so an online index build sees either the statement's whole effect or
 // none of it.
-func (st *statement) write(ctx context.Context, b planner.Statement, params []sqltypes.Value, opts optimizer.Options) (executor.WriteResult, *optimizer.Plan, *kv.Stats, error) {
+func (st *statement) write(ctx context.Context, b planner.Statement, params []sqltypes.Value, opts optimizer.Options, txn *executor.Txn) (executor.WriteResult, *optimizer.Plan, *kv.Stats, error) {
 	e := st.sess.engine
 	e.exec.Gate.RLock()
 	defer e.exec.Gate.RUnlock()
@@ -369,11 +434,23 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 	}
 	st.sendNotices(plan)
 	stats := &kv.Stats{}
-	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn})
+	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn, Txn: txn})
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, storeErr(err)
 	}
 	return res, plan, stats, nil
+}
+
+// schemaChange reports whether a statement changes the schema, which
+// zproxy applies when it runs, inside a transaction block or not.
+func schemaChange(b planner.Statement) bool {
+	switch b.(type) {
+	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
+		*planner.CreateView, *planner.DropView, *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant,
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate:
+		return true
+	}
+	return false
 }
 
 // writes reports whether a statement changes data or schema.
@@ -383,7 +460,8 @@ func writes(b planner.Statement) bool {
 	}
 	switch b.(type) {
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
-		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView:
+		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView, *planner.Comment,
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate:
 		return true
 	}
 	return false
@@ -412,50 +490,7 @@ func (st *statement) sendNotices(p *optimizer.Plan) {
 	}
 }
 
-func (st *statement) txn(op string) wire.Result {
-	s := st.sess
-	if op != "begin" && op != "begin_read_only" {
-		// Settings of SET TRANSACTION last until the block ends.
-		defer func() {
-			for _, v := range []string{"transaction_read_only", "transaction_isolation", "transaction_deferrable"} {
-				s.vars[v] = s.vars["default_"+v]
-			}
-		}()
-	}
-	switch op {
-	case "begin", "begin_read_only":
-		if op == "begin_read_only" {
-			s.vars["transaction_read_only"] = "on"
-		}
-		if s.txStatus != 'I' {
-			s.notice(&pgerr.Error{Code: pgerr.ActiveSQLTransaction, Severity: "WARNING", Message: "there is already a transaction in progress"})
-		} else {
-			s.txStatus, s.txWrote = 'T', false
-		}
-		return tagResult("BEGIN")
-	case "commit":
-		if s.txStatus == 'I' {
-			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
-		}
-		failed := s.txStatus == 'E'
-		s.txStatus = 'I'
-		if failed {
-			return tagResult("ROLLBACK")
-		}
-		return tagResult("COMMIT")
-	default:
-		if s.txStatus == 'I' {
-			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
-		} else if s.txWrote {
-			s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING",
-				Message: "zproxy applies each statement when it runs: the writes of this transaction block were not rolled back"})
-		}
-		s.txStatus = 'I'
-		return tagResult("ROLLBACK")
-	}
-}
-
-func (st *statement) explain(ctx context.Context, x *planner.Explain, params []sqltypes.Value, opts optimizer.Options) (wire.Result, error) {
+func (st *statement) explain(ctx context.Context, x *planner.Explain, params []sqltypes.Value, opts optimizer.Options, txn *executor.Txn) (wire.Result, error) {
 	e := st.sess.engine
 	switch x.Stmt.(type) {
 	case *planner.Query, *planner.Insert, *planner.Update, *planner.Delete:
@@ -480,7 +515,7 @@ func (st *statement) explain(ctx context.Context, x *planner.Explain, params []s
 	if x.Analyze {
 		stats = map[optimizer.Node]*optimizer.NodeStats{}
 		start := time.Now()
-		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn}
+		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn, Txn: txn}
 		if writes(x.Stmt) {
 			// EXPLAIN ANALYZE runs the statement, writes included, as
 			// PostgreSQL's does.
@@ -490,9 +525,6 @@ func (st *statement) explain(ctx context.Context, x *planner.Explain, params []s
 			}
 			stats[plan.Root] = &optimizer.NodeStats{Rows: res.Count, Time: time.Since(start), Loops: 1,
 				ItemsRead: kvStats.ItemsRead.Load(), Requests: kvStats.Requests.Load(), Capacity: kvStats.Capacity()}
-			if st.sess.txStatus == 'T' {
-				st.sess.txWrote = true
-			}
 		} else {
 			rows, err := e.exec.Run(ctx, plan, params, run)
 			if err != nil {

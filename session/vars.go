@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/kv"
 )
 
 // varAllowFullScan is zproxy's own setting guarding full table scans.
@@ -33,8 +34,8 @@ var knownVars = map[string]string{
 	"statement_timeout":                   "0",
 	"lock_timeout":                        "0",
 	"idle_in_transaction_session_timeout": "0",
-	"default_transaction_isolation":       "read committed",
-	"transaction_isolation":               "read committed",
+	"default_transaction_isolation":       kv.IsolationSnapshot,
+	"transaction_isolation":               kv.IsolationSnapshot,
 	"default_transaction_read_only":       "off",
 	"transaction_read_only":               "off",
 	"default_transaction_deferrable":      "off",
@@ -50,6 +51,16 @@ var knownVars = map[string]string{
 	varAllowFullScan:                      "on",
 	varWorkMem:                            "256MB",
 	varTempFileLimit:                      "-1",
+}
+
+// displayName is a parameter's name as PostgreSQL spells it (SHOW's
+// column, ParameterStatus): TimeZone, DateStyle, IntervalStyle; others are
+// lower case.
+func displayName(n string) string {
+	if d, ok := reportedVars[n]; ok {
+		return d
+	}
+	return n
 }
 
 // readOnlyVars cannot be SET.
@@ -81,6 +92,9 @@ func canonicalVar(name string) (string, bool) {
 
 // set applies SET name = value.
 func (s *Session) set(name, value string, reset bool) error {
+	if reset && name == "all" {
+		return s.resetAll()
+	}
 	n, ok := canonicalVar(name)
 	if !ok {
 		return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
@@ -94,7 +108,7 @@ func (s *Session) set(name, value string, reset bool) error {
 		return nil
 	}
 	if reset {
-		value = defaultVars(s.engine.cfg.AllowFullScan)[n]
+		value = s.resetValue(n)
 	}
 	if timeoutVars[n] {
 		v, err := normalizeMillis(n, value)
@@ -113,6 +127,15 @@ func (s *Session) set(name, value string, reset bool) error {
 		default:
 			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q requires a Boolean value", name)
 		}
+	case "default_transaction_isolation", "transaction_isolation":
+		level, err := isolationLevel(value)
+		if err != nil {
+			return err
+		}
+		if n == "transaction_isolation" && s.txn != nil && !reset {
+			return pgerr.New(pgerr.ActiveSQLTransaction, "SET TRANSACTION ISOLATION LEVEL must be called before any query")
+		}
+		value = level
 	case "default_transaction_read_only", "transaction_read_only", "default_transaction_deferrable", "transaction_deferrable":
 		switch strings.ToLower(value) {
 		case "on", "true", "yes", "1":
@@ -121,6 +144,9 @@ func (s *Session) set(name, value string, reset bool) error {
 			value = "off"
 		default:
 			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q requires a Boolean value", name)
+		}
+		if n == "transaction_read_only" && value == "off" && s.txn != nil && s.txn.ReadOnly() {
+			return pgerr.New(pgerr.ActiveSQLTransaction, "transaction read-write mode must be set before any query")
 		}
 	case varWorkMem:
 		n, err := parseMemory(value)
@@ -148,16 +174,45 @@ func (s *Session) set(name, value string, reset bool) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "client_encoding %q is not supported; zproxy speaks UTF8", value)
 		}
 	case "timezone":
-		switch strings.ToUpper(value) {
-		case "UTC", "GMT", "ETC/UTC", "Z", "+00", "+00:00", "0":
-			value = "UTC"
-		default:
-			return pgerr.New(pgerr.InvalidParameterValue, "time zone %q is not supported; zproxy works in UTC", value)
+		name, loc, err := parseTimeZone(value)
+		if err != nil {
+			return err
 		}
+		value, s.ext.loc = name, loc
 	}
 	s.vars[n] = value
 	if rep, ok := reportedVars[n]; ok && s.params.ParameterStatus != nil {
 		s.params.ParameterStatus(rep, value)
+	}
+	return nil
+}
+
+// resetValue is what RESET gives a parameter: the value the client set at
+// startup, else the default (PostgreSQL's reset_val).
+func (s *Session) resetValue(n string) string {
+	for k, v := range s.params.Startup {
+		if c, ok := canonicalVar(k); ok && c == n {
+			return v
+		}
+	}
+	return defaultVars(s.engine.cfg.AllowFullScan)[n]
+}
+
+// resetAll is RESET ALL: every parameter a session may set goes back to
+// its reset value. Transaction settings keep the block's, as in
+// PostgreSQL.
+func (s *Session) resetAll() error {
+	names := make([]string, 0, len(knownVars))
+	for n := range knownVars {
+		if !readOnlyVars[n] && !strings.HasPrefix(n, "transaction_") && s.vars[n] != s.resetValue(n) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := s.set(n, "", true); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -29,6 +29,8 @@ type config struct {
 	pgBin, zproxyBin, root             string
 	insertRows                         int
 	keep, verbose                      bool
+	copyRows                           int
+	copyOnly                           bool
 }
 
 func main() {
@@ -55,6 +57,8 @@ func main() {
 	flag.StringVar(&cfg.zproxyBin, "zproxy-bin", "", "zproxy binary (default: build ./cmd/zproxy)")
 	flag.StringVar(&cfg.root, "root", "", "zproxy module root (default: found from the working directory)")
 	flag.IntVar(&cfg.insertRows, "insert-rows", 100_000, "rows per configuration in the INSERT throughput benchmark (0 skips it)")
+	flag.IntVar(&cfg.copyRows, "copy-rows", 1_000_000, "rows of the COPY benchmark (0 skips it; see copy.go)")
+	flag.BoolVar(&cfg.copyOnly, "copy-only", false, "run only the COPY benchmark")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the data directories")
 	flag.BoolVar(&cfg.verbose, "v", false, "print one EXPLAIN ANALYZE per class from each system")
 	flag.Parse()
@@ -169,6 +173,14 @@ func run(ctx context.Context, cfg config) error {
 
 	loadAvg := []string{readLoadAvg()}
 	defer func() { logf("load average at the end: %s", readLoadAvg()) }()
+	if cfg.copyOnly {
+		copies, err := copyThroughput(ctx, cfg, zp, pg)
+		if err != nil {
+			return err
+		}
+		reportCopy(os.Stdout, cfg, copies, readLoadAvg())
+		return nil
+	}
 	loads, err := loadBoth(ctx, cfg, ds, zp, pg, zconn, pconn)
 	if err != nil {
 		return err
@@ -184,7 +196,14 @@ func run(ctx context.Context, cfg config) error {
 			return err
 		}
 	}
+	var copies []copyResult
+	if cfg.copyRows > 0 {
+		if copies, err = copyThroughput(ctx, cfg, zp, pg); err != nil {
+			return err
+		}
+	}
 	report(os.Stdout, cfg, ds, pgVersion, pgSettings, loads, results, inserts, loadAvg)
+	reportCopy(os.Stdout, cfg, copies, readLoadAvg())
 	return nil
 }
 

@@ -36,6 +36,21 @@ type Context struct {
 	Settings func(name string) (string, bool)
 	// Session describes the client (current_user, current_database ...).
 	Session SessionInfo
+	// Catalog is the schema and server state catalog functions read
+	// (catalogenv.go).
+	Catalog Catalog
+	// Sequences serves nextval, currval, setval and lastval; nil where
+	// sequences cannot be reached (then those functions fail).
+	Sequences Sequences
+}
+
+// Sequences is the session's access to sequences: values come from the
+// engine, currval and lastval are the session's own.
+type Sequences interface {
+	Nextval(name string) (int64, error)
+	Currval(name string) (int64, error)
+	Setval(name string, value int64, isCalled bool) (int64, error)
+	Lastval() (int64, error)
 }
 
 // SessionInfo describes the session for the functions that report it.
@@ -90,6 +105,11 @@ type Overload struct {
 	Eval         func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error)
 	// Set makes the function set-returning (set.go); Eval is then unused.
 	Set *SetFunc
+	// Typed, when set, replaces Eval: it builds the implementation for
+	// the argument types of one call, for functions that treat an
+	// argument by its type (concat and format print each one with its
+	// type's output function).
+	Typed func(args []sqltypes.Type) func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error)
 }
 
 // Returns is a Result that always gives t.
@@ -277,8 +297,10 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return intWidth(from) <= intWidth(to)
 	case from.Kind() == sqltypes.KindFloat && to.ID == sqltypes.Float8:
 		return true
-	case from.Kind() == sqltypes.KindText && to.Kind() == sqltypes.KindText:
-		return true
+	case from.IsTextual() && to.Kind() == sqltypes.KindText:
+		return true // char(n) too, losing its padding
+	case (from.ID == sqltypes.Name || from.ID == sqltypes.Char) && to.ID == sqltypes.Text:
+		return true // pg_cast: name and "char" to text are implicit
 	case from.ID == sqltypes.Date && (to.ID == sqltypes.Timestamp || to.ID == sqltypes.TimestampTZ):
 		return true
 	case from.ID == sqltypes.Timestamp && to.ID == sqltypes.TimestampTZ:

@@ -90,3 +90,13 @@ func (r Resolved) ResultColumns(name string) []SetColumn {
 	}
 	return []SetColumn{{Name: name, Type: r.Result}}
 }
+
+// ReturnsSet reports whether name has set-returning overloads.
+func ReturnsSet(name string) bool {
+	for _, o := range registry[name] {
+		if o.Set != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -22,6 +22,7 @@ const (
 	InvalidDatetimeFormat               = "22007"
 	DatetimeFieldOverflow               = "22008"
 	DivisionByZero                      = "22012"
+	SubstringError                      = "22011"
 	InvalidArgumentForPowerFunction     = "2201F"
 	InvalidPrecedingOrFollowingSize     = "22013"
 	InvalidArgumentForNtile             = "22014"
@@ -82,6 +83,7 @@ const (
 	TooManyConnections                  = "53300"
 	ConfigurationLimitExceeded          = "53400"
 	TooManyColumns                      = "54011"
+	TooManyArguments                    = "54023"
 	ObjectInUse                         = "55006"
 	CantChangeRuntimeParam              = "55P02"
 	QueryCanceled                       = "57014"
@@ -103,6 +105,8 @@ type Error struct {
 	// Position is the 1-based character offset into the statement text the
 	// error points at, or 0 when unknown.
 	Position int
+	// Where is the CONTEXT line ("COPY t, line 3, column a: \"x\"").
+	Where string
 	// cause is an underlying error kept for errors.Is/As; it does not change
 	// the message the client sees.
 	cause error
@@ -224,3 +228,12 @@ func Notice(format string, args ...any) *Error {
 	e.Severity = "NOTICE"
 	return e
 }
+
+// Transaction control and sequence codes.
+const (
+	SequenceGeneratorLimitExceeded = "2200H"
+	InvalidNameSyntax              = "42602"
+	GeneratedAlways                = "428C9"
+	InvalidSavepointSpecification  = "3B001"
+	InvalidTransactionTermination  = "2D000"
+)

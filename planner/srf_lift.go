@@ -1,0 +1,55 @@
+package planner
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// selectListSRFs are the set-returning functions the executor computes by
+// name (package executor, newTableFunc) rather than through a builtins
+// SetFunc; in a select list they are ProjectSet calls like the others
+// (srf.go).
+var selectListSRFs = map[string]bool{"unnest": true, "_pg_expandarray": true, "generate_subscripts": true,
+	"regexp_matches": true, "regexp_split_to_table": true}
+
+// bindRowsFrom binds zp_rows_from(f1(...), f2(...)): the functions' rows
+// zipped, their columns side by side.
+func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIStr, sc *scope, left *fromPart) (*fromPart, error) {
+	ls := leftScope(sc, left)
+	argScope := &scope{outer: ls, depthToOuter: 1, ctes: sc.ctes}
+	if left == nil {
+		argScope = ls
+	}
+	tf := &TableFunc{Name: "rows from"}
+	for _, a := range f.Args {
+		call, ok := a.(*ast.FuncCallExpr)
+		if !ok {
+			return nil, pgerr.New(pgerr.SyntaxError, "ROWS FROM takes function calls")
+		}
+		args := make([]Expr, len(call.Args))
+		for i, x := range call.Args {
+			e, err := b.bindExpr(argScope, x)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = e
+		}
+		part, err := b.tableFunc(call.FnName.L, args)
+		if err != nil {
+			return nil, err
+		}
+		tf.Args = append(tf.Args, part.Args...)
+		tf.Cols = append(tf.Cols, part.Cols...)
+		tf.Parts = append(tf.Parts, TableFuncPart{Name: part.Name, Args: len(part.Args), NCols: len(part.Cols), Fn: part.Fn})
+	}
+	if ls.correlated {
+		sc.correlated = true
+	}
+	cols, err := renameColumns(tf.Cols, names, "function \"rows from\"")
+	if err != nil {
+		return nil, err
+	}
+	tf.Cols = cols
+	return &fromPart{rel: tf, items: []*fromItem{{alias: alias, cols: cols}}}, nil
+}
