@@ -224,6 +224,10 @@ type aggInstance struct {
 	ordered  [][]sqltypes.Value // [args..., sort keys...]
 	// held is what ordered charged to the budget.
 	held int64
+	// spilled holds the argument rows past work_mem (aggstatespill.go),
+	// spilledRows and spilledBytes what it wrote.
+	spilled                   *externalSort
+	spilledRows, spilledBytes int64
 }
 
 // charged is what the instance charged to the statement's budget.
@@ -271,6 +275,9 @@ func (in *aggInstance) feed(ev *planner.EvalContext, row []sqltypes.Value, mem *
 			return nil
 		}
 		_, fresh, err := in.distinct.add(args[:1])
+		if err != nil && len(c.OrderBy) == 0 {
+			return in.spillArgs(err, mem, copyRow(args))
+		}
 		if err != nil || !fresh {
 			return err
 		}
@@ -284,8 +291,11 @@ func (in *aggInstance) feed(ev *planner.EvalContext, row []sqltypes.Value, mem *
 			args = append(args, v)
 		}
 		kept := copyRow(args)
+		if in.spilled != nil {
+			return in.spilled.add(context.Background(), kept)
+		}
 		if err := mem.grow(rowSize(kept)); err != nil {
-			return err
+			return in.spillArgs(err, mem, kept)
 		}
 		in.held += rowSize(kept)
 		in.ordered = append(in.ordered, kept)
@@ -295,6 +305,11 @@ func (in *aggInstance) feed(ev *planner.EvalContext, row []sqltypes.Value, mem *
 }
 
 func (in *aggInstance) value() (sqltypes.Value, error) {
+	if in.spilled != nil {
+		if err := in.feedSpilled(); err != nil {
+			return sqltypes.Null, err
+		}
+	}
 	if len(in.ordered) > 0 {
 		n := len(in.call.Args)
 		keys := make([]planner.SortKey, len(in.call.OrderBy))
@@ -420,6 +435,7 @@ rows:
 			a.out = append(a.out, out)
 			for _, in := range g.aggs {
 				a.spill.held += in.charged()
+				a.ec.spilled(a.node, in.spilledRows, in.spilledBytes)
 			}
 		}
 	}

@@ -57,7 +57,7 @@ func (ec *execCtx) opMem() *memBudget {
 	if ec.spill == nil {
 		return ec.mem
 	}
-	return &memBudget{limit: ec.mem.limit}
+	return &memBudget{limit: ec.mem.limit, spill: ec.spill}
 }
 
 // canSpill reports whether err is a work_mem overflow the statement may
@@ -188,6 +188,10 @@ func (p *partitions) release() {
 // fails with 53200.
 const maxSpillDepth = 4
 
+// minRun is the fewest rows a spilled sort run holds: below it a sort
+// keeps rows past its budget.
+const minRun = 256
+
 // externalSort sorts rows that may not fit in memory: rows are kept until
 // work_mem is reached, then sorted and written as a run; the result merges
 // the runs and what is left in memory.
@@ -215,7 +219,7 @@ func (s *externalSort) add(ctx context.Context, row []sqltypes.Value) error {
 		}
 	}
 	if err := s.mem.grow(size); err != nil {
-		if !s.ec.canSpill(err) || len(s.rows) == 0 {
+		if !s.ec.canSpill(err) {
 			return err
 		}
 		if s.limit > 0 && len(s.rows) > s.limit {
@@ -224,13 +228,17 @@ func (s *externalSort) add(ctx context.Context, row []sqltypes.Value) error {
 			}
 			err = s.mem.grow(size)
 		}
-		if err != nil {
+		if err != nil && len(s.rows) >= minRun {
 			if err := s.spillRun(ctx); err != nil {
 				return err
 			}
-			if err := s.mem.grow(size); err != nil {
-				return err
-			}
+			err = s.mem.grow(size)
+		}
+		if err != nil {
+			// Others hold the budget (the states of an aggregation's
+			// other calls): a few rows past it make a run worth merging.
+			s.rows = append(s.rows, row)
+			return nil
 		}
 	}
 	s.held += size
@@ -249,6 +257,7 @@ func (s *externalSort) trim(ctx context.Context) error {
 		s.rows[s.limit+i] = nil
 	}
 	s.rows = s.rows[:s.limit]
+	freed = min(freed, s.held) // (rows kept past the budget were not charged)
 	s.held -= freed
 	s.mem.release(freed)
 	return nil
