@@ -23,7 +23,11 @@ func (ec *execCtx) newSetOp(ctx context.Context, n *optimizer.SetOp) (Rows, erro
 	if n.Op == planner.Union && n.All {
 		return &appendRows{inputs: []Rows{l, r}}, nil
 	}
-	return &setOpRows{ec: ec, node: n, left: l, right: r}, nil
+	if n.Op == planner.Union {
+		// UNION is DISTINCT over UNION ALL (which spills: distinctspill.go).
+		return &distinctRows{in: &appendRows{inputs: []Rows{l, r}}, ec: ec, node: n, seen: newRowSet(ec.opMem())}, nil
+	}
+	return &setOpRows{ec: ec, mem: ec.opMem(), node: n, left: l, right: r}, nil
 }
 
 // appendRows yields its inputs one after the other (UNION ALL).
@@ -49,31 +53,6 @@ func (a *appendRows) Close() {
 	}
 }
 
-// setOpRows computes UNION, INTERSECT [ALL] and EXCEPT [ALL] with a hash
-// table of rows (NULLs equal to each other, as set operations compare).
-type setOpRows struct {
-	ec          *execCtx
-	node        *optimizer.SetOp
-	left, right Rows
-	out         [][]sqltypes.Value
-	pos         int
-	done        bool
-}
-
-func (s *setOpRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
-	if !s.done {
-		s.done = true
-		if err := s.compute(ctx); err != nil {
-			return nil, false, err
-		}
-	}
-	if s.pos >= len(s.out) {
-		return nil, false, nil
-	}
-	s.pos++
-	return s.out[s.pos-1], true, nil
-}
-
 func drain(ctx context.Context, r Rows, fn func([]sqltypes.Value) error) error {
 	for n := 1; ; n++ {
 		row, ok, err := r.Next(ctx)
@@ -90,80 +69,6 @@ func drain(ctx context.Context, r Rows, fn func([]sqltypes.Value) error) error {
 			return err
 		}
 	}
-}
-
-func (s *setOpRows) compute(ctx context.Context) error {
-	n := s.node
-	switch n.Op {
-	case planner.Union:
-		seen := newRowSet(s.ec.mem)
-		add := func(row []sqltypes.Value) error {
-			e, fresh, err := seen.add(row)
-			if fresh {
-				s.out = append(s.out, e.row)
-			}
-			return err
-		}
-		if err := drain(ctx, s.left, add); err != nil {
-			return err
-		}
-		return drain(ctx, s.right, add)
-	}
-	// INTERSECT and EXCEPT: count the right rows, then walk the left.
-	right := newRowSet(s.ec.mem)
-	if err := drain(ctx, s.right, func(row []sqltypes.Value) error {
-		_, _, err := right.add(row)
-		return err
-	}); err != nil {
-		return err
-	}
-	emitted := newRowSet(s.ec.mem)
-	return drain(ctx, s.left, func(row []sqltypes.Value) error {
-		m := right.find(row)
-		keep := false
-		switch {
-		case n.Op == planner.Intersect && n.All:
-			if m != nil && m.count > 0 {
-				m.count--
-				keep = true
-			}
-		case n.Op == planner.Intersect:
-			if m != nil {
-				_, fresh, err := emitted.add(row)
-				if err != nil {
-					return err
-				}
-				keep = fresh
-			}
-		case n.All: // EXCEPT ALL
-			if m != nil && m.count > 0 {
-				m.count--
-			} else {
-				keep = true
-			}
-		default: // EXCEPT
-			if m == nil {
-				_, fresh, err := emitted.add(row)
-				if err != nil {
-					return err
-				}
-				keep = fresh
-			}
-		}
-		if keep {
-			kept := copyRow(row)
-			if err := s.ec.mem.grow(rowSize(kept)); err != nil {
-				return err
-			}
-			s.out = append(s.out, kept)
-		}
-		return nil
-	})
-}
-
-func (s *setOpRows) Close() {
-	s.left.Close()
-	s.right.Close()
 }
 
 // cteState holds the rows of a shared WITH query once computed, in memory
