@@ -12,8 +12,9 @@ import (
 // varAllowFullScan is zproxy's own setting guarding full table scans.
 const varAllowFullScan = "zproxy.allow_full_scan"
 
-// varWorkMem bounds the memory of one statement's sorts, hash tables,
-// DISTINCT sets and window partitions.
+// varWorkMem bounds the memory of each sort, hash table, DISTINCT set and
+// window of a statement before it spills (what cannot spill shares one
+// such budget per statement).
 const varWorkMem = "zproxy.work_mem"
 
 // varTempFileLimit bounds what one statement spills to disk past
