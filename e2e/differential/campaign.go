@@ -2,6 +2,7 @@ package differential
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -74,17 +75,20 @@ type Gaps struct {
 	IsDistinctOperands bool
 	// NaturalInnerJoin: NATURAL INNER JOIN is 42601 (NATURAL JOIN works).
 	NaturalInnerJoin bool
-	// LateralJoinSibling: a LATERAL item on the right of a JOIN that
-	// references a FROM item before the join (FROM a, b JOIN LATERAL
-	// (... a.x ...)) is 42P01.
+	// LateralJoinSibling: a LATERAL item inside a JOIN that references a
+	// FROM item before the join is 42P01 (FROM a, b JOIN LATERAL (... a.x
+	// ...)) or XX000 "outer reference a.x evaluated without its outer
+	// row" (FROM a, LATERAL (... a.x ...) s JOIN b ON ...).
 	LateralJoinSibling bool
 	// DeleteUsing: DELETE FROM t AS alias USING ..., and DELETE ... USING
 	// anything but a table or a derived table without column aliases
 	// (generate_series, VALUES, (...) AS s(a, b)), are 42601.
 	DeleteUsing bool
 	// ColumnNames: zproxy names an unaliased CASE "case" (PostgreSQL: the
-	// name of its ELSE branch), a || b "concat" (?column?), and CAST(e AS
-	// t) after e's type instead of t.
+	// name of its ELSE branch), a || b "concat" (?column?), CAST(e AS t)
+	// after e's type instead of t, NOT EXISTS "exists" (?column?), and a
+	// scalar subquery over a set operation ?column? (PostgreSQL: its first
+	// column's name).
 	ColumnNames bool
 	// ExistsSetOpLimit: EXISTS ((SELECT ...) UNION (SELECT ...) ORDER BY
 	// 1 LIMIT n) is 42601 (the same under IN works).
@@ -95,6 +99,22 @@ type Gaps struct {
 	// NotDistinctNull: col IS NOT DISTINCT FROM NULL, with an index on
 	// col, becomes an index range for the key NULL and finds nothing.
 	NotDistinctNull bool
+	// ComputedOrderLimit: ORDER BY over a computed output column (a + 1,
+	// b || b, a constant) with LIMIT reads only the first LIMIT rows of
+	// the table ("stops after: n rows" under the TopN), so the wrong rows
+	// come back, and with several shards different ones each time.
+	ComputedOrderLimit bool
+	// MixedIntBranches: CASE and coalesce over integer and bigint
+	// branches are typed integer, so a bigint value fails with 22003.
+	MixedIntBranches bool
+	// Varchar: zproxy keeps varchar where PostgreSQL resolves text (a set
+	// operation of a varchar column and a literal, string_agg, min and
+	// max of varchar); the schemas get text columns instead.
+	Varchar bool
+	// NestedUsing: USING or NATURAL inside a parenthesised join on the
+	// right, a CROSS JOIN (b JOIN c USING (x)), resolves x against the
+	// whole left side: 42702 "column reference is ambiguous".
+	NestedUsing bool
 }
 
 // AllGaps steers clear of every gap.
@@ -102,7 +122,8 @@ func AllGaps() Gaps {
 	return Gaps{StddevNames: true, DateArithmetic: true, NaturalFullJoin: true, GroupedOuterRef: true,
 		NestedJoinDerived: true, SeriesOuterJoin: true, LateralSeries: true, IsDistinctOperands: true,
 		NaturalInnerJoin: true, LateralJoinSibling: true, DeleteUsing: true, ColumnNames: true,
-		ExistsSetOpLimit: true, EmptyNamedWindow: true, NotDistinctNull: true}
+		ExistsSetOpLimit: true, EmptyNamedWindow: true, NotDistinctNull: true, ComputedOrderLimit: true,
+		MixedIntBranches: true, Varchar: true, NestedUsing: true}
 }
 
 func (o *Options) defaults() {
@@ -139,14 +160,18 @@ type Finding struct {
 
 // Stats are a campaign's figures.
 type Stats struct {
-	Statements    int
-	Rounds        int
-	Constructs    map[string]*Count
-	Kinds         map[string]int // mismatches by kind, informational ones included
-	Findings      []Finding
-	BothFailed    int // statements both servers rejected alike
-	Informational []string
-	Elapsed       time.Duration
+	Statements int
+	Rounds     int
+	Constructs map[string]*Count
+	Kinds      map[string]int // mismatches by kind, informational ones included
+	Findings   []Finding
+	BothFailed int // statements both servers rejected alike
+	// Time spent in each server, and the statements zproxy took long on.
+	PGTime, ZPTime time.Duration
+	Slow           []string
+	Skipped        int // statements PostgreSQL gave up on (too slow), not compared
+	Informational  []string
+	Elapsed        time.Duration
 }
 
 // Failures is the number of statements with a mismatch that is not
@@ -157,8 +182,10 @@ func (s *Stats) Failures() int { return len(s.Findings) }
 // construct, then the mismatches by kind.
 func (s *Stats) Summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d statements compared in %d rounds (%s), %d mismatches, %d statements both servers rejected alike\n",
-		s.Statements, s.Rounds, s.Elapsed.Round(time.Second), len(s.Findings), s.BothFailed)
+	fmt.Fprintf(&b, "%d statements compared in %d rounds (%s), %d mismatches, %d statements both servers rejected alike, %d too slow for PostgreSQL (skipped)\n",
+		s.Statements, s.Rounds, s.Elapsed.Round(time.Second), len(s.Findings), s.BothFailed, s.Skipped)
+	fmt.Fprintf(&b, "time in PostgreSQL %v, in zproxy %v; %d statements took zproxy over 5 s and 10 times PostgreSQL's time\n",
+		s.PGTime.Round(time.Millisecond), s.ZPTime.Round(time.Millisecond), len(s.Slow))
 	var tags []string
 	for t := range s.Constructs {
 		tags = append(tags, t)
@@ -188,6 +215,7 @@ func (s *Stats) Summary() string {
 type server struct {
 	name string
 	dsn  string
+	init []string // run on every new connection
 	conn *pgx.Conn
 }
 
@@ -208,6 +236,11 @@ func (s *server) connect(ctx context.Context) error {
 		return fmt.Errorf("connecting to %s: %w", s.name, err)
 	}
 	s.conn = conn
+	for _, sql := range s.init {
+		if r := run(ctx, conn, sql, 30*time.Second); r.err != nil {
+			return fmt.Errorf("%s: %s: %w", s.name, sql, r.err)
+		}
+	}
 	return nil
 }
 
@@ -257,8 +290,11 @@ func crashSummary(log string) string {
 func Run(ctx context.Context, pgDSN, zpDSN string, opts Options) (*Stats, error) {
 	opts.defaults()
 	c := &campaign{
-		opts:  opts,
-		pg:    &server{name: "PostgreSQL", dsn: pgDSN},
+		opts: opts,
+		// PostgreSQL gives up on a statement before the client does, so
+		// that a statement too heavy for it is skipped cleanly (57014).
+		pg: &server{name: "PostgreSQL", dsn: pgDSN,
+			init: []string{fmt.Sprintf("SET statement_timeout = %d", opts.Timeout.Milliseconds()*2/3)}},
 		zp:    &server{name: "zproxy", dsn: zpDSN},
 		rng:   rand.New(rand.NewPCG(opts.Seed, 0x5eed)),
 		stats: &Stats{Constructs: map[string]*Count{}, Kinds: map[string]int{}},
@@ -274,9 +310,7 @@ func Run(ctx context.Context, pgDSN, zpDSN string, opts Options) (*Stats, error)
 			}
 		}()
 	}
-	if r := c.pg.run(ctx, "SET statement_timeout = '"+fmt.Sprint(opts.Timeout.Milliseconds())+"'", opts.Timeout); r.err != nil {
-		return nil, r.err
-	}
+
 	for !c.done(ctx) {
 		if err := c.runRound(ctx); err != nil {
 			return c.stats, err
@@ -389,6 +423,7 @@ func (c *campaign) exec2(ctx context.Context, pgSQL, zpSQL string) error {
 
 // outcome is a statement's results on both servers and how they differ.
 type outcome struct {
+	skipped          bool // PostgreSQL gave up on it
 	pg, zp           result
 	pgTable, zpTable result // a write's target table afterwards
 	ms               []mismatch
@@ -449,8 +484,17 @@ func (c *campaign) execute(ctx context.Context, sch *schema, st *stmt) outcome {
 	var o outcome
 	sql := st.sql()
 	o.pg, o.zp = c.both(ctx, sql)
+	if o.pg.code == "57014" || o.pg.lost() && !o.zp.lost() {
+		// Too heavy for PostgreSQL: nothing to compare with.
+		o.skipped = true
+		return o
+	}
 	if o.pg.lost() || o.zp.lost() {
-		o.ms = []mismatch{{mLost, fmt.Sprintf("PostgreSQL: %v; zproxy: %v", o.pg.err, o.zp.err)}}
+		kind := mLost
+		if errors.Is(o.zp.err, context.DeadlineExceeded) {
+			kind = mTimeout
+		}
+		o.ms = []mismatch{{kind, fmt.Sprintf("PostgreSQL: %v; zproxy: %v", o.pg.err, o.zp.err)}}
 		return o
 	}
 	switch st.kind {
@@ -515,7 +559,7 @@ func (c *campaign) runRound(ctx context.Context) error {
 	if err := c.reset(ctx); err != nil {
 		return c.recover(ctx, err)
 	}
-	sch := genSchema(c.rng, c.opts.MaxRows)
+	sch := genSchema(c.rng, c.opts.MaxRows, !c.opts.Gaps.Varchar)
 	if err := c.load(ctx, sch); err != nil {
 		// The schema generator only makes what PostgreSQL accepts, so
 		// this is zproxy refusing a table, an index or a row.
@@ -595,7 +639,17 @@ func (c *campaign) next(g *gen) *stmt {
 }
 
 func (c *campaign) count(st *stmt, o outcome) {
+	if o.skipped {
+		c.stats.Skipped++
+		c.opts.Logf("skipped (PostgreSQL gave up on it: %v): %s", o.pg.err, st.sql())
+		return
+	}
 	c.stats.Statements++
+	c.stats.PGTime += o.pg.dur
+	c.stats.ZPTime += o.zp.dur
+	if o.zp.dur > 5*time.Second && o.zp.dur > 10*o.pg.dur {
+		c.stats.Slow = append(c.stats.Slow, fmt.Sprintf("zproxy %v, PostgreSQL %v: %s", o.zp.dur.Round(time.Millisecond), o.pg.dur.Round(time.Millisecond), st.sql()))
+	}
 	failing := len(o.failing()) > 0
 	for _, t := range st.tags {
 		n := c.stats.Constructs[t]
@@ -642,7 +696,7 @@ func (c *campaign) report(ctx context.Context, before *schema, st *stmt, o outco
 	}
 	c.stats.Findings = append(c.stats.Findings, f)
 	if c.opts.ReproDir != "" {
-		name := filepath.Join(c.opts.ReproDir, fmt.Sprintf("%04d-%s.sql", len(c.stats.Findings), strings.NewReplacer(",", "+", ":", "-").Replace(o.signature())))
+		name := filepath.Join(c.opts.ReproDir, fmt.Sprintf("%04d-%s.sql", len(c.stats.Findings), fileSafe.ReplaceAllString(o.signature(), "_")))
 		if err := os.MkdirAll(c.opts.ReproDir, 0o755); err == nil {
 			_ = os.WriteFile(name, []byte(f.Repro), 0o644)
 		}
@@ -660,6 +714,8 @@ func mismatchDetails(o outcome) string {
 func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
 
 func stmtSQL(st *stmt) string { return st.sql() }
+
+var fileSafe = regexp.MustCompile(`[^A-Za-z0-9_+-]+`)
 
 var objectName = regexp.MustCompile(`\b(t\d|vw\d+)\b`)
 

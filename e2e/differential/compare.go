@@ -23,6 +23,7 @@ type result struct {
 	oids []uint32
 	rows [][]*string
 	tag  string
+	dur  time.Duration
 }
 
 func (r result) failed() bool { return r.err != nil }
@@ -36,10 +37,11 @@ func (r result) lost() bool { return r.err != nil && r.code == "" }
 const maxResultRows = 20000
 
 // run executes sql on conn in the simple protocol.
-func run(ctx context.Context, conn *pgx.Conn, sql string, timeout time.Duration) result {
+func run(ctx context.Context, conn *pgx.Conn, sql string, timeout time.Duration) (res result) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	var res result
+	start := time.Now()
+	defer func() { res.dur = time.Since(start) }()
 	rows, err := conn.Query(ctx, sql, pgx.QueryExecModeSimpleProtocol)
 	if err != nil {
 		return withErr(res, err)
@@ -95,7 +97,8 @@ const (
 	mRows      = "rows"       // different rows
 	mTag       = "tag"        // different command tag (rows affected)
 	mTable     = "table"      // a write left the table different
-	mLost      = "lost"       // a connection broke or a statement timed out
+	mLost      = "lost"       // the connection to zproxy broke (it died, most likely)
+	mTimeout   = "timeout"    // zproxy took longer than the timeout; PostgreSQL did not
 	iCode      = "i:sqlstate" // same class, another code in it
 	iPGLimited = "i:pg-0A000" // PostgreSQL does not support what zproxy ran
 )

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -159,7 +160,32 @@ func TestCampaign(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if *reproDir != "" {
+		writeSummary(t, stats)
+	}
 	for i, f := range stats.Findings {
 		t.Errorf("mismatch %d of %d (%v):\n%s", i+1, len(stats.Findings), f.Kinds, f.Repro)
 	}
+}
+
+// writeSummary writes the figures, the mismatches' first lines and the
+// slow statements to summary.txt in the repro directory.
+func writeSummary(t *testing.T, stats *Stats) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "seed %d\n%s", *seed, stats.Summary())
+	for i, f := range stats.Findings {
+		fmt.Fprintf(&b, "mismatch %d: %v\n  %s\n", i+1, f.Kinds, f.SQL)
+	}
+	for _, s := range stats.Slow {
+		fmt.Fprintf(&b, "slow: %s\n", s)
+	}
+	if err := os.MkdirAll(*reproDir, 0o755); err != nil {
+		t.Error(err)
+		return
+	}
+	path := filepath.Join(*reproDir, "summary.txt")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Error(err)
+	}
+	t.Logf("summary and repros in %s", *reproDir)
 }

@@ -23,7 +23,8 @@ type gen struct {
 	ctes   []*cte          // WITH items visible here
 	tags   map[string]bool // the constructs the statement uses
 
-	noSeries int // > 0: no generate_series here (Gaps.SeriesOuterJoin)
+	noSeries  int // > 0: no generate_series here (Gaps.SeriesOuterJoin)
+	rightJoin int // > 0: generating the right side of a join
 }
 
 func (g *gen) reset() {
@@ -31,7 +32,7 @@ func (g *gen) reset() {
 	g.quals = map[string]bool{}
 	g.ctes = nil
 	g.tags = map[string]bool{}
-	g.noSeries = 0
+	g.noSeries, g.rightJoin = 0, 0
 }
 
 func (g *gen) tag(t string) { g.tags[t] = true }
@@ -191,14 +192,13 @@ func (g *gen) expr(c ectx, k class, depth int) *expr {
 	case r < 27:
 		g.tag("expr.case")
 		if g.chance(50) {
-			a, b := g.expr(c, k, depth-1), g.expr(c, k, depth-1)
+			a, b := g.branches(g.expr(c, k, depth-1), g.expr(c, k, depth-1))
 			return mk(unify(a.t, b.t), "CASE WHEN $1 THEN $2 ELSE $3 END", g.pred(c, depth-1), a, b)
 		}
 		a := g.expr(c, k, depth-1)
 		return mk(a.t, "CASE WHEN $1 THEN $2 END", g.pred(c, depth-1), a)
 	case r < 33:
-		a, b := g.expr(c, k, depth-1), g.expr(c, k, depth-1)
-		return mk(unify(a.t, b.t), "coalesce($1, $2)", a, b)
+		return g.coalesce(g.expr(c, k, depth-1), g.expr(c, k, depth-1))
 	}
 	switch k {
 	case cInt:
@@ -220,6 +220,28 @@ func (g *gen) expr(c ectx, k class, depth int) *expr {
 		return mk(tTimestamp, "CAST($1 AS timestamp)", g.expr(c, cDate, depth-1))
 	}
 	return g.typedLiteral(repType(k))
+}
+
+// coalesce is coalesce(a, b).
+func (g *gen) coalesce(a, b *expr) *expr {
+	a, b = g.branches(a, b)
+	return mk(unify(a.t, b.t), "coalesce($1, $2)", a, b)
+}
+
+// branches are CASE or coalesce operands; with Gaps.MixedIntBranches an
+// integer next to a bigint is cast to bigint.
+func (g *gen) branches(a, b *expr) (*expr, *expr) {
+	if !g.opts.Gaps.MixedIntBranches || !a.t.isInt() || !b.t.isInt() || a.t == b.t {
+		return a, b
+	}
+	w := unify(a.t, b.t)
+	cast := func(e *expr) *expr {
+		if e.t == w {
+			return e
+		}
+		return mk(w, "CAST($1 AS "+w.sql()+")", e)
+	}
+	return cast(a), cast(b)
 }
 
 func repType(k class) typ {

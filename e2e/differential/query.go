@@ -173,7 +173,8 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 	mode := "plain"
 	switch r := g.n(100); {
 	case sh.oneRow:
-		if g.chance(70) {
+		// LIMIT 1 over a computed column is Gaps.ComputedOrderLimit.
+		if g.chance(70) || g.opts.Gaps.ComputedOrderLimit {
 			mode = "aggregate"
 		}
 	case sh.exists:
@@ -212,6 +213,8 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 	}
 
 	g.selectList(s, c, sh, mode)
+	// Gaps.ComputedOrderLimit: no LIMIT over computed columns.
+	computed := mode == "plain" && len(s.windows) == 0 && hasComputed(s.items) && g.opts.Gaps.ComputedOrderLimit
 
 	if g.chance(10) && !sh.exists {
 		s.distinct = true
@@ -229,7 +232,20 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 	if sh.oneRow && mode == "aggregate" {
 		s.orderBy, s.limit = nil, -1
 	}
+	if computed && !sh.oneRow {
+		s.limit, s.offset = -1, -1
+	}
 	return s
+}
+
+// hasComputed: some item is neither a column nor a star nor a window call.
+func hasComputed(items []selItem) bool {
+	for _, it := range items {
+		if it.star == "" && !it.e.win && colName(it.e) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // selectList fills s.items and s.out.
@@ -309,6 +325,9 @@ func (g *gen) selectList(s *selectStmt, c ectx, sh shape, mode string) {
 // namedDifferently: zproxy's name for this unaliased item is not
 // PostgreSQL's (Gaps.ColumnNames).
 func namedDifferently(e *expr) bool {
+	if _, ok := e.sub.(*setStmt); ok && strings.HasPrefix(e.tmpl, "("+subMark) {
+		return true // a scalar subquery over a set operation: ?column?, not its first column's name
+	}
 	return strings.HasPrefix(e.tmpl, "CASE") || strings.HasPrefix(e.tmpl, "CAST(") || strings.HasPrefix(e.tmpl, "(NOT EXISTS") ||
 		strings.Contains(e.tmpl, " || ") && strings.HasPrefix(e.tmpl, "(")
 }
@@ -532,7 +551,11 @@ var joinTypes = []string{"JOIN", "INNER JOIN", "LEFT JOIN", "LEFT OUTER JOIN", "
 func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []rel, []fromCol) {
 	jt := pick(g, joinTypes)
 	it := &fromItem{kind: fJoin, joinType: jt}
-	left, lrels, lout := g.fromItem(parent, lat, depth, joins)
+	llat := lat
+	if g.opts.Gaps.LateralJoinSibling {
+		llat = nil
+	}
+	left, lrels, lout := g.fromItem(parent, llat, depth, joins)
 	// The right side of an inner or left join may be LATERAL over the left.
 	var rlat *scope
 	if !strings.HasPrefix(jt, "RIGHT") && !strings.HasPrefix(jt, "FULL") {
@@ -546,7 +569,9 @@ func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []
 	if outerRight && g.opts.Gaps.SeriesOuterJoin {
 		g.noSeries++
 	}
+	g.rightJoin++
 	right, rrels, rout := g.fromItem(parent, rlat, depth, joins)
+	g.rightJoin--
 	if outerRight && g.opts.Gaps.SeriesOuterJoin {
 		g.noSeries--
 	}
@@ -565,8 +590,12 @@ func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []
 	}
 
 	common := commonNames(lout, rout)
+	if g.rightJoin > 0 && g.opts.Gaps.NestedUsing {
+		common = nil // and no NATURAL either
+	}
 	switch r := g.n(100); {
-	case r < 8 && naturalOK(lout, rout) && !(strings.HasPrefix(jt, "FULL") && g.opts.Gaps.NaturalFullJoin):
+	case r < 8 && naturalOK(lout, rout) && !(strings.HasPrefix(jt, "FULL") && g.opts.Gaps.NaturalFullJoin) &&
+		!(g.rightJoin > 0 && g.opts.Gaps.NestedUsing):
 		it.natural = true
 		if it.joinType == "INNER JOIN" && g.opts.Gaps.NaturalInnerJoin {
 			it.joinType = "JOIN"

@@ -206,10 +206,10 @@ func (g *gen) insert(t *table, w *writeStmt, depth int) {
 	if s, ok := q.(*selectStmt); ok {
 		for i, c := range cols {
 			if c.notNull && s.items[i].star == "" {
-				s.items[i].e = mk(s.items[i].e.t, "coalesce($1, $2)", s.items[i].e, g.literalNotNull(c.typ))
+				s.items[i].e = g.coalesce(s.items[i].e, g.literalNotNull(c.typ))
 			}
 		}
-		if s.limit < 0 {
+		if s.limit < 0 && !(g.opts.Gaps.ComputedOrderLimit && hasComputed(s.items)) {
 			s.orderBy = nil
 			for _, p := range g.rng.Perm(len(s.out)) {
 				s.orderBy = append(s.orderBy, g.orderPos(p+1))
@@ -270,7 +270,7 @@ func (g *gen) update(t *table, w *writeStmt, depth int) {
 		if len(w.cols) == 0 || g.chance(30) {
 			e := g.expr(c, col.typ.class(), 2)
 			if col.notNull {
-				e = mk(e.t, "coalesce($1, $2)", e, g.literalNotNull(col.typ))
+				e = g.coalesce(e, g.literalNotNull(col.typ))
 			}
 			w.cols = append(w.cols, col.name)
 			w.set = append(w.set, e)
