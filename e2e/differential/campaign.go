@@ -2,6 +2,7 @@ package differential
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -32,6 +33,11 @@ type Options struct {
 	Minimize     time.Duration
 	MaxMinimized int
 	ReproDir     string // minimised repros are written here ("": nowhere)
+	Verbose      bool   // log every statement with both servers' times
+	// MaxCost skips statements PostgreSQL estimates to cost more than
+	// this (EXPLAIN's total cost; 0: no limit): random nesting can make a
+	// correlated subquery over a join of joins run for minutes.
+	MaxCost float64
 
 	Gaps Gaps
 
@@ -96,9 +102,13 @@ type Gaps struct {
 	// EmptyNamedWindow: WINDOW w AS () sends zproxy into endless
 	// recursion (resolveWindowSpec): the server dies of a stack overflow.
 	EmptyNamedWindow bool
-	// NotDistinctNull: col IS NOT DISTINCT FROM NULL, with an index on
-	// col, becomes an index range for the key NULL and finds nothing.
-	NotDistinctNull bool
+	// NotDistinct: col IS NOT DISTINCT FROM NULL, with an index on col,
+	// becomes an index range for the key NULL and finds nothing; and IS
+	// [NOT] DISTINCT FROM over the nullable side of an outer join is taken
+	// for a null-rejecting condition, so the LEFT JOIN becomes an inner
+	// one and its NULL-extended rows are lost. The short campaign
+	// generates no IS [NOT] DISTINCT FROM.
+	NotDistinct bool
 	// ComputedOrderLimit: ORDER BY over a computed output column (a + 1,
 	// b || b, a constant) with LIMIT reads only the first LIMIT rows of
 	// the table ("stops after: n rows" under the TopN), so the wrong rows
@@ -107,6 +117,22 @@ type Gaps struct {
 	// MixedIntBranches: CASE and coalesce over integer and bigint
 	// branches are typed integer, so a bigint value fails with 22003.
 	MixedIntBranches bool
+	// NotIsNotNull: NOT (x IS NOT NULL) over the nullable side of an outer
+	// join is taken for null-rejecting: the NULL-extended rows are lost.
+	NotIsNotNull bool
+	// ExistsSelectList: a correlated subquery in the select list of an
+	// EXISTS subquery, which PostgreSQL never evaluates, is XX000 "outer
+	// reference ... evaluated without its outer row".
+	ExistsSelectList bool
+	// MergedColumnType: the merged column of USING or NATURAL has the
+	// left column's type, not the common type of both (smallint USING
+	// integer is smallint, not integer).
+	MergedColumnType bool
+	// CorrelatedDerived: a derived table that references a column of an
+	// enclosing query (not a LATERAL sibling), e.g. EXISTS (SELECT ...
+	// FROM (SELECT outer.x) AS s), is XX000 "outer reference ... evaluated
+	// without its outer row".
+	CorrelatedDerived bool
 	// Varchar: zproxy keeps varchar where PostgreSQL resolves text (a set
 	// operation of a varchar column and a literal, string_agg, min and
 	// max of varchar); the schemas get text columns instead.
@@ -122,8 +148,9 @@ func AllGaps() Gaps {
 	return Gaps{StddevNames: true, DateArithmetic: true, NaturalFullJoin: true, GroupedOuterRef: true,
 		NestedJoinDerived: true, SeriesOuterJoin: true, LateralSeries: true, IsDistinctOperands: true,
 		NaturalInnerJoin: true, LateralJoinSibling: true, DeleteUsing: true, ColumnNames: true,
-		ExistsSetOpLimit: true, EmptyNamedWindow: true, NotDistinctNull: true, ComputedOrderLimit: true,
-		MixedIntBranches: true, Varchar: true, NestedUsing: true}
+		ExistsSetOpLimit: true, EmptyNamedWindow: true, NotDistinct: true, ComputedOrderLimit: true,
+		MixedIntBranches: true, Varchar: true, NestedUsing: true, NotIsNotNull: true, ExistsSelectList: true,
+		MergedColumnType: true, CorrelatedDerived: true}
 }
 
 func (o *Options) defaults() {
@@ -423,7 +450,8 @@ func (c *campaign) exec2(ctx context.Context, pgSQL, zpSQL string) error {
 
 // outcome is a statement's results on both servers and how they differ.
 type outcome struct {
-	skipped          bool // PostgreSQL gave up on it
+	skipped          bool    // PostgreSQL gave up on it, or would have
+	cost             float64 // PostgreSQL's estimate
 	pg, zp           result
 	pgTable, zpTable result // a write's target table afterwards
 	ms               []mismatch
@@ -483,6 +511,12 @@ func (o outcome) signature() string {
 func (c *campaign) execute(ctx context.Context, sch *schema, st *stmt) outcome {
 	var o outcome
 	sql := st.sql()
+	if c.opts.MaxCost > 0 && (st.kind != kDDL || st.view != nil) {
+		if o.cost = c.cost(ctx, st); o.cost > c.opts.MaxCost {
+			o.skipped = true
+			return o
+		}
+	}
 	o.pg, o.zp = c.both(ctx, sql)
 	if o.pg.code == "57014" || o.pg.lost() && !o.zp.lost() {
 		// Too heavy for PostgreSQL: nothing to compare with.
@@ -548,6 +582,28 @@ func applyDDL(sch *schema, st *stmt) {
 		}
 	}
 	sch.views = append(sch.views, st.view)
+}
+
+// cost is PostgreSQL's estimated total cost of st (0 when it cannot tell,
+// e.g. the statement is invalid, which then fails on both sides).
+func (c *campaign) cost(ctx context.Context, st *stmt) float64 {
+	sql := st.sql()
+	if st.kind == kDDL {
+		sql = st.view.def
+	}
+	r := c.pg.run(ctx, "EXPLAIN (FORMAT JSON) "+sql, c.opts.Timeout)
+	if r.err != nil || len(r.rows) != 1 || r.rows[0][0] == nil {
+		return 0
+	}
+	var plan []struct {
+		Plan struct {
+			TotalCost float64 `json:"Total Cost"`
+		}
+	}
+	if json.Unmarshal([]byte(*r.rows[0][0]), &plan) != nil || len(plan) == 0 {
+		return 0
+	}
+	return plan[0].Plan.TotalCost
 }
 
 // runRound generates a schema, loads it and runs statements on it until the
@@ -641,12 +697,20 @@ func (c *campaign) next(g *gen) *stmt {
 func (c *campaign) count(st *stmt, o outcome) {
 	if o.skipped {
 		c.stats.Skipped++
-		c.opts.Logf("skipped (PostgreSQL gave up on it: %v): %s", o.pg.err, st.sql())
+		if c.opts.Verbose {
+			c.opts.Logf("skipped (PostgreSQL's cost estimate %.0f, error %v): %s", o.cost, o.pg.err, st.sql())
+		}
 		return
 	}
 	c.stats.Statements++
+	if c.opts.Verbose {
+		c.opts.Logf("[%v / %v, cost %.0f] %s", o.pg.dur.Round(time.Millisecond), o.zp.dur.Round(time.Millisecond), o.cost, st.sql())
+	}
 	c.stats.PGTime += o.pg.dur
 	c.stats.ZPTime += o.zp.dur
+	if o.pg.dur > 2*time.Second {
+		c.opts.Logf("slow in PostgreSQL (%v; zproxy %v): %s", o.pg.dur.Round(time.Millisecond), o.zp.dur.Round(time.Millisecond), st.sql())
+	}
 	if o.zp.dur > 5*time.Second && o.zp.dur > 10*o.pg.dur {
 		c.stats.Slow = append(c.stats.Slow, fmt.Sprintf("zproxy %v, PostgreSQL %v: %s", o.zp.dur.Round(time.Millisecond), o.pg.dur.Round(time.Millisecond), st.sql()))
 	}

@@ -89,21 +89,28 @@ type mismatch struct {
 // Mismatch kinds. The informational ones are counted and reported but do
 // not fail a campaign.
 const (
-	mError     = "error"      // one side failed
-	mSQLState  = "sqlstate"   // both failed, different SQLSTATE class
-	mColumns   = "columns"    // different number of columns
-	mNames     = "names"      // different column names
-	mTypes     = "types"      // different column types
-	mRows      = "rows"       // different rows
-	mTag       = "tag"        // different command tag (rows affected)
-	mTable     = "table"      // a write left the table different
-	mLost      = "lost"       // the connection to zproxy broke (it died, most likely)
-	mTimeout   = "timeout"    // zproxy took longer than the timeout; PostgreSQL did not
-	iCode      = "i:sqlstate" // same class, another code in it
-	iPGLimited = "i:pg-0A000" // PostgreSQL does not support what zproxy ran
+	mError      = "error"         // one side failed
+	mSQLState   = "sqlstate"      // both failed, different SQLSTATE class
+	mColumns    = "columns"       // different number of columns
+	mNames      = "names"         // different column names
+	mTypes      = "types"         // different column types
+	mRows       = "rows"          // different rows
+	mTag        = "tag"           // different command tag (rows affected)
+	mTable      = "table"         // a write left the table different
+	mLost       = "lost"          // the connection to zproxy broke (it died, most likely)
+	mTimeout    = "timeout"       // zproxy took longer than the timeout; PostgreSQL did not
+	iCode       = "i:sqlstate"    // same class, another code in it
+	iPGLimited  = "i:pg-0A000"    // PostgreSQL does not support what zproxy ran
+	iErrorOrder = "i:error-order" // both hit a data error, not the same one first
 )
 
 func informational(kind string) bool { return strings.HasPrefix(kind, "i:") }
+
+// runtimeError: the SQLSTATE is about a value (cardinality 21, data 22,
+// integrity 23), which depends on which row is processed first.
+func runtimeError(code string) bool {
+	return strings.HasPrefix(code, "21") || strings.HasPrefix(code, "22") || strings.HasPrefix(code, "23")
+}
 
 // orderSpec says how rows are compared: keys are 0-based output positions
 // of a positional ORDER BY (empty: as multisets).
@@ -138,6 +145,11 @@ func compareResults(pg, zp result, order orderSpec) []mismatch {
 		}
 		if len(pg.code) == 5 && len(zp.code) == 5 && pg.code[:2] == zp.code[:2] {
 			return []mismatch{{iCode, fmt.Sprintf("PostgreSQL %s, zproxy %s (%v)", pg.code, zp.code, zp.err)}}
+		}
+		if runtimeError(pg.code) && runtimeError(zp.code) {
+			// Both hit a data error, each on the row it came to first:
+			// SQL leaves the order of rows (and so which error) open.
+			return []mismatch{{iErrorOrder, fmt.Sprintf("PostgreSQL %s (%v), zproxy %s (%v)", pg.code, pg.err, zp.code, zp.err)}}
 		}
 		return []mismatch{{mSQLState, fmt.Sprintf("PostgreSQL %s (%v), zproxy %s (%v)", pg.code, pg.err, zp.code, zp.err)}}
 	case pg.failed():

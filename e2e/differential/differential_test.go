@@ -27,6 +27,8 @@ var (
 	maxMin    = flag.Int("max-minimized", 25, "mismatches to shrink at most (0: all)")
 	reproDir  = flag.String("repro-dir", "", "write minimised repros to this directory")
 	avoidGaps = flag.Bool("avoid-gaps", true, "steer clear of the engine gaps listed in Gaps (open bug reports)")
+	maxCost   = flag.Float64("max-cost", 1e5, "skip statements PostgreSQL estimates to cost more (0: no limit)")
+	verbose   = flag.Bool("log-statements", false, "log every statement with both servers' times")
 	pgBin     = flag.String("pg-bin", "", "directory of PostgreSQL 15's initdb and pg_ctl (default: /usr/lib/postgresql/15/bin or PATH)")
 )
 
@@ -133,6 +135,8 @@ func TestCampaign(t *testing.T) {
 		Minimize:        *minimize,
 		MaxMinimized:    *maxMin,
 		ReproDir:        *reproDir,
+		Verbose:         *verbose,
+		MaxCost:         *maxCost,
 		Logf:            t.Logf,
 	}
 	if *avoidGaps {

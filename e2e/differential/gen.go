@@ -342,8 +342,8 @@ func (g *gen) pred(c ectx, depth int) *expr {
 		g.tag("expr.is-distinct")
 		op := pick(g, []string{"IS DISTINCT FROM", "IS NOT DISTINCT FROM"})
 		a, b := g.expr(c, k, depth-1), g.expr(c, k, depth-1)
-		if g.opts.Gaps.NotDistinctNull && (isNull(a) || isNull(b)) {
-			return mk(tBool, "($1 IS NULL)", a)
+		if g.opts.Gaps.NotDistinct {
+			return mk(tBool, pick(g, []string{"($1 IS NULL)", "($1 IS NOT NULL)"}), a)
 		}
 		if g.opts.Gaps.IsDistinctOperands {
 			return mk(tBool, "(($1) "+op+" ($2))", a, b)
@@ -384,7 +384,11 @@ func (g *gen) pred(c ectx, depth int) *expr {
 	case r < 77:
 		return mk(tBool, "($1 OR $2)", g.pred(c, depth-1), g.pred(c, depth-1))
 	case r < 80:
-		return mk(tBool, "(NOT $1)", g.pred(c, depth-1))
+		p := g.pred(c, depth-1)
+		if g.opts.Gaps.NotIsNotNull && strings.Contains(p.String(), "IS NOT NULL") {
+			return mk(tBool, "(NOT $1)", g.comparison(c, depth-1))
+		}
+		return mk(tBool, "(NOT $1)", p)
 	case r < 86:
 		return g.inSubquery(c, depth)
 	case r < 93:

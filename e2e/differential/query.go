@@ -295,7 +295,7 @@ func (g *gen) selectList(s *selectStmt, c ectx, sh shape, mode string) {
 		for _, k := range sh.want {
 			add(item(k), naming())
 		}
-	case sh.exists && g.chance(60):
+	case sh.exists && (g.chance(60) || g.opts.Gaps.ExistsSelectList):
 		add(leaf(tInt4, "1"), "")
 	case mode == "plain" && len(s.from) > 0 && g.chance(12) && (!sh.unique || namesUnique(fromOut(c.sc))):
 		g.tag("select.star")
@@ -461,9 +461,15 @@ func fromCols(cols []outCol) []fromCol {
 func (g *gen) derivedItem(parent, lat *scope, depth int) (*fromItem, []rel, []fromCol) {
 	it := &fromItem{kind: fSub, alias: g.alias("s")}
 	p := parent
+	if g.opts.Gaps.CorrelatedDerived {
+		p = nil
+	}
 	if lat != nil && g.chance(40) {
 		it.lateral = true
 		p = lat
+		if g.opts.Gaps.CorrelatedDerived {
+			p = newScope(nil, lat.rels, nil, nil)
+		}
 		g.tag("from.lateral")
 	}
 	g.tag("from.subquery")
@@ -589,12 +595,12 @@ func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []
 		return it, rels, append(slices.Clone(lout), rout...)
 	}
 
-	common := commonNames(lout, rout)
+	common := commonNames(lout, rout, g.opts.Gaps.MergedColumnType)
 	if g.rightJoin > 0 && g.opts.Gaps.NestedUsing {
 		common = nil // and no NATURAL either
 	}
 	switch r := g.n(100); {
-	case r < 8 && naturalOK(lout, rout) && !(strings.HasPrefix(jt, "FULL") && g.opts.Gaps.NaturalFullJoin) &&
+	case r < 8 && naturalOK(lout, rout, g.opts.Gaps.MergedColumnType) && !(strings.HasPrefix(jt, "FULL") && g.opts.Gaps.NaturalFullJoin) &&
 		!(g.rightJoin > 0 && g.opts.Gaps.NestedUsing):
 		it.natural = true
 		if it.joinType == "INNER JOIN" && g.opts.Gaps.NaturalInnerJoin {
@@ -697,8 +703,8 @@ func (g *gen) nonEquality(l, r *scope, c ectx) *expr {
 }
 
 // commonNames are the names both sides output exactly once, with
-// comparable types: what USING may name.
-func commonNames(l, r []fromCol) []string {
+// comparable types (the same type, when sameType): what USING may name.
+func commonNames(l, r []fromCol, sameType bool) []string {
 	lc, rc := map[string]int{}, map[string]int{}
 	lt, rt := map[string]typ{}, map[string]typ{}
 	for _, c := range l {
@@ -712,7 +718,7 @@ func commonNames(l, r []fromCol) []string {
 	var out []string
 	for _, c := range l {
 		if c.name != "" && lc[c.name] == 1 && rc[c.name] == 1 && comparable(lt[c.name], rt[c.name]) &&
-			lt[c.name].class() == rt[c.name].class() {
+			lt[c.name].class() == rt[c.name].class() && (!sameType || lt[c.name] == rt[c.name]) {
 			out = append(out, c.name)
 		}
 	}
@@ -721,8 +727,8 @@ func commonNames(l, r []fromCol) []string {
 
 // naturalOK: every name the sides share occurs once on each side with the
 // same class (otherwise NATURAL is an error in PostgreSQL).
-func naturalOK(l, r []fromCol) bool {
-	common := commonNames(l, r)
+func naturalOK(l, r []fromCol, sameType bool) bool {
+	common := commonNames(l, r, sameType)
 	shared := 0
 	rn := map[string]bool{}
 	for _, c := range r {
@@ -743,7 +749,7 @@ func naturalOK(l, r []fromCol) bool {
 func mergeOut(l, r []fromCol, using []string) []fromCol {
 	if len(using) == 0 {
 		// NATURAL over no common column: a cross join.
-		using = commonNames(l, r)
+		using = commonNames(l, r, false)
 	}
 	var out []fromCol
 	is := map[string]bool{}

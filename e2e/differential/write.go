@@ -238,8 +238,44 @@ func (g *gen) insert(t *table, w *writeStmt, depth int) {
 				g.tag("write.on-conflict")
 			}
 		}
+		if w.conflict != "" {
+			w.src = g.uniqueByKey(q, cols, t)
+		}
 	}
 	g.returning(w, tableRel(t, t.name), false)
+}
+
+// uniqueByKey wraps an INSERT's source so that it has one row per primary
+// key: with ON CONFLICT, two source rows with one key make the result
+// depend on the order PostgreSQL happens to insert them in (DO NOTHING
+// keeps the first), or fail (DO UPDATE, 21000). The key columns are
+// grouped, the others aggregated.
+func (g *gen) uniqueByKey(q query, cols []column, t *table) query {
+	a := g.alias("s")
+	src := q.outCols()
+	aliases := make([]string, len(cols))
+	for i := range cols {
+		aliases[i] = g.alias("y")
+	}
+	s := &selectStmt{limit: -1, offset: -1,
+		from: []*fromItem{{kind: fSub, alias: a, colAliases: aliases, sub: q}}}
+	for i, c := range cols {
+		ref := leaf(src[i].t, a+"."+aliases[i])
+		e := ref
+		if slices.ContainsFunc(t.pk, func(p int) bool { return t.cols[p].name == c.name }) {
+			s.groupBy = append(s.groupBy, ref)
+		} else {
+			fn := "max($1)"
+			if ref.t == tBool {
+				fn = "bool_or($1)"
+			}
+			e = mk(ref.t, fn, ref)
+			e.agg = true
+		}
+		s.items = append(s.items, selItem{e: e})
+		s.out = append(s.out, outCol{name: aliases[i], t: ref.t})
+	}
+	return s
 }
 
 func (g *gen) update(t *table, w *writeStmt, depth int) {
