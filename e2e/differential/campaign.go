@@ -110,20 +110,36 @@ type Gaps struct {
 	// generates no IS [NOT] DISTINCT FROM.
 	NotDistinct bool
 	// ComputedOrderLimit: ORDER BY over a computed output column (a + 1,
-	// b || b, a constant) with LIMIT reads only the first LIMIT rows of
-	// the table ("stops after: n rows" under the TopN), so the wrong rows
-	// come back, and with several shards different ones each time.
+	// b || b, a constant; also through a derived table or view) with
+	// LIMIT reads only the first LIMIT rows of the table ("stops after: n
+	// rows" under the TopN), so the wrong rows come back, and with several
+	// shards different ones each time.
 	ComputedOrderLimit bool
 	// MixedIntBranches: CASE and coalesce over integer and bigint
 	// branches are typed integer, so a bigint value fails with 22003.
 	MixedIntBranches bool
-	// NotIsNotNull: NOT (x IS NOT NULL) over the nullable side of an outer
-	// join is taken for null-rejecting: the NULL-extended rows are lost.
-	NotIsNotNull bool
+	// NullRejecting: over the nullable side of an outer join, NOT (x IS
+	// NOT NULL) and (false AND x < 5) IS NOT NULL are taken for
+	// null-rejecting: the outer join becomes an inner (or a FULL a LEFT)
+	// one and the NULL-extended rows are lost.
+	NullRejecting bool
+	// SkipLevelOuterRef: a subquery that references a query two or more
+	// levels out (a scalar subquery in the select list of an EXISTS or IN
+	// subquery, or in a LATERAL item, that reads the outermost row) is
+	// XX000 "outer reference ... evaluated without its outer row".
+	SkipLevelOuterRef bool
+	// RepeatedOrderKey: a window ORDER BY that names a column twice with
+	// different directions (ORDER BY a DESC, b, a) sorts by the later
+	// occurrence; PostgreSQL by the first.
+	RepeatedOrderKey bool
 	// ExistsSelectList: a correlated subquery in the select list of an
 	// EXISTS subquery, which PostgreSQL never evaluates, is XX000 "outer
 	// reference ... evaluated without its outer row".
 	ExistsSelectList bool
+	// ValuesNull: VALUES whose first rows have NULL in a column that a
+	// later row types (boolean, say) is 42804 "VALUES types text and
+	// boolean cannot be matched".
+	ValuesNull bool
 	// MergedColumnType: the merged column of USING or NATURAL has the
 	// left column's type, not the common type of both (smallint USING
 	// integer is smallint, not integer).
@@ -149,8 +165,8 @@ func AllGaps() Gaps {
 		NestedJoinDerived: true, SeriesOuterJoin: true, LateralSeries: true, IsDistinctOperands: true,
 		NaturalInnerJoin: true, LateralJoinSibling: true, DeleteUsing: true, ColumnNames: true,
 		ExistsSetOpLimit: true, EmptyNamedWindow: true, NotDistinct: true, ComputedOrderLimit: true,
-		MixedIntBranches: true, Varchar: true, NestedUsing: true, NotIsNotNull: true, ExistsSelectList: true,
-		MergedColumnType: true, CorrelatedDerived: true}
+		MixedIntBranches: true, Varchar: true, NestedUsing: true, NullRejecting: true, SkipLevelOuterRef: true, RepeatedOrderKey: true, ExistsSelectList: true,
+		MergedColumnType: true, CorrelatedDerived: true, ValuesNull: true}
 }
 
 func (o *Options) defaults() {
@@ -200,10 +216,6 @@ type Stats struct {
 	Informational  []string
 	Elapsed        time.Duration
 }
-
-// Failures is the number of statements with a mismatch that is not
-// informational.
-func (s *Stats) Failures() int { return len(s.Findings) }
 
 // Summary is the figures as a table: compared and mismatched per
 // construct, then the mismatches by kind.
@@ -752,7 +764,7 @@ func (c *campaign) report(ctx context.Context, before *schema, st *stmt, o outco
 			init: c.roundInit, history: c.history}
 		m, final, f.Reproduced = m.run(ctx)
 		sch, prefix = m.sch, m.prefix
-		c.opts.Logf("minimised in %d checks:\n%s", m.checks, indent(stmtSQL(st)))
+		c.opts.Logf("minimised in %d checks:\n%s", m.checks, indent(st.sql()))
 	}
 	f.Repro = reproText(sch, prefix, st, final)
 	if f.Crash != "" {
@@ -776,8 +788,6 @@ func mismatchDetails(o outcome) string {
 }
 
 func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
-
-func stmtSQL(st *stmt) string { return st.sql() }
 
 var fileSafe = regexp.MustCompile(`[^A-Za-z0-9_+-]+`)
 

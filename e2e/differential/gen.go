@@ -138,6 +138,9 @@ func (g *gen) col(c ectx, k class) *expr {
 	if !c.inAgg && !grouped && c.sc.parent != nil && (len(cands) == 0 || g.chance(15)) {
 		var outer []scopeCol
 		for p := c.sc.parent; p != nil; p = p.parent {
+			if p != c.sc.parent && g.opts.Gaps.SkipLevelOuterRef {
+				break
+			}
 			for _, oc := range p.outer() {
 				if oc.t.class() == k {
 					outer = append(outer, oc)
@@ -336,7 +339,11 @@ func (g *gen) pred(c ectx, depth int) *expr {
 		return g.comparison(c, depth-1)
 	case r < 34:
 		k := g.someClass(c)
-		return mk(tBool, pick(g, []string{"($1 IS NULL)", "($1 IS NOT NULL)"}), g.expr(c, k, depth-1))
+		e := g.expr(c, k, depth-1)
+		if g.opts.Gaps.NullRejecting && strings.Contains(e.String(), " AND ") {
+			e = g.comparison(c, depth-1)
+		}
+		return mk(tBool, pick(g, []string{"($1 IS NULL)", "($1 IS NOT NULL)"}), e)
 	case r < 37:
 		k := g.someClass(c)
 		g.tag("expr.is-distinct")
@@ -385,7 +392,7 @@ func (g *gen) pred(c ectx, depth int) *expr {
 		return mk(tBool, "($1 OR $2)", g.pred(c, depth-1), g.pred(c, depth-1))
 	case r < 80:
 		p := g.pred(c, depth-1)
-		if g.opts.Gaps.NotIsNotNull && strings.Contains(p.String(), "IS NOT NULL") {
+		if g.opts.Gaps.NullRejecting && strings.Contains(p.String(), "IS NOT NULL") {
 			return mk(tBool, "(NOT $1)", g.comparison(c, depth-1))
 		}
 		return mk(tBool, "(NOT $1)", p)

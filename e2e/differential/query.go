@@ -162,7 +162,7 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 	}
 	items, rels, out := g.fromList(parent, depth, nitems)
 	s.from = items
-	sc := newScope(items, rels, out, parent)
+	sc := newScope(rels, out, parent)
 	c := ectx{sc: sc, depth: depth}
 	if len(items) > 0 && g.chance(55) {
 		s.where = g.pred(c, 3)
@@ -214,7 +214,8 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 
 	g.selectList(s, c, sh, mode)
 	// Gaps.ComputedOrderLimit: no LIMIT over computed columns.
-	computed := mode == "plain" && len(s.windows) == 0 && hasComputed(s.items) && g.opts.Gaps.ComputedOrderLimit
+	computed := mode == "plain" && len(s.windows) == 0 && g.opts.Gaps.ComputedOrderLimit &&
+		(hasComputed(s.items) || !baseTablesOnly(g.sch, s.from))
 
 	if g.chance(10) && !sh.exists {
 		s.distinct = true
@@ -236,6 +237,26 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 		s.limit, s.offset = -1, -1
 	}
 	return s
+}
+
+// baseTablesOnly: every FROM item is a table (not a view, a CTE, a
+// derived table, VALUES or generate_series), joins included.
+func baseTablesOnly(sch *schema, from []*fromItem) bool {
+	for _, f := range from {
+		switch f.kind {
+		case fJoin:
+			if !baseTablesOnly(sch, []*fromItem{f.left, f.right}) {
+				return false
+			}
+		case fTable:
+			if sch.table(f.name) == nil {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // hasComputed: some item is neither a column nor a star nor a window call.
@@ -378,7 +399,7 @@ func (g *gen) fromList(parent *scope, depth, n int) ([]*fromItem, []rel, []fromC
 	for i := 0; i < n; i++ {
 		var lat *scope
 		if i > 0 {
-			lat = newScope(nil, rels, nil, parent)
+			lat = newScope(rels, nil, parent)
 		}
 		it, r, o := g.fromItem(parent, lat, depth, &joins)
 		items = append(items, it)
@@ -468,7 +489,7 @@ func (g *gen) derivedItem(parent, lat *scope, depth int) (*fromItem, []rel, []fr
 		it.lateral = true
 		p = lat
 		if g.opts.Gaps.CorrelatedDerived {
-			p = newScope(nil, lat.rels, nil, nil)
+			p = newScope(lat.rels, nil, nil)
 		}
 		g.tag("from.lateral")
 	}
@@ -496,6 +517,9 @@ func (g *gen) valuesItem() (*fromItem, []rel, []fromCol) {
 		var row []*expr
 		for j, k := range classes {
 			e := g.literal(repType(k))
+			if g.opts.Gaps.ValuesNull && e.t == tNull {
+				e = typedNull(repType(k))
+			}
 			types[j] = unify(types[j], e.t)
 			row = append(row, e)
 		}
@@ -569,7 +593,7 @@ func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []
 		if g.opts.Gaps.LateralJoinSibling {
 			before = nil
 		}
-		rlat = newScope(nil, append(slices.Clone(before), lrels...), nil, parent)
+		rlat = newScope(append(slices.Clone(before), lrels...), nil, parent)
 	}
 	outerRight := strings.HasPrefix(jt, "RIGHT") || strings.HasPrefix(jt, "FULL")
 	if outerRight && g.opts.Gaps.SeriesOuterJoin {
@@ -614,12 +638,12 @@ func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []
 		g.tag("join.using")
 		return it, rels, mergeOut(lout, rout, it.using)
 	}
-	on := newScope(nil, rels, nil, parent)
+	on := newScope(rels, nil, parent)
 	c := ectx{sc: on, depth: min(depth, 1)}
 	if depth <= 0 || !g.chance(10) {
 		c.depth = 0
 	}
-	lsc, rsc := newScope(nil, lrels, nil, nil), newScope(nil, rrels, nil, nil)
+	lsc, rsc := newScope(lrels, nil, nil), newScope(rrels, nil, nil)
 	eq := g.equality(lsc, rsc)
 	full := strings.HasPrefix(jt, "FULL")
 	switch r := g.n(100); {

@@ -55,7 +55,7 @@ func uniqueNames(cols []outCol) map[string]bool {
 }
 
 // newScope builds the scope of a query level over its FROM items.
-func newScope(items []*fromItem, rels []rel, out []fromCol, parent *scope) *scope {
+func newScope(rels []rel, out []fromCol, parent *scope) *scope {
 	sc := &scope{parent: parent, out: out, rels: rels, total: true}
 	for _, r := range rels {
 		u := uniqueNames(r.cols)
@@ -78,7 +78,6 @@ func newScope(items []*fromItem, rels []rel, out []fromCol, parent *scope) *scop
 			sc.cols = append(sc.cols, scopeCol{ref: c.name, t: c.t, bare: true})
 		}
 	}
-	_ = items
 	return sc
 }
 

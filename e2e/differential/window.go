@@ -2,6 +2,7 @@ package differential
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -253,6 +254,14 @@ func (g *gen) winSpec(c ectx, total, oneNumericKey, needOrder bool) (winDef, *ex
 			for _, col := range cols {
 				keys = append(keys, leaf(col.t, col.ref))
 			}
+		}
+		if g.opts.Gaps.RepeatedOrderKey {
+			seen := map[string]bool{}
+			keys = slices.DeleteFunc(keys, func(k *expr) bool {
+				dup := seen[k.tmpl]
+				seen[k.tmpl] = true
+				return dup
+			})
 		}
 	}
 	if len(keys) > 0 {

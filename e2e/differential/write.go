@@ -209,7 +209,7 @@ func (g *gen) insert(t *table, w *writeStmt, depth int) {
 				s.items[i].e = g.coalesce(s.items[i].e, g.literalNotNull(c.typ))
 			}
 		}
-		if s.limit < 0 && !(g.opts.Gaps.ComputedOrderLimit && hasComputed(s.items)) {
+		if s.limit < 0 && !(g.opts.Gaps.ComputedOrderLimit && (hasComputed(s.items) || !baseTablesOnly(g.sch, s.from))) {
 			s.orderBy = nil
 			for _, p := range g.rng.Perm(len(s.out)) {
 				s.orderBy = append(s.orderBy, g.orderPos(p+1))
@@ -297,7 +297,7 @@ func (g *gen) update(t *table, w *writeStmt, depth int) {
 			fromIsUnique = true
 		}
 	}
-	sc := newScope(nil, rels, nil, nil)
+	sc := newScope(rels, nil, nil)
 	c := ectx{sc: sc, depth: depth}
 	for _, col := range t.cols {
 		if slices.ContainsFunc(t.pk, func(p int) bool { return t.cols[p].name == col.name }) {
@@ -352,17 +352,17 @@ func (g *gen) uniqueSource(tr rel) (*fromItem, []rel, []fromCol, *expr) {
 	sub := &selectStmt{limit: -1, offset: -1}
 	sub.from = []*fromItem{{kind: fTable, name: src.name, alias: a}}
 	srel := tableRel(src, a)
-	sc := newScope(nil, []rel{srel}, nil, nil)
+	sc := newScope([]rel{srel}, nil, nil)
 	key := leaf(keyCol.typ, a+"."+keyCol.name)
 	sub.groupBy = []*expr{key}
 	sc.grouped, sc.groupCols = true, []scopeCol{{ref: key.tmpl, t: key.t}}
 	c := ectx{sc: sc, aggOK: true}
 	kAlias, vAlias := g.alias("x"), g.alias("x")
-	val := g.aggregate(c, g.someClass(ectx{sc: newScope(nil, []rel{srel}, nil, nil)}))
+	val := g.aggregate(c, g.someClass(ectx{sc: newScope([]rel{srel}, nil, nil)}))
 	sub.items = []selItem{{e: key, alias: kAlias}, {e: val, alias: vAlias}}
 	sub.out = []outCol{{kAlias, key.t}, {vAlias, val.t}}
 	if g.chance(40) {
-		sub.where = g.pred(ectx{sc: newScope(nil, []rel{srel}, nil, nil)}, 2)
+		sub.where = g.pred(ectx{sc: newScope([]rel{srel}, nil, nil)}, 2)
 	}
 	it := &fromItem{kind: fSub, alias: g.alias("s"), sub: sub}
 	r := rel{alias: it.alias, cols: sub.out}
@@ -397,7 +397,7 @@ func (g *gen) delete(t *table, w *writeStmt, depth int) {
 		w.from = []*fromItem{it}
 		rels = append(rels, r...)
 	}
-	sc := newScope(nil, rels, nil, nil)
+	sc := newScope(rels, nil, nil)
 	c := ectx{sc: sc, depth: depth}
 	g.filter(w, c, true)
 	if len(w.from) > 0 && w.where == nil {
@@ -450,7 +450,7 @@ func (g *gen) returning(w *writeStmt, tr rel, withSource bool) {
 		return
 	}
 	rels := []rel{tr}
-	sc := newScope(nil, rels, nil, nil)
+	sc := newScope(rels, nil, nil)
 	c := ectx{sc: sc}
 	for i, n := 0, 1+g.n(3); i < n; i++ {
 		it := selItem{e: g.expr(c, g.someClass(c), 1)}
@@ -477,7 +477,7 @@ func (g *gen) viewDDL(depth int, nextView *int) *stmt {
 		v := pick(g, g.sch.views)
 		g.tag("view.create-or-replace")
 		o := g.alias("s")
-		sc := newScope(nil, []rel{{alias: o, cols: v.cols}}, nil, nil)
+		sc := newScope([]rel{{alias: o, cols: v.cols}}, nil, nil)
 		def := fmt.Sprintf("SELECT * FROM (%s) AS %s WHERE %s", v.def, o, g.pred(ectx{sc: sc}, 2))
 		cols := slices.Clone(v.cols)
 		if g.chance(40) {
