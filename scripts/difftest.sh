@@ -53,4 +53,4 @@ echo "difftest: seed $seed, repros and summary in $out" >&2
 # -v streams the mismatches as they are found; the summary comes last.
 go test -count=1 -timeout 0 -run '^TestCampaign$' ./e2e/differential -v -args \
 	-duration 20m -queries 0 -seed "$seed" -repro-dir "$out" \
-	-avoid-gaps=false -minimize 60s -max-minimized 0 "$@"
+	-avoid-gaps=false -minimize 60s -max-minimized 0 -max-cost 1e7 "$@"

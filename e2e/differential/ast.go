@@ -122,16 +122,7 @@ func (o orderItem) render(b *strings.Builder) {
 }
 
 func renderOrder(b *strings.Builder, items []orderItem) {
-	if len(items) == 0 {
-		return
-	}
-	b.WriteString(" ORDER BY ")
-	for i, o := range items {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		o.render(b)
-	}
+	renderList(b, " ORDER BY ", items, func(o orderItem) { o.render(b) })
 }
 
 func renderLimit(b *strings.Builder, limit, offset int) {
@@ -198,62 +189,60 @@ func renderWith(b *strings.Builder, with []*cte, recursive bool) {
 	b.WriteString(" ")
 }
 
+// renderList writes prefix and the items separated by commas, or nothing
+// when there are none.
+func renderList[T any](b *strings.Builder, prefix string, xs []T, each func(T)) {
+	for i, x := range xs {
+		if i == 0 {
+			b.WriteString(prefix)
+		} else {
+			b.WriteString(", ")
+		}
+		each(x)
+	}
+}
+
+// renderItems writes a select list or a RETURNING list.
+func renderItems(b *strings.Builder, prefix string, items []selItem) {
+	renderList(b, prefix, items, func(it selItem) {
+		if it.star != "" {
+			b.WriteString(it.star)
+			return
+		}
+		it.e.render(b)
+		if it.alias != "" {
+			b.WriteString(" AS " + it.alias)
+		}
+	})
+}
+
+func renderFrom(b *strings.Builder, prefix string, from []*fromItem) {
+	renderList(b, prefix, from, func(f *fromItem) { f.render(b) })
+}
+
+func renderClause(b *strings.Builder, prefix string, e *expr) {
+	if e != nil {
+		b.WriteString(prefix)
+		e.render(b)
+	}
+}
+
 func (s *selectStmt) render(b *strings.Builder) {
 	renderWith(b, s.with, s.recursive)
 	b.WriteString("SELECT ")
 	if s.distinct {
 		b.WriteString("DISTINCT ")
 	}
-	for i, it := range s.items {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		if it.star != "" {
-			b.WriteString(it.star)
-			continue
-		}
-		it.e.render(b)
-		if it.alias != "" {
-			b.WriteString(" AS " + it.alias)
-		}
-	}
-	if len(s.from) > 0 {
-		b.WriteString(" FROM ")
-		for i, f := range s.from {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			f.render(b)
-		}
-	}
-	if s.where != nil {
-		b.WriteString(" WHERE ")
-		s.where.render(b)
-	}
-	if len(s.groupBy) > 0 {
-		b.WriteString(" GROUP BY ")
-		for i, g := range s.groupBy {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			g.render(b)
-		}
-	}
-	if s.having != nil {
-		b.WriteString(" HAVING ")
-		s.having.render(b)
-	}
-	if len(s.windows) > 0 {
-		b.WriteString(" WINDOW ")
-		for i, w := range s.windows {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(w.name + " AS (")
-			w.spec.render(b)
-			b.WriteString(")")
-		}
-	}
+	renderItems(b, "", s.items)
+	renderFrom(b, " FROM ", s.from)
+	renderClause(b, " WHERE ", s.where)
+	renderList(b, " GROUP BY ", s.groupBy, func(g *expr) { g.render(b) })
+	renderClause(b, " HAVING ", s.having)
+	renderList(b, " WINDOW ", s.windows, func(w namedWindow) {
+		b.WriteString(w.name + " AS (")
+		w.spec.render(b)
+		b.WriteString(")")
+	})
 	renderOrder(b, s.orderBy)
 	renderLimit(b, s.limit, s.offset)
 }
@@ -355,33 +344,17 @@ func (f *fromItem) render(b *strings.Builder) {
 		b.WriteString(")")
 		f.renderAlias(b)
 	case fValues:
-		b.WriteString("(VALUES ")
-		for i, row := range f.values {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("(")
-			for j, v := range row {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				v.render(b)
-			}
+		renderList(b, "(VALUES ", f.values, func(row []*expr) {
+			renderList(b, "(", row, func(v *expr) { v.render(b) })
 			b.WriteString(")")
-		}
+		})
 		b.WriteString(")")
 		f.renderAlias(b)
 	case fSeries:
 		if f.lateral {
 			b.WriteString("LATERAL ")
 		}
-		b.WriteString("generate_series(")
-		for i, a := range f.series {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			a.render(b)
-		}
+		renderList(b, "generate_series(", f.series, func(a *expr) { a.render(b) })
 		b.WriteString(")")
 		f.renderAlias(b)
 	case fJoin:

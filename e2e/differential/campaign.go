@@ -29,11 +29,14 @@ type Options struct {
 	Timeout         time.Duration
 
 	// Minimize bounds the time spent shrinking each mismatch (0: none);
-	// MaxMinimized bounds how many are shrunk (0: all).
-	Minimize     time.Duration
-	MaxMinimized int
-	ReproDir     string // minimised repros are written here ("": nowhere)
-	Verbose      bool   // log every statement with both servers' times
+	// MaxMinimized bounds how many are shrunk (0: all), MaxPerSignature
+	// how many of one signature (0: all), since one bug tends to show up
+	// again and again.
+	Minimize        time.Duration
+	MaxMinimized    int
+	MaxPerSignature int
+	ReproDir        string // minimised repros are written here ("": nowhere)
+	Verbose         bool   // log every statement with both servers' times
 	// MaxCost skips statements PostgreSQL estimates to cost more than
 	// this (EXPLAIN's total cost; 0: no limit): random nesting can make a
 	// correlated subquery over a join of joins run for minutes.
@@ -303,7 +306,8 @@ type campaign struct {
 	round     int
 	start     time.Time
 	minimized int
-	lastCrash string // how the last zproxy that had to be restarted ended
+	lastCrash string         // how the last zproxy that had to be restarted ended
+	bySig     map[string]int // mismatches minimised, by signature
 
 	roundInit *schema // the round's tables as loaded
 	history   []*stmt // the writes and DDL the round has run
@@ -338,6 +342,7 @@ func Run(ctx context.Context, pgDSN, zpDSN string, opts Options) (*Stats, error)
 		rng:   rand.New(rand.NewPCG(opts.Seed, 0x5eed)),
 		stats: &Stats{Constructs: map[string]*Count{}, Kinds: map[string]int{}},
 		start: time.Now(),
+		bySig: map[string]int{},
 	}
 	for _, s := range []*server{c.pg, c.zp} {
 		if err := s.connect(ctx); err != nil {
@@ -758,8 +763,11 @@ func (c *campaign) report(ctx context.Context, before *schema, st *stmt, o outco
 	}
 	var prefix []*stmt
 	sch, final := before, o
-	if c.opts.Minimize > 0 && (c.opts.MaxMinimized == 0 || c.minimized < c.opts.MaxMinimized) {
+	sig := o.signature()
+	if c.opts.Minimize > 0 && (c.opts.MaxMinimized == 0 || c.minimized < c.opts.MaxMinimized) &&
+		(c.opts.MaxPerSignature == 0 || c.bySig[sig] < c.opts.MaxPerSignature) {
 		c.minimized++
+		c.bySig[sig]++
 		m := &minimizer{c: c, sch: before.clone(), st: st, sig: o.signature(), deadline: time.Now().Add(c.opts.Minimize),
 			init: c.roundInit, history: c.history}
 		m, final, f.Reproduced = m.run(ctx)

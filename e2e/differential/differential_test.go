@@ -18,13 +18,14 @@ import (
 // these flags for a long one, e.g. -args -seed 7 -duration 20m -repro-dir d.
 var (
 	seed      = flag.Uint64("seed", 20240601, "seed of the schemas, rows and statements")
-	queries   = flag.Int("queries", 400, "statements to compare (0: no limit, see -duration)")
+	queries   = flag.Int("queries", 600, "statements to compare (0: no limit, see -duration)")
 	duration  = flag.Duration("duration", 0, "run for this long (0: until -queries)")
 	maxRows   = flag.Int("max-rows", 10, "rows per table at most")
 	depth     = flag.Int("depth", 2, "subquery nesting")
 	round     = flag.Int("round", 40, "statements per schema")
 	minimize  = flag.Duration("minimize", 30*time.Second, "time to shrink each mismatch (0: none)")
-	maxMin    = flag.Int("max-minimized", 25, "mismatches to shrink at most (0: all)")
+	maxMin    = flag.Int("max-minimized", 5, "mismatches to shrink at most (0: all)")
+	maxPerSig = flag.Int("max-per-signature", 4, "mismatches of one signature (kind, SQLSTATE) to shrink at most (0: all)")
 	reproDir  = flag.String("repro-dir", "", "write minimised repros to this directory")
 	avoidGaps = flag.Bool("avoid-gaps", true, "steer clear of the engine gaps listed in Gaps (open bug reports)")
 	maxCost   = flag.Float64("max-cost", 1e5, "skip statements PostgreSQL estimates to cost more (0: no limit)")
@@ -134,6 +135,7 @@ func TestCampaign(t *testing.T) {
 		RoundStatements: *round,
 		Minimize:        *minimize,
 		MaxMinimized:    *maxMin,
+		MaxPerSignature: *maxPerSig,
 		ReproDir:        *reproDir,
 		Verbose:         *verbose,
 		MaxCost:         *maxCost,

@@ -112,16 +112,25 @@ func (m *minimizer) check(ctx context.Context) (string, outcome) {
 	return o.signature(), o
 }
 
-// shrinkPrefix drops statements of the prefix in halving chunks (ddmin).
+// shrinkPrefix drops statements of the prefix.
 func (m *minimizer) shrinkPrefix(ctx context.Context) {
-	for chunk := (len(m.prefix) + 1) / 2; chunk >= 1 && !m.expired(ctx); chunk /= 2 {
-		for start := 0; start < len(m.prefix) && !m.expired(ctx); {
-			old := m.prefix
-			m.prefix = slices.Delete(slices.Clone(old), start, min(start+chunk, len(old)))
-			if sig, _ := m.check(ctx); sig == m.sig {
+	ddmin(m, ctx, &m.prefix, func() bool {
+		sig, _ := m.check(ctx)
+		return sig == m.sig
+	})
+}
+
+// ddmin drops elements of *xs in halving chunks (delta debugging) while
+// keeps, run after each drop, says the mismatch is still there.
+func ddmin[T any](m *minimizer, ctx context.Context, xs *[]T, keeps func() bool) {
+	for chunk := (len(*xs) + 1) / 2; chunk >= 1 && !m.expired(ctx); chunk /= 2 {
+		for start := 0; start < len(*xs) && !m.expired(ctx); {
+			old := *xs
+			*xs = slices.Delete(slices.Clone(old), start, min(start+chunk, len(old)))
+			if keeps() {
 				continue
 			}
-			m.prefix = old
+			*xs = old
 			start += chunk
 		}
 		if chunk == 1 {
@@ -150,29 +159,20 @@ func (m *minimizer) shrinkStatement(ctx context.Context) {
 	}
 }
 
-// shrinkRows removes rows, table by table, in halving chunks (ddmin).
+// shrinkRows removes rows, table by table.
 func (m *minimizer) shrinkRows(ctx context.Context) {
 	used := m.used()
 	for _, t := range m.sch.tables {
 		if !used[t.name] {
 			continue
 		}
-		for chunk := (len(t.rows) + 1) / 2; chunk >= 1 && !m.expired(ctx); chunk /= 2 {
-			for start := 0; start < len(t.rows) && !m.expired(ctx); {
-				old := t.rows
-				t.rows = slices.Delete(slices.Clone(old), start, min(start+chunk, len(old)))
-				if m.c.loadTable(ctx, t, false) == nil {
-					if sig, _ := m.check(ctx); sig == m.sig {
-						continue
-					}
-				}
-				t.rows = old
-				start += chunk
+		ddmin(m, ctx, &t.rows, func() bool {
+			if m.c.loadTable(ctx, t, false) != nil {
+				return false
 			}
-			if chunk == 1 {
-				break
-			}
-		}
+			sig, _ := m.check(ctx)
+			return sig == m.sig
+		})
 		_ = m.c.loadTable(ctx, t, false)
 	}
 }

@@ -227,20 +227,10 @@ func insertSQL(name string, rows [][]*string) []string {
 	for start := 0; start < len(rows); start += 50 {
 		end := min(start+50, len(rows))
 		var b strings.Builder
-		fmt.Fprintf(&b, "INSERT INTO %s VALUES ", name)
-		for i, r := range rows[start:end] {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("(")
-			for j, v := range r {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				b.WriteString(textLiteral(v))
-			}
+		renderList(&b, "INSERT INTO "+name+" VALUES ", rows[start:end], func(r []*string) {
+			renderList(&b, "(", r, func(v *string) { b.WriteString(textLiteral(v)) })
 			b.WriteString(")")
-		}
+		})
 		out = append(out, b.String())
 	}
 	return out

@@ -71,64 +71,25 @@ func (w *writeStmt) String() string {
 			b.WriteString(" " + w.conflict)
 		}
 	case "UPDATE":
-		b.WriteString("UPDATE " + target + " SET ")
-		for i, c := range w.cols {
-			if i > 0 {
-				b.WriteString(", ")
-			}
+		b.WriteString("UPDATE " + target)
+		renderList(&b, " SET ", w.cols, func(c string) {
 			b.WriteString(c + " = ")
-			w.set[i].render(&b)
-		}
-		if len(w.from) > 0 {
-			b.WriteString(" FROM ")
-			for i, f := range w.from {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				f.render(&b)
-			}
-		}
+			w.set[slices.Index(w.cols, c)].render(&b)
+		})
+		renderFrom(&b, " FROM ", w.from)
 	case "DELETE":
 		b.WriteString("DELETE FROM " + target)
-		if len(w.from) > 0 {
-			b.WriteString(" USING ")
-			for i, f := range w.from {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				f.render(&b)
-			}
-		}
+		renderFrom(&b, " USING ", w.from)
 	}
+	where := w.where
 	switch {
 	case w.on != nil && w.where != nil:
-		b.WriteString(" WHERE ")
-		w.on.render(&b)
-		b.WriteString(" AND ")
-		w.where.render(&b)
+		where = mk(tBool, "$1 AND $2", w.on, w.where)
 	case w.on != nil:
-		b.WriteString(" WHERE ")
-		w.on.render(&b)
-	case w.where != nil:
-		b.WriteString(" WHERE ")
-		w.where.render(&b)
+		where = w.on
 	}
-	if len(w.returning) > 0 {
-		b.WriteString(" RETURNING ")
-		for i, it := range w.returning {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if it.star != "" {
-				b.WriteString(it.star)
-				continue
-			}
-			it.e.render(&b)
-			if it.alias != "" {
-				b.WriteString(" AS " + it.alias)
-			}
-		}
-	}
+	renderClause(&b, " WHERE ", where)
+	renderItems(&b, " RETURNING ", w.returning)
 	return b.String()
 }
 
