@@ -14,7 +14,9 @@
 #                        (default difftest-out/<seed>)
 #   -avoid-gaps=false    also generate what the known engine gaps break
 #   -minimize 60s        time to shrink each mismatch
-#   -max-minimized 0     shrink every mismatch
+#   -max-minimized 0     shrink every mismatch (the test's -max-per-signature
+#                        still stops at 4 of one kind and SQLSTATE)
+#   -max-cost 1e7        skip statements PostgreSQL estimates costlier
 #
 # e.g. scripts/difftest.sh -seed 7 -duration 30m
 #      scripts/difftest.sh -queries 2000 -avoid-gaps=true
