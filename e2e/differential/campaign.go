@@ -757,6 +757,7 @@ func (c *campaign) count(st *stmt, o outcome) {
 // report minimises a mismatch (when allowed) and records it.
 func (c *campaign) report(ctx context.Context, before *schema, st *stmt, o outcome) {
 	f := Finding{Kinds: strings.Split(o.signature(), ","), SQL: st.sql(), Tags: st.tags, Crash: c.lastCrash}
+	c.lastCrash = ""
 	c.opts.Logf("MISMATCH %s (round %d, statement %d):\n  %s\n  %s", o.signature(), c.round, c.stats.Statements, f.SQL, mismatchDetails(o))
 	if f.Crash != "" {
 		c.opts.Logf("zproxy died:\n%s", indent(f.Crash))

@@ -1,6 +1,7 @@
 package differential
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -237,7 +238,7 @@ func canon(row []*string, numeric []bool, cols []int) string {
 				if f == 0 {
 					f = 0 // -0
 				}
-				b.WriteString(strconv.FormatFloat(f, 'g', 8, 64))
+				b.WriteString(strconv.FormatFloat(f, 'g', 10, 64))
 				break
 			}
 			b.WriteString(*v)
@@ -315,21 +316,39 @@ func sameMultiset(a, b [][]*string, numeric []bool, cols []int) bool {
 	return true
 }
 
+// sortedCopy sorts rows by cols: NULL first, numeric columns by value,
+// the others by text. Sorting by value, not by a rounded text, pairs
+// values that are equal within the tolerance even when they are large.
 func sortedCopy(rows [][]*string, numeric []bool, cols []int) [][]*string {
-	type keyed struct {
-		k   string
-		row []*string
-	}
-	ks := make([]keyed, len(rows))
-	for i, r := range rows {
-		ks[i] = keyed{canon(r, numeric, cols), r}
-	}
-	slices.SortStableFunc(ks, func(x, y keyed) int { return strings.Compare(x.k, y.k) })
-	out := make([][]*string, len(rows))
-	for i, k := range ks {
-		out[i] = k.row
-	}
+	out := slices.Clone(rows)
+	slices.SortStableFunc(out, func(x, y []*string) int {
+		for _, i := range cols {
+			if c := compareValues(x[i], y[i], numeric[i]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
 	return out
+}
+
+func compareValues(a, b *string, numeric bool) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return -1
+	case b == nil:
+		return 1
+	}
+	if numeric {
+		x, err1 := strconv.ParseFloat(*a, 64)
+		y, err2 := strconv.ParseFloat(*b, 64)
+		if err1 == nil && err2 == nil {
+			return cmp.Compare(x, y)
+		}
+	}
+	return strings.Compare(*a, *b)
 }
 
 // formatResult renders a result for a report, at most limit rows.

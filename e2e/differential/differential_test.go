@@ -33,60 +33,41 @@ var (
 	pgBin     = flag.String("pg-bin", "", "directory of PostgreSQL 15's initdb and pg_ctl (default: /usr/lib/postgresql/15/bin or PATH)")
 )
 
-var (
-	zproxyBin string
-	pgDSN     string
-	setupErr  error // why the servers are not there: a skip, or in CI a failure
-)
-
-func TestMain(m *testing.M) {
-	flag.Parse()
-	os.Exit(runTests(m))
-}
-
-func runTests(m *testing.M) int {
+// servers starts a throw-away PostgreSQL cluster and builds zproxy (with
+// the race detector when the tests run with it); both go at the end of the
+// test. Without PostgreSQL the test is skipped, except under CI=true,
+// where that is a failure: CI installs it.
+func servers(t *testing.T) (pgDSN, zproxyBin string) {
+	t.Helper()
 	bin, err := harness.FindPostgresBin(*pgBin)
 	if err != nil {
-		setupErr = err
-		return m.Run()
+		if os.Getenv("CI") == "true" || !errors.Is(err, harness.ErrNoPostgres) {
+			t.Fatal(err)
+		}
+		t.Skip(err)
 	}
+	// fsync and friends off: the cluster is thrown away, and the test is
+	// about results, not durability.
 	pg, err := harness.StartPostgres(bin, 0, "fsync=off", "synchronous_commit=off", "full_page_writes=off")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "differential:", err)
-		return 1
+		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		if err := pg.Stop(false); err != nil {
-			fmt.Fprintln(os.Stderr, "differential:", err)
+			t.Error(err)
 		}
-	}()
-	pgDSN = pg.DSN()
+	})
 	zbin, cleanup, err := harness.BuildZproxy(raceEnabled)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "differential:", err)
-		return 1
+		t.Fatal(err)
 	}
-	defer cleanup()
-	zproxyBin = zbin
-	return m.Run()
-}
-
-// requireServers skips the test when PostgreSQL is not installed, except
-// under CI=true, where that is a failure: CI installs it.
-func requireServers(t *testing.T) {
-	t.Helper()
-	if setupErr == nil {
-		return
-	}
-	if os.Getenv("CI") == "true" || !errors.Is(setupErr, harness.ErrNoPostgres) {
-		t.Fatal(setupErr)
-	}
-	t.Skip(setupErr)
+	t.Cleanup(cleanup)
+	return pg.DSN(), zbin
 }
 
 // startZproxy starts zproxy on a fresh data directory; the process is
 // killed at the end of the test.
-func startZproxy(t *testing.T) *harness.Proc {
+func startZproxy(t *testing.T, zproxyBin string) *harness.Proc {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "zproxy-difftest-")
 	if err != nil {
@@ -124,8 +105,8 @@ func dsnOf(p *harness.Proc) string {
 // seed, a few hundred statements, under a minute); every mismatch fails it
 // with the minimised repro.
 func TestCampaign(t *testing.T) {
-	requireServers(t)
-	zp := startZproxy(t)
+	pgDSN, zproxyBin := servers(t)
+	zp := startZproxy(t, zproxyBin)
 	opts := Options{
 		Seed:            *seed,
 		Statements:      *queries,
@@ -147,7 +128,7 @@ func TestCampaign(t *testing.T) {
 	opts.Restart = func() (string, string, error) {
 		_ = zp.Kill()
 		last := zp.Log()
-		zp = startZproxy(t)
+		zp = startZproxy(t, zproxyBin)
 		return dsnOf(zp), last, nil
 	}
 	ctx := context.Background()
