@@ -131,10 +131,7 @@ type Gaps struct {
 	// subquery, or in a LATERAL item, that reads the outermost row) is
 	// XX000 "outer reference ... evaluated without its outer row".
 	SkipLevelOuterRef bool
-	// RepeatedOrderKey: a window ORDER BY that names a column twice with
-	// different directions (ORDER BY a DESC, b, a) sorts by the later
-	// occurrence; PostgreSQL by the first.
-	RepeatedOrderKey bool
+
 	// ExistsSelectList: a correlated subquery in the select list of an
 	// EXISTS subquery, which PostgreSQL never evaluates, is XX000 "outer
 	// reference ... evaluated without its outer row".
@@ -168,7 +165,7 @@ func AllGaps() Gaps {
 		NestedJoinDerived: true, SeriesOuterJoin: true, LateralSeries: true, IsDistinctOperands: true,
 		NaturalInnerJoin: true, LateralJoinSibling: true, DeleteUsing: true, ColumnNames: true,
 		ExistsSetOpLimit: true, EmptyNamedWindow: true, NotDistinct: true, ComputedOrderLimit: true,
-		MixedIntBranches: true, Varchar: true, NestedUsing: true, NullRejecting: true, SkipLevelOuterRef: true, RepeatedOrderKey: true, ExistsSelectList: true,
+		MixedIntBranches: true, Varchar: true, NestedUsing: true, NullRejecting: true, SkipLevelOuterRef: true, ExistsSelectList: true,
 		MergedColumnType: true, CorrelatedDerived: true, ValuesNull: true}
 }
 

@@ -2,7 +2,6 @@ package differential
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -11,6 +10,11 @@ import (
 type winCtx struct {
 	s     *selectStmt
 	named []winDef
+	// hasSensitive: an order-sensitive function is already in the select
+	// list. Two of them with different windows are not deterministic
+	// together: identical rows tie in both sorts, and which of them gets
+	// which value of each is up to the engine.
+	hasSensitive bool
 }
 
 // winDef is a window definition as the generator knows it: whether its
@@ -96,7 +100,7 @@ func (g *gen) window(c ectx, k class) *expr {
 			fn{"max", insensitive, tNull, "max($1)", k, true, false})
 	}
 	f := pick(g, fns)
-	if f.sens == sensitive && !c.sc.total {
+	if f.sens == sensitive && (!c.sc.total || w.hasSensitive) {
 		switch k {
 		case cBool:
 			return nil
@@ -133,7 +137,11 @@ func (g *gen) window(c ectx, k class) *expr {
 	if f.frame && g.chance(50) {
 		frame = g.frame()
 	}
+	if strings.HasPrefix(frame, "ROWS") && (!c.sc.total || w.hasSensitive) {
+		frame = ""
+	}
 	sens := f.sens == sensitive || strings.HasPrefix(frame, "ROWS")
+	w.hasSensitive = w.hasSensitive || sens
 	rangeOffset := strings.HasPrefix(frame, "RANGE") && strings.Contains(frame, "1 ")
 	if rangeOffset && sens {
 		frame = "RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
@@ -255,14 +263,7 @@ func (g *gen) winSpec(c ectx, total, oneNumericKey, needOrder bool) (winDef, *ex
 				keys = append(keys, leaf(col.t, col.ref))
 			}
 		}
-		if g.opts.Gaps.RepeatedOrderKey {
-			seen := map[string]bool{}
-			keys = slices.DeleteFunc(keys, func(k *expr) bool {
-				dup := seen[k.tmpl]
-				seen[k.tmpl] = true
-				return dup
-			})
-		}
+
 	}
 	if len(keys) > 0 {
 		b.WriteString("ORDER BY ")
