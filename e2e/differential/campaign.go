@@ -122,9 +122,9 @@ type Gaps struct {
 	// branches are typed integer, so a bigint value fails with 22003.
 	MixedIntBranches bool
 	// NullRejecting: over the nullable side of an outer join, NOT (x IS
-	// NOT NULL) and (false AND x < 5) IS NOT NULL are taken for
-	// null-rejecting: the outer join becomes an inner (or a FULL a LEFT)
-	// one and the NULL-extended rows are lost.
+	// NOT NULL), (false AND x < 5) IS NOT NULL and (a = b) = (x > 1 AND
+	// false) are taken for null-rejecting: the outer join becomes an
+	// inner (or a FULL a LEFT) one and the NULL-extended rows are lost.
 	NullRejecting bool
 	// SkipLevelOuterRef: a subquery that references a query two or more
 	// levels out (a scalar subquery in the select list of an EXISTS or IN
@@ -149,6 +149,14 @@ type Gaps struct {
 	// FROM (SELECT outer.x) AS s), is XX000 "outer reference ... evaluated
 	// without its outer row".
 	CorrelatedDerived bool
+	// CrossJoinParens: a CROSS JOIN (e FULL JOIN b ON true) CROSS JOIN k
+	// joins as if the parentheses were not there: a's columns come back
+	// NULL-extended, and the row count is wrong.
+	CrossJoinParens bool
+	// StarUsingOrder: SELECT * over a FROM list whose later item is a
+	// USING or NATURAL join puts the merged columns first of all, not
+	// first of that item.
+	StarUsingOrder bool
 	// Varchar: zproxy keeps varchar where PostgreSQL resolves text (a set
 	// operation of a varchar column and a literal, string_agg, min and
 	// max of varchar); the schemas get text columns instead.
@@ -166,7 +174,7 @@ func AllGaps() Gaps {
 		NaturalInnerJoin: true, LateralJoinSibling: true, DeleteUsing: true, ColumnNames: true,
 		ExistsSetOpLimit: true, EmptyNamedWindow: true, NotDistinct: true, ComputedOrderLimit: true,
 		MixedIntBranches: true, Varchar: true, NestedUsing: true, NullRejecting: true, SkipLevelOuterRef: true, ExistsSelectList: true,
-		MergedColumnType: true, CorrelatedDerived: true, ValuesNull: true}
+		MergedColumnType: true, CorrelatedDerived: true, ValuesNull: true, CrossJoinParens: true, StarUsingOrder: true}
 }
 
 func (o *Options) defaults() {

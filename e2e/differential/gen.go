@@ -392,7 +392,7 @@ func (g *gen) pred(c ectx, depth int) *expr {
 		return mk(tBool, "($1 OR $2)", g.pred(c, depth-1), g.pred(c, depth-1))
 	case r < 80:
 		p := g.pred(c, depth-1)
-		if g.opts.Gaps.NullRejecting && strings.Contains(p.String(), "IS NOT NULL") {
+		if g.opts.Gaps.NullRejecting && (strings.Contains(p.String(), "IS NOT NULL") || strings.Contains(p.String(), " AND ")) {
 			return mk(tBool, "(NOT $1)", g.comparison(c, depth-1))
 		}
 		return mk(tBool, "(NOT $1)", p)
@@ -407,7 +407,7 @@ func (g *gen) pred(c ectx, depth int) *expr {
 
 func (g *gen) comparison(c ectx, depth int) *expr {
 	k := g.someClass(c)
-	if k == cBool && g.chance(50) {
+	if k == cBool && (g.chance(50) || g.opts.Gaps.NullRejecting) {
 		k = cInt
 	}
 	a := g.expr(c, k, depth)

@@ -318,7 +318,8 @@ func (g *gen) selectList(s *selectStmt, c ectx, sh shape, mode string) {
 		}
 	case sh.exists && (g.chance(60) || g.opts.Gaps.ExistsSelectList):
 		add(leaf(tInt4, "1"), "")
-	case mode == "plain" && len(s.from) > 0 && g.chance(12) && (!sh.unique || namesUnique(fromOut(c.sc))):
+	case mode == "plain" && len(s.from) > 0 && g.chance(12) && (!sh.unique || namesUnique(fromOut(c.sc))) &&
+		!(g.opts.Gaps.StarUsingOrder && len(s.from) > 1 && hasMerged(c.sc.out)):
 		g.tag("select.star")
 		if len(c.sc.rels) > 1 && g.chance(50) {
 			r := pick(g, c.sc.rels)
@@ -351,6 +352,11 @@ func namedDifferently(e *expr) bool {
 	}
 	return strings.HasPrefix(e.tmpl, "CASE") || strings.HasPrefix(e.tmpl, "CAST(") || strings.HasPrefix(e.tmpl, "(NOT EXISTS") ||
 		strings.Contains(e.tmpl, " || ") && strings.HasPrefix(e.tmpl, "(")
+}
+
+// hasMerged: some column is the merged column of USING or NATURAL.
+func hasMerged(cols []fromCol) bool {
+	return slices.ContainsFunc(cols, func(c fromCol) bool { return c.merged })
 }
 
 func fromOut(sc *scope) []outCol {
@@ -616,6 +622,9 @@ func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []
 	}
 	g.tag("join." + kind)
 	if jt == "CROSS JOIN" {
+		if right.kind == fJoin && g.opts.Gaps.CrossJoinParens {
+			it.joinType, it.on = "JOIN", leaf(tBool, "true")
+		}
 		return it, rels, append(slices.Clone(lout), rout...)
 	}
 
