@@ -23,6 +23,7 @@ var CatalogPartition = []byte("C/zproxy-catalog")
 const (
 	tablePrefix   = "t/"
 	viewPrefix    = "w/"
+	seqPrefix     = "q/"
 	versionPrefix = "v/"
 	descAttr      = "desc"
 )
@@ -60,6 +61,73 @@ type Column struct {
 	// Hidden columns are zproxy's own (the row id of a table declared
 	// without a primary key): readable by name, left out of SELECT *.
 	Hidden bool `json:"hidden,omitempty"`
+	// Default is the DEFAULT expression as written ("" for none): bound
+	// again by every INSERT that needs it.
+	Default string `json:"default,omitempty"`
+	// Identity is "always" or "by default" for an identity column.
+	Identity string `json:"identity,omitempty"`
+	// Sequence names the sequence the column's default (SERIAL, DEFAULT
+	// nextval('s')) or identity draws from: DROP SEQUENCE finds the
+	// columns depending on it here.
+	Sequence string `json:"sequence,omitempty"`
+	// Attr is the name of the store attribute holding the column's values
+	// when it differs from Name: a renamed column keeps its attribute, and
+	// a column added after another of its name was dropped gets a fresh
+	// one (so the dropped column's values never come back).
+	Attr string `json:"attr,omitempty"`
+	// Missing, for a column added with a constant DEFAULT by ALTER TABLE,
+	// is that default's text: rows written before the column existed
+	// have no attribute for it and read as this value (PostgreSQL's
+	// attmissingval). Rows written since store an explicit null attribute
+	// for NULL, so the two never mix.
+	Missing string `json:"missing,omitempty"`
+}
+
+// AttrName is the store attribute of the column's values.
+func (c *Column) AttrName() string {
+	if c.Attr != "" {
+		return c.Attr
+	}
+	return c.Name
+}
+
+// MissingValue is the value rows written before the column existed read
+// as (NULL unless Missing is set).
+func (c *Column) MissingValue() (sqltypes.Value, error) {
+	if c.Missing == "" {
+		return sqltypes.Null, nil
+	}
+	return sqltypes.ParseText(c.Type, c.Missing)
+}
+
+// Check is a CHECK constraint: every row's value of the expression must
+// not be false.
+type Check struct {
+	Name string `json:"name"`
+	SQL  string `json:"sql"`
+}
+
+// Sequence is a sequence generator (CREATE SEQUENCE, SERIAL, IDENTITY).
+// Its state lives in its own store item (see SequencePartition); the
+// descriptor holds its definition.
+type Sequence struct {
+	ID        uint64 `json:"id"`
+	Name      string `json:"name"`
+	Increment int64  `json:"increment"`
+	Min       int64  `json:"min"`
+	Max       int64  `json:"max"`
+	Start     int64  `json:"start"`
+	Cache     int64  `json:"cache"`
+	Cycle     bool   `json:"cycle,omitempty"`
+	// OwnedBy is "table.column" for SERIAL and identity columns: the
+	// sequence is dropped with its table.
+	OwnedBy string `json:"owned_by,omitempty"`
+	// BitReversed hands out values with their bits reversed (Spanner's
+	// bit-reversed sequences): unique, but spread over the key space
+	// instead of always appending at its end.
+	BitReversed bool `json:"bit_reversed,omitempty"`
+	// Type is the integer type of the values (smallint, integer, bigint).
+	Type sqltypes.Type `json:"type"`
 }
 
 // KeyColumn is one column of a key: the primary key, a btree index or a
@@ -89,13 +157,36 @@ type Index struct {
 
 // Table describes a table.
 type Table struct {
-	ID         uint64      `json:"id"`
+	// ID identifies the table for its whole life (privileges, OIDs).
+	ID uint64 `json:"id"`
+	// DataID, when set, is the ID its rows are stored under instead
+	// (StoreID): TRUNCATE moves the table to fresh partitions.
+	DataID     uint64      `json:"data_id,omitempty"`
 	Name       string      `json:"name"`
 	Columns    []Column    `json:"columns"`
 	PrimaryKey []KeyColumn `json:"primary_key"`
 	Shards     int         `json:"shards"`
 	Mutability string      `json:"mutability"`
 	Indexes    []*Index    `json:"indexes,omitempty"`
+	Checks     []Check     `json:"checks,omitempty"`
+	// Owner is the role that created the table and holds every privilege
+	// on it (empty for tables created before roles existed).
+	Owner string `json:"owner,omitempty"`
+	// Rewrite, while a primary-key change copies the rows to their new
+	// keys, is the table as it will be (new key, store IDs); writes to the
+	// table are refused meanwhile (ObjectInUse) and a restart abandons the
+	// change (executor/rekey.go).
+	Rewrite *Table `json:"rewrite,omitempty"`
+	// TTL, when set, expires rows (ttl.go).
+	TTL *TTL `json:"ttl,omitempty"`
+	// RetiredAttrs are store attributes of dropped columns: rows still
+	// hold them, so no new column may use them.
+	RetiredAttrs []string `json:"retired_attrs,omitempty"`
+	// Revision is the catalog version that last wrote this descriptor (0
+	// for descriptors written before revisions existed). A transaction
+	// commits only if the tables it wrote still have the revisions its
+	// statements planned with (see executor.Txn).
+	Revision uint64 `json:"revision,omitempty"`
 
 	// Virtual holds the rows of a view computed by the catalog
 	// (information_schema, pg_catalog); nil for a stored table.
@@ -175,9 +266,27 @@ type View struct {
 
 // Snapshot is an immutable view of the catalog at one version.
 type Snapshot struct {
-	Version uint64
-	tables  map[string]*Table
-	views   map[string]*View
+	Version   uint64
+	tables    map[string]*Table
+	views     map[string]*View
+	sequences map[string]*Sequence
+	roles     map[string]*Role // see roles.go
+}
+
+// Sequence returns the named sequence.
+func (s *Snapshot) Sequence(name string) (*Sequence, bool) {
+	q, ok := s.sequences[name]
+	return q, ok
+}
+
+// Sequences returns all sequences sorted by name.
+func (s *Snapshot) Sequences() []*Sequence {
+	out := make([]*Sequence, 0, len(s.sequences))
+	for _, q := range s.sequences {
+		out = append(out, q)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // StoredView returns the named view.
@@ -201,7 +310,8 @@ func (s *Snapshot) Views() []*View {
 func (s *Snapshot) HasRelation(name string) bool {
 	_, t := s.tables[name]
 	_, v := s.views[name]
-	return t || v
+	_, q := s.sequences[name]
+	return t || v || q
 }
 
 // Table returns the named table, or a 42P01 error.
@@ -375,14 +485,54 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("catalog: reading views: %w", err)
 		}
+		sequences := map[string]*Sequence{}
+		start = []byte(seqPrefix)
+		it = c.store.Scan(ctx, kv.ScanRequest{Partition: CatalogPartition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+		for it.Next() {
+			var q Sequence
+			if err := decodeDesc(it.Item(), &q); err != nil {
+				it.Close()
+				return nil, err
+			}
+			sequences[q.Name] = &q
+		}
+		err = it.Err()
+		it.Close()
+		if err != nil {
+			return nil, fmt.Errorf("catalog: reading sequences: %w", err)
+		}
+		roles, err := c.loadRoles(ctx)
+		if err != nil {
+			return nil, err
+		}
 		v2, err := c.latestVersion(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles}, nil
 		}
 	}
+}
+
+// DescriptorKey is the store key of the named table's descriptor: a
+// transaction reads and share-locks it to learn that the table's schema did
+// not change before its commit.
+func DescriptorKey(table string) kv.Key {
+	return kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + table)}
+}
+
+// DescriptorRevision returns the revision of the table descriptor item it
+// (read at DescriptorKey); ok is false when the item does not exist.
+func DescriptorRevision(it kv.Item) (rev uint64, ok bool, err error) {
+	if !kv.Found(it) {
+		return 0, false, nil
+	}
+	t, err := decodeTable(it)
+	if err != nil {
+		return 0, false, err
+	}
+	return t.Revision, true, nil
 }
 
 func decodeTable(it kv.Item) (*Table, error) {
@@ -410,13 +560,20 @@ func decodeDesc(it kv.Item, v any) error {
 	return fmt.Errorf("catalog: descriptor %q has no %s attribute", it.Key.Sort, descAttr)
 }
 
-// Change describes one schema change: the tables to write and to remove.
+// Change describes one schema change: the tables to write and to remove,
+// and the roles (roles.go).
 type Change struct {
 	Put    []*Table
 	Delete []string
 	// PutViews and DeleteViews change stored views.
 	PutViews    []*View
 	DeleteViews []string
+	// PutSequences and DeleteSequences change sequence definitions.
+	PutSequences    []*Sequence
+	DeleteSequences []string
+
+	PutRoles    []*Role
+	DeleteRoles []string
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -441,29 +598,46 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		}
 		ops := []kv.Op{{Kind: kv.OpPut, Key: kv.Key{Partition: CatalogPartition, Sort: versionKey(next)}, Cond: kv.CondNotExists}}
 		for _, t := range ch.Put {
-			data, err := json.Marshal(t)
+			t.Revision = next
+			op, err := putDescriptor(tablePrefix+t.Name, t)
 			if err != nil {
 				return nil, err
 			}
-			ops = append(ops, kv.Op{Kind: kv.OpPut,
-				Key:   kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + t.Name)},
-				Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}})
+			ops = append(ops, op)
 		}
 		for _, name := range ch.Delete {
 			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + name)}})
 		}
 		for _, v := range ch.PutViews {
-			data, err := json.Marshal(v)
+			op, err := putDescriptor(viewPrefix+v.Name, v)
 			if err != nil {
 				return nil, err
 			}
-			ops = append(ops, kv.Op{Kind: kv.OpPut,
-				Key:   kv.Key{Partition: CatalogPartition, Sort: []byte(viewPrefix + v.Name)},
-				Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}})
+			ops = append(ops, op)
 		}
+		for _, q := range ch.PutSequences {
+			op, err := putDescriptor(seqPrefix+q.Name, q)
+			if err != nil {
+				return nil, err
+			}
+			ops = append(ops, op)
+		}
+		for _, name := range ch.DeleteSequences {
+			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(seqPrefix + name)}})
+		}
+		gone := map[string]bool{}
 		for _, name := range ch.DeleteViews {
+			if gone[name] {
+				continue // DynamoDB refuses two writes of one item in a transaction
+			}
+			gone[name] = true
 			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(viewPrefix + name)}})
 		}
+		rops, err := roleOps(ch)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, rops...)
 		err = c.store.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
@@ -477,11 +651,41 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 	return nil, pgerr.Wrap(ErrConflict, pgerr.SerializationFailure, "schema change conflicted with concurrent changes")
 }
 
+// StoreID is the ID the table's rows are stored under (see Partition).
+func (t *Table) StoreID() uint64 {
+	if t.DataID != 0 {
+		return t.DataID
+	}
+	return t.ID
+}
+
+// MaxObjectsPerChange bounds how many tables, indexes and sequences one
+// catalog change may create (see ObjectID).
+const MaxObjectsPerChange = 1024
+
+// ObjectID is the ID of the i-th object (table, index or sequence) a
+// catalog change at version creates: unique, since versions are, and past
+// every ID an earlier version handed out (including the plain version
+// numbers early catalogs used), and small enough to serve as a
+// PostgreSQL OID for a long time (version < 2^22).
+func ObjectID(version uint64, i int) uint64 {
+	return version*MaxObjectsPerChange + uint64(i)
+}
+
 // Clone returns a deep copy of t, for building a changed descriptor.
 func (t *Table) Clone() *Table {
 	c := *t
 	c.Columns = append([]Column(nil), t.Columns...)
 	c.PrimaryKey = append([]KeyColumn(nil), t.PrimaryKey...)
+	c.Checks = append([]Check(nil), t.Checks...)
+	c.RetiredAttrs = append([]string(nil), t.RetiredAttrs...)
+	if t.TTL != nil {
+		ttl := *t.TTL
+		c.TTL = &ttl
+	}
+	if t.Rewrite != nil {
+		c.Rewrite = t.Rewrite.Clone()
+	}
 	c.Indexes = make([]*Index, len(t.Indexes))
 	for i, ix := range t.Indexes {
 		cp := *ix

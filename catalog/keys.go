@@ -4,14 +4,17 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
+	"github.com/cockroachdb/apd/v3"
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/zorder"
 )
 
-// Store layout of table rows and index entries (DESIGN.md, "Store model"):
+// Store layout of table rows and index entries (ARCHITECTURE.md, "Store layout"):
 //
 //	row:          partition 'T' ‖ table id (8 bytes BE) ‖ shard (2 bytes BE)
 //	              sort      tuple(primary key columns, DESC inverted)
@@ -27,11 +30,28 @@ import (
 const (
 	rowTag   = 'T'
 	indexTag = 'I'
+	seqTag   = 'S'
 )
 
-// TablePartition returns the partition key of shard of table t.
-func TablePartition(tableID uint64, shard int) []byte {
-	return partition(rowTag, tableID, shard)
+// SequenceKey is the key of a sequence's state item: its own partition,
+// holding, as PostgreSQL's sequence relation does, the last value handed
+// out (SequenceLastAttr), whether it was (SequenceCalledAttr: false after
+// CREATE or setval(s, v, false), when v itself is next) and VersionAttr,
+// which every change increments so that claims of value blocks by several
+// proxies are conditional writes.
+func SequenceKey(seqID uint64) kv.Key {
+	return kv.Key{Partition: partition(seqTag, seqID, 0), Sort: []byte("s")}
+}
+
+// Attributes of a sequence's state item.
+const (
+	SequenceLastAttr   = ReservedPrefix + "last"
+	SequenceCalledAttr = ReservedPrefix + "called"
+)
+
+// Partition returns the partition key of shard of the table's rows.
+func (t *Table) Partition(shard int) []byte {
+	return partition(rowTag, t.StoreID(), shard)
 }
 
 // IndexPartition returns the partition key of shard of an index.
@@ -47,9 +67,23 @@ func partition(tag byte, id uint64, shard int) []byte {
 }
 
 // AppendKeyValue appends the order-preserving tuple encoding of one value.
-// -0.0 is folded onto +0.0 because SQL equality treats them as equal.
+// Values that compare equal encode equal: -0.0 is folded onto +0.0, numeric
+// 1.0 and 1.00 share a key, an interval keys by its span (so '1 mon' and
+// '30 days' collide, as they do in a PostgreSQL unique index), char(n)
+// without its trailing blanks. json, jsonb and arrays have no key encoding
+// (CheckKeyType refuses them as key columns); if one reaches here anyway it
+// is keyed by its text, which keeps equality but not order.
 func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 	switch v.K {
+	case sqltypes.KindNumeric:
+		return zorder.AppendDecimal(b, decimalKey(v.Numeric()), desc)
+	case sqltypes.KindInterval:
+		hi, lo := sqltypes.IntervalSpan(v.Interval())
+		return zorder.AppendInt128(b, hi, lo, desc)
+	case sqltypes.KindBPChar:
+		return zorder.AppendString(b, strings.TrimRight(v.S, " "), desc)
+	case sqltypes.KindJSON, sqltypes.KindJSONB, sqltypes.KindArray:
+		return zorder.AppendString(b, sqltypes.FormatText(v), desc)
 	case sqltypes.KindNull:
 		return zorder.AppendNull(b, desc)
 	case sqltypes.KindFloat:
@@ -91,7 +125,7 @@ func ShardOf(pk []byte, shards int) int {
 // RowKey returns the store key of a table row.
 func (t *Table) RowKey(row []sqltypes.Value) kv.Key {
 	pk := t.EncodePK(nil, row)
-	return kv.Key{Partition: TablePartition(t.ID, ShardOf(pk, t.Shards)), Sort: pk}
+	return kv.Key{Partition: t.Partition(ShardOf(pk, t.Shards)), Sort: pk}
 }
 
 // VersionAttr is the attribute holding a row's version: 1 when inserted,
@@ -109,12 +143,24 @@ const ReservedPrefix = "zproxy:"
 func (t *Table) RowAttrs(row []sqltypes.Value, version int64) []kv.Attr {
 	attrs := make([]kv.Attr, 0, len(row)+1)
 	for i, v := range row {
-		if v.IsNull() {
-			continue
-		}
-		attrs = append(attrs, ValueAttr(t.Columns[i].Name, v))
+		attrs = t.appendAttr(attrs, i, v)
 	}
+	attrs = t.appendExpiry(attrs, row)
 	return append(attrs, kv.Attr{Name: VersionAttr, Kind: kv.AttrInt, I: version})
+}
+
+// appendAttr appends column i's value: nothing for NULL, except in a
+// column with a Missing value, where an absent attribute means "written
+// before the column existed" and NULL needs an explicit null attribute.
+func (t *Table) appendAttr(attrs []kv.Attr, i int, v sqltypes.Value) []kv.Attr {
+	c := &t.Columns[i]
+	if v.IsNull() {
+		if c.Missing == "" {
+			return attrs
+		}
+		return append(attrs, kv.Attr{Name: c.AttrName(), Kind: kv.AttrNull})
+	}
+	return append(attrs, ValueAttr(c.AttrName(), v))
 }
 
 // RowVersion returns the version attribute of a stored row (an AttrNull for
@@ -122,11 +168,30 @@ func (t *Table) RowAttrs(row []sqltypes.Value, version int64) []kv.Attr {
 func RowVersion(attrs []kv.Attr) kv.Attr { return kv.Lookup(attrs, VersionAttr) }
 
 // ValueAttr converts one value into a named store attribute. Timestamps and
-// dates are stored as integers (µs and days since the Unix epoch), uuids as
-// their canonical text, so other tools reading the store see plain values.
+// dates are stored as integers (µs and days since the Unix epoch; ±infinity
+// as the extreme int64s), uuids as their canonical text, so other tools
+// reading the store see plain values.
+//
+// A numeric is stored as a number (DynamoDB N) when that is lossless: an
+// integer in int64 range, or a value whose text is exactly the shortest
+// text of the nearest float64 (1.5, 0.25) so reading it back as a float
+// gives the same digits. Others (1.50 with its scale, 30-digit values,
+// NaN and infinities) are stored as their text. Intervals are stored as
+// ISO 8601 text ('P1Y2M3DT4H'), char(n) padded, json verbatim, jsonb in
+// its normal text form and arrays in PostgreSQL's array text form: strings
+// that other tools can read and that load back exactly. (A DynamoDB map or
+// list would lose numeric precision, key order and SQL NULL elements.)
 func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 	a := kv.Attr{Name: name}
 	switch v.K {
+	case sqltypes.KindNumeric:
+		return numericAttr(a, v)
+	case sqltypes.KindInterval:
+		a.Kind, a.S = kv.AttrString, string(sqltypes.AppendIntervalISO(nil, v.Interval()))
+	case sqltypes.KindBPChar, sqltypes.KindJSON:
+		a.Kind, a.S = kv.AttrString, v.S
+	case sqltypes.KindJSONB, sqltypes.KindArray:
+		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
 	case sqltypes.KindNull:
 		a.Kind = kv.AttrNull
 	case sqltypes.KindBool:
@@ -154,6 +219,8 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		return sqltypes.NewBool(a.I != 0), nil
 	case kv.AttrInt:
 		switch t.Kind() {
+		case sqltypes.KindNumeric:
+			return sqltypes.NumericFromInt(a.I), nil
 		case sqltypes.KindFloat:
 			return sqltypes.NewFloat(float64(a.I)), nil
 		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindBool:
@@ -161,6 +228,9 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		}
 	case kv.AttrFloat:
 		switch t.Kind() {
+		case sqltypes.KindNumeric:
+			// The inverse of numericAttr: the float's shortest text.
+			return sqltypes.ParseNumeric(strconv.FormatFloat(a.F, 'f', -1, 64))
 		case sqltypes.KindFloat:
 			return sqltypes.NewFloat(a.F), nil
 		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate:
@@ -173,8 +243,17 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindText:
 			// Scanned attributes may alias store memory (kv.Iterator).
 			return sqltypes.NewText(strings.Clone(a.S)), nil
-		case sqltypes.KindUUID:
-			return sqltypes.ParseText(t, a.S)
+		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval:
+			// Parsed without the type's modifiers: what was stored fits them.
+			return sqltypes.ParseText(storedType(t), a.S)
+		case sqltypes.KindJSONB, sqltypes.KindArray:
+			// Parsed documents and arrays keep substrings of their text,
+			// which must not alias store memory.
+			return sqltypes.ParseText(storedType(t), strings.Clone(a.S))
+		case sqltypes.KindBPChar:
+			return sqltypes.NewBPChar(strings.Clone(a.S)), nil
+		case sqltypes.KindJSON:
+			return sqltypes.NewJSON(strings.Clone(a.S)), nil
 		}
 	case kv.AttrBytes:
 		switch t.Kind() {
@@ -193,6 +272,13 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 func (t *Table) DecodeRow(attrs []kv.Attr, row []sqltypes.Value) error {
 	for i := range row {
 		row[i] = sqltypes.Null
+		if t.Columns[i].Missing != "" {
+			v, err := t.Columns[i].MissingValue()
+			if err != nil {
+				return err
+			}
+			row[i] = v
+		}
 	}
 	for _, a := range attrs {
 		i := t.columnOrdinal(a.Name)
@@ -211,7 +297,7 @@ func (t *Table) DecodeRow(attrs []kv.Attr, row []sqltypes.Value) error {
 func (t *Table) columnOrdinal(name string) int {
 	// Tables are narrow; a linear scan beats a map for typical widths.
 	for i := range t.Columns {
-		if t.Columns[i].Name == name {
+		if t.Columns[i].AttrName() == name {
 			return i
 		}
 	}
@@ -272,18 +358,23 @@ func (t *Table) EntryAttrs(ix *Index, row []sqltypes.Value) []kv.Attr {
 	cols := t.EntryColumns(ix)
 	attrs := make([]kv.Attr, 0, len(cols))
 	for _, c := range cols {
-		if !row[c].IsNull() {
-			attrs = append(attrs, ValueAttr(t.Columns[c].Name, row[c]))
-		}
+		attrs = t.appendAttr(attrs, c, row[c])
 	}
-	return attrs
+	return t.appendExpiry(attrs, row)
 }
 
-// ZType maps a SQL type onto its Z-order attribute type.
+// ZType maps a SQL type onto its Z-order attribute type. Numeric and
+// interval use float codes (of the value, and of the interval's span in
+// µs): rounding to the nearest float64 never reverses two values, so the
+// codes of every value in [a, b] lie in [code(a), code(b)] and the box
+// keeps every row; values that round together cost reads the residual
+// filter drops. char(n) uses its text without trailing blanks.
 func ZType(t sqltypes.Type) zorder.Type {
 	switch t.Kind() {
-	case sqltypes.KindFloat:
+	case sqltypes.KindFloat, sqltypes.KindNumeric, sqltypes.KindInterval:
 		return zorder.TypeFloat
+	case sqltypes.KindBPChar:
+		return zorder.TypeBytes
 	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
 		return zorder.TypeTimestamp
 	case sqltypes.KindDate:
@@ -335,6 +426,148 @@ func ZCode(a zorder.Attr, v sqltypes.Value) uint64 {
 		return a.Bool(v.I != 0)
 	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
 		return a.String(v.S)
+	case sqltypes.KindNumeric:
+		return a.Float(v.AsFloat())
+	case sqltypes.KindInterval:
+		return a.Float(intervalFloat(v.Interval()))
+	case sqltypes.KindBPChar:
+		return a.String(strings.TrimRight(v.S, " "))
 	}
 	return a.Int(v.I)
+}
+
+// ZAbove is the code interval of x >= v (inclusive) or x > v for a value
+// of any kind: the optimizer's box bound. The lossy codes (numeric,
+// interval) always keep v's own code, since values just above v may share
+// it.
+func ZAbove(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
+	switch v.K {
+	case sqltypes.KindFloat:
+		return a.FloatAbove(v.F, inclusive)
+	case sqltypes.KindNumeric:
+		return a.FloatAbove(v.AsFloat(), true)
+	case sqltypes.KindInterval:
+		return a.FloatAbove(intervalFloat(v.Interval()), true)
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
+		return a.StringAbove(v.S, inclusive)
+	case sqltypes.KindBPChar:
+		return a.StringAbove(strings.TrimRight(v.S, " "), inclusive)
+	case sqltypes.KindBool:
+		if v.I != 0 || !inclusive {
+			return a.BoolEq(true)
+		}
+		return a.NotNull()
+	}
+	return a.IntAbove(v.I, inclusive)
+}
+
+// ZBelow is the code interval of x <= v (inclusive) or x < v.
+func ZBelow(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
+	switch v.K {
+	case sqltypes.KindFloat:
+		return a.FloatBelow(v.F, inclusive)
+	case sqltypes.KindNumeric:
+		return a.FloatBelow(v.AsFloat(), true)
+	case sqltypes.KindInterval:
+		return a.FloatBelow(intervalFloat(v.Interval()), true)
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
+		return a.StringBelow(v.S, inclusive)
+	case sqltypes.KindBPChar:
+		return a.StringBelow(strings.TrimRight(v.S, " "), inclusive)
+	case sqltypes.KindBool:
+		if v.I == 0 || !inclusive {
+			return a.BoolEq(false)
+		}
+		return a.NotNull()
+	}
+	return a.IntBelow(v.I, inclusive)
+}
+
+// intervalFloat is an interval's comparison span in µs, rounded to the
+// nearest float64 (monotone in the span).
+func intervalFloat(iv sqltypes.IntervalValue) float64 {
+	hi, lo := sqltypes.IntervalSpan(iv)
+	// hi·2^64 + lo; the two parts add with one rounding each, and lo's
+	// rounding cannot reorder spans that hi already separates.
+	return float64(hi)*0x1p64 + float64(lo)
+}
+
+// decimalKey is the zorder form of a numeric: normalized digits and the
+// exponent of 0.d1d2….
+func decimalKey(d *apd.Decimal) zorder.Decimal {
+	switch d.Form {
+	case apd.NaN, apd.NaNSignaling:
+		return zorder.Decimal{Class: zorder.DecimalNaN}
+	case apd.Infinite:
+		if d.Negative {
+			return zorder.Decimal{Class: zorder.DecimalNegInf}
+		}
+		return zorder.Decimal{Class: zorder.DecimalPosInf}
+	}
+	if d.IsZero() {
+		return zorder.Decimal{Class: zorder.DecimalZero}
+	}
+	digits := strings.TrimRight(d.Coeff.String(), "0")
+	trimmed := len(d.Coeff.String()) - len(digits)
+	// value = digits × 10^(Exponent+trimmed) = 0.digits × 10^(that+len).
+	exp := int64(d.Exponent) + int64(trimmed) + int64(len(digits))
+	k := zorder.Decimal{Class: zorder.DecimalPos, Exp: int32(exp), Digits: []byte(digits)}
+	if d.Negative {
+		k.Class = zorder.DecimalNeg
+	}
+	return k
+}
+
+// numericAttr stores a numeric as a number when lossless (see ValueAttr).
+func numericAttr(a kv.Attr, v sqltypes.Value) kv.Attr {
+	d := v.Numeric()
+	text := sqltypes.FormatText(v)
+	if d.Form == apd.Finite {
+		if d.Exponent == 0 {
+			if i, err := strconv.ParseInt(text, 10, 64); err == nil {
+				a.Kind, a.I = kv.AttrInt, i
+				return a
+			}
+		}
+		if f, err := strconv.ParseFloat(text, 64); err == nil && strconv.FormatFloat(f, 'f', -1, 64) == text {
+			a.Kind, a.F = kv.AttrFloat, f
+			return a
+		}
+	}
+	a.Kind, a.S = kv.AttrString, text
+	return a
+}
+
+// storedType is t without the modifiers stored values already satisfy.
+func storedType(t sqltypes.Type) sqltypes.Type {
+	switch t.ID {
+	case sqltypes.Numeric:
+		return sqltypes.TypeNumeric
+	case sqltypes.Interval:
+		return sqltypes.TypeInterval
+	}
+	return t
+}
+
+// CheckKeyType reports whether a column of type t can be a primary key or
+// btree index column (kind KindBTree) or a Z-order index attribute (kind
+// KindZOrder). json has no ordering at all (PostgreSQL: no default btree
+// operator class, 42704); jsonb and arrays are not key-encodable in zproxy
+// (0A000). The planner calls it for each key column of CREATE TABLE's
+// PRIMARY KEY and of CREATE INDEX.
+func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
+	method := "btree"
+	if kind == KindZOrder {
+		method = "zorder"
+	}
+	switch t.ID {
+	case sqltypes.JSON:
+		return pgerr.New(pgerr.UndefinedObject, "data type json has no default operator class for access method %q", method).
+			WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
+	case sqltypes.JSONB:
+		return pgerr.New(pgerr.FeatureNotSupported, "jsonb columns cannot be key or index columns")
+	case sqltypes.Array:
+		return pgerr.New(pgerr.FeatureNotSupported, "array columns (%s) cannot be key or index columns", t)
+	}
+	return nil
 }

@@ -46,10 +46,10 @@ var views = map[string]map[string]viewDef{
 							nullable = "NO"
 						}
 						maxLen := sqltypes.Null
-						if c.Type.ID == sqltypes.Varchar && c.Type.Width > 0 {
+						if (c.Type.ID == sqltypes.Varchar || c.Type.ID == sqltypes.BPChar) && c.Type.Width > 0 {
 							maxLen = sqltypes.NewInt(int64(c.Type.Width))
 						}
-						dataType := sqltypes.Type{ID: c.Type.ID}.String()
+						dataType := c.Type.InfoSchemaName()
 						row := append(texts("zproxy", "public", t.Name, c.Name), sqltypes.NewInt(int64(i+1)), sqltypes.Null,
 							sqltypes.NewText(nullable), sqltypes.NewText(dataType), maxLen)
 						out = append(out, row)

@@ -192,7 +192,7 @@ func TestKillKeepsAcknowledgedWrites(t *testing.T) {
 	restarted.Stop()
 }
 
-// TestPasswordAuth checks cleartext-password authentication with users
+// TestPasswordAuth checks SCRAM-SHA-256 password authentication with users
 // from --users.
 func TestPasswordAuth(t *testing.T) {
 	requireZproxy(t)

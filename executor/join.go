@@ -571,11 +571,11 @@ type keyedRow struct {
 func (l *lookupJoinRows) read(ctx context.Context, prefixes []string) ([]keyedRow, error) {
 	n := l.node
 	t := n.Table
-	store := l.ec.ex.Store
+	store := l.ec.kv
 	if n.PointGet {
 		keys := make([]kv.Key, len(prefixes))
 		for i, p := range prefixes {
-			keys[i] = kv.Key{Partition: catalog.TablePartition(t.ID, catalog.ShardOf([]byte(p), t.Shards)), Sort: []byte(p)}
+			keys[i] = kv.Key{Partition: t.Partition(catalog.ShardOf([]byte(p), t.Shards)), Sort: []byte(p)}
 		}
 		items, err := store.Get(ctx, kv.GetRequest{Keys: keys, Stats: &l.stats})
 		if err != nil {
@@ -603,7 +603,7 @@ func (l *lookupJoinRows) read(ctx context.Context, prefixes []string) ([]keyedRo
 	var pending []keyedRow
 	for _, p := range prefixes {
 		for sh := 0; sh < shards; sh++ {
-			part := catalog.TablePartition(t.ID, sh)
+			part := t.Partition(sh)
 			if n.Index != nil {
 				part = catalog.IndexPartition(n.Index.ID, sh)
 			}
@@ -665,4 +665,127 @@ func (l *lookupJoinRows) Close() {
 		st.Requests += l.stats.Requests.Load()
 		st.Capacity += l.stats.Capacity()
 	}
+}
+
+// mergeJoinRows joins two inputs ordered by their join keys: for each left
+// row it moves the right input up to the left key and pairs the left row
+// with the group of right rows of that key (kept while left keys repeat).
+type mergeJoinRows struct {
+	ec          *execCtx
+	node        *optimizer.MergeJoin
+	left, right Rows
+	em          joinEmitter
+
+	group    [][]sqltypes.Value // right rows of groupKey
+	groupKey []sqltypes.Value
+	peek     []sqltypes.Value // the next right row, read ahead
+	peekKey  []sqltypes.Value
+	rightEnd bool
+	started  bool
+	cur      pendingJoin
+	lkey     []sqltypes.Value
+}
+
+func (ec *execCtx) newMergeJoin(ctx context.Context, n *optimizer.MergeJoin) (Rows, error) {
+	l, err := ec.build(ctx, n.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ec.build(ctx, n.Right)
+	if err != nil {
+		l.Close()
+		return nil, err
+	}
+	return &mergeJoinRows{ec: ec, node: n, left: l, right: r,
+		em: joinEmitter{kind: n.Kind, lw: len(n.Left.Columns()), rw: len(n.Right.Columns())}}, nil
+}
+
+// compareKeys orders join keys as the inputs are ordered.
+func compareKeys(a, b []sqltypes.Value) int {
+	for i := range a {
+		if c := sqltypes.Compare(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// readRight reads the next right row with its key into peek.
+func (m *mergeJoinRows) readRight(ctx context.Context) error {
+	row, ok, err := m.right.Next(ctx)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		m.rightEnd, m.peek = true, nil
+		return nil
+	}
+	m.peek = copyRow(row)
+	k, _, err := evalKeys(m.node.RightKeys, m.ec.eval, m.peek, nil)
+	m.peekKey = k
+	return err
+}
+
+// groupFor makes m.group the right rows whose key equals key.
+func (m *mergeJoinRows) groupFor(ctx context.Context, key []sqltypes.Value) error {
+	if m.groupKey != nil && compareKeys(m.groupKey, key) == 0 {
+		return nil
+	}
+	m.group, m.groupKey = m.group[:0], copyRow(key)
+	for !m.rightEnd && compareKeys(m.peekKey, key) < 0 {
+		if err := m.readRight(ctx); err != nil {
+			return err
+		}
+	}
+	for !m.rightEnd && compareKeys(m.peekKey, key) == 0 {
+		if err := m.ec.mem.grow(rowSize(m.peek)); err != nil {
+			return err
+		}
+		m.group = append(m.group, m.peek)
+		if err := m.readRight(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *mergeJoinRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
+	if !m.started {
+		m.started = true
+		if err := m.readRight(ctx); err != nil {
+			return nil, false, err
+		}
+	}
+	pred := func(row []sqltypes.Value) (bool, error) { return truthy(m.node.Residual, m.ec.eval, row) }
+	for {
+		if m.cur.active {
+			row, ok, err := m.em.nextPair(&m.cur, pred, nil)
+			if err != nil || ok {
+				return row, ok, err
+			}
+			continue
+		}
+		left, ok, err := m.left.Next(ctx)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		m.cur = pendingJoin{left: append(m.cur.left[:0], left...), active: true}
+		k, ok, err := evalKeys(m.node.LeftKeys, m.ec.eval, left, m.lkey)
+		if err != nil {
+			return nil, false, err
+		}
+		m.lkey = k
+		if !ok {
+			continue // a NULL key matches nothing
+		}
+		if err := m.groupFor(ctx, k); err != nil {
+			return nil, false, err
+		}
+		m.cur.cands = m.group
+	}
+}
+
+func (m *mergeJoinRows) Close() {
+	m.left.Close()
+	m.right.Close()
 }

@@ -13,6 +13,15 @@
 // ordinary typed attribute other tools can read; the embedded backend packs
 // the same attributes into bytes.
 //
+// Transactions (Transactional, Txn): Begin returns a Txn whose Get and Scan
+// read a snapshot merged with the transaction's own buffered writes, whose
+// Write buffers (checking conditions at once) and whose Commit applies
+// everything atomically whatever its size, or fails with a *ConflictError
+// when another transaction committed a write to one of its keys first
+// (snapshot isolation, first committer wins). Locks (Txn.Lock) serve
+// SELECT ... FOR SHARE / FOR UPDATE, savepoints serve SAVEPOINT. The
+// backend-neutral half lives in kv/kvtxn.
+//
 // Backends live in subpackages (kv/pebble, kv/dynamodb). They report their
 // limits through Capabilities so the executor and optimizer adapt (batch
 // splitting, range budgets) without knowing which backend they run on, and

@@ -7,6 +7,8 @@ import (
 	"math"
 	"sync/atomic"
 	"time"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
 // Key addresses one item. Partition groups items that can be range-scanned
@@ -115,7 +117,9 @@ func Lookup(attrs []Attr, name string) Attr {
 
 // Batch is a list of writes. When Atomic is set, all ops apply or none do,
 // and the batch must not exceed Capabilities.MaxAtomicOps (the caller
-// splits); conditions are only allowed in atomic batches. A non-atomic batch
+// splits); conditions are only allowed in atomic batches, and each is
+// checked against the store as the batch's earlier ops leave it (two puts
+// of one new key with CondNotExists: the second fails). A non-atomic batch
 // may be of any size and is applied in backend-sized chunks, each durable
 // before Write returns.
 type Batch struct {
@@ -194,6 +198,17 @@ type Capabilities struct {
 	// such as the catalog, changes only through its own writes. A shared
 	// store (DynamoDB, where many proxies serve one table) is false.
 	Exclusive bool
+	// Isolation is the isolation level of the backend's transactions
+	// (IsolationSnapshot), as SHOW transaction_isolation reports it; empty
+	// when the backend has no transactions.
+	Isolation string
+	// KeepsVersions is true when a transaction can read its snapshot's
+	// version of a key after another transaction replaced it (Pebble). A
+	// backend without old versions (DynamoDB) answers such a read with a
+	// *ConflictError (40001) instead: it never returns a mix of old and
+	// new, but a long read-only transaction over changing data may fail.
+	// Keys the transaction already read are kept either way.
+	KeepsVersions bool
 }
 
 // Store is a sorted key-value store.
@@ -211,6 +226,28 @@ type Store interface {
 	// Close releases the store. Writes acknowledged before Close are durable.
 	Close() error
 }
+
+// ExpiresAttr names an attribute a put may carry: the Unix time in seconds
+// (AttrInt) after which the backend may delete the item on its own, at no
+// write cost (DynamoDB's TTL). Until it does, the item reads as any other,
+// without this attribute on backends that act on it: filtering expired
+// items is the caller's business. Backends without such a feature store
+// it as an ordinary attribute.
+const ExpiresAttr = "\x00expires"
+
+// ReadWriter is what a statement reads and writes through: a Store (each
+// request on its own) or a Txn (a snapshot with the transaction's writes).
+// Both satisfy it, so the executor's operators need not know which.
+type ReadWriter interface {
+	Get(ctx context.Context, req GetRequest) ([]Item, error)
+	Scan(ctx context.Context, req ScanRequest) Iterator
+	Write(ctx context.Context, b Batch) error
+}
+
+var (
+	_ ReadWriter = Store(nil)
+	_ ReadWriter = Txn(nil)
+)
 
 // Found reports whether an item returned by Get exists.
 func Found(it Item) bool { return it.Key.Partition != nil }
@@ -303,6 +340,10 @@ func (e *UnavailableError) Error() string {
 // Unwrap returns the cause.
 func (e *UnavailableError) Unwrap() error { return e.Err }
 
+// SQLState implements pgerr.SQLStater: a store that cannot be reached is a
+// connection failure (08006) the client may retry.
+func (e *UnavailableError) SQLState() string { return pgerr.ConnectionFailure }
+
 // PrefixEnd returns the smallest key greater than every key with prefix p,
 // or nil if there is none (p is all 0xff): the exclusive end of a prefix
 // range.
@@ -315,4 +356,138 @@ func PrefixEnd(p []byte) []byte {
 		}
 	}
 	return nil
+}
+
+// Isolation levels a backend reports in Capabilities.Isolation, named as
+// PostgreSQL's transaction_isolation setting names them.
+const (
+	// IsolationSnapshot is snapshot isolation: every read of a transaction
+	// sees the committed state as of one point (its snapshot) plus the
+	// transaction's own writes, and of two concurrent transactions writing
+	// the same key only the first to commit succeeds (the other gets a
+	// *ConflictError). PostgreSQL calls this level "repeatable read".
+	IsolationSnapshot = "repeatable read"
+)
+
+// TxnOptions configures Transactional.Begin.
+type TxnOptions struct {
+	// ReadOnly promises no writes and no locks: such a transaction needs no
+	// conflict tracking and its Commit does nothing, so it is cheap. Write
+	// and Lock fail with ErrReadOnly.
+	ReadOnly bool
+	// Stats, when set, is charged for the requests Commit and Rollback make
+	// (the reads and writes of the transaction are charged to their own
+	// request's Stats).
+	Stats *Stats
+}
+
+// LockMode is the strength of a locking read (SELECT ... FOR SHARE / FOR
+// UPDATE), see Txn.Lock.
+type LockMode uint8
+
+// Lock modes.
+const (
+	// LockShare (FOR SHARE, FOR KEY SHARE): the keys must not change between
+	// the transaction's snapshot and its commit; the commit fails with a
+	// *ConflictError if another transaction changed one. Concurrent share
+	// locks never conflict with each other.
+	LockShare LockMode = iota + 1
+	// LockUpdate (FOR UPDATE, FOR NO KEY UPDATE): LockShare, and the keys
+	// join the transaction's write set as if rewritten unchanged, so a
+	// concurrent transaction writing or update-locking one of them conflicts
+	// with this one (first committer wins).
+	LockUpdate
+)
+
+// Savepoint identifies a point in a transaction's writes, for RollbackTo
+// and Release.
+type Savepoint int
+
+// Transactional is implemented by stores that offer transactions. Both
+// backends do; the executor asserts it with
+//
+//	txnStore, ok := store.(kv.Transactional)
+type Transactional interface {
+	Store
+	// Begin starts a transaction. Its snapshot is taken by Begin (the
+	// DynamoDB backend may move it forward, see Capabilities.Isolation and
+	// kv/dynamodb/TRANSACTIONS.md), and it holds resources (a Pebble
+	// snapshot, a DynamoDB transaction record once it grows large) until
+	// Commit or Rollback: always call one of them.
+	Begin(ctx context.Context, opts TxnOptions) (Txn, error)
+}
+
+// Txn is a transaction: reads from a snapshot merged with the
+// transaction's own buffered writes, writes buffered until Commit, which
+// applies all of them or none whatever their number. A Txn is not safe for
+// concurrent use.
+//
+// Errors: a write-write conflict (first committer wins) or a snapshot the
+// backend can no longer serve is a *ConflictError (SQLSTATE 40001), from
+// any method; a failed write condition is a *ConditionFailedError from
+// Write, naming the op (an INSERT's CondNotExists: 23505). After any error
+// from Commit the transaction is over and nothing of it is applied. Other
+// errors leave the transaction usable, but a caller that cannot tell what
+// an error did should roll back.
+type Txn interface {
+	// Get reads exact keys, as Store.Get, from the snapshot with the
+	// transaction's writes applied.
+	Get(ctx context.Context, req GetRequest) ([]Item, error)
+	// Scan reads a range, as Store.Scan, from the snapshot with the
+	// transaction's writes applied, merged in key order (Reverse and Seek
+	// included). The iterator sees the writes made before Scan was called,
+	// not those made while it is open, so a statement that writes the rows
+	// it scans never meets its own writes.
+	Scan(ctx context.Context, req ScanRequest) Iterator
+	// Write buffers a batch. Conditions are checked now, in op order,
+	// against the snapshot with the transaction's writes applied; a failed
+	// one returns a *ConditionFailedError and buffers no op of the batch.
+	// Batch.Atomic is ignored (the whole transaction is atomic), and so is
+	// MaxAtomicOps: a transaction may hold any number of writes. Conflicts
+	// with concurrent transactions are found at the latest by Commit.
+	Write(ctx context.Context, b Batch) error
+	// Lock takes locking reads' locks on keys (see LockMode). Locking an
+	// absent key guards its absence the same way. Keys the transaction
+	// writes need no lock.
+	Lock(ctx context.Context, keys []Key, mode LockMode) error
+	// Savepoint marks the current writes and locks. Savepoints nest.
+	Savepoint() Savepoint
+	// RollbackTo discards the writes and locks made after sp. sp and the
+	// savepoints before it stay valid; later ones are released.
+	RollbackTo(sp Savepoint) error
+	// Release forgets sp and every later savepoint, keeping their writes.
+	Release(sp Savepoint) error
+	// Commit applies the writes atomically and durably, or returns an error
+	// and applies none. A *ConflictError means another transaction won.
+	Commit(ctx context.Context) error
+	// Rollback abandons the transaction. It is safe to call after Commit
+	// (doing nothing) and more than once.
+	Rollback() error
+}
+
+// ErrTxnDone is returned by a transaction's methods after Commit or
+// Rollback.
+var ErrTxnDone = errors.New("kv: transaction has already been committed or rolled back")
+
+// ErrReadOnly is returned by Write and Lock in a read-only transaction.
+var ErrReadOnly = errors.New("kv: write in a read-only transaction")
+
+// ConflictError reports that a transaction cannot commit (or go on reading)
+// without breaking its isolation: another transaction committed a write to
+// Key after this one's snapshot (first committer wins), or holds it locked,
+// or the backend can no longer serve the snapshot. Nothing of the
+// transaction is applied; the client may retry it (SQLSTATE 40001).
+type ConflictError struct {
+	Key    Key
+	Reason string // for the error message; never parse it
+}
+
+// SQLState implements pgerr.SQLStater: the client may retry (40001).
+func (e *ConflictError) SQLState() string { return pgerr.SerializationFailure }
+
+func (e *ConflictError) Error() string {
+	if e.Reason == "" {
+		return "kv: could not serialize access due to concurrent update"
+	}
+	return "kv: could not serialize access due to concurrent update: " + e.Reason
 }

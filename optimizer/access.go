@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -25,6 +26,9 @@ type Options struct {
 	SkipScanBudget int
 	// MaxPoints caps the key combinations IN lists expand to.
 	MaxPoints int
+	// Fn is what built-in functions see when a bound is computed at plan
+	// time (now() in a WHERE clause is the statement's timestamp).
+	Fn builtins.Context
 }
 
 // DefaultMaxPoints caps the key combinations the IN lists of one scan expand

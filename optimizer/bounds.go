@@ -251,6 +251,16 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 			set = append(set, Interval{Lo: kvv, Hi: kvv, LoInc: true, HiInc: true})
 		}
 		return cr.Index, normalize(set), true, true
+	case *planner.IsNull:
+		cr, ok := x.E.(*planner.ColRef)
+		if !ok {
+			return 0, nil, false, false
+		}
+		if x.Neg {
+			// IS NOT NULL: every value; key ranges then skip the NULLs.
+			return cr.Index, ValueSet{{LoUnb: true, HiUnb: true}}, true, true
+		}
+		return 0, nil, false, false
 	case *planner.Like:
 		cr, ok := x.E.(*planner.ColRef)
 		if !ok || x.Neg || x.CaseInsensitive || !planner.IsConstant(x.Pattern) || colKinds(cr.Index) != sqltypes.KindText {

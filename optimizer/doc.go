@@ -1,20 +1,26 @@
 // Package optimizer turns a bound statement (package planner) into a
-// physical plan: a tree of operators whose leaf is the chosen access path.
+// physical plan: a tree of operators whose leaves are the access paths
+// chosen for each table.
 //
-// Flow: planner.Select → extract per-column bounds from the WHERE conjuncts
-// (points, ranges, IN lists, ORs on one column, LIKE prefixes) → build one
-// candidate per access path (primary key, each public btree index, each
-// public Z-order index, full scan) → choose by the ordered rules of
-// DESIGN.md (hint; point get; longest prefix with tie-breaks covering →
-// delivers ORDER BY → fewer shards; Z-order when its estimated fraction of
-// the search space beats the best prefix path; full scan, guarded by a
-// setting) → wrap the access path in Filter/Aggregate/Project/Sort/Limit
-// operators, pushing ORDER BY and LIMIT into the scan when the path already
-// yields the requested order.
+// Flow: planner.Rel (the logical plan) → the ordered logical rules
+// (rules.go: decorrelate EXISTS/IN into semi and anti joins, push predicates
+// down and simplify outer joins) → the physical build (physical.go), which
+// walks the tree with a request from each parent (the columns it reads, the
+// order it wants, a limit) and, for each table read, extracts per-column
+// bounds from its conjuncts and chooses the access path by the ordered
+// rules of ARCHITECTURE.md (hint; point get; longest prefix with
+// tie-breaks covering → delivers ORDER BY → fewer shards; Z-order when its
+// estimated fraction of the search space beats the best prefix path; full
+// scan, guarded by a setting), and for each join its method (joinplan.go:
+// Apply for LATERAL, lookup join when the join keys bind a key prefix of
+// the inner table, hash join, nested loop). Subqueries become SubPlan
+// expressions.
 //
 // The optimizer plans with parameter values known (the session plans at
-// execution), so key ranges and Z-order boxes are concrete. It produces
-// plans as data; package executor runs them; Explain renders them. It reads
+// execution), so key ranges and Z-order boxes are concrete; a scan that
+// reads an outer row is planned again when it opens (Scan.Resolve). It
+// produces plans as data; package executor runs them; Explain and
+// ExplainJSON render one walk over each node's Describe. It reads
 // kv.Capabilities to pick Z-order skip-scan (cheap seeks) or budgeted range
 // sets (one request per range), never the backend's name.
 package optimizer

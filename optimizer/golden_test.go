@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden plan files in testda
 // schema is the catalog every golden plan is planned against. Plans need no
 // rows: the rules read only the schema and the query's bounds.
 var schema = []string{
-	// The readings table of DESIGN.md, on 4 shards.
+	// The readings table of the README, on 4 shards.
 	`CREATE TABLE readings (
 	   sensor_id BIGINT NOT NULL,
 	   ts        TIMESTAMP NOT NULL,
@@ -64,6 +64,10 @@ var schema = []string{
 	 ) WITH (shards = 8)`,
 	`CREATE INDEX lg_host8 ON logs (host) INCLUDE (level)`,
 	`CREATE INDEX lg_host2 ON logs (host) INCLUDE (level) WITH (shards = 2)`,
+	// A table without a primary key (hidden row id) with an index: joins
+	// look it up by the index, writes maintain it.
+	`CREATE TABLE tags (sensor_id BIGINT, tag TEXT NOT NULL)`,
+	`CREATE INDEX tags_by_sensor ON tags (sensor_id)`,
 }
 
 // newEngine opens an in-memory engine with the golden schema, plus an index

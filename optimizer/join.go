@@ -41,10 +41,24 @@ type LookupJoin struct {
 	Residual    planner.Expr
 	Needed      []int
 	// Batch is how many left rows one round of lookups serves.
-	Batch    int
+	Batch int
+	// Lock is the row lock of a SELECT ... FOR UPDATE / FOR SHARE on the
+	// inner rows the join matches.
+	Lock     planner.LockStrength
 	Reason   string
 	Rejected []Rejection
 	cols     []planner.Column
+}
+
+// MergeJoin reads two inputs ordered on their join keys side by side,
+// pairing each left row with the right rows of equal keys.
+type MergeJoin struct {
+	Kind                planner.JoinKind
+	Left, Right         Node
+	LeftKeys, RightKeys []planner.Expr
+	Residual            planner.Expr
+	Reason              string
+	cols                []planner.Column
 }
 
 // NestedLoop compares every left row with every row of Right, which it
@@ -70,17 +84,20 @@ type Apply struct {
 
 var (
 	_ Node = (*HashJoin)(nil)
+	_ Node = (*MergeJoin)(nil)
 	_ Node = (*LookupJoin)(nil)
 	_ Node = (*NestedLoop)(nil)
 	_ Node = (*Apply)(nil)
 )
 
 func (n *HashJoin) Inputs() []Node   { return []Node{n.Left, n.Right} }
+func (n *MergeJoin) Inputs() []Node  { return []Node{n.Left, n.Right} }
 func (n *LookupJoin) Inputs() []Node { return []Node{n.Left} }
 func (n *NestedLoop) Inputs() []Node { return []Node{n.Left, n.Right} }
 func (n *Apply) Inputs() []Node      { return []Node{n.Left, n.Right} }
 
 func (n *HashJoin) Columns() []planner.Column   { return n.cols }
+func (n *MergeJoin) Columns() []planner.Column  { return n.cols }
 func (n *LookupJoin) Columns() []planner.Column { return n.cols }
 func (n *NestedLoop) Columns() []planner.Column { return n.cols }
 func (n *Apply) Columns() []planner.Column      { return n.cols }

@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -58,7 +59,12 @@ func (b *builder) buildJoin(j *planner.Join, req request) (Node, bool, error) {
 	lk, rk, residual := equiKeys(j.On, lw)
 	hint := joinHint(j.Right)
 
-	if len(lk) > 0 && hint != "hash_join" {
+	if len(lk) > 0 && hint == "merge_join" {
+		if n, ok, err := b.mergeJoin(j, lk, rk, residual, lneed, rneed, true); ok || err != nil {
+			return n, false, err
+		}
+	}
+	if len(lk) > 0 && hint != "hash_join" && hint != "merge_join" {
 		// An inner join of two tables: look up the side whose own access path
 		// is less selective.
 		if j.Kind == planner.InnerJoin && !j.Lateral {
@@ -73,8 +79,13 @@ func (b *builder) buildJoin(j *planner.Join, req request) (Node, bool, error) {
 	if hint == "inl_join" {
 		*b.notices = append(*b.notices, pgerr.Notice("INL_JOIN hint not honoured: no equality binds a key prefix of the inner table"))
 	}
+	if len(lk) > 0 && hint == "" {
+		if n, ok, err := b.mergeJoin(j, lk, rk, residual, lneed, rneed, false); ok || err != nil {
+			return n, false, err
+		}
+	}
 	if hint == "merge_join" {
-		*b.notices = append(*b.notices, pgerr.Notice("MERGE_JOIN hint not honoured: zproxy joins by lookup, hash or nested loop"))
+		*b.notices = append(*b.notices, pgerr.Notice("MERGE_JOIN hint not honoured: the inputs do not arrive ordered on the join keys"))
 	}
 	l, _, err := b.build(j.Left, request{need: lneed})
 	if err != nil {
@@ -94,6 +105,84 @@ func (b *builder) buildJoin(j *planner.Join, req request) (Node, bool, error) {
 	}
 	return &NestedLoop{Kind: j.Kind, Left: l, Right: r, Pred: b.expr(j.On), Reason: "rule 5: no equality between the two sides",
 		cols: joinCols(j.Kind, l.Columns(), r.Columns())}, false, nil
+}
+
+// mergeJoin plans a join whose two inputs both arrive ordered on the join
+// keys (each a table read through a key that starts with them): the join
+// then reads each input once, in order, and holds only one key's rows.
+// Rows whose key is NULL never match; they are filtered out of the sides
+// where that changes nothing, which also lets the scans deliver the order.
+func (b *builder) mergeJoin(j *planner.Join, lk, rk []planner.Expr, residual planner.Expr, lneed, rneed []bool, hinted bool) (Node, bool, error) {
+	switch j.Kind {
+	case planner.InnerJoin, planner.LeftJoin, planner.SemiJoin, planner.AntiJoin:
+	default:
+		return nil, false, nil
+	}
+	if baseScan(j.Left) == nil || baseScan(j.Right) == nil {
+		return nil, false, nil
+	}
+	lorder := make([]planner.SortKey, len(lk))
+	rorder := make([]planner.SortKey, len(rk))
+	var lnn, rnn []planner.Expr
+	for i := range lk {
+		lc, lok := lk[i].(*planner.ColRef)
+		rc, rok := rk[i].(*planner.ColRef)
+		if !lok || !rok || lc.Typ.Kind() != rc.Typ.Kind() {
+			return nil, false, nil
+		}
+		lorder[i] = planner.SortKey{Col: lc.Index}
+		rorder[i] = planner.SortKey{Col: rc.Index}
+		if !baseScan(j.Left).Table.Columns[lc.Index].NotNull {
+			lnn = append(lnn, &planner.IsNull{E: lc, Neg: true})
+		}
+		if !baseScan(j.Right).Table.Columns[rc.Index].NotNull {
+			rnn = append(rnn, &planner.IsNull{E: rc, Neg: true})
+		}
+	}
+	left, right := j.Left, j.Right
+	if j.Kind == planner.InnerJoin || j.Kind == planner.SemiJoin {
+		left = addFilter(left, lnn)
+	}
+	right = addFilter(right, rnn)
+	if !hinted {
+		// Without a hint, only when both sides are scans of the whole
+		// table anyway (a selective side is better looked up or hashed).
+		if b.ownPathRank(left) > 1 || b.ownPathRank(right) > 1 {
+			return nil, false, nil
+		}
+	}
+	// Plan both sides on trial: their notices count only if the merge
+	// join is kept.
+	saved := b.notices
+	var trial []*pgerr.Error
+	b.notices = &trial
+	l, lok, err := b.build(left, request{need: lneed, order: lorder})
+	var r Node
+	rok := false
+	if err == nil && lok {
+		r, rok, err = b.build(right, request{need: rneed, order: rorder})
+	}
+	b.notices = saved
+	if err != nil || !lok || !rok {
+		return nil, false, err
+	}
+	*b.notices = append(*b.notices, trial...)
+	why := "rule 4: both inputs arrive ordered on the join keys"
+	if hinted {
+		why = "rule 2: chosen by MERGE_JOIN"
+	}
+	return &MergeJoin{Kind: j.Kind, Left: l, Right: r, LeftKeys: lk, RightKeys: rk, Residual: b.expr(residual), Reason: why,
+		cols: joinCols(j.Kind, l.Columns(), r.Columns())}, true, nil
+}
+
+func addFilter(r planner.Rel, preds []planner.Expr) planner.Rel {
+	if len(preds) == 0 {
+		return r
+	}
+	if f, ok := r.(*planner.Filter); ok {
+		return &planner.Filter{Input: f.Input, Pred: andAll(append([]planner.Expr{f.Pred}, preds...))}
+	}
+	return &planner.Filter{Input: r, Pred: andAll(preds)}
 }
 
 // apply plans a join whose right side reads the left row.
@@ -208,7 +297,10 @@ func (b *builder) lookupJoin(kind planner.JoinKind, left, right planner.Rel, lk,
 		return nil, false, err
 	}
 	if why == "" {
-		why = fmt.Sprintf("rule 3: the join binds %s of %s", prefixWords(len(best.exprs), best.pointGet), best.label)
+		why = fmt.Sprintf("rule 3: the join binds a %d-column key prefix of %s", len(best.exprs), best.label)
+		if best.pointGet {
+			why = "rule 3: the join binds the whole primary key (point gets)"
+		}
 		if hinted {
 			why = "rule 2: chosen by INL_JOIN; " + why
 		}
@@ -234,8 +326,27 @@ func (b *builder) lookupJoin(kind planner.JoinKind, left, right planner.Rel, lk,
 	lj := &LookupJoin{Kind: kind, Left: l, Table: t, Alias: s.Alias, Index: best.index, KeyCols: best.keyCols,
 		KeyExprs: b.exprs(best.exprs), PointGet: best.pointGet, Lookup: best.index != nil && !best.covering,
 		InnerFilter: scanFilter(right), Residual: b.expr(andAll(rest)), Needed: neededOf(rneed, scanFilter(right)),
-		Batch: lookupBatch, Reason: why, Rejected: rejected, cols: joinCols(kind, l.Columns(), tableCols(t))}
+		Batch: lookupBatch, Reason: why, Rejected: rejected, cols: joinCols(kind, l.Columns(), tableCols(t)), Lock: s.Lock}
+	if s.Lock != planner.LockNone {
+		lj.Needed = withKey(t, lj.Needed)
+	}
 	return lj, true, nil
+}
+
+// withKey adds the primary-key columns to a list of needed columns: a
+// locking read names each row it locks by its key.
+func withKey(t *catalog.Table, needed []int) []int {
+	have := map[int]bool{}
+	for _, c := range needed {
+		have[c] = true
+	}
+	for _, k := range t.PrimaryKey {
+		if !have[k.Column] {
+			needed = append(needed, k.Column)
+		}
+	}
+	sort.Ints(needed)
+	return needed
 }
 
 // boundBy reports whether the lookup path binds key column col with e.
@@ -246,13 +357,6 @@ func boundBy(p *lookupPath, col int, e planner.Expr) bool {
 		}
 	}
 	return false
-}
-
-func prefixWords(n int, point bool) string {
-	if point {
-		return "every primary-key column (point gets)"
-	}
-	return fmt.Sprintf("a %d-column key prefix", n)
 }
 
 // lookupPaths ranks the ways to look up rows of s's table by the join keys

@@ -1,6 +1,8 @@
 package optimizer
 
 import (
+	"strings"
+
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -13,7 +15,7 @@ import (
 // each join a method). Statements without a plan (DDL, SET) are not
 // passed here.
 func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*Plan, error) {
-	b := &builder{opts: opts, ctx: &planner.EvalContext{Params: params}, ctes: map[int]*CTE{}}
+	b := &builder{opts: opts, ctx: &planner.EvalContext{Params: params, Now: opts.Fn.Now, Fn: opts.Fn}, ctes: map[int]*CTE{}}
 	if b.opts.MaxPoints <= 0 {
 		b.opts.MaxPoints = DefaultMaxPoints
 	}
@@ -22,18 +24,19 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 	var err error
 	switch s := stmt.(type) {
 	case *planner.Query:
-		plan.Root, _, err = b.build(applyLogicalRules(s.Plan), request{})
+		b.checkLeading(s.Plan)
+		plan.Root, _, err = b.build(b.logical(s.Plan), request{})
 		if err == nil {
 			plan.Columns = s.Plan.Columns()
 		}
 	case *planner.Insert:
 		var src Node
-		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: s.OnConflict, Returning: b.returning(s.Returning)}
 		}
 	case *planner.Update:
 		var src Node
-		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			set := make(map[int]planner.Expr, len(s.Set))
 			for c, e := range s.Set {
 				set[c] = b.expr(e)
@@ -42,7 +45,7 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 		}
 	case *planner.Delete:
 		var src Node
-		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			plan.Root = &Delete{Table: s.Table, Source: src, Recheck: s.Recheck, Returning: b.returning(s.Returning)}
 		}
 	default:
@@ -59,6 +62,39 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 		plan.Columns = plan.Root.Columns()
 	}
 	return plan, nil
+}
+
+// checkLeading reports a LEADING hint that names tables in an order other
+// than the query's: zproxy joins in the written order (swapping two tables
+// only to look up the less selective one), so it cannot reorder further.
+func (b *builder) checkLeading(r planner.Rel) {
+	var order []string
+	var hints []planner.Hint
+	planner.WalkRel(r, func(x planner.Rel) {
+		if s, ok := x.(*planner.Scan); ok {
+			order = append(order, s.Alias)
+			for _, h := range s.Hints {
+				if h.Name == "leading" {
+					hints = append(hints, h)
+				}
+			}
+		}
+	})
+	seen := map[string]bool{}
+	for _, h := range hints {
+		key := strings.Join(h.Tables, ",")
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		ok := len(h.Tables) <= len(order)
+		for i := 0; ok && i < len(h.Tables); i++ {
+			ok = order[i] == h.Tables[i]
+		}
+		if !ok {
+			*b.notices = append(*b.notices, pgerr.Notice("LEADING(%s) not honoured: zproxy joins tables in the order the query names them", strings.Join(h.Tables, ", ")))
+		}
+	}
 }
 
 func (b *builder) returning(r *planner.Returning) *planner.Returning {
@@ -136,7 +172,7 @@ func (b *builder) expr(e planner.Expr) planner.Expr {
 			return nil
 		}
 		inner := &builder{opts: b.opts, ctx: b.ctx, notices: b.notices, ctes: b.ctes}
-		root, _, err := inner.build(applyLogicalRules(sq.Plan), request{})
+		root, _, err := inner.build(inner.logical(sq.Plan), request{})
 		if err == nil {
 			err = inner.err
 		}
@@ -195,7 +231,13 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			}
 			order = append(order, planner.SortKey{Col: c.Index, Desc: k.Desc, NullsFirst: k.NullsFirst})
 		}
-		in, delivered, err := b.build(n.Input, request{need: need, order: order, limit: req.limit})
+		// A limit passes down only with the order it applies after: a sort
+		// key this projection computes cannot be delivered below it.
+		limit := req.limit
+		if len(req.order) > 0 && order == nil {
+			limit = 0
+		}
+		in, delivered, err := b.build(n.Input, request{need: need, order: order, limit: limit})
 		if err != nil {
 			return nil, false, err
 		}
@@ -277,7 +319,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			a.Filter = b.expr(a.Filter)
 			aggs[i] = a
 		}
-		return &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, cols: n.Columns()}, false, nil
+		return &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, GroupingSets: n.GroupingSets, cols: n.Columns()}, false, nil
 	case *planner.Window:
 		in, _, err := b.build(n.Input, request{})
 		if err != nil {
@@ -333,7 +375,7 @@ func (b *builder) cte(c *planner.CTE) (*CTE, error) {
 	if p, ok := b.ctes[c.ID]; ok {
 		return p, nil
 	}
-	root, _, err := b.build(applyLogicalRules(c.Plan), request{})
+	root, _, err := b.build(b.logical(c.Plan), request{})
 	if err != nil {
 		return nil, err
 	}
@@ -452,6 +494,11 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 	for _, c := range withSub {
 		usedCols(c, need)
 	}
+	if s.Lock != planner.LockNone {
+		for _, k := range s.Table.PrimaryKey {
+			need[k.Column] = true // a locked row is named by its key
+		}
+	}
 	spec := &scanSpec{Table: s.Table, Alias: s.Alias, Filter: andAll(plain), Hints: s.Hints, Order: req.order}
 	spec.Needed = neededOf(need, spec.Filter)
 	var scan *Scan
@@ -464,6 +511,7 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 	if err != nil {
 		return nil, false, err
 	}
+	scan.Lock = s.Lock
 	delivered := len(req.order) > 0 && scan.Ordered && !scan.Dynamic
 	if req.limit > 0 && len(withSub) == 0 && (len(req.order) == 0 || delivered) {
 		scan.Limit = req.limit
@@ -537,7 +585,12 @@ func (n *Scan) Resolve(ctx *planner.EvalContext) (*Scan, error) {
 	spec := *n.spec
 	spec.Filter = filter
 	var discard []*pgerr.Error
-	return planScan(&spec, ctx, n.opts, &discard)
+	out, err := planScan(&spec, ctx, n.opts, &discard)
+	if err != nil {
+		return nil, err
+	}
+	out.Lock = n.Lock
+	return out, nil
 }
 
 // tableCols is the layout of a table scan's rows.

@@ -147,6 +147,11 @@ func semiJoinOf(left planner.Rel, c planner.Expr) planner.Rel {
 	lw := len(left.Columns())
 	var on, rest []planner.Expr
 	for _, x := range planner.Conjuncts(filter.Pred) {
+		if correlatedSubquery(x) {
+			// A nested subquery reading our row would lose it once the
+			// filter runs inside the join; keep the subplan.
+			return nil
+		}
 		if !planner.HasOuterRef(x) {
 			rest = append(rest, x)
 			continue
@@ -185,6 +190,18 @@ func semiJoinOf(left planner.Rel, c planner.Expr) planner.Rel {
 		on = append(on, &planner.Binary{Op: planner.OpEq, L: sq.Left, R: col, Typ: sqltypes.TypeBool})
 	}
 	return planner.NewJoin(kind, left, right, andAll(on))
+}
+
+// correlatedSubquery reports whether e holds a subquery that reads an
+// outer row.
+func correlatedSubquery(e planner.Expr) bool {
+	found := false
+	planner.Walk(e, func(x planner.Expr) {
+		if s, ok := x.(*planner.Subquery); ok && s.Correlated {
+			found = true
+		}
+	})
+	return found
 }
 
 // outerToJoin maps a correlated conjunct of a subquery onto the row of a
@@ -243,7 +260,9 @@ func push(r planner.Rel, preds []planner.Expr) planner.Rel {
 	case *planner.Aggregate:
 		var down, keep []planner.Expr
 		for _, p := range preds {
-			if len(n.GroupBy) > 0 && movable(p) && onlyBelow(p, len(n.GroupBy)) && !readsVolatile(p, n.GroupBy) {
+			// Not below grouping sets: a row of a set without the column
+			// has NULL there, whatever the input rows held.
+			if len(n.GroupBy) > 0 && n.GroupingSets == nil && movable(p) && onlyBelow(p, len(n.GroupBy)) && !readsVolatile(p, n.GroupBy) {
 				down = append(down, substitute(p, n.GroupBy))
 			} else {
 				keep = append(keep, p)

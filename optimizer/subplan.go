@@ -311,6 +311,8 @@ func exprsOf(n Node) []planner.Expr {
 		add(x.LeftKeys...)
 		add(x.RightKeys...)
 		add(x.Residual)
+	case *MergeJoin:
+		add(x.Residual)
 	case *LookupJoin:
 		add(x.KeyExprs...)
 		add(x.InnerFilter, x.Residual)

@@ -46,6 +46,8 @@ type Statement struct {
 	Include []string
 	// OnConflict is set for INSERT ... ON CONFLICT.
 	OnConflict *OnConflict
+	// Overriding is INSERT's OVERRIDING "system" | "user" VALUE, or "".
+	Overriding string
 	// Explain is set for EXPLAIN; AST is then an *ast.ExplainStmt.
 	Explain *ExplainOptions
 	// Returning is the RETURNING list of INSERT, UPDATE or DELETE.
@@ -54,9 +56,54 @@ type Statement struct {
 	From *ast.Join
 	// ViewQuery is the text of CREATE VIEW's query.
 	ViewQuery string
+	// Cascade is DROP TABLE/VIEW ... CASCADE: dependent views go too.
+	Cascade bool
+	// Columns holds, per column of CREATE TABLE (or ALTER TABLE ADD
+	// COLUMN), what TiDB's grammar cannot carry; Checks the table's CHECK
+	// constraints, as text.
+	Columns map[string]*ColumnExtras
+	Checks  []NamedCheck
+	// Role is set for CREATE/ALTER/DROP ROLE and GRANT/REVOKE; AST is then
+	// nil (roles.go).
+	Role *RoleStatement
+	// Sequence is set for CREATE/ALTER/DROP SEQUENCE; AST is then nil
+	// (sequences.go).
+	Sequence *SequenceStatement
+	// Alter is set for ALTER TABLE and ALTER INDEX ... RENAME; AST is
+	// then nil (altertable.go).
+	Alter *AlterTableStatement
+	// Truncate is set for TRUNCATE; AST is then nil (truncate.go).
+	Truncate *TruncateStatement
 
 	query string
 	segs  []seg
+}
+
+// ColumnExtras are the parts of a column definition lifted out of TiDB's
+// text.
+type ColumnExtras struct {
+	// Default is the DEFAULT expression as written.
+	Default string
+	// Serial is the integer type of a SERIAL column ("integer" ...).
+	Serial string
+	// Identity is GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY.
+	Identity *Identity
+	// Checks are the column's CHECK constraints.
+	Checks []NamedCheck
+}
+
+// Identity describes an identity column.
+type Identity struct {
+	Always bool
+	// Options are the sequence options in parentheses, as written.
+	Options string
+}
+
+// NamedCheck is a CHECK constraint: its name (empty when not given) and
+// its expression as written.
+type NamedCheck struct {
+	Name string
+	SQL  string
 }
 
 // OnConflict describes INSERT ... ON CONFLICT [(Columns)] DO NOTHING | DO
@@ -80,6 +127,38 @@ type ExplainOptions struct {
 // query string that pgerr.Error.Position expects.
 func (s *Statement) Position(sqlOffset int) int {
 	return charPos(s.query, origOffset(s.segs, sqlOffset, s.Offset))
+}
+
+// NamePosition finds where an identifier (as the client wrote it, matched
+// the way identifiers fold) first appears as a word in the statement, for
+// errors about a name whose place the AST does not record; 0 if not found.
+func (s *Statement) NamePosition(name string) int {
+	toks, err := scan(s.Text)
+	if err != nil {
+		return 0
+	}
+	first := 0
+	for i, t := range toks {
+		if (t.kind != tkIdent && t.kind != tkQIdent) || t.val != name {
+			continue
+		}
+		if i+1 < len(toks) && toks[i+1].is(".") {
+			if first == 0 {
+				first = charPos(s.query, s.Offset+t.start)
+			}
+			continue // a qualifier, not where the relation is named
+		}
+		if i > 0 {
+			switch p := toks[i-1]; {
+			case p.is("from"), p.is("join"), p.is(","), p.is("only"), p.is("update"), p.is("into"), p.is("table"), p.is("lateral"), p.is("."):
+				return charPos(s.query, s.Offset+t.start)
+			}
+		}
+		if first == 0 {
+			first = charPos(s.query, s.Offset+t.start)
+		}
+	}
+	return first
 }
 
 var tidbPool = sync.Pool{New: func() any {
@@ -127,7 +206,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil {
 		st.AST = stmt
 		return st, err
 	}

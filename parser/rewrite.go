@@ -193,6 +193,9 @@ func (r *rewriter) qualifiedStart(j, lo int) int {
 // any EXPLAIN prefix) is head, applying the construct handlers and then
 // the token-level rewrites.
 func (r *rewriter) rewrite(head int) error {
+	if err := r.pgSyntax(head); err != nil {
+		return err
+	}
 	if err := r.relational(head); err != nil {
 		return err
 	}
@@ -225,6 +228,20 @@ func (r *rewriter) rewrite(head int) error {
 			// LIMIT '5': Postgres reads the untyped literal as a bigint, and
 			// pgx's simple protocol sends parameters this way.
 			r.replace(i+1, r.toks[i+1].val)
+		case t.kind == tkIdent && t.val == "for" && (r.peek(i+1, "no") && r.peek(i+2, "key") && r.peek(i+3, "update") ||
+			r.peek(i+1, "key") && r.peek(i+2, "share")):
+			// FOR NO KEY UPDATE and FOR KEY SHARE lock as FOR UPDATE and
+			// FOR SHARE (zproxy has no key-only lock strengths; the
+			// stronger lock only conflicts more).
+			if r.toks[i+1].is("no") {
+				r.drop(i+1, i+3)
+			} else {
+				r.drop(i+1, i+2)
+			}
+		case t.kind == tkIdent && t.val == "default" && r.peek(i+1, "values") && r.peek(head, "insert"):
+			// INSERT ... DEFAULT VALUES is TiDB's VALUES ().
+			r.replace(i, "")
+			r.replace(i+1, "VALUES ()")
 		case t.kind == tkIdent && t.val == "cast" && r.peek(i+1, "("):
 			if err := r.castCall(i); err != nil {
 				return err
@@ -257,10 +274,10 @@ func (r *rewriter) rewrite(head int) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported").WithPosition(r.pos(i))
 		case t.kind == tkPunct && t.val == ":":
 			return r.syntaxErrorAt(i)
-		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance") && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
-			// TiDB reads STDDEV and VARIANCE as MySQL's population forms;
-			// PostgreSQL's are the sample ones.
-			r.replace(i, map[string]string{"stddev": "stddev_samp", "variance": "var_samp"}[t.val])
+		case t.kind == tkIdent && (t.val == "nextval" || t.val == "currval" || t.val == "setval" || t.val == "lastval") &&
+			r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
+			// TiDB's NEXTVAL takes a sequence name; PostgreSQL's a string.
+			r.replace(i, "`"+t.val+"`")
 		case t.kind == tkIdent && t.val == "concat" && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			// TiDB turns || into concat(), which must stay NULL-strict;
 			// Postgres's concat() function skips NULLs, so it gets its own name.
@@ -391,7 +408,22 @@ func (r *rewriter) constructs(head int) error {
 			return r.createIndex(k + 1)
 		}
 	case "insert":
+		// OVERRIDING SYSTEM VALUE | USER VALUE (identity columns).
+		for k := head + 1; k+2 < len(r.toks); k++ {
+			if r.peek(k, "overriding") && (r.peek(k+1, "system") || r.peek(k+1, "user")) && r.peek(k+2, "value") {
+				r.st.Overriding = r.toks[k+1].val
+				r.drop(k, k+3)
+				break
+			}
+		}
 		return r.onConflict(head)
+	case "drop":
+		// DROP TABLE/VIEW ... CASCADE | RESTRICT: TiDB parses and forgets it.
+		last := len(r.toks) - 1
+		if (r.peek(head+1, "table") || r.peek(head+1, "view")) && last > head && (r.peek(last, "cascade") || r.peek(last, "restrict")) {
+			r.st.Cascade = r.toks[last].val == "cascade"
+			r.drop(last, last+1)
+		}
 	case "check":
 		if r.peek(head+1, "table") {
 			r.ed[head].pre = "admin "
@@ -459,31 +491,30 @@ func (r *rewriter) createTable(i int) error {
 		return r.syntaxErrorAt(len(r.toks))
 	}
 	for e := i + 1; e < end; {
-		t := r.toks[e]
-		if t.kind == tkIdent && tableConstraintWords[t.val] {
-			// skip the constraint
-		} else if t.kind == tkIdent || t.kind == tkQIdent {
-			typ, next, err := r.parseType(e + 1)
-			if err != nil {
-				return err
-			}
-			r.replace(e+1, tidbType(typ))
-			r.drop(e+2, next)
-		} else {
-			return r.syntaxErrorAt(e)
-		}
-		// advance to the next element at depth 1
-		depth := 0
-		for ; e < end; e++ {
-			if r.toks[e].is("(") {
+		// The element runs to the next comma at depth 1.
+		elemEnd := e
+		for depth := 0; elemEnd < end; elemEnd++ {
+			if r.toks[elemEnd].is("(") {
 				depth++
-			} else if r.toks[e].is(")") {
+			} else if r.toks[elemEnd].is(")") {
 				depth--
-			} else if depth == 0 && r.toks[e].is(",") {
-				e++
+			} else if depth == 0 && r.toks[elemEnd].is(",") {
 				break
 			}
 		}
+		t := r.toks[e]
+		if t.kind == tkIdent && tableConstraintWords[t.val] {
+			if err := r.tableCheck(e, elemEnd); err != nil {
+				return err
+			}
+		} else if t.kind == tkIdent || t.kind == tkQIdent {
+			if err := r.columnDef(e, elemEnd); err != nil {
+				return err
+			}
+		} else {
+			return r.syntaxErrorAt(e)
+		}
+		e = elemEnd + 1
 	}
 	k := end + 1
 	if r.peek(k, "with") && r.peek(k+1, "(") {
@@ -496,6 +527,161 @@ func (r *rewriter) createTable(i int) error {
 	if r.peek(k, "without") && r.peek(k+1, "oids") {
 		r.drop(k, k+2)
 	}
+	return nil
+}
+
+// serialTypes are PostgreSQL's auto-increment pseudo-types.
+var serialTypes = map[string]string{
+	"smallserial": "smallint", "serial2": "smallint", "serial": "integer", "serial4": "integer",
+	"bigserial": "bigint", "serial8": "bigint",
+}
+
+// columnDef respells one column definition [e, end) of CREATE TABLE: its
+// type for TiDB, and the parts TiDB cannot hold lifted into
+// Statement.Columns (a DEFAULT expression's text, SERIAL, GENERATED AS
+// IDENTITY, CHECK expressions' text).
+func (r *rewriter) columnDef(e, end int) error {
+	name := r.toks[e].val
+	ext := &ColumnExtras{}
+	k := e + 1
+	if k < end && r.toks[k].kind == tkIdent {
+		if base, ok := serialTypes[r.toks[k].val]; ok {
+			ext.Serial = base
+			r.replace(k, map[string]string{"smallint": "smallint", "integer": "int", "bigint": "bigint"}[base])
+			k++
+		}
+	}
+	if ext.Serial == "" {
+		typ, next, err := r.parseType(k)
+		if err != nil {
+			return err
+		}
+		r.replace(k, tidbType(typ))
+		r.drop(k+1, next)
+		k = next
+	}
+	for k < end {
+		switch {
+		case r.peek(k, "default"):
+			stop := r.constraintEnd(k+1, end)
+			if stop == k+1 {
+				return r.syntaxErrorAt(k + 1)
+			}
+			ext.Default = r.sql[r.toks[k+1].start:r.toks[stop-1].end]
+			r.drop(k, stop)
+			k = stop
+		case r.peek(k, "generated"):
+			id := &Identity{}
+			j := k + 1
+			switch {
+			case r.peek(j, "always"):
+				id.Always = true
+				j++
+			case r.peek(j, "by") && r.peek(j+1, "default"):
+				j += 2
+			default:
+				return r.syntaxErrorAt(j)
+			}
+			if !r.peek(j, "as") || !r.peek(j+1, "identity") {
+				if r.peek(j, "as") && r.peek(j+1, "(") {
+					return pgerr.New(pgerr.FeatureNotSupported, "generated columns are not supported").WithPosition(r.pos(k))
+				}
+				return r.syntaxErrorAt(j)
+			}
+			j += 2
+			if r.peek(j, "(") {
+				close := r.matching(j)
+				if close < 0 {
+					return r.syntaxErrorAt(len(r.toks))
+				}
+				id.Options = r.sql[r.toks[j+1].start:r.toks[close-1].end]
+				j = close + 1
+			}
+			ext.Identity = id
+			r.drop(k, j)
+			k = j
+		case r.peek(k, "check") && r.peek(k+1, "("):
+			close := r.matching(k + 1)
+			if close < 0 {
+				return r.syntaxErrorAt(len(r.toks))
+			}
+			ext.Checks = append(ext.Checks, NamedCheck{SQL: r.sql[r.toks[k+2].start:r.toks[close-1].end]})
+			k = close + 1
+		case r.peek(k, "constraint") && k+1 < end:
+			// CONSTRAINT name CHECK (...): the name goes with the check.
+			if r.peek(k+2, "check") && r.peek(k+3, "(") {
+				close := r.matching(k + 3)
+				if close < 0 {
+					return r.syntaxErrorAt(len(r.toks))
+				}
+				ext.Checks = append(ext.Checks, NamedCheck{Name: r.toks[k+1].val, SQL: r.sql[r.toks[k+4].start:r.toks[close-1].end]})
+				k = close + 1
+				continue
+			}
+			k += 2
+		case r.peek(k, "("):
+			close := r.matching(k)
+			if close < 0 {
+				return r.syntaxErrorAt(len(r.toks))
+			}
+			k = close + 1
+		default:
+			k++
+		}
+	}
+	if ext.Default != "" || ext.Serial != "" || ext.Identity != nil || len(ext.Checks) > 0 {
+		if r.st.Columns == nil {
+			r.st.Columns = map[string]*ColumnExtras{}
+		}
+		r.st.Columns[name] = ext
+	}
+	return nil
+}
+
+// columnWords start a column constraint: they end a DEFAULT expression.
+var columnWords = map[string]bool{
+	"not": true, "null": true, "primary": true, "unique": true, "check": true, "references": true,
+	"constraint": true, "generated": true, "collate": true, "default": true,
+}
+
+// constraintEnd returns where the expression starting at k ends within a
+// column definition: at the next column constraint word at depth 0.
+func (r *rewriter) constraintEnd(k, end int) int {
+	depth := 0
+	for ; k < end; k++ {
+		t := r.toks[k]
+		switch {
+		case t.is("(") || t.is("["):
+			depth++
+		case t.is(")") || t.is("]"):
+			depth--
+		case depth == 0 && t.kind == tkIdent && columnWords[t.val]:
+			// NOT NULL after a DEFAULT; "null" as the default itself is fine.
+			if t.val == "null" && k > 0 && r.toks[k-1].is("default") {
+				continue
+			}
+			return k
+		}
+	}
+	return k
+}
+
+// tableCheck lifts the text of a table CHECK constraint [e, end).
+func (r *rewriter) tableCheck(e, end int) error {
+	name := ""
+	k := e
+	if r.peek(k, "constraint") && k+1 < end {
+		name = r.toks[k+1].val
+		k += 2
+	}
+	if !r.peek(k, "check") || !r.peek(k+1, "(") {
+		return nil
+	}
+	close := r.matching(k + 1)
+	if close < 0 {
+		return r.syntaxErrorAt(len(r.toks))
+	}
+	r.st.Checks = append(r.st.Checks, NamedCheck{Name: name, SQL: r.sql[r.toks[k+2].start:r.toks[close-1].end]})
 	return nil
 }
 

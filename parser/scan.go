@@ -380,7 +380,7 @@ func scanEString(sql string, start int) (token, error) {
 				continue
 			}
 			if !utf8.Valid(b) {
-				return token{}, pgerr.New("22021", "invalid byte sequence for encoding \"UTF8\"").WithPosition(charPos(sql, start))
+				return token{}, pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"").WithPosition(charPos(sql, start))
 			}
 			return token{kind: tkString, str: strEscape, start: start, end: j + 1, val: string(b)}, nil
 		case c == '\\':
@@ -441,7 +441,7 @@ func scanEString(sql string, start int) (token, error) {
 				b = append(b, e)
 			}
 			if len(b) > 0 && b[len(b)-1] == 0 {
-				return token{}, pgerr.New("22021", "invalid byte sequence for encoding \"UTF8\": 0x00").WithPosition(charPos(sql, start))
+				return token{}, pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": 0x00").WithPosition(charPos(sql, start))
 			}
 		default:
 			b = append(b, c)

@@ -20,16 +20,17 @@ const CastFunc = "zp_cast"
 // unsupportedTypes are Postgres type names zproxy knows but does not
 // support; they get 0A000 rather than "does not exist".
 var unsupportedTypes = map[string]bool{
-	"numeric": true, "decimal": true, "dec": true, "char": true, "character": true, "bpchar": true,
-	"time": true, "timetz": true, "interval": true, "json": true, "jsonb": true, "serial": true,
+	"time": true, "timetz": true, "serial": true,
 	"serial2": true, "serial4": true, "serial8": true, "smallserial": true, "bigserial": true,
 	"money": true, "inet": true, "cidr": true, "macaddr": true, "xml": true, "bit": true,
 	"varbit": true, "oid": true, "name": true, "regclass": true, "point": true, "tsvector": true,
 }
 
 // parseType reads a Postgres type name starting at token i: one of the
-// types of DESIGN.md with its aliases, an optional (n) for varchar and a
-// precision for timestamp and float. It returns the index after the type.
+// types of DESIGN.md with its aliases and modifiers (varchar(n), char(n),
+// numeric(p, s), interval fields and precision, timestamp and float
+// precision) and array decorations (T[], T[n], T[][], T ARRAY, T ARRAY[n]).
+// It returns the index after the type.
 func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 	if i >= len(r.toks) || r.toks[i].kind != tkIdent {
 		return sqltypes.Type{}, i, r.syntaxErrorAt(i)
@@ -44,7 +45,7 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 			return sqltypes.Type{}, i, r.syntaxErrorAt(next)
 		}
 		name, next = "double precision", next+1
-	case "character":
+	case "character", "char":
 		if peek(next, "varying") {
 			name, next = "character varying", next+1
 		}
@@ -81,6 +82,11 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 			}
 			next = k
 		}
+	case "interval":
+		var err error
+		if t, next, err = r.intervalType(next); err != nil {
+			return t, i, err
+		}
 	default:
 		var ok bool
 		t, ok = sqltypes.LookupType(name)
@@ -91,26 +97,175 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 			return t, i, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name).WithPosition(r.pos(i))
 		}
 	}
-	if t.ID == sqltypes.Varchar && peek(next, "(") {
+	switch {
+	case (t.ID == sqltypes.Varchar || t.ID == sqltypes.BPChar) && peek(next, "("):
 		n, k, err := r.parenInt(next)
 		if err != nil {
 			return t, i, err
 		}
-		if n < 1 || n > 10485760 {
-			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type varchar must be between 1 and 10485760").WithPosition(r.pos(next))
+		kind := "varchar"
+		if t.ID == sqltypes.BPChar {
+			kind = "char"
+		}
+		if n < 1 {
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s must be at least 1", kind).WithPosition(r.pos(next))
+		}
+		if n > 10485760 {
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s cannot exceed 10485760", kind).WithPosition(r.pos(next))
 		}
 		t.Width, next = n, k
-	} else if t.ID == sqltypes.TimestampTZ && word == "timestamptz" && peek(next, "(") {
+	case t.ID == sqltypes.Numeric && peek(next, "("):
+		args, k, err := r.parenInts(next)
+		if err != nil {
+			return t, i, err
+		}
+		if len(args) > 2 {
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "invalid NUMERIC type modifier").WithPosition(r.pos(i))
+		}
+		p, sc := args[0], 0
+		if len(args) == 2 {
+			sc = args[1]
+		}
+		if p < 1 || p > 1000 {
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "NUMERIC precision %d must be between 1 and 1000", p).WithPosition(r.pos(next))
+		}
+		if sc < -1000 || sc > 1000 {
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "NUMERIC scale %d must be between -1000 and 1000", sc).WithPosition(r.pos(next))
+		}
+		t, next = sqltypes.NumericType(p, sc), k
+	case t.ID == sqltypes.TimestampTZ && word == "timestamptz" && peek(next, "("):
 		_, k, err := r.parenInt(next)
 		if err != nil {
 			return t, i, err
 		}
 		next = k
 	}
-	if peek(next, "[") {
-		return t, i, pgerr.New(pgerr.FeatureNotSupported, "array types are not supported").WithPosition(r.pos(next))
+	return r.arrayDecoration(t, next)
+}
+
+// arrayDecoration reads what may follow a type: [] or [n] any number of
+// times, or ARRAY optionally followed by [n]. PostgreSQL ignores the sizes
+// and the number of dimensions; so does zproxy.
+func (r *rewriter) arrayDecoration(t sqltypes.Type, next int) (sqltypes.Type, int, error) {
+	peek := func(k int, w string) bool { return k < len(r.toks) && r.toks[k].is(w) }
+	bracket := func(k int) (int, bool) {
+		if !peek(k, "[") {
+			return k, false
+		}
+		if peek(k+1, "]") {
+			return k + 2, true
+		}
+		if k+2 < len(r.toks) && r.toks[k+1].kind == tkNumber && r.toks[k+2].is("]") {
+			return k + 3, true
+		}
+		return k, false
+	}
+	array := false
+	if peek(next, "array") {
+		array = true
+		next++
+		if k, ok := bracket(next); ok {
+			next = k
+		}
+	} else {
+		for {
+			k, ok := bracket(next)
+			if !ok {
+				break
+			}
+			array, next = true, k
+		}
+		if peek(next, "[") {
+			return t, next, r.syntaxErrorAt(next + 1)
+		}
+	}
+	if array {
+		t = sqltypes.ArrayOf(t)
 	}
 	return t, next, nil
+}
+
+// intervalFieldWords are the qualifier words of an interval type.
+var intervalFieldWords = map[string]bool{"year": true, "month": true, "day": true, "hour": true, "minute": true, "second": true}
+
+// intervalType reads what follows INTERVAL: an optional precision, or a
+// field qualifier (YEAR, DAY TO SECOND, ...) with an optional precision on
+// SECOND, as PostgreSQL's grammar allows.
+func (r *rewriter) intervalType(next int) (sqltypes.Type, int, error) {
+	peek := func(k int, w string) bool { return k < len(r.toks) && r.toks[k].is(w) }
+	prec := -1
+	precision := func(k int) (int, error) {
+		p, end, err := r.parenInt(k)
+		if err != nil {
+			return k, err
+		}
+		prec = min(p, 6) // PostgreSQL warns and uses 6
+		return end, nil
+	}
+	if peek(next, "(") {
+		k, err := precision(next)
+		if err != nil {
+			return sqltypes.Type{}, next, err
+		}
+		return sqltypes.IntervalType(sqltypes.IntervalFull, prec), k, nil
+	}
+	fields := sqltypes.IntervalFull
+	if next < len(r.toks) && r.toks[next].kind == tkIdent && intervalFieldWords[r.toks[next].val] {
+		q := r.toks[next].val
+		next++
+		if peek(next, "to") && next+1 < len(r.toks) && intervalFieldWords[r.toks[next+1].val] {
+			q += " to " + r.toks[next+1].val
+			next += 2
+		}
+		f, ok := sqltypes.IntervalFieldsByName(q)
+		if !ok {
+			return sqltypes.Type{}, next, r.syntaxErrorAt(next - 1)
+		}
+		fields = f
+		if strings.HasSuffix(q, "second") && peek(next, "(") {
+			k, err := precision(next)
+			if err != nil {
+				return sqltypes.Type{}, next, err
+			}
+			next = k
+		}
+	}
+	return sqltypes.IntervalType(fields, prec), next, nil
+}
+
+// parenInts reads "( n [, n ...] )" of signed integers.
+func (r *rewriter) parenInts(i int) ([]int, int, error) {
+	if !r.peek(i, "(") {
+		return nil, i, r.syntaxErrorAt(i)
+	}
+	var out []int
+	k := i + 1
+	for {
+		neg := false
+		if r.peek(k, "-") || r.peek(k, "+") {
+			neg = r.toks[k].val == "-"
+			k++
+		}
+		if k >= len(r.toks) || r.toks[k].kind != tkNumber {
+			return nil, i, r.syntaxErrorAt(min(k, len(r.toks)))
+		}
+		n, err := strconv.Atoi(r.toks[k].val)
+		if err != nil {
+			return nil, i, r.syntaxErrorAt(k)
+		}
+		if neg {
+			n = -n
+		}
+		out = append(out, n)
+		k++
+		if r.peek(k, ")") {
+			return out, k + 1, nil
+		}
+		if !r.peek(k, ",") {
+			return nil, i, r.syntaxErrorAt(min(k, len(r.toks)))
+		}
+		k++
+	}
 }
 
 // parenInt reads "( integer )" at token i.
@@ -151,16 +306,7 @@ func CastOf(e ast.ExprNode) (operand ast.ExprNode, t sqltypes.Type, ok bool) {
 }
 
 // typeFromName parses sqltypes.Type.String() output back.
-func typeFromName(name string) (sqltypes.Type, bool) {
-	if rest, found := strings.CutPrefix(name, "character varying("); found {
-		n, err := strconv.Atoi(strings.TrimSuffix(rest, ")"))
-		if err != nil || !strings.HasSuffix(rest, ")") || n < 1 {
-			return sqltypes.Type{}, false
-		}
-		return sqltypes.Type{ID: sqltypes.Varchar, Width: n}, true
-	}
-	return sqltypes.LookupType(name)
-}
+func typeFromName(name string) (sqltypes.Type, bool) { return sqltypes.ParseTypeName(name) }
 
 // tidbTypes is the TiDB spelling each column type is rewritten to in CREATE
 // TABLE. Every column type of a CREATE TABLE goes through this rewrite (a
@@ -184,16 +330,25 @@ var tidbTypes = map[sqltypes.TypeID]string{
 	sqltypes.UUID:        "binary(16)",
 }
 
+// tidbType spells t for TiDB's parser. Types TiDB has no faithful
+// equivalent of (numeric up to 1000 digits and negative scales, interval,
+// char(n) distinct from uuid's binary(16), json vs jsonb, arrays) travel as
+// a one-member enum holding the PostgreSQL type name: no other rewrite
+// produces an enum, so ColumnType reads it back without ambiguity.
 func tidbType(t sqltypes.Type) string {
 	if t.ID == sqltypes.Varchar && t.Width > 0 {
 		return "varchar(" + strconv.Itoa(t.Width) + ")"
 	}
-	return tidbTypes[t.ID]
+	if s, ok := tidbTypes[t.ID]; ok && t.ID != sqltypes.Array {
+		return s
+	}
+	return "enum('" + t.String() + "')"
 }
 
 // ColumnType maps the TiDB field type of a column definition parsed by
 // Parse back to the Postgres type the user wrote (timestamp vs timestamptz,
-// varchar(n) with its n, text, bytea and uuid all distinct). A field type
+// varchar(n) with its n, text, bytea and uuid all distinct, and the enum
+// that carries numeric, interval, char(n), json, jsonb and array types). A field type
 // that Parse never produces is reported as 0A000.
 func ColumnType(ft *types.FieldType) (sqltypes.Type, error) {
 	switch ft.GetType() {
@@ -236,6 +391,12 @@ func ColumnType(ft *types.FieldType) (sqltypes.Type, error) {
 	case mysql.TypeString:
 		if ft.GetCharset() == charset.CharsetBin && ft.GetFlen() == 16 {
 			return sqltypes.TypeUUID, nil
+		}
+	case mysql.TypeEnum:
+		if elems := ft.GetElems(); len(elems) == 1 {
+			if t, ok := sqltypes.ParseTypeName(elems[0]); ok {
+				return t, nil
+			}
 		}
 	}
 	return sqltypes.Type{}, pgerr.New(pgerr.FeatureNotSupported, "column type %s is not supported", ft.String())

@@ -1,13 +1,20 @@
 // Package planner binds a parsed statement (package parser) to the catalog:
-// it resolves table and column names, types every expression, infers the
-// types of $n parameters from their context, folds constants, and produces
-// the bound statements the optimizer and executor work on (Select, Insert,
-// Update, Delete, the DDL statements, SET/SHOW, transaction control).
+// it resolves table and column names through scopes, types every
+// expression, infers the types of $n parameters from their context, folds
+// constants, and produces the bound statements the optimizer and executor
+// work on: a Query holding a logical plan (rel.go), Insert, Update and
+// Delete whose rows come from a logical plan, the DDL statements, SET/SHOW
+// and transaction control.
 //
 // Flow: parser.Statement (a TiDB AST plus zproxy's extensions) → Bind →
-// Statement. A Select carries its WHERE clause as one boolean Expr; the
-// optimizer splits it into conjuncts and derives per-column bounds from
-// them, so the planner keeps predicates whole and exact.
+// Statement. A SELECT becomes a tree of relations in the shape it is
+// written: FROM items (tables, views, derived tables, functions, CTE
+// references) joined left to right, WHERE as a Filter, then Aggregate,
+// HAVING, Window, the select list as a Project, DISTINCT, ORDER BY, LIMIT.
+// Names resolve in scope.go: columns of this query's FROM items, then of
+// enclosing queries as OuterRefs (correlation), with depths counted as the
+// executor pushes outer rows (see ARCHITECTURE.md). Predicates stay whole;
+// the optimizer splits them into conjuncts and moves them.
 //
 // Expressions (Expr) are small immutable trees evaluated row by row with
 // SQL's three-valued logic; they are safe to evaluate from several
@@ -15,8 +22,9 @@
 //
 // Typing follows PostgreSQL where clients can tell the difference: integer
 // literals are integer unless they need bigint, string literals stay untyped
-// until their context (a comparison, an assignment, a cast) gives them a
-// type, integer division truncates, avg returns double precision (zproxy has
-// no numeric type), and errors carry PostgreSQL's SQLSTATEs (42703 unknown
-// column, 42804 wrong type, 42803 grouping, 42883 no such operator).
+// until their context (a comparison, an assignment, a cast, a UNION) gives
+// them a type, integer division truncates, avg returns double precision
+// (zproxy has no numeric type yet), and errors carry PostgreSQL's SQLSTATEs
+// (42703 unknown column, 42702 ambiguous, 42804 wrong type, 42803 grouping,
+// 42883 no such operator, 21000 a subquery with more than one row).
 package planner

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -30,6 +31,8 @@ type EvalContext struct {
 	// Subplans evaluates the physical subplans the optimizer put in place
 	// of subqueries (the executor provides it).
 	Subplans SubplanRunner
+	// Fn is what built-in functions see of the statement and session.
+	Fn builtins.Context
 }
 
 // SubplanRunner runs a subquery's physical plan for the current outer row.
@@ -181,6 +184,8 @@ type Func struct {
 	lazy func(ctx *EvalContext, row []sqltypes.Value, args []Expr) (sqltypes.Value, error)
 	// volatile functions (now(), random()) are never constant-folded.
 	volatile bool
+	// infix: an operator (||, ->, ...) printed as (l op r).
+	infix bool
 }
 
 func (e *Func) pure() bool { return !e.volatile }
@@ -621,6 +626,9 @@ func (e *Func) String() string {
 	parts := make([]string, len(e.Args))
 	for i, x := range e.Args {
 		parts[i] = x.String()
+	}
+	if e.infix && len(parts) == 2 {
+		return "(" + parts[0] + " " + e.Name + " " + parts[1] + ")"
 	}
 	return e.Name + "(" + strings.Join(parts, ", ") + ")"
 }

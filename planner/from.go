@@ -88,6 +88,13 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 		kind = RightJoin
 	}
 	lw := len(l.rel.Columns())
+	for _, li := range l.items {
+		for _, ri := range r.items {
+			if li.alias != "" && li.alias == ri.alias {
+				return nil, pgerr.New(pgerr.DuplicateAlias, "table name %q specified more than once", li.alias)
+			}
+		}
+	}
 	ritems, rmerged := shiftItems(r.items, r.merged, lw)
 	out := &fromPart{items: append(append([]*fromItem(nil), l.items...), ritems...)}
 	out.merged = append(append([]mergedCol(nil), l.merged...), rmerged...)
@@ -360,10 +367,11 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (Rel,
 	if v, ok := b.snap.View(schema, name); ok {
 		return NewVirtual(v), nil
 	}
+	full := name
 	if schema != "" {
-		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name)
+		full = schema + "." + name
 	}
-	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", full).WithPosition(b.stmt.NamePosition(name))
 }
 
 // depends records a stored relation the statement reads (a view's
@@ -419,10 +427,13 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 	if alias == "" {
 		alias = name
 	}
+	// The arguments see the items to the left as an outer row (one push:
+	// the join above runs the function per left row).
 	ls := leftScope(sc, left)
+	argScope := &scope{outer: ls, depthToOuter: 1, ctes: sc.ctes}
 	args := make([]Expr, len(f.Args))
 	for i, a := range f.Args {
-		x, err := b.bindExpr(ls, a)
+		x, err := b.bindExpr(argScope, a)
 		if err != nil {
 			return nil, err
 		}
@@ -436,9 +447,10 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 		return nil, err
 	}
 	tf.Ordinality = ordinality
-	if len(tf.Cols) == 1 && len(names) == 0 {
+	if len(tf.Cols) == 1 && len(names) == 0 && !hasOutColumns(name) {
 		// A function returning one column names it after the alias, as
-		// PostgreSQL does (FROM generate_series(1, 3) AS g gives column g).
+		// PostgreSQL does (FROM generate_series(1, 3) AS g gives column g),
+		// unless it names its column itself (an OUT parameter).
 		tf.Cols[0].Name = alias
 	}
 	if ordinality {
@@ -449,11 +461,5 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 		return nil, err
 	}
 	tf.Cols = cols
-	var rel Rel = tf
-	if ls.correlated {
-		// The arguments read the row to the left: the join above evaluates
-		// the function once per left row.
-		rel = tf
-	}
-	return &fromPart{rel: rel, items: []*fromItem{{alias: alias, cols: cols}}}, nil
+	return &fromPart{rel: tf, items: []*fromItem{{alias: alias, cols: cols}}}, nil
 }

@@ -1,60 +1,23 @@
 package planner
 
 import (
-	"math"
 	"strings"
-	"time"
-	"unicode/utf8"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/parser"
 )
 
 // ServerVersion is what version() reports.
-const ServerVersion = "PostgreSQL 15.0 (zproxy)"
+const ServerVersion = builtins.ServerVersion
 
-// bindFunc binds a call to a built-in scalar function. The set is small on
-// purpose: what clients and BI tools send on connect plus common scalars.
+// bindFunc binds a call of a scalar function: the few whose typing depends
+// on all their arguments (COALESCE, NULLIF, GREATEST, LEAST) and the
+// parser's respellings here, every other one through the registry of
+// package builtins.
 func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
-	arity := func(lo, hi int) error {
-		if len(args) < lo || len(args) > hi {
-			return pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args)).
-				WithHint("No function matches the given name and argument types.")
-		}
-		return nil
-	}
-	text := func(i int) error {
-		b.inferParam(args[i], sqltypes.TypeText)
-		if args[i].Type().ID == sqltypes.Unknown {
-			var err error
-			args[i], err = b.coerceTo(args[i], sqltypes.TypeText, false)
-			return err
-		}
-		if args[i].Type().Kind() != sqltypes.KindText {
-			return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, args[i].Type())
-		}
-		return nil
-	}
-	mk := func(typ sqltypes.Type, fn func(*EvalContext, []sqltypes.Value) (sqltypes.Value, error)) (Expr, error) {
-		return fold(&Func{Name: name, Args: args, Typ: typ, fn: strict(fn)})
-	}
 	switch name {
-	case "now", "current_timestamp", "transaction_timestamp", "statement_timestamp", "localtimestamp":
-		if err := arity(0, 0); err != nil {
-			return nil, err
-		}
-		typ := sqltypes.TypeTimestampTZ
-		if name == "localtimestamp" {
-			typ = sqltypes.TypeTimestamp
-		}
-		return &Func{Name: name, Typ: typ, volatile: true, fn: func(ctx *EvalContext, _ []sqltypes.Value) (sqltypes.Value, error) {
-			now := time.Now()
-			if ctx != nil && !ctx.Now.IsZero() {
-				now = ctx.Now
-			}
-			return sqltypes.Value{K: typ.Kind(), I: now.UnixMicro()}, nil
-		}}, nil
 	case parser.NumericLiteralFunc:
 		// A numeric literal too long for TiDB (see parser.NumericLiteralFunc).
 		c, ok := args[0].(*Const)
@@ -66,129 +29,138 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 			return nil, err
 		}
 		return &Const{V: v, Typ: sqltypes.TypeFloat8}, nil
-	case "version":
-		if err := arity(0, 0); err != nil {
-			return nil, err
+	case "nullif":
+		if len(args) != 2 {
+			return nil, pgerr.New(pgerr.UndefinedFunction, "function nullif with %d arguments does not exist", len(args))
 		}
-		return &Const{V: sqltypes.NewText(ServerVersion), Typ: sqltypes.TypeText}, nil
-	case "current_database", "current_catalog":
-		return &Const{V: sqltypes.NewText("zproxy"), Typ: sqltypes.TypeText}, nil
-	case "current_schema":
-		return &Const{V: sqltypes.NewText("public"), Typ: sqltypes.TypeText}, nil
-	case "lower", "upper":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		if err := text(0); err != nil {
-			return nil, err
-		}
-		f := strings.ToLower
-		if name == "upper" {
-			f = strings.ToUpper
-		}
-		return mk(sqltypes.TypeText, func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-			return sqltypes.NewText(f(a[0].S)), nil
-		})
-	case "length", "char_length", "character_length":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		if err := text(0); err != nil {
-			return nil, err
-		}
-		return mk(sqltypes.TypeInt4, func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-			return sqltypes.NewInt(int64(utf8.RuneCountInString(a[0].S))), nil
-		})
-	case "abs":
-		if err := arity(1, 1); err != nil {
-			return nil, err
-		}
-		b.inferParam(args[0], sqltypes.TypeFloat8)
-		if !args[0].Type().IsNumeric() {
-			return nil, pgerr.New(pgerr.UndefinedFunction, "function abs(%s) does not exist", args[0].Type())
-		}
-		return mk(args[0].Type(), func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-			if a[0].K == sqltypes.KindInt {
-				if a[0].I == math.MinInt64 {
-					return sqltypes.Null, overflow(args[0].Type())
-				}
-				if a[0].I < 0 {
-					return sqltypes.NewInt(-a[0].I), nil
-				}
-				return a[0], nil
+		// The result has the first argument's type as the = operator
+		// resolves it: integers compare across widths, as do floats;
+		// other mixes meet at their common type.
+		lt, rt := args[0].Type(), args[1].Type()
+		typ := lt
+		if k := lt.Kind(); lt.ID == sqltypes.Unknown || k != rt.Kind() || k != sqltypes.KindInt && k != sqltypes.KindFloat {
+			var err error
+			if typ, err = b.commonArgType(args, "NULLIF"); err != nil {
+				return nil, err
 			}
-			return sqltypes.NewFloat(math.Abs(a[0].F)), nil
-		})
-	case "round", "floor", "ceil", "ceiling", "trunc", "sqrt":
-		if err := arity(1, 1); err != nil {
+		}
+		l, r := args[0], args[1]
+		return fold(&Func{Name: name, Args: []Expr{l, r}, Typ: typ, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			if !a[0].IsNull() && !a[1].IsNull() && sqltypes.Compare(a[0], a[1]) == 0 {
+				return sqltypes.Null, nil
+			}
+			return a[0], nil
+		}})
+	case "greatest", "least":
+		if len(args) == 0 {
+			return nil, pgerr.New(pgerr.SyntaxError, "%s requires at least one argument", name)
+		}
+		typ, err := b.commonArgType(args, strings.ToUpper(name))
+		if err != nil {
 			return nil, err
 		}
-		b.inferParam(args[0], sqltypes.TypeFloat8)
-		if !args[0].Type().IsNumeric() {
-			return nil, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, args[0].Type())
+		sign := 1
+		if name == "least" {
+			sign = -1
 		}
-		f := map[string]func(float64) float64{"round": math.Round, "floor": math.Floor, "ceil": math.Ceil,
-			"ceiling": math.Ceil, "trunc": math.Trunc, "sqrt": math.Sqrt}[name]
-		return mk(sqltypes.TypeFloat8, func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-			x := a[0].AsFloat()
-			if name == "sqrt" && x < 0 {
-				return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "cannot take square root of a negative number")
+		// NULL arguments are ignored; the result is NULL only if all are.
+		return fold(&Func{Name: name, Args: args, Typ: typ, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			best := sqltypes.Null
+			for _, v := range a {
+				if !v.IsNull() && (best.IsNull() || sqltypes.Compare(v, best)*sign > 0) {
+					best = v
+				}
 			}
-			return sqltypes.NewFloat(f(x)), nil
-		})
+			return best, nil
+		}})
 	case "coalesce":
 		if len(args) == 0 {
 			return nil, pgerr.New(pgerr.SyntaxError, "coalesce requires at least one argument")
 		}
-		typ := sqltypes.TypeUnknown
-		for _, a := range args {
-			if a.Type().ID != sqltypes.Unknown {
-				typ = a.Type()
-				break
-			}
+		typ, err := b.commonArgType(args, "COALESCE")
+		if err != nil {
+			return nil, err
 		}
-		if typ.ID == sqltypes.Unknown {
-			typ = sqltypes.TypeText
+		return &Func{Name: name, Args: args, Typ: typ, lazy: evalCoalesce}, nil
+	case parser.ConcatFunc:
+		// The parser's name for concat(), which TiDB would read as its own.
+		return b.bindBuiltin("concat", args)
+	case parser.TrimFromFunc:
+		// TRIM(chars FROM s): zp_trim_from('btrim', chars, s).
+		fn, ok := args[0].(*Const)
+		if len(args) < 3 || !ok || fn.V.K != sqltypes.KindText {
+			return nil, pgerr.New(pgerr.InternalError, "malformed TRIM")
 		}
-		for i := range args {
-			b.inferParam(args[i], typ)
-			var err error
-			if args[i], err = b.coerceTo(args[i], typ, false); err != nil {
+		return b.bindBuiltin(fn.V.S, append(append([]Expr(nil), args[2:]...), args[1]))
+	}
+	return b.bindBuiltin(name, args)
+}
+
+// bindBuiltin binds a call through the function registry: it resolves the
+// overload by argument types, casts the arguments to it, and folds calls of
+// immutable functions with constant arguments.
+func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
+	types := make([]sqltypes.Type, len(args))
+	for i, a := range args {
+		types[i] = a.Type()
+	}
+	res, err := builtins.Resolve(name, types)
+	if err != nil {
+		return nil, err
+	}
+	for i := range args {
+		b.inferParam(args[i], res.ArgTypes[i])
+		if args[i].Type() != res.ArgTypes[i] {
+			if args[i], err = b.coerceTo(args[i], res.ArgTypes[i], false); err != nil {
 				return nil, err
 			}
 		}
-		return &Func{Name: name, Args: args, Typ: typ, lazy: evalCoalesce}, nil
-	case "concat":
-		// The || operator (TiDB spells it concat): NULL if any operand is.
-		for i := range args {
-			b.inferParam(args[i], sqltypes.TypeText)
-		}
-		return fold(&Func{Name: "||", Args: args, Typ: sqltypes.TypeText, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-			var sb strings.Builder
-			for _, v := range a {
-				sb.WriteString(textOf(v))
-			}
-			return sqltypes.NewText(sb.String()), nil
-		})})
-	case parser.ConcatFunc:
-		name = "concat"
-		for i := range args {
-			b.inferParam(args[i], sqltypes.TypeText)
-		}
-		return fold(&Func{Name: name, Args: args, Typ: sqltypes.TypeText, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-			var sb strings.Builder
-			for _, v := range a {
-				if !v.IsNull() {
-					sb.WriteString(textOf(v))
-				}
-			}
-			return sqltypes.NewText(sb.String()), nil
-		}})
-	case "current_setting":
-		return nil, unsupported("current_setting() is not supported; use SHOW")
 	}
-	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name).
-		WithHint("No function matches the given name and argument types.")
+	ov := res.Overload
+	eval := ov.Eval
+	if ov.Typed != nil {
+		eval = ov.Typed(res.ArgTypes)
+	}
+	fn := func(ctx *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		var fc *builtins.Context
+		if ctx != nil {
+			fc = &ctx.Fn
+		}
+		return eval(fc, a)
+	}
+	if !ov.CalledOnNull {
+		fn = strict(fn)
+	}
+	f := &Func{Name: name, Args: args, Typ: res.Result, fn: fn, volatile: ov.Volatility != builtins.Immutable}
+	return fold(f)
+}
+
+// commonArgType gives the arguments of COALESCE, GREATEST or LEAST their
+// common type (casting them to it), as PostgreSQL resolves CASE-like
+// constructs.
+func (b *Binder) commonArgType(args []Expr, ctx string) (sqltypes.Type, error) {
+	typ := sqltypes.TypeUnknown
+	for _, a := range args {
+		if a.Type().ID == sqltypes.Unknown {
+			continue // untyped literals and NULLs take the others' type
+		}
+		t, err := commonType(typ, a.Type(), ctx)
+		if err != nil {
+			return typ, err
+		}
+		typ = t
+	}
+	if typ.ID == sqltypes.Unknown {
+		typ = sqltypes.TypeText
+	}
+	for i := range args {
+		b.inferParam(args[i], typ)
+		var err error
+		if args[i], err = b.coerceTo(args[i], typ, false); err != nil {
+			return typ, err
+		}
+	}
+	return typ, nil
 }
 
 // strict wraps fn so any NULL argument gives NULL, as for most SQL functions.

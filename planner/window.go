@@ -91,6 +91,10 @@ func (b *Binder) bindWindow(n *ast.WindowFuncExpr, agg *aggBinder) (Expr, error)
 		return b.bindExpr(lv.sc, node)
 	}
 	name := strings.ToLower(n.Name)
+	args, distinct := n.Args, n.Distinct
+	if inner, ok := WindowAggOf(n); ok {
+		name, args = inner.FnName.L, inner.Args
+	}
 	call := WindowCall{Func: name}
 	spec, err := resolveWindowSpec(&n.Spec, lv.named)
 	if err != nil {
@@ -119,7 +123,7 @@ func (b *Binder) bindWindow(n *ast.WindowFuncExpr, agg *aggBinder) (Expr, error)
 		return nil, err
 	}
 	if windowFuncs[name] {
-		for _, a := range n.Args {
+		for _, a := range args {
 			x, err := bind(a)
 			if err != nil {
 				return nil, err
@@ -130,7 +134,7 @@ func (b *Binder) bindWindow(n *ast.WindowFuncExpr, agg *aggBinder) (Expr, error)
 			return nil, err
 		}
 	} else if IsAggregateName(name) {
-		ac, err := b.aggCall(lv.sc, name, n.Args, n.Distinct, nil, nil, bind)
+		ac, err := b.aggCall(lv.sc, name, args, distinct, nil, nil, bind)
 		if err != nil {
 			return nil, err
 		}
@@ -194,6 +198,9 @@ func (b *Binder) bindFrame(f *ast.FrameClause, order []SortKeyExpr, bind func(as
 		fr.Mode = FrameRange
 	case ast.Groups:
 		fr.Mode = FrameGroups
+		if len(order) == 0 {
+			return fr, pgerr.New(pgerr.WindowingError, "GROUPS mode requires an ORDER BY clause")
+		}
 	}
 	bound := func(fb ast.FrameBound) (FrameBound, error) {
 		switch {
@@ -309,3 +316,25 @@ func argOrText(args []Expr) sqltypes.Type {
 	}
 	return args[0].Type()
 }
+
+// containsWindow reports whether an expression calls a window function.
+func containsWindow(node ast.ExprNode) bool {
+	found := false
+	node.Accept(&windowFinder{found: &found})
+	return found
+}
+
+type windowFinder struct{ found *bool }
+
+func (v *windowFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch n.(type) {
+	case *ast.WindowFuncExpr:
+		*v.found = true
+		return n, true
+	case *ast.SubqueryExpr:
+		return n, true
+	}
+	return n, false
+}
+
+func (v *windowFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }

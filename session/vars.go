@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/kv"
 )
 
 // varAllowFullScan is zproxy's own setting guarding full table scans.
@@ -29,8 +30,8 @@ var knownVars = map[string]string{
 	"statement_timeout":                   "0",
 	"lock_timeout":                        "0",
 	"idle_in_transaction_session_timeout": "0",
-	"default_transaction_isolation":       "read committed",
-	"transaction_isolation":               "read committed",
+	"default_transaction_isolation":       kv.IsolationSnapshot,
+	"transaction_isolation":               kv.IsolationSnapshot,
 	"default_transaction_read_only":       "off",
 	"transaction_read_only":               "off",
 	"default_transaction_deferrable":      "off",
@@ -81,7 +82,7 @@ func (s *Session) set(name, value string, reset bool) error {
 		return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
 	}
 	if readOnlyVars[n] {
-		return pgerr.New("55P02", "parameter %q cannot be changed", name)
+		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter %q cannot be changed", name)
 	}
 	if strings.HasPrefix(n, "transaction_") && s.txStatus == 'I' && !reset {
 		// As in PostgreSQL: outside a block there is no transaction to set.
@@ -90,6 +91,13 @@ func (s *Session) set(name, value string, reset bool) error {
 	}
 	if reset {
 		value = defaultVars(s.engine.cfg.AllowFullScan)[n]
+	}
+	if timeoutVars[n] {
+		v, err := normalizeMillis(n, value)
+		if err != nil {
+			return err
+		}
+		value = v
 	}
 	switch n {
 	case varAllowFullScan:
@@ -101,6 +109,15 @@ func (s *Session) set(name, value string, reset bool) error {
 		default:
 			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q requires a Boolean value", name)
 		}
+	case "default_transaction_isolation", "transaction_isolation":
+		level, err := isolationLevel(value)
+		if err != nil {
+			return err
+		}
+		if n == "transaction_isolation" && s.txn != nil && !reset {
+			return pgerr.New(pgerr.ActiveSQLTransaction, "SET TRANSACTION ISOLATION LEVEL must be called before any query")
+		}
+		value = level
 	case "default_transaction_read_only", "transaction_read_only", "default_transaction_deferrable", "transaction_deferrable":
 		switch strings.ToLower(value) {
 		case "on", "true", "yes", "1":
@@ -109,6 +126,9 @@ func (s *Session) set(name, value string, reset bool) error {
 			value = "off"
 		default:
 			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q requires a Boolean value", name)
+		}
+		if n == "transaction_read_only" && value == "off" && s.txn != nil && s.txn.ReadOnly() {
+			return pgerr.New(pgerr.ActiveSQLTransaction, "transaction read-write mode must be set before any query")
 		}
 	case varWorkMem:
 		n, err := parseMemory(value)

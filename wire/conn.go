@@ -3,8 +3,6 @@ package wire
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -12,20 +10,11 @@ import (
 	"net"
 	"os"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/zproxy/zproxy/internal/pgerr"
-)
-
-// Request codes of the startup packets that are not a StartupMessage.
-const (
-	sslRequestCode    = 80877103
-	gssEncRequestCode = 80877104
-	cancelRequestCode = 80877102
-	maxStartupPacket  = 10000 // MAX_STARTUP_PACKET_LENGTH in PostgreSQL
 )
 
 // connState tells Shutdown whether a connection may be closed now.
@@ -37,33 +26,42 @@ const (
 	stateBusy                     // in a query cycle: let it finish
 )
 
+// keepSendBuffer is the send buffer a connection keeps between flushes; a
+// larger one (a big row) is dropped after it is written.
+const keepSendBuffer = 64 << 10
+
 // errQuietClose ends a connection without telling the client anything more
 // (it hung up, or a CancelRequest was served).
 var errQuietClose = errors.New("wire: connection closed")
 
 // conn is one client connection, served by one goroutine.
 type conn struct {
-	srv    *Server
-	nc     net.Conn
-	be     *pgproto3.Backend
-	log    *slog.Logger
-	pid    uint32
-	secret [4]byte
+	srv *Server
+	raw net.Conn // the accepted socket, watched for a client that hangs up
+	nc  net.Conn // raw, or the TLS session over it
+	rd  *frontendReader
+	log *slog.Logger
+	pid uint32
+
+	secret    [4]byte
+	encrypted bool // the session runs over TLS
+	slot      bool // holds one of MaxConnections' slots
 
 	// ctx lives as long as the connection; forceClose cancels it, which
 	// cancels every statement.
 	ctx       context.Context
-	cancelCtx context.CancelFunc
+	cancelCtx context.CancelCauseFunc
 
 	// mu guards state and stmtCancel, which Shutdown and CancelRequests on
 	// other goroutines look at.
 	mu         sync.Mutex
 	state      connState
-	stmtCancel context.CancelFunc
+	stmtCancel context.CancelCauseFunc
 
 	// sendMu lets the session's Notice and ParameterStatus callbacks send
 	// from other goroutines.
 	sendMu  sync.Mutex
+	wbuf    []byte
 	pending int // bytes sent since the last flush
 
 	sess           Session
@@ -73,6 +71,11 @@ type conn struct {
 	ignoreTillSync bool
 	terminate      bool // a FATAL error was sent: close after flushing
 	readySent      bool // ReadyForQuery went out: the next read starts a cycle
+	idleTimeout    bool // the read deadline is idle_in_transaction_session_timeout's
+	// cmdDeadline is when statement_timeout cancels the extended-protocol
+	// command under way: set by its first Parse, Bind, Describe or
+	// Execute, cleared when an Execute completes and at Sync (zero: none).
+	cmdDeadline time.Time
 
 	rowBuf  []byte
 	rowSpan []int
@@ -80,24 +83,24 @@ type conn struct {
 }
 
 func newConn(s *Server, nc net.Conn, pid uint32) *conn {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	c := &conn{
 		srv:       s,
+		raw:       nc,
 		nc:        nc,
-		be:        pgproto3.NewBackend(nc, nc),
 		pid:       pid,
 		ctx:       ctx,
 		cancelCtx: cancel,
 		stmts:     map[string]*prepared{},
 		portals:   map[string]*portal{},
 	}
+	c.rd = newFrontendReader(nc, maxAuthMessage)
 	c.log = s.log.With("pid", pid, "remote", nc.RemoteAddr().String())
 	if _, err := rand.Read(c.secret[:]); err != nil {
 		// crypto/rand does not fail on supported platforms; a zero secret
 		// would only weaken cancellation, never break a connection.
 		c.log.Warn("no random cancel secret", "err", err)
 	}
-	c.be.SetMaxBodyLen(s.cfg.MaxMessageSize)
 	_ = nc.SetDeadline(time.Now().Add(s.cfg.AuthTimeout))
 	return c
 }
@@ -111,8 +114,11 @@ func (c *conn) serve() {
 			c.log.Error("panic in connection", "panic", r, "stack", string(debug.Stack()))
 		}
 		c.closeAll()
-		c.cancelCtx()
+		c.cancelCtx(errConnectionClosed)
 		c.nc.Close()
+		if c.slot {
+			c.srv.releaseSlot()
+		}
 		m.ConnectionClosed()
 		c.srv.removeConn(c)
 	}()
@@ -146,14 +152,14 @@ func (c *conn) wakeIfIdle() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.state != stateBusy {
-		_ = c.nc.SetReadDeadline(time.Now())
+		_ = c.raw.SetReadDeadline(time.Now())
 	}
 }
 
 // forceClose ends the connection now, canceling its statement.
 func (c *conn) forceClose() {
-	c.cancelCtx()
-	c.nc.Close()
+	c.cancelCtx(errAdminShutdown())
+	c.raw.Close()
 }
 
 // enterIdle marks the connection as waiting for a new query cycle, unless
@@ -176,41 +182,6 @@ func (c *conn) leaveIdle() {
 	}
 }
 
-// beginStatement returns the context of one statement (or message) and
-// registers its cancel function for CancelRequest. parent is the
-// connection's context or a portal's.
-func (c *conn) beginStatement(parent context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(parent)
-	release := c.watchCancel(cancel)
-	return ctx, func() {
-		release()
-		cancel()
-	}
-}
-
-// watchCancel makes cancel the target of CancelRequests until the returned
-// release is called.
-func (c *conn) watchCancel(cancel context.CancelFunc) (release func()) {
-	c.mu.Lock()
-	c.stmtCancel = cancel
-	c.mu.Unlock()
-	return func() {
-		c.mu.Lock()
-		c.stmtCancel = nil
-		c.mu.Unlock()
-	}
-}
-
-// cancelStatement serves a CancelRequest aimed at this connection.
-func (c *conn) cancelStatement() {
-	c.mu.Lock()
-	cancel := c.stmtCancel
-	c.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-}
-
 // guard runs f, turning a panic into XX000 for the statement at hand so the
 // connection survives it.
 func (c *conn) guard(what string, f func() error) (err error) {
@@ -223,17 +194,31 @@ func (c *conn) guard(what string, f func() error) (err error) {
 	return f()
 }
 
+// send queues a message; flush writes the queue out.
 func (c *conn) send(msg pgproto3.BackendMessage) {
 	c.sendMu.Lock()
-	c.be.Send(msg)
-	c.sendMu.Unlock()
+	defer c.sendMu.Unlock()
+	out, err := msg.Encode(c.wbuf)
+	if err != nil {
+		// Only a field over pgproto3's 1 GiB limit fails to encode; the
+		// message is dropped rather than sent half-written.
+		c.log.Error("encoding a message", "type", fmt.Sprintf("%T", msg), "err", err)
+		return
+	}
+	c.wbuf = out
 }
 
 func (c *conn) flush() error {
 	c.sendMu.Lock()
 	defer c.sendMu.Unlock()
 	c.pending = 0
-	return c.be.Flush()
+	_, err := c.nc.Write(c.wbuf)
+	if cap(c.wbuf) > keepSendBuffer {
+		c.wbuf = nil
+	} else {
+		c.wbuf = c.wbuf[:0]
+	}
+	return err
 }
 
 // sendError sends err as an ErrorResponse. This is the one place errors
@@ -244,20 +229,23 @@ func (c *conn) sendError(err error) {
 		c.log.Error("internal error", "err", err)
 	}
 	c.srv.cfg.Metrics.Error(pe.Code)
-	severity := ""
 	if pe.Severity == "FATAL" || pe.Severity == "PANIC" {
 		c.terminate = true
 	}
-	c.send(errorResponse(pe, severity))
+	c.send(errorResponse(pe, ""))
 }
 
 // fatal sends a FATAL error and ends the connection.
 func (c *conn) fatal(code, format string, args ...any) error {
-	pe := pgerr.New(code, format, args...)
-	c.srv.cfg.Metrics.Error(code)
+	return c.fatalError(pgerr.New(code, format, args...))
+}
+
+// fatalError sends pe as FATAL and ends the connection.
+func (c *conn) fatalError(pe *pgerr.Error) error {
+	c.srv.cfg.Metrics.Error(pe.Code)
 	c.send(errorResponse(pe, "FATAL"))
 	_ = c.flush()
-	return fmt.Errorf("%w: FATAL %s %s", errQuietClose, code, pe.Message)
+	return fmt.Errorf("%w: FATAL %s %s", errQuietClose, pe.Code, pe.Message)
 }
 
 func (c *conn) notice(pe *pgerr.Error) {
@@ -270,207 +258,6 @@ func (c *conn) parameterStatus(name, value string) {
 	c.send(&pgproto3.ParameterStatus{Name: name, Value: value})
 }
 
-// readStartupPacket reads one length-prefixed startup packet and returns
-// its request code and the bytes after it.
-func (c *conn) readStartupPacket() (uint32, []byte, error) {
-	var hdr [8]byte
-	if _, err := io.ReadFull(c.nc, hdr[:4]); err != nil {
-		return 0, nil, errQuietClose
-	}
-	n := int(int32(binary.BigEndian.Uint32(hdr[:4])))
-	if n < 8 || n > maxStartupPacket {
-		return 0, nil, c.fatal(pgerr.ProtocolViolation, "invalid length of startup packet")
-	}
-	body := make([]byte, n-4)
-	if _, err := io.ReadFull(c.nc, body); err != nil {
-		return 0, nil, errQuietClose
-	}
-	return binary.BigEndian.Uint32(body[:4]), body[4:], nil
-}
-
-// startup negotiates encryption (none), reads the StartupMessage,
-// authenticates, opens the session and sends the first ReadyForQuery.
-func (c *conn) startup() error {
-	var code uint32
-	var body []byte
-	for negotiations := 0; ; negotiations++ {
-		var err error
-		code, body, err = c.readStartupPacket()
-		if err != nil {
-			return err
-		}
-		if (code == sslRequestCode || code == gssEncRequestCode) && negotiations < 2 {
-			// No TLS or GSS encryption: 'N' and the client carries on in
-			// the clear with its StartupMessage.
-			if _, err := c.nc.Write([]byte{'N'}); err != nil {
-				return errQuietClose
-			}
-			continue
-		}
-		break
-	}
-	switch {
-	case code == cancelRequestCode:
-		if len(body) >= 8 {
-			c.srv.cancel(binary.BigEndian.Uint32(body), body[4:])
-		}
-		return errQuietClose
-	case code == sslRequestCode || code == gssEncRequestCode:
-		return c.fatal(pgerr.ProtocolViolation, "too many encryption requests")
-	case code>>16 != 3:
-		return c.fatal(pgerr.ProtocolViolation, "unsupported frontend protocol %d.%d: server supports 3.0 to 3.0", code>>16, code&0xffff)
-	}
-
-	params, err := parseStartupParameters(body)
-	if err != nil {
-		return c.fatal(pgerr.ProtocolViolation, "%v", err)
-	}
-	var unknownOptions []string
-	for k := range params {
-		if strings.HasPrefix(k, "_pq_.") {
-			unknownOptions = append(unknownOptions, k)
-			delete(params, k)
-		}
-	}
-	if code&0xffff != 0 || len(unknownOptions) > 0 {
-		// A newer minor version or protocol options: tell the client we
-		// speak 3.0 without them, as PostgreSQL does.
-		c.send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: unknownOptions})
-	}
-
-	c.user = params["user"]
-	if c.user == "" {
-		return c.fatal(pgerr.InvalidAuthorization, "no PostgreSQL user name specified in startup packet")
-	}
-	database := params["database"]
-	if database == "" {
-		database = c.user
-	}
-	if enc, ok := params["client_encoding"]; ok && !acceptedClientEncoding(enc) {
-		return c.fatal(pgerr.InvalidParameterValue, "invalid value for parameter \"client_encoding\": %q", enc)
-	}
-	if err := c.authenticate(); err != nil {
-		return err
-	}
-
-	var sess Session
-	err = c.guard("Engine.NewSession", func() error {
-		var err error
-		sess, err = c.srv.eng.NewSession(c.ctx, SessionParams{
-			User:            c.user,
-			Database:        database,
-			Startup:         params,
-			Notice:          c.notice,
-			ParameterStatus: c.parameterStatus,
-		})
-		return err
-	})
-	if err != nil {
-		pe := toPgError(err)
-		c.srv.cfg.Metrics.Error(pe.Code)
-		c.send(errorResponse(pe, "FATAL"))
-		_ = c.flush()
-		return fmt.Errorf("%w: new session: %v", errQuietClose, err)
-	}
-	c.sess = sess
-
-	c.send(&pgproto3.AuthenticationOk{})
-	for _, ps := range [][2]string{
-		{"server_version", c.srv.cfg.ServerVersion},
-		{"server_encoding", "UTF8"},
-		{"client_encoding", "UTF8"},
-		{"DateStyle", "ISO, MDY"},
-		{"integer_datetimes", "on"},
-		{"standard_conforming_strings", "on"},
-		{"TimeZone", "UTC"},
-		{"IntervalStyle", "postgres"},
-		{"is_superuser", "on"},
-		{"session_authorization", c.user},
-		{"application_name", params["application_name"]},
-	} {
-		c.send(&pgproto3.ParameterStatus{Name: ps[0], Value: ps[1]})
-	}
-	c.send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.secret[:]})
-
-	c.mu.Lock()
-	closing := c.srv.isClosing()
-	if !closing {
-		_ = c.nc.SetDeadline(time.Time{})
-		c.state = stateBusy
-	}
-	c.mu.Unlock()
-	if closing {
-		return c.fatal(pgerr.AdminShutdown, "terminating connection due to administrator command")
-	}
-	return c.sendReady()
-}
-
-// authenticate checks the client's cleartext password when the server
-// requires one.
-func (c *conn) authenticate() error {
-	if c.srv.cfg.Auth != AuthPassword {
-		return nil
-	}
-	c.send(&pgproto3.AuthenticationCleartextPassword{})
-	if err := c.flush(); err != nil {
-		return errQuietClose
-	}
-	if err := c.be.SetAuthType(pgproto3.AuthTypeCleartextPassword); err != nil {
-		return err
-	}
-	msg, err := c.be.Receive()
-	if err != nil {
-		// psql hangs up here to ask its user for the password.
-		return errQuietClose
-	}
-	pm, ok := msg.(*pgproto3.PasswordMessage)
-	if !ok {
-		return c.fatal(pgerr.ProtocolViolation, "expected password response, got message type %T", msg)
-	}
-	want, known := c.srv.cfg.Users[c.user]
-	if subtle.ConstantTimeCompare([]byte(want), []byte(pm.Password)) != 1 || !known {
-		return c.fatal(pgerr.InvalidPassword, "password authentication failed for user %q", c.user)
-	}
-	return nil
-}
-
-// acceptedClientEncoding reports whether zproxy can talk to a client in
-// encoding enc. zproxy only speaks UTF-8; SQL_ASCII (what libpq sends under
-// the C locale) is accepted and treated as UTF-8, as its bytes pass
-// through unchanged.
-func acceptedClientEncoding(enc string) bool {
-	switch strings.ToUpper(strings.NewReplacer("-", "", "_", "").Replace(strings.TrimSpace(enc))) {
-	case "UTF8", "UNICODE", "SQLASCII":
-		return true
-	}
-	return false
-}
-
-// parseStartupParameters decodes the name/value pairs of a StartupMessage.
-func parseStartupParameters(b []byte) (map[string]string, error) {
-	params := map[string]string{}
-	for {
-		i := strings.IndexByte(string(b), 0)
-		if i < 0 {
-			return nil, errors.New("invalid startup packet layout: expected terminator as last byte")
-		}
-		if i == 0 {
-			if len(b) != 1 {
-				return nil, errors.New("invalid startup packet layout: data after the terminator")
-			}
-			return params, nil
-		}
-		name := string(b[:i])
-		b = b[i+1:]
-		j := strings.IndexByte(string(b), 0)
-		if j < 0 {
-			return nil, errors.New("invalid startup packet layout: expected terminator as last byte")
-		}
-		params[name] = string(b[:j])
-		b = b[j+1:]
-	}
-}
-
 // loop serves query cycles until the client leaves or the server shuts
 // down.
 func (c *conn) loop() error {
@@ -481,18 +268,32 @@ func (c *conn) loop() error {
 		}
 		if c.readySent {
 			c.readySent = false
+			// Armed before the connection counts as idle, so that
+			// Shutdown's wake-up, which comes after, is not overridden.
+			c.armIdleTimeout()
 			if !c.enterIdle() {
-				return c.fatal(pgerr.AdminShutdown, "terminating connection due to administrator command")
+				return c.fatalError(errAdminShutdown())
 			}
 		}
-		msg, err := c.be.Receive()
+		msg, err := c.rd.receive()
 		c.leaveIdle()
+		idleTimed := c.disarmIdleTimeout()
 		if err != nil {
-			return c.receiveFailed(err)
+			if err = c.receiveFailed(err, idleTimed); err != nil {
+				return err
+			}
+			continue
 		}
 		if c.ignoreTillSync {
 			switch msg.(type) {
 			case *pgproto3.Sync:
+			case *pgproto3.Flush:
+				// The error that started the skipping goes out now, as
+				// in PostgreSQL: pipelining clients wait for it here.
+				if err := c.flush(); err != nil {
+					return errQuietClose
+				}
+				continue
 			case *pgproto3.Terminate:
 				return nil
 			default:
@@ -505,23 +306,70 @@ func (c *conn) loop() error {
 	}
 }
 
-// receiveFailed decides how a failed read ends the connection.
-func (c *conn) receiveFailed(err error) error {
-	var tooBig *pgproto3.ExceededMaxBodyLenErr
+// armIdleTimeout starts idle_in_transaction_session_timeout when the
+// session waits for its client inside a transaction block.
+func (c *conn) armIdleTimeout() {
+	var status byte
+	var limits Limits
+	if err := c.guard("Session.Limits", func() error {
+		status, limits = c.sess.TxStatus(), c.sess.Limits()
+		return nil
+	}); err != nil || status == 'I' || limits.IdleInTransactionTimeout <= 0 {
+		return
+	}
+	c.idleTimeout = true
+	_ = c.raw.SetReadDeadline(time.Now().Add(limits.IdleInTransactionTimeout))
+}
+
+// disarmIdleTimeout stops idle_in_transaction_session_timeout and reports
+// whether it was running.
+func (c *conn) disarmIdleTimeout() bool {
+	if !c.idleTimeout {
+		return false
+	}
+	c.idleTimeout = false
+	_ = c.raw.SetReadDeadline(time.Time{})
+	return true
+}
+
+// receiveFailed decides what a failed read means: nil when the connection
+// goes on (a malformed message whose framing was intact: an ERROR, as in
+// PostgreSQL), otherwise the error ending it. idleTimed says the read ran
+// under idle_in_transaction_session_timeout.
+func (c *conn) receiveFailed(err error, idleTimed bool) error {
+	var tooBig *messageTooLargeError
+	var framing *framingError
+	var malformed *malformedError
 	switch {
+	case errors.As(err, &malformed):
+		if c.ignoreTillSync && malformed.msgType != 'S' {
+			return nil // skipped unread, as PostgreSQL skips it
+		}
+		c.sendError(malformed.err)
+		if malformed.msgType == 'Q' || malformed.msgType == 'S' {
+			// Outside the extended protocol an error ends the cycle.
+			c.ignoreTillSync = false
+			return c.sendReady()
+		}
+		c.ignoreTillSync = true
+		return nil
 	case errors.As(err, &tooBig):
-		return c.fatal(pgerr.ProtocolViolation, "message of %d bytes exceeds the limit of %d bytes", tooBig.ActualBodyLen, tooBig.MaxExpectedBodyLen)
+		return c.fatal(pgerr.ProtocolViolation, "%s", tooBig.Error())
+	case errors.As(err, &framing):
+		return c.fatalError(framing.err)
 	case errors.Is(err, os.ErrDeadlineExceeded) && c.srv.isClosing():
-		return c.fatal(pgerr.AdminShutdown, "terminating connection due to administrator command")
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed),
-		errors.Is(err, os.ErrDeadlineExceeded):
+		return c.fatalError(errAdminShutdown())
+	case errors.Is(err, os.ErrDeadlineExceeded) && idleTimed:
+		return c.fatal(pgerr.IdleInTransactionSessionTimeout, "terminating connection due to idle-in-transaction timeout")
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, os.ErrDeadlineExceeded) {
 		return errQuietClose
 	}
 	var ne net.Error
 	if errors.As(err, &ne) {
 		return errQuietClose
 	}
-	return c.fatal(pgerr.ProtocolViolation, "invalid frontend message: %v", err)
+	return fmt.Errorf("%w: reading: %v", errQuietClose, err)
 }
 
 // dispatch handles one message.
@@ -543,6 +391,7 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) error {
 		err = c.handleClose(m)
 	case *pgproto3.Sync:
 		c.ignoreTillSync = false
+		c.cmdDeadline = time.Time{}
 		return c.sendReady()
 	case *pgproto3.Flush:
 		if err := c.flush(); err != nil {
@@ -563,6 +412,7 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) error {
 	if err != nil {
 		c.sendError(err)
 		c.ignoreTillSync = true
+		c.cmdDeadline = time.Time{}
 	}
 	if c.pending > flushThreshold {
 		if err := c.flush(); err != nil {

@@ -3,13 +3,26 @@
 // zproxy.
 //
 // It owns everything a client sees of a connection except SQL: the startup
-// (SSLRequest and GSSENCRequest answered with 'N', protocol 3.0, cleartext
-// password or trust authentication, ParameterStatus, BackendKeyData),
-// CancelRequest, the simple query protocol, the extended protocol (prepared
-// statements, portals, suspension after N rows), the value formats (text
-// through sqltypes, binary by type OID in both directions) and turning
-// errors into ErrorResponse with their SQLSTATE — the only place in zproxy
-// where that happens.
+// (SSLRequest answered 'S' and TLS with crypto/tls when the server has a
+// certificate, GSSENCRequest declined, protocol 3.0, the startup parameters
+// and their "-c name=value" options), authentication (trust, or
+// SCRAM-SHA-256 with channel binding over TLS, internal/auth),
+// ParameterStatus, BackendKeyData, CancelRequest, the simple query
+// protocol, the extended protocol (prepared statements, portals, suspension
+// after N rows), the value formats (text through sqltypes, binary by type
+// OID in both directions) and turning errors into ErrorResponse with their
+// SQLSTATE (classified by pgerr.Classify) — the only place in zproxy where
+// that happens.
+//
+// It also keeps what a client sends from crashing, starving or fooling the
+// server: messages are framed here rather than by pgproto3, with
+// PostgreSQL's small limits until the client has authenticated and
+// Config.MaxMessageSize after; sessions are bounded by MaxConnections;
+// text must be UTF-8 without NUL bytes (22021); and each statement runs
+// under a context that a CancelRequest, statement_timeout or the client
+// hanging up (checked every 100 ms without consuming pipelined bytes)
+// cancels with the reason as its cause. A session idle in a transaction
+// block past idle_in_transaction_session_timeout is closed (25P03).
 //
 // Data flows one way: a Server accepts a connection and runs it on one
 // goroutine (conn); conn asks the Engine for a Session, hands it query text

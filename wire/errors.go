@@ -1,33 +1,12 @@
 package wire
 
 import (
-	"context"
-	"errors"
-
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
-// SQLSTATEs PostgreSQL uses that internal/pgerr does not name.
-const (
-	duplicatePreparedStatement = "42P05"
-	duplicateCursor            = "42P03"
-)
-
-// toPgError classifies err for the client: the first *pgerr.Error of its
-// chain, 57014 for a canceled statement, XX000 for anything else.
-func toPgError(err error) *pgerr.Error {
-	if pe := pgerr.As(err); pe != nil {
-		return pe
-	}
-	if errors.Is(err, context.Canceled) {
-		return pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
-	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return pgerr.New(pgerr.QueryCanceled, "canceling statement due to statement timeout")
-	}
-	return pgerr.New(pgerr.InternalError, "internal error: %v", err)
-}
+// toPgError classifies err for the client (pgerr.Classify).
+func toPgError(err error) *pgerr.Error { return pgerr.Classify(err) }
 
 // errorResponse builds the ErrorResponse for pe. severity overrides pe's
 // (FATAL for errors that end the connection) when not empty.

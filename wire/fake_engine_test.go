@@ -6,8 +6,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
+	"github.com/zproxy/zproxy/internal/auth"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -26,6 +28,8 @@ import (
 //	GOERR            fails with a plain Go error (XX000)
 //	NOTICE text      sends a NOTICE between two rows
 //	SET name value   reports a ParameterStatus
+//	LIMITS st idle   sets the session's statement_timeout and
+//	                 idle_in_transaction_session_timeout (Go durations)
 //	BEGIN / COMMIT / ROLLBACK, INSERT ...  transaction status and tags
 type fakeEngine struct {
 	started  chan string   // receives "SLEEP" when a SLEEP starts
@@ -36,6 +40,39 @@ type fakeEngine struct {
 	sessions int
 	closed   int
 	params   []SessionParams
+	roles    map[string]Role
+}
+
+// addRole adds a role; an empty password leaves it without one.
+func (e *fakeEngine) addRole(t testing.TB, name, password string, login, superuser bool) {
+	t.Helper()
+	r := Role{Name: name, Exists: true, Login: login, Superuser: superuser}
+	if password != "" {
+		v, err := auth.NewVerifier(password)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Verifier = v.String()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.roles == nil {
+		e.roles = map[string]Role{}
+	}
+	e.roles[name] = r
+}
+
+func (e *fakeEngine) LookupRole(_ context.Context, name string) (Role, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if name == "lookupfails" {
+		return Role{}, pgerr.New(pgerr.ConnectionFailure, "the backing store is unavailable")
+	}
+	r, ok := e.roles[name]
+	if !ok {
+		return Role{Name: name}, nil
+	}
+	return r, nil
 }
 
 func newFakeEngine() *fakeEngine {
@@ -60,12 +97,15 @@ func (e *fakeEngine) openSessions() int {
 }
 
 type fakeSession struct {
-	eng *fakeEngine
-	p   SessionParams
-	tx  byte
+	eng    *fakeEngine
+	p      SessionParams
+	tx     byte
+	limits Limits
 }
 
 func (s *fakeSession) TxStatus() byte { return s.tx }
+
+func (s *fakeSession) Limits() Limits { return s.limits }
 
 func (s *fakeSession) Close() {
 	s.eng.mu.Lock()
@@ -215,6 +255,17 @@ func (st *fakeStmt) execute(ctx context.Context, params []sqltypes.Value) (Resul
 			return nil, pgerr.New(pgerr.SyntaxError, "SET wants a name and a value")
 		}
 		s.p.ParameterStatus(st.words[1], st.words[2])
+		return &fakeResult{tag: "SET"}, nil
+	case "LIMITS":
+		if len(st.words) != 3 {
+			return nil, pgerr.New(pgerr.SyntaxError, "LIMITS wants two durations")
+		}
+		stmt, err1 := time.ParseDuration(st.words[1])
+		idle, err2 := time.ParseDuration(st.words[2])
+		if err1 != nil || err2 != nil {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "bad LIMITS")
+		}
+		s.limits = Limits{StatementTimeout: stmt, IdleInTransactionTimeout: idle}
 		return &fakeResult{tag: "SET"}, nil
 	case "BEGIN":
 		s.tx = 'T'

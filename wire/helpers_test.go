@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/xdg-go/scram"
 )
 
 // panicWatcher is a slog handler that remembers recovered panics and
@@ -206,4 +208,51 @@ func listen(t testing.TB) net.Listener {
 		t.Fatal(err)
 	}
 	return ln
+}
+
+// scramClient is the client side of a SCRAM-SHA-256 exchange for raw
+// protocol tests.
+type scramClient struct {
+	t    testing.TB
+	conv *scram.ClientConversation
+}
+
+func newSCRAMClient(t testing.TB, password string) *scramClient {
+	t.Helper()
+	client, err := scram.SHA256.NewClient("", password, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &scramClient{t: t, conv: client.NewConversation()}
+}
+
+// first picks SCRAM-SHA-256 (no channel binding) among the server's
+// mechanisms and returns the client-first message.
+func (s *scramClient) first(mechanisms []string) *pgproto3.SASLInitialResponse {
+	s.t.Helper()
+	if !slices.Contains(mechanisms, "SCRAM-SHA-256") {
+		s.t.Fatalf("server offers %v", mechanisms)
+	}
+	msg, err := s.conv.Step("")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return &pgproto3.SASLInitialResponse{AuthMechanism: "SCRAM-SHA-256", Data: []byte(msg)}
+}
+
+func (s *scramClient) final(serverFirst []byte) *pgproto3.SASLResponse {
+	s.t.Helper()
+	msg, err := s.conv.Step(string(serverFirst))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return &pgproto3.SASLResponse{Data: []byte(msg)}
+}
+
+// verify checks the server's signature: the server knew the verifier.
+func (s *scramClient) verify(serverFinal []byte) {
+	s.t.Helper()
+	if _, err := s.conv.Step(string(serverFinal)); err != nil {
+		s.t.Fatalf("server signature: %v", err)
+	}
 }

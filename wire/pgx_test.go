@@ -289,7 +289,8 @@ func TestPgxSession(t *testing.T) {
 }
 
 func TestPgxPassword(t *testing.T) {
-	ts := startServer(t, Config{Users: map[string]string{"zproxy": "s3cret"}})
+	ts := startServer(t, Config{Auth: AuthSCRAM})
+	ts.eng.addRole(t, "zproxy", "s3cret", true, true)
 	conn := pgxConnect(t, ts.addr, "zproxy:s3cret", "sslmode=disable", pgx.QueryExecModeCacheStatement)
 	var n int64
 	if err := conn.QueryRow(context.Background(), "SERIES 1").Scan(&n); err != nil || n != 1 {

@@ -53,6 +53,13 @@ func TestStartup(t *testing.T) {
 		}
 		return m
 	}
+	scram := Config{Auth: AuthSCRAM}
+	roles := func(e *fakeEngine, t *testing.T) {
+		e.addRole(t, "u", "pw", true, true)
+		e.addRole(t, "app", "pw", true, false)
+		e.addRole(t, "nologin", "pw", false, false)
+		e.addRole(t, "nopassword", "", true, false)
+	}
 	tests := []struct {
 		name     string
 		cfg      Config
@@ -60,9 +67,18 @@ func TestStartup(t *testing.T) {
 		msgs     []pgproto3.FrontendMessage
 		password string // answer to a password request ("" = hang up)
 		want     []string
+		super    string // is_superuser reported, when not empty
 	}{
 		{name: "trust", msgs: []pgproto3.FrontendMessage{startup("user", "u")},
-			want: []string{"AuthenticationOk"}},
+			want: []string{"AuthenticationOk"}, super: "on"},
+		{name: "trust, a role that is no superuser", msgs: []pgproto3.FrontendMessage{startup("user", "app")},
+			want: []string{"AuthenticationOk"}, super: "off"},
+		{name: "trust, a user that is no role", msgs: []pgproto3.FrontendMessage{startup("user", "stranger")},
+			want: []string{"AuthenticationOk"}, super: "on"},
+		{name: "trust, NOLOGIN", msgs: []pgproto3.FrontendMessage{startup("user", "nologin")},
+			want: []string{`Error(FATAL 28000 role "nologin" is not permitted to log in)`, "EOF"}},
+		{name: "role lookup fails", msgs: []pgproto3.FrontendMessage{startup("user", "lookupfails")},
+			want: []string{"Error(FATAL 08006 the backing store is unavailable)", "EOF"}},
 		{name: "ssl request then startup", msgs: []pgproto3.FrontendMessage{&pgproto3.SSLRequest{}},
 			want: []string{"N", "AuthenticationOk"}},
 		{name: "gssenc request then startup", msgs: []pgproto3.FrontendMessage{&pgproto3.GSSEncRequest{}},
@@ -70,7 +86,9 @@ func TestStartup(t *testing.T) {
 		{name: "no user", msgs: []pgproto3.FrontendMessage{startup("database", "d")},
 			want: []string{"Error(FATAL 28000 no PostgreSQL user name specified in startup packet)", "EOF"}},
 		{name: "protocol 2", raw: []byte{0, 0, 0, 8, 0, 2, 0, 0},
-			want: []string{"Error(FATAL 08P01 unsupported frontend protocol 2.0: server supports 3.0 to 3.0)", "EOF"}},
+			want: []string{"Error(FATAL 0A000 unsupported frontend protocol 2.0: server supports 3.0 to 3.0)", "EOF"}},
+		{name: "protocol 4", raw: []byte{0, 0, 0, 8, 0, 4, 0, 0},
+			want: []string{"Error(FATAL 0A000 unsupported frontend protocol 4.0: server supports 3.0 to 3.0)", "EOF"}},
 		{name: "protocol 3.2 negotiates 3.0",
 			msgs: []pgproto3.FrontendMessage{&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion32,
 				Parameters: map[string]string{"user": "u", "_pq_.x": "1"}}},
@@ -79,26 +97,39 @@ func TestStartup(t *testing.T) {
 			want: []string{`Error(FATAL 22023 invalid value for parameter "client_encoding": "LATIN1")`, "EOF"}},
 		{name: "sql_ascii accepted", msgs: []pgproto3.FrontendMessage{startup("user", "u", "client_encoding", "SQL_ASCII")},
 			want: []string{"AuthenticationOk"}},
+		{name: "quoted 'utf-8' accepted (asyncpg)", msgs: []pgproto3.FrontendMessage{startup("user", "u", "client_encoding", "'utf-8'")},
+			want: []string{"AuthenticationOk"}},
+		{name: "options switch zproxy lacks", msgs: []pgproto3.FrontendMessage{startup("user", "u", "options", "-B 10")},
+			want: []string{"Error(FATAL 42601 invalid command-line argument for server process: -B)", "EOF"}},
+		{name: "option without a value", msgs: []pgproto3.FrontendMessage{startup("user", "u", "options", "-c statement_timeout")},
+			want: []string{"Error(FATAL 42601 -c statement_timeout requires a value)", "EOF"}},
+		{name: "replication connection", msgs: []pgproto3.FrontendMessage{startup("user", "u", "replication", "database")},
+			want: []string{"Error(FATAL 0A000 zproxy does not support replication connections)", "EOF"}},
 		{name: "unknown database", msgs: []pgproto3.FrontendMessage{startup("user", "u", "database", "nodb")},
 			want: []string{`Error(FATAL 3D000 database "nodb" does not exist)`, "EOF"}},
-		{name: "good password", cfg: Config{Users: map[string]string{"u": "pw"}},
-			msgs: []pgproto3.FrontendMessage{startup("user", "u")}, password: "pw",
-			want: []string{"AuthenticationCleartextPassword", "AuthenticationOk"}},
-		{name: "bad password", cfg: Config{Users: map[string]string{"u": "pw"}},
-			msgs: []pgproto3.FrontendMessage{startup("user", "u")}, password: "nope",
-			want: []string{"AuthenticationCleartextPassword", `Error(FATAL 28P01 password authentication failed for user "u")`, "EOF"}},
-		{name: "unknown user", cfg: Config{Users: map[string]string{"u": "pw"}},
-			msgs: []pgproto3.FrontendMessage{startup("user", "x")}, password: "pw",
-			want: []string{"AuthenticationCleartextPassword", `Error(FATAL 28P01 password authentication failed for user "x")`, "EOF"}},
-		{name: "trust mode ignores users", cfg: Config{Auth: AuthTrust, Users: map[string]string{"u": "pw"}},
-			msgs: []pgproto3.FrontendMessage{startup("user", "x")},
-			want: []string{"AuthenticationOk"}},
+		{name: "good password", cfg: scram, msgs: []pgproto3.FrontendMessage{startup("user", "u")}, password: "pw",
+			want: []string{"AuthenticationSASL", "AuthenticationSASLContinue", "AuthenticationSASLFinal", "AuthenticationOk"}, super: "on"},
+		{name: "good password, no superuser", cfg: scram, msgs: []pgproto3.FrontendMessage{startup("user", "app")}, password: "pw",
+			want: []string{"AuthenticationSASL", "AuthenticationSASLContinue", "AuthenticationSASLFinal", "AuthenticationOk"}, super: "off"},
+		{name: "bad password", cfg: scram, msgs: []pgproto3.FrontendMessage{startup("user", "u")}, password: "nope",
+			want: []string{"AuthenticationSASL", "AuthenticationSASLContinue", `Error(FATAL 28P01 password authentication failed for user "u")`, "EOF"}},
+		{name: "unknown user", cfg: scram, msgs: []pgproto3.FrontendMessage{startup("user", "x")}, password: "pw",
+			want: []string{"AuthenticationSASL", "AuthenticationSASLContinue", `Error(FATAL 28P01 password authentication failed for user "x")`, "EOF"}},
+		{name: "role without a password", cfg: scram, msgs: []pgproto3.FrontendMessage{startup("user", "nopassword")}, password: "",
+			want: []string{"AuthenticationSASL", "AuthenticationSASLContinue", `Error(FATAL 28P01 password authentication failed for user "nopassword")`, "EOF"}},
+		{name: "NOLOGIN with its password", cfg: scram, msgs: []pgproto3.FrontendMessage{startup("user", "nologin")}, password: "pw",
+			want: []string{"AuthenticationSASL", "AuthenticationSASLContinue", "AuthenticationSASLFinal", `Error(FATAL 28000 role "nologin" is not permitted to log in)`, "EOF"}},
+		{name: "cleartext password instead of SASL", cfg: scram, msgs: []pgproto3.FrontendMessage{startup("user", "u")}, password: "cleartext",
+			want: []string{"AuthenticationSASL", "Error(FATAL 08P01 malformed SASL message)", "EOF"}},
+		{name: "a query instead of a password", cfg: scram, msgs: []pgproto3.FrontendMessage{startup("user", "u")}, password: "query",
+			want: []string{"AuthenticationSASL", "Error(FATAL 08P01 expected SASL response, got message type 81)", "EOF"}},
 		{name: "bad length", raw: []byte{0, 0, 0, 3},
 			want: []string{"Error(FATAL 08P01 invalid length of startup packet)", "EOF"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ts := startServer(t, tt.cfg)
+			roles(ts.eng, t)
 			c := dialRaw(t, ts.addr)
 			if tt.raw != nil {
 				if _, err := c.nc.Write(tt.raw); err != nil {
@@ -115,11 +146,25 @@ func TestStartup(t *testing.T) {
 				got = append(got, string(b[:]))
 				c.send(startup("user", "u"))
 			}
+			var sc *scramClient
 			for len(got) < len(tt.want) {
-				s, _ := c.recv()
+				s, msg := c.recv()
 				got = append(got, s)
-				if s == "AuthenticationCleartextPassword" {
-					c.send(&pgproto3.PasswordMessage{Password: tt.password})
+				switch m := msg.(type) {
+				case *pgproto3.AuthenticationSASL:
+					switch tt.password {
+					case "cleartext":
+						c.send(&pgproto3.PasswordMessage{Password: "pw"})
+					case "query":
+						c.send(&pgproto3.Query{String: "SERIES 1"})
+					default:
+						sc = newSCRAMClient(t, tt.password)
+						c.send(sc.first(m.AuthMechanisms))
+					}
+				case *pgproto3.AuthenticationSASLContinue:
+					c.send(sc.final(m.Data))
+				case *pgproto3.AuthenticationSASLFinal:
+					sc.verify(m.Data)
 				}
 			}
 			if !slices.Equal(got, tt.want) {
@@ -129,6 +174,9 @@ func TestStartup(t *testing.T) {
 				rest := c.until("ReadyForQuery")
 				if rest[len(rest)-1] != "ReadyForQuery(I)" || !slices.Contains(rest, "BackendKeyData") {
 					t.Errorf("after AuthenticationOk: %q", rest)
+				}
+				if tt.super != "" && c.params["is_superuser"] != tt.super {
+					t.Errorf("is_superuser = %q, want %q", c.params["is_superuser"], tt.super)
 				}
 			}
 		})
@@ -266,6 +314,28 @@ func TestMessageSequences(t *testing.T) {
 			[]string{`Error(ERROR 34000 portal "zz" does not exist)`, "ReadyForQuery(I)"}},
 		{"flush sends without Sync", msgs{&pgproto3.Parse{Query: "INSERT"}, &pgproto3.Flush{}},
 			[]string{"ParseComplete"}},
+		// Pipelining clients (asyncpg, psycopg 3) wait for the error at
+		// Flush before they send Sync.
+		{"flush sends an error without Sync", msgs{&pgproto3.Parse{Query: "SYNTAX"}, &pgproto3.Bind{}, &pgproto3.Flush{}},
+			[]string{`Error(ERROR 42601 syntax error at or near "SYNTAX" @1)`}},
+		{"invalid UTF-8 in a query", msgs{&pgproto3.Query{String: "ECHO 'a\xc3\x28b'"}},
+			[]string{`Error(ERROR 22021 invalid byte sequence for encoding "UTF8": 0xc3 0x28)`, "ReadyForQuery(I)"}},
+		{"a truncated character at the end of a query", msgs{&pgproto3.Query{String: "INSERT '\xe2\x82"}},
+			[]string{`Error(ERROR 22021 invalid byte sequence for encoding "UTF8": 0xe2 0x82)`, "ReadyForQuery(I)"}},
+		{"invalid UTF-8 in Parse", msgs{&pgproto3.Parse{Query: "INSERT \xff"}, sync},
+			[]string{`Error(ERROR 22021 invalid byte sequence for encoding "UTF8": 0xff)`, "ReadyForQuery(I)"}},
+		{"invalid UTF-8 in a statement name", msgs{&pgproto3.Parse{Name: "a\xff", Query: "INSERT"}, sync},
+			[]string{`Error(ERROR 22021 invalid byte sequence for encoding "UTF8": 0xff)`, "ReadyForQuery(I)"}},
+		{"NUL in a text parameter", msgs{&pgproto3.Parse{Query: "ECHO text"}, &pgproto3.Bind{Parameters: [][]byte{[]byte("a\x00b")}}, sync},
+			[]string{"ParseComplete", `Error(ERROR 22021 invalid byte sequence for encoding "UTF8": 0x00)`, "ReadyForQuery(I)"}},
+		{"NUL in a binary text parameter", msgs{&pgproto3.Parse{Query: "ECHO text"},
+			&pgproto3.Bind{Parameters: [][]byte{[]byte("a\x00b")}, ParameterFormatCodes: []int16{1}}, sync},
+			[]string{"ParseComplete", `Error(ERROR 22021 invalid byte sequence for encoding "UTF8": 0x00)`, "ReadyForQuery(I)"}},
+		{"invalid UTF-8 in an int parameter sent as text", msgs{&pgproto3.Parse{Query: "ECHO int4"}, &pgproto3.Bind{Parameters: [][]byte{[]byte("1\xff")}}, sync},
+			[]string{"ParseComplete", `Error(ERROR 22021 invalid byte sequence for encoding "UTF8": 0xff)`, "ReadyForQuery(I)"}},
+		{"any bytes in a binary bytea parameter", msgs{&pgproto3.Parse{Query: "ECHO bytea"},
+			&pgproto3.Bind{Parameters: [][]byte{{0, 0xff}}, ParameterFormatCodes: []int16{1}, ResultFormatCodes: []int16{1}}, &pgproto3.Execute{}, sync},
+			[]string{"ParseComplete", "BindComplete", "DataRow(00ff)", "CommandComplete(SELECT 1)", "ReadyForQuery(I)"}},
 		{"function call unsupported", msgs{&pgproto3.FunctionCall{Function: 1}},
 			[]string{"Error(ERROR 0A000 the function call protocol is not supported)", "ReadyForQuery(I)"}},
 		{"terminate", msgs{&pgproto3.Terminate{}}, []string{"EOF"}},
@@ -541,14 +611,15 @@ func metricValue(t *testing.T, c prometheus.Metric) float64 {
 }
 
 func TestAuthTimeout(t *testing.T) {
-	ts := startServer(t, Config{AuthTimeout: 50 * time.Millisecond, Users: map[string]string{"u": "pw"}})
+	ts := startServer(t, Config{AuthTimeout: 50 * time.Millisecond, Auth: AuthSCRAM})
+	ts.eng.addRole(t, "u", "pw", true, true)
 	silent := dialRaw(t, ts.addr)
 	start := time.Now()
 	silent.expectEOF()
 	// A client that stalls at the password prompt is dropped too.
 	stalled := dialRaw(t, ts.addr)
 	stalled.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30, Parameters: map[string]string{"user": "u"}})
-	if s, _ := stalled.recv(); s != "AuthenticationCleartextPassword" {
+	if s, _ := stalled.recv(); s != "AuthenticationSASL" {
 		t.Fatalf("got %s", s)
 	}
 	stalled.expectEOF()
@@ -558,8 +629,11 @@ func TestAuthTimeout(t *testing.T) {
 	// A connection past authentication has no deadline.
 	c := dialRaw(t, ts.addr)
 	c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30, Parameters: map[string]string{"user": "u"}})
-	c.until("AuthenticationCleartextPassword")
-	c.send(&pgproto3.PasswordMessage{Password: "pw"})
+	_, msg := c.recv()
+	sc := newSCRAMClient(t, "pw")
+	c.send(sc.first(msg.(*pgproto3.AuthenticationSASL).AuthMechanisms))
+	_, msg = c.recv()
+	c.send(sc.final(msg.(*pgproto3.AuthenticationSASLContinue).Data))
 	c.until("ReadyForQuery")
 	time.Sleep(100 * time.Millisecond)
 	c.send(&pgproto3.Query{String: "INSERT"})

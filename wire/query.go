@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -50,7 +51,7 @@ type portal struct {
 
 	// Set by the first Execute.
 	ctx    context.Context // lives as long as the result
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 	res    Result
 	cols   []Column
 	done   bool
@@ -67,8 +68,13 @@ func (c *conn) simpleQuery(sql string) {
 		delete(c.portals, "")
 	}
 
-	ctx, done := c.beginStatement(c.ctx)
-	defer done()
+	if err := checkText(sql); err != nil {
+		c.sendError(err)
+		return
+	}
+	// statement_timeout applies to each statement of the string in turn
+	// (PostgreSQL 13 and later); parsing counts towards the first.
+	ctx, done := c.beginStatement(c.deadlineAfter())
 	var stmts []Statement
 	err := c.guard("Session.Parse", func() error {
 		var err error
@@ -76,16 +82,24 @@ func (c *conn) simpleQuery(sql string) {
 		return err
 	})
 	if err != nil {
-		c.sendError(err)
+		done()
+		c.sendError(statementError(ctx, err))
 		return
 	}
 	if len(stmts) == 0 {
+		done()
 		c.send(&pgproto3.EmptyQueryResponse{})
 		return
 	}
-	for _, st := range stmts {
-		if err := c.guard("Statement.Execute", func() error { return c.runSimple(ctx, st) }); err != nil {
-			c.sendError(err)
+	for i, st := range stmts {
+		if i > 0 {
+			// Read again: an earlier statement may have SET it.
+			ctx, done = c.beginStatement(c.deadlineAfter())
+		}
+		err := c.guard("Statement.Execute", func() error { return c.runSimple(ctx, st) })
+		done()
+		if err != nil {
+			c.sendError(statementError(ctx, err))
 			return
 		}
 		if c.pending > flushThreshold {
@@ -236,8 +250,11 @@ func (c *conn) encodeRow(cols []Column, formats []int16, row []sqltypes.Value) e
 
 // handleParse creates a prepared statement.
 func (c *conn) handleParse(m *pgproto3.Parse) error {
+	if err := checkText(m.Name, m.Query); err != nil {
+		return err
+	}
 	if _, exists := c.stmts[m.Name]; exists && m.Name != "" {
-		return pgerr.New(duplicatePreparedStatement, "prepared statement %q already exists", m.Name)
+		return pgerr.New(pgerr.DuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
 	}
 	declared := append([]uint32(nil), m.ParameterOIDs...)
 	types := make([]sqltypes.Type, len(declared))
@@ -246,7 +263,7 @@ func (c *conn) handleParse(m *pgproto3.Parse) error {
 			types[i] = t
 		}
 	}
-	ctx, done := c.beginStatement(c.ctx)
+	ctx, done := c.beginStatement(c.commandDeadline())
 	defer done()
 	var stmts []Statement
 	err := c.guard("Session.Parse", func() error {
@@ -255,7 +272,7 @@ func (c *conn) handleParse(m *pgproto3.Parse) error {
 		return err
 	})
 	if err != nil {
-		return err
+		return statementError(ctx, err)
 	}
 	if len(stmts) > 1 {
 		return pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
@@ -316,17 +333,20 @@ func (c *conn) describe(ctx context.Context, ps *prepared) error {
 
 // handleBind creates a portal from a prepared statement and parameters.
 func (c *conn) handleBind(m *pgproto3.Bind) error {
+	if err := checkText(m.DestinationPortal, m.PreparedStatement); err != nil {
+		return err
+	}
 	ps := c.stmts[m.PreparedStatement]
 	if ps == nil {
 		return pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", m.PreparedStatement)
 	}
 	if _, exists := c.portals[m.DestinationPortal]; exists && m.DestinationPortal != "" {
-		return pgerr.New(duplicateCursor, "portal %q already exists", m.DestinationPortal)
+		return pgerr.New(pgerr.DuplicateCursor, "portal %q already exists", m.DestinationPortal)
 	}
-	ctx, done := c.beginStatement(c.ctx)
+	ctx, done := c.beginStatement(c.commandDeadline())
 	defer done()
 	if err := c.describe(ctx, ps); err != nil {
-		return err
+		return statementError(ctx, err)
 	}
 	if len(m.Parameters) != len(ps.params) {
 		return pgerr.New(pgerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement %q requires %d",
@@ -382,6 +402,14 @@ func decodeParam(sp paramSpec, format int16, raw []byte, n int) (sqltypes.Value,
 	}
 	var v sqltypes.Value
 	var err error
+	// Text, whether the parameter is sent as text or is text sent in
+	// binary, must be UTF-8 without NUL bytes, as PostgreSQL converts it
+	// from the client's encoding before anything reads it.
+	if format != formatBinary || sp.decode.ID == sqltypes.Text || sp.decode.ID == sqltypes.Varchar || sp.decode.ID == sqltypes.Unknown {
+		if err := checkTextBytes(raw); err != nil {
+			return sqltypes.Null, err
+		}
+	}
 	if format == formatBinary {
 		if !sp.binary {
 			return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "binary format for parameter $%d of type OID %d is not supported", n, sp.oid)
@@ -411,10 +439,10 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 		if ps == nil {
 			return pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", m.Name)
 		}
-		ctx, done := c.beginStatement(c.ctx)
+		ctx, done := c.beginStatement(c.commandDeadline())
 		defer done()
 		if err := c.describe(ctx, ps); err != nil {
-			return err
+			return statementError(ctx, err)
 		}
 		oids := make([]uint32, len(ps.params))
 		for i, sp := range ps.params {
@@ -468,12 +496,18 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 	}
 	if p.ctx == nil {
 		// The result may outlive this message (a suspended portal), so
-		// it runs under the portal's context, which a CancelRequest
-		// cancels while this Execute runs.
-		p.ctx, p.cancel = context.WithCancel(c.ctx)
+		// it runs under the portal's context, which is watched while this
+		// Execute runs.
+		p.ctx, p.cancel = context.WithCancelCause(c.ctx)
 	}
 	ctx := p.ctx
-	defer c.watchCancel(p.cancel)()
+	release := c.watch(p.cancel, c.commandDeadline())
+	defer func() {
+		release()
+		// An Execute that completes ends the statement timer, as in
+		// PostgreSQL; the next command starts its own.
+		c.cmdDeadline = time.Time{}
+	}()
 	err := c.guard("Statement.Execute", func() error {
 		if p.res == nil {
 			res, err := p.stmt.stmt.Execute(ctx, p.params)
@@ -497,10 +531,21 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		return res.Close()
 	})
 	if err != nil {
+		err = statementError(ctx, err)
 		c.closePortal(p)
 		delete(c.portals, m.Portal)
 	}
 	return err
+}
+
+// commandDeadline returns when statement_timeout cancels the
+// extended-protocol command under way, starting its timer if this is the
+// command's first message.
+func (c *conn) commandDeadline() time.Time {
+	if c.cmdDeadline.IsZero() {
+		c.cmdDeadline = c.deadlineAfter()
+	}
+	return c.cmdDeadline
 }
 
 // handleClose closes a prepared statement (with the portals made from it)
@@ -539,6 +584,6 @@ func (c *conn) closePortal(p *portal) {
 		}
 	}
 	if p.cancel != nil {
-		p.cancel()
+		p.cancel(nil)
 	}
 }

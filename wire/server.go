@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"log/slog"
@@ -12,7 +13,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/zproxy/zproxy/internal/auth"
 	"github.com/zproxy/zproxy/internal/metrics"
+	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
 // AuthMode selects how clients authenticate.
@@ -20,14 +23,15 @@ type AuthMode string
 
 // Authentication modes.
 const (
-	// AuthDefault is AuthPassword when Config.Users is not empty and
-	// AuthTrust otherwise.
-	AuthDefault AuthMode = ""
-	// AuthTrust accepts every user without a password.
+	// AuthTrust accepts every user without a password. A role that exists
+	// in the catalog keeps its attributes (NOLOGIN refuses it, NOSUPERUSER
+	// limits it to its privileges); a user that does not exist is a
+	// superuser, since with trust anyone may claim any name anyway.
 	AuthTrust AuthMode = "trust"
-	// AuthPassword asks for a cleartext password and checks it against
-	// Config.Users.
-	AuthPassword AuthMode = "password"
+	// AuthSCRAM is SCRAM-SHA-256 (PostgreSQL's default password method):
+	// the client proves it knows the password of a role that has one,
+	// without sending it.
+	AuthSCRAM AuthMode = "scram-sha-256"
 )
 
 // Defaults of Config's zero fields.
@@ -35,23 +39,35 @@ const (
 	DefaultServerVersion  = "15.0 (zproxy)"
 	DefaultMaxMessageSize = 64 << 20
 	DefaultAuthTimeout    = time.Minute
+	// DefaultMaxConnections is PostgreSQL's max_connections default.
+	DefaultMaxConnections = 100
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Shutdown.
 var ErrServerClosed = errors.New("wire: server closed")
 
 // Config configures a Server. The zero value is a trust-authentication server
-// with the defaults above.
+// without TLS and with the defaults above.
 type Config struct {
 	// Addr is the address ListenAndServe listens on ("127.0.0.1:5433").
 	Addr string
-	// Auth is the authentication mode.
+	// Auth is the authentication mode; empty means AuthTrust.
 	Auth AuthMode
-	// Users maps user names to cleartext passwords for AuthPassword.
-	Users map[string]string
-	// MaxMessageSize bounds the body of one client message in bytes; a
-	// larger message ends the connection with 08P01.
+	// TLS, when not nil, lets clients encrypt their connection: an
+	// SSLRequest is answered 'S' and the session continues over TLS.
+	TLS *tls.Config
+	// TLSRequired refuses unencrypted connections (28000), except from
+	// loopback addresses.
+	TLSRequired bool
+	// MaxMessageSize bounds the body of one client message in bytes once the
+	// client has authenticated; a larger message ends the connection with
+	// 08P01. Before authentication the bounds are PostgreSQL's: 10000 bytes
+	// for the startup packet, 65535 for a password or SASL message.
 	MaxMessageSize int
+	// MaxConnections bounds the client sessions; one more is refused with
+	// 53300, as PostgreSQL's max_connections does. Sockets that have not
+	// sent their startup packet yet are bounded too, at twice as many.
+	MaxConnections int
 	// ServerVersion is reported as server_version; clients parse its
 	// leading number, so keep it "15.x ...".
 	ServerVersion string
@@ -75,12 +91,11 @@ func (c Config) withDefaults() Config {
 	if c.AuthTimeout <= 0 {
 		c.AuthTimeout = DefaultAuthTimeout
 	}
-	if c.Auth == AuthDefault {
-		if len(c.Users) > 0 {
-			c.Auth = AuthPassword
-		} else {
-			c.Auth = AuthTrust
-		}
+	if c.MaxConnections <= 0 {
+		c.MaxConnections = DefaultMaxConnections
+	}
+	if c.Auth == "" {
+		c.Auth = AuthTrust
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -96,6 +111,13 @@ type Server struct {
 	log *slog.Logger
 
 	nextPID atomic.Uint32
+	// sessions counts the connections holding one of MaxConnections' slots.
+	sessions atomic.Int64
+	// channelBinding is the tls-server-end-point data of the certificate
+	// (nil without TLS).
+	channelBinding []byte
+	// mockKey derives the salts shown to unknown users.
+	mockKey [32]byte
 
 	mu        sync.Mutex
 	closing   bool
@@ -115,6 +137,10 @@ func NewServer(cfg Config, eng Engine) *Server {
 		conns:     map[uint32]*conn{},
 		done:      make(chan struct{}),
 	}
+	if cfg.TLS != nil && len(cfg.TLS.Certificates) > 0 {
+		s.channelBinding = auth.ChannelBinding(&cfg.TLS.Certificates[0])
+	}
+	_, _ = rand.Read(s.mockKey[:])
 	// Process IDs only need to be unique among open connections; a random
 	// start keeps two servers' IDs apart in logs.
 	var b [2]byte
@@ -168,8 +194,15 @@ func (s *Server) Serve(ln net.Listener) error {
 			continue
 		}
 		backoff = 0
-		c := s.newConn(nc)
+		c, refuse := s.newConn(nc)
 		if c == nil {
+			if refuse != nil {
+				// Written without waiting for the startup packet, as
+				// PostgreSQL's postmaster does when it cannot fork; the
+				// socket buffer takes the few bytes.
+				_ = nc.SetWriteDeadline(time.Now().Add(time.Second))
+				_, _ = nc.Write(refuse)
+			}
 			nc.Close()
 			continue
 		}
@@ -235,12 +268,19 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// newConn registers a connection, or returns nil when shutting down.
-func (s *Server) newConn(nc net.Conn) *conn {
+// newConn registers a connection. It returns nil when shutting down, and
+// nil with an ErrorResponse to write when there are already twice
+// MaxConnections sockets: sessions and connections still in their startup.
+func (s *Server) newConn(nc net.Conn) (*conn, []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
-		return nil
+		return nil, nil
+	}
+	if len(s.conns) >= 2*s.cfg.MaxConnections {
+		s.cfg.Metrics.Error(pgerr.TooManyConnections)
+		msg, _ := errorResponse(errTooManyClients(), "FATAL").Encode(nil)
+		return nil, msg
 	}
 	var pid uint32
 	for {
@@ -251,7 +291,22 @@ func (s *Server) newConn(nc net.Conn) *conn {
 	}
 	c := newConn(s, nc, pid)
 	s.conns[pid] = c
-	return c
+	return c, nil
+}
+
+// takeSlot claims one of MaxConnections' sessions.
+func (s *Server) takeSlot() bool {
+	if s.sessions.Add(1) > int64(s.cfg.MaxConnections) {
+		s.sessions.Add(-1)
+		return false
+	}
+	return true
+}
+
+func (s *Server) releaseSlot() { s.sessions.Add(-1) }
+
+func errTooManyClients() *pgerr.Error {
+	return pgerr.New(pgerr.TooManyConnections, "sorry, too many clients already")
 }
 
 func (s *Server) removeConn(c *conn) {
@@ -277,7 +332,7 @@ func (s *Server) cancel(pid uint32, secret []byte) {
 	if c == nil || subtle.ConstantTimeCompare(c.secret[:], secret) != 1 {
 		return
 	}
-	c.cancelStatement()
+	c.cancelStatement(errCanceledByUser)
 }
 
 // String describes the server for logs.

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -13,14 +14,38 @@ import (
 // never see protocol messages.
 type Engine interface {
 	NewSession(ctx context.Context, p SessionParams) (Session, error)
+	// LookupRole returns what authentication needs to know of a role;
+	// Role.Exists is false for a name that is not a role.
+	LookupRole(ctx context.Context, name string) (Role, error)
+}
+
+// Role is a role as authentication sees it.
+type Role struct {
+	Name      string
+	Exists    bool
+	Login     bool // LOGIN: the role may connect
+	Superuser bool
+	// Verifier is the role's SCRAM-SHA-256 verifier in PostgreSQL's form
+	// (auth.Verifier.String), empty when it has no password.
+	Verifier string
 }
 
 // SessionParams describes the connecting client.
 type SessionParams struct {
 	User     string
 	Database string
-	// Startup holds the parameters of the StartupMessage (application_name,
-	// client_encoding, DateStyle, ...).
+	// Authenticated is true when the user proved with a password that it is
+	// a role. A session's privileges are its role's, and a user that is no
+	// role (under trust authentication, or a session zproxy opens for
+	// itself) is a superuser; an authenticated user whose role is dropped
+	// while it is connected has no privileges left.
+	Authenticated bool
+	// Startup holds the run-time parameters the client set at startup:
+	// those of the StartupMessage (application_name, client_encoding,
+	// DateStyle, ...) over those of its options ("-c name=value" or
+	// "--name=value", where '-' in a name reads as '_'). The session applies
+	// them as SET would, and refuses the connection over an unknown name or
+	// a bad value.
 	Startup map[string]string
 	// Notice delivers a NOTICE or WARNING to the client as a
 	// NoticeResponse, immediately (between data rows if need be).
@@ -42,8 +67,20 @@ type Session interface {
 	// TxStatus is the ReadyForQuery status: 'I' idle, 'T' in a transaction
 	// block, 'E' in a failed transaction block.
 	TxStatus() byte
+	// Limits returns the session's current statement_timeout and
+	// idle_in_transaction_session_timeout, which the connection enforces.
+	Limits() Limits
 	// Close ends the session.
 	Close()
+}
+
+// Limits are the run-time limits of a session, zero meaning none.
+type Limits struct {
+	// StatementTimeout cancels a statement running longer (57014).
+	StatementTimeout time.Duration
+	// IdleInTransactionTimeout closes a connection left idle this long
+	// inside a transaction block (FATAL 25P03).
+	IdleInTransactionTimeout time.Duration
 }
 
 // Column describes one result column.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/cockroachdb/apd/v3"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -41,9 +42,11 @@ func errInvalidUTF8() error {
 }
 
 // DecodeBinary decodes one parameter sent in binary format as a value of
-// type t. Malformed input is 22P03; a date or timestamp outside what
-// sqltypes can hold (PostgreSQL's ±infinity among them) is 22008; text that
-// is not UTF-8 is 22021. It never panics, whatever src holds.
+// type t, applying t's modifiers. Malformed input is 22P03; a date or
+// timestamp outside what sqltypes can hold is 22008; text that is not
+// UTF-8 is 22021; an array of another element type is 42804; the input
+// errors of the type's text form (json syntax, numeric field overflow) keep
+// their codes. It never panics, whatever src holds.
 func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	fixed := func(n int) error {
 		if len(src) != n {
@@ -99,26 +102,80 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		if err := fixed(4); err != nil {
 			return sqltypes.Null, err
 		}
-		d := int32(binary.BigEndian.Uint32(src))
-		if d == math.MaxInt32 || d == math.MinInt32 {
-			return sqltypes.Null, pgerr.New(pgerr.DatetimeFieldOverflow, "date infinity is not supported")
+		switch d := int32(binary.BigEndian.Uint32(src)); d {
+		case math.MaxInt32:
+			return sqltypes.NewDate(sqltypes.DateInfinity), nil
+		case math.MinInt32:
+			return sqltypes.NewDate(sqltypes.DateNegInfinity), nil
+		default:
+			days := int64(d) + pgEpochDays
+			if days < sqltypes.MinDate || days > sqltypes.MaxDate {
+				return sqltypes.Null, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range")
+			}
+			return sqltypes.NewDate(days), nil
 		}
-		return sqltypes.NewDate(int64(d) + pgEpochDays), nil
 	case sqltypes.Timestamp, sqltypes.TimestampTZ:
 		if err := fixed(8); err != nil {
 			return sqltypes.Null, err
 		}
 		us := int64(binary.BigEndian.Uint64(src))
-		if us == math.MaxInt64 || us == math.MinInt64 {
-			return sqltypes.Null, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp infinity is not supported")
-		}
-		if us > math.MaxInt64-pgEpochUS {
+		switch {
+		case us == math.MaxInt64:
+			us = sqltypes.TimestampInfinity
+		case us == math.MinInt64:
+			us = sqltypes.TimestampNegInfinity
+		case us >= sqltypes.TimestampInfinity-pgEpochUS || us+pgEpochUS < sqltypes.MinTimestamp:
+			// PostgreSQL counts from 2000 and reaches 294276 AD; zproxy's
+			// µs from 1970 end in 294247.
 			return sqltypes.Null, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range")
+		default:
+			us += pgEpochUS
 		}
 		if t.ID == sqltypes.TimestampTZ {
-			return sqltypes.NewTimestampTZ(us + pgEpochUS), nil
+			return sqltypes.NewTimestampTZ(us), nil
 		}
-		return sqltypes.NewTimestamp(us + pgEpochUS), nil
+		return sqltypes.NewTimestamp(us), nil
+	case sqltypes.Numeric:
+		v, err := decodeNumeric(src)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.ApplyNumericTypmod(v, t)
+	case sqltypes.Interval:
+		if err := fixed(16); err != nil {
+			return sqltypes.Null, err
+		}
+		iv := sqltypes.IntervalValue{
+			Micros: int64(binary.BigEndian.Uint64(src)),
+			Days:   int32(binary.BigEndian.Uint32(src[8:])),
+			Months: int32(binary.BigEndian.Uint32(src[12:])),
+		}
+		iv, err := sqltypes.ApplyIntervalTypmod(iv, t)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewInterval(iv), nil
+	case sqltypes.BPChar:
+		if !utf8.Valid(src) {
+			return sqltypes.Null, errInvalidUTF8()
+		}
+		return sqltypes.CheckWidth(t, sqltypes.NewBPChar(string(src)))
+	case sqltypes.JSON:
+		if !utf8.Valid(src) {
+			return sqltypes.Null, errInvalidUTF8()
+		}
+		return sqltypes.ParseText(t, string(src))
+	case sqltypes.JSONB:
+		// jsonb_send is a version byte (1) and the text.
+		if len(src) == 0 || src[0] != 1 {
+			return sqltypes.Null, errBadBinary(t, "unsupported jsonb version number")
+		}
+		if !utf8.Valid(src[1:]) {
+			return sqltypes.Null, errInvalidUTF8()
+		}
+		return sqltypes.ParseText(t, string(src[1:]))
+	case sqltypes.Array:
+		return decodeArray(t, src)
 	}
 	return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "binary format for type %s is not supported", t)
 }
@@ -128,7 +185,7 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 // cast first. NULL has no binary form: the caller sends a NULL field.
 func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error) {
 	if v.K != t.Kind() && t.ID != sqltypes.Unknown {
-		cv, err := sqltypes.Cast(v, t)
+		cv, err := sqltypes.CastExplicit(v, t)
 		if err != nil {
 			return buf, err
 		}
@@ -154,12 +211,33 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 			return append(buf, 1), nil
 		}
 		return append(buf, 0), nil
-	case sqltypes.Text, sqltypes.Varchar, sqltypes.Bytea, sqltypes.UUID:
+	case sqltypes.Text, sqltypes.Varchar, sqltypes.Bytea, sqltypes.UUID, sqltypes.BPChar, sqltypes.JSON:
 		return append(buf, v.S...), nil
 	case sqltypes.Date:
+		switch v.I {
+		case sqltypes.DateInfinity:
+			return binary.BigEndian.AppendUint32(buf, math.MaxInt32), nil
+		case sqltypes.DateNegInfinity:
+			return binary.BigEndian.AppendUint32(buf, 1<<31), nil
+		}
 		return binary.BigEndian.AppendUint32(buf, uint32(int32(v.I-pgEpochDays))), nil
 	case sqltypes.Timestamp, sqltypes.TimestampTZ:
+		if !sqltypes.IsFiniteTimestamp(v.I) {
+			return binary.BigEndian.AppendUint64(buf, uint64(v.I)), nil
+		}
 		return binary.BigEndian.AppendUint64(buf, uint64(v.I-pgEpochUS)), nil
+	case sqltypes.Numeric:
+		return appendNumeric(buf, v), nil
+	case sqltypes.Interval:
+		iv := v.Interval()
+		buf = binary.BigEndian.AppendUint64(buf, uint64(iv.Micros))
+		buf = binary.BigEndian.AppendUint32(buf, uint32(iv.Days))
+		return binary.BigEndian.AppendUint32(buf, uint32(iv.Months)), nil
+	case sqltypes.JSONB:
+		buf = append(buf, 1)
+		return sqltypes.AppendJSONB(buf, v.JSONB()), nil
+	case sqltypes.Array:
+		return appendArray(buf, t, v)
 	case sqltypes.Unknown:
 		// unknownsend is textsend: the text form.
 		return sqltypes.AppendText(buf, v), nil
@@ -174,4 +252,292 @@ func decodeText(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		return sqltypes.Null, errInvalidUTF8()
 	}
 	return sqltypes.ParseText(t, string(src))
+}
+
+// numeric_send's sign words.
+const (
+	numericPos  = 0x0000
+	numericNeg  = 0x4000
+	numericNaN  = 0xC000
+	numericPInf = 0xD000
+	numericNInf = 0xF000
+)
+
+// appendNumeric writes PostgreSQL's numeric binary form: ndigits, weight,
+// sign, dscale (int16 each) and base-10000 digits aligned on the decimal
+// point, without leading or trailing zero digits.
+func appendNumeric(buf []byte, v sqltypes.Value) []byte {
+	d := v.Numeric()
+	put := func(ndigits, weight int, sign uint16, dscale int) {
+		buf = binary.BigEndian.AppendUint16(buf, uint16(ndigits))
+		buf = binary.BigEndian.AppendUint16(buf, uint16(int16(weight)))
+		buf = binary.BigEndian.AppendUint16(buf, sign)
+		buf = binary.BigEndian.AppendUint16(buf, uint16(dscale))
+	}
+	switch d.Form {
+	case apd.NaN, apd.NaNSignaling:
+		put(0, 0, numericNaN, 0)
+		return buf
+	case apd.Infinite:
+		// PostgreSQL sends the dscale bits of its short header, which
+		// read 32 for the infinities.
+		if d.Negative {
+			put(0, 0, numericNInf, 32)
+		} else {
+			put(0, 0, numericPInf, 32)
+		}
+		return buf
+	}
+	dscale, _ := sqltypes.NumericScale(v)
+	if d.IsZero() {
+		put(0, 0, numericPos, dscale)
+		return buf
+	}
+	digits := d.Coeff.String() // coefficient; the value is digits × 10^Exponent
+	frac := int(-d.Exponent)
+	// Pad to whole base-10000 groups on both sides of the point.
+	intLen := len(digits) - frac
+	rpad := (4 - frac%4) % 4
+	var s []byte
+	weight := 0
+	if intLen > 0 {
+		lpad := (4 - intLen%4) % 4
+		s = make([]byte, 0, lpad+len(digits)+rpad)
+		for i := 0; i < lpad; i++ {
+			s = append(s, '0')
+		}
+		s = append(s, digits...)
+		weight = (intLen+lpad)/4 - 1
+	} else {
+		// Only fraction digits: prepend the zeros between the point and
+		// the first digit, then group.
+		zeros := -intLen
+		s = make([]byte, 0, zeros+len(digits)+rpad)
+		for i := 0; i < zeros; i++ {
+			s = append(s, '0')
+		}
+		s = append(s, digits...)
+		weight = -1
+	}
+	for i := 0; i < rpad; i++ {
+		s = append(s, '0')
+	}
+	groups := make([]uint16, 0, len(s)/4)
+	for i := 0; i < len(s); i += 4 {
+		groups = append(groups, uint16(s[i]-'0')*1000+uint16(s[i+1]-'0')*100+uint16(s[i+2]-'0')*10+uint16(s[i+3]-'0'))
+	}
+	for len(groups) > 0 && groups[0] == 0 {
+		groups = groups[1:]
+		weight--
+	}
+	for len(groups) > 0 && groups[len(groups)-1] == 0 {
+		groups = groups[:len(groups)-1]
+	}
+	sign := uint16(numericPos)
+	if d.Negative {
+		sign = numericNeg
+	}
+	put(len(groups), weight, sign, dscale)
+	for _, g := range groups {
+		buf = binary.BigEndian.AppendUint16(buf, g)
+	}
+	return buf
+}
+
+// decodeNumeric reads numeric_recv's input, with its checks; digits the
+// dscale would hide are truncated, as PostgreSQL does.
+func decodeNumeric(src []byte) (sqltypes.Value, error) {
+	t := sqltypes.TypeNumeric
+	if len(src) < 8 {
+		return sqltypes.Null, errBadBinary(t, "expected at least 8 bytes, got %d", len(src))
+	}
+	ndigits := int(int16(binary.BigEndian.Uint16(src)))
+	weight := int(int16(binary.BigEndian.Uint16(src[2:])))
+	sign := binary.BigEndian.Uint16(src[4:])
+	dscale := int(binary.BigEndian.Uint16(src[6:]))
+	if ndigits < 0 || ndigits > 1000+2000 {
+		return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid length in external \"numeric\" value")
+	}
+	if len(src) != 8+2*ndigits {
+		return sqltypes.Null, errBadBinary(t, "expected %d bytes, got %d", 8+2*ndigits, len(src))
+	}
+	switch sign {
+	case numericNaN:
+		return sqltypes.NumericNaN(), nil
+	case numericPInf:
+		return sqltypes.NumericInf(), nil
+	case numericNInf:
+		return sqltypes.NumericNegInf(), nil
+	case numericPos, numericNeg:
+	default:
+		return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid sign in external \"numeric\" value")
+	}
+	if dscale > 0x3fff {
+		return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid scale in external \"numeric\" value")
+	}
+	// Spell the value out in decimal: all holds the base-10000 digits as
+	// decimal digits from 10^(4·weight+3) down; digits past dscale are
+	// cut and missing ones padded, as numeric_recv's trunc_var does.
+	all := make([]byte, 0, 4*ndigits)
+	for i := 0; i < ndigits; i++ {
+		g := binary.BigEndian.Uint16(src[8+2*i:])
+		if g > 9999 {
+			return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid digit in external \"numeric\" value")
+		}
+		all = append(all, byte('0'+g/1000), byte('0'+g/100%10), byte('0'+g/10%10), byte('0'+g%10))
+	}
+	point := 4 * (weight + 1) // digits of all before the decimal point
+	var intPart, frac []byte
+	switch {
+	case ndigits == 0:
+	case point <= 0:
+		frac = make([]byte, 0, min(-point+len(all), dscale))
+		for i := 0; i < -point && len(frac) < dscale; i++ {
+			frac = append(frac, '0')
+		}
+		frac = append(frac, all[:min(len(all), dscale-len(frac))]...)
+	case point >= len(all):
+		intPart = all
+		for i := len(all); i < point; i++ {
+			intPart = append(intPart, '0')
+		}
+	default:
+		intPart = all[:point]
+		frac = all[point:min(len(all), point+dscale)]
+	}
+	text := make([]byte, 0, len(intPart)+len(frac)+dscale+3)
+	if sign == numericNeg {
+		text = append(text, '-')
+	}
+	if len(intPart) == 0 {
+		text = append(text, '0')
+	}
+	text = append(text, intPart...)
+	if dscale > 0 {
+		text = append(text, '.')
+		text = append(text, frac...)
+		for i := len(frac); i < dscale; i++ {
+			text = append(text, '0')
+		}
+	}
+	return sqltypes.ParseNumeric(string(text))
+}
+
+// decodeArray reads array_recv's format: ndim, has-null flag, element OID,
+// (length, lower bound) per dimension, then each element as int32 length
+// (-1 for NULL) and its binary form.
+func decodeArray(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
+	elem := t.ElemType()
+	if len(src) < 12 {
+		return sqltypes.Null, errBadBinary(t, "expected at least 12 bytes, got %d", len(src))
+	}
+	ndim := int32(binary.BigEndian.Uint32(src))
+	flags := int32(binary.BigEndian.Uint32(src[4:]))
+	oid := binary.BigEndian.Uint32(src[8:])
+	if ndim < 0 || ndim > sqltypes.MaxArrayDims {
+		return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid number of dimensions: %d", ndim)
+	}
+	if flags != 0 && flags != 1 {
+		return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid array flags")
+	}
+	if oid != elem.OID() {
+		return sqltypes.Null, pgerr.New(pgerr.DatatypeMismatch, "binary data has array element type %d instead of expected %d (%s)", oid, elem.OID(), elem)
+	}
+	p := src[12:]
+	if len(p) < int(ndim)*8 {
+		return sqltypes.Null, errBadBinary(t, "truncated dimensions")
+	}
+	a := &sqltypes.ArrayValue{Elem: elem}
+	n := int64(1)
+	lower := make([]int32, ndim)
+	dims := make([]int32, ndim)
+	defaultBounds := true
+	for i := range dims {
+		dims[i] = int32(binary.BigEndian.Uint32(p))
+		lower[i] = int32(binary.BigEndian.Uint32(p[4:]))
+		p = p[8:]
+		if dims[i] < 0 {
+			return sqltypes.Null, errBadBinary(t, "negative dimension")
+		}
+		if int64(lower[i])+int64(dims[i])-1 > math.MaxInt32 {
+			return sqltypes.Null, pgerr.New(pgerr.ProgramLimitExceeded, "array upper bound is too large")
+		}
+		if lower[i] != 1 {
+			defaultBounds = false
+		}
+		n *= int64(dims[i])
+		if n > int64(len(src)) {
+			// Every element takes at least four bytes of src.
+			return sqltypes.Null, errBadBinary(t, "array size exceeds the data")
+		}
+	}
+	if ndim == 0 || n == 0 {
+		if len(p) != 0 {
+			return sqltypes.Null, errBadBinary(t, "junk after an empty array")
+		}
+		return sqltypes.NewArray(a), nil
+	}
+	a.Dims = dims
+	if !defaultBounds {
+		a.Lower = lower
+	}
+	a.Elems = make([]sqltypes.Value, n)
+	for i := range a.Elems {
+		if len(p) < 4 {
+			return sqltypes.Null, errBadBinary(t, "insufficient data left in message")
+		}
+		l := int32(binary.BigEndian.Uint32(p))
+		p = p[4:]
+		if l == -1 {
+			continue
+		}
+		if l < 0 || int(l) > len(p) {
+			return sqltypes.Null, errBadBinary(t, "insufficient data left in message")
+		}
+		v, err := DecodeBinary(elem, p[:l])
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		a.Elems[i] = v
+		p = p[l:]
+	}
+	if len(p) != 0 {
+		return sqltypes.Null, errBadBinary(t, "improper binary format in array element")
+	}
+	return sqltypes.NewArray(a), nil
+}
+
+// appendArray writes array_send's format for t's element type (elements of
+// another type are cast).
+func appendArray(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error) {
+	a := v.Array()
+	elem := t.ElemType()
+	hasNull := int32(0)
+	for _, e := range a.Elems {
+		if e.IsNull() {
+			hasNull = 1
+			break
+		}
+	}
+	buf = binary.BigEndian.AppendUint32(buf, uint32(len(a.Dims)))
+	buf = binary.BigEndian.AppendUint32(buf, uint32(hasNull))
+	buf = binary.BigEndian.AppendUint32(buf, elem.OID())
+	for d := range a.Dims {
+		buf = binary.BigEndian.AppendUint32(buf, uint32(a.Dims[d]))
+		buf = binary.BigEndian.AppendUint32(buf, uint32(a.LowerBound(d)))
+	}
+	for _, e := range a.Elems {
+		if e.IsNull() {
+			buf = binary.BigEndian.AppendUint32(buf, math.MaxUint32)
+			continue
+		}
+		at := len(buf)
+		buf = append(buf, 0, 0, 0, 0)
+		var err error
+		if buf, err = AppendBinary(buf, elem, e); err != nil {
+			return buf, err
+		}
+		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
+	}
+	return buf, nil
 }

@@ -22,6 +22,9 @@ const (
 	tagInt   byte = 0x20
 	tagFloat byte = 0x30
 	tagBytes byte = 0x40
+	// tagDecimal and tagInt128 carry numeric and interval columns.
+	tagDecimal byte = 0x50
+	tagInt128  byte = 0x60
 )
 
 // Bytes escaping: 0x00 inside a value becomes 0x00 0xff and the value ends
@@ -46,6 +49,8 @@ const (
 	KeyFloat
 	KeyBool
 	KeyBytes
+	KeyDecimal
+	KeyInt128
 )
 
 func (k KeyKind) String() string {
@@ -58,6 +63,10 @@ func (k KeyKind) String() string {
 		return "bool"
 	case KeyBytes:
 		return "bytes"
+	case KeyDecimal:
+		return "decimal"
+	case KeyInt128:
+		return "int128"
 	}
 	return fmt.Sprintf("KeyKind(%d)", uint8(k))
 }
@@ -72,6 +81,10 @@ func (k KeyKind) tag() byte {
 		return tagBool
 	case KeyBytes:
 		return tagBytes
+	case KeyDecimal:
+		return tagDecimal
+	case KeyInt128:
+		return tagInt128
 	}
 	return 0xff
 }
@@ -318,11 +331,14 @@ type KeyColumn struct {
 // KeyField is one decoded column. Exactly one of the value fields is
 // meaningful, chosen by the column's kind, unless Null is set.
 type KeyField struct {
-	Null  bool
-	Int   int64
-	Float float64
-	Bool  bool
-	Bytes []byte
+	Null    bool
+	Int     int64
+	Float   float64
+	Bool    bool
+	Bytes   []byte
+	Decimal Decimal // KeyDecimal
+	Hi      int64   // KeyInt128: the high word (Int128 also uses Lo)
+	Lo      uint64
 }
 
 // DecodeTuple reads one field per column from b and returns the fields and
@@ -340,6 +356,10 @@ func DecodeTuple(b []byte, cols []KeyColumn) (fields []KeyField, rest []byte, er
 			f.Bool, f.Null, b, err = DecodeBool(b, c.Desc)
 		case KeyBytes:
 			f.Bytes, f.Null, b, err = DecodeBytes(nil, b, c.Desc)
+		case KeyDecimal:
+			f.Decimal, f.Null, b, err = DecodeDecimal(b, c.Desc)
+		case KeyInt128:
+			f.Hi, f.Lo, f.Null, b, err = DecodeInt128(b, c.Desc)
 		default:
 			return nil, nil, fmt.Errorf("zorder: column %d has unknown kind %v", i, c.Kind)
 		}
@@ -371,6 +391,10 @@ func AppendTuple(b []byte, cols []KeyColumn, fields []KeyField) ([]byte, error) 
 			b = AppendBool(b, f.Bool, c.Desc)
 		case KeyBytes:
 			b = AppendBytes(b, f.Bytes, c.Desc)
+		case KeyDecimal:
+			b = AppendDecimal(b, f.Decimal, c.Desc)
+		case KeyInt128:
+			b = AppendInt128(b, f.Hi, f.Lo, c.Desc)
 		default:
 			return b, fmt.Errorf("zorder: column %d has unknown kind %v", i, c.Kind)
 		}
@@ -394,6 +418,14 @@ func SkipColumn(b []byte, desc bool) (rest []byte, err error) {
 	case tagBool:
 		_, _, rest, err = DecodeBool(b, desc)
 		return rest, err
+	case tagDecimal:
+		_, _, rest, err = DecodeDecimal(b, desc)
+		return rest, err
+	case tagInt128:
+		if len(b) < 17 {
+			return nil, corrupt("truncated 16-byte value")
+		}
+		return b[17:], nil
 	case tagBytes:
 		for i := 1; i+1 < len(b); i++ {
 			if dirByte(b[i], desc) != bytesEscape {
@@ -411,4 +443,146 @@ func SkipColumn(b []byte, desc bool) (rest []byte, err error) {
 		return nil, corrupt("unterminated bytes")
 	}
 	return nil, corrupt("unknown tag 0x%02x", dirByte(b[0], desc))
+}
+
+// DecimalClass orders the kinds of decimal numbers.
+type DecimalClass uint8
+
+// Decimal classes, in sort order (PostgreSQL puts NaN above +Infinity).
+const (
+	DecimalNegInf DecimalClass = iota + 1
+	DecimalNeg
+	DecimalZero
+	DecimalPos
+	DecimalPosInf
+	DecimalNaN
+)
+
+// Decimal is a decimal number in the normalized scientific form the key
+// encoding orders: for DecimalNeg and DecimalPos the value is
+// ±0.d1d2d3… × 10^Exp, with Digits the ASCII digits d1d2… without leading
+// or trailing zeros (so 1.5 and 1.50 encode alike). The other classes
+// ignore Exp and Digits.
+type Decimal struct {
+	Class  DecimalClass
+	Exp    int32
+	Digits []byte
+}
+
+// Decimal encoding after the tag: the class byte; for non-zero finite
+// numbers the exponent (4 bytes, sign bit flipped) and the digits two to a
+// byte as 1 + (10·d1 + d2), a lone last digit padded with 0 (a trailing
+// zero does not change the value), then a 0x00 terminator. Negative
+// numbers store exponent, digit bytes and terminator inverted, so larger
+// magnitudes sort first. The encoding is prefix-free, and memcomparable:
+// comparing the pair bytes is comparing the fractions 0.d1d2….
+const decimalEnd byte = 0x00
+
+// AppendDecimal appends a decimal (numeric) column.
+func AppendDecimal(b []byte, d Decimal, desc bool) []byte {
+	b = append(b, dirByte(tagDecimal, desc), dirByte(byte(d.Class), desc))
+	if d.Class != DecimalPos && d.Class != DecimalNeg {
+		return b
+	}
+	neg := d.Class == DecimalNeg
+	flip := func(c byte) byte {
+		if neg {
+			c = ^c
+		}
+		return dirByte(c, desc)
+	}
+	e := uint32(d.Exp) ^ 1<<31
+	b = append(b, flip(byte(e>>24)), flip(byte(e>>16)), flip(byte(e>>8)), flip(byte(e)))
+	for i := 0; i < len(d.Digits); i += 2 {
+		hi := d.Digits[i] - '0'
+		lo := byte(0)
+		if i+1 < len(d.Digits) {
+			lo = d.Digits[i+1] - '0'
+		}
+		b = append(b, flip(1+10*hi+lo))
+	}
+	return append(b, flip(decimalEnd))
+}
+
+// DecodeDecimal reads a column written by AppendDecimal or AppendNull.
+// Digits come back without the padding zero.
+func DecodeDecimal(b []byte, desc bool) (d Decimal, null bool, rest []byte, err error) {
+	null, b, err = readTag(b, tagDecimal, desc)
+	if err != nil || null {
+		return d, null, b, err
+	}
+	if len(b) == 0 {
+		return d, false, nil, corrupt("truncated decimal")
+	}
+	d.Class = DecimalClass(dirByte(b[0], desc))
+	b = b[1:]
+	switch d.Class {
+	case DecimalNegInf, DecimalZero, DecimalPosInf, DecimalNaN:
+		return d, false, b, nil
+	case DecimalNeg, DecimalPos:
+	default:
+		return d, false, nil, corrupt("decimal class 0x%02x", byte(d.Class))
+	}
+	neg := d.Class == DecimalNeg
+	get := func(c byte) byte {
+		c = dirByte(c, desc)
+		if neg {
+			c = ^c
+		}
+		return c
+	}
+	if len(b) < 4 {
+		return d, false, nil, corrupt("truncated decimal exponent")
+	}
+	e := uint32(get(b[0]))<<24 | uint32(get(b[1]))<<16 | uint32(get(b[2]))<<8 | uint32(get(b[3]))
+	d.Exp = int32(e ^ 1<<31)
+	b = b[4:]
+	for i := 0; i < len(b); i++ {
+		c := get(b[i])
+		if c == decimalEnd {
+			if len(d.Digits) == 0 {
+				return d, false, nil, corrupt("decimal without digits")
+			}
+			if d.Digits[len(d.Digits)-1] == '0' {
+				d.Digits = d.Digits[:len(d.Digits)-1]
+				if d.Digits[len(d.Digits)-1] == '0' {
+					return d, false, nil, corrupt("decimal with trailing zeros")
+				}
+			}
+			if d.Digits[0] == '0' {
+				return d, false, nil, corrupt("decimal with a leading zero")
+			}
+			return d, false, b[i+1:], nil
+		}
+		if c > 100 {
+			return d, false, nil, corrupt("decimal digit byte 0x%02x", c)
+		}
+		c--
+		d.Digits = append(d.Digits, '0'+c/10, '0'+c%10)
+	}
+	return d, false, nil, corrupt("unterminated decimal")
+}
+
+// AppendInt128 appends a signed 128-bit integer (high word signed, low
+// word unsigned), as intervals encode their PostgreSQL comparison span.
+func AppendInt128(b []byte, hi int64, lo uint64, desc bool) []byte {
+	b = appendUint64(append(b, dirByte(tagInt128, desc)), uint64(hi)^(1<<63), desc)
+	return appendUint64(b, lo, desc)
+}
+
+// DecodeInt128 reads a column written by AppendInt128 or AppendNull.
+func DecodeInt128(b []byte, desc bool) (hi int64, lo uint64, null bool, rest []byte, err error) {
+	null, b, err = readTag(b, tagInt128, desc)
+	if err != nil || null {
+		return 0, 0, null, b, err
+	}
+	h, b, err := readUint64(b, desc)
+	if err != nil {
+		return 0, 0, false, nil, err
+	}
+	lo, b, err = readUint64(b, desc)
+	if err != nil {
+		return 0, 0, false, nil, err
+	}
+	return int64(h ^ (1 << 63)), lo, false, b, nil
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +30,7 @@ const (
 	defaultDataDir         = "./zproxy-data"
 	defaultDynamoDBTable   = "zproxy"
 	defaultMaxMessageSize  = wire.DefaultMaxMessageSize
+	defaultMaxConnections  = wire.DefaultMaxConnections
 	defaultShutdownTimeout = 30 * time.Second
 )
 
@@ -38,10 +40,12 @@ const (
 	backendDynamoDB = "dynamodb"
 )
 
-// Authentication methods.
+// Authentication methods. password is SCRAM-SHA-256, PostgreSQL's
+// password method since 14; the two names are the same method.
 const (
 	authTrust    = "trust"
 	authPassword = "password"
+	authSCRAM    = "scram-sha-256"
 )
 
 // Config is zproxy's resolved configuration.
@@ -57,10 +61,14 @@ type Config struct {
 	// parses it.
 	Users           string
 	Auth            string
+	TLSCert         string
+	TLSKey          string
+	TLSRequired     bool
 	ConfigFile      string
 	LogLevel        string
 	AllowFullScan   bool
 	MaxMessageSize  byteSize
+	MaxConnections  int
 	ShutdownTimeout time.Duration
 }
 
@@ -74,6 +82,7 @@ func defaultConfig() Config {
 		LogLevel:        "info",
 		AllowFullScan:   true,
 		MaxMessageSize:  defaultMaxMessageSize,
+		MaxConnections:  defaultMaxConnections,
 		ShutdownTimeout: defaultShutdownTimeout,
 	}
 }
@@ -98,9 +107,15 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.DynamoDBEndpoint, "dynamodb-endpoint", cfg.DynamoDBEndpoint,
 		"DynamoDB endpoint `URL`, e.g. http://127.0.0.1:8000 for DynamoDB Local (empty: AWS)")
 	fs.StringVar(&cfg.Users, "users", cfg.Users,
-		"comma-separated `user:password` list for password authentication (empty: trust every user)")
+		"comma-separated `user:password` list: superuser roles created at start-up, if missing, with a SCRAM verifier of the password")
 	fs.StringVar(&cfg.Auth, "auth", cfg.Auth,
-		"authentication `method`: trust or password (empty: password when --users is set, else trust)")
+		"authentication `method`: password (SCRAM-SHA-256; also spelled scram-sha-256) or trust (empty: password when --users is set, trust when --listen is a loopback address, else refuse to start)")
+	fs.StringVar(&cfg.TLSCert, "tls-cert", cfg.TLSCert,
+		"PEM `file` of the server certificate (chain) offered to clients that ask for TLS (with --tls-key)")
+	fs.StringVar(&cfg.TLSKey, "tls-key", cfg.TLSKey,
+		"PEM `file` of the certificate's private key")
+	fs.BoolVar(&cfg.TLSRequired, "tls-required", cfg.TLSRequired,
+		"refuse unencrypted connections (28000) except from loopback addresses; needs --tls-cert")
 	fs.StringVar(&cfg.ConfigFile, "config", cfg.ConfigFile,
 		"configuration `file`: a JSON object or \"key = value\" lines, keys being flag names")
 	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel,
@@ -108,7 +123,9 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.BoolVar(&cfg.AllowFullScan, "allow-full-scan", cfg.AllowFullScan,
 		"allow queries no key or index can serve to read the whole table (false: reject them)")
 	fs.Var(&cfg.MaxMessageSize, "max-message-size",
-		"largest protocol message accepted from a client, in `bytes` (suffixes KiB, MiB, GiB)")
+		"largest protocol message accepted from an authenticated client, in `bytes` (suffixes KiB, MiB, GiB)")
+	fs.IntVar(&cfg.MaxConnections, "max-connections", cfg.MaxConnections,
+		"most client sessions at once, a `number`; one more is refused with 53300, as PostgreSQL's max_connections")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout,
 		"on SIGTERM/SIGINT, how long in-flight statements may run before connections are closed")
 	return fs
@@ -207,6 +224,15 @@ func (c *Config) validate() error {
 	if _, err := c.SlogLevel(); err != nil {
 		return err
 	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return errors.New("--tls-cert and --tls-key go together")
+	}
+	if c.TLSRequired && c.TLSCert == "" {
+		return errors.New("--tls-required needs --tls-cert and --tls-key")
+	}
+	if c.MaxConnections < 1 {
+		return fmt.Errorf("--max-connections %d: must be at least 1", c.MaxConnections)
+	}
 	if c.MaxMessageSize < 4096 {
 		return fmt.Errorf("--max-message-size %d: must be at least 4096 bytes", c.MaxMessageSize)
 	}
@@ -230,6 +256,10 @@ func (c *Config) Credentials() (map[string]string, error) {
 			// The entry itself stays out of the message: it may hold a password.
 			return nil, fmt.Errorf("--users: entry %d is not user:password", i+1)
 		}
+		if password == "" {
+			// PostgreSQL takes an empty password for none at all.
+			return nil, fmt.Errorf("--users: user %q has an empty password", name)
+		}
 		if _, dup := users[name]; dup {
 			return nil, fmt.Errorf("--users: user %q listed twice", name)
 		}
@@ -238,7 +268,9 @@ func (c *Config) Credentials() (map[string]string, error) {
 	return users, nil
 }
 
-// AuthMethod resolves --auth: password when users are listed, else trust.
+// AuthMethod resolves --auth: password when users are listed, trust when
+// zproxy listens on loopback only. Anywhere else trust must be asked for:
+// a server open to the network does not let everyone in by default.
 func (c *Config) AuthMethod() (string, error) {
 	users, err := c.Credentials()
 	if err != nil {
@@ -249,19 +281,33 @@ func (c *Config) AuthMethod() (string, error) {
 		if len(users) > 0 {
 			return authPassword, nil
 		}
+		if !loopbackListen(c.Listen) {
+			return "", fmt.Errorf("--listen %s is not a loopback address: give --users (password authentication), or --auth password with roles already in the store, or say --auth trust", c.Listen)
+		}
 		return authTrust, nil
 	case authTrust:
 		if len(users) > 0 {
 			return "", errors.New("--auth trust with --users: the users would be ignored; drop one of them")
 		}
 		return authTrust, nil
-	case authPassword:
-		if len(users) == 0 {
-			return "", errors.New("--auth password needs --users")
-		}
+	case authPassword, authSCRAM:
 		return authPassword, nil
 	}
-	return "", fmt.Errorf("--auth %q: must be %s or %s", c.Auth, authTrust, authPassword)
+	return "", fmt.Errorf("--auth %q: must be %s (or %s) or %s", c.Auth, authPassword, authSCRAM, authTrust)
+}
+
+// loopbackListen reports whether a listen address accepts connections
+// from this machine only.
+func loopbackListen(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // SlogLevel parses --log-level.
@@ -284,6 +330,7 @@ func (c *Config) LogAttrs() []any {
 	sort.Strings(names)
 	auth, _ := c.AuthMethod()
 	attrs := []any{"backend", c.Backend, "auth", auth, "users", strings.Join(names, ","),
+		"tls", c.TLSCert != "", "tls_required", c.TLSRequired, "max_connections", c.MaxConnections,
 		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize)}
 	switch c.Backend {
 	case backendPebble:

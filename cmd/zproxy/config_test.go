@@ -129,7 +129,12 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "JSON nested value", args: []string{"--config", "z"}, files: map[string]string{"z": `{"listen": ["a"]}`}, wantErr: "string, number or boolean"},
 		{name: "bad file value", args: []string{"--config", "z"}, files: map[string]string{"z": "shutdown-timeout = soon"}, wantErr: "z:1: shutdown-timeout"},
 		{name: "bad backend", args: []string{"--backend", "mysql"}, wantErr: "--backend"},
-		{name: "password without users", args: []string{"--auth", "password"}, wantErr: "needs --users"},
+		{name: "trust by default off loopback", args: []string{"--listen", "0.0.0.0:15432"}, wantErr: "not a loopback address"},
+		{name: "trust by default on all interfaces", args: []string{"--listen", ":15432"}, wantErr: "not a loopback address"},
+		{name: "empty password", args: []string{"--users", "a:"}, wantErr: "empty password"},
+		{name: "tls cert without key", args: []string{"--tls-cert", "c.pem"}, wantErr: "go together"},
+		{name: "tls required without tls", args: []string{"--tls-required"}, wantErr: "--tls-required needs"},
+		{name: "no connections", args: []string{"--max-connections", "0"}, wantErr: "at least 1"},
 		{name: "trust with users", args: []string{"--auth", "trust", "--users", "a:b"}, wantErr: "ignored"},
 		{name: "unknown auth", args: []string{"--auth", "md5"}, wantErr: "--auth"},
 		{name: "malformed users hides the entry", args: []string{"--users", "a:b,secretpassword"}, wantErr: "entry 2 is not user:password"},
@@ -158,25 +163,35 @@ func TestLoadConfigErrors(t *testing.T) {
 
 func TestCredentialsAndAuthMethod(t *testing.T) {
 	tests := []struct {
-		users, auth string
-		want        map[string]string
-		wantAuth    string
+		users, auth, listen string
+		want                map[string]string
+		wantAuth            string
 	}{
 		{users: "", want: map[string]string{}, wantAuth: authTrust},
 		{users: "zproxy:pw", want: map[string]string{"zproxy": "pw"}, wantAuth: authPassword},
-		{users: " a:x:y , b: ,", want: map[string]string{"a": "x:y", "b": ""}, wantAuth: authPassword},
+		{users: " a:x:y , b:: ,", want: map[string]string{"a": "x:y", "b": ":"}, wantAuth: authPassword},
 		{users: "a:1", auth: authPassword, want: map[string]string{"a": "1"}, wantAuth: authPassword},
 		{users: "", auth: authTrust, want: map[string]string{}, wantAuth: authTrust},
+		// Roles may already be in the store: password needs no --users.
+		{users: "", auth: authPassword, want: map[string]string{}, wantAuth: authPassword},
+		{users: "", auth: authSCRAM, want: map[string]string{}, wantAuth: authPassword},
+		{users: "", listen: "[::1]:5432", want: map[string]string{}, wantAuth: authTrust},
+		{users: "", listen: "localhost:5432", want: map[string]string{}, wantAuth: authTrust},
+		{users: "", listen: "10.0.0.1:5432", auth: authTrust, want: map[string]string{}, wantAuth: authTrust},
+		{users: "a:b", listen: "0.0.0.0:5432", want: map[string]string{"a": "b"}, wantAuth: authPassword},
 	}
 	for _, tt := range tests {
-		c := Config{Users: tt.users, Auth: tt.auth}
+		c := Config{Users: tt.users, Auth: tt.auth, Listen: tt.listen}
+		if c.Listen == "" {
+			c.Listen = defaultListen
+		}
 		got, err := c.Credentials()
 		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Credentials(%q) = %v, %v; want %v", tt.users, got, err, tt.want)
 		}
 		auth, err := c.AuthMethod()
 		if err != nil || auth != tt.wantAuth {
-			t.Errorf("AuthMethod(%q, %q) = %q, %v; want %q", tt.users, tt.auth, auth, err, tt.wantAuth)
+			t.Errorf("AuthMethod(%q, %q, %q) = %q, %v; want %q", tt.users, tt.auth, c.Listen, auth, err, tt.wantAuth)
 		}
 	}
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -51,6 +53,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 			err = errors.Join(err, fmt.Errorf("closing the SQL engine: %w", cerr))
 		}
 	}()
+	if err := bootstrapUsers(ctx, cfg, engine, logger); err != nil {
+		return err
+	}
 
 	srv, err := newWireServer(cfg, engine, m, logger)
 	if err != nil {
@@ -130,9 +135,24 @@ func openStore(ctx context.Context, cfg Config, obs kv.Observer) (kv.Store, erro
 	return nil, fmt.Errorf("unknown backend %q", cfg.Backend)
 }
 
+// bootstrapUsers creates the roles of --users that the store lacks.
+func bootstrapUsers(ctx context.Context, cfg Config, engine sqlEngine, logger *slog.Logger) error {
+	users, err := cfg.Credentials()
+	if err != nil || len(users) == 0 {
+		return err
+	}
+	created, err := engine.BootstrapUsers(ctx, users)
+	if err != nil {
+		return fmt.Errorf("--users: storing the roles: %w", err)
+	}
+	logger.Info("roles of --users", "created", strings.Join(created, ","), "already_stored", len(users)-len(created))
+	return nil
+}
+
 // sqlEngine is what serve needs of the SQL layer.
 type sqlEngine interface {
 	wire.Engine
+	BootstrapUsers(ctx context.Context, users map[string]string) ([]string, error)
 	Close() error
 }
 
@@ -152,18 +172,28 @@ func newEngine(ctx context.Context, cfg Config, store kv.Store, m *metrics.Metri
 
 // newWireServer builds the protocol server.
 func newWireServer(cfg Config, eng wire.Engine, m *metrics.Metrics, logger *slog.Logger) (*wire.Server, error) {
-	users, err := cfg.Credentials()
-	if err != nil {
-		return nil, err
-	}
 	auth, err := cfg.AuthMethod()
 	if err != nil {
 		return nil, err
 	}
+	mode := wire.AuthTrust
+	if auth == authPassword {
+		mode = wire.AuthSCRAM
+	}
+	var tlsConfig *tls.Config
+	if cfg.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
+		if err != nil {
+			return nil, fmt.Errorf("--tls-cert/--tls-key: %w", err)
+		}
+		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
 	return wire.NewServer(wire.Config{
-		Auth:           wire.AuthMode(auth),
-		Users:          users,
+		Auth:           mode,
+		TLS:            tlsConfig,
+		TLSRequired:    cfg.TLSRequired,
 		MaxMessageSize: int(cfg.MaxMessageSize),
+		MaxConnections: cfg.MaxConnections,
 		Metrics:        m,
 		Logger:         logger,
 	}, eng), nil

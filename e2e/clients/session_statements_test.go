@@ -13,7 +13,7 @@ import (
 // TestDriverSessionStatements sends, over pgx's simple protocol, the session
 // statements the drivers send behind their APIs (found by reading the
 // traffic), and checks that zproxy accepts them or, for the features it
-// lacks, refuses them with 0A000 as DESIGN.md promises.
+// lacks, refuses them with 0A000 as ARCHITECTURE.md promises.
 
 func TestDriverSessionStatements(t *testing.T) {
 	t.Parallel()

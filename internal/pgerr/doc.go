@@ -4,7 +4,10 @@
 // reports failures a client can act on as *Error values with a SQLSTATE code.
 // They travel up unchanged, wrapped with %w where a layer adds context, and
 // are turned into a protocol ErrorResponse in exactly one place: package wire.
-// Errors are classified by code (CodeOf), never by matching message text.
+// Errors are classified in one function, Classify (CodeOf gives the code
+// alone), by type and code, never by matching message text; lower layers
+// whose errors cannot be *Error values report their SQLSTATE through
+// SQLStater.
 //
 // The package imports nothing from the rest of zproxy so every layer may use
 // it without breaking the one-way flow wire → parser → planner → optimizer →

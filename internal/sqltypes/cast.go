@@ -2,31 +2,75 @@ package sqltypes
 
 import (
 	"math"
-	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
-// AppendTextAs appends the text output of v as a value of type t: a real is
-// printed with float32 precision, everything else as AppendText does.
+// AppendTextAs appends the text output of v as a value of type t: a real
+// (also as an array element) is printed with float32 precision, everything
+// else as AppendText does.
 func AppendTextAs(buf []byte, t Type, v Value) []byte {
 	if t.ID == Float4 && v.K == KindFloat {
 		return AppendFloat(buf, v.F, 32)
 	}
+	if t.ID == Array && v.K == KindArray {
+		return appendArrayAs(buf, v.Array(), t.ElemType())
+	}
 	return AppendText(buf, v)
 }
 
-// Cast converts v to type t following PostgreSQL's assignment and explicit
-// cast rules for the supported types. NULL casts to NULL. Text converts to
-// anything through ParseText; anything converts to text through its output
-// form.
-func Cast(v Value, t Type) (Value, error) {
+// Cast converts v to type t following PostgreSQL's assignment cast rules
+// (storing into a column): a string too long for varchar(n) or char(n) is
+// 22001, numeric(p, s) rounds and checks its precision, interval fields and
+// precision apply. NULL casts to NULL. Text converts to anything through
+// ParseText; anything converts to text through its output form. A float
+// converts to numeric as a float8 does; use FloatToNumeric(f, 32) for a
+// real.
+func Cast(v Value, t Type) (Value, error) { return castValue(v, t, false) }
+
+// CastExplicit is CAST(v AS t) and v::t: like Cast, except that strings
+// are cut to the length of varchar(n) and char(n) without error.
+func CastExplicit(v Value, t Type) (Value, error) { return castValue(v, t, true) }
+
+func hasModifiers(t Type) bool {
+	switch t.ID {
+	case Varchar, BPChar, Numeric, Interval:
+		return t.Width != 0 || t.Scale != 0
+	case Int2, Int4, Float4, Array:
+		return true
+	}
+	return false
+}
+
+func castValue(v Value, t Type, explicit bool) (Value, error) {
 	if v.K == KindNull {
 		return Null, nil
 	}
 	target := t.Kind()
-	if v.K == target && t.ID != Varchar && t.ID != Int2 && t.ID != Int4 && t.ID != Float4 {
+	if v.K == target && !hasModifiers(t) {
 		return v, nil
+	}
+	// Strings convert to anything through the type's input function. An
+	// explicit cast to arrays of varchar(n) or char(n) reads the elements
+	// without their length and then cuts them, as PostgreSQL's length
+	// coercion of an explicit cast does.
+	if v.K == KindText || v.K == KindBPChar {
+		switch target {
+		case KindText, KindBPChar:
+		case KindArray:
+			if explicit && (t.Elem == Varchar || t.Elem == BPChar) && t.Width > 0 {
+				loose := t
+				loose.Width = 0
+				a, err := ParseText(loose, v.S)
+				if err != nil {
+					return Null, err
+				}
+				return CastArray(a, t.ElemType(), true)
+			}
+			return ParseText(t, v.S)
+		default:
+			return ParseText(t, v.S)
+		}
 	}
 	switch target {
 	case KindInt:
@@ -40,8 +84,10 @@ func Cast(v Value, t Type) (Value, error) {
 			return CheckRange(t, NewInt(int64(math.RoundToEven(v.F))))
 		case KindBool:
 			return CheckRange(t, NewInt(v.I))
-		case KindText:
-			return ParseText(t, v.S)
+		case KindNumeric:
+			return NumericToInt(v, t)
+		case KindJSONB:
+			return jsonbScalarCast(v, t)
 		}
 	case KindFloat:
 		switch v.K {
@@ -59,80 +105,122 @@ func Cast(v Value, t Type) (Value, error) {
 				return NewFloat(float64(float32(v.F))), nil
 			}
 			return v, nil
+		case KindNumeric:
+			if t.ID == Float4 {
+				return NumericToFloat(v, 32)
+			}
+			return NumericToFloat(v, 64)
+		case KindJSONB:
+			return jsonbScalarCast(v, t)
+		}
+	case KindNumeric:
+		switch v.K {
+		case KindInt:
+			return ApplyNumericTypmod(NumericFromInt(v.I), t)
+		case KindFloat:
+			n, err := FloatToNumeric(v.F, 64)
+			if err != nil {
+				return Null, err
+			}
+			return ApplyNumericTypmod(n, t)
+		case KindNumeric:
+			return ApplyNumericTypmod(v, t)
+		case KindJSONB:
+			n, err := jsonbScalarCast(v, TypeNumeric)
+			if err != nil {
+				return Null, err
+			}
+			return ApplyNumericTypmod(n, t)
+		}
+	case KindText, KindBPChar:
+		var s Value
+		switch v.K {
 		case KindText:
-			return ParseText(t, v.S)
+			s = v
+		case KindBPChar:
+			if target == KindText {
+				s = BPCharToText(v) // char(n) to text drops the padding
+			} else {
+				s = NewText(v.S)
+			}
+		case KindArray:
+			s = NewText(string(AppendText(nil, v)))
+		case KindBool:
+			// bool's cast to text is booltext: "true", not boolout's "t".
+			s = NewText(boolText(v.I != 0))
+		default:
+			s = NewText(FormatText(v))
 		}
-	case KindText:
-		if v.K == KindText {
-			return CheckWidth(t, v)
+		if explicit {
+			return TruncateWidth(t, s), nil
 		}
-		return CheckWidth(t, NewText(FormatText(v)))
+		return CheckWidth(t, s)
 	case KindBool:
 		switch v.K {
 		case KindInt:
 			return NewBool(v.I != 0), nil
-		case KindText:
-			return ParseText(t, v.S)
+		case KindJSONB:
+			return jsonbScalarCast(v, t)
 		}
 	case KindTimestamp, KindTimestampTZ:
 		switch v.K {
 		case KindTimestamp, KindTimestampTZ:
 			return Value{K: target, I: v.I}, nil
 		case KindDate:
-			return Value{K: target, I: v.I * int64(24*time.Hour/time.Microsecond)}, nil
-		case KindText:
-			return ParseText(t, v.S)
+			us, err := DateToTimestamp(v.I)
+			if err != nil {
+				return Null, err
+			}
+			return Value{K: target, I: us}, nil
 		}
 	case KindDate:
 		switch v.K {
 		case KindTimestamp, KindTimestampTZ:
-			day := int64(24 * time.Hour / time.Microsecond)
-			d := v.I / day
-			if v.I%day < 0 {
-				d--
+			return NewDate(TimestampToDate(v.I)), nil
+		case KindDate:
+			return v, nil
+		}
+	case KindInterval:
+		if v.K == KindInterval {
+			iv, err := ApplyIntervalTypmod(v.Interval(), t)
+			if err != nil {
+				return Null, err
 			}
-			return NewDate(d), nil
-		case KindText:
-			return ParseText(t, v.S)
+			return NewInterval(iv), nil
 		}
-	case KindBytes:
-		if v.K == KindText {
-			return ParseText(t, v.S)
+	case KindJSON:
+		switch v.K {
+		case KindJSONB:
+			return NewJSON(JSONBText(v.JSONB())), nil
+		case KindJSON:
+			return v, nil
 		}
-	case KindUUID:
-		if v.K == KindText {
-			return ParseText(t, v.S)
+	case KindJSONB:
+		if v.K == KindJSON {
+			j, err := ParseJSONB(v.S)
+			if err != nil {
+				return Null, err
+			}
+			return NewJSONB(j), nil
+		}
+	case KindArray:
+		if v.K == KindArray {
+			return CastArray(v, t.ElemType(), explicit)
 		}
 	}
-	return Null, pgerr.New(pgerr.CannotCoerce, "cannot cast %s to %s", kindName(v.K), t)
+	return Null, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", TypeOfValue(v), t)
 }
 
-func kindName(k Kind) string {
-	switch k {
-	case KindInt:
-		return "bigint"
-	case KindFloat:
-		return "double precision"
-	case KindBool:
-		return "boolean"
-	case KindText:
-		return "text"
-	case KindBytes:
-		return "bytea"
-	case KindTimestamp:
-		return "timestamp without time zone"
-	case KindTimestampTZ:
-		return "timestamp with time zone"
-	case KindDate:
-		return "date"
-	case KindUUID:
-		return "uuid"
+func boolText(b bool) string {
+	if b {
+		return "true"
 	}
-	return "unknown"
+	return "false"
 }
 
 // KindType returns the natural type of a value kind, used to type the
-// result of an expression whose declared type is not known.
+// result of an expression whose declared type is not known. Arrays need
+// their element type: see TypeOfValue.
 func KindType(k Kind) Type {
 	switch k {
 	case KindInt:
@@ -153,6 +241,28 @@ func KindType(k Kind) Type {
 		return TypeDate
 	case KindUUID:
 		return TypeUUID
+	case KindNumeric:
+		return TypeNumeric
+	case KindInterval:
+		return TypeInterval
+	case KindBPChar:
+		return TypeBPChar
+	case KindJSON:
+		return TypeJSON
+	case KindJSONB:
+		return TypeJSONB
+	case KindArray:
+		return Type{ID: Array}
 	}
 	return TypeUnknown
+}
+
+// TypeOfValue is KindType that also knows an array's element type.
+func TypeOfValue(v Value) Type {
+	if v.K == KindArray {
+		if a := v.Array(); a != nil {
+			return ArrayOf(a.Elem)
+		}
+	}
+	return KindType(v.K)
 }

@@ -5,15 +5,16 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
-// ParseText converts PostgreSQL text input for type t into a Value. Errors
-// carry SQLSTATE 22P02 (bad syntax), 22003 (out of range), 22007/22008 (bad
-// date or time) or 22001 (too long for varchar(n)).
+// ParseText converts PostgreSQL text input for type t into a Value,
+// applying t's modifiers (varchar(n) and char(n) length, numeric(p, s),
+// interval fields and precision). Errors carry SQLSTATE 22P02 (bad syntax),
+// 22003 (out of range), 22007/22008/22015 (bad date, time or interval) or
+// 22001 (too long for varchar(n) or char(n)).
 func ParseText(t Type, s string) (Value, error) {
 	switch t.ID {
 	case Int2, Int4, Int8:
@@ -76,6 +77,37 @@ func ParseText(t Type, s string) (Value, error) {
 			return Null, err
 		}
 		return NewUUID(u), nil
+	case Numeric:
+		v, err := ParseNumeric(s)
+		if err != nil {
+			return Null, err
+		}
+		return ApplyNumericTypmod(v, t)
+	case Interval:
+		iv, err := ParseInterval(s, t)
+		if err != nil {
+			return Null, err
+		}
+		return NewInterval(iv), nil
+	case BPChar:
+		return CheckWidth(t, NewBPChar(s))
+	case JSON:
+		if err := ValidateJSON(s); err != nil {
+			return Null, err
+		}
+		return NewJSON(s), nil
+	case JSONB:
+		j, err := ParseJSONB(s)
+		if err != nil {
+			return Null, err
+		}
+		return NewJSONB(j), nil
+	case Array:
+		a, err := ParseArray(s, t.ElemType())
+		if err != nil {
+			return Null, err
+		}
+		return NewArray(a), nil
 	}
 	return Null, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", t)
 }
@@ -110,19 +142,78 @@ func CheckRange(t Type, v Value) (Value, error) {
 	return v, nil
 }
 
-// CheckWidth verifies a text value fits varchar(n), counting characters.
+// CheckWidth applies the length of varchar(n) and char(n), counting
+// characters, as storing into such a column does: a longer value is 22001
+// unless only blanks overflow (they are cut); char(n) pads with blanks to
+// n. For explicit casts, which truncate silently, use TruncateWidth. Text
+// values given for char(n) become char values.
 func CheckWidth(t Type, v Value) (Value, error) {
-	if t.ID == Varchar && t.Width > 0 && utf8.RuneCountInString(v.S) > t.Width {
-		// PostgreSQL trims trailing spaces that overflow before complaining.
-		trimmed := strings.TrimRight(v.S, " ")
-		if utf8.RuneCountInString(trimmed) <= t.Width {
-			r := []rune(v.S)
-			return NewText(string(r[:t.Width])), nil
+	switch t.ID {
+	case Varchar:
+		if t.Width > 0 && utf8.RuneCountInString(v.S) > t.Width {
+			// PostgreSQL trims trailing spaces that overflow before complaining.
+			cut := cutRunes(v.S, t.Width)
+			if strings.TrimRight(v.S[len(cut):], " ") == "" {
+				return NewText(cut), nil
+			}
+			return Null, pgerr.New(pgerr.StringDataRightTruncation, "value too long for type character varying(%d)", t.Width)
 		}
-		return Null, pgerr.New(pgerr.StringDataRightTruncation, "value too long for type character varying(%d)", t.Width)
+		return v, nil
+	case BPChar:
+		if t.Width == 0 {
+			return NewBPChar(v.S), nil
+		}
+		n := utf8.RuneCountInString(v.S)
+		if n > t.Width {
+			cut := cutRunes(v.S, t.Width)
+			if strings.TrimRight(v.S[len(cut):], " ") != "" {
+				return Null, pgerr.New(pgerr.StringDataRightTruncation, "value too long for type character(%d)", t.Width)
+			}
+			return NewBPChar(cut), nil
+		}
+		return NewBPChar(padBlanks(v.S, t.Width-n)), nil
 	}
 	return v, nil
 }
+
+// TruncateWidth is an explicit cast to varchar(n) or char(n): longer
+// values are cut to n characters without error, char(n) pads.
+func TruncateWidth(t Type, v Value) Value {
+	switch t.ID {
+	case Varchar:
+		if t.Width > 0 {
+			return NewText(cutRunes(v.S, t.Width))
+		}
+	case BPChar:
+		if t.Width == 0 {
+			return NewBPChar(v.S)
+		}
+		s := cutRunes(v.S, t.Width)
+		return NewBPChar(padBlanks(s, t.Width-utf8.RuneCountInString(s)))
+	}
+	return v
+}
+
+// cutRunes returns the first n characters of s.
+func cutRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
+
+func padBlanks(s string, n int) string {
+	if n <= 0 {
+		return s
+	}
+	return s + strings.Repeat(" ", n)
+}
+
+// BPCharToText is the cast of char(n) to text: trailing blanks go.
+func BPCharToText(v Value) Value { return NewText(strings.TrimRight(v.S, " ")) }
 
 func parseFloat(s string) (float64, error) {
 	s = strings.TrimSpace(s)
@@ -142,69 +233,6 @@ func parseFloat(s string) (float64, error) {
 		return 0, err
 	}
 	return f, nil
-}
-
-var unixEpochDate = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// ParseDate parses an ISO date (YYYY-MM-DD) into days since the Unix epoch.
-// Like PostgreSQL it also accepts a timestamp and keeps its date part.
-func ParseDate(s string) (int64, error) {
-	in := strings.TrimSpace(s)
-	t, err := time.Parse("2006-01-02", in)
-	if err != nil {
-		us, terr := ParseTimestamp(in, false)
-		if terr != nil {
-			return 0, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type date: %q", s)
-		}
-		return floorDiv(us, 86400_000_000), nil
-	}
-	// Through Unix seconds, not time.Duration, which overflows before 1678.
-	return floorDiv(t.Unix(), 86400), nil
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
-var timestampLayouts = []string{
-	"2006-01-02 15:04:05.999999999Z07:00:00",
-	"2006-01-02 15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05.999999999Z07",
-	"2006-01-02 15:04:05.999999999",
-	"2006-01-02T15:04:05.999999999Z07:00",
-	"2006-01-02T15:04:05.999999999Z07",
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02 15:04Z07:00",
-	"2006-01-02 15:04",
-	"2006-01-02",
-}
-
-// ParseTimestamp parses an ISO 8601 / PostgreSQL timestamp into microseconds
-// since the Unix epoch. A zone offset is honoured for timestamptz (the value
-// becomes the UTC instant) and, as PostgreSQL does, ignored for timestamp.
-func ParseTimestamp(s string, withZone bool) (int64, error) {
-	in := strings.TrimSpace(s)
-	in = strings.TrimSuffix(strings.TrimSuffix(in, " UTC"), " utc")
-	if len(in) > 10 && (in[len(in)-1] == 'Z' || in[len(in)-1] == 'z') {
-		in = in[:len(in)-1] + "+00"
-	}
-	for _, layout := range timestampLayouts {
-		t, err := time.Parse(layout, in)
-		if err != nil {
-			continue
-		}
-		if !withZone {
-			// Keep the wall clock, drop the zone.
-			y, mo, d := t.Date()
-			t = time.Date(y, mo, d, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
-		}
-		return t.UnixMicro(), nil
-	}
-	return 0, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type timestamp: %q", s)
 }
 
 func parseBytea(s string) ([]byte, error) {
@@ -280,11 +308,11 @@ func AppendText(buf []byte, v Value) []byte {
 		buf = append(buf, '\\', 'x')
 		return hex.AppendEncode(buf, []byte(v.S))
 	case KindTimestamp:
-		return appendTimestamp(buf, time.UnixMicro(v.I).UTC(), false)
+		return AppendTimestamp(buf, v.I, false)
 	case KindTimestampTZ:
-		return appendTimestamp(buf, time.UnixMicro(v.I).UTC(), true)
+		return AppendTimestamp(buf, v.I, true)
 	case KindDate:
-		return unixEpochDate.AddDate(0, 0, int(v.I)).AppendFormat(buf, "2006-01-02")
+		return AppendDate(buf, v.I)
 	case KindUUID:
 		var dst [36]byte
 		b := []byte(v.S)
@@ -298,20 +326,16 @@ func AppendText(buf []byte, v Value) []byte {
 		dst[23] = '-'
 		hex.Encode(dst[24:], b[10:16])
 		return append(buf, dst[:]...)
-	}
-	return buf
-}
-
-func appendTimestamp(buf []byte, t time.Time, zone bool) []byte {
-	buf = t.AppendFormat(buf, "2006-01-02 15:04:05")
-	if us := t.Nanosecond() / 1000; us != 0 {
-		frac := strconv.Itoa(1000000 + us)[1:]
-		frac = strings.TrimRight(frac, "0")
-		buf = append(buf, '.')
-		buf = append(buf, frac...)
-	}
-	if zone {
-		buf = append(buf, '+', '0', '0')
+	case KindNumeric:
+		return AppendNumeric(buf, v.Numeric())
+	case KindInterval:
+		return AppendInterval(buf, v.Interval())
+	case KindBPChar, KindJSON:
+		return append(buf, v.S...)
+	case KindJSONB:
+		return AppendJSONB(buf, v.JSONB())
+	case KindArray:
+		return AppendArray(buf, v.Array())
 	}
 	return buf
 }

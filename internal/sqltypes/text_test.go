@@ -59,7 +59,7 @@ func TestParseErrors(t *testing.T) {
 		{TypeInt8, "99999999999999999999", "22003"},
 		{TypeFloat4, "1e39", "22003"},
 		{TypeBool, "maybe", "22P02"},
-		{TypeDate, "2024-13-01", "22007"},
+		{TypeDate, "2024-13-01", "22008"},
 		{TypeUUID, "xyz", "22P02"},
 		{Type{ID: Varchar, Width: 2}, "abc", "22001"},
 	}

@@ -2,6 +2,7 @@ package sqltypes
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -9,7 +10,7 @@ import (
 type TypeID uint8
 
 // The supported types. Unknown is the type of an untyped literal or NULL
-// before the planner has resolved it.
+// before the planner has resolved it. Array is "array of Type.Elem".
 const (
 	Unknown TypeID = iota
 	Int2
@@ -25,12 +26,30 @@ const (
 	Date
 	Bytea
 	UUID
+	Numeric
+	Interval
+	BPChar
+	JSON
+	JSONB
+	Array
+	numTypeIDs
 )
 
-// Type is a column or expression type. Width is the n of varchar(n); zero
-// means unbounded.
+// Type is a column or expression type. It is small and comparable with ==,
+// so it can key maps and sit in plan nodes by value.
+//
+// The modifiers mean, by ID:
+//
+//	varchar(n), char(n)   Width = n (0: unbounded; char without a length is char(1))
+//	numeric(p, s)         Width = p (0: unconstrained), Scale = s (-1000..1000)
+//	interval fields (p)   Width = IntervalFields mask (0: all), Scale = p+1 (0: default 6)
+//	T[]                   Elem = T's ID; Width and Scale are T's modifiers
+//
+// Elem is zero for every type but Array.
 type Type struct {
 	ID    TypeID
+	Elem  TypeID
+	Scale int16
 	Width int
 }
 
@@ -49,35 +68,94 @@ var (
 	TypeDate        = Type{ID: Date}
 	TypeBytea       = Type{ID: Bytea}
 	TypeUUID        = Type{ID: UUID}
+	TypeNumeric     = Type{ID: Numeric}
+	TypeInterval    = Type{ID: Interval}
+	TypeBPChar      = Type{ID: BPChar}
+	TypeJSON        = Type{ID: JSON}
+	TypeJSONB       = Type{ID: JSONB}
 )
 
 type typeInfo struct {
-	name  string // canonical SQL name, as format_type prints it
-	oid   uint32
-	size  int16 // pg_type.typlen: -1 for variable length
-	kind  Kind
-	alias []string
+	name     string // canonical SQL name, as format_type prints it
+	oid      uint32
+	arrayOID uint32 // OID of the array type T[]
+	size     int16  // pg_type.typlen: -1 for variable length
+	kind     Kind
+	alias    []string
 }
 
-var infos = [...]typeInfo{
-	Unknown:     {"unknown", 705, -2, KindNull, nil},
-	Int2:        {"smallint", 21, 2, KindInt, []string{"int2", "smallint"}},
-	Int4:        {"integer", 23, 4, KindInt, []string{"int4", "int", "integer"}},
-	Int8:        {"bigint", 20, 8, KindInt, []string{"int8", "bigint"}},
-	Float4:      {"real", 700, 4, KindFloat, []string{"float4", "real"}},
-	Float8:      {"double precision", 701, 8, KindFloat, []string{"float8", "double precision", "double", "float"}},
-	Text:        {"text", 25, -1, KindText, []string{"text"}},
-	Varchar:     {"character varying", 1043, -1, KindText, []string{"varchar", "character varying"}},
-	Bool:        {"boolean", 16, 1, KindBool, []string{"bool", "boolean"}},
-	Timestamp:   {"timestamp without time zone", 1114, 8, KindTimestamp, []string{"timestamp", "timestamp without time zone"}},
-	TimestampTZ: {"timestamp with time zone", 1184, 8, KindTimestampTZ, []string{"timestamptz", "timestamp with time zone"}},
-	Date:        {"date", 1082, 4, KindDate, []string{"date"}},
-	Bytea:       {"bytea", 17, -1, KindBytes, []string{"bytea"}},
-	UUID:        {"uuid", 2950, 16, KindUUID, []string{"uuid"}},
+var infos = [numTypeIDs]typeInfo{
+	Unknown:     {"unknown", 705, 0, -2, KindNull, nil},
+	Int2:        {"smallint", 21, 1005, 2, KindInt, []string{"int2", "smallint"}},
+	Int4:        {"integer", 23, 1007, 4, KindInt, []string{"int4", "int", "integer"}},
+	Int8:        {"bigint", 20, 1016, 8, KindInt, []string{"int8", "bigint"}},
+	Float4:      {"real", 700, 1021, 4, KindFloat, []string{"float4", "real"}},
+	Float8:      {"double precision", 701, 1022, 8, KindFloat, []string{"float8", "double precision", "double", "float"}},
+	Text:        {"text", 25, 1009, -1, KindText, []string{"text"}},
+	Varchar:     {"character varying", 1043, 1015, -1, KindText, []string{"varchar", "character varying"}},
+	Bool:        {"boolean", 16, 1000, 1, KindBool, []string{"bool", "boolean"}},
+	Timestamp:   {"timestamp without time zone", 1114, 1115, 8, KindTimestamp, []string{"timestamp", "timestamp without time zone"}},
+	TimestampTZ: {"timestamp with time zone", 1184, 1185, 8, KindTimestampTZ, []string{"timestamptz", "timestamp with time zone"}},
+	Date:        {"date", 1082, 1182, 4, KindDate, []string{"date"}},
+	Bytea:       {"bytea", 17, 1001, -1, KindBytes, []string{"bytea"}},
+	UUID:        {"uuid", 2950, 2951, 16, KindUUID, []string{"uuid"}},
+	Numeric:     {"numeric", 1700, 1231, -1, KindNumeric, []string{"numeric", "decimal", "dec"}},
+	Interval:    {"interval", 1186, 1187, 16, KindInterval, []string{"interval"}},
+	BPChar:      {"bpchar", 1042, 1014, -1, KindBPChar, []string{"bpchar", "char", "character"}},
+	JSON:        {"json", 114, 199, -1, KindJSON, []string{"json"}},
+	JSONB:       {"jsonb", 3802, 3807, -1, KindJSONB, []string{"jsonb"}},
+	Array:       {"array", 0, 0, -1, KindArray, nil},
+}
+
+// ArrayOf returns the type of arrays of elem. Arrays of arrays are not
+// types of their own (PostgreSQL's int[][] is int[]), so an array elem
+// returns elem itself.
+func ArrayOf(elem Type) Type {
+	if elem.ID == Array {
+		return elem
+	}
+	return Type{ID: Array, Elem: elem.ID, Width: elem.Width, Scale: elem.Scale}
+}
+
+// ElemType returns the element type of an array type (Unknown otherwise).
+func (t Type) ElemType() Type {
+	if t.ID != Array {
+		return TypeUnknown
+	}
+	return Type{ID: t.Elem, Width: t.Width, Scale: t.Scale}
+}
+
+// IsArray reports whether t is an array type.
+func (t Type) IsArray() bool { return t.ID == Array }
+
+// NumericType returns numeric(precision, scale); precision 0 means
+// unconstrained numeric (scale is then ignored).
+func NumericType(precision, scale int) Type {
+	if precision == 0 {
+		return TypeNumeric
+	}
+	return Type{ID: Numeric, Width: precision, Scale: int16(scale)}
+}
+
+// NumericPrecision returns the p and s of numeric(p, s); ok is false for
+// unconstrained numeric.
+func (t Type) NumericPrecision() (precision, scale int, ok bool) {
+	if t.ID != Numeric && !(t.ID == Array && t.Elem == Numeric) || t.Width == 0 {
+		return 0, 0, false
+	}
+	return t.Width, int(t.Scale), true
 }
 
 // OID returns the PostgreSQL type OID.
-func (t Type) OID() uint32 { return infos[t.ID].oid }
+func (t Type) OID() uint32 {
+	if t.ID == Array {
+		return infos[t.Elem].arrayOID
+	}
+	return infos[t.ID].oid
+}
+
+// ArrayOID returns the OID of the array type whose elements are t.
+func (t Type) ArrayOID() uint32 { return infos[t.ID].arrayOID }
 
 // Size returns pg_type.typlen: the fixed size in bytes, or -1 for variable
 // length types.
@@ -86,54 +164,127 @@ func (t Type) Size() int16 { return infos[t.ID].size }
 // Kind returns the Value kind that carries values of t.
 func (t Type) Kind() Kind { return infos[t.ID].kind }
 
-// String returns the SQL spelling of t, e.g. "character varying(20)".
+// String returns the SQL spelling of t as PostgreSQL's format_type prints
+// it, e.g. "character varying(20)", "numeric(10,2)", "integer[]".
 func (t Type) String() string {
-	if t.ID == Varchar && t.Width > 0 {
-		return fmt.Sprintf("character varying(%d)", t.Width)
+	switch t.ID {
+	case Varchar:
+		if t.Width > 0 {
+			return "character varying(" + strconv.Itoa(t.Width) + ")"
+		}
+	case BPChar:
+		if t.Width > 0 {
+			return "character(" + strconv.Itoa(t.Width) + ")"
+		}
+	case Numeric:
+		if t.Width > 0 {
+			return fmt.Sprintf("numeric(%d,%d)", t.Width, t.Scale)
+		}
+	case Interval:
+		return intervalTypeName(t)
+	case Array:
+		return t.ElemType().String() + "[]"
 	}
 	return infos[t.ID].name
 }
 
-// IsNumeric reports whether t is an integer or floating-point type.
-func (t Type) IsNumeric() bool { k := t.Kind(); return k == KindInt || k == KindFloat }
+// InfoSchemaName is the type's name in information_schema.columns'
+// data_type: the name without modifiers, "character" for char(n), "ARRAY"
+// for arrays, as PostgreSQL reports them.
+func (t Type) InfoSchemaName() string {
+	switch t.ID {
+	case Array:
+		return "ARRAY"
+	case BPChar:
+		return "character"
+	}
+	return Type{ID: t.ID}.String()
+}
+
+// IsNumeric reports whether t is an integer, floating-point or numeric type.
+func (t Type) IsNumeric() bool {
+	k := t.Kind()
+	return k == KindInt || k == KindFloat || k == KindNumeric
+}
+
+// IsTextual reports whether t is one of the character types (text,
+// varchar(n), char(n)).
+func (t Type) IsTextual() bool { return t.ID == Text || t.ID == Varchar || t.ID == BPChar }
 
 // TypeMod returns the atttypmod PostgreSQL reports for t (-1 when none).
+// An array reports its element's modifier, as PostgreSQL does.
 func (t Type) TypeMod() int32 {
-	if t.ID == Varchar && t.Width > 0 {
-		return int32(t.Width + 4)
+	id := t.ID
+	if id == Array {
+		id = t.Elem
+	}
+	switch id {
+	case Varchar, BPChar:
+		if t.Width > 0 {
+			return int32(t.Width + 4)
+		}
+	case Numeric:
+		if t.Width > 0 {
+			// PostgreSQL 15 keeps a possibly negative scale in 11 bits.
+			return int32(t.Width<<16|int(t.Scale)&0x7ff) + 4
+		}
+	case Interval:
+		if t.Width != 0 || t.Scale != 0 {
+			fields := t.Width
+			if fields == 0 {
+				fields = int(IntervalFull)
+			}
+			prec := 0xffff
+			if t.Scale > 0 {
+				prec = int(t.Scale) - 1
+			}
+			return int32(fields<<16 | prec)
+		}
 	}
 	return -1
 }
 
 // LookupType resolves a type name as written in SQL (any case, any of the
-// usual aliases) to a Type. The width of varchar(n) is passed separately.
+// usual aliases) to a Type. Modifiers (varchar(n), numeric(p,s)) and array
+// brackets are parsed by the caller; see ParseTypeName for the full form.
 func LookupType(name string) (Type, bool) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	for id, in := range infos {
 		for _, a := range in.alias {
 			if a == name {
-				return Type{ID: TypeID(id)}, true
+				t := Type{ID: TypeID(id)}
+				if name == "char" || name == "character" {
+					t.Width = 1 // char without a length is char(1)
+				}
+				return t, true
 			}
 		}
 	}
 	return Type{}, false
 }
 
-// TypeByOID returns the type with the given OID.
+// TypeByOID returns the type with the given OID, array types included.
 func TypeByOID(oid uint32) (Type, bool) {
 	for id, in := range infos {
-		if in.oid == oid && TypeID(id) != Unknown {
+		if TypeID(id) == Unknown || TypeID(id) == Array {
+			continue
+		}
+		if in.oid == oid {
 			return Type{ID: TypeID(id)}, true
+		}
+		if in.arrayOID == oid {
+			return Type{ID: Array, Elem: TypeID(id)}, true
 		}
 	}
 	return Type{}, false
 }
 
-// AllTypes lists the supported column types, in declaration order.
+// AllTypes lists the supported scalar column types, in declaration order
+// (array types are ArrayOf any of them).
 func AllTypes() []Type {
-	out := make([]Type, 0, len(infos)-1)
+	out := make([]Type, 0, len(infos)-2)
 	for id := range infos {
-		if TypeID(id) != Unknown {
+		if TypeID(id) != Unknown && TypeID(id) != Array {
 			out = append(out, Type{ID: TypeID(id)})
 		}
 	}

@@ -27,6 +27,20 @@ const (
 	// because they are not valid UTF-8, which S must be.
 	TextsAttr      = "~text"
 	ReservedPrefix = "~"
+
+	// Transaction bookkeeping (TRANSACTIONS.md). VersionAttr is the commit
+	// timestamp of the version an item holds; TombstoneAttr marks a deleted
+	// item (a tombstone keeps its VersionAttr so snapshot readers can tell
+	// a recent delete from an old absence) and ExpiresAttr is its TTL.
+	// IntentTxnAttr, IntentOpAttr and IntentValueAttr are a write intent:
+	// the transaction record's id, what the transaction does to the item,
+	// and the new value (a map of the item's attributes) for a put.
+	VersionAttr     = "~ts"
+	TombstoneAttr   = "~del"
+	ExpiresAttr     = "~exp"
+	IntentTxnAttr   = "~txn"
+	IntentOpAttr    = "~op"
+	IntentValueAttr = "~new"
 )
 
 // keyFrame is prepended to every partition and sort key. DynamoDB rejects an
@@ -105,6 +119,11 @@ func encodeItem(k kv.Key, attrs []kv.Attr) (map[string]types.AttributeValue, err
 		if a.Name == "" {
 			return nil, fmt.Errorf("dynamodb: empty attribute name")
 		}
+		if a.Name == kv.ExpiresAttr && a.Kind == kv.AttrInt {
+			// The table's TTL attribute (Open enables DynamoDB's TTL on it).
+			item[ExpiresAttr] = &types.AttributeValueMemberN{Value: strconv.FormatInt(a.I, 10)}
+			continue
+		}
 		if strings.HasPrefix(a.Name, ReservedPrefix) {
 			return nil, fmt.Errorf("dynamodb: attribute name %q is reserved (names starting with %q belong to zproxy)", a.Name, ReservedPrefix)
 		}
@@ -159,7 +178,9 @@ func encodeItem(k kv.Key, attrs []kv.Attr) (map[string]types.AttributeValue, err
 }
 
 // decodeItem turns a DynamoDB item into kv attributes, sorted by name
-// (DynamoDB keeps no attribute order). It returns the item's kv sort key.
+// (DynamoDB keeps no attribute order), leaving out zproxy's reserved
+// attributes. It returns the item's kv sort key (nil for an item without
+// one, such as an intent's new value).
 //
 // An N comes back as AttrInt when its text has no fraction or exponent and
 // fits an int64, otherwise as AttrFloat, unless FloatsAttr lists it (zproxy
@@ -177,8 +198,7 @@ func decodeItem(item map[string]types.AttributeValue) (sort []byte, attrs []kv.A
 	}
 	attrs = make([]kv.Attr, 0, len(item))
 	for name, v := range item {
-		switch name {
-		case SortKeyAttr:
+		if name == SortKeyAttr {
 			b, ok := v.(*types.AttributeValueMemberB)
 			if !ok {
 				return nil, nil, fmt.Errorf("dynamodb: sort key is %T, want B", v)
@@ -187,8 +207,9 @@ func decodeItem(item map[string]types.AttributeValue) (sort []byte, attrs []kv.A
 				return nil, nil, err
 			}
 			continue
-		case PartitionKeyAttr, FloatsAttr, TextsAttr:
-			continue
+		}
+		if strings.HasPrefix(name, ReservedPrefix) {
+			continue // keys and bookkeeping
 		}
 		a := kv.Attr{Name: name}
 		switch v := v.(type) {

@@ -57,6 +57,21 @@
 //     a conflict or throttling it is retried); a non-atomic batch is
 //     BatchWriteItem chunks of 25 with UnprocessedItems retried. Ops on the
 //     same key are merged first (see Store.Write).
+//   - Transactions (Begin): TRANSACTIONS.md. Reads as above, strongly
+//     consistent, validated; a commit of up to 100 writes is one
+//     TransactWriteItems, a larger one places intents (UpdateItem per key)
+//     under a transaction record and resolves them (PutItem per key).
+//
+// # Versions, tombstones, intents
+//
+// Every item zproxy writes carries its commit timestamp in "~ts"; an
+// atomic or transactional delete leaves a tombstone ("~del", expiring
+// through DynamoDB's TTL on "~exp", which Open enables) so snapshot readers
+// can tell a recent delete from an old absence; a large transaction's
+// pending write is an intent ("~txn", "~op", "~new") next to the committed
+// value. Get and Scan hide tombstones and show what an intent's
+// transaction record decides; writes clear finished transactions' intents
+// in their way and conflict with live ones (*kv.ConflictError).
 //
 // # Errors, retries, accounting
 //

@@ -15,20 +15,58 @@ import (
 
 // Get reads req.Keys with BatchGetItem, 100 distinct keys per request,
 // requests in parallel (at most Options.MaxConcurrency), retrying
-// UnprocessedKeys with backoff. Results come back in key order.
+// UnprocessedKeys with backoff. Results come back in key order. It reads
+// the latest committed state: a tombstone is a missing item, and an item
+// under a transaction's intent shows what that transaction's record says
+// (resolve.go).
 func (s *Store) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	raw, err := s.getRaw(ctx, req.Keys, req.Consistent, req.Stats)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]kv.Item, len(req.Keys))
+	mode := readMode{stats: req.Stats, pending: map[string]record{}}
+	for i, item := range raw {
+		if item == nil {
+			continue
+		}
+		st, err := decodeStored(item)
+		if err != nil {
+			return nil, err
+		}
+		v, err := s.resolve(ctx, req.Keys[i], st, mode)
+		if err != nil {
+			return nil, err
+		}
+		if v.exists {
+			out[i] = foundItem(req.Keys[i], v.attrs)
+		}
+	}
+	return out, nil
+}
+
+func foundItem(key kv.Key, attrs []kv.Attr) kv.Item {
+	if key.Partition == nil {
+		key.Partition = []byte{} // kv.Found tells found items by a non-nil partition
+	}
+	return kv.Item{Key: key, Attrs: attrs}
+}
+
+// getRaw reads keys and returns the stored items in key order, nil for
+// keys without an item.
+func (s *Store) getRaw(ctx context.Context, keys []kv.Key, consistent bool, stats *kv.Stats) ([]map[string]types.AttributeValue, error) {
 	if s.closed.Load() {
 		return nil, kv.ErrClosed
 	}
-	out := make([]kv.Item, len(req.Keys))
-	if len(req.Keys) == 0 {
+	out := make([]map[string]types.AttributeValue, len(keys))
+	if len(keys) == 0 {
 		return out, nil
 	}
 	// BatchGetItem rejects duplicate keys; read each distinct key once and
 	// fan the result out to every position that asked for it.
-	positions := make(map[string][]int, len(req.Keys))
+	positions := make(map[string][]int, len(keys))
 	var distinct []kv.Key
-	for i, k := range req.Keys {
+	for i, k := range keys {
 		ks := keyString(k)
 		if _, seen := positions[ks]; !seen {
 			distinct = append(distinct, k)
@@ -39,13 +77,9 @@ func (s *Store) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
 	err := parallel(ctx, chunks, s.concurrency, func(ctx context.Context, c int) error {
 		lo := c * maxBatchGetKeys
 		hi := min(lo+maxBatchGetKeys, len(distinct))
-		return s.batchGet(ctx, distinct[lo:hi], req, func(k kv.Key, attrs []kv.Attr) {
+		return s.batchGet(ctx, distinct[lo:hi], consistent, stats, func(k kv.Key, item map[string]types.AttributeValue) {
 			for _, i := range positions[keyString(k)] {
-				key := req.Keys[i]
-				if key.Partition == nil {
-					key.Partition = []byte{} // kv.Found tells found items by a non-nil partition
-				}
-				out[i] = kv.Item{Key: key, Attrs: attrs}
+				out[i] = item
 			}
 		})
 	})
@@ -57,7 +91,7 @@ func (s *Store) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
 
 // batchGet reads up to 100 distinct keys, calling found for each that
 // exists (from one goroutine at a time per chunk; positions are disjoint).
-func (s *Store) batchGet(ctx context.Context, keys []kv.Key, req kv.GetRequest, found func(kv.Key, []kv.Attr)) error {
+func (s *Store) batchGet(ctx context.Context, keys []kv.Key, consistent bool, stats *kv.Stats, found func(kv.Key, map[string]types.AttributeValue)) error {
 	// Items come back keyed by their DynamoDB key; map them back to kv keys
 	// by the framed bytes.
 	byFramed := make(map[string]kv.Key, len(keys))
@@ -70,15 +104,15 @@ func (s *Store) batchGet(ctx context.Context, keys []kv.Key, req kv.GetRequest, 
 		start := time.Now()
 		resp, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{
 			RequestItems: map[string]types.KeysAndAttributes{
-				s.table: {Keys: pending, ConsistentRead: aws.Bool(req.Consistent)},
+				s.table: {Keys: pending, ConsistentRead: aws.Bool(consistent)},
 			},
 			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 		})
 		if err != nil {
-			s.observe("batch_get", start, err, nil, req.Stats)
+			s.observe("batch_get", start, err, nil, stats)
 			return s.classify(ctx, "batch_get", fmt.Errorf("dynamodb: BatchGetItem: %w", err))
 		}
-		s.observe("batch_get", start, nil, resp.ConsumedCapacity, req.Stats)
+		s.observe("batch_get", start, nil, resp.ConsumedCapacity, stats)
 		items := resp.Responses[s.table]
 		bytes := 0
 		for _, item := range items {
@@ -87,13 +121,9 @@ func (s *Store) batchGet(ctx context.Context, keys []kv.Key, req kv.GetRequest, 
 			if !ok {
 				return errors.New("dynamodb: BatchGetItem returned a key that was not asked for")
 			}
-			_, attrs, err := decodeItem(item)
-			if err != nil {
-				return err
-			}
-			found(k, attrs)
+			found(k, item)
 		}
-		req.Stats.AddRead(len(items), bytes)
+		stats.AddRead(len(items), bytes)
 		pending = resp.UnprocessedKeys[s.table].Keys
 		if len(pending) == 0 {
 			return nil

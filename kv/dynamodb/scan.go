@@ -33,7 +33,21 @@ const pageGrowth = 4
 // BETWEEN is inclusive. The dropped item costs at most one item read per
 // Query. Start >= End is an empty range and sends no request.
 func (s *Store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
-	it := &iterator{s: s, ctx: ctx, req: req, lo: req.Start, hi: req.End}
+	return s.scan(ctx, req, readMode{stats: req.Stats, pending: map[string]record{}}, nil)
+}
+
+// pageInfo describes one page of a scan to a transaction's onPage hook.
+type pageInfo struct {
+	restart bool   // the first page of a Query (the scan's first, or after a Seek)
+	lo, hi  []byte // the Query's bounds [lo, hi), nil unbounded
+	views   []view // the page's items within the bounds, tombstones included
+	done    bool   // no page follows
+}
+
+// scan opens an iterator that resolves items in mode and hands each page
+// to onPage (when set) before returning its items.
+func (s *Store) scan(ctx context.Context, req kv.ScanRequest, mode readMode, onPage func(pageInfo) error) *iterator {
+	it := &iterator{s: s, ctx: ctx, req: req, lo: req.Start, hi: req.End, mode: mode, onPage: onPage}
 	if s.closed.Load() {
 		it.err = kv.ErrClosed
 	}
@@ -51,11 +65,14 @@ type iterator struct {
 	// Seek narrows them. nil is unbounded.
 	lo, hi []byte
 
-	page      []map[string]types.AttributeValue // the current page, undecoded
-	pos       int                               // next index into page
-	lastKey   map[string]types.AttributeValue   // LastEvaluatedKey of the page
-	queried   bool                              // a Query ran since the last (re)start
-	pageLimit int32                             // Query Limit; 0: DynamoDB's 1 MB pages
+	mode   readMode
+	onPage func(pageInfo) error
+
+	page      []view                          // the current page, resolved
+	pos       int                             // next index into page
+	lastKey   map[string]types.AttributeValue // LastEvaluatedKey of the page
+	queried   bool                            // a Query ran since the last (re)start
+	pageLimit int32                           // Query Limit; 0: DynamoDB's 1 MB pages
 	item      kv.Item
 	err       error
 	closed    bool
@@ -64,17 +81,12 @@ type iterator struct {
 func (it *iterator) Next() bool {
 	for it.err == nil && !it.closed {
 		for it.pos < len(it.page) {
-			raw := it.page[it.pos]
+			v := it.page[it.pos]
 			it.pos++
-			sort, attrs, err := decodeItem(raw)
-			if err != nil {
-				it.err = err
-				return false
+			if !v.exists {
+				continue // a tombstone
 			}
-			if it.hi != nil && bytes.Compare(sort, it.hi) >= 0 {
-				continue // the inclusive end of a BETWEEN
-			}
-			it.item = kv.Item{Key: kv.Key{Partition: it.req.Partition, Sort: sort}, Attrs: attrs}
+			it.item = kv.Item{Key: kv.Key{Partition: it.req.Partition, Sort: v.sort}, Attrs: v.attrs}
 			return true
 		}
 		if it.queried && it.lastKey == nil {
@@ -110,12 +122,7 @@ func (it *iterator) Seek(sort []byte) {
 	// Look from the item Next returned last: seeking to the current key
 	// returns it again.
 	for i := max(it.pos-1, 0); i < len(it.page); i++ {
-		k, err := pageSortKey(it.page[i])
-		if err != nil {
-			it.err = err
-			return
-		}
-		c := bytes.Compare(k, sort)
+		c := bytes.Compare(it.page[i].sort, sort)
 		if (!it.req.Reverse && c >= 0) || (it.req.Reverse && c < 0) {
 			it.pos = i
 			return
@@ -131,14 +138,6 @@ func (it *iterator) Seek(sort []byte) {
 		it.lo = slices.Clone(sort)
 	}
 	it.page, it.pos, it.lastKey, it.queried = nil, 0, nil, false
-}
-
-func pageSortKey(item map[string]types.AttributeValue) ([]byte, error) {
-	b, ok := item[SortKeyAttr].(*types.AttributeValueMemberB)
-	if !ok {
-		return nil, fmt.Errorf("dynamodb: item without a binary %s", SortKeyAttr)
-	}
-	return unframeKey(b.Value)
 }
 
 // fetch reads the next page into it.page.
@@ -190,19 +189,40 @@ func (it *iterator) fetch() {
 		it.err = it.s.classify(it.ctx, "query", fmt.Errorf("dynamodb: Query: %w", err))
 		return
 	}
-	var capacity []types.ConsumedCapacity
-	if resp.ConsumedCapacity != nil {
-		capacity = []types.ConsumedCapacity{*resp.ConsumedCapacity}
-	}
-	it.s.observe("query", start, nil, capacity, it.req.Stats)
+	it.s.observe("query", start, nil, capacityOf(resp.ConsumedCapacity), it.req.Stats)
 	size := 0
 	for _, item := range resp.Items {
 		size += itemSize(item)
 	}
 	it.req.Stats.AddRead(len(resp.Items), size)
-	it.page, it.lastKey, it.queried = resp.Items, resp.LastEvaluatedKey, true
+	restart := !it.queried
+	it.lastKey, it.queried = resp.LastEvaluatedKey, true
 	if len(it.lastKey) == 0 {
 		it.lastKey = nil
+	}
+	it.page = make([]view, 0, len(resp.Items))
+	for _, raw := range resp.Items {
+		st, err := decodeStored(raw)
+		if err != nil {
+			it.err = err
+			return
+		}
+		if it.hi != nil && bytes.Compare(st.sort, it.hi) >= 0 {
+			continue // the inclusive end of a BETWEEN
+		}
+		v, err := it.s.resolve(it.ctx, kv.Key{Partition: it.req.Partition, Sort: st.sort}, st, it.mode)
+		if err != nil {
+			it.err = err
+			return
+		}
+		it.page = append(it.page, v)
+	}
+	if it.onPage != nil {
+		if err := it.onPage(pageInfo{restart: restart, lo: it.lo, hi: it.hi, views: it.page, done: it.lastKey == nil}); err != nil {
+			it.err = err
+			it.page = nil
+			return
+		}
 	}
 	if it.pageLimit > 0 {
 		if it.pageLimit >= 1<<20/pageGrowth {

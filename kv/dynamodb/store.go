@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
 	"github.com/zproxy/zproxy/kv"
@@ -68,6 +69,20 @@ type Options struct {
 	// ClientOptions are applied last to the SDK client's options; tests use
 	// them to add middleware (fault injection).
 	ClientOptions []func(*dynamodb.Options)
+
+	// TxnTimeout is how long a large transaction's record may go without
+	// a heartbeat before another proxy may abort it (default 10s): the
+	// longest a crashed proxy's transaction can hold its keys.
+	TxnTimeout time.Duration
+	// TombstoneTTL is how long a deleted item's tombstone is kept for
+	// snapshot readers before DynamoDB's TTL may remove it (default 24h);
+	// it bounds the age of a transaction's snapshot.
+	TombstoneTTL time.Duration
+	// UncertaintyWindow bounds, with the proxies' clock skew, how late a
+	// commit may become visible after its timestamp was chosen (default
+	// 1s). A transaction reading a version younger than that re-checks
+	// what it read before (TRANSACTIONS.md, "Isolation").
+	UncertaintyWindow time.Duration
 }
 
 // Store is a kv.Store over one DynamoDB table. It is safe for concurrent use.
@@ -80,6 +95,17 @@ type Store struct {
 	maxBackoff  time.Duration
 	latency     time.Duration
 	closed      atomic.Bool
+
+	clock        clock
+	records      recordCache
+	txnTimeout   time.Duration
+	tombstoneTTL time.Duration
+	uncertainty  time.Duration
+	lateCommits  atomic.Int64
+
+	// testHook, when set by a test, is called at stages of a large
+	// commit; an error stops the commit there as if the process died.
+	testHook func(stage string) error
 }
 
 var _ kv.Store = (*Store)(nil)
@@ -97,6 +123,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	setDefault(&opts.DialTimeout, 3*time.Second)
 	setDefault(&opts.AttemptTimeout, 30*time.Second)
 	setDefault(&opts.RequestLatency, 5*time.Millisecond)
+	setDefault(&opts.TxnTimeout, 10*time.Second)
+	setDefault(&opts.TombstoneTTL, 24*time.Hour)
+	setDefault(&opts.UncertaintyWindow, time.Second)
 
 	httpClient := awshttp.NewBuildableClient().
 		WithTimeout(opts.AttemptTimeout).
@@ -152,6 +181,11 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		maxAttempts: opts.MaxAttempts,
 		maxBackoff:  opts.MaxBackoff,
 		latency:     opts.RequestLatency,
+
+		clock:        clock{now: time.Now},
+		txnTimeout:   opts.TxnTimeout,
+		tombstoneTTL: opts.TombstoneTTL,
+		uncertainty:  opts.UncertaintyWindow,
 	}
 	if err := s.ensureTable(ctx); err != nil {
 		return nil, err
@@ -202,7 +236,35 @@ func (s *Store) ensureTable(ctx context.Context) error {
 			return s.classify(ctx, "describe_table", fmt.Errorf("dynamodb: waiting for table %q to become active: %w", s.table, err))
 		}
 	}
-	return checkKeySchema(s.table, desc.Table)
+	if err := checkKeySchema(s.table, desc.Table); err != nil {
+		return err
+	}
+	return s.ensureTTL(ctx)
+}
+
+// ensureTTL turns on DynamoDB's TTL on ExpiresAttr, which removes expired
+// tombstones at no write cost.
+func (s *Store) ensureTTL(ctx context.Context) error {
+	ttl, err := s.client.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: &s.table})
+	if err != nil {
+		return s.classify(ctx, "describe_ttl", fmt.Errorf("dynamodb: describing the TTL of table %q: %w", s.table, err))
+	}
+	if d := ttl.TimeToLiveDescription; d != nil && aws.ToString(d.AttributeName) == ExpiresAttr &&
+		(d.TimeToLiveStatus == types.TimeToLiveStatusEnabled || d.TimeToLiveStatus == types.TimeToLiveStatusEnabling) {
+		return nil
+	}
+	_, err = s.client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{
+		TableName:               &s.table,
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{AttributeName: aws.String(ExpiresAttr), Enabled: aws.Bool(true)},
+	})
+	var invalid *smithy.GenericAPIError
+	if errors.As(err, &invalid) && invalid.Code == "ValidationException" {
+		return nil // another proxy enabled it meanwhile ("TimeToLive is already enabled")
+	}
+	if err != nil {
+		return s.classify(ctx, "update_ttl", fmt.Errorf("dynamodb: enabling TTL on table %q: %w", s.table, err))
+	}
+	return nil
 }
 
 func checkKeySchema(table string, td *types.TableDescription) error {
@@ -235,6 +297,7 @@ func (s *Store) Capabilities() kv.Capabilities {
 		MaxGetKeys:     maxBatchGetKeys,
 		CheapSeek:      false,
 		RequestLatency: s.latency,
+		Isolation:      kv.IsolationSnapshot,
 	}
 }
 

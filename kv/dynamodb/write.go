@@ -18,8 +18,13 @@ import (
 var ErrConditionNotAtomic = errors.New("dynamodb: write conditions need an atomic batch")
 
 // Write applies a batch. An atomic batch is one TransactWriteItems (at most
-// 100 ops, else kv.ErrBatchTooLarge); a non-atomic batch goes out as
-// BatchWriteItem requests of 25, in parallel, with unprocessed items retried.
+// 100 ops, else kv.ErrBatchTooLarge), a transaction of its own: it waits
+// for no transaction's intents (it clears finished ones and conflicts with
+// live ones), stamps its items with a commit timestamp and leaves
+// tombstones for its deletes, so snapshot readers see it. A non-atomic
+// batch, for bulk loads, goes out as BatchWriteItem requests of 25, in
+// parallel, with unprocessed items retried; it is not isolated: its
+// deletes leave no tombstone and its puts overwrite intents.
 //
 // DynamoDB rejects a request that touches one key twice, so ops on the same
 // key are merged first, keeping the outcome of applying them in order: the
@@ -86,30 +91,43 @@ func mergeOps(ops []kv.Op) ([]mergedOp, error) {
 }
 
 // conditionExpression translates an op's condition into a DynamoDB
-// ConditionExpression with its names and values.
+// ConditionExpression with its names and values. Every plain write also
+// requires that no transaction holds an intent on the item (the writer
+// clears finished ones and retries, see transact), and a tombstone counts
+// as no item.
 func conditionExpression(op kv.Op) (*string, map[string]string, map[string]types.AttributeValue, error) {
+	names := map[string]string{"#txn": IntentTxnAttr}
+	cond := "attribute_not_exists(#txn)"
+	var values map[string]types.AttributeValue
 	switch op.Cond {
 	case kv.CondNotExists:
-		return aws.String("attribute_not_exists(#p)"), map[string]string{"#p": PartitionKeyAttr}, nil, nil
+		cond += " AND (attribute_not_exists(#p) OR attribute_exists(#del))"
+		names["#p"], names["#del"] = PartitionKeyAttr, TombstoneAttr
 	case kv.CondExists:
-		return aws.String("attribute_exists(#p)"), map[string]string{"#p": PartitionKeyAttr}, nil, nil
+		cond += " AND attribute_exists(#p) AND attribute_not_exists(#del)"
+		names["#p"], names["#del"] = PartitionKeyAttr, TombstoneAttr
 	case kv.CondAttrEquals:
-		names := map[string]string{"#p": PartitionKeyAttr, "#c": op.CondAttr.Name}
+		names["#del"], names["#c"] = TombstoneAttr, op.CondAttr.Name
 		if op.CondAttr.Kind == kv.AttrNull {
-			return aws.String("attribute_exists(#p) AND attribute_not_exists(#c)"), names, nil, nil
+			names["#p"] = PartitionKeyAttr
+			cond += " AND attribute_exists(#p) AND attribute_not_exists(#del) AND attribute_not_exists(#c)"
+			break
 		}
 		// Encode the expected value exactly as a stored one would be.
 		item, err := encodeItem(op.Key, []kv.Attr{op.CondAttr})
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		return aws.String("attribute_exists(#p) AND #c = :c"), names, map[string]types.AttributeValue{":c": item[op.CondAttr.Name]}, nil
+		cond += " AND attribute_not_exists(#del) AND #c = :c"
+		values = map[string]types.AttributeValue{":c": item[op.CondAttr.Name]}
 	}
-	return nil, nil, nil, nil
+	return &cond, names, values, nil
 }
 
-// transact writes an atomic batch. Cancellations for transaction conflicts
-// or throttling are retried with backoff; a failed condition becomes a
+// transact writes an atomic batch at a fresh commit timestamp (deletes
+// leave tombstones). Cancellations for transaction conflicts or throttling
+// are retried with backoff, and so are those caused by another
+// transaction's intent, once it is cleared; a failed condition becomes a
 // *kv.ConditionFailedError naming the first failing op. The SDK fills in a
 // ClientRequestToken once per call, so its own retries of a transaction
 // whose response was lost are idempotent rather than failing their own
@@ -119,28 +137,29 @@ func (s *Store) transact(ctx context.Context, b kv.Batch) error {
 	if err != nil {
 		return err
 	}
-	items := make([]types.TransactWriteItem, len(merged))
-	for i, op := range merged {
-		cond, names, values, err := conditionExpression(op.Op)
-		if err != nil {
-			return err
-		}
-		switch op.Kind {
-		case kv.OpPut:
-			item, err := encodeItem(op.Key, op.Attrs)
+	for failures := 0; ; {
+		ts := s.clock.next()
+		items := make([]types.TransactWriteItem, len(merged))
+		for i, op := range merged {
+			cond, names, values, err := conditionExpression(op.Op)
 			if err != nil {
 				return err
 			}
+			var item map[string]types.AttributeValue
+			switch op.Kind {
+			case kv.OpPut:
+				if item, err = putItem(op.Key, op.Attrs, ts); err != nil {
+					return err
+				}
+			case kv.OpDelete:
+				item = tombstoneItem(op.Key, ts, s.tombstoneTTL)
+			default:
+				return fmt.Errorf("dynamodb: op %d has unknown kind %d", op.condIndex, op.Kind)
+			}
 			items[i].Put = &types.Put{TableName: &s.table, Item: item, ConditionExpression: cond,
-				ExpressionAttributeNames: names, ExpressionAttributeValues: values}
-		case kv.OpDelete:
-			items[i].Delete = &types.Delete{TableName: &s.table, Key: keyAttrs(op.Key), ConditionExpression: cond,
-				ExpressionAttributeNames: names, ExpressionAttributeValues: values}
-		default:
-			return fmt.Errorf("dynamodb: op %d has unknown kind %d", op.condIndex, op.Kind)
+				ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld}
 		}
-	}
-	for failures := 0; ; {
 		start := time.Now()
 		resp, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
 			TransactItems:          items,
@@ -163,6 +182,17 @@ func (s *Store) transact(ctx context.Context, b kv.Batch) error {
 				if i >= len(merged) {
 					return fmt.Errorf("dynamodb: TransactWriteItems reported a failed condition on item %d of %d: %w", i, len(merged), err)
 				}
+				st, derr := decodeStored(r.Item)
+				if derr == nil && st.intent != nil {
+					// A transaction's intent, not the condition, stood in
+					// the way: clear it and try again.
+					if err := s.clearIntent(ctx, merged[i].Key, st, b.Stats); err != nil {
+						return err
+					}
+					retryable = true
+					failures-- // progress, not contention
+					break
+				}
 				return &kv.ConditionFailedError{Index: merged[i].condIndex, Key: merged[i].Key}
 			case "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded":
 				retryable = true
@@ -175,8 +205,10 @@ func (s *Store) transact(ctx context.Context, b kv.Batch) error {
 		if failures >= s.maxAttempts {
 			return &kv.UnavailableError{Op: "transact_write", Err: fmt.Errorf("dynamodb: TransactWriteItems still canceled after %d attempts: %w", failures, err)}
 		}
-		if err := s.backoff(ctx, failures); err != nil {
-			return err
+		if failures > 0 {
+			if err := s.backoff(ctx, failures); err != nil {
+				return err
+			}
 		}
 	}
 }
@@ -190,13 +222,14 @@ func (s *Store) batchWrite(ctx context.Context, b kv.Batch) error {
 		last[keyString(op.Key)] = i
 	}
 	reqs := make([]types.WriteRequest, 0, len(last))
+	ts := s.clock.next()
 	for i, op := range b.Ops {
 		if last[keyString(op.Key)] != i {
 			continue
 		}
 		switch op.Kind {
 		case kv.OpPut:
-			item, err := encodeItem(op.Key, op.Attrs)
+			item, err := putItem(op.Key, op.Attrs, ts)
 			if err != nil {
 				return err
 			}

@@ -29,11 +29,20 @@ const (
 	OpGet   Op = "get"
 	OpScan  Op = "scan"
 	OpWrite Op = "write"
+	// Transactions: gets, scans and writes inside one are recorded with
+	// their Entry.Txn set.
+	OpBegin    Op = "begin"
+	OpLock     Op = "lock"
+	OpCommit   Op = "commit"
+	OpRollback Op = "rollback"
 )
 
 // Entry is one recorded request.
 type Entry struct {
 	Op Op
+	// Txn numbers the transaction the request belongs to (1 for the first
+	// Begin), 0 outside transactions.
+	Txn int
 	// Partitions are the rendered partitions the request touched, in the
 	// order they first appear in it.
 	Partitions []string
@@ -52,6 +61,12 @@ type Entry struct {
 
 	// Write: the batch.
 	Batch kv.Batch
+
+	// Begin: the options. Lock: the keys (Keys) and mode. Commit: the
+	// error Commit returned.
+	TxnOptions kv.TxnOptions
+	LockMode   kv.LockMode
+	Err        error
 }
 
 // Store records requests and forwards them to an inner store. It is safe
@@ -62,6 +77,7 @@ type Store struct {
 
 	mu      sync.Mutex
 	entries []*Entry
+	txns    int // transactions begun
 }
 
 var _ kv.Store = (*Store)(nil)
@@ -113,14 +129,18 @@ func (s *Store) partitionName(p []byte) string {
 
 // Get implements kv.Store.
 func (s *Store) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	return s.get(ctx, req, 0, s.inner.Get)
+}
+
+func (s *Store) get(ctx context.Context, req kv.GetRequest, txn int, forward func(context.Context, kv.GetRequest) ([]kv.Item, error)) ([]kv.Item, error) {
 	parts := make([][]byte, len(req.Keys))
 	keys := make([]kv.Key, len(req.Keys))
 	for i, k := range req.Keys {
 		parts[i] = k.Partition
-		keys[i] = kv.Key{Partition: clone(k.Partition), Sort: clone(k.Sort)}
+		keys[i] = cloneKey(k)
 	}
-	e := &Entry{Op: OpGet, Keys: keys}
-	items, err := s.inner.Get(ctx, req)
+	e := &Entry{Op: OpGet, Txn: txn, Keys: keys}
+	items, err := forward(ctx, req)
 	if err == nil {
 		e.Found = make([]bool, len(items))
 		for i, it := range items {
@@ -133,11 +153,15 @@ func (s *Store) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
 
 // Scan implements kv.Store.
 func (s *Store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	return s.scan(ctx, req, 0, s.inner.Scan)
+}
+
+func (s *Store) scan(ctx context.Context, req kv.ScanRequest, txn int, forward func(context.Context, kv.ScanRequest) kv.Iterator) kv.Iterator {
 	rec := req
 	rec.Partition, rec.Start, rec.End = clone(req.Partition), clone(req.Start), clone(req.End)
 	rec.Stats = nil
-	e := &Entry{Op: OpScan, Scan: rec}
-	it := s.inner.Scan(ctx, req)
+	e := &Entry{Op: OpScan, Txn: txn, Scan: rec}
+	it := forward(ctx, req)
 	if !s.record([][]byte{req.Partition}, e) {
 		return it
 	}
@@ -146,15 +170,19 @@ func (s *Store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 
 // Write implements kv.Store.
 func (s *Store) Write(ctx context.Context, b kv.Batch) error {
+	return s.write(ctx, b, 0, s.inner.Write)
+}
+
+func (s *Store) write(ctx context.Context, b kv.Batch, txn int, forward func(context.Context, kv.Batch) error) error {
 	rec := kv.Batch{Atomic: b.Atomic, Ops: make([]kv.Op, len(b.Ops))}
 	parts := make([][]byte, len(b.Ops))
 	for i, op := range b.Ops {
-		rec.Ops[i] = kv.Op{Kind: op.Kind, Cond: op.Cond, CondAttr: op.CondAttr, Key: kv.Key{Partition: clone(op.Key.Partition), Sort: clone(op.Key.Sort)},
+		rec.Ops[i] = kv.Op{Kind: op.Kind, Cond: op.Cond, CondAttr: op.CondAttr, Key: cloneKey(op.Key),
 			Attrs: append([]kv.Attr(nil), op.Attrs...)}
 		parts[i] = op.Key.Partition
 	}
-	s.record(parts, &Entry{Op: OpWrite, Batch: rec})
-	return s.inner.Write(ctx, b)
+	s.record(parts, &Entry{Op: OpWrite, Txn: txn, Batch: rec})
+	return forward(ctx, b)
 }
 
 // Capabilities implements kv.Store; it reports the inner store's.
@@ -204,7 +232,8 @@ func (s *Store) SortedLines() []string {
 // String renders the log, one entry per line (sorted).
 func (s *Store) String() string { return strings.Join(s.SortedLines(), "\n") }
 
-// Format renders one entry:
+// Format renders one entry (requests inside a transaction start with
+// "txnN "):
 //
 //	get readings/3 0x0102 found
 //	scan readings/0 [0x01, 0x02) reverse limit=10: 7 items, 2 seeks 0x0180 0x01c0
@@ -214,6 +243,27 @@ func (s *Store) String() string { return strings.Join(s.SortedLines(), "\n") }
 func (s *Store) Format(e *Entry) string {
 	var b strings.Builder
 	switch e.Op {
+	case OpBegin:
+		b.WriteString("begin")
+		if e.TxnOptions.ReadOnly {
+			b.WriteString(" read-only")
+		}
+	case OpLock:
+		if e.LockMode == kv.LockShare {
+			b.WriteString("lock share")
+		} else {
+			b.WriteString("lock update")
+		}
+		for _, k := range e.Keys {
+			b.WriteString(" " + s.partitionName(k.Partition) + " " + hexKey(k.Sort))
+		}
+	case OpCommit:
+		b.WriteString("commit")
+		if e.Err != nil {
+			b.WriteString(" failed")
+		}
+	case OpRollback:
+		b.WriteString("rollback")
 	case OpGet:
 		for i, k := range e.Keys {
 			if i > 0 {
@@ -255,7 +305,17 @@ func (s *Store) Format(e *Entry) string {
 			b.WriteString(s.FormatOp(op))
 		}
 	}
-	return b.String()
+	if e.Txn == 0 {
+		return b.String()
+	}
+	// Every request line (not a write's op lines) names the transaction.
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "  ") {
+			lines[i] = fmt.Sprintf("txn%d %s", e.Txn, l)
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // FormatOp renders one write op as Format does inside a write.
@@ -338,6 +398,10 @@ func (it *iterator) Close() error {
 	it.entry.Closed = true
 	it.store.mu.Unlock()
 	return it.inner.Close()
+}
+
+func cloneKey(k kv.Key) kv.Key {
+	return kv.Key{Partition: clone(k.Partition), Sort: clone(k.Sort)}
 }
 
 func clone(b []byte) []byte {

@@ -89,3 +89,51 @@ func TestLogsEveryRequest(t *testing.T) {
 		t.Error("Reset kept entries")
 	}
 }
+
+func TestLogsTransactions(t *testing.T) {
+	ctx := context.Background()
+	inner, err := pebble.Open("kvlog", pebble.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := kvlog.New(inner, kvlog.Options{Partition: func(p []byte) string { return string(p) }})
+	defer s.Close()
+	p := []byte("p")
+	k := func(b byte) kv.Key { return kv.Key{Partition: p, Sort: []byte{b}} }
+	txn, err := s.Begin(ctx, kv.TxnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := txn.Get(ctx, kv.GetRequest{Keys: []kv.Key{k(1), k(2)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := txn.Lock(ctx, []kv.Key{k(1)}, kv.LockUpdate); err != nil {
+		t.Fatal(err)
+	}
+	if err := txn.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpPut, Key: k(2), Attrs: []kv.Attr{{Name: "a", Kind: kv.AttrInt, I: 1}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	it := txn.Scan(ctx, kv.ScanRequest{Partition: p})
+	for it.Next() {
+	}
+	it.Close()
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	txn.Rollback() // after Commit: not recorded
+	ro, _ := s.Begin(ctx, kv.TxnOptions{ReadOnly: true})
+	ro.Rollback()
+	want := []string{
+		"txn1 begin",
+		"txn1 get p 0x01 missing\ntxn1 get p 0x02 missing",
+		"txn1 lock update p 0x01",
+		"txn1 write\n  put p 0x02 {a=1}",
+		"txn1 scan p [-inf, +inf): 1 item",
+		"txn1 commit",
+		"txn2 begin read-only",
+		"txn2 rollback",
+	}
+	if got := s.Lines(); strings.Join(got, "\n\n") != strings.Join(want, "\n\n") {
+		t.Errorf("log:\n%s\n\nwant:\n%s", strings.Join(got, "\n\n"), strings.Join(want, "\n\n"))
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/zproxy/zproxy/kv"
 )
@@ -36,6 +37,12 @@ type Options struct {
 	// Parallel runs the subtests in parallel (open must then be safe to call
 	// from several goroutines).
 	Parallel bool
+	// TxnLargeOps is the number of writes of the large-transaction subtest;
+	// it should exceed the backend's MaxAtomicOps. Default 250.
+	TxnLargeOps int
+	// TransferDuration is how long the concurrent transfers subtest runs.
+	// Default 2s.
+	TransferDuration time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -50,6 +57,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Writers <= 0 {
 		o.Writers = 8
+	}
+	if o.TxnLargeOps <= 0 {
+		o.TxnLargeOps = 250
+	}
+	if o.TransferDuration <= 0 {
+		o.TransferDuration = 2 * time.Second
 	}
 	return o
 }
@@ -107,6 +120,24 @@ func RunWith(t *testing.T, open func(t *testing.T) kv.Store, opts Options) {
 				})
 			}
 			tc.fn(t, s, newNamespace(t), opts)
+		})
+	}
+	for _, tc := range txnTests {
+		t.Run(tc.name, func(t *testing.T) {
+			if opts.Parallel {
+				t.Parallel()
+			}
+			s := open(t)
+			t.Cleanup(func() {
+				if err := s.Close(); err != nil {
+					t.Errorf("Close: %v", err)
+				}
+			})
+			ts, ok := s.(kv.Transactional)
+			if !ok {
+				t.Skipf("%T does not implement kv.Transactional", s)
+			}
+			tc.fn(t, ts, newNamespace(t), opts)
 		})
 	}
 }
@@ -733,6 +764,17 @@ func testAtomicConditionFailure(t *testing.T, s kv.Store, ns namespace, _ Option
 			{Kind: kv.OpPut, Key: victim.Key, Attrs: []kv.Attr{intAttr("v", 15)}, Cond: kv.CondNotExists},
 			{Kind: kv.OpPut, Key: newKey("n1"), Attrs: []kv.Attr{intAttr("v", 16)}},
 		}, 0},
+		// A condition sees the batch's own earlier ops: two inserts of one
+		// new key cannot both hold.
+		{"CondNotExists twice on one new key", []kv.Op{
+			{Kind: kv.OpPut, Key: newKey("n1"), Attrs: []kv.Attr{intAttr("v", 17)}, Cond: kv.CondNotExists},
+			{Kind: kv.OpPut, Key: newKey("n2"), Attrs: []kv.Attr{intAttr("v", 18)}},
+			{Kind: kv.OpPut, Key: newKey("n1"), Attrs: []kv.Attr{intAttr("v", 19)}, Cond: kv.CondNotExists},
+		}, 2},
+		{"CondExists after the batch deletes the key", []kv.Op{
+			{Kind: kv.OpDelete, Key: existing.Key},
+			{Kind: kv.OpPut, Key: existing.Key, Attrs: []kv.Attr{intAttr("v", 20)}, Cond: kv.CondExists},
+		}, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,7 +1,10 @@
 package pebble
 
 import (
+	"errors"
 	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	"github.com/zproxy/zproxy/kv"
@@ -122,4 +125,154 @@ func BenchmarkConditionalInsert100(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// rowOps is the shape of a one-row INSERT: the row (CondNotExists) and two
+// index entries.
+func rowOps(n int) []kv.Op {
+	k := benchKey(n)
+	ix := func(id byte) kv.Key {
+		return kv.Key{Partition: []byte{'I', id}, Sort: append([]byte(fmt.Sprintf("%08d", n%1000)), k.Sort...)}
+	}
+	return []kv.Op{
+		{Kind: kv.OpPut, Key: k, Attrs: rowAttrs(n), Cond: kv.CondNotExists},
+		{Kind: kv.OpPut, Key: ix(1), Attrs: rowAttrs(n)[:2]},
+		{Kind: kv.OpPut, Key: ix(2), Attrs: rowAttrs(n)[:2]},
+	}
+}
+
+// BenchmarkInsertRow is an autocommit one-row INSERT as a plain atomic
+// Write (each synced), run from 8 goroutines so syncs share group commits.
+func BenchmarkInsertRow(b *testing.B) {
+	insertRows(b, benchStore(b, 0))
+}
+
+// BenchmarkInsertRowWithLiveTxn is BenchmarkInsertRow while a read-write
+// transaction is open, so every write records its keys for conflict
+// checks.
+func BenchmarkInsertRowWithLiveTxn(b *testing.B) {
+	s := benchStore(b, 0)
+	txn, err := s.Begin(bg, kv.TxnOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer txn.Rollback()
+	insertRows(b, s)
+}
+
+func insertRows(b *testing.B, s *Store) {
+	var n atomic.Int64
+	b.ReportAllocs()
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := s.Write(bg, kv.Batch{Atomic: true, Ops: rowOps(int(n.Add(1)))}); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkInsertRowTxn is the same INSERT as a transaction of its own
+// (Begin, Write, Commit).
+func BenchmarkInsertRowTxn(b *testing.B) {
+	s := benchStore(b, 0)
+	var n atomic.Int64
+	b.ReportAllocs()
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			txn, err := s.Begin(bg, kv.TxnOptions{})
+			if err == nil {
+				if err = txn.Write(bg, kv.Batch{Ops: rowOps(int(n.Add(1)))}); err == nil {
+					err = txn.Commit(bg)
+				}
+			}
+			if err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkTxnTransfer reads two of 1000 accounts and writes both back in a
+// transaction, from 8 goroutines; conflicts are counted, not retried.
+func BenchmarkTxnTransfer(b *testing.B) {
+	s := benchStore(b, 1000)
+	var conflicts atomic.Int64
+	b.ReportAllocs()
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		rng := rand.New(rand.NewPCG(rand.Uint64(), 1))
+		for pb.Next() {
+			keys := []kv.Key{benchKey(rng.IntN(1000)), benchKey(rng.IntN(1000))}
+			txn, err := s.Begin(bg, kv.TxnOptions{})
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			items, err := txn.Get(bg, kv.GetRequest{Keys: keys})
+			if err == nil {
+				err = txn.Write(bg, kv.Batch{Ops: []kv.Op{
+					{Kind: kv.OpPut, Key: keys[0], Attrs: items[0].Attrs},
+					{Kind: kv.OpPut, Key: keys[1], Attrs: items[1].Attrs},
+				}})
+			}
+			if err == nil {
+				err = txn.Commit(bg)
+			}
+			var ce *kv.ConflictError
+			if errors.As(err, &ce) {
+				conflicts.Add(1)
+			} else if err != nil {
+				b.Error(err)
+				return
+			}
+			txn.Rollback()
+		}
+	})
+	b.ReportMetric(float64(conflicts.Load())/float64(b.N), "conflicts/op")
+}
+
+// BenchmarkReadOnlyTxnGet is a read-only transaction reading one key.
+func BenchmarkReadOnlyTxnGet(b *testing.B) {
+	s := benchStore(b, 10_000)
+	keys := []kv.Key{benchKey(4321)}
+	b.ReportAllocs()
+	for b.Loop() {
+		txn, err := s.Begin(bg, kv.TxnOptions{ReadOnly: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		items, err := txn.Get(bg, kv.GetRequest{Keys: keys})
+		if err != nil || !kv.Found(items[0]) {
+			b.Fatal(err)
+		}
+		txn.Commit(bg)
+	}
+}
+
+// BenchmarkTxn10000 commits transactions of 10,000 one-row inserts.
+func BenchmarkTxn10000(b *testing.B) {
+	s := benchStore(b, 0)
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		txn, err := s.Begin(bg, kv.TxnOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for range 10_000 {
+			if err := txn.Write(bg, kv.Batch{Ops: rowOps(n)}); err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if err := txn.Commit(bg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N)/10_000*1e6, "µs/row")
 }

@@ -10,6 +10,10 @@
 // batches committed with a WAL sync, after checking conditions while holding
 // per-key striped locks (store.go documents the concurrency model).
 //
+// Transactions (txn.go) read a Pebble snapshot merged with their buffered
+// writes and commit as one synced batch; first-committer-wins conflicts
+// are found in memory, since this process owns the directory.
+//
 // Every request is reported to the kv.Observer ("get", "scan", "write") and
 // to the request's kv.Stats.
 package pebble

@@ -68,6 +68,8 @@ type Store struct {
 
 	itersMu sync.Mutex
 	iters   map[*iterator]struct{} // open iterators, closed by Close
+
+	conflicts // first-committer-wins bookkeeping for transactions (txn.go)
 }
 
 const numStripes = 512
@@ -129,6 +131,11 @@ func Open(dir string, opts Options) (*Store, error) {
 		observer: opts.Observer,
 		seed:     maphash.MakeSeed(),
 		iters:    map[*iterator]struct{}{},
+		conflicts: conflicts{
+			live:      map[uint64]int{},
+			lastWrite: map[string]uint64{},
+			txns:      map[*txnBackend]struct{}{},
+		},
 	}, nil
 }
 
@@ -163,7 +170,18 @@ func (s *Store) Capabilities() kv.Capabilities {
 		CheapSeek:      true,
 		RequestLatency: 20 * time.Microsecond,
 		Exclusive:      true,
+		Isolation:      kv.IsolationSnapshot,
+		KeepsVersions:  true,
 	}
+}
+
+// usable returns why an operation cannot start: the store is closed or
+// the context is done. The caller holds closeMu shared.
+func (s *Store) usable(ctx context.Context) error {
+	if s.closed {
+		return kv.ErrClosed
+	}
+	return ctx.Err()
 }
 
 func (s *Store) observe(op string, start time.Time, err error) {
@@ -175,12 +193,14 @@ func (s *Store) observe(op string, start time.Time, err error) {
 // Get reads keys from one consistent snapshot. Found items carry the
 // caller's Key (not a copy) and freshly allocated attributes.
 func (s *Store) Get(ctx context.Context, req kv.GetRequest) (items []kv.Item, err error) {
+	return s.get(ctx, req, nil)
+}
+
+// get reads keys from snap, or from a snapshot of its own when snap is nil.
+func (s *Store) get(ctx context.Context, req kv.GetRequest, snap *pebble.Snapshot) (items []kv.Item, err error) {
 	s.closeMu.RLock()
 	defer s.closeMu.RUnlock()
-	if s.closed {
-		return nil, kv.ErrClosed
-	}
-	if err := ctx.Err(); err != nil {
+	if err := s.usable(ctx); err != nil {
 		return nil, err
 	}
 	start := time.Now()
@@ -188,7 +208,10 @@ func (s *Store) Get(ctx context.Context, req kv.GetRequest) (items []kv.Item, er
 	req.Stats.AddRequest()
 
 	var r pebble.Reader = s.db
-	if len(req.Keys) > 1 {
+	switch {
+	case snap != nil:
+		r = snap
+	case len(req.Keys) > 1:
 		snap := s.db.NewSnapshot()
 		defer snap.Close()
 		r = snap
@@ -303,41 +326,75 @@ func (s *Store) commit(batch *pebble.Batch, locks *stripeSet, ops []kv.Op, base 
 	locks.lock(&s.stripes)
 	defer locks.unlock(&s.stripes)
 	var keyBuf []byte
+	// earlier holds the batch's own earlier ops by key: a condition sees
+	// the store as the ops before it in the batch leave it, as on
+	// DynamoDB (two puts of one key with CondNotExists: the second fails).
+	var earlier map[string]*kv.Op
 	for i := range ops {
 		op := &ops[i]
+		keyBuf = appendKey(keyBuf[:0], op.Key)
 		if op.Cond == kv.CondNone {
+			if earlier != nil {
+				earlier[string(keyBuf)] = op
+			}
 			continue
 		}
-		keyBuf = appendKey(keyBuf[:0], op.Key)
-		value, closer, err := s.db.Get(keyBuf)
-		exists := err == nil
-		holds := false
-		if exists {
-			switch op.Cond {
-			case kv.CondExists:
-				holds = true
-			case kv.CondAttrEquals:
-				attrs, derr := decodeValue(value)
-				if derr != nil {
-					closer.Close()
-					return fmt.Errorf("kv/pebble: condition check: %w", derr)
-				}
-				holds = kv.SameValue(kv.Lookup(attrs, op.CondAttr.Name), op.CondAttr)
+		if earlier == nil {
+			earlier = map[string]*kv.Op{}
+			for j := range ops[:i] {
+				earlier[string(appendKey(nil, ops[j].Key))] = &ops[j]
 			}
-			closer.Close()
-		} else if !errors.Is(err, pebble.ErrNotFound) {
-			return fmt.Errorf("kv/pebble: condition check: %w", err)
-		} else {
-			holds = op.Cond == kv.CondNotExists
+		}
+		holds, err := s.conditionHolds(keyBuf, op, earlier[string(keyBuf)])
+		if err != nil {
+			return err
 		}
 		if !holds {
 			return &kv.ConditionFailedError{Index: base + i, Key: op.Key}
 		}
+		earlier[string(keyBuf)] = op
 	}
 	if err := batch.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("kv/pebble: commit: %w", err)
 	}
+	if s.liveWriters.Load() > 0 {
+		s.recordBatch(batch)
+	}
 	return nil
+}
+
+// conditionHolds checks op's condition against prior, the batch's last
+// earlier op on the key, or else the stored item.
+func (s *Store) conditionHolds(key []byte, op *kv.Op, prior *kv.Op) (bool, error) {
+	var exists bool
+	var attrs []kv.Attr
+	if prior != nil {
+		exists, attrs = prior.Kind == kv.OpPut, prior.Attrs
+	} else {
+		value, closer, err := s.db.Get(key)
+		switch {
+		case err == nil:
+			exists = true
+			if op.Cond == kv.CondAttrEquals {
+				attrs, err = decodeValue(value)
+			}
+			closer.Close()
+			if err != nil {
+				return false, fmt.Errorf("kv/pebble: condition check: %w", err)
+			}
+		case !errors.Is(err, pebble.ErrNotFound):
+			return false, fmt.Errorf("kv/pebble: condition check: %w", err)
+		}
+	}
+	switch op.Cond {
+	case kv.CondExists:
+		return exists, nil
+	case kv.CondNotExists:
+		return !exists, nil
+	case kv.CondAttrEquals:
+		return exists && kv.SameValue(kv.Lookup(attrs, op.CondAttr.Name), op.CondAttr), nil
+	}
+	return true, nil
 }
 
 func (s *Store) stripe(key []byte) int {
@@ -366,6 +423,11 @@ func (ss *stripeSet) unlock(m *[numStripes]sync.Mutex) { ss.each(func(i int) { m
 // Scan opens an iterator over one partition's range. See iterator for the
 // lifetime of returned items.
 func (s *Store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	return s.scan(ctx, req, nil)
+}
+
+// scan opens an iterator on snap, or on the latest state when snap is nil.
+func (s *Store) scan(ctx context.Context, req kv.ScanRequest, snap *pebble.Snapshot) kv.Iterator {
 	s.closeMu.RLock()
 	defer s.closeMu.RUnlock()
 	it := &iterator{s: s, req: req, start: time.Now()}
@@ -383,7 +445,14 @@ func (s *Store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 		return it
 	}
 	it.lower, it.upper, it.prefixLen = scanBounds(req)
-	pit, err := s.db.NewIter(&pebble.IterOptions{LowerBound: it.lower, UpperBound: it.upper})
+	opts := &pebble.IterOptions{LowerBound: it.lower, UpperBound: it.upper}
+	var pit *pebble.Iterator
+	var err error
+	if snap != nil {
+		pit, err = snap.NewIter(opts)
+	} else {
+		pit, err = s.db.NewIter(opts)
+	}
 	if err != nil {
 		it.err = fmt.Errorf("kv/pebble: scan: %w", err)
 		return it
@@ -411,5 +480,6 @@ func (s *Store) Close() error {
 	}
 	clear(s.iters)
 	s.itersMu.Unlock()
+	s.closeTxns()
 	return errors.Join(s.db.Flush(), s.db.Close())
 }

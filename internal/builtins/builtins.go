@@ -1,0 +1,328 @@
+// Package builtins is zproxy's library of built-in scalar functions: for
+// each name, its overloads (argument types, result type, volatility) and
+// their implementations over sqltypes values.
+//
+// The planner resolves a call by name and argument types (Resolve), casts
+// the arguments to the chosen overload's parameter types, and evaluates the
+// overload's Eval row by row. Families of functions register themselves
+// from init functions in their own files (strings.go, math.go, time.go ...),
+// so adding one touches nothing else. Functions whose typing depends on
+// more than their argument types (COALESCE, CASE, GREATEST) stay in the
+// planner, which binds them specially.
+//
+// Resolution follows PostgreSQL's rules where clients can tell: an exact
+// match wins; otherwise the overload needing the fewest implicit casts
+// (integers widen to bigint and double precision, varchar is text, date
+// widens to timestamp); an untyped literal or parameter takes the type the
+// overload wants. No match is 42883 with PostgreSQL's message and hint.
+package builtins
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// Context is what a function sees besides its arguments.
+type Context struct {
+	// Now is the statement's timestamp (now(), current_timestamp).
+	Now time.Time
+	// Location is the session's time zone.
+	Location *time.Location
+	// Settings reads a session setting (current_setting); nil when none.
+	Settings func(name string) (string, bool)
+	// Session describes the client (current_user, current_database ...).
+	Session SessionInfo
+	// Sequences serves nextval, currval, setval and lastval; nil where
+	// sequences cannot be reached (then those functions fail).
+	Sequences Sequences
+}
+
+// Sequences is the session's access to sequences: values come from the
+// engine, currval and lastval are the session's own.
+type Sequences interface {
+	Nextval(name string) (int64, error)
+	Currval(name string) (int64, error)
+	Setval(name string, value int64, isCalled bool) (int64, error)
+	Lastval() (int64, error)
+}
+
+// SessionInfo describes the session for the functions that report it.
+type SessionInfo struct {
+	User     string
+	Database string
+	PID      int
+}
+
+// Volatility says when a function's result may change, as PostgreSQL
+// classifies functions.
+type Volatility uint8
+
+// Volatility classes.
+const (
+	// Immutable functions give the same result for the same arguments:
+	// calls with constant arguments are folded when the statement is bound.
+	Immutable Volatility = iota
+	// Stable functions give the same result within one statement (now()):
+	// they are evaluated once per statement and may bound a key range.
+	Stable
+	// Volatile functions may change at every call (random()).
+	Volatile
+)
+
+// Param describes one parameter of an overload: a concrete type, or Any
+// (any type; the argument keeps its own).
+type Param struct {
+	Type sqltypes.Type
+	Any  bool
+}
+
+// T is a parameter of type t.
+func T(t sqltypes.Type) Param { return Param{Type: t} }
+
+// AnyParam accepts any type.
+var AnyParam = Param{Any: true}
+
+// Overload is one signature of a function.
+type Overload struct {
+	Params []Param
+	// Variadic: the last parameter may repeat (zero or more times when
+	// MinArgs allows).
+	Variadic bool
+	MinArgs  int
+	// Result is the result type for the resolved argument types.
+	Result func(args []sqltypes.Type) sqltypes.Type
+	// CalledOnNull: the function sees NULL arguments; otherwise (strict)
+	// any NULL argument gives NULL without calling Eval.
+	CalledOnNull bool
+	Volatility   Volatility
+	Eval         func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error)
+	// Typed, when set, replaces Eval: it builds the implementation for
+	// the argument types of one call, for functions that treat an
+	// argument by its type (concat and format print each one with its
+	// type's output function).
+	Typed func(args []sqltypes.Type) func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error)
+}
+
+// Returns is a Result that always gives t.
+func Returns(t sqltypes.Type) func([]sqltypes.Type) sqltypes.Type {
+	return func([]sqltypes.Type) sqltypes.Type { return t }
+}
+
+// SameAsArg is a Result of the i-th argument's type.
+func SameAsArg(i int) func([]sqltypes.Type) sqltypes.Type {
+	return func(a []sqltypes.Type) sqltypes.Type { return a[i] }
+}
+
+var registry = map[string][]Overload{}
+
+// Register adds overloads of a function; called from init functions.
+func Register(name string, ovs ...Overload) {
+	registry[name] = append(registry[name], ovs...)
+}
+
+// Exists reports whether a function of that name is registered.
+func Exists(name string) bool { _, ok := registry[name]; return ok }
+
+// Names lists the registered functions, sorted (pg_proc).
+func Names() []string {
+	out := make([]string, 0, len(registry))
+	for n := range registry {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Overloads returns a function's overloads (pg_proc).
+func Overloads(name string) []Overload { return registry[name] }
+
+// Resolved is the overload chosen for a call and the types its arguments
+// must be cast to (Unknown: keep the argument's type).
+type Resolved struct {
+	*Overload
+	ArgTypes []sqltypes.Type
+	Result   sqltypes.Type
+}
+
+// Resolve chooses the overload of name for arguments of the given types
+// (Unknown for untyped literals and parameters).
+func Resolve(name string, args []sqltypes.Type) (Resolved, error) {
+	ovs, ok := registry[name]
+	if !ok {
+		return Resolved{}, noFunction(name, args)
+	}
+	best, bestCost := -1, 1<<30
+	var tied []int
+	for i := range ovs {
+		cost, ok := matchCost(&ovs[i], args)
+		if !ok {
+			continue
+		}
+		switch {
+		case cost < bestCost:
+			best, bestCost, tied = i, cost, []int{i}
+		case cost == bestCost:
+			tied = append(tied, i)
+		}
+	}
+	if best < 0 {
+		return Resolved{}, noFunction(name, args)
+	}
+	if len(tied) > 1 {
+		// PostgreSQL's tie-break for untyped literals: a string-category
+		// parameter first, then the preferred type of a category (double
+		// precision for numbers, timestamptz for times).
+		bestPref := -1
+		ambiguous := false
+		for _, i := range tied {
+			p := preference(&ovs[i], args)
+			switch {
+			case p > bestPref:
+				best, bestPref, ambiguous = i, p, false
+			case p == bestPref:
+				ambiguous = true
+			}
+		}
+		if ambiguous {
+			return Resolved{}, pgerr.New(pgerr.AmbiguousFunction, "function %s(%s) is not unique", name, typeList(args)).
+				WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+		}
+	}
+	o := &ovs[best]
+	want := make([]sqltypes.Type, len(args))
+	for i, a := range args {
+		p := paramAt(o, i)
+		if p.Any {
+			want[i] = a
+			if a.ID == sqltypes.Unknown {
+				want[i] = sqltypes.TypeText
+			}
+		} else {
+			want[i] = p.Type
+		}
+	}
+	return Resolved{Overload: o, ArgTypes: want, Result: o.Result(want)}, nil
+}
+
+// preference scores how well an overload suits the untyped arguments of a
+// call, by PostgreSQL's category rules.
+func preference(o *Overload, args []sqltypes.Type) int {
+	score := 0
+	for i, a := range args {
+		p := paramAt(o, i)
+		if p.Any {
+			continue
+		}
+		if a.ID != sqltypes.Unknown && a.ID != p.Type.ID {
+			if preferred(p.Type) {
+				score++ // a widening to the preferred type
+			}
+			continue
+		}
+		if a.ID != sqltypes.Unknown {
+			continue
+		}
+		switch {
+		case p.Type.ID == sqltypes.Text:
+			score += 4
+		case p.Type.Kind() == sqltypes.KindText:
+			score += 3
+		case preferred(p.Type):
+			score += 2
+		}
+	}
+	return score
+}
+
+// preferred reports whether t is its category's preferred type.
+func preferred(t sqltypes.Type) bool {
+	switch t.ID {
+	case sqltypes.Text, sqltypes.Float8, sqltypes.TimestampTZ, sqltypes.Bool:
+		return true
+	}
+	return false
+}
+
+func paramAt(o *Overload, i int) Param {
+	if i < len(o.Params) {
+		return o.Params[i]
+	}
+	return o.Params[len(o.Params)-1]
+}
+
+// matchCost is how many implicit conversions the arguments need for o, or
+// false when they do not fit.
+func matchCost(o *Overload, args []sqltypes.Type) (int, bool) {
+	min := len(o.Params)
+	if o.Variadic {
+		min = o.MinArgs
+	}
+	if len(args) < min || !o.Variadic && len(args) > len(o.Params) {
+		return 0, false
+	}
+	cost := 0
+	for i, a := range args {
+		p := paramAt(o, i)
+		switch {
+		case p.Any, a == p.Type:
+		case a.ID == sqltypes.Unknown:
+			cost++ // an untyped literal takes the parameter's type
+		case a.ID == p.Type.ID:
+			cost++ // same type, other modifier (varchar(n) → varchar)
+		case ImplicitCast(a, p.Type):
+			cost += 2
+		default:
+			return 0, false
+		}
+	}
+	return cost, true
+}
+
+// ImplicitCast reports whether PostgreSQL converts from to to without an
+// explicit cast when choosing a function.
+func ImplicitCast(from, to sqltypes.Type) bool {
+	switch {
+	case from.ID == to.ID:
+		return true
+	case from.Kind() == sqltypes.KindInt && to.IsNumeric():
+		return intWidth(from) <= intWidth(to)
+	case from.Kind() == sqltypes.KindFloat && to.ID == sqltypes.Float8:
+		return true
+	case from.IsTextual() && to.Kind() == sqltypes.KindText:
+		return true // char(n) too, losing its padding
+	case from.ID == sqltypes.Date && (to.ID == sqltypes.Timestamp || to.ID == sqltypes.TimestampTZ):
+		return true
+	case from.ID == sqltypes.Timestamp && to.ID == sqltypes.TimestampTZ:
+		return true
+	}
+	return false
+}
+
+func intWidth(t sqltypes.Type) int {
+	switch t.ID {
+	case sqltypes.Int2:
+		return 2
+	case sqltypes.Int4:
+		return 4
+	case sqltypes.Int8:
+		return 8
+	}
+	return 16 // floats take any integer
+}
+
+func typeList(args []sqltypes.Type) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func noFunction(name string, args []sqltypes.Type) error {
+	return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}

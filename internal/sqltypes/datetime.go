@@ -1,0 +1,761 @@
+package sqltypes
+
+import (
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// Timestamps are µs and dates days since 1970-01-01 (proleptic Gregorian,
+// astronomical years: 1 BC is year 0). PostgreSQL's 'infinity' and
+// '-infinity' are the extreme int64 values, so they sort after and before
+// every finite value with no special case in comparisons or keys.
+//
+// Finite timestamps run from 4714-11-24 00:00:00 BC (Julian day 0, as in
+// PostgreSQL) to just below the +infinity sentinel, 294247-01-10
+// 04:00:54.775806: PostgreSQL counts from 2000 and reaches 294276-12-31,
+// but zproxy's stored µs count from 1970 and an int64 ends 30 years
+// earlier. Dates run from 4714-11-24 BC to 5874897-12-31 as in PostgreSQL.
+const (
+	TimestampInfinity    = math.MaxInt64
+	TimestampNegInfinity = math.MinInt64
+	DateInfinity         = math.MaxInt64
+	DateNegInfinity      = math.MinInt64
+
+	usPerSec  = 1_000_000
+	usPerMin  = 60 * usPerSec
+	usPerHour = 60 * usPerMin
+	usPerDay  = 24 * usPerHour
+
+	unixEpochJulian = 2440588 // Julian day of 1970-01-01
+	// MinDate and MaxDate are the first and last finite dates (days).
+	MinDate = -unixEpochJulian             // 4714-11-24 BC
+	MaxDate = 2147483493 - unixEpochJulian // 5874897-12-31
+	// MinTimestamp is the first finite timestamp (µs); the last is
+	// TimestampInfinity-1.
+	MinTimestamp = int64(MinDate) * usPerDay
+)
+
+// IsFiniteTimestamp reports whether us is a finite timestamp.
+func IsFiniteTimestamp(us int64) bool { return us != TimestampInfinity && us != TimestampNegInfinity }
+
+// IsFiniteDate reports whether d is a finite date.
+func IsFiniteDate(d int64) bool { return d != DateInfinity && d != DateNegInfinity }
+
+// daysFromCivil returns days since 1970-01-01 of an astronomical y-m-d
+// (Howard Hinnant's algorithm, valid for any int64-sized year).
+func daysFromCivil(y, m, d int64) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := floorDiv(y, 400)
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return era*146097 + doe - 719468
+}
+
+// civilFromDays is the inverse of daysFromCivil.
+func civilFromDays(z int64) (y, m, d int64) {
+	z += 719468
+	era := floorDiv(z, 146097)
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y = yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = doy - (153*mp+2)/5 + 1
+	m = mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}
+
+func isLeap(y int64) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
+
+func daysInMonth(y, m int64) int64 {
+	switch m {
+	case 2:
+		if isLeap(y) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// tmParts is a broken-down timestamp (PostgreSQL's pg_tm).
+type tmParts struct {
+	year, mon, mday int64 // astronomical year
+	hour, min, sec  int64
+	usec            int64
+}
+
+func timestampToTm(us int64) tmParts {
+	days := floorDiv(us, usPerDay)
+	rem := us - days*usPerDay
+	var t tmParts
+	t.year, t.mon, t.mday = civilFromDays(days)
+	t.hour, t.min, t.sec, t.usec = splitTime(rem)
+	return t
+}
+
+// splitTime breaks µs into hours, minutes, seconds and µs, each carrying
+// the sign of us (hours may exceed 24).
+func splitTime(us int64) (h, m, s, frac int64) {
+	h = us / usPerHour
+	us -= h * usPerHour
+	m = us / usPerMin
+	us -= m * usPerMin
+	s = us / usPerSec
+	return h, m, s, us - s*usPerSec
+}
+
+// tmToTimestamp converts back, checking the timestamp range.
+func tmToTimestamp(t tmParts) (int64, bool) {
+	days := daysFromCivil(t.year, t.mon, t.mday)
+	if days < MinDate || days > MaxDate {
+		return 0, false
+	}
+	tod := ((t.hour*60+t.min)*60+t.sec)*usPerSec + t.usec
+	hi, lo := mul64(days, usPerDay)
+	sum := lo + uint64(tod)
+	if sum < lo {
+		hi++
+	}
+	us := int64(sum)
+	if hi != us>>63 || us >= TimestampInfinity || us < MinTimestamp {
+		return 0, false
+	}
+	return us, true
+}
+
+// mul64 is the 128-bit product of two int64s as (high, low) words.
+func mul64(a, b int64) (int64, uint64) {
+	neg := (a < 0) != (b < 0)
+	ua, ub := uint64(a), uint64(b)
+	if a < 0 {
+		ua = -ua
+	}
+	if b < 0 {
+		ub = -ub
+	}
+	hi, lo := bits.Mul64(ua, ub)
+	if neg {
+		lo = ^lo + 1
+		hi = ^hi
+		if lo == 0 {
+			hi++
+		}
+	}
+	return int64(hi), lo
+}
+
+func errTimestampOutOfRange() error {
+	return pgerr.New(codeDatetimeValueOutOfRange, "timestamp out of range")
+}
+
+// dtToken is one field of a date/time string.
+type dtToken struct {
+	kind byte // 'n' number, 'd' date, 't' time, 'z' signed zone, 'a' word
+	s    string
+}
+
+// tokenizeDateTime splits date/time input into fields the way PostgreSQL's
+// ParseDateTime does for the ISO formats: numbers, dates with - or /,
+// times with :, signed zone offsets and words (lower-cased).
+func tokenizeDateTime(s string) ([]dtToken, bool) {
+	var out []dtToken
+	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
+	isAlpha := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case isPGSpace(c) || c == ',':
+			i++
+		case isDigit(c):
+			j := i
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			switch {
+			case j < len(s) && s[j] == ':':
+				for j < len(s) && (isDigit(s[j]) || s[j] == ':' || s[j] == '.') {
+					j++
+				}
+				out = append(out, dtToken{'t', s[i:j]})
+			case j < len(s) && (s[j] == '-' || s[j] == '/'):
+				delim := s[j]
+				for j < len(s) && (isDigit(s[j]) || s[j] == delim) {
+					j++
+				}
+				out = append(out, dtToken{'d', s[i:j]})
+			default:
+				for j < len(s) && (isDigit(s[j]) || s[j] == '.') {
+					j++
+				}
+				out = append(out, dtToken{'n', s[i:j]})
+			}
+			i = j
+		case c == '+' || c == '-':
+			j := i + 1
+			for j < len(s) && isPGSpace(s[j]) {
+				j++
+			}
+			if j >= len(s) {
+				return nil, false
+			}
+			if isDigit(s[j]) {
+				k := j
+				for k < len(s) && (isDigit(s[k]) || s[k] == ':' || s[k] == '.') {
+					k++
+				}
+				out = append(out, dtToken{'z', string(c) + s[j:k]})
+				i = k
+			} else if isAlpha(s[j]) {
+				k := j
+				for k < len(s) && isAlpha(s[k]) {
+					k++
+				}
+				out = append(out, dtToken{'a', string(c) + strings.ToLower(s[j:k])})
+				i = k
+			} else {
+				return nil, false
+			}
+		case isAlpha(c):
+			j := i
+			for j < len(s) && isAlpha(s[j]) {
+				j++
+			}
+			w := strings.ToLower(s[i:j])
+			if w == "t" {
+				i = j
+				continue // the ISO date/time separator
+			}
+			out = append(out, dtToken{'a', w})
+			i = j
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// dtResult is what decodeDateTime found.
+type dtResult struct {
+	special  string // "infinity", "-infinity", "epoch", "now", ...
+	tm       tmParts
+	hasDate  bool
+	hasZone  bool
+	zoneSecs int64 // offset east of UTC
+}
+
+// dtErr kinds: bad format (22007) or field out of range (22008).
+type dtErr int
+
+const (
+	dtOK dtErr = iota
+	dtBadFormat
+	dtFieldOverflow
+	dtMDFieldOverflow // month or day out of range: PostgreSQL hints at DateStyle
+	dtTZOverflow
+)
+
+func decodeDateTime(s string) (dtResult, dtErr) {
+	var r dtResult
+	toks, ok := tokenizeDateTime(s)
+	if !ok || len(toks) == 0 {
+		return r, dtBadFormat
+	}
+	if len(toks) == 1 && toks[0].kind == 'a' {
+		switch toks[0].s {
+		case "infinity", "-infinity", "epoch", "now", "today", "tomorrow", "yesterday":
+			r.special = toks[0].s
+			return r, dtOK
+		}
+	}
+	bc, seenEra, seenTime := false, false, false
+	pm, am := false, false
+	for i := 0; i < len(toks); i++ {
+		tk := toks[i]
+		switch tk.kind {
+		case 'd':
+			if r.hasDate {
+				return r, dtBadFormat
+			}
+			if e := decodeDatePart(tk.s, &r.tm); e != dtOK {
+				return r, e
+			}
+			r.hasDate = true
+		case 'n':
+			digits, frac, _ := strings.Cut(tk.s, ".")
+			switch {
+			case !r.hasDate && len(digits) == 8 && frac == "":
+				v, _ := strconv.ParseInt(digits, 10, 64)
+				r.tm.year, r.tm.mon, r.tm.mday = v/10000, v/100%100, v%100
+				r.hasDate = true
+			case r.hasDate && !seenTime && len(digits) == 6:
+				v, _ := strconv.ParseInt(digits, 10, 64)
+				r.tm.hour, r.tm.min, r.tm.sec = v/10000, v/100%100, v%100
+				if frac != "" {
+					us, e := parseFracUS("." + frac)
+					if e != dtOK {
+						return r, e
+					}
+					r.tm.usec = us
+				}
+				seenTime = true
+			default:
+				return r, dtBadFormat
+			}
+		case 't':
+			if seenTime {
+				return r, dtBadFormat
+			}
+			if e := decodeTimePart(tk.s, &r.tm); e != dtOK {
+				return r, e
+			}
+			seenTime = true
+		case 'z':
+			if r.hasZone || !seenTime && !r.hasDate {
+				return r, dtBadFormat
+			}
+			secs, e := decodeZone(tk.s)
+			if e != dtOK {
+				return r, e
+			}
+			r.zoneSecs, r.hasZone = secs, true
+		case 'a':
+			switch tk.s {
+			case "bc", "ad":
+				if seenEra {
+					return r, dtBadFormat
+				}
+				seenEra, bc = true, tk.s == "bc"
+			case "z", "utc", "gmt", "zulu", "ut":
+				if r.hasZone {
+					return r, dtBadFormat
+				}
+				r.hasZone = true
+			case "am", "pm":
+				am, pm = tk.s == "am", tk.s == "pm"
+			case "at", "on":
+			default:
+				return r, dtBadFormat
+			}
+		}
+	}
+	if !r.hasDate {
+		return r, dtBadFormat
+	}
+	if (am || pm) && r.tm.hour > 12 {
+		return r, dtFieldOverflow
+	}
+	if am && r.tm.hour == 12 {
+		r.tm.hour = 0
+	} else if pm && r.tm.hour != 12 {
+		r.tm.hour += 12
+	}
+	if r.tm.year <= 0 {
+		return r, dtFieldOverflow // there is no year zero in AD/BC notation
+	}
+	if bc {
+		r.tm.year = -(r.tm.year - 1)
+	}
+	if r.tm.mon < 1 || r.tm.mon > 12 || r.tm.mday < 1 || r.tm.mday > 31 {
+		return r, dtMDFieldOverflow
+	}
+	if r.tm.mday > daysInMonth(r.tm.year, r.tm.mon) {
+		return r, dtFieldOverflow
+	}
+	return r, dtOK
+}
+
+// decodeDatePart reads Y-M-D (a year of three or more digits first) or
+// PostgreSQL's default MDY order (M-D-Y, M/D/Y).
+func decodeDatePart(s string, tm *tmParts) dtErr {
+	delim := "-"
+	if strings.Contains(s, "/") {
+		delim = "/"
+	}
+	parts := strings.Split(s, delim)
+	if len(parts) != 3 {
+		return dtBadFormat
+	}
+	var v [3]int64
+	for i, p := range parts {
+		if p == "" || len(p) > 10 {
+			return dtBadFormat
+		}
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil {
+			return dtBadFormat
+		}
+		v[i] = n
+	}
+	if len(parts[0]) >= 3 {
+		tm.year, tm.mon, tm.mday = v[0], v[1], v[2]
+	} else {
+		tm.mon, tm.mday, tm.year = v[0], v[1], v[2]
+		if len(parts[2]) <= 2 {
+			// Two-digit years are 1970-2069, as in PostgreSQL.
+			if tm.year < 70 {
+				tm.year += 2000
+			} else {
+				tm.year += 1900
+			}
+		}
+	}
+	return dtOK
+}
+
+// decodeTimePart reads H:M, H:M:S or H:M:S.frac; 24:00:00 and a leap
+// second of 60 are allowed as in PostgreSQL.
+func decodeTimePart(s string, tm *tmParts) dtErr {
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return dtBadFormat
+	}
+	num := func(p string) (int64, bool) {
+		if p == "" || len(p) > 9 {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(p, 10, 64)
+		return n, err == nil
+	}
+	h, ok1 := num(parts[0])
+	last := parts[len(parts)-1]
+	whole, frac, hasFrac := strings.Cut(last, ".")
+	var m, sec int64
+	var ok2, ok3 = true, true
+	if len(parts) == 2 {
+		m, ok2 = num(whole)
+		if hasFrac {
+			// mm:ss.fff
+			sec, m, h = m, h, 0
+		}
+	} else {
+		m, ok2 = num(parts[1])
+		sec, ok3 = num(whole)
+	}
+	if !ok1 || !ok2 || !ok3 {
+		return dtBadFormat
+	}
+	var us int64
+	if hasFrac {
+		var e dtErr
+		if us, e = parseFracUS("." + frac); e != dtOK {
+			return e
+		}
+	}
+	if h < 0 || m < 0 || m > 59 || sec < 0 || sec > 60 || h > 24 ||
+		h == 24 && (m > 0 || sec > 0 || us > 0) {
+		return dtFieldOverflow
+	}
+	tm.hour, tm.min, tm.sec, tm.usec = h, m, sec, us
+	return dtOK
+}
+
+// parseFracUS rounds a ".ddd" fraction of a second to µs, half to even
+// like PostgreSQL's rint.
+func parseFracUS(f string) (int64, dtErr) {
+	if f == "." {
+		return 0, dtOK
+	}
+	v, err := strconv.ParseFloat("0"+f, 64)
+	if err != nil {
+		return 0, dtBadFormat
+	}
+	return int64(math.RoundToEven(v * 1e6)), dtOK
+}
+
+// decodeZone reads +HH, +HHMM, +HH:MM or +HH:MM:SS into seconds east of
+// UTC.
+func decodeZone(s string) (int64, dtErr) {
+	sign := int64(1)
+	if s[0] == '-' {
+		sign = -1
+	}
+	body := s[1:]
+	var h, m, sec int64
+	parts := strings.Split(body, ":")
+	num := func(p string) (int64, bool) {
+		if p == "" || len(p) > 4 {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(p, 10, 64)
+		return n, err == nil
+	}
+	var ok bool
+	switch len(parts) {
+	case 1:
+		if len(body) > 2 {
+			var v int64
+			if v, ok = num(body); !ok {
+				return 0, dtBadFormat
+			}
+			h, m = v/100, v%100
+		} else if h, ok = num(body); !ok {
+			return 0, dtBadFormat
+		}
+	case 2, 3:
+		if h, ok = num(parts[0]); !ok {
+			return 0, dtBadFormat
+		}
+		if m, ok = num(parts[1]); !ok {
+			return 0, dtBadFormat
+		}
+		if len(parts) == 3 {
+			if sec, ok = num(parts[2]); !ok {
+				return 0, dtBadFormat
+			}
+		}
+	default:
+		return 0, dtBadFormat
+	}
+	if h > 15 || m > 59 || sec > 59 {
+		return 0, dtTZOverflow
+	}
+	return sign * (h*3600 + m*60 + sec), dtOK
+}
+
+// ParseTimestamp parses a PostgreSQL timestamp into µs since the Unix
+// epoch: ISO dates (years of any length, BC/AD), times with up to
+// microsecond precision (more digits round), zone offsets ('Z', 'UTC',
+// +hh[:mm]) honoured for timestamptz and ignored for timestamp, and the
+// special inputs infinity, -infinity, epoch, now, today, tomorrow and
+// yesterday. Errors are 22007 (syntax) and 22008 (out of range).
+func ParseTimestamp(s string, withZone bool) (int64, error) {
+	typ := "timestamp"
+	if withZone {
+		typ = "timestamp with time zone"
+	}
+	r, e := decodeDateTime(s)
+	if e != dtOK {
+		return 0, dateTimeParseError(e, s, typ)
+	}
+	switch r.special {
+	case "infinity":
+		return TimestampInfinity, nil
+	case "-infinity":
+		return TimestampNegInfinity, nil
+	case "epoch":
+		return 0, nil
+	case "now":
+		return time.Now().UnixMicro(), nil
+	case "today", "tomorrow", "yesterday":
+		d := floorDiv(time.Now().UnixMicro(), usPerDay)
+		if r.special == "tomorrow" {
+			d++
+		} else if r.special == "yesterday" {
+			d--
+		}
+		return d * usPerDay, nil
+	}
+	us, ok := tmToTimestamp(r.tm)
+	if ok && withZone && r.hasZone {
+		us -= r.zoneSecs * usPerSec
+		ok = us >= MinTimestamp && us < TimestampInfinity
+	}
+	if !ok {
+		return 0, pgerr.New(codeDatetimeValueOutOfRange, "timestamp out of range: %q", s)
+	}
+	return us, nil
+}
+
+// ParseDate parses a PostgreSQL date into days since the Unix epoch. Like
+// PostgreSQL it also accepts a timestamp and keeps its date part, and
+// infinity, -infinity and epoch.
+func ParseDate(s string) (int64, error) {
+	r, e := decodeDateTime(s)
+	if e != dtOK {
+		return 0, dateTimeParseError(e, s, "date")
+	}
+	switch r.special {
+	case "infinity":
+		return DateInfinity, nil
+	case "-infinity":
+		return DateNegInfinity, nil
+	case "epoch":
+		return 0, nil
+	case "now", "today", "tomorrow", "yesterday":
+		us, err := ParseTimestamp(r.special, false)
+		if err != nil {
+			return 0, err
+		}
+		return floorDiv(us, usPerDay), nil
+	}
+	d := daysFromCivil(r.tm.year, r.tm.mon, r.tm.mday)
+	if d < MinDate || d > MaxDate {
+		return 0, pgerr.New(codeDatetimeValueOutOfRange, "date out of range: %q", s)
+	}
+	return d, nil
+}
+
+// dateTimeParseError is PostgreSQL's DateTimeParseError.
+func dateTimeParseError(e dtErr, s, typ string) error {
+	switch e {
+	case dtFieldOverflow:
+		return pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: %q", s)
+	case dtMDFieldOverflow:
+		return pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: %q", s).
+			WithHint("Perhaps you need a different \"datestyle\" setting.")
+	case dtTZOverflow:
+		return pgerr.New(codeInvalidTimeZoneDisplacement, "time zone displacement out of range: %q", s)
+	}
+	return pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type %s: %q", typ, s)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// appendYear appends a year as PostgreSQL prints it: at least four digits,
+// BC years as their positive AD/BC number (the caller adds " BC").
+func appendYear(buf []byte, y int64) []byte {
+	if y <= 0 {
+		y = 1 - y
+	}
+	for p := int64(1000); p > 1 && y < p; p /= 10 {
+		buf = append(buf, '0')
+	}
+	return strconv.AppendInt(buf, y, 10)
+}
+
+func append2(buf []byte, v int64) []byte {
+	return append(buf, byte('0'+v/10), byte('0'+v%10))
+}
+
+// AppendDate appends PostgreSQL's ISO output of a date (days since the
+// Unix epoch).
+func AppendDate(buf []byte, days int64) []byte {
+	switch days {
+	case DateInfinity:
+		return append(buf, "infinity"...)
+	case DateNegInfinity:
+		return append(buf, "-infinity"...)
+	}
+	y, m, d := civilFromDays(days)
+	buf = appendYear(buf, y)
+	buf = append(buf, '-')
+	buf = append2(buf, m)
+	buf = append(buf, '-')
+	buf = append2(buf, d)
+	if y <= 0 {
+		buf = append(buf, " BC"...)
+	}
+	return buf
+}
+
+// AppendTimestamp appends PostgreSQL's ISO output of a timestamp (zone
+// false) or a timestamptz shown in UTC (zone true).
+func AppendTimestamp(buf []byte, us int64, zone bool) []byte {
+	switch us {
+	case TimestampInfinity:
+		return append(buf, "infinity"...)
+	case TimestampNegInfinity:
+		return append(buf, "-infinity"...)
+	}
+	t := timestampToTm(us)
+	buf = appendYear(buf, t.year)
+	buf = append(buf, '-')
+	buf = append2(buf, t.mon)
+	buf = append(buf, '-')
+	buf = append2(buf, t.mday)
+	buf = append(buf, ' ')
+	buf = append2(buf, t.hour)
+	buf = append(buf, ':')
+	buf = append2(buf, t.min)
+	buf = append(buf, ':')
+	buf = append2(buf, t.sec)
+	buf = appendFraction(buf, t.usec)
+	if zone {
+		buf = append(buf, '+', '0', '0')
+	}
+	if t.year <= 0 {
+		buf = append(buf, " BC"...)
+	}
+	return buf
+}
+
+// appendFraction appends .ffffff without trailing zeros (nothing for 0).
+func appendFraction(buf []byte, us int64) []byte {
+	if us == 0 {
+		return buf
+	}
+	var d [7]byte
+	d[0] = '.'
+	for i := 6; i >= 1; i-- {
+		d[i] = byte('0' + us%10)
+		us /= 10
+	}
+	n := 7
+	for d[n-1] == '0' {
+		n--
+	}
+	return append(buf, d[:n]...)
+}
+
+// TimestampToDate is the date of a timestamp (±infinity map over).
+func TimestampToDate(us int64) int64 {
+	switch us {
+	case TimestampInfinity:
+		return DateInfinity
+	case TimestampNegInfinity:
+		return DateNegInfinity
+	}
+	return floorDiv(us, usPerDay)
+}
+
+// DateToTimestamp is midnight of a date; dates past the timestamp range
+// are 22008 "date out of range for timestamp".
+func DateToTimestamp(days int64) (int64, error) {
+	switch days {
+	case DateInfinity:
+		return TimestampInfinity, nil
+	case DateNegInfinity:
+		return TimestampNegInfinity, nil
+	}
+	if days > (TimestampInfinity-1)/usPerDay || days < MinDate {
+		return 0, pgerr.New(codeDatetimeValueOutOfRange, "date out of range for timestamp")
+	}
+	return days * usPerDay, nil
+}
+
+// DateAddDays is date + integer (and date - integer with n negated), as
+// PostgreSQL's date_pli: infinite dates stay infinite.
+func DateAddDays(days, n int64) (int64, error) {
+	if !IsFiniteDate(days) {
+		return days, nil
+	}
+	r := days + n
+	if (n > 0 && r < days) || (n < 0 && r > days) || r < MinDate || r > MaxDate {
+		return 0, pgerr.New(codeDatetimeValueOutOfRange, "date out of range")
+	}
+	return r, nil
+}
+
+// DateDiff is date - date in days; infinite dates are an error as in
+// PostgreSQL ("cannot subtract infinite dates").
+func DateDiff(a, b int64) (int64, error) {
+	if !IsFiniteDate(a) || !IsFiniteDate(b) {
+		return 0, pgerr.New(codeDatetimeValueOutOfRange, "cannot subtract infinite dates")
+	}
+	return a - b, nil
+}

@@ -1,0 +1,336 @@
+package kvtxn
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/zproxy/zproxy/kv"
+)
+
+// Backend is what a store provides to a transaction: reads at the
+// transaction's snapshot, and the commit of its net writes.
+type Backend interface {
+	// Get reads keys at the snapshot, with kv.Store.Get's contract.
+	Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error)
+	// Scan reads a range at the snapshot, with kv.Store.Scan's contract.
+	Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator
+	// Commit applies writes (one per key, in key order, at least one)
+	// atomically, or returns an error and applies nothing: a
+	// *kv.ConflictError when another transaction committed a write to one
+	// of the keys (or changed a locked one) after the snapshot.
+	Commit(ctx context.Context, writes []Write, stats *kv.Stats) error
+	// Release frees the snapshot. It is called once, after Commit or
+	// instead of it.
+	Release()
+}
+
+// ErrUnknownSavepoint is returned for a savepoint that was released or
+// rolled back past, or never existed.
+var ErrUnknownSavepoint = errors.New("kv: no such savepoint")
+
+// Txn is a kv.Txn over a Backend: it buffers writes, evaluates their
+// conditions against the snapshot with the buffer applied, merges the
+// buffer into reads, keeps savepoints, and hands the net writes to the
+// Backend at commit.
+type Txn struct {
+	backend    Backend
+	opts       kv.TxnOptions
+	buf        buffer
+	savepoints []buffer
+	done       bool
+}
+
+var _ kv.Txn = (*Txn)(nil)
+
+// New starts a transaction over backend.
+func New(backend Backend, opts kv.TxnOptions) *Txn {
+	return &Txn{backend: backend, opts: opts}
+}
+
+// Len returns the number of keys the transaction writes or locks.
+func (t *Txn) Len() int { return t.buf.n }
+
+// Get implements kv.Txn.
+func (t *Txn) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	if t.done {
+		return nil, kv.ErrTxnDone
+	}
+	out := make([]kv.Item, len(req.Keys))
+	var missIdx []int
+	var missKeys []kv.Key
+	for i, k := range req.Keys {
+		w, ok := t.buf.get(encodeKey(k))
+		switch {
+		case ok && w.Kind == WritePut:
+			out[i] = foundItem(k, cloneAttrs(w.Attrs))
+		case ok && w.Kind == WriteDelete:
+		default:
+			missIdx = append(missIdx, i)
+			missKeys = append(missKeys, k)
+		}
+	}
+	if len(missKeys) == 0 {
+		return out, nil
+	}
+	sub := req
+	sub.Keys = missKeys
+	items, err := t.backend.Get(ctx, sub)
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range missIdx {
+		out[i] = items[j]
+	}
+	return out, nil
+}
+
+func foundItem(k kv.Key, attrs []kv.Attr) kv.Item {
+	if k.Partition == nil {
+		k.Partition = []byte{} // kv.Found tells found items by a non-nil partition
+	}
+	return kv.Item{Key: k, Attrs: attrs}
+}
+
+// Scan implements kv.Txn.
+func (t *Txn) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	if t.done {
+		return errIterator{kv.ErrTxnDone}
+	}
+	prefix := partitionPrefix(req.Partition)
+	lo := prefix + string(req.Start)
+	hi := prefix + string(req.End)
+	if req.End == nil {
+		hi = string(kv.PrefixEnd([]byte(prefix)))
+	}
+	base := t.backend.Scan(ctx, req)
+	if lo >= hi || !anyIn(t.buf.root, lo, hi) {
+		return base // nothing buffered in range: no merging to do
+	}
+	return &mergeIter{base: base, root: t.buf.freeze().root, req: req, prefixLen: len(prefix), lo: lo, hi: hi, baseNeeded: true}
+}
+
+// Write implements kv.Txn.
+func (t *Txn) Write(ctx context.Context, b kv.Batch) error {
+	if t.done {
+		return kv.ErrTxnDone
+	}
+	if t.opts.ReadOnly {
+		return kv.ErrReadOnly
+	}
+	keys := make([]string, len(b.Ops))
+	for i, op := range b.Ops {
+		if op.Kind != kv.OpPut && op.Kind != kv.OpDelete {
+			return fmt.Errorf("kv: op %d has unknown kind %d", i, op.Kind)
+		}
+		keys[i] = encodeKey(op.Key)
+	}
+	if err := t.checkConditions(ctx, b, keys); err != nil {
+		return err
+	}
+	for i, op := range b.Ops {
+		w := Write{Key: cloneKey(op.Key), Kind: WriteDelete}
+		if op.Kind == kv.OpPut {
+			w.Kind, w.Attrs = WritePut, cloneAttrs(op.Attrs)
+			if w.Attrs == nil {
+				w.Attrs = []kv.Attr{}
+			}
+		}
+		t.buf.set(keys[i], w)
+	}
+	return nil
+}
+
+// keyState is a key's value in the transaction's view while a batch's
+// conditions are evaluated.
+type keyState struct {
+	exists bool
+	attrs  []kv.Attr
+}
+
+// checkConditions evaluates the batch's conditions in op order against the
+// view (snapshot, buffer, then the batch's earlier ops), reading the
+// snapshot once for every conditioned key the buffer does not decide.
+func (t *Txn) checkConditions(ctx context.Context, b kv.Batch, keys []string) error {
+	state := map[string]keyState{}
+	var fetch []kv.Key
+	var fetchKeys []string
+	for i, op := range b.Ops {
+		if op.Cond == kv.CondNone {
+			continue
+		}
+		if _, seen := state[keys[i]]; seen {
+			continue
+		}
+		if w, ok := t.buf.get(keys[i]); ok && !w.Kind.IsLock() {
+			state[keys[i]] = keyState{exists: w.Kind == WritePut, attrs: w.Attrs}
+			continue
+		}
+		state[keys[i]] = keyState{}
+		fetch = append(fetch, op.Key)
+		fetchKeys = append(fetchKeys, keys[i])
+	}
+	if len(state) == 0 {
+		return nil
+	}
+	if len(fetch) > 0 {
+		items, err := t.backend.Get(ctx, kv.GetRequest{Keys: fetch, Consistent: true, Stats: b.Stats})
+		if err != nil {
+			return err
+		}
+		for j, it := range items {
+			if kv.Found(it) {
+				state[fetchKeys[j]] = keyState{exists: true, attrs: it.Attrs}
+			}
+		}
+	}
+	for i, op := range b.Ops {
+		st, tracked := state[keys[i]]
+		if !tracked {
+			continue // no op on this key has a condition
+		}
+		holds := true
+		switch op.Cond {
+		case kv.CondNotExists:
+			holds = !st.exists
+		case kv.CondExists:
+			holds = st.exists
+		case kv.CondAttrEquals:
+			holds = st.exists && kv.SameValue(kv.Lookup(st.attrs, op.CondAttr.Name), op.CondAttr)
+		}
+		if !holds {
+			return &kv.ConditionFailedError{Index: i, Key: op.Key}
+		}
+		if op.Kind == kv.OpPut {
+			state[keys[i]] = keyState{exists: true, attrs: op.Attrs}
+		} else {
+			state[keys[i]] = keyState{}
+		}
+	}
+	return nil
+}
+
+// Lock implements kv.Txn. Locks are buffered like writes and checked by
+// the Backend at commit.
+func (t *Txn) Lock(ctx context.Context, keys []kv.Key, mode kv.LockMode) error {
+	if t.done {
+		return kv.ErrTxnDone
+	}
+	if t.opts.ReadOnly {
+		return kv.ErrReadOnly
+	}
+	kind := WriteLockShare
+	switch mode {
+	case kv.LockShare:
+	case kv.LockUpdate:
+		kind = WriteLockUpdate
+	default:
+		return fmt.Errorf("kv: unknown lock mode %d", mode)
+	}
+	for _, k := range keys {
+		ks := encodeKey(k)
+		if w, ok := t.buf.get(ks); ok && w.Kind >= kind {
+			continue // already written, or locked at least as strongly
+		}
+		t.buf.set(ks, Write{Key: cloneKey(k), Kind: kind})
+	}
+	return nil
+}
+
+// Savepoint implements kv.Txn.
+func (t *Txn) Savepoint() kv.Savepoint {
+	t.savepoints = append(t.savepoints, t.buf.freeze())
+	return kv.Savepoint(len(t.savepoints) - 1)
+}
+
+// RollbackTo implements kv.Txn.
+func (t *Txn) RollbackTo(sp kv.Savepoint) error {
+	if t.done {
+		return kv.ErrTxnDone
+	}
+	if sp < 0 || int(sp) >= len(t.savepoints) {
+		return ErrUnknownSavepoint
+	}
+	// The restored tree is the savepoint's, which stays valid: continue in
+	// a generation newer than any node's, so nothing of it changes in place.
+	gen := t.buf.gen + 1
+	t.buf = t.savepoints[sp]
+	t.buf.gen = gen
+	t.savepoints = t.savepoints[:sp+1]
+	return nil
+}
+
+// Release implements kv.Txn.
+func (t *Txn) Release(sp kv.Savepoint) error {
+	if t.done {
+		return kv.ErrTxnDone
+	}
+	if sp < 0 || int(sp) >= len(t.savepoints) {
+		return ErrUnknownSavepoint
+	}
+	t.savepoints = t.savepoints[:sp]
+	return nil
+}
+
+// Writes returns the transaction's net writes in key order.
+func (t *Txn) Writes() []Write {
+	out := make([]Write, 0, t.buf.n)
+	each(t.buf.root, func(n *node) { out = append(out, n.w) })
+	return out
+}
+
+// Commit implements kv.Txn.
+func (t *Txn) Commit(ctx context.Context) error {
+	if t.done {
+		return kv.ErrTxnDone
+	}
+	t.done = true
+	defer t.backend.Release()
+	if t.buf.n == 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return t.backend.Commit(ctx, t.Writes(), t.opts.Stats)
+}
+
+// Rollback implements kv.Txn.
+func (t *Txn) Rollback() error {
+	if t.done {
+		return nil
+	}
+	t.done = true
+	t.backend.Release()
+	return nil
+}
+
+func cloneKey(k kv.Key) kv.Key {
+	return kv.Key{Partition: bytes.Clone(k.Partition), Sort: bytes.Clone(k.Sort)}
+}
+
+// cloneAttrs copies attributes deeply enough that the caller may reuse its
+// slices: strings are immutable, byte slices are copied.
+func cloneAttrs(attrs []kv.Attr) []kv.Attr {
+	if attrs == nil {
+		return nil
+	}
+	out := slices.Clone(attrs)
+	for i := range out {
+		if out[i].B != nil {
+			out[i].B = bytes.Clone(out[i].B)
+		}
+	}
+	return out
+}
+
+// errIterator is an iterator that failed before it started.
+type errIterator struct{ err error }
+
+func (e errIterator) Next() bool    { return false }
+func (e errIterator) Item() kv.Item { return kv.Item{} }
+func (e errIterator) Seek([]byte)   {}
+func (e errIterator) Err() error    { return e.err }
+func (e errIterator) Close() error  { return nil }

@@ -1,0 +1,258 @@
+package pebble
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cockroachdb/pebble"
+
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/kv/kvtxn"
+)
+
+// Transactions (kv.Transactional).
+//
+// A transaction reads a Pebble snapshot taken by Begin, merged with its
+// buffered writes (kv/kvtxn), and commits them as one synced Pebble batch:
+// atomic and durable whatever its size, and never partly visible.
+//
+// Isolation is snapshot isolation with first-committer-wins, decided in
+// memory because this process owns the directory. Every commit that may
+// matter to a live transaction gets the next number of a commit sequence,
+// and lastWrite remembers, per key, the sequence number of the last commit
+// that wrote it. Begin notes the sequence number current when it takes its
+// snapshot (startSeq); a transaction may commit only if no key it writes or
+// locks was written by a commit numbered after its startSeq. The check,
+// the batch commit and the recording of the new sequence number happen
+// while holding the stripe locks of every key involved (the same stripes
+// plain writes take), so two committers of one key are serialized and the
+// second sees the first's record.
+//
+// Plain writes (Store.Write) take part too: they record their keys when a
+// read-write transaction is live, so a transaction conflicts with an
+// autocommit statement as with another transaction. When none is live
+// they record nothing, which keeps single writes as cheap as before: the
+// only added cost is one atomic load. (A writer that finds no live
+// transaction committed before any later Begin took its snapshot, so no
+// transaction can miss it.)
+//
+// lastWrite only needs entries newer than the oldest live transaction's
+// startSeq; older ones are pruned when the map has doubled, and all of it
+// is dropped when the last read-write transaction ends. Read-only
+// transactions are a snapshot and nothing else: they do not register.
+
+// conflicts is the Store's first-committer-wins state.
+type conflicts struct {
+	// liveWriters counts read-write transactions between Begin and their
+	// end; plain writes read it to decide whether to record their keys.
+	liveWriters atomic.Int64
+
+	txnMu     sync.Mutex
+	seq       uint64            // the last commit sequence number handed out
+	live      map[uint64]int    // startSeq -> live read-write transactions
+	lastWrite map[string]uint64 // Pebble key -> sequence of its last write
+	pruneAt   int               // prune lastWrite when it grows past this
+	txns      map[*txnBackend]struct{}
+}
+
+const minPruneAt = 1024
+
+var _ kv.Transactional = (*Store)(nil)
+
+// Begin starts a transaction on a snapshot of the store.
+func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
+	s.closeMu.RLock()
+	defer s.closeMu.RUnlock()
+	if err := s.usable(ctx); err != nil {
+		return nil, err
+	}
+	b := &txnBackend{s: s, rw: !opts.ReadOnly}
+	s.txnMu.Lock()
+	if b.rw {
+		s.liveWriters.Add(1) // before the snapshot: see conflicts
+		b.startSeq = s.seq
+		s.live[b.startSeq]++
+	}
+	b.snap = s.db.NewSnapshot()
+	s.txns[b] = struct{}{}
+	s.txnMu.Unlock()
+	return kvtxn.New(b, opts), nil
+}
+
+// recordBatch gives a committed plain batch the next sequence number for
+// every key it wrote. The caller holds the keys' stripes.
+func (s *Store) recordBatch(batch *pebble.Batch) {
+	s.txnMu.Lock()
+	defer s.txnMu.Unlock()
+	s.seq++
+	r := batch.Reader()
+	for {
+		_, ukey, _, ok, err := r.Next()
+		if !ok || err != nil {
+			break
+		}
+		s.lastWrite[string(ukey)] = s.seq
+	}
+	s.maybePrune()
+}
+
+// maybePrune drops lastWrite entries no live transaction can conflict
+// with. The caller holds txnMu.
+func (s *Store) maybePrune() {
+	if len(s.lastWrite) <= max(s.pruneAt, minPruneAt) {
+		return
+	}
+	oldest := s.seq
+	for start := range s.live {
+		oldest = min(oldest, start)
+	}
+	for k, seq := range s.lastWrite {
+		if seq <= oldest {
+			delete(s.lastWrite, k)
+		}
+	}
+	s.pruneAt = 2 * len(s.lastWrite)
+}
+
+// closeTxns releases the snapshots of transactions still open; the caller
+// holds closeMu exclusively (Store.Close).
+func (s *Store) closeTxns() {
+	s.txnMu.Lock()
+	defer s.txnMu.Unlock()
+	for b := range s.txns {
+		b.snap.Close()
+		b.snap = nil
+	}
+	clear(s.txns)
+}
+
+// txnBackend is a transaction's snapshot and commit (kvtxn.Backend).
+type txnBackend struct {
+	s        *Store
+	snap     *pebble.Snapshot // nil once released or closed by Store.Close
+	rw       bool
+	startSeq uint64
+	released bool
+}
+
+func (b *txnBackend) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	snap, err := b.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	return b.s.get(ctx, req, snap)
+}
+
+func (b *txnBackend) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	snap, err := b.snapshot()
+	if err != nil {
+		return &iterator{s: b.s, req: req, err: err, start: time.Now()}
+	}
+	return b.s.scan(ctx, req, snap)
+}
+
+// snapshot returns the transaction's snapshot, or kv.ErrClosed once the
+// store closed it.
+func (b *txnBackend) snapshot() (*pebble.Snapshot, error) {
+	b.s.txnMu.Lock()
+	defer b.s.txnMu.Unlock()
+	if b.snap == nil {
+		return nil, kv.ErrClosed
+	}
+	return b.snap, nil
+}
+
+// Commit checks that no key of writes was written after the snapshot and
+// commits them in one synced batch, holding the keys' stripes throughout.
+func (b *txnBackend) Commit(ctx context.Context, writes []kvtxn.Write, stats *kv.Stats) (err error) {
+	s := b.s
+	s.closeMu.RLock()
+	defer s.closeMu.RUnlock()
+	if s.closed {
+		return kv.ErrClosed
+	}
+	start := time.Now()
+	defer func() { s.observe("commit", start, err) }()
+	batch := s.db.NewBatch()
+	defer batch.Close()
+	var locks stripeSet
+	keys := make([][]byte, len(writes))
+	var valBuf []byte
+	written := 0
+	for i, w := range writes {
+		keys[i] = appendKey(nil, w.Key)
+		locks.add(s.stripe(keys[i]))
+		switch w.Kind {
+		case kvtxn.WritePut:
+			if valBuf, err = appendValue(valBuf[:0], w.Attrs); err != nil {
+				return err
+			}
+			err = batch.Set(keys[i], valBuf, nil)
+			written++
+		case kvtxn.WriteDelete:
+			err = batch.Delete(keys[i], nil)
+			written++
+		}
+		if err != nil {
+			return fmt.Errorf("kv/pebble: commit: %w", err)
+		}
+	}
+	locks.lock(&s.stripes)
+	defer locks.unlock(&s.stripes)
+
+	s.txnMu.Lock()
+	for i, w := range writes {
+		if s.lastWrite[string(keys[i])] > b.startSeq {
+			s.txnMu.Unlock()
+			return &kv.ConflictError{Key: w.Key, Reason: "another transaction wrote this key after this transaction's snapshot"}
+		}
+	}
+	s.txnMu.Unlock()
+	if written > 0 {
+		if err := batch.Commit(pebble.Sync); err != nil {
+			return fmt.Errorf("kv/pebble: commit: %w", err)
+		}
+		stats.AddRequest()
+		stats.AddWritten(written)
+	}
+	s.txnMu.Lock()
+	s.seq++
+	for i, w := range writes {
+		if w.Kind != kvtxn.WriteLockShare {
+			s.lastWrite[string(keys[i])] = s.seq
+		}
+	}
+	s.maybePrune()
+	s.txnMu.Unlock()
+	return nil
+}
+
+// Release ends the transaction: it closes the snapshot and, for a
+// read-write transaction, stops counting it among the live ones.
+func (b *txnBackend) Release() {
+	s := b.s
+	s.txnMu.Lock()
+	defer s.txnMu.Unlock()
+	if b.released {
+		return
+	}
+	b.released = true
+	if b.snap != nil {
+		b.snap.Close()
+		b.snap = nil
+		delete(s.txns, b)
+	}
+	if b.rw {
+		if s.live[b.startSeq]--; s.live[b.startSeq] == 0 {
+			delete(s.live, b.startSeq)
+		}
+		if len(s.live) == 0 {
+			clear(s.lastWrite)
+			s.pruneAt = 0
+		}
+		s.liveWriters.Add(-1)
+	}
+}

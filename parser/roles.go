@@ -1,0 +1,331 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// RoleStatement is a role or privilege statement in PostgreSQL's spelling,
+// which TiDB (MySQL's CREATE USER and GRANT) cannot parse: CREATE ROLE/USER,
+// ALTER ROLE/USER, DROP ROLE/USER, GRANT and REVOKE of table privileges.
+// Statement.AST is nil for these; Statement.Role holds them.
+type RoleStatement struct {
+	// Kind is "create_role", "alter_role", "drop_role", "grant" or
+	// "revoke".
+	Kind string
+	// Roles are the roles created, altered or dropped, or the grantees.
+	Roles    []RoleName
+	IfExists bool // DROP ROLE IF EXISTS
+	// Options are CREATE/ALTER ROLE's options in the order written.
+	Options []RoleOption
+	// Privileges are GRANT/REVOKE's privilege keywords, upper case ("ALL"
+	// for ALL [PRIVILEGES]).
+	Privileges []string
+	// Tables are the tables of ON [TABLE] t, ...; Schemas those of ON ALL
+	// TABLES IN SCHEMA s, ....
+	Tables  []string
+	Schemas []string
+}
+
+// RoleName is a role named in a statement.
+type RoleName struct {
+	Name string
+	// Current is CURRENT_USER, CURRENT_ROLE or SESSION_USER: the session's
+	// user (zproxy has no SET ROLE, so they are the same).
+	Current bool
+	// Public is PUBLIC in GRANT/REVOKE: every role.
+	Public bool
+	// Pos is the 1-based position of the name in the query.
+	Pos int
+}
+
+// RoleOption is one option of CREATE/ALTER ROLE.
+type RoleOption struct {
+	// Name is "login", "superuser" or "password"; Negated is true for
+	// NOLOGIN and NOSUPERUSER.
+	Name    string
+	Negated bool
+	// Password is PASSWORD's value; nil for PASSWORD NULL.
+	Password *string
+}
+
+// roleStmt parses the role statements (first word create, alter, drop,
+// grant or revoke). It returns nil when the statement is not one of them.
+func (r *rewriter) roleStmt() (*RoleStatement, error) {
+	first := r.toks[0].val
+	switch {
+	case first == "grant" || first == "revoke":
+		return r.grantStmt(first)
+	case !r.peek(1, "role") && !r.peek(1, "user"):
+		return nil, nil
+	}
+	isUser := r.peek(1, "user")
+	switch first {
+	case "create":
+		return r.createOrAlterRole("create_role", isUser)
+	case "alter":
+		return r.createOrAlterRole("alter_role", isUser)
+	case "drop":
+		return r.dropRole()
+	}
+	return nil, nil
+}
+
+// roleName reads a role name at k: an identifier, or with allowSpecial
+// CURRENT_USER, CURRENT_ROLE, SESSION_USER (and PUBLIC with allowPublic).
+func (r *rewriter) roleName(k int, allowSpecial, allowPublic bool) (RoleName, error) {
+	if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+		return RoleName{}, r.syntaxErrorAt(k)
+	}
+	t := r.toks[k]
+	n := RoleName{Name: t.val, Pos: r.pos(k)}
+	if t.kind == tkIdent {
+		switch t.val {
+		case "current_user", "current_role", "session_user":
+			if !allowSpecial {
+				return RoleName{}, pgerr.New(pgerr.ReservedName, "role name %q is reserved", t.val).WithPosition(r.pos(k))
+			}
+			n.Current = true
+		case "public":
+			if allowPublic {
+				n.Public = true
+			}
+		}
+	}
+	return n, nil
+}
+
+// createOrAlterRole parses CREATE|ALTER ROLE|USER name [[WITH] option ...].
+func (r *rewriter) createOrAlterRole(kind string, isUser bool) (*RoleStatement, error) {
+	name, err := r.roleName(2, kind == "alter_role", false)
+	if err != nil {
+		return nil, err
+	}
+	st := &RoleStatement{Kind: kind, Roles: []RoleName{name}}
+	k := 3
+	if kind == "alter_role" && (r.peek(k, "rename") || r.peek(k, "set") || r.peek(k, "reset") || r.peek(k, "in")) {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER ROLE ... %s is not supported", strings.ToUpper(r.toks[k].val)).WithPosition(r.pos(k))
+	}
+	if kind == "create_role" && isUser {
+		// CREATE USER is CREATE ROLE with LOGIN unless told otherwise.
+		st.Options = append(st.Options, RoleOption{Name: "login"})
+	}
+	if r.peek(k, "with") {
+		k++
+	}
+	seen := map[string]bool{}
+	for k < len(r.toks) {
+		t := r.toks[k]
+		if t.kind != tkIdent {
+			return nil, r.syntaxErrorAt(k)
+		}
+		opt := RoleOption{}
+		switch t.val {
+		case "login", "nologin", "superuser", "nosuperuser":
+			opt.Name = strings.TrimPrefix(t.val, "no")
+			opt.Negated = strings.HasPrefix(t.val, "no")
+			k++
+		case "encrypted", "password":
+			if t.val == "encrypted" {
+				if !r.peek(k+1, "password") {
+					return nil, r.syntaxErrorAt(k + 1)
+				}
+				k++
+			}
+			k++
+			opt.Name = "password"
+			switch {
+			case r.peek(k, "null"):
+			case k < len(r.toks) && r.toks[k].kind == tkString:
+				pw := r.toks[k].val
+				opt.Password = &pw
+			default:
+				return nil, r.syntaxErrorAt(k)
+			}
+			k++
+		case "inherit", "noinherit", "nocreatedb", "nocreaterole", "noreplication", "nobypassrls":
+			// What these say is true of every zproxy role: it has no
+			// memberships to inherit from, and no such powers.
+			k++
+			continue
+		case "createdb", "createrole", "replication", "bypassrls", "connection", "valid", "in", "role", "admin", "user", "sysid":
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "role option %s is not supported", strings.ToUpper(t.val)).WithPosition(r.pos(k))
+		default:
+			return nil, r.syntaxErrorAt(k)
+		}
+		if seen[opt.Name] {
+			return nil, pgerr.New(pgerr.SyntaxError, "conflicting or redundant options").WithPosition(r.pos(k - 1))
+		}
+		seen[opt.Name] = true
+		st.Options = append(st.Options, opt)
+	}
+	return st, nil
+}
+
+// dropRole parses DROP ROLE|USER [IF EXISTS] name [, ...].
+func (r *rewriter) dropRole() (*RoleStatement, error) {
+	st := &RoleStatement{Kind: "drop_role"}
+	k := 2
+	if r.peek(k, "if") {
+		if !r.peek(k+1, "exists") {
+			return nil, r.syntaxErrorAt(k + 1)
+		}
+		st.IfExists = true
+		k += 2
+	}
+	roles, k, err := r.roleList(k, false)
+	if err != nil {
+		return nil, err
+	}
+	st.Roles = roles
+	if k < len(r.toks) {
+		return nil, r.syntaxErrorAt(k)
+	}
+	return st, nil
+}
+
+// roleList reads a comma-separated list of role names at k; grantees
+// (GRANT/REVOKE) may be PUBLIC, CURRENT_USER and the like, each after an
+// optional GROUP.
+func (r *rewriter) roleList(k int, grantees bool) ([]RoleName, int, error) {
+	var roles []RoleName
+	for {
+		if grantees && r.peek(k, "group") {
+			k++
+		}
+		n, err := r.roleName(k, grantees, grantees)
+		if err != nil {
+			return nil, k, err
+		}
+		roles = append(roles, n)
+		k++
+		if !r.peek(k, ",") {
+			return roles, k, nil
+		}
+		k++
+	}
+}
+
+// grantStmt parses GRANT privileges ON [TABLE] t, ... | ALL TABLES IN SCHEMA
+// s, ... TO role, ... and the REVOKE ... FROM form.
+func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
+	st := &RoleStatement{Kind: kind}
+	k := 1
+	if kind == "revoke" && r.peek(k, "grant") && r.peek(k+1, "option") {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANT OPTION is not supported").WithPosition(r.pos(k))
+	}
+	// Privileges, up to ON.
+	for {
+		if k >= len(r.toks) || r.toks[k].kind != tkIdent {
+			return nil, r.syntaxErrorAt(k)
+		}
+		p := strings.ToUpper(r.toks[k].val)
+		switch p {
+		case "ALL":
+			k++
+			if r.peek(k, "privileges") {
+				k++
+			}
+		case "SELECT", "INSERT", "UPDATE", "DELETE":
+			k++
+		case "TRUNCATE", "REFERENCES", "TRIGGER", "USAGE", "CREATE", "CONNECT", "TEMPORARY", "TEMP", "EXECUTE":
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported; zproxy has SELECT, INSERT, UPDATE and DELETE", p).WithPosition(r.pos(k))
+		default:
+			// GRANT role TO role: role membership.
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "role membership (GRANT/REVOKE of a role) is not supported").WithPosition(r.pos(k))
+		}
+		if r.peek(k, "(") {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "column privileges are not supported").WithPosition(r.pos(k))
+		}
+		st.Privileges = append(st.Privileges, p)
+		if !r.peek(k, ",") {
+			break
+		}
+		k++
+	}
+	if !r.peek(k, "on") {
+		if k < len(r.toks) && r.toks[k].kind == tkIdent && (r.peek(k, "to") || r.peek(k, "from")) {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "role membership (GRANT/REVOKE of a role) is not supported").WithPosition(r.pos(1))
+		}
+		return nil, r.syntaxErrorAt(k)
+	}
+	k++
+	switch {
+	case r.peek(k, "all") && r.peek(k+1, "tables") && r.peek(k+2, "in") && r.peek(k+3, "schema"):
+		k += 4
+		for {
+			if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+				return nil, r.syntaxErrorAt(k)
+			}
+			st.Schemas = append(st.Schemas, r.toks[k].val)
+			k++
+			if !r.peek(k, ",") {
+				break
+			}
+			k++
+		}
+	case r.peek(k, "sequence") || r.peek(k, "function") || r.peek(k, "schema") || r.peek(k, "database") ||
+		r.peek(k, "procedure") || r.peek(k, "routine") || r.peek(k, "type") || r.peek(k, "domain") || r.peek(k, "all"):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on objects other than tables are not supported").WithPosition(r.pos(k))
+	default:
+		if r.peek(k, "table") {
+			k++
+		}
+		for {
+			name, next, err := r.tableName(k)
+			if err != nil {
+				return nil, err
+			}
+			st.Tables = append(st.Tables, name)
+			k = next
+			if !r.peek(k, ",") {
+				break
+			}
+			k++
+		}
+	}
+	want := "to"
+	if kind == "revoke" {
+		want = "from"
+	}
+	if !r.peek(k, want) {
+		return nil, r.syntaxErrorAt(k)
+	}
+	roles, k, err := r.roleList(k+1, true)
+	if err != nil {
+		return nil, err
+	}
+	st.Roles = roles
+	switch {
+	case kind == "grant" && r.peek(k, "with"):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "WITH GRANT OPTION is not supported").WithPosition(r.pos(k))
+	case r.peek(k, "granted"):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANTED BY is not supported").WithPosition(r.pos(k))
+	case kind == "revoke" && (r.peek(k, "cascade") || r.peek(k, "restrict")):
+		k++ // without grant options there is nothing to cascade to
+	}
+	if k < len(r.toks) {
+		return nil, r.syntaxErrorAt(k)
+	}
+	return st, nil
+}
+
+// tableName reads a [schema.]table name at k; the schema is kept as
+// "schema.table" when it is not public, for the planner to refuse.
+func (r *rewriter) tableName(k int) (string, int, error) {
+	if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+		return "", k, r.syntaxErrorAt(k)
+	}
+	name := r.toks[k].val
+	k++
+	if r.peek(k, ".") && k+1 < len(r.toks) && (r.toks[k+1].kind == tkIdent || r.toks[k+1].kind == tkQIdent) {
+		if name != "public" {
+			name += "." + r.toks[k+1].val
+		} else {
+			name = r.toks[k+1].val
+		}
+		k += 2
+	}
+	return name, k, nil
+}

@@ -1,0 +1,165 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// RoleSpec names a role in a bound role statement.
+type RoleSpec struct {
+	Name string
+	// Current stands for the session's user (CURRENT_USER, SESSION_USER).
+	Current bool
+	// Public is the PUBLIC pseudo-role of GRANT/REVOKE.
+	Public bool
+}
+
+// RoleOptions are the attributes CREATE/ALTER ROLE set; nil fields are
+// left as they are (CREATE: NOLOGIN, NOSUPERUSER, no password).
+type RoleOptions struct {
+	Login     *bool
+	Superuser *bool
+	// Password is set when PASSWORD was given: the password, or a SCRAM
+	// verifier; PasswordNull is PASSWORD NULL.
+	Password     *string
+	PasswordNull bool
+}
+
+// CreateRole is CREATE ROLE or CREATE USER.
+type CreateRole struct {
+	Name    string
+	Options RoleOptions
+}
+
+// Kind implements Statement.
+func (*CreateRole) Kind() string { return "create_role" }
+
+// AlterRole is ALTER ROLE/USER ... [WITH] options.
+type AlterRole struct {
+	Role    RoleSpec
+	Options RoleOptions
+}
+
+// Kind implements Statement.
+func (*AlterRole) Kind() string { return "alter_role" }
+
+// DropRole is DROP ROLE/USER.
+type DropRole struct {
+	Names    []string
+	IfExists bool
+}
+
+// Kind implements Statement.
+func (*DropRole) Kind() string { return "drop_role" }
+
+// Grant is GRANT (or with Revoke, REVOKE) of table privileges. Tables are
+// resolved when the statement is bound; ON ALL TABLES IN SCHEMA public means
+// the tables that exist then, as in PostgreSQL.
+type Grant struct {
+	Revoke     bool
+	Privileges catalog.Privilege
+	Tables     []*catalog.Table
+	Roles      []RoleSpec
+}
+
+// Kind implements Statement.
+func (g *Grant) Kind() string {
+	if g.Revoke {
+		return "revoke"
+	}
+	return "grant"
+}
+
+// bindRole binds a role statement.
+func bindRole(snap *catalog.Snapshot, rs *parser.RoleStatement) (Statement, error) {
+	switch rs.Kind {
+	case "create_role":
+		n := rs.Roles[0]
+		if err := CheckRoleName(n.Name); err != nil {
+			if pe := pgerr.As(err); pe != nil && pe.Detail == "" {
+				pe.WithPosition(n.Pos)
+			}
+			return nil, err
+		}
+		return &CreateRole{Name: n.Name, Options: roleOptions(rs.Options)}, nil
+	case "alter_role":
+		return &AlterRole{Role: roleSpec(rs.Roles[0]), Options: roleOptions(rs.Options)}, nil
+	case "drop_role":
+		d := &DropRole{IfExists: rs.IfExists}
+		for _, n := range rs.Roles {
+			d.Names = append(d.Names, n.Name)
+		}
+		return d, nil
+	case "grant", "revoke":
+		return bindGrant(snap, rs)
+	}
+	return nil, unsupported("statement %s is not supported", rs.Kind)
+}
+
+// CheckRoleName refuses the role names PostgreSQL reserves (42939).
+func CheckRoleName(name string) error {
+	switch {
+	case name == catalog.PublicRole || name == "none":
+		return pgerr.New(pgerr.ReservedName, "role name \"%s\" is reserved", name)
+	case strings.HasPrefix(name, "pg_"):
+		return pgerr.New(pgerr.ReservedName, "role name \"%s\" is reserved", name).
+			WithDetail("Role names starting with \"pg_\" are reserved.")
+	case name == "":
+		return pgerr.New(pgerr.InvalidParameterValue, "role name must not be empty")
+	}
+	return nil
+}
+
+func roleSpec(n parser.RoleName) RoleSpec {
+	return RoleSpec{Name: n.Name, Current: n.Current, Public: n.Public}
+}
+
+func roleOptions(opts []parser.RoleOption) RoleOptions {
+	var o RoleOptions
+	for _, opt := range opts {
+		on := !opt.Negated
+		switch opt.Name {
+		case "login":
+			o.Login = &on
+		case "superuser":
+			o.Superuser = &on
+		case "password":
+			o.Password, o.PasswordNull = opt.Password, opt.Password == nil
+		}
+	}
+	return o
+}
+
+func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (Statement, error) {
+	g := &Grant{Revoke: rs.Kind == "revoke"}
+	for _, p := range rs.Privileges {
+		priv, ok := catalog.ParsePrivilege(p)
+		if !ok {
+			return nil, unsupported("privilege %s is not supported", p)
+		}
+		g.Privileges |= priv
+	}
+	for _, name := range rs.Tables {
+		if schema, _, ok := strings.Cut(name, "."); ok {
+			return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+		}
+		t, err := snap.Table(name)
+		if err != nil {
+			return nil, err
+		}
+		g.Tables = append(g.Tables, t)
+	}
+	for _, schema := range rs.Schemas {
+		if schema != "public" {
+			return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+		}
+		g.Tables = append(g.Tables, snap.Tables()...)
+	}
+	for _, n := range rs.Roles {
+		g.Roles = append(g.Roles, roleSpec(n))
+	}
+	return g, nil
+}

@@ -1,0 +1,243 @@
+package session_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zproxy/zproxy/internal/auth"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/session"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// connectAs opens a session of user as password authentication would.
+func connectAs(t *testing.T, eng *session.Engine, user string, startup map[string]string) (wire.Session, []string, error) {
+	t.Helper()
+	var notices []string
+	sess, err := eng.NewSession(context.Background(), wire.SessionParams{User: user, Database: "db", Authenticated: true, Startup: startup,
+		Notice: func(e *pgerr.Error) { notices = append(notices, e.Message) }})
+	return sess, notices, err
+}
+
+// expectSQL runs sql and checks its SQLSTATE ("" for success) and, for an
+// error, that the message contains msg.
+func expectSQL(t *testing.T, sess wire.Session, sql, code, msg string) []string {
+	t.Helper()
+	rows, err := runSQL(context.Background(), sess, sql)
+	got := ""
+	if err != nil {
+		got = pgerr.CodeOf(err)
+	}
+	if got != code || err != nil && !strings.Contains(err.Error(), msg) {
+		t.Errorf("%s: got %q (%v), want %q %q", sql, got, err, code, msg)
+	}
+	return rows
+}
+
+// TestRolesAndPrivileges walks through PostgreSQL 15's behaviour for a
+// superuser, a table owner and a role with grants, with PostgreSQL's
+// SQLSTATEs and messages.
+func TestRolesAndPrivileges(t *testing.T) {
+	store := memStore(t)
+	eng, err := session.New(context.Background(), session.Config{Store: store, AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	created, err := eng.BootstrapUsers(context.Background(), map[string]string{"admin": "secret"})
+	if err != nil || len(created) != 1 {
+		t.Fatalf("BootstrapUsers: %v, %v", created, err)
+	}
+	if again, err := eng.BootstrapUsers(context.Background(), map[string]string{"admin": "other"}); err != nil || len(again) != 0 {
+		t.Fatalf("a second bootstrap recreated %v (%v)", again, err)
+	}
+	role, err := eng.LookupRole(context.Background(), "admin")
+	if err != nil || !role.Exists || !role.Superuser || !role.Login {
+		t.Fatalf("LookupRole(admin) = %+v, %v", role, err)
+	}
+	if v, err := auth.ParseVerifier(role.Verifier); err != nil || !v.Check("secret") {
+		t.Fatalf("the stored verifier does not check the bootstrap password (%v)", err)
+	}
+
+	admin, _, err := connectAs(t, eng, "admin", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectSQL(t, admin, "CREATE ROLE alice LOGIN PASSWORD 'a'", "", "")
+	expectSQL(t, admin, "CREATE USER bob PASSWORD 'b'", "", "")
+	expectSQL(t, admin, "CREATE ROLE alice", pgerr.DuplicateObject, `role "alice" already exists`)
+	expectSQL(t, admin, "CREATE ROLE public", pgerr.ReservedName, `role name "public" is reserved`)
+	expectSQL(t, admin, "CREATE ROLE pg_x", pgerr.ReservedName, `role name "pg_x" is reserved`)
+	expectSQL(t, admin, "CREATE TABLE t (a INT PRIMARY KEY, b INT)", "", "")
+	expectSQL(t, admin, "INSERT INTO t VALUES (1, 1)", "", "")
+	expectSQL(t, admin, "CREATE TABLE u (a INT PRIMARY KEY)", "", "")
+	if r, _ := eng.LookupRole(context.Background(), "bob"); !r.Login || r.Superuser || !strings.HasPrefix(r.Verifier, "SCRAM-SHA-256$4096:") {
+		t.Fatalf("bob: %+v", r)
+	}
+
+	bob, _, err := connectAs(t, eng, "bob", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := expectSQL(t, bob, "SHOW is_superuser", "", ""); len(rows) != 1 || rows[0] != "off" {
+		t.Errorf("bob's is_superuser: %v", rows)
+	}
+	for _, sql := range []string{"SELECT * FROM t", "INSERT INTO t VALUES (2, 2)", "UPDATE t SET b = 1", "DELETE FROM t", "EXPLAIN SELECT * FROM t", "CHECK TABLE t"} {
+		expectSQL(t, bob, sql, pgerr.InsufficientPrivilege, "permission denied for table t")
+	}
+	expectSQL(t, bob, "CREATE TABLE x (a INT PRIMARY KEY)", pgerr.InsufficientPrivilege, "permission denied for schema public")
+	expectSQL(t, bob, "DROP TABLE t", pgerr.InsufficientPrivilege, "must be owner of table t")
+	expectSQL(t, bob, "CREATE INDEX t_b ON t (b)", pgerr.InsufficientPrivilege, "must be owner of table t")
+	expectSQL(t, bob, "CREATE ROLE carol", pgerr.InsufficientPrivilege, "permission denied to create role")
+	expectSQL(t, bob, "DROP ROLE alice", pgerr.InsufficientPrivilege, "permission denied to drop role")
+	expectSQL(t, bob, "ALTER ROLE alice PASSWORD 'x'", pgerr.InsufficientPrivilege, "permission denied")
+	expectSQL(t, bob, "ALTER ROLE bob SUPERUSER", pgerr.InsufficientPrivilege, "must be superuser to alter superuser roles or change superuser attribute")
+	expectSQL(t, bob, "ALTER ROLE CURRENT_USER PASSWORD 'b2'", "", "")
+	expectSQL(t, bob, "GRANT SELECT ON t TO bob", pgerr.InsufficientPrivilege, "permission denied for table t")
+	expectSQL(t, bob, "SELECT * FROM information_schema.tables", "", "")
+
+	// Grants, the way PostgreSQL asks for them.
+	expectSQL(t, admin, "GRANT INSERT ON t TO bob", "", "")
+	expectSQL(t, bob, "INSERT INTO t VALUES (2, 2)", "", "")
+	expectSQL(t, bob, "INSERT INTO t VALUES (2, 2) ON CONFLICT (a) DO UPDATE SET b = 3", pgerr.InsufficientPrivilege, "permission denied for table t")
+	expectSQL(t, admin, "GRANT UPDATE ON TABLE t TO bob", "", "")
+	expectSQL(t, bob, "UPDATE t SET b = 5", "", "")
+	expectSQL(t, bob, "UPDATE t SET b = 5 WHERE a = 1", pgerr.InsufficientPrivilege, "permission denied for table t")
+	expectSQL(t, bob, "UPDATE t SET b = b + 1", pgerr.InsufficientPrivilege, "permission denied for table t")
+	expectSQL(t, admin, "GRANT SELECT, DELETE ON t TO bob", "", "")
+	expectSQL(t, bob, "UPDATE t SET b = b + 1 WHERE a = 1", "", "")
+	if rows := expectSQL(t, bob, "SELECT a, b FROM t ORDER BY a", "", ""); strings.Join(rows, ";") != "1|6;2|5" {
+		t.Errorf("bob reads %v", rows)
+	}
+	expectSQL(t, bob, "SELECT * FROM u", pgerr.InsufficientPrivilege, "permission denied for table u")
+	expectSQL(t, admin, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO PUBLIC", "", "")
+	expectSQL(t, bob, "SELECT * FROM u", "", "")
+	expectSQL(t, admin, "REVOKE ALL ON u FROM PUBLIC", "", "")
+	expectSQL(t, bob, "SELECT * FROM u", pgerr.InsufficientPrivilege, "permission denied for table u")
+	expectSQL(t, admin, "GRANT SELECT ON nosuch TO bob", pgerr.UndefinedTable, `relation "nosuch" does not exist`)
+	expectSQL(t, admin, "GRANT SELECT ON t TO nosuch", pgerr.UndefinedObject, `role "nosuch" does not exist`)
+	expectSQL(t, admin, "GRANT SELECT ON ALL TABLES IN SCHEMA other TO bob", pgerr.InvalidSchemaName, `schema "other" does not exist`)
+
+	// An owner holds every privilege and may grant them.
+	expectSQL(t, admin, "GRANT ALL ON u TO alice", "", "")
+	alice, _, err := connectAs(t, eng, "alice", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectSQL(t, admin, "ALTER ROLE alice SUPERUSER", "", "")
+	expectSQL(t, alice, "CREATE TABLE own (a INT PRIMARY KEY)", "", "")
+	expectSQL(t, admin, "ALTER ROLE alice NOSUPERUSER", "", "")
+	expectSQL(t, alice, "INSERT INTO own VALUES (1)", "", "")
+	expectSQL(t, alice, "CREATE INDEX own_a ON own (a)", "", "")
+	expectSQL(t, alice, "GRANT SELECT ON own TO bob", "", "")
+	expectSQL(t, bob, "SELECT * FROM own", "", "")
+	expectSQL(t, bob, "DROP INDEX own_a", pgerr.InsufficientPrivilege, "must be owner of index own_a")
+
+	// DROP ROLE refuses roles that own or hold something.
+	expectSQL(t, admin, "DROP ROLE bob", pgerr.DependentObjectsStillExist, `role "bob" cannot be dropped because some objects depend on it`)
+	expectSQL(t, admin, "DROP ROLE alice", pgerr.DependentObjectsStillExist, `role "alice" cannot be dropped`)
+	expectSQL(t, admin, "DROP ROLE admin", pgerr.ObjectInUse, "current user cannot be dropped")
+	expectSQL(t, admin, "DROP ROLE nosuch", pgerr.UndefinedObject, `role "nosuch" does not exist`)
+	expectSQL(t, admin, "REVOKE ALL ON t, own FROM bob", "", "")
+	expectSQL(t, admin, "DROP ROLE IF EXISTS bob, nosuch", "", "")
+	if r, _ := eng.LookupRole(context.Background(), "bob"); r.Exists {
+		t.Error("bob was not dropped")
+	}
+	// A session whose role was dropped keeps no privileges (PUBLIC may
+	// still read t).
+	expectSQL(t, bob, "DELETE FROM t", pgerr.InsufficientPrivilege, "permission denied for table t")
+	expectSQL(t, bob, "SELECT * FROM t", "", "")
+
+	// A dropped and recreated table does not inherit the old grants.
+	expectSQL(t, admin, "CREATE ROLE reader LOGIN", "", "")
+	expectSQL(t, admin, "GRANT SELECT ON t TO reader", "", "")
+	expectSQL(t, admin, "DROP TABLE t", "", "")
+	expectSQL(t, admin, "CREATE TABLE t (a INT PRIMARY KEY)", "", "")
+	reader, _, _ := connectAs(t, eng, "reader", nil)
+	expectSQL(t, reader, "SELECT * FROM t", pgerr.InsufficientPrivilege, "permission denied for table t")
+	expectSQL(t, admin, "DROP ROLE reader", "", "")
+
+	// Role changes are writes.
+	expectSQL(t, admin, "BEGIN READ ONLY", "", "")
+	expectSQL(t, admin, "CREATE ROLE ro", pgerr.ReadOnlySQLTransaction, "cannot execute CREATE ROLE in a read-only transaction")
+	expectSQL(t, admin, "ROLLBACK", "", "")
+
+	// Passwords: a verifier is stored as sent; an md5 hash is refused.
+	expectSQL(t, admin, "ALTER ROLE alice PASSWORD 'SCRAM-SHA-256$4096:qvbIXgnyR6V6Qbcce70P+w==$3yzUR7ELTH8LcvldrTzqji6Rv7KYu1ocsK0cqxJlXIg=:Zc0l5y5+l2VsgiojgzhxL+vhnSw5NSkSHrHl77rpHLM='", "", "")
+	if r, _ := eng.LookupRole(context.Background(), "alice"); !strings.HasPrefix(r.Verifier, "SCRAM-SHA-256$4096:qvbIXgnyR6V6Qbcce70P+w==") {
+		t.Errorf("verifier not stored as sent: %q", r.Verifier)
+	}
+	expectSQL(t, admin, "ALTER ROLE alice PASSWORD 'md5a3556571e93b0d20722ba62be61e8c2d'", pgerr.FeatureNotSupported, "MD5")
+	expectSQL(t, admin, "ALTER ROLE alice NOLOGIN PASSWORD NULL", "", "")
+	if r, _ := eng.LookupRole(context.Background(), "alice"); r.Login || r.Verifier != "" {
+		t.Errorf("alice after NOLOGIN PASSWORD NULL: %+v", r)
+	}
+}
+
+// TestTrustUsers: a user that is no role is a superuser (trust lets anyone
+// claim any name); one that is a role has that role's privileges.
+func TestTrustUsers(t *testing.T) {
+	_, sess := newSession(t, memStore(t))
+	expectSQL(t, sess, "CREATE TABLE t (a INT PRIMARY KEY)", "", "")
+	expectSQL(t, sess, "CREATE ROLE app LOGIN", "", "")
+	if rows := expectSQL(t, sess, "SHOW is_superuser", "", ""); len(rows) != 1 || rows[0] != "on" {
+		t.Errorf("is_superuser %v", rows)
+	}
+}
+
+// TestTimeoutSettings: the millisecond settings read and show as in
+// PostgreSQL, and the session hands them to the connection.
+func TestTimeoutSettings(t *testing.T) {
+	_, sess := newSession(t, memStore(t))
+	for _, tc := range []struct{ value, show, code string }{
+		{"'5s'", "5s", ""}, {"5000", "5s", ""}, {"1500", "1500ms", ""}, {"'1min'", "1min", ""}, {"60000", "1min", ""},
+		{"3600000", "1h", ""}, {"86400000", "1d", ""}, {"'1.5s'", "1500ms", ""}, {"'100us'", "0", ""}, {"'2500us'", "2ms", ""},
+		{"'5 s'", "5s", ""}, {"' 5s '", "5s", ""}, {"'1e3'", "1s", ""}, {"0", "0", ""}, {"'90min'", "90min", ""},
+		{"-1", "", pgerr.InvalidParameterValue}, {"'abc'", "", pgerr.InvalidParameterValue}, {"'5S'", "", pgerr.InvalidParameterValue},
+		{"'5sec'", "", pgerr.InvalidParameterValue}, {"99999999999", "", pgerr.InvalidParameterValue},
+	} {
+		expectSQL(t, sess, "SET statement_timeout = "+tc.value, tc.code, "")
+		if tc.code != "" {
+			continue
+		}
+		if rows := expectSQL(t, sess, "SHOW statement_timeout", "", ""); len(rows) != 1 || rows[0] != tc.show {
+			t.Errorf("SET statement_timeout = %s: SHOW gives %v, want %s", tc.value, rows, tc.show)
+		}
+	}
+	expectSQL(t, sess, "SET statement_timeout = '250ms'", "", "")
+	expectSQL(t, sess, "SET idle_in_transaction_session_timeout = '2s'", "", "")
+	if l := sess.Limits(); l.StatementTimeout != 250*time.Millisecond || l.IdleInTransactionTimeout != 2*time.Second {
+		t.Errorf("Limits() = %+v", l)
+	}
+	expectSQL(t, sess, "RESET statement_timeout", "", "")
+	if l := sess.Limits(); l.StatementTimeout != 0 {
+		t.Errorf("after RESET: %+v", l)
+	}
+}
+
+// TestStartupSettings: the client's startup parameters are applied as SET
+// would apply them, and refuse the connection when SET would fail.
+func TestStartupSettings(t *testing.T) {
+	eng, _ := newSession(t, memStore(t))
+	sess, _, err := connectAs(t, eng, "u", map[string]string{"statement_timeout": "1500", "application_name": "app", "DateStyle": "ISO, MDY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := expectSQL(t, sess, "SHOW statement_timeout", "", ""); rows[0] != "1500ms" {
+		t.Errorf("statement_timeout %v", rows)
+	}
+	for _, tc := range []struct {
+		startup map[string]string
+		code    string
+	}{
+		{map[string]string{"statement_timeout": "abc"}, pgerr.InvalidParameterValue},
+		{map[string]string{"foo": "bar"}, pgerr.UndefinedObject},
+		{map[string]string{"is_superuser": "on"}, pgerr.CantChangeRuntimeParam},
+	} {
+		if _, _, err := connectAs(t, eng, "u", tc.startup); pgerr.CodeOf(err) != tc.code {
+			t.Errorf("startup %v: %v, want %s", tc.startup, err, tc.code)
+		}
+	}
+}

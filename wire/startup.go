@@ -1,0 +1,371 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// Request codes of the startup packets that are not a StartupMessage.
+const (
+	sslRequestCode    = 80877103
+	gssEncRequestCode = 80877104
+	cancelRequestCode = 80877102
+)
+
+// readStartupPacket reads one length-prefixed startup packet and returns
+// its request code and the bytes after it.
+func (c *conn) readStartupPacket() (uint32, []byte, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(c.rd.r, hdr[:]); err != nil {
+		return 0, nil, errQuietClose
+	}
+	n := int(int32(binary.BigEndian.Uint32(hdr[:])))
+	if n < 8 || n > maxStartupPacket {
+		return 0, nil, c.fatal(pgerr.ProtocolViolation, "invalid length of startup packet")
+	}
+	body := make([]byte, n-4)
+	if _, err := io.ReadFull(c.rd.r, body); err != nil {
+		return 0, nil, errQuietClose
+	}
+	return binary.BigEndian.Uint32(body[:4]), body[4:], nil
+}
+
+// negotiate reads startup packets until the one that is not a request for
+// encryption: an SSLRequest is answered 'S' and TLS begins when the server
+// has a certificate, 'N' otherwise; a GSSENCRequest is always declined.
+func (c *conn) negotiate() (uint32, []byte, error) {
+	for requests := 0; ; requests++ {
+		code, body, err := c.readStartupPacket()
+		if err != nil {
+			return 0, nil, err
+		}
+		if code != sslRequestCode && code != gssEncRequestCode {
+			return code, body, nil
+		}
+		if requests >= 2 || code == sslRequestCode && c.encrypted {
+			return 0, nil, c.fatal(pgerr.ProtocolViolation, "too many encryption requests")
+		}
+		if code == gssEncRequestCode || c.srv.cfg.TLS == nil {
+			if _, err := c.nc.Write([]byte{'N'}); err != nil {
+				return 0, nil, errQuietClose
+			}
+			continue
+		}
+		// Bytes sent after the SSLRequest, before the handshake, would be
+		// taken as coming from inside TLS (CVE-2021-23214).
+		if c.rd.r.Buffered() > 0 {
+			return 0, nil, c.fatal(pgerr.ProtocolViolation, "received unencrypted data after SSL request")
+		}
+		if _, err := c.nc.Write([]byte{'S'}); err != nil {
+			return 0, nil, errQuietClose
+		}
+		tc := tls.Server(c.raw, c.srv.cfg.TLS)
+		if err := tc.HandshakeContext(c.ctx); err != nil {
+			return 0, nil, fmt.Errorf("%w: TLS handshake: %v", errQuietClose, err)
+		}
+		c.nc, c.encrypted = tc, true
+		c.rd = newFrontendReader(tc, maxAuthMessage)
+	}
+}
+
+// startup negotiates encryption, reads the StartupMessage, authenticates,
+// opens the session and sends the first ReadyForQuery.
+func (c *conn) startup() error {
+	code, body, err := c.negotiate()
+	if err != nil {
+		return err
+	}
+	switch {
+	case code == cancelRequestCode:
+		if len(body) >= 8 {
+			c.srv.cancel(binary.BigEndian.Uint32(body), body[4:8])
+		}
+		return errQuietClose
+	case code>>16 != 3:
+		return c.fatal(pgerr.FeatureNotSupported, "unsupported frontend protocol %d.%d: server supports 3.0 to 3.0", code>>16, code&0xffff)
+	}
+
+	params, err := parseStartupParameters(body)
+	if err != nil {
+		return c.fatal(pgerr.ProtocolViolation, "%v", err)
+	}
+	var unknownOptions []string
+	for k := range params {
+		if strings.HasPrefix(k, "_pq_.") {
+			unknownOptions = append(unknownOptions, k)
+			delete(params, k)
+		}
+	}
+	if code&0xffff != 0 || len(unknownOptions) > 0 {
+		// A newer minor version or protocol options: tell the client we
+		// speak 3.0 without them, as PostgreSQL does.
+		c.send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: unknownOptions})
+	}
+
+	c.user = params["user"]
+	delete(params, "user")
+	database := params["database"]
+	delete(params, "database")
+	if database == "" {
+		database = c.user
+	}
+	if c.srv.cfg.TLSRequired && !c.encrypted && !isLoopback(c.raw.RemoteAddr()) {
+		host, _, _ := net.SplitHostPort(c.raw.RemoteAddr().String())
+		return c.fatalError(pgerr.New(pgerr.InvalidAuthorization, "no pg_hba.conf entry for host \"%s\", user \"%s\", database \"%s\", no encryption", host, c.user, database).
+			WithHint("zproxy runs with --tls-required: connect with sslmode=require or stronger."))
+	}
+	if !c.srv.takeSlot() {
+		return c.fatalError(errTooManyClients())
+	}
+	c.slot = true
+	if c.user == "" {
+		return c.fatal(pgerr.InvalidAuthorization, "no PostgreSQL user name specified in startup packet")
+	}
+	settings, err := startupSettings(params)
+	if err != nil {
+		return c.fatalError(pgerr.Classify(err))
+	}
+	if enc, ok := settings["client_encoding"]; ok {
+		if !acceptedClientEncoding(enc) {
+			return c.fatal(pgerr.InvalidParameterValue, "invalid value for parameter \"client_encoding\": \"%s\"", enc)
+		}
+		settings["client_encoding"] = "UTF8"
+	}
+	role, err := c.authenticate()
+	if err != nil {
+		return err
+	}
+	// Authenticated: from here on messages may be as large as configured.
+	c.rd.max = c.srv.cfg.MaxMessageSize
+	superuser := role.Superuser || !role.Exists
+
+	var sess Session
+	err = c.guard("Engine.NewSession", func() error {
+		var err error
+		sess, err = c.srv.eng.NewSession(c.ctx, SessionParams{
+			User:            c.user,
+			Database:        database,
+			Authenticated:   c.srv.cfg.Auth == AuthSCRAM,
+			Startup:         settings,
+			Notice:          c.notice,
+			ParameterStatus: c.parameterStatus,
+		})
+		return err
+	})
+	if err != nil {
+		return c.fatalError(toPgError(err))
+	}
+	c.sess = sess
+
+	c.send(&pgproto3.AuthenticationOk{})
+	for _, ps := range [][2]string{
+		{"server_version", c.srv.cfg.ServerVersion},
+		{"server_encoding", "UTF8"},
+		{"client_encoding", "UTF8"},
+		{"DateStyle", "ISO, MDY"},
+		{"integer_datetimes", "on"},
+		{"standard_conforming_strings", "on"},
+		{"TimeZone", "UTC"},
+		{"IntervalStyle", "postgres"},
+		{"is_superuser", onOff(superuser)},
+		{"session_authorization", c.user},
+		{"application_name", settings["application_name"]},
+	} {
+		c.send(&pgproto3.ParameterStatus{Name: ps[0], Value: ps[1]})
+	}
+	c.send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.secret[:]})
+
+	c.mu.Lock()
+	closing := c.srv.isClosing()
+	if !closing {
+		_ = c.raw.SetDeadline(time.Time{})
+		c.state = stateBusy
+	}
+	c.mu.Unlock()
+	if closing {
+		return c.fatalError(errAdminShutdown())
+	}
+	return c.sendReady()
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// isLoopback reports whether addr is a loopback address (or a Unix socket,
+// which never leaves the machine either).
+func isLoopback(addr net.Addr) bool {
+	switch a := addr.(type) {
+	case *net.TCPAddr:
+		return a.IP.IsLoopback()
+	case *net.UnixAddr:
+		return true
+	}
+	return false
+}
+
+// acceptedClientEncoding reports whether zproxy can talk to a client in
+// encoding enc. zproxy only speaks UTF-8; SQL_ASCII (what libpq sends under
+// the C locale) is accepted and treated as UTF-8, as its bytes pass
+// through unchanged. As in PostgreSQL, only letters and digits of the name
+// count, so asyncpg's quoted 'utf-8' is UTF8 too.
+func acceptedClientEncoding(enc string) bool {
+	clean := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return -1
+	}, enc)
+	switch clean {
+	case "utf8", "unicode", "sqlascii":
+		return true
+	}
+	return false
+}
+
+// parseStartupParameters decodes the name/value pairs of a StartupMessage.
+func parseStartupParameters(b []byte) (map[string]string, error) {
+	params := map[string]string{}
+	for {
+		i := bytes.IndexByte(b, 0)
+		if i < 0 {
+			return nil, errors.New("invalid startup packet layout: expected terminator as last byte")
+		}
+		if i == 0 {
+			if len(b) != 1 {
+				return nil, errors.New("invalid startup packet layout: data after the terminator")
+			}
+			return params, nil
+		}
+		name := string(b[:i])
+		b = b[i+1:]
+		j := bytes.IndexByte(b, 0)
+		if j < 0 {
+			return nil, errors.New("invalid startup packet layout: expected terminator as last byte")
+		}
+		params[name] = string(b[:j])
+		b = b[j+1:]
+	}
+}
+
+// startupSettings returns the run-time parameters a StartupMessage sets:
+// those of its "options" first, then its other parameters, which win, as in
+// PostgreSQL. "replication" is not a setting; zproxy has no replication
+// protocol.
+func startupSettings(params map[string]string) (map[string]string, error) {
+	settings := map[string]string{}
+	if opts, ok := params["options"]; ok {
+		delete(params, "options")
+		if err := parseOptions(opts, settings); err != nil {
+			return nil, err
+		}
+	}
+	if v, ok := params["replication"]; ok {
+		delete(params, "replication")
+		if !strings.EqualFold(v, "false") && !strings.EqualFold(v, "off") && v != "0" && !strings.EqualFold(v, "no") {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "zproxy does not support replication connections")
+		}
+	}
+	for k, v := range params {
+		settings[k] = v
+	}
+	return settings, nil
+}
+
+// parseOptions reads the command-line switches of the startup "options"
+// parameter into settings. Like PostgreSQL's pg_split_opts, words are
+// separated by white space and a backslash makes the next character
+// literal ("\ " a space, "\\" a backslash). "-c name=value", "-cname=value"
+// and "--name=value" set a parameter, with '-' in the name read as '_';
+// PostgreSQL's other server switches do not apply to zproxy and are refused
+// as PostgreSQL refuses switches it does not know.
+func parseOptions(opts string, settings map[string]string) error {
+	words := splitOptions(opts)
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		var setting string
+		switch {
+		case w == "-c":
+			if i+1 >= len(words) {
+				return pgerr.New(pgerr.SyntaxError, "option requires an argument -- 'c'")
+			}
+			i++
+			setting = words[i]
+		case strings.HasPrefix(w, "-c"):
+			setting = w[2:]
+		case strings.HasPrefix(w, "--") && len(w) > 2:
+			setting = w[2:]
+		default:
+			return pgerr.New(pgerr.SyntaxError, "invalid command-line argument for server process: %s", w).
+				WithHint("Try \"postgres --help\" for more information.")
+		}
+		name, value, ok := strings.Cut(setting, "=")
+		if !ok {
+			if strings.HasPrefix(w, "--") {
+				return pgerr.New(pgerr.SyntaxError, "--%s requires a value", setting)
+			}
+			return pgerr.New(pgerr.SyntaxError, "-c %s requires a value", setting)
+		}
+		settings[strings.ReplaceAll(name, "-", "_")] = value
+	}
+	return nil
+}
+
+// splitOptions splits the options string the way pg_split_opts does.
+func splitOptions(s string) []string {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case ch == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		default:
+			cur.WriteByte(ch)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// lookupRole asks the engine about the connecting role.
+func (c *conn) lookupRole() (Role, error) {
+	var role Role
+	err := c.guard("Engine.LookupRole", func() error {
+		ctx, cancel := context.WithTimeout(c.ctx, c.srv.cfg.AuthTimeout)
+		defer cancel()
+		var err error
+		role, err = c.srv.eng.LookupRole(ctx, c.user)
+		return err
+	})
+	return role, err
+}

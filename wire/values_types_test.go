@@ -1,0 +1,369 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// newTypeSample is a value of one of the issue 14 types, the Go value pgx
+// encodes for it, and a check of what pgx scans from zproxy's bytes.
+type newTypeSample struct {
+	t     sqltypes.Type
+	v     sqltypes.Value
+	goVal any
+	scan  func(m *pgtype.Map, b []byte) error
+}
+
+func mustText(t sqltypes.Type, s string) sqltypes.Value {
+	v, err := sqltypes.ParseText(t, s)
+	if err != nil {
+		panic(fmt.Sprintf("%s %q: %v", t, s, err))
+	}
+	return v
+}
+
+func numericSample(s string) newTypeSample {
+	v := mustText(sqltypes.TypeNumeric, s)
+	var n pgtype.Numeric
+	if err := n.Scan(sqltypes.FormatText(v)); err != nil {
+		panic(err)
+	}
+	// pgx keeps the digits it was given: 1.50 is Int 150, Exp -2, so the
+	// dscale it sends is the one PostgreSQL would.
+	return newTypeSample{t: sqltypes.TypeNumeric, v: v, goVal: n, scan: func(m *pgtype.Map, b []byte) error {
+		var got pgtype.Numeric
+		if err := m.Scan(1700, pgtype.BinaryFormatCode, b, &got); err != nil {
+			return err
+		}
+		d := v.Numeric()
+		switch {
+		case got.NaN || d.Form == apd.NaN:
+			if got.NaN != (d.Form == apd.NaN) {
+				return fmt.Errorf("pgx read %+v", got)
+			}
+			return nil
+		case got.InfinityModifier != pgtype.Finite || d.Form == apd.Infinite:
+			if d.Form != apd.Infinite || (got.InfinityModifier == pgtype.NegativeInfinity) != d.Negative {
+				return fmt.Errorf("pgx read %+v", got)
+			}
+			return nil
+		}
+		// pgx keeps no scale for zero: compare the values.
+		r := new(big.Rat).SetInt(got.Int)
+		p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(got.Exp))), nil))
+		if got.Exp < 0 {
+			r.Quo(r, p)
+		} else {
+			r.Mul(r, p)
+		}
+		want, _ := new(big.Rat).SetString(sqltypes.FormatText(v))
+		if r.Cmp(want) != 0 {
+			return fmt.Errorf("pgx read %v", r)
+		}
+		return nil
+	}}
+}
+
+func newTypeSamples(r *rand.Rand, n int) []newTypeSample {
+	var out []newTypeSample
+	for _, s := range []string{"0", "0.000", "1", "-1", "1.50", "123456789012345678901234567890.0123456789", "0.00012",
+		"-0.1", "10000", "99990000", "1e20", "0.0001", "12345.6789", "NaN", "Infinity", "-Infinity", "1e-30", "9999.9999"} {
+		out = append(out, numericSample(s))
+	}
+	for i := 0; i < n; i++ {
+		var b strings.Builder
+		if r.IntN(2) == 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString(fmt.Sprint(r.Int64N(1e15)))
+		if r.IntN(2) == 0 {
+			b.WriteString(".")
+			for k := r.IntN(12); k >= 0; k-- {
+				b.WriteByte(byte('0' + r.IntN(10)))
+			}
+		}
+		out = append(out, numericSample(b.String()))
+	}
+	ivs := []sqltypes.IntervalValue{{}, {Months: 14, Days: 3, Micros: 4*3600e6 + 5}, {Months: -1, Days: -2, Micros: -3}}
+	for i := 0; i < n; i++ {
+		ivs = append(ivs, sqltypes.IntervalValue{Months: int32(r.Uint32()), Days: int32(r.Uint32()), Micros: int64(r.Uint64())})
+	}
+	for _, iv := range ivs {
+		iv := iv
+		out = append(out, newTypeSample{t: sqltypes.TypeInterval, v: sqltypes.NewInterval(iv),
+			goVal: pgtype.Interval{Microseconds: iv.Micros, Days: iv.Days, Months: iv.Months, Valid: true},
+			scan: func(m *pgtype.Map, b []byte) error {
+				var got pgtype.Interval
+				if err := m.Scan(1186, pgtype.BinaryFormatCode, b, &got); err != nil {
+					return err
+				}
+				if got.Microseconds != iv.Micros || got.Days != iv.Days || got.Months != iv.Months {
+					return fmt.Errorf("pgx read %+v", got)
+				}
+				return nil
+			}})
+	}
+	str := func(oid uint32, t sqltypes.Type, v sqltypes.Value, want string) newTypeSample {
+		return newTypeSample{t: t, v: v, goVal: want, scan: func(m *pgtype.Map, b []byte) error {
+			var got string
+			if err := m.Scan(oid, pgtype.BinaryFormatCode, b, &got); err != nil {
+				return err
+			}
+			if got != want {
+				return fmt.Errorf("pgx read %q", got)
+			}
+			return nil
+		}}
+	}
+	char4 := sqltypes.Type{ID: sqltypes.BPChar, Width: 4}
+	out = append(out, str(1042, char4, mustText(char4, "ab"), "ab  "), str(1042, sqltypes.TypeBPChar, mustText(sqltypes.TypeBPChar, "x "), "x "))
+	for _, j := range []string{`{"b": [1, 2.50], "a": null}`, `"é\n"`, `[]`, `12345678901234567890`} {
+		out = append(out, str(114, sqltypes.TypeJSON, mustText(sqltypes.TypeJSON, j), j))
+		jb := mustText(sqltypes.TypeJSONB, j)
+		out = append(out, str(3802, sqltypes.TypeJSONB, jb, sqltypes.FormatText(jb)))
+	}
+	// Timestamps and dates at the ends of their ranges and at infinity.
+	for _, us := range []int64{sqltypes.TimestampInfinity, sqltypes.TimestampNegInfinity, sqltypes.MinTimestamp, sqltypes.TimestampInfinity - 1} {
+		us := us
+		ts := pgtype.Timestamp{Valid: true}
+		switch us {
+		case sqltypes.TimestampInfinity:
+			ts.InfinityModifier = pgtype.Infinity
+		case sqltypes.TimestampNegInfinity:
+			ts.InfinityModifier = pgtype.NegativeInfinity
+		default:
+			ts.Time = time.UnixMicro(us).UTC()
+		}
+		out = append(out, newTypeSample{t: sqltypes.TypeTimestamp, v: sqltypes.NewTimestamp(us), goVal: ts, scan: func(m *pgtype.Map, b []byte) error {
+			var got pgtype.Timestamp
+			if err := m.Scan(1114, pgtype.BinaryFormatCode, b, &got); err != nil {
+				return err
+			}
+			if got.InfinityModifier != ts.InfinityModifier || !got.Time.Equal(ts.Time) {
+				return fmt.Errorf("pgx read %+v", got)
+			}
+			return nil
+		}})
+	}
+	for _, d := range []int64{sqltypes.DateInfinity, sqltypes.DateNegInfinity, sqltypes.MinDate, sqltypes.MaxDate} {
+		d := d
+		pd := pgtype.Date{Valid: true}
+		switch d {
+		case sqltypes.DateInfinity:
+			pd.InfinityModifier = pgtype.Infinity
+		case sqltypes.DateNegInfinity:
+			pd.InfinityModifier = pgtype.NegativeInfinity
+		default:
+			pd.Time = time.Unix(d*86400, 0).UTC()
+		}
+		out = append(out, newTypeSample{t: sqltypes.TypeDate, v: sqltypes.NewDate(d), goVal: pd, scan: func(m *pgtype.Map, b []byte) error {
+			var got pgtype.Date
+			if err := m.Scan(1082, pgtype.BinaryFormatCode, b, &got); err != nil {
+				return err
+			}
+			if got.InfinityModifier != pd.InfinityModifier || !got.Time.Equal(pd.Time) {
+				return fmt.Errorf("pgx read %+v", got)
+			}
+			return nil
+		}})
+	}
+	// Arrays: NULL elements, several dimensions, lower bounds.
+	arr := func(t sqltypes.Type, text string, goVal any, check func(m *pgtype.Map, b []byte) error) {
+		out = append(out, newTypeSample{t: t, v: mustText(t, text), goVal: goVal, scan: check})
+	}
+	int4s := sqltypes.ArrayOf(sqltypes.TypeInt4)
+	one := int32(1)
+	arr(int4s, "{1,NULL,3}", []*int32{&one, nil, ptr(int32(3))}, func(m *pgtype.Map, b []byte) error {
+		var got []*int32
+		if err := m.Scan(1007, pgtype.BinaryFormatCode, b, &got); err != nil {
+			return err
+		}
+		if len(got) != 3 || *got[0] != 1 || got[1] != nil || *got[2] != 3 {
+			return fmt.Errorf("pgx read %v", got)
+		}
+		return nil
+	})
+	arr(int4s, "{}", []int32{}, func(m *pgtype.Map, b []byte) error {
+		var got []int32
+		if err := m.Scan(1007, pgtype.BinaryFormatCode, b, &got); err != nil || len(got) != 0 {
+			return fmt.Errorf("pgx read %v, %v", got, err)
+		}
+		return nil
+	})
+	twoD := pgtype.Array[int32]{Elements: []int32{1, 2, 3, 4, 5, 6}, Dims: []pgtype.ArrayDimension{{Length: 2, LowerBound: 1}, {Length: 3, LowerBound: 0}}, Valid: true}
+	arr(int4s, "[1:2][0:2]={{1,2,3},{4,5,6}}", twoD, func(m *pgtype.Map, b []byte) error {
+		var got pgtype.Array[int32]
+		if err := m.Scan(1007, pgtype.BinaryFormatCode, b, &got); err != nil {
+			return err
+		}
+		if fmt.Sprint(got.Elements, got.Dims) != fmt.Sprint(twoD.Elements, twoD.Dims) {
+			return fmt.Errorf("pgx read %v %v", got.Elements, got.Dims)
+		}
+		return nil
+	})
+	texts := []string{"a", "", "with \"quotes\" and \\", "NULL", "é"}
+	arr(sqltypes.ArrayOf(sqltypes.TypeText), `{a,"","with \"quotes\" and \\","NULL",é}`, texts, func(m *pgtype.Map, b []byte) error {
+		var got []string
+		if err := m.Scan(1009, pgtype.BinaryFormatCode, b, &got); err != nil {
+			return err
+		}
+		if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", texts) {
+			return fmt.Errorf("pgx read %q", got)
+		}
+		return nil
+	})
+	floats := []float64{1.5, -0.25}
+	arr(sqltypes.ArrayOf(sqltypes.TypeFloat8), "{1.5,-0.25}", floats, func(m *pgtype.Map, b []byte) error {
+		var got []float64
+		if err := m.Scan(1022, pgtype.BinaryFormatCode, b, &got); err != nil || fmt.Sprint(got) != fmt.Sprint(floats) {
+			return fmt.Errorf("pgx read %v, %v", got, err)
+		}
+		return nil
+	})
+	nums := []pgtype.Numeric{}
+	for _, s := range []string{"1.50", "-2"} {
+		var n pgtype.Numeric
+		_ = n.Scan(s)
+		nums = append(nums, n)
+	}
+	arr(sqltypes.ArrayOf(sqltypes.TypeNumeric), "{1.50,-2}", nums, func(m *pgtype.Map, b []byte) error {
+		var got []pgtype.Numeric
+		if err := m.Scan(1231, pgtype.BinaryFormatCode, b, &got); err != nil || len(got) != 2 {
+			return fmt.Errorf("pgx read %v, %v", got, err)
+		}
+		return nil
+	})
+	ts := []time.Time{time.UnixMicro(1704103200000000).UTC()}
+	arr(sqltypes.ArrayOf(sqltypes.TypeTimestamp), "{2024-01-01 10:00:00}", ts, func(m *pgtype.Map, b []byte) error {
+		var got []time.Time
+		if err := m.Scan(1115, pgtype.BinaryFormatCode, b, &got); err != nil || len(got) != 1 || !got[0].Equal(ts[0]) {
+			return fmt.Errorf("pgx read %v, %v", got, err)
+		}
+		return nil
+	})
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestBinaryMatchesPostgres: the bytes AppendBinary writes are the bytes
+// PostgreSQL 15's send functions produce, and DecodeBinary reads them back.
+func TestBinaryMatchesPostgres(t *testing.T) {
+	for _, c := range binaryPGCases {
+		typ, ok := sqltypes.ParseTypeName(strings.TrimPrefix(c[0], "array:"))
+		if !ok {
+			t.Fatalf("type %q", c[0])
+		}
+		if strings.HasPrefix(c[0], "array:") {
+			typ = sqltypes.ArrayOf(typ)
+		}
+		v := mustText(typ, c[1])
+		want, err := hex.DecodeString(c[2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := AppendBinary(nil, typ, v)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s %s: encoded %x, %v; PostgreSQL %x", typ, c[1], got, err, want)
+		}
+		back, err := DecodeBinary(typ, want)
+		if err != nil || !sqltypes.Equal(back, v) || sqltypes.FormatText(back) != sqltypes.FormatText(v) {
+			t.Errorf("%s %x: decoded %s, %v; want %s", typ, want, sqltypes.FormatText(back), err, sqltypes.FormatText(v))
+		}
+	}
+}
+
+// TestBinaryNewTypesPgtype: pgx reads what zproxy writes and zproxy reads
+// what pgx writes, for numeric, interval, char(n), json, jsonb, arrays and
+// infinite timestamps and dates. (Byte equality is checked against
+// PostgreSQL itself above: pgx writes zero's weight and empty arrays
+// differently, and keeps leading and trailing zero digits.)
+func TestBinaryNewTypesPgtype(t *testing.T) {
+	m := pgtype.NewMap()
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, s := range newTypeSamples(r, 100) {
+		name := fmt.Sprintf("%s %s", s.t, sqltypes.FormatText(s.v))
+		mine, err := AppendBinary(nil, s.t, s.v)
+		if err != nil {
+			t.Errorf("%s: AppendBinary: %v", name, err)
+			continue
+		}
+		want, err := m.Encode(s.t.OID(), pgtype.BinaryFormatCode, s.goVal, nil)
+		if err != nil {
+			t.Fatalf("%s: pgtype encode: %v", name, err)
+		}
+		back, err := DecodeBinary(s.t, want)
+		if err != nil || !sqltypes.Equal(back, s.v) || sqltypes.FormatText(back) != sqltypes.FormatText(s.v) {
+			t.Errorf("%s: decoded %s, %v", name, sqltypes.FormatText(back), err)
+		}
+		if err := s.scan(m, mine); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestNumericBinaryDscale: the binary form carries the display scale and
+// digits hidden by it are cut, as numeric_recv does.
+func TestNumericBinaryDscale(t *testing.T) {
+	// 1.5 with dscale 0: ndigits 2, weight 0, pos, dscale 0, digits 1 5000.
+	v, err := DecodeBinary(sqltypes.TypeNumeric, []byte{0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0x13, 0x88})
+	if err != nil || sqltypes.FormatText(v) != "1" {
+		t.Errorf("hidden digits: %s, %v", sqltypes.FormatText(v), err)
+	}
+	v, err = DecodeBinary(sqltypes.TypeNumeric, []byte{0, 1, 0, 0, 0, 0, 0, 3, 0, 7})
+	if err != nil || sqltypes.FormatText(v) != "7.000" {
+		t.Errorf("padded scale: %s, %v", sqltypes.FormatText(v), err)
+	}
+	// numeric(4,1) applies to binary parameters too.
+	if _, err := DecodeBinary(sqltypes.NumericType(4, 1), []byte{0, 1, 0, 1, 0, 0, 0, 0, 0, 1}); pgerr.CodeOf(err) != pgerr.NumericValueOutOfRange {
+		t.Errorf("10000 as numeric(4,1): %v", err)
+	}
+}
+
+func TestDecodeBinaryNewTypeErrors(t *testing.T) {
+	tests := []struct {
+		t    sqltypes.Type
+		in   []byte
+		code string
+	}{
+		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0}, pgerr.InvalidBinaryRepresentation},
+		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0, 0x12, 0, 0, 0, 0, 1}, pgerr.InvalidBinaryRepresentation},
+		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0, 0, 0, 0, 0, 0x27, 0x10}, pgerr.InvalidBinaryRepresentation},
+		{sqltypes.TypeNumeric, []byte{0xff, 0xff, 0, 0, 0, 0, 0, 0}, pgerr.InvalidBinaryRepresentation},
+		{sqltypes.TypeInterval, make([]byte, 15), pgerr.InvalidBinaryRepresentation},
+		{sqltypes.TypeJSONB, []byte("{}"), pgerr.InvalidBinaryRepresentation},
+		{sqltypes.TypeJSONB, []byte("\x01{"), pgerr.InvalidTextRepresentation},
+		{sqltypes.TypeJSON, []byte("nope"), pgerr.InvalidTextRepresentation},
+		{sqltypes.Type{ID: sqltypes.BPChar, Width: 1}, []byte("ab"), pgerr.StringDataRightTruncation},
+		{sqltypes.ArrayOf(sqltypes.TypeInt4), []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 23}, pgerr.InvalidBinaryRepresentation},
+		{sqltypes.ArrayOf(sqltypes.TypeInt4), []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20}, pgerr.DatatypeMismatch},
+		{sqltypes.ArrayOf(sqltypes.TypeInt4), []byte{0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 23}, pgerr.InvalidBinaryRepresentation},
+		{sqltypes.ArrayOf(sqltypes.TypeInt4), []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 23, 0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1}, pgerr.InvalidBinaryRepresentation},
+		{sqltypes.TypeTimestamp, []byte{0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, pgerr.DatetimeFieldOverflow},
+		{sqltypes.TypeDate, []byte{0x7f, 0xff, 0xff, 0xfe}, pgerr.DatetimeFieldOverflow},
+	}
+	for _, tt := range tests {
+		_, err := DecodeBinary(tt.t, tt.in)
+		if got := pgerr.CodeOf(err); got != tt.code {
+			t.Errorf("DecodeBinary(%s, %x): code %s (%v), want %s", tt.t, tt.in, got, err, tt.code)
+		}
+	}
+}
+
+func abs(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
