@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/zproxy/zproxy/e2e/harness"
 )
 
 type config struct {
@@ -110,7 +112,7 @@ func run(ctx context.Context, cfg config) error {
 	rows := ds.rows()
 	logf("data: %d rows = %d sensors × %d readings, %d note values, seed %d", rows, ds.sensors, ds.perSensor, ds.notes, cfg.seed)
 
-	pgBin, err := findPostgresBin(cfg.pgBin)
+	pgBin, err := harness.FindPostgresBin(cfg.pgBin)
 	if err != nil {
 		return err
 	}
@@ -144,7 +146,7 @@ func run(ctx context.Context, cfg config) error {
 	}
 	defer zp.stop(cfg.keep)
 	if cfg.keep {
-		logf("keeping data: zproxy %s, PostgreSQL %s", zp.dir, pg.dir)
+		logf("keeping data: zproxy %s, PostgreSQL %s", zp.dir, pg.Dir)
 	}
 
 	zconn, err := pgx.Connect(ctx, zp.dsn())
