@@ -32,6 +32,7 @@ type config struct {
 	workload                           string
 	rounds                             int
 	only                               string
+	whatIf                             bool
 }
 
 func main() {
@@ -62,6 +63,7 @@ func main() {
 	flag.BoolVar(&cfg.verbose, "v", false, "print one EXPLAIN ANALYZE per class from each system")
 	flag.StringVar(&cfg.workload, "workload", "readings", "readings (single-table query classes and INSERT throughput) or star (readings joined to sensors and regions)")
 	flag.IntVar(&cfg.rounds, "rounds", 1, "times to run the whole set of classes; latencies are the medians of the rounds' percentiles")
+	flag.BoolVar(&cfg.whatIf, "what-if", false, "star: also run variants of the classes that show what other plans cost on zproxy (hash joins, dimension first, the fact scan alone)")
 	flag.StringVar(&cfg.only, "classes", "", "comma-separated names of the classes to run (default all)")
 	flag.Parse()
 	if cfg.workload != "readings" && cfg.workload != "star" {
@@ -203,7 +205,7 @@ func run(ctx context.Context, cfg config) error {
 		if err := loadDimensions(ctx, cfg, ds, zconn, pconn); err != nil {
 			return err
 		}
-		classes = starClasses(ds, cfg.pgBox, cfg.aggRows)
+		classes = starClasses(ds, cfg.pgBox, cfg.aggRows, cfg.whatIf)
 	}
 	if classes, err = selectClasses(classes, cfg.only); err != nil {
 		return err
@@ -390,7 +392,7 @@ func runClasses(ctx context.Context, cfg config, classes []queryClass, zp *zprox
 	out := make([]classResult, len(classes))
 	runs := make([]classRun, len(classes))
 	for ci, c := range classes {
-		r := rand.New(rand.NewPCG(cfg.seed, uint64(ci+1)))
+		r := rand.New(rand.NewPCG(cfg.seed, c.stream))
 		params := make([][]any, cfg.warmup+cfg.iterations)
 		for i := range params {
 			params[i] = c.gen(r)

@@ -31,7 +31,10 @@ type queryClass struct {
 	// factSQL, when set, counts the fact rows the query joins (the same
 	// FROM and WHERE); PostgreSQL runs it outside the timing.
 	factSQL string
-	gen     func(r *rand.Rand) []any
+	// stream numbers the class's parameter stream (with the seed): classes
+	// that vary another one share its stream and so its parameters.
+	stream uint64
+	gen    func(r *rand.Rand) []any
 }
 
 // boxSide is the side, as a fraction of the domain, of a square lat/lon box
@@ -150,6 +153,7 @@ func queryClasses(ds dataset, mode pgBoxIndex, boxRows, aggRows, inList int) []q
 		if cs[i].pg == "" {
 			cs[i].pg = cs[i].zproxy
 		}
+		cs[i].stream = uint64(i + 1)
 	}
 	return cs
 }

@@ -124,8 +124,14 @@ func randomDay(r *rand.Rand) time.Time {
 // fact rows it joins (readings rows that satisfy every condition), which
 // PostgreSQL answers outside the timing to give zproxy's items read per
 // fact row.
-func starClasses(ds dataset, mode pgBoxIndex, aggRows int) []queryClass {
-	box := boxSide(aggRows, ds.rows(), 1)
+//
+// With whatIf, variants follow that show what another plan would cost on
+// zproxy today, with the same parameters as the class they vary: the
+// dimensions hashed (HASH_JOIN hint), the dimension read first and the fact
+// table looked up by its primary key per sensor (LATERAL), and the fact
+// scan alone without the joins.
+func starClasses(ds dataset, mode pgBoxIndex, aggRows int, whatIf bool) []queryClass {
+	side := boxSide(aggRows, ds.rows(), 1)
 	class := func(name, sel, where, tail string, ordered bool, gen func(r *rand.Rand) []any) queryClass {
 		z := strings.ReplaceAll(where, "{box}", starBox(false, mode))
 		p := strings.ReplaceAll(where, "{box}", starBox(true, mode))
@@ -140,9 +146,9 @@ func starClasses(ds dataset, mode pgBoxIndex, aggRows int) []queryClass {
 		}
 	}
 	const byRegion = "SELECT g.name, count(*), avg(r.celsius)"
-	return []queryClass{
+	cs := []queryClass{
 		class("box by region", byRegion, "{box}", " GROUP BY g.name", false, func(r *rand.Rand) []any {
-			a, b, c, d := randomBox(r, box)
+			a, b, c, d := randomBox(r, side)
 			return []any{a, b, c, d}
 		}),
 		// The last 6 hours of one kind of sensor: the fact filter is a time
@@ -160,4 +166,35 @@ func starClasses(ds dataset, mode pgBoxIndex, aggRows int) []queryClass {
 			return []any{r.Int64N(int64(ds.sensors)), day, day.AddDate(0, 0, 1)}
 		}),
 	}
+	for i := range cs {
+		cs[i].stream = uint64(i + 1)
+	}
+	if !whatIf {
+		return cs
+	}
+	box, window, day := cs[0], cs[1], cs[2]
+	vary := func(base queryClass, name, zproxy, pg string) queryClass {
+		v := base
+		v.name, v.zproxy, v.pg = base.name+": "+name, zproxy, pg
+		return v
+	}
+	const hashed = "SELECT /*+ HASH_JOIN(s, g) */"
+	onlyFact := func(c queryClass, sel string) (string, string) {
+		cut := func(q string) string {
+			return sel + " FROM readings r" + q[strings.Index(q, " WHERE "):strings.Index(q, " GROUP BY")]
+		}
+		return cut(c.zproxy), cut(c.pg)
+	}
+	bz, bp := onlyFact(box, "SELECT count(*), avg(r.celsius)")
+	dz, dp := onlyFact(day, "SELECT count(*)")
+	lateral := `SELECT g.name, count(*), avg(r.celsius) FROM sensors s
+  JOIN LATERAL (SELECT celsius FROM readings WHERE sensor_id = s.id AND ts >= $1 AND ts < $2) r ON true
+  JOIN regions g ON g.id = s.region_id WHERE s.kind = $3 GROUP BY g.name`
+	return append(cs,
+		vary(box, "HASH_JOIN(s, g)", strings.Replace(box.zproxy, "SELECT", hashed, 1), box.pg),
+		vary(box, "fact scan alone", bz, bp),
+		vary(window, "sensors first (LATERAL)", lateral, lateral),
+		vary(day, "HASH_JOIN(s, g)", strings.Replace(day.zproxy, "SELECT", hashed, 1), day.pg),
+		vary(day, "fact scan alone", dz, dp),
+	)
 }
