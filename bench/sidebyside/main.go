@@ -460,37 +460,25 @@ func runClasses(ctx context.Context, cfg config, classes []queryClass, zp *zprox
 	return out, nil
 }
 
-// timeQueries runs sql once per argument list on conn and returns the
-// latency of each success, every answer fingerprinted (rows -1 for a
-// failure), the rows returned and the errors.
-func timeQueries(ctx context.Context, conn *pgx.Conn, c queryClass, sql string, params [][]any) ([]time.Duration, []result, int, []error) {
-	var lat []time.Duration
-	var errs []error
-	res := make([]result, len(params))
-	rows := 0
-	for i, args := range params {
-		start := time.Now()
-		got, err := runQuery(ctx, conn, sql, args)
-		d := time.Since(start)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s with %v: %w", sql, args, err))
-			res[i].rows = -1
-			continue
-		}
-		lat = append(lat, d)
-		res[i] = fingerprint(got, c.ordered, c.approx)
-		rows += len(got)
+// timeQuery runs sql with args on conn and returns its latency and its
+// answer fingerprinted.
+func timeQuery(ctx context.Context, conn *pgx.Conn, c queryClass, sql string, args []any) (time.Duration, result, int, error) {
+	start := time.Now()
+	got, err := runQuery(ctx, conn, sql, args)
+	d := time.Since(start)
+	if err != nil {
+		return 0, result{rows: -1}, 0, fmt.Errorf("%s with %v: %w", sql, args, err)
 	}
-	return lat, res, rows, errs
+	return d, fingerprint(got, c.ordered, c.approx), len(got), nil
 }
 
 func addCounters(a, b counters) counters {
 	return counters{a.rowsRead + b.rowsRead, a.rowsReturned + b.rowsReturned, a.storeRequests + b.storeRequests}
 }
 
-// measureClass runs one round of a class: its timed queries on zproxy, then
-// on PostgreSQL (each after the warm-up in the first round), and compares
-// every answer.
+// measureClass runs one round of a class: each timed query on zproxy then
+// on PostgreSQL, so that both meet the same moments of a shared machine's
+// load, after the warm-up in the first round; and compares every answer.
 func measureClass(ctx context.Context, c queryClass, run *classRun, res *classResult, first bool, zp *zproxyServer, zconn, pconn *pgx.Conn) error {
 	if first {
 		for _, args := range run.warm {
@@ -498,51 +486,50 @@ func measureClass(ctx context.Context, c queryClass, run *classRun, res *classRe
 				res.zproxyErr = err
 				break
 			}
+			if _, err := runQuery(ctx, pconn, c.pg, args); err != nil {
+				return fmt.Errorf("PostgreSQL %s: %w", c.pg, err)
+			}
 		}
 	}
 	before, err := zp.scrape(ctx)
 	if err != nil {
 		return fmt.Errorf("metrics: %w", err)
 	}
-	zlat, zres, zrows, zerr := timeQueries(ctx, zconn, c, c.zproxy, run.timed)
-	for _, err := range zerr {
-		res.zproxyErrs++
-		if res.zproxyErr == nil {
-			res.zproxyErr = err
+	var zlat, plat []time.Duration
+	for _, args := range run.timed {
+		zd, zres, zrows, err := timeQuery(ctx, zconn, c, c.zproxy, args)
+		if err != nil {
+			res.zproxyErrs++
+			if res.zproxyErr == nil {
+				res.zproxyErr = err
+			}
+		} else {
+			zlat = append(zlat, zd)
+			run.zrows += zrows
+		}
+		pd, pres, prows, err := timeQuery(ctx, pconn, c, c.pg, args)
+		if err != nil {
+			return fmt.Errorf("PostgreSQL: %w", err)
+		}
+		plat = append(plat, pd)
+		run.prows += prows
+		if !sameResult(zres, pres, c.aggregate) {
+			res.mismatches++
+			if res.firstMismatch == "" {
+				res.firstMismatch = fmt.Sprintf("%s  -- zproxy %d rows %v, PostgreSQL %d rows %v",
+					literalSQL(c.zproxy, args), zres.rows, zres.floats, pres.rows, pres.floats)
+			}
 		}
 	}
-	run.zrows += zrows
+	// PostgreSQL's queries between zproxy's change none of its counters.
 	after, err := zp.scrape(ctx)
 	if err != nil {
 		return fmt.Errorf("metrics: %w", err)
 	}
 	run.metrics = addCounters(run.metrics, after.minus(before))
 	res.zproxyLat = append(res.zproxyLat, zlat)
-
-	if first {
-		for _, args := range run.warm {
-			if _, err := runQuery(ctx, pconn, c.pg, args); err != nil {
-				return fmt.Errorf("PostgreSQL %s: %w", c.pg, err)
-			}
-		}
-	}
-	plat, pres, prows, perr := timeQueries(ctx, pconn, c, c.pg, run.timed)
-	if len(perr) > 0 {
-		return fmt.Errorf("PostgreSQL: %w", perr[0])
-	}
-	run.prows += prows
 	res.pgLat = append(res.pgLat, plat)
 	res.queries += len(run.timed)
-
-	for i := range run.timed {
-		if !sameResult(zres[i], pres[i], c.aggregate) {
-			res.mismatches++
-			if res.firstMismatch == "" {
-				res.firstMismatch = fmt.Sprintf("%s  -- zproxy %d rows %v, PostgreSQL %d rows %v",
-					literalSQL(c.zproxy, run.timed[i]), zres[i].rows, zres[i].floats, pres[i].rows, pres[i].floats)
-			}
-		}
-	}
 	return nil
 }
 
