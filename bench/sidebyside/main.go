@@ -210,7 +210,15 @@ func run(ctx context.Context, cfg config) error {
 	if classes, err = selectClasses(classes, cfg.only); err != nil {
 		return err
 	}
-	results, err := runClasses(ctx, cfg, classes, zp, zconn, pconn)
+	meter, err := newCPUMeter(zp, pg)
+	if err != nil {
+		logf("no CPU times: %v", err)
+	} else {
+		start := time.Now()
+		meter.settle(ctx, 3*time.Minute)
+		logf("zproxy idle after %s (compactions after the load)", time.Since(start).Round(time.Second))
+	}
+	results, err := runClasses(ctx, cfg, classes, zp, meter, zconn, pconn)
 	if err != nil {
 		return err
 	}
@@ -354,8 +362,10 @@ type classResult struct {
 	storeReqPerQuery     float64
 	sample               analyzed // zproxy EXPLAIN ANALYZE, summed over the samples
 	samples              int
-	factRows             int // fact rows the samples join (factSQL on PostgreSQL)
-	queries              int // timed queries per system, over every round
+	factRows             int           // fact rows the samples join (factSQL on PostgreSQL)
+	queries              int           // timed queries per system, over every round
+	zproxyCPU, pgCPU     time.Duration // CPU time each server spent on the timed queries
+	cpuMeasured          bool
 	mismatches           int
 	firstMismatch        string
 	pgPlan, zproxyPlan   string
@@ -388,7 +398,7 @@ type classRun struct {
 
 // runClasses runs every class cfg.rounds times, round after round (so the
 // repeats of a class lie minutes apart), then EXPLAINs samples of each.
-func runClasses(ctx context.Context, cfg config, classes []queryClass, zp *zproxyServer, zconn, pconn *pgx.Conn) ([]classResult, error) {
+func runClasses(ctx context.Context, cfg config, classes []queryClass, zp *zproxyServer, meter *cpuMeter, zconn, pconn *pgx.Conn) ([]classResult, error) {
 	out := make([]classResult, len(classes))
 	runs := make([]classRun, len(classes))
 	for ci, c := range classes {
@@ -408,7 +418,7 @@ func runClasses(ctx context.Context, cfg config, classes []queryClass, zp *zprox
 			// Marks where each class starts, to line a profile of the
 			// server up with the classes.
 			logf("class %s, round %d/%d: %d queries per system", c.name, round+1, cfg.rounds, len(runs[ci].timed))
-			if err := measureClass(ctx, c, &runs[ci], &out[ci], round == 0, zp, zconn, pconn); err != nil {
+			if err := measureClass(ctx, c, &runs[ci], &out[ci], round == 0, zp, meter, zconn, pconn); err != nil {
 				return nil, err
 			}
 			res := &out[ci]
@@ -479,7 +489,7 @@ func addCounters(a, b counters) counters {
 // measureClass runs one round of a class: each timed query on zproxy then
 // on PostgreSQL, so that both meet the same moments of a shared machine's
 // load, after the warm-up in the first round; and compares every answer.
-func measureClass(ctx context.Context, c queryClass, run *classRun, res *classResult, first bool, zp *zproxyServer, zconn, pconn *pgx.Conn) error {
+func measureClass(ctx context.Context, c queryClass, run *classRun, res *classResult, first bool, zp *zproxyServer, meter *cpuMeter, zconn, pconn *pgx.Conn) error {
 	if first {
 		for _, args := range run.warm {
 			if _, err := runQuery(ctx, zconn, c.zproxy, args); err != nil {
@@ -494,6 +504,12 @@ func measureClass(ctx context.Context, c queryClass, run *classRun, res *classRe
 	before, err := zp.scrape(ctx)
 	if err != nil {
 		return fmt.Errorf("metrics: %w", err)
+	}
+	var zcpu, pcpu time.Duration
+	if meter != nil {
+		if zcpu, pcpu, err = meter.read(); err != nil {
+			return fmt.Errorf("CPU time: %w", err)
+		}
 	}
 	var zlat, plat []time.Duration
 	for _, args := range run.timed {
@@ -520,6 +536,15 @@ func measureClass(ctx context.Context, c queryClass, run *classRun, res *classRe
 					literalSQL(c.zproxy, args), zres.rows, zres.floats, pres.rows, pres.floats)
 			}
 		}
+	}
+	if meter != nil {
+		z, p, err := meter.read()
+		if err != nil {
+			return fmt.Errorf("CPU time: %w", err)
+		}
+		res.zproxyCPU += z - zcpu
+		res.pgCPU += p - pcpu
+		res.cpuMeasured = true
 	}
 	// PostgreSQL's queries between zproxy's change none of its counters.
 	after, err := zp.scrape(ctx)

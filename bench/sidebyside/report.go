@@ -100,8 +100,8 @@ func reportStar(w io.Writer, cfg config, ds dataset, pgVersion string, pgSetting
 	fmt.Fprintf(w, "PostgreSQL: default settings (%s); the same readings indexes as the readings workload (%s); VACUUM ANALYZE on every table.\n\n", strings.Join(pgSettings, ", "), cfg.pgBox)
 	reportLoads(w, cfg, ds, loads)
 
-	fmt.Fprintln(w, "| class | rows/query | fact rows/query | zproxy p50 | zproxy p99 | PG p50 | PG p99 | p50 ratio zproxy/PG | items read / fact row | store requests / query | same rows as PG |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+	fmt.Fprintln(w, "| class | rows/query | fact rows/query | zproxy p50 | zproxy p99 | PG p50 | PG p99 | p50 ratio zproxy/PG | zproxy CPU / query | PG CPU / query | CPU ratio | items read / fact row | store requests / query | same rows as PG |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, r := range results {
 		lat := latencyCells(r)
 		same := sameCell(r)
@@ -113,11 +113,11 @@ func reportStar(w io.Writer, cfg config, ds dataset, pgVersion string, pgSetting
 		if r.factRows > 0 {
 			perFact = fmt.Sprintf("%.2f", float64(r.sample.itemsRead)/float64(r.factRows))
 		}
-		fmt.Fprintf(w, "| %s | %.1f | %s | %s | %s | %s | %s |\n",
-			r.class.name, r.pgRowsPerQuery, facts, lat, perFact, reqs, same)
+		fmt.Fprintf(w, "| %s | %.1f | %s | %s | %s | %s | %s | %s |\n",
+			r.class.name, r.pgRowsPerQuery, facts, lat, cpuCells(r), perFact, reqs, same)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Latencies: client wall time from sending the query to the last row decoded; each figure is the median over the %d rounds of that round's percentile. Fact rows: readings rows the query joins (every condition applied), counted by PostgreSQL. Items read / fact row and store requests / query: zproxy's EXPLAIN ANALYZE totals over the first %d timed queries of the class.\n\n", cfg.rounds, cfg.explainSamples)
+	fmt.Fprintf(w, "Latencies: client wall time from sending the query to the last row decoded; each figure is the median over the %d rounds of that round's percentile. CPU / query: CPU time the server's processes ran during the class's timed queries (zproxy's threads; PostgreSQL's postmaster, backends and parallel workers), from /proc, divided by the queries: unlike wall time, it hardly depends on what else the machine runs. Fact rows: readings rows the query joins (every condition applied), counted by PostgreSQL. Items read / fact row and store requests / query: zproxy's EXPLAIN ANALYZE totals over the first %d timed queries of the class.\n\n", cfg.rounds, cfg.explainSamples)
 
 	fmt.Fprintln(w, "Where zproxy reads (EXPLAIN ANALYZE per operator, mean per query over the samples):")
 	fmt.Fprintln(w)
@@ -211,4 +211,18 @@ func reportProblems(w io.Writer, results []classResult) {
 		fmt.Fprintln(w, "\nProblems:")
 		fmt.Fprintln(w, strings.Join(problems, "\n"))
 	}
+}
+
+// cpuCells are the table cells zproxy CPU / query, PG CPU / query and
+// their ratio.
+func cpuCells(r classResult) string {
+	if !r.cpuMeasured || r.queries == 0 {
+		return "— | — | —"
+	}
+	z, p := r.zproxyCPU/time.Duration(r.queries), r.pgCPU/time.Duration(r.queries)
+	ratio := "—"
+	if p > 0 {
+		ratio = fmt.Sprintf("%.2f", float64(z)/float64(p))
+	}
+	return strings.Join([]string{fmtDur(z), fmtDur(p), ratio}, " | ")
 }
