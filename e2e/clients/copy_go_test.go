@@ -108,6 +108,50 @@ func TestPgxCopy(t *testing.T) {
 	if got := count("id = 8000"); got != 0 {
 		t.Errorf("a failed COPY kept %d rows", got)
 	}
+	// In a transaction block COPY's rows are the block's: ROLLBACK drops
+	// them, COMMIT keeps them with the block's other writes, and a failed
+	// COPY fails the whole block.
+	cols := []string{"id", "name", "score", "at", "raw"}
+	block := func(rows [][]any, end string) error {
+		t.Helper()
+		tx, err := conn.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx)
+		if _, err := tx.Exec(ctx, "UPDATE pgx_copy SET name = 'in block' WHERE id = 1"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"pgx_copy"}, cols, pgx.CopyFromRows(rows)); err != nil {
+			return err
+		}
+		if got := count("id >= 9000"); got != len(rows) {
+			t.Errorf("the block reads %d of the %d rows it copied", got, len(rows))
+		}
+		if end == "commit" {
+			return tx.Commit(ctx)
+		}
+		return tx.Rollback(ctx)
+	}
+	fresh := [][]any{{int64(9000), "a", nil, nil, nil}, {int64(9001), "b", nil, nil, nil}}
+	if err := block(fresh, "rollback"); err != nil {
+		t.Fatal(err)
+	}
+	if got := count("id >= 9000 OR name = 'in block'"); got != 0 {
+		t.Errorf("ROLLBACK kept %d rows of the block", got)
+	}
+	if err := block([][]any{{int64(9000), "a", nil, nil, nil}, {int64(1), "dup", nil, nil, nil}}, "commit"); !errors.As(err, &pe) || pe.Code != "23505" {
+		t.Fatalf("duplicate in a block's COPY: %v", err)
+	}
+	if got := count("id >= 9000 OR name = 'in block'"); got != 0 {
+		t.Errorf("a block whose COPY failed kept %d rows", got)
+	}
+	if err := block(fresh, "commit"); err != nil {
+		t.Fatal(err)
+	}
+	if got := count("id >= 9000 OR name = 'in block'"); got != 3 {
+		t.Errorf("COMMIT kept %d rows of the block, want 3", got)
+	}
 }
 
 // errReader fails at once, which pgconn reports with CopyFail.
