@@ -45,6 +45,8 @@ func newEnv(t *testing.T, ddl ...string) *env {
 	if e.eng, err = session.New(e.ctx, session.Config{Store: e.log, AllowFullScan: true}); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { e.eng.Close() }) // its spill store
+
 	for _, d := range ddl {
 		e.mustExec(d)
 	}

@@ -179,6 +179,7 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer eng.Close() // (its spill store)
 	var notices []string
 	sessions := map[string]wire.Session{}
 	open := func(name string) wire.Session {
