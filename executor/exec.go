@@ -669,8 +669,11 @@ func (d *distinctRows) Close() { d.in.Close() }
 func hashRow(r []sqltypes.Value) uint64 {
 	h := uint64(14695981039346656037)
 	for _, v := range r {
-		if v.K == sqltypes.KindInt {
-			v = sqltypes.NewFloat(float64(v.I))
+		// Numbers of different kinds that compare equal (1, 1.0::float8,
+		// 1.00::numeric) must hash alike: they hash as the float they are
+		// closest to.
+		if v.K == sqltypes.KindInt || v.K == sqltypes.KindNumeric {
+			v = sqltypes.NewFloat(v.AsFloat())
 		}
 		h = v.Hash(h)
 	}

@@ -213,7 +213,9 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 		}
 		v, ok := keyValue(v, colKinds(cr.Index))
 		if !ok {
-			return 0, nil, false, false
+			// An integer column against 2.5: k < 2.5 is k <= 2.
+			set, ok := roundedBound(op, v, colKinds(cr.Index))
+			return cr.Index, set, ok, ok
 		}
 		switch op {
 		case planner.OpEq:
@@ -246,6 +248,9 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 			}
 			kvv, ok := keyValue(v, colKinds(cr.Index))
 			if !ok {
+				if set, ok := roundedBound(planner.OpEq, v, colKinds(cr.Index)); ok && len(set) == 0 {
+					continue // 2.5 is no integer column's value
+				}
 				return 0, nil, false, false
 			}
 			set = append(set, Interval{Lo: kvv, Hi: kvv, LoInc: true, HiInc: true})
@@ -299,14 +304,23 @@ func flip(op planner.BinOp) planner.BinOp {
 	return op
 }
 
-// keyValue converts a bound to the column's value kind, when that is exact.
+// keyValue converts a bound to the column's value kind, when that is exact:
+// a float column compares with a numeric as float8 (PostgreSQL's cast), a
+// numeric column with an integer exactly, an integer column with a whole
+// numeric or float exactly.
 func keyValue(v sqltypes.Value, k sqltypes.Kind) (sqltypes.Value, bool) {
 	if v.K == k {
 		return v, true
 	}
 	switch {
-	case k == sqltypes.KindFloat && v.K == sqltypes.KindInt:
-		return sqltypes.NewFloat(float64(v.I)), true
+	case k == sqltypes.KindFloat && (v.K == sqltypes.KindInt || v.K == sqltypes.KindNumeric):
+		return sqltypes.NewFloat(v.AsFloat()), true
+	case k == sqltypes.KindNumeric && v.K == sqltypes.KindInt:
+		return sqltypes.NumericFromInt(v.I), true
+	case k == sqltypes.KindInt && (v.K == sqltypes.KindNumeric || v.K == sqltypes.KindFloat):
+		if i, ok := wholeInt(v); ok {
+			return sqltypes.NewInt(i), true
+		}
 	case (k == sqltypes.KindTimestamp || k == sqltypes.KindTimestampTZ) && (v.K == sqltypes.KindTimestamp || v.K == sqltypes.KindTimestampTZ):
 		return sqltypes.Value{K: k, I: v.I}, true
 	}

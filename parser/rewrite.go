@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
 // edit is what happens to one token when the TiDB text is produced: pre is
@@ -205,9 +206,10 @@ func (r *rewriter) rewrite(head int) error {
 		}
 		t := &r.toks[i]
 		switch {
-		case t.kind == tkNumber && len(t.val) > maxTiDBNumber:
-			// TiDB's decimal type holds 65 digits and panics past 81: long
-			// numeric literals reach the planner as text instead.
+		case t.kind == tkNumber && (len(t.val) > maxTiDBNumber || strings.ContainsAny(t.val, "eE")):
+			// TiDB's decimal type holds 65 digits and panics past 81, and
+			// it reads 1e3 as a float where PostgreSQL has a numeric: such
+			// literals reach the planner as text instead.
 			r.replace(i, NumericLiteralFunc+"('"+t.val+"')")
 		case t.kind == tkIdent && t.val == "limit" && r.peek(i+1, "all"):
 			// LIMIT ALL is no limit at all.
@@ -225,11 +227,15 @@ func (r *rewriter) rewrite(head int) error {
 			// LIMIT '5': Postgres reads the untyped literal as a bigint, and
 			// pgx's simple protocol sends parameters this way.
 			r.replace(i+1, r.toks[i+1].val)
+		case t.kind == tkIdent && t.val == "extract" && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
+			if err := r.extract(i); err != nil {
+				return err
+			}
 		case t.kind == tkIdent && t.val == "cast" && r.peek(i+1, "("):
 			if err := r.castCall(i); err != nil {
 				return err
 			}
-		case t.kind == tkIdent && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkString) &&
+		case t.kind == tkIdent && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkString || t.val == "interval" && r.toks[i+1].is("(")) &&
 			!(i > head && (r.toks[i-1].is(".") || r.toks[i-1].is("::"))):
 			if err := r.typedLiteral(i); err != nil {
 				return err
@@ -249,7 +255,7 @@ func (r *rewriter) rewrite(head int) error {
 			r.primStart[next-1] = start
 		case t.kind == tkOp:
 			switch t.val {
-			case "+", "-", "*", "/", "%", "<", ">", "=", "<=", ">=", "<>", "!=", "||":
+			case "+", "-", "*", "/", "%", "^", "<", ">", "=", "<=", ">=", "<>", "!=", "||":
 			default:
 				return pgerr.New(pgerr.FeatureNotSupported, "operator %s is not supported", t.val).WithPosition(r.pos(i))
 			}
@@ -278,7 +284,7 @@ func (r *rewriter) rewrite(head int) error {
 			r.ed[i].pre = "LIMIT " + NoLimit + " " + r.ed[i].pre
 		}
 	}
-	return nil
+	return r.atTimeZone(head)
 }
 
 // ConcatFunc is the name Postgres's concat() function is given, so that the
@@ -353,7 +359,7 @@ func (r *rewriter) typedLiteral(i int) error {
 	switch r.toks[i].val {
 	case "smallint", "int2", "integer", "int", "int4", "bigint", "int8", "real", "float4", "float8",
 		"double", "text", "varchar", "character", "boolean", "bool", "timestamp", "timestamptz", "date",
-		"bytea", "uuid":
+		"bytea", "uuid", "interval", "numeric", "decimal":
 	default:
 		return nil
 	}
@@ -361,10 +367,17 @@ func (r *rewriter) typedLiteral(i int) error {
 	if err != nil || next >= len(r.toks) || r.toks[next].kind != tkString || r.toks[next].str == strBit {
 		return nil // not a typed literal; the words stay as they are
 	}
+	last := next
+	if typ.ID == sqltypes.Interval {
+		if typ, last, err = r.intervalQualifier(typ, next+1); err != nil {
+			return err
+		}
+		r.drop(next+1, last+1)
+	}
 	r.ed[i].pre = CastFunc + "(" + r.ed[i].pre
 	r.drop(i, next)
-	r.ed[next].post += ", '" + castName(typ) + "')"
-	r.primStart[next] = i
+	r.ed[last].post += ", '" + castName(typ) + "')"
+	r.primStart[last] = i
 	return nil
 }
 

@@ -986,6 +986,10 @@ func exprLabel(node ast.ExprNode) string {
 			return "concat"
 		case parser.NumericLiteralFunc:
 			return "?column?"
+		case parser.ExtractFunc:
+			return "extract"
+		case parser.AtTimeZoneFunc:
+			return "timezone"
 		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
 			if len(e.Args) > 0 {
 				return exprLabel(e.Args[0])
@@ -1035,6 +1039,8 @@ func castLabel(t sqltypes.Type) string {
 		return "timestamptz"
 	case sqltypes.Timestamp:
 		return "timestamp"
+	case sqltypes.Numeric, sqltypes.Interval, sqltypes.BPChar:
+		return sqltypes.Type{ID: t.ID}.String() // the name without modifiers
 	}
 	return t.String()
 }

@@ -1,0 +1,132 @@
+package parser
+
+import (
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// PostgreSQL's date/time syntax that TiDB's grammar lacks:
+//
+//	EXTRACT(field FROM x)      → zp_extract('field', x)
+//	x AT TIME ZONE z           → zp_at_time_zone(x, z)
+//	INTERVAL '2' HOUR          → zp_cast('2', 'interval hour')
+//
+// The planner reads zp_extract and zp_at_time_zone back (ExtractFunc,
+// AtTimeZoneFunc) and names their columns as PostgreSQL does.
+
+// ExtractFunc is what EXTRACT(field FROM x) becomes: zp_extract('field', x).
+const ExtractFunc = "zp_extract"
+
+// AtTimeZoneFunc is what x AT TIME ZONE z becomes: zp_at_time_zone(x, z).
+const AtTimeZoneFunc = "zp_at_time_zone"
+
+// extract respells EXTRACT(field FROM x) at token i (the word EXTRACT,
+// followed by "("). The field is a word or a string constant.
+func (r *rewriter) extract(i int) error {
+	end := r.matching(i + 1)
+	f := i + 2
+	if end < 0 || f >= end {
+		return nil // TiDB reports the malformed call
+	}
+	ft := r.toks[f]
+	if (ft.kind != tkIdent && ft.kind != tkString && ft.kind != tkQIdent) || !r.peek(f+1, "from") {
+		return r.syntaxErrorAt(f)
+	}
+	r.replace(i, ExtractFunc)
+	r.replace(f, "'"+ft.val+"'")
+	r.replace(f+1, ",")
+	return nil
+}
+
+// intervalQualifier reads the field qualifier that may follow the string
+// of an INTERVAL literal (INTERVAL '2' HOUR, INTERVAL '1 2:03' DAY TO
+// MINUTE, INTERVAL '1.5' SECOND(3)) at token k, returning the type that
+// carries it and the index of the qualifier's last token (k-1 when there
+// is none).
+func (r *rewriter) intervalQualifier(t sqltypes.Type, k int) (sqltypes.Type, int, error) {
+	if k >= len(r.toks) || r.toks[k].kind != tkIdent || !intervalFieldWords[r.toks[k].val] {
+		return t, k - 1, nil
+	}
+	q, next, err := r.intervalType(k)
+	if err != nil {
+		return t, k - 1, err
+	}
+	if t.Scale > 0 && q.Scale == 0 {
+		q.Scale = t.Scale // INTERVAL(3) '...' DAY TO SECOND keeps the precision
+	}
+	return q, next - 1, nil
+}
+
+// atTimeZone respells every x AT TIME ZONE z of the statement. It runs
+// after the other rewrites, so both operands are complete: the left one is
+// the primary expression ending before AT (casts included, as :: binds
+// tighter), the right one the primary expression after ZONE with its
+// casts. AT is left-associative, so a chain nests from the left.
+func (r *rewriter) atTimeZone(head int) error {
+	for i := head; i+2 < len(r.toks); i++ {
+		if r.ed[i].done || !r.toks[i].is("at") || !r.peek(i+1, "time") || !r.peek(i+2, "zone") {
+			continue
+		}
+		start, ok := r.primaryStart(i-1, head)
+		if !ok {
+			return r.syntaxErrorAt(i)
+		}
+		end, ok := r.primaryEnd(i + 3)
+		if !ok {
+			return r.syntaxErrorAt(i + 3)
+		}
+		r.ed[start].pre = AtTimeZoneFunc + "(" + r.ed[start].pre
+		r.replace(i, ",")
+		r.drop(i+1, i+3)
+		r.ed[end].post += ")"
+		r.primStart[end] = start
+		i = end
+	}
+	return nil
+}
+
+// primaryEnd returns the last token of the primary expression starting at
+// token k, with any casts (::type) that follow it.
+func (r *rewriter) primaryEnd(k int) (int, bool) {
+	if k >= len(r.toks) {
+		return 0, false
+	}
+	end := -1
+	// A rewritten primary (a typed literal such as INTERVAL '1 hour')
+	// starting here ends where the rewrite recorded.
+	for e, s := range r.primStart {
+		if s == k && e > end {
+			end = e
+		}
+	}
+	t := r.toks[k]
+	switch {
+	case end >= 0:
+	case t.kind == tkString || t.kind == tkNumber || t.kind == tkParam:
+		end = k
+	case t.is("("):
+		end = r.matching(k)
+	case t.kind == tkIdent && pgReserved[t.val] && t.val != "true" && t.val != "false" && t.val != "null":
+		return 0, false
+	case t.kind == tkIdent || t.kind == tkQIdent:
+		end = k
+		for end+2 < len(r.toks) && r.toks[end+1].is(".") && (r.toks[end+2].kind == tkIdent || r.toks[end+2].kind == tkQIdent) {
+			end += 2
+		}
+		if r.peek(end+1, "(") {
+			end = r.matching(end + 1)
+		}
+	default:
+		return 0, false
+	}
+	if end < 0 {
+		return 0, false
+	}
+	for r.peek(end+1, "::") {
+		_, next, err := r.parseType(end + 2)
+		if err != nil {
+			return 0, false
+		}
+		end = next - 1
+	}
+	return end, true
+}
