@@ -28,10 +28,14 @@ func newAggregator(call planner.AggCall) aggregator {
 		return &countAgg{star: true}
 	case planner.AggCount:
 		return &countAgg{}
-	case planner.AggSum:
+	case planner.AggSum, planner.AggAvg:
+		if a := exactSumAgg(call); a != nil {
+			return a
+		}
+		if call.Func == planner.AggAvg {
+			return &momentAgg{kind: "avg"}
+		}
 		return &sumAgg{typ: call.Typ}
-	case planner.AggAvg:
-		return &momentAgg{kind: "avg"}
 	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
 		return &momentAgg{kind: string(call.Func)}
 	case planner.AggMin:

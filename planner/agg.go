@@ -271,9 +271,7 @@ func unwrapOrderKey(node ast.ExprNode) (ast.ExprNode, bool, byte) {
 	return node, false, nulls
 }
 
-// aggType is the result type of an aggregate, as PostgreSQL types it
-// (zproxy has no numeric yet: sums of integers are bigint, averages double
-// precision).
+// aggType is the result type of an aggregate, as PostgreSQL types it.
 func aggType(c AggCall) (sqltypes.Type, error) {
 	nargs := map[AggFunc]int{AggCount: 1, AggSum: 1, AggMin: 1, AggMax: 1, AggAvg: 1, "string_agg": 2}
 	if n, ok := nargs[c.Func]; ok && len(c.Args) != n {
@@ -296,18 +294,12 @@ func aggType(c AggCall) (sqltypes.Type, error) {
 	switch c.Func {
 	case AggCount, AggCountStar:
 		return sqltypes.TypeInt8, nil
-	case AggSum:
-		switch argType().Kind() {
-		case sqltypes.KindInt:
-			return sqltypes.TypeInt8, nil
-		case sqltypes.KindFloat:
-			if argType().ID == sqltypes.Float4 {
-				return sqltypes.TypeFloat4, nil
-			}
-			return sqltypes.TypeFloat8, nil
+	case AggSum, AggAvg:
+		if t, ok := sumAvgType(c.Func, argType()); ok {
+			return t, nil
 		}
 		return sqltypes.Type{}, noFunc()
-	case AggAvg, "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
 		if !argType().IsNumeric() {
 			return sqltypes.Type{}, noFunc()
 		}
@@ -326,4 +318,30 @@ func aggType(c AggCall) (sqltypes.Type, error) {
 		return argType(), nil
 	}
 	return sqltypes.Type{}, noFunc()
+}
+
+// sumAvgType is the result type of sum and avg, as PostgreSQL's catalog
+// has them: sum(smallint or integer) is bigint, sum(bigint) and the
+// average of any integer numeric, sum(real) real, avg(real) double
+// precision; numeric, double precision and interval keep their type.
+func sumAvgType(fn AggFunc, arg sqltypes.Type) (sqltypes.Type, bool) {
+	switch arg.ID {
+	case sqltypes.Int2, sqltypes.Int4:
+		if fn == AggSum {
+			return sqltypes.TypeInt8, true
+		}
+		return sqltypes.TypeNumeric, true
+	case sqltypes.Int8, sqltypes.Numeric:
+		return sqltypes.TypeNumeric, true
+	case sqltypes.Float4:
+		if fn == AggSum {
+			return sqltypes.TypeFloat4, true
+		}
+		return sqltypes.TypeFloat8, true
+	case sqltypes.Float8:
+		return sqltypes.TypeFloat8, true
+	case sqltypes.Interval:
+		return sqltypes.TypeInterval, true
+	}
+	return sqltypes.Type{}, false
 }

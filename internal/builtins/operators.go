@@ -263,7 +263,8 @@ func init() {
 	registerDateTimeOperators()
 }
 
-// powFloat is PostgreSQL's dpow: float8 ^ float8 with its errors.
+// powFloat is PostgreSQL's dpow: float8 ^ float8 with its errors, its
+// POSIX handling of NaN and infinities, and a correctly rounded power.
 func powFloat(x, y float64) (sqltypes.Value, error) {
 	switch {
 	case math.IsNaN(x):
@@ -278,17 +279,26 @@ func powFloat(x, y float64) (sqltypes.Value, error) {
 		return sqltypes.NewFloat(math.NaN()), nil
 	case x == 0 && y < 0:
 		return sqltypes.Null, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
-	case x < 0 && y != math.Trunc(y) && !math.IsInf(y, 0):
+	case x < 0 && math.Floor(y) != y:
 		return sqltypes.Null, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
+	case math.IsInf(y, 0):
+		ax := math.Abs(x)
+		switch {
+		case ax == 1:
+			return sqltypes.NewFloat(1), nil
+		case (y > 0) == (ax > 1):
+			return sqltypes.NewFloat(math.Inf(1)), nil
+		}
+		return sqltypes.NewFloat(0), nil
+	case math.IsInf(x, 0):
+		// x ^ y for infinite x is what POSIX says, without error.
+		return sqltypes.NewFloat(math.Pow(x, y)), nil
 	}
-	if math.IsInf(y, 0) && (x == -1 || x == 1) {
-		return sqltypes.NewFloat(1), nil
-	}
-	v := math.Pow(x, y)
-	if math.IsInf(v, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+	v := crPow(x, y)
+	if math.IsInf(v, 0) {
 		return sqltypes.Null, pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow")
 	}
-	if v == 0 && x != 0 && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+	if v == 0 && x != 0 {
 		return sqltypes.Null, pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: underflow")
 	}
 	return sqltypes.NewFloat(v), nil
