@@ -320,3 +320,37 @@ func epochToTimestamp(secs float64) (int64, error) {
 
 // formatG prints a double as C's %g does (six significant digits).
 func formatG(f float64) string { return sqltypes.FormatG(f, 6) }
+
+func init() {
+	tmplFn := func(t sqltypes.Type, vol Volatility, f func(*Context, sqltypes.Value, string) (sqltypes.Value, error)) Overload {
+		return Overload{Params: []Param{T(t), T(tText)}, Result: Returns(tText), Volatility: vol,
+			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(ctx, a[0], a[1].S) }}
+	}
+	number := func(t sqltypes.Type) Overload {
+		return tmplFn(t, Immutable, func(_ *Context, v sqltypes.Value, tmpl string) (sqltypes.Value, error) {
+			return NumberToChar(v, t, tmpl)
+		})
+	}
+	Register("to_char",
+		tmplFn(tTS, Immutable, func(_ *Context, v sqltypes.Value, tmpl string) (sqltypes.Value, error) {
+			return TimestampToChar(v.I, nil, tmpl)
+		}),
+		tmplFn(tTSTZ, Stable, func(ctx *Context, v sqltypes.Value, tmpl string) (sqltypes.Value, error) {
+			return TimestampToChar(v.I, SessionLocation(ctx), tmpl)
+		}),
+		tmplFn(tInterval, Immutable, func(_ *Context, v sqltypes.Value, tmpl string) (sqltypes.Value, error) {
+			return IntervalToChar(v.Interval(), tmpl)
+		}),
+		number(tInt4), number(tInt8), number(tFloat4), number(tFloat8), number(tNumeric),
+	)
+	Register("to_timestamp", Overload{Params: []Param{T(tText), T(tText)}, Result: Returns(tTSTZ), Volatility: Stable,
+		Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			us, err := ToTimestamp(a[0].S, a[1].S, SessionLocation(ctx))
+			return sqltypes.NewTimestampTZ(us), err
+		}})
+	Register("to_date", Overload{Params: []Param{T(tText), T(tText)}, Result: Returns(tDate), Volatility: Stable,
+		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			d, err := ToDate(a[0].S, a[1].S)
+			return sqltypes.NewDate(d), err
+		}})
+}
