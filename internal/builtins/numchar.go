@@ -232,17 +232,11 @@ func layoutNumber(nodes []fmtNode, d numDesc, number string, outPreSpaces int, s
 				continue
 			}
 			o.b.WriteString(ordinal(o.number, n.kw.id == "TH"))
-		case "MI":
-			switch {
-			case o.sign == '-':
-				o.b.WriteByte('-')
-			case !o.d.is(numFill):
-				o.b.WriteByte(' ')
-			}
-		case "PL":
-			switch {
-			case o.sign == '+':
-				o.b.WriteByte('+')
+		case "MI", "PL":
+			// The sign the pattern shows, a blank for the other one.
+			switch want := map[string]byte{"MI": '-', "PL": '+'}[n.kw.id]; {
+			case o.sign == want:
+				o.b.WriteByte(want)
 			case !o.d.is(numFill):
 				o.b.WriteByte(' ')
 			}

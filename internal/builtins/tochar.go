@@ -285,17 +285,7 @@ func formatDateTime(f dtFields, tmpl string) (string, error) {
 		num := "" // a numeric field, which may take an ordinal suffix
 		switch id := n.kw.id; id {
 		case "A.M.", "P.M.", "AM", "PM", "a.m.", "p.m.", "am", "pm":
-			s := "AM"
-			if f.hour%24 >= 12 {
-				s = "PM"
-			}
-			if strings.Contains(id, ".") {
-				s = s[:1] + "." + s[1:] + "."
-			}
-			if id[0] >= 'a' {
-				s = strings.ToLower(s)
-			}
-			b.WriteString(s)
+			b.WriteString(marker(id, "AM", "PM", f.hour%24 >= 12))
 		case "HH", "HH12":
 			h := f.hour % 12
 			if h == 0 {
@@ -345,17 +335,7 @@ func formatDateTime(f dtFields, tmpl string) (string, error) {
 			if f.interval {
 				return "", errIntervalFormat()
 			}
-			s := "AD"
-			if f.year <= 0 {
-				s = "BC"
-			}
-			if strings.Contains(id, ".") {
-				s = s[:1] + "." + s[1:] + "."
-			}
-			if id[0] >= 'a' {
-				s = strings.ToLower(s)
-			}
-			b.WriteString(s)
+			b.WriteString(marker(id, "AD", "BC", f.year <= 0))
 		case "MONTH", "Month", "month", "MON", "Mon", "mon", "DAY", "Day", "day", "DY", "Dy", "dy":
 			if f.interval {
 				return "", errIntervalFormat()
@@ -483,6 +463,22 @@ func formatDateTime(f dtFields, tmpl string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// marker spells AM/PM or AD/BC (second when useSecond) the way the
+// pattern id is written: with periods (A.M.) and in its case.
+func marker(id, first, second string, useSecond bool) string {
+	s := first
+	if useSecond {
+		s = second
+	}
+	if strings.Contains(id, ".") {
+		s = s[:1] + "." + s[1:] + "."
+	}
+	if id[0] >= 'a' {
+		s = strings.ToLower(s)
+	}
+	return s
 }
 
 // zoneAbbrev is the abbreviation a zone's clocks show at an instant, as

@@ -236,12 +236,8 @@ func readFields(input string, nodes []fmtNode) (*fromChar, error) {
 		case "FX":
 			fx = true
 		case "A.M.", "P.M.", "AM", "PM":
-			words := []string{"am", "pm", "AM", "PM"}
-			if strings.Contains(up, ".") {
-				words = []string{"a.m.", "p.m.", "A.M.", "P.M."}
-			}
 			var i int
-			if i, err = r.readWord(words); err == nil {
+			if i, err = r.readWord(markers(up, "AM", "PM")); err == nil {
 				err = r.set(&out.pm, int64(i%2))
 				out.clock12 = true
 			}
@@ -308,12 +304,8 @@ func readFields(input string, nodes []fmtNode) (*fromChar, error) {
 			}
 			readInto(&out.tzm, 2)
 		case "A.D.", "B.C.", "AD", "BC":
-			words := []string{"ad", "bc", "AD", "BC"}
-			if strings.Contains(up, ".") {
-				words = []string{"a.d.", "b.c.", "A.D.", "B.C."}
-			}
 			var i int
-			if i, err = r.readWord(words); err == nil {
+			if i, err = r.readWord(markers(up, "AD", "BC")); err == nil {
 				err = r.set(&out.bc, int64(i%2))
 			}
 		case "MONTH", "MON":
@@ -404,6 +396,16 @@ func readFields(input string, nodes []fmtNode) (*fromChar, error) {
 		}
 	}
 	return out, nil
+}
+
+// markers are the spellings a marker pattern reads, the first marker at
+// even positions: with periods if the pattern has them.
+func markers(pattern, first, second string) []string {
+	var out []string
+	for _, up := range []string{pattern, strings.ToLower(pattern)} {
+		out = append(out, marker(up, first, second, false), marker(up, first, second, true))
+	}
+	return out
 }
 
 // partialYear is PostgreSQL's adjust_partial_year_to_2020.
@@ -512,7 +514,7 @@ func (f *fromChar) toTm(input string) (c sqltypes.Civil, zoned bool, offset int6
 			jan4 := sqltypes.DaysFromCivil(c.Year, 1, 4)
 			monday := jan4 - (dayOfWeek(jan4)+6)%7 + (f.ww-1)*7
 			if f.d != 0 {
-				monday += (f.d+5)%7 // Sunday (1) is the week's last day
+				monday += (f.d + 5) % 7 // Sunday (1) is the week's last day
 			}
 			c.Year, c.Month, c.Day = sqltypes.CivilFromDays(monday)
 			dated = true
