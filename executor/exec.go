@@ -182,6 +182,9 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 		if err != nil {
 			return nil, err
 		}
+		if len(x.StreamOrder) > 0 {
+			return newStreamAgg(in, x, ec), nil
+		}
 		return &aggRows{in: in, node: x, ec: ec}, nil
 	case *optimizer.Window:
 		in, err := input(x.Input)

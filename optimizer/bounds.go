@@ -201,7 +201,14 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 			other = x.L
 			op = flip(op)
 		}
-		if !okL || !planner.IsConstant(other) {
+		if !okL {
+			// date_trunc('day', ts) = '2024-01-01' is a range on ts.
+			if col, set, ok := truncationBound(x, ctx); ok {
+				return col, set, false, true
+			}
+			return 0, nil, false, false
+		}
+		if !planner.IsStatementConstant(other) {
 			return 0, nil, false, false
 		}
 		v, err := other.Eval(ctx, nil)
@@ -236,7 +243,7 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 		}
 		set := ValueSet{}
 		for _, item := range x.List {
-			if !planner.IsConstant(item) {
+			if !planner.IsStatementConstant(item) {
 				return 0, nil, false, false
 			}
 			v, err := item.Eval(ctx, nil)
@@ -268,7 +275,7 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 		return 0, nil, false, false
 	case *planner.Like:
 		cr, ok := x.E.(*planner.ColRef)
-		if !ok || x.Neg || x.CaseInsensitive || !planner.IsConstant(x.Pattern) || colKinds(cr.Index) != sqltypes.KindText {
+		if !ok || x.Neg || x.CaseInsensitive || !planner.IsStatementConstant(x.Pattern) || colKinds(cr.Index) != sqltypes.KindText {
 			return 0, nil, false, false
 		}
 		p, err := x.Pattern.Eval(ctx, nil)

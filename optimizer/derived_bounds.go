@@ -1,8 +1,11 @@
 package optimizer
 
 import (
+	"cmp"
 	"math"
+	"time"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/planner"
 )
@@ -57,4 +60,168 @@ func roundedBound(op planner.BinOp, v sqltypes.Value, k sqltypes.Kind) (ValueSet
 		return ValueSet{{Lo: sqltypes.NewInt(lo + 1), LoInc: true, HiUnb: true}}, true
 	}
 	return nil, false
+}
+
+// truncation is a nondecreasing step function of a timestamp column
+// compared with a constant: date_trunc(unit, col [, zone]), or col::date.
+type truncation struct {
+	col  int
+	kind sqltypes.Kind // the column's (and the bounds') kind
+	// trunc maps a column value to its step's start; next gives the start
+	// of the following step.
+	trunc func(int64) (int64, error)
+	next  func(int64) (int64, error)
+}
+
+// truncationOf recognises e as a truncation of a timestamp column.
+func truncationOf(e planner.Expr, ctx *planner.EvalContext) (*truncation, bool) {
+	constText := func(x planner.Expr) (string, bool) {
+		if !planner.IsStatementConstant(x) {
+			return "", false
+		}
+		v, err := x.Eval(ctx, nil)
+		return v.S, err == nil && v.K == sqltypes.KindText
+	}
+	var cr *planner.ColRef
+	unit := "day"
+	var loc *time.Location
+	switch x := e.(type) {
+	case *planner.Func:
+		if x.Name != "date_trunc" || len(x.Args) < 2 || len(x.Args) > 3 {
+			return nil, false
+		}
+		var ok bool
+		if unit, ok = constText(x.Args[0]); !ok {
+			return nil, false
+		}
+		if cr, ok = x.Args[1].(*planner.ColRef); !ok {
+			return nil, false
+		}
+		if len(x.Args) == 3 {
+			zone, ok := constText(x.Args[2])
+			if !ok {
+				return nil, false
+			}
+			var err error
+			if loc, err = builtins.LookupZone(zone); err != nil {
+				return nil, false
+			}
+		}
+	case *planner.Cast:
+		var ok bool
+		if cr, ok = x.E.(*planner.ColRef); !ok || x.To.ID != sqltypes.Date {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	step, ok := builtins.TruncStep(unit)
+	if !ok {
+		return nil, false
+	}
+	t := &truncation{col: cr.Index, kind: cr.Typ.Kind()}
+	switch t.kind {
+	case sqltypes.KindTimestamp:
+		t.trunc = func(us int64) (int64, error) { return builtins.TruncTimestamp(unit, us) }
+		t.next = func(us int64) (int64, error) { return sqltypes.TimestampAddInterval(us, step) }
+	case sqltypes.KindTimestampTZ:
+		if loc == nil {
+			loc = builtins.SessionLocation(&ctx.Fn)
+		}
+		t.trunc = func(us int64) (int64, error) { return builtins.TruncTimestampTZ(unit, us, loc) }
+		t.next = func(us int64) (int64, error) { return builtins.AddOnCalendar(us, step, loc) }
+	default:
+		return nil, false
+	}
+	return t, true
+}
+
+// truncationBound is the range of a timestamp column that satisfies
+// "trunc(col) op c": for instance date_trunc('hour', ts) >= '10:30' is
+// ts >= 11:00, and date_trunc('day', ts) = '2024-01-01' is ts in
+// ['2024-01-01', '2024-01-02'). Each bound is checked against the
+// function itself (the value just inside it satisfies the comparison, the
+// one just outside does not), so a zone's irregular days cannot make the
+// range drop a row; the comparison also stays as a residual filter.
+func truncationBound(x *planner.Binary, ctx *planner.EvalContext) (int, ValueSet, bool) {
+	op, fn, other := x.Op, x.L, x.R
+	if !planner.IsStatementConstant(other) {
+		op, fn, other = flip(x.Op), x.R, x.L
+	}
+	if !planner.IsStatementConstant(other) {
+		return 0, nil, false
+	}
+	t, ok := truncationOf(fn, ctx)
+	if !ok {
+		return 0, nil, false
+	}
+	cv, err := other.Eval(ctx, nil)
+	if err != nil || cv.IsNull() {
+		return 0, nil, false
+	}
+	c := cv.I
+	switch cv.K {
+	case sqltypes.KindDate: // col::date compared with a date: its midnight
+		if c, err = sqltypes.DateToTimestamp(cv.I); err != nil {
+			return 0, nil, false
+		}
+		if t.kind == sqltypes.KindTimestampTZ {
+			c = builtins.FromLocal(c, builtins.SessionLocation(&ctx.Fn))
+		}
+	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+	default:
+		return 0, nil, false
+	}
+	if !sqltypes.IsFiniteTimestamp(c) {
+		return 0, nil, false
+	}
+	tc, err1 := t.trunc(c)
+	next, err2 := t.next(tc)
+	if err1 != nil || err2 != nil || !sqltypes.IsFiniteTimestamp(next) {
+		return 0, nil, false
+	}
+	ceil := next
+	if tc == c {
+		ceil = c
+	}
+	// holds reports whether trunc(v) op c, for checking a bound.
+	holds := func(v int64, op planner.BinOp) bool {
+		tv, err := t.trunc(v)
+		if err != nil {
+			return false
+		}
+		return compareHolds(op, cmp.Compare(tv, c))
+	}
+	val := func(us int64) sqltypes.Value { return sqltypes.Value{K: t.kind, I: us} }
+	// from: the first value that passes; to: the first one after that fails.
+	from := func(lo int64, op planner.BinOp) (Interval, bool) {
+		return Interval{Lo: val(lo), LoInc: true, HiUnb: true}, holds(lo, op) && !holds(lo-1, op)
+	}
+	to := func(hi int64, op planner.BinOp) (Interval, bool) {
+		return Interval{Hi: val(hi), LoUnb: true}, !holds(hi, op) && holds(hi-1, op)
+	}
+	var iv Interval
+	switch op {
+	case planner.OpEq:
+		if tc != c {
+			return t.col, ValueSet{}, true // no step starts at c
+		}
+		lo, ok1 := from(c, planner.OpEq)
+		hi, ok2 := to(next, planner.OpEq)
+		iv, ok = intersectIntervals(lo, hi), ok1 && ok2
+	case planner.OpLt:
+		iv, ok = to(ceil, op)
+	case planner.OpLe:
+		iv, ok = to(next, op)
+	case planner.OpGt:
+		iv, ok = from(next, op)
+	case planner.OpGe:
+		iv, ok = from(ceil, op)
+	default:
+		return 0, nil, false
+	}
+	if !ok {
+		return 0, nil, false
+	}
+	return t.col, ValueSet{iv}, true
 }

@@ -153,7 +153,11 @@ type Aggregate struct {
 	Input   Node
 	GroupBy []planner.Expr
 	Aggs    []planner.AggCall
-	cols    []planner.Column
+	// StreamOrder, when set, is the order (in input columns) the input
+	// arrives in, which makes each group a run of consecutive rows: the
+	// groups are computed one at a time as the input streams by.
+	StreamOrder []planner.SortKey
+	cols        []planner.Column
 }
 
 // Window computes window functions over its input, which it holds.

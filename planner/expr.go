@@ -188,6 +188,10 @@ type Func struct {
 	lazy func(ctx *EvalContext, row []sqltypes.Value, args []Expr) (sqltypes.Value, error)
 	// volatile functions (now(), random()) are never constant-folded.
 	volatile bool
+	// perCall marks PostgreSQL's volatile functions (random(),
+	// clock_timestamp()): a new value at every call, where a stable one
+	// (now()) keeps its value for the statement.
+	perCall bool
 }
 
 func (e *Func) pure() bool { return !e.volatile }
@@ -609,6 +613,20 @@ func IsConstant(e Expr) bool {
 	Walk(e, func(x Expr) {
 		switch x.(type) {
 		case *ColRef, *OuterRef, *Subquery:
+			ok = false
+		}
+	})
+	return ok
+}
+
+// IsStatementConstant reports whether e has one value for the whole
+// execution of a statement: it references no column and calls no volatile
+// function (now() qualifies, random() does not), so the optimizer may
+// evaluate it once, for a key range.
+func IsStatementConstant(e Expr) bool {
+	ok := IsConstant(e)
+	Walk(e, func(x Expr) {
+		if f, isFunc := x.(*Func); isFunc && f.perCall {
 			ok = false
 		}
 	})

@@ -132,7 +132,8 @@ func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
 	if !ov.CalledOnNull {
 		fn = strict(fn)
 	}
-	f := &Func{Name: name, Args: args, Typ: res.Result, fn: fn, volatile: ov.Volatility != builtins.Immutable}
+	f := &Func{Name: name, Args: args, Typ: res.Result, fn: fn, volatile: ov.Volatility != builtins.Immutable,
+		perCall: ov.Volatility == builtins.Volatile}
 	return fold(f)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/executor"
@@ -21,6 +22,9 @@ type Config struct {
 	Logger  *slog.Logger
 	// AllowFullScan is the default of zproxy.allow_full_scan.
 	AllowFullScan bool
+	// Clock, when set, gives each statement's timestamp (now(),
+	// current_date ...) in place of the wall clock; tests pin it.
+	Clock func() time.Time
 }
 
 // Engine creates sessions over one store.

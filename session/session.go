@@ -160,6 +160,9 @@ func columnsOf(b planner.Statement) []wire.Column {
 
 // fnContext is what built-in functions see of this statement and session.
 func (s *Session) fnContext(start time.Time) builtins.Context {
+	if clock := s.engine.cfg.Clock; clock != nil {
+		start = clock()
+	}
 	return builtins.Context{Now: start, Location: time.UTC,
 		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database},
 		Settings: func(name string) (string, bool) { n, ok := canonicalVar(name); return s.vars[n], ok }}

@@ -596,3 +596,39 @@ func mulInt64(a, b int64) (int64, bool) {
 	p := a * b
 	return p, p/b == a && !(a == -1 && b == math.MinInt64) && !(b == -1 && a == math.MinInt64)
 }
+
+// TruncStep is the length of one unit of date_trunc (1 hour, 1 day, 3
+// months ...): the next boundary after a truncated value is that value
+// plus the step. ok is false for a unit date_trunc does not know.
+func TruncStep(unit string) (step sqltypes.IntervalValue, ok bool) {
+	u, _ := decodeUnit(unit, false)
+	switch u {
+	case unitMicrosecond:
+		return sqltypes.IntervalValue{Micros: 1}, true
+	case unitMillisecond:
+		return sqltypes.IntervalValue{Micros: 1000}, true
+	case unitSecond:
+		return sqltypes.IntervalValue{Micros: 1e6}, true
+	case unitMinute:
+		return sqltypes.IntervalValue{Micros: usPerMin}, true
+	case unitHour:
+		return sqltypes.IntervalValue{Micros: usPerHour}, true
+	case unitDay:
+		return sqltypes.IntervalValue{Days: 1}, true
+	case unitWeek:
+		return sqltypes.IntervalValue{Days: 7}, true
+	case unitMonth:
+		return sqltypes.IntervalValue{Months: 1}, true
+	case unitQuarter:
+		return sqltypes.IntervalValue{Months: 3}, true
+	case unitYear:
+		return sqltypes.IntervalValue{Months: 12}, true
+	case unitDecade:
+		return sqltypes.IntervalValue{Months: 120}, true
+	case unitCentury:
+		return sqltypes.IntervalValue{Months: 1200}, true
+	case unitMillennium:
+		return sqltypes.IntervalValue{Months: 12000}, true
+	}
+	return step, false
+}

@@ -101,11 +101,13 @@ func registerDateTimeOperators() {
 // later), then the time part as elapsed time.
 func TimestampTZAddInterval(ctx *Context, us int64, span sqltypes.IntervalValue) (sqltypes.Value, error) {
 	loc := SessionLocation(ctx)
-	r, err := addOnCalendar(us, span, loc)
+	r, err := AddOnCalendar(us, span, loc)
 	return sqltypes.NewTimestampTZ(r), err
 }
 
-func addOnCalendar(us int64, span sqltypes.IntervalValue, loc *time.Location) (int64, error) {
+// AddOnCalendar adds an interval to an instant as timestamptz + interval
+// does in the zone loc.
+func AddOnCalendar(us int64, span sqltypes.IntervalValue, loc *time.Location) (int64, error) {
 	if !sqltypes.IsFiniteTimestamp(us) {
 		return us, nil
 	}
