@@ -976,7 +976,7 @@ func exprLabel(node ast.ExprNode) string {
 		return exprLabel(e.Expr)
 	case *ast.FuncCallExpr:
 		if operand, t, ok := parser.CastOf(e); ok {
-			if l := exprLabel(operand); l != "?column?" {
+			if l := exprLabel(operand); l != "?column?" && !weakLabel(operand) {
 				return l
 			}
 			return castLabel(t)
@@ -1015,6 +1015,23 @@ func exprLabel(node ast.ExprNode) string {
 		}
 	}
 	return "?column?"
+}
+
+// weakLabel reports whether an expression's column name gives way to the
+// type name of a cast around it, as PostgreSQL ranks names: a CASE, or a
+// cast whose own name is its type's (2.5::float8::int is int4).
+func weakLabel(node ast.ExprNode) bool {
+	switch e := node.(type) {
+	case *ast.ParenthesesExpr:
+		return weakLabel(e.Expr)
+	case *ast.CaseExpr:
+		return true
+	case *ast.FuncCallExpr:
+		if operand, _, ok := parser.CastOf(e); ok {
+			return exprLabel(operand) == "?column?" || weakLabel(operand)
+		}
+	}
+	return false
 }
 
 // castLabel is the column name PostgreSQL gives a cast of a non-column:
