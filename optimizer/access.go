@@ -131,9 +131,13 @@ func codeInterval(a zorder.Attr, iv Interval) zorder.Interval {
 // above and below bound an attribute's codes by a value of any kind
 // (catalog's encodings: numeric and interval codes are lossy floats, so
 // their bounds keep the value's own code).
-func above(a zorder.Attr, v sqltypes.Value, inc bool) zorder.Interval { return catalog.ZAbove(a, v, inc) }
+func above(a zorder.Attr, v sqltypes.Value, inc bool) zorder.Interval {
+	return catalog.ZAbove(a, v, inc)
+}
 
-func below(a zorder.Attr, v sqltypes.Value, inc bool) zorder.Interval { return catalog.ZBelow(a, v, inc) }
+func below(a zorder.Attr, v sqltypes.Value, inc bool) zorder.Interval {
+	return catalog.ZBelow(a, v, inc)
+}
 
 // prefixFraction estimates the search-space fraction a prefix path reads:
 // the product of its bound columns' fractions.
