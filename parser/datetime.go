@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"strings"
+
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -10,14 +12,47 @@ import (
 //	x AT TIME ZONE z           → zp_at_time_zone(x, z)
 //	INTERVAL '2' HOUR          → zp_cast('2', 'interval hour')
 //
-// The planner reads zp_extract and zp_at_time_zone back (ExtractFunc,
-// AtTimeZoneFunc) and names their columns as PostgreSQL does.
+// and named arguments, make_interval(days => 3), become
+// zp_arg('days', 3). The planner reads zp_extract, zp_at_time_zone and
+// zp_arg back (ExtractFunc, AtTimeZoneFunc, NamedArgFunc) and names their
+// columns as PostgreSQL does.
 
 // ExtractFunc is what EXTRACT(field FROM x) becomes: zp_extract('field', x).
 const ExtractFunc = "zp_extract"
 
 // AtTimeZoneFunc is what x AT TIME ZONE z becomes: zp_at_time_zone(x, z).
 const AtTimeZoneFunc = "zp_at_time_zone"
+
+// NamedArgFunc marks an argument given by name: zp_arg('name', value).
+const NamedArgFunc = "zp_arg"
+
+// namedArg respells "name => value" at the => token i of a call's
+// argument list: the value runs to the next comma or closing parenthesis
+// at its depth.
+func (r *rewriter) namedArg(i int) error {
+	n := i - 1
+	if n < 1 || r.toks[n].kind != tkIdent && r.toks[n].kind != tkQIdent || !(r.toks[n-1].is("(") || r.toks[n-1].is(",")) {
+		return r.syntaxErrorAt(i)
+	}
+	end, depth := -1, 0
+	for k := i + 1; k < len(r.toks) && end < 0; k++ {
+		switch {
+		case r.toks[k].is("(") || r.toks[k].is("["):
+			depth++
+		case depth > 0 && (r.toks[k].is(")") || r.toks[k].is("]")):
+			depth--
+		case depth == 0 && (r.toks[k].is(",") || r.toks[k].is(")")):
+			end = k
+		}
+	}
+	if end < 0 || end == i+1 {
+		return r.syntaxErrorAt(i + 1)
+	}
+	r.replace(n, NamedArgFunc+"('"+strings.ReplaceAll(r.toks[n].val, "'", "''")+"'")
+	r.replace(i, ",")
+	r.ed[end].pre = ")" + r.ed[end].pre
+	return nil
+}
 
 // extract respells EXTRACT(field FROM x) at token i (the word EXTRACT,
 // followed by "("). The field is a word or a string constant.
@@ -105,7 +140,7 @@ func (r *rewriter) primaryEnd(k int) (int, bool) {
 		end = k
 	case t.is("("):
 		end = r.matching(k)
-	case t.kind == tkIdent && pgReserved[t.val] && t.val != "true" && t.val != "false" && t.val != "null":
+	case t.kind == tkIdent && pgReserved[t.val] && !valueKeywords[t.val]:
 		return 0, false
 	case t.kind == tkIdent || t.kind == tkQIdent:
 		end = k

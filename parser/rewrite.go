@@ -142,6 +142,14 @@ var notFunctionNames = map[string]bool{
 	"all": true, "some": true, "array": true, "return": true, "table": true, "update": true,
 }
 
+// valueKeywords are reserved words that are values by themselves, so a
+// cast may follow them (current_date::timestamp).
+var valueKeywords = map[string]bool{
+	"true": true, "false": true, "null": true, "current_date": true, "current_time": true,
+	"current_timestamp": true, "localtime": true, "localtimestamp": true, "current_user": true,
+	"session_user": true, "user": true, "current_role": true, "current_catalog": true, "current_schema": true,
+}
+
 // primaryStart returns the first token of the primary expression ending at
 // token j: the operand of a following "::".
 func (r *rewriter) primaryStart(j, lo int) (int, bool) {
@@ -156,7 +164,7 @@ func (r *rewriter) primaryStart(j, lo int) (int, bool) {
 	case tkString, tkNumber, tkParam:
 		return j, true
 	case tkIdent:
-		if pgReserved[t.val] && t.val != "true" && t.val != "false" && t.val != "null" {
+		if pgReserved[t.val] && !valueKeywords[t.val] {
 			return 0, false
 		}
 		return r.qualifiedStart(j, lo), true
@@ -253,6 +261,10 @@ func (r *rewriter) rewrite(head int) error {
 			r.replace(i, ", '"+castName(typ)+"')")
 			r.drop(i+1, next)
 			r.primStart[next-1] = start
+		case t.kind == tkOp && t.val == "=>":
+			if err := r.namedArg(i); err != nil {
+				return err
+			}
 		case t.kind == tkOp:
 			switch t.val {
 			case "+", "-", "*", "/", "%", "^", "<", ">", "=", "<=", ">=", "<>", "!=", "||":

@@ -297,7 +297,7 @@ func (b *Binder) coerceTo(e Expr, t sqltypes.Type, assignment bool) (Expr, error
 		case !assignment && !castAllowedImplicitly(et, t):
 			return nil, mismatch(et, t)
 		}
-		v, err := sqltypes.Cast(c.V, t)
+		v, err := castValue(c.V, c.Typ, t)
 		if err != nil {
 			return nil, err
 		}

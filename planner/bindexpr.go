@@ -75,6 +75,10 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			// -9223372036854775808 arrives as minus an unsigned literal.
 			return &Const{V: sqltypes.NewInt(math.MinInt64), Typ: sqltypes.TypeInt8}, nil
 		}
+		if v, ok := n.V.(*driver.ValueExpr); ok && n.Op == opcode.Minus && v.Kind() == driver.KindInt64 && v.GetInt64() == -math.MinInt32 {
+			// PostgreSQL reads -2147483648 as one integer literal.
+			return &Const{V: sqltypes.NewInt(math.MinInt32), Typ: sqltypes.TypeInt4}, nil
+		}
 		e, err := b.child(sc, n.V, agg)
 		if err != nil {
 			return nil, err
@@ -190,7 +194,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			}
 			b.inferParam(e, t)
 			if c, ok := e.(*Const); ok {
-				v, err := sqltypes.Cast(c.V, t)
+				v, err := castValue(c.V, c.Typ, t)
 				if err != nil {
 					return nil, err
 				}

@@ -483,7 +483,7 @@ func (e *Cast) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 	if err != nil {
 		return v, err
 	}
-	return sqltypes.Cast(v, e.To)
+	return castValue(v, e.E.Type(), e.To)
 }
 
 func (e *Func) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {

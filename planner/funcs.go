@@ -30,6 +30,12 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 	case parser.AtTimeZoneFunc:
 		// x AT TIME ZONE z is PostgreSQL's timezone(z, x).
 		return b.bindBuiltin("timezone", []Expr{args[1], args[0]})
+	case parser.NamedArgFunc:
+		c, ok := args[0].(*Const)
+		if len(args) != 2 || !ok || c.V.K != sqltypes.KindText {
+			return nil, pgerr.New(pgerr.InternalError, "malformed named argument")
+		}
+		return &namedArg{Name: c.V.S, E: args[1]}, nil
 	case "nullif":
 		if len(args) != 2 {
 			return nil, pgerr.New(pgerr.UndefinedFunction, "function nullif with %d arguments does not exist", len(args))
@@ -110,6 +116,10 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 // overload by argument types, casts the arguments to it, and folds calls of
 // immutable functions with constant arguments.
 func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
+	args, err := placeNamedArgs(name, args)
+	if err != nil {
+		return nil, err
+	}
 	types := make([]sqltypes.Type, len(args))
 	for i, a := range args {
 		types[i] = a.Type()

@@ -53,3 +53,22 @@ func fnContext(ctx *EvalContext) *builtins.Context {
 	}
 	return &ctx.Fn
 }
+
+// castValue converts v, of type from, to type to. A real is a float32 in a
+// float64: converted to numeric or to text it keeps the digits a real
+// shows (1.1, not 1.100000023841858), as PostgreSQL converts float4.
+func castValue(v sqltypes.Value, from, to sqltypes.Type) (sqltypes.Value, error) {
+	if from.ID == sqltypes.Float4 && v.K == sqltypes.KindFloat {
+		switch {
+		case to.ID == sqltypes.Numeric:
+			n, err := sqltypes.FloatToNumeric(v.F, 32)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return sqltypes.ApplyNumericTypmod(n, to)
+		case to.IsTextual():
+			v = sqltypes.NewText(string(sqltypes.AppendTextAs(nil, from, v)))
+		}
+	}
+	return sqltypes.Cast(v, to)
+}

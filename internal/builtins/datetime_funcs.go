@@ -354,3 +354,23 @@ func init() {
 			return sqltypes.NewDate(d), err
 		}})
 }
+
+// paramNames are the parameter names of the functions PostgreSQL declares
+// with them, for calls that name their arguments (make_interval(days =>
+// 3)), and how many trailing parameters have defaults (zero).
+var paramNames = map[string]struct {
+	names    []string
+	optional int
+}{
+	"make_interval":    {[]string{"years", "months", "weeks", "days", "hours", "mins", "secs"}, 7},
+	"make_date":        {[]string{"year", "month", "day"}, 0},
+	"make_timestamp":   {[]string{"year", "month", "mday", "hour", "min", "sec"}, 0},
+	"make_timestamptz": {[]string{"year", "month", "mday", "hour", "min", "sec", "timezone"}, 1},
+}
+
+// ParamNames returns a function's parameter names and how many trailing
+// ones may be left out; nil when its arguments cannot be named.
+func ParamNames(name string) ([]string, int) {
+	p := paramNames[name]
+	return p.names, p.optional
+}
