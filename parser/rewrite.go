@@ -279,6 +279,10 @@ func (r *rewriter) rewrite(head int) error {
 			// INSERT ... DEFAULT VALUES is TiDB's VALUES ().
 			r.replace(i, "")
 			r.replace(i+1, "VALUES ()")
+		case t.kind == tkIdent && t.val == "mod" && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
+			// TiDB reads MOD(a, b) as the % operator; PostgreSQL's mod() is
+			// a function (with its own name as the column's).
+			r.replace(i, "`mod`")
 		case t.kind == tkIdent && (t.val == "nextval" || t.val == "currval" || t.val == "setval" || t.val == "lastval") &&
 			r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			// TiDB's NEXTVAL takes a sequence name; PostgreSQL's a string.
