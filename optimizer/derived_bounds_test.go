@@ -1,0 +1,106 @@
+package optimizer
+
+import (
+	"math/rand"
+	"testing"
+	"time"
+
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// TestTruncationBoundsBruteForce checks the ranges derived from
+// date_trunc(unit, col) op c against the function itself: for values
+// around c and around every step boundary near it, a value is in the range
+// exactly when the comparison holds. Time zones with daylight saving and
+// half-hour offsets are included.
+func TestTruncationBoundsBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewSource(14))
+	units := []string{"microseconds", "milliseconds", "second", "minute", "hour", "day", "week", "month", "quarter", "year", "decade", "century", "millennium"}
+	ops := []planner.BinOp{planner.OpEq, planner.OpLt, planner.OpLe, planner.OpGt, planner.OpGe}
+	zones := []string{"UTC", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Europe/London"}
+	steps := map[string]int64{"microseconds": 1, "milliseconds": 1000, "second": 1e6, "minute": 60e6, "hour": 3600e6,
+		"day": 86400e6, "week": 7 * 86400e6, "month": 31 * 86400e6, "quarter": 92 * 86400e6, "year": 366 * 86400e6,
+		"decade": 3653 * 86400e6, "century": 36525 * 86400e6, "millennium": 365250 * 86400e6}
+	bounded := 0
+	for iter := 0; iter < 3000; iter++ {
+		unit := units[rng.Intn(len(units))]
+		op := ops[rng.Intn(len(ops))]
+		kind := sqltypes.KindTimestamp
+		loc := time.UTC
+		if rng.Intn(2) == 0 {
+			kind = sqltypes.KindTimestampTZ
+			loc, _ = builtins.LookupZone(zones[rng.Intn(len(zones))])
+		}
+		trunc := func(us int64) int64 {
+			var r int64
+			var err error
+			if kind == sqltypes.KindTimestamp {
+				r, err = builtins.TruncTimestamp(unit, us)
+			} else {
+				r, err = builtins.TruncTimestampTZ(unit, us, loc)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		// c: an instant between 1900 and 2100, on a step boundary half the time.
+		c := int64(rng.Int63n(200*365*86400e6)) - 70*365*86400e6
+		if rng.Intn(2) == 0 {
+			c = trunc(c)
+		}
+		typ := sqltypes.Type{ID: sqltypes.Timestamp}
+		if kind == sqltypes.KindTimestampTZ {
+			typ = sqltypes.TypeTimestampTZ
+		}
+		fn := &planner.Func{Name: "date_trunc", Typ: typ, Args: []planner.Expr{
+			&planner.Const{V: sqltypes.NewText(unit), Typ: sqltypes.TypeText},
+			&planner.ColRef{Index: 0, Name: "ts", Typ: typ},
+		}}
+		cmp := &planner.Binary{Op: op, L: fn, R: &planner.Const{V: sqltypes.Value{K: kind, I: c}, Typ: typ}, Typ: sqltypes.TypeBool}
+		if rng.Intn(2) == 0 { // the constant on the left
+			cmp = &planner.Binary{Op: flip(op), L: cmp.R, R: fn, Typ: sqltypes.TypeBool}
+		}
+		ctx := &planner.EvalContext{Fn: builtins.Context{Location: loc}}
+		col, set, ok := truncationBound(cmp, ctx)
+		if !ok {
+			continue // no bound: the filter alone decides, which is always right
+		}
+		if col != 0 {
+			t.Fatalf("bound on column %d", col)
+		}
+		bounded++
+		// Samples: around c and around the step boundaries next to it.
+		step := steps[unit]
+		var xs []int64
+		for _, base := range []int64{c, trunc(c), trunc(c) + step, trunc(c) - 1} {
+			for d := int64(-2); d <= 2; d++ {
+				xs = append(xs, base+d)
+			}
+			xs = append(xs, base+rng.Int63n(2*step+1)-step)
+		}
+		for _, x := range xs {
+			tx := trunc(x)
+			want := compareHolds(op, cmpInt(tx, c))
+			if got := set.contains(sqltypes.Value{K: kind, I: x}); got != want {
+				t.Fatalf("date_trunc(%q, ts) %s %d in %v: ts = %d (trunc %d) in range %v, comparison %v",
+					unit, op, c, loc, x, tx, got, want)
+			}
+		}
+	}
+	if bounded < 2900 {
+		t.Errorf("only %d of 3000 comparisons became ranges", bounded)
+	}
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
