@@ -85,7 +85,9 @@ func TestZones(t *testing.T) {
 		t.Errorf("unknown zone: %v", err)
 	}
 	ny, _ := LookupZone("America/New_York")
-	local := func(y int, m time.Month, d, h, mi int) int64 { return time.Date(y, m, d, h, mi, 0, 0, time.UTC).UnixMicro() }
+	local := func(y int, m time.Month, d, h, mi int) int64 {
+		return time.Date(y, m, d, h, mi, 0, 0, time.UTC).UnixMicro()
+	}
 	for _, c := range []struct {
 		local, want int64
 	}{
