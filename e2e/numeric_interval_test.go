@@ -47,16 +47,7 @@ func TestNumericIntervalRoundTrip(t *testing.T) {
 		}
 	}
 
-	reads := []struct {
-		name string
-		mode pgx.QueryExecMode
-		opts []any
-	}{
-		{"binary", pgx.QueryExecModeCacheStatement, nil},
-		{"text", pgx.QueryExecModeCacheStatement, []any{pgx.QueryResultFormats{pgx.TextFormatCode}}},
-		{"simple", pgx.QueryExecModeSimpleProtocol, nil},
-	}
-	for _, rd := range reads {
+	for _, rd := range resultReads {
 		t.Run(rd.name, func(t *testing.T) {
 			conn := tg.Connect(t, rd.mode)
 			rows, err := conn.Query(testCtx(t), "SELECT id, n, p, iv FROM num_iv ORDER BY id", rd.opts...)
@@ -121,6 +112,18 @@ func TestNumericIntervalRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// resultReads are the ways a test reads results back: binary and text
+// results of prepared statements, and the simple protocol.
+var resultReads = []struct {
+	name string
+	mode pgx.QueryExecMode
+	opts []any
+}{
+	{"binary", pgx.QueryExecModeCacheStatement, nil},
+	{"text", pgx.QueryExecModeCacheStatement, []any{pgx.QueryResultFormats{pgx.TextFormatCode}}},
+	{"simple", pgx.QueryExecModeSimpleProtocol, nil},
 }
 
 // sameNumeric compares a numeric with PostgreSQL's text of the value

@@ -9,6 +9,7 @@ import (
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/parser"
@@ -337,7 +338,7 @@ func castAllowedImplicitly(from, to sqltypes.Type) bool {
 	dateish := func(k sqltypes.Kind) bool {
 		return k == sqltypes.KindDate || k == sqltypes.KindTimestamp || k == sqltypes.KindTimestampTZ
 	}
-	return dateish(tk) && dateish(fk)
+	return dateish(tk) && dateish(fk) || builtins.ImplicitCast(from, to)
 }
 
 func castAllowedAssignment(from, to sqltypes.Type) bool {

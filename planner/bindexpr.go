@@ -514,9 +514,10 @@ func (b *Binder) unify(l, r Expr) (Expr, Expr, error) {
 		return l, r, err
 	case lt.Kind() == rt.Kind(), lt.IsNumeric() && rt.IsNumeric():
 		return l, r, nil
-	case castAllowedImplicitly(lt, rt):
-		// date vs timestamp: compare as timestamps.
-		if lt.Kind() == sqltypes.KindDate {
+	case castAllowedImplicitly(lt, rt) || castAllowedImplicitly(rt, lt):
+		// date vs timestamp compare as timestamps, time vs interval as
+		// intervals: the side that converts implicitly (only) is cast.
+		if castAllowedImplicitly(lt, rt) && (lt.Kind() == sqltypes.KindDate || !castAllowedImplicitly(rt, lt)) {
 			l, err = b.coerceTo(l, rt, false)
 		} else {
 			r, err = b.coerceTo(r, lt, false)

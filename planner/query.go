@@ -1056,6 +1056,10 @@ func castLabel(t sqltypes.Type) string {
 		return "timestamptz"
 	case sqltypes.Timestamp:
 		return "timestamp"
+	case sqltypes.Time:
+		return "time"
+	case sqltypes.TimeTZ:
+		return "timetz"
 	case sqltypes.Numeric, sqltypes.Interval, sqltypes.BPChar:
 		return sqltypes.Type{ID: t.ID}.String() // the name without modifiers
 	}

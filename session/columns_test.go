@@ -41,6 +41,8 @@ func TestResultColumns(t *testing.T) {
 			"to_char text; to_char text; to_date date; to_timestamp timestamp with time zone; to_timestamp timestamp with time zone; make_date date; make_timestamp timestamp without time zone; make_timestamptz timestamp with time zone; make_interval interval"},
 		{`SELECT age(now()), age(localtimestamp, localtimestamp), justify_days(interval '1 day'), justify_hours(interval '1 day'), justify_interval(interval '1 day'), isfinite(now()), timezone('UTC', now())`,
 			"age interval; age interval; justify_days interval; justify_hours interval; justify_interval interval; isfinite boolean; timezone timestamp without time zone"},
+		{`SELECT time '10:00', timetz '10:00+02', '10:00'::time, current_time, localtime, current_time(2), make_time(1, 2, 3), time '10:00' + interval '1 hour', time '10:00' - time '09:00', date '2024-01-01' + time '10:00', date '2024-01-01' + timetz '10:00+02', extract(hour from time '10:00')`,
+			"time time without time zone; timetz time with time zone; time time without time zone; current_time time with time zone; localtime time without time zone; current_time time with time zone; make_time time without time zone; ?column? time without time zone; ?column? interval; ?column? timestamp without time zone; ?column? timestamp with time zone; extract numeric"},
 	}
 	ctx := context.Background()
 	store, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})

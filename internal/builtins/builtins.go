@@ -299,6 +299,8 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return true
 	case from.ID == sqltypes.Timestamp && to.ID == sqltypes.TimestampTZ:
 		return true
+	case from.ID == sqltypes.Time && (to.ID == sqltypes.Interval || to.ID == sqltypes.TimeTZ):
+		return true
 	}
 	return false
 }

@@ -8,14 +8,27 @@ import (
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
-func init() {
-	f := func(params []sqltypes.Type, res sqltypes.Type, vol Volatility, eval func(*Context, []sqltypes.Value) (sqltypes.Value, error)) Overload {
-		ps := make([]Param, len(params))
-		for i, p := range params {
-			ps[i] = T(p)
-		}
-		return Overload{Params: ps, Result: Returns(res), Volatility: vol, Eval: eval}
+// partFuncs are the two functions that read a field of a date or time:
+// extract returns numeric (PostgreSQL 14 and later), date_part double
+// precision.
+var partFuncs = []struct {
+	name string
+	typ  sqltypes.Type
+	out  func(part) sqltypes.Value
+}{{"extract", tNumeric, part.numeric}, {"date_part", tFloat8, part.float}}
+
+// fixedOverload is an overload of concrete parameter types and one result
+// type.
+func fixedOverload(params []sqltypes.Type, res sqltypes.Type, vol Volatility, eval func(*Context, []sqltypes.Value) (sqltypes.Value, error)) Overload {
+	ps := make([]Param, len(params))
+	for i, p := range params {
+		ps[i] = T(p)
 	}
+	return Overload{Params: ps, Result: Returns(res), Volatility: vol, Eval: eval}
+}
+
+func init() {
+	f := fixedOverload
 	tsv := func(us int64, err error) (sqltypes.Value, error) { return sqltypes.NewTimestamp(us), err }
 	tstzv := func(us int64, err error) (sqltypes.Value, error) { return sqltypes.NewTimestampTZ(us), err }
 	ivv := func(iv sqltypes.IntervalValue, err error) (sqltypes.Value, error) {
@@ -41,13 +54,7 @@ func init() {
 		}),
 	)
 
-	// extract returns numeric (PostgreSQL 14 and later), date_part double
-	// precision; both read the same fields.
-	for _, fn := range []struct {
-		name string
-		typ  sqltypes.Type
-		out  func(part) sqltypes.Value
-	}{{"extract", tNumeric, part.numeric}, {"date_part", tFloat8, part.float}} {
+	for _, fn := range partFuncs {
 		out := fn.out
 		wrap := func(p part, err error) (sqltypes.Value, error) {
 			if err != nil {

@@ -108,6 +108,8 @@ func ParseText(t Type, s string) (Value, error) {
 			return Null, err
 		}
 		return NewArray(a), nil
+	case Time, TimeTZ:
+		return ParseTime(s, t.ID == TimeTZ)
 	}
 	return Null, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", t)
 }
@@ -336,6 +338,10 @@ func AppendText(buf []byte, v Value) []byte {
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:
 		return AppendArray(buf, v.Array())
+	case KindTime:
+		return AppendTime(buf, v.I)
+	case KindTimeTZ:
+		return AppendTimeTZ(buf, v.TimeTZ())
 	}
 	return buf
 }
