@@ -168,6 +168,9 @@ func (b *Binder) coerceArgs(args []Expr, types []sqltypes.Type) error {
 func (b *Binder) commonArgType(args []Expr, ctx string) (sqltypes.Type, error) {
 	typ := sqltypes.TypeUnknown
 	for _, a := range args {
+		if a.Type().ID == sqltypes.Unknown {
+			continue // an untyped NULL or literal takes the others' type
+		}
 		t, err := commonType(typ, a.Type(), ctx)
 		if err != nil {
 			return typ, err

@@ -511,10 +511,14 @@ func (b *Binder) bindValues(lists []*ast.RowExpr, e env) (Rel, error) {
 				return nil, err
 			}
 			rows[i][j] = x
+			// All rows resolve together: untyped NULLs and literals take
+			// the type of the typed ones, in any row.
 			if i == 0 {
 				types[j] = x.Type()
-			} else if types[j], err = commonType(types[j], x.Type(), "VALUES"); err != nil {
-				return nil, err
+			} else if x.Type().ID != sqltypes.Unknown {
+				if types[j], err = commonType(types[j], x.Type(), "VALUES"); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
