@@ -66,6 +66,38 @@ type Column struct {
 	Default string `json:"default,omitempty"`
 	// Identity is "always" or "by default" for an identity column.
 	Identity string `json:"identity,omitempty"`
+	// Sequence names the sequence the column's default (SERIAL, DEFAULT
+	// nextval('s')) or identity draws from: DROP SEQUENCE finds the
+	// columns depending on it here.
+	Sequence string `json:"sequence,omitempty"`
+	// Attr is the name of the store attribute holding the column's values
+	// when it differs from Name: a renamed column keeps its attribute, and
+	// a column added after another of its name was dropped gets a fresh
+	// one (so the dropped column's values never come back).
+	Attr string `json:"attr,omitempty"`
+	// Missing, for a column added with a constant DEFAULT by ALTER TABLE,
+	// is that default's text: rows written before the column existed
+	// have no attribute for it and read as this value (PostgreSQL's
+	// attmissingval). Rows written since store an explicit null attribute
+	// for NULL, so the two never mix.
+	Missing string `json:"missing,omitempty"`
+}
+
+// AttrName is the store attribute of the column's values.
+func (c *Column) AttrName() string {
+	if c.Attr != "" {
+		return c.Attr
+	}
+	return c.Name
+}
+
+// MissingValue is the value rows written before the column existed read
+// as (NULL unless Missing is set).
+func (c *Column) MissingValue() (sqltypes.Value, error) {
+	if c.Missing == "" {
+		return sqltypes.Null, nil
+	}
+	return sqltypes.ParseText(c.Type, c.Missing)
 }
 
 // Check is a CHECK constraint: every row's value of the expression must
@@ -125,7 +157,11 @@ type Index struct {
 
 // Table describes a table.
 type Table struct {
-	ID         uint64      `json:"id"`
+	// ID identifies the table for its whole life (privileges, OIDs).
+	ID uint64 `json:"id"`
+	// DataID, when set, is the ID its rows are stored under instead
+	// (StoreID): TRUNCATE moves the table to fresh partitions.
+	DataID     uint64      `json:"data_id,omitempty"`
 	Name       string      `json:"name"`
 	Columns    []Column    `json:"columns"`
 	PrimaryKey []KeyColumn `json:"primary_key"`
@@ -136,6 +172,21 @@ type Table struct {
 	// Owner is the role that created the table and holds every privilege
 	// on it (empty for tables created before roles existed).
 	Owner string `json:"owner,omitempty"`
+	// Rewrite, while a primary-key change copies the rows to their new
+	// keys, is the table as it will be (new key, store IDs); writes to the
+	// table are refused meanwhile (ObjectInUse) and a restart abandons the
+	// change (executor/rekey.go).
+	Rewrite *Table `json:"rewrite,omitempty"`
+	// TTL, when set, expires rows (ttl.go).
+	TTL *TTL `json:"ttl,omitempty"`
+	// RetiredAttrs are store attributes of dropped columns: rows still
+	// hold them, so no new column may use them.
+	RetiredAttrs []string `json:"retired_attrs,omitempty"`
+	// Revision is the catalog version that last wrote this descriptor (0
+	// for descriptors written before revisions existed). A transaction
+	// commits only if the tables it wrote still have the revisions its
+	// statements planned with (see executor.Txn).
+	Revision uint64 `json:"revision,omitempty"`
 
 	// Virtual holds the rows of a view computed by the catalog
 	// (information_schema, pg_catalog); nil for a stored table.
@@ -464,6 +515,26 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 	}
 }
 
+// DescriptorKey is the store key of the named table's descriptor: a
+// transaction reads and share-locks it to learn that the table's schema did
+// not change before its commit.
+func DescriptorKey(table string) kv.Key {
+	return kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + table)}
+}
+
+// DescriptorRevision returns the revision of the table descriptor item it
+// (read at DescriptorKey); ok is false when the item does not exist.
+func DescriptorRevision(it kv.Item) (rev uint64, ok bool, err error) {
+	if !kv.Found(it) {
+		return 0, false, nil
+	}
+	t, err := decodeTable(it)
+	if err != nil {
+		return 0, false, err
+	}
+	return t.Revision, true, nil
+}
+
 func decodeTable(it kv.Item) (*Table, error) {
 	var t Table
 	if err := decodeDesc(it, &t); err != nil {
@@ -527,6 +598,7 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		}
 		ops := []kv.Op{{Kind: kv.OpPut, Key: kv.Key{Partition: CatalogPartition, Sort: versionKey(next)}, Cond: kv.CondNotExists}}
 		for _, t := range ch.Put {
+			t.Revision = next
 			op, err := putDescriptor(tablePrefix+t.Name, t)
 			if err != nil {
 				return nil, err
@@ -579,12 +651,41 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 	return nil, pgerr.Wrap(ErrConflict, pgerr.SerializationFailure, "schema change conflicted with concurrent changes")
 }
 
+// StoreID is the ID the table's rows are stored under (see Partition).
+func (t *Table) StoreID() uint64 {
+	if t.DataID != 0 {
+		return t.DataID
+	}
+	return t.ID
+}
+
+// MaxObjectsPerChange bounds how many tables, indexes and sequences one
+// catalog change may create (see ObjectID).
+const MaxObjectsPerChange = 1024
+
+// ObjectID is the ID of the i-th object (table, index or sequence) a
+// catalog change at version creates: unique, since versions are, and past
+// every ID an earlier version handed out (including the plain version
+// numbers early catalogs used), and small enough to serve as a
+// PostgreSQL OID for a long time (version < 2^22).
+func ObjectID(version uint64, i int) uint64 {
+	return version*MaxObjectsPerChange + uint64(i)
+}
+
 // Clone returns a deep copy of t, for building a changed descriptor.
 func (t *Table) Clone() *Table {
 	c := *t
 	c.Columns = append([]Column(nil), t.Columns...)
 	c.PrimaryKey = append([]KeyColumn(nil), t.PrimaryKey...)
 	c.Checks = append([]Check(nil), t.Checks...)
+	c.RetiredAttrs = append([]string(nil), t.RetiredAttrs...)
+	if t.TTL != nil {
+		ttl := *t.TTL
+		c.TTL = &ttl
+	}
+	if t.Rewrite != nil {
+		c.Rewrite = t.Rewrite.Clone()
+	}
 	c.Indexes = make([]*Index, len(t.Indexes))
 	for i, ix := range t.Indexes {
 		cp := *ix

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -33,18 +34,25 @@ const (
 	seqTag   = 'S'
 )
 
-// SequencePartition is the partition of a sequence's state item (one item,
-// sort key "s", attribute SequenceAttr the next value not yet handed out).
-func SequencePartition(seqID uint64) []byte {
-	return partition(seqTag, seqID, 0)
+// SequenceKey is the key of a sequence's state item: its own partition,
+// holding, as PostgreSQL's sequence relation does, the last value handed
+// out (SequenceLastAttr), whether it was (SequenceCalledAttr: false after
+// CREATE or setval(s, v, false), when v itself is next) and VersionAttr,
+// which every change increments so that claims of value blocks by several
+// proxies are conditional writes.
+func SequenceKey(seqID uint64) kv.Key {
+	return kv.Key{Partition: partition(seqTag, seqID, 0), Sort: []byte("s")}
 }
 
-// SequenceAttr names the attribute holding a sequence's next value.
-const SequenceAttr = ReservedPrefix + "next"
+// Attributes of a sequence's state item.
+const (
+	SequenceLastAttr   = ReservedPrefix + "last"
+	SequenceCalledAttr = ReservedPrefix + "called"
+)
 
-// TablePartition returns the partition key of shard of table t.
-func TablePartition(tableID uint64, shard int) []byte {
-	return partition(rowTag, tableID, shard)
+// Partition returns the partition key of shard of the table's rows.
+func (t *Table) Partition(shard int) []byte {
+	return partition(rowTag, t.StoreID(), shard)
 }
 
 // IndexPartition returns the partition key of shard of an index.
@@ -123,7 +131,7 @@ func ShardOf(pk []byte, shards int) int {
 // RowKey returns the store key of a table row.
 func (t *Table) RowKey(row []sqltypes.Value) kv.Key {
 	pk := t.EncodePK(nil, row)
-	return kv.Key{Partition: TablePartition(t.ID, ShardOf(pk, t.Shards)), Sort: pk}
+	return kv.Key{Partition: t.Partition(ShardOf(pk, t.Shards)), Sort: pk}
 }
 
 // VersionAttr is the attribute holding a row's version: 1 when inserted,
@@ -141,17 +149,39 @@ const ReservedPrefix = "zproxy:"
 func (t *Table) RowAttrs(row []sqltypes.Value, version int64) []kv.Attr {
 	attrs := make([]kv.Attr, 0, len(row)+1)
 	for i, v := range row {
-		if v.IsNull() {
-			continue
-		}
-		attrs = append(attrs, ValueAttr(t.Columns[i].Name, v))
+		attrs = t.appendAttr(attrs, i, v)
 	}
+	attrs = t.appendExpiry(attrs, row)
 	return append(attrs, kv.Attr{Name: VersionAttr, Kind: kv.AttrInt, I: version})
+}
+
+// appendAttr appends column i's value: nothing for NULL, except in a
+// column with a Missing value, where an absent attribute means "written
+// before the column existed" and NULL needs an explicit null attribute.
+func (t *Table) appendAttr(attrs []kv.Attr, i int, v sqltypes.Value) []kv.Attr {
+	c := &t.Columns[i]
+	if v.IsNull() {
+		if c.Missing == "" {
+			return attrs
+		}
+		return append(attrs, kv.Attr{Name: c.AttrName(), Kind: kv.AttrNull})
+	}
+	return append(attrs, ValueAttr(c.AttrName(), v))
 }
 
 // RowVersion returns the version attribute of a stored row (an AttrNull for
 // a row written without one).
-func RowVersion(attrs []kv.Attr) kv.Attr { return kv.Lookup(attrs, VersionAttr) }
+//
+// The result owns its memory: a store's scan may hand out attributes whose
+// names and bytes point into a buffer that its next item overwrites, and a
+// version is kept (as a write condition) long after the scan moved on.
+func RowVersion(attrs []kv.Attr) kv.Attr {
+	v := kv.Lookup(attrs, VersionAttr)
+	v.Name = VersionAttr
+	v.S = strings.Clone(v.S)
+	v.B = bytes.Clone(v.B)
+	return v
+}
 
 // ValueAttr converts one value into a named store attribute. Timestamps and
 // dates are stored as integers (µs and days since the Unix epoch; ±infinity
@@ -229,9 +259,13 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindText:
 			// Scanned attributes may alias store memory (kv.Iterator).
 			return sqltypes.NewText(strings.Clone(a.S)), nil
-		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ:
+		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
+		case sqltypes.KindJSONB, sqltypes.KindArray:
+			// Parsed documents and arrays keep substrings of their text,
+			// which must not alias store memory.
+			return sqltypes.ParseText(storedType(t), strings.Clone(a.S))
 		case sqltypes.KindBPChar:
 			return sqltypes.NewBPChar(strings.Clone(a.S)), nil
 		case sqltypes.KindJSON:
@@ -254,6 +288,13 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 func (t *Table) DecodeRow(attrs []kv.Attr, row []sqltypes.Value) error {
 	for i := range row {
 		row[i] = sqltypes.Null
+		if t.Columns[i].Missing != "" {
+			v, err := t.Columns[i].MissingValue()
+			if err != nil {
+				return err
+			}
+			row[i] = v
+		}
 	}
 	for _, a := range attrs {
 		i := t.columnOrdinal(a.Name)
@@ -272,7 +313,7 @@ func (t *Table) DecodeRow(attrs []kv.Attr, row []sqltypes.Value) error {
 func (t *Table) columnOrdinal(name string) int {
 	// Tables are narrow; a linear scan beats a map for typical widths.
 	for i := range t.Columns {
-		if t.Columns[i].Name == name {
+		if t.Columns[i].AttrName() == name {
 			return i
 		}
 	}
@@ -333,11 +374,9 @@ func (t *Table) EntryAttrs(ix *Index, row []sqltypes.Value) []kv.Attr {
 	cols := t.EntryColumns(ix)
 	attrs := make([]kv.Attr, 0, len(cols))
 	for _, c := range cols {
-		if !row[c].IsNull() {
-			attrs = append(attrs, ValueAttr(t.Columns[c].Name, row[c]))
-		}
+		attrs = t.appendAttr(attrs, c, row[c])
 	}
-	return attrs
+	return t.appendExpiry(attrs, row)
 }
 
 // ZType maps a SQL type onto its Z-order attribute type. Numeric and

@@ -29,6 +29,8 @@ type Executor struct {
 	// schema until their batch is committed; an index build holds it
 	// exclusively while it reads and indexes one chunk of rows.
 	Gate sync.RWMutex
+	// seqs caches the blocks of sequence values this process claimed.
+	seqs sequences
 }
 
 // New returns an Executor for store.
@@ -56,6 +58,9 @@ type RunOptions struct {
 	// Fn is what built-in functions see (the statement's timestamp, the
 	// session); a zero Now means the time the statement starts running.
 	Fn builtins.Context
+	// Txn, if set, is the session's transaction: the statement reads its
+	// snapshot with its writes applied and buffers its own writes in it.
+	Txn *Txn
 }
 
 // Run starts executing a read plan.
@@ -73,8 +78,11 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 	if budget <= 0 {
 		budget = DefaultWorkMem
 	}
-	ec := &execCtx{ex: e, ctx: ctx, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
+	ec := &execCtx{ex: e, ctx: ctx, kv: e.Store, txn: opts.Txn, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
 		ctes: map[int]*cteState{}, work: map[int][][]sqltypes.Value{}}
+	if opts.Txn != nil {
+		ec.kv = opts.Txn.kv
+	}
 	fn := opts.Fn
 	if fn.Now.IsZero() {
 		fn.Now = time.Now()
@@ -86,8 +94,12 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 // execCtx is one execution of a plan (and, for a subplan run, of a part of
 // it: then eval carries the outer rows).
 type execCtx struct {
-	ex      *Executor
-	ctx     context.Context
+	ex  *Executor
+	ctx context.Context
+	// kv is what the statement reads and writes through: the store, or
+	// the session's transaction (txn).
+	kv      kv.ReadWriter
+	txn     *Txn
 	eval    *planner.EvalContext
 	stats   map[optimizer.Node]*optimizer.NodeStats
 	kvStats *kv.Stats
@@ -158,7 +170,11 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
 	switch x := n.(type) {
 	case *optimizer.Scan:
-		return ec.newScan(ctx, x)
+		r, err := ec.newScan(ctx, x)
+		if err != nil {
+			return nil, err
+		}
+		return ec.lockRows(r, x.Table, 0, x.Lock), nil
 	case *optimizer.Values:
 		return &valuesRows{ec: ec, node: x}, nil
 	case *optimizer.Rowset:
@@ -227,7 +243,7 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 		if err != nil {
 			return nil, err
 		}
-		return &lookupJoinRows{ec: ec, node: x, left: in}, nil
+		return ec.lockRows(&lookupJoinRows{ec: ec, node: x, left: in}, x.Table, len(x.Left.Columns()), x.Lock), nil
 	case *optimizer.NestedLoop:
 		return ec.newNestedLoop(ctx, x)
 	case *optimizer.Apply:

@@ -102,9 +102,9 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 	t := s.node.Table
 	keys := make([]kv.Key, len(s.node.Points))
 	for i, p := range s.node.Points {
-		keys[i] = kv.Key{Partition: catalog.TablePartition(t.ID, catalog.ShardOf(p, t.Shards)), Sort: p}
+		keys[i] = kv.Key{Partition: t.Partition(catalog.ShardOf(p, t.Shards)), Sort: p}
 	}
-	items, err := s.ec.ex.Store.Get(ctx, kv.GetRequest{Keys: keys, Stats: &s.stats})
+	items, err := s.ec.kv.Get(ctx, kv.GetRequest{Keys: keys, Stats: &s.stats})
 	if err != nil {
 		return err
 	}
@@ -343,7 +343,7 @@ func (st *shardStream) done() bool {
 func (st *shardStream) read(ctx context.Context) error {
 	n := st.s.node
 	t := n.Table
-	partition := catalog.TablePartition(t.ID, st.shard)
+	partition := t.Partition(st.shard)
 	if n.Index != nil {
 		partition = catalog.IndexPartition(n.Index.ID, st.shard)
 	}
@@ -363,7 +363,7 @@ func (st *shardStream) read(ctx context.Context) error {
 		if n.Limit > 0 && n.Residual == nil && n.ZSchema == nil {
 			req.Limit = n.Limit
 		}
-		it := st.s.ec.ex.Store.Scan(ctx, req)
+		it := st.s.ec.kv.Scan(ctx, req)
 		misses := 0
 		for seen := 1; ; seen++ {
 			if seen%cancelCheckEvery == 0 && ctx.Err() != nil {
@@ -453,7 +453,7 @@ func (st *shardStream) flushLookups(ctx context.Context) error {
 	for i, p := range st.pending {
 		keys[i] = t.RowKey(p.row)
 	}
-	items, err := st.s.ec.ex.Store.Get(ctx, kv.GetRequest{Keys: keys, Stats: &st.s.stats})
+	items, err := st.s.ec.kv.Get(ctx, kv.GetRequest{Keys: keys, Stats: &st.s.stats})
 	if err != nil {
 		return err
 	}

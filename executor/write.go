@@ -33,11 +33,8 @@ type change struct {
 
 // writeSet collects the store ops of one statement.
 type writeSet struct {
-	t   *catalog.Table
-	ops []kv.Op
-	// groups[i] is the op index where change i starts, so a batch too large
-	// for one atomic write is split between rows, never inside one.
-	groups  []int
+	t       *catalog.Table
+	ops     []kv.Op
 	changes []change
 }
 
@@ -45,7 +42,6 @@ type writeSet struct {
 // index (building ones too).
 func (w *writeSet) add(c change) {
 	t := w.t
-	w.groups = append(w.groups, len(w.ops))
 	w.changes = append(w.changes, c)
 	var oldKey, newKey kv.Key
 	if c.old != nil {
@@ -118,61 +114,63 @@ func lostRace(err error) bool {
 	return errors.As(err, &ce) && ce.op.Cond == kv.CondAttrEquals
 }
 
-// commit writes the ops atomically, in one batch if the backend allows it,
-// else in row-aligned chunks of at most MaxAtomicOps (each atomic). It
-// returns how many changes were applied: all of them, or on error those of
-// the chunks written before the failing one.
-func (e *Executor) commit(ctx context.Context, w *writeSet, stats *kv.Stats) (int, error) {
+// commit writes a statement's changes, all or none: into the session's
+// transaction when there is one (they become durable at its COMMIT); else
+// as one atomic batch when the backend takes that many ops; else in a
+// transaction of the statement's own, which has no size limit.
+func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) error {
 	if len(w.ops) == 0 {
-		return len(w.changes), nil
+		return nil
 	}
-	max := e.Caps.MaxAtomicOps
-	if max <= 0 || len(w.ops) <= max {
-		if err := e.writeBatch(ctx, w.ops, stats); err != nil {
-			return 0, err
-		}
-		return len(w.changes), nil
+	if ec.txn != nil {
+		ec.txn.noteWrite(w.t)
+		return writeErr(ec.txn.kv.Write(ctx, kv.Batch{Ops: w.ops, Stats: stats}), w.ops)
 	}
-	start, applied := 0, 0
-	for start < len(w.ops) {
-		end, rows := start, applied
-		for i, g := range w.groups {
-			if g > start && g-start <= max {
-				end, rows = g, i
-			}
-		}
-		if len(w.ops)-start <= max {
-			end, rows = len(w.ops), len(w.changes)
-		}
-		if end == start {
-			return applied, pgerr.New(pgerr.ProgramLimitExceeded, "one row of table %q needs more than %d store writes (too many indexes for this backend)", w.t.Name, max)
-		}
-		if err := e.writeBatch(ctx, w.ops[start:end], stats); err != nil {
-			return applied, err
-		}
-		start, applied = end, rows
+	e := ec.ex
+	if max := e.Caps.MaxAtomicOps; max <= 0 || len(w.ops) <= max {
+		return writeErr(e.Store.Write(ctx, kv.Batch{Ops: w.ops, Atomic: true, Stats: stats}), w.ops)
 	}
-	return applied, nil
+	txn, err := e.Begin(ctx, false, stats)
+	if err != nil {
+		return err
+	}
+	txn.noteWrite(w.t)
+	if err := writeErr(txn.kv.Write(ctx, kv.Batch{Ops: w.ops, Stats: stats}), w.ops); err != nil {
+		txn.Rollback()
+		return err
+	}
+	// The session holds the Gate for the whole statement, so only other
+	// proxies' schema changes need checking (nil current).
+	return txn.Commit(ctx, nil)
 }
 
-func (e *Executor) writeBatch(ctx context.Context, ops []kv.Op, stats *kv.Stats) error {
-	err := e.Store.Write(ctx, kv.Batch{Ops: ops, Atomic: true, Stats: stats})
+// writeErr turns a failed write condition into a conflictError naming the
+// op, and gives other store errors their SQLSTATE.
+func writeErr(err error, ops []kv.Op) error {
 	var cf *kv.ConditionFailedError
 	if errors.As(err, &cf) {
 		return &conflictError{op: ops[cf.Index]}
 	}
 	if err != nil {
-		return ClassifyError(err)
+		return txnErr(err)
 	}
 	return nil
 }
 
 // ClassifyError gives store failures a SQLSTATE through
-// pgerr.ClassifyAs: an unreachable or throttled store is 08006 (the client
-// may retry), a canceled statement 57014, anything else 58030.
+// pgerr.ClassifyAs: a transaction conflict is 40001 and an unreachable or
+// throttled store 08006 (the client may retry either), a canceled
+// statement 57014, anything else 58030.
 func ClassifyError(err error) error {
 	if err == nil {
 		return nil
+	}
+	var ce *kv.ConflictError
+	if errors.As(err, &ce) && pgerr.As(err) == nil {
+		// A transaction lost to a concurrent one (first committer wins),
+		// worded as PostgreSQL words it.
+		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update").
+			WithHint("Retry the transaction.")
 	}
 	return pgerr.ClassifyAs(err, pgerr.IOError, "store error")
 }
@@ -230,20 +228,23 @@ func checkRow(t *catalog.Table, row []sqltypes.Value) error {
 	return nil
 }
 
-// current is a row as stored now, with its version.
+// current is a row as stored now, with its version. expired marks a row
+// of a table with a TTL that has expired but is still stored: invisible to
+// the statement, but in the way of a write of its key.
 type current struct {
 	row     []sqltypes.Value
 	version kv.Attr
+	expired bool
 }
 
 // readCurrent reads the rows at the given keys with a consistent batched
 // get; missing keys are absent from the map (keyed by sort key).
-func (e *Executor) readCurrent(ctx context.Context, t *catalog.Table, keys []kv.Key, stats *kv.Stats) (map[string]current, error) {
+func (ec *execCtx) readCurrent(ctx context.Context, t *catalog.Table, keys []kv.Key, stats *kv.Stats) (map[string]current, error) {
 	out := make(map[string]current, len(keys))
 	if len(keys) == 0 {
 		return out, nil
 	}
-	items, err := e.Store.Get(ctx, kv.GetRequest{Keys: keys, Consistent: true, Stats: stats})
+	items, err := ec.kv.Get(ctx, kv.GetRequest{Keys: keys, Consistent: true, Stats: stats})
 	if err != nil {
 		return nil, ClassifyError(err)
 	}
@@ -255,7 +256,7 @@ func (e *Executor) readCurrent(ctx context.Context, t *catalog.Table, keys []kv.
 		if err := t.DecodeRow(it.Attrs, row); err != nil {
 			return nil, err
 		}
-		out[string(keys[i].Sort)] = current{row: row, version: catalog.RowVersion(it.Attrs)}
+		out[string(keys[i].Sort)] = current{row: row, version: catalog.RowVersion(it.Attrs), expired: t.Expired(row, ec.eval.Now)}
 	}
 	return out, nil
 }
@@ -285,6 +286,20 @@ type WriteResult struct {
 
 // Write executes an INSERT, UPDATE or DELETE plan.
 func (e *Executor) Write(ctx context.Context, plan *optimizer.Plan, params []sqltypes.Value, opts RunOptions) (WriteResult, error) {
+	var target *catalog.Table
+	switch n := plan.Root.(type) {
+	case *optimizer.Insert:
+		target = n.Table
+	case *optimizer.Update:
+		target = n.Table
+	case *optimizer.Delete:
+		target = n.Table
+	}
+	if target != nil {
+		if err := notRewriting(target); err != nil {
+			return WriteResult{}, err
+		}
+	}
 	ec := e.newExecCtx(ctx, params, opts)
 	switch n := plan.Root.(type) {
 	case *optimizer.Insert:
@@ -365,7 +380,6 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 	if n.OnConflict == nil {
 		// Uniqueness is the store's condition on each row put: no read.
 		rowID := hiddenRowID(t)
-		var applied int
 		for attempt := 0; ; attempt++ {
 			w := &writeSet{t: t}
 			seen := map[string]bool{}
@@ -382,10 +396,10 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 				w.add(change{new: row})
 			}
 			if !dup {
-				applied, err = ec.ex.commit(ctx, w, stats)
+				err = ec.commit(ctx, w, stats)
 			}
 			var ce *conflictError
-			if rowID >= 0 && (dup || errors.As(err, &ce) && ce.op.Cond == kv.CondNotExists && applied == 0) && attempt < 3 {
+			if rowID >= 0 && (dup || errors.As(err, &ce) && ce.op.Cond == kv.CondNotExists) && attempt < 3 {
 				// A random row id met one already taken (rare): draw new ones.
 				for _, row := range rows {
 					row[rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
@@ -394,10 +408,16 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 			}
 			break
 		}
+		var ce *conflictError
+		if t.TTL != nil && errors.As(err, &ce) && ce.op.Cond == kv.CondNotExists {
+			// The key may hold an expired row not yet removed: read the
+			// keys and replace such rows.
+			return ec.upsert(ctx, n, rows, stats)
+		}
 		if err != nil {
 			return WriteResult{}, finishWrite(t, err)
 		}
-		res.Count = int64(applied)
+		res.Count = int64(len(rows))
 		if n.Returning != nil {
 			for _, row := range rows {
 				r, err := ec.returningRow(n.Returning, row)
@@ -417,33 +437,32 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 // read; a concurrent insert or update of one of those rows makes it read
 // again and decide again.
 func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]sqltypes.Value, stats *kv.Stats) (WriteResult, error) {
-	e, ev := ec.ex, ec.eval
+	ev := ec.eval
 	t := ins.Table
 	keys := make([]kv.Key, len(rows))
 	for i, row := range rows {
 		keys[i] = t.RowKey(row)
 	}
-	var total int64
-	var returned [][]sqltypes.Value
-	done := map[string]bool{} // rows applied by earlier chunks of this statement
 	for attempt := 0; ; attempt++ {
-		cur, err := e.readCurrent(ctx, t, keys, stats)
+		cur, err := ec.readCurrent(ctx, t, keys, stats)
 		if err != nil {
 			return WriteResult{}, err
 		}
 		w := &writeSet{t: t}
 		touched := map[string]bool{}
-		var order []string
 		for i, row := range rows {
 			k := string(keys[i].Sort)
-			if done[k] {
-				continue
-			}
 			old, exists := cur[k]
 			switch {
 			case !exists:
 				w.add(change{new: row})
 				cur[k] = current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}}
+			case old.expired:
+				// An expired row still stored: the insert replaces it.
+				w.add(change{old: old.row, new: row, oldVersion: old.version})
+				cur[k] = current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: old.version.I + 1}}
+			case ins.OnConflict == nil:
+				return WriteResult{}, duplicateKey(t, t.RowAttrs(row, 0))
 			case ins.OnConflict.DoNothing:
 				continue
 			case touched[k]:
@@ -472,30 +491,26 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 				w.add(change{old: old.row, new: updated, oldVersion: old.version})
 			}
 			touched[k] = true
-			order = append(order, k)
 		}
-		applied, err := e.commit(ctx, w, stats)
-		total += int64(applied)
-		for _, k := range order[:applied] {
-			done[k] = true
-		}
-		if ins.Returning != nil {
-			for _, c := range w.changes[:applied] {
-				r, rerr := ec.returningRow(ins.Returning, c.new)
-				if rerr != nil {
-					return WriteResult{}, rerr
-				}
-				returned = append(returned, r)
-			}
-		}
+		err = ec.commit(ctx, w, stats)
 		var ce *conflictError
-		if errors.As(err, &ce) && attempt < maxConflictRetries {
+		if errors.As(err, &ce) && ec.txn == nil && attempt < maxConflictRetries {
 			continue // a row changed or appeared since it was read
 		}
 		if err != nil {
 			return WriteResult{}, finishWrite(t, err)
 		}
-		return WriteResult{Count: total, Returning: returned}, nil
+		res := WriteResult{Count: int64(len(w.changes))}
+		if ins.Returning != nil {
+			for _, c := range w.changes {
+				r, err := ec.returningRow(ins.Returning, c.new)
+				if err != nil {
+					return WriteResult{}, err
+				}
+				res.Returning = append(res.Returning, r)
+			}
+		}
+		return res, nil
 	}
 }
 
@@ -520,7 +535,7 @@ func (ec *execCtx) targets(ctx context.Context, t *catalog.Table, src optimizer.
 		// read these rows need.
 		out := make([]target, len(s.Points))
 		for i, p := range s.Points {
-			out[i] = target{key: kv.Key{Partition: catalog.TablePartition(t.ID, catalog.ShardOf(p, t.Shards)), Sort: p}}
+			out[i] = target{key: kv.Key{Partition: t.Partition(catalog.ShardOf(p, t.Shards)), Sort: p}}
 		}
 		return out, nil
 	}
@@ -555,30 +570,27 @@ func (ec *execCtx) targets(ctx context.Context, t *catalog.Table, src optimizer.
 // retrying rows a concurrent statement changed first.
 func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.Node, recheck planner.Expr, ret *planner.Returning, stats *kv.Stats,
 	mk func(old current, extra []sqltypes.Value) (change, error)) (WriteResult, error) {
-	e := ec.ex
 	tgts, err := ec.targets(ctx, t, src)
 	if err != nil {
 		return WriteResult{}, err
 	}
 	w := len(t.Columns)
-	var res WriteResult
 	for attempt := 0; ; attempt++ {
 		keys := make([]kv.Key, len(tgts))
 		for i, tg := range tgts {
 			keys[i] = tg.key
 		}
-		cur, err := e.readCurrent(ctx, t, keys, stats)
+		cur, err := ec.readCurrent(ctx, t, keys, stats)
 		if err != nil {
 			return WriteResult{}, err
 		}
 		ws := &writeSet{t: t}
-		var order []target
 		var outRows [][]sqltypes.Value
 		newKeys := map[string]bool{}
 		for _, tg := range tgts {
 			old, ok := cur[string(tg.key.Sort)]
-			if !ok {
-				continue // deleted or moved since the scan
+			if !ok || old.expired {
+				continue // deleted, moved or expired since the scan
 			}
 			if recheck != nil {
 				v, err := recheck.Eval(ec.eval, old.row)
@@ -607,7 +619,6 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 				newKeys[nk] = true
 			}
 			ws.add(c)
-			order = append(order, tg)
 			if ret != nil {
 				base := c.new
 				if base == nil {
@@ -620,17 +631,14 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 				outRows = append(outRows, r)
 			}
 		}
-		applied, err := e.commit(ctx, ws, stats)
-		res.Count += int64(applied)
-		res.Returning = append(res.Returning, outRows[:min(applied, len(outRows))]...)
-		if lostRace(err) && attempt < maxConflictRetries {
-			tgts = order[applied:] // earlier chunks are written; redo the rest
-			continue
+		err = ec.commit(ctx, ws, stats)
+		if lostRace(err) && ec.txn == nil && attempt < maxConflictRetries {
+			continue // a row changed since it was read: read again, recheck
 		}
 		if err != nil {
 			return WriteResult{}, finishWrite(t, err)
 		}
-		return res, nil
+		return WriteResult{Count: int64(len(ws.changes)), Returning: outRows}, nil
 	}
 }
 

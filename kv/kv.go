@@ -117,7 +117,9 @@ func Lookup(attrs []Attr, name string) Attr {
 
 // Batch is a list of writes. When Atomic is set, all ops apply or none do,
 // and the batch must not exceed Capabilities.MaxAtomicOps (the caller
-// splits); conditions are only allowed in atomic batches. A non-atomic batch
+// splits); conditions are only allowed in atomic batches, and each is
+// checked against the store as the batch's earlier ops leave it (two puts
+// of one new key with CondNotExists: the second fails). A non-atomic batch
 // may be of any size and is applied in backend-sized chunks, each durable
 // before Write returns.
 type Batch struct {
@@ -224,6 +226,28 @@ type Store interface {
 	// Close releases the store. Writes acknowledged before Close are durable.
 	Close() error
 }
+
+// ExpiresAttr names an attribute a put may carry: the Unix time in seconds
+// (AttrInt) after which the backend may delete the item on its own, at no
+// write cost (DynamoDB's TTL). Until it does, the item reads as any other,
+// without this attribute on backends that act on it: filtering expired
+// items is the caller's business. Backends without such a feature store
+// it as an ordinary attribute.
+const ExpiresAttr = "\x00expires"
+
+// ReadWriter is what a statement reads and writes through: a Store (each
+// request on its own) or a Txn (a snapshot with the transaction's writes).
+// Both satisfy it, so the executor's operators need not know which.
+type ReadWriter interface {
+	Get(ctx context.Context, req GetRequest) ([]Item, error)
+	Scan(ctx context.Context, req ScanRequest) Iterator
+	Write(ctx context.Context, b Batch) error
+}
+
+var (
+	_ ReadWriter = Store(nil)
+	_ ReadWriter = Txn(nil)
+)
 
 // Found reports whether an item returned by Get exists.
 func Found(it Item) bool { return it.Key.Partition != nil }
@@ -457,6 +481,9 @@ type ConflictError struct {
 	Key    Key
 	Reason string // for the error message; never parse it
 }
+
+// SQLState implements pgerr.SQLStater: the client may retry (40001).
+func (e *ConflictError) SQLState() string { return pgerr.SerializationFailure }
 
 func (e *ConflictError) Error() string {
 	if e.Reason == "" {

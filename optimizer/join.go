@@ -41,7 +41,10 @@ type LookupJoin struct {
 	Residual    planner.Expr
 	Needed      []int
 	// Batch is how many left rows one round of lookups serves.
-	Batch    int
+	Batch int
+	// Lock is the row lock of a SELECT ... FOR UPDATE / FOR SHARE on the
+	// inner rows the join matches.
+	Lock     planner.LockStrength
 	Reason   string
 	Rejected []Rejection
 	cols     []planner.Column

@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -325,8 +326,27 @@ func (b *builder) lookupJoin(kind planner.JoinKind, left, right planner.Rel, lk,
 	lj := &LookupJoin{Kind: kind, Left: l, Table: t, Alias: s.Alias, Index: best.index, KeyCols: best.keyCols,
 		KeyExprs: b.exprs(best.exprs), PointGet: best.pointGet, Lookup: best.index != nil && !best.covering,
 		InnerFilter: scanFilter(right), Residual: b.expr(andAll(rest)), Needed: neededOf(rneed, scanFilter(right)),
-		Batch: lookupBatch, Reason: why, Rejected: rejected, cols: joinCols(kind, l.Columns(), tableCols(t))}
+		Batch: lookupBatch, Reason: why, Rejected: rejected, cols: joinCols(kind, l.Columns(), tableCols(t)), Lock: s.Lock}
+	if s.Lock != planner.LockNone {
+		lj.Needed = withKey(t, lj.Needed)
+	}
 	return lj, true, nil
+}
+
+// withKey adds the primary-key columns to a list of needed columns: a
+// locking read names each row it locks by its key.
+func withKey(t *catalog.Table, needed []int) []int {
+	have := map[int]bool{}
+	for _, c := range needed {
+		have[c] = true
+	}
+	for _, k := range t.PrimaryKey {
+		if !have[k.Column] {
+			needed = append(needed, k.Column)
+		}
+	}
+	sort.Ints(needed)
+	return needed
 }
 
 // boundBy reports whether the lookup path binds key column col with e.

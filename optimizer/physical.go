@@ -25,18 +25,18 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 	switch s := stmt.(type) {
 	case *planner.Query:
 		b.checkLeading(s.Plan)
-		plan.Root, _, err = b.build(applyLogicalRules(s.Plan), request{})
+		plan.Root, _, err = b.build(b.logical(s.Plan), request{})
 		if err == nil {
 			plan.Columns = s.Plan.Columns()
 		}
 	case *planner.Insert:
 		var src Node
-		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: s.OnConflict, Returning: b.returning(s.Returning)}
 		}
 	case *planner.Update:
 		var src Node
-		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			set := make(map[int]planner.Expr, len(s.Set))
 			for c, e := range s.Set {
 				set[c] = b.expr(e)
@@ -45,7 +45,7 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 		}
 	case *planner.Delete:
 		var src Node
-		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			plan.Root = &Delete{Table: s.Table, Source: src, Recheck: s.Recheck, Returning: b.returning(s.Returning)}
 		}
 	default:
@@ -172,7 +172,7 @@ func (b *builder) expr(e planner.Expr) planner.Expr {
 			return nil
 		}
 		inner := &builder{opts: b.opts, ctx: b.ctx, notices: b.notices, ctes: b.ctes}
-		root, _, err := inner.build(applyLogicalRules(sq.Plan), request{})
+		root, _, err := inner.build(inner.logical(sq.Plan), request{})
 		if err == nil {
 			err = inner.err
 		}
@@ -322,7 +322,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			a.Filter = b.expr(a.Filter)
 			aggs[i] = a
 		}
-		agg := &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, cols: n.Columns()}
+		agg := &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, GroupingSets: n.GroupingSets, cols: n.Columns()}
 		if streaming {
 			agg.StreamOrder = order
 		}
@@ -382,7 +382,7 @@ func (b *builder) cte(c *planner.CTE) (*CTE, error) {
 	if p, ok := b.ctes[c.ID]; ok {
 		return p, nil
 	}
-	root, _, err := b.build(applyLogicalRules(c.Plan), request{})
+	root, _, err := b.build(b.logical(c.Plan), request{})
 	if err != nil {
 		return nil, err
 	}
@@ -501,6 +501,11 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 	for _, c := range withSub {
 		usedCols(c, need)
 	}
+	if s.Lock != planner.LockNone {
+		for _, k := range s.Table.PrimaryKey {
+			need[k.Column] = true // a locked row is named by its key
+		}
+	}
 	spec := &scanSpec{Table: s.Table, Alias: s.Alias, Filter: andAll(plain), Hints: s.Hints, Order: req.order}
 	spec.Needed = neededOf(need, spec.Filter)
 	var scan *Scan
@@ -513,6 +518,7 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 	if err != nil {
 		return nil, false, err
 	}
+	scan.Lock = s.Lock
 	delivered := len(req.order) > 0 && scan.Ordered && !scan.Dynamic
 	if req.limit > 0 && len(withSub) == 0 && (len(req.order) == 0 || delivered) {
 		scan.Limit = req.limit
@@ -586,7 +592,12 @@ func (n *Scan) Resolve(ctx *planner.EvalContext) (*Scan, error) {
 	spec := *n.spec
 	spec.Filter = filter
 	var discard []*pgerr.Error
-	return planScan(&spec, ctx, n.opts, &discard)
+	out, err := planScan(&spec, ctx, n.opts, &discard)
+	if err != nil {
+		return nil, err
+	}
+	out.Lock = n.Lock
+	return out, nil
 }
 
 // tableCols is the layout of a table scan's rows.

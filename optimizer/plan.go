@@ -94,6 +94,9 @@ type Scan struct {
 	Residual planner.Expr
 	// Needed are the table columns the statement reads.
 	Needed []int
+	// Lock is the row lock of a SELECT ... FOR UPDATE / FOR SHARE on the
+	// rows the scan yields.
+	Lock planner.LockStrength
 
 	// Dynamic scans read outer rows (a correlated subquery, the inner side
 	// of an Apply): their access path is chosen again each time they open,
@@ -157,7 +160,10 @@ type Aggregate struct {
 	// arrives in, which makes each group a run of consecutive rows: the
 	// groups are computed one at a time as the input streams by.
 	StreamOrder []planner.SortKey
-	cols        []planner.Column
+	// GroupingSets as in planner.Aggregate: every set is hashed in the
+	// same one pass over the input.
+	GroupingSets [][]int
+	cols         []planner.Column
 }
 
 // Window computes window functions over its input, which it holds.

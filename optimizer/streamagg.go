@@ -129,7 +129,8 @@ func groupKeySource(e planner.Expr) (keySource, bool) {
 // contiguous when every column but the last is grouped by its own value;
 // the last may be grouped by any nondecreasing function of it.
 func groupOrder(n *planner.Aggregate, req request) (order []planner.SortKey, deliversReq bool) {
-	if len(n.GroupBy) == 0 {
+	if len(n.GroupBy) == 0 || n.GroupingSets != nil {
+		// Grouping sets are hashed together in one pass (see Aggregate).
 		return nil, false
 	}
 	srcs := map[int]bool{} // column → grouped by its own value

@@ -43,7 +43,7 @@ func TestRewrite(t *testing.T) {
 		{`select "Foo"."Bar" from "Foo"`, "select `Foo`.`Bar` from `Foo`"},
 		{`SELECT 'It''s', 'a\b', E'x\ty\\z\'q', E'\x41\101\u00e9', $$a'b$$, $t$ $$ $t$`,
 			"select 'It''s','a\\b','x\ty\\z''q','AAé','a''b',' $$ '"},
-		{`SELECT 'a' || 'b'`, "select concat('a', 'b')"},
+		{`SELECT 'a' || 'b'`, "select 'a'|zp_op('||')|'b'"},
 		{`SELECT a::int, a::integer, a::int4, a::int2, a::smallint, a::bigint, a::int8`,
 			"select zp_cast(`a`, 'integer'),zp_cast(`a`, 'integer'),zp_cast(`a`, 'integer'),zp_cast(`a`, 'smallint'),zp_cast(`a`, 'smallint'),zp_cast(`a`, 'bigint'),zp_cast(`a`, 'bigint')"},
 		{`SELECT a::real, a::float4, a::double precision, a::float8, a::float, a::float(10)`,
@@ -79,7 +79,10 @@ func TestRewrite(t *testing.T) {
 		{`SELECT a FROM t JOIN u ON t.a = u.b`, "select `a` from `t` join `u` on `t`.`a`=`u`.`b`"},
 		{`BEGIN`, "start transaction"},
 		{`BEGIN TRANSACTION READ ONLY`, "start transaction read only"},
-		{`START TRANSACTION ISOLATION LEVEL SERIALIZABLE`, "start transaction"},
+		{`START TRANSACTION ISOLATION LEVEL SERIALIZABLE`, "begin serializable"},
+		{`BEGIN READ WRITE, ISOLATION LEVEL READ COMMITTED`, "begin read committed"},
+		{`SAVEPOINT a`, "savepoint a"}, {`RELEASE a`, "release savepoint a"}, {`RELEASE SAVEPOINT a`, "release savepoint a"},
+		{`ROLLBACK TO a`, "rollback TO a"}, {`ROLLBACK WORK TO SAVEPOINT a`, "rollback TO a"},
 		{`COMMIT`, "commit"}, {`END`, "commit"}, {`COMMIT WORK`, "commit"},
 		{`ROLLBACK`, "rollback"}, {`ABORT TRANSACTION`, "rollback"},
 		{`SET zproxy.allow_full_scan = off`, "set @@session.`zproxy.allow_full_scan`='off'"},
@@ -419,7 +422,7 @@ func TestErrors(t *testing.T) {
 		{`SELECT ""`, pgerr.SyntaxError, 8, `zero-length delimited identifier`},
 		{`SELECT 12abc`, pgerr.SyntaxError, 8, `trailing junk`},
 		{`SELECT a # b`, pgerr.FeatureNotSupported, 10, `operator # is not supported`},
-		{`SELECT a ? b`, pgerr.FeatureNotSupported, 10, `operator ?`},
+		{`SELECT a ## b`, pgerr.FeatureNotSupported, 10, `operator ##`},
 		{"SELECT `a`", pgerr.FeatureNotSupported, 8, "operator `"},
 		{`SELECT 1::foo`, pgerr.UndefinedObject, 11, `type "foo" does not exist`},
 		{`SELECT CAST(1 AS money)`, pgerr.FeatureNotSupported, 18, `type money is not supported`},
@@ -534,5 +537,125 @@ func TestLimits(t *testing.T) {
 				t.Fatalf("got %v (%s), want %q", err, got, c.code)
 			}
 		})
+	}
+}
+
+func TestSequenceStatements(t *testing.T) {
+	i64 := func(v int64) *int64 { return &v }
+	cases := []struct {
+		sql  string
+		want SequenceStatement
+		err  string
+	}{
+		{sql: `CREATE SEQUENCE s`, want: SequenceStatement{Kind: "create", Names: []string{"s"}}},
+		{sql: `CREATE SEQUENCE IF NOT EXISTS public.s AS integer INCREMENT BY -2 MINVALUE -10 NO MAXVALUE START WITH 5 CACHE 20 CYCLE OWNED BY t.id`,
+			want: SequenceStatement{Kind: "create", IfNotExists: true, Names: []string{"s"}, Options: SequenceOptions{
+				Type: "integer", Increment: i64(-2), Min: i64(-10), NoMax: true, Start: i64(5), Cache: i64(20), Cycle: boolp(true), OwnedBy: "t.id"}}},
+		{sql: `CREATE SEQUENCE s BIT_REVERSED`, want: SequenceStatement{Kind: "create", Names: []string{"s"}, Options: SequenceOptions{BitReversed: true}}},
+		{sql: `ALTER SEQUENCE IF EXISTS s RESTART WITH 7 NO CYCLE`, want: SequenceStatement{Kind: "alter", IfExists: true, Names: []string{"s"}, Options: SequenceOptions{Restart: i64(7), Cycle: boolp(false)}}},
+		{sql: `ALTER SEQUENCE s RESTART`, want: SequenceStatement{Kind: "alter", Names: []string{"s"}, Options: SequenceOptions{RestartStart: true}}},
+		{sql: `ALTER SEQUENCE s RENAME TO t`, want: SequenceStatement{Kind: "alter", Names: []string{"s"}, RenameTo: "t"}},
+		{sql: `DROP SEQUENCE IF EXISTS a, b CASCADE`, want: SequenceStatement{Kind: "drop", IfExists: true, Names: []string{"a", "b"}, Cascade: true}},
+		{sql: `CREATE SEQUENCE s START 1 START 2`, err: "42601"},
+		{sql: `CREATE SEQUENCE s AS text`, err: "22023"},
+		{sql: `CREATE SEQUENCE s RESTART 1`, err: "42601"},
+		{sql: `CREATE TEMP SEQUENCE s`, err: "0A000"},
+	}
+	for _, c := range cases {
+		t.Run(c.sql, func(t *testing.T) {
+			stmts, err := Parse(c.sql)
+			if c.err != "" {
+				if pgerr.CodeOf(err) != c.err {
+					t.Fatalf("err = %v (%s), want %s", err, pgerr.CodeOf(err), c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := *stmts[0].Sequence
+			got.Pos = 0
+			if !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("got %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+	o, err := ParseSequenceOptions("START WITH 100 INCREMENT 5")
+	if err != nil || *o.Start != 100 || *o.Increment != 5 {
+		t.Fatalf("identity options: %+v %v", o, err)
+	}
+}
+
+func boolp(b bool) *bool { return &b }
+
+func TestAlterTableStatements(t *testing.T) {
+	cases := []struct {
+		sql   string
+		kinds []AlterKind
+		err   string
+	}{
+		{sql: `ALTER TABLE t ADD COLUMN c int DEFAULT 5 NOT NULL`, kinds: []AlterKind{AlterAddColumn}},
+		{sql: `ALTER TABLE IF EXISTS ONLY public.t ADD IF NOT EXISTS c text, DROP COLUMN IF EXISTS d CASCADE`, kinds: []AlterKind{AlterAddColumn, AlterDropColumn}},
+		{sql: `ALTER TABLE t RENAME COLUMN a TO b`, kinds: []AlterKind{AlterRenameColumn}},
+		{sql: `ALTER TABLE t RENAME a TO b`, kinds: []AlterKind{AlterRenameColumn}},
+		{sql: `ALTER TABLE t RENAME TO u`, kinds: []AlterKind{AlterRenameTable}},
+		{sql: `ALTER TABLE t ALTER COLUMN a SET DEFAULT now(), ALTER b DROP DEFAULT, ALTER a SET NOT NULL, ALTER b DROP NOT NULL`,
+			kinds: []AlterKind{AlterSetDefault, AlterDropDefault, AlterSetNotNull, AlterDropNotNull}},
+		{sql: `ALTER TABLE t ALTER COLUMN a TYPE bigint, ALTER b SET DATA TYPE varchar(10) USING b::varchar(10)`, kinds: []AlterKind{AlterColumnType, AlterColumnType}},
+		{sql: `ALTER TABLE t SET (ttl = '30 days', ttl_column = ts)`, kinds: []AlterKind{AlterSetOptions}},
+		{sql: `ALTER TABLE t RESET (ttl, ttl_column)`, kinds: []AlterKind{AlterResetOptions}},
+		{sql: `ALTER INDEX IF EXISTS i RENAME TO j`, kinds: []AlterKind{AlterRenameIndex}},
+		{sql: `ALTER TABLE t RENAME TO u, ADD c int`, err: "42601"},
+		{sql: `ALTER TABLE t ALTER a SET STATISTICS 5`, err: "0A000"},
+		{sql: `ALTER TABLE t ADD COLUMN`, err: "42601"},
+	}
+	for _, c := range cases {
+		t.Run(c.sql, func(t *testing.T) {
+			stmts, err := Parse(c.sql)
+			if c.err != "" {
+				if pgerr.CodeOf(err) != c.err {
+					t.Fatalf("err = %v (%s), want %s", err, pgerr.CodeOf(err), c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []AlterKind
+			for _, a := range stmts[0].Alter.Actions {
+				got = append(got, a.Kind)
+			}
+			if !reflect.DeepEqual(got, c.kinds) {
+				t.Fatalf("kinds %v, want %v", got, c.kinds)
+			}
+		})
+	}
+	st, _ := Parse(`ALTER TABLE t ADD COLUMN c int DEFAULT 5 NOT NULL, ALTER d SET DEFAULT 'x' || 'y'`)
+	a := st[0].Alter.Actions
+	if a[0].Extras == nil || a[0].Extras.Default != "5" || a[1].Default != "'x' || 'y'" {
+		t.Fatalf("defaults: %+v %+v", a[0].Extras, a[1])
+	}
+}
+
+func TestAlterPrimaryKey(t *testing.T) {
+	for sql, want := range map[string][]KeyPart{
+		`ALTER TABLE t ADD PRIMARY KEY (a, b DESC)`:                        {{Column: "a"}, {Column: "b", Desc: true}},
+		`ALTER TABLE t ADD CONSTRAINT t_pk PRIMARY KEY (a)`:                {{Column: "a"}},
+		`ALTER TABLE t ALTER PRIMARY KEY USING COLUMNS (b)`:                {{Column: "b"}},
+		`ALTER TABLE t DROP CONSTRAINT t_pkey, ADD PRIMARY KEY (b ASC, c)`: {{Column: "b"}, {Column: "c"}},
+	} {
+		stmts, err := Parse(sql)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		a := stmts[0].Alter.Actions[0]
+		if a.Kind != AlterPrimaryKey || !reflect.DeepEqual(a.Key, want) {
+			t.Errorf("%s: %+v", sql, a)
+		}
+	}
+	// Other constraints stay with TiDB's grammar.
+	stmts, err := Parse(`ALTER TABLE t ADD CONSTRAINT u UNIQUE (a)`)
+	if err == nil && stmts[0].Alter != nil {
+		t.Errorf("UNIQUE parsed as a primary-key change")
 	}
 }

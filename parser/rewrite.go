@@ -202,6 +202,9 @@ func (r *rewriter) qualifiedStart(j, lo int) int {
 // any EXPLAIN prefix) is head, applying the construct handlers and then
 // the token-level rewrites.
 func (r *rewriter) rewrite(head int) error {
+	if err := r.pgSyntax(head); err != nil {
+		return err
+	}
 	if err := r.relational(head); err != nil {
 		return err
 	}
@@ -239,6 +242,20 @@ func (r *rewriter) rewrite(head int) error {
 			if err := r.extract(i); err != nil {
 				return err
 			}
+		case t.kind == tkIdent && t.val == "for" && (r.peek(i+1, "no") && r.peek(i+2, "key") && r.peek(i+3, "update") ||
+			r.peek(i+1, "key") && r.peek(i+2, "share")):
+			// FOR NO KEY UPDATE and FOR KEY SHARE lock as FOR UPDATE and
+			// FOR SHARE (zproxy has no key-only lock strengths; the
+			// stronger lock only conflicts more).
+			if r.toks[i+1].is("no") {
+				r.drop(i+1, i+3)
+			} else {
+				r.drop(i+1, i+2)
+			}
+		case t.kind == tkIdent && t.val == "default" && r.peek(i+1, "values") && r.peek(head, "insert"):
+			// INSERT ... DEFAULT VALUES is TiDB's VALUES ().
+			r.replace(i, "")
+			r.replace(i+1, "VALUES ()")
 		case t.kind == tkIdent && t.val == "cast" && r.peek(i+1, "("):
 			if err := r.castCall(i); err != nil {
 				return err
@@ -275,10 +292,6 @@ func (r *rewriter) rewrite(head int) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported").WithPosition(r.pos(i))
 		case t.kind == tkPunct && t.val == ":":
 			return r.syntaxErrorAt(i)
-		case t.kind == tkIdent && t.val == "default" && r.peek(i+1, "values") && r.peek(head, "insert"):
-			// INSERT ... DEFAULT VALUES is TiDB's VALUES ().
-			r.replace(i, "")
-			r.replace(i+1, "VALUES ()")
 		case t.kind == tkIdent && t.val == "mod" && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			// TiDB reads MOD(a, b) as the % operator; PostgreSQL's mod() is
 			// a function (with its own name as the column's).
@@ -287,10 +300,6 @@ func (r *rewriter) rewrite(head int) error {
 			r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			// TiDB's NEXTVAL takes a sequence name; PostgreSQL's a string.
 			r.replace(i, "`"+t.val+"`")
-		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance") && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
-			// TiDB reads STDDEV and VARIANCE as MySQL's population forms;
-			// PostgreSQL's are the sample ones.
-			r.replace(i, map[string]string{"stddev": "stddev_samp", "variance": "var_samp"}[t.val])
 		case t.kind == tkIdent && t.val == "concat" && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			// TiDB turns || into concat(), which must stay NULL-strict;
 			// Postgres's concat() function skips NULLs, so it gets its own name.
@@ -428,6 +437,14 @@ func (r *rewriter) constructs(head int) error {
 			return r.createIndex(k + 1)
 		}
 	case "insert":
+		// OVERRIDING SYSTEM VALUE | USER VALUE (identity columns).
+		for k := head + 1; k+2 < len(r.toks); k++ {
+			if r.peek(k, "overriding") && (r.peek(k+1, "system") || r.peek(k+1, "user")) && r.peek(k+2, "value") {
+				r.st.Overriding = r.toks[k+1].val
+				r.drop(k, k+3)
+				break
+			}
+		}
 		return r.onConflict(head)
 	case "drop":
 		// DROP TABLE/VIEW ... CASCADE | RESTRICT: TiDB parses and forgets it.

@@ -19,6 +19,18 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Role = rs // no AST: see RoleStatement
 		return nil, err
 	}
+	if ss, err := r.sequenceStmt(); err != nil || ss != nil {
+		r.st.Sequence = ss // no AST: see SequenceStatement
+		return nil, err
+	}
+	if as, err := r.alterTableStmt(); err != nil || as != nil {
+		r.st.Alter = as // no AST: see AlterTableStatement
+		return nil, err
+	}
+	if ts, err := r.truncateStmt(); err != nil || ts != nil {
+		r.st.Truncate = ts // no AST: see TruncateStatement
+		return nil, err
+	}
 	n := len(r.toks)
 	switch t.val {
 	case "begin", "start":
@@ -31,22 +43,44 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		} else if r.peek(1, "work") || r.peek(1, "transaction") {
 			k = 2
 		}
+		// The modes parse as SET TRANSACTION's do; the statement keeps
+		// READ ONLY and, in Mode, the isolation level asked for.
 		stmt := &ast.BeginStmt{}
-		for ; k < n; k++ {
-			switch {
-			case r.peek(k, "read") && r.peek(k+1, "only"):
-				stmt.ReadOnly = true
-				k++
-			case r.toks[k].kind == tkIdent || r.peek(k, ","):
-				// isolation levels, READ WRITE, [NOT] DEFERRABLE: accepted
-			default:
-				return nil, r.syntaxErrorAt(k)
+		if k < n {
+			modes, err := r.transactionModes(k, "")
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range modes.(*ast.SetStmt).Variables {
+				v := m.Value.(ast.ValueExpr).GetString()
+				switch m.Name {
+				case "read_only":
+					stmt.ReadOnly = v == "on"
+				case "isolation":
+					stmt.Mode = v
+				}
 			}
 		}
 		return stmt, nil
 	case "commit", "end", "rollback", "abort":
-		if t.val == "rollback" && (r.peek(1, "to") || r.peek(1, "prepared")) {
-			return nil, nil
+		if t.val == "rollback" && r.peek(1, "prepared") || t.val == "commit" && r.peek(1, "prepared") {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "prepared transactions (two-phase commit) are not supported")
+		}
+		if t.val == "rollback" || t.val == "abort" {
+			k := 1
+			if r.peek(k, "work") || r.peek(k, "transaction") {
+				k++
+			}
+			if r.peek(k, "to") {
+				k++
+				if r.peek(k, "savepoint") {
+					k++
+				}
+				if k != n-1 || r.toks[k].kind != tkIdent {
+					return nil, r.syntaxErrorAt(k)
+				}
+				return &ast.RollbackStmt{SavepointName: r.toks[k].val}, nil
+			}
 		}
 		k := 1
 		if r.peek(k, "work") || r.peek(k, "transaction") {
@@ -62,6 +96,18 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 			return &ast.CommitStmt{}, nil
 		}
 		return &ast.RollbackStmt{}, nil
+	case "savepoint", "release":
+		k := 1
+		if t.val == "release" && r.peek(k, "savepoint") {
+			k++
+		}
+		if k != n-1 || r.toks[k].kind != tkIdent {
+			return nil, r.syntaxErrorAt(k)
+		}
+		if t.val == "savepoint" {
+			return &ast.SavepointStmt{Name: r.toks[k].val}, nil
+		}
+		return &ast.ReleaseSavepointStmt{Name: r.toks[k].val}, nil
 	case "set":
 		return r.setStmt()
 	case "declare", "fetch", "move":

@@ -19,8 +19,10 @@ import (
 type Binder struct {
 	// depth is how deeply bindExprWith is nested now (see parser.MaxExprDepth).
 	depth int
-	snap  *catalog.Snapshot
-	stmt  *parser.Statement
+	// wholeRowOK: a FROM item's name may stand for its row (rowjson.go).
+	wholeRowOK bool
+	snap       *catalog.Snapshot
+	stmt       *parser.Statement
 	// level is the SELECT whose select list, HAVING or ORDER BY is being
 	// bound (window functions attach to it), nil elsewhere.
 	level        *selectLevel
@@ -33,6 +35,19 @@ type Binder struct {
 	// the type inferred from the parameter's context, or Unknown.
 	params   []sqltypes.Type
 	declared []bool
+	// insertSelect and insertTypes are INSERT ... SELECT's query and the
+	// types of the columns its outputs go to (see insertTarget).
+	insertSelect ast.Node
+	insertTypes  []sqltypes.Type
+}
+
+// insertTarget returns the type of the column the i-th output of SELECT n
+// is inserted into, when n is the query of an INSERT ... SELECT.
+func (b *Binder) insertTarget(n ast.Node, i int) (sqltypes.Type, bool) {
+	if n == nil || n != b.insertSelect || i >= len(b.insertTypes) {
+		return sqltypes.Type{}, false
+	}
+	return b.insertTypes[i], true
 }
 
 // Bind binds stmt against snap. paramTypes are the types the client declared
@@ -41,6 +56,18 @@ type Binder struct {
 func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type) (Statement, []sqltypes.Type, error) {
 	if stmt.Role != nil {
 		st, err := bindRole(snap, stmt.Role)
+		return st, nil, err
+	}
+	if stmt.Sequence != nil {
+		st, err := bindSequence(snap, stmt.Sequence)
+		return st, nil, err
+	}
+	if stmt.Alter != nil {
+		st, err := bindAlter(snap, stmt)
+		return st, nil, err
+	}
+	if stmt.Truncate != nil {
+		st, err := bindTruncate(snap, stmt.Truncate)
 		return st, nil, err
 	}
 	n := stmt.NumParams
@@ -79,7 +106,10 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 		}
 		q := &Query{Plan: rel}
 		if sel, ok := n.(*ast.SelectStmt); ok && sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone {
-			q.Locking = sel.LockInfo.LockType.String()
+			q.Locking = "FOR UPDATE"
+			if t := sel.LockInfo.LockType; t == ast.SelectLockForShare || t == ast.SelectLockForShareNoWait {
+				q.Locking = "FOR SHARE"
+			}
 		}
 		return q, nil
 	case *ast.CreateViewStmt:
@@ -133,14 +163,18 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 	case *ast.SetStmt:
 		return b.bindSet(n)
 	case *ast.BeginStmt:
-		if n.ReadOnly {
-			return &TxnOp{Op: "begin_read_only"}, nil
-		}
-		return &TxnOp{Op: "begin"}, nil
+		return &TxnOp{Op: TxnBegin, ReadOnly: n.ReadOnly, Isolation: n.Mode}, nil
 	case *ast.CommitStmt:
-		return &TxnOp{Op: "commit"}, nil
+		return &TxnOp{Op: TxnCommit}, nil
 	case *ast.RollbackStmt:
-		return &TxnOp{Op: "rollback"}, nil
+		if n.SavepointName != "" {
+			return &TxnOp{Op: TxnRollbackTo, Savepoint: n.SavepointName}, nil
+		}
+		return &TxnOp{Op: TxnRollback}, nil
+	case *ast.SavepointStmt:
+		return &TxnOp{Op: TxnSavepoint, Savepoint: n.Name}, nil
+	case *ast.ReleaseSavepointStmt:
+		return &TxnOp{Op: TxnRelease, Savepoint: n.Name}, nil
 	}
 	return nil, unsupported("%s is not supported", b.stmtName())
 }
@@ -331,7 +365,7 @@ func castAllowedImplicitly(from, to sqltypes.Type) bool {
 	if from.ID == sqltypes.Unknown || from.Kind() == to.Kind() {
 		return true
 	}
-	if from.IsNumeric() && to.IsNumeric() {
+	if from.IsNumeric() && to.IsNumeric() || from.IsTextual() && to.IsTextual() {
 		return true
 	}
 	tk, fk := to.Kind(), from.Kind()

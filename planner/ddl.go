@@ -58,8 +58,6 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 				col.NotNull = true
 			case ast.ColumnOptionUniqKey:
 				return nil, unsupported("UNIQUE constraints are not supported (only the primary key is unique)")
-			case ast.ColumnOptionDefaultValue:
-				return nil, unsupported("column defaults are not supported")
 			default:
 				return nil, unsupported("column constraint on %q is not supported", name)
 			}
@@ -128,11 +126,32 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 				return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid value for mutability: %q", val).
 					WithHint("Use 'mutable' or 'immutable_rows'.")
 			}
+		case "ttl", "ttl_column":
+		case "fillfactor":
+			// PostgreSQL's page fill target (pgbench -i sets it). zproxy's
+			// stores have no pages to leave room in, so nothing differs;
+			// the value is still checked as PostgreSQL checks it.
+			if n, err := strconv.Atoi(val); err != nil || n < 10 || n > 100 {
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "value %s out of bounds for option \"fillfactor\"", val).
+					WithDetail("Valid values are between \"10\" and \"100\".")
+			}
 		default:
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
 		}
 	}
-	return &CreateTable{Table: t, IfNotExists: n.IfNotExists}, nil
+	if ttl, ok := b.stmt.With["ttl"]; ok {
+		var err error
+		if t.TTL, err = catalog.NewTTL(t, ttl, b.stmt.With["ttl_column"]); err != nil {
+			return nil, err
+		}
+	} else if _, ok := b.stmt.With["ttl_column"]; ok {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "\"ttl_column\" needs \"ttl\"")
+	}
+	seqs, err := b.columnGenerators(t)
+	if err != nil {
+		return nil, err
+	}
+	return &CreateTable{Table: t, IfNotExists: n.IfNotExists, Sequences: seqs}, nil
 }
 
 func parseShards(val string) (int, error) {

@@ -25,7 +25,7 @@
 // literals with a point or an exponent are numeric, string literals stay
 // untyped until their context (a comparison, an assignment, a cast, a
 // UNION) gives them a type, operators and functions resolve their
-// overloads by PostgreSQL's rules from package builtins (operators.go here
+// overloads by PostgreSQL's rules from package builtins (arith.go here
 // binds them), sum of bigint and avg of integers are numeric, and errors
 // carry PostgreSQL's SQLSTATEs (42703 unknown column, 42702 ambiguous,
 // 42804 wrong type, 42803 grouping, 42883 no such operator or function,

@@ -97,6 +97,9 @@ func (*Delete) Kind() string { return "delete" }
 type CreateTable struct {
 	Table       *catalog.Table // ID assigned at execution
 	IfNotExists bool
+	// Sequences are the sequences of its SERIAL and identity columns,
+	// created with it (IDs assigned at execution).
+	Sequences []*catalog.Sequence
 }
 
 // Kind implements Statement.
@@ -173,11 +176,32 @@ type ShowVar struct{ Name string }
 // Kind implements Statement.
 func (*ShowVar) Kind() string { return "show" }
 
-// TxnOp is BEGIN, COMMIT or ROLLBACK.
-type TxnOp struct{ Op string }
+// TxnOp is a transaction control statement.
+type TxnOp struct {
+	Op TxnOpKind
+	// ReadOnly and Isolation are BEGIN's modes (Isolation as PostgreSQL
+	// names the level, empty when not given).
+	ReadOnly  bool
+	Isolation string
+	// Savepoint names the savepoint of SAVEPOINT, ROLLBACK TO and RELEASE.
+	Savepoint string
+}
+
+// TxnOpKind says which transaction control statement a TxnOp is.
+type TxnOpKind string
+
+// The transaction control statements; each is also the statement's Kind.
+const (
+	TxnBegin      TxnOpKind = "begin"
+	TxnCommit     TxnOpKind = "commit"
+	TxnRollback   TxnOpKind = "rollback"
+	TxnSavepoint  TxnOpKind = "savepoint"
+	TxnRollbackTo TxnOpKind = "rollback_to"
+	TxnRelease    TxnOpKind = "release"
+)
 
 // Kind implements Statement.
-func (t *TxnOp) Kind() string { return t.Op }
+func (t *TxnOp) Kind() string { return string(t.Op) }
 
 // CreateView creates (or replaces) a view.
 type CreateView struct {

@@ -556,6 +556,10 @@ type selectLevel struct {
 	windows []WindowCall
 	// named windows (WINDOW w AS (...)).
 	named map[string]*ast.WindowSpec
+	// srfs are the set-returning functions of the select list, allowed
+	// while srfOK (see srf.go).
+	srfs  []srfCall
+	srfOK bool
 }
 
 // bindSelect binds one SELECT (or VALUES / TABLE statement).
@@ -617,12 +621,10 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 			if n.GroupBy.Rollup {
 				return nil, unsupported("GROUP BY ... WITH ROLLUP is not supported")
 			}
-			for _, item := range n.GroupBy.Items {
-				g, err := b.bindGroupItem(sc, item.Expr, n.Fields)
-				if err != nil {
-					return nil, err
-				}
-				lv.agg.groups = append(lv.agg.groups, g)
+			if err := lv.agg.bindGroupBy(n.GroupBy.Items, n.Fields); err != nil {
+				return nil, err
+			}
+			for _, g := range lv.agg.groups {
 				groupNames = append(groupNames, g.String())
 			}
 		}
@@ -646,6 +648,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		distinctOn = f.Args
 		fields = fields[1:]
 	}
+	lv.srfOK = true
 	for _, f := range fields {
 		if f.WildCard != nil {
 			if n.From == nil {
@@ -672,6 +675,16 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t, ok := b.insertTarget(n, len(exprs)); ok {
+			// INSERT ... SELECT: an untyped parameter or literal takes
+			// the type of the column it goes to, as in PostgreSQL.
+			b.inferParam(x, t)
+			if c, isConst := x.(*Const); isConst && c.Typ.ID == sqltypes.Unknown {
+				if x, err = b.coerceTo(x, t, true); err != nil {
+					return nil, err
+				}
+			}
+		}
 		x = b.finishUnknown(x)
 		col := Column{Name: outputName(f), Type: x.Type(), Col: -1}
 		if cr, ok := x.(*ColRef); ok && !aggregated && cr.Index < len(rel.Columns()) {
@@ -682,6 +695,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		cols = append(cols, col)
 	}
 	visible := len(exprs)
+	lv.srfOK = false
 
 	var having Expr
 	if n.Having != nil {
@@ -747,6 +761,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 	// LIMIT, and the projection down to the visible columns.
 	if aggregated {
 		a := NewAggregate(rel, lv.agg.groups, lv.agg.aggs, groupNames)
+		a.GroupingSets = lv.agg.sets
 		rel = a
 		fix := lv.agg.fixer(len(lv.agg.groups))
 		for i := range exprs {
@@ -766,8 +781,12 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		for i := range exprs {
 			exprs[i] = fix(exprs[i])
 		}
+		lv.fixSRFs(fix)
 	} else if hasWindowRef(exprs) {
 		return nil, pgerr.New(pgerr.InternalError, "window reference without a window")
+	}
+	if len(lv.srfs) > 0 {
+		rel = lv.lateralSRFs(rel, exprs)
 	}
 	rel = &Project{Input: rel, Exprs: exprs, Cols: cols}
 	switch {
@@ -802,10 +821,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		rel = &Project{Input: rel, Exprs: out, Cols: cols[:visible]}
 	}
 	if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
-		if aggregated || n.Distinct || len(lv.windows) > 0 {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOR UPDATE is not allowed with aggregate functions, DISTINCT or window functions")
+		if err := lockRows(rel, n.LockInfo, aggregated || n.GroupBy != nil, n.Distinct, len(lv.windows) > 0); err != nil {
+			return nil, err
 		}
-		markForUpdate(rel)
 	}
 	return rel, nil
 }
@@ -822,13 +840,61 @@ func firstDistinctOn(fields *ast.FieldList) (*ast.FuncCallExpr, bool) {
 	return f, true
 }
 
-// markForUpdate flags the table scans of a locking SELECT.
-func markForUpdate(r Rel) {
+// lockRows gives the table scans of a SELECT ... FOR UPDATE / FOR SHARE
+// [OF names] their lock, refusing the forms PostgreSQL refuses.
+func lockRows(r Rel, info *ast.SelectLockInfo, grouped, distinct, windowed bool) error {
+	var strength LockStrength
+	clause := "FOR UPDATE"
+	switch info.LockType {
+	case ast.SelectLockForUpdate, ast.SelectLockForUpdateNoWait, ast.SelectLockForUpdateWaitN:
+		strength = LockUpdate
+	case ast.SelectLockForShare, ast.SelectLockForShareNoWait:
+		strength, clause = LockShare, "FOR SHARE"
+	default:
+		// zproxy's locks never wait: there is nothing to skip, and
+		// returning locked rows would break the promise.
+		return pgerr.New(pgerr.FeatureNotSupported, "SKIP LOCKED is not supported").
+			WithHint("zproxy's row locks never wait: a conflicting lock makes the later COMMIT fail with 40001.")
+	}
+	switch {
+	case grouped:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with GROUP BY clause or aggregate functions", clause)
+	case distinct:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", clause)
+	case windowed:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with window functions", clause)
+	}
+	named := map[string]bool{}
+	for _, t := range info.Tables {
+		named[t.Name.L] = false
+	}
+	var err error
 	WalkRel(r, func(x Rel) {
-		if s, ok := x.(*Scan); ok {
-			s.ForUpdate = true
+		switch s := x.(type) {
+		case *Scan:
+			name := s.Alias
+			if name == "" {
+				name = s.Table.Name
+			}
+			if _, ok := named[name]; ok || len(named) == 0 {
+				s.Lock = strength
+				named[name] = true
+			}
+		case *SetOp:
+			if err == nil {
+				err = pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with UNION/INTERSECT/EXCEPT", clause)
+			}
 		}
 	})
+	if err != nil {
+		return err
+	}
+	for _, t := range info.Tables {
+		if !named[t.Name.L] {
+			return pgerr.New(pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", t.Name.O, clause)
+		}
+	}
+	return nil
 }
 
 // applyHints gives each scan the hints naming it (index hints without a
@@ -975,19 +1041,28 @@ func exprLabel(node ast.ExprNode) string {
 	case *ast.AggregateFuncExpr:
 		return strings.ToLower(e.F)
 	case *ast.WindowFuncExpr:
+		if inner, ok := WindowAggOf(e); ok {
+			return inner.FnName.L
+		}
 		return strings.ToLower(e.Name)
 	case *ast.ParenthesesExpr:
 		return exprLabel(e.Expr)
 	case *ast.FuncCallExpr:
 		if operand, t, ok := parser.CastOf(e); ok {
-			if l := exprLabel(operand); l != "?column?" && !weakLabel(operand) {
-				return l
+			// PostgreSQL's FigureColname: a cast takes its operand's name
+			// unless that is only a type's (a cast of a cast or constant).
+			if strongLabel(operand) {
+				return exprLabel(operand)
 			}
 			return castLabel(t)
 		}
 		switch e.FnName.L {
 		case parser.ConcatFunc:
 			return "concat"
+		case parser.TrimFromFunc:
+			if c, ok := e.Args[0].(*driver.ValueExpr); ok {
+				return c.GetString()
+			}
 		case parser.NumericLiteralFunc:
 			return "?column?"
 		case parser.ExtractFunc:
@@ -1003,6 +1078,10 @@ func exprLabel(node ast.ExprNode) string {
 		}
 		return e.FnName.L
 	case *ast.CaseExpr:
+		// Named after its ELSE result when that has a name of its own.
+		if e.ElseClause != nil && strongLabel(e.ElseClause) {
+			return exprLabel(e.ElseClause)
+		}
 		return "case"
 	case *ast.ExistsSubqueryExpr:
 		return "exists"
@@ -1021,19 +1100,30 @@ func exprLabel(node ast.ExprNode) string {
 	return "?column?"
 }
 
-// weakLabel reports whether an expression's column name gives way to the
-// type name of a cast around it, as PostgreSQL ranks names: a CASE, or a
-// cast whose own name is its type's (2.5::float8::int is int4).
-func weakLabel(node ast.ExprNode) bool {
+// strongLabel reports whether exprLabel(node) is a name of the node's own
+// (a column's, a function's; PostgreSQL's FigureColname strength 2) rather
+// than a type's, "case" or "?column?".
+func strongLabel(node ast.ExprNode) bool {
 	switch e := node.(type) {
 	case *ast.ParenthesesExpr:
-		return weakLabel(e.Expr)
-	case *ast.CaseExpr:
+		return strongLabel(e.Expr)
+	case *ast.ColumnNameExpr, *ast.AggregateFuncExpr, *ast.WindowFuncExpr, *ast.ExistsSubqueryExpr:
 		return true
+	case *ast.SubqueryExpr:
+		return exprLabel(e) != "?column?"
+	case *ast.CaseExpr:
+		return e.ElseClause != nil && strongLabel(e.ElseClause)
 	case *ast.FuncCallExpr:
 		if operand, _, ok := parser.CastOf(e); ok {
-			return exprLabel(operand) == "?column?" || weakLabel(operand)
+			return strongLabel(operand)
 		}
+		switch e.FnName.L {
+		case parser.NumericLiteralFunc:
+			return false
+		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
+			return len(e.Args) > 0 && strongLabel(e.Args[0])
+		}
+		return true
 	}
 	return false
 }

@@ -40,10 +40,22 @@ type Scan struct {
 	Table *catalog.Table
 	Alias string
 	Hints []Hint
-	// ForUpdate marks a scan whose rows a SELECT ... FOR UPDATE/SHARE locks.
-	ForUpdate bool
-	cols      []Column
+	// Lock is the row lock a SELECT ... FOR UPDATE / FOR SHARE takes on
+	// the rows this scan yields (LockNone for other scans).
+	Lock LockStrength
+	cols []Column
 }
+
+// LockStrength is the row lock of a locking read.
+type LockStrength uint8
+
+// Lock strengths. FOR NO KEY UPDATE reads as LockUpdate and FOR KEY SHARE
+// as LockShare.
+const (
+	LockNone LockStrength = iota
+	LockShare
+	LockUpdate
+)
 
 // NewScan returns a scan of t.
 func NewScan(t *catalog.Table, alias string) *Scan {
@@ -188,6 +200,9 @@ type AggCall struct {
 	// (string_agg(x, ',' ORDER BY y), percentile_cont WITHIN GROUP).
 	OrderBy []SortKeyExpr
 	Typ     sqltypes.Type
+	// Grouping, for grouping(a, b, ...), holds the GroupBy index of each
+	// argument.
+	Grouping []int
 }
 
 // SortKeyExpr is a sort key given as an expression over the input row.
@@ -204,7 +219,11 @@ type Aggregate struct {
 	Input   Rel
 	GroupBy []Expr
 	Aggs    []AggCall
-	cols    []Column
+	// GroupingSets, for GROUPING SETS, ROLLUP and CUBE, lists the GroupBy
+	// indexes of each grouping set (nil: the one set of all of GroupBy).
+	// A row of a set has NULL in the group columns not in it.
+	GroupingSets [][]int
+	cols         []Column
 }
 
 // SortKey is one sort key over the input row.

@@ -24,9 +24,15 @@ type Session struct {
 	params   wire.SessionParams
 	vars     map[string]string
 	txStatus byte
-	// txWrote records that a transaction block wrote: zproxy applies each
-	// statement as it runs, so ROLLBACK cannot undo it and says so.
-	txWrote bool
+	// txn is the transaction of the open block, begun at its first
+	// statement (txn.go); savepoints are the block's SAVEPOINTs, innermost
+	// last; txDDL records a schema change in the block, which ROLLBACK
+	// cannot undo and says so.
+	txn        *executor.Txn
+	savepoints []savepoint
+	txDDL      bool
+	// seqs holds currval and lastval (sequences.go).
+	seqs seqState
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -47,8 +53,12 @@ func (s *Session) Parse(_ context.Context, sql string, paramTypes []sqltypes.Typ
 // TxStatus implements wire.Session.
 func (s *Session) TxStatus() byte { return s.txStatus }
 
-// Close implements wire.Session.
-func (s *Session) Close() {}
+// Close implements wire.Session: a block still open is rolled back.
+func (s *Session) Close() {
+	if s.txStatus != 'I' {
+		s.endBlock()
+	}
+}
 
 func (s *Session) notice(e *pgerr.Error) { s.params.Notice(e) }
 
@@ -98,7 +108,7 @@ func (st *statement) Describe(ctx context.Context) ([]sqltypes.Type, []wire.Colu
 
 func isTxnControl(p *parser.Statement) bool {
 	switch strings.ToUpper(firstWord(p.Text)) {
-	case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT":
+	case "BEGIN", "START", "COMMIT", "END", "ROLLBACK", "ABORT", "SAVEPOINT", "RELEASE":
 		return true
 	}
 	return false
@@ -159,11 +169,11 @@ func columnsOf(b planner.Statement) []wire.Column {
 }
 
 // fnContext is what built-in functions see of this statement and session.
-func (s *Session) fnContext(start time.Time) builtins.Context {
+func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Context {
 	if clock := s.engine.cfg.Clock; clock != nil {
 		start = clock()
 	}
-	return builtins.Context{Now: start, Location: time.UTC,
+	return builtins.Context{Now: start, Location: time.UTC, Sequences: &sessionSequences{s: s, ctx: ctx},
 		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database},
 		Settings: func(name string) (string, bool) { n, ok := canonicalVar(name); return s.vars[n], ok }}
 }
@@ -223,6 +233,9 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	s := st.sess
 	e := s.engine
 	kind := bound.Kind()
+	if q, ok := bound.(*planner.Query); ok && q.Locking != "" && s.readOnly() {
+		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute SELECT %s in a read-only transaction", q.Locking)
+	}
 	if s.readOnly() && writes(bound) {
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", strings.ToUpper(strings.ReplaceAll(kind, "_", " ")))
 	}
@@ -238,7 +251,17 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	}
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
-	opts.Fn = s.fnContext(start)
+	opts.Fn = s.fnContext(ctx, start)
+	if _, ok := bound.(*planner.TxnOp); ok {
+		return st.txnControl(ctx, bound.(*planner.TxnOp))
+	}
+	if schemaChange(bound) && s.txStatus == 'T' {
+		s.txDDL = true
+	}
+	txn, err := s.blockTxn(ctx)
+	if err != nil {
+		return nil, err
+	}
 
 	switch x := bound.(type) {
 	case *planner.Query:
@@ -248,7 +271,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		}
 		st.sendNotices(plan)
 		stats := &kv.Stats{}
-		rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), Fn: opts.Fn})
+		rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), Fn: opts.Fn, Txn: txn})
 		if err != nil {
 			return nil, storeErr(err)
 		}
@@ -261,12 +284,9 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			done(fmt.Sprintf("SELECT %d", n), plan, stats, n)
 		}}, nil
 	case *planner.Insert, *planner.Update, *planner.Delete:
-		res, plan, stats, err := st.write(ctx, x, params, opts)
+		res, plan, stats, err := st.write(ctx, x, params, opts, txn)
 		if err != nil {
 			return nil, err
-		}
-		if s.txStatus == 'T' {
-			s.txWrote = true
 		}
 		done("", plan, stats, int64(len(res.Returning)))
 		return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
@@ -291,6 +311,34 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, storeErr(err)
 		}
 		return tagResult("DROP TABLE"), nil
+	case *planner.Truncate:
+		if err := e.exec.Truncate(ctx, e.catalog, x); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("TRUNCATE TABLE"), nil
+	case *planner.AlterTable:
+		if err := e.exec.AlterTable(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		if len(x.Actions) == 1 && x.Actions[0].Kind == parser.AlterRenameIndex {
+			return tagResult("ALTER INDEX"), nil
+		}
+		return tagResult("ALTER TABLE"), nil
+	case *planner.CreateSequence:
+		if err := e.exec.CreateSequence(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("CREATE SEQUENCE"), nil
+	case *planner.AlterSequence:
+		if err := e.exec.AlterSequence(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("ALTER SEQUENCE"), nil
+	case *planner.DropSequence:
+		if err := e.exec.DropSequence(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("DROP SEQUENCE"), nil
 	case *planner.CreateIndex:
 		if err := e.exec.CreateIndex(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
@@ -318,7 +366,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		}
 		return staticResult(columnsOf(x), rows, "CHECK TABLE"), nil
 	case *planner.Explain:
-		return st.explain(ctx, x, params, opts)
+		return st.explain(ctx, x, params, opts, txn)
 	case *planner.SetVar:
 		for _, v := range append([]*planner.SetVar{x}, x.More...) {
 			if err := s.set(v.Name, v.Value, v.Reset); err != nil {
@@ -342,8 +390,6 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", x.Name)
 		}
 		return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.vars[n])}}, "SHOW"), nil
-	case *planner.TxnOp:
-		return st.txn(x.Op), nil
 	case *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant:
 		return st.runRole(ctx, x)
 	}
@@ -353,7 +399,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 // write plans and runs INSERT, UPDATE or DELETE while holding the write
 // gate, so an online index build sees either the statement's whole effect or
 // none of it.
-func (st *statement) write(ctx context.Context, b planner.Statement, params []sqltypes.Value, opts optimizer.Options) (executor.WriteResult, *optimizer.Plan, *kv.Stats, error) {
+func (st *statement) write(ctx context.Context, b planner.Statement, params []sqltypes.Value, opts optimizer.Options, txn *executor.Txn) (executor.WriteResult, *optimizer.Plan, *kv.Stats, error) {
 	e := st.sess.engine
 	e.exec.Gate.RLock()
 	defer e.exec.Gate.RUnlock()
@@ -369,18 +415,31 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 	}
 	st.sendNotices(plan)
 	stats := &kv.Stats{}
-	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), Fn: opts.Fn})
+	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), Fn: opts.Fn, Txn: txn})
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, storeErr(err)
 	}
 	return res, plan, stats, nil
 }
 
+// schemaChange reports whether a statement changes the schema, which
+// zproxy applies when it runs, inside a transaction block or not.
+func schemaChange(b planner.Statement) bool {
+	switch b.(type) {
+	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
+		*planner.CreateView, *planner.DropView, *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant,
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate:
+		return true
+	}
+	return false
+}
+
 // writes reports whether a statement changes data or schema.
 func writes(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
-		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView:
+		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView,
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate:
 		return true
 	}
 	return false
@@ -409,50 +468,7 @@ func (st *statement) sendNotices(p *optimizer.Plan) {
 	}
 }
 
-func (st *statement) txn(op string) wire.Result {
-	s := st.sess
-	if op != "begin" && op != "begin_read_only" {
-		// Settings of SET TRANSACTION last until the block ends.
-		defer func() {
-			for _, v := range []string{"transaction_read_only", "transaction_isolation", "transaction_deferrable"} {
-				s.vars[v] = s.vars["default_"+v]
-			}
-		}()
-	}
-	switch op {
-	case "begin", "begin_read_only":
-		if op == "begin_read_only" {
-			s.vars["transaction_read_only"] = "on"
-		}
-		if s.txStatus != 'I' {
-			s.notice(&pgerr.Error{Code: pgerr.ActiveSQLTransaction, Severity: "WARNING", Message: "there is already a transaction in progress"})
-		} else {
-			s.txStatus, s.txWrote = 'T', false
-		}
-		return tagResult("BEGIN")
-	case "commit":
-		if s.txStatus == 'I' {
-			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
-		}
-		failed := s.txStatus == 'E'
-		s.txStatus = 'I'
-		if failed {
-			return tagResult("ROLLBACK")
-		}
-		return tagResult("COMMIT")
-	default:
-		if s.txStatus == 'I' {
-			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
-		} else if s.txWrote {
-			s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING",
-				Message: "zproxy applies each statement when it runs: the writes of this transaction block were not rolled back"})
-		}
-		s.txStatus = 'I'
-		return tagResult("ROLLBACK")
-	}
-}
-
-func (st *statement) explain(ctx context.Context, x *planner.Explain, params []sqltypes.Value, opts optimizer.Options) (wire.Result, error) {
+func (st *statement) explain(ctx context.Context, x *planner.Explain, params []sqltypes.Value, opts optimizer.Options, txn *executor.Txn) (wire.Result, error) {
 	e := st.sess.engine
 	switch x.Stmt.(type) {
 	case *planner.Query, *planner.Insert, *planner.Update, *planner.Delete:
@@ -477,7 +493,7 @@ func (st *statement) explain(ctx context.Context, x *planner.Explain, params []s
 	if x.Analyze {
 		stats = map[optimizer.Node]*optimizer.NodeStats{}
 		start := time.Now()
-		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem(), Fn: opts.Fn}
+		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem(), Fn: opts.Fn, Txn: txn}
 		if writes(x.Stmt) {
 			// EXPLAIN ANALYZE runs the statement, writes included, as
 			// PostgreSQL's does.
@@ -487,9 +503,6 @@ func (st *statement) explain(ctx context.Context, x *planner.Explain, params []s
 			}
 			stats[plan.Root] = &optimizer.NodeStats{Rows: res.Count, Time: time.Since(start), Loops: 1,
 				ItemsRead: kvStats.ItemsRead.Load(), Requests: kvStats.Requests.Load(), Capacity: kvStats.Capacity()}
-			if st.sess.txStatus == 'T' {
-				st.sess.txWrote = true
-			}
 		} else {
 			rows, err := e.exec.Run(ctx, plan, params, run)
 			if err != nil {

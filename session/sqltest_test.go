@@ -28,8 +28,12 @@ import (
 //	statement error CODE    it fails with SQLSTATE CODE
 //	query [rowsort]         it returns the rows after "----", one per
 //	                        line, columns joined by "|", NULL as NULL
+//	query ... colnames      the first line after "----" is the result's
+//	                        columns, "name:type" joined by "|"
 //	notice SUBSTRING        the previous statement raised a NOTICE
 //	                        containing SUBSTRING
+//	connection NAME         later records run in session NAME (opened on
+//	                        first use; the first session is "default")
 //
 // separated by blank lines. The same files run against every backend
 // available (Pebble always; DynamoDB Local when DYNAMODB_ENDPOINT is set)
@@ -91,9 +95,10 @@ func TestSQLScripts(t *testing.T) {
 // record is one test step of a script.
 type record struct {
 	line    int
-	kind    string // statement, query
+	kind    string // statement, query, connection
 	expect  string // ok, error CODE
 	sorted  bool
+	names   bool // the first expected row is the column header
 	sql     string
 	rows    []string
 	notices []string
@@ -128,6 +133,8 @@ func parseScript(t *testing.T, path string) []record {
 				t.Fatalf("%s:%d: notice before any statement", path, lineNo)
 			}
 			recs[len(recs)-1].notices = append(recs[len(recs)-1].notices, strings.TrimPrefix(trimmed, "notice "))
+		case cur == nil && strings.HasPrefix(trimmed, "connection "):
+			recs = append(recs, record{line: lineNo, kind: "connection", sql: strings.TrimSpace(strings.TrimPrefix(trimmed, "connection "))})
 		case cur == nil:
 			fields := strings.Fields(trimmed)
 			cur = &record{line: lineNo, kind: fields[0]}
@@ -136,6 +143,7 @@ func parseScript(t *testing.T, path string) []record {
 				cur.expect = strings.Join(fields[1:], " ")
 			case "query":
 				cur.sorted = len(fields) > 1 && fields[1] == "rowsort"
+				cur.names = fields[len(fields)-1] == "colnames"
 				if len(fields) > 1 && fields[1] == "error" {
 					cur.expect = strings.Join(fields[1:], " ")
 				}
@@ -164,13 +172,31 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 		t.Fatal(err)
 	}
 	var notices []string
-	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "test", Notice: func(e *pgerr.Error) {
-		notices = append(notices, e.Message)
-	}})
-	if err != nil {
-		t.Fatal(err)
+	sessions := map[string]wire.Session{}
+	open := func(name string) wire.Session {
+		if s, ok := sessions[name]; ok {
+			return s
+		}
+		s, err := eng.NewSession(ctx, wire.SessionParams{User: "test", Notice: func(e *pgerr.Error) {
+			notices = append(notices, e.Message)
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sessions[name] = s
+		return s
 	}
+	defer func() {
+		for _, s := range sessions {
+			s.Close()
+		}
+	}()
+	sess := open("default")
 	for _, rec := range parseScript(t, path) {
+		if rec.kind == "connection" {
+			sess = open(rec.sql)
+			continue
+		}
 		notices = notices[:0]
 		rows, err := runSQL(ctx, sess, rec.sql)
 		where := fmt.Sprintf("%s:%d: %s", path, rec.line, firstLine(rec.sql))
@@ -190,6 +216,9 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 		if rec.kind == "query" {
 			if rec.sorted {
 				sort.Strings(rows)
+			}
+			if rec.names {
+				rows = append([]string{columnHeader(ctx, sess, rec.sql)}, rows...)
 			}
 			if strings.Join(rows, "\n") != strings.Join(rec.rows, "\n") {
 				t.Errorf("%s:\n got:\n  %s\n want:\n  %s", where, strings.Join(rows, "\n  "), strings.Join(rec.rows, "\n  "))

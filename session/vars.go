@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/kv"
 )
 
 // varAllowFullScan is zproxy's own setting guarding full table scans.
@@ -29,8 +30,8 @@ var knownVars = map[string]string{
 	"statement_timeout":                   "0",
 	"lock_timeout":                        "0",
 	"idle_in_transaction_session_timeout": "0",
-	"default_transaction_isolation":       "read committed",
-	"transaction_isolation":               "read committed",
+	"default_transaction_isolation":       kv.IsolationSnapshot,
+	"transaction_isolation":               kv.IsolationSnapshot,
 	"default_transaction_read_only":       "off",
 	"transaction_read_only":               "off",
 	"default_transaction_deferrable":      "off",
@@ -108,6 +109,15 @@ func (s *Session) set(name, value string, reset bool) error {
 		default:
 			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q requires a Boolean value", name)
 		}
+	case "default_transaction_isolation", "transaction_isolation":
+		level, err := isolationLevel(value)
+		if err != nil {
+			return err
+		}
+		if n == "transaction_isolation" && s.txn != nil && !reset {
+			return pgerr.New(pgerr.ActiveSQLTransaction, "SET TRANSACTION ISOLATION LEVEL must be called before any query")
+		}
+		value = level
 	case "default_transaction_read_only", "transaction_read_only", "default_transaction_deferrable", "transaction_deferrable":
 		switch strings.ToLower(value) {
 		case "on", "true", "yes", "1":
@@ -116,6 +126,9 @@ func (s *Session) set(name, value string, reset bool) error {
 			value = "off"
 		default:
 			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q requires a Boolean value", name)
+		}
+		if n == "transaction_read_only" && value == "off" && s.txn != nil && s.txn.ReadOnly() {
+			return pgerr.New(pgerr.ActiveSQLTransaction, "transaction read-write mode must be set before any query")
 		}
 	case varWorkMem:
 		n, err := parseMemory(value)

@@ -36,6 +36,18 @@ type Context struct {
 	Settings func(name string) (string, bool)
 	// Session describes the client (current_user, current_database ...).
 	Session SessionInfo
+	// Sequences serves nextval, currval, setval and lastval; nil where
+	// sequences cannot be reached (then those functions fail).
+	Sequences Sequences
+}
+
+// Sequences is the session's access to sequences: values come from the
+// engine, currval and lastval are the session's own.
+type Sequences interface {
+	Nextval(name string) (int64, error)
+	Currval(name string) (int64, error)
+	Setval(name string, value int64, isCalled bool) (int64, error)
+	Lastval() (int64, error)
 }
 
 // SessionInfo describes the session for the functions that report it.
@@ -91,6 +103,11 @@ type Overload struct {
 	// Binary is an infix operator's implementation, called with its two
 	// operands without building an argument slice (see RegisterOperator).
 	Binary func(ctx *Context, a, b sqltypes.Value) (sqltypes.Value, error)
+	// Typed, when set, replaces Eval: it builds the implementation for
+	// the argument types of one call, for functions that treat an
+	// argument by its type (concat and format print each one with its
+	// type's output function).
+	Typed func(args []sqltypes.Type) func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error)
 }
 
 // Returns is a Result that always gives t.
@@ -293,8 +310,8 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return true
 	case from.ID == sqltypes.Numeric && to.Kind() == sqltypes.KindFloat:
 		return true
-	case from.Kind() == sqltypes.KindText && to.Kind() == sqltypes.KindText:
-		return true
+	case from.IsTextual() && to.Kind() == sqltypes.KindText:
+		return true // char(n) too, losing its padding
 	case from.ID == sqltypes.Date && (to.ID == sqltypes.Timestamp || to.ID == sqltypes.TimestampTZ):
 		return true
 	case from.ID == sqltypes.Timestamp && to.ID == sqltypes.TimestampTZ:

@@ -22,6 +22,7 @@ const (
 	InvalidDatetimeFormat               = "22007"
 	DatetimeFieldOverflow               = "22008"
 	DivisionByZero                      = "22012"
+	SubstringError                      = "22011"
 	InvalidArgumentForPowerFunction     = "2201F"
 	InvalidPrecedingOrFollowingSize     = "22013"
 	InvalidArgumentForNtile             = "22014"
@@ -81,6 +82,7 @@ const (
 	OutOfMemory                         = "53200"
 	TooManyConnections                  = "53300"
 	TooManyColumns                      = "54011"
+	TooManyArguments                    = "54023"
 	ObjectInUse                         = "55006"
 	CantChangeRuntimeParam              = "55P02"
 	QueryCanceled                       = "57014"
@@ -223,3 +225,12 @@ func Notice(format string, args ...any) *Error {
 	e.Severity = "NOTICE"
 	return e
 }
+
+// Transaction control and sequence codes.
+const (
+	SequenceGeneratorLimitExceeded = "2200H"
+	InvalidNameSyntax              = "42602"
+	GeneratedAlways                = "428C9"
+	InvalidSavepointSpecification  = "3B001"
+	InvalidTransactionTermination  = "2D000"
+)

@@ -1,0 +1,385 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// Txn is a transaction as the executor runs statements in it: a kv.Txn,
+// which gives atomicity and snapshot isolation, plus the bookkeeping that
+// keeps its writes consistent with the schema.
+//
+// The schema rule: a transaction commits only if every table it wrote still
+// has the descriptor revision its statements planned with. Statements
+// buffer their writes (rows and index entries for the indexes the plan
+// knew) and commit later, possibly after another session published a new
+// index, column or constraint that those writes do not maintain; such a
+// commit fails with 40001 and the client retries against the new schema.
+// In this process the check runs under the executor's Gate, which index
+// builds take exclusively after publishing a change; on a shared store the
+// transaction also reads and share-locks each written table's descriptor,
+// so a change by another proxy between the check and the commit point
+// makes the commit fail (first committer wins).
+//
+// A Txn serializes its calls into the kv.Txn (which is not safe for
+// concurrent use) so that a statement's parallel shard scans and an open
+// cursor can share it.
+type Txn struct {
+	ex *Executor
+	kv *lockedTxn
+	// readOnly transactions take no locks and write nothing.
+	readOnly bool
+
+	mu sync.Mutex
+	// wrote maps each written table's name to the descriptor revision its
+	// writes planned with.
+	wrote map[string]uint64
+	// failedSchema names a table written under two different revisions.
+	failedSchema string
+	// savepoints remember wrote as of each savepoint, so rolling back to
+	// one forgets the tables written after it.
+	marks map[kv.Savepoint]map[string]uint64
+}
+
+// Begin starts a transaction. The store must implement kv.Transactional
+// (both backends do).
+func (e *Executor) Begin(ctx context.Context, readOnly bool, stats *kv.Stats) (*Txn, error) {
+	ts, ok := e.Store.(kv.Transactional)
+	if !ok {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "the %s store has no transactions", e.Caps.Name)
+	}
+	t, err := ts.Begin(ctx, kv.TxnOptions{ReadOnly: readOnly, Stats: stats})
+	if err != nil {
+		return nil, txnErr(err)
+	}
+	return &Txn{ex: e, kv: &lockedTxn{txn: t}, readOnly: readOnly, wrote: map[string]uint64{}}, nil
+}
+
+// ReadOnly reports whether the transaction was begun read-only.
+func (t *Txn) ReadOnly() bool { return t.readOnly }
+
+// noteWrite records that a statement wrote table tbl with its descriptor.
+func (t *Txn) noteWrite(tbl *catalog.Table) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if rev, ok := t.wrote[tbl.Name]; ok && rev != tbl.Revision && t.failedSchema == "" {
+		t.failedSchema = tbl.Name
+	}
+	t.wrote[tbl.Name] = tbl.Revision
+}
+
+// Savepoint marks the transaction's writes so far.
+func (t *Txn) Savepoint() kv.Savepoint {
+	sp := t.kv.Savepoint()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.marks == nil {
+		t.marks = map[kv.Savepoint]map[string]uint64{}
+	}
+	m := make(map[string]uint64, len(t.wrote))
+	for k, v := range t.wrote {
+		m[k] = v
+	}
+	t.marks[sp] = m
+	return sp
+}
+
+// RollbackTo discards the writes made after sp.
+func (t *Txn) RollbackTo(sp kv.Savepoint) error {
+	if err := t.kv.RollbackTo(sp); err != nil {
+		return txnErr(err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if m, ok := t.marks[sp]; ok {
+		t.wrote = make(map[string]uint64, len(m))
+		for k, v := range m {
+			t.wrote[k] = v
+		}
+	}
+	for s := range t.marks {
+		if s > sp {
+			delete(t.marks, s)
+		}
+	}
+	return nil
+}
+
+// Release forgets sp and the savepoints after it, keeping their writes.
+func (t *Txn) Release(sp kv.Savepoint) error {
+	if err := t.kv.Release(sp); err != nil {
+		return txnErr(err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for s := range t.marks {
+		if s >= sp {
+			delete(t.marks, s)
+		}
+	}
+	return nil
+}
+
+// Commit applies the transaction's writes, all or none. current is the
+// schema as of now (taken by the caller under the Gate, which it holds
+// until Commit returns); a table written under another revision fails the
+// commit with 40001. A caller that held the Gate since the transaction's
+// first write passes nil. After Commit, whatever it returns, the transaction is
+// over.
+func (t *Txn) Commit(ctx context.Context, current *catalog.Snapshot) error {
+	defer t.kv.Rollback()
+	t.mu.Lock()
+	wrote, failed := t.wrote, t.failedSchema
+	t.mu.Unlock()
+	if failed != "" {
+		return schemaChanged(failed)
+	}
+	if current != nil {
+		for name, rev := range wrote {
+			tbl, err := current.Table(name)
+			if err != nil || tbl.Revision != rev {
+				return schemaChanged(name)
+			}
+		}
+	}
+	if !t.ex.Caps.Exclusive && len(wrote) > 0 {
+		if err := t.lockSchema(ctx, wrote); err != nil {
+			return err
+		}
+	}
+	if err := t.kv.Commit(ctx); err != nil {
+		return txnErr(err)
+	}
+	return nil
+}
+
+// lockSchema reads the written tables' descriptors through the transaction
+// and share-locks them: the commit then fails if another proxy changes one
+// before the commit point.
+func (t *Txn) lockSchema(ctx context.Context, wrote map[string]uint64) error {
+	keys := make([]kv.Key, 0, len(wrote))
+	names := make([]string, 0, len(wrote))
+	for name := range wrote {
+		keys = append(keys, catalog.DescriptorKey(name))
+		names = append(names, name)
+	}
+	items, err := t.kv.Get(ctx, kv.GetRequest{Keys: keys, Consistent: true})
+	if err != nil {
+		return txnErr(err)
+	}
+	if err := t.kv.Lock(ctx, keys, kv.LockShare); err != nil {
+		return txnErr(err)
+	}
+	for i, it := range items {
+		rev, ok, err := catalog.DescriptorRevision(it)
+		if err != nil {
+			return err
+		}
+		if !ok || rev != wrote[names[i]] {
+			return schemaChanged(names[i])
+		}
+	}
+	return nil
+}
+
+// Rollback abandons the transaction; it is safe to call more than once.
+func (t *Txn) Rollback() {
+	_ = t.kv.Rollback()
+}
+
+func schemaChanged(table string) error {
+	return pgerr.New(pgerr.SerializationFailure, "could not serialize access: the schema of table %q changed during the transaction", table).
+		WithHint("Retry the transaction.")
+}
+
+// txnErr gives a transaction's store error its SQLSTATE, as ClassifyError
+// does, and a used-up transaction 25P02.
+func txnErr(err error) error {
+	if errors.Is(err, kv.ErrTxnDone) {
+		return pgerr.Wrap(err, pgerr.InFailedSQLTransaction, "the transaction has already ended")
+	}
+	return ClassifyError(err)
+}
+
+// lockedTxn makes a kv.Txn safe for the executor's concurrent use: every
+// call, iterators' included, holds one mutex.
+type lockedTxn struct {
+	mu  sync.Mutex
+	txn kv.Txn
+}
+
+var _ kv.ReadWriter = (*lockedTxn)(nil)
+
+func (l *lockedTxn) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.txn.Get(ctx, req)
+}
+
+func (l *lockedTxn) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return &lockedIter{mu: &l.mu, it: l.txn.Scan(ctx, req)}
+}
+
+func (l *lockedTxn) Write(ctx context.Context, b kv.Batch) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.txn.Write(ctx, b)
+}
+
+func (l *lockedTxn) Lock(ctx context.Context, keys []kv.Key, mode kv.LockMode) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.txn.Lock(ctx, keys, mode)
+}
+
+func (l *lockedTxn) Savepoint() kv.Savepoint {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.txn.Savepoint()
+}
+
+func (l *lockedTxn) RollbackTo(sp kv.Savepoint) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.txn.RollbackTo(sp)
+}
+
+func (l *lockedTxn) Release(sp kv.Savepoint) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.txn.Release(sp)
+}
+
+func (l *lockedTxn) Commit(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.txn.Commit(ctx)
+}
+
+func (l *lockedTxn) Rollback() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.txn.Rollback()
+}
+
+// lockedIter holds its transaction's mutex in every call.
+type lockedIter struct {
+	mu *sync.Mutex
+	it kv.Iterator
+}
+
+func (i *lockedIter) Next() bool {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.it.Next()
+}
+
+// Item is only read by the caller between its own Next calls, so it needs
+// no lock of its own; taking one keeps the race detector's view simple.
+func (i *lockedIter) Item() kv.Item {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.it.Item()
+}
+
+func (i *lockedIter) Seek(sort []byte) {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	i.it.Seek(sort)
+}
+
+func (i *lockedIter) Err() error {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.it.Err()
+}
+
+func (i *lockedIter) Close() error {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.it.Close()
+}
+
+// lockBatch is how many row keys a locking read hands the transaction at
+// once.
+const lockBatch = 100
+
+// lockingRows takes a SELECT ... FOR UPDATE / FOR SHARE's locks on the
+// rows of one table as they pass: the table row at offset in each row
+// (the scan's own row, or a lookup join's inner row). Locks make no store
+// request (they are checked when the transaction commits), so batching
+// only saves calls.
+type lockingRows struct {
+	in      Rows
+	txn     *Txn
+	table   *catalog.Table
+	offset  int
+	mode    kv.LockMode
+	pending []kv.Key
+}
+
+func lockModeOf(s planner.LockStrength) kv.LockMode {
+	if s == planner.LockShare {
+		return kv.LockShare
+	}
+	return kv.LockUpdate
+}
+
+// lockRows wraps in when the statement runs in a transaction block and
+// locks; outside a block a lock would end with the statement, so there is
+// nothing to take.
+func (ec *execCtx) lockRows(in Rows, t *catalog.Table, offset int, s planner.LockStrength) Rows {
+	if s == planner.LockNone || ec.txn == nil {
+		return in
+	}
+	return &lockingRows{in: in, txn: ec.txn, table: t, offset: offset, mode: lockModeOf(s)}
+}
+
+func (l *lockingRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
+	row, ok, err := l.in.Next(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	if !ok {
+		return nil, false, l.flush(ctx)
+	}
+	end := l.offset + len(l.table.Columns)
+	if end > len(row) {
+		return row, true, nil // a semi or anti join yields no inner row
+	}
+	tr := row[l.offset:end]
+	if !tr[l.table.PrimaryKey[0].Column].IsNull() { // NULL: an outer join's missing row
+		l.pending = append(l.pending, l.table.RowKey(tr))
+		if len(l.pending) >= lockBatch {
+			if err := l.flush(ctx); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	return row, true, nil
+}
+
+func (l *lockingRows) flush(ctx context.Context) error {
+	if len(l.pending) == 0 {
+		return nil
+	}
+	err := l.txn.kv.Lock(ctx, l.pending, l.mode)
+	l.pending = l.pending[:0]
+	return txnErr(err)
+}
+
+// Close takes the locks of rows already returned: a client that stops
+// reading early (a portal's row limit) still holds the rows it saw.
+func (l *lockingRows) Close() {
+	_ = l.flush(context.Background())
+	l.in.Close()
+}

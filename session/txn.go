@@ -1,0 +1,190 @@
+package session
+
+import (
+	"context"
+	"strings"
+
+	"github.com/zproxy/zproxy/executor"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// Transaction blocks.
+//
+// BEGIN opens a block (status 'T'); its kv transaction starts at the
+// block's first statement, as PostgreSQL takes a REPEATABLE READ snapshot
+// at the first statement rather than at BEGIN. Every statement of the
+// block reads that snapshot with the block's own writes applied and buffers
+// its writes; COMMIT applies them all or none (executor.Txn.Commit);
+// ROLLBACK, an error followed by ROLLBACK, or a closed connection discards
+// them. An error inside the block puts it in the failed state ('E') until
+// ROLLBACK or ROLLBACK TO SAVEPOINT, as in PostgreSQL.
+//
+// Schema changes are not transactional: DDL inside a block takes effect
+// when it runs, and ROLLBACK says with a WARNING that it could not undo it.
+
+// savepoint is one SAVEPOINT of the block.
+type savepoint struct {
+	name string
+	sp   kv.Savepoint
+}
+
+// blockTxn returns the block's transaction, beginning it at the block's
+// first statement; nil outside a block (each statement then commits on its
+// own).
+func (s *Session) blockTxn(ctx context.Context) (*executor.Txn, error) {
+	if s.txStatus != 'T' {
+		return nil, nil
+	}
+	if s.txn == nil {
+		t, err := s.engine.exec.Begin(ctx, s.readOnly(), nil)
+		if err != nil {
+			return nil, err
+		}
+		s.txn = t
+	}
+	return s.txn, nil
+}
+
+// endBlock forgets the block and its transaction; the settings of SET
+// TRANSACTION last until here.
+func (s *Session) endBlock() {
+	if s.txn != nil {
+		s.txn.Rollback()
+	}
+	s.txn, s.savepoints, s.txDDL = nil, nil, false
+	s.txStatus = 'I'
+	for _, v := range []string{"transaction_read_only", "transaction_isolation", "transaction_deferrable"} {
+		s.vars[v] = s.vars["default_"+v]
+	}
+}
+
+// commitBlock commits the block's transaction under the executor's gate,
+// against the schema as of now (see executor.Txn).
+func (s *Session) commitBlock(ctx context.Context) error {
+	t := s.txn
+	if t == nil {
+		return nil
+	}
+	e := s.engine
+	e.exec.Gate.RLock()
+	defer e.exec.Gate.RUnlock()
+	snap, err := e.catalog.Snapshot(ctx)
+	if err != nil {
+		return storeErr(err)
+	}
+	return t.Commit(ctx, snap)
+}
+
+// txnControl runs BEGIN, COMMIT, ROLLBACK, SAVEPOINT, ROLLBACK TO and
+// RELEASE.
+func (st *statement) txnControl(ctx context.Context, op *planner.TxnOp) (wire.Result, error) {
+	s := st.sess
+	switch op.Op {
+	case planner.TxnBegin:
+		if s.txStatus != 'I' {
+			s.notice(&pgerr.Error{Code: pgerr.ActiveSQLTransaction, Severity: "WARNING", Message: "there is already a transaction in progress"})
+			return tagResult("BEGIN"), nil
+		}
+		if op.Isolation != "" {
+			if _, err := isolationLevel(op.Isolation); err != nil {
+				return nil, err
+			}
+		}
+		s.txStatus = 'T'
+		if op.ReadOnly {
+			s.vars["transaction_read_only"] = "on"
+		}
+		return tagResult("BEGIN"), nil
+	case planner.TxnCommit:
+		switch s.txStatus {
+		case 'I':
+			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
+			return tagResult("COMMIT"), nil
+		case 'E':
+			s.endBlock()
+			return tagResult("ROLLBACK"), nil
+		}
+		err := s.commitBlock(ctx)
+		s.endBlock()
+		if err != nil {
+			return nil, err
+		}
+		return tagResult("COMMIT"), nil
+	case planner.TxnRollback:
+		if s.txStatus == 'I' {
+			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
+		} else if s.txDDL {
+			s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING",
+				Message: "zproxy applies schema changes when they run: the schema changes of this transaction block were not rolled back"})
+		}
+		s.endBlock()
+		return tagResult("ROLLBACK"), nil
+	}
+	// Savepoints.
+	if s.txStatus == 'I' {
+		return nil, pgerr.New(pgerr.NoActiveSQLTransaction, "%s can only be used in transaction blocks", savepointStmtName(op.Op))
+	}
+	name := strings.ToLower(op.Savepoint)
+	if op.Op == planner.TxnSavepoint {
+		t, err := s.blockTxn(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.savepoints = append(s.savepoints, savepoint{name: name, sp: t.Savepoint()})
+		return tagResult("SAVEPOINT"), nil
+	}
+	// The innermost savepoint of that name, as PostgreSQL finds it.
+	i := len(s.savepoints) - 1
+	for i >= 0 && s.savepoints[i].name != name {
+		i--
+	}
+	if i < 0 {
+		return nil, pgerr.New(pgerr.InvalidSavepointSpecification, "savepoint %q does not exist", op.Savepoint)
+	}
+	sp := s.savepoints[i]
+	if op.Op == planner.TxnRollbackTo {
+		if err := s.txn.RollbackTo(sp.sp); err != nil {
+			return nil, err
+		}
+		// The savepoint stays; the later ones go.
+		s.savepoints = s.savepoints[:i+1]
+		s.txStatus = 'T'
+		return tagResult("ROLLBACK"), nil
+	}
+	if err := s.txn.Release(sp.sp); err != nil {
+		return nil, err
+	}
+	s.savepoints = s.savepoints[:i]
+	return tagResult("RELEASE"), nil
+}
+
+func savepointStmtName(op planner.TxnOpKind) string {
+	switch op {
+	case planner.TxnRollbackTo:
+		return "ROLLBACK TO SAVEPOINT"
+	case planner.TxnRelease:
+		return "RELEASE SAVEPOINT"
+	}
+	return "SAVEPOINT"
+}
+
+// isolationLevel maps a requested isolation level to the one zproxy runs.
+// Transactions are snapshot isolation, PostgreSQL's REPEATABLE READ; READ
+// COMMITTED and READ UNCOMMITTED get it too (a stronger level, which the
+// SQL standard allows, as PostgreSQL gives READ COMMITTED for READ
+// UNCOMMITTED). SERIALIZABLE would promise more than zproxy keeps (write
+// skew is possible), so it is refused rather than silently weakened.
+func isolationLevel(requested string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(requested)) {
+	case "read uncommitted", "read committed", "repeatable read", "default":
+		return kv.IsolationSnapshot, nil
+	case "serializable":
+		return "", pgerr.New(pgerr.FeatureNotSupported, "SERIALIZABLE isolation is not supported").
+			WithDetail("zproxy transactions run at snapshot isolation (REPEATABLE READ): write skew is possible.").
+			WithHint("Use REPEATABLE READ, and SELECT ... FOR UPDATE on the rows a decision reads.")
+	}
+	return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"transaction_isolation\": %q", requested)
+}
