@@ -148,9 +148,6 @@ func init() {
 		return sqltypes.NewInt(int64(s)), nil
 	}})
 
-	// PostgreSQL's RADIANS_PER_DEGREE, a rounded literal (not pi/180
-	// computed exactly, which can differ in the last bit).
-	radiansPerDegree := 0.0174532925199432957692
 	Register("degrees", Overload{Params: []Param{float8}, Result: Returns(tFloat8), Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		return FloatArith('/', a[0].F, radiansPerDegree, 64)
 	}})
