@@ -331,7 +331,14 @@ func formatG(f float64) string { return sqltypes.FormatG(f, 6) }
 func init() {
 	tmplFn := func(t sqltypes.Type, vol Volatility, f func(*Context, sqltypes.Value, string) (sqltypes.Value, error)) Overload {
 		return Overload{Params: []Param{T(t), T(tText)}, Result: Returns(tText), Volatility: vol,
-			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(ctx, a[0], a[1].S) }}
+			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				if a[1].S == "" && t.Kind() != sqltypes.KindInt && t.Kind() != sqltypes.KindFloat && t.Kind() != sqltypes.KindNumeric {
+					// to_char of a time or interval with an empty template
+					// is NULL; of a number, an empty string.
+					return sqltypes.Null, nil
+				}
+				return f(ctx, a[0], a[1].S)
+			}}
 	}
 	number := func(t sqltypes.Type) Overload {
 		return tmplFn(t, Immutable, func(_ *Context, v sqltypes.Value, tmpl string) (sqltypes.Value, error) {

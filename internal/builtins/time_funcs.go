@@ -87,6 +87,21 @@ func timePart(unit string, us int64, offset *int32) (part, error) {
 
 func init() {
 	f := fixedOverload
+	// timezone(zone, timetz), timetz AT TIME ZONE zone (a time converts
+	// to timetz first): the same instant of the day at the zone's offset,
+	// which for a zone with daylight rules is the offset in effect at the
+	// statement's time, as in PostgreSQL's timetz_zone.
+	for _, zt := range []sqltypes.Type{tText, tInterval} {
+		Register("timezone", f([]sqltypes.Type{zt, tTimeTZ}, tTimeTZ, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			loc, err := zoneArg(a[0])
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			off := ZoneOffset(statementTime(ctx).UnixMicro(), loc)
+			t := a[1].TimeTZ()
+			return sqltypes.NewTimeTZ(sqltypes.TimeTZValue{Micros: wrapDay(t.UTCMicros() + off*1e6), Offset: int32(off)}), nil
+		}))
+	}
 	Register("current_time",
 		f(nil, tTimeTZ, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
 			return sqltypes.NewTimeTZ(currentTime(ctx)), nil
