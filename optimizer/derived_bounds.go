@@ -63,14 +63,45 @@ func roundedBound(op planner.BinOp, v sqltypes.Value, k sqltypes.Kind) (ValueSet
 }
 
 // truncation is a nondecreasing step function of a timestamp column
-// compared with a constant: date_trunc(unit, col [, zone]), or col::date.
+// compared with a constant: date_trunc(unit, col [, zone]), or col::date,
+// where col may also be read at a fixed zone (col AT TIME ZONE 'UTC',
+// which only shifts it), or that shifted column itself (a step of 1µs).
 type truncation struct {
 	col  int
 	kind sqltypes.Kind // the column's (and the bounds') kind
-	// trunc maps a column value to its step's start; next gives the start
-	// of the following step.
+	// resKind is the kind of the truncated values, which the shift
+	// changes (timestamptz AT TIME ZONE is a timestamp, and back).
+	resKind sqltypes.Kind
+	// shift (µs) is added to a column value before it is truncated.
+	shift int64
+	// trunc maps a (shifted) column value to its step's start; next gives
+	// the start of the following step.
 	trunc func(int64) (int64, error)
 	next  func(int64) (int64, error)
+}
+
+// shiftedColumn recognises col, or col AT TIME ZONE a constant zone of
+// one fixed offset: the column, the kind of the expression's values and
+// what it adds to the column's values.
+func shiftedColumn(e planner.Expr) (cr *planner.ColRef, kind sqltypes.Kind, shift int64, ok bool) {
+	if cr, ok = e.(*planner.ColRef); ok {
+		return cr, cr.Typ.Kind(), 0, true
+	}
+	f, ok := e.(*planner.Func)
+	if !ok || !fixedZoneShift(f) {
+		return nil, 0, 0, false
+	}
+	if cr, ok = f.Args[1].(*planner.ColRef); !ok {
+		return nil, 0, 0, false
+	}
+	off, _ := builtins.FixedZoneOffset(f.Args[0].(*planner.Const).V)
+	switch cr.Typ.Kind() {
+	case sqltypes.KindTimestampTZ: // the zone's wall clock
+		return cr, sqltypes.KindTimestamp, off * 1e6, true
+	case sqltypes.KindTimestamp: // the instant the zone's clock shows it
+		return cr, sqltypes.KindTimestampTZ, -off * 1e6, true
+	}
+	return nil, 0, 0, false
 }
 
 // truncationOf recognises e as a truncation of a timestamp column.
@@ -83,9 +114,16 @@ func truncationOf(e planner.Expr, ctx *planner.EvalContext) (*truncation, bool) 
 		return v.S, err == nil && v.K == sqltypes.KindText
 	}
 	var cr *planner.ColRef
+	var resKind sqltypes.Kind
+	var shift int64
 	unit := "day"
 	var loc *time.Location
+	if c, k, sh, ok := shiftedColumn(e); ok && (sh != 0 || k != c.Typ.Kind()) {
+		cr, resKind, shift, unit = c, k, sh, "microseconds"
+		e = nil
+	}
 	switch x := e.(type) {
+	case nil: // a shifted column
 	case *planner.Func:
 		if x.Name != "date_trunc" || len(x.Args) < 2 || len(x.Args) > 3 {
 			return nil, false
@@ -94,7 +132,7 @@ func truncationOf(e planner.Expr, ctx *planner.EvalContext) (*truncation, bool) 
 		if unit, ok = constText(x.Args[0]); !ok {
 			return nil, false
 		}
-		if cr, ok = x.Args[1].(*planner.ColRef); !ok {
+		if cr, resKind, shift, ok = shiftedColumn(x.Args[1]); !ok {
 			return nil, false
 		}
 		if len(x.Args) == 3 {
@@ -109,7 +147,10 @@ func truncationOf(e planner.Expr, ctx *planner.EvalContext) (*truncation, bool) 
 		}
 	case *planner.Cast:
 		var ok bool
-		if cr, ok = x.E.(*planner.ColRef); !ok || x.To.ID != sqltypes.Date {
+		if x.To.ID != sqltypes.Date {
+			return nil, false
+		}
+		if cr, resKind, shift, ok = shiftedColumn(x.E); !ok {
 			return nil, false
 		}
 	default:
@@ -119,8 +160,8 @@ func truncationOf(e planner.Expr, ctx *planner.EvalContext) (*truncation, bool) 
 	if !ok {
 		return nil, false
 	}
-	t := &truncation{col: cr.Index, kind: cr.Typ.Kind()}
-	switch t.kind {
+	t := &truncation{col: cr.Index, kind: cr.Typ.Kind(), resKind: resKind, shift: shift}
+	switch t.resKind {
 	case sqltypes.KindTimestamp:
 		t.trunc = func(us int64) (int64, error) { return builtins.TruncTimestamp(unit, us) }
 		t.next = func(us int64) (int64, error) { return sqltypes.TimestampAddInterval(us, step) }
@@ -165,7 +206,7 @@ func truncationBound(x *planner.Binary, ctx *planner.EvalContext) (int, ValueSet
 		if c, err = sqltypes.DateToTimestamp(cv.I); err != nil {
 			return 0, nil, false
 		}
-		if t.kind == sqltypes.KindTimestampTZ {
+		if t.resKind == sqltypes.KindTimestampTZ {
 			c = builtins.FromLocal(c, builtins.SessionLocation(&ctx.Fn))
 		}
 	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
@@ -184,20 +225,24 @@ func truncationBound(x *planner.Binary, ctx *planner.EvalContext) (int, ValueSet
 	if tc == c {
 		ceil = c
 	}
-	// holds reports whether trunc(v) op c, for checking a bound.
+	// holds reports whether trunc(v) op c for a column value v, for
+	// checking a bound.
 	holds := func(v int64, op planner.BinOp) bool {
-		tv, err := t.trunc(v)
+		tv, err := t.trunc(v + t.shift)
 		if err != nil {
 			return false
 		}
 		return compareHolds(op, cmp.Compare(tv, c))
 	}
 	val := func(us int64) sqltypes.Value { return sqltypes.Value{K: t.kind, I: us} }
-	// from: the first value that passes; to: the first one after that fails.
+	// from: the first value that passes; to: the first one after that
+	// fails (lo and hi are truncated values, shifted back to the column's).
 	from := func(lo int64, op planner.BinOp) (Interval, bool) {
+		lo -= t.shift
 		return Interval{Lo: val(lo), LoInc: true, HiUnb: true}, holds(lo, op) && !holds(lo-1, op)
 	}
 	to := func(hi int64, op planner.BinOp) (Interval, bool) {
+		hi -= t.shift
 		return Interval{Hi: val(hi), LoUnb: true}, !holds(hi, op) && holds(hi-1, op)
 	}
 	var iv Interval

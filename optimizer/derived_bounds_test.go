@@ -104,3 +104,119 @@ func cmpInt(a, b int64) int {
 	}
 	return 0
 }
+
+// TestShiftedTruncationBoundsBruteForce does the same for a column read at
+// a zone of one fixed offset (ts AT TIME ZONE 'EST'), alone, truncated or
+// cast to date, with the reference computed by the zone conversions
+// themselves. Zones with daylight saving time give no bound.
+func TestShiftedTruncationBoundsBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewSource(15))
+	units := []string{"", "date", "minute", "hour", "day", "week", "month", "year"}
+	ops := []planner.BinOp{planner.OpEq, planner.OpLt, planner.OpLe, planner.OpGt, planner.OpGe}
+	zones := []string{"UTC", "EST", "+05", "UTC-5:30", "Etc/GMT-14"}
+	session, _ := builtins.LookupZone("Asia/Kolkata")
+	bounded := 0
+	for iter := 0; iter < 2000; iter++ {
+		unit := units[rng.Intn(len(units))]
+		op := ops[rng.Intn(len(ops))]
+		zone := zones[rng.Intn(len(zones))]
+		loc, err := builtins.LookupZone(zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		colTyp, resTyp := sqltypes.TypeTimestamp, sqltypes.TypeTimestampTZ
+		if rng.Intn(2) == 0 {
+			colTyp, resTyp = resTyp, colTyp
+		}
+		// f is the expression's value for a column value, by the
+		// functions the executor runs.
+		f := func(us int64) int64 {
+			if colTyp.ID == sqltypes.TimestampTZ {
+				us = builtins.ToLocal(us, loc)
+			} else {
+				us = builtins.FromLocal(us, loc)
+			}
+			var err error
+			switch {
+			case unit == "":
+			case unit == "date" && resTyp.ID == sqltypes.Timestamp:
+				us, err = builtins.TruncTimestamp("day", us)
+			case unit == "date":
+				us = builtins.FromLocal(builtins.ToLocal(us, session)/86400e6*86400e6, session)
+			case resTyp.ID == sqltypes.Timestamp:
+				us, err = builtins.TruncTimestamp(unit, us)
+			default:
+				us, err = builtins.TruncTimestampTZ(unit, us, session)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return us
+		}
+		var e planner.Expr = &planner.Func{Name: "timezone", Typ: resTyp, Args: []planner.Expr{
+			&planner.Const{V: sqltypes.NewText(zone), Typ: sqltypes.TypeText},
+			&planner.ColRef{Index: 0, Name: "ts", Typ: colTyp},
+		}}
+		c := int64(rng.Int63n(100 * 365 * 86400e6)) // 1970 to 2070
+		constant := &planner.Const{V: sqltypes.Value{K: resTyp.Kind(), I: c}, Typ: resTyp}
+		switch unit {
+		case "":
+		case "date":
+			e = &planner.Cast{E: e, To: sqltypes.TypeDate}
+			constant = &planner.Const{V: sqltypes.NewDate(c / 86400e6), Typ: sqltypes.TypeDate}
+		default:
+			e = &planner.Func{Name: "date_trunc", Typ: resTyp, Args: []planner.Expr{
+				&planner.Const{V: sqltypes.NewText(unit), Typ: sqltypes.TypeText}, e}}
+			if rng.Intn(2) == 0 {
+				c = f(c) // on a step boundary (of some column value's result)
+				constant.V.I = c
+			}
+		}
+		ref := constant.V.I // what f's results compare with
+		if unit == "date" {
+			ref = c / 86400e6 * 86400e6
+			if resTyp.ID == sqltypes.TimestampTZ {
+				ref = builtins.FromLocal(ref, session)
+			}
+		}
+		cmp := &planner.Binary{Op: op, L: e, R: constant, Typ: sqltypes.TypeBool}
+		ctx := &planner.EvalContext{Fn: builtins.Context{Location: session}}
+		col, set, ok := truncationBound(cmp, ctx)
+		if !ok {
+			t.Fatalf("no bound for %s on a %s column in %s %s", unit, colTyp, zone, op)
+		}
+		if col != 0 {
+			t.Fatalf("bound on column %d", col)
+		}
+		bounded++
+		var xs []int64
+		for _, base := range []int64{c, c - 14*3600e6, c + 14*3600e6} {
+			for d := int64(-2); d <= 2; d++ {
+				xs = append(xs, base+d)
+			}
+			xs = append(xs, base+rng.Int63n(400*86400e6)-200*86400e6)
+		}
+		// The values whose result is exactly ref, found by moving back by
+		// the zone's offset.
+		_, off := time.Unix(0, 0).In(loc).Zone()
+		for d := int64(-2); d <= 2; d++ {
+			xs = append(xs, ref-int64(off)*1e6+d, ref+int64(off)*1e6+d)
+		}
+		for _, x := range xs {
+			want := compareHolds(op, cmpInt(f(x), ref))
+			if got := set.contains(sqltypes.Value{K: colTyp.Kind(), I: x}); got != want {
+				t.Fatalf("%q of %s AT TIME ZONE %q %s %d: ts = %d (f %d) in range %v, comparison %v",
+					unit, colTyp, zone, op, ref, x, f(x), got, want)
+			}
+		}
+	}
+	// A zone with daylight saving time: no bound.
+	e := &planner.Func{Name: "timezone", Typ: sqltypes.TypeTimestamp, Args: []planner.Expr{
+		&planner.Const{V: sqltypes.NewText("America/New_York"), Typ: sqltypes.TypeText},
+		&planner.ColRef{Index: 0, Name: "ts", Typ: sqltypes.TypeTimestampTZ},
+	}}
+	cmp := &planner.Binary{Op: planner.OpGe, L: e, R: &planner.Const{V: sqltypes.NewTimestamp(0), Typ: sqltypes.TypeTimestamp}, Typ: sqltypes.TypeBool}
+	if _, _, ok := truncationBound(cmp, &planner.EvalContext{}); ok {
+		t.Error("a bound through a zone with daylight saving time")
+	}
+}

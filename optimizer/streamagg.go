@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/planner"
 )
@@ -68,6 +69,11 @@ func groupKeySource(e planner.Expr) (keySource, bool) {
 			if len(x.Args) == 1 {
 				inner = 0
 			}
+		case "timezone":
+			// ts AT TIME ZONE a zone of one fixed offset shifts ts.
+			if fixedZoneShift(x) {
+				return groupKeySource(x.Args[1])
+			}
 		}
 		if inner < 0 {
 			return keySource{}, false
@@ -121,6 +127,27 @@ func groupKeySource(e planner.Expr) (keySource, bool) {
 		}
 	}
 	return keySource{}, false
+}
+
+// fixedZoneShift reports whether a timezone(zone, ts) call (ts AT TIME
+// ZONE zone) moves every timestamp by the same offset: the zone is a
+// constant with one offset for all time. Zones with daylight saving time
+// are not, as their wall clocks run backward once a year.
+func fixedZoneShift(f *planner.Func) bool {
+	if f.Name != "timezone" || len(f.Args) != 2 {
+		return false
+	}
+	c, ok := f.Args[0].(*planner.Const)
+	if !ok || c.V.IsNull() {
+		return false
+	}
+	switch f.Args[1].Type().ID {
+	case sqltypes.Timestamp, sqltypes.TimestampTZ:
+	default:
+		return false
+	}
+	_, ok = builtins.FixedZoneOffset(c.V)
+	return ok
 }
 
 // groupOrder chooses the input order that makes an aggregation's groups

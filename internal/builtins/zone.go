@@ -201,3 +201,21 @@ func zoneArg(v sqltypes.Value) (*time.Location, error) {
 	}
 	return LookupZone(v.S)
 }
+
+// FixedZoneOffset reports the offset east of UTC, in seconds, of a zone
+// given as AT TIME ZONE takes it (text or interval), when the zone has
+// that one offset at every instant (UTC, an abbreviation, a POSIX or
+// interval offset, a tz database zone without transitions). Only then is
+// x AT TIME ZONE zone a shift, which keeps the order of x.
+func FixedZoneOffset(zone sqltypes.Value) (int64, bool) {
+	loc, err := zoneArg(zone)
+	if err != nil {
+		return 0, false
+	}
+	t := time.Unix(0, 0).In(loc)
+	if start, end := t.ZoneBounds(); !start.IsZero() || !end.IsZero() {
+		return 0, false // the zone has transitions
+	}
+	_, off := t.Zone()
+	return int64(off), true
+}

@@ -49,3 +49,20 @@ SELECT count(*) FROM metrics WHERE host = 'a' AND date_trunc('day', at, 'America
 
 -- Numeric values and constants in ranges.
 SELECT at FROM metrics WHERE host = 'a' AND at > now() - interval '15 minutes' AND value > 99.5
+
+-- A column read at a zone of one fixed offset (UTC, an abbreviation, a
+-- POSIX offset) is the column shifted: its comparisons, truncations and
+-- dates are ranges on ts, and grouping by them streams. A zone with
+-- daylight saving time runs backward once a year: a residual filter, a
+-- hash aggregate.
+SELECT ts FROM readings WHERE sensor_id = 7 AND (ts AT TIME ZONE 'UTC') >= '2024-01-02'
+
+SELECT ts FROM readings WHERE sensor_id = 7 AND (ts AT TIME ZONE 'EST') BETWEEN '2024-01-02' AND '2024-01-02 06:00'
+
+SELECT count(*) FROM metrics WHERE host = 'a' AND date_trunc('day', at AT TIME ZONE '+05') = '2024-03-10'
+
+SELECT count(*) FROM metrics WHERE host = 'a' AND (at AT TIME ZONE 'UTC')::date = '2024-03-10'
+
+SELECT date_trunc('week', ts AT TIME ZONE 'UTC') AS week, count(*) FROM readings WHERE sensor_id = 7 GROUP BY 1 ORDER BY 1
+
+SELECT date_trunc('week', ts AT TIME ZONE 'America/New_York') AS week, count(*) FROM readings WHERE sensor_id = 7 AND (ts AT TIME ZONE 'America/New_York') >= '2024-01-01' GROUP BY 1 ORDER BY 1
