@@ -3,6 +3,7 @@ package optimizer
 import (
 	"cmp"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/zproxy/zproxy/internal/builtins"
@@ -74,6 +75,9 @@ type truncation struct {
 	resKind sqltypes.Kind
 	// shift (µs) is added to a column value before it is truncated.
 	shift int64
+	// epoch: the expression is extract(epoch from col), compared with a
+	// number of seconds rather than a timestamp.
+	epoch bool
 	// trunc maps a (shifted) column value to its step's start; next gives
 	// the start of the following step.
 	trunc func(int64) (int64, error)
@@ -122,9 +126,23 @@ func truncationOf(e planner.Expr, ctx *planner.EvalContext) (*truncation, bool) 
 		cr, resKind, shift, unit = c, k, sh, "microseconds"
 		e = nil
 	}
+	epoch := false
 	switch x := e.(type) {
 	case nil: // a shifted column
 	case *planner.Func:
+		if x.Name == "extract" && len(x.Args) == 2 {
+			// extract(epoch from col): the column's µs over a million,
+			// exactly (a numeric), so ordered as the column.
+			var ok bool
+			if u, isConst := constText(x.Args[0]); !isConst || strings.ToLower(u) != "epoch" {
+				return nil, false
+			}
+			if cr, resKind, shift, ok = shiftedColumn(x.Args[1]); !ok {
+				return nil, false
+			}
+			unit, epoch = "microseconds", true
+			break
+		}
 		if x.Name != "date_trunc" || len(x.Args) < 2 || len(x.Args) > 3 {
 			return nil, false
 		}
@@ -160,7 +178,7 @@ func truncationOf(e planner.Expr, ctx *planner.EvalContext) (*truncation, bool) 
 	if !ok {
 		return nil, false
 	}
-	t := &truncation{col: cr.Index, kind: cr.Typ.Kind(), resKind: resKind, shift: shift}
+	t := &truncation{col: cr.Index, kind: cr.Typ.Kind(), resKind: resKind, shift: shift, epoch: epoch}
 	switch t.resKind {
 	case sqltypes.KindTimestamp:
 		t.trunc = func(us int64) (int64, error) { return builtins.TruncTimestamp(unit, us) }
@@ -175,6 +193,31 @@ func truncationOf(e planner.Expr, ctx *planner.EvalContext) (*truncation, bool) 
 		return nil, false
 	}
 	return t, true
+}
+
+// epochMicros is a number of seconds in µs, rounded down; exact reports
+// whether no rounding happened. Infinities and NaN have none.
+func epochMicros(v sqltypes.Value) (us int64, exact, ok bool) {
+	n, err := sqltypes.Cast(v, sqltypes.TypeNumeric)
+	if err != nil || n.IsNull() {
+		return 0, false, false
+	}
+	m, err := sqltypes.MulNumeric(n, sqltypes.NumericFromInt(1e6))
+	if err != nil {
+		return 0, false, false
+	}
+	if _, finite := sqltypes.NumericScale(m); !finite {
+		return 0, false, false
+	}
+	f, err := sqltypes.FloorNumeric(m)
+	if err != nil {
+		return 0, false, false
+	}
+	i, err := sqltypes.NumericToInt(f, sqltypes.TypeInt8)
+	if err != nil {
+		return 0, false, false
+	}
+	return i.I, sqltypes.Compare(f, m) == 0, true
 }
 
 // truncationBound is the range of a timestamp column that satisfies
@@ -201,15 +244,32 @@ func truncationBound(x *planner.Binary, ctx *planner.EvalContext) (int, ValueSet
 		return 0, nil, false
 	}
 	c := cv.I
-	switch cv.K {
-	case sqltypes.KindDate: // col::date compared with a date: its midnight
+	switch {
+	case t.epoch:
+		var exact bool
+		if c, exact, ok = epochMicros(cv); !ok {
+			return 0, nil, false
+		}
+		if !exact {
+			// Between two µs: none is equal, and the comparison is one
+			// with the one below (x < 1.5 is x <= 1, x > 1.5 is x > 1).
+			switch op {
+			case planner.OpEq:
+				return t.col, ValueSet{}, true
+			case planner.OpLt:
+				op = planner.OpLe
+			case planner.OpGe:
+				op = planner.OpGt
+			}
+		}
+	case cv.K == sqltypes.KindDate: // col::date compared with a date: its midnight
 		if c, err = sqltypes.DateToTimestamp(cv.I); err != nil {
 			return 0, nil, false
 		}
 		if t.resKind == sqltypes.KindTimestampTZ {
 			c = builtins.FromLocal(c, builtins.SessionLocation(&ctx.Fn))
 		}
-	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+	case cv.K == sqltypes.KindTimestamp || cv.K == sqltypes.KindTimestampTZ:
 	default:
 		return 0, nil, false
 	}

@@ -1,6 +1,8 @@
 package optimizer
 
 import (
+	"fmt"
+	"math/big"
 	"math/rand"
 	"testing"
 	"time"
@@ -218,5 +220,59 @@ func TestShiftedTruncationBoundsBruteForce(t *testing.T) {
 	cmp := &planner.Binary{Op: planner.OpGe, L: e, R: &planner.Const{V: sqltypes.NewTimestamp(0), Typ: sqltypes.TypeTimestamp}, Typ: sqltypes.TypeBool}
 	if _, _, ok := truncationBound(cmp, &planner.EvalContext{}); ok {
 		t.Error("a bound through a zone with daylight saving time")
+	}
+}
+
+// TestEpochBoundsBruteForce: extract(epoch from col) op n, for whole and
+// fractional n (in seconds, exactly), on plain and shifted columns.
+func TestEpochBoundsBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewSource(16))
+	ops := []planner.BinOp{planner.OpEq, planner.OpLt, planner.OpLe, planner.OpGt, planner.OpGe}
+	for iter := 0; iter < 2000; iter++ {
+		op := ops[rng.Intn(len(ops))]
+		typ := sqltypes.TypeTimestampTZ
+		if rng.Intn(2) == 0 {
+			typ = sqltypes.TypeTimestamp
+		}
+		var arg planner.Expr = &planner.ColRef{Index: 0, Name: "ts", Typ: typ}
+		var shift int64
+		if rng.Intn(2) == 0 {
+			arg = &planner.Func{Name: "timezone", Args: []planner.Expr{&planner.Const{V: sqltypes.NewText("EST"), Typ: sqltypes.TypeText}, arg}}
+			shift = -5 * 3600e6
+			if typ.ID == sqltypes.Timestamp {
+				shift = -shift
+			}
+		}
+		e := &planner.Func{Name: "extract", Typ: sqltypes.TypeNumeric, Args: []planner.Expr{
+			&planner.Const{V: sqltypes.NewText("epoch"), Typ: sqltypes.TypeText}, arg}}
+		// n: whole seconds, whole µs, or finer than a µs.
+		us := rng.Int63n(100 * 365 * 86400e6)
+		text := fmt.Sprintf("%d.%06d", us/1e6, us%1e6)
+		switch rng.Intn(3) {
+		case 0:
+			text = fmt.Sprint(us / 1e6)
+			us = us / 1e6 * 1e6
+		case 1:
+			text += "5"
+		}
+		n, err := sqltypes.ParseNumeric(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmp := &planner.Binary{Op: op, L: e, R: &planner.Const{V: n, Typ: sqltypes.TypeNumeric}, Typ: sqltypes.TypeBool}
+		_, set, ok := truncationBound(cmp, &planner.EvalContext{})
+		if !ok {
+			t.Fatalf("no bound for extract(epoch) %s %s", op, text)
+		}
+		want := new(big.Rat)
+		want.SetString(text)
+		for d := int64(-3); d <= 3; d++ {
+			x := us - shift + d
+			got := new(big.Rat).SetFrac64(x+shift, 1e6)
+			holds := compareHolds(op, got.Cmp(want))
+			if in := set.contains(sqltypes.Value{K: typ.Kind(), I: x}); in != holds {
+				t.Fatalf("extract(epoch from %s, shift %d) %s %s: ts = %d in range %v, comparison %v", typ, shift, op, text, x, in, holds)
+			}
+		}
 	}
 }

@@ -66,3 +66,7 @@ SELECT count(*) FROM metrics WHERE host = 'a' AND (at AT TIME ZONE 'UTC')::date 
 SELECT date_trunc('week', ts AT TIME ZONE 'UTC') AS week, count(*) FROM readings WHERE sensor_id = 7 GROUP BY 1 ORDER BY 1
 
 SELECT date_trunc('week', ts AT TIME ZONE 'America/New_York') AS week, count(*) FROM readings WHERE sensor_id = 7 AND (ts AT TIME ZONE 'America/New_York') >= '2024-01-01' GROUP BY 1 ORDER BY 1
+
+-- extract(epoch from ts) compared with seconds is a range on ts (exactly:
+-- extract gives the µs over a million as a numeric).
+SELECT ts FROM readings WHERE sensor_id = 7 AND extract(epoch from ts) >= 1704067200 AND extract(epoch from ts) < 1704070800.5
