@@ -235,6 +235,9 @@ func crSin(x float64) float64 {
 	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
 		return math.Sin(x) // ±0, NaN
 	}
+	if v, ok := ddSinCos(x, true); ok {
+		return v
+	}
 	return toFloat(bigSinCos(x, true))
 }
 
@@ -242,12 +245,18 @@ func crCos(x float64) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return math.NaN()
 	}
+	if v, ok := ddSinCos(x, false); ok {
+		return v
+	}
 	return toFloat(bigSinCos(x, false))
 }
 
 func crTan(x float64) float64 {
 	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
 		return math.Tan(x)
+	}
+	if v, ok := ddTan(x); ok {
+		return v
 	}
 	s := bigSinCos(x, true)
 	return toFloat(s.Quo(s, bigSinCos(x, false)))

@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"math"
+	"math/rand"
 	"testing"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -99,5 +100,40 @@ func degreeFn(name string) func(float64) float64 {
 			panic(err)
 		}
 		return v.F
+	}
+}
+
+// TestTrigFastPathAgreesWithBig: the double-double fast path rounds as
+// the big.Float computation does wherever it answers, and answers for
+// nearly every argument.
+func TestTrigFastPathAgreesWithBig(t *testing.T) {
+	rng := rand.New(rand.NewSource(17))
+	answered := 0
+	const n = 20000
+	for i := 0; i < n; i++ {
+		x := math.Ldexp(rng.Float64(), rng.Intn(44)-22) // 2^-22 .. 2^22
+		if rng.Intn(2) == 0 {
+			x = -x
+		}
+		if i%100 == 0 {
+			x = float64(rng.Intn(1000)) * math.Pi / 2 // near multiples of π/2
+		}
+		for _, wantSin := range []bool{true, false} {
+			if fast, ok := ddSinCos(x, wantSin); ok {
+				answered++
+				if slow := toFloat(bigSinCos(x, wantSin)); fast != slow {
+					t.Fatalf("sin=%v of %v: fast %v, big %v", wantSin, x, fast, slow)
+				}
+			}
+		}
+		if fast, ok := ddTan(x); ok {
+			s := bigSinCos(x, true)
+			if slow := toFloat(s.Quo(s, bigSinCos(x, false))); fast != slow {
+				t.Fatalf("tan %v: fast %v, big %v", x, fast, slow)
+			}
+		}
+	}
+	if answered < 2*n*9/10 {
+		t.Errorf("the fast path answered %d of %d", answered, 2*n)
 	}
 }
