@@ -297,14 +297,19 @@ func makeIntervalOf(a []sqltypes.Value) (sqltypes.IntervalValue, error) {
 	if math.IsInf(secs, 0) || math.IsNaN(secs) {
 		return sqltypes.IntervalValue{}, sqltypes.ErrIntervalOutOfRange()
 	}
-	months := arg(0)*12 + arg(1)
-	days := arg(2)*7 + arg(3)
-	us := float64((arg(4)*60+arg(5))*60)*1e6 + math.RoundToEven(secs*1e6)
-	if months > math.MaxInt32 || months < math.MinInt32 || days > math.MaxInt32 || days < math.MinInt32 ||
-		us >= 9.2233720368547758e18 || us < -9.2233720368547758e18 {
-		return sqltypes.IntervalValue{}, sqltypes.ErrIntervalOutOfRange()
+	// PostgreSQL 15 computes the fields in 32- and 64-bit integers that
+	// wrap around on overflow (make_interval(years => 2147483647) is
+	// -1 years there), and converts seconds past the 64-bit range to its
+	// minimum, as C's cast does on x86-64; zproxy gives the same values.
+	months := int32(arg(0))*12 + int32(arg(1))
+	days := int32(arg(2))*7 + int32(arg(3))
+	us := math.RoundToEven(secs * 1e6)
+	usInt := int64(math.MinInt64)
+	if us >= -9.2233720368547758e18 && us < 9.2233720368547758e18 {
+		usInt = int64(us)
 	}
-	return sqltypes.IntervalValue{Months: int32(months), Days: int32(days), Micros: int64(us)}, nil
+	micros := arg(4)*3600e6 + arg(5)*60e6 + usInt
+	return sqltypes.IntervalValue{Months: months, Days: days, Micros: micros}, nil
 }
 
 // epochToTimestamp is to_timestamp(double precision): seconds since the

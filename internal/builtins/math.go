@@ -218,20 +218,20 @@ func widthBucketFloat(x, lo, hi float64, count int64) (sqltypes.Value, error) {
 		}
 		r = count + 1
 	default:
-		// PostgreSQL's formula, halving the operands when the span
-		// overflows; a quotient that rounds up to 1 stays in the last bucket.
-		a, b, span := x-lo, hi-lo, 0.0
+		// PostgreSQL 15's formula, as it computes it: count·(x - lo) first,
+		// and a quotient that is not a number (an overflowing span) or
+		// out of range converts to the minimum integer, as C's cast does
+		// on x86-64.
+		a, b := x-lo, hi-lo
 		if lo > hi {
 			a, b = lo-x, lo-hi
 		}
-		if span = a / b; math.IsInf(b, 0) {
-			if lo < hi {
-				span = (x/2 - lo/2) / (hi/2 - lo/2)
-			} else {
-				span = (lo/2 - x/2) / (lo/2 - hi/2)
-			}
+		q := float64(float64(count)*a)/b + 1
+		if !(q > -2147483649 && q < 2147483648) {
+			r = math.MinInt32
+		} else {
+			r = int64(q)
 		}
-		r = min(int64(float64(count)*span), count-1) + 1
 	}
 	return sqltypes.NewInt(r), nil
 }
