@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"strconv"
 	"strings"
-
-	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
 // time (time without time zone) is a time of day in µs since midnight,
@@ -193,7 +191,7 @@ func castTime(v Value, t Type) (Value, bool, error) {
 		us, off = v.TimeTZ().Micros, v.TimeTZ().Offset
 	case KindTimestamp, KindTimestampTZ:
 		if !IsFiniteTimestamp(v.I) {
-			return Null, true, pgerr.New(codeDatetimeValueOutOfRange, "timestamp out of range")
+			return Null, true, nil // an infinite timestamp has no time of day: NULL, as in PostgreSQL
 		}
 		us = TimeOfDay(v.I)
 	case KindInterval:
