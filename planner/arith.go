@@ -5,13 +5,13 @@ import (
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
-// bindOperator binds an arithmetic operator (+ - * / % ^) by PostgreSQL's
+// bindArith binds an arithmetic operator (+ - * / % ^) by PostgreSQL's
 // operator resolution (builtins.ResolveOperator): integer + numeric is
 // numeric + numeric, numeric * double precision is double precision,
 // timestamp - timestamp an interval, date + integer a date. The operands
 // are cast to the chosen overload's types; untyped literals and
 // parameters take them.
-func (b *Binder) bindOperator(op BinOp, l, r Expr) (Expr, error) {
+func (b *Binder) bindArith(op BinOp, l, r Expr) (Expr, error) {
 	res, err := builtins.ResolveOperator(string(op), []sqltypes.Type{l.Type(), r.Type()})
 	if err != nil {
 		return nil, err

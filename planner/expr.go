@@ -98,7 +98,7 @@ type Binary struct {
 	Typ  sqltypes.Type
 
 	// fn computes an arithmetic operator: the overload of the operator
-	// that binding resolved (see bindOperator).
+	// that binding resolved (see bindArith).
 	fn func(ctx *EvalContext, l, r sqltypes.Value) (sqltypes.Value, error)
 }
 

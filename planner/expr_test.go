@@ -100,7 +100,7 @@ func arith(op BinOp, l, r Expr) (sqltypes.Value, error) {
 	if op == OpSub && l == nil {
 		e, err = (&Binder{}).bindNeg(r)
 	} else {
-		e, err = (&Binder{}).bindOperator(op, l, r)
+		e, err = (&Binder{}).bindArith(op, l, r)
 	}
 	if err != nil {
 		return sqltypes.Null, err

@@ -34,6 +34,19 @@ const (
 	Array
 	Time
 	TimeTZ
+	// The system types of the catalogs (oidtypes.go): never column types.
+	Oid
+	RegClass
+	RegType
+	RegProc
+	RegProcedure
+	RegNamespace
+	RegRole
+	Name
+	Char
+	Int2Vector
+	OidVector
+	Record
 	numTypeIDs
 )
 
@@ -109,6 +122,19 @@ var infos = [numTypeIDs]typeInfo{
 	Array:       {"array", 0, 0, -1, KindArray, nil},
 	Time:        {"time without time zone", 1083, 1183, 8, KindTime, []string{"time", "time without time zone"}},
 	TimeTZ:      {"time with time zone", 1266, 1270, 12, KindTimeTZ, []string{"timetz", "time with time zone"}},
+
+	Oid:          {"oid", 26, 1028, 4, KindInt, []string{"oid"}},
+	RegClass:     {"regclass", 2205, 2210, 4, KindInt, []string{"regclass"}},
+	RegType:      {"regtype", 2206, 2211, 4, KindInt, []string{"regtype"}},
+	RegProc:      {"regproc", 24, 1008, 4, KindInt, []string{"regproc"}},
+	RegProcedure: {"regprocedure", 2202, 2207, 4, KindInt, []string{"regprocedure"}},
+	RegNamespace: {"regnamespace", 4089, 4090, 4, KindInt, []string{"regnamespace"}},
+	RegRole:      {"regrole", 4096, 4097, 4, KindInt, []string{"regrole"}},
+	Name:         {"name", 19, 1003, 64, KindText, []string{"name"}},
+	Char:         {`"char"`, 18, 1002, 1, KindText, []string{`"char"`}},
+	Int2Vector:   {"int2vector", 22, 1006, -1, KindArray, []string{"int2vector"}},
+	OidVector:    {"oidvector", 30, 1013, -1, KindArray, []string{"oidvector"}},
+	Record:       {"record", 2249, 2287, -1, KindArray, nil},
 }
 
 // ArrayOf returns the type of arrays of elem. Arrays of arrays are not
@@ -284,11 +310,12 @@ func TypeByOID(oid uint32) (Type, bool) {
 }
 
 // AllTypes lists the supported scalar column types, in declaration order
-// (array types are ArrayOf any of them).
+// (array types are ArrayOf any of them). The catalogs' system types
+// (SystemTypes) are not among them.
 func AllTypes() []Type {
 	out := make([]Type, 0, len(infos)-2)
 	for id := range infos {
-		if TypeID(id) != Unknown && TypeID(id) != Array {
+		if TypeID(id) != Unknown && TypeID(id) != Array && !TypeID(id).System() {
 			out = append(out, Type{ID: TypeID(id)})
 		}
 	}
