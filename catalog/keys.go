@@ -71,7 +71,9 @@ func partition(tag byte, id uint64, shard int) []byte {
 // Values that compare equal encode equal: -0.0 is folded onto +0.0, numeric
 // 1.0 and 1.00 share a key, an interval keys by its span (so '1 mon' and
 // '30 days' collide, as they do in a PostgreSQL unique index), char(n)
-// without its trailing blanks. json, jsonb and arrays have no key encoding
+// without its trailing blanks, a timetz by its UTC time and then its zone
+// (PostgreSQL's order: '12:00+02' and '11:00+01' are distinct and the one
+// further east sorts first). json, jsonb and arrays have no key encoding
 // (CheckKeyType refuses them as key columns); if one reaches here anyway it
 // is keyed by its text, which keeps equality but not order.
 func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
@@ -83,6 +85,9 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 		return zorder.AppendInt128(b, hi, lo, desc)
 	case sqltypes.KindBPChar:
 		return zorder.AppendString(b, strings.TrimRight(v.S, " "), desc)
+	case sqltypes.KindTimeTZ:
+		t := v.TimeTZ()
+		return zorder.AppendInt(zorder.AppendInt(b, t.UTCMicros(), desc), -int64(t.Offset), desc)
 	case sqltypes.KindJSON, sqltypes.KindJSONB, sqltypes.KindArray:
 		return zorder.AppendString(b, sqltypes.FormatText(v), desc)
 	case sqltypes.KindNull:
@@ -201,7 +206,7 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.S = kv.AttrString, string(sqltypes.AppendIntervalISO(nil, v.Interval()))
 	case sqltypes.KindBPChar, sqltypes.KindJSON:
 		a.Kind, a.S = kv.AttrString, v.S
-	case sqltypes.KindJSONB, sqltypes.KindArray:
+	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ:
 		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
 	case sqltypes.KindNull:
 		a.Kind = kv.AttrNull
@@ -234,7 +239,7 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.NumericFromInt(a.I), nil
 		case sqltypes.KindFloat:
 			return sqltypes.NewFloat(float64(a.I)), nil
-		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindBool:
+		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindBool, sqltypes.KindTime:
 			return sqltypes.Value{K: t.Kind(), I: a.I}, nil
 		}
 	case kv.AttrFloat:
@@ -244,7 +249,7 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.ParseNumeric(strconv.FormatFloat(a.F, 'f', -1, 64))
 		case sqltypes.KindFloat:
 			return sqltypes.NewFloat(a.F), nil
-		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate:
+		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindTime:
 			if a.F == math.Trunc(a.F) {
 				return sqltypes.Value{K: t.Kind(), I: int64(a.F)}, nil
 			}
@@ -254,7 +259,7 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindText:
 			// Scanned attributes may alias store memory (kv.Iterator).
 			return sqltypes.NewText(strings.Clone(a.S)), nil
-		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval:
+		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
 		case sqltypes.KindJSONB, sqltypes.KindArray:
@@ -443,14 +448,16 @@ func ZCode(a zorder.Attr, v sqltypes.Value) uint64 {
 		return a.Float(intervalFloat(v.Interval()))
 	case sqltypes.KindBPChar:
 		return a.String(strings.TrimRight(v.S, " "))
+	case sqltypes.KindTimeTZ:
+		return a.Int(v.TimeTZ().UTCMicros())
 	}
 	return a.Int(v.I)
 }
 
 // ZAbove is the code interval of x >= v (inclusive) or x > v for a value
 // of any kind: the optimizer's box bound. The lossy codes (numeric,
-// interval) always keep v's own code, since values just above v may share
-// it.
+// interval, timetz: by its UTC time only) always keep v's own code, since
+// values just above v may share it.
 func ZAbove(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 	switch v.K {
 	case sqltypes.KindFloat:
@@ -459,6 +466,8 @@ func ZAbove(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 		return a.FloatAbove(v.AsFloat(), true)
 	case sqltypes.KindInterval:
 		return a.FloatAbove(intervalFloat(v.Interval()), true)
+	case sqltypes.KindTimeTZ:
+		return a.IntAbove(v.TimeTZ().UTCMicros(), true)
 	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
 		return a.StringAbove(v.S, inclusive)
 	case sqltypes.KindBPChar:
@@ -481,6 +490,8 @@ func ZBelow(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 		return a.FloatBelow(v.AsFloat(), true)
 	case sqltypes.KindInterval:
 		return a.FloatBelow(intervalFloat(v.Interval()), true)
+	case sqltypes.KindTimeTZ:
+		return a.IntBelow(v.TimeTZ().UTCMicros(), true)
 	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
 		return a.StringBelow(v.S, inclusive)
 	case sqltypes.KindBPChar:

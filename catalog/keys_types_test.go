@@ -68,6 +68,13 @@ func randInterval(r *rand.Rand) sqltypes.Value {
 	})
 }
 
+// randTimeTZ picks times and offsets from small sets, so equal UTC times
+// with different offsets (distinct values) and equal values are common.
+func randTimeTZ(r *rand.Rand) sqltypes.Value {
+	offsets := []int32{-14 * 3600, -5*3600 - 1800, -3600, 0, 3600, 2 * 3600, 14 * 3600}
+	return sqltypes.NewTimeTZ(sqltypes.TimeTZValue{Micros: r.Int64N(25) * 3600e6, Offset: offsets[r.IntN(len(offsets))]})
+}
+
 // checkKeyOrder asserts that the key bytes of a and b, ascending and
 // descending, order as Compare does and are equal exactly when the values
 // are.
@@ -134,6 +141,9 @@ func TestIntervalAndCharKeyOrder(t *testing.T) {
 			checkKeyOrder(t, sqltypes.NewBPChar(x), sqltypes.NewBPChar(y))
 		}
 	}
+	for i := 0; i < 5000; i++ {
+		checkKeyOrder(t, randTimeTZ(r), randTimeTZ(r))
+	}
 	for _, us := range []int64{sqltypes.TimestampNegInfinity, sqltypes.MinTimestamp, 0, sqltypes.TimestampInfinity - 1, sqltypes.TimestampInfinity} {
 		checkKeyOrder(t, sqltypes.NewTimestamp(us), sqltypes.NewTimestamp(0))
 	}
@@ -172,6 +182,9 @@ func TestNewTypeAttrRoundTrip(t *testing.T) {
 		{sqltypes.TypeTimestamp, "infinity", kv.AttrInt},
 		{sqltypes.TypeDate, "-infinity", kv.AttrInt},
 		{sqltypes.TypeTimestampTZ, "20000-01-01 00:00:00.5+00", kv.AttrInt},
+		{sqltypes.TypeTime, "24:00", kv.AttrInt},
+		{sqltypes.TypeTime, "10:00:00.000001", kv.AttrInt},
+		{sqltypes.TypeTimeTZ, "10:00:00.5-05:30", kv.AttrString},
 	}
 	for _, c := range cases {
 		v, err := sqltypes.ParseText(c.typ, c.text)
@@ -206,7 +219,7 @@ func TestNumericAttrProperty(t *testing.T) {
 	}
 }
 
-// TestZCodeNumericMonotone: Z-order codes of numerics never reverse two
+// TestZCodeNumericMonotone: Z-order codes of numerics, intervals and timetz never reverse two
 // values, and the box bounds from ZAbove/ZBelow keep every matching value,
 // at every width.
 func TestZCodeNumericMonotone(t *testing.T) {
@@ -214,11 +227,11 @@ func TestZCodeNumericMonotone(t *testing.T) {
 	var vals []sqltypes.Value
 	for i := 0; i < 400; i++ {
 		vals = append(vals, parse(t, sqltypes.TypeNumeric, randNumericText(r)))
-		vals = append(vals, randInterval(r))
+		vals = append(vals, randInterval(r), randTimeTZ(r))
 	}
 	for _, width := range []int{64, 32, 12} {
 		for _, nullable := range []bool{false, true} {
-			for _, kind := range []sqltypes.Kind{sqltypes.KindNumeric, sqltypes.KindInterval} {
+			for _, kind := range []sqltypes.Kind{sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ} {
 				typ := sqltypes.KindType(kind)
 				a := zorder.Attr{Name: "x", Type: catalog.ZType(typ), Width: width, Nullable: nullable}
 				for _, x := range vals {
@@ -265,6 +278,8 @@ func TestCheckKeyType(t *testing.T) {
 		{sqltypes.TypeJSON, pgerr.UndefinedObject},
 		{sqltypes.TypeJSONB, pgerr.FeatureNotSupported},
 		{sqltypes.ArrayOf(sqltypes.TypeInt4), pgerr.FeatureNotSupported},
+		{sqltypes.TypeTime, ""},
+		{sqltypes.TypeTimeTZ, ""},
 	}
 	for _, c := range cases {
 		for _, kind := range []catalog.IndexKind{catalog.KindPrimary, catalog.KindBTree, catalog.KindZOrder} {

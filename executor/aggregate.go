@@ -31,10 +31,14 @@ func newAggregator(call planner.AggCall) aggregator {
 		return &countAgg{star: true}
 	case planner.AggCount:
 		return &countAgg{}
-	case planner.AggSum:
+	case planner.AggSum, planner.AggAvg:
+		if a := exactSumAgg(call); a != nil {
+			return a
+		}
+		if call.Func == planner.AggAvg {
+			return &momentAgg{kind: "avg"}
+		}
 		return &sumAgg{typ: call.Typ}
-	case planner.AggAvg:
-		return &momentAgg{kind: "avg"}
 	case planner.AggMin:
 		return &extremeAgg{sign: -1}
 	case planner.AggMax:

@@ -11,8 +11,10 @@
 // how many store requests are in flight at once. Above them: joins (a
 // lookup join reads the inner table for batches of outer rows, a hash join
 // builds its right input, a nested loop keeps it, an Apply runs it per left
-// row with that row as its outer row), aggregation, windows,
-// set-returning functions (tablefunc.go), set operations, CTEs (a shared one is computed once), sorts and limits.
+// row with that row as its outer row), aggregation (hashed, or streamed
+// group by group when the input arrives in group order), windows,
+// set-returning functions (tablefunc.go), set operations, CTEs (a shared
+// one is computed once), sorts and limits.
 // Subplans inside expressions run through execCtx.RunSubplan. Operators
 // that hold rows charge the statement's memory budget (zproxy.work_mem) and
 // every loop looks at the statement's context periodically, so a cancel or

@@ -228,6 +228,9 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 		if err != nil {
 			return nil, err
 		}
+		if len(x.StreamOrder) > 0 {
+			return newStreamAgg(in, x, ec), nil
+		}
 		return &aggRows{in: in, node: x, ec: ec, mem: ec.opMem()}, nil
 	case *optimizer.Window:
 		in, err := input(x.Input)
@@ -796,8 +799,11 @@ func (d *distinctRows) Close() {
 func hashRow(r []sqltypes.Value) uint64 {
 	h := uint64(14695981039346656037)
 	for _, v := range r {
-		if v.K == sqltypes.KindInt {
-			v = sqltypes.NewFloat(float64(v.I))
+		// Numbers of different kinds that compare equal (1, 1.0::float8,
+		// 1.00::numeric) must hash alike: they hash as the float they are
+		// closest to.
+		if v.K == sqltypes.KindInt || v.K == sqltypes.KindNumeric {
+			v = sqltypes.NewFloat(v.AsFloat())
 		}
 		h = v.Hash(h)
 	}

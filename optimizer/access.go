@@ -128,34 +128,15 @@ func codeInterval(a zorder.Attr, iv Interval) zorder.Interval {
 	return out
 }
 
+// above and below bound an attribute's codes by a value of any kind
+// (catalog's encodings: numeric and interval codes are lossy floats, so
+// their bounds keep the value's own code).
 func above(a zorder.Attr, v sqltypes.Value, inc bool) zorder.Interval {
-	switch v.K {
-	case sqltypes.KindFloat:
-		return a.FloatAbove(v.F, inc)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
-		return a.StringAbove(v.S, inc)
-	case sqltypes.KindBool:
-		if v.I != 0 || !inc {
-			return a.BoolEq(true)
-		}
-		return a.NotNull()
-	}
-	return a.IntAbove(v.I, inc)
+	return catalog.ZAbove(a, v, inc)
 }
 
 func below(a zorder.Attr, v sqltypes.Value, inc bool) zorder.Interval {
-	switch v.K {
-	case sqltypes.KindFloat:
-		return a.FloatBelow(v.F, inc)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
-		return a.StringBelow(v.S, inc)
-	case sqltypes.KindBool:
-		if v.I == 0 || !inc {
-			return a.BoolEq(false)
-		}
-		return a.NotNull()
-	}
-	return a.IntBelow(v.I, inc)
+	return catalog.ZBelow(a, v, inc)
 }
 
 // prefixFraction estimates the search-space fraction a prefix path reads:

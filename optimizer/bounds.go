@@ -201,7 +201,14 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 			other = x.L
 			op = flip(op)
 		}
-		if !okL || !planner.IsConstant(other) {
+		if !okL {
+			// date_trunc('day', ts) = '2024-01-01' is a range on ts.
+			if col, set, ok := truncationBound(x, ctx); ok {
+				return col, set, false, true
+			}
+			return 0, nil, false, false
+		}
+		if !planner.IsStatementConstant(other) {
 			return 0, nil, false, false
 		}
 		v, err := other.Eval(ctx, nil)
@@ -213,7 +220,9 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 		}
 		v, ok := keyValue(v, colKinds(cr.Index))
 		if !ok {
-			return 0, nil, false, false
+			// An integer column against 2.5: k < 2.5 is k <= 2.
+			set, ok := roundedBound(op, v, colKinds(cr.Index))
+			return cr.Index, set, ok, ok
 		}
 		switch op {
 		case planner.OpEq:
@@ -234,7 +243,7 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 		}
 		set := ValueSet{}
 		for _, item := range x.List {
-			if !planner.IsConstant(item) {
+			if !planner.IsStatementConstant(item) {
 				return 0, nil, false, false
 			}
 			v, err := item.Eval(ctx, nil)
@@ -246,6 +255,9 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 			}
 			kvv, ok := keyValue(v, colKinds(cr.Index))
 			if !ok {
+				if set, ok := roundedBound(planner.OpEq, v, colKinds(cr.Index)); ok && len(set) == 0 {
+					continue // 2.5 is no integer column's value
+				}
 				return 0, nil, false, false
 			}
 			set = append(set, Interval{Lo: kvv, Hi: kvv, LoInc: true, HiInc: true})
@@ -263,7 +275,7 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 		return 0, nil, false, false
 	case *planner.Like:
 		cr, ok := x.E.(*planner.ColRef)
-		if !ok || x.Neg || x.CaseInsensitive || !planner.IsConstant(x.Pattern) || colKinds(cr.Index) != sqltypes.KindText {
+		if !ok || x.Neg || x.CaseInsensitive || !planner.IsStatementConstant(x.Pattern) || colKinds(cr.Index) != sqltypes.KindText {
 			return 0, nil, false, false
 		}
 		p, err := x.Pattern.Eval(ctx, nil)
@@ -299,14 +311,23 @@ func flip(op planner.BinOp) planner.BinOp {
 	return op
 }
 
-// keyValue converts a bound to the column's value kind, when that is exact.
+// keyValue converts a bound to the column's value kind, when that is exact:
+// a float column compares with a numeric as float8 (PostgreSQL's cast), a
+// numeric column with an integer exactly, an integer column with a whole
+// numeric or float exactly.
 func keyValue(v sqltypes.Value, k sqltypes.Kind) (sqltypes.Value, bool) {
 	if v.K == k {
 		return v, true
 	}
 	switch {
-	case k == sqltypes.KindFloat && v.K == sqltypes.KindInt:
-		return sqltypes.NewFloat(float64(v.I)), true
+	case k == sqltypes.KindFloat && (v.K == sqltypes.KindInt || v.K == sqltypes.KindNumeric):
+		return sqltypes.NewFloat(v.AsFloat()), true
+	case k == sqltypes.KindNumeric && v.K == sqltypes.KindInt:
+		return sqltypes.NumericFromInt(v.I), true
+	case k == sqltypes.KindInt && (v.K == sqltypes.KindNumeric || v.K == sqltypes.KindFloat):
+		if i, ok := wholeInt(v); ok {
+			return sqltypes.NewInt(i), true
+		}
 	case (k == sqltypes.KindTimestamp || k == sqltypes.KindTimestampTZ) && (v.K == sqltypes.KindTimestamp || v.K == sqltypes.KindTimestampTZ):
 		return sqltypes.Value{K: k, I: v.I}, true
 	}

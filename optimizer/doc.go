@@ -14,7 +14,10 @@
 // scan, guarded by a setting), and for each join its method (joinplan.go:
 // Apply for LATERAL, lookup join when the join keys bind a key prefix of
 // the inner table, hash join, nested loop). Subqueries become SubPlan
-// expressions.
+// expressions. Bounds come from comparisons with statement constants (now()
+// included) and from truncations of timestamp columns (derived_bounds.go);
+// an aggregation whose groups are runs of an ordered input streams
+// (streamagg.go).
 //
 // The optimizer plans with parameter values known (the session plans at
 // execution), so key ranges and Z-order boxes are concrete; a scan that

@@ -328,6 +328,9 @@ func (x *Aggregate) Describe() Description {
 		as = append(as, aggString(a))
 	}
 	d.add("aggregates", "%s", strings.Join(as, ", "))
+	if len(x.StreamOrder) > 0 {
+		d.add("streaming", "groups are runs of the input, ordered by %s", sortKeys(x.StreamOrder, x.Input.Columns()))
+	}
 	return d
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -68,6 +69,13 @@ var schema = []string{
 	// look it up by the index, writes maintain it.
 	`CREATE TABLE tags (sensor_id BIGINT, tag TEXT NOT NULL)`,
 	`CREATE INDEX tags_by_sensor ON tags (sensor_id)`,
+	// Time series keyed by an instant (timestamptz) and a numeric value.
+	`CREATE TABLE metrics (
+	   host  TEXT NOT NULL,
+	   at    TIMESTAMPTZ NOT NULL,
+	   value NUMERIC(12, 3),
+	   PRIMARY KEY (host, at)
+	 ) WITH (shards = 2)`,
 }
 
 // newEngine opens an in-memory engine with the golden schema, plus an index
@@ -80,7 +88,9 @@ func newEngine(t *testing.T) *session.Engine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true})
+	// A fixed clock: plans that fold now() show the same bounds every run.
+	clock := func() time.Time { return time.Date(2024, 3, 5, 12, 0, 0, 0, time.UTC) }
+	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -340,10 +340,13 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 				usedCols(k.E, need)
 			}
 		}
-		in, _, err := b.build(n.Input, request{need: need})
+		// Groups that arrive as runs of an ordered input stream (streamagg.go).
+		order, deliversReq := groupOrder(n, req)
+		in, streaming, err := b.build(n.Input, request{need: need, order: order})
 		if err != nil {
 			return nil, false, err
 		}
+		streaming = streaming && order != nil
 		aggs := make([]planner.AggCall, len(n.Aggs))
 		for i, a := range n.Aggs {
 			a.Args = b.exprs(a.Args)
@@ -353,7 +356,11 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			a.Filter = b.expr(a.Filter)
 			aggs[i] = a
 		}
-		return &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, GroupingSets: n.GroupingSets, cols: n.Columns()}, false, nil
+		agg := &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, GroupingSets: n.GroupingSets, cols: n.Columns()}
+		if streaming {
+			agg.StreamOrder = order
+		}
+		return agg, streaming && deliversReq, nil
 	case *planner.Window:
 		in, _, err := b.build(n.Input, request{})
 		if err != nil {

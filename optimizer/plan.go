@@ -162,6 +162,10 @@ type Aggregate struct {
 	Input   Node
 	GroupBy []planner.Expr
 	Aggs    []planner.AggCall
+	// StreamOrder, when set, is the order (in input columns) the input
+	// arrives in, which makes each group a run of consecutive rows: the
+	// groups are computed one at a time as the input streams by.
+	StreamOrder []planner.SortKey
 	// GroupingSets as in planner.Aggregate: every set is hashed in the
 	// same one pass over the input.
 	GroupingSets [][]int

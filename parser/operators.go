@@ -507,8 +507,7 @@ func (r *rewriter) primaryEnd(i int) (int, bool) {
 				}
 			}
 		}
-	case t.kind == tkQIdent || t.kind == tkIdent && (!pgReserved[t.val] || t.val == "true" || t.val == "false" || t.val == "null" ||
-		t.val == "current_user" || t.val == "session_user" || t.val == "user" || t.val == "current_schema"):
+	case t.kind == tkQIdent || t.kind == tkIdent && (!pgReserved[t.val] || valueKeywords[t.val]):
 		e = i
 		for r.peek(e+1, ".") && e+2 < len(r.toks) && (r.toks[e+2].kind == tkIdent || r.toks[e+2].kind == tkQIdent) {
 			e += 2

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
 // edit is what happens to one token when the TiDB text is produced: pre is
@@ -152,6 +153,14 @@ var notFunctionNames = map[string]bool{
 	"all": true, "some": true, "array": true, "return": true, "table": true, "update": true,
 }
 
+// valueKeywords are reserved words that are values by themselves, so a
+// cast may follow them (current_date::timestamp).
+var valueKeywords = map[string]bool{
+	"true": true, "false": true, "null": true, "current_date": true, "current_time": true,
+	"current_timestamp": true, "localtime": true, "localtimestamp": true, "current_user": true,
+	"session_user": true, "user": true, "current_role": true, "current_catalog": true, "current_schema": true,
+}
+
 // primaryStart returns the first token of the primary expression ending at
 // token j: the operand of a following "::".
 func (r *rewriter) primaryStart(j, lo int) (int, bool) {
@@ -166,7 +175,7 @@ func (r *rewriter) primaryStart(j, lo int) (int, bool) {
 	case tkString, tkNumber, tkParam:
 		return j, true
 	case tkIdent:
-		if pgReserved[t.val] && t.val != "true" && t.val != "false" && t.val != "null" {
+		if pgReserved[t.val] && !valueKeywords[t.val] {
 			return 0, false
 		}
 		return r.qualifiedStart(j, lo), true
@@ -233,9 +242,10 @@ func (r *rewriter) rewrite(head int) (err error) {
 		}
 		t := &r.toks[i]
 		switch {
-		case t.kind == tkNumber && len(t.val) > maxTiDBNumber:
-			// TiDB's decimal type holds 65 digits and panics past 81: long
-			// numeric literals reach the planner as text instead.
+		case t.kind == tkNumber && (len(t.val) > maxTiDBNumber || strings.ContainsAny(t.val, "eE")):
+			// TiDB's decimal type holds 65 digits and panics past 81, and
+			// it reads 1e3 as a float where PostgreSQL has a numeric: such
+			// literals reach the planner as text instead.
 			r.replace(i, NumericLiteralFunc+"('"+t.val+"')")
 		case t.kind == tkIdent && t.val == "limit" && r.peek(i+1, "all"):
 			// LIMIT ALL is no limit at all.
@@ -253,6 +263,10 @@ func (r *rewriter) rewrite(head int) (err error) {
 			// LIMIT '5': Postgres reads the untyped literal as a bigint, and
 			// pgx's simple protocol sends parameters this way.
 			r.replace(i+1, r.toks[i+1].val)
+		case t.kind == tkIdent && t.val == "extract" && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
+			if err := r.extract(i); err != nil {
+				return err
+			}
 		case t.kind == tkIdent && t.val == "for" && (r.peek(i+1, "no") && r.peek(i+2, "key") && r.peek(i+3, "update") ||
 			r.peek(i+1, "key") && r.peek(i+2, "share")):
 			// FOR NO KEY UPDATE and FOR KEY SHARE lock as FOR UPDATE and
@@ -271,7 +285,7 @@ func (r *rewriter) rewrite(head int) (err error) {
 			if err := r.castCall(i); err != nil {
 				return err
 			}
-		case t.kind == tkIdent && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkString) &&
+		case t.kind == tkIdent && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkString || t.val == "interval" && r.toks[i+1].is("(")) &&
 			!(i > head && (r.toks[i-1].is(".") || r.toks[i-1].is("::"))):
 			if err := r.typedLiteral(i); err != nil {
 				return err
@@ -289,9 +303,13 @@ func (r *rewriter) rewrite(head int) (err error) {
 			r.replace(i, ", '"+castName(typ)+"')")
 			r.drop(i+1, next)
 			r.primStart[next-1] = start
+		case t.kind == tkOp && t.val == "=>":
+			if err := r.namedArg(i); err != nil {
+				return err
+			}
 		case t.kind == tkOp:
 			switch t.val {
-			case "+", "-", "*", "/", "%", "<", ">", "=", "<=", ">=", "<>", "!=", "||":
+			case "+", "-", "*", "/", "%", "^", "<", ">", "=", "<=", ">=", "<>", "!=", "||":
 			default:
 				if infixOps[t.val] {
 					continue // pgOperators (operators.go) respells it
@@ -302,6 +320,10 @@ func (r *rewriter) rewrite(head int) (err error) {
 			return pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported").WithPosition(r.pos(i))
 		case t.kind == tkPunct && t.val == ":":
 			return r.syntaxErrorAt(i)
+		case t.kind == tkIdent && t.val == "mod" && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
+			// TiDB reads MOD(a, b) as the % operator; PostgreSQL's mod() is
+			// a function (with its own name as the column's).
+			r.replace(i, "`mod`")
 		case t.kind == tkIdent && (t.val == "nextval" || t.val == "currval" || t.val == "setval" || t.val == "lastval") &&
 			r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			// TiDB's NEXTVAL takes a sequence name; PostgreSQL's a string.
@@ -315,7 +337,7 @@ func (r *rewriter) rewrite(head int) (err error) {
 			r.ed[i].pre = "LIMIT " + NoLimit + " " + r.ed[i].pre
 		}
 	}
-	return nil
+	return r.atTimeZone(head)
 }
 
 // ConcatFunc is the name Postgres's concat() function is given, so that the
@@ -377,7 +399,7 @@ func (r *rewriter) typedLiteral(i int) error {
 	switch r.toks[i].val {
 	case "smallint", "int2", "integer", "int", "int4", "bigint", "int8", "real", "float4", "float8",
 		"double", "text", "varchar", "character", "boolean", "bool", "timestamp", "timestamptz", "date",
-		"bytea", "uuid":
+		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz":
 	default:
 		return nil
 	}
@@ -385,10 +407,17 @@ func (r *rewriter) typedLiteral(i int) error {
 	if err != nil || next >= len(r.toks) || r.toks[next].kind != tkString || r.toks[next].str == strBit {
 		return nil // not a typed literal; the words stay as they are
 	}
+	last := next
+	if typ.ID == sqltypes.Interval {
+		if typ, last, err = r.intervalQualifier(typ, next+1); err != nil {
+			return err
+		}
+		r.drop(next+1, last+1)
+	}
 	r.ed[i].pre = CastFunc + "(" + r.ed[i].pre
 	r.drop(i, next)
-	r.ed[next].post += ", '" + castName(typ) + "')"
-	r.primStart[next] = i
+	r.ed[last].post += ", '" + castName(typ) + "')"
+	r.primStart[last] = i
 	return nil
 }
 

@@ -20,7 +20,7 @@ const CastFunc = "zp_cast"
 // unsupportedTypes are Postgres type names zproxy knows but does not
 // support; they get 0A000 rather than "does not exist".
 var unsupportedTypes = map[string]bool{
-	"time": true, "timetz": true, "serial": true,
+	"serial":  true,
 	"serial2": true, "serial4": true, "serial8": true, "smallserial": true, "bigserial": true,
 	"money": true, "inet": true, "cidr": true, "macaddr": true, "xml": true, "bit": true,
 	"varbit": true, "point": true, "tsvector": true, "regoper": true, "regoperator": true, "regconfig": true,
@@ -56,7 +56,7 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 		if peek(next, "varying") {
 			name, next = "character varying", next+1
 		}
-	case "timestamp":
+	case "timestamp", "time":
 		// Precision is accepted and ignored: zproxy keeps microseconds.
 		if peek(next, "(") {
 			if _, k, err := r.parenInt(next); err == nil {
@@ -67,7 +67,7 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 		}
 		if (peek(next, "with") || peek(next, "without")) && peek(next+1, "time") && peek(next+2, "zone") {
 			if r.toks[next].val == "with" {
-				name = "timestamptz"
+				name += "tz"
 			}
 			next += 3
 		}
@@ -140,7 +140,7 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 			return t, i, pgerr.New(pgerr.InvalidParameterValue, "NUMERIC scale %d must be between -1000 and 1000", sc).WithPosition(r.pos(next))
 		}
 		t, next = sqltypes.NumericType(p, sc), k
-	case t.ID == sqltypes.TimestampTZ && word == "timestamptz" && peek(next, "("):
+	case (t.ID == sqltypes.TimestampTZ && word == "timestamptz" || t.ID == sqltypes.TimeTZ && word == "timetz") && peek(next, "("):
 		_, k, err := r.parenInt(next)
 		if err != nil {
 			return t, i, err

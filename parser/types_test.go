@@ -101,7 +101,7 @@ func TestTypeModifierErrors(t *testing.T) {
 		{"SELECT '1'::interval(-1)", pgerr.SyntaxError, `syntax error at or near "-"`},
 		{"SELECT 1::numeric(1,2,3)", pgerr.InvalidParameterValue, "invalid NUMERIC type modifier"},
 		{"SELECT 1::int[x]", pgerr.SyntaxError, ""},
-		{"CREATE TABLE t (a time)", pgerr.FeatureNotSupported, "type time is not supported"},
+		{"CREATE TABLE t (a inet)", pgerr.FeatureNotSupported, "type inet is not supported"},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)

@@ -307,9 +307,7 @@ func unwrapOrderKey(node ast.ExprNode) (ast.ExprNode, bool, byte) {
 	return node, false, nulls
 }
 
-// aggType is the result type of an aggregate, as PostgreSQL types it
-// (zproxy has no numeric yet: sums of integers are bigint, averages double
-// precision).
+// aggType is the result type of an aggregate, as PostgreSQL types it.
 func aggType(c AggCall) (sqltypes.Type, error) {
 	if t, ok, err := statAggType(c); ok {
 		return t, err
@@ -335,22 +333,11 @@ func aggType(c AggCall) (sqltypes.Type, error) {
 	switch c.Func {
 	case AggCount, AggCountStar:
 		return sqltypes.TypeInt8, nil
-	case AggSum:
-		switch argType().Kind() {
-		case sqltypes.KindInt:
-			return sqltypes.TypeInt8, nil
-		case sqltypes.KindFloat:
-			if argType().ID == sqltypes.Float4 {
-				return sqltypes.TypeFloat4, nil
-			}
-			return sqltypes.TypeFloat8, nil
+	case AggSum, AggAvg:
+		if t, ok := sumAvgType(c.Func, argType()); ok {
+			return t, nil
 		}
 		return sqltypes.Type{}, noFunc()
-	case AggAvg:
-		if !argType().IsNumeric() {
-			return sqltypes.Type{}, noFunc()
-		}
-		return sqltypes.TypeFloat8, nil
 	case AggMin, AggMax:
 		return argType(), nil
 	case "bool_and", "bool_or", "every":
@@ -377,4 +364,30 @@ func aggType(c AggCall) (sqltypes.Type, error) {
 		return sqltypes.ArrayOf(t), nil
 	}
 	return sqltypes.Type{}, noFunc()
+}
+
+// sumAvgType is the result type of sum and avg, as PostgreSQL's catalog
+// has them: sum(smallint or integer) is bigint, sum(bigint) and the
+// average of any integer numeric, sum(real) real, avg(real) double
+// precision; numeric, double precision and interval keep their type.
+func sumAvgType(fn AggFunc, arg sqltypes.Type) (sqltypes.Type, bool) {
+	switch arg.ID {
+	case sqltypes.Int2, sqltypes.Int4:
+		if fn == AggSum {
+			return sqltypes.TypeInt8, true
+		}
+		return sqltypes.TypeNumeric, true
+	case sqltypes.Int8, sqltypes.Numeric:
+		return sqltypes.TypeNumeric, true
+	case sqltypes.Float4:
+		if fn == AggSum {
+			return sqltypes.TypeFloat4, true
+		}
+		return sqltypes.TypeFloat8, true
+	case sqltypes.Float8:
+		return sqltypes.TypeFloat8, true
+	case sqltypes.Interval:
+		return sqltypes.TypeInterval, true
+	}
+	return sqltypes.Type{}, false
 }

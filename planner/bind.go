@@ -9,6 +9,7 @@ import (
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/parser"
@@ -355,7 +356,7 @@ func (b *Binder) coerceTo(e Expr, t sqltypes.Type, assignment bool) (Expr, error
 		case !assignment && !castAllowedImplicitly(et, t):
 			return nil, mismatch(et, t)
 		}
-		v, err := sqltypes.Cast(c.V, t)
+		v, err := castValue(c.V, c.Typ, t)
 		if err != nil {
 			return nil, err
 		}
@@ -395,7 +396,7 @@ func castAllowedImplicitly(from, to sqltypes.Type) bool {
 	dateish := func(k sqltypes.Kind) bool {
 		return k == sqltypes.KindDate || k == sqltypes.KindTimestamp || k == sqltypes.KindTimestampTZ
 	}
-	return dateish(tk) && dateish(fk)
+	return dateish(tk) && dateish(fk) || builtins.ImplicitCast(from, to)
 }
 
 func castAllowedAssignment(from, to sqltypes.Type) bool {

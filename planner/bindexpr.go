@@ -81,6 +81,10 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			// -9223372036854775808 arrives as minus an unsigned literal.
 			return &Const{V: sqltypes.NewInt(math.MinInt64), Typ: sqltypes.TypeInt8}, nil
 		}
+		if v, ok := n.V.(*driver.ValueExpr); ok && n.Op == opcode.Minus && v.Kind() == driver.KindInt64 && v.GetInt64() == -math.MinInt32 {
+			// PostgreSQL reads -2147483648 as one integer literal.
+			return &Const{V: sqltypes.NewInt(math.MinInt32), Typ: sqltypes.TypeInt4}, nil
+		}
 		e, err := b.child(sc, n.V, agg)
 		if err != nil {
 			return nil, err
@@ -96,22 +100,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			}
 			return &Not{E: e}, nil
 		case opcode.Minus:
-			if c, ok := e.(*Const); ok && !c.V.IsNull() {
-				v, err := (&Neg{E: c}).Eval(nil, nil)
-				if err != nil {
-					return nil, err
-				}
-				if _, lit := n.V.(*driver.ValueExpr); lit && c.Typ.ID == sqltypes.Int8 && v.I == math.MinInt32 {
-					// PostgreSQL reads -2147483648 as one integer constant.
-					return &Const{V: v, Typ: sqltypes.TypeInt4}, nil
-				}
-				return &Const{V: v, Typ: c.Typ}, nil
-			}
-			b.inferParam(e, sqltypes.TypeFloat8)
-			if !e.Type().IsNumeric() && e.Type().ID != sqltypes.Unknown {
-				return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: - %s", e.Type())
-			}
-			return &Neg{E: e}, nil
+			return b.bindNeg(e)
 		case opcode.Plus:
 			return e, nil
 		}
@@ -245,7 +234,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			}
 			b.inferParam(e, t)
 			if c, ok := e.(*Const); ok {
-				v, err := sqltypes.Cast(c.V, t)
+				v, err := castValue(c.V, c.Typ, t)
 				if err != nil {
 					return nil, err
 				}
@@ -353,9 +342,9 @@ func wantBool(e Expr, ctx string) error {
 }
 
 // literal converts a TiDB literal into a Const. Integer literals are
-// integer (int4) when they fit, as in PostgreSQL; decimal literals become
-// double precision (zproxy has no numeric type); strings are untyped until
-// context gives them a type.
+// integer (int4) when they fit, bigint when they fit that, numeric
+// otherwise; literals with a point or an exponent are numeric, as in
+// PostgreSQL; strings are untyped until context gives them a type.
 func literal(v *driver.ValueExpr) (Expr, error) {
 	switch v.Kind() {
 	case driver.KindNull:
@@ -372,17 +361,15 @@ func literal(v *driver.ValueExpr) (Expr, error) {
 	case driver.KindUint64:
 		u := v.GetUint64()
 		if u > math.MaxInt64 {
-			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value %d is out of range for type bigint", u)
+			return numericLiteral(strconv.FormatUint(u, 10))
 		}
 		return &Const{V: sqltypes.NewInt(int64(u)), Typ: sqltypes.TypeInt8}, nil
 	case driver.KindFloat32, driver.KindFloat64:
-		return &Const{V: sqltypes.NewFloat(v.GetFloat64()), Typ: sqltypes.TypeFloat8}, nil
+		// The rewriter hands exponent literals over as text (zp_num), so
+		// TiDB's floats only come from its own spellings.
+		return numericLiteral(strconv.FormatFloat(v.GetFloat64(), 'g', -1, 64))
 	case driver.KindMysqlDecimal:
-		f, err := strconv.ParseFloat(v.GetMysqlDecimal().String(), 64)
-		if err != nil {
-			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "numeric literal out of range")
-		}
-		return &Const{V: sqltypes.NewFloat(f), Typ: sqltypes.TypeFloat8}, nil
+		return numericLiteral(v.GetMysqlDecimal().String())
 	case driver.KindString, driver.KindBytes:
 		return &Const{V: sqltypes.NewText(v.GetString()), Typ: sqltypes.TypeUnknown}, nil
 	case driver.KindBinaryLiteral:
@@ -391,10 +378,20 @@ func literal(v *driver.ValueExpr) (Expr, error) {
 	return nil, unsupported("literal of kind %d is not supported", v.Kind())
 }
 
+// numericLiteral is the numeric constant written as text.
+func numericLiteral(text string) (Expr, error) {
+	v, err := sqltypes.ParseNumeric(text)
+	if err != nil {
+		return nil, err
+	}
+	return &Const{V: v, Typ: sqltypes.TypeNumeric}, nil
+}
+
 var binOps = map[opcode.Op]BinOp{
 	opcode.LogicAnd: OpAnd, opcode.LogicOr: OpOr,
 	opcode.EQ: OpEq, opcode.NE: OpNe, opcode.LT: OpLt, opcode.LE: OpLe, opcode.GT: OpGt, opcode.GE: OpGe,
 	opcode.Plus: OpAdd, opcode.Minus: OpSub, opcode.Mul: OpMul, opcode.Div: OpDiv, opcode.IntDiv: OpDiv, opcode.Mod: OpMod,
+	opcode.Xor: OpPow, // PostgreSQL's ^ reaches TiDB as its XOR, which has ^'s precedence
 }
 
 func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder) (Expr, error) {
@@ -438,22 +435,7 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 			return e, err
 		}
 	}
-	// Arithmetic.
-	b.inferParam(l, r.Type())
-	b.inferParam(r, l.Type())
-	l, r, err = b.unify(l, r)
-	if err != nil {
-		return nil, err
-	}
-	lt, rt := l.Type(), r.Type()
-	if lt.Kind() == sqltypes.KindDate && rt.Kind() == sqltypes.KindInt && (op == OpAdd || op == OpSub) {
-		return fold(&Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeDate})
-	}
-	if !lt.IsNumeric() || !rt.IsNumeric() {
-		return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", lt, op, rt).
-			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
-	}
-	return fold(&Binary{Op: op, L: l, R: r, Typ: arithType(lt, rt)})
+	return b.bindArith(op, l, r)
 }
 
 // bindLogic binds a chain of ANDs (or ORs) as a whole. TiDB nests a chain
@@ -539,19 +521,33 @@ func balanced(op BinOp, terms []Expr) Expr {
 	return &Binary{Op: op, L: balanced(op, terms[:mid]), R: balanced(op, terms[mid:]), Typ: sqltypes.TypeBool}
 }
 
-// arithType is the result type of integer/float arithmetic: the wider
-// operand type.
+// arithType is the common type of two numeric types, as PostgreSQL's
+// select_common_type resolves CASE, UNION and VALUES columns: the later
+// one in smallint, integer, bigint, numeric, real, double precision (each
+// converts implicitly to those after it).
 func arithType(a, b sqltypes.Type) sqltypes.Type {
-	if a.Kind() == sqltypes.KindFloat || b.Kind() == sqltypes.KindFloat {
-		return sqltypes.TypeFloat8
+	rank := func(t sqltypes.Type) int {
+		switch t.ID {
+		case sqltypes.Int2:
+			return 0
+		case sqltypes.Int4:
+			return 1
+		case sqltypes.Int8:
+			return 2
+		case sqltypes.Numeric:
+			return 3
+		case sqltypes.Float4:
+			return 4
+		}
+		return 5
 	}
-	if a.ID == sqltypes.Int8 || b.ID == sqltypes.Int8 {
-		return sqltypes.TypeInt8
+	if rank(a) >= rank(b) {
+		if a.ID == sqltypes.Numeric && b.ID == sqltypes.Numeric && a != b {
+			return sqltypes.TypeNumeric // numeric(p,s) of different modifiers meet at numeric
+		}
+		return a
 	}
-	if a.ID == sqltypes.Int4 || b.ID == sqltypes.Int4 {
-		return sqltypes.TypeInt4
-	}
-	return sqltypes.TypeInt2
+	return b
 }
 
 // compare binds a comparison, giving untyped literals and parameters the
@@ -582,9 +578,10 @@ func (b *Binder) unify(l, r Expr) (Expr, Expr, error) {
 		return l, r, err
 	case lt.Kind() == rt.Kind(), lt.IsNumeric() && rt.IsNumeric():
 		return l, r, nil
-	case castAllowedImplicitly(lt, rt):
-		// date vs timestamp: compare as timestamps.
-		if lt.Kind() == sqltypes.KindDate {
+	case castAllowedImplicitly(lt, rt) || castAllowedImplicitly(rt, lt):
+		// date vs timestamp compare as timestamps, time vs interval as
+		// intervals: the side that converts implicitly (only) is cast.
+		if castAllowedImplicitly(lt, rt) && (lt.Kind() == sqltypes.KindDate || !castAllowedImplicitly(rt, lt)) {
 			l, err = b.coerceTo(l, rt, false)
 		} else {
 			r, err = b.coerceTo(r, lt, false)

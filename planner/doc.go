@@ -22,10 +22,13 @@
 // goroutines at once, which the executor's shard streams do.
 //
 // Typing follows PostgreSQL where clients can tell the difference: integer
-// literals are integer unless they need bigint, string literals stay untyped
-// until their context (a comparison, an assignment, a cast, a UNION) gives
-// them a type, integer division truncates, avg returns double precision
-// (zproxy has no numeric type yet), and errors carry PostgreSQL's SQLSTATEs
-// (42703 unknown column, 42702 ambiguous, 42804 wrong type, 42803 grouping,
-// 42883 no such operator, 21000 a subquery with more than one row).
+// literals are integer unless they need bigint (numeric past that),
+// literals with a point or an exponent are numeric, string literals stay
+// untyped until their context (a comparison, an assignment, a cast, a
+// UNION) gives them a type, operators and functions resolve their
+// overloads by PostgreSQL's rules from package builtins (arith.go here
+// binds them), sum of bigint and avg of integers are numeric, and errors
+// carry PostgreSQL's SQLSTATEs (42703 unknown column, 42702 ambiguous,
+// 42804 wrong type, 42803 grouping, 42883 no such operator or function,
+// 42725 not unique, 21000 a subquery with more than one row).
 package planner

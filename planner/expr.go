@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -85,6 +84,7 @@ const (
 	OpMul    BinOp = "*"
 	OpDiv    BinOp = "/"
 	OpMod    BinOp = "%"
+	OpPow    BinOp = "^"
 	OpConcat BinOp = "||"
 	// OpNotDistinct is IS NOT DISTINCT FROM: equality that treats two NULLs
 	// as equal and is never NULL itself.
@@ -96,6 +96,10 @@ type Binary struct {
 	Op   BinOp
 	L, R Expr
 	Typ  sqltypes.Type
+
+	// fn computes an arithmetic operator: the overload of the operator
+	// that binding resolved (see bindArith).
+	fn func(ctx *EvalContext, l, r sqltypes.Value) (sqltypes.Value, error)
 }
 
 // Not is logical negation.
@@ -184,6 +188,10 @@ type Func struct {
 	lazy func(ctx *EvalContext, row []sqltypes.Value, args []Expr) (sqltypes.Value, error)
 	// volatile functions (now(), random()) are never constant-folded.
 	volatile bool
+	// perCall marks PostgreSQL's volatile functions (random(),
+	// clock_timestamp()): a new value at every call, where a stable one
+	// (now()) keeps its value for the statement.
+	perCall bool
 	// infix: an operator (||, ->, ...) printed as (l op r).
 	infix bool
 }
@@ -277,7 +285,10 @@ func (e *Binary) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, e
 	case OpConcat:
 		return sqltypes.NewText(textOf(l) + textOf(r)), nil
 	}
-	return arith(e.Op, l, r, e.Typ)
+	if e.fn == nil {
+		return sqltypes.Null, pgerr.New(pgerr.InternalError, "operator %s was not resolved", e.Op)
+	}
+	return e.fn(ctx, l, r)
 }
 
 // textOf renders a value for ||, which in PostgreSQL accepts any non-array
@@ -307,98 +318,6 @@ func compareHolds(op BinOp, c int) bool {
 	return false
 }
 
-func arith(op BinOp, l, r sqltypes.Value, typ sqltypes.Type) (sqltypes.Value, error) {
-	if l.K == sqltypes.KindInt && r.K == sqltypes.KindInt {
-		a, b := l.I, r.I
-		var v int64
-		switch op {
-		case OpAdd:
-			v = a + b
-			if (v > a) != (b > 0) {
-				return sqltypes.Null, overflow(typ)
-			}
-		case OpSub:
-			v = a - b
-			if (v < a) != (b > 0) {
-				return sqltypes.Null, overflow(typ)
-			}
-		case OpMul:
-			if a != 0 && b != 0 {
-				v = a * b
-				if v/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
-					return sqltypes.Null, overflow(typ)
-				}
-			}
-		case OpDiv, OpMod:
-			if b == 0 {
-				return sqltypes.Null, pgerr.New(pgerr.DivisionByZero, "division by zero")
-			}
-			if b == -1 {
-				if op == OpMod {
-					return sqltypes.NewInt(0), nil
-				}
-				if a == math.MinInt64 {
-					return sqltypes.Null, overflow(typ)
-				}
-				return sqltypes.NewInt(-a), nil
-			}
-			if op == OpDiv {
-				v = a / b
-			} else {
-				v = a % b
-			}
-		}
-		return sqltypes.CheckRange(typ, sqltypes.NewInt(v))
-	}
-	if (l.K == sqltypes.KindInt || l.K == sqltypes.KindFloat) && (r.K == sqltypes.KindInt || r.K == sqltypes.KindFloat) {
-		a, b := l.AsFloat(), r.AsFloat()
-		var v float64
-		switch op {
-		case OpAdd:
-			v = a + b
-		case OpSub:
-			v = a - b
-		case OpMul:
-			v = a * b
-		case OpDiv:
-			if b == 0 {
-				return sqltypes.Null, pgerr.New(pgerr.DivisionByZero, "division by zero")
-			}
-			v = a / b
-		case OpMod:
-			if b == 0 {
-				return sqltypes.Null, pgerr.New(pgerr.DivisionByZero, "division by zero")
-			}
-			v = math.Mod(a, b)
-		}
-		if math.IsInf(v, 0) && !math.IsInf(a, 0) && !math.IsInf(b, 0) {
-			return sqltypes.Null, pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow")
-		}
-		return sqltypes.NewFloat(v), nil
-	}
-	if (l.K == sqltypes.KindTimestamp || l.K == sqltypes.KindTimestampTZ || l.K == sqltypes.KindDate) && r.K == sqltypes.KindInt && l.K == sqltypes.KindDate {
-		switch op {
-		case OpAdd:
-			return sqltypes.NewDate(l.I + r.I), nil
-		case OpSub:
-			return sqltypes.NewDate(l.I - r.I), nil
-		}
-	}
-	return sqltypes.Null, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", typeName(l), op, typeName(r))
-}
-
-func typeName(v sqltypes.Value) string { return sqltypes.KindType(v.K).String() }
-
-func overflow(t sqltypes.Type) error {
-	switch t.ID {
-	case sqltypes.Int2:
-		return pgerr.New(pgerr.NumericValueOutOfRange, "smallint out of range")
-	case sqltypes.Int4:
-		return pgerr.New(pgerr.NumericValueOutOfRange, "integer out of range")
-	}
-	return pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
-}
-
 func (e *Not) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
 	v, err := e.E.Eval(ctx, row)
 	if err != nil || v.IsNull() {
@@ -412,16 +331,24 @@ func (e *Neg) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, erro
 	if err != nil || v.IsNull() {
 		return v, err
 	}
+	return negate(v, e.Type())
+}
+
+// negate is prefix minus over the kinds that have it (PostgreSQL's int2um
+// ... interval_um).
+func negate(v sqltypes.Value, t sqltypes.Type) (sqltypes.Value, error) {
 	switch v.K {
 	case sqltypes.KindInt:
-		if v.I == math.MinInt64 {
-			return sqltypes.Null, overflow(e.Type())
-		}
-		return sqltypes.NewInt(-v.I), nil
+		return builtins.IntArith('-', 0, v.I, t)
 	case sqltypes.KindFloat:
 		return sqltypes.NewFloat(-v.F), nil
+	case sqltypes.KindNumeric:
+		return sqltypes.NegNumeric(v), nil
+	case sqltypes.KindInterval:
+		iv, err := sqltypes.NegInterval(v.Interval())
+		return sqltypes.NewInterval(iv), err
 	}
-	return sqltypes.Null, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: - %s", typeName(v))
+	return sqltypes.Null, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: - %s", t)
 }
 
 func (e *IsNull) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
@@ -558,7 +485,7 @@ func (e *Cast) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 	if err != nil {
 		return v, err
 	}
-	return sqltypes.Cast(v, e.To)
+	return castValue(v, e.E.Type(), e.To)
 }
 
 func (e *Func) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
@@ -589,6 +516,10 @@ func (e *Const) String() string {
 		return "NULL"
 	case sqltypes.KindInt, sqltypes.KindFloat, sqltypes.KindBool:
 		return sqltypes.FormatText(e.V)
+	case sqltypes.KindNumeric:
+		if s := sqltypes.FormatText(e.V); s != "NaN" && s != "Infinity" && s != "-Infinity" {
+			return s
+		}
 	}
 	return "'" + strings.ReplaceAll(sqltypes.FormatText(e.V), "'", "''") + "'"
 }
@@ -693,6 +624,20 @@ func IsConstant(e Expr) bool {
 	Walk(e, func(x Expr) {
 		switch x.(type) {
 		case *ColRef, *OuterRef, *Subquery:
+			ok = false
+		}
+	})
+	return ok
+}
+
+// IsStatementConstant reports whether e has one value for the whole
+// execution of a statement: it references no column and calls no volatile
+// function (now() qualifies, random() does not), so the optimizer may
+// evaluate it once, for a key range.
+func IsStatementConstant(e Expr) bool {
+	ok := IsConstant(e)
+	Walk(e, func(x Expr) {
+		if f, isFunc := x.(*Func); isFunc && f.perCall {
 			ok = false
 		}
 	})

@@ -92,33 +92,99 @@ func TestThreeValuedLogic(t *testing.T) {
 	}
 }
 
-func TestArithmeticErrors(t *testing.T) {
-	i := func(v int64) Expr { return &Const{V: sqltypes.NewInt(v), Typ: sqltypes.TypeInt8} }
+// arith binds l op r as the binder does (operator resolution, casts,
+// folding) and evaluates it.
+func arith(op BinOp, l, r Expr) (sqltypes.Value, error) {
+	var e Expr
+	var err error
+	if op == OpSub && l == nil {
+		e, err = (&Binder{}).bindNeg(r)
+	} else {
+		e, err = (&Binder{}).bindArith(op, l, r)
+	}
+	if err != nil {
+		return sqltypes.Null, err
+	}
+	return e.Eval(&EvalContext{}, nil)
+}
+
+func TestArithmetic(t *testing.T) {
+	i8 := func(v int64) Expr { return &Const{V: sqltypes.NewInt(v), Typ: sqltypes.TypeInt8} }
+	i4 := func(v int64) Expr { return &Const{V: sqltypes.NewInt(v), Typ: sqltypes.TypeInt4} }
+	i2 := func(v int64) Expr { return &Const{V: sqltypes.NewInt(v), Typ: sqltypes.TypeInt2} }
+	f8 := func(v float64) Expr { return &Const{V: sqltypes.NewFloat(v), Typ: sqltypes.TypeFloat8} }
+	num := func(s string) Expr {
+		v, err := sqltypes.ParseNumeric(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &Const{V: v, Typ: sqltypes.TypeNumeric}
+	}
+	lit := func(s string) Expr { return &Const{V: sqltypes.NewText(s), Typ: sqltypes.TypeUnknown} }
+	typed := func(s string, typ sqltypes.Type) Expr {
+		v, err := sqltypes.ParseText(typ, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &Const{V: v, Typ: typ}
+	}
 	cases := []struct {
-		e    Expr
-		code string
+		op   BinOp
+		l, r Expr
+		want string // the result's text, or the SQLSTATE of its error
 	}{
-		{&Binary{Op: OpAdd, L: i(math.MaxInt64), R: i(1), Typ: sqltypes.TypeInt8}, pgerr.NumericValueOutOfRange},
-		{&Binary{Op: OpSub, L: i(math.MinInt64), R: i(1), Typ: sqltypes.TypeInt8}, pgerr.NumericValueOutOfRange},
-		{&Binary{Op: OpMul, L: i(math.MaxInt64 / 2), R: i(3), Typ: sqltypes.TypeInt8}, pgerr.NumericValueOutOfRange},
-		{&Binary{Op: OpDiv, L: i(math.MinInt64), R: i(-1), Typ: sqltypes.TypeInt8}, pgerr.NumericValueOutOfRange},
-		{&Binary{Op: OpDiv, L: i(1), R: i(0), Typ: sqltypes.TypeInt8}, pgerr.DivisionByZero},
-		{&Binary{Op: OpMod, L: i(1), R: i(0), Typ: sqltypes.TypeInt8}, pgerr.DivisionByZero},
-		{&Binary{Op: OpAdd, L: i(math.MaxInt32), R: i(1), Typ: sqltypes.TypeInt4}, pgerr.NumericValueOutOfRange},
-		{&Neg{E: i(math.MinInt64)}, pgerr.NumericValueOutOfRange},
+		{OpAdd, i8(math.MaxInt64), i8(1), pgerr.NumericValueOutOfRange},
+		{OpSub, i8(math.MinInt64), i8(1), pgerr.NumericValueOutOfRange},
+		{OpMul, i8(math.MaxInt64 / 2), i8(3), pgerr.NumericValueOutOfRange},
+		{OpDiv, i8(math.MinInt64), i8(-1), pgerr.NumericValueOutOfRange},
+		{OpDiv, i8(1), i8(0), pgerr.DivisionByZero},
+		{OpMod, i8(1), i8(0), pgerr.DivisionByZero},
+		{OpAdd, i4(math.MaxInt32), i4(1), pgerr.NumericValueOutOfRange},
+		{OpAdd, i2(32767), i2(1), pgerr.NumericValueOutOfRange},
+		{OpAdd, i2(32767), i4(1), "32768"}, // int2 + int4 is int4
+		{OpSub, nil, i8(math.MinInt64), pgerr.NumericValueOutOfRange},
+		{OpSub, nil, i2(-32768), pgerr.NumericValueOutOfRange},
+		{OpDiv, i8(-7), i8(2), "-3"}, // truncation
+		{OpMod, i8(-7), i8(2), "-1"},
+		{OpMod, i8(math.MinInt64), i8(-1), "0"},
+		{OpAdd, num("1.5"), i4(1), "2.5"},
+		{OpMul, num("1.50"), num("2"), "3.00"},
+		{OpDiv, num("1"), num("3"), "0.33333333333333333333"},
+		{OpDiv, num("1"), num("0"), pgerr.DivisionByZero},
+		{OpMod, num("10.5"), i4(3), "1.5"},
+		{OpAdd, num("1.5"), f8(1), "2.5"}, // numeric meets float8 as float8
+		{OpMod, f8(1), f8(2), pgerr.UndefinedFunction},
+		{OpDiv, f8(1), f8(0), pgerr.DivisionByZero},
+		{OpMul, f8(1e300), f8(1e300), pgerr.NumericValueOutOfRange},
+		{OpMul, f8(1e-300), f8(1e-300), pgerr.NumericValueOutOfRange},
+		{OpPow, i4(2), i4(10), "1024"},
+		{OpPow, num("2.0"), i4(3), "8.0000000000000000"},
+		{OpPow, i4(0), i4(-1), pgerr.InvalidArgumentForPowerFunction},
+		{OpPow, f8(-8), f8(0.5), pgerr.InvalidArgumentForPowerFunction},
+		{OpAdd, typed("2024-01-31", sqltypes.TypeDate), i4(1), "2024-02-01"},
+		{OpSub, typed("2024-03-01", sqltypes.TypeDate), typed("2024-02-01", sqltypes.TypeDate), "29"},
+		{OpAdd, typed("2024-01-31", sqltypes.TypeDate), typed("1 month", sqltypes.TypeInterval), "2024-02-29 00:00:00"},
+		{OpAdd, typed("2024-01-31", sqltypes.TypeDate), lit("1 month"), pgerr.AmbiguousFunction},
+		{OpSub, typed("2024-01-31", sqltypes.TypeDate), lit("1 month"), pgerr.InvalidDatetimeFormat}, // date - date
+		{OpSub, typed("2024-01-02 00:00", sqltypes.TypeTimestamp), lit("2024-01-01 12:00"), "12:00:00"},
+		{OpAdd, typed("2024-01-01 10:00", sqltypes.TypeTimestamp), lit("1 day 2 hours"), "2024-01-02 12:00:00"},
+		{OpMul, typed("1 day 2 hours", sqltypes.TypeInterval), num("1.5"), "1 day 15:00:00"},
+		{OpDiv, typed("1 day", sqltypes.TypeInterval), i4(0), pgerr.DivisionByZero},
+		{OpSub, nil, typed("1 day -2 hours", sqltypes.TypeInterval), "-1 days +02:00:00"},
+		{OpAdd, typed("2024-01-01", sqltypes.TypeDate), typed("2024-01-01", sqltypes.TypeDate), pgerr.UndefinedFunction},
+		{OpAdd, lit("1"), lit("2"), pgerr.AmbiguousFunction},
+		{OpAdd, typed("x", sqltypes.TypeText), i4(1), pgerr.UndefinedFunction},
 	}
 	for _, c := range cases {
-		_, err := c.e.Eval(&EvalContext{}, nil)
-		if got := pgerr.CodeOf(err); got != c.code {
-			t.Errorf("%s: SQLSTATE %s (%v), want %s", c.e, got, err, c.code)
+		v, err := arith(c.op, c.l, c.r)
+		got := ""
+		if err != nil {
+			got = pgerr.CodeOf(err)
+		} else {
+			got = sqltypes.FormatText(v)
 		}
-	}
-	v, err := (&Binary{Op: OpDiv, L: i(-7), R: i(2), Typ: sqltypes.TypeInt8}).Eval(nil, nil)
-	if err != nil || v.I != -3 {
-		t.Errorf("-7 / 2 = %v, %v; want -3 (truncation)", v, err)
-	}
-	v, err = (&Binary{Op: OpMod, L: i(-7), R: i(2), Typ: sqltypes.TypeInt8}).Eval(nil, nil)
-	if err != nil || v.I != -1 {
-		t.Errorf("-7 %% 2 = %v, %v; want -1", v, err)
+		if got != c.want {
+			t.Errorf("%v %s %v = %s (%v), want %s", c.l, c.op, c.r, got, err, c.want)
+		}
 	}
 }

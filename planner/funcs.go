@@ -19,16 +19,24 @@ const ServerVersion = builtins.ServerVersion
 func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 	switch name {
 	case parser.NumericLiteralFunc:
-		// A numeric literal too long for TiDB (see parser.NumericLiteralFunc).
+		// A numeric literal written with an exponent or too long for TiDB
+		// (see parser.NumericLiteralFunc).
 		c, ok := args[0].(*Const)
 		if len(args) != 1 || !ok || c.V.K != sqltypes.KindText {
 			return nil, pgerr.New(pgerr.InternalError, "malformed numeric literal")
 		}
-		v, err := sqltypes.ParseText(sqltypes.TypeFloat8, c.V.S)
-		if err != nil {
-			return nil, err
+		return numericLiteral(c.V.S)
+	case parser.ExtractFunc:
+		return b.bindBuiltin("extract", args)
+	case parser.AtTimeZoneFunc:
+		// x AT TIME ZONE z is PostgreSQL's timezone(z, x).
+		return b.bindBuiltin("timezone", []Expr{args[1], args[0]})
+	case parser.NamedArgFunc:
+		c, ok := args[0].(*Const)
+		if len(args) != 2 || !ok || c.V.K != sqltypes.KindText {
+			return nil, pgerr.New(pgerr.InternalError, "malformed named argument")
 		}
-		return &Const{V: v, Typ: sqltypes.TypeFloat8}, nil
+		return &namedArg{Name: c.V.S, E: args[1]}, nil
 	case "nullif":
 		if len(args) != 2 {
 			return nil, pgerr.New(pgerr.UndefinedFunction, "function nullif with %d arguments does not exist", len(args))
@@ -100,6 +108,10 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 // overload by argument types, casts the arguments to it, and folds calls of
 // immutable functions with constant arguments.
 func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
+	args, err := placeNamedArgs(name, args)
+	if err != nil {
+		return nil, err
+	}
 	types := make([]sqltypes.Type, len(args))
 	for i, a := range args {
 		types[i] = a.Type()
@@ -108,13 +120,8 @@ func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := range args {
-		b.inferParam(args[i], res.ArgTypes[i])
-		if args[i].Type() != res.ArgTypes[i] {
-			if args[i], err = b.coerceTo(args[i], res.ArgTypes[i], false); err != nil {
-				return nil, err
-			}
-		}
+	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
+		return nil, err
 	}
 	if res.Set != nil {
 		return b.setCall(name, args, res)
@@ -134,8 +141,24 @@ func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
 	if !ov.CalledOnNull {
 		fn = strict(fn)
 	}
-	f := &Func{Name: name, Args: args, Typ: res.Result, fn: fn, volatile: ov.Volatility != builtins.Immutable}
+	f := &Func{Name: name, Args: args, Typ: res.Result, fn: fn, volatile: ov.Volatility != builtins.Immutable,
+		perCall: ov.Volatility == builtins.Volatile}
 	return fold(f)
+}
+
+// coerceArgs casts the arguments of a resolved call to the types of its
+// overload; untyped literals and parameters take them.
+func (b *Binder) coerceArgs(args []Expr, types []sqltypes.Type) error {
+	for i := range args {
+		b.inferParam(args[i], types[i])
+		if args[i].Type() != types[i] {
+			var err error
+			if args[i], err = b.coerceTo(args[i], types[i], false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // commonArgType gives the arguments of COALESCE, GREATEST or LEAST their

@@ -521,10 +521,14 @@ func (b *Binder) bindValues(lists []*ast.RowExpr, e env) (Rel, error) {
 				return nil, err
 			}
 			rows[i][j] = x
+			// All rows resolve together: untyped NULLs and literals take
+			// the type of the typed ones, in any row.
 			if i == 0 {
 				types[j] = x.Type()
-			} else if types[j], err = commonType(types[j], x.Type(), "VALUES"); err != nil {
-				return nil, err
+			} else if x.Type().ID != sqltypes.Unknown {
+				if types[j], err = commonType(types[j], x.Type(), "VALUES"); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -1099,6 +1103,10 @@ func exprLabel(node ast.ExprNode) string {
 			}
 		case parser.NumericLiteralFunc:
 			return "?column?"
+		case parser.ExtractFunc:
+			return "extract"
+		case parser.AtTimeZoneFunc:
+			return "timezone"
 		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
 			if len(e.Args) > 0 {
 				return exprLabel(e.Args[0])
@@ -1180,6 +1188,12 @@ func castLabel(t sqltypes.Type) string {
 		return "timestamptz"
 	case sqltypes.Timestamp:
 		return "timestamp"
+	case sqltypes.Time:
+		return "time"
+	case sqltypes.TimeTZ:
+		return "timetz"
+	case sqltypes.Numeric, sqltypes.Interval, sqltypes.BPChar:
+		return sqltypes.Type{ID: t.ID}.String() // the name without modifiers
 	}
 	return t.String()
 }

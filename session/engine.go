@@ -22,6 +22,9 @@ type Config struct {
 	Logger  *slog.Logger
 	// AllowFullScan is the default of zproxy.allow_full_scan.
 	AllowFullScan bool
+	// Clock, when set, gives each statement's timestamp (now(),
+	// current_date ...) in place of the wall clock; tests pin it.
+	Clock func() time.Time
 	// TTLSweep is how often expired rows of tables with a TTL are deleted
 	// from the store (they are invisible to queries either way). Zero
 	// means DefaultTTLSweep on an exclusive store (Pebble) and never on a

@@ -181,6 +181,9 @@ func columnsOf(b planner.Statement) []wire.Column {
 
 // fnContext is what built-in functions see of this statement and session.
 func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Context {
+	if clock := s.engine.cfg.Clock; clock != nil {
+		start = clock()
+	}
 	return builtins.Context{Now: start, Location: s.location(), Sequences: &sessionSequences{s: s, ctx: ctx},
 		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID)},
 		Settings: func(name string) (string, bool) { n, ok := canonicalVar(name); return s.vars[n], ok }}

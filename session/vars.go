@@ -118,6 +118,12 @@ func (s *Session) set(name, value string, reset bool) error {
 		}
 		value = v
 	}
+	if v, ok, err := styleVar(n, value); ok {
+		if err != nil {
+			return err
+		}
+		value = v
+	}
 	switch n {
 	case varAllowFullScan:
 		switch strings.ToLower(value) {

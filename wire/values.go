@@ -176,6 +176,28 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		return sqltypes.ParseText(t, string(src[1:]))
 	case sqltypes.Array:
 		return decodeArray(t, src)
+	case sqltypes.Time, sqltypes.TimeTZ:
+		// time_recv: µs since midnight; timetz_recv adds the zone, in
+		// seconds west of UTC.
+		n := 8
+		if t.ID == sqltypes.TimeTZ {
+			n = 12
+		}
+		if err := fixed(n); err != nil {
+			return sqltypes.Null, err
+		}
+		us := int64(binary.BigEndian.Uint64(src))
+		if us < 0 || us > sqltypes.USPerDay {
+			return sqltypes.Null, pgerr.New(pgerr.DatetimeFieldOverflow, "time out of range")
+		}
+		if t.ID == sqltypes.Time {
+			return sqltypes.NewTime(us), nil
+		}
+		west := int32(binary.BigEndian.Uint32(src[8:]))
+		if west <= -16*3600 || west >= 16*3600 { // TZDISP_LIMIT
+			return sqltypes.Null, pgerr.New("22009", "time zone displacement out of range")
+		}
+		return sqltypes.NewTimeTZ(sqltypes.TimeTZValue{Micros: us, Offset: -west}), nil
 	}
 	if t.ID.System() {
 		return decodeSystem(t, src)
@@ -241,6 +263,12 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return sqltypes.AppendJSONB(buf, v.JSONB()), nil
 	case sqltypes.Array:
 		return appendArray(buf, t, v)
+	case sqltypes.Time:
+		return binary.BigEndian.AppendUint64(buf, uint64(v.I)), nil
+	case sqltypes.TimeTZ:
+		tz := v.TimeTZ()
+		buf = binary.BigEndian.AppendUint64(buf, uint64(tz.Micros))
+		return binary.BigEndian.AppendUint32(buf, uint32(-tz.Offset)), nil
 	case sqltypes.Unknown:
 		// unknownsend is textsend: the text form.
 		return sqltypes.AppendText(buf, v), nil

@@ -254,7 +254,7 @@ func FuzzDecodeBinary(f *testing.F) {
 			switch code := pgerr.CodeOf(err); code {
 			case pgerr.InvalidBinaryRepresentation, pgerr.DatetimeFieldOverflow, characterNotInRepertoire,
 				pgerr.NumericValueOutOfRange, pgerr.InvalidTextRepresentation, pgerr.DatatypeMismatch,
-				pgerr.StringDataRightTruncation, pgerr.ProgramLimitExceeded, "22P05", "54001", "42622":
+				pgerr.StringDataRightTruncation, pgerr.ProgramLimitExceeded, "22P05", "54001", "42622", "22009":
 			default:
 				t.Fatalf("DecodeBinary(%s, %x): code %s: %v", typ, data, code, err)
 			}

@@ -105,6 +105,9 @@ type Overload struct {
 	Eval         func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error)
 	// Set makes the function set-returning (set.go); Eval is then unused.
 	Set *SetFunc
+	// Binary is an infix operator's implementation, called with its two
+	// operands without building an argument slice (see RegisterOperator).
+	Binary func(ctx *Context, a, b sqltypes.Value) (sqltypes.Value, error)
 	// Typed, when set, replaces Eval: it builds the implementation for
 	// the argument types of one call, for functions that treat an
 	// argument by its type (concat and format print each one with its
@@ -160,6 +163,15 @@ func Resolve(name string, args []sqltypes.Type) (Resolved, error) {
 	if !ok {
 		return Resolved{}, noFunction(name, args)
 	}
+	return choose(ovs, args, func() error { return noFunction(name, args) }, func() error {
+		return pgerr.New(pgerr.AmbiguousFunction, "function %s(%s) is not unique", name, typeList(args)).
+			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+	})
+}
+
+// choose picks the overload of ovs that suits args best: the fewest
+// implicit conversions, then PostgreSQL's category preferences.
+func choose(ovs []Overload, args []sqltypes.Type, none, ambiguous func() error) (Resolved, error) {
 	best, bestCost := -1, 1<<30
 	var tied []int
 	for i := range ovs {
@@ -175,29 +187,33 @@ func Resolve(name string, args []sqltypes.Type) (Resolved, error) {
 		}
 	}
 	if best < 0 {
-		return Resolved{}, noFunction(name, args)
+		return Resolved{}, none()
 	}
 	if len(tied) > 1 {
 		// PostgreSQL's tie-break for untyped literals: a string-category
 		// parameter first, then the preferred type of a category (double
 		// precision for numbers, timestamptz for times).
 		bestPref := -1
-		ambiguous := false
+		isAmbiguous := false
 		for _, i := range tied {
 			p := preference(&ovs[i], args)
 			switch {
 			case p > bestPref:
-				best, bestPref, ambiguous = i, p, false
+				best, bestPref, isAmbiguous = i, p, false
 			case p == bestPref:
-				ambiguous = true
+				isAmbiguous = true
 			}
 		}
-		if ambiguous {
-			return Resolved{}, pgerr.New(pgerr.AmbiguousFunction, "function %s(%s) is not unique", name, typeList(args)).
-				WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+		if isAmbiguous {
+			return Resolved{}, ambiguous()
 		}
 	}
-	o := &ovs[best]
+	return resolved(&ovs[best], args), nil
+}
+
+// resolved is the call of o with args: the types the arguments are cast to
+// and the result type.
+func resolved(o *Overload, args []sqltypes.Type) Resolved {
 	want := make([]sqltypes.Type, len(args))
 	for i, a := range args {
 		p := paramAt(o, i)
@@ -210,7 +226,7 @@ func Resolve(name string, args []sqltypes.Type) (Resolved, error) {
 			want[i] = p.Type
 		}
 	}
-	return Resolved{Overload: o, ArgTypes: want, Result: o.Result(want)}, nil
+	return Resolved{Overload: o, ArgTypes: want, Result: o.Result(want)}
 }
 
 // preference scores how well an overload suits the untyped arguments of a
@@ -297,6 +313,8 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return intWidth(from) <= intWidth(to)
 	case from.Kind() == sqltypes.KindFloat && to.ID == sqltypes.Float8:
 		return true
+	case from.ID == sqltypes.Numeric && to.Kind() == sqltypes.KindFloat:
+		return true
 	case from.IsTextual() && to.Kind() == sqltypes.KindText:
 		return true // char(n) too, losing its padding
 	case (from.ID == sqltypes.Name || from.ID == sqltypes.Char) && to.ID == sqltypes.Text:
@@ -304,6 +322,8 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 	case from.ID == sqltypes.Date && (to.ID == sqltypes.Timestamp || to.ID == sqltypes.TimestampTZ):
 		return true
 	case from.ID == sqltypes.Timestamp && to.ID == sqltypes.TimestampTZ:
+		return true
+	case from.ID == sqltypes.Time && (to.ID == sqltypes.Interval || to.ID == sqltypes.TimeTZ):
 		return true
 	}
 	return false

@@ -196,6 +196,13 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 			}
 			return NewInterval(iv), nil
 		}
+		if v.K == KindTime { // time_interval
+			return NewInterval(IntervalValue{Micros: v.I}), nil
+		}
+	case KindTime, KindTimeTZ:
+		if r, ok, err := castTime(v, t); ok || err != nil {
+			return r, err
+		}
 	case KindJSON:
 		switch v.K {
 		case KindJSONB:
@@ -261,6 +268,10 @@ func KindType(k Kind) Type {
 		return TypeJSONB
 	case KindArray:
 		return Type{ID: Array}
+	case KindTime:
+		return TypeTime
+	case KindTimeTZ:
+		return TypeTimeTZ
 	}
 	return TypeUnknown
 }

@@ -1462,13 +1462,28 @@ func TimestampDiff(a, b int64) (IntervalValue, error) {
 	return JustifyHours(IntervalValue{Micros: d})
 }
 
+// ageTm is the calendar fields age reads from a timestamp. PostgreSQL 15
+// reads them from infinity's representation, the largest µs count from
+// 2000, as if it were a date (294277-01-09 04:00:54.775807), and refuses
+// -infinity's; age gives the same intervals.
+func ageTm(us int64) (tmParts, error) {
+	switch us {
+	case TimestampNegInfinity:
+		return tmParts{}, pgerr.New(codeDatetimeValueOutOfRange, "timestamp out of range")
+	case TimestampInfinity:
+		return tmParts{year: 294277, mon: 1, mday: 9, hour: 4, sec: 54, usec: 775807}, nil
+	}
+	return timestampToTm(us), nil
+}
+
 // Age is PostgreSQL's age(a, b): the symbolic difference in years, months
 // and days (borrowing the length of the relevant month) plus the time.
 func Age(a, b int64) (IntervalValue, error) {
-	if !IsFiniteTimestamp(a) || !IsFiniteTimestamp(b) {
-		return IntervalValue{}, pgerr.New(codeDatetimeValueOutOfRange, "cannot subtract infinite timestamps")
+	t1, err1 := ageTm(a)
+	t2, err2 := ageTm(b)
+	if err1 != nil || err2 != nil {
+		return IntervalValue{}, pgerr.New(codeDatetimeValueOutOfRange, "timestamp out of range")
 	}
-	t1, t2 := timestampToTm(a), timestampToTm(b)
 	fsec := t1.usec - t2.usec
 	sec := t1.sec - t2.sec
 	min := t1.min - t2.min

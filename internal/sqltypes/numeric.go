@@ -803,8 +803,7 @@ func RoundNumeric(v Value, scale int) (Value, error) {
 	if d.Form != apd.Finite {
 		return v, nil
 	}
-	scale = max(min(scale, numericMaxResultScale), -numericMaxResultScale)
-	return numericResult(roundScale(d, scale))
+	return numericResult(roundScale(d, clampRoundScale(scale)))
 }
 
 // TruncNumeric is trunc(v, scale): toward zero, scale max(scale, 0).
@@ -813,8 +812,14 @@ func TruncNumeric(v Value, scale int) (Value, error) {
 	if d.Form != apd.Finite {
 		return v, nil
 	}
-	scale = max(min(scale, numericMaxResultScale), -numericMaxResultScale)
-	return numericResult(truncScale(d, scale))
+	return numericResult(truncScale(d, clampRoundScale(scale)))
+}
+
+// clampRoundScale limits the scale of round and trunc as PostgreSQL 15
+// does: to the largest display scale, and to the most digits a numeric
+// can have before its point (NUMERIC_WEIGHT_MAX + 1 groups of 4).
+func clampRoundScale(scale int) int {
+	return max(min(scale, numericMaxDscale), -(32767+1)*4)
 }
 
 // CeilNumeric and FloorNumeric round to an integer (scale 0).

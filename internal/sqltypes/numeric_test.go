@@ -148,7 +148,7 @@ func TestFloatToNumericAgainstPostgres(t *testing.T) {
 			d, _ := strconv.ParseFloat(den, 64)
 			f = n / d
 		} else {
-			f, _ = parseFloat(expr)
+			f, _ = parseFloat(expr, TypeFloat8)
 		}
 		bits := 64
 		if c.fn == "fromfloat4" {

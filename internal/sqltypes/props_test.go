@@ -251,6 +251,34 @@ func FuzzParseTimestamp(f *testing.F) {
 	})
 }
 
+// FuzzParseTime: time and timetz input never panics, fails only with
+// PostgreSQL's codes, and what it accepts prints as text that parses back
+// to the same value.
+func FuzzParseTime(f *testing.F) {
+	for _, s := range []string{"10:30", "23:59:59.999999", "24:00", "1:2:3.25", "04:05 PM", "12:00 AM", "allballs",
+		"10:00+02", "10:00:30.5-05:30", "2024-01-01 10:00 Z", "101112", "10:00 UTC", "24:00:00.000001", "10:00+15:59:59"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, tz := range []bool{false, true} {
+			v, err := ParseTime(s, tz)
+			if err != nil {
+				fuzzCodes(t, "ParseTime", s, err, pgerr.InvalidDatetimeFormat, pgerr.DatetimeFieldOverflow, codeInvalidTimeZoneDisplacement)
+				continue
+			}
+			typ := TypeTime
+			if tz {
+				typ = TypeTimeTZ
+			}
+			text := FormatText(v)
+			back, err := ParseTime(text, tz)
+			if err != nil || !Identical(back, v) {
+				t.Fatalf("%s %q -> %q -> %q, %v", typ, s, text, FormatText(back), err)
+			}
+		}
+	})
+}
+
 func FuzzParseJSON(f *testing.F) {
 	for _, c := range jsonPGCases {
 		if c.fn == "json" {

@@ -27,15 +27,9 @@ func ParseText(t Type, s string) (Value, error) {
 		}
 		return CheckRange(t, NewInt(i))
 	case Float4, Float8:
-		f, err := parseFloat(s)
+		f, err := parseFloat(s, t)
 		if err != nil {
-			return Null, invalid(t, s)
-		}
-		if t.ID == Float4 {
-			if !math.IsInf(f, 0) && !math.IsNaN(f) && math.Abs(f) > math.MaxFloat32 {
-				return Null, outOfRange(t)
-			}
-			f = float64(float32(f))
+			return Null, err
 		}
 		return NewFloat(f), nil
 	case Text, Unknown:
@@ -108,6 +102,8 @@ func ParseText(t Type, s string) (Value, error) {
 			return Null, err
 		}
 		return NewArray(a), nil
+	case Time, TimeTZ:
+		return ParseTime(s, t.ID == TimeTZ)
 	}
 	if t.ID.System() {
 		return parseSystem(t, s)
@@ -218,7 +214,11 @@ func padBlanks(s string, n int) string {
 // BPCharToText is the cast of char(n) to text: trailing blanks go.
 func BPCharToText(v Value) Value { return NewText(strings.TrimRight(v.S, " ")) }
 
-func parseFloat(s string) (float64, error) {
+// parseFloat reads a double precision (t float8) or real (float4) as
+// PostgreSQL's float8in and float4in do: a value too large for the type,
+// or a nonzero one too small for even a denormal, is 22003; denormals
+// are kept.
+func parseFloat(s string, t Type) (float64, error) {
 	s = strings.TrimSpace(s)
 	switch strings.ToLower(s) {
 	case "nan":
@@ -229,13 +229,39 @@ func parseFloat(s string) (float64, error) {
 		return math.Inf(-1), nil
 	}
 	f, err := strconv.ParseFloat(s, 64)
+	rangeErr := func() error {
+		return pgerr.New(pgerr.NumericValueOutOfRange, "\"%s\" is out of range for type %s", s, t)
+	}
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, pgerr.New(pgerr.NumericValueOutOfRange, "%q is out of range for type double precision", s)
+			return 0, rangeErr()
 		}
-		return 0, err
+		return 0, invalid(t, s)
+	}
+	if t.ID == Float4 {
+		if math.Abs(f) > math.MaxFloat32 {
+			return 0, rangeErr()
+		}
+		f = float64(float32(f))
+	}
+	if f == 0 && nonzeroMantissa(s) {
+		return 0, rangeErr() // underflow
 	}
 	return f, nil
+}
+
+// nonzeroMantissa reports whether a decimal number's digits before its
+// exponent are not all zero.
+func nonzeroMantissa(s string) bool {
+	for _, c := range s {
+		switch {
+		case c == 'e' || c == 'E':
+			return false
+		case c >= '1' && c <= '9':
+			return true
+		}
+	}
+	return false
 }
 
 func parseBytea(s string) ([]byte, error) {
@@ -342,6 +368,10 @@ func AppendText(buf []byte, v Value) []byte {
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:
 		return AppendArray(buf, v.Array())
+	case KindTime:
+		return AppendTime(buf, v.I)
+	case KindTimeTZ:
+		return AppendTimeTZ(buf, v.TimeTZ())
 	}
 	return buf
 }

@@ -32,6 +32,8 @@ const (
 	JSON
 	JSONB
 	Array
+	Time
+	TimeTZ
 	// The system types of the catalogs (oidtypes.go): never column types.
 	Oid
 	RegClass
@@ -118,6 +120,8 @@ var infos = [numTypeIDs]typeInfo{
 	JSON:        {"json", 114, 199, -1, KindJSON, []string{"json"}},
 	JSONB:       {"jsonb", 3802, 3807, -1, KindJSONB, []string{"jsonb"}},
 	Array:       {"array", 0, 0, -1, KindArray, nil},
+	Time:        {"time without time zone", 1083, 1183, 8, KindTime, []string{"time", "time without time zone"}},
+	TimeTZ:      {"time with time zone", 1266, 1270, 12, KindTimeTZ, []string{"timetz", "time with time zone"}},
 
 	Oid:          {"oid", 26, 1028, 4, KindInt, []string{"oid"}},
 	RegClass:     {"regclass", 2205, 2210, 4, KindInt, []string{"regclass"}},

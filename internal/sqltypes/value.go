@@ -31,6 +31,8 @@ const (
 	KindJSON        // json: the input text, verbatim, in S
 	KindJSONB       // jsonb: *JSONValue in X
 	KindArray       // *ArrayValue in X
+	KindTime        // µs since midnight in I
+	KindTimeTZ      // TimeTZValue in X
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -193,6 +195,8 @@ func Compare(a, b Value) int {
 		return CompareJSONB(a.JSONB(), b.JSONB())
 	case a.K == KindArray && b.K == KindArray:
 		return CompareArrays(a.Array(), b.Array())
+	case a.K == KindTimeTZ && b.K == KindTimeTZ:
+		return CompareTimeTZ(a.TimeTZ(), b.TimeTZ())
 	default:
 		return cmp.Compare(a.I, b.I)
 	}
@@ -275,6 +279,9 @@ func (v Value) Hash(h uint64) uint64 {
 		h = hashJSONB(h, v.JSONB())
 	case KindArray:
 		h = hashArray(h, v.Array())
+	case KindTimeTZ:
+		t := v.TimeTZ()
+		h = hashUint64(hashUint64(h, uint64(t.Micros)), uint64(t.Offset))
 	default:
 		h = hashUint64(h, uint64(v.I))
 	}
@@ -298,6 +305,8 @@ func Identical(a, b Value) bool {
 		return x.Form == y.Form && x.Negative == y.Negative && x.Exponent == y.Exponent && x.Coeff.Cmp(&y.Coeff) == 0
 	case KindInterval:
 		return a.Interval() == b.Interval()
+	case KindTimeTZ:
+		return a.TimeTZ() == b.TimeTZ()
 	case KindJSONB:
 		return a.JSONB() == b.JSONB() || JSONBText(a.JSONB()) == JSONBText(b.JSONB())
 	case KindArray:

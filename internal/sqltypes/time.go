@@ -1,0 +1,213 @@
+package sqltypes
+
+import (
+	"cmp"
+	"strconv"
+	"strings"
+)
+
+// time (time without time zone) is a time of day in µs since midnight,
+// 00:00:00 to 24:00:00 inclusive, carried in Value.I. time with time zone
+// adds a UTC offset; its Value carries a TimeTZValue in X. Both are
+// PostgreSQL's: text input with optional AM/PM and zone, output
+// HH:MM:SS[.ffffff][+ZZ], timetz compared by the UTC instant it stands for
+// and then by offset.
+
+// Common time types.
+var (
+	TypeTime   = Type{ID: Time}
+	TypeTimeTZ = Type{ID: TimeTZ}
+)
+
+// USPerDay is 24 hours in µs: the last valid time, 24:00:00.
+const USPerDay = usPerDay
+
+// TimeTZValue is a time of day with its zone offset.
+type TimeTZValue struct {
+	Micros int64 // since midnight, local to the offset
+	Offset int32 // seconds east of UTC
+}
+
+// NewTime returns a time value of µs since midnight.
+func NewTime(us int64) Value { return Value{K: KindTime, I: us} }
+
+// NewTimeTZ returns a time with time zone value.
+func NewTimeTZ(t TimeTZValue) Value { return Value{K: KindTimeTZ, X: t} }
+
+// TimeTZ returns the value of a KindTimeTZ value.
+func (v Value) TimeTZ() TimeTZValue {
+	t, _ := v.X.(TimeTZValue)
+	return t
+}
+
+// UTCMicros is the instant-of-day a timetz stands for, as PostgreSQL's
+// timetz_cmp_internal compares it (it may fall outside one day).
+func (t TimeTZValue) UTCMicros() int64 { return t.Micros - int64(t.Offset)*usPerSec }
+
+// CompareTimeTZ orders timetz values by their UTC time, then offset
+// (PostgreSQL's zone, seconds west, ascending: larger east offsets first).
+func CompareTimeTZ(a, b TimeTZValue) int {
+	if c := cmp.Compare(a.UTCMicros(), b.UTCMicros()); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.Offset, a.Offset)
+}
+
+// ParseTime parses time input: HH:MM[:SS[.ffffff]], HHMMSS, HHMM, with AM/PM,
+// 'allballs' (midnight), and for timetz a zone offset or Z/UTC (a date
+// before the time is accepted and ignored, as PostgreSQL does).
+func ParseTime(s string, withZone bool) (Value, error) {
+	typ := "time" // time_in's name for the type
+	if withZone {
+		typ = "time with time zone"
+	}
+	var tm tmParts
+	toks, ok := tokenizeDateTime(s)
+	if !ok || len(toks) == 0 {
+		return Null, dateTimeParseError(dtBadFormat, s, typ)
+	}
+	seenTime, hasZone, am, pm := false, false, false, false
+	var zone int64
+	for _, tk := range toks {
+		var e dtErr
+		switch tk.kind {
+		case 't':
+			if seenTime {
+				e = dtBadFormat
+			} else {
+				e, seenTime = decodeTimePart(tk.s, &tm), true
+			}
+		case 'n':
+			// HHMMSS or HHMM, with an optional fraction.
+			digits, frac, _ := strings.Cut(tk.s, ".")
+			if seenTime || len(digits) != 6 && len(digits) != 4 {
+				e = dtBadFormat
+				break
+			}
+			v, _ := strconv.ParseInt(digits, 10, 64)
+			if len(digits) == 4 {
+				v *= 100
+			}
+			tm.hour, tm.min, tm.sec, seenTime = v/10000, v/100%100, v%100, true
+			if len(tk.s) > len(digits) {
+				tm.usec, e = parseFracUS("." + frac)
+			}
+			if tm.min > 59 || tm.sec > 60 || tm.hour > 24 {
+				e = dtFieldOverflow
+			}
+		case 'd': // a date before the time: ignored
+			var d tmParts
+			e = decodeDatePart(tk.s, &d)
+		case 'z':
+			if hasZone || !seenTime {
+				e = dtBadFormat
+			} else {
+				zone, e = decodeZone(tk.s)
+				hasZone = true
+			}
+		case 'a':
+			switch tk.s {
+			case "allballs":
+				seenTime = true
+			case "am", "pm":
+				am, pm = tk.s == "am", tk.s == "pm"
+			case "z", "utc", "gmt", "zulu", "ut":
+				hasZone = true
+			default:
+				e = dtBadFormat
+			}
+		}
+		if e != dtOK {
+			return Null, dateTimeParseError(e, s, typ)
+		}
+	}
+	if !seenTime {
+		return Null, dateTimeParseError(dtBadFormat, s, typ)
+	}
+	if (am || pm) && tm.hour > 12 {
+		return Null, dateTimeParseError(dtFieldOverflow, s, typ)
+	}
+	if am && tm.hour == 12 {
+		tm.hour = 0
+	} else if pm && tm.hour != 12 {
+		tm.hour += 12
+	}
+	us := ((tm.hour*60+tm.min)*60+tm.sec)*usPerSec + tm.usec
+	if us > usPerDay {
+		return Null, dateTimeParseError(dtFieldOverflow, s, typ)
+	}
+	if withZone {
+		return NewTimeTZ(TimeTZValue{Micros: us, Offset: int32(zone)}), nil
+	}
+	return NewTime(us), nil
+}
+
+// AppendTime appends HH:MM:SS[.ffffff].
+func AppendTime(buf []byte, us int64) []byte {
+	h, m, s, frac := splitTime(us)
+	buf = append2(buf, h)
+	buf = append(buf, ':')
+	buf = append2(buf, m)
+	buf = append(buf, ':')
+	buf = append2(buf, s)
+	return appendFraction(buf, frac)
+}
+
+// AppendTimeTZ appends a timetz with its offset, +HH[:MM[:SS]].
+func AppendTimeTZ(buf []byte, t TimeTZValue) []byte {
+	buf = AppendTime(buf, t.Micros)
+	off := int64(t.Offset)
+	sign := byte('+')
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	buf = append(buf, sign)
+	buf = append2(buf, off/3600)
+	if m, s := off/60%60, off%60; m != 0 || s != 0 {
+		buf = append(buf, ':')
+		buf = append2(buf, m)
+		if s != 0 {
+			buf = append(buf, ':')
+			buf = append2(buf, s)
+		}
+	}
+	return buf
+}
+
+// TimeOfDay is the time of day of a timestamp's µs (±infinity are refused
+// by the caller).
+func TimeOfDay(us int64) int64 { return us - floorDiv(us, usPerDay)*usPerDay }
+
+// castTime converts a value to time or timetz (PostgreSQL's casts from
+// timestamp, timestamptz, interval, time and timetz); timestamptz and
+// time are read in UTC, the expression layer handles the session's zone.
+func castTime(v Value, t Type) (Value, bool, error) {
+	var us int64
+	off := int32(0)
+	switch v.K {
+	case KindTime:
+		us = v.I
+	case KindTimeTZ:
+		us, off = v.TimeTZ().Micros, v.TimeTZ().Offset
+	case KindTimestamp, KindTimestampTZ:
+		if !IsFiniteTimestamp(v.I) {
+			return Null, true, nil // an infinite timestamp has no time of day: NULL, as in PostgreSQL
+		}
+		us = TimeOfDay(v.I)
+	case KindInterval:
+		if t.ID != Time {
+			return Null, false, nil
+		}
+		// interval_time: the time part, modulo a day.
+		us = v.Interval().Micros % usPerDay
+		if us < 0 {
+			us += usPerDay
+		}
+	default:
+		return Null, false, nil
+	}
+	if t.ID == TimeTZ {
+		return NewTimeTZ(TimeTZValue{Micros: us, Offset: off}), true, nil
+	}
+	return NewTime(us), true, nil
+}

@@ -1,0 +1,75 @@
+package planner
+
+import (
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// namedArg is an argument given by name, make_interval(days => 3), while
+// its call is bound; placeNamedArgs puts it in its position.
+type namedArg struct {
+	Name string
+	E    Expr
+}
+
+func (e *namedArg) Type() sqltypes.Type { return e.E.Type() }
+func (e *namedArg) String() string      { return e.Name + " => " + e.E.String() }
+func (e *namedArg) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+	return sqltypes.Null, pgerr.New(pgerr.SyntaxError, "named argument %s outside a function call", e.Name)
+}
+
+// placeNamedArgs orders a call's arguments by the function's parameter
+// names: positional ones first, then named ones in any order; parameters
+// left out take their defaults (zero for make_interval's).
+func placeNamedArgs(name string, args []Expr) ([]Expr, error) {
+	named := false
+	for _, a := range args {
+		_, ok := a.(*namedArg)
+		named = named || ok
+	}
+	if !named {
+		return args, nil
+	}
+	noFunc := func() error {
+		return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	names, optional := builtins.ParamNames(name)
+	out := make([]Expr, len(names))
+	last := -1
+	for i, a := range args {
+		na, ok := a.(*namedArg)
+		if !ok {
+			if named && i > 0 {
+				if _, prev := args[i-1].(*namedArg); prev {
+					return nil, pgerr.New(pgerr.SyntaxError, "positional argument cannot follow named argument")
+				}
+			}
+			if i >= len(out) {
+				return nil, noFunc()
+			}
+			out[i], last = a, max(last, i)
+			continue
+		}
+		k := -1
+		for j, n := range names {
+			if n == na.Name {
+				k = j
+			}
+		}
+		if k < 0 || out[k] != nil {
+			return nil, noFunc()
+		}
+		out[k], last = na.E, max(last, k)
+	}
+	for i := 0; i <= last; i++ {
+		if out[i] == nil {
+			if i < len(names)-optional {
+				return nil, noFunc()
+			}
+			out[i] = &Const{V: sqltypes.NewInt(0), Typ: sqltypes.TypeInt4}
+		}
+	}
+	return out[:last+1], nil
+}
