@@ -33,6 +33,14 @@ func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *pl
 		}
 		t := ct.Table.Clone()
 		t.ID = version
+		for i, ix := range t.Indexes {
+			ix.ID = catalog.CreatedID(version, i+1)
+		}
+		for i := range t.ForeignKeys {
+			if err := checkReferencedKey(s, t, &t.ForeignKeys[i]); err != nil {
+				return catalog.Change{}, err
+			}
+		}
 		return catalog.Change{Put: []*catalog.Table{t}}, nil
 	})
 	if skipped {
@@ -65,11 +73,17 @@ func adviseTable(t *catalog.Table, notice func(*pgerr.Error)) {
 // DropTable drops tables and deletes their rows and index entries.
 func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *planner.DropTable, notice func(*pgerr.Error)) error {
 	var dropped []*catalog.Table
-	var cascaded []string
+	var cascaded, fkCascaded []string
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
-		dropped = nil
+		dropped, fkCascaded = nil, nil
 		var ch catalog.Change
-		defer func() { cascaded = ch.DeleteViews }()
+		defer func() {
+			cascaded = nil
+			for _, v := range ch.DeleteViews {
+				cascaded = append(cascaded, "view "+v)
+			}
+			cascaded = append(cascaded, fkCascaded...)
+		}()
 		for _, name := range dt.Names {
 			t, err := s.Table(name)
 			if err != nil {
@@ -86,6 +100,13 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *plan
 			} else if err := dependents(s, name, "table", dt.Names); err != nil {
 				return ch, err
 			}
+			refs := referencesFrom(s, name, dt.Names)
+			if len(refs) > 0 && !dt.Cascade {
+				return ch, dependentsError("table "+name, refs, "table "+name)
+			}
+			put, names := dropForeignKeys(s, refs, nil)
+			ch.Put = append(ch.Put, put...)
+			fkCascaded = append(fkCascaded, names...)
 			dropped = append(dropped, t)
 			ch.Delete = append(ch.Delete, name)
 		}
@@ -211,6 +232,9 @@ func (e *Executor) build(ctx context.Context, cat *catalog.Catalog, table *catal
 		}
 	}
 	if err := e.backfill(ctx, table, index); err != nil {
+		if pgerr.CodeOf(err) == pgerr.UniqueViolation {
+			e.abandonIndex(ctx, cat, table.Name, index)
+		}
 		return err
 	}
 	return e.setIndexState(ctx, cat, table.Name, index.Name, catalog.StatePublic)
@@ -280,11 +304,16 @@ func (e *Executor) setIndexState(ctx context.Context, cat *catalog.Catalog, tabl
 
 // backfill writes index entries for every existing row, one chunk at a
 // time with writers held off, resuming each chunk after the last key read.
+// A unique index's chunks also look for duplicates (uniqueChunk).
 func (e *Executor) backfill(ctx context.Context, t *catalog.Table, ix *catalog.Index) error {
+	chunk := e.backfillChunk
+	if ix.Unique {
+		chunk = e.uniqueChunk
+	}
 	for sh := 0; sh < t.Shards; sh++ {
 		var after []byte
 		for {
-			n, last, err := e.backfillChunk(ctx, t, ix, sh, after)
+			n, last, err := chunk(ctx, t, ix, sh, after)
 			if err != nil {
 				return err
 			}
@@ -342,6 +371,9 @@ func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *plan
 				return catalog.Change{}, errSkip
 			}
 			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "index %q does not exist", di.Name)
+		}
+		if err := indexInUse(s, t, ix); err != nil {
+			return catalog.Change{}, err
 		}
 		nt := t.Clone()
 		for i, x := range nt.Indexes {
@@ -587,22 +619,26 @@ func (e *Executor) DropView(ctx context.Context, cat *catalog.Catalog, dv *plann
 	for _, name := range missing {
 		notice(pgerr.Notice("view %q does not exist, skipping", name))
 	}
+	for i, v := range cascaded {
+		cascaded[i] = "view " + v
+	}
 	cascadeNotice(cascaded, notice)
 	return nil
 }
 
-// cascadeNotice tells, as PostgreSQL does, which views a CASCADE dropped.
-func cascadeNotice(views []string, notice func(*pgerr.Error)) {
-	switch len(views) {
+// cascadeNotice tells, as PostgreSQL does, which objects ("view v",
+// "constraint c on table t") a CASCADE dropped.
+func cascadeNotice(objects []string, notice func(*pgerr.Error)) {
+	switch len(objects) {
 	case 0:
 	case 1:
-		notice(pgerr.Notice("drop cascades to view %s", views[0]))
+		notice(pgerr.Notice("drop cascades to %s", objects[0]))
 	default:
-		lines := make([]string, len(views))
-		for i, v := range views {
-			lines[i] = "drop cascades to view " + v
+		lines := make([]string, len(objects))
+		for i, v := range objects {
+			lines[i] = "drop cascades to " + v
 		}
-		notice(pgerr.Notice("drop cascades to %d other objects", len(views)).WithDetail("%s", strings.Join(lines, "\n")))
+		notice(pgerr.Notice("drop cascades to %d other objects", len(objects)).WithDetail("%s", strings.Join(lines, "\n")))
 	}
 }
 

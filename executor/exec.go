@@ -106,6 +106,10 @@ type execCtx struct {
 	ctes map[int]*cteState
 	// work holds the previous round of each running recursive CTE.
 	work map[int][][]sqltypes.Value
+	// cons are a write's CHECKs and foreign keys (constraints.go), and
+	// actionDepth how deep its referential actions have cascaded.
+	cons        *planner.Constraints
+	actionDepth int
 }
 
 // child is the context of a subplan run for outer row: the same statement,

@@ -32,7 +32,7 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 	case *planner.Insert:
 		var src Node
 		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
-			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: s.OnConflict, Returning: b.returning(s.Returning)}
+			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: s.OnConflict, Returning: b.returning(s.Returning), Constraints: s.Constraints}
 		}
 	case *planner.Update:
 		var src Node
@@ -41,12 +41,12 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 			for c, e := range s.Set {
 				set[c] = b.expr(e)
 			}
-			plan.Root = &Update{Table: s.Table, Source: src, Set: set, Recheck: s.Recheck, Returning: b.returning(s.Returning)}
+			plan.Root = &Update{Table: s.Table, Source: src, Set: set, Recheck: s.Recheck, Returning: b.returning(s.Returning), Constraints: s.Constraints}
 		}
 	case *planner.Delete:
 		var src Node
 		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
-			plan.Root = &Delete{Table: s.Table, Source: src, Recheck: s.Recheck, Returning: b.returning(s.Returning)}
+			plan.Root = &Delete{Table: s.Table, Source: src, Recheck: s.Recheck, Returning: b.returning(s.Returning), Constraints: s.Constraints}
 		}
 	default:
 		return nil, pgerr.New(pgerr.InternalError, "nothing to plan for %s", stmt.Kind())

@@ -109,6 +109,8 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 		return d, nil
 	case *ast.CreateIndexStmt:
 		return b.bindCreateIndex(n)
+	case *ast.AlterTableStmt:
+		return b.bindAlterConstraint(n)
 	case *ast.DropIndexStmt:
 		return &DropIndex{Name: n.IndexName, IfExists: n.IfExists}, nil
 	case *ast.ShowStmt:
@@ -251,30 +253,6 @@ func (b *Binder) inferParam(e Expr, t sqltypes.Type) {
 	}
 	b.params[p.N-1] = t
 	p.Typ = t
-}
-
-// checkConflictTarget accepts an ON CONFLICT target only if it names the
-// primary key, the one unique constraint zproxy has.
-func checkConflictTarget(t *catalog.Table, cols []string) error {
-	if len(cols) == 0 {
-		return nil
-	}
-	if len(cols) == len(t.PrimaryKey) {
-		match := true
-		for _, k := range t.PrimaryKey {
-			found := false
-			for _, c := range cols {
-				if c == t.Columns[k.Column].Name {
-					found = true
-				}
-			}
-			match = match && found
-		}
-		if match {
-			return nil
-		}
-	}
-	return pgerr.New(pgerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
 }
 
 // bindAssign binds a value assigned to a column: untyped literals and

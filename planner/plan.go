@@ -49,6 +49,8 @@ type Insert struct {
 	// OnConflict: nil (duplicate key is an error), DoNothing, or DoUpdate.
 	OnConflict *OnConflict
 	Returning  *Returning
+	// Constraints: CHECKs and foreign keys to enforce (nil: none).
+	Constraints *Constraints
 }
 
 // Kind implements Statement.
@@ -62,6 +64,10 @@ type OnConflict struct {
 	Set map[int]Expr
 	// Where, when set, limits DO UPDATE to rows for which it is true.
 	Where Expr
+	// Arbiters are the unique keys a proposed row conflicts on: nil
+	// stands for the primary key, an index for a unique index. Without a
+	// conflict target DO NOTHING's arbiters are every unique key.
+	Arbiters []*catalog.Index
 }
 
 // Update is a bound UPDATE. Source yields, for each row to change, the old
@@ -75,6 +81,8 @@ type Update struct {
 	// Recheck is the part of WHERE that reads only the target row: a row
 	// changed by a concurrent statement since the scan must still pass it.
 	Recheck Expr
+	// Constraints: CHECKs and foreign keys to enforce (nil: none).
+	Constraints *Constraints
 }
 
 // Kind implements Statement.
@@ -88,6 +96,8 @@ type Delete struct {
 	Returning *Returning
 	// Recheck: as for Update.
 	Recheck Expr
+	// Constraints: foreign keys to enforce (nil: none).
+	Constraints *Constraints
 }
 
 // Kind implements Statement.

@@ -188,7 +188,8 @@ func hasFilter(r planner.Rel) bool {
 // isDDL reports whether a statement changes the schema.
 func isDDL(b planner.Statement) bool {
 	switch b.(type) {
-	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex:
+	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
+		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
 		return true
 	}
 	return false
@@ -230,6 +231,23 @@ func requiredOwnership(snap *catalog.Snapshot, b planner.Statement) []ownership 
 		if t, _ := snap.FindIndex(x.Name); t != nil {
 			out = append(out, ownership{t, "index " + x.Name})
 		}
+	case *planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
+		if t, err := snap.Table(constraintTable(x)); err == nil {
+			out = append(out, ownership{t, "table " + t.Name})
+		}
 	}
 	return out
+}
+
+// constraintTable names the table an ALTER TABLE constraint change alters.
+func constraintTable(b planner.Statement) string {
+	switch x := b.(type) {
+	case *planner.AddConstraint:
+		return x.Table
+	case *planner.DropConstraint:
+		return x.Table
+	case *planner.ValidateConstraint:
+		return x.Table
+	}
+	return ""
 }

@@ -316,6 +316,11 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, storeErr(err)
 		}
 		return tagResult("DROP INDEX"), nil
+	case *planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
+		if err := e.exec.AlterConstraint(ctx, e.catalog, x, opts.Fn, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("ALTER TABLE"), nil
 	case *planner.ShowIndexes:
 		return staticResult(columnsOf(x), executor.ShowIndexes(x.Table), "SHOW"), nil
 	case *planner.CheckTable:
@@ -394,7 +399,8 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 func schemaChange(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
-		*planner.CreateView, *planner.DropView, *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant:
+		*planner.CreateView, *planner.DropView, *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant,
+		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
 		return true
 	}
 	return false
@@ -404,7 +410,8 @@ func schemaChange(b planner.Statement) bool {
 func writes(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
-		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView:
+		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView,
+		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
 		return true
 	}
 	return false

@@ -25,7 +25,9 @@ import (
 // The SQL script suite: files in testdata/sql, each a sequence of records
 //
 //	statement ok            the statement succeeds
-//	statement error CODE    it fails with SQLSTATE CODE
+//	statement error CODE [MESSAGE]
+//	                        it fails with SQLSTATE CODE (and a message
+//	                        containing MESSAGE, when given)
 //	query [rowsort]         it returns the rows after "----", one per
 //	                        line, columns joined by "|", NULL as NULL
 //	notice SUBSTRING        the previous statement raised a NOTICE
@@ -198,11 +200,11 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 		where := fmt.Sprintf("%s:%d: %s", path, rec.line, firstLine(rec.sql))
 		switch {
 		case strings.HasPrefix(rec.expect, "error"):
-			want := strings.TrimSpace(strings.TrimPrefix(rec.expect, "error"))
+			want, msg, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(rec.expect, "error")), " ")
 			if err == nil {
 				t.Errorf("%s: succeeded, want error %s", where, want)
-			} else if got := pgerr.CodeOf(err); want != "" && got != want {
-				t.Errorf("%s: error %s (%v), want %s", where, got, err, want)
+			} else if got := pgerr.CodeOf(err); want != "" && got != want || !strings.Contains(err.Error(), msg) {
+				t.Errorf("%s: error %s (%v), want %s %s", where, got, err, want, msg)
 			}
 			continue
 		case err != nil:

@@ -1,0 +1,507 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// ALTER TABLE ... ADD | DROP | VALIDATE CONSTRAINT, online.
+//
+// A UNIQUE constraint is a unique index built as CREATE INDEX builds one:
+// published in state building (writers maintain it from then on, and its
+// entries' not-exists conditions already hold them to it), backfilled
+// chunk by chunk, then made public; a duplicate among existing rows fails
+// the statement and removes the index.
+//
+// A CHECK or FOREIGN KEY is published first, marked not valid, so every
+// writer enforces it from then on; after writers that planned without it
+// have finished (this process's Gate, and the shared-store staleness
+// window for other proxies) the existing rows are read and checked; a
+// violation removes the constraint and fails the statement, else it is
+// marked valid. NOT VALID stops after publishing; VALIDATE CONSTRAINT
+// runs the check later. Writes go on throughout.
+
+// AlterConstraint runs an AddConstraint, DropConstraint or
+// ValidateConstraint; fn is what functions in a CHECK see while existing
+// rows are validated.
+func (e *Executor) AlterConstraint(ctx context.Context, cat *catalog.Catalog, st planner.Statement, fn builtins.Context, notice func(*pgerr.Error)) error {
+	switch x := st.(type) {
+	case *planner.AddConstraint:
+		return e.addConstraint(ctx, cat, x, fn, notice)
+	case *planner.DropConstraint:
+		return e.dropConstraint(ctx, cat, x, notice)
+	case *planner.ValidateConstraint:
+		return e.validateConstraint(ctx, cat, x, fn)
+	}
+	return pgerr.New(pgerr.InternalError, "executor: %T is not a constraint change", st)
+}
+
+func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add *planner.AddConstraint, fn builtins.Context, notice func(*pgerr.Error)) error {
+	if add.Unique != nil {
+		ix := *add.Unique
+		return e.CreateIndex(ctx, cat, &planner.CreateIndex{Table: add.Table, Index: &ix}, notice)
+	}
+	if add.AutoIndex != nil {
+		ix := *add.AutoIndex
+		if err := e.CreateIndex(ctx, cat, &planner.CreateIndex{Table: add.Table, Index: &ix}, notice); err != nil {
+			return err
+		}
+	}
+	name := ""
+	switch {
+	case add.FK != nil:
+		name = add.FK.Name
+	case add.Check != nil:
+		name = add.Check.Name
+	}
+	// Publish the constraint, not yet valid: writers enforce it from now on.
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		t, err := s.Table(add.Table)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		if t.HasConstraint(name) {
+			return catalog.Change{}, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, t.Name)
+		}
+		nt := t.Clone()
+		if add.FK != nil {
+			fk := *add.FK
+			fk.NotValid = true
+			if err := checkReferencedKey(s, nt, &fk); err != nil {
+				return catalog.Change{}, err
+			}
+			nt.ForeignKeys = append(nt.ForeignKeys, fk)
+		} else {
+			ch := *add.Check
+			ch.NotValid = true
+			nt.Checks = append(nt.Checks, ch)
+		}
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if err != nil || add.NotValid {
+		return err
+	}
+	if err := e.validate(ctx, cat, add.Table, name, add.CheckExpr, fn); err != nil {
+		// Remove what this statement added; a concurrent DROP may have
+		// beaten us to it.
+		_, _ = cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+			t, err := s.Table(add.Table)
+			if err != nil {
+				return catalog.Change{}, err
+			}
+			nt := t.Clone()
+			removeConstraint(nt, name)
+			return catalog.Change{Put: []*catalog.Table{nt}}, nil
+		})
+		if add.AutoIndex != nil {
+			_ = e.DropIndex(ctx, cat, &planner.DropIndex{Name: add.AutoIndex.Name, IfExists: true}, func(*pgerr.Error) {})
+		}
+		return err
+	}
+	return nil
+}
+
+// checkReferencedKey makes sure fk's referenced table (as of s) still has
+// a unique key on the referenced columns.
+func checkReferencedKey(s *catalog.Snapshot, t *catalog.Table, fk *catalog.ForeignKey) error {
+	parent := t
+	if fk.RefTable != t.Name {
+		p, err := s.Table(fk.RefTable)
+		if err != nil {
+			return err
+		}
+		parent = p
+	}
+	if _, _, ok := parent.KeyFor(fk.RefColumns); !ok {
+		return pgerr.New(pgerr.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table %q", parent.Name)
+	}
+	return nil
+}
+
+// removeConstraint drops the foreign key or check called name from t.
+func removeConstraint(t *catalog.Table, name string) bool {
+	for i, fk := range t.ForeignKeys {
+		if fk.Name == name {
+			t.ForeignKeys = append(t.ForeignKeys[:i], t.ForeignKeys[i+1:]...)
+			return true
+		}
+	}
+	for i, c := range t.Checks {
+		if c.Name == name {
+			t.Checks = append(t.Checks[:i], t.Checks[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// waitForWriters returns once every writer that planned against the
+// schema before the caller's change has finished: in this process through
+// the Gate, on a shared store also by outwaiting other proxies' schema
+// caches.
+func (e *Executor) waitForWriters(ctx context.Context, cat *catalog.Catalog) error {
+	e.Gate.Lock()
+	e.Gate.Unlock()
+	if cat.Exclusive() {
+		return nil
+	}
+	select {
+	case <-time.After(2 * catalog.SharedStaleness):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// validate checks the existing rows of table against its not-valid
+// constraint name (checkExpr bound for a check) and marks it valid.
+func (e *Executor) validate(ctx context.Context, cat *catalog.Catalog, table, name string, checkExpr planner.Expr, fn builtins.Context) error {
+	if err := e.waitForWriters(ctx, cat); err != nil {
+		return err
+	}
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := snap.Table(table)
+	if err != nil {
+		return err
+	}
+	var fk *catalog.ForeignKey
+	for i := range t.ForeignKeys {
+		if t.ForeignKeys[i].Name == name {
+			fk = &t.ForeignKeys[i]
+		}
+	}
+	switch {
+	case fk != nil:
+		parent := t
+		if fk.RefTable != t.Name {
+			if parent, err = snap.Table(fk.RefTable); err != nil {
+				return err
+			}
+		}
+		err = e.validateForeignKey(ctx, t, parent, fk)
+	case checkExpr != nil:
+		err = e.validateCheck(ctx, t, name, checkExpr, fn)
+	default:
+		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", name, table)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		t, err := s.Table(table)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		nt := t.Clone()
+		for i := range nt.ForeignKeys {
+			if nt.ForeignKeys[i].Name == name {
+				nt.ForeignKeys[i].NotValid = false
+			}
+		}
+		for i := range nt.Checks {
+			if nt.Checks[i].Name == name {
+				nt.Checks[i].NotValid = false
+			}
+		}
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	return err
+}
+
+// eachRow calls fn for every row of t, read shard by shard in key order.
+func (e *Executor) eachRow(ctx context.Context, t *catalog.Table, fn func(row []sqltypes.Value) error) error {
+	for sh := 0; sh < t.Shards; sh++ {
+		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: catalog.TablePartition(t.ID, sh), Consistent: true})
+		n := 0
+		for it.Next() {
+			if n++; n%cancelCheckEvery == 0 && ctx.Err() != nil {
+				it.Close()
+				return ctx.Err()
+			}
+			row := make([]sqltypes.Value, len(t.Columns))
+			if err := t.DecodeRow(it.Item().Attrs, row); err != nil {
+				it.Close()
+				return err
+			}
+			if err := fn(row); err != nil {
+				it.Close()
+				return err
+			}
+		}
+		err := it.Err()
+		it.Close()
+		if err != nil {
+			return ClassifyError(err)
+		}
+	}
+	return nil
+}
+
+func (e *Executor) validateCheck(ctx context.Context, t *catalog.Table, name string, expr planner.Expr, fn builtins.Context) error {
+	if fn.Now.IsZero() {
+		fn.Now = time.Now()
+	}
+	ev := &planner.EvalContext{Now: fn.Now, Fn: fn}
+	return e.eachRow(ctx, t, func(row []sqltypes.Value) error {
+		v, err := expr.Eval(ev, row)
+		if err != nil {
+			return err
+		}
+		if !v.IsNull() && !planner.Truthy(v) {
+			return pgerr.New(pgerr.CheckViolation, "check constraint %q of relation %q is violated by some row", name, t.Name)
+		}
+		return nil
+	})
+}
+
+// validateForeignKey checks that every row of child has its referenced
+// row in parent, looking the keys up in batches.
+func (e *Executor) validateForeignKey(ctx context.Context, child, parent *catalog.Table, fk *catalog.ForeignKey) error {
+	var keys []kv.Key
+	var rows [][]sqltypes.Value
+	flush := func() error {
+		if len(keys) == 0 {
+			return nil
+		}
+		items, err := e.Store.Get(ctx, kv.GetRequest{Keys: keys, Consistent: true})
+		if err != nil {
+			return ClassifyError(err)
+		}
+		for i, it := range items {
+			if !kv.Found(it) {
+				return pgerr.New(pgerr.ForeignKeyViolation, "insert or update on table %q violates foreign key constraint %q", child.Name, fk.Name).
+					WithDetail("Key %s is not present in table %q.", keyText(child, fk.Columns, rows[i]), parent.Name)
+			}
+		}
+		keys, rows = keys[:0], rows[:0]
+		return nil
+	}
+	err := e.eachRow(ctx, child, func(row []sqltypes.Value) error {
+		vals := values(row, fk.Columns)
+		if hasNull(vals) {
+			if fk.MatchFull && !allNull(vals) {
+				return pgerr.New(pgerr.ForeignKeyViolation, "insert or update on table %q violates foreign key constraint %q", child.Name, fk.Name).
+					WithDetail("MATCH FULL does not allow mixing of null and nonnull key values.")
+			}
+			return nil
+		}
+		k, ok, err := referencedKey(parent, fk, vals)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return pgerr.New(pgerr.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table %q", parent.Name)
+		}
+		keys, rows = append(keys, k), append(rows, row)
+		if len(keys) >= lockBatch {
+			return flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+func allNull(vals []sqltypes.Value) bool {
+	for _, v := range vals {
+		if !v.IsNull() {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *Executor) validateConstraint(ctx context.Context, cat *catalog.Catalog, v *planner.ValidateConstraint, fn builtins.Context) error {
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := snap.Table(v.Table)
+	if err != nil {
+		return err
+	}
+	for _, c := range t.Constraints() {
+		if c.Name != v.Name {
+			continue
+		}
+		if c.FK == nil && c.Check == nil {
+			return pgerr.New(pgerr.WrongObjectType, "constraint %q of relation %q is not a foreign key or check constraint", v.Name, t.Name)
+		}
+		if c.Validated {
+			return nil
+		}
+		return e.validate(ctx, cat, t.Name, v.Name, v.CheckExpr, fn)
+	}
+	return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", v.Name, t.Name)
+}
+
+func (e *Executor) dropConstraint(ctx context.Context, cat *catalog.Catalog, d *planner.DropConstraint, notice func(*pgerr.Error)) error {
+	var dropped *catalog.Index
+	var cascaded []string
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		dropped, cascaded = nil, nil
+		t, err := s.Table(d.Table)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		nt := t.Clone()
+		if removeConstraint(nt, d.Name) {
+			return catalog.Change{Put: []*catalog.Table{nt}}, nil
+		}
+		if d.Name == t.Name+"_pkey" && t.HasConstraint(d.Name) {
+			return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "dropping the primary key is not supported")
+		}
+		ix := t.Index(d.Name)
+		if ix == nil || !ix.Constraint {
+			if d.IfExists {
+				return catalog.Change{}, errSkip
+			}
+			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", d.Name, t.Name)
+		}
+		ch := catalog.Change{}
+		refs := dependentKeys(s, t, ix)
+		if len(refs) > 0 && !d.Cascade {
+			return ch, dependentsError("constraint "+d.Name+" on table "+t.Name, refs, "index "+ix.Name)
+		}
+		ch.Put, cascaded = dropForeignKeys(s, refs, nt)
+		for i, x := range nt.Indexes {
+			if x.Name == d.Name {
+				nt.Indexes = append(nt.Indexes[:i], nt.Indexes[i+1:]...)
+				break
+			}
+		}
+		ch.Put = append(ch.Put, nt)
+		dropped = ix
+		return ch, nil
+	})
+	if errors.Is(err, errSkip) {
+		notice(pgerr.Notice("constraint %q of relation %q does not exist, skipping", d.Name, d.Table))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	cascadeNotice(cascaded, notice)
+	if dropped != nil {
+		return e.clearIndex(ctx, dropped)
+	}
+	return nil
+}
+
+// dependentKeys lists the foreign keys that reference t through its
+// unique index ix (nil: through its primary key).
+func dependentKeys(s *catalog.Snapshot, t *catalog.Table, ix *catalog.Index) []catalog.Reference {
+	var out []catalog.Reference
+	for _, r := range s.ReferencedBy(t.Name) {
+		if by, _, ok := t.KeyFor(r.FK.RefColumns); ok && by == ix {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// dropForeignKeys removes the foreign keys refs from their tables (self
+// references from self, the descriptor being changed) and returns the
+// changed descriptors and, for the NOTICE, what was dropped.
+func dropForeignKeys(s *catalog.Snapshot, refs []catalog.Reference, self *catalog.Table) ([]*catalog.Table, []string) {
+	changed := map[string]*catalog.Table{}
+	var out []*catalog.Table
+	var names []string
+	for _, r := range refs {
+		nt := changed[r.Child.Name]
+		switch {
+		case nt != nil:
+		case self != nil && r.Child.Name == self.Name:
+			nt = self
+			changed[nt.Name] = nt
+		default:
+			nt = r.Child.Clone()
+			changed[nt.Name] = nt
+			out = append(out, nt)
+		}
+		removeConstraint(nt, r.FK.Name)
+		names = append(names, fmt.Sprintf("constraint %s on table %s", r.FK.Name, r.Child.Name))
+	}
+	return out, names
+}
+
+// dependentsError is PostgreSQL's 2BP01 for dropping what foreign keys
+// depend on: what names the object dropped, on the object they depend on.
+func dependentsError(what string, refs []catalog.Reference, on string) error {
+	lines := make([]string, len(refs))
+	for i, r := range refs {
+		lines[i] = fmt.Sprintf("constraint %s on table %s depends on %s", r.FK.Name, r.Child.Name, on)
+	}
+	return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
+		WithDetail("%s", strings.Join(lines, "\n")).
+		WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+}
+
+// referencesFrom lists the foreign keys referencing table name from
+// tables that DROP TABLE does not drop with it.
+func referencesFrom(s *catalog.Snapshot, name string, dropping []string) []catalog.Reference {
+	var out []catalog.Reference
+	for _, r := range s.ReferencedBy(name) {
+		gone := false
+		for _, d := range dropping {
+			gone = gone || d == r.Child.Name
+		}
+		if !gone {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// indexInUse refuses DROP INDEX of a UNIQUE constraint's index (the
+// constraint owns it) and of a unique index foreign keys reference.
+func indexInUse(s *catalog.Snapshot, t *catalog.Table, ix *catalog.Index) error {
+	if ix.Constraint {
+		return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", ix.Name, ix.Name, t.Name).
+			WithHint("You can drop constraint %s on table %s instead.", ix.Name, t.Name)
+	}
+	if refs := dependentKeys(s, t, ix); len(refs) > 0 && ix.Unique {
+		return dependentsError("index "+ix.Name, refs, "index "+ix.Name)
+	}
+	return nil
+}
+
+// abandonIndex removes an index whose build failed for good (a unique
+// index over duplicate values) and its entries.
+func (e *Executor) abandonIndex(ctx context.Context, cat *catalog.Catalog, table string, ix *catalog.Index) {
+	// The statement has failed already; what is left behind if this fails
+	// too is a building index, which DROP INDEX removes.
+	ctx = context.WithoutCancel(ctx)
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		t, err := s.Table(table)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		nt := t.Clone()
+		for i, x := range nt.Indexes {
+			if x.ID == ix.ID {
+				nt.Indexes = append(nt.Indexes[:i], nt.Indexes[i+1:]...)
+				return catalog.Change{Put: []*catalog.Table{nt}}, nil
+			}
+		}
+		return catalog.Change{}, errSkip
+	})
+	if err == nil {
+		_ = e.clearIndex(ctx, ix)
+	}
+}
