@@ -177,8 +177,8 @@ type Reference struct {
 }
 
 // ReferencedBy lists the foreign keys that reference table name (its own
-// self-references included), ordered by referencing table and constraint
-// name.
+// self-references included), ordered by referencing table, then as the
+// table declares them.
 func (s *Snapshot) ReferencedBy(name string) []Reference {
 	var out []Reference
 	for _, t := range s.tables {
@@ -188,12 +188,7 @@ func (s *Snapshot) ReferencedBy(name string) []Reference {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Child.Name != out[j].Child.Name {
-			return out[i].Child.Name < out[j].Child.Name
-		}
-		return out[i].FK.Name < out[j].FK.Name
-	})
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Child.Name < out[j].Child.Name })
 	return out
 }
 

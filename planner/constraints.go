@@ -103,6 +103,11 @@ func (cb *constraintBuilder) finish() error {
 	}
 	checks = append(checks, cb.b.stmt.Checks...)
 	for _, c := range checks {
+		for _, prev := range t.Checks {
+			if c.Name != "" && prev.Name == c.Name {
+				return pgerr.New(pgerr.DuplicateObject, "check constraint %q already exists", c.Name)
+			}
+		}
 		ch, _, err := cb.b.newCheck(t, c.Name, c.SQL)
 		if err != nil {
 			return err
