@@ -509,7 +509,7 @@ type target struct {
 // once (with a FROM list, PostgreSQL too changes a row once whichever of
 // its joined rows comes first).
 func (ec *execCtx) targets(ctx context.Context, t *catalog.Table, src optimizer.Node) ([]target, error) {
-	if s, ok := src.(*optimizer.Scan); ok && s.Method == optimizer.PointGet && !s.Dynamic {
+	if s, ok := src.(*optimizer.Scan); ok && s.Method == optimizer.PointGet && !s.Dynamic && s.Index == nil {
 		// The keys are known: the versioned read that follows is the only
 		// read these rows need.
 		out := make([]target, len(s.Points))

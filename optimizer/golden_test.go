@@ -68,6 +68,15 @@ var schema = []string{
 	// look it up by the index, writes maintain it.
 	`CREATE TABLE tags (sensor_id BIGINT, tag TEXT NOT NULL)`,
 	`CREATE INDEX tags_by_sensor ON tags (sensor_id)`,
+	// Unique constraints: point gets through their indexes.
+	`CREATE TABLE accounts (
+	   id     BIGINT PRIMARY KEY,
+	   email  TEXT NOT NULL UNIQUE,
+	   org    BIGINT,
+	   handle TEXT,
+	   region TEXT,
+	   UNIQUE (org, handle)
+	 ) WITH (shards = 4)`,
 }
 
 // newEngine opens an in-memory engine with the golden schema, plus an index
