@@ -35,6 +35,9 @@ func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *pl
 		t.ID = version
 		for i, ix := range t.Indexes {
 			ix.ID = catalog.CreatedID(version, i+1)
+			if _, other := s.FindIndex(ix.Name); other != nil || s.HasRelation(ix.Name) {
+				return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ix.Name)
+			}
 		}
 		for i := range t.ForeignKeys {
 			if err := checkReferencedKey(s, t, &t.ForeignKeys[i]); err != nil {

@@ -128,7 +128,7 @@ func (cb *constraintBuilder) finish() error {
 			return err
 		}
 		t.ForeignKeys = append(t.ForeignKeys, *fk)
-		if ix := referencingIndex(t, fk); ix != nil {
+		if ix := cb.b.referencingIndex(t, fk); ix != nil {
 			ix.State = catalog.StatePublic
 			t.Indexes = append(t.Indexes, ix)
 		}
@@ -333,7 +333,7 @@ func fkAction(opt any) catalog.FKAction {
 // key's columns (in any order); else a btree index on them, named as
 // CockroachDB names its automatic foreign-key indexes
 // (<table>_auto_index_<constraint>). ID and state are set by the caller.
-func referencingIndex(t *catalog.Table, fk *catalog.ForeignKey) *catalog.Index {
+func (b *Binder) referencingIndex(t *catalog.Table, fk *catalog.ForeignKey) *catalog.Index {
 	if catalog.LeadsWith(t.PrimaryKey, fk.Columns) {
 		return nil
 	}
@@ -342,7 +342,11 @@ func referencingIndex(t *catalog.Table, fk *catalog.ForeignKey) *catalog.Index {
 			return nil
 		}
 	}
-	ix := &catalog.Index{Name: t.Name + "_auto_index_" + fk.Name, Kind: catalog.KindBTree, Shards: t.Shards}
+	name := t.Name + "_auto_index_" + fk.Name
+	if b.nameTaken(t, true)(name) {
+		name = chooseName(name, "1", b.nameTaken(t, true))
+	}
+	ix := &catalog.Index{Name: name, Kind: catalog.KindBTree, Shards: t.Shards}
 	for _, c := range fk.Columns {
 		ix.Columns = append(ix.Columns, catalog.KeyColumn{Column: c})
 	}
@@ -566,10 +570,7 @@ func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn pars
 		if err != nil {
 			return nil, err
 		}
-		add.FK, add.AutoIndex = fk, referencingIndex(t, fk)
-		if add.AutoIndex != nil && b.nameTaken(t, true)(add.AutoIndex.Name) {
-			add.AutoIndex.Name = chooseName(add.AutoIndex.Name, "1", b.nameTaken(t, true))
-		}
+		add.FK, add.AutoIndex = fk, b.referencingIndex(t, fk)
 	case ast.ConstraintCheck:
 		if len(b.stmt.Checks) != 1 {
 			return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"check\"")
