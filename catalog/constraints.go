@@ -58,6 +58,13 @@ type ForeignKey struct {
 	// NotValid: existing rows have not been checked (ADD CONSTRAINT ...
 	// NOT VALID, or a validation in progress); new rows are.
 	NotValid bool `json:"not_valid,omitempty"`
+	// Deferrable: in a transaction block the key's checks (that a
+	// referenced row exists; NO ACTION's that none references a removed
+	// key) may wait for COMMIT (pg_constraint.condeferrable);
+	// InitiallyDeferred: they do unless SET CONSTRAINTS says otherwise
+	// (condeferred). Referential actions never wait.
+	Deferrable        bool `json:"deferrable,omitempty"`
+	InitiallyDeferred bool `json:"initially_deferred,omitempty"`
 }
 
 func (fk ForeignKey) clone() ForeignKey {

@@ -120,6 +120,10 @@ func (ec *execCtx) enforceReferences(ctx context.Context, w *writeSet, stats *kv
 		return nil
 	}
 	for _, o := range tc.Outgoing {
+		if ec.txn.defers(o.FK) {
+			ec.deferReferenced(w.t, o, w.changes)
+			continue
+		}
 		if err := ec.checkReferenced(ctx, w.t, o, w.changes, stats); err != nil {
 			return err
 		}
@@ -266,6 +270,10 @@ func (ec *execCtx) actOnReferencing(ctx context.Context, parent *catalog.Table, 
 		if c.new == nil {
 			action = fk.OnDelete
 		}
+		if action == catalog.NoAction && ec.txn.defers(fk) {
+			ec.deferReferencing(parent, in, oldKey, c.old)
+			continue
+		}
 		if action == catalog.NoAction {
 			// Checked as at the end of the statement: a row that has the
 			// key now (the statement put it back) keeps the references.
@@ -292,8 +300,7 @@ func (ec *execCtx) actOnReferencing(ctx context.Context, parent *catalog.Table, 
 		}
 		switch action {
 		case catalog.NoAction, catalog.Restrict:
-			return pgerr.New(pgerr.ForeignKeyViolation, "update or delete on table %q violates foreign key constraint %q on table %q", parent.Name, fk.Name, in.Child.Name).
-				WithDetail("Key %s is still referenced from table %q.", keyText(parent, fk.RefColumns, c.old), in.Child.Name)
+			return stillReferenced(parent, in, c.old)
 		}
 		if err := ec.applyAction(ctx, in.Child, fk, action, children, c.new, stats); err != nil {
 			return err
@@ -462,4 +469,173 @@ func copyAttr(a kv.Attr) kv.Attr {
 	a.S = string(append([]byte(nil), a.S...))
 	a.B = append([]byte(nil), a.B...)
 	return a
+}
+
+func stillReferenced(parent *catalog.Table, in planner.IncomingFK, old []sqltypes.Value) error {
+	return pgerr.New(pgerr.ForeignKeyViolation, "update or delete on table %q violates foreign key constraint %q on table %q", parent.Name, in.FK.Name, in.Child.Name).
+		WithDetail("Key %s is still referenced from table %q.", keyText(parent, in.FK.RefColumns, old), in.Child.Name)
+}
+
+// Deferred checks. A DEFERRABLE foreign key's checks wait for COMMIT when
+// the key is INITIALLY DEFERRED or SET CONSTRAINTS ... DEFERRED says so:
+// that referenced rows exist, and (NO ACTION) that no row references a
+// key its referenced row gave up. They run, through the transaction, on
+// the rows as they are at COMMIT (a referencing row deleted meanwhile is
+// no longer checked; a key put back again is referenced again), just
+// before the transaction commits, or when SET CONSTRAINTS ... IMMEDIATE
+// names them. Referential actions never wait, as in PostgreSQL.
+
+// deferredCheck is one foreign-key check waiting for COMMIT.
+type deferredCheck struct {
+	fk  *catalog.ForeignKey
+	run func(ctx context.Context) error
+}
+
+// Constraint modes SET CONSTRAINTS sets.
+const (
+	modeDeclared = iota
+	modeImmediate
+	modeDeferred
+)
+
+// constraintModes are SET CONSTRAINTS' choices in a transaction: for all
+// deferrable constraints, and for named ones (which override all).
+type constraintModes struct {
+	all   int
+	named map[string]int
+}
+
+// defers reports whether fk's checks wait for COMMIT.
+func (t *Txn) defers(fk *catalog.ForeignKey) bool {
+	if !fk.Deferrable {
+		return false
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if m, ok := t.modes.named[fk.Name]; ok {
+		return m == modeDeferred
+	}
+	if t.modes.all != modeDeclared {
+		return t.modes.all == modeDeferred
+	}
+	return fk.InitiallyDeferred
+}
+
+func (t *Txn) deferCheck(fk *catalog.ForeignKey, run func(ctx context.Context) error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.deferred = append(t.deferred, deferredCheck{fk: fk, run: run})
+}
+
+// SetConstraints is SET CONSTRAINTS: names (nil for ALL) are checked at
+// COMMIT (deferred) or at the end of each statement (immediate); making
+// them immediate runs their waiting checks now.
+func (t *Txn) SetConstraints(ctx context.Context, names []string, immediate bool) error {
+	mode := modeDeferred
+	if immediate {
+		mode = modeImmediate
+	}
+	t.mu.Lock()
+	if names == nil {
+		t.modes = constraintModes{all: mode}
+	} else {
+		if t.modes.named == nil {
+			t.modes.named = map[string]int{}
+		}
+		for _, n := range names {
+			t.modes.named[n] = mode
+		}
+	}
+	t.mu.Unlock()
+	if !immediate {
+		return nil
+	}
+	return t.runDeferred(ctx, names)
+}
+
+// runDeferred runs (and forgets) the waiting checks of the constraints
+// names (nil: all).
+func (t *Txn) runDeferred(ctx context.Context, names []string) error {
+	t.mu.Lock()
+	var run, keep []deferredCheck
+	for _, d := range t.deferred {
+		match := names == nil
+		for _, n := range names {
+			match = match || n == d.fk.Name
+		}
+		if match {
+			run = append(run, d)
+		} else {
+			keep = append(keep, d)
+		}
+	}
+	t.deferred = keep
+	t.mu.Unlock()
+	for _, d := range run {
+		if err := d.run(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deferReferenced defers checkReferenced for the new referencing keys of
+// changes: at COMMIT each row still there with the same key is checked.
+func (ec *execCtx) deferReferenced(t *catalog.Table, o planner.OutgoingFK, changes []change) {
+	var rows [][]sqltypes.Value
+	for _, c := range changes {
+		if c.new != nil && keyChanged(c, o.FK.Columns) {
+			rows = append(rows, c.new)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	ec.txn.deferCheck(o.FK, func(ctx context.Context) error {
+		keys := make([]kv.Key, len(rows))
+		for i, r := range rows {
+			keys[i] = t.RowKey(r)
+		}
+		cur, err := ec.readCurrent(ctx, t, keys, nil)
+		if err != nil {
+			return err
+		}
+		var now []change
+		for i, r := range rows {
+			c, ok := cur[string(keys[i].Sort)]
+			if ok && !keyChanged(change{old: r, new: c.row}, o.FK.Columns) {
+				now = append(now, change{new: c.row})
+			}
+		}
+		return ec.checkReferenced(ctx, t, o, now, nil)
+	})
+}
+
+// deferReferencing defers NO ACTION's check of a referenced key the
+// statement removed: at COMMIT, unless a row has the key again, no row may
+// reference it.
+func (ec *execCtx) deferReferencing(parent *catalog.Table, in planner.IncomingFK, key, old []sqltypes.Value) {
+	ec.txn.deferCheck(in.FK, func(ctx context.Context) error {
+		k, ok, err := referencedKey(parent, in.FK, key)
+		if err != nil {
+			return err
+		}
+		if ok {
+			items, err := ec.kv.Get(ctx, kv.GetRequest{Keys: []kv.Key{k}, Consistent: true})
+			if err != nil {
+				return txnErr(err)
+			}
+			if kv.Found(items[0]) {
+				return nil
+			}
+		}
+		children, err := ec.referencingRows(ctx, in.Child, in.FK, key, nil)
+		if err != nil {
+			return err
+		}
+		if len(children) > 0 {
+			return stillReferenced(parent, in, old)
+		}
+		return nil
+	})
 }

@@ -1,6 +1,10 @@
 package parser
 
 import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
@@ -24,6 +28,12 @@ type ConstraintSyntax struct {
 	TableNullsNotDistinct map[int]bool
 	// IndexNullsNotDistinct: CREATE UNIQUE INDEX ... NULLS NOT DISTINCT.
 	IndexNullsNotDistinct bool
+	// ColumnDeferral and TableDeferral (by table constraint, as
+	// TableNullsNotDistinct) say what [NOT] DEFERRABLE [INITIALLY
+	// DEFERRED | IMMEDIATE] made of a column's or table constraint's
+	// UNIQUE or REFERENCES: see Deferral.
+	ColumnDeferral map[string]string
+	TableDeferral  map[int]string
 	// Specs has one entry per ALTER TABLE action, in order.
 	Specs []AlterSpecSyntax
 }
@@ -40,7 +50,17 @@ type AlterSpecSyntax struct {
 	// Validate: VALIDATE CONSTRAINT name, which reaches TiDB as ALTER
 	// CONSTRAINT name ENFORCED (an AlterTableAlterCheck spec).
 	Validate bool
+	// Deferral of the added constraint (see Deferral).
+	Deferral string
 }
+
+// Deferral values: what a constraint's DEFERRABLE clause says.
+const (
+	// Deferrable: DEFERRABLE [INITIALLY IMMEDIATE].
+	Deferrable = "deferrable"
+	// InitiallyDeferred: [DEFERRABLE] INITIALLY DEFERRED.
+	InitiallyDeferred = "deferred"
+)
 
 func (r *rewriter) constraintSyntax() *ConstraintSyntax {
 	if r.st.Constraints == nil {
@@ -85,7 +105,18 @@ func (r *rewriter) columnConstraint(col string, k, end int) (int, bool, error) {
 		}
 		return k + 2, true, nil
 	}
-	return r.deferrable(k, end)
+	d := ""
+	next, done := r.deferrable(k, &d)
+	if d != "" {
+		cs := r.constraintSyntax()
+		if cs.ColumnDeferral == nil {
+			cs.ColumnDeferral = map[string]string{}
+		}
+		if d == InitiallyDeferred || cs.ColumnDeferral[col] == "" {
+			cs.ColumnDeferral[col] = d
+		}
+	}
+	return next, done, nil
 }
 
 // nullsDistinct drops NULLS [NOT] DISTINCT at k and reports NOT DISTINCT.
@@ -101,24 +132,28 @@ func (r *rewriter) nullsDistinct(k int) (int, bool) {
 	return k, false
 }
 
-// deferrable drops [NOT] DEFERRABLE and INITIALLY IMMEDIATE: a constraint
-// checked immediately is what zproxy enforces (SET CONSTRAINTS, which would
-// defer a DEFERRABLE one, does not exist). INITIALLY DEFERRED is refused.
-func (r *rewriter) deferrable(k, end int) (int, bool, error) {
+// deferrable drops a DEFERRABLE clause's words at k, noting in d what
+// they make of the constraint (see Deferral).
+func (r *rewriter) deferrable(k int, d *string) (int, bool) {
 	switch {
 	case r.peek(k, "not") && r.peek(k+1, "deferrable"):
 		r.drop(k, k+2)
-		return k + 2, true, nil
+		return k + 2, true
 	case r.peek(k, "deferrable"):
 		r.drop(k, k+1)
-		return k + 1, true, nil
+		if *d == "" {
+			*d = Deferrable
+		}
+		return k + 1, true
 	case r.peek(k, "initially") && r.peek(k+1, "immediate"):
 		r.drop(k, k+2)
-		return k + 2, true, nil
+		return k + 2, true
 	case r.peek(k, "initially") && r.peek(k+1, "deferred"):
-		return k, true, pgerr.New(pgerr.FeatureNotSupported, "INITIALLY DEFERRED constraints are not supported").WithPosition(r.pos(k))
+		r.drop(k, k+2)
+		*d = InitiallyDeferred
+		return k + 2, true
 	}
-	return k, false, nil
+	return k, false
 }
 
 // setNullColumns refuses PostgreSQL 15's ON DELETE SET NULL (columns).
@@ -129,50 +164,75 @@ func (r *rewriter) setNullColumns(k, end int) (int, bool, error) {
 	return k, false, nil
 }
 
+// constraintAttrs are what a table constraint says beyond what TiDB reads.
+type constraintAttrs struct {
+	nullsNotDistinct bool
+	deferral         string
+	notValid         bool
+}
+
 // tableConstraint handles the table constraint [e, end) of CREATE TABLE
-// (or of ALTER TABLE ... ADD); n is its position among the table's
-// constraints. It returns whether it was UNIQUE NULLS NOT DISTINCT.
-func (r *rewriter) tableConstraint(e, end int) (bool, error) {
+// (or of ALTER TABLE ... ADD), dropping the words TiDB cannot parse.
+func (r *rewriter) tableConstraint(e, end int) (constraintAttrs, error) {
+	var a constraintAttrs
 	k := e
 	if r.peek(k, "constraint") {
 		k += 2
 	}
 	if r.peek(k, "exclude") {
-		return false, pgerr.New(pgerr.FeatureNotSupported, "EXCLUDE constraints are not supported").WithPosition(r.pos(k))
+		return a, pgerr.New(pgerr.FeatureNotSupported, "EXCLUDE constraints are not supported").WithPosition(r.pos(k))
 	}
-	nnd := false
-	for ; k < end; k++ {
-		if r.peek(k, "unique") {
-			_, nnd = r.nullsDistinct(k + 1)
+	for depth := 0; k < end; k++ {
+		switch {
+		case r.peek(k, "("):
+			depth++
+			continue
+		case r.peek(k, ")"):
+			depth--
+			continue
+		case depth > 0:
+			continue
+		case r.peek(k, "unique"):
+			_, a.nullsNotDistinct = r.nullsDistinct(k + 1)
+			continue
+		case r.peek(k, "not") && r.peek(k+1, "valid"):
+			r.drop(k, k+2)
+			a.notValid = true
+			k++
 			continue
 		}
-		next, done, err := r.deferrable(k, end)
-		if err != nil {
-			return false, err
-		}
-		if !done {
-			if _, _, err := r.setNullColumns(k, end); err != nil {
-				return false, err
-			}
-		} else {
+		if next, done := r.deferrable(k, &a.deferral); done {
 			k = next - 1
+			continue
+		}
+		if _, _, err := r.setNullColumns(k, end); err != nil {
+			return a, err
 		}
 	}
-	return nnd, nil
+	return a, nil
 }
 
-// createTableConstraint records the NULLS NOT DISTINCT of the n-th table
-// constraint of CREATE TABLE [e, end).
+// createTableConstraint records the NULLS NOT DISTINCT and deferral of the
+// n-th table constraint of CREATE TABLE [e, end).
 func (r *rewriter) createTableConstraint(n, e, end int) error {
-	nnd, err := r.tableConstraint(e, end)
-	if err != nil || !nnd {
+	a, err := r.tableConstraint(e, end)
+	nnd, d := a.nullsNotDistinct, a.deferral
+	if err != nil || !nnd && d == "" {
 		return err
 	}
 	cs := r.constraintSyntax()
-	if cs.TableNullsNotDistinct == nil {
-		cs.TableNullsNotDistinct = map[int]bool{}
+	if nnd {
+		if cs.TableNullsNotDistinct == nil {
+			cs.TableNullsNotDistinct = map[int]bool{}
+		}
+		cs.TableNullsNotDistinct[n] = true
 	}
-	cs.TableNullsNotDistinct[n] = true
+	if d != "" {
+		if cs.TableDeferral == nil {
+			cs.TableDeferral = map[int]string{}
+		}
+		cs.TableDeferral[n] = d
+	}
 	return nil
 }
 
@@ -209,16 +269,12 @@ func (r *rewriter) alterTable(head int) error {
 		var spec AlterSpecSyntax
 		switch {
 		case r.peek(k, "add") && !r.peek(k+1, "column"):
-			last := end
-			if last-2 > k && r.peek(last-2, "not") && r.peek(last-1, "valid") {
-				spec.NotValid = true
-				r.drop(last-2, last)
-				last -= 2
-			}
-			if spec.NullsNotDistinct, err = r.tableConstraint(k+1, last); err != nil {
+			a, err := r.tableConstraint(k+1, end)
+			if err != nil {
 				return err
 			}
-			if err := r.tableCheck(k+1, last); err != nil {
+			spec.NullsNotDistinct, spec.Deferral, spec.NotValid = a.nullsNotDistinct, a.deferral, a.notValid
+			if err := r.tableCheck(k+1, end); err != nil {
 				return err
 			}
 		case r.peek(k, "drop") && r.peek(k+1, "constraint"):
@@ -240,4 +296,38 @@ func (r *rewriter) alterTable(head int) error {
 		k = end + 1
 	}
 	return nil
+}
+
+// SetConstraintsName is the name under which SET CONSTRAINTS {ALL | name,
+// ...} {IMMEDIATE | DEFERRED} reaches the planner: a SetStmt with one
+// VariableAssignment of that name (no setting can have a space in its
+// name) whose value is "all" or the names, comma-separated, then a space
+// and "immediate" or "deferred".
+const SetConstraintsName = "set constraints"
+
+// setConstraints builds SET CONSTRAINTS; k is the token after CONSTRAINTS.
+func (r *rewriter) setConstraints(k int) (ast.StmtNode, error) {
+	var names []string
+	if r.peek(k, "all") {
+		names = []string{"all"}
+		k++
+	} else {
+		for {
+			if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+				return nil, r.syntaxErrorAt(k)
+			}
+			names = append(names, r.toks[k].val)
+			k++
+			if !r.peek(k, ",") {
+				break
+			}
+			k++
+		}
+	}
+	if k+1 != len(r.toks) || !r.peek(k, "immediate") && !r.peek(k, "deferred") {
+		return nil, r.syntaxErrorAt(k)
+	}
+	va := &ast.VariableAssignment{Name: SetConstraintsName, IsSystem: true,
+		Value: ast.NewValueExpr(strings.Join(names, ",")+" "+r.toks[k].val, "", "")}
+	return &ast.SetStmt{Variables: []*ast.VariableAssignment{va}}, nil
 }

@@ -31,8 +31,19 @@ func TestConstraintSyntax(t *testing.T) {
 			want:    ConstraintSyntax{TableNullsNotDistinct: map[int]bool{2: true}},
 		},
 		{
-			sql:     `CREATE TABLE c (a INT REFERENCES p DEFERRABLE INITIALLY IMMEDIATE, b INT REFERENCES p NOT DEFERRABLE)`,
-			restore: "create table `c` (`a` int references `p`,`b` int references `p`)",
+			sql:     `CREATE TABLE c (a INT REFERENCES p DEFERRABLE INITIALLY IMMEDIATE, b INT REFERENCES p NOT DEFERRABLE, c INT REFERENCES p INITIALLY DEFERRED)`,
+			restore: "create table `c` (`a` int references `p`,`b` int references `p`,`c` int references `p`)",
+			want:    ConstraintSyntax{ColumnDeferral: map[string]string{"a": Deferrable, "c": InitiallyDeferred}},
+		},
+		{
+			sql:     `CREATE TABLE c (a INT, UNIQUE (a) DEFERRABLE, FOREIGN KEY (a) REFERENCES p DEFERRABLE INITIALLY DEFERRED)`,
+			restore: "create table `c` (`a` int,unique(`a`),constraint foreign key (`a`) references `p`)",
+			want:    ConstraintSyntax{TableDeferral: map[int]string{0: Deferrable, 1: InitiallyDeferred}},
+		},
+		{
+			sql:     `ALTER TABLE t ADD CONSTRAINT f FOREIGN KEY (a) REFERENCES p DEFERRABLE INITIALLY DEFERRED NOT VALID`,
+			restore: "alter table `t` add constraint `f` foreign key (`a`) references `p`",
+			want:    ConstraintSyntax{Specs: []AlterSpecSyntax{{NotValid: true, Deferral: InitiallyDeferred}}},
 		},
 		{
 			sql:     `CREATE UNIQUE INDEX u ON t (a) NULLS NOT DISTINCT`,
@@ -84,7 +95,6 @@ func TestConstraintSyntax(t *testing.T) {
 // codes.
 func TestConstraintSyntaxRefused(t *testing.T) {
 	for sql, code := range map[string]string{
-		`CREATE TABLE c (a INT REFERENCES p INITIALLY DEFERRED)`:                                pgerr.FeatureNotSupported,
 		`CREATE TABLE c (a INT, b INT, FOREIGN KEY (a, b) REFERENCES p ON DELETE SET NULL (a))`: pgerr.FeatureNotSupported,
 		`CREATE TABLE c (a INT, EXCLUDE USING gist (a WITH =))`:                                 pgerr.FeatureNotSupported,
 	} {

@@ -135,6 +135,9 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 		}
 		return &Explain{Stmt: inner, Analyze: n.Analyze, JSON: strings.EqualFold(n.Format, "json")}, nil
 	case *ast.SetStmt:
+		if len(n.Variables) == 1 && n.Variables[0].Name == parser.SetConstraintsName {
+			return b.bindSetConstraints(n.Variables[0])
+		}
 		return b.bindSet(n)
 	case *ast.BeginStmt:
 		return &TxnOp{Op: TxnBegin, ReadOnly: n.ReadOnly, Isolation: n.Mode}, nil

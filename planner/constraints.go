@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -33,15 +34,17 @@ type constraintBuilder struct {
 }
 
 type uniqueDef struct {
-	name string
-	cols []string
-	nnd  bool
+	name     string
+	cols     []string
+	nnd      bool
+	deferral string
 }
 
 type fkDef struct {
-	name string
-	cols []string
-	ref  *ast.ReferenceDef
+	name     string
+	cols     []string
+	ref      *ast.ReferenceDef
+	deferral string
 }
 
 // column takes a column constraint of column col: UNIQUE or REFERENCES
@@ -54,21 +57,29 @@ func (cb *constraintBuilder) column(col string, opt *ast.ColumnOption) {
 		}
 		return cs.ColumnNames[col][word]
 	}
+	deferral := ""
+	if cs != nil {
+		deferral = cs.ColumnDeferral[col]
+	}
 	switch opt.Tp {
 	case ast.ColumnOptionUniqKey:
-		cb.unique = append(cb.unique, uniqueDef{name: name("unique"), cols: []string{col}, nnd: cs != nil && cs.ColumnNullsNotDistinct[col]})
+		cb.unique = append(cb.unique, uniqueDef{name: name("unique"), cols: []string{col}, nnd: cs != nil && cs.ColumnNullsNotDistinct[col], deferral: deferral})
 	case ast.ColumnOptionReference:
-		cb.fks = append(cb.fks, fkDef{name: name("references"), cols: []string{col}, ref: opt.Refer})
+		cb.fks = append(cb.fks, fkDef{name: name("references"), cols: []string{col}, ref: opt.Refer, deferral: deferral})
 	}
 }
 
 // tableConstraint takes the n-th table constraint (UNIQUE or FOREIGN KEY;
 // CHECK text comes from Statement.Checks).
 func (cb *constraintBuilder) tableConstraint(n int, c *ast.Constraint) error {
+	cs := cb.b.stmt.Constraints
+	deferral := ""
+	if cs != nil {
+		deferral = cs.TableDeferral[n]
+	}
 	switch c.Tp {
 	case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
-		cs := cb.b.stmt.Constraints
-		u := uniqueDef{name: c.Name, nnd: cs != nil && cs.TableNullsNotDistinct[n]}
+		u := uniqueDef{name: c.Name, nnd: cs != nil && cs.TableNullsNotDistinct[n], deferral: deferral}
 		for _, k := range c.Keys {
 			if k.Column == nil {
 				return unsupported("expressions in UNIQUE constraints are not supported")
@@ -77,7 +88,7 @@ func (cb *constraintBuilder) tableConstraint(n int, c *ast.Constraint) error {
 		}
 		cb.unique = append(cb.unique, u)
 	case ast.ConstraintForeignKey:
-		f := fkDef{name: c.Name, ref: c.Refer}
+		f := fkDef{name: c.Name, ref: c.Refer, deferral: deferral}
 		for _, k := range c.Keys {
 			f.cols = append(f.cols, k.Column.Name.O)
 		}
@@ -115,6 +126,9 @@ func (cb *constraintBuilder) finish() error {
 		t.Checks = append(t.Checks, ch)
 	}
 	for _, u := range cb.unique {
+		if u.deferral == parser.InitiallyDeferred {
+			return unsupported("INITIALLY DEFERRED unique constraints are not supported")
+		}
 		ix, err := cb.b.uniqueIndex(t, u.name, u.cols, u.nnd)
 		if err != nil {
 			return err
@@ -127,6 +141,7 @@ func (cb *constraintBuilder) finish() error {
 		if err != nil {
 			return err
 		}
+		setDeferral(fk, f.deferral)
 		t.ForeignKeys = append(t.ForeignKeys, *fk)
 		if ix := cb.b.referencingIndex(t, fk); ix != nil {
 			ix.State = catalog.StatePublic
@@ -549,6 +564,9 @@ func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn pars
 		if syn.NotValid {
 			return nil, unsupported("UNIQUE constraints cannot be marked NOT VALID")
 		}
+		if syn.Deferral == parser.InitiallyDeferred {
+			return nil, unsupported("INITIALLY DEFERRED unique constraints are not supported")
+		}
 		var cols []string
 		for _, k := range c.Keys {
 			if k.Column == nil {
@@ -570,6 +588,7 @@ func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn pars
 		if err != nil {
 			return nil, err
 		}
+		setDeferral(fk, syn.Deferral)
 		add.FK, add.AutoIndex = fk, b.referencingIndex(t, fk)
 	case ast.ConstraintCheck:
 		if len(b.stmt.Checks) != 1 {
@@ -586,4 +605,53 @@ func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn pars
 		return nil, unsupported("this constraint type is not supported")
 	}
 	return add, nil
+}
+
+// setDeferral records a foreign key's DEFERRABLE clause.
+func setDeferral(fk *catalog.ForeignKey, deferral string) {
+	fk.Deferrable = deferral != ""
+	fk.InitiallyDeferred = deferral == parser.InitiallyDeferred
+}
+
+// SetConstraints is SET CONSTRAINTS {ALL | name, ...} {IMMEDIATE |
+// DEFERRED}: when the checks of deferrable foreign keys run in the
+// transaction block.
+type SetConstraints struct {
+	// Names are the constraints named (nil: ALL).
+	Names     []string
+	Immediate bool
+}
+
+// Kind implements Statement.
+func (*SetConstraints) Kind() string { return "set_constraints" }
+
+func (b *Binder) bindSetConstraints(va *ast.VariableAssignment) (Statement, error) {
+	v, ok := va.Value.(*driver.ValueExpr)
+	if !ok {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error in SET CONSTRAINTS")
+	}
+	names, mode, _ := strings.Cut(v.GetString(), " ")
+	st := &SetConstraints{Immediate: mode == "immediate"}
+	if names == "all" {
+		return st, nil
+	}
+	for _, name := range strings.Split(names, ",") {
+		found := false
+		for _, t := range b.snap.Tables() {
+			for _, c := range t.Constraints() {
+				if c.Name != name {
+					continue
+				}
+				found = true
+				if c.FK == nil || !c.FK.Deferrable {
+					return nil, pgerr.New(pgerr.WrongObjectType, "constraint %q is not deferrable", name)
+				}
+			}
+		}
+		if !found {
+			return nil, pgerr.New(pgerr.UndefinedObject, "constraint %q does not exist", name)
+		}
+		st.Names = append(st.Names, name)
+	}
+	return st, nil
 }

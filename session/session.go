@@ -316,6 +316,13 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, storeErr(err)
 		}
 		return tagResult("DROP INDEX"), nil
+	case *planner.SetConstraints:
+		if txn == nil {
+			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "SET CONSTRAINTS can only be used in transaction blocks"})
+		} else if err := txn.SetConstraints(ctx, x.Names, x.Immediate); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("SET CONSTRAINTS"), nil
 	case *planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
 		if err := e.exec.AlterConstraint(ctx, e.catalog, x, opts.Fn, s.notice); err != nil {
 			return nil, storeErr(err)
