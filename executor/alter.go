@@ -74,6 +74,7 @@ func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add 
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, t.Name)
 		}
 		nt := t.Clone()
+		ch := catalog.Change{Put: []*catalog.Table{nt}}
 		if add.FK != nil {
 			fk := *add.FK
 			fk.NotValid = true
@@ -81,12 +82,23 @@ func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add 
 				return catalog.Change{}, err
 			}
 			nt.ForeignKeys = append(nt.ForeignKeys, fk)
+			if fk.RefTable != nt.Name {
+				// The referenced table's writers enforce the key too: a
+				// transaction that changed its rows under the old schema
+				// must not commit after the validation (Txn's revision
+				// rule), so its descriptor gets a new revision as well.
+				p, err := s.Table(fk.RefTable)
+				if err != nil {
+					return catalog.Change{}, err
+				}
+				ch.Put = append(ch.Put, p.Clone())
+			}
 		} else {
-			ch := *add.Check
-			ch.NotValid = true
-			nt.Checks = append(nt.Checks, ch)
+			c := *add.Check
+			c.NotValid = true
+			nt.Checks = append(nt.Checks, c)
 		}
-		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+		return ch, nil
 	})
 	if err != nil || add.NotValid {
 		return err
