@@ -77,6 +77,12 @@ var schema = []string{
 	   region TEXT,
 	   UNIQUE (org, handle)
 	 ) WITH (shards = 4)`,
+	// Foreign keys and checks: what writes enforce.
+	`CREATE TABLE orders (
+	   id         BIGINT PRIMARY KEY,
+	   account_id BIGINT NOT NULL REFERENCES accounts ON DELETE CASCADE,
+	   amount     NUMERIC CHECK (amount > 0)
+	 )`,
 }
 
 // newEngine opens an in-memory engine with the golden schema, plus an index

@@ -19,3 +19,10 @@ SELECT * FROM accounts WHERE id = 5 AND email = 'ann@example.com'
 
 -- Writes find their rows the same way.
 UPDATE accounts SET region = 'eu' WHERE email = 'ann@example.com'
+
+-- A write names the checks and foreign keys it enforces.
+UPDATE orders SET account_id = 6, amount = 2 WHERE id = 1
+
+-- Deleting a referenced row reads the rows referencing it through their
+-- automatic index, and cascades.
+DELETE FROM accounts WHERE id = 5
