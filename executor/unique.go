@@ -124,7 +124,7 @@ func keyText(t *catalog.Table, cols []int, row []sqltypes.Value) string {
 const maxDetailValue = 64
 
 // rowText renders a row for "Failing row contains (...)": every visible
-// column, NULL as null, each value cut to 64 bytes.
+// column, NULL as null, each value cut to 64 bytes (then "...").
 func rowText(t *catalog.Table, row []sqltypes.Value) string {
 	var b strings.Builder
 	b.WriteByte('(')
@@ -144,7 +144,7 @@ func rowText(t *catalog.Table, row []sqltypes.Value) string {
 }
 
 // valueText is a value's output text (null for NULL), cut to limit bytes
-// at a character boundary when limit > 0.
+// at a character boundary and followed by "..." when limit > 0.
 func valueText(v sqltypes.Value, limit int) string {
 	if v.IsNull() {
 		return "null"
@@ -155,7 +155,7 @@ func valueText(v sqltypes.Value, limit int) string {
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
-		s = s[:cut]
+		s = s[:cut] + "..."
 	}
 	return s
 }
