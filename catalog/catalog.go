@@ -66,6 +66,38 @@ type Column struct {
 	Default string `json:"default,omitempty"`
 	// Identity is "always" or "by default" for an identity column.
 	Identity string `json:"identity,omitempty"`
+	// Sequence names the sequence the column's default (SERIAL, DEFAULT
+	// nextval('s')) or identity draws from: DROP SEQUENCE finds the
+	// columns depending on it here.
+	Sequence string `json:"sequence,omitempty"`
+	// Attr is the name of the store attribute holding the column's values
+	// when it differs from Name: a renamed column keeps its attribute, and
+	// a column added after another of its name was dropped gets a fresh
+	// one (so the dropped column's values never come back).
+	Attr string `json:"attr,omitempty"`
+	// Missing, for a column added with a constant DEFAULT by ALTER TABLE,
+	// is that default's text: rows written before the column existed
+	// have no attribute for it and read as this value (PostgreSQL's
+	// attmissingval). Rows written since store an explicit null attribute
+	// for NULL, so the two never mix.
+	Missing string `json:"missing,omitempty"`
+}
+
+// AttrName is the store attribute of the column's values.
+func (c *Column) AttrName() string {
+	if c.Attr != "" {
+		return c.Attr
+	}
+	return c.Name
+}
+
+// MissingValue is the value rows written before the column existed read
+// as (NULL unless Missing is set).
+func (c *Column) MissingValue() (sqltypes.Value, error) {
+	if c.Missing == "" {
+		return sqltypes.Null, nil
+	}
+	return sqltypes.ParseText(c.Type, c.Missing)
 }
 
 // Check is a CHECK constraint: every row's value of the expression must
@@ -141,7 +173,11 @@ type Index struct {
 
 // Table describes a table.
 type Table struct {
-	ID         uint64      `json:"id"`
+	// ID identifies the table for its whole life (privileges, OIDs).
+	ID uint64 `json:"id"`
+	// DataID, when set, is the ID its rows are stored under instead
+	// (StoreID): TRUNCATE moves the table to fresh partitions.
+	DataID     uint64      `json:"data_id,omitempty"`
 	Name       string      `json:"name"`
 	Columns    []Column    `json:"columns"`
 	PrimaryKey []KeyColumn `json:"primary_key"`
@@ -154,6 +190,11 @@ type Table struct {
 	// Owner is the role that created the table and holds every privilege
 	// on it (empty for tables created before roles existed).
 	Owner string `json:"owner,omitempty"`
+	// TTL, when set, expires rows (ttl.go).
+	TTL *TTL `json:"ttl,omitempty"`
+	// RetiredAttrs are store attributes of dropped columns: rows still
+	// hold them, so no new column may use them.
+	RetiredAttrs []string `json:"retired_attrs,omitempty"`
 	// Revision is the catalog version that last wrote this descriptor (0
 	// for descriptors written before revisions existed). A transaction
 	// commits only if the tables it wrote still have the revisions its
@@ -623,6 +664,27 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 	return nil, pgerr.Wrap(ErrConflict, pgerr.SerializationFailure, "schema change conflicted with concurrent changes")
 }
 
+// StoreID is the ID the table's rows are stored under (see Partition).
+func (t *Table) StoreID() uint64 {
+	if t.DataID != 0 {
+		return t.DataID
+	}
+	return t.ID
+}
+
+// MaxObjectsPerChange bounds how many tables, indexes and sequences one
+// catalog change may create (see ObjectID).
+const MaxObjectsPerChange = 1024
+
+// ObjectID is the ID of the i-th object (table, index or sequence) a
+// catalog change at version creates: unique, since versions are, and past
+// every ID an earlier version handed out (including the plain version
+// numbers early catalogs used), and small enough to serve as a
+// PostgreSQL OID for a long time (version < 2^22).
+func ObjectID(version uint64, i int) uint64 {
+	return version*MaxObjectsPerChange + uint64(i)
+}
+
 // Clone returns a deep copy of t, for building a changed descriptor.
 func (t *Table) Clone() *Table {
 	c := *t
@@ -635,6 +697,11 @@ func (t *Table) Clone() *Table {
 	}
 	if t.ForeignKeys == nil {
 		c.ForeignKeys = nil
+	}
+	c.RetiredAttrs = append([]string(nil), t.RetiredAttrs...)
+	if t.TTL != nil {
+		ttl := *t.TTL
+		c.TTL = &ttl
 	}
 	c.Indexes = make([]*Index, len(t.Indexes))
 	for i, ix := range t.Indexes {

@@ -36,18 +36,25 @@ const (
 	seqTag   = 'S'
 )
 
-// SequencePartition is the partition of a sequence's state item (one item,
-// sort key "s", attribute SequenceAttr the next value not yet handed out).
-func SequencePartition(seqID uint64) []byte {
-	return partition(seqTag, seqID, 0)
+// SequenceKey is the key of a sequence's state item: its own partition,
+// holding, as PostgreSQL's sequence relation does, the last value handed
+// out (SequenceLastAttr), whether it was (SequenceCalledAttr: false after
+// CREATE or setval(s, v, false), when v itself is next) and VersionAttr,
+// which every change increments so that claims of value blocks by several
+// proxies are conditional writes.
+func SequenceKey(seqID uint64) kv.Key {
+	return kv.Key{Partition: partition(seqTag, seqID, 0), Sort: []byte("s")}
 }
 
-// SequenceAttr names the attribute holding a sequence's next value.
-const SequenceAttr = ReservedPrefix + "next"
+// Attributes of a sequence's state item.
+const (
+	SequenceLastAttr   = ReservedPrefix + "last"
+	SequenceCalledAttr = ReservedPrefix + "called"
+)
 
-// TablePartition returns the partition key of shard of table t.
-func TablePartition(tableID uint64, shard int) []byte {
-	return partition(rowTag, tableID, shard)
+// Partition returns the partition key of shard of the table's rows.
+func (t *Table) Partition(shard int) []byte {
+	return partition(rowTag, t.StoreID(), shard)
 }
 
 // IndexPartition returns the partition key of shard of an index.
@@ -121,7 +128,7 @@ func ShardOf(pk []byte, shards int) int {
 // RowKey returns the store key of a table row.
 func (t *Table) RowKey(row []sqltypes.Value) kv.Key {
 	pk := t.EncodePK(nil, row)
-	return kv.Key{Partition: TablePartition(t.ID, ShardOf(pk, t.Shards)), Sort: pk}
+	return kv.Key{Partition: t.Partition(ShardOf(pk, t.Shards)), Sort: pk}
 }
 
 // VersionAttr is the attribute holding a row's version: 1 when inserted,
@@ -139,12 +146,24 @@ const ReservedPrefix = "zproxy:"
 func (t *Table) RowAttrs(row []sqltypes.Value, version int64) []kv.Attr {
 	attrs := make([]kv.Attr, 0, len(row)+1)
 	for i, v := range row {
-		if v.IsNull() {
-			continue
-		}
-		attrs = append(attrs, ValueAttr(t.Columns[i].Name, v))
+		attrs = t.appendAttr(attrs, i, v)
 	}
+	attrs = t.appendExpiry(attrs, row)
 	return append(attrs, kv.Attr{Name: VersionAttr, Kind: kv.AttrInt, I: version})
+}
+
+// appendAttr appends column i's value: nothing for NULL, except in a
+// column with a Missing value, where an absent attribute means "written
+// before the column existed" and NULL needs an explicit null attribute.
+func (t *Table) appendAttr(attrs []kv.Attr, i int, v sqltypes.Value) []kv.Attr {
+	c := &t.Columns[i]
+	if v.IsNull() {
+		if c.Missing == "" {
+			return attrs
+		}
+		return append(attrs, kv.Attr{Name: c.AttrName(), Kind: kv.AttrNull})
+	}
+	return append(attrs, ValueAttr(c.AttrName(), v))
 }
 
 // RowVersion returns the version attribute of a stored row (an AttrNull for
@@ -252,6 +271,13 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 func (t *Table) DecodeRow(attrs []kv.Attr, row []sqltypes.Value) error {
 	for i := range row {
 		row[i] = sqltypes.Null
+		if t.Columns[i].Missing != "" {
+			v, err := t.Columns[i].MissingValue()
+			if err != nil {
+				return err
+			}
+			row[i] = v
+		}
 	}
 	for _, a := range attrs {
 		i := t.columnOrdinal(a.Name)
@@ -270,7 +296,7 @@ func (t *Table) DecodeRow(attrs []kv.Attr, row []sqltypes.Value) error {
 func (t *Table) columnOrdinal(name string) int {
 	// Tables are narrow; a linear scan beats a map for typical widths.
 	for i := range t.Columns {
-		if t.Columns[i].Name == name {
+		if t.Columns[i].AttrName() == name {
 			return i
 		}
 	}
@@ -334,11 +360,9 @@ func (t *Table) EntryAttrs(ix *Index, row []sqltypes.Value) []kv.Attr {
 	cols := t.EntryColumns(ix)
 	attrs := make([]kv.Attr, 0, len(cols))
 	for _, c := range cols {
-		if !row[c].IsNull() {
-			attrs = append(attrs, ValueAttr(t.Columns[c].Name, row[c]))
-		}
+		attrs = t.appendAttr(attrs, c, row[c])
 	}
-	return attrs
+	return t.appendExpiry(attrs, row)
 }
 
 // ZType maps a SQL type onto its Z-order attribute type. Numeric and

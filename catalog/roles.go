@@ -29,14 +29,15 @@ const (
 	PrivInsert
 	PrivUpdate
 	PrivDelete
+	PrivTruncate
 
-	PrivAll = PrivSelect | PrivInsert | PrivUpdate | PrivDelete
+	PrivAll = PrivSelect | PrivInsert | PrivUpdate | PrivDelete | PrivTruncate
 )
 
 var privilegeNames = []struct {
 	p    Privilege
 	name string
-}{{PrivSelect, "SELECT"}, {PrivInsert, "INSERT"}, {PrivUpdate, "UPDATE"}, {PrivDelete, "DELETE"}}
+}{{PrivSelect, "SELECT"}, {PrivInsert, "INSERT"}, {PrivUpdate, "UPDATE"}, {PrivDelete, "DELETE"}, {PrivTruncate, "TRUNCATE"}}
 
 // String lists the privileges of p ("SELECT, INSERT").
 func (p Privilege) String() string {

@@ -189,7 +189,8 @@ func TestPrivilegeNames(t *testing.T) {
 		{"DELETE", catalog.PrivDelete, true},
 		{"all", catalog.PrivAll, true},
 		{"all privileges", catalog.PrivAll, true},
-		{"truncate", 0, false},
+		{"truncate", catalog.PrivTruncate, true},
+		{"references", 0, false},
 	} {
 		if got, ok := catalog.ParsePrivilege(tc.in); got != tc.want || ok != tc.ok {
 			t.Errorf("ParsePrivilege(%q) = %v, %v", tc.in, got, ok)

@@ -422,7 +422,7 @@ func (ec *execCtx) referencingRows(ctx context.Context, child *catalog.Table, fk
 	var out []current
 	var rowKeys []kv.Key
 	for sh := 0; sh < shards; sh++ {
-		partition := catalog.TablePartition(child.ID, sh)
+		partition := child.Partition(sh)
 		if index != nil {
 			partition = catalog.IndexPartition(index.ID, sh)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -236,7 +237,7 @@ func (e *Executor) validate(ctx context.Context, cat *catalog.Catalog, table, na
 // eachRow calls fn for every row of t, read shard by shard in key order.
 func (e *Executor) eachRow(ctx context.Context, t *catalog.Table, fn func(row []sqltypes.Value) error) error {
 	for sh := 0; sh < t.Shards; sh++ {
-		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: catalog.TablePartition(t.ID, sh), Consistent: true})
+		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(sh), Consistent: true})
 		n := 0
 		for it.Next() {
 			if n++; n%cancelCheckEvery == 0 && ctx.Err() != nil {
@@ -408,7 +409,7 @@ func (e *Executor) dropConstraint(ctx context.Context, cat *catalog.Catalog, d *
 	if err != nil {
 		return err
 	}
-	cascadeNotice(cascaded, notice)
+	cascadeObjectsNotice(cascaded, notice)
 	if dropped != nil {
 		return e.clearIndex(ctx, dropped)
 	}
@@ -516,4 +517,145 @@ func (e *Executor) abandonIndex(ctx context.Context, cat *catalog.Catalog, table
 	if err == nil {
 		_ = e.clearIndex(ctx, ix)
 	}
+}
+
+// Foreign keys under other schema changes: hooks for ALTER TABLE's DROP
+// COLUMN and RENAME TO and for TRUNCATE.
+
+// putTable returns the descriptor of table name that the change ch
+// writes, cloning it from s into ch the first time.
+func putTable(s *catalog.Snapshot, ch *catalog.Change, name string) (*catalog.Table, error) {
+	for _, t := range ch.Put {
+		if t.Name == name {
+			return t, nil
+		}
+	}
+	t, err := s.Table(name)
+	if err != nil {
+		return nil, err
+	}
+	nt := t.Clone()
+	ch.Put = append(ch.Put, nt)
+	return nt, nil
+}
+
+// dropColumnKeys is DROP COLUMN's part for foreign keys, called before
+// column i leaves nt (the descriptor being changed): nt's own keys on the
+// column go with it; keys that reference the column need CASCADE
+// (PostgreSQL's 2BP01) and then go too; column ordinals past i shift down
+// in nt's keys and in the keys of the tables referencing nt, whose
+// descriptors join ch. It returns the NOTICEs of what CASCADE dropped.
+func dropColumnKeys(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch *catalog.Change) ([]*pgerr.Error, error) {
+	col := nt.Columns[i].Name
+	kept := nt.ForeignKeys[:0]
+	for _, fk := range nt.ForeignKeys {
+		if !slices.Contains(fk.Columns, i) {
+			kept = append(kept, fk)
+		}
+	}
+	nt.ForeignKeys = kept
+	var refs []catalog.Reference
+	for _, r := range s.ReferencedBy(nt.Name) {
+		if slices.Contains(r.FK.RefColumns, i) && (r.Child.Name != nt.Name || nt.HasConstraint(r.FK.Name)) {
+			refs = append(refs, r)
+		}
+	}
+	what := fmt.Sprintf("column %s of table %s", col, nt.Name)
+	if len(refs) > 0 && !cascade {
+		return nil, dependentsError(what, refs, what)
+	}
+	var notices []*pgerr.Error
+	for _, r := range refs {
+		t := nt
+		if r.Child.Name != nt.Name {
+			var err error
+			if t, err = putTable(s, ch, r.Child.Name); err != nil {
+				return nil, err
+			}
+		}
+		removeConstraint(t, r.FK.Name)
+		notices = append(notices, pgerr.Notice("drop cascades to constraint %s on table %s", r.FK.Name, r.Child.Name))
+	}
+	shift := func(cols []int) {
+		for j, c := range cols {
+			if c > i {
+				cols[j] = c - 1
+			}
+		}
+	}
+	for k := range nt.ForeignKeys {
+		shift(nt.ForeignKeys[k].Columns)
+		if nt.ForeignKeys[k].RefTable == nt.Name {
+			shift(nt.ForeignKeys[k].RefColumns)
+		}
+	}
+	for _, r := range s.ReferencedBy(nt.Name) {
+		if r.Child.Name == nt.Name || slices.Contains(r.FK.RefColumns, i) {
+			continue
+		}
+		t, err := putTable(s, ch, r.Child.Name)
+		if err != nil {
+			return nil, err
+		}
+		for k := range t.ForeignKeys {
+			if t.ForeignKeys[k].Name == r.FK.Name {
+				shift(t.ForeignKeys[k].RefColumns)
+			}
+		}
+	}
+	return notices, nil
+}
+
+// renameReferences points the foreign keys that reference table from at
+// its new name to (nt is its descriptor being changed; the referencing
+// tables' descriptors join ch).
+func renameReferences(s *catalog.Snapshot, nt *catalog.Table, from, to string, ch *catalog.Change) error {
+	for k := range nt.ForeignKeys {
+		if nt.ForeignKeys[k].RefTable == from {
+			nt.ForeignKeys[k].RefTable = to
+		}
+	}
+	for _, r := range s.ReferencedBy(from) {
+		if r.Child.Name == from {
+			continue
+		}
+		t, err := putTable(s, ch, r.Child.Name)
+		if err != nil {
+			return err
+		}
+		for k := range t.ForeignKeys {
+			if t.ForeignKeys[k].RefTable == from {
+				t.ForeignKeys[k].RefTable = to
+			}
+		}
+	}
+	return nil
+}
+
+// truncatedWith lists the tables TRUNCATE empties: those it names and,
+// with CASCADE, every table whose foreign keys reference one of those,
+// transitively. Without CASCADE a referencing table left out is
+// PostgreSQL's 0A000: its rows would be left without their referenced
+// rows.
+func truncatedWith(s *catalog.Snapshot, named []*catalog.Table, cascade bool) ([]*catalog.Table, error) {
+	out := append([]*catalog.Table(nil), named...)
+	in := map[string]bool{}
+	for _, t := range named {
+		in[t.Name] = true
+	}
+	for i := 0; i < len(out); i++ {
+		for _, r := range s.ReferencedBy(out[i].Name) {
+			if in[r.Child.Name] {
+				continue
+			}
+			if !cascade {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
+					WithDetail("Table %q references %q.", r.Child.Name, out[i].Name).
+					WithHint("Truncate table %q at the same time, or use TRUNCATE ... CASCADE.", r.Child.Name)
+			}
+			in[r.Child.Name] = true
+			out = append(out, r.Child)
+		}
+	}
+	return out, nil
 }

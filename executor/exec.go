@@ -29,6 +29,8 @@ type Executor struct {
 	// schema until their batch is committed; an index build holds it
 	// exclusively while it reads and indexes one chunk of rows.
 	Gate sync.RWMutex
+	// seqs caches the blocks of sequence values this process claimed.
+	seqs sequences
 }
 
 // New returns an Executor for store.

@@ -62,7 +62,7 @@ func (e *env) refreshNames() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, tb := range snap.Tables() {
-		e.names[string(catalog.TablePartition(tb.ID, 0)[:9])] = tb.Name
+		e.names[string(tb.Partition(0)[:9])] = tb.Name
 		for _, ix := range tb.Indexes {
 			e.names[string(catalog.IndexPartition(ix.ID, 0)[:9])] = ix.Name
 		}

@@ -575,7 +575,7 @@ func (l *lookupJoinRows) read(ctx context.Context, prefixes []string) ([]keyedRo
 	if n.PointGet {
 		keys := make([]kv.Key, len(prefixes))
 		for i, p := range prefixes {
-			keys[i] = kv.Key{Partition: catalog.TablePartition(t.ID, catalog.ShardOf([]byte(p), t.Shards)), Sort: []byte(p)}
+			keys[i] = kv.Key{Partition: t.Partition(catalog.ShardOf([]byte(p), t.Shards)), Sort: []byte(p)}
 		}
 		items, err := store.Get(ctx, kv.GetRequest{Keys: keys, Stats: &l.stats})
 		if err != nil {
@@ -603,7 +603,7 @@ func (l *lookupJoinRows) read(ctx context.Context, prefixes []string) ([]keyedRo
 	var pending []keyedRow
 	for _, p := range prefixes {
 		for sh := 0; sh < shards; sh++ {
-			part := catalog.TablePartition(t.ID, sh)
+			part := t.Partition(sh)
 			if n.Index != nil {
 				part = catalog.IndexPartition(n.Index.ID, sh)
 			}

@@ -104,7 +104,7 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 	t := s.node.Table
 	keys := make([]kv.Key, len(s.node.Points))
 	for i, p := range s.node.Points {
-		keys[i] = kv.Key{Partition: catalog.TablePartition(t.ID, catalog.ShardOf(p, t.Shards)), Sort: p}
+		keys[i] = kv.Key{Partition: t.Partition(catalog.ShardOf(p, t.Shards)), Sort: p}
 		if ix := s.node.Index; ix != nil {
 			keys[i] = catalog.UniqueEntryKey(ix, p)
 		}
@@ -373,7 +373,7 @@ func (st *shardStream) done() bool {
 func (st *shardStream) read(ctx context.Context) error {
 	n := st.s.node
 	t := n.Table
-	partition := catalog.TablePartition(t.ID, st.shard)
+	partition := t.Partition(st.shard)
 	if n.Index != nil {
 		partition = catalog.IndexPartition(n.Index.ID, st.shard)
 	}

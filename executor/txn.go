@@ -206,14 +206,9 @@ func schemaChanged(table string) error {
 		WithHint("Retry the transaction.")
 }
 
-// txnErr gives a transaction's store error its SQLSTATE: a conflict is
-// 40001, anything else as ClassifyError.
+// txnErr gives a transaction's store error its SQLSTATE, as ClassifyError
+// does, and a used-up transaction 25P02.
 func txnErr(err error) error {
-	var ce *kv.ConflictError
-	if errors.As(err, &ce) {
-		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update").
-			WithHint("Retry the transaction.")
-	}
 	if errors.Is(err, kv.ErrTxnDone) {
 		return pgerr.Wrap(err, pgerr.InFailedSQLTransaction, "the transaction has already ended")
 	}

@@ -190,16 +190,29 @@ func (a *arbiters) key(ix *catalog.Index, row []sqltypes.Value) (string, kv.Key,
 	return string(k.Partition) + "\x00" + string(k.Sort), k, true
 }
 
-// find returns the row that holds one of row's arbiter keys in cur.
-func (a *arbiters) find(cur map[string]current, row []sqltypes.Value) (current, bool) {
+// find returns the row that holds one of row's arbiter keys in cur, and
+// that key's unique index (nil: the primary key).
+func (a *arbiters) find(cur map[string]current, row []sqltypes.Value) (current, *catalog.Index, bool) {
 	for _, ix := range a.keys {
 		if ks, _, ok := a.key(ix, row); ok {
 			if c, found := cur[ks]; found {
-				return c, true
+				return c, ix, true
 			}
 		}
 	}
-	return current{}, false
+	return current{}, nil, false
+}
+
+// allUniqueKeys lists every unique key of t: the primary key (nil) and its
+// unique indexes, built or building (writers maintain both).
+func allUniqueKeys(t *catalog.Table) []*catalog.Index {
+	out := []*catalog.Index{nil}
+	for _, ix := range t.Indexes {
+		if ix.Unique {
+			out = append(out, ix)
+		}
+	}
+	return out
 }
 
 // record notes that c now holds its arbiter keys (a row the statement
@@ -318,7 +331,7 @@ func (e *Executor) uniqueChunkOnce(ctx context.Context, t *catalog.Table, ix *ca
 		entry   kv.Key
 		unique  bool
 	}
-	it := e.Store.Scan(ctx, kv.ScanRequest{Partition: catalog.TablePartition(t.ID, shard), Start: start, Limit: backfillChunk, Consistent: true})
+	it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(shard), Start: start, Limit: backfillChunk, Consistent: true})
 	var rows []pending
 	var last []byte
 	for len(rows) < backfillChunk && it.Next() {

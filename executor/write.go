@@ -33,11 +33,8 @@ type change struct {
 
 // writeSet collects the store ops of one statement.
 type writeSet struct {
-	t   *catalog.Table
-	ops []kv.Op
-	// groups[i] is the op index where change i starts, so a batch too large
-	// for one atomic write is split between rows, never inside one.
-	groups  []int
+	t       *catalog.Table
+	ops     []kv.Op
 	changes []change
 	// uniq tracks the unique-keyed index entries the statement writes
 	// (unique.go); dup is a uniqueness violation among its own rows.
@@ -49,7 +46,6 @@ type writeSet struct {
 // index (building ones too).
 func (w *writeSet) add(c change) {
 	t := w.t
-	w.groups = append(w.groups, len(w.ops))
 	w.changes = append(w.changes, c)
 	var oldKey, newKey kv.Key
 	if c.old != nil {
@@ -177,11 +173,19 @@ func writeErr(err error, w *writeSet) error {
 }
 
 // ClassifyError gives store failures a SQLSTATE through
-// pgerr.ClassifyAs: an unreachable or throttled store is 08006 (the client
-// may retry), a canceled statement 57014, anything else 58030.
+// pgerr.ClassifyAs: a transaction conflict is 40001 and an unreachable or
+// throttled store 08006 (the client may retry either), a canceled
+// statement 57014, anything else 58030.
 func ClassifyError(err error) error {
 	if err == nil {
 		return nil
+	}
+	var ce *kv.ConflictError
+	if errors.As(err, &ce) && pgerr.As(err) == nil {
+		// A transaction lost to a concurrent one (first committer wins),
+		// worded as PostgreSQL words it.
+		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update").
+			WithHint("Retry the transaction.")
 	}
 	return pgerr.ClassifyAs(err, pgerr.IOError, "store error")
 }
@@ -224,10 +228,13 @@ func checkRow(t *catalog.Table, row []sqltypes.Value) error {
 	return nil
 }
 
-// current is a row as stored now, with its version.
+// current is a row as stored now, with its version. expired marks a row
+// of a table with a TTL that has expired but is still stored: invisible to
+// the statement, but in the way of a write of its key.
 type current struct {
 	row     []sqltypes.Value
 	version kv.Attr
+	expired bool
 }
 
 // readCurrent reads the rows at the given keys with a consistent batched
@@ -249,7 +256,7 @@ func (ec *execCtx) readCurrent(ctx context.Context, t *catalog.Table, keys []kv.
 		if err := t.DecodeRow(it.Attrs, row); err != nil {
 			return nil, err
 		}
-		out[string(keys[i].Sort)] = current{row: row, version: catalog.RowVersion(it.Attrs)}
+		out[string(keys[i].Sort)] = current{row: row, version: catalog.RowVersion(it.Attrs), expired: t.Expired(row, ec.eval.Now)}
 	}
 	return out, nil
 }
@@ -395,6 +402,12 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 			}
 			break
 		}
+		var ce *conflictError
+		if t.TTL != nil && errors.As(err, &ce) && ce.op.Cond == kv.CondNotExists {
+			// The key may hold an expired row not yet removed: read the
+			// keys and replace such rows.
+			return ec.upsert(ctx, n, rows, stats)
+		}
 		if err != nil {
 			return WriteResult{}, finishWrite(t, err)
 		}
@@ -421,7 +434,13 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]sqltypes.Value, stats *kv.Stats) (WriteResult, error) {
 	ev := ec.eval
 	t := ins.Table
-	arb := newArbiters(t, ins.OnConflict.Arbiters)
+	// A plain INSERT comes here when a key it writes into a table with a
+	// TTL is taken: by an expired row, which it replaces, or not (23505).
+	arbiters := allUniqueKeys(t)
+	if ins.OnConflict != nil {
+		arbiters = ins.OnConflict.Arbiters
+	}
+	arb := newArbiters(t, arbiters)
 	for attempt := 0; ; attempt++ {
 		cur, err := ec.readArbiters(ctx, arb, rows, stats)
 		if err != nil {
@@ -430,7 +449,7 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 		w := &writeSet{t: t}
 		touched := map[string]bool{}
 		for _, row := range rows {
-			old, exists := arb.find(cur, row)
+			old, by, exists := arb.find(cur, row)
 			k := string(t.EncodePK(nil, row))
 			if exists {
 				k = string(t.EncodePK(nil, old.row))
@@ -439,6 +458,15 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 			case !exists:
 				w.add(change{new: row})
 				arb.record(cur, current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}})
+			case old.expired:
+				// An expired row still stored: the insert replaces it.
+				w.add(change{old: old.row, new: row, oldVersion: old.version})
+				arb.record(cur, current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: old.version.I + 1}})
+			case ins.OnConflict == nil:
+				if by != nil {
+					return WriteResult{}, uniqueViolation(t, by, t.EntryAttrs(by, row))
+				}
+				return WriteResult{}, duplicateKey(t, t.RowAttrs(row, 0))
 			case ins.OnConflict.DoNothing:
 				continue
 			case touched[k]:
@@ -514,7 +542,7 @@ func (ec *execCtx) targets(ctx context.Context, t *catalog.Table, src optimizer.
 		// read these rows need.
 		out := make([]target, len(s.Points))
 		for i, p := range s.Points {
-			out[i] = target{key: kv.Key{Partition: catalog.TablePartition(t.ID, catalog.ShardOf(p, t.Shards)), Sort: p}}
+			out[i] = target{key: kv.Key{Partition: t.Partition(catalog.ShardOf(p, t.Shards)), Sort: p}}
 		}
 		return out, nil
 	}
@@ -568,8 +596,8 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 		newKeys := map[string]bool{}
 		for _, tg := range tgts {
 			old, ok := cur[string(tg.key.Sort)]
-			if !ok {
-				continue // deleted or moved since the scan
+			if !ok || old.expired {
+				continue // deleted, moved or expired since the scan
 			}
 			if recheck != nil {
 				v, err := recheck.Eval(ec.eval, old.row)

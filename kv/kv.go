@@ -225,6 +225,14 @@ type Store interface {
 	Close() error
 }
 
+// ExpiresAttr names an attribute a put may carry: the Unix time in seconds
+// (AttrInt) after which the backend may delete the item on its own, at no
+// write cost (DynamoDB's TTL). Until it does, the item reads as any other,
+// without this attribute on backends that act on it: filtering expired
+// items is the caller's business. Backends without such a feature store
+// it as an ordinary attribute.
+const ExpiresAttr = "\x00expires"
+
 // ReadWriter is what a statement reads and writes through: a Store (each
 // request on its own) or a Txn (a snapshot with the transaction's writes).
 // Both satisfy it, so the executor's operators need not know which.
@@ -471,6 +479,9 @@ type ConflictError struct {
 	Key    Key
 	Reason string // for the error message; never parse it
 }
+
+// SQLState implements pgerr.SQLStater: the client may retry (40001).
+func (e *ConflictError) SQLState() string { return pgerr.SerializationFailure }
 
 func (e *ConflictError) Error() string {
 	if e.Reason == "" {

@@ -25,18 +25,18 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 	switch s := stmt.(type) {
 	case *planner.Query:
 		b.checkLeading(s.Plan)
-		plan.Root, _, err = b.build(applyLogicalRules(s.Plan), request{})
+		plan.Root, _, err = b.build(b.logical(s.Plan), request{})
 		if err == nil {
 			plan.Columns = s.Plan.Columns()
 		}
 	case *planner.Insert:
 		var src Node
-		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: s.OnConflict, Returning: b.returning(s.Returning), Constraints: s.Constraints}
 		}
 	case *planner.Update:
 		var src Node
-		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			set := make(map[int]planner.Expr, len(s.Set))
 			for c, e := range s.Set {
 				set[c] = b.expr(e)
@@ -45,7 +45,7 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 		}
 	case *planner.Delete:
 		var src Node
-		if src, _, err = b.build(applyLogicalRules(s.Source), request{}); err == nil {
+		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			plan.Root = &Delete{Table: s.Table, Source: src, Recheck: s.Recheck, Returning: b.returning(s.Returning), Constraints: s.Constraints}
 		}
 	default:
@@ -172,7 +172,7 @@ func (b *builder) expr(e planner.Expr) planner.Expr {
 			return nil
 		}
 		inner := &builder{opts: b.opts, ctx: b.ctx, notices: b.notices, ctes: b.ctes}
-		root, _, err := inner.build(applyLogicalRules(sq.Plan), request{})
+		root, _, err := inner.build(inner.logical(sq.Plan), request{})
 		if err == nil {
 			err = inner.err
 		}
@@ -375,7 +375,7 @@ func (b *builder) cte(c *planner.CTE) (*CTE, error) {
 	if p, ok := b.ctes[c.ID]; ok {
 		return p, nil
 	}
-	root, _, err := b.build(applyLogicalRules(c.Plan), request{})
+	root, _, err := b.build(b.logical(c.Plan), request{})
 	if err != nil {
 		return nil, err
 	}

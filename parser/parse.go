@@ -46,6 +46,8 @@ type Statement struct {
 	Include []string
 	// OnConflict is set for INSERT ... ON CONFLICT.
 	OnConflict *OnConflict
+	// Overriding is INSERT's OVERRIDING "system" | "user" VALUE, or "".
+	Overriding string
 	// Explain is set for EXPLAIN; AST is then an *ast.ExplainStmt.
 	Explain *ExplainOptions
 	// Returning is the RETURNING list of INSERT, UPDATE or DELETE.
@@ -67,6 +69,14 @@ type Statement struct {
 	// Role is set for CREATE/ALTER/DROP ROLE and GRANT/REVOKE; AST is then
 	// nil (roles.go).
 	Role *RoleStatement
+	// Sequence is set for CREATE/ALTER/DROP SEQUENCE; AST is then nil
+	// (sequences.go).
+	Sequence *SequenceStatement
+	// Alter is set for ALTER TABLE and ALTER INDEX ... RENAME; AST is
+	// then nil (altertable.go).
+	Alter *AlterTableStatement
+	// Truncate is set for TRUNCATE; AST is then nil (truncate.go).
+	Truncate *TruncateStatement
 
 	query string
 	segs  []seg
@@ -201,7 +211,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil {
 		st.AST = stmt
 		return st, err
 	}

@@ -539,3 +539,100 @@ func TestLimits(t *testing.T) {
 		})
 	}
 }
+
+func TestSequenceStatements(t *testing.T) {
+	i64 := func(v int64) *int64 { return &v }
+	cases := []struct {
+		sql  string
+		want SequenceStatement
+		err  string
+	}{
+		{sql: `CREATE SEQUENCE s`, want: SequenceStatement{Kind: "create", Names: []string{"s"}}},
+		{sql: `CREATE SEQUENCE IF NOT EXISTS public.s AS integer INCREMENT BY -2 MINVALUE -10 NO MAXVALUE START WITH 5 CACHE 20 CYCLE OWNED BY t.id`,
+			want: SequenceStatement{Kind: "create", IfNotExists: true, Names: []string{"s"}, Options: SequenceOptions{
+				Type: "integer", Increment: i64(-2), Min: i64(-10), NoMax: true, Start: i64(5), Cache: i64(20), Cycle: boolp(true), OwnedBy: "t.id"}}},
+		{sql: `CREATE SEQUENCE s BIT_REVERSED`, want: SequenceStatement{Kind: "create", Names: []string{"s"}, Options: SequenceOptions{BitReversed: true}}},
+		{sql: `ALTER SEQUENCE IF EXISTS s RESTART WITH 7 NO CYCLE`, want: SequenceStatement{Kind: "alter", IfExists: true, Names: []string{"s"}, Options: SequenceOptions{Restart: i64(7), Cycle: boolp(false)}}},
+		{sql: `ALTER SEQUENCE s RESTART`, want: SequenceStatement{Kind: "alter", Names: []string{"s"}, Options: SequenceOptions{RestartStart: true}}},
+		{sql: `ALTER SEQUENCE s RENAME TO t`, want: SequenceStatement{Kind: "alter", Names: []string{"s"}, RenameTo: "t"}},
+		{sql: `DROP SEQUENCE IF EXISTS a, b CASCADE`, want: SequenceStatement{Kind: "drop", IfExists: true, Names: []string{"a", "b"}, Cascade: true}},
+		{sql: `CREATE SEQUENCE s START 1 START 2`, err: "42601"},
+		{sql: `CREATE SEQUENCE s AS text`, err: "22023"},
+		{sql: `CREATE SEQUENCE s RESTART 1`, err: "42601"},
+		{sql: `CREATE TEMP SEQUENCE s`, err: "0A000"},
+	}
+	for _, c := range cases {
+		t.Run(c.sql, func(t *testing.T) {
+			stmts, err := Parse(c.sql)
+			if c.err != "" {
+				if pgerr.CodeOf(err) != c.err {
+					t.Fatalf("err = %v (%s), want %s", err, pgerr.CodeOf(err), c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := *stmts[0].Sequence
+			got.Pos = 0
+			if !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("got %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+	o, err := ParseSequenceOptions("START WITH 100 INCREMENT 5")
+	if err != nil || *o.Start != 100 || *o.Increment != 5 {
+		t.Fatalf("identity options: %+v %v", o, err)
+	}
+}
+
+func boolp(b bool) *bool { return &b }
+
+func TestAlterTableStatements(t *testing.T) {
+	cases := []struct {
+		sql   string
+		kinds []AlterKind
+		err   string
+	}{
+		{sql: `ALTER TABLE t ADD COLUMN c int DEFAULT 5 NOT NULL`, kinds: []AlterKind{AlterAddColumn}},
+		{sql: `ALTER TABLE IF EXISTS ONLY public.t ADD IF NOT EXISTS c text, DROP COLUMN IF EXISTS d CASCADE`, kinds: []AlterKind{AlterAddColumn, AlterDropColumn}},
+		{sql: `ALTER TABLE t RENAME COLUMN a TO b`, kinds: []AlterKind{AlterRenameColumn}},
+		{sql: `ALTER TABLE t RENAME a TO b`, kinds: []AlterKind{AlterRenameColumn}},
+		{sql: `ALTER TABLE t RENAME TO u`, kinds: []AlterKind{AlterRenameTable}},
+		{sql: `ALTER TABLE t ALTER COLUMN a SET DEFAULT now(), ALTER b DROP DEFAULT, ALTER a SET NOT NULL, ALTER b DROP NOT NULL`,
+			kinds: []AlterKind{AlterSetDefault, AlterDropDefault, AlterSetNotNull, AlterDropNotNull}},
+		{sql: `ALTER TABLE t ALTER COLUMN a TYPE bigint, ALTER b SET DATA TYPE varchar(10) USING b::varchar(10)`, kinds: []AlterKind{AlterColumnType, AlterColumnType}},
+		{sql: `ALTER TABLE t SET (ttl = '30 days', ttl_column = ts)`, kinds: []AlterKind{AlterSetOptions}},
+		{sql: `ALTER TABLE t RESET (ttl, ttl_column)`, kinds: []AlterKind{AlterResetOptions}},
+		{sql: `ALTER INDEX IF EXISTS i RENAME TO j`, kinds: []AlterKind{AlterRenameIndex}},
+		{sql: `ALTER TABLE t RENAME TO u, ADD c int`, err: "42601"},
+		{sql: `ALTER TABLE t ALTER a SET STATISTICS 5`, err: "0A000"},
+		{sql: `ALTER TABLE t ADD COLUMN`, err: "42601"},
+	}
+	for _, c := range cases {
+		t.Run(c.sql, func(t *testing.T) {
+			stmts, err := Parse(c.sql)
+			if c.err != "" {
+				if pgerr.CodeOf(err) != c.err {
+					t.Fatalf("err = %v (%s), want %s", err, pgerr.CodeOf(err), c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []AlterKind
+			for _, a := range stmts[0].Alter.Actions {
+				got = append(got, a.Kind)
+			}
+			if !reflect.DeepEqual(got, c.kinds) {
+				t.Fatalf("kinds %v, want %v", got, c.kinds)
+			}
+		})
+	}
+	st, _ := Parse(`ALTER TABLE t ADD COLUMN c int DEFAULT 5 NOT NULL, ALTER d SET DEFAULT 'x' || 'y'`)
+	a := st[0].Alter.Actions
+	if a[0].Extras == nil || a[0].Extras.Default != "5" || a[1].Default != "'x' || 'y'" {
+		t.Fatalf("defaults: %+v %+v", a[0].Extras, a[1])
+	}
+}

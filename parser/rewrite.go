@@ -235,6 +235,10 @@ func (r *rewriter) rewrite(head int) error {
 			} else {
 				r.drop(i+1, i+2)
 			}
+		case t.kind == tkIdent && t.val == "default" && r.peek(i+1, "values") && r.peek(head, "insert"):
+			// INSERT ... DEFAULT VALUES is TiDB's VALUES ().
+			r.replace(i, "")
+			r.replace(i+1, "VALUES ()")
 		case t.kind == tkIdent && t.val == "cast" && r.peek(i+1, "("):
 			if err := r.castCall(i); err != nil {
 				return err
@@ -267,10 +271,6 @@ func (r *rewriter) rewrite(head int) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "arrays are not supported").WithPosition(r.pos(i))
 		case t.kind == tkPunct && t.val == ":":
 			return r.syntaxErrorAt(i)
-		case t.kind == tkIdent && t.val == "default" && r.peek(i+1, "values") && r.peek(head, "insert"):
-			// INSERT ... DEFAULT VALUES is TiDB's VALUES ().
-			r.replace(i, "")
-			r.replace(i+1, "VALUES ()")
 		case t.kind == tkIdent && (t.val == "nextval" || t.val == "currval" || t.val == "setval" || t.val == "lastval") &&
 			r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			// TiDB's NEXTVAL takes a sequence name; PostgreSQL's a string.
@@ -409,6 +409,14 @@ func (r *rewriter) constructs(head int) error {
 			return r.createIndex(k + 1)
 		}
 	case "insert":
+		// OVERRIDING SYSTEM VALUE | USER VALUE (identity columns).
+		for k := head + 1; k+2 < len(r.toks); k++ {
+			if r.peek(k, "overriding") && (r.peek(k+1, "system") || r.peek(k+1, "user")) && r.peek(k+2, "value") {
+				r.st.Overriding = r.toks[k+1].val
+				r.drop(k, k+3)
+				break
+			}
+		}
 		return r.onConflict(head)
 	case "alter":
 		return r.alterTable(head)

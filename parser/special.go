@@ -19,6 +19,18 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Role = rs // no AST: see RoleStatement
 		return nil, err
 	}
+	if ss, err := r.sequenceStmt(); err != nil || ss != nil {
+		r.st.Sequence = ss // no AST: see SequenceStatement
+		return nil, err
+	}
+	if as, err := r.alterTableStmt(); err != nil || as != nil {
+		r.st.Alter = as // no AST: see AlterTableStatement
+		return nil, err
+	}
+	if ts, err := r.truncateStmt(); err != nil || ts != nil {
+		r.st.Truncate = ts // no AST: see TruncateStatement
+		return nil, err
+	}
 	n := len(r.toks)
 	switch t.val {
 	case "begin", "start":

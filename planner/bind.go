@@ -32,6 +32,19 @@ type Binder struct {
 	// the type inferred from the parameter's context, or Unknown.
 	params   []sqltypes.Type
 	declared []bool
+	// insertSelect and insertTypes are INSERT ... SELECT's query and the
+	// types of the columns its outputs go to (see insertTarget).
+	insertSelect ast.Node
+	insertTypes  []sqltypes.Type
+}
+
+// insertTarget returns the type of the column the i-th output of SELECT n
+// is inserted into, when n is the query of an INSERT ... SELECT.
+func (b *Binder) insertTarget(n ast.Node, i int) (sqltypes.Type, bool) {
+	if n == nil || n != b.insertSelect || i >= len(b.insertTypes) {
+		return sqltypes.Type{}, false
+	}
+	return b.insertTypes[i], true
 }
 
 // Bind binds stmt against snap. paramTypes are the types the client declared
@@ -40,6 +53,18 @@ type Binder struct {
 func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type) (Statement, []sqltypes.Type, error) {
 	if stmt.Role != nil {
 		st, err := bindRole(snap, stmt.Role)
+		return st, nil, err
+	}
+	if stmt.Sequence != nil {
+		st, err := bindSequence(snap, stmt.Sequence)
+		return st, nil, err
+	}
+	if stmt.Alter != nil {
+		st, err := bindAlter(snap, stmt)
+		return st, nil, err
+	}
+	if stmt.Truncate != nil {
+		st, err := bindTruncate(snap, stmt.Truncate)
 		return st, nil, err
 	}
 	n := stmt.NumParams

@@ -392,27 +392,19 @@ func (b *Binder) newCheck(t *catalog.Table, name, sql string) (catalog.Check, Ex
 // function, but not read other rows: subqueries, aggregates, window
 // functions and parameters are refused as PostgreSQL refuses them.
 func (b *Binder) bindCheck(t *catalog.Table, sql string) (Expr, []int, error) {
-	stmts, err := parser.Parse("SELECT (" + sql + ")")
-	if err != nil || len(stmts) != 1 {
-		if err == nil {
-			err = pgerr.New(pgerr.SyntaxError, "syntax error in check constraint %q", sql)
-		}
+	stmt, node, err := parser.ParseExpression("(" + sql + ")")
+	if err != nil {
 		return nil, nil, err
 	}
-	sel, ok := stmts[0].AST.(*ast.SelectStmt)
-	if !ok || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.From != nil {
-		return nil, nil, pgerr.New(pgerr.SyntaxError, "syntax error in check constraint %q", sql)
-	}
-	if stmts[0].NumParams > 0 {
+	if stmt.NumParams > 0 {
 		return nil, nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $1")
 	}
-	node := sel.Fields.Fields[0].Expr
 	var refused error
 	node.Accept(&checkRefuser{err: &refused})
 	if refused != nil {
 		return nil, nil, refused
 	}
-	sub := &Binder{snap: b.snap, stmt: &stmts[0]}
+	sub := &Binder{snap: b.snap, stmt: stmt}
 	sc := &scope{items: []*fromItem{tableItem(t, t.Name, 0)}}
 	e, err := sub.bindBool(sc, node, "CHECK")
 	if err != nil {

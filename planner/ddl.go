@@ -59,8 +59,6 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 				col.NotNull = true
 			case ast.ColumnOptionUniqKey, ast.ColumnOptionReference, ast.ColumnOptionCheck:
 				cb.column(name, opt)
-			case ast.ColumnOptionDefaultValue:
-				return nil, unsupported("column defaults are not supported")
 			default:
 				return nil, unsupported("column constraint on %q is not supported", name)
 			}
@@ -129,14 +127,27 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 				return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid value for mutability: %q", val).
 					WithHint("Use 'mutable' or 'immutable_rows'.")
 			}
+		case "ttl", "ttl_column":
 		default:
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
 		}
 	}
+	if ttl, ok := b.stmt.With["ttl"]; ok {
+		var err error
+		if t.TTL, err = catalog.NewTTL(t, ttl, b.stmt.With["ttl_column"]); err != nil {
+			return nil, err
+		}
+	} else if _, ok := b.stmt.With["ttl_column"]; ok {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "\"ttl_column\" needs \"ttl\"")
+	}
+	seqs, err := b.columnGenerators(t)
+	if err != nil {
+		return nil, err
+	}
 	if err := cb.finish(); err != nil {
 		return nil, err
 	}
-	return &CreateTable{Table: t, IfNotExists: n.IfNotExists}, nil
+	return &CreateTable{Table: t, IfNotExists: n.IfNotExists, Sequences: seqs}, nil
 }
 
 func parseShards(val string) (int, error) {

@@ -92,7 +92,12 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 		}
 	}
 	ins := &Insert{Table: t}
+	defs := b.defaults(t)
 	if n.Select != nil {
+		b.insertSelect = n.Select
+		for _, c := range targets {
+			b.insertTypes = append(b.insertTypes, t.Columns[c].Type)
+		}
 		src, err := b.bindQuery(n.Select, env{})
 		if err != nil {
 			return nil, err
@@ -104,9 +109,24 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 		if len(cols) < len(targets) && len(n.Columns) > 0 {
 			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
 		}
-		row := b.defaultRow(t)
+		given := map[int]bool{}
+		for j := range cols {
+			if !userValueIgnored(t.Columns[targets[j]], b.stmt.Overriding) {
+				given[targets[j]] = true
+			}
+		}
+		row, err := defs.row(given)
+		if err != nil {
+			return nil, err
+		}
 		for j, c := range cols {
 			col := targets[j]
+			if !given[col] {
+				continue
+			}
+			if err := b.checkIdentityValue(t.Columns[col]); err != nil {
+				return nil, err
+			}
 			var e Expr = &ColRef{Index: j, Name: c.Name, Typ: c.Type}
 			if e, err = b.coerceTo(e, t.Columns[col].Type, true); err != nil {
 				return nil, err
@@ -124,11 +144,23 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 			if len(list) < len(targets) && len(n.Columns) > 0 {
 				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
 			}
-			row := b.defaultRow(t)
+			given := map[int]bool{}
+			for j, node := range list {
+				if _, isDefault := node.(*ast.DefaultExpr); !isDefault && !userValueIgnored(t.Columns[targets[j]], b.stmt.Overriding) {
+					given[targets[j]] = true
+				}
+			}
+			row, err := defs.row(given)
+			if err != nil {
+				return nil, err
+			}
 			for j, node := range list {
 				col := targets[j]
-				if _, isDefault := node.(*ast.DefaultExpr); isDefault {
+				if !given[col] {
 					continue
+				}
+				if err := b.checkIdentityValue(t.Columns[col]); err != nil {
+					return nil, err
 				}
 				e, err := b.bindAssign(sc, node, t.Columns[col])
 				if err != nil {
@@ -179,18 +211,74 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 	return ins, nil
 }
 
-// defaultRow is a row of the column defaults (NULL: zproxy has no column
-// defaults yet), for the columns an INSERT does not name.
-func (b *Binder) defaultRow(t *catalog.Table) []Expr {
-	row := make([]Expr, len(t.Columns))
-	for i, c := range t.Columns {
-		if c.Hidden && len(t.PrimaryKey) == 1 && t.PrimaryKey[0].Column == i {
-			row[i] = &Func{Name: "unique_rowid", Typ: sqltypes.TypeInt8, volatile: true, fn: newRowID}
+// defaults binds column defaults on demand, once per statement: a
+// VALUES list of many rows shares them (each row still evaluates them, so
+// nextval() and random() differ per row).
+type defaults struct {
+	b     *Binder
+	t     *catalog.Table
+	bound []Expr
+}
+
+func (b *Binder) defaults(t *catalog.Table) *defaults {
+	return &defaults{b: b, t: t, bound: make([]Expr, len(t.Columns))}
+}
+
+// of returns column i's default.
+func (d *defaults) of(i int) (Expr, error) {
+	if d.bound[i] == nil {
+		e, err := d.b.defaultExpr(d.t, i)
+		if err != nil {
+			return nil, err
+		}
+		d.bound[i] = e
+	}
+	return d.bound[i], nil
+}
+
+// row returns a row of defaults, leaving out (nil) the columns in skip.
+func (d *defaults) row(skip map[int]bool) ([]Expr, error) {
+	row := make([]Expr, len(d.t.Columns))
+	for i := range row {
+		if skip[i] {
 			continue
 		}
-		row[i] = &Const{V: sqltypes.Null, Typ: c.Type}
+		e, err := d.of(i)
+		if err != nil {
+			return nil, err
+		}
+		row[i] = e
 	}
-	return row
+	return row, nil
+}
+
+// userValueIgnored reports whether an INSERT's value for column c is
+// replaced by the column's default: OVERRIDING USER VALUE on an identity
+// column.
+func userValueIgnored(c catalog.Column, overriding string) bool {
+	return overriding == "user" && c.Identity != ""
+}
+
+// checkIdentityValue refuses an INSERT's explicit value for a GENERATED
+// ALWAYS identity column unless the statement says OVERRIDING SYSTEM
+// VALUE.
+func (b *Binder) checkIdentityValue(c catalog.Column) error {
+	if c.Identity == "always" && b.stmt.Overriding != "system" {
+		return identityAlways(c, false)
+	}
+	return nil
+}
+
+// identityAlways refuses an explicit value for a GENERATED ALWAYS identity
+// column, as PostgreSQL does.
+func identityAlways(c catalog.Column, update bool) error {
+	if update {
+		return pgerr.New(pgerr.GeneratedAlways, "column %q can only be updated to DEFAULT", c.Name).
+			WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", c.Name)
+	}
+	return pgerr.New(pgerr.GeneratedAlways, "cannot insert a non-DEFAULT value into column %q", c.Name).
+		WithDetail("Column %q is an identity column defined as GENERATED ALWAYS.", c.Name).
+		WithHint("Use OVERRIDING SYSTEM VALUE to override.")
 }
 
 // bindReturning binds the statement's RETURNING list over sc.
@@ -322,8 +410,15 @@ func (b *Binder) bindUpdate(n *ast.UpdateStmt) (Statement, error) {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "multiple assignments to same column %q", a.Column.Name.O)
 		}
 		if _, isDefault := a.Expr.(*ast.DefaultExpr); isDefault {
-			u.Set[i] = b.defaultRow(t)[i]
+			e, err := b.defaultExpr(t, i)
+			if err != nil {
+				return nil, err
+			}
+			u.Set[i] = e
 			continue
+		}
+		if t.Columns[i].Identity == "always" {
+			return nil, identityAlways(t.Columns[i], true)
 		}
 		e, err := b.bindAssign(sc, a.Expr, t.Columns[i])
 		if err != nil {

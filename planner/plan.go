@@ -107,6 +107,9 @@ func (*Delete) Kind() string { return "delete" }
 type CreateTable struct {
 	Table       *catalog.Table // ID assigned at execution
 	IfNotExists bool
+	// Sequences are the sequences of its SERIAL and identity columns,
+	// created with it (IDs assigned at execution).
+	Sequences []*catalog.Sequence
 }
 
 // Kind implements Statement.

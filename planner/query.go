@@ -668,6 +668,16 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t, ok := b.insertTarget(n, len(exprs)); ok {
+			// INSERT ... SELECT: an untyped parameter or literal takes
+			// the type of the column it goes to, as in PostgreSQL.
+			b.inferParam(x, t)
+			if c, isConst := x.(*Const); isConst && c.Typ.ID == sqltypes.Unknown {
+				if x, err = b.coerceTo(x, t, true); err != nil {
+					return nil, err
+				}
+			}
+		}
 		x = b.finishUnknown(x)
 		col := Column{Name: outputName(f), Type: x.Type(), Col: -1}
 		if cr, ok := x.(*ColRef); ok && !aggregated && cr.Index < len(rel.Columns()) {

@@ -123,10 +123,19 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]Expr
 	}
 	for _, tc := range c.Tables {
 		for _, in := range tc.Incoming {
-			if in.FK.OnDelete == catalog.SetDefault || in.FK.OnUpdate == catalog.SetDefault {
-				if ctc := c.Tables[in.Child.Name]; ctc.Defaults == nil {
-					ctc.Defaults = b.defaultRow(in.Child)
+			if in.FK.OnDelete != catalog.SetDefault && in.FK.OnUpdate != catalog.SetDefault {
+				continue
+			}
+			ctc := c.Tables[in.Child.Name]
+			if ctc.Defaults == nil {
+				ctc.Defaults = make([]Expr, len(in.Child.Columns))
+			}
+			for _, col := range in.FK.Columns {
+				e, err := b.defaultExpr(in.Child, col)
+				if err != nil {
+					return nil, err
 				}
+				ctc.Defaults[col] = e
 			}
 		}
 	}

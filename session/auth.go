@@ -163,6 +163,12 @@ func requiredPrivileges(b planner.Statement) []tablePrivilege {
 		return append([]tablePrivilege{{x.Table, p}}, reads(x.Source, x.Table)...)
 	case *planner.Explain:
 		return requiredPrivileges(x.Stmt)
+	case *planner.Truncate:
+		var out []tablePrivilege
+		for _, t := range x.Tables {
+			out = append(out, tablePrivilege{t, catalog.PrivTruncate})
+		}
+		return out
 	case *planner.CheckTable:
 		var out []tablePrivilege
 		for _, t := range x.Tables {
@@ -189,6 +195,7 @@ func hasFilter(r planner.Rel) bool {
 func isDDL(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable,
 		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
 		return true
 	}
@@ -226,6 +233,12 @@ func requiredOwnership(snap *catalog.Snapshot, b planner.Statement) []ownership 
 	case *planner.CreateIndex:
 		if t, err := snap.Table(x.Table); err == nil {
 			out = append(out, ownership{t, "table " + t.Name})
+		}
+	case *planner.AlterTable:
+		if t, err := snap.Table(x.Table); err == nil {
+			out = append(out, ownership{t, "table " + t.Name})
+		} else if t, _ := snap.FindIndex(x.Table); t != nil {
+			out = append(out, ownership{t, "index " + x.Table})
 		}
 	case *planner.DropIndex:
 		if t, _ := snap.FindIndex(x.Name); t != nil {

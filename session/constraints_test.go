@@ -11,36 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/credentials"
-
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/kv"
-	zdynamo "github.com/zproxy/zproxy/kv/dynamodb"
 	"github.com/zproxy/zproxy/wire"
 )
-
-// sharedDynamo opens n stores over one new DynamoDB Local table, as n
-// zproxy processes would share it; it skips the test without DynamoDB
-// Local.
-func sharedDynamo(t *testing.T, n int) []kv.Store {
-	t.Helper()
-	ep := os.Getenv("DYNAMODB_ENDPOINT")
-	if ep == "" {
-		t.Skip("needs DynamoDB Local (DYNAMODB_ENDPOINT)")
-	}
-	table := fmt.Sprintf("%s_%d", strings.ToLower(strings.ReplaceAll(t.Name(), "/", "_")), os.Getpid())
-	var out []kv.Store
-	for i := 0; i < n; i++ {
-		s, err := zdynamo.Open(context.Background(), zdynamo.Options{Table: table, Endpoint: ep, Region: "us-east-1",
-			Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		out = append(out, s)
-	}
-	return out
-}
 
 // eventually runs sql until it succeeds (another proxy's schema change
 // reaches this one within catalog.SharedStaleness).

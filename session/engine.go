@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/executor"
@@ -21,7 +22,15 @@ type Config struct {
 	Logger  *slog.Logger
 	// AllowFullScan is the default of zproxy.allow_full_scan.
 	AllowFullScan bool
+	// TTLSweep is how often expired rows of tables with a TTL are deleted
+	// from the store (they are invisible to queries either way). Zero
+	// means DefaultTTLSweep on an exclusive store (Pebble) and never on a
+	// shared one (DynamoDB removes them itself); negative disables it.
+	TTLSweep time.Duration
 }
+
+// DefaultTTLSweep is the TTL sweeper's period on an exclusive store.
+const DefaultTTLSweep = time.Minute
 
 // Engine creates sessions over one store.
 type Engine struct {
@@ -32,6 +41,28 @@ type Engine struct {
 
 	stopBuilds context.CancelFunc
 	builds     sync.WaitGroup
+	// sweeper is the TTL sweeper, stopped with the builds.
+	sweeper sync.WaitGroup
+}
+
+// sweep deletes expired rows every period until ctx ends.
+func (e *Engine) sweep(ctx context.Context, period time.Duration) {
+	defer e.sweeper.Done()
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			n, err := e.exec.SweepExpired(ctx, e.catalog, now)
+			if err != nil && ctx.Err() == nil {
+				e.cfg.Logger.Error("sweeping expired rows", "err", err)
+			} else if n > 0 {
+				e.cfg.Logger.Debug("swept expired rows", "rows", n)
+			}
+		}
+	}
 }
 
 var _ wire.Engine = (*Engine)(nil)
@@ -49,12 +80,18 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	e := &Engine{cfg: cfg, catalog: cat, exec: ex, opts: optimizer.DefaultOptions(cfg.Store.Capabilities())}
 	// Index builds a restart interrupted are finished in the background;
 	// the indexes stay unused by queries until they are.
+	// The builds to resume are those the schema holds now, at start: one
+	// that a later statement begins is that statement's to finish.
+	startSnap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
 	bctx, cancel := context.WithCancel(context.Background())
 	e.stopBuilds = cancel
 	e.builds.Add(1)
 	go func() {
 		defer e.builds.Done()
-		built, err := ex.ResumeBuilds(bctx, cat)
+		built, err := ex.ResumeBuilds(bctx, cat, startSnap)
 		if err != nil && bctx.Err() == nil {
 			cfg.Logger.Error("resuming index builds", "err", err)
 		}
@@ -62,6 +99,14 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 			cfg.Logger.Info("finished an index build interrupted by a restart", "index", name)
 		}
 	}()
+	period := cfg.TTLSweep
+	if period == 0 && cfg.Store.Capabilities().Exclusive {
+		period = DefaultTTLSweep
+	}
+	if period > 0 {
+		e.sweeper.Add(1)
+		go e.sweep(bctx, period)
+	}
 	return e, nil
 }
 
@@ -91,5 +136,6 @@ func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Ses
 func (e *Engine) Close() error {
 	e.stopBuilds()
 	e.builds.Wait()
+	e.sweeper.Wait()
 	return nil
 }

@@ -31,6 +31,8 @@ type Session struct {
 	txn        *executor.Txn
 	savepoints []savepoint
 	txDDL      bool
+	// seqs holds currval and lastval (sequences.go).
+	seqs seqState
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -167,8 +169,8 @@ func columnsOf(b planner.Statement) []wire.Column {
 }
 
 // fnContext is what built-in functions see of this statement and session.
-func (s *Session) fnContext(start time.Time) builtins.Context {
-	return builtins.Context{Now: start, Location: time.UTC,
+func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Context {
+	return builtins.Context{Now: start, Location: time.UTC, Sequences: &sessionSequences{s: s, ctx: ctx},
 		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database},
 		Settings: func(name string) (string, bool) { n, ok := canonicalVar(name); return s.vars[n], ok }}
 }
@@ -246,7 +248,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	}
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
-	opts.Fn = s.fnContext(start)
+	opts.Fn = s.fnContext(ctx, start)
 	if _, ok := bound.(*planner.TxnOp); ok {
 		return st.txnControl(ctx, bound.(*planner.TxnOp))
 	}
@@ -306,6 +308,34 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, storeErr(err)
 		}
 		return tagResult("DROP TABLE"), nil
+	case *planner.Truncate:
+		if err := e.exec.Truncate(ctx, e.catalog, x); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("TRUNCATE TABLE"), nil
+	case *planner.AlterTable:
+		if err := e.exec.AlterTable(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		if len(x.Actions) == 1 && x.Actions[0].Kind == parser.AlterRenameIndex {
+			return tagResult("ALTER INDEX"), nil
+		}
+		return tagResult("ALTER TABLE"), nil
+	case *planner.CreateSequence:
+		if err := e.exec.CreateSequence(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("CREATE SEQUENCE"), nil
+	case *planner.AlterSequence:
+		if err := e.exec.AlterSequence(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("ALTER SEQUENCE"), nil
+	case *planner.DropSequence:
+		if err := e.exec.DropSequence(ctx, e.catalog, x, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("DROP SEQUENCE"), nil
 	case *planner.CreateIndex:
 		if err := e.exec.CreateIndex(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
@@ -407,6 +437,7 @@ func schemaChange(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
 		*planner.CreateView, *planner.DropView, *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant,
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate,
 		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
 		return true
 	}
@@ -418,6 +449,7 @@ func writes(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
 		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView,
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate,
 		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
 		return true
 	}

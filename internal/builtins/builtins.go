@@ -36,6 +36,18 @@ type Context struct {
 	Settings func(name string) (string, bool)
 	// Session describes the client (current_user, current_database ...).
 	Session SessionInfo
+	// Sequences serves nextval, currval, setval and lastval; nil where
+	// sequences cannot be reached (then those functions fail).
+	Sequences Sequences
+}
+
+// Sequences is the session's access to sequences: values come from the
+// engine, currval and lastval are the session's own.
+type Sequences interface {
+	Nextval(name string) (int64, error)
+	Currval(name string) (int64, error)
+	Setval(name string, value int64, isCalled bool) (int64, error)
+	Lastval() (int64, error)
 }
 
 // SessionInfo describes the session for the functions that report it.

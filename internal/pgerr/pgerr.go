@@ -227,8 +227,11 @@ func Notice(format string, args ...any) *Error {
 	return e
 }
 
-// Transaction control codes.
+// Transaction control and sequence codes.
 const (
-	InvalidSavepointSpecification = "3B001"
-	InvalidTransactionTermination = "2D000"
+	SequenceGeneratorLimitExceeded = "2200H"
+	InvalidNameSyntax              = "42602"
+	GeneratedAlways                = "428C9"
+	InvalidSavepointSpecification  = "3B001"
+	InvalidTransactionTermination  = "2D000"
 )

@@ -119,6 +119,11 @@ func encodeItem(k kv.Key, attrs []kv.Attr) (map[string]types.AttributeValue, err
 		if a.Name == "" {
 			return nil, fmt.Errorf("dynamodb: empty attribute name")
 		}
+		if a.Name == kv.ExpiresAttr && a.Kind == kv.AttrInt {
+			// The table's TTL attribute (Open enables DynamoDB's TTL on it).
+			item[ExpiresAttr] = &types.AttributeValueMemberN{Value: strconv.FormatInt(a.I, 10)}
+			continue
+		}
 		if strings.HasPrefix(a.Name, ReservedPrefix) {
 			return nil, fmt.Errorf("dynamodb: attribute name %q is reserved (names starting with %q belong to zproxy)", a.Name, ReservedPrefix)
 		}

@@ -242,3 +242,25 @@ func TestMergeOps(t *testing.T) {
 		}
 	}
 }
+
+// kv.ExpiresAttr becomes the table's TTL attribute, which reads leave out.
+func TestExpiresAttrIsTheTTLAttribute(t *testing.T) {
+	k := kv.Key{Partition: []byte("p"), Sort: []byte("s")}
+	item, err := encodeItem(k, []kv.Attr{{Name: "c", Kind: kv.AttrInt, I: 1}, {Name: kv.ExpiresAttr, Kind: kv.AttrInt, I: 1700000000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := item[ExpiresAttr]; !sameValue(got, &types.AttributeValueMemberN{Value: "1700000000"}) {
+		t.Fatalf("%s = %#v", ExpiresAttr, got)
+	}
+	if _, ok := item[kv.ExpiresAttr]; ok {
+		t.Fatal("the expiry is stored under its kv name too")
+	}
+	_, attrs, err := decodeItem(item)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(attrs) != 1 || attrs[0].Name != "c" {
+		t.Fatalf("decoded %s, want only c", kvtest.FormatAttrs(attrs))
+	}
+}

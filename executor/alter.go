@@ -1,0 +1,804 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/parser"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// ALTER TABLE.
+//
+// All actions of one statement are applied to the table's descriptor in
+// one catalog change, so every proxy sees the table before or after, never
+// between. None rewrites rows: a column added with a constant default
+// keeps it as the value of the rows written before (Column.Missing), a
+// dropped column's attribute stays in old rows unread (Table.RetiredAttrs),
+// a renamed column keeps its store attribute (Column.Attr), and a type
+// change is allowed where the stored values and key encodings of the two
+// types are the same (int2/int4/int8, text/varchar, float4/float8).
+//
+// Changes that make existing rows invalid (SET NOT NULL, ADD COLUMN ...
+// NOT NULL, a narrowing type) are published first, so every writer
+// enforces them, and then checked against the rows: writers that planned
+// with the old schema have finished by then (the Gate in this process,
+// twice catalog.SharedStaleness for other proxies). If a row fails, the
+// change is undone and the statement fails as PostgreSQL's would.
+
+// alterEffects is what applying the actions left to do outside the
+// catalog change.
+type alterEffects struct {
+	droppedIndexes []*catalog.Index
+	droppedSeqs    []*catalog.Sequence
+	// validate lists columns whose rows must be checked after publishing:
+	// NOT NULL, or a narrower type.
+	validate []validation
+	notices  []*pgerr.Error
+	skipped  bool
+}
+
+type validation struct {
+	column  string
+	notNull bool
+	typ     *sqltypes.Type // the narrower type rows must cast to unchanged
+	undo    func(t *catalog.Table)
+}
+
+// AlterTable applies an ALTER TABLE.
+func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *planner.AlterTable, notice func(*pgerr.Error)) error {
+	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterRenameIndex {
+		return e.renameIndex(ctx, cat, at, notice)
+	}
+	if len(at.Actions) > 0 && needsEmpty(at) {
+		// A default evaluated per row (a SERIAL, nextval(), random())
+		// would need every existing row rewritten.
+		empty, err := e.tableEmpty(ctx, cat, at.Table)
+		if err != nil {
+			return err
+		}
+		if !empty {
+			return pgerr.New(pgerr.FeatureNotSupported, "adding a column whose default is volatile (a sequence, random()) to a table with rows is not supported: it would rewrite every row").
+				WithHint("Add the column without the default, UPDATE the rows, then SET DEFAULT.")
+		}
+	}
+	var eff alterEffects
+	var final *catalog.Table
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
+		eff = alterEffects{}
+		t, err := s.Table(at.Table)
+		if err != nil {
+			if at.IfExists {
+				eff.skipped = true
+				return catalog.Change{}, errSkip
+			}
+			return catalog.Change{}, err
+		}
+		nt := t.Clone()
+		var ch catalog.Change
+		for i, a := range at.Actions {
+			if err := applyAlter(s, nt, a, version, i, &ch, &eff); err != nil {
+				return catalog.Change{}, err
+			}
+		}
+		if nt.Name != t.Name {
+			ch.Delete = append(ch.Delete, t.Name)
+		}
+		ch.Put = append(ch.Put, nt)
+		final = nt
+		return ch, nil
+	})
+	if eff.skipped {
+		notice(pgerr.Notice("relation %q does not exist, skipping", at.Table))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, n := range eff.notices {
+		notice(n)
+	}
+	for _, ix := range eff.droppedIndexes {
+		if err := e.clearIndex(ctx, ix); err != nil {
+			return err
+		}
+	}
+	if err := e.dropSequenceState(ctx, eff.droppedSeqs); err != nil {
+		return err
+	}
+	if len(eff.validate) > 0 {
+		return e.validateAlter(ctx, cat, final, eff.validate)
+	}
+	return nil
+}
+
+func needsEmpty(at *planner.AlterTable) bool {
+	for _, a := range at.Actions {
+		if a.Kind == parser.AlterAddColumn && a.Volatile {
+			return true
+		}
+	}
+	return false
+}
+
+// applyAlter applies one action to nt (a clone of the table as the
+// change's snapshot s has it).
+func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a planner.AlterAction, version uint64, n int, ch *catalog.Change, eff *alterEffects) error {
+	col := func() (int, error) {
+		i := nt.ColumnIndex(a.Column)
+		if i < 0 || nt.Columns[i].Hidden && a.Kind != parser.AlterRenameColumn {
+			return -1, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, nt.Name)
+		}
+		return i, nil
+	}
+	switch a.Kind {
+	case parser.AlterAddColumn:
+		c := *a.NewColumn
+		if nt.ColumnIndex(c.Name) >= 0 {
+			if a.IfNotExists {
+				eff.notices = append(eff.notices, pgerr.Notice("column %q of relation %q already exists, skipping", c.Name, nt.Name))
+				return nil
+			}
+			return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", c.Name, nt.Name)
+		}
+		if strings.HasPrefix(c.Name, catalog.ReservedPrefix) || strings.HasPrefix(c.Name, "~") {
+			return pgerr.New(pgerr.ReservedName, "column name %q is reserved: names starting with %q or \"~\" belong to zproxy", c.Name, catalog.ReservedPrefix)
+		}
+		if attrInUse(nt, c.Name) {
+			c.Attr = fmt.Sprintf("%s%s@%d", catalog.ReservedPrefix, c.Name, version)
+		}
+		if a.NewSequence != nil {
+			q := *a.NewSequence
+			if s.HasRelation(q.Name) {
+				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", q.Name)
+			}
+			q.ID = catalog.ObjectID(version, n)
+			ch.PutSequences = append(ch.PutSequences, &q)
+		}
+		nt.Columns = append(nt.Columns, c)
+		if c.NotNull && c.Missing == "" {
+			name := c.Name
+			eff.validate = append(eff.validate, validation{column: name, notNull: true, undo: func(t *catalog.Table) {
+				if i := t.ColumnIndex(name); i >= 0 {
+					t.Columns = slices.Delete(t.Columns, i, i+1)
+				}
+			}})
+		}
+	case parser.AlterDropColumn:
+		i := nt.ColumnIndex(a.Column)
+		if i < 0 || nt.Columns[i].Hidden {
+			if a.IfExists {
+				eff.notices = append(eff.notices, pgerr.Notice("column %q of relation %q does not exist, skipping", a.Column, nt.Name))
+				return nil
+			}
+			return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, nt.Name)
+		}
+		return dropColumn(s, nt, i, a.Cascade, ch, eff)
+	case parser.AlterRenameColumn:
+		i, err := col()
+		if err != nil {
+			return err
+		}
+		if nt.ColumnIndex(a.NewName) >= 0 {
+			return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", a.NewName, nt.Name)
+		}
+		if err := noTextDependents(s, nt, "rename column "+a.Column); err != nil {
+			return err
+		}
+		if checkUses(nt, a.Column) != "" {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q: CHECK constraint %q refers to it", a.Column, checkUses(nt, a.Column)).
+				WithHint("Drop the constraint, rename the column, and add the constraint again.")
+		}
+		c := &nt.Columns[i]
+		c.Attr = c.AttrName()
+		c.Name = a.NewName
+		if nt.TTL != nil && nt.TTL.Column == a.Column {
+			nt.TTL.Column = a.NewName
+		}
+		renameOwner(s, nt.Name+"."+a.Column, nt.Name+"."+a.NewName, ch)
+	case parser.AlterRenameTable:
+		if s.HasRelation(a.NewName) {
+			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", a.NewName)
+		}
+		if err := noTextDependents(s, nt, "rename table "+nt.Name); err != nil {
+			return err
+		}
+		for _, c := range nt.Columns {
+			renameOwner(s, nt.Name+"."+c.Name, a.NewName+"."+c.Name, ch)
+		}
+		if err := renameReferences(s, nt, nt.Name, a.NewName, ch); err != nil {
+			return err
+		}
+		nt.Name = a.NewName
+	case parser.AlterSetDefault:
+		i, err := col()
+		if err != nil {
+			return err
+		}
+		nt.Columns[i].Default = a.Default
+		nt.Columns[i].Sequence = a.DefaultSequence
+	case parser.AlterDropDefault:
+		i, err := col()
+		if err != nil {
+			return err
+		}
+		if nt.Columns[i].Identity == "" {
+			nt.Columns[i].Default, nt.Columns[i].Sequence = "", ""
+		}
+	case parser.AlterSetNotNull:
+		i, err := col()
+		if err != nil {
+			return err
+		}
+		if !nt.Columns[i].NotNull {
+			nt.Columns[i].NotNull = true
+			name := a.Column
+			eff.validate = append(eff.validate, validation{column: name, notNull: true, undo: func(t *catalog.Table) {
+				if i := t.ColumnIndex(name); i >= 0 {
+					t.Columns[i].NotNull = false
+				}
+			}})
+		}
+	case parser.AlterDropNotNull:
+		i, err := col()
+		if err != nil {
+			return err
+		}
+		if nt.IsPKColumn(i) {
+			return pgerr.New(pgerr.InvalidTableDefinition, "column %q is in a primary key", a.Column)
+		}
+		if nt.Columns[i].Identity != "" {
+			return pgerr.New(pgerr.InvalidTableDefinition, "column %q of relation %q is an identity column", a.Column, nt.Name)
+		}
+		nt.Columns[i].NotNull = false
+	case parser.AlterColumnType:
+		i, err := col()
+		if err != nil {
+			return err
+		}
+		return alterType(nt, i, a, eff)
+	case parser.AlterSetOptions, parser.AlterResetOptions:
+		return alterOptions(nt, a)
+	}
+	return nil
+}
+
+// attrInUse reports whether a store attribute name is taken by a column
+// or was by a dropped one.
+func attrInUse(t *catalog.Table, name string) bool {
+	for _, c := range t.Columns {
+		if c.AttrName() == name {
+			return true
+		}
+	}
+	return slices.Contains(t.RetiredAttrs, name)
+}
+
+// dropColumn drops column i: indexes on it and CHECK constraints reading
+// it go too (as in PostgreSQL), views reading the table need CASCADE, and
+// a primary-key column cannot go (it is the rows' store key).
+func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch *catalog.Change, eff *alterEffects) error {
+	c := nt.Columns[i]
+	if nt.TTL != nil && nt.TTL.Column == c.Name {
+		return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop column %q: the table's rows expire by it (ttl_column)", c.Name).
+			WithHint("ALTER TABLE %s RESET (ttl) first.", nt.Name)
+	}
+	if nt.IsPKColumn(i) {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot drop column %q: it is part of the primary key of %q, which keys the table's rows in the store", c.Name, nt.Name).
+			WithHint("Create a new table with the key you want and copy the rows.")
+	}
+	visible := 0
+	for _, x := range nt.Columns {
+		if !x.Hidden {
+			visible++
+		}
+	}
+	if visible == 1 {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot drop the only column of table %q", nt.Name)
+	}
+	if views := dependentViews(s, nt.Name); len(views) > 0 {
+		if !cascade {
+			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", c.Name, nt.Name).
+				WithDetail("view %s depends on table %s", views[0], nt.Name).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		ch.DeleteViews = append(ch.DeleteViews, views...)
+		for _, v := range views {
+			eff.notices = append(eff.notices, pgerr.Notice("drop cascades to view %s", v))
+		}
+	}
+	// So do its foreign keys (constraints_ddl.go).
+	fkNotices, err := dropColumnKeys(s, nt, i, cascade, ch)
+	if err != nil {
+		return err
+	}
+	eff.notices = append(eff.notices, fkNotices...)
+	// Indexes on the column go with it.
+	var keep []*catalog.Index
+	for _, ix := range nt.Indexes {
+		uses := slices.Contains(ix.Include, i)
+		for _, k := range ix.Columns {
+			uses = uses || k.Column == i
+		}
+		if uses {
+			eff.droppedIndexes = append(eff.droppedIndexes, ix)
+			continue
+		}
+		keep = append(keep, ix)
+	}
+	nt.Indexes = keep
+	var checks []catalog.Check
+	for _, k := range nt.Checks {
+		if !slices.Contains(exprColumns(k.SQL), c.Name) {
+			checks = append(checks, k)
+		}
+	}
+	nt.Checks = checks
+	// Its owned sequence goes too.
+	for _, q := range s.Sequences() {
+		if q.OwnedBy == nt.Name+"."+c.Name {
+			ch.DeleteSequences = append(ch.DeleteSequences, q.Name)
+			eff.droppedSeqs = append(eff.droppedSeqs, q)
+		}
+	}
+	nt.RetiredAttrs = append(nt.RetiredAttrs, c.AttrName())
+	nt.Columns = slices.Delete(nt.Columns, i, i+1)
+	// Key columns and indexes name columns by ordinal: shift those after i.
+	shift := func(k int) int {
+		if k > i {
+			return k - 1
+		}
+		return k
+	}
+	for j := range nt.PrimaryKey {
+		nt.PrimaryKey[j].Column = shift(nt.PrimaryKey[j].Column)
+	}
+	for _, ix := range nt.Indexes {
+		for j := range ix.Columns {
+			ix.Columns[j].Column = shift(ix.Columns[j].Column)
+		}
+		for j := range ix.Include {
+			ix.Include[j] = shift(ix.Include[j])
+		}
+	}
+	return nil
+}
+
+// exprColumns lists the column names an expression's text refers to.
+func exprColumns(text string) []string {
+	_, node, err := parser.ParseExpression(text)
+	if err != nil {
+		return nil
+	}
+	var f columnFinder
+	node.Accept(&f)
+	return f.names
+}
+
+type columnFinder struct{ names []string }
+
+func (v *columnFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if c, ok := n.(*ast.ColumnNameExpr); ok {
+		v.names = append(v.names, c.Name.Name.L)
+	}
+	return n, false
+}
+
+func (v *columnFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// checkUses names a CHECK constraint of t that reads column, or "".
+func checkUses(t *catalog.Table, column string) string {
+	for _, k := range t.Checks {
+		if slices.Contains(exprColumns(k.SQL), column) {
+			return k.Name
+		}
+	}
+	return ""
+}
+
+// noTextDependents refuses renames under stored views: a view keeps its
+// query's text, which would still name the old table or column.
+func noTextDependents(s *catalog.Snapshot, t *catalog.Table, what string) error {
+	if views := dependentViews(s, t.Name); len(views) > 0 {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot %s: view %s reads table %s and keeps its query as text", what, views[0], t.Name).
+			WithHint("Drop the view, rename, and create the view again.")
+	}
+	return nil
+}
+
+// renameOwner points sequences owned by table.column "from" at "to".
+func renameOwner(s *catalog.Snapshot, from, to string, ch *catalog.Change) {
+	for _, q := range s.Sequences() {
+		if q.OwnedBy == from {
+			c := *q
+			c.OwnedBy = to
+			ch.PutSequences = append(ch.PutSequences, &c)
+		}
+	}
+}
+
+// alterType changes a column's type where no stored value or key changes:
+// the two types store and order values alike. A narrower type is checked
+// against the rows after publishing.
+func alterType(nt *catalog.Table, i int, a planner.AlterAction, eff *alterEffects) error {
+	c := &nt.Columns[i]
+	from, to := c.Type, a.Type
+	if from == to {
+		return nil
+	}
+	refuse := func(why string) error {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot change column %q from %s to %s: %s", c.Name, from, to, why).
+			WithHint("Add a new column of the new type, UPDATE it from the old one, and drop the old one.")
+	}
+	if a.Using != "" {
+		return refuse("a USING expression rewrites every row")
+	}
+	if from.Kind() != to.Kind() || from.Kind() == sqltypes.KindNumeric && to.Width > 0 || to.ID == sqltypes.BPChar || from.ID == sqltypes.BPChar {
+		return refuse("the values would be stored differently, and zproxy does not rewrite tables")
+	}
+	for _, ix := range nt.Indexes {
+		if ix.Kind != catalog.KindZOrder {
+			continue
+		}
+		for _, k := range ix.Columns {
+			if k.Column == i {
+				return refuse(fmt.Sprintf("it is an attribute of Z-order index %q, whose addresses depend on the type", ix.Name))
+			}
+		}
+	}
+	if c.Missing != "" {
+		if _, err := sqltypes.ParseText(to, c.Missing); err != nil {
+			return err
+		}
+	}
+	old := *c
+	c.Type = to
+	t := to
+	eff.validate = append(eff.validate, validation{column: c.Name, typ: &t, undo: func(t *catalog.Table) {
+		if j := t.ColumnIndex(old.Name); j >= 0 {
+			t.Columns[j].Type = old.Type
+		}
+	}})
+	return nil
+}
+
+// alterOptions applies SET (...) / RESET (...) storage options: the TTL
+// may change; shards and mutability decide where and how rows are stored
+// and cannot.
+func alterOptions(nt *catalog.Table, a planner.AlterAction) error {
+	keys := slices.Clone(a.Reset)
+	for k := range a.Options {
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
+		switch k {
+		case "ttl", "ttl_column":
+		case "shards", "mutability":
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot change %q of an existing table: it decides where and how its rows are stored", k)
+		default:
+			return pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", k)
+		}
+	}
+	if a.Kind == parser.AlterResetOptions {
+		if slices.Contains(a.Reset, "ttl") {
+			nt.TTL = nil
+		} else if slices.Contains(a.Reset, "ttl_column") && nt.TTL != nil {
+			return pgerr.New(pgerr.InvalidParameterValue, "\"ttl_column\" cannot be reset while \"ttl\" is set")
+		}
+		return nil
+	}
+	interval, column := a.Options["ttl"], a.Options["ttl_column"]
+	if interval == "" && column == "" {
+		return nil
+	}
+	if nt.TTL != nil {
+		if interval == "" {
+			interval = nt.TTL.Interval
+		}
+		if column == "" {
+			column = nt.TTL.Column
+		}
+	}
+	if interval == "" {
+		return pgerr.New(pgerr.InvalidParameterValue, "\"ttl_column\" needs \"ttl\"")
+	}
+	ttl, err := catalog.NewTTL(nt, interval, column)
+	if err != nil {
+		return err
+	}
+	nt.TTL = ttl
+	return nil
+}
+
+// validateAlter checks the rows against a published change and undoes it
+// if one fails.
+func (e *Executor) validateAlter(ctx context.Context, cat *catalog.Catalog, t *catalog.Table, checks []validation) error {
+	// Writers that planned with the old schema finish first.
+	e.Gate.Lock()
+	e.Gate.Unlock()
+	if !cat.Exclusive() {
+		select {
+		case <-time.After(2 * catalog.SharedStaleness):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	var failed error
+	err := e.forEachRow(ctx, t, func(row []sqltypes.Value) bool {
+		for _, v := range checks {
+			i := t.ColumnIndex(v.column)
+			if i < 0 {
+				continue
+			}
+			switch {
+			case v.notNull && row[i].IsNull():
+				failed = pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", v.column, t.Name)
+			case v.typ != nil && !row[i].IsNull():
+				c, err := sqltypes.Cast(row[i], *v.typ)
+				if err == nil && sqltypes.Compare(c, row[i]) != 0 {
+					err = pgerr.New(pgerr.FeatureNotSupported, "column %q holds %s, which %s would change", v.column, sqltypes.FormatText(row[i]), v.typ)
+				}
+				failed = err
+			}
+			if failed != nil {
+				return false
+			}
+		}
+		return true
+	})
+	if err == nil && failed == nil {
+		return nil
+	}
+	if err == nil {
+		err = failed
+	}
+	_, uerr := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		cur, err := s.Table(t.Name)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		nt := cur.Clone()
+		for _, v := range checks {
+			v.undo(nt)
+		}
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if uerr != nil {
+		return errors.Join(err, uerr)
+	}
+	return err
+}
+
+// forEachRow reads every row of t (consistently), until fn returns false.
+func (e *Executor) forEachRow(ctx context.Context, t *catalog.Table, fn func(row []sqltypes.Value) bool) error {
+	row := make([]sqltypes.Value, len(t.Columns))
+	for sh := 0; sh < t.Shards; sh++ {
+		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(sh), Consistent: true})
+		for it.Next() {
+			if err := t.DecodeRow(it.Item().Attrs, row); err != nil {
+				it.Close()
+				return err
+			}
+			if !fn(row) {
+				it.Close()
+				return nil
+			}
+		}
+		err := it.Err()
+		it.Close()
+		if err != nil {
+			return ClassifyError(err)
+		}
+	}
+	return nil
+}
+
+// tableEmpty reports whether the named table has no rows.
+func (e *Executor) tableEmpty(ctx context.Context, cat *catalog.Catalog, name string) (bool, error) {
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return false, err
+	}
+	t, err := snap.Table(name)
+	if err != nil {
+		return true, nil // the change reports it
+	}
+	empty := true
+	err = e.forEachRow(ctx, t, func([]sqltypes.Value) bool { empty = false; return false })
+	return empty, err
+}
+
+// renameIndex is ALTER INDEX ... RENAME TO.
+func (e *Executor) renameIndex(ctx context.Context, cat *catalog.Catalog, at *planner.AlterTable, notice func(*pgerr.Error)) error {
+	to := at.Actions[0].NewName
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		t, ix := s.FindIndex(at.Table)
+		if ix == nil {
+			if at.IfExists {
+				return catalog.Change{}, errSkip
+			}
+			return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", at.Table)
+		}
+		if s.HasRelation(to) {
+			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", to)
+		}
+		if other, _ := s.FindIndex(to); other != nil {
+			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", to)
+		}
+		nt := t.Clone()
+		nt.Index(at.Table).Name = to
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if errors.Is(err, errSkip) {
+		notice(pgerr.Notice("relation %q does not exist, skipping", at.Table))
+		return nil
+	}
+	return err
+}
+
+// Truncate empties tables: each gets new store IDs for its rows and
+// indexes in one catalog change (every proxy sees all the rows or none),
+// then the old partitions are deleted once writers that planned with the
+// old IDs are done. RESTART IDENTITY resets the tables' owned sequences.
+func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *planner.Truncate) error {
+	var old []*catalog.Table
+	var owned []*catalog.Sequence
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
+		old, owned = nil, nil
+		var ch catalog.Change
+		n := 0
+		next := func() (uint64, error) {
+			if n >= catalog.MaxObjectsPerChange {
+				return 0, pgerr.New(pgerr.ProgramLimitExceeded, "cannot truncate more than %d tables and indexes at once", catalog.MaxObjectsPerChange)
+			}
+			n++
+			return catalog.ObjectID(version, n-1), nil
+		}
+		truncated, err := truncatedWith(s, tr.Tables, tr.Cascade)
+		if err != nil {
+			return ch, err
+		}
+		for _, want := range truncated {
+			t, err := s.Table(want.Name)
+			if err != nil {
+				return ch, err
+			}
+			nt := t.Clone()
+			var err2 error
+			if nt.DataID, err2 = next(); err2 != nil {
+				return ch, err2
+			}
+			for _, ix := range nt.Indexes {
+				if ix.State == catalog.StateBuilding {
+					return ch, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot truncate %q while its index %q is being built", t.Name, ix.Name)
+				}
+				if ix.ID, err2 = next(); err2 != nil {
+					return ch, err2
+				}
+			}
+			old = append(old, t)
+			ch.Put = append(ch.Put, nt)
+			for _, q := range s.Sequences() {
+				if tbl, _, _ := strings.Cut(q.OwnedBy, "."); tr.RestartIdentity && tbl == t.Name {
+					owned = append(owned, q)
+				}
+			}
+		}
+		return ch, nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, q := range owned {
+		if err := e.Setval(ctx, q, q.Start, false); err != nil {
+			return err
+		}
+	}
+	// Writers that planned with the old IDs finish before the old rows go.
+	e.Gate.Lock()
+	e.Gate.Unlock()
+	if !cat.Exclusive() {
+		select {
+		case <-time.After(2 * catalog.SharedStaleness):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	for _, t := range old {
+		for sh := 0; sh < t.Shards; sh++ {
+			if err := e.clearPartition(ctx, t.Partition(sh)); err != nil {
+				return err
+			}
+		}
+		for _, ix := range t.Indexes {
+			if err := e.clearIndex(ctx, ix); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sweepBatch is how many expired rows one atomic delete of the sweeper
+// removes.
+const sweepBatch = 256
+
+// SweepExpired deletes the expired rows of every table with a TTL, with
+// their index entries, in atomic batches conditional on the rows' versions
+// (a row rewritten meanwhile is left for the next sweep). Queries never see
+// expired rows whether or not they are swept (see optimizer/ttl.go); the
+// sweep reclaims their space. On DynamoDB the store's own TTL does this at
+// no write cost, so the engine runs the sweeper on exclusive stores only.
+func (e *Executor) SweepExpired(ctx context.Context, cat *catalog.Catalog, now time.Time) (int, error) {
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return 0, err
+	}
+	ec := e.newExecCtx(ctx, nil, RunOptions{})
+	deleted := 0
+	for _, t := range snap.Tables() {
+		if t.TTL == nil {
+			continue
+		}
+		w := &writeSet{t: t}
+		flush := func() error {
+			if len(w.changes) == 0 {
+				return nil
+			}
+			e.Gate.RLock()
+			err := ec.commit(ctx, w, nil)
+			e.Gate.RUnlock()
+			var ce *conflictError
+			switch {
+			case errors.As(err, &ce):
+				// A row changed since it was read: the next sweep decides.
+			case err != nil:
+				return err
+			default:
+				deleted += len(w.changes)
+			}
+			w = &writeSet{t: t}
+			return nil
+		}
+		for sh := 0; sh < t.Shards; sh++ {
+			it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(sh), Consistent: true})
+			for it.Next() {
+				row := make([]sqltypes.Value, len(t.Columns))
+				item := it.Item()
+				if err := t.DecodeRow(item.Attrs, row); err != nil {
+					it.Close()
+					return deleted, err
+				}
+				if !t.Expired(row, now) {
+					continue
+				}
+				w.add(change{old: row, oldVersion: catalog.RowVersion(item.Attrs)})
+				if len(w.changes) >= sweepBatch {
+					if err := flush(); err != nil {
+						it.Close()
+						return deleted, err
+					}
+				}
+			}
+			err := it.Err()
+			it.Close()
+			if err != nil {
+				return deleted, ClassifyError(err)
+			}
+		}
+		if err := flush(); err != nil {
+			return deleted, err
+		}
+	}
+	return deleted, nil
+}

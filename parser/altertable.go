@@ -1,0 +1,314 @@
+package parser
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// AlterTableStatement is ALTER TABLE (and ALTER INDEX ... RENAME) in
+// PostgreSQL's spelling, parsed by zproxy's front end: TiDB's grammar is
+// MySQL's (MODIFY COLUMN, no SET NOT NULL, no ALTER COLUMN TYPE). The
+// statement has no AST. Statements whose actions include a table
+// constraint (ADD [CONSTRAINT] UNIQUE | FOREIGN KEY | CHECK | PRIMARY KEY,
+// DROP CONSTRAINT, VALIDATE CONSTRAINT) are left to TiDB's grammar.
+type AlterTableStatement struct {
+	// Table is the table (or, for AlterRenameIndex, the index) named.
+	Table    string
+	IfExists bool
+	Actions  []AlterAction
+	// Pos is the byte offset of the name, for errors.
+	Pos int
+}
+
+// AlterKind is the kind of one ALTER TABLE action.
+type AlterKind string
+
+// ALTER TABLE actions.
+const (
+	AlterAddColumn    AlterKind = "add_column"
+	AlterDropColumn   AlterKind = "drop_column"
+	AlterRenameColumn AlterKind = "rename_column"
+	AlterRenameTable  AlterKind = "rename_table"
+	AlterSetDefault   AlterKind = "set_default"
+	AlterDropDefault  AlterKind = "drop_default"
+	AlterSetNotNull   AlterKind = "set_not_null"
+	AlterDropNotNull  AlterKind = "drop_not_null"
+	AlterColumnType   AlterKind = "alter_type"
+	AlterSetOptions   AlterKind = "set_options"
+	AlterResetOptions AlterKind = "reset_options"
+	AlterRenameIndex  AlterKind = "rename_index"
+)
+
+// AlterAction is one action of ALTER TABLE.
+type AlterAction struct {
+	Kind AlterKind
+	// Column is the column acted on; NewName the new name of RENAME.
+	Column  string
+	NewName string
+	// IfExists (DROP COLUMN) and IfNotExists (ADD COLUMN).
+	IfExists, IfNotExists bool
+	// Cascade is DROP COLUMN ... CASCADE.
+	Cascade bool
+	// ColumnDef and Extras describe ADD COLUMN's column as CREATE TABLE
+	// would (Extras may be nil).
+	ColumnDef *ast.ColumnDef
+	Extras    *ColumnExtras
+	// Default is SET DEFAULT's expression text.
+	Default string
+	// Type and Using are ALTER COLUMN TYPE's new type and USING text.
+	Type  sqltypes.Type
+	Using string
+	// Options are SET (key = value, ...); Reset the keys of RESET (...).
+	Options map[string]string
+	Reset   []string
+	// Pos is the byte offset of the action, for errors.
+	Pos int
+}
+
+// alterTableStmt parses ALTER TABLE and ALTER INDEX ... RENAME; nil when
+// the statement is not one it handles.
+func (r *rewriter) alterTableStmt() (*AlterTableStatement, error) {
+	if !r.peek(0, "alter") {
+		return nil, nil
+	}
+	if r.peek(1, "index") {
+		return r.alterIndex()
+	}
+	if !r.peek(1, "table") {
+		return nil, nil
+	}
+	for k := 2; k < len(r.toks); k++ {
+		if r.peek(k, "constraint") || r.peek(k, "primary") || r.peek(k, "unique") || r.peek(k, "foreign") ||
+			r.peek(k, "check") || r.peek(k, "references") {
+			return nil, nil // constraints: TiDB's grammar (see AlterTableStatement)
+		}
+	}
+	k := 2
+	st := &AlterTableStatement{}
+	if r.peek(k, "if") && r.peek(k+1, "exists") {
+		st.IfExists, k = true, k+2
+	}
+	if r.peek(k, "only") {
+		k++
+	}
+	st.Pos = r.pos(k)
+	name, k, err := r.relationName(k)
+	if err != nil {
+		return nil, err
+	}
+	st.Table = name
+	if r.peek(k, "*") {
+		k++
+	}
+	for {
+		a, next, err := r.alterAction(k)
+		if err != nil {
+			return nil, err
+		}
+		if (a.Kind == AlterRenameColumn || a.Kind == AlterRenameTable) && (len(st.Actions) > 0 || next < len(r.toks)) {
+			return nil, r.syntaxErrorAt(min(next, len(r.toks)-1))
+		}
+		st.Actions = append(st.Actions, a)
+		k = next
+		if k >= len(r.toks) {
+			return st, nil
+		}
+		if !r.peek(k, ",") {
+			return nil, r.syntaxErrorAt(k)
+		}
+		k++
+	}
+}
+
+// alterIndex parses ALTER INDEX [IF EXISTS] name RENAME TO new.
+func (r *rewriter) alterIndex() (*AlterTableStatement, error) {
+	k := 2
+	st := &AlterTableStatement{}
+	if r.peek(k, "if") && r.peek(k+1, "exists") {
+		st.IfExists, k = true, k+2
+	}
+	st.Pos = r.pos(k)
+	name, k, err := r.relationName(k)
+	if err != nil {
+		return nil, err
+	}
+	if !r.peek(k, "rename") || !r.peek(k+1, "to") {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER INDEX supports only RENAME TO").WithPosition(r.pos(min(k, len(r.toks)-1)))
+	}
+	to, next, err := r.relationName(k + 2)
+	if err != nil {
+		return nil, err
+	}
+	if next < len(r.toks) {
+		return nil, r.syntaxErrorAt(next)
+	}
+	st.Table = name
+	st.Actions = []AlterAction{{Kind: AlterRenameIndex, NewName: to, Pos: r.pos(k)}}
+	return st, nil
+}
+
+// ident reads an identifier at k.
+func (r *rewriter) ident(k int) (string, int, error) {
+	if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+		return "", k, r.syntaxErrorAt(k)
+	}
+	return r.toks[k].val, k + 1, nil
+}
+
+// actionEnd is where the action starting at k ends: the next comma at
+// parenthesis depth 0, or the end of the statement.
+func (r *rewriter) actionEnd(k int) int {
+	depth := 0
+	for ; k < len(r.toks); k++ {
+		switch {
+		case r.toks[k].is("(") || r.toks[k].is("["):
+			depth++
+		case r.toks[k].is(")") || r.toks[k].is("]"):
+			depth--
+		case depth == 0 && r.toks[k].is(","):
+			return k
+		}
+	}
+	return k
+}
+
+func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
+	a := AlterAction{Pos: r.pos(min(k, len(r.toks)-1))}
+	var err error
+	switch {
+	case r.peek(k, "add"):
+		k++
+		if r.peek(k, "column") {
+			k++
+		}
+		if r.peek(k, "if") && r.peek(k+1, "not") && r.peek(k+2, "exists") {
+			a.IfNotExists, k = true, k+3
+		}
+		end := r.actionEnd(k)
+		if end == k {
+			return a, k, r.syntaxErrorAt(k)
+		}
+		stmts, perr := Parse("CREATE TABLE zp_alter (" + r.sql[r.toks[k].start:r.toks[end-1].end] + ")")
+		if perr != nil {
+			return a, k, pgerr.New(pgerr.SyntaxError, "%s", pgerr.Classify(perr).Message).WithPosition(r.pos(k))
+		}
+		ct, ok := stmts[0].AST.(*ast.CreateTableStmt)
+		if !ok || len(ct.Cols) != 1 || len(ct.Constraints) > 0 {
+			return a, k, r.syntaxErrorAt(k)
+		}
+		a.Kind, a.ColumnDef, a.Column = AlterAddColumn, ct.Cols[0], ct.Cols[0].Name.Name.O
+		a.Extras = stmts[0].Columns[a.Column]
+		return a, end, nil
+	case r.peek(k, "drop"):
+		k++
+		if r.peek(k, "column") {
+			k++
+		}
+		if r.peek(k, "if") && r.peek(k+1, "exists") {
+			a.IfExists, k = true, k+2
+		}
+		a.Kind = AlterDropColumn
+		if a.Column, k, err = r.ident(k); err != nil {
+			return a, k, err
+		}
+		switch {
+		case r.peek(k, "cascade"):
+			a.Cascade, k = true, k+1
+		case r.peek(k, "restrict"):
+			k++
+		}
+		return a, k, nil
+	case r.peek(k, "rename"):
+		k++
+		if r.peek(k, "to") {
+			a.Kind = AlterRenameTable
+			a.NewName, k, err = r.relationName(k + 1)
+			return a, k, err
+		}
+		if r.peek(k, "column") {
+			k++
+		}
+		a.Kind = AlterRenameColumn
+		if a.Column, k, err = r.ident(k); err != nil {
+			return a, k, err
+		}
+		if !r.peek(k, "to") {
+			return a, k, r.syntaxErrorAt(k)
+		}
+		a.NewName, k, err = r.ident(k + 1)
+		return a, k, err
+	case r.peek(k, "alter"):
+		k++
+		if r.peek(k, "column") {
+			k++
+		}
+		if a.Column, k, err = r.ident(k); err != nil {
+			return a, k, err
+		}
+		switch {
+		case r.peek(k, "set") && r.peek(k+1, "default"):
+			end := r.actionEnd(k + 2)
+			if end == k+2 {
+				return a, k, r.syntaxErrorAt(k + 2)
+			}
+			a.Kind, a.Default = AlterSetDefault, r.sql[r.toks[k+2].start:r.toks[end-1].end]
+			return a, end, nil
+		case r.peek(k, "drop") && r.peek(k+1, "default"):
+			a.Kind = AlterDropDefault
+			return a, k + 2, nil
+		case r.peek(k, "set") && r.peek(k+1, "not") && r.peek(k+2, "null"):
+			a.Kind = AlterSetNotNull
+			return a, k + 3, nil
+		case r.peek(k, "drop") && r.peek(k+1, "not") && r.peek(k+2, "null"):
+			a.Kind = AlterDropNotNull
+			return a, k + 3, nil
+		case r.peek(k, "type") || r.peek(k, "set") && r.peek(k+1, "data") && r.peek(k+2, "type"):
+			if r.peek(k, "set") {
+				k += 2
+			}
+			typ, next, terr := r.parseType(k + 1)
+			if terr != nil {
+				return a, k, terr
+			}
+			a.Kind, a.Type, k = AlterColumnType, typ, next
+			if r.peek(k, "collate") {
+				return a, k, pgerr.New(pgerr.FeatureNotSupported, "COLLATE is not supported").WithPosition(r.pos(k))
+			}
+			if r.peek(k, "using") {
+				end := r.actionEnd(k + 1)
+				if end == k+1 {
+					return a, k, r.syntaxErrorAt(k + 1)
+				}
+				a.Using, k = r.sql[r.toks[k+1].start:r.toks[end-1].end], end
+			}
+			return a, k, nil
+		}
+		return a, k, pgerr.New(pgerr.FeatureNotSupported, "this ALTER COLUMN form is not supported").WithPosition(r.pos(min(k, len(r.toks)-1)))
+	case r.peek(k, "set") && r.peek(k+1, "("):
+		save := r.st.With
+		r.st.With = nil
+		end, werr := r.withOptions(k)
+		a.Kind, a.Options = AlterSetOptions, r.st.With
+		r.st.With = save
+		return a, end, werr
+	case r.peek(k, "reset") && r.peek(k+1, "("):
+		close := r.matching(k + 1)
+		if close < 0 {
+			return a, k, r.syntaxErrorAt(len(r.toks))
+		}
+		a.Kind = AlterResetOptions
+		for j := k + 2; j < close; j++ {
+			if r.toks[j].is(",") {
+				continue
+			}
+			if r.toks[j].kind != tkIdent && r.toks[j].kind != tkQIdent {
+				return a, j, r.syntaxErrorAt(j)
+			}
+			a.Reset = append(a.Reset, r.toks[j].val)
+		}
+		return a, close + 1, nil
+	}
+	return a, k, pgerr.New(pgerr.FeatureNotSupported, "this ALTER TABLE form is not supported").WithPosition(r.pos(min(k, len(r.toks)-1)))
+}

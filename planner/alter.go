@@ -1,0 +1,179 @@
+package planner
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// AlterTable is ALTER TABLE (or ALTER INDEX ... RENAME): the executor
+// applies the actions, all or none, to the table as it is when the change
+// commits (executor.AlterTable).
+type AlterTable struct {
+	Table    string
+	IfExists bool
+	Actions  []AlterAction
+}
+
+// Kind implements Statement.
+func (*AlterTable) Kind() string { return "alter_table" }
+
+// AlterAction is one bound action.
+type AlterAction struct {
+	parser.AlterAction
+	// NewColumn is ADD COLUMN's column (its Missing set when a constant
+	// default fills the existing rows); NewSequence its SERIAL or identity
+	// sequence.
+	NewColumn   *catalog.Column
+	NewSequence *catalog.Sequence
+	// Volatile is ADD COLUMN's default when it must be evaluated for each
+	// existing row (nextval(), random()): only an empty table can take it.
+	Volatile bool
+	// DefaultSequence is the sequence SET DEFAULT's expression draws from.
+	DefaultSequence string
+}
+
+func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (Statement, error) {
+	st := stmt.Alter
+	at := &AlterTable{Table: st.Table, IfExists: st.IfExists}
+	if len(st.Actions) == 1 && st.Actions[0].Kind == parser.AlterRenameIndex {
+		at.Actions = []AlterAction{{AlterAction: st.Actions[0]}}
+		return at, nil
+	}
+	t, err := snap.Table(st.Table)
+	if err != nil {
+		if st.IfExists {
+			return at, nil // the executor reports the NOTICE
+		}
+		if _, isView := snap.StoredView(st.Table); isView {
+			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", st.Table).WithHint("Use ALTER VIEW to change a view.")
+		}
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", st.Table).WithPosition(st.Pos)
+	}
+	b := &Binder{snap: snap, stmt: stmt}
+	for _, a := range st.Actions {
+		ba := AlterAction{AlterAction: a}
+		switch a.Kind {
+		case parser.AlterAddColumn:
+			if err := b.bindAddColumn(t, &ba); err != nil {
+				return nil, err
+			}
+		case parser.AlterSetDefault:
+			i := t.ColumnIndex(a.Column)
+			if i < 0 {
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, t.Name)
+			}
+			if t.Columns[i].Identity != "" {
+				return nil, pgerr.New(pgerr.SyntaxError, "column %q of relation %q is an identity column", a.Column, t.Name).
+					WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
+			}
+			e, err := b.bindDefault(t.Columns[i], a.Default)
+			if err != nil {
+				return nil, err
+			}
+			ba.DefaultSequence = nextvalTarget(e)
+		}
+		at.Actions = append(at.Actions, ba)
+	}
+	return at, nil
+}
+
+// bindAddColumn builds ADD COLUMN's column as CREATE TABLE would, and
+// decides how existing rows get its default.
+func (b *Binder) bindAddColumn(t *catalog.Table, a *AlterAction) error {
+	cd := a.ColumnDef
+	name := cd.Name.Name.O
+	typ, err := parser.ColumnType(cd.Tp)
+	if err != nil {
+		return err
+	}
+	col := catalog.Column{Name: name, Type: typ}
+	for _, opt := range cd.Options {
+		switch opt.Tp {
+		case ast.ColumnOptionNotNull:
+			col.NotNull = true
+		case ast.ColumnOptionNull:
+		default:
+			return unsupported("this column constraint is not supported in ADD COLUMN")
+		}
+	}
+	// The column's generators, as CREATE TABLE makes them.
+	one := &catalog.Table{Name: t.Name, Columns: []catalog.Column{col}}
+	sub := &Binder{snap: b.snap, stmt: &parser.Statement{Columns: map[string]*parser.ColumnExtras{}}}
+	if a.Extras != nil {
+		sub.stmt.Columns[name] = a.Extras
+	}
+	seqs, err := sub.columnGenerators(one)
+	if err != nil {
+		return err
+	}
+	col = one.Columns[0]
+	if len(seqs) > 0 {
+		a.NewSequence = seqs[0]
+		a.Volatile = true
+	} else if col.Default != "" {
+		e, err := b.bindDefault(col, col.Default)
+		if err != nil {
+			return err
+		}
+		if hasVolatile(e) {
+			a.Volatile = true
+		} else {
+			// A constant (or stable: now()) default is evaluated once, now,
+			// for the rows already there.
+			v, err := e.Eval(&EvalContext{}, nil)
+			if err != nil {
+				return err
+			}
+			if !v.IsNull() {
+				col.Missing = string(sqltypes.AppendTextAs(nil, col.Type, v))
+			}
+		}
+	}
+	a.NewColumn = &col
+	return nil
+}
+
+// hasVolatile reports whether e calls a volatile function.
+func hasVolatile(e Expr) bool {
+	found := false
+	Walk(e, func(x Expr) {
+		if f, ok := x.(*Func); ok && f.volatile {
+			found = true
+		}
+	})
+	return found
+}
+
+// Truncate empties tables.
+type Truncate struct {
+	Tables []*catalog.Table
+	// RestartIdentity resets the sequences their columns own.
+	RestartIdentity bool
+	Cascade         bool
+}
+
+// Kind implements Statement.
+func (*Truncate) Kind() string { return "truncate" }
+
+func bindTruncate(snap *catalog.Snapshot, st *parser.TruncateStatement) (Statement, error) {
+	tr := &Truncate{RestartIdentity: st.RestartIdentity, Cascade: st.Cascade}
+	seen := map[string]bool{}
+	for _, name := range st.Tables {
+		t, err := snap.Table(name)
+		if err != nil {
+			if _, isView := snap.StoredView(name); isView {
+				return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", name)
+			}
+			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name).WithPosition(st.Pos)
+		}
+		if !seen[name] {
+			seen[name] = true
+			tr.Tables = append(tr.Tables, t)
+		}
+	}
+	return tr, nil
+}

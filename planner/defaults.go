@@ -1,0 +1,248 @@
+package planner
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// Column defaults.
+//
+// A column's DEFAULT is kept in the catalog as the text the user wrote
+// (SERIAL columns get PostgreSQL's own nextval('t_c_seq'::regclass)) and
+// bound again by each statement that needs it, so now() is the statement's
+// time and nextval() runs for every row. An identity column has no
+// DEFAULT text: its values come from its sequence (Column.Sequence).
+
+// serialDefault matches the default of a SERIAL column, which statements
+// bind straight to a nextval call.
+var serialDefault = regexp.MustCompile(`^nextval\('((?:[^']|'')+)'(?:::regclass)?\)$`)
+
+// defaultExpr is the value column i of t takes when a statement gives it
+// none (or DEFAULT): its DEFAULT, its identity's next value, the hidden row
+// id, or NULL.
+func (b *Binder) defaultExpr(t *catalog.Table, i int) (Expr, error) {
+	c := t.Columns[i]
+	switch {
+	case c.Hidden && len(t.PrimaryKey) == 1 && t.PrimaryKey[0].Column == i:
+		return &Func{Name: "unique_rowid", Typ: sqltypes.TypeInt8, volatile: true, fn: newRowID}, nil
+	case c.Identity != "":
+		return b.nextvalOf(c, c.Sequence)
+	case c.Default != "":
+		return b.bindDefault(c, c.Default)
+	}
+	return &Const{V: sqltypes.Null, Typ: c.Type}, nil
+}
+
+// nextvalOf is nextval(seq) cast to column c's type.
+func (b *Binder) nextvalOf(c catalog.Column, seq string) (Expr, error) {
+	e, err := b.bindFunc("nextval", []Expr{&Const{V: sqltypes.NewText(seq), Typ: sqltypes.TypeText}})
+	if err != nil {
+		return nil, err
+	}
+	return b.coerceTo(e, c.Type, true)
+}
+
+// bindDefault binds a DEFAULT expression's text for column c, with
+// PostgreSQL's rules: no column references, subqueries, aggregates or
+// window functions, and a type that assigns to the column's.
+func (b *Binder) bindDefault(c catalog.Column, text string) (Expr, error) {
+	if m := serialDefault.FindStringSubmatch(strings.TrimSpace(text)); m != nil {
+		return b.nextvalOf(c, strings.ReplaceAll(m[1], "''", "'"))
+	}
+	stmt, node, err := parser.ParseExpression(text)
+	if err != nil {
+		return nil, err
+	}
+	var bad defaultChecker
+	node.Accept(&bad)
+	if bad.err != nil {
+		return nil, bad.err
+	}
+	sub := &Binder{snap: b.snap, stmt: stmt}
+	e, err := sub.bindExpr(env{}.newScope(), node)
+	if err != nil {
+		return nil, err
+	}
+	if e.Type().ID != sqltypes.Unknown && !castAllowedAssignment(e.Type(), c.Type) {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but default expression is of type %s", c.Name, c.Type, e.Type()).
+			WithHint("You will need to rewrite or cast the expression.")
+	}
+	return sub.coerceTo(e, c.Type, true)
+}
+
+// defaultChecker finds what a DEFAULT expression may not contain.
+type defaultChecker struct{ err error }
+
+func (v *defaultChecker) Enter(n ast.Node) (ast.Node, bool) {
+	if v.err != nil {
+		return n, true
+	}
+	switch x := n.(type) {
+	case *ast.ColumnNameExpr:
+		v.err = pgerr.New(pgerr.FeatureNotSupported, "cannot use column reference in DEFAULT expression")
+	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr:
+		v.err = pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in DEFAULT expression")
+	case *ast.AggregateFuncExpr:
+		v.err = pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in DEFAULT expressions")
+	case *ast.WindowFuncExpr:
+		v.err = pgerr.New(pgerr.WindowingError, "window functions are not allowed in DEFAULT expressions")
+	case *ast.FuncCallExpr:
+		if IsAggregateName(x.FnName.L) {
+			v.err = pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in DEFAULT expressions")
+		}
+	}
+	return n, v.err != nil
+}
+
+func (v *defaultChecker) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// columnGenerators completes CREATE TABLE's columns from what the parser
+// lifted out of their definitions: DEFAULT expressions (checked now, as
+// PostgreSQL does), SERIAL (an owned sequence and its nextval default) and
+// identity columns (an owned sequence). It returns the sequences to create
+// with the table.
+func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error) {
+	var seqs []*catalog.Sequence
+	taken := map[string]bool{}
+	seqName := func(col string) string {
+		base := truncateIdent(t.Name+"_"+col, 59) + "_seq"
+		name := base
+		for i := 1; b.snap.HasRelation(name) || taken[name] || name == t.Name; i++ {
+			suffix := fmt.Sprint(i)
+			name = truncateIdent(t.Name+"_"+col, 59-len(suffix)) + "_seq" + suffix
+		}
+		taken[name] = true
+		return name
+	}
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		ext := b.stmt.Columns[c.Name]
+		if ext == nil {
+			continue
+		}
+		if ext.Identity != nil && (ext.Default != "" || ext.Serial != "") {
+			what := "default"
+			if ext.Serial != "" {
+				what = "serial"
+			}
+			return nil, pgerr.New(pgerr.SyntaxError, "both %s and identity specified for column %q of table %q", what, c.Name, t.Name)
+		}
+		if ext.Serial != "" && ext.Default != "" {
+			return nil, pgerr.New(pgerr.SyntaxError, "multiple default values specified for column %q of table %q", c.Name, t.Name)
+		}
+		// owned creates the sequence a SERIAL or identity column draws from.
+		owned := func(opts parser.SequenceOptions) error {
+			seq, err := NewSequence(seqName(c.Name), opts)
+			if err != nil {
+				return err
+			}
+			seq.OwnedBy = t.Name + "." + c.Name
+			seqs = append(seqs, seq)
+			c.NotNull, c.Sequence = true, seq.Name
+			return nil
+		}
+		switch {
+		case ext.Serial != "":
+			if err := owned(parser.SequenceOptions{Type: ext.Serial}); err != nil {
+				return nil, err
+			}
+			c.Default = "nextval(" + quoteText(quoteIdentIfNeeded(c.Sequence)) + "::regclass)"
+		case ext.Identity != nil:
+			typeName := map[sqltypes.TypeID]string{sqltypes.Int2: "smallint", sqltypes.Int4: "integer", sqltypes.Int8: "bigint"}[c.Type.ID]
+			if typeName == "" {
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+			}
+			opts, err := parser.ParseSequenceOptions(ext.Identity.Options)
+			if err != nil {
+				return nil, err
+			}
+			if opts.Type == "" {
+				opts.Type = typeName
+			}
+			if err := owned(opts); err != nil {
+				return nil, err
+			}
+			c.Identity = "by default"
+			if ext.Identity.Always {
+				c.Identity = "always"
+			}
+		case ext.Default != "":
+			e, err := b.bindDefault(*c, ext.Default)
+			if err != nil {
+				return nil, err
+			}
+			c.Default = ext.Default
+			if seq := nextvalTarget(e); seq != "" {
+				c.Sequence = seq
+			}
+		}
+	}
+	return seqs, nil
+}
+
+// nextvalTarget returns the sequence a bound default draws from when it
+// calls nextval with a constant name.
+func nextvalTarget(e Expr) string {
+	found := ""
+	Walk(e, func(x Expr) {
+		if f, ok := x.(*Func); ok && f.Name == "nextval" && len(f.Args) == 1 {
+			if c, ok := f.Args[0].(*Const); ok && c.V.K == sqltypes.KindText {
+				if name, err := relationNameText(c.V.S); err == nil {
+					found = name
+				}
+			}
+		}
+	})
+	return found
+}
+
+// relationNameText folds an unqualified or public-qualified relation name
+// written as text, as a regclass input does.
+func relationNameText(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "public.")
+	if strings.HasPrefix(s, `"`) && strings.HasSuffix(s, `"`) && len(s) >= 2 {
+		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`), nil
+	}
+	if strings.ContainsAny(s, `."`) {
+		return "", pgerr.New(pgerr.InvalidNameSyntax, "invalid name syntax")
+	}
+	return strings.ToLower(s), nil
+}
+
+// truncateIdent shortens an identifier to n bytes without splitting a
+// UTF-8 character (PostgreSQL's NAMEDATALEN rule for generated names).
+func truncateIdent(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+func quoteText(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// quoteIdentIfNeeded double-quotes a name that would not read back as
+// itself unquoted.
+func quoteIdentIfNeeded(s string) string {
+	plain := s != ""
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && (r >= '0' && r <= '9' || r == '$')) {
+			plain = false
+		}
+	}
+	if plain {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}

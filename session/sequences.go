@@ -1,0 +1,165 @@
+package session
+
+import (
+	"context"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// seqState is what a session remembers of sequences: the value nextval
+// last returned for each (currval) and which sequence it called last
+// (lastval). DISCARD SEQUENCES forgets it.
+type seqState struct {
+	currval map[uint64]int64
+	last    uint64 // sequence ID; 0 before the first nextval
+}
+
+// discardSequences forgets currval and lastval (DISCARD SEQUENCES / ALL).
+func (s *Session) discardSequences() { s.seqs = seqState{} }
+
+// sessionSequences implements builtins.Sequences for one statement.
+type sessionSequences struct {
+	s   *Session
+	ctx context.Context
+}
+
+var _ builtins.Sequences = (*sessionSequences)(nil)
+
+// lookup finds a sequence by the text PostgreSQL would read as a regclass:
+// an optionally schema-qualified name, folded to lower case unless
+// double-quoted.
+func (q *sessionSequences) lookup(text string) (*catalog.Sequence, error) {
+	snap, err := q.s.engine.catalog.Snapshot(q.ctx)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	name, err := relationNameOf(text)
+	if err != nil {
+		return nil, err
+	}
+	seq, ok := snap.Sequence(name)
+	if !ok {
+		if snap.HasRelation(name) {
+			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)
+		}
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	}
+	return seq, nil
+}
+
+// relationNameOf parses a relation name as text ('s', 'public.s', '"S"').
+func relationNameOf(text string) (string, error) {
+	var parts []string
+	rest := strings.TrimSpace(text)
+	for {
+		var part string
+		if strings.HasPrefix(rest, `"`) {
+			end := 1
+			var b strings.Builder
+			for ; end < len(rest); end++ {
+				if rest[end] == '"' {
+					if end+1 < len(rest) && rest[end+1] == '"' {
+						b.WriteByte('"')
+						end++
+						continue
+					}
+					break
+				}
+				b.WriteByte(rest[end])
+			}
+			if end >= len(rest) {
+				return "", pgerr.New(pgerr.InvalidNameSyntax, "invalid name syntax")
+			}
+			part, rest = b.String(), rest[end+1:]
+		} else {
+			i := strings.IndexByte(rest, '.')
+			if i < 0 {
+				i = len(rest)
+			}
+			part, rest = strings.ToLower(strings.TrimSpace(rest[:i])), rest[i:]
+			if part == "" {
+				return "", pgerr.New(pgerr.InvalidNameSyntax, "invalid name syntax")
+			}
+		}
+		parts = append(parts, part)
+		if rest == "" {
+			break
+		}
+		if rest[0] != '.' {
+			return "", pgerr.New(pgerr.InvalidNameSyntax, "invalid name syntax")
+		}
+		rest = rest[1:]
+	}
+	switch {
+	case len(parts) == 1:
+		return parts[0], nil
+	case len(parts) == 2 && parts[0] == "public":
+		return parts[1], nil
+	case len(parts) == 2:
+		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
+	}
+	return "", pgerr.New(pgerr.InvalidNameSyntax, "improper relation name (too many dotted names): %s", text)
+}
+
+func (q *sessionSequences) Nextval(name string) (int64, error) {
+	seq, err := q.lookup(name)
+	if err != nil {
+		return 0, err
+	}
+	if q.s.readOnly() {
+		return 0, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute nextval() in a read-only transaction")
+	}
+	v, err := q.s.engine.exec.Nextval(q.ctx, seq)
+	if err != nil {
+		return 0, err
+	}
+	q.remember(seq.ID, v)
+	q.s.seqs.last = seq.ID
+	return v, nil
+}
+
+func (q *sessionSequences) remember(id uint64, v int64) {
+	if q.s.seqs.currval == nil {
+		q.s.seqs.currval = map[uint64]int64{}
+	}
+	q.s.seqs.currval[id] = v
+}
+
+func (q *sessionSequences) Currval(name string) (int64, error) {
+	seq, err := q.lookup(name)
+	if err != nil {
+		return 0, err
+	}
+	v, ok := q.s.seqs.currval[seq.ID]
+	if !ok {
+		return 0, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "currval of sequence %q is not yet defined in this session", seq.Name)
+	}
+	return v, nil
+}
+
+func (q *sessionSequences) Setval(name string, value int64, isCalled bool) (int64, error) {
+	seq, err := q.lookup(name)
+	if err != nil {
+		return 0, err
+	}
+	if q.s.readOnly() {
+		return 0, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute setval() in a read-only transaction")
+	}
+	if err := q.s.engine.exec.Setval(q.ctx, seq, value, isCalled); err != nil {
+		return 0, err
+	}
+	if isCalled {
+		q.remember(seq.ID, value)
+	}
+	return value, nil
+}
+
+func (q *sessionSequences) Lastval() (int64, error) {
+	if q.s.seqs.last == 0 {
+		return 0, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
+	}
+	return q.s.seqs.currval[q.s.seqs.last], nil
+}

@@ -1,0 +1,228 @@
+package session_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/kv"
+	zdynamo "github.com/zproxy/zproxy/kv/dynamodb"
+	"github.com/zproxy/zproxy/session"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// sharedDynamo opens n stores over one new DynamoDB Local table: n proxies
+// sharing it. The test is skipped without DynamoDB Local.
+func sharedDynamo(t *testing.T, n int) []kv.Store {
+	t.Helper()
+	ep := os.Getenv("DYNAMODB_ENDPOINT")
+	if ep == "" {
+		t.Skip("needs DynamoDB Local (DYNAMODB_ENDPOINT)")
+	}
+	table := strings.NewReplacer("/", "_").Replace(fmt.Sprintf("%s_%d", t.Name(), os.Getpid()))
+	var out []kv.Store
+	for i := 0; i < n; i++ {
+		s, err := zdynamo.Open(context.Background(), zdynamo.Options{Table: table, Endpoint: ep, Region: "us-east-1",
+			Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		out = append(out, s)
+	}
+	return out
+}
+
+func openSession(t *testing.T, eng *session.Engine) wire.Session {
+	t.Helper()
+	s, err := eng.NewSession(context.Background(), wire.SessionParams{User: "test", Notice: func(*pgerr.Error) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func newEngine(t *testing.T, store kv.Store) *session.Engine {
+	t.Helper()
+	eng, err := session.New(context.Background(), session.Config{Store: store, AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
+// transfers runs workers that move money between accounts in transaction
+// blocks, retrying on 40001, while an auditor sums the balances inside
+// read-only blocks; the total never changes.
+func transfers(t *testing.T, engines []*session.Engine, accounts, workers, perWorker int) {
+	ctx := context.Background()
+	setup := openSession(t, engines[0])
+	mustExec(t, setup, `CREATE TABLE accounts (id INT PRIMARY KEY, balance BIGINT NOT NULL) WITH (shards = 4)`)
+	mustExec(t, setup, `CREATE INDEX accounts_by_balance ON accounts (balance)`)
+	for i := 0; i < accounts; i++ {
+		mustExec(t, setup, fmt.Sprintf(`INSERT INTO accounts VALUES (%d, 1000)`, i))
+	}
+	want := strconv.Itoa(accounts * 1000)
+	// The other proxies must have caught up with the schema.
+	for _, eng := range engines[1:] {
+		s := openSession(t, eng)
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			if _, err := runSQL(ctx, s, `SELECT 1 FROM accounts WHERE id = 0`); err == nil {
+				break
+			} else if time.Now().After(deadline) {
+				t.Fatalf("a proxy never saw the table: %v", err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, workers+1)
+	done := make(chan struct{})
+	var retries, committed int64
+	var mu sync.Mutex
+	for w := 0; w < workers; w++ {
+		sess := openSession(t, engines[w%len(engines)])
+		rng := rand.New(rand.NewSource(int64(w)))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < perWorker; i++ {
+				from, to := rng.Intn(accounts), rng.Intn(accounts)
+				if from == to {
+					continue
+				}
+				amount := rng.Intn(50) + 1
+				for attempt := 0; ; attempt++ {
+					err := transfer(ctx, sess, from, to, amount)
+					if err == nil {
+						mu.Lock()
+						committed++
+						mu.Unlock()
+						break
+					}
+					runSQL(ctx, sess, `ROLLBACK`)
+					if pgerr.CodeOf(err) != pgerr.SerializationFailure || attempt > 200 {
+						errs <- fmt.Errorf("transfer %d→%d: %v (%s)", from, to, err, pgerr.CodeOf(err))
+						return
+					}
+					mu.Lock()
+					retries++
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	// The auditor: every snapshot adds up.
+	audit := openSession(t, engines[len(engines)-1])
+	stop := make(chan struct{})
+	audits := 0
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			mustExec(t, audit, `BEGIN READ ONLY`)
+			rows, err := runSQL(ctx, audit, `SELECT sum(balance) FROM accounts`)
+			runSQL(ctx, audit, `COMMIT`)
+			switch {
+			case pgerr.CodeOf(err) == pgerr.SerializationFailure:
+				// DynamoDB: the snapshot could no longer be served.
+			case err != nil:
+				errs <- fmt.Errorf("audit: %v", err)
+				return
+			case len(rows) != 1 || rows[0] != want:
+				errs <- fmt.Errorf("audit saw a total of %v, want %s", rows, want)
+				return
+			default:
+				audits++
+			}
+		}
+	}()
+	wg.Wait()
+	close(stop)
+	<-done
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if got := mustExec(t, setup, `SELECT sum(balance) FROM accounts`); len(got) != 1 || got[0] != want {
+		t.Fatalf("total = %v, want %s", got, want)
+	}
+	checkConsistent(t, setup, "accounts")
+	t.Logf("%d transfers committed, %d retried after 40001, %d consistent audits", committed, retries, audits)
+}
+
+// transfer moves amount in one transaction block, reading both balances
+// first (so a concurrent change of either conflicts).
+func transfer(ctx context.Context, sess wire.Session, from, to, amount int) error {
+	_, err := runSQL(ctx, sess, fmt.Sprintf(`BEGIN;
+SELECT balance FROM accounts WHERE id IN (%d, %d) FOR UPDATE;
+UPDATE accounts SET balance = balance - %d WHERE id = %d;
+UPDATE accounts SET balance = balance + %d WHERE id = %d;
+COMMIT`, from, to, amount, from, amount, to))
+	return err
+}
+
+func TestTransfersKeepTheTotal(t *testing.T) {
+	transfers(t, []*session.Engine{newEngine(t, memStore(t))}, 10, 8, 100)
+}
+
+func TestTransfersKeepTheTotalAcrossProxies(t *testing.T) {
+	stores := sharedDynamo(t, 2)
+	transfers(t, []*session.Engine{newEngine(t, stores[0]), newEngine(t, stores[1])}, 10, 4, 25)
+}
+
+// Sequence values are unique however many sessions and proxies draw them.
+func TestSequenceValuesAreUnique(t *testing.T) {
+	check := func(t *testing.T, engines []*session.Engine) {
+		ctx := context.Background()
+		mustExec(t, openSession(t, engines[0]), `CREATE SEQUENCE ids`)
+		time.Sleep(250 * time.Millisecond) // other proxies' schema caches
+		var mu sync.Mutex
+		seen := map[string]bool{}
+		var wg sync.WaitGroup
+		for w := 0; w < 6; w++ {
+			sess := openSession(t, engines[w%len(engines)])
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; i < 300; i++ {
+					rows, err := runSQL(ctx, sess, `SELECT nextval('ids')`)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					mu.Lock()
+					if seen[rows[0]] {
+						t.Errorf("value %s handed out twice", rows[0])
+					}
+					seen[rows[0]] = true
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if len(seen) != 1800 {
+			t.Fatalf("%d distinct values, want 1800", len(seen))
+		}
+	}
+	t.Run("pebble", func(t *testing.T) { check(t, []*session.Engine{newEngine(t, memStore(t))}) })
+	t.Run("dynamodb", func(t *testing.T) {
+		stores := sharedDynamo(t, 2)
+		check(t, []*session.Engine{newEngine(t, stores[0]), newEngine(t, stores[1])})
+	})
+}
