@@ -305,6 +305,16 @@ func (ec *execCtx) actOnReferencing(ctx context.Context, parent *catalog.Table, 
 		if err := ec.applyAction(ctx, in.Child, fk, action, children, c.new, stats); err != nil {
 			return err
 		}
+		if action == catalog.SetDefault {
+			// A default equal to the removed key still references it.
+			still, err := ec.referencingRows(ctx, in.Child, fk, oldKey, stats)
+			if err != nil {
+				return err
+			}
+			if len(still) > 0 {
+				return stillReferenced(parent, in, c.old)
+			}
+		}
 	}
 	return nil
 }
