@@ -233,7 +233,11 @@ func (ec *execCtx) checkReferenced(ctx context.Context, t *catalog.Table, o plan
 			return txnErr(err)
 		}
 		for i, it := range items {
-			if !kv.Found(it) {
+			alive, err := ec.referencedAlive(ctx, o.Parent, it, stats)
+			if err != nil {
+				return err
+			}
+			if !alive {
 				return pgerr.New(pgerr.ForeignKeyViolation, "insert or update on table %q violates foreign key constraint %q", t.Name, fk.Name).
 					WithDetail("Key %s is not present in table %q.", keyText(t, fk.Columns, rows[start+i]), o.Parent.Name)
 			}
@@ -286,7 +290,10 @@ func (ec *execCtx) actOnReferencing(ctx context.Context, parent *catalog.Table, 
 				if err != nil {
 					return txnErr(err)
 				}
-				if kv.Found(items[0]) {
+				if alive, err := ec.referencedAlive(ctx, parent, items[0], stats); err != nil || alive {
+					if err != nil {
+						return err
+					}
 					continue
 				}
 			}
@@ -451,7 +458,9 @@ func (ec *execCtx) referencingRows(ctx context.Context, child *catalog.Table, fk
 				rowKeys = append(rowKeys, child.RowKey(row))
 				continue
 			}
-			out = append(out, current{row: row, version: copyAttr(catalog.RowVersion(item.Attrs))})
+			if !child.Expired(row, ec.eval.Now) {
+				out = append(out, current{row: row, version: copyAttr(catalog.RowVersion(item.Attrs))})
+			}
 		}
 		err := it.Err()
 		it.Close()
@@ -467,7 +476,7 @@ func (ec *execCtx) referencingRows(ctx context.Context, child *catalog.Table, fk
 		return nil, err
 	}
 	for _, k := range rowKeys {
-		if c, ok := cur[string(k.Sort)]; ok && matches(c.row) {
+		if c, ok := cur[string(k.Sort)]; ok && !c.expired && matches(c.row) {
 			out = append(out, c)
 		}
 	}
@@ -635,8 +644,8 @@ func (ec *execCtx) deferReferencing(parent *catalog.Table, in planner.IncomingFK
 			if err != nil {
 				return txnErr(err)
 			}
-			if kv.Found(items[0]) {
-				return nil
+			if alive, err := ec.referencedAlive(ctx, parent, items[0], nil); err != nil || alive {
+				return err
 			}
 		}
 		children, err := ec.referencingRows(ctx, in.Child, in.FK, key, nil)
@@ -648,4 +657,30 @@ func (ec *execCtx) deferReferencing(parent *catalog.Table, in planner.IncomingFK
 		}
 		return nil
 	})
+}
+
+// referencedAlive reports whether a referenced row read by key (it, a row
+// of parent or one of its unique index entries) exists: found, and not an
+// expired row of a table with a TTL, which reads no longer see.
+func (ec *execCtx) referencedAlive(ctx context.Context, parent *catalog.Table, it kv.Item, stats *kv.Stats) (bool, error) {
+	if !kv.Found(it) {
+		return false, nil
+	}
+	if parent.TTL == nil {
+		return true, nil
+	}
+	row := make([]sqltypes.Value, len(parent.Columns))
+	if err := parent.DecodeRow(it.Attrs, row); err != nil {
+		return false, err
+	}
+	if _, entry := catalog.IndexIDOf(it.Key.Partition); entry {
+		k := parent.RowKey(row)
+		cur, err := ec.readCurrent(ctx, parent, []kv.Key{k}, stats)
+		if err != nil {
+			return false, err
+		}
+		c, ok := cur[string(k.Sort)]
+		return ok && !c.expired, nil
+	}
+	return !parent.Expired(row, ec.eval.Now), nil
 }
