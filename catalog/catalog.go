@@ -190,6 +190,11 @@ type Table struct {
 	// Owner is the role that created the table and holds every privilege
 	// on it (empty for tables created before roles existed).
 	Owner string `json:"owner,omitempty"`
+	// Rewrite, while a primary-key change copies the rows to their new
+	// keys, is the table as it will be (new key, store IDs); writes to the
+	// table are refused meanwhile (ObjectInUse) and a restart abandons the
+	// change (executor/rekey.go).
+	Rewrite *Table `json:"rewrite,omitempty"`
 	// TTL, when set, expires rows (ttl.go).
 	TTL *TTL `json:"ttl,omitempty"`
 	// RetiredAttrs are store attributes of dropped columns: rows still
@@ -702,6 +707,9 @@ func (t *Table) Clone() *Table {
 	if t.TTL != nil {
 		ttl := *t.TTL
 		c.TTL = &ttl
+	}
+	if t.Rewrite != nil {
+		c.Rewrite = t.Rewrite.Clone()
 	}
 	c.Indexes = make([]*Index, len(t.Indexes))
 	for i, ix := range t.Indexes {

@@ -246,12 +246,6 @@ func IndexIDOf(partition []byte) (uint64, bool) {
 	return binary.BigEndian.Uint64(partition[1:9]), true
 }
 
-// CreatedID is the ID of the n-th object (n ≥ 1) a schema change creates
-// besides its first (a table's constraint indexes, created with it). IDs
-// are catalog versions, so these take version | n<<48: no catalog reaches
-// 2^48 versions, and the IDs stay unique.
-func CreatedID(version uint64, n int) uint64 { return version | uint64(n)<<48 }
-
 // LeadsWith reports whether keys begin with the columns cols, in any
 // order: a range read of that prefix finds the rows with given values of
 // cols (a foreign key's referencing rows).

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -168,7 +169,17 @@ func (t *Table) appendAttr(attrs []kv.Attr, i int, v sqltypes.Value) []kv.Attr {
 
 // RowVersion returns the version attribute of a stored row (an AttrNull for
 // a row written without one).
-func RowVersion(attrs []kv.Attr) kv.Attr { return kv.Lookup(attrs, VersionAttr) }
+//
+// The result owns its memory: a store's scan may hand out attributes whose
+// names and bytes point into a buffer that its next item overwrites, and a
+// version is kept (as a write condition) long after the scan moved on.
+func RowVersion(attrs []kv.Attr) kv.Attr {
+	v := kv.Lookup(attrs, VersionAttr)
+	v.Name = VersionAttr
+	v.S = strings.Clone(v.S)
+	v.B = bytes.Clone(v.B)
+	return v
+}
 
 // ValueAttr converts one value into a named store attribute. Timestamps and
 // dates are stored as integers (µs and days since the Unix epoch; ±infinity
@@ -246,9 +257,13 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindText:
 			// Scanned attributes may alias store memory (kv.Iterator).
 			return sqltypes.NewText(strings.Clone(a.S)), nil
-		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindJSONB, sqltypes.KindArray:
+		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
+		case sqltypes.KindJSONB, sqltypes.KindArray:
+			// Parsed documents and arrays keep substrings of their text,
+			// which must not alias store memory.
+			return sqltypes.ParseText(storedType(t), strings.Clone(a.S))
 		case sqltypes.KindBPChar:
 			return sqltypes.NewBPChar(strings.Clone(a.S)), nil
 		case sqltypes.KindJSON:

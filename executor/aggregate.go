@@ -23,6 +23,9 @@ type aggregator interface {
 
 // newAggregator returns the accumulator of an aggregate call.
 func newAggregator(call planner.AggCall) aggregator {
+	if a := newStatAggregator(call); a != nil {
+		return a
+	}
 	switch call.Func {
 	case planner.AggCountStar:
 		return &countAgg{star: true}
@@ -32,16 +35,10 @@ func newAggregator(call planner.AggCall) aggregator {
 		return &sumAgg{typ: call.Typ}
 	case planner.AggAvg:
 		return &momentAgg{kind: "avg"}
-	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
-		return &momentAgg{kind: string(call.Func)}
 	case planner.AggMin:
 		return &extremeAgg{sign: -1}
 	case planner.AggMax:
 		return &extremeAgg{sign: 1}
-	case "bool_and", "every":
-		return &boolAgg{and: true}
-	case "bool_or":
-		return &boolAgg{}
 	case "string_agg":
 		return &stringAgg{bytes: call.Typ.Kind() == sqltypes.KindBytes}
 	}
@@ -103,13 +100,12 @@ func (a *sumAgg) result() (sqltypes.Value, error) {
 	return sqltypes.NewInt(a.i), nil
 }
 
-// momentAgg computes avg and the variance family with Welford's method
-// (numerically stable, one pass).
+// momentAgg computes avg: the sum over the count, falling back to a
+// running mean (Welford's update) when the sum overflows.
 type momentAgg struct {
 	kind string
 	n    int64
 	mean float64
-	m2   float64
 	sum  float64
 }
 
@@ -121,43 +117,19 @@ func (a *momentAgg) add(args []sqltypes.Value) error {
 	x := v.AsFloat()
 	a.n++
 	a.sum += x
-	d := x - a.mean
-	a.mean += d / float64(a.n)
-	a.m2 += d * (x - a.mean)
+	a.mean += (x - a.mean) / float64(a.n)
 	return nil
 }
 
 func (a *momentAgg) result() (sqltypes.Value, error) {
-	n := float64(a.n)
-	switch a.kind {
-	case "avg":
-		if a.n == 0 {
-			return sqltypes.Null, nil
-		}
-		avg := a.sum / n
-		if math.IsInf(avg, 0) || math.IsNaN(avg) {
-			avg = a.mean
-		}
-		return sqltypes.NewFloat(avg), nil
-	case "var_pop", "stddev_pop":
-		if a.n == 0 {
-			return sqltypes.Null, nil
-		}
-		v := math.Max(a.m2/n, 0)
-		if a.kind == "stddev_pop" {
-			v = math.Sqrt(v)
-		}
-		return sqltypes.NewFloat(v), nil
-	default: // sample variance and standard deviation
-		if a.n < 2 {
-			return sqltypes.Null, nil
-		}
-		v := math.Max(a.m2/(n-1), 0)
-		if strings.HasPrefix(a.kind, "stddev") {
-			v = math.Sqrt(v)
-		}
-		return sqltypes.NewFloat(v), nil
+	if a.n == 0 {
+		return sqltypes.Null, nil
 	}
+	avg := a.sum / float64(a.n)
+	if math.IsInf(avg, 0) || math.IsNaN(avg) {
+		avg = a.mean
+	}
+	return sqltypes.NewFloat(avg), nil
 }
 
 type extremeAgg struct {
@@ -182,36 +154,6 @@ func (a *extremeAgg) result() (sqltypes.Value, error) {
 		return sqltypes.Null, nil
 	}
 	return a.best, nil
-}
-
-type boolAgg struct {
-	and  bool
-	seen bool
-	acc  bool
-}
-
-func (a *boolAgg) add(args []sqltypes.Value) error {
-	v := args[0]
-	if v.IsNull() {
-		return nil
-	}
-	if !a.seen {
-		a.seen, a.acc = true, v.Bool()
-		return nil
-	}
-	if a.and {
-		a.acc = a.acc && v.Bool()
-	} else {
-		a.acc = a.acc || v.Bool()
-	}
-	return nil
-}
-
-func (a *boolAgg) result() (sqltypes.Value, error) {
-	if !a.seen {
-		return sqltypes.Null, nil
-	}
-	return sqltypes.NewBool(a.acc), nil
 }
 
 type stringAgg struct {
@@ -365,17 +307,10 @@ func (a *aggRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	return a.out[a.pos-1], true, nil
 }
 
-func (a *aggRows) newGroup(key []sqltypes.Value) *group {
-	g := &group{key: key, aggs: make([]*aggInstance, len(a.node.Aggs))}
-	for i := range a.node.Aggs {
-		g.aggs[i] = newInstance(&a.node.Aggs[i], a.ec.mem)
-	}
-	return g
-}
-
 func (a *aggRows) consume(ctx context.Context) error {
-	groups := map[uint64][]*group{}
-	var order []*group
+	sets := a.groupingSets()
+	tables := make([]groupTable, len(sets))
+	full := make([]sqltypes.Value, len(a.node.GroupBy))
 	key := make([]sqltypes.Value, len(a.node.GroupBy))
 	for n := 1; ; n++ {
 		row, ok, err := a.in.Next(ctx)
@@ -389,46 +324,46 @@ func (a *aggRows) consume(ctx context.Context) error {
 			return ctx.Err()
 		}
 		for i, g := range a.node.GroupBy {
-			if key[i], err = g.Eval(a.ec.eval, row); err != nil {
+			if full[i], err = g.Eval(a.ec.eval, row); err != nil {
 				return err
 			}
 		}
-		h := hashRow(key)
-		var grp *group
-		for _, c := range groups[h] {
-			if rowsEqual(c.key, key) {
-				grp = c
-				break
-			}
-		}
-		if grp == nil {
-			k := copyRow(key)
-			if err := a.ec.mem.grow(rowSize(k) + int64(64*len(a.node.Aggs))); err != nil {
-				return err
-			}
-			grp = a.newGroup(k)
-			groups[h] = append(groups[h], grp)
-			order = append(order, grp)
-		}
-		for _, in := range grp.aggs {
-			if err := in.feed(a.ec.eval, row, a.ec.mem); err != nil {
-				return err
-			}
-		}
-	}
-	if len(order) == 0 && len(a.node.GroupBy) == 0 {
-		order = append(order, a.newGroup(nil))
-	}
-	for _, g := range order {
-		out := append(copyRow(g.key), make([]sqltypes.Value, len(a.node.Aggs))...)
-		for i, in := range g.aggs {
-			v, err := in.value()
+		// Every grouping set sees every row, in this one pass.
+		for s, set := range sets {
+			setKey(key, full, set)
+			grp, err := tables[s].find(key, func(k []sqltypes.Value) (*group, error) {
+				if err := a.ec.mem.grow(rowSize(k) + int64(64*len(a.node.Aggs))); err != nil {
+					return nil, err
+				}
+				return a.newGroup(k, set), nil
+			})
 			if err != nil {
 				return err
 			}
-			out[len(g.key)+i] = v
+			for _, in := range grp.aggs {
+				if err := in.feed(a.ec.eval, row, a.ec.mem); err != nil {
+					return err
+				}
+			}
 		}
-		a.out = append(a.out, out)
+	}
+	for s, set := range sets {
+		if len(set) == 0 && len(tables[s].order) == 0 {
+			// The empty grouping set (or no GROUP BY) has its row even
+			// without input.
+			tables[s].order = append(tables[s].order, a.newGroup(make([]sqltypes.Value, len(a.node.GroupBy)), set))
+		}
+		for _, g := range tables[s].order {
+			out := append(copyRow(g.key), make([]sqltypes.Value, len(a.node.Aggs))...)
+			for i, in := range g.aggs {
+				v, err := in.value()
+				if err != nil {
+					return err
+				}
+				out[len(g.key)+i] = v
+			}
+			a.out = append(a.out, out)
+		}
 	}
 	return nil
 }

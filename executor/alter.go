@@ -60,6 +60,9 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *pla
 	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterRenameIndex {
 		return e.renameIndex(ctx, cat, at, notice)
 	}
+	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterPrimaryKey {
+		return e.rekey(ctx, cat, at)
+	}
 	if len(at.Actions) > 0 && needsEmpty(at) {
 		// A default evaluated per row (a SERIAL, nextval(), random())
 		// would need every existing row rewritten.
@@ -82,6 +85,9 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *pla
 				eff.skipped = true
 				return catalog.Change{}, errSkip
 			}
+			return catalog.Change{}, err
+		}
+		if err := notRewriting(t); err != nil {
 			return catalog.Change{}, err
 		}
 		nt := t.Clone()
@@ -673,6 +679,9 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *plann
 			if err != nil {
 				return ch, err
 			}
+			if err := notRewriting(t); err != nil {
+				return ch, err
+			}
 			nt := t.Clone()
 			var err2 error
 			if nt.DataID, err2 = next(); err2 != nil {
@@ -747,7 +756,7 @@ func (e *Executor) SweepExpired(ctx context.Context, cat *catalog.Catalog, now t
 	ec := e.newExecCtx(ctx, nil, RunOptions{})
 	deleted := 0
 	for _, t := range snap.Tables() {
-		if t.TTL == nil {
+		if t.TTL == nil || t.Rewrite != nil {
 			continue
 		}
 		w := &writeSet{t: t}

@@ -54,6 +54,21 @@ func writeConstraints(root optimizer.Node) *planner.Constraints {
 	return nil
 }
 
+// actionTablesWritable refuses a write whose referential actions may
+// write to a table whose primary key is being changed (rekey.go), as a
+// write to that table itself is.
+func actionTablesWritable(cons *planner.Constraints) error {
+	if cons == nil {
+		return nil
+	}
+	for _, tc := range cons.Tables {
+		if err := notRewriting(tc.Table); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // maxStatementTxnRetries bounds how often a statement running in a
 // transaction of its own is run again after losing a conflict.
 const maxStatementTxnRetries = 50

@@ -71,6 +71,9 @@ func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add 
 		if err != nil {
 			return catalog.Change{}, err
 		}
+		if err := notRewriting(t); err != nil {
+			return catalog.Change{}, err
+		}
 		if t.HasConstraint(name) {
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, t.Name)
 		}
@@ -90,6 +93,9 @@ func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add 
 				// rule), so its descriptor gets a new revision as well.
 				p, err := s.Table(fk.RefTable)
 				if err != nil {
+					return catalog.Change{}, err
+				}
+				if err := notRewriting(p); err != nil {
 					return catalog.Change{}, err
 				}
 				ch.Put = append(ch.Put, p.Clone())
@@ -143,6 +149,13 @@ func checkReferencedKey(s *catalog.Snapshot, t *catalog.Table, fk *catalog.Forei
 
 // removeConstraint drops the foreign key or check called name from t.
 func removeConstraint(t *catalog.Table, name string) bool {
+	if t.Rewrite != nil {
+		// A primary-key change in progress publishes t.Rewrite when it
+		// is done: the constraint goes from there too.
+		f := t.Rewrite.Clone()
+		removeConstraint(f, name)
+		t.Rewrite = f
+	}
 	for i, fk := range t.ForeignKeys {
 		if fk.Name == name {
 			t.ForeignKeys = append(t.ForeignKeys[:i], t.ForeignKeys[i+1:]...)
@@ -156,24 +169,6 @@ func removeConstraint(t *catalog.Table, name string) bool {
 		}
 	}
 	return false
-}
-
-// waitForWriters returns once every writer that planned against the
-// schema before the caller's change has finished: in this process through
-// the Gate, on a shared store also by outwaiting other proxies' schema
-// caches.
-func (e *Executor) waitForWriters(ctx context.Context, cat *catalog.Catalog) error {
-	e.Gate.Lock()
-	e.Gate.Unlock()
-	if cat.Exclusive() {
-		return nil
-	}
-	select {
-	case <-time.After(2 * catalog.SharedStaleness):
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // validate checks the existing rows of table against its not-valid
@@ -372,12 +367,19 @@ func (e *Executor) dropConstraint(ctx context.Context, cat *catalog.Catalog, d *
 		if err != nil {
 			return catalog.Change{}, err
 		}
+		if err := notRewriting(t); err != nil {
+			return catalog.Change{}, err
+		}
 		nt := t.Clone()
 		if removeConstraint(nt, d.Name) {
 			return catalog.Change{Put: []*catalog.Table{nt}}, nil
 		}
 		if d.Name == t.Name+"_pkey" && t.HasConstraint(d.Name) {
-			return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "dropping the primary key is not supported")
+			if refs := dependentKeys(s, t, nil); len(refs) > 0 {
+				return catalog.Change{}, dependentsError("constraint "+d.Name+" on table "+t.Name, refs, "index "+d.Name)
+			}
+			return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "dropping the primary key is not supported").
+				WithHint("Change it with ALTER TABLE %s DROP CONSTRAINT %s, ADD PRIMARY KEY (...).", t.Name, d.Name)
 		}
 		ix := t.Index(d.Name)
 		if ix == nil || !ix.Constraint {
@@ -534,6 +536,11 @@ func putTable(s *catalog.Snapshot, ch *catalog.Change, name string) (*catalog.Ta
 	if err != nil {
 		return nil, err
 	}
+	// A primary-key change in progress would publish its copy of the
+	// descriptor, from before this change.
+	if err := notRewriting(t); err != nil {
+		return nil, err
+	}
 	nt := t.Clone()
 	ch.Put = append(ch.Put, nt)
 	return nt, nil
@@ -576,6 +583,17 @@ func dropColumnKeys(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool,
 		removeConstraint(t, r.FK.Name)
 		notices = append(notices, pgerr.Notice("drop cascades to constraint %s on table %s", r.FK.Name, r.Child.Name))
 	}
+	if err := shiftKeyColumns(s, nt, i, ch); err != nil {
+		return nil, err
+	}
+	return notices, nil
+}
+
+// shiftKeyColumns renumbers the foreign keys' column ordinals past i, gone
+// from nt (named as in s): in nt's own keys and in the keys of the tables
+// referencing nt, whose descriptors join ch. Keys on column i itself are
+// the caller's to remove first.
+func shiftKeyColumns(s *catalog.Snapshot, nt *catalog.Table, i int, ch *catalog.Change) error {
 	shift := func(cols []int) {
 		for j, c := range cols {
 			if c > i {
@@ -595,7 +613,7 @@ func dropColumnKeys(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool,
 		}
 		t, err := putTable(s, ch, r.Child.Name)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for k := range t.ForeignKeys {
 			if t.ForeignKeys[k].Name == r.FK.Name {
@@ -603,7 +621,7 @@ func dropColumnKeys(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool,
 			}
 		}
 	}
-	return notices, nil
+	return nil
 }
 
 // renameReferences points the foreign keys that reference table from at
@@ -658,4 +676,43 @@ func truncatedWith(s *catalog.Snapshot, named []*catalog.Table, cascade bool) ([
 		}
 	}
 	return out, nil
+}
+
+// Foreign keys under a primary-key change (rekey.go).
+
+// keyChangeReferences refuses a primary-key change, t's key becoming
+// future's, that would leave foreign keys without the unique key they
+// reference. When the statement drops the key's constraint (DROP
+// CONSTRAINT t_pkey, ADD PRIMARY KEY ...) every key referencing the old
+// primary key depends on it, as in PostgreSQL (2BP01); ALTER PRIMARY KEY
+// only needs the referenced columns to stay a unique key of future.
+func keyChangeReferences(s *catalog.Snapshot, t, future *catalog.Table, dropsKey bool) error {
+	var broken []catalog.Reference
+	for _, r := range dependentKeys(s, t, nil) {
+		if _, _, ok := future.KeyFor(r.FK.RefColumns); dropsKey || !ok {
+			broken = append(broken, r)
+		}
+	}
+	if len(broken) == 0 {
+		return nil
+	}
+	pk := t.Name + "_pkey"
+	return dependentsError("constraint "+pk+" on table "+t.Name, broken, "index "+pk)
+}
+
+// rekeyedReferences is a primary-key change's part for foreign keys in its
+// final catalog change, which replaces t by done: no key may have lost its
+// referenced key meanwhile, and when the change removed t's hidden row id
+// (ADD PRIMARY KEY), the column ordinals past it shift in done's keys and
+// in the keys referencing it, whose descriptors join ch.
+func rekeyedReferences(s *catalog.Snapshot, t, done *catalog.Table, dropsKey bool, ch *catalog.Change) error {
+	if err := keyChangeReferences(s, t, done, dropsKey); err != nil {
+		return err
+	}
+	for i, c := range t.Columns {
+		if c.Hidden && done.ColumnIndex(c.Name) < 0 {
+			return shiftKeyColumns(s, done, i, ch)
+		}
+	}
+	return nil
 }

@@ -229,6 +229,9 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *pl
 		if err != nil {
 			return catalog.Change{}, err
 		}
+		if err := notRewriting(t); err != nil {
+			return catalog.Change{}, err
+		}
 		if _, other := s.FindIndex(ci.Index.Name); other != nil || s.HasTable(ci.Index.Name) {
 			if ci.IfNotExists {
 				skipped = true
@@ -286,6 +289,14 @@ func (e *Executor) build(ctx context.Context, cat *catalog.Catalog, table *catal
 func (e *Executor) ResumeBuilds(ctx context.Context, cat *catalog.Catalog, snap *catalog.Snapshot) ([]string, error) {
 	var built []string
 	for _, t := range snap.Tables() {
+		if t.Rewrite != nil {
+			// A primary-key change the restart interrupted: its statement
+			// failed, so it is undone.
+			if err := e.abandonRekey(ctx, cat, t.Name, t.Rewrite); err != nil {
+				return built, fmt.Errorf("abandoning the primary-key change of %s: %w", t.Name, err)
+			}
+			continue
+		}
 		for _, ix := range t.Indexes {
 			if ix.State != catalog.StateBuilding {
 				continue
@@ -351,7 +362,7 @@ func (e *Executor) backfill(ctx context.Context, t *catalog.Table, ix *catalog.I
 			if err != nil {
 				return err
 			}
-			if n < backfillChunk {
+			if n < e.backfillChunkSize() {
 				break
 			}
 			after = last
@@ -367,32 +378,87 @@ func (e *Executor) backfillChunk(ctx context.Context, t *catalog.Table, ix *cata
 	if after != nil {
 		start = append(append([]byte(nil), after...), 0)
 	}
-	it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(shard), Start: start, Limit: backfillChunk, Consistent: true})
-	var ops []kv.Op
-	n := 0
-	var last []byte
-	for n < backfillChunk && it.Next() {
+	if !e.Caps.Exclusive {
+		return e.backfillChunkShared(ctx, t, ix, shard, start)
+	}
+	// The Gate holds off every writer of this process, the only one.
+	n, last, ops, _, err := e.readChunk(ctx, e.Store, t, ix, shard, start, backfillChunk)
+	if err != nil || len(ops) == 0 {
+		return n, last, err
+	}
+	if err := e.Store.Write(ctx, kv.Batch{Ops: ops}); err != nil {
+		return 0, nil, ClassifyError(err)
+	}
+	return n, last, nil
+}
+
+// backfillChunkSize is how many rows one chunk of a build indexes.
+func (e *Executor) backfillChunkSize() int {
+	if e.Caps.Exclusive {
+		return backfillChunk
+	}
+	return sharedBackfillChunk
+}
+
+// sharedBackfillChunk is how many rows one transaction of a build indexes
+// on a shared store: with a lock per row and an entry per row it stays
+// within one DynamoDB TransactWriteItems (100 items).
+const sharedBackfillChunk = 40
+
+// backfillChunkShared indexes a chunk on a store other proxies write too:
+// the Gate cannot hold them off, so the chunk is a transaction that
+// share-locks each row it indexes. If another proxy changes one of those
+// rows before the commit, the commit fails and the chunk is read again;
+// an entry computed from a row value that is no longer there never lands.
+func (e *Executor) backfillChunkShared(ctx context.Context, t *catalog.Table, ix *catalog.Index, shard int, start []byte) (int, []byte, error) {
+	for attempt := 0; ; attempt++ {
+		txn, err := e.Begin(ctx, false, nil)
+		if err != nil {
+			return 0, nil, err
+		}
+		n, last, ops, rows, err := e.readChunk(ctx, txn.kv, t, ix, shard, start, sharedBackfillChunk)
+		if err == nil && len(ops) > 0 {
+			err = txnErr(txn.kv.Lock(ctx, rows, kv.LockShare))
+			if err == nil {
+				err = txnErr(txn.kv.Write(ctx, kv.Batch{Ops: ops}))
+			}
+		}
+		if err == nil {
+			err = txn.Commit(ctx, nil)
+		} else {
+			txn.Rollback()
+		}
+		if pgerr.CodeOf(err) == pgerr.SerializationFailure && attempt < 100 {
+			continue // a row changed under the chunk: index it as it is now
+		}
+		if err != nil {
+			return 0, nil, err
+		}
+		return n, last, nil
+	}
+}
+
+// readChunk reads up to limit rows of a shard from start and returns the
+// index entry puts for them, the rows' keys, and the sort key of the last
+// row read.
+func (e *Executor) readChunk(ctx context.Context, r kv.ReadWriter, t *catalog.Table, ix *catalog.Index, shard int, start []byte, limit int) (n int, last []byte, ops []kv.Op, rows []kv.Key, err error) {
+	it := r.Scan(ctx, kv.ScanRequest{Partition: t.Partition(shard), Start: start, Limit: limit, Consistent: true})
+	defer it.Close()
+	for n < limit && it.Next() {
 		item := it.Item()
 		row := make([]sqltypes.Value, len(t.Columns))
 		if err := t.DecodeRow(item.Attrs, row); err != nil {
-			it.Close()
-			return 0, nil, err
+			return 0, nil, nil, nil, err
 		}
 		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: t.EntryKey(ix, row), Attrs: t.EntryAttrs(ix, row)})
+		rows = append(rows, kv.Key{Partition: item.Key.Partition, Sort: append([]byte(nil), item.Key.Sort...)})
 		last = append(last[:0], item.Key.Sort...)
 		n++
 	}
-	err := it.Err()
-	it.Close()
-	if err != nil {
-		return 0, nil, ClassifyError(err)
+	if err := it.Err(); err != nil {
+		return 0, nil, nil, nil, ClassifyError(err)
 	}
-	if len(ops) > 0 {
-		if err := e.Store.Write(ctx, kv.Batch{Ops: ops}); err != nil {
-			return 0, nil, ClassifyError(err)
-		}
-	}
-	return n, last, nil
+	return n, last, ops, rows, nil
 }
 
 // DropIndex removes an index and its entries.
@@ -405,6 +471,9 @@ func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *plan
 				return catalog.Change{}, errSkip
 			}
 			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "index %q does not exist", di.Name)
+		}
+		if err := notRewriting(t); err != nil {
+			return catalog.Change{}, err
 		}
 		if err := indexInUse(s, t, ix); err != nil {
 			return catalog.Change{}, err

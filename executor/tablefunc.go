@@ -6,6 +6,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/optimizer"
+	"github.com/zproxy/zproxy/planner"
 )
 
 // newTableFunc evaluates a set-returning function's arguments and returns
@@ -19,9 +20,15 @@ func (ec *execCtx) newTableFunc(n *optimizer.TableFunc) (Rows, error) {
 		}
 		args[i] = v
 	}
-	switch n.Name {
-	case "generate_series":
+	switch {
+	case n.Name == "generate_series":
 		return newSeries(args, n.Ordinality)
+	case planner.IsJSONTableFunc(n.Name):
+		rows, err := jsonTableRows(n.Name, args[0])
+		if err != nil {
+			return nil, err
+		}
+		return &listRows{rows: rows, ordinality: n.Ordinality}, nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", n.Name)
 }

@@ -117,7 +117,9 @@ func Lookup(attrs []Attr, name string) Attr {
 
 // Batch is a list of writes. When Atomic is set, all ops apply or none do,
 // and the batch must not exceed Capabilities.MaxAtomicOps (the caller
-// splits); conditions are only allowed in atomic batches. A non-atomic batch
+// splits); conditions are only allowed in atomic batches, and each is
+// checked against the store as the batch's earlier ops leave it (two puts
+// of one new key with CondNotExists: the second fails). A non-atomic batch
 // may be of any size and is applied in backend-sized chunks, each durable
 // before Write returns.
 type Batch struct {

@@ -278,7 +278,22 @@ func (x *Project) Describe() Description {
 
 func (x *Aggregate) Describe() Description {
 	d := Description{Head: "Aggregate"}
-	if len(x.GroupBy) > 0 {
+	switch {
+	case x.GroupingSets != nil:
+		// One key per grouping set, as PostgreSQL's MixedAggregate lists
+		// its Hash Keys (and the empty set as Group Key: ()).
+		for _, set := range x.GroupingSets {
+			if len(set) == 0 {
+				d.add("group key", "()")
+				continue
+			}
+			keys := make([]planner.Expr, len(set))
+			for i, g := range set {
+				keys[i] = x.GroupBy[g]
+			}
+			d.add("hash key", "%s", exprList(keys))
+		}
+	case len(x.GroupBy) > 0:
 		d.add("group by", "%s", exprList(x.GroupBy))
 	}
 	var as []string
@@ -293,11 +308,36 @@ func aggString(a planner.AggCall) string {
 	if a.Arg == nil {
 		return string(a.Func)
 	}
-	s := fmt.Sprintf("%s(%s%s)", a.Func, map[bool]string{true: "DISTINCT ", false: ""}[a.Distinct], exprList(a.Args))
+	var s string
+	if planner.IsOrderedSet(a.Func) {
+		// Args are the sorted value, then the direct arguments.
+		s = fmt.Sprintf("%s(%s) WITHIN GROUP (ORDER BY %s)", a.Func, exprList(a.Args[1:]), sortKeyList(a.OrderBy))
+	} else {
+		s = fmt.Sprintf("%s(%s%s", a.Func, map[bool]string{true: "DISTINCT ", false: ""}[a.Distinct], exprList(a.Args))
+		if len(a.OrderBy) > 0 {
+			s += " ORDER BY " + sortKeyList(a.OrderBy)
+		}
+		s += ")"
+	}
 	if a.Filter != nil {
 		s += " FILTER (WHERE " + a.Filter.String() + ")"
 	}
 	return s
+}
+
+// sortKeyList prints the ORDER BY keys of an aggregate.
+func sortKeyList(keys []planner.SortKeyExpr) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k.E.String()
+		if k.Desc {
+			parts[i] += " DESC"
+		}
+		if k.NullsFirst != k.Desc {
+			parts[i] += map[bool]string{true: " NULLS FIRST", false: " NULLS LAST"}[k.NullsFirst]
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (x *Window) Describe() Description {

@@ -319,7 +319,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			a.Filter = b.expr(a.Filter)
 			aggs[i] = a
 		}
-		return &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, cols: n.Columns()}, false, nil
+		return &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, GroupingSets: n.GroupingSets, cols: n.Columns()}, false, nil
 	case *planner.Window:
 		in, _, err := b.build(n.Input, request{})
 		if err != nil {

@@ -156,7 +156,10 @@ type Aggregate struct {
 	Input   Node
 	GroupBy []planner.Expr
 	Aggs    []planner.AggCall
-	cols    []planner.Column
+	// GroupingSets as in planner.Aggregate: every set is hashed in the
+	// same one pass over the input.
+	GroupingSets [][]int
+	cols         []planner.Column
 }
 
 // Window computes window functions over its input, which it holds.

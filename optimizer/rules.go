@@ -260,7 +260,9 @@ func push(r planner.Rel, preds []planner.Expr) planner.Rel {
 	case *planner.Aggregate:
 		var down, keep []planner.Expr
 		for _, p := range preds {
-			if len(n.GroupBy) > 0 && movable(p) && onlyBelow(p, len(n.GroupBy)) && !readsVolatile(p, n.GroupBy) {
+			// Not below grouping sets: a row of a set without the column
+			// has NULL there, whatever the input rows held.
+			if len(n.GroupBy) > 0 && n.GroupingSets == nil && movable(p) && onlyBelow(p, len(n.GroupBy)) && !readsVolatile(p, n.GroupBy) {
 				down = append(down, substitute(p, n.GroupBy))
 			} else {
 				keep = append(keep, p)

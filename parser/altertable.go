@@ -39,7 +39,18 @@ const (
 	AlterSetOptions   AlterKind = "set_options"
 	AlterResetOptions AlterKind = "reset_options"
 	AlterRenameIndex  AlterKind = "rename_index"
+	// AlterPrimaryKey sets the primary key: ADD [CONSTRAINT name] PRIMARY
+	// KEY (cols) on a table without one, ALTER PRIMARY KEY USING COLUMNS
+	// (cols) (CockroachDB's spelling), or PostgreSQL's DROP CONSTRAINT
+	// pkey, ADD PRIMARY KEY (cols) in one statement.
+	AlterPrimaryKey AlterKind = "primary_key"
 )
+
+// KeyPart is one column of a key, as written.
+type KeyPart struct {
+	Column string
+	Desc   bool
+}
 
 // AlterAction is one action of ALTER TABLE.
 type AlterAction struct {
@@ -63,6 +74,13 @@ type AlterAction struct {
 	// Options are SET (key = value, ...); Reset the keys of RESET (...).
 	Options map[string]string
 	Reset   []string
+	// Key is AlterPrimaryKey's columns; DropConstraint the constraint a
+	// PostgreSQL-style key change drops first (the old key's name).
+	Key            []KeyPart
+	DropConstraint string
+	// ReplaceKey is set for the forms that replace an existing key (ALTER
+	// PRIMARY KEY, or DROP CONSTRAINT with ADD PRIMARY KEY).
+	ReplaceKey bool
 	// Pos is the byte offset of the action, for errors.
 	Pos int
 }
@@ -78,6 +96,9 @@ func (r *rewriter) alterTableStmt() (*AlterTableStatement, error) {
 	}
 	if !r.peek(1, "table") {
 		return nil, nil
+	}
+	if st, err := r.alterPrimaryKey(); err != nil || st != nil {
+		return st, err
 	}
 	for k := 2; k < len(r.toks); k++ {
 		if r.peek(k, "constraint") || r.peek(k, "primary") || r.peek(k, "unique") || r.peek(k, "foreign") ||
@@ -311,4 +332,76 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		return a, close + 1, nil
 	}
 	return a, k, pgerr.New(pgerr.FeatureNotSupported, "this ALTER TABLE form is not supported").WithPosition(r.pos(min(k, len(r.toks)-1)))
+}
+
+// alterPrimaryKey parses the primary-key changes (see AlterPrimaryKey);
+// nil when the statement is none of them.
+func (r *rewriter) alterPrimaryKey() (*AlterTableStatement, error) {
+	k := 2
+	st := &AlterTableStatement{}
+	if r.peek(k, "if") && r.peek(k+1, "exists") {
+		st.IfExists, k = true, k+2
+	}
+	if r.peek(k, "only") {
+		k++
+	}
+	pos := r.pos(min(k, len(r.toks)-1))
+	name, k, err := r.relationName(k)
+	if err != nil {
+		return nil, nil // not ours: let the other parsers report it
+	}
+	a := AlterAction{Kind: AlterPrimaryKey, Pos: pos}
+	if r.peek(k, "drop") && r.peek(k+1, "constraint") {
+		// DROP CONSTRAINT name, ADD [CONSTRAINT n] PRIMARY KEY (...)
+		j := k + 2
+		if r.peek(j, "if") && r.peek(j+1, "exists") {
+			j += 2
+		}
+		c, next, err := r.ident(j)
+		if err != nil || !r.peek(next, ",") {
+			return nil, nil
+		}
+		a.DropConstraint, a.ReplaceKey, k = c, true, next+1
+	}
+	switch {
+	case r.peek(k, "alter") && r.peek(k+1, "primary") && r.peek(k+2, "key") && r.peek(k+3, "using") && r.peek(k+4, "columns") && a.DropConstraint == "":
+		k += 5
+		a.ReplaceKey = true
+	case r.peek(k, "add") && r.peek(k+1, "constraint") && r.peek(k+3, "primary") && r.peek(k+4, "key"):
+		k += 5
+	case r.peek(k, "add") && r.peek(k+1, "primary") && r.peek(k+2, "key"):
+		k += 3
+	default:
+		return nil, nil
+	}
+	if !r.peek(k, "(") {
+		return nil, r.syntaxErrorAt(min(k, len(r.toks)-1))
+	}
+	close := r.matching(k)
+	if close < 0 {
+		return nil, r.syntaxErrorAt(len(r.toks))
+	}
+	for j := k + 1; j < close; j++ {
+		c, next, err := r.ident(j)
+		if err != nil {
+			return nil, err
+		}
+		part := KeyPart{Column: c}
+		switch {
+		case r.peek(next, "desc"):
+			part.Desc, next = true, next+1
+		case r.peek(next, "asc"):
+			next++
+		}
+		a.Key = append(a.Key, part)
+		j = next
+		if j < close && !r.peek(j, ",") {
+			return nil, r.syntaxErrorAt(j)
+		}
+	}
+	if close+1 < len(r.toks) {
+		return nil, r.syntaxErrorAt(close + 1)
+	}
+	st.Table, st.Pos, st.Actions = name, pos, []AlterAction{a}
+	return st, nil
 }

@@ -15,6 +15,10 @@
 // Statement. Nothing inside a string literal or quoted identifier is
 // changed; comments are dropped except TiDB optimizer hints (/*+ ... */),
 // which reach TiDB intact and appear as TableHints on the statement.
+// PostgreSQL expression syntax TiDB lacks (its other operators such as ||
+// and the json ones, TRIM's forms, GROUPING SETS, BETWEEN SYMMETRIC) is
+// respelled as calls of zp_ pseudo-functions the planner reads back
+// (pgsyntax.go, relational.go).
 // Finally the text goes through a pooled TiDB parser (ANSI_QUOTES,
 // PIPES_AS_CONCAT, NO_BACKSLASH_ESCAPES). A few statements TiDB cannot
 // parse in their Postgres spelling (SET/RESET/SHOW of settings,

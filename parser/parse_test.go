@@ -43,7 +43,7 @@ func TestRewrite(t *testing.T) {
 		{`select "Foo"."Bar" from "Foo"`, "select `Foo`.`Bar` from `Foo`"},
 		{`SELECT 'It''s', 'a\b', E'x\ty\\z\'q', E'\x41\101\u00e9', $$a'b$$, $t$ $$ $t$`,
 			"select 'It''s','a\\b','x\ty\\z''q','AAé','a''b',' $$ '"},
-		{`SELECT 'a' || 'b'`, "select concat('a', 'b')"},
+		{`SELECT 'a' || 'b'`, "select 'a'|zp_op('||')|'b'"},
 		{`SELECT a::int, a::integer, a::int4, a::int2, a::smallint, a::bigint, a::int8`,
 			"select zp_cast(`a`, 'integer'),zp_cast(`a`, 'integer'),zp_cast(`a`, 'integer'),zp_cast(`a`, 'smallint'),zp_cast(`a`, 'smallint'),zp_cast(`a`, 'bigint'),zp_cast(`a`, 'bigint')"},
 		{`SELECT a::real, a::float4, a::double precision, a::float8, a::float, a::float(10)`,
@@ -422,7 +422,7 @@ func TestErrors(t *testing.T) {
 		{`SELECT ""`, pgerr.SyntaxError, 8, `zero-length delimited identifier`},
 		{`SELECT 12abc`, pgerr.SyntaxError, 8, `trailing junk`},
 		{`SELECT a # b`, pgerr.FeatureNotSupported, 10, `operator # is not supported`},
-		{`SELECT a ? b`, pgerr.FeatureNotSupported, 10, `operator ?`},
+		{`SELECT a ## b`, pgerr.FeatureNotSupported, 10, `operator ##`},
 		{"SELECT `a`", pgerr.FeatureNotSupported, 8, "operator `"},
 		{`SELECT 1::foo`, pgerr.UndefinedObject, 11, `type "foo" does not exist`},
 		{`SELECT CAST(1 AS money)`, pgerr.FeatureNotSupported, 18, `type money is not supported`},
@@ -634,5 +634,28 @@ func TestAlterTableStatements(t *testing.T) {
 	a := st[0].Alter.Actions
 	if a[0].Extras == nil || a[0].Extras.Default != "5" || a[1].Default != "'x' || 'y'" {
 		t.Fatalf("defaults: %+v %+v", a[0].Extras, a[1])
+	}
+}
+
+func TestAlterPrimaryKey(t *testing.T) {
+	for sql, want := range map[string][]KeyPart{
+		`ALTER TABLE t ADD PRIMARY KEY (a, b DESC)`:                        {{Column: "a"}, {Column: "b", Desc: true}},
+		`ALTER TABLE t ADD CONSTRAINT t_pk PRIMARY KEY (a)`:                {{Column: "a"}},
+		`ALTER TABLE t ALTER PRIMARY KEY USING COLUMNS (b)`:                {{Column: "b"}},
+		`ALTER TABLE t DROP CONSTRAINT t_pkey, ADD PRIMARY KEY (b ASC, c)`: {{Column: "b"}, {Column: "c"}},
+	} {
+		stmts, err := Parse(sql)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		a := stmts[0].Alter.Actions[0]
+		if a.Kind != AlterPrimaryKey || !reflect.DeepEqual(a.Key, want) {
+			t.Errorf("%s: %+v", sql, a)
+		}
+	}
+	// Other constraints stay with TiDB's grammar.
+	stmts, err := Parse(`ALTER TABLE t ADD CONSTRAINT u UNIQUE (a)`)
+	if err == nil && stmts[0].Alter != nil {
+		t.Errorf("UNIQUE parsed as a primary-key change")
 	}
 }

@@ -132,8 +132,10 @@ func (r *rewriter) relational(head int) error {
 			if close < 0 {
 				return r.syntaxErrorAt(len(r.toks))
 			}
+			start, _ := r.primaryStart(i-1, head)
 			if err = r.wrapCall(head, i, WithinGroupFunc, 5); err == nil {
 				r.descKeys(i+5, close)
+				r.primStart[close] = start // a FILTER clause wraps the whole call
 			}
 		case t.val == "order" && r.peek(i+1, "by") && r.insideCall(head, i):
 			err = r.aggOrder(head, i)

@@ -36,15 +36,7 @@ func TestRelationalRewrites(t *testing.T) {
 		{`WITH RECURSIVE r(n) AS (VALUES (1) UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r`,
 			"with recursive `r` (`n`) as (values row(1) union all select `n`+1 from `r` where `n`<5) select * from `r`"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			st := parseOneOK(t, tt.in)
-			got := strings.ToLower(restore(t, st.AST))
-			if got != strings.ToLower(tt.want) {
-				t.Errorf("Parse(%q)\n got  %q\n want %q\n (TiDB text %q)", tt.in, got, tt.want, st.SQL)
-			}
-		})
-	}
+	checkRestored(t, tests)
 	st := parseOneOK(t, `UPDATE t SET a = $2 FROM u WHERE t.k = $1 RETURNING t.a + $3`)
 	if st.From == nil || st.Returning == nil || len(st.Returning.Fields) != 1 {
 		t.Fatalf("UPDATE ... FROM ... RETURNING lost its parts: %+v", st)
@@ -55,6 +47,20 @@ func TestRelationalRewrites(t *testing.T) {
 	st = parseOneOK(t, `CREATE OR REPLACE VIEW v (x) AS SELECT a FROM t WHERE a > 1`)
 	if st.ViewQuery != "SELECT a FROM t WHERE a > 1" {
 		t.Errorf("ViewQuery %q", st.ViewQuery)
+	}
+}
+
+// checkRestored parses each input and compares the restored TiDB AST
+// with want (case-insensitively).
+func checkRestored(t *testing.T, tests []struct{ in, want string }) {
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			st := parseOneOK(t, tt.in)
+			got := strings.ToLower(restore(t, st.AST))
+			if got != strings.ToLower(tt.want) {
+				t.Errorf("Parse(%q)\n got  %q\n want %q\n (TiDB text %q)", tt.in, got, tt.want, st.SQL)
+			}
+		})
 	}
 }
 

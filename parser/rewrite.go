@@ -193,6 +193,9 @@ func (r *rewriter) qualifiedStart(j, lo int) int {
 // any EXPLAIN prefix) is head, applying the construct handlers and then
 // the token-level rewrites.
 func (r *rewriter) rewrite(head int) error {
+	if err := r.pgSyntax(head); err != nil {
+		return err
+	}
 	if err := r.relational(head); err != nil {
 		return err
 	}
@@ -275,10 +278,6 @@ func (r *rewriter) rewrite(head int) error {
 			r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			// TiDB's NEXTVAL takes a sequence name; PostgreSQL's a string.
 			r.replace(i, "`"+t.val+"`")
-		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance") && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
-			// TiDB reads STDDEV and VARIANCE as MySQL's population forms;
-			// PostgreSQL's are the sample ones.
-			r.replace(i, map[string]string{"stddev": "stddev_samp", "variance": "var_samp"}[t.val])
 		case t.kind == tkIdent && t.val == "concat" && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			// TiDB turns || into concat(), which must stay NULL-strict;
 			// Postgres's concat() function skips NULLs, so it gets its own name.

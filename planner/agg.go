@@ -72,6 +72,9 @@ type aggBinder struct {
 	lv     *selectLevel
 	groups []Expr
 	aggs   []AggCall
+	// sets are the grouping sets of GROUPING SETS, ROLLUP and CUBE (see
+	// Aggregate.GroupingSets).
+	sets [][]int
 }
 
 // groupCol returns the group column equal to e, if any.
@@ -169,17 +172,26 @@ func IsAggregateName(name string) bool { return aggregateNames[name] }
 // row (aggregates do not nest), its result is a column of the aggregated
 // row.
 func (a *aggBinder) bindAgg(fname string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode) (Expr, error) {
+	if fname == parser.WithinGroupFunc {
+		return a.bindWithinGroup(argNodes, distinct, filter)
+	}
 	call, err := a.b.aggCall(a.sc, fname, argNodes, distinct, filter, order, a.bindFromRow)
 	if err != nil {
 		return nil, err
 	}
+	return a.addAgg(call), nil
+}
+
+// addAgg adds an aggregate to the aggregated row (once, if an equal one
+// is there already) and returns the column it is.
+func (a *aggBinder) addAgg(call AggCall) Expr {
 	for i, prev := range a.aggs {
 		if aggEqual(prev, call) {
-			return &ColRef{Index: len(a.groups) + i, Name: aggLabel(call), Typ: call.Typ}, nil
+			return &ColRef{Index: len(a.groups) + i, Name: aggLabel(call), Typ: call.Typ}
 		}
 	}
 	a.aggs = append(a.aggs, call)
-	return &ColRef{Index: len(a.groups) + len(a.aggs) - 1, Name: aggLabel(call), Typ: call.Typ}, nil
+	return &ColRef{Index: len(a.groups) + len(a.aggs) - 1, Name: aggLabel(call), Typ: call.Typ}
 }
 
 func aggEqual(x, y AggCall) bool {
@@ -212,7 +224,14 @@ func aggLabel(c AggCall) string {
 // aggregate's input row.
 func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode, bindArg func(ast.ExprNode) (Expr, error)) (AggCall, error) {
 	fn := AggFunc(strings.ToLower(fname))
+	if len(argNodes) > 0 {
+		if m, ok := argNodes[0].(*ast.FuncCallExpr); ok && m.FnName.L == parser.DistinctArgFunc {
+			// f(DISTINCT ...) of an aggregate TiDB does not know.
+			distinct, argNodes = true, argNodes[1:]
+		}
+	}
 	call := AggCall{Func: fn, Distinct: distinct}
+	defer b.allowWholeRow(string(fn))()
 	if !aggregateNames[string(fn)] {
 		return call, unsupported("aggregate function %s is not supported", fname)
 	}
@@ -234,16 +253,9 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 			call.Arg = call.Args[0]
 		}
 	}
-	if filter != nil {
-		f, err := bindArg(filter)
-		if err != nil {
-			return call, err
-		}
-		b.inferParam(f, sqltypes.TypeBool)
-		if err := wantBool(f, "FILTER"); err != nil {
-			return call, err
-		}
-		call.Filter = f
+	var err error
+	if call.Filter, err = b.bindFilter(filter, bindArg); err != nil {
+		return call, err
 	}
 	for _, o := range order {
 		node, desc, nulls := unwrapOrderKey(o)
@@ -261,6 +273,23 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 	return call, nil
 }
 
+// bindFilter binds an aggregate's FILTER (WHERE ...) condition (nil for
+// none) over the aggregate's input row.
+func (b *Binder) bindFilter(filter ast.ExprNode, bindArg func(ast.ExprNode) (Expr, error)) (Expr, error) {
+	if filter == nil {
+		return nil, nil
+	}
+	f, err := bindArg(filter)
+	if err != nil {
+		return nil, err
+	}
+	b.inferParam(f, sqltypes.TypeBool)
+	if err := wantBool(f, "FILTER"); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
 // unwrapOrderKey reads the parser's spelling of an ORDER BY key inside a
 // call: zp_desc(x) for DESC, zp_nulls_first/last(...) around it.
 func unwrapOrderKey(node ast.ExprNode) (ast.ExprNode, bool, byte) {
@@ -275,6 +304,9 @@ func unwrapOrderKey(node ast.ExprNode) (ast.ExprNode, bool, byte) {
 // (zproxy has no numeric yet: sums of integers are bigint, averages double
 // precision).
 func aggType(c AggCall) (sqltypes.Type, error) {
+	if t, ok, err := statAggType(c); ok {
+		return t, err
+	}
 	nargs := map[AggFunc]int{AggCount: 1, AggSum: 1, AggMin: 1, AggMax: 1, AggAvg: 1, "string_agg": 2}
 	if n, ok := nargs[c.Func]; ok && len(c.Args) != n {
 		return sqltypes.Type{}, pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", c.Func, len(c.Args))
@@ -307,7 +339,7 @@ func aggType(c AggCall) (sqltypes.Type, error) {
 			return sqltypes.TypeFloat8, nil
 		}
 		return sqltypes.Type{}, noFunc()
-	case AggAvg, "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+	case AggAvg:
 		if !argType().IsNumeric() {
 			return sqltypes.Type{}, noFunc()
 		}

@@ -61,6 +61,10 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (Statement, error
 			if err := b.bindAddColumn(t, &ba); err != nil {
 				return nil, err
 			}
+		case parser.AlterPrimaryKey:
+			if err := bindPrimaryKey(t, &ba); err != nil {
+				return nil, err
+			}
 		case parser.AlterSetDefault:
 			i := t.ColumnIndex(a.Column)
 			if i < 0 {
@@ -79,6 +83,33 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (Statement, error
 		at.Actions = append(at.Actions, ba)
 	}
 	return at, nil
+}
+
+// bindPrimaryKey checks a primary-key change against the table.
+func bindPrimaryKey(t *catalog.Table, a *AlterAction) error {
+	hidden := len(t.PrimaryKey) == 1 && t.Columns[t.PrimaryKey[0].Column].Hidden
+	if a.DropConstraint != "" && a.DropConstraint != t.Name+"_pkey" {
+		return pgerr.New(pgerr.FeatureNotSupported, "a statement that changes the primary key may drop only the key's constraint %q", t.Name+"_pkey")
+	}
+	seen := map[int]bool{}
+	for _, p := range a.Key {
+		i := t.ColumnIndex(p.Column)
+		if i < 0 || t.Columns[i].Hidden {
+			return pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", p.Column, t.Name)
+		}
+		if seen[i] {
+			return pgerr.New(pgerr.DuplicateColumn, "column %q appears twice in primary key constraint", p.Column)
+		}
+		seen[i] = true
+		switch t.Columns[i].Type.Kind() {
+		case sqltypes.KindJSON, sqltypes.KindJSONB:
+			return pgerr.New(pgerr.FeatureNotSupported, "column %q of type %s cannot be part of a key", p.Column, t.Columns[i].Type)
+		}
+	}
+	if !hidden && !a.ReplaceKey {
+		return pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", t.Name)
+	}
+	return nil
 }
 
 // bindAddColumn builds ADD COLUMN's column as CREATE TABLE would, and

@@ -18,8 +18,10 @@ import (
 type Binder struct {
 	// depth is how deeply bindExprWith is nested now (see parser.MaxExprDepth).
 	depth int
-	snap  *catalog.Snapshot
-	stmt  *parser.Statement
+	// wholeRowOK: a FROM item's name may stand for its row (rowjson.go).
+	wholeRowOK bool
+	snap       *catalog.Snapshot
+	stmt       *parser.Statement
 	// level is the SELECT whose select list, HAVING or ORDER BY is being
 	// bound (window functions attach to it), nil elsewhere.
 	level        *selectLevel
@@ -343,7 +345,7 @@ func castAllowedImplicitly(from, to sqltypes.Type) bool {
 	if from.ID == sqltypes.Unknown || from.Kind() == to.Kind() {
 		return true
 	}
-	if from.IsNumeric() && to.IsNumeric() {
+	if from.IsNumeric() && to.IsNumeric() || from.IsTextual() && to.IsTextual() {
 		return true
 	}
 	tk, fk := to.Kind(), from.Kind()

@@ -62,7 +62,13 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if agg != nil {
 			return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", n.Name.Name.O)
 		}
-		return sc.resolve(n.Name)
+		e, err := sc.resolve(n.Name)
+		if err != nil {
+			if row, rowErr := b.wholeRow(sc, n.Name); row != nil || rowErr != nil {
+				return row, rowErr
+			}
+		}
+		return e, err
 	case *ast.AggregateFuncExpr:
 		if agg != nil {
 			return agg.bindAgg(n.F, n.Args, n.Distinct, nil, nil)
@@ -91,6 +97,10 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 				v, err := (&Neg{E: c}).Eval(nil, nil)
 				if err != nil {
 					return nil, err
+				}
+				if _, lit := n.V.(*driver.ValueExpr); lit && c.Typ.ID == sqltypes.Int8 && v.I == math.MinInt32 {
+					// PostgreSQL reads -2147483648 as one integer constant.
+					return &Const{V: v, Typ: sqltypes.TypeInt4}, nil
 				}
 				return &Const{V: v, Typ: c.Typ}, nil
 			}
@@ -128,7 +138,12 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if err != nil {
 			return nil, err
 		}
-		lo, err := b.child(sc, n.Left, agg)
+		loNode, symmetric := n.Left, false
+		if f, ok := loNode.(*ast.FuncCallExpr); ok && f.FnName.L == parser.SymmetricFunc && len(f.Args) == 1 {
+			// BETWEEN SYMMETRIC: the bounds in either order.
+			loNode, symmetric = f.Args[0], true
+		}
+		lo, err := b.child(sc, loNode, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -145,6 +160,17 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			return nil, err
 		}
 		var res Expr = &Binary{Op: OpAnd, L: ge, R: le, Typ: sqltypes.TypeBool}
+		if symmetric {
+			ge2, err := b.compare(OpGe, e, hi)
+			if err != nil {
+				return nil, err
+			}
+			le2, err := b.compare(OpLe, e, lo)
+			if err != nil {
+				return nil, err
+			}
+			res = &Binary{Op: OpOr, L: res, R: &Binary{Op: OpAnd, L: ge2, R: le2, Typ: sqltypes.TypeBool}, Typ: sqltypes.TypeBool}
+		}
 		if n.Not {
 			res = &Not{E: res}
 		}
@@ -215,6 +241,10 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if e, ok, err := b.bindAggregateCall(sc, n, agg); ok || err != nil {
 			return e, err
 		}
+		if isSetReturning(n.FnName.L) {
+			return b.bindSRF(n, agg)
+		}
+		defer b.allowWholeRow(n.FnName.L)()
 		args := make([]Expr, len(n.Args))
 		for i, a := range n.Args {
 			x, err := b.child(sc, a, agg)
@@ -349,6 +379,9 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 	if n.Op == opcode.LogicAnd || n.Op == opcode.LogicOr {
 		return b.bindLogic(sc, n, agg)
 	}
+	if op, l, r, ok := otherOperator(n); ok {
+		return b.bindOtherOp(sc, op, l, r, agg)
+	}
 	op, ok := binOps[n.Op]
 	if n.Op == opcode.NullEQ {
 		// The parser's spelling of IS NOT DISTINCT FROM.
@@ -372,6 +405,11 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 		b.inferParam(l, sqltypes.TypeText)
 		b.inferParam(r, sqltypes.TypeText)
 		return fold(&Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeText})
+	}
+	if op == OpSub {
+		if e, ok, err := b.bindJSONBMinus(l, r); ok {
+			return e, err
+		}
 	}
 	// Arithmetic.
 	b.inferParam(l, r.Type())
@@ -559,7 +597,6 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (Expr, err
 		}
 	}
 	var args []Expr // cond1, result1, cond2, result2, ..., else
-	var typ sqltypes.Type
 	for _, w := range n.WhenClauses {
 		cond, err := b.child(sc, w.Expr, agg)
 		if err != nil {
@@ -574,32 +611,29 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (Expr, err
 		if err != nil {
 			return nil, err
 		}
-		if typ.ID == sqltypes.Unknown {
-			typ = res.Type()
-		}
 		args = append(args, cond, res)
 	}
-	var els Expr = &Const{V: sqltypes.Null, Typ: typ}
+	var els Expr = &Const{V: sqltypes.Null, Typ: sqltypes.TypeUnknown}
 	if n.ElseClause != nil {
 		if els, err = b.child(sc, n.ElseClause, agg); err != nil {
 			return nil, err
 		}
-		if typ.ID == sqltypes.Unknown {
-			typ = els.Type()
-		}
-	}
-	if typ.ID == sqltypes.Unknown {
-		typ = sqltypes.TypeText
-	}
-	for i := 1; i < len(args); i += 2 {
-		if args[i], err = b.coerceTo(args[i], typ, false); err != nil {
-			return nil, err
-		}
-	}
-	if els, err = b.coerceTo(els, typ, false); err != nil {
-		return nil, err
 	}
 	args = append(args, els)
+	// The results take their common type, as PostgreSQL resolves CASE.
+	var results []Expr
+	for i := 1; i < len(args)-1; i += 2 {
+		results = append(results, args[i])
+	}
+	results = append(results, els)
+	typ, err := b.commonArgType(results, "CASE")
+	if err != nil {
+		return nil, err
+	}
+	for i := 1; i < len(args)-1; i += 2 {
+		args[i] = results[i/2]
+	}
+	args[len(args)-1] = results[len(results)-1]
 	return &Func{Name: "case", Args: args, Typ: typ, fn: nil, lazy: evalCase}, nil
 }
 

@@ -128,6 +128,14 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 					WithHint("Use 'mutable' or 'immutable_rows'.")
 			}
 		case "ttl", "ttl_column":
+		case "fillfactor":
+			// PostgreSQL's page fill target (pgbench -i sets it). zproxy's
+			// stores have no pages to leave room in, so nothing differs;
+			// the value is still checked as PostgreSQL checks it.
+			if n, err := strconv.Atoi(val); err != nil || n < 10 || n > 100 {
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "value %s out of bounds for option \"fillfactor\"", val).
+					WithDetail("Valid values are between \"10\" and \"100\".")
+			}
 		default:
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
 		}

@@ -184,6 +184,8 @@ type Func struct {
 	lazy func(ctx *EvalContext, row []sqltypes.Value, args []Expr) (sqltypes.Value, error)
 	// volatile functions (now(), random()) are never constant-folded.
 	volatile bool
+	// infix: an operator (||, ->, ...) printed as (l op r).
+	infix bool
 }
 
 func (e *Func) pure() bool { return !e.volatile }
@@ -580,6 +582,10 @@ func (e *ColRef) String() string { return e.Name }
 func (e *Const) String() string {
 	switch e.V.K {
 	case sqltypes.KindNull:
+		// As PostgreSQL's EXPLAIN shows a typed NULL.
+		if e.Typ.ID != sqltypes.Unknown {
+			return "NULL::" + e.Typ.String()
+		}
 		return "NULL"
 	case sqltypes.KindInt, sqltypes.KindFloat, sqltypes.KindBool:
 		return sqltypes.FormatText(e.V)
@@ -624,6 +630,9 @@ func (e *Func) String() string {
 	parts := make([]string, len(e.Args))
 	for i, x := range e.Args {
 		parts[i] = x.String()
+	}
+	if e.infix && len(parts) == 2 {
+		return "(" + parts[0] + " " + e.Name + " " + parts[1] + ")"
 	}
 	return e.Name + "(" + strings.Join(parts, ", ") + ")"
 }

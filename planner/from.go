@@ -447,9 +447,10 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 		return nil, err
 	}
 	tf.Ordinality = ordinality
-	if len(tf.Cols) == 1 && len(names) == 0 {
+	if len(tf.Cols) == 1 && len(names) == 0 && !hasOutColumns(name) {
 		// A function returning one column names it after the alias, as
-		// PostgreSQL does (FROM generate_series(1, 3) AS g gives column g).
+		// PostgreSQL does (FROM generate_series(1, 3) AS g gives column g),
+		// unless it names its column itself (an OUT parameter).
 		tf.Cols[0].Name = alias
 	}
 	if ordinality {

@@ -13,8 +13,9 @@ import (
 const ServerVersion = builtins.ServerVersion
 
 // bindFunc binds a call of a scalar function: the few whose typing depends
-// on all their arguments (COALESCE, NULLIF, GREATEST, LEAST, ||, concat)
-// here, every other one through the registry of package builtins.
+// on all their arguments (COALESCE, NULLIF, GREATEST, LEAST) and the
+// parser's respellings here, every other one through the registry of
+// package builtins.
 func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 	switch name {
 	case parser.NumericLiteralFunc:
@@ -32,12 +33,19 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 		if len(args) != 2 {
 			return nil, pgerr.New(pgerr.UndefinedFunction, "function nullif with %d arguments does not exist", len(args))
 		}
-		l, r, err := b.unify(args[0], args[1])
-		if err != nil {
-			return nil, err
+		// The result has the first argument's type as the = operator
+		// resolves it: integers compare across widths, as do floats;
+		// other mixes meet at their common type.
+		lt, rt := args[0].Type(), args[1].Type()
+		typ := lt
+		if k := lt.Kind(); lt.ID == sqltypes.Unknown || k != rt.Kind() || k != sqltypes.KindInt && k != sqltypes.KindFloat {
+			var err error
+			if typ, err = b.commonArgType(args, "NULLIF"); err != nil {
+				return nil, err
+			}
 		}
-		l = b.finishUnknown(l)
-		return fold(&Func{Name: name, Args: []Expr{l, r}, Typ: l.Type(), fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		l, r := args[0], args[1]
+		return fold(&Func{Name: name, Args: []Expr{l, r}, Typ: typ, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			if !a[0].IsNull() && !a[1].IsNull() && sqltypes.Compare(a[0], a[1]) == 0 {
 				return sqltypes.Null, nil
 			}
@@ -74,32 +82,16 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 			return nil, err
 		}
 		return &Func{Name: name, Args: args, Typ: typ, lazy: evalCoalesce}, nil
-	case "concat":
-		// The || operator (TiDB spells it concat): NULL if any operand is.
-		for i := range args {
-			b.inferParam(args[i], sqltypes.TypeText)
-		}
-		return fold(&Func{Name: "||", Args: args, Typ: sqltypes.TypeText, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-			var sb strings.Builder
-			for _, v := range a {
-				sb.WriteString(textOf(v))
-			}
-			return sqltypes.NewText(sb.String()), nil
-		})})
 	case parser.ConcatFunc:
-		name = "concat"
-		for i := range args {
-			b.inferParam(args[i], sqltypes.TypeText)
+		// The parser's name for concat(), which TiDB would read as its own.
+		return b.bindBuiltin("concat", args)
+	case parser.TrimFromFunc:
+		// TRIM(chars FROM s): zp_trim_from('btrim', chars, s).
+		fn, ok := args[0].(*Const)
+		if len(args) < 3 || !ok || fn.V.K != sqltypes.KindText {
+			return nil, pgerr.New(pgerr.InternalError, "malformed TRIM")
 		}
-		return fold(&Func{Name: name, Args: args, Typ: sqltypes.TypeText, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-			var sb strings.Builder
-			for _, v := range a {
-				if !v.IsNull() {
-					sb.WriteString(textOf(v))
-				}
-			}
-			return sqltypes.NewText(sb.String()), nil
-		}})
+		return b.bindBuiltin(fn.V.S, append(append([]Expr(nil), args[2:]...), args[1]))
 	}
 	return b.bindBuiltin(name, args)
 }
@@ -125,12 +117,16 @@ func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
 		}
 	}
 	ov := res.Overload
+	eval := ov.Eval
+	if ov.Typed != nil {
+		eval = ov.Typed(res.ArgTypes)
+	}
 	fn := func(ctx *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		var fc *builtins.Context
 		if ctx != nil {
 			fc = &ctx.Fn
 		}
-		return ov.Eval(fc, a)
+		return eval(fc, a)
 	}
 	if !ov.CalledOnNull {
 		fn = strict(fn)
@@ -145,6 +141,9 @@ func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
 func (b *Binder) commonArgType(args []Expr, ctx string) (sqltypes.Type, error) {
 	typ := sqltypes.TypeUnknown
 	for _, a := range args {
+		if a.Type().ID == sqltypes.Unknown {
+			continue // untyped literals and NULLs take the others' type
+		}
 		t, err := commonType(typ, a.Type(), ctx)
 		if err != nil {
 			return typ, err

@@ -552,6 +552,10 @@ type selectLevel struct {
 	windows []WindowCall
 	// named windows (WINDOW w AS (...)).
 	named map[string]*ast.WindowSpec
+	// srfs are the set-returning functions of the select list, allowed
+	// while srfOK (see srf.go).
+	srfs  []srfCall
+	srfOK bool
 }
 
 // bindSelect binds one SELECT (or VALUES / TABLE statement).
@@ -613,12 +617,10 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 			if n.GroupBy.Rollup {
 				return nil, unsupported("GROUP BY ... WITH ROLLUP is not supported")
 			}
-			for _, item := range n.GroupBy.Items {
-				g, err := b.bindGroupItem(sc, item.Expr, n.Fields)
-				if err != nil {
-					return nil, err
-				}
-				lv.agg.groups = append(lv.agg.groups, g)
+			if err := lv.agg.bindGroupBy(n.GroupBy.Items, n.Fields); err != nil {
+				return nil, err
+			}
+			for _, g := range lv.agg.groups {
 				groupNames = append(groupNames, g.String())
 			}
 		}
@@ -642,6 +644,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		distinctOn = f.Args
 		fields = fields[1:]
 	}
+	lv.srfOK = true
 	for _, f := range fields {
 		if f.WildCard != nil {
 			if n.From == nil {
@@ -688,6 +691,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		cols = append(cols, col)
 	}
 	visible := len(exprs)
+	lv.srfOK = false
 
 	var having Expr
 	if n.Having != nil {
@@ -753,6 +757,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 	// LIMIT, and the projection down to the visible columns.
 	if aggregated {
 		a := NewAggregate(rel, lv.agg.groups, lv.agg.aggs, groupNames)
+		a.GroupingSets = lv.agg.sets
 		rel = a
 		fix := lv.agg.fixer(len(lv.agg.groups))
 		for i := range exprs {
@@ -772,8 +777,12 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		for i := range exprs {
 			exprs[i] = fix(exprs[i])
 		}
+		lv.fixSRFs(fix)
 	} else if hasWindowRef(exprs) {
 		return nil, pgerr.New(pgerr.InternalError, "window reference without a window")
+	}
+	if len(lv.srfs) > 0 {
+		rel = lv.lateralSRFs(rel, exprs)
 	}
 	rel = &Project{Input: rel, Exprs: exprs, Cols: cols}
 	switch {
@@ -1028,19 +1037,28 @@ func exprLabel(node ast.ExprNode) string {
 	case *ast.AggregateFuncExpr:
 		return strings.ToLower(e.F)
 	case *ast.WindowFuncExpr:
+		if inner, ok := WindowAggOf(e); ok {
+			return inner.FnName.L
+		}
 		return strings.ToLower(e.Name)
 	case *ast.ParenthesesExpr:
 		return exprLabel(e.Expr)
 	case *ast.FuncCallExpr:
 		if operand, t, ok := parser.CastOf(e); ok {
-			if l := exprLabel(operand); l != "?column?" {
-				return l
+			// PostgreSQL's FigureColname: a cast takes its operand's name
+			// unless that is only a type's (a cast of a cast or constant).
+			if strongLabel(operand) {
+				return exprLabel(operand)
 			}
 			return castLabel(t)
 		}
 		switch e.FnName.L {
 		case parser.ConcatFunc:
 			return "concat"
+		case parser.TrimFromFunc:
+			if c, ok := e.Args[0].(*driver.ValueExpr); ok {
+				return c.GetString()
+			}
 		case parser.NumericLiteralFunc:
 			return "?column?"
 		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
@@ -1052,6 +1070,10 @@ func exprLabel(node ast.ExprNode) string {
 		}
 		return e.FnName.L
 	case *ast.CaseExpr:
+		// Named after its ELSE result when that has a name of its own.
+		if e.ElseClause != nil && strongLabel(e.ElseClause) {
+			return exprLabel(e.ElseClause)
+		}
 		return "case"
 	case *ast.ExistsSubqueryExpr:
 		return "exists"
@@ -1068,6 +1090,34 @@ func exprLabel(node ast.ExprNode) string {
 		}
 	}
 	return "?column?"
+}
+
+// strongLabel reports whether exprLabel(node) is a name of the node's own
+// (a column's, a function's; PostgreSQL's FigureColname strength 2) rather
+// than a type's, "case" or "?column?".
+func strongLabel(node ast.ExprNode) bool {
+	switch e := node.(type) {
+	case *ast.ParenthesesExpr:
+		return strongLabel(e.Expr)
+	case *ast.ColumnNameExpr, *ast.AggregateFuncExpr, *ast.WindowFuncExpr, *ast.ExistsSubqueryExpr:
+		return true
+	case *ast.SubqueryExpr:
+		return exprLabel(e) != "?column?"
+	case *ast.CaseExpr:
+		return e.ElseClause != nil && strongLabel(e.ElseClause)
+	case *ast.FuncCallExpr:
+		if operand, _, ok := parser.CastOf(e); ok {
+			return strongLabel(operand)
+		}
+		switch e.FnName.L {
+		case parser.NumericLiteralFunc:
+			return false
+		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
+			return len(e.Args) > 0 && strongLabel(e.Args[0])
+		}
+		return true
+	}
+	return false
 }
 
 // castLabel is the column name PostgreSQL gives a cast of a non-column:

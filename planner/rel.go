@@ -200,6 +200,9 @@ type AggCall struct {
 	// (string_agg(x, ',' ORDER BY y), percentile_cont WITHIN GROUP).
 	OrderBy []SortKeyExpr
 	Typ     sqltypes.Type
+	// Grouping, for grouping(a, b, ...), holds the GroupBy index of each
+	// argument.
+	Grouping []int
 }
 
 // SortKeyExpr is a sort key given as an expression over the input row.
@@ -216,7 +219,11 @@ type Aggregate struct {
 	Input   Rel
 	GroupBy []Expr
 	Aggs    []AggCall
-	cols    []Column
+	// GroupingSets, for GROUPING SETS, ROLLUP and CUBE, lists the GroupBy
+	// indexes of each grouping set (nil: the one set of all of GroupBy).
+	// A row of a set has NULL in the group columns not in it.
+	GroupingSets [][]int
+	cols         []Column
 }
 
 // SortKey is one sort key over the input row.

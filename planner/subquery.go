@@ -417,7 +417,13 @@ func (b *Binder) bindAggregateCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinde
 			return nil, true, unsupported("FILTER with OVER is not supported")
 		}
 	case parser.WithinGroupFunc:
-		return nil, true, unsupported("ordered-set aggregates (WITHIN GROUP) are not supported")
+		if agg == nil {
+			return nil, true, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
+		}
+		return wrapAgg(agg.bindAgg(name, n.Args, false, nil, nil))
+	}
+	if inner.FnName.L == "grouping" && inner == n {
+		return wrapAgg(b.bindGrouping(n, agg))
 	}
 	if !IsAggregateName(inner.FnName.L) {
 		if inner != n {

@@ -8,6 +8,9 @@ import (
 // tableFunc types a set-returning function called in FROM. The executor
 // computes its rows (package executor, tableFuncs).
 func (b *Binder) tableFunc(name string, args []Expr) (*TableFunc, error) {
+	if tf, ok, err := b.jsonTableFunc(name, args); ok {
+		return tf, err
+	}
 	tf := &TableFunc{Name: name, Args: args}
 	col := func(n string, t sqltypes.Type) { tf.Cols = append(tf.Cols, Column{Name: n, Type: t, Col: -1}) }
 	switch name {

@@ -91,6 +91,10 @@ func (b *Binder) bindWindow(n *ast.WindowFuncExpr, agg *aggBinder) (Expr, error)
 		return b.bindExpr(lv.sc, node)
 	}
 	name := strings.ToLower(n.Name)
+	args, distinct := n.Args, n.Distinct
+	if inner, ok := WindowAggOf(n); ok {
+		name, args = inner.FnName.L, inner.Args
+	}
 	call := WindowCall{Func: name}
 	spec, err := resolveWindowSpec(&n.Spec, lv.named)
 	if err != nil {
@@ -119,7 +123,7 @@ func (b *Binder) bindWindow(n *ast.WindowFuncExpr, agg *aggBinder) (Expr, error)
 		return nil, err
 	}
 	if windowFuncs[name] {
-		for _, a := range n.Args {
+		for _, a := range args {
 			x, err := bind(a)
 			if err != nil {
 				return nil, err
@@ -130,7 +134,7 @@ func (b *Binder) bindWindow(n *ast.WindowFuncExpr, agg *aggBinder) (Expr, error)
 			return nil, err
 		}
 	} else if IsAggregateName(name) {
-		ac, err := b.aggCall(lv.sc, name, n.Args, n.Distinct, nil, nil, bind)
+		ac, err := b.aggCall(lv.sc, name, args, distinct, nil, nil, bind)
 		if err != nil {
 			return nil, err
 		}

@@ -30,10 +30,15 @@ import (
 //	                        containing MESSAGE, when given)
 //	query [rowsort]         it returns the rows after "----", one per
 //	                        line, columns joined by "|", NULL as NULL
+//	query ... colnames      the first line after "----" is the result's
+//	                        columns, "name:type" joined by "|"
 //	notice SUBSTRING        the previous statement raised a NOTICE
 //	                        containing SUBSTRING
 //	connection NAME         later records run in session NAME (opened on
 //	                        first use; the first session is "default")
+//	onlyif zproxy           the next record is zproxy's own (SHOW INDEXES,
+//	                        CHECK TABLE, TTL, where zproxy differs on
+//	                        purpose): the PostgreSQL oracle run skips it
 //
 // separated by blank lines. The same files run against every backend
 // available (Pebble always; DynamoDB Local when DYNAMODB_ENDPOINT is set)
@@ -98,6 +103,8 @@ type record struct {
 	kind    string // statement, query, connection
 	expect  string // ok, error CODE
 	sorted  bool
+	names   bool // the first expected row is the column header
+	zproxy  bool // onlyif zproxy: not run against PostgreSQL
 	sql     string
 	rows    []string
 	notices []string
@@ -113,7 +120,7 @@ func parseScript(t *testing.T, path string) []record {
 	sc := bufio.NewScanner(f)
 	lineNo := 0
 	var cur *record
-	inRows := false
+	inRows, onlyZproxy := false, false
 	flush := func() {
 		if cur != nil {
 			cur.sql = strings.TrimSpace(cur.sql)
@@ -132,16 +139,21 @@ func parseScript(t *testing.T, path string) []record {
 				t.Fatalf("%s:%d: notice before any statement", path, lineNo)
 			}
 			recs[len(recs)-1].notices = append(recs[len(recs)-1].notices, strings.TrimPrefix(trimmed, "notice "))
+		case cur == nil && trimmed == "onlyif zproxy":
+			onlyZproxy = true
 		case cur == nil && strings.HasPrefix(trimmed, "connection "):
-			recs = append(recs, record{line: lineNo, kind: "connection", sql: strings.TrimSpace(strings.TrimPrefix(trimmed, "connection "))})
+			recs = append(recs, record{line: lineNo, kind: "connection", sql: strings.TrimSpace(strings.TrimPrefix(trimmed, "connection ")), zproxy: onlyZproxy})
+			onlyZproxy = false
 		case cur == nil:
 			fields := strings.Fields(trimmed)
-			cur = &record{line: lineNo, kind: fields[0]}
+			cur = &record{line: lineNo, kind: fields[0], zproxy: onlyZproxy}
+			onlyZproxy = false
 			switch fields[0] {
 			case "statement":
 				cur.expect = strings.Join(fields[1:], " ")
 			case "query":
 				cur.sorted = len(fields) > 1 && fields[1] == "rowsort"
+				cur.names = fields[len(fields)-1] == "colnames"
 				if len(fields) > 1 && fields[1] == "error" {
 					cur.expect = strings.Join(fields[1:], " ")
 				}
@@ -214,6 +226,9 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 		if rec.kind == "query" {
 			if rec.sorted {
 				sort.Strings(rows)
+			}
+			if rec.names {
+				rows = append([]string{columnHeader(ctx, sess, rec.sql)}, rows...)
 			}
 			if strings.Join(rows, "\n") != strings.Join(rec.rows, "\n") {
 				t.Errorf("%s:\n got:\n  %s\n want:\n  %s", where, strings.Join(rows, "\n  "), strings.Join(rec.rows, "\n  "))

@@ -2,9 +2,7 @@ package builtins
 
 import (
 	"math"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -50,23 +48,6 @@ func init() {
 	Register("current_catalog", database)
 	Register("current_schema", Overload{Result: Returns(sqltypes.TypeText), Volatility: Stable,
 		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewText("public"), nil }})
-
-	caseFn := func(f func(string) string) Overload {
-		return Overload{Params: []Param{text}, Result: Returns(sqltypes.TypeText), Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return sqltypes.NewText(f(a[0].S)), nil
-		}}
-	}
-	Register("lower", caseFn(strings.ToLower))
-	Register("upper", caseFn(strings.ToUpper))
-	length := Overload{Params: []Param{text}, Result: Returns(sqltypes.TypeInt4), Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		return sqltypes.NewInt(int64(utf8.RuneCountInString(a[0].S))), nil
-	}}
-	Register("length", length, Overload{Params: []Param{T(sqltypes.TypeBytea)}, Result: Returns(sqltypes.TypeInt4),
-		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return sqltypes.NewInt(int64(len(a[0].S))), nil
-		}})
-	Register("char_length", length)
-	Register("character_length", length)
 
 	for _, t := range []sqltypes.Type{sqltypes.TypeInt2, sqltypes.TypeInt4, sqltypes.TypeInt8} {
 		t := t

@@ -100,6 +100,11 @@ type Overload struct {
 	CalledOnNull bool
 	Volatility   Volatility
 	Eval         func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error)
+	// Typed, when set, replaces Eval: it builds the implementation for
+	// the argument types of one call, for functions that treat an
+	// argument by its type (concat and format print each one with its
+	// type's output function).
+	Typed func(args []sqltypes.Type) func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error)
 }
 
 // Returns is a Result that always gives t.
@@ -287,8 +292,8 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return intWidth(from) <= intWidth(to)
 	case from.Kind() == sqltypes.KindFloat && to.ID == sqltypes.Float8:
 		return true
-	case from.Kind() == sqltypes.KindText && to.Kind() == sqltypes.KindText:
-		return true
+	case from.IsTextual() && to.Kind() == sqltypes.KindText:
+		return true // char(n) too, losing its padding
 	case from.ID == sqltypes.Date && (to.ID == sqltypes.Timestamp || to.ID == sqltypes.TimestampTZ):
 		return true
 	case from.ID == sqltypes.Timestamp && to.ID == sqltypes.TimestampTZ:

@@ -1191,6 +1191,12 @@ func JSONBuildArray(args []Value) Value {
 // "[1, 2]", with a line break before arrays after the first as
 // PostgreSQL prints them. No rows give NULL (call with none).
 func JSONAgg(vals []Value) Value {
+	return jsonAggText(vals, func(v Value) bool { return v.K == KindArray })
+}
+
+// jsonAggText prints json_agg's array, with a line break before the
+// elements after the first for which lineBreak holds.
+func jsonAggText(vals []Value, lineBreak func(Value) bool) Value {
 	if len(vals) == 0 {
 		return Null
 	}
@@ -1198,7 +1204,7 @@ func JSONAgg(vals []Value) Value {
 	for i, v := range vals {
 		if i > 0 {
 			buf = append(buf, ", "...)
-			if v.K == KindArray {
+			if lineBreak(v) {
 				buf = append(buf, "\n "...)
 			}
 		}

@@ -764,6 +764,17 @@ func testAtomicConditionFailure(t *testing.T, s kv.Store, ns namespace, _ Option
 			{Kind: kv.OpPut, Key: victim.Key, Attrs: []kv.Attr{intAttr("v", 15)}, Cond: kv.CondNotExists},
 			{Kind: kv.OpPut, Key: newKey("n1"), Attrs: []kv.Attr{intAttr("v", 16)}},
 		}, 0},
+		// A condition sees the batch's own earlier ops: two inserts of one
+		// new key cannot both hold.
+		{"CondNotExists twice on one new key", []kv.Op{
+			{Kind: kv.OpPut, Key: newKey("n1"), Attrs: []kv.Attr{intAttr("v", 17)}, Cond: kv.CondNotExists},
+			{Kind: kv.OpPut, Key: newKey("n2"), Attrs: []kv.Attr{intAttr("v", 18)}},
+			{Kind: kv.OpPut, Key: newKey("n1"), Attrs: []kv.Attr{intAttr("v", 19)}, Cond: kv.CondNotExists},
+		}, 2},
+		{"CondExists after the batch deletes the key", []kv.Op{
+			{Kind: kv.OpDelete, Key: existing.Key},
+			{Kind: kv.OpPut, Key: existing.Key, Attrs: []kv.Attr{intAttr("v", 20)}, Cond: kv.CondExists},
+		}, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

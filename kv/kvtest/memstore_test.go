@@ -73,7 +73,12 @@ func (m *memStore) Write(_ context.Context, b kv.Batch) error {
 	if b.Atomic && len(b.Ops) > memMaxAtomicOps {
 		return kv.ErrBatchTooLarge
 	}
+	// Conditions see the batch's own earlier ops.
+	earlier := map[string]kv.Op{}
 	for i, op := range b.Ops {
+		k := string(op.Key.Partition) + "\x00" + string(op.Key.Sort)
+		prior, seen := earlier[k]
+		earlier[k] = op
 		if op.Cond == kv.CondNone {
 			continue
 		}
@@ -81,6 +86,9 @@ func (m *memStore) Write(_ context.Context, b kv.Batch) error {
 			return errors.New("mem: condition in a non-atomic batch")
 		}
 		cur, exists := m.parts[string(op.Key.Partition)][string(op.Key.Sort)]
+		if seen {
+			cur, exists = prior.Attrs, prior.Kind == kv.OpPut
+		}
 		holds := exists == (op.Cond != kv.CondNotExists)
 		if op.Cond == kv.CondAttrEquals && exists {
 			holds = kv.SameValue(kv.Lookup(cur, op.CondAttr.Name), op.CondAttr)

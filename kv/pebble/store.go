@@ -326,36 +326,33 @@ func (s *Store) commit(batch *pebble.Batch, locks *stripeSet, ops []kv.Op, base 
 	locks.lock(&s.stripes)
 	defer locks.unlock(&s.stripes)
 	var keyBuf []byte
+	// earlier holds the batch's own earlier ops by key: a condition sees
+	// the store as the ops before it in the batch leave it, as on
+	// DynamoDB (two puts of one key with CondNotExists: the second fails).
+	var earlier map[string]*kv.Op
 	for i := range ops {
 		op := &ops[i]
+		keyBuf = appendKey(keyBuf[:0], op.Key)
 		if op.Cond == kv.CondNone {
+			if earlier != nil {
+				earlier[string(keyBuf)] = op
+			}
 			continue
 		}
-		keyBuf = appendKey(keyBuf[:0], op.Key)
-		value, closer, err := s.db.Get(keyBuf)
-		exists := err == nil
-		holds := false
-		if exists {
-			switch op.Cond {
-			case kv.CondExists:
-				holds = true
-			case kv.CondAttrEquals:
-				attrs, derr := decodeValue(value)
-				if derr != nil {
-					closer.Close()
-					return fmt.Errorf("kv/pebble: condition check: %w", derr)
-				}
-				holds = kv.SameValue(kv.Lookup(attrs, op.CondAttr.Name), op.CondAttr)
+		if earlier == nil {
+			earlier = map[string]*kv.Op{}
+			for j := range ops[:i] {
+				earlier[string(appendKey(nil, ops[j].Key))] = &ops[j]
 			}
-			closer.Close()
-		} else if !errors.Is(err, pebble.ErrNotFound) {
-			return fmt.Errorf("kv/pebble: condition check: %w", err)
-		} else {
-			holds = op.Cond == kv.CondNotExists
+		}
+		holds, err := s.conditionHolds(keyBuf, op, earlier[string(keyBuf)])
+		if err != nil {
+			return err
 		}
 		if !holds {
 			return &kv.ConditionFailedError{Index: base + i, Key: op.Key}
 		}
+		earlier[string(keyBuf)] = op
 	}
 	if err := batch.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("kv/pebble: commit: %w", err)
@@ -364,6 +361,40 @@ func (s *Store) commit(batch *pebble.Batch, locks *stripeSet, ops []kv.Op, base 
 		s.recordBatch(batch)
 	}
 	return nil
+}
+
+// conditionHolds checks op's condition against prior, the batch's last
+// earlier op on the key, or else the stored item.
+func (s *Store) conditionHolds(key []byte, op *kv.Op, prior *kv.Op) (bool, error) {
+	var exists bool
+	var attrs []kv.Attr
+	if prior != nil {
+		exists, attrs = prior.Kind == kv.OpPut, prior.Attrs
+	} else {
+		value, closer, err := s.db.Get(key)
+		switch {
+		case err == nil:
+			exists = true
+			if op.Cond == kv.CondAttrEquals {
+				attrs, err = decodeValue(value)
+			}
+			closer.Close()
+			if err != nil {
+				return false, fmt.Errorf("kv/pebble: condition check: %w", err)
+			}
+		case !errors.Is(err, pebble.ErrNotFound):
+			return false, fmt.Errorf("kv/pebble: condition check: %w", err)
+		}
+	}
+	switch op.Cond {
+	case kv.CondExists:
+		return exists, nil
+	case kv.CondNotExists:
+		return !exists, nil
+	case kv.CondAttrEquals:
+		return exists && kv.SameValue(kv.Lookup(attrs, op.CondAttr.Name), op.CondAttr), nil
+	}
+	return true, nil
 }
 
 func (s *Store) stripe(key []byte) int {

@@ -1,0 +1,383 @@
+package executor
+
+import (
+	"math"
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// The statistical, bitwise, json and ordered-set aggregates. Each computes
+// what PostgreSQL 15 computes, in the same arithmetic: the float forms use
+// the Youngs-Cramer updates of float8_accum and float8_regr_accum (so the
+// last bits agree), the numeric forms exact sums (see
+// sqltypes.NumericMoments).
+
+// newStatAggregator returns the accumulator of an aggregate of this file,
+// or nil.
+func newStatAggregator(call planner.AggCall) aggregator {
+	switch f := string(call.Func); f {
+	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+		return &varianceAgg{numeric: call.Typ.ID == sqltypes.Numeric,
+			sample: !strings.HasSuffix(f, "_pop"), stddev: strings.HasPrefix(f, "stddev")}
+	case "corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept",
+		"regr_r2", "regr_slope", "regr_sxx", "regr_sxy", "regr_syy":
+		return &regrAgg{kind: f}
+	case "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every":
+		if f == "every" {
+			f = "bool_and"
+		}
+		return &foldAgg{combine: folds[f]}
+	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
+		a := &jsonAgg{kind: f, rows: f == "json_agg" && planner.IsWholeRow(call.Args[0])}
+		for _, x := range call.Args {
+			a.types = append(a.types, x.Type())
+		}
+		return a
+	case "grouping":
+		return &groupingAgg{}
+	case "percentile_cont", "percentile_disc", "mode":
+		return &orderedSetAgg{kind: f, typ: call.Typ}
+	}
+	return nil
+}
+
+func floatOverflow() error {
+	return pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow")
+}
+
+// youngsCramer is PostgreSQL's float8_accum state: N, Sx and
+// Sxx = Σ(x − Sx/N)², updated one value at a time.
+type youngsCramer struct{ n, sx, sxx float64 }
+
+// add incorporates x; it reports the overflow PostgreSQL reports when
+// finite inputs give infinite sums.
+func (s *youngsCramer) add(x float64) error {
+	prevN, prevSx := s.n, s.sx
+	s.n++
+	s.sx += x
+	if prevN > 0 {
+		tmp := x*s.n - s.sx
+		s.sxx += tmp * tmp / (s.n * prevN)
+		if math.IsInf(s.sx, 0) || math.IsInf(s.sxx, 0) {
+			if !math.IsInf(prevSx, 0) && !math.IsInf(x, 0) {
+				return floatOverflow()
+			}
+			s.sxx = math.NaN()
+		}
+	} else if math.IsNaN(x) || math.IsInf(x, 0) {
+		s.sxx = math.NaN()
+	}
+	return nil
+}
+
+// varianceAgg is stddev and variance in their sample and population
+// forms: float8 over float inputs, numeric over integers and numerics.
+type varianceAgg struct {
+	numeric, sample, stddev bool
+	f                       youngsCramer
+	num                     sqltypes.NumericMoments
+}
+
+func (a *varianceAgg) add(args []sqltypes.Value) error {
+	v := args[0]
+	switch {
+	case v.IsNull():
+		return nil
+	case a.numeric:
+		return a.num.Add(v)
+	}
+	return a.f.add(v.AsFloat())
+}
+
+func (a *varianceAgg) result() (sqltypes.Value, error) {
+	if a.numeric {
+		return a.num.Variance(a.sample, a.stddev)
+	}
+	n := a.f.n
+	if n == 0 || a.sample && n == 1 {
+		return sqltypes.Null, nil
+	}
+	d := n
+	if a.sample {
+		d = n - 1
+	}
+	v := a.f.sxx / d
+	if a.stddev {
+		v = math.Sqrt(v)
+	}
+	return sqltypes.NewFloat(v), nil
+}
+
+// regrAgg is corr, covar_* and regr_*(Y, X) over the rows where both are
+// non-NULL: float8_regr_accum's N, Sx, Sxx, Sy, Syy, Sxy.
+type regrAgg struct {
+	kind                     string
+	n, sx, sxx, sy, syy, sxy float64
+	count                    int64
+}
+
+func (a *regrAgg) add(args []sqltypes.Value) error {
+	if args[0].IsNull() || args[1].IsNull() {
+		return nil
+	}
+	y, x := args[0].AsFloat(), args[1].AsFloat()
+	a.count++
+	prevN, prevSx, prevSy := a.n, a.sx, a.sy
+	a.n++
+	a.sx += x
+	a.sy += y
+	if prevN > 0 {
+		tmpX, tmpY := x*a.n-a.sx, y*a.n-a.sy
+		scale := 1.0 / (a.n * prevN)
+		a.sxx += tmpX * tmpX * scale
+		a.syy += tmpY * tmpY * scale
+		a.sxy += tmpX * tmpY * scale
+		inf := math.IsInf
+		if inf(a.sx, 0) || inf(a.sxx, 0) || inf(a.sy, 0) || inf(a.syy, 0) || inf(a.sxy, 0) {
+			finiteX := !inf(prevSx, 0) && !inf(x, 0)
+			finiteY := !inf(prevSy, 0) && !inf(y, 0)
+			if (inf(a.sx, 0) || inf(a.sxx, 0)) && finiteX || (inf(a.sy, 0) || inf(a.syy, 0)) && finiteY ||
+				inf(a.sxy, 0) && finiteX && finiteY {
+				return floatOverflow()
+			}
+			for _, p := range []*float64{&a.sxx, &a.syy, &a.sxy} {
+				if inf(*p, 0) {
+					*p = math.NaN()
+				}
+			}
+		}
+		return nil
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		a.sxx, a.sxy = math.NaN(), math.NaN()
+	}
+	if math.IsNaN(y) || math.IsInf(y, 0) {
+		a.syy, a.sxy = math.NaN(), math.NaN()
+	}
+	return nil
+}
+
+func (a *regrAgg) result() (sqltypes.Value, error) {
+	if a.kind == "regr_count" {
+		return sqltypes.NewInt(a.count), nil
+	}
+	n := a.n
+	if n < 1 || a.kind == "covar_samp" && n < 2 {
+		return sqltypes.Null, nil
+	}
+	var v float64
+	switch a.kind {
+	case "regr_sxx":
+		v = a.sxx
+	case "regr_syy":
+		v = a.syy
+	case "regr_sxy":
+		v = a.sxy
+	case "regr_avgx":
+		v = a.sx / n
+	case "regr_avgy":
+		v = a.sy / n
+	case "covar_pop":
+		v = a.sxy / n
+	case "covar_samp":
+		v = a.sxy / (n - 1)
+	case "corr":
+		if a.sxx == 0 || a.syy == 0 {
+			return sqltypes.Null, nil
+		}
+		v = a.sxy / math.Sqrt(a.sxx*a.syy)
+	case "regr_r2":
+		if a.sxx == 0 {
+			return sqltypes.Null, nil
+		}
+		if a.syy == 0 {
+			return sqltypes.NewFloat(1), nil
+		}
+		v = a.sxy * a.sxy / (a.sxx * a.syy)
+	case "regr_slope":
+		if a.sxx == 0 {
+			return sqltypes.Null, nil
+		}
+		v = a.sxy / a.sxx
+	case "regr_intercept":
+		if a.sxx == 0 {
+			return sqltypes.Null, nil
+		}
+		v = (a.sy - a.sx*a.sxy/a.sxx) / n
+	}
+	return sqltypes.NewFloat(v), nil
+}
+
+// foldAgg folds the non-NULL values with combine (bit_and, bool_or,
+// ...); NULL when there are none.
+type foldAgg struct {
+	combine func(acc, v sqltypes.Value) sqltypes.Value
+	acc     sqltypes.Value
+}
+
+func (a *foldAgg) add(args []sqltypes.Value) error {
+	switch v := args[0]; {
+	case v.IsNull():
+	case a.acc.IsNull():
+		a.acc = v
+	default:
+		a.acc = a.combine(a.acc, v)
+	}
+	return nil
+}
+
+func (a *foldAgg) result() (sqltypes.Value, error) { return a.acc, nil }
+
+// folds are the aggregates foldAgg computes.
+var folds = map[string]func(acc, v sqltypes.Value) sqltypes.Value{
+	"bit_and":  func(acc, v sqltypes.Value) sqltypes.Value { return sqltypes.NewInt(acc.I & v.I) },
+	"bit_or":   func(acc, v sqltypes.Value) sqltypes.Value { return sqltypes.NewInt(acc.I | v.I) },
+	"bit_xor":  func(acc, v sqltypes.Value) sqltypes.Value { return sqltypes.NewInt(acc.I ^ v.I) },
+	"bool_and": func(acc, v sqltypes.Value) sqltypes.Value { return sqltypes.NewBool(acc.Bool() && v.Bool()) },
+	"bool_or":  func(acc, v sqltypes.Value) sqltypes.Value { return sqltypes.NewBool(acc.Bool() || v.Bool()) },
+}
+
+// jsonAgg is json_agg and jsonb_agg (every value, NULLs as null) and
+// json_object_agg and jsonb_object_agg (key, value pairs).
+type jsonAgg struct {
+	kind  string
+	rows  bool // json_agg of whole rows
+	types []sqltypes.Type
+	vals  []sqltypes.Value // values, or keys and values alternating
+}
+
+func (a *jsonAgg) add(args []sqltypes.Value) error {
+	for i, v := range args {
+		v = sqltypes.JSONInput(a.types[i], v)
+		if i == 0 && len(args) == 2 {
+			if err := sqltypes.JSONObjectKey(v); err != nil {
+				return err
+			}
+		}
+		a.vals = append(a.vals, v)
+	}
+	return nil
+}
+
+func (a *jsonAgg) result() (sqltypes.Value, error) {
+	if len(a.vals) == 0 {
+		return sqltypes.Null, nil
+	}
+	switch {
+	case a.rows:
+		return sqltypes.JSONAggRows(a.vals), nil
+	case a.kind == "json_agg":
+		return sqltypes.JSONAgg(a.vals), nil
+	case a.kind == "jsonb_agg":
+		return sqltypes.JSONBAgg(a.vals)
+	case a.kind == "jsonb_object_agg":
+		return sqltypes.JSONBBuildObject(a.vals)
+	}
+	return sqltypes.JSONObjectAgg(a.vals), nil
+}
+
+// orderedSetAgg is percentile_cont, percentile_disc and mode: the values
+// arrive sorted by the WITHIN GROUP order (see aggInstance.value), with
+// the fraction argument, when there is one, after each value.
+type orderedSetAgg struct {
+	kind     string
+	typ      sqltypes.Type
+	vals     []sqltypes.Value
+	fraction sqltypes.Value
+}
+
+func (a *orderedSetAgg) add(args []sqltypes.Value) error {
+	if len(args) > 1 {
+		a.fraction = args[1]
+	}
+	if !args[0].IsNull() {
+		a.vals = append(a.vals, args[0])
+	}
+	return nil
+}
+
+func (a *orderedSetAgg) result() (sqltypes.Value, error) {
+	if len(a.vals) == 0 {
+		return sqltypes.Null, nil
+	}
+	if a.kind == "mode" {
+		return modeOf(a.vals), nil
+	}
+	if a.fraction.IsNull() {
+		return sqltypes.Null, nil
+	}
+	if arr := a.fraction.Array(); arr != nil {
+		out := *arr
+		out.Elems = make([]sqltypes.Value, len(arr.Elems))
+		out.Elem = a.typ.ElemType()
+		for i, f := range arr.Elems {
+			if f.IsNull() {
+				continue
+			}
+			v, err := a.percentile(f.AsFloat())
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			out.Elems[i] = v
+		}
+		return sqltypes.NewArray(&out), nil
+	}
+	return a.percentile(a.fraction.AsFloat())
+}
+
+// percentile is percentile_cont (linear interpolation between the two
+// nearest rows) or percentile_disc (the first row whose position in the
+// ordering reaches the fraction) of the sorted values.
+func (a *orderedSetAgg) percentile(p float64) (sqltypes.Value, error) {
+	if p < 0 || p > 1 || math.IsNaN(p) {
+		return sqltypes.Null, pgerr.New(pgerr.NumericValueOutOfRange, "percentile value %s is not between 0 and 1",
+			sqltypes.FormatText(sqltypes.NewFloat(p)))
+	}
+	n := float64(len(a.vals))
+	if a.kind == "percentile_disc" {
+		row := int(math.Ceil(p * n))
+		return a.vals[max(row, 1)-1], nil
+	}
+	pos := p * (n - 1)
+	lo, hi := math.Floor(pos), math.Ceil(pos)
+	first, second := a.vals[int(lo)], a.vals[int(hi)]
+	if first.K == sqltypes.KindInterval {
+		if lo == hi {
+			return first, nil
+		}
+		// lo + (hi - lo) * fraction, in interval arithmetic.
+		d, err := sqltypes.SubInterval(second.Interval(), first.Interval())
+		if err == nil {
+			d, err = sqltypes.MulInterval(d, pos-lo)
+		}
+		if err == nil {
+			d, err = sqltypes.AddInterval(first.Interval(), d)
+		}
+		return sqltypes.NewInterval(d), err
+	}
+	x := first.AsFloat()
+	if lo == hi {
+		return sqltypes.NewFloat(x), nil
+	}
+	return sqltypes.NewFloat(x + (pos-lo)*(second.AsFloat()-x)), nil
+}
+
+// modeOf is the most frequent of the sorted values, the first in the
+// ordering among equally frequent ones.
+func modeOf(vals []sqltypes.Value) sqltypes.Value {
+	best, bestN := vals[0], 0
+	for i := 0; i < len(vals); {
+		j := i + 1
+		for j < len(vals) && sqltypes.Equal(vals[j], vals[i]) {
+			j++
+		}
+		if j-i > bestN {
+			best, bestN = vals[i], j-i
+		}
+		i = j
+	}
+	return best
+}

@@ -1,0 +1,303 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// Primary-key changes.
+//
+// A row's primary key is its store key, so a new key means moving every
+// row and rebuilding every index. The change runs in three catalog steps:
+// (1) the table is marked as being rewritten, with its future descriptor
+// (Table.Rewrite: the new key, fresh store IDs); writes to it are refused
+// from then on (55006) and the change waits until writers that planned
+// before have finished; (2) every row is copied to its new key, each put
+// conditional on the key being free, so two rows with one new key fail
+// the change (23505) instead of one overwriting the other, and indexes are
+// built in the new layout; (3) the future descriptor replaces the table in
+// one catalog change, and the old rows and entries are deleted. Reads go on
+// all along from the old layout. A failure, or a restart (see
+// ResumeBuilds), abandons the change and deletes what was copied.
+//
+// Unlike the other ALTER TABLE forms this one is not online for writers:
+// they get 55006 for as long as the copy takes.
+
+// rekey applies an AlterPrimaryKey action.
+func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.AlterTable) error {
+	a := at.Actions[0]
+	var future *catalog.Table
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
+		t, err := s.Table(at.Table)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		if err := notRewriting(t); err != nil {
+			return catalog.Change{}, err
+		}
+		for _, ix := range t.Indexes {
+			if ix.State == catalog.StateBuilding {
+				return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change the primary key of %q while its index %q is being built", t.Name, ix.Name)
+			}
+		}
+		nt := t.Clone()
+		future = rekeyed(nt, a, version)
+		for _, k := range future.PrimaryKey {
+			future.Columns[k.Column].NotNull = true // as ADD PRIMARY KEY does
+		}
+		if err := keyChangeReferences(s, t, future, a.DropConstraint != ""); err != nil {
+			return catalog.Change{}, err
+		}
+		nt.Rewrite = future
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if err != nil {
+		return err
+	}
+	old, err := e.currentTable(ctx, cat, at.Table)
+	if err != nil {
+		return err
+	}
+	err = e.waitForWriters(ctx, cat)
+	if err == nil {
+		err = e.copyRows(ctx, old, future)
+	}
+	if err != nil {
+		return errors.Join(err, e.abandonRekey(context.WithoutCancel(ctx), cat, at.Table, future))
+	}
+	_, err = cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		t, err := s.Table(at.Table)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		if t.Rewrite == nil || t.Rewrite.StoreID() != future.StoreID() {
+			return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "the primary-key change of %q was abandoned", t.Name)
+		}
+		done := t.Rewrite.Clone()
+		done.Rewrite = nil
+		ch := catalog.Change{Put: []*catalog.Table{done}}
+		if err := rekeyedReferences(s, t, done, a.DropConstraint != "", &ch); err != nil {
+			return catalog.Change{}, err
+		}
+		return ch, nil
+	})
+	if err != nil {
+		return errors.Join(err, e.abandonRekey(context.WithoutCancel(ctx), cat, at.Table, future))
+	}
+	// Readers that planned with the old layout finish before it goes.
+	if err := e.waitForWriters(ctx, cat); err != nil {
+		return err
+	}
+	return e.clearTable(ctx, old)
+}
+
+// rekeyed is t with the new key: fresh store IDs for its rows and indexes,
+// and without the hidden row id a table without a key had.
+func rekeyed(t *catalog.Table, a planner.AlterAction, version uint64) *catalog.Table {
+	f := t.Clone()
+	f.Rewrite = nil
+	var key []catalog.KeyColumn
+	for _, p := range a.Key {
+		key = append(key, catalog.KeyColumn{Column: f.ColumnIndex(p.Column), Desc: p.Desc})
+	}
+	f.PrimaryKey = key
+	f.DataID = catalog.ObjectID(version, 0)
+	for i, ix := range f.Indexes {
+		ix.ID = catalog.ObjectID(version, i+1)
+	}
+	if i := slices.IndexFunc(f.Columns, func(c catalog.Column) bool { return c.Hidden }); i >= 0 {
+		f.RetiredAttrs = append(f.RetiredAttrs, f.Columns[i].AttrName())
+		f.Columns = slices.Delete(f.Columns, i, i+1)
+		shiftColumns(f, i)
+	}
+	return f
+}
+
+// shiftColumns renumbers key and index columns after column i was removed.
+func shiftColumns(t *catalog.Table, i int) {
+	shift := func(k int) int {
+		if k > i {
+			return k - 1
+		}
+		return k
+	}
+	for j := range t.PrimaryKey {
+		t.PrimaryKey[j].Column = shift(t.PrimaryKey[j].Column)
+	}
+	for _, ix := range t.Indexes {
+		for j := range ix.Columns {
+			ix.Columns[j].Column = shift(ix.Columns[j].Column)
+		}
+		for j := range ix.Include {
+			ix.Include[j] = shift(ix.Include[j])
+		}
+	}
+}
+
+// copyRows writes every row of old to its place in future, with its index
+// entries, failing on two rows with one new key or a NULL in it.
+func (e *Executor) copyRows(ctx context.Context, old, future *catalog.Table) error {
+	perRow := 1 + len(future.Indexes)
+	batch := 256
+	if max := e.Caps.MaxAtomicOps; max > 0 {
+		batch = max / perRow
+	}
+	if batch < 1 {
+		return pgerr.New(pgerr.ProgramLimitExceeded, "table %q has too many indexes to move a row atomically on this store", old.Name)
+	}
+	// future's columns are old's without the hidden row id, if it had one.
+	keep := make([]int, 0, len(old.Columns))
+	for i, c := range old.Columns {
+		if future.ColumnIndex(c.Name) >= 0 {
+			keep = append(keep, i)
+		}
+	}
+	var ops []kv.Op
+	rows := 0
+	flush := func() error {
+		if len(ops) == 0 {
+			return nil
+		}
+		err := e.Store.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
+		var cf *kv.ConditionFailedError
+		if errors.As(err, &cf) {
+			row := make([]sqltypes.Value, len(future.Columns))
+			_ = future.DecodeRow(ops[cf.Index].Attrs, row)
+			return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", future.Name+"_pkey").
+				WithDetail("Key %s is duplicated.", keyText(future, keyCols(future.PrimaryKey), row))
+		}
+		ops, rows = ops[:0], 0
+		return ClassifyError(err)
+	}
+	var failed error
+	err := e.forEachItem(ctx, old, func(row []sqltypes.Value, version kv.Attr) bool {
+		nr := make([]sqltypes.Value, len(keep))
+		for j, i := range keep {
+			nr[j] = row[i]
+		}
+		for _, k := range future.PrimaryKey {
+			if nr[k.Column].IsNull() {
+				failed = pgerr.New(pgerr.NotNullViolation, "column %q of relation %q contains null values", future.Columns[k.Column].Name, future.Name)
+				return false
+			}
+		}
+		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: future.RowKey(nr), Attrs: future.RowAttrs(nr, version.I), Cond: kv.CondNotExists})
+		for _, ix := range future.Indexes {
+			ops = append(ops, kv.Op{Kind: kv.OpPut, Key: future.EntryKey(ix, nr), Attrs: future.EntryAttrs(ix, nr)})
+		}
+		if rows++; rows >= batch {
+			failed = flush()
+		}
+		return failed == nil
+	})
+	if err == nil {
+		err = failed
+	}
+	if err == nil {
+		err = flush()
+	}
+	return err
+}
+
+// forEachItem reads every row of t with its version, until fn returns
+// false.
+func (e *Executor) forEachItem(ctx context.Context, t *catalog.Table, fn func(row []sqltypes.Value, version kv.Attr) bool) error {
+	row := make([]sqltypes.Value, len(t.Columns))
+	for sh := 0; sh < t.Shards; sh++ {
+		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(sh), Consistent: true})
+		for it.Next() {
+			attrs := it.Item().Attrs
+			if err := t.DecodeRow(attrs, row); err != nil {
+				it.Close()
+				return err
+			}
+			if !fn(row, catalog.RowVersion(attrs)) {
+				it.Close()
+				return nil
+			}
+		}
+		err := it.Err()
+		it.Close()
+		if err != nil {
+			return ClassifyError(err)
+		}
+	}
+	return nil
+}
+
+// abandonRekey undoes a primary-key change that did not finish: the
+// table is writable again and the copied rows go.
+func (e *Executor) abandonRekey(ctx context.Context, cat *catalog.Catalog, name string, future *catalog.Table) error {
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		t, err := s.Table(name)
+		if err != nil || t.Rewrite == nil || t.Rewrite.StoreID() != future.StoreID() {
+			return catalog.Change{}, errSkip
+		}
+		nt := t.Clone()
+		nt.Rewrite = nil
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if err != nil && !errors.Is(err, errSkip) {
+		return err
+	}
+	return e.clearTable(ctx, future)
+}
+
+// clearTable deletes the rows and index entries of a table layout no
+// descriptor refers to any more.
+func (e *Executor) clearTable(ctx context.Context, t *catalog.Table) error {
+	for sh := 0; sh < t.Shards; sh++ {
+		if err := e.clearPartition(ctx, t.Partition(sh)); err != nil {
+			return err
+		}
+	}
+	for _, ix := range t.Indexes {
+		if err := e.clearIndex(ctx, ix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// waitForWriters returns once every statement that planned with the schema
+// before the last change has finished: in this process through the Gate,
+// in other proxies by outwaiting their schema cache.
+func (e *Executor) waitForWriters(ctx context.Context, cat *catalog.Catalog) error {
+	e.Gate.Lock()
+	e.Gate.Unlock()
+	if cat.Exclusive() {
+		return nil
+	}
+	select {
+	case <-time.After(2 * catalog.SharedStaleness):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (e *Executor) currentTable(ctx context.Context, cat *catalog.Catalog, name string) (*catalog.Table, error) {
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return snap.Table(name)
+}
+
+// notRewriting refuses a change to a table whose primary key is being
+// changed.
+func notRewriting(t *catalog.Table) error {
+	if t.Rewrite != nil {
+		return pgerr.New(pgerr.ObjectInUse, "table %q is being rewritten for a new primary key", t.Name).
+			WithHint("Retry when the ALTER TABLE has finished.")
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package builtins
+
+import (
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// The json and jsonb functions (the set-returning ones are table
+// functions of the planner and executor). The documents' semantics live in
+// package sqltypes.
+
+var (
+	jsonT     = T(sqltypes.TypeJSON)
+	jsonbT    = T(sqltypes.TypeJSONB)
+	textArray = T(sqltypes.ArrayOf(sqltypes.TypeText))
+	boolT     = T(sqltypes.TypeBool)
+)
+
+// jsonInputs converts "any" arguments as the JSON functions take them.
+func jsonInputs(ts []sqltypes.Type, a []sqltypes.Value) []sqltypes.Value {
+	out := make([]sqltypes.Value, len(a))
+	for i, v := range a {
+		out[i] = sqltypes.JSONInput(ts[i], v)
+	}
+	return out
+}
+
+// anyJSON is an overload over "any" arguments (variadic when min >= 0)
+// that sees NULLs and the arguments' types.
+func anyJSON(result sqltypes.Type, min int, f func(a []sqltypes.Value) (sqltypes.Value, error)) Overload {
+	o := Overload{Params: []Param{AnyParam}, CalledOnNull: true, Result: Returns(result),
+		Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+			return func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(jsonInputs(ts, a)) }
+		}}
+	if min >= 0 {
+		o.Variadic, o.MinArgs = true, min
+	}
+	return o
+}
+
+func jsonFn(params []Param, result sqltypes.Type, f func(a []sqltypes.Value) (sqltypes.Value, error)) Overload {
+	return Overload{Params: params, Result: Returns(result), Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(a) }}
+}
+
+func init() {
+	Register("to_json", anyJSON(sqltypes.TypeJSON, -1, func(a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() {
+			return sqltypes.Null, nil
+		}
+		return sqltypes.ToJSON(a[0]), nil
+	}))
+	Register("to_jsonb", anyJSON(sqltypes.TypeJSONB, -1, func(a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() {
+			return sqltypes.Null, nil
+		}
+		return sqltypes.ToJSONB(a[0])
+	}))
+	Register("json_build_object", anyJSON(sqltypes.TypeJSON, 0, sqltypes.JSONBuildObject))
+	Register("jsonb_build_object", anyJSON(sqltypes.TypeJSONB, 0, sqltypes.JSONBBuildObject))
+	Register("json_build_array", anyJSON(sqltypes.TypeJSON, 0, func(a []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.JSONBuildArray(a), nil
+	}))
+	Register("jsonb_build_array", anyJSON(sqltypes.TypeJSONB, 0, sqltypes.JSONBBuildArray))
+
+	Register("json_typeof", jsonFn([]Param{jsonT}, sqltypes.TypeText, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONTypeof(a[0]) }))
+	Register("jsonb_typeof", jsonFn([]Param{jsonbT}, sqltypes.TypeText, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONTypeof(a[0]) }))
+	Register("json_array_length", jsonFn([]Param{jsonT}, sqltypes.TypeInt4, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONArrayLength(a[0]) }))
+	Register("jsonb_array_length", jsonFn([]Param{jsonbT}, sqltypes.TypeInt4, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONArrayLength(a[0]) }))
+	Register("jsonb_strip_nulls", jsonFn([]Param{jsonbT}, sqltypes.TypeJSONB, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONBStripNulls(a[0]), nil }))
+	Register("jsonb_pretty", jsonFn([]Param{jsonbT}, sqltypes.TypeText, func(a []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.NewText(sqltypes.JSONBPretty(a[0])), nil
+	}))
+
+	// jsonb_set(target, path, new_value [, create_missing true]) and
+	// jsonb_insert(target, path, new_value [, insert_after false]).
+	for _, name := range []string{"jsonb_set", "jsonb_insert"} {
+		set := name == "jsonb_set"
+		edit := func(a []sqltypes.Value, flag bool) (sqltypes.Value, error) {
+			if set {
+				return sqltypes.JSONBSet(a[0], a[1], a[2], flag)
+			}
+			return sqltypes.JSONBInsert(a[0], a[1], a[2], flag)
+		}
+		Register(name,
+			jsonFn([]Param{jsonbT, textArray, jsonbT}, sqltypes.TypeJSONB, func(a []sqltypes.Value) (sqltypes.Value, error) { return edit(a, set) }),
+			jsonFn([]Param{jsonbT, textArray, jsonbT, boolT}, sqltypes.TypeJSONB, func(a []sqltypes.Value) (sqltypes.Value, error) { return edit(a, a[3].Bool()) }))
+	}
+
+	// json[b]_extract_path[_text](doc, VARIADIC path): the #> operators.
+	for _, doc := range []Param{jsonT, jsonbT} {
+		for _, asText := range []bool{false, true} {
+			name, result, get := doc.Type.String()+"_extract_path", doc.Type, sqltypes.JSONGetPath
+			if asText {
+				name, result, get = name+"_text", sqltypes.TypeText, sqltypes.JSONGetPathText
+			}
+			Register(name, Overload{Params: []Param{doc, text}, Variadic: true, MinArgs: 1, Result: Returns(result),
+				Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+					return get(a[0], sqltypes.NewArray1(sqltypes.TypeText, append([]sqltypes.Value(nil), a[1:]...)))
+				}})
+		}
+	}
+}
+
+func init() {
+	// row_to_json(t) of a whole row: the planner has made it json already.
+	Register("row_to_json", jsonFn([]Param{jsonT}, sqltypes.TypeJSON, func(a []sqltypes.Value) (sqltypes.Value, error) { return a[0], nil }))
+}

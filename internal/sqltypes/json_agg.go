@@ -1,0 +1,83 @@
+package sqltypes
+
+import "github.com/zproxy/zproxy/internal/pgerr"
+
+// JSONObjectKey checks a json_object_agg / jsonb_object_agg key: not NULL,
+// and a scalar (22023 otherwise, with PostgreSQL's messages).
+func JSONObjectKey(k Value) error {
+	switch k.K {
+	case KindNull:
+		return pgerr.New(pgerr.InvalidParameterValue, "field name must not be null")
+	case KindJSON, KindJSONB, KindArray:
+		return pgerr.New(pgerr.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
+	}
+	return nil
+}
+
+// JSONObjectAgg is json_object_agg over keys and values alternating in
+// kv: json text `{ "a" : 1, "b" : 2 }`, duplicate keys kept, as
+// PostgreSQL prints it. No pairs give NULL.
+func JSONObjectAgg(kv []Value) Value {
+	if len(kv) == 0 {
+		return Null
+	}
+	buf := []byte("{ ")
+	for i := 0; i+1 < len(kv); i += 2 {
+		if i > 0 {
+			buf = append(buf, ", "...)
+		}
+		buf = appendJSONString(buf, jsonKeyText(kv[i]))
+		buf = append(buf, " : "...)
+		buf = AppendToJSON(buf, kv[i+1])
+	}
+	return NewJSON(string(append(buf, " }"...)))
+}
+
+// JSONInput is a value of type t as the JSON functions take it: a real
+// with float4's digits (as a numeric), anything else as it is.
+func JSONInput(t Type, v Value) Value {
+	if t.ID == Float4 && v.K == KindFloat {
+		if n, err := FloatToNumeric(v.F, 32); err == nil {
+			return n
+		}
+	}
+	return v
+}
+
+// JSONObjectKeys is json_object_keys / jsonb_object_keys (fn names the
+// function in the error): the keys of a top-level object, in storage
+// order (jsonb, unique) or input order (json, duplicates kept).
+func JSONObjectKeys(v Value, fn string) ([]string, error) {
+	j, err := jsonTree(v)
+	if err != nil {
+		return nil, err
+	}
+	switch j.Kind {
+	case JSONObject:
+		return append([]string(nil), j.Keys...), nil
+	case JSONArray:
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on an array", fn)
+	}
+	return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a scalar", fn)
+}
+
+// RowToJSON is a row as PostgreSQL's composite_to_json prints it:
+// {"id":1,"name":"a"}, each column through to_json.
+func RowToJSON(names []string, types []Type, vals []Value) Value {
+	buf := []byte{'{'}
+	for i, n := range names {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendJSONString(buf, n)
+		buf = append(buf, ':')
+		buf = AppendToJSON(buf, JSONInput(types[i], vals[i]))
+	}
+	return NewJSON(string(append(buf, '}')))
+}
+
+// JSONAggRows is json_agg of rows (composite values): elements separated
+// by ", " and a line break, as PostgreSQL prints them.
+func JSONAggRows(rows []Value) Value {
+	return jsonAggText(rows, func(Value) bool { return true })
+}

@@ -1,0 +1,351 @@
+package parser
+
+import "github.com/zproxy/zproxy/internal/pgerr"
+
+// PostgreSQL expression syntax that TiDB's grammar lacks, respelled in
+// terms TiDB has (see also relational.go):
+//
+//	a -> 'k'                  → a | zp_op('->') | 'k'
+//	trim(both 'x' from s)      → zp_trim_from('btrim', 'x', s)
+//	trim(leading from s)       → ltrim(s)
+//	substring(s for 2)         → substring(s, 1, 2)
+//	overlay(s placing r from 2) → overlay(s, r, 2)
+//	GROUP BY ROLLUP (a, (b, c)) → GROUP BY zp_rollup(a, zp_set(b, c))
+//	GROUP BY CUBE (a, b), ()   → GROUP BY zp_cube(a, b), zp_set()
+//	GROUPING SETS ((a), ())    → zp_grouping_sets(zp_set(a), zp_set())
+//	string_agg(DISTINCT s, ',') → string_agg(zp_distinct(), s, ',')
+//	stddev(x), variance(x)     → `stddev`(x), `variance`(x)
+//	mode() WITHIN GROUP ...    → `mode`() ...
+//	x BETWEEN SYMMETRIC a AND b → x BETWEEN zp_symmetric(a) AND b
+//	string_agg(x, ',') OVER w  → first_value(zp_window_agg(string_agg(x, ','))) OVER w
+//
+// TiDB's grammar takes OVER only after its own aggregates and window
+// functions; an aggregate it does not know rides inside first_value's
+// argument, from which the planner takes it back.
+//
+// TiDB accepts DISTINCT only in its own aggregates, so other aggregates
+// get a marker argument instead. TiDB reads STDDEV and VARIANCE as MySQL's
+// population forms; quoted, they are plain calls the planner binds as
+// PostgreSQL's sample forms, named as written (with OVER, inside
+// first_value as above). MODE is a TiDB keyword.
+//
+// PostgreSQL's operators outside the arithmetic and comparison ones (||,
+// the json operators, ...) share one precedence level between the additive
+// operators and the comparisons, and associate to the left. MySQL's bitwise
+// | sits at that very level (TiDB gives & and << levels of their own above
+// it, which no operator respelled here needs), so each such operator
+// becomes "| zp_op('op') |": TiDB's left-associative parse of
+// a | m | b | m2 | c is ((((a | m) | b) | m2) | c), from which the planner
+// reads (a op b) op2 c back (see OtherOperator).
+const (
+	OtherOpFunc      = "zp_op"
+	TrimFromFunc     = "zp_trim_from"
+	RollupFunc       = "zp_rollup"
+	CubeFunc         = "zp_cube"
+	GroupingSetsFunc = "zp_grouping_sets"
+	GroupingSetFunc  = "zp_set"
+	DistinctArgFunc  = "zp_distinct"
+	SymmetricFunc    = "zp_symmetric"
+	WindowAggFunc    = "zp_window_agg"
+)
+
+// windowAggs are the aggregates TiDB cannot call with OVER.
+var windowAggs = map[string]bool{
+	"string_agg": true, "array_agg": true, "json_agg": true, "jsonb_agg": true, "json_object_agg": true,
+	"jsonb_object_agg": true, "bool_and": true, "bool_or": true, "every": true, "corr": true,
+	"covar_pop": true, "covar_samp": true, "regr_avgx": true, "regr_avgy": true, "regr_count": true,
+	"regr_intercept": true, "regr_r2": true, "regr_slope": true, "regr_sxx": true, "regr_sxy": true, "regr_syy": true,
+}
+
+// tidbDistinctAggs are the aggregates whose DISTINCT TiDB parses itself.
+var tidbDistinctAggs = map[string]bool{
+	"count": true, "sum": true, "avg": true, "min": true, "max": true, "stddev_pop": true,
+	"stddev_samp": true, "var_pop": true, "var_samp": true, "std": true, "group_concat": true,
+}
+
+// OtherOperators are the PostgreSQL infix operators respelled as above.
+var OtherOperators = map[string]bool{
+	"||": true, "->": true, "->>": true, "#>": true, "#>>": true, "@>": true, "<@": true,
+	"?": true, "?|": true, "?&": true, "#-": true,
+}
+
+// pgSyntax applies the respellings above to the statement from head on.
+func (r *rewriter) pgSyntax(head int) error {
+	for i := head; i < len(r.toks); i++ {
+		if r.ed[i].done {
+			continue
+		}
+		t := r.toks[i]
+		afterDot := i > head && r.toks[i-1].is(".")
+		switch {
+		case t.kind == tkOp && OtherOperators[t.val]:
+			r.replace(i, "| "+OtherOpFunc+"('"+t.val+"') |")
+		case t.kind == tkIdent && t.val == "trim" && r.peek(i+1, "(") && !afterDot:
+			if err := r.trimCall(i); err != nil {
+				return err
+			}
+		case t.kind == tkIdent && t.val == "substring" && r.peek(i+1, "(") && !afterDot:
+			r.substringFor(i)
+		case t.kind == tkIdent && t.val == "overlay" && r.peek(i+1, "(") && !afterDot:
+			if close := r.matching(i + 1); close >= 0 {
+				kw := r.topLevel(i+1, close, "placing", "from", "for")
+				if _, ok := kw["placing"]; ok {
+					for _, k := range kw {
+						r.replace(k, ",")
+					}
+				}
+			}
+		case t.kind == tkIdent && t.val == "group" && r.peek(i+1, "by"):
+			if err := r.groupingSets(i + 2); err != nil {
+				return err
+			}
+		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance" || windowAggs[t.val]) && r.peek(i+1, "(") && !afterDot:
+			if t.val == "stddev" || t.val == "variance" {
+				r.replace(i, "`"+t.val+"`")
+			}
+			if close := r.matching(i + 1); close >= 0 && r.peek(close+1, "over") {
+				r.ed[i].pre = "first_value(" + WindowAggFunc + "(" + r.ed[i].pre
+				r.ed[close].post += "))"
+			}
+			r.distinctArg(i, false)
+		case t.kind == tkIdent && t.val == "mode" && r.peek(i+1, "(") && !afterDot:
+			r.replace(i, "`mode`")
+		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, "(") && r.peek(i+2, "distinct") && !afterDot:
+			r.distinctArg(i, tidbDistinctAggs[t.val] && t.kind == tkIdent)
+		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "asymmetric"):
+			r.drop(i+1, i+2) // the default
+		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "symmetric"):
+			and := r.nextAtDepth(i+2, "and")
+			if and < 0 {
+				return r.syntaxErrorAt(len(r.toks))
+			}
+			r.replace(i+1, SymmetricFunc+"(")
+			r.ed[and].pre = ")" + r.ed[and].pre
+		case t.kind == tkIdent && t.val == "within" && r.peek(i+1, "group") && r.peek(i+2, "("):
+			if close := r.matching(i + 2); close >= 0 && r.peek(close+1, "over") {
+				name := "?"
+				if k := r.matchingBack(i - 1); k > 0 {
+					name = r.toks[k-1].val
+				}
+				return pgerr.New(pgerr.FeatureNotSupported, "OVER is not supported for ordered-set aggregate %s", name).
+					WithPosition(r.pos(close + 1))
+			}
+		}
+	}
+	return nil
+}
+
+// distinctArg replaces the DISTINCT after "name(" at i with a marker
+// argument, unless TiDB parses it there itself.
+func (r *rewriter) distinctArg(i int, native bool) {
+	if native || !r.peek(i+2, "distinct") {
+		return
+	}
+	if r.peek(i+3, ")") {
+		return // f(DISTINCT): TiDB reports the syntax error
+	}
+	r.replace(i+2, DistinctArgFunc+"(),")
+}
+
+// nextAtDepth returns the index of the first token w from k on at the
+// parenthesis depth of k, or -1.
+func (r *rewriter) nextAtDepth(k int, w string) int {
+	depth := 0
+	for ; k < len(r.toks); k++ {
+		switch t := r.toks[k]; {
+		case t.is("(") || t.is("["):
+			depth++
+		case t.is(")") || t.is("]"):
+			if depth--; depth < 0 {
+				return -1
+			}
+		case depth == 0 && t.is(w):
+			return k
+		}
+	}
+	return -1
+}
+
+// topLevel returns the tokens of the call whose "(" is at open that sit
+// directly inside its parentheses and are one of words, by position.
+func (r *rewriter) topLevel(open, close int, words ...string) map[string]int {
+	found := map[string]int{}
+	depth := 0
+	for k := open + 1; k < close; k++ {
+		switch t := r.toks[k]; {
+		case t.is("(") || t.is("["):
+			depth++
+		case t.is(")") || t.is("]"):
+			depth--
+		case depth == 0 && t.kind == tkIdent:
+			for _, w := range words {
+				if t.val == w {
+					if _, seen := found[w]; !seen {
+						found[w] = k
+					}
+				}
+			}
+		}
+	}
+	return found
+}
+
+// trimCall respells PostgreSQL's TRIM([BOTH|LEADING|TRAILING] [chars] FROM
+// args) and TRIM([direction] args) at token i as calls of btrim, ltrim or
+// rtrim (the function each form is).
+func (r *rewriter) trimCall(i int) error {
+	open := i + 1
+	close := r.matching(open)
+	if close < 0 {
+		return nil // unbalanced: TiDB reports it
+	}
+	fn := "btrim"
+	k := open + 1
+	if k < close && r.toks[k].kind == tkIdent {
+		switch r.toks[k].val {
+		case "both", "leading", "trailing":
+			fn = map[string]string{"both": "btrim", "leading": "ltrim", "trailing": "rtrim"}[r.toks[k].val]
+			r.drop(k, k+1)
+			k++
+		}
+	}
+	from, ok := r.topLevel(open, close, "from")["from"]
+	switch {
+	case !ok:
+		r.replace(i, fn)
+	case from == k:
+		// TRIM([direction] FROM args): the characters default to a space.
+		r.replace(i, fn)
+		r.drop(from, from+1)
+	default:
+		// TRIM([direction] chars FROM args): the characters come first in
+		// the text but last in the call, which the planner restores.
+		r.replace(i, TrimFromFunc)
+		r.ed[open].post += "'" + fn + "', "
+		r.replace(from, ",")
+	}
+	if from == close-1 {
+		return r.syntaxErrorAt(close)
+	}
+	return nil
+}
+
+// substringFor respells SUBSTRING(s FOR n), which TiDB lacks, as
+// SUBSTRING(s, 1, n); TiDB reads the FROM forms itself.
+func (r *rewriter) substringFor(i int) {
+	open := i + 1
+	close := r.matching(open)
+	if close < 0 {
+		return
+	}
+	kw := r.topLevel(open, close, "from", "for")
+	if f, ok := kw["for"]; ok {
+		if _, hasFrom := kw["from"]; !hasFrom {
+			r.replace(f, ", 1,")
+		}
+	}
+}
+
+// groupEnd are the words that end a GROUP BY list.
+var groupEnd = map[string]bool{
+	"having": true, "order": true, "limit": true, "offset": true, "window": true, "union": true,
+	"intersect": true, "except": true, "fetch": true, "for": true, "returning": true, "on": true,
+}
+
+// groupingSets respells ROLLUP, CUBE, GROUPING SETS and () in the GROUP BY
+// list starting at token i.
+func (r *rewriter) groupingSets(i int) error {
+	for k := i; k < len(r.toks); k++ {
+		t := r.toks[k]
+		switch {
+		case t.is(")") || t.is(";") || t.kind == tkIdent && groupEnd[t.val]:
+			return nil
+		case t.is(","):
+		default:
+			next, err := r.groupingElement(k, false)
+			if err != nil {
+				return err
+			}
+			k = next - 1
+		}
+	}
+	return nil
+}
+
+// groupingElement respells one element of a GROUP BY list (or, nested,
+// of a ROLLUP, CUBE or GROUPING SETS list) starting at token k, and
+// returns the index after it.
+func (r *rewriter) groupingElement(k int, nested bool) (int, error) {
+	t := r.toks[k]
+	var fn string
+	body := k + 1
+	switch {
+	case t.is("rollup") && r.peek(k+1, "("):
+		fn = RollupFunc
+	case t.is("cube") && r.peek(k+1, "("):
+		fn = CubeFunc
+	case t.is("grouping") && r.peek(k+1, "sets") && r.peek(k+2, "("):
+		fn = GroupingSetsFunc
+		r.drop(k+1, k+2)
+		body = k + 2
+	case t.is("(") && r.peek(k+1, ")"):
+		r.ed[k].pre = GroupingSetFunc + r.ed[k].pre
+		return k + 2, nil
+	case t.is("(") && nested:
+		// A parenthesized list inside ROLLUP, CUBE or GROUPING SETS is one
+		// grouping set, when it is the whole element.
+		close := r.matching(k)
+		if close < 0 {
+			return len(r.toks), nil
+		}
+		if close+1 >= len(r.toks) || r.toks[close+1].is(",") || r.toks[close+1].is(")") {
+			r.ed[k].pre = GroupingSetFunc + r.ed[k].pre
+			return r.groupingList(k, close)
+		}
+		return r.skipElement(k), nil
+	default:
+		return r.skipElement(k), nil
+	}
+	r.replace(k, fn)
+	close := r.matching(body)
+	if close < 0 {
+		return len(r.toks), nil
+	}
+	return r.groupingList(body, close)
+}
+
+// groupingList respells the elements inside the parentheses [open, close].
+func (r *rewriter) groupingList(open, close int) (int, error) {
+	for k := open + 1; k < close; k++ {
+		if r.toks[k].is(",") {
+			continue
+		}
+		next, err := r.groupingElement(k, true)
+		if err != nil {
+			return 0, err
+		}
+		k = next - 1
+	}
+	return close + 1, nil
+}
+
+// skipElement returns the index after the expression starting at k: the
+// next comma or closing parenthesis at its depth, or a word ending GROUP BY.
+func (r *rewriter) skipElement(k int) int {
+	depth := 0
+	for ; k < len(r.toks); k++ {
+		t := r.toks[k]
+		switch {
+		case t.is("(") || t.is("["):
+			depth++
+		case t.is(")") || t.is("]"):
+			if depth == 0 {
+				return k
+			}
+			depth--
+		case depth == 0 && (t.is(",") || t.is(";") || t.kind == tkIdent && groupEnd[t.val]):
+			return k
+		}
+	}
+	return k
+}

@@ -1,0 +1,130 @@
+package planner
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// PostgreSQL's other infix operators (||, the json operators) reach the
+// planner as "l | zp_op('op') | r" (see parser.OtherOpFunc); otherOps
+// binds each by its operands' types.
+var otherOps = map[string]func(b *Binder, l, r Expr) (Expr, error){
+	"||": (*Binder).bindConcatOp,
+}
+
+// otherOperator recognises the parser's spelling of an other operator.
+func otherOperator(n *ast.BinaryOperationExpr) (op string, l, r ast.ExprNode, ok bool) {
+	if n.Op != opcode.Or {
+		return "", nil, nil, false
+	}
+	inner, ok := n.L.(*ast.BinaryOperationExpr)
+	if !ok || inner.Op != opcode.Or {
+		return "", nil, nil, false
+	}
+	m, ok := inner.R.(*ast.FuncCallExpr)
+	if !ok || m.FnName.L != parser.OtherOpFunc || len(m.Args) != 1 {
+		return "", nil, nil, false
+	}
+	v, ok := m.Args[0].(*driver.ValueExpr)
+	if !ok {
+		return "", nil, nil, false
+	}
+	return v.GetString(), inner.L, n.R, true
+}
+
+// bindOtherOp binds "l op r" for an operator the parser respelled.
+func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *aggBinder) (Expr, error) {
+	bind, ok := otherOps[op]
+	if !ok {
+		return nil, unsupported("operator %s is not supported", op)
+	}
+	l, err := b.child(sc, ln, agg)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.child(sc, rn, agg)
+	if err != nil {
+		return nil, err
+	}
+	return bind(b, l, r)
+}
+
+// operatorFunc is the expression of a strict infix operator.
+func operatorFunc(op string, l, r Expr, typ sqltypes.Type, fn func(l, r sqltypes.Value) (sqltypes.Value, error)) (Expr, error) {
+	return fold(&Func{Name: op, Args: []Expr{l, r}, Typ: typ, infix: true, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return fn(a[0], a[1])
+	})})
+}
+
+func noOperator(op string, l, r sqltypes.Type) error {
+	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l, op, r).
+		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// bindConcatOp binds ||: bytea || bytea and jsonb || jsonb keep their
+// type; otherwise, when either side is a string (or untyped), the other
+// side is converted to text as a cast would (text || anynonarray).
+func (b *Binder) bindConcatOp(l, r Expr) (Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	unknown := func(t sqltypes.Type) bool { return t.ID == sqltypes.Unknown }
+	same := func(id sqltypes.TypeID) bool {
+		return (lt.ID == id || unknown(lt)) && (rt.ID == id || unknown(rt)) && !(unknown(lt) && unknown(rt))
+	}
+	switch {
+	case same(sqltypes.Bytea):
+		return b.sameTypeOp("||", l, r, sqltypes.TypeBytea, func(x, y sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.NewBytes([]byte(x.S + y.S)), nil
+		})
+	case same(sqltypes.JSONB):
+		return b.sameTypeOp("||", l, r, sqltypes.TypeJSONB, func(x, y sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.JSONBConcat(x, y), nil
+		})
+	case lt.ID == sqltypes.Array || rt.ID == sqltypes.Array:
+		return nil, noOperator("||", lt, rt)
+	case lt.IsTextual() || rt.IsTextual() || unknown(lt) || unknown(rt):
+		b.inferParam(l, sqltypes.TypeText)
+		b.inferParam(r, sqltypes.TypeText)
+		l, r = b.finishUnknown(l), b.finishUnknown(r)
+		lt, rt = l.Type(), r.Type()
+		return operatorFunc("||", l, r, sqltypes.TypeText, func(x, y sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.NewText(castText(lt, x) + castText(rt, y)), nil
+		})
+	}
+	return nil, noOperator("||", lt, rt)
+}
+
+// sameTypeOp binds an operator whose operands both have type t (an
+// untyped side takes it).
+func (b *Binder) sameTypeOp(op string, l, r Expr, t sqltypes.Type, fn func(l, r sqltypes.Value) (sqltypes.Value, error)) (Expr, error) {
+	var err error
+	b.inferParam(l, t)
+	b.inferParam(r, t)
+	if l, err = b.coerceTo(l, t, false); err != nil {
+		return nil, err
+	}
+	if r, err = b.coerceTo(r, t, false); err != nil {
+		return nil, err
+	}
+	return operatorFunc(op, l, r, t, fn)
+}
+
+// castText is v::text for a value of type t: booleans are "true" and
+// "false", char(n) loses its padding, a real prints with float4 digits.
+func castText(t sqltypes.Type, v sqltypes.Value) string {
+	switch {
+	case v.K == sqltypes.KindText:
+		return v.S
+	case t.ID == sqltypes.Float4 && v.K == sqltypes.KindFloat:
+		return string(sqltypes.AppendFloat(nil, v.F, 32))
+	}
+	c, err := sqltypes.Cast(v, sqltypes.TypeText)
+	if err != nil {
+		return sqltypes.FormatText(v)
+	}
+	return c.S
+}

@@ -1,0 +1,58 @@
+package planner
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// Whole-row references as arguments of the json functions: row_to_json(t),
+// to_json(t), to_jsonb(t), json_agg(t) and jsonb_agg(t), where t is a FROM
+// item, read t's row as a json object of its visible columns. zproxy has
+// no record type, so a whole-row reference is allowed there only, as the
+// object PostgreSQL's composite_to_json prints: {"id":1,"name":"a"}.
+
+// wholeRowFuncs are the functions whose argument may be a whole row.
+var wholeRowFuncs = map[string]bool{"row_to_json": true, "to_json": true, "to_jsonb": true, "json_agg": true, "jsonb_agg": true}
+
+// wholeRowFunc names the expression a whole-row reference becomes.
+const wholeRowFunc = "row"
+
+// allowWholeRow lets the arguments of the function name be whole rows
+// until the returned func restores the previous setting.
+func (b *Binder) allowWholeRow(name string) func() {
+	saved := b.wholeRowOK
+	b.wholeRowOK = wholeRowFuncs[name]
+	return func() { b.wholeRowOK = saved }
+}
+
+// wholeRow binds an unqualified name that is no column but a FROM item of
+// sc as that item's row, as json; nil when it is no FROM item either.
+// Elsewhere than in the json functions a whole row is 0A000.
+func (b *Binder) wholeRow(sc *scope, cn *ast.ColumnName) (Expr, error) {
+	if cn.Table.O != "" {
+		return nil, nil
+	}
+	exprs, cols, err := sc.star(cn.Name.O)
+	if err != nil {
+		return nil, nil
+	}
+	if !b.wholeRowOK {
+		return nil, unsupported("whole-row reference %q is supported only as the argument of row_to_json, to_json[b] and json[b]_agg", cn.Name.O)
+	}
+	names := make([]string, len(cols))
+	types := make([]sqltypes.Type, len(cols))
+	for i, c := range cols {
+		names[i], types[i] = c.Name, c.Type
+	}
+	return &Func{Name: wholeRowFunc, Args: exprs, Typ: sqltypes.TypeJSON, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.RowToJSON(names, types, a), nil
+	}}, nil
+}
+
+// IsWholeRow reports whether e is a whole-row reference (json_agg puts a
+// line break between rows, as between composite values).
+func IsWholeRow(e Expr) bool {
+	f, ok := e.(*Func)
+	return ok && f.Name == wholeRowFunc
+}
