@@ -63,6 +63,9 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *pla
 	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterPrimaryKey {
 		return e.rekey(ctx, cat, at)
 	}
+	if len(at.Constraints) > 0 {
+		return e.alterWithColumnConstraints(ctx, cat, at, notice)
+	}
 	if len(at.Actions) > 0 && needsEmpty(at) {
 		// A default evaluated per row (a SERIAL, nextval(), random())
 		// would need every existing row rewritten.

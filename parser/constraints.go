@@ -331,3 +331,32 @@ func (r *rewriter) setConstraints(k int) (ast.StmtNode, error) {
 		Value: ast.NewValueExpr(strings.Join(names, ",")+" "+r.toks[k].val, "", "")}
 	return &ast.SetStmt{Variables: []*ast.VariableAssignment{va}}, nil
 }
+
+// constraintActions reports whether an ALTER TABLE has an action on a
+// table constraint (ADD [CONSTRAINT name] UNIQUE | FOREIGN KEY | CHECK |
+// PRIMARY KEY | EXCLUDE, DROP | VALIDATE | ALTER | RENAME CONSTRAINT),
+// which TiDB's grammar parses. ADD COLUMN's column constraints (UNIQUE,
+// REFERENCES, CHECK after the column's type) are part of its column
+// definition.
+func (r *rewriter) constraintActions() bool {
+	for k := 2; k < len(r.toks); k++ {
+		if r.peek(k, "add") && !r.peekAny(k+1, "constraint", "primary", "unique", "foreign", "check", "exclude") {
+			k = r.actionEnd(k)
+			continue
+		}
+		if r.peekAny(k, "constraint", "primary", "unique", "foreign", "check", "references", "exclude") {
+			return true
+		}
+	}
+	return false
+}
+
+// peekAny reports whether the token at i is one of words.
+func (r *rewriter) peekAny(i int, words ...string) bool {
+	for _, w := range words {
+		if r.peek(i, w) {
+			return true
+		}
+	}
+	return false
+}

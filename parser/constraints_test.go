@@ -114,3 +114,34 @@ func TestOnConflictOnConstraint(t *testing.T) {
 		t.Fatalf("ON CONFLICT ON CONSTRAINT ... DO NOTHING: %+v", st.OnConflict)
 	}
 }
+
+// TestConstraintActionsGoToTiDB checks which ALTER TABLE statements the
+// front end's ALTER TABLE parser takes (ADD COLUMN, its column
+// constraints included) and which it leaves to TiDB's grammar (actions on
+// table constraints).
+func TestConstraintActionsGoToTiDB(t *testing.T) {
+	tests := []struct {
+		sql  string
+		tidb bool
+	}{
+		{`ALTER TABLE c ADD COLUMN pid INT REFERENCES p`, false},
+		{`ALTER TABLE c ADD u INT CONSTRAINT uu UNIQUE, ADD COLUMN k INT CHECK (k > 0)`, false},
+		{`ALTER TABLE c ADD COLUMN x INT, ADD CONSTRAINT x_pos CHECK (x > 0)`, true},
+		{`ALTER TABLE c ADD CONSTRAINT fk FOREIGN KEY (a) REFERENCES p`, true},
+		{`ALTER TABLE c ADD UNIQUE (a)`, true},
+		{`ALTER TABLE c ADD FOREIGN KEY (a) REFERENCES p`, true},
+		{`ALTER TABLE c DROP CONSTRAINT x`, true},
+		{`ALTER TABLE c VALIDATE CONSTRAINT x`, true},
+		{`ALTER TABLE c DROP COLUMN x`, false},
+	}
+	for _, tc := range tests {
+		stmts, err := Parse(tc.sql)
+		if err != nil {
+			t.Errorf("%s: %v", tc.sql, err)
+			continue
+		}
+		if got := stmts[0].Alter == nil; got != tc.tidb {
+			t.Errorf("%s: left to TiDB = %v, want %v", tc.sql, got, tc.tidb)
+		}
+	}
+}
