@@ -36,6 +36,8 @@ type ConstraintSyntax struct {
 	TableDeferral  map[int]string
 	// Specs has one entry per ALTER TABLE action, in order.
 	Specs []AlterSpecSyntax
+	// TableIfExists: ALTER TABLE IF EXISTS (a missing table is a NOTICE).
+	TableIfExists bool
 }
 
 // AlterSpecSyntax is what the rewriter lifted from one ALTER TABLE action.
@@ -237,13 +239,18 @@ func (r *rewriter) createTableConstraint(n, e, end int) error {
 }
 
 // alterTable respells the constraint actions of ALTER TABLE for TiDB:
-// ONLY is dropped; ADD ... NOT VALID, DROP CONSTRAINT IF EXISTS ...
+// IF EXISTS becomes ConstraintSyntax.TableIfExists; ONLY is dropped; ADD ... NOT VALID, DROP CONSTRAINT IF EXISTS ...
 // CASCADE | RESTRICT and VALIDATE CONSTRAINT become AlterSpecSyntax. head
 // is the ALTER token.
 func (r *rewriter) alterTable(head int) error {
 	k := head + 2
 	if !r.peek(head+1, "table") {
 		return nil
+	}
+	if r.peek(k, "if") && r.peek(k+1, "exists") {
+		r.constraintSyntax().TableIfExists = true
+		r.drop(k, k+2)
+		k += 2
 	}
 	if r.peek(k, "only") {
 		r.drop(k, k+1)

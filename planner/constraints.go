@@ -517,6 +517,9 @@ func (b *Binder) bindAlterConstraint(n *ast.AlterTableStmt) (Statement, error) {
 	}
 	t, err := b.snap.Table(n.Table.Name.O)
 	if err != nil {
+		if cs := b.stmt.Constraints; cs != nil && cs.TableIfExists && pgerr.CodeOf(err) == pgerr.UndefinedTable {
+			return &AlterTable{Table: n.Table.Name.O, IfExists: true}, nil // the executor's NOTICE
+		}
 		return nil, err
 	}
 	if err := writable(t); err != nil {
