@@ -32,8 +32,8 @@ import (
 // marked valid. NOT VALID stops after publishing; VALIDATE CONSTRAINT
 // runs the check later. Writes go on throughout.
 
-// AlterConstraint runs an AddConstraint, DropConstraint or
-// ValidateConstraint; fn is what functions in a CHECK see while existing
+// AlterConstraint runs an AddConstraint, DropConstraint,
+// ValidateConstraint or RenameConstraint; fn is what functions in a CHECK see while existing
 // rows are validated.
 func (e *Executor) AlterConstraint(ctx context.Context, cat *catalog.Catalog, st planner.Statement, fn builtins.Context, notice func(*pgerr.Error)) error {
 	switch x := st.(type) {
@@ -43,6 +43,8 @@ func (e *Executor) AlterConstraint(ctx context.Context, cat *catalog.Catalog, st
 		return e.dropConstraint(ctx, cat, x, notice)
 	case *planner.ValidateConstraint:
 		return e.validateConstraint(ctx, cat, x, fn)
+	case *planner.RenameConstraint:
+		return e.renameConstraint(ctx, cat, x)
 	}
 	return pgerr.New(pgerr.InternalError, "executor: %T is not a constraint change", st)
 }
@@ -151,10 +153,8 @@ func checkReferencedKey(s *catalog.Snapshot, t *catalog.Table, fk *catalog.Forei
 func removeConstraint(t *catalog.Table, name string) bool {
 	if t.Rewrite != nil {
 		// A primary-key change in progress publishes t.Rewrite when it
-		// is done: the constraint goes from there too.
-		f := t.Rewrite.Clone()
-		removeConstraint(f, name)
-		t.Rewrite = f
+		// is done (Clone copied it): the constraint goes from there too.
+		removeConstraint(t.Rewrite, name)
 	}
 	for i, fk := range t.ForeignKeys {
 		if fk.Name == name {
@@ -715,4 +715,47 @@ func rekeyedReferences(s *catalog.Snapshot, t, done *catalog.Table, dropsKey boo
 		}
 	}
 	return nil
+}
+
+// renameConstraint renames a foreign key, a check, or a unique constraint
+// and its index, as PostgreSQL does.
+func (e *Executor) renameConstraint(ctx context.Context, cat *catalog.Catalog, r *planner.RenameConstraint) error {
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		t, err := s.Table(r.Table)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		if err := notRewriting(t); err != nil {
+			return catalog.Change{}, err
+		}
+		switch {
+		case !t.HasConstraint(r.From):
+			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", r.From, t.Name)
+		case r.From == t.Name+"_pkey":
+			return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "renaming the primary key constraint is not supported")
+		case t.HasConstraint(r.To):
+			return catalog.Change{}, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", r.To, t.Name)
+		}
+		nt := t.Clone()
+		for i := range nt.ForeignKeys {
+			if nt.ForeignKeys[i].Name == r.From {
+				nt.ForeignKeys[i].Name = r.To
+			}
+		}
+		for i := range nt.Checks {
+			if nt.Checks[i].Name == r.From {
+				nt.Checks[i].Name = r.To
+			}
+		}
+		for _, ix := range nt.Indexes {
+			if ix.Name == r.From && ix.Constraint {
+				if _, other := s.FindIndex(r.To); other != nil || s.HasRelation(r.To) {
+					return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", r.To)
+				}
+				ix.Name = r.To
+			}
+		}
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	return err
 }

@@ -54,6 +54,9 @@ type AlterSpecSyntax struct {
 	Validate bool
 	// Deferral of the added constraint (see Deferral).
 	Deferral string
+	// RenameConstraint: RENAME CONSTRAINT a TO b, which reaches TiDB as
+	// RENAME INDEX a TO b (an AlterTableRenameIndex spec).
+	RenameConstraint bool
 }
 
 // Deferral values: what a constraint's DEFERRABLE clause says.
@@ -239,8 +242,9 @@ func (r *rewriter) createTableConstraint(n, e, end int) error {
 }
 
 // alterTable respells the constraint actions of ALTER TABLE for TiDB:
-// IF EXISTS becomes ConstraintSyntax.TableIfExists; ONLY is dropped; ADD ... NOT VALID, DROP CONSTRAINT IF EXISTS ...
-// CASCADE | RESTRICT and VALIDATE CONSTRAINT become AlterSpecSyntax. head
+// IF EXISTS becomes ConstraintSyntax.TableIfExists; ONLY is dropped; ADD
+// ... NOT VALID, DROP CONSTRAINT IF EXISTS ... CASCADE | RESTRICT,
+// VALIDATE CONSTRAINT and RENAME CONSTRAINT become AlterSpecSyntax. head
 // is the ALTER token.
 func (r *rewriter) alterTable(head int) error {
 	k := head + 2
@@ -294,6 +298,9 @@ func (r *rewriter) alterTable(head int) error {
 				spec.Cascade = r.toks[last].is("cascade")
 				r.drop(last, last+1)
 			}
+		case r.peek(k, "rename") && r.peek(k+1, "constraint"):
+			spec.RenameConstraint = true
+			r.replace(k+1, "index")
 		case r.peek(k, "validate") && r.peek(k+1, "constraint") && k+3 == end:
 			spec.Validate = true
 			r.replace(k, "alter")

@@ -132,6 +132,7 @@ func TestConstraintActionsGoToTiDB(t *testing.T) {
 		{`ALTER TABLE c ADD FOREIGN KEY (a) REFERENCES p`, true},
 		{`ALTER TABLE c DROP CONSTRAINT x`, true},
 		{`ALTER TABLE c VALIDATE CONSTRAINT x`, true},
+		{`ALTER TABLE c RENAME CONSTRAINT x TO y`, true},
 		{`ALTER TABLE c DROP COLUMN x`, false},
 	}
 	for _, tc := range tests {

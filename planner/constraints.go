@@ -506,8 +506,18 @@ type ValidateConstraint struct {
 // Kind implements Statement.
 func (*ValidateConstraint) Kind() string { return "alter_table" }
 
-// bindAlterConstraint binds an ALTER TABLE whose one action adds, drops or
-// validates a constraint.
+// RenameConstraint is ALTER TABLE t RENAME CONSTRAINT from TO to (a unique
+// constraint's index is renamed with it).
+type RenameConstraint struct {
+	Table    string
+	From, To string
+}
+
+// Kind implements Statement.
+func (*RenameConstraint) Kind() string { return "alter_table" }
+
+// bindAlterConstraint binds an ALTER TABLE whose one action adds, drops,
+// validates or renames a constraint.
 func (b *Binder) bindAlterConstraint(n *ast.AlterTableStmt) (Statement, error) {
 	if len(n.Specs) != 1 {
 		return nil, unsupported("ALTER TABLE with several actions is not supported: run them one at a time")
@@ -533,6 +543,10 @@ func (b *Binder) bindAlterConstraint(n *ast.AlterTableStmt) (Statement, error) {
 	switch spec.Tp {
 	case ast.AlterTableAddConstraint:
 		return b.bindAddConstraint(t, spec.Constraint, syn)
+	case ast.AlterTableRenameIndex:
+		if syn.RenameConstraint {
+			return &RenameConstraint{Table: t.Name, From: spec.FromKey.O, To: spec.ToKey.O}, nil
+		}
 	case ast.AlterTableDropCheck:
 		return &DropConstraint{Table: t.Name, Name: spec.Constraint.Name, IfExists: syn.IfExists, Cascade: syn.Cascade}, nil
 	case ast.AlterTableAlterCheck:

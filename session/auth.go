@@ -196,7 +196,7 @@ func isDDL(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
 		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable,
-		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
+		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
 		return true
 	}
 	return false
@@ -244,7 +244,7 @@ func requiredOwnership(snap *catalog.Snapshot, b planner.Statement) []ownership 
 		if t, _ := snap.FindIndex(x.Name); t != nil {
 			out = append(out, ownership{t, "index " + x.Name})
 		}
-	case *planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
+	case *planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
 		if t, err := snap.Table(constraintTable(x)); err == nil {
 			out = append(out, ownership{t, "table " + t.Name})
 		}
@@ -260,6 +260,8 @@ func constraintTable(b planner.Statement) string {
 	case *planner.DropConstraint:
 		return x.Table
 	case *planner.ValidateConstraint:
+		return x.Table
+	case *planner.RenameConstraint:
 		return x.Table
 	}
 	return ""

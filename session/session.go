@@ -353,7 +353,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, storeErr(err)
 		}
 		return tagResult("SET CONSTRAINTS"), nil
-	case *planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
+	case *planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
 		if err := e.exec.AlterConstraint(ctx, e.catalog, x, opts.Fn, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
@@ -438,7 +438,7 @@ func schemaChange(b planner.Statement) bool {
 	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
 		*planner.CreateView, *planner.DropView, *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant,
 		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate,
-		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
+		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
 		return true
 	}
 	return false
@@ -450,7 +450,7 @@ func writes(b planner.Statement) bool {
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
 		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView,
 		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate,
-		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint:
+		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
 		return true
 	}
 	return false
