@@ -806,6 +806,9 @@ func (r *rewriter) createIndex(i int) error {
 	if end < 0 {
 		return r.syntaxErrorAt(len(r.toks))
 	}
+	if err := r.dropOpclasses(i, end); err != nil {
+		return err
+	}
 	k := end + 1
 	for k < len(r.toks) {
 		switch {
