@@ -204,9 +204,8 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a planner.AlterAction, v
 		if err := noTextDependents(s, nt, "rename column "+a.Column); err != nil {
 			return err
 		}
-		if checkUses(nt, a.Column) != "" {
-			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q: CHECK constraint %q refers to it", a.Column, checkUses(nt, a.Column)).
-				WithHint("Drop the constraint, rename the column, and add the constraint again.")
+		if err := renameCheckColumn(nt, a.Column, a.NewName); err != nil {
+			return err
 		}
 		c := &nt.Columns[i]
 		c.Attr = c.AttrName()
@@ -404,16 +403,6 @@ func (v *columnFinder) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (v *columnFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
-// checkUses names a CHECK constraint of t that reads column, or "".
-func checkUses(t *catalog.Table, column string) string {
-	for _, k := range t.Checks {
-		if slices.Contains(exprColumns(k.SQL), column) {
-			return k.Name
-		}
-	}
-	return ""
-}
 
 // noTextDependents refuses renames under stored views: a view keeps its
 // query's text, which would still name the old table or column.

@@ -8,11 +8,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/parser"
 	"github.com/zproxy/zproxy/planner"
 )
 
@@ -759,3 +762,49 @@ func (e *Executor) renameConstraint(ctx context.Context, cat *catalog.Catalog, r
 	})
 	return err
 }
+
+// renameCheckColumn rewrites the CHECK constraints of t that read column
+// from to read column to, which it is being renamed to (PostgreSQL keeps
+// checks as parsed trees, so they follow a rename; zproxy keeps their
+// text). A check whose text cannot be rewritten so refuses the rename.
+func renameCheckColumn(t *catalog.Table, from, to string) error {
+	for k := range t.Checks {
+		c := &t.Checks[k]
+		if !slices.Contains(checkColumns(c.SQL), from) {
+			continue
+		}
+		sql, err := parser.RenameColumnRefs(c.SQL, from, to)
+		if err == nil && slices.Contains(checkColumns(sql), from) {
+			err = errors.New("still names the column")
+		}
+		if err != nil {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q: CHECK constraint %q refers to it", from, c.Name).
+				WithHint("Drop the constraint, rename the column, and add the constraint again.")
+		}
+		c.SQL = sql
+	}
+	return nil
+}
+
+// checkColumns lists the columns a check's text names, as named (quoted
+// names keep their case).
+func checkColumns(sql string) []string {
+	_, node, err := parser.ParseExpression(sql)
+	if err != nil {
+		return nil
+	}
+	var f exactColumns
+	node.Accept(&f)
+	return f.names
+}
+
+type exactColumns struct{ names []string }
+
+func (v *exactColumns) Enter(n ast.Node) (ast.Node, bool) {
+	if c, ok := n.(*ast.ColumnNameExpr); ok {
+		v.names = append(v.names, c.Name.Name.O)
+	}
+	return n, false
+}
+
+func (v *exactColumns) Leave(n ast.Node) (ast.Node, bool) { return n, true }

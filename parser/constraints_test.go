@@ -146,3 +146,22 @@ func TestConstraintActionsGoToTiDB(t *testing.T) {
 		}
 	}
 }
+
+// TestRenameColumnRefs checks which words of a check's text name the
+// renamed column.
+func TestRenameColumnRefs(t *testing.T) {
+	tests := []struct{ sql, want string }{
+		{`a > 0`, `"b" > 0`},
+		{`("a" >= 0) AND (a < c)`, `("b" >= 0) AND ("b" < c)`},
+		{`a(a) > a::a`, `a("b") > "b"::a`},
+		{`t.a > 0 AND (x).a > 0 AND CAST(a AS a) > 0`, `t."b" > 0 AND (x).a > 0 AND CAST("b" AS a) > 0`},
+		{`a <> 'a' AND A > a '1'`, `"b" <> 'a' AND "b" > a '1'`},
+		{`"A" > 0`, `"A" > 0`},
+	}
+	for _, tc := range tests {
+		got, err := RenameColumnRefs(tc.sql, "a", "b")
+		if err != nil || got != tc.want {
+			t.Errorf("RenameColumnRefs(%q) = %q, %v; want %q", tc.sql, got, err, tc.want)
+		}
+	}
+}
