@@ -382,7 +382,8 @@ func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch 
 	return nil
 }
 
-// exprColumns lists the column names an expression's text refers to.
+// exprColumns lists the column names an expression's text refers to, as
+// the catalog spells them (a quoted name keeps its case).
 func exprColumns(text string) []string {
 	_, node, err := parser.ParseExpression(text)
 	if err != nil {
@@ -397,7 +398,7 @@ type columnFinder struct{ names []string }
 
 func (v *columnFinder) Enter(n ast.Node) (ast.Node, bool) {
 	if c, ok := n.(*ast.ColumnNameExpr); ok {
-		v.names = append(v.names, c.Name.Name.L)
+		v.names = append(v.names, c.Name.Name.O)
 	}
 	return n, false
 }

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
-
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -770,11 +768,11 @@ func (e *Executor) renameConstraint(ctx context.Context, cat *catalog.Catalog, r
 func renameCheckColumn(t *catalog.Table, from, to string) error {
 	for k := range t.Checks {
 		c := &t.Checks[k]
-		if !slices.Contains(checkColumns(c.SQL), from) {
+		if !slices.Contains(exprColumns(c.SQL), from) {
 			continue
 		}
 		sql, err := parser.RenameColumnRefs(c.SQL, from, to)
-		if err == nil && slices.Contains(checkColumns(sql), from) {
+		if err == nil && slices.Contains(exprColumns(sql), from) {
 			err = errors.New("still names the column")
 		}
 		if err != nil {
@@ -785,26 +783,3 @@ func renameCheckColumn(t *catalog.Table, from, to string) error {
 	}
 	return nil
 }
-
-// checkColumns lists the columns a check's text names, as named (quoted
-// names keep their case).
-func checkColumns(sql string) []string {
-	_, node, err := parser.ParseExpression(sql)
-	if err != nil {
-		return nil
-	}
-	var f exactColumns
-	node.Accept(&f)
-	return f.names
-}
-
-type exactColumns struct{ names []string }
-
-func (v *exactColumns) Enter(n ast.Node) (ast.Node, bool) {
-	if c, ok := n.(*ast.ColumnNameExpr); ok {
-		v.names = append(v.names, c.Name.Name.O)
-	}
-	return n, false
-}
-
-func (v *exactColumns) Leave(n ast.Node) (ast.Node, bool) { return n, true }
