@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -81,6 +82,8 @@ type Column struct {
 	// attmissingval). Rows written since store an explicit null attribute
 	// for NULL, so the two never mix.
 	Missing string `json:"missing,omitempty"`
+	// Comment is COMMENT ON COLUMN's text.
+	Comment string `json:"comment,omitempty"`
 }
 
 // AttrName is the store attribute of the column's values.
@@ -154,6 +157,7 @@ type Index struct {
 	Include []int       `json:"include,omitempty"`
 	Shards  int         `json:"shards"`
 	State   IndexState  `json:"state"`
+	Comment string      `json:"comment,omitempty"` // COMMENT ON INDEX
 	// Unique: no two rows share the values of the key columns (btree
 	// only). Rows with a NULL among them never collide, unless
 	// NullsNotDistinct. A unique entry is keyed by the key columns alone
@@ -205,11 +209,18 @@ type Table struct {
 	// commits only if the tables it wrote still have the revisions its
 	// statements planned with (see executor.Txn).
 	Revision uint64 `json:"revision,omitempty"`
+	// Comment is COMMENT ON TABLE's text.
+	Comment string `json:"comment,omitempty"`
 
-	// Virtual holds the rows of a view computed by the catalog
-	// (information_schema, pg_catalog); nil for a stored table.
-	Virtual [][]sqltypes.Value `json:"-"`
+	// Virtual computes the rows of a catalog relation (information_schema,
+	// pg_catalog; see package catalog/pgcatalog) when a statement reads it;
+	// nil for a stored table.
+	Virtual VirtualRows `json:"-"`
 }
+
+// VirtualRows computes a catalog relation's rows for the statement whose
+// functions see fn.
+type VirtualRows func(fn *builtins.Context) ([][]sqltypes.Value, error)
 
 // ColumnIndex returns the ordinal of the named column, or -1.
 func (t *Table) ColumnIndex(name string) int {
@@ -280,6 +291,11 @@ type View struct {
 	// Depends names the tables and views the query reads: they cannot be
 	// dropped while the view exists.
 	Depends []string `json:"depends,omitempty"`
+	// Comment is COMMENT ON VIEW's text.
+	Comment string `json:"comment,omitempty"`
+	// Owner is the role that created the view (empty for views created
+	// before owners were recorded).
+	Owner string `json:"owner,omitempty"`
 }
 
 // Snapshot is an immutable view of the catalog at one version.

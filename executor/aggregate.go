@@ -41,6 +41,8 @@ func newAggregator(call planner.AggCall) aggregator {
 		return &extremeAgg{sign: 1}
 	case "string_agg":
 		return &stringAgg{bytes: call.Typ.Kind() == sqltypes.KindBytes}
+	case "array_agg":
+		return &arrayAgg{elem: call.Typ.ElemType()}
 	}
 	return &unknownAgg{name: string(call.Func)}
 }
@@ -183,6 +185,27 @@ func (a *stringAgg) result() (sqltypes.Value, error) {
 		return sqltypes.NewBytes([]byte(a.b.String())), nil
 	}
 	return sqltypes.NewText(a.b.String()), nil
+}
+
+// arrayAgg is array_agg: the values, NULLs included, in input order
+// (NULL when there were none).
+type arrayAgg struct {
+	elem  sqltypes.Type
+	elems []sqltypes.Value
+	any   bool
+}
+
+func (a *arrayAgg) add(args []sqltypes.Value) error {
+	a.any = true
+	a.elems = append(a.elems, args[0])
+	return nil
+}
+
+func (a *arrayAgg) result() (sqltypes.Value, error) {
+	if !a.any {
+		return sqltypes.Null, nil
+	}
+	return sqltypes.NewArray1(a.elem, a.elems), nil
 }
 
 type unknownAgg struct{ name string }

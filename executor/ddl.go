@@ -651,7 +651,7 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *pla
 		if s.HasTable(cv.Name) {
 			return ch, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cv.Name)
 		}
-		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends}
+		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends, Owner: cv.Owner}
 		for _, c := range cv.Columns {
 			v.Columns = append(v.Columns, c.Name)
 			v.Types = append(v.Types, c.Type)
@@ -659,6 +659,9 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *pla
 		if old, ok := s.StoredView(cv.Name); ok {
 			if !cv.OrReplace {
 				return ch, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cv.Name)
+			}
+			if old.Owner != "" {
+				v.Owner = old.Owner // replacing a view keeps its owner
 			}
 			if len(v.Columns) < len(old.Columns) {
 				return ch, pgerr.New(pgerr.InvalidTableDefinition, "cannot drop columns from view")

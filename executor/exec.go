@@ -182,7 +182,11 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 	case *optimizer.Values:
 		return &valuesRows{ec: ec, node: x}, nil
 	case *optimizer.Rowset:
-		return &rowsetRows{rows: x.Rows}, nil
+		rows, err := x.Rows(&ec.eval.Fn)
+		if err != nil {
+			return nil, err
+		}
+		return &rowsetRows{rows: rows}, nil
 	case *optimizer.TableFunc:
 		return ec.newTableFunc(x)
 	case *optimizer.Filter:

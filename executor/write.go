@@ -40,6 +40,9 @@ type writeSet struct {
 	// (unique.go); dup is a uniqueness violation among its own rows.
 	uniq map[string]int
 	dup  error
+	// groups[i] is the op index where change i starts, so a failed op
+	// names its row (COPY's error context).
+	groups []int
 }
 
 // add appends the ops that turn c.old into c.new, for the row and for every
@@ -47,6 +50,7 @@ type writeSet struct {
 func (w *writeSet) add(c change) {
 	t := w.t
 	w.changes = append(w.changes, c)
+	w.groups = append(w.groups, len(w.ops))
 	var oldKey, newKey kv.Key
 	if c.old != nil {
 		oldKey = t.RowKey(c.old)

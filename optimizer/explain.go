@@ -244,7 +244,7 @@ func exprString(e planner.Expr) string {
 }
 
 func (x *Rowset) Describe() Description {
-	return Description{Head: fmt.Sprintf("Rowset %s (%d rows from the catalog)", x.View, len(x.Rows))}
+	return Description{Head: fmt.Sprintf("Rowset %s (rows from the catalog)", x.View)}
 }
 
 func (x *Values) Describe() Description {

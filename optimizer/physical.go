@@ -345,7 +345,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 		}
 		return &Values{Rows: rows, Cols: n.Cols}, false, nil
 	case *planner.TableFunc:
-		return &TableFunc{Name: n.Name, Args: b.exprs(n.Args), Ordinality: n.Ordinality, Cols: n.Cols}, false, nil
+		return &TableFunc{Name: n.Name, Args: b.exprs(n.Args), Ordinality: n.Ordinality, Cols: n.Cols, Parts: n.Parts}, false, nil
 	case *planner.Virtual:
 		return &Rowset{View: n.Table.Name, Rows: n.Table.Virtual, cols: n.Columns()}, false, nil
 	case *planner.CTEScan:

@@ -3,7 +3,6 @@ package optimizer
 import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/zorder"
 )
@@ -119,7 +118,7 @@ type Scan struct {
 // pg_catalog), computed from the schema rather than read from the store.
 type Rowset struct {
 	View string
-	Rows [][]sqltypes.Value
+	Rows catalog.VirtualRows
 	cols []planner.Column
 }
 
@@ -135,6 +134,7 @@ type TableFunc struct {
 	Args       []planner.Expr
 	Ordinality bool
 	Cols       []planner.Column
+	Parts      []planner.TableFuncPart // ROWS FROM's functions
 }
 
 // Filter drops rows for which Pred is not true.

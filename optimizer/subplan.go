@@ -90,6 +90,8 @@ func (s *SubPlan) eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes
 			if s.Op == planner.OpEq {
 				return s.inSet(left), nil
 			}
+		case planner.ArraySubquery:
+			return arrayOfRows(s.Typ, s.rows), nil
 		}
 		return compareRows(s.Kind, s.Op, left, s.rows)
 	}
@@ -132,7 +134,20 @@ func (s *SubPlan) eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes
 			return sqltypes.NewBool(true), nil // no need to read further
 		}
 	}
+	if s.Kind == planner.ArraySubquery {
+		return arrayOfRows(s.Typ, rows), nil
+	}
 	return compareRows(s.Kind, s.Op, left, rows)
+}
+
+// arrayOfRows is ARRAY(subquery): the first column of the rows, in their
+// order, as an array of type t ('{}' for no rows).
+func arrayOfRows(t sqltypes.Type, rows [][]sqltypes.Value) sqltypes.Value {
+	elems := make([]sqltypes.Value, len(rows))
+	for i, r := range rows {
+		elems[i] = r[0]
+	}
+	return sqltypes.NewArray1(t.ElemType(), elems)
 }
 
 func tooManyRows() error {

@@ -77,6 +77,11 @@ type Statement struct {
 	Alter *AlterTableStatement
 	// Truncate is set for TRUNCATE; AST is then nil (truncate.go).
 	Truncate *TruncateStatement
+	// Comment is COMMENT ON (comment.go); AST is nil then.
+	Comment *CommentStatement
+	// Utility is set for PREPARE, EXECUTE, DEALLOCATE, DISCARD, cursors,
+	// LISTEN/NOTIFY and COPY; AST is then nil (utility.go).
+	Utility *UtilityStatement
 
 	query string
 	segs  []seg
@@ -211,7 +216,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Comment != nil || st.Utility != nil {
 		st.AST = stmt
 		return st, err
 	}
@@ -243,7 +248,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 			break
 		}
 		i := r.tidbErrorToken(&st, err)
-		if i > head && i < len(toks) && toks[i].kind != tkIdent && toks[i-1].kind == tkIdent && windowWords[toks[i-1].val] {
+		if i > head && i < len(toks) && toks[i].kind != tkIdent && toks[i-1].kind == tkIdent && (windowWords[toks[i-1].val] || tidbListKeywords[toks[i-1].val]) {
 			// "SELECT rank, ..." fails after the word, which TiDB takes for
 			// a window function.
 			i--

@@ -421,7 +421,6 @@ func TestErrors(t *testing.T) {
 		{`SELECT E'abc`, pgerr.SyntaxError, 8, `unterminated quoted string`},
 		{`SELECT ""`, pgerr.SyntaxError, 8, `zero-length delimited identifier`},
 		{`SELECT 12abc`, pgerr.SyntaxError, 8, `trailing junk`},
-		{`SELECT a # b`, pgerr.FeatureNotSupported, 10, `operator # is not supported`},
 		{`SELECT a ## b`, pgerr.FeatureNotSupported, 10, `operator ##`},
 		{"SELECT `a`", pgerr.FeatureNotSupported, 8, "operator `"},
 		{`SELECT 1::foo`, pgerr.UndefinedObject, 11, `type "foo" does not exist`},
@@ -444,7 +443,9 @@ func TestErrors(t *testing.T) {
 		{`SHOW a b`, pgerr.SyntaxError, 8, `"b"`},
 		{`DROP INDEX a, b`, pgerr.FeatureNotSupported, 13, `several`},
 		{`COMMIT now`, pgerr.SyntaxError, 8, `"now"`},
-		{`SELECT a[1] FROM t`, pgerr.FeatureNotSupported, 9, `arrays`},
+		{`SELECT 1 ## 2`, pgerr.FeatureNotSupported, 10, `operator ## is not supported`},
+		{`SELECT a ~ FROM t`, pgerr.SyntaxError, 12, `FROM`},
+		{`SELECT a COLLATE "de_DE" FROM t`, pgerr.UndefinedObject, 10, `collation "de_DE"`},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)

@@ -167,6 +167,9 @@ func (r *rewriter) primaryStart(j, lo int) (int, bool) {
 			if k < lo {
 				return 0, false
 			}
+			if k-1 >= lo && r.toks[k-1].is("array") {
+				return k - 1, true // ARRAY[...] and ARRAY(subquery)
+			}
 			if t.val == ")" && k-1 >= lo {
 				f := r.toks[k-1]
 				if f.kind == tkQIdent || f.kind == tkIdent && !notFunctionNames[f.val] {
@@ -192,7 +195,7 @@ func (r *rewriter) qualifiedStart(j, lo int) int {
 // rewrite prepares the TiDB text of the statement whose first token (after
 // any EXPLAIN prefix) is head, applying the construct handlers and then
 // the token-level rewrites.
-func (r *rewriter) rewrite(head int) error {
+func (r *rewriter) rewrite(head int) (err error) {
 	if err := r.pgSyntax(head); err != nil {
 		return err
 	}
@@ -202,6 +205,14 @@ func (r *rewriter) rewrite(head int) error {
 	if err := r.constructs(head); err != nil {
 		return err
 	}
+	if err := r.pgPrimaries(head); err != nil {
+		return err
+	}
+	defer func() {
+		if err == nil {
+			err = r.pgOperators(head)
+		}
+	}()
 	for i := head; i < len(r.toks); i++ {
 		if r.ed[i].done {
 			continue
@@ -268,6 +279,9 @@ func (r *rewriter) rewrite(head int) error {
 			switch t.val {
 			case "+", "-", "*", "/", "%", "<", ">", "=", "<=", ">=", "<>", "!=", "||":
 			default:
+				if infixOps[t.val] {
+					continue // pgOperators (operators.go) respells it
+				}
 				return pgerr.New(pgerr.FeatureNotSupported, "operator %s is not supported", t.val).WithPosition(r.pos(i))
 			}
 		case t.kind == tkPunct && (t.val == "[" || t.val == "]"):
@@ -562,6 +576,9 @@ func (r *rewriter) columnDef(e, end int) error {
 		typ, next, err := r.parseType(k)
 		if err != nil {
 			return err
+		}
+		if typ.ID.System() || typ.Elem.System() {
+			return pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported as a column type", typ).WithPosition(r.pos(k))
 		}
 		r.replace(k, tidbType(typ))
 		r.drop(k+1, next)

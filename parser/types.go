@@ -23,7 +23,8 @@ var unsupportedTypes = map[string]bool{
 	"time": true, "timetz": true, "serial": true,
 	"serial2": true, "serial4": true, "serial8": true, "smallserial": true, "bigserial": true,
 	"money": true, "inet": true, "cidr": true, "macaddr": true, "xml": true, "bit": true,
-	"varbit": true, "oid": true, "name": true, "regclass": true, "point": true, "tsvector": true,
+	"varbit": true, "point": true, "tsvector": true, "regoper": true, "regoperator": true, "regconfig": true,
+	"regdictionary": true, "regcollation": true, "aclitem": true, "pg_node_tree": true,
 }
 
 // parseType reads a Postgres type name starting at token i: one of the
@@ -32,6 +33,12 @@ var unsupportedTypes = map[string]bool{
 // precision) and array decorations (T[], T[n], T[][], T ARRAY, T ARRAY[n]).
 // It returns the index after the type.
 func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
+	if r.peek(i, "pg_catalog") && r.peek(i+1, ".") {
+		i += 2 // every type zproxy knows lives in pg_catalog
+	}
+	if i < len(r.toks) && r.toks[i].kind == tkQIdent && r.toks[i].val == "char" {
+		return r.arrayDecoration(sqltypes.TypeChar, i+1) // "char", not char(1)
+	}
 	if i >= len(r.toks) || r.toks[i].kind != tkIdent {
 		return sqltypes.Type{}, i, r.syntaxErrorAt(i)
 	}

@@ -356,6 +356,18 @@ func aggType(c AggCall) (sqltypes.Type, error) {
 			return sqltypes.Type{}, noFunc()
 		}
 		return argType(), nil
+	case "array_agg":
+		if len(c.Args) != 1 {
+			return sqltypes.Type{}, noFunc()
+		}
+		t := argType()
+		if t.ID == sqltypes.Unknown {
+			t = sqltypes.TypeText
+		}
+		if t.ID == sqltypes.Array {
+			return sqltypes.Type{}, unsupported("array_agg of arrays is not supported")
+		}
+		return sqltypes.ArrayOf(t), nil
 	}
 	return sqltypes.Type{}, noFunc()
 }

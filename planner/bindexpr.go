@@ -220,10 +220,16 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 	case *ast.FuncCastExpr:
 		return nil, unsupported("MySQL-style CAST is not supported; use CAST(x AS type) with a PostgreSQL type")
 	case *ast.FuncCallExpr:
+		if e, ok, err := b.bindPGCall(sc, n, agg); ok {
+			return e, err
+		}
 		if operand, t, ok := parser.CastOf(n); ok {
 			e, err := b.child(sc, operand, agg)
 			if err != nil {
 				return nil, err
+			}
+			if t.IsReg() || e.Type().IsReg() {
+				return b.bindRegCast(e, t)
 			}
 			b.inferParam(e, t)
 			if c, ok := e.(*Const); ok {

@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -33,7 +34,7 @@ func (b *Binder) targetTable(refs *ast.TableRefsClause) (*catalog.Table, string,
 
 func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) {
 	if s := tn.Schema.O; s != "" && s != "public" {
-		if _, ok := b.snap.View(s, tn.Name.O); ok {
+		if _, ok := pgcatalog.Lookup(b.snap, s, tn.Name.O); ok {
 			return nil, "", pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", s+"."+tn.Name.O).
 				WithDetail("The information_schema and pg_catalog relations are computed from the schema.")
 		}
@@ -46,7 +47,7 @@ func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) 
 				WithDetail("Views that do not select from a single table or view are not automatically updatable.").
 				WithHint("zproxy's views are read-only.")
 		}
-		if _, ok := b.snap.View("", tn.Name.O); ok {
+		if _, ok := pgcatalog.Lookup(b.snap, "", tn.Name.O); ok {
 			return nil, "", pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", tn.Name.O)
 		}
 		return nil, "", err

@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/parser"
@@ -364,7 +365,7 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (Rel,
 			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name)
 		}
 	}
-	if v, ok := b.snap.View(schema, name); ok {
+	if v, ok := pgcatalog.Lookup(b.snap, schema, name); ok {
 		return NewVirtual(v), nil
 	}
 	full := name
@@ -427,10 +428,19 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 	if alias == "" {
 		alias = name
 	}
+	if name == parser.RowsFromFunc {
+		return b.bindRowsFrom(f, alias, names, sc, left)
+	}
 	// The arguments see the items to the left as an outer row (one push:
 	// the join above runs the function per left row).
 	ls := leftScope(sc, left)
 	argScope := &scope{outer: ls, depthToOuter: 1, ctes: sc.ctes}
+	if left == nil {
+		// Nothing to the left: no join runs the function per left row, so
+		// its arguments see the enclosing query's row directly (a
+		// correlated subquery's FROM unnest(outer.col)).
+		argScope = ls
+	}
 	args := make([]Expr, len(f.Args))
 	for i, a := range f.Args {
 		x, err := b.bindExpr(argScope, a)

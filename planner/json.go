@@ -12,13 +12,31 @@ import (
 
 var textArray = sqltypes.ArrayOf(sqltypes.TypeText)
 
+// isArrayOperand reports whether either operand of @> or <@ is an array:
+// then the operator is array containment (pgexpr.go), not jsonb's.
+func isArrayOperand(l, r Expr) bool {
+	_, lok := arrayElem(l.Type())
+	_, rok := arrayElem(r.Type())
+	return lok || rok
+}
+
 func init() {
 	otherOps["->"] = func(b *Binder, l, r Expr) (Expr, error) { return b.bindJSONGet("->", l, r, false) }
 	otherOps["->>"] = func(b *Binder, l, r Expr) (Expr, error) { return b.bindJSONGet("->>", l, r, true) }
 	otherOps["#>"] = func(b *Binder, l, r Expr) (Expr, error) { return b.bindJSONPath("#>", l, r, false) }
 	otherOps["#>>"] = func(b *Binder, l, r Expr) (Expr, error) { return b.bindJSONPath("#>>", l, r, true) }
-	otherOps["@>"] = func(b *Binder, l, r Expr) (Expr, error) { return b.bindJSONBContains("@>", l, r, false) }
-	otherOps["<@"] = func(b *Binder, l, r Expr) (Expr, error) { return b.bindJSONBContains("<@", l, r, true) }
+	otherOps["@>"] = func(b *Binder, l, r Expr) (Expr, error) {
+		if isArrayOperand(l, r) {
+			return b.bindOperator("@>", l, r)
+		}
+		return b.bindJSONBContains("@>", l, r, false)
+	}
+	otherOps["<@"] = func(b *Binder, l, r Expr) (Expr, error) {
+		if isArrayOperand(l, r) {
+			return b.bindOperator("<@", l, r)
+		}
+		return b.bindJSONBContains("<@", l, r, true)
+	}
 	otherOps["?"] = func(b *Binder, l, r Expr) (Expr, error) {
 		return b.jsonbOp("?", l, r, sqltypes.TypeText, sqltypes.TypeBool, func(x, y sqltypes.Value) (sqltypes.Value, error) {
 			return sqltypes.NewBool(sqltypes.JSONBExists(x, y.S)), nil

@@ -68,8 +68,12 @@ func noOperator(op string, l, r sqltypes.Type) error {
 
 // bindConcatOp binds ||: bytea || bytea and jsonb || jsonb keep their
 // type; otherwise, when either side is a string (or untyped), the other
-// side is converted to text as a cast would (text || anynonarray).
+// side is converted to text as a cast would (text || anynonarray). With an
+// array on either side it is array_cat, array_append or array_prepend.
 func (b *Binder) bindConcatOp(l, r Expr) (Expr, error) {
+	if e, ok, err := b.arrayConcat([]Expr{l, r}); ok {
+		return e, err
+	}
 	lt, rt := l.Type(), r.Type()
 	unknown := func(t sqltypes.Type) bool { return t.ID == sqltypes.Unknown }
 	same := func(id sqltypes.TypeID) bool {

@@ -223,6 +223,8 @@ type CreateView struct {
 	Columns []Column
 	// Depends names the tables and views the query reads.
 	Depends []string
+	// Owner is the role creating the view (the session sets it).
+	Owner string
 }
 
 // Kind implements Statement.

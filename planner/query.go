@@ -577,6 +577,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 	if n.SelectIntoOpt != nil {
 		return nil, unsupported("SELECT ... INTO is not supported")
 	}
+	if err := liftSRFs(n); err != nil {
+		return nil, err
+	}
 
 	sc := e.newScope()
 	var rel Rel
@@ -1044,6 +1047,9 @@ func exprLabel(node ast.ExprNode) string {
 	case *ast.ParenthesesExpr:
 		return exprLabel(e.Expr)
 	case *ast.FuncCallExpr:
+		if l, ok := pgLabel(e); ok {
+			return l
+		}
 		if operand, t, ok := parser.CastOf(e); ok {
 			// PostgreSQL's FigureColname: a cast takes its operand's name
 			// unless that is only a type's (a cast of a cast or constant).

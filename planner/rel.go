@@ -97,6 +97,17 @@ type TableFunc struct {
 	// Ordinality adds a bigint column counting the rows from 1.
 	Ordinality bool
 	Cols       []Column
+	// Parts, for ROWS FROM (several functions zipped row by row, as a
+	// select list's set-returning functions run), says how Args and Cols
+	// divide among the functions.
+	Parts []TableFuncPart
+}
+
+// TableFuncPart is one function of a ROWS FROM: its name and how many of
+// the arguments and columns are its.
+type TableFuncPart struct {
+	Name        string
+	Args, NCols int
 }
 
 // Filter yields the input rows for which Pred is true.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -478,4 +479,69 @@ func TestForeignKeyCosts(t *testing.T) {
 	}
 	t.Logf("delete of a parent with no children: %s", figures("DELETE FROM parent WHERE id = 100"))
 	t.Logf("delete of a row without references:  %s", figures("DELETE FROM plain WHERE id = 1"))
+}
+
+// TestCopyFromEnforcesConstraints: COPY FROM holds a table's unique
+// constraints (within the stream too), checks and foreign keys, outside
+// and inside a transaction block, on every backend; a violation leaves
+// none of the rows.
+func TestCopyFromEnforcesConstraints(t *testing.T) {
+	for _, be := range backends(t) {
+		t.Run(be.name, func(t *testing.T) {
+			ctx := context.Background()
+			store := be.open(t)
+			defer store.Close()
+			_, sess := newSession(t, store)
+			mustExec(t, sess, "CREATE TABLE cpp (id int PRIMARY KEY)")
+			mustExec(t, sess, "INSERT INTO cpp SELECT g FROM generate_series(1, 10) g")
+			mustExec(t, sess, "CREATE TABLE cpc (id int PRIMARY KEY, u int UNIQUE, v int CHECK (v >= 0), pid int REFERENCES cpp)")
+			row := func(id, u, v, pid int64) []sqltypes.Value {
+				return []sqltypes.Value{sqltypes.NewInt(id), sqltypes.NewInt(u), sqltypes.NewInt(v), sqltypes.NewInt(pid)}
+			}
+			good := func(from, n int64) [][]sqltypes.Value {
+				var rows [][]sqltypes.Value
+				for i := from; i < from+n; i++ {
+					rows = append(rows, row(i, i, i, 1+i%10))
+				}
+				return rows
+			}
+			cases := []struct {
+				name  string
+				rows  [][]sqltypes.Value
+				code  string
+				block bool
+			}{
+				{"unique value twice in the stream", append(good(1, 100), row(500, 7, 0, 1)), pgerr.UniqueViolation, false},
+				{"unique value twice in one batch", append(good(1, 3), row(500, 2, 0, 1)), pgerr.UniqueViolation, false},
+				{"check", append(good(1, 50), row(500, 500, -1, 1)), pgerr.CheckViolation, false},
+				{"foreign key", append(good(1, 50), row(500, 500, 0, 99)), pgerr.ForeignKeyViolation, false},
+				{"foreign key in a block", append(good(1, 50), row(500, 500, 0, 99)), pgerr.ForeignKeyViolation, true},
+				{"unique in a block", append(good(1, 50), row(500, 3, 0, 1)), pgerr.UniqueViolation, true},
+			}
+			for _, tc := range cases {
+				if tc.block {
+					mustExec(t, sess, "BEGIN")
+				}
+				_, err := copyIn(ctx, sess, "COPY cpc FROM STDIN", tc.rows, 32)
+				if tc.block {
+					mustExec(t, sess, "ROLLBACK")
+				}
+				if pgerr.CodeOf(err) != tc.code {
+					t.Errorf("%s: %v (SQLSTATE %s), want %s", tc.name, err, pgerr.CodeOf(err), tc.code)
+				}
+				if got := mustExec(t, sess, "SELECT count(*) FROM cpc"); got[0] != "0" {
+					t.Errorf("%s: %s rows left", tc.name, got[0])
+				}
+			}
+			tag, err := copyIn(ctx, sess, "COPY cpc FROM STDIN", good(1, 100), 32)
+			if err != nil || tag != "COPY 100" {
+				t.Fatalf("COPY: %q, %v", tag, err)
+			}
+			if _, err := copyIn(ctx, sess, "COPY cpc FROM STDIN", [][]sqltypes.Value{row(200, 5, 0, 1)}, 32); pgerr.CodeOf(err) != pgerr.UniqueViolation {
+				t.Errorf("COPY of a value a stored row has: %v", err)
+			}
+			mustExec(t, sess, "DELETE FROM cpc WHERE pid = 3")
+			checkConsistent(t, sess, "cpc")
+		})
+	}
 }

@@ -38,6 +38,8 @@ type Engine struct {
 	catalog *catalog.Catalog
 	exec    *executor.Executor
 	opts    optimizer.Options
+	cat     *catalogState // sessions and advisory locks (catalog.go)
+	notify  notifyHub     // LISTEN/NOTIFY between this engine's sessions
 
 	stopBuilds context.CancelFunc
 	builds     sync.WaitGroup
@@ -77,7 +79,8 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	ex := executor.New(cfg.Store)
-	e := &Engine{cfg: cfg, catalog: cat, exec: ex, opts: optimizer.DefaultOptions(cfg.Store.Capabilities())}
+	e := &Engine{cfg: cfg, catalog: cat, exec: ex, opts: optimizer.DefaultOptions(cfg.Store.Capabilities()),
+		cat: newCatalogState(cfg.Store.Capabilities().Exclusive)}
 	// Index builds a restart interrupted are finished in the background;
 	// the indexes stay unused by queries until they are.
 	// The builds to resume are those the schema holds now, at start: one
@@ -128,6 +131,8 @@ func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Ses
 	if err := s.applyStartup(ctx); err != nil {
 		return nil, err
 	}
+	e.cat.register(s)
+	s.initExt(ctx)
 	return s, nil
 }
 

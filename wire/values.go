@@ -177,6 +177,9 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	case sqltypes.Array:
 		return decodeArray(t, src)
 	}
+	if t.ID.System() {
+		return decodeSystem(t, src)
+	}
 	return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "binary format for type %s is not supported", t)
 }
 
@@ -241,6 +244,9 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 	case sqltypes.Unknown:
 		// unknownsend is textsend: the text form.
 		return sqltypes.AppendText(buf, v), nil
+	}
+	if t.ID.System() {
+		return appendSystem(buf, t, v)
 	}
 	return buf, pgerr.New(pgerr.FeatureNotSupported, "binary format for type %s is not supported", t)
 }

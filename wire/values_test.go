@@ -212,6 +212,7 @@ var fuzzTypes = func() []sqltypes.Type {
 	for _, t := range sqltypes.AllTypes() {
 		ts = append(ts, t, sqltypes.ArrayOf(t))
 	}
+	ts = append(ts, sqltypes.SystemTypes()...)
 	return append(ts, sqltypes.TypeUnknown, sqltypes.NumericType(6, 2), sqltypes.Type{ID: sqltypes.BPChar, Width: 3},
 		sqltypes.IntervalType(sqltypes.IntervalDay, -1))
 }()
@@ -253,7 +254,7 @@ func FuzzDecodeBinary(f *testing.F) {
 			switch code := pgerr.CodeOf(err); code {
 			case pgerr.InvalidBinaryRepresentation, pgerr.DatetimeFieldOverflow, characterNotInRepertoire,
 				pgerr.NumericValueOutOfRange, pgerr.InvalidTextRepresentation, pgerr.DatatypeMismatch,
-				pgerr.StringDataRightTruncation, pgerr.ProgramLimitExceeded, "22P05", "54001":
+				pgerr.StringDataRightTruncation, pgerr.ProgramLimitExceeded, "22P05", "54001", "42622":
 			default:
 				t.Fatalf("DecodeBinary(%s, %x): code %s: %v", typ, data, code, err)
 			}
@@ -273,7 +274,8 @@ func FuzzDecodeBinary(f *testing.F) {
 				t.Fatalf("%s %x re-encoded as %x", typ, data, out)
 			}
 		case typ.ID == sqltypes.Numeric || typ.ID == sqltypes.JSONB || typ.ID == sqltypes.JSON ||
-			typ.ID == sqltypes.Array || typ.ID == sqltypes.BPChar || typ.ID == sqltypes.Interval:
+			typ.ID == sqltypes.Array || typ.ID == sqltypes.BPChar || typ.ID == sqltypes.Interval ||
+			typ.ID == sqltypes.Int2Vector || typ.ID == sqltypes.OidVector:
 			// Zero digits, json spacing, array flags, float NaNs and
 			// element forms may be written in more than one way.
 			back, err := DecodeBinary(typ, out)

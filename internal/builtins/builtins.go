@@ -36,6 +36,9 @@ type Context struct {
 	Settings func(name string) (string, bool)
 	// Session describes the client (current_user, current_database ...).
 	Session SessionInfo
+	// Catalog is the schema and server state catalog functions read
+	// (catalogenv.go).
+	Catalog Catalog
 	// Sequences serves nextval, currval, setval and lastval; nil where
 	// sequences cannot be reached (then those functions fail).
 	Sequences Sequences
@@ -294,6 +297,8 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return true
 	case from.IsTextual() && to.Kind() == sqltypes.KindText:
 		return true // char(n) too, losing its padding
+	case (from.ID == sqltypes.Name || from.ID == sqltypes.Char) && to.ID == sqltypes.Text:
+		return true // pg_cast: name and "char" to text are implicit
 	case from.ID == sqltypes.Date && (to.ID == sqltypes.Timestamp || to.ID == sqltypes.TimestampTZ):
 		return true
 	case from.ID == sqltypes.Timestamp && to.ID == sqltypes.TimestampTZ:

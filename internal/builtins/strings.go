@@ -77,12 +77,25 @@ func init() {
 				return []byte(s), err
 			}))
 	}
-	// substring(text FROM pattern) is the regular-expression form; until
-	// zproxy translates PostgreSQL regular expressions it is refused
-	// rather than read as a position.
+	// substring(text FROM pattern) is the regular-expression form: the part
+	// matching the pattern, or its first parenthesized subexpression.
 	Register("substring", Overload{Params: []Param{text, text}, Result: Returns(sqltypes.TypeText),
-		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
-			return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "substring(text from pattern) is not supported")
+		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			re, err := CompileRegex(a[1].S, "")
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			m := re.FindStringSubmatchIndex(a[0].S)
+			switch {
+			case m == nil:
+				return sqltypes.Null, nil
+			case len(m) > 2:
+				if m[2] < 0 {
+					return sqltypes.Null, nil
+				}
+				return sqltypes.NewText(a[0].S[m[2]:m[3]]), nil
+			}
+			return sqltypes.NewText(a[0].S[m[0]:m[1]]), nil
 		}})
 
 	position := func(a []sqltypes.Value) int64 {

@@ -15,6 +15,12 @@ type ArrayValue struct {
 	Dims  []int32 // length of each dimension
 	Lower []int32 // lower bound of each dimension; nil means all 1
 	Elems []Value // len = product of Dims
+	// Vector marks an int2vector or oidvector (oidtypes.go): one
+	// dimension with lower bound 0, printed space-separated.
+	Vector bool
+	// Record marks a row value (oidtypes.go): its elements are the
+	// fields, printed as (a,b).
+	Record bool
 }
 
 // MaxArrayDims is PostgreSQL's MAXDIM.
@@ -322,7 +328,15 @@ func (ap *arrayParser) element() (Value, error) {
 }
 
 // AppendArray appends PostgreSQL's text output of an array.
-func AppendArray(buf []byte, a *ArrayValue) []byte { return appendArrayAs(buf, a, a.Elem) }
+func AppendArray(buf []byte, a *ArrayValue) []byte {
+	if a.Vector {
+		return appendVector(buf, a)
+	}
+	if a.Record {
+		return appendRecord(buf, a)
+	}
+	return appendArrayAs(buf, a, a.Elem)
+}
 
 func appendArrayAs(buf []byte, a *ArrayValue, elem Type) []byte {
 	if len(a.Dims) == 0 {

@@ -36,7 +36,7 @@ func hasModifiers(t Type) bool {
 	switch t.ID {
 	case Varchar, BPChar, Numeric, Interval:
 		return t.Width != 0 || t.Scale != 0
-	case Int2, Int4, Float4, Array:
+	case Int2, Int4, Float4, Array, Name, Char, Int2Vector, OidVector:
 		return true
 	}
 	return false
@@ -47,6 +47,11 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 		return Null, nil
 	}
 	target := t.Kind()
+	if t.ID.System() || v.K == KindInt && v.S != "" {
+		if c, ok, err := castSystem(v, t); ok {
+			return c, err
+		}
+	}
 	if v.K == target && !hasModifiers(t) {
 		return v, nil
 	}
@@ -76,6 +81,9 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 	case KindInt:
 		switch v.K {
 		case KindInt:
+			if v.S != "" {
+				v = NewInt(v.I) // a reg* value as a plain number
+			}
 			return CheckRange(t, v)
 		case KindFloat:
 			if math.IsNaN(v.F) || math.IsInf(v.F, 0) || v.F >= 9.223372036854775807e18 || v.F < -9.223372036854775808e18 {

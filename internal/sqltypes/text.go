@@ -109,6 +109,9 @@ func ParseText(t Type, s string) (Value, error) {
 		}
 		return NewArray(a), nil
 	}
+	if t.ID.System() {
+		return parseSystem(t, s)
+	}
 	return Null, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", t)
 }
 
@@ -294,6 +297,9 @@ func AppendText(buf []byte, v Value) []byte {
 	case KindNull:
 		return buf
 	case KindInt:
+		if v.S != "" {
+			return append(buf, v.S...) // a reg* value's name (oidtypes.go)
+		}
 		return strconv.AppendInt(buf, v.I, 10)
 	case KindFloat:
 		return AppendFloat(buf, v.F, 64)

@@ -32,6 +32,19 @@ const (
 	JSON
 	JSONB
 	Array
+	// The system types of the catalogs (oidtypes.go): never column types.
+	Oid
+	RegClass
+	RegType
+	RegProc
+	RegProcedure
+	RegNamespace
+	RegRole
+	Name
+	Char
+	Int2Vector
+	OidVector
+	Record
 	numTypeIDs
 )
 
@@ -105,6 +118,19 @@ var infos = [numTypeIDs]typeInfo{
 	JSON:        {"json", 114, 199, -1, KindJSON, []string{"json"}},
 	JSONB:       {"jsonb", 3802, 3807, -1, KindJSONB, []string{"jsonb"}},
 	Array:       {"array", 0, 0, -1, KindArray, nil},
+
+	Oid:          {"oid", 26, 1028, 4, KindInt, []string{"oid"}},
+	RegClass:     {"regclass", 2205, 2210, 4, KindInt, []string{"regclass"}},
+	RegType:      {"regtype", 2206, 2211, 4, KindInt, []string{"regtype"}},
+	RegProc:      {"regproc", 24, 1008, 4, KindInt, []string{"regproc"}},
+	RegProcedure: {"regprocedure", 2202, 2207, 4, KindInt, []string{"regprocedure"}},
+	RegNamespace: {"regnamespace", 4089, 4090, 4, KindInt, []string{"regnamespace"}},
+	RegRole:      {"regrole", 4096, 4097, 4, KindInt, []string{"regrole"}},
+	Name:         {"name", 19, 1003, 64, KindText, []string{"name"}},
+	Char:         {`"char"`, 18, 1002, 1, KindText, []string{`"char"`}},
+	Int2Vector:   {"int2vector", 22, 1006, -1, KindArray, []string{"int2vector"}},
+	OidVector:    {"oidvector", 30, 1013, -1, KindArray, []string{"oidvector"}},
+	Record:       {"record", 2249, 2287, -1, KindArray, nil},
 }
 
 // ArrayOf returns the type of arrays of elem. Arrays of arrays are not
@@ -280,11 +306,12 @@ func TypeByOID(oid uint32) (Type, bool) {
 }
 
 // AllTypes lists the supported scalar column types, in declaration order
-// (array types are ArrayOf any of them).
+// (array types are ArrayOf any of them). The catalogs' system types
+// (SystemTypes) are not among them.
 func AllTypes() []Type {
 	out := make([]Type, 0, len(infos)-2)
 	for id := range infos {
-		if TypeID(id) != Unknown && TypeID(id) != Array {
+		if TypeID(id) != Unknown && TypeID(id) != Array && !TypeID(id).System() {
 			out = append(out, Type{ID: TypeID(id)})
 		}
 	}

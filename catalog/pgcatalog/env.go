@@ -1,0 +1,156 @@
+package pgcatalog
+
+import (
+	"context"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// Session is what the catalog relations and functions see of the client's
+// session and of the server around it. The session package implements it;
+// the executor hands it down inside builtins.Context (as an *Env).
+type Session interface {
+	// User is the session's role (current_user, session_user).
+	User() string
+	// Database is the database the client asked for.
+	Database() string
+	// PID is the session's backend process id (pg_backend_pid).
+	PID() int32
+	// Setting reads a run-time parameter; Settings lists them all
+	// (pg_settings); SetSetting is set_config.
+	Setting(name string) (string, bool)
+	Settings() []Setting
+	SetSetting(name, value string, local bool) error
+	// Activity lists the sessions of this proxy (pg_stat_activity).
+	Activity() []Activity
+	// Locks is the proxy's advisory lock table (pg_advisory_lock).
+	Locks() *AdvisoryLocks
+	// IsSuperuser reports whether the session's role is a superuser
+	// (a user that is no role is one, under trust authentication).
+	IsSuperuser() bool
+}
+
+// Setting is one row of pg_settings.
+type Setting struct {
+	Name, Value, Unit, Category, Description, Context, VarType, Source string
+	EnumVals                                                           []string
+	Min, Max, Boot                                                     string
+}
+
+// Activity is one row of pg_stat_activity: a session of this proxy.
+type Activity struct {
+	PID             int32
+	User            string
+	Database        string
+	ApplicationName string
+	ClientAddr      string
+	ClientPort      int32
+	BackendStart    time.Time
+	XactStart       time.Time
+	QueryStart      time.Time
+	StateChange     time.Time
+	State           string // "active", "idle", "idle in transaction", ...
+	Query           string
+}
+
+// Env is a statement's view of the catalogs: the schema snapshot it was
+// bound to and the session it runs in (nil while binding, when only the
+// schema is known). It implements builtins.Catalog.
+type Env struct {
+	Ctx  context.Context
+	Snap *catalog.Snapshot
+	Sess Session
+}
+
+var _ builtins.Catalog = (*Env)(nil)
+
+// NewEnv returns the catalog view of snap for sess (which may be nil).
+func NewEnv(snap *catalog.Snapshot, sess Session) *Env {
+	return &Env{Ctx: context.Background(), Snap: snap, Sess: sess}
+}
+
+// envOf returns the Env a function runs with, or nil.
+func envOf(ctx *builtins.Context) *Env {
+	if ctx == nil {
+		return nil
+	}
+	e, _ := ctx.Catalog.(*Env)
+	return e
+}
+
+// user is the session's role, or the bootstrap superuser's name when
+// there is no session.
+func (e *Env) user() string {
+	if e.Sess != nil {
+		return e.Sess.User()
+	}
+	return BootstrapRole
+}
+
+func (e *Env) database() string {
+	if e.Sess != nil && e.Sess.Database() != "" {
+		return e.Sess.Database()
+	}
+	return DefaultDatabase
+}
+
+// RegName implements builtins.Catalog.
+func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
+	switch t.ID {
+	case sqltypes.RegClass:
+		if o := e.objects().byOID[oid]; o != nil {
+			return quoteIdentIfNeeded(o.name)
+		}
+	case sqltypes.RegType:
+		if ty, ok := e.typeByOID(oid); ok {
+			return ty.display
+		}
+	case sqltypes.RegProc, sqltypes.RegProcedure:
+		if p, ok := procByOID(oid); ok {
+			if t.ID == sqltypes.RegProcedure {
+				return p.name + "(" + p.argList() + ")"
+			}
+			return p.name
+		}
+		for _, t := range builtinTypes {
+			for _, p := range []proc{t.in, t.out, t.recv, t.send} {
+				if p.oid == oid {
+					return p.name
+				}
+			}
+		}
+	case sqltypes.RegNamespace:
+		for _, n := range namespaces {
+			if n.oid == oid {
+				return quoteIdentIfNeeded(n.name)
+			}
+		}
+	case sqltypes.RegRole:
+		for _, r := range e.roles() {
+			if r.oid == oid {
+				return quoteIdentIfNeeded(r.name)
+			}
+		}
+	}
+	return ""
+}
+
+// RegOID implements builtins.Catalog.
+func (e *Env) RegOID(t sqltypes.Type, name string) (uint32, error) {
+	switch t.ID {
+	case sqltypes.RegClass:
+		return e.classOID(name)
+	case sqltypes.RegType:
+		return e.typeOID(name)
+	case sqltypes.RegProc, sqltypes.RegProcedure:
+		return procOID(name, t.ID == sqltypes.RegProcedure)
+	case sqltypes.RegNamespace:
+		return namespaceOID(name)
+	case sqltypes.RegRole:
+		return e.roleOID(name)
+	}
+	return 0, nil
+}

@@ -1,0 +1,667 @@
+package pgcatalog
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	. "github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// The functions catalog queries call. They read the statement's Env (the
+// schema snapshot and the session) from builtins.Context.Catalog.
+
+var (
+	oidP  = T(sqltypes.TypeOid)
+	textP = T(sqltypes.TypeText)
+	intP  = T(sqltypes.TypeInt4)
+	int8P = T(sqltypes.TypeInt8)
+	boolP = T(sqltypes.TypeBool)
+	nameP = T(sqltypes.TypeName)
+)
+
+// started is when this process started (pg_postmaster_start_time).
+var started = time.Now()
+
+// txids counts txid_current's answers: zproxy has no transaction ids, so
+// each call gets the next number of this process.
+var txids atomic.Int64
+
+func needEnv(ctx *Context) (*Env, error) {
+	if e := envOf(ctx); e != nil {
+		return e, nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "this function needs the catalog, which this statement has none of")
+}
+
+// fn1 registers a strict function of the given parameters.
+func fn(name string, params []Param, result sqltypes.Type, vol Volatility, eval func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error)) Overload {
+	return Overload{Params: params, Result: Returns(result), Volatility: vol, Eval: eval}
+}
+
+func init() {
+	visible := func(kind string) func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			e, err := needEnv(ctx)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			oid := uint32(a[0].I)
+			switch kind {
+			case "table":
+				os := e.objects()
+				o := os.byOID[oid]
+				if o == nil {
+					return sqltypes.Null, nil
+				}
+				return boolV(os.visible(o)), nil
+			case "type":
+				t, ok := e.typeByOID(oid)
+				if !ok {
+					return sqltypes.Null, nil
+				}
+				return boolV(t.ns == NamespaceCatalog || t.ns == NamespacePublic), nil
+			}
+			_, ok := procByOID(oid)
+			if !ok {
+				return sqltypes.Null, nil
+			}
+			return boolV(true), nil
+		}
+	}
+	Register("pg_table_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, visible("table")))
+	Register("pg_type_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, visible("type")))
+	Register("pg_function_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, visible("function")))
+
+	Register("pg_get_userbyid", fn("", []Param{oidP}, sqltypes.TypeName, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		if n, ok := e.roleName(uint32(a[0].I)); ok {
+			return nameV(n), nil
+		}
+		return nameV(fmt.Sprintf("unknown (OID=%d)", uint32(a[0].I))), nil
+	}))
+
+	formatType := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() {
+			return sqltypes.Null, nil
+		}
+		e := envOf(ctx)
+		if e == nil {
+			e = NewEnv(nil, nil)
+		}
+		mod, has := int32(-1), len(a) > 1 && !a[1].IsNull()
+		if has {
+			mod = int32(a[1].I)
+		}
+		return textV(e.formatType(uint32(a[0].I), mod, has)), nil
+	}
+	Register("format_type", Overload{Params: []Param{oidP, intP}, Result: Returns(sqltypes.TypeText), Volatility: Stable, CalledOnNull: true, Eval: formatType})
+
+	indexDefFn := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		o := e.objects().byOID[uint32(a[0].I)]
+		if o == nil || !o.isIndex() {
+			return sqltypes.Null, nil
+		}
+		if len(a) > 1 && a[1].I != 0 {
+			return textV(indexColumnDef(o, int(a[1].I))), nil
+		}
+		return textV(indexDef(o, true)), nil
+	}
+	Register("pg_get_indexdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, indexDefFn),
+		fn("", []Param{oidP, intP, boolP}, sqltypes.TypeText, Stable, indexDefFn))
+
+	constraintDef := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		oid := uint32(a[0].I)
+		for _, o := range e.objects().list {
+			t := o.table
+			if o.kind != 'r' || t == nil {
+				continue
+			}
+			if oid == ObjectOID(t.ID, slotPKey) && !hasRowID(t) {
+				var cols []string
+				for _, k := range t.PrimaryKey {
+					cols = append(cols, quoteIdentIfNeeded(t.Columns[k.Column].Name))
+				}
+				return textV("PRIMARY KEY (" + strings.Join(cols, ", ") + ")"), nil
+			}
+			for i, c := range t.Checks {
+				if oid == ObjectOID(t.ID, slotCheck+uint32(i)) {
+					return textV("CHECK ((" + c.SQL + "))"), nil
+				}
+			}
+		}
+		return sqltypes.Null, nil
+	}
+	Register("pg_get_constraintdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, constraintDef),
+		fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, constraintDef))
+
+	// zproxy keeps expressions (defaults, checks) as SQL text, which is
+	// what pg_get_expr prints.
+	getExpr := func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return textV(a[0].S), nil }
+	Register("pg_get_expr", fn("", []Param{textP, oidP}, sqltypes.TypeText, Stable, getExpr),
+		fn("", []Param{textP, oidP, boolP}, sqltypes.TypeText, Stable, getExpr))
+
+	viewDefFn := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		var o *object
+		if a[0].K == sqltypes.KindText {
+			o = e.objects().lookup(a[0].S)
+		} else {
+			o = e.objects().byOID[uint32(a[0].I)]
+		}
+		if o == nil || o.view == nil {
+			return sqltypes.Null, nil
+		}
+		return textV(viewDef(o.view)), nil
+	}
+	Register("pg_get_viewdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, viewDefFn),
+		fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, viewDefFn),
+		fn("", []Param{textP}, sqltypes.TypeText, Stable, viewDefFn),
+		fn("", []Param{textP, boolP}, sqltypes.TypeText, Stable, viewDefFn))
+
+	// Descriptions are COMMENT ON's, of relations and their columns.
+	describe := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		sub := int64(0)
+		if len(a) > 1 && a[1].K == sqltypes.KindInt {
+			sub = a[1].I // col_description's column number
+		} else if len(a) > 1 && a[1].S != "pg_class" {
+			return sqltypes.Null, nil // only relations have comments
+		}
+		if d, ok := e.description(uint32(a[0].I), sub); ok {
+			return textV(d), nil
+		}
+		return sqltypes.Null, nil
+	}
+	noComment := func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.Null, nil }
+	Register("obj_description", fn("", []Param{oidP, nameP}, sqltypes.TypeText, Stable, describe),
+		fn("", []Param{oidP}, sqltypes.TypeText, Stable, describe))
+	Register("col_description", fn("", []Param{oidP, intP}, sqltypes.TypeText, Stable, describe))
+	Register("shobj_description", fn("", []Param{oidP, nameP}, sqltypes.TypeText, Stable, noComment))
+	// No extended statistics, no publications.
+	Register("pg_get_statisticsobjdef_columns", fn("", []Param{oidP}, sqltypes.TypeText, Stable, noComment))
+	Register("pg_relation_is_publishable", fn("", []Param{T(sqltypes.TypeRegClass)}, sqltypes.TypeBool, Stable,
+		func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			e, err := needEnv(ctx)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			o := e.objects().byOID[uint32(a[0].I)]
+			return boolV(o != nil && o.kind == 'r' && o.table != nil), nil
+		}))
+
+	// Sizes: zproxy does not track how many bytes a table takes in the
+	// store, so it answers NULL (unknown), which psql shows as blank.
+	for _, n := range []string{"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size"} {
+		Register(n, fn("", []Param{T(sqltypes.TypeRegClass)}, sqltypes.TypeInt8, Volatile, noComment))
+	}
+	Register("pg_database_size", fn("", []Param{nameP}, sqltypes.TypeInt8, Volatile, noComment),
+		fn("", []Param{oidP}, sqltypes.TypeInt8, Volatile, noComment))
+	Register("pg_size_pretty", fn("", []Param{int8P}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		return textV(sizePretty(a[0].I)), nil
+	}))
+
+	Register("current_setting",
+		Overload{Params: []Param{textP}, Result: Returns(sqltypes.TypeText), Volatility: Stable, Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return currentSetting(ctx, a[0].S, false)
+		}},
+		Overload{Params: []Param{textP, boolP}, Result: Returns(sqltypes.TypeText), Volatility: Stable, Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return currentSetting(ctx, a[0].S, a[1].Bool())
+		}})
+	Register("set_config", Overload{Params: []Param{textP, textP, boolP}, Result: Returns(sqltypes.TypeText), Volatility: Volatile,
+		Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			e, err := needEnv(ctx)
+			if err != nil || e.Sess == nil {
+				return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "set_config needs a session")
+			}
+			if err := e.Sess.SetSetting(strings.ToLower(a[0].S), a[1].S, a[2].Bool()); err != nil {
+				return sqltypes.Null, err
+			}
+			return currentSetting(ctx, a[0].S, false)
+		}})
+
+	Register("pg_backend_pid", fn("", nil, sqltypes.TypeInt4, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+		if e := envOf(ctx); e != nil && e.Sess != nil {
+			return intV(int64(e.Sess.PID())), nil
+		}
+		return intV(int64(ctx.Session.PID)), nil
+	}))
+	Register("pg_is_in_recovery", fn("", nil, sqltypes.TypeBool, Volatile, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+		return boolV(false), nil
+	}))
+	Register("pg_postmaster_start_time", fn("", nil, sqltypes.TypeTimestampTZ, Stable, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.NewTimestampTZ(started.UnixMicro()), nil
+	}))
+	Register("pg_encoding_to_char", fn("", []Param{intP}, sqltypes.TypeName, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		switch a[0].I {
+		case 6:
+			return nameV("UTF8"), nil
+		case 0:
+			return nameV("SQL_ASCII"), nil
+		}
+		return nameV(""), nil
+	}))
+	Register("pg_char_to_encoding", fn("", []Param{nameP}, sqltypes.TypeInt4, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		switch strings.ToUpper(strings.ReplaceAll(a[0].S, "-", "")) {
+		case "UTF8", "UNICODE":
+			return intV(6), nil
+		case "SQL_ASCII":
+			return intV(0), nil
+		}
+		return intV(-1), nil
+	}))
+	user := fn("", nil, sqltypes.TypeName, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+		if ctx != nil && ctx.Session.User != "" {
+			return nameV(ctx.Session.User), nil
+		}
+		return nameV(BootstrapRole), nil
+	})
+	for _, n := range []string{"current_user", "session_user", "user", "current_role"} {
+		Register(n, user)
+	}
+	Register("current_schemas", fn("", []Param{boolP}, sqltypes.ArrayOf(sqltypes.TypeName), Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		names := []sqltypes.Value{nameV("public")}
+		if a[0].Bool() {
+			names = append([]sqltypes.Value{nameV("pg_catalog")}, names...)
+		}
+		return sqltypes.NewArray1(sqltypes.TypeName, names), nil
+	}))
+	Register("txid_current", fn("", nil, sqltypes.TypeInt8, Volatile, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+		return intV(1000 + txids.Add(1)), nil
+	}))
+
+	Register("quote_ident", fn("", []Param{textP}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		return textV(quoteIdentIfNeeded(a[0].S)), nil
+	}))
+	Register("quote_literal", fn("", []Param{textP}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		return textV(quoteLiteral(a[0].S)), nil
+	}))
+	Register("quote_nullable", Overload{Params: []Param{textP}, Result: Returns(sqltypes.TypeText), CalledOnNull: true,
+		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			if a[0].IsNull() {
+				return textV("NULL"), nil
+			}
+			return textV(quoteLiteral(a[0].S)), nil
+		}})
+
+	registerPrivileges()
+	registerAdvisory()
+	registerFunctionInfo()
+
+	toReg := func(t sqltypes.Type) Overload {
+		return fn("", []Param{textP}, t, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			e, err := needEnv(ctx)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			o, err := e.RegOID(t, a[0].S)
+			if err != nil {
+				return sqltypes.Null, nil // to_reg* answers NULL where the cast fails
+			}
+			return sqltypes.NewReg(o, e.RegName(t, o)), nil
+		})
+	}
+	Register("to_regclass", toReg(sqltypes.TypeRegClass))
+	Register("to_regtype", toReg(sqltypes.TypeRegType))
+	Register("to_regproc", toReg(sqltypes.TypeRegProc))
+	Register("to_regnamespace", toReg(sqltypes.TypeRegNamespace))
+	Register("to_regrole", toReg(sqltypes.TypeRegRole))
+
+	Register("pg_get_serial_sequence", fn("", []Param{textP, textP}, sqltypes.TypeText, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		_, table := splitQualified(a[0].S)
+		if e.objects().lookup(a[0].S) == nil {
+			return sqltypes.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+		}
+		for _, q := range e.Snap.Sequences() {
+			if q.OwnedBy == table+"."+a[1].S {
+				return textV("public." + quoteIdentIfNeeded(q.Name)), nil
+			}
+		}
+		return sqltypes.Null, nil
+	}))
+}
+
+func currentSetting(ctx *Context, name string, missingOK bool) (sqltypes.Value, error) {
+	n := strings.ToLower(name)
+	if ctx != nil && ctx.Settings != nil {
+		if v, ok := ctx.Settings(n); ok {
+			return textV(v), nil
+		}
+	}
+	if e := envOf(ctx); e != nil && e.Sess != nil {
+		if v, ok := e.Sess.Setting(n); ok {
+			return textV(v), nil
+		}
+	}
+	for _, s := range serverSettings {
+		if s.Name == n {
+			return textV(s.Value), nil
+		}
+	}
+	if missingOK {
+		return sqltypes.Null, nil
+	}
+	return sqltypes.Null, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
+}
+
+func quoteLiteral(s string) string {
+	if strings.Contains(s, `\`) {
+		return "E'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", "''") + "'"
+	}
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+// sizePretty is pg_size_pretty(bigint), by PostgreSQL 15's algorithm:
+// bytes below 10240, then kB, MB, GB, TB, PB, each value rounded half away
+// from zero from one extra bit kept while shifting.
+func sizePretty(size int64) string {
+	const limit = 10 * 1024
+	const limit2 = limit*2 - 1
+	abs := func(x int64) int64 {
+		if x < 0 {
+			return -x
+		}
+		return x
+	}
+	half := func(x int64) int64 {
+		if x < 0 {
+			return (x - 1) / 2
+		}
+		return (x + 1) / 2
+	}
+	if abs(size) < limit {
+		return strconv.FormatInt(size, 10) + " bytes"
+	}
+	size >>= 9 // one extra bit for rounding
+	for _, unit := range []string{"kB", "MB", "GB", "TB"} {
+		if abs(size) < limit2 {
+			return strconv.FormatInt(half(size), 10) + " " + unit
+		}
+		size >>= 10
+	}
+	return strconv.FormatInt(half(size), 10) + " PB"
+}
+
+// registerPrivileges registers has_table_privilege and its friends,
+// answered from the catalog's roles and grants.
+func registerPrivileges() {
+	check := func(ctx *Context, user, tableArg sqltypes.Value, privs string) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		name := e.user()
+		if !user.IsNull() {
+			if user.K == sqltypes.KindInt {
+				n, ok := e.roleName(uint32(user.I))
+				if !ok {
+					return sqltypes.Null, nil
+				}
+				name = n
+			} else {
+				name = user.S
+				if _, err := e.roleOID(name); err != nil {
+					return sqltypes.Null, err
+				}
+			}
+		}
+		var o *object
+		if tableArg.K == sqltypes.KindInt {
+			o = e.objects().byOID[uint32(tableArg.I)]
+			if o == nil {
+				return sqltypes.Null, nil
+			}
+		} else {
+			o = e.objects().lookup(tableArg.S)
+			if o == nil {
+				return sqltypes.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", tableArg.S)
+			}
+		}
+		want := catalog.Privilege(0)
+		for _, p := range strings.Split(privs, ",") {
+			p = strings.TrimSpace(strings.ToUpper(p))
+			p = strings.TrimSuffix(p, " WITH GRANT OPTION")
+			switch p {
+			case "SELECT", "INSERT", "UPDATE", "DELETE":
+				pv, _ := catalog.ParsePrivilege(p)
+				want |= pv
+			case "TRUNCATE", "REFERENCES", "TRIGGER":
+				want |= catalog.PrivAll // only owners and superusers hold these
+			default:
+				return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", p)
+			}
+		}
+		if o.table == nil || o.isIndex() {
+			// Catalog relations and views are readable by everyone; views
+			// are read-only.
+			return boolV(want == catalog.PrivSelect || o.rel == nil && isSuperuser(e, name)), nil
+		}
+		if isSuperuser(e, name) {
+			return boolV(true), nil
+		}
+		return boolV(e.Snap.Allowed(name, o.table, want)), nil
+	}
+	for _, n := range []string{"has_table_privilege", "has_any_column_privilege"} {
+		Register(n,
+			fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return check(ctx, sqltypes.Null, a[0], a[1].S)
+			}),
+			fn("", []Param{oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return check(ctx, sqltypes.Null, a[0], a[1].S)
+			}),
+			fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return check(ctx, a[0], a[1], a[2].S)
+			}),
+			fn("", []Param{nameP, oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return check(ctx, a[0], a[1], a[2].S)
+			}),
+			fn("", []Param{oidP, oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return check(ctx, a[0], a[1], a[2].S)
+			}))
+	}
+	Register("has_column_privilege",
+		fn("", []Param{textP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return check(ctx, sqltypes.Null, a[0], a[2].S)
+		}),
+		fn("", []Param{oidP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return check(ctx, sqltypes.Null, a[0], a[2].S)
+		}))
+	// Schemas, databases and functions: everyone may use the public and
+	// catalog schemas, connect and execute; only superusers create.
+	schemaPriv := func(ctx *Context, schema, privs string) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		if _, err := namespaceOID(schema); err != nil {
+			return sqltypes.Null, err
+		}
+		if strings.Contains(strings.ToUpper(privs), "CREATE") {
+			return boolV(isSuperuser(e, e.user())), nil
+		}
+		return boolV(true), nil
+	}
+	Register("has_schema_privilege",
+		fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return schemaPriv(ctx, a[0].S, a[1].S)
+		}),
+		fn("", []Param{oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return schemaPriv(ctx, namespaceName(uint32(a[0].I)), a[1].S)
+		}),
+		fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return schemaPriv(ctx, a[1].S, a[2].S)
+		}))
+	always := func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return boolV(true), nil }
+	Register("has_database_privilege", fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, always),
+		fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, always))
+	Register("has_function_privilege", fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, always),
+		fn("", []Param{oidP, textP}, sqltypes.TypeBool, Stable, always))
+	Register("pg_has_role", fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		// zproxy has no role membership: a role is a member of itself only.
+		return boolV(a[0].S == e.user() || isSuperuser(e, e.user())), nil
+	}))
+}
+
+func isSuperuser(e *Env, name string) bool {
+	if e.Sess != nil && name == e.Sess.User() {
+		return e.Sess.IsSuperuser()
+	}
+	for _, r := range e.roles() {
+		if r.name == name {
+			return r.superuser
+		}
+	}
+	return false
+}
+
+// registerAdvisory registers the session-level advisory lock functions.
+func registerAdvisory() {
+	locks := func(ctx *Context) (*Env, *AdvisoryLocks, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		if e.Sess == nil || e.Sess.Locks() == nil {
+			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "advisory locks are not supported on a store shared by several proxies").
+				WithHint("zproxy keeps advisory locks in the proxy's memory, where sessions of other proxies cannot see them.")
+		}
+		return e, e.Sess.Locks(), nil
+	}
+	key := func(a []sqltypes.Value) int64 {
+		if len(a) == 2 {
+			return a[0].I<<32 | a[1].I&0xffffffff
+		}
+		return a[0].I
+	}
+	for _, shared := range []bool{false, true} {
+		shared := shared
+		suffix := ""
+		if shared {
+			suffix = "_shared"
+		}
+		lock := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			e, l, err := locks(ctx)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			if err := l.Lock(e.Ctx, uint64(e.Sess.PID()), key(a), shared); err != nil {
+				return sqltypes.Null, pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement while waiting for an advisory lock")
+			}
+			return sqltypes.Value{}, nil
+		}
+		try := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			e, l, err := locks(ctx)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return boolV(l.TryLock(uint64(e.Sess.PID()), key(a), shared)), nil
+		}
+		unlock := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			e, l, err := locks(ctx)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			ok := l.Unlock(uint64(e.Sess.PID()), key(a), shared)
+			if !ok {
+				mode := "ExclusiveLock"
+				if shared {
+					mode = "ShareLock"
+				}
+				w := pgerr.New(pgerr.Warning, "you don't own a lock of type %s", mode)
+				w.Severity = "WARNING"
+				e.notice(w)
+			}
+			return boolV(ok), nil
+		}
+		void := sqltypes.TypeText // pg_advisory_lock returns void: an empty text value prints as PostgreSQL's void does
+		Register("pg_advisory_lock"+suffix, Overload{Params: []Param{int8P}, Result: Returns(void), Volatility: Volatile, Eval: voidOf(lock)},
+			Overload{Params: []Param{intP, intP}, Result: Returns(void), Volatility: Volatile, Eval: voidOf(lock)})
+		Register("pg_try_advisory_lock"+suffix, fn("", []Param{int8P}, sqltypes.TypeBool, Volatile, try),
+			fn("", []Param{intP, intP}, sqltypes.TypeBool, Volatile, try))
+		Register("pg_advisory_unlock"+suffix, fn("", []Param{int8P}, sqltypes.TypeBool, Volatile, unlock),
+			fn("", []Param{intP, intP}, sqltypes.TypeBool, Volatile, unlock))
+	}
+	Register("pg_advisory_unlock_all", Overload{Result: Returns(sqltypes.TypeText), Volatility: Volatile, Eval: voidOf(func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+		e, l, err := locks(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		l.UnlockAll(uint64(e.Sess.PID()))
+		return sqltypes.Value{}, nil
+	})})
+}
+
+// voidOf makes a function's result PostgreSQL's void: a value whose text
+// is empty.
+func voidOf(f func(*Context, []sqltypes.Value) (sqltypes.Value, error)) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+	return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		if _, err := f(ctx, a); err != nil {
+			return sqltypes.Null, err
+		}
+		return textV(""), nil
+	}
+}
+
+func (e *Env) notice(err *pgerr.Error) {
+	if n, ok := e.Sess.(interface{ Notice(*pgerr.Error) }); ok {
+		n.Notice(err)
+	}
+}
+
+// registerFunctionInfo registers pg_get_function_result and friends.
+func registerFunctionInfo() {
+	info := func(what string) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+		return func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			p, ok := procByOID(uint32(a[0].I))
+			if !ok {
+				return sqltypes.Null, nil
+			}
+			if what == "result" {
+				r := typeName(p.ret)
+				if p.retset {
+					r = "SETOF " + r
+				}
+				return textV(r), nil
+			}
+			args := p.argList()
+			if p.variadic && len(p.args) > 0 {
+				i := strings.LastIndex(args, typeName(p.args[len(p.args)-1]))
+				args = args[:i] + "VARIADIC " + args[i:]
+			}
+			return textV(args), nil
+		}
+	}
+	Register("pg_get_function_result", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("result")))
+	Register("pg_get_function_arguments", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("arguments")))
+	Register("pg_get_function_identity_arguments", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("arguments")))
+}

@@ -1,0 +1,450 @@
+package pgcatalog
+
+import (
+	"hash/fnv"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// OIDs. Built-in objects have PostgreSQL 15's OIDs. A user object's OID is
+// derived from its descriptor's persistent ID (the catalog version that
+// created it), so it is the same after a restart and on every proxy over
+// one store:
+//
+//	16384 + id*1024 + slot
+//
+// where slot 0 is the relation itself (table, view, sequence, secondary
+// index), 1 a table's primary-key index, 2 its row type, 3 that type's
+// array type, 4 the primary-key constraint, 16.. its CHECK constraints and
+// 512.. the pg_attrdef rows of its columns (by ordinal). Roles have no ID:
+// a role's OID is a hash of its name in the upper half of the OID space.
+// IDs past 4 million schema changes wrap around.
+const (
+	FirstNormalOID   = 16384
+	oidSlots         = 1024
+	slotPKeyIndex    = 1
+	slotRowType      = 2
+	slotRowTypeArray = 3
+	slotPKey         = 4
+	slotCheck        = 16
+	slotAttrDef      = 512
+
+	NamespaceCatalog    = 11
+	NamespacePublic     = 2200
+	NamespaceToast      = 99
+	NamespaceInfoSchema = 13207
+
+	AmHeap   = 2
+	AmBtree  = 403
+	AmZOrder = 9403 // zproxy's own access method, outside PostgreSQL's range
+
+	DatabaseOID   = 5 // the database every client is in (PostgreSQL's "postgres")
+	TablespaceOID = 1663
+	CollationC    = 950
+	CollationDflt = 100
+	BootstrapOID  = 10
+	// DatabaseOwnerOID is pg_database_owner, the role that owns schema
+	// public in PostgreSQL 15 (whoever owns the database).
+	DatabaseOwnerOID = 6171
+	BootstrapRole    = "zproxy"
+	DefaultDatabase  = "postgres"
+)
+
+// ObjectOID is the OID of slot of the user object with descriptor id.
+func ObjectOID(id uint64, slot uint32) uint32 {
+	return uint32(FirstNormalOID + id*oidSlots + uint64(slot))
+}
+
+// RoleOID is the OID of the named role.
+func RoleOID(name string) uint32 {
+	if name == BootstrapRole || name == "" {
+		return BootstrapOID
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return 1<<31 | h.Sum32()&(1<<31-1)
+}
+
+type namespace struct {
+	oid  uint32
+	name string
+}
+
+var namespaces = []namespace{
+	{NamespaceCatalog, "pg_catalog"}, {NamespaceToast, "pg_toast"}, {NamespacePublic, "public"}, {NamespaceInfoSchema, "information_schema"},
+}
+
+func namespaceName(oid uint32) string {
+	for _, n := range namespaces {
+		if n.oid == oid {
+			return n.name
+		}
+	}
+	return ""
+}
+
+func namespaceOID(name string) (uint32, error) {
+	name = unquoteIdent(name)
+	for _, n := range namespaces {
+		if n.name == name {
+			return n.oid, nil
+		}
+	}
+	return 0, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
+}
+
+// column is one attribute of a relation in pg_attribute.
+type column struct {
+	name    string
+	typ     sqltypes.Type
+	notNull bool
+	deflt   string // DEFAULT expression text
+	ident   string // "a" always, "d" by default
+	ordinal int    // position in the descriptor (for attrdef OIDs)
+	comment string // COMMENT ON COLUMN
+}
+
+// object is one relation as pg_class lists it.
+type object struct {
+	oid     uint32
+	name    string
+	ns      uint32
+	kind    byte // r table, i index, v view, S sequence
+	am      uint32
+	owner   string
+	cols    []column
+	comment string // COMMENT ON
+
+	table *catalog.Table    // a table, or the table an index belongs to
+	index *catalog.Index    // a secondary index (nil for a primary key)
+	view  *catalog.View     // a stored view
+	seq   *catalog.Sequence // a sequence
+	rel   *Relation         // a catalog relation
+}
+
+// isIndex reports whether o is an index (primary key or secondary).
+func (o *object) isIndex() bool { return o.kind == 'i' }
+
+// rowType is the OID of a table's or view's composite type (0 for others).
+func (o *object) rowType() uint32 {
+	switch {
+	case o.table != nil && !o.isIndex():
+		return ObjectOID(o.table.ID, slotRowType)
+	case o.view != nil:
+		return ObjectOID(o.view.ID, slotRowType)
+	case o.rel != nil:
+		return 0
+	}
+	return 0
+}
+
+// objects is the relations of one snapshot, by OID and by name.
+type objects struct {
+	list   []*object
+	byOID  map[uint32]*object
+	byName map[string][]*object // name → objects of that name (by schema order)
+}
+
+var (
+	objCacheMu   sync.Mutex
+	objCacheSnap *catalog.Snapshot
+	objCache     *objects
+)
+
+// objects returns the relations of e's snapshot (computed once per
+// snapshot).
+func (e *Env) objects() *objects {
+	objCacheMu.Lock()
+	defer objCacheMu.Unlock()
+	if objCacheSnap == e.Snap && objCache != nil {
+		return objCache
+	}
+	o := buildObjects(e.Snap)
+	objCacheSnap, objCache = e.Snap, o
+	return o
+}
+
+func buildObjects(snap *catalog.Snapshot) *objects {
+	out := &objects{byOID: map[uint32]*object{}, byName: map[string][]*object{}}
+	add := func(o *object) {
+		out.list = append(out.list, o)
+		out.byOID[o.oid] = o
+		out.byName[o.name] = append(out.byName[o.name], o)
+	}
+	if snap != nil {
+		for _, t := range snap.Tables() {
+			var cols []column
+			for i, c := range t.Columns {
+				if c.Hidden {
+					continue
+				}
+				id := ""
+				switch c.Identity {
+				case "always":
+					id = "a"
+				case "by default":
+					id = "d"
+				}
+				cols = append(cols, column{name: c.Name, typ: c.Type, notNull: c.NotNull || t.IsPKColumn(i), deflt: c.Default, ident: id, ordinal: i, comment: c.Comment})
+			}
+			add(&object{oid: ObjectOID(t.ID, 0), name: t.Name, ns: NamespacePublic, kind: 'r', am: AmHeap, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
+			if !hasRowID(t) {
+				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.Name + "_pkey", ns: NamespacePublic, kind: 'i', am: AmBtree, owner: t.Owner,
+					cols: keyColumns(t, t.PrimaryKey, nil), table: t})
+			}
+			for _, ix := range t.Indexes {
+				am := uint32(AmBtree)
+				if ix.Kind == catalog.KindZOrder {
+					am = AmZOrder
+				}
+				add(&object{oid: ObjectOID(ix.ID, 0), name: ix.Name, ns: NamespacePublic, kind: 'i', am: am, owner: t.Owner,
+					cols: keyColumns(t, ix.Columns, ix.Include), table: t, index: ix, comment: ix.Comment})
+			}
+		}
+		for _, v := range snap.Views() {
+			cols := make([]column, len(v.Columns))
+			for i, c := range v.Columns {
+				typ := sqltypes.TypeText
+				if i < len(v.Types) {
+					typ = v.Types[i]
+				}
+				cols[i] = column{name: c, typ: typ, ordinal: i}
+			}
+			add(&object{oid: ObjectOID(v.ID, 0), name: v.Name, ns: NamespacePublic, kind: 'v', owner: v.Owner, cols: cols, view: v, comment: v.Comment})
+		}
+		for _, q := range snap.Sequences() {
+			add(&object{oid: ObjectOID(q.ID, 0), name: q.Name, ns: NamespacePublic, kind: 'S', seq: q,
+				cols: []column{{name: "last_value", typ: sqltypes.TypeInt8, notNull: true}, {name: "log_cnt", typ: sqltypes.TypeInt8, notNull: true},
+					{name: "is_called", typ: sqltypes.TypeBool, notNull: true, ordinal: 2}}})
+		}
+	}
+	for _, r := range relationList() {
+		ns := uint32(NamespaceCatalog)
+		if r.Schema == "information_schema" {
+			ns = NamespaceInfoSchema
+		}
+		cols := make([]column, len(r.Columns))
+		for i, c := range r.Columns {
+			cols[i] = column{name: c.Name, typ: c.Type, ordinal: i}
+		}
+		kind := byte('v')
+		if r.table {
+			kind = 'r'
+		}
+		add(&object{oid: r.OID, name: r.Name, ns: ns, kind: kind, am: map[bool]uint32{true: AmHeap}[r.table], owner: BootstrapRole, cols: cols, rel: r})
+	}
+	return out
+}
+
+// hasRowID reports whether t is keyed by zproxy's hidden row id (declared
+// without a primary key): it then has no primary-key index to show.
+func hasRowID(t *catalog.Table) bool {
+	for _, k := range t.PrimaryKey {
+		if t.Columns[k.Column].Hidden {
+			return true
+		}
+	}
+	return false
+}
+
+// keyColumns are an index's attributes: its key columns, then INCLUDE.
+func keyColumns(t *catalog.Table, keys []catalog.KeyColumn, include []int) []column {
+	var cols []column
+	for _, k := range keys {
+		c := t.Columns[k.Column]
+		cols = append(cols, column{name: c.Name, typ: c.Type, ordinal: k.Column})
+	}
+	for _, i := range include {
+		c := t.Columns[i]
+		cols = append(cols, column{name: c.Name, typ: c.Type, ordinal: i})
+	}
+	return cols
+}
+
+// searchPath is the schemas an unqualified name is looked up in.
+var searchPath = []uint32{NamespaceCatalog, NamespacePublic}
+
+// lookup finds a relation by possibly qualified name, as regclass's input
+// does; nil when none.
+func (os *objects) lookup(name string) *object {
+	schema, rel := splitQualified(name)
+	cands := os.byName[rel]
+	if schema != "" {
+		for _, o := range cands {
+			if namespaceName(o.ns) == schema {
+				return o
+			}
+		}
+		return nil
+	}
+	for _, ns := range searchPath {
+		for _, o := range cands {
+			if o.ns == ns {
+				return o
+			}
+		}
+	}
+	return nil
+}
+
+// visible reports whether an unqualified name finds o (pg_table_is_visible).
+func (os *objects) visible(o *object) bool {
+	if o.ns != NamespaceCatalog && o.ns != NamespacePublic {
+		return false
+	}
+	return os.lookup(o.name) == o
+}
+
+func (e *Env) classOID(name string) (uint32, error) {
+	if o := e.objects().lookup(name); o != nil {
+		return o.oid, nil
+	}
+	return 0, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", unquoteIdent(name))
+}
+
+// splitQualified splits "schema.name" (either part possibly quoted) and
+// folds unquoted parts to lower case, as PostgreSQL reads identifiers.
+func splitQualified(s string) (schema, name string) {
+	parts := splitIdentifiers(s)
+	switch len(parts) {
+	case 0:
+		return "", ""
+	case 1:
+		return "", parts[0]
+	}
+	return parts[len(parts)-2], parts[len(parts)-1]
+}
+
+func splitIdentifiers(s string) []string {
+	var parts []string
+	var cur strings.Builder
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' && quoted && i+1 < len(s) && s[i+1] == '"':
+			cur.WriteByte('"')
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == '.' && !quoted:
+			parts = append(parts, cur.String())
+			cur.Reset()
+		case !quoted && c >= 'A' && c <= 'Z':
+			cur.WriteByte(c + 'a' - 'A')
+		case !quoted && (c == ' ' || c == '\t' || c == '\n'):
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	return append(parts, cur.String())
+}
+
+func unquoteIdent(s string) string {
+	_, n := splitQualified(s)
+	return n
+}
+
+// quoteIdentIfNeeded quotes a name as quote_ident does: when it is not all
+// lower-case letters, digits and underscores, starts with a digit, or is a
+// reserved word.
+func quoteIdentIfNeeded(s string) string {
+	safe := s != "" && !(s[0] >= '0' && s[0] <= '9')
+	for i := 0; i < len(s) && safe; i++ {
+		c := s[i]
+		safe = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+	}
+	if safe && !reservedWords[s] {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// reservedWords are the key words quote_ident quotes (PostgreSQL's reserved
+// and column-name key words).
+var reservedWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`all analyse analyze and any array as asc asymmetric authorization binary both
+		case cast check collate collation column concurrently constraint create cross current_catalog current_date
+		current_role current_schema current_time current_timestamp current_user default deferrable desc distinct do
+		else end except false fetch for foreign freeze from full grant group having ilike in initially inner intersect
+		into is isnull join lateral leading left like limit localtime localtimestamp natural not notnull null offset on
+		only or order outer overlaps placing primary references returning right select session_user similar some
+		symmetric system_user table tablesample then to trailing true union unique user using variadic verbose when
+		where window with between bigint bit boolean char character coalesce dec decimal exists extract float
+		greatest grouping inout int integer interval least national nchar none normalize nullif numeric out overlay
+		position precision real row setof smallint substring time timestamp treat trim values varchar xmlattributes
+		xmlconcat xmlelement xmlexists xmlforest xmlnamespaces xmlparse xmlpi xmlroot xmlserialize xmltable`) {
+		reservedWords[w] = true
+	}
+}
+
+// role is one row of pg_roles / pg_authid.
+type role struct {
+	oid       uint32
+	name      string
+	superuser bool
+	login     bool
+	password  bool
+}
+
+// roles lists the roles: the catalog's, the bootstrap superuser, and the
+// users that are no role but own tables or run this session (under trust
+// authentication such a user is a superuser).
+func (e *Env) roles() []role {
+	seen := map[string]bool{}
+	var out []role
+	if e.Snap != nil {
+		for _, r := range e.Snap.Roles() {
+			seen[r.Name] = true
+			out = append(out, role{oid: RoleOID(r.Name), name: r.Name, superuser: r.Superuser, login: r.Login, password: r.Verifier != ""})
+		}
+	}
+	implicit := []string{BootstrapRole}
+	if e.Snap != nil {
+		for _, t := range e.Snap.Tables() {
+			implicit = append(implicit, t.Owner)
+		}
+	}
+	if e.Sess != nil {
+		implicit = append(implicit, e.Sess.User())
+	}
+	for _, n := range implicit {
+		if n == "" || seen[n] {
+			continue
+		}
+		seen[n] = true
+		out = append(out, role{oid: RoleOID(n), name: n, superuser: true, login: true})
+	}
+	out = append(out, role{oid: DatabaseOwnerOID, name: "pg_database_owner"})
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+func (e *Env) roleName(oid uint32) (string, bool) {
+	for _, r := range e.roles() {
+		if r.oid == oid {
+			return r.name, true
+		}
+	}
+	return "", false
+}
+
+func (e *Env) roleOID(name string) (uint32, error) {
+	name = unquoteIdent(name)
+	for _, r := range e.roles() {
+		if r.name == name {
+			return r.oid, nil
+		}
+	}
+	return 0, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+}
+
+// ownerOID is the OID of a table owner ("" is the bootstrap superuser).
+func ownerOID(owner string) uint32 { return RoleOID(owner) }

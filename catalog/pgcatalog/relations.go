@@ -1,0 +1,175 @@
+package pgcatalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// Relation is a catalog relation: its columns, as PostgreSQL 15 declares
+// them, and the generator of its rows. Rows are computed when a statement
+// reads the relation, from the statement's Env (schema snapshot and
+// session), so pg_stat_activity is current and a prepared statement sees
+// today's schema. A relation without a generator is empty: zproxy has none
+// of what it lists (triggers, publications, policies, ...).
+type Relation struct {
+	Schema, Name string
+	OID          uint32
+	Columns      []catalog.Column
+	table        bool
+	rows         func(e *Env) []row
+}
+
+// row is one row of a relation, by column name; a column left out is the
+// zero of its type (false, 0) or NULL (text, arrays, timestamps).
+type row map[string]sqltypes.Value
+
+var (
+	registryOnce sync.Once
+	registry     map[string]*Relation
+	ordered      []*Relation
+	generators   = map[string]func(e *Env) []row{}
+)
+
+// generate registers the row generator of schema.name.
+func generate(name string, fn func(e *Env) []row) { generators[name] = fn }
+
+func buildRegistry() {
+	registry = map[string]*Relation{}
+	for full, spec := range relationColumns {
+		schema, name, _ := strings.Cut(full, ".")
+		info := relationInfo[full]
+		r := &Relation{Schema: schema, Name: name, OID: info.oid, table: info.table, rows: generators[full]}
+		for _, c := range strings.Split(spec, ", ") {
+			cname, ctype, _ := strings.Cut(c, " ")
+			t, ok := parseColumnType(ctype)
+			if !ok {
+				panic(fmt.Sprintf("pgcatalog: %s.%s has type %q", full, cname, ctype))
+			}
+			r.Columns = append(r.Columns, catalog.Column{Name: cname, Type: t})
+		}
+		registry[full] = r
+		ordered = append(ordered, r)
+	}
+	for full := range generators {
+		if registry[full] == nil {
+			panic("pgcatalog: a generator for unknown relation " + full)
+		}
+	}
+	sort.Slice(ordered, func(i, j int) bool { return ordered[i].OID < ordered[j].OID })
+}
+
+func parseColumnType(s string) (sqltypes.Type, bool) {
+	switch s {
+	case `"char"`:
+		return sqltypes.TypeChar, true
+	case `"char"[]`:
+		return sqltypes.ArrayOf(sqltypes.TypeChar), true
+	}
+	return sqltypes.ParseTypeName(s)
+}
+
+// relationList returns every catalog relation, by OID.
+func relationList() []*Relation {
+	registryOnce.Do(buildRegistry)
+	return ordered
+}
+
+// Lookup returns the catalog relation schema.name as a table the planner
+// can bind, whose rows are generated when read (schema "" looks in
+// pg_catalog, which every search path includes). snap is the statement's
+// schema, used when the executor provides no Env.
+func Lookup(snap *catalog.Snapshot, schema, name string) (*catalog.Table, bool) {
+	registryOnce.Do(buildRegistry)
+	if schema == "" {
+		schema = "pg_catalog"
+	}
+	r, ok := registry[schema+"."+name]
+	if !ok {
+		return nil, false
+	}
+	return &catalog.Table{Name: schema + "." + name, Columns: r.Columns, Virtual: func(fn *builtins.Context) ([][]sqltypes.Value, error) {
+		e := envOf(fn)
+		if e == nil {
+			e = NewEnv(snap, nil)
+		}
+		return r.Rows(e), nil
+	}}, true
+}
+
+// Rows computes the relation's rows for e.
+func (r *Relation) Rows(e *Env) [][]sqltypes.Value {
+	if r.rows == nil {
+		return nil
+	}
+	src := r.rows(e)
+	out := make([][]sqltypes.Value, len(src))
+	for i, m := range src {
+		vals := make([]sqltypes.Value, len(r.Columns))
+		for j, c := range r.Columns {
+			v, ok := m[c.Name]
+			if !ok && r.Schema == "pg_catalog" {
+				v = zeroOf(c.Type) // information_schema leaves what it does not know NULL
+			}
+			vals[j] = v
+		}
+		out[i] = vals
+	}
+	return out
+}
+
+func zeroOf(t sqltypes.Type) sqltypes.Value {
+	switch {
+	case t.ID == sqltypes.Bool:
+		return sqltypes.NewBool(false)
+	case t.IsReg():
+		return sqltypes.NewReg(0, "-")
+	case t.Kind() == sqltypes.KindInt:
+		return sqltypes.NewInt(0)
+	}
+	return sqltypes.Null
+}
+
+// Value helpers for the generators.
+func oidV(o uint32) sqltypes.Value    { return sqltypes.NewOID(o) }
+func nameV(s string) sqltypes.Value   { return sqltypes.NewText(sqltypes.TruncateName(s)) }
+func textV(s string) sqltypes.Value   { return sqltypes.NewText(s) }
+func charV(c byte) sqltypes.Value     { return sqltypes.NewText(string(c)) }
+func boolV(b bool) sqltypes.Value     { return sqltypes.NewBool(b) }
+func intV(i int64) sqltypes.Value     { return sqltypes.NewInt(i) }
+func floatV(f float64) sqltypes.Value { return sqltypes.NewFloat(f) }
+func regprocV(p proc) sqltypes.Value {
+	if p.oid == 0 {
+		return sqltypes.NewReg(0, "-")
+	}
+	return sqltypes.NewReg(p.oid, p.name)
+}
+func textArray(ss []string) sqltypes.Value {
+	if ss == nil {
+		return sqltypes.Null
+	}
+	elems := make([]sqltypes.Value, len(ss))
+	for i, s := range ss {
+		elems[i] = sqltypes.NewText(s)
+	}
+	return sqltypes.NewArray1(sqltypes.TypeText, elems)
+}
+func int2Array(is []int64) sqltypes.Value {
+	elems := make([]sqltypes.Value, len(is))
+	for i, v := range is {
+		elems[i] = sqltypes.NewInt(v)
+	}
+	return sqltypes.NewArray1(sqltypes.TypeInt2, elems)
+}
+func vector(t sqltypes.Type, is []int64) sqltypes.Value {
+	elems := make([]sqltypes.Value, len(is))
+	for i, v := range is {
+		elems[i] = sqltypes.NewInt(v)
+	}
+	return sqltypes.NewVector(t, elems)
+}

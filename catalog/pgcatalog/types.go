@@ -1,0 +1,181 @@
+package pgcatalog
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// proc names a function by OID and name (pg_type's typinput and friends).
+type proc struct {
+	oid  uint32
+	name string
+}
+
+// pgType is one row of pg_type.
+type pgType struct {
+	oid                 uint32
+	name                string
+	len                 int16
+	byval               bool
+	typtype, category   byte
+	preferred           bool
+	delim               byte
+	elem, array         uint32
+	in, out, recv, send proc
+	align, storage      byte
+	collation           uint32
+	subscript           string
+	ns                  uint32
+	relid               uint32
+	display             string // format_type's spelling (regtype output)
+	owner               string
+}
+
+var typesByOID = map[uint32]*pgType{}
+
+func init() {
+	for i := range builtinTypes {
+		t := &builtinTypes[i]
+		t.ns = NamespaceCatalog
+		t.display = t.name
+		if st, ok := sqltypes.TypeByOID(t.oid); ok {
+			t.display = st.String()
+		} else if t.elem != 0 {
+			t.display = strings.TrimPrefix(t.name, "_") + "[]"
+		}
+		typesByOID[t.oid] = t
+	}
+	// Arrays of types zproxy knows print as their element's name with [].
+	for i := range builtinTypes {
+		t := &builtinTypes[i]
+		if _, known := sqltypes.TypeByOID(t.oid); t.category == 'A' && !known {
+			if el := typesByOID[t.elem]; el != nil {
+				t.display = el.display + "[]"
+			}
+		}
+	}
+}
+
+// userTypes are the row types of tables and views (and their arrays).
+func (e *Env) userTypes() []*pgType {
+	var out []*pgType
+	for _, o := range e.objects().list {
+		rt := o.rowType()
+		if rt == 0 {
+			continue
+		}
+		var id uint64
+		if o.table != nil {
+			id = o.table.ID
+		} else {
+			id = o.view.ID
+		}
+		arr := ObjectOID(id, slotRowTypeArray)
+		out = append(out,
+			&pgType{oid: rt, name: o.name, len: -1, typtype: 'c', category: 'C', delim: ',', array: arr, ns: o.ns, relid: o.oid,
+				in: proc{2290, "record_in"}, out: proc{2291, "record_out"}, recv: proc{2402, "record_recv"}, send: proc{2403, "record_send"},
+				align: 'd', storage: 'x', display: quoteIdentIfNeeded(o.name), owner: o.owner},
+			&pgType{oid: arr, name: "_" + o.name, len: -1, typtype: 'b', category: 'A', delim: ',', elem: rt, ns: o.ns,
+				in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
+				align: 'd', storage: 'x', subscript: "array_subscript_handler", display: quoteIdentIfNeeded(o.name) + "[]", owner: o.owner})
+	}
+	return out
+}
+
+// allTypes lists every row of pg_type.
+func (e *Env) allTypes() []*pgType {
+	out := make([]*pgType, 0, len(builtinTypes)+8)
+	for i := range builtinTypes {
+		out = append(out, &builtinTypes[i])
+	}
+	return append(out, e.userTypes()...)
+}
+
+func (e *Env) typeByOID(oid uint32) (*pgType, bool) {
+	if t, ok := typesByOID[oid]; ok {
+		return t, true
+	}
+	if oid < FirstNormalOID {
+		return nil, false
+	}
+	for _, t := range e.userTypes() {
+		if t.oid == oid {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// typeOID reads a type name as regtype's input does: any spelling
+// PostgreSQL accepts for the types zproxy knows ("int4", "integer",
+// "character varying(20)", "text[]", "pg_catalog.int8", "\"char\"").
+func (e *Env) typeOID(name string) (uint32, error) {
+	n := strings.TrimSpace(name)
+	lower := strings.ToLower(n)
+	lower = strings.TrimPrefix(lower, "pg_catalog.")
+	for _, t := range builtinTypes {
+		if t.name == lower || t.display == lower {
+			return t.oid, nil
+		}
+	}
+	if lower == `"char"` || lower == `"char"[]` {
+		if strings.HasSuffix(lower, "[]") {
+			return 1002, nil
+		}
+		return 18, nil
+	}
+	if st, ok := sqltypes.ParseTypeName(lower); ok {
+		if oid := st.OID(); oid != 0 {
+			return oid, nil
+		}
+	}
+	for _, t := range e.userTypes() {
+		if t.name == unquoteIdent(n) || t.display == n {
+			return t.oid, nil
+		}
+	}
+	return 0, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", n)
+}
+
+// formatType is format_type(oid, typmod): the SQL spelling with the
+// modifier, NULL-free ("???" for an unknown OID, as PostgreSQL prints).
+func (e *Env) formatType(oid uint32, typmod int32, hasMod bool) string {
+	if st, ok := sqltypes.TypeByOID(oid); ok {
+		if hasMod && typmod >= 0 {
+			st = withTypmod(st, typmod)
+		}
+		return st.String()
+	}
+	if t, ok := e.typeByOID(oid); ok {
+		return t.display
+	}
+	return "???"
+}
+
+// withTypmod applies atttypmod to a type (varchar(n), numeric(p,s), ...).
+func withTypmod(t sqltypes.Type, typmod int32) sqltypes.Type {
+	id := t.ID
+	if id == sqltypes.Array {
+		id = t.Elem
+	}
+	switch id {
+	case sqltypes.Varchar, sqltypes.BPChar:
+		t.Width = int(typmod - 4)
+	case sqltypes.Numeric:
+		m := typmod - 4
+		t.Width = int(m >> 16)
+		s := int16(m & 0x7ff)
+		if s > 1023 {
+			s -= 2048
+		}
+		t.Scale = s
+	}
+	return t
+}
+
+// typeOf returns the pg_type OID and the atttypmod of a column type.
+func typeOf(t sqltypes.Type) (uint32, int32) {
+	return t.OID(), t.TypeMod()
+}

@@ -1,0 +1,263 @@
+package builtins
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// Array functions, over one-dimensional arrays where PostgreSQL's answer
+// for more dimensions differs (array_position, array_append): those
+// refuse a multidimensional array with 0A000 rather than guess.
+
+func arrayArg(v sqltypes.Value) (*sqltypes.ArrayValue, error) {
+	if v.K != sqltypes.KindArray {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument must be an array")
+	}
+	return v.Array(), nil
+}
+
+// elemOf is the element type of an array type (int2vector and oidvector
+// included), or Unknown.
+func elemOf(t sqltypes.Type) sqltypes.Type {
+	switch t.ID {
+	case sqltypes.Array:
+		return t.ElemType()
+	case sqltypes.Int2Vector, sqltypes.OidVector:
+		return sqltypes.VectorElem(t)
+	}
+	return sqltypes.TypeUnknown
+}
+
+// arrayResult types a function returning an array like its i-th argument
+// (a vector becomes an array of its elements).
+func arrayResult(i int) func([]sqltypes.Type) sqltypes.Type {
+	return func(a []sqltypes.Type) sqltypes.Type {
+		if e := elemOf(a[i]); e.ID != sqltypes.Unknown {
+			return sqltypes.ArrayOf(e)
+		}
+		return a[i]
+	}
+}
+
+func oneDim(a *sqltypes.ArrayValue, fn string) error {
+	if len(a.Dims) > 1 {
+		return pgerr.New(pgerr.FeatureNotSupported, "%s of a multidimensional array is not supported", fn)
+	}
+	return nil
+}
+
+func init() {
+	anyP, intP, textP := AnyParam, T(sqltypes.TypeInt4), T(sqltypes.TypeText)
+	toString := func(a []sqltypes.Value) (sqltypes.Value, error) {
+		arr, err := arrayArg(a[0])
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		if a[1].IsNull() {
+			return sqltypes.Null, nil
+		}
+		var parts []string
+		for _, e := range arr.Elems {
+			switch {
+			case !e.IsNull():
+				parts = append(parts, string(sqltypes.AppendTextAs(nil, arr.Elem, e)))
+			case len(a) > 2 && !a[2].IsNull():
+				parts = append(parts, a[2].S)
+			}
+		}
+		return sqltypes.NewText(strings.Join(parts, a[1].S)), nil
+	}
+	Register("array_to_string",
+		Overload{Params: []Param{anyP, textP}, Result: Returns(sqltypes.TypeText), Volatility: Stable,
+			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return toString(a) }},
+		Overload{Params: []Param{anyP, textP, textP}, Result: Returns(sqltypes.TypeText), Volatility: Stable, CalledOnNull: true,
+			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				if a[0].IsNull() || a[1].IsNull() {
+					return sqltypes.Null, nil
+				}
+				return toString(a)
+			}})
+	dim := func(f func(a *sqltypes.ArrayValue, d int) sqltypes.Value) Overload {
+		return Overload{Params: []Param{anyP, intP}, Result: Returns(sqltypes.TypeInt4), Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			arr, err := arrayArg(a[0])
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			d := int(a[1].I) - 1
+			if d < 0 || d >= len(arr.Dims) {
+				return sqltypes.Null, nil
+			}
+			return f(arr, d), nil
+		}}
+	}
+	Register("array_length", dim(func(a *sqltypes.ArrayValue, d int) sqltypes.Value { return sqltypes.NewInt(int64(a.Dims[d])) }))
+	Register("array_lower", dim(func(a *sqltypes.ArrayValue, d int) sqltypes.Value { return sqltypes.NewInt(int64(a.LowerBound(d))) }))
+	Register("array_upper", dim(func(a *sqltypes.ArrayValue, d int) sqltypes.Value {
+		return sqltypes.NewInt(int64(a.LowerBound(d) + a.Dims[d] - 1))
+	}))
+	Register("cardinality", Overload{Params: []Param{anyP}, Result: Returns(sqltypes.TypeInt4), Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		arr, err := arrayArg(a[0])
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewInt(int64(len(arr.Elems))), nil
+	}})
+	Register("array_ndims", Overload{Params: []Param{anyP}, Result: Returns(sqltypes.TypeInt4), Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		arr, err := arrayArg(a[0])
+		if err != nil || len(arr.Dims) == 0 {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewInt(int64(len(arr.Dims))), nil
+	}})
+	split := func(a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() {
+			return sqltypes.Null, nil
+		}
+		s := a[0].S
+		var parts []string
+		switch {
+		case s == "":
+		case a[1].IsNull():
+			for _, r := range s {
+				parts = append(parts, string(r))
+			}
+		case a[1].S == "":
+			parts = []string{s}
+		default:
+			parts = strings.Split(s, a[1].S)
+		}
+		elems := make([]sqltypes.Value, len(parts))
+		for i, p := range parts {
+			elems[i] = sqltypes.NewText(p)
+			if len(a) > 2 && !a[2].IsNull() && p == a[2].S {
+				elems[i] = sqltypes.Null
+			}
+		}
+		return sqltypes.NewArray1(sqltypes.TypeText, elems), nil
+	}
+	Register("string_to_array",
+		Overload{Params: []Param{textP, textP}, Result: Returns(sqltypes.ArrayOf(sqltypes.TypeText)), CalledOnNull: true,
+			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return split(a) }},
+		Overload{Params: []Param{textP, textP, textP}, Result: Returns(sqltypes.ArrayOf(sqltypes.TypeText)), CalledOnNull: true,
+			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return split(a) }})
+	position := func(all bool) func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		return func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			if a[0].IsNull() {
+				return sqltypes.Null, nil
+			}
+			arr, err := arrayArg(a[0])
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			if err := oneDim(arr, "array_position"); err != nil {
+				return sqltypes.Null, err
+			}
+			start := 0
+			if len(a) > 2 {
+				if a[2].IsNull() {
+					return sqltypes.Null, pgerr.New(pgerr.NullValueNotAllowed, "initial position must not be null")
+				}
+				start = int(a[2].I - int64(arr.LowerBound(0)))
+			}
+			var hits []sqltypes.Value
+			for i := max(start, 0); i < len(arr.Elems); i++ {
+				e := arr.Elems[i]
+				// IS NOT DISTINCT FROM: NULL finds NULL.
+				if e.IsNull() && a[1].IsNull() || !e.IsNull() && !a[1].IsNull() && sqltypes.Compare(e, a[1]) == 0 {
+					pos := sqltypes.NewInt(int64(i) + int64(arr.LowerBound(0)))
+					if !all {
+						return pos, nil
+					}
+					hits = append(hits, pos)
+				}
+			}
+			if !all {
+				return sqltypes.Null, nil
+			}
+			return sqltypes.NewArray1(sqltypes.TypeInt4, hits), nil
+		}
+	}
+	Register("array_position",
+		Overload{Params: []Param{anyP, anyP}, Result: Returns(sqltypes.TypeInt4), CalledOnNull: true, Eval: position(false)},
+		Overload{Params: []Param{anyP, anyP, intP}, Result: Returns(sqltypes.TypeInt4), CalledOnNull: true, Eval: position(false)})
+	Register("array_positions", Overload{Params: []Param{anyP, anyP}, Result: Returns(sqltypes.ArrayOf(sqltypes.TypeInt4)), CalledOnNull: true, Eval: position(true)})
+	concat := func(x, y *sqltypes.ArrayValue, elem sqltypes.Type) (sqltypes.Value, error) {
+		if err := oneDim(x, "array_cat"); err != nil {
+			return sqltypes.Null, err
+		}
+		if err := oneDim(y, "array_cat"); err != nil {
+			return sqltypes.Null, err
+		}
+		elems := append(append([]sqltypes.Value(nil), x.Elems...), y.Elems...)
+		out := &sqltypes.ArrayValue{Elem: elem, Elems: elems}
+		if len(elems) > 0 {
+			out.Dims = []int32{int32(len(elems))}
+			if len(x.Dims) > 0 && x.LowerBound(0) != 1 {
+				out.Lower = []int32{x.LowerBound(0)}
+			}
+		}
+		return sqltypes.NewArray(out), nil
+	}
+	Register("array_append", Overload{Params: []Param{anyP, anyP}, Result: arrayResult(0), CalledOnNull: true,
+		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			if a[0].IsNull() {
+				return sqltypes.NewArray1(sqltypes.TypeOfValue(a[1]), []sqltypes.Value{a[1]}), nil
+			}
+			x := a[0].Array()
+			e, err := sqltypes.Cast(a[1], x.Elem)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return concat(x, &sqltypes.ArrayValue{Elems: []sqltypes.Value{e}, Dims: []int32{1}}, x.Elem)
+		}})
+	Register("array_prepend", Overload{Params: []Param{anyP, anyP}, Result: arrayResult(1), CalledOnNull: true,
+		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			if a[1].IsNull() {
+				return sqltypes.NewArray1(sqltypes.TypeOfValue(a[0]), []sqltypes.Value{a[0]}), nil
+			}
+			y := a[1].Array()
+			e, err := sqltypes.Cast(a[0], y.Elem)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return concat(&sqltypes.ArrayValue{Elems: []sqltypes.Value{e}, Dims: []int32{1}}, y, y.Elem)
+		}})
+	Register("array_cat", Overload{Params: []Param{anyP, anyP}, Result: arrayResult(0), CalledOnNull: true,
+		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			switch {
+			case a[0].IsNull():
+				return a[1], nil
+			case a[1].IsNull():
+				return a[0], nil
+			}
+			x := a[0].Array()
+			if a[1].K != sqltypes.KindArray {
+				return sqltypes.Null, pgerr.New(pgerr.DatatypeMismatch, "argument must be an array")
+			}
+			y, err := sqltypes.CastArray(a[1], x.Elem, false)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return concat(x, y.Array(), x.Elem)
+		}})
+	Register("array_remove", Overload{Params: []Param{anyP, anyP}, Result: arrayResult(0), CalledOnNull: true,
+		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			if a[0].IsNull() {
+				return sqltypes.Null, nil
+			}
+			x := a[0].Array()
+			if err := oneDim(x, "array_remove"); err != nil {
+				return sqltypes.Null, err
+			}
+			var keep []sqltypes.Value
+			for _, e := range x.Elems {
+				if e.IsNull() && a[1].IsNull() || !e.IsNull() && !a[1].IsNull() && sqltypes.Compare(e, a[1]) == 0 {
+					continue
+				}
+				keep = append(keep, e)
+			}
+			return sqltypes.NewArray1(x.Elem, keep), nil
+		}})
+}

@@ -1,0 +1,544 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// PostgreSQL expression syntax that TiDB's grammar lacks, respelled as calls
+// of pseudo-functions the planner reads back:
+//
+//	ARRAY[a, b], ARRAY[[1,2],[3,4]]   → zp_array(a, b), zp_array(zp_array(1,2), ...)
+//	ARRAY(subquery)                   → zp_array_sub((subquery))
+//	x[i], x[i][j]                     → zp_subscript(x, i), zp_subscript(x, i, j)
+//	x[lo:hi], x[:hi]                  → zp_slice(x, lo, hi), zp_slice(x, zp_nobound(), hi)
+//	x op ANY|SOME|ALL (array)         → zp_any(x, 'op', (array)), zp_all(...)
+//	x ~ y, x !~* y, x @> y, ...       → zp_op('~', x, y), zp_op('!~*', x, y), ...
+//	x [NOT] SIMILAR TO y [ESCAPE e]   → zp_op('~' | '!~', x, zp_similar(y[, e]))
+//	x OPERATOR(pg_catalog.~) y        → as x ~ y
+//	x COLLATE "C"                     → x (zproxy compares strings bytewise)
+//	(row).field                       → zp_field((row), 'field')
+//
+// ANY with a subquery stays TiDB's own. The operands of an infix operator
+// are the primary expressions on either side of it (a name, a literal, a
+// call, a parenthesized expression, with its casts and subscripts), which
+// is how PostgreSQL's precedence groups them in every catalog query clients
+// send; write parentheses around anything longer.
+const (
+	ArrayFunc     = "zp_array"
+	ArraySubFunc  = "zp_array_sub"
+	SubscriptFunc = "zp_subscript"
+	SliceFunc     = "zp_slice"
+	NoBoundFunc   = "zp_nobound"
+	AnyFunc       = "zp_any"
+	AllFunc       = "zp_all"
+	OpFunc        = "zp_op"
+	SimilarFunc   = "zp_similar"
+	FieldFunc     = "zp_field"
+	// RowsFromFunc zips set-returning functions in FROM (the planner makes
+	// it of a select list's set-returning functions).
+	RowsFromFunc = "zp_rows_from"
+)
+
+// infixOps are the operators respelled as zp_op calls.
+var infixOps = map[string]bool{
+	"~": true, "~*": true, "!~": true, "!~*": true, "~~": true, "~~*": true, "!~~": true, "!~~*": true,
+	"@>": true, "<@": true, "&&": true, "^@": true, "&": true, "|": true, "#": true,
+}
+
+// comparisonOps may precede ANY/ALL (besides the infix operators).
+var comparisonOps = map[string]bool{"=": true, "<>": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
+
+// validCollations are the collations zproxy accepts: all compare bytewise,
+// which is what "C" and "POSIX" mean, and what zproxy's "default" is.
+var validCollations = map[string]bool{"default": true, "C": true, "POSIX": true, "ucs_basic": true}
+
+// pgPrimaries applies the respellings that bind tighter than casts (arrays,
+// subscripts, COLLATE, OPERATOR()), before the token loop of rewrite.
+func (r *rewriter) pgPrimaries(head int) error {
+	types := r.typeSpans(head)
+	for i := head; i < len(r.toks); i++ {
+		if r.ed[i].done || types[i] {
+			continue
+		}
+		t := r.toks[i]
+		switch {
+		case t.is("operator") && r.peek(i+1, "("):
+			if err := r.operatorForm(i); err != nil {
+				return err
+			}
+		case t.is("collate"):
+			if err := r.collate(head, i); err != nil {
+				return err
+			}
+		case t.is("array") && r.peek(i+1, "["):
+			close := r.matching(i + 1)
+			if close < 0 {
+				return r.syntaxErrorAt(len(r.toks))
+			}
+			r.replace(i, ArrayFunc)
+			r.replace(i+1, "(")
+			r.replace(close, ")")
+			r.innerArrays(i+1, close)
+		case t.is("array") && r.peek(i+1, "("):
+			close := r.matching(i + 1)
+			if close < 0 {
+				return r.syntaxErrorAt(len(r.toks))
+			}
+			r.replace(i, ArraySubFunc+"(")
+			r.ed[close].post += ")"
+		case t.kind == tkIdent && sqlValueFuncs[t.val] && !r.peek(i+1, "(") && !(i > head && (r.toks[i-1].is(".") || r.toks[i-1].is("as"))) &&
+			r.isQuery(head):
+			// SQL's value functions without parentheses (SELECT session_user).
+			r.replace(i, t.val+"()")
+		case t.kind == tkIdent && tidbKeywordFuncs[t.val] && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
+			r.replace(i, "`"+t.val+"`") // a key word in TiDB's grammar, a function in PostgreSQL's
+		case t.is("(") && !r.isCallParen(head, i):
+			// (row).field: a field of a record.
+			close := r.matching(i)
+			if close > 0 && r.peek(close+1, ".") && close+2 < len(r.toks) && (r.toks[close+2].kind == tkIdent || r.toks[close+2].kind == tkQIdent) {
+				r.ed[i].pre = FieldFunc + "(" + r.ed[i].pre
+				r.replace(close+1, ", '")
+				r.replace(close+2, strings.ReplaceAll(r.toks[close+2].val, "'", "''")+"')")
+				r.primStart[close+2] = i
+			}
+		case t.is("as") && i+1 < len(r.toks) && r.toks[i+1].kind == tkIdent && pgReserved[r.toks[i+1].val] && !queryWords[r.toks[i+1].val] &&
+			(i+2 >= len(r.toks) || r.peek(i+2, ",") || r.peek(i+2, "from") || r.peek(i+2, ")")):
+			// AS default: PostgreSQL takes any key word as a column label.
+			r.replace(i+1, "`"+r.toks[i+1].val+"`")
+		case t.is("[") && i > head && r.endsPrimary(i-1):
+			if err := r.subscript(head, i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sqlValueFuncs are SQL's functions called without parentheses that
+// TiDB does not parse as such (current_user it does).
+var sqlValueFuncs = map[string]bool{"session_user": true, "user": true, "current_role": true, "current_catalog": true, "current_schema": true}
+
+// queryWords may follow AS without being a label (CREATE VIEW v AS SELECT).
+var queryWords = map[string]bool{"select": true, "with": true, "values": true, "table": true, "not": true}
+
+// tidbListKeywords are words TiDB reserves that PostgreSQL takes as column
+// names; TiDB reports them at the token after (ORDER BY type, schema).
+var tidbListKeywords = map[string]bool{"schema": true, "schemas": true, "database": true, "databases": true}
+
+// tidbKeywordFuncs are PostgreSQL functions whose names TiDB's grammar
+// reserves.
+var tidbKeywordFuncs = map[string]bool{"cardinality": true}
+
+// isQuery reports whether the statement at head is a query or a write (not
+// DDL or a role statement, where CURRENT_USER and friends name roles).
+func (r *rewriter) isQuery(head int) bool {
+	switch r.toks[head].val {
+	case "select", "with", "values", "insert", "update", "delete", "explain", "table", "(":
+		return true
+	}
+	return false
+}
+
+// typeSpans marks the tokens of type names after :: and in CAST(... AS
+// type), where brackets are array decorations, not subscripts.
+func (r *rewriter) typeSpans(head int) map[int]bool {
+	spans := map[int]bool{}
+	for i := head; i < len(r.toks); i++ {
+		if r.ed[i].done {
+			continue
+		}
+		if r.toks[i].is("::") || r.toks[i].is("as") && r.insideCast(head, i) {
+			if _, next, err := r.parseType(i + 1); err == nil {
+				for k := i + 1; k < next; k++ {
+					spans[k] = true
+				}
+			}
+		}
+	}
+	return spans
+}
+
+// insideCast reports whether token i sits directly inside CAST( ... ).
+func (r *rewriter) insideCast(head, i int) bool {
+	depth := 0
+	for k := i - 1; k >= head; k-- {
+		switch {
+		case r.toks[k].is(")") || r.toks[k].is("]"):
+			depth++
+		case r.toks[k].is("(") || r.toks[k].is("["):
+			if depth == 0 {
+				return k > head && r.toks[k-1].is("cast")
+			}
+			depth--
+		}
+	}
+	return false
+}
+
+// endsPrimary reports whether token j can end an expression a subscript
+// applies to.
+func (r *rewriter) endsPrimary(j int) bool {
+	t := r.toks[j]
+	switch t.kind {
+	case tkQIdent, tkParam:
+		return true
+	case tkIdent:
+		return !pgReserved[t.val]
+	case tkPunct:
+		return t.val == ")" || t.val == "]"
+	}
+	return false
+}
+
+// innerArrays respells the bracketed sub-arrays of ARRAY[...] between open
+// and close.
+func (r *rewriter) innerArrays(open, close int) {
+	for k := open + 1; k < close; k++ {
+		if r.toks[k].is("[") && (r.toks[k-1].is("[") || r.toks[k-1].is(",") || k-1 == open) {
+			end := r.matching(k)
+			if end < 0 || end > close {
+				return
+			}
+			r.replace(k, ArrayFunc+"(")
+			r.replace(end, ")")
+			r.innerArrays(k, end)
+			k = end
+		}
+	}
+}
+
+// subscript respells x[i][j] or x[lo:hi] whose first bracket is token i.
+func (r *rewriter) subscript(head, i int) error {
+	start, ok := r.primaryStart(i-1, head)
+	if !ok {
+		return r.syntaxErrorAt(i)
+	}
+	var groups [][2]int
+	slice := false
+	for k := i; r.peek(k, "["); {
+		close := r.matching(k)
+		if close < 0 {
+			return r.syntaxErrorAt(len(r.toks))
+		}
+		groups = append(groups, [2]int{k, close})
+		for c := k + 1; c < close; c++ {
+			if r.toks[c].is(":") && r.depthBetween(k, c) == 0 {
+				slice = true
+			}
+		}
+		k = close + 1
+	}
+	fn := SubscriptFunc
+	if slice {
+		fn = SliceFunc
+	}
+	r.ed[start].pre = fn + "(" + r.ed[start].pre
+	for n, g := range groups {
+		open, close := g[0], g[1]
+		sep := ", "
+		colon := -1
+		for c := open + 1; c < close; c++ {
+			if r.toks[c].is(":") && r.depthBetween(open, c) == 0 {
+				colon = c
+			}
+		}
+		switch {
+		case !slice:
+		case colon < 0:
+			sep = ", 1, " // x[i] inside a slice is x[1:i], as in PostgreSQL
+		default:
+			if colon == open+1 {
+				sep = ", " + NoBoundFunc + "()"
+			}
+			rep := ", "
+			if colon == close-1 {
+				rep = ", " + NoBoundFunc + "()"
+			}
+			r.replace(colon, rep)
+		}
+		if open+1 == close {
+			return r.syntaxErrorAt(close)
+		}
+		r.replace(open, sep)
+		if n == len(groups)-1 {
+			r.replace(close, ")")
+			r.primStart[close] = start
+		} else {
+			r.replace(close, "")
+		}
+	}
+	return nil
+}
+
+// depthBetween is the bracket depth at token c relative to token open.
+func (r *rewriter) depthBetween(open, c int) int {
+	depth := 0
+	for k := open + 1; k < c; k++ {
+		switch {
+		case r.toks[k].is("(") || r.toks[k].is("["):
+			depth++
+		case r.toks[k].is(")") || r.toks[k].is("]"):
+			depth--
+		}
+	}
+	return depth
+}
+
+// operatorForm reduces OPERATOR(schema.op) at token i to the bare operator
+// token, which the operator rules then treat as if written alone.
+func (r *rewriter) operatorForm(i int) error {
+	close := r.matching(i + 1)
+	if close < 0 {
+		return r.syntaxErrorAt(len(r.toks))
+	}
+	op := close - 1
+	if op <= i+1 || r.toks[op].kind != tkOp {
+		return r.syntaxErrorAt(op)
+	}
+	switch {
+	case op == i+2:
+	case op == i+4 && r.toks[i+3].is("."):
+		if s := r.toks[i+2]; s.kind != tkIdent && s.kind != tkQIdent || s.val != "pg_catalog" {
+			return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s.%s", s.val, r.toks[op].val).WithPosition(r.pos(i))
+		}
+	default:
+		return r.syntaxErrorAt(i + 2)
+	}
+	r.drop(i, op)
+	r.replace(close, "")
+	return nil
+}
+
+// operatorAt returns, for an operator token j, the last token of its left
+// operand and the first of its right one, looking through OPERATOR(...).
+func (r *rewriter) operatorAt(j int) (leftEnd, rightStart int) {
+	leftEnd, rightStart = j-1, j+1
+	if r.peek(j+1, ")") && r.ed[j+1].done {
+		for k := j - 1; k >= 0 && k >= j-4; k-- {
+			if r.toks[k].is("operator") && r.ed[k].done {
+				return k - 1, j + 2
+			}
+		}
+	}
+	return leftEnd, rightStart
+}
+
+// collate checks and drops COLLATE name at token i. Every accepted
+// collation compares bytewise, which is what zproxy does anyway.
+func (r *rewriter) collate(head, i int) error {
+	k := i + 1
+	name := ""
+	if r.peek(k, "pg_catalog") && r.peek(k+1, ".") {
+		k += 2
+	}
+	if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+		return r.syntaxErrorAt(k)
+	}
+	name = r.toks[k].val
+	if !validCollations[name] {
+		return pgerr.New(pgerr.UndefinedObject, "collation \"%s\" for encoding \"UTF8\" does not exist", name).WithPosition(r.pos(i))
+	}
+	if start, ok := r.primaryStart(i-1, head); ok {
+		r.primStart[k] = start
+	}
+	r.drop(i, k+1)
+	return nil
+}
+
+// pgOperators applies the respellings that bind looser than casts (ANY and
+// ALL over arrays, SIMILAR TO, the infix operators), after the token loop
+// of rewrite has turned casts into calls.
+func (r *rewriter) pgOperators(head int) error {
+	for j := head; j < len(r.toks); j++ {
+		if r.ed[j].done && !r.toks[j].is("operator") {
+			continue
+		}
+		t := r.toks[j]
+		switch {
+		case (t.kind == tkOp && (comparisonOps[t.val] || infixOps[t.val])) && r.arrayQuantifier(j+1):
+			if err := r.quantified(head, j, t.val); err != nil {
+				return err
+			}
+		case (t.is("like") || t.is("ilike")) && r.arrayQuantifier(j+1):
+			// x [NOT] LIKE ANY (array) is x !~~ / ~~ ANY (array).
+			op := map[string]string{"like": "~~", "ilike": "~~*"}[t.val]
+			if j > head && r.toks[j-1].is("not") {
+				op = "!" + op
+				r.replace(j-1, "")
+			}
+			if err := r.quantified(head, j, op); err != nil {
+				return err
+			}
+		case t.is("similar") && r.peek(j+1, "to"):
+			if err := r.similar(head, j); err != nil {
+				return err
+			}
+		case t.kind == tkOp && infixOps[t.val] && !r.ed[j].done:
+			if err := r.infix(head, j); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// arrayQuantifier reports whether ANY/SOME/ALL ( non-subquery ) starts at k.
+func (r *rewriter) arrayQuantifier(k int) bool {
+	if !(r.peek(k, "any") || r.peek(k, "some") || r.peek(k, "all")) || !r.peek(k+1, "(") {
+		return false
+	}
+	n := k + 2
+	for r.peek(n, "(") {
+		n++
+	}
+	return !(r.peek(n, "select") || r.peek(n, "values") || r.peek(n, "with") || r.peek(n, "table"))
+}
+
+// quantified respells x op ANY|ALL (array) at operator token j.
+func (r *rewriter) quantified(head, j int, op string) error {
+	leftEnd, q := r.operatorAt(j)
+	if op[0] == '!' && r.toks[j].is("like") || r.toks[j].is("ilike") && op[0] == '!' {
+		leftEnd-- // NOT LIKE: the operand ends before NOT
+	}
+	lo, ok := r.primaryStart(leftEnd, head)
+	if !ok {
+		return r.syntaxErrorAt(j)
+	}
+	close := r.matching(q + 1)
+	if close < 0 {
+		return r.syntaxErrorAt(len(r.toks))
+	}
+	fn := AnyFunc
+	if r.toks[q].is("all") {
+		fn = AllFunc
+	}
+	r.ed[lo].pre = fn + "(" + r.ed[lo].pre
+	r.replace(j, ", '"+op+"', ")
+	r.drop(leftEnd+1, j)
+	r.drop(j+1, q+1)
+	r.ed[close].post += ")"
+	r.primStart[close] = lo
+	return nil
+}
+
+// similar respells x [NOT] SIMILAR TO y [ESCAPE e] at token j (SIMILAR).
+func (r *rewriter) similar(head, j int) error {
+	leftEnd, op := j-1, "~"
+	if j > head && r.toks[j-1].is("not") {
+		leftEnd, op = j-2, "!~"
+		r.replace(j-1, "")
+	}
+	lo, ok := r.primaryStart(leftEnd, head)
+	if !ok {
+		return r.syntaxErrorAt(j)
+	}
+	hi, ok := r.primaryEnd(j + 2)
+	if !ok {
+		return r.syntaxErrorAt(j + 2)
+	}
+	r.ed[lo].pre = OpFunc + "('" + op + "', " + r.ed[lo].pre
+	r.replace(j, ", "+SimilarFunc+"(")
+	r.replace(j+1, "")
+	if r.peek(hi+1, "escape") {
+		e, ok := r.primaryEnd(hi + 2)
+		if !ok {
+			return r.syntaxErrorAt(hi + 2)
+		}
+		r.replace(hi+1, ",")
+		hi = e
+	}
+	r.ed[hi].post += "))"
+	r.primStart[hi] = lo
+	return nil
+}
+
+// infix respells x op y at operator token j as zp_op('op', x, y).
+func (r *rewriter) infix(head, j int) error {
+	leftEnd, rightStart := r.operatorAt(j)
+	lo, ok := r.primaryStart(leftEnd, head)
+	if !ok {
+		return r.syntaxErrorAt(j)
+	}
+	hi, ok := r.primaryEnd(rightStart)
+	if !ok {
+		return r.syntaxErrorAt(rightStart)
+	}
+	op := r.toks[j].val
+	r.ed[lo].pre = OpFunc + "('" + strings.ReplaceAll(op, "'", "''") + "', " + r.ed[lo].pre
+	r.replace(j, ",")
+	r.drop(leftEnd+1, j)
+	r.ed[hi].post += ")"
+	r.primStart[hi] = lo
+	return nil
+}
+
+// primaryEnd returns the last token of the primary expression starting at
+// token i, with the casts, subscripts and COLLATE applied to it.
+func (r *rewriter) primaryEnd(i int) (int, bool) {
+	for i < len(r.toks) && r.ed[i].done && r.ed[i].rep == "" && !r.toks[i].is("array") && !r.toks[i].is("operator") {
+		i++ // tokens already dropped (the OPERATOR() wrapper)
+	}
+	if i >= len(r.toks) {
+		return 0, false
+	}
+	t := r.toks[i]
+	e := -1
+	switch {
+	case t.kind == tkOp && (t.val == "-" || t.val == "+"):
+		return r.primaryEnd(i + 1)
+	case t.kind == tkString || t.kind == tkNumber || t.kind == tkParam:
+		e = i
+	case t.is("array") && (r.peek(i+1, "[") || r.peek(i+1, "(")):
+		e = r.matching(i + 1)
+	case t.is("("):
+		e = r.matching(i)
+	case t.is("case"):
+		depth := 0
+		for k := i; k < len(r.toks); k++ {
+			if r.toks[k].is("case") {
+				depth++
+			} else if r.toks[k].is("end") {
+				depth--
+				if depth == 0 {
+					e = k
+					break
+				}
+			}
+		}
+	case t.kind == tkQIdent || t.kind == tkIdent && (!pgReserved[t.val] || t.val == "true" || t.val == "false" || t.val == "null" ||
+		t.val == "current_user" || t.val == "session_user" || t.val == "user" || t.val == "current_schema"):
+		e = i
+		for r.peek(e+1, ".") && e+2 < len(r.toks) && (r.toks[e+2].kind == tkIdent || r.toks[e+2].kind == tkQIdent) {
+			e += 2
+		}
+		if r.peek(e+1, "(") {
+			e = r.matching(e + 1)
+		}
+	}
+	if e < 0 {
+		return 0, false
+	}
+	for {
+		found := false
+		for k := e + 1; k < len(r.toks) && k <= e+24; k++ {
+			if s, ok := r.primStart[k]; ok && s == i {
+				e, found = k, true
+			}
+		}
+		if !found {
+			return e, true
+		}
+	}
+}
+
+// isCallParen reports whether the parenthesis at i opens a function call's
+// arguments (or another construct's list) rather than an expression.
+func (r *rewriter) isCallParen(head, i int) bool {
+	if i == head {
+		return false
+	}
+	p := r.toks[i-1]
+	return p.kind == tkQIdent || p.kind == tkIdent && !notFunctionNames[p.val]
+}

@@ -1,0 +1,70 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// Comment is COMMENT ON TABLE | VIEW | INDEX | COLUMN: the object it names,
+// resolved, and the new comment ("" removes it).
+type Comment struct {
+	Table  *catalog.Table // TABLE, COLUMN, and the table of an INDEX
+	Column int            // COLUMN: its ordinal in Table.Columns; else -1
+	Index  string         // INDEX
+	View   *catalog.View  // VIEW
+	Text   string
+}
+
+// Kind implements Statement.
+func (*Comment) Kind() string { return "comment" }
+
+// bindComment resolves the object of a COMMENT ON.
+func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*Comment, error) {
+	name := cs.Name
+	c := &Comment{Column: -1, Text: cs.Text}
+	col := ""
+	if cs.Object == "column" {
+		if len(name) < 2 {
+			return nil, pgerr.New(pgerr.SyntaxError, "column name must be qualified").WithPosition(cs.Pos)
+		}
+		col, name = name[len(name)-1], name[:len(name)-1]
+	}
+	if len(name) == 2 && name[0] != "public" || len(name) > 2 {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", strings.Join(name, ".")).WithPosition(cs.Pos)
+	}
+	rel := name[len(name)-1]
+	switch cs.Object {
+	case "view":
+		v, ok := snap.StoredView(rel)
+		if !ok {
+			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel).WithPosition(cs.Pos)
+		}
+		c.View = v
+		return c, nil
+	case "index":
+		t, ix := snap.FindIndex(rel)
+		if ix == nil {
+			return nil, pgerr.New(pgerr.UndefinedObject, "index %q does not exist", rel).WithPosition(cs.Pos)
+		}
+		c.Table, c.Index = t, ix.Name
+		return c, nil
+	}
+	t, err := snap.Table(rel)
+	if err != nil {
+		if v, ok := snap.StoredView(rel); ok && cs.Object == "column" {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON COLUMN of view %q is not supported", v.Name)
+		}
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel).WithPosition(cs.Pos)
+	}
+	c.Table = t
+	if col != "" {
+		c.Column = t.ColumnIndex(col)
+		if c.Column < 0 || t.Columns[c.Column].Hidden {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", col, rel)
+		}
+	}
+	return c, nil
+}

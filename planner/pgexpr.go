@@ -1,0 +1,778 @@
+package planner
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// Binding of the PostgreSQL expression syntax the parser respells as zp_
+// calls (parser/operators.go): array constructors, subscripts and slices,
+// quantified comparisons with arrays, the regex and array operators,
+// SIMILAR TO; and casts to the reg* types, which look names up in the
+// catalog.
+
+// bindPGCall binds n if it is one of those calls.
+func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (Expr, bool, error) {
+	name := n.FnName.L
+	switch name {
+	case parser.ArraySubFunc:
+		e, err := b.bindArraySubquery(sc, n)
+		return e, true, err
+	case "trim":
+		return b.bindTrim(sc, n, agg)
+	case "pg_typeof":
+		if len(n.Args) != 1 {
+			return nil, true, pgerr.New(pgerr.UndefinedFunction, "function pg_typeof with %d arguments does not exist", len(n.Args))
+		}
+		x, err := b.child(sc, n.Args[0], agg)
+		if err != nil {
+			return nil, true, err
+		}
+		t := x.Type()
+		oid := t.OID()
+		if t.ID == sqltypes.Unknown {
+			oid = 705 // unknown
+		}
+		return &Const{V: sqltypes.NewReg(oid, pgcatalog.NewEnv(b.snap, nil).RegName(sqltypes.TypeRegType, oid)), Typ: sqltypes.TypeRegType}, true, nil
+	case parser.ArrayFunc, parser.SubscriptFunc, parser.SliceFunc, parser.AnyFunc, parser.AllFunc, parser.OpFunc, parser.SimilarFunc, parser.FieldFunc:
+	default:
+		return nil, false, nil
+	}
+	args := make([]Expr, len(n.Args))
+	for i, a := range n.Args {
+		if f, ok := a.(*ast.FuncCallExpr); ok && f.FnName.L == parser.NoBoundFunc {
+			continue // a slice bound left out: nil
+		}
+		x, err := b.child(sc, a, agg)
+		if err != nil {
+			return nil, true, err
+		}
+		args[i] = x
+	}
+	var e Expr
+	var err error
+	switch name {
+	case parser.ArrayFunc:
+		e, err = b.bindArrayCtor(args)
+	case parser.SubscriptFunc:
+		e, err = b.bindSubscript(args)
+	case parser.SliceFunc:
+		e, err = b.bindSlice(args)
+	case parser.AnyFunc, parser.AllFunc:
+		e, err = b.bindQuantified(args, name == parser.AllFunc)
+	case parser.OpFunc:
+		e, err = b.bindOperator(opText(args[0]), args[1], args[2])
+	case parser.SimilarFunc:
+		e, err = b.bindSimilar(args)
+	case parser.FieldFunc:
+		e, err = b.bindField(args[0], opText(args[1]))
+	}
+	return e, true, err
+}
+
+func opText(e Expr) string {
+	if c, ok := e.(*Const); ok {
+		return c.V.S
+	}
+	return ""
+}
+
+// arrayElem is the element type of an array type, or of int2vector and
+// oidvector; ok false for any other type.
+func arrayElem(t sqltypes.Type) (sqltypes.Type, bool) {
+	switch t.ID {
+	case sqltypes.Array:
+		return t.ElemType(), true
+	case sqltypes.Int2Vector, sqltypes.OidVector:
+		return sqltypes.VectorElem(t), true
+	}
+	return sqltypes.Type{}, false
+}
+
+// bindArraySubquery binds ARRAY(subquery).
+func (b *Binder) bindArraySubquery(sc *scope, n *ast.FuncCallExpr) (Expr, error) {
+	sq, ok := n.Args[0].(*ast.SubqueryExpr)
+	if len(n.Args) != 1 || !ok {
+		return nil, pgerr.New(pgerr.SyntaxError, "ARRAY() needs a subquery")
+	}
+	rel, corr, err := b.bindSubquery(sc, sq.Query)
+	if err != nil {
+		return nil, err
+	}
+	cols := rel.Columns()
+	if len(cols) != 1 {
+		return nil, pgerr.New(pgerr.SyntaxError, "subquery must return only one column")
+	}
+	elem := cols[0].Type
+	if elem.ID == sqltypes.Unknown {
+		elem = sqltypes.TypeText
+	}
+	if e, ok := arrayElem(elem); ok && elem.ID != sqltypes.Array {
+		elem = sqltypes.ArrayOf(e)
+	}
+	return &Subquery{Kind: ArraySubquery, Plan: rel, Correlated: corr, Typ: sqltypes.ArrayOf(elem), ID: b.newSubqueryID()}, nil
+}
+
+// bindArrayCtor binds ARRAY[...]: the elements' common type; elements that
+// are arrays themselves make a multidimensional array.
+func (b *Binder) bindArrayCtor(args []Expr) (Expr, error) {
+	if len(args) == 0 {
+		// ARRAY[] takes its type from a cast; alone it is text[].
+		return &Const{V: sqltypes.NewArray1(sqltypes.TypeText, nil), Typ: sqltypes.ArrayOf(sqltypes.TypeText)}, nil
+	}
+	// The elements' common type, untyped ones (NULL, '...') taking it.
+	typ := sqltypes.TypeUnknown
+	for _, a := range args {
+		if a.Type().ID == sqltypes.Unknown {
+			continue
+		}
+		t, err := commonType(typ, a.Type(), "ARRAY")
+		if err != nil {
+			return nil, err
+		}
+		typ = t
+	}
+	if typ.ID == sqltypes.Unknown {
+		typ = sqltypes.TypeText
+	}
+	for i := range args {
+		b.inferParam(args[i], typ)
+		x, err := b.coerceTo(args[i], typ, false)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = x
+	}
+	nested := typ.ID == sqltypes.Array
+	out := typ
+	if !nested {
+		out = sqltypes.ArrayOf(typ)
+	}
+	elem := out.ElemType()
+	return fold(&Func{Name: "array", Args: args, Typ: out, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		if !nested {
+			return sqltypes.NewArray1(elem, append([]sqltypes.Value(nil), a...)), nil
+		}
+		return stackArrays(elem, a)
+	}})
+}
+
+// stackArrays makes ARRAY[a1, a2, ...] of arrays: one more dimension.
+func stackArrays(elem sqltypes.Type, subs []sqltypes.Value) (sqltypes.Value, error) {
+	var dims []int32
+	var elems []sqltypes.Value
+	for i, v := range subs {
+		if v.IsNull() {
+			return sqltypes.Null, pgerr.New(pgerr.ArraySubscriptError, "multidimensional arrays must have array expressions with matching dimensions")
+		}
+		a := v.Array()
+		if i == 0 {
+			dims = a.Dims
+		} else if !sameDims(dims, a.Dims) {
+			return sqltypes.Null, pgerr.New(pgerr.ArraySubscriptError, "multidimensional arrays must have array expressions with matching dimensions")
+		}
+		elems = append(elems, a.Elems...)
+	}
+	if len(elems) == 0 {
+		return sqltypes.NewArray1(elem, nil), nil
+	}
+	if len(dims)+1 > sqltypes.MaxArrayDims {
+		return sqltypes.Null, pgerr.New(pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", len(dims)+1, sqltypes.MaxArrayDims)
+	}
+	return sqltypes.NewArray(&sqltypes.ArrayValue{Elem: elem, Dims: append([]int32{int32(len(subs))}, dims...), Elems: elems}), nil
+}
+
+func sameDims(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// subscriptArgs checks the array operand and casts the subscripts to
+// integer.
+func (b *Binder) subscriptArgs(args []Expr) (sqltypes.Type, error) {
+	elem, ok := arrayElem(args[0].Type())
+	if !ok {
+		if args[0].Type().ID == sqltypes.Unknown {
+			return elem, pgerr.New(pgerr.IndeterminateDatatype, "cannot subscript an untyped value").WithHint("Add a cast.")
+		}
+		return elem, pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", args[0].Type())
+	}
+	for i := 1; i < len(args); i++ {
+		if args[i] == nil {
+			continue
+		}
+		b.inferParam(args[i], sqltypes.TypeInt4)
+		if !args[i].Type().IsNumeric() && args[i].Type().ID != sqltypes.Unknown {
+			return elem, pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer")
+		}
+		x, err := b.coerceTo(args[i], sqltypes.TypeInt4, true)
+		if err != nil {
+			return elem, err
+		}
+		args[i] = x
+	}
+	return elem, nil
+}
+
+// bindSubscript binds x[i] and x[i][j]: the element, or NULL out of range.
+func (b *Binder) bindSubscript(args []Expr) (Expr, error) {
+	elem, err := b.subscriptArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	return fold(&Func{Name: "subscript", Args: args, Typ: elem, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		arr := a[0].Array()
+		if len(a)-1 != len(arr.Dims) {
+			return sqltypes.Null, nil
+		}
+		off := 0
+		for d := range arr.Dims {
+			i := a[d+1].I - int64(arr.LowerBound(d))
+			if i < 0 || i >= int64(arr.Dims[d]) {
+				return sqltypes.Null, nil
+			}
+			off = off*int(arr.Dims[d]) + int(i)
+		}
+		return arr.Elems[off], nil
+	})})
+}
+
+// bindSlice binds x[lo:hi] (one dimension); a missing bound is the array's
+// own.
+func (b *Binder) bindSlice(args []Expr) (Expr, error) {
+	elem, err := b.subscriptArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) != 3 {
+		return nil, unsupported("slices of more than one dimension are not supported")
+	}
+	typ := sqltypes.ArrayOf(elem)
+	present := [2]bool{args[1] != nil, args[2] != nil}
+	var kids []Expr
+	for _, a := range args {
+		if a != nil {
+			kids = append(kids, a)
+		}
+	}
+	return fold(&Func{Name: "slice", Args: kids, Typ: typ, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		arr := a[0].Array()
+		if len(arr.Dims) == 0 {
+			return sqltypes.NewArray1(elem, nil), nil
+		}
+		if len(arr.Dims) != 1 {
+			return sqltypes.Null, unsupported("slices of multidimensional arrays are not supported")
+		}
+		lb := int64(arr.LowerBound(0))
+		lo, hi := lb, lb+int64(arr.Dims[0])-1
+		k := 1
+		if present[0] {
+			lo = max(lo, a[k].I)
+			k++
+		}
+		if present[1] {
+			hi = min(hi, a[k].I)
+		}
+		if lo > hi {
+			return sqltypes.NewArray1(elem, nil), nil
+		}
+		return sqltypes.NewArray1(elem, append([]sqltypes.Value(nil), arr.Elems[lo-lb:hi-lb+1]...)), nil
+	})})
+}
+
+// bindQuantified binds x op ANY|ALL (array).
+func (b *Binder) bindQuantified(args []Expr, all bool) (Expr, error) {
+	left, op, arr := args[0], opText(args[1]), args[2]
+	if arr.Type().ID == sqltypes.Unknown {
+		lt := left.Type()
+		if lt.ID == sqltypes.Unknown {
+			lt = sqltypes.TypeText
+			var err error
+			if left, err = b.coerceTo(left, lt, false); err != nil {
+				return nil, err
+			}
+		}
+		b.inferParam(arr, sqltypes.ArrayOf(lt))
+		var err error
+		if arr, err = b.coerceTo(arr, sqltypes.ArrayOf(lt), false); err != nil {
+			return nil, err
+		}
+	}
+	elem, ok := arrayElem(arr.Type())
+	if !ok {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "op ANY/ALL (array) requires array on right side")
+	}
+	// The comparison of one element decides the types, as for x op elem.
+	probe := &ColRef{Index: 0, Name: "elem", Typ: elem}
+	pred, err := b.bindOperator(op, left, probe)
+	if err != nil {
+		return nil, err
+	}
+	left = operandOf(pred, 0, left)
+	test := elementTest(pred)
+	return fold(&Func{Name: map[bool]string{false: "any", true: "all"}[all], Args: []Expr{left, arr}, Typ: sqltypes.TypeBool,
+		fn: func(ctx *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			if a[1].IsNull() {
+				return sqltypes.Null, nil
+			}
+			sawNull := false
+			for _, e := range a[1].Array().Elems {
+				v, err := test(ctx, a[0], e)
+				if err != nil {
+					return v, err
+				}
+				switch {
+				case v.IsNull():
+					sawNull = true
+				case v.Bool() != all:
+					return sqltypes.NewBool(!all), nil
+				}
+			}
+			if sawNull {
+				return sqltypes.Null, nil
+			}
+			return sqltypes.NewBool(all), nil
+		}})
+}
+
+// operandOf returns the left operand as the bound comparison cast it (the
+// probe's column stands for the element).
+func operandOf(pred Expr, _ int, left Expr) Expr {
+	switch p := pred.(type) {
+	case *Binary:
+		return p.L
+	case *Func:
+		if len(p.Args) == 2 {
+			return p.Args[0]
+		}
+	case *Like:
+		return p.E
+	}
+	return left
+}
+
+// elementTest evaluates a bound comparison of the left value with one
+// element (the probe column 0 of a one-value row).
+func elementTest(pred Expr) func(ctx *EvalContext, left, elem sqltypes.Value) (sqltypes.Value, error) {
+	var rebuilt Expr
+	switch p := pred.(type) {
+	case *Binary:
+		c := *p
+		c.L = &ColRef{Index: 1, Name: "left", Typ: p.L.Type()}
+		rebuilt = &c
+	case *Func:
+		c := *p
+		c.Args = []Expr{&ColRef{Index: 1, Name: "left", Typ: p.Args[0].Type()}, p.Args[1]}
+		rebuilt = &c
+	case *Like:
+		c := *p
+		c.E = &ColRef{Index: 1, Name: "left", Typ: p.E.Type()}
+		rebuilt = &c
+	default:
+		rebuilt = pred
+	}
+	return func(ctx *EvalContext, left, elem sqltypes.Value) (sqltypes.Value, error) {
+		return rebuilt.Eval(ctx, []sqltypes.Value{elem, left})
+	}
+}
+
+// bindOperator binds l op r for the operators the parser respells.
+func (b *Binder) bindOperator(op string, l, r Expr) (Expr, error) {
+	switch op {
+	case "=", "<>", "!=", "<", "<=", ">", ">=":
+		bop := BinOp(op)
+		if op == "!=" {
+			bop = OpNe
+		}
+		return b.compare(bop, l, r)
+	case "~", "~*", "!~", "!~*":
+		l, r, err := b.textOperands(op, l, r)
+		if err != nil {
+			return nil, err
+		}
+		return b.regexMatch(l, r, strings.HasSuffix(op, "*"), strings.HasPrefix(op, "!"))
+	case "~~", "~~*", "!~~", "!~~*":
+		l, r, err := b.textOperands(op, l, r)
+		if err != nil {
+			return nil, err
+		}
+		return &Like{E: l, Pattern: r, Neg: strings.HasPrefix(op, "!"), CaseInsensitive: strings.HasSuffix(op, "*"), Escape: '\\'}, nil
+	case "^@":
+		l, r, err := b.textOperands(op, l, r)
+		if err != nil {
+			return nil, err
+		}
+		return fold(&Func{Name: "starts_with", Args: []Expr{l, r}, Typ: sqltypes.TypeBool, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.NewBool(strings.HasPrefix(a[0].S, a[1].S)), nil
+		})})
+	case "@>", "<@", "&&":
+		return b.arrayOperator(op, l, r)
+	case "&", "|", "#":
+		return b.bitwise(op, l, r)
+	}
+	return nil, noOperator(op, l.Type(), r.Type())
+}
+
+// textOperands types both operands of a string operator as text.
+func (b *Binder) textOperands(op string, l, r Expr) (Expr, Expr, error) {
+	for _, e := range []*Expr{&l, &r} {
+		b.inferParam(*e, sqltypes.TypeText)
+		t := (*e).Type()
+		switch {
+		case t.ID == sqltypes.Unknown:
+			x, err := b.coerceTo(*e, sqltypes.TypeText, false)
+			if err != nil {
+				return nil, nil, err
+			}
+			*e = x
+		case t.Kind() != sqltypes.KindText && t.Kind() != sqltypes.KindBPChar:
+			return nil, nil, noOperator(op, l.Type(), r.Type())
+		}
+	}
+	return l, r, nil
+}
+
+// regexMatch binds s ~ pattern (flags: case-insensitive, negated). A
+// constant pattern compiles once, here, so a bad one fails at once.
+func (b *Binder) regexMatch(s, pat Expr, icase, neg bool) (Expr, error) {
+	flags := ""
+	if icase {
+		flags = "i"
+	}
+	name := map[[2]bool]string{{false, false}: "~", {true, false}: "~*", {false, true}: "!~", {true, true}: "!~*"}[[2]bool{icase, neg}]
+	var re *regexp.Regexp
+	if c, ok := pat.(*Const); ok && !c.V.IsNull() {
+		var err error
+		if re, err = builtins.CompileRegex(c.V.S, flags); err != nil {
+			return nil, err
+		}
+	}
+	return fold(&Func{Name: name, Args: []Expr{s, pat}, Typ: sqltypes.TypeBool, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		rx := re
+		if rx == nil {
+			var err error
+			if rx, err = builtins.CompileRegex(a[1].S, flags); err != nil {
+				return sqltypes.Null, err
+			}
+		}
+		return sqltypes.NewBool(rx.MatchString(a[0].S) != neg), nil
+	})})
+}
+
+// bindSimilar binds the pattern of SIMILAR TO as the regex it means.
+func (b *Binder) bindSimilar(args []Expr) (Expr, error) {
+	for i := range args {
+		b.inferParam(args[i], sqltypes.TypeText)
+		x, err := b.coerceTo(args[i], sqltypes.TypeText, false)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = x
+	}
+	return fold(&Func{Name: "similar_to_escape", Args: args, Typ: sqltypes.TypeText, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		esc := "\\"
+		if len(a) > 1 {
+			esc = a[1].S
+		}
+		s, err := builtins.SimilarToRegex(a[0].S, esc)
+		return sqltypes.NewText(s), err
+	})})
+}
+
+// arrayOperator binds @> (contains), <@ (is contained by) and && (overlaps)
+// between arrays of one element type.
+func (b *Binder) arrayOperator(op string, l, r Expr) (Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	switch {
+	case lt.ID == sqltypes.Unknown && rt.ID != sqltypes.Unknown:
+		b.inferParam(l, rt)
+		x, err := b.coerceTo(l, rt, false)
+		if err != nil {
+			return nil, err
+		}
+		l, lt = x, rt
+	case rt.ID == sqltypes.Unknown && lt.ID != sqltypes.Unknown:
+		b.inferParam(r, lt)
+		x, err := b.coerceTo(r, lt, false)
+		if err != nil {
+			return nil, err
+		}
+		r, rt = x, lt
+	}
+	le, lok := arrayElem(lt)
+	re, rok := arrayElem(rt)
+	if !lok || !rok || !(le.Kind() == re.Kind() || le.IsNumeric() && re.IsNumeric()) {
+		return nil, noOperator(op, lt, rt)
+	}
+	contains := func(outer, inner *sqltypes.ArrayValue) bool {
+		for _, x := range inner.Elems {
+			found := false
+			for _, y := range outer.Elems {
+				if !x.IsNull() && !y.IsNull() && sqltypes.Compare(x, y) == 0 {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	}
+	return fold(&Func{Name: op, Args: []Expr{l, r}, Typ: sqltypes.TypeBool, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		x, y := a[0].Array(), a[1].Array()
+		switch op {
+		case "@>":
+			return sqltypes.NewBool(contains(x, y)), nil
+		case "<@":
+			return sqltypes.NewBool(contains(y, x)), nil
+		}
+		for _, p := range x.Elems {
+			for _, q := range y.Elems {
+				if !p.IsNull() && !q.IsNull() && sqltypes.Compare(p, q) == 0 {
+					return sqltypes.NewBool(true), nil
+				}
+			}
+		}
+		return sqltypes.NewBool(false), nil
+	})})
+}
+
+// arrayConcat binds || when an operand is an array: array_cat,
+// array_append or array_prepend. ok is false when neither operand is one.
+func (b *Binder) arrayConcat(args []Expr) (Expr, bool, error) {
+	if len(args) != 2 {
+		return nil, false, nil
+	}
+	l, r := args[0], args[1]
+	_, lok := arrayElem(l.Type())
+	_, rok := arrayElem(r.Type())
+	if !lok && !rok {
+		return nil, false, nil
+	}
+	var name string
+	switch {
+	case lok && rok:
+		name = "array_cat"
+	case lok && r.Type().ID == sqltypes.Unknown:
+		name = "array_cat" // an untyped literal beside an array is an array, as PostgreSQL resolves it
+	case lok:
+		name = "array_append"
+	case l.Type().ID == sqltypes.Unknown:
+		name = "array_cat"
+	default:
+		name = "array_prepend"
+	}
+	e, err := b.bindBuiltin(name, args)
+	return e, true, err
+}
+
+// bindRegCast binds a cast to or from a reg* type: names are looked up in
+// the catalog (now for a constant, else when the statement runs) and
+// numbers get the name they print as.
+func (b *Binder) bindRegCast(e Expr, t sqltypes.Type) (Expr, error) {
+	src := e.Type()
+	if !t.IsReg() {
+		// From a reg* type: to oid or an integer by number, to text by name.
+		if c, ok := e.(*Const); ok {
+			v, err := sqltypes.CastExplicit(c.V, t)
+			if err != nil {
+				return nil, err
+			}
+			return &Const{V: v, Typ: t}, nil
+		}
+		return &Cast{E: e, To: t}, nil
+	}
+	env := pgcatalog.NewEnv(b.snap, nil)
+	resolve := func(cat builtins.Catalog, v sqltypes.Value) (sqltypes.Value, error) {
+		if v.IsNull() {
+			return v, nil
+		}
+		if cat == nil {
+			cat = env
+		}
+		switch {
+		case v.K == sqltypes.KindInt:
+			c, err := sqltypes.CastExplicit(sqltypes.NewInt(v.I), t)
+			if err != nil {
+				return c, err
+			}
+			return sqltypes.NewReg(uint32(c.I), cat.RegName(t, uint32(c.I))), nil
+		case v.K == sqltypes.KindText || v.K == sqltypes.KindBPChar:
+			if sqltypes.IsOIDText(v.S) {
+				o, err := sqltypes.ParseOID(v.S)
+				if err != nil {
+					return sqltypes.Null, err
+				}
+				return sqltypes.NewReg(o, cat.RegName(t, o)), nil
+			}
+			o, err := cat.RegOID(t, strings.TrimSpace(v.S))
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return sqltypes.NewReg(o, cat.RegName(t, o)), nil
+		}
+		return sqltypes.Null, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", src, t)
+	}
+	if src.ID != sqltypes.Unknown && src.Kind() != sqltypes.KindInt && src.Kind() != sqltypes.KindText && src.Kind() != sqltypes.KindBPChar {
+		return nil, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", src, t)
+	}
+	if c, ok := e.(*Const); ok {
+		v, err := resolve(nil, c.V)
+		if err != nil {
+			return nil, err
+		}
+		return &Const{V: v, Typ: t}, nil
+	}
+	b.inferParam(e, sqltypes.TypeText)
+	return &Func{Name: t.String(), Args: []Expr{e}, Typ: t, volatile: true, fn: func(ctx *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		var cat builtins.Catalog
+		if ctx != nil {
+			cat = ctx.Fn.Catalog
+		}
+		return resolve(cat, a[0])
+	}}, nil
+}
+
+// unnestFunc types unnest(array, ...) in FROM: one column per array, as
+// many rows as the longest (the others padded with NULLs).
+func (b *Binder) unnestFunc(tf *TableFunc, args []Expr) (*TableFunc, error) {
+	if len(args) == 0 {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "function unnest() does not exist")
+	}
+	for i, a := range args {
+		elem, ok := arrayElem(a.Type())
+		if !ok {
+			if a.Type().ID == sqltypes.Unknown {
+				return nil, pgerr.New(pgerr.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
+			}
+			return nil, pgerr.New(pgerr.UndefinedFunction, "function unnest(%s) does not exist", a.Type()).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		_ = i
+		tf.Cols = append(tf.Cols, Column{Name: "unnest", Type: elem, Col: -1})
+	}
+	return tf, nil
+}
+
+// pgLabel is the column name PostgreSQL gives the constructs the parser
+// respells as zp_ calls: "array" for ARRAY[...] and ARRAY(...), the array's
+// own name for a subscript, "?column?" for operators.
+func pgLabel(e *ast.FuncCallExpr) (string, bool) {
+	switch e.FnName.L {
+	case parser.ArrayFunc, parser.ArraySubFunc:
+		return "array", true
+	case parser.SubscriptFunc, parser.SliceFunc:
+		if len(e.Args) > 0 {
+			return exprLabel(e.Args[0]), true
+		}
+	case parser.FieldFunc:
+		if len(e.Args) == 2 {
+			if v, ok := e.Args[1].(ast.ValueExpr); ok {
+				return v.GetString(), true
+			}
+		}
+	case parser.AnyFunc, parser.AllFunc, parser.OpFunc, parser.SimilarFunc:
+		return "?column?", true
+	}
+	return "", false
+}
+
+// bitwise binds the integer operators & (and), | (or) and # (xor).
+func (b *Binder) bitwise(op string, l, r Expr) (Expr, error) {
+	l, r, err := b.unify(l, r)
+	if err != nil {
+		return nil, err
+	}
+	lt, rt := l.Type(), r.Type()
+	if lt.ID == sqltypes.Unknown {
+		if l, err = b.coerceTo(l, sqltypes.TypeInt4, false); err != nil {
+			return nil, err
+		}
+		if r, err = b.coerceTo(r, sqltypes.TypeInt4, false); err != nil {
+			return nil, err
+		}
+		lt, rt = sqltypes.TypeInt4, sqltypes.TypeInt4
+	}
+	if lt.Kind() != sqltypes.KindInt || rt.Kind() != sqltypes.KindInt || lt.IsOIDLike() || rt.IsOIDLike() {
+		return nil, noOperator(op, lt, rt)
+	}
+	typ := arithType(lt, rt)
+	return fold(&Func{Name: op, Args: []Expr{l, r}, Typ: typ, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		switch op {
+		case "&":
+			return sqltypes.NewInt(a[0].I & a[1].I), nil
+		case "|":
+			return sqltypes.NewInt(a[0].I | a[1].I), nil
+		}
+		return sqltypes.NewInt(a[0].I ^ a[1].I), nil
+	})})
+}
+
+// expandArrayFunc types information_schema._pg_expandarray(array): one
+// record column (x, n), as pgJDBC's metadata queries read it.
+func (b *Binder) expandArrayFunc(tf *TableFunc, args []Expr) (*TableFunc, error) {
+	if len(args) != 1 {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "function _pg_expandarray with %d arguments does not exist", len(args))
+	}
+	elem, ok := arrayElem(args[0].Type())
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "function _pg_expandarray(%s) does not exist", args[0].Type())
+	}
+	tf.Cols = append(tf.Cols, Column{Name: "_pg_expandarray", Type: sqltypes.Type{ID: sqltypes.Record, Elem: elem.ID, Width: sqltypes.RecordExpandArray}, Col: -1})
+	return tf, nil
+}
+
+// bindField binds (row).field.
+func (b *Binder) bindField(e Expr, name string) (Expr, error) {
+	i, t, ok := sqltypes.RecordField(e.Type(), name)
+	if !ok {
+		if e.Type().ID == sqltypes.Record {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "could not identify column %q in record data type", name)
+		}
+		return nil, pgerr.New(pgerr.SyntaxError, "column notation .%s applied to type %s, which is not a composite type", name, e.Type())
+	}
+	return fold(&Func{Name: "." + name, Args: []Expr{e}, Typ: t, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return a[0].Array().Elems[i], nil
+	})})
+}
+
+// bindTrim binds SQL's trim([BOTH | LEADING | TRAILING] [chars] FROM s),
+// which TiDB parses with a direction argument, as btrim, ltrim or rtrim.
+func (b *Binder) bindTrim(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (Expr, bool, error) {
+	name := "btrim"
+	var args []Expr
+	for _, a := range n.Args {
+		if d, ok := a.(*ast.TrimDirectionExpr); ok {
+			switch d.Direction {
+			case ast.TrimLeading:
+				name = "ltrim"
+			case ast.TrimTrailing:
+				name = "rtrim"
+			}
+			continue
+		}
+		x, err := b.child(sc, a, agg)
+		if err != nil {
+			return nil, true, err
+		}
+		args = append(args, x)
+	}
+	e, err := b.bindBuiltin(name, args)
+	return e, true, err
+}

@@ -1,0 +1,244 @@
+package session
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// What the catalog relations and functions (package catalog/pgcatalog) see
+// of sessions: each session's own facts (pgSession implements
+// pgcatalog.Session), the proxy's other sessions for pg_stat_activity, and
+// the proxy's advisory locks.
+
+// catalogState is an engine's registry of live sessions and its advisory
+// lock table.
+type catalogState struct {
+	mu       sync.Mutex
+	sessions map[*Session]*activity
+	nextPID  atomic.Int32
+	locks    *pgcatalog.AdvisoryLocks
+}
+
+// activity is what pg_stat_activity shows of one session.
+type activity struct {
+	pid        int32
+	start      time.Time
+	queryStart time.Time
+	change     time.Time
+	query      string
+	active     bool
+	appName    string
+	txStatus   byte
+}
+
+func newCatalogState(exclusive bool) *catalogState {
+	c := &catalogState{sessions: map[*Session]*activity{}}
+	c.nextPID.Store(1000)
+	if exclusive {
+		// Advisory locks live in this process: they exclude the sessions
+		// of this proxy only, so they are offered only where this proxy is
+		// the store's only client.
+		c.locks = pgcatalog.NewAdvisoryLocks()
+	}
+	return c
+}
+
+// register records a new session under the process id wire gave its
+// connection (BackendKeyData: what CancelRequest names and what clients
+// show), or one of its own for a session without a connection.
+func (c *catalogState) register(s *Session) {
+	now := time.Now()
+	pid := int32(s.params.PID)
+	if pid == 0 {
+		pid = c.nextPID.Add(1)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sessions[s] = &activity{pid: pid, start: now, change: now}
+}
+
+// unregister forgets a session and releases its advisory locks.
+func (c *catalogState) unregister(s *Session) {
+	c.mu.Lock()
+	a := c.sessions[s]
+	delete(c.sessions, s)
+	c.mu.Unlock()
+	if a != nil && c.locks != nil {
+		c.locks.UnlockAll(uint64(a.pid))
+	}
+}
+
+// started marks a session running query; the returned func marks it idle.
+func (c *catalogState) started(s *Session, query string) func() {
+	now := time.Now()
+	c.mu.Lock()
+	if a := c.sessions[s]; a != nil {
+		a.query, a.queryStart, a.change, a.active = query, now, now, true
+		a.appName, a.txStatus = s.vars["application_name"], s.txStatus
+	}
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		if a := c.sessions[s]; a != nil {
+			a.active, a.change = false, time.Now()
+			a.appName, a.txStatus = s.vars["application_name"], s.txStatus
+		}
+		c.mu.Unlock()
+	}
+}
+
+func (c *catalogState) pid(s *Session) int32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if a := c.sessions[s]; a != nil {
+		return a.pid
+	}
+	return 0
+}
+
+// pgSession is a session as package pgcatalog sees it.
+type pgSession struct{ s *Session }
+
+var _ pgcatalog.Session = pgSession{}
+
+// catalogEnv is the catalog view of the statement bound to st's snapshot.
+func (st *statement) catalogEnv(ctx context.Context) *pgcatalog.Env {
+	env := pgcatalog.NewEnv(st.boundSnap, pgSession{st.sess})
+	env.Ctx = ctx
+	return env
+}
+
+func (p pgSession) User() string     { return p.s.params.User }
+func (p pgSession) Database() string { return p.s.params.Database }
+func (p pgSession) PID() int32       { return p.s.engine.cat.pid(p.s) }
+
+func (p pgSession) Setting(name string) (string, bool) {
+	n, ok := canonicalVar(name)
+	if !ok {
+		return "", false
+	}
+	return p.s.vars[n], true
+}
+
+func (p pgSession) Settings() []pgcatalog.Setting {
+	var out []pgcatalog.Setting
+	for _, kv := range p.s.showAll() {
+		st := pgcatalog.Setting{Name: kv[0], Value: kv[1], Boot: knownVars[kv[0]], VarType: "string", Context: "user", Category: "Client Connection Defaults"}
+		switch {
+		case readOnlyVars[kv[0]]:
+			st.Context = "internal"
+		case strings.HasPrefix(kv[0], "zproxy."):
+			st.Category = "zproxy"
+		}
+		if kv[1] == "on" || kv[1] == "off" {
+			st.VarType = "bool"
+		}
+		if kv[1] != knownVars[kv[0]] {
+			st.Source = "session"
+		}
+		out = append(out, st)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func (p pgSession) SetSetting(name, value string, local bool) error {
+	if _, ok := canonicalVar(name); !ok {
+		return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
+	}
+	return p.s.set(name, value, false)
+}
+
+func (p pgSession) Activity() []pgcatalog.Activity {
+	c := p.s.engine.cat
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []pgcatalog.Activity
+	for s, a := range c.sessions {
+		state := "idle"
+		switch {
+		case a.active:
+			state = "active"
+		case a.txStatus == 'T':
+			state = "idle in transaction"
+		case a.txStatus == 'E':
+			state = "idle in transaction (aborted)"
+		}
+		// Only this session's own fields are read here: the others'
+		// settings belong to their goroutines (activity keeps copies).
+		out = append(out, pgcatalog.Activity{PID: a.pid, User: s.params.User, Database: s.params.Database,
+			ApplicationName: a.appName, BackendStart: a.start, QueryStart: a.queryStart,
+			StateChange: a.change, State: state, Query: a.query})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].PID < out[j].PID })
+	return out
+}
+
+func (p pgSession) Locks() *pgcatalog.AdvisoryLocks { return p.s.engine.cat.locks }
+
+func (p pgSession) IsSuperuser() bool {
+	snap, err := p.s.engine.catalog.Snapshot(context.Background())
+	if err != nil {
+		return false
+	}
+	return p.s.isSuperuser(snap)
+}
+
+// Notice sends a notice to the client (an advisory unlock of a lock not
+// held warns).
+func (p pgSession) Notice(e *pgerr.Error) { p.s.notice(e) }
+
+// runComment applies COMMENT ON as one catalog change, on the newest
+// descriptor. Only the owner of the object (or a superuser) may comment.
+func (st *statement) runComment(ctx context.Context, c *planner.Comment) (wire.Result, error) {
+	s := st.sess
+	_, err := s.engine.catalog.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		if c.View != nil {
+			v, ok := snap.StoredView(c.View.Name)
+			if !ok {
+				return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", c.View.Name)
+			}
+			if !s.isSuperuser(snap) {
+				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of view %s", v.Name)
+			}
+			nv := *v
+			nv.Comment = c.Text
+			return catalog.Change{PutViews: []*catalog.View{&nv}}, nil
+		}
+		t, err := snap.Table(c.Table.Name)
+		if err != nil || t.ID != c.Table.ID {
+			return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", c.Table.Name)
+		}
+		if !s.isSuperuser(snap) && t.Owner != s.params.User {
+			return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of table %s", t.Name)
+		}
+		nt := t.Clone()
+		switch {
+		case c.Index != "":
+			ix := nt.Index(c.Index)
+			if ix == nil {
+				return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "index %q does not exist", c.Index)
+			}
+			ix.Comment = c.Text
+		case c.Column >= 0:
+			nt.Columns[c.Column].Comment = c.Text
+		default:
+			nt.Comment = c.Text
+		}
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("COMMENT"), nil
+}

@@ -1,0 +1,70 @@
+package wire
+
+import (
+	"encoding/binary"
+	"unicode/utf8"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// Binary forms of the catalogs' system types, as PostgreSQL 15 sends them:
+// oid and the reg* types are oidsend's unsigned 4-byte integer, name is
+// its bytes, "char" its one byte, int2vector and oidvector array_send's
+// one-dimensional array with lower bound 0.
+
+// nameTooLong is PostgreSQL's SQLSTATE for a name of NAMEDATALEN bytes or
+// more.
+const nameTooLong = "42622"
+
+func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
+	switch {
+	case t.IsOIDLike():
+		if len(src) != 4 {
+			return sqltypes.Null, errBadBinary(t, "expected 4 bytes, got %d", len(src))
+		}
+		o := binary.BigEndian.Uint32(src)
+		if t.ID == sqltypes.Oid {
+			return sqltypes.NewOID(o), nil
+		}
+		return sqltypes.NewReg(o, ""), nil
+	case t.ID == sqltypes.Char:
+		// charrecv reads one byte, and nothing may follow it.
+		if len(src) != 1 {
+			return sqltypes.Null, errBadBinary(t, "expected 1 byte, got %d", len(src))
+		}
+		if !utf8.Valid(src) {
+			return sqltypes.Null, errInvalidUTF8()
+		}
+		return sqltypes.NewText(string(src)), nil
+	case t.ID == sqltypes.Name:
+		if !utf8.Valid(src) {
+			return sqltypes.Null, errInvalidUTF8()
+		}
+		if len(src) >= sqltypes.NameDataLen {
+			return sqltypes.Null, pgerr.New(nameTooLong, "identifier too long").
+				WithDetail("Identifier must be less than %d characters.", sqltypes.NameDataLen)
+		}
+		return sqltypes.NewText(string(src)), nil
+	case t.ID == sqltypes.Int2Vector || t.ID == sqltypes.OidVector:
+		v, err := decodeArray(sqltypes.ArrayOf(sqltypes.VectorElem(t)), src)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.Cast(v, t)
+	}
+	return sqltypes.Null, errBadBinary(t, "no binary form")
+}
+
+func appendSystem(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error) {
+	switch {
+	case t.IsOIDLike():
+		return binary.BigEndian.AppendUint32(buf, uint32(v.I)), nil
+	case t.ID == sqltypes.Name || t.ID == sqltypes.Char:
+		return append(buf, v.S...), nil
+	case t.ID == sqltypes.Record:
+		return buf, pgerr.New(pgerr.FeatureNotSupported, "binary format for type record is not supported")
+	default: // int2vector, oidvector
+		return appendArray(buf, sqltypes.ArrayOf(sqltypes.VectorElem(t)), v)
+	}
+}
