@@ -104,10 +104,15 @@ func (c *Column) MissingValue() (sqltypes.Value, error) {
 }
 
 // Check is a CHECK constraint: every row's value of the expression must
-// not be false.
+// not be false (NULL passes, as in PostgreSQL).
 type Check struct {
 	Name string `json:"name"`
-	SQL  string `json:"sql"`
+	// SQL is the expression as written (PostgreSQL syntax), bound again
+	// by every statement that writes the table.
+	SQL string `json:"sql"`
+	// NotValid: existing rows have not been checked (ADD CONSTRAINT ...
+	// NOT VALID, or a validation in progress); new rows are.
+	NotValid bool `json:"not_valid,omitempty"`
 }
 
 // Sequence is a sequence generator (CREATE SEQUENCE, SERIAL, IDENTITY).
@@ -153,6 +158,17 @@ type Index struct {
 	Shards  int         `json:"shards"`
 	State   IndexState  `json:"state"`
 	Comment string      `json:"comment,omitempty"` // COMMENT ON INDEX
+	// Unique: no two rows share the values of the key columns (btree
+	// only). Rows with a NULL among them never collide, unless
+	// NullsNotDistinct. A unique entry is keyed by the key columns alone
+	// (see Table.UniqueKeyed), so uniqueness is the store's not-exists
+	// condition on the entry's put.
+	Unique           bool `json:"unique,omitempty"`
+	NullsNotDistinct bool `json:"nulls_not_distinct,omitempty"`
+	// Constraint marks the index of a UNIQUE constraint (pg_constraint
+	// contype 'u', named as its index and dropped with ALTER TABLE ...
+	// DROP CONSTRAINT); false for CREATE UNIQUE INDEX.
+	Constraint bool `json:"constraint,omitempty"`
 
 	// zschema caches the Z-order schema of a Z-order index; descriptors
 	// are immutable once in a snapshot, so it is computed once at load.
@@ -173,6 +189,8 @@ type Table struct {
 	Mutability string      `json:"mutability"`
 	Indexes    []*Index    `json:"indexes,omitempty"`
 	Checks     []Check     `json:"checks,omitempty"`
+	// ForeignKeys are the table's FOREIGN KEY constraints (constraints.go).
+	ForeignKeys []ForeignKey `json:"foreign_keys,omitempty"`
 	// Owner is the role that created the table and holds every privilege
 	// on it (empty for tables created before roles existed).
 	Owner string `json:"owner,omitempty"`
@@ -694,6 +712,13 @@ func (t *Table) Clone() *Table {
 	c.Columns = append([]Column(nil), t.Columns...)
 	c.PrimaryKey = append([]KeyColumn(nil), t.PrimaryKey...)
 	c.Checks = append([]Check(nil), t.Checks...)
+	c.ForeignKeys = make([]ForeignKey, len(t.ForeignKeys))
+	for i, fk := range t.ForeignKeys {
+		c.ForeignKeys[i] = fk.clone()
+	}
+	if t.ForeignKeys == nil {
+		c.ForeignKeys = nil
+	}
 	c.RetiredAttrs = append([]string(nil), t.RetiredAttrs...)
 	if t.TTL != nil {
 		ttl := *t.TTL

@@ -21,6 +21,9 @@ import (
 //	              sort      tuple(primary key columns, DESC inverted)
 //	btree entry:  partition 'I' ‖ index id ‖ shard
 //	              sort      tuple(index columns) ‖ tuple(primary key columns)
+//	unique entry: partition 'I' ‖ index id ‖ hash(sort) % shards
+//	              sort      tuple(index columns)   (no NULL among them; else
+//	                        as a btree entry, so NULLs never collide)
 //	Z-order entry: partition 'I' ‖ index id ‖ shard
 //	              sort      Z-address ‖ tuple(primary key columns)
 //
@@ -361,6 +364,9 @@ func (t *Table) EntryKeyPK(ix *Index, row []sqltypes.Value, pk []byte) kv.Key {
 		}
 		sort = s.AppendAddress(make([]byte, 0, s.AddrLen()+len(pk)), codes)
 	default:
+		if t.UniqueKeyed(ix, row) {
+			return t.UniqueKey(ix, row)
+		}
 		for _, k := range ix.Columns {
 			sort = AppendKeyValue(sort, row[k.Column], k.Desc)
 		}

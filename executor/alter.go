@@ -63,6 +63,9 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *pla
 	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterPrimaryKey {
 		return e.rekey(ctx, cat, at)
 	}
+	if len(at.Constraints) > 0 {
+		return e.alterWithColumnConstraints(ctx, cat, at, notice)
+	}
 	if len(at.Actions) > 0 && needsEmpty(at) {
 		// A default evaluated per row (a SERIAL, nextval(), random())
 		// would need every existing row rewritten.
@@ -201,9 +204,8 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a planner.AlterAction, v
 		if err := noTextDependents(s, nt, "rename column "+a.Column); err != nil {
 			return err
 		}
-		if checkUses(nt, a.Column) != "" {
-			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q: CHECK constraint %q refers to it", a.Column, checkUses(nt, a.Column)).
-				WithHint("Drop the constraint, rename the column, and add the constraint again.")
+		if err := renameCheckColumn(nt, a.Column, a.NewName); err != nil {
+			return err
 		}
 		c := &nt.Columns[i]
 		c.Attr = c.AttrName()
@@ -221,6 +223,9 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a planner.AlterAction, v
 		}
 		for _, c := range nt.Columns {
 			renameOwner(s, nt.Name+"."+c.Name, a.NewName+"."+c.Name, ch)
+		}
+		if err := renameReferences(s, nt, nt.Name, a.NewName, ch); err != nil {
+			return err
 		}
 		nt.Name = a.NewName
 	case parser.AlterSetDefault:
@@ -320,6 +325,12 @@ func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch 
 			eff.notices = append(eff.notices, pgerr.Notice("drop cascades to view %s", v))
 		}
 	}
+	// So do its foreign keys (constraints_ddl.go).
+	fkNotices, err := dropColumnKeys(s, nt, i, cascade, ch)
+	if err != nil {
+		return err
+	}
+	eff.notices = append(eff.notices, fkNotices...)
 	// Indexes on the column go with it.
 	var keep []*catalog.Index
 	for _, ix := range nt.Indexes {
@@ -371,7 +382,8 @@ func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch 
 	return nil
 }
 
-// exprColumns lists the column names an expression's text refers to.
+// exprColumns lists the column names an expression's text refers to, as
+// the catalog spells them (a quoted name keeps its case).
 func exprColumns(text string) []string {
 	_, node, err := parser.ParseExpression(text)
 	if err != nil {
@@ -386,22 +398,12 @@ type columnFinder struct{ names []string }
 
 func (v *columnFinder) Enter(n ast.Node) (ast.Node, bool) {
 	if c, ok := n.(*ast.ColumnNameExpr); ok {
-		v.names = append(v.names, c.Name.Name.L)
+		v.names = append(v.names, c.Name.Name.O)
 	}
 	return n, false
 }
 
 func (v *columnFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
-// checkUses names a CHECK constraint of t that reads column, or "".
-func checkUses(t *catalog.Table, column string) string {
-	for _, k := range t.Checks {
-		if slices.Contains(exprColumns(k.SQL), column) {
-			return k.Name
-		}
-	}
-	return ""
-}
 
 // noTextDependents refuses renames under stored views: a view keeps its
 // query's text, which would still name the old table or column.
@@ -661,7 +663,11 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *plann
 			n++
 			return catalog.ObjectID(version, n-1), nil
 		}
-		for _, want := range tr.Tables {
+		truncated, err := truncatedWith(s, tr.Tables, tr.Cascade)
+		if err != nil {
+			return ch, err
+		}
+		for _, want := range truncated {
 			t, err := s.Table(want.Name)
 			if err != nil {
 				return ch, err

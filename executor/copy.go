@@ -16,9 +16,12 @@ import (
 // BulkInsert writes a stream of rows into one table: COPY FROM's insert
 // path. Each row is formed as INSERT forms it (the statement's column
 // expressions over the copied values: defaults, coercions), checked (NOT
-// NULL) and turned into its row and index writes; uniqueness is the
-// store's condition on each row put, as for INSERT, plus a check against
-// the earlier rows of the same stream. Either all of the rows are stored
+// NULL, CHECK constraints) and turned into its row and index writes;
+// uniqueness (primary key and unique constraints) is the store's condition
+// on each put, as for INSERT, plus a check against the earlier rows of the
+// same stream. A table with foreign keys is copied in a transaction (the
+// session's, or one of the BulkInsert's own), where each batch's
+// referenced rows are read and locked as INSERT does. Either all of the rows are stored
 // or none is: a bad row, a duplicate key or an abandoned COPY leaves
 // nothing behind.
 //
@@ -49,6 +52,13 @@ type BulkInsert struct {
 	// the stream, which one batch's conditions cannot see.
 	w    *writeSet
 	seen map[string]int64
+
+	// ec evaluates the table's CHECK constraints and, through txn (then
+	// set), checks its foreign keys; etxn is the transaction of the
+	// BulkInsert's own that a table with foreign keys is copied in
+	// outside a transaction block.
+	ec   *execCtx
+	etxn *Txn
 }
 
 // BulkOptions configures a BulkInsert.
@@ -90,8 +100,22 @@ func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts
 	if !ok || len(vals.Rows) != 1 {
 		return nil, pgerr.New(pgerr.InternalError, "executor: bulk insert needs INSERT ... VALUES of one row")
 	}
+	if err := actionTablesWritable(ins.Constraints); err != nil {
+		return nil, err
+	}
 	b := &BulkInsert{ex: e, t: ins.Table, exprs: vals.Rows[0], rowID: hiddenRowID(ins.Table), stats: opts.Run.KV}
-	b.ev = e.newExecCtx(ctx, nil, opts.Run).eval
+	b.ec = e.newExecCtx(ctx, nil, opts.Run)
+	b.ec.cons = ins.Constraints
+	b.ev = b.ec.eval
+	if opts.Txn == nil && ins.Constraints != nil && ins.Constraints.Txn {
+		// Foreign keys are checked, and their referenced rows locked, in
+		// a transaction: outside a block, one of the COPY's own.
+		txn, err := e.Begin(ctx, false, opts.Run.KV)
+		if err != nil {
+			return nil, err
+		}
+		b.etxn, opts.Txn = txn, txn
+	}
 	switch {
 	case opts.Txn != nil:
 		if opts.Txn.readOnly {
@@ -99,6 +123,7 @@ func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts
 		}
 		opts.Txn.noteWrite(ins.Table)
 		b.txn = opts.Txn.kv
+		b.ec.txn, b.ec.kv = opts.Txn, opts.Txn.kv
 	case e.Caps.MaxAtomicOps <= 0:
 		b.w = &writeSet{t: b.t, ops: make([]kv.Op, 0, 1<<14)}
 		b.seen = map[string]int64{}
@@ -163,6 +188,9 @@ func (b *BulkInsert) form(rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
 		if err := checkRow(t, row); err != nil {
 			return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
 		}
+		if err := b.ec.checkConstraints(t, row); err != nil {
+			return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
+		}
 		full[i] = row
 	}
 	return full, nil
@@ -187,6 +215,9 @@ func (b *BulkInsert) keep(full [][]sqltypes.Value) error {
 			row[b.rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
 		}
 		b.w.add(change{new: row})
+		if b.w.dup != nil { // a unique value an earlier row of the stream has
+			return &BulkRowError{Row: n, Err: b.w.dup}
+		}
 	}
 	// The ops hold what the batch needs; the rows themselves can go.
 	clear(b.w.changes)
@@ -200,8 +231,11 @@ func (b *BulkInsert) writeTxn(ctx context.Context, full [][]sqltypes.Value) erro
 	for attempt := 0; ; attempt++ {
 		w := &writeSet{t: t, ops: make([]kv.Op, 0, len(full)*(1+len(t.Indexes))),
 			groups: make([]int, 0, len(full)), changes: make([]change, 0, len(full))}
-		for _, row := range full {
+		for i, row := range full {
 			w.add(change{new: row})
+			if w.dup != nil { // a unique value an earlier row of the batch has
+				return &BulkRowError{Row: b.rows + int64(i), Err: w.dup}
+			}
 		}
 		err := b.txn.Write(ctx, kv.Batch{Ops: w.ops, Stats: b.stats})
 		var cf *kv.ConditionFailedError
@@ -218,6 +252,9 @@ func (b *BulkInsert) writeTxn(ctx context.Context, full [][]sqltypes.Value) erro
 		}
 		if err != nil {
 			return ClassifyError(err)
+		}
+		if b.ec.txn != nil {
+			return b.ec.enforceReferences(ctx, w, b.stats)
 		}
 		return nil
 	}
@@ -241,7 +278,7 @@ func (b *BulkInsert) Commit(ctx context.Context) (int64, error) {
 	b.done = true
 	switch {
 	case b.w != nil:
-		err := writeErr(b.ex.Store.Write(ctx, kv.Batch{Ops: b.w.ops, Atomic: true, Stats: b.stats}), b.w.ops)
+		err := writeErr(b.ex.Store.Write(ctx, kv.Batch{Ops: b.w.ops, Atomic: true, Stats: b.stats}), b.w)
 		var ce *conflictError
 		if errors.As(err, &ce) {
 			row := int64(rowOfOp(b.w, opIndex(b.w, ce.op)))
@@ -254,6 +291,10 @@ func (b *BulkInsert) Commit(ctx context.Context) (int64, error) {
 	case b.own:
 		if err := b.txn.Commit(ctx); err != nil {
 			return 0, ClassifyError(err)
+		}
+	case b.etxn != nil:
+		if err := b.etxn.Commit(ctx, nil); err != nil {
+			return 0, err
 		}
 	}
 	return b.rows, nil
@@ -276,5 +317,8 @@ func (b *BulkInsert) Rollback() {
 	b.w, b.seen = nil, nil
 	if b.own {
 		_ = b.txn.Rollback()
+	}
+	if b.etxn != nil {
+		b.etxn.Rollback()
 	}
 }

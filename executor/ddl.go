@@ -43,6 +43,18 @@ func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *pl
 			c.ID = catalog.ObjectID(version, i+1)
 			ch.PutSequences = append(ch.PutSequences, &c)
 		}
+		// The indexes of its UNIQUE and FOREIGN KEY constraints.
+		for i, ix := range t.Indexes {
+			ix.ID = catalog.ObjectID(version, len(ct.Sequences)+1+i)
+			if _, other := s.FindIndex(ix.Name); other != nil || s.HasRelation(ix.Name) {
+				return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ix.Name)
+			}
+		}
+		for i := range t.ForeignKeys {
+			if err := checkReferencedKey(s, t, &t.ForeignKeys[i]); err != nil {
+				return catalog.Change{}, err
+			}
+		}
 		return ch, nil
 	})
 	if skipped {
@@ -109,6 +121,13 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *plan
 			} else if err := dependents(s, name, "table", dt.Names); err != nil {
 				return ch, err
 			}
+			refs := referencesFrom(s, name, dt.Names)
+			if len(refs) > 0 && !dt.Cascade {
+				return ch, dependentsError("table "+name, refs, "table "+name)
+			}
+			put, names := dropForeignKeys(s, refs, nil)
+			ch.Put = append(ch.Put, put...)
+			cascaded = append(cascaded, names...)
 			dropped = append(dropped, t)
 			ch.Delete = append(ch.Delete, name)
 			for _, q := range s.Sequences() {
@@ -254,6 +273,9 @@ func (e *Executor) build(ctx context.Context, cat *catalog.Catalog, table *catal
 		}
 	}
 	if err := e.backfill(ctx, table, index); err != nil {
+		if pgerr.CodeOf(err) == pgerr.UniqueViolation {
+			e.abandonIndex(ctx, cat, table.Name, index)
+		}
 		return err
 	}
 	return e.setIndexState(ctx, cat, table.Name, index.Name, catalog.StatePublic)
@@ -327,11 +349,16 @@ func (e *Executor) setIndexState(ctx context.Context, cat *catalog.Catalog, tabl
 
 // backfill writes index entries for every existing row, one chunk at a
 // time with writers held off, resuming each chunk after the last key read.
+// A unique index's chunks also look for duplicates (uniqueChunk).
 func (e *Executor) backfill(ctx context.Context, t *catalog.Table, ix *catalog.Index) error {
+	chunk := e.backfillChunk
+	if ix.Unique {
+		chunk = e.uniqueChunk
+	}
 	for sh := 0; sh < t.Shards; sh++ {
 		var after []byte
 		for {
-			n, last, err := e.backfillChunk(ctx, t, ix, sh, after)
+			n, last, err := chunk(ctx, t, ix, sh, after)
 			if err != nil {
 				return err
 			}
@@ -446,6 +473,9 @@ func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *plan
 			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "index %q does not exist", di.Name)
 		}
 		if err := notRewriting(t); err != nil {
+			return catalog.Change{}, err
+		}
+		if err := indexInUse(s, t, ix); err != nil {
 			return catalog.Change{}, err
 		}
 		nt := t.Clone()

@@ -134,6 +134,10 @@ type execCtx struct {
 	work map[int][][]sqltypes.Value
 	// spill is where operators put what exceeds the budget (nil: nowhere).
 	spill *spillState
+	// cons are a write's CHECKs and foreign keys (constraints.go), and
+	// actionDepth how deep its referential actions have cascaded.
+	cons        *planner.Constraints
+	actionDepth int
 }
 
 // child is the context of a subplan run for outer row: the same statement,

@@ -53,6 +53,9 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.
 		for _, k := range future.PrimaryKey {
 			future.Columns[k.Column].NotNull = true // as ADD PRIMARY KEY does
 		}
+		if err := keyChangeReferences(s, t, future, a.DropConstraint != ""); err != nil {
+			return catalog.Change{}, err
+		}
 		nt.Rewrite = future
 		return catalog.Change{Put: []*catalog.Table{nt}}, nil
 	})
@@ -80,7 +83,11 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.
 		}
 		done := t.Rewrite.Clone()
 		done.Rewrite = nil
-		return catalog.Change{Put: []*catalog.Table{done}}, nil
+		ch := catalog.Change{Put: []*catalog.Table{done}}
+		if err := rekeyedReferences(s, t, done, a.DropConstraint != "", &ch); err != nil {
+			return catalog.Change{}, err
+		}
+		return ch, nil
 	})
 	if err != nil {
 		return errors.Join(err, e.abandonRekey(context.WithoutCancel(ctx), cat, at.Table, future))
@@ -165,7 +172,7 @@ func (e *Executor) copyRows(ctx context.Context, old, future *catalog.Table) err
 			row := make([]sqltypes.Value, len(future.Columns))
 			_ = future.DecodeRow(ops[cf.Index].Attrs, row)
 			return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", future.Name+"_pkey").
-				WithDetail("Key (%s)=(%s) is duplicated.", pkNames(future), pkValues(future, row))
+				WithDetail("Key %s is duplicated.", keyText(future, keyCols(future.PrimaryKey), row))
 		}
 		ops, rows = ops[:0], 0
 		return ClassifyError(err)

@@ -112,16 +112,26 @@ func (s *scanRows) start(ctx context.Context) error {
 	return nil
 }
 
-// pointGet reads every key of a point get in one batched request.
+// pointGet reads every key of a point get in one batched request: table
+// rows by primary key, or the entries of a unique index (then, unless the
+// index covers the query, their rows in a second one).
 func (s *scanRows) pointGet(ctx context.Context) error {
 	t := s.node.Table
 	keys := make([]kv.Key, len(s.node.Points))
 	for i, p := range s.node.Points {
 		keys[i] = kv.Key{Partition: t.Partition(catalog.ShardOf(p, t.Shards)), Sort: p}
+		if ix := s.node.Index; ix != nil {
+			keys[i] = catalog.UniqueEntryKey(ix, p)
+		}
 	}
 	items, err := s.ec.kv.Get(ctx, kv.GetRequest{Keys: keys, Stats: &s.stats})
 	if err != nil {
 		return err
+	}
+	if s.node.Lookup {
+		if items, err = s.lookupRows(ctx, items); err != nil {
+			return err
+		}
 	}
 	for _, it := range items {
 		if !kv.Found(it) {
@@ -140,6 +150,26 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// lookupRows reads the table rows of the index entries a point get found.
+func (s *scanRows) lookupRows(ctx context.Context, entries []kv.Item) ([]kv.Item, error) {
+	t := s.node.Table
+	var keys []kv.Key
+	for _, it := range entries {
+		if !kv.Found(it) {
+			continue
+		}
+		row := make([]sqltypes.Value, len(t.Columns))
+		if err := t.DecodeRow(it.Attrs, row); err != nil {
+			return nil, err
+		}
+		keys = append(keys, t.RowKey(row))
+	}
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	return s.ec.kv.Get(ctx, kv.GetRequest{Keys: keys, Stats: &s.stats})
 }
 
 // admit applies the residual filter.

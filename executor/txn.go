@@ -46,6 +46,10 @@ type Txn struct {
 	// savepoints remember wrote as of each savepoint, so rolling back to
 	// one forgets the tables written after it.
 	marks map[kv.Savepoint]map[string]uint64
+	// deferred are the foreign-key checks waiting for COMMIT, and modes
+	// what SET CONSTRAINTS chose (constraints.go).
+	deferred []deferredCheck
+	modes    constraintModes
 }
 
 // Begin starts a transaction. The store must implement kv.Transactional
@@ -140,6 +144,9 @@ func (t *Txn) Commit(ctx context.Context, current *catalog.Snapshot) error {
 	t.mu.Unlock()
 	if failed != "" {
 		return schemaChanged(failed)
+	}
+	if err := t.runDeferred(ctx, nil); err != nil {
+		return err
 	}
 	if current != nil {
 		for name, rev := range wrote {

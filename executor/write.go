@@ -36,6 +36,10 @@ type writeSet struct {
 	t       *catalog.Table
 	ops     []kv.Op
 	changes []change
+	// uniq tracks the unique-keyed index entries the statement writes
+	// (unique.go); dup is a uniqueness violation among its own rows.
+	uniq map[string]int
+	dup  error
 	// groups[i] is the op index where change i starts, so a failed op
 	// names its row (COPY's error context).
 	groups []int
@@ -86,10 +90,10 @@ func (w *writeSet) add(c change) {
 		}
 		same := c.old != nil && c.new != nil && bytes.Equal(oldE.Partition, newE.Partition) && bytes.Equal(oldE.Sort, newE.Sort)
 		if c.old != nil && !same {
-			w.ops = append(w.ops, kv.Op{Kind: kv.OpDelete, Key: oldE})
+			w.deleteEntry(ix, oldE, t.UniqueKeyed(ix, c.old))
 		}
 		if c.new != nil && (!same || entryChanged(t, ix, c.old, c.new)) {
-			w.ops = append(w.ops, kv.Op{Kind: kv.OpPut, Key: newE, Attrs: t.EntryAttrs(ix, c.new)})
+			w.putEntry(ix, newE, t.EntryAttrs(ix, c.new), !same && t.UniqueKeyed(ix, c.new))
 		}
 	}
 }
@@ -107,6 +111,7 @@ func entryChanged(t *catalog.Table, ix *catalog.Index, old, new []sqltypes.Value
 // exists (CondNotExists) or that changed since it was read (CondAttrEquals).
 type conflictError struct {
 	op kv.Op
+	t  *catalog.Table // the table op writes
 }
 
 func (e *conflictError) Error() string { return "executor: write conflict" }
@@ -122,24 +127,34 @@ func lostRace(err error) bool {
 // transaction when there is one (they become durable at its COMMIT); else
 // as one atomic batch when the backend takes that many ops; else in a
 // transaction of the statement's own, which has no size limit.
+//
+// A statement whose foreign keys need checking always has a transaction
+// (Write begins one), and its checks and referential actions run after its
+// writes are buffered (enforceReferences).
 func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) error {
+	if w.dup != nil {
+		return w.dup
+	}
 	if len(w.ops) == 0 {
 		return nil
 	}
 	if ec.txn != nil {
 		ec.txn.noteWrite(w.t)
-		return writeErr(ec.txn.kv.Write(ctx, kv.Batch{Ops: w.ops, Stats: stats}), w.ops)
+		if err := writeErr(ec.txn.kv.Write(ctx, kv.Batch{Ops: w.ops, Stats: stats}), w); err != nil {
+			return err
+		}
+		return ec.enforceReferences(ctx, w, stats)
 	}
 	e := ec.ex
 	if max := e.Caps.MaxAtomicOps; max <= 0 || len(w.ops) <= max {
-		return writeErr(e.Store.Write(ctx, kv.Batch{Ops: w.ops, Atomic: true, Stats: stats}), w.ops)
+		return writeErr(e.Store.Write(ctx, kv.Batch{Ops: w.ops, Atomic: true, Stats: stats}), w)
 	}
 	txn, err := e.Begin(ctx, false, stats)
 	if err != nil {
 		return err
 	}
 	txn.noteWrite(w.t)
-	if err := writeErr(txn.kv.Write(ctx, kv.Batch{Ops: w.ops, Stats: stats}), w.ops); err != nil {
+	if err := writeErr(txn.kv.Write(ctx, kv.Batch{Ops: w.ops, Stats: stats}), w); err != nil {
 		txn.Rollback()
 		return err
 	}
@@ -150,10 +165,10 @@ func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) err
 
 // writeErr turns a failed write condition into a conflictError naming the
 // op, and gives other store errors their SQLSTATE.
-func writeErr(err error, ops []kv.Op) error {
+func writeErr(err error, w *writeSet) error {
 	var cf *kv.ConditionFailedError
 	if errors.As(err, &cf) {
-		return &conflictError{op: ops[cf.Index]}
+		return &conflictError{op: w.ops[cf.Index], t: w.t}
 	}
 	if err != nil {
 		return txnErr(err)
@@ -186,7 +201,13 @@ func finishWrite(t *catalog.Table, err error) error {
 	if !errors.As(err, &ce) {
 		return err
 	}
+	if ce.t != nil {
+		t = ce.t // a write of a referential action, to another table
+	}
 	if ce.op.Cond == kv.CondNotExists {
+		if ix := indexOfOp(t, ce.op); ix != nil {
+			return uniqueViolation(t, ix, ce.op.Attrs)
+		}
 		return duplicateKey(t, ce.op.Attrs)
 	}
 	return pgerr.New(pgerr.SerializationFailure, "could not serialize access due to concurrent update").
@@ -197,36 +218,15 @@ func duplicateKey(t *catalog.Table, attrs []kv.Attr) error {
 	row := make([]sqltypes.Value, len(t.Columns))
 	_ = t.DecodeRow(attrs, row)
 	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", t.Name+"_pkey").
-		WithDetail("Key (%s)=(%s) already exists.", pkNames(t), pkValues(t, row))
-}
-
-func pkNames(t *catalog.Table) string {
-	var b bytes.Buffer
-	for i, k := range t.PrimaryKey {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(t.Columns[k.Column].Name)
-	}
-	return b.String()
-}
-
-func pkValues(t *catalog.Table, row []sqltypes.Value) string {
-	var b bytes.Buffer
-	for i, k := range t.PrimaryKey {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(sqltypes.FormatText(row[k.Column]))
-	}
-	return b.String()
+		WithDetail("Key %s already exists.", keyText(t, keyCols(t.PrimaryKey), row))
 }
 
 // checkRow enforces NOT NULL.
 func checkRow(t *catalog.Table, row []sqltypes.Value) error {
 	for i, c := range t.Columns {
 		if c.NotNull && row[i].IsNull() {
-			return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, t.Name)
+			return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, t.Name).
+				WithDetail("Failing row contains %s.", rowText(t, row))
 		}
 	}
 	return nil
@@ -304,6 +304,13 @@ func (e *Executor) Write(ctx context.Context, plan *optimizer.Plan, params []sql
 			return WriteResult{}, err
 		}
 	}
+	cons := writeConstraints(plan.Root)
+	if err := actionTablesWritable(cons); err != nil {
+		return WriteResult{}, err
+	}
+	if cons != nil && cons.Txn && opts.Txn == nil {
+		return e.writeInOwnTxn(ctx, plan, params, opts)
+	}
 	ec := e.newExecCtx(ctx, params, opts)
 	defer ec.releaseCTEs()
 	if err := ec.runWrites(ctx, plan.Writes, opts); err != nil {
@@ -314,6 +321,9 @@ func (e *Executor) Write(ctx context.Context, plan *optimizer.Plan, params []sql
 
 // write runs one INSERT, UPDATE or DELETE plan.
 func (ec *execCtx) write(ctx context.Context, plan *optimizer.Plan, opts RunOptions) (WriteResult, error) {
+	// Each write (the statement's and its WITH queries') has its own
+	// constraints.
+	ec.cons = writeConstraints(plan.Root)
 	switch n := plan.Root.(type) {
 	case *optimizer.Insert:
 		return ec.insert(ctx, n, opts.KV)
@@ -387,6 +397,9 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 		if err != nil {
 			return WriteResult{}, err
 		}
+		if err := ec.checkConstraints(t, row); err != nil {
+			return WriteResult{}, err
+		}
 		rows = append(rows, row)
 	}
 	var res WriteResult
@@ -412,7 +425,7 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 				err = ec.commit(ctx, w, stats)
 			}
 			var ce *conflictError
-			if rowID >= 0 && (dup || errors.As(err, &ce) && ce.op.Cond == kv.CondNotExists) && attempt < 3 {
+			if rowID >= 0 && (dup || errors.As(err, &ce) && ce.op.Cond == kv.CondNotExists && indexOfOp(t, ce.op) == nil) && attempt < 3 {
 				// A random row id met one already taken (rare): draw new ones.
 				for _, row := range rows {
 					row[rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
@@ -446,35 +459,45 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 }
 
 // upsert executes INSERT ... ON CONFLICT: it reads the rows the statement
-// collides with, decides per row, and writes with conditions on what it
-// read; a concurrent insert or update of one of those rows makes it read
-// again and decide again.
+// collides with on its arbiters (the conflict target's unique keys),
+// decides per row, and writes with conditions on what it read; a
+// concurrent insert or update of one of those rows makes it read again and
+// decide again.
 func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]sqltypes.Value, stats *kv.Stats) (WriteResult, error) {
 	ev := ec.eval
 	t := ins.Table
-	keys := make([]kv.Key, len(rows))
-	for i, row := range rows {
-		keys[i] = t.RowKey(row)
+	// A plain INSERT comes here when a key it writes into a table with a
+	// TTL is taken: by an expired row, which it replaces, or not (23505).
+	arbiters := allUniqueKeys(t)
+	if ins.OnConflict != nil {
+		arbiters = ins.OnConflict.Arbiters
 	}
+	arb := newArbiters(t, arbiters)
 	for attempt := 0; ; attempt++ {
-		cur, err := ec.readCurrent(ctx, t, keys, stats)
+		cur, err := ec.readArbiters(ctx, arb, rows, stats)
 		if err != nil {
 			return WriteResult{}, err
 		}
 		w := &writeSet{t: t}
 		touched := map[string]bool{}
-		for i, row := range rows {
-			k := string(keys[i].Sort)
-			old, exists := cur[k]
+		for _, row := range rows {
+			old, by, exists := arb.find(cur, row)
+			k := string(t.EncodePK(nil, row))
+			if exists {
+				k = string(t.EncodePK(nil, old.row))
+			}
 			switch {
 			case !exists:
 				w.add(change{new: row})
-				cur[k] = current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}}
+				arb.record(cur, current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}})
 			case old.expired:
 				// An expired row still stored: the insert replaces it.
 				w.add(change{old: old.row, new: row, oldVersion: old.version})
-				cur[k] = current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: old.version.I + 1}}
+				arb.record(cur, current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: old.version.I + 1}})
 			case ins.OnConflict == nil:
+				if by != nil {
+					return WriteResult{}, uniqueViolation(t, by, t.EntryAttrs(by, row))
+				}
 				return WriteResult{}, duplicateKey(t, t.RowAttrs(row, 0))
 			case ins.OnConflict.DoNothing:
 				continue
@@ -498,7 +521,10 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 				if err := checkRow(t, updated); err != nil {
 					return WriteResult{}, err
 				}
-				if !bytes.Equal(t.EncodePK(nil, updated), keys[i].Sort) {
+				if err := ec.checkConstraints(t, updated); err != nil {
+					return WriteResult{}, err
+				}
+				if string(t.EncodePK(nil, updated)) != k {
 					return WriteResult{}, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE may not change the primary key")
 				}
 				w.add(change{old: old.row, new: updated, oldVersion: old.version})
@@ -507,7 +533,7 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 		}
 		err = ec.commit(ctx, w, stats)
 		var ce *conflictError
-		if errors.As(err, &ce) && ec.txn == nil && attempt < maxConflictRetries {
+		if errors.As(err, &ce) && ec.txn == nil && attempt < maxConflictRetries && (ce.op.Cond == kv.CondAttrEquals || arb.covers(ce.op)) {
 			continue // a row changed or appeared since it was read
 		}
 		if err != nil {
@@ -543,7 +569,7 @@ type target struct {
 // once (with a FROM list, PostgreSQL too changes a row once whichever of
 // its joined rows comes first).
 func (ec *execCtx) targets(ctx context.Context, t *catalog.Table, src optimizer.Node) ([]target, error) {
-	if s, ok := src.(*optimizer.Scan); ok && s.Method == optimizer.PointGet && !s.Dynamic {
+	if s, ok := src.(*optimizer.Scan); ok && s.Method == optimizer.PointGet && !s.Dynamic && s.Index == nil {
 		// The keys are known: the versioned read that follows is the only
 		// read these rows need.
 		out := make([]target, len(s.Points))
@@ -676,6 +702,9 @@ func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.St
 			}
 		}
 		if err := checkRow(t, row); err != nil {
+			return change{}, err
+		}
+		if err := ec.checkConstraints(t, row); err != nil {
 			return change{}, err
 		}
 		return change{old: old.row, new: row, oldVersion: old.version}, nil

@@ -63,11 +63,23 @@ type candidate struct {
 // isPointGet reports whether c binds the whole primary key by equality.
 func (c *candidate) isPointGet() bool { return c.index == nil && c.eqLen == len(c.keyCols) }
 
+// isUniquePoint reports whether c binds every column of a unique index by
+// equality: at most one row per key, read by a point get of its entry
+// (bound values are never NULL, and only entries with a NULL repeat).
+func (c *candidate) isUniquePoint() bool {
+	return c.index != nil && c.index.Unique && c.eqLen == len(c.keyCols)
+}
+
 // keyColumnsOf returns the columns an index is ordered by: its key
-// columns, then the primary key (entries are unique by it).
+// columns, then the primary key (entries are unique by it). A unique
+// index's entries are keyed by its columns alone (those with a NULL add
+// the primary key, which no bound reaches), so ranges stop at its columns.
 func keyColumnsOf(t *catalog.Table, ix *catalog.Index) []catalog.KeyColumn {
 	if ix == nil {
 		return t.PrimaryKey
+	}
+	if ix.Unique {
+		return ix.Columns
 	}
 	cols := append([]catalog.KeyColumn(nil), ix.Columns...)
 	for _, k := range t.PrimaryKey {
@@ -418,6 +430,9 @@ func prefixBetter(a, b *candidate) bool {
 	if ap, bp := a.isPointGet(), b.isPointGet(); ap != bp {
 		return ap
 	}
+	if au, bu := a.isUniquePoint(), b.isUniquePoint(); au != bu {
+		return au
+	}
 	if a.prefix != b.prefix {
 		return a.prefix > b.prefix
 	}
@@ -434,6 +449,8 @@ func loseReason(loser, winner *candidate) string {
 	switch {
 	case winner.isPointGet() && !loser.isPointGet():
 		return "primary key fully bound by equality: point get"
+	case winner.isUniquePoint() && !loser.isUniquePoint():
+		return fmt.Sprintf("unique index %s fully bound by equality: point get", winner.index.Name)
 	case loser.prefix != winner.prefix:
 		return fmt.Sprintf("prefix %d < %d", loser.prefix, winner.prefix)
 	case loser.covering != winner.covering:

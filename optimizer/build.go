@@ -79,6 +79,7 @@ func planScan(s *scanSpec, ctx *planner.EvalContext, opts Options, notices *[]*p
 			enforced[k.Column] = true
 		}
 		pointGet := best.index == nil && eqLen == len(t.PrimaryKey)
+		uniquePoint := best.index != nil && best.index.Unique && eqLen == len(best.index.Columns)
 		switch {
 		case pointGet:
 			scan.Method = PointGet
@@ -86,6 +87,13 @@ func planScan(s *scanSpec, ctx *planner.EvalContext, opts Options, notices *[]*p
 				scan.Points = append(scan.Points, r.Start)
 			}
 			scan.Reason = fmt.Sprintf("rule 2: every primary-key column bound by equality (%d key%s)", len(scan.Points), plural(len(scan.Points)))
+			scan.Ordered = false
+		case uniquePoint:
+			scan.Method = PointGet
+			for _, r := range ranges {
+				scan.Points = append(scan.Points, r.Start)
+			}
+			scan.Reason = fmt.Sprintf("rule 2: every column of unique index %s bound by equality (%d key%s)", best.index.Name, len(scan.Points), plural(len(scan.Points)))
 			scan.Ordered = false
 		case n == 0:
 			scan.Method = FullScan
@@ -121,7 +129,7 @@ func planScan(s *scanSpec, ctx *planner.EvalContext, opts Options, notices *[]*p
 	if scan.Method == PointGet {
 		seen := map[int]bool{}
 		for _, p := range scan.Points {
-			seen[catalog.ShardOf(p, t.Shards)] = true
+			seen[catalog.ShardOf(p, shards)] = true
 		}
 		for sh := range seen {
 			scan.Shards = append(scan.Shards, sh)

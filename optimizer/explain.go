@@ -618,6 +618,9 @@ func indexWrites(d *Description, t *catalog.Table) {
 			cols = append(cols, c)
 		}
 		s := fmt.Sprintf("%s index %s (%s)", ix.Kind, ix.Name, strings.Join(cols, ", "))
+		if ix.Unique {
+			s = "unique " + s
+		}
 		if len(ix.Include) > 0 {
 			var inc []string
 			for _, c := range ix.Include {
@@ -629,10 +632,56 @@ func indexWrites(d *Description, t *catalog.Table) {
 	}
 }
 
+// constraintWrites describes the CHECKs and foreign keys a write enforces.
+func constraintWrites(d *Description, t *catalog.Table, c *planner.Constraints) {
+	tc := c.For(t.Name)
+	if tc == nil {
+		return
+	}
+	var checks []string
+	for _, ch := range tc.Checks {
+		checks = append(checks, ch.Name)
+	}
+	if len(checks) > 0 {
+		d.add("checks", "%s", strings.Join(checks, ", "))
+	}
+	names := func(tb *catalog.Table, cols []int) string {
+		var out []string
+		for _, c := range cols {
+			out = append(out, tb.Columns[c].Name)
+		}
+		return strings.Join(out, ", ")
+	}
+	for _, o := range tc.Outgoing {
+		d.add("foreign key", "%s (%s) references %s (%s): the referenced row is read and locked", o.FK.Name, names(t, o.FK.Columns), o.Parent.Name, names(o.Parent, o.FK.RefColumns))
+	}
+	for _, in := range tc.Incoming {
+		d.add("referenced by", "%s of %s (%s), on delete %s, on update %s: referencing rows read through %s", in.FK.Name, in.Child.Name,
+			names(in.Child, in.FK.Columns), strings.ToLower(string(in.FK.OnDelete)), strings.ToLower(string(in.FK.OnUpdate)), referencingPath(in.Child, in.FK))
+	}
+	if c.Txn {
+		d.add("transaction", "checks and actions commit with the writes (a transaction of its own outside a block)")
+	}
+}
+
+// referencingPath names how the rows referencing a key are found.
+func referencingPath(t *catalog.Table, fk *catalog.ForeignKey) string {
+	if catalog.LeadsWith(t.PrimaryKey, fk.Columns) {
+		return "the primary key"
+	}
+	for _, ix := range t.Indexes {
+		if ix.Kind == catalog.KindBTree && ix.State == catalog.StatePublic && catalog.LeadsWith(ix.Columns, fk.Columns) {
+			return "index " + ix.Name
+		}
+	}
+	return "a full scan"
+}
+
 func (x *Insert) Describe() Description {
 	d := Description{Head: "Insert into " + x.Table.Name}
 	d.add("row", "primary key %s, %d shard%s", pkString(x.Table), x.Table.Shards, plural(x.Table.Shards))
 	indexWrites(&d, x.Table)
+	constraintWrites(&d, x.Table, x.Constraints)
 	switch {
 	case x.OnConflict == nil:
 		d.add("on conflict", "error (23505), checked by a conditional put")
@@ -661,6 +710,7 @@ func (x *Update) Describe() Description {
 	sort.Strings(cols)
 	d.add("set", "%s", strings.Join(cols, ", "))
 	indexWrites(&d, x.Table)
+	constraintWrites(&d, x.Table, x.Constraints)
 	d.add("concurrency", "each row re-read by key and written conditionally on its version")
 	if x.Returning != nil {
 		d.add("returning", "%s", exprList(x.Returning.Exprs))
@@ -671,6 +721,7 @@ func (x *Update) Describe() Description {
 func (x *Delete) Describe() Description {
 	d := Description{Head: "Delete from " + x.Table.Name}
 	indexWrites(&d, x.Table)
+	constraintWrites(&d, x.Table, x.Constraints)
 	d.add("concurrency", "each row re-read by key and deleted conditionally on its version")
 	if x.Returning != nil {
 		d.add("returning", "%s", exprList(x.Returning.Exprs))

@@ -76,6 +76,21 @@ var schema = []string{
 	   value NUMERIC(12, 3),
 	   PRIMARY KEY (host, at)
 	 ) WITH (shards = 2)`,
+	// Unique constraints: point gets through their indexes.
+	`CREATE TABLE accounts (
+	   id     BIGINT PRIMARY KEY,
+	   email  TEXT NOT NULL UNIQUE,
+	   org    BIGINT,
+	   handle TEXT,
+	   region TEXT,
+	   UNIQUE (org, handle)
+	 ) WITH (shards = 4)`,
+	// Foreign keys and checks: what writes enforce.
+	`CREATE TABLE orders (
+	   id         BIGINT PRIMARY KEY,
+	   account_id BIGINT NOT NULL REFERENCES accounts ON DELETE CASCADE,
+	   amount     NUMERIC CHECK (amount > 0)
+	 )`,
 }
 
 // newEngine opens an in-memory engine with the golden schema, plus an index

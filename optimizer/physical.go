@@ -34,7 +34,7 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 		var src Node
 		b.cteRefs = cteRefs(s.Source)
 		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
-			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: s.OnConflict, Returning: b.returning(s.Returning)}
+			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: s.OnConflict, Returning: b.returning(s.Returning), Constraints: s.Constraints}
 		}
 	case *planner.Update:
 		var src Node
@@ -44,13 +44,13 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 			for c, e := range s.Set {
 				set[c] = b.expr(e)
 			}
-			plan.Root = &Update{Table: s.Table, Source: src, Set: set, Recheck: s.Recheck, Returning: b.returning(s.Returning)}
+			plan.Root = &Update{Table: s.Table, Source: src, Set: set, Recheck: s.Recheck, Returning: b.returning(s.Returning), Constraints: s.Constraints}
 		}
 	case *planner.Delete:
 		var src Node
 		b.cteRefs = cteRefs(s.Source)
 		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
-			plan.Root = &Delete{Table: s.Table, Source: src, Recheck: s.Recheck, Returning: b.returning(s.Returning)}
+			plan.Root = &Delete{Table: s.Table, Source: src, Recheck: s.Recheck, Returning: b.returning(s.Returning), Constraints: s.Constraints}
 		}
 	default:
 		return nil, pgerr.New(pgerr.InternalError, "nothing to plan for %s", stmt.Kind())

@@ -12,6 +12,8 @@ type Insert struct {
 	Source     Node
 	OnConflict *planner.OnConflict
 	Returning  *planner.Returning
+	// Constraints are the CHECKs and foreign keys the write enforces.
+	Constraints *planner.Constraints
 }
 
 // Update changes the rows Source finds: each source row is the old table
@@ -22,6 +24,8 @@ type Update struct {
 	Set       map[int]planner.Expr
 	Recheck   planner.Expr
 	Returning *planner.Returning
+	// Constraints are the CHECKs and foreign keys the write enforces.
+	Constraints *planner.Constraints
 }
 
 // Delete removes the rows Source finds (the old row first in each source
@@ -31,6 +35,8 @@ type Delete struct {
 	Source    Node
 	Recheck   planner.Expr
 	Returning *planner.Returning
+	// Constraints are the foreign keys the write enforces.
+	Constraints *planner.Constraints
 }
 
 var (

@@ -63,9 +63,11 @@ type AlterAction struct {
 	// Cascade is DROP COLUMN ... CASCADE.
 	Cascade bool
 	// ColumnDef and Extras describe ADD COLUMN's column as CREATE TABLE
-	// would (Extras may be nil).
-	ColumnDef *ast.ColumnDef
-	Extras    *ColumnExtras
+	// would (Extras may be nil); ColumnConstraints is what the rewriter
+	// lifted from its column constraints (names, deferral; may be nil).
+	ColumnDef         *ast.ColumnDef
+	Extras            *ColumnExtras
+	ColumnConstraints *ConstraintSyntax
 	// Default is SET DEFAULT's expression text.
 	Default string
 	// Type and Using are ALTER COLUMN TYPE's new type and USING text.
@@ -100,11 +102,8 @@ func (r *rewriter) alterTableStmt() (*AlterTableStatement, error) {
 	if st, err := r.alterPrimaryKey(); err != nil || st != nil {
 		return st, err
 	}
-	for k := 2; k < len(r.toks); k++ {
-		if r.peek(k, "constraint") || r.peek(k, "primary") || r.peek(k, "unique") || r.peek(k, "foreign") ||
-			r.peek(k, "check") || r.peek(k, "references") {
-			return nil, nil // constraints: TiDB's grammar (see AlterTableStatement)
-		}
+	if r.constraintActions() {
+		return nil, nil // constraints: TiDB's grammar (see AlterTableStatement)
 	}
 	k := 2
 	st := &AlterTableStatement{}
@@ -221,6 +220,7 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		}
 		a.Kind, a.ColumnDef, a.Column = AlterAddColumn, ct.Cols[0], ct.Cols[0].Name.Name.O
 		a.Extras = stmts[0].Columns[a.Column]
+		a.ColumnConstraints = stmts[0].Constraints
 		return a, end, nil
 	case r.peek(k, "drop"):
 		k++

@@ -79,6 +79,9 @@ type Statement struct {
 	// constraints, as text.
 	Columns map[string]*ColumnExtras
 	Checks  []NamedCheck
+	// Constraints holds constraint syntax TiDB's grammar lacks
+	// (constraints.go); nil when there is none.
+	Constraints *ConstraintSyntax
 	// Role is set for CREATE/ALTER/DROP ROLE and GRANT/REVOKE; AST is then
 	// nil (roles.go).
 	Role *RoleStatement
@@ -132,8 +135,10 @@ type NamedCheck struct {
 // OnDuplicate assignments; EXCLUDED.col appears there as a column name
 // whose table is "excluded".
 type OnConflict struct {
-	Columns   []string // the conflict target, nil when not given
-	DoNothing bool     // DO NOTHING; otherwise DO UPDATE
+	Columns []string // the conflict target, nil when not given
+	// Constraint is ON CONFLICT ON CONSTRAINT name ("" when not given).
+	Constraint string
+	DoNothing  bool // DO NOTHING; otherwise DO UPDATE
 }
 
 // ExplainOptions are the options of EXPLAIN.

@@ -461,6 +461,8 @@ func (r *rewriter) constructs(head int) error {
 			}
 		}
 		return r.onConflict(head)
+	case "alter":
+		return r.alterTable(head)
 	case "drop":
 		// DROP TABLE/VIEW ... CASCADE | RESTRICT: TiDB parses and forgets it.
 		last := len(r.toks) - 1
@@ -537,6 +539,7 @@ func (r *rewriter) createTable(i int) error {
 	if end < 0 {
 		return r.syntaxErrorAt(len(r.toks))
 	}
+	tableConstraints := 0
 	for e := i + 1; e < end; {
 		// The element runs to the next comma at depth 1.
 		elemEnd := e
@@ -554,6 +557,10 @@ func (r *rewriter) createTable(i int) error {
 			if err := r.tableCheck(e, elemEnd); err != nil {
 				return err
 			}
+			if err := r.createTableConstraint(tableConstraints, e, elemEnd); err != nil {
+				return err
+			}
+			tableConstraints++
 		} else if t.kind == tkIdent || t.kind == tkQIdent {
 			if err := r.columnDef(e, elemEnd); err != nil {
 				return err
@@ -611,6 +618,12 @@ func (r *rewriter) columnDef(e, end int) error {
 		k = next
 	}
 	for k < end {
+		if next, done, err := r.columnConstraint(name, k, end); err != nil {
+			return err
+		} else if done {
+			k = next
+			continue
+		}
 		switch {
 		case r.peek(k, "default"):
 			stop := r.constraintEnd(k+1, end)
@@ -843,6 +856,9 @@ func (r *rewriter) createIndex(i int) error {
 	if end < 0 {
 		return r.syntaxErrorAt(len(r.toks))
 	}
+	if err := r.dropOpclasses(i, end); err != nil {
+		return err
+	}
 	k := end + 1
 	for k < len(r.toks) {
 		switch {
@@ -870,6 +886,13 @@ func (r *rewriter) createIndex(i int) error {
 			k = next
 		case r.peek(k, "where"):
 			return pgerr.New(pgerr.FeatureNotSupported, "partial indexes (CREATE INDEX ... WHERE) are not supported").WithPosition(r.pos(k))
+		case r.peek(k, "nulls"):
+			next, nnd := r.nullsDistinct(k)
+			if next == k {
+				return r.syntaxErrorAt(k)
+			}
+			r.constraintSyntax().IndexNullsNotDistinct = nnd
+			k = next
 		default:
 			return r.syntaxErrorAt(k)
 		}
@@ -909,8 +932,9 @@ func (r *rewriter) onConflict(head int) error {
 					return r.syntaxErrorAt(close)
 				}
 				k = close + 1
-			} else if r.peek(k, "on") && r.peek(k+1, "constraint") {
-				return pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT ON CONSTRAINT is not supported; name the columns").WithPosition(r.pos(k))
+			} else if r.peek(k, "on") && r.peek(k+1, "constraint") && k+2 < len(r.toks) {
+				oc.Constraint = r.toks[k+2].val
+				k += 3
 			}
 			if !r.peek(k, "do") {
 				return r.syntaxErrorAt(k)
@@ -920,7 +944,7 @@ func (r *rewriter) onConflict(head int) error {
 				oc.DoNothing = true
 				r.drop(i, k+2)
 			case r.peek(k+1, "update") && r.peek(k+2, "set"):
-				if oc.Columns == nil {
+				if oc.Columns == nil && oc.Constraint == "" {
 					return pgerr.New(pgerr.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
 						WithPosition(r.pos(i)).WithHint("For example, ON CONFLICT (column_name).")
 				}

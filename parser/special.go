@@ -173,6 +173,9 @@ func (r *rewriter) setStmt() (ast.StmtNode, error) {
 	if r.peek(k, "transaction") {
 		return r.transactionModes(k+1, "transaction_")
 	}
+	if r.peek(k, "constraints") && k == 1 {
+		return r.setConstraints(k + 1)
+	}
 	var name string
 	switch {
 	case r.peek(k, "time") && r.peek(k+1, "zone"):

@@ -16,6 +16,9 @@ type AlterTable struct {
 	Table    string
 	IfExists bool
 	Actions  []AlterAction
+	// Constraints are the column constraints of the ADD COLUMN actions,
+	// added once the actions are done (addcolumn_constraints.go).
+	Constraints []*AddConstraint
 }
 
 // Kind implements Statement.
@@ -82,6 +85,9 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (Statement, error
 		}
 		at.Actions = append(at.Actions, ba)
 	}
+	if at.Constraints, err = b.columnConstraints(t, at); err != nil {
+		return nil, err
+	}
 	return at, nil
 }
 
@@ -128,6 +134,9 @@ func (b *Binder) bindAddColumn(t *catalog.Table, a *AlterAction) error {
 			col.NotNull = true
 		case ast.ColumnOptionNull:
 		default:
+			if isColumnConstraint(opt) {
+				continue
+			}
 			return unsupported("this column constraint is not supported in ADD COLUMN")
 		}
 	}

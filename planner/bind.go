@@ -160,6 +160,8 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 		return d, nil
 	case *ast.CreateIndexStmt:
 		return b.bindCreateIndex(n)
+	case *ast.AlterTableStmt:
+		return b.bindAlterConstraint(n)
 	case *ast.DropIndexStmt:
 		return &DropIndex{Name: n.IndexName, IfExists: n.IfExists}, nil
 	case *ast.ShowStmt:
@@ -184,6 +186,9 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 		}
 		return &Explain{Stmt: inner, Analyze: n.Analyze, JSON: strings.EqualFold(n.Format, "json")}, nil
 	case *ast.SetStmt:
+		if len(n.Variables) == 1 && n.Variables[0].Name == parser.SetConstraintsName {
+			return b.bindSetConstraints(n.Variables[0])
+		}
 		return b.bindSet(n)
 	case *ast.BeginStmt:
 		return &TxnOp{Op: TxnBegin, ReadOnly: n.ReadOnly, Isolation: n.Mode}, nil
@@ -303,30 +308,6 @@ func (b *Binder) inferParam(e Expr, t sqltypes.Type) {
 	}
 	b.params[p.N-1] = t
 	p.Typ = t
-}
-
-// checkConflictTarget accepts an ON CONFLICT target only if it names the
-// primary key, the one unique constraint zproxy has.
-func checkConflictTarget(t *catalog.Table, cols []string) error {
-	if len(cols) == 0 {
-		return nil
-	}
-	if len(cols) == len(t.PrimaryKey) {
-		match := true
-		for _, k := range t.PrimaryKey {
-			found := false
-			for _, c := range cols {
-				if c == t.Columns[k.Column].Name {
-					found = true
-				}
-			}
-			match = match && found
-		}
-		if match {
-			return nil
-		}
-	}
-	return pgerr.New(pgerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
 }
 
 // bindAssign binds a value assigned to a column: untyped literals and

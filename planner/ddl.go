@@ -32,6 +32,7 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 		return nil, pgerr.New(pgerr.InvalidTableDefinition, "schema %q does not exist", n.Table.Schema.O)
 	}
 	t := &catalog.Table{Name: n.Table.Name.O, Shards: defaultTableShards, Mutability: catalog.Mutable}
+	cb := &constraintBuilder{b: b, t: t}
 	var pk []*ast.IndexPartSpecification
 	pkCount := 0
 	for _, cd := range n.Cols {
@@ -56,23 +57,23 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 				pkCount++
 				pk = []*ast.IndexPartSpecification{{Column: cd.Name}}
 				col.NotNull = true
-			case ast.ColumnOptionUniqKey:
-				return nil, unsupported("UNIQUE constraints are not supported (only the primary key is unique)")
+			case ast.ColumnOptionUniqKey, ast.ColumnOptionReference, ast.ColumnOptionCheck:
+				cb.column(name, opt)
 			default:
 				return nil, unsupported("column constraint on %q is not supported", name)
 			}
 		}
 		t.Columns = append(t.Columns, col)
 	}
-	for _, c := range n.Constraints {
+	for i, c := range n.Constraints {
 		switch c.Tp {
 		case ast.ConstraintPrimaryKey:
 			pkCount++
 			pk = c.Keys
-		case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
-			return nil, unsupported("UNIQUE constraints are not supported (only the primary key is unique)")
 		default:
-			return nil, unsupported("table constraint is not supported")
+			if err := cb.tableConstraint(i, c); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if pkCount > 1 {
@@ -151,6 +152,9 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := cb.finish(); err != nil {
+		return nil, err
+	}
 	return &CreateTable{Table: t, IfNotExists: n.IfNotExists, Sequences: seqs}, nil
 }
 
@@ -163,8 +167,8 @@ func parseShards(val string) (int, error) {
 }
 
 func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (Statement, error) {
-	if n.KeyType != ast.IndexKeyTypeNone {
-		return nil, unsupported("UNIQUE indexes are not supported")
+	if n.KeyType != ast.IndexKeyTypeNone && n.KeyType != ast.IndexKeyTypeUnique {
+		return nil, unsupported("this index type is not supported")
 	}
 	t, err := b.snap.Table(n.Table.Name.O)
 	if err != nil {
@@ -227,6 +231,11 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (Statement, error) {
 	}
 	if err := checkIndexTypes(t, ix); err != nil {
 		return nil, err
+	}
+	if n.KeyType == ast.IndexKeyTypeUnique {
+		if err := bindUniqueIndex(ix, b.stmt.Constraints != nil && b.stmt.Constraints.IndexNullsNotDistinct); err != nil {
+			return nil, err
+		}
 	}
 	return &CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists}, nil
 }

@@ -195,11 +195,18 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 				ins.OnConflict.Set[i] = e
 			}
 		}
-		if err := checkConflictTarget(t, oc.Columns); err != nil {
+		if ins.OnConflict.Arbiters, err = conflictArbiters(t, oc); err != nil {
 			return nil, err
 		}
 	} else if n.IgnoreErr {
-		ins.OnConflict = &OnConflict{DoNothing: true}
+		ins.OnConflict = &OnConflict{DoNothing: true, Arbiters: allUniqueKeys(t)}
+	}
+	var set map[int]Expr
+	if ins.OnConflict != nil {
+		set = ins.OnConflict.Set
+	}
+	if ins.Constraints, err = b.bindConstraints(t, writeInsert, set); err != nil {
+		return nil, err
 	}
 	if ins.Returning, err = b.bindReturning(&scope{items: []*fromItem{tableItem(t, alias, 0)}}); err != nil {
 		return nil, err
@@ -430,6 +437,9 @@ func (b *Binder) bindUpdate(n *ast.UpdateStmt) (Statement, error) {
 	if u.Returning, err = b.bindReturning(sc); err != nil {
 		return nil, err
 	}
+	if u.Constraints, err = b.bindConstraints(t, writeUpdate, u.Set); err != nil {
+		return nil, err
+	}
 	return u, nil
 }
 
@@ -463,6 +473,9 @@ func (b *Binder) bindDelete(n *ast.DeleteStmt) (Statement, error) {
 	}
 	d := &Delete{Table: t, Source: src, Recheck: recheck}
 	if d.Returning, err = b.bindReturning(sc); err != nil {
+		return nil, err
+	}
+	if d.Constraints, err = b.bindConstraints(t, writeDelete, nil); err != nil {
 		return nil, err
 	}
 	return d, nil

@@ -53,6 +53,8 @@ type Insert struct {
 	Returning  *Returning
 	// Writes are its data-modifying WITH queries (writecte.go).
 	Writes []*CTE
+	// Constraints: CHECKs and foreign keys to enforce (nil: none).
+	Constraints *Constraints
 }
 
 // Kind implements Statement.
@@ -66,6 +68,10 @@ type OnConflict struct {
 	Set map[int]Expr
 	// Where, when set, limits DO UPDATE to rows for which it is true.
 	Where Expr
+	// Arbiters are the unique keys a proposed row conflicts on: nil
+	// stands for the primary key, an index for a unique index. Without a
+	// conflict target DO NOTHING's arbiters are every unique key.
+	Arbiters []*catalog.Index
 }
 
 // Update is a bound UPDATE. Source yields, for each row to change, the old
@@ -81,6 +87,8 @@ type Update struct {
 	Recheck Expr
 	// Writes are its data-modifying WITH queries (writecte.go).
 	Writes []*CTE
+	// Constraints: CHECKs and foreign keys to enforce (nil: none).
+	Constraints *Constraints
 }
 
 // Kind implements Statement.
@@ -96,6 +104,8 @@ type Delete struct {
 	Recheck Expr
 	// Writes are its data-modifying WITH queries (writecte.go).
 	Writes []*CTE
+	// Constraints: foreign keys to enforce (nil: none).
+	Constraints *Constraints
 }
 
 // Kind implements Statement.

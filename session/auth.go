@@ -204,7 +204,8 @@ func hasFilter(r planner.Rel) bool {
 func isDDL(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
-		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable:
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable,
+		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
 		return true
 	}
 	return false
@@ -252,6 +253,25 @@ func requiredOwnership(snap *catalog.Snapshot, b planner.Statement) []ownership 
 		if t, _ := snap.FindIndex(x.Name); t != nil {
 			out = append(out, ownership{t, "index " + x.Name})
 		}
+	case *planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
+		if t, err := snap.Table(constraintTable(x)); err == nil {
+			out = append(out, ownership{t, "table " + t.Name})
+		}
 	}
 	return out
+}
+
+// constraintTable names the table an ALTER TABLE constraint change alters.
+func constraintTable(b planner.Statement) string {
+	switch x := b.(type) {
+	case *planner.AddConstraint:
+		return x.Table
+	case *planner.DropConstraint:
+		return x.Table
+	case *planner.ValidateConstraint:
+		return x.Table
+	case *planner.RenameConstraint:
+		return x.Table
+	}
+	return ""
 }

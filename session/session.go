@@ -369,6 +369,18 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, storeErr(err)
 		}
 		return tagResult("DROP INDEX"), nil
+	case *planner.SetConstraints:
+		if txn == nil {
+			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "SET CONSTRAINTS can only be used in transaction blocks"})
+		} else if err := txn.SetConstraints(ctx, x.Names, x.Immediate); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("SET CONSTRAINTS"), nil
+	case *planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
+		if err := e.exec.AlterConstraint(ctx, e.catalog, x, opts.Fn, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+		return tagResult("ALTER TABLE"), nil
 	case *planner.ShowIndexes:
 		return staticResult(columnsOf(x), executor.ShowIndexes(x.Table), "SHOW"), nil
 	case *planner.CheckTable:
@@ -450,7 +462,8 @@ func schemaChange(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
 		*planner.CreateView, *planner.DropView, *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant,
-		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate:
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate,
+		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
 		return true
 	}
 	return false
@@ -464,7 +477,8 @@ func writes(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
 		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView, *planner.Comment,
-		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate:
+		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate,
+		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
 		return true
 	}
 	return false

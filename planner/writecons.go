@@ -1,0 +1,223 @@
+package planner
+
+import (
+	"sort"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// Constraints is what a write statement enforces beyond NOT NULL, the
+// primary key and unique indexes (which its write conditions enforce): the
+// CHECK constraints and foreign keys of every table it may write, which
+// are its target and the tables its foreign keys' actions reach.
+type Constraints struct {
+	// Tables maps each such table's name to its constraints.
+	Tables map[string]*TableConstraints
+	// Txn: the statement checks or acts on foreign keys, so it runs in a
+	// transaction even outside a transaction block (one of its own): its
+	// reads of referenced and referencing rows and its writes then commit
+	// together or not at all.
+	Txn bool
+}
+
+// TableConstraints are the constraints writes to one table enforce.
+type TableConstraints struct {
+	Table *catalog.Table
+	// Checks are bound over a row of the table, in name order (the order
+	// PostgreSQL evaluates them in, so the same one fails first).
+	Checks []BoundCheck
+	// Outgoing are the table's foreign keys, with the referenced tables.
+	Outgoing []OutgoingFK
+	// Incoming are the foreign keys referencing the table, with the
+	// referencing tables.
+	Incoming []IncomingFK
+	// Defaults are the column defaults, for ON DELETE/UPDATE SET DEFAULT
+	// (nil unless an incoming key sets them).
+	Defaults []Expr
+}
+
+// BoundCheck is a CHECK constraint bound over a row of its table.
+type BoundCheck struct {
+	Name string
+	Expr Expr
+}
+
+// OutgoingFK is a foreign key of a table and the table it references.
+type OutgoingFK struct {
+	FK     *catalog.ForeignKey
+	Parent *catalog.Table
+}
+
+// IncomingFK is a foreign key referencing a table, and its table.
+type IncomingFK struct {
+	FK    *catalog.ForeignKey
+	Child *catalog.Table
+}
+
+// For reports the constraints of the named table (nil when it has none).
+func (c *Constraints) For(table string) *TableConstraints {
+	if c == nil {
+		return nil
+	}
+	return c.Tables[table]
+}
+
+// writeKind says what a write does to its target's rows.
+type writeKind int
+
+const (
+	writeInsert writeKind = iota
+	writeUpdate
+	writeDelete
+)
+
+// bindConstraints gathers what a write of kind k to t must enforce; set
+// lists the columns an UPDATE (or an upsert's DO UPDATE) assigns. It
+// returns nil when there is nothing.
+func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]Expr) (*Constraints, error) {
+	c := &Constraints{Tables: map[string]*TableConstraints{}}
+	// The target, then every table a referential action writes.
+	queue := []*catalog.Table{t}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		if _, done := c.Tables[cur.Name]; done {
+			continue
+		}
+		tc := &TableConstraints{Table: cur}
+		for _, ch := range cur.Checks {
+			e, _, err := b.bindCheck(cur, ch.SQL)
+			if err != nil {
+				return nil, err
+			}
+			tc.Checks = append(tc.Checks, BoundCheck{Name: ch.Name, Expr: e})
+		}
+		sort.Slice(tc.Checks, func(i, j int) bool { return tc.Checks[i].Name < tc.Checks[j].Name })
+		for i := range cur.ForeignKeys {
+			fk := &cur.ForeignKeys[i]
+			parent := cur
+			if fk.RefTable != cur.Name {
+				p, err := b.snap.Table(fk.RefTable)
+				if err != nil {
+					return nil, err
+				}
+				parent = p
+			}
+			tc.Outgoing = append(tc.Outgoing, OutgoingFK{FK: fk, Parent: parent})
+		}
+		for _, r := range b.snap.ReferencedBy(cur.Name) {
+			child := r.Child
+			if child.Name == cur.Name {
+				child = cur // a self-reference: the descriptor being written
+			}
+			tc.Incoming = append(tc.Incoming, IncomingFK{FK: r.FK, Child: child})
+			for _, a := range []catalog.FKAction{r.FK.OnDelete, r.FK.OnUpdate} {
+				if a == catalog.Cascade || a == catalog.SetNull || a == catalog.SetDefault {
+					queue = append(queue, child)
+				}
+			}
+		}
+		c.Tables[cur.Name] = tc
+	}
+	for _, tc := range c.Tables {
+		for _, in := range tc.Incoming {
+			if in.FK.OnDelete != catalog.SetDefault && in.FK.OnUpdate != catalog.SetDefault {
+				continue
+			}
+			ctc := c.Tables[in.Child.Name]
+			if ctc.Defaults == nil {
+				ctc.Defaults = make([]Expr, len(in.Child.Columns))
+			}
+			for _, col := range in.FK.Columns {
+				e, err := b.defaultExpr(in.Child, col)
+				if err != nil {
+					return nil, err
+				}
+				ctc.Defaults[col] = e
+			}
+		}
+	}
+	target := c.Tables[t.Name]
+	assigned := func(cols []int) bool {
+		for _, col := range cols {
+			if _, ok := set[col]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	switch k {
+	case writeInsert:
+		c.Txn = len(target.Outgoing) > 0
+	case writeDelete:
+		c.Txn = len(target.Incoming) > 0
+	}
+	if k != writeDelete {
+		for _, o := range target.Outgoing {
+			c.Txn = c.Txn || assigned(o.FK.Columns)
+		}
+		for _, in := range target.Incoming {
+			c.Txn = c.Txn || assigned(in.FK.RefColumns)
+		}
+	}
+	if !c.Txn && len(c.Tables) == 1 && len(target.Checks) == 0 {
+		return nil, nil
+	}
+	return c, nil
+}
+
+// conflictArbiters resolves INSERT ... ON CONFLICT's target to the unique
+// keys that decide whether a proposed row conflicts: the primary key (nil)
+// or unique indexes whose columns are exactly the target's (in any order),
+// or the constraint ON CONSTRAINT names. Without a target every unique key
+// is an arbiter (DO NOTHING; the rewriter requires a target for DO
+// UPDATE).
+func conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*catalog.Index, error) {
+	if oc.Constraint != "" {
+		if oc.Constraint == t.Name+"_pkey" && !t.Columns[t.PrimaryKey[0].Column].Hidden {
+			return []*catalog.Index{nil}, nil
+		}
+		if ix := t.Index(oc.Constraint); ix != nil && ix.Unique && ix.Constraint {
+			return []*catalog.Index{ix}, nil
+		}
+		return nil, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", oc.Constraint, t.Name)
+	}
+	if len(oc.Columns) == 0 {
+		return allUniqueKeys(t), nil
+	}
+	cols := make([]int, 0, len(oc.Columns))
+	for _, name := range oc.Columns {
+		c := t.ColumnIndex(name)
+		if c < 0 {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", name)
+		}
+		cols = append(cols, c)
+	}
+	var out []*catalog.Index
+	if catalog.SameColumns(t.PrimaryKey, cols) {
+		out = append(out, nil)
+	}
+	for _, ix := range t.Indexes {
+		if ix.Unique && ix.State == catalog.StatePublic && catalog.SameColumns(ix.Columns, cols) {
+			out = append(out, ix)
+		}
+	}
+	if len(out) == 0 {
+		return nil, pgerr.New(pgerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+	}
+	return out, nil
+}
+
+// allUniqueKeys lists every unique key of t: the primary key (nil) and its
+// unique indexes, built or building (writers maintain both).
+func allUniqueKeys(t *catalog.Table) []*catalog.Index {
+	out := []*catalog.Index{nil}
+	for _, ix := range t.Indexes {
+		if ix.Unique {
+			out = append(out, ix)
+		}
+	}
+	return out
+}
