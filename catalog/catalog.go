@@ -286,7 +286,8 @@ type Snapshot struct {
 	tables    map[string]*Table
 	views     map[string]*View
 	sequences map[string]*Sequence
-	roles     map[string]*Role // see roles.go
+	roles     map[string]*Role       // see roles.go
+	stats     map[uint64]*TableStats // by table ID; see stats.go
 }
 
 // Sequence returns the named sequence.
@@ -521,12 +522,16 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
+		stats, err := c.loadStats(ctx)
+		if err != nil {
+			return nil, err
+		}
 		v2, err := c.latestVersion(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats}, nil
 		}
 	}
 }
@@ -590,6 +595,11 @@ type Change struct {
 
 	PutRoles    []*Role
 	DeleteRoles []string
+
+	// PutStats and DeleteStats change tables' statistics (stats.go); a
+	// dropped table's go with it.
+	PutStats    []*TableStats
+	DeleteStats []uint64
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -654,6 +664,11 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 			return nil, err
 		}
 		ops = append(ops, rops...)
+		sops, err := statsOps(snap, ch)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, sops...)
 		err = c.store.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
