@@ -41,8 +41,16 @@ type TableStats struct {
 	AnalyzedAt time.Time `json:"analyzed_at"`
 	// Auto tells an automatic analysis from an ANALYZE statement
 	// (pg_stat_user_tables.last_autoanalyze vs last_analyze).
-	Auto    bool          `json:"auto,omitempty"`
-	Columns []ColumnStats `json:"columns"`
+	Auto bool `json:"auto,omitempty"`
+	// LastAnalyze and LastAutoAnalyze are when the table was last
+	// analyzed by a statement and automatically, and AnalyzeCount and
+	// AutoAnalyzeCount how often (pg_stat_user_tables), carried from one
+	// analysis to the next.
+	LastAnalyze      *time.Time    `json:"last_analyze,omitempty"`
+	LastAutoAnalyze  *time.Time    `json:"last_autoanalyze,omitempty"`
+	AnalyzeCount     int64         `json:"analyze_count,omitempty"`
+	AutoAnalyzeCount int64         `json:"autoanalyze_count,omitempty"`
+	Columns          []ColumnStats `json:"columns"`
 }
 
 // ColumnStats are one column's statistics. Values are kept as text in the
@@ -406,9 +414,23 @@ func (c *Catalog) PutStats(ctx context.Context, stats ...*TableStats) error {
 	_, err := c.Update(ctx, func(s *Snapshot, _ uint64) (Change, error) {
 		var ch Change
 		for _, ts := range stats {
-			if s.tableByID(ts.TableID) != nil {
-				ch.PutStats = append(ch.PutStats, ts)
+			if s.tableByID(ts.TableID) == nil {
+				continue
 			}
+			at := ts.AnalyzedAt
+			ts.LastAnalyze, ts.LastAutoAnalyze, ts.AnalyzeCount, ts.AutoAnalyzeCount = nil, nil, 0, 0
+			if prev := s.stats[ts.TableID]; prev != nil {
+				ts.LastAnalyze, ts.LastAutoAnalyze = prev.LastAnalyze, prev.LastAutoAnalyze
+				ts.AnalyzeCount, ts.AutoAnalyzeCount = prev.AnalyzeCount, prev.AutoAnalyzeCount
+			}
+			if ts.Auto {
+				ts.LastAutoAnalyze = &at
+				ts.AutoAnalyzeCount++
+			} else {
+				ts.LastAnalyze = &at
+				ts.AnalyzeCount++
+			}
+			ch.PutStats = append(ch.PutStats, ts)
 		}
 		return ch, nil
 	})

@@ -55,7 +55,7 @@ func (c *StatsCollector) Add(row []sqltypes.Value) {
 			c.nulls[i]++
 			continue
 		}
-		c.width[i] += int64(valueWidth(v))
+		c.width[i] += int64(valueWidth(c.t.Columns[i].Type, v))
 		c.sketch[i].add(mix64(v.Hash(14695981039346656037)))
 		if !c.ordered[i] {
 			continue
@@ -209,21 +209,22 @@ func histogram(sorted []sqltypes.Value, buckets int) []sqltypes.Value {
 	return out
 }
 
-// valueWidth approximates a value's stored size in bytes.
-func valueWidth(v sqltypes.Value) int {
-	switch v.K {
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindUUID:
-		return len(v.S)
-	case sqltypes.KindBool:
-		return 1
-	case sqltypes.KindDate:
-		return 4
-	case sqltypes.KindNumeric, sqltypes.KindInterval:
-		return 16
-	case sqltypes.KindJSONB, sqltypes.KindArray:
-		return len(sqltypes.FormatText(v))
+// valueWidth is a value's width as PostgreSQL's avg_width counts it: the
+// type's fixed length, else the text or bytes with their varlena header (1
+// byte up to 126 bytes, else 4).
+func valueWidth(t sqltypes.Type, v sqltypes.Value) int {
+	if n := t.Size(); n > 0 {
+		return int(n)
 	}
-	return 8
+	n := len(v.S)
+	switch v.K {
+	case sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindJSONB, sqltypes.KindArray:
+		n = len(sqltypes.FormatText(v))
+	}
+	if n < 127 {
+		return n + 1
+	}
+	return n + 4
 }
 
 // mix64 spreads a hash's bits (SplitMix64's finaliser): the sketch reads
