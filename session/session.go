@@ -256,6 +256,9 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
 	opts.Fn = s.fnContext(ctx, start)
 	opts.Fn.Catalog = st.catalogEnv(ctx)
+	if st.boundSnap != nil {
+		opts.Stats = st.boundSnap.Stats
+	}
 	if _, ok := bound.(*planner.TxnOp); ok {
 		return st.txnControl(ctx, bound.(*planner.TxnOp))
 	}
