@@ -153,6 +153,10 @@ type Index struct {
 	Shards  int         `json:"shards"`
 	State   IndexState  `json:"state"`
 	Comment string      `json:"comment,omitempty"` // COMMENT ON INDEX
+	// Bounds, on a Z-order index, says that it keeps data bounds
+	// (zbounds.go): every writer widens them, and query boxes are clipped
+	// to them.
+	Bounds bool `json:"bounds,omitempty"`
 
 	// zschema caches the Z-order schema of a Z-order index; descriptors
 	// are immutable once in a snapshot, so it is computed once at load.

@@ -31,6 +31,8 @@ type Executor struct {
 	Gate sync.RWMutex
 	// seqs caches the blocks of sequence values this process claimed.
 	seqs sequences
+	// zbounds caches Z-order indexes' data bounds (zbounds.go).
+	zbounds zboundsCache
 }
 
 // New returns an Executor for store.

@@ -26,6 +26,10 @@ type Options struct {
 	SkipScanBudget int
 	// MaxPoints caps the key combinations IN lists expand to.
 	MaxPoints int
+	// ZBounds returns the data bounds of a Z-order index that keeps them
+	// (catalog.ReadZBounds, read when the statement starts), or nil; a
+	// query box is clipped to them.
+	ZBounds func(ix *catalog.Index) *catalog.ZBounds
 	// Stats returns a table's statistics (catalog.Snapshot.Stats of the
 	// snapshot the statement was bound to); nil, or a nil result, plans by
 	// the shape of the bounds alone.
@@ -64,8 +68,9 @@ type candidate struct {
 	label    string
 	// cover is a Z-order candidate's ranges over its box; ranges counts
 	// the key ranges (or keys) a path reads per shard.
-	cover  zorder.Cover
-	ranges int
+	cover   zorder.Cover
+	ranges  int
+	clipped bool // the box was clipped to the index's data bounds
 	// The estimate from statistics (access_rules.go): rows its bounds
 	// admit, entries it reads, items read (entries plus looked-up rows),
 	// store requests, and the cost comparing them.
@@ -386,6 +391,12 @@ func newCandidate(s *scanSpec, b bounds, ix *catalog.Index, opts Options) *candi
 		var nb int
 		c.zbox, nb = zBox(t, ix, c.zschema, b)
 		c.prefix = nb
+		if nb > 0 && opts.ZBounds != nil {
+			if zb := opts.ZBounds(ix); zb != nil {
+				zb.Clip(c.zbox)
+				c.clipped = true
+			}
+		}
 		c.fraction = c.zschema.Estimate(c.zbox)
 		if nb > 0 && !c.zbox.Empty() {
 			c.cover = c.zschema.Plan(c.zbox, zBudget(opts))

@@ -211,6 +211,9 @@ func (x *Scan) Describe() Description {
 	}
 	if x.ZSchema != nil {
 		d.add("z-order", "%d attributes, %d-bit addresses", x.ZSchema.Dims(), x.ZSchema.Bits())
+		if x.ZClipped {
+			d.add("z-order box", "clipped to the data bounds (%.3g of the search space)", x.ZSchema.Estimate(x.ZBox))
+		}
 	}
 	if e := x.Estimated; e != nil {
 		d.add("estimate", "~%s rows, %s items read, %s requests (statistics)", countText(e.Rows), countText(e.Items), countText(e.Requests))

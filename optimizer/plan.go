@@ -90,6 +90,8 @@ type Scan struct {
 	// Z-order: the schema and query box; Ranges cover the box.
 	ZSchema *zorder.Schema
 	ZBox    zorder.Box
+	// ZClipped: the box was clipped to the index's data bounds.
+	ZClipped bool
 	// Ordered: the output must keep key order across shards (k-way merge);
 	// otherwise shards stream in any interleaving.
 	Ordered bool

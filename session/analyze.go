@@ -201,3 +201,28 @@ func (e *Engine) indexBuilt(ctx context.Context, table string) {
 		e.noteWrites(t, 0, true)
 	}
 }
+
+// zboundsReader returns the optimizer's reader of Z-order data bounds for
+// one statement: each index's bounds are read from the store once, when
+// the statement first plans a box on it, so rows committed before the
+// statement began are inside them. A failed read clips nothing.
+func (e *Engine) zboundsReader(ctx context.Context) func(ix *catalog.Index) *catalog.ZBounds {
+	var mu sync.Mutex
+	seen := map[uint64]*catalog.ZBounds{}
+	return func(ix *catalog.Index) *catalog.ZBounds {
+		if !ix.Bounds {
+			return nil
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if b, ok := seen[ix.ID]; ok {
+			return b
+		}
+		b, err := catalog.ReadZBounds(ctx, e.cfg.Store, ix)
+		if err != nil {
+			b = nil
+		}
+		seen[ix.ID] = b
+		return b
+	}
+}

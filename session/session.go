@@ -259,6 +259,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	if st.boundSnap != nil {
 		opts.Stats = st.boundSnap.Stats
 	}
+	opts.ZBounds = e.zboundsReader(ctx)
 	if _, ok := bound.(*planner.TxnOp); ok {
 		return st.txnControl(ctx, bound.(*planner.TxnOp))
 	}
