@@ -167,8 +167,10 @@ func (c *candidate) estimate(t *catalog.Table, b bounds, ac *accessContext, limi
 	}
 	c.rows = n * sel
 	entries := c.rows
-	if c.zorder && !ac.opts.Caps.CheapSeek && c.cover.InBox > 0 && c.cover.Covered > c.cover.InBox {
-		// Ranges read what they cover; a skip-scan seeks past the rest.
+	if c.zorder && !ac.opts.Caps.CheapSeek && c.cover.InBox > 0 {
+		// Ranges read what they cover (a skip-scan seeks past the rest):
+		// the budget is the one whose cover costs least for these rows.
+		c.pickBudget(n, ac.opts)
 		entries = math.Min(entries*c.cover.Covered/c.cover.InBox, n)
 	}
 	if limit > 0 && (c.ordered || !wantsOrder) {
@@ -196,6 +198,35 @@ func (c *candidate) estimate(t *catalog.Table, b bounds, ac *accessContext, limi
 		c.requests += math.Ceil(entries / lookupBatch)
 	}
 	c.cost = c.items + c.requests*requestWeight(ac.opts)
+}
+
+// zBudgets are the range budgets a Z-order path on a store without cheap
+// seeks chooses among.
+var zBudgets = []int{1, 4, 16, 64, 256}
+
+// pickBudget chooses the Z-order cover whose estimated cost is least: the
+// entries its ranges hold (the box's rows times its over-cover, as the
+// rows spread evenly over the box's codes) plus a request per range and
+// shard. More ranges read fewer items outside the box and cost more
+// requests; the figures go to EXPLAIN (budgetNote).
+func (c *candidate) pickBudget(n float64, opts Options) {
+	w := requestWeight(opts)
+	best := -1.0
+	for _, budget := range zBudgets {
+		cv := c.cover
+		if budget != len(c.cover.Ranges) {
+			cv = c.zschema.Plan(c.zbox, budget)
+		}
+		if cv.InBox == 0 {
+			continue
+		}
+		items := math.Min(c.rows*cv.Covered/cv.InBox, n)
+		cost := items + float64(len(cv.Ranges)*c.shards)*w
+		if best < 0 || cost < best {
+			best, c.cover, c.ranges = cost, cv, len(cv.Ranges)
+			c.budgetNote = fmt.Sprintf("%d ranges chosen by cost: %s entries at over-cover %.3g, %d requests", len(cv.Ranges), countText(items), cv.Covered/cv.InBox, len(cv.Ranges)*c.shards)
+		}
+	}
 }
 
 // requestWeight is one store request's cost in items read: on a store

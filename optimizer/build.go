@@ -38,7 +38,7 @@ func planScan(s *scanSpec, ctx *planner.EvalContext, opts Options, notices *[]*p
 	enforced := map[int]bool{}
 	switch {
 	case best.zorder:
-		scan.ZSchema, scan.ZBox, scan.ZClipped = best.zschema, best.zbox, best.clipped
+		scan.ZSchema, scan.ZBox, scan.ZClipped, scan.ZBudget = best.zschema, best.zbox, best.clipped, best.budgetNote
 		scan.Method = ZOrderRanges
 		if opts.Caps.CheapSeek {
 			scan.Method = ZOrderSkipScan

@@ -211,6 +211,9 @@ func (x *Scan) Describe() Description {
 	}
 	if x.ZSchema != nil {
 		d.add("z-order", "%d attributes, %d-bit addresses", x.ZSchema.Dims(), x.ZSchema.Bits())
+		if x.ZBudget != "" {
+			d.add("z-order budget", "%s", x.ZBudget)
+		}
 		if x.ZClipped {
 			d.add("z-order box", "clipped to the data bounds (%.3g of the search space)", x.ZSchema.Estimate(x.ZBox))
 		}

@@ -92,6 +92,8 @@ type Scan struct {
 	ZBox    zorder.Box
 	// ZClipped: the box was clipped to the index's data bounds.
 	ZClipped bool
+	// ZBudget says how the number of ranges was chosen (statistics).
+	ZBudget string
 	// Ordered: the output must keep key order across shards (k-way merge);
 	// otherwise shards stream in any interleaving.
 	Ordered bool

@@ -62,8 +62,11 @@ func (st *statement) runAnalyze(ctx context.Context, x *planner.Analyze) (wire.R
 // proxy: a table is analyzed again in the background once this proxy has
 // changed more than AutoAnalyzeThreshold + AutoAnalyzeScaleFactor × its
 // analyzed row count rows since it was last analyzed (by any proxy's
-// statistics as loaded here), at most once per AutoAnalyzeNaptime, and
-// after every index build. Changes are counted when the statement runs, so
+// statistics as loaded here), at most once per nap (Config.AutoAnalyzeNap)
+// unless the changes outnumber the analyzed rows (a table being loaded is
+// analyzed as it doubles, so its row count is never off by more than
+// twice, at the cost of reading it about twice over), and after every
+// index build. Changes are counted when the statement runs, so
 // a rolled-back transaction's writes count too: an analysis comes a little
 // early, never late.
 const (
@@ -125,7 +128,7 @@ func (e *Engine) noteWrites(t *catalog.Table, n int64, force bool) {
 	if !due && !a.running[t.ID] {
 		last, analyzedHere := a.last[t.ID]
 		due = float64(a.changed[t.ID]) > AutoAnalyzeThreshold+AutoAnalyzeScaleFactor*rows &&
-			(!analyzedHere || time.Since(last) >= a.nap || rows == 0)
+			(!analyzedHere || time.Since(last) >= a.nap || float64(a.changed[t.ID]) > rows)
 	}
 	if !due || a.running[t.ID] || a.closed {
 		a.mu.Unlock()
