@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/session"
 	"github.com/zproxy/zproxy/wire"
 )
@@ -153,6 +154,37 @@ func TestZBoundsConcurrentWritersMissNoRow(t *testing.T) {
 				}
 			}
 			t.Logf("%d queries during %d concurrent inserts", queries, 4*perWriter)
+		})
+	}
+}
+
+// COPY FROM widens the bounds too: rows copied in, far outside the rows
+// inserted before, are found by a box clipped to the bounds.
+func TestZBoundsCopy(t *testing.T) {
+	for _, be := range backends(t) {
+		t.Run(be.name, func(t *testing.T) {
+			ctx := context.Background()
+			store := be.open(t)
+			defer store.Close()
+			_, sess := newSession(t, store)
+			mustExec(t, sess, `CREATE TABLE zc (id BIGINT PRIMARY KEY, x BIGINT, y BIGINT)`)
+			mustExec(t, sess, `CREATE INDEX zc_xy ON zc USING zorder (x, y)`)
+			mustExec(t, sess, `INSERT INTO zc VALUES (1, 10, 10), (2, 20, 20)`)
+			var rows [][]sqltypes.Value
+			for i := int64(0); i < 50; i++ {
+				rows = append(rows, []sqltypes.Value{sqltypes.NewInt(100 + i), sqltypes.NewInt(1 << 40), sqltypes.NewInt(i - 1<<50)})
+			}
+			if _, err := copyIn(ctx, sess, `COPY zc FROM STDIN`, rows, 16); err != nil {
+				t.Fatal(err)
+			}
+			got := mustExec(t, sess, `SELECT count(*) FROM zc WHERE x > 100`)
+			if got[0] != "50" {
+				t.Fatalf("box x > 100 found %s rows, want the 50 copied", got[0])
+			}
+			plan := strings.Join(mustExec(t, sess, `EXPLAIN SELECT count(*) FROM zc WHERE x > 100`), "\n")
+			if !strings.Contains(plan, "clipped to the data bounds") {
+				t.Fatalf("box not clipped:\n%s", plan)
+			}
 		})
 	}
 }
