@@ -231,13 +231,21 @@ func (c *candidate) pickBudget(n float64, opts Options) {
 
 // requestWeight is one store request's cost in items read: on a store
 // with cheap seeks (kv.Capabilities.CheapSeek) a range or skip costs about
-// a step of the iterator, elsewhere a round trip of RequestLatency.
+// a step of the iterator; elsewhere a round trip of RequestLatency, but no
+// more than requestItems, since a statement's ranges run concurrently (their
+// latencies overlap) and what a request costs beyond its latency is the
+// least read capacity it is charged, which a few small items fill.
 func requestWeight(opts Options) float64 {
 	if opts.Caps.CheapSeek || opts.Caps.RequestLatency <= 0 {
 		return 1
 	}
-	return float64(opts.Caps.RequestLatency) / float64(itemWork)
+	return math.Min(float64(opts.Caps.RequestLatency)/float64(itemWork), requestItems)
 }
+
+// requestItems caps requestWeight: the executor restarts a Z-order range
+// with a new request after 8 out-of-box entries in a row, so it already
+// prices a request at 8 wasted items.
+const requestItems = 8
 
 // columnSelectivity is the fraction of rows whose column value lies in set,
 // from the column's statistics, or its share of the code space when it has

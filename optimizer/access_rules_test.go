@@ -23,7 +23,7 @@ func TestPickBudgetFollowsRequestCost(t *testing.T) {
 	pick := func(latency time.Duration, rows float64) *candidate {
 		c := &candidate{zorder: true, zschema: s, zbox: box, shards: 2, rows: rows}
 		c.cover = s.Plan(box, 64)
-		c.pickBudget(1e6, Options{Caps: kv.Capabilities{RequestLatency: latency}})
+		c.pickBudget(1e9, Options{Caps: kv.Capabilities{RequestLatency: latency}})
 		return c
 	}
 	dear, cheap := pick(10*time.Millisecond, 1000), pick(time.Microsecond, 1000)
