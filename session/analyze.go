@@ -63,10 +63,11 @@ func (st *statement) runAnalyze(ctx context.Context, x *planner.Analyze) (wire.R
 // changed more than AutoAnalyzeThreshold + AutoAnalyzeScaleFactor × its
 // analyzed row count rows since it was last analyzed (by any proxy's
 // statistics as loaded here), at most once per nap (Config.AutoAnalyzeNap)
-// unless the changes outnumber the analyzed rows (a table being loaded is
-// analyzed as it doubles, so its row count is never off by more than
-// twice, at the cost of reading it about twice over), and after every
-// index build. Changes are counted when the statement runs, so
+// unless the changes outnumber the analyzed rows while those are fewer than
+// a sample (a small table being loaded is analyzed as it doubles, so its
+// first statistics are not off by more than twice; past that, each
+// analysis reads the whole table, which the nap keeps rare), and after
+// every index build. Changes are counted when the statement runs, so
 // a rolled-back transaction's writes count too: an analysis comes a little
 // early, never late.
 const (
@@ -128,7 +129,7 @@ func (e *Engine) noteWrites(t *catalog.Table, n int64, force bool) {
 	if !due && !a.running[t.ID] {
 		last, analyzedHere := a.last[t.ID]
 		due = float64(a.changed[t.ID]) > AutoAnalyzeThreshold+AutoAnalyzeScaleFactor*rows &&
-			(!analyzedHere || time.Since(last) >= a.nap || float64(a.changed[t.ID]) > rows)
+			(!analyzedHere || time.Since(last) >= a.nap || float64(a.changed[t.ID]) > rows && rows < catalog.SampleRows)
 	}
 	if !due || a.running[t.ID] || a.closed {
 		a.mu.Unlock()
