@@ -71,8 +71,10 @@ type candidate struct {
 	cover   zorder.Cover
 	ranges  int
 	clipped bool // the box was clipped to the index's data bounds
-	// budgetNote says how a Z-order path's range budget was chosen.
+	// budgetNote says how a Z-order path's range budget was chosen, over
+	// its cover's over-cover (overCover).
 	budgetNote string
+	over       float64
 	// The estimate from statistics (access_rules.go): rows its bounds
 	// admit, entries it reads, items read (entries plus looked-up rows),
 	// store requests, and the cost comparing them.

@@ -3,10 +3,12 @@ package optimizer
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/zorder"
 )
 
 // The access-path rules, as one ordered table (ARCHITECTURE.md, "Access-path
@@ -171,7 +173,7 @@ func (c *candidate) estimate(t *catalog.Table, b bounds, ac *accessContext, limi
 		// Ranges read what they cover (a skip-scan seeks past the rest):
 		// the budget is the one whose cover costs least for these rows.
 		c.pickBudget(n, ac.opts)
-		entries = math.Min(entries*c.cover.Covered/c.cover.InBox, n)
+		entries = math.Min(entries*c.over, n)
 	}
 	if limit > 0 && (c.ordered || !wantsOrder) {
 		// Rows the path yields pass the filter it leaves to the residual
@@ -220,13 +222,40 @@ func (c *candidate) pickBudget(n float64, opts Options) {
 		if cv.InBox == 0 {
 			continue
 		}
-		items := math.Min(c.rows*cv.Covered/cv.InBox, n)
+		over := overCover(c.zschema, cv)
+		items := math.Min(c.rows*over, n)
 		cost := items + float64(len(cv.Ranges)*c.shards)*w
 		if best < 0 || cost < best {
 			best, c.cover, c.ranges = cost, cv, len(cv.Ranges)
-			c.budgetNote = fmt.Sprintf("%d ranges chosen by cost: %s entries at over-cover %.3g, %d requests", len(cv.Ranges), countText(items), cv.Covered/cv.InBox, len(cv.Ranges)*c.shards)
+			c.budgetNote = fmt.Sprintf("%d ranges chosen by cost: %s entries at over-cover %.3g, %d requests", len(cv.Ranges), countText(items), over, len(cv.Ranges)*c.shards)
+			c.over = over
 		}
 	}
+}
+
+// overCover is how many addresses a cover's ranges hold per address of the
+// box, from the ranges' exact lengths (zorder.Cover.Covered rounds a span
+// of a small box deep in a wide address space to nothing).
+func overCover(s *zorder.Schema, cv zorder.Cover) float64 {
+	if cv.InBox <= 0 {
+		return 1
+	}
+	var total float64
+	var lo, hi big.Int
+	end := new(big.Int).Lsh(big.NewInt(1), uint(8*s.AddrLen()))
+	for _, r := range cv.Ranges {
+		lo.SetBytes(r.Lo)
+		if r.Hi == nil {
+			hi.Set(end)
+		} else {
+			hi.SetBytes(r.Hi)
+		}
+		f, _ := new(big.Float).SetInt(hi.Sub(&hi, &lo)).Float64()
+		total += f
+	}
+	// Addresses are whole bytes; the schema's bits sit at the top of them.
+	total /= math.Ldexp(1, 8*s.AddrLen()-s.Bits())
+	return math.Max(total/cv.InBox, 1)
 }
 
 // requestWeight is one store request's cost in items read: on a store
