@@ -36,7 +36,7 @@ func NewStatsCollector(t *Table, sampleSize int) *StatsCollector {
 		sampleSize = SampleRows
 	}
 	n := len(t.Columns)
-	c := &StatsCollector{t: t, size: sampleSize, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), t.ID)),
+	c := &StatsCollector{t: t, size: sampleSize, rng: rand.New(rand.NewPCG(t.ID, 0x5eed)), // reproducible samples
 		nulls: make([]int64, n), width: make([]int64, n), min: make([]sqltypes.Value, n), max: make([]sqltypes.Value, n),
 		sketch: make([]*hyperLogLog, n), ordered: make([]bool, n)}
 	for i, col := range t.Columns {
