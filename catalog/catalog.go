@@ -169,6 +169,10 @@ type Index struct {
 	// contype 'u', named as its index and dropped with ALTER TABLE ...
 	// DROP CONSTRAINT); false for CREATE UNIQUE INDEX.
 	Constraint bool `json:"constraint,omitempty"`
+	// Bounds, on a Z-order index, says that it keeps data bounds
+	// (zbounds.go): every writer widens them, and query boxes are clipped
+	// to them.
+	Bounds bool `json:"bounds,omitempty"`
 
 	// zschema caches the Z-order schema of a Z-order index; descriptors
 	// are immutable once in a snapshot, so it is computed once at load.
@@ -304,7 +308,8 @@ type Snapshot struct {
 	tables    map[string]*Table
 	views     map[string]*View
 	sequences map[string]*Sequence
-	roles     map[string]*Role // see roles.go
+	roles     map[string]*Role       // see roles.go
+	stats     map[uint64]*TableStats // by table ID; see stats.go
 }
 
 // Sequence returns the named sequence.
@@ -539,12 +544,16 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
+		stats, err := c.loadStats(ctx)
+		if err != nil {
+			return nil, err
+		}
 		v2, err := c.latestVersion(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats}, nil
 		}
 	}
 }
@@ -608,6 +617,11 @@ type Change struct {
 
 	PutRoles    []*Role
 	DeleteRoles []string
+
+	// PutStats and DeleteStats change tables' statistics (stats.go); a
+	// dropped table's go with it.
+	PutStats    []*TableStats
+	DeleteStats []uint64
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -672,6 +686,11 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 			return nil, err
 		}
 		ops = append(ops, rops...)
+		sops, err := statsOps(snap, ch)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, sops...)
 		err = c.store.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {

@@ -14,4 +14,12 @@
 // Snapshot re-reads only when the newest version marker differs (a one-item
 // reverse scan). The planner binds each statement against one immutable
 // Snapshot, so a statement sees one schema from start to finish.
+//
+// Statistics (stats.go, stats_collect.go). ANALYZE computes a table's
+// TableStats with a StatsCollector (row count; per column null fraction,
+// HyperLogLog distinct count, extremes, most common values and an
+// equi-depth histogram from a reservoir sample) and stores them as "s/<table
+// id>" in a catalog change, so every proxy loads them with its snapshot:
+// Snapshot.Stats(tableID) and the selectivity methods of ColumnStats are
+// the read API the optimizer and the index advisor use.
 package catalog

@@ -158,6 +158,11 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 	} else {
 		err = b.writeTxn(ctx, full)
 	}
+	if err == nil {
+		// The rows (with any row ids redrawn) commit later, at Commit or
+		// the transaction's: the Z-order bounds must hold them first.
+		err = b.ex.widenZBounds(ctx, b.t, nil, full)
+	}
 	if err != nil {
 		b.done = true
 		return err

@@ -444,12 +444,14 @@ func (e *Executor) backfillChunkShared(ctx context.Context, t *catalog.Table, ix
 func (e *Executor) readChunk(ctx context.Context, r kv.ReadWriter, t *catalog.Table, ix *catalog.Index, shard int, start []byte, limit int) (n int, last []byte, ops []kv.Op, rows []kv.Key, err error) {
 	it := r.Scan(ctx, kv.ScanRequest{Partition: t.Partition(shard), Start: start, Limit: limit, Consistent: true})
 	defer it.Close()
+	var read [][]sqltypes.Value
 	for n < limit && it.Next() {
 		item := it.Item()
 		row := make([]sqltypes.Value, len(t.Columns))
 		if err := t.DecodeRow(item.Attrs, row); err != nil {
 			return 0, nil, nil, nil, err
 		}
+		read = append(read, row)
 		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: t.EntryKey(ix, row), Attrs: t.EntryAttrs(ix, row)})
 		rows = append(rows, kv.Key{Partition: item.Key.Partition, Sort: append([]byte(nil), item.Key.Sort...)})
 		last = append(last[:0], item.Key.Sort...)
@@ -457,6 +459,9 @@ func (e *Executor) readChunk(ctx context.Context, r kv.ReadWriter, t *catalog.Ta
 	}
 	if err := it.Err(); err != nil {
 		return 0, nil, nil, nil, ClassifyError(err)
+	}
+	if err := e.widenZBounds(ctx, t, ix, read); err != nil {
+		return 0, nil, nil, nil, err
 	}
 	return n, last, ops, rows, nil
 }

@@ -35,6 +35,8 @@ type Executor struct {
 	Spill *spill.Store
 	// seqs caches the blocks of sequence values this process claimed.
 	seqs sequences
+	// zbounds caches Z-order indexes' data bounds (zbounds.go).
+	zbounds zboundsCache
 }
 
 var sweepOnce sync.Once

@@ -161,11 +161,16 @@ func (e *Executor) copyRows(ctx context.Context, old, future *catalog.Table) err
 		}
 	}
 	var ops []kv.Op
+	var written [][]sqltypes.Value // for the Z-order bounds
 	rows := 0
 	flush := func() error {
 		if len(ops) == 0 {
 			return nil
 		}
+		if err := e.widenZBounds(ctx, future, nil, written); err != nil {
+			return err
+		}
+		written = written[:0]
 		err := e.Store.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
@@ -190,6 +195,7 @@ func (e *Executor) copyRows(ctx context.Context, old, future *catalog.Table) err
 			}
 		}
 		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: future.RowKey(nr), Attrs: future.RowAttrs(nr, version.I), Cond: kv.CondNotExists})
+		written = append(written, nr)
 		for _, ix := range future.Indexes {
 			ops = append(ops, kv.Op{Kind: kv.OpPut, Key: future.EntryKey(ix, nr), Attrs: future.EntryAttrs(ix, nr)})
 		}

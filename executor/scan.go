@@ -343,6 +343,21 @@ type shardStream struct {
 	slab []sqltypes.Value
 	// pending index entries awaiting their table rows
 	pending []scanItem
+	// lookupRounds counts the batched Gets of pending entries (lookupWant).
+	lookupRounds int
+}
+
+// lookupWant is how many index entries to collect before fetching their
+// rows: under a LIMIT, the rows this shard still needs, doubled for every
+// fetch so far (the residual filter may have dropped some), so a LIMIT 5
+// costs about 5 lookups rather than a full batch; otherwise lookupMax.
+func (st *shardStream) lookupWant() int {
+	lim := st.s.node.Limit
+	if lim <= 0 {
+		return lookupMax
+	}
+	need := max(lim-st.sent-len(st.batch), 1)
+	return min(need<<min(st.lookupRounds, 6), lookupMax)
 }
 
 func (st *shardStream) run(ctx context.Context) {
@@ -461,7 +476,7 @@ func (st *shardStream) read(ctx context.Context) error {
 			}
 			if n.Lookup {
 				st.pending = append(st.pending, si)
-				if len(st.pending) >= lookupMax {
+				if len(st.pending) >= st.lookupWant() {
 					if err := st.flushLookups(ctx); err != nil {
 						it.Close()
 						return err
@@ -504,6 +519,7 @@ func (st *shardStream) flushLookups(ctx context.Context) error {
 	}
 	pending := st.pending
 	st.pending = nil
+	st.lookupRounds++
 	for i, it := range items {
 		if !kv.Found(it) {
 			continue // deleted since the entry was read

@@ -98,6 +98,17 @@ func (w *writeSet) add(c change) {
 	}
 }
 
+// newRows are the rows the statement writes (for the Z-order bounds).
+func (w *writeSet) newRows() [][]sqltypes.Value {
+	var out [][]sqltypes.Value
+	for _, c := range w.changes {
+		if c.new != nil {
+			out = append(out, c.new)
+		}
+	}
+	return out
+}
+
 func entryChanged(t *catalog.Table, ix *catalog.Index, old, new []sqltypes.Value) bool {
 	for _, c := range t.EntryColumns(ix) {
 		if !sqltypes.Equal(old[c], new[c]) || old[c].K != new[c].K {
@@ -137,6 +148,9 @@ func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) err
 	}
 	if len(w.ops) == 0 {
 		return nil
+	}
+	if err := ec.ex.widenZBounds(ctx, w.t, nil, w.newRows()); err != nil {
+		return err
 	}
 	if ec.txn != nil {
 		ec.txn.noteWrite(w.t)

@@ -26,6 +26,14 @@ type Options struct {
 	SkipScanBudget int
 	// MaxPoints caps the key combinations IN lists expand to.
 	MaxPoints int
+	// ZBounds returns the data bounds of a Z-order index that keeps them
+	// (catalog.ReadZBounds, read when the statement starts), or nil; a
+	// query box is clipped to them.
+	ZBounds func(ix *catalog.Index) *catalog.ZBounds
+	// Stats returns a table's statistics (catalog.Snapshot.Stats of the
+	// snapshot the statement was bound to); nil, or a nil result, plans by
+	// the shape of the bounds alone.
+	Stats func(tableID uint64) *catalog.TableStats
 	// Fn is what built-in functions see when a bound is computed at plan
 	// time (now() in a WHERE clause is the statement's timestamp).
 	Fn builtins.Context
@@ -58,6 +66,19 @@ type candidate struct {
 	zbox     zorder.Box
 	zschema  *zorder.Schema
 	label    string
+	// cover is a Z-order candidate's ranges over its box; ranges counts
+	// the key ranges (or keys) a path reads per shard.
+	cover   zorder.Cover
+	ranges  int
+	clipped bool // the box was clipped to the index's data bounds
+	// budgetNote says how a Z-order path's range budget was chosen, over
+	// its cover's over-cover (overCover).
+	budgetNote string
+	over       float64
+	// The estimate from statistics (access_rules.go): rows its bounds
+	// admit, entries it reads, items read (entries plus looked-up rows),
+	// store requests, and the cost comparing them.
+	rows, entries, items, requests, cost float64
 }
 
 // isPointGet reports whether c binds the whole primary key by equality.
@@ -207,6 +228,9 @@ type scanSpec struct {
 	Needed []int
 	Hints  []planner.Hint
 	Order  []planner.SortKey
+	// Limit, when positive, is the LIMIT (plus OFFSET) the plan above
+	// would push into a scan that yields its order (or when it wants none).
+	Limit int
 }
 
 // yieldsOrder reports whether reading keyCols in order (or in reverse)
@@ -252,36 +276,19 @@ func yieldsOrder(t *catalog.Table, keyCols []catalog.KeyColumn, b bounds, order 
 	return true, dir < 0
 }
 
-// choose picks the access path for a scan of s and returns it with its
-// EXPLAIN annotations.
-func choose(s *scanSpec, b bounds, opts Options, notices *[]*pgerr.Error) (*candidate, []Rejection, hintOutcome, error) {
+// choose picks the access path for a scan of s by the rules: the hints
+// here (rule 1), then the ordered table of access_rules.go.
+func choose(s *scanSpec, b bounds, opts Options, notices *[]*pgerr.Error) (*decision, hintOutcome, error) {
 	t := s.Table
-	order := s.Order
+	ac := &accessContext{opts: opts}
+	if opts.Stats != nil {
+		ac.stats = opts.Stats(t.ID)
+	}
 	mk := func(ix *catalog.Index) *candidate {
-		c := &candidate{index: ix, keyCols: keyColumnsOf(t, ix), shards: t.Shards, label: "primary key"}
-		if ix != nil {
-			c.shards = ix.Shards
-			c.label = fmt.Sprintf("%s index %s", ix.Kind, ix.Name)
-			c.covering = t.Covers(ix, s.Needed)
-		} else {
-			c.covering = true
+		c := newCandidate(s, b, ix, opts)
+		if ac.stats != nil {
+			c.estimate(t, b, ac, s.Limit, len(s.Order) > 0)
 		}
-		if ix != nil && ix.Kind == catalog.KindZOrder {
-			c.zorder = true
-			c.zschema = t.ZSchema(ix)
-			var nb int
-			c.zbox, nb = zBox(t, ix, c.zschema, b)
-			c.prefix = nb
-			c.fraction = c.zschema.Estimate(c.zbox)
-			return c
-		}
-		c.eqLen, c.hasRange = prefixOf(c.keyCols, b)
-		c.prefix = c.eqLen
-		if c.hasRange {
-			c.prefix++
-		}
-		c.fraction = prefixFraction(t, c.keyCols, c.eqLen, c.hasRange, b)
-		c.ordered, c.reverse = yieldsOrder(t, c.keyCols, b, order)
 		return c
 	}
 
@@ -337,18 +344,7 @@ func choose(s *scanSpec, b bounds, opts Options, notices *[]*pgerr.Error) (*cand
 	}
 	hint := hintOutcome{note: strings.Join(append(failedNotes, honouredNotes...), "; "), forced: len(forced) > 0}
 
-	pk := mk(nil)
-	if pk.isPointGet() && len(forced) == 0 {
-		// Rule 2 wins outright: no index needs costing.
-		var rej []Rejection
-		for _, ix := range t.Indexes {
-			if ix.State == catalog.StatePublic && !ignored[ix.Name] {
-				rej = append(rej, Rejection{Path: fmt.Sprintf("%s index %s", ix.Kind, ix.Name), Reason: "primary key fully bound by equality: point get"})
-			}
-		}
-		return pk, rej, hint, nil
-	}
-	cands := []*candidate{pk}
+	cands := []*candidate{mk(nil)}
 	for _, ix := range t.Indexes {
 		if ix.State != catalog.StatePublic || ignored[ix.Name] {
 			continue
@@ -357,17 +353,68 @@ func choose(s *scanSpec, b bounds, opts Options, notices *[]*pgerr.Error) (*cand
 	}
 	if len(forced) > 0 {
 		// USE_INDEX naming several indexes: the rules choose among them.
-		best, _ := rank(forced)
-		var rej []Rejection
+		d := decide(forced, ac)
+		if d.winner.zorder {
+			d.reason = "rule 1: chosen by USE_INDEX" // nothing else was weighed
+		} else {
+			d.reason = "rule 1: chosen by USE_INDEX; " + d.reason
+		}
+		d.rejected = nil
 		for _, c := range cands {
-			if c.label != best.label {
-				rej = append(rej, Rejection{Path: c.label, Reason: "not named by USE_INDEX"})
+			if c.label != d.winner.label {
+				d.rejected = append(d.rejected, Rejection{Path: c.label, Reason: "not named by USE_INDEX"})
 			}
 		}
-		return best, rej, hint, nil
+		return d, hint, nil
 	}
-	best, rejected := rank(cands)
-	return best, rejected, hint, nil
+	return decide(cands, ac), hint, nil
+}
+
+// newCandidate describes the access path through ix (nil: the primary key)
+// for the bounds b, fitted to the IN-list cap, with a Z-order index's cover.
+func newCandidate(s *scanSpec, b bounds, ix *catalog.Index, opts Options) *candidate {
+	t := s.Table
+	c := &candidate{index: ix, keyCols: keyColumnsOf(t, ix), shards: t.Shards, label: "primary key"}
+	if ix != nil {
+		c.shards = ix.Shards
+		c.label = fmt.Sprintf("%s index %s", ix.Kind, ix.Name)
+		c.covering = t.Covers(ix, s.Needed)
+	} else {
+		c.covering = true
+	}
+	if ix != nil && ix.Kind == catalog.KindZOrder {
+		c.zorder = true
+		c.zschema = t.ZSchema(ix)
+		var nb int
+		c.zbox, nb = zBox(t, ix, c.zschema, b)
+		c.prefix = nb
+		if nb > 0 && opts.ZBounds != nil {
+			if zb := opts.ZBounds(ix); zb != nil {
+				zb.Clip(c.zbox)
+				c.clipped = true
+			}
+		}
+		c.fraction = c.zschema.Estimate(c.zbox)
+		if nb > 0 && !c.zbox.Empty() {
+			c.cover = c.zschema.Plan(c.zbox, zBudget(opts))
+		}
+		c.ranges = len(c.cover.Ranges)
+		return c
+	}
+	c.eqLen, c.hasRange = prefixOf(c.keyCols, b)
+	c.fitPoints(b, opts.MaxPoints)
+	c.fraction = prefixFraction(t, c.keyCols, c.eqLen, c.hasRange, b)
+	c.ordered, c.reverse = yieldsOrder(t, c.keyCols, b, s.Order)
+	return c
+}
+
+// zBudget is how many Z-address ranges one scan may use: a few for a
+// skip-scan, which seeks inside them, more where each range is a request.
+func zBudget(opts Options) int {
+	if opts.Caps.CheapSeek {
+		return opts.SkipScanBudget
+	}
+	return opts.ZBudget
 }
 
 // hintOutcome is what the hints did: a note for EXPLAIN, and whether a

@@ -22,94 +22,67 @@ func planScan(s *scanSpec, ctx *planner.EvalContext, opts Options, notices *[]*p
 		opts.MaxPoints = DefaultMaxPoints
 	}
 
-	best, rejected, hint, err := choose(s, b, opts, notices)
+	d, hint, err := choose(s, b, opts, notices)
 	if err != nil {
 		return nil, err
 	}
-	scan := &Scan{Table: t, Alias: s.Alias, Index: best.index, Needed: s.Needed, Rejected: rejected, Hint: hint.note, cols: tableCols(t),
-		Estimate: best.fraction, Covering: best.covering, Reverse: best.reverse, Ordered: best.ordered}
+	best := d.winner
+	scan := &Scan{Table: t, Alias: s.Alias, Index: best.index, Needed: s.Needed, Rejected: d.rejected, Hint: hint.note, cols: tableCols(t),
+		Estimate: best.fraction, Covering: best.covering, Reverse: best.reverse, Ordered: best.ordered, Reason: d.reason}
 	scan.Lookup = best.index != nil && !best.covering
+	if best.cost > 0 || best.rows > 0 || best.items > 0 {
+		scan.Estimated = &Estimate{Rows: best.rows, Items: best.items, Requests: best.requests}
+	}
 
 	// Conjuncts the key ranges enforce exactly need no residual check.
 	enforced := map[int]bool{}
 	switch {
 	case best.zorder:
-		scan.ZSchema, scan.ZBox = best.zschema, best.zbox
-		budget := opts.ZBudget
+		scan.ZSchema, scan.ZBox, scan.ZClipped, scan.ZBudget = best.zschema, best.zbox, best.clipped, best.budgetNote
 		scan.Method = ZOrderRanges
 		if opts.Caps.CheapSeek {
-			budget = opts.SkipScanBudget
 			scan.Method = ZOrderSkipScan
 		}
-		if !scan.ZBox.Empty() {
-			for _, r := range best.zschema.Ranges(scan.ZBox, budget) {
-				scan.Ranges = append(scan.Ranges, KeyRange{Start: r.Lo, End: r.Hi})
-			}
-		}
-		scan.Reason = fmt.Sprintf("rule 4: Z-order estimate %.3g of the search space beats the best prefix path", best.fraction)
-		if hint.forced {
-			scan.Reason = "rule 1: chosen by USE_INDEX"
+		for _, r := range best.cover.Ranges {
+			scan.Ranges = append(scan.Ranges, KeyRange{Start: r.Lo, End: r.Hi})
 		}
 	default:
+		// The candidate was fitted to the IN-list cap before the rules saw it.
 		eqLen, hasRange := best.eqLen, best.hasRange
-		ranges, ok := keyRanges(nil, best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
-		for !ok {
-			// Too many IN combinations: use a shorter prefix.
-			if hasRange {
-				hasRange = false
-			} else {
-				eqLen--
-			}
-			ranges, ok = keyRanges(nil, best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
-		}
-		keyCols, eq, rng := best.keyCols, eqLen, hasRange
+		ranges, _ := keyRanges(nil, best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
+		keyCols := best.keyCols
 		scan.describe = func() []string {
-			described, _ := keyRanges(t, keyCols, eq, rng, b, opts.MaxPoints)
+			described, _ := keyRanges(t, keyCols, eqLen, hasRange, b, opts.MaxPoints)
 			out := make([]string, len(described))
 			for i, r := range described {
 				out[i] = r.Shown
 			}
 			return out
 		}
-		n := eqLen
-		if hasRange {
-			n++
-		}
-		for _, k := range best.keyCols[:n] {
+		for _, k := range best.keyCols[:best.prefix] {
 			enforced[k.Column] = true
 		}
-		pointGet := best.index == nil && eqLen == len(t.PrimaryKey)
-		uniquePoint := best.index != nil && best.index.Unique && eqLen == len(best.index.Columns)
 		switch {
-		case pointGet:
+		case best.isPointGet():
 			scan.Method = PointGet
 			for _, r := range ranges {
 				scan.Points = append(scan.Points, r.Start)
 			}
-			scan.Reason = fmt.Sprintf("rule 2: every primary-key column bound by equality (%d key%s)", len(scan.Points), plural(len(scan.Points)))
 			scan.Ordered = false
-		case uniquePoint:
+		case best.isUniquePoint():
+			// One entry per key: a point get of the entry (then of the row
+			// unless covering).
 			scan.Method = PointGet
 			for _, r := range ranges {
 				scan.Points = append(scan.Points, r.Start)
 			}
-			scan.Reason = fmt.Sprintf("rule 2: every column of unique index %s bound by equality (%d key%s)", best.index.Name, len(scan.Points), plural(len(scan.Points)))
 			scan.Ordered = false
-		case n == 0:
+		case best.prefix == 0:
 			scan.Method = FullScan
 			scan.Ranges = []KeyRange{{}}
-			if best.index != nil {
-				scan.Reason = "full index scan"
-			} else {
-				scan.Reason = "rule 5: no index binds the filter"
-			}
 		default:
 			scan.Method = RangeScan
 			scan.Ranges = ranges
-			scan.Reason = fmt.Sprintf("rule 3: longest prefix %d (%s)", n, prefixShape(eqLen, hasRange))
-		}
-		if hint.forced {
-			scan.Reason = "rule 1: chosen by USE_INDEX; " + scan.Reason
 		}
 	}
 	if len(t.PrimaryKey) > 0 && scan.Method == FullScan && best.index == nil {

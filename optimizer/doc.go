@@ -8,8 +8,10 @@
 // walks the tree with a request from each parent (the columns it reads, the
 // order it wants, a limit) and, for each table read, extracts per-column
 // bounds from its conjuncts and chooses the access path by the ordered
-// rules of ARCHITECTURE.md (hint; point get; longest prefix with
-// tie-breaks covering → delivers ORDER BY → fewer shards; Z-order when its
+// rules of ARCHITECTURE.md, kept as one table in access_rules.go (hint;
+// point get; with the table's statistics, the least estimated cost in items
+// read and store requests; without them, longest prefix with tie-breaks
+// covering → delivers ORDER BY → fewer shards, or Z-order when its
 // estimated fraction of the search space beats the best prefix path; full
 // scan, guarded by a setting), and for each join its method (joinplan.go:
 // Apply for LATERAL, lookup join when the join keys bind a key prefix of

@@ -238,8 +238,18 @@ func (x *Scan) Describe() Description {
 	}
 	if x.ZSchema != nil {
 		d.add("z-order", "%d attributes, %d-bit addresses", x.ZSchema.Dims(), x.ZSchema.Bits())
+		if x.ZBudget != "" {
+			d.add("z-order budget", "%s", x.ZBudget)
+		}
+		if x.ZClipped {
+			d.add("z-order box", "clipped to the data bounds (%.3g of the search space)", x.ZSchema.Estimate(x.ZBox))
+		}
 	}
-	d.add("estimate", "%.3g of the search space", x.Estimate)
+	if e := x.Estimated; e != nil {
+		d.add("estimate", "~%s rows, %s items read, %s requests (statistics)", countText(e.Rows), countText(e.Items), countText(e.Requests))
+	} else {
+		d.add("estimate", "%.3g of the search space", x.Estimate)
+	}
 	if x.Lookup {
 		d.add("lookup", "table rows fetched by primary key (index does not cover)")
 	} else if x.Index != nil {
@@ -256,6 +266,9 @@ func (x *Scan) Describe() Description {
 	}
 	d.Extra = map[string]any{"table": x.Table.Name, "method": string(x.Method), "shards": x.Shards,
 		"key_ranges": len(x.Ranges), "estimate": x.Estimate, "index": "primary"}
+	if e := x.Estimated; e != nil {
+		d.Extra["estimated_rows"], d.Extra["estimated_items"], d.Extra["estimated_requests"] = e.Rows, e.Items, e.Requests
+	}
 	if x.Index != nil {
 		d.Extra["index"] = x.Index.Name
 		d.Extra["index_kind"] = string(x.Index.Kind)

@@ -592,6 +592,9 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 	}
 	spec := &scanSpec{Table: s.Table, Alias: s.Alias, Filter: andAll(append(plain, b.exprs(atOpen)...)), Hints: s.Hints, Order: req.order}
 	spec.Needed = neededOf(need, andAll(append(plain, atOpen...)))
+	if len(withSub) == 0 {
+		spec.Limit = req.limit
+	}
 	var scan *Scan
 	var err error
 	if planner.HasOuterRef(spec.Filter) || len(atOpen) > 0 {

@@ -64,6 +64,13 @@ type Rejection struct {
 	Reason string
 }
 
+// Estimate is what the statistics predict a scan reads.
+type Estimate struct {
+	// Rows its bounds admit; Items it reads (index entries plus the rows
+	// a non-covering index looks up); Requests to the store.
+	Rows, Items, Requests float64
+}
+
 // Scan is the access path: it reads a table's rows, or an index's entries
 // (then, unless the index covers the query, the table rows they point to),
 // from every shard it must touch, applies the residual filter, and yields
@@ -84,6 +91,10 @@ type Scan struct {
 	// Z-order: the schema and query box; Ranges cover the box.
 	ZSchema *zorder.Schema
 	ZBox    zorder.Box
+	// ZClipped: the box was clipped to the index's data bounds.
+	ZClipped bool
+	// ZBudget says how the number of ranges was chosen (statistics).
+	ZBudget string
 	// Ordered: the output must keep key order across shards (k-way merge);
 	// otherwise shards stream in any interleaving.
 	Ordered bool
@@ -114,9 +125,12 @@ type Scan struct {
 	Rejected []Rejection
 	Hint     string
 	Estimate float64 // fraction of the search space probed, 0..1
-	Covering bool
-	describe func() []string
-	cols     []planner.Column
+	// Estimated is the statistics' estimate for the path chosen (nil when
+	// the table has no statistics).
+	Estimated *Estimate
+	Covering  bool
+	describe  func() []string
+	cols      []planner.Column
 }
 
 // Rowset yields the rows of a catalog relation (information_schema,

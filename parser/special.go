@@ -35,6 +35,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Comment = cs // no AST: see CommentStatement
 		return nil, err
 	}
+	if as, err := r.analyzeStmt(); err != nil || as != nil {
+		r.st.Analyze = as // no AST: see AnalyzeStatement
+		return nil, err
+	}
 	if us, err := r.utilityStmt(); err != nil || us != nil {
 		r.st.Utility = us // no AST: see UtilityStatement
 		return nil, err

@@ -82,6 +82,10 @@ func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.
 		st, err := bindTruncate(snap, stmt.Truncate)
 		return st, nil, err
 	}
+	if stmt.Analyze != nil {
+		st, err := bindAnalyze(snap, stmt.Analyze)
+		return st, nil, err
+	}
 	if stmt.Comment != nil {
 		st, err := bindComment(snap, stmt.Comment)
 		return st, nil, err

@@ -182,7 +182,7 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (Statement, error) {
 	default:
 		return nil, pgerr.New(pgerr.UndefinedObject, "access method %q does not exist", b.stmt.IndexMethod)
 	}
-	ix := &catalog.Index{Name: n.IndexName, Kind: kind, Shards: t.Shards, State: catalog.StateBuilding}
+	ix := &catalog.Index{Name: n.IndexName, Kind: kind, Shards: t.Shards, State: catalog.StateBuilding, Bounds: kind == catalog.KindZOrder}
 	seen := map[int]bool{}
 	for _, part := range n.IndexPartSpecifications {
 		if part.Column == nil {

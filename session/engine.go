@@ -30,6 +30,10 @@ type Config struct {
 	// means DefaultTTLSweep on an exclusive store (Pebble) and never on a
 	// shared one (DynamoDB removes them itself); negative disables it.
 	TTLSweep time.Duration
+	// AutoAnalyzeNap is the least time between two automatic analyses of
+	// a table by this proxy (analyze.go); zero means
+	// DefaultAutoAnalyzeNap, negative disables automatic analysis.
+	AutoAnalyzeNap time.Duration
 }
 
 // DefaultTTLSweep is the TTL sweeper's period on an exclusive store.
@@ -45,7 +49,9 @@ type Engine struct {
 	notify  notifyHub     // LISTEN/NOTIFY between this engine's sessions
 
 	stopBuilds context.CancelFunc
+	buildCtx   context.Context // cancelled by Close: background work
 	builds     sync.WaitGroup
+	auto       *autoAnalyze
 	// sweeper is the TTL sweeper, stopped with the builds.
 	sweeper sync.WaitGroup
 }
@@ -83,7 +89,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	ex := executor.New(cfg.Store)
 	e := &Engine{cfg: cfg, catalog: cat, exec: ex, opts: optimizer.DefaultOptions(cfg.Store.Capabilities()),
-		cat: newCatalogState(cfg.Store.Capabilities().Exclusive)}
+		cat: newCatalogState(cfg.Store.Capabilities().Exclusive), auto: newAutoAnalyze(cfg.AutoAnalyzeNap)}
 	// Index builds a restart interrupted are finished in the background;
 	// the indexes stay unused by queries until they are.
 	// The builds to resume are those the schema holds now, at start: one
@@ -93,7 +99,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	bctx, cancel := context.WithCancel(context.Background())
-	e.stopBuilds = cancel
+	e.stopBuilds, e.buildCtx = cancel, bctx
 	e.builds.Add(1)
 	go func() {
 		defer e.builds.Done()
@@ -144,6 +150,7 @@ func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Ses
 func (e *Engine) Close() error {
 	e.stopBuilds()
 	e.builds.Wait()
+	e.auto.stop()
 	e.sweeper.Wait()
 	return e.exec.Close() // its spill store
 }

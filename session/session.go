@@ -271,6 +271,10 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
 	opts.Fn = s.fnContext(ctx, start)
 	opts.Fn.Catalog = st.catalogEnv(ctx)
+	if st.boundSnap != nil {
+		opts.Stats = st.boundSnap.Stats
+	}
+	opts.ZBounds = e.zboundsReader(ctx)
 	if _, ok := bound.(*planner.TxnOp); ok {
 		return st.txnControl(ctx, bound.(*planner.TxnOp))
 	}
@@ -308,6 +312,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, err
 		}
 		done("", plan, stats, int64(len(res.Returning)))
+		e.noteWrites(writeTarget(x), res.Count, false)
 		return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
 	case *planner.CreateView:
 		x.Owner = s.params.User
@@ -363,6 +368,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		if err := e.exec.CreateIndex(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
+		e.indexBuilt(ctx, x.Table)
 		return tagResult("CREATE INDEX"), nil
 	case *planner.DropIndex:
 		if err := e.exec.DropIndex(ctx, e.catalog, x, s.notice); err != nil {
@@ -426,6 +432,8 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		return st.runRole(ctx, x)
 	case *planner.Comment:
 		return st.runComment(ctx, x)
+	case *planner.Analyze:
+		return st.runAnalyze(ctx, x)
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)
 }

@@ -28,7 +28,11 @@ func init() {
 	generate("pg_catalog.pg_class", func(e *Env) []row {
 		var out []row
 		for _, o := range e.objects().list {
-			out = append(out, classRow(o))
+			r := classRow(o)
+			if o.table != nil && o.table.Virtual == nil {
+				r["reltuples"] = floatV(reltuples(e.Snap, o.table))
+			}
+			out = append(out, r)
 		}
 		return out
 	})

@@ -1,0 +1,100 @@
+package pgcatalog
+
+import (
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// The statistics ANALYZE gathers (catalog.TableStats), shown as
+// PostgreSQL shows its own: pg_stats per column, pg_stat_user_tables per
+// table, pg_class.reltuples (pg_rows.go). zproxy counts no scans or tuple
+// operations per table, so those counters of pg_stat_user_tables read 0.
+
+func init() {
+	generate("pg_catalog.pg_stats", statsRows)
+	generate("pg_catalog.pg_stat_user_tables", tableStatRows)
+	generate("pg_catalog.pg_stat_all_tables", tableStatRows)
+}
+
+// statsRows are pg_stats: one row per analyzed column of the tables the
+// user may read (PostgreSQL hides the others too).
+func statsRows(e *Env) []row {
+	var out []row
+	super := e.Sess == nil || e.Sess.IsSuperuser()
+	for _, t := range e.Snap.Tables() {
+		ts := e.Snap.Stats(t.ID)
+		if ts == nil || !super && !e.Snap.Allowed(e.user(), t, catalog.PrivSelect) {
+			continue
+		}
+		for i := range t.Columns {
+			c := &t.Columns[i]
+			cs := ts.Column(c)
+			if c.Hidden || cs == nil {
+				continue
+			}
+			r := row{"schemaname": nameV("public"), "tablename": nameV(t.Name), "attname": nameV(c.Name),
+				"inherited": boolV(false), "null_frac": floatV(cs.NullFrac), "avg_width": intV(int64(cs.AvgWidth)),
+				"n_distinct": floatV(cs.NDistinct(ts.Rows)), "most_common_vals": anyArray(c.Type, cs.MCV),
+				"most_common_freqs": sqltypes.Null, "histogram_bounds": anyArray(c.Type, cs.Histogram),
+				"correlation": sqltypes.Null, "most_common_elems": sqltypes.Null,
+				"most_common_elem_freqs": sqltypes.Null, "elem_count_histogram": sqltypes.Null}
+			if len(cs.MCVFreq) > 0 {
+				freqs := make([]sqltypes.Value, len(cs.MCVFreq))
+				for i, f := range cs.MCVFreq {
+					freqs[i] = sqltypes.NewFloat(float64(float32(f)))
+				}
+				r["most_common_freqs"] = sqltypes.NewArray1(sqltypes.TypeFloat4, freqs)
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// anyArray renders values as the text of an array of their type, as
+// PostgreSQL prints an anyarray column (NULL for none).
+func anyArray(t sqltypes.Type, vals []sqltypes.Value) sqltypes.Value {
+	if len(vals) == 0 {
+		return sqltypes.Null
+	}
+	return sqltypes.NewText(sqltypes.FormatText(sqltypes.NewArray1(t, vals)))
+}
+
+// tableStatRows are pg_stat_user_tables (and pg_stat_all_tables, whose
+// system tables zproxy's catalogs compute rather than store).
+func tableStatRows(e *Env) []row {
+	var out []row
+	for _, o := range e.objects().list {
+		if o.kind != 'r' || o.table == nil || o.table.Virtual != nil {
+			continue
+		}
+		r := row{"relid": oidV(o.oid), "schemaname": nameV("public"), "relname": nameV(o.name)}
+		if ts := e.Snap.Stats(o.table.ID); ts != nil {
+			r["n_live_tup"] = intV(int64(ts.Rows))
+			r["last_analyze"] = timeV(ts.LastAnalyze)
+			r["last_autoanalyze"] = timeV(ts.LastAutoAnalyze)
+			r["analyze_count"] = intV(ts.AnalyzeCount)
+			r["autoanalyze_count"] = intV(ts.AutoAnalyzeCount)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func timeV(t *time.Time) sqltypes.Value {
+	if t == nil {
+		return sqltypes.Null
+	}
+	return sqltypes.NewTimestampTZ(t.UnixMicro())
+}
+
+// reltuples is pg_class.reltuples of a table or index: the rows counted
+// by the last analysis, -1 before any (PostgreSQL's "never analyzed").
+func reltuples(snap *catalog.Snapshot, t *catalog.Table) float64 {
+	if ts := snap.Stats(t.ID); ts != nil {
+		return ts.Rows
+	}
+	return -1
+}

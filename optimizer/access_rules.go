@@ -1,0 +1,374 @@
+package optimizer
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/zorder"
+)
+
+// The access-path rules, as one ordered table (ARCHITECTURE.md, "Access-path
+// rules"): each rule either decides, returning the winner, why, and why each
+// other candidate lost, or passes to the next. The hint rule runs before
+// this table (hints also shape the candidates: IGNORE_INDEX removes some),
+// so the table starts at rule 2.
+//
+// Every candidate has already been fitted to the IN-list cap (fitPoints)
+// when the rules see it, so the choice made here is the plan built: no
+// later step shortens a prefix behind a rule's back.
+
+// decision is what a deciding rule returns.
+type decision struct {
+	winner   *candidate
+	reason   string
+	rejected []Rejection
+}
+
+// accessRule is one row of the table.
+type accessRule struct {
+	name   string
+	decide func(cands []*candidate, ac *accessContext) *decision
+}
+
+// accessContext is what the rules know besides the candidates.
+type accessContext struct {
+	opts  Options
+	stats *catalog.TableStats // nil: the table was never analyzed
+}
+
+var accessRules = []accessRule{
+	{"rule 2: point get", rulePointGet},
+	{"rule 3-4: least estimated cost", ruleCost},
+	{"rule 3-4: longest prefix, then Z-order estimate", rulePrefix},
+}
+
+// decide runs the table over the candidates.
+func decide(cands []*candidate, ac *accessContext) *decision {
+	for _, r := range accessRules {
+		if d := r.decide(cands, ac); d != nil {
+			return d
+		}
+	}
+	panic("optimizer: the last access rule always decides")
+}
+
+// rulePointGet: every primary-key column bound by equality wins outright;
+// no index needs costing.
+func rulePointGet(cands []*candidate, _ *accessContext) *decision {
+	var pk *candidate
+	for _, c := range cands {
+		if c.isPointGet() {
+			pk = c
+		}
+	}
+	reason := "rule 2: every primary-key column bound by equality (%d key%s)"
+	if pk == nil {
+		// Else every column of a unique index bound by equality.
+		for _, c := range cands {
+			if c.isUniquePoint() {
+				pk = c
+				break
+			}
+		}
+		if pk == nil {
+			return nil
+		}
+		reason = "rule 2: every column of unique index " + pk.index.Name + " bound by equality (%d key%s)"
+	}
+	d := &decision{winner: pk, reason: fmt.Sprintf(reason, pk.ranges, plural(pk.ranges))}
+	for _, c := range cands {
+		if c == pk {
+			continue
+		}
+		why := "primary key fully bound by equality: point get"
+		if pk.index != nil {
+			why = "unique index " + pk.index.Name + " fully bound by equality: point get"
+		}
+		d.rejected = append(d.rejected, Rejection{Path: c.label, Reason: why})
+	}
+	return d
+}
+
+// ruleCost decides when the table has statistics: among the candidates
+// that bind something (a key prefix, a Z-order attribute), the least
+// estimated cost, items read plus store requests weighted by the store's
+// per-request cost; ties go to the prefix rule's order. Without a
+// qualifying candidate the rule passes (a full scan follows).
+func ruleCost(cands []*candidate, ac *accessContext) *decision {
+	if ac.stats == nil {
+		return nil
+	}
+	var best *candidate
+	for _, c := range cands {
+		if c.prefix == 0 {
+			continue
+		}
+		if best == nil || c.cost < best.cost || c.cost == best.cost && !c.zorder && (best.zorder || prefixBetter(c, best)) {
+			best = c
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	d := &decision{winner: best, reason: fmt.Sprintf("rule 3-4: least estimated cost %s (%s)", costText(best.cost), best.estimateText())}
+	for _, c := range cands {
+		switch {
+		case c == best:
+		case c.prefix == 0 && c.zorder:
+			d.rejected = append(d.rejected, Rejection{Path: c.label, Reason: "no attribute bound"})
+		case c.prefix == 0:
+			d.rejected = append(d.rejected, Rejection{Path: c.label, Reason: fmt.Sprintf("binds no key prefix: full scan, %s", c.estimateText())})
+		default:
+			d.rejected = append(d.rejected, Rejection{Path: c.label, Reason: fmt.Sprintf("cost %s > %s: %s", costText(c.cost), costText(best.cost), c.estimateText())})
+		}
+	}
+	return d
+}
+
+// rulePrefix decides without statistics, by the shape of the bounds: the
+// longest bound prefix with its tie-breaks, replaced by a Z-order index with
+// a bound attribute when that probes a smaller fraction of its code space.
+func rulePrefix(cands []*candidate, _ *accessContext) *decision {
+	best, rejected := rank(cands)
+	d := &decision{winner: best, rejected: rejected}
+	switch {
+	case best.zorder:
+		d.reason = fmt.Sprintf("rule 4: Z-order estimate %.3g of the search space beats the best prefix path", best.fraction)
+	case best.prefix == 0 && best.index == nil:
+		d.reason = "rule 5: no index binds the filter"
+	case best.prefix == 0:
+		d.reason = "full index scan"
+	default:
+		d.reason = fmt.Sprintf("rule 3: longest prefix %d (%s)", best.prefix, prefixShape(best.eqLen, best.hasRange))
+	}
+	return d
+}
+
+// itemWork is the time the cost model charges for reading one item; a
+// store request costs its kv.Capabilities.RequestLatency over this.
+const itemWork = time.Microsecond
+
+// estimate fills a candidate's expected entries, items read, store requests
+// and cost from the table's statistics. The entries a path reads are the
+// rows its bound columns admit: for a prefix, the product of the bound key
+// columns' selectivities; for a Z-order box, the seeds' n^((a-b)/a) with
+// each attribute counted by the fraction of the rows its bound keeps (the
+// histogram's, where the seeds' formula assumes a point bound keeps n^(-1/a)),
+// times how much more than the box its cover reads. A path that stops at a
+// pushed-down LIMIT reads only until it has that many rows past the filter
+// it does not enforce.
+func (c *candidate) estimate(t *catalog.Table, b bounds, ac *accessContext, limit int, wantsOrder bool) {
+	ts := ac.stats
+	n := math.Max(ts.Rows, 1)
+	sel := 1.0
+	var enforced map[int]bool
+	switch {
+	case c.zorder:
+		enforced = map[int]bool{}
+		for _, k := range c.index.Columns {
+			if set, ok := b[k.Column]; ok && set != nil {
+				sel *= columnSelectivity(t, ts, k.Column, set)
+				enforced[k.Column] = true
+			}
+		}
+	default:
+		enforced = map[int]bool{}
+		for _, k := range c.keyCols[:c.prefix] {
+			sel *= columnSelectivity(t, ts, k.Column, b[k.Column])
+			enforced[k.Column] = true
+		}
+	}
+	c.rows = n * sel
+	entries := c.rows
+	if c.zorder && !ac.opts.Caps.CheapSeek && c.cover.InBox > 0 {
+		// Ranges read what they cover (a skip-scan seeks past the rest):
+		// the budget is the one whose cover costs least for these rows.
+		c.pickBudget(n, ac.opts)
+		entries = math.Min(entries*c.over, n)
+	}
+	if limit > 0 && (c.ordered || !wantsOrder) {
+		// Rows the path yields pass the filter it leaves to the residual
+		// with the other bound columns' selectivity.
+		rest := 1.0
+		for col, set := range b {
+			if set != nil && !enforced[col] {
+				rest *= columnSelectivity(t, ts, col, set)
+			}
+		}
+		if rest > 0 {
+			entries = math.Min(entries, float64(limit)/rest)
+		}
+	}
+	c.entries = entries
+	c.items = entries
+	shards := float64(c.shards)
+	c.requests = float64(max(c.ranges, 1)) * shards
+	if c.isPointGet() {
+		c.requests = math.Ceil(float64(c.ranges) / lookupBatch)
+	}
+	if c.index != nil && !c.covering {
+		c.items += entries
+		c.requests += math.Ceil(entries / lookupBatch)
+	}
+	c.cost = c.items + c.requests*requestWeight(ac.opts)
+}
+
+// zBudgets are the range budgets a Z-order path on a store without cheap
+// seeks chooses among.
+var zBudgets = []int{1, 4, 16, 64, 256}
+
+// pickBudget chooses the Z-order cover whose estimated cost is least: the
+// entries its ranges hold (the box's rows times its over-cover, as the
+// rows spread evenly over the box's codes) plus a request per range and
+// shard. More ranges read fewer items outside the box and cost more
+// requests; the figures go to EXPLAIN (budgetNote).
+func (c *candidate) pickBudget(n float64, opts Options) {
+	w := requestWeight(opts)
+	best := -1.0
+	for _, budget := range zBudgets {
+		cv := c.cover
+		if budget != len(c.cover.Ranges) {
+			cv = c.zschema.Plan(c.zbox, budget)
+		}
+		if cv.InBox == 0 {
+			continue
+		}
+		over := overCover(c.zschema, cv)
+		items := math.Min(c.rows*over, n)
+		cost := items + float64(len(cv.Ranges)*c.shards)*w
+		if best < 0 || cost < best {
+			best, c.cover, c.ranges = cost, cv, len(cv.Ranges)
+			c.budgetNote = fmt.Sprintf("%d ranges chosen by cost: %s entries at over-cover %.3g, %d requests", len(cv.Ranges), countText(items), over, len(cv.Ranges)*c.shards)
+			c.over = over
+		}
+	}
+}
+
+// overCover is how many addresses a cover's ranges hold per address of the
+// box, from the ranges' exact lengths (zorder.Cover.Covered rounds a span
+// of a small box deep in a wide address space to nothing).
+func overCover(s *zorder.Schema, cv zorder.Cover) float64 {
+	if cv.InBox <= 0 {
+		return 1
+	}
+	var total float64
+	var lo, hi big.Int
+	end := new(big.Int).Lsh(big.NewInt(1), uint(8*s.AddrLen()))
+	for _, r := range cv.Ranges {
+		lo.SetBytes(r.Lo)
+		if r.Hi == nil {
+			hi.Set(end)
+		} else {
+			hi.SetBytes(r.Hi)
+		}
+		f, _ := new(big.Float).SetInt(hi.Sub(&hi, &lo)).Float64()
+		total += f
+	}
+	// Addresses are whole bytes; the schema's bits sit at the top of them.
+	total /= math.Ldexp(1, 8*s.AddrLen()-s.Bits())
+	return math.Max(total/cv.InBox, 1)
+}
+
+// requestWeight is one store request's cost in items read: on a store
+// with cheap seeks (kv.Capabilities.CheapSeek) a range or skip costs about
+// a step of the iterator; elsewhere a round trip of RequestLatency, but no
+// more than requestItems, since a statement's ranges run concurrently (their
+// latencies overlap) and what a request costs beyond its latency is the
+// least read capacity it is charged, which a few small items fill.
+func requestWeight(opts Options) float64 {
+	if opts.Caps.CheapSeek || opts.Caps.RequestLatency <= 0 {
+		return 1
+	}
+	return math.Min(float64(opts.Caps.RequestLatency)/float64(itemWork), requestItems)
+}
+
+// requestItems caps requestWeight: the executor restarts a Z-order range
+// with a new request after 8 out-of-box entries in a row, so it already
+// prices a request at 8 wasted items.
+const requestItems = 8
+
+// columnSelectivity is the fraction of rows whose column value lies in set,
+// from the column's statistics, or its share of the code space when it has
+// none.
+func columnSelectivity(t *catalog.Table, ts *catalog.TableStats, col int, set ValueSet) float64 {
+	if set == nil {
+		return 1
+	}
+	cs := ts.Column(&t.Columns[col])
+	if cs == nil {
+		return columnFraction(t, col, set)
+	}
+	sel := 0.0
+	for _, iv := range set {
+		if iv.IsPoint() {
+			sel += cs.EqualSelectivity(iv.Lo)
+			continue
+		}
+		var lo, hi *sqltypes.Value
+		if !iv.LoUnb {
+			lo = &iv.Lo
+		}
+		if !iv.HiUnb {
+			hi = &iv.Hi
+		}
+		sel += cs.RangeSelectivity(lo, hi, iv.LoInc, iv.HiInc)
+	}
+	return math.Min(sel, 1)
+}
+
+// estimateText shows a candidate's estimate in EXPLAIN.
+func (c *candidate) estimateText() string {
+	return fmt.Sprintf("~%s rows, %s items read, %s requests", countText(c.rows), countText(c.items), countText(c.requests))
+}
+
+func countText(f float64) string {
+	if f >= 100 {
+		return fmt.Sprintf("%.0f", f)
+	}
+	return fmt.Sprintf("%.3g", f)
+}
+
+func costText(f float64) string { return countText(f) }
+
+// fitPoints shortens a prefix candidate until the key combinations its IN
+// lists expand to fit the cap (the range column's intervals count too),
+// and records how many ranges (or keys) it will read.
+func (c *candidate) fitPoints(b bounds, maxRanges int) {
+	for {
+		n, ok := combinations(c.keyCols, c.eqLen, c.hasRange, b, maxRanges)
+		if ok {
+			c.ranges = n
+			break
+		}
+		if c.hasRange {
+			c.hasRange = false
+		} else {
+			c.eqLen--
+		}
+	}
+	c.prefix = c.eqLen
+	if c.hasRange {
+		c.prefix++
+	}
+}
+
+// combinations counts the key ranges a prefix expands to, or reports that
+// they exceed maxRanges.
+func combinations(keyCols []catalog.KeyColumn, eqLen int, hasRange bool, b bounds, maxRanges int) (int, bool) {
+	n := 1
+	cols := keyCols[:eqLen]
+	if hasRange {
+		cols = keyCols[:eqLen+1]
+	}
+	for _, k := range cols {
+		n *= len(b[k.Column])
+		if n > maxRanges {
+			return 0, false
+		}
+	}
+	return n, true
+}

@@ -1,0 +1,232 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// runAnalyze runs ANALYZE (or VACUUM ANALYZE): the tables the user owns
+// are analyzed, the others skipped with PostgreSQL's warning.
+func (st *statement) runAnalyze(ctx context.Context, x *planner.Analyze) (wire.Result, error) {
+	s := st.sess
+	e := s.engine
+	tag := "ANALYZE"
+	if x.Vacuum {
+		tag = "VACUUM"
+		if s.txStatus != 'I' {
+			return nil, pgerr.New(pgerr.ActiveSQLTransaction, "VACUUM cannot run inside a transaction block")
+		}
+	}
+	for _, w := range x.Warnings {
+		s.notice(w)
+	}
+	snap, err := e.catalog.Snapshot(ctx)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	super := s.isSuperuser(snap)
+	var tables []*catalog.Table
+	for _, t := range x.Tables {
+		if !super && t.Owner != s.params.User {
+			s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING",
+				Message: fmt.Sprintf("skipping %q --- only table or database owner can %s it", t.Name, map[bool]string{true: "vacuum", false: "analyze"}[x.Vacuum])})
+			continue
+		}
+		tables = append(tables, t)
+	}
+	for _, t := range tables {
+		if x.Verbose {
+			s.notice(&pgerr.Error{Code: pgerr.SuccessfulCompletion, Severity: "INFO", Message: fmt.Sprintf("analyzing \"public.%s\"", t.Name)})
+		}
+		stats, err := e.exec.Analyze(ctx, e.catalog, []*catalog.Table{t}, false)
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		e.analyzed(t.ID)
+		if x.Verbose && len(stats) == 1 {
+			s.notice(&pgerr.Error{Code: pgerr.SuccessfulCompletion, Severity: "INFO",
+				Message: fmt.Sprintf("%q: scanned %.0f rows; %d rows in sample, %.0f estimated total rows", t.Name, stats[0].Rows, stats[0].Sampled, stats[0].Rows)})
+		}
+	}
+	return tagResult(tag), nil
+}
+
+// Automatic analysis, PostgreSQL's autovacuum_analyze_* idea counted per
+// proxy: a table is analyzed again in the background once this proxy has
+// changed more than AutoAnalyzeThreshold + AutoAnalyzeScaleFactor × its
+// analyzed row count rows since it was last analyzed (by any proxy's
+// statistics as loaded here), at most once per nap (Config.AutoAnalyzeNap)
+// unless the changes outnumber the analyzed rows while those are fewer than
+// a sample (a small table being loaded is analyzed as it doubles, so its
+// first statistics are not off by more than twice; past that, each
+// analysis reads the whole table, which the nap keeps rare), and after
+// every index build. Changes are counted when the statement runs, so
+// a rolled-back transaction's writes count too: an analysis comes a little
+// early, never late.
+const (
+	AutoAnalyzeThreshold   = 50
+	AutoAnalyzeScaleFactor = 0.1
+	DefaultAutoAnalyzeNap  = time.Minute
+)
+
+// autoAnalyze is an engine's bookkeeping of changes since the last
+// analysis, per table ID.
+type autoAnalyze struct {
+	mu       sync.Mutex
+	changed  map[uint64]int64
+	running  map[uint64]bool
+	last     map[uint64]time.Time
+	disabled bool
+	closed   bool // the engine is closing: start nothing more
+	nap      time.Duration
+	wg       sync.WaitGroup
+}
+
+func newAutoAnalyze(nap time.Duration) *autoAnalyze {
+	a := &autoAnalyze{changed: map[uint64]int64{}, running: map[uint64]bool{}, last: map[uint64]time.Time{}, nap: nap}
+	switch {
+	case nap < 0:
+		a.disabled = true
+	case nap == 0:
+		a.nap = DefaultAutoAnalyzeNap
+	}
+	return a
+}
+
+// analyzed resets the count of a table just analyzed.
+func (e *Engine) analyzed(tableID uint64) {
+	a := e.auto
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.changed[tableID] = 0
+	a.last[tableID] = time.Now()
+}
+
+// noteWrites counts n rows changed in t and starts a background analysis
+// when they pass the threshold; force (an index was just built) starts one
+// whatever the count.
+func (e *Engine) noteWrites(t *catalog.Table, n int64, force bool) {
+	a := e.auto
+	if a.disabled || t == nil || t.Virtual != nil {
+		return
+	}
+	rows := 0.0
+	if snap, err := e.catalog.Snapshot(e.buildCtx); err == nil {
+		if ts := snap.Stats(t.ID); ts != nil {
+			rows = ts.Rows
+		}
+	}
+	a.mu.Lock()
+	a.changed[t.ID] += n
+	due := force
+	if !due && !a.running[t.ID] {
+		last, analyzedHere := a.last[t.ID]
+		due = float64(a.changed[t.ID]) > AutoAnalyzeThreshold+AutoAnalyzeScaleFactor*rows &&
+			(!analyzedHere || time.Since(last) >= a.nap || float64(a.changed[t.ID]) > rows && rows < catalog.SampleRows)
+	}
+	if !due || a.running[t.ID] || a.closed {
+		a.mu.Unlock()
+		return
+	}
+	a.running[t.ID] = true
+	a.changed[t.ID] = 0
+	a.wg.Add(1)
+	a.mu.Unlock()
+	go func() {
+		defer a.wg.Done()
+		err := e.autoAnalyzeTable(t.Name)
+		a.mu.Lock()
+		a.running[t.ID] = false
+		a.last[t.ID] = time.Now()
+		a.mu.Unlock()
+		if err != nil && e.buildCtx.Err() == nil {
+			e.cfg.Logger.Warn("automatic analysis failed", "table", t.Name, "err", err)
+		}
+	}()
+}
+
+// autoAnalyzeTable analyzes the table of that name as the schema has it
+// now (it may have changed or gone since the writes were counted).
+func (e *Engine) autoAnalyzeTable(name string) error {
+	ctx := e.buildCtx
+	snap, err := e.catalog.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := snap.Table(name)
+	if err != nil {
+		return nil // dropped meanwhile
+	}
+	_, err = e.exec.Analyze(ctx, e.catalog, []*catalog.Table{t}, true)
+	return err
+}
+
+// WaitForAutoAnalyze waits until the automatic analyses started so far
+// are done.
+func (e *Engine) WaitForAutoAnalyze() { e.auto.wg.Wait() }
+
+// stop starts no more analyses and waits for the running ones (which the
+// engine's context has cancelled).
+func (a *autoAnalyze) stop() {
+	a.mu.Lock()
+	a.closed = true
+	a.mu.Unlock()
+	a.wg.Wait()
+}
+
+// writeTarget is the table a write statement changes.
+func writeTarget(b planner.Statement) *catalog.Table {
+	switch x := b.(type) {
+	case *planner.Insert:
+		return x.Table
+	case *planner.Update:
+		return x.Table
+	case *planner.Delete:
+		return x.Table
+	}
+	return nil
+}
+
+// indexBuilt analyzes a table in the background after an index on it was
+// built, as the new index may change which plans its statistics favour.
+func (e *Engine) indexBuilt(ctx context.Context, table string) {
+	snap, err := e.catalog.Snapshot(ctx)
+	if err != nil {
+		return
+	}
+	if t, err := snap.Table(table); err == nil {
+		e.noteWrites(t, 0, true)
+	}
+}
+
+// zboundsReader returns the optimizer's reader of Z-order data bounds for
+// one statement: each index's bounds are read from the store once, when
+// the statement first plans a box on it, so rows committed before the
+// statement began are inside them. A failed read clips nothing.
+func (e *Engine) zboundsReader(ctx context.Context) func(ix *catalog.Index) *catalog.ZBounds {
+	var mu sync.Mutex
+	seen := map[uint64]*catalog.ZBounds{}
+	return func(ix *catalog.Index) *catalog.ZBounds {
+		if !ix.Bounds {
+			return nil
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if b, ok := seen[ix.ID]; ok {
+			return b
+		}
+		b, err := catalog.ReadZBounds(ctx, e.cfg.Store, ix)
+		if err != nil {
+			b = nil
+		}
+		seen[ix.ID] = b
+		return b
+	}
+}
