@@ -29,6 +29,9 @@ type config struct {
 	pgBin, zproxyBin, root             string
 	insertRows                         int
 	keep, verbose                      bool
+	zproxyArgs                         []string // extra zproxy flags
+	cpuprofileDir                      string
+	profileSeconds                     int
 }
 
 func main() {
@@ -56,8 +59,13 @@ func main() {
 	flag.StringVar(&cfg.root, "root", "", "zproxy module root (default: found from the working directory)")
 	flag.IntVar(&cfg.insertRows, "insert-rows", 100_000, "rows per configuration in the INSERT throughput benchmark (0 skips it)")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the data directories")
+	var zargs string
+	flag.StringVar(&zargs, "zproxy-args", "", "extra zproxy flags, space-separated (e.g. \"--cache-size 256MiB\")")
+	flag.StringVar(&cfg.cpuprofileDir, "cpuprofile-dir", "", "after each class's timed queries, run the class on zproxy for -profile-seconds while taking a CPU profile of zproxy into `dir`/<class>.pprof")
+	flag.IntVar(&cfg.profileSeconds, "profile-seconds", 5, "length of each class's CPU profile (with -cpuprofile-dir)")
 	flag.BoolVar(&cfg.verbose, "v", false, "print one EXPLAIN ANALYZE per class from each system")
 	flag.Parse()
+	cfg.zproxyArgs = strings.Fields(zargs)
 	cfg.pgBox = pgBoxIndex(pgBox)
 	if cfg.pgBox != pgBoxGiST && cfg.pgBox != pgBoxBtree {
 		fatal(fmt.Errorf("-pg-box-index must be gist or btree, not %q", pgBox))
@@ -134,7 +142,7 @@ func run(ctx context.Context, cfg config) error {
 	}
 	defer pg.stop(cfg.keep)
 	logf("starting zproxy on 127.0.0.1:%d (metrics %d)", cfg.zproxyPort, cfg.metricsPort)
-	zp, err := startZproxy(zbin, cfg.zproxyPort, cfg.metricsPort)
+	zp, err := startZproxy(zbin, cfg.zproxyPort, cfg.metricsPort, cfg.zproxyArgs, cfg.cpuprofileDir != "")
 	if err != nil {
 		return err
 	}
@@ -401,6 +409,13 @@ func runClasses(ctx context.Context, cfg config, ds dataset, zp *zproxyServer, z
 			res.sample.storeRequests += a.storeRequests
 		}
 		res.pgPlan, res.pgPlanErr = pgPlan(ctx, pconn, literalSQL(c.pg, timed[0]))
+		if cfg.cpuprofileDir != "" {
+			path, err := profileClass(ctx, zp, zconn, c, timed, cfg.cpuprofileDir, cfg.profileSeconds)
+			if err != nil {
+				return nil, fmt.Errorf("profiling %s: %w", c.name, err)
+			}
+			logf("  CPU profile of zproxy: %s", path)
+		}
 		if cfg.verbose {
 			fmt.Fprintf(os.Stderr, "--- %s\nzproxy: %s\n%s\nPostgreSQL: %s\n%s\n", c.name, literalSQL(c.zproxy, timed[0]), res.zproxyPlan, literalSQL(c.pg, timed[0]), res.pgPlan)
 		}

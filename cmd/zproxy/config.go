@@ -59,14 +59,16 @@ type Config struct {
 	DynamoDBEndpoint string
 	// Users is the raw user list, "name:password,name:password"; Credentials
 	// parses it.
-	Users           string
-	Auth            string
-	TLSCert         string
-	TLSKey          string
-	TLSRequired     bool
-	ConfigFile      string
-	LogLevel        string
-	AllowFullScan   bool
+	Users         string
+	Auth          string
+	TLSCert       string
+	TLSKey        string
+	TLSRequired   bool
+	ConfigFile    string
+	LogLevel      string
+	AllowFullScan bool
+	// Pprof serves net/http/pprof's /debug/pprof/ on the metrics listener.
+	Pprof           bool
 	MaxMessageSize  byteSize
 	MaxConnections  int
 	ShutdownTimeout time.Duration
@@ -122,6 +124,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"log `level`: debug, info, warn or error (logs go to stderr)")
 	fs.BoolVar(&cfg.AllowFullScan, "allow-full-scan", cfg.AllowFullScan,
 		"allow queries no key or index can serve to read the whole table (false: reject them)")
+	fs.BoolVar(&cfg.Pprof, "pprof", cfg.Pprof,
+		"serve Go profiles at /debug/pprof/ on --metrics-listen (CPU, heap, goroutines, mutex and block profiles); off by default because a profile exposes internals")
 	fs.Var(&cfg.MaxMessageSize, "max-message-size",
 		"largest protocol message accepted from an authenticated client, in `bytes` (suffixes KiB, MiB, GiB)")
 	fs.IntVar(&cfg.MaxConnections, "max-connections", cfg.MaxConnections,
@@ -236,6 +240,9 @@ func (c *Config) validate() error {
 	if c.MaxMessageSize < 4096 {
 		return fmt.Errorf("--max-message-size %d: must be at least 4096 bytes", c.MaxMessageSize)
 	}
+	if c.Pprof && c.MetricsListen == "" {
+		return errors.New("--pprof needs --metrics-listen (profiles are served on the metrics listener)")
+	}
 	if c.ShutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.ShutdownTimeout)
 	}
@@ -331,7 +338,7 @@ func (c *Config) LogAttrs() []any {
 	auth, _ := c.AuthMethod()
 	attrs := []any{"backend", c.Backend, "auth", auth, "users", strings.Join(names, ","),
 		"tls", c.TLSCert != "", "tls_required", c.TLSRequired, "max_connections", c.MaxConnections,
-		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize)}
+		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof}
 	switch c.Backend {
 	case backendPebble:
 		attrs = append(attrs, "data_dir", c.DataDir)

@@ -143,6 +143,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "tiny message size", args: []string{"--max-message-size", "100"}, wantErr: "at least"},
 		{name: "bad message size", args: []string{"--max-message-size", "12XB"}, wantErr: "not a size"},
 		{name: "empty data dir", env: map[string]string{"ZPROXY_DATA_DIR": ""}, wantErr: "--data-dir"},
+		{name: "pprof without metrics", args: []string{"--pprof", "--metrics-listen="}, wantErr: "--pprof needs --metrics-listen"},
 		{name: "help", args: []string{"--help"}, wantErr: flag.ErrHelp.Error()},
 	}
 	for _, tt := range tests {

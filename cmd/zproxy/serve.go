@@ -80,6 +80,10 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if mln != nil {
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+		if cfg.Pprof {
+			registerPprof(mux)
+			logger.Info("serving Go profiles", "addr", mln.Addr().String(), "path", "/debug/pprof/")
+		}
 		metricsSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go func() {
 			if err := metricsSrv.Serve(mln); !errors.Is(err, http.ErrServerClosed) {
