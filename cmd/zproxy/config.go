@@ -32,6 +32,11 @@ const (
 	defaultMaxMessageSize  = wire.DefaultMaxMessageSize
 	defaultMaxConnections  = wire.DefaultMaxConnections
 	defaultShutdownTimeout = 30 * time.Second
+	// defaultCacheSize holds the decompressed blocks of a few million rows
+	// with their indexes: below the working set, every scan pays a pread
+	// and a decompression per block (the box classes of bench/sidebyside
+	// spent a third of their time there at Pebble's 64 MiB).
+	defaultCacheSize = 512 << 20
 )
 
 // Backends.
@@ -68,7 +73,9 @@ type Config struct {
 	LogLevel      string
 	AllowFullScan bool
 	// Pprof serves net/http/pprof's /debug/pprof/ on the metrics listener.
-	Pprof           bool
+	Pprof bool
+	// CacheSize is the embedded store's block cache.
+	CacheSize       byteSize
 	MaxMessageSize  byteSize
 	MaxConnections  int
 	ShutdownTimeout time.Duration
@@ -84,6 +91,7 @@ func defaultConfig() Config {
 		LogLevel:        "info",
 		AllowFullScan:   true,
 		MaxMessageSize:  defaultMaxMessageSize,
+		CacheSize:       defaultCacheSize,
 		MaxConnections:  defaultMaxConnections,
 		ShutdownTimeout: defaultShutdownTimeout,
 	}
@@ -126,6 +134,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"allow queries no key or index can serve to read the whole table (false: reject them)")
 	fs.BoolVar(&cfg.Pprof, "pprof", cfg.Pprof,
 		"serve Go profiles at /debug/pprof/ on --metrics-listen (CPU, heap, goroutines, mutex and block profiles); off by default because a profile exposes internals")
+	fs.Var(&cfg.CacheSize, "cache-size",
+		"block cache of the embedded store (backend pebble), in `bytes` (suffixes KiB, MiB, GiB); memory is taken as blocks are read")
 	fs.Var(&cfg.MaxMessageSize, "max-message-size",
 		"largest protocol message accepted from an authenticated client, in `bytes` (suffixes KiB, MiB, GiB)")
 	fs.IntVar(&cfg.MaxConnections, "max-connections", cfg.MaxConnections,
@@ -237,6 +247,9 @@ func (c *Config) validate() error {
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("--max-connections %d: must be at least 1", c.MaxConnections)
 	}
+	if c.CacheSize < 1<<20 {
+		return fmt.Errorf("--cache-size %d: must be at least 1MiB", c.CacheSize)
+	}
 	if c.MaxMessageSize < 4096 {
 		return fmt.Errorf("--max-message-size %d: must be at least 4096 bytes", c.MaxMessageSize)
 	}
@@ -341,7 +354,7 @@ func (c *Config) LogAttrs() []any {
 		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof}
 	switch c.Backend {
 	case backendPebble:
-		attrs = append(attrs, "data_dir", c.DataDir)
+		attrs = append(attrs, "data_dir", c.DataDir, "cache_size", int64(c.CacheSize))
 	case backendDynamoDB:
 		attrs = append(attrs, "dynamodb_table", c.DynamoDBTable, "dynamodb_region", c.DynamoDBRegion,
 			"dynamodb_endpoint", c.DynamoDBEndpoint)

@@ -119,7 +119,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 func openStore(ctx context.Context, cfg Config, obs kv.Observer) (kv.Store, error) {
 	switch cfg.Backend {
 	case backendPebble:
-		s, err := zpebble.Open(cfg.DataDir, zpebble.Options{Observer: obs})
+		s, err := zpebble.Open(cfg.DataDir, zpebble.Options{Observer: obs, CacheSize: int64(cfg.CacheSize)})
 		if err != nil {
 			return nil, fmt.Errorf("opening the embedded store in %s: %w", cfg.DataDir, err)
 		}
