@@ -12,26 +12,14 @@ func TestKeyLocks(t *testing.T) {
 	a := lockSet{1, 2, 2} // duplicates are allowed
 	a.lock(k)
 
-	disjoint := make(chan struct{})
-	go func() {
-		b := lockSet{3, 4}
-		b.lock(k)
-		b.unlock(k)
-		close(disjoint)
-	}()
+	disjoint := lockAndRelease(k, lockSet{3, 4})
 	select {
 	case <-disjoint:
 	case <-time.After(10 * time.Second):
 		t.Fatal("a write with disjoint keys waited for another")
 	}
 
-	shared := make(chan struct{})
-	go func() {
-		c := lockSet{5, 2}
-		c.lock(k)
-		c.unlock(k)
-		close(shared)
-	}()
+	shared := lockAndRelease(k, lockSet{5, 2})
 	select {
 	case <-shared:
 		t.Fatal("a write sharing key 2 did not wait for its holder")
@@ -46,4 +34,16 @@ func TestKeyLocks(t *testing.T) {
 	if len(k.held) != 0 {
 		t.Fatalf("%d keys still held", len(k.held))
 	}
+}
+
+// lockAndRelease takes ls in a goroutine, releases it, and closes the
+// returned channel.
+func lockAndRelease(k *keyLocks, ls lockSet) chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		ls.lock(k)
+		ls.unlock(k)
+		close(done)
+	}()
+	return done
 }
