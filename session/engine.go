@@ -39,6 +39,7 @@ type Engine struct {
 	exec    *executor.Executor
 	opts    optimizer.Options
 	cat     *catalogState // sessions and advisory locks (catalog.go)
+	notify  notifyHub     // LISTEN/NOTIFY between this engine's sessions
 
 	stopBuilds context.CancelFunc
 	builds     sync.WaitGroup
@@ -131,6 +132,7 @@ func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Ses
 		return nil, err
 	}
 	e.cat.register(s)
+	s.initExt(ctx)
 	return s, nil
 }
 
