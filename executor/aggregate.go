@@ -222,6 +222,10 @@ type aggInstance struct {
 	acc      aggregator
 	distinct *rowSet
 	ordered  [][]sqltypes.Value // [args..., sort keys...]
+	// args is scratch for one row's arguments, reused for every row: no
+	// aggregator keeps the slice (they keep values; DISTINCT and ORDER BY
+	// copy the row).
+	args []sqltypes.Value
 }
 
 func newInstance(call *planner.AggCall, mem *memBudget) *aggInstance {
@@ -244,16 +248,19 @@ func (in *aggInstance) feed(ev *planner.EvalContext, row []sqltypes.Value, mem *
 			return nil
 		}
 	}
-	args := make([]sqltypes.Value, len(c.Args), len(c.Args)+len(c.OrderBy))
+	if c.Func == planner.AggCountStar {
+		return in.acc.add(nil)
+	}
+	if in.args == nil {
+		in.args = make([]sqltypes.Value, len(c.Args), len(c.Args)+len(c.OrderBy))
+	}
+	args := in.args[:len(c.Args)]
 	for i, a := range c.Args {
 		v, err := a.Eval(ev, row)
 		if err != nil {
 			return err
 		}
 		args[i] = v
-	}
-	if c.Func == planner.AggCountStar {
-		return in.acc.add(nil)
 	}
 	if in.distinct != nil {
 		if args[0].IsNull() {
