@@ -23,21 +23,30 @@ func profileClass(ctx context.Context, zp *zproxyServer, conn *pgx.Conn, c query
 		return "", err
 	}
 	path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".pprof")
-	url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", zp.MetricsAddr, seconds)
-	type fetched struct {
-		body []byte
-		err  error
+	done := fetchProfile(ctx, zp, seconds, path)
+	deadline := time.Now().Add(time.Duration(seconds) * time.Second)
+	for i := 0; time.Now().Before(deadline); i++ {
+		if _, err := runQuery(ctx, conn, c.zproxy, params[i%len(params)]); err != nil {
+			return "", err
+		}
 	}
-	done := make(chan fetched, 1)
+	return path, <-done
+}
+
+// fetchProfile takes a CPU profile of zproxy for seconds into path in the
+// background; the channel yields the outcome.
+func fetchProfile(ctx context.Context, zp *zproxyServer, seconds int, path string) <-chan error {
+	done := make(chan error, 1)
+	url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", zp.MetricsAddr, seconds)
 	go func() {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 		if err != nil {
-			done <- fetched{err: err}
+			done <- err
 			return
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
-			done <- fetched{err: err}
+			done <- err
 			return
 		}
 		defer resp.Body.Close()
@@ -45,17 +54,10 @@ func profileClass(ctx context.Context, zp *zproxyServer, conn *pgx.Conn, c query
 		if err == nil && resp.StatusCode != http.StatusOK {
 			err = fmt.Errorf("%s: %s: %s", url, resp.Status, body)
 		}
-		done <- fetched{body, err}
-	}()
-	deadline := time.Now().Add(time.Duration(seconds) * time.Second)
-	for i := 0; time.Now().Before(deadline); i++ {
-		if _, err := runQuery(ctx, conn, c.zproxy, params[i%len(params)]); err != nil {
-			return "", err
+		if err == nil {
+			err = os.WriteFile(path, body, 0o644)
 		}
-	}
-	f := <-done
-	if f.err != nil {
-		return "", f.err
-	}
-	return path, os.WriteFile(path, f.body, 0o644)
+		done <- err
+	}()
+	return done
 }
