@@ -232,6 +232,10 @@ type aggInstance struct {
 	// spilledRows and spilledBytes what it wrote.
 	spilled                   *externalSort
 	spilledRows, spilledBytes int64
+	// args is scratch for one row's arguments, reused for every row: no
+	// aggregator keeps the slice (they keep values; DISTINCT and ORDER BY
+	// copy the row).
+	args []sqltypes.Value
 }
 
 // charged is what the instance charged to the statement's budget.
@@ -263,16 +267,19 @@ func (in *aggInstance) feed(ev *planner.EvalContext, row []sqltypes.Value, mem *
 			return nil
 		}
 	}
-	args := make([]sqltypes.Value, len(c.Args), len(c.Args)+len(c.OrderBy))
+	if c.Func == planner.AggCountStar {
+		return in.acc.add(nil)
+	}
+	if in.args == nil {
+		in.args = make([]sqltypes.Value, len(c.Args), len(c.Args)+len(c.OrderBy))
+	}
+	args := in.args[:len(c.Args)]
 	for i, a := range c.Args {
 		v, err := a.Eval(ev, row)
 		if err != nil {
 			return err
 		}
 		args[i] = v
-	}
-	if c.Func == planner.AggCountStar {
-		return in.acc.add(nil)
 	}
 	if in.distinct != nil {
 		if args[0].IsNull() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -395,5 +396,50 @@ func TestDeleteRemovesRowAndEntries(t *testing.T) {
 	}
 	if got := e.mustQuery(`SELECT id FROM sensors WHERE region = 'eu'`); strings.Join(got, ",") != "3" {
 		t.Errorf("after delete, region eu: %v", got)
+	}
+}
+
+// TestNonCoveringIndexLimitStopsEarly: with a limit, a scan of a
+// non-covering index looks up rows as soon as the entries read could meet
+// it, and stops there, instead of reading a whole lookup batch.
+func TestNonCoveringIndexLimitStopsEarly(t *testing.T) {
+	e, tb, rows := readingsEnv(t, 2000)
+	var hot [][]string
+	for _, r := range rows {
+		if r[5] == "hot" {
+			hot = append(hot, r)
+		}
+	}
+	sort.Slice(hot, func(i, j int) bool { return hot[i][1] < hot[j][1] }) // timestamps sort as text
+	if len(hot) < 100 {
+		t.Fatalf("%d hot rows, want >= 100", len(hot))
+	}
+	const limit = 5
+	got := e.mustQuery(fmt.Sprintf("SELECT lat FROM readings WHERE note = 'hot' ORDER BY ts LIMIT %d", limit))
+	var want []string
+	for _, r := range hot[:limit] {
+		want = append(want, r[3])
+	}
+	same := len(got) == len(want)
+	for i := 0; same && i < len(got); i++ {
+		g, _ := strconv.ParseFloat(got[i], 64)
+		w, _ := strconv.ParseFloat(want[i], 64)
+		same = g == w
+	}
+	if !same {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	scanned, keys := 0, 0
+	for _, en := range e.log.Entries() {
+		switch en.Op {
+		case kvlog.OpScan:
+			scanned += en.Items
+		case kvlog.OpGet:
+			keys += len(en.Keys)
+		}
+	}
+	if scanned > tb.Shards*limit || keys > tb.Shards*limit {
+		t.Errorf("scanned %d entries and looked up %d rows for %d rows from %d shards:\n%s",
+			scanned, keys, limit, tb.Shards, strings.Join(e.log.Lines(), "\n"))
 	}
 }

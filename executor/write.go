@@ -421,8 +421,10 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 		// Uniqueness is the store's condition on each row put: no read.
 		rowID := hiddenRowID(t)
 		for attempt := 0; ; attempt++ {
-			w := &writeSet{t: t}
-			seen := map[string]bool{}
+			// Sized up front: a 500-row statement with two indexes is 1,500
+			// ops, which growing by append copied over and over.
+			w := &writeSet{t: t, ops: make([]kv.Op, 0, len(rows)*(1+len(t.Indexes))), changes: make([]change, 0, len(rows))}
+			seen := make(map[string]bool, len(rows))
 			dup := false
 			for _, row := range rows {
 				k := string(t.EncodePK(nil, row))

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -31,6 +32,11 @@ type config struct {
 	pgBin, zproxyBin, root             string
 	insertRows                         int
 	keep, verbose                      bool
+	zproxyArgs                         []string // extra zproxy flags
+	throughputClients                  []int
+	throughputTime                     time.Duration
+	cpuprofileDir                      string
+	profileSeconds                     int
 	copyRows                           int
 	copyOnly                           bool
 	workload                           string
@@ -66,12 +72,29 @@ func main() {
 	flag.IntVar(&cfg.copyRows, "copy-rows", 1_000_000, "rows of the COPY benchmark (0 skips it; see copy.go)")
 	flag.BoolVar(&cfg.copyOnly, "copy-only", false, "run only the COPY benchmark")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the data directories")
+	var zargs, clients string
+	flag.StringVar(&clients, "throughput-clients", "1,8,64", "client counts of the point and latest-by-key throughput runs (empty skips them)")
+	flag.DurationVar(&cfg.throughputTime, "throughput-time", 3*time.Second, "length of each throughput run")
+	flag.StringVar(&zargs, "zproxy-args", "", "extra zproxy flags, space-separated (e.g. \"--cache-size 256MiB\")")
+	flag.StringVar(&cfg.cpuprofileDir, "cpuprofile-dir", "", "after each class's timed queries, run the class on zproxy for -profile-seconds while taking a CPU profile of zproxy into `dir`/<class>.pprof")
+	flag.IntVar(&cfg.profileSeconds, "profile-seconds", 5, "length of each class's CPU profile (with -cpuprofile-dir)")
 	flag.BoolVar(&cfg.verbose, "v", false, "print one EXPLAIN ANALYZE per class from each system")
 	flag.StringVar(&cfg.workload, "workload", "readings", "readings (single-table query classes and INSERT throughput) or star (readings joined to sensors and regions)")
 	flag.IntVar(&cfg.rounds, "rounds", 1, "times to run the whole set of classes; latencies are the medians of the rounds' percentiles")
 	flag.BoolVar(&cfg.whatIf, "what-if", false, "star: also run variants of the classes that show what other plans cost on zproxy (hash joins, dimension first, the fact scan alone)")
 	flag.StringVar(&cfg.only, "classes", "", "comma-separated names of the classes to run (default all)")
 	flag.Parse()
+	cfg.zproxyArgs = strings.Fields(zargs)
+	for _, f := range strings.Split(clients, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 {
+			fatal(fmt.Errorf("-throughput-clients: %q is not a client count", f))
+		}
+		cfg.throughputClients = append(cfg.throughputClients, n)
+	}
 	if cfg.workload != "readings" && cfg.workload != "star" {
 		fatal(fmt.Errorf("-workload must be readings or star, not %q", cfg.workload))
 	}
@@ -166,7 +189,7 @@ func run(ctx context.Context, cfg config) error {
 	}
 	defer pg.stop(cfg.keep)
 	logf("starting zproxy on 127.0.0.1:%d (metrics %d)", cfg.zproxyPort, cfg.metricsPort)
-	zp, err := startZproxy(zbin, cfg.zproxyPort, cfg.metricsPort)
+	zp, err := startZproxy(zbin, cfg.zproxyPort, cfg.metricsPort, cfg.zproxyArgs, cfg.cpuprofileDir != "")
 	if err != nil {
 		return err
 	}
@@ -241,6 +264,7 @@ func run(ctx context.Context, cfg config) error {
 		reportStar(os.Stdout, cfg, ds, pgVersion, pgSettings, loads, results, loadAvg)
 		return nil
 	}
+	thr := throughput(ctx, cfg, classes, zp, pg)
 	var inserts []insertResult
 	if cfg.insertRows > 0 {
 		if inserts, err = insertThroughput(ctx, cfg, zp, pg); err != nil {
@@ -254,6 +278,7 @@ func run(ctx context.Context, cfg config) error {
 		}
 	}
 	report(os.Stdout, cfg, ds, pgVersion, pgSettings, loads, results, inserts, loadAvg)
+	reportThroughput(os.Stdout, cfg, thr)
 	reportCopy(os.Stdout, cfg, copies, readLoadAvg())
 	return nil
 }
@@ -335,6 +360,14 @@ func loadBoth(ctx context.Context, cfg config, ds dataset, zp *zproxyServer, pg 
 		dsn  string
 	}{{"zproxy", zp.dsn()}, {"PostgreSQL", pg.dsn()}} {
 		logf("loading %d rows into %s: multi-row INSERT, %d rows per statement, %d connections", rows, sys.name, cfg.batch, cfg.loadConns)
+		var profiled <-chan error
+		if cfg.cpuprofileDir != "" && sys.name == "zproxy" {
+			// The load's first seconds: a profile of zproxy's write path.
+			if err := os.MkdirAll(cfg.cpuprofileDir, 0o755); err != nil {
+				return nil, err
+			}
+			profiled = fetchProfile(ctx, zp, cfg.profileSeconds, filepath.Join(cfg.cpuprofileDir, "load.pprof"))
+		}
 		last := time.Now()
 		elapsed, err := load(ctx, sys.dsn, "readings", ds, rows, cfg.batch, cfg.loadConns, func(done int) {
 			if time.Since(last) > 15*time.Second {
@@ -346,6 +379,12 @@ func loadBoth(ctx context.Context, cfg config, ds dataset, zp *zproxyServer, pg 
 			return nil, fmt.Errorf("loading %s: %w", sys.name, err)
 		}
 		logf("  %s: %d rows in %s (%.0f rows/s)", sys.name, rows, elapsed.Round(time.Millisecond), float64(rows)/elapsed.Seconds())
+		if profiled != nil {
+			if err := <-profiled; err != nil {
+				return nil, fmt.Errorf("profiling the load: %w", err)
+			}
+			logf("  CPU profile of zproxy's load: %s", filepath.Join(cfg.cpuprofileDir, "load.pprof"))
+		}
 		out = append(out, loadResult{system: sys.name, elapsed: elapsed})
 	}
 	start := time.Now()
@@ -476,6 +515,13 @@ func runClasses(ctx context.Context, cfg config, classes []queryClass, zp *zprox
 			res.sample.add(a)
 		}
 		res.pgPlan, res.pgTree, res.pgPlanErr = pgPlan(ctx, pconn, literalSQL(c.pg, run.timed[0]))
+		if cfg.cpuprofileDir != "" {
+			path, err := profileClass(ctx, zp, zconn, c, run.timed, cfg.cpuprofileDir, cfg.profileSeconds)
+			if err != nil {
+				return nil, fmt.Errorf("profiling %s: %w", c.name, err)
+			}
+			logf("  CPU profile of zproxy: %s", path)
+		}
 		if cfg.verbose {
 			fmt.Fprintf(os.Stderr, "--- %s\nzproxy: %s\n%s\nPostgreSQL: %s\n%s\n", c.name, literalSQL(c.zproxy, run.timed[0]), res.zproxyPlan, literalSQL(c.pg, run.timed[0]), res.pgPlan)
 		}

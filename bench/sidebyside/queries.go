@@ -94,6 +94,13 @@ func queryClasses(ds dataset, mode pgBoxIndex, boxRows, aggRows, inList int) []q
 		zproxy: "SELECT * FROM readings WHERE sensor_id = $1",
 		gen:    func(r *rand.Rand) []any { return []any{r.Int64N(int64(ds.sensors))} },
 	}, queryClass{
+		// The latest reading of a sensor: a reverse prefix scan that stops
+		// after one row.
+		name:    "latest by key",
+		zproxy:  "SELECT * FROM readings WHERE sensor_id = $1 ORDER BY ts DESC LIMIT 1",
+		ordered: true,
+		gen:     func(r *rand.Rand) []any { return []any{r.Int64N(int64(ds.sensors))} },
+	}, queryClass{
 		name:   "secondary eq",
 		zproxy: "SELECT note, ts, celsius FROM readings WHERE note = $1",
 		gen: func(r *rand.Rand) []any {

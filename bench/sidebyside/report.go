@@ -22,8 +22,8 @@ func report(w io.Writer, cfg config, ds dataset, pgVersion string, pgSettings []
 	fmt.Fprintf(w, "PostgreSQL: default settings (%s); btree (note, ts) INCLUDE (celsius); %s; VACUUM ANALYZE.\n\n", strings.Join(pgSettings, ", "), box)
 
 	reportLoads(w, cfg, ds, loads)
-	fmt.Fprintln(w, "| class | rows/query | zproxy p50 | zproxy p99 | PG p50 | PG p99 | p50 ratio zproxy/PG | items read / matching row | items read / row returned | store requests / query | same rows as PG |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+	fmt.Fprintln(w, "| class | rows/query | zproxy p50 | zproxy p99 | PG p50 | PG p99 | p50 ratio zproxy/PG | zproxy CPU / query | PG CPU / query | CPU ratio | items read / matching row | items read / row returned | store requests / query | same rows as PG |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, r := range results {
 		lat := latencyCells(r)
 		same := sameCell(r)
@@ -35,11 +35,11 @@ func report(w io.Writer, cfg config, ds dataset, pgVersion string, pgSettings []
 		if r.sample.scanRows > 0 {
 			amp = fmt.Sprintf("%.2f", float64(r.sample.itemsRead)/float64(r.sample.scanRows))
 		}
-		fmt.Fprintf(w, "| %s | %.1f | %s | %s | %s | %.1f | %s |\n",
-			r.class.name, r.pgRowsPerQuery, lat, amp, items, r.storeReqPerQuery, same)
+		fmt.Fprintf(w, "| %s | %.1f | %s | %s | %s | %s | %.1f | %s |\n",
+			r.class.name, r.pgRowsPerQuery, lat, cpuCells(r), amp, items, r.storeReqPerQuery, same)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Items read / matching row: items read ÷ rows the scan produced after its residual filter, summed over EXPLAIN ANALYZE of the first %d timed queries of the class (the read amplification; for the aggregate and top-100 classes it counts the rows under the box, not the rows sent). Items read / row returned: zproxy_rows_read_total ÷ zproxy_rows_returned_total over all timed queries (rows sent to the client). Store requests / query: zproxy_store_requests_total delta ÷ queries. Latency is wall time at the client from sending the query to the last row decoded.\n\n", cfg.explainSamples)
+	fmt.Fprintf(w, "Items read / matching row: items read ÷ rows the scan produced after its residual filter, summed over EXPLAIN ANALYZE of the first %d timed queries of the class (the read amplification; for the aggregate and top-100 classes it counts the rows under the box, not the rows sent). Items read / row returned: zproxy_rows_read_total ÷ zproxy_rows_returned_total over all timed queries (rows sent to the client). Store requests / query: zproxy_store_requests_total delta ÷ queries. Latency is wall time at the client from sending the query to the last row decoded; CPU / query is the CPU time each server process spent over the timed queries ÷ queries (/proc schedstat), which a busy machine's neighbours move far less than latency.\n\n", cfg.explainSamples)
 	fmt.Fprintln(w, "Access paths (zproxy: EXPLAIN ANALYZE; PostgreSQL: EXPLAIN (ANALYZE, BUFFERS) of the first timed query):")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| class | zproxy path | items read / scan row (samples) | PostgreSQL plan |")

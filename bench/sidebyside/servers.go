@@ -50,13 +50,16 @@ func buildZproxy(root, dir string) (string, error) {
 	return bin, cmd.Run()
 }
 
-func startZproxy(bin string, port, metricsPort int) (*zproxyServer, error) {
+func startZproxy(bin string, port, metricsPort int, extra []string, pprof bool) (*zproxyServer, error) {
 	dir, err := os.MkdirTemp("", "zproxy-bench-data-")
 	if err != nil {
 		return nil, err
 	}
-	s, err := zpserver.Start(bin, filepath.Join(dir, "zproxy.log"), port, metricsPort,
-		"--data-dir", filepath.Join(dir, "data"))
+	args := append([]string{"--data-dir", filepath.Join(dir, "data")}, extra...)
+	if pprof {
+		args = append(args, "--pprof")
+	}
+	s, err := zpserver.Start(bin, filepath.Join(dir, "zproxy.log"), port, metricsPort, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,11 @@ const (
 	defaultMaxMessageSize  = wire.DefaultMaxMessageSize
 	defaultMaxConnections  = wire.DefaultMaxConnections
 	defaultShutdownTimeout = 30 * time.Second
+	// defaultCacheSize holds the decompressed blocks of a few million rows
+	// with their indexes: below the working set, every scan pays a pread
+	// and a decompression per block (the box classes of bench/sidebyside
+	// spent a third of their time there at Pebble's 64 MiB).
+	defaultCacheSize = 512 << 20
 )
 
 // Backends.
@@ -59,14 +64,18 @@ type Config struct {
 	DynamoDBEndpoint string
 	// Users is the raw user list, "name:password,name:password"; Credentials
 	// parses it.
-	Users           string
-	Auth            string
-	TLSCert         string
-	TLSKey          string
-	TLSRequired     bool
-	ConfigFile      string
-	LogLevel        string
-	AllowFullScan   bool
+	Users         string
+	Auth          string
+	TLSCert       string
+	TLSKey        string
+	TLSRequired   bool
+	ConfigFile    string
+	LogLevel      string
+	AllowFullScan bool
+	// Pprof serves net/http/pprof's /debug/pprof/ on the metrics listener.
+	Pprof bool
+	// CacheSize is the embedded store's block cache.
+	CacheSize       byteSize
 	MaxMessageSize  byteSize
 	MaxConnections  int
 	ShutdownTimeout time.Duration
@@ -82,6 +91,7 @@ func defaultConfig() Config {
 		LogLevel:        "info",
 		AllowFullScan:   true,
 		MaxMessageSize:  defaultMaxMessageSize,
+		CacheSize:       defaultCacheSize,
 		MaxConnections:  defaultMaxConnections,
 		ShutdownTimeout: defaultShutdownTimeout,
 	}
@@ -122,6 +132,10 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"log `level`: debug, info, warn or error (logs go to stderr)")
 	fs.BoolVar(&cfg.AllowFullScan, "allow-full-scan", cfg.AllowFullScan,
 		"allow queries no key or index can serve to read the whole table (false: reject them)")
+	fs.BoolVar(&cfg.Pprof, "pprof", cfg.Pprof,
+		"serve Go profiles at /debug/pprof/ on --metrics-listen (CPU, heap, goroutines, mutex and block profiles); off by default because a profile exposes internals")
+	fs.Var(&cfg.CacheSize, "cache-size",
+		"block cache of the embedded store (backend pebble), in `bytes` (suffixes KiB, MiB, GiB); memory is taken as blocks are read")
 	fs.Var(&cfg.MaxMessageSize, "max-message-size",
 		"largest protocol message accepted from an authenticated client, in `bytes` (suffixes KiB, MiB, GiB)")
 	fs.IntVar(&cfg.MaxConnections, "max-connections", cfg.MaxConnections,
@@ -233,8 +247,14 @@ func (c *Config) validate() error {
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("--max-connections %d: must be at least 1", c.MaxConnections)
 	}
+	if c.CacheSize < 1<<20 {
+		return fmt.Errorf("--cache-size %d: must be at least 1MiB", c.CacheSize)
+	}
 	if c.MaxMessageSize < 4096 {
 		return fmt.Errorf("--max-message-size %d: must be at least 4096 bytes", c.MaxMessageSize)
+	}
+	if c.Pprof && c.MetricsListen == "" {
+		return errors.New("--pprof needs --metrics-listen (profiles are served on the metrics listener)")
 	}
 	if c.ShutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.ShutdownTimeout)
@@ -331,10 +351,10 @@ func (c *Config) LogAttrs() []any {
 	auth, _ := c.AuthMethod()
 	attrs := []any{"backend", c.Backend, "auth", auth, "users", strings.Join(names, ","),
 		"tls", c.TLSCert != "", "tls_required", c.TLSRequired, "max_connections", c.MaxConnections,
-		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize)}
+		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof}
 	switch c.Backend {
 	case backendPebble:
-		attrs = append(attrs, "data_dir", c.DataDir)
+		attrs = append(attrs, "data_dir", c.DataDir, "cache_size", int64(c.CacheSize))
 	case backendDynamoDB:
 		attrs = append(attrs, "dynamodb_table", c.DynamoDBTable, "dynamodb_region", c.DynamoDBRegion,
 			"dynamodb_endpoint", c.DynamoDBEndpoint)

@@ -40,9 +40,9 @@ func TestLoadConfigPrecedence(t *testing.T) {
 		{
 			name:  "file only, key = value",
 			args:  []string{"--config", "z.conf"},
-			files: map[string]string{"z.conf": "# comment\n\nlisten = 127.0.0.1:3\ndata_dir = \"/with space\"\nmax-message-size = 2MiB\n"},
+			files: map[string]string{"z.conf": "# comment\n\nlisten = 127.0.0.1:3\ndata_dir = \"/with space\"\nmax-message-size = 2MiB\ncache_size = 1GiB\n"},
 			want: with(func(c *Config) {
-				c.Listen, c.DataDir, c.MaxMessageSize, c.ConfigFile = "127.0.0.1:3", "/with space", 2<<20, "z.conf"
+				c.Listen, c.DataDir, c.MaxMessageSize, c.CacheSize, c.ConfigFile = "127.0.0.1:3", "/with space", 2<<20, 1<<30, "z.conf"
 			}),
 		},
 		{
@@ -143,6 +143,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "tiny message size", args: []string{"--max-message-size", "100"}, wantErr: "at least"},
 		{name: "bad message size", args: []string{"--max-message-size", "12XB"}, wantErr: "not a size"},
 		{name: "empty data dir", env: map[string]string{"ZPROXY_DATA_DIR": ""}, wantErr: "--data-dir"},
+		{name: "tiny cache", args: []string{"--cache-size", "1KiB"}, wantErr: "--cache-size"},
+		{name: "pprof without metrics", args: []string{"--pprof", "--metrics-listen="}, wantErr: "--pprof needs --metrics-listen"},
 		{name: "help", args: []string{"--help"}, wantErr: flag.ErrHelp.Error()},
 	}
 	for _, tt := range tests {

@@ -80,6 +80,10 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if mln != nil {
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+		if cfg.Pprof {
+			registerPprof(mux)
+			logger.Info("serving Go profiles", "addr", mln.Addr().String(), "path", "/debug/pprof/")
+		}
 		metricsSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go func() {
 			if err := metricsSrv.Serve(mln); !errors.Is(err, http.ErrServerClosed) {
@@ -115,7 +119,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 func openStore(ctx context.Context, cfg Config, obs kv.Observer) (kv.Store, error) {
 	switch cfg.Backend {
 	case backendPebble:
-		s, err := zpebble.Open(cfg.DataDir, zpebble.Options{Observer: obs})
+		s, err := zpebble.Open(cfg.DataDir, zpebble.Options{Observer: obs, CacheSize: int64(cfg.CacheSize)})
 		if err != nil {
 			return nil, fmt.Errorf("opening the embedded store in %s: %w", cfg.DataDir, err)
 		}

@@ -8,7 +8,7 @@
 // and UpperBound are the request's range inside the partition's key span,
 // and whose Seek is SeekGE or SeekLT; Write turns a kv.Batch into Pebble
 // batches committed with a WAL sync, after checking conditions while holding
-// per-key striped locks (store.go documents the concurrency model).
+// per-key locks (store.go documents the concurrency model).
 //
 // Transactions (txn.go) read a Pebble snapshot merged with their buffered
 // writes and commit as one synced batch; first-committer-wins conflicts

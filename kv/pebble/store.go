@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"log"
-	"math/bits"
 	"sync"
 	"time"
 
@@ -47,19 +46,18 @@ const defaultCacheSize = 64 << 20
 // on stable storage before Write returns.
 //
 // Concurrency: reads never lock; a Pebble batch becomes visible to readers
-// all at once. Every write (conditional or not) locks the stripes of a fixed
-// array of mutexes that its keys hash to, in ascending stripe order (so two
-// writers never deadlock), checks its conditions, commits, and unlocks.
+// all at once. Every write (conditional or not) locks all its keys at once
+// (keyLocks, by hash), checks its conditions, commits, and unlocks.
 // Two writes that share a key are therefore serialized end to end, which is
 // what makes a condition check and the commit that depends on it one
 // critical section: an unconditional put cannot slip in between a
-// CondNotExists check and its commit. Writes with disjoint stripes run
+// CondNotExists check and its commit. Writes with disjoint keys run
 // concurrently, and their syncs share Pebble's group commit.
 type Store struct {
 	db       *pebble.DB
 	observer kv.Observer
 	seed     maphash.Seed
-	stripes  [numStripes]sync.Mutex
+	locks    *keyLocks
 
 	// closeMu is held shared by every operation and exclusively by Close,
 	// so Close never pulls the database out from under a running call.
@@ -72,10 +70,8 @@ type Store struct {
 	conflicts // first-committer-wins bookkeeping for transactions (txn.go)
 }
 
-const numStripes = 512
-
 // nonAtomicChunk bounds how much of a non-atomic batch is committed (and
-// holds its stripe locks) at once.
+// holds its key locks) at once.
 const (
 	nonAtomicChunkOps   = 1000
 	nonAtomicChunkBytes = 4 << 20
@@ -130,6 +126,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		db:       db,
 		observer: opts.Observer,
 		seed:     maphash.MakeSeed(),
+		locks:    newKeyLocks(),
 		iters:    map[*iterator]struct{}{},
 		conflicts: conflicts{
 			live:      map[uint64]int{},
@@ -271,7 +268,7 @@ func (s *Store) Write(ctx context.Context, b kv.Batch) (err error) {
 
 	var (
 		batch    = s.db.NewBatch()
-		locks    stripeSet
+		locks    = make(lockSet, 0, len(b.Ops))
 		keyBuf   []byte
 		valBuf   []byte
 		chunkLo  int // first op of the current chunk
@@ -281,7 +278,7 @@ func (s *Store) Write(ctx context.Context, b kv.Batch) (err error) {
 	for i := range b.Ops {
 		op := &b.Ops[i]
 		keyBuf = appendKey(keyBuf[:0], op.Key)
-		locks.add(s.stripe(keyBuf))
+		locks.add(s.keyHash(keyBuf))
 		hasConds = hasConds || op.Cond != kv.CondNone
 		switch op.Kind {
 		case kv.OpPut:
@@ -305,7 +302,7 @@ func (s *Store) Write(ctx context.Context, b kv.Batch) (err error) {
 		if hasConds {
 			conds = b.Ops[chunkLo : i+1]
 		}
-		if err := s.commit(batch, &locks, conds, chunkLo); err != nil {
+		if err := s.commit(batch, locks, conds, chunkLo); err != nil {
 			return err
 		}
 		b.Stats.AddRequest()
@@ -313,7 +310,7 @@ func (s *Store) Write(ctx context.Context, b kv.Batch) (err error) {
 		if !last {
 			batch.Close()
 			batch = s.db.NewBatch()
-			locks = stripeSet{}
+			locks = locks[:0]
 			chunkLo = i + 1
 		}
 	}
@@ -321,10 +318,10 @@ func (s *Store) Write(ctx context.Context, b kv.Batch) (err error) {
 }
 
 // commit checks the conditions of ops (indexes offset by base) and commits
-// batch with a WAL sync, all while holding the stripes in locks.
-func (s *Store) commit(batch *pebble.Batch, locks *stripeSet, ops []kv.Op, base int) error {
-	locks.lock(&s.stripes)
-	defer locks.unlock(&s.stripes)
+// batch with a WAL sync, all while holding the keys in locks.
+func (s *Store) commit(batch *pebble.Batch, locks lockSet, ops []kv.Op, base int) error {
+	locks.lock(s.locks)
+	defer locks.unlock(s.locks)
 	var keyBuf []byte
 	// earlier holds the batch's own earlier ops by key: a condition sees
 	// the store as the ops before it in the batch leave it, as on
@@ -396,29 +393,6 @@ func (s *Store) conditionHolds(key []byte, op *kv.Op, prior *kv.Op) (bool, error
 	}
 	return true, nil
 }
-
-func (s *Store) stripe(key []byte) int {
-	return int(maphash.Bytes(s.seed, key) % numStripes)
-}
-
-// stripeSet is a set of stripe indexes; lock and unlock walk it in
-// ascending order, the global lock order.
-type stripeSet [numStripes / 64]uint64
-
-func (ss *stripeSet) add(i int) { ss[i/64] |= 1 << (i % 64) }
-
-func (ss *stripeSet) each(fn func(int)) {
-	for w, word := range ss {
-		for word != 0 {
-			b := bits.TrailingZeros64(word)
-			fn(w*64 + b)
-			word &^= 1 << b
-		}
-	}
-}
-
-func (ss *stripeSet) lock(m *[numStripes]sync.Mutex)   { ss.each(func(i int) { m[i].Lock() }) }
-func (ss *stripeSet) unlock(m *[numStripes]sync.Mutex) { ss.each(func(i int) { m[i].Unlock() }) }
 
 // Scan opens an iterator over one partition's range. See iterator for the
 // lifetime of returned items.

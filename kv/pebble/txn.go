@@ -27,7 +27,7 @@ import (
 // snapshot (startSeq); a transaction may commit only if no key it writes or
 // locks was written by a commit numbered after its startSeq. The check,
 // the batch commit and the recording of the new sequence number happen
-// while holding the stripe locks of every key involved (the same stripes
+// while holding the locks of every key involved (the same key locks
 // plain writes take), so two committers of one key are serialized and the
 // second sees the first's record.
 //
@@ -83,7 +83,7 @@ func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
 }
 
 // recordBatch gives a committed plain batch the next sequence number for
-// every key it wrote. The caller holds the keys' stripes.
+// every key it wrote. The caller holds the keys' locks.
 func (s *Store) recordBatch(batch *pebble.Batch) {
 	s.txnMu.Lock()
 	defer s.txnMu.Unlock()
@@ -166,7 +166,7 @@ func (b *txnBackend) snapshot() (*pebble.Snapshot, error) {
 }
 
 // Commit checks that no key of writes was written after the snapshot and
-// commits them in one synced batch, holding the keys' stripes throughout.
+// commits them in one synced batch, holding the keys' locks throughout.
 func (b *txnBackend) Commit(ctx context.Context, writes []kvtxn.Write, stats *kv.Stats) (err error) {
 	s := b.s
 	s.closeMu.RLock()
@@ -178,13 +178,13 @@ func (b *txnBackend) Commit(ctx context.Context, writes []kvtxn.Write, stats *kv
 	defer func() { s.observe("commit", start, err) }()
 	batch := s.db.NewBatch()
 	defer batch.Close()
-	var locks stripeSet
+	locks := make(lockSet, 0, len(writes))
 	keys := make([][]byte, len(writes))
 	var valBuf []byte
 	written := 0
 	for i, w := range writes {
 		keys[i] = appendKey(nil, w.Key)
-		locks.add(s.stripe(keys[i]))
+		locks.add(s.keyHash(keys[i]))
 		switch w.Kind {
 		case kvtxn.WritePut:
 			if valBuf, err = appendValue(valBuf[:0], w.Attrs); err != nil {
@@ -200,8 +200,8 @@ func (b *txnBackend) Commit(ctx context.Context, writes []kvtxn.Write, stats *kv
 			return fmt.Errorf("kv/pebble: commit: %w", err)
 		}
 	}
-	locks.lock(&s.stripes)
-	defer locks.unlock(&s.stripes)
+	locks.lock(s.locks)
+	defer locks.unlock(s.locks)
 
 	s.txnMu.Lock()
 	for i, w := range writes {
