@@ -39,7 +39,7 @@ type Engine struct {
 	exec    *executor.Executor
 	opts    optimizer.Options
 	cat     *catalogState // sessions and advisory locks (catalog.go)
-	notify  notifyHub // LISTEN/NOTIFY between this engine's sessions
+	notify  notifyHub     // LISTEN/NOTIFY between this engine's sessions
 
 	stopBuilds context.CancelFunc
 	builds     sync.WaitGroup

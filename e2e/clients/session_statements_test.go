@@ -31,6 +31,16 @@ func TestDriverSessionStatements(t *testing.T) {
 	}
 	defer conn.Close(context.Background())
 
+	// The process id of BackendKeyData (what CancelRequest names) is the
+	// one the session reports and pg_stat_activity lists.
+	var pid, listed uint32
+	if err := conn.QueryRow(ctx, "SELECT pg_backend_pid(), (SELECT count(*) FROM pg_stat_activity WHERE pid = pg_backend_pid())").Scan(&pid, &listed); err != nil {
+		t.Fatal(err)
+	}
+	if pid != conn.PgConn().PID() || listed != 1 {
+		t.Errorf("pg_backend_pid() = %d (listed %d times in pg_stat_activity), BackendKeyData says %d", pid, listed, conn.PgConn().PID())
+	}
+
 	for _, tc := range []struct {
 		driver, sql string
 		// unsupported: zproxy refuses it on purpose (0A000).
