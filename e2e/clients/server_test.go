@@ -109,7 +109,13 @@ func missingClient(t *testing.T, why string) {
 // output and fails the test unless it exits 0 having printed PASS.
 func runClient(t *testing.T, dir string, env []string, name string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	return runClientWithin(t, time.Minute, dir, env, name, args...)
+}
+
+// runClientWithin is runClient with another time limit.
+func runClientWithin(t *testing.T, limit time.Duration, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
