@@ -88,10 +88,13 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 				if r.peek(k, "savepoint") {
 					k++
 				}
-				if k != n-1 || r.toks[k].kind != tkIdent {
+				// A quoted name keeps its case (pgJDBC's setSavepoint
+				// quotes the names it sends); an unquoted one is folded.
+				name, err := r.name(k)
+				if err != nil || k != n-1 {
 					return nil, r.syntaxErrorAt(k)
 				}
-				return &ast.RollbackStmt{SavepointName: r.toks[k].val}, nil
+				return &ast.RollbackStmt{SavepointName: name}, nil
 			}
 		}
 		k := 1
@@ -113,13 +116,14 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		if t.val == "release" && r.peek(k, "savepoint") {
 			k++
 		}
-		if k != n-1 || r.toks[k].kind != tkIdent {
+		name, err := r.name(k)
+		if err != nil || k != n-1 {
 			return nil, r.syntaxErrorAt(k)
 		}
 		if t.val == "savepoint" {
-			return &ast.SavepointStmt{Name: r.toks[k].val}, nil
+			return &ast.SavepointStmt{Name: name}, nil
 		}
-		return &ast.ReleaseSavepointStmt{Name: r.toks[k].val}, nil
+		return &ast.ReleaseSavepointStmt{Name: name}, nil
 	case "set":
 		return r.setStmt()
 	case "reset":

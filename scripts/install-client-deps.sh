@@ -3,7 +3,8 @@
 # drives against zproxy, beyond what install-test-deps.sh provides:
 #   - psycopg2, psycopg 3 and asyncpg for Debian's python3 (python3-psycopg2,
 #     python3-psycopg, python3-asyncpg), with SQLAlchemy 1.4 and pandas
-#     (python3-sqlalchemy, python3-pandas) for the catalog scenarios;
+#     (python3-sqlalchemy, python3-pandas) for the catalog and write
+#     scenarios, and Django 3.2 (python3-django) for its migrate scenario;
 #   - node-postgres with pg-cursor and pg-copy-streams (npm, pinned by
 #     e2e/clients/testdata/node/package-lock.json) into
 #     e2e/clients/testdata/node/node_modules, with the machine's Node.js and
@@ -33,6 +34,9 @@ if ! { [[ -x /usr/bin/python3 ]] && /usr/bin/python3 -c 'import psycopg2' >/dev/
 fi
 if ! /usr/bin/python3 -c 'import sqlalchemy, pandas' >/dev/null 2>&1; then
 	need+=(python3-sqlalchemy python3-pandas)
+fi
+if ! /usr/bin/python3 -c 'import django' >/dev/null 2>&1; then
+	need+=(python3-django)
 fi
 if ! /usr/bin/python3 -c 'import psycopg' >/dev/null 2>&1; then
 	need+=(python3-psycopg)

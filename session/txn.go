@@ -135,7 +135,8 @@ func (st *statement) txnControl(ctx context.Context, op *planner.TxnOp) (wire.Re
 	if s.txStatus == 'I' {
 		return nil, pgerr.New(pgerr.NoActiveSQLTransaction, "%s can only be used in transaction blocks", savepointStmtName(op.Op))
 	}
-	name := strings.ToLower(op.Savepoint)
+	// The parser folded an unquoted name and kept a quoted one's case.
+	name := op.Savepoint
 	if op.Op == planner.TxnSavepoint {
 		t, err := s.blockTxn(ctx)
 		if err != nil {

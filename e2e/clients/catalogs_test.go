@@ -162,19 +162,11 @@ func TestCatalogPSQL(t *testing.T) {
 
 func TestCatalogJDBCMetadata(t *testing.T) {
 	t.Parallel()
-	javac := requireTool(t, "javac", "Debian package default-jdk-headless")
-	java := requireTool(t, "java", "Debian package default-jdk-headless")
-	requireFile(t, jdbcJar, "Debian package libpostgresql-jdbc-java")
-	classes := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	if out, err := exec.CommandContext(ctx, javac, "-d", classes, "-cp", jdbcJar, "testdata/java/JdbcMetadata.java").CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
+	java, classpath := compileJava(t, "JdbcMetadata.java")
 	c := newCatalogTarget(t)
 	c.exec(t, `CREATE TABLE jm_t (id bigint PRIMARY KEY, name varchar(20) NOT NULL, price numeric(10,2), tags text[], created timestamptz)`,
 		`CREATE INDEX jm_t_name ON jm_t (name)`)
-	out := runClient(t, ".", nil, java, "-cp", classes+":"+jdbcJar, "JdbcMetadata", c.host, c.port, c.db, c.user, "jm_t")
+	out := runClient(t, ".", nil, java, "-cp", classpath, "JdbcMetadata", c.host, c.port, c.db, c.user, "jm_t")
 	// The same answers from both: the golden file is PostgreSQL's.
 	golden(t, "testdata/java/jdbc_metadata.golden", out)
 }

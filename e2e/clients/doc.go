@@ -26,8 +26,21 @@
 // wrote is checked independently of how that driver reads it back.
 //
 // The pgbench test creates the pgbench tables with zproxy's DDL, fills them
-// with INSERTs (pgbench -i needs COPY) and runs a custom script of point
-// selects and updates in the simple, extended and prepared protocols.
+// with INSERTs and runs a custom script of point selects and updates in the
+// simple, extended and prepared protocols; TestPgbenchInitTPCB runs
+// `pgbench -i` itself (without its vacuum step: zproxy has no VACUUM) and
+// the built-in TPC-B-like script, then checks that the balances add up.
+//
+// The application-write scenarios (issue 15) run the transaction APIs as
+// applications use them: psycopg2 (autocommit off and on, rollback, a
+// failed block, `with conn:`, RETURNING of a BIGSERIAL, savepoints),
+// pgJDBC (batches with and without reWriteBatchedInserts, getGeneratedKeys
+// of serial and identity columns, the Savepoint API, 40001 as a
+// PSQLException), SQLAlchemy's ORM (rollback after an IntegrityError,
+// begin_nested) with pandas to_sql/read_sql, Django's migrate of its
+// built-in apps, and psycopg2 clients moving money between accounts with
+// retries on 40001 while an auditor checks the total, on Pebble and through
+// two proxies sharing one DynamoDB Local table.
 //
 // TestDriverSessionStatements replays, over pgx, the session statements the
 // drivers send behind their APIs (setTransactionIsolation, set_session, named
@@ -45,7 +58,8 @@
 // TimeZone, and psql's FETCH_COUNT and \copy.
 //
 // The clients come from scripts/install-client-deps.sh: Debian's
-// python3-psycopg2, python3-psycopg, python3-asyncpg,
+// python3-psycopg2, python3-psycopg, python3-asyncpg, python3-sqlalchemy,
+// python3-pandas, python3-django,
 // libpostgresql-jdbc-java, a JDK and pgbench, and the npm packages pg,
 // pg-cursor and pg-copy-streams in testdata/node/node_modules (installed,
 // never committed); lib/pq and pgx are Go modules. A missing client skips

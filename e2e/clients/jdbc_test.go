@@ -12,18 +12,7 @@ const jdbcJar = "/usr/share/java/postgresql.jar"
 
 func TestJDBC(t *testing.T) {
 	t.Parallel()
-	javac := requireTool(t, "javac", "Debian package default-jdk-headless")
-	java := requireTool(t, "java", "Debian package default-jdk-headless")
-	requireFile(t, jdbcJar, "Debian package libpostgresql-jdbc-java")
-
-	classes := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	compile := exec.CommandContext(ctx, javac, "-d", classes, "-cp", jdbcJar, "testdata/java/JdbcClient.java")
-	if out, err := compile.CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
-
+	java, classpath := compileJava(t, "JdbcClient.java")
 	s := startServer(t)
 	for _, tc := range []struct{ name, table, props string }{
 		// Unnamed statements for the first four executions, then a named
@@ -35,7 +24,7 @@ func TestJDBC(t *testing.T) {
 		{"prepareThreshold=-1", "t_jdbc_binary", "prepareThreshold=-1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			args := []string{"-cp", classes + ":" + jdbcJar, "JdbcClient", s.host, s.port, tc.table}
+			args := []string{"-cp", classpath, "JdbcClient", s.host, s.port, tc.table}
 			if tc.props != "" {
 				args = append(args, tc.props)
 			}
@@ -49,15 +38,39 @@ func TestJDBC(t *testing.T) {
 // copyIn and copyOut, and setFetchSize's batches of a portal.
 func TestJDBCStreams(t *testing.T) {
 	t.Parallel()
+	java, classpath := compileJava(t, "JdbcStreams.java")
+	tg := newClientTarget(t)
+	runClient(t, ".", nil, java, append([]string{"-cp", classpath, "JdbcStreams"}, tg.args()...)...)
+}
+
+// compileJava compiles testdata/java/src against pgJDBC into a temporary
+// directory (skipping, or failing in CI, when the JDK or the driver is
+// missing) and returns the java binary and the class path to run it with.
+func compileJava(t *testing.T, src string) (java, classpath string) {
+	t.Helper()
 	javac := requireTool(t, "javac", "Debian package default-jdk-headless")
-	java := requireTool(t, "java", "Debian package default-jdk-headless")
+	java = requireTool(t, "java", "Debian package default-jdk-headless")
 	requireFile(t, jdbcJar, "Debian package libpostgresql-jdbc-java")
 	classes := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if out, err := exec.CommandContext(ctx, javac, "-d", classes, "-cp", jdbcJar, "testdata/java/JdbcStreams.java").CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
+	if out, err := exec.CommandContext(ctx, javac, "-d", classes, "-cp", jdbcJar, "testdata/java/"+src).CombinedOutput(); err != nil {
+		t.Fatalf("javac %s: %v\n%s", src, err, out)
 	}
+	return java, classes + ":" + jdbcJar
+}
+
+// TestJDBCWrites runs testdata/java/JdbcWrites.java, with pgJDBC's defaults
+// and with reWriteBatchedInserts=true: batch inserts, updates and deletes
+// with autocommit off, committed and rolled back (and a batch failing on a
+// duplicate key); getGeneratedKeys of a BIGSERIAL and an identity column,
+// by RETURN_GENERATED_KEYS and by column names, also for a batch; the
+// Savepoint API (named and unnamed savepoints, which pgJDBC sends quoted);
+// and a write conflict of two REPEATABLE READ connections surfacing as a
+// PSQLException with SQLState 40001.
+func TestJDBCWrites(t *testing.T) {
+	t.Parallel()
+	java, classpath := compileJava(t, "JdbcWrites.java")
 	tg := newClientTarget(t)
-	runClient(t, ".", nil, java, append([]string{"-cp", classes + ":" + jdbcJar, "JdbcStreams"}, tg.args()...)...)
+	runClient(t, ".", nil, java, append([]string{"-cp", classpath, "JdbcWrites"}, tg.args()...)...)
 }

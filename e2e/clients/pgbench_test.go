@@ -141,10 +141,16 @@ var (
 // positive.
 func runPgbench(t *testing.T, pgbench string, s *server, args ...string) pgbenchResult {
 	t.Helper()
+	return runPgbenchOn(t, pgbench, &clientTarget{host: s.host, port: s.port, user: "zproxy", dbname: "zproxy"}, args...)
+}
+
+// runPgbenchOn is runPgbench against a clientTarget.
+func runPgbenchOn(t *testing.T, pgbench string, tg *clientTarget, args ...string) pgbenchResult {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	all := append([]string{"-n", "-h", s.host, "-p", s.port, "-U", "zproxy"}, args...)
-	all = append(all, "zproxy")
+	all := append([]string{"-n", "-h", tg.host, "-p", tg.port, "-U", tg.user}, args...)
+	all = append(all, tg.dbname)
 	cmd := exec.CommandContext(ctx, pgbench, all...)
 	cmd.Env = append(harness.CleanEnv(), "PGCONNECT_TIMEOUT=10", "PGAPPNAME=zproxy-e2e-pgbench")
 	out, err := cmd.CombinedOutput()

@@ -52,6 +52,13 @@ func startServer(t *testing.T) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return watchServer(t, p)
+}
+
+// watchServer wraps a started zproxy and stops it with SIGTERM at the end
+// of the test, logging its output if the test failed.
+func watchServer(t *testing.T, p *harness.Proc) *server {
+	t.Helper()
 	s := &server{Proc: p}
 	s.host, s.port = p.HostPort()
 	t.Cleanup(func() {
@@ -102,11 +109,18 @@ func missingClient(t *testing.T, why string) {
 // output and fails the test unless it exits 0 having printed PASS.
 func runClient(t *testing.T, dir string, env []string, name string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	return runClientWithin(t, time.Minute, dir, env, name, args...)
+}
+
+// runClientWithin is runClient with another time limit.
+func runClientWithin(t *testing.T, limit time.Duration, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(harness.CleanEnv(), env...)
+	// The Python scripts import checks.py: no bytecode in the source tree.
+	cmd.Env = append(append(harness.CleanEnv(), "PYTHONDONTWRITEBYTECODE=1"), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()

@@ -39,6 +39,13 @@ type Proc struct {
 // it reports its PostgreSQL listener and, unless --metrics-listen is empty,
 // its metrics endpoint.
 func Start(bin string, args ...string) (*Proc, error) {
+	return StartEnv(bin, nil, args...)
+}
+
+// StartEnv is Start with env (KEY=value entries) added to the process's
+// environment, for settings a parallel test cannot put in its own
+// environment with t.Setenv (DynamoDB Local's dummy credentials).
+func StartEnv(bin string, env []string, args ...string) (*Proc, error) {
 	ready := make(chan struct{})
 	p := &Proc{exited: make(chan struct{}), ready: ready}
 	wantMetrics := true
@@ -48,7 +55,7 @@ func Start(bin string, args ...string) (*Proc, error) {
 		}
 	}
 	p.cmd = exec.Command(bin, args...)
-	p.cmd.Env = CleanEnv()
+	p.cmd.Env = append(CleanEnv(), env...)
 	p.cmd.Stderr = &logWriter{p: p, wantMetrics: wantMetrics}
 	if err := p.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting zproxy: %w", err)

@@ -327,6 +327,8 @@ func (s *Store) commit(batch *pebble.Batch, locks lockSet, ops []kv.Op, base int
 	// the store as the ops before it in the batch leave it, as on
 	// DynamoDB (two puts of one key with CondNotExists: the second fails).
 	var earlier map[string]*kv.Op
+	var reads condReader // the stored items the conditions name
+	defer reads.close()
 	for i := range ops {
 		op := &ops[i]
 		keyBuf = appendKey(keyBuf[:0], op.Key)
@@ -342,7 +344,7 @@ func (s *Store) commit(batch *pebble.Batch, locks lockSet, ops []kv.Op, base int
 				earlier[string(appendKey(nil, ops[j].Key))] = &ops[j]
 			}
 		}
-		holds, err := s.conditionHolds(keyBuf, op, earlier[string(keyBuf)])
+		holds, err := s.conditionHolds(&reads, keyBuf, op, earlier[string(keyBuf)])
 		if err != nil {
 			return err
 		}
@@ -362,24 +364,15 @@ func (s *Store) commit(batch *pebble.Batch, locks lockSet, ops []kv.Op, base int
 
 // conditionHolds checks op's condition against prior, the batch's last
 // earlier op on the key, or else the stored item.
-func (s *Store) conditionHolds(key []byte, op *kv.Op, prior *kv.Op) (bool, error) {
+func (s *Store) conditionHolds(reads *condReader, key []byte, op *kv.Op, prior *kv.Op) (bool, error) {
 	var exists bool
 	var attrs []kv.Attr
 	if prior != nil {
 		exists, attrs = prior.Kind == kv.OpPut, prior.Attrs
 	} else {
-		value, closer, err := s.db.Get(key)
-		switch {
-		case err == nil:
-			exists = true
-			if op.Cond == kv.CondAttrEquals {
-				attrs, err = decodeValue(value)
-			}
-			closer.Close()
-			if err != nil {
-				return false, fmt.Errorf("kv/pebble: condition check: %w", err)
-			}
-		case !errors.Is(err, pebble.ErrNotFound):
+		var err error
+		exists, attrs, err = reads.get(s.db, key, op.Cond == kv.CondAttrEquals)
+		if err != nil {
 			return false, fmt.Errorf("kv/pebble: condition check: %w", err)
 		}
 	}

@@ -21,18 +21,10 @@ import uuid
 
 import asyncpg
 
+from checks import check, fail
+
 UTC = datetime.timezone.utc
 
-
-def fail(msg):
-    print("FAIL: " + msg, flush=True)
-    sys.exit(1)
-
-
-def check(what, got, want):
-    if got != want:
-        fail("%s: got %r, want %r" % (what, got, want))
-    print("ok  " + what, flush=True)
 
 
 async def expect_error(what, coro, sqlstate):

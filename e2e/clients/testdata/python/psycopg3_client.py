@@ -19,16 +19,7 @@ import sys
 import psycopg
 from psycopg import errors
 
-
-def fail(msg):
-    print("FAIL: " + msg, flush=True)
-    sys.exit(1)
-
-
-def check(what, got, want):
-    if got != want:
-        fail("%s: got %r, want %r" % (what, got, want))
-    print("ok  " + what, flush=True)
+from checks import check, fail
 
 
 def expect_error(what, fn, exc):
