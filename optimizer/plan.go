@@ -96,6 +96,8 @@ type Scan struct {
 	// Lock is the row lock of a SELECT ... FOR UPDATE / FOR SHARE on the
 	// rows the scan yields.
 	Lock planner.LockStrength
+	// Use is the read's record for the index advisor (workload.go).
+	Use *TableUse
 
 	// Dynamic scans read outer rows (a correlated subquery, the inner side
 	// of an Apply): their access path is chosen again each time they open,

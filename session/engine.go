@@ -10,6 +10,7 @@ import (
 	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/metrics"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/stmtstats"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/wire"
@@ -27,6 +28,9 @@ type Config struct {
 	// means DefaultTTLSweep on an exclusive store (Pebble) and never on a
 	// shared one (DynamoDB removes them itself); negative disables it.
 	TTLSweep time.Duration
+	// StatementsMax bounds the statements pg_stat_statements tracks
+	// (pg_stat_statements.max; 0: stmtstats.DefaultMax).
+	StatementsMax int
 }
 
 // DefaultTTLSweep is the TTL sweeper's period on an exclusive store.
@@ -39,6 +43,10 @@ type Engine struct {
 	exec    *executor.Executor
 	opts    optimizer.Options
 	cat     *catalogState // sessions and advisory locks (catalog.go)
+	// stmts are the statement statistics and statsCache the advisor's
+	// sampled table statistics (tuning.go).
+	stmts      *stmtstats.Store
+	statsCache statsCache
 
 	stopBuilds context.CancelFunc
 	builds     sync.WaitGroup
@@ -79,7 +87,8 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	ex := executor.New(cfg.Store)
 	e := &Engine{cfg: cfg, catalog: cat, exec: ex, opts: optimizer.DefaultOptions(cfg.Store.Capabilities()),
-		cat: newCatalogState(cfg.Store.Capabilities().Exclusive)}
+		cat: newCatalogState(cfg.Store.Capabilities().Exclusive), stmts: stmtstats.New(cfg.StatementsMax)}
+	cfg.Metrics.WatchStatements(e.stmts)
 	// Index builds a restart interrupted are finished in the background;
 	// the indexes stay unused by queries until they are.
 	// The builds to resume are those the schema holds now, at start: one

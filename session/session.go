@@ -34,6 +34,8 @@ type Session struct {
 	txDDL      bool
 	// seqs holds currval and lastval (sequences.go).
 	seqs seqState
+	// hypo are the session's hypothetical indexes (tuning.go).
+	hypo []hypoIndex
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -75,6 +77,12 @@ type statement struct {
 	boundSnap  *catalog.Snapshot
 	bound      planner.Statement
 	boundTypes []sqltypes.Type
+
+	// For pg_stat_statements (tuning.go): the last planning's time, and
+	// the normalised text and its ID, computed at the first record.
+	planTime time.Duration
+	norm     string
+	queryID  int64
 }
 
 // SQL implements wire.Statement.
@@ -218,6 +226,7 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 		// Statements without a row stream are complete now; rows and
 		// writes record themselves when they finish.
 		s.engine.cfg.Metrics.Query(kind, "none", time.Since(start), 0, int64(len(m.rows)))
+		st.record(nil, nil, int64(len(m.rows)), time.Since(start))
 	}
 	return res, err
 }
@@ -245,12 +254,13 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	if err := s.checkPrivileges(ctx, bound); err != nil {
 		return nil, err
 	}
-	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned int64) {
+	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned, rows int64) {
 		var read int64
 		if stats != nil {
 			read = stats.ItemsRead.Load()
 		}
 		e.cfg.Metrics.Query(kind, plan.AccessPath(), time.Since(start), read, returned)
+		st.record(plan, stats, rows, time.Since(start))
 	}
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
@@ -269,7 +279,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 
 	switch x := bound.(type) {
 	case *planner.Query:
-		plan, err := optimizer.Optimize(x, params, opts)
+		plan, err := st.optimize(x, params, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -285,14 +295,14 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		}
 		cols := columnsOf(x)
 		return &rowsResult{cols: cols, rows: rows, visible: len(cols), onDone: func(n int64) {
-			done(fmt.Sprintf("SELECT %d", n), plan, stats, n)
+			done(fmt.Sprintf("SELECT %d", n), plan, stats, n, n)
 		}}, nil
 	case *planner.Insert, *planner.Update, *planner.Delete:
 		res, plan, stats, err := st.write(ctx, x, params, opts, txn)
 		if err != nil {
 			return nil, err
 		}
-		done("", plan, stats, int64(len(res.Returning)))
+		done("", plan, stats, int64(len(res.Returning)), res.Count)
 		return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
 	case *planner.CreateView:
 		x.Owner = s.params.User
@@ -416,7 +426,7 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, err
 	}
-	plan, err := optimizer.Optimize(bound, params, opts)
+	plan, err := st.optimize(bound, params, opts)
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, err
 	}
@@ -488,6 +498,10 @@ func (st *statement) explain(ctx context.Context, x *planner.Explain, params []s
 		}
 		e.exec.Gate.RLock()
 		defer e.exec.Gate.RUnlock()
+	}
+	x, err := st.explainHypothetical(x)
+	if err != nil {
+		return nil, err
 	}
 	plan, err := optimizer.Optimize(x.Stmt, params, opts)
 	if err != nil {
