@@ -659,10 +659,15 @@ func (a *tableAdvisor) reason(ix *catalog.Index) string {
 	return s
 }
 
-// CreateIndexSQL spells ix as zproxy's CREATE INDEX.
+// CreateIndexSQL spells ix as zproxy's CREATE INDEX (without a name when
+// ix has none, as HypoPG shows hypothetical indexes).
 func CreateIndexSQL(t *catalog.Table, ix *catalog.Index) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE INDEX %s ON %s", quoteIdent(ix.Name), quoteIdent(t.Name))
+	b.WriteString("CREATE INDEX ")
+	if ix.Name != "" {
+		b.WriteString(quoteIdent(ix.Name) + " ")
+	}
+	fmt.Fprintf(&b, "ON %s", quoteIdent(t.Name))
 	if ix.Kind == catalog.KindZOrder {
 		b.WriteString(" USING zorder")
 	}

@@ -100,3 +100,39 @@ func workloadItems(t *testing.T, sess wire.Session) int64 {
 	}
 	return n
 }
+
+// A hypothetical index is planned by EXPLAIN, never by execution or
+// EXPLAIN ANALYZE, and only in the session that made it.
+func TestHypotheticalIndexOnlyInExplain(t *testing.T) {
+	eng := newEngine(t, memStore(t))
+	defer eng.Close()
+	sess, other := openSession(t, eng), openSession(t, eng)
+	mustExec(t, sess, `CREATE TABLE pts (id INT PRIMARY KEY, x DOUBLE PRECISION, y DOUBLE PRECISION, tag TEXT)`)
+	mustExec(t, sess, `INSERT INTO pts SELECT g, g % 100, g % 37, 'tag' || (g % 50) FROM generate_series(1, 400) g`)
+	explain := func(s wire.Session, q string) string { return strings.Join(mustExec(t, s, q), "\n") }
+	const q = `EXPLAIN SELECT id FROM pts WHERE tag = 'tag7'`
+	if p := explain(sess, q); !strings.Contains(p, "full scan") {
+		t.Fatalf("plan before: %s", p)
+	}
+	name := mustExec(t, sess, `SELECT zproxy_hypothetical_index('CREATE INDEX ON pts (tag)')`)[0]
+	if p := explain(sess, q); !strings.Contains(p, "via btree index "+name) {
+		t.Errorf("EXPLAIN does not use %s:\n%s", name, p)
+	}
+	if p := explain(sess, `EXPLAIN ANALYZE SELECT id FROM pts WHERE tag = 'tag7'`); strings.Contains(p, name) || !strings.Contains(p, "items read=400") {
+		t.Errorf("EXPLAIN ANALYZE ran on the hypothetical index:\n%s", p)
+	}
+	if p := explain(other, q); strings.Contains(p, name) {
+		t.Errorf("another session sees the hypothetical index:\n%s", p)
+	}
+	zname := mustExec(t, sess, `SELECT zproxy_hypothetical_index('CREATE INDEX pxy ON pts USING zorder (x, y)')`)[0]
+	if p := explain(sess, `EXPLAIN SELECT id FROM pts WHERE x BETWEEN 3 AND 4 AND y BETWEEN 5 AND 6`); !strings.Contains(p, "via zorder index "+zname) {
+		t.Errorf("EXPLAIN does not use %s:\n%s", zname, p)
+	}
+	if got := mustExec(t, sess, `SELECT count(*) FROM pts WHERE tag = 'tag7'`); got[0] != "8" {
+		t.Errorf("count through the real path = %v", got)
+	}
+	mustExec(t, sess, `SELECT zproxy_hypothetical_index_reset()`)
+	if p := explain(sess, q); strings.Contains(p, name) {
+		t.Errorf("plan after reset: %s", p)
+	}
+}

@@ -34,8 +34,10 @@ type Session struct {
 	txDDL      bool
 	// seqs holds currval and lastval (sequences.go).
 	seqs seqState
-	// hypo are the session's hypothetical indexes (tuning.go).
-	hypo []hypoIndex
+	// hypo are the session's hypothetical indexes (tuning.go), hypoSeq
+	// the last one's number.
+	hypo    []hypoIndex
+	hypoSeq uint32
 }
 
 var _ wire.Session = (*Session)(nil)

@@ -2,9 +2,11 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -203,26 +205,38 @@ type hypoIndex struct {
 	index *catalog.Index
 }
 
-// hypoOIDs numbers hypothetical indexes across the proxy, in a range no
-// stored object's OID reaches (user objects count up from 16384 by their
-// catalog version).
-var hypoOIDs struct {
-	sync.Mutex
-	next uint32
-}
-
-func nextHypoOID() uint32 {
-	hypoOIDs.Lock()
-	defer hypoOIDs.Unlock()
-	hypoOIDs.next++
-	return 0x7f000000 + hypoOIDs.next
-}
+// hypoOIDBase starts the OIDs of a session's hypothetical indexes, in a
+// range no stored object's OID reaches (user objects count up from 16384
+// by catalog version); like HypoPG's, they are the session's own.
+const hypoOIDBase = 0x7f000000
 
 // CreateHypotheticalIndex implements pgcatalog.Tuning: the statement is
 // bound as CREATE INDEX would be, and the index kept in the session,
 // named as HypoPG names them (<oid>kind_table_columns).
 func (p pgSession) CreateHypotheticalIndex(sql string) (pgcatalog.HypotheticalIndex, error) {
 	s := p.s
+	h, err := s.createHypothetical(sql)
+	if err != nil {
+		// Positions would point into the argument, not at the statement
+		// the client wrote.
+		var pe *pgerr.Error
+		if errors.As(err, &pe) && pe.Position > 0 {
+			c := *pe
+			c.Position = 0
+			err = &c
+		}
+	}
+	return h, err
+}
+
+// createHypothetical binds CREATE INDEX text into a hypothetical index.
+func (s *Session) createHypothetical(sql string) (pgcatalog.HypotheticalIndex, error) {
+	if f := strings.Fields(sql); len(f) >= 3 && strings.EqualFold(f[0], "create") && strings.EqualFold(f[1], "index") &&
+		strings.EqualFold(f[2], "on") {
+		// HypoPG's examples leave the index unnamed; the name is replaced
+		// below anyway.
+		sql = strings.Replace(sql, f[2], "zproxy_hypothetical "+f[2], 1)
+	}
 	stmts, err := parser.Parse(sql)
 	if err != nil {
 		return pgcatalog.HypotheticalIndex{}, err
@@ -249,7 +263,8 @@ func (p pgSession) CreateHypotheticalIndex(sql string) (pgcatalog.HypotheticalIn
 	ix := *ci.Index
 	ix.State = catalog.StatePublic
 	h := hypoIndex{index: &ix}
-	h.OID = nextHypoOID()
+	s.hypoSeq++
+	h.OID = hypoOIDBase + s.hypoSeq
 	name := fmt.Sprintf("<%d>%s_%s", h.OID, ix.Kind, t.Name)
 	for _, k := range ix.Columns {
 		name += "_" + t.Columns[k.Column].Name
@@ -257,7 +272,9 @@ func (p pgSession) CreateHypotheticalIndex(sql string) (pgcatalog.HypotheticalIn
 	ix.Name = name
 	ix.ID = uint64(h.OID)
 	h.Name, h.Table, h.Method = ix.Name, t.Name, string(ix.Kind)
-	h.Definition = advisor.CreateIndexSQL(t, &ix)
+	unnamed := ix
+	unnamed.Name = ""
+	h.Definition = advisor.CreateIndexSQL(t, &unnamed)
 	s.hypo = append(s.hypo, h)
 	return h.HypotheticalIndex, nil
 }
