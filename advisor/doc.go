@@ -29,7 +29,7 @@
 // widths narrowed to what the data needs. The choice is greedy: each round
 // adds the candidate that saves the workload the most items and requests,
 // net of the items its maintenance writes per row written, among those
-// that make the reads they help at least twice as cheap; at most three new
+// that make the reads they help at least 1.8 times as cheap; at most three new
 // indexes per table. Existing indexes no recorded read used, and those
 // another index makes redundant, are recommended for dropping; single-shard
 // tables and btree indexes led by a column that grows with each insert

@@ -12,6 +12,7 @@ import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/internal/stmtstats"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/parser"
@@ -38,6 +39,9 @@ type Session struct {
 	// the last one's number.
 	hypo    []hypoIndex
 	hypoSeq uint32
+	// explained is the workload of the statements this session EXPLAINs
+	// while zproxy.advice_workload is "explained".
+	explained *stmtstats.Store
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -510,6 +514,7 @@ func (st *statement) explain(ctx context.Context, x *planner.Explain, params []s
 		return nil, err
 	}
 	st.sendNotices(plan)
+	st.recordExplained(plan)
 	var stats map[optimizer.Node]*optimizer.NodeStats
 	var total time.Duration
 	kvStats := &kv.Stats{}

@@ -37,6 +37,61 @@ func (st *statement) optimize(b planner.Statement, params []sqltypes.Value, opts
 	return plan, err
 }
 
+// recordExplained adds an EXPLAINed statement's plan to the session's
+// explained workload, when zproxy.advice_workload asks for it: one call,
+// keyed by the statement EXPLAIN wraps.
+func (st *statement) recordExplained(plan *optimizer.Plan) {
+	s := st.sess
+	if s.vars[varAdviceWorkload] != "explained" {
+		return
+	}
+	if s.explained == nil {
+		s.explained = stmtstats.New(0)
+	}
+	norm, id := parser.Normalize(explainedText(st.parsed.Text))
+	x := stmtstats.Exec{Query: norm, Planned: true, AccessPath: plan.AccessPath()}
+	if sample := sampleOf(plan, 0); sample != nil {
+		x.Sample = sample
+	}
+	s.explained.Record(stmtstats.Key{UserID: pgcatalog.RoleOID(s.params.User), DBID: pgcatalog.DatabaseOID, QueryID: id, Toplevel: true}, x)
+}
+
+// explainedText is the statement an EXPLAIN wraps: the text after the
+// keyword and its options.
+func explainedText(text string) string {
+	rest := strings.TrimSpace(text[min(len(text), len("explain")):])
+	if strings.HasPrefix(rest, "(") {
+		if i := strings.IndexByte(rest, ')'); i >= 0 {
+			rest = rest[i+1:]
+		}
+	}
+	for _, w := range []string{"analyze", "verbose"} {
+		if len(rest) > len(w) && strings.EqualFold(rest[:len(w)], w) && (rest[len(w)] == ' ' || rest[len(w)] == '\n') {
+			rest = rest[len(w):]
+		}
+		rest = strings.TrimSpace(rest)
+	}
+	return rest
+}
+
+// sampleOf is a plan's workload record for the advisor (nil when it reads
+// and writes no table), rows being those it wrote.
+func sampleOf(plan *optimizer.Plan, rows int64) *advisor.Sample {
+	sample := &advisor.Sample{Uses: optimizer.Uses(plan)}
+	switch w := plan.Root.(type) {
+	case *optimizer.Insert:
+		sample.Written, sample.Rows = w.Table, rows
+	case *optimizer.Update:
+		sample.Written, sample.Rows = w.Table, rows
+	case *optimizer.Delete:
+		sample.Written, sample.Rows = w.Table, rows
+	}
+	if len(sample.Uses) == 0 && sample.Written == nil {
+		return nil
+	}
+	return sample
+}
+
 // record adds one completed execution to the proxy's statement
 // statistics: rows returned or affected, the store figures, and a
 // workload sample for the advisor. plan is nil for statements that do not
@@ -56,22 +111,13 @@ func (st *statement) record(plan *optimizer.Plan, stats *kv.Stats, rows int64, e
 		if plan.Scan != nil {
 			x.AccessPath = plan.AccessPath()
 		}
-		sample := &advisor.Sample{Uses: optimizer.Uses(plan)}
-		for _, u := range sample.Uses {
-			if u.Method == optimizer.FullScan && u.Index == nil {
-				x.FullScans++
-			}
-		}
-		switch w := plan.Root.(type) {
-		case *optimizer.Insert:
-			sample.Written, sample.Rows = w.Table, rows
-		case *optimizer.Update:
-			sample.Written, sample.Rows = w.Table, rows
-		case *optimizer.Delete:
-			sample.Written, sample.Rows = w.Table, rows
-		}
-		if len(sample.Uses) > 0 || sample.Written != nil {
+		if sample := sampleOf(plan, rows); sample != nil {
 			x.Sample = sample
+			for _, u := range sample.Uses {
+				if u.Method == optimizer.FullScan && u.Index == nil {
+					x.FullScans++
+				}
+			}
 		}
 	}
 	if stats != nil {
@@ -93,7 +139,11 @@ func (p pgSession) IndexAdvice() ([]map[string]sqltypes.Value, error) {
 	if err != nil {
 		return nil, storeErr(err)
 	}
-	recs, err := e.advise(ctx, snap, e.stmts.Entries())
+	workload := e.stmts
+	if p.s.vars[varAdviceWorkload] == "explained" {
+		workload = p.s.explained
+	}
+	recs, err := e.advise(ctx, snap, workload.Entries())
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,11 @@ import (
 // varAllowFullScan is zproxy's own setting guarding full table scans.
 const varAllowFullScan = "zproxy.allow_full_scan"
 
+// varAdviceWorkload chooses the workload zproxy_index_advice reads: the
+// proxy's statement statistics ("statements") or the statements this
+// session EXPLAINs ("explained"; tuning.go), as zproxy advise --file uses.
+const varAdviceWorkload = "zproxy.advice_workload"
+
 // varWorkMem bounds the memory of one statement's sorts, hash tables,
 // DISTINCT sets and window partitions.
 const varWorkMem = "zproxy.work_mem"
@@ -46,6 +51,7 @@ var knownVars = map[string]string{
 	"is_superuser":                        "on",
 	varAllowFullScan:                      "on",
 	varWorkMem:                            "256MB",
+	varAdviceWorkload:                     "statements",
 }
 
 // readOnlyVars cannot be SET.
@@ -129,6 +135,11 @@ func (s *Session) set(name, value string, reset bool) error {
 		}
 		if n == "transaction_read_only" && value == "off" && s.txn != nil && s.txn.ReadOnly() {
 			return pgerr.New(pgerr.ActiveSQLTransaction, "transaction read-write mode must be set before any query")
+		}
+	case varAdviceWorkload:
+		if value = strings.ToLower(value); value != "statements" && value != "explained" {
+			return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).
+				WithHint("Available values: statements, explained.")
 		}
 	case varWorkMem:
 		n, err := parseMemory(value)

@@ -456,6 +456,7 @@ func printUsage(w io.Writer) {
 Usage:
   zproxy [flags]          serve PostgreSQL clients (the default)
   zproxy check [table...] verify that tables and their indexes agree (exit 1 if not)
+  zproxy advise           print a running proxy's index advice (--url, --file; see zproxy advise --help)
   zproxy help             show this text
 
 Every flag can also be set by an environment variable (shown below) or in a
