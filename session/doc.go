@@ -10,7 +10,11 @@
 // is per connection rather than per statement: SET variables, the
 // transaction-block status clients expect, and the NOTICEs the layers raise,
 // and what the system catalogs show of it (catalog.go: pg_stat_activity,
-// settings, advisory locks, through package catalog/pgcatalog's Session).
+// settings, advisory locks, through package catalog/pgcatalog's Session),
+// and tuning (tuning.go): each completed statement is recorded in the
+// proxy's statement statistics with a workload sample for the index
+// advisor, and the session's hypothetical indexes are planned by EXPLAIN
+// only (pgcatalog.Tuning).
 //
 // The package sits between wire (protocol) and the SQL layers so that wire
 // stays a protocol implementation testable with a fake engine, and no SQL
