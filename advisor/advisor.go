@@ -219,7 +219,14 @@ func (a *tableAdvisor) estimate(u *optimizer.TableUse, ix *catalog.Index) cost {
 	}
 	keyCols := t.PrimaryKey
 	if ix != nil {
-		keyCols = append(append([]catalog.KeyColumn(nil), ix.Columns...), t.PrimaryKey...)
+		// Entries are ordered by the index key, then by the primary-key
+		// columns the key lacks.
+		keyCols = append([]catalog.KeyColumn(nil), ix.Columns...)
+		for _, k := range t.PrimaryKey {
+			if !hasColumn(ix.Columns, k.Column) {
+				keyCols = append(keyCols, k)
+			}
+		}
 	}
 	f, points, bound := 1.0, 1.0, 0
 	for _, k := range keyCols {
@@ -360,10 +367,12 @@ func (a *tableAdvisor) candidates() []*catalog.Index {
 				for _, c := range cols {
 					ix.Columns = append(ix.Columns, catalog.KeyColumn{Column: c})
 				}
-				add(ix)
+				if !pkServes(t, ix) {
+					add(ix)
+				}
 				// Covering pays when the read fetches enough rows per call
 				// to outweigh entries that carry the columns.
-				if inc := a.includeFor(ix, u); len(inc) > 0 && a.estimate(u, ix).items >= 2*minCoveredRows {
+				if inc := a.includeFor(ix, u); len(inc) > 0 && !pkServes(t, ix) && a.estimate(u, ix).items >= 2*minCoveredRows {
 					cov := *ix
 					cov.Include = inc
 					add(&cov)
@@ -401,6 +410,31 @@ func (a *tableAdvisor) candidates() []*catalog.Index {
 		}
 	}
 	return out
+}
+
+// hasColumn reports whether col is among keys.
+func hasColumn(keys []catalog.KeyColumn, col int) bool {
+	for _, k := range keys {
+		if k.Column == col {
+			return true
+		}
+	}
+	return false
+}
+
+// pkServes reports whether the primary key already orders the table by a
+// btree's columns: they are its leading columns, in any order (a read
+// bounding them all is a prefix read of the table itself).
+func pkServes(t *catalog.Table, ix *catalog.Index) bool {
+	if len(ix.Columns) > len(t.PrimaryKey) {
+		return false
+	}
+	for _, k := range ix.Columns {
+		if !hasColumn(t.PrimaryKey[:len(ix.Columns)], k.Column) {
+			return false
+		}
+	}
+	return true
 }
 
 // before orders columns by how often they are bound, then by ordinal.

@@ -197,3 +197,31 @@ func TestSampleStats(t *testing.T) {
 		t.Errorf("bounds %v %v", lo, hi)
 	}
 }
+
+// Reads the primary key serves (point gets, key ranges) get no index, and
+// a workload without reads or writes of a table says nothing of it.
+func TestAdviceNothingForKeyReads(t *testing.T) {
+	tab := readingsTable(1)
+	other := &catalog.Table{ID: 2, Name: "other", Shards: 1, Columns: tab.Columns, PrimaryKey: tab.PrimaryKey,
+		Indexes: []*catalog.Index{{Name: "other_note", Kind: catalog.KindBTree, Columns: []catalog.KeyColumn{{Column: colNote}}, Shards: 1, State: catalog.StatePublic}}}
+	var gets, ranges []*optimizer.TableUse
+	for i := int64(0); i < 4; i++ {
+		g := scan(tab, map[int]optimizer.ValueSet{colID: point(sqltypes.NewInt(i * 31))}, colNote)
+		g.Method = optimizer.PointGet
+		gets = append(gets, g)
+		r := scan(tab, map[int]optimizer.ValueSet{colID: between(sqltypes.NewInt(i*100), sqltypes.NewInt(i*100+50))}, colNote)
+		r.Method = optimizer.RangeScan
+		ranges = append(ranges, r)
+	}
+	stmts := []Statement{stmt(1, "SELECT note FROM readings WHERE id = $1", 1000, gets...),
+		stmt(2, "SELECT note FROM readings WHERE id BETWEEN $1 AND $2", 1000, ranges...)}
+	st := readingsStats()
+	recs, err := Advise(Input{Tables: []*catalog.Table{tab, other}, Statements: stmts,
+		Stats: func(*catalog.Table) (Statistics, error) { return st, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 0 {
+		t.Errorf("advice for reads the primary key serves:\n%s", Render(recs, nil))
+	}
+}
