@@ -512,7 +512,7 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 		return nil, false, err
 	}
 	scan.Lock = s.Lock
-	scan.Use = b.useOf(spec, scan, req.limit)
+	scan.use = useSource{spec: spec, ctx: b.ctx, limit: req.limit}
 	delivered := len(req.order) > 0 && scan.Ordered && !scan.Dynamic
 	if req.limit > 0 && len(withSub) == 0 && (len(req.order) == 0 || delivered) {
 		scan.Limit = req.limit

@@ -96,8 +96,9 @@ type Scan struct {
 	// Lock is the row lock of a SELECT ... FOR UPDATE / FOR SHARE on the
 	// rows the scan yields.
 	Lock planner.LockStrength
-	// Use is the read's record for the index advisor (workload.go).
-	Use *TableUse
+	// use is what the index advisor's TableUse is computed from, when
+	// asked for (workload.go).
+	use useSource
 
 	// Dynamic scans read outer rows (a correlated subquery, the inner side
 	// of an Apply): their access path is chosen again each time they open,

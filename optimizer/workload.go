@@ -28,12 +28,26 @@ type TableUse struct {
 	Correlated bool
 }
 
-// useOf records a planned scan's TableUse.
-func (b *builder) useOf(spec *scanSpec, scan *Scan, limit int) *TableUse {
-	t := spec.Table
+// useSource is what a scan's TableUse is computed from: the conjuncts
+// and this execution's values. Computing it only when the advisor's sample
+// wants it keeps planning as cheap as without it.
+type useSource struct {
+	spec  *scanSpec
+	ctx   *planner.EvalContext
+	limit int
+}
+
+// useOf computes a planned scan's TableUse (nil for a scan planned
+// without a source, e.g. re-planned per outer row).
+func useOf(scan *Scan) *TableUse {
+	src := scan.use
+	if src.spec == nil {
+		return nil
+	}
+	t := src.spec.Table
 	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
-	bounds, _ := extractBounds(spec.Filter, b.ctx, kinds)
-	return &TableUse{Table: t, Bounds: bounds, Needed: spec.Needed, Order: spec.Order, Limit: limit,
+	bounds, _ := extractBounds(src.spec.Filter, src.ctx, kinds)
+	return &TableUse{Table: t, Bounds: bounds, Needed: src.spec.Needed, Order: src.spec.Order, Limit: src.limit,
 		Index: scan.Index, Method: scan.Method, Correlated: scan.Dynamic}
 }
 
@@ -45,11 +59,27 @@ func Uses(p *Plan) []*TableUse {
 	}
 	var out []*TableUse
 	Walk(p.Root, func(n Node) {
-		if s, ok := n.(*Scan); ok && s.Use != nil {
-			out = append(out, s.Use)
+		if s, ok := n.(*Scan); ok {
+			if u := useOf(s); u != nil {
+				out = append(out, u)
+			}
 		}
 	})
 	return out
+}
+
+// FullScans counts the plan's full scans of a table (not of an index),
+// subqueries included.
+func FullScans(p *Plan) int64 {
+	var n int64
+	if p != nil {
+		Walk(p.Root, func(x Node) {
+			if s, ok := x.(*Scan); ok && s.Method == FullScan && s.Index == nil {
+				n++
+			}
+		})
+	}
+	return n
 }
 
 // Points reports whether a set is a non-empty list of single values (an

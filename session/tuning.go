@@ -104,6 +104,7 @@ func (st *statement) record(plan *optimizer.Plan, stats *kv.Stats, rows int64, e
 	if st.queryID == 0 {
 		st.norm, st.queryID = parser.Normalize(st.parsed.Text)
 	}
+	key := stmtstats.Key{UserID: pgcatalog.RoleOID(st.sess.params.User), DBID: pgcatalog.DatabaseOID, QueryID: st.queryID, Toplevel: true}
 	x := stmtstats.Exec{Query: st.norm, ExecTime: elapsed, Rows: rows}
 	if plan != nil {
 		x.Planned, x.PlanTime = true, st.planTime
@@ -111,20 +112,17 @@ func (st *statement) record(plan *optimizer.Plan, stats *kv.Stats, rows int64, e
 		if plan.Scan != nil {
 			x.AccessPath = plan.AccessPath()
 		}
-		if sample := sampleOf(plan, rows); sample != nil {
-			x.Sample = sample
-			for _, u := range sample.Uses {
-				if u.Method == optimizer.FullScan && u.Index == nil {
-					x.FullScans++
-				}
+		x.FullScans = optimizer.FullScans(plan)
+		if e.stmts.WantSample(key) {
+			if sample := sampleOf(plan, rows); sample != nil {
+				x.Sample = sample
 			}
 		}
 	}
 	if stats != nil {
 		x.ItemsRead, x.Requests, x.Capacity = stats.ItemsRead.Load(), stats.Requests.Load(), stats.Capacity()
 	}
-	e.stmts.Record(stmtstats.Key{UserID: pgcatalog.RoleOID(st.sess.params.User), DBID: pgcatalog.DatabaseOID,
-		QueryID: st.queryID, Toplevel: true}, x)
+	e.stmts.Record(key, x)
 }
 
 // Statements implements pgcatalog.Tuning.

@@ -174,14 +174,34 @@ func (s *Store) Record(k Key, x Exec) {
 		e.Paths[x.AccessPath]++
 	}
 	if x.Sample != nil {
-		// Reservoir sampling: every execution has the same chance of
-		// being among the kept ones.
+		// The second half of reservoir sampling (WantSample drew the
+		// chance): a kept execution replaces a random one.
 		if len(e.Samples) < MaxSamples {
 			e.Samples = append(e.Samples, x.Sample)
-		} else if j := rand.Int64N(e.Exec.N); j < MaxSamples {
-			e.Samples[j] = x.Sample
+		} else {
+			e.Samples[rand.IntN(MaxSamples)] = x.Sample
 		}
 	}
+}
+
+// WantSample reports whether the next execution of k should carry a
+// workload sample: always for its first MaxSamples executions, then with
+// chance MaxSamples/n for the n-th, so the kept samples stay a uniform
+// sample of every execution (reservoir sampling), and building a sample,
+// which costs more than recording the execution, is rare for frequent
+// statements.
+func (s *Store) WantSample(k Key) bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	e := s.entries[k]
+	var n int64
+	if e != nil {
+		n = e.Exec.N
+	}
+	s.mu.Unlock()
+	return n < MaxSamples || rand.Int64N(n+1) < MaxSamples
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
