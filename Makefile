@@ -7,6 +7,8 @@
 #   make build   build bin/zproxy
 #   make bench   run the Go benchmarks (BENCH=regexp, PKG=./zorder/...)
 #   make fuzz    run every fuzz target for FUZZTIME (default 10s) each
+#   make difftest  a long differential campaign against PostgreSQL 15
+#                (DIFFTEST="-duration 30m -seed 7" to pass flags)
 #
 # Go is expected on PATH or at /usr/local/go/bin.
 
@@ -19,8 +21,9 @@ BENCH     ?= .
 BENCHTIME ?= 1s
 PKG       ?= ./...
 FUZZTIME  ?= 10s
+DIFFTEST  ?=
 
-.PHONY: test test-deps run build bench fuzz clean
+.PHONY: test test-deps run build bench fuzz difftest clean
 
 test: test-deps
 	scripts/test.sh
@@ -40,6 +43,9 @@ bench:
 
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
+
+difftest:
+	scripts/difftest.sh $(DIFFTEST)
 
 clean:
 	rm -rf bin

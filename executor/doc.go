@@ -23,6 +23,8 @@
 // or public), the removal of the row's old entry and the write of its new
 // one, all in one atomic kv.Batch per statement when the backend allows
 // that many ops, so an index is never out of step with its table.
+// BulkInsert (copy.go) is the same path for a stream of rows (COPY FROM),
+// batch by batch, all of them atomic.
 //
 // Every operator counts what it did in optimizer.NodeStats, which EXPLAIN
 // ANALYZE prints and the session turns into metrics.

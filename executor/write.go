@@ -36,6 +36,9 @@ type writeSet struct {
 	t       *catalog.Table
 	ops     []kv.Op
 	changes []change
+	// groups[i] is the op index where change i starts, so a failed op
+	// names its row (COPY's error context).
+	groups []int
 }
 
 // add appends the ops that turn c.old into c.new, for the row and for every
@@ -43,6 +46,7 @@ type writeSet struct {
 func (w *writeSet) add(c change) {
 	t := w.t
 	w.changes = append(w.changes, c)
+	w.groups = append(w.groups, len(w.ops))
 	var oldKey, newKey kv.Key
 	if c.old != nil {
 		oldKey = t.RowKey(c.old)

@@ -420,6 +420,13 @@ func pushJoin(j *planner.Join, preds []planner.Expr) planner.Rel {
 	for _, p := range preds {
 		place(p, true)
 	}
+	if j.Lateral {
+		// The right side sees the left row as its nearest outer row, so the
+		// rows further out are one level further away there.
+		for i, p := range rightPreds {
+			rightPreds[i] = planner.DeepenOuter(p)
+		}
+	}
 	out := planner.NewJoin(kind, push(j.Left, leftPreds), push(j.Right, rightPreds), andAll(on))
 	out.Lateral, out.NullAware = j.Lateral, j.NullAware
 	return filtered(out, keep)

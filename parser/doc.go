@@ -23,7 +23,9 @@
 // PIPES_AS_CONCAT, NO_BACKSLASH_ESCAPES). A few statements TiDB cannot
 // parse in their Postgres spelling (SET/RESET/SHOW of settings,
 // transaction control, DROP INDEX without ON, EXPLAIN options) are built by
-// hand.
+// hand, and the session statements TiDB lacks altogether (PREPARE,
+// EXECUTE, DEALLOCATE, DISCARD, cursors, LISTEN/NOTIFY, COPY) become a
+// UtilityStatement (utility.go).
 //
 // Every rewrite records an offset map, so a TiDB syntax error, or any
 // position the planner finds in the AST, is reported at its place in the

@@ -76,6 +76,9 @@ type Statement struct {
 	Truncate *TruncateStatement
 	// Comment is COMMENT ON (comment.go); AST is nil then.
 	Comment *CommentStatement
+	// Utility is set for PREPARE, EXECUTE, DEALLOCATE, DISCARD, cursors,
+	// LISTEN/NOTIFY and COPY; AST is then nil (utility.go).
+	Utility *UtilityStatement
 
 	query string
 	segs  []seg
@@ -208,7 +211,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Comment != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Comment != nil || st.Utility != nil {
 		st.AST = stmt
 		return st, err
 	}

@@ -35,6 +35,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Comment = cs // no AST: see CommentStatement
 		return nil, err
 	}
+	if us, err := r.utilityStmt(); err != nil || us != nil {
+		r.st.Utility = us // no AST: see UtilityStatement
+		return nil, err
+	}
 	n := len(r.toks)
 	switch t.val {
 	case "begin", "start":
@@ -114,8 +118,6 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		return &ast.ReleaseSavepointStmt{Name: r.toks[k].val}, nil
 	case "set":
 		return r.setStmt()
-	case "declare", "fetch", "move":
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "cursors (%s) are not supported; use LIMIT and OFFSET, or the extended protocol's row limit", strings.ToUpper(t.val))
 	case "reset":
 		if n == 2 && r.peek(1, "all") {
 			return resetStmt("all"), nil
@@ -188,6 +190,19 @@ func (r *rewriter) setStmt() (ast.StmtNode, error) {
 		k++
 	}
 	va := &ast.VariableAssignment{Name: name, IsSystem: true}
+	if name == "timezone" && r.peek(k, "interval") && k+1 < len(r.toks) && r.toks[k+1].kind == tkString {
+		// SET TIME ZONE INTERVAL '+02:00' HOUR TO MINUTE reaches the
+		// session spelled as PostgreSQL flattens it for check_timezone.
+		v := "interval '" + strings.ReplaceAll(r.toks[k+1].val, "'", "''") + "'"
+		for _, t := range r.toks[k+2:] {
+			if t.kind != tkIdent && t.kind != tkPunct && t.kind != tkNumber {
+				return nil, r.syntaxErrorAt(k + 2)
+			}
+			v += " " + t.val
+		}
+		va.Value = ast.NewValueExpr(v, "", "")
+		return &ast.SetStmt{Variables: []*ast.VariableAssignment{va}}, nil
+	}
 	if k < len(r.toks) && (r.peek(k, "default") || name == "timezone" && r.peek(k, "local")) && k+1 == len(r.toks) {
 		va.Value = &ast.DefaultExpr{}
 		return &ast.SetStmt{Variables: []*ast.VariableAssignment{va}}, nil

@@ -183,6 +183,20 @@ func RemapCols(e Expr, m func(int) int) Expr {
 	})
 }
 
+// DeepenOuter returns e with every outer reference one level further out:
+// for moving an expression into the right side of a LATERAL join, which
+// sees the left row as its nearest outer row.
+func DeepenOuter(e Expr) Expr {
+	return MapExpr(e, func(x Expr) Expr {
+		if r, ok := x.(*OuterRef); ok {
+			d := *r
+			d.Depth++
+			return &d
+		}
+		return nil
+	})
+}
+
 // HasSubquery reports whether e contains a subquery.
 func HasSubquery(e Expr) bool {
 	found := false

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # install-client-deps.sh — install the database clients that e2e/clients
 # drives against zproxy, beyond what install-test-deps.sh provides:
-#   - psycopg2 for Debian's python3 (python3-psycopg2), with SQLAlchemy 1.4 and
-#     pandas (python3-sqlalchemy, python3-pandas) for the catalog scenarios;
-#   - node-postgres (npm package pg) into e2e/clients/testdata/node/node_modules,
-#     with the machine's Node.js and npm (Debian's nodejs/npm when missing);
+#   - psycopg2, psycopg 3 and asyncpg for Debian's python3 (python3-psycopg2,
+#     python3-psycopg, python3-asyncpg), with SQLAlchemy 1.4 and pandas
+#     (python3-sqlalchemy, python3-pandas) for the catalog scenarios;
+#   - node-postgres with pg-cursor and pg-copy-streams (npm, pinned by
+#     e2e/clients/testdata/node/package-lock.json) into
+#     e2e/clients/testdata/node/node_modules, with the machine's Node.js and
+#     npm (Debian's nodejs/npm when missing); nothing of it is committed;
 #   - the PostgreSQL JDBC driver (libpostgresql-jdbc-java, the jar under
 #     /usr/share/java) and a JDK for javac (default-jdk-headless when missing);
 #   - pgbench, which bookworm ships in the server package postgresql-15
@@ -30,6 +33,12 @@ if ! { [[ -x /usr/bin/python3 ]] && /usr/bin/python3 -c 'import psycopg2' >/dev/
 fi
 if ! /usr/bin/python3 -c 'import sqlalchemy, pandas' >/dev/null 2>&1; then
 	need+=(python3-sqlalchemy python3-pandas)
+fi
+if ! /usr/bin/python3 -c 'import psycopg' >/dev/null 2>&1; then
+	need+=(python3-psycopg)
+fi
+if ! /usr/bin/python3 -c 'import asyncpg' >/dev/null 2>&1; then
+	need+=(python3-asyncpg)
 fi
 
 if [[ ! -f /usr/share/java/postgresql.jar ]]; then
@@ -73,9 +82,11 @@ pgbench_ok || {
 	exit 1
 }
 
-# node-postgres, pinned by package.json / package-lock.json.
-if [[ ! -f "$node_dir/node_modules/pg/package.json" ]]; then
-	echo "install-client-deps: installing node-postgres into $node_dir/node_modules"
+# node-postgres and its cursor and COPY companions, pinned by package.json /
+# package-lock.json.
+if [[ ! -f "$node_dir/node_modules/pg/package.json" || ! -f "$node_dir/node_modules/pg-cursor/package.json" ||
+	! -f "$node_dir/node_modules/pg-copy-streams/package.json" ]]; then
+	echo "install-client-deps: installing node-postgres, pg-cursor and pg-copy-streams into $node_dir/node_modules"
 	(cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1 ||
 		npm install --no-audit --no-fund --loglevel=error)
 fi

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # install-test-deps.sh — install what `make test` needs beyond Go:
 #   - psql (Debian's postgresql-client), for the e2e tests driving the real client;
+#   - PostgreSQL 15's server (Debian's postgresql-15), the oracle of the
+#     differential test (e2e/differential), which starts its own cluster;
 #   - Java 17+ and DynamoDB Local, through scripts/dynamodb-local.sh install.
 # Idempotent and quiet when everything is present. Needs root or sudo only
 # when a Debian package is missing.
@@ -15,6 +17,16 @@ if ! command -v psql >/dev/null 2>&1; then
 	apt_install postgresql-client
 	command -v psql >/dev/null 2>&1 || {
 		echo "install-test-deps: postgresql-client installed but psql is not on PATH" >&2
+		exit 1
+	}
+fi
+
+if [[ ! -x /usr/lib/postgresql/15/bin/pg_ctl ]]; then
+	# The package may start a cluster of its own on 5432; the test does not
+	# use it.
+	apt_install postgresql-15
+	[[ -x /usr/lib/postgresql/15/bin/pg_ctl ]] || {
+		echo "install-test-deps: postgresql-15 installed but /usr/lib/postgresql/15/bin/pg_ctl is missing" >&2
 		exit 1
 	}
 fi

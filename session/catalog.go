@@ -53,12 +53,18 @@ func newCatalogState(exclusive bool) *catalogState {
 	return c
 }
 
-// register records a new session and gives it its process id.
+// register records a new session under the process id wire gave its
+// connection (BackendKeyData: what CancelRequest names and what clients
+// show), or one of its own for a session without a connection.
 func (c *catalogState) register(s *Session) {
 	now := time.Now()
+	pid := int32(s.params.PID)
+	if pid == 0 {
+		pid = c.nextPID.Add(1)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.sessions[s] = &activity{pid: c.nextPID.Add(1), start: now, change: now}
+	c.sessions[s] = &activity{pid: pid, start: now, change: now}
 }
 
 // unregister forgets a session and releases its advisory locks.

@@ -7,14 +7,18 @@
 // again (the schema may have changed since), plans with the parameter values
 // (package optimizer), and runs the plan (package executor) against the
 // store, streaming rows back to wire through Result. Session also owns what
-// is per connection rather than per statement: SET variables, the
-// transaction-block status clients expect, and the NOTICEs the layers raise,
-// and what the system catalogs show of it (catalog.go: pg_stat_activity,
+// is per connection rather than per statement: SET variables and the
+// TimeZone, the transaction block (txn.go), the NOTICEs the layers raise,
+// what the system catalogs show of it (catalog.go: pg_stat_activity,
 // settings, advisory locks, through package catalog/pgcatalog's Session),
-// and tuning (tuning.go): each completed statement is recorded in the
-// proxy's statement statistics with a workload sample for the index
-// advisor, and the session's hypothetical indexes are planned by EXPLAIN
-// only (pgcatalog.Tuning).
+// and the session statements TiDB's grammar lacks (parser.UtilityStatement,
+// utility.go): SQL prepared statements, cursors (cursor.go), LISTEN/NOTIFY
+// between the engine's sessions (notify.go) and COPY (copy.go), whose rows
+// go to the executor's BulkInsert inside the session's transaction; and
+// tuning (tuning.go): each completed statement is recorded in the proxy's
+// statement statistics with a workload sample for the index advisor, and
+// the session's hypothetical indexes are planned by EXPLAIN only
+// (pgcatalog.Tuning).
 //
 // The package sits between wire (protocol) and the SQL layers so that wire
 // stays a protocol implementation testable with a fake engine, and no SQL

@@ -43,6 +43,7 @@ type Engine struct {
 	exec    *executor.Executor
 	opts    optimizer.Options
 	cat     *catalogState // sessions and advisory locks (catalog.go)
+	notify  notifyHub     // LISTEN/NOTIFY between this engine's sessions
 	// stmts are the statement statistics and statsCache the advisor's
 	// sampled table statistics (tuning.go).
 	stmts      *stmtstats.Store
@@ -140,6 +141,7 @@ func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Ses
 		return nil, err
 	}
 	e.cat.register(s)
+	s.initExt(ctx)
 	return s, nil
 }
 

@@ -35,6 +35,8 @@ type Session struct {
 	txDDL      bool
 	// seqs holds currval and lastval (sequences.go).
 	seqs seqState
+	// ext holds prepared statements, cursors and notifications (utility.go).
+	ext extState
 	// hypo are the session's hypothetical indexes (tuning.go), hypoSeq
 	// the last one's number.
 	hypo    []hypoIndex
@@ -67,6 +69,7 @@ func (s *Session) Close() {
 	if s.txStatus != 'I' {
 		s.endBlock()
 	}
+	s.closeExt()
 	s.engine.cat.unregister(s)
 }
 
@@ -114,6 +117,9 @@ func (st *statement) bind(ctx context.Context) (planner.Statement, []sqltypes.Ty
 func (st *statement) Describe(ctx context.Context) ([]sqltypes.Type, []wire.Column, error) {
 	if isTxnControl(st.parsed) {
 		return nil, nil, nil
+	}
+	if st.parsed.Utility != nil {
+		return st.describeUtility(ctx)
 	}
 	bound, types, _, err := st.bind(ctx)
 	if err != nil {
@@ -179,6 +185,9 @@ func columnsOf(b planner.Statement) []wire.Column {
 		if x.Name == "all" {
 			return textColumns("name", "setting")
 		}
+		if n, ok := canonicalVar(x.Name); ok {
+			return textColumns(displayName(n))
+		}
 		return textColumns(x.Name)
 	}
 	return nil
@@ -186,8 +195,8 @@ func columnsOf(b planner.Statement) []wire.Column {
 
 // fnContext is what built-in functions see of this statement and session.
 func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Context {
-	return builtins.Context{Now: start, Location: time.UTC, Sequences: &sessionSequences{s: s, ctx: ctx},
-		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database},
+	return builtins.Context{Now: start, Location: s.location(), Sequences: &sessionSequences{s: s, ctx: ctx},
+		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID)},
 		Settings: func(name string) (string, bool) { n, ok := canonicalVar(name); return s.vars[n], ok }}
 }
 
@@ -238,6 +247,9 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 }
 
 func (st *statement) execute(ctx context.Context, params []sqltypes.Value, start time.Time) (wire.Result, string, error) {
+	if st.parsed.Utility != nil {
+		return st.runUtility(ctx, params, start)
+	}
 	bound, _, _, err := st.bind(ctx)
 	if err != nil {
 		return nil, "", err

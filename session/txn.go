@@ -104,10 +104,17 @@ func (st *statement) txnControl(ctx context.Context, op *planner.TxnOp) (wire.Re
 			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
 			return tagResult("COMMIT"), nil
 		case 'E':
+			err := s.transactionEnded(false)
 			s.endBlock()
-			return tagResult("ROLLBACK"), nil
+			return tagResult("ROLLBACK"), err
 		}
-		err := s.commitBlock(ctx)
+		// WITH HOLD cursors are read to their end inside the block; the
+		// block's NOTIFYs go out only if it commits.
+		err := s.cursorsAtTransactionEnd(s.ext.ctx, true)
+		if err == nil {
+			err = s.commitBlock(ctx)
+		}
+		s.notifyAtTransactionEnd(err == nil)
 		s.endBlock()
 		if err != nil {
 			return nil, err
@@ -120,8 +127,9 @@ func (st *statement) txnControl(ctx context.Context, op *planner.TxnOp) (wire.Re
 			s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING",
 				Message: "zproxy applies schema changes when they run: the schema changes of this transaction block were not rolled back"})
 		}
+		err := s.transactionEnded(false)
 		s.endBlock()
-		return tagResult("ROLLBACK"), nil
+		return tagResult("ROLLBACK"), err
 	}
 	// Savepoints.
 	if s.txStatus == 'I' {

@@ -54,6 +54,16 @@ var knownVars = map[string]string{
 	varAdviceWorkload:                     "statements",
 }
 
+// displayName is a parameter's name as PostgreSQL spells it (SHOW's
+// column, ParameterStatus): TimeZone, DateStyle, IntervalStyle; others are
+// lower case.
+func displayName(n string) string {
+	if d, ok := reportedVars[n]; ok {
+		return d
+	}
+	return n
+}
+
 // readOnlyVars cannot be SET.
 var readOnlyVars = map[string]bool{"server_version": true, "server_encoding": true, "integer_datetimes": true, "max_identifier_length": true, "is_superuser": true}
 
@@ -83,6 +93,9 @@ func canonicalVar(name string) (string, bool) {
 
 // set applies SET name = value.
 func (s *Session) set(name, value string, reset bool) error {
+	if reset && name == "all" {
+		return s.resetAll()
+	}
 	n, ok := canonicalVar(name)
 	if !ok {
 		return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
@@ -96,7 +109,7 @@ func (s *Session) set(name, value string, reset bool) error {
 		return nil
 	}
 	if reset {
-		value = defaultVars(s.engine.cfg.AllowFullScan)[n]
+		value = s.resetValue(n)
 	}
 	if timeoutVars[n] {
 		v, err := normalizeMillis(n, value)
@@ -158,16 +171,45 @@ func (s *Session) set(name, value string, reset bool) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "client_encoding %q is not supported; zproxy speaks UTF8", value)
 		}
 	case "timezone":
-		switch strings.ToUpper(value) {
-		case "UTC", "GMT", "ETC/UTC", "Z", "+00", "+00:00", "0":
-			value = "UTC"
-		default:
-			return pgerr.New(pgerr.InvalidParameterValue, "time zone %q is not supported; zproxy works in UTC", value)
+		name, loc, err := parseTimeZone(value)
+		if err != nil {
+			return err
 		}
+		value, s.ext.loc = name, loc
 	}
 	s.vars[n] = value
 	if rep, ok := reportedVars[n]; ok && s.params.ParameterStatus != nil {
 		s.params.ParameterStatus(rep, value)
+	}
+	return nil
+}
+
+// resetValue is what RESET gives a parameter: the value the client set at
+// startup, else the default (PostgreSQL's reset_val).
+func (s *Session) resetValue(n string) string {
+	for k, v := range s.params.Startup {
+		if c, ok := canonicalVar(k); ok && c == n {
+			return v
+		}
+	}
+	return defaultVars(s.engine.cfg.AllowFullScan)[n]
+}
+
+// resetAll is RESET ALL: every parameter a session may set goes back to
+// its reset value. Transaction settings keep the block's, as in
+// PostgreSQL.
+func (s *Session) resetAll() error {
+	names := make([]string, 0, len(knownVars))
+	for n := range knownVars {
+		if !readOnlyVars[n] && !strings.HasPrefix(n, "transaction_") && s.vars[n] != s.resetValue(n) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := s.set(n, "", true); err != nil {
+			return err
+		}
 	}
 	return nil
 }

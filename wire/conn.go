@@ -53,10 +53,18 @@ type conn struct {
 	cancelCtx context.CancelCauseFunc
 
 	// mu guards state and stmtCancel, which Shutdown and CancelRequests on
-	// other goroutines look at.
+	// other goroutines look at, and what notify shares (notify.go).
 	mu         sync.Mutex
 	state      connState
 	stmtCancel context.CancelCauseFunc
+	// notifications wait for the client; idleStatus is the transaction
+	// status of the last ReadyForQuery; idleWaiting says the connection
+	// waits for its client in awaitMessage, and notifyWake that notify
+	// set a read deadline to wake it.
+	notifications []*pgproto3.NotificationResponse
+	idleStatus    byte
+	idleWaiting   bool
+	notifyWake    bool
 
 	// sendMu lets the session's Notice and ParameterStatus callbacks send
 	// from other goroutines.
@@ -66,8 +74,7 @@ type conn struct {
 
 	sess           Session
 	user           string
-	stmts          map[string]*prepared
-	portals        map[string]*portal
+	reg            *Registry // prepared statements and portals
 	ignoreTillSync bool
 	terminate      bool // a FATAL error was sent: close after flushing
 	readySent      bool // ReadyForQuery went out: the next read starts a cycle
@@ -77,6 +84,7 @@ type conn struct {
 	// Execute, cleared when an Execute completes and at Sync (zero: none).
 	cmdDeadline time.Time
 
+	loc     *time.Location // the session's TimeZone while rows are sent (nil: UTC)
 	rowBuf  []byte
 	rowSpan []int
 	rowVals [][]byte
@@ -91,11 +99,11 @@ func newConn(s *Server, nc net.Conn, pid uint32) *conn {
 		pid:       pid,
 		ctx:       ctx,
 		cancelCtx: cancel,
-		stmts:     map[string]*prepared{},
-		portals:   map[string]*portal{},
+		reg:       NewRegistry(ctx),
 	}
 	c.rd = newFrontendReader(nc, maxAuthMessage)
 	c.log = s.log.With("pid", pid, "remote", nc.RemoteAddr().String())
+	c.reg.log = c.log
 	if _, err := rand.Read(c.secret[:]); err != nil {
 		// crypto/rand does not fail on supported platforms; a zero secret
 		// would only weaken cancellation, never break a connection.
@@ -135,10 +143,7 @@ func (c *conn) serve() {
 
 // closeAll releases the portals and the session.
 func (c *conn) closeAll() {
-	for name, p := range c.portals {
-		c.closePortal(p)
-		delete(c.portals, name)
-	}
+	c.reg.ClosePortals(nil)
 	if c.sess != nil {
 		_ = c.guard("Session.Close", func() error { c.sess.Close(); return nil })
 		c.sess = nil
@@ -275,7 +280,11 @@ func (c *conn) loop() error {
 				return c.fatalError(errAdminShutdown())
 			}
 		}
-		msg, err := c.rd.receive()
+		err := c.awaitMessage()
+		var msg pgproto3.FrontendMessage
+		if err == nil {
+			msg, err = c.rd.receive()
+		}
 		c.leaveIdle()
 		idleTimed := c.disarmIdleTimeout()
 		if err != nil {
@@ -430,11 +439,13 @@ func (c *conn) sendReady() error {
 		c.sendError(err)
 	}
 	if status == 'I' {
-		for name, p := range c.portals {
-			c.closePortal(p)
-			delete(c.portals, name)
-		}
+		// Outside a transaction block only WITH HOLD cursors live on.
+		c.reg.ClosePortals(Cursor.Holdable)
+		c.sendNotifications()
 	}
+	c.mu.Lock()
+	c.idleStatus = status
+	c.mu.Unlock()
 	c.send(&pgproto3.ReadyForQuery{TxStatus: status})
 	if err := c.flush(); err != nil {
 		return errQuietClose

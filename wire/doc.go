@@ -9,10 +9,15 @@
 // SCRAM-SHA-256 with channel binding over TLS, internal/auth),
 // ParameterStatus, BackendKeyData, CancelRequest, the simple query
 // protocol, the extended protocol (prepared statements, portals, suspension
-// after N rows), the value formats (text through sqltypes, binary by type
-// OID in both directions) and turning errors into ErrorResponse with their
-// SQLSTATE (classified by pgerr.Classify) — the only place in zproxy where
-// that happens.
+// after N rows; an error is answered at the next Flush, the rest skipped
+// until Sync), the Registry of prepared statements and portals that SQL's
+// PREPARE, EXECUTE, DEALLOCATE and cursors share with the protocol, COPY's
+// copy-in and copy-out modes with PostgreSQL's text, CSV and binary data
+// formats (copy.go, copyformat.go), NotificationResponse (notify.go), the
+// value formats (text through sqltypes, timestamptz in the session's
+// TimeZone; binary by type OID in both directions) and turning errors into
+// ErrorResponse with their SQLSTATE (classified by pgerr.Classify) — the
+// only place in zproxy where that happens.
 //
 // It also keeps what a client sends from crashing, starving or fooling the
 // server: messages are framed here rather than by pgproto3, with

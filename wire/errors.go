@@ -45,5 +45,6 @@ func fields(pe *pgerr.Error, severity, defaultCode string) pgproto3.ErrorRespons
 		Detail:              pe.Detail,
 		Hint:                pe.Hint,
 		Position:            int32(pe.Position),
+		Where:               pe.Where,
 	}
 }

@@ -107,6 +107,10 @@ func (s *fakeSession) TxStatus() byte { return s.tx }
 
 func (s *fakeSession) Limits() Limits { return s.limits }
 
+func (s *fakeSession) TimeZone() *time.Location { return time.UTC }
+
+func (s *fakeSession) Setting(string) (string, bool) { return "", false }
+
 func (s *fakeSession) Close() {
 	s.eng.mu.Lock()
 	s.eng.closed++

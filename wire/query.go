@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -45,7 +46,8 @@ type paramSpec struct {
 
 // portal is a bound statement, possibly suspended part-way.
 type portal struct {
-	stmt    *prepared
+	stmt    *prepared // nil for a cursor
+	cursor  Cursor    // set for a cursor (DECLARE)
 	params  []sqltypes.Value
 	formats []int16 // result formats: none (all text), one for all, or one per column
 
@@ -56,16 +58,19 @@ type portal struct {
 	cols   []Column
 	done   bool
 	tag    string
+	// active: an Execute of this portal is running (what it runs must
+	// not close it).
+	active bool
 }
 
 // simpleQuery runs a Query message: every statement of the string in turn,
 // stopping at the first error. ReadyForQuery is the caller's.
 func (c *conn) simpleQuery(sql string) {
 	// A simple query destroys the unnamed statement and portal.
-	delete(c.stmts, "")
-	if p := c.portals[""]; p != nil {
-		c.closePortal(p)
-		delete(c.portals, "")
+	delete(c.reg.stmts, "")
+	if p := c.reg.portals[""]; p != nil {
+		c.reg.closePortal(p)
+		delete(c.reg.portals, "")
 	}
 
 	if err := checkText(sql); err != nil {
@@ -116,11 +121,25 @@ func (c *conn) runSimple(ctx context.Context, st Statement) error {
 	if err != nil {
 		return err
 	}
-	cols := res.Columns()
-	if cols != nil {
-		c.send(rowDescription(cols, nil))
+	if isCopy, err := c.runCopy(ctx, res); isCopy {
+		if err != nil {
+			res.Close()
+			return err
+		}
+		c.send(&pgproto3.CommandComplete{CommandTag: []byte(res.Tag())})
+		return res.Close()
 	}
-	if _, err := c.sendRows(ctx, res, cols, nil, 0); err != nil {
+	cols := res.Columns()
+	var formats []int16
+	if b, ok := res.(interface{ Binary() bool }); ok && b.Binary() {
+		// A FETCH from a BINARY cursor: rows in binary format even in the
+		// simple protocol, as PostgreSQL sends them.
+		formats = []int16{formatBinary}
+	}
+	if cols != nil {
+		c.send(rowDescription(cols, formats))
+	}
+	if _, _, err := c.sendRows(ctx, res, cols, formats, 0); err != nil {
 		res.Close()
 		return err
 	}
@@ -161,29 +180,33 @@ func formatOf(formats []int16, i int) int16 {
 
 // sendRows sends up to maxRows rows (all when 0) of res as DataRows. It
 // reports whether it stopped because of maxRows.
-func (c *conn) sendRows(ctx context.Context, res Result, cols []Column, formats []int16, maxRows int) (suspended bool, err error) {
-	for n := 0; ; n++ {
+func (c *conn) sendRows(ctx context.Context, res Result, cols []Column, formats []int16, maxRows int) (n int, suspended bool, err error) {
+	c.loc = c.location()
+	if c.loc == time.UTC {
+		c.loc = nil // the common case: sqltypes' own UTC output
+	}
+	for ; ; n++ {
 		if maxRows > 0 && n >= maxRows {
-			return true, nil
+			return n, true, nil
 		}
 		if n%ctxCheckRows == ctxCheckRows-1 {
 			if err := ctx.Err(); err != nil {
-				return false, err
+				return n, false, err
 			}
 		}
 		row, ok, err := res.Next(ctx)
 		if err != nil {
-			return false, err
+			return n, false, err
 		}
 		if !ok {
-			return false, nil
+			return n, false, nil
 		}
 		if err := c.sendDataRow(cols, formats, row); err != nil {
-			return false, err
+			return n, false, err
 		}
 		if c.pending > flushThreshold {
 			if err := c.flush(); err != nil {
-				return false, err
+				return n, false, err
 			}
 		}
 	}
@@ -231,6 +254,8 @@ func (c *conn) encodeRow(cols []Column, formats []int16, row []sqltypes.Value) e
 			if buf, err = AppendBinary(buf, t, v); err != nil {
 				return err
 			}
+		} else if v.K == sqltypes.KindTimestampTZ && c.loc != nil {
+			buf = sqltypes.AppendTimestampTZIn(buf, v.I, c.loc)
 		} else {
 			buf = sqltypes.AppendTextAs(buf, t, v)
 		}
@@ -253,7 +278,7 @@ func (c *conn) handleParse(m *pgproto3.Parse) error {
 	if err := checkText(m.Name, m.Query); err != nil {
 		return err
 	}
-	if _, exists := c.stmts[m.Name]; exists && m.Name != "" {
+	if _, exists := c.reg.stmts[m.Name]; exists && m.Name != "" {
 		return pgerr.New(pgerr.DuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
 	}
 	declared := append([]uint32(nil), m.ParameterOIDs...)
@@ -281,7 +306,7 @@ func (c *conn) handleParse(m *pgproto3.Parse) error {
 	if len(stmts) == 1 {
 		ps.stmt = stmts[0]
 	}
-	c.stmts[m.Name] = ps
+	c.reg.stmts[m.Name] = ps
 	c.send(&pgproto3.ParseComplete{})
 	return nil
 }
@@ -336,11 +361,11 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	if err := checkText(m.DestinationPortal, m.PreparedStatement); err != nil {
 		return err
 	}
-	ps := c.stmts[m.PreparedStatement]
+	ps := c.reg.stmts[m.PreparedStatement]
 	if ps == nil {
 		return pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", m.PreparedStatement)
 	}
-	if _, exists := c.portals[m.DestinationPortal]; exists && m.DestinationPortal != "" {
+	if _, exists := c.reg.portals[m.DestinationPortal]; exists && m.DestinationPortal != "" {
 		return pgerr.New(pgerr.DuplicateCursor, "portal %q already exists", m.DestinationPortal)
 	}
 	ctx, done := c.beginStatement(c.commandDeadline())
@@ -364,16 +389,16 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	}
 	values := make([]sqltypes.Value, len(m.Parameters))
 	for i, raw := range m.Parameters {
-		v, err := decodeParam(ps.params[i], formatOf(m.ParameterFormatCodes, i), raw, i+1)
+		v, err := decodeParam(ps.params[i], formatOf(m.ParameterFormatCodes, i), raw, i+1, c.location())
 		if err != nil {
 			return err
 		}
 		values[i] = v
 	}
-	if old := c.portals[m.DestinationPortal]; old != nil {
-		c.closePortal(old)
+	if old := c.reg.portals[m.DestinationPortal]; old != nil {
+		c.reg.closePortal(old)
 	}
-	c.portals[m.DestinationPortal] = &portal{
+	c.reg.portals[m.DestinationPortal] = &portal{
 		stmt:    ps,
 		params:  values,
 		formats: append([]int16(nil), m.ResultFormatCodes...),
@@ -396,7 +421,7 @@ func checkFormats(formats []int16, n int, what string) error {
 }
 
 // decodeParam decodes parameter $n and casts it to the statement's type.
-func decodeParam(sp paramSpec, format int16, raw []byte, n int) (sqltypes.Value, error) {
+func decodeParam(sp paramSpec, format int16, raw []byte, n int, loc *time.Location) (sqltypes.Value, error) {
 	if raw == nil {
 		return sqltypes.Null, nil
 	}
@@ -419,6 +444,12 @@ func decodeParam(sp paramSpec, format int16, raw []byte, n int) (sqltypes.Value,
 			return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "incorrect binary data format in bind parameter %d", n).
 				WithDetail("%s: %s", pe.Message, pe.Detail)
 		}
+	} else if sp.decode.ID == sqltypes.TimestampTZ || sp.target.ID == sqltypes.TimestampTZ && sp.decode.ID == sqltypes.Text {
+		// Without an offset, the text is wall-clock time in the session's
+		// zone.
+		var us int64
+		us, err = sqltypes.ParseTimestampTZIn(string(raw), loc)
+		v = sqltypes.NewTimestampTZ(us)
 	} else {
 		v, err = decodeText(sp.decode, raw)
 	}
@@ -435,7 +466,7 @@ func decodeParam(sp paramSpec, format int16, raw []byte, n int) (sqltypes.Value,
 func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 	switch m.ObjectType {
 	case 'S':
-		ps := c.stmts[m.Name]
+		ps := c.reg.stmts[m.Name]
 		if ps == nil {
 			return pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", m.Name)
 		}
@@ -455,13 +486,13 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 			c.send(&pgproto3.NoData{})
 		}
 	case 'P':
-		p := c.portals[m.Name]
+		p := c.reg.portals[m.Name]
 		if p == nil {
 			return pgerr.New(pgerr.InvalidCursorName, "portal %q does not exist", m.Name)
 		}
-		cols := p.stmt.cols
-		if p.res != nil {
-			cols = p.cols
+		cols := p.cols
+		if p.res == nil && p.cursor == nil {
+			cols = p.stmt.cols
 		}
 		if cols != nil {
 			c.send(rowDescription(cols, p.formats))
@@ -477,9 +508,12 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 // handleExecute runs a portal, or resumes a suspended one, for up to
 // MaxRows rows.
 func (c *conn) handleExecute(m *pgproto3.Execute) error {
-	p := c.portals[m.Portal]
+	p := c.reg.portals[m.Portal]
 	if p == nil {
 		return pgerr.New(pgerr.InvalidCursorName, "portal %q does not exist", m.Portal)
+	}
+	if p.cursor != nil {
+		return c.executeCursor(p, m.MaxRows)
 	}
 	if p.stmt.stmt == nil {
 		c.send(&pgproto3.EmptyQueryResponse{})
@@ -502,7 +536,9 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 	}
 	ctx := p.ctx
 	release := c.watch(p.cancel, c.commandDeadline())
+	p.active = true
 	defer func() {
+		p.active = false
 		release()
 		// An Execute that completes ends the statement timer, as in
 		// PostgreSQL; the next command starts its own.
@@ -515,8 +551,17 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 				return err
 			}
 			p.res, p.cols = res, res.Columns()
+			if isCopy, err := c.runCopy(ctx, res); isCopy {
+				if err != nil {
+					return err
+				}
+				p.tag, p.done = res.Tag(), true
+				c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+				p.res = nil
+				return res.Close()
+			}
 		}
-		suspended, err := c.sendRows(ctx, p.res, p.cols, p.formats, int(min(m.MaxRows, 1<<31-1)))
+		_, suspended, err := c.sendRows(ctx, p.res, p.cols, p.formats, int(min(m.MaxRows, 1<<31-1)))
 		if err != nil {
 			return err
 		}
@@ -532,10 +577,46 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 	})
 	if err != nil {
 		err = statementError(ctx, err)
-		c.closePortal(p)
-		delete(c.portals, m.Portal)
+		c.reg.closePortal(p)
+		delete(c.reg.portals, m.Portal)
 	}
 	return err
+}
+
+// executeCursor reads up to maxRows rows (all when 0) of a declared
+// cursor from where it stands. The cursor stays open: only CLOSE or the
+// end of its transaction closes it. As in PostgreSQL the tag counts the
+// rows this Execute sent.
+func (c *conn) executeCursor(p *portal, maxRows uint32) error {
+	ctx, done := c.beginStatement(c.commandDeadline())
+	p.active = true
+	defer func() {
+		p.active = false
+		done()
+		c.cmdDeadline = time.Time{}
+	}()
+	return c.guard("Cursor.Next", func() error {
+		n, suspended, err := c.sendRows(ctx, p.cursor, p.cols, p.formats, int(min(maxRows, 1<<31-1)))
+		if err != nil {
+			return statementError(ctx, err)
+		}
+		if suspended {
+			c.send(&pgproto3.PortalSuspended{})
+		} else {
+			c.send(&pgproto3.CommandComplete{CommandTag: []byte(fmt.Sprintf("SELECT %d", n))})
+		}
+		return nil
+	})
+}
+
+// location is the session's TimeZone.
+func (c *conn) location() *time.Location {
+	loc := time.UTC
+	_ = c.guard("Session.TimeZone", func() error { loc = c.sess.TimeZone(); return nil })
+	if loc == nil {
+		loc = time.UTC
+	}
+	return loc
 }
 
 // commandDeadline returns when statement_timeout cancels the
@@ -553,37 +634,14 @@ func (c *conn) commandDeadline() time.Time {
 func (c *conn) handleClose(m *pgproto3.Close) error {
 	switch m.ObjectType {
 	case 'S':
-		if ps := c.stmts[m.Name]; ps != nil {
-			for name, p := range c.portals {
-				if p.stmt == ps {
-					c.closePortal(p)
-					delete(c.portals, name)
-				}
-			}
-			delete(c.stmts, m.Name)
+		if ps := c.reg.stmts[m.Name]; ps != nil {
+			c.reg.dropStatement(ps)
 		}
 	case 'P':
-		if p := c.portals[m.Name]; p != nil {
-			c.closePortal(p)
-			delete(c.portals, m.Name)
-		}
+		_ = c.reg.ClosePortal(m.Name) // closing what does not exist is no error
 	default:
 		return pgerr.New(pgerr.ProtocolViolation, "invalid CLOSE message subtype %d", m.ObjectType)
 	}
 	c.send(&pgproto3.CloseComplete{})
 	return nil
-}
-
-// closePortal releases a portal's result and context.
-func (c *conn) closePortal(p *portal) {
-	if p.res != nil {
-		res := p.res
-		p.res = nil
-		if err := c.guard("Result.Close", res.Close); err != nil {
-			c.log.Debug("closing a portal's result failed", "err", err)
-		}
-	}
-	if p.cancel != nil {
-		p.cancel(nil)
-	}
 }

@@ -53,6 +53,18 @@ type SessionParams struct {
 	// ParameterStatus reports a changed run-time parameter (after SET) so
 	// the client gets a ParameterStatus message.
 	ParameterStatus func(name, value string)
+	// PID is the process ID the client was given in BackendKeyData
+	// (pg_backend_pid, NOTIFY's sender).
+	PID uint32
+	// Notify delivers a NOTIFY to this session's client as a
+	// NotificationResponse: at once when the client is idle outside a
+	// transaction block, otherwise before the next ReadyForQuery that
+	// finds it outside one. It may be called from any goroutine.
+	Notify func(pid uint32, channel, payload string)
+	// Registry holds the connection's prepared statements and portals,
+	// which SQL statements share with the extended protocol; nil when the
+	// session runs without a connection (it then keeps its own).
+	Registry *Registry
 }
 
 // Session is one client's SQL session: its settings and transaction state.
@@ -70,6 +82,13 @@ type Session interface {
 	// Limits returns the session's current statement_timeout and
 	// idle_in_transaction_session_timeout, which the connection enforces.
 	Limits() Limits
+	// TimeZone is the session's TimeZone: timestamptz values are shown in
+	// it in text format, and text parameters without an offset read in it.
+	TimeZone() *time.Location
+	// Setting returns a run-time parameter's value as SHOW prints it, for
+	// the ParameterStatus messages of the startup (after the client's
+	// startup parameters applied); false for a name the session lacks.
+	Setting(name string) (string, bool)
 	// Close ends the session.
 	Close()
 }

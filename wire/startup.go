@@ -160,6 +160,9 @@ func (c *conn) startup() error {
 			Startup:         settings,
 			Notice:          c.notice,
 			ParameterStatus: c.parameterStatus,
+			PID:             c.pid,
+			Notify:          c.notify,
+			Registry:        c.reg,
 		})
 		return err
 	})
@@ -169,18 +172,26 @@ func (c *conn) startup() error {
 	c.sess = sess
 
 	c.send(&pgproto3.AuthenticationOk{})
+	setting := func(name, dflt string) string {
+		v, ok := dflt, false
+		_ = c.guard("Session.Setting", func() error { v, ok = sess.Setting(name); return nil })
+		if !ok {
+			return dflt
+		}
+		return v
+	}
 	for _, ps := range [][2]string{
 		{"server_version", c.srv.cfg.ServerVersion},
 		{"server_encoding", "UTF8"},
 		{"client_encoding", "UTF8"},
-		{"DateStyle", "ISO, MDY"},
+		{"DateStyle", setting("DateStyle", "ISO, MDY")},
 		{"integer_datetimes", "on"},
 		{"standard_conforming_strings", "on"},
-		{"TimeZone", "UTC"},
-		{"IntervalStyle", "postgres"},
+		{"TimeZone", setting("TimeZone", "UTC")},
+		{"IntervalStyle", setting("IntervalStyle", "postgres")},
 		{"is_superuser", onOff(superuser)},
 		{"session_authorization", c.user},
-		{"application_name", settings["application_name"]},
+		{"application_name", setting("application_name", settings["application_name"])},
 	} {
 		c.send(&pgproto3.ParameterStatus{Name: ps[0], Value: ps[1]})
 	}

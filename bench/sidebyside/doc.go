@@ -7,6 +7,11 @@
 // multi-row INSERT throughput into zproxy with 0, 1 and 2 indexes, mutable
 // and immutable_rows.
 //
+// With -workload star it adds two dimension tables, sensors and regions,
+// and runs instead the joins a dashboard sends (readings joined to both,
+// grouped by region), reporting zproxy's items read per fact row and the
+// plans both systems chose.
+//
 // Data flows generator → (multi-row INSERT over pgx) → both servers; query
 // parameters come from the same seed, so each query runs with identical
 // arguments against both, and each result is fingerprinted and compared.

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/zproxy/zproxy/e2e/harness"
 )
 
 type config struct {
@@ -29,6 +31,12 @@ type config struct {
 	pgBin, zproxyBin, root             string
 	insertRows                         int
 	keep, verbose                      bool
+	copyRows                           int
+	copyOnly                           bool
+	workload                           string
+	rounds                             int
+	only                               string
+	whatIf                             bool
 }
 
 func main() {
@@ -55,9 +63,33 @@ func main() {
 	flag.StringVar(&cfg.zproxyBin, "zproxy-bin", "", "zproxy binary (default: build ./cmd/zproxy)")
 	flag.StringVar(&cfg.root, "root", "", "zproxy module root (default: found from the working directory)")
 	flag.IntVar(&cfg.insertRows, "insert-rows", 100_000, "rows per configuration in the INSERT throughput benchmark (0 skips it)")
+	flag.IntVar(&cfg.copyRows, "copy-rows", 1_000_000, "rows of the COPY benchmark (0 skips it; see copy.go)")
+	flag.BoolVar(&cfg.copyOnly, "copy-only", false, "run only the COPY benchmark")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the data directories")
 	flag.BoolVar(&cfg.verbose, "v", false, "print one EXPLAIN ANALYZE per class from each system")
+	flag.StringVar(&cfg.workload, "workload", "readings", "readings (single-table query classes and INSERT throughput) or star (readings joined to sensors and regions)")
+	flag.IntVar(&cfg.rounds, "rounds", 1, "times to run the whole set of classes; latencies are the medians of the rounds' percentiles")
+	flag.BoolVar(&cfg.whatIf, "what-if", false, "star: also run variants of the classes that show what other plans cost on zproxy (hash joins, dimension first, the fact scan alone)")
+	flag.StringVar(&cfg.only, "classes", "", "comma-separated names of the classes to run (default all)")
 	flag.Parse()
+	if cfg.workload != "readings" && cfg.workload != "star" {
+		fatal(fmt.Errorf("-workload must be readings or star, not %q", cfg.workload))
+	}
+	if cfg.workload == "star" {
+		// A star query reads tens of thousands of rows on zproxy (up to a
+		// second each): fewer queries per round keep a run near 15 minutes.
+		set := map[string]bool{}
+		flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["iterations"] {
+			cfg.iterations = 100
+		}
+		if !set["warmup"] {
+			cfg.warmup = 10
+		}
+	}
+	if cfg.rounds < 1 || cfg.iterations < 1 {
+		fatal(errors.New("-rounds and -iterations must be at least 1"))
+	}
 	cfg.pgBox = pgBoxIndex(pgBox)
 	if cfg.pgBox != pgBoxGiST && cfg.pgBox != pgBoxBtree {
 		fatal(fmt.Errorf("-pg-box-index must be gist or btree, not %q", pgBox))
@@ -106,7 +138,7 @@ func run(ctx context.Context, cfg config) error {
 	rows := ds.rows()
 	logf("data: %d rows = %d sensors × %d readings, %d note values, seed %d", rows, ds.sensors, ds.perSensor, ds.notes, cfg.seed)
 
-	pgBin, err := findPostgresBin(cfg.pgBin)
+	pgBin, err := harness.FindPostgresBin(cfg.pgBin)
 	if err != nil {
 		return err
 	}
@@ -140,7 +172,7 @@ func run(ctx context.Context, cfg config) error {
 	}
 	defer zp.stop(cfg.keep)
 	if cfg.keep {
-		logf("keeping data: zproxy %s, PostgreSQL %s", zp.dir, pg.dir)
+		logf("keeping data: zproxy %s, PostgreSQL %s", zp.dir, pg.Dir)
 	}
 
 	zconn, err := pgx.Connect(ctx, zp.dsn())
@@ -169,23 +201,82 @@ func run(ctx context.Context, cfg config) error {
 
 	loadAvg := []string{readLoadAvg()}
 	defer func() { logf("load average at the end: %s", readLoadAvg()) }()
+	if cfg.copyOnly {
+		copies, err := copyThroughput(ctx, cfg, zp, pg)
+		if err != nil {
+			return err
+		}
+		reportCopy(os.Stdout, cfg, copies, readLoadAvg())
+		return nil
+	}
 	loads, err := loadBoth(ctx, cfg, ds, zp, pg, zconn, pconn)
 	if err != nil {
 		return err
 	}
-	results, err := runClasses(ctx, cfg, ds, zp, zconn, pconn)
+	classes := queryClasses(ds, cfg.pgBox, cfg.boxRows, cfg.aggRows, cfg.inList)
+	if cfg.workload == "star" {
+		logf("loading the dimensions: %d sensors, %d regions", ds.sensors, starRegions)
+		if err := loadDimensions(ctx, cfg, ds, zconn, pconn); err != nil {
+			return err
+		}
+		classes = starClasses(ds, cfg.pgBox, cfg.aggRows, cfg.whatIf)
+	}
+	if classes, err = selectClasses(classes, cfg.only); err != nil {
+		return err
+	}
+	meter, err := newCPUMeter(zp, pg)
+	if err != nil {
+		logf("no CPU times: %v", err)
+	} else {
+		start := time.Now()
+		meter.settle(ctx, 3*time.Minute)
+		logf("zproxy idle after %s (compactions after the load)", time.Since(start).Round(time.Second))
+	}
+	results, err := runClasses(ctx, cfg, classes, zp, meter, zconn, pconn)
 	if err != nil {
 		return err
 	}
 	loadAvg = append(loadAvg, readLoadAvg())
+	if cfg.workload == "star" {
+		reportStar(os.Stdout, cfg, ds, pgVersion, pgSettings, loads, results, loadAvg)
+		return nil
+	}
 	var inserts []insertResult
 	if cfg.insertRows > 0 {
 		if inserts, err = insertThroughput(ctx, cfg, zp, pg); err != nil {
 			return err
 		}
 	}
+	var copies []copyResult
+	if cfg.copyRows > 0 {
+		if copies, err = copyThroughput(ctx, cfg, zp, pg); err != nil {
+			return err
+		}
+	}
 	report(os.Stdout, cfg, ds, pgVersion, pgSettings, loads, results, inserts, loadAvg)
+	reportCopy(os.Stdout, cfg, copies, readLoadAvg())
 	return nil
+}
+
+// selectClasses keeps the classes named in the comma-separated list only
+// (all of them when it is empty).
+func selectClasses(all []queryClass, only string) ([]queryClass, error) {
+	if only == "" {
+		return all, nil
+	}
+	var out []queryClass
+	for _, name := range strings.Split(only, ",") {
+		i := slices.IndexFunc(all, func(c queryClass) bool { return c.name == strings.TrimSpace(name) })
+		if i < 0 {
+			var names []string
+			for _, c := range all {
+				names = append(names, c.name)
+			}
+			return nil, fmt.Errorf("no class %q (classes: %s)", name, strings.Join(names, ", "))
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
 }
 
 const readingsColumns = `sensor_id BIGINT NOT NULL, ts TIMESTAMP NOT NULL, celsius DOUBLE PRECISION,
@@ -285,136 +376,207 @@ func loadBoth(ctx context.Context, cfg config, ds dataset, zp *zproxyServer, pg 
 // classResult is the measurement of one query class.
 type classResult struct {
 	class                queryClass
-	zproxyLat, pgLat     []time.Duration
-	rowsPerQuery         float64 // client rows, zproxy
+	zproxyLat, pgLat     [][]time.Duration // per round
+	rowsPerQuery         float64           // client rows, zproxy
 	pgRowsPerQuery       float64
 	itemsPerRow          float64 // zproxy metrics: rows read / rows returned
 	storeReqPerQuery     float64
 	sample               analyzed // zproxy EXPLAIN ANALYZE, summed over the samples
 	samples              int
+	factRows             int           // fact rows the samples join (factSQL on PostgreSQL)
+	queries              int           // timed queries per system, over every round
+	zproxyCPU, pgCPU     time.Duration // CPU time each server spent on the timed queries
+	cpuMeasured          bool
 	mismatches           int
 	firstMismatch        string
 	pgPlan, zproxyPlan   string
+	pgTree               string // PostgreSQL's plan as a tree of nodes
 	zproxyErr, pgErr     error
 	explainErr           error
 	pgPlanErr            error
 	zproxyErrs, pgErrors int
 }
 
-func runClasses(ctx context.Context, cfg config, ds dataset, zp *zproxyServer, zconn, pconn *pgx.Conn) ([]classResult, error) {
-	classes := queryClasses(ds, cfg.pgBox, cfg.boxRows, cfg.aggRows, cfg.inList)
-	var out []classResult
-	for ci, c := range classes {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+// latency is the median over the rounds of each round's p-quantile: with
+// several rounds spread over the run, one noisy stretch of the shared
+// machine moves one round, not the figure.
+func latency(rounds [][]time.Duration, p float64) time.Duration {
+	var per []time.Duration
+	for _, r := range rounds {
+		if len(r) > 0 {
+			per = append(per, percentile(r, p))
 		}
-		r := rand.New(rand.NewPCG(cfg.seed, uint64(ci+1)))
+	}
+	return percentile(per, 0.5)
+}
+
+// classRun is one class's parameters and what its rounds accumulated.
+type classRun struct {
+	warm, timed  [][]any
+	zrows, prows int
+	metrics      counters
+}
+
+// runClasses runs every class cfg.rounds times, round after round (so the
+// repeats of a class lie minutes apart), then EXPLAINs samples of each.
+func runClasses(ctx context.Context, cfg config, classes []queryClass, zp *zproxyServer, meter *cpuMeter, zconn, pconn *pgx.Conn) ([]classResult, error) {
+	out := make([]classResult, len(classes))
+	runs := make([]classRun, len(classes))
+	for ci, c := range classes {
+		r := rand.New(rand.NewPCG(cfg.seed, c.stream))
 		params := make([][]any, cfg.warmup+cfg.iterations)
 		for i := range params {
 			params[i] = c.gen(r)
 		}
-		warm, timed := params[:cfg.warmup], params[cfg.warmup:]
-		res := classResult{class: c}
-		logf("class %s: %d warm-up + %d timed queries per system", c.name, len(warm), len(timed))
-
-		zres := make([]result, len(timed))
-		pres := make([]result, len(timed))
-		for _, args := range warm {
-			if _, err := runQuery(ctx, zconn, c.zproxy, args); err != nil {
-				res.zproxyErr = err
-				break
+		runs[ci].warm, runs[ci].timed = params[:cfg.warmup], params[cfg.warmup:]
+		out[ci].class = c
+	}
+	for round := 0; round < cfg.rounds; round++ {
+		for ci, c := range classes {
+			if err := ctx.Err(); err != nil {
+				return nil, err
 			}
-		}
-		before, err := zp.scrape(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("metrics: %w", err)
-		}
-		var zrows int
-		for i, args := range timed {
-			start := time.Now()
-			got, err := runQuery(ctx, zconn, c.zproxy, args)
-			d := time.Since(start)
-			if err != nil {
-				res.zproxyErrs++
-				if res.zproxyErr == nil {
-					res.zproxyErr = fmt.Errorf("%s with %v: %w", c.zproxy, args, err)
-				}
-				zres[i].rows = -1
-				continue
+			// Marks where each class starts, to line a profile of the
+			// server up with the classes.
+			logf("class %s, round %d/%d: %d queries per system", c.name, round+1, cfg.rounds, len(runs[ci].timed))
+			if err := measureClass(ctx, c, &runs[ci], &out[ci], round == 0, zp, meter, zconn, pconn); err != nil {
+				return nil, err
 			}
-			res.zproxyLat = append(res.zproxyLat, d)
-			zres[i] = fingerprint(got, c.ordered)
-			zrows += len(got)
+			res := &out[ci]
+			logf("class %s, round %d/%d: zproxy p50 %s, PostgreSQL p50 %s, %d mismatches so far",
+				c.name, round+1, cfg.rounds, fmtDur(percentile(res.zproxyLat[round], 0.5)), fmtDur(percentile(res.pgLat[round], 0.5)), res.mismatches)
 		}
-		after, err := zp.scrape(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("metrics: %w", err)
-		}
-		delta := after.minus(before)
+	}
+	for ci, c := range classes {
+		res, run := &out[ci], &runs[ci]
+		delta := run.metrics
 		if delta.rowsReturned > 0 {
 			res.itemsPerRow = delta.rowsRead / delta.rowsReturned
 		}
-		res.storeReqPerQuery = delta.storeRequests / float64(len(timed))
-		res.rowsPerQuery = float64(zrows) / float64(len(timed))
-
-		for _, args := range warm {
-			if _, err := runQuery(ctx, pconn, c.pg, args); err != nil {
-				return nil, fmt.Errorf("PostgreSQL %s: %w", c.pg, err)
-			}
-		}
-		var prows int
-		for i, args := range timed {
-			start := time.Now()
-			got, err := runQuery(ctx, pconn, c.pg, args)
-			d := time.Since(start)
-			if err != nil {
-				return nil, fmt.Errorf("PostgreSQL %s: %w", c.pg, err)
-			}
-			res.pgLat = append(res.pgLat, d)
-			pres[i] = fingerprint(got, c.ordered)
-			prows += len(got)
-		}
-		res.pgRowsPerQuery = float64(prows) / float64(len(timed))
-
-		for i := range timed {
-			if !sameResult(zres[i], pres[i], c.aggregate) {
-				res.mismatches++
-				if res.firstMismatch == "" {
-					res.firstMismatch = fmt.Sprintf("%s  -- zproxy %d rows %v, PostgreSQL %d rows %v",
-						literalSQL(c.zproxy, timed[i]), zres[i].rows, zres[i].floats, pres[i].rows, pres[i].floats)
-				}
-			}
-		}
-		for i := 0; i < cfg.explainSamples && i < len(timed); i++ {
-			a, text, err := explainAnalyze(ctx, zconn, literalSQL(c.zproxy, timed[i]))
+		res.storeReqPerQuery = delta.storeRequests / float64(res.queries)
+		res.rowsPerQuery = float64(run.zrows) / float64(res.queries)
+		res.pgRowsPerQuery = float64(run.prows) / float64(res.queries)
+		for i := 0; i < cfg.explainSamples && i < len(run.timed); i++ {
+			a, text, err := explainAnalyze(ctx, zconn, literalSQL(c.zproxy, run.timed[i]))
 			if err != nil {
 				res.explainErr = err
 				break
+			}
+			if c.factSQL != "" {
+				var n int
+				if err := pconn.QueryRow(ctx, c.factSQL, run.timed[i]...).Scan(&n); err != nil {
+					return nil, fmt.Errorf("PostgreSQL %s: %w", c.factSQL, err)
+				}
+				res.factRows += n
 			}
 			if i == 0 {
 				res.zproxyPlan = text
 			}
 			res.samples++
-			res.sample.path = a.path
-			res.sample.scanRows += a.scanRows
-			res.sample.itemsRead += a.itemsRead
-			res.sample.storeRequests += a.storeRequests
+			res.sample.add(a)
 		}
-		res.pgPlan, res.pgPlanErr = pgPlan(ctx, pconn, literalSQL(c.pg, timed[0]))
+		res.pgPlan, res.pgTree, res.pgPlanErr = pgPlan(ctx, pconn, literalSQL(c.pg, run.timed[0]))
 		if cfg.verbose {
-			fmt.Fprintf(os.Stderr, "--- %s\nzproxy: %s\n%s\nPostgreSQL: %s\n%s\n", c.name, literalSQL(c.zproxy, timed[0]), res.zproxyPlan, literalSQL(c.pg, timed[0]), res.pgPlan)
+			fmt.Fprintf(os.Stderr, "--- %s\nzproxy: %s\n%s\nPostgreSQL: %s\n%s\n", c.name, literalSQL(c.zproxy, run.timed[0]), res.zproxyPlan, literalSQL(c.pg, run.timed[0]), res.pgPlan)
 		}
-		logf("  zproxy p50 %s, PostgreSQL p50 %s, %.1f rows/query, %d mismatches",
-			fmtDur(percentile(res.zproxyLat, 0.5)), fmtDur(percentile(res.pgLat, 0.5)), res.rowsPerQuery, res.mismatches)
+		logf("class %s: zproxy p50 %s, PostgreSQL p50 %s (medians of %d rounds), %.1f rows/query, %d mismatches",
+			c.name, fmtDur(latency(res.zproxyLat, 0.5)), fmtDur(latency(res.pgLat, 0.5)), len(res.zproxyLat), res.rowsPerQuery, res.mismatches)
 		if res.zproxyErr != nil {
 			logf("  zproxy error (%d queries): %v", res.zproxyErrs, res.zproxyErr)
 		}
 		if res.firstMismatch != "" {
 			logf("  first mismatch: %s", res.firstMismatch)
 		}
-		out = append(out, res)
 	}
 	return out, nil
+}
+
+// timeQuery runs sql with args on conn and returns its latency and its
+// answer fingerprinted.
+func timeQuery(ctx context.Context, conn *pgx.Conn, c queryClass, sql string, args []any) (time.Duration, result, int, error) {
+	start := time.Now()
+	got, err := runQuery(ctx, conn, sql, args)
+	d := time.Since(start)
+	if err != nil {
+		return 0, result{rows: -1}, 0, fmt.Errorf("%s with %v: %w", sql, args, err)
+	}
+	return d, fingerprint(got, c.ordered, c.approx), len(got), nil
+}
+
+func addCounters(a, b counters) counters {
+	return counters{a.rowsRead + b.rowsRead, a.rowsReturned + b.rowsReturned, a.storeRequests + b.storeRequests}
+}
+
+// measureClass runs one round of a class: each timed query on zproxy then
+// on PostgreSQL, so that both meet the same moments of a shared machine's
+// load, after the warm-up in the first round; and compares every answer.
+func measureClass(ctx context.Context, c queryClass, run *classRun, res *classResult, first bool, zp *zproxyServer, meter *cpuMeter, zconn, pconn *pgx.Conn) error {
+	if first {
+		for _, args := range run.warm {
+			if _, err := runQuery(ctx, zconn, c.zproxy, args); err != nil {
+				res.zproxyErr = err
+				break
+			}
+			if _, err := runQuery(ctx, pconn, c.pg, args); err != nil {
+				return fmt.Errorf("PostgreSQL %s: %w", c.pg, err)
+			}
+		}
+	}
+	before, err := zp.scrape(ctx)
+	if err != nil {
+		return fmt.Errorf("metrics: %w", err)
+	}
+	var zcpu, pcpu time.Duration
+	if meter != nil {
+		if zcpu, pcpu, err = meter.read(); err != nil {
+			return fmt.Errorf("CPU time: %w", err)
+		}
+	}
+	var zlat, plat []time.Duration
+	for _, args := range run.timed {
+		zd, zres, zrows, err := timeQuery(ctx, zconn, c, c.zproxy, args)
+		if err != nil {
+			res.zproxyErrs++
+			if res.zproxyErr == nil {
+				res.zproxyErr = err
+			}
+		} else {
+			zlat = append(zlat, zd)
+			run.zrows += zrows
+		}
+		pd, pres, prows, err := timeQuery(ctx, pconn, c, c.pg, args)
+		if err != nil {
+			return fmt.Errorf("PostgreSQL: %w", err)
+		}
+		plat = append(plat, pd)
+		run.prows += prows
+		if !sameResult(zres, pres, c.aggregate) {
+			res.mismatches++
+			if res.firstMismatch == "" {
+				res.firstMismatch = fmt.Sprintf("%s  -- zproxy %d rows %v, PostgreSQL %d rows %v",
+					literalSQL(c.zproxy, args), zres.rows, zres.floats, pres.rows, pres.floats)
+			}
+		}
+	}
+	if meter != nil {
+		z, p, err := meter.read()
+		if err != nil {
+			return fmt.Errorf("CPU time: %w", err)
+		}
+		res.zproxyCPU += z - zcpu
+		res.pgCPU += p - pcpu
+		res.cpuMeasured = true
+	}
+	// PostgreSQL's queries between zproxy's change none of its counters.
+	after, err := zp.scrape(ctx)
+	if err != nil {
+		return fmt.Errorf("metrics: %w", err)
+	}
+	run.metrics = addCounters(run.metrics, after.minus(before))
+	res.zproxyLat = append(res.zproxyLat, zlat)
+	res.pgLat = append(res.pgLat, plat)
+	res.queries += len(run.timed)
+	return nil
 }
 
 // percentile returns the nearest-rank p-quantile of ds.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +24,17 @@ type queryClass struct {
 	pg        string
 	ordered   bool // the result order is part of the answer
 	aggregate bool // one row of numbers, compared with a tolerance
-	gen       func(r *rand.Rand) []any
+	// approx compares every row by its non-float columns exactly and its
+	// floats with a tolerance: sums (avg) of the same values in another
+	// order differ in the last bits.
+	approx bool
+	// factSQL, when set, counts the fact rows the query joins (the same
+	// FROM and WHERE); PostgreSQL runs it outside the timing.
+	factSQL string
+	// stream numbers the class's parameter stream (with the seed): classes
+	// that vary another one share its stream and so its parameters.
+	stream uint64
+	gen    func(r *rand.Rand) []any
 }
 
 // boxSide is the side, as a fraction of the domain, of a square lat/lon box
@@ -142,6 +153,7 @@ func queryClasses(ds dataset, mode pgBoxIndex, boxRows, aggRows, inList int) []q
 		if cs[i].pg == "" {
 			cs[i].pg = cs[i].zproxy
 		}
+		cs[i].stream = uint64(i + 1)
 	}
 	return cs
 }
@@ -151,6 +163,14 @@ type result struct {
 	rows   int
 	hash   uint64    // of the rows (order-insensitive unless the class is ordered)
 	floats []float64 // the single row of an aggregate, compared with a tolerance
+	lines  []approxRow
+}
+
+// approxRow is one row of an approx class: its non-float columns rendered,
+// and its floats.
+type approxRow struct {
+	exact  string
+	floats []float64
 }
 
 // runQuery runs sql and returns its rows decoded, as a client would use
@@ -173,8 +193,28 @@ func runQuery(ctx context.Context, conn *pgx.Conn, sql string, args []any) ([][]
 }
 
 // fingerprint reduces rows to a result that compares across servers.
-func fingerprint(rows [][]any, ordered bool) result {
+func fingerprint(rows [][]any, ordered, approx bool) result {
 	res := result{rows: len(rows)}
+	if approx {
+		for _, vals := range rows {
+			var a approxRow
+			for _, v := range vals {
+				switch x := v.(type) {
+				case float64:
+					a.floats = append(a.floats, x)
+				case float32:
+					a.floats = append(a.floats, float64(x))
+				default:
+					a.exact += canonical(v) + "|"
+				}
+			}
+			res.lines = append(res.lines, a)
+		}
+		if !ordered {
+			slices.SortFunc(res.lines, func(a, b approxRow) int { return strings.Compare(a.exact, b.exact) })
+		}
+		return res
+	}
 	h := fnv.New64a()
 	var line strings.Builder
 	for _, vals := range rows {
@@ -212,19 +252,39 @@ func sameResult(a, b result, aggregate bool) bool {
 	if a.rows != b.rows {
 		return false
 	}
-	if aggregate && len(a.floats) == len(b.floats) && len(a.floats) > 0 {
-		for i := range a.floats {
-			x, y := a.floats[i], b.floats[i]
-			if math.IsNaN(x) && math.IsNaN(y) {
-				continue
-			}
-			if math.Abs(x-y) > 1e-9*math.Max(1, math.Max(math.Abs(x), math.Abs(y))) {
+	if a.lines != nil || b.lines != nil {
+		if len(a.lines) != len(b.lines) {
+			return false
+		}
+		for i := range a.lines {
+			if a.lines[i].exact != b.lines[i].exact || !closeFloats(a.lines[i].floats, b.lines[i].floats) {
 				return false
 			}
 		}
 		return true
 	}
+	if aggregate && len(a.floats) == len(b.floats) && len(a.floats) > 0 {
+		return closeFloats(a.floats, b.floats)
+	}
 	return a.hash == b.hash
+}
+
+// closeFloats reports whether two lists of floats agree up to the rounding
+// of floating-point summation order.
+func closeFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if math.IsNaN(x) && math.IsNaN(y) {
+			continue
+		}
+		if math.Abs(x-y) > 1e-9*math.Max(1, math.Max(math.Abs(x), math.Abs(y))) {
+			return false
+		}
+	}
+	return true
 }
 
 // canonical renders a decoded value the same way whichever server sent it.
@@ -290,17 +350,56 @@ func literal(v any) string {
 	return fmt.Sprint(v)
 }
 
-// analyzed is what zproxy's EXPLAIN ANALYZE says about one query.
+// analyzed is what zproxy's EXPLAIN ANALYZE says about one query (or, summed,
+// about several).
 type analyzed struct {
 	path          string // access path of the (first) scan
 	scanRows      int    // rows the scans returned after their residual filters
 	itemsRead     int
 	storeRequests int
+	nodes         []nodeStat // every operator, in plan order
+}
+
+// nodeStat is one operator's line of EXPLAIN ANALYZE.
+type nodeStat struct {
+	head                  string // the operator, without its statistics
+	rows, items, requests int
+	timeMS                float64
+}
+
+// add sums b into a; the operators are summed one by one while both plans
+// have the same shape (a prepared class usually keeps its plan).
+func (a *analyzed) add(b analyzed) {
+	if a.path == "" {
+		a.path = b.path
+	}
+	a.scanRows += b.scanRows
+	a.itemsRead += b.itemsRead
+	a.storeRequests += b.storeRequests
+	if a.nodes == nil {
+		a.nodes = slices.Clone(b.nodes)
+		return
+	}
+	if len(a.nodes) != len(b.nodes) {
+		return
+	}
+	for i := range a.nodes {
+		if a.nodes[i].head != b.nodes[i].head {
+			return
+		}
+	}
+	for i := range a.nodes {
+		a.nodes[i].rows += b.nodes[i].rows
+		a.nodes[i].items += b.nodes[i].items
+		a.nodes[i].requests += b.nodes[i].requests
+		a.nodes[i].timeMS += b.nodes[i].timeMS
+	}
 }
 
 var (
 	scanLine      = regexp.MustCompile(`Scan \S+ via (.*?)\s+\(actual rows=(\d+)`)
 	executionLine = regexp.MustCompile(`Execution: [\d.]+ ms, (\d+) items read, (\d+) store requests`)
+	actualLine    = regexp.MustCompile(`^\s*(?:->\s*)?(.*?)\s+\(actual rows=(\d+) time=([\d.]+)ms(?: loops=\d+)?(?: items read=(\d+) store requests=(\d+))?`)
 )
 
 func explainAnalyze(ctx context.Context, conn *pgx.Conn, sql string) (analyzed, string, error) {
@@ -325,22 +424,31 @@ func explainAnalyze(ctx context.Context, conn *pgx.Conn, sql string) (analyzed, 
 			a.itemsRead, _ = strconv.Atoi(m[1])
 			a.storeRequests, _ = strconv.Atoi(m[2])
 		}
+		if m := actualLine.FindStringSubmatch(l); m != nil {
+			n := nodeStat{head: m[1]}
+			n.rows, _ = strconv.Atoi(m[2])
+			n.timeMS, _ = strconv.ParseFloat(m[3], 64)
+			n.items, _ = strconv.Atoi(m[4])
+			n.requests, _ = strconv.Atoi(m[5])
+			a.nodes = append(a.nodes, n)
+		}
 	}
 	return a, strings.Join(lines, "\n"), nil
 }
 
-// pgPlan returns PostgreSQL's plan for sql, one line per node, without the
-// indented detail lines.
-func pgPlan(ctx context.Context, conn *pgx.Conn, sql string) (string, error) {
+// pgPlan returns PostgreSQL's plan for sql: one line of its nodes and
+// buffer counts without the indented detail lines, and the tree of its nodes
+// with their actual rows.
+func pgPlan(ctx context.Context, conn *pgx.Conn, sql string) (string, string, error) {
 	rows, err := conn.Query(ctx, "EXPLAIN (ANALYZE, BUFFERS, TIMING OFF, SUMMARY OFF) "+sql, pgx.QueryExecModeSimpleProtocol)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	var nodes []string
+	var nodes, tree []string
 	for _, l := range lines {
 		t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "->"))
 		if strings.Contains(l, "(cost=") || strings.HasPrefix(t, "Buffers:") || strings.HasPrefix(t, "Heap Fetches") {
@@ -349,6 +457,13 @@ func pgPlan(ctx context.Context, conn *pgx.Conn, sql string) (string, error) {
 			}
 			nodes = append(nodes, t)
 		}
+		if i := strings.Index(l, "  (cost="); i >= 0 {
+			actual := ""
+			if j := strings.Index(l, "(actual"); j >= 0 {
+				actual = "  " + l[j:]
+			}
+			tree = append(tree, l[:i]+actual)
+		}
 	}
-	return strings.Join(nodes, "; "), nil
+	return strings.Join(nodes, "; "), strings.Join(tree, "\n"), nil
 }

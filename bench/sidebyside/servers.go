@@ -5,99 +5,32 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
-	"strconv"
 
 	"github.com/zproxy/zproxy/bench/internal/zpserver"
+	"github.com/zproxy/zproxy/e2e/harness"
 )
 
-// postgres is a throw-away PostgreSQL cluster in a temporary directory.
-type postgres struct {
-	bin     string // directory of initdb, pg_ctl
-	dir     string
-	port    int
-	asUser  string // run the server binaries as this user ("" = as ourselves)
-	logFile string
-}
+// postgres is the throw-away PostgreSQL cluster of the shared e2e harness.
+type postgres struct{ *harness.Postgres }
 
-// findPostgresBin returns the directory holding PostgreSQL 15's server
-// binaries (Debian puts them outside PATH).
-func findPostgresBin(explicit string) (string, error) {
-	candidates := []string{explicit, "/usr/lib/postgresql/15/bin"}
-	if p, err := exec.LookPath("pg_ctl"); err == nil {
-		candidates = append(candidates, filepath.Dir(p))
-	}
-	for _, dir := range candidates {
-		if dir == "" {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(dir, "pg_ctl")); err == nil {
-			return dir, nil
-		}
-	}
-	return "", fmt.Errorf("PostgreSQL server binaries not found (apt-get install -y postgresql, or -pg-bin DIR)")
-}
-
-// startPostgres runs initdb into a fresh directory and starts the server on
-// 127.0.0.1:port with PostgreSQL's default settings (fsync, shared_buffers,
-// synchronous_commit all left alone). PostgreSQL refuses to run as root, so
-// as root the cluster belongs to the "postgres" system user.
+// startPostgres starts a cluster on 127.0.0.1:port with PostgreSQL's
+// default settings (fsync, shared_buffers, synchronous_commit all left
+// alone).
 func startPostgres(bin string, port int) (*postgres, error) {
-	pg := &postgres{bin: bin, port: port}
-	dir, err := os.MkdirTemp("", "zproxy-bench-pg-")
+	pg, err := harness.StartPostgres(bin, port)
 	if err != nil {
 		return nil, err
 	}
-	pg.dir = dir
-	pg.logFile = filepath.Join(dir, "server.log")
-	if os.Geteuid() == 0 {
-		pg.asUser = "postgres"
-		u, err := user.Lookup(pg.asUser)
-		if err != nil {
-			return nil, fmt.Errorf("running as root needs the postgres system user: %w", err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chown(dir, uid, gid); err != nil {
-			return nil, err
-		}
-	}
-	data := filepath.Join(dir, "data")
-	if out, err := pg.run("initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C"); err != nil {
-		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
-	}
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1", port, dir)
-	if out, err := pg.run("pg_ctl", "-D", data, "-o", opts, "-l", pg.logFile, "-w", "-t", "60", "start"); err != nil {
-		log, _ := os.ReadFile(pg.logFile)
-		return nil, fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
-	}
-	return pg, nil
+	return &postgres{pg}, nil
 }
 
-func (pg *postgres) run(tool string, args ...string) ([]byte, error) {
-	path := filepath.Join(pg.bin, tool)
-	var cmd *exec.Cmd
-	if pg.asUser != "" {
-		cmd = exec.Command("runuser", append([]string{"-u", pg.asUser, "--", path}, args...)...)
-	} else {
-		cmd = exec.Command(path, args...)
-	}
-	cmd.Dir = pg.dir
-	return cmd.CombinedOutput()
-}
-
-func (pg *postgres) dsn() string {
-	return fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=postgres sslmode=disable", pg.port)
-}
+func (pg *postgres) dsn() string { return pg.DSN() }
 
 // stop shuts the server down and removes the cluster unless keep is set.
 func (pg *postgres) stop(keep bool) {
-	if out, err := pg.run("pg_ctl", "-D", filepath.Join(pg.dir, "data"), "-m", "fast", "-w", "stop"); err != nil {
-		fmt.Fprintf(os.Stderr, "pg_ctl stop: %v\n%s", err, out)
-	}
-	if !keep {
-		os.RemoveAll(pg.dir)
+	if err := pg.Stop(keep); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 	}
 }
 

@@ -31,12 +31,25 @@
 //
 // TestDriverSessionStatements replays, over pgx, the session statements the
 // drivers send behind their APIs (setTransactionIsolation, set_session, named
-// cursors, SHOW ...), with the zproxy bugs found so far marked as known.
+// cursors, SHOW ...).
+//
+// The protocol, cursor and COPY scenarios run each driver the way its users
+// do, against a fresh zproxy or, when E2E_POSTGRES holds a connection
+// string, against that PostgreSQL, which proves their expectations are
+// PostgreSQL's (clientTarget): asyncpg (binary extended protocol, errors at
+// Parse and Describe answered at Flush, cursors, COPY), psycopg 3 (prepared
+// statements and DEALLOCATE ALL after a rollback, a pipeline with an error,
+// COPY in text and binary, named cursors), node-postgres with pg-cursor
+// and pg-copy-streams, pgx's CopyFrom and pgconn's CopyFrom/CopyTo, lib/pq's
+// CopyIn, pgJDBC's CopyManager and setFetchSize, LISTEN/NOTIFY, the session
+// TimeZone, and psql's FETCH_COUNT and \copy.
 //
 // The clients come from scripts/install-client-deps.sh: Debian's
-// python3-psycopg2, libpostgresql-jdbc-java, a JDK and pgbench, and the npm
-// package pg in testdata/node/node_modules; lib/pq is a Go module. A missing
-// client skips its test, except with CI=true, where it fails it.
+// python3-psycopg2, python3-psycopg, python3-asyncpg,
+// libpostgresql-jdbc-java, a JDK and pgbench, and the npm packages pg,
+// pg-cursor and pg-copy-streams in testdata/node/node_modules (installed,
+// never committed); lib/pq and pgx are Go modules. A missing client skips
+// its test, except with CI=true, where it fails it.
 //
 // The package holds tests only.
 package clients

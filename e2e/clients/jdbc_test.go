@@ -44,3 +44,20 @@ func TestJDBC(t *testing.T) {
 		})
 	}
 }
+
+// TestJDBCStreams runs testdata/java/JdbcStreams.java: CopyManager's
+// copyIn and copyOut, and setFetchSize's batches of a portal.
+func TestJDBCStreams(t *testing.T) {
+	t.Parallel()
+	javac := requireTool(t, "javac", "Debian package default-jdk-headless")
+	java := requireTool(t, "java", "Debian package default-jdk-headless")
+	requireFile(t, jdbcJar, "Debian package libpostgresql-jdbc-java")
+	classes := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, javac, "-d", classes, "-cp", jdbcJar, "testdata/java/JdbcStreams.java").CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	tg := newClientTarget(t)
+	runClient(t, ".", nil, java, append([]string{"-cp", classes + ":" + jdbcJar, "JdbcStreams"}, tg.args()...)...)
+}

@@ -1,7 +1,9 @@
-// Package harness holds what the end-to-end test packages share: building
-// the real zproxy binary once per test binary, with the race detector when
-// the tests run with it, so that the server's own data races fail the tests
-// through its exit status.
+// Package harness holds what the end-to-end test packages and the benchmark
+// harnesses share: building the real zproxy binary once per test binary,
+// with the race detector when the tests run with it, so that the server's
+// own data races fail the tests through its exit status; running it and
+// reading its addresses from its log (Proc); and starting a throw-away
+// PostgreSQL cluster to compare it with (Postgres).
 package harness
 
 import (

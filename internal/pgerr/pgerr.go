@@ -104,6 +104,8 @@ type Error struct {
 	// Position is the 1-based character offset into the statement text the
 	// error points at, or 0 when unknown.
 	Position int
+	// Where is the CONTEXT line ("COPY t, line 3, column a: \"x\"").
+	Where string
 	// cause is an underlying error kept for errors.Is/As; it does not change
 	// the message the client sees.
 	cause error

@@ -116,7 +116,7 @@ func TestAbandonedTransaction(t *testing.T) {
 		t.Run(stage, func(t *testing.T) {
 			table := uniqueTable(t)
 			opts := testOptions(table, endpoint)
-			opts.TxnTimeout = time.Second
+			opts.TxnTimeout = 3 * time.Second
 			owner := openTest(t, opts)
 			deleteTableOnCleanup(t, owner)
 			other := openTest(t, opts)
@@ -140,6 +140,9 @@ func TestAbandonedTransaction(t *testing.T) {
 			}
 			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: intItem("p", "k000", 0).Key}) // and a delete
 			txn.Write(bg, kv.Batch{Ops: ops})
+			// The transaction record is written after this: it expires no
+			// sooner than TxnTimeout from now.
+			liveUntil := time.Now().Add(opts.TxnTimeout)
 			if err := txn.Commit(bg); !errors.Is(err, errSimulatedCrash) {
 				t.Fatalf("Commit: %v", err)
 			}
@@ -175,8 +178,15 @@ func TestAbandonedTransaction(t *testing.T) {
 			err := other.Write(bg, w)
 			if stage == "intents placed" {
 				var ce *kv.ConflictError
-				if !errors.As(err, &ce) {
+				switch {
+				case errors.As(err, &ce):
+				case time.Now().Before(liveUntil):
 					t.Fatalf("write over a live transaction's intent: %v, want a conflict", err)
+				default:
+					// A loaded machine took longer than the timeout to get
+					// here: the transaction may have expired, so the write
+					// may rightly have aborted it.
+					t.Logf("the abandoned transaction may have expired before the write (%v)", err)
 				}
 				time.Sleep(opts.TxnTimeout + 100*time.Millisecond)
 				err = other.Write(bg, w)

@@ -67,6 +67,9 @@ func Start(bin, logPath string, port, metricsPort int, args ...string) (*Server,
 	}
 }
 
+// Pid is the zproxy process's id (to read its CPU time from /proc).
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
 // DSN is the connection string for pgx.
 func (s *Server) DSN() string {
 	return fmt.Sprintf("host=127.0.0.1 port=%d user=zproxy dbname=zproxy sslmode=disable", s.Port)

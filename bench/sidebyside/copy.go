@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The COPY benchmark (issue 13): the same readings, as the same text-format
+// bytes, loaded with COPY FROM STDIN into a fresh table on each system, the
+// table carrying both indexes of the query benchmark (zproxy's btree and
+// Z-order index; PostgreSQL's btree and GiST), maintained while loading.
+// Then COPY TO STDOUT of the whole table. Flag -copy-rows (0 skips it);
+// -copy-only runs nothing else.
+
+// copyResult is one system's COPY figures.
+type copyResult struct {
+	system   string
+	rows     int64
+	in, out  time.Duration
+	outBytes int64
+}
+
+// copyReader produces the text-format COPY data of rows [0, n) of ds,
+// as it is read, so neither side holds the whole input.
+type copyReader struct {
+	ds   dataset
+	n, i int
+	buf  []byte
+}
+
+func (r *copyReader) Read(p []byte) (int, error) {
+	for len(r.buf) < len(p) && r.i < r.n {
+		row := r.ds.rowAt(r.i)
+		r.i++
+		b := strconv.AppendInt(r.buf, row.sensorID, 10)
+		b = append(b, '\t')
+		b = row.ts.AppendFormat(b, "2006-01-02 15:04:05.999999")
+		b = append(b, '\t')
+		b = strconv.AppendFloat(b, row.celsius, 'f', -1, 64)
+		b = append(b, '\t')
+		b = strconv.AppendFloat(b, row.lat, 'f', -1, 64)
+		b = append(b, '\t')
+		b = strconv.AppendFloat(b, row.lon, 'f', -1, 64)
+		b = append(b, '\t')
+		if row.note == nil {
+			b = append(b, '\\', 'N')
+		} else {
+			b = append(b, *row.note...)
+		}
+		r.buf = append(b, '\n')
+	}
+	if len(r.buf) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[:copy(r.buf, r.buf[n:])]
+	return n, nil
+}
+
+// countingWriter counts what COPY TO writes.
+type countingWriter struct{ n int64 }
+
+func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+
+// copyThroughput loads cfg.copyRows rows into each system with COPY FROM
+// STDIN, then reads them back with COPY TO STDOUT.
+func copyThroughput(ctx context.Context, cfg config, zp *zproxyServer, pg *postgres) ([]copyResult, error) {
+	ds := newDataset(cfg.seed+2, cfg.copyRows, cfg.perSensor)
+	rows := ds.rows()
+	var out []copyResult
+	for _, s := range []struct{ system, dsn string }{{"zproxy", zp.dsn()}, {"PostgreSQL", pg.dsn()}} {
+		conn, err := pgx.Connect(ctx, s.dsn)
+		if err != nil {
+			return nil, err
+		}
+		table := "copy_readings"
+		stmts := append([]string{fmt.Sprintf("CREATE TABLE %s (%s) WITH (shards = %d)", table, readingsColumns, cfg.shards)}, zproxyIndexes(table, 2)...)
+		if s.system == "PostgreSQL" {
+			stmts = append([]string{fmt.Sprintf("CREATE TABLE %s (%s)", table, readingsColumns)}, pgIndexes(table, 2, cfg.pgBox)...)
+		}
+		if err := execAll(ctx, conn, stmts...); err != nil {
+			conn.Close(ctx)
+			return nil, fmt.Errorf("%s: %w", s.system, err)
+		}
+		r := copyResult{system: s.system}
+		start := time.Now()
+		src := bufio.NewReaderSize(&copyReader{ds: ds, n: rows}, 64<<10)
+		tag, err := conn.PgConn().CopyFrom(ctx, src, "COPY "+table+" FROM STDIN")
+		r.in = time.Since(start)
+		if err != nil {
+			conn.Close(ctx)
+			return nil, fmt.Errorf("%s: COPY FROM: %w", s.system, err)
+		}
+		r.rows = tag.RowsAffected()
+		logf("copy: %s COPY FROM %d rows in %s, %.0f rows/s", s.system, r.rows, r.in.Round(time.Millisecond), float64(r.rows)/r.in.Seconds())
+		var w countingWriter
+		start = time.Now()
+		if _, err := conn.PgConn().CopyTo(ctx, &w, "COPY "+table+" TO STDOUT"); err != nil {
+			conn.Close(ctx)
+			return nil, fmt.Errorf("%s: COPY TO: %w", s.system, err)
+		}
+		r.out, r.outBytes = time.Since(start), w.n
+		logf("copy: %s COPY TO %d bytes in %s", s.system, r.outBytes, r.out.Round(time.Millisecond))
+		conn.Close(ctx)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// reportCopy prints the COPY figures as Markdown.
+func reportCopy(w io.Writer, cfg config, results []copyResult, loadAvg string) {
+	if len(results) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n#### COPY (text format, one connection, %d rows, both indexes maintained while loading, shards = %d)\n\n", cfg.copyRows, cfg.shards)
+	fmt.Fprintln(w, "| system | COPY FROM STDIN rows/s | time | COPY TO STDOUT rows/s | time |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
+	for _, r := range results {
+		fmt.Fprintf(w, "| %s | %.0f | %s | %.0f | %s |\n", r.system, float64(r.rows)/r.in.Seconds(), r.in.Round(time.Millisecond),
+			float64(r.rows)/r.out.Seconds(), r.out.Round(time.Millisecond))
+	}
+	if len(results) == 2 {
+		fmt.Fprintf(w, "\nzproxy / PostgreSQL, COPY FROM rows/s: %.2f×; COPY TO: %.2f×. Load average at the end: %s.\n",
+			results[1].in.Seconds()/results[0].in.Seconds(), results[1].out.Seconds()/results[0].out.Seconds(), loadAvg)
+	}
+}

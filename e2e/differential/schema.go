@@ -1,0 +1,455 @@
+package differential
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// typ is a column or expression type. The generator tracks types exactly
+// enough to predict PostgreSQL's result types (smallint + smallint is
+// smallint, sum(integer) is bigint, avg(integer) is numeric) and to keep
+// every comparison, set operation and join between comparable types.
+type typ uint8
+
+const (
+	tNull typ = iota // an untyped NULL literal
+	tInt2
+	tInt4
+	tInt8
+	tFloat8
+	tText
+	tVarchar
+	tBool
+	tDate
+	tTimestamp
+	tNumeric // only ever produced by an aggregate, and cast away at once
+)
+
+// class groups the types that compare with each other.
+type class uint8
+
+const (
+	cNull class = iota
+	cInt
+	cFloat
+	cText
+	cBool
+	cDate
+	cTimestamp
+)
+
+func (t typ) class() class {
+	switch t {
+	case tInt2, tInt4, tInt8:
+		return cInt
+	case tFloat8, tNumeric:
+		return cFloat
+	case tText, tVarchar:
+		return cText
+	case tBool:
+		return cBool
+	case tDate:
+		return cDate
+	case tTimestamp:
+		return cTimestamp
+	}
+	return cNull
+}
+
+func (t typ) isInt() bool     { return t.class() == cInt }
+func (t typ) isNumeric() bool { return t.class() == cInt || t.class() == cFloat }
+
+// sql is the type's name in a cast or a column definition.
+func (t typ) sql() string {
+	switch t {
+	case tInt2:
+		return "smallint"
+	case tInt4:
+		return "integer"
+	case tInt8:
+		return "bigint"
+	case tFloat8:
+		return "double precision"
+	case tText, tVarchar:
+		return "text"
+	case tBool:
+		return "boolean"
+	case tDate:
+		return "date"
+	case tTimestamp:
+		return "timestamp"
+	case tNumeric:
+		return "numeric"
+	}
+	return "text"
+}
+
+// comparable reports whether values of a and b can meet in =, <, IN, a
+// join condition or a set operation without a cast.
+func comparable(a, b typ) bool {
+	if a == tNull || b == tNull {
+		return true
+	}
+	ca, cb := a.class(), b.class()
+	if ca == cb {
+		return true
+	}
+	num := func(c class) bool { return c == cInt || c == cFloat }
+	time := func(c class) bool { return c == cDate || c == cTimestamp }
+	return num(ca) && num(cb) || time(ca) && time(cb)
+}
+
+// unify is the type of a set operation's column, CASE or COALESCE over
+// a and b, following PostgreSQL's resolution for the types generated here.
+func unify(a, b typ) typ {
+	switch {
+	case a == tNull:
+		return b
+	case b == tNull, a == b:
+		return a
+	case a.isInt() && b.isInt():
+		return max(a, b) // tInt2 < tInt4 < tInt8
+	case a.isNumeric() && b.isNumeric():
+		return tFloat8
+	case a.class() == cText && b.class() == cText:
+		return tText
+	case a.class() == cDate || a.class() == cTimestamp:
+		return tTimestamp
+	}
+	return a
+}
+
+// intResult is the type of an arithmetic operator on two integer types.
+func intResult(a, b typ) typ {
+	if a == tNull {
+		return b
+	}
+	if b == tNull {
+		return a
+	}
+	return max(a, b)
+}
+
+// column is a table's column.
+type column struct {
+	name    string
+	typ     typ
+	vlen    int // varchar(vlen)
+	notNull bool
+}
+
+func (c column) ddlType() string {
+	if c.typ == tVarchar {
+		return fmt.Sprintf("varchar(%d)", c.vlen)
+	}
+	return c.typ.sql()
+}
+
+// index is a secondary index. A Z-order index exists in zproxy only;
+// PostgreSQL gets a btree index on the same columns when pgBtree is set,
+// else nothing.
+type index struct {
+	name    string
+	cols    []string
+	zorder  bool
+	pgBtree bool
+}
+
+// table is a generated table with its rows. Rows hold each value's text
+// form (nil is NULL), which both servers take as an untyped literal.
+type table struct {
+	name    string
+	cols    []column
+	pk      []int  // column positions; empty: no primary key
+	pkDesc  []bool // per pk column, zproxy only (PostgreSQL has no DESC in a key)
+	shards  int    // WITH (shards = N), zproxy only; 0: the default
+	indexes []index
+	rows    [][]*string
+}
+
+func (t *table) colIndex(name string) int {
+	return slices.IndexFunc(t.cols, func(c column) bool { return c.name == name })
+}
+
+// createSQL is the CREATE TABLE statement for zproxy (zp) or PostgreSQL.
+func (t *table) createSQL(zp bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE %s (", t.name)
+	for i, c := range t.cols {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %s", c.name, c.ddlType())
+		if c.notNull {
+			b.WriteString(" NOT NULL")
+		}
+	}
+	if len(t.pk) > 0 {
+		b.WriteString(", PRIMARY KEY (")
+		for i, p := range t.pk {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(t.cols[p].name)
+			if zp && t.pkDesc[i] {
+				b.WriteString(" DESC")
+			}
+		}
+		b.WriteString(")")
+	}
+	b.WriteString(")")
+	if zp && t.shards > 0 {
+		fmt.Fprintf(&b, " WITH (shards = %d)", t.shards)
+	}
+	return b.String()
+}
+
+// indexSQL is the CREATE INDEX statements for zproxy or PostgreSQL.
+func (t *table) indexSQL(zp bool) []string {
+	var out []string
+	for _, ix := range t.indexes {
+		switch {
+		case ix.zorder && zp:
+			out = append(out, fmt.Sprintf("CREATE INDEX %s ON %s USING zorder (%s)", ix.name, t.name, strings.Join(ix.cols, ", ")))
+		case ix.zorder && !ix.pgBtree:
+		default:
+			out = append(out, fmt.Sprintf("CREATE INDEX %s ON %s (%s)", ix.name, t.name, strings.Join(ix.cols, ", ")))
+		}
+	}
+	return out
+}
+
+// insertSQL is the INSERT statements loading rows (in batches).
+func insertSQL(name string, rows [][]*string) []string {
+	var out []string
+	for start := 0; start < len(rows); start += 50 {
+		end := min(start+50, len(rows))
+		var b strings.Builder
+		renderList(&b, "INSERT INTO "+name+" VALUES ", rows[start:end], func(r []*string) {
+			renderList(&b, "(", r, func(v *string) { b.WriteString(textLiteral(v)) })
+			b.WriteString(")")
+		})
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// textLiteral quotes a value's text form as an untyped SQL literal.
+func textLiteral(v *string) string {
+	if v == nil {
+		return "NULL"
+	}
+	return "'" + strings.ReplaceAll(*v, "'", "''") + "'"
+}
+
+// view is a view the statements so far have created.
+type view struct {
+	name string
+	cols []outCol
+	def  string // the SELECT
+}
+
+// schema is the database state a round of the campaign works on.
+type schema struct {
+	tables []*table
+	views  []*view
+}
+
+func (s *schema) table(name string) *table {
+	for _, t := range s.tables {
+		if t.name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func (s *schema) clone() *schema {
+	c := &schema{}
+	for _, t := range s.tables {
+		nt := *t
+		nt.cols = slices.Clone(t.cols)
+		nt.pk = slices.Clone(t.pk)
+		nt.pkDesc = slices.Clone(t.pkDesc)
+		nt.indexes = slices.Clone(t.indexes)
+		nt.rows = slices.Clone(t.rows)
+		c.tables = append(c.tables, &nt)
+	}
+	for _, v := range s.views {
+		nv := *v
+		c.views = append(c.views, &nv)
+	}
+	return c
+}
+
+// The value domains are small so that joins, IN and EXISTS find matches,
+// GROUP BY finds groups and DISTINCT finds duplicates. Floats are binary
+// fractions, so sums are exact whatever order they are added in. Dates and
+// timestamps have no time zone (timestamptz is left out for now).
+var (
+	intDomain   = []string{"0", "1", "2", "3", "4", "5", "6", "7", "-1", "10"}
+	int8Extra   = []string{"3000000000", "-4000000000"}
+	floatDomain = []string{"0", "0.5", "1", "1.5", "2", "-2.25", "3", "100.125", "-0.5"}
+	textDomain  = []string{"", "a", "b", "c", "ab", "B", "a%", "b_c", "abc", "ba"}
+	boolDomain  = []string{"t", "f"}
+	dateDomain  = []string{"2024-01-01", "2024-01-02", "2024-01-03", "2024-02-29", "2023-12-31", "1999-01-01"}
+	tsDomain    = []string{"2024-01-01 00:00:00", "2024-01-01 12:30:00", "2024-01-02 00:00:00", "2024-01-01 00:00:00.5", "2023-12-31 23:59:59", "2024-03-01 08:00:00"}
+)
+
+func domain(t typ) []string {
+	switch t {
+	case tInt2, tInt4:
+		return intDomain
+	case tInt8:
+		return append(slices.Clone(intDomain), int8Extra...)
+	case tFloat8:
+		return floatDomain
+	case tText, tVarchar:
+		return textDomain
+	case tBool:
+		return boolDomain
+	case tDate:
+		return dateDomain
+	case tTimestamp:
+		return tsDomain
+	}
+	return []string{"0"}
+}
+
+// columnTypes are the types the generator uses for columns, with weights
+// (real/float4 and timestamptz are left out for now).
+var columnTypes = []typ{tInt4, tInt4, tInt4, tInt2, tInt8, tFloat8, tText, tText, tVarchar, tBool, tDate, tTimestamp}
+
+// genSchema draws 2-5 tables. Column names come from one pool with one
+// type class per name, so tables share names (NATURAL and USING joins have
+// something to match) and same-named columns are always comparable.
+func genSchema(rng *rand.Rand, maxRows int, varchar bool) *schema {
+	pool := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	poolType := map[string]typ{}
+	for _, n := range pool {
+		poolType[n] = columnTypes[rng.IntN(len(columnTypes))]
+	}
+	s := &schema{}
+	ntables := 2 + rng.IntN(4)
+	for ti := 0; ti < ntables; ti++ {
+		t := &table{name: fmt.Sprintf("t%d", ti)}
+		ncols := 2 + rng.IntN(4)
+		names := slices.Clone(pool)
+		rng.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+		for _, n := range names[:ncols] {
+			ty := poolType[n]
+			// Vary the width within the class: smallint/integer/bigint,
+			// text/varchar.
+			switch {
+			case ty.isInt() && rng.IntN(3) == 0:
+				ty = []typ{tInt2, tInt4, tInt8}[rng.IntN(3)]
+			case ty.class() == cText && rng.IntN(3) == 0:
+				ty = []typ{tText, tVarchar}[rng.IntN(2)]
+			}
+			if ty == tVarchar && !varchar {
+				ty = tText
+			}
+			c := column{name: n, typ: ty}
+			if ty == tVarchar {
+				c.vlen = 3 + rng.IntN(6)
+			}
+			t.cols = append(t.cols, c)
+		}
+		// Most tables have a primary key of one or two columns, in any
+		// order; some have none (zproxy keys those by a hidden row id).
+		if rng.IntN(10) < 6 {
+			nk := 1 + rng.IntN(min(2, ncols))
+			perm := rng.Perm(ncols)[:nk]
+			for _, p := range perm {
+				t.pk = append(t.pk, p)
+				t.pkDesc = append(t.pkDesc, rng.IntN(4) == 0)
+				t.cols[p].notNull = true
+			}
+		}
+		for i := range t.cols {
+			if !t.cols[i].notNull && rng.IntN(8) == 0 {
+				t.cols[i].notNull = true
+			}
+		}
+		if rng.IntN(2) == 0 {
+			t.shards = 1 + rng.IntN(4)
+		}
+		nix := rng.IntN(3)
+		for k := 0; k < nix; k++ {
+			n := 1 + rng.IntN(min(2, ncols))
+			var cols []string
+			for _, p := range rng.Perm(ncols)[:n] {
+				cols = append(cols, t.cols[p].name)
+			}
+			ix := index{name: fmt.Sprintf("%s_i%d", t.name, k), cols: cols}
+			if rng.IntN(3) == 0 {
+				ix.zorder = true
+				ix.pgBtree = rng.IntN(2) == 0
+			}
+			t.indexes = append(t.indexes, ix)
+		}
+		t.rows = genRows(rng, t, rng.IntN(maxRows+1))
+		s.tables = append(s.tables, t)
+	}
+	return s
+}
+
+// genRows draws n rows with NULLs, duplicates and skew: each column draws
+// from its own small subset of the type's domain, with a column-specific
+// NULL rate. Rows whose primary key is taken are dropped.
+func genRows(rng *rand.Rand, t *table, n int) [][]*string {
+	type colGen struct {
+		vals     []string
+		nullRate int // percent
+	}
+	gens := make([]colGen, len(t.cols))
+	for i, c := range t.cols {
+		d := slices.Clone(domain(c.typ))
+		rng.Shuffle(len(d), func(a, b int) { d[a], d[b] = d[b], d[a] })
+		k := 2 + rng.IntN(len(d)-1)
+		if c.typ == tVarchar {
+			d = slices.DeleteFunc(d, func(v string) bool { return len(v) > c.vlen })
+			k = min(k, len(d))
+		}
+		g := colGen{vals: d[:k]}
+		if !c.notNull {
+			g.nullRate = []int{0, 10, 20, 40}[rng.IntN(4)]
+		}
+		gens[i] = g
+	}
+	seen := map[string]bool{}
+	var rows [][]*string
+	for len(rows) < n {
+		r := make([]*string, len(t.cols))
+		for i, g := range gens {
+			if rng.IntN(100) < g.nullRate {
+				continue
+			}
+			// Skew: the first value of the subset is drawn a third of
+			// the time.
+			v := g.vals[0]
+			if rng.IntN(3) != 0 {
+				v = g.vals[rng.IntN(len(g.vals))]
+			}
+			r[i] = &v
+		}
+		if len(t.pk) > 0 {
+			var key []string
+			for _, p := range t.pk {
+				key = append(key, *r[p])
+			}
+			k := strings.Join(key, "\x00")
+			if seen[k] {
+				n-- // the key space may be smaller than n
+				continue
+			}
+			seen[k] = true
+		} else if len(rows) > 0 && rng.IntN(6) == 0 {
+			r = slices.Clone(rows[rng.IntN(len(rows))]) // an exact duplicate
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}

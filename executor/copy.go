@@ -1,0 +1,280 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/optimizer"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// BulkInsert writes a stream of rows into one table: COPY FROM's insert
+// path. Each row is formed as INSERT forms it (the statement's column
+// expressions over the copied values: defaults, coercions), checked (NOT
+// NULL) and turned into its row and index writes; uniqueness is the
+// store's condition on each row put, as for INSERT, plus a check against
+// the earlier rows of the same stream. Either all of the rows are stored
+// or none is: a bad row, a duplicate key or an abandoned COPY leaves
+// nothing behind.
+//
+// How the rows become atomic depends on where the statement runs:
+//
+//   - in a session's transaction (BulkOptions.Txn): every batch is
+//     written into it as it comes, and the session's COMMIT commits them;
+//   - otherwise, on a store whose atomic batches have no size limit
+//     (Pebble): the writes are kept and Commit applies them as one atomic
+//     batch, as any INSERT statement on that store (the cheapest atomic
+//     way: no transaction buffer to maintain);
+//   - otherwise (DynamoDB): in a transaction of its own (kv.Txn), which
+//     Commit commits.
+type BulkInsert struct {
+	ex    *Executor
+	t     *catalog.Table
+	exprs []planner.Expr // one per table column, over the copied values ($n)
+	ev    *planner.EvalContext
+	txn   kv.Txn
+	own   bool // txn was begun here: Commit commits it
+	rowID int  // the hidden row id's column, or -1
+	stats *kv.Stats
+	rows  int64 // rows added so far
+	done  bool
+
+	// For the single atomic batch: the writes so far, and the row (by
+	// number) each row key was written for, to find duplicates within
+	// the stream, which one batch's conditions cannot see.
+	w    *writeSet
+	seen map[string]int64
+}
+
+// BulkOptions configures a BulkInsert.
+type BulkOptions struct {
+	// Txn is the session's transaction the rows join; nil: BulkInsert
+	// makes its own rows atomic.
+	Txn *Txn
+	// Run holds the statement's store statistics (KV) and what built-in
+	// functions (defaults) see (Fn).
+	Run RunOptions
+}
+
+// BulkRowError is an error about one row: Row is its number in the stream
+// (0 for the first row given to Add).
+type BulkRowError struct {
+	Row int64
+	// Formed says the row was refused as it was formed (NOT NULL, a bad
+	// default), before any write; otherwise the store refused it (a
+	// duplicate key).
+	Formed bool
+	Err    error
+}
+
+func (e *BulkRowError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the row's error.
+func (e *BulkRowError) Unwrap() error { return e.Err }
+
+// NewBulkInsert prepares the rows of plan, an INSERT of one row of
+// parameters ($1..$n: the copied columns), for Add. The caller holds
+// Gate shared from before it bound the statement until Commit or Rollback,
+// as for any write.
+func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts BulkOptions) (*BulkInsert, error) {
+	ins, ok := plan.Root.(*optimizer.Insert)
+	if !ok || ins.OnConflict != nil || ins.Returning != nil {
+		return nil, pgerr.New(pgerr.InternalError, "executor: bulk insert needs a plain INSERT plan")
+	}
+	vals, ok := ins.Source.(*optimizer.Values)
+	if !ok || len(vals.Rows) != 1 {
+		return nil, pgerr.New(pgerr.InternalError, "executor: bulk insert needs INSERT ... VALUES of one row")
+	}
+	b := &BulkInsert{ex: e, t: ins.Table, exprs: vals.Rows[0], rowID: hiddenRowID(ins.Table), stats: opts.Run.KV}
+	b.ev = e.newExecCtx(ctx, nil, opts.Run).eval
+	switch {
+	case opts.Txn != nil:
+		if opts.Txn.readOnly {
+			return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute COPY FROM in a read-only transaction")
+		}
+		opts.Txn.noteWrite(ins.Table)
+		b.txn = opts.Txn.kv
+	case e.Caps.MaxAtomicOps <= 0:
+		b.w = &writeSet{t: b.t, ops: make([]kv.Op, 0, 1<<14)}
+		b.seen = map[string]int64{}
+	default:
+		ts, ok := e.Store.(kv.Transactional)
+		if !ok {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY FROM needs a store with transactions")
+		}
+		txn, err := ts.Begin(ctx, kv.TxnOptions{Stats: opts.Run.KV})
+		if err != nil {
+			return nil, ClassifyError(err)
+		}
+		b.txn, b.own = txn, true
+	}
+	return b, nil
+}
+
+// Add forms, checks and writes (or keeps) a batch of rows, each the values
+// of the copied columns. An error about one row is a *BulkRowError; after
+// any error the BulkInsert is done (Rollback it).
+func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
+	if b.done {
+		return pgerr.New(pgerr.InternalError, "executor: bulk insert is over")
+	}
+	full, err := b.form(rows)
+	if err != nil {
+		b.done = true
+		return err
+	}
+	if b.w != nil {
+		err = b.keep(full)
+	} else {
+		err = b.writeTxn(ctx, full)
+	}
+	if err != nil {
+		b.done = true
+		return err
+	}
+	b.rows += int64(len(full))
+	return ctx.Err()
+}
+
+// form evaluates the column expressions over each row's values, casts to
+// the column types and checks NOT NULL.
+func (b *BulkInsert) form(rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
+	t := b.t
+	full := make([][]sqltypes.Value, len(rows))
+	slab := make([]sqltypes.Value, len(rows)*len(b.exprs))
+	for i, in := range rows {
+		b.ev.Params = in
+		row := slab[i*len(b.exprs) : (i+1)*len(b.exprs) : (i+1)*len(b.exprs)]
+		for c, x := range b.exprs {
+			v, err := x.Eval(b.ev, nil)
+			if err == nil {
+				v, err = sqltypes.Cast(v, t.Columns[c].Type)
+			}
+			if err != nil {
+				return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
+			}
+			row[c] = v
+		}
+		if err := checkRow(t, row); err != nil {
+			return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
+		}
+		full[i] = row
+	}
+	return full, nil
+}
+
+// keep adds the rows' writes to the single batch, refusing a row whose key
+// an earlier row of the stream has.
+func (b *BulkInsert) keep(full [][]sqltypes.Value) error {
+	t := b.t
+	for i, row := range full {
+		n := b.rows + int64(i)
+		for {
+			key := string(t.EncodePK(nil, row))
+			if _, dup := b.seen[key]; !dup {
+				b.seen[key] = n
+				break
+			}
+			if b.rowID < 0 {
+				return &BulkRowError{Row: n, Err: duplicateKey(t, t.RowAttrs(row, 0))}
+			}
+			// A random row id met one already drawn (rare): draw again.
+			row[b.rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
+		}
+		b.w.add(change{new: row})
+	}
+	// The ops hold what the batch needs; the rows themselves can go.
+	clear(b.w.changes)
+	b.w.changes = b.w.changes[:0]
+	return nil
+}
+
+// writeTxn writes the rows into the transaction.
+func (b *BulkInsert) writeTxn(ctx context.Context, full [][]sqltypes.Value) error {
+	t := b.t
+	for attempt := 0; ; attempt++ {
+		w := &writeSet{t: t, ops: make([]kv.Op, 0, len(full)*(1+len(t.Indexes))),
+			groups: make([]int, 0, len(full)), changes: make([]change, 0, len(full))}
+		for _, row := range full {
+			w.add(change{new: row})
+		}
+		err := b.txn.Write(ctx, kv.Batch{Ops: w.ops, Stats: b.stats})
+		var cf *kv.ConditionFailedError
+		if errors.As(err, &cf) {
+			if b.rowID >= 0 && attempt < 3 {
+				// A random row id met one already taken (rare): draw new
+				// ones for the batch, which was not written.
+				for _, row := range full {
+					row[b.rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
+				}
+				continue
+			}
+			return &BulkRowError{Row: b.rows + int64(rowOfOp(w, cf.Index)), Err: finishWrite(t, &conflictError{op: w.ops[cf.Index]})}
+		}
+		if err != nil {
+			return ClassifyError(err)
+		}
+		return nil
+	}
+}
+
+// rowOfOp is the change (row) an op of w belongs to.
+func rowOfOp(w *writeSet, op int) int {
+	for i := len(w.groups) - 1; i >= 0; i-- {
+		if w.groups[i] <= op {
+			return i
+		}
+	}
+	return 0
+}
+
+// Commit makes the rows durable, all at once, and returns their number.
+func (b *BulkInsert) Commit(ctx context.Context) (int64, error) {
+	if b.done {
+		return 0, pgerr.New(pgerr.InternalError, "executor: bulk insert is over")
+	}
+	b.done = true
+	switch {
+	case b.w != nil:
+		err := writeErr(b.ex.Store.Write(ctx, kv.Batch{Ops: b.w.ops, Atomic: true, Stats: b.stats}), b.w.ops)
+		var ce *conflictError
+		if errors.As(err, &ce) {
+			row := int64(rowOfOp(b.w, opIndex(b.w, ce.op)))
+			return 0, &BulkRowError{Row: row, Err: finishWrite(b.t, err)}
+		}
+		b.w, b.seen = nil, nil
+		if err != nil {
+			return 0, err
+		}
+	case b.own:
+		if err := b.txn.Commit(ctx); err != nil {
+			return 0, ClassifyError(err)
+		}
+	}
+	return b.rows, nil
+}
+
+// opIndex finds op (by key) among w's ops.
+func opIndex(w *writeSet, op kv.Op) int {
+	for i := range w.ops {
+		if string(w.ops[i].Key.Sort) == string(op.Key.Sort) && string(w.ops[i].Key.Partition) == string(op.Key.Partition) {
+			return i
+		}
+	}
+	return 0
+}
+
+// Rollback abandons the rows (when the BulkInsert makes them atomic
+// itself; a session's transaction is the session's to roll back).
+func (b *BulkInsert) Rollback() {
+	b.done = true
+	b.w, b.seen = nil, nil
+	if b.own {
+		_ = b.txn.Rollback()
+	}
+}

@@ -1,0 +1,71 @@
+package session_test
+
+import (
+	"context"
+	"math/rand"
+	"testing"
+	"time"
+
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	zpebble "github.com/zproxy/zproxy/kv/pebble"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// BenchmarkCopyFrom measures COPY FROM's path below the protocol: rows of
+// the readings shape, already decoded, formed and written by the session's
+// copy-in result into a table with a btree and a Z-order index, on an
+// on-disk store (bench/copy compares the whole path with PostgreSQL).
+func BenchmarkCopyFrom(b *testing.B) {
+	const rows = 100000
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(1))
+	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+	data := make([][]sqltypes.Value, rows)
+	for i := range data {
+		data[i] = []sqltypes.Value{sqltypes.NewInt(int64(i % 10000)), sqltypes.NewTimestamp(base + int64(i/10000)*26e9 + rng.Int63n(26e9)),
+			sqltypes.NewFloat(15 + rng.NormFloat64()*8), sqltypes.NewFloat(40 + rng.Float64()), sqltypes.NewFloat(-74.5 + rng.Float64()),
+			sqltypes.NewText("code-" + string(rune('a'+rng.Intn(26))))}
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		t := &testing.T{}
+		store, err := zpebble.Open(b.TempDir(), zpebble.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, sess := newSession(t, store)
+		for _, sql := range []string{
+			`CREATE TABLE readings (sensor_id BIGINT NOT NULL, ts TIMESTAMP NOT NULL, celsius DOUBLE PRECISION,
+				lat DOUBLE PRECISION, lon DOUBLE PRECISION, note TEXT, PRIMARY KEY (sensor_id, ts)) WITH (shards = 1)`,
+			`CREATE INDEX by_note ON readings (note, ts) INCLUDE (celsius)`,
+			`CREATE INDEX by_place ON readings USING zorder (lat, lon, ts) INCLUDE (celsius, note)`,
+		} {
+			if _, err := runSQL(ctx, sess, sql); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+		stmts, err := sess.Parse(ctx, "COPY readings FROM STDIN", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := stmts[0].Execute(ctx, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		in := res.(wire.CopyIn)
+		for from := 0; from < rows; from += 4096 {
+			if err := in.Rows(ctx, data[from:min(from+4096, rows)]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := in.Finish(ctx); err != nil {
+			b.Fatal(err)
+		}
+		res.Close()
+		b.StopTimer()
+		store.Close()
+	}
+	b.ReportMetric(float64(rows*b.N)/b.Elapsed().Seconds(), "rows/s")
+}

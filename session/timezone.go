@@ -1,0 +1,200 @@
+package session
+
+//go:generate go run tzgen.go
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	_ "time/tzdata" // the tz database travels in the binary: a fresh machine needs nothing
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// The session's TimeZone, read as PostgreSQL's check_timezone reads it:
+//
+//   - "interval '...' [fields]" (SET TIME ZONE INTERVAL '+02:00' HOUR TO
+//     MINUTE): that offset east of UTC;
+//   - a number (SET TIME ZONE -7, or '5.5'): hours east of UTC;
+//   - a tz database name in any case (europe/paris is Europe/Paris);
+//   - a POSIX zone without daylight rules ("UTC+3", "+02:00"): its offset
+//     is west-positive, as POSIX has it.
+//
+// Offsets become PostgreSQL's POSIX spelling, which SHOW prints
+// ("<+02>-02"); names their canonical spelling. The location is what
+// timestamptz values are shown in (wire, in text) and what the time
+// functions read (builtins.Context.Location).
+
+var (
+	tzOnce  sync.Once
+	tzLower map[string]string // lower-case name → tz database spelling
+)
+
+// canonicalZone finds a tz database name whatever its case.
+func canonicalZone(name string) (string, bool) {
+	tzOnce.Do(func() {
+		tzLower = map[string]string{}
+		for _, n := range strings.Fields(tzNames) {
+			tzLower[strings.ToLower(n)] = n
+		}
+	})
+	n, ok := tzLower[strings.ToLower(name)]
+	return n, ok
+}
+
+// parseTimeZone checks a TimeZone value and returns the spelling SHOW
+// prints and the location.
+func parseTimeZone(value string) (string, *time.Location, error) {
+	v := strings.TrimSpace(value)
+	invalid := func() error {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"%s\"", value)
+	}
+	if len(v) >= 8 && strings.EqualFold(v[:8], "interval") {
+		secs, err := intervalZone(v[8:])
+		if err != nil {
+			return "", nil, err
+		}
+		return offsetZone(secs)
+	}
+	if hours, err := strconv.ParseFloat(v, 64); err == nil {
+		return offsetZone(int64(hours * 3600))
+	}
+	if v == "" || strings.Contains(v, "..") {
+		return "", nil, invalid()
+	}
+	if n, ok := canonicalZone(v); ok {
+		loc, err := time.LoadLocation(n)
+		if err != nil {
+			return "", nil, invalid()
+		}
+		return n, loc, nil
+	}
+	if west, ok := posixZoneOffset(v); ok {
+		return v, time.FixedZone(v, int(-west)), nil
+	}
+	return "", nil, invalid()
+}
+
+// intervalZone reads the " '...' [fields]" after INTERVAL as an offset in
+// seconds east of UTC; months and days are refused as in PostgreSQL.
+func intervalZone(rest string) (int64, error) {
+	rest = strings.TrimSpace(rest)
+	end := strings.LastIndexByte(rest, '\'')
+	if !strings.HasPrefix(rest, "'") || end <= 0 {
+		return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"interval %s\"", rest)
+	}
+	lit := strings.ReplaceAll(rest[1:end], "''", "'")
+	typ := sqltypes.TypeInterval
+	if fields := strings.TrimSpace(rest[end+1:]); fields != "" {
+		f, ok := sqltypes.IntervalFieldsByName(strings.ToLower(fields))
+		if !ok {
+			return 0, pgerr.New(pgerr.SyntaxError, "invalid interval fields %q", fields)
+		}
+		typ = sqltypes.IntervalType(f, -1)
+	}
+	iv, err := sqltypes.ParseInterval(lit, typ)
+	if err != nil {
+		return 0, err
+	}
+	bad := func(what string) error {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"INTERVAL '%s'\"", lit).
+			WithDetail("Cannot specify %s in time zone interval.", what)
+	}
+	switch {
+	case iv.Months != 0:
+		return 0, bad("months")
+	case iv.Days != 0:
+		return 0, bad("days")
+	}
+	return iv.Micros / 1e6, nil
+}
+
+// offsetZone is pg_tzset_offset: a fixed zone secs east of UTC, named in
+// PostgreSQL's POSIX spelling ("<+05:30>-05:30").
+func offsetZone(secs int64) (string, *time.Location, error) {
+	abs := secs
+	if abs < 0 {
+		abs = -abs
+	}
+	if abs >= 168*3600 {
+		return "", nil, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"%d\"", secs/3600)
+	}
+	off := fmt.Sprintf("%02d", abs/3600)
+	if abs%3600 != 0 {
+		off += fmt.Sprintf(":%02d", abs/60%60)
+		if abs%60 != 0 {
+			off += fmt.Sprintf(":%02d", abs%60)
+		}
+	}
+	name := "<-" + off + ">+" + off
+	if secs > 0 {
+		name = "<+" + off + ">-" + off
+	}
+	return name, time.FixedZone(name, int(secs)), nil
+}
+
+// posixZoneOffset reads a POSIX zone without daylight rules: a name of
+// three or more letters (or <...>) or none, then [+-]hh[:mm[:ss]]. It
+// returns the offset in seconds west of UTC.
+func posixZoneOffset(v string) (int64, bool) {
+	i := 0
+	if strings.HasPrefix(v, "<") {
+		j := strings.IndexByte(v, '>')
+		if j < 0 {
+			return 0, false
+		}
+		i = j + 1
+	} else {
+		for i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z') {
+			i++
+		}
+		if i > 0 && i < 3 {
+			return 0, false
+		}
+	}
+	rest := v[i:]
+	sign := int64(1)
+	if rest != "" && (rest[0] == '+' || rest[0] == '-') {
+		if rest[0] == '-' {
+			sign = -1
+		}
+		rest = rest[1:]
+	}
+	parts := strings.Split(rest, ":")
+	if rest == "" || len(parts) > 3 {
+		return 0, false
+	}
+	var secs int64
+	for j, unit := range []int64{3600, 60, 1}[:len(parts)] {
+		n, err := strconv.ParseInt(parts[j], 10, 64)
+		if err != nil || parts[j] == "" || parts[j][0] == '+' || parts[j][0] == '-' || j > 0 && n > 59 || j == 0 && n > 167 {
+			return 0, false
+		}
+		secs += n * unit
+	}
+	return sign * secs, true
+}
+
+// location is the session's time zone.
+func (s *Session) location() *time.Location {
+	if s.ext.loc == nil {
+		return time.UTC
+	}
+	return s.ext.loc
+}
+
+// TimeZone implements wire.Session: timestamptz values are shown in it.
+func (s *Session) TimeZone() *time.Location { return s.location() }
+
+// Setting implements wire.Session: the value SHOW gives a run-time
+// parameter, for the ParameterStatus messages of the startup.
+func (s *Session) Setting(name string) (string, bool) {
+	n, ok := canonicalVar(name)
+	if !ok {
+		return "", false
+	}
+	return s.vars[n], true
+}

@@ -1,0 +1,261 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// extState is what a session keeps for the statements of
+// parser.UtilityStatement: prepared statements and cursors (in the
+// connection's wire.Registry, shared with the extended protocol),
+// notification channels and COPY.
+type extState struct {
+	// ctx lives as long as the session: a cursor's query runs under it,
+	// since it outlives the statement that declared it.
+	ctx context.Context
+	reg *wire.Registry
+	// listening holds the channels of LISTEN.
+	listening map[string]bool
+	// pending holds the NOTIFYs of the open transaction block, sent when
+	// it commits, and listenChanges its LISTENs and UNLISTENs.
+	pending       []notification
+	listenChanges []listenChange
+	// loc is the TimeZone setting's location (nil: UTC).
+	loc *time.Location
+}
+
+func (s *Session) initExt(ctx context.Context) {
+	x := &s.ext
+	x.ctx, x.reg = ctx, s.params.Registry
+	if x.reg == nil {
+		x.reg = wire.NewRegistry(ctx)
+	}
+	if s.params.PID != 0 {
+		sessionsByPID.Store(s.params.PID, s)
+	}
+}
+
+// describeUtility reports the parameter types and result columns of a
+// utility statement.
+func (st *statement) describeUtility(ctx context.Context) ([]sqltypes.Type, []wire.Column, error) {
+	u := st.parsed.Utility
+	switch u.Kind {
+	case "prepare":
+		return nil, nil, nil
+	case "execute":
+		_, params, cols, err := st.sess.preparedFor(ctx, u.Name)
+		if err != nil {
+			return nil, nil, err
+		}
+		types, err := st.describeArgs(ctx, len(params))
+		return types, cols, err
+	case "declare":
+		types, _, err := st.sub(u.Inner).Describe(ctx)
+		return types, nil, err
+	case "fetch":
+		// As PostgreSQL, a FETCH from a cursor that does not exist (yet)
+		// describes as returning nothing; running it is the error.
+		if cur, err := st.sess.ext.reg.Cursor(u.Name); err == nil {
+			return nil, cur.Columns(), nil
+		}
+		return nil, nil, nil
+	case "copy":
+		return st.describeCopy(ctx)
+	}
+	return nil, nil, nil
+}
+
+// runUtility executes a utility statement.
+func (st *statement) runUtility(ctx context.Context, params []sqltypes.Value, start time.Time) (wire.Result, string, error) {
+	s := st.sess
+	u := st.parsed.Utility
+	var res wire.Result
+	var err error
+	switch u.Kind {
+	case "prepare":
+		res, err = st.prepare(ctx)
+	case "execute":
+		return st.executePrepared(ctx, params, start)
+	case "deallocate":
+		if u.All {
+			s.ext.reg.DeallocateAll()
+			return tagResult("DEALLOCATE ALL"), u.Kind, nil
+		}
+		res, err = tagResult("DEALLOCATE"), s.ext.reg.Deallocate(u.Name)
+	case "discard":
+		res, err = s.discard(u.Discard)
+	case "close":
+		if u.All {
+			s.ext.reg.ClosePortals(nil)
+			return tagResult("CLOSE CURSOR ALL"), u.Kind, nil
+		}
+		res, err = tagResult("CLOSE CURSOR"), s.ext.reg.ClosePortal(u.Name)
+	case "declare":
+		res, err = st.declare(ctx, params, start)
+	case "fetch", "move":
+		res, err = s.fetch(ctx, u)
+	case "listen", "unlisten", "notify":
+		res, err = s.notifyStatement(u)
+	case "copy":
+		res, err = st.copy(ctx, params, start)
+	default:
+		err = pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", u.Kind)
+	}
+	if err != nil {
+		return nil, u.Kind, err
+	}
+	return res, u.Kind, nil
+}
+
+// sub is a statement of the session for a statement a utility statement
+// carries, with the outer statement's declared parameter types.
+func (st *statement) sub(p *parser.Statement) *statement {
+	return &statement{sess: st.sess, parsed: p, declared: st.declared}
+}
+
+// prepare runs PREPARE name [(types)] AS statement: the statement is bound
+// now, so a missing table is an error of PREPARE as in PostgreSQL.
+func (st *statement) prepare(ctx context.Context) (wire.Result, error) {
+	u := st.parsed.Utility
+	inner := &statement{sess: st.sess, parsed: u.Inner, declared: u.ParamTypes}
+	if u.Inner.Utility != nil {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", firstWord(u.Inner.Text))
+	}
+	if _, _, err := inner.Describe(ctx); err != nil {
+		return nil, err
+	}
+	if err := st.sess.ext.reg.Prepare(u.Name, inner, u.ParamTypes); err != nil {
+		return nil, err
+	}
+	return tagResult("PREPARE"), nil
+}
+
+// preparedFor finds a prepared statement and describes it.
+func (s *Session) preparedFor(ctx context.Context, name string) (wire.Statement, []sqltypes.Type, []wire.Column, error) {
+	ps, err := s.ext.reg.Prepared(name)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ps == nil {
+		return nil, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "EXECUTE of an empty prepared statement is not supported")
+	}
+	params, cols, err := ps.Describe(ctx)
+	return ps, params, cols, err
+}
+
+// describeArgs binds EXECUTE's arguments, checks their number against the
+// n parameters of the statement, and returns the types of the parameters
+// ($n) the arguments themselves use.
+func (st *statement) describeArgs(ctx context.Context, n int) ([]sqltypes.Type, error) {
+	u := st.parsed.Utility
+	var types []sqltypes.Type
+	var cols []wire.Column
+	if u.Args != nil {
+		var err error
+		if types, cols, err = st.sub(u.Args).Describe(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if len(cols) != n {
+		return nil, pgerr.New(pgerr.SyntaxError, "wrong number of parameters for prepared statement \"%s\"", u.Name).
+			WithDetail("Expected %d parameters but got %d.", n, len(cols))
+	}
+	return types, nil
+}
+
+// executePrepared runs EXECUTE name [(args)]: the arguments are evaluated
+// as a one-row SELECT, cast to the statement's parameter types, and the
+// statement runs with them; its result is EXECUTE's.
+func (st *statement) executePrepared(ctx context.Context, params []sqltypes.Value, start time.Time) (wire.Result, string, error) {
+	u := st.parsed.Utility
+	ps, types, _, err := st.sess.preparedFor(ctx, u.Name)
+	if err != nil {
+		return nil, u.Kind, err
+	}
+	if _, err := st.describeArgs(ctx, len(types)); err != nil {
+		return nil, u.Kind, err
+	}
+	var args []sqltypes.Value
+	if u.Args != nil {
+		res, _, err := st.sub(u.Args).execute(ctx, params, start)
+		if err != nil {
+			return nil, u.Kind, err
+		}
+		row, ok, err := res.Next(ctx)
+		if err == nil && ok {
+			args = append(args, row...)
+		}
+		res.Close()
+		if err != nil {
+			return nil, u.Kind, err
+		}
+	}
+	for i, v := range args {
+		if args[i], err = sqltypes.Cast(v, types[i]); err != nil {
+			return nil, u.Kind, err
+		}
+	}
+	res, err := ps.Execute(ctx, args)
+	kind := u.Kind
+	if inner, ok := ps.(*statement); ok && inner.bound != nil {
+		kind = inner.bound.Kind()
+	}
+	return res, kind, err
+}
+
+// discard runs DISCARD ALL | PLANS | TEMP | SEQUENCES.
+func (s *Session) discard(what string) (wire.Result, error) {
+	switch what {
+	case "all":
+		if s.txStatus != 'I' {
+			return nil, pgerr.New(pgerr.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
+		}
+		// What PostgreSQL's DISCARD ALL does, in its order: CLOSE ALL,
+		// RESET ALL, DEALLOCATE ALL, UNLISTEN *, DISCARD PLANS, DISCARD
+		// SEQUENCES (and nothing to do for temporary tables, which zproxy
+		// has not).
+		s.ext.reg.ClosePortals(nil)
+		if err := s.resetAll(); err != nil {
+			return nil, err
+		}
+		s.ext.reg.DeallocateAll()
+		s.unlistenAll()
+		s.discardSequences()
+		return tagResult("DISCARD ALL"), nil
+	case "sequences":
+		// Forget currval and lastval (blocks of values are the engine's,
+		// not the session's).
+		s.discardSequences()
+		return tagResult("DISCARD SEQUENCES"), nil
+	case "plans":
+		// zproxy plans every execution afresh and binds again whenever the
+		// catalog changes: there is no cached plan to throw away.
+		return tagResult("DISCARD PLANS"), nil
+	case "temp":
+		// zproxy has no temporary tables, so there are none to drop.
+		return tagResult("DISCARD TEMP"), nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "DISCARD %s is not supported", strings.ToUpper(what))
+}
+
+// transactionEnded is called when a transaction block rolls back: its
+// cursors close and its NOTIFYs are dropped. (COMMIT calls the two steps
+// itself, around the store's commit: see txnControl.)
+func (s *Session) transactionEnded(commit bool) error {
+	err := s.cursorsAtTransactionEnd(s.ext.ctx, commit)
+	s.notifyAtTransactionEnd(commit && err == nil)
+	return err
+}
+
+// closeExt releases what the session holds when it ends.
+func (s *Session) closeExt() {
+	s.ext.reg.ClosePortals(nil)
+	s.unlistenAll()
+	sessionsByPID.CompareAndDelete(s.params.PID, s)
+}

@@ -1,0 +1,255 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// COPY in the protocol. A statement whose Result is a CopyIn switches the
+// connection to copy-in mode: CopyInResponse, then the client's CopyData
+// (decoded here in the statement's CopyFormat and handed to the Result in
+// batches) until CopyDone, or CopyFail, which fails the statement. A
+// CopyOut's rows go out as CopyData between CopyOutResponse and CopyDone.
+// An error ends copy-in mode at once: the ErrorResponse goes out, and the
+// CopyData the client still sends is ignored as outside COPY (after an
+// Execute, until Sync), which is what PostgreSQL does.
+
+// CopyIn is the Result of COPY ... FROM STDIN.
+type CopyIn interface {
+	Result
+	// CopyFormat is how the client lays out its data.
+	CopyFormat() *CopyFormat
+	// Rows receives the decoded rows, in order, in batches. An error that
+	// concerns one of them is a *CopyRowError.
+	Rows(ctx context.Context, rows [][]sqltypes.Value) error
+	// Finish is called after the last row: the rows become durable, all
+	// at once (Tag then reports them). Close without Finish writes
+	// nothing.
+	Finish(ctx context.Context) error
+}
+
+// CopyOut is the Result of COPY ... TO STDOUT: its rows are sent in
+// CopyFormat.
+type CopyOut interface {
+	Result
+	CopyFormat() *CopyFormat
+}
+
+// CopyRowError is an error about one row, from CopyIn.Rows or Finish: Row
+// is its number in the stream (0 for the first row). Quote says
+// PostgreSQL's CONTEXT quotes the row's line (as for a NOT NULL violation,
+// found as the row is formed) rather than only numbering it (a duplicate
+// key, found as rows are inserted).
+type CopyRowError struct {
+	Row   int64
+	Quote bool
+	Err   error
+}
+
+func (e *CopyRowError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the row's error.
+func (e *CopyRowError) Unwrap() error { return e.Err }
+
+// copyBatchRows is how many decoded rows go to CopyIn.Rows at once.
+const copyBatchRows = 4096
+
+// formatCodes is the overall and per-column format of a Copy*Response.
+func formatCodes(f *CopyFormat) (byte, []uint16) {
+	codes := make([]uint16, len(f.Columns))
+	if !f.Binary {
+		return 0, codes
+	}
+	for i := range codes {
+		codes[i] = 1
+	}
+	return 1, codes
+}
+
+// runCopyIn serves copy-in mode for res.
+func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
+	f := res.CopyFormat()
+	overall, codes := formatCodes(f)
+	c.send(&pgproto3.CopyInResponse{OverallFormat: overall, ColumnFormatCodes: codes})
+	if err := c.flush(); err != nil {
+		return c.lostInCopy(err)
+	}
+	dec := &copyDecoder{f: f, loc: c.location()}
+	var batch []copyRow
+	var lines copyLines
+	var sent int64 // rows handed to res before batch
+	// rowError gives a row's error PostgreSQL's CONTEXT.
+	rowError := func(err error) error {
+		var re *CopyRowError
+		if !errors.As(err, &re) {
+			return err
+		}
+		pe := pgerr.Classify(re.Err)
+		if i := re.Row - sent; i >= 0 && i < int64(len(batch)) {
+			r := batch[i]
+			return f.copyError(pe, r.line, "", r.text, re.Quote && !f.Binary)
+		}
+		return f.copyError(pe, lines.line(re.Row), "", "", false)
+	}
+	send := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		rows := make([][]sqltypes.Value, len(batch))
+		for i, r := range batch {
+			rows[i] = r.vals
+		}
+		if err := res.Rows(ctx, rows); err != nil {
+			return rowError(err)
+		}
+		sent += int64(len(batch))
+		batch = batch[:0]
+		return nil
+	}
+	emit := func(r copyRow) error {
+		lines.add(sent+int64(len(batch)), r.line)
+		batch = append(batch, r)
+		if len(batch) >= copyBatchRows {
+			return send()
+		}
+		return nil
+	}
+	for {
+		msg, err := c.rd.receive()
+		if err != nil {
+			return c.lostInCopy(err)
+		}
+		switch m := msg.(type) {
+		case *pgproto3.CopyData:
+			if err := dec.feed(m.Data, false, emit); err != nil {
+				return err
+			}
+		case *pgproto3.CopyDone:
+			if err := dec.feed(nil, true, emit); err != nil {
+				return err
+			}
+			if err := send(); err != nil {
+				return err
+			}
+			return rowError(res.Finish(ctx))
+		case *pgproto3.CopyFail:
+			return pgerr.New(pgerr.QueryCanceled, "COPY from stdin failed: %s", m.Message)
+		case *pgproto3.Flush, *pgproto3.Sync:
+			// Ignored in copy-in mode, as the protocol says.
+		default:
+			return pgerr.New(pgerr.ProtocolViolation, "unexpected message type 0x%02X during COPY from stdin", typeByte(msg))
+		}
+	}
+}
+
+// copyLines maps the rows of a COPY to their input lines for errors found
+// after the rows left the decoder: it keeps only where a row does not
+// start on the line after the previous row's (a header, a CSV field over
+// several lines), so a plain stream costs nothing.
+type copyLines struct {
+	rows, lines []int64 // row rows[i] is on line lines[i]
+	lastRow     int64
+	lastLine    int64
+}
+
+func (l *copyLines) add(row, line int64) {
+	if len(l.rows) == 0 || line != l.lastLine+row-l.lastRow {
+		l.rows, l.lines = append(l.rows, row), append(l.lines, line)
+	}
+	l.lastRow, l.lastLine = row, line
+}
+
+// line is row's line.
+func (l *copyLines) line(row int64) int64 {
+	i := sort.Search(len(l.rows), func(i int) bool { return l.rows[i] > row }) - 1
+	if i < 0 {
+		return row + 1
+	}
+	return l.lines[i] + row - l.rows[i]
+}
+
+// typeByte is a frontend message's type byte, for errors.
+func typeByte(msg pgproto3.FrontendMessage) byte {
+	b, err := msg.Encode(nil)
+	if err != nil || len(b) == 0 {
+		return 0
+	}
+	return b[0]
+}
+
+// lostInCopy ends a connection whose client could not be read (or
+// written) in the middle of a COPY.
+func (c *conn) lostInCopy(err error) error {
+	c.terminate = true
+	return fmt.Errorf("%w: during COPY: %v", errQuietClose, err)
+}
+
+// runCopyOut sends res's rows as COPY data.
+func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
+	f := res.CopyFormat()
+	overall, codes := formatCodes(f)
+	c.send(&pgproto3.CopyOutResponse{OverallFormat: overall, ColumnFormatCodes: codes})
+	loc := c.location()
+	enc := &copyEncoder{f: f}
+	if loc != time.UTC {
+		enc.loc = loc
+	}
+	// The binary header travels in the first row's CopyData, as
+	// PostgreSQL sends it (psycopg 3 expects a row after it); a text
+	// header line is a message of its own.
+	var buf []byte
+	if h := enc.header(); h != nil && f.Binary {
+		buf = h
+	} else if h != nil {
+		c.send(&pgproto3.CopyData{Data: h})
+	}
+	for n := 0; ; n++ {
+		if n%ctxCheckRows == ctxCheckRows-1 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		row, ok, err := res.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if buf, err = enc.row(buf, row); err != nil {
+			return err
+		}
+		c.send(&pgproto3.CopyData{Data: buf})
+		c.pending += len(buf) + 5
+		buf = buf[:0]
+		if c.pending > flushThreshold {
+			if err := c.flush(); err != nil {
+				return c.lostInCopy(err)
+			}
+		}
+	}
+	if t := enc.trailer(); t != nil {
+		c.send(&pgproto3.CopyData{Data: append(buf, t...)})
+	}
+	c.send(&pgproto3.CopyDone{})
+	return nil
+}
+
+// runCopy serves a COPY result (copy-in or copy-out mode) and reports
+// whether res was one.
+func (c *conn) runCopy(ctx context.Context, res Result) (bool, error) {
+	switch r := res.(type) {
+	case CopyIn:
+		return true, c.runCopyIn(ctx, r)
+	case CopyOut:
+		return true, c.runCopyOut(ctx, r)
+	}
+	return false, nil
+}
