@@ -92,6 +92,13 @@ func Advise(in Input) ([]Recommendation, error) {
 	}
 	tables := append([]*catalog.Table(nil), in.Tables...)
 	sort.Slice(tables, func(i, j int) bool { return tables[i].Name < tables[j].Name })
+	names := map[string]bool{} // relation names taken: index names must differ
+	for _, t := range tables {
+		names[t.Name] = true
+		for _, ix := range t.Indexes {
+			names[ix.Name] = true
+		}
+	}
 	var out []Recommendation
 	for _, t := range tables {
 		if t.Virtual != nil {
@@ -105,7 +112,7 @@ func Advise(in Input) ([]Recommendation, error) {
 		if err != nil {
 			return nil, err
 		}
-		a := &tableAdvisor{t: t, st: st, caps: in.Caps, w: w}
+		a := &tableAdvisor{t: t, st: st, caps: in.Caps, w: w, names: names}
 		out = append(out, a.newIndexes(in.MaxPerTable)...)
 		out = append(out, a.drops()...)
 		out = append(out, a.shards()...)
@@ -165,6 +172,8 @@ type tableAdvisor struct {
 	st   Statistics
 	caps kv.Capabilities
 	w    workload
+	// names are the relation names in use, recommended ones included.
+	names map[string]bool
 }
 
 // cost is an access's estimated items read and store requests.
@@ -564,6 +573,7 @@ func (a *tableAdvisor) newIndexes(maxNew int) []Recommendation {
 			break
 		}
 		config = append(config, bestIx)
+		a.names[a.named(bestIx).Name] = true
 		out = append(out, *bestRec)
 	}
 	return out
@@ -673,11 +683,22 @@ func (a *tableAdvisor) named(ix *catalog.Index) *catalog.Index {
 	if ix.Kind == catalog.KindZOrder {
 		suffix = "zidx"
 	}
-	c.Name = strings.Join(append(parts, suffix), "_")
-	if len(c.Name) > 63 {
-		c.Name = c.Name[:63]
+	base := strings.Join(parts, "_")
+	for i := 0; ; i++ {
+		// PostgreSQL's ChooseRelationName: a number before the suffix
+		// when the name is taken, the base cut to fit 63 bytes.
+		suf := suffix
+		if i > 0 {
+			suf = fmt.Sprintf("%s%d", suffix, i)
+		}
+		b := base
+		if len(b)+1+len(suf) > 63 {
+			b = b[:63-1-len(suf)]
+		}
+		if c.Name = b + "_" + suf; !a.names[c.Name] {
+			return &c
+		}
 	}
-	return &c
 }
 
 func (a *tableAdvisor) reason(ix *catalog.Index) string {

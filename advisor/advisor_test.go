@@ -225,3 +225,23 @@ func TestAdviceNothingForKeyReads(t *testing.T) {
 		t.Errorf("advice for reads the primary key serves:\n%s", Render(recs, nil))
 	}
 }
+
+// A recommended index never takes a name in use: a number goes before
+// the suffix, as PostgreSQL names indexes.
+func TestAdviceNamesAreFree(t *testing.T) {
+	taken := &catalog.Index{Name: "readings_note_idx", Kind: catalog.KindBTree, Columns: []catalog.KeyColumn{{Column: colSensor}}, Shards: 1, State: catalog.StatePublic}
+	tab := readingsTable(1, taken)
+	var notes []*optimizer.TableUse
+	for i := 0; i < 4; i++ {
+		notes = append(notes, scan(tab, map[int]optimizer.ValueSet{colNote: point(sqltypes.NewText(fmt.Sprintf("note-%d", i)))}, colID))
+	}
+	st := readingsStats()
+	recs, err := Advise(Input{Tables: []*catalog.Table{tab}, Statements: []Statement{stmt(1, "q", 10, notes...)},
+		Stats: func(*catalog.Table) (Statistics, error) { return st, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) == 0 || recs[0].SQL != "CREATE INDEX readings_note_idx1 ON readings (note)" {
+		t.Errorf("advice:\n%s", Render(recs, nil))
+	}
+}

@@ -130,8 +130,7 @@ func (p pgSession) Statements() *stmtstats.Store { return p.s.engine.stmts }
 
 // IndexAdvice implements pgcatalog.Tuning: the advisor run over the
 // proxy's recorded workload and the schema the session sees now.
-func (p pgSession) IndexAdvice() ([]map[string]sqltypes.Value, error) {
-	ctx := context.Background()
+func (p pgSession) IndexAdvice(ctx context.Context) ([]map[string]sqltypes.Value, error) {
 	e := p.s.engine
 	snap, err := e.catalog.Snapshot(ctx)
 	if err != nil {

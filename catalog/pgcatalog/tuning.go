@@ -1,6 +1,8 @@
 package pgcatalog
 
 import (
+	"context"
+
 	"github.com/cockroachdb/apd/v3"
 	. "github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -18,7 +20,7 @@ type Tuning interface {
 	Statements() *stmtstats.Store
 	// IndexAdvice computes the advisor's recommendations: rows keyed by
 	// zproxy_index_advice's column names.
-	IndexAdvice() ([]map[string]sqltypes.Value, error)
+	IndexAdvice(ctx context.Context) ([]map[string]sqltypes.Value, error)
 	// CreateHypotheticalIndex adds a session-local index that EXPLAIN
 	// considers and nothing executes, from a CREATE INDEX statement.
 	CreateHypotheticalIndex(sql string) (HypotheticalIndex, error)
@@ -79,7 +81,7 @@ func init() {
 		if t == nil {
 			return nil
 		}
-		rows, err := t.IndexAdvice()
+		rows, err := t.IndexAdvice(e.Ctx)
 		if err != nil {
 			// A generator cannot fail: the advice is empty and the client
 			// is told why.
