@@ -60,6 +60,9 @@ func TestMetricsEndpoint(t *testing.T) {
 		{name: "zproxy_connections", min: 1, max: 1},
 		{name: "zproxy_errors_total", labels: []string{`sqlstate="42P01"`}, min: 2, max: 2},
 		{name: "zproxy_store_requests_total", labels: []string{`backend="pebble"`}, min: 1, max: 1e9},
+		// The top statements of pg_stat_statements, by normalised text.
+		{name: "zproxy_statement_calls_total", labels: []string{`query="SELECT id FROM m WHERE id = $1"`, `access_path="point get"`}, min: 3, max: 3},
+		{name: "zproxy_statement_items_read_total", labels: []string{`query="SELECT id FROM m WHERE id = $1"`}, min: 3, max: 3},
 		{name: "go_goroutines", min: 1, max: 1e9},
 		{name: "process_cpu_seconds_total", min: 0, max: 1e9},
 	}

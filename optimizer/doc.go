@@ -27,5 +27,7 @@
 // produces plans as data; package executor runs them; Explain and
 // ExplainJSON render one walk over each node's Describe. It reads
 // kv.Capabilities to pick Z-order skip-scan (cheap seeks) or budgeted range
-// sets (one request per range), never the backend's name.
+// sets (one request per range), never the backend's name. Each Scan also
+// records what its read bound (TableUse, workload.go) for the index
+// advisor.
 package optimizer

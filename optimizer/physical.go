@@ -606,6 +606,7 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 		return nil, false, err
 	}
 	scan.Lock = s.Lock
+	scan.use = useSource{spec: spec, ctx: b.ctx, limit: req.limit}
 	// A dynamic scan promises the order asked of it: when it opens, its
 	// path yields the order or its rows are sorted (Resolve), so a LIMIT
 	// above still stops it early (top-1 per outer row reads one row).

@@ -108,6 +108,9 @@ type Scan struct {
 	// Lock is the row lock of a SELECT ... FOR UPDATE / FOR SHARE on the
 	// rows the scan yields.
 	Lock planner.LockStrength
+	// use is what the index advisor's TableUse is computed from, when
+	// asked for (workload.go).
+	use useSource
 
 	// Dynamic scans read outer rows (a correlated subquery, the inner side
 	// of an Apply): their access path is chosen again each time they open,

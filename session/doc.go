@@ -14,7 +14,11 @@
 // and the session statements TiDB's grammar lacks (parser.UtilityStatement,
 // utility.go): SQL prepared statements, cursors (cursor.go), LISTEN/NOTIFY
 // between the engine's sessions (notify.go) and COPY (copy.go), whose rows
-// go to the executor's BulkInsert inside the session's transaction.
+// go to the executor's BulkInsert inside the session's transaction; and
+// tuning (tuning.go): each completed statement is recorded in the proxy's
+// statement statistics with a workload sample for the index advisor, and
+// the session's hypothetical indexes are planned by EXPLAIN only
+// (pgcatalog.Tuning).
 //
 // The package sits between wire (protocol) and the SQL layers so that wire
 // stays a protocol implementation testable with a fake engine, and no SQL

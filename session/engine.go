@@ -10,6 +10,7 @@ import (
 	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/metrics"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/stmtstats"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/wire"
@@ -34,6 +35,9 @@ type Config struct {
 	// a table by this proxy (analyze.go); zero means
 	// DefaultAutoAnalyzeNap, negative disables automatic analysis.
 	AutoAnalyzeNap time.Duration
+	// StatementsMax bounds the statements pg_stat_statements tracks
+	// (pg_stat_statements.max; 0: stmtstats.DefaultMax).
+	StatementsMax int
 }
 
 // DefaultTTLSweep is the TTL sweeper's period on an exclusive store.
@@ -47,6 +51,10 @@ type Engine struct {
 	opts    optimizer.Options
 	cat     *catalogState // sessions and advisory locks (catalog.go)
 	notify  notifyHub     // LISTEN/NOTIFY between this engine's sessions
+	// stmts are the statement statistics and statsCache the advisor's
+	// sampled table statistics (tuning.go).
+	stmts      *stmtstats.Store
+	statsCache statsCache
 
 	stopBuilds context.CancelFunc
 	buildCtx   context.Context // cancelled by Close: background work
@@ -89,7 +97,9 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	ex := executor.New(cfg.Store)
 	e := &Engine{cfg: cfg, catalog: cat, exec: ex, opts: optimizer.DefaultOptions(cfg.Store.Capabilities()),
-		cat: newCatalogState(cfg.Store.Capabilities().Exclusive), auto: newAutoAnalyze(cfg.AutoAnalyzeNap)}
+		cat: newCatalogState(cfg.Store.Capabilities().Exclusive), auto: newAutoAnalyze(cfg.AutoAnalyzeNap),
+		stmts: stmtstats.New(cfg.StatementsMax)}
+	cfg.Metrics.WatchStatements(e.stmts)
 	// Index builds a restart interrupted are finished in the background;
 	// the indexes stay unused by queries until they are.
 	// The builds to resume are those the schema holds now, at start: one

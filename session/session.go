@@ -12,6 +12,7 @@ import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/internal/stmtstats"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/parser"
@@ -36,6 +37,13 @@ type Session struct {
 	seqs seqState
 	// ext holds prepared statements, cursors and notifications (utility.go).
 	ext extState
+	// hypo are the session's hypothetical indexes (tuning.go), hypoSeq
+	// the last one's number.
+	hypo    []hypoIndex
+	hypoSeq uint32
+	// explained is the workload of the statements this session EXPLAINs
+	// while zproxy.advice_workload is "explained".
+	explained *stmtstats.Store
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -78,6 +86,12 @@ type statement struct {
 	boundSnap  *catalog.Snapshot
 	bound      planner.Statement
 	boundTypes []sqltypes.Type
+
+	// For pg_stat_statements (tuning.go): the last planning's time, and
+	// the normalised text and its ID, computed at the first record.
+	planTime time.Duration
+	norm     string
+	queryID  int64
 }
 
 // SQL implements wire.Statement.
@@ -230,6 +244,7 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 		// Statements without a row stream are complete now; rows and
 		// writes record themselves when they finish.
 		s.engine.cfg.Metrics.Query(kind, "none", time.Since(start), 0, int64(len(m.rows)))
+		st.record(nil, nil, int64(len(m.rows)), time.Since(start))
 	}
 	return res, err
 }
@@ -260,12 +275,13 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	if err := s.checkPrivileges(ctx, bound); err != nil {
 		return nil, err
 	}
-	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned int64) {
+	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned, rows int64) {
 		var read int64
 		if stats != nil {
 			read = stats.ItemsRead.Load()
 		}
 		e.cfg.Metrics.Query(kind, plan.AccessPath(), time.Since(start), read, returned)
+		st.record(plan, stats, rows, time.Since(start))
 	}
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
@@ -288,7 +304,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 
 	switch x := bound.(type) {
 	case *planner.Query:
-		plan, err := optimizer.Optimize(x, params, opts)
+		plan, err := st.optimize(x, params, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -304,14 +320,14 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		}
 		cols := columnsOf(x)
 		return &rowsResult{cols: cols, rows: rows, visible: len(cols), onDone: func(n int64) {
-			done(fmt.Sprintf("SELECT %d", n), plan, stats, n)
+			done(fmt.Sprintf("SELECT %d", n), plan, stats, n, n)
 		}}, nil
 	case *planner.Insert, *planner.Update, *planner.Delete:
 		res, plan, stats, err := st.write(ctx, x, params, opts, txn)
 		if err != nil {
 			return nil, err
 		}
-		done("", plan, stats, int64(len(res.Returning)))
+		done("", plan, stats, int64(len(res.Returning)), res.Count)
 		e.noteWrites(writeTarget(x), res.Count, false)
 		return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
 	case *planner.CreateView:
@@ -451,7 +467,7 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, err
 	}
-	plan, err := optimizer.Optimize(bound, params, opts)
+	plan, err := st.optimize(bound, params, opts)
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, err
 	}
@@ -529,11 +545,16 @@ func (st *statement) explain(ctx context.Context, x *planner.Explain, params []s
 		e.exec.Gate.RLock()
 		defer e.exec.Gate.RUnlock()
 	}
+	x, err := st.explainHypothetical(x)
+	if err != nil {
+		return nil, err
+	}
 	plan, err := optimizer.Optimize(x.Stmt, params, opts)
 	if err != nil {
 		return nil, err
 	}
 	st.sendNotices(plan)
+	st.recordExplained(plan)
 	var stats map[optimizer.Node]*optimizer.NodeStats
 	var total time.Duration
 	kvStats := &kv.Stats{}

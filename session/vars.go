@@ -12,6 +12,11 @@ import (
 // varAllowFullScan is zproxy's own setting guarding full table scans.
 const varAllowFullScan = "zproxy.allow_full_scan"
 
+// varAdviceWorkload chooses the workload zproxy_index_advice reads: the
+// proxy's statement statistics ("statements") or the statements this
+// session EXPLAINs ("explained"; tuning.go), as zproxy advise --file uses.
+const varAdviceWorkload = "zproxy.advice_workload"
+
 // varWorkMem bounds the memory of each sort, hash table, DISTINCT set and
 // window of a statement before it spills (what cannot spill shares one
 // such budget per statement).
@@ -52,6 +57,7 @@ var knownVars = map[string]string{
 	varAllowFullScan:                      "on",
 	varWorkMem:                            "256MB",
 	varTempFileLimit:                      "-1",
+	varAdviceWorkload:                     "statements",
 }
 
 // displayName is a parameter's name as PostgreSQL spells it (SHOW's
@@ -154,6 +160,11 @@ func (s *Session) set(name, value string, reset bool) error {
 		}
 		if n == "transaction_read_only" && value == "off" && s.txn != nil && s.txn.ReadOnly() {
 			return pgerr.New(pgerr.ActiveSQLTransaction, "transaction read-write mode must be set before any query")
+		}
+	case varAdviceWorkload:
+		if value = strings.ToLower(value); value != "statements" && value != "explained" {
+			return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).
+				WithHint("Available values: statements, explained.")
 		}
 	case varWorkMem:
 		n, err := parseMemory(value)

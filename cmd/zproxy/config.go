@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zproxy/zproxy/internal/stmtstats"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -79,6 +80,8 @@ type Config struct {
 	MaxMessageSize  byteSize
 	MaxConnections  int
 	ShutdownTimeout time.Duration
+	// StatementsMax bounds pg_stat_statements' entries.
+	StatementsMax int
 }
 
 func defaultConfig() Config {
@@ -94,6 +97,7 @@ func defaultConfig() Config {
 		CacheSize:       defaultCacheSize,
 		MaxConnections:  defaultMaxConnections,
 		ShutdownTimeout: defaultShutdownTimeout,
+		StatementsMax:   stmtstats.DefaultMax,
 	}
 }
 
@@ -140,6 +144,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"largest protocol message accepted from an authenticated client, in `bytes` (suffixes KiB, MiB, GiB)")
 	fs.IntVar(&cfg.MaxConnections, "max-connections", cfg.MaxConnections,
 		"most client sessions at once, a `number`; one more is refused with 53300, as PostgreSQL's max_connections")
+	fs.IntVar(&cfg.StatementsMax, "statements-max", cfg.StatementsMax,
+		"most statements pg_stat_statements tracks, a `number` (PostgreSQL's pg_stat_statements.max); the least used give way")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout,
 		"on SIGTERM/SIGINT, how long in-flight statements may run before connections are closed")
 	return fs
@@ -243,6 +249,9 @@ func (c *Config) validate() error {
 	}
 	if c.TLSRequired && c.TLSCert == "" {
 		return errors.New("--tls-required needs --tls-cert and --tls-key")
+	}
+	if c.StatementsMax < 100 {
+		return fmt.Errorf("--statements-max %d: must be at least 100", c.StatementsMax)
 	}
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("--max-connections %d: must be at least 1", c.MaxConnections)
@@ -476,6 +485,7 @@ func printUsage(w io.Writer) {
 Usage:
   zproxy [flags]          serve PostgreSQL clients (the default)
   zproxy check [table...] verify that tables and their indexes agree (exit 1 if not)
+  zproxy advise           print a running proxy's index advice (--url, --file; see zproxy advise --help)
   zproxy help             show this text
 
 Every flag can also be set by an environment variable (shown below) or in a

@@ -20,8 +20,9 @@ type command func(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // subcommands maps a first argument to its command; with no subcommand (or
 // when the first argument is a flag) zproxy serves.
 var subcommands = map[string]command{
-	"serve": serveCommand,
-	"check": checkCommand,
+	"serve":  serveCommand,
+	"check":  checkCommand,
+	"advise": adviseCommand,
 	"help": func(_ context.Context, _ []string, stdout, _ io.Writer) int {
 		printUsage(stdout)
 		return 0

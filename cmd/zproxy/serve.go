@@ -167,6 +167,7 @@ func newEngine(ctx context.Context, cfg Config, store kv.Store, m *metrics.Metri
 		Metrics:       m,
 		Logger:        logger,
 		AllowFullScan: cfg.AllowFullScan,
+		StatementsMax: cfg.StatementsMax,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starting the SQL engine: %w", err)

@@ -21,6 +21,9 @@ type Metrics struct {
 	Connections           prometheus.Gauge         // zproxy_connections
 	Errors                *prometheus.CounterVec   // zproxy_errors_total{sqlstate}
 	DynamoDBCapacityTotal *prometheus.CounterVec   // zproxy_dynamodb_consumed_capacity_total{op}
+
+	// statements exports the top statements (statements.go).
+	statements *statementCollector
 }
 
 var _ kv.Observer = (*Metrics)(nil)
@@ -80,7 +83,9 @@ func New(reg prometheus.Registerer) *Metrics {
 			Name: "zproxy_dynamodb_consumed_capacity_total",
 			Help: "DynamoDB capacity units consumed, by operation.",
 		}, []string{"op"}),
+		statements: newStatementCollector(),
 	}
+	reg.MustRegister(m.statements)
 	reg.MustRegister(m.Queries, m.QueryDuration, m.StoreRequests, m.StoreRequestDuration,
 		m.StoreErrors, m.RowsRead, m.RowsReturned, m.ZOrderRanges, m.ShardFanout,
 		m.Connections, m.Errors, m.DynamoDBCapacityTotal)

@@ -1,0 +1,117 @@
+package optimizer
+
+import (
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// TableUse is what one table read of a statement asked of its table, with
+// this execution's values: the index advisor's raw material (package
+// advisor). The access-path rules see the same bounds.
+type TableUse struct {
+	Table *catalog.Table
+	// Bounds are the values the read's conjuncts allow, per column
+	// ordinal (a set of points is an equality or IN list).
+	Bounds map[int]ValueSet
+	// Needed are the columns the statement reads from the table.
+	Needed []int
+	// Order is the order the plan above wanted, and Limit the rows it
+	// would stop after (0: all).
+	Order []planner.SortKey
+	Limit int
+	// Index is the index read (nil: the table itself) and Method how.
+	Index  *catalog.Index
+	Method Method
+	// Correlated: the read is planned per outer row (a correlated
+	// subquery), so Bounds lack the outer values.
+	Correlated bool
+}
+
+// useSource is what a scan's TableUse is computed from: the conjuncts
+// and this execution's values. Computing it only when the advisor's sample
+// wants it keeps planning as cheap as without it.
+type useSource struct {
+	spec  *scanSpec
+	ctx   *planner.EvalContext
+	limit int
+}
+
+// useOf computes a planned scan's TableUse (nil for a scan planned
+// without a source, e.g. re-planned per outer row).
+func useOf(scan *Scan) *TableUse {
+	src := scan.use
+	if src.spec == nil {
+		return nil
+	}
+	t := src.spec.Table
+	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
+	bounds, _ := extractBounds(src.spec.Filter, src.ctx, kinds)
+	return &TableUse{Table: t, Bounds: bounds, Needed: src.spec.Needed, Order: src.spec.Order, Limit: src.limit,
+		Index: scan.Index, Method: scan.Method, Correlated: scan.Dynamic}
+}
+
+// Uses lists the table reads of a plan, those of its subqueries included,
+// in plan order.
+func Uses(p *Plan) []*TableUse {
+	if p == nil {
+		return nil
+	}
+	var out []*TableUse
+	Walk(p.Root, func(n Node) {
+		if s, ok := n.(*Scan); ok {
+			if u := useOf(s); u != nil {
+				out = append(out, u)
+			}
+		}
+	})
+	return out
+}
+
+// FullScans counts the plan's full scans of a table (not of an index),
+// subqueries included.
+func FullScans(p *Plan) int64 {
+	var n int64
+	if p != nil {
+		Walk(p.Root, func(x Node) {
+			if s, ok := x.(*Scan); ok && s.Method == FullScan && s.Index == nil {
+				n++
+			}
+		})
+	}
+	return n
+}
+
+// Points reports whether a set is a non-empty list of single values (an
+// equality or an IN list), and how many.
+func (s ValueSet) Points() (int, bool) {
+	if !s.allPoints() || len(s) == 0 {
+		return 0, false
+	}
+	return len(s), true
+}
+
+// Contains reports whether v lies in the set (NULL lies in none: a
+// comparison with NULL is never true).
+func (s ValueSet) Contains(v sqltypes.Value) bool {
+	if s == nil {
+		return true
+	}
+	if v.IsNull() {
+		return false
+	}
+	for _, iv := range s {
+		if !iv.LoUnb {
+			if c := sqltypes.Compare(v, iv.Lo); c < 0 || c == 0 && !iv.LoInc {
+				continue
+			}
+		}
+		if !iv.HiUnb {
+			if c := sqltypes.Compare(v, iv.Hi); c > 0 || c == 0 && !iv.HiInc {
+				continue
+			}
+		}
+		return true
+	}
+	return false
+}
