@@ -86,7 +86,7 @@ func TestTruncationBoundsBruteForce(t *testing.T) {
 		for _, x := range xs {
 			tx := trunc(x)
 			want := compareHolds(op, cmpInt(tx, c))
-			if got := set.contains(sqltypes.Value{K: kind, I: x}); got != want {
+			if got := set.Contains(sqltypes.Value{K: kind, I: x}); got != want {
 				t.Fatalf("date_trunc(%q, ts) %s %d in %v: ts = %d (trunc %d) in range %v, comparison %v",
 					unit, op, c, loc, x, tx, got, want)
 			}
@@ -206,7 +206,7 @@ func TestShiftedTruncationBoundsBruteForce(t *testing.T) {
 		}
 		for _, x := range xs {
 			want := compareHolds(op, cmpInt(f(x), ref))
-			if got := set.contains(sqltypes.Value{K: colTyp.Kind(), I: x}); got != want {
+			if got := set.Contains(sqltypes.Value{K: colTyp.Kind(), I: x}); got != want {
 				t.Fatalf("%q of %s AT TIME ZONE %q %s %d: ts = %d (f %d) in range %v, comparison %v",
 					unit, colTyp, zone, op, ref, x, f(x), got, want)
 			}
@@ -270,7 +270,7 @@ func TestEpochBoundsBruteForce(t *testing.T) {
 			x := us - shift + d
 			got := new(big.Rat).SetFrac64(x+shift, 1e6)
 			holds := compareHolds(op, got.Cmp(want))
-			if in := set.contains(sqltypes.Value{K: typ.Kind(), I: x}); in != holds {
+			if in := set.Contains(sqltypes.Value{K: typ.Kind(), I: x}); in != holds {
 				t.Fatalf("extract(epoch from %s, shift %d) %s %s: ts = %d in range %v, comparison %v", typ, shift, op, text, x, in, holds)
 			}
 		}
