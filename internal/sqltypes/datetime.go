@@ -544,6 +544,12 @@ func ParseTimestamp(s string, withZone bool) (int64, error) {
 	}
 	r, e := decodeDateTime(s)
 	if e != dtOK {
+		if prefix, loc, ok := splitZoneName(s); ok {
+			if withZone {
+				return ParseTimestampTZIn(s, loc)
+			}
+			return ParseTimestamp(prefix, false) // timestamp ignores the zone
+		}
 		return 0, dateTimeParseError(e, s, typ)
 	}
 	switch r.special {

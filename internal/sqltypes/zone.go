@@ -1,6 +1,9 @@
 package sqltypes
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Timestamps with time zone in a session's TimeZone. A timestamptz is an
 // instant (µs since the epoch); PostgreSQL shows it in the session's zone
@@ -60,6 +63,11 @@ func appendZoneOffset(buf []byte, off int64) []byte {
 // whose TimeZone is loc: text without an offset is wall-clock time in loc
 // (at a daylight-saving change, the offset Go's time.Date picks).
 func ParseTimestampTZIn(s string, loc *time.Location) (int64, error) {
+	if prefix, named, ok := splitZoneName(s); ok {
+		// '2024-03-10 12:00 America/New_York': wall-clock time in the
+		// named zone, whatever the session's.
+		s, loc = prefix, named
+	}
 	if loc == nil || loc == time.UTC {
 		return ParseTimestamp(s, true)
 	}
@@ -80,4 +88,42 @@ func ParseTimestampTZIn(s string, loc *time.Location) (int64, error) {
 		return 0, errTimestampOutOfRange()
 	}
 	return us, nil
+}
+
+// splitZoneName splits a time zone database name off the end of a
+// timestamp ('2024-03-10 12:00 America/New_York'), which PostgreSQL reads
+// as the zone of the wall-clock time before it; ok is false when s does
+// not end in such a name or reads without splitting it off (offsets,
+// 'Z', 'UTC' are decodeDateTime's).
+func splitZoneName(s string) (prefix string, loc *time.Location, ok bool) {
+	t := strings.TrimSpace(s)
+	i := strings.LastIndexAny(t, " \t")
+	if i < 0 {
+		return "", nil, false
+	}
+	name := t[i+1:]
+	if name == "" || strings.Contains(name, "..") || !strings.ContainsAny(name, "/") && !isAlpha(name) {
+		return "", nil, false
+	}
+	if _, e := decodeDateTime(s); e == dtOK {
+		return "", nil, false
+	}
+	r, e := decodeDateTime(t[:i])
+	if e != dtOK || r.special != "" || r.hasZone {
+		return "", nil, false
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return "", nil, false
+	}
+	return t[:i], loc, true
+}
+
+func isAlpha(s string) bool {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
