@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -723,6 +724,32 @@ const MaxObjectsPerChange = 1024
 // PostgreSQL OID for a long time (version < 2^22).
 func ObjectID(version uint64, i int) uint64 {
 	return version*MaxObjectsPerChange + uint64(i)
+}
+
+// RemoveColumn takes column i out of t: its store attribute is retired
+// (rows still hold it, so no later column may reuse it), and the primary
+// key's and indexes' column ordinals past i move down one. Foreign keys,
+// which other tables' descriptors also name, are the caller's to renumber.
+func (t *Table) RemoveColumn(i int) {
+	t.RetiredAttrs = append(t.RetiredAttrs, t.Columns[i].AttrName())
+	t.Columns = slices.Delete(t.Columns, i, i+1)
+	shift := func(k int) int {
+		if k > i {
+			return k - 1
+		}
+		return k
+	}
+	for j := range t.PrimaryKey {
+		t.PrimaryKey[j].Column = shift(t.PrimaryKey[j].Column)
+	}
+	for _, ix := range t.Indexes {
+		for j := range ix.Columns {
+			ix.Columns[j].Column = shift(ix.Columns[j].Column)
+		}
+		for j := range ix.Include {
+			ix.Include[j] = shift(ix.Include[j])
+		}
+	}
 }
 
 // Clone returns a deep copy of t, for building a changed descriptor.

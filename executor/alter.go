@@ -359,26 +359,7 @@ func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch 
 			eff.droppedSeqs = append(eff.droppedSeqs, q)
 		}
 	}
-	nt.RetiredAttrs = append(nt.RetiredAttrs, c.AttrName())
-	nt.Columns = slices.Delete(nt.Columns, i, i+1)
-	// Key columns and indexes name columns by ordinal: shift those after i.
-	shift := func(k int) int {
-		if k > i {
-			return k - 1
-		}
-		return k
-	}
-	for j := range nt.PrimaryKey {
-		nt.PrimaryKey[j].Column = shift(nt.PrimaryKey[j].Column)
-	}
-	for _, ix := range nt.Indexes {
-		for j := range ix.Columns {
-			ix.Columns[j].Column = shift(ix.Columns[j].Column)
-		}
-		for j := range ix.Include {
-			ix.Include[j] = shift(ix.Include[j])
-		}
-	}
+	nt.RemoveColumn(i)
 	return nil
 }
 
@@ -707,25 +688,12 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *plann
 		}
 	}
 	// Writers that planned with the old IDs finish before the old rows go.
-	e.Gate.Lock()
-	e.Gate.Unlock()
-	if !cat.Exclusive() {
-		select {
-		case <-time.After(2 * catalog.SharedStaleness):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	if err := e.waitForWriters(ctx, cat); err != nil {
+		return err
 	}
 	for _, t := range old {
-		for sh := 0; sh < t.Shards; sh++ {
-			if err := e.clearPartition(ctx, t.Partition(sh)); err != nil {
-				return err
-			}
-		}
-		for _, ix := range t.Indexes {
-			if err := e.clearIndex(ctx, ix); err != nil {
-				return err
-			}
+		if err := e.clearTable(ctx, t); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -167,15 +167,24 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *plan
 		return err
 	}
 	for _, t := range dropped {
-		for sh := 0; sh < t.Shards; sh++ {
-			if err := e.clearPartition(ctx, t.Partition(sh)); err != nil {
-				return err
-			}
+		if err := e.clearTable(ctx, t); err != nil {
+			return err
 		}
-		for _, ix := range t.Indexes {
-			if err := e.clearIndex(ctx, ix); err != nil {
-				return err
-			}
+	}
+	return nil
+}
+
+// clearTable deletes the rows and index entries of a table layout no
+// descriptor refers to any more.
+func (e *Executor) clearTable(ctx context.Context, t *catalog.Table) error {
+	for sh := 0; sh < t.Shards; sh++ {
+		if err := e.clearPartition(ctx, t.Partition(sh)); err != nil {
+			return err
+		}
+	}
+	for _, ix := range t.Indexes {
+		if err := e.clearIndex(ctx, ix); err != nil {
+			return err
 		}
 	}
 	return nil

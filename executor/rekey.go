@@ -114,32 +114,9 @@ func rekeyed(t *catalog.Table, a planner.AlterAction, version uint64) *catalog.T
 		ix.ID = catalog.ObjectID(version, i+1)
 	}
 	if i := slices.IndexFunc(f.Columns, func(c catalog.Column) bool { return c.Hidden }); i >= 0 {
-		f.RetiredAttrs = append(f.RetiredAttrs, f.Columns[i].AttrName())
-		f.Columns = slices.Delete(f.Columns, i, i+1)
-		shiftColumns(f, i)
+		f.RemoveColumn(i)
 	}
 	return f
-}
-
-// shiftColumns renumbers key and index columns after column i was removed.
-func shiftColumns(t *catalog.Table, i int) {
-	shift := func(k int) int {
-		if k > i {
-			return k - 1
-		}
-		return k
-	}
-	for j := range t.PrimaryKey {
-		t.PrimaryKey[j].Column = shift(t.PrimaryKey[j].Column)
-	}
-	for _, ix := range t.Indexes {
-		for j := range ix.Columns {
-			ix.Columns[j].Column = shift(ix.Columns[j].Column)
-		}
-		for j := range ix.Include {
-			ix.Include[j] = shift(ix.Include[j])
-		}
-	}
 }
 
 // copyRows writes every row of old to its place in future, with its index
@@ -255,22 +232,6 @@ func (e *Executor) abandonRekey(ctx context.Context, cat *catalog.Catalog, name 
 		return err
 	}
 	return e.clearTable(ctx, future)
-}
-
-// clearTable deletes the rows and index entries of a table layout no
-// descriptor refers to any more.
-func (e *Executor) clearTable(ctx context.Context, t *catalog.Table) error {
-	for sh := 0; sh < t.Shards; sh++ {
-		if err := e.clearPartition(ctx, t.Partition(sh)); err != nil {
-			return err
-		}
-	}
-	for _, ix := range t.Indexes {
-		if err := e.clearIndex(ctx, ix); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // waitForWriters returns once every statement that planned with the schema
