@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -591,7 +592,11 @@ func decodeTable(it kv.Item) (*Table, error) {
 func decodeDesc(it kv.Item, v any) error {
 	for _, a := range it.Attrs {
 		if a.Name == descAttr {
-			data := a.B
+			// A copy: a scanned item's bytes belong to the store, and a
+			// descriptor is decoded while other statements use it (a
+			// background ANALYZE's catalog load once saw them change
+			// under json.Unmarshal).
+			data := bytes.Clone(a.B)
 			if a.Kind == kv.AttrString {
 				data = []byte(a.S)
 			}
