@@ -45,12 +45,15 @@ const DefaultTTLSweep = time.Minute
 
 // Engine creates sessions over one store.
 type Engine struct {
-	cfg     Config
-	catalog *catalog.Catalog
-	exec    *executor.Executor
-	opts    optimizer.Options
-	cat     *catalogState // sessions and advisory locks (catalog.go)
-	notify  notifyHub     // LISTEN/NOTIFY between this engine's sessions
+	// closeOnce makes Close idempotent; closeErr is its result.
+	closeOnce sync.Once
+	closeErr  error
+	cfg       Config
+	catalog   *catalog.Catalog
+	exec      *executor.Executor
+	opts      optimizer.Options
+	cat       *catalogState // sessions and advisory locks (catalog.go)
+	notify    notifyHub     // LISTEN/NOTIFY between this engine's sessions
 	// stmts are the statement statistics and statsCache the advisor's
 	// sampled table statistics (tuning.go).
 	stmts      *stmtstats.Store
@@ -158,9 +161,12 @@ func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Ses
 // Close stops resumed index builds (they resume again at the next start)
 // and releases the engine; the store is closed by its owner.
 func (e *Engine) Close() error {
-	e.stopBuilds()
-	e.builds.Wait()
-	e.auto.stop()
-	e.sweeper.Wait()
-	return e.exec.Close() // its spill store
+	e.closeOnce.Do(func() {
+		e.stopBuilds()
+		e.builds.Wait()
+		e.auto.stop()
+		e.sweeper.Wait()
+		e.closeErr = e.exec.Close() // its spill store
+	})
+	return e.closeErr
 }

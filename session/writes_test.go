@@ -25,6 +25,9 @@ func newSession(t *testing.T, store kv.Store) (*session.Engine, wire.Session) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Before the store closes (cleanups run last first): background
+	// work such as automatic analysis must not outlive it.
+	t.Cleanup(func() { eng.Close() })
 	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "test", Notice: func(*pgerr.Error) {}})
 	if err != nil {
 		t.Fatal(err)
