@@ -3,13 +3,14 @@ package advisor
 import (
 	"math"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/optimizer"
 )
 
-// Statistics is what the advisor knows of one table's data. SampleStats
-// implements it from a sample of the table's rows; the catalog's ANALYZE
-// statistics can implement it as well.
+// Statistics is what the advisor knows of one table's data. AnalyzedStats
+// implements it from the catalog's ANALYZE statistics, SampleStats from a
+// sample of the table's rows (for a table not analyzed yet).
 type Statistics interface {
 	// Rows is the table's row count.
 	Rows() float64
@@ -126,3 +127,58 @@ func (s *SampleStats) Bounds(col int) (lo, hi sqltypes.Value, ok bool) {
 	}
 	return lo, hi, ok
 }
+
+// AnalyzedStats are a table's ANALYZE statistics (catalog.TableStats) as
+// Statistics: selectivities come from the same histograms and most common
+// values the optimizer prices access paths with, so the advisor's
+// estimates agree with EXPLAIN's.
+type AnalyzedStats struct {
+	t  *catalog.Table
+	ts *catalog.TableStats
+}
+
+// NewAnalyzedStats returns ts as Statistics of t, or nil when ts lacks a
+// column of t (one added after the last ANALYZE): then the caller samples.
+func NewAnalyzedStats(t *catalog.Table, ts *catalog.TableStats) *AnalyzedStats {
+	if ts == nil {
+		return nil
+	}
+	for i := range t.Columns {
+		if ts.Column(&t.Columns[i]) == nil {
+			return nil
+		}
+	}
+	return &AnalyzedStats{t: t, ts: ts}
+}
+
+// Rows implements Statistics.
+func (a *AnalyzedStats) Rows() float64 { return a.ts.Rows }
+
+// Distinct implements Statistics.
+func (a *AnalyzedStats) Distinct(col int) float64 {
+	return math.Max(1, a.ts.Column(&a.t.Columns[col]).Distinct)
+}
+
+// NullFrac implements Statistics.
+func (a *AnalyzedStats) NullFrac(col int) float64 {
+	return a.ts.Column(&a.t.Columns[col]).NullFrac
+}
+
+// Selectivity implements Statistics.
+func (a *AnalyzedStats) Selectivity(col int, set optimizer.ValueSet) float64 {
+	return optimizer.ColumnSelectivity(a.t, a.ts, col, set)
+}
+
+// Bounds implements Statistics.
+func (a *AnalyzedStats) Bounds(col int) (lo, hi sqltypes.Value, ok bool) {
+	cs := a.ts.Column(&a.t.Columns[col])
+	if cs.Min.IsNull() || cs.Max.IsNull() {
+		return sqltypes.Null, sqltypes.Null, false
+	}
+	return cs.Min, cs.Max, true
+}
+
+var (
+	_ Statistics = (*AnalyzedStats)(nil)
+	_ Statistics = (*SampleStats)(nil)
+)

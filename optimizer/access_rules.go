@@ -171,14 +171,14 @@ func (c *candidate) estimate(t *catalog.Table, b bounds, ac *accessContext, limi
 		enforced = map[int]bool{}
 		for _, k := range c.index.Columns {
 			if set, ok := b[k.Column]; ok && set != nil {
-				sel *= columnSelectivity(t, ts, k.Column, set)
+				sel *= ColumnSelectivity(t, ts, k.Column, set)
 				enforced[k.Column] = true
 			}
 		}
 	default:
 		enforced = map[int]bool{}
 		for _, k := range c.keyCols[:c.prefix] {
-			sel *= columnSelectivity(t, ts, k.Column, b[k.Column])
+			sel *= ColumnSelectivity(t, ts, k.Column, b[k.Column])
 			enforced[k.Column] = true
 		}
 	}
@@ -196,7 +196,7 @@ func (c *candidate) estimate(t *catalog.Table, b bounds, ac *accessContext, limi
 		rest := 1.0
 		for col, set := range b {
 			if set != nil && !enforced[col] {
-				rest *= columnSelectivity(t, ts, col, set)
+				rest *= ColumnSelectivity(t, ts, col, set)
 			}
 		}
 		if rest > 0 {
@@ -291,10 +291,10 @@ func requestWeight(opts Options) float64 {
 // prices a request at 8 wasted items.
 const requestItems = 8
 
-// columnSelectivity is the fraction of rows whose column value lies in set,
+// ColumnSelectivity is the fraction of rows whose column value lies in set,
 // from the column's statistics, or its share of the code space when it has
-// none.
-func columnSelectivity(t *catalog.Table, ts *catalog.TableStats, col int, set ValueSet) float64 {
+// none (ts may be nil). The index advisor prices with it too.
+func ColumnSelectivity(t *catalog.Table, ts *catalog.TableStats, col int, set ValueSet) float64 {
 	if set == nil {
 		return 1
 	}

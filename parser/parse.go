@@ -97,6 +97,9 @@ type Statement struct {
 	Comment *CommentStatement
 	// Analyze is ANALYZE or VACUUM (analyze.go); AST is nil then.
 	Analyze *AnalyzeStatement
+	// Extension is CREATE or DROP EXTENSION (extension.go); AST is nil
+	// then.
+	Extension *ExtensionStatement
 	// Utility is set for PREPARE, EXECUTE, DEALLOCATE, DISCARD, cursors,
 	// LISTEN/NOTIFY and COPY; AST is then nil (utility.go).
 	Utility *UtilityStatement
@@ -234,7 +237,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Comment != nil || st.Analyze != nil || st.Utility != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Utility != nil {
 		st.AST = stmt
 		return st, err
 	}

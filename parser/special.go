@@ -39,6 +39,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Analyze = as // no AST: see AnalyzeStatement
 		return nil, err
 	}
+	if es, err := r.extensionStmt(); err != nil || es != nil {
+		r.st.Extension = es // no AST: see ExtensionStatement
+		return nil, err
+	}
 	if us, err := r.utilityStmt(); err != nil || us != nil {
 		r.st.Utility = us // no AST: see UtilityStatement
 		return nil, err

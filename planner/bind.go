@@ -90,6 +90,10 @@ func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.
 		st, err := bindComment(snap, stmt.Comment)
 		return st, nil, err
 	}
+	if stmt.Extension != nil {
+		st, err := bindExtension(stmt.Extension)
+		return st, nil, err
+	}
 	n := stmt.NumParams
 	if len(paramTypes) > n {
 		n = len(paramTypes)

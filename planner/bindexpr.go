@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -77,13 +78,8 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 	case *ast.BinaryOperationExpr:
 		return b.bindBinary(sc, n, agg)
 	case *ast.UnaryOperationExpr:
-		if v, ok := n.V.(*driver.ValueExpr); ok && n.Op == opcode.Minus && v.Kind() == driver.KindUint64 && v.GetUint64() == 1<<63 {
-			// -9223372036854775808 arrives as minus an unsigned literal.
-			return &Const{V: sqltypes.NewInt(math.MinInt64), Typ: sqltypes.TypeInt8}, nil
-		}
-		if v, ok := n.V.(*driver.ValueExpr); ok && n.Op == opcode.Minus && v.Kind() == driver.KindInt64 && v.GetInt64() == -math.MinInt32 {
-			// PostgreSQL reads -2147483648 as one integer literal.
-			return &Const{V: sqltypes.NewInt(math.MinInt32), Typ: sqltypes.TypeInt4}, nil
+		if c, ok, err := negatedIntegerLiteral(n); ok {
+			return c, err
 		}
 		e, err := b.child(sc, n.V, agg)
 		if err != nil {
@@ -376,6 +372,52 @@ func literal(v *driver.ValueExpr) (Expr, error) {
 		return &Const{V: sqltypes.NewBytes(v.GetBytes()), Typ: sqltypes.TypeBytea}, nil
 	}
 	return nil, unsupported("literal of kind %d is not supported", v.Kind())
+}
+
+// negatedIntegerLiteral folds minus signs (through parentheses) into the
+// integer literal under them, as PostgreSQL's grammar does (doNegate)
+// before any type is chosen: -2147483648 is one integer, and
+// -(-2147483648) the bigint 2147483648, not an int4 negation that
+// overflows. It reports false when n is not such a chain.
+func negatedIntegerLiteral(n *ast.UnaryOperationExpr) (Expr, bool, error) {
+	neg := false
+	var node ast.ExprNode = n
+	for {
+		switch x := node.(type) {
+		case *ast.UnaryOperationExpr:
+			if x.Op != opcode.Minus {
+				return nil, false, nil
+			}
+			neg, node = !neg, x.V
+			continue
+		case *ast.ParenthesesExpr:
+			node = x.Expr
+			continue
+		case *driver.ValueExpr:
+			var v big.Int
+			switch {
+			case x.Kind() == driver.KindInt64 && x.Type.GetFlag()&mysql.IsBooleanFlag == 0:
+				v.SetInt64(x.GetInt64())
+			case x.Kind() == driver.KindUint64:
+				v.SetUint64(x.GetUint64())
+			default:
+				return nil, false, nil
+			}
+			if neg {
+				v.Neg(&v)
+			}
+			if !v.IsInt64() {
+				e, err := numericLiteral(v.String())
+				return e, true, err
+			}
+			i := v.Int64()
+			if i >= math.MinInt32 && i <= math.MaxInt32 {
+				return &Const{V: sqltypes.NewInt(i), Typ: sqltypes.TypeInt4}, true, nil
+			}
+			return &Const{V: sqltypes.NewInt(i), Typ: sqltypes.TypeInt8}, true, nil
+		}
+		return nil, false, nil
+	}
 }
 
 // numericLiteral is the numeric constant written as text.

@@ -242,3 +242,26 @@ func (st *statement) runComment(ctx context.Context, c *planner.Comment) (wire.R
 	}
 	return tagResult("COMMENT"), nil
 }
+
+// runExtension answers CREATE and DROP EXTENSION over the built-in
+// extensions, which are always there: creating one is 42710 (a NOTICE
+// with IF NOT EXISTS), and dropping one is refused rather than pretended.
+func (s *Session) runExtension(x *planner.Extension) (wire.Result, error) {
+	if !x.Drop {
+		name := x.Present[0].Name
+		if !x.MissingOK {
+			return nil, pgerr.New(pgerr.DuplicateObject, "extension %q already exists", name)
+		}
+		n := pgerr.New(pgerr.DuplicateObject, "extension %q already exists, skipping", name)
+		n.Severity = "NOTICE"
+		s.notice(n)
+		return tagResult("CREATE EXTENSION"), nil
+	}
+	if len(x.Present) > 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "extension %q is built into zproxy and cannot be dropped", x.Present[0].Name)
+	}
+	for _, name := range x.Missing {
+		s.notice(pgerr.Notice("extension %q does not exist, skipping", name))
+	}
+	return tagResult("DROP EXTENSION"), nil
+}

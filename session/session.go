@@ -35,6 +35,8 @@ type Session struct {
 	txDDL      bool
 	// seqs holds currval and lastval (sequences.go).
 	seqs seqState
+	// random is random()'s generator once setseed has seeded it.
+	random builtins.Random
 	// ext holds prepared statements, cursors and notifications (utility.go).
 	ext extState
 	// hypo are the session's hypothetical indexes (tuning.go), hypoSeq
@@ -198,7 +200,7 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 	if clock := s.engine.cfg.Clock; clock != nil {
 		start = clock()
 	}
-	return builtins.Context{Now: start, Location: s.location(), Sequences: &sessionSequences{s: s, ctx: ctx},
+	return builtins.Context{Now: start, Location: s.location(), Sequences: &sessionSequences{s: s, ctx: ctx}, Random: &s.random,
 		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID)},
 		Settings: func(name string) (string, bool) { n, ok := canonicalVar(name); return s.vars[n], ok }}
 }
@@ -450,6 +452,8 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		return st.runComment(ctx, x)
 	case *planner.Analyze:
 		return st.runAnalyze(ctx, x)
+	case *planner.Extension:
+		return s.runExtension(x)
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)
 }

@@ -173,7 +173,7 @@ func (e *Engine) advise(ctx context.Context, snap *catalog.Snapshot, entries []s
 		stmts = append(stmts, s)
 	}
 	return advisor.Advise(advisor.Input{Tables: snap.Tables(), Statements: stmts, Caps: e.cfg.Store.Capabilities(),
-		Stats: func(t *catalog.Table) (advisor.Statistics, error) { return e.tableStats(ctx, t) }})
+		Stats: func(t *catalog.Table) (advisor.Statistics, error) { return e.tableStats(ctx, snap, t) }})
 }
 
 // statsSampleSize is how many rows the advisor's table statistics keep.
@@ -196,10 +196,14 @@ type statsCache struct {
 	m  map[uint64]sampledStats
 }
 
-// tableStats samples a table through the executor: one full read counts
-// its rows and keeps a uniform sample (reservoir) of statsSampleSize. The
-// catalog's ANALYZE statistics will replace this read when they exist.
-func (e *Engine) tableStats(ctx context.Context, t *catalog.Table) (advisor.Statistics, error) {
+// tableStats are the table's ANALYZE statistics when it has been analyzed
+// since its last column was added; otherwise one full read through the
+// executor counts its rows and keeps a uniform sample (reservoir) of
+// statsSampleSize, cached for statsTTL.
+func (e *Engine) tableStats(ctx context.Context, snap *catalog.Snapshot, t *catalog.Table) (advisor.Statistics, error) {
+	if st := advisor.NewAnalyzedStats(t, snap.Stats(t.ID)); st != nil {
+		return st, nil
+	}
 	e.statsCache.mu.Lock()
 	c, ok := e.statsCache.m[t.ID]
 	e.statsCache.mu.Unlock()

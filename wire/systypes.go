@@ -37,6 +37,8 @@ func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.Null, errInvalidUTF8()
 		}
 		return sqltypes.NewText(string(src)), nil
+	case t.ID == sqltypes.Void:
+		return sqltypes.NewText(""), nil // void_recv ignores its input
 	case t.ID == sqltypes.Name:
 		if !utf8.Valid(src) {
 			return sqltypes.Null, errInvalidUTF8()
@@ -64,6 +66,8 @@ func appendSystem(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return append(buf, v.S...), nil
 	case t.ID == sqltypes.Record:
 		return buf, pgerr.New(pgerr.FeatureNotSupported, "binary format for type record is not supported")
+	case t.ID == sqltypes.Void:
+		return buf, nil // void_send sends nothing
 	default: // int2vector, oidvector
 		return appendArray(buf, sqltypes.ArrayOf(sqltypes.VectorElem(t)), v)
 	}

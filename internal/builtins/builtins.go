@@ -42,6 +42,9 @@ type Context struct {
 	// Sequences serves nextval, currval, setval and lastval; nil where
 	// sequences cannot be reached (then those functions fail).
 	Sequences Sequences
+	// Random is the session's generator for random() and setseed(); nil
+	// draws from the process's generator and makes setseed a no-op.
+	Random *Random
 }
 
 // Sequences is the session's access to sequences: values come from the

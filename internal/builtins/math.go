@@ -3,6 +3,8 @@ package builtins
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
+	"sync"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -20,6 +22,42 @@ const (
 	codeInvalidArgumentForLog         = "2201E"
 	codeInvalidArgumentForWidthBucket = "2201G"
 )
+
+// Random is a session's generator for random(), which setseed seeds: after
+// setseed(x) the session's random() values repeat for the same x, as in
+// PostgreSQL, though they are not PostgreSQL's numbers (another
+// generator). The zero Random, and a nil one, draw from the process's
+// generator until seeded. Statements may evaluate random() on several
+// goroutines, hence the lock.
+type Random struct {
+	mu sync.Mutex
+	r  *rand.Rand
+}
+
+// Float64 returns the next value in [0, 1).
+func (g *Random) Float64() float64 {
+	if g == nil {
+		return rand.Float64()
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.r == nil {
+		return rand.Float64()
+	}
+	return g.r.Float64()
+}
+
+// Seed restarts the sequence from seed in [-1, 1], scaled to 64 bits as
+// PostgreSQL's setseed scales it.
+func (g *Random) Seed(seed float64) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s := uint64(int64(seed * math.MaxInt64))
+	g.r = rand.New(rand.NewPCG(s, s^0x9E3779B97F4A7C15))
+}
 
 func numFn(f func(sqltypes.Value) (sqltypes.Value, error)) Overload {
 	return Overload{Params: []Param{T(tNumeric)}, Result: Returns(tNumeric),
@@ -130,8 +168,16 @@ func init() {
 	Register("pi", Overload{Result: Returns(tFloat8), Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
 		return sqltypes.NewFloat(math.Pi), nil
 	}})
-	Register("random", Overload{Result: Returns(tFloat8), Volatility: Volatile, Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
-		return sqltypes.NewFloat(rand.Float64()), nil
+	Register("random", Overload{Result: Returns(tFloat8), Volatility: Volatile, Eval: func(c *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.NewFloat(c.Random.Float64()), nil
+	}})
+	Register("setseed", Overload{Params: []Param{float8}, Result: Returns(sqltypes.TypeVoid), Volatility: Volatile, Eval: func(c *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		seed := a[0].F
+		if !(seed >= -1 && seed <= 1) {
+			return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "setseed parameter %s is out of allowed range [-1,1]", strconv.FormatFloat(seed, 'g', 6, 64))
+		}
+		c.Random.Seed(seed)
+		return sqltypes.NewText(""), nil
 	}})
 	Register("width_bucket",
 		Overload{Params: []Param{float8, float8, float8, T(tInt4)}, Result: Returns(tInt4), Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {

@@ -23,6 +23,7 @@ import (
 //	"char"              KindText, one byte (or empty)
 //	int2vector,         KindArray with Vector set: lower bound 0, printed
 //	  oidvector         as its elements separated by spaces ("1 2")
+//	void                KindText, always "" (its text and binary forms are empty)
 
 // System reports whether t is one of the catalogs' system types.
 func (id TypeID) System() bool { return id >= Oid && id < numTypeIDs }
@@ -46,6 +47,7 @@ var (
 	TypeChar         = Type{ID: Char}
 	TypeInt2Vector   = Type{ID: Int2Vector}
 	TypeOidVector    = Type{ID: OidVector}
+	TypeVoid         = Type{ID: Void}
 )
 
 // SystemTypes lists the system types, in declaration order.

@@ -47,6 +47,9 @@ const (
 	Int2Vector
 	OidVector
 	Record
+	// Void is the result type of functions called for their effect
+	// (setseed): its one value prints as the empty string.
+	Void
 	numTypeIDs
 )
 
@@ -135,6 +138,7 @@ var infos = [numTypeIDs]typeInfo{
 	Int2Vector:   {"int2vector", 22, 1006, -1, KindArray, []string{"int2vector"}},
 	OidVector:    {"oidvector", 30, 1013, -1, KindArray, []string{"oidvector"}},
 	Record:       {"record", 2249, 2287, -1, KindArray, nil},
+	Void:         {"void", 2278, 0, 4, KindText, []string{"void"}},
 }
 
 // ArrayOf returns the type of arrays of elem. Arrays of arrays are not
