@@ -4,16 +4,26 @@ package pgcatalog
 // created or dropped (CREATE EXTENSION of one is 42710, as for an
 // extension PostgreSQL already has).
 type Extension struct {
-	OID       uint32
-	Name      string
-	Version   string
-	Namespace uint32 // the schema of its objects
+	OID         uint32
+	Name        string
+	Version     string
+	Namespace   uint32 // the schema of its objects
+	Description string // its control file's comment (pg_description)
+	// Relations are the catalog relations it provides, which pg_depend
+	// records as its members (psql's \dx+ lists them).
+	Relations []string
 }
+
+// pgExtensionOID is pg_extension's OID, the classoid of extensions'
+// descriptions and dependencies.
+const pgExtensionOID = 3079
 
 // Extensions are the built-in extensions pg_extension lists: tools look
 // for pg_stat_statements there before they read it.
 var Extensions = []Extension{
-	{OID: 12920, Name: "pg_stat_statements", Version: "1.10", Namespace: NamespaceCatalog},
+	{OID: 12920, Name: "pg_stat_statements", Version: "1.10", Namespace: NamespaceCatalog,
+		Description: "track planning and execution statistics of all SQL statements executed",
+		Relations:   []string{"pg_catalog.pg_stat_statements", "pg_catalog.pg_stat_statements_info"}},
 }
 
 // FindExtension returns the built-in extension of that name.
@@ -32,6 +42,16 @@ func init() {
 		for _, x := range Extensions {
 			out = append(out, row{"oid": oidV(x.OID), "extname": nameV(x.Name), "extowner": oidV(BootstrapOID),
 				"extnamespace": oidV(x.Namespace), "extrelocatable": boolV(true), "extversion": textV(x.Version)})
+		}
+		return out
+	})
+	generate("pg_catalog.pg_depend", func(*Env) []row {
+		var out []row
+		for _, x := range Extensions {
+			for _, rel := range x.Relations {
+				out = append(out, row{"classid": oidV(pgClassOID), "objid": oidV(relationInfo[rel].oid), "objsubid": intV(0),
+					"refclassid": oidV(pgExtensionOID), "refobjid": oidV(x.OID), "refobjsubid": intV(0), "deptype": charV('e')})
+			}
 		}
 		return out
 	})

@@ -187,8 +187,15 @@ func init() {
 		sub := int64(0)
 		if len(a) > 1 && a[1].K == sqltypes.KindInt {
 			sub = a[1].I // col_description's column number
+		} else if len(a) > 1 && a[1].S == "pg_extension" {
+			for _, x := range Extensions {
+				if x.OID == uint32(a[0].I) {
+					return textV(x.Description), nil
+				}
+			}
+			return sqltypes.Null, nil
 		} else if len(a) > 1 && a[1].S != "pg_class" {
-			return sqltypes.Null, nil // only relations have comments
+			return sqltypes.Null, nil // only relations and extensions have comments
 		}
 		if d, ok := e.description(uint32(a[0].I), sub); ok {
 			return textV(d), nil

@@ -82,6 +82,9 @@ func init() {
 				}
 			}
 		}
+		for _, x := range Extensions {
+			out = append(out, row{"objoid": oidV(x.OID), "classoid": oidV(pgExtensionOID), "objsubid": intV(0), "description": textV(x.Description)})
+		}
 		return out
 	})
 	generate("pg_catalog.pg_operator", func(e *Env) []row {

@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -256,5 +257,44 @@ func TestAdvisoryLocks(t *testing.T) {
 	}
 	if l.Unlock(2, 42, false) {
 		t.Fatal("a session released a lock it does not hold")
+	}
+}
+
+func TestDescribeObject(t *testing.T) {
+	snap := snapshot(t)
+	e := NewEnv(snap, nil)
+	tbl, _ := snap.Table("readings")
+	ext := Extensions[0]
+	for _, tc := range []struct {
+		class, obj uint32
+		sub        int64
+		want       string
+	}{
+		{pgClassOID, ObjectOID(tbl.ID, 0), 0, "table readings"},
+		{pgClassOID, ObjectOID(tbl.ID, 0), 3, "column note of table readings"},
+		{pgClassOID, ObjectOID(tbl.ID, 0), 99, "NULL"},
+		{pgClassOID, relationInfo["pg_catalog.pg_stat_statements"].oid, 0, "view pg_stat_statements"},
+		{pgClassOID, relationInfo["information_schema.tables"].oid, 0, "view information_schema.tables"},
+		{pgClassOID, 999_999, 0, "NULL"},
+		{pgTypeOID, 1043, 0, "type character varying"},
+		{pgNamespaceOID, NamespacePublic, 0, "schema public"},
+		{pgExtensionOID, ext.OID, 0, "extension pg_stat_statements"},
+	} {
+		v, err := e.describeObject(tc.class, tc.obj, tc.sub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sqltypes.FormatText(v); v.IsNull() && tc.want != "NULL" || !v.IsNull() && got != tc.want {
+			t.Errorf("pg_describe_object(%d, %d, %d) = %v, want %s", tc.class, tc.obj, tc.sub, v, tc.want)
+		}
+	}
+	if _, err := e.describeObject(1, 2, 0); err == nil {
+		t.Error("an unknown catalog gave no error")
+	}
+	// The extension's members, as \dx+ finds them.
+	got := rows(t, e, "pg_catalog.pg_depend", "classid", "objid", "refclassid", "refobjid", "deptype")
+	want := fmt.Sprintf("1259|12900|3079|%d|e", ext.OID)
+	if !contains(got, want) {
+		t.Errorf("pg_depend has no row %q: %v", want, got)
 	}
 }

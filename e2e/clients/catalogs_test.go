@@ -130,7 +130,7 @@ func golden(t *testing.T, path, got string) {
 // the name of its golden file.
 var psqlDescribe = []struct{ name, cmd string }{
 	{"dt", `\dt`}, {"dt_plus", `\dt+`}, {"d", `\d`}, {"d_readings", `\d readings`}, {"d_plus_readings", `\d+ readings`},
-	{"d_sensors", `\d sensors`}, {"di", `\di`}, {"dv", `\dv`}, {"dn", `\dn`}, {"du", `\du`}, {"l", `\l`}, {"df", `\df`}, {"dT", `\dT`},
+	{"d_sensors", `\d sensors`}, {"di", `\di`}, {"dv", `\dv`}, {"dn", `\dn`}, {"du", `\du`}, {"l", `\l`}, {"df", `\df`}, {"dT", `\dT`}, {"dx", `\dx`},
 }
 
 func TestCatalogPSQL(t *testing.T) {
