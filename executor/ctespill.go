@@ -7,7 +7,8 @@ import (
 // A shared WITH query keeps its rows for all its scans. Past work_mem they
 // move to a spill run, which every scan reads from its first row (as
 // PostgreSQL's tuplestore spills to a temporary file); the run lives as
-// long as the statement (releaseCTEs).
+// long as the statement (releaseCTEs). A recursive query's rounds are kept
+// the same way (recursiveRows), each for as long as it is the work table.
 
 // add keeps a row of the query (the caller's copy).
 func (st *cteState) add(ec *execCtx, row []sqltypes.Value) error {
@@ -41,17 +42,30 @@ func (st *cteState) scan() (Rows, error) {
 	return &rowsetRows{rows: st.rows}, nil
 }
 
+// len is how many rows the query has kept.
+func (st *cteState) len() int64 {
+	if st.run != nil {
+		return st.run.Len()
+	}
+	return int64(len(st.rows))
+}
+
+// release frees what the query's rows hold.
+func (st *cteState) release() {
+	if st.run != nil {
+		st.run.Release()
+		st.run = nil
+	}
+	if st.mem != nil {
+		st.mem.release(st.held)
+	}
+	st.rows, st.held = nil, 0
+}
+
 // releaseCTEs frees what the statement's WITH queries hold.
 func (ec *execCtx) releaseCTEs() {
 	for _, st := range ec.ctes {
-		if st.run != nil {
-			st.run.Release()
-			st.run = nil
-		}
-		if st.mem != nil {
-			st.mem.release(st.held)
-		}
-		st.rows, st.held = nil, 0
+		st.release()
 	}
 }
 

@@ -105,7 +105,7 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 		budget = DefaultWorkMem
 	}
 	ec := &execCtx{ex: e, ctx: ctx, kv: e.Store, txn: opts.Txn, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
-		ctes: map[int]*cteState{}, work: map[int][][]sqltypes.Value{}, spill: e.newSpillState(opts.TempFileLimit)}
+		ctes: map[int]*cteState{}, work: map[int]*cteState{}, spill: e.newSpillState(opts.TempFileLimit)}
 	if opts.Txn != nil {
 		ec.kv = opts.Txn.kv
 	}
@@ -133,7 +133,7 @@ type execCtx struct {
 	// ctes holds the rows of shared WITH queries, computed once.
 	ctes map[int]*cteState
 	// work holds the previous round of each running recursive CTE.
-	work map[int][][]sqltypes.Value
+	work map[int]*cteState
 	// spill is where operators put what exceeds the budget (nil: nowhere).
 	spill *spillState
 	// cons are a write's CHECKs and foreign keys (constraints.go), and
@@ -282,7 +282,10 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 	case *optimizer.RecursiveUnion:
 		return &recursiveRows{ec: ec, node: x}, nil
 	case *optimizer.WorkTable:
-		return &rowsetRows{rows: ec.work[x.ID]}, nil
+		if st := ec.work[x.ID]; st != nil {
+			return st.scan()
+		}
+		return emptyRows{}, nil
 	case *optimizer.HashJoin:
 		return ec.newHashJoin(ctx, x)
 	case *optimizer.MergeJoin:
@@ -383,6 +386,12 @@ func (r *rowsetRows) Next(context.Context) ([]sqltypes.Value, bool, error) {
 }
 
 func (r *rowsetRows) Close() {}
+
+// emptyRows yields nothing.
+type emptyRows struct{}
+
+func (emptyRows) Next(context.Context) ([]sqltypes.Value, bool, error) { return nil, false, nil }
+func (emptyRows) Close()                                               {}
 
 type filterRows struct {
 	in   Rows

@@ -117,80 +117,107 @@ const maxRecursion = 1_000_000
 
 // recursiveRows computes WITH RECURSIVE: the anchor's rows, then rounds of
 // the recursive term over the previous round's rows until a round adds
-// none (without ALL, rows already produced do not count).
+// none (without ALL, rows already produced do not count). Rows stream out
+// as they are made, as from PostgreSQL's WorkTable: only the round being
+// read (the work table) and the round being made are kept, each spilling
+// past work_mem like a shared WITH query; the set of rows seen, which
+// UNION without ALL needs, stays in memory.
 type recursiveRows struct {
-	ec   *execCtx
-	node *optimizer.RecursiveUnion
-	out  [][]sqltypes.Value
-	pos  int
-	done bool
+	ec      *execCtx
+	node    *optimizer.RecursiveUnion
+	started bool
+	done    bool
+	rounds  int
+	seen    *rowSet
+	// cur reads the round being made into next; work is the previous
+	// round, which cur's work table scan reads.
+	cur        Rows
+	next, work *cteState
 }
 
 func (r *recursiveRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
-	if !r.done {
-		r.done = true
-		if err := r.compute(ctx); err != nil {
+	if !r.started {
+		r.started = true
+		if !r.node.All {
+			r.seen = newRowSet(r.ec.mem)
+		}
+		in, err := r.ec.build(ctx, r.node.Anchor)
+		if err != nil {
 			return nil, false, err
 		}
+		r.cur, r.next = in, &cteState{mem: r.ec.opMem()}
 	}
-	if r.pos >= len(r.out) {
-		return nil, false, nil
-	}
-	r.pos++
-	return r.out[r.pos-1], true, nil
-}
-
-func (r *recursiveRows) compute(ctx context.Context) error {
-	var seen *rowSet
-	if !r.node.All {
-		seen = newRowSet(r.ec.mem)
-	}
-	collect := func(in Rows) ([][]sqltypes.Value, error) {
-		var round [][]sqltypes.Value
-		err := drain(ctx, in, func(row []sqltypes.Value) error {
-			if seen != nil {
-				_, fresh, err := seen.add(row)
-				if err != nil || !fresh {
-					return err
+	for !r.done {
+		row, ok, err := r.cur.Next(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			if r.seen != nil {
+				_, fresh, err := r.seen.add(row)
+				if err != nil {
+					return nil, false, err
+				}
+				if !fresh {
+					continue
 				}
 			}
 			kept := copyRow(row)
-			if err := r.ec.mem.grow(rowSize(kept)); err != nil {
-				return err
+			if err := r.next.add(r.ec, kept); err != nil {
+				return nil, false, err
 			}
-			round = append(round, kept)
-			return nil
-		})
-		in.Close()
-		return round, err
+			return kept, true, nil
+		}
+		if err := r.nextRound(ctx); err != nil {
+			return nil, false, err
+		}
 	}
-	in, err := r.ec.build(ctx, r.node.Anchor)
+	return nil, false, nil
+}
+
+// nextRound ends the round cur has made: that round becomes the work
+// table and the recursive term starts over it, or, when the round added
+// nothing, the query is done.
+func (r *recursiveRows) nextRound(ctx context.Context) error {
+	r.cur.Close()
+	r.cur = emptyRows{}
+	if r.work != nil {
+		r.work.release()
+	}
+	r.work, r.next = r.next, nil
+	if r.work.run != nil {
+		if err := r.work.run.Finish(); err != nil {
+			return err
+		}
+		r.ec.spilled(r.node, r.work.run.Len(), r.work.run.Bytes())
+	}
+	if r.work.len() == 0 {
+		r.done = true
+		return nil
+	}
+	if r.rounds++; r.rounds > maxRecursion {
+		return pgerr.New(pgerr.ProgramLimitExceeded, "recursive query ran more than %d rounds", maxRecursion)
+	}
+	r.ec.work[r.node.ID] = r.work
+	in, err := r.ec.build(ctx, r.node.Recursive)
 	if err != nil {
 		return err
 	}
-	round, err := collect(in)
-	if err != nil {
-		return err
-	}
-	for i := 0; len(round) > 0; i++ {
-		if i == maxRecursion {
-			return pgerr.New(pgerr.ProgramLimitExceeded, "recursive query ran more than %d rounds", maxRecursion)
-		}
-		r.out = append(r.out, round...)
-		r.ec.work[r.node.ID] = round
-		in, err := r.ec.build(ctx, r.node.Recursive)
-		if err != nil {
-			return err
-		}
-		if round, err = collect(in); err != nil {
-			return err
-		}
-	}
-	delete(r.ec.work, r.node.ID)
+	r.cur, r.next = in, &cteState{mem: r.ec.opMem()}
 	return nil
 }
 
-func (r *recursiveRows) Close() {}
+func (r *recursiveRows) Close() {
+	if r.cur != nil {
+		r.cur.Close()
+	}
+	for _, st := range []*cteState{r.work, r.next} {
+		if st != nil {
+			st.release()
+		}
+	}
+	delete(r.ec.work, r.node.ID)
+}
 
 // runWrites runs a statement's data-modifying WITH queries, once each, in
 // order, and keeps the rows each returned for the statement's CTE Scans.

@@ -79,6 +79,7 @@ var spillShapes = []spillShape{
 	{"anti join", "SELECT /*+ HASH_JOIN(y) */ x.id FROM sp x WHERE NOT EXISTS (SELECT 1 FROM sp y WHERE y.s = x.s AND y.id <> x.id AND y.b <> %d)", false},
 	{"window", "SELECT id, row_number() OVER (PARTITION BY a, b ORDER BY id), sum(f) OVER (PARTITION BY b, a %% (10 + %d) ORDER BY id ROWS 2 PRECEDING), rank() OVER (PARTITION BY s, a ORDER BY b) FROM sp", false},
 	{"streaming window", "SELECT id, row_number() OVER (ORDER BY s DESC, id), sum(f) OVER (ORDER BY coalesce(a, id)), count(b) OVER (ORDER BY b, id ROWS UNBOUNDED PRECEDING), rank() OVER (ORDER BY a %% %d), dense_rank() OVER (ORDER BY b), avg(a) OVER (PARTITION BY b ORDER BY s GROUPS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM sp", false},
+	{"recursive WITH query", "WITH RECURSIVE r(id, s, depth) AS (SELECT id, s, 0 FROM sp WHERE id %% %d <> 0 UNION ALL SELECT id, s || 'x', depth + 1 FROM r WHERE depth < 3) SELECT id, s, depth FROM r", false},
 	{"shared WITH query", "WITH c AS MATERIALIZED (SELECT id, a, s FROM sp WHERE id %% %d <> 0) SELECT x.id, y.s FROM c x JOIN c y ON x.id = y.a", false},
 }
 
