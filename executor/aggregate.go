@@ -356,6 +356,9 @@ type aggRows struct {
 	// Spilling (aggspill.go): the groups there was no room for go to
 	// partitions, aggregated one by one after the groups in memory.
 	spill aggSpill
+	// only, when set, are the grouping sets this aggregation computes
+	// instead of the node's: a spilled partition is of one set.
+	only [][]int
 }
 
 func (a *aggRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
@@ -379,10 +382,6 @@ func (a *aggRows) consume(ctx context.Context) error {
 	tables := make([]groupTable, len(sets))
 	full := make([]sqltypes.Value, len(a.node.GroupBy))
 	key := make([]sqltypes.Value, len(a.node.GroupBy))
-	// Only a plain GROUP BY spills: with several grouping sets a row
-	// would be in memory for one and spilled for another.
-	spillable := len(sets) == 1 && len(sets[0]) > 0
-rows:
 	for n := 1; ; n++ {
 		row, ok, err := a.in.Next(ctx)
 		if err != nil {
@@ -411,12 +410,13 @@ rows:
 				return a.newGroup(k, set), nil
 			})
 			if err != nil {
-				if spillable {
-					if spilled, serr := a.spillRow(err, hashRow(key), row); spilled || serr != nil {
+				// The empty grouping set has one group: nothing to spill.
+				if len(set) > 0 {
+					if spilled, serr := a.spillRow(err, s, hashRow(key), row); spilled || serr != nil {
 						if serr != nil {
 							return serr
 						}
-						continue rows
+						continue
 					}
 				}
 				return err

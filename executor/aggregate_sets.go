@@ -7,9 +7,13 @@ import (
 // Grouping sets (GROUPING SETS, ROLLUP, CUBE): aggRows hashes every set in
 // the same pass over its input; a plain GROUP BY is the one set of all its
 // columns. A group's key has NULL in the columns its set does not have.
+// Past work_mem each set spills on its own (aggspill.go).
 
 // groupingSets returns the node's grouping sets as GroupBy indexes.
 func (a *aggRows) groupingSets() [][]int {
+	if a.only != nil {
+		return a.only
+	}
 	if a.node.GroupingSets != nil {
 		return a.node.GroupingSets
 	}

@@ -527,7 +527,7 @@ func (m *memBudget) grow(n int64) error {
 	if m.used > m.limit {
 		m.used -= n
 		return pgerr.New(pgerr.OutOfMemory, "statement needs more than %s of memory for sorting, hashing or grouping", sizeText(m.limit)).
-			WithDetail("zproxy.work_mem bounds the memory of one statement's sorts, hash tables, DISTINCT sets and window partitions; sorts, hash aggregations (and their DISTINCT or ORDER BY aggregates), hash joins, DISTINCT, set operations, windows and WITH queries spill to disk past it unless temp_file_limit is 0, the others cannot.").
+			WithDetail("zproxy.work_mem bounds the memory of one statement's sorts, hash tables, DISTINCT sets and window partitions; sorts, hash aggregations (grouping sets too, and their DISTINCT or ORDER BY aggregates), hash joins, DISTINCT, set operations, windows and WITH queries (recursive ones too) spill to disk past it unless temp_file_limit is 0, the others cannot.").
 			WithHint("Raise zproxy.work_mem (SET zproxy.work_mem = '1GB'), add a LIMIT, or narrow the WHERE clause.")
 	}
 	return nil

@@ -61,6 +61,8 @@ var spillShapes = []spillShape{
 	{"sort with offset", "SELECT id, s FROM sp ORDER BY s NULLS FIRST, id OFFSET %d", true},
 	{"top-n", "SELECT id, f FROM sp ORDER BY f, id LIMIT 1000 + %d", true},
 	{"hash aggregation", "SELECT a %% %d, b, count(*), sum(f), min(s), max(id) FROM sp GROUP BY 1, 2", false},
+	{"grouping sets", "SELECT a, b, s, count(*), sum(f), max(id), grouping(a, s) FROM sp WHERE id %% %d <> 0 GROUP BY GROUPING SETS ((a, b), (s, b), (s), ())", false},
+	{"cube", "SELECT a %% 7, b, s, count(*), min(f) FROM sp WHERE id > %d GROUP BY CUBE (a %% 7, b, s)", false},
 	{"aggregation under a sort", "SELECT s, count(*), avg(a) FROM sp WHERE id %% %d <> 1 GROUP BY s ORDER BY s", true},
 	{"aggregate DISTINCT", "SELECT count(DISTINCT s), count(DISTINCT id %% (1000 + %d)), sum(DISTINCT a), string_agg(DISTINCT s, ',') IS NULL FROM sp", false},
 	{"grouped aggregate DISTINCT", "SELECT b %% 3, count(DISTINCT s), count(DISTINCT id / %d) FROM sp GROUP BY 1", false},
