@@ -743,6 +743,21 @@ func (r *rewriter) itemStart(head, i int) int {
 	return head
 }
 
+// wrapItem opens a call of fn around the ORDER BY key starting at token
+// start (the caller closes it). The opening goes after the BY or comma
+// before the key when there is one, not into the key's own prefix: rewrites
+// of the key's first token that run later (a cast, x::text becomes
+// zp_cast(x, 'text')) prefix it too, and would otherwise wrap fn's call
+// instead of sitting inside it. A later wrapper still goes outside an
+// earlier one.
+func (r *rewriter) wrapItem(start int, fn string) {
+	if start > 0 && (r.toks[start-1].is(",") || r.toks[start-1].is("by")) {
+		r.ed[start-1].post = " " + fn + "(" + r.ed[start-1].post
+		return
+	}
+	r.ed[start].pre = fn + "(" + r.ed[start].pre
+}
+
 // nullsOrder respells "key [ASC|DESC] NULLS FIRST|LAST" at i.
 func (r *rewriter) nullsOrder(head, i int) error {
 	fn := NullsFirstFunc
@@ -757,7 +772,7 @@ func (r *rewriter) nullsOrder(head, i int) error {
 	if start >= end {
 		return r.syntaxErrorAt(i)
 	}
-	r.ed[start].pre = fn + "(" + r.ed[start].pre
+	r.wrapItem(start, fn)
 	if end == i {
 		r.replace(i, ")")
 		r.drop(i+1, i+2)
@@ -850,7 +865,7 @@ func (r *rewriter) descKeys(from, to int) {
 				last -= 2 // NULLS FIRST|LAST, respelled later
 			}
 			if last >= start && r.toks[last].is("desc") {
-				r.ed[start].pre = DescFunc + "(" + r.ed[start].pre
+				r.wrapItem(start, DescFunc)
 				r.replace(last, ")")
 			} else if last >= start && r.toks[last].is("asc") {
 				r.drop(last, last+1)
