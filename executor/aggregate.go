@@ -281,6 +281,9 @@ func (in *aggInstance) feed(ev *planner.EvalContext, row []sqltypes.Value, mem *
 		}
 		args[i] = v
 	}
+	// full is the error of a DISTINCT set with no room for a new value:
+	// the value goes to the spill (aggstatespill.go).
+	var full error
 	if in.distinct != nil {
 		if args[0].IsNull() {
 			return nil
@@ -289,9 +292,10 @@ func (in *aggInstance) feed(ev *planner.EvalContext, row []sqltypes.Value, mem *
 		if err != nil && len(c.OrderBy) == 0 {
 			return in.spillArgs(err, mem, copyRow(args))
 		}
-		if err != nil || !fresh {
-			return err
+		if err == nil && !fresh {
+			return nil
 		}
+		full = err
 	}
 	if len(c.OrderBy) > 0 {
 		for _, k := range c.OrderBy {
@@ -304,6 +308,9 @@ func (in *aggInstance) feed(ev *planner.EvalContext, row []sqltypes.Value, mem *
 		kept := copyRow(args)
 		if in.spilled != nil {
 			return in.spilled.add(context.Background(), kept)
+		}
+		if full != nil {
+			return in.spillArgs(full, mem, kept)
 		}
 		if err := mem.grow(rowSize(kept)); err != nil {
 			return in.spillArgs(err, mem, kept)

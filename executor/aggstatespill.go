@@ -17,9 +17,12 @@ import (
 //   - DISTINCT (without ORDER BY): the set of values seen stays as it is;
 //     values without room in it go to the sort, and at the end each
 //     spilled value is fed once (the sort puts equal ones together) unless
-//     the set holds it, so every value is counted once.
-//
-// DISTINCT with ORDER BY does not spill.
+//     the set holds it, so every value is counted once;
+//   - DISTINCT with ORDER BY: the rows kept so far (one per value in the
+//     set) and later values the set does not hold go to the sort, ordered
+//     by the ORDER BY keys and then the value, and each run of equal
+//     values is fed once. As PostgreSQL requires, the ORDER BY keys are
+//     among the arguments, so equal values sort together.
 
 // spillArgs moves the instance's kept rows, and kept, to an external sort
 // (or adds kept to it once there); err stands when the budget may not
@@ -37,6 +40,9 @@ func (in *aggInstance) spillArgs(err error, mem *memBudget, kept []sqltypes.Valu
 	if len(in.call.OrderBy) > 0 {
 		for i, k := range in.call.OrderBy {
 			es.keys = append(es.keys, planner.SortKey{Col: n + i, Desc: k.Desc, NullsFirst: k.NullsFirst})
+		}
+		if in.distinct != nil {
+			es.keys = append(es.keys, planner.SortKey{Col: 0})
 		}
 	} else {
 		es.keys = []planner.SortKey{{Col: 0}}
@@ -74,11 +80,18 @@ func (in *aggInstance) feedSpilled() error {
 	n := len(in.call.Args)
 	var prev []sqltypes.Value
 	return drain(ctx, rows, func(r []sqltypes.Value) error {
+		// DISTINCT is on the first argument (string_agg(DISTINCT s, ',')).
+		repeated := prev != nil && rowsEqual(prev, r[:1])
 		if len(in.call.OrderBy) > 0 {
+			if in.distinct != nil {
+				if repeated {
+					return nil
+				}
+				prev = copyRow(r[:1])
+			}
 			return in.acc.add(r[:n])
 		}
-		// DISTINCT is on the first argument (string_agg(DISTINCT s, ',')).
-		if prev != nil && rowsEqual(prev, r[:1]) || in.distinct.find(r[:1]) != nil {
+		if repeated || in.distinct.find(r[:1]) != nil {
 			return nil
 		}
 		prev = copyRow(r[:1])

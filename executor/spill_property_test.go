@@ -74,6 +74,8 @@ var spillShapes = []spillShape{
 	{"except all", "SELECT s, b %% 3 FROM sp EXCEPT ALL SELECT s, a %% (2 + %d) FROM sp WHERE id < 3000", false},
 	{"distinct", "SELECT DISTINCT s, b %% %d FROM sp", false},
 	{"distinct on", "SELECT DISTINCT ON (s) s, id, a FROM sp WHERE a >= %d ORDER BY s, id", true},
+	{"aggregate DISTINCT ORDER BY", "SELECT string_agg(DISTINCT s, ',' ORDER BY s DESC), array_agg(DISTINCT id / 3 ORDER BY id / 3), count(*) FROM sp WHERE id %% %d <> 2", true},
+	{"grouped aggregate DISTINCT ORDER BY", "SELECT b %% 2, string_agg(DISTINCT s, ';' ORDER BY s) FROM sp WHERE a <> %d GROUP BY 1", false},
 	{"hash join", "SELECT /*+ HASH_JOIN(y) */ x.id, y.id FROM sp x JOIN sp y ON x.s = y.s AND x.a %% %d = y.a %% 7", false},
 	{"left hash join", "SELECT /*+ HASH_JOIN(y) */ x.id, y.id, y.b FROM sp x LEFT JOIN sp y ON x.a = y.id + %d", false},
 	{"full hash join", "SELECT /*+ HASH_JOIN(y) */ x.id, y.id FROM sp x FULL JOIN sp y ON x.s = y.s AND y.b > %d", false},
