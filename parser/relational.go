@@ -958,7 +958,7 @@ func (r *rewriter) distinctFrom(head, i int) error {
 	if neg {
 		open = "(NOT (("
 	}
-	r.ed[start].pre = open + r.ed[start].pre
+	r.ed[start].outer = open + r.ed[start].outer
 	r.replace(i, ") <=> (")
 	r.drop(i+1, opEnd)
 	r.ed[end-1].post += "))"

@@ -12,6 +12,11 @@ import (
 // inserted before it, rep replaces it (when hasRep), post follows it. done
 // marks tokens a construct handler has already dealt with.
 type edit struct {
+	// outer goes before pre: the opening of a wrapper around an operand
+	// that starts here (IS DISTINCT FROM's), which the respellings of the
+	// operand itself (a cast, zp_cast(x, 'text')) must stay inside even
+	// though they run later and prefix pre.
+	outer  string
 	pre    string
 	rep    string
 	post   string
@@ -981,6 +986,9 @@ func (r *rewriter) emit(head int) string {
 		e := &r.ed[i]
 		if i > head && t.start > r.toks[i-1].end {
 			r.insert(r.toks[i-1].end, " ")
+		}
+		if e.outer != "" {
+			r.insert(t.start, e.outer)
 		}
 		if e.pre != "" {
 			r.insert(t.start, e.pre)
