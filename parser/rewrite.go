@@ -180,6 +180,21 @@ func (r *rewriter) primaryStart(j, lo int) (int, bool) {
 	case tkString, tkNumber, tkParam:
 		return j, true
 	case tkIdent:
+		if t.val == "end" {
+			// CASE ... END::type: the operand is the whole CASE.
+			depth := 0
+			for k := j; k >= lo; k-- {
+				switch {
+				case r.toks[k].is("end"):
+					depth++
+				case r.toks[k].is("case"):
+					if depth--; depth == 0 {
+						return k, true
+					}
+				}
+			}
+			return 0, false
+		}
 		if pgReserved[t.val] && !valueKeywords[t.val] {
 			return 0, false
 		}

@@ -290,7 +290,7 @@ func (g *gen) intExpr(c ectx, depth int) *expr {
 			g.tag("expr.date-arithmetic")
 			return mk(tInt4, "($1 - $2)", g.expr(c, cDate, depth-1), g.expr(c, cDate, depth-1))
 		}
-		return mk(tInt8, "CAST($1 AS bigint)", a)
+		return mk(tInt8, g.castSpelling("bigint", "int8"), a)
 	}
 }
 
@@ -308,8 +308,20 @@ func (g *gen) floatExpr(c ectx, depth int) *expr {
 	case 4:
 		return mk(tFloat8, "abs($1)", a)
 	default:
-		return mk(tFloat8, "CAST($1 AS double precision)", g.expr(c, cInt, depth-1))
+		return mk(tFloat8, g.castSpelling("double precision", "float8"), g.expr(c, cInt, depth-1))
 	}
+}
+
+// castSpelling is a cast of $1 to a type, as CAST($1 AS name) or as
+// $1::short: the front end respells "::" itself, and the wrappers around
+// an operand (DESC and NULLS in an ORDER BY key, IS DISTINCT FROM) must
+// stay outside that respelling.
+func (g *gen) castSpelling(name, short string) string {
+	if g.chance(50) {
+		g.tag("expr.cast-postfix")
+		return "$1::" + short
+	}
+	return "CAST($1 AS " + name + ")"
 }
 
 func (g *gen) textExpr(c ectx, depth int) *expr {
@@ -319,7 +331,7 @@ func (g *gen) textExpr(c ectx, depth int) *expr {
 	case 1:
 		return mk(tText, "upper($1)", g.expr(c, cText, depth-1))
 	case 2:
-		return mk(tText, "CAST($1 AS text)", g.expr(c, cInt, depth-1))
+		return mk(tText, g.castSpelling("text", "text"), g.expr(c, cInt, depth-1))
 	default:
 		return mk(tText, "($1 || $2)", g.expr(c, cText, depth-1), g.expr(c, cText, depth-1))
 	}
