@@ -57,7 +57,9 @@ func fnContext(ctx *EvalContext) *builtins.Context {
 // castValue converts v, of type from, to type to. A real is a float32 in a
 // float64: converted to numeric or to text it keeps the digits a real
 // shows (1.1, not 1.100000023841858), as PostgreSQL converts float4.
-func castValue(v sqltypes.Value, from, to sqltypes.Type) (sqltypes.Value, error) {
+// An explicit cast (CAST, ::) cuts strings to varchar(n) and char(n)
+// where an assignment fails with 22001.
+func castValue(v sqltypes.Value, from, to sqltypes.Type, explicit bool) (sqltypes.Value, error) {
 	if from.ID == sqltypes.Float4 && v.K == sqltypes.KindFloat {
 		switch {
 		case to.ID == sqltypes.Numeric:
@@ -69,6 +71,9 @@ func castValue(v sqltypes.Value, from, to sqltypes.Type) (sqltypes.Value, error)
 		case to.IsTextual():
 			v = sqltypes.NewText(string(sqltypes.AppendTextAs(nil, from, v)))
 		}
+	}
+	if explicit {
+		return sqltypes.CastExplicit(v, to)
 	}
 	return sqltypes.Cast(v, to)
 }

@@ -345,7 +345,7 @@ func (b *Binder) coerceTo(e Expr, t sqltypes.Type, assignment bool) (Expr, error
 		case !assignment && !castAllowedImplicitly(et, t):
 			return nil, mismatch(et, t)
 		}
-		v, err := castValue(c.V, c.Typ, t)
+		v, err := castValue(c.V, c.Typ, t, false)
 		if err != nil {
 			return nil, err
 		}

@@ -230,7 +230,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			}
 			b.inferParam(e, t)
 			if c, ok := e.(*Const); ok {
-				v, err := castValue(c.V, c.Typ, t)
+				v, err := castValue(c.V, c.Typ, t, true)
 				if err != nil {
 					return nil, err
 				}
@@ -239,7 +239,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			if e.Type() == t {
 				return e, nil
 			}
-			return &Cast{E: e, To: t}, nil
+			return &Cast{E: e, To: t, Explicit: true}, nil
 		}
 		if n.FnName.L == parser.OverFunc {
 			return b.bindOver(n, agg)

@@ -172,10 +172,12 @@ type Like struct {
 	Escape          byte
 }
 
-// Cast converts E to To.
+// Cast converts E to To. Explicit is CAST(E AS To) or E::To, written in
+// the query (not a coercion the binder added).
 type Cast struct {
-	E  Expr
-	To sqltypes.Type
+	E        Expr
+	To       sqltypes.Type
+	Explicit bool
 }
 
 // Func is a call to a built-in scalar function.
@@ -485,7 +487,7 @@ func (e *Cast) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 	if err != nil {
 		return v, err
 	}
-	return castValue(v, e.E.Type(), e.To)
+	return castValue(v, e.E.Type(), e.To, e.Explicit)
 }
 
 func (e *Func) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {

@@ -596,7 +596,7 @@ func (b *Binder) bindRegCast(e Expr, t sqltypes.Type) (Expr, error) {
 			}
 			return &Const{V: v, Typ: t}, nil
 		}
-		return &Cast{E: e, To: t}, nil
+		return &Cast{E: e, To: t, Explicit: true}, nil
 	}
 	env := pgcatalog.NewEnv(b.snap, nil)
 	resolve := func(cat builtins.Catalog, v sqltypes.Value) (sqltypes.Value, error) {

@@ -155,7 +155,7 @@ func withChildren(e Expr, kids []Expr) Expr {
 		c.E, c.Pattern = kids[0], kids[1]
 		return &c
 	case *Cast:
-		return &Cast{E: kids[0], To: x.To}
+		return &Cast{E: kids[0], To: x.To, Explicit: x.Explicit}
 	case *Func:
 		c := *x
 		c.Args = kids
