@@ -247,6 +247,9 @@ func parseOne(sql string, toks []token) (Statement, error) {
 			return st, err
 		}
 	}
+	if err := r.fetchClauses(head); err != nil {
+		return st, err
+	}
 	if err := r.rewrite(head); err != nil {
 		return st, err
 	}

@@ -1022,6 +1022,9 @@ func (r *rewriter) emit(head int) string {
 		case t.kind == tkParam:
 			r.params = append(r.params, paramAt{out: r.out.Len(), n: t.n})
 			r.insert(t.start, "?")
+		case t.kind == tkNumber && t.val != r.sql[t.start:t.end]:
+			// The 1 that FETCH FIRST ROW ONLY stands for (fetch.go).
+			r.insert(t.start, t.val)
 		default:
 			r.copyText(t.start, r.sql[t.start:t.end])
 		}
