@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -103,6 +104,18 @@ func init() {
 			return sqltypes.Null, err
 		}
 		return sqltypes.NewInt(int64(len(arr.Elems))), nil
+	}})
+	Register("array_dims", Overload{Params: []Param{anyP}, Result: Returns(sqltypes.TypeText), Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		arr, err := arrayArg(a[0])
+		if err != nil || len(arr.Dims) == 0 {
+			return sqltypes.Null, err
+		}
+		var b strings.Builder
+		for d := range arr.Dims {
+			lo := arr.LowerBound(d)
+			fmt.Fprintf(&b, "[%d:%d]", lo, lo+arr.Dims[d]-1)
+		}
+		return sqltypes.NewText(b.String()), nil
 	}})
 	Register("array_ndims", Overload{Params: []Param{anyP}, Result: Returns(sqltypes.TypeInt4), Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		arr, err := arrayArg(a[0])

@@ -3,7 +3,10 @@ package builtins
 import (
 	"crypto/md5"
 	"crypto/rand"
+	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/hex"
+	"hash"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -205,6 +208,14 @@ func init() {
 		return hex.EncodeToString(sum[:]), nil
 	}
 	Register("md5", textFn([]Param{text}, md5hex), textFn([]Param{bytea}, md5hex))
+	for name, h := range map[string]func() hash.Hash{"sha224": sha256.New224, "sha256": sha256.New, "sha384": sha512.New384, "sha512": sha512.New} {
+		h := h
+		Register(name, bytesFn([]Param{bytea}, func(a []sqltypes.Value) ([]byte, error) {
+			d := h()
+			d.Write([]byte(a[0].S))
+			return d.Sum(nil), nil
+		}))
+	}
 	Register("encode", textFn([]Param{bytea, text}, func(a []sqltypes.Value) (string, error) { return encode(a[0].S, a[1].S) }))
 	Register("decode", bytesFn([]Param{text, text}, func(a []sqltypes.Value) ([]byte, error) { return decode(a[0].S, a[1].S) }))
 	for _, t := range []sqltypes.Type{sqltypes.TypeInt4, sqltypes.TypeInt8} {
