@@ -3,7 +3,6 @@ package optimizer
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -237,7 +236,7 @@ func (c *candidate) pickBudget(n float64, opts Options) {
 		if cv.InBox == 0 {
 			continue
 		}
-		over := overCover(c.zschema, cv)
+		over := overCover(cv)
 		items := math.Min(c.rows*over, n)
 		cost := items + float64(len(cv.Ranges)*c.shards)*w
 		if best < 0 || cost < best {
@@ -249,28 +248,12 @@ func (c *candidate) pickBudget(n float64, opts Options) {
 }
 
 // overCover is how many addresses a cover's ranges hold per address of the
-// box, from the ranges' exact lengths (zorder.Cover.Covered rounds a span
-// of a small box deep in a wide address space to nothing).
-func overCover(s *zorder.Schema, cv zorder.Cover) float64 {
+// box (zorder.Cover.Covered counts them exactly, to float64 precision).
+func overCover(cv zorder.Cover) float64 {
 	if cv.InBox <= 0 {
 		return 1
 	}
-	var total float64
-	var lo, hi big.Int
-	end := new(big.Int).Lsh(big.NewInt(1), uint(8*s.AddrLen()))
-	for _, r := range cv.Ranges {
-		lo.SetBytes(r.Lo)
-		if r.Hi == nil {
-			hi.Set(end)
-		} else {
-			hi.SetBytes(r.Hi)
-		}
-		f, _ := new(big.Float).SetInt(hi.Sub(&hi, &lo)).Float64()
-		total += f
-	}
-	// Addresses are whole bytes; the schema's bits sit at the top of them.
-	total /= math.Ldexp(1, 8*s.AddrLen()-s.Bits())
-	return math.Max(total/cv.InBox, 1)
+	return math.Max(cv.Covered/cv.InBox, 1)
 }
 
 // requestWeight is one store request's cost in items read: on a store
