@@ -4,28 +4,10 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/zorder"
 )
-
-// readingsTable mirrors the benchmark's schema: readings with by_place.
-func readingsTable() (*catalog.Table, *catalog.Index) {
-	typ := func(id sqltypes.TypeID) sqltypes.Type { return sqltypes.Type{ID: id} }
-	t := &catalog.Table{ID: 7, Name: "readings", Shards: 1, Columns: []catalog.Column{
-		{Name: "sensor_id", Type: typ(sqltypes.Int8), NotNull: true},
-		{Name: "ts", Type: typ(sqltypes.Timestamp), NotNull: true},
-		{Name: "celsius", Type: typ(sqltypes.Float8)},
-		{Name: "lat", Type: typ(sqltypes.Float8)},
-		{Name: "lon", Type: typ(sqltypes.Float8)},
-		{Name: "note", Type: typ(sqltypes.Text)},
-	}, PrimaryKey: []catalog.KeyColumn{{Column: 0}, {Column: 1}}}
-	ix := &catalog.Index{ID: 9, Name: "by_place", Kind: catalog.KindZOrder, Shards: 1,
-		Columns: []catalog.KeyColumn{{Column: 3}, {Column: 4}, {Column: 1}}, Include: []int{2, 5}}
-	t.Indexes = []*catalog.Index{ix}
-	return t, ix
-}
 
 // Every reading inside a box has its index entry key within the naive range
 // and within zproxy's budgeted ranges; readings outside the box may or may
@@ -155,17 +137,40 @@ func TestDataAndBoxes(t *testing.T) {
 		total := 0
 		bs := c.boxes(1, ci, 20)
 		for _, b := range bs {
-			for i := range ds.rows() {
-				r := ds.rowAt(i)
-				if b.contains(r.lat, r.lon, r.ts.UnixMicro()) {
-					total++
-				}
-			}
+			total += ds.inBox(b)
 		}
 		mean := float64(total) / float64(len(bs))
 		want := c.fraction * float64(ds.rows())
 		if mean < want*0.7 || mean > want*1.3 {
 			t.Errorf("%s: %.0f readings per box, want about %.0f", c, mean, want)
+		}
+	}
+}
+
+// The offline counts are of the right entries: under both encodings a
+// skip-scan returns exactly the readings in the box, and every budget's
+// ranges hold at least those.
+func TestOfflineCounts(t *testing.T) {
+	ds := newDataset(5, 3000)
+	d, encodings, _ := offlineData(ds)
+	for ci, c := range []boxClass{{2, 0.01}, {3, 0.05}} {
+		for bi, b := range c.boxes(5, ci, 3) {
+			in := ds.inBox(b)
+			zb := d.clippedBox(b)
+			for e, enc := range encodings {
+				eb := enc.box(zb)
+				items, rows := enc.skipScan(d.zs, eb, d.zs.Ranges(eb, skipScanBudget))
+				// Equal codes at the box's float edges are in the box by
+				// code; none of these random edges hits a reading exactly.
+				if rows != in || items < rows {
+					t.Errorf("%s box %d, encoding %d: skip-scan %d rows (%d items), the box holds %d", c, bi, e, rows, items, in)
+				}
+				for _, budget := range []int{1, 16, 256} {
+					if n, _ := enc.inRanges(d.zs.Ranges(eb, budget)); n < in {
+						t.Errorf("%s box %d, encoding %d, budget %d: ranges hold %d entries, fewer than the box's %d", c, bi, e, budget, n, in)
+					}
+				}
+			}
 		}
 	}
 }

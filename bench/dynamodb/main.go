@@ -34,6 +34,7 @@ type settings struct {
 	budgets      []int
 	sweepQueries int
 	reuse        bool
+	offline      bool
 }
 
 func main() {
@@ -44,6 +45,10 @@ func main() {
 		}
 		fmt.Fprintln(os.Stderr, "bench-dynamodb:", err)
 		os.Exit(2)
+	}
+	if cfg.offline {
+		runOffline(os.Stdout, cfg)
+		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -73,10 +78,11 @@ func parseFlags(args []string) (settings, error) {
 	budgets := fs.String("budgets", "1,8,16,64,256", "budgets (ranges per shard) for the direct sweep of zproxy's decomposition (empty: no sweep)")
 	fs.IntVar(&cfg.sweepQueries, "sweep-queries", 5, "of the boxes, how many the budget sweep runs")
 	fs.BoolVar(&cfg.reuse, "reuse", false, "reuse a loaded readings table in -table instead of creating and loading it")
+	fs.BoolVar(&cfg.offline, "offline", false, "no DynamoDB, no zproxy: count in memory the entries the ranges of each -budgets hold for the boxes, with zproxy's encoding and a data-aligned one (offline.go)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
-	if cfg.zproxyBin == "" {
+	if cfg.zproxyBin == "" && !cfg.offline {
 		return cfg, errors.New("-zproxy-bin is required (scripts/bench-dynamodb.sh builds it)")
 	}
 	if cfg.endpoint == "" {
