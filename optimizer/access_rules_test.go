@@ -60,3 +60,35 @@ func TestOverCover(t *testing.T) {
 		t.Errorf("over-cover of one range %v, of 256 ranges %v: want one >> 1 and more ranges tighter", one, many)
 	}
 }
+
+// A cover's row over-cover counts only its addresses inside the index's
+// data bounds: a 2-D box whose third attribute is clipped to a narrow data
+// span has covers that run far beyond that span, and those addresses hold
+// no rows.
+func TestRowOverCoverWithinDataBounds(t *testing.T) {
+	s, err := zorder.NewSchema(zorder.Attr{Type: zorder.TypeInt}, zorder.Attr{Type: zorder.TypeInt}, zorder.Attr{Type: zorder.TypeInt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := uint64(1) << 63
+	data := s.Universe()
+	data.Narrow(0, zorder.Interval{Lo: base, Hi: base + 1<<47})
+	data.Narrow(1, zorder.Interval{Lo: base, Hi: base + 1<<46})
+	data.Narrow(2, zorder.Interval{Lo: base + 3<<40, Hi: base + 5<<40})
+	box := append(zorder.Box(nil), data...)
+	box.Narrow(0, zorder.Interval{Lo: base + 1<<44, Hi: base + 1<<44 + 1<<43})
+	box.Narrow(1, zorder.Interval{Lo: base + 3<<43, Hi: base + 3<<43 + 1<<42})
+	without := &candidate{zorder: true, zschema: s, zbox: box}
+	with := &candidate{zorder: true, zschema: s, zbox: box, dataBox: data}
+	for _, budget := range []int{1, 4, 16, 64} {
+		cv := s.Plan(box, budget)
+		addrOnly, _ := without.rowOverCover(cv)
+		rows, addrs := with.rowOverCover(cv)
+		if addrOnly != addrs || rows < 1 || rows > addrs {
+			t.Errorf("budget %d: row over-cover %v, address over-cover %v (without bounds %v)", budget, rows, addrs, addrOnly)
+		}
+		if budget == 1 && rows > addrs/2 {
+			t.Errorf("budget 1: row over-cover %v not well below the address over-cover %v", rows, addrs)
+		}
+	}
+}
