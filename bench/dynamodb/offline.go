@@ -218,4 +218,73 @@ func runOffline(w io.Writer, cfg settings) {
 			fmt.Fprintln(w)
 		}
 	}
+	costCurve(w, cfg, ds, d, encodings[0])
+}
+
+// requestWeights are the prices of a request, in items, costCurve shows.
+var requestWeights = []float64{1, 2, 4, 8}
+
+// costCurve prints, per box class and request weight w, what the budget
+// the optimizer's cost model would choose reads (zproxy's encoding): the
+// budget among the powers of two up to 256 (optimizer.zBudgets) whose
+// estimate, the box's rows times the row over-cover (address over-cover
+// times the Laplace-smoothed share of the cover inside the data bounds, as
+// optimizer.rowOverCover) plus w per range, is least. The box's rows are
+// counted, not estimated from a histogram.
+func costCurve(w io.Writer, cfg settings, ds dataset, d *direct, enc entrySet) {
+	zs := d.zs
+	dataBox := zs.Universe()
+	d.bounds.Clip(dataBox)
+	fmt.Fprintf(w, "\n### Budget chosen by cost at request weight w (items per request)\n\n| class |")
+	for _, rw := range requestWeights {
+		fmt.Fprintf(w, " w = %g: items / row | requests |", rw)
+	}
+	fmt.Fprint(w, "\n|---|")
+	for range requestWeights {
+		fmt.Fprint(w, "---:|---:|")
+	}
+	fmt.Fprintln(w)
+	type option struct {
+		est          float64
+		items, count int
+	}
+	ci := 0
+	for _, dims := range []int{2, 3} {
+		for _, f := range cfg.fractions {
+			c := boxClass{dims: dims, fraction: f}
+			var perBox [][]option
+			rows := 0
+			for _, b := range c.boxes(cfg.seed, ci, cfg.queries) {
+				in := ds.inBox(b)
+				rows += in
+				zb := d.clippedBox(b)
+				var opts []option
+				for budget := 1; budget <= 256; budget *= 2 {
+					cv := zs.Plan(zb, budget)
+					share := (zs.CoverShare(cv.Ranges, dataBox, 128)*128 + 1) / 129
+					est := min(float64(in)*max(cv.Covered/cv.InBox*share, 1), float64(ds.rows()))
+					items, _ := enc.inRanges(cv.Ranges)
+					opts = append(opts, option{est, items, len(cv.Ranges)})
+				}
+				perBox = append(perBox, opts)
+			}
+			ci++
+			fmt.Fprintf(w, "| %s |", c)
+			for _, rw := range requestWeights {
+				items, requests := 0, 0
+				for _, opts := range perBox {
+					best := 0
+					for i, o := range opts {
+						if o.est+rw*float64(o.count) < opts[best].est+rw*float64(opts[best].count) {
+							best = i
+						}
+					}
+					items += opts[best].items
+					requests += opts[best].count
+				}
+				fmt.Fprintf(w, " %.2f | %.0f |", float64(items)/float64(max(rows, 1)), float64(requests)/float64(len(perBox)))
+			}
+			fmt.Fprintln(w)
+		}
+	}
 }
