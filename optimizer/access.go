@@ -71,8 +71,11 @@ type candidate struct {
 	cover   zorder.Cover
 	ranges  int
 	clipped bool // the box was clipped to the index's data bounds
-	// budgetNote says how a Z-order path's range budget was chosen, over
-	// its cover's over-cover (overCover).
+	// dataBox is the index's data bounds as a box (nil without bounds):
+	// no row lies outside it, so a cover's addresses there read nothing.
+	dataBox zorder.Box
+	// budgetNote says how a Z-order path's range budget was chosen; over
+	// is its cover's over-cover of the rows (rowOverCover).
 	budgetNote string
 	over       float64
 	// The estimate from statistics (access_rules.go): rows its bounds
@@ -392,6 +395,8 @@ func newCandidate(s *scanSpec, b bounds, ix *catalog.Index, opts Options) *candi
 			if zb := opts.ZBounds(ix); zb != nil {
 				zb.Clip(c.zbox)
 				c.clipped = true
+				c.dataBox = c.zschema.Universe()
+				zb.Clip(c.dataBox)
 			}
 		}
 		c.fraction = c.zschema.Estimate(c.zbox)

@@ -27,7 +27,9 @@
 // produces plans as data; package executor runs them; Explain and
 // ExplainJSON render one walk over each node's Describe. It reads
 // kv.Capabilities to pick Z-order skip-scan (cheap seeks) or budgeted range
-// sets (one request per range), never the backend's name. Each Scan also
+// sets (one request per range), never the backend's name; a range set's
+// budget is the one whose cover costs least, priced by the rows it reads
+// (its addresses inside the index's data bounds, access_rules.go). Each Scan also
 // records what its read bound (TableUse, workload.go) for the index
 // advisor.
 package optimizer

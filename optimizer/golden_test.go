@@ -13,6 +13,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
 	zpebble "github.com/zproxy/zproxy/kv/pebble"
 	"github.com/zproxy/zproxy/session"
 	"github.com/zproxy/zproxy/wire"
@@ -93,16 +94,33 @@ var schema = []string{
 	 )`,
 }
 
+// remoteStore presents an in-memory Pebble store with the capabilities of a
+// store where every key range is a request and seeks are round trips
+// (DynamoDB's: kv/dynamodb's default RequestLatency), so that the plan files
+// named remote_*.sql show the Z-order range budgets chosen for such stores.
+type remoteStore struct{ kv.Store }
+
+func (s remoteStore) Capabilities() kv.Capabilities {
+	c := s.Store.Capabilities()
+	c.CheapSeek, c.RequestLatency = false, 5*time.Millisecond
+	return c
+}
+
 // newEngine opens an in-memory engine with the golden schema, plus an index
-// left in the building state (as an online build in progress leaves it).
-func newEngine(t *testing.T) *session.Engine {
+// left in the building state (as an online build in progress leaves it);
+// remote gives the store remoteStore's capabilities.
+func newEngine(t *testing.T, remote bool) *session.Engine {
 	t.Helper()
 	ctx := context.Background()
-	store, err := zpebble.Open("golden", zpebble.Options{InMemory: true})
+	pstore, err := zpebble.Open("golden", zpebble.Options{InMemory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { store.Close() })
+	t.Cleanup(func() { pstore.Close() })
+	var store kv.Store = pstore
+	if remote {
+		store = remoteStore{pstore}
+	}
 	// A fixed clock: plans that fold now() show the same bounds every run.
 	// No automatic analysis: plans here depend on statistics only where a
 	// plan file runs ANALYZE itself (stats.sql).
@@ -230,8 +248,12 @@ func TestGoldenPlans(t *testing.T) {
 		t.Fatalf("no plan files: %v", err)
 	}
 	ctx := context.Background()
-	eng := newEngine(t)
+	local, remote := newEngine(t, false), newEngine(t, true)
 	for _, f := range files {
+		eng := local
+		if strings.HasPrefix(filepath.Base(f), "remote_") {
+			eng = remote
+		}
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".sql"), func(t *testing.T) {
 			data, err := os.ReadFile(f)
 			if err != nil {

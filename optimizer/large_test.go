@@ -12,7 +12,7 @@ import (
 // key, never a full scan with a NOTICE suggesting an index on the primary
 // key, whose cost would grow with the table instead of the statement.
 func TestLargeDisjunctionsArePointGets(t *testing.T) {
-	eng := newEngine(t)
+	eng := newEngine(t, false)
 	ctx := context.Background()
 	list := func(n int, sep string, item func(int) string) string {
 		parts := make([]string, n)

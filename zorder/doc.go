@@ -48,8 +48,11 @@
 // first") without enumerating the exact cover. It holds each subcube as
 // its clipped box's codes plus its first and last in-box addresses in
 // 64-bit words, so finding the next split, testing whether the box fills
-// the subcube and sizing a gap are word operations. BigMin/LitMax are
-// Tropf & Herzog's; NextInBox is the skip-scan step.
+// the subcube and sizing a gap are word operations. Cover.Covered sums the
+// ranges' lengths, each taken exactly from the address words before
+// rounding, so the over-cover of a box a few codes wide deep in a 192-bit
+// space is right (the optimizer chooses range budgets from it).
+// BigMin/LitMax are Tropf & Herzog's; NextInBox is the skip-scan step.
 //
 // # Choosing attributes and widths
 //

@@ -318,31 +318,70 @@ func (s *Schema) Plan(b Box, budget int) Cover {
 		buf = s.appendWords(buf, z)
 		return buf[n:len(buf):len(buf)]
 	}
+	// Covered sums each range's length, first to last in-box address,
+	// each computed exactly from the words before rounding to float64: the
+	// span minus the gaps would cancel catastrophically for a small box
+	// deep in a wide address space (both near 2^bits, their difference
+	// tiny), and the gaps' sizes are ranked from 32 bits only.
 	ranges := make([]Range, 0, len(order)+1)
-	start := addr(rootLo[:nw])
+	covered := 0.0
+	startW := rootLo[:nw]
+	start := addr(startW)
 	for _, g := range order {
-		end := addr(gapAddr[int(g.slot)*2*nw:][:nw])
+		endW := gapAddr[int(g.slot)*2*nw:][:nw]
+		covered += s.runLength(startW, endW)
+		end := addr(endW)
 		s.step(end, +1) // cannot overflow: an in-box address follows
 		ranges = append(ranges, Range{Lo: start, Hi: end})
-		start = addr(afterOf(g.slot))
+		startW = afterOf(g.slot)
+		start = addr(startW)
 	}
+	covered += s.runLength(startW, rootHi[:nw])
 	last := addr(rootHi[:nw])
 	if !s.step(last, +1) {
 		last = nil
 	}
 	ranges = append(ranges, Range{Lo: start, Hi: last})
 
-	// Covered = span - kept gaps, the span from z(lo) to z(hi).
-	span := s.tailOf(rootHi[:nw], 0) - s.tailOf(rootLo[:nw], 0) + 1
-	covered := span
-	for _, g := range order {
-		covered -= g.size
-	}
 	exact := len(queue) == 0 && !dropped || covered <= inBox
 	if covered < inBox || exact {
-		covered = inBox // float rounding; the cover always holds the box
+		// Rounding: the cover always holds the box.
+		covered = inBox
 	}
 	return Cover{Ranges: ranges, InBox: inBox, Covered: covered, Exact: exact}
+}
+
+// runLength is the number of addresses from lo to hi inclusive (address
+// words, lo <= hi), in float64: the difference is taken exactly, word by
+// word with borrow, and only then rounded, so a short run of long addresses
+// keeps its length.
+func (s *Schema) runLength(lo, hi []uint64) float64 {
+	var diff [maxWords]uint64
+	var borrow uint64
+	for w := s.words - 1; w >= 0; w-- {
+		diff[w], borrow = bits.Sub64(hi[w], lo[w], borrow)
+	}
+	// The words hold the address in their top bits: the value of the
+	// word array is the address shifted left by pad bits.
+	pad := 64*s.words - s.bits
+	for w := 0; w < s.words; w++ {
+		if diff[w] == 0 {
+			continue
+		}
+		// Two words hold at least 65 significant bits, more than float64
+		// keeps; the rest cannot change the rounded result by more than
+		// an ulp.
+		v := float64(diff[w])
+		if w+1 < s.words {
+			v = v*0x1p64 + float64(diff[w+1])
+		} else {
+			v *= 0x1p64
+		}
+		// v is diff's words w and w+1 as one 128-bit number; scale it to
+		// its place (the words after w+1 are below its precision).
+		return math.Ldexp(v, 64*(s.words-w-2)-pad) + 1
+	}
+	return 1
 }
 
 // entry is a queued subcube: its bound, its depth and its index in the

@@ -2,6 +2,7 @@ package zorder
 
 import (
 	"bytes"
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"slices"
@@ -124,16 +125,25 @@ func TestPlanWideAgainstExact(t *testing.T) {
 				opt.Sub(opt, g)
 			}
 			got := size(s, c.Ranges)
+			// Covered is the ranges' exact length in addresses (the
+			// byte-aligned size shifted down to the schema's bits), to
+			// float64 precision.
+			exactCovered, _ := new(big.Float).SetInt(new(big.Int).Rsh(got, uint(8*s.AddrLen()-s.Bits()))).Float64()
+			if math.Abs(c.Covered-exactCovered) > exactCovered*1e-12 {
+				t.Fatalf("widths %v box %v budget %d: Covered %g, the ranges hold %g addresses", s.Attrs(), b, k, c.Covered, exactCovered)
+			}
 			slack := new(big.Int).Rsh(span, 30)
 			if got.Cmp(opt) < 0 || new(big.Int).Sub(got, opt).Cmp(slack) > 0 {
 				t.Fatalf("widths %v box %v budget %d: covers %v, optimum %v", s.Attrs(), b, k, got, opt)
 			}
-			// With a range per run the cover is the exact one. (Cover.Exact
-			// may still be false here: Covered is a float64 estimate.)
+			// With a range per run the cover is the exact one, and says so.
 			if k >= len(exact) && !slices.EqualFunc(c.Ranges, exact, func(x, y Range) bool {
 				return bytes.Equal(x.Lo, y.Lo) && bytes.Equal(x.Hi, y.Hi)
 			}) {
 				t.Fatalf("budget %d >= %d exact ranges: got %d ranges, not the exact cover", k, len(exact), len(c.Ranges))
+			}
+			if k >= len(exact) && (!c.Exact || c.Covered != c.InBox) {
+				t.Fatalf("budget %d >= %d exact ranges: Exact %v, Covered %g, InBox %g", k, len(exact), c.Exact, c.Covered, c.InBox)
 			}
 		}
 	}

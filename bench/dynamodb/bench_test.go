@@ -4,28 +4,10 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/zorder"
 )
-
-// readingsTable mirrors the benchmark's schema: readings with by_place.
-func readingsTable() (*catalog.Table, *catalog.Index) {
-	typ := func(id sqltypes.TypeID) sqltypes.Type { return sqltypes.Type{ID: id} }
-	t := &catalog.Table{ID: 7, Name: "readings", Shards: 1, Columns: []catalog.Column{
-		{Name: "sensor_id", Type: typ(sqltypes.Int8), NotNull: true},
-		{Name: "ts", Type: typ(sqltypes.Timestamp), NotNull: true},
-		{Name: "celsius", Type: typ(sqltypes.Float8)},
-		{Name: "lat", Type: typ(sqltypes.Float8)},
-		{Name: "lon", Type: typ(sqltypes.Float8)},
-		{Name: "note", Type: typ(sqltypes.Text)},
-	}, PrimaryKey: []catalog.KeyColumn{{Column: 0}, {Column: 1}}}
-	ix := &catalog.Index{ID: 9, Name: "by_place", Kind: catalog.KindZOrder, Shards: 1,
-		Columns: []catalog.KeyColumn{{Column: 3}, {Column: 4}, {Column: 1}}, Include: []int{2, 5}}
-	t.Indexes = []*catalog.Index{ix}
-	return t, ix
-}
 
 // Every reading inside a box has its index entry key within the naive range
 // and within zproxy's budgeted ranges; readings outside the box may or may
@@ -114,17 +96,17 @@ Capacity consumed: 1.5 units
 	if ps != want {
 		t.Fatalf("parseExplain = %+v, want %+v", ps, want)
 	}
-	r := zorder.Range{Lo: []byte{0xb1, 0x24, 0x92, 0x51, 0x05}, Hi: []byte{0xb1, 0x24, 0x9b, 0x75, 0x97}}
-	if !rangePrinted(ps.firstRange, r) {
-		t.Errorf("rangePrinted(%q, %x) = false", ps.firstRange, r)
+	addr := []byte{0xb1, 0x24, 0x92, 0x51, 0x05}
+	if !startPrinted(ps.firstRange, addr) {
+		t.Errorf("startPrinted(%q, %x) = false", ps.firstRange, addr)
 	}
-	for _, p := range []string{"[0xb1249252…, 0xb1249b75…)", "[0xb1249251…, max)", "[0xb124925105, 0xb1249b75…)"} {
-		if p != "[0xb124925105, 0xb1249b75…)" && rangePrinted(p, r) {
-			t.Errorf("rangePrinted(%q, %x) = true", p, r)
+	for _, p := range []string{"[0xb1249252…, 0xb1249b75…)", "[min, max)", "[0xb1249251, max)"} {
+		if startPrinted(p, addr) {
+			t.Errorf("startPrinted(%q, %x) = true", p, addr)
 		}
 	}
-	if !rangePrinted("[0xb124925105, 0xb1249b75…)", r) || !rangePrinted("[min, max)", zorder.Range{}) {
-		t.Error("rangePrinted rejects a full address or min/max")
+	if !startPrinted("[0xb124925105, 0xb1249b75…)", addr) || !startPrinted("[min, max)", nil) {
+		t.Error("startPrinted rejects a full address or min")
 	}
 	for _, bad := range []string{
 		"Scan readings via primary key: range scan\nExecution: 1 ms, 2 items read, 3 store requests\nCapacity consumed: 1 units",
@@ -155,17 +137,40 @@ func TestDataAndBoxes(t *testing.T) {
 		total := 0
 		bs := c.boxes(1, ci, 20)
 		for _, b := range bs {
-			for i := range ds.rows() {
-				r := ds.rowAt(i)
-				if b.contains(r.lat, r.lon, r.ts.UnixMicro()) {
-					total++
-				}
-			}
+			total += ds.inBox(b)
 		}
 		mean := float64(total) / float64(len(bs))
 		want := c.fraction * float64(ds.rows())
 		if mean < want*0.7 || mean > want*1.3 {
 			t.Errorf("%s: %.0f readings per box, want about %.0f", c, mean, want)
+		}
+	}
+}
+
+// The offline counts are of the right entries: under both encodings a
+// skip-scan returns exactly the readings in the box, and every budget's
+// ranges hold at least those.
+func TestOfflineCounts(t *testing.T) {
+	ds := newDataset(5, 3000)
+	d, encodings, _ := offlineData(ds)
+	for ci, c := range []boxClass{{2, 0.01}, {3, 0.05}} {
+		for bi, b := range c.boxes(5, ci, 3) {
+			in := ds.inBox(b)
+			zb := d.clippedBox(b)
+			for e, enc := range encodings {
+				eb := enc.box(zb)
+				items, rows := enc.skipScan(d.zs, eb, d.zs.Ranges(eb, skipScanBudget))
+				// Equal codes at the box's float edges are in the box by
+				// code; none of these random edges hits a reading exactly.
+				if rows != in || items < rows {
+					t.Errorf("%s box %d, encoding %d: skip-scan %d rows (%d items), the box holds %d", c, bi, e, rows, items, in)
+				}
+				for _, budget := range []int{1, 16, 256} {
+					if n, _ := enc.inRanges(d.zs.Ranges(eb, budget)); n < in {
+						t.Errorf("%s box %d, encoding %d, budget %d: ranges hold %d entries, fewer than the box's %d", c, bi, e, budget, n, in)
+					}
+				}
+			}
 		}
 	}
 }

@@ -117,6 +117,18 @@ func (b box) contains(lat, lon float64, ts int64) bool {
 	return !b.threeD || (ts >= b.tsLo && ts <= b.tsHi)
 }
 
+// inBox counts the dataset's readings inside b.
+func (d dataset) inBox(b box) int {
+	n := 0
+	for i := range d.rows() {
+		r := d.rowAt(i)
+		if b.contains(r.lat, r.lon, r.ts.UnixMicro()) {
+			n++
+		}
+	}
+	return n
+}
+
 // tsText formats microseconds since the epoch as a timestamp literal.
 func tsText(us int64) string {
 	return time.UnixMicro(us).UTC().Format("2006-01-02 15:04:05.999999")

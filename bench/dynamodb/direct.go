@@ -31,6 +31,10 @@ type direct struct {
 	t      *catalog.Table
 	ix     *catalog.Index
 	zs     *zorder.Schema
+	// bounds are by_place's data bounds (catalog.ReadZBounds) when the
+	// harness started querying, which zproxy clips its boxes to; nil when
+	// the index keeps none.
+	bounds *catalog.ZBounds
 }
 
 // openDirect builds an SDK client for endpoint and reads zproxy's catalog
@@ -69,7 +73,22 @@ func openDirect(ctx context.Context, endpoint, table string) (*direct, error) {
 	if ix == nil || ix.Kind != catalog.KindZOrder {
 		return nil, fmt.Errorf("readings has no Z-order index by_place")
 	}
-	return &direct{client: client, table: table, t: t, ix: ix, zs: t.ZSchema(ix)}, nil
+	bounds, err := catalog.ReadZBounds(ctx, store, ix)
+	if err != nil {
+		return nil, err
+	}
+	return &direct{client: client, table: table, t: t, ix: ix, zs: t.ZSchema(ix), bounds: bounds}, nil
+}
+
+// clippedBox is the query box narrowed to the index's data bounds, as
+// zproxy's planner narrows it: an unbounded ts spans the data's codes, not
+// the whole int64 space.
+func (d *direct) clippedBox(b box) zorder.Box {
+	zb := d.zbox(b)
+	if d.bounds != nil {
+		d.bounds.Clip(zb)
+	}
+	return zb
 }
 
 // zbox is the query box in Z-order codes, built the way the planner does:
@@ -197,25 +216,12 @@ func (d *direct) naive(ctx context.Context, b box) (measurement, error) {
 	return d.queryRanges(ctx, b, []zorder.Range{{Lo: lo, Hi: hi}})
 }
 
-// budgeted is method (d): zproxy's decomposition of the box into at most
-// budget ranges per shard, each read to its end (no BIGMIN restart).
+// budgeted is method (d): zproxy's decomposition of the box, clipped to the
+// data bounds as zproxy clips it, into at most budget ranges per shard, each
+// read to its end (no BIGMIN restart). Budget 1 is [zmin, zmax] of the
+// clipped box.
 func (d *direct) budgeted(ctx context.Context, b box, budget int) (measurement, error) {
-	return d.queryRanges(ctx, b, d.zs.Ranges(d.zbox(b), budget))
-}
-
-// clipped is method (e): like budgeted, but an unbounded ts is first
-// narrowed to the span the data occupies, as a planner that kept per-column
-// bounds of the index could do. The data's 30 days are a sliver of the
-// int64 microsecond space, so an unbounded ts makes the decomposition spend
-// its budget separating empty address space. The added ts test cannot drop
-// a row: every reading lies in that span.
-func (d *direct) clipped(ctx context.Context, b box, budget int) (measurement, error) {
-	if !b.threeD {
-		b.threeD = true
-		b.tsLo = baseTime.UnixMicro()
-		b.tsHi = baseTime.Add(timeSpan).UnixMicro() - 1
-	}
-	return d.budgeted(ctx, b, budget)
+	return d.queryRanges(ctx, b, d.zs.Ranges(d.clippedBox(b), budget))
 }
 
 // add accounts for one Query or Scan response.

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"strconv"
@@ -11,9 +13,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/zproxy/zproxy/bench/internal/zpserver"
-	"github.com/zproxy/zproxy/zorder"
 )
 
 // zproxyServer is a zproxy process serving SQL on the DynamoDB backend.
@@ -81,20 +83,21 @@ func insertSQL(n int) string {
 }
 
 // load inserts every row of ds, batch rows per statement, over conns
-// connections, reporting progress every ~10%.
-func load(ctx context.Context, dsn string, ds dataset, batch, conns int, progress func(done int, elapsed time.Duration)) (time.Duration, error) {
+// connections, reporting progress every ~10%. It returns the load's time and
+// how many statements were retried after a serialization failure.
+func load(ctx context.Context, dsn string, ds dataset, batch, conns int, progress func(done int, elapsed time.Duration)) (time.Duration, int, error) {
 	start := time.Now()
 	rows := ds.rows()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	next := make(chan int)
 	var mu sync.Mutex
-	done, reported := 0, 0
+	done, reported, retries := 0, 0, 0
 	var wg sync.WaitGroup
 	for range conns {
 		conn, err := pgx.Connect(ctx, dsn)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		wg.Add(1)
 		go func() {
@@ -107,10 +110,11 @@ func load(ctx context.Context, dsn string, ds dataset, batch, conns int, progres
 					r := ds.rowAt(i)
 					args = append(args, r.sensorID, r.ts.Format("2006-01-02 15:04:05.999999"), r.celsius, r.lat, r.lon, r.note)
 				}
-				tag, err := conn.Exec(ctx, insertSQL(to-from), args...)
-				if err == nil && tag.RowsAffected() != int64(to-from) {
-					err = fmt.Errorf("%d rows affected, want %d", tag.RowsAffected(), to-from)
-				}
+				err := execRetrying(ctx, conn, insertSQL(to-from), args, to-from, func() {
+					mu.Lock()
+					retries++
+					mu.Unlock()
+				})
 				if err != nil {
 					cancel(fmt.Errorf("insert rows [%d, %d): %w", from, to, err))
 					return
@@ -136,9 +140,50 @@ feed:
 	close(next)
 	wg.Wait()
 	if err := context.Cause(ctx); err != nil {
-		return 0, err
+		return 0, retries, err
 	}
-	return time.Since(start), nil
+	return time.Since(start), retries, nil
+}
+
+// maxRetries bounds the attempts of one loading statement.
+const maxRetries = 20
+
+// execRetrying runs one multi-row INSERT of want rows, again after a
+// serialization failure (40001) or deadlock (40P01): a statement whose
+// writes exceed one atomic batch runs as a transaction, and concurrent
+// loaders' transactions touching the same Z-order bounds item or index
+// partition can conflict. PostgreSQL's advice for these SQLSTATEs is to
+// retry the transaction; onRetry counts each retry.
+func execRetrying(ctx context.Context, conn *pgx.Conn, sql string, args []any, want int, onRetry func()) error {
+	backoff := 5 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		tag, err := conn.Exec(ctx, sql, args...)
+		if err == nil {
+			if tag.RowsAffected() != int64(want) {
+				return fmt.Errorf("%d rows affected, want %d", tag.RowsAffected(), want)
+			}
+			return nil
+		}
+		if !isRetryable(err) || attempt == maxRetries {
+			return err
+		}
+		onRetry()
+		// Jittered exponential backoff, so the conflicting loaders do not
+		// meet again at once.
+		sleep := backoff/2 + rand.N(backoff)
+		select {
+		case <-time.After(sleep):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		backoff = min(2*backoff, time.Second)
+	}
+}
+
+// isRetryable reports a serialization failure or deadlock, by SQLSTATE.
+func isRetryable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")
 }
 
 // boxSQL is the box query with its bounds inlined as literals, so the plain
@@ -192,24 +237,21 @@ var (
 	methodLine = regexp.MustCompile(`via zorder index by_place: z-order ranges`)
 )
 
-// rangePrinted reports whether EXPLAIN's text of a range, "[lo, hi)" as
-// matched by rangesLine, shows r.
-func rangePrinted(printed string, r zorder.Range) bool {
-	lo, hi, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(printed, "["), ")"), ", ")
+// startPrinted reports whether EXPLAIN's text of a range, "[lo, hi)" as
+// matched by rangesLine, starts at addr.
+func startPrinted(printed string, addr []byte) bool {
+	lo, _, ok := strings.Cut(strings.TrimPrefix(printed, "["), ", ")
 	if !ok {
 		return false
 	}
-	shows := func(text string, addr []byte, empty string) bool {
-		if len(addr) == 0 {
-			return text == empty
-		}
-		full := fmt.Sprintf("0x%x", addr)
-		if short, cut := strings.CutSuffix(text, "…"); cut {
-			return strings.HasPrefix(full, short)
-		}
-		return text == full
+	if len(addr) == 0 {
+		return lo == "min"
 	}
-	return shows(lo, r.Lo, "min") && shows(hi, r.Hi, "max")
+	full := fmt.Sprintf("0x%x", addr)
+	if short, cut := strings.CutSuffix(lo, "…"); cut {
+		return strings.HasPrefix(full, short)
+	}
+	return lo == full
 }
 
 // parseExplain extracts the statement's store requests, items read,
