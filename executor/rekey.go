@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -30,8 +31,12 @@ import (
 //
 // Unlike the other ALTER TABLE forms this one is not online for writers:
 // they get 55006 for as long as the copy takes.
+//
+// A change of placement (SET / RESET of shards and shard_columns) moves
+// every row the same way: its future descriptor keeps the key and places
+// the rows anew.
 
-// rekey applies an AlterPrimaryKey action.
+// rekey applies an AlterPrimaryKey action, or a Reshard.
 func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.AlterTable) error {
 	a := at.Actions[0]
 	var future *catalog.Table
@@ -49,7 +54,14 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.
 			}
 		}
 		nt := t.Clone()
-		future = rekeyed(nt, a, version)
+		if a.Reshard != nil {
+			future = resharded(nt, a.Reshard, version)
+		} else {
+			future = rekeyed(nt, a, version)
+			if err := keepsShardColumns(t, future); err != nil {
+				return catalog.Change{}, err
+			}
+		}
 		for _, k := range future.PrimaryKey {
 			future.Columns[k.Column].NotNull = true // as ADD PRIMARY KEY does
 		}
@@ -99,20 +111,48 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.
 	return e.clearTable(ctx, old)
 }
 
+// resharded is t with its rows placed anew (SET / RESET of shards and
+// shard_columns): the same key, fresh store IDs for its rows and indexes.
+func resharded(t *catalog.Table, r *planner.Reshard, version uint64) *catalog.Table {
+	f := freshStore(t, version)
+	f.Shards, f.ShardColumns = r.Shards, r.ShardColumns
+	return f
+}
+
+// freshStore is a copy of t whose rows and indexes move to new store IDs.
+func freshStore(t *catalog.Table, version uint64) *catalog.Table {
+	f := t.Clone()
+	f.Rewrite = nil
+	f.DataID = catalog.ObjectID(version, 0)
+	for i, ix := range f.Indexes {
+		ix.ID = catalog.ObjectID(version, i+1)
+	}
+	return f
+}
+
+// keepsShardColumns refuses a new primary key that does not lead with the
+// table's shard columns.
+func keepsShardColumns(t, future *catalog.Table) error {
+	for i := 0; i < t.ShardColumns; i++ {
+		c := t.PrimaryKey[i].Column
+		if i >= len(future.PrimaryKey) || future.Columns[future.PrimaryKey[i].Column].Name != t.Columns[c].Name {
+			return pgerr.New(pgerr.InvalidTableDefinition, "shard_columns must be a leading prefix of the primary key").
+				WithDetail("The new key of %q does not lead with (%s).", t.Name, strings.Join(t.ShardColumnNames(nil), ", ")).
+				WithHint("ALTER TABLE %s RESET (shard_columns) first.", t.Name)
+		}
+	}
+	return nil
+}
+
 // rekeyed is t with the new key: fresh store IDs for its rows and indexes,
 // and without the hidden row id a table without a key had.
 func rekeyed(t *catalog.Table, a planner.AlterAction, version uint64) *catalog.Table {
-	f := t.Clone()
-	f.Rewrite = nil
+	f := freshStore(t, version)
 	var key []catalog.KeyColumn
 	for _, p := range a.Key {
 		key = append(key, catalog.KeyColumn{Column: f.ColumnIndex(p.Column), Desc: p.Desc})
 	}
 	f.PrimaryKey = key
-	f.DataID = catalog.ObjectID(version, 0)
-	for i, ix := range f.Indexes {
-		ix.ID = catalog.ObjectID(version, i+1)
-	}
 	if i := slices.IndexFunc(f.Columns, func(c catalog.Column) bool { return c.Hidden }); i >= 0 {
 		f.RemoveColumn(i)
 	}

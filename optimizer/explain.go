@@ -230,7 +230,11 @@ func (x *Scan) Describe() Description {
 	if x.Index != nil {
 		total = x.Index.Shards
 	}
-	d.add("shards", "%d of %d", len(x.Shards), total)
+	if x.ShardNote != "" {
+		d.add("shards", "%d of %d (%s)", len(x.Shards), total, x.ShardNote)
+	} else {
+		d.add("shards", "%d of %d", len(x.Shards), total)
+	}
 	if x.Method == PointGet {
 		d.add("keys", "%d%s", len(x.Points), shownList(x.described()))
 	} else {
@@ -255,7 +259,9 @@ func (x *Scan) Describe() Description {
 	} else if x.Index != nil {
 		d.add("covering", "yes")
 	}
-	if x.Ordered {
+	if x.Ordered && len(x.Shards) == 1 && total > 1 {
+		d.add("order", "yields ORDER BY (one shard read, no merge)")
+	} else if x.Ordered {
 		d.add("order", "yields ORDER BY (k-way merge of shards)")
 	}
 	if x.Limit > 0 {
