@@ -39,6 +39,12 @@ import (
 // rekey applies an AlterPrimaryKey action, or a Reshard.
 func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.AlterTable) error {
 	a := at.Actions[0]
+	if r := a.Reshard; r != nil {
+		// The placement the table already has: nothing to move.
+		if t, err := e.currentTable(ctx, cat, at.Table); err == nil && t.Rewrite == nil && t.Shards == r.Shards && t.ShardColumns == r.ShardColumns {
+			return nil
+		}
+	}
 	var future *catalog.Table
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
 		t, err := s.Table(at.Table)
@@ -50,7 +56,7 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.
 		}
 		for _, ix := range t.Indexes {
 			if ix.State == catalog.StateBuilding {
-				return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change the primary key of %q while its index %q is being built", t.Name, ix.Name)
+				return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot move the rows of %q to a new key or placement while its index %q is being built", t.Name, ix.Name)
 			}
 		}
 		nt := t.Clone()
@@ -91,7 +97,7 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.
 			return catalog.Change{}, err
 		}
 		if t.Rewrite == nil || t.Rewrite.StoreID() != future.StoreID() {
-			return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "the primary-key change of %q was abandoned", t.Name)
+			return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "the move of the rows of %q to a new key or placement was abandoned", t.Name)
 		}
 		done := t.Rewrite.Clone()
 		done.Rewrite = nil
@@ -303,7 +309,7 @@ func (e *Executor) currentTable(ctx context.Context, cat *catalog.Catalog, name 
 // changed.
 func notRewriting(t *catalog.Table) error {
 	if t.Rewrite != nil {
-		return pgerr.New(pgerr.ObjectInUse, "table %q is being rewritten for a new primary key", t.Name).
+		return pgerr.New(pgerr.ObjectInUse, "table %q is being rewritten for a new primary key or placement", t.Name).
 			WithHint("Retry when the ALTER TABLE has finished.")
 	}
 	return nil
