@@ -409,10 +409,11 @@ func (st *shardStream) read(ctx context.Context) error {
 	}
 	ranges := n.ShardRanges(st.shard)
 	if n.Reverse {
-		ranges = make([]optimizer.KeyRange, len(ranges))
-		for i, r := range n.ShardRanges(st.shard) {
-			ranges[len(ranges)-1-i] = r
+		reversed := make([]optimizer.KeyRange, len(ranges))
+		for i, r := range ranges {
+			reversed[len(ranges)-1-i] = r
 		}
+		ranges = reversed
 	}
 	addrLen := 0
 	if n.ZSchema != nil {
