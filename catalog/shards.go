@@ -81,7 +81,7 @@ func (t *Table) PrefixShard(ix *Index, prefix []byte) int {
 	if ix == nil {
 		return t.RowShard(prefix)
 	}
-	return ShardOf(shardPrefix(prefix, ix.Columns, ix.ShardColumns), ix.Shards)
+	return ix.uniqueShard(prefix)
 }
 
 // ShardColumnNames returns the names of the columns of a placement's
