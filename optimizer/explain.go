@@ -593,6 +593,14 @@ func (x *LookupJoin) Describe() Description {
 		method = "one key range per outer row"
 	}
 	d.add("batches", "%d outer rows per round, %s, grouped by shard", x.Batch, method)
+	if names := x.Table.ShardColumnNames(x.Index); names != nil && !x.PointGet {
+		total, _ := x.Table.ShardPlacement(x.Index)
+		per, bound := shardsPerRange(x.Table, x.Index, len(x.KeyExprs)), "bound"
+		if per > 1 {
+			bound = "not bound"
+		}
+		d.add("shards", "%d of %d per key range (shard_columns %s %s)", per, total, strings.Join(names, ", "), bound)
+	}
 	if x.Lookup {
 		d.add("lookup", "table rows fetched by primary key (index does not cover)")
 	}

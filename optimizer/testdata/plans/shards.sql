@@ -23,3 +23,9 @@ SELECT ts, celsius FROM readings WHERE sensor_id = 7 ORDER BY ts DESC LIMIT 1
 
 -- Writes read the same way: a delete binding the shard columns reads one shard.
 DELETE FROM sensor_log WHERE site = 'north' AND sensor_id = 7 AND ts < '2024-01-01'
+
+-- A lookup join binding the shard columns reads one shard per outer row.
+SELECT s.name, l.ts FROM sensors s JOIN sensor_log l ON l.site = s.region AND l.sensor_id = s.id WHERE s.id IN (1, 2)
+
+-- Binding only site: every shard per outer row.
+SELECT s.name, l.ts FROM sensors s JOIN sensor_log l ON l.site = s.region WHERE s.id IN (1, 2)
