@@ -116,6 +116,7 @@ func Advise(in Input) ([]Recommendation, error) {
 		out = append(out, a.newIndexes(in.MaxPerTable)...)
 		out = append(out, a.drops()...)
 		out = append(out, a.shards()...)
+		out = append(out, a.shardColumns()...)
 	}
 	return out, nil
 }
@@ -237,7 +238,7 @@ func (a *tableAdvisor) estimate(u *optimizer.TableUse, ix *catalog.Index) cost {
 			}
 		}
 	}
-	f, points, bound := 1.0, 1.0, 0
+	f, points, bound, eq := 1.0, 1.0, 0, 0
 	for _, k := range keyCols {
 		set, ok := u.Bounds[k.Column]
 		if !ok || set == nil {
@@ -247,9 +248,13 @@ func (a *tableAdvisor) estimate(u *optimizer.TableUse, ix *catalog.Index) cost {
 		bound++
 		if np, isPoints := set.Points(); isPoints {
 			points *= float64(np)
+			eq++
 			continue
 		}
 		break // a range ends the usable prefix
+	}
+	if _, leading := t.ShardPlacement(ix); leading > 0 && eq >= leading {
+		shards = 1 // each key range lies in the shard of its bound prefix
 	}
 	if bound == 0 {
 		return a.fullScan(u, ix, covering)

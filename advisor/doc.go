@@ -34,7 +34,11 @@
 // another index makes redundant, are recommended for dropping; single-shard
 // tables and btree indexes led by a column that grows with each insert
 // (identity, sequence, a time defaulting to now()), written by the
-// workload, get a shard recommendation.
+// workload, get a shard recommendation; a table spread over shards by its
+// whole key whose reads scan a prefix of the key bound by equality gets a
+// shard_columns recommendation (shardcols.go): placed by that prefix, each
+// such read reads one shard instead of all. The prefix is the shortest with
+// at least 8 distinct values per shard, so writes still spread.
 //
 // Each Recommendation names the statements it helps, the estimated items
 // and requests per call before and after, the write cost, and the

@@ -158,8 +158,12 @@ type Index struct {
 	Columns []KeyColumn `json:"columns"`
 	Include []int       `json:"include,omitempty"`
 	Shards  int         `json:"shards"`
-	State   IndexState  `json:"state"`
-	Comment string      `json:"comment,omitempty"` // COMMENT ON INDEX
+	// ShardColumns, when positive, is how many leading index columns an
+	// entry's shard hashes (WITH (shard_columns = ...); shards.go); 0
+	// hashes the row's primary key (a unique entry: its index key).
+	ShardColumns int        `json:"shard_columns,omitempty"`
+	State        IndexState `json:"state"`
+	Comment      string     `json:"comment,omitempty"` // COMMENT ON INDEX
 	// Unique: no two rows share the values of the key columns (btree
 	// only). Rows with a NULL among them never collide, unless
 	// NullsNotDistinct. A unique entry is keyed by the key columns alone
@@ -192,9 +196,13 @@ type Table struct {
 	Columns    []Column    `json:"columns"`
 	PrimaryKey []KeyColumn `json:"primary_key"`
 	Shards     int         `json:"shards"`
-	Mutability string      `json:"mutability"`
-	Indexes    []*Index    `json:"indexes,omitempty"`
-	Checks     []Check     `json:"checks,omitempty"`
+	// ShardColumns, when positive, is how many leading primary-key columns
+	// a row's shard hashes (WITH (shard_columns = ...); shards.go); 0, as
+	// for every table created before the option, hashes the whole key.
+	ShardColumns int      `json:"shard_columns,omitempty"`
+	Mutability   string   `json:"mutability"`
+	Indexes      []*Index `json:"indexes,omitempty"`
+	Checks       []Check  `json:"checks,omitempty"`
 	// ForeignKeys are the table's FOREIGN KEY constraints (constraints.go).
 	ForeignKeys []ForeignKey `json:"foreign_keys,omitempty"`
 	// Owner is the role that created the table and holds every privilege

@@ -231,10 +231,11 @@ func (t *Table) UniqueKey(ix *Index, row []sqltypes.Value) kv.Key {
 }
 
 // UniqueEntryKey places a unique-keyed entry whose sort key (the encoded
-// index columns) is sort: its shard is a hash of the index values, so two
-// rows with one value meet on one item whatever their primary keys.
+// index columns) is sort: its shard is a hash of the index values (or of
+// their leading shard columns), so two rows with one value meet on one item
+// whatever their primary keys.
 func UniqueEntryKey(ix *Index, sort []byte) kv.Key {
-	return kv.Key{Partition: IndexPartition(ix.ID, ShardOf(sort, ix.Shards)), Sort: sort}
+	return kv.Key{Partition: IndexPartition(ix.ID, ix.uniqueShard(sort)), Sort: sort}
 }
 
 // IndexIDOf returns the index whose entries partition holds (false for a

@@ -1,6 +1,9 @@
 // Package catalog owns zproxy's schema: tables, their columns and types,
 // primary keys, shard counts and indexes, and stores it in the backing store
-// itself so every proxy over the same store sees the same schema.
+// itself so every proxy over the same store sees the same schema. It also
+// owns the store layout of rows and index entries (keys.go), including which
+// shard an item lies in: a hash of its key, or of the leading shard columns
+// of its key (shards.go).
 //
 // Layout. The catalog lives in one partition of the store (CatalogPartition).
 // Each table's descriptor (Table, as JSON) is one item keyed "t/<name>".

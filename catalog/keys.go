@@ -17,7 +17,8 @@ import (
 
 // Store layout of table rows and index entries (ARCHITECTURE.md, "Store layout"):
 //
-//	row:          partition 'T' ‖ table id (8 bytes BE) ‖ shard (2 bytes BE)
+//	row:          partition 'T' ‖ table id (8 bytes BE) ‖ shard (2 bytes BE:
+//	              a hash of the key or of its shard columns, shards.go)
 //	              sort      tuple(primary key columns, DESC inverted)
 //	btree entry:  partition 'I' ‖ index id ‖ shard
 //	              sort      tuple(index columns) ‖ tuple(primary key columns)
@@ -118,7 +119,8 @@ func (t *Table) EncodePK(b []byte, row []sqltypes.Value) []byte {
 	return b
 }
 
-// ShardOf places an item by its encoded primary key: hash(pk) % shards.
+// ShardOf hashes the bytes that place an item (by default its encoded
+// primary key; see shards.go) onto one of shards: hash(key) % shards.
 func ShardOf(pk []byte, shards int) int {
 	if shards <= 1 {
 		return 0
@@ -134,7 +136,7 @@ func ShardOf(pk []byte, shards int) int {
 // RowKey returns the store key of a table row.
 func (t *Table) RowKey(row []sqltypes.Value) kv.Key {
 	pk := t.EncodePK(nil, row)
-	return kv.Key{Partition: t.Partition(ShardOf(pk, t.Shards)), Sort: pk}
+	return kv.Key{Partition: t.Partition(t.RowShard(pk)), Sort: pk}
 }
 
 // VersionAttr is the attribute holding a row's version: 1 when inserted,
@@ -372,7 +374,7 @@ func (t *Table) EntryKeyPK(ix *Index, row []sqltypes.Value, pk []byte) kv.Key {
 		}
 	}
 	sort = append(sort, pk...)
-	return kv.Key{Partition: IndexPartition(ix.ID, ShardOf(pk, ix.Shards)), Sort: sort}
+	return kv.Key{Partition: IndexPartition(ix.ID, ix.entryShard(sort, pk)), Sort: sort}
 }
 
 // EntryAttrs returns the attributes of row's entry in index ix.

@@ -60,7 +60,7 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *pla
 	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterRenameIndex {
 		return e.renameIndex(ctx, cat, at, notice)
 	}
-	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterPrimaryKey {
+	if len(at.Actions) == 1 && (at.Actions[0].Kind == parser.AlterPrimaryKey || at.Actions[0].Reshard != nil) {
 		return e.rekey(ctx, cat, at)
 	}
 	if len(at.Constraints) > 0 {

@@ -447,13 +447,13 @@ func (ec *execCtx) referencingRows(ctx context.Context, child *catalog.Table, fk
 	if start != nil {
 		end = kv.PrefixEnd(start)
 	}
-	shards := child.Shards
-	if index != nil {
-		shards = index.Shards
+	bound := 0
+	if start != nil {
+		bound = len(fk.Columns)
 	}
 	var out []current
 	var rowKeys []kv.Key
-	for sh := 0; sh < shards; sh++ {
+	for _, sh := range child.ShardsFor(index, start, bound) {
 		partition := child.Partition(sh)
 		if index != nil {
 			partition = catalog.IndexPartition(index.ID, sh)

@@ -3,7 +3,8 @@
 //
 // Reading. Run builds one pull-based iterator per node of the plan tree.
 // The leaves are the access paths: a point get (one batched Get), or one
-// stream per shard — each reading its key ranges in order, following index
+// stream per shard read — each reading its key ranges in order (those its
+// shard holds, when the plan's shard columns place each range), following index
 // entries to table rows in batches when the index does not cover the query,
 // skipping out-of-box Z-order entries by seeking to BIGMIN — merged with a
 // k-way merge when the plan needs key order, or interleaved as they arrive

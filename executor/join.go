@@ -597,7 +597,7 @@ func (l *lookupJoinRows) read(ctx context.Context, prefixes []string) ([]keyedRo
 	if n.PointGet {
 		keys := make([]kv.Key, len(prefixes))
 		for i, p := range prefixes {
-			keys[i] = kv.Key{Partition: t.Partition(catalog.ShardOf([]byte(p), t.Shards)), Sort: []byte(p)}
+			keys[i] = kv.Key{Partition: t.Partition(t.RowShard([]byte(p))), Sort: []byte(p)}
 		}
 		items, err := store.Get(ctx, kv.GetRequest{Keys: keys, Stats: &l.stats})
 		if err != nil {
@@ -616,15 +616,12 @@ func (l *lookupJoinRows) read(ctx context.Context, prefixes []string) ([]keyedRo
 		}
 		return out, nil
 	}
-	// Prefix ranges: one range per prefix on every shard of the path.
-	shards := t.Shards
-	if n.Index != nil {
-		shards = n.Index.Shards
-	}
+	// Prefix ranges: one range per prefix on every shard of the path that
+	// can hold it (one, when the prefix binds the shard columns).
 	var out []keyedRow
 	var pending []keyedRow
 	for _, p := range prefixes {
-		for sh := 0; sh < shards; sh++ {
+		for _, sh := range t.ShardsFor(n.Index, []byte(p), len(n.KeyExprs)) {
 			part := t.Partition(sh)
 			if n.Index != nil {
 				part = catalog.IndexPartition(n.Index.ID, sh)

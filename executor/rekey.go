@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -30,10 +31,20 @@ import (
 //
 // Unlike the other ALTER TABLE forms this one is not online for writers:
 // they get 55006 for as long as the copy takes.
+//
+// A change of placement (SET / RESET of shards and shard_columns) moves
+// every row the same way: its future descriptor keeps the key and places
+// the rows anew.
 
-// rekey applies an AlterPrimaryKey action.
+// rekey applies an AlterPrimaryKey action, or a Reshard.
 func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.AlterTable) error {
 	a := at.Actions[0]
+	if r := a.Reshard; r != nil {
+		// The placement the table already has: nothing to move.
+		if t, err := e.currentTable(ctx, cat, at.Table); err == nil && t.Rewrite == nil && t.Shards == r.Shards && t.ShardColumns == r.ShardColumns {
+			return nil
+		}
+	}
 	var future *catalog.Table
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
 		t, err := s.Table(at.Table)
@@ -45,11 +56,18 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.
 		}
 		for _, ix := range t.Indexes {
 			if ix.State == catalog.StateBuilding {
-				return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change the primary key of %q while its index %q is being built", t.Name, ix.Name)
+				return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot move the rows of %q to a new key or placement while its index %q is being built", t.Name, ix.Name)
 			}
 		}
 		nt := t.Clone()
-		future = rekeyed(nt, a, version)
+		if a.Reshard != nil {
+			future = resharded(nt, a.Reshard, version)
+		} else {
+			future = rekeyed(nt, a, version)
+			if err := keepsShardColumns(t, future); err != nil {
+				return catalog.Change{}, err
+			}
+		}
 		for _, k := range future.PrimaryKey {
 			future.Columns[k.Column].NotNull = true // as ADD PRIMARY KEY does
 		}
@@ -79,7 +97,7 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.
 			return catalog.Change{}, err
 		}
 		if t.Rewrite == nil || t.Rewrite.StoreID() != future.StoreID() {
-			return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "the primary-key change of %q was abandoned", t.Name)
+			return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "the move of the rows of %q to a new key or placement was abandoned", t.Name)
 		}
 		done := t.Rewrite.Clone()
 		done.Rewrite = nil
@@ -99,20 +117,48 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.
 	return e.clearTable(ctx, old)
 }
 
+// resharded is t with its rows placed anew (SET / RESET of shards and
+// shard_columns): the same key, fresh store IDs for its rows and indexes.
+func resharded(t *catalog.Table, r *planner.Reshard, version uint64) *catalog.Table {
+	f := freshStore(t, version)
+	f.Shards, f.ShardColumns = r.Shards, r.ShardColumns
+	return f
+}
+
+// freshStore is a copy of t whose rows and indexes move to new store IDs.
+func freshStore(t *catalog.Table, version uint64) *catalog.Table {
+	f := t.Clone()
+	f.Rewrite = nil
+	f.DataID = catalog.ObjectID(version, 0)
+	for i, ix := range f.Indexes {
+		ix.ID = catalog.ObjectID(version, i+1)
+	}
+	return f
+}
+
+// keepsShardColumns refuses a new primary key that does not lead with the
+// table's shard columns.
+func keepsShardColumns(t, future *catalog.Table) error {
+	for i := 0; i < t.ShardColumns; i++ {
+		c := t.PrimaryKey[i].Column
+		if i >= len(future.PrimaryKey) || future.Columns[future.PrimaryKey[i].Column].Name != t.Columns[c].Name {
+			return pgerr.New(pgerr.InvalidTableDefinition, "shard_columns must be a leading prefix of the primary key").
+				WithDetail("The new key of %q does not lead with (%s).", t.Name, strings.Join(t.ShardColumnNames(nil), ", ")).
+				WithHint("ALTER TABLE %s RESET (shard_columns) first.", t.Name)
+		}
+	}
+	return nil
+}
+
 // rekeyed is t with the new key: fresh store IDs for its rows and indexes,
 // and without the hidden row id a table without a key had.
 func rekeyed(t *catalog.Table, a planner.AlterAction, version uint64) *catalog.Table {
-	f := t.Clone()
-	f.Rewrite = nil
+	f := freshStore(t, version)
 	var key []catalog.KeyColumn
 	for _, p := range a.Key {
 		key = append(key, catalog.KeyColumn{Column: f.ColumnIndex(p.Column), Desc: p.Desc})
 	}
 	f.PrimaryKey = key
-	f.DataID = catalog.ObjectID(version, 0)
-	for i, ix := range f.Indexes {
-		ix.ID = catalog.ObjectID(version, i+1)
-	}
 	if i := slices.IndexFunc(f.Columns, func(c catalog.Column) bool { return c.Hidden }); i >= 0 {
 		f.RemoveColumn(i)
 	}
@@ -263,7 +309,7 @@ func (e *Executor) currentTable(ctx context.Context, cat *catalog.Catalog, name 
 // changed.
 func notRewriting(t *catalog.Table) error {
 	if t.Rewrite != nil {
-		return pgerr.New(pgerr.ObjectInUse, "table %q is being rewritten for a new primary key", t.Name).
+		return pgerr.New(pgerr.ObjectInUse, "table %q is being rewritten for a new primary key or placement", t.Name).
 			WithHint("Retry when the ALTER TABLE has finished.")
 	}
 	return nil

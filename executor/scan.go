@@ -119,7 +119,7 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 	t := s.node.Table
 	keys := make([]kv.Key, len(s.node.Points))
 	for i, p := range s.node.Points {
-		keys[i] = kv.Key{Partition: t.Partition(catalog.ShardOf(p, t.Shards)), Sort: p}
+		keys[i] = kv.Key{Partition: t.Partition(t.RowShard(p)), Sort: p}
 		if ix := s.node.Index; ix != nil {
 			keys[i] = catalog.UniqueEntryKey(ix, p)
 		}
@@ -407,12 +407,13 @@ func (st *shardStream) read(ctx context.Context) error {
 	if n.Index != nil {
 		partition = catalog.IndexPartition(n.Index.ID, st.shard)
 	}
-	ranges := n.Ranges
+	ranges := n.ShardRanges(st.shard)
 	if n.Reverse {
-		ranges = make([]optimizer.KeyRange, len(n.Ranges))
-		for i, r := range n.Ranges {
-			ranges[len(n.Ranges)-1-i] = r
+		reversed := make([]optimizer.KeyRange, len(ranges))
+		for i, r := range ranges {
+			reversed[len(ranges)-1-i] = r
 		}
+		ranges = reversed
 	}
 	addrLen := 0
 	if n.ZSchema != nil {

@@ -590,7 +590,7 @@ func (ec *execCtx) targets(ctx context.Context, t *catalog.Table, src optimizer.
 		// read these rows need.
 		out := make([]target, len(s.Points))
 		for i, p := range s.Points {
-			out[i] = target{key: kv.Key{Partition: t.Partition(catalog.ShardOf(p, t.Shards)), Sort: p}}
+			out[i] = target{key: kv.Key{Partition: t.Partition(t.RowShard(p)), Sort: p}}
 		}
 		return out, nil
 	}

@@ -408,6 +408,7 @@ func newCandidate(s *scanSpec, b bounds, ix *catalog.Index, opts Options) *candi
 	}
 	c.eqLen, c.hasRange = prefixOf(c.keyCols, b)
 	c.fitPoints(b, opts.MaxPoints)
+	c.shards = shardsPerRange(t, ix, c.eqLen)
 	c.fraction = prefixFraction(t, c.keyCols, c.eqLen, c.hasRange, b)
 	c.ordered, c.reverse = yieldsOrder(t, c.keyCols, b, s.Order)
 	return c
@@ -549,7 +550,7 @@ func keyRanges(t *catalog.Table, keyCols []catalog.KeyColumn, eqLen int, hasRang
 	var out []KeyRange
 	if !hasRange {
 		for _, p := range prefixes {
-			r := KeyRange{}
+			r := KeyRange{prefix: p.key}
 			if t != nil {
 				r.Shown = strings.Join(p.shown, ", ")
 			}
@@ -567,6 +568,7 @@ func keyRanges(t *catalog.Table, keyCols []catalog.KeyColumn, eqLen int, hasRang
 		for _, p := range prefixes {
 			for _, iv := range set {
 				r := intervalRange(p.key, iv, k.Desc)
+				r.prefix = p.key
 				if t != nil {
 					r.Shown = strings.Join(append(append([]string(nil), p.shown...), showInterval(colName(t, k.Column), iv)), ", ")
 				}

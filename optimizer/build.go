@@ -2,7 +2,6 @@ package optimizer
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -94,25 +93,7 @@ func planScan(s *scanSpec, ctx *planner.EvalContext, opts Options, notices *[]*p
 			*notices = append(*notices, pgerr.Notice("full scan of table %q: %s", t.Name, suggestion(t, b)))
 		}
 	}
-	// Shards: a point get touches the shard of each key; other paths all.
-	shards := t.Shards
-	if best.index != nil {
-		shards = best.index.Shards
-	}
-	if scan.Method == PointGet {
-		seen := map[int]bool{}
-		for _, p := range scan.Points {
-			seen[catalog.ShardOf(p, shards)] = true
-		}
-		for sh := range seen {
-			scan.Shards = append(scan.Shards, sh)
-		}
-		sort.Ints(scan.Shards)
-	} else {
-		for sh := 0; sh < shards; sh++ {
-			scan.Shards = append(scan.Shards, sh)
-		}
-	}
+	scan.Shards, scan.ShardNote = scanShards(t, best, scan)
 	if best.zorder {
 		// The executor tests every entry against the box; where an
 		// attribute's code is lossless and its bound a single interval, that

@@ -13,7 +13,9 @@
 // read and store requests; without them, longest prefix with tie-breaks
 // covering → delivers ORDER BY → fewer shards, or Z-order when its
 // estimated fraction of the search space beats the best prefix path; full
-// scan, guarded by a setting), and for each join its method (joinplan.go:
+// scan, guarded by a setting), the shards each key range lies in
+// (shards.go: one, when equalities bind the placement's shard columns), and
+// for each join its method (joinplan.go:
 // Apply for LATERAL, lookup join when the join keys bind a key prefix of
 // the inner table, hash join, nested loop). Subqueries become SubPlan
 // expressions. Bounds come from comparisons with statement constants (now()

@@ -230,7 +230,11 @@ func (x *Scan) Describe() Description {
 	if x.Index != nil {
 		total = x.Index.Shards
 	}
-	d.add("shards", "%d of %d", len(x.Shards), total)
+	if x.ShardNote != "" {
+		d.add("shards", "%d of %d (%s)", len(x.Shards), total, x.ShardNote)
+	} else {
+		d.add("shards", "%d of %d", len(x.Shards), total)
+	}
 	if x.Method == PointGet {
 		d.add("keys", "%d%s", len(x.Points), shownList(x.described()))
 	} else {
@@ -255,7 +259,9 @@ func (x *Scan) Describe() Description {
 	} else if x.Index != nil {
 		d.add("covering", "yes")
 	}
-	if x.Ordered {
+	if x.Ordered && len(x.Shards) == 1 && total > 1 {
+		d.add("order", "yields ORDER BY (one shard read, no merge)")
+	} else if x.Ordered {
 		d.add("order", "yields ORDER BY (k-way merge of shards)")
 	}
 	if x.Limit > 0 {
@@ -587,6 +593,14 @@ func (x *LookupJoin) Describe() Description {
 		method = "one key range per outer row"
 	}
 	d.add("batches", "%d outer rows per round, %s, grouped by shard", x.Batch, method)
+	if names := x.Table.ShardColumnNames(x.Index); names != nil && !x.PointGet {
+		total, _ := x.Table.ShardPlacement(x.Index)
+		per, bound := shardsPerRange(x.Table, x.Index, len(x.KeyExprs)), "bound"
+		if per > 1 {
+			bound = "not bound"
+		}
+		d.add("shards", "%d of %d per key range (shard_columns %s %s)", per, total, strings.Join(names, ", "), bound)
+	}
 	if x.Lookup {
 		d.add("lookup", "table rows fetched by primary key (index does not cover)")
 	}

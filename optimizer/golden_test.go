@@ -86,6 +86,17 @@ var schema = []string{
 	   region TEXT,
 	   UNIQUE (org, handle)
 	 ) WITH (shards = 4)`,
+	// Shard columns: rows and entries placed by a hash of their leading
+	// key columns, so a read binding them reads one shard (shards.sql).
+	`CREATE TABLE sensor_log (
+	   site      TEXT NOT NULL,
+	   sensor_id BIGINT NOT NULL,
+	   ts        TIMESTAMP NOT NULL,
+	   celsius   DOUBLE PRECISION,
+	   kind      TEXT,
+	   PRIMARY KEY (site, sensor_id, ts DESC)
+	 ) WITH (shards = 4, shard_columns = (site, sensor_id))`,
+	`CREATE INDEX sl_kind ON sensor_log (kind, ts) INCLUDE (celsius) WITH (shards = 8, shard_columns = (kind))`,
 	// Foreign keys and checks: what writes enforce.
 	`CREATE TABLE orders (
 	   id         BIGINT PRIMARY KEY,

@@ -56,6 +56,13 @@ type KeyRange struct {
 	// Shown describes the range in SQL terms when keyRanges was asked for
 	// descriptions; EXPLAIN prints Z-address ranges as addresses.
 	Shown string
+	// OneShard says that only Shard holds the range's items: its bound
+	// prefix fixes the shard columns (shards.go). Otherwise every shard
+	// of the scan is read.
+	OneShard bool
+	Shard    int
+	// prefix is the encoding of the key columns bound by equality.
+	prefix []byte
 }
 
 // Rejection records a candidate access path that lost, and why.
@@ -80,7 +87,10 @@ type Scan struct {
 	Alias  string
 	Index  *catalog.Index // nil: the table itself (primary key order)
 	Method Method
-	Shards []int
+	// Shards are the shards read, ascending; ShardNote says how they were
+	// narrowed by the placement's shard columns, for EXPLAIN.
+	Shards    []int
+	ShardNote string
 	// Points are primary-key sort keys for a point get.
 	Points [][]byte
 	// Ranges are sort-key ranges within each shard's partition, ascending.

@@ -769,7 +769,8 @@ func (r *rewriter) tableCheck(e, end int) error {
 }
 
 // withOptions reads WITH ( key [= value], ... ) at i into Statement.With
-// and removes it from the TiDB text.
+// and removes it from the TiDB text. A value is a number, a string, a name
+// or a parenthesised list, kept as the text between its parentheses.
 func (r *rewriter) withOptions(i int) (int, error) {
 	end := r.matching(i + 1)
 	if end < 0 {
@@ -803,6 +804,11 @@ func (r *rewriter) withOptions(i int) (int, error) {
 			}
 			v := r.toks[k]
 			switch {
+			case sign == "" && r.peek(k, "(") && r.matching(k) > k+1 && r.matching(k) < end:
+				// A list (zproxy's shard_columns = (a, b)): its text.
+				close := r.matching(k)
+				val = r.sql[r.toks[k+1].start:r.toks[close-1].end]
+				k = close
 			case v.kind == tkNumber:
 				val = sign + v.val
 			case sign == "" && (v.kind == tkString && v.str != strBit || v.kind == tkIdent || v.kind == tkQIdent):

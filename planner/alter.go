@@ -37,6 +37,9 @@ type AlterAction struct {
 	Volatile bool
 	// DefaultSequence is the sequence SET DEFAULT's expression draws from.
 	DefaultSequence string
+	// Reshard, when set, is the new placement of SET / RESET (shards,
+	// shard_columns), the statement's only action (shards.go).
+	Reshard *Reshard
 }
 
 func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (Statement, error) {
@@ -55,6 +58,13 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (Statement, error
 			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", st.Table).WithHint("Use ALTER VIEW to change a view.")
 		}
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", st.Table).WithPosition(st.Pos)
+	}
+	if ra, ok, err := bindReshard(t, st.Actions); ok {
+		if err != nil {
+			return nil, err
+		}
+		at.Actions = []AlterAction{*ra}
+		return at, nil
 	}
 	b := &Binder{snap: snap, stmt: stmt}
 	for _, a := range st.Actions {

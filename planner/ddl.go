@@ -127,7 +127,7 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 				return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid value for mutability: %q", val).
 					WithHint("Use 'mutable' or 'immutable_rows'.")
 			}
-		case "ttl", "ttl_column":
+		case "ttl", "ttl_column", "shard_columns":
 		case "fillfactor":
 			// PostgreSQL's page fill target (pgbench -i sets it). zproxy's
 			// stores have no pages to leave room in, so nothing differs;
@@ -140,8 +140,11 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
 		}
 	}
+	var err error
+	if t.ShardColumns, err = shardColumns(t, t.PrimaryKey, "primary key", b.stmt.With, t.Shards); err != nil {
+		return nil, err
+	}
 	if ttl, ok := b.stmt.With["ttl"]; ok {
-		var err error
 		if t.TTL, err = catalog.NewTTL(t, ttl, b.stmt.With["ttl_column"]); err != nil {
 			return nil, err
 		}
@@ -222,12 +225,18 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (Statement, error) {
 		}
 	}
 	for key, val := range b.stmt.With {
-		if key != "shards" {
+		switch key {
+		case "shards":
+			if ix.Shards, err = parseShards(val); err != nil {
+				return nil, err
+			}
+		case "shard_columns":
+		default:
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
 		}
-		if ix.Shards, err = parseShards(val); err != nil {
-			return nil, err
-		}
+	}
+	if err := indexShardColumns(t, ix, b.stmt.With); err != nil {
+		return nil, err
 	}
 	if err := checkIndexTypes(t, ix); err != nil {
 		return nil, err

@@ -26,6 +26,7 @@ type config struct {
 	iterations, warmup, explainSamples int
 	boxRows, aggRows, inList           int
 	shards                             int
+	shardColumns                       string // zproxy's shard_columns of readings ("" for none)
 	mutability                         string
 	pgBox                              pgBoxIndex
 	zproxyPort, metricsPort, pgPort    int
@@ -60,6 +61,7 @@ func main() {
 	flag.IntVar(&cfg.aggRows, "agg-rows", 10000, "expected rows under a box aggregate")
 	flag.IntVar(&cfg.inList, "in-list", 10, "sensor ids in the IN list")
 	flag.IntVar(&cfg.shards, "shards", 1, "zproxy write shards of the table and its indexes")
+	flag.StringVar(&cfg.shardColumns, "shard-columns", "", "zproxy shard_columns of the readings table (e.g. sensor_id; needs -shards > 1)")
 	flag.StringVar(&cfg.mutability, "mutability", "mutable", "zproxy table mutability for the query benchmark: mutable or immutable_rows")
 	flag.StringVar(&pgBox, "pg-box-index", "gist", "PostgreSQL index for boxes: gist (on point(lon, lat)) or btree (on (lat, lon))")
 	flag.IntVar(&cfg.zproxyPort, "zproxy-port", 26432, "zproxy's PostgreSQL port (keep below 32768)")
@@ -343,6 +345,9 @@ type loadResult struct {
 func loadBoth(ctx context.Context, cfg config, ds dataset, zp *zproxyServer, pg *postgres, zconn, pconn *pgx.Conn) ([]loadResult, error) {
 	rows := ds.rows()
 	with := fmt.Sprintf("shards = %d", cfg.shards)
+	if cfg.shardColumns != "" {
+		with += fmt.Sprintf(", shard_columns = (%s)", cfg.shardColumns)
+	}
 	if cfg.mutability == "immutable_rows" {
 		with += ", mutability = 'immutable_rows'"
 	}

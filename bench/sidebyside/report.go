@@ -14,7 +14,7 @@ func report(w io.Writer, cfg config, ds dataset, pgVersion string, pgSettings []
 	fmt.Fprintf(w, "%d rows (%d sensors × %d readings, seed %d), %d timed queries per class after %d warm-up, one connection each, %d CPUs (%s/%s).\n",
 		ds.rows(), ds.sensors, ds.perSensor, cfg.seed, cfg.iterations, cfg.warmup, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(w, "Machine load average (1/5/15 min) before loading: %s; after the queries: %s.\n", loadAvg[0], loadAvg[len(loadAvg)-1])
-	fmt.Fprintf(w, "zproxy: shards = %d, %s; indexes (note, ts) INCLUDE (celsius) and USING zorder (lat, lon, ts) INCLUDE (celsius, note).\n", cfg.shards, cfg.mutability)
+	fmt.Fprintf(w, "zproxy: shards = %d%s, %s; indexes (note, ts) INCLUDE (celsius) and USING zorder (lat, lon, ts) INCLUDE (celsius, note).\n", cfg.shards, shardColumnsNote(cfg), cfg.mutability)
 	box := "GiST on point(lon, lat) INCLUDE (lat, lon, ts, sensor_id, celsius), boxes written as point(lon, lat) <@ box(...)"
 	if cfg.pgBox == pgBoxBtree {
 		box = "btree on (lat, lon) INCLUDE (ts, sensor_id, celsius), boxes written with BETWEEN"
@@ -225,4 +225,12 @@ func cpuCells(r classResult) string {
 		ratio = fmt.Sprintf("%.2f", float64(z)/float64(p))
 	}
 	return strings.Join([]string{fmtDur(z), fmtDur(p), ratio}, " | ")
+}
+
+// shardColumnsNote is ", shard_columns = (...)" when the readings table had them.
+func shardColumnsNote(cfg config) string {
+	if cfg.shardColumns == "" {
+		return ""
+	}
+	return fmt.Sprintf(", shard_columns = (%s)", cfg.shardColumns)
 }

@@ -26,6 +26,6 @@
 // and no rows; object sizes are NULL (unknown); descriptions are NULL (no
 // COMMENT ON). Where zproxy differs from PostgreSQL it says its own truth:
 // pg_am lists zorder beside btree, pg_get_indexdef prints USING zorder,
-// INCLUDE and WITH (shards = N), reloptions hold a table's shards and
-// mutability.
+// INCLUDE and WITH (shards = N, shard_columns = ...), reloptions hold a
+// table's shards, shard columns and mutability.
 package pgcatalog

@@ -462,14 +462,14 @@ func classRow(o *object) row {
 		r["relhasindex"] = boolV(!hasRowID(t) || len(t.Indexes) > 0)
 		r["relchecks"] = intV(int64(len(t.Checks)))
 		r["relreplident"] = charV('d')
-		opts := []string{"shards=" + strconv.Itoa(t.Shards)}
+		opts := t.ShardOptions(nil)
 		if t.Mutability != "" && t.Mutability != catalog.Mutable {
 			opts = append(opts, "mutability="+t.Mutability)
 		}
 		r["reloptions"] = textArray(opts)
 	case o.index != nil:
 		if o.index.Shards > 1 { // one shard is the default, left unsaid
-			r["reloptions"] = textArray([]string{"shards=" + strconv.Itoa(o.index.Shards)})
+			r["reloptions"] = textArray(o.table.ShardOptions(o.index))
 		}
 	case o.view != nil:
 		r["relhasrules"] = boolV(true)
@@ -533,7 +533,16 @@ func indexDef(o *object, qualified bool) string {
 		sb.WriteString(" INCLUDE (" + strings.Join(inc, ", ") + ")")
 	}
 	if shards > 1 && o.index != nil { // one shard is the default, left unsaid
-		sb.WriteString(" WITH (shards=" + strconv.Itoa(shards) + ")")
+		// As PostgreSQL's flatten_reloptions: a value that is not a plain
+		// identifier or number is quoted.
+		opts := t.ShardOptions(o.index)
+		for i, opt := range opts {
+			name, val, _ := strings.Cut(opt, "=")
+			if quoteIdentIfNeeded(val) != val && strings.Trim(val, "0123456789") != "" {
+				opts[i] = name + "=" + quoteLiteral(val)
+			}
+		}
+		sb.WriteString(" WITH (" + strings.Join(opts, ", ") + ")")
 	}
 	return sb.String()
 }

@@ -5,11 +5,13 @@
 //
 // A campaign runs in rounds. Each round draws a schema (gen.go, schema.go:
 // 2-5 tables with and without primary keys, composite and DESC keys,
-// secondary and Z-order indexes, write shards; smallint, integer, bigint,
+// secondary and Z-order indexes, write shards placed by the whole key or by
+// leading shard columns; smallint, integer, bigint,
 // double precision, text, varchar(n), boolean, date and timestamp columns)
 // and rows with NULLs, duplicates and skew over small domains, so that
 // joins, IN and GROUP BY find matches. The options PostgreSQL lacks
-// (DESC in a key, WITH (shards = N), USING zorder) go to zproxy only;
+// (DESC in a key, WITH (shards = N, shard_columns = (...)), USING zorder)
+// go to zproxy only;
 // PostgreSQL gets a btree index or none in place of a Z-order index.
 // Then it draws statements from a grammar (query.go, window.go, write.go):
 // joins of every kind, derived tables, LATERAL, scalar / IN / EXISTS /

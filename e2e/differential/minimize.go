@@ -204,11 +204,18 @@ func (m *minimizer) shrinkSchema(ctx context.Context) {
 				return func() { t.indexes = old }
 			})
 		}
+		if t.shardCols > 0 {
+			try(func() func() {
+				old := t.shardCols
+				t.shardCols = 0
+				return func() { t.shardCols = old }
+			})
+		}
 		if t.shards > 0 {
 			try(func() func() {
-				old := t.shards
-				t.shards = 0
-				return func() { t.shards = old }
+				old, oldCols := t.shards, t.shardCols
+				t.shards, t.shardCols = 0, 0
+				return func() { t.shards, t.shardCols = old, oldCols }
 			})
 		}
 		if slices.Contains(t.pkDesc, true) {

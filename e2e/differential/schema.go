@@ -167,6 +167,10 @@ type table struct {
 	shards  int    // WITH (shards = N), zproxy only; 0: the default
 	indexes []index
 	rows    [][]*string
+
+	// shardCols, with shards > 1, is how many leading key columns place
+	// the rows (WITH (shard_columns = ...)), zproxy only; 0: the whole key.
+	shardCols int
 }
 
 func (t *table) colIndex(name string) int {
@@ -200,7 +204,14 @@ func (t *table) createSQL(zp bool) string {
 		b.WriteString(")")
 	}
 	b.WriteString(")")
-	if zp && t.shards > 0 {
+	switch {
+	case zp && t.shards > 1 && t.shardCols > 0:
+		var cols []string
+		for _, p := range t.pk[:t.shardCols] {
+			cols = append(cols, t.cols[p].name)
+		}
+		fmt.Fprintf(&b, " WITH (shards = %d, shard_columns = (%s))", t.shards, strings.Join(cols, ", "))
+	case zp && t.shards > 0:
 		fmt.Fprintf(&b, " WITH (shards = %d)", t.shards)
 	}
 	return b.String()
@@ -391,6 +402,12 @@ func genSchema(rng *rand.Rand, maxRows int, varchar bool) *schema {
 			t.indexes = append(t.indexes, ix)
 		}
 		t.rows = genRows(rng, t, rng.IntN(maxRows+1))
+		if t.shards > 1 && len(t.pk) > 0 {
+			// Shard columns from a generator of their own, so that the
+			// schemas, rows and statements of every seed stay as they were.
+			own := rand.New(rand.NewPCG(uint64(t.shards), uint64(len(t.rows))<<8|uint64(ti)))
+			t.shardCols = own.IntN(len(t.pk) + 1)
+		}
 		s.tables = append(s.tables, t)
 	}
 	return s
