@@ -436,6 +436,16 @@ func (c *Catalog) Snapshot(ctx context.Context) (*Snapshot, error) {
 	return c.refresh(ctx)
 }
 
+// Latest is Snapshot without the staleness a shared store allows: it
+// always checks the version marker (one single-item read). Logins use it,
+// so a role created or changed through another proxy a moment ago counts.
+func (c *Catalog) Latest(ctx context.Context) (*Snapshot, error) {
+	if c.exclusive {
+		return c.Snapshot(ctx)
+	}
+	return c.refresh(ctx)
+}
+
 // refresh reads the newest version marker and reloads the schema if it
 // moved.
 func (c *Catalog) refresh(ctx context.Context) (*Snapshot, error) {

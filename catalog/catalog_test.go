@@ -168,3 +168,46 @@ func TestConcurrentSchemaChanges(t *testing.T) {
 		t.Errorf("%d tables at version %d, want 40 at 40", len(seen), snap.Version)
 	}
 }
+
+// sharedStore is a store the catalog must treat as shared with other
+// proxies (DynamoDB's case), over an in-memory Pebble.
+type sharedStore struct{ kv.Store }
+
+func (s sharedStore) Capabilities() kv.Capabilities {
+	c := s.Store.Capabilities()
+	c.Exclusive = false
+	return c
+}
+
+// TestLatestSeesAnotherProxysChange: a change made through another catalog
+// over a shared store is in Latest at once, though Snapshot may serve its
+// cache for up to SharedStaleness.
+func TestLatestSeesAnotherProxysChange(t *testing.T) {
+	inner, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inner.Close()
+	ctx := context.Background()
+	store := sharedStore{inner}
+	a, err := catalog.Open(ctx, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := catalog.Open(ctx, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Update(ctx, func(*catalog.Snapshot, uint64) (catalog.Change, error) {
+		return catalog.Change{PutRoles: []*catalog.Role{{Name: "reader", Login: true}}}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := b.Latest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Role("reader") == nil {
+		t.Error("Latest does not have the role another catalog just created")
+	}
+}

@@ -11,9 +11,11 @@ import (
 	"github.com/zproxy/zproxy/wire"
 )
 
-// LookupRole implements wire.Engine: the role as the catalog has it now.
+// LookupRole implements wire.Engine: the role as the store has it now,
+// not as this proxy's cached schema had it a moment ago (another proxy may
+// have just created it or changed its password).
 func (e *Engine) LookupRole(ctx context.Context, name string) (wire.Role, error) {
-	snap, err := e.catalog.Snapshot(ctx)
+	snap, err := e.catalog.Latest(ctx)
 	if err != nil {
 		return wire.Role{}, storeErr(err)
 	}
