@@ -306,7 +306,7 @@ func TypeByOID(oid uint32) (Type, bool) {
 		if in.oid == oid {
 			return Type{ID: TypeID(id)}, true
 		}
-		if in.arrayOID == oid {
+		if in.arrayOID == oid && oid != 0 { // void has no array type
 			return Type{ID: Array, Elem: TypeID(id)}, true
 		}
 	}

@@ -48,6 +48,14 @@ func TestTypeModAndOID(t *testing.T) {
 			}
 		}
 	}
+	// OID 0 is a client leaving a parameter's type open, never a type
+	// (void, OID 2278, has no array type: its typarray is 0).
+	if typ, ok := TypeByOID(0); ok {
+		t.Errorf("TypeByOID(0) = %v", typ)
+	}
+	if typ, ok := TypeByOID(2278); !ok || typ != TypeVoid {
+		t.Errorf("TypeByOID(2278) = %v, %v; want void", typ, ok)
+	}
 	if ArrayOf(ArrayOf(TypeInt8)) != ArrayOf(TypeInt8) {
 		t.Error("int8[][] is not int8[]")
 	}
