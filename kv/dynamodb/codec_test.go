@@ -264,3 +264,23 @@ func TestExpiresAttrIsTheTTLAttribute(t *testing.T) {
 		t.Fatalf("decoded %s, want only c", kvtest.FormatAttrs(attrs))
 	}
 }
+
+// TestBefore: before(k) is below k and at or above every key below k, by
+// brute force over short keys.
+func TestBefore(t *testing.T) {
+	var keys [][]byte
+	for _, b := range [][]byte{{}, {0}, {1}, {0xFF}, {7, 0}, {7, 1}, {7, 0xFF}, {7, 0, 0}, {7, 0xFF, 0xFF}, {8}} {
+		keys = append(keys, append([]byte{keyFrame}, b...))
+	}
+	for _, k := range keys {
+		p := before(k)
+		if bytes.Compare(p, k) >= 0 || len(p) > maxSortKey {
+			t.Fatalf("before(%x) = %x: not below it", k, p)
+		}
+		for _, o := range keys {
+			if bytes.Compare(o, k) < 0 && bytes.Compare(o, p) > 0 {
+				t.Errorf("before(%x) = %x: %x lies between", k, p[:min(len(p), 8)], o)
+			}
+		}
+	}
+}

@@ -27,13 +27,36 @@ const pageGrowth = 4
 //	no bounds       none
 //	Start only      ~sk >= Start
 //	End only        ~sk <  End
-//	both            ~sk BETWEEN Start AND End, and an item at End is dropped
+//	both            ~sk BETWEEN Start AND before(End)
 //
 // because a key condition allows one comparison on the sort key and
-// BETWEEN is inclusive. The dropped item costs at most one item read per
-// Query. Start >= End is an empty range and sends no request.
+// BETWEEN is inclusive: before(End) is the greatest key a sort key can be
+// that is less than End, so a Query with a Limit reads no item past the
+// range. Start >= End is an empty range and sends no request.
 func (s *Store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 	return s.scan(ctx, req, readMode{stats: req.Stats, pending: map[string]record{}}, nil)
+}
+
+// maxSortKey is the longest binary sort key DynamoDB stores.
+const maxSortKey = 1024
+
+// before returns the greatest byte string of at most maxSortKey bytes that
+// sorts before k (not empty): k without its last byte when that is 0, else
+// k with its last byte one less and 0xFF up to maxSortKey bytes. Every sort
+// key below k is at most before(k), so BETWEEN lo AND before(hi) is
+// [lo, hi).
+func before(k []byte) []byte {
+	n := len(k) - 1
+	if k[n] == 0 {
+		return append([]byte(nil), k[:n]...)
+	}
+	out := make([]byte, max(maxSortKey, len(k)))
+	copy(out, k)
+	out[n]--
+	for i := n + 1; i < len(out); i++ {
+		out[i] = 0xFF
+	}
+	return out
 }
 
 // pageInfo describes one page of a scan to a transaction's onPage hook.
@@ -155,10 +178,7 @@ func (it *iterator) fetch() {
 	case it.lo != nil && it.hi != nil:
 		cond += " AND #s BETWEEN :lo AND :hi"
 		values[":lo"] = &types.AttributeValueMemberB{Value: frameKey(it.lo)}
-		values[":hi"] = &types.AttributeValueMemberB{Value: frameKey(it.hi)}
-		if limit > 0 {
-			limit++ // room for the item at hi, which is dropped
-		}
+		values[":hi"] = &types.AttributeValueMemberB{Value: before(frameKey(it.hi))}
 	case it.lo != nil:
 		cond += " AND #s >= :lo"
 		values[":lo"] = &types.AttributeValueMemberB{Value: frameKey(it.lo)}
@@ -208,7 +228,7 @@ func (it *iterator) fetch() {
 			return
 		}
 		if it.hi != nil && bytes.Compare(st.sort, it.hi) >= 0 {
-			continue // the inclusive end of a BETWEEN
+			continue // past the range: not sent, but kept exact
 		}
 		v, err := it.s.resolve(it.ctx, kv.Key{Partition: it.req.Partition, Sort: st.sort}, st, it.mode)
 		if err != nil {
