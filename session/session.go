@@ -108,11 +108,34 @@ func (st *statement) bind(ctx context.Context) (planner.Statement, []sqltypes.Ty
 		return st.bound, st.boundTypes, snap, nil
 	}
 	bound, types, err := planner.Bind(snap, st.parsed, st.declared)
+	if err != nil && namesMissingObject(err) {
+		// The cached schema may be up to catalog.SharedStaleness behind a
+		// table another proxy created a moment ago: look again before
+		// saying it does not exist.
+		fresh, ferr := st.sess.engine.catalog.Latest(ctx)
+		if ferr != nil {
+			return nil, nil, nil, storeErr(ferr)
+		}
+		if fresh != snap {
+			snap = fresh
+			bound, types, err = planner.Bind(snap, st.parsed, st.declared)
+		}
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	st.boundSnap, st.bound, st.boundTypes = snap, bound, types
 	return bound, types, snap, nil
+}
+
+// namesMissingObject reports whether err says a relation, column or other
+// schema object does not exist.
+func namesMissingObject(err error) bool {
+	switch pgerr.CodeOf(err) {
+	case pgerr.UndefinedTable, pgerr.UndefinedColumn, pgerr.UndefinedObject:
+		return true
+	}
+	return false
 }
 
 // Describe implements wire.Statement.
