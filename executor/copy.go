@@ -207,10 +207,11 @@ func (b *BulkInsert) keep(full [][]sqltypes.Value) error {
 	t := b.t
 	for i, row := range full {
 		n := b.rows + int64(i)
+		var key kv.Key
 		for {
-			key := string(t.EncodePK(nil, row))
-			if _, dup := b.seen[key]; !dup {
-				b.seen[key] = n
+			key = t.RowKey(row)
+			if _, dup := b.seen[string(key.Sort)]; !dup {
+				b.seen[string(key.Sort)] = n
 				break
 			}
 			if b.rowID < 0 {
@@ -219,7 +220,7 @@ func (b *BulkInsert) keep(full [][]sqltypes.Value) error {
 			// A random row id met one already drawn (rare): draw again.
 			row[b.rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
 		}
-		b.w.add(change{new: row})
+		b.w.add(change{new: row, newKey: key})
 		if b.w.dup != nil { // a unique value an earlier row of the stream has
 			return &BulkRowError{Row: n, Err: b.w.dup}
 		}

@@ -52,7 +52,7 @@ type opKeys struct {
 
 // grow makes room for n more keys.
 func (k *opKeys) grow(n int) {
-	k.buf = slices.Grow(k.buf, n*32)
+	k.buf = slices.Grow(k.buf, n*48) // a row key is about 30 bytes, an index entry's 40-60
 	k.ends = slices.Grow(k.ends, n)
 	k.locks = slices.Grow(k.locks, n)
 }
