@@ -41,9 +41,11 @@ type writeSet struct {
 	ops     []kv.Op
 	changes []change
 	// uniq tracks the unique-keyed index entries the statement writes
-	// (unique.go); dup is a uniqueness violation among its own rows.
-	uniq map[string]int
-	dup  error
+	// (unique.go); dup is a uniqueness violation among its own rows, found
+	// when ops held dupAt ops.
+	uniq  map[string]int
+	dup   error
+	dupAt int
 	// groups[i] is the op index where change i starts, so a failed op
 	// names its row (COPY's error context).
 	groups []int
@@ -445,13 +447,18 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 				if seen[string(key.Sort)] {
 					dup = true
 					if rowID < 0 {
-						return WriteResult{}, duplicateKey(t, t.RowAttrs(row, 0))
+						_, err := ec.storedBefore(ctx, ec.kv, w, len(w.ops), duplicateKey(t, t.RowAttrs(row, 0)), stats)
+						return WriteResult{}, err
 					}
 				}
 				seen[string(key.Sort)] = true
 				w.add(change{new: row, newKey: key})
 			}
-			if !dup {
+			switch {
+			case w.dup != nil:
+				_, err := ec.storedBefore(ctx, ec.kv, w, w.dupAt, w.dup, stats)
+				return WriteResult{}, err
+			case !dup:
 				err = ec.commit(ctx, w, stats)
 			}
 			var ce *conflictError

@@ -46,6 +46,11 @@ func (s cpuSpan) stop(ctx context.Context) time.Duration {
 	}
 	if s.zproxy {
 		s.m.settle(ctx, 2*time.Minute)
+	} else {
+		// The loaders' backends exit as their connections close; until
+		// the postmaster reaps them their CPU time is in neither its live
+		// children nor its cutime.
+		time.Sleep(500 * time.Millisecond)
 	}
 	end, err := s.read()
 	if err != nil {
