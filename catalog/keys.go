@@ -113,6 +113,11 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 
 // EncodePK appends the sort key of row (a full table row) to b.
 func (t *Table) EncodePK(b []byte, row []sqltypes.Value) []byte {
+	if b == nil {
+		// Most key values encode in 9 bytes: one allocation, not one
+		// per column.
+		b = make([]byte, 0, 10*len(t.PrimaryKey))
+	}
 	for _, k := range t.PrimaryKey {
 		b = AppendKeyValue(b, row[k.Column], k.Desc)
 	}
@@ -328,13 +333,16 @@ func (t *Table) columnOrdinal(name string) int {
 // EntryColumns lists the table columns an index entry stores: key columns,
 // included columns, then primary-key columns not already present.
 func (t *Table) EntryColumns(ix *Index) []int {
-	seen := map[int]bool{}
-	var out []int
+	// Every write calls this for every entry: a linear search of a few
+	// columns, where a map cost three allocations a call.
+	out := make([]int, 0, len(ix.Columns)+len(ix.Include)+len(t.PrimaryKey))
 	add := func(c int) {
-		if !seen[c] {
-			seen[c] = true
-			out = append(out, c)
+		for _, o := range out {
+			if o == c {
+				return
+			}
 		}
+		out = append(out, c)
 	}
 	for _, k := range ix.Columns {
 		add(k.Column)
@@ -369,6 +377,7 @@ func (t *Table) EntryKeyPK(ix *Index, row []sqltypes.Value, pk []byte) kv.Key {
 		if t.UniqueKeyed(ix, row) {
 			return t.UniqueKey(ix, row)
 		}
+		sort = make([]byte, 0, 10*len(ix.Columns)+len(pk))
 		for _, k := range ix.Columns {
 			sort = AppendKeyValue(sort, row[k.Column], k.Desc)
 		}

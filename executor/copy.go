@@ -154,7 +154,7 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 		return err
 	}
 	if b.w != nil {
-		err = b.keep(full)
+		err = b.keep(ctx, full)
 	} else {
 		err = b.writeTxn(ctx, full)
 	}
@@ -202,26 +202,28 @@ func (b *BulkInsert) form(rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
 }
 
 // keep adds the rows' writes to the single batch, refusing a row whose key
-// an earlier row of the stream has.
-func (b *BulkInsert) keep(full [][]sqltypes.Value) error {
+// an earlier row of the stream has (or an earlier row whose key is stored
+// already: storedBefore).
+func (b *BulkInsert) keep(ctx context.Context, full [][]sqltypes.Value) error {
 	t := b.t
 	for i, row := range full {
 		n := b.rows + int64(i)
+		var key kv.Key
 		for {
-			key := string(t.EncodePK(nil, row))
-			if _, dup := b.seen[key]; !dup {
-				b.seen[key] = n
+			key = t.RowKey(row)
+			if _, dup := b.seen[string(key.Sort)]; !dup {
+				b.seen[string(key.Sort)] = n
 				break
 			}
 			if b.rowID < 0 {
-				return &BulkRowError{Row: n, Err: duplicateKey(t, t.RowAttrs(row, 0))}
+				return b.firstDuplicate(ctx, b.ex.Store, b.w, len(b.w.ops), 0, n, duplicateKey(t, t.RowAttrs(row, 0)))
 			}
 			// A random row id met one already drawn (rare): draw again.
 			row[b.rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
 		}
-		b.w.add(change{new: row})
+		b.w.add(change{new: row, newKey: key})
 		if b.w.dup != nil { // a unique value an earlier row of the stream has
-			return &BulkRowError{Row: n, Err: b.w.dup}
+			return b.firstDuplicate(ctx, b.ex.Store, b.w, b.w.dupAt, 0, n, b.w.dup)
 		}
 	}
 	// The ops hold what the batch needs; the rows themselves can go.
@@ -239,7 +241,7 @@ func (b *BulkInsert) writeTxn(ctx context.Context, full [][]sqltypes.Value) erro
 		for i, row := range full {
 			w.add(change{new: row})
 			if w.dup != nil { // a unique value an earlier row of the batch has
-				return &BulkRowError{Row: b.rows + int64(i), Err: w.dup}
+				return b.firstDuplicate(ctx, b.txn, w, w.dupAt, b.rows, b.rows+int64(i), w.dup)
 			}
 		}
 		err := b.txn.Write(ctx, kv.Batch{Ops: w.ops, Stats: b.stats})
@@ -263,6 +265,18 @@ func (b *BulkInsert) writeTxn(ctx context.Context, full [][]sqltypes.Value) erro
 		}
 		return nil
 	}
+}
+
+// firstDuplicate is the error of row n, which repeats a unique key of an
+// earlier row (dup), or of an earlier row whose key is stored already (see
+// storedBefore); w's changes are the rows from number base on, and w held
+// upto ops when the repetition was found.
+func (b *BulkInsert) firstDuplicate(ctx context.Context, rw kv.ReadWriter, w *writeSet, upto int, base, n int64, dup error) error {
+	op, err := b.ec.storedBefore(ctx, rw, w, upto, dup, b.stats)
+	if op >= 0 {
+		n = base + int64(rowOfOp(w, op))
+	}
+	return &BulkRowError{Row: n, Err: err}
 }
 
 // rowOfOp is the change (row) an op of w belongs to.

@@ -54,7 +54,7 @@ func (w *writeSet) putEntry(ix *catalog.Index, k kv.Key, attrs []kv.Attr, unique
 				return
 			}
 			if w.dup == nil {
-				w.dup = uniqueViolation(w.t, ix, attrs)
+				w.dup, w.dupAt = uniqueViolation(w.t, ix, attrs), len(w.ops)
 			}
 			return
 		}

@@ -29,6 +29,10 @@ type change struct {
 	old, new []sqltypes.Value
 	// oldVersion is the version attribute read with old.
 	oldVersion kv.Attr
+	// newKey is new's row key when the caller has it already (an INSERT
+	// encodes it to find duplicates among its rows); a zero Key: add
+	// encodes it.
+	newKey kv.Key
 }
 
 // writeSet collects the store ops of one statement.
@@ -37,9 +41,11 @@ type writeSet struct {
 	ops     []kv.Op
 	changes []change
 	// uniq tracks the unique-keyed index entries the statement writes
-	// (unique.go); dup is a uniqueness violation among its own rows.
-	uniq map[string]int
-	dup  error
+	// (unique.go); dup is a uniqueness violation among its own rows, found
+	// when ops held dupAt ops.
+	uniq  map[string]int
+	dup   error
+	dupAt int
 	// groups[i] is the op index where change i starts, so a failed op
 	// names its row (COPY's error context).
 	groups []int
@@ -55,7 +61,10 @@ func (w *writeSet) add(c change) {
 	if c.old != nil {
 		oldKey = t.RowKey(c.old)
 	}
-	if c.new != nil {
+	switch {
+	case c.newKey.Partition != nil:
+		newKey = c.newKey
+	case c.new != nil:
 		newKey = t.RowKey(c.new)
 	}
 	samePK := c.old != nil && c.new != nil && bytes.Equal(oldKey.Sort, newKey.Sort)
@@ -370,18 +379,17 @@ func (ec *execCtx) returningRow(r *planner.Returning, row []sqltypes.Value) ([]s
 	return out, nil
 }
 
-// castRow converts a source row to the table's column types and enforces
-// NOT NULL.
-func castRow(t *catalog.Table, in []sqltypes.Value) ([]sqltypes.Value, error) {
-	row := make([]sqltypes.Value, len(t.Columns))
-	for i := range row {
-		v, err := sqltypes.Cast(in[i], t.Columns[i].Type)
+// castRow converts a source row, which the caller owns, to the table's
+// column types in place and enforces NOT NULL.
+func castRow(t *catalog.Table, row []sqltypes.Value) error {
+	for i := range t.Columns {
+		v, err := sqltypes.Cast(row[i], t.Columns[i].Type)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		row[i] = v
 	}
-	return row, checkRow(t, row)
+	return checkRow(t, row[:len(t.Columns)])
 }
 
 // sourceRows runs a write's source plan and keeps its rows.
@@ -392,8 +400,16 @@ func (ec *execCtx) sourceRows(ctx context.Context, src optimizer.Node) ([][]sqlt
 	}
 	defer in.Close()
 	var rows [][]sqltypes.Value
+	var slab []sqltypes.Value // rows are carved from it, 64 at a time
 	err = drain(ctx, in, func(row []sqltypes.Value) error {
-		rows = append(rows, copyRow(row))
+		n := len(row)
+		if len(slab) < n {
+			slab = make([]sqltypes.Value, 64*n)
+		}
+		kept := slab[:n:n]
+		slab = slab[n:]
+		copy(kept, row)
+		rows = append(rows, kept)
 		return nil
 	})
 	return rows, err
@@ -405,16 +421,16 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 	if err != nil {
 		return WriteResult{}, err
 	}
-	rows := make([][]sqltypes.Value, 0, len(src))
-	for _, in := range src {
-		row, err := castRow(t, in)
-		if err != nil {
+	rows := src // cast in place: sourceRows copied them
+	for i, row := range rows {
+		if err := castRow(t, row); err != nil {
 			return WriteResult{}, err
 		}
+		row = row[:len(t.Columns):len(t.Columns)]
 		if err := ec.checkConstraints(t, row); err != nil {
 			return WriteResult{}, err
 		}
-		rows = append(rows, row)
+		rows[i] = row
 	}
 	var res WriteResult
 	if n.OnConflict == nil {
@@ -427,17 +443,22 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 			seen := make(map[string]bool, len(rows))
 			dup := false
 			for _, row := range rows {
-				k := string(t.EncodePK(nil, row))
-				if seen[k] {
+				key := t.RowKey(row)
+				if seen[string(key.Sort)] {
 					dup = true
 					if rowID < 0 {
-						return WriteResult{}, duplicateKey(t, t.RowAttrs(row, 0))
+						_, err := ec.storedBefore(ctx, ec.kv, w, len(w.ops), duplicateKey(t, t.RowAttrs(row, 0)), stats)
+						return WriteResult{}, err
 					}
 				}
-				seen[k] = true
-				w.add(change{new: row})
+				seen[string(key.Sort)] = true
+				w.add(change{new: row, newKey: key})
 			}
-			if !dup {
+			switch {
+			case w.dup != nil:
+				_, err := ec.storedBefore(ctx, ec.kv, w, w.dupAt, w.dup, stats)
+				return WriteResult{}, err
+			case !dup:
 				err = ec.commit(ctx, w, stats)
 			}
 			var ce *conflictError

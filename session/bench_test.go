@@ -109,16 +109,7 @@ func BenchmarkInsert500(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	var sb strings.Builder
-	sb.WriteString("INSERT INTO readings VALUES ")
-	for i := 0; i < 500; i++ {
-		if i > 0 {
-			sb.WriteString(", ")
-		}
-		n := i * 6
-		fmt.Fprintf(&sb, "($%d, $%d, $%d, $%d, $%d, $%d)", n+1, n+2, n+3, n+4, n+5, n+6)
-	}
-	stmts, err := sess.Parse(ctx, sb.String(), nil)
+	stmts, err := sess.Parse(ctx, insertPlaceholders(500), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

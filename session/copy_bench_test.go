@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	zpebble "github.com/zproxy/zproxy/kv/pebble"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -30,21 +29,7 @@ func BenchmarkCopyFrom(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		t := &testing.T{}
-		store, err := zpebble.Open(b.TempDir(), zpebble.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		_, sess := newSession(t, store)
-		for _, sql := range []string{
-			`CREATE TABLE readings (sensor_id BIGINT NOT NULL, ts TIMESTAMP NOT NULL, celsius DOUBLE PRECISION,
-				lat DOUBLE PRECISION, lon DOUBLE PRECISION, note TEXT, PRIMARY KEY (sensor_id, ts)) WITH (shards = 1)`,
-			`CREATE INDEX by_note ON readings (note, ts) INCLUDE (celsius)`,
-			`CREATE INDEX by_place ON readings USING zorder (lat, lon, ts) INCLUDE (celsius, note)`,
-		} {
-			if _, err := runSQL(ctx, sess, sql); err != nil {
-				b.Fatal(err)
-			}
-		}
+		store, _, sess := readingsStore(b, t)
 		b.StartTimer()
 		stmts, err := sess.Parse(ctx, "COPY readings FROM STDIN", nil)
 		if err != nil {

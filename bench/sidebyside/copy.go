@@ -23,6 +23,7 @@ type copyResult struct {
 	system   string
 	rows     int64
 	in, out  time.Duration
+	inCPU    time.Duration // the server's for COPY FROM (writecpu.go)
 	outBytes int64
 }
 
@@ -74,6 +75,7 @@ func copyThroughput(ctx context.Context, cfg config, zp *zproxyServer, pg *postg
 	ds := newDataset(cfg.seed+2, cfg.copyRows, cfg.perSensor)
 	rows := ds.rows()
 	var out []copyResult
+	meter := writeMeter(zp, pg)
 	for _, s := range []struct{ system, dsn string }{{"zproxy", zp.dsn()}, {"PostgreSQL", pg.dsn()}} {
 		conn, err := pgx.Connect(ctx, s.dsn)
 		if err != nil {
@@ -89,6 +91,7 @@ func copyThroughput(ctx context.Context, cfg config, zp *zproxyServer, pg *postg
 			return nil, fmt.Errorf("%s: %w", s.system, err)
 		}
 		r := copyResult{system: s.system}
+		cpu := startCPU(meter, s.system)
 		start := time.Now()
 		src := bufio.NewReaderSize(&copyReader{ds: ds, n: rows}, 64<<10)
 		tag, err := conn.PgConn().CopyFrom(ctx, src, "COPY "+table+" FROM STDIN")
@@ -98,7 +101,8 @@ func copyThroughput(ctx context.Context, cfg config, zp *zproxyServer, pg *postg
 			return nil, fmt.Errorf("%s: COPY FROM: %w", s.system, err)
 		}
 		r.rows = tag.RowsAffected()
-		logf("copy: %s COPY FROM %d rows in %s, %.0f rows/s", s.system, r.rows, r.in.Round(time.Millisecond), float64(r.rows)/r.in.Seconds())
+		r.inCPU = cpu.stop(ctx)
+		logf("copy: %s COPY FROM %d rows in %s, %.0f rows/s, CPU %s/row", s.system, r.rows, r.in.Round(time.Millisecond), float64(r.rows)/r.in.Seconds(), perRow(r.inCPU, r.rows))
 		var w countingWriter
 		start = time.Now()
 		if _, err := conn.PgConn().CopyTo(ctx, &w, "COPY "+table+" TO STDOUT"); err != nil {
@@ -119,11 +123,11 @@ func reportCopy(w io.Writer, cfg config, results []copyResult, loadAvg string) {
 		return
 	}
 	fmt.Fprintf(w, "\n#### COPY (text format, one connection, %d rows, both indexes maintained while loading, shards = %d)\n\n", cfg.copyRows, cfg.shards)
-	fmt.Fprintln(w, "| system | COPY FROM STDIN rows/s | time | COPY TO STDOUT rows/s | time |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|")
+	fmt.Fprintln(w, "| system | COPY FROM STDIN rows/s | time | CPU/row | COPY TO STDOUT rows/s | time |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
 	for _, r := range results {
-		fmt.Fprintf(w, "| %s | %.0f | %s | %.0f | %s |\n", r.system, float64(r.rows)/r.in.Seconds(), r.in.Round(time.Millisecond),
-			float64(r.rows)/r.out.Seconds(), r.out.Round(time.Millisecond))
+		fmt.Fprintf(w, "| %s | %.0f | %s | %s | %.0f | %s |\n", r.system, float64(r.rows)/r.in.Seconds(), r.in.Round(time.Millisecond),
+			perRow(r.inCPU, r.rows), float64(r.rows)/r.out.Seconds(), r.out.Round(time.Millisecond))
 	}
 	if len(results) == 2 {
 		fmt.Fprintf(w, "\nzproxy / PostgreSQL, COPY FROM rows/s: %.2f×; COPY TO: %.2f×. Load average at the end: %s.\n",

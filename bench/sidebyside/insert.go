@@ -15,17 +15,20 @@ type insertResult struct {
 	indexes    int
 	rows       int
 	elapsed    time.Duration
+	cpu        time.Duration // the server's, compactions included (writecpu.go)
 }
 
 func (r insertResult) rowsPerSecond() float64 { return float64(r.rows) / r.elapsed.Seconds() }
 
-// insertThroughput times multi-row INSERTs over one connection into fresh
-// tables with 0, 1 and 2 indexes: zproxy mutable and immutable_rows, and
+// insertThroughput times multi-row INSERTs over -load-conns connections
+// into fresh tables with 0, 1 and 2 indexes, each system's indexes in place
+// and maintained by the INSERTs: zproxy mutable and immutable_rows, and
 // PostgreSQL with its counterpart indexes for reference.
 func insertThroughput(ctx context.Context, cfg config, zp *zproxyServer, pg *postgres) ([]insertResult, error) {
 	ds := newDataset(cfg.seed+1, cfg.insertRows, cfg.perSensor)
 	rows := ds.rows()
 	var out []insertResult
+	meter := writeMeter(zp, pg)
 	type setup struct {
 		system, mutability string
 		dsn                string
@@ -56,13 +59,14 @@ func insertThroughput(ctx context.Context, cfg config, zp *zproxyServer, pg *pos
 				conn.Close(ctx)
 				return nil, fmt.Errorf("%s: %w", s.system, err)
 			}
-			elapsed, err := load(ctx, s.dsn, table, ds, rows, cfg.batch, 1, nil)
+			cpu := startCPU(meter, s.system)
+			elapsed, err := load(ctx, s.dsn, table, ds, rows, cfg.batch, cfg.loadConns, nil)
 			if err != nil {
 				conn.Close(ctx)
 				return nil, err
 			}
-			r := insertResult{system: s.system, mutability: s.mutability, indexes: n, rows: rows, elapsed: elapsed}
-			logf("insert: %s %s %d indexes: %d rows in %s, %.0f rows/s", s.system, s.mutability, n, rows, elapsed.Round(time.Millisecond), r.rowsPerSecond())
+			r := insertResult{system: s.system, mutability: s.mutability, indexes: n, rows: rows, elapsed: elapsed, cpu: cpu.stop(ctx)}
+			logf("insert: %s %s %d indexes: %d rows in %s, %.0f rows/s, CPU %s/row", s.system, s.mutability, n, rows, elapsed.Round(time.Millisecond), r.rowsPerSecond(), perRow(r.cpu, int64(rows)))
 			out = append(out, r)
 		}
 		conn.Close(ctx)

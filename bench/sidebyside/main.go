@@ -338,6 +338,8 @@ type loadResult struct {
 	system     string
 	elapsed    time.Duration // the INSERTs
 	indexTime  time.Duration // PostgreSQL: CREATE INDEX + VACUUM ANALYZE after the load
+	cpu        time.Duration // the server's during the load (zproxy's until idle: writecpu.go)
+	indexCPU   time.Duration // PostgreSQL's for indexTime
 	rowsStored int64
 	bytes      string
 }
@@ -360,6 +362,7 @@ func loadBoth(ctx context.Context, cfg config, ds dataset, zp *zproxyServer, pg 
 		return nil, fmt.Errorf("PostgreSQL schema: %w", err)
 	}
 	var out []loadResult
+	meter := writeMeter(zp, pg)
 	for _, sys := range []struct {
 		name string
 		dsn  string
@@ -374,6 +377,7 @@ func loadBoth(ctx context.Context, cfg config, ds dataset, zp *zproxyServer, pg 
 			profiled = fetchProfile(ctx, zp, cfg.profileSeconds, filepath.Join(cfg.cpuprofileDir, "load.pprof"))
 		}
 		last := time.Now()
+		cpu := startCPU(meter, sys.name)
 		elapsed, err := load(ctx, sys.dsn, "readings", ds, rows, cfg.batch, cfg.loadConns, func(done int) {
 			if time.Since(last) > 15*time.Second {
 				last = time.Now()
@@ -390,15 +394,18 @@ func loadBoth(ctx context.Context, cfg config, ds dataset, zp *zproxyServer, pg 
 			}
 			logf("  CPU profile of zproxy's load: %s", filepath.Join(cfg.cpuprofileDir, "load.pprof"))
 		}
-		out = append(out, loadResult{system: sys.name, elapsed: elapsed})
+		out = append(out, loadResult{system: sys.name, elapsed: elapsed, cpu: cpu.stop(ctx)})
+		logf("  %s: CPU %s/row", sys.name, perRow(out[len(out)-1].cpu, int64(rows)))
 	}
 	start := time.Now()
+	indexCPU := startCPU(meter, "PostgreSQL")
 	// A user bulk-loading PostgreSQL builds the indexes afterwards, then
 	// ANALYZEs and VACUUMs (the visibility map makes index-only scans work).
 	if err := execAll(ctx, pconn, append(pgIndexes("readings", 2, cfg.pgBox), "VACUUM ANALYZE readings")...); err != nil {
 		return nil, fmt.Errorf("PostgreSQL indexes: %w", err)
 	}
 	out[1].indexTime = time.Since(start)
+	out[1].indexCPU = indexCPU.stop(ctx)
 	logf("  PostgreSQL: indexes + VACUUM ANALYZE in %s", out[1].indexTime.Round(time.Millisecond))
 
 	for i, conn := range []*pgx.Conn{zconn, pconn} {

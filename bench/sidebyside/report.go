@@ -61,7 +61,7 @@ func report(w io.Writer, cfg config, ds dataset, pgVersion string, pgSettings []
 	}
 	reportProblems(w, results)
 	if len(inserts) > 0 {
-		fmt.Fprintf(w, "\n### INSERT throughput (one connection, %d rows per statement, %d rows per configuration, shards = %d)\n\n", cfg.batch, inserts[0].rows, cfg.shards)
+		fmt.Fprintf(w, "\n### INSERT throughput (%d connections, %d rows per statement, %d rows per configuration, indexes maintained while inserting, shards = %d)\n\n", cfg.loadConns, cfg.batch, inserts[0].rows, cfg.shards)
 		fmt.Fprintln(w, "| system | mutability | 0 indexes | 1 index (btree) | 2 indexes (+ Z-order / GiST) |")
 		fmt.Fprintln(w, "|---|---|---:|---:|---:|")
 		for i := 0; i+2 < len(inserts); i += 3 {
@@ -69,23 +69,31 @@ func report(w io.Writer, cfg config, ds dataset, pgVersion string, pgSettings []
 			if mut == "" {
 				mut = "—"
 			}
-			fmt.Fprintf(w, "| %s | %s | %.0f rows/s | %.0f rows/s | %.0f rows/s |\n", inserts[i].system, mut,
-				inserts[i].rowsPerSecond(), inserts[i+1].rowsPerSecond(), inserts[i+2].rowsPerSecond())
+			fmt.Fprintf(w, "| %s | %s |", inserts[i].system, mut)
+			for _, r := range inserts[i : i+3] {
+				fmt.Fprintf(w, " %.0f rows/s", r.rowsPerSecond())
+				if c := perRow(r.cpu, int64(r.rows)); c != "" {
+					fmt.Fprintf(w, ", CPU %s/row", c)
+				}
+				fmt.Fprint(w, " |")
+			}
+			fmt.Fprintln(w)
 		}
+		fmt.Fprintln(w, "\nCPU/row: the server's CPU time over the rows (/proc schedstat; PostgreSQL's whole cluster), zproxy's until it is idle again, its flushes and compactions included.")
 	}
 }
 
 // reportLoads prints how loading went on each system.
 func reportLoads(w io.Writer, cfg config, ds dataset, loads []loadResult) {
-	fmt.Fprintln(w, "| load (multi-row INSERT) | rows/s | time | after |")
-	fmt.Fprintln(w, "|---|---:|---:|---|")
+	fmt.Fprintln(w, "| load (multi-row INSERT) | rows/s | time | CPU/row | after |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---|")
 	for _, l := range loads {
 		extra := l.bytes
 		if l.indexTime > 0 {
-			extra = fmt.Sprintf("CREATE INDEX + VACUUM ANALYZE %s; %s", l.indexTime.Round(time.Millisecond), l.bytes)
+			extra = fmt.Sprintf("CREATE INDEX + VACUUM ANALYZE %s (CPU %s/row); %s", l.indexTime.Round(time.Millisecond), perRow(l.indexCPU, int64(ds.rows())), l.bytes)
 		}
-		fmt.Fprintf(w, "| %s, %d rows/statement, %d conns | %.0f | %s | %s; count(*) = %d |\n",
-			l.system, cfg.batch, cfg.loadConns, float64(ds.rows())/l.elapsed.Seconds(), l.elapsed.Round(time.Millisecond), extra, l.rowsStored)
+		fmt.Fprintf(w, "| %s, %d rows/statement, %d conns | %.0f | %s | %s | %s; count(*) = %d |\n",
+			l.system, cfg.batch, cfg.loadConns, float64(ds.rows())/l.elapsed.Seconds(), l.elapsed.Round(time.Millisecond), perRow(l.cpu, int64(ds.rows())), extra, l.rowsStored)
 	}
 	fmt.Fprintln(w)
 }

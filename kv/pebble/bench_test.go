@@ -1,11 +1,14 @@
 package pebble
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/zproxy/zproxy/kv"
 )
@@ -301,4 +304,61 @@ func BenchmarkInsert500Concurrent(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N*500)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// loadOps are the ops of rows [from, from+n) of a bulk load shaped like the
+// side-by-side harness's: the row with CondNotExists plus a btree and a
+// Z-order entry, rows ordered slot by slot (sensor = i % 2000), so one
+// batch's keys are scattered over the table.
+func loadOps(ops []kv.Op, from, n int) []kv.Op {
+	ops = ops[:0]
+	for i := from; i < from+n; i++ {
+		sensor, slot := uint64(i%2000), uint64(i/2000)
+		pk := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(make([]byte, 0, 16), sensor), slot)
+		h := (uint64(i) + 1) * 0x9E3779B97F4A7C15
+		note := fmt.Appendf(nil, "code-%05d", h%2000)
+		z := binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(nil, h^h>>29), h*31)
+		attrs := rowAttrs(i)
+		ops = append(ops,
+			kv.Op{Kind: kv.OpPut, Key: kv.Key{Partition: []byte("T\x00\x00\x00\x07\x00"), Sort: pk}, Attrs: attrs, Cond: kv.CondNotExists},
+			kv.Op{Kind: kv.OpPut, Key: kv.Key{Partition: []byte("I\x00\x00\x00\x08\x00"), Sort: append(note, pk...)}, Attrs: attrs[2:3]},
+			kv.Op{Kind: kv.OpPut, Key: kv.Key{Partition: []byte("I\x00\x00\x00\x09\x00"), Sort: append(z, pk...)}, Attrs: attrs[2:]},
+		)
+	}
+	return ops
+}
+
+// BenchmarkInsert500Scattered is one loader's 500-row INSERT (1,500 ops, a
+// condition per row) into a table of 200,000 rows, its keys scattered as a
+// fleet's readings are: the existence checks and memtable inserts of a
+// bulk load.
+func BenchmarkInsert500Scattered(b *testing.B) {
+	s := benchStore(b, 0)
+	var ops []kv.Op
+	const preload = 200_000
+	for from := 0; from < preload; from += 500 {
+		ops = loadOps(ops, from, 500)
+		if err := s.Write(bg, kv.Batch{Atomic: true, Ops: ops}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	n := preload
+	cpu0 := processCPU()
+	for b.Loop() {
+		ops = loadOps(ops, n, 500)
+		n += 500
+		if err := s.Write(bg, kv.Batch{Atomic: true, Ops: ops}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*500), "µs/row")
+	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N*500), "cpu-µs/row")
+}
+
+// processCPU is the CPU time (user + system) the process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

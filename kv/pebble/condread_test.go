@@ -3,6 +3,8 @@ package pebble
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/zproxy/zproxy/kv"
@@ -94,5 +96,101 @@ func TestManyConditions(t *testing.T) {
 				t.Errorf("item 1 exists: %v after Write returned %v", got, err)
 			}
 		})
+	}
+}
+
+// TestConditionsMatchOneByOne is a property test of checkConditions: for
+// random stores (part of them flushed to sstables, some items deleted
+// again) and random atomic batches over a small key space, with keys
+// repeated within a batch, the op Write reports as failed and the store
+// after it are those of checking each op in turn against a map that the
+// ops before it have changed, below and past condIterAfter.
+func TestConditionsMatchOneByOne(t *testing.T) {
+	const keys = 40
+	key := func(i int) kv.Key { return testItem(fmt.Sprintf("k%02d", i), 0).Key }
+	for seed := range uint64(200) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		s := openMem(t)
+		model := map[int]int64{}
+		for i := range keys {
+			if rng.IntN(2) == 0 {
+				v := rng.Int64N(3)
+				putItem(t, s, testItem(fmt.Sprintf("k%02d", i), v))
+				model[i] = v
+			}
+			if i == keys/2 && seed%2 == 0 {
+				if err := s.db.Flush(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for i := range keys {
+			if _, ok := model[i]; ok && rng.IntN(5) == 0 {
+				if err := s.Write(bg, kv.Batch{Ops: []kv.Op{{Kind: kv.OpDelete, Key: key(i)}}}); err != nil {
+					t.Fatal(err)
+				}
+				delete(model, i)
+			}
+		}
+		n := 1 + rng.IntN(3*condIterAfter)
+		ops := make([]kv.Op, n)
+		opKey := make([]int, n)
+		for j := range ops {
+			opKey[j] = rng.IntN(keys)
+			op := kv.Op{Kind: kv.OpPut, Key: key(opKey[j]), Attrs: testItem("", rng.Int64N(3)).Attrs}
+			if rng.IntN(4) == 0 {
+				op = kv.Op{Kind: kv.OpDelete, Key: key(opKey[j])}
+			}
+			op.Cond = kv.Condition(rng.IntN(4))
+			op.CondAttr = kv.Attr{Name: "v", Kind: kv.AttrInt, I: rng.Int64N(3)}
+			ops[j] = op
+		}
+		// The model: each op's condition against the state the ops
+		// before it leave.
+		state := maps.Clone(model)
+		wantFail := -1
+		for j, op := range ops {
+			v, ok := state[opKey[j]]
+			holds := true
+			switch op.Cond {
+			case kv.CondExists:
+				holds = ok
+			case kv.CondNotExists:
+				holds = !ok
+			case kv.CondAttrEquals:
+				holds = ok && v == op.CondAttr.I
+			}
+			if !holds {
+				wantFail = j
+				break
+			}
+			if op.Kind == kv.OpPut {
+				state[opKey[j]] = op.Attrs[0].I
+			} else {
+				delete(state, opKey[j])
+			}
+		}
+		if wantFail >= 0 {
+			state = model
+		}
+		err := s.Write(bg, kv.Batch{Ops: ops, Atomic: true})
+		var cf *kv.ConditionFailedError
+		switch {
+		case wantFail < 0 && err != nil:
+			t.Fatalf("seed %d: Write: %v, want success", seed, err)
+		case wantFail >= 0 && (!errors.As(err, &cf) || cf.Index != wantFail):
+			t.Fatalf("seed %d: Write: %v, want op %d's condition to fail", seed, err, wantFail)
+		}
+		for i := range keys {
+			got, err := s.Get(bg, kv.GetRequest{Keys: []kv.Key{key(i)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, ok := state[i]
+			if kv.Found(got[0]) != ok || ok && got[0].Attrs[0].I != v {
+				t.Fatalf("seed %d: key %d holds %v, want %v (present %v)", seed, i, got[0].Attrs, v, ok)
+			}
+		}
+		s.Close()
 	}
 }

@@ -8,7 +8,10 @@
 // and UpperBound are the request's range inside the partition's key span,
 // and whose Seek is SeekGE or SeekLT; Write turns a kv.Batch into Pebble
 // batches committed with a WAL sync, after checking conditions while holding
-// per-key locks (store.go documents the concurrency model).
+// per-key locks (store.go documents the concurrency model). A batch's
+// conditions are checked together (condread.go): an earlier op of the batch
+// on the key decides, else the stored item, read by prefix seeks that the
+// sstables' bloom filters answer for the absent keys a bulk INSERT checks.
 //
 // Transactions (txn.go) read a Pebble snapshot merged with their buffered
 // writes and commit as one synced batch; first-committer-wins conflicts

@@ -29,7 +29,8 @@ type Options struct {
 	// FS, when set, is the file system to use (overrides InMemory). Tests use
 	// vfs.NewStrictMem to simulate a crash that loses unsynced writes.
 	FS vfs.FS
-	// CacheSize is the block cache size in bytes (0: 64 MiB).
+	// CacheSize is the block cache size in bytes (0: 64 MiB): what it
+	// holds of sstable blocks, on top of the memtables (see memTableSize).
 	CacheSize int64
 	// Observer, when set, receives one call per request.
 	Observer kv.Observer
@@ -39,6 +40,15 @@ type Options struct {
 }
 
 const defaultCacheSize = 64 << 20
+
+// memTableSize is the size of a memtable. A larger one flushes (and
+// compacts) less often under bulk inserts. Pebble charges its memtables,
+// the one being filled and those waiting to be flushed, to the block
+// cache, so Open sizes the cache for two of them on top of CacheSize:
+// with a 64 MiB cache and 32 MiB memtables, the memtables reserved all of
+// it and no block was ever cached (every condition check and point read
+// went to the file system).
+const memTableSize = 32 << 20
 
 // Store is a kv.Store on an embedded Pebble database.
 //
@@ -100,15 +110,14 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err := createDurably(fs, dir); err != nil {
 		return nil, fmt.Errorf("kv/pebble: create %s: %w", dir, err)
 	}
-	cache := pebble.NewCache(cacheSize)
+	cache := pebble.NewCache(cacheSize + 2*memTableSize)
 	defer cache.Unref() // the DB holds its own reference
 	popts := &pebble.Options{
-		FS:     fs,
-		Cache:  cache,
-		Logger: logger,
-		// A larger memtable flushes (and compacts) less often under bulk
-		// inserts.
-		MemTableSize: 32 << 20,
+		FS:           fs,
+		Cache:        cache,
+		Logger:       logger,
+		Comparer:     comparer,
+		MemTableSize: memTableSize,
 	}
 	// Bloom filters on whole keys let point reads of absent keys skip
 	// sstables: every INSERT checks that its rows do not exist yet, and
@@ -268,26 +277,29 @@ func (s *Store) Write(ctx context.Context, b kv.Batch) (err error) {
 
 	var (
 		batch    = s.db.NewBatch()
-		locks    = make(lockSet, 0, len(b.Ops))
-		keyBuf   []byte
+		keys     opKeys
 		valBuf   []byte
 		chunkLo  int // first op of the current chunk
 		hasConds bool
 	)
 	defer func() { batch.Close() }()
+	if b.Atomic {
+		keys.grow(len(b.Ops))
+	} else {
+		keys.grow(min(len(b.Ops), nonAtomicChunkOps))
+	}
 	for i := range b.Ops {
 		op := &b.Ops[i]
-		keyBuf = appendKey(keyBuf[:0], op.Key)
-		locks.add(s.keyHash(keyBuf))
+		key := keys.add(s, op.Key)
 		hasConds = hasConds || op.Cond != kv.CondNone
 		switch op.Kind {
 		case kv.OpPut:
 			if valBuf, err = appendValue(valBuf[:0], op.Attrs); err != nil {
 				return err
 			}
-			err = batch.Set(keyBuf, valBuf, nil)
+			err = batch.Set(key, valBuf, nil)
 		case kv.OpDelete:
-			err = batch.Delete(keyBuf, nil)
+			err = batch.Delete(key, nil)
 		default:
 			return fmt.Errorf("kv/pebble: op %d has unknown kind %d", i, op.Kind)
 		}
@@ -302,7 +314,7 @@ func (s *Store) Write(ctx context.Context, b kv.Batch) (err error) {
 		if hasConds {
 			conds = b.Ops[chunkLo : i+1]
 		}
-		if err := s.commit(batch, locks, conds, chunkLo); err != nil {
+		if err := s.commit(batch, &keys, conds, chunkLo); err != nil {
 			return err
 		}
 		b.Stats.AddRequest()
@@ -310,48 +322,23 @@ func (s *Store) Write(ctx context.Context, b kv.Batch) (err error) {
 		if !last {
 			batch.Close()
 			batch = s.db.NewBatch()
-			locks = locks[:0]
+			keys.reset()
 			chunkLo = i + 1
 		}
 	}
 	return nil
 }
 
-// commit checks the conditions of ops (indexes offset by base) and commits
-// batch with a WAL sync, all while holding the keys in locks.
-func (s *Store) commit(batch *pebble.Batch, locks lockSet, ops []kv.Op, base int) error {
-	locks.lock(s.locks)
-	defer locks.unlock(s.locks)
-	var keyBuf []byte
-	// earlier holds the batch's own earlier ops by key: a condition sees
-	// the store as the ops before it in the batch leave it, as on
-	// DynamoDB (two puts of one key with CondNotExists: the second fails).
-	var earlier map[string]*kv.Op
-	var reads condReader // the stored items the conditions name
-	defer reads.close()
-	for i := range ops {
-		op := &ops[i]
-		keyBuf = appendKey(keyBuf[:0], op.Key)
-		if op.Cond == kv.CondNone {
-			if earlier != nil {
-				earlier[string(keyBuf)] = op
-			}
-			continue
-		}
-		if earlier == nil {
-			earlier = map[string]*kv.Op{}
-			for j := range ops[:i] {
-				earlier[string(appendKey(nil, ops[j].Key))] = &ops[j]
-			}
-		}
-		holds, err := s.conditionHolds(&reads, keyBuf, op, earlier[string(keyBuf)])
-		if err != nil {
+// commit checks the conditions of ops (indexes offset by base; nil when
+// none has a condition) and commits batch with a WAL sync, all while
+// holding the locks of the keys in ks.
+func (s *Store) commit(batch *pebble.Batch, ks *opKeys, ops []kv.Op, base int) error {
+	ks.locks.lock(s.locks)
+	defer ks.locks.unlock(s.locks)
+	if ops != nil {
+		if err := s.checkConditions(ks, ops, base); err != nil {
 			return err
 		}
-		if !holds {
-			return &kv.ConditionFailedError{Index: base + i, Key: op.Key}
-		}
-		earlier[string(keyBuf)] = op
 	}
 	if err := batch.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("kv/pebble: commit: %w", err)
@@ -360,31 +347,6 @@ func (s *Store) commit(batch *pebble.Batch, locks lockSet, ops []kv.Op, base int
 		s.recordBatch(batch)
 	}
 	return nil
-}
-
-// conditionHolds checks op's condition against prior, the batch's last
-// earlier op on the key, or else the stored item.
-func (s *Store) conditionHolds(reads *condReader, key []byte, op *kv.Op, prior *kv.Op) (bool, error) {
-	var exists bool
-	var attrs []kv.Attr
-	if prior != nil {
-		exists, attrs = prior.Kind == kv.OpPut, prior.Attrs
-	} else {
-		var err error
-		exists, attrs, err = reads.get(s.db, key, op.Cond == kv.CondAttrEquals)
-		if err != nil {
-			return false, fmt.Errorf("kv/pebble: condition check: %w", err)
-		}
-	}
-	switch op.Cond {
-	case kv.CondExists:
-		return exists, nil
-	case kv.CondNotExists:
-		return !exists, nil
-	case kv.CondAttrEquals:
-		return exists && kv.SameValue(kv.Lookup(attrs, op.CondAttr.Name), op.CondAttr), nil
-	}
-	return true, nil
 }
 
 // Scan opens an iterator over one partition's range. See iterator for the
