@@ -3,8 +3,9 @@ package optimizer
 import "github.com/zproxy/zproxy/planner"
 
 // inScanAggregate reports whether agg can be computed inside the scan it
-// reads: no GROUP BY, an input that is a plain scan read on one goroutine
-// (one shard, or a store whose reads are in-process calls), and only
+// reads: no GROUP BY, an input that is a plain scan without a limit (a
+// sink counts no rows against one) read on one goroutine (one shard, or a
+// store whose reads are in-process calls), and only
 // count, sum, avg, min and max without DISTINCT or an ORDER BY. Then each
 // item the scan decodes feeds the aggregates directly from one reused row
 // buffer, and no row is built, batched or handed over per item.
@@ -13,7 +14,7 @@ func inScanAggregate(agg *Aggregate, opts Options) bool {
 		return false
 	}
 	s, ok := agg.Input.(*Scan)
-	if !ok || s.Dynamic || s.Lock != planner.LockNone || s.Method == PointGet {
+	if !ok || s.Dynamic || s.Lock != planner.LockNone || s.Method == PointGet || s.Limit > 0 {
 		return false
 	}
 	if len(s.Shards) > 1 && !opts.Caps.CheapSeek {
