@@ -8,10 +8,15 @@
 // entries to table rows in batches when the index does not cover the query,
 // skipping out-of-box Z-order entries by seeking to BIGMIN — merged with a
 // k-way merge when the plan needs key order, or interleaved as they arrive
-// otherwise. Shard streams run in their own goroutines; a semaphore bounds
-// how many store requests are in flight at once. A limited scan of a
-// non-covering index looks rows up as soon as the entries read could meet
-// the limit. Above them: joins (a
+// otherwise. A stream is resumable (it fills one batch at a time and keeps
+// its place): a single shard, a small limit on an in-process store, or an
+// aggregate computed inside the scan (scanagg.go, which feeds every item
+// to the aggregates from one reused row) is read on the consumer's own
+// goroutine; otherwise each shard runs in a goroutine of its own and a
+// semaphore bounds how many store requests are in flight at once. Items
+// are decoded into only the columns the plan reads (catalog.RowDecoder),
+// and a limited scan of a non-covering index looks rows up as soon as the
+// entries read could meet the limit. Above them: joins (a
 // lookup join reads the inner table for batches of outer rows, a hash join
 // builds its right input, a nested loop keeps it, an Apply runs it per left
 // row with that row as its outer row), aggregation (hashed, or streamed

@@ -230,6 +230,9 @@ func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error
 		}
 		return &projectRows{in: in, exprs: x.Exprs, ec: ec, out: make([]sqltypes.Value, len(x.Exprs))}, nil
 	case *optimizer.Aggregate:
+		if x.InScan {
+			return ec.newScanAgg(x)
+		}
 		in, err := input(x.Input)
 		if err != nil {
 			return nil, err

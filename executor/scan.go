@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/heap"
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -48,9 +49,16 @@ type scanRows struct {
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 
+	// sink, when set, takes every admitted row in place of the batches
+	// (scanagg.go): the row is the stream's scratch, valid until it
+	// returns.
+	sink func(row []sqltypes.Value) error
+
 	// point get
 	points [][]sqltypes.Value
-	// shard streams
+	// inline shard streams, read on the consumer's goroutine
+	inline []*shardStream
+	// shard streams on goroutines of their own
 	chans  []chan shardBatch
 	merged chan shardBatch // unordered fan-in
 	mh     *mergeHeap
@@ -79,11 +87,23 @@ func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, 
 }
 
 // start begins reading: one batched get for a point get, else a stream per
-// shard.
+// shard, read on the consumer's goroutine (readInline) or on its own.
 func (s *scanRows) start(ctx context.Context) error {
 	ec, n := s.ec, s.node
 	if n.Method == optimizer.PointGet {
 		return s.pointGet(ctx)
+	}
+	ordered := n.Ordered && len(n.Shards) > 1
+	if ordered {
+		s.mh = &mergeHeap{reverse: n.Reverse}
+	}
+	if s.readInline() {
+		// No goroutine, channel or context of its own: the consumer's
+		// Next reads the store directly.
+		for _, shard := range n.Shards {
+			s.inline = append(s.inline, s.newShardStream(shard, nil, ordered))
+		}
+		return nil
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	s.cancel = cancel
@@ -91,25 +111,56 @@ func (s *scanRows) start(ctx context.Context) error {
 	if !ec.ex.Caps.CheapSeek && ec.ex.Concurrency > 0 {
 		sem = make(chan struct{}, ec.ex.Concurrency)
 	}
-	ordered := n.Ordered && len(n.Shards) > 1
 	if !ordered {
 		s.merged = make(chan shardBatch, len(n.Shards)+1)
 	}
 	for _, shard := range n.Shards {
-		out := s.merged
+		st := s.newShardStream(shard, sem, ordered)
+		st.out = s.merged
 		if ordered {
-			out = make(chan shardBatch, 2)
-			s.chans = append(s.chans, out)
+			st.out = make(chan shardBatch, 2)
+			s.chans = append(s.chans, st.out)
 		}
 		s.wg.Add(1)
-		st := &shardStream{s: s, shard: shard, out: out, sem: sem, keepKeys: ordered}
 		go st.run(sctx)
 	}
 	s.open = len(n.Shards)
-	if ordered {
-		s.mh = &mergeHeap{reverse: n.Reverse}
-	}
 	return nil
+}
+
+// readInline reports whether the shards are read on the consumer's
+// goroutine, one after another: always for one shard, where a goroutine
+// would only add a hand-off per batch, for a sink (the optimizer asks for
+// one only where shards may be read one after another), and for a small
+// limit on a store
+// whose reads are in-process calls, where every shard's first batch is
+// likely all the scan reads.
+func (s *scanRows) readInline() bool {
+	n := s.node
+	return len(n.Shards) <= 1 || s.sink != nil || (s.ec.ex.Caps.CheapSeek && n.Limit > 0 && n.Limit <= batchRows)
+}
+
+// decodedCols are the table columns the scan's rows must carry: those the
+// plan reads and, for a dynamic scan sorted here, its sort keys.
+func (s *scanRows) decodedCols() []int {
+	cols := s.node.Needed
+	for _, k := range s.node.SortKeys {
+		if !slices.Contains(cols, k.Col) {
+			cols = append(slices.Clip(cols), k.Col)
+		}
+	}
+	return cols
+}
+
+// withPrimaryKey returns cols plus the primary-key columns not among them.
+func withPrimaryKey(t *catalog.Table, cols []int) []int {
+	out := slices.Clone(cols)
+	for _, k := range t.PrimaryKey {
+		if !slices.Contains(out, k.Column) {
+			out = append(out, k.Column)
+		}
+	}
+	return out
 }
 
 // pointGet reads every key of a point get in one batched request: table
@@ -133,12 +184,17 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 			return err
 		}
 	}
+	// A decoder pays for itself over many rows or when it skips columns.
+	decode := t.DecodeRow
+	if cols := s.decodedCols(); len(cols) < len(t.Columns) {
+		decode = catalog.NewRowDecoder(t, cols).Decode
+	}
 	for _, it := range items {
 		if !kv.Found(it) {
 			continue
 		}
 		row := make([]sqltypes.Value, len(t.Columns))
-		if err := t.DecodeRow(it.Attrs, row); err != nil {
+		if err := decode(it.Attrs, row); err != nil {
 			return err
 		}
 		keep, err := s.admit(row)
@@ -156,12 +212,14 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 func (s *scanRows) lookupRows(ctx context.Context, entries []kv.Item) ([]kv.Item, error) {
 	t := s.node.Table
 	var keys []kv.Key
+	// An entry is read only for the primary key that names its row.
+	dec := catalog.NewRowDecoder(t, withPrimaryKey(t, nil))
+	row := make([]sqltypes.Value, len(t.Columns))
 	for _, it := range entries {
 		if !kv.Found(it) {
 			continue
 		}
-		row := make([]sqltypes.Value, len(t.Columns))
-		if err := t.DecodeRow(it.Attrs, row); err != nil {
+		if err := dec.Decode(it.Attrs, row); err != nil {
 			return nil, err
 		}
 		keys = append(keys, t.RowKey(row))
@@ -200,6 +258,22 @@ func (s *scanRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 		return s.nextMerged(ctx)
 	}
 	for s.pos >= len(s.cur.items) {
+		if s.merged == nil {
+			// Inline: the shards one after another.
+			if len(s.inline) == 0 {
+				return nil, false, nil
+			}
+			items, err := s.inline[0].fill(ctx)
+			if err != nil {
+				return nil, false, err
+			}
+			if items == nil {
+				s.inline = s.inline[1:]
+				continue
+			}
+			s.cur, s.pos = shardBatch{items: items}, 0
+			continue
+		}
 		if s.open == 0 {
 			return nil, false, nil
 		}
@@ -225,8 +299,15 @@ func (s *scanRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 // nextMerged is the k-way merge: a heap of each shard's current item.
 func (s *scanRows) nextMerged(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	if s.mh.cursors == nil {
+		all := make([]*cursor, 0, len(s.chans)+len(s.inline))
 		for i := range s.chans {
-			c := &cursor{ch: s.chans[i]}
+			all = append(all, &cursor{ch: s.chans[i]})
+		}
+		for _, st := range s.inline {
+			all = append(all, &cursor{st: st})
+		}
+		s.mh.cursors = []*cursor{}
+		for _, c := range all {
 			ok, err := c.advance(ctx)
 			if err != nil {
 				return nil, false, err
@@ -236,9 +317,6 @@ func (s *scanRows) nextMerged(ctx context.Context) ([]sqltypes.Value, bool, erro
 			}
 		}
 		heap.Init(s.mh)
-		if s.mh.cursors == nil {
-			s.mh.cursors = []*cursor{}
-		}
 	}
 	if s.mh.Len() == 0 {
 		return nil, false, nil
@@ -267,6 +345,9 @@ func (s *scanRows) Close() {
 		s.cancel()
 		s.wg.Wait()
 	}
+	for _, st := range s.inline {
+		st.close()
+	}
 	if s.ec.kvStats != nil {
 		s.ec.kvStats.Requests.Add(s.stats.Requests.Load())
 		s.ec.kvStats.ItemsRead.Add(s.stats.ItemsRead.Load())
@@ -280,9 +361,11 @@ func (s *scanRows) Close() {
 	}
 }
 
-// cursor is one shard's position in the merge.
+// cursor is one shard's position in the merge. Its batches come down ch
+// from the shard's goroutine, or from st read inline.
 type cursor struct {
 	ch    chan shardBatch
+	st    *shardStream
 	batch []scanItem
 	pos   int
 }
@@ -292,6 +375,14 @@ func (c *cursor) item() scanItem { return c.batch[c.pos] }
 func (c *cursor) advance(ctx context.Context) (bool, error) {
 	c.pos++
 	for c.pos >= len(c.batch) {
+		if c.st != nil {
+			items, err := c.st.fill(ctx)
+			if err != nil || items == nil {
+				return false, err
+			}
+			c.batch, c.pos = items, 0
+			continue
+		}
 		select {
 		case b := <-c.ch:
 			if b.err != nil {
@@ -329,7 +420,11 @@ func (h *mergeHeap) Pop() any {
 	return c
 }
 
-// shardStream reads one shard's ranges and sends batches of admitted rows.
+// shardStream reads one shard's ranges and hands over batches of admitted
+// rows. It is resumable: fill reads until it has a batch (or the shard is
+// exhausted) and keeps its place, so a stream can run on the consumer's own
+// goroutine (readInline) or on one of its own that sends each batch down a
+// channel (run).
 type shardStream struct {
 	s        *scanRows
 	shard    int
@@ -341,10 +436,91 @@ type shardStream struct {
 	// slab is memory for the rows of the batch being filled: one
 	// allocation per batch instead of one per row.
 	slab []sqltypes.Value
+	// scratch is the one row a sink's items are decoded into.
+	scratch []sqltypes.Value
 	// pending index entries awaiting their table rows
 	pending []scanItem
 	// lookupRounds counts the batched Gets of pending entries (lookupWant).
 	lookupRounds int
+
+	// Where the stream is: the ranges to read (in reading order), the one
+	// being read and its open iterator.
+	ranges    []optimizer.KeyRange
+	ri        int
+	it        kv.Iterator
+	partition []byte
+	addrLen   int
+	misses    int // consecutive out-of-box Z-order entries
+	seen      int
+	finished  bool
+	// dec decodes the items the stream reads, rowDec the table rows looked
+	// up for index entries: only the columns the plan needs. Each stream
+	// has its own, as a decoder learns the attribute order of its items.
+	dec, rowDec *catalog.RowDecoder
+}
+
+func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *shardStream {
+	n := s.node
+	st := &shardStream{s: s, shard: shard, sem: sem, keepKeys: keepKeys, ranges: n.ShardRanges(shard)}
+	st.partition = n.Table.Partition(shard)
+	if n.Index != nil {
+		st.partition = catalog.IndexPartition(n.Index.ID, shard)
+	}
+	if n.Reverse {
+		reversed := make([]optimizer.KeyRange, len(st.ranges))
+		for i, r := range st.ranges {
+			reversed[len(st.ranges)-1-i] = r
+		}
+		st.ranges = reversed
+	}
+	if n.ZSchema != nil {
+		st.addrLen = n.ZSchema.AddrLen()
+	}
+	cols := s.decodedCols()
+	st.dec = catalog.NewRowDecoder(n.Table, cols)
+	if n.Lookup {
+		// The index entry must yield the primary key that names its row.
+		st.rowDec = st.dec
+		st.dec = catalog.NewRowDecoder(n.Table, withPrimaryKey(n.Table, cols))
+	}
+	return st
+}
+
+// run is the stream on a goroutine of its own: every batch goes down out,
+// then an empty batch (the end) or an error.
+func (st *shardStream) run(ctx context.Context) {
+	defer st.s.wg.Done()
+	defer st.close()
+	for {
+		items, err := st.fill(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return // the consumer went away
+			}
+			select {
+			case st.out <- shardBatch{err: err}:
+			case <-ctx.Done():
+			}
+			return
+		}
+		// items == nil is the end of this shard.
+		select {
+		case st.out <- shardBatch{items: items}:
+		case <-ctx.Done():
+			return
+		}
+		if items == nil {
+			return
+		}
+	}
+}
+
+// close releases the open iterator, if any.
+func (st *shardStream) close() {
+	if st.it != nil {
+		st.it.Close()
+		st.it = nil
+	}
 }
 
 // lookupWant is how many index entries to collect before fetching their
@@ -360,147 +536,146 @@ func (st *shardStream) lookupWant() int {
 	return min(need<<min(st.lookupRounds, 6), lookupMax)
 }
 
-func (st *shardStream) run(ctx context.Context) {
-	defer st.s.wg.Done()
-	err := st.read(ctx)
-	if err == nil {
-		err = st.flushLookups(ctx)
-	}
-	if err == nil && len(st.batch) > 0 {
-		err = st.send(ctx, shardBatch{items: st.batch})
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return // the consumer went away
-		}
-		select {
-		case st.out <- shardBatch{err: err}:
-		case <-ctx.Done():
-		}
-		return
-	}
-	select {
-	case st.out <- shardBatch{}: // end of this shard
-	case <-ctx.Done():
-	}
-}
-
-func (st *shardStream) send(ctx context.Context, b shardBatch) error {
-	select {
-	case st.out <- b:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // done reports whether this shard has produced all the rows it may need.
 func (st *shardStream) done() bool {
 	lim := st.s.node.Limit
 	return lim > 0 && st.sent+len(st.batch) >= lim
 }
 
-func (st *shardStream) read(ctx context.Context) error {
-	n := st.s.node
-	t := n.Table
-	partition := t.Partition(st.shard)
-	if n.Index != nil {
-		partition = catalog.IndexPartition(n.Index.ID, st.shard)
+// batchCap is how many rows the next batch can hold: batchRows, or fewer
+// when a limit leaves fewer to read, so a LIMIT 1 scan does not allocate
+// room for 128 rows.
+func (st *shardStream) batchCap() int {
+	if lim := st.s.node.Limit; lim > 0 && st.s.node.Residual == nil {
+		return max(1, min(batchRows, lim-st.sent-len(st.batch)))
 	}
-	ranges := n.ShardRanges(st.shard)
-	if n.Reverse {
-		reversed := make([]optimizer.KeyRange, len(ranges))
-		for i, r := range ranges {
-			reversed[len(ranges)-1-i] = r
+	return batchRows
+}
+
+// take hands over the batch being filled.
+func (st *shardStream) take() []scanItem {
+	b := st.batch
+	st.sent += len(b)
+	st.batch = nil
+	return b
+}
+
+// fill reads until a batch is full or the shard is exhausted and returns
+// the batch; nil means the shard has nothing more.
+func (st *shardStream) fill(ctx context.Context) ([]scanItem, error) {
+	for len(st.batch) < batchRows && !st.finished {
+		more, err := st.step(ctx)
+		if err != nil {
+			st.close()
+			return nil, err
 		}
-		ranges = reversed
+		if !more || st.done() {
+			st.close()
+			if err := st.flushLookups(ctx); err != nil {
+				return nil, err
+			}
+			st.finished = true
+		}
 	}
-	addrLen := 0
-	if n.ZSchema != nil {
-		addrLen = n.ZSchema.AddrLen()
+	if len(st.batch) == 0 {
+		return nil, nil
 	}
-	for _, r := range ranges {
-		req := kv.ScanRequest{Partition: partition, Start: r.Start, End: r.End, Reverse: n.Reverse, Stats: &st.s.stats}
+	return st.take(), nil
+}
+
+// step reads one item of the current range (opening it, or moving on to
+// the next range when it ends) and reports false when no range is left.
+func (st *shardStream) step(ctx context.Context) (bool, error) {
+	n := st.s.node
+	for st.it == nil {
+		if st.ri >= len(st.ranges) {
+			return false, nil
+		}
+		r := st.ranges[st.ri]
+		req := kv.ScanRequest{Partition: st.partition, Start: r.Start, End: r.End, Reverse: n.Reverse, Stats: &st.s.stats}
 		if n.Limit > 0 && n.Residual == nil && n.ZSchema == nil {
 			req.Limit = n.Limit
-		}
-		it := st.s.ec.kv.Scan(ctx, req)
-		misses := 0
-		for seen := 1; ; seen++ {
-			if seen%cancelCheckEvery == 0 && ctx.Err() != nil {
-				// A filter that rejects every row sends nothing, so the
-				// stream must notice a cancel or timeout on its own.
-				it.Close()
-				return ctx.Err()
-			}
-			if st.sem != nil {
-				st.sem <- struct{}{}
-			}
-			ok := it.Next()
-			if st.sem != nil {
-				<-st.sem
-			}
-			if !ok {
-				break
-			}
-			item := it.Item()
-			if addrLen > 0 {
-				if len(item.Key.Sort) < addrLen {
-					continue
-				}
-				inside, next, more := n.ZSchema.NextInBox(n.ZBox, item.Key.Sort[:addrLen])
-				if !inside {
-					if !more {
-						break // nothing in the box lies past this address
-					}
-					misses++
-					if st.s.ec.ex.Caps.CheapSeek || misses >= sparseSeek {
-						if r.End != nil && bytes.Compare(next, r.End) >= 0 {
-							break
-						}
-						it.Seek(next)
-						misses = 0
-					}
-					continue
-				}
-				misses = 0
-			}
-			row := st.newRow(len(t.Columns))
-			if err := t.DecodeRow(item.Attrs, row); err != nil {
-				it.Close()
-				return err
-			}
-			si := scanItem{row: row}
-			if st.keepKeys {
-				// Only a k-way merge compares keys after the iterator moves on.
-				si.key = append([]byte(nil), item.Key.Sort...)
-			}
-			if n.Lookup {
-				st.pending = append(st.pending, si)
-				if len(st.pending) >= st.lookupWant() {
-					if err := st.flushLookups(ctx); err != nil {
-						it.Close()
-						return err
-					}
-				}
-			} else if err := st.emit(ctx, si); err != nil {
-				it.Close()
-				return err
-			}
-			if st.done() {
-				break
+			if !n.Lookup {
+				// Every item read is a row: the earlier ranges' count.
+				req.Limit -= st.sent + len(st.batch)
 			}
 		}
-		err := it.Err()
-		it.Close()
-		if err != nil {
-			return err
-		}
-		if st.done() {
-			break
-		}
+		st.it = st.s.ec.kv.Scan(ctx, req)
+		st.misses = 0
 	}
-	return nil
+	st.seen++
+	if st.seen%cancelCheckEvery == 0 && ctx.Err() != nil {
+		// A filter that rejects every row hands over nothing, so the
+		// stream must notice a cancel or timeout on its own.
+		return false, ctx.Err()
+	}
+	if st.sem != nil {
+		st.sem <- struct{}{}
+	}
+	ok := st.it.Next()
+	if st.sem != nil {
+		<-st.sem
+	}
+	if !ok {
+		return st.endRange()
+	}
+	item := st.it.Item()
+	if st.addrLen > 0 {
+		if len(item.Key.Sort) < st.addrLen {
+			return true, nil
+		}
+		inside, next, more := n.ZSchema.NextInBox(n.ZBox, item.Key.Sort[:st.addrLen])
+		if !inside {
+			if !more {
+				return st.endRange() // nothing in the box lies past this address
+			}
+			st.misses++
+			if st.s.ec.ex.Caps.CheapSeek || st.misses >= sparseSeek {
+				if end := st.ranges[st.ri].End; end != nil && bytes.Compare(next, end) >= 0 {
+					return st.endRange()
+				}
+				st.it.Seek(next)
+				st.misses = 0
+			}
+			return true, nil
+		}
+		st.misses = 0
+	}
+	var row []sqltypes.Value
+	if st.s.sink != nil && !n.Lookup {
+		// The sink is done with the row when it returns: one buffer
+		// serves every item.
+		if st.scratch == nil {
+			st.scratch = make([]sqltypes.Value, len(n.Table.Columns))
+		}
+		row = st.scratch
+	} else {
+		row = st.newRow(len(n.Table.Columns))
+	}
+	if err := st.dec.Decode(item.Attrs, row); err != nil {
+		return false, err
+	}
+	si := scanItem{row: row}
+	if st.keepKeys {
+		// Only a k-way merge compares keys after the iterator moves on.
+		si.key = append([]byte(nil), item.Key.Sort...)
+	}
+	if !n.Lookup {
+		return true, st.emit(si)
+	}
+	st.pending = append(st.pending, si)
+	if len(st.pending) >= st.lookupWant() {
+		return true, st.flushLookups(ctx)
+	}
+	return true, nil
+}
+
+// endRange closes the current range's iterator and moves to the next.
+func (st *shardStream) endRange() (bool, error) {
+	err := st.it.Err()
+	st.close()
+	st.ri++
+	return err == nil && st.ri < len(st.ranges), err
 }
 
 // flushLookups fetches the table rows of pending index entries in one
@@ -525,10 +700,10 @@ func (st *shardStream) flushLookups(ctx context.Context) error {
 		if !kv.Found(it) {
 			continue // deleted since the entry was read
 		}
-		if err := t.DecodeRow(it.Attrs, pending[i].row); err != nil {
+		if err := st.rowDec.Decode(it.Attrs, pending[i].row); err != nil {
 			return err
 		}
-		if err := st.emit(ctx, pending[i]); err != nil {
+		if err := st.emit(pending[i]); err != nil {
 			return err
 		}
 	}
@@ -540,27 +715,24 @@ func (st *shardStream) flushLookups(ctx context.Context) error {
 // is safe; the slab is replaced when it runs out.
 func (st *shardStream) newRow(n int) []sqltypes.Value {
 	if len(st.slab) < n {
-		st.slab = make([]sqltypes.Value, n*batchRows)
+		st.slab = make([]sqltypes.Value, n*st.batchCap())
 	}
 	row := st.slab[:n:n]
 	st.slab = st.slab[n:]
 	return row
 }
 
-func (st *shardStream) emit(ctx context.Context, si scanItem) error {
+func (st *shardStream) emit(si scanItem) error {
 	keep, err := st.s.admit(si.row)
 	if err != nil || !keep {
 		return err
 	}
+	if st.s.sink != nil {
+		return st.s.sink(si.row)
+	}
 	if st.batch == nil {
-		st.batch = make([]scanItem, 0, batchRows)
+		st.batch = make([]scanItem, 0, st.batchCap())
 	}
 	st.batch = append(st.batch, si)
-	if len(st.batch) >= batchRows {
-		b := st.batch
-		st.sent += len(b)
-		st.batch = nil
-		return st.send(ctx, shardBatch{items: b})
-	}
 	return nil
 }

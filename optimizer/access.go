@@ -348,8 +348,16 @@ func choose(s *scanSpec, b bounds, opts Options, notices *[]*pgerr.Error) (*deci
 	hint := hintOutcome{note: strings.Join(append(failedNotes, honouredNotes...), "; "), forced: len(forced) > 0}
 
 	cands := []*candidate{mk(nil)}
+	// A primary-key point get wins by rule 2 whatever the indexes offer:
+	// they are named among the rejected, not planned (a Z-order cover and
+	// its data bounds would cost more than the get itself).
+	named := len(forced) == 0 && cands[0].isPointGet()
 	for _, ix := range t.Indexes {
 		if ix.State != catalog.StatePublic || ignored[ix.Name] {
+			continue
+		}
+		if named {
+			cands = append(cands, &candidate{index: ix, label: indexLabel(ix)})
 			continue
 		}
 		cands = append(cands, mk(ix))
@@ -380,7 +388,7 @@ func newCandidate(s *scanSpec, b bounds, ix *catalog.Index, opts Options) *candi
 	c := &candidate{index: ix, keyCols: keyColumnsOf(t, ix), shards: t.Shards, label: "primary key"}
 	if ix != nil {
 		c.shards = ix.Shards
-		c.label = fmt.Sprintf("%s index %s", ix.Kind, ix.Name)
+		c.label = indexLabel(ix)
 		c.covering = t.Covers(ix, s.Needed)
 	} else {
 		c.covering = true
@@ -412,6 +420,11 @@ func newCandidate(s *scanSpec, b bounds, ix *catalog.Index, opts Options) *candi
 	c.fraction = prefixFraction(t, c.keyCols, c.eqLen, c.hasRange, b)
 	c.ordered, c.reverse = yieldsOrder(t, c.keyCols, b, s.Order)
 	return c
+}
+
+// indexLabel names the access path through ix in EXPLAIN.
+func indexLabel(ix *catalog.Index) string {
+	return fmt.Sprintf("%s index %s", ix.Kind, ix.Name)
 }
 
 // zBudget is how many Z-address ranges one scan may use: a few for a

@@ -347,6 +347,9 @@ func (x *Aggregate) Describe() Description {
 		as = append(as, aggString(a))
 	}
 	d.add("aggregates", "%s", strings.Join(as, ", "))
+	if x.InScan {
+		d.add("computed", "inside the scan: each item read feeds the aggregates, no rows are built")
+	}
 	if len(x.StreamOrder) > 0 {
 		d.add("streaming", "groups are runs of the input, ordered by %s", sortKeys(x.StreamOrder, x.Input.Columns()))
 	}

@@ -360,6 +360,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 		if streaming {
 			agg.StreamOrder = order
 		}
+		agg.InScan = inScanAggregate(agg, b.opts)
 		return agg, streaming && deliversReq, nil
 	case *planner.Window:
 		in, _, err := b.build(n.Input, request{})

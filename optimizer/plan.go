@@ -196,7 +196,10 @@ type Aggregate struct {
 	// GroupingSets as in planner.Aggregate: every set is hashed in the
 	// same one pass over the input.
 	GroupingSets [][]int
-	cols         []planner.Column
+	// InScan: the aggregates are computed inside the Scan that is Input,
+	// its decoder feeding them item by item (inScanAggregate).
+	InScan bool
+	cols   []planner.Column
 }
 
 // Window computes window functions over its input, which it holds.

@@ -91,7 +91,11 @@ type tablePrivilege struct {
 // owner (or a superuser, which creating a table takes: in PostgreSQL 15
 // only the owner of schema public may create in it).
 func (s *Session) checkPrivileges(ctx context.Context, bound planner.Statement) error {
-	needs := requiredPrivileges(bound)
+	return s.checkNeeds(ctx, bound, requiredPrivileges(bound))
+}
+
+// checkNeeds is checkPrivileges with bound's required privileges known.
+func (s *Session) checkNeeds(ctx context.Context, bound planner.Statement, needs []tablePrivilege) error {
 	if len(needs) == 0 && !isDDL(bound) {
 		return nil
 	}
@@ -121,6 +125,16 @@ func (s *Session) requirePrivileges(snap *catalog.Snapshot, needs []tablePrivile
 		}
 	}
 	return nil
+}
+
+// privileges returns what st's binding bound requires, walked once per
+// binding: a prepared statement executed again and again keeps its
+// binding (and so its list) while the schema stays the same.
+func (st *statement) privileges(bound planner.Statement) []tablePrivilege {
+	if st.privFor != bound {
+		st.privNeeds, st.privFor = requiredPrivileges(bound), bound
+	}
+	return st.privNeeds
 }
 
 // requiredPrivileges lists the table privileges a bound statement needs,

@@ -88,6 +88,9 @@ type statement struct {
 	boundSnap  *catalog.Snapshot
 	bound      planner.Statement
 	boundTypes []sqltypes.Type
+	// privNeeds are the table privileges privFor (the binding) requires.
+	privFor   planner.Statement
+	privNeeds []tablePrivilege
 
 	// For pg_stat_statements (tuning.go): the last planning's time, and
 	// the normalised text and its ID, computed at the first record.
@@ -297,7 +300,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	if s.readOnly() && writes(bound) {
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", strings.ToUpper(strings.ReplaceAll(kind, "_", " ")))
 	}
-	if err := s.checkPrivileges(ctx, bound); err != nil {
+	if err := s.checkNeeds(ctx, bound, st.privileges(bound)); err != nil {
 		return nil, err
 	}
 	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned, rows int64) {

@@ -368,10 +368,20 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	if _, exists := c.reg.portals[m.DestinationPortal]; exists && m.DestinationPortal != "" {
 		return pgerr.New(pgerr.DuplicateCursor, "portal %q already exists", m.DestinationPortal)
 	}
-	ctx, done := c.beginStatement(c.commandDeadline())
-	defer done()
-	if err := c.describe(ctx, ps); err != nil {
-		return statementError(ctx, err)
+	// The command's statement_timeout starts at its first message.
+	deadline := c.commandDeadline()
+	if !ps.described {
+		// Only describing (once per prepared statement) runs anything: a
+		// Bind of a described statement needs no watched context.
+		ctx, done := c.beginStatement(deadline)
+		err := c.describe(ctx, ps)
+		if err != nil {
+			err = statementError(ctx, err)
+		}
+		done()
+		if err != nil {
+			return err
+		}
 	}
 	if len(m.Parameters) != len(ps.params) {
 		return pgerr.New(pgerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement %q requires %d",

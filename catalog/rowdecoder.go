@@ -1,0 +1,92 @@
+package catalog
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+)
+
+// RowDecoder decodes stored items (rows or index entries) of one table
+// into rows, converting only the columns a plan reads: the others stay
+// NULL, so a scan that needs three columns of eight neither parses nor
+// copies the other five. It also remembers which column the attribute at
+// each position of the last item was, since the items of one scan almost
+// always list their attributes in one order, and so skips the search by
+// name. A RowDecoder is not safe for concurrent use.
+type RowDecoder struct {
+	t *Table
+	// init is what a row starts as: each wanted column's value when the
+	// item lacks its attribute (NULL, or Column.Missing for rows written
+	// before the column was added), NULL for the others.
+	init    []sqltypes.Value
+	initErr error
+	want    []bool
+	// names[i] is the attribute name last seen at position i, ords[i] its
+	// wanted column or -1.
+	names []string
+	ords  []int
+}
+
+// NewRowDecoder returns a decoder of t's items that fills the columns
+// cols (ordinals of t.Columns).
+func NewRowDecoder(t *Table, cols []int) *RowDecoder {
+	d := &RowDecoder{t: t, init: make([]sqltypes.Value, len(t.Columns)), want: make([]bool, len(t.Columns)),
+		// Room for every column and the version and a few retired attributes.
+		names: make([]string, 0, len(t.Columns)+4), ords: make([]int, 0, len(t.Columns)+4)}
+	for i := range d.init {
+		d.init[i] = sqltypes.Null
+	}
+	for _, c := range cols {
+		if c < 0 || c >= len(t.Columns) {
+			continue
+		}
+		d.want[c] = true
+		if t.Columns[c].Missing != "" && d.initErr == nil {
+			d.init[c], d.initErr = t.Columns[c].MissingValue()
+		}
+	}
+	return d
+}
+
+// Decode fills row (len(t.Columns) values) from attrs. Values never alias
+// attrs, which may be store memory that the next item overwrites.
+func (d *RowDecoder) Decode(attrs []kv.Attr, row []sqltypes.Value) error {
+	if d.initErr != nil {
+		return d.initErr
+	}
+	copy(row, d.init)
+	for i := range attrs {
+		a := &attrs[i]
+		var ord int
+		if i < len(d.names) && d.names[i] == a.Name {
+			ord = d.ords[i]
+		} else {
+			// The name is kept as the catalog's own string when it is a
+			// column's; a.Name may be store memory.
+			var name string
+			if ord = d.t.columnOrdinal(a.Name); ord >= 0 {
+				name = d.t.Columns[ord].AttrName()
+				if !d.want[ord] {
+					ord = -1
+				}
+			} else {
+				name = strings.Clone(a.Name)
+			}
+			if i >= len(d.names) {
+				d.names = append(d.names, make([]string, i+1-len(d.names))...)
+				d.ords = append(d.ords, make([]int, i+1-len(d.ords))...)
+			}
+			d.names[i], d.ords[i] = name, ord
+		}
+		if ord < 0 {
+			continue
+		}
+		v, err := AttrValue(*a, d.t.Columns[ord].Type)
+		if err != nil {
+			return err
+		}
+		row[ord] = v
+	}
+	return nil
+}
