@@ -16,9 +16,15 @@ cd "$repo_root"
 export DYNAMODB_LOCAL_PORT="${DYNAMODB_LOCAL_PORT:-18000}"
 ddb="$repo_root/scripts/dynamodb-local.sh"
 
-# Leave alone an instance that was already running (someone else's); stop
-# the one started here however this script ends.
-if ! "$ddb" status >/dev/null 2>&1; then
+# Leave alone an instance that was already running (someone else's, or
+# another checkout's on the same port: every test makes tables of its own
+# names, so sharing one is safe); stop the one started here however this
+# script ends.
+if "$ddb" status >/dev/null 2>&1; then
+	:
+elif curl -s -m 2 "http://127.0.0.1:$DYNAMODB_LOCAL_PORT/" 2>/dev/null | grep -q 'com.amazonaws.dynamodb'; then
+	echo "test: using the DynamoDB Local another checkout runs on port $DYNAMODB_LOCAL_PORT"
+else
 	trap '"$ddb" stop' EXIT
 	"$ddb" start
 fi
