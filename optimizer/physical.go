@@ -273,7 +273,14 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 		}
 		return &Project{Input: in, Exprs: exprs, Cols: n.Cols}, delivered, nil
 	case *planner.Sort:
-		in, delivered, err := b.build(n.Input, request{need: needAll(len(n.Columns())), order: n.Keys, limit: req.limit})
+		// A sort passes its input's columns on: it needs what its parent
+		// does and its keys, no more (a box top-100 under a projection
+		// decodes three columns, not six).
+		need := append([]bool(nil), req.need...)
+		for _, k := range n.Keys {
+			need[k.Col] = true
+		}
+		in, delivered, err := b.build(n.Input, request{need: need, order: n.Keys, limit: req.limit})
 		if err != nil {
 			return nil, false, err
 		}
