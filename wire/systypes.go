@@ -38,7 +38,12 @@ func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		}
 		return sqltypes.NewText(string(src)), nil
 	case t.ID == sqltypes.Void:
-		return sqltypes.NewText(""), nil // void_recv ignores its input
+		// void_recv reads nothing, and PostgreSQL refuses a value with
+		// bytes left over.
+		if len(src) != 0 {
+			return sqltypes.Null, errBadBinary(t, "expected 0 bytes, got %d", len(src))
+		}
+		return sqltypes.NewText(""), nil
 	case t.ID == sqltypes.Name:
 		if !utf8.Valid(src) {
 			return sqltypes.Null, errInvalidUTF8()
