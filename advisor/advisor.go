@@ -754,8 +754,15 @@ func CreateIndexSQL(t *catalog.Table, ix *catalog.Index) string {
 		}
 		fmt.Fprintf(&b, " INCLUDE (%s)", strings.Join(inc, ", "))
 	}
+	var opts []string
 	if ix.Shards > 1 && ix.Shards != t.Shards {
-		fmt.Fprintf(&b, " WITH (shards = %d)", ix.Shards)
+		opts = append(opts, fmt.Sprintf("shards = %d", ix.Shards))
+	}
+	if leads := ix.LeadsOption(); leads != "" {
+		opts = append(opts, fmt.Sprintf("leads = '%s'", leads))
+	}
+	if len(opts) > 0 {
+		fmt.Fprintf(&b, " WITH (%s)", strings.Join(opts, ", "))
 	}
 	return b.String()
 }

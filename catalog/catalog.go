@@ -147,6 +147,12 @@ type KeyColumn struct {
 	Desc   bool `json:"desc,omitempty"`
 	// Width is a Z-order attribute's width in bits (0: the type's default).
 	Width int `json:"width,omitempty"`
+	// Lead is how many top bits of a Z-order attribute's code come before
+	// the interleaved rounds (zorder.Attr.Lead): 0 is zproxy's default
+	// layout; CREATE INDEX ... WITH (align = 'data') sets it from the rows
+	// (Table.AlignLeads), WITH (leads = ...) as given. It fixes the layout
+	// of the index's entries, so it never changes after the build.
+	Lead int `json:"lead,omitempty"`
 }
 
 // Index is a secondary index (btree or Z-order). The primary key is

@@ -429,6 +429,18 @@ func (t *Table) ZSchema(ix *Index) *zorder.Schema {
 }
 
 func (t *Table) buildZSchema(ix *Index) *zorder.Schema {
+	s, err := t.NewZSchema(ix)
+	if err != nil {
+		// Descriptors are validated when bound (planner), so a stored one
+		// always makes a schema.
+		panic(err)
+	}
+	return s
+}
+
+// NewZSchema builds the Z-order schema of a Z-order index, reporting
+// widths or leads it cannot lay out.
+func (t *Table) NewZSchema(ix *Index) (*zorder.Schema, error) {
 	attrs := make([]zorder.Attr, len(ix.Columns))
 	for i, k := range ix.Columns {
 		c := t.Columns[k.Column]
@@ -443,9 +455,63 @@ func (t *Table) buildZSchema(ix *Index) *zorder.Schema {
 				w = 32
 			}
 		}
-		attrs[i] = zorder.Attr{Name: c.Name, Type: ZType(c.Type), Width: w, Nullable: !c.NotNull}
+		attrs[i] = zorder.Attr{Name: c.Name, Type: ZType(c.Type), Width: w, Nullable: !c.NotNull, Lead: k.Lead}
 	}
-	return zorder.MustSchema(attrs...)
+	return zorder.NewSchema(attrs...)
+}
+
+// LeadsOption is the value of a Z-order index's WITH (leads = ...) option
+// that lays it out as it is ("17,18,22"), or "" when every lead is 0 (the
+// default layout).
+func (ix *Index) LeadsOption() string {
+	var parts []string
+	led := false
+	for _, k := range ix.Columns {
+		parts = append(parts, strconv.Itoa(k.Lead))
+		led = led || k.Lead != 0
+	}
+	if !led {
+		return ""
+	}
+	return strings.Join(parts, ",")
+}
+
+// AlignLeadsToStats is AlignLeads with each attribute's span taken from
+// the table's statistics (the extremes ANALYZE saw), for a hypothetical
+// index, which reads no rows. It reports false when the statistics lack
+// the extremes of some column.
+func (t *Table) AlignLeadsToStats(ix *Index, st *TableStats) bool {
+	if st == nil {
+		return false
+	}
+	zs := t.ZSchema(ix)
+	lo, hi := make([]uint64, len(ix.Columns)), make([]uint64, len(ix.Columns))
+	for d, k := range ix.Columns {
+		cs := st.Column(&t.Columns[k.Column])
+		if cs == nil || cs.Min.K == sqltypes.KindNull || cs.Max.K == sqltypes.KindNull {
+			return false
+		}
+		lo[d], hi[d] = ZCode(zs.Attr(d), cs.Min), ZCode(zs.Attr(d), cs.Max)
+	}
+	t.AlignLeads(ix, lo, hi)
+	return true
+}
+
+// AlignLeads sets the leads of a Z-order index's attributes to the data
+// whose codes per attribute lie in [lo[d], hi[d]] (zorder.Attr.DataLead):
+// each attribute then leads with the top bits its data leaves unused, so
+// the bits its values vary in interleave from the same round as the other
+// attributes'. A box that is a cube in the data is a cube in address space,
+// which ranges and a skip-scan cover far more tightly. Values outside the
+// span stay exact; they only lie apart from the rest in address space.
+// (Codes and widths do not depend on leads, so ix's schema as it is gives
+// them.)
+func (t *Table) AlignLeads(ix *Index, lo, hi []uint64) {
+	s := t.ZSchema(ix)
+	for d := range ix.Columns {
+		ix.Columns[d].Lead = s.Attr(d).DataLead(lo[d], hi[d])
+	}
+	ix.zschema = nil
 }
 
 // ZCode returns the Z-order code of v for attribute a.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -233,6 +234,15 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *pl
 	var table *catalog.Table
 	var index *catalog.Index
 	skipped := false
+	proto := ci.Index
+	if ci.AlignToData {
+		// The leads fix the entries' layout, so they are set before any
+		// writer sees the index.
+		var err error
+		if proto, err = e.alignToData(ctx, cat, ci); err != nil {
+			return err
+		}
+	}
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
 		t, err := s.Table(ci.Table)
 		if err != nil {
@@ -249,7 +259,7 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *pl
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ci.Index.Name)
 		}
 		nt := t.Clone()
-		ix := *ci.Index
+		ix := *proto
 		ix.ID = catalog.ObjectID(version, 0)
 		ix.State = catalog.StateBuilding
 		nt.Indexes = append(nt.Indexes, &ix)
@@ -265,6 +275,54 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *pl
 	}
 	adviseIndex(table, index, notice)
 	return e.build(ctx, cat, table, index)
+}
+
+// alignToData returns the Z-order index of ci with the leads of the table's
+// rows as they are now (catalog.Table.AlignLeads): one read of the table for
+// the extremes of each attribute's codes, NULLs aside. Rows written later
+// are indexed exactly whatever their values; only their locality depends
+// on the data having kept its span.
+func (e *Executor) alignToData(ctx context.Context, cat *catalog.Catalog, ci *planner.CreateIndex) (*catalog.Index, error) {
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return nil, ClassifyError(err)
+	}
+	t, err := snap.Table(ci.Table)
+	if err != nil {
+		return nil, err
+	}
+	ix := *ci.Index
+	ix.Columns = slices.Clone(ix.Columns)
+	s := t.ZSchema(&ix)
+	dims := len(ix.Columns)
+	lo, hi := make([]uint64, dims), make([]uint64, dims)
+	for d := range lo {
+		lo[d] = math.MaxUint64
+	}
+	rows := 0
+	err = e.forEachRow(ctx, t, func(row []sqltypes.Value) bool {
+		rows++
+		for d, k := range ix.Columns {
+			if row[k.Column].K == sqltypes.KindNull {
+				continue
+			}
+			c := catalog.ZCode(s.Attr(d), row[k.Column])
+			lo[d], hi[d] = min(lo[d], c), max(hi[d], c)
+		}
+		return rows%cancelCheckEvery != 0 || ctx.Err() == nil
+	})
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if rows == 0 {
+		return nil, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot align index %q to the data of table %q: it has no rows", ix.Name, t.Name).
+			WithHint("Create the index once the table holds data like what it will hold, or give the leads: WITH (leads = '...').")
+	}
+	t.AlignLeads(&ix, lo, hi)
+	return &ix, nil
 }
 
 // build indexes a building index's existing rows and makes it public.

@@ -224,13 +224,18 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (Statement, error) {
 			seen[i] = true
 		}
 	}
+	align := false
 	for key, val := range b.stmt.With {
 		switch key {
 		case "shards":
 			if ix.Shards, err = parseShards(val); err != nil {
 				return nil, err
 			}
-		case "shard_columns":
+		case "shard_columns", "leads":
+		case "align":
+			if align, err = parseAlign(ix, val); err != nil {
+				return nil, err
+			}
 		default:
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
 		}
@@ -241,12 +246,69 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (Statement, error) {
 	if err := checkIndexTypes(t, ix); err != nil {
 		return nil, err
 	}
+	if val, ok := b.stmt.With["leads"]; ok {
+		if align {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "align = 'data' and leads cannot both be given").
+				WithDetail("align = 'data' computes the leads from the table's rows.")
+		}
+		if err := bindLeads(t, ix, val); err != nil {
+			return nil, err
+		}
+	}
 	if n.KeyType == ast.IndexKeyTypeUnique {
 		if err := bindUniqueIndex(ix, b.stmt.Constraints != nil && b.stmt.Constraints.IndexNullsNotDistinct); err != nil {
 			return nil, err
 		}
 	}
-	return &CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists}, nil
+	return &CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists, AlignToData: align}, nil
+}
+
+// parseAlign binds a Z-order index's align option: 'data' aligns the
+// attributes to the table's rows when the index is built
+// (CreateIndex.AlignToData), 'none' is the default layout.
+func parseAlign(ix *catalog.Index, val string) (bool, error) {
+	if ix.Kind != catalog.KindZOrder {
+		return false, pgerr.New(pgerr.FeatureNotSupported, "align is not supported for %s indexes", ix.Kind).
+			WithDetail("It places the bits of a Z-order index's attributes.")
+	}
+	switch strings.ToLower(strings.TrimSpace(val)) {
+	case "data":
+		return true, nil
+	case "none":
+		return false, nil
+	}
+	return false, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"align\": %q", val).
+		WithHint("Valid values are \"data\" and \"none\".")
+}
+
+// bindLeads binds WITH (leads = 'l1, l2, ...'): one lead per attribute of a
+// Z-order index (catalog.KeyColumn.Lead), each between 0 and its width.
+func bindLeads(t *catalog.Table, ix *catalog.Index, val string) error {
+	if ix.Kind != catalog.KindZOrder {
+		return pgerr.New(pgerr.FeatureNotSupported, "leads is not supported for %s indexes", ix.Kind).
+			WithDetail("It places the bits of a Z-order index's attributes.")
+	}
+	parts := strings.Split(val, ",")
+	if len(parts) != len(ix.Columns) {
+		return pgerr.New(pgerr.InvalidParameterValue, "leads must give one number per index column (%d), not %q", len(ix.Columns), val)
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 0 {
+			return pgerr.New(pgerr.InvalidParameterValue, "leads must be non-negative integers, not %q", strings.TrimSpace(p))
+		}
+		ix.Columns[i].Lead = n
+	}
+	s, err := t.NewZSchema(ix)
+	if err != nil {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid leads %q: %v", val, err)
+	}
+	for i := range ix.Columns {
+		if w := s.Attr(i).Width; ix.Columns[i].Lead > w {
+			return pgerr.New(pgerr.InvalidParameterValue, "lead %d of column %q is wider than its %d bits", ix.Columns[i].Lead, t.Columns[ix.Columns[i].Column].Name, w)
+		}
+	}
+	return nil
 }
 
 // checkIndexTypes rejects index columns whose type the index kind cannot

@@ -139,6 +139,10 @@ type CreateIndex struct {
 	Table       string
 	Index       *catalog.Index
 	IfNotExists bool
+	// AlignToData (WITH (align = 'data'), Z-order only) asks the build to
+	// set the index's leads from the table's rows (catalog.Table.AlignLeads)
+	// before the index is published.
+	AlignToData bool
 }
 
 // Kind implements Statement.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -313,6 +314,15 @@ func (s *Session) createHypothetical(sql string) (pgcatalog.HypotheticalIndex, e
 	}
 	ix := *ci.Index
 	ix.State = catalog.StatePublic
+	if ci.AlignToData {
+		// A hypothetical index reads no rows: its leads come from the
+		// extremes ANALYZE saw.
+		ix.Columns = slices.Clone(ix.Columns)
+		if !t.AlignLeadsToStats(&ix, snap.Stats(t.ID)) {
+			return pgcatalog.HypotheticalIndex{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot align a hypothetical index to the data of table %q: it has no statistics of those columns", t.Name).
+				WithHint("ANALYZE the table first, or give the leads: WITH (leads = '...').")
+		}
+	}
 	h := hypoIndex{index: &ix}
 	s.hypoSeq++
 	h.OID = hypoOIDBase + s.hypoSeq

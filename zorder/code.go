@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Type is the kind of value a Z-order attribute holds; it fixes how a value
@@ -77,9 +78,28 @@ type Attr struct {
 	Type     Type
 	Width    int // bits, 1..64; 0 (or out of range) means DefaultWidth(Type, Nullable)
 	Nullable bool
+	// Lead is how many of the code's top bits the address holds before the
+	// interleaved rounds of the attributes' remaining bits (0..width; see
+	// Schema). Codes are as they are whatever the lead: it moves bits in
+	// the address, never changes a code.
+	Lead int
 }
 
 func (a Attr) maxCode() uint64 { return maxOf(a.w()) }
+
+// DataLead is the lead (Attr.Lead) that aligns the attribute to data whose
+// codes lie in [lo, hi]: how many top bits of its width the span hi-lo
+// leaves unused, so that the attribute's first interleaved round splits
+// the data's span in about half, as every other aligned attribute's does.
+// (The bits lo and hi share would often be fewer: a span that straddles a
+// power of two shares none below it. Such data lies in two cells of the
+// leading bits, each of them aligned.) 0 for an empty interval.
+func (a Attr) DataLead(lo, hi uint64) int {
+	if lo > hi {
+		return 0
+	}
+	return a.w() - bits.Len64(hi-lo)
+}
 
 // w is the attribute's width with the default applied.
 func (a Attr) w() int {

@@ -38,7 +38,12 @@
 //
 // A Schema interleaves 1 to 8 attributes into a ceil(bits/8)-byte address
 // whose byte order is Z order; attributes of unequal width are aligned at
-// their top bit (see Schema for the rule). Encoding and decoding work a
+// their top bit, unless an attribute's Lead places some of its top bits
+// before the interleaved rounds (see Schema for the rule). Leads align the
+// attributes to their data (Attr.DataLead): the bits a column's values
+// actually vary in then start interleaving in the same round as the other
+// columns', so a cube of the data is a cube of the address space. Every
+// algorithm below walks the schema's bit order, so it works on any layout. Encoding and decoding work a
 // block of up to 64 address bits (whole rounds) at a time, spreading or
 // gathering each attribute's bits with a few shift-and-mask steps, so the
 // skip-scan's decode of every key read costs tens of nanoseconds. The box →

@@ -18,12 +18,17 @@ func TestInterleaveWideMatchesRule(t *testing.T) {
 		dims := 1 + r.IntN(MaxAttrs)
 		attrs := make([]Attr, dims)
 		widths := make([]int, dims)
+		leads := make([]int, dims)
+		withLeads := r.IntN(2) == 0
 		for d := range attrs {
 			widths[d] = 1 + r.IntN(MaxWidth)
 			if r.IntN(3) == 0 {
 				widths[d] = MaxWidth
 			}
-			attrs[d] = Attr{Type: TypeUint, Width: widths[d]}
+			if withLeads {
+				leads[d] = r.IntN(widths[d] + 1)
+			}
+			attrs[d] = Attr{Type: TypeUint, Width: widths[d], Lead: leads[d]}
 		}
 		s := MustSchema(attrs...)
 		c := make([]uint64, dims)
@@ -31,19 +36,14 @@ func TestInterleaveWideMatchesRule(t *testing.T) {
 			c[d] = r.Uint64() & maxOf(widths[d])
 		}
 		want := make([]byte, s.AddrLen())
-		p := 0
-		for round := 0; round < slices.Max(widths); round++ {
-			for d, w := range widths {
-				if w > round {
-					if c[d]>>uint(w-1-round)&1 == 1 {
-						want[p/8] |= 0x80 >> uint(p%8)
-					}
-					p++
-				}
+		refDims, refBits := refInterleave(widths, leads)
+		for p, d := range refDims {
+			if c[d]>>uint(refBits[p])&1 == 1 {
+				want[p/8] |= 0x80 >> uint(p%8)
 			}
 		}
 		if got := s.Encode(c); !bytes.Equal(got, want) {
-			t.Fatalf("widths %v codes %x: address %x, want %x", widths, c, got, want)
+			t.Fatalf("widths %v leads %v codes %x: address %x, want %x", widths, leads, c, got, want)
 		}
 		// A key suffix is ignored; a short key reads as zero-padded.
 		back, err := s.Decode(append(want, 0xff, 0xff))

@@ -23,6 +23,19 @@ type codes = [MaxAttrs]uint64
 // wider ones keep refining after it is exhausted. With widths 2 and 4 the
 // address is a1 b3 a0 b2 b1 b0 (a = first attribute, digits = bit index).
 //
+// Leads shift that alignment. An attribute with Lead l takes part l rounds
+// before the attributes with lead 0 (the rounds are counted from the
+// largest lead), so its top l bits come first and its bit width-1-l is
+// interleaved with the others' top bits. A data-aligned layout gives each
+// attribute the lead of the top bits its data leaves fixed (lat in
+// [40, 41) as a float code fixes 17): those bits split no data, and every
+// attribute's varying bits then start in the same round, so a box that is
+// a cube in the data is a cube in address space. Without leads the curve
+// splits the attributes whose data spans more of their code space for
+// several rounds before the others vary at all, and a cube in the data is
+// a slab in address space, which ranges and a skip-scan cover badly. With
+// widths 4 and 4 and leads 2 and 0 the address is a3 a2 a1 b3 a0 b2 b1 b0.
+//
 // A Schema is immutable and safe for concurrent use.
 type Schema struct {
 	attrs   []Attr
@@ -94,7 +107,7 @@ func NewSchema(attrs ...Attr) (*Schema, error) {
 		return nil, fmt.Errorf("zorder: a schema has 1 to %d attributes, not %d", MaxAttrs, len(attrs))
 	}
 	s := &Schema{attrs: make([]Attr, len(attrs))}
-	maxW := 0
+	maxLead := 0
 	for i, a := range attrs {
 		if a.Type < TypeUint || a.Type > TypeBytes {
 			return nil, fmt.Errorf("zorder: attribute %d (%s) has unknown type %v", i, a.Name, a.Type)
@@ -105,10 +118,22 @@ func NewSchema(attrs ...Attr) (*Schema, error) {
 		if a.Width < 1 || a.Width > MaxWidth {
 			return nil, fmt.Errorf("zorder: attribute %d (%s) has width %d, want 1..%d", i, a.Name, a.Width, MaxWidth)
 		}
+		if a.Lead < 0 || a.Lead > a.Width {
+			return nil, fmt.Errorf("zorder: attribute %d (%s) has lead %d, want 0..%d (its width)", i, a.Name, a.Lead, a.Width)
+		}
 		s.attrs[i] = a
 		s.bits += a.Width
-		maxW = max(maxW, a.Width)
+		maxLead = max(maxLead, a.Lead)
 	}
+	// Attribute d takes part in rounds [first[d], first[d]+width): round r
+	// holds its bit width-1-(r-first[d]).
+	var first [MaxAttrs]int
+	rounds := 0
+	for d, a := range s.attrs {
+		first[d] = maxLead - a.Lead
+		rounds = max(rounds, first[d]+a.Width)
+	}
+	takesPart := func(d, r int) bool { return r >= first[d] && r < first[d]+s.attrs[d].Width }
 	s.addrLen = (s.bits + 7) / 8
 	for _, a := range s.attrs {
 		s.maxCodes = append(s.maxCodes, a.maxCode())
@@ -119,16 +144,17 @@ func NewSchema(attrs ...Attr) (*Schema, error) {
 	s.bitPos = make([]uint16, dims*MaxWidth)
 	s.consumed = make([]uint8, (s.bits+1)*dims)
 	used := make([]uint8, dims)
-	for r := 0; r < maxW; r++ {
+	for r := 0; r < rounds; r++ {
 		for d, a := range s.attrs {
-			if a.Width <= r {
+			if !takesPart(d, r) {
 				continue
 			}
+			bit := a.Width - 1 - (r - first[d])
 			k := len(s.posDim)
 			copy(s.consumed[k*dims:(k+1)*dims], used)
 			s.posDim = append(s.posDim, uint8(d))
-			s.posBit = append(s.posBit, uint8(a.Width-1-r))
-			s.bitPos[d*MaxWidth+a.Width-1-r] = uint16(k)
+			s.posBit = append(s.posBit, uint8(bit))
+			s.bitPos[d*MaxWidth+bit] = uint16(k)
 			used[d]++
 		}
 	}
@@ -139,16 +165,19 @@ func NewSchema(attrs ...Attr) (*Schema, error) {
 	for p, d := range s.posDim {
 		s.dimMask[int(d)*s.words+p>>6] |= 1 << uint(63-p&63)
 	}
-	// segments are the runs of rounds with the same attributes still
-	// holding bits; blocks are cut from them.
+	// segments are the runs of rounds with the same attributes taking
+	// part; blocks are cut from them.
 	var segments []segment
-	for r := 0; r < maxW; {
-		seg := segment{r0: r, r1: maxW}
+	for r := 0; r < rounds; {
+		seg := segment{r0: r, r1: rounds}
 		for d, a := range s.attrs {
-			if a.Width > r {
+			if takesPart(d, r) {
 				seg.dims = append(seg.dims, uint8(d))
-				// The segment ends when the next attribute runs out.
-				seg.r1 = min(seg.r1, a.Width)
+				// The segment ends when an attribute runs out of bits ...
+				seg.r1 = min(seg.r1, first[d]+a.Width)
+			} else if first[d] > r {
+				// ... or one with a smaller lead joins.
+				seg.r1 = min(seg.r1, first[d])
 			}
 		}
 		segments = append(segments, seg)
@@ -165,7 +194,8 @@ func NewSchema(attrs ...Attr) (*Schema, error) {
 				b.stages++
 			}
 			for i, d := range seg.dims {
-				b.lanes[i] = lane{d: d, shift: uint8(s.attrs[d].Width - rb)}
+				// The lowest code bit the block holds is the one of round rb-1.
+				b.lanes[i] = lane{d: d, shift: uint8(s.attrs[d].Width + first[d] - rb)}
 			}
 			s.blocks = append(s.blocks, b)
 			pos += (rb - ra) * m

@@ -11,12 +11,16 @@ import (
 type small struct {
 	s      *Schema
 	widths []int
+	leads  []int
 }
 
+// randSmall makes a small schema; half of them have leads (Attr.Lead), so
+// every brute-force check below covers data-aligned layouts too.
 func randSmall(r *rand.Rand) small {
 	dims := 2 + r.IntN(3)
+	withLeads := r.IntN(2) == 0
 	var attrs []Attr
-	var widths []int
+	var widths, leads []int
 	total := 0
 	for d := 0; d < dims; d++ {
 		w := 3 + r.IntN(4)
@@ -24,23 +28,47 @@ func randSmall(r *rand.Rand) small {
 			w = max(1, 14-total)
 		}
 		total += w
+		lead := 0
+		if withLeads {
+			lead = r.IntN(w + 1)
+		}
 		widths = append(widths, w)
-		attrs = append(attrs, Attr{Type: TypeUint, Width: w})
+		leads = append(leads, lead)
+		attrs = append(attrs, Attr{Type: TypeUint, Width: w, Lead: lead})
 	}
-	return small{s: MustSchema(attrs...), widths: widths}
+	return small{s: MustSchema(attrs...), widths: widths, leads: leads}
+}
+
+// refInterleave lists, address bit by address bit from the top, the
+// attribute and code bit it holds by the documented rule (Schema), computed
+// independently of the schema's tables.
+func refInterleave(widths, leads []int) (dims, bits []int) {
+	maxLead := 0
+	for _, l := range leads {
+		maxLead = max(maxLead, l)
+	}
+	rounds := 0
+	for d, w := range widths {
+		rounds = max(rounds, maxLead-leads[d]+w)
+	}
+	for r := 0; r < rounds; r++ {
+		for d, w := range widths {
+			// Attribute d's top bit is in round maxLead-leads[d].
+			if b := w - 1 - (r - (maxLead - leads[d])); b >= 0 && b < w {
+				dims, bits = append(dims, d), append(bits, b)
+			}
+		}
+	}
+	return dims, bits
 }
 
 // refAddr computes the address of codes as an integer by the documented
-// rule, independently of the schema's tables.
+// rule.
 func (m small) refAddr(c []uint64) uint64 {
-	maxW := slices.Max(m.widths)
 	var z uint64
-	for r := 0; r < maxW; r++ {
-		for d, w := range m.widths {
-			if w > r {
-				z = z<<1 | c[d]>>uint(w-1-r)&1
-			}
-		}
+	dims, bits := refInterleave(m.widths, m.leads)
+	for i, d := range dims {
+		z = z<<1 | c[d]>>uint(bits[i])&1
 	}
 	return z
 }
@@ -141,7 +169,7 @@ func TestInterleaveMatchesRule(t *testing.T) {
 		}
 		addr := m.s.Encode(c)
 		if got, want := m.intOf(addr), m.refAddr(c); got != want {
-			t.Fatalf("widths %v codes %v: address %b, want %b", m.widths, c, got, want)
+			t.Fatalf("widths %v leads %v codes %v: address %b, want %b", m.widths, m.leads, c, got, want)
 		}
 		back, err := m.s.Decode(addr)
 		if err != nil || !slices.Equal(back, c) {
@@ -156,6 +184,20 @@ func TestInterleaveDocExample(t *testing.T) {
 	got := s.Encode([]uint64{0b10, 0b0111})
 	if want := []byte{0b100111 << 2}; !bytes.Equal(got, want) {
 		t.Fatalf("address %08b, want %08b", got, want)
+	}
+}
+
+// TestLeadDocExample is Schema's example of leads: widths 4 and 4 with
+// leads 2 and 0 give a3 a2 a1 b3 a0 b2 b1 b0.
+func TestLeadDocExample(t *testing.T) {
+	s := MustSchema(Attr{Type: TypeUint, Width: 4, Lead: 2}, Attr{Type: TypeUint, Width: 4})
+	// a = 0b1010, b = 0b0110: a3 a2 a1 b3 a0 b2 b1 b0 = 1 0 1 0 0 1 1 0.
+	got := s.Encode([]uint64{0b1010, 0b0110})
+	if want := []byte{0b10100110}; !bytes.Equal(got, want) {
+		t.Fatalf("address %08b, want %08b", got, want)
+	}
+	if _, err := NewSchema(Attr{Type: TypeUint, Width: 4, Lead: 5}); err == nil {
+		t.Fatal("a lead wider than the attribute was accepted")
 	}
 }
 

@@ -147,7 +147,7 @@ func TestDataAndBoxes(t *testing.T) {
 	}
 }
 
-// The offline counts are of the right entries: under both encodings a
+// The offline counts are of the right entries: under both layouts a
 // skip-scan returns exactly the readings in the box, and every budget's
 // ranges hold at least those.
 func TestOfflineCounts(t *testing.T) {
@@ -158,15 +158,14 @@ func TestOfflineCounts(t *testing.T) {
 			in := ds.inBox(b)
 			zb := d.clippedBox(b)
 			for e, enc := range encodings {
-				eb := enc.box(zb)
-				items, rows := enc.skipScan(d.zs, eb, d.zs.Ranges(eb, skipScanBudget))
+				items, rows := enc.skipScan(enc.zs, zb, enc.zs.Ranges(zb, skipScanBudget))
 				// Equal codes at the box's float edges are in the box by
 				// code; none of these random edges hits a reading exactly.
 				if rows != in || items < rows {
 					t.Errorf("%s box %d, encoding %d: skip-scan %d rows (%d items), the box holds %d", c, bi, e, rows, items, in)
 				}
 				for _, budget := range []int{1, 16, 256} {
-					if n, _ := enc.inRanges(d.zs.Ranges(eb, budget)); n < in {
+					if n, _ := enc.inRanges(enc.zs.Ranges(zb, budget)); n < in {
 						t.Errorf("%s box %d, encoding %d, budget %d: ranges hold %d entries, fewer than the box's %d", c, bi, e, budget, n, in)
 					}
 				}

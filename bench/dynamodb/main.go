@@ -34,6 +34,7 @@ type settings struct {
 	budgets      []int
 	sweepQueries int
 	reuse        bool
+	align        bool
 	offline      bool
 }
 
@@ -78,6 +79,7 @@ func parseFlags(args []string) (settings, error) {
 	budgets := fs.String("budgets", "1,8,16,64,256", "budgets (ranges per shard) for the direct sweep of zproxy's decomposition (empty: no sweep)")
 	fs.IntVar(&cfg.sweepQueries, "sweep-queries", 5, "of the boxes, how many the budget sweep runs")
 	fs.BoolVar(&cfg.reuse, "reuse", false, "reuse a loaded readings table in -table instead of creating and loading it")
+	fs.BoolVar(&cfg.align, "align", false, "build by_place after the load WITH (align = 'data'): its attributes aligned to the data (zorder.Attr.Lead)")
 	fs.BoolVar(&cfg.offline, "offline", false, "no DynamoDB, no zproxy: count in memory the entries the ranges of each -budgets hold for the boxes, with zproxy's encoding and a data-aligned one (offline.go)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -142,7 +144,13 @@ func run(ctx context.Context, cfg settings) error {
 			fmt.Sprintf(`CREATE TABLE readings (sensor_id BIGINT NOT NULL, ts TIMESTAMP NOT NULL, celsius DOUBLE PRECISION,
   lat DOUBLE PRECISION, lon DOUBLE PRECISION, note TEXT, PRIMARY KEY (sensor_id, ts))
   WITH (shards = %d, mutability = '%s')`, cfg.shards, cfg.mutability),
-			fmt.Sprintf(`CREATE INDEX by_place ON readings USING zorder (lat, lon, ts) INCLUDE (celsius, note) WITH (shards = %d)`, cfg.shards),
+		}
+		byPlace := fmt.Sprintf(`CREATE INDEX by_place ON readings USING zorder (lat, lon, ts) INCLUDE (celsius, note) WITH (shards = %d)`, cfg.shards)
+		if cfg.align {
+			// Aligned to the data, so built once the data is there.
+			byPlace = strings.Replace(byPlace, "WITH (", "WITH (align = 'data', ", 1)
+		} else {
+			ddl = append(ddl, byPlace)
 		}
 		for _, s := range ddl {
 			if _, err := conn.Exec(ctx, s); err != nil {
@@ -163,6 +171,17 @@ func run(ctx context.Context, cfg settings) error {
 		if count != int64(ds.rows()) {
 			return fmt.Errorf("after loading, readings holds %d rows, want %d", count, ds.rows())
 		}
+		if cfg.align {
+			start := time.Now()
+			if _, err := conn.Exec(ctx, byPlace); err != nil {
+				return fmt.Errorf("%s: %w", byPlace, err)
+			}
+			var def string
+			if err := conn.QueryRow(ctx, `SELECT pg_get_indexdef('by_place'::regclass)`).Scan(&def); err != nil {
+				return err
+			}
+			logf("%s: built in %s", def, time.Since(start).Round(time.Millisecond))
+		}
 	default:
 		return err
 	}
@@ -172,6 +191,7 @@ func run(ctx context.Context, cfg settings) error {
 		return err
 	}
 	setup.addrBits = d.zs.Bits()
+	setup.leads = d.ix.LeadsOption()
 	var reports []classReport
 	var classes []boxClass
 	for _, dims := range []int{2, 3} {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math/bits"
 	"slices"
 	"sort"
 
@@ -37,22 +36,20 @@ func readingsTable() (*catalog.Table, *catalog.Index) {
 // The -offline mode answers, without DynamoDB or zproxy, how many index
 // entries the ranges of each budget hold for the run's boxes: the items a
 // Query per range reads (method (d)), counted on the generated data in
-// memory; and how many a skip-scan reads, as on the embedded store. Beside zproxy's encoding it counts a data-aligned one, in which
-// each attribute's code is first shifted so that the data's span of codes
-// starts at zero and fills the attribute's top bits. Interleaved codes weigh
-// every attribute's top bit alike, and by_place's data spans 2^47 lat codes
-// (floats in [40, 41)), 2^46 lon codes but only 2^41 ts codes (30 days of
-// microseconds), so a box that is a cube in the data is, in address terms,
-// 64 times longer in lat than in ts: covering it takes far more ranges than
-// covering a cube. The aligned figures show what an index whose attribute
-// codes were framed to its data would read.
+// memory; and how many a skip-scan reads, as on the embedded store. Beside
+// zproxy's default layout it counts the data-aligned one (CREATE INDEX ...
+// WITH (align = 'data')), in which each attribute leads with the top bits
+// of its code that the data leaves fixed (zorder.Attr.Lead). Without leads
+// interleaved codes weigh every attribute's top bit alike, and by_place's
+// data spans 2^47 lat codes (floats in [40, 41)), 2^46 lon codes but only
+// 2^41 ts codes (30 days of microseconds), so a box that is a cube in the
+// data is, in address terms, 64 times longer in lat than in ts: covering
+// it takes far more ranges than covering a cube.
 
-// entrySet is the sorted index entry keys of the data under one encoding.
+// entrySet is the sorted index entry keys of the data under one layout.
 type entrySet struct {
 	keys [][]byte
-	// frame maps a code of attribute d to the encoding's code; it is
-	// monotone, so a box maps to the box of its ends.
-	frame func(d int, c uint64) uint64
+	zs   *zorder.Schema
 }
 
 // inRanges counts the entries in ranges, and the ranges holding any.
@@ -101,19 +98,10 @@ func (e entrySet) skipScan(zs *zorder.Schema, b zorder.Box, rs []zorder.Range) (
 	return items, rows
 }
 
-// box maps a box of codes into the encoding.
-func (e entrySet) box(b zorder.Box) zorder.Box {
-	out := slices.Clone(b)
-	for d := range out {
-		out[d] = zorder.Interval{Lo: e.frame(d, b[d].Lo), Hi: e.frame(d, b[d].Hi)}
-	}
-	return out
-}
-
-// offlineData generates the dataset's index entries under zproxy's encoding
-// and the data-aligned one, and the harness's view of the index with the
-// data's exact bounds; shift is each attribute's alignment.
-func offlineData(ds dataset) (d *direct, encodings []entrySet, shift []int) {
+// offlineData generates the dataset's index entries under zproxy's default
+// layout and the data-aligned one, and the harness's view of the index with
+// the data's exact bounds; leads are the aligned layout's.
+func offlineData(ds dataset) (d *direct, encodings []entrySet, leads []int) {
 	tbl, ix := readingsTable()
 	zs := tbl.ZSchema(ix)
 	dims := len(ix.Columns)
@@ -135,42 +123,36 @@ func offlineData(ds dataset) (d *direct, encodings []entrySet, shift []int) {
 			}
 		}
 	}
-	shift = make([]int, dims)
-	for d := range shift {
-		shift[d] = bits.LeadingZeros64(hi[d] - lo[d])
+	aligned := zs.Attrs()
+	leads = make([]int, dims)
+	for d := range aligned {
+		leads[d] = aligned[d].DataLead(lo[d], hi[d])
+		aligned[d].Lead = leads[d]
 	}
-	encodings = []entrySet{
-		{frame: func(_ int, c uint64) uint64 { return c }},
-		{frame: func(d int, c uint64) uint64 { return (min(max(c, lo[d]), hi[d]) - lo[d]) << shift[d] }},
-	}
+	encodings = []entrySet{{zs: zs}, {zs: zorder.MustSchema(aligned...)}}
 	for e := range encodings {
 		enc := &encodings[e]
 		for i, c := range codes {
-			framed := make([]uint64, dims)
-			for d := range c {
-				framed[d] = enc.frame(d, c[d])
-			}
 			// The row number stands in for the primary key that makes
 			// entry keys unique.
-			enc.keys = append(enc.keys, fmt.Appendf(zs.Encode(framed), "%08d", i))
+			enc.keys = append(enc.keys, fmt.Appendf(enc.zs.Encode(c), "%08d", i))
 		}
 		slices.SortFunc(enc.keys, bytes.Compare)
 	}
-	return &direct{t: tbl, ix: ix, zs: zs, bounds: &catalog.ZBounds{Lo: lo, Hi: hi}}, encodings, shift
+	return &direct{t: tbl, ix: ix, zs: zs, bounds: &catalog.ZBounds{Lo: lo, Hi: hi}}, encodings, leads
 }
 
 // runOffline prints, per box class, the items read per row returned by the
 // ranges of each budget under both encodings, and by a skip-scan.
 func runOffline(w io.Writer, cfg settings) {
 	ds := newDataset(cfg.seed, cfg.rows)
-	d, encodings, shift := offlineData(ds)
-	zs := d.zs
+	d, encodings, leads := offlineData(ds)
 	budgets := cfg.budgets
 	if len(budgets) == 0 {
 		budgets = []int{16, 64, 256}
 	}
 	fmt.Fprintf(w, "## Offline: items read per row returned by Query per range, %d rows, boxes of seed %d\n\n", ds.rows(), cfg.seed)
-	fmt.Fprintf(w, "Data bounds are the data's exact codes (zproxy's stored bounds are a little wider). Data-aligned: each attribute's codes shifted so that the data's span starts at 0 and fills its top bits (lat, lon, ts by %d, %d, %d bits).\n\n", shift[0], shift[1], shift[2])
+	fmt.Fprintf(w, "Data bounds are the data's exact codes (zproxy's stored bounds are a little wider). Data-aligned: WITH (align = 'data'), leads (lat, lon, ts) %d, %d, %d bits.\n\n", leads[0], leads[1], leads[2])
 	fmt.Fprint(w, "| class | boxes | rows / box |")
 	for _, b := range budgets {
 		fmt.Fprintf(w, " budget %d: zproxy's encoding | data-aligned |", b)
@@ -196,13 +178,12 @@ func runOffline(w io.Writer, cfg settings) {
 				rows += ds.inBox(b)
 				zb := d.clippedBox(b)
 				for e, enc := range encodings {
-					eb := enc.box(zb)
 					for bi, budget := range budgets {
-						n, ne := enc.inRanges(zs.Ranges(eb, budget))
+						n, ne := enc.inRanges(enc.zs.Ranges(zb, budget))
 						items[bi][e] += n
 						nonempty[bi][e] += ne
 					}
-					n, _ := enc.skipScan(zs, eb, zs.Ranges(eb, skipScanBudget))
+					n, _ := enc.skipScan(enc.zs, zb, enc.zs.Ranges(zb, skipScanBudget))
 					skipItems[e] += n
 				}
 			}

@@ -532,10 +532,18 @@ func indexDef(o *object, qualified bool) string {
 		}
 		sb.WriteString(" INCLUDE (" + strings.Join(inc, ", ") + ")")
 	}
+	var opts []string
 	if shards > 1 && o.index != nil { // one shard is the default, left unsaid
+		opts = t.ShardOptions(o.index)
+	}
+	if o.index != nil {
+		if leads := o.index.LeadsOption(); leads != "" {
+			opts = append(opts, "leads="+leads)
+		}
+	}
+	if len(opts) > 0 {
 		// As PostgreSQL's flatten_reloptions: a value that is not a plain
 		// identifier or number is quoted.
-		opts := t.ShardOptions(o.index)
 		for i, opt := range opts {
 			name, val, _ := strings.Cut(opt, "=")
 			if quoteIdentIfNeeded(val) != val && strings.Trim(val, "0123456789") != "" {
