@@ -616,7 +616,7 @@ func (s *sortRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 }
 
 func (s *sortRows) fill(ctx context.Context) (Rows, error) {
-	es := &externalSort{ec: s.ec, mem: s.ec.opMem(), node: s.node, keys: s.keys, limit: s.limit}
+	es := newExternalSort(s.ec, s.node, s.keys, s.limit)
 	s.es = es
 	for {
 		row, ok, err := s.in.Next(ctx)
@@ -625,6 +625,9 @@ func (s *sortRows) fill(ctx context.Context) (Rows, error) {
 		}
 		if !ok {
 			break
+		}
+		if !es.wants(row) {
+			continue // a top-n's reject, dropped uncopied
 		}
 		if err := es.add(ctx, copyRow(row)); err != nil {
 			return nil, err

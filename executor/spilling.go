@@ -3,6 +3,7 @@ package executor
 import (
 	"container/heap"
 	"context"
+	"sort"
 
 	"github.com/zproxy/zproxy/executor/spill"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -205,10 +206,131 @@ type externalSort struct {
 	rows  [][]sqltypes.Value
 	held  int64
 	runs  []*spill.Run
+	// heap is set while a top-n of at most topNHeapMax rows keeps them as
+	// a bounded heap (PostgreSQL's top-N heapsort): rows is then a max-heap
+	// by (keys, arrival) holding the best limit rows so far, seq their
+	// arrival numbers, so a row that cannot make the cut is dropped with
+	// one comparison (wants) and the result is what a stable sort of every
+	// row would give.
+	heap bool
+	seq  []int64
+	next int64
 }
+
+// topNHeapMax is the largest limit a top-n keeps as a bounded heap; past
+// it, rows are sorted and trimmed in batches.
+const topNHeapMax = 1 << 14
+
+// newExternalSort starts a sort of rows by keys; limit > 0 keeps only the
+// first limit rows.
+func newExternalSort(ec *execCtx, node optimizer.Node, keys []planner.SortKey, limit int) *externalSort {
+	return &externalSort{ec: ec, mem: ec.opMem(), node: node, keys: keys, limit: limit, heap: limit > 0 && limit <= topNHeapMax}
+}
+
+// wants reports whether a row can be among the result: false only for a
+// full top-n heap whose worst row sorts at or before it (a later row loses
+// ties), so the caller need not copy it.
+func (s *externalSort) wants(row []sqltypes.Value) bool {
+	return !s.heap || len(s.rows) < s.limit || compareBy(s.keys, row, s.rows[0]) < 0
+}
+
+// heapLess orders the heap: the root is the row that sorts last.
+func (s *externalSort) heapLess(i, j int) bool {
+	if c := compareBy(s.keys, s.rows[i], s.rows[j]); c != 0 {
+		return c > 0
+	}
+	return s.seq[i] > s.seq[j]
+}
+
+func (s *externalSort) heapSwap(i, j int) {
+	s.rows[i], s.rows[j] = s.rows[j], s.rows[i]
+	s.seq[i], s.seq[j] = s.seq[j], s.seq[i]
+}
+
+func (s *externalSort) heapUp(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !s.heapLess(i, p) {
+			return
+		}
+		s.heapSwap(i, p)
+		i = p
+	}
+}
+
+func (s *externalSort) heapDown(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(s.rows) {
+			return
+		}
+		c := l
+		if r := l + 1; r < len(s.rows) && s.heapLess(r, l) {
+			c = r
+		}
+		if !s.heapLess(c, i) {
+			return
+		}
+		s.heapSwap(i, c)
+		i = c
+	}
+}
+
+// heapAdd keeps a row in the bounded heap, in place of the worst one when
+// full (wants said it sorts before it). It reports false, having kept
+// nothing, when the heap cannot grow within the memory budget.
+func (s *externalSort) heapAdd(row []sqltypes.Value) bool {
+	size := rowSize(row)
+	if len(s.rows) < s.limit {
+		if s.mem.grow(size) != nil {
+			return false
+		}
+		s.held += size
+		s.rows, s.seq = append(s.rows, row), append(s.seq, s.next)
+		s.heapUp(len(s.rows) - 1)
+	} else {
+		freed := rowSize(s.rows[0])
+		if size > freed && s.mem.grow(size-freed) != nil {
+			return false
+		}
+		if size < freed {
+			s.mem.release(freed - size)
+		}
+		s.held += size - freed
+		s.rows[0], s.seq[0] = row, s.next
+		s.heapDown(0)
+	}
+	s.next++
+	return true
+}
+
+// leaveHeap turns the heap back into rows in arrival-stable order, for the
+// batch path once the heap outgrows the memory budget.
+func (s *externalSort) leaveHeap() {
+	s.sortHeap()
+	s.heap, s.seq = false, nil
+}
+
+// sortHeap orders the heap's rows as a stable sort of every row would.
+func (s *externalSort) sortHeap() {
+	sort.Sort(heapOrder{s})
+}
+
+// heapOrder sorts a heap's rows ascending by (keys, arrival).
+type heapOrder struct{ s *externalSort }
+
+func (h heapOrder) Len() int           { return len(h.s.rows) }
+func (h heapOrder) Less(i, j int) bool { return h.s.heapLess(j, i) }
+func (h heapOrder) Swap(i, j int)      { h.s.heapSwap(i, j) }
 
 // add keeps a row (the caller's copy).
 func (s *externalSort) add(ctx context.Context, row []sqltypes.Value) error {
+	if s.heap {
+		if s.heapAdd(row) {
+			return nil
+		}
+		s.leaveHeap()
+	}
 	size := rowSize(row)
 	if s.limit > 0 && len(s.rows) >= 2*s.limit && (len(s.rows) >= 2*s.limit+1024 || s.held+size > s.mem.limit/8) {
 		// A top-n keeps its memory bounded by trimming to the first n
@@ -283,6 +405,10 @@ func (s *externalSort) spillRun(ctx context.Context) error {
 // result returns the rows in order: from memory when nothing spilled,
 // else merged from the runs.
 func (s *externalSort) result(ctx context.Context) (Rows, error) {
+	if s.heap {
+		s.sortHeap()
+		return &rowsetRows{rows: s.rows}, nil
+	}
 	if len(s.runs) > 0 && len(s.rows) > 0 {
 		// The rest goes to a run too: the merge then holds no memory,
 		// which the operator above may need.
