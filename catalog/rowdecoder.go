@@ -49,6 +49,19 @@ func NewRowDecoder(t *Table, cols []int) *RowDecoder {
 	return d
 }
 
+// AttrNames are the store attributes of the columns the decoder fills: all
+// a scan must return of its items (kv.ScanRequest.Attrs). Never nil, so a
+// decoder of no column (count(*)) asks for no attribute.
+func (d *RowDecoder) AttrNames() []string {
+	names := []string{}
+	for c, want := range d.want {
+		if want {
+			names = append(names, d.t.Columns[c].AttrName())
+		}
+	}
+	return names
+}
+
 // Decode fills row (len(t.Columns) values) from attrs. Values never alias
 // attrs, which may be store memory that the next item overwrites.
 func (d *RowDecoder) Decode(attrs []kv.Attr, row []sqltypes.Value) error {

@@ -445,14 +445,20 @@ type shardStream struct {
 
 	// Where the stream is: the ranges to read (in reading order), the one
 	// being read and its open iterator.
-	ranges    []optimizer.KeyRange
-	ri        int
-	it        kv.Iterator
+	ranges []optimizer.KeyRange
+	ri     int
+	it     kv.Iterator
+	// keyIt is it when the store can give a key without decoding its item
+	// (kv.KeyIterator): entries a Z-order box skips are then never decoded.
+	keyIt     kv.KeyIterator
 	partition []byte
-	addrLen   int
-	misses    int // consecutive out-of-box Z-order entries
-	seen      int
-	finished  bool
+	// attrs are the attributes the stream's items must carry: those of
+	// the columns dec decodes (kv.ScanRequest.Attrs).
+	attrs    []string
+	addrLen  int
+	misses   int // consecutive out-of-box Z-order entries
+	seen     int
+	finished bool
 	// dec decodes the items the stream reads, rowDec the table rows looked
 	// up for index entries: only the columns the plan needs. Each stream
 	// has its own, as a decoder learns the attribute order of its items.
@@ -483,6 +489,7 @@ func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *
 		st.rowDec = st.dec
 		st.dec = catalog.NewRowDecoder(n.Table, withPrimaryKey(n.Table, cols))
 	}
+	st.attrs = st.dec.AttrNames()
 	return st
 }
 
@@ -592,7 +599,7 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 			return false, nil
 		}
 		r := st.ranges[st.ri]
-		req := kv.ScanRequest{Partition: st.partition, Start: r.Start, End: r.End, Reverse: n.Reverse, Stats: &st.s.stats}
+		req := kv.ScanRequest{Partition: st.partition, Start: r.Start, End: r.End, Reverse: n.Reverse, Stats: &st.s.stats, Attrs: st.attrs}
 		if n.Limit > 0 && n.Residual == nil && n.ZSchema == nil {
 			req.Limit = n.Limit
 			if !n.Lookup {
@@ -601,6 +608,7 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 			}
 		}
 		st.it = st.s.ec.kv.Scan(ctx, req)
+		st.keyIt, _ = st.it.(kv.KeyIterator)
 		st.misses = 0
 	}
 	st.seen++
@@ -619,12 +627,21 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 	if !ok {
 		return st.endRange()
 	}
-	item := st.it.Item()
+	var item kv.Item
 	if st.addrLen > 0 {
-		if len(item.Key.Sort) < st.addrLen {
+		// The entry's key decides whether it is in the box; its value is
+		// decoded only if it is.
+		var sort []byte
+		if st.keyIt != nil {
+			sort = st.keyIt.Key().Sort
+		} else {
+			item = st.it.Item()
+			sort = item.Key.Sort
+		}
+		if len(sort) < st.addrLen {
 			return true, nil
 		}
-		inside, next, more := n.ZSchema.NextInBox(n.ZBox, item.Key.Sort[:st.addrLen])
+		inside, next, more := n.ZSchema.NextInBox(n.ZBox, sort[:st.addrLen])
 		if !inside {
 			if !more {
 				return st.endRange() // nothing in the box lies past this address
@@ -640,6 +657,9 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 			return true, nil
 		}
 		st.misses = 0
+	}
+	if item.Key.Sort == nil {
+		item = st.it.Item()
 	}
 	var row []sqltypes.Value
 	if st.s.sink != nil && !n.Lookup {

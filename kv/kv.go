@@ -151,6 +151,10 @@ type ScanRequest struct {
 	Limit      int
 	Consistent bool
 	Stats      *Stats
+	// Attrs, when non-nil, names the attributes the caller reads: a backend
+	// may leave the others out of the items it returns (kv/pebble decodes
+	// nothing else). nil returns every attribute.
+	Attrs []string
 }
 
 // Iterator streams the items of a Scan. Use it as:
@@ -174,6 +178,16 @@ type Iterator interface {
 	Seek(sort []byte)
 	Err() error
 	Close() error
+}
+
+// KeyIterator is an Iterator that gives the current item's key without its
+// attributes, which its Item then decodes, so a caller that skips items by
+// their key alone (a Z-order skip-scan skips the entries outside its box)
+// never pays for their values. kv/pebble's iterators are KeyIterators.
+type KeyIterator interface {
+	Iterator
+	// Key is Item().Key, valid as long as Item's.
+	Key() Key
 }
 
 // Capabilities describes what a backend can do; the optimizer and executor

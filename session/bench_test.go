@@ -83,6 +83,7 @@ func BenchmarkSelect(b *testing.B) {
 		{"latest", `SELECT * FROM readings WHERE sensor_id = 42 ORDER BY ts DESC LIMIT 1`},
 		{"secondary", `SELECT sensor_id, celsius FROM readings WHERE note = 'n7'`},
 		{"box2d", `SELECT sensor_id, celsius FROM readings WHERE lat BETWEEN 40.2 AND 40.5 AND lon BETWEEN -73.8 AND -73.5`},
+		{"box3d", `SELECT sensor_id, celsius FROM readings WHERE lat BETWEEN 40.2 AND 40.5 AND lon BETWEEN -73.8 AND -73.5 AND ts >= '2024-01-01 00:20:00' AND ts < '2024-01-01 00:50:00'`},
 		{"box_top100", `SELECT sensor_id, ts, celsius FROM readings WHERE lat BETWEEN 40.2 AND 40.5 AND lon BETWEEN -73.8 AND -73.5 ORDER BY ts DESC LIMIT 100`},
 		{"secondary_limit", `SELECT * FROM readings WHERE note = 'n7' ORDER BY ts LIMIT 5`},
 		{"box_aggregate", `SELECT count(*), avg(celsius) FROM readings WHERE lat BETWEEN 40.1 AND 40.9 AND lon BETWEEN -73.9 AND -73.1`},

@@ -19,6 +19,12 @@ import (
 // bytes pointing into Pebble's value memory. Key.Partition is the request's
 // own slice.
 //
+// Attributes are decoded when Item is first called for an item, not by Next,
+// so an item skipped after Key (kv.KeyIterator) costs no decoding; a scan
+// with a projection (kv.ScanRequest.Attrs) decodes only those attributes. A
+// value that does not decode leaves Item's Attrs nil and ends the scan: Next
+// then reports false and Err the error.
+//
 // The iterator is not safe for concurrent use (no kv.Iterator is). The scan
 // is recorded on the Observer once, when the iterator is closed.
 type iterator struct {
@@ -34,6 +40,9 @@ type iterator struct {
 	positioned bool // a Seek left it on the item the next Next returns
 	exhausted  bool
 	cur        kv.Item
+	value      []byte // cur's encoded value, decoded into cur.Attrs by Item
+	decoded    bool
+	proj       *projection
 	attrBuf    []kv.Attr // reused by every item
 	err        error
 
@@ -74,18 +83,31 @@ func (it *iterator) Next() bool {
 		return false
 	}
 	key, value := it.pit.Key(), it.pit.Value()
-	attrs, err := decodeValueAliased(it.attrBuf, value)
-	if err != nil {
-		it.err = fmt.Errorf("kv/pebble: scan key %x: %w", key, err)
-		return false
-	}
-	it.attrBuf = attrs
-	it.cur = kv.Item{Key: kv.Key{Partition: it.req.Partition, Sort: key[it.prefixLen:]}, Attrs: attrs}
+	it.cur = kv.Item{Key: kv.Key{Partition: it.req.Partition, Sort: key[it.prefixLen:]}}
+	it.value, it.decoded = value, false
 	it.req.Stats.AddRead(1, len(key)+len(value))
 	return true
 }
 
-func (it *iterator) Item() kv.Item { return it.cur }
+var _ kv.KeyIterator = (*iterator)(nil)
+
+// Key implements kv.KeyIterator.
+func (it *iterator) Key() kv.Key { return it.cur.Key }
+
+func (it *iterator) Item() kv.Item {
+	if !it.decoded && it.cur.Key.Sort != nil {
+		it.decoded = true
+		attrs, err := decodeValueAliased(it.attrBuf, it.value, it.proj)
+		if err != nil {
+			it.err = fmt.Errorf("kv/pebble: scan key %x: %w", it.cur.Key.Sort, err)
+			it.exhausted = true
+			return kv.Item{Key: it.cur.Key}
+		}
+		it.attrBuf = attrs
+		it.cur.Attrs = attrs
+	}
+	return it.cur
+}
 
 // Seek maps onto SeekGE (forward) or SeekLT (reverse), clamped to the scan's
 // bounds so a seek outside the range cannot leave it.

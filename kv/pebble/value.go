@@ -200,19 +200,24 @@ func decodeValue(v []byte) ([]kv.Attr, error) {
 // copying: names, strings and bytes alias v, so the attributes are valid only
 // as long as v is. Iterators use it, since kv.Iterator items live only until
 // the next Next or Seek; Get returns owned memory through decodeValue.
-func decodeValueAliased(dst []kv.Attr, v []byte) ([]kv.Attr, error) {
+//
+// With a projection, only the attributes it keeps are decoded.
+func decodeValueAliased(dst []kv.Attr, v []byte, p *projection) ([]kv.Attr, error) {
 	if len(v) == 0 || v[0] != valueFormatV1 {
 		return nil, errCorruptValue
 	}
 	dst = dst[:0]
 	r := valueReader{buf: v, pos: 1}
-	for {
+	for i := 0; ; i++ {
 		a, name, data, ok, err := r.next()
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			return dst, nil
+		}
+		if p != nil && !p.keeps(i, name) {
+			continue
 		}
 		a.Name = aliasString(name)
 		switch a.Kind {
@@ -227,6 +232,46 @@ func decodeValueAliased(dst []kv.Attr, v []byte) ([]kv.Attr, error) {
 		}
 		dst = append(dst, a)
 	}
+}
+
+// projection is a scan's kv.ScanRequest.Attrs: the attribute names to
+// decode. The items of one scan almost always list their attributes in one
+// order, so it remembers the name at each position and whether it was kept,
+// and an item is then matched by one comparison per attribute.
+type projection struct {
+	names []string
+	// seen[i] is the name last seen at position i, keep[i] whether it is
+	// among names.
+	seen []string
+	keep []bool
+}
+
+func newProjection(names []string) *projection {
+	if names == nil {
+		return nil
+	}
+	return &projection{names: names}
+}
+
+// keeps reports whether the attribute named name, at position i of its
+// item, is to be decoded.
+func (p *projection) keeps(i int, name []byte) bool {
+	if i < len(p.seen) && p.seen[i] == string(name) {
+		return p.keep[i]
+	}
+	keep := false
+	for _, n := range p.names {
+		if n == string(name) {
+			keep = true
+			break
+		}
+	}
+	if i >= len(p.seen) {
+		p.seen = append(p.seen, make([]string, i+1-len(p.seen))...)
+		p.keep = append(p.keep, make([]bool, i+1-len(p.keep))...)
+	}
+	p.seen[i], p.keep[i] = string(name), keep // (a copy: name is store memory)
+	return keep
 }
 
 func aliasString(b []byte) string {
