@@ -11,7 +11,11 @@
 // An item's value is a list of named, typed attributes (Attr) rather than an
 // opaque blob, so a backend like DynamoDB can store each column as an
 // ordinary typed attribute other tools can read; the embedded backend packs
-// the same attributes into bytes.
+// the same attributes into bytes. A scan may name the attributes it reads
+// (ScanRequest.Attrs) and a backend may then return only those; an iterator
+// that can give an item's key before decoding its value (KeyIterator) lets a
+// caller that skips items by key, as a Z-order skip-scan does, skip their
+// decoding too.
 //
 // Transactions (Transactional, Txn): Begin returns a Txn whose Get and Scan
 // read a snapshot merged with the transaction's own buffered writes, whose

@@ -76,40 +76,55 @@ func (r *valueReader) next() (a kv.Attr, name, data []byte, ok bool, err error) 
 	if r.pos >= len(r.buf) {
 		return a, nil, nil, false, nil
 	}
-	a.Kind = kv.AttrKind(r.buf[r.pos])
-	r.pos++
-	if name, err = r.lengthPrefixed(); err != nil {
+	if a.Kind, name, err = r.header(); err != nil {
 		return a, nil, nil, false, err
 	}
+	if data, err = r.payload(&a); err != nil {
+		return a, nil, nil, false, err
+	}
+	return a, name, data, true, nil
+}
+
+// header reads the kind and the name of the attribute at the cursor, which
+// must not be at the end.
+func (r *valueReader) header() (kv.AttrKind, []byte, error) {
+	kind := kv.AttrKind(r.buf[r.pos])
+	r.pos++
+	name, err := r.lengthPrefixed()
+	return kind, name, err
+}
+
+// payload reads the payload of an attribute of kind a.Kind into a: Bool and
+// Int into I, Float into F; String and Bytes payloads are returned raw, with
+// a.S/a.B left unset.
+func (r *valueReader) payload(a *kv.Attr) (data []byte, err error) {
 	switch a.Kind {
 	case kv.AttrNull:
 	case kv.AttrBool:
 		if r.pos >= len(r.buf) || r.buf[r.pos] > 1 {
-			return a, nil, nil, false, errCorruptValue
+			return nil, errCorruptValue
 		}
 		a.I = int64(r.buf[r.pos])
 		r.pos++
 	case kv.AttrInt:
 		v, n := binary.Varint(r.buf[r.pos:])
 		if n <= 0 || !minimalVarint(r.buf[r.pos:], n) {
-			return a, nil, nil, false, errCorruptValue
+			return nil, errCorruptValue
 		}
 		a.I = v
 		r.pos += n
 	case kv.AttrFloat:
 		if len(r.buf)-r.pos < 8 {
-			return a, nil, nil, false, errCorruptValue
+			return nil, errCorruptValue
 		}
 		a.F = math.Float64frombits(binary.LittleEndian.Uint64(r.buf[r.pos:]))
 		r.pos += 8
 	case kv.AttrString, kv.AttrBytes:
-		if data, err = r.lengthPrefixed(); err != nil {
-			return a, nil, nil, false, err
-		}
+		return r.lengthPrefixed()
 	default:
-		return a, nil, nil, false, errCorruptValue
+		return nil, errCorruptValue
 	}
-	return a, name, data, true, nil
+	return nil, nil
 }
 
 func (r *valueReader) lengthPrefixed() ([]byte, error) {
@@ -208,19 +223,28 @@ func decodeValueAliased(dst []kv.Attr, v []byte, p *projection) ([]kv.Attr, erro
 	}
 	dst = dst[:0]
 	r := valueReader{buf: v, pos: 1}
-	for i := 0; ; i++ {
-		a, name, data, ok, err := r.next()
+	var skipped kv.Attr
+	for i := 0; r.pos < len(r.buf); i++ {
+		kind, name, err := r.header()
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			return dst, nil
-		}
 		if p != nil && !p.keeps(i, name) {
+			// Read (and so checked) but not kept.
+			skipped.Kind = kind
+			if _, err := r.payload(&skipped); err != nil {
+				return nil, err
+			}
 			continue
 		}
-		a.Name = aliasString(name)
-		switch a.Kind {
+		// Filled in place: an attribute is a large struct to copy.
+		dst = append(dst, kv.Attr{Kind: kind, Name: aliasString(name)})
+		a := &dst[len(dst)-1]
+		data, err := r.payload(a)
+		if err != nil {
+			return nil, err
+		}
+		switch kind {
 		case kv.AttrString:
 			a.S = aliasString(data)
 		case kv.AttrBytes:
@@ -230,8 +254,8 @@ func decodeValueAliased(dst []kv.Attr, v []byte, p *projection) ([]kv.Attr, erro
 				a.B = data[:len(data):len(data)]
 			}
 		}
-		dst = append(dst, a)
 	}
+	return dst, nil
 }
 
 // projection is a scan's kv.ScanRequest.Attrs: the attribute names to
