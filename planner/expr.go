@@ -605,18 +605,53 @@ func Walk(e Expr, fn func(Expr)) {
 	if e == nil {
 		return
 	}
-	stack := []Expr{e}
+	// The planner walks every statement's expressions several times: a
+	// stack on the goroutine's own and children pushed in place keep a walk
+	// of a typical WHERE clause free of allocations.
+	var buf [16]Expr
+	stack := append(buf[:0], e)
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		fn(x)
-		kids := Children(x)
+		stack = pushChildren(stack, x)
+	}
+}
+
+// pushChildren appends e's sub-expressions (those Children lists) to stack
+// in reverse, so the first is popped first, skipping nil ones.
+func pushChildren(stack []Expr, e Expr) []Expr {
+	push := func(kids ...Expr) {
 		for i := len(kids) - 1; i >= 0; i-- {
 			if kids[i] != nil {
 				stack = append(stack, kids[i])
 			}
 		}
 	}
+	switch x := e.(type) {
+	case *Binary:
+		push(x.L, x.R)
+	case *Not:
+		push(x.E)
+	case *Neg:
+		push(x.E)
+	case *IsNull:
+		push(x.E)
+	case *InList:
+		push(x.List...)
+		push(x.E)
+	case *Like:
+		push(x.E, x.Pattern)
+	case *Cast:
+		push(x.E)
+	case *Func:
+		push(x.Args...)
+	case *Subquery:
+		push(x.Left)
+	case *RowExpr:
+		push(x.Items...)
+	}
+	return stack
 }
 
 // IsConstant reports whether e references no column (it may reference

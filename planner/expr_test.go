@@ -188,3 +188,45 @@ func TestArithmetic(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkOrder checks Walk's in-place child pushes against the order
+// Children gives: parents first, children left to right, nil ones skipped,
+// over every kind of expression with children, nested past Walk's own
+// stack.
+func TestWalkOrder(t *testing.T) {
+	leaf := func(i int) Expr { return &ColRef{Index: i} }
+	n := 0
+	next := func() Expr { n++; return leaf(n) }
+	var deep Expr = next()
+	for i := 0; i < 40; i++ {
+		deep = &Binary{Op: "+", L: deep, R: &Not{E: next()}}
+	}
+	e := &Func{Name: "f", Args: []Expr{
+		&InList{E: next(), List: []Expr{next(), &Neg{E: next()}, nil, next()}},
+		&Like{E: next(), Pattern: &Cast{E: next()}},
+		&IsNull{E: &RowExpr{Items: []Expr{next(), next()}}},
+		&Subquery{Left: next()}, &Subquery{},
+		deep,
+	}}
+	var want []Expr
+	var ref func(Expr)
+	ref = func(x Expr) {
+		want = append(want, x)
+		for _, k := range Children(x) {
+			if k != nil {
+				ref(k)
+			}
+		}
+	}
+	ref(e)
+	var got []Expr
+	Walk(e, func(x Expr) { got = append(got, x) })
+	if len(got) != len(want) {
+		t.Fatalf("Walk visited %d expressions, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("Walk's visit %d is %#v, want %#v", i, got[i], want[i])
+		}
+	}
+}
