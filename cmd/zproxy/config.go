@@ -38,6 +38,11 @@ const (
 	// and a decompression per block (the box classes of bench/sidebyside
 	// spent a third of their time there at Pebble's 64 MiB).
 	defaultCacheSize = 512 << 20
+	// defaultGCPercent lets the heap grow to five times what the last
+	// collection left before the next: zproxy's live heap is small (the
+	// block cache is off the Go heap), and at Go's default of 100 the
+	// collector took 10-15% of a query's CPU (bench/README.md).
+	defaultGCPercent = 400
 )
 
 // Backends.
@@ -76,7 +81,10 @@ type Config struct {
 	// Pprof serves net/http/pprof's /debug/pprof/ on the metrics listener.
 	Pprof bool
 	// CacheSize is the embedded store's block cache.
-	CacheSize       byteSize
+	CacheSize byteSize
+	// GCPercent is the Go collector's target (runtime/debug.SetGCPercent);
+	// -1 turns collection off.
+	GCPercent       int
 	MaxMessageSize  byteSize
 	MaxConnections  int
 	ShutdownTimeout time.Duration
@@ -95,6 +103,7 @@ func defaultConfig() Config {
 		AllowFullScan:   true,
 		MaxMessageSize:  defaultMaxMessageSize,
 		CacheSize:       defaultCacheSize,
+		GCPercent:       defaultGCPercent,
 		MaxConnections:  defaultMaxConnections,
 		ShutdownTimeout: defaultShutdownTimeout,
 		StatementsMax:   stmtstats.DefaultMax,
@@ -140,6 +149,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"serve Go profiles at /debug/pprof/ on --metrics-listen (CPU, heap, goroutines, mutex and block profiles); off by default because a profile exposes internals")
 	fs.Var(&cfg.CacheSize, "cache-size",
 		"block cache of the embedded store (backend pebble), in `bytes` (suffixes KiB, MiB, GiB); memory is taken as blocks are read")
+	fs.IntVar(&cfg.GCPercent, "gc-percent", cfg.GCPercent,
+		"Go garbage collector target, a `percent`: a collection runs once the heap has grown this much since the last (Go's GOGC, which it replaces); higher spends less CPU collecting for a larger heap, -1 never collects (cap the heap with GOMEMLIMIT)")
 	fs.Var(&cfg.MaxMessageSize, "max-message-size",
 		"largest protocol message accepted from an authenticated client, in `bytes` (suffixes KiB, MiB, GiB)")
 	fs.IntVar(&cfg.MaxConnections, "max-connections", cfg.MaxConnections,
@@ -256,6 +267,9 @@ func (c *Config) validate() error {
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("--max-connections %d: must be at least 1", c.MaxConnections)
 	}
+	if c.GCPercent < 10 && c.GCPercent != -1 {
+		return fmt.Errorf("--gc-percent %d: must be at least 10, or -1 (no collection)", c.GCPercent)
+	}
 	if c.CacheSize < 1<<20 {
 		return fmt.Errorf("--cache-size %d: must be at least 1MiB", c.CacheSize)
 	}
@@ -360,7 +374,7 @@ func (c *Config) LogAttrs() []any {
 	auth, _ := c.AuthMethod()
 	attrs := []any{"backend", c.Backend, "auth", auth, "users", strings.Join(names, ","),
 		"tls", c.TLSCert != "", "tls_required", c.TLSRequired, "max_connections", c.MaxConnections,
-		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof}
+		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof, "gc_percent", c.GCPercent}
 	switch c.Backend {
 	case backendPebble:
 		attrs = append(attrs, "data_dir", c.DataDir, "cache_size", int64(c.CacheSize))

@@ -144,6 +144,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "bad message size", args: []string{"--max-message-size", "12XB"}, wantErr: "not a size"},
 		{name: "empty data dir", env: map[string]string{"ZPROXY_DATA_DIR": ""}, wantErr: "--data-dir"},
 		{name: "tiny cache", args: []string{"--cache-size", "1KiB"}, wantErr: "--cache-size"},
+		{name: "gc percent too small", args: []string{"--gc-percent", "5"}, wantErr: "--gc-percent"},
+		{name: "gc percent below -1", args: []string{"--gc-percent", "-2"}, wantErr: "--gc-percent"},
 		{name: "pprof without metrics", args: []string{"--pprof", "--metrics-listen="}, wantErr: "--pprof needs --metrics-listen"},
 		{name: "help", args: []string{"--help"}, wantErr: flag.ErrHelp.Error()},
 	}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -27,6 +28,7 @@ import (
 // of start-up: the listeners, the engine, the store.
 func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	logger.Info("starting zproxy", cfg.LogAttrs()...)
+	debug.SetGCPercent(cfg.GCPercent)
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(),
