@@ -83,8 +83,10 @@ type Config struct {
 	// CacheSize is the embedded store's block cache.
 	CacheSize byteSize
 	// GCPercent is the Go collector's target (runtime/debug.SetGCPercent);
-	// -1 turns collection off.
+	// -1 turns collection off. MemoryLimit is its soft memory limit (0:
+	// GOMEMLIMIT, else half the machine's memory; see tuneGC).
 	GCPercent       int
+	MemoryLimit     byteSize
 	MaxMessageSize  byteSize
 	MaxConnections  int
 	ShutdownTimeout time.Duration
@@ -151,6 +153,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"block cache of the embedded store (backend pebble), in `bytes` (suffixes KiB, MiB, GiB); memory is taken as blocks are read")
 	fs.IntVar(&cfg.GCPercent, "gc-percent", cfg.GCPercent,
 		"Go garbage collector target, a `percent`: a collection runs once the heap has grown this much since the last (Go's GOGC, which it replaces); higher spends less CPU collecting for a larger heap, -1 never collects (cap the heap with GOMEMLIMIT)")
+	fs.Var(&cfg.MemoryLimit, "memory-limit",
+		"soft limit of the Go heap and runtime, in `bytes` (suffixes KiB, MiB, GiB): past it the collector runs as often as it must, whatever --gc-percent (0: GOMEMLIMIT if set, else half the machine's or cgroup's memory)")
 	fs.Var(&cfg.MaxMessageSize, "max-message-size",
 		"largest protocol message accepted from an authenticated client, in `bytes` (suffixes KiB, MiB, GiB)")
 	fs.IntVar(&cfg.MaxConnections, "max-connections", cfg.MaxConnections,
@@ -374,7 +378,7 @@ func (c *Config) LogAttrs() []any {
 	auth, _ := c.AuthMethod()
 	attrs := []any{"backend", c.Backend, "auth", auth, "users", strings.Join(names, ","),
 		"tls", c.TLSCert != "", "tls_required", c.TLSRequired, "max_connections", c.MaxConnections,
-		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof, "gc_percent", c.GCPercent}
+		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof}
 	switch c.Backend {
 	case backendPebble:
 		attrs = append(attrs, "data_dir", c.DataDir, "cache_size", int64(c.CacheSize))

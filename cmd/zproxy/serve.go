@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -28,7 +27,7 @@ import (
 // of start-up: the listeners, the engine, the store.
 func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	logger.Info("starting zproxy", cfg.LogAttrs()...)
-	debug.SetGCPercent(cfg.GCPercent)
+	logger.Info("Go collector", "gc_percent", cfg.GCPercent, "memory_limit", tuneGC(cfg))
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(),

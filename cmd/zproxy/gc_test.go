@@ -1,0 +1,46 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseMemoryLimits(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{
+		{"max\n", 0},
+		{"9223372036854771712\n", 0}, // cgroup v1's "no limit"
+		{"2147483648\n", 2 << 30},
+		{"", 0},
+		{"garbage", 0},
+	} {
+		if got := parseCgroupLimit(c.in); got != c.want {
+			t.Errorf("parseCgroupLimit(%q) = %d, want %d", c.in, got, c.want)
+		}
+	}
+	meminfo := "MemFree:         1000 kB\nMemTotal:       24684092 kB\nBuffers: 1 kB\n"
+	if got := parseMemTotal(strings.NewReader(meminfo)); got != 24684092<<10 {
+		t.Errorf("parseMemTotal = %d", got)
+	}
+	if got := parseMemTotal(strings.NewReader("MemFree: 1 kB\n")); got != 0 {
+		t.Errorf("parseMemTotal without MemTotal = %d", got)
+	}
+}
+
+// tuneGC applies --memory-limit when given, else half the machine's memory.
+func TestTuneGC(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	cfg := defaultConfig()
+	cfg.MemoryLimit = 3 << 30
+	if got := tuneGC(cfg); got != 3<<30 {
+		t.Errorf("--memory-limit 3GiB: limit %d", got)
+	}
+	cfg.MemoryLimit = 0
+	if m := machineMemory(); m > 0 {
+		if got := tuneGC(cfg); got != m/2 {
+			t.Errorf("default limit %d, want half of %d", got, m)
+		}
+	}
+}
