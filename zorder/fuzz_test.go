@@ -84,9 +84,9 @@ func FuzzAttrCodes(f *testing.F) {
 	})
 }
 
-// FuzzPlan decodes a small schema and box from the input and checks the
-// exact and budgeted covers, BIGMIN and the skip-scan step against brute
-// force.
+// FuzzPlan decodes a small schema (widths and leads) and box from the input
+// and checks the exact and budgeted covers, BIGMIN and the skip-scan step
+// against brute force.
 func FuzzPlan(f *testing.F) {
 	f.Add([]byte{2, 3, 4, 0, 7, 2, 9}, uint8(3))
 	f.Add([]byte{3, 5, 5, 2, 1, 31, 0, 31, 4, 4}, uint8(1))
@@ -109,8 +109,9 @@ func FuzzPlan(f *testing.F) {
 		var attrs []Attr
 		for d := 0; d < dims; d++ {
 			w := 1 + int(next())%6
-			m.widths = append(m.widths, w)
-			attrs = append(attrs, Attr{Type: TypeUint, Width: w})
+			lead := int(next()) % (w + 1)
+			m.widths, m.leads = append(m.widths, w), append(m.leads, lead)
+			attrs = append(attrs, Attr{Type: TypeUint, Width: w, Lead: lead})
 		}
 		m.s = MustSchema(attrs...)
 		b := m.s.Universe()
