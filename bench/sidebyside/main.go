@@ -28,6 +28,7 @@ type config struct {
 	shards                             int
 	shardColumns                       string // zproxy's shard_columns of readings ("" for none)
 	zorderAlign                        bool   // by_place WITH (align = 'data'), built after the load
+	zorderLeads                        string // by_place WITH (leads = ...), built after the load ("" for none)
 	mutability                         string
 	pgBox                              pgBoxIndex
 	zproxyPort, metricsPort, pgPort    int
@@ -63,6 +64,7 @@ func main() {
 	flag.IntVar(&cfg.inList, "in-list", 10, "sensor ids in the IN list")
 	flag.IntVar(&cfg.shards, "shards", 1, "zproxy write shards of the table and its indexes")
 	flag.StringVar(&cfg.shardColumns, "shard-columns", "", "zproxy shard_columns of the readings table (e.g. sensor_id; needs -shards > 1)")
+	flag.StringVar(&cfg.zorderLeads, "zorder-leads", "", "build zproxy's Z-order index after the load WITH (leads = 'LIST'), e.g. 17,18,20 (lat, lon, ts; see -zorder-align)")
 	flag.BoolVar(&cfg.zorderAlign, "zorder-align", false, "build zproxy's Z-order index after the load WITH (align = 'data'), its attributes aligned to the data (the query classes only; the write benchmarks keep the default layout)")
 	flag.StringVar(&cfg.mutability, "mutability", "mutable", "zproxy table mutability for the query benchmark: mutable or immutable_rows")
 	flag.StringVar(&pgBox, "pg-box-index", "gist", "PostgreSQL index for boxes: gist (on point(lon, lat)) or btree (on (lat, lon))")
@@ -359,7 +361,14 @@ func loadBoth(ctx context.Context, cfg config, ds dataset, zp *zproxyServer, pg 
 	// an aligned Z-order index needs the data to align to, so it is built
 	// after it.
 	before := zproxyIndexes("readings", 2)
-	if cfg.zorderAlign {
+	layout := ""
+	switch {
+	case cfg.zorderAlign:
+		layout = " WITH (align = 'data')"
+	case cfg.zorderLeads != "":
+		layout = fmt.Sprintf(" WITH (leads = '%s')", cfg.zorderLeads)
+	}
+	if layout != "" {
 		before = before[:1]
 	}
 	stmts := append([]string{fmt.Sprintf("CREATE TABLE readings (%s) WITH (%s)", readingsColumns, with)}, before...)
@@ -405,10 +414,10 @@ func loadBoth(ctx context.Context, cfg config, ds dataset, zp *zproxyServer, pg 
 		out = append(out, loadResult{system: sys.name, elapsed: elapsed, cpu: cpu.stop(ctx)})
 		logf("  %s: CPU %s/row", sys.name, perRow(out[len(out)-1].cpu, int64(rows)))
 	}
-	if cfg.zorderAlign {
+	if layout != "" {
 		start := time.Now()
-		if err := execAll(ctx, zconn, zproxyIndexes("readings", 2)[1]+" WITH (align = 'data')"); err != nil {
-			return nil, fmt.Errorf("zproxy aligned Z-order index: %w", err)
+		if err := execAll(ctx, zconn, zproxyIndexes("readings", 2)[1]+layout); err != nil {
+			return nil, fmt.Errorf("zproxy Z-order index%s: %w", layout, err)
 		}
 		var def string
 		if err := zconn.QueryRow(ctx, "SELECT pg_get_indexdef('readings_by_place'::regclass)").Scan(&def); err != nil {
