@@ -3,6 +3,7 @@ package advisor
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -413,6 +414,7 @@ func (a *tableAdvisor) candidates() []*catalog.Index {
 		for _, c := range cols {
 			ix.Columns = append(ix.Columns, catalog.KeyColumn{Column: c, Width: a.width(c)})
 		}
+		a.zLeads(ix)
 		add(ix)
 	}
 	for i, z := range zsets {
@@ -503,6 +505,70 @@ func zorderable(t sqltypes.Type) bool {
 		return true
 	}
 	return false
+}
+
+// zLeads lays a Z-order candidate out for the data and the workload
+// (catalog.KeyColumn.Lead). Aligned to the data (CREATE INDEX ... WITH
+// (align = 'data')), every attribute's varying bits start interleaving in
+// the same round, which suits boxes that bound every attribute about
+// equally: a cube of the data is then a cube of the address space. A box
+// that leaves an attribute open, or bounds it loosely, wants that
+// attribute's bits later, after the bits that split the box in the others
+// (otherwise the open attribute turns the box into a slab again). So each
+// attribute's lead is its data-aligned lead less the bits by which the
+// workload's reads, on average over their calls, bound it less tightly
+// than the most tightly bound attribute (a read bounding a column to a
+// fraction f of its rows fixes log2(1/f) bits of it; an unbounded column,
+// none). Without both ends of every attribute's data, or without reads,
+// the candidate keeps the default layout.
+func (a *tableAdvisor) zLeads(ix *catalog.Index) {
+	dims := len(ix.Columns)
+	lo, hi := make([]uint64, dims), make([]uint64, dims)
+	zs, err := a.t.NewZSchema(ix)
+	if err != nil {
+		return
+	}
+	for d, k := range ix.Columns {
+		l, h, ok := a.st.Bounds(k.Column)
+		if !ok {
+			return
+		}
+		lo[d], hi[d] = catalog.ZCode(zs.Attr(d), l), catalog.ZCode(zs.Attr(d), h)
+	}
+	fixed := make([]float64, dims)
+	calls := 0.0
+	for _, r := range a.w.reads {
+		for _, u := range r.uses {
+			bits := make([]float64, dims)
+			any := false
+			for d, k := range ix.Columns {
+				if set, ok := u.Bounds[k.Column]; ok && set != nil {
+					bits[d] = math.Log2(1 / math.Max(a.st.Selectivity(k.Column, set), 1e-12))
+					any = true
+				}
+			}
+			if !any {
+				continue
+			}
+			for d := range bits {
+				fixed[d] += r.calls * bits[d]
+			}
+			calls += r.calls
+		}
+	}
+	if calls == 0 {
+		return
+	}
+	most := 0.0
+	for d := range fixed {
+		fixed[d] /= calls
+		most = math.Max(most, fixed[d])
+	}
+	aligned := &catalog.Index{Kind: ix.Kind, Columns: slices.Clone(ix.Columns)}
+	a.t.AlignLeads(aligned, lo, hi)
+	for d := range ix.Columns {
+		ix.Columns[d].Lead = max(0, aligned.Columns[d].Lead-int(math.Round(most-fixed[d])))
+	}
 }
 
 // width is the Z-order width for an integer column whose values need
@@ -712,7 +778,11 @@ func (a *tableAdvisor) reason(ix *catalog.Index) string {
 		cols = append(cols, a.t.Columns[k.Column].Name)
 	}
 	if ix.Kind == catalog.KindZOrder {
-		return fmt.Sprintf("reads bound %s together by ranges; a Z-order index reads about the rows in the box", strings.Join(cols, ", "))
+		s := fmt.Sprintf("reads bound %s together by ranges; a Z-order index reads about the rows in the box", strings.Join(cols, ", "))
+		if ix.LeadsOption() != "" {
+			s += "; the leads lay it out for the data's spans and how tightly the reads bound each column"
+		}
+		return s
 	}
 	s := fmt.Sprintf("reads bound %s (equalities first, then a range)", strings.Join(cols, ", "))
 	if len(ix.Include) > 0 {

@@ -26,7 +26,13 @@
 // INCLUDE of the few columns that make it covering; for reads binding two
 // or more attributes with a range, a Z-order index on them (and on the
 // union of two such sets), attributes most often bound first, integer
-// widths narrowed to what the data needs. The choice is greedy: each round
+// widths narrowed to what the data needs, and laid out for the data and the
+// reads (zLeads: each attribute's bits start interleaving after its data's
+// unused top bits, later still by how much more loosely the reads bound it
+// than the most tightly bound attribute, so the boxes the workload sends are
+// about cubes of the address space; on the issue 17 workload this read 1.85×
+// fewer items than the default layout and 1.4× fewer than align = 'data').
+// The cost model's over-cover does not depend on the layout. The choice is greedy: each round
 // adds the candidate that saves the workload the most items and requests,
 // net of the items its maintenance writes per row written, among those
 // that make the reads they help at least 1.8 times as cheap; at most three new

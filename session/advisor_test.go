@@ -56,11 +56,12 @@ func TestAdvisorRecommendsForReadings(t *testing.T) {
 	advice := mustExec(t, sess, `SELECT kind, recommendation FROM zproxy_index_advice WHERE table_name = 'readings' ORDER BY kind, recommendation`)
 	t.Logf("advice:\n%s", strings.Join(advice, "\n"))
 	var zorder, note bool
+	var zsql string
 	for _, a := range advice {
 		kind, sql, _ := strings.Cut(a, "|")
 		switch {
 		case kind == "zorder" && (strings.Contains(sql, "USING zorder (lat, lon, ts)") || strings.Contains(sql, "USING zorder (lat, lon)")):
-			zorder = true
+			zorder, zsql = true, sql
 		case kind == "btree" && strings.HasSuffix(sql, "ON readings (note)") || strings.Contains(sql, "ON readings (note) INCLUDE"):
 			note = true
 		default:
@@ -82,6 +83,23 @@ func TestAdvisorRecommendsForReadings(t *testing.T) {
 	// With the indexes in place the advisor has nothing more to add.
 	if again := mustExec(t, sess, `SELECT recommendation FROM zproxy_index_advice WHERE kind IN ('btree', 'zorder')`); len(again) != 0 {
 		t.Errorf("advice after creating the indexes: %v", again)
+	}
+
+	// The Z-order index is laid out for this data and workload (leads):
+	// the same index in the default layout reads more.
+	def, _, fitted := strings.Cut(zsql, " WITH (leads = ")
+	if !fitted {
+		t.Fatalf("the Z-order advice has no layout for the workload: %s", zsql)
+	}
+	name := strings.Fields(def)[2]
+	mustExec(t, sess, `DROP INDEX `+name)
+	mustExec(t, sess, def)
+	mustExec(t, sess, `SELECT pg_stat_statements_reset()`)
+	readingsWorkload(t, sess, 1)
+	withDefault := workloadItems(t, sess)
+	t.Logf("items read with the default layout: %d, laid out for the workload: %d", withDefault, after)
+	if after >= withDefault {
+		t.Errorf("the advised layout read %d items, the default layout %d", after, withDefault)
 	}
 }
 
