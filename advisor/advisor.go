@@ -540,14 +540,14 @@ func (a *tableAdvisor) zLeads(ix *catalog.Index) {
 	for _, r := range a.w.reads {
 		for _, u := range r.uses {
 			bits := make([]float64, dims)
-			any := false
+			bounded := false
 			for d, k := range ix.Columns {
 				if set, ok := u.Bounds[k.Column]; ok && set != nil {
 					bits[d] = math.Log2(1 / math.Max(a.st.Selectivity(k.Column, set), 1e-12))
-					any = true
+					bounded = true
 				}
 			}
-			if !any {
+			if !bounded {
 				continue
 			}
 			for d := range bits {
