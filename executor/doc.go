@@ -14,15 +14,19 @@
 // to the aggregates from one reused row) is read on the consumer's own
 // goroutine; otherwise each shard runs in a goroutine of its own and a
 // semaphore bounds how many store requests are in flight at once. Items
-// are decoded into only the columns the plan reads (catalog.RowDecoder),
-// and a limited scan of a non-covering index looks rows up as soon as the
+// are decoded into only the columns the plan reads (catalog.RowDecoder,
+// whose attributes the scan names to the store: kv.ScanRequest.Attrs), a
+// Z-order skip-scan judges an entry by its key before decoding its value
+// (kv.KeyIterator), and a limited scan of a non-covering index looks rows
+// up as soon as the
 // entries read could meet the limit. Above them: joins (a
 // lookup join reads the inner table for batches of outer rows, a hash join
 // builds its right input, a nested loop keeps it, an Apply runs it per left
 // row with that row as its outer row), aggregation (hashed, or streamed
 // group by group when the input arrives in group order), windows,
 // set-returning functions (tablefunc.go), set operations, CTEs (a shared
-// one is computed once), sorts and limits.
+// one is computed once), sorts (a top-n with a small limit as a bounded
+// heap) and limits.
 // Subplans inside expressions run through execCtx.RunSubplan. Operators
 // that hold rows charge the statement's memory budget (zproxy.work_mem) and
 // every loop looks at the statement's context periodically, so a cancel or
