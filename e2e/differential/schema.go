@@ -155,6 +155,9 @@ type index struct {
 	cols    []string
 	zorder  bool
 	pgBtree bool
+	// leads lay a Z-order index out (WITH (leads = ...)) when set: the
+	// layout moves address bits, never a result.
+	leads []int
 }
 
 // table is a generated table with its rows. Rows hold each value's text
@@ -217,13 +220,48 @@ func (t *table) createSQL(zp bool) string {
 	return b.String()
 }
 
+// column returns t's column named name.
+func (t *table) column(name string) column {
+	for _, c := range t.cols {
+		if c.name == name {
+			return c
+		}
+	}
+	panic("no column " + name)
+}
+
+// zWidth is a column's Z-order attribute width in bits, as zproxy gives it
+// by default (catalog.Table.NewZSchema, zorder.DefaultWidth).
+func zWidth(c column) int {
+	switch c.typ {
+	case tInt2:
+		return 16
+	case tInt4, tDate:
+		return 32
+	case tBool:
+		if c.notNull {
+			return 1
+		}
+		return 2
+	}
+	return 64
+}
+
 // indexSQL is the CREATE INDEX statements for zproxy or PostgreSQL.
 func (t *table) indexSQL(zp bool) []string {
 	var out []string
 	for _, ix := range t.indexes {
 		switch {
 		case ix.zorder && zp:
-			out = append(out, fmt.Sprintf("CREATE INDEX %s ON %s USING zorder (%s)", ix.name, t.name, strings.Join(ix.cols, ", ")))
+			sql := fmt.Sprintf("CREATE INDEX %s ON %s USING zorder (%s)", ix.name, t.name, strings.Join(ix.cols, ", "))
+			if ix.leads != nil {
+				leads := make([]string, len(ix.leads))
+				for i, l := range ix.leads {
+					leads[i] = fmt.Sprint(l)
+				}
+				sql += fmt.Sprintf(" WITH (leads = '%s')", strings.Join(leads, ","))
+			}
+			out = append(out, sql)
 		case ix.zorder && !ix.pgBtree:
 		default:
 			out = append(out, fmt.Sprintf("CREATE INDEX %s ON %s (%s)", ix.name, t.name, strings.Join(ix.cols, ", ")))
@@ -398,6 +436,15 @@ func genSchema(rng *rand.Rand, maxRows int, varchar bool) *schema {
 			if rng.IntN(3) == 0 {
 				ix.zorder = true
 				ix.pgBtree = rng.IntN(2) == 0
+				// Leads from a generator of their own, so that the
+				// schemas, rows and statements of every seed stay as they
+				// were.
+				own := rand.New(rand.NewPCG(uint64(ti)<<8|uint64(k), uint64(len(cols))))
+				if own.IntN(2) == 0 {
+					for _, name := range cols {
+						ix.leads = append(ix.leads, own.IntN(zWidth(t.column(name))+1))
+					}
+				}
 			}
 			t.indexes = append(t.indexes, ix)
 		}
