@@ -241,7 +241,11 @@ func (x *Scan) Describe() Description {
 		d.add("key ranges", "%d%s", len(x.Ranges), shownRanges(x))
 	}
 	if x.ZSchema != nil {
-		d.add("z-order", "%d attributes, %d-bit addresses", x.ZSchema.Dims(), x.ZSchema.Bits())
+		layout := "" // the default layout goes unsaid
+		if x.Index != nil && x.Index.LeadsOption() != "" {
+			layout = ", leads " + x.Index.LeadsOption()
+		}
+		d.add("z-order", "%d attributes, %d-bit addresses%s", x.ZSchema.Dims(), x.ZSchema.Bits(), layout)
 		if x.ZBudget != "" {
 			d.add("z-order budget", "%s", x.ZBudget)
 		}

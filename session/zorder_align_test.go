@@ -58,6 +58,9 @@ func TestAlignedZOrderReadsLess(t *testing.T) {
 			if !strings.Contains(plan, "via zorder index "+ix) {
 				t.Fatalf("the hint to %s was not followed:\n%s", ix, plan)
 			}
+			if shown := strings.Contains(plan, "-bit addresses, leads "+strings.ReplaceAll(leads[1], "'", "")); shown != (ix == "aligned") {
+				t.Fatalf("EXPLAIN of %s shows leads: %v\n%s", ix, shown, plan)
+			}
 			items[i] += n
 		}
 	}
