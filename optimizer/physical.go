@@ -176,6 +176,29 @@ func usedCols(e planner.Expr, mark []bool) {
 	})
 }
 
+// readsRowInSubquery reports whether a subquery inside e reads the row e
+// is evaluated over (an outer reference one level above the subquery's
+// plan). Such an expression cannot be moved onto another row layout by
+// remapping its column references: the remapping stops at the subquery's
+// plan, whose references would then read the wrong columns.
+func readsRowInSubquery(e planner.Expr) bool {
+	found := false
+	planner.Walk(e, func(x planner.Expr) {
+		sq, ok := x.(*planner.Subquery)
+		if !ok || found {
+			return
+		}
+		planner.VisitExprs(sq.Plan, func(se planner.Expr, level int) {
+			planner.Walk(se, func(z planner.Expr) {
+				if o, ok := z.(*planner.OuterRef); ok && o.Depth == level+1 {
+					found = true
+				}
+			})
+		})
+	})
+	return found
+}
+
 // expr prepares an expression for execution: subqueries become subplans.
 func (b *builder) expr(e planner.Expr) planner.Expr {
 	if e == nil || !planner.HasSubquery(e) {
