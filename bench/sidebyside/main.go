@@ -313,6 +313,18 @@ func selectClasses(all []queryClass, only string) ([]queryClass, error) {
 const readingsColumns = `sensor_id BIGINT NOT NULL, ts TIMESTAMP NOT NULL, celsius DOUBLE PRECISION,
   lat DOUBLE PRECISION, lon DOUBLE PRECISION, note TEXT, PRIMARY KEY (sensor_id, ts)`
 
+// zorderLayout is the WITH clause of zproxy's Z-order index that -zorder-align
+// or -zorder-leads ask for ("" for the default layout).
+func (cfg config) zorderLayout() string {
+	switch {
+	case cfg.zorderAlign:
+		return " WITH (align = 'data')"
+	case cfg.zorderLeads != "":
+		return fmt.Sprintf(" WITH (leads = '%s')", cfg.zorderLeads)
+	}
+	return ""
+}
+
 // zproxyIndexes are zproxy's indexes on table, the first n of them.
 func zproxyIndexes(table string, n int) []string {
 	all := []string{
@@ -361,13 +373,7 @@ func loadBoth(ctx context.Context, cfg config, ds dataset, zp *zproxyServer, pg 
 	// an aligned Z-order index needs the data to align to, so it is built
 	// after it.
 	before := zproxyIndexes("readings", 2)
-	layout := ""
-	switch {
-	case cfg.zorderAlign:
-		layout = " WITH (align = 'data')"
-	case cfg.zorderLeads != "":
-		layout = fmt.Sprintf(" WITH (leads = '%s')", cfg.zorderLeads)
-	}
+	layout := cfg.zorderLayout()
 	if layout != "" {
 		before = before[:1]
 	}

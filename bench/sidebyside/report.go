@@ -14,12 +14,9 @@ func report(w io.Writer, cfg config, ds dataset, pgVersion string, pgSettings []
 	fmt.Fprintf(w, "%d rows (%d sensors × %d readings, seed %d), %d timed queries per class after %d warm-up, one connection each, %d CPUs (%s/%s).\n",
 		ds.rows(), ds.sensors, ds.perSensor, cfg.seed, cfg.iterations, cfg.warmup, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(w, "Machine load average (1/5/15 min) before loading: %s; after the queries: %s.\n", loadAvg[0], loadAvg[len(loadAvg)-1])
-	aligned := ""
-	switch {
-	case cfg.zorderAlign:
-		aligned = " WITH (align = 'data'), built after the load"
-	case cfg.zorderLeads != "":
-		aligned = fmt.Sprintf(" WITH (leads = '%s'), built after the load", cfg.zorderLeads)
+	aligned := cfg.zorderLayout()
+	if aligned != "" {
+		aligned += ", built after the load"
 	}
 	fmt.Fprintf(w, "zproxy: shards = %d%s, %s; indexes (note, ts) INCLUDE (celsius) and USING zorder (lat, lon, ts) INCLUDE (celsius, note)%s.\n", cfg.shards, shardColumnsNote(cfg), cfg.mutability, aligned)
 	box := "GiST on point(lon, lat) INCLUDE (lat, lon, ts, sensor_id, celsius), boxes written as point(lon, lat) <@ box(...)"
