@@ -291,6 +291,10 @@ type nestedLoopRows struct {
 	cur         pendingJoin
 	leftDone    bool
 	tail        int
+	// held is what rows holds, charged to the statement's memory budget
+	// until Close: a correlated subquery builds its join again for every
+	// outer row.
+	held int64
 }
 
 func (ec *execCtx) newNestedLoop(ctx context.Context, n *optimizer.NestedLoop) (Rows, error) {
@@ -312,9 +316,11 @@ func (nl *nestedLoopRows) Next(ctx context.Context) ([]sqltypes.Value, bool, err
 		nl.built = true
 		if err := drain(ctx, nl.right, func(row []sqltypes.Value) error {
 			kept := copyRow(row)
-			if err := nl.ec.mem.grow(rowSize(kept)); err != nil {
+			size := rowSize(kept)
+			if err := nl.ec.mem.grow(size); err != nil {
 				return err
 			}
+			nl.held += size
 			nl.idx = append(nl.idx, len(nl.rows))
 			nl.rows = append(nl.rows, kept)
 			return nil
@@ -362,6 +368,8 @@ func (nl *nestedLoopRows) Next(ctx context.Context) ([]sqltypes.Value, bool, err
 }
 
 func (nl *nestedLoopRows) Close() {
+	nl.ec.mem.release(nl.held)
+	nl.held, nl.rows = 0, nil
 	nl.left.Close()
 	nl.right.Close()
 }
@@ -697,12 +705,15 @@ type mergeJoinRows struct {
 
 	group    [][]sqltypes.Value // right rows of groupKey
 	groupKey []sqltypes.Value
-	peek     []sqltypes.Value // the next right row, read ahead
-	peekKey  []sqltypes.Value
-	rightEnd bool
-	started  bool
-	cur      pendingJoin
-	lkey     []sqltypes.Value
+	// groupHeld is what group holds, charged to the statement's memory
+	// budget until the next group replaces it.
+	groupHeld int64
+	peek      []sqltypes.Value // the next right row, read ahead
+	peekKey   []sqltypes.Value
+	rightEnd  bool
+	started   bool
+	cur       pendingJoin
+	lkey      []sqltypes.Value
 }
 
 func (ec *execCtx) newMergeJoin(ctx context.Context, n *optimizer.MergeJoin) (Rows, error) {
@@ -750,16 +761,19 @@ func (m *mergeJoinRows) groupFor(ctx context.Context, key []sqltypes.Value) erro
 	if m.groupKey != nil && compareKeys(m.groupKey, key) == 0 {
 		return nil
 	}
-	m.group, m.groupKey = m.group[:0], copyRow(key)
+	m.ec.mem.release(m.groupHeld)
+	m.group, m.groupKey, m.groupHeld = m.group[:0], copyRow(key), 0
 	for !m.rightEnd && compareKeys(m.peekKey, key) < 0 {
 		if err := m.readRight(ctx); err != nil {
 			return err
 		}
 	}
 	for !m.rightEnd && compareKeys(m.peekKey, key) == 0 {
-		if err := m.ec.mem.grow(rowSize(m.peek)); err != nil {
+		size := rowSize(m.peek)
+		if err := m.ec.mem.grow(size); err != nil {
 			return err
 		}
+		m.groupHeld += size
 		m.group = append(m.group, m.peek)
 		if err := m.readRight(ctx); err != nil {
 			return err
@@ -805,6 +819,8 @@ func (m *mergeJoinRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error
 }
 
 func (m *mergeJoinRows) Close() {
+	m.ec.mem.release(m.groupHeld)
+	m.groupHeld, m.group = 0, nil
 	m.left.Close()
 	m.right.Close()
 }

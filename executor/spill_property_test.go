@@ -170,3 +170,30 @@ func TestTopNMatchesFullSort(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinMemoryReleased checks that joins give back the memory they hold:
+// a nested loop's inner rows when it closes (a correlated subquery builds
+// its join again for every outer row, so what one execution holds must not
+// add up over thousands of them), and a merge join's group of equal right
+// rows when the next group replaces it. Each statement fits zproxy.work_mem
+// at any moment; without the release the budget ran out (53200).
+func TestJoinMemoryReleased(t *testing.T) {
+	e := newEnv(t, spillDDL)
+	loadSpillData(e, rand.New(rand.NewPCG(*diffSeed, 29)), 3000)
+	const tiny = "SET zproxy.work_mem = '256kB'; "
+	for _, q := range []string{
+		// A merge join over 3000 groups of one row.
+		"SELECT /*+ MERGE_JOIN(a, b) */ count(*) FROM sp a JOIN sp b ON a.id = b.id",
+		// 3000 executions of a nested loop holding about 30 rows each.
+		"SELECT count(*) FROM sp o WHERE (SELECT count(*) FROM sp a JOIN sp b ON a.b < b.b + o.b WHERE a.id < 30 AND b.id < 30) > 0",
+	} {
+		want := e.mustQuery(q)
+		got, _, err := e.query(tiny + q)
+		if err != nil {
+			t.Fatalf("%s at 256kB: %v", q, err)
+		}
+		if d := sameRows(got, want); d != "" {
+			t.Fatalf("%s: %s", q, d)
+		}
+	}
+}
