@@ -44,10 +44,6 @@ func (b *builder) buildJoin(j *planner.Join, req request) (Node, bool, error) {
 	if j.Kind == planner.RightJoin && !j.Lateral {
 		// A right join is the left join of the swapped inputs; the rules then
 		// apply to it as to any left join.
-		if readsRowInSubquery(j.On) {
-			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "RIGHT JOIN whose ON condition holds a subquery reading the joined rows is not supported").
-				WithHint("Write it as a LEFT JOIN with the two sides swapped.")
-		}
 		sw := planner.NewJoin(planner.LeftJoin, j.Right, j.Left, swapSides(j.On, lw, len(rc)))
 		swNeed := append(append([]bool(nil), need[lw:]...), need[:lw]...)
 		n, _, err := b.buildJoin(sw, request{need: swNeed})
@@ -561,9 +557,6 @@ func (b *builder) swappedLookup(j *planner.Join, lk, rk []planner.Expr, residual
 		return nil, false, nil
 	}
 	lw, rw := len(j.Left.Columns()), len(j.Right.Columns())
-	if readsRowInSubquery(residual) {
-		return nil, false, nil // it could not be moved onto the swapped row
-	}
 	lrank, rrank := b.ownPathRank(j.Left), b.ownPathRank(j.Right)
 	// Swapped, the right side is the outer row: its keys are rk.
 	leftPath, _ := b.lookupPaths(ls, scanFilter(j.Left), rk, lk, neededOf(need[:lw], scanFilter(j.Left)))

@@ -167,8 +167,10 @@ func usedCols(e planner.Expr, mark []bool) {
 		case *planner.Subquery:
 			planner.VisitExprs(y.Plan, func(se planner.Expr, level int) {
 				planner.Walk(se, func(z planner.Expr) {
-					if o, ok := z.(*planner.OuterRef); ok && o.Depth == level+1 && o.Index < len(mark) {
-						mark[o.Index] = true
+					if o, ok := z.(*planner.OuterRef); ok && o.Depth == level+1 {
+						if i := y.RowIndex(o.Index); i >= 0 && i < len(mark) {
+							mark[i] = true
+						}
 					}
 				})
 			})
@@ -176,27 +178,18 @@ func usedCols(e planner.Expr, mark []bool) {
 	})
 }
 
-// readsRowInSubquery reports whether a subquery inside e reads the row e
-// is evaluated over (an outer reference one level above the subquery's
-// plan). Such an expression cannot be moved onto another row layout by
-// remapping its column references: the remapping stops at the subquery's
-// plan, whose references would then read the wrong columns.
-func readsRowInSubquery(e planner.Expr) bool {
-	found := false
-	planner.Walk(e, func(x planner.Expr) {
-		sq, ok := x.(*planner.Subquery)
-		if !ok || found {
-			return
-		}
-		planner.VisitExprs(sq.Plan, func(se planner.Expr, level int) {
-			planner.Walk(se, func(z planner.Expr) {
-				if o, ok := z.(*planner.OuterRef); ok && o.Depth == level+1 {
-					found = true
-				}
-			})
+// rowWidthOf is how much of the row it is evaluated over a subquery's plan
+// reads through outer references: one past the highest position.
+func rowWidthOf(plan planner.Rel) int {
+	width := 0
+	planner.VisitExprs(plan, func(e planner.Expr, level int) {
+		planner.Walk(e, func(x planner.Expr) {
+			if o, ok := x.(*planner.OuterRef); ok && o.Depth == level+1 {
+				width = max(width, o.Index+1)
+			}
 		})
 	})
-	return found
+	return width
 }
 
 // expr prepares an expression for execution: subqueries become subplans.
@@ -223,7 +216,11 @@ func (b *builder) expr(e planner.Expr) planner.Expr {
 		if b.firstScan == nil {
 			b.firstScan = inner.firstScan
 		}
-		return &SubPlan{Kind: sq.Kind, Plan: root, Left: sq.Left, Op: sq.Op, Neg: sq.Neg, Correlated: sq.Correlated, Typ: sq.Typ, ID: sq.ID}
+		sp := &SubPlan{Kind: sq.Kind, Plan: root, Left: sq.Left, Op: sq.Op, Neg: sq.Neg, Correlated: sq.Correlated, Typ: sq.Typ, ID: sq.ID}
+		if sq.RowMap != nil {
+			sp.rowMap, sp.rowWidth = sq.RowMap, rowWidthOf(sq.Plan)
+		}
+		return sp
 	})
 }
 

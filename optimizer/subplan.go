@@ -23,6 +23,12 @@ type SubPlan struct {
 	Typ        sqltypes.Type
 	ID         int
 
+	// rowMap (planner.Subquery.RowMap) rearranges the row a correlated
+	// subplan is evaluated over into the rowWidth positions its outer
+	// references name.
+	rowMap   func(int) int
+	rowWidth int
+
 	// The rows of an uncorrelated subplan, read once.
 	mu     sync.Mutex
 	cached bool
@@ -122,6 +128,15 @@ func (s *SubPlan) eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes
 	}
 	if ctx == nil || ctx.Subplans == nil {
 		return sqltypes.Null, pgerr.New(pgerr.InternalError, "subplan %d run without an executor", s.ID)
+	}
+	if s.rowMap != nil {
+		bound := make([]sqltypes.Value, s.rowWidth)
+		for i := range bound {
+			if j := s.rowMap(i); j >= 0 && j < len(row) {
+				bound[i] = row[j]
+			}
+		}
+		row = bound
 	}
 	res, err := ctx.Subplans.RunSubplan(ctx, s.Plan, row)
 	if err != nil {

@@ -72,6 +72,13 @@ type Subquery struct {
 	Typ        sqltypes.Type
 	// ID tells a statement's subqueries apart (EXPLAIN names them by it).
 	ID int
+	// RowMap, when set, says where the row the plan's outer references
+	// were bound against lies in the row the subquery is now evaluated
+	// over: position i of the first is position RowMap(i) of the second.
+	// RemapCols sets it when it moves the expression onto another row
+	// layout (a RIGHT JOIN's condition over its swapped inputs), since the
+	// plan's references are not rewritten.
+	RowMap func(int) int
 }
 
 // Type implements Expr.
@@ -181,13 +188,38 @@ func ShiftCols(e Expr, delta int) Expr {
 }
 
 // RemapCols returns e with every ColRef's index i replaced by m(i).
+//
+// A correlated subquery inside e keeps its plan, whose outer references
+// name positions of the row it was bound against; it gets a RowMap (m after
+// any it had) that the executor applies to the row it pushes to the plan.
 func RemapCols(e Expr, m func(int) int) Expr {
 	return MapExpr(e, func(x Expr) Expr {
-		if c, ok := x.(*ColRef); ok {
-			return &ColRef{Index: m(c.Index), Name: c.Name, Typ: c.Typ}
+		switch y := x.(type) {
+		case *ColRef:
+			return &ColRef{Index: m(y.Index), Name: y.Name, Typ: y.Typ}
+		case *Subquery:
+			if !y.Correlated {
+				return nil
+			}
+			c := *y
+			if prev := y.RowMap; prev != nil {
+				c.RowMap = func(i int) int { return m(prev(i)) }
+			} else {
+				c.RowMap = m
+			}
+			return &c
 		}
 		return nil
 	})
+}
+
+// RowIndex is where position i of the row a subquery's outer references
+// were bound against lies in the row it is evaluated over (RowMap).
+func (e *Subquery) RowIndex(i int) int {
+	if e.RowMap == nil {
+		return i
+	}
+	return e.RowMap(i)
 }
 
 // DeepenOuter returns e with every outer reference one level further out:

@@ -165,12 +165,6 @@ type Gaps struct {
 	// right, a CROSS JOIN (b JOIN c USING (x)), resolves x against the
 	// whole left side: 42702 "column reference is ambiguous".
 	NestedUsing bool
-	// RightJoinOnSubquery: a RIGHT JOIN whose ON condition holds a
-	// subquery reading the joined rows is 0A000 (it is planned as the
-	// LEFT JOIN of the swapped inputs, and the subquery's references into
-	// the row cannot follow the swap; before, they read the wrong
-	// columns: 22007, or a wrong row). Found by seed 11.
-	RightJoinOnSubquery bool
 }
 
 // AllGaps steers clear of every gap.
@@ -180,8 +174,7 @@ func AllGaps() Gaps {
 		NaturalInnerJoin: true, LateralJoinSibling: true, DeleteUsing: true, ColumnNames: true,
 		ExistsSetOpLimit: true, EmptyNamedWindow: true, NotDistinct: true, ComputedOrderLimit: true,
 		MixedIntBranches: true, Varchar: true, NestedUsing: true, NullRejecting: true, SkipLevelOuterRef: true, ExistsSelectList: true,
-		MergedColumnType: true, CorrelatedDerived: true, ValuesNull: true, CrossJoinParens: true, StarUsingOrder: true,
-		RightJoinOnSubquery: true}
+		MergedColumnType: true, CorrelatedDerived: true, ValuesNull: true, CrossJoinParens: true, StarUsingOrder: true}
 }
 
 func (o *Options) defaults() {

@@ -652,9 +652,6 @@ func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []
 	if depth <= 0 || !g.chance(10) {
 		c.depth = 0
 	}
-	if strings.HasPrefix(jt, "RIGHT") && g.opts.Gaps.RightJoinOnSubquery {
-		c.depth = 0
-	}
 	lsc, rsc := newScope(lrels, nil, nil), newScope(rrels, nil, nil)
 	eq := g.equality(lsc, rsc)
 	full := strings.HasPrefix(jt, "FULL")
