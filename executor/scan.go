@@ -24,6 +24,11 @@ const (
 	// its statement's context: often enough that a cancel or timeout stops
 	// any statement within milliseconds, rarely enough to cost nothing.
 	cancelCheckEvery = 1024
+	// stepsBeforeSeek is how many entries a skip-scan on a store with
+	// cheap seeks reads towards the next address in its box before it
+	// seeks there: the next in-box entry is often one or two entries on,
+	// and a Next costs a fraction of a seek.
+	stepsBeforeSeek = 2
 )
 
 // scanItem is one row with the sort key that orders it within its shard.
@@ -454,9 +459,13 @@ type shardStream struct {
 	partition []byte
 	// attrs are the attributes the stream's items must carry: those of
 	// the columns dec decodes (kv.ScanRequest.Attrs).
-	attrs    []string
-	addrLen  int
-	misses   int // consecutive out-of-box Z-order entries
+	attrs   []string
+	addrLen int
+	misses  int // consecutive out-of-box Z-order entries
+	// target is the in-box address a skip-scan steps towards with Next
+	// before it seeks (nil: none); steps counts the Nexts so far.
+	target   []byte
+	steps    int
 	seen     int
 	finished bool
 	// dec decodes the items the stream reads, rowDec the table rows looked
@@ -609,7 +618,7 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 		}
 		st.it = st.s.ec.kv.Scan(ctx, req)
 		st.keyIt, _ = st.it.(kv.KeyIterator)
-		st.misses = 0
+		st.misses, st.target = 0, nil
 	}
 	st.seen++
 	if st.seen%cancelCheckEvery == 0 && ctx.Err() != nil {
@@ -641,6 +650,17 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 		if len(sort) < st.addrLen {
 			return true, nil
 		}
+		if st.target != nil {
+			if bytes.Compare(sort[:st.addrLen], st.target) < 0 {
+				// Still before the next address in the box: outside it.
+				if st.steps++; st.steps >= stepsBeforeSeek {
+					st.it.Seek(st.target)
+					st.target = nil
+				}
+				return true, nil
+			}
+			st.target = nil
+		}
 		inside, next, more := n.ZSchema.NextInBox(n.ZBox, sort[:st.addrLen])
 		if !inside {
 			if !more {
@@ -651,7 +671,11 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 				if end := st.ranges[st.ri].End; end != nil && bytes.Compare(next, end) >= 0 {
 					return st.endRange()
 				}
-				st.it.Seek(next)
+				if st.s.ec.ex.Caps.CheapSeek {
+					st.target, st.steps = next, 0
+				} else {
+					st.it.Seek(next)
+				}
 				st.misses = 0
 			}
 			return true, nil
