@@ -247,35 +247,6 @@ func (s *externalSort) heapSwap(i, j int) {
 	s.seq[i], s.seq[j] = s.seq[j], s.seq[i]
 }
 
-func (s *externalSort) heapUp(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !s.heapLess(i, p) {
-			return
-		}
-		s.heapSwap(i, p)
-		i = p
-	}
-}
-
-func (s *externalSort) heapDown(i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(s.rows) {
-			return
-		}
-		c := l
-		if r := l + 1; r < len(s.rows) && s.heapLess(r, l) {
-			c = r
-		}
-		if !s.heapLess(c, i) {
-			return
-		}
-		s.heapSwap(i, c)
-		i = c
-	}
-}
-
 // heapAdd keeps a row in the bounded heap, in place of the worst one when
 // full (wants said it sorts before it). It reports false, having kept
 // nothing, when the heap cannot grow within the memory budget.
@@ -286,8 +257,10 @@ func (s *externalSort) heapAdd(row []sqltypes.Value) bool {
 			return false
 		}
 		s.held += size
+		// Appended and fixed rather than heap.Push, which would box the
+		// row in an interface value.
 		s.rows, s.seq = append(s.rows, row), append(s.seq, s.next)
-		s.heapUp(len(s.rows) - 1)
+		heap.Fix(topN{s}, len(s.rows)-1)
 	} else {
 		freed := rowSize(s.rows[0])
 		if size > freed && s.mem.grow(size-freed) != nil {
@@ -298,7 +271,7 @@ func (s *externalSort) heapAdd(row []sqltypes.Value) bool {
 		}
 		s.held += size - freed
 		s.rows[0], s.seq[0] = row, s.next
-		s.heapDown(0)
+		heap.Fix(topN{s}, 0)
 	}
 	s.next++
 	return true
@@ -314,6 +287,29 @@ func (s *externalSort) leaveHeap() {
 // sortHeap orders the heap's rows as a stable sort of every row would.
 func (s *externalSort) sortHeap() {
 	sort.Sort(heapOrder{s})
+}
+
+// topN is a top-n's bounded heap (heap.Interface over its rows and
+// arrival numbers): the root is the row that sorts last.
+type topN struct{ s *externalSort }
+
+type heapEntry struct {
+	row []sqltypes.Value
+	seq int64
+}
+
+func (h topN) Len() int           { return len(h.s.rows) }
+func (h topN) Less(i, j int) bool { return h.s.heapLess(i, j) }
+func (h topN) Swap(i, j int)      { h.s.heapSwap(i, j) }
+func (h topN) Push(x any) {
+	e := x.(heapEntry)
+	h.s.rows, h.s.seq = append(h.s.rows, e.row), append(h.s.seq, e.seq)
+}
+func (h topN) Pop() any {
+	n := len(h.s.rows) - 1
+	e := heapEntry{h.s.rows[n], h.s.seq[n]}
+	h.s.rows, h.s.seq = h.s.rows[:n], h.s.seq[:n]
+	return e
 }
 
 // heapOrder sorts a heap's rows ascending by (keys, arrival).
