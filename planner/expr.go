@@ -619,7 +619,9 @@ func Walk(e Expr, fn func(Expr)) {
 }
 
 // pushChildren appends e's sub-expressions (those Children lists) to stack
-// in reverse, so the first is popped first, skipping nil ones.
+// in reverse, so the first is popped first, skipping nil ones. The common
+// kinds are spelled out so that no slice is made for them; every other
+// kind goes through Children, which stays the one list of sub-expressions.
 func pushChildren(stack []Expr, e Expr) []Expr {
 	push := func(kids ...Expr) {
 		for i := len(kids) - 1; i >= 0; i-- {
@@ -637,19 +639,12 @@ func pushChildren(stack []Expr, e Expr) []Expr {
 		push(x.E)
 	case *IsNull:
 		push(x.E)
-	case *InList:
-		push(x.List...)
-		push(x.E)
-	case *Like:
-		push(x.E, x.Pattern)
 	case *Cast:
 		push(x.E)
 	case *Func:
 		push(x.Args...)
-	case *Subquery:
-		push(x.Left)
-	case *RowExpr:
-		push(x.Items...)
+	default:
+		push(Children(e)...)
 	}
 	return stack
 }
