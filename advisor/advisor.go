@@ -523,17 +523,9 @@ func zorderable(t sqltypes.Type) bool {
 // the candidate keeps the default layout.
 func (a *tableAdvisor) zLeads(ix *catalog.Index) {
 	dims := len(ix.Columns)
-	lo, hi := make([]uint64, dims), make([]uint64, dims)
-	zs, err := a.t.NewZSchema(ix)
-	if err != nil {
+	aligned := &catalog.Index{Kind: ix.Kind, Columns: slices.Clone(ix.Columns)}
+	if !a.t.AlignLeadsToExtremes(aligned, a.st.Bounds) {
 		return
-	}
-	for d, k := range ix.Columns {
-		l, h, ok := a.st.Bounds(k.Column)
-		if !ok {
-			return
-		}
-		lo[d], hi[d] = catalog.ZCode(zs.Attr(d), l), catalog.ZCode(zs.Attr(d), h)
 	}
 	fixed := make([]float64, dims)
 	calls := 0.0
@@ -564,8 +556,6 @@ func (a *tableAdvisor) zLeads(ix *catalog.Index) {
 		fixed[d] /= calls
 		most = math.Max(most, fixed[d])
 	}
-	aligned := &catalog.Index{Kind: ix.Kind, Columns: slices.Clone(ix.Columns)}
-	a.t.AlignLeads(aligned, lo, hi)
 	for d := range ix.Columns {
 		ix.Columns[d].Lead = max(0, aligned.Columns[d].Lead-int(math.Round(most-fixed[d])))
 	}

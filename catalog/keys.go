@@ -476,22 +476,33 @@ func (ix *Index) LeadsOption() string {
 	return strings.Join(parts, ",")
 }
 
-// AlignLeadsToStats is AlignLeads with each attribute's span taken from
-// the table's statistics (the extremes ANALYZE saw), for a hypothetical
-// index, which reads no rows. It reports false when the statistics lack
-// the extremes of some column.
+// AlignLeadsToStats is AlignLeadsToExtremes with the extremes ANALYZE saw,
+// for a hypothetical index, which reads no rows.
 func (t *Table) AlignLeadsToStats(ix *Index, st *TableStats) bool {
 	if st == nil {
 		return false
 	}
+	return t.AlignLeadsToExtremes(ix, func(col int) (lo, hi sqltypes.Value, ok bool) {
+		cs := st.Column(&t.Columns[col])
+		if cs == nil || cs.Min.K == sqltypes.KindNull || cs.Max.K == sqltypes.KindNull {
+			return lo, hi, false
+		}
+		return cs.Min, cs.Max, true
+	})
+}
+
+// AlignLeadsToExtremes is AlignLeads with each attribute's span given by
+// its column's smallest and largest values. It reports false, leaving ix
+// as it was, when extremes lacks those of some column.
+func (t *Table) AlignLeadsToExtremes(ix *Index, extremes func(col int) (lo, hi sqltypes.Value, ok bool)) bool {
 	zs := t.ZSchema(ix)
 	lo, hi := make([]uint64, len(ix.Columns)), make([]uint64, len(ix.Columns))
 	for d, k := range ix.Columns {
-		cs := st.Column(&t.Columns[k.Column])
-		if cs == nil || cs.Min.K == sqltypes.KindNull || cs.Max.K == sqltypes.KindNull {
+		l, h, ok := extremes(k.Column)
+		if !ok {
 			return false
 		}
-		lo[d], hi[d] = ZCode(zs.Attr(d), cs.Min), ZCode(zs.Attr(d), cs.Max)
+		lo[d], hi[d] = ZCode(zs.Attr(d), l), ZCode(zs.Attr(d), h)
 	}
 	t.AlignLeads(ix, lo, hi)
 	return true
