@@ -138,6 +138,10 @@ type Sequence struct {
 	BitReversed bool `json:"bit_reversed,omitempty"`
 	// Type is the integer type of the values (smallint, integer, bigint).
 	Type sqltypes.Type `json:"type"`
+	// Owner is the role that created the sequence (its table's owner for
+	// SERIAL and identity columns); empty for sequences created before
+	// owners were recorded, which only superusers then own.
+	Owner string `json:"owner,omitempty"`
 }
 
 // KeyColumn is one column of a key: the primary key, a btree index or a

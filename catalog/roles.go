@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/zproxy/zproxy/kv"
 )
@@ -20,51 +19,6 @@ const rolePrefix = "r/"
 // granted TO PUBLIC are everyone's. It cannot be created or logged in as.
 const PublicRole = "public"
 
-// Privilege is a set of table privileges.
-type Privilege uint8
-
-// Table privileges.
-const (
-	PrivSelect Privilege = 1 << iota
-	PrivInsert
-	PrivUpdate
-	PrivDelete
-	PrivTruncate
-
-	PrivAll = PrivSelect | PrivInsert | PrivUpdate | PrivDelete | PrivTruncate
-)
-
-var privilegeNames = []struct {
-	p    Privilege
-	name string
-}{{PrivSelect, "SELECT"}, {PrivInsert, "INSERT"}, {PrivUpdate, "UPDATE"}, {PrivDelete, "DELETE"}, {PrivTruncate, "TRUNCATE"}}
-
-// String lists the privileges of p ("SELECT, INSERT").
-func (p Privilege) String() string {
-	var names []string
-	for _, n := range privilegeNames {
-		if p&n.p != 0 {
-			names = append(names, n.name)
-		}
-	}
-	return strings.Join(names, ", ")
-}
-
-// ParsePrivilege reads one privilege keyword (case-insensitive); ALL [PRIVILEGES] is
-// PrivAll.
-func ParsePrivilege(s string) (Privilege, bool) {
-	s = strings.ToUpper(s)
-	if s == "ALL" || s == "ALL PRIVILEGES" {
-		return PrivAll, true
-	}
-	for _, n := range privilegeNames {
-		if n.name == s {
-			return n.p, true
-		}
-	}
-	return 0, false
-}
-
 // Role is a role: a user when it may log in. Its privileges on tables are
 // keyed by table ID, so those of a dropped table never pass to a new table
 // of the same name.
@@ -76,8 +30,15 @@ type Role struct {
 	// PostgreSQL's form; empty when it has none. Passwords are never
 	// stored.
 	Verifier string `json:"verifier,omitempty"`
-	// Grants holds the privileges granted to the role, by table ID.
+	// Grants holds the privileges granted to the role on tables, views
+	// and sequences, by object ID (IDs are unique across object kinds).
 	Grants map[uint64]Privilege `json:"grants,omitempty"`
+	// Columns holds column privileges: by table ID, then by the column's
+	// store attribute (Table.AttrOf), which survives a RENAME COLUMN and
+	// is never reused by a later column of the same name.
+	Columns map[uint64]map[string]Privilege `json:"columns,omitempty"`
+	// Schemas holds the privileges granted on schemas, by name.
+	Schemas map[string]Privilege `json:"schemas,omitempty"`
 }
 
 // Clone returns a deep copy of r, for building a changed role.
@@ -86,6 +47,18 @@ func (r *Role) Clone() *Role {
 	c.Grants = make(map[uint64]Privilege, len(r.Grants))
 	for id, p := range r.Grants {
 		c.Grants[id] = p
+	}
+	c.Columns = make(map[uint64]map[string]Privilege, len(r.Columns))
+	for id, cols := range r.Columns {
+		m := make(map[string]Privilege, len(cols))
+		for a, p := range cols {
+			m[a] = p
+		}
+		c.Columns[id] = m
+	}
+	c.Schemas = make(map[string]Privilege, len(r.Schemas))
+	for n, p := range r.Schemas {
+		c.Schemas[n] = p
 	}
 	return &c
 }
@@ -106,69 +79,84 @@ func (s *Snapshot) Roles() []*Role {
 	return out
 }
 
-// Privileges returns the privileges role holds on t: all of them when the
-// role is a superuser or owns t, otherwise those granted to it or to
-// PUBLIC. A role that does not exist holds PUBLIC's. Catalog views are
-// readable by everyone, as PostgreSQL's are.
-func (s *Snapshot) Privileges(role string, t *Table) Privilege {
-	if t.Virtual != nil {
-		return PrivSelect
-	}
-	var p Privilege
-	if r := s.roles[role]; r != nil {
-		if r.Superuser || t.Owner == role {
-			return PrivAll
-		}
-		p = r.Grants[t.ID]
-	}
-	if pub := s.roles[PublicRole]; pub != nil {
-		p |= pub.Grants[t.ID]
-	}
-	return p
-}
-
-// Allowed reports whether role holds every privilege of p on t.
-func (s *Snapshot) Allowed(role string, t *Table, p Privilege) bool {
-	return s.Privileges(role, t)&p == p
-}
-
-// Owned returns the tables role owns, sorted by name.
-func (s *Snapshot) Owned(role string) []*Table {
-	var out []*Table
+// Owned describes the objects role owns, as DROP ROLE's detail lists
+// them ("owner of table t"), tables first, each kind sorted by name.
+func (s *Snapshot) Owned(role string) []string {
+	var out []string
 	for _, t := range s.Tables() {
 		if t.Owner == role {
-			out = append(out, t)
+			out = append(out, "owner of table "+t.Name)
+		}
+	}
+	for _, v := range s.Views() {
+		if v.Owner == role {
+			out = append(out, "owner of view "+v.Name)
+		}
+	}
+	for _, q := range s.Sequences() {
+		if q.Owner == role {
+			out = append(out, "owner of sequence "+q.Name)
 		}
 	}
 	return out
 }
 
-// GrantedTables returns the tables on which role holds granted privileges,
-// sorted by name.
-func (s *Snapshot) GrantedTables(role string) []*Table {
+// Granted describes the privileges role holds by grant, as DROP ROLE's
+// detail lists them ("privileges for table t", "privileges for column c of
+// table t", "privileges for schema public").
+func (s *Snapshot) Granted(role string) []string {
 	r := s.roles[role]
 	if r == nil {
 		return nil
 	}
-	var out []*Table
+	var out []string
+	if r.Schemas[PublicSchema] != 0 {
+		out = append(out, "privileges for schema "+PublicSchema)
+	}
 	for _, t := range s.Tables() {
 		if r.Grants[t.ID] != 0 {
-			out = append(out, t)
+			out = append(out, "privileges for table "+t.Name)
+		}
+		for _, c := range t.Columns {
+			if r.Columns[t.ID][c.AttrName()] != 0 {
+				out = append(out, "privileges for column "+c.Name+" of table "+t.Name)
+			}
+		}
+	}
+	for _, v := range s.Views() {
+		if r.Grants[v.ID] != 0 {
+			out = append(out, "privileges for view "+v.Name)
+		}
+	}
+	for _, q := range s.Sequences() {
+		if r.Grants[q.ID] != 0 {
+			out = append(out, "privileges for sequence "+q.Name)
 		}
 	}
 	return out
 }
 
-// PruneGrants drops r's grants on tables that no longer exist in s, so a
-// role rewritten by a change does not carry them on.
+// PruneGrants drops r's grants on objects and columns that no longer exist
+// in s, so a role rewritten by a change does not carry them on.
 func (s *Snapshot) PruneGrants(r *Role) {
-	live := make(map[uint64]bool, len(s.tables))
+	live := make(map[uint64]bool, len(s.tables)+len(s.views)+len(s.sequences))
 	for _, t := range s.tables {
 		live[t.ID] = true
+	}
+	for _, v := range s.views {
+		live[v.ID] = true
+	}
+	for _, q := range s.sequences {
+		live[q.ID] = true
 	}
 	for id := range r.Grants {
 		if !live[id] {
 			delete(r.Grants, id)
+		}
+	}
+	for id := range r.Columns {
+		if !live[id] {
+			delete(r.Columns, id)
 		}
 	}
 }

@@ -135,13 +135,13 @@ func TestPrivilegeRule(t *testing.T) {
 		priv  catalog.Privilege
 		want  bool
 	}{
-		{"root", tbl1, catalog.PrivAll, true},
+		{"root", tbl1, catalog.KindTable.All(), true},
 		{"root", tbl2, catalog.PrivDelete, true},
-		{"alice", tbl1, catalog.PrivAll, true},      // the owner
-		{"alice", tbl2, catalog.PrivInsert, false},  // not hers
-		{"alice", tbl2, catalog.PrivSelect, true},   // PUBLIC may read t2
-		{"reader", tbl1, catalog.PrivSelect, true},  // granted
-		{"reader", tbl1, catalog.PrivUpdate, false}, // not granted
+		{"alice", tbl1, catalog.KindTable.All(), true}, // the owner
+		{"alice", tbl2, catalog.PrivInsert, false},     // not hers
+		{"alice", tbl2, catalog.PrivSelect, true},      // PUBLIC may read t2
+		{"reader", tbl1, catalog.PrivSelect, true},     // granted
+		{"reader", tbl1, catalog.PrivUpdate, false},    // not granted
 		{"reader", tbl1, catalog.PrivSelect | catalog.PrivUpdate, false},
 		{"writer", tbl1, catalog.PrivInsert | catalog.PrivUpdate | catalog.PrivSelect, true},
 		{"writer", tbl1, catalog.PrivDelete, false},
@@ -154,11 +154,11 @@ func TestPrivilegeRule(t *testing.T) {
 			t.Errorf("Allowed(%s, %s, %s) = %v, want %v", tc.role, tc.table.Name, tc.priv, got, tc.want)
 		}
 	}
-	if owned := snap.Owned("alice"); len(owned) != 1 || owned[0].Name != "t1" {
+	if owned := snap.Owned("alice"); len(owned) != 1 || owned[0] != "owner of table t1" {
 		t.Errorf("Owned(alice) = %v", owned)
 	}
-	if g := snap.GrantedTables("reader"); len(g) != 1 || g[0].Name != "t1" {
-		t.Errorf("GrantedTables(reader) = %v", g)
+	if g := snap.Granted("reader"); len(g) != 1 || g[0] != "privileges for table t1" {
+		t.Errorf("Granted(reader) = %v", g)
 	}
 }
 
@@ -191,7 +191,8 @@ func TestPrivilegeNames(t *testing.T) {
 		{"all", catalog.PrivAll, true},
 		{"all privileges", catalog.PrivAll, true},
 		{"truncate", catalog.PrivTruncate, true},
-		{"references", 0, false},
+		{"references", catalog.PrivReferences, true},
+		{"connect", 0, false},
 	} {
 		if got, ok := catalog.ParsePrivilege(tc.in); got != tc.want || ok != tc.ok {
 			t.Errorf("ParsePrivilege(%q) = %v, %v", tc.in, got, ok)

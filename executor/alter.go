@@ -172,6 +172,7 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a planner.AlterAction, v
 				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", q.Name)
 			}
 			q.ID = catalog.ObjectID(version, n)
+			q.Owner = nt.Owner
 			ch.PutSequences = append(ch.PutSequences, &q)
 		}
 		nt.Columns = append(nt.Columns, c)

@@ -121,7 +121,7 @@ func (ec *execCtx) checkConstraints(t *catalog.Table, row []sqltypes.Value) erro
 		}
 		if !v.IsNull() && !planner.Truthy(v) {
 			return pgerr.New(pgerr.CheckViolation, "new row for relation %q violates check constraint %q", t.Name, c.Name).
-				WithDetail("Failing row contains %s.", rowText(t, row))
+				WithValues(rowDetail(t, row))
 		}
 	}
 	return nil
@@ -254,7 +254,7 @@ func (ec *execCtx) checkReferenced(ctx context.Context, t *catalog.Table, o plan
 			}
 			if !alive {
 				return pgerr.New(pgerr.ForeignKeyViolation, "insert or update on table %q violates foreign key constraint %q", t.Name, fk.Name).
-					WithDetail("Key %s is not present in table %q.", keyText(t, fk.Columns, rows[start+i]), o.Parent.Name)
+					WithValues(keyDetail(t, fk.Columns, rows[start+i], "Key %s is not present in table %q.", o.Parent.Name))
 			}
 		}
 		if err := ec.txn.kv.Lock(ctx, keys[start:end], kv.LockUpdate); err != nil {
@@ -507,7 +507,7 @@ func copyAttr(a kv.Attr) kv.Attr {
 
 func stillReferenced(parent *catalog.Table, in planner.IncomingFK, old []sqltypes.Value) error {
 	return pgerr.New(pgerr.ForeignKeyViolation, "update or delete on table %q violates foreign key constraint %q on table %q", parent.Name, in.FK.Name, in.Child.Name).
-		WithDetail("Key %s is still referenced from table %q.", keyText(parent, in.FK.RefColumns, old), in.Child.Name)
+		WithValues(keyDetail(parent, in.FK.RefColumns, old, "Key %s is still referenced from table %q.", in.Child.Name))
 }
 
 // Deferred checks. A DEFERRABLE foreign key's checks wait for COMMIT when

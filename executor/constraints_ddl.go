@@ -292,7 +292,7 @@ func (e *Executor) validateForeignKey(ctx context.Context, child, parent *catalo
 		for i, it := range items {
 			if !kv.Found(it) {
 				return pgerr.New(pgerr.ForeignKeyViolation, "insert or update on table %q violates foreign key constraint %q", child.Name, fk.Name).
-					WithDetail("Key %s is not present in table %q.", keyText(child, fk.Columns, rows[i]), parent.Name)
+					WithValues(keyDetail(child, fk.Columns, rows[i], "Key %s is not present in table %q.", parent.Name))
 			}
 		}
 		keys, rows = keys[:0], rows[:0]

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"strings"
 	"testing"
 
@@ -17,16 +18,30 @@ func TestConstraintDetails(t *testing.T) {
 		{Name: "a", Type: sqltypes.TypeInt4}, {Name: "b", Type: sqltypes.TypeText}, {Name: "rowid", Type: sqltypes.TypeInt8, Hidden: true},
 	}}
 	long := strings.Repeat("é", 40) // 80 bytes
+	key := func(cols []int, row []sqltypes.Value, vis pgerr.ColumnVisibility) string {
+		return keyDetail(tb, cols, row, "Key %s.")(vis)
+	}
+	row := func(r []sqltypes.Value, vis pgerr.ColumnVisibility) string { return rowDetail(tb, r)(vis) }
+	only := func(v ...pgerr.Visibility) pgerr.ColumnVisibility {
+		return func(_ uint64, col int) pgerr.Visibility { return v[col] }
+	}
+	r1 := []sqltypes.Value{sqltypes.NewInt(4), sqltypes.NewText("z"), sqltypes.NewInt(9)}
 	cases := []struct {
 		name string
 		got  string
 		want string
 	}{
-		{"key", keyText(tb, []int{0, 1}, []sqltypes.Value{sqltypes.NewInt(1), sqltypes.NewText("x y"), sqltypes.NewInt(9)}), "(a, b)=(1, x y)"},
-		{"key with null", keyText(tb, []int{1, 0}, []sqltypes.Value{sqltypes.NewInt(1), sqltypes.Null, sqltypes.NewInt(9)}), "(b, a)=(null, 1)"},
-		{"row", rowText(tb, []sqltypes.Value{sqltypes.NewInt(4), sqltypes.NewText("z"), sqltypes.NewInt(9)}), "(4, z)"},
-		{"row with null", rowText(tb, []sqltypes.Value{sqltypes.Null, sqltypes.Null, sqltypes.NewInt(9)}), "(null, null)"},
-		{"long value", rowText(tb, []sqltypes.Value{sqltypes.NewInt(1), sqltypes.NewText(long), sqltypes.NewInt(9)}), "(1, " + strings.Repeat("é", 32) + "...)"},
+		{"key", key([]int{0, 1}, []sqltypes.Value{sqltypes.NewInt(1), sqltypes.NewText("x y"), sqltypes.NewInt(9)}, nil), "Key (a, b)=(1, x y)."},
+		{"key with null", key([]int{1, 0}, []sqltypes.Value{sqltypes.NewInt(1), sqltypes.Null, sqltypes.NewInt(9)}, nil), "Key (b, a)=(null, 1)."},
+		{"row", row(r1, nil), "Failing row contains (4, z)."},
+		{"row with null", row([]sqltypes.Value{sqltypes.Null, sqltypes.Null, sqltypes.NewInt(9)}, nil), "Failing row contains (null, null)."},
+		{"long value", row([]sqltypes.Value{sqltypes.NewInt(1), sqltypes.NewText(long), sqltypes.NewInt(9)}, nil), "Failing row contains (1, " + strings.Repeat("é", 32) + "...)."},
+		// What a role may not read stays out (ExecBuildSlotValueDescription).
+		{"row, b hidden", row(r1, only(pgerr.Readable, pgerr.Hidden, pgerr.Hidden)), "Failing row contains (a) = (4)."},
+		{"row, b written", row(r1, only(pgerr.Hidden, pgerr.Written, pgerr.Hidden)), "Failing row contains (b) = (z)."},
+		{"row, nothing visible", row(r1, only(pgerr.Hidden, pgerr.Hidden, pgerr.Hidden)), ""},
+		{"key, a written only", key([]int{0}, r1, only(pgerr.Written, pgerr.Readable, pgerr.Hidden)), ""},
+		{"key, readable", key([]int{0}, r1, only(pgerr.Readable, pgerr.Hidden, pgerr.Hidden)), "Key (a)=(4)."},
 	}
 	for _, c := range cases {
 		if c.got != c.want {

@@ -42,6 +42,7 @@ func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *pl
 			}
 			c := *q
 			c.ID = catalog.ObjectID(version, i+1)
+			c.Owner = t.Owner // a SERIAL's sequence is its table's owner's
 			ch.PutSequences = append(ch.PutSequences, &c)
 		}
 		// The indexes of its UNIQUE and FOREIGN KEY constraints.

@@ -200,7 +200,7 @@ func (e *Executor) copyRows(ctx context.Context, old, future *catalog.Table) err
 			row := make([]sqltypes.Value, len(future.Columns))
 			_ = future.DecodeRow(ops[cf.Index].Attrs, row)
 			return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", future.Name+"_pkey").
-				WithDetail("Key %s is duplicated.", keyText(future, keyCols(future.PrimaryKey), row))
+				WithValues(keyDetail(future, keyCols(future.PrimaryKey), row, "Key %s is duplicated."))
 		}
 		ops, rows = ops[:0], 0
 		return ClassifyError(err)

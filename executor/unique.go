@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -92,7 +93,7 @@ func uniqueViolation(t *catalog.Table, ix *catalog.Index, attrs []kv.Attr) error
 	row := make([]sqltypes.Value, len(t.Columns))
 	_ = t.DecodeRow(attrs, row)
 	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", ix.Name).
-		WithDetail("Key %s already exists.", keyText(t, keyCols(ix.Columns), row))
+		WithValues(keyDetail(t, keyCols(ix.Columns), row, "Key %s already exists."))
 }
 
 // keyCols lists the column ordinals of a key.
@@ -104,43 +105,71 @@ func keyCols(keys []catalog.KeyColumn) []int {
 	return out
 }
 
-// keyText renders key columns as PostgreSQL's DETAIL messages do:
-// "(a, b)=(1, x)", NULL as null.
-func keyText(t *catalog.Table, cols []int, row []sqltypes.Value) string {
-	var names, vals strings.Builder
+// keyDetail renders a key DETAIL ("Key (a, b)=(1, x) already exists.",
+// NULL as null) for the first %s of format, as PostgreSQL's
+// BuildIndexValueDescription does: only to a role that may read every key
+// column (for others there is no DETAIL).
+func keyDetail(t *catalog.Table, cols []int, row []sqltypes.Value, format string, args ...any) func(pgerr.ColumnVisibility) string {
+	vals := make([]sqltypes.Value, len(cols))
 	for i, c := range cols {
-		if i > 0 {
-			names.WriteString(", ")
-			vals.WriteString(", ")
-		}
-		names.WriteString(t.Columns[c].Name)
-		vals.WriteString(valueText(row[c], 0))
+		vals[i] = row[c]
 	}
-	return "(" + names.String() + ")=(" + vals.String() + ")"
+	return func(vis pgerr.ColumnVisibility) string {
+		var names, text strings.Builder
+		for i, c := range cols {
+			if vis != nil && vis(t.ID, c) < pgerr.Readable {
+				return ""
+			}
+			if i > 0 {
+				names.WriteString(", ")
+				text.WriteString(", ")
+			}
+			names.WriteString(t.Columns[c].Name)
+			text.WriteString(valueText(vals[i], 0))
+		}
+		key := "(" + names.String() + ")=(" + text.String() + ")"
+		return fmt.Sprintf(format, append([]any{key}, args...)...)
+	}
 }
 
 // maxDetailValue is how many bytes of each value PostgreSQL's "Failing row
 // contains" shows.
 const maxDetailValue = 64
 
-// rowText renders a row for "Failing row contains (...)": every visible
-// column, NULL as null, each value cut to 64 bytes (then "...").
-func rowText(t *catalog.Table, row []sqltypes.Value) string {
-	var b strings.Builder
-	b.WriteByte('(')
-	first := true
-	for i, c := range t.Columns {
-		if c.Hidden {
-			continue
+// rowDetail renders "Failing row contains (...)." as PostgreSQL's
+// ExecBuildSlotValueDescription does: every visible column, NULL as null,
+// each value cut to 64 bytes (then "..."); to a role that may not read
+// every column, only the columns it may read or that the statement wrote,
+// named ("(a, c) = (1, x)"), and nothing when there are none.
+func rowDetail(t *catalog.Table, row []sqltypes.Value) func(pgerr.ColumnVisibility) string {
+	row = append([]sqltypes.Value(nil), row[:len(t.Columns)]...)
+	return func(vis pgerr.ColumnVisibility) string {
+		var names, vals strings.Builder
+		all, n := true, 0
+		for i, c := range t.Columns {
+			if c.Hidden {
+				continue
+			}
+			if vis != nil && vis(t.ID, i) == pgerr.Hidden {
+				all = false
+				continue
+			}
+			if n > 0 {
+				names.WriteString(", ")
+				vals.WriteString(", ")
+			}
+			n++
+			names.WriteString(c.Name)
+			vals.WriteString(valueText(row[i], maxDetailValue))
 		}
-		if !first {
-			b.WriteString(", ")
+		switch {
+		case n == 0:
+			return ""
+		case all:
+			return "Failing row contains (" + vals.String() + ")."
 		}
-		first = false
-		b.WriteString(valueText(row[i], maxDetailValue))
+		return "Failing row contains (" + names.String() + ") = (" + vals.String() + ")."
 	}
-	b.WriteByte(')')
-	return b.String()
 }
 
 // valueText is a value's output text (null for NULL), cut to limit bytes
@@ -425,5 +454,5 @@ func (e *Executor) uniqueChunkOnce(ctx context.Context, t *catalog.Table, ix *ca
 // rows violate.
 func duplicateValues(t *catalog.Table, ix *catalog.Index, row []sqltypes.Value) error {
 	return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", ix.Name).
-		WithDetail("Key %s is duplicated.", keyText(t, keyCols(ix.Columns), row))
+		WithValues(keyDetail(t, keyCols(ix.Columns), row, "Key %s is duplicated."))
 }

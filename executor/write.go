@@ -241,7 +241,7 @@ func duplicateKey(t *catalog.Table, attrs []kv.Attr) error {
 	row := make([]sqltypes.Value, len(t.Columns))
 	_ = t.DecodeRow(attrs, row)
 	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", t.Name+"_pkey").
-		WithDetail("Key %s already exists.", keyText(t, keyCols(t.PrimaryKey), row))
+		WithValues(keyDetail(t, keyCols(t.PrimaryKey), row, "Key %s already exists."))
 }
 
 // checkRow enforces NOT NULL.
@@ -249,7 +249,7 @@ func checkRow(t *catalog.Table, row []sqltypes.Value) error {
 	for i, c := range t.Columns {
 		if c.NotNull && row[i].IsNull() {
 			return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, t.Name).
-				WithDetail("Failing row contains %s.", rowText(t, row))
+				WithValues(rowDetail(t, row))
 		}
 	}
 	return nil

@@ -34,7 +34,7 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 		var src Node
 		b.cteRefs = cteRefs(s.Source)
 		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
-			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: s.OnConflict, Returning: b.returning(s.Returning), Constraints: s.Constraints}
+			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: b.onConflict(s.OnConflict), Returning: b.returning(s.Returning), Constraints: s.Constraints}
 		}
 	case *planner.Update:
 		var src Node
@@ -118,6 +118,23 @@ func (b *builder) returning(r *planner.Returning) *planner.Returning {
 		out.Exprs[i] = b.expr(e)
 	}
 	return out
+}
+
+// onConflict plans the subqueries of ON CONFLICT DO UPDATE's SET and WHERE
+// as an UPDATE's SET is planned: they run per conflicting row.
+func (b *builder) onConflict(oc *planner.OnConflict) *planner.OnConflict {
+	if oc == nil || oc.DoNothing {
+		return oc
+	}
+	out := *oc
+	out.Set = make(map[int]planner.Expr, len(oc.Set))
+	for c, e := range oc.Set {
+		out.Set[c] = b.expr(e)
+	}
+	if oc.Where != nil {
+		out.Where = b.expr(oc.Where)
+	}
+	return &out
 }
 
 // builder turns logical relations into physical operators.

@@ -20,10 +20,15 @@ type RoleStatement struct {
 	// Options are CREATE/ALTER ROLE's options in the order written.
 	Options []RoleOption
 	// Privileges are GRANT/REVOKE's privilege keywords, upper case ("ALL"
-	// for ALL [PRIVILEGES]).
-	Privileges []string
-	// Tables are the tables of ON [TABLE] t, ...; Schemas those of ON ALL
-	// TABLES IN SCHEMA s, ....
+	// for ALL [PRIVILEGES]); PrivilegeColumns the column list written after
+	// each (nil: the whole object).
+	Privileges       []string
+	PrivilegeColumns [][]string
+	// Object is what the privileges are on: "table" (ON [TABLE], the
+	// default; views too), "sequence" or "schema".
+	Object string
+	// Tables are the objects of ON [TABLE | SEQUENCE | SCHEMA] x, ...;
+	// Schemas those of ON ALL TABLES | SEQUENCES IN SCHEMA s, ....
 	Tables  []string
 	Schemas []string
 }
@@ -227,18 +232,35 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 			if r.peek(k, "privileges") {
 				k++
 			}
-		case "SELECT", "INSERT", "UPDATE", "DELETE":
+		case "SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER", "USAGE", "CREATE":
 			k++
-		case "TRUNCATE", "REFERENCES", "TRIGGER", "USAGE", "CREATE", "CONNECT", "TEMPORARY", "TEMP", "EXECUTE":
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported; zproxy has SELECT, INSERT, UPDATE and DELETE", p).WithPosition(r.pos(k))
+		case "CONNECT", "TEMPORARY", "TEMP", "EXECUTE":
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported: zproxy has no databases, temporary tables or functions to grant it on", p).WithPosition(r.pos(k))
 		default:
 			// GRANT role TO role: role membership.
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "role membership (GRANT/REVOKE of a role) is not supported").WithPosition(r.pos(k))
 		}
+		var cols []string
 		if r.peek(k, "(") {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "column privileges are not supported").WithPosition(r.pos(k))
+			k++
+			for {
+				if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+					return nil, r.syntaxErrorAt(k)
+				}
+				cols = append(cols, r.toks[k].val)
+				k++
+				if !r.peek(k, ",") {
+					break
+				}
+				k++
+			}
+			if !r.peek(k, ")") {
+				return nil, r.syntaxErrorAt(k)
+			}
+			k++
 		}
 		st.Privileges = append(st.Privileges, p)
+		st.PrivilegeColumns = append(st.PrivilegeColumns, cols)
 		if !r.peek(k, ",") {
 			break
 		}
@@ -251,8 +273,12 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 		return nil, r.syntaxErrorAt(k)
 	}
 	k++
+	st.Object = "table"
 	switch {
-	case r.peek(k, "all") && r.peek(k+1, "tables") && r.peek(k+2, "in") && r.peek(k+3, "schema"):
+	case r.peek(k, "all") && (r.peek(k+1, "tables") || r.peek(k+1, "sequences")) && r.peek(k+2, "in") && r.peek(k+3, "schema"):
+		if r.peek(k+1, "sequences") {
+			st.Object = "sequence"
+		}
 		k += 4
 		for {
 			if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
@@ -265,11 +291,19 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 			}
 			k++
 		}
-	case r.peek(k, "sequence") || r.peek(k, "function") || r.peek(k, "schema") || r.peek(k, "database") ||
-		r.peek(k, "procedure") || r.peek(k, "routine") || r.peek(k, "type") || r.peek(k, "domain") || r.peek(k, "all"):
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on objects other than tables are not supported").WithPosition(r.pos(k))
+	case r.peek(k, "function") || r.peek(k, "database") || r.peek(k, "procedure") || r.peek(k, "routine") ||
+		r.peek(k, "type") || r.peek(k, "domain") || r.peek(k, "all") || r.peek(k, "language") ||
+		r.peek(k, "tablespace") || r.peek(k, "foreign") || r.peek(k, "large") || r.peek(k, "parameter"):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on %s are not supported: zproxy grants on tables, views, sequences and schemas", r.toks[k].val).WithPosition(r.pos(k))
 	default:
-		if r.peek(k, "table") {
+		switch {
+		case r.peek(k, "table"):
+			k++
+		case r.peek(k, "sequence"):
+			st.Object = "sequence"
+			k++
+		case r.peek(k, "schema"):
+			st.Object = "schema"
 			k++
 		}
 		for {

@@ -43,6 +43,13 @@ type Binder struct {
 	viewDepth    int
 	// deps are the stored relations the statement reads.
 	deps []string
+	// perms are the relation references bound so far, with what each
+	// needs (permissions.go); relPerms links the relation bindTableName
+	// returned to its entry, and checkAs is the owner of the view being
+	// bound ("" outside views: the session's user).
+	perms    []*RelPermission
+	relPerms map[Rel]*RelPermission
+	checkAs  string
 	// params holds the type of each $n: the client's declared type, or
 	// the type inferred from the parameter's context, or Unknown.
 	params   []sqltypes.Type
@@ -110,6 +117,7 @@ func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.
 		return nil, nil, err
 	}
 	st = withWrites(st, b.writes)
+	b.finishPermissions(st)
 	for i, t := range b.params {
 		if t.ID == sqltypes.Unknown {
 			b.params[i] = sqltypes.TypeText

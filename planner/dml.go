@@ -40,6 +40,11 @@ func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) 
 		}
 		return nil, "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", s+"."+tn.Name.O)
 	}
+	if tn.Schema.O == "" {
+		if _, ok := pgcatalog.Lookup(b.snap, "pg_catalog", tn.Name.O); ok {
+			return nil, "", pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", tn.Name.O)
+		}
+	}
 	t, err := b.snap.Table(tn.Name.O)
 	if err != nil {
 		if v, ok := b.snap.StoredView(tn.Name.O); ok {
@@ -95,6 +100,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 		targets = b.viewWrite.insertOrder()
 	}
 	ins := &Insert{Table: t}
+	target := b.targetPermission(t, catalog.PrivInsert)
 	defs := b.defaults(t)
 	if n.Select != nil {
 		b.insertSelect = n.Select
@@ -108,6 +114,9 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 		cols := src.Columns()
 		if len(cols) > len(targets) {
 			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns")
+		}
+		for _, c := range targets[:len(cols)] {
+			target.Inserted.Add(c)
 		}
 		if len(cols) < len(targets) && len(n.Columns) > 0 {
 			return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
@@ -147,6 +156,9 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 			if len(list) < len(targets) && len(n.Columns) > 0 {
 				return nil, pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions")
 			}
+			for _, c := range targets[:len(list)] {
+				target.Inserted.Add(c)
+			}
 			given := map[int]bool{}
 			for j, node := range list {
 				if _, isDefault := node.(*ast.DefaultExpr); !isDefault && !userValueIgnored(t.Columns[targets[j]], b.stmt.Overriding) {
@@ -178,7 +190,10 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 	if oc := b.stmt.OnConflict; oc != nil {
 		ins.OnConflict = &OnConflict{DoNothing: oc.DoNothing}
 		if !oc.DoNothing {
-			sc := &scope{items: []*fromItem{tableItem(t, alias, 0), tableItem(t, "excluded", len(t.Columns))}}
+			target.Required |= catalog.PrivUpdate
+			existing := tableItem(t, alias, 0)
+			existing.perm = target
+			sc := &scope{items: []*fromItem{existing, tableItem(t, "excluded", len(t.Columns))}}
 			ins.OnConflict.Set = map[int]Expr{}
 			for _, a := range n.OnDuplicate {
 				i := t.ColumnIndex(a.Column.Name.O)
@@ -193,10 +208,18 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 					return nil, err
 				}
 				ins.OnConflict.Set[i] = e
+				target.Updated.Add(i)
 			}
 		}
 		if ins.OnConflict.Arbiters, err = conflictArbiters(t, oc); err != nil {
 			return nil, err
+		}
+		// The conflict target's columns are read, as PostgreSQL marks
+		// them (an inserter without SELECT could otherwise probe keys).
+		for _, name := range oc.Columns {
+			if c := t.ColumnIndex(name); c >= 0 {
+				target.selectCol(c)
+			}
 		}
 	} else if n.IgnoreErr {
 		ins.OnConflict = &OnConflict{DoNothing: true, Arbiters: allUniqueKeys(t)}
@@ -208,7 +231,9 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 	if ins.Constraints, err = b.bindConstraints(t, writeInsert, set); err != nil {
 		return nil, err
 	}
-	if ins.Returning, err = b.bindReturning(&scope{items: []*fromItem{tableItem(t, alias, 0)}}); err != nil {
+	returning := tableItem(t, alias, 0)
+	returning.perm = target
+	if ins.Returning, err = b.bindReturning(&scope{items: []*fromItem{returning}}); err != nil {
 		return nil, err
 	}
 	return ins, nil
@@ -328,11 +353,12 @@ func (b *Binder) bindReturning(sc *scope) (*Returning, error) {
 // rowSource binds the rows an UPDATE or DELETE changes: the target table
 // joined with any FROM / USING items, filtered by WHERE. The target's row
 // comes first.
-func (b *Binder) rowSource(t *catalog.Table, alias string, extra *ast.Join, where ast.ExprNode, hints []*ast.TableOptimizerHint) (Rel, *scope, Expr, error) {
+func (b *Binder) rowSource(t *catalog.Table, target *RelPermission, alias string, extra *ast.Join, where ast.ExprNode, hints []*ast.TableOptimizerHint) (Rel, *scope, Expr, error) {
 	sc := env{}.newScope()
 	scan := NewScan(t, alias)
 	var rel Rel = scan
 	sc.items = []*fromItem{tableItem(t, alias, 0)}
+	sc.items[0].perm = target
 	if extra != nil {
 		part, err := b.bindTableRef(extra, sc, nil)
 		if err != nil {
@@ -401,7 +427,8 @@ func (b *Binder) bindUpdate(n *ast.UpdateStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, sc, recheck, err := b.rowSource(t, alias, b.stmt.From, n.Where, n.TableHints)
+	target := b.targetPermission(t, catalog.PrivUpdate)
+	src, sc, recheck, err := b.rowSource(t, target, alias, b.stmt.From, n.Where, n.TableHints)
 	if err != nil {
 		return nil, err
 	}
@@ -417,6 +444,7 @@ func (b *Binder) bindUpdate(n *ast.UpdateStmt) (Statement, error) {
 		if _, dup := u.Set[i]; dup {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "multiple assignments to same column %q", a.Column.Name.O)
 		}
+		target.Updated.Add(i)
 		if _, isDefault := a.Expr.(*ast.DefaultExpr); isDefault {
 			e, err := b.defaultExpr(t, i)
 			if err != nil {
@@ -467,7 +495,8 @@ func (b *Binder) bindDelete(n *ast.DeleteStmt) (Statement, error) {
 	} else if t, alias, err = b.targetTable(n.TableRefs); err != nil {
 		return nil, err
 	}
-	src, sc, recheck, err := b.rowSource(t, alias, using, n.Where, n.TableHints)
+	target := b.targetPermission(t, catalog.PrivDelete)
+	src, sc, recheck, err := b.rowSource(t, target, alias, using, n.Where, n.TableHints)
 	if err != nil {
 		return nil, err
 	}

@@ -308,7 +308,7 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 		if err != nil {
 			return nil, err
 		}
-		return &fromPart{rel: rel, items: []*fromItem{{alias: alias, cols: cols}}}, nil
+		return &fromPart{rel: rel, items: []*fromItem{{alias: alias, cols: cols, perm: b.permissionFor(rel)}}}, nil
 	}
 	switch src := ts.Source.(type) {
 	case *ast.TableName:
@@ -372,14 +372,30 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (Rel,
 			return NewCTEScan(cte, alias), nil
 		}
 	}
+	if schema == "" {
+		// pg_catalog is searched before public unless search_path names
+		// it later (zproxy's search_path always starts with it), so a
+		// user's relation named like a catalog one never stands in for it
+		// in anyone's unqualified query.
+		if v, ok := pgcatalog.Lookup(b.snap, "pg_catalog", name); ok {
+			return NewVirtual(v), nil
+		}
+	}
 	if schema == "" || schema == "public" {
 		if t, err := b.snap.Table(name); err == nil {
 			b.depends(name)
-			return NewScan(t, alias), nil
+			s := NewScan(t, alias)
+			b.notePermission(s, b.addPermission(t, nil, catalog.PrivSelect))
+			return s, nil
 		}
 		if v, ok := b.snap.StoredView(name); ok {
 			b.depends(name)
-			return b.bindView(v)
+			p := b.addPermission(nil, v, catalog.PrivSelect)
+			r, err := b.bindView(v)
+			if err == nil {
+				b.notePermission(r, p)
+			}
+			return r, err
 		}
 		if schema == "public" {
 			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name)
@@ -419,10 +435,15 @@ func (b *Binder) bindView(v *catalog.View) (Rel, error) {
 	if err != nil || len(stmts) != 1 {
 		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "view %q has an invalid definition: %v", v.Name, err)
 	}
-	saved := b.stmt
+	saved, savedAs := b.stmt, b.checkAs
 	b.stmt = &stmts[0]
 	b.viewDepth++
-	defer func() { b.stmt = saved; b.viewDepth-- }()
+	if v.Owner != "" {
+		// What the view reads is checked as its owner (views created
+		// before owners were recorded: as the user).
+		b.checkAs = v.Owner
+	}
+	defer func() { b.stmt, b.checkAs = saved, savedAs; b.viewDepth-- }()
 	rel, err := b.bindQuery(stmts[0].AST, env{})
 	if err != nil {
 		return nil, err

@@ -25,6 +25,7 @@ type Hint struct {
 // Query is a bound SELECT (or VALUES, set operation, WITH query): a
 // logical plan whose rows go to the client.
 type Query struct {
+	Permissions
 	Plan Rel
 	// Locking is set for SELECT ... FOR UPDATE / FOR SHARE.
 	Locking string
@@ -44,6 +45,7 @@ type Returning struct {
 
 // Insert is a bound INSERT.
 type Insert struct {
+	Permissions
 	Table *catalog.Table
 	// Source yields full table rows: one value per table column, in table
 	// order, already of the column types, defaults filled in.
@@ -78,6 +80,7 @@ type OnConflict struct {
 // row (its first len(Table.Columns) columns) followed by the columns of any
 // FROM tables; Set expressions read that row.
 type Update struct {
+	Permissions
 	Table     *catalog.Table
 	Source    Rel
 	Set       map[int]Expr
@@ -97,6 +100,7 @@ func (*Update) Kind() string { return "update" }
 // Delete is a bound DELETE; Source yields the rows to delete (the old row
 // first, then the columns of any USING tables).
 type Delete struct {
+	Permissions
 	Table     *catalog.Table
 	Source    Rel
 	Returning *Returning

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/zproxy/zproxy/catalog"
 	"math"
 	"strings"
 
@@ -842,7 +843,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		rel = &Project{Input: rel, Exprs: out, Cols: cols[:visible]}
 	}
 	if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
-		if err := lockRows(rel, n.LockInfo, aggregated || n.GroupBy != nil, n.Distinct, len(lv.windows) > 0); err != nil {
+		if err := b.lockRows(rel, n.LockInfo, aggregated || n.GroupBy != nil, n.Distinct, len(lv.windows) > 0); err != nil {
 			return nil, err
 		}
 	}
@@ -863,7 +864,7 @@ func firstDistinctOn(fields *ast.FieldList) (*ast.FuncCallExpr, bool) {
 
 // lockRows gives the table scans of a SELECT ... FOR UPDATE / FOR SHARE
 // [OF names] their lock, refusing the forms PostgreSQL refuses.
-func lockRows(r Rel, info *ast.SelectLockInfo, grouped, distinct, windowed bool) error {
+func (b *Binder) lockRows(r Rel, info *ast.SelectLockInfo, grouped, distinct, windowed bool) error {
 	var strength LockStrength
 	clause := "FOR UPDATE"
 	switch info.LockType {
@@ -900,6 +901,10 @@ func lockRows(r Rel, info *ast.SelectLockInfo, grouped, distinct, windowed bool)
 			if _, ok := named[name]; ok || len(named) == 0 {
 				s.Lock = strength
 				named[name] = true
+				if p := b.permissionFor(s); p != nil {
+					// PostgreSQL 15: a row lock needs UPDATE.
+					p.Required |= catalog.PrivUpdate
+				}
 			}
 		case *SetOp:
 			if err == nil {

@@ -55,16 +55,6 @@ type DropRole struct {
 // Kind implements Statement.
 func (*DropRole) Kind() string { return "drop_role" }
 
-// Grant is GRANT (or with Revoke, REVOKE) of table privileges. Tables are
-// resolved when the statement is bound; ON ALL TABLES IN SCHEMA public means
-// the tables that exist then, as in PostgreSQL.
-type Grant struct {
-	Revoke     bool
-	Privileges catalog.Privilege
-	Tables     []*catalog.Table
-	Roles      []RoleSpec
-}
-
 // Kind implements Statement.
 func (g *Grant) Kind() string {
 	if g.Revoke {
@@ -131,35 +121,4 @@ func roleOptions(opts []parser.RoleOption) RoleOptions {
 		}
 	}
 	return o
-}
-
-func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (Statement, error) {
-	g := &Grant{Revoke: rs.Kind == "revoke"}
-	for _, p := range rs.Privileges {
-		priv, ok := catalog.ParsePrivilege(p)
-		if !ok {
-			return nil, unsupported("privilege %s is not supported", p)
-		}
-		g.Privileges |= priv
-	}
-	for _, name := range rs.Tables {
-		if schema, _, ok := strings.Cut(name, "."); ok {
-			return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
-		}
-		t, err := snap.Table(name)
-		if err != nil {
-			return nil, err
-		}
-		g.Tables = append(g.Tables, t)
-	}
-	for _, schema := range rs.Schemas {
-		if schema != "public" {
-			return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
-		}
-		g.Tables = append(g.Tables, snap.Tables()...)
-	}
-	for _, n := range rs.Roles {
-		g.Roles = append(g.Roles, roleSpec(n))
-	}
-	return g, nil
 }

@@ -44,6 +44,9 @@ type fromItem struct {
 	// hiddenByUsing marks columns merged by JOIN USING: not found by an
 	// unqualified name (the merged column is) and not repeated by *.
 	hiddenByUsing map[int]bool
+	// perm, for a stored table or view, is its reference's permission
+	// entry: every column found through the item is marked read there.
+	perm *RelPermission
 }
 
 // mergedCol is a column of JOIN USING / NATURAL: one name, its value read
@@ -128,6 +131,7 @@ func (s *scope) lookup(qual, name string) (e Expr, found bool, err error) {
 					return nil, true, pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name)
 				}
 				hit = &ColRef{Index: it.offset + i, Name: name, Typ: c.Type}
+				it.perm.selectCol(i)
 			}
 		}
 		return hit, hit != nil, nil
@@ -153,6 +157,7 @@ func (s *scope) lookup(qual, name string) (e Expr, found bool, err error) {
 				return nil, true, pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name)
 			}
 			hit = &ColRef{Index: item.offset + i, Name: qual + "." + name, Typ: c.Type}
+			item.perm.selectCol(i)
 		}
 	}
 	if hit != nil {
@@ -264,6 +269,7 @@ func (s *scope) star(qual string) ([]Expr, []Column, error) {
 			}
 			exprs = append(exprs, &ColRef{Index: it.offset + i, Name: c.Name, Typ: c.Type})
 			cols = append(cols, c)
+			it.perm.selectCol(i)
 		}
 	}
 	if qual != "" && !found {

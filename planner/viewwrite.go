@@ -33,6 +33,9 @@ type viewWrite struct {
 	order []int
 	// where are the views' WHERE conditions over the table row.
 	where []Expr
+	// perm is the write's target permission, recorded against the
+	// stand-in (permissions.go).
+	perm *RelPermission
 }
 
 // viewTarget returns the stand-in table for a write through view v.
@@ -274,6 +277,7 @@ func (b *Binder) finishWrite(st Statement, err error) (Statement, error) {
 func (b *Binder) finishViewWrite(st Statement) (Statement, error) {
 	w := b.viewWrite
 	b.viewWrite = nil
+	b.viewWritePermissions(w)
 	scanOf := func(r Rel) Rel { return b.viewScan(r, w) }
 	recheck := func(r Expr) Expr {
 		for _, c := range w.where {

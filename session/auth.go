@@ -80,140 +80,131 @@ func (s *Session) isSuperuser(snap *catalog.Snapshot) bool {
 	return !s.params.Authenticated
 }
 
-// tablePrivilege is one privilege a statement needs on one table.
+// tablePrivilege is one privilege a statement needs on a whole table
+// (TRUNCATE, CHECK TABLE), beside the relation permissions its binding
+// records (planner.PermissionsOf).
 type tablePrivilege struct {
 	table *catalog.Table
 	priv  catalog.Privilege
 }
 
 // checkPrivileges refuses a statement the session's user may not run
-// (42501): the table privileges it needs, and for DDL, being the table's
-// owner (or a superuser, which creating a table takes: in PostgreSQL 15
-// only the owner of schema public may create in it).
+// (42501): the privileges on every relation it names wherever it names it
+// (planner.PermissionsOf: subqueries, RETURNING, SET, ON CONFLICT, WITH,
+// and the relations inside views, checked as the view's owner), the
+// table-level privileges of TRUNCATE, creating in schema public, and for
+// DDL being the owner of what it changes.
 func (s *Session) checkPrivileges(ctx context.Context, bound planner.Statement) error {
-	return s.checkNeeds(ctx, bound, requiredPrivileges(bound))
-}
-
-// checkNeeds is checkPrivileges with bound's required privileges known.
-func (s *Session) checkNeeds(ctx context.Context, bound planner.Statement, needs []tablePrivilege) error {
-	if len(needs) == 0 && !isDDL(bound) {
+	perms := planner.PermissionsOf(bound)
+	needs := statementPrivileges(bound)
+	creates := createsIn(bound)
+	if len(perms) == 0 && len(needs) == 0 && creates == "" && !isDDL(bound) {
 		return nil
 	}
 	snap, err := s.engine.catalog.Snapshot(ctx)
 	if err != nil {
 		return storeErr(err)
 	}
-	if s.isSuperuser(snap) {
+	user := s.params.User
+	super := s.isSuperuser(snap)
+	for _, p := range perms {
+		role := user
+		if p.CheckAs != "" {
+			role = p.CheckAs
+		}
+		if role == user && super {
+			continue
+		}
+		if err := checkRelPermission(snap, role, p); err != nil {
+			return err
+		}
+	}
+	if super {
 		return nil
 	}
-	if _, creates := bound.(*planner.CreateTable); creates {
-		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema public")
+	if creates != "" && snap.SchemaPrivileges(user, catalog.PublicSchema)&catalog.PrivCreate == 0 {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", catalog.PublicSchema)
 	}
 	for _, o := range requiredOwnership(snap, bound) {
-		if o.table.Owner != s.params.User {
+		if o.owner != user {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s", o.what)
 		}
 	}
-	return s.requirePrivileges(snap, needs)
-}
-
-// requirePrivileges checks a list of (table, privilege) pairs.
-func (s *Session) requirePrivileges(snap *catalog.Snapshot, needs []tablePrivilege) error {
 	for _, n := range needs {
-		if !snap.Allowed(s.params.User, n.table, n.priv) {
+		if !snap.Allowed(user, n.table, n.priv) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table %s", n.table.Name)
 		}
 	}
 	return nil
 }
 
-// privileges returns what st's binding bound requires, walked once per
-// binding: a prepared statement executed again and again keeps its
-// binding (and so its list) while the schema stays the same.
-func (st *statement) privileges(bound planner.Statement) []tablePrivilege {
-	if st.privFor != bound {
-		st.privNeeds, st.privFor = requiredPrivileges(bound), bound
+// checkRelPermission is PostgreSQL's ExecCheckOneRelPerms: role needs
+// p.Required on the relation, where SELECT, INSERT and UPDATE missing at
+// the relation level may be held on every column the statement reads,
+// inserts or updates (on any one column when it names none).
+func checkRelPermission(snap *catalog.Snapshot, role string, p *planner.RelPermission) error {
+	kind := p.Kind()
+	have := snap.ObjectPrivileges(role, kind, p.ID(), p.Owner())
+	missing := p.Required &^ have
+	if missing == 0 {
+		return nil
 	}
-	return st.privNeeds
-}
-
-// requiredPrivileges lists the table privileges a bound statement needs,
-// as PostgreSQL asks for them: SELECT to read a table, including the rows
-// an UPDATE or DELETE picks with WHERE and the values its SET reads (any
-// SET value that is not a constant is taken to read the row) and the
-// conflicting row of INSERT ... ON CONFLICT DO UPDATE, whose UPDATE it
-// needs too.
-func requiredPrivileges(b planner.Statement) []tablePrivilege {
-	out := statementPrivileges(b)
-	for _, w := range planner.WritesOf(b) {
-		out = append(out, requiredPrivileges(w.Write)...) // data-modifying WITH queries
+	denied := pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kind.Noun(), p.Name())
+	if missing&^(catalog.PrivSelect|catalog.PrivInsert|catalog.PrivUpdate) != 0 {
+		return denied
 	}
-	return out
-}
-
-// statementPrivileges lists the privileges of the statement itself.
-func statementPrivileges(b planner.Statement) []tablePrivilege {
-	reads := func(r planner.Rel, except *catalog.Table) []tablePrivilege {
-		var out []tablePrivilege
-		for _, t := range planner.ScannedTables(r) {
-			if t != except {
-				out = append(out, tablePrivilege{t, catalog.PrivSelect})
+	for _, c := range []struct {
+		priv catalog.Privilege
+		cols planner.ColumnSet
+	}{{catalog.PrivSelect, p.Selected}, {catalog.PrivInsert, p.Inserted}, {catalog.PrivUpdate, p.Updated}} {
+		if missing&c.priv == 0 {
+			continue
+		}
+		if c.cols.Empty() {
+			if !snap.AnyColumnPrivilege(role, p.ID(), c.priv) {
+				return denied
 			}
+			continue
 		}
-		return out
-	}
-	switch x := b.(type) {
-	case *planner.Query:
-		return reads(x.Plan, nil)
-	case *planner.Insert:
-		p := catalog.PrivInsert
-		if x.OnConflict != nil && !x.OnConflict.DoNothing {
-			p |= catalog.PrivUpdate | catalog.PrivSelect
+		ok := true
+		c.cols.Each(func(i int) {
+			ok = ok && snap.ColumnPrivileges(role, p.ID(), p.ColumnAttr(i))&c.priv != 0
+		})
+		if !ok {
+			return denied
 		}
-		if x.Returning != nil {
-			p |= catalog.PrivSelect
-		}
-		return append([]tablePrivilege{{x.Table, p}}, reads(x.Source, x.Table)...)
-	case *planner.Update:
-		p := catalog.PrivUpdate
-		if hasFilter(x.Source) || !allConstant(x.Set) || x.Returning != nil {
-			p |= catalog.PrivSelect
-		}
-		return append([]tablePrivilege{{x.Table, p}}, reads(x.Source, x.Table)...)
-	case *planner.Delete:
-		p := catalog.PrivDelete
-		if hasFilter(x.Source) || x.Returning != nil {
-			p |= catalog.PrivSelect
-		}
-		return append([]tablePrivilege{{x.Table, p}}, reads(x.Source, x.Table)...)
-	case *planner.Explain:
-		return requiredPrivileges(x.Stmt)
-	case *planner.Truncate:
-		var out []tablePrivilege
-		for _, t := range x.Tables {
-			out = append(out, tablePrivilege{t, catalog.PrivTruncate})
-		}
-		return out
-	case *planner.CheckTable:
-		var out []tablePrivilege
-		for _, t := range x.Tables {
-			out = append(out, tablePrivilege{t, catalog.PrivSelect})
-		}
-		return out
 	}
 	return nil
 }
 
-// hasFilter reports whether a write's row source has a WHERE clause (the
-// statement then reads the table, which needs SELECT).
-func hasFilter(r planner.Rel) bool {
-	found := false
-	planner.WalkRel(r, func(x planner.Rel) {
-		if _, ok := x.(*planner.Filter); ok {
-			found = true
+// statementPrivileges lists the table-level privileges of the statements
+// that name tables without reading their rows through a plan.
+func statementPrivileges(b planner.Statement) []tablePrivilege {
+	var out []tablePrivilege
+	switch x := b.(type) {
+	case *planner.Explain:
+		return statementPrivileges(x.Stmt)
+	case *planner.Truncate:
+		for _, t := range x.Tables {
+			out = append(out, tablePrivilege{t, catalog.PrivTruncate})
 		}
-	})
-	return found
+	case *planner.CheckTable:
+		for _, t := range x.Tables {
+			out = append(out, tablePrivilege{t, catalog.PrivSelect})
+		}
+	}
+	return out
+}
+
+// createsIn names the schema a statement creates an object in ("" for
+// none): PostgreSQL 15 lets only the schema's owner and those granted
+// CREATE on it do that. An index is created with its table's ownership.
+func createsIn(b planner.Statement) string {
+	switch b.(type) {
+	case *planner.CreateTable, *planner.CreateSequence, *planner.CreateView:
+		return catalog.PublicSchema // replacing a view needs its ownership too
+	}
+	return ""
 }
 
 // isDDL reports whether a statement changes the schema.
@@ -221,57 +212,81 @@ func isDDL(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
 		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable,
-		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
+		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint,
+		*planner.CreateView, *planner.DropView, *planner.Comment:
 		return true
 	}
 	return false
 }
 
-func allConstant(set map[int]planner.Expr) bool {
-	for _, e := range set {
-		if _, ok := e.(*planner.Const); !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// ownership is a table a DDL statement must own; what names the object in
-// the error ("table t", "index i").
+// ownership is an object a DDL statement changes, which only its owner
+// may change: what names it in the error ("table t", "index i").
 type ownership struct {
-	table *catalog.Table
+	owner string
 	what  string
 }
 
-// requiredOwnership lists the tables a DDL statement changes, which only
-// their owner may change, as snap has them. Names that do not exist are
-// left to the statement to report.
+// requiredOwnership lists the objects a DDL statement changes, as snap has
+// them. Names that do not exist are left to the statement to report.
 func requiredOwnership(snap *catalog.Snapshot, b planner.Statement) []ownership {
 	var out []ownership
+	table := func(name string) {
+		if t, err := snap.Table(name); err == nil {
+			out = append(out, ownership{t.Owner, "table " + t.Name})
+		}
+	}
+	view := func(name string) {
+		if v, ok := snap.StoredView(name); ok {
+			out = append(out, ownership{v.Owner, "view " + v.Name})
+		}
+	}
+	sequence := func(name string) {
+		if q, ok := snap.Sequence(name); ok {
+			out = append(out, ownership{q.Owner, "sequence " + q.Name})
+		}
+	}
 	switch x := b.(type) {
 	case *planner.DropTable:
 		for _, name := range x.Names {
-			if t, err := snap.Table(name); err == nil {
-				out = append(out, ownership{t, "table " + t.Name})
-			}
+			table(name)
 		}
 	case *planner.CreateIndex:
-		if t, err := snap.Table(x.Table); err == nil {
-			out = append(out, ownership{t, "table " + t.Name})
-		}
+		table(x.Table)
 	case *planner.AlterTable:
-		if t, err := snap.Table(x.Table); err == nil {
-			out = append(out, ownership{t, "table " + t.Name})
-		} else if t, _ := snap.FindIndex(x.Table); t != nil {
-			out = append(out, ownership{t, "index " + x.Table})
+		switch t, ix := snap.FindIndex(x.Table); {
+		case snap.HasTable(x.Table):
+			table(x.Table)
+		case t != nil && ix != nil:
+			out = append(out, ownership{t.Owner, "index " + x.Table})
 		}
 	case *planner.DropIndex:
 		if t, _ := snap.FindIndex(x.Name); t != nil {
-			out = append(out, ownership{t, "index " + x.Name})
+			out = append(out, ownership{t.Owner, "index " + x.Name})
 		}
 	case *planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
-		if t, err := snap.Table(constraintTable(x)); err == nil {
-			out = append(out, ownership{t, "table " + t.Name})
+		table(constraintTable(x))
+	case *planner.CreateView:
+		if x.OrReplace {
+			view(x.Name)
+		}
+	case *planner.DropView:
+		for _, name := range x.Names {
+			view(name)
+		}
+	case *planner.AlterSequence:
+		sequence(x.Name)
+	case *planner.DropSequence:
+		for _, name := range x.Names {
+			sequence(name)
+		}
+	case *planner.Comment:
+		switch {
+		case x.View != nil:
+			out = append(out, ownership{x.View.Owner, "view " + x.View.Name})
+		case x.Table != nil && x.Index != "":
+			out = append(out, ownership{x.Table.Owner, "index " + x.Index})
+		case x.Table != nil:
+			out = append(out, ownership{x.Table.Owner, "table " + x.Table.Name})
 		}
 	}
 	return out
@@ -290,4 +305,39 @@ func constraintTable(b planner.Statement) string {
 		return x.Table
 	}
 	return ""
+}
+
+// redactValues renders the row values an error's DETAIL shows (a failing
+// row, a duplicate key) with only what the session's user may see, as
+// PostgreSQL does: a column it may SELECT, or, in a failing row, one the
+// statement itself inserted or updated.
+func (s *Session) redactValues(ctx context.Context, bound planner.Statement, err error) {
+	if err == nil {
+		return
+	}
+	snap, serr := s.engine.catalog.Snapshot(ctx)
+	if serr != nil || s.isSuperuser(snap) {
+		return
+	}
+	user := s.params.User
+	written := map[uint64]*planner.RelPermission{}
+	for _, p := range planner.PermissionsOf(bound) {
+		if p.Table != nil && p.CheckAs == "" {
+			written[p.Table.ID] = p
+		}
+	}
+	pgerr.RedactValues(err, func(table uint64, col int) pgerr.Visibility {
+		t := snap.TableByID(table)
+		if t == nil {
+			return pgerr.Hidden
+		}
+		if snap.Allowed(user, t, catalog.PrivSelect) ||
+			snap.ColumnPrivileges(user, t.ID, t.Columns[col].AttrName())&catalog.PrivSelect != 0 {
+			return pgerr.Readable
+		}
+		if p := written[table]; p != nil && (p.Inserted.Has(col) || p.Updated.Has(col)) {
+			return pgerr.Written
+		}
+		return pgerr.Hidden
+	})
 }

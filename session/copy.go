@@ -14,6 +14,7 @@ import (
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/parser"
+	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -238,12 +239,15 @@ func (st *statement) copyFrom(ctx context.Context, t *catalog.Table, cols []int)
 		e.exec.Gate.RUnlock()
 		return nil, err
 	}
-	return &copyIn{sess: s, bulk: bulk, format: f, start: time.Now()}, nil
+	return &copyIn{sess: s, bound: bound, bulk: bulk, format: f, start: time.Now()}, nil
 }
 
 // copyIn is the result of COPY ... FROM STDIN.
 type copyIn struct {
-	sess   *Session
+	sess *Session
+	// bound is the INSERT the rows go through (its privileges decide what
+	// an error's DETAIL may show).
+	bound  planner.Statement
 	bulk   *executor.BulkInsert
 	format *wire.CopyFormat
 	start  time.Time
@@ -263,7 +267,9 @@ func (c *copyIn) Tag() string { return fmt.Sprintf("COPY %d", c.n) }
 
 // Rows forms and writes a batch of rows.
 func (c *copyIn) Rows(ctx context.Context, rows [][]sqltypes.Value) error {
-	return c.failed(copyRowError(c.bulk.Add(ctx, rows)))
+	err := c.bulk.Add(ctx, rows)
+	c.sess.redactValues(ctx, c.bound, err)
+	return c.failed(copyRowError(err))
 }
 
 // failed puts an open transaction block in the failed state when err is
@@ -286,6 +292,7 @@ func copyRowError(err error) error {
 // Finish commits the rows.
 func (c *copyIn) Finish(ctx context.Context) error {
 	n, err := c.bulk.Commit(ctx)
+	c.sess.redactValues(ctx, c.bound, err)
 	c.end()
 	if err != nil {
 		return c.failed(copyRowError(err))

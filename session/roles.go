@@ -174,13 +174,7 @@ func (s *Session) dropRole(ctx context.Context, x *planner.DropRole) error {
 			if name == s.params.User {
 				return catalog.Change{}, pgerr.New(pgerr.ObjectInUse, "current user cannot be dropped")
 			}
-			var deps []string
-			for _, t := range snap.Owned(name) {
-				deps = append(deps, "owner of table "+t.Name)
-			}
-			for _, t := range snap.GrantedTables(name) {
-				deps = append(deps, "privileges for table "+t.Name)
-			}
+			deps := append(snap.Owned(name), snap.Granted(name)...)
 			if len(deps) > 0 {
 				return catalog.Change{}, pgerr.New(pgerr.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", name).
 					WithDetail("%s", strings.Join(deps, "\n"))
@@ -198,14 +192,43 @@ func (s *Session) dropRole(ctx context.Context, x *planner.DropRole) error {
 	return err
 }
 
+// grant applies GRANT or REVOKE. Only an object's owner (or a superuser)
+// grants on it; as in PostgreSQL, a role that holds some privilege on the
+// object but no grant option gets a warning and changes nothing, one that
+// holds none is refused.
 func (s *Session) grant(ctx context.Context, x *planner.Grant) error {
-	return s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
-		if !s.isSuperuser(snap) {
-			for _, t := range x.Tables {
-				if t.Owner != s.params.User {
-					return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table %s", t.Name)
-				}
+	for _, w := range x.Warnings {
+		s.notice(w)
+	}
+	var warnings []*pgerr.Error
+	err := s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
+		warnings = warnings[:0]
+		user := s.params.User
+		var objects []planner.GrantObject
+		for _, o := range x.Objects {
+			if !grantObjectLive(snap, o) {
+				// Dropped since the statement was bound.
+				return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", o.Name)
 			}
+			if s.isSuperuser(snap) || o.Kind != catalog.KindSchema && o.Owner == user {
+				objects = append(objects, o)
+				continue
+			}
+			held := snap.SchemaPrivileges(user, o.Name)
+			if o.Kind != catalog.KindSchema {
+				held = snap.ObjectPrivileges(user, o.Kind, o.ID, o.Owner)
+			}
+			if held == 0 && !snap.AnyColumnPrivilege(user, o.ID, catalog.PrivAll) {
+				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", o.Kind.Noun(), o.Name)
+			}
+			if x.Revoke {
+				warnings = append(warnings, pgerr.NewWarning(pgerr.PrivilegeNotRevoked, "no privileges could be revoked for \"%s\"", o.Name))
+			} else {
+				warnings = append(warnings, pgerr.NewWarning(pgerr.PrivilegeNotGranted, "no privileges were granted for \"%s\"", o.Name))
+			}
+		}
+		if len(objects) == 0 {
+			return catalog.Change{}, errNothingToDo
 		}
 		var ch catalog.Change
 		done := map[string]bool{}
@@ -215,7 +238,7 @@ func (s *Session) grant(ctx context.Context, x *planner.Grant) error {
 			case spec.Public:
 				name = catalog.PublicRole
 			case spec.Current:
-				name = s.params.User
+				name = user
 			}
 			if done[name] {
 				continue
@@ -226,27 +249,91 @@ func (s *Session) grant(ctx context.Context, x *planner.Grant) error {
 			case old != nil:
 				r = old.Clone()
 			case spec.Public:
-				r = &catalog.Role{Name: catalog.PublicRole, Grants: map[uint64]catalog.Privilege{}}
+				r = (&catalog.Role{Name: catalog.PublicRole}).Clone()
 			default:
 				return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", name)
 			}
-			for _, t := range x.Tables {
-				// A table dropped since the statement was bound is gone.
-				if cur, err := snap.Table(t.Name); err != nil || cur.ID != t.ID {
-					return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", t.Name)
-				}
-				if x.Revoke {
-					r.Grants[t.ID] &^= x.Privileges
-				} else {
-					r.Grants[t.ID] |= x.Privileges
-				}
-				if r.Grants[t.ID] == 0 {
-					delete(r.Grants, t.ID)
-				}
+			for _, o := range objects {
+				applyGrant(r, o, x.Revoke)
 			}
 			snap.PruneGrants(r)
 			ch.PutRoles = append(ch.PutRoles, r)
 		}
 		return ch, nil
 	})
+	for _, w := range warnings {
+		s.notice(w)
+	}
+	return err
+}
+
+// applyGrant adds (or with revoke, removes) o's privileges to r.
+func applyGrant(r *catalog.Role, o planner.GrantObject, revoke bool) {
+	change := func(p *catalog.Privilege, by catalog.Privilege) {
+		if revoke {
+			*p &^= by
+		} else {
+			*p |= by
+		}
+	}
+	if o.Kind == catalog.KindSchema {
+		p := r.Schemas[o.Name]
+		change(&p, o.Privileges)
+		if p == 0 {
+			delete(r.Schemas, o.Name)
+		} else {
+			r.Schemas[o.Name] = p
+		}
+		return
+	}
+	p := r.Grants[o.ID]
+	change(&p, o.Privileges)
+	if p == 0 {
+		delete(r.Grants, o.ID)
+	} else {
+		r.Grants[o.ID] = p
+	}
+	// REVOKE of a table privilege takes the column privileges with it, as
+	// PostgreSQL's does.
+	cols := r.Columns[o.ID]
+	if cols == nil {
+		cols = map[string]catalog.Privilege{}
+	}
+	if revoke && o.Privileges != 0 {
+		for a := range cols {
+			cp := cols[a] &^ o.Privileges
+			cols[a] = cp
+		}
+	}
+	for a, cp := range o.Columns {
+		c := cols[a]
+		change(&c, cp)
+		cols[a] = c
+	}
+	for a, cp := range cols {
+		if cp == 0 {
+			delete(cols, a)
+		}
+	}
+	if len(cols) == 0 {
+		delete(r.Columns, o.ID)
+	} else {
+		r.Columns[o.ID] = cols
+	}
+}
+
+// grantObjectLive reports whether o still exists as bound.
+func grantObjectLive(snap *catalog.Snapshot, o planner.GrantObject) bool {
+	switch o.Kind {
+	case catalog.KindSchema:
+		return true
+	case catalog.KindView:
+		v, ok := snap.StoredView(o.Name)
+		return ok && v.ID == o.ID
+	case catalog.KindSequence:
+		q, ok := snap.Sequence(o.Name)
+		return ok && q.ID == o.ID
+	}
+	t, err := snap.Table(o.Name)
+	return err == nil && t.ID == o.ID
 }

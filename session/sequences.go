@@ -104,9 +104,46 @@ func relationNameOf(text string) (string, error) {
 	return "", pgerr.New(pgerr.InvalidNameSyntax, "improper relation name (too many dotted names): %s", text)
 }
 
+// require refuses (42501) unless the session's user holds one of any on
+// seq, as PostgreSQL's sequence functions check: nextval USAGE or UPDATE,
+// currval and lastval USAGE or SELECT, setval UPDATE. An identity
+// column's sequence is the table's business: INSERT's privilege covers it.
+func (q *sessionSequences) require(seq *catalog.Sequence, any catalog.Privilege) error {
+	snap, err := q.s.engine.catalog.Snapshot(q.ctx)
+	if err != nil {
+		return storeErr(err)
+	}
+	if q.s.isSuperuser(snap) || identitySequence(snap, seq) {
+		return nil
+	}
+	if snap.SequencePrivileges(q.s.params.User, seq)&any == 0 {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for sequence %s", seq.Name)
+	}
+	return nil
+}
+
+// identitySequence reports whether seq generates an identity column's
+// values (PostgreSQL draws those without checking the sequence's
+// privileges; a SERIAL's default is an ordinary nextval call).
+func identitySequence(snap *catalog.Snapshot, seq *catalog.Sequence) bool {
+	table, column, ok := strings.Cut(seq.OwnedBy, ".")
+	if !ok {
+		return false
+	}
+	t, err := snap.Table(table)
+	if err != nil {
+		return false
+	}
+	i := t.ColumnIndex(column)
+	return i >= 0 && t.Columns[i].Identity != ""
+}
+
 func (q *sessionSequences) Nextval(name string) (int64, error) {
 	seq, err := q.lookup(name)
 	if err != nil {
+		return 0, err
+	}
+	if err := q.require(seq, catalog.PrivUsage|catalog.PrivUpdate); err != nil {
 		return 0, err
 	}
 	if q.s.readOnly() {
@@ -133,6 +170,9 @@ func (q *sessionSequences) Currval(name string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if err := q.require(seq, catalog.PrivUsage|catalog.PrivSelect); err != nil {
+		return 0, err
+	}
 	v, ok := q.s.seqs.currval[seq.ID]
 	if !ok {
 		return 0, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "currval of sequence %q is not yet defined in this session", seq.Name)
@@ -143,6 +183,9 @@ func (q *sessionSequences) Currval(name string) (int64, error) {
 func (q *sessionSequences) Setval(name string, value int64, isCalled bool) (int64, error) {
 	seq, err := q.lookup(name)
 	if err != nil {
+		return 0, err
+	}
+	if err := q.require(seq, catalog.PrivUpdate); err != nil {
 		return 0, err
 	}
 	if q.s.readOnly() {
@@ -160,6 +203,17 @@ func (q *sessionSequences) Setval(name string, value int64, isCalled bool) (int6
 func (q *sessionSequences) Lastval() (int64, error) {
 	if q.s.seqs.last == 0 {
 		return 0, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
+	}
+	snap, err := q.s.engine.catalog.Snapshot(q.ctx)
+	if err != nil {
+		return 0, storeErr(err)
+	}
+	for _, seq := range snap.Sequences() {
+		if seq.ID == q.s.seqs.last {
+			if err := q.require(seq, catalog.PrivUsage|catalog.PrivSelect); err != nil {
+				return 0, err
+			}
+		}
 	}
 	return q.s.seqs.currval[q.s.seqs.last], nil
 }

@@ -88,9 +88,6 @@ type statement struct {
 	boundSnap  *catalog.Snapshot
 	bound      planner.Statement
 	boundTypes []sqltypes.Type
-	// privNeeds are the table privileges privFor (the binding) requires.
-	privFor   planner.Statement
-	privNeeds []tablePrivilege
 
 	// For pg_stat_statements (tuning.go): the last planning's time, and
 	// the normalised text and its ID, computed at the first record.
@@ -300,7 +297,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	if s.readOnly() && writes(bound) {
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", strings.ToUpper(strings.ReplaceAll(kind, "_", " ")))
 	}
-	if err := s.checkNeeds(ctx, bound, st.privileges(bound)); err != nil {
+	if err := s.checkPrivileges(ctx, bound); err != nil {
 		return nil, err
 	}
 	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned, rows int64) {
@@ -394,6 +391,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		}
 		return tagResult("ALTER TABLE"), nil
 	case *planner.CreateSequence:
+		x.Seq.Owner = s.params.User
 		if err := e.exec.CreateSequence(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
@@ -505,6 +503,7 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 	stats := &kv.Stats{}
 	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn, Txn: txn})
 	if err != nil {
+		st.sess.redactValues(ctx, bound, err)
 		return executor.WriteResult{}, nil, nil, storeErr(err)
 	}
 	return res, plan, stats, nil

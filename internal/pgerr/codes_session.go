@@ -16,3 +16,19 @@ func (e *Error) WithWhere(format string, args ...any) *Error {
 	e.Where = fmt.Sprintf(format, args...)
 	return e
 }
+
+// Privilege codes.
+const (
+	InvalidGrantOperation = "0LP01"
+	PrivilegeNotGranted   = "01007"
+	PrivilegeNotRevoked   = "01006"
+)
+
+// NewWarning returns a WARNING-severity message with SQLSTATE code
+// (Warning for a plain one); it is sent to the client as a NoticeResponse
+// and never fails the statement.
+func NewWarning(code, format string, args ...any) *Error {
+	e := New(code, format, args...)
+	e.Severity = "WARNING"
+	return e
+}

@@ -113,6 +113,8 @@ type Error struct {
 	// cause is an underlying error kept for errors.Is/As; it does not change
 	// the message the client sees.
 	cause error
+	// values renders a DETAIL that shows a row's values (see WithValues).
+	values func(ColumnVisibility) string
 }
 
 // Error returns the message text.

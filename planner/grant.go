@@ -1,0 +1,190 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// Grant is GRANT (or with Revoke, REVOKE) of privileges on tables, views,
+// sequences, their columns, and schema public. Objects are resolved when
+// the statement is bound; ON ALL TABLES | SEQUENCES IN SCHEMA public means
+// the objects that exist then, as in PostgreSQL.
+type Grant struct {
+	Revoke  bool
+	Objects []GrantObject
+	Roles   []RoleSpec
+	// Warnings are sent before the statement runs (privileges a sequence
+	// does not have, named on a GRANT ON TABLE).
+	Warnings []*pgerr.Error
+}
+
+// GrantObject is one object of a GRANT or REVOKE and what it grants there.
+type GrantObject struct {
+	Kind catalog.ObjectKind
+	// ID is a table's, view's or sequence's object ID (0 for a schema).
+	ID    uint64
+	Name  string
+	Owner string
+	// Privileges are granted on the whole object.
+	Privileges catalog.Privilege
+	// Columns are column privileges, by the column's key in
+	// catalog.Role.Columns (a table column's store attribute, a view
+	// column's name).
+	Columns map[string]catalog.Privilege
+}
+
+// columnPrivileges are the privileges a column can be granted.
+const columnPrivileges = catalog.PrivSelect | catalog.PrivInsert | catalog.PrivUpdate | catalog.PrivReferences
+
+func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (Statement, error) {
+	g := &Grant{Revoke: rs.Kind == "revoke"}
+	// What the statement grants, whole-object and per column list.
+	var whole catalog.Privilege
+	type colGrant struct {
+		priv catalog.Privilege
+		cols []string
+	}
+	var colGrants []colGrant
+	for i, p := range rs.Privileges {
+		priv, ok := catalog.ParsePrivilege(p)
+		if !ok {
+			return nil, unsupported("privilege %s is not supported", p)
+		}
+		if i < len(rs.PrivilegeColumns) && rs.PrivilegeColumns[i] != nil {
+			if priv == catalog.PrivAll {
+				priv = columnPrivileges
+			}
+			if priv&^columnPrivileges != 0 {
+				return nil, pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type %s for column", p)
+			}
+			colGrants = append(colGrants, colGrant{priv, rs.PrivilegeColumns[i]})
+			continue
+		}
+		whole |= priv
+	}
+	object := func(name string) (GrantObject, error) {
+		if schema, rest, ok := strings.Cut(name, "."); ok {
+			if schema != catalog.PublicSchema {
+				return GrantObject{}, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+			}
+			name = rest
+		}
+		if rs.Object == "sequence" {
+			q, ok := snap.Sequence(name)
+			if !ok {
+				if snap.HasRelation(name) {
+					return GrantObject{}, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)
+				}
+				return GrantObject{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+			}
+			return GrantObject{Kind: catalog.KindSequence, ID: q.ID, Name: q.Name, Owner: q.Owner}, nil
+		}
+		if t, err := snap.Table(name); err == nil {
+			return GrantObject{Kind: catalog.KindTable, ID: t.ID, Name: t.Name, Owner: t.Owner}, nil
+		}
+		if v, ok := snap.StoredView(name); ok {
+			return GrantObject{Kind: catalog.KindView, ID: v.ID, Name: v.Name, Owner: v.Owner}, nil
+		}
+		if q, ok := snap.Sequence(name); ok {
+			// GRANT ... ON TABLE names a sequence as in PostgreSQL.
+			return GrantObject{Kind: catalog.KindSequence, ID: q.ID, Name: q.Name, Owner: q.Owner}, nil
+		}
+		return GrantObject{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+	}
+	var objects []GrantObject
+	switch {
+	case rs.Object == "schema":
+		for _, name := range rs.Tables {
+			if name != catalog.PublicSchema {
+				return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", name)
+			}
+			objects = append(objects, GrantObject{Kind: catalog.KindSchema, Name: name})
+		}
+	case len(rs.Schemas) > 0:
+		for _, schema := range rs.Schemas {
+			if schema != catalog.PublicSchema {
+				return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+			}
+			if rs.Object == "sequence" {
+				for _, q := range snap.Sequences() {
+					objects = append(objects, GrantObject{Kind: catalog.KindSequence, ID: q.ID, Name: q.Name, Owner: q.Owner})
+				}
+				continue
+			}
+			for _, t := range snap.Tables() {
+				objects = append(objects, GrantObject{Kind: catalog.KindTable, ID: t.ID, Name: t.Name, Owner: t.Owner})
+			}
+			for _, v := range snap.Views() {
+				objects = append(objects, GrantObject{Kind: catalog.KindView, ID: v.ID, Name: v.Name, Owner: v.Owner})
+			}
+		}
+	default:
+		for _, name := range rs.Tables {
+			o, err := object(name)
+			if err != nil {
+				return nil, err
+			}
+			objects = append(objects, o)
+		}
+	}
+	for _, o := range objects {
+		all := o.Kind.All()
+		switch {
+		case whole == catalog.PrivAll:
+			o.Privileges = all
+		case whole&^all != 0 && o.Kind == catalog.KindSequence && rs.Object != "sequence":
+			// PostgreSQL warns and grants what a sequence has.
+			g.Warnings = append(g.Warnings, pgerr.NewWarning(pgerr.Warning, "sequence \"%s\" only supports USAGE, SELECT, and UPDATE privileges", o.Name))
+			o.Privileges = whole & all
+		case whole&^all != 0:
+			bad := catalog.Privilege(1)
+			for ; whole&^all&bad == 0; bad <<= 1 {
+			}
+			return nil, pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type %s for %s", bad, o.Kind.Noun())
+		default:
+			o.Privileges = whole
+		}
+		if len(colGrants) > 0 {
+			if o.Kind != catalog.KindTable && o.Kind != catalog.KindView {
+				return nil, pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type %s for %s", colGrants[0].priv&-colGrants[0].priv, o.Kind.Noun())
+			}
+			o.Columns = map[string]catalog.Privilege{}
+			for _, cg := range colGrants {
+				for _, c := range cg.cols {
+					key, err := columnKey(snap, o, c)
+					if err != nil {
+						return nil, err
+					}
+					o.Columns[key] |= cg.priv
+				}
+			}
+		}
+		g.Objects = append(g.Objects, o)
+	}
+	for _, n := range rs.Roles {
+		g.Roles = append(g.Roles, roleSpec(n))
+	}
+	return g, nil
+}
+
+// columnKey returns the key of column name of a table or view in
+// catalog.Role.Columns.
+func columnKey(snap *catalog.Snapshot, o GrantObject, name string) (string, error) {
+	if o.Kind == catalog.KindView {
+		if v, ok := snap.StoredView(o.Name); ok {
+			for _, c := range v.Columns {
+				if c == name {
+					return c, nil
+				}
+			}
+		}
+	} else if t, err := snap.Table(o.Name); err == nil {
+		if i := t.ColumnIndex(name); i >= 0 {
+			return t.Columns[i].AttrName(), nil
+		}
+	}
+	return "", pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, o.Name)
+}
