@@ -28,8 +28,8 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 	if n.ReferTable != nil || n.Select != nil {
 		return nil, unsupported("CREATE TABLE ... LIKE/AS is not supported")
 	}
-	if s := n.Table.Schema.L; s != "" && s != "public" {
-		return nil, pgerr.New(pgerr.InvalidTableDefinition, "schema %q does not exist", n.Table.Schema.O)
+	if err := creationSchema(n.Table.Schema.O, n.Table.Name.O); err != nil {
+		return nil, err
 	}
 	t := &catalog.Table{Name: n.Table.Name.O, Shards: defaultTableShards, Mutability: catalog.Mutable}
 	cb := &constraintBuilder{b: b, t: t}

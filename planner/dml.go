@@ -513,8 +513,8 @@ func (b *Binder) bindDelete(n *ast.DeleteStmt) (Statement, error) {
 // bindCreateView checks a view's query by binding it, and keeps its text
 // and output columns.
 func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (Statement, error) {
-	if s := n.ViewName.Schema.O; s != "" && s != "public" {
-		return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", s)
+	if err := creationSchema(n.ViewName.Schema.O, n.ViewName.Name.O); err != nil {
+		return nil, err
 	}
 	if b.stmt.ViewQuery == "" {
 		return nil, pgerr.New(pgerr.SyntaxError, "CREATE VIEW needs AS followed by a query")

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
 // Privileges are decided at plan time over every relation a statement
@@ -177,6 +178,22 @@ func (b *Binder) addPermission(t *catalog.Table, v *catalog.View, required catal
 	p := &RelPermission{Table: t, View: v, Required: required, CheckAs: b.checkAs}
 	b.perms = append(b.perms, p)
 	return p
+}
+
+// creationSchema refuses to create a relation in any schema but public:
+// the catalog schemas are PostgreSQL's and nobody's to add to (42501, as
+// PostgreSQL refuses even a superuser), others do not exist in zproxy.
+func creationSchema(schema, name string) error {
+	switch schema {
+	case "", catalog.PublicSchema:
+		return nil
+	case "pg_catalog", "pg_toast":
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create \"%s.%s\"", schema, name).
+			WithDetail("System catalog modifications are currently disallowed.")
+	case "information_schema":
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", schema)
+	}
+	return pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 }
 
 // targetPermission records the table an INSERT, UPDATE or DELETE writes.

@@ -415,10 +415,75 @@ func sizePretty(size int64) string {
 	return strconv.FormatInt(half(size), 10) + " PB"
 }
 
+// objectPrivilege decides has_table_privilege and its friends for role
+// on o: any privilege named in privs (PostgreSQL's answer is true when the
+// role holds one of them), through the object's grants, its columns'
+// (has_column_privilege, has_any_column_privilege) and ownership.
+func objectPrivilege(e *Env, role string, o *object, column *sqltypes.Value, privs string, any bool) (bool, error) {
+	kind, id, owner := catalog.KindTable, uint64(0), ""
+	var attr string
+	switch {
+	case o.seq != nil:
+		kind, id, owner = catalog.KindSequence, o.seq.ID, o.seq.Owner
+	case o.view != nil:
+		kind, id, owner = catalog.KindView, o.view.ID, o.view.Owner
+		if column != nil && column.K != sqltypes.KindInt {
+			attr = column.S
+		} else if column != nil && int(column.I) >= 1 && int(column.I) <= len(o.view.Columns) {
+			attr = o.view.Columns[column.I-1]
+		}
+	case o.table != nil && !o.isIndex():
+		id, owner = o.table.ID, o.table.Owner
+		if column != nil {
+			i := -1
+			if column.K == sqltypes.KindInt {
+				i = int(column.I) - 1
+			} else {
+				i = o.table.ColumnIndex(column.S)
+			}
+			if i >= 0 && i < len(o.table.Columns) {
+				attr = o.table.Columns[i].AttrName()
+			}
+		}
+	}
+	valid := kind.All()
+	if column != nil || any {
+		valid = catalog.PrivSelect | catalog.PrivInsert | catalog.PrivUpdate | catalog.PrivReferences
+	}
+	var wants []catalog.Privilege
+	for _, p := range strings.Split(privs, ",") {
+		p = strings.TrimSuffix(strings.TrimSpace(strings.ToUpper(p)), " WITH GRANT OPTION")
+		want, ok := catalog.ParsePrivilege(p)
+		if !ok || want == catalog.PrivAll || want&valid == 0 {
+			return false, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: \"%s\"", p)
+		}
+		wants = append(wants, want)
+	}
+	if o.rel != nil || isSuperuser(e, role) {
+		// Catalog relations are readable by everyone.
+		return o.rel == nil || wants[0] == catalog.PrivSelect, nil
+	}
+	held := e.Snap.ObjectPrivileges(role, kind, id, owner)
+	for _, want := range wants {
+		switch {
+		case held&want != 0:
+			return true, nil
+		case attr != "" && e.Snap.ColumnPrivileges(role, id, attr)&want != 0:
+			return true, nil
+		case any && e.Snap.AnyColumnPrivilege(role, id, want):
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // registerPrivileges registers has_table_privilege and its friends,
 // answered from the catalog's roles and grants.
 func registerPrivileges() {
-	check := func(ctx *Context, user, tableArg sqltypes.Value, privs string) (sqltypes.Value, error) {
+	// check answers has_table_privilege (column nil, any false),
+	// has_column_privilege (column set), has_any_column_privilege (any)
+	// and has_sequence_privilege.
+	check := func(ctx *Context, user, tableArg sqltypes.Value, column *sqltypes.Value, any bool, privs string) (sqltypes.Value, error) {
 		e, err := needEnv(ctx)
 		if err != nil {
 			return sqltypes.Null, err
@@ -450,54 +515,40 @@ func registerPrivileges() {
 				return sqltypes.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", tableArg.S)
 			}
 		}
-		want := catalog.Privilege(0)
-		for _, p := range strings.Split(privs, ",") {
-			p = strings.TrimSpace(strings.ToUpper(p))
-			p = strings.TrimSuffix(p, " WITH GRANT OPTION")
-			switch p {
-			case "SELECT", "INSERT", "UPDATE", "DELETE":
-				pv, _ := catalog.ParsePrivilege(p)
-				want |= pv
-			case "TRUNCATE", "REFERENCES", "TRIGGER":
-				want |= catalog.PrivAll // only owners and superusers hold these
-			default:
-				return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: %q", p)
-			}
+		ok, err := objectPrivilege(e, name, o, column, privs, any)
+		if err != nil {
+			return sqltypes.Null, err
 		}
-		if o.table == nil || o.isIndex() {
-			// Catalog relations and views are readable by everyone; views
-			// are read-only.
-			return boolV(want == catalog.PrivSelect || o.rel == nil && isSuperuser(e, name)), nil
-		}
-		if isSuperuser(e, name) {
-			return boolV(true), nil
-		}
-		return boolV(e.Snap.Allowed(name, o.table, want)), nil
+		return boolV(ok), nil
 	}
-	for _, n := range []string{"has_table_privilege", "has_any_column_privilege"} {
+	for _, n := range []string{"has_table_privilege", "has_any_column_privilege", "has_sequence_privilege"} {
+		any := n == "has_any_column_privilege"
 		Register(n,
 			fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				return check(ctx, sqltypes.Null, a[0], a[1].S)
+				return check(ctx, sqltypes.Null, a[0], nil, any, a[1].S)
 			}),
 			fn("", []Param{oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				return check(ctx, sqltypes.Null, a[0], a[1].S)
+				return check(ctx, sqltypes.Null, a[0], nil, any, a[1].S)
 			}),
 			fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				return check(ctx, a[0], a[1], a[2].S)
+				return check(ctx, a[0], a[1], nil, any, a[2].S)
 			}),
 			fn("", []Param{nameP, oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				return check(ctx, a[0], a[1], a[2].S)
+				return check(ctx, a[0], a[1], nil, any, a[2].S)
 			}),
 			fn("", []Param{oidP, oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				return check(ctx, a[0], a[1], a[2].S)
+				return check(ctx, a[0], a[1], nil, any, a[2].S)
 			}))
 	}
 	Register("has_column_privilege",
 		fn("", []Param{textP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, sqltypes.Null, a[0], a[2].S)
+			return check(ctx, sqltypes.Null, a[0], &a[1], false, a[2].S)
 		}),
 		fn("", []Param{oidP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, sqltypes.Null, a[0], a[2].S)
+			return check(ctx, sqltypes.Null, a[0], &a[1], false, a[2].S)
+		}),
+		fn("", []Param{nameP, textP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return check(ctx, a[0], a[1], &a[2], false, a[3].S)
 		}))
 	// Schemas, databases and functions: everyone may use the public and
 	// catalog schemas, connect and execute; only superusers create.
@@ -509,10 +560,18 @@ func registerPrivileges() {
 		if _, err := namespaceOID(schema); err != nil {
 			return sqltypes.Null, err
 		}
-		if strings.Contains(strings.ToUpper(privs), "CREATE") {
-			return boolV(isSuperuser(e, e.user())), nil
+		var want catalog.Privilege
+		for _, p := range strings.Split(privs, ",") {
+			p = strings.TrimSuffix(strings.TrimSpace(strings.ToUpper(p)), " WITH GRANT OPTION")
+			switch p {
+			case "USAGE", "CREATE":
+				pv, _ := catalog.ParsePrivilege(p)
+				want |= pv
+			default:
+				return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: \"%s\"", p)
+			}
 		}
-		return boolV(true), nil
+		return boolV(e.Snap.SchemaPrivileges(e.user(), schema)&want == want || isSuperuser(e, e.user())), nil
 	}
 	Register("has_schema_privilege",
 		fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {

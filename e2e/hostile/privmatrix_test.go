@@ -144,6 +144,11 @@ var privStatements = []string{
 	`ALTER TABLE secret ADD COLUMN extra INT`,
 	`CREATE INDEX secret_n ON secret (n)`,
 	`COMMENT ON TABLE secret IS 'mine now'`,
+	// What the privilege functions say agrees with what the statements do.
+	`SELECT has_table_privilege('secret', 'SELECT'), has_table_privilege('secret', 'INSERT, UPDATE'), has_table_privilege('secret', 'TRUNCATE'), has_table_privilege('sv', 'SELECT')`,
+	`SELECT has_column_privilege('secret', 's', 'SELECT'), has_column_privilege('secret', 'n', 'UPDATE'), has_any_column_privilege('secret', 'SELECT'), has_any_column_privilege('chk', 'INSERT')`,
+	`SELECT has_sequence_privilege('sq', 'USAGE'), has_sequence_privilege('sq', 'SELECT, UPDATE'), has_schema_privilege('public', 'CREATE'), has_schema_privilege('public', 'USAGE')`,
+	`SELECT has_table_privilege('secret', 'USAGE')`,
 	// pg_catalog is searched first: a relation of the role's own named
 	// like a catalog view never stands in for it.
 	`CREATE VIEW pg_roles AS SELECT 'fake'::text AS rolname`,
