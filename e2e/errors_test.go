@@ -130,3 +130,43 @@ func TestErrors(t *testing.T) {
 		t.Errorf("the concurrent connection completed no reads")
 	}
 }
+
+// TestErrorAbortsBlock: any error inside a transaction block aborts it, a
+// statement that does not parse or bind included, whichever protocol
+// carried it; later statements get 25P02 and COMMIT rolls back, so a
+// script that runs on past a typo cannot commit half its work.
+func TestErrorAbortsBlock(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeExec, pgx.QueryExecModeDescribeExec} {
+		for _, bad := range []string{"selct 1", "SELECT no_such_column FROM abort_block", "SELECT * FROM no_such_table", "SELECT 1/0"} {
+			t.Run(fmt.Sprintf("%v/%s", mode, bad), func(t *testing.T) {
+				conn := tg.Connect(t, mode)
+				ctx := testCtx(t)
+				mustExec(t, conn, "DROP TABLE IF EXISTS abort_block")
+				mustExec(t, conn, "CREATE TABLE abort_block (k INT PRIMARY KEY)")
+				mustExec(t, conn, "BEGIN")
+				mustExec(t, conn, "INSERT INTO abort_block VALUES (1)")
+				if _, err := conn.Exec(ctx, bad); err == nil {
+					t.Fatalf("%s succeeded", bad)
+				}
+				if s := conn.PgConn().TxStatus(); s != 'E' {
+					t.Errorf("status after %q: %c, want E", bad, s)
+				}
+				_, err := conn.Exec(ctx, "SELECT 1")
+				var pe *pgconn.PgError
+				if !errors.As(err, &pe) || pe.Code != "25P02" {
+					t.Errorf("SELECT 1 in the failed block: %v, want 25P02", err)
+				}
+				tag, err := conn.Exec(ctx, "COMMIT")
+				if err != nil || tag.String() != "ROLLBACK" {
+					t.Errorf("COMMIT of the failed block: %v %v, want ROLLBACK", tag, err)
+				}
+				var n int
+				if err := conn.QueryRow(ctx, "SELECT count(*) FROM abort_block").Scan(&n); err != nil || n != 0 {
+					t.Errorf("rows after the failed block: %d %v, want 0", n, err)
+				}
+			})
+		}
+	}
+}

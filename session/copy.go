@@ -275,8 +275,8 @@ func (c *copyIn) Rows(ctx context.Context, rows [][]sqltypes.Value) error {
 // failed puts an open transaction block in the failed state when err is
 // set: the rows already written into its transaction must not commit.
 func (c *copyIn) failed(err error) error {
-	if err != nil && c.sess.txStatus == 'T' {
-		c.sess.txStatus = 'E'
+	if err != nil {
+		c.sess.failBlock()
 	}
 	return err
 }

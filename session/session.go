@@ -54,6 +54,7 @@ var _ wire.Session = (*Session)(nil)
 func (s *Session) Parse(_ context.Context, sql string, paramTypes []sqltypes.Type) ([]wire.Statement, error) {
 	stmts, err := parser.Parse(sql)
 	if err != nil {
+		s.failBlock()
 		return nil, err
 	}
 	out := make([]wire.Statement, len(stmts))
@@ -61,6 +62,15 @@ func (s *Session) Parse(_ context.Context, sql string, paramTypes []sqltypes.Typ
 		out[i] = &statement{sess: s, parsed: &stmts[i], declared: paramTypes}
 	}
 	return out, nil
+}
+
+// failBlock puts an open transaction block in the failed state: an error
+// anywhere in a block (a statement that does not even parse included)
+// aborts it, as in PostgreSQL, so its COMMIT rolls back.
+func (s *Session) failBlock() {
+	if s.txStatus == 'T' {
+		s.txStatus = 'E'
+	}
 }
 
 // TxStatus implements wire.Session.
@@ -148,6 +158,7 @@ func (st *statement) Describe(ctx context.Context) ([]sqltypes.Type, []wire.Colu
 	}
 	bound, types, _, err := st.bind(ctx)
 	if err != nil {
+		st.sess.failBlock()
 		return nil, nil, err
 	}
 	return types, columnsOf(bound), nil
@@ -262,8 +273,8 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 	idle := s.engine.cat.started(s, st.parsed.Text)
 	defer idle()
 	res, kind, err := st.execute(ctx, params, start)
-	if err != nil && s.txStatus == 'T' {
-		s.txStatus = 'E'
+	if err != nil {
+		s.failBlock()
 	}
 	if m, ok := res.(*memResult); ok && err == nil && !m.recorded {
 		// Statements without a row stream are complete now; rows and
