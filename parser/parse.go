@@ -194,7 +194,7 @@ func (s *Statement) NamePosition(name string) int {
 
 var tidbPool = sync.Pool{New: func() any {
 	p := tidb.New()
-	p.SetSQLMode(mysql.ModeANSIQuotes | mysql.ModePipesAsConcat | mysql.ModeNoBackslashEscapes)
+	p.SetSQLMode(mysql.ModeANSIQuotes | mysql.ModePipesAsConcat | mysql.ModeNoBackslashEscapes | mysql.ModeIgnoreSpace)
 	// Window functions make their names (rank, row_number, ...) reserved
 	// words in TiDB; a column of that name is backquoted on a retry.
 	p.EnableWindowFunc(true)
