@@ -3,6 +3,7 @@ package planner
 import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"time"
 )
 
 // bindArith binds an arithmetic operator (+ - * / % ^) by PostgreSQL's
@@ -54,12 +55,13 @@ func fnContext(ctx *EvalContext) *builtins.Context {
 	return &ctx.Fn
 }
 
-// castValue converts v, of type from, to type to. A real is a float32 in a
-// float64: converted to numeric or to text it keeps the digits a real
-// shows (1.1, not 1.100000023841858), as PostgreSQL converts float4.
-// An explicit cast (CAST, ::) cuts strings to varchar(n) and char(n)
-// where an assignment fails with 22001.
-func castValue(v sqltypes.Value, from, to sqltypes.Type, explicit bool) (sqltypes.Value, error) {
+// castValue converts v, of type from, to type to, in a session whose
+// TimeZone is loc (sqltypes.CastIn: timestamptz conversions). A real is a
+// float32 in a float64: converted to numeric or to text it keeps the
+// digits a real shows (1.1, not 1.100000023841858), as PostgreSQL converts
+// float4. An explicit cast (CAST, ::) cuts strings to varchar(n) and
+// char(n) where an assignment fails with 22001.
+func castValue(v sqltypes.Value, from, to sqltypes.Type, explicit bool, loc *time.Location) (sqltypes.Value, error) {
 	if from.ID == sqltypes.Float4 && v.K == sqltypes.KindFloat {
 		switch {
 		case to.ID == sqltypes.Numeric:
@@ -72,8 +74,5 @@ func castValue(v sqltypes.Value, from, to sqltypes.Type, explicit bool) (sqltype
 			v = sqltypes.NewText(string(sqltypes.AppendTextAs(nil, from, v)))
 		}
 	}
-	if explicit {
-		return sqltypes.CastExplicit(v, to)
-	}
-	return sqltypes.Cast(v, to)
+	return sqltypes.CastIn(v, to, explicit, loc)
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
@@ -54,6 +55,10 @@ type Binder struct {
 	// the type inferred from the parameter's context, or Unknown.
 	params   []sqltypes.Type
 	declared []bool
+	// loc is the session's TimeZone, in which constants convert to and
+	// from timestamptz when they are folded (as PostgreSQL converts a
+	// literal when it parses the statement).
+	loc *time.Location
 	// insertSelect and insertTypes are INSERT ... SELECT's query and the
 	// types of the columns its outputs go to (see insertTarget).
 	insertSelect ast.Node
@@ -73,6 +78,11 @@ func (b *Binder) insertTarget(n ast.Node, i int) (sqltypes.Type, bool) {
 // for $1..$n (Unknown where open); the returned slice has the resolved type
 // of every parameter (text where nothing constrained it).
 func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type) (Statement, []sqltypes.Type, error) {
+	return BindIn(snap, stmt, paramTypes, nil)
+}
+
+// BindIn is Bind in a session whose TimeZone is loc (nil: UTC).
+func BindIn(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type, loc *time.Location) (Statement, []sqltypes.Type, error) {
 	if stmt.Role != nil {
 		st, err := bindRole(snap, stmt.Role)
 		return st, nil, err
@@ -105,7 +115,7 @@ func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.
 	if len(paramTypes) > n {
 		n = len(paramTypes)
 	}
-	b := &Binder{snap: snap, stmt: stmt, params: make([]sqltypes.Type, n), declared: make([]bool, n)}
+	b := &Binder{snap: snap, stmt: stmt, params: make([]sqltypes.Type, n), declared: make([]bool, n), loc: loc}
 	for i, t := range paramTypes {
 		if t.ID != sqltypes.Unknown {
 			b.params[i] = t
@@ -353,7 +363,7 @@ func (b *Binder) coerceTo(e Expr, t sqltypes.Type, assignment bool) (Expr, error
 		case !assignment && !castAllowedImplicitly(et, t):
 			return nil, mismatch(et, t)
 		}
-		v, err := castValue(c.V, c.Typ, t, false)
+		v, err := castValue(c.V, c.Typ, t, false, b.loc)
 		if err != nil {
 			return nil, err
 		}

@@ -230,7 +230,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			}
 			b.inferParam(e, t)
 			if c, ok := e.(*Const); ok {
-				v, err := castValue(c.V, c.Typ, t, true)
+				v, err := castValue(c.V, c.Typ, t, true, b.loc)
 				if err != nil {
 					return nil, err
 				}

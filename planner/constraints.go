@@ -404,7 +404,7 @@ func (b *Binder) bindCheck(t *catalog.Table, sql string) (Expr, []int, error) {
 	if refused != nil {
 		return nil, nil, refused
 	}
-	sub := &Binder{snap: b.snap, stmt: stmt}
+	sub := &Binder{snap: b.snap, stmt: stmt, loc: b.loc}
 	sc := &scope{items: []*fromItem{tableItem(t, t.Name, 0)}}
 	e, err := sub.bindBool(sc, node, "CHECK")
 	if err != nil {

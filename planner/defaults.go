@@ -66,7 +66,7 @@ func (b *Binder) bindDefault(c catalog.Column, text string) (Expr, error) {
 	if bad.err != nil {
 		return nil, bad.err
 	}
-	sub := &Binder{snap: b.snap, stmt: stmt}
+	sub := &Binder{snap: b.snap, stmt: stmt, loc: b.loc}
 	e, err := sub.bindExpr(env{}.newScope(), node)
 	if err != nil {
 		return nil, err

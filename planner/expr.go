@@ -487,7 +487,11 @@ func (e *Cast) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 	if err != nil {
 		return v, err
 	}
-	return castValue(v, e.E.Type(), e.To, e.Explicit)
+	var loc *time.Location
+	if ctx != nil {
+		loc = ctx.Fn.Location
+	}
+	return castValue(v, e.E.Type(), e.To, e.Explicit, loc)
 }
 
 func (e *Func) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {

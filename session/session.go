@@ -117,7 +117,7 @@ func (st *statement) bind(ctx context.Context) (planner.Statement, []sqltypes.Ty
 	if st.boundSnap == snap {
 		return st.bound, st.boundTypes, snap, nil
 	}
-	bound, types, err := planner.Bind(snap, st.parsed, st.declared)
+	bound, types, err := planner.BindIn(snap, st.parsed, st.declared, st.sess.location())
 	if err != nil && namesMissingObject(err) {
 		// The cached schema may be up to catalog.SharedStaleness behind a
 		// table another proxy created a moment ago: look again before
@@ -128,7 +128,7 @@ func (st *statement) bind(ctx context.Context) (planner.Statement, []sqltypes.Ty
 		}
 		if fresh != snap {
 			snap = fresh
-			bound, types, err = planner.Bind(snap, st.parsed, st.declared)
+			bound, types, err = planner.BindIn(snap, st.parsed, st.declared, st.sess.location())
 		}
 	}
 	if err != nil {

@@ -304,9 +304,13 @@ func runSQLColumns(ctx context.Context, sess wire.Session, sql string) ([]string
 			}
 			parts := make([]string, len(row))
 			for i, v := range row {
-				if v.IsNull() {
+				switch {
+				case v.IsNull():
 					parts[i] = "NULL"
-				} else {
+				case v.K == sqltypes.KindTimestampTZ:
+					// As the wire shows it: in the session's TimeZone.
+					parts[i] = string(sqltypes.AppendTimestampTZIn(nil, v.I, sess.TimeZone()))
+				default:
 					parts[i] = string(sqltypes.AppendTextAs(nil, cols[i].Type, v))
 				}
 			}

@@ -127,3 +127,77 @@ func isAlpha(s string) bool {
 	}
 	return true
 }
+
+// CastIn is Cast (explicit: CastExplicit) in a session whose TimeZone is
+// loc. PostgreSQL makes these conversions in the session's zone: text
+// without an offset to timestamptz (wall-clock time in loc), timestamp and
+// date to timestamptz (their wall-clock time in loc), timestamptz to
+// timestamp, date, time and text (the instant's wall-clock time in loc).
+// Everything else converts as Cast does; a nil loc is UTC.
+func CastIn(v Value, t Type, explicit bool, loc *time.Location) (Value, error) {
+	if loc != nil && loc != time.UTC && v.K != KindNull {
+		if r, ok, err := castZoned(v, t, loc); ok {
+			return r, err
+		}
+	}
+	return castValue(v, t, explicit)
+}
+
+// castZoned is the part of CastIn that depends on the zone; ok is false
+// for conversions that do not.
+func castZoned(v Value, t Type, loc *time.Location) (Value, bool, error) {
+	target := t.Kind()
+	switch v.K {
+	case KindText, KindBPChar:
+		if t.ID != TimestampTZ {
+			return Null, false, nil
+		}
+		us, err := ParseTimestampTZIn(v.S, loc)
+		if err != nil {
+			return Null, true, err
+		}
+		return NewTimestampTZ(us), true, nil
+	case KindTimestamp, KindDate:
+		if target != KindTimestampTZ {
+			return Null, false, nil
+		}
+		us := v.I
+		if v.K == KindDate {
+			var err error
+			if us, err = DateToTimestamp(v.I); err != nil {
+				return Null, true, err
+			}
+		}
+		if !IsFiniteTimestamp(us) {
+			return NewTimestampTZ(us), true, nil
+		}
+		// The offset at the instant the wall-clock time names: the
+		// offset of the wall time read as UTC, corrected once.
+		off := zoneOffset(us, loc)
+		off = zoneOffset(us-off*usPerSec, loc)
+		us -= off * usPerSec
+		if us < MinTimestamp || us >= TimestampInfinity {
+			return Null, true, errTimestampOutOfRange()
+		}
+		return NewTimestampTZ(us), true, nil
+	case KindTimestampTZ:
+		if !IsFiniteTimestamp(v.I) {
+			return Null, false, nil
+		}
+		local := v.I + zoneOffset(v.I, loc)*usPerSec
+		switch target {
+		case KindTimestamp:
+			return NewTimestamp(local), true, nil
+		case KindDate:
+			return NewDate(TimestampToDate(local)), true, nil
+		case KindTime:
+			return NewTime(TimeOfDay(local)), true, nil
+		case KindTimeTZ:
+			return NewTimeTZ(TimeTZValue{Micros: TimeOfDay(local), Offset: int32(zoneOffset(v.I, loc))}), true, nil
+		case KindText, KindBPChar:
+			r, err := castValue(NewText(string(AppendTimestampTZIn(nil, v.I, loc))), t, false)
+			return r, true, err
+		}
+	}
+	return Null, false, nil
+}
