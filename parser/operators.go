@@ -20,11 +20,11 @@ import (
 //	x COLLATE "C"                     → x (zproxy compares strings bytewise)
 //	(row).field                       → zp_field((row), 'field')
 //
-// ANY with a subquery stays TiDB's own. The operands of an infix operator
-// are the primary expressions on either side of it (a name, a literal, a
-// call, a parenthesized expression, with its casts and subscripts), which
-// is how PostgreSQL's precedence groups them in every catalog query clients
-// send; write parentheses around anything longer.
+// ANY with a subquery stays TiDB's own. The operands of a respelled
+// operator are grouped by PostgreSQL's precedence (operandStart,
+// operandEnd): primary expressions (a name, a literal, a call, a
+// parenthesized expression, with its casts and subscripts) joined by the
+// operators that bind tighter, so 'a' || 'b' = ANY (...) compares 'ab'.
 const (
 	ArrayFunc     = "zp_array"
 	ArraySubFunc  = "zp_array_sub"
@@ -402,7 +402,7 @@ func (r *rewriter) quantified(head, j int, op string) error {
 	if op[0] == '!' && r.toks[j].is("like") || r.toks[j].is("ilike") && op[0] == '!' {
 		leftEnd-- // NOT LIKE: the operand ends before NOT
 	}
-	lo, ok := r.primaryStart(leftEnd, head)
+	lo, ok := r.operandStart(leftEnd, head)
 	if !ok {
 		return r.syntaxErrorAt(j)
 	}
@@ -430,11 +430,11 @@ func (r *rewriter) similar(head, j int) error {
 		leftEnd, op = j-2, "!~"
 		r.replace(j-1, "")
 	}
-	lo, ok := r.primaryStart(leftEnd, head)
+	lo, ok := r.operandStart(leftEnd, head)
 	if !ok {
 		return r.syntaxErrorAt(j)
 	}
-	hi, ok := r.primaryEnd(j + 2)
+	hi, ok := r.operandEnd(j+2, precOther)
 	if !ok {
 		return r.syntaxErrorAt(j + 2)
 	}
@@ -457,11 +457,11 @@ func (r *rewriter) similar(head, j int) error {
 // infix respells x op y at operator token j as zp_op('op', x, y).
 func (r *rewriter) infix(head, j int) error {
 	leftEnd, rightStart := r.operatorAt(j)
-	lo, ok := r.primaryStart(leftEnd, head)
+	lo, ok := r.operandStart(leftEnd, head)
 	if !ok {
 		return r.syntaxErrorAt(j)
 	}
-	hi, ok := r.primaryEnd(rightStart)
+	hi, ok := r.operandEnd(rightStart, precOther)
 	if !ok {
 		return r.syntaxErrorAt(rightStart)
 	}
@@ -472,6 +472,95 @@ func (r *rewriter) infix(head, j int) error {
 	r.ed[hi].post += ")"
 	r.primStart[hi] = lo
 	return nil
+}
+
+// Binary operator precedence levels of PostgreSQL's grammar that the
+// respelled operators (comparisons before ANY/ALL, SIMILAR TO, the
+// "other" operators of infixOps) meet around them, loosest first.
+const (
+	precOther = 1 + iota // ||, @>, ~ and every other operator
+	precAdd              // + -
+	precMul              // * / %
+	precExp              // ^
+)
+
+// binaryPrec is the precedence of token k as a binary operator not yet
+// respelled, or 0 when it is none of the levels above.
+func (r *rewriter) binaryPrec(k int) int {
+	t := r.toks[k]
+	if t.kind != tkOp {
+		return 0
+	}
+	if r.ed[k].done {
+		if OtherOperators[t.val] && strings.HasPrefix(r.ed[k].rep, "| "+OtherOpFunc) {
+			return precOther // respelled in place as "| zp_op('op') |" (pgsyntax.go)
+		}
+		return 0
+	}
+	switch t.val {
+	case "^":
+		return precExp
+	case "*", "/", "%":
+		return precMul
+	case "+", "-":
+		return precAdd
+	case "||":
+		return precOther
+	}
+	if infixOps[t.val] {
+		return precOther
+	}
+	return 0
+}
+
+// operandStart returns the first token of the left operand of an operator
+// of the "other" level or looser whose operand ends at token end: the
+// primary expression there, extended leftwards over binary operators of
+// that level or tighter (left-associative, so an equal level groups to the
+// left) and over a unary sign.
+func (r *rewriter) operandStart(end, head int) (int, bool) {
+	lo, ok := r.primaryStart(end, head)
+	if !ok {
+		return 0, false
+	}
+	for k := lo - 1; k >= head && r.binaryPrec(k) > 0; k = lo - 1 {
+		if s, ok := r.primaryStart(k-1, head); ok {
+			lo = s // x op <operand>: a binary operator
+			continue
+		}
+		if v := r.toks[k].val; v == "-" || v == "+" {
+			lo = k // a unary sign binds tighter than any binary operator here
+			continue
+		}
+		break
+	}
+	return lo, true
+}
+
+// operandEnd returns the last token of the right operand starting at
+// token i of a left-associative operator of level prec: the primary
+// expression there, extended over operators that bind tighter.
+func (r *rewriter) operandEnd(i, prec int) (int, bool) {
+	start := i
+	for start < len(r.toks) && (r.toks[start].val == "-" || r.toks[start].val == "+") && r.toks[start].kind == tkOp {
+		start++ // unary signs
+	}
+	hi, ok := r.primaryEnd(start)
+	if !ok {
+		return 0, false
+	}
+	for k := hi + 1; k < len(r.toks) && r.binaryPrec(k) > prec; k = hi + 1 {
+		next := k + 1
+		for next < len(r.toks) && (r.toks[next].val == "-" || r.toks[next].val == "+") && r.toks[next].kind == tkOp {
+			next++
+		}
+		e, ok := r.primaryEnd(next)
+		if !ok {
+			break
+		}
+		hi = e
+	}
+	return hi, true
 }
 
 // primaryEnd returns the last token of the primary expression starting at
