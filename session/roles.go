@@ -269,56 +269,44 @@ func (s *Session) grant(ctx context.Context, x *planner.Grant) error {
 
 // applyGrant adds (or with revoke, removes) o's privileges to r.
 func applyGrant(r *catalog.Role, o planner.GrantObject, revoke bool) {
-	change := func(p *catalog.Privilege, by catalog.Privilege) {
+	change := func(p, by catalog.Privilege) catalog.Privilege {
 		if revoke {
-			*p &^= by
-		} else {
-			*p |= by
+			return p &^ by
 		}
+		return p | by
 	}
 	if o.Kind == catalog.KindSchema {
-		p := r.Schemas[o.Name]
-		change(&p, o.Privileges)
-		if p == 0 {
-			delete(r.Schemas, o.Name)
-		} else {
-			r.Schemas[o.Name] = p
-		}
+		setPrivilege(r.Schemas, o.Name, change(r.Schemas[o.Name], o.Privileges))
 		return
 	}
-	p := r.Grants[o.ID]
-	change(&p, o.Privileges)
-	if p == 0 {
-		delete(r.Grants, o.ID)
-	} else {
-		r.Grants[o.ID] = p
-	}
-	// REVOKE of a table privilege takes the column privileges with it, as
-	// PostgreSQL's does.
+	setPrivilege(r.Grants, o.ID, change(r.Grants[o.ID], o.Privileges))
 	cols := r.Columns[o.ID]
 	if cols == nil {
 		cols = map[string]catalog.Privilege{}
 	}
 	if revoke && o.Privileges != 0 {
+		// REVOKE of a table privilege takes the column privileges with
+		// it, as PostgreSQL's does.
 		for a := range cols {
-			cp := cols[a] &^ o.Privileges
-			cols[a] = cp
+			setPrivilege(cols, a, cols[a]&^o.Privileges)
 		}
 	}
 	for a, cp := range o.Columns {
-		c := cols[a]
-		change(&c, cp)
-		cols[a] = c
-	}
-	for a, cp := range cols {
-		if cp == 0 {
-			delete(cols, a)
-		}
+		setPrivilege(cols, a, change(cols[a], cp))
 	}
 	if len(cols) == 0 {
 		delete(r.Columns, o.ID)
 	} else {
 		r.Columns[o.ID] = cols
+	}
+}
+
+// setPrivilege sets m[k] to p, leaving no entry for no privilege.
+func setPrivilege[K comparable](m map[K]catalog.Privilege, k K, p catalog.Privilege) {
+	if p == 0 {
+		delete(m, k)
+	} else {
+		m[k] = p
 	}
 }
 
