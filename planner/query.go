@@ -1174,6 +1174,11 @@ func strongLabel(node ast.ExprNode) bool {
 // castLabel is the column name PostgreSQL gives a cast of a non-column:
 // the type's internal name.
 func castLabel(t sqltypes.Type) string {
+	if t.ID == sqltypes.Array {
+		// An array type's column is named for its element type, as
+		// FigureColname names it ('{1}'::int[] is "int4").
+		return castLabel(t.ElemType())
+	}
 	switch t.ID {
 	case sqltypes.Int2:
 		return "int2"
