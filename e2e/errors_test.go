@@ -170,3 +170,36 @@ func TestErrorAbortsBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestSleepCancelled: pg_sleep waits, and stops when its statement is
+// cancelled, by statement_timeout or by the client, however long it was
+// asked to wait.
+func TestSleepCancelled(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	conn := tg.Connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := testCtx(t)
+	mustExec(t, conn, "SET statement_timeout = '100ms'")
+	for _, q := range []string{"SELECT pg_sleep(30)", "SELECT pg_sleep_until('infinity')", "SELECT pg_sleep_for('1 hour')"} {
+		start := time.Now()
+		_, err := conn.Exec(ctx, q)
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "57014" || pe.Message != "canceling statement due to statement timeout" {
+			t.Errorf("%s under statement_timeout: %v", q, err)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%s took %v", q, d)
+		}
+	}
+	mustExec(t, conn, "RESET statement_timeout")
+	cctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	_, err := conn.Exec(cctx, "SELECT pg_sleep(30)")
+	if err == nil {
+		t.Error("pg_sleep(30) outlived its cancelled context")
+	}
+	var n int
+	if err := tg.Connect(t, pgx.QueryExecModeSimpleProtocol).QueryRow(ctx, "SELECT 1").Scan(&n); err != nil || n != 1 {
+		t.Errorf("another connection after the cancel: %d %v", n, err)
+	}
+}

@@ -235,6 +235,7 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 		start = clock()
 	}
 	return builtins.Context{Now: start, Location: s.location(), Sequences: &sessionSequences{s: s, ctx: ctx}, Random: &s.random,
+		Done: ctx.Done(), Err: ctx.Err,
 		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID)},
 		Settings: func(name string) (string, bool) { n, ok := canonicalVar(name); return s.vars[n], ok }}
 }

@@ -45,6 +45,11 @@ type Context struct {
 	// Random is the session's generator for random() and setseed(); nil
 	// draws from the process's generator and makes setseed a no-op.
 	Random *Random
+	// Done, when set, is closed when the statement is cancelled (by the
+	// client, statement_timeout or a lost connection); functions that wait
+	// (pg_sleep) stop then, and Err says why.
+	Done <-chan struct{}
+	Err  func() error
 }
 
 // Sequences is the session's access to sequences: values come from the
