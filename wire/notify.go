@@ -27,9 +27,15 @@ import (
 // thus blocks its own connection in a write and fills the queue, as in
 // PostgreSQL, but cannot grow the process's memory past the bound.
 
-// DefaultNotifyQueueSize is Config.NotifyQueueSize's default. PostgreSQL's
-// queue holds 8 GB on disk; zproxy's lives in memory, so it is smaller.
-const DefaultNotifyQueueSize = 64 << 20
+// DefaultNotifyQueueSize is Config.NotifyQueueSize's default.
+// PostgreSQL's queue holds 8 GB on disk; zproxy's lives on the Go heap, so
+// it is much smaller: what is live there costs up to 1+GOGC/100 times its
+// size in memory (five times at cmd/zproxy's --gc-percent 400), and a
+// 64 MiB queue filled by a flood of 8 kB NOTIFYs grew the process by 360
+// MiB, 16 MiB by about 100 MiB. 16 MiB still holds 2,000 notifications of
+// PostgreSQL's largest payload, or some 150,000 short ones, for a listener
+// that has stopped reading.
+const DefaultNotifyQueueSize = 16 << 20
 
 // notificationOverhead is what a notification costs beyond its channel and
 // payload, for each listener it waits for: its message and its place in
