@@ -112,12 +112,22 @@ func abandon(out []outgoing) {
 
 // publish sends notifications from the session with that PID now.
 func (s *Session) publish(ns []notification) error {
+	s.warnQueueFilling()
 	out, err := s.engine.notify.reserve(s.params.NotifyQueue, s.params.PID, ns)
 	if err != nil {
 		return err
 	}
 	deliver(out)
 	return nil
+}
+
+// warnQueueFilling sends PostgreSQL's warning when NOTIFYs find the queue
+// more than half full; like PostgreSQL it looks before adding them, so a
+// NOTIFY that then fails with 54000 may be preceded by it.
+func (s *Session) warnQueueFilling() {
+	if w := s.params.NotifyQueue.FillWarning(); w != nil {
+		s.notice(w)
+	}
 }
 
 // notifyStatement runs LISTEN, UNLISTEN and NOTIFY.
@@ -207,6 +217,7 @@ func (s *Session) reserveNotifications() ([]outgoing, error) {
 	if len(s.ext.pending) == 0 {
 		return nil, nil
 	}
+	s.warnQueueFilling()
 	return s.engine.notify.reserve(s.params.NotifyQueue, s.params.PID, s.ext.pending)
 }
 

@@ -26,7 +26,9 @@ func TestNotifyQueueFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer listener.Close()
-	notifier, err := eng.NewSession(ctx, wire.SessionParams{User: "n", PID: 102, Notice: func(*pgerr.Error) {}, NotifyQueue: q})
+	var warnings []string
+	notifier, err := eng.NewSession(ctx, wire.SessionParams{User: "n", PID: 102, NotifyQueue: q,
+		Notice: func(e *pgerr.Error) { warnings = append(warnings, e.Severity+" "+e.Code+" "+e.Message) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +46,10 @@ func TestNotifyQueueFull(t *testing.T) {
 	}
 	if sent == 0 || sent == 100 {
 		t.Fatalf("%d NOTIFYs before the queue was full", sent)
+	}
+	// Past half full, PostgreSQL's warning, once within five seconds.
+	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], "WARNING 01000 NOTIFY queue is ") || !strings.HasSuffix(warnings[0], "% full") {
+		t.Errorf("warnings: %q", warnings)
 	}
 	if q.Used() > 64<<10 {
 		t.Errorf("queue holds %d bytes, past its 64 KiB", q.Used())

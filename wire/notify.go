@@ -2,6 +2,7 @@ package wire
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"sync/atomic"
 	"time"
@@ -53,6 +54,30 @@ const notifyBatch = 64 << 10
 type NotifyQueue struct {
 	limit int64
 	used  atomic.Int64
+	// lastWarning is when FillWarning last said yes (Unix nanoseconds).
+	lastWarning atomic.Int64
+}
+
+// fillWarningInterval is PostgreSQL's QUEUE_FULL_WARN_INTERVAL: the
+// warning that the queue is half full comes at most this often.
+const fillWarningInterval = 5 * time.Second
+
+// FillWarning returns PostgreSQL's WARNING for a NOTIFY that finds the
+// queue more than half full, at most once every five seconds for the
+// whole queue, as PostgreSQL's asyncQueueFillWarning; nil otherwise.
+func (q *NotifyQueue) FillWarning() *pgerr.Error {
+	usage := q.Usage()
+	if usage <= 0.5 {
+		return nil
+	}
+	now := time.Now().UnixNano()
+	last := q.lastWarning.Load()
+	if last != 0 && now-last < int64(fillWarningInterval) || !q.lastWarning.CompareAndSwap(last, now) {
+		return nil
+	}
+	// PostgreSQL adds the PID of the listener furthest behind when it
+	// has one to name; zproxy does not track which listener that is.
+	return &pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: fmt.Sprintf("NOTIFY queue is %.0f%% full", usage*100)}
 }
 
 // NewNotifyQueue returns a queue holding at most limit bytes.

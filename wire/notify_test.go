@@ -13,17 +13,31 @@ import (
 // 54000.
 func TestNotifyQueueAccounting(t *testing.T) {
 	q := NewNotifyQueue(1000)
-	a, err := q.NewNotification(1, "ch", strings.Repeat("x", 500), 2)
+	a, err := q.NewNotification(1, "ch", strings.Repeat("x", 200), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := int64(502 + 2*notificationOverhead); q.Used() != want {
+	if want := int64(202 + 2*notificationOverhead); q.Used() != want {
 		t.Errorf("used %d, want %d", q.Used(), want)
 	}
-	if _, err := q.NewNotification(1, "ch", strings.Repeat("x", 400), 1); err == nil || err.(*pgerr.Error).Code != pgerr.ProgramLimitExceeded ||
+	if _, err := q.NewNotification(1, "ch", strings.Repeat("x", 700), 1); err == nil || err.(*pgerr.Error).Code != pgerr.ProgramLimitExceeded ||
 		err.Error() != "too many notifications in the NOTIFY queue" {
 		t.Errorf("overflowing NOTIFY: %v", err)
 	}
+	if w := q.FillWarning(); w != nil {
+		t.Errorf("warning below half full: %v", w)
+	}
+	b, err := q.NewNotification(1, "ch", strings.Repeat("x", 200), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := q.FillWarning(); w == nil || w.Message != "NOTIFY queue is 60% full" || w.Code != pgerr.Warning || w.Severity != "WARNING" {
+		t.Errorf("warning past half full: %v", w)
+	}
+	if w := q.FillWarning(); w != nil {
+		t.Errorf("a second warning within five seconds: %v", w)
+	}
+	b.Done()
 	a.Done()
 	if q.Used() == 0 {
 		t.Error("room given back before the second listener")
