@@ -133,6 +133,10 @@ func (p pgSession) Setting(name string) (string, bool) {
 func (p pgSession) Settings() []pgcatalog.Setting {
 	var out []pgcatalog.Setting
 	for _, kv := range p.s.showAll() {
+		if _, ok := serverVars[kv[0]]; ok {
+			out = append(out, p.s.serverVarSetting(kv[0]))
+			continue
+		}
 		st := pgcatalog.Setting{Name: kv[0], Value: kv[1], Boot: knownVars[kv[0]], VarType: "string", Context: "user", Category: "Client Connection Defaults"}
 		switch {
 		case readOnlyVars[kv[0]]:

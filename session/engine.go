@@ -150,6 +150,7 @@ func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Ses
 	if s.params.Notice == nil {
 		s.params.Notice = func(*pgerr.Error) {}
 	}
+	s.initServerVars()
 	if err := s.applyStartup(ctx); err != nil {
 		return nil, err
 	}

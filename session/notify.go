@@ -56,16 +56,77 @@ func (h *notifyHub) set(s *Session, channel string, on bool) {
 	}
 }
 
-// publish delivers notifications from the session with that PID.
-func (h *notifyHub) publish(pid uint32, ns []notification) {
+// outgoing is a notification that has its room in the NOTIFY queue and
+// the listeners it goes to.
+type outgoing struct {
+	n  *wire.Notification
+	to []*Session
+}
+
+// reserve takes room in the queue q for notifications from the session
+// with that PID to the sessions listening now, all of them or (54000,
+// queue full) none, as PostgreSQL's NOTIFY fails whole at its commit.
+func (h *notifyHub) reserve(q *wire.NotifyQueue, pid uint32, ns []notification) ([]outgoing, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	var out []outgoing
 	for _, n := range ns {
+		var to []*Session
 		for s := range h.listeners[n.channel] {
 			if s.params.Notify != nil {
-				s.params.Notify(pid, n.channel, n.payload)
+				to = append(to, s)
 			}
 		}
+		if len(to) == 0 {
+			continue
+		}
+		wn, err := q.NewNotification(pid, n.channel, n.payload, len(to))
+		if err != nil {
+			abandon(out)
+			return nil, err
+		}
+		out = append(out, outgoing{wn, to})
+	}
+	return out, nil
+}
+
+// deliver hands reserved notifications to their listeners' connections,
+// which give their room back once they have sent them.
+func deliver(out []outgoing) {
+	for _, o := range out {
+		for _, s := range o.to {
+			s.params.Notify(o.n)
+		}
+	}
+}
+
+// abandon gives back the room of reserved notifications that will not be
+// sent.
+func abandon(out []outgoing) {
+	for _, o := range out {
+		for range o.to {
+			o.n.Done()
+		}
+	}
+}
+
+// publish sends notifications from the session with that PID now.
+func (s *Session) publish(ns []notification) error {
+	s.warnQueueFilling()
+	out, err := s.engine.notify.reserve(s.params.NotifyQueue, s.params.PID, ns)
+	if err != nil {
+		return err
+	}
+	deliver(out)
+	return nil
+}
+
+// warnQueueFilling sends PostgreSQL's warning when NOTIFYs find the queue
+// more than half full; like PostgreSQL it looks before adding them, so a
+// NOTIFY that then fails with 54000 may be preceded by it.
+func (s *Session) warnQueueFilling() {
+	if w := s.params.NotifyQueue.FillWarning(); w != nil {
+		s.notice(w)
 	}
 }
 
@@ -82,7 +143,9 @@ func (s *Session) notifyStatement(u *parser.UtilityStatement) (wire.Result, erro
 		}
 		n := notification{u.Name, u.Payload}
 		if s.txStatus == 'I' {
-			s.engine.notify.publish(s.params.PID, []notification{n})
+			if err := s.publish([]notification{n}); err != nil {
+				return nil, err
+			}
 			return tagResult("NOTIFY"), nil
 		}
 		for _, p := range x.pending {
@@ -147,17 +210,29 @@ func (s *Session) unlistenAll() {
 	s.applyListening(listenChange{})
 }
 
+// reserveNotifications takes room in the NOTIFY queue for the block's
+// NOTIFYs before it commits, so that COMMIT fails (54000) and the block
+// rolls back when they do not fit, as in PostgreSQL.
+func (s *Session) reserveNotifications() ([]outgoing, error) {
+	if len(s.ext.pending) == 0 {
+		return nil, nil
+	}
+	s.warnQueueFilling()
+	return s.engine.notify.reserve(s.params.NotifyQueue, s.params.PID, s.ext.pending)
+}
+
 // notifyAtTransactionEnd applies the block's LISTEN and UNLISTEN and sends
-// its NOTIFYs when it commits; a rollback drops them.
-func (s *Session) notifyAtTransactionEnd(commit bool) {
+// its NOTIFYs, reserved by reserveNotifications, when it commits; a
+// rollback drops them.
+func (s *Session) notifyAtTransactionEnd(out []outgoing, commit bool) {
 	x := &s.ext
 	if commit {
 		for _, c := range x.listenChanges {
 			s.applyListening(c)
 		}
-		if len(x.pending) > 0 {
-			s.engine.notify.publish(s.params.PID, x.pending)
-		}
+		deliver(out)
+	} else {
+		abandon(out)
 	}
 	x.listenChanges, x.pending = nil, nil
 }
@@ -185,6 +260,19 @@ func init() {
 				return sqltypes.Null, err
 			}
 			return sqltypes.NewText(""), nil
+		},
+	})
+	// pg_notification_queue_usage() is the fraction of the proxy's NOTIFY
+	// queue that notifications waiting for their listeners take.
+	builtins.Register("pg_notification_queue_usage", builtins.Overload{
+		Result:     builtins.Returns(sqltypes.TypeFloat8),
+		Volatility: builtins.Volatile,
+		Eval: func(ctx *builtins.Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+			var q *wire.NotifyQueue
+			if v, ok := sessionsByPID.Load(uint32(ctx.Session.PID)); ok && ctx.Session.PID != 0 {
+				q = v.(*Session).params.NotifyQueue
+			}
+			return sqltypes.NewFloat(q.Usage()), nil
 		},
 	})
 }

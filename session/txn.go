@@ -111,10 +111,14 @@ func (st *statement) txnControl(ctx context.Context, op *planner.TxnOp) (wire.Re
 		// WITH HOLD cursors are read to their end inside the block; the
 		// block's NOTIFYs go out only if it commits.
 		err := s.cursorsAtTransactionEnd(s.ext.ctx, true)
+		var notifies []outgoing
+		if err == nil {
+			notifies, err = s.reserveNotifications()
+		}
 		if err == nil {
 			err = s.commitBlock(ctx)
 		}
-		s.notifyAtTransactionEnd(err == nil)
+		s.notifyAtTransactionEnd(notifies, err == nil)
 		s.endBlock()
 		if err != nil {
 			return nil, err

@@ -249,7 +249,11 @@ func (s *Session) discard(what string) (wire.Result, error) {
 // itself, around the store's commit: see txnControl.)
 func (s *Session) transactionEnded(commit bool) error {
 	err := s.cursorsAtTransactionEnd(s.ext.ctx, commit)
-	s.notifyAtTransactionEnd(commit && err == nil)
+	var notifies []outgoing
+	if commit && err == nil {
+		notifies, err = s.reserveNotifications()
+	}
+	s.notifyAtTransactionEnd(notifies, commit && err == nil)
 	return err
 }
 

@@ -58,6 +58,11 @@ var knownVars = map[string]string{
 	varWorkMem:                            "256MB",
 	varTempFileLimit:                      "-1",
 	varAdviceWorkload:                     "statements",
+	// The server's settings (servervars.go); these are PostgreSQL's
+	// defaults, which the wire server's values replace.
+	"authentication_timeout":         "1min",
+	"max_connections":                "100",
+	"superuser_reserved_connections": "3",
 }
 
 // displayName is a parameter's name as PostgreSQL spells it (SHOW's
@@ -105,6 +110,9 @@ func (s *Session) set(name, value string, reset bool) error {
 	n, ok := canonicalVar(name)
 	if !ok {
 		return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
+	}
+	if sv, ok := serverVars[n]; ok {
+		return errServerVar(n, sv)
 	}
 	if readOnlyVars[n] {
 		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter %q cannot be changed", name)
@@ -222,7 +230,7 @@ func (s *Session) resetValue(n string) string {
 func (s *Session) resetAll() error {
 	names := make([]string, 0, len(knownVars))
 	for n := range knownVars {
-		if !readOnlyVars[n] && !strings.HasPrefix(n, "transaction_") && s.vars[n] != s.resetValue(n) {
+		if _, server := serverVars[n]; !server && !readOnlyVars[n] && !strings.HasPrefix(n, "transaction_") && s.vars[n] != s.resetValue(n) {
 			names = append(names, n)
 		}
 	}

@@ -45,7 +45,10 @@ type conn struct {
 
 	secret    [4]byte
 	encrypted bool // the session runs over TLS
-	slot      bool // holds one of MaxConnections' slots
+	// starting and slot say whether the connection counts among the
+	// startups or the sessions (Server.admit); Server.mu guards them.
+	starting bool
+	slot     bool
 
 	// ctx lives as long as the connection; forceClose cancels it, which
 	// cancels every statement.
@@ -61,7 +64,8 @@ type conn struct {
 	// status of the last ReadyForQuery; idleWaiting says the connection
 	// waits for its client in awaitMessage, and notifyWake that notify
 	// set a read deadline to wake it.
-	notifications []*pgproto3.NotificationResponse
+	notifications []*Notification
+	ended         bool // notifications are no longer taken
 	idleStatus    byte
 	idleWaiting   bool
 	notifyWake    bool
@@ -124,9 +128,7 @@ func (c *conn) serve() {
 		c.closeAll()
 		c.cancelCtx(errConnectionClosed)
 		c.nc.Close()
-		if c.slot {
-			c.srv.releaseSlot()
-		}
+		c.dropNotifications()
 		m.ConnectionClosed()
 		c.srv.removeConn(c)
 	}()
@@ -441,7 +443,9 @@ func (c *conn) sendReady() error {
 	if status == 'I' {
 		// Outside a transaction block only WITH HOLD cursors live on.
 		c.reg.ClosePortals(Cursor.Holdable)
-		c.sendNotifications()
+		if err := c.sendNotifications(); err != nil {
+			return errQuietClose
+		}
 	}
 	c.mu.Lock()
 	c.idleStatus = status

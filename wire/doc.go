@@ -22,7 +22,11 @@
 // It also keeps what a client sends from crashing, starving or fooling the
 // server: messages are framed here rather than by pgproto3, with
 // PostgreSQL's small limits until the client has authenticated and
-// Config.MaxMessageSize after; sessions are bounded by MaxConnections;
+// Config.MaxMessageSize after; connections in their startup are bounded
+// by MaxStartups and closed after AuthTimeout, apart from the sessions,
+// which MaxConnections bounds once authenticated (its last
+// SuperuserReservedConnections slots for superusers); the notifications
+// waiting for listeners are bounded by the NotifyQueue (54000 when full);
 // text must be UTF-8 without NUL bytes (22021); and each statement runs
 // under a context that a CancelRequest, statement_timeout or the client
 // hanging up (checked every 100 ms without consuming pipelined bytes)

@@ -111,16 +111,16 @@ func TestMaxConnections(t *testing.T) {
 	a.send(&pgproto3.Terminate{})
 	a.expectEOF()
 	deadline := time.Now().Add(5 * time.Second)
-	for ts.srv.sessions.Load() > 1 && time.Now().Before(deadline) {
+	for ts.srv.sessionCount() > 1 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	connectRaw(t, ts.addr)
 }
 
-// TestMaxSockets: sockets that never send a startup packet count too, at
-// twice MaxConnections, so they cannot pile up without bound.
+// TestMaxSockets: sockets that never send a startup packet are bounded
+// too, by MaxStartups, so they cannot pile up without bound.
 func TestMaxSockets(t *testing.T) {
-	ts := startServer(t, Config{MaxConnections: 1})
+	ts := startServer(t, Config{MaxConnections: 1, MaxStartups: 2})
 	for range 2 {
 		dialRaw(t, ts.addr)
 	}

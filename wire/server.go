@@ -9,6 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,9 +39,20 @@ const (
 const (
 	DefaultServerVersion  = "15.0 (zproxy)"
 	DefaultMaxMessageSize = 64 << 20
-	DefaultAuthTimeout    = time.Minute
+	// DefaultAuthTimeout is PostgreSQL's authentication_timeout default.
+	DefaultAuthTimeout = time.Minute
 	// DefaultMaxConnections is PostgreSQL's max_connections default.
 	DefaultMaxConnections = 100
+	// DefaultSuperuserReservedConnections is PostgreSQL's
+	// superuser_reserved_connections default (cmd/zproxy's; Config's zero
+	// value reserves none).
+	DefaultSuperuserReservedConnections = 3
+	// startupHeadroom is added to twice MaxConnections to bound the
+	// connections still in their startup (Config.MaxStartups' default):
+	// PostgreSQL's postmaster allows twice its MaxBackends children, which
+	// at its defaults is 2×(100+22); zproxy's sessions do not count
+	// against this bound, so it is at least as generous.
+	startupHeadroom = 64
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Shutdown.
@@ -64,16 +76,35 @@ type Config struct {
 	// 08P01. Before authentication the bounds are PostgreSQL's: 10000 bytes
 	// for the startup packet, 65535 for a password or SASL message.
 	MaxMessageSize int
-	// MaxConnections bounds the client sessions; one more is refused with
-	// 53300, as PostgreSQL's max_connections does. Sockets that have not
-	// sent their startup packet yet are bounded too, at twice as many.
+	// MaxConnections bounds the authenticated client sessions; one more is
+	// refused with 53300, as PostgreSQL's max_connections does.
 	MaxConnections int
+	// SuperuserReservedConnections are the last of MaxConnections' slots,
+	// which only superusers may take (PostgreSQL's
+	// superuser_reserved_connections): an ordinary role that would leave
+	// fewer free is refused with 53300 once authenticated. It is kept
+	// below MaxConnections.
+	SuperuserReservedConnections int
+	// MaxStartups bounds the connections that have not completed their
+	// startup and authentication yet; one more is refused with 53300 at
+	// once. They do not take MaxConnections' slots, so clients that
+	// dawdle over their startup (until AuthTimeout closes them) cannot
+	// lock authenticated sessions out. Zero means twice MaxConnections
+	// plus 64.
+	MaxStartups int
 	// ServerVersion is reported as server_version; clients parse its
 	// leading number, so keep it "15.x ...".
 	ServerVersion string
 	// AuthTimeout bounds the time from accepting a connection to the end of
-	// authentication.
+	// authentication (PostgreSQL's authentication_timeout); a connection
+	// still starting up then is closed without a message, as PostgreSQL
+	// closes it.
 	AuthTimeout time.Duration
+	// NotifyQueueSize bounds, in bytes, the notifications waiting for
+	// their listeners, all connections together (PostgreSQL's NOTIFY
+	// queue, 8 GB there): a NOTIFY that would overflow it fails with
+	// 54000. Zero means DefaultNotifyQueueSize.
+	NotifyQueueSize int64
 	// Metrics records connections and errors; nil records nothing.
 	Metrics *metrics.Metrics
 	// Logger receives connection failures, internal errors and recovered
@@ -94,6 +125,13 @@ func (c Config) withDefaults() Config {
 	if c.MaxConnections <= 0 {
 		c.MaxConnections = DefaultMaxConnections
 	}
+	c.SuperuserReservedConnections = max(0, min(c.SuperuserReservedConnections, c.MaxConnections-1))
+	if c.MaxStartups <= 0 {
+		c.MaxStartups = 2*c.MaxConnections + startupHeadroom
+	}
+	if c.NotifyQueueSize <= 0 {
+		c.NotifyQueueSize = DefaultNotifyQueueSize
+	}
 	if c.Auth == "" {
 		c.Auth = AuthTrust
 	}
@@ -111,8 +149,10 @@ type Server struct {
 	log *slog.Logger
 
 	nextPID atomic.Uint32
-	// sessions counts the connections holding one of MaxConnections' slots.
-	sessions atomic.Int64
+	// notifyQueue holds the notifications waiting for listeners.
+	notifyQueue *NotifyQueue
+	// settings are the server's settings as sessions show them.
+	settings map[string]string
 	// channelBinding is the tls-server-end-point data of the certificate
 	// (nil without TLS).
 	channelBinding []byte
@@ -124,6 +164,12 @@ type Server struct {
 	listeners map[net.Listener]struct{}
 	conns     map[uint32]*conn // by backend process ID
 	done      chan struct{}    // closed when closing and conns is empty
+	// startups counts the connections not yet authenticated (bounded by
+	// MaxStartups), sessions those holding one of MaxConnections' slots.
+	// Both are guarded by mu, so that a slot is taken and the reserve
+	// checked at one time.
+	startups int
+	sessions int
 }
 
 // NewServer returns a server that runs SQL on eng.
@@ -136,6 +182,12 @@ func NewServer(cfg Config, eng Engine) *Server {
 		listeners: map[net.Listener]struct{}{},
 		conns:     map[uint32]*conn{},
 		done:      make(chan struct{}),
+	}
+	s.notifyQueue = NewNotifyQueue(cfg.NotifyQueueSize)
+	s.settings = map[string]string{
+		"authentication_timeout":         strconv.Itoa(int(max(1, cfg.AuthTimeout.Round(time.Second)/time.Second))),
+		"max_connections":                strconv.Itoa(cfg.MaxConnections),
+		"superuser_reserved_connections": strconv.Itoa(cfg.SuperuserReservedConnections),
 	}
 	if cfg.TLS != nil && len(cfg.TLS.Certificates) > 0 {
 		s.channelBinding = auth.ChannelBinding(&cfg.TLS.Certificates[0])
@@ -268,16 +320,16 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// newConn registers a connection. It returns nil when shutting down, and
-// nil with an ErrorResponse to write when there are already twice
-// MaxConnections sockets: sessions and connections still in their startup.
+// newConn registers a connection in its startup. It returns nil when
+// shutting down, and nil with an ErrorResponse to write when MaxStartups
+// connections are already in their startup.
 func (s *Server) newConn(nc net.Conn) (*conn, []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
 		return nil, nil
 	}
-	if len(s.conns) >= 2*s.cfg.MaxConnections {
+	if s.startups >= s.cfg.MaxStartups {
 		s.cfg.Metrics.Error(pgerr.TooManyConnections)
 		msg, _ := errorResponse(errTooManyClients(), "FATAL").Encode(nil)
 		return nil, msg
@@ -290,28 +342,56 @@ func (s *Server) newConn(nc net.Conn) (*conn, []byte) {
 		}
 	}
 	c := newConn(s, nc, pid)
+	c.starting = true
+	s.startups++
 	s.conns[pid] = c
 	return c, nil
 }
 
-// takeSlot claims one of MaxConnections' sessions.
-func (s *Server) takeSlot() bool {
-	if s.sessions.Add(1) > int64(s.cfg.MaxConnections) {
-		s.sessions.Add(-1)
-		return false
+// admit ends the startup of an authenticated connection and gives it one
+// of MaxConnections' slots, or says why not: none is free, or only the
+// superusers' reserve is and the role is no superuser. As in PostgreSQL
+// (InitPostgres), the reserve is checked once the role is known, and it
+// holds when taking this slot would leave fewer than
+// SuperuserReservedConnections free.
+func (s *Server) admit(c *conn, superuser bool) *pgerr.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.endStartup(c)
+	free := s.cfg.MaxConnections - s.sessions
+	if free <= 0 {
+		return errTooManyClients()
 	}
-	return true
+	if !superuser && free-1 < s.cfg.SuperuserReservedConnections {
+		return pgerr.New(pgerr.TooManyConnections, "remaining connection slots are reserved for non-replication superuser connections")
+	}
+	s.sessions++
+	c.slot = true
+	return nil
 }
 
-func (s *Server) releaseSlot() { s.sessions.Add(-1) }
+// endStartup takes c out of the connections in their startup; s.mu is
+// held.
+func (s *Server) endStartup(c *conn) {
+	if c.starting {
+		c.starting = false
+		s.startups--
+	}
+}
 
 func errTooManyClients() *pgerr.Error {
 	return pgerr.New(pgerr.TooManyConnections, "sorry, too many clients already")
 }
 
+// removeConn forgets a connection that has ended, freeing its slot.
 func (s *Server) removeConn(c *conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.endStartup(c)
+	if c.slot {
+		c.slot = false
+		s.sessions--
+	}
 	delete(s.conns, c.pid)
 	if s.closing && len(s.conns) == 0 {
 		select {
@@ -341,4 +421,11 @@ func (s *Server) String() string {
 		return "zproxy wire server on " + a.String()
 	}
 	return "zproxy wire server (not listening)"
+}
+
+// sessionCount is the number of sessions holding a slot.
+func (s *Server) sessionCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions
 }

@@ -59,8 +59,18 @@ type SessionParams struct {
 	// Notify delivers a NOTIFY to this session's client as a
 	// NotificationResponse: at once when the client is idle outside a
 	// transaction block, otherwise before the next ReadyForQuery that
-	// finds it outside one. It may be called from any goroutine.
-	Notify func(pid uint32, channel, payload string)
+	// finds it outside one. It may be called from any goroutine. The
+	// caller has made the notification in NotifyQueue, and the connection
+	// calls its Done once it is sent or dropped.
+	Notify func(*Notification)
+	// NotifyQueue bounds the notifications waiting for listeners, the
+	// whole server's (nil: no bound).
+	NotifyQueue *NotifyQueue
+	// ServerSettings are the server's own settings, which sessions show
+	// but do not set (SHOW, pg_settings), by name, valued as pg_settings'
+	// setting column: authentication_timeout (in seconds),
+	// max_connections and superuser_reserved_connections.
+	ServerSettings map[string]string
 	// Registry holds the connection's prepared statements and portals,
 	// which SQL statements share with the extended protocol; nil when the
 	// session runs without a connection (it then keeps its own).

@@ -125,10 +125,6 @@ func (c *conn) startup() error {
 		return c.fatalError(pgerr.New(pgerr.InvalidAuthorization, "no pg_hba.conf entry for host \"%s\", user \"%s\", database \"%s\", no encryption", host, c.user, database).
 			WithHint("zproxy runs with --tls-required: connect with sslmode=require or stronger."))
 	}
-	if !c.srv.takeSlot() {
-		return c.fatalError(errTooManyClients())
-	}
-	c.slot = true
 	if c.user == "" {
 		return c.fatal(pgerr.InvalidAuthorization, "no PostgreSQL user name specified in startup packet")
 	}
@@ -146,9 +142,12 @@ func (c *conn) startup() error {
 	if err != nil {
 		return err
 	}
+	superuser := role.Superuser || !role.Exists
+	if pe := c.srv.admit(c, superuser); pe != nil {
+		return c.fatalError(pe)
+	}
 	// Authenticated: from here on messages may be as large as configured.
 	c.rd.max = c.srv.cfg.MaxMessageSize
-	superuser := role.Superuser || !role.Exists
 
 	var sess Session
 	err = c.guard("Engine.NewSession", func() error {
@@ -162,6 +161,8 @@ func (c *conn) startup() error {
 			ParameterStatus: c.parameterStatus,
 			PID:             c.pid,
 			Notify:          c.notify,
+			NotifyQueue:     c.srv.notifyQueue,
+			ServerSettings:  c.srv.settings,
 			Registry:        c.reg,
 		})
 		return err

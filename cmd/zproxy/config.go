@@ -32,6 +32,9 @@ const (
 	defaultDynamoDBTable   = "zproxy"
 	defaultMaxMessageSize  = wire.DefaultMaxMessageSize
 	defaultMaxConnections  = wire.DefaultMaxConnections
+	defaultReserved        = wire.DefaultSuperuserReservedConnections
+	defaultAuthTimeout     = wire.DefaultAuthTimeout
+	defaultNotifyQueueSize = wire.DefaultNotifyQueueSize
 	defaultShutdownTimeout = 30 * time.Second
 	// defaultCacheSize holds the decompressed blocks of a few million rows
 	// with their indexes: below the working set, every scan pays a pread
@@ -85,11 +88,17 @@ type Config struct {
 	// GCPercent is the Go collector's target (runtime/debug.SetGCPercent);
 	// -1 turns collection off. MemoryLimit is its soft memory limit (0:
 	// GOMEMLIMIT, else half the machine's memory; see tuneGC).
-	GCPercent       int
-	MemoryLimit     byteSize
-	MaxMessageSize  byteSize
-	MaxConnections  int
-	ShutdownTimeout time.Duration
+	GCPercent      int
+	MemoryLimit    byteSize
+	MaxMessageSize byteSize
+	MaxConnections int
+	// SuperuserReservedConnections, AuthenticationTimeout and
+	// NotifyQueueSize are PostgreSQL's superuser_reserved_connections,
+	// authentication_timeout and NOTIFY queue (wire.Config).
+	SuperuserReservedConnections int
+	AuthenticationTimeout        seconds
+	NotifyQueueSize              byteSize
+	ShutdownTimeout              time.Duration
 	// StatementsMax bounds pg_stat_statements' entries.
 	StatementsMax int
 }
@@ -108,7 +117,11 @@ func defaultConfig() Config {
 		GCPercent:       defaultGCPercent,
 		MaxConnections:  defaultMaxConnections,
 		ShutdownTimeout: defaultShutdownTimeout,
-		StatementsMax:   stmtstats.DefaultMax,
+
+		SuperuserReservedConnections: defaultReserved,
+		AuthenticationTimeout:        seconds(defaultAuthTimeout),
+		NotifyQueueSize:              defaultNotifyQueueSize,
+		StatementsMax:                stmtstats.DefaultMax,
 	}
 }
 
@@ -159,6 +172,12 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"largest protocol message accepted from an authenticated client, in `bytes` (suffixes KiB, MiB, GiB)")
 	fs.IntVar(&cfg.MaxConnections, "max-connections", cfg.MaxConnections,
 		"most client sessions at once, a `number`; one more is refused with 53300, as PostgreSQL's max_connections")
+	fs.IntVar(&cfg.SuperuserReservedConnections, "superuser-reserved-connections", cfg.SuperuserReservedConnections,
+		"how many of --max-connections' slots only superusers may take, a `number`; an ordinary role that would take one is refused with 53300 (PostgreSQL's superuser_reserved_connections; kept below --max-connections)")
+	fs.Var(&cfg.AuthenticationTimeout, "authentication-timeout",
+		"longest a client may take to connect and authenticate, in `seconds` (or with a unit: 10s, 1min), 1s to 600s; past it the connection is closed (PostgreSQL's authentication_timeout)")
+	fs.Var(&cfg.NotifyQueueSize, "notify-queue-size",
+		"memory the notifications waiting for LISTENing clients may take, all together, in `bytes` (suffixes KiB, MiB, GiB); a NOTIFY past it fails with 54000 (PostgreSQL's NOTIFY queue holds 8GB)")
 	fs.IntVar(&cfg.StatementsMax, "statements-max", cfg.StatementsMax,
 		"most statements pg_stat_statements tracks, a `number` (PostgreSQL's pg_stat_statements.max); the least used give way")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout,
@@ -271,6 +290,15 @@ func (c *Config) validate() error {
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("--max-connections %d: must be at least 1", c.MaxConnections)
 	}
+	if c.SuperuserReservedConnections < 0 {
+		return fmt.Errorf("--superuser-reserved-connections %d: must not be negative", c.SuperuserReservedConnections)
+	}
+	if d := time.Duration(c.AuthenticationTimeout); d < time.Second || d > 600*time.Second || d%time.Second != 0 {
+		return fmt.Errorf("--authentication-timeout %s: must be a whole number of seconds from 1 to 600", d)
+	}
+	if c.NotifyQueueSize < 64<<10 {
+		return fmt.Errorf("--notify-queue-size %d: must be at least 64KiB", c.NotifyQueueSize)
+	}
 	if c.GCPercent < 10 && c.GCPercent != -1 {
 		return fmt.Errorf("--gc-percent %d: must be at least 10, or -1 (no collection)", c.GCPercent)
 	}
@@ -378,6 +406,8 @@ func (c *Config) LogAttrs() []any {
 	auth, _ := c.AuthMethod()
 	attrs := []any{"backend", c.Backend, "auth", auth, "users", strings.Join(names, ","),
 		"tls", c.TLSCert != "", "tls_required", c.TLSRequired, "max_connections", c.MaxConnections,
+		"superuser_reserved_connections", c.SuperuserReservedConnections, "authentication_timeout", time.Duration(c.AuthenticationTimeout),
+		"notify_queue_size", int64(c.NotifyQueueSize),
 		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof}
 	switch c.Backend {
 	case backendPebble:
@@ -530,4 +560,42 @@ Flags:
 Signals: SIGTERM or SIGINT shut down gracefully (stop accepting, let running
 statements finish, close the store); a second signal exits at once.
 `)
+}
+
+// seconds is a duration flag read as PostgreSQL reads authentication_timeout:
+// a plain number is seconds; a number may also carry a unit (ms, s, min, h,
+// d, or Go's spellings such as 1m30s).
+type seconds time.Duration
+
+func (d *seconds) String() string {
+	return strconv.FormatInt(int64(time.Duration(*d)/time.Second), 10)
+}
+
+func (d *seconds) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n < 0 || n > 1<<31 {
+			return errors.New("out of range")
+		}
+		*d = seconds(time.Duration(n) * time.Second)
+		return nil
+	}
+	bad := errors.New("not a time (seconds, or a number with a unit: ms, s, min, h, d)")
+	s = strings.ReplaceAll(s, " ", "")
+	// PostgreSQL's min and d, which Go's durations do not know.
+	if num, ok := strings.CutSuffix(s, "min"); ok {
+		s = num + "m"
+	} else if num, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.ParseInt(num, 10, 64)
+		if err != nil || n < 0 || n > 1<<20 {
+			return bad
+		}
+		s = strconv.FormatInt(24*n, 10) + "h"
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil || v < 0 {
+		return bad
+	}
+	*d = seconds(v)
+	return nil
 }

@@ -90,6 +90,20 @@ func TestLoadConfigPrecedence(t *testing.T) {
 			want:  with(func(c *Config) { c.AllowFullScan, c.ConfigFile = false, "z.conf" }),
 		},
 		{
+			name:  "connection admission: flag, env, file",
+			args:  []string{"--config", "z.conf", "--authentication-timeout", "5"},
+			env:   map[string]string{"ZPROXY_SUPERUSER_RESERVED_CONNECTIONS": "1"},
+			files: map[string]string{"z.conf": "authentication_timeout = 1min\nnotify-queue-size = 1MiB\n"},
+			want: with(func(c *Config) {
+				c.AuthenticationTimeout, c.SuperuserReservedConnections, c.NotifyQueueSize, c.ConfigFile = seconds(5*time.Second), 1, 1<<20, "z.conf"
+			}),
+		},
+		{
+			name: "authentication timeout with a unit",
+			env:  map[string]string{"ZPROXY_AUTHENTICATION_TIMEOUT": "2min"},
+			want: with(func(c *Config) { c.AuthenticationTimeout = seconds(2 * time.Minute) }),
+		},
+		{
 			name: "empty env value is a value",
 			env:  map[string]string{"ZPROXY_METRICS_LISTEN": ""},
 			want: with(func(c *Config) { c.MetricsListen = "" }),
@@ -135,6 +149,12 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "tls cert without key", args: []string{"--tls-cert", "c.pem"}, wantErr: "go together"},
 		{name: "tls required without tls", args: []string{"--tls-required"}, wantErr: "--tls-required needs"},
 		{name: "no connections", args: []string{"--max-connections", "0"}, wantErr: "at least 1"},
+		{name: "negative reserve", args: []string{"--superuser-reserved-connections", "-1"}, wantErr: "--superuser-reserved-connections"},
+		{name: "authentication timeout too long", args: []string{"--authentication-timeout", "601"}, wantErr: "--authentication-timeout"},
+		{name: "authentication timeout zero", args: []string{"--authentication-timeout", "0"}, wantErr: "--authentication-timeout"},
+		{name: "authentication timeout fraction", args: []string{"--authentication-timeout", "1500ms"}, wantErr: "--authentication-timeout"},
+		{name: "authentication timeout garbage", args: []string{"--authentication-timeout", "soon"}, wantErr: "not a time"},
+		{name: "tiny notify queue", args: []string{"--notify-queue-size", "1KiB"}, wantErr: "--notify-queue-size"},
 		{name: "trust with users", args: []string{"--auth", "trust", "--users", "a:b"}, wantErr: "ignored"},
 		{name: "unknown auth", args: []string{"--auth", "md5"}, wantErr: "--auth"},
 		{name: "malformed users hides the entry", args: []string{"--users", "a:b,secretpassword"}, wantErr: "entry 2 is not user:password"},

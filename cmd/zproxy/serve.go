@@ -201,6 +201,10 @@ func newWireServer(cfg Config, eng wire.Engine, m *metrics.Metrics, logger *slog
 		MaxMessageSize: int(cfg.MaxMessageSize),
 		MaxConnections: cfg.MaxConnections,
 		Metrics:        m,
-		Logger:         logger,
+
+		SuperuserReservedConnections: cfg.SuperuserReservedConnections,
+		AuthTimeout:                  time.Duration(cfg.AuthenticationTimeout),
+		NotifyQueueSize:              int64(cfg.NotifyQueueSize),
+		Logger:                       logger,
 	}, eng), nil
 }
