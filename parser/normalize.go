@@ -23,7 +23,9 @@ const Unnormalised = "<statement not normalised>"
 // string constants of every spelling ('...', E'...', U&'...', $tag$...$tag$,
 // B'...', X'...', N'...'; a negative number is one constant, as PostgreSQL
 // folds the sign into it); they are numbered after the statement's own
-// highest $n, so "a = $1 AND b = 2" becomes "a = $1 AND b = $2".
+// highest $n, so "a = $1 AND b = 2" becomes "a = $1 AND b = $2". In
+// SELECT and DML, TRUE, FALSE and NULL are constants too (not after IS);
+// a type's modifiers (varchar(20)) are kept, as PostgreSQL keeps them.
 //
 // Unlike pg_stat_statements, utility statements (DDL, SET, CREATE/ALTER
 // ROLE ... PASSWORD, EXPLAIN) lose their constants too, and their ID does
@@ -41,6 +43,16 @@ func Normalize(text string) (string, int64) {
 		h := fnv.New64a()
 		h.Write([]byte(Unnormalised))
 		return Unnormalised, int64(h.Sum64())
+	}
+	// TRUE, FALSE and NULL are constants in the statements PostgreSQL
+	// normalises (SELECT, DML); elsewhere NULL is as often syntax (NOT
+	// NULL, PASSWORD NULL, DEFAULT NULL) and none of them is a secret.
+	dml := false
+	if len(toks) > 0 && (toks[0].kind == tkIdent || toks[0].is("(")) {
+		switch toks[0].val {
+		case "select", "insert", "update", "delete", "values", "with", "table", "(":
+			dml = true
+		}
 	}
 	next := 0
 	for _, t := range toks {
@@ -75,7 +87,18 @@ func Normalize(text string) (string, int64) {
 			h.Write([]byte(t.val))
 			continue
 		}
-		if n := constantLen(toks, i); n > 0 {
+		if typmod(toks, i) {
+			// A type's modifiers, varchar(20) or numeric(10, 2), are
+			// part of the type, as PostgreSQL keeps them.
+			for ; toks[i].val != ")"; i++ {
+				gap(toks[i].start)
+				out.WriteString(text[toks[i].start:toks[i].end])
+				last = toks[i].end
+				h.Write([]byte{byte(toks[i].kind)})
+				h.Write([]byte(toks[i].val))
+			}
+			t = toks[i]
+		} else if n := constantLen(toks, i, dml); n > 0 {
 			gap(t.start)
 			// Keep the symbol a token of its own: "a'x'" must not become
 			// the identifier "a$1", nor "'x'b" the junk "$1b".
@@ -104,9 +127,15 @@ func Normalize(text string) (string, int64) {
 // constantLen returns how many tokens from toks[i] make one constant (0:
 // toks[i] starts none): a number or string; a minus sign in prefix
 // position and the number after it; U& and the string after it.
-func constantLen(toks []token, i int) int {
+func constantLen(toks []token, i int, dml bool) int {
 	t := toks[i]
 	switch {
+	case dml && (t.is("true") || t.is("false") || t.is("null")):
+		// x IS [NOT] NULL and IS [NOT] TRUE are tests, not constants.
+		if i > 0 && toks[i-1].is("is") || i > 1 && toks[i-1].is("not") && toks[i-2].is("is") {
+			return 0
+		}
+		return 1
 	case t.kind == tkNumber, t.kind == tkString:
 		return 1
 	case t.is("-") && i+1 < len(toks) && toks[i+1].kind == tkNumber && toks[i+1].start == t.end:
@@ -118,6 +147,32 @@ func constantLen(toks []token, i int) int {
 		return 3
 	}
 	return 0
+}
+
+// typmodTypes are the types that take modifiers: a parenthesised list of
+// numbers after one of them is the type's, not constants.
+var typmodTypes = map[string]bool{"varchar": true, "char": true, "character": true, "varying": true, "nchar": true,
+	"numeric": true, "decimal": true, "dec": true, "bit": true, "varbit": true, "float": true,
+	"timestamp": true, "timestamptz": true, "time": true, "timetz": true, "interval": true}
+
+// typmod reports whether toks[i] opens a type's modifiers: "(" after a
+// type that takes them, then numbers separated by commas, then ")".
+func typmod(toks []token, i int) bool {
+	if !toks[i].is("(") || i == 0 || toks[i-1].kind != tkIdent || !typmodTypes[toks[i-1].val] {
+		return false
+	}
+	for j := i + 1; j+1 < len(toks); j += 2 {
+		if toks[j].kind != tkNumber {
+			return false
+		}
+		if toks[j+1].is(")") {
+			return true
+		}
+		if !toks[j+1].is(",") {
+			return false
+		}
+	}
+	return false
 }
 
 // prefixPosition reports whether a minus after t is a sign rather than a

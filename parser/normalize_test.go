@@ -23,7 +23,10 @@ func TestNormalize(t *testing.T) {
 		// Typed literals, casts and arrays keep their type, lose their value.
 		{"SELECT DATE '2024-01-01', interval '1 day', timestamptz '2024-01-01 00:00+02'", "SELECT DATE $1, interval $2, timestamptz $3"},
 		{"SELECT '{1,2}'::int[], ARRAY[3, 4], ARRAY['a','b'], '(1,2)'::point", "SELECT $1::int[], ARRAY[$2, $3], ARRAY[$4,$5], $6::point"},
-		{"SELECT CAST('5' AS int), TRUE, NULL", "SELECT CAST($1 AS int), TRUE, NULL"},
+		{"SELECT CAST('5' AS int), TRUE, false, NULL", "SELECT CAST($1 AS int), $2, $3, $4"},
+		{"SELECT a IS NULL, b IS NOT TRUE, c IS DISTINCT FROM NULL FROM t", "SELECT a IS NULL, b IS NOT TRUE, c IS DISTINCT FROM $1 FROM t"},
+		{"SELECT 'a'::varchar(20), CAST(1 AS numeric(10, 2)), round(x, 2), now()::timestamp(3)", "SELECT $1::varchar(20), CAST($2 AS numeric(10, 2)), round(x, $3), now()::timestamp(3)"},
+		{"CREATE TABLE t (a varchar(20) NOT NULL DEFAULT 'x', b bool DEFAULT true)", "CREATE TABLE t (a varchar(20) NOT NULL DEFAULT $1, b bool DEFAULT true)"},
 		// Comments go, however they are spelled, quotes and all.
 		{"SELECT /* it's 'x' */ a -- don't 'y'\nFROM t", "SELECT a FROM t"},
 		{"SELECT /* outer /* 'nested' */ still */ 1", "SELECT $1"},
