@@ -123,7 +123,7 @@ func (c *conn) serve() {
 	m.ConnectionOpened()
 	defer func() {
 		if r := recover(); r != nil {
-			c.log.Error("panic in connection", "panic", r, "stack", string(debug.Stack()))
+			c.log.Error("panic in connection", "panic", pgerr.Redact(fmt.Sprint(r)), "stack", string(debug.Stack()))
 		}
 		c.closeAll()
 		c.cancelCtx(errConnectionClosed)
@@ -194,7 +194,9 @@ func (c *conn) leaveIdle() {
 func (c *conn) guard(what string, f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			c.log.Error("panic in statement", "in", what, "panic", r, "stack", string(debug.Stack()))
+			// The log gets the panic's value without its quoted
+			// spans and numbers, which may be the statement's constants.
+			c.log.Error("panic in statement", "in", what, "panic", pgerr.Redact(fmt.Sprint(r)), "stack", string(debug.Stack()))
 			err = pgerr.New(pgerr.InternalError, "internal error in %s: %v", what, r)
 		}
 	}()
@@ -233,7 +235,10 @@ func (c *conn) flush() error {
 func (c *conn) sendError(err error) {
 	pe := toPgError(err)
 	if pe.Code == pgerr.InternalError {
-		c.log.Error("internal error", "err", err)
+		// An unclassified error may quote a value of the statement
+		// (strconv's `parsing "..."`): the client gets it whole, the
+		// log without its quoted spans and numbers.
+		c.log.Error("internal error", "err", pgerr.Redact(err.Error()))
 	}
 	c.srv.cfg.Metrics.Error(pe.Code)
 	if pe.Severity == "FATAL" || pe.Severity == "PANIC" {

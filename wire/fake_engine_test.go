@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -246,10 +247,16 @@ func (st *fakeStmt) execute(ctx context.Context, params []sqltypes.Value) (Resul
 		_, _, err := st.Describe(ctx)
 		return nil, err
 	case "PANIC":
+		if len(st.words) > 1 { // PANIC words: a panic value quoting the statement
+			panic(fmt.Sprintf("fake panic on %q", strings.Join(st.words[1:], " ")))
+		}
 		panic("fake panic")
 	case "PANICROWS":
 		return &fakeResult{cols: []Column{{Name: "n", Type: sqltypes.TypeInt8}}, series: 3, panicAt: 2}, nil
 	case "GOERR":
+		if len(st.words) > 1 { // GOERR words: an unclassified error quoting the statement
+			return nil, fmt.Errorf("plain go error: parsing %q", strings.Join(st.words[1:], " "))
+		}
 		return nil, errors.New("plain go error")
 	case "NOTICE":
 		return &fakeResult{cols: []Column{{Name: "n", Type: sqltypes.TypeInt8}}, series: 2, noticeAt: 1,

@@ -21,6 +21,7 @@ import (
 type panicWatcher struct {
 	mu      sync.Mutex
 	records []string
+	attrs   []string // every attribute of every record, as key=value
 }
 
 func (w *panicWatcher) Enabled(context.Context, slog.Level) bool { return true }
@@ -30,7 +31,18 @@ func (w *panicWatcher) Handle(_ context.Context, r slog.Record) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.records = append(w.records, r.Message)
+	r.Attrs(func(a slog.Attr) bool {
+		w.attrs = append(w.attrs, a.String())
+		return true
+	})
 	return nil
+}
+
+// logged returns every attribute logged so far, one a line.
+func (w *panicWatcher) logged() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Join(w.attrs, "\n")
 }
 
 func (w *panicWatcher) count(msg string) int {

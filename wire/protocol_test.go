@@ -378,6 +378,30 @@ func TestPanicsAreLogged(t *testing.T) {
 	}
 }
 
+// A panic or an unclassified error may quote the statement's values: the
+// client gets the message whole, the log without them.
+func TestLoggedErrorsHoldNoConstants(t *testing.T) {
+	ts := startServer(t, Config{})
+	c := connectRaw(t, ts.addr)
+	c.send(&pgproto3.Query{String: "PANIC hunter2 7340001"})
+	if got := c.until("ReadyForQuery"); !strings.Contains(got[0], "hunter2 7340001") {
+		t.Errorf("the client got %q", got[0])
+	}
+	c.send(&pgproto3.Query{String: "GOERR s3cret 7340002"})
+	if got := c.until("ReadyForQuery"); !strings.Contains(got[0], "s3cret 7340002") {
+		t.Errorf("the client got %q", got[0])
+	}
+	if ts.logs.count("panic in statement") != 1 || ts.logs.count("internal error") != 2 {
+		t.Errorf("logged %q", ts.logs.records)
+	}
+	log := ts.logs.logged()
+	for _, secret := range []string{"hunter2", "7340001", "s3cret", "7340002"} {
+		if strings.Contains(log, secret) {
+			t.Errorf("the log holds %q:\n%s", secret, log)
+		}
+	}
+}
+
 func TestOversizedMessage(t *testing.T) {
 	ts := startServer(t, Config{MaxMessageSize: 1024})
 	c := connectRaw(t, ts.addr)

@@ -249,11 +249,11 @@ func (r *Registry) closePortal(p *portal) {
 		func() {
 			defer func() {
 				if v := recover(); v != nil {
-					r.log.Error("panic closing a portal", "panic", fmt.Sprint(v))
+					r.log.Error("panic closing a portal", "panic", pgerr.Redact(fmt.Sprint(v)))
 				}
 			}()
 			if err := res.Close(); err != nil {
-				r.log.Debug("closing a portal's result failed", "err", err)
+				r.log.Debug("closing a portal's result failed", "err", pgerr.Redact(err.Error()))
 			}
 		}()
 	}

@@ -309,8 +309,20 @@ func init() {
 			}
 			return sqltypes.NewTimestampTZ(t.UnixMicro())
 		}
+		// As in PostgreSQL, a role that is not a superuser sees only the
+		// identity of other roles' sessions: their statement text may hold
+		// a password (ALTER ROLE ... PASSWORD stays a session's query
+		// while it idles).
+		super, me := e.Sess.IsSuperuser(), e.Sess.User()
 		var out []row
 		for _, a := range e.Sess.Activity() {
+			if !super && a.User != me {
+				out = append(out, row{"datid": oidV(DatabaseOID), "datname": nameV(a.Database), "pid": intV(int64(a.PID)),
+					"usesysid": oidV(RoleOID(a.User)), "usename": nameV(a.User), "application_name": textV(a.ApplicationName),
+					"query": textV("<insufficient privilege>"), "backend_type": textV("client backend"), "client_port": sqltypes.Null,
+					"leader_pid": sqltypes.Null, "backend_xid": sqltypes.Null, "backend_xmin": sqltypes.Null, "query_id": sqltypes.Null})
+				continue
+			}
 			r := row{"datid": oidV(DatabaseOID), "datname": nameV(a.Database), "pid": intV(int64(a.PID)), "usesysid": oidV(RoleOID(a.User)),
 				"usename": nameV(a.User), "application_name": textV(a.ApplicationName), "backend_start": ts(a.BackendStart),
 				"xact_start": ts(a.XactStart), "query_start": ts(a.QueryStart), "state_change": ts(a.StateChange), "state": textV(a.State),

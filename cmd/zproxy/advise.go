@@ -85,11 +85,13 @@ func explainFile(ctx context.Context, conn *pgx.Conn, path string, queries map[i
 		return err
 	}
 	for _, st := range stmts {
+		norm, id := parser.Normalize(st.Text)
 		if _, err := conn.Exec(ctx, "EXPLAIN "+st.Text, pgx.QueryExecModeSimpleProtocol); err != nil {
-			fmt.Fprintf(stderr, "zproxy advise: skipped %q: %v\n", st.Text, err)
+			// The normal form names the statement without its constants,
+			// as everything zproxy prints of statements does.
+			fmt.Fprintf(stderr, "zproxy advise: skipped %q: %v\n", norm, err)
 			continue
 		}
-		norm, id := parser.Normalize(st.Text)
 		queries[id] = norm
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/zproxy/zproxy/internal/metrics"
 	"github.com/zproxy/zproxy/internal/stmtstats"
 	"github.com/zproxy/zproxy/wire"
 )
@@ -101,6 +102,9 @@ type Config struct {
 	ShutdownTimeout              time.Duration
 	// StatementsMax bounds pg_stat_statements' entries.
 	StatementsMax int
+	// MetricsStatements is how many statements have zproxy_statement_*
+	// series of their own; the rest share one "other" series.
+	MetricsStatements int
 }
 
 func defaultConfig() Config {
@@ -122,6 +126,7 @@ func defaultConfig() Config {
 		AuthenticationTimeout:        seconds(defaultAuthTimeout),
 		NotifyQueueSize:              defaultNotifyQueueSize,
 		StatementsMax:                stmtstats.DefaultMax,
+		MetricsStatements:            metrics.TopStatements,
 	}
 }
 
@@ -180,6 +185,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"memory the notifications waiting for LISTENing clients may take, all together, in `bytes` (suffixes KiB, MiB, GiB); a NOTIFY past it fails with 54000 (PostgreSQL's NOTIFY queue holds 8GB)")
 	fs.IntVar(&cfg.StatementsMax, "statements-max", cfg.StatementsMax,
 		"most statements pg_stat_statements tracks, a `number` (PostgreSQL's pg_stat_statements.max); the least used give way")
+	fs.IntVar(&cfg.MetricsStatements, "metrics-statements", cfg.MetricsStatements,
+		"how many statements (most execution time first) get zproxy_statement_* series of their own, a `number`; the rest are summed in one series labelled other")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout,
 		"on SIGTERM/SIGINT, how long in-flight statements may run before connections are closed")
 	return fs
@@ -286,6 +293,9 @@ func (c *Config) validate() error {
 	}
 	if c.StatementsMax < 100 {
 		return fmt.Errorf("--statements-max %d: must be at least 100", c.StatementsMax)
+	}
+	if c.MetricsStatements < 0 {
+		return fmt.Errorf("--metrics-statements %d: must not be negative", c.MetricsStatements)
 	}
 	if c.MaxConnections < 1 {
 		return fmt.Errorf("--max-connections %d: must be at least 1", c.MaxConnections)

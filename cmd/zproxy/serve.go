@@ -33,6 +33,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	reg.MustRegister(collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m := metrics.New(reg)
+	m.LimitStatements(cfg.MetricsStatements)
 
 	store, err := openStore(ctx, cfg, m)
 	if err != nil {

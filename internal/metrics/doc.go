@@ -8,4 +8,10 @@
 // returned; the kv backends every store request and DynamoDB's consumed
 // capacity (through kv.Observer, which *Metrics implements). All methods are
 // safe on a nil *Metrics, which records nothing.
+//
+// /metrics is unauthenticated, so no label carries client text: the
+// per-statement series (statements.go) are labelled by queryid and the
+// statement's normal form (parser.Normalize: no constant, password or
+// comment), at most LimitStatements of them plus one "other" series, so the
+// series count is bounded whatever the workload.
 package metrics

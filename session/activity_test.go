@@ -1,0 +1,45 @@
+package session_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/zproxy/zproxy/session"
+)
+
+// TestActivityHidesOtherRolesQueries: as in PostgreSQL 15, pg_stat_activity
+// shows a role that is not a superuser the statement text of its own
+// sessions only, so an idle superuser's last ALTER ROLE ... PASSWORD is not
+// there for every role to read; a superuser sees every session's text.
+func TestActivityHidesOtherRolesQueries(t *testing.T) {
+	eng, err := session.New(context.Background(), session.Config{Store: memStore(t), AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	if _, err := eng.BootstrapUsers(context.Background(), map[string]string{"admin": "secret"}); err != nil {
+		t.Fatal(err)
+	}
+	admin, _, err := connectAs(t, eng, "admin", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	expectSQL(t, admin, "CREATE ROLE clerk LOGIN", "", "")
+	expectSQL(t, admin, "ALTER ROLE clerk PASSWORD 'clerk-Passw0rd'", "", "")
+	clerk, _, err := connectAs(t, eng, "clerk", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer clerk.Close()
+
+	rows := expectSQL(t, clerk, "SELECT usename, query, state IS NULL, query_start IS NULL FROM pg_stat_activity ORDER BY pid", "", "")
+	if got := strings.Join(rows, "\n"); got != "admin|<insufficient privilege>|t|t\nclerk|SELECT usename, query, state IS NULL, query_start IS NULL FROM pg_stat_activity ORDER BY pid|f|f" {
+		t.Errorf("pg_stat_activity as clerk:\n%s", got)
+	}
+	rows = expectSQL(t, admin, "SELECT usename, query FROM pg_stat_activity WHERE usename = 'clerk'", "", "")
+	if len(rows) != 1 || strings.Contains(rows[0], "insufficient") {
+		t.Errorf("pg_stat_activity as admin: %v", rows)
+	}
+}
