@@ -30,6 +30,9 @@ type prepared struct {
 	// declared holds the parameter type OIDs of the Parse message.
 	declared []uint32
 
+	// mem is what the session's memory account was charged for it.
+	mem int64
+
 	// Filled by describe on first use.
 	described bool
 	params    []paramSpec
@@ -306,7 +309,9 @@ func (c *conn) handleParse(m *pgproto3.Parse) error {
 	if len(stmts) == 1 {
 		ps.stmt = stmts[0]
 	}
-	c.reg.stmts[m.Name] = ps
+	if err := c.reg.putStatement(ps); err != nil {
+		return err
+	}
 	c.send(&pgproto3.ParseComplete{})
 	return nil
 }
