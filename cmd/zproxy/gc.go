@@ -13,8 +13,8 @@ import (
 // limit, the pairing Go's GC guide recommends: the target keeps collection
 // cheap while the live heap is small, as it is while zproxy serves queries
 // (the block cache is off the Go heap), and the limit makes the collector
-// run as often as needed once a large live heap (a COPY holding its rows'
-// writes until the end) nears it. The limit is --memory-limit, else
+// run as often as needed once a large live heap (a transaction block
+// holding its writes until its end) nears it. The limit is --memory-limit, else
 // GOMEMLIMIT (which the runtime has read), else half the machine's
 // memory: up to a live heap of a quarter of it the collector then behaves as
 // Go's default (a heap twice the live one), and below that it runs less

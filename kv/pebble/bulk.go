@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/cockroachdb/pebble"
@@ -18,18 +19,19 @@ import (
 // 190 MB of input held 2 GB of Ops, attributes and strings, which the
 // collector at --gc-percent 400 let grow to 4 GB of RSS. A bulk batch
 // encodes each op at once into the form Pebble commits (a batch entry:
-// kind, key, value), in chunks outside the Go heap (allocOffHeap), so it
-// costs about the ops' encoded size, and the garbage that forming rows
-// leaves behind is collected against a small heap.
+// kind, key, value) in a chunk outside the Go heap (allocOffHeap); a full
+// chunk goes to an unlinked temporary file, so while the rows stream in
+// the batch holds one chunk and its key table in memory, and the garbage
+// that forming rows leaves behind is collected against a small heap.
 //
 // A chunk entry is a condition byte followed by a Pebble batch entry:
 //
 //	cond ‖ kind ‖ uvarint(len(key)) ‖ key [‖ uvarint(len(value)) ‖ value]
 //
-// Commit checks the conditions and copies the entries, less their
-// condition bytes, into one Pebble batch representation, freeing each
-// chunk once copied, so a commit holds at most one chunk more than the
-// batch it commits.
+// Commit checks the conditions and reads the chunks back, copying the
+// entries, less their condition bytes, into one Pebble batch
+// representation: the batch is in memory only while it commits, as any
+// Pebble batch must be.
 //
 // Conditioned keys are also entered, as they are added, in an
 // open-addressing table (condTable, also off the heap: 8 bytes a slot), so
@@ -41,32 +43,49 @@ import (
 const bulkChunkSize = 4 << 20
 
 // chunkOffsetBits is how many bits of an entry's location are its offset
-// in its chunk; the others number the chunk.
+// in its chunk; the others number the chunk. Offsets stay below
+// bulkChunkSize (a larger op is alone at offset 0).
 const chunkOffsetBits = 22
 
 type bulk struct {
-	s      *Store
-	chunks [][]byte // filled to len; nil once freed
-	used   int64    // bytes of entries in chunks
-	n      int      // ops added
-	conds  condTable
-	key    []byte // reused encoding buffers
-	val    []byte
-	done   bool
+	s *Store
+	// cur is the chunk being filled (off the heap); chunks before it are
+	// in file, spilt[i] being chunk i's place there.
+	cur     []byte
+	spilt   []spiltChunk
+	file    *os.File
+	fileLen int64
+	// rbuf holds the spilt chunk rchunk (-1: none) read back.
+	rbuf   []byte
+	rchunk int
+
+	used  int64 // bytes of entries
+	n     int   // ops added
+	conds condTable
+	key   []byte // reused encoding buffers
+	val   []byte
+	done  bool
+}
+
+type spiltChunk struct {
+	off int64
+	n   int
 }
 
 var _ kv.BulkWriter = (*Store)(nil)
 
 // NewBulk implements kv.BulkWriter.
-func (s *Store) NewBulk() kv.Bulk { return &bulk{s: s} }
+func (s *Store) NewBulk() kv.Bulk { return &bulk{s: s, rchunk: -1} }
 
 // errBulkOp rejects ops a bulk batch does not take.
 var errBulkOp = errors.New("kv/pebble: a bulk batch takes puts and deletes with no condition or CondNotExists")
 
+var errBulkOver = errors.New("kv/pebble: bulk batch is over")
+
 // Add implements kv.Bulk.
 func (b *bulk) Add(ops []kv.Op) error {
 	if b.done {
-		return errors.New("kv/pebble: bulk batch is over")
+		return errBulkOver
 	}
 	for i := range ops {
 		op := &ops[i]
@@ -89,8 +108,11 @@ func (b *bulk) Add(ops []kv.Op) error {
 		default:
 			return errBulkOp
 		}
-		loc := b.reserve(size)
-		c := b.chunks[len(b.chunks)-1]
+		loc, err := b.reserve(size)
+		if err != nil {
+			return err
+		}
+		c := b.cur
 		start := len(c)
 		c = append(c, byte(op.Cond), byte(kind))
 		c = binary.AppendUvarint(c, uint64(len(b.key)))
@@ -99,38 +121,110 @@ func (b *bulk) Add(ops []kv.Op) error {
 			c = binary.AppendUvarint(c, uint64(len(b.val)))
 			c = append(c, b.val...)
 		}
-		b.chunks[len(b.chunks)-1] = c
+		b.cur = c
 		b.used += int64(len(c) - start)
-		if op.Cond == kv.CondNotExists && !b.conds.insert(b, loc, b.s.keyHash(b.key)) {
-			// Not added: the caller may add it again, changed.
-			b.chunks[len(b.chunks)-1] = c[:start]
-			b.used -= int64(len(c) - start)
-			return &kv.ConditionFailedError{Index: b.n, Key: op.Key}
+		if op.Cond == kv.CondNotExists {
+			fresh, err := b.conds.insert(b, loc, b.s.keyHash(b.key))
+			if err != nil {
+				return err
+			}
+			if !fresh {
+				// Not added: the caller may add it again, changed.
+				b.cur = c[:start]
+				b.used -= int64(len(c) - start)
+				return &kv.ConditionFailedError{Index: b.n, Key: op.Key}
+			}
 		}
 		b.n++
 	}
 	return nil
 }
 
-// reserve makes room for an entry of up to size bytes in the last chunk
-// and returns the entry's location.
-func (b *bulk) reserve(size int) uint64 {
-	if len(b.chunks) > 0 {
-		c := b.chunks[len(b.chunks)-1]
-		if cap(c)-len(c) >= size {
-			return uint64(len(b.chunks)-1)<<chunkOffsetBits | uint64(len(c))
+// reserve makes room for an entry of up to size bytes in the current
+// chunk, spilling a full one, and returns the entry's location.
+func (b *bulk) reserve(size int) (uint64, error) {
+	if b.cur != nil && len(b.cur)+size <= min(cap(b.cur), bulkChunkSize) {
+		return uint64(len(b.spilt))<<chunkOffsetBits | uint64(len(b.cur)), nil
+	}
+	if len(b.cur) > 0 {
+		if err := b.spill(); err != nil {
+			return 0, err
 		}
 	}
-	b.chunks = append(b.chunks, allocOffHeap(max(size, bulkChunkSize))[:0])
-	return uint64(len(b.chunks)-1) << chunkOffsetBits
+	if cap(b.cur) < size || b.cur == nil {
+		freeOffHeap(b.cur)
+		b.cur = allocOffHeap(max(size, bulkChunkSize))[:0]
+	}
+	return uint64(len(b.spilt)) << chunkOffsetBits, nil
 }
 
-// entry decodes the entry at a location: its condition, kind, key and
-// value, and where the next one starts.
-func (b *bulk) entry(loc uint64) (cond kv.Condition, kind pebble.InternalKeyKind, key, val []byte, next int) {
-	c := b.chunks[loc>>chunkOffsetBits]
-	p := int(loc & (1<<chunkOffsetBits - 1))
-	return decodeEntry(c, p)
+// spill writes the current chunk to the file and empties it.
+func (b *bulk) spill() error {
+	if b.file == nil {
+		f, err := os.CreateTemp("", "zproxy-bulk-*")
+		if err != nil {
+			return fmt.Errorf("kv/pebble: bulk batch: %w", err)
+		}
+		// Unlinked at once: the space goes back when the file closes,
+		// whatever becomes of the process.
+		_ = os.Remove(f.Name())
+		b.file = f
+	}
+	if _, err := b.file.WriteAt(b.cur, b.fileLen); err != nil {
+		return fmt.Errorf("kv/pebble: bulk batch: %w", err)
+	}
+	b.spilt = append(b.spilt, spiltChunk{off: b.fileLen, n: len(b.cur)})
+	b.fileLen += int64(len(b.cur))
+	b.cur = b.cur[:0]
+	return nil
+}
+
+// chunk returns chunk i's bytes (a spilt one read back into rbuf).
+func (b *bulk) chunk(i int) ([]byte, error) {
+	if i == len(b.spilt) {
+		return b.cur, nil
+	}
+	if b.rchunk == i {
+		return b.rbuf, nil
+	}
+	sc := b.spilt[i]
+	if cap(b.rbuf) < sc.n {
+		freeOffHeap(b.rbuf)
+		b.rbuf = allocOffHeap(max(sc.n, bulkChunkSize))[:0]
+	}
+	b.rbuf = b.rbuf[:sc.n]
+	b.rchunk = -1
+	if _, err := b.file.ReadAt(b.rbuf, sc.off); err != nil {
+		return nil, fmt.Errorf("kv/pebble: bulk batch: %w", err)
+	}
+	b.rchunk = i
+	return b.rbuf, nil
+}
+
+// keyAt returns the key of the entry at loc (a spilt one read back from
+// the file alone).
+func (b *bulk) keyAt(loc uint64) ([]byte, error) {
+	i, p := int(loc>>chunkOffsetBits), int(loc&(1<<chunkOffsetBits-1))
+	if i == len(b.spilt) || i == b.rchunk {
+		c, err := b.chunk(i)
+		if err != nil {
+			return nil, err
+		}
+		_, _, key, _, _ := decodeEntry(c, p)
+		return key, nil
+	}
+	sc := b.spilt[i]
+	var hdr [2 + binary.MaxVarintLen64]byte
+	n := min(len(hdr), sc.n-p)
+	if _, err := b.file.ReadAt(hdr[:n], sc.off+int64(p)); err != nil {
+		return nil, fmt.Errorf("kv/pebble: bulk batch: %w", err)
+	}
+	l, w := binary.Uvarint(hdr[2:n])
+	key := make([]byte, l)
+	if _, err := b.file.ReadAt(key, sc.off+int64(p+2+w)); err != nil {
+		return nil, fmt.Errorf("kv/pebble: bulk batch: %w", err)
+	}
+	return key, nil
 }
 
 func decodeEntry(c []byte, p int) (cond kv.Condition, kind pebble.InternalKeyKind, key, val []byte, next int) {
@@ -149,35 +243,37 @@ func decodeEntry(c []byte, p int) (cond kv.Condition, kind pebble.InternalKeyKin
 	return cond, kind, key, val, p
 }
 
-// each calls fn for every entry in order, with its op number, until fn
-// returns false.
-func (b *bulk) each(fn func(i int, cond kv.Condition, kind pebble.InternalKeyKind, key, val []byte) bool) {
+// each calls fn for every entry in order, with its op number and
+// location, until fn returns false. The slices are valid during the call.
+func (b *bulk) each(fn func(i int, loc uint64, cond kv.Condition, kind pebble.InternalKeyKind, key, val []byte) bool) error {
 	i := 0
-	for _, c := range b.chunks {
+	for ci := 0; ci <= len(b.spilt); ci++ {
+		c, err := b.chunk(ci)
+		if err != nil {
+			return err
+		}
 		for p := 0; p < len(c); {
 			cond, kind, key, val, next := decodeEntry(c, p)
-			if !fn(i, cond, kind, key, val) {
-				return
+			if !fn(i, uint64(ci)<<chunkOffsetBits|uint64(p), cond, kind, key, val) {
+				return nil
 			}
 			i++
 			p = next
 		}
 	}
+	return nil
 }
 
-// Size implements kv.Bulk: the chunks and the condition table.
+// Size implements kv.Bulk: the encoded ops, which Commit holds in memory
+// at once, and the condition table.
 func (b *bulk) Size() int64 {
-	var n int64
-	for _, c := range b.chunks {
-		n += int64(cap(c))
-	}
-	return n + int64(len(b.conds.slots))*8
+	return b.used + int64(len(b.conds.slots))*8
 }
 
 // FirstStored implements kv.Bulk.
 func (b *bulk) FirstStored(ctx context.Context) (int, error) {
 	if b.done {
-		return -1, errors.New("kv/pebble: bulk batch is over")
+		return -1, errBulkOver
 	}
 	s := b.s
 	s.closeMu.RLock()
@@ -196,13 +292,16 @@ func (b *bulk) firstStored() (int, error) {
 	}
 	defer iter.Close()
 	first := -1
-	b.each(func(i int, cond kv.Condition, _ pebble.InternalKeyKind, key, _ []byte) bool {
+	err = b.each(func(i int, _ uint64, cond kv.Condition, _ pebble.InternalKeyKind, key, _ []byte) bool {
 		if cond == kv.CondNotExists && iter.SeekPrefixGE(key) {
 			first = i
 			return false
 		}
 		return true
 	})
+	if err != nil {
+		return -1, err
+	}
 	if first < 0 {
 		if err := iter.Error(); err != nil {
 			return -1, fmt.Errorf("kv/pebble: condition check: %w", err)
@@ -216,7 +315,7 @@ func (b *bulk) firstStored() (int, error) {
 // lock per key, as Write does, would cost a map entry per key.
 func (b *bulk) Commit(ctx context.Context, stats *kv.Stats) (err error) {
 	if b.done {
-		return errors.New("kv/pebble: bulk batch is over")
+		return errBulkOver
 	}
 	s := b.s
 	s.closeMu.RLock()
@@ -247,20 +346,23 @@ func (b *bulk) Commit(ctx context.Context, stats *kv.Stats) (err error) {
 		return &kv.ConditionFailedError{Index: first, Key: op.Key}
 	}
 	defer b.Close()
+	b.conds.free()
 	// The batch's representation: a 12-byte header (sequence number,
 	// filled in by the commit, and count), then the entries.
 	repr := make([]byte, 12, 12+b.used-int64(b.n))
 	binary.LittleEndian.PutUint32(repr[8:], uint32(b.n))
-	for ci, c := range b.chunks {
+	for ci := 0; ci <= len(b.spilt); ci++ {
+		c, err := b.chunk(ci)
+		if err != nil {
+			return err
+		}
 		for p := 0; p < len(c); {
 			_, _, _, _, next := decodeEntry(c, p)
 			repr = append(repr, c[p+1:next]...)
 			p = next
 		}
-		freeOffHeap(c)
-		b.chunks[ci] = nil
 	}
-	b.conds.free()
+	b.release()
 	batch := s.db.NewBatch()
 	defer batch.Close()
 	if err := batch.SetRepr(repr); err != nil {
@@ -281,7 +383,7 @@ func (b *bulk) Commit(ctx context.Context, stats *kv.Stats) (err error) {
 func (b *bulk) Op(i int) (kv.Op, bool) {
 	var op kv.Op
 	found := false
-	b.each(func(j int, cond kv.Condition, kind pebble.InternalKeyKind, key, val []byte) bool {
+	_ = b.each(func(j int, _ uint64, cond kv.Condition, kind pebble.InternalKeyKind, key, val []byte) bool {
 		if j < i {
 			return true
 		}
@@ -307,11 +409,19 @@ func (b *bulk) Close() {
 		return
 	}
 	b.done = true
-	for i, c := range b.chunks {
-		freeOffHeap(c)
-		b.chunks[i] = nil
+	b.release()
+}
+
+// release frees the chunks, the file and the table.
+func (b *bulk) release() {
+	freeOffHeap(b.cur)
+	freeOffHeap(b.rbuf)
+	b.cur, b.rbuf, b.rchunk, b.spilt = nil, nil, -1, nil
+	if b.file != nil {
+		_ = b.file.Close()
+		_ = os.Remove(b.file.Name()) // where an open file cannot be removed
+		b.file = nil
 	}
-	b.chunks = nil
 	b.conds.free()
 }
 
@@ -324,8 +434,8 @@ func decodeKey(k []byte) kv.Key {
 // condTable is a set of the batch's conditioned keys: open addressing
 // with linear probing over 8-byte slots, each an entry's location plus
 // one (0 is empty) in its low 40 bits and the top 24 bits of its key's
-// hash above them, so most probes of another key end without reading
-// the entry.
+// hash above them, so a probe of another key almost never reads the
+// entry (from the file, once spilt).
 type condTable struct {
 	slots []uint64 // off the heap; a power of two in length
 	n     int
@@ -336,13 +446,16 @@ const (
 	condLocMask = 1<<condLocBits - 1
 )
 
-// insert adds the key at loc (hash h) and reports whether it was new; an
-// equal key present already leaves the table unchanged.
-func (t *condTable) insert(b *bulk, loc, h uint64) bool {
+// insert adds the key at loc (hash h), which the caller has just added,
+// and reports whether it was new; an equal key present already leaves the
+// table unchanged.
+func (t *condTable) insert(b *bulk, loc, h uint64) (bool, error) {
 	if (t.n+1)*4 > len(t.slots)*3 {
-		t.grow(b)
+		if err := t.grow(b, loc); err != nil {
+			return false, err
+		}
 	}
-	_, _, key, _, _ := b.entry(loc)
+	var key []byte // read on the first tag match
 	tag := h >> condLocBits
 	mask := uint64(len(t.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -350,39 +463,51 @@ func (t *condTable) insert(b *bulk, loc, h uint64) bool {
 		if s == 0 {
 			t.slots[i] = tag<<condLocBits | (loc + 1)
 			t.n++
-			return true
+			return true, nil
 		}
-		if s>>condLocBits == tag {
-			if _, _, k, _, _ := b.entry(s&condLocMask - 1); bytes.Equal(k, key) {
-				return false
+		if s>>condLocBits != tag {
+			continue
+		}
+		if key == nil {
+			k, err := b.keyAt(loc)
+			if err != nil {
+				return false, err
 			}
+			key = bytes.Clone(k)
+		}
+		k, err := b.keyAt(s&condLocMask - 1)
+		if err != nil {
+			return false, err
+		}
+		if bytes.Equal(k, key) {
+			return false, nil
 		}
 	}
 }
 
-// grow doubles the table (from 64K slots), re-entering every key.
-func (t *condTable) grow(b *bulk) {
-	old := t.slots
-	size := max(1<<16, 2*len(old))
-	raw := allocOffHeap(size * 8)
-	t.slots = unsafeSlots(raw)
-	t.n = 0
+// grow doubles the table (from 64K slots), re-entering the conditioned
+// keys of the entries before upto in one pass over the chunks.
+func (t *condTable) grow(b *bulk, upto uint64) error {
+	size := max(1<<16, 2*len(t.slots))
+	t.free()
+	t.slots = unsafeSlots(allocOffHeap(size * 8))
 	mask := uint64(size - 1)
-	for _, s := range old {
-		if s == 0 {
-			continue
+	return b.each(func(_ int, loc uint64, cond kv.Condition, _ pebble.InternalKeyKind, key, _ []byte) bool {
+		if loc >= upto {
+			return false
 		}
-		_, _, key, _, _ := b.entry(s&condLocMask - 1)
+		if cond != kv.CondNotExists {
+			return true
+		}
 		h := b.s.keyHash(key)
 		for i := h & mask; ; i = (i + 1) & mask {
 			if t.slots[i] == 0 {
-				t.slots[i] = s
+				t.slots[i] = h>>condLocBits<<condLocBits | (loc + 1)
 				t.n++
-				break
+				return true
 			}
 		}
-	}
-	freeSlots(old)
+	})
 }
 
 func (t *condTable) free() {
