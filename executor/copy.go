@@ -137,6 +137,7 @@ func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts
 		if err != nil {
 			return nil, err
 		}
+		txn.SetMemAccount(opts.Mem)
 		b.etxn, opts.Txn = txn, txn
 	}
 	switch {
