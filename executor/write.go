@@ -189,17 +189,17 @@ func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) err
 	return txn.Commit(ctx, nil)
 }
 
-// opsSize estimates the memory a transaction's buffer holds for ops: the
-// keys and attributes, plus each op's and attribute's fixed part (kvtxn
-// keeps a tree node and a clone of each op).
+// opsSize estimates the memory a transaction's buffer holds for ops
+// (kv/kvtxn): a tree node and the encoded key per op, and per attribute
+// its name, its value and a few bytes of encoding.
 func opsSize(ops []kv.Op) int64 {
 	n := int64(0)
 	for i := range ops {
 		op := &ops[i]
-		n += 160 + 2*int64(len(op.Key.Partition)+len(op.Key.Sort))
+		n += 112 + int64(len(op.Key.Partition)+len(op.Key.Sort))
 		for j := range op.Attrs {
 			a := &op.Attrs[j]
-			n += 80 + int64(len(a.S)+len(a.B))
+			n += 12 + int64(len(a.Name)+len(a.S)+len(a.B))
 		}
 	}
 	return n

@@ -45,6 +45,11 @@ type Config struct {
 	// AllSessionsMemoryLimit what all of them hold together; <= 0: none.
 	SessionMemoryLimit     int64
 	AllSessionsMemoryLimit int64
+	// MemoryPressure, when set, is called with true when what all
+	// sessions hold rises past MemoryPressureAt, and with false when it
+	// falls below half of that (memacct.Pool.SetPressureHook).
+	MemoryPressure   func(high bool)
+	MemoryPressureAt int64
 }
 
 // DefaultTTLSweep is the TTL sweeper's period on an exclusive store.
@@ -111,6 +116,9 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	e := &Engine{cfg: cfg, catalog: cat, exec: ex, opts: optimizer.DefaultOptions(cfg.Store.Capabilities()),
 		cat: newCatalogState(cfg.Store.Capabilities().Exclusive), auto: newAutoAnalyze(cfg.AutoAnalyzeNap),
 		stmts: stmtstats.New(cfg.StatementsMax), mem: memacct.NewPool(cfg.AllSessionsMemoryLimit)}
+	if cfg.MemoryPressure != nil {
+		e.mem.SetPressureHook(cfg.MemoryPressureAt, cfg.MemoryPressure)
+	}
 	cfg.Metrics.WatchStatements(e.stmts)
 	// Index builds a restart interrupted are finished in the background;
 	// the indexes stay unused by queries until they are.

@@ -179,6 +179,8 @@ func newEngine(ctx context.Context, cfg Config, store kv.Store, m *metrics.Metri
 
 		SessionMemoryLimit:     int64(cfg.SessionMemoryLimit),
 		AllSessionsMemoryLimit: int64(cfg.AllSessionsMemoryLimit),
+		MemoryPressure:         gcUnderPressure(cfg.GCPercent),
+		MemoryPressureAt:       pressureAt,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starting the SQL engine: %w", err)

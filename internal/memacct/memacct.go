@@ -14,6 +14,7 @@ package memacct
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -23,6 +24,42 @@ import (
 type Pool struct {
 	limit int64 // <= 0: none
 	used  atomic.Int64
+
+	// pressure is called with true when use crosses pressureAt upwards
+	// and with false when it falls below half of it (SetPressureHook).
+	pressureMu sync.Mutex
+	pressure   func(high bool)
+	pressureAt int64
+	high       bool
+}
+
+// SetPressureHook calls fn(true) when the Pool's use rises past at, and
+// fn(false) when it falls back below at/2 (the gap keeps a use that
+// hovers around at from calling it at every request). zproxy lowers the
+// Go collector's target meanwhile: what sessions hold is live heap (a
+// block's buffered writes), and at --gc-percent 400 the heap may grow to
+// five times its live part before a collection.
+func (p *Pool) SetPressureHook(at int64, fn func(high bool)) {
+	p.pressureMu.Lock()
+	defer p.pressureMu.Unlock()
+	p.pressure, p.pressureAt = fn, at
+}
+
+// checkPressure calls the hook when use crossed its threshold.
+func (p *Pool) checkPressure(now int64) {
+	p.pressureMu.Lock()
+	defer p.pressureMu.Unlock()
+	if p.pressure == nil {
+		return
+	}
+	switch {
+	case !p.high && now > p.pressureAt:
+		p.high = true
+		p.pressure(true)
+	case p.high && now < p.pressureAt/2:
+		p.high = false
+		p.pressure(false)
+	}
 }
 
 // NewPool returns a Pool holding at most limit bytes (<= 0: no limit,
@@ -68,11 +105,13 @@ func (a *Account) Grow(n int64, what string) error {
 		return outOfMemory(n, what, now-n, a.limit, "the session holds", "--session-memory-limit")
 	}
 	if a.pool != nil {
-		if now := a.pool.used.Add(n); a.pool.limit > 0 && now > a.pool.limit {
+		now := a.pool.used.Add(n)
+		if a.pool.limit > 0 && now > a.pool.limit {
 			a.pool.used.Add(-n)
 			a.used.Add(-n)
 			return outOfMemory(n, what, now-n, a.pool.limit, "all sessions hold", "--all-sessions-memory-limit")
 		}
+		a.pool.checkPressure(now)
 	}
 	return nil
 }
@@ -84,7 +123,7 @@ func (a *Account) Shrink(n int64) {
 	}
 	a.used.Add(-n)
 	if a.pool != nil {
-		a.pool.used.Add(-n)
+		a.pool.checkPressure(a.pool.used.Add(-n))
 	}
 }
 
@@ -95,7 +134,7 @@ func (a *Account) Close() {
 	}
 	n := a.used.Swap(0)
 	if a.pool != nil {
-		a.pool.used.Add(-n)
+		a.pool.checkPressure(a.pool.used.Add(-n))
 	}
 }
 

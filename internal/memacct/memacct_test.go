@@ -64,3 +64,22 @@ func TestPoolLimit(t *testing.T) {
 		t.Errorf("a nil account refused: %v", err)
 	}
 }
+
+// TestPressureHook: the hook hears of use rising past its threshold once,
+// and of its fall below half of it once.
+func TestPressureHook(t *testing.T) {
+	p := NewPool(0)
+	var calls []bool
+	p.SetPressureHook(100, func(high bool) { calls = append(calls, high) })
+	a := p.Account(0)
+	_ = a.Grow(60, "x")
+	_ = a.Grow(60, "x") // 120: high
+	_ = a.Grow(60, "x")
+	a.Shrink(100) // 80: still high
+	a.Shrink(40)  // 40: low
+	_ = a.Grow(10, "x")
+	a.Close()
+	if len(calls) != 2 || !calls[0] || calls[1] {
+		t.Errorf("hook calls %v, want [true false]", calls)
+	}
+}
