@@ -64,6 +64,9 @@ type portal struct {
 	// active: an Execute of this portal is running (what it runs must
 	// not close it).
 	active bool
+	// mem is what the session's memory account was charged for it
+	// (chargePortal).
+	mem int64
 }
 
 // simpleQuery runs a Query message: every statement of the string in turn,
@@ -412,12 +415,17 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	}
 	if old := c.reg.portals[m.DestinationPortal]; old != nil {
 		c.reg.closePortal(old)
+		delete(c.reg.portals, m.DestinationPortal)
 	}
-	c.reg.portals[m.DestinationPortal] = &portal{
+	p := &portal{
 		stmt:    ps,
 		params:  values,
 		formats: append([]int16(nil), m.ResultFormatCodes...),
 	}
+	if err := c.reg.chargePortal(m.DestinationPortal, p); err != nil {
+		return err
+	}
+	c.reg.portals[m.DestinationPortal] = p
 	c.send(&pgproto3.BindComplete{})
 	return nil
 }

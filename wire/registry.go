@@ -56,6 +56,27 @@ func statementSize(ps *prepared) int64 {
 	return n
 }
 
+// portalCost is what a portal of the protocol is charged besides its
+// parameters: its state and, once executed, its query's open operators.
+const portalCost = 4 << 10
+
+// chargePortal charges the session's account for a portal Bind makes (a
+// cursor is charged by the session that declares it).
+func (r *Registry) chargePortal(name string, p *portal) error {
+	if r.mem == nil {
+		return nil
+	}
+	size := int64(portalCost + len(name))
+	for _, v := range p.params {
+		size += 48 + int64(len(v.S))
+	}
+	if err := r.mem.Grow(size, fmt.Sprintf("portal \"%s\"", name)); err != nil {
+		return err
+	}
+	p.mem = size
+	return nil
+}
+
 // putStatement keeps ps under its name, replacing the statement of that
 // name (only the unnamed one is ever replaced), once its memory is
 // charged.
@@ -297,6 +318,10 @@ func (r *Registry) ClosePortals(keep func(Cursor) bool) {
 // closePortal releases a portal's result and context; a panic in the
 // result's Close is logged, not passed on, as closing must go on.
 func (r *Registry) closePortal(p *portal) {
+	if r.mem != nil && p.mem > 0 {
+		r.mem.Shrink(p.mem)
+		p.mem = 0
+	}
 	if p.res != nil {
 		res := p.res
 		p.res = nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 )
 
 // copyStream is COPY text of rows rows of (id, name, val, ts, payload),
@@ -223,5 +224,26 @@ func TestSessionMemoryLimitCursorsAndStatements(t *testing.T) {
 	var one int
 	if err := conn.QueryRow(ctx, "SELECT 1", pgx.QueryExecModeSimpleProtocol).Scan(&one); err != nil || one != 1 {
 		t.Errorf("the session after: %v", err)
+	}
+
+	// The protocol's named portals count too: 1000 Binds before a Sync.
+	c := dialRaw(t, s)
+	c.startup("zproxy")
+	if errs, open := c.untilReady(); !open || len(errs) > 0 {
+		t.Fatalf("startup: %v", describe(errs))
+	}
+	c.send(&pgproto3.Parse{Name: "s", Query: "SELECT 1"})
+	for i := range 1000 {
+		c.fe.Send(&pgproto3.Bind{DestinationPortal: fmt.Sprintf("portal%d", i), PreparedStatement: "s"})
+	}
+	c.send(&pgproto3.Sync{})
+	errs, open := c.untilReady()
+	if !open || len(errs) != 1 || errs[0].Code != "53200" || !strings.HasPrefix(errs[0].Detail, "Failed on request of size ") {
+		t.Fatalf("1000 portals past a 2 MiB limit: open %v, %v; want one 53200", open, describe(errs))
+	}
+	t.Logf("Bind: %s (%s)", errs[0].Message, errs[0].Detail)
+	c.send(&pgproto3.Query{String: "SELECT 1"})
+	if errs, open := c.untilReady(); !open || len(errs) > 0 {
+		t.Errorf("the session after: %v", describe(errs))
 	}
 }

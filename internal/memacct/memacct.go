@@ -80,9 +80,10 @@ func (p *Pool) Account(limit int64) *Account { return &Account{pool: p, limit: l
 // Account is one session's use. Its methods may be called from several
 // goroutines (a cursor may be closed by the session's end).
 type Account struct {
-	pool  *Pool
-	limit int64
-	used  atomic.Int64
+	pool   *Pool
+	limit  int64
+	used   atomic.Int64
+	closed atomic.Bool // Close gave everything back: later Shrinks are no-ops
 }
 
 // Used is what the Account holds now.
@@ -118,7 +119,7 @@ func (a *Account) Grow(n int64, what string) error {
 
 // Shrink gives back n bytes taken by Grow.
 func (a *Account) Shrink(n int64) {
-	if a == nil || n <= 0 {
+	if a == nil || n <= 0 || a.closed.Load() {
 		return
 	}
 	a.used.Add(-n)
@@ -127,11 +128,14 @@ func (a *Account) Shrink(n int64) {
 	}
 }
 
-// Close gives back everything the Account holds (the session ended).
+// Close gives back everything the Account holds (the session ended); what
+// is released after it (a portal or cursor closed later) was given back
+// already.
 func (a *Account) Close() {
 	if a == nil {
 		return
 	}
+	a.closed.Store(true)
 	n := a.used.Swap(0)
 	if a.pool != nil {
 		a.pool.checkPressure(a.pool.used.Add(-n))
