@@ -357,8 +357,9 @@ func (b *BulkInsert) chargeBulk() error {
 	return nil
 }
 
-// chargeTxn charges the transaction for the writes of the rows added
-// last: writeTxn left them in b.lastOps.
+// chargeTxn charges the transaction (or, for the BulkInsert's own
+// kv.Txn, the session) for the writes of the rows added last, whose size
+// writeTxn left in lastOpsSize.
 func (b *BulkInsert) chargeTxn() error {
 	n := b.lastOpsSize
 	b.lastOpsSize = 0

@@ -25,13 +25,14 @@ type Registry struct {
 	// ctx lives as long as the session: portals outlive the statements
 	// that read them.
 	ctx context.Context
-	// mem is charged for the prepared statements held (nil: not counted).
+	// mem is charged for the prepared statements and the portals of Bind
+	// held (nil: not counted).
 	mem MemAccount
 }
 
 // MemAccount is a session's memory account (memacct.Account): what the
-// Registry holds is charged to it, and a statement that does not fit is
-// refused (53200) and not kept.
+// Registry holds is charged to it, and a statement or portal that does not
+// fit is refused (53200) and not kept.
 type MemAccount interface {
 	Grow(n int64, what string) error
 	Shrink(n int64)
@@ -43,7 +44,8 @@ type MemSizer interface {
 	MemSize() int64
 }
 
-// SetMemAccount charges the prepared statements made from now on to a.
+// SetMemAccount charges the prepared statements and portals made from now
+// on to a.
 func (r *Registry) SetMemAccount(a MemAccount) { r.mem = a }
 
 // statementSize is what a prepared statement is charged: what it says it
