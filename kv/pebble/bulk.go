@@ -20,7 +20,9 @@ import (
 // collector at --gc-percent 400 let grow to 4 GB of RSS. A bulk batch
 // encodes each op at once into the form Pebble commits (a batch entry:
 // kind, key, value) in a chunk outside the Go heap (allocOffHeap); a full
-// chunk goes to an unlinked temporary file, so while the rows stream in
+// chunk goes to an unlinked temporary file (in the data directory, whose
+// disk holds the rows anyway; Pebble ignores names it does not know), so
+// while the rows stream in
 // the batch holds one chunk and its key table in memory, and the garbage
 // that forming rows leaves behind is collected against a small heap.
 //
@@ -161,7 +163,7 @@ func (b *bulk) reserve(size int) (uint64, error) {
 // spill writes the current chunk to the file and empties it.
 func (b *bulk) spill() error {
 	if b.file == nil {
-		f, err := os.CreateTemp("", "zproxy-bulk-*")
+		f, err := os.CreateTemp(b.s.tempDir, "zproxy-bulk-*")
 		if err != nil {
 			return fmt.Errorf("kv/pebble: bulk batch: %w", err)
 		}
