@@ -166,7 +166,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.IntVar(&cfg.GCPercent, "gc-percent", cfg.GCPercent,
 		"Go garbage collector target, a `percent`: a collection runs once the heap has grown this much since the last (Go's GOGC, which it replaces); higher spends less CPU collecting for a larger heap, -1 never collects (cap the heap with GOMEMLIMIT)")
 	fs.Var(&cfg.SessionMemoryLimit, "session-memory-limit",
-		"most memory one session may hold outside its statements' operators, in `bytes` (suffixes KiB, MiB, GiB): COPY's and a transaction's pending writes, prepared statements, cursors and their kept rows; past it the request fails with 53200 and the session goes on (0: no limit)")
+		"most memory one session may hold outside its statements' operators, in `bytes` (suffixes KiB, MiB, GiB): COPY's and a transaction's pending writes, a COPY's incomplete input line, prepared statements, portals, cursors and their kept rows; past it the request fails with 53200 and the session goes on (0: no limit)")
 	fs.Var(&cfg.AllSessionsMemoryLimit, "all-sessions-memory-limit",
 		"most memory all sessions together may hold as --session-memory-limit counts it, in `bytes` (suffixes KiB, MiB, GiB); past it the session asking gets 53200 (0: half the Go memory limit in force, see --memory-limit)")
 	fs.Var(&cfg.MemoryLimit, "memory-limit",

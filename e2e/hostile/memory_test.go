@@ -44,6 +44,16 @@ func copyStream(rows int, badLast bool, sent *int64) io.Reader {
 	return pr
 }
 
+// endless is a reader of one byte, repeated.
+type endless byte
+
+func (e endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(e)
+	}
+	return len(p), nil
+}
+
 // peakRSS samples the server's resident memory every 50 ms until stop is
 // called, which returns the highest sample.
 func (s *server) peakRSS(t *testing.T) (stop func() float64) {
@@ -153,6 +163,13 @@ func TestSessionMemoryLimit(t *testing.T) {
 			t.Fatalf("after the refused COPY: %d rows, %v", n, err)
 		}
 	}
+	// One line that never ends: its bytes wait in the decoder, charged.
+	_, err := conn.PgConn().CopyFrom(ctx, io.LimitReader(endless('x'), 40<<20), "COPY big FROM STDIN")
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "53200" || !strings.Contains(pe.Detail, "incomplete input line") {
+		t.Fatalf("a 40 MB line past a 16 MiB limit: %v, want 53200", err)
+	}
+	t.Logf("one long line: %s (%s)", pe.Message, pe.Detail)
 	if err := other.QueryRow(ctx, "SELECT 1").Scan(new(int)); err != nil {
 		t.Errorf("another session: %v", err)
 	}
