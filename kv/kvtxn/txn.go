@@ -25,6 +25,15 @@ type Backend interface {
 	Release()
 }
 
+// EachBackend is a Backend that takes the writes of a commit one at a
+// time (kv/pebble): each yields the n writes in key order, each Write's
+// memory valid only during its yield, so a large transaction's commit
+// never holds every write decoded at once. The contract is Commit's.
+type EachBackend interface {
+	Backend
+	CommitEach(ctx context.Context, n int, each func(yield func(Write) error) error, stats *kv.Stats) error
+}
+
 // ErrUnknownSavepoint is returned for a savepoint that was released or
 // rolled back past, or never existed.
 var ErrUnknownSavepoint = errors.New("kv: no such savepoint")
@@ -292,6 +301,17 @@ func (t *Txn) Commit(ctx context.Context) error {
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if eb, ok := t.backend.(EachBackend); ok {
+		return eb.CommitEach(ctx, t.buf.n, func(yield func(Write) error) error {
+			var err error
+			each(t.buf.root, func(n *node) {
+				if err == nil {
+					err = yield(n.write())
+				}
+			})
+			return err
+		}, t.opts.Stats)
 	}
 	return t.backend.Commit(ctx, t.Writes(), t.opts.Stats)
 }

@@ -349,22 +349,10 @@ func (b *bulk) Commit(ctx context.Context, stats *kv.Stats) (err error) {
 	}
 	defer b.Close()
 	b.conds.free()
-	// The batch's representation: a 12-byte header (sequence number,
-	// filled in by the commit, and count), then the entries.
-	repr := make([]byte, 12, 12+b.used-int64(b.n))
-	binary.LittleEndian.PutUint32(repr[8:], uint32(b.n))
-	for ci := 0; ci <= len(b.spilt); ci++ {
-		c, err := b.chunk(ci)
-		if err != nil {
-			return err
-		}
-		for p := 0; p < len(c); {
-			_, _, _, _, next := decodeEntry(c, p)
-			repr = append(repr, c[p+1:next]...)
-			p = next
-		}
+	repr, err := b.repr()
+	if err != nil {
+		return err
 	}
-	b.release()
 	batch := s.db.NewBatch()
 	defer batch.Close()
 	if err := batch.SetRepr(repr); err != nil {
@@ -379,6 +367,28 @@ func (b *bulk) Commit(ctx context.Context, stats *kv.Stats) (err error) {
 	stats.AddRequest()
 	stats.AddWritten(b.n)
 	return nil
+}
+
+// repr returns the Pebble batch representation of the entries, in one
+// allocation of its exact size, and releases the chunks: a 12-byte header
+// (sequence number, filled in by the commit, and count), then the
+// entries less their condition bytes.
+func (b *bulk) repr() ([]byte, error) {
+	repr := make([]byte, 12, 12+b.used-int64(b.n))
+	binary.LittleEndian.PutUint32(repr[8:], uint32(b.n))
+	for ci := 0; ci <= len(b.spilt); ci++ {
+		c, err := b.chunk(ci)
+		if err != nil {
+			return nil, err
+		}
+		for p := 0; p < len(c); {
+			_, _, _, _, next := decodeEntry(c, p)
+			repr = append(repr, c[p+1:next]...)
+			p = next
+		}
+	}
+	b.release()
+	return repr, nil
 }
 
 // Op implements kv.Bulk.

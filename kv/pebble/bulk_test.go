@@ -109,3 +109,51 @@ func TestBulkLocks(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLargeTxnCommit: a transaction of more keys than bigTxnKeys commits
+// through a bulk batch, deletes included, and still loses to a
+// concurrent transaction that wrote one of its keys first.
+func TestLargeTxnCommit(t *testing.T) {
+	s := openMem(t)
+	ctx := context.Background()
+	if err := s.Write(ctx, kv.Batch{Ops: []kv.Op{bulkPut("d", 1, kv.CondNone)}, Atomic: true}); err != nil {
+		t.Fatal(err)
+	}
+	const n = bigTxnKeys + 1000
+	fill := func(txn kv.Txn) {
+		ops := []kv.Op{{Kind: kv.OpDelete, Key: bulkPut("d", 1, 0).Key}}
+		for i := 0; i < n; i++ {
+			ops = append(ops, bulkPut("p", i, kv.CondNone))
+		}
+		if err := txn.Write(ctx, kv.Batch{Ops: ops}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A concurrent transaction writes one of the keys first: the large
+	// one fails and writes nothing.
+	loser, _ := s.Begin(ctx, kv.TxnOptions{})
+	winner, _ := s.Begin(ctx, kv.TxnOptions{})
+	fill(loser)
+	if err := winner.Write(ctx, kv.Batch{Ops: []kv.Op{bulkPut("p", 5, kv.CondNone)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := winner.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var ce *kv.ConflictError
+	if err := loser.Commit(ctx); !errors.As(err, &ce) || string(ce.Key.Sort) != "k0000005" {
+		t.Fatalf("large loser: %v, want a conflict on k0000005", err)
+	}
+	if items, _ := s.Get(ctx, kv.GetRequest{Keys: []kv.Key{bulkPut("p", 6, 0).Key, bulkPut("d", 1, 0).Key}}); kv.Found(items[0]) || !kv.Found(items[1]) {
+		t.Fatal("a failed large transaction wrote")
+	}
+	txn, _ := s.Begin(ctx, kv.TxnOptions{})
+	fill(txn)
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	items, err := s.Get(ctx, kv.GetRequest{Keys: []kv.Key{bulkPut("p", 0, 0).Key, bulkPut("p", n-1, 0).Key, bulkPut("d", 1, 0).Key}})
+	if err != nil || !kv.Found(items[0]) || items[1].Attrs[0].S != fmt.Sprintf("value %d", n-1) || kv.Found(items[2]) {
+		t.Fatalf("after the large commit: %v %v", items, err)
+	}
+}
