@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/memacct"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -32,7 +33,10 @@ import (
 //   - otherwise, on a store whose atomic batches have no size limit
 //     (Pebble): the writes are kept and Commit applies them as one atomic
 //     batch, as any INSERT statement on that store (the cheapest atomic
-//     way: no transaction buffer to maintain);
+//     way: no transaction buffer to maintain). A store that takes such a
+//     batch piece by piece (kv.BulkWriter) keeps each batch of rows'
+//     writes encoded as they come, about their stored size, and nothing
+//     else of the rows;
 //   - otherwise (DynamoDB): in a transaction of its own (kv.Txn), which
 //     Commit commits.
 type BulkInsert struct {
@@ -53,6 +57,22 @@ type BulkInsert struct {
 	w    *writeSet
 	seen map[string]int64
 
+	// bulk is the single atomic batch on a kv.BulkWriter (then w and
+	// seen are unused): scratch forms each Add's ops, and every row
+	// writes opsPerRow of them, so an op's number names its row. added
+	// counts the ops in bulk.
+	bulk      kv.Bulk
+	scratch   *writeSet
+	opsPerRow int
+	added     int
+
+	// mem is the session's account, charged memHeld for the batch's
+	// memory (bulk or w) until Commit or Rollback; writes into a
+	// transaction are charged to the transaction (Txn.charge).
+	mem         *memacct.Account
+	memHeld     int64
+	lastOpsSize int64
+
 	// ec evaluates the table's CHECK constraints and, through txn (then
 	// set), checks its foreign keys; etxn is the transaction of the
 	// BulkInsert's own that a table with foreign keys is copied in
@@ -69,6 +89,9 @@ type BulkOptions struct {
 	// Run holds the statement's store statistics (KV) and what built-in
 	// functions (defaults) see (Fn).
 	Run RunOptions
+	// Mem is the session's memory account, charged for the rows' pending
+	// writes (nil: not counted).
+	Mem *memacct.Account
 }
 
 // BulkRowError is an error about one row: Row is its number in the stream
@@ -103,7 +126,7 @@ func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts
 	if err := actionTablesWritable(ins.Constraints); err != nil {
 		return nil, err
 	}
-	b := &BulkInsert{ex: e, t: ins.Table, exprs: vals.Rows[0], rowID: hiddenRowID(ins.Table), stats: opts.Run.KV}
+	b := &BulkInsert{ex: e, t: ins.Table, exprs: vals.Rows[0], rowID: hiddenRowID(ins.Table), stats: opts.Run.KV, mem: opts.Mem}
 	b.ec = e.newExecCtx(ctx, nil, opts.Run)
 	b.ec.cons = ins.Constraints
 	b.ev = b.ec.eval
@@ -114,6 +137,7 @@ func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts
 		if err != nil {
 			return nil, err
 		}
+		txn.SetMemAccount(opts.Mem)
 		b.etxn, opts.Txn = txn, txn
 	}
 	switch {
@@ -124,6 +148,10 @@ func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts
 		opts.Txn.noteWrite(ins.Table)
 		b.txn = opts.Txn.kv
 		b.ec.txn, b.ec.kv = opts.Txn, opts.Txn.kv
+	case e.Caps.MaxAtomicOps <= 0 && isBulkWriter(e.Store):
+		b.bulk = e.Store.(kv.BulkWriter).NewBulk()
+		b.scratch = &writeSet{t: b.t}
+		b.opsPerRow = 1 + len(b.t.Indexes)
 	case e.Caps.MaxAtomicOps <= 0:
 		b.w = &writeSet{t: b.t, ops: make([]kv.Op, 0, 1<<14)}
 		b.seen = map[string]int64{}
@@ -153,10 +181,16 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 		b.done = true
 		return err
 	}
-	if b.w != nil {
+	switch {
+	case b.bulk != nil:
+		err = b.keepBulk(ctx, full)
+	case b.w != nil:
 		err = b.keep(ctx, full)
-	} else {
+	default:
 		err = b.writeTxn(ctx, full)
+	}
+	if err == nil && b.txn != nil {
+		err = b.chargeTxn()
 	}
 	if err == nil {
 		// The rows (with any row ids redrawn) commit later, at Commit or
@@ -232,6 +266,119 @@ func (b *BulkInsert) keep(ctx context.Context, full [][]sqltypes.Value) error {
 	return nil
 }
 
+// keepBulk adds the rows' writes to the bulk batch. A repeated key (of a
+// row or a unique entry) within the stream fails the row at once; one
+// that is stored already is found at Commit, or here when the stream
+// repeats a key too, so that the error is the first failing row's, as
+// with INSERTs one by one.
+func (b *BulkInsert) keepBulk(ctx context.Context, full [][]sqltypes.Value) error {
+	w := b.scratch
+	for from := 0; from < len(full); {
+		w.ops, w.changes, w.groups, w.uniq, w.dup = w.ops[:0], w.changes[:0], w.groups[:0], nil, nil
+		dupRow := -1
+		for i, row := range full[from:] {
+			w.add(change{new: row})
+			if w.dup != nil { // a unique value an earlier row of the batch has
+				dupRow = from + i
+				break
+			}
+		}
+		clear(w.changes)
+		ops := w.ops
+		if dupRow >= 0 {
+			// The rows before it go in, so that one of them whose key is
+			// stored is found first.
+			ops = w.ops[:w.dupAt]
+		} else if len(ops) != (len(full)-from)*b.opsPerRow {
+			return pgerr.New(pgerr.InternalError, "executor: bulk insert: %d writes for %d rows", len(ops), len(full)-from)
+		}
+		err := b.bulk.Add(ops)
+		var cf *kv.ConditionFailedError
+		if !errors.As(err, &cf) {
+			if err != nil {
+				return ClassifyError(err)
+			}
+			b.added += len(ops)
+			if dupRow >= 0 {
+				return b.bulkDuplicate(ctx, b.rows+int64(dupRow), w.dup)
+			}
+			break
+		}
+		// The ops before the failed one are in; the failed op's row and
+		// those after it are not.
+		local := cf.Index - b.added
+		row := from + local/b.opsPerRow
+		b.added += local
+		if b.rowID >= 0 && local%b.opsPerRow == 0 {
+			// A random row id met one already drawn (rare): draw again
+			// and add the rest.
+			full[row][b.rowID] = sqltypes.NewInt(int64(rand.Uint64() >> 1))
+			from = row
+			continue
+		}
+		op := w.ops[local]
+		return b.bulkDuplicate(ctx, b.rows+int64(row), finishWrite(b.t, &conflictError{op: op, t: b.t}))
+	}
+	return b.chargeBulk()
+}
+
+// bulkDuplicate is the error of row n, which repeats a unique key of an
+// earlier row of the stream (dup), or of an earlier row whose key is
+// stored already.
+func (b *BulkInsert) bulkDuplicate(ctx context.Context, n int64, dup error) error {
+	if b.t.TTL == nil { // (expired rows' keys are free: see storedBefore)
+		first, err := b.bulk.FirstStored(ctx)
+		if err != nil {
+			return ClassifyError(err)
+		}
+		if first >= 0 && int64(first/b.opsPerRow) < n {
+			return &BulkRowError{Row: int64(first / b.opsPerRow), Err: b.bulkOpError(first)}
+		}
+	}
+	return &BulkRowError{Row: n, Err: dup}
+}
+
+// bulkOpError is the error of the bulk batch's op i, whose key is stored.
+func (b *BulkInsert) bulkOpError(i int) error {
+	op, ok := b.bulk.Op(i)
+	if !ok {
+		return pgerr.New(pgerr.InternalError, "executor: bulk insert: no write %d", i)
+	}
+	return finishWrite(b.t, &conflictError{op: op, t: b.t})
+}
+
+// chargeBulk charges the session for what the bulk batch grew by.
+func (b *BulkInsert) chargeBulk() error {
+	size := b.bulk.Size()
+	if err := b.mem.Grow(size-b.memHeld, "COPY's pending writes"); err != nil {
+		return err
+	}
+	b.memHeld = max(size, b.memHeld)
+	return nil
+}
+
+// chargeTxn charges the transaction (or, for the BulkInsert's own
+// kv.Txn, the session) for the writes of the rows added last, whose size
+// writeTxn left in lastOpsSize.
+func (b *BulkInsert) chargeTxn() error {
+	n := b.lastOpsSize
+	b.lastOpsSize = 0
+	if b.ec.txn != nil {
+		return b.ec.txn.charge(n)
+	}
+	if err := b.mem.Grow(n, "COPY's pending writes"); err != nil {
+		return err
+	}
+	b.memHeld += n
+	return nil
+}
+
+// isBulkWriter reports whether the store takes bulk batches.
+func isBulkWriter(s kv.Store) bool {
+	_, ok := s.(kv.BulkWriter)
+	return ok
+}
+
 // writeTxn writes the rows into the transaction.
 func (b *BulkInsert) writeTxn(ctx context.Context, full [][]sqltypes.Value) error {
 	t := b.t
@@ -245,6 +392,9 @@ func (b *BulkInsert) writeTxn(ctx context.Context, full [][]sqltypes.Value) erro
 			}
 		}
 		err := b.txn.Write(ctx, kv.Batch{Ops: w.ops, Stats: b.stats})
+		if err == nil {
+			b.lastOpsSize = opsSize(w.ops)
+		}
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
 			if b.rowID >= 0 && attempt < 3 {
@@ -295,7 +445,22 @@ func (b *BulkInsert) Commit(ctx context.Context) (int64, error) {
 		return 0, pgerr.New(pgerr.InternalError, "executor: bulk insert is over")
 	}
 	b.done = true
+	defer b.releaseMem()
 	switch {
+	case b.bulk != nil:
+		err := b.bulk.Commit(ctx, b.stats)
+		var cf *kv.ConditionFailedError
+		if errors.As(err, &cf) {
+			row := &BulkRowError{Row: int64(cf.Index / b.opsPerRow), Err: b.bulkOpError(cf.Index)}
+			b.bulk.Close()
+			b.bulk = nil
+			return 0, row
+		}
+		b.bulk.Close()
+		b.bulk = nil
+		if err != nil {
+			return 0, ClassifyError(err)
+		}
 	case b.w != nil:
 		err := writeErr(b.ex.Store.Write(ctx, kv.Batch{Ops: b.w.ops, Atomic: true, Stats: b.stats}), b.w)
 		var ce *conflictError
@@ -334,10 +499,21 @@ func opIndex(w *writeSet, op kv.Op) int {
 func (b *BulkInsert) Rollback() {
 	b.done = true
 	b.w, b.seen = nil, nil
+	if b.bulk != nil {
+		b.bulk.Close()
+		b.bulk = nil
+	}
+	b.releaseMem()
 	if b.own {
 		_ = b.txn.Rollback()
 	}
 	if b.etxn != nil {
 		b.etxn.Rollback()
 	}
+}
+
+// releaseMem gives back what the batch was charged.
+func (b *BulkInsert) releaseMem() {
+	b.mem.Shrink(b.memHeld)
+	b.memHeld = 0
 }

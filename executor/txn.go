@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/memacct"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -50,6 +51,34 @@ type Txn struct {
 	// what SET CONSTRAINTS chose (constraints.go).
 	deferred []deferredCheck
 	modes    constraintModes
+
+	// mem is the session's memory account (nil: none), charged for the
+	// writes the transaction buffers until its end (memHeld).
+	mem     *memacct.Account
+	memHeld int64
+}
+
+// SetMemAccount charges the transaction's buffered writes to a session's
+// account from now on, until it commits or rolls back.
+func (t *Txn) SetMemAccount(a *memacct.Account) { t.mem = a }
+
+// charge takes n bytes of buffered writes from the session's account.
+func (t *Txn) charge(n int64) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.mem.Grow(n, "the transaction's pending writes"); err != nil {
+		return err
+	}
+	t.memHeld += n
+	return nil
+}
+
+// release gives the buffered writes' memory back: the transaction ended.
+func (t *Txn) release() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.mem.Shrink(t.memHeld)
+	t.memHeld = 0
 }
 
 // Begin starts a transaction. The store must implement kv.Transactional
@@ -138,6 +167,7 @@ func (t *Txn) Release(sp kv.Savepoint) error {
 // first write passes nil. After Commit, whatever it returns, the transaction is
 // over.
 func (t *Txn) Commit(ctx context.Context, current *catalog.Snapshot) error {
+	defer t.release()
 	defer t.kv.Rollback()
 	t.mu.Lock()
 	wrote, failed := t.wrote, t.failedSchema
@@ -199,6 +229,7 @@ func (t *Txn) lockSchema(ctx context.Context, wrote map[string]uint64) error {
 // Rollback abandons the transaction; it is safe to call more than once.
 func (t *Txn) Rollback() {
 	_ = t.kv.Rollback()
+	t.release()
 }
 
 func schemaChanged(table string) error {

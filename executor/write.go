@@ -163,6 +163,9 @@ func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) err
 	}
 	if ec.txn != nil {
 		ec.txn.noteWrite(w.t)
+		if err := ec.txn.charge(opsSize(w.ops)); err != nil {
+			return err
+		}
 		if err := writeErr(ec.txn.kv.Write(ctx, kv.Batch{Ops: w.ops, Stats: stats}), w); err != nil {
 			return err
 		}
@@ -184,6 +187,22 @@ func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) err
 	// The session holds the Gate for the whole statement, so only other
 	// proxies' schema changes need checking (nil current).
 	return txn.Commit(ctx, nil)
+}
+
+// opsSize estimates the memory a transaction's buffer holds for ops
+// (kv/kvtxn): a tree node and the encoded key per op, and per attribute
+// its name, its value and a few bytes of encoding.
+func opsSize(ops []kv.Op) int64 {
+	n := int64(0)
+	for i := range ops {
+		op := &ops[i]
+		n += 112 + int64(len(op.Key.Partition)+len(op.Key.Sort))
+		for j := range op.Attrs {
+			a := &op.Attrs[j]
+			n += 12 + int64(len(a.Name)+len(a.S)+len(a.B))
+		}
+	}
+	return n
 }
 
 // writeErr turns a failed write condition into a conflictError naming the

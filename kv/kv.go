@@ -241,6 +241,46 @@ type Store interface {
 	Close() error
 }
 
+// BulkWriter is implemented by stores whose atomic batches have no size
+// limit (Capabilities.MaxAtomicOps 0) and that can take one such batch
+// piece by piece: a COPY of millions of rows, all or nothing, without
+// holding millions of Ops (a few hundred bytes each, plus their
+// attributes) until the end.
+type BulkWriter interface {
+	// NewBulk starts an atomic batch. Its memory is the ops' encoded size
+	// (Bulk.Size), kept off the Go heap where the platform allows, so the
+	// collector's target does not grow with it.
+	NewBulk() Bulk
+}
+
+// Bulk is one atomic batch under construction (BulkWriter). Its ops are
+// numbered in the order added, from 0, over every Add.
+type Bulk interface {
+	// Add encodes ops into the batch; nothing of them is retained. Only
+	// puts and deletes with CondNone or CondNotExists are allowed. A
+	// CondNotExists put whose key an earlier conditioned op of the batch
+	// has fails at once with a *ConditionFailedError naming it: the ops
+	// before it are in the batch, it and those after it are not (the
+	// caller may change them and add them again). One whose key is
+	// stored is found by Commit (or FirstStored).
+	Add(ops []Op) error
+	// Size is the memory the batch holds, in bytes.
+	Size() int64
+	// FirstStored returns the first conditioned op added so far whose
+	// key is stored, or -1: the op that Commit would fail on.
+	FirstStored(ctx context.Context) (int, error)
+	// Op decodes op i (for an error's message), false if there is none.
+	Op(i int) (Op, bool)
+	// Commit checks the conditions against the store and applies every
+	// op atomically and durably, or nothing: a *ConditionFailedError
+	// names the first op whose condition failed (Op still reads the ops
+	// then); after any other outcome the Bulk is released.
+	Commit(ctx context.Context, stats *Stats) error
+	// Close releases the batch without writing it; after Commit it does
+	// nothing.
+	Close()
+}
+
 // ExpiresAttr names an attribute a put may carry: the Unix time in seconds
 // (AttrInt) after which the backend may delete the item on its own, at no
 // write cost (DynamoDB's TTL). Until it does, the item reads as any other,

@@ -232,7 +232,7 @@ func (st *statement) copyFrom(ctx context.Context, t *catalog.Table, cols []int)
 	if err == nil {
 		// Defaults (nextval, now()) are evaluated as rows arrive, after
 		// this statement's context is gone: they get the session's.
-		bulk, err = e.exec.NewBulkInsert(ctx, plan, executor.BulkOptions{Txn: txn,
+		bulk, err = e.exec.NewBulkInsert(ctx, plan, executor.BulkOptions{Txn: txn, Mem: s.mem,
 			Run: executor.RunOptions{KV: stats, WorkMem: s.workMem(), Fn: s.fnContext(s.ext.ctx, time.Now()), Txn: txn}})
 	}
 	if err != nil {

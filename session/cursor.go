@@ -49,6 +49,9 @@ type cursor struct {
 	done  bool  // res has no more rows: read is their number
 	bytes int64 // memory of buf
 	limit int64 // zproxy.work_mem when declared
+	// mem is what the session's memory account holds for the cursor:
+	// cursorCost and its kept rows (bytes).
+	mem int64
 
 	// ep is where the query stands: 0 before the first row, read+1 after
 	// the last, otherwise on that row.
@@ -97,6 +100,10 @@ func (st *statement) declare(ctx context.Context, params []sqltypes.Value, start
 	}
 	c := &cursor{sess: s, name: u.Name, cols: res.Columns(), res: res, cancel: cancel,
 		binary: u.Cursor.Binary, hold: u.Cursor.Hold, scroll: u.Cursor.Scroll, limit: s.workMem(), atStart: true}
+	if err := c.charge(cursorCost + int64(len(st.parsed.Text))); err != nil {
+		c.Close()
+		return nil, err
+	}
 	if s.txStatus == 'I' {
 		// WITH HOLD outside a block: its implicit transaction commits now.
 		if err := c.materialize(ctx); err != nil {
@@ -172,6 +179,12 @@ func (c *cursor) materialize(ctx context.Context) error {
 func (c *cursor) trimTo(p int64) {
 	if p > c.base && len(c.buf) > 0 {
 		drop := min(p-c.base, int64(len(c.buf)))
+		for _, row := range c.buf[:drop] {
+			size := valuesSize(row)
+			c.bytes -= size
+			c.mem -= size
+			c.sess.mem.Shrink(size)
+		}
 		clear(c.buf[:drop])
 		c.buf = c.buf[drop:]
 		c.base += drop
@@ -197,11 +210,15 @@ func (c *cursor) pull(ctx context.Context) (bool, error) {
 	c.read++
 	kept := append([]sqltypes.Value(nil), row...)
 	if c.scroll || c.held {
+		size := valuesSize(kept)
+		if err := c.charge(size); err != nil {
+			return false, err
+		}
 		if len(c.buf) == 0 {
 			c.base = c.read
 		}
 		c.buf = append(c.buf, kept)
-		c.bytes += valuesSize(kept)
+		c.bytes += size
 		if c.limit > 0 && c.bytes > c.limit {
 			return false, pgerr.New(pgerr.OutOfMemory, "cursor \"%s\" holds more than zproxy.work_mem (%d bytes) of rows", c.name, c.limit).
 				WithHint("Raise zproxy.work_mem, or declare the cursor without SCROLL and WITH HOLD.")
@@ -438,6 +455,8 @@ func (s *Session) fetch(ctx context.Context, u *parser.UtilityStatement) (wire.R
 	wc, err := s.ext.reg.Fetchable(u.Name, func(rows wire.Result, cancel context.CancelCauseFunc) wire.Cursor {
 		return &cursor{sess: s, name: u.Name, cols: rows.Columns(), res: rows, cancel: cancel, limit: s.workMem(), atStart: true}
 	})
+	// (A portal turned cursor is charged for the rows it keeps only: the
+	// protocol's portals are not charged.)
 	if err != nil {
 		return nil, err
 	}
@@ -580,7 +599,22 @@ func (c *cursor) Close() error {
 		c.cancel(nil)
 	}
 	c.buf = nil
+	c.sess.mem.Shrink(c.mem)
+	c.mem, c.bytes = 0, 0
 	return err
+}
+
+// cursorCost is what an open cursor is charged besides its kept rows and
+// its text: its query's open operators and store iterators.
+const cursorCost = 16 << 10
+
+// charge takes n bytes for the cursor from the session's account.
+func (c *cursor) charge(n int64) error {
+	if err := c.sess.mem.Grow(n, fmt.Sprintf("cursor \"%s\"", c.name)); err != nil {
+		return err
+	}
+	c.mem += n
+	return nil
 }
 
 // Binary implements wire.Cursor.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/executor"
+	"github.com/zproxy/zproxy/internal/memacct"
 	"github.com/zproxy/zproxy/internal/metrics"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/stmtstats"
@@ -38,6 +39,17 @@ type Config struct {
 	// StatementsMax bounds the statements pg_stat_statements tracks
 	// (pg_stat_statements.max; 0: stmtstats.DefaultMax).
 	StatementsMax int
+	// SessionMemoryLimit bounds what one session holds outside its
+	// statements' operators (COPY's and transactions' pending writes,
+	// prepared statements, cursors: internal/memacct), and
+	// AllSessionsMemoryLimit what all of them hold together; <= 0: none.
+	SessionMemoryLimit     int64
+	AllSessionsMemoryLimit int64
+	// MemoryPressure, when set, is called with true when what all
+	// sessions hold rises past MemoryPressureAt, and with false when it
+	// falls below half of that (memacct.Pool.SetPressureHook).
+	MemoryPressure   func(high bool)
+	MemoryPressureAt int64
 }
 
 // DefaultTTLSweep is the TTL sweeper's period on an exclusive store.
@@ -65,6 +77,8 @@ type Engine struct {
 	auto       *autoAnalyze
 	// sweeper is the TTL sweeper, stopped with the builds.
 	sweeper sync.WaitGroup
+	// mem is the process-wide bound of the sessions' memory accounts.
+	mem *memacct.Pool
 }
 
 // sweep deletes expired rows every period until ctx ends.
@@ -101,7 +115,10 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	ex := executor.New(cfg.Store)
 	e := &Engine{cfg: cfg, catalog: cat, exec: ex, opts: optimizer.DefaultOptions(cfg.Store.Capabilities()),
 		cat: newCatalogState(cfg.Store.Capabilities().Exclusive), auto: newAutoAnalyze(cfg.AutoAnalyzeNap),
-		stmts: stmtstats.New(cfg.StatementsMax)}
+		stmts: stmtstats.New(cfg.StatementsMax), mem: memacct.NewPool(cfg.AllSessionsMemoryLimit)}
+	if cfg.MemoryPressure != nil {
+		e.mem.SetPressureHook(cfg.MemoryPressureAt, cfg.MemoryPressure)
+	}
 	cfg.Metrics.WatchStatements(e.stmts)
 	// Index builds a restart interrupted are finished in the background;
 	// the indexes stay unused by queries until they are.
@@ -141,12 +158,16 @@ func (e *Engine) WaitForBuilds() { e.builds.Wait() }
 // Catalog returns the engine's catalog.
 func (e *Engine) Catalog() *catalog.Catalog { return e.catalog }
 
+// SessionMemory is what the sessions' memory accounts hold now.
+func (e *Engine) SessionMemory() int64 { return e.mem.Used() }
+
 // Executor returns the engine's executor.
 func (e *Engine) Executor() *executor.Executor { return e.exec }
 
 // NewSession implements wire.Engine.
 func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Session, error) {
-	s := &Session{engine: e, params: p, vars: defaultVars(e.cfg.AllowFullScan), txStatus: 'I'}
+	s := &Session{engine: e, params: p, vars: defaultVars(e.cfg.AllowFullScan), txStatus: 'I',
+		mem: e.mem.Account(e.cfg.SessionMemoryLimit)}
 	if s.params.Notice == nil {
 		s.params.Notice = func(*pgerr.Error) {}
 	}

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/zproxy/zproxy/internal/memacct"
 	"strings"
 	"time"
 
@@ -22,8 +23,11 @@ import (
 
 // Session is one client's SQL session.
 type Session struct {
-	engine   *Engine
-	params   wire.SessionParams
+	engine *Engine
+	params wire.SessionParams
+	// mem is the session's memory account (internal/memacct): COPY's and
+	// the block's pending writes, prepared statements, cursors.
+	mem      *memacct.Account
 	vars     map[string]string
 	txStatus byte
 	// txn is the transaction of the open block, begun at its first
@@ -83,9 +87,17 @@ func (s *Session) Close() {
 	}
 	s.closeExt()
 	s.engine.cat.unregister(s)
+	s.mem.Close()
 }
 
 func (s *Session) notice(e *pgerr.Error) { s.params.Notice(e) }
+
+// MemSize implements wire.MemSizer: a prepared statement holds its text,
+// its syntax tree and its last binding, which grow with the text (a
+// syntax tree is some ten times its text).
+func (st *statement) MemSize() int64 {
+	return int64(1024 + 16*len(st.parsed.Text))
+}
 
 // statement is one parsed statement of a session.
 type statement struct {

@@ -43,6 +43,7 @@ func (s *Session) blockTxn(ctx context.Context) (*executor.Txn, error) {
 		if err != nil {
 			return nil, err
 		}
+		t.SetMemAccount(s.mem)
 		s.txn = t
 	}
 	return s.txn, nil

@@ -36,6 +36,7 @@ func (s *Session) initExt(ctx context.Context) {
 	if x.reg == nil {
 		x.reg = wire.NewRegistry(ctx)
 	}
+	x.reg.SetMemAccount(s.mem)
 	if s.params.PID != 0 {
 		sessionsByPID.Store(s.params.PID, s)
 	}

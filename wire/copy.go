@@ -58,8 +58,13 @@ func (e *CopyRowError) Error() string { return e.Err.Error() }
 // Unwrap returns the row's error.
 func (e *CopyRowError) Unwrap() error { return e.Err }
 
-// copyBatchRows is how many decoded rows go to CopyIn.Rows at once.
-const copyBatchRows = 4096
+// copyBatchRows is how many decoded rows go to CopyIn.Rows at once, and
+// copyBatchBytes about how much of their input at most: 4096 rows of a
+// megabyte each would be 4 GB held at once.
+const (
+	copyBatchRows  = 4096
+	copyBatchBytes = 8 << 20
+)
 
 // formatCodes is the overall and per-column format of a Copy*Response.
 func formatCodes(f *CopyFormat) (byte, []uint16) {
@@ -82,7 +87,26 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 		return c.lostInCopy(err)
 	}
 	dec := &copyDecoder{f: f, loc: c.location()}
+	// A line not yet complete stays in the decoder, as long as the client
+	// makes it: charged to the session (a hostile client sends no line
+	// end), and given back when the COPY ends.
+	var held int64
+	defer func() {
+		if c.reg.mem != nil {
+			c.reg.mem.Shrink(held)
+		}
+	}()
+	chargeLine := func() error {
+		if n := int64(cap(dec.buf)); n > held && c.reg.mem != nil {
+			if err := c.reg.mem.Grow(n-held, "COPY's incomplete input line"); err != nil {
+				return err
+			}
+			held = n
+		}
+		return nil
+	}
 	var batch []copyRow
+	var batchBytes int
 	var lines copyLines
 	var sent int64 // rows handed to res before batch
 	// rowError gives a row's error PostgreSQL's CONTEXT.
@@ -116,7 +140,12 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 	emit := func(r copyRow) error {
 		lines.add(sent+int64(len(batch)), r.line)
 		batch = append(batch, r)
-		if len(batch) >= copyBatchRows {
+		batchBytes += len(r.text) + 16*len(r.vals)
+		for _, v := range r.vals {
+			batchBytes += len(v.S)
+		}
+		if len(batch) >= copyBatchRows || batchBytes >= copyBatchBytes {
+			batchBytes = 0
 			return send()
 		}
 		return nil
@@ -129,6 +158,9 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 		switch m := msg.(type) {
 		case *pgproto3.CopyData:
 			if err := dec.feed(m.Data, false, emit); err != nil {
+				return err
+			}
+			if err := chargeLine(); err != nil {
 				return err
 			}
 		case *pgproto3.CopyDone:

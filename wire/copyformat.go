@@ -62,6 +62,12 @@ type copyDecoder struct {
 	fields      []field
 	unescaped   []byte
 	fieldValues []sqltypes.Value
+	// resume is how far into the incomplete line left in buf lineEnd has
+	// looked (0: not at all), and resumeQuote whether it was inside a CSV
+	// quote there: the next feed goes on from there, so a long line costs
+	// its length once, not once per CopyData message.
+	resume      int
+	resumeQuote bool
 }
 
 // field is one field of a line: its raw bytes and its value after
@@ -194,7 +200,20 @@ func (d *copyDecoder) feedText(data []byte, last bool, emit func(copyRow) error)
 // may hold line breaks.
 func (d *copyDecoder) lineEnd(data []byte, pos int, last bool) (end, next int, ok bool, err error) {
 	inQuote := false
-	for i := pos; i < len(data); i++ {
+	start := pos
+	if d.resume > 0 && pos+d.resume <= len(data) {
+		// Only ever the first line of a feed: an incomplete line ends it.
+		start, inQuote = pos+d.resume, d.resumeQuote
+	}
+	d.resume = 0
+	// mark is where to resume if the line does not end in data: the first
+	// byte looked at from two before the end on, whose handling never
+	// looked past the end (an escape looks one byte ahead).
+	mark, markQuote := -1, false
+	for i := start; i < len(data); i++ {
+		if mark < 0 && i >= len(data)-2 {
+			mark, markQuote = i, inQuote
+		}
 		c := data[i]
 		if d.f.CSV {
 			switch {
@@ -217,6 +236,7 @@ func (d *copyDecoder) lineEnd(data []byte, pos int, last bool) (end, next int, o
 		eol := "\n"
 		if c == '\r' {
 			if i+1 >= len(data) && !last {
+				d.resume, d.resumeQuote = i-pos, inQuote
 				return 0, 0, false, nil // is it \r\n? wait for more
 			}
 			eol = "\r"
@@ -236,6 +256,9 @@ func (d *copyDecoder) lineEnd(data []byte, pos int, last bool) (end, next int, o
 			return 0, 0, false, d.f.copyError(badCopy("unterminated CSV quoted field"), d.line+1, "", string(data[pos:]), true)
 		}
 		return len(data), len(data), true, nil
+	}
+	if mark > pos {
+		d.resume, d.resumeQuote = mark-pos, markQuote
 	}
 	return 0, 0, false, nil
 }

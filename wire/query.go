@@ -30,6 +30,9 @@ type prepared struct {
 	// declared holds the parameter type OIDs of the Parse message.
 	declared []uint32
 
+	// mem is what the session's memory account was charged for it.
+	mem int64
+
 	// Filled by describe on first use.
 	described bool
 	params    []paramSpec
@@ -61,6 +64,9 @@ type portal struct {
 	// active: an Execute of this portal is running (what it runs must
 	// not close it).
 	active bool
+	// mem is what the session's memory account was charged for it
+	// (chargePortal).
+	mem int64
 }
 
 // simpleQuery runs a Query message: every statement of the string in turn,
@@ -306,7 +312,9 @@ func (c *conn) handleParse(m *pgproto3.Parse) error {
 	if len(stmts) == 1 {
 		ps.stmt = stmts[0]
 	}
-	c.reg.stmts[m.Name] = ps
+	if err := c.reg.putStatement(ps); err != nil {
+		return err
+	}
 	c.send(&pgproto3.ParseComplete{})
 	return nil
 }
@@ -407,12 +415,17 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	}
 	if old := c.reg.portals[m.DestinationPortal]; old != nil {
 		c.reg.closePortal(old)
+		delete(c.reg.portals, m.DestinationPortal)
 	}
-	c.reg.portals[m.DestinationPortal] = &portal{
+	p := &portal{
 		stmt:    ps,
 		params:  values,
 		formats: append([]int16(nil), m.ResultFormatCodes...),
 	}
+	if err := c.reg.chargePortal(m.DestinationPortal, p); err != nil {
+		return err
+	}
+	c.reg.portals[m.DestinationPortal] = p
 	c.send(&pgproto3.BindComplete{})
 	return nil
 }

@@ -25,6 +25,78 @@ type Registry struct {
 	// ctx lives as long as the session: portals outlive the statements
 	// that read them.
 	ctx context.Context
+	// mem is charged for the prepared statements and the portals of Bind
+	// held (nil: not counted).
+	mem MemAccount
+}
+
+// MemAccount is a session's memory account (memacct.Account): what the
+// Registry holds is charged to it, and a statement or portal that does not
+// fit is refused (53200) and not kept.
+type MemAccount interface {
+	Grow(n int64, what string) error
+	Shrink(n int64)
+}
+
+// MemSizer is implemented by Statements that know about how much memory
+// they hold (their text, syntax tree and bindings).
+type MemSizer interface {
+	MemSize() int64
+}
+
+// SetMemAccount charges the prepared statements and portals made from now
+// on to a.
+func (r *Registry) SetMemAccount(a MemAccount) { r.mem = a }
+
+// statementSize is what a prepared statement is charged: what it says it
+// holds, or a nominal size.
+func statementSize(ps *prepared) int64 {
+	n := int64(256 + len(ps.name) + 4*len(ps.declared))
+	if m, ok := ps.stmt.(MemSizer); ok {
+		n += m.MemSize()
+	}
+	return n
+}
+
+// portalCost is what a portal of the protocol is charged besides its
+// parameters: its state and, once executed, its query's open operators.
+const portalCost = 4 << 10
+
+// chargePortal charges the session's account for a portal Bind makes (a
+// cursor is charged by the session that declares it).
+func (r *Registry) chargePortal(name string, p *portal) error {
+	if r.mem == nil {
+		return nil
+	}
+	size := int64(portalCost + len(name))
+	for _, v := range p.params {
+		size += 48 + int64(len(v.S))
+	}
+	if err := r.mem.Grow(size, fmt.Sprintf("portal \"%s\"", name)); err != nil {
+		return err
+	}
+	p.mem = size
+	return nil
+}
+
+// putStatement keeps ps under its name, replacing the statement of that
+// name (only the unnamed one is ever replaced), once its memory is
+// charged.
+func (r *Registry) putStatement(ps *prepared) error {
+	size := statementSize(ps)
+	if r.mem != nil {
+		if err := r.mem.Grow(size, fmt.Sprintf("prepared statement \"%s\"", ps.name)); err != nil {
+			return err
+		}
+		ps.mem = size
+	}
+	if old := r.stmts[ps.name]; old != nil && r.mem != nil {
+		// The portals made from it keep running; only the charge goes.
+		r.mem.Shrink(old.mem)
+		old.mem = 0
+	}
+	r.stmts[ps.name] = ps
+	return nil
 }
 
 // NewRegistry returns an empty Registry whose portals run under ctx (the
@@ -60,8 +132,7 @@ func (r *Registry) Prepare(name string, st Statement, paramTypes []sqltypes.Type
 			declared[i] = t.OID()
 		}
 	}
-	r.stmts[name] = &prepared{name: name, stmt: st, declared: declared}
-	return nil
+	return r.putStatement(&prepared{name: name, stmt: st, declared: declared})
 }
 
 // Prepared returns the prepared statement of that name, made by PREPARE or
@@ -106,7 +177,13 @@ func (r *Registry) dropStatement(ps *prepared) {
 			delete(r.portals, name)
 		}
 	}
-	delete(r.stmts, ps.name)
+	if r.stmts[ps.name] == ps {
+		delete(r.stmts, ps.name)
+	}
+	if r.mem != nil {
+		r.mem.Shrink(ps.mem)
+		ps.mem = 0
+	}
 }
 
 // Declare adds a cursor as a portal named name: 42P03 when a portal of
@@ -243,6 +320,10 @@ func (r *Registry) ClosePortals(keep func(Cursor) bool) {
 // closePortal releases a portal's result and context; a panic in the
 // result's Close is logged, not passed on, as closing must go on.
 func (r *Registry) closePortal(p *portal) {
+	if r.mem != nil && p.mem > 0 {
+		r.mem.Shrink(p.mem)
+		p.mem = 0
+	}
 	if p.res != nil {
 		res := p.res
 		p.res = nil

@@ -47,6 +47,10 @@ const (
 	// block cache is off the Go heap), and at Go's default of 100 the
 	// collector took 10-15% of a query's CPU (bench/README.md).
 	defaultGCPercent = 400
+	// defaultSessionMemoryLimit lets one session COPY some hundreds of
+	// megabytes in one transaction (about its input's size) or hold
+	// thousands of prepared statements and cursors.
+	defaultSessionMemoryLimit = 1 << 30
 )
 
 // Backends.
@@ -89,10 +93,16 @@ type Config struct {
 	// GCPercent is the Go collector's target (runtime/debug.SetGCPercent);
 	// -1 turns collection off. MemoryLimit is its soft memory limit (0:
 	// GOMEMLIMIT, else half the machine's memory; see tuneGC).
-	GCPercent      int
-	MemoryLimit    byteSize
-	MaxMessageSize byteSize
-	MaxConnections int
+	GCPercent   int
+	MemoryLimit byteSize
+	// SessionMemoryLimit and AllSessionsMemoryLimit are hard limits of
+	// what sessions hold outside their statements' operators (53200 past
+	// them; internal/memacct). A zero AllSessionsMemoryLimit is half the
+	// Go memory limit in force (tuneGC).
+	SessionMemoryLimit     byteSize
+	AllSessionsMemoryLimit byteSize
+	MaxMessageSize         byteSize
+	MaxConnections         int
 	// SuperuserReservedConnections, AuthenticationTimeout and
 	// NotifyQueueSize are PostgreSQL's superuser_reserved_connections,
 	// authentication_timeout and NOTIFY queue (wire.Config).
@@ -127,6 +137,7 @@ func defaultConfig() Config {
 		NotifyQueueSize:              defaultNotifyQueueSize,
 		StatementsMax:                stmtstats.DefaultMax,
 		MetricsStatements:            metrics.TopStatements,
+		SessionMemoryLimit:           defaultSessionMemoryLimit,
 	}
 }
 
@@ -171,6 +182,10 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"block cache of the embedded store (backend pebble), in `bytes` (suffixes KiB, MiB, GiB); memory is taken as blocks are read")
 	fs.IntVar(&cfg.GCPercent, "gc-percent", cfg.GCPercent,
 		"Go garbage collector target, a `percent`: a collection runs once the heap has grown this much since the last (Go's GOGC, which it replaces); higher spends less CPU collecting for a larger heap, -1 never collects (cap the heap with GOMEMLIMIT)")
+	fs.Var(&cfg.SessionMemoryLimit, "session-memory-limit",
+		"most memory one session may hold outside its statements' operators, in `bytes` (suffixes KiB, MiB, GiB): COPY's and a transaction's pending writes, a COPY's incomplete input line, prepared statements, portals, cursors and their kept rows; past it the request fails with 53200 and the session goes on (0: no limit)")
+	fs.Var(&cfg.AllSessionsMemoryLimit, "all-sessions-memory-limit",
+		"most memory all sessions together may hold as --session-memory-limit counts it, in `bytes` (suffixes KiB, MiB, GiB); past it the session asking gets 53200 (0: half the Go memory limit in force, see --memory-limit)")
 	fs.Var(&cfg.MemoryLimit, "memory-limit",
 		"soft limit of the Go heap and runtime, in `bytes` (suffixes KiB, MiB, GiB): past it the collector runs as often as it must, whatever --gc-percent (0: GOMEMLIMIT if set, else half the machine's or cgroup's memory)")
 	fs.Var(&cfg.MaxMessageSize, "max-message-size",

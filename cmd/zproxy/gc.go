@@ -13,8 +13,8 @@ import (
 // limit, the pairing Go's GC guide recommends: the target keeps collection
 // cheap while the live heap is small, as it is while zproxy serves queries
 // (the block cache is off the Go heap), and the limit makes the collector
-// run as often as needed once a large live heap (a COPY holding its rows'
-// writes until the end) nears it. The limit is --memory-limit, else
+// run as often as needed once a large live heap (a transaction block
+// holding its writes until its end) nears it. The limit is --memory-limit, else
 // GOMEMLIMIT (which the runtime has read), else half the machine's
 // memory: up to a live heap of a quarter of it the collector then behaves as
 // Go's default (a heap twice the live one), and below that it runs less
@@ -31,6 +31,34 @@ func tuneGC(cfg Config) int64 {
 		}
 	}
 	return debug.SetMemoryLimit(-1) // (reads it)
+}
+
+// pressureAt is how much the sessions may hold (internal/memacct: a
+// transaction block's buffered writes, cursors' rows, ...) before the
+// collector's target is lowered (gcUnderPressure).
+const pressureAt = 64 << 20
+
+// pressureGCPercent is the collector's target while sessions hold more
+// than pressureAt: Go's default, a heap at most twice its live part.
+const pressureGCPercent = 100
+
+// gcUnderPressure returns the hook that lowers the collector's target to
+// pressureGCPercent while sessions hold much (high) and restores
+// --gc-percent after. At 400, a block holding 700 MB of buffered writes
+// let the heap reach five times that before each collection, while the
+// garbage that forming its rows left was small; what sessions hold is
+// bounded by --session-memory-limit, not the heap it costs.
+func gcUnderPressure(percent int) func(high bool) {
+	if percent < 0 || percent <= pressureGCPercent {
+		return nil
+	}
+	return func(high bool) {
+		if high {
+			debug.SetGCPercent(pressureGCPercent)
+		} else {
+			debug.SetGCPercent(percent)
+		}
+	}
 }
 
 // machineMemory is the memory this process may use: the least of its

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,25 @@ func TestTuneGC(t *testing.T) {
 		if got := tuneGC(cfg); got != m/2 {
 			t.Errorf("default limit %d, want half of %d", got, m)
 		}
+	}
+}
+
+// TestGCUnderPressure: while sessions hold much the collector's target is
+// Go's default, then --gc-percent again; a target at or below the default
+// is left alone.
+func TestGCUnderPressure(t *testing.T) {
+	prev := debug.SetGCPercent(400)
+	defer debug.SetGCPercent(prev)
+	h := gcUnderPressure(400)
+	h(true)
+	if got := debug.SetGCPercent(400); got != pressureGCPercent {
+		t.Errorf("under pressure: gc percent %d, want %d", got, pressureGCPercent)
+	}
+	h(false)
+	if got := debug.SetGCPercent(400); got != 400 {
+		t.Errorf("after: gc percent %d, want 400", got)
+	}
+	if gcUnderPressure(100) != nil || gcUnderPressure(-1) != nil {
+		t.Error("a target at or below the default got a hook")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"strings"
@@ -27,7 +28,13 @@ import (
 // of start-up: the listeners, the engine, the store.
 func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	logger.Info("starting zproxy", cfg.LogAttrs()...)
-	logger.Info("Go collector", "gc_percent", cfg.GCPercent, "memory_limit", tuneGC(cfg))
+	goLimit := tuneGC(cfg)
+	logger.Info("Go collector", "gc_percent", cfg.GCPercent, "memory_limit", goLimit)
+	if cfg.AllSessionsMemoryLimit == 0 && goLimit > 0 && goLimit < math.MaxInt64 {
+		// What sessions hold cannot be collected: keep it to half of
+		// what the collector aims to stay under.
+		cfg.AllSessionsMemoryLimit = byteSize(goLimit / 2)
+	}
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(),
@@ -170,6 +177,11 @@ func newEngine(ctx context.Context, cfg Config, store kv.Store, m *metrics.Metri
 		Logger:        logger,
 		AllowFullScan: cfg.AllowFullScan,
 		StatementsMax: cfg.StatementsMax,
+
+		SessionMemoryLimit:     int64(cfg.SessionMemoryLimit),
+		AllSessionsMemoryLimit: int64(cfg.AllSessionsMemoryLimit),
+		MemoryPressure:         gcUnderPressure(cfg.GCPercent),
+		MemoryPressureAt:       pressureAt,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starting the SQL engine: %w", err)

@@ -45,12 +45,27 @@ type buffer struct {
 	gen  uint64 // generation of nodes that may be changed in place
 }
 
+// node is one key's net write. Its kv.Key is not kept (key encodes it),
+// and a put's attributes are kept encoded (attrs.go): decoded when read.
 type node struct {
 	key         string // encodeKey(w.Key)
-	w           Write
+	kind        WriteKind
+	val         []byte // a put's encoded attributes
 	prio        uint32
 	gen         uint64
 	left, right *node
+}
+
+// attrs decodes a put's attributes into fresh ones the caller owns.
+func (n *node) attrs() []kv.Attr { return decodeAttrs(n.val) }
+
+// write is the node as a Write.
+func (n *node) write() Write {
+	w := Write{Key: decodeKey(n.key), Kind: n.kind}
+	if n.kind == WritePut {
+		w.Attrs = n.attrs()
+	}
+	return w
 }
 
 // freeze returns the buffer's current state; later changes leave it
@@ -79,7 +94,7 @@ func partitionPrefix(p []byte) string {
 	return encodeKey(kv.Key{Partition: p})
 }
 
-func (b *buffer) get(key string) (Write, bool) {
+func (b *buffer) get(key string) (*node, bool) {
 	n := b.root
 	for n != nil {
 		switch {
@@ -88,16 +103,21 @@ func (b *buffer) get(key string) (Write, bool) {
 		case key > n.key:
 			n = n.right
 		default:
-			return n.w, true
+			return n, true
 		}
 	}
-	return Write{}, false
+	return nil, false
 }
 
-// set stores w under key, replacing what was there.
-func (b *buffer) set(key string, w Write) {
+// set stores a write of kind (with attrs for a put) under key, replacing
+// what was there.
+func (b *buffer) set(key string, kind WriteKind, attrs []kv.Attr) {
 	var added bool
-	b.root = insert(b.root, key, w, b.gen, &added)
+	var val []byte
+	if kind == WritePut {
+		val = encodeAttrs(attrs)
+	}
+	b.root = insert(b.root, key, kind, val, b.gen, &added)
 	if added {
 		b.n++
 	}
@@ -107,10 +127,10 @@ func (b *buffer) set(key string, w Write) {
 // search path from older generations are copied; the current generation's
 // are changed in place (nothing frozen refers to them), and so are the
 // rotations, which only touch nodes on the path.
-func insert(n *node, key string, w Write, gen uint64, added *bool) *node {
+func insert(n *node, key string, kind WriteKind, val []byte, gen uint64, added *bool) *node {
 	if n == nil {
 		*added = true
-		return &node{key: key, w: w, prio: rand.Uint32(), gen: gen}
+		return &node{key: key, kind: kind, val: val, prio: rand.Uint32(), gen: gen}
 	}
 	c := n
 	if n.gen != gen {
@@ -120,7 +140,7 @@ func insert(n *node, key string, w Write, gen uint64, added *bool) *node {
 	}
 	switch {
 	case key < c.key:
-		c.left = insert(c.left, key, w, gen, added)
+		c.left = insert(c.left, key, kind, val, gen, added)
 		if c.left.prio > c.prio {
 			l := c.left
 			c.left = l.right
@@ -128,7 +148,7 @@ func insert(n *node, key string, w Write, gen uint64, added *bool) *node {
 			return l
 		}
 	case key > c.key:
-		c.right = insert(c.right, key, w, gen, added)
+		c.right = insert(c.right, key, kind, val, gen, added)
 		if c.right.prio > c.prio {
 			r := c.right
 			c.right = r.left
@@ -136,7 +156,7 @@ func insert(n *node, key string, w Write, gen uint64, added *bool) *node {
 			return r
 		}
 	default:
-		c.w = w
+		c.kind, c.val = kind, val
 	}
 	return c
 }

@@ -91,7 +91,7 @@ func (m *mergeIter) Next() bool {
 		}
 		haveBase := m.baseValid && !m.baseDone
 		// Skip locks: they do not change what is read.
-		for m.buf != nil && m.buf.w.Kind.IsLock() {
+		for m.buf != nil && m.buf.kind.IsLock() {
 			m.advanceBuf()
 		}
 		if m.buf == nil && !haveBase {
@@ -119,8 +119,8 @@ func (m *mergeIter) Next() bool {
 		}
 		n := m.buf
 		m.advanceBuf()
-		if n.w.Kind == WritePut {
-			m.cur = kv.Item{Key: kv.Key{Partition: m.req.Partition, Sort: n.w.Key.Sort}, Attrs: n.w.Attrs}
+		if n.kind == WritePut {
+			m.cur = kv.Item{Key: kv.Key{Partition: m.req.Partition, Sort: []byte(n.key[m.prefixLen:])}, Attrs: n.attrs()}
 			return true
 		}
 		// A buffered delete: nothing to return for this key.

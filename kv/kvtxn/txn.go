@@ -1,11 +1,9 @@
 package kvtxn
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/zproxy/zproxy/kv"
 )
@@ -25,6 +23,15 @@ type Backend interface {
 	// Release frees the snapshot. It is called once, after Commit or
 	// instead of it.
 	Release()
+}
+
+// EachBackend is a Backend that takes the writes of a commit one at a
+// time (kv/pebble): each yields the n writes in key order, each Write's
+// memory valid only during its yield, so a large transaction's commit
+// never holds every write decoded at once. The contract is Commit's.
+type EachBackend interface {
+	Backend
+	CommitEach(ctx context.Context, n int, each func(yield func(Write) error) error, stats *kv.Stats) error
 }
 
 // ErrUnknownSavepoint is returned for a savepoint that was released or
@@ -62,11 +69,11 @@ func (t *Txn) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
 	var missIdx []int
 	var missKeys []kv.Key
 	for i, k := range req.Keys {
-		w, ok := t.buf.get(encodeKey(k))
+		n, ok := t.buf.get(encodeKey(k))
 		switch {
-		case ok && w.Kind == WritePut:
-			out[i] = foundItem(k, cloneAttrs(w.Attrs))
-		case ok && w.Kind == WriteDelete:
+		case ok && n.kind == WritePut:
+			out[i] = foundItem(k, n.attrs())
+		case ok && n.kind == WriteDelete:
 		default:
 			missIdx = append(missIdx, i)
 			missKeys = append(missKeys, k)
@@ -131,14 +138,11 @@ func (t *Txn) Write(ctx context.Context, b kv.Batch) error {
 		return err
 	}
 	for i, op := range b.Ops {
-		w := Write{Key: cloneKey(op.Key), Kind: WriteDelete}
 		if op.Kind == kv.OpPut {
-			w.Kind, w.Attrs = WritePut, cloneAttrs(op.Attrs)
-			if w.Attrs == nil {
-				w.Attrs = []kv.Attr{}
-			}
+			t.buf.set(keys[i], WritePut, op.Attrs)
+		} else {
+			t.buf.set(keys[i], WriteDelete, nil)
 		}
-		t.buf.set(keys[i], w)
 	}
 	return nil
 }
@@ -164,8 +168,12 @@ func (t *Txn) checkConditions(ctx context.Context, b kv.Batch, keys []string) er
 		if _, seen := state[keys[i]]; seen {
 			continue
 		}
-		if w, ok := t.buf.get(keys[i]); ok && !w.Kind.IsLock() {
-			state[keys[i]] = keyState{exists: w.Kind == WritePut, attrs: w.Attrs}
+		if n, ok := t.buf.get(keys[i]); ok && !n.kind.IsLock() {
+			st := keyState{exists: n.kind == WritePut}
+			if st.exists {
+				st.attrs = n.attrs()
+			}
+			state[keys[i]] = st
 			continue
 		}
 		state[keys[i]] = keyState{}
@@ -231,10 +239,10 @@ func (t *Txn) Lock(ctx context.Context, keys []kv.Key, mode kv.LockMode) error {
 	}
 	for _, k := range keys {
 		ks := encodeKey(k)
-		if w, ok := t.buf.get(ks); ok && w.Kind >= kind {
+		if n, ok := t.buf.get(ks); ok && n.kind >= kind {
 			continue // already written, or locked at least as strongly
 		}
-		t.buf.set(ks, Write{Key: cloneKey(k), Kind: kind})
+		t.buf.set(ks, kind, nil)
 	}
 	return nil
 }
@@ -277,7 +285,7 @@ func (t *Txn) Release(sp kv.Savepoint) error {
 // Writes returns the transaction's net writes in key order.
 func (t *Txn) Writes() []Write {
 	out := make([]Write, 0, t.buf.n)
-	each(t.buf.root, func(n *node) { out = append(out, n.w) })
+	each(t.buf.root, func(n *node) { out = append(out, n.write()) })
 	return out
 }
 
@@ -294,6 +302,17 @@ func (t *Txn) Commit(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if eb, ok := t.backend.(EachBackend); ok {
+		return eb.CommitEach(ctx, t.buf.n, func(yield func(Write) error) error {
+			var err error
+			each(t.buf.root, func(n *node) {
+				if err == nil {
+					err = yield(n.write())
+				}
+			})
+			return err
+		}, t.opts.Stats)
+	}
 	return t.backend.Commit(ctx, t.Writes(), t.opts.Stats)
 }
 
@@ -305,25 +324,6 @@ func (t *Txn) Rollback() error {
 	t.done = true
 	t.backend.Release()
 	return nil
-}
-
-func cloneKey(k kv.Key) kv.Key {
-	return kv.Key{Partition: bytes.Clone(k.Partition), Sort: bytes.Clone(k.Sort)}
-}
-
-// cloneAttrs copies attributes deeply enough that the caller may reuse its
-// slices: strings are immutable, byte slices are copied.
-func cloneAttrs(attrs []kv.Attr) []kv.Attr {
-	if attrs == nil {
-		return nil
-	}
-	out := slices.Clone(attrs)
-	for i := range out {
-		if out[i].B != nil {
-			out[i].B = bytes.Clone(out[i].B)
-		}
-	}
-	return out
 }
 
 // errIterator is an iterator that failed before it started.

@@ -18,6 +18,10 @@ type keyLocks struct {
 	mu      sync.Mutex
 	changed sync.Cond // signalled when keys are released
 	held    map[uint64]struct{}
+	// all: a bulk batch holds every key (lockAll); allWaiting: one waits
+	// to, and new writers wait behind it so it is not starved.
+	all        bool
+	allWaiting int
 }
 
 func newKeyLocks() *keyLocks {
@@ -36,7 +40,7 @@ func (ls *lockSet) add(h uint64) { *ls = append(*ls, h) }
 // lock waits until no key of ls is held, then holds them all.
 func (ls lockSet) lock(k *keyLocks) {
 	k.mu.Lock()
-	for k.anyHeld(ls) {
+	for k.all || k.allWaiting > 0 || k.anyHeld(ls) {
 		k.changed.Wait()
 	}
 	for _, h := range ls {
@@ -61,4 +65,25 @@ func (k *keyLocks) anyHeld(ls lockSet) bool {
 		}
 	}
 	return false
+}
+
+// lockAll waits until no key is held, then holds every key until
+// unlockAll: a bulk batch of millions of keys takes one lock instead of a
+// map entry per key. Writers that come meanwhile wait for it.
+func (k *keyLocks) lockAll() {
+	k.mu.Lock()
+	k.allWaiting++
+	for k.all || len(k.held) > 0 {
+		k.changed.Wait()
+	}
+	k.allWaiting--
+	k.all = true
+	k.mu.Unlock()
+}
+
+func (k *keyLocks) unlockAll() {
+	k.mu.Lock()
+	k.all = false
+	k.mu.Unlock()
+	k.changed.Broadcast()
 }

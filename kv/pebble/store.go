@@ -64,7 +64,12 @@ const memTableSize = 32 << 20
 // CondNotExists check and its commit. Writes with disjoint keys run
 // concurrently, and their syncs share Pebble's group commit.
 type Store struct {
-	db       *pebble.DB
+	db *pebble.DB
+	// tempDir is where bulk batches spill (bulk.go): the data directory
+	// on the operating system's file system, whose disk holds the data
+	// anyway (the system's temporary directory may be memory, tmpfs);
+	// "" for the system's temporary directory (an in-memory store).
+	tempDir  string
 	observer kv.Observer
 	seed     maphash.Seed
 	locks    *keyLocks
@@ -131,8 +136,13 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kv/pebble: open %s: %w", dir, err)
 	}
+	tempDir := ""
+	if fs == vfs.Default {
+		tempDir = dir
+	}
 	return &Store{
 		db:       db,
+		tempDir:  tempDir,
 		observer: opts.Observer,
 		seed:     maphash.MakeSeed(),
 		locks:    newKeyLocks(),

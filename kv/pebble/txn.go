@@ -60,7 +60,10 @@ type conflicts struct {
 
 const minPruneAt = 1024
 
-var _ kv.Transactional = (*Store)(nil)
+var (
+	_ kv.Transactional  = (*Store)(nil)
+	_ kvtxn.EachBackend = (*txnBackend)(nil)
+)
 
 // Begin starts a transaction on a snapshot of the store.
 func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
@@ -165,9 +168,27 @@ func (b *txnBackend) snapshot() (*pebble.Snapshot, error) {
 	return b.snap, nil
 }
 
+// bigTxnKeys is the number of keys past which a commit holds every key
+// lock at once (keyLocks.lockAll) rather than a map entry per key.
+const bigTxnKeys = 1 << 16
+
 // Commit checks that no key of writes was written after the snapshot and
 // commits them in one synced batch, holding the keys' locks throughout.
-func (b *txnBackend) Commit(ctx context.Context, writes []kvtxn.Write, stats *kv.Stats) (err error) {
+func (b *txnBackend) Commit(ctx context.Context, writes []kvtxn.Write, stats *kv.Stats) error {
+	return b.CommitEach(ctx, len(writes), func(yield func(kvtxn.Write) error) error {
+		for _, w := range writes {
+			if err := yield(w); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, stats)
+}
+
+// CommitEach implements kvtxn.EachBackend: Commit with the writes yielded
+// one at a time. What it keeps of each is its Pebble key (in one buffer),
+// its kind and its lock hash, besides the batch.
+func (b *txnBackend) CommitEach(ctx context.Context, n int, each func(yield func(kvtxn.Write) error) error, stats *kv.Stats) (err error) {
 	s := b.s
 	s.closeMu.RLock()
 	defer s.closeMu.RUnlock()
@@ -178,36 +199,73 @@ func (b *txnBackend) Commit(ctx context.Context, writes []kvtxn.Write, stats *kv
 	defer func() { s.observe("commit", start, err) }()
 	batch := s.db.NewBatch()
 	defer batch.Close()
-	locks := make(lockSet, 0, len(writes))
-	keys := make([][]byte, len(writes))
+	var keys opKeys
+	keys.grow(n)
+	kinds := make([]kvtxn.WriteKind, 0, n)
 	var valBuf []byte
 	written := 0
-	for i, w := range writes {
-		keys[i] = appendKey(nil, w.Key)
-		locks.add(s.keyHash(keys[i]))
-		switch w.Kind {
-		case kvtxn.WritePut:
+	// A large transaction's entries gather in a bulk batch (off the heap,
+	// spilling to a file) and become the batch's representation in one
+	// allocation of its size; appended to a Pebble batch, which grows by
+	// doubling, they cost up to three times that at once.
+	var bk *bulk
+	if n > bigTxnKeys {
+		bk = &bulk{s: s, rchunk: -1}
+		defer bk.Close()
+	}
+	op := make([]kv.Op, 1)
+	err = each(func(w kvtxn.Write) error {
+		key := keys.add(s, w.Key)
+		kinds = append(kinds, w.Kind)
+		var err error
+		switch {
+		case bk != nil && (w.Kind == kvtxn.WritePut || w.Kind == kvtxn.WriteDelete):
+			op[0] = kv.Op{Kind: kv.OpPut, Key: w.Key, Attrs: w.Attrs}
+			if w.Kind == kvtxn.WriteDelete {
+				op[0] = kv.Op{Kind: kv.OpDelete, Key: w.Key}
+			}
+			err = bk.Add(op)
+			written++
+		case w.Kind == kvtxn.WritePut:
 			if valBuf, err = appendValue(valBuf[:0], w.Attrs); err != nil {
 				return err
 			}
-			err = batch.Set(keys[i], valBuf, nil)
+			err = batch.Set(key, valBuf, nil)
 			written++
-		case kvtxn.WriteDelete:
-			err = batch.Delete(keys[i], nil)
+		case w.Kind == kvtxn.WriteDelete:
+			err = batch.Delete(key, nil)
 			written++
 		}
 		if err != nil {
 			return fmt.Errorf("kv/pebble: commit: %w", err)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	locks.lock(s.locks)
-	defer locks.unlock(s.locks)
+	if bk != nil && written > 0 {
+		repr, err := bk.repr()
+		if err != nil {
+			return err
+		}
+		if err := batch.SetRepr(repr); err != nil {
+			return fmt.Errorf("kv/pebble: commit: %w", err)
+		}
+	}
+	if len(kinds) > bigTxnKeys {
+		s.locks.lockAll()
+		defer s.locks.unlockAll()
+	} else {
+		keys.locks.lock(s.locks)
+		defer keys.locks.unlock(s.locks)
+	}
 
 	s.txnMu.Lock()
-	for i, w := range writes {
-		if s.lastWrite[string(keys[i])] > b.startSeq {
+	for i := range kinds {
+		if s.lastWrite[string(keys.key(i))] > b.startSeq {
 			s.txnMu.Unlock()
-			return &kv.ConflictError{Key: w.Key, Reason: "another transaction wrote this key after this transaction's snapshot"}
+			return &kv.ConflictError{Key: decodeKey(keys.key(i)), Reason: "another transaction wrote this key after this transaction's snapshot"}
 		}
 	}
 	s.txnMu.Unlock()
@@ -220,12 +278,18 @@ func (b *txnBackend) Commit(ctx context.Context, writes []kvtxn.Write, stats *kv
 	}
 	s.txnMu.Lock()
 	s.seq++
-	for i, w := range writes {
-		if w.Kind != kvtxn.WriteLockShare {
-			s.lastWrite[string(keys[i])] = s.seq
+	// Only another live transaction (begun before this point: Begin
+	// counts itself under txnMu) can conflict with these keys; when this
+	// is the only one, recording them would cost a map entry per key
+	// (a million for a large COPY in a block) for nothing.
+	if s.liveWriters.Load() > 1 {
+		for i, k := range kinds {
+			if k != kvtxn.WriteLockShare {
+				s.lastWrite[string(keys.key(i))] = s.seq
+			}
 		}
+		s.maybePrune()
 	}
-	s.maybePrune()
 	s.txnMu.Unlock()
 	return nil
 }

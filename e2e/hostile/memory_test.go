@@ -1,0 +1,266 @@
+package hostile
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// copyStream is COPY text of rows rows of (id, name, val, ts, payload),
+// about 100 bytes each; with badLast the last row's id is not a number.
+// It reports the bytes it produced through sent once read to its end.
+func copyStream(rows int, badLast bool, sent *int64) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		w := bufio.NewWriterSize(pw, 1<<16)
+		var n int64
+		for i := 0; i < rows; i++ {
+			line := fmt.Sprintf("%d\tname-%d\t%d\t2024-01-01 12:%02d:%02d+00\tpayload-%d-abcdefghijklmnopqrstuvwxyz0123456789\n",
+				i, i%1000, i*7, (i/60)%60, i%60, i)
+			if badLast && i == rows-1 {
+				line = "notanumber\tx\t1\t2024-01-01\tx\n"
+			}
+			n += int64(len(line))
+			if _, err := w.WriteString(line); err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+		if sent != nil {
+			*sent = n
+		}
+		pw.CloseWithError(w.Flush())
+	}()
+	return pr
+}
+
+// endless is a reader of one byte, repeated.
+type endless byte
+
+func (e endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(e)
+	}
+	return len(p), nil
+}
+
+// peakRSS samples the server's resident memory every 50 ms until stop is
+// called, which returns the highest sample.
+func (s *server) peakRSS(t *testing.T) (stop func() float64) {
+	peak := s.rss(t)
+	var mu sync.Mutex
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(50 * time.Millisecond):
+				if r, err := s.scrape("process_resident_memory_bytes"); err == nil {
+					mu.Lock()
+					peak = max(peak, r)
+					mu.Unlock()
+				}
+			}
+		}
+	}()
+	return func() float64 {
+		close(done)
+		<-finished
+		mu.Lock()
+		defer mu.Unlock()
+		return peak
+	}
+}
+
+const copyTable = "CREATE TABLE big (id bigint PRIMARY KEY, name text, val int, ts timestamptz, payload text)"
+
+// TestCopyMemory: a 98 MB COPY that fails on its last row. PostgreSQL
+// writes the rows as they come and grows by some 30 MB; zproxy holds the
+// writes until the end, but encoded, in a temporary file, with a table of
+// 8 to 16 bytes a key in memory (kv/pebble/bulk.go), not as parsed rows
+// and write ops: it grew by about 20 times its input (+1.8 GB), now by
+// some 100 MB (the key table and the collector's headroom). The
+// connection goes on and no row is visible.
+func TestCopyMemory(t *testing.T) {
+	s := start(t)
+	ctx := context.Background()
+	conn := s.connect(t, "zproxy", "sslmode=disable")
+	if _, err := conn.Exec(ctx, copyTable); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "INSERT INTO big (id, name) VALUES (-1, 'before'), (-2, 'before')"); err != nil {
+		t.Fatal(err)
+	}
+	before := s.rss(t)
+	stop := s.peakRSS(t)
+	var sent int64
+	_, err := conn.PgConn().CopyFrom(ctx, copyStream(1_000_000, true, &sent), "COPY big FROM STDIN")
+	peak := stop()
+	if code := sqlstate(err); code != "22P02" {
+		t.Fatalf("COPY: %v, want 22P02 on the last row", err)
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && !strings.HasPrefix(pe.Where, "COPY big, line 1000000") {
+		t.Errorf("CONTEXT %q, want the last line", pe.Where)
+	}
+	grew := peak - before
+	t.Logf("COPY of %.1f MB failing on its last row: RSS %.1f MB before, %.1f MB at the peak (+%.1f MB, %.1f times the input)",
+		float64(sent)/1e6, before/1e6, peak/1e6, grew/1e6, grew/float64(sent))
+	if grew > float64(sent)/2+100<<20 {
+		t.Errorf("RSS grew by %.1f MB for a COPY of %.1f MB", grew/1e6, float64(sent)/1e6)
+	}
+	var n int
+	var names string
+	if err := conn.QueryRow(ctx, "SELECT count(*), string_agg(name, ',') FROM big").Scan(&n, &names); err != nil || n != 2 || names != "before,before" {
+		t.Errorf("after the failed COPY: %d rows (%s), %v; want the 2 rows from before", n, names, err)
+	}
+}
+
+// TestSessionMemoryLimit: a COPY past --session-memory-limit fails with
+// 53200 naming the request; the session goes on, writes nothing, and
+// another session is untouched; a COPY that fits still works.
+func TestSessionMemoryLimit(t *testing.T) {
+	s := start(t, "--session-memory-limit", "16MiB")
+	ctx := context.Background()
+	conn := s.connect(t, "zproxy", "sslmode=disable")
+	other := s.connect(t, "zproxy", "sslmode=disable")
+	if _, err := conn.Exec(ctx, copyTable); err != nil {
+		t.Fatal(err)
+	}
+	for _, block := range []bool{false, true} {
+		if block {
+			if _, err := conn.Exec(ctx, "BEGIN"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := conn.PgConn().CopyFrom(ctx, copyStream(300_000, false, nil), "COPY big FROM STDIN")
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "53200" || pe.Message != "out of memory" ||
+			!strings.HasPrefix(pe.Detail, "Failed on request of size ") || !strings.Contains(pe.Detail, "--session-memory-limit") {
+			t.Fatalf("COPY of 30 MB past a 16 MiB limit (in a block: %v): %v, want 53200 with a DETAIL", block, err)
+		}
+		t.Logf("in a block: %v: %s (%s)", block, pe.Message, pe.Detail)
+		if block {
+			if _, err := conn.Exec(ctx, "ROLLBACK"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var n int
+		if err := conn.QueryRow(ctx, "SELECT count(*) FROM big").Scan(&n); err != nil || n != 0 {
+			t.Fatalf("after the refused COPY: %d rows, %v", n, err)
+		}
+	}
+	// One line that never ends: its bytes wait in the decoder, charged.
+	_, err := conn.PgConn().CopyFrom(ctx, io.LimitReader(endless('x'), 40<<20), "COPY big FROM STDIN")
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "53200" || !strings.Contains(pe.Detail, "incomplete input line") {
+		t.Fatalf("a 40 MB line past a 16 MiB limit: %v, want 53200", err)
+	}
+	t.Logf("one long line: %s (%s)", pe.Message, pe.Detail)
+	if err := other.QueryRow(ctx, "SELECT 1").Scan(new(int)); err != nil {
+		t.Errorf("another session: %v", err)
+	}
+	tag, err := conn.PgConn().CopyFrom(ctx, copyStream(20_000, false, nil), "COPY big FROM STDIN")
+	if err != nil || tag.RowsAffected() != 20_000 {
+		t.Fatalf("a COPY that fits: %v %v", tag, err)
+	}
+}
+
+// TestSessionMemoryLimitCursorsAndStatements: cursors and prepared
+// statements count against --session-memory-limit; the one past it is
+// refused with 53200, the session goes on, and closing them frees room.
+func TestSessionMemoryLimitCursorsAndStatements(t *testing.T) {
+	s := start(t, "--session-memory-limit", "2MiB")
+	ctx := context.Background()
+	conn := s.connect(t, "zproxy", "sslmode=disable")
+	oom := func(err error, what string) {
+		t.Helper()
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "53200" || !strings.HasPrefix(pe.Detail, "Failed on request of size ") {
+			t.Fatalf("%s: %v, want 53200", what, err)
+		}
+		t.Logf("%s: %s (%s)", what, pe.Message, pe.Detail)
+	}
+	if _, err := conn.Exec(ctx, "BEGIN"); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	declared := 0
+	for ; declared < 10_000; declared++ {
+		if _, err = conn.Exec(ctx, fmt.Sprintf("DECLARE c%d CURSOR FOR SELECT g FROM generate_series(1, 10) g", declared)); err != nil {
+			break
+		}
+	}
+	oom(err, fmt.Sprintf("cursor %d", declared))
+	if _, err := conn.Exec(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "BEGIN; DECLARE again CURSOR FOR SELECT 1; CLOSE again; COMMIT"); err != nil {
+		t.Fatalf("a cursor after the others closed: %v", err)
+	}
+
+	// A SCROLL cursor keeps the rows it reads.
+	if _, err := conn.Exec(ctx, "BEGIN; DECLARE sc SCROLL CURSOR FOR SELECT repeat('x', 1000) FROM generate_series(1, 100000)"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = conn.Exec(ctx, "FETCH ALL FROM sc")
+	oom(err, "FETCH ALL of a SCROLL cursor")
+	if _, err := conn.Exec(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+
+	prepared := 0
+	for ; prepared < 10_000; prepared++ {
+		if _, err = conn.Exec(ctx, fmt.Sprintf("PREPARE p%d AS SELECT %d, $1::int", prepared, prepared)); err != nil {
+			break
+		}
+	}
+	oom(err, fmt.Sprintf("prepared statement %d", prepared))
+	// The extended protocol's statements count too.
+	_, err = conn.Prepare(ctx, "extended", "SELECT 1")
+	oom(err, "Parse")
+	if _, err := conn.Exec(ctx, "DEALLOCATE ALL"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "PREPARE after AS SELECT 1"); err != nil {
+		t.Fatalf("PREPARE after DEALLOCATE ALL: %v", err)
+	}
+	var one int
+	if err := conn.QueryRow(ctx, "SELECT 1", pgx.QueryExecModeSimpleProtocol).Scan(&one); err != nil || one != 1 {
+		t.Errorf("the session after: %v", err)
+	}
+
+	// The protocol's named portals count too: 1000 Binds before a Sync.
+	c := dialRaw(t, s)
+	c.startup("zproxy")
+	if errs, open := c.untilReady(); !open || len(errs) > 0 {
+		t.Fatalf("startup: %v", describe(errs))
+	}
+	c.send(&pgproto3.Parse{Name: "s", Query: "SELECT 1"})
+	for i := range 1000 {
+		c.fe.Send(&pgproto3.Bind{DestinationPortal: fmt.Sprintf("portal%d", i), PreparedStatement: "s"})
+	}
+	c.send(&pgproto3.Sync{})
+	errs, open := c.untilReady()
+	if !open || len(errs) != 1 || errs[0].Code != "53200" || !strings.HasPrefix(errs[0].Detail, "Failed on request of size ") {
+		t.Fatalf("1000 portals past a 2 MiB limit: open %v, %v; want one 53200", open, describe(errs))
+	}
+	t.Logf("Bind: %s (%s)", errs[0].Message, errs[0].Detail)
+	c.send(&pgproto3.Query{String: "SELECT 1"})
+	if errs, open := c.untilReady(); !open || len(errs) > 0 {
+		t.Errorf("the session after: %v", describe(errs))
+	}
+}
