@@ -88,12 +88,12 @@ type RunOptions struct {
 func (e *Executor) Run(ctx context.Context, plan *optimizer.Plan, params []sqltypes.Value, opts RunOptions) (Rows, error) {
 	ec := e.newExecCtx(ctx, params, opts)
 	if err := ec.runWrites(ctx, plan.Writes, opts); err != nil {
-		ec.releaseCTEs()
+		ec.finish()
 		return nil, err
 	}
 	r, err := ec.build(ctx, plan.Root)
 	if err != nil {
-		ec.releaseCTEs()
+		ec.finish()
 		return nil, err
 	}
 	return &statementRows{Rows: r, ec: ec}, nil
