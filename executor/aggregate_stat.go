@@ -261,9 +261,12 @@ func (a *jsonAgg) add(args []sqltypes.Value) error {
 		more += jsonSizeLow(v, jsonb)
 	}
 	var err error
-	if jsonb {
+	switch {
+	case a.kind == "jsonb_object_agg":
+		err = sqltypes.JSONBObjectLimit(a.size + more)
+	case jsonb:
 		err = sqltypes.JSONBArrayLimit(a.size + more)
-	} else {
+	default:
 		err = sqltypes.AppendLimit(a.size, more)
 	}
 	if err != nil {

@@ -26,11 +26,12 @@ import (
 //     || operator of text and bytea, array_agg's growing element array:
 //     XX000 "invalid memory alloc request size N".
 //   - ArrayElemsLimit / ArrayBytesLimit: an array's element count past
-//     MaxArraySize, or its data past MaxAllocSize: 54000 "array size
-//     exceeds the maximum allowed (N)".
-//   - JSONBArrayLimit: a jsonb container's elements past 256 MB: 54000
-//     "total size of jsonb array elements exceeds the maximum of 268435455
-//     bytes".
+//     MaxArraySize (array_cat, array_append), or its data past
+//     MaxAllocSize (ARRAY[...], array_agg): 54000 "array size exceeds the
+//     maximum allowed (N)".
+//   - JSONBArrayLimit / JSONBObjectLimit: a jsonb container's elements
+//     past 256 MB (jsonb_agg, jsonb_object_agg): 54000 "total size of jsonb
+//     array (object) elements exceeds the maximum of 268435455 bytes".
 
 // MaxAllocSize is PostgreSQL's MaxAllocSize, the largest value in memory.
 const MaxAllocSize = 1<<30 - 1
@@ -96,6 +97,15 @@ func ArrayBytesLimit(n int64) error {
 func JSONBArrayLimit(n int64) error {
 	if n < 0 || n > jsonbMaxContainer {
 		return pgerr.New(pgerr.ProgramLimitExceeded, "total size of jsonb array elements exceeds the maximum of %d bytes", jsonbMaxContainer)
+	}
+	return nil
+}
+
+// JSONBObjectLimit checks a jsonb object whose keys and values take n
+// bytes.
+func JSONBObjectLimit(n int64) error {
+	if n < 0 || n > jsonbMaxContainer {
+		return pgerr.New(pgerr.ProgramLimitExceeded, "total size of jsonb object elements exceeds the maximum of %d bytes", jsonbMaxContainer)
 	}
 	return nil
 }

@@ -35,6 +35,9 @@ func TestFieldLimits(t *testing.T) {
 			"array size exceeds the maximum allowed (1073741823)", ""},
 		{"jsonb array past", JSONBArrayLimit(1 << 28), pgerr.ProgramLimitExceeded,
 			"total size of jsonb array elements exceeds the maximum of 268435455 bytes", ""},
+		{"jsonb object past", JSONBObjectLimit(1 << 28), pgerr.ProgramLimitExceeded,
+			"total size of jsonb object elements exceeds the maximum of 268435455 bytes", ""},
+		{"jsonb object at the limit", JSONBObjectLimit(1<<28 - 1), "", "", ""},
 	} {
 		if c.code == "" {
 			if c.err != nil {
