@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -162,9 +161,12 @@ func (a *extremeAgg) result() (sqltypes.Value, error) {
 	return a.best, nil
 }
 
+// stringAgg is string_agg, built as PostgreSQL builds it: the delimiter
+// then the value appended to one buffer, each checked against the field
+// limit (54000 past 1 GB, before the buffer grows).
 type stringAgg struct {
 	bytes bool
-	b     strings.Builder
+	b     sqltypes.Buffer
 	any   bool
 }
 
@@ -174,21 +176,23 @@ func (a *stringAgg) add(args []sqltypes.Value) error {
 		return nil
 	}
 	if a.any && !args[1].IsNull() {
-		a.b.WriteString(args[1].S)
+		if err := a.b.Append(args[1].S); err != nil {
+			return err
+		}
 	}
 	a.any = true
-	a.b.WriteString(v.S)
-	return nil
+	return a.b.Append(v.S)
 }
 
 func (a *stringAgg) result() (sqltypes.Value, error) {
 	if !a.any {
 		return sqltypes.Null, nil
 	}
+	s := a.b.String()
 	if a.bytes {
-		return sqltypes.NewBytes([]byte(a.b.String())), nil
+		return sqltypes.Value{K: sqltypes.KindBytes, S: s}, nil
 	}
-	return sqltypes.NewText(a.b.String()), nil
+	return sqltypes.NewText(s), nil
 }
 
 // arrayAgg is array_agg: the values, NULLs included, in input order
@@ -197,9 +201,27 @@ type arrayAgg struct {
 	elem  sqltypes.Type
 	elems []sqltypes.Value
 	any   bool
+	// size is a lower bound of the array's data, checked as it grows.
+	size int64
 }
 
+// arrayAggMaxElems is the most values array_agg takes: PostgreSQL's state
+// doubles an array of Datums from 64 entries, so the next value asks for
+// 134217728 of them, 1 GB, which palloc refuses (XX000).
+const arrayAggMaxElems = 1 << 26
+
 func (a *arrayAgg) add(args []sqltypes.Value) error {
+	if len(a.elems) >= arrayAggMaxElems {
+		a.elems = nil
+		return sqltypes.AllocLimit(2 * arrayAggMaxElems * 8)
+	}
+	// PostgreSQL checks the data's size when it builds the array at the
+	// end; checked here, the same error comes before the values are held.
+	a.size += sqltypes.DatumSize(args[0])
+	if err := sqltypes.ArrayBytesLimit(a.size); err != nil {
+		a.elems = nil
+		return err
+	}
 	a.any = true
 	a.elems = append(a.elems, args[0])
 	return nil

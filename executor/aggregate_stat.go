@@ -247,9 +247,33 @@ type jsonAgg struct {
 	rows  bool // json_agg of whole rows
 	types []sqltypes.Type
 	vals  []sqltypes.Value // values, or keys and values alternating
+	// size is a lower bound of the result's text (json) or of its
+	// elements' (jsonb), checked against PostgreSQL's limits as values
+	// arrive: PostgreSQL's json_agg appends to a buffer as it goes, and
+	// jsonb_agg's container is bounded at 256 MB.
+	size int64
 }
 
 func (a *jsonAgg) add(args []sqltypes.Value) error {
+	jsonb := strings.HasPrefix(a.kind, "jsonb")
+	var more int64
+	for _, v := range args {
+		more += jsonSizeLow(v, jsonb)
+	}
+	var err error
+	switch {
+	case a.kind == "jsonb_object_agg":
+		err = sqltypes.JSONBObjectLimit(a.size + more)
+	case jsonb:
+		err = sqltypes.JSONBArrayLimit(a.size + more)
+	default:
+		err = sqltypes.AppendLimit(a.size, more)
+	}
+	if err != nil {
+		a.vals = nil
+		return err
+	}
+	a.size += more
 	for i, v := range args {
 		v = sqltypes.JSONInput(a.types[i], v)
 		if i == 0 && len(args) == 2 {
@@ -260,6 +284,20 @@ func (a *jsonAgg) add(args []sqltypes.Value) error {
 		a.vals = append(a.vals, v)
 	}
 	return nil
+}
+
+// jsonSizeLow is a lower bound of what v adds to a json aggregate: its
+// bytes, quoted in json's text.
+func jsonSizeLow(v sqltypes.Value, jsonb bool) int64 {
+	switch {
+	case v.K == sqltypes.KindArray:
+		return sqltypes.DatumSize(v)
+	case v.S == "":
+		return 1
+	case jsonb:
+		return int64(len(v.S))
+	}
+	return int64(len(v.S)) + 2
 }
 
 func (a *jsonAgg) result() (sqltypes.Value, error) {

@@ -78,5 +78,16 @@ type statementRows struct {
 
 func (s *statementRows) Close() {
 	s.Rows.Close()
-	s.ec.releaseCTEs()
+	s.ec.finish()
+}
+
+// finish ends the statement: it frees what its WITH queries hold and
+// removes every spill run it still has, so no spill file outlives the
+// statement whether it finished, failed, was cancelled or lost its client
+// (each of which closes its rows).
+func (ec *execCtx) finish() {
+	ec.releaseCTEs()
+	if ec.spill != nil {
+		ec.spill.quota.Close()
+	}
 }

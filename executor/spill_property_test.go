@@ -126,13 +126,31 @@ func TestSpillingMatchesMemory(t *testing.T) {
 func TestTempFileLimit(t *testing.T) {
 	e := newEnv(t, spillDDL)
 	loadSpillData(e, rand.New(rand.NewPCG(1, 2)), 4000)
-	q := "SET zproxy.work_mem = '64kB'; SET temp_file_limit = '100kB'; SELECT id, s FROM sp ORDER BY s, id"
+	// The sort writes about 43kB (the rows' encodings and a length each).
+	q := "SET zproxy.work_mem = '64kB'; SET temp_file_limit = '20kB'; SELECT id, s FROM sp ORDER BY s, id"
 	_, _, err := e.query(q)
 	if pgerr.CodeOf(err) != pgerr.ConfigurationLimitExceeded {
 		t.Fatalf("past temp_file_limit: got %v, want 53400", err)
 	}
 	if rows := e.mustQuery("SET zproxy.work_mem = '64kB'; SET temp_file_limit = '10MB'; SELECT count(*) FROM (SELECT id, s FROM sp ORDER BY s, id) q"); rows[0] != "4000" {
 		t.Fatalf("under temp_file_limit: %v", rows)
+	}
+}
+
+// TestMergePasses sorts enough rows at 64kB to write many more runs than
+// one merge reads (mergeFanIn), so runs are merged in passes; the order,
+// stability included, must be the in-memory sort's.
+func TestMergePasses(t *testing.T) {
+	e := newEnv(t, spillDDL)
+	q := "SELECT g % 97, g FROM generate_series(1, 60000) g ORDER BY 1 DESC"
+	want := e.mustQuery(q)
+	got := e.mustQuery("SET zproxy.work_mem = '64kB'; " + q)
+	if d := sameRows(got, want); d != "" {
+		t.Fatalf("merged in passes: %s", d)
+	}
+	plan := strings.Join(e.mustQuery("SET zproxy.work_mem = '64kB'; EXPLAIN ANALYZE "+q), "\n")
+	if !strings.Contains(plan, "spilled=60000 rows") {
+		t.Fatalf("did not spill every row:\n%s", plan)
 	}
 }
 

@@ -418,6 +418,9 @@ func (s *externalSort) result(ctx context.Context) (Rows, error) {
 	if len(s.runs) == 0 {
 		return &rowsetRows{rows: s.rows}, nil
 	}
+	if err := s.mergePasses(ctx); err != nil {
+		return nil, err
+	}
 	m := &mergeRows{keys: s.keys}
 	for _, r := range s.runs {
 		rr, err := newRunRows(r, true)
@@ -429,6 +432,85 @@ func (s *externalSort) result(ctx context.Context) (Rows, error) {
 	}
 	m.inputs = append(m.inputs, &rowsetRows{rows: s.rows})
 	return m, nil
+}
+
+// mergeFanIn is how many runs one merge reads at once. Each costs a read
+// buffer (spill.ReaderBytes) and a row, so, as PostgreSQL's tuplesort
+// sizes its merge order from work_mem, the buffers take at most half the
+// sort's budget; at least 8, so a small work_mem still merges in few
+// passes, and at most 256, so a merge holds few file descriptors.
+func mergeFanIn(budget int64) int {
+	return int(min(max(budget/2/spill.ReaderBytes, 8), 256))
+}
+
+// mergePasses merges runs, mergeFanIn consecutive ones into one, until
+// one merge can read them all: without it, a sort of N rows would hold
+// N / work_mem readers at once (5M rows at 4MB: about 170 buffers and
+// rows past the budget). A merged run takes the place of its inputs, so
+// equal rows keep their order.
+func (s *externalSort) mergePasses(ctx context.Context) error {
+	fanIn := mergeFanIn(s.mem.limit)
+	for len(s.runs) > fanIn {
+		var next []*spill.Run
+		for i := 0; i < len(s.runs); i += fanIn {
+			group := s.runs[i:min(i+fanIn, len(s.runs))]
+			if len(group) == 1 {
+				next = append(next, group[0])
+				continue
+			}
+			r, err := s.mergeRuns(ctx, group)
+			if err != nil {
+				for _, r := range next {
+					r.Release()
+				}
+				return err
+			}
+			next = append(next, r)
+		}
+		s.runs = next
+	}
+	return nil
+}
+
+// mergeRuns merges runs (released) into a new one.
+func (s *externalSort) mergeRuns(ctx context.Context, runs []*spill.Run) (*spill.Run, error) {
+	m := &mergeRows{keys: s.keys}
+	defer m.Close()
+	for _, r := range runs {
+		rr, err := newRunRows(r, true)
+		if err != nil {
+			return nil, err
+		}
+		m.inputs = append(m.inputs, rr)
+	}
+	out, err := s.ec.newRun()
+	if err != nil {
+		return nil, err
+	}
+	for n := 0; ; n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				out.Release()
+				return nil, err
+			}
+		}
+		row, ok, err := m.Next(ctx)
+		if err == nil && ok {
+			err = out.Add(row)
+		}
+		if err != nil {
+			out.Release()
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+	}
+	if err := out.Finish(); err != nil {
+		out.Release()
+		return nil, err
+	}
+	return out, nil
 }
 
 // mergeRows merges sorted inputs (an earlier input wins ties, so the merge

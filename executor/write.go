@@ -354,7 +354,7 @@ func (e *Executor) Write(ctx context.Context, plan *optimizer.Plan, params []sql
 		return e.writeInOwnTxn(ctx, plan, params, opts)
 	}
 	ec := e.newExecCtx(ctx, params, opts)
-	defer ec.releaseCTEs()
+	defer ec.finish()
 	if err := ec.runWrites(ctx, plan.Writes, opts); err != nil {
 		return WriteResult{}, err
 	}

@@ -285,7 +285,11 @@ func (e *Binary) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, e
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
 		return sqltypes.NewBool(compareHolds(e.Op, sqltypes.Compare(l, r))), nil
 	case OpConcat:
-		return sqltypes.NewText(textOf(l) + textOf(r)), nil
+		ls, rs := textOf(l), textOf(r)
+		if err := concatLimit(ls, rs); err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewText(ls + rs), nil
 	}
 	if e.fn == nil {
 		return sqltypes.Null, pgerr.New(pgerr.InternalError, "operator %s was not resolved", e.Op)

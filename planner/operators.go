@@ -82,6 +82,9 @@ func (b *Binder) bindConcatOp(l, r Expr) (Expr, error) {
 	switch {
 	case same(sqltypes.Bytea):
 		return b.sameTypeOp("||", l, r, sqltypes.TypeBytea, func(x, y sqltypes.Value) (sqltypes.Value, error) {
+			if err := concatLimit(x.S, y.S); err != nil {
+				return sqltypes.Null, err
+			}
 			return sqltypes.NewBytes([]byte(x.S + y.S)), nil
 		})
 	case same(sqltypes.JSONB):
@@ -96,10 +99,20 @@ func (b *Binder) bindConcatOp(l, r Expr) (Expr, error) {
 		l, r = b.finishUnknown(l), b.finishUnknown(r)
 		lt, rt = l.Type(), r.Type()
 		return operatorFunc("||", l, r, sqltypes.TypeText, func(x, y sqltypes.Value) (sqltypes.Value, error) {
-			return sqltypes.NewText(castText(lt, x) + castText(rt, y)), nil
+			xs, ys := castText(lt, x), castText(rt, y)
+			if err := concatLimit(xs, ys); err != nil {
+				return sqltypes.Null, err
+			}
+			return sqltypes.NewText(xs + ys), nil
 		})
 	}
 	return nil, noOperator("||", lt, rt)
+}
+
+// concatLimit checks the || of text or bytea x and y, which PostgreSQL
+// allocates whole (textcat, byteacat: both lengths and a header).
+func concatLimit(x, y string) error {
+	return sqltypes.AllocLimit(int64(len(x)) + int64(len(y)) + 4)
 }
 
 // sameTypeOp binds an operator whose operands both have type t (an

@@ -158,11 +158,24 @@ func (b *Binder) bindArrayCtor(args []Expr) (Expr, error) {
 	}
 	elem := out.ElemType()
 	return fold(&Func{Name: "array", Args: args, Typ: out, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		if err := arrayLimit(a); err != nil {
+			return sqltypes.Null, err
+		}
 		if !nested {
 			return sqltypes.NewArray1(elem, append([]sqltypes.Value(nil), a...)), nil
 		}
 		return stackArrays(elem, a)
 	}})
+}
+
+// arrayLimit checks the data of ARRAY[...] against the field limit, as
+// PostgreSQL's construct_md_array does.
+func arrayLimit(elems []sqltypes.Value) error {
+	var n int64
+	for _, v := range elems {
+		n += sqltypes.DatumSize(v)
+	}
+	return sqltypes.ArrayBytesLimit(n)
 }
 
 // stackArrays makes ARRAY[a1, a2, ...] of arrays: one more dimension.

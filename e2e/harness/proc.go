@@ -147,6 +147,9 @@ func (p *Proc) HostPort() (host, port string) {
 	return addr[:i], addr[i+1:]
 }
 
+// Pid is the process's id (for /proc/<pid>/status: its peak RSS).
+func (p *Proc) Pid() int { return p.cmd.Process.Pid }
+
 // Exited is closed when the process has ended; ExitErr is then its status.
 func (p *Proc) Exited() <-chan struct{} { return p.exited }
 

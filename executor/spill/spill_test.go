@@ -181,3 +181,60 @@ func TestSweep(t *testing.T) {
 		}
 	}
 }
+
+// files lists the regular files under dir.
+func files(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+// TestReleaseRemovesFiles: a released run's file goes at once, and a
+// statement's Quota.Close removes the runs its operators left, even one
+// being written or read.
+func TestReleaseRemovesFiles(t *testing.T) {
+	root := t.TempDir()
+	s := New(root)
+	defer s.Close()
+	q := &Quota{Limit: -1}
+	row := []sqltypes.Value{sqltypes.NewText("x")}
+	a, _ := s.NewRun(q)
+	b, _ := s.NewRun(q)
+	c, err := s.NewRun(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*Run{a, b, c} {
+		if err := r.Add(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(files(t, root)); n != 3 {
+		t.Fatalf("%d files for 3 runs", n)
+	}
+	a.Release()
+	if n := len(files(t, root)); n != 2 || q.Live() != 2 {
+		t.Fatalf("after a release: %d files, %d live runs", n, q.Live())
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.Close() // b is being read, c written
+	if f := files(t, root); len(f) != 0 || q.Live() != 0 || q.Used() != 0 {
+		t.Fatalf("after Quota.Close: files %v, %d live runs, %d bytes", f, q.Live(), q.Used())
+	}
+	if _, _, err := rd.Next(); err == nil {
+		t.Fatal("reading a run closed with its statement succeeded")
+	}
+	rd.Close()
+	if err := c.Add(row); err == nil {
+		t.Fatal("writing a run closed with its statement succeeded")
+	}
+}

@@ -203,6 +203,9 @@ func init() {
 		if err := oneDim(y, "array_cat"); err != nil {
 			return sqltypes.Null, err
 		}
+		if err := sqltypes.ArrayElemsLimit(int64(len(x.Elems)) + int64(len(y.Elems))); err != nil {
+			return sqltypes.Null, err
+		}
 		elems := append(append([]sqltypes.Value(nil), x.Elems...), y.Elems...)
 		out := &sqltypes.ArrayValue{Elem: elem, Elems: elems}
 		if len(elems) > 0 {

@@ -61,7 +61,11 @@ func format(f string, ts []sqltypes.Type, args []sqltypes.Value) (string, error)
 		if width < 0 {
 			left, width = true, -width
 		}
-		padding := strings.Repeat(" ", max(width-utf8.RuneCountInString(s), 0))
+		pad := max(width-utf8.RuneCountInString(s), 0)
+		if err := sqltypes.AppendLimit(int64(sb.Len()), int64(len(s))+int64(pad)); err != nil {
+			return "", err
+		}
+		padding := strings.Repeat(" ", pad)
 		if left {
 			sb.WriteString(s + padding)
 		} else {

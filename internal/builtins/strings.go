@@ -21,10 +21,6 @@ import (
 // letters, as it does under that locale; zproxy's text ordering is the C
 // collation's too.
 
-// maxAlloc is PostgreSQL's MaxAllocSize: no text or bytea value may be
-// longer, and functions that would build one fail with 54000 first.
-const maxAlloc = 1<<30 - 1
-
 var (
 	bytea  = T(sqltypes.TypeBytea)
 	int4   = T(sqltypes.TypeInt4)
@@ -58,8 +54,6 @@ func bytesFn(params []Param, f func(a []sqltypes.Value) ([]byte, error)) Overloa
 		return sqltypes.NewBytes(b), nil
 	}}
 }
-
-func tooLarge() error { return pgerr.New(pgerr.ProgramLimitExceeded, "requested length too large") }
 
 func init() {
 	// substring / substr: by characters for text, by bytes for bytea.
@@ -139,9 +133,17 @@ func init() {
 		if a[1].S == "" {
 			return a[0].S, nil
 		}
+		if err := replaceLimit(a[0].S, a[1].S, a[2].S); err != nil {
+			return "", err
+		}
 		return strings.ReplaceAll(a[0].S, a[1].S, a[2].S), nil
 	}))
 	Register("translate", textFn([]Param{text, text, text}, func(a []sqltypes.Value) (string, error) {
+		// As lpad, sized for the worst case first: every byte of the
+		// string replaced by a 4-byte character.
+		if err := sqltypes.LengthLimit(int64(len(a[0].S)) * utf8.UTFMax); err != nil {
+			return "", err
+		}
 		return translate(a[0].S, a[1].S, a[2].S), nil
 	}))
 	Register("left", textFn([]Param{text, int4}, func(a []sqltypes.Value) (string, error) {
@@ -162,8 +164,8 @@ func init() {
 		if a[1].I <= 0 || a[0].S == "" {
 			return "", nil
 		}
-		if int64(len(a[0].S))*a[1].I > maxAlloc {
-			return "", tooLarge()
+		if err := sqltypes.LengthLimit(int64(len(a[0].S)) * a[1].I); err != nil {
+			return "", err
 		}
 		return strings.Repeat(a[0].S, int(a[1].I)), nil
 	}))
@@ -244,7 +246,8 @@ func init() {
 	Register("concat", Overload{Params: []Param{AnyParam}, Variadic: true, MinArgs: 1, CalledOnNull: true,
 		Result: Returns(sqltypes.TypeText), Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
 			return func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				return sqltypes.NewText(joinOutputs(ts, a, "")), nil
+				s, err := joinOutputs(ts, a, "")
+				return sqltypes.NewText(s), err
 			}
 		}})
 	Register("concat_ws", Overload{Params: []Param{text, AnyParam}, Variadic: true, MinArgs: 2, CalledOnNull: true,
@@ -253,7 +256,8 @@ func init() {
 				if a[0].IsNull() {
 					return sqltypes.Null, nil
 				}
-				return sqltypes.NewText(joinOutputs(ts[1:], a[1:], a[0].S)), nil
+				s, err := joinOutputs(ts[1:], a[1:], a[0].S)
+				return sqltypes.NewText(s), err
 			}
 		}})
 	formatFn := Overload{Params: []Param{text, AnyParam}, Variadic: true, MinArgs: 1, CalledOnNull: true,
@@ -281,7 +285,7 @@ func OutputText(t sqltypes.Type, v sqltypes.Value) string {
 	return string(sqltypes.AppendTextAs(nil, t, v))
 }
 
-func joinOutputs(ts []sqltypes.Type, vals []sqltypes.Value, sep string) string {
+func joinOutputs(ts []sqltypes.Type, vals []sqltypes.Value, sep string) (string, error) {
 	var sb strings.Builder
 	first := true
 	for i, v := range vals {
@@ -289,12 +293,44 @@ func joinOutputs(ts []sqltypes.Type, vals []sqltypes.Value, sep string) string {
 			continue
 		}
 		if !first {
+			if err := sqltypes.AppendLimit(int64(sb.Len()), int64(len(sep))); err != nil {
+				return "", err
+			}
 			sb.WriteString(sep)
 		}
 		first = false
-		sb.WriteString(OutputText(ts[i], v))
+		out := OutputText(ts[i], v)
+		if err := sqltypes.AppendLimit(int64(sb.Len()), int64(len(out))); err != nil {
+			return "", err
+		}
+		sb.WriteString(out)
 	}
-	return sb.String()
+	return sb.String(), nil
+}
+
+// replaceLimit fails, before anything is built, the replace() whose result
+// would pass the field limit where PostgreSQL's buffer does: it appends
+// the text before each match, then the replacement, then the rest.
+func replaceLimit(s, from, to string) error {
+	if len(to) <= len(from) {
+		return nil // no longer than s
+	}
+	var have int64
+	for {
+		i := strings.Index(s, from)
+		if i < 0 {
+			return sqltypes.AppendLimit(have, int64(len(s)))
+		}
+		if err := sqltypes.AppendLimit(have, int64(i)); err != nil {
+			return err
+		}
+		have += int64(i)
+		if err := sqltypes.AppendLimit(have, int64(len(to))); err != nil {
+			return err
+		}
+		have += int64(len(to))
+		s = s[i+len(from):]
+	}
 }
 
 // substringRunes is substring(s FROM start [FOR n]) by characters:
@@ -428,8 +464,10 @@ func keepRunes(n int, k int64) int {
 // fill.
 func pad(s string, n int64, fill string, left bool) (string, error) {
 	n = max(n, 0)
-	if n*utf8.UTFMax > maxAlloc {
-		return "", tooLarge()
+	// PostgreSQL sizes the result for n characters of the encoding's
+	// longest (4 bytes in UTF8) before it looks at s.
+	if err := sqltypes.LengthLimit(n * utf8.UTFMax); err != nil {
+		return "", err
 	}
 	r := []rune(s)
 	if int64(len(r)) >= n {

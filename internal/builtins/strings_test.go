@@ -60,6 +60,11 @@ func TestStringFunctions(t *testing.T) {
 		{"rpad", []sqltypes.Value{txt("Ü"), i(3), txt("é")}, "Üéé"},
 		{"repeat", []sqltypes.Value{txt("abc"), i(1 << 30)}, "error 54000"},
 		{"translate", []sqltypes.Value{txt("aabbcc"), txt("abc"), txt("x")}, "xx"},
+		// The field limit (sqltypes.LengthLimit), at PostgreSQL 15's edges.
+		{"repeat", []sqltypes.Value{txt("x"), i(1073741820)}, "error 54000"},
+		{"repeat", []sqltypes.Value{txt("xx"), i(600000000)}, "error 54000"},
+		{"lpad", []sqltypes.Value{txt("x"), i(268435455)}, "error 54000"},
+		{"rpad", []sqltypes.Value{txt("x"), i(268435455), txt("ab")}, "error 54000"},
 		{"initcap", []sqltypes.Value{txt("hELLO wORLD-x1y a_b")}, "Hello World-X1y A_B"},
 		{"chr", []sqltypes.Value{i(0x10FFFF)}, "\U0010FFFF"},
 		{"chr", []sqltypes.Value{i(0xD800)}, "error 54000"},

@@ -1,0 +1,212 @@
+package sqltypes
+
+import (
+	"runtime"
+	"runtime/debug"
+	"unsafe"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// PostgreSQL's field limit. No value built in memory (text, bytea, an
+// array, json) may exceed MaxAllocSize, 1 GB - 1: palloc refuses more. Each
+// way of building a value meets the limit in its own place in PostgreSQL
+// and so fails with its own message, and the checks below are those
+// places, one function per family, so every builder calls the one that
+// matches how PostgreSQL builds that value, and before it allocates: a
+// value past the limit must fail without costing the process its size.
+//
+//   - AppendLimit: a growing buffer (StringInfo) — string_agg, concat,
+//     concat_ws, format, replace, json_agg, array_to_string: 54000 "out of
+//     memory" with "Cannot enlarge string buffer containing N bytes by M
+//     more bytes.".
+//   - LengthLimit: a function that computes its result's length first —
+//     repeat, lpad, rpad, translate: 54000 "requested length too large".
+//   - AllocLimit: a value allocated at its full size in one request — the
+//     || operator of text and bytea, array_agg's growing element array:
+//     XX000 "invalid memory alloc request size N".
+//   - ArrayElemsLimit / ArrayBytesLimit: an array's element count past
+//     MaxArraySize (array_cat, array_append), or its data past
+//     MaxAllocSize (ARRAY[...], array_agg): 54000 "array size exceeds the
+//     maximum allowed (N)".
+//   - JSONBArrayLimit / JSONBObjectLimit: a jsonb container's elements
+//     past 256 MB (jsonb_agg, jsonb_object_agg): 54000 "total size of jsonb
+//     array (object) elements exceeds the maximum of 268435455 bytes".
+
+// MaxAllocSize is PostgreSQL's MaxAllocSize, the largest value in memory.
+const MaxAllocSize = 1<<30 - 1
+
+// MaxArraySize is PostgreSQL's MaxArraySize, the most elements an array
+// may have (MaxAllocSize / sizeof(Datum)).
+const MaxArraySize = MaxAllocSize / 8
+
+// varHeader is a varlena's header (VARHDRSZ), part of a value's size.
+const varHeader = 4
+
+// jsonbMaxContainer is JENTRY_OFFLENMASK, the most bytes of a jsonb
+// container's elements.
+const jsonbMaxContainer = 1<<28 - 1
+
+// AppendLimit checks appending more bytes to a buffer holding have, as
+// PostgreSQL's enlargeStringInfo: the buffer, with its terminating NUL,
+// must stay within MaxAllocSize.
+func AppendLimit(have, more int64) error {
+	if more < 0 || more >= MaxAllocSize-have {
+		return pgerr.New(pgerr.ProgramLimitExceeded, "out of memory").
+			WithDetail("Cannot enlarge string buffer containing %d bytes by %d more bytes.", have, more)
+	}
+	return nil
+}
+
+// LengthLimit checks a text or bytea result of n bytes whose length a
+// function computed before building it (repeat, lpad): with its header it
+// must be a valid allocation.
+func LengthLimit(n int64) error {
+	if n < 0 || n > MaxAllocSize-varHeader {
+		return pgerr.New(pgerr.ProgramLimitExceeded, "requested length too large")
+	}
+	return nil
+}
+
+// AllocLimit checks one allocation of n bytes (a varlena's header
+// included), as palloc does.
+func AllocLimit(n int64) error {
+	if n < 0 || n > MaxAllocSize {
+		return pgerr.New(pgerr.InternalError, "invalid memory alloc request size %d", n)
+	}
+	return nil
+}
+
+// ArrayElemsLimit checks an array of n elements.
+func ArrayElemsLimit(n int64) error {
+	if n < 0 || n > MaxArraySize {
+		return pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", MaxArraySize)
+	}
+	return nil
+}
+
+// ArrayBytesLimit checks an array whose element data takes n bytes.
+func ArrayBytesLimit(n int64) error {
+	if n < 0 || n > MaxAllocSize {
+		return pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", MaxAllocSize)
+	}
+	return nil
+}
+
+// JSONBArrayLimit checks a jsonb array whose elements take n bytes.
+func JSONBArrayLimit(n int64) error {
+	if n < 0 || n > jsonbMaxContainer {
+		return pgerr.New(pgerr.ProgramLimitExceeded, "total size of jsonb array elements exceeds the maximum of %d bytes", jsonbMaxContainer)
+	}
+	return nil
+}
+
+// JSONBObjectLimit checks a jsonb object whose keys and values take n
+// bytes.
+func JSONBObjectLimit(n int64) error {
+	if n < 0 || n > jsonbMaxContainer {
+		return pgerr.New(pgerr.ProgramLimitExceeded, "total size of jsonb object elements exceeds the maximum of %d bytes", jsonbMaxContainer)
+	}
+	return nil
+}
+
+// DatumSize is a lower bound of the bytes v takes in an array or a tuple
+// (PostgreSQL's varlena header included for the string kinds), for
+// builders that check a limit as they go without rendering each value:
+// being a lower bound, it never fails a value PostgreSQL would build.
+func DatumSize(v Value) int64 {
+	switch v.K {
+	case KindNull:
+		return 0
+	case KindText, KindBytes, KindBPChar, KindJSON:
+		if len(v.S) < 127 {
+			return int64(len(v.S)) + 1
+		}
+		return int64(len(v.S)) + varHeader
+	case KindArray:
+		var n int64
+		for _, e := range v.Array().Elems {
+			n += DatumSize(e)
+		}
+		return n
+	}
+	return 4
+}
+
+// bufferChunk is the most a Buffer allocates at once: a value grows by
+// chunks of it, never by copying what it holds into a buffer twice as big.
+const bufferChunk = 64 << 20
+
+// Buffer builds a text or bytea value as PostgreSQL's StringInfo does
+// (string_agg): each append is checked against the field limit first
+// (AppendLimit), so no value past it is ever built.
+//
+// Why chunks and collections: a buffer that doubles holds its old copy
+// and the new one at each step, and the collector runs when the heap has
+// grown --gc-percent (400 by default) since the last collection, so while
+// one value grows to 1 GB the heap may reach five times what is live: the
+// appended values are often garbage of their own (each row's repeat(...)
+// in string_agg(repeat(...), ”)), and what a collection frees stays
+// resident until the runtime's scavenger slowly returns it. string_agg of
+// a 1.1 GB value grew the process by 3.8 GB. So the buffer grows by chunks
+// of bufferChunk (the pieces are joined once, at the end, as PostgreSQL
+// copies its buffer into the result), runs a collection every
+// bufferChunk appended past the first chunk (a few a value, each marking
+// little: the chunks hold no pointers), and hands its memory back to the
+// system when it gives up.
+type Buffer struct {
+	full [][]byte // filled chunks
+	cur  []byte
+	n    int64
+}
+
+// Len is the bytes appended.
+func (x *Buffer) Len() int64 { return x.n }
+
+// Append appends s, or fails with 54000 before the value passes the field
+// limit (the buffer is then emptied: the statement fails).
+func (x *Buffer) Append(s string) error {
+	if err := AppendLimit(x.n, int64(len(s))); err != nil {
+		big := x.n >= bufferChunk
+		*x = Buffer{}
+		if big {
+			debug.FreeOSMemory()
+		}
+		return err
+	}
+	for len(s) > 0 {
+		if len(x.cur) == cap(x.cur) {
+			if len(x.cur) >= bufferChunk {
+				x.full = append(x.full, x.cur)
+				x.cur = make([]byte, 0, bufferChunk)
+				runtime.GC()
+			} else {
+				// The first chunk doubles, as a small value's buffer.
+				c := min(max(2*cap(x.cur), len(x.cur)+len(s), 256), bufferChunk)
+				x.cur = append(make([]byte, 0, c), x.cur...)
+			}
+		}
+		k := min(len(s), cap(x.cur)-len(x.cur))
+		x.cur = append(x.cur, s[:k]...)
+		s = s[k:]
+		x.n += int64(k)
+	}
+	return nil
+}
+
+// String returns what was built and empties the buffer.
+func (x *Buffer) String() string {
+	if len(x.full) == 0 {
+		s := unsafe.String(unsafe.SliceData(x.cur), len(x.cur))
+		*x = Buffer{}
+		return s
+	}
+	out := make([]byte, 0, x.n)
+	for i, c := range x.full {
+		out = append(out, c...)
+		x.full[i] = nil // each chunk goes as soon as it is copied
+	}
+	out = append(out, x.cur...)
+	*x = Buffer{}
+	return unsafe.String(unsafe.SliceData(out), len(out))
+}

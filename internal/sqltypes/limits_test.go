@@ -1,0 +1,103 @@
+package sqltypes
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// TestFieldLimits checks each family's edge against PostgreSQL 15's
+// (measured there: repeat('x', 1073741819) is built, one more byte is not;
+// string_agg fails "containing 1073000000 bytes by 1000000 more bytes").
+func TestFieldLimits(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		err    error
+		code   string
+		msg    string
+		detail string
+	}{
+		{"append to the last byte", AppendLimit(MaxAllocSize-2, 1), "", "", ""},
+		{"append past it", AppendLimit(1073000000, 1000000), pgerr.ProgramLimitExceeded, "out of memory",
+			"Cannot enlarge string buffer containing 1073000000 bytes by 1000000 more bytes."},
+		{"append the NUL's byte", AppendLimit(MaxAllocSize-1, 1), pgerr.ProgramLimitExceeded, "out of memory",
+			"Cannot enlarge string buffer containing 1073741822 bytes by 1 more bytes."},
+		{"length at the limit", LengthLimit(1073741819), "", "", ""},
+		{"length past it", LengthLimit(1073741820), pgerr.ProgramLimitExceeded, "requested length too large", ""},
+		{"negative length", LengthLimit(-1), pgerr.ProgramLimitExceeded, "requested length too large", ""},
+		{"alloc at the limit", AllocLimit(MaxAllocSize), "", "", ""},
+		{"alloc past it", AllocLimit(1200000004), pgerr.InternalError, "invalid memory alloc request size 1200000004", ""},
+		{"array elements", ArrayElemsLimit(MaxArraySize), "", "", ""},
+		{"array elements past", ArrayElemsLimit(MaxArraySize + 1), pgerr.ProgramLimitExceeded,
+			"array size exceeds the maximum allowed (134217727)", ""},
+		{"array bytes past", ArrayBytesLimit(MaxAllocSize + 1), pgerr.ProgramLimitExceeded,
+			"array size exceeds the maximum allowed (1073741823)", ""},
+		{"jsonb array past", JSONBArrayLimit(1 << 28), pgerr.ProgramLimitExceeded,
+			"total size of jsonb array elements exceeds the maximum of 268435455 bytes", ""},
+		{"jsonb object past", JSONBObjectLimit(1 << 28), pgerr.ProgramLimitExceeded,
+			"total size of jsonb object elements exceeds the maximum of 268435455 bytes", ""},
+		{"jsonb object at the limit", JSONBObjectLimit(1<<28 - 1), "", "", ""},
+	} {
+		if c.code == "" {
+			if c.err != nil {
+				t.Errorf("%s: %v, want none", c.name, c.err)
+			}
+			continue
+		}
+		e, ok := c.err.(*pgerr.Error)
+		if !ok || e.Code != c.code || e.Message != c.msg || e.Detail != c.detail {
+			t.Errorf("%s: %#v, want %s %q %q", c.name, c.err, c.code, c.msg, c.detail)
+		}
+	}
+}
+
+func TestDatumSizeIsLowerBound(t *testing.T) {
+	for v, want := range map[*Value]int64{
+		{K: KindText, S: "abc"}:                    4,
+		{K: KindText, S: strings.Repeat("x", 200)}: 204,
+		{}:                 0,
+		{K: KindInt, I: 7}: 4,
+	} {
+		if got := DatumSize(*v); got != want {
+			t.Errorf("DatumSize(%v) = %d, want %d", *v, got, want)
+		}
+	}
+}
+
+// TestBuffer builds values across chunks and checks the limit is met
+// before anything is appended.
+func TestBuffer(t *testing.T) {
+	var b Buffer
+	piece := strings.Repeat("ab", 1<<20)
+	var want strings.Builder
+	for b.Len() < int64(bufferChunk+3*len(piece)) {
+		if err := b.Append(piece); err != nil {
+			t.Fatal(err)
+		}
+		want.WriteString(piece)
+	}
+	if err := b.Append("tail"); err != nil {
+		t.Fatal(err)
+	}
+	want.WriteString("tail")
+	if got := b.String(); got != want.String() {
+		t.Fatalf("built %d bytes, want %d (or they differ)", len(got), want.Len())
+	}
+	if b.Len() != 0 || b.String() != "" {
+		t.Fatal("String did not empty the buffer")
+	}
+
+	var small Buffer
+	if err := small.Append("x"); err != nil {
+		t.Fatal(err)
+	}
+	// A value that would pass the limit fails before it is appended.
+	small.n = MaxAllocSize - 2 // as if it held that much
+	if err := small.Append("zz"); pgerr.CodeOf(err) != pgerr.ProgramLimitExceeded {
+		t.Fatalf("past the limit: %v, want 54000", err)
+	}
+	if small.Len() != 0 {
+		t.Fatal("a failed buffer keeps its bytes")
+	}
+}
