@@ -589,9 +589,9 @@ func sortedSettings(s []Setting) []Setting {
 // serverSettings are the server's fixed facts, which no session sets but
 // clients read (pgJDBC reads max_index_keys before getImportedKeys).
 var serverSettings = []Setting{
-	{Name: "max_index_keys", Value: "32", Boot: "32", VarType: "integer", Context: "internal", Category: "Preset Options", Description: "Shows the maximum number of index keys."},
-	{Name: "max_function_args", Value: "100", Boot: "100", VarType: "integer", Context: "internal", Category: "Preset Options"},
-	{Name: "block_size", Value: "8192", Boot: "8192", VarType: "integer", Context: "internal", Category: "Preset Options"},
+	{Name: "max_index_keys", Value: "32", Boot: "32", VarType: "integer", Min: "32", Max: "32", Context: "internal", Category: "Preset Options", Description: "Shows the maximum number of index keys."},
+	{Name: "max_function_args", Value: "100", Boot: "100", VarType: "integer", Min: "100", Max: "100", Context: "internal", Category: "Preset Options"},
+	{Name: "block_size", Value: "8192", Boot: "8192", VarType: "integer", Min: "8192", Max: "8192", Context: "internal", Category: "Preset Options"},
 	{Name: "server_version_num", Value: "150000", Boot: "150000", VarType: "integer", Context: "internal", Category: "Preset Options"},
 	{Name: "lc_collate", Value: "C", Boot: "C", Context: "internal", Category: "Preset Options"},
 	{Name: "lc_ctype", Value: "C", Boot: "C", Context: "internal", Category: "Preset Options"},
