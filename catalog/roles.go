@@ -78,6 +78,9 @@ type Role struct {
 	Verifier string `json:"verifier,omitempty"`
 	// Grants holds the privileges granted to the role, by table ID.
 	Grants map[uint64]Privilege `json:"grants,omitempty"`
+	// MemberOf holds the roles this one was granted (GRANT group TO
+	// role), each with whether WITH ADMIN OPTION was given; membership.go.
+	MemberOf map[string]bool `json:"member_of,omitempty"`
 }
 
 // Clone returns a deep copy of r, for building a changed role.

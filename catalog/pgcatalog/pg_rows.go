@@ -309,6 +309,7 @@ func init() {
 			}
 			return sqltypes.NewTimestampTZ(t.UnixMicro())
 		}
+		me, allStats := e.Sess.User(), e.readsAllStats()
 		var out []row
 		for _, a := range e.Sess.Activity() {
 			r := row{"datid": oidV(DatabaseOID), "datname": nameV(a.Database), "pid": intV(int64(a.PID)), "usesysid": oidV(RoleOID(a.User)),
@@ -320,6 +321,16 @@ func init() {
 				r["client_addr"], r["client_port"] = textV(a.ClientAddr), intV(int64(a.ClientPort))
 			} else {
 				r["client_port"] = intV(-1)
+			}
+			if !allStats && a.User != me {
+				// As PostgreSQL 15 shows another role's session to a
+				// role without pg_read_all_stats: who and where only,
+				// every other column NULL and no query text.
+				hidden := row{"query": textV("<insufficient privilege>")}
+				for _, c := range []string{"datid", "datname", "pid", "usesysid", "usename", "application_name"} {
+					hidden[c] = r[c]
+				}
+				r = hidden
 			}
 			out = append(out, r)
 		}
