@@ -116,6 +116,8 @@ func TestOrdinaryRoleLimits(t *testing.T) {
 	// The superuser may lift the ceiling and set superuser settings.
 	expectSQL(t, admin, "SET zproxy.allow_full_scan = on", "", "")
 	expectSQL(t, admin, "SET temp_file_limit = 100", "", "")
+	expectSQL(t, admin, "DROP ROLE pg_monitor", pgerr.DependentObjectsStillExist, "cannot drop role pg_monitor because it is required by the database system")
+	expectSQL(t, admin, "ALTER ROLE pg_read_all_data LOGIN", pgerr.ReservedName, `role name "pg_read_all_data" is reserved`)
 	expectSQL(t, admin, "ALTER SYSTEM SET temp_file_limit = 5", pgerr.FeatureNotSupported, "ALTER SYSTEM is not supported")
 	expectSQL(t, admin, "CREATE ROLE x CREATEDB", pgerr.FeatureNotSupported, "CREATEDB")
 }

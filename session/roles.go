@@ -136,6 +136,10 @@ func (s *Session) alterRole(ctx context.Context, x *planner.AlterRole) error {
 	}
 	return s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
 		old := snap.Role(name)
+		if old == nil && catalog.Predefined(name) != nil {
+			return catalog.Change{}, pgerr.New(pgerr.ReservedName, "role name \"%s\" is reserved", name).
+				WithDetail("Cannot alter reserved roles.")
+		}
 		if old == nil || name == catalog.PublicRole {
 			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", name)
 		}
@@ -175,6 +179,9 @@ func (s *Session) dropRole(ctx context.Context, x *planner.DropRole) error {
 		}
 		var ch catalog.Change
 		for _, name := range x.Names {
+			if catalog.Predefined(name) != nil {
+				return catalog.Change{}, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop role %s because it is required by the database system", name)
+			}
 			if snap.Role(name) == nil || name == catalog.PublicRole {
 				if !x.IfExists {
 					return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", name)
