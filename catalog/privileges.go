@@ -123,17 +123,24 @@ func (k ObjectKind) Noun() string {
 // it but not create in it unless granted CREATE.
 const PublicSchema = "public"
 
-// granted returns what role holds on object id through grants (its own and
-// PUBLIC's), without ownership or superuser.
-func (s *Snapshot) granted(role string, id uint64) Privilege {
-	var p Privilege
-	if r := s.roles[role]; r != nil {
-		p = r.Grants[id]
+// rolesOf returns role and every role it is a member of, directly or
+// through others (membership.go): every zproxy role inherits, so it holds
+// the privileges of each, and PUBLIC's.
+func (s *Snapshot) rolesOf(role string) []string {
+	out := []string{role}
+	seen := map[string]bool{role: true}
+	for i := 0; i < len(out); i++ {
+		for g := range s.directGroups(out[i]) {
+			if !seen[g] {
+				seen[g] = true
+				out = append(out, g)
+			}
+		}
 	}
-	if pub := s.roles[PublicRole]; pub != nil {
-		p |= pub.Grants[id]
+	if !seen[PublicRole] {
+		out = append(out, PublicRole)
 	}
-	return p
+	return out
 }
 
 // isSuperuser reports whether role exists and is a superuser.
@@ -144,12 +151,29 @@ func (s *Snapshot) isSuperuser(role string) bool {
 
 // ObjectPrivileges returns the privileges role holds on the table, view or
 // sequence id owned by owner: every privilege of kind for a superuser or
-// the owner, otherwise those granted to it or to PUBLIC.
+// the owner (or a member of the owning role), otherwise those granted to it,
+// to a role it is a member of, or to PUBLIC, and what pg_read_all_data
+// (SELECT) and pg_write_all_data (INSERT, UPDATE, DELETE) give their
+// members.
 func (s *Snapshot) ObjectPrivileges(role string, kind ObjectKind, id uint64, owner string) Privilege {
-	if s.isSuperuser(role) || owner != "" && owner == role {
+	if s.isSuperuser(role) {
 		return kind.All()
 	}
-	return s.granted(role, id) & kind.All()
+	var p Privilege
+	for _, r := range s.rolesOf(role) {
+		switch {
+		case owner != "" && r == owner:
+			return kind.All()
+		case r == RoleReadAllData:
+			p |= PrivSelect
+		case r == RoleWriteAllData:
+			p |= PrivInsert | PrivUpdate | PrivDelete
+		}
+		if g := s.roles[r]; g != nil {
+			p |= g.Grants[id]
+		}
+	}
+	return p & kind.All()
 }
 
 // Privileges returns the table privileges role holds on t. Catalog
@@ -176,16 +200,16 @@ func (s *Snapshot) SequencePrivileges(role string, q *Sequence) Privilege {
 	return s.ObjectPrivileges(role, KindSequence, q.ID, q.Owner)
 }
 
-// ColumnPrivileges returns the privileges role holds on column col of the
-// relation id (a table or view) through column grants only; a table-level
-// privilege covers every column and is checked apart.
+// ColumnPrivileges returns the privileges role holds on column attr of the
+// relation id (a table or view) through column grants (its own, its
+// groups' and PUBLIC's) only; a table-level privilege covers every column
+// and is checked apart.
 func (s *Snapshot) ColumnPrivileges(role string, id uint64, attr string) Privilege {
 	var p Privilege
-	if r := s.roles[role]; r != nil {
-		p = r.Columns[id][attr]
-	}
-	if pub := s.roles[PublicRole]; pub != nil {
-		p |= pub.Columns[id][attr]
+	for _, r := range s.rolesOf(role) {
+		if g := s.roles[r]; g != nil {
+			p |= g.Columns[id][attr]
+		}
 	}
 	return p
 }
@@ -194,11 +218,12 @@ func (s *Snapshot) ColumnPrivileges(role string, id uint64, attr string) Privile
 // relation id through column grants (PostgreSQL's ACLMASK_ANY: what a
 // statement that names no column of a table needs, SELECT count(*)).
 func (s *Snapshot) AnyColumnPrivilege(role string, id uint64, p Privilege) bool {
-	for _, r := range []*Role{s.roles[role], s.roles[PublicRole]} {
-		if r == nil {
+	for _, r := range s.rolesOf(role) {
+		g := s.roles[r]
+		if g == nil {
 			continue
 		}
-		for _, cp := range r.Columns[id] {
+		for _, cp := range g.Columns[id] {
 			if cp&p == p {
 				return true
 			}
@@ -219,11 +244,10 @@ func (s *Snapshot) SchemaPrivileges(role, schema string) Privilege {
 		return KindSchema.All()
 	}
 	p := PrivUsage
-	if r := s.roles[role]; r != nil {
-		p |= r.Schemas[schema]
-	}
-	if pub := s.roles[PublicRole]; pub != nil {
-		p |= pub.Schemas[schema]
+	for _, r := range s.rolesOf(role) {
+		if g := s.roles[r]; g != nil {
+			p |= g.Schemas[schema]
+		}
 	}
 	return p
 }

@@ -39,6 +39,9 @@ type Role struct {
 	Columns map[uint64]map[string]Privilege `json:"columns,omitempty"`
 	// Schemas holds the privileges granted on schemas, by name.
 	Schemas map[string]Privilege `json:"schemas,omitempty"`
+	// MemberOf holds the roles this one was granted (GRANT group TO
+	// role), each with whether WITH ADMIN OPTION was given; membership.go.
+	MemberOf map[string]bool `json:"member_of,omitempty"`
 }
 
 // Clone returns a deep copy of r, for building a changed role.

@@ -31,6 +31,20 @@ type RoleStatement struct {
 	// Schemas those of ON ALL TABLES | SEQUENCES IN SCHEMA s, ....
 	Tables  []string
 	Schemas []string
+	// Unsupported is the first role option zproxy does not implement
+	// (CREATEDB, IN ROLE, CONNECTION LIMIT, ...), upper case; the rest of
+	// the statement is not read. The session refuses it only after the
+	// privilege checks, as PostgreSQL checks privilege first.
+	Unsupported string
+	// Granted are the roles of GRANT/REVOKE role, ... TO/FROM member, ...
+	// (Kind "grant_role", "revoke_role"); Roles are then the members.
+	Granted []RoleName
+	// Admin is WITH ADMIN OPTION of GRANT role, or ADMIN OPTION FOR of
+	// REVOKE role (which takes away the option only).
+	Admin bool
+	// Setting is the parameter of ALTER SYSTEM SET/RESET (Kind
+	// "alter_system"), lower case; "all" for RESET ALL.
+	Setting string
 }
 
 // RoleName is a role named in a statement.
@@ -62,6 +76,8 @@ func (r *rewriter) roleStmt() (*RoleStatement, error) {
 	switch {
 	case first == "grant" || first == "revoke":
 		return r.grantStmt(first)
+	case first == "alter" && r.peek(1, "system"):
+		return r.alterSystem()
 	case !r.peek(1, "role") && !r.peek(1, "user"):
 		return nil, nil
 	}
@@ -155,7 +171,8 @@ func (r *rewriter) createOrAlterRole(kind string, isUser bool) (*RoleStatement, 
 			k++
 			continue
 		case "createdb", "createrole", "replication", "bypassrls", "connection", "valid", "in", "role", "admin", "user", "sysid":
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "role option %s is not supported", strings.ToUpper(t.val)).WithPosition(r.pos(k))
+			st.Unsupported = strings.ToUpper(t.val)
+			return st, nil
 		default:
 			return nil, r.syntaxErrorAt(k)
 		}
@@ -217,6 +234,9 @@ func (r *rewriter) roleList(k int, grantees bool) ([]RoleName, int, error) {
 func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 	st := &RoleStatement{Kind: kind}
 	k := 1
+	if kind == "revoke" && r.peek(k, "admin") && r.peek(k+1, "option") && r.peek(k+2, "for") {
+		return r.grantRoleStmt(kind)
+	}
 	if kind == "revoke" && r.peek(k, "grant") && r.peek(k+1, "option") {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANT OPTION is not supported").WithPosition(r.pos(k))
 	}
@@ -238,7 +258,7 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported: zproxy has no databases, temporary tables or functions to grant it on", p).WithPosition(r.pos(k))
 		default:
 			// GRANT role TO role: role membership.
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "role membership (GRANT/REVOKE of a role) is not supported").WithPosition(r.pos(k))
+			return r.grantRoleStmt(kind)
 		}
 		var cols []string
 		if r.peek(k, "(") {
@@ -268,7 +288,8 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 	}
 	if !r.peek(k, "on") {
 		if k < len(r.toks) && r.toks[k].kind == tkIdent && (r.peek(k, "to") || r.peek(k, "from")) {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "role membership (GRANT/REVOKE of a role) is not supported").WithPosition(r.pos(1))
+			// GRANT select TO r: a role whose name is a privilege keyword.
+			return r.grantRoleStmt(kind)
 		}
 		return nil, r.syntaxErrorAt(k)
 	}
@@ -362,4 +383,70 @@ func (r *rewriter) tableName(k int) (string, int, error) {
 		k += 2
 	}
 	return name, k, nil
+}
+
+// grantRoleStmt parses GRANT role, ... TO member, ... [WITH ADMIN OPTION]
+// [GRANTED BY ...] and REVOKE [ADMIN OPTION FOR] role, ... FROM member, ...
+// [CASCADE | RESTRICT].
+func (r *rewriter) grantRoleStmt(kind string) (*RoleStatement, error) {
+	st := &RoleStatement{Kind: kind + "_role"}
+	k := 1
+	if kind == "revoke" && r.peek(k, "admin") && r.peek(k+1, "option") && r.peek(k+2, "for") {
+		st.Admin = true
+		k += 3
+	}
+	granted, k, err := r.roleList(k, false)
+	if err != nil {
+		return nil, err
+	}
+	st.Granted = granted
+	want := "to"
+	if kind == "revoke" {
+		want = "from"
+	}
+	if !r.peek(k, want) {
+		return nil, r.syntaxErrorAt(k)
+	}
+	members, k, err := r.roleList(k+1, true)
+	if err != nil {
+		return nil, err
+	}
+	st.Roles = members
+	if kind == "grant" && r.peek(k, "with") {
+		if !r.peek(k+1, "admin") || !r.peek(k+2, "option") {
+			return nil, r.syntaxErrorAt(k + 1)
+		}
+		st.Admin = true
+		k += 3
+	}
+	if r.peek(k, "granted") {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "GRANTED BY is not supported").WithPosition(r.pos(k))
+	}
+	if kind == "revoke" && (r.peek(k, "cascade") || r.peek(k, "restrict")) {
+		k++
+	}
+	if k < len(r.toks) {
+		return nil, r.syntaxErrorAt(k)
+	}
+	return st, nil
+}
+
+// alterSystem parses ALTER SYSTEM SET name {TO | =} value | DEFAULT and
+// ALTER SYSTEM RESET name | ALL far enough to name the parameter.
+func (r *rewriter) alterSystem() (*RoleStatement, error) {
+	st := &RoleStatement{Kind: "alter_system"}
+	k := 2
+	if !r.peek(k, "set") && !r.peek(k, "reset") {
+		return nil, r.syntaxErrorAt(k)
+	}
+	k++
+	if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+		return nil, r.syntaxErrorAt(k)
+	}
+	st.Setting = r.toks[k].val
+	for k+2 < len(r.toks) && r.peek(k+1, ".") {
+		st.Setting += "." + r.toks[k+2].val
+		k += 2
+	}
+	return st, nil
 }

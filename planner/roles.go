@@ -26,6 +26,10 @@ type RoleOptions struct {
 	// verifier; PasswordNull is PASSWORD NULL.
 	Password     *string
 	PasswordNull bool
+	// Unsupported is the first option zproxy does not implement
+	// (parser.RoleStatement.Unsupported), refused after the privilege
+	// checks.
+	Unsupported string
 }
 
 // CreateRole is CREATE ROLE or CREATE USER.
@@ -74,9 +78,11 @@ func bindRole(snap *catalog.Snapshot, rs *parser.RoleStatement) (Statement, erro
 			}
 			return nil, err
 		}
-		return &CreateRole{Name: n.Name, Options: roleOptions(rs.Options)}, nil
+		return &CreateRole{Name: n.Name, Options: roleOptions(rs)}, nil
 	case "alter_role":
-		return &AlterRole{Role: roleSpec(rs.Roles[0]), Options: roleOptions(rs.Options)}, nil
+		return &AlterRole{Role: roleSpec(rs.Roles[0]), Options: roleOptions(rs)}, nil
+	case "grant_role", "revoke_role", "alter_system":
+		return bindMembership(rs), nil
 	case "drop_role":
 		d := &DropRole{IfExists: rs.IfExists}
 		for _, n := range rs.Roles {
@@ -107,9 +113,9 @@ func roleSpec(n parser.RoleName) RoleSpec {
 	return RoleSpec{Name: n.Name, Current: n.Current, Public: n.Public}
 }
 
-func roleOptions(opts []parser.RoleOption) RoleOptions {
-	var o RoleOptions
-	for _, opt := range opts {
+func roleOptions(rs *parser.RoleStatement) RoleOptions {
+	o := RoleOptions{Unsupported: rs.Unsupported}
+	for _, opt := range rs.Options {
 		on := !opt.Negated
 		switch opt.Name {
 		case "login":

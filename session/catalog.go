@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -137,23 +138,37 @@ func (p pgSession) Settings() []pgcatalog.Setting {
 			out = append(out, p.s.serverVarSetting(kv[0]))
 			continue
 		}
-		st := pgcatalog.Setting{Name: kv[0], Value: kv[1], Boot: knownVars[kv[0]], VarType: "string", Context: "user", Category: "Client Connection Defaults"}
-		switch {
-		case readOnlyVars[kv[0]]:
-			st.Context = "internal"
-		case strings.HasPrefix(kv[0], "zproxy."):
-			st.Category = "zproxy"
+		if hiddenVars[kv[0]] {
+			continue
 		}
-		if kv[1] == "on" || kv[1] == "off" {
-			st.VarType = "bool"
-		}
+		m := metaOf(kv[0])
+		st := pgcatalog.Setting{Name: displayName(kv[0]), Value: kv[1], Boot: knownVars[kv[0]], VarType: m.vartype, Context: m.context,
+			Category: m.category, Description: m.desc, Unit: m.unit, Min: m.min, Max: m.max, EnumVals: m.enumvals}
 		if kv[1] != knownVars[kv[0]] {
 			st.Source = "session"
+		}
+		if m.unit != "" {
+			// pg_settings shows a setting in its unit, as a number.
+			st.Value, st.Boot = inUnit(kv[1], m.unit), inUnit(knownVars[kv[0]], m.unit)
 		}
 		out = append(out, st)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// inUnit is a setting's value as a number of unit (kB or ms), as
+// pg_settings.setting shows it; a value it cannot read stays as it is.
+func inUnit(v, unit string) string {
+	v = strings.TrimSpace(v)
+	if unit != "kB" || v == "-1" {
+		return v
+	}
+	n, err := parseMemory(v)
+	if err != nil {
+		return v
+	}
+	return strconv.FormatInt(n>>10, 10)
 }
 
 func (p pgSession) SetSetting(name, value string, local bool) error {

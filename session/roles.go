@@ -32,6 +32,8 @@ func (st *statement) runRole(ctx context.Context, b planner.Statement) (wire.Res
 		tag, err = "DROP ROLE", s.dropRole(ctx, x)
 	case *planner.Grant:
 		tag, err = strings.ToUpper(x.Kind()), s.grant(ctx, x)
+	case *planner.GrantRole:
+		tag, err = strings.ToUpper(strings.ReplaceAll(x.Kind(), "_", " ")), s.grantRole(ctx, x)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", b.Kind())
 	}
@@ -108,9 +110,15 @@ func (s *Session) createRole(ctx context.Context, x *planner.CreateRole) error {
 	}
 	return s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
 		if !s.isSuperuser(snap) {
+			if x.Options.Superuser != nil && *x.Options.Superuser {
+				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create superusers")
+			}
 			return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create role")
 		}
-		if snap.Role(x.Name) != nil {
+		if err := unsupportedOption(x.Options); err != nil {
+			return catalog.Change{}, err
+		}
+		if snap.RoleExists(x.Name) {
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateObject, "role \"%s\" already exists", x.Name)
 		}
 		return catalog.Change{PutRoles: []*catalog.Role{r}}, nil
@@ -128,6 +136,10 @@ func (s *Session) alterRole(ctx context.Context, x *planner.AlterRole) error {
 	}
 	return s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
 		old := snap.Role(name)
+		if old == nil && catalog.Predefined(name) != nil {
+			return catalog.Change{}, pgerr.New(pgerr.ReservedName, "role name \"%s\" is reserved", name).
+				WithDetail("Cannot alter reserved roles.")
+		}
 		if old == nil || name == catalog.PublicRole {
 			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", name)
 		}
@@ -136,9 +148,12 @@ func (s *Session) alterRole(ctx context.Context, x *planner.AlterRole) error {
 			switch {
 			case old.Superuser || x.Options.Superuser != nil:
 				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter superuser roles or change superuser attribute")
-			case name != s.params.User || x.Options.Login != nil:
+			case name != s.params.User || x.Options.Login != nil || x.Options.Unsupported != "":
 				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied")
 			}
+		}
+		if err := unsupportedOption(x.Options); err != nil {
+			return catalog.Change{}, err
 		}
 		r := old.Clone()
 		if x.Options.Login != nil {
@@ -164,6 +179,9 @@ func (s *Session) dropRole(ctx context.Context, x *planner.DropRole) error {
 		}
 		var ch catalog.Change
 		for _, name := range x.Names {
+			if catalog.Predefined(name) != nil {
+				return catalog.Change{}, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop role %s because it is required by the database system", name)
+			}
 			if snap.Role(name) == nil || name == catalog.PublicRole {
 				if !x.IfExists {
 					return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", name)
@@ -184,6 +202,8 @@ func (s *Session) dropRole(ctx context.Context, x *planner.DropRole) error {
 		if len(ch.DeleteRoles) == 0 {
 			return ch, errNothingToDo
 		}
+		// The dropped roles' members lose those memberships with them.
+		ch.PutRoles = append(ch.PutRoles, snap.DropMembershipsIn(ch.DeleteRoles)...)
 		return ch, nil
 	})
 	for _, name := range skipped {

@@ -494,8 +494,10 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", x.Name)
 		}
 		return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.vars[n])}}, "SHOW"), nil
-	case *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant:
+	case *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant, *planner.GrantRole:
 		return st.runRole(ctx, x)
+	case *planner.AlterSystem:
+		return nil, s.alterSystem(x)
 	case *planner.Comment:
 		return st.runComment(ctx, x)
 	case *planner.Analyze:
@@ -538,7 +540,7 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 func schemaChange(b planner.Statement) bool {
 	switch b.(type) {
 	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
-		*planner.CreateView, *planner.DropView, *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant,
+		*planner.CreateView, *planner.DropView, *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant, *planner.GrantRole,
 		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate,
 		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
 		return true

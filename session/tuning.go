@@ -141,10 +141,28 @@ func (p pgSession) IndexAdvice(ctx context.Context) ([]map[string]sqltypes.Value
 	if p.s.vars[varAdviceWorkload] == "explained" {
 		workload = p.s.explained
 	}
-	recs, err := e.advise(ctx, snap, workload.Entries())
+	entries := workload.Entries()
+	if !p.s.readsAllStats(snap) {
+		// Advice quotes predicates and counts of the statements it is
+		// drawn from: a role without pg_read_all_stats gets advice from
+		// its own statements only, and about tables it may read.
+		me := pgcatalog.RoleOID(p.s.params.User)
+		mine := entries[:0:0]
+		for _, en := range entries {
+			if en.UserID == me {
+				mine = append(mine, en)
+			}
+		}
+		entries = mine
+	}
+	recs, err := e.advise(ctx, snap, entries)
 	if err != nil {
 		return nil, err
 	}
+	recs = slices.DeleteFunc(recs, func(r advisor.Recommendation) bool {
+		t, err := snap.Table(r.Table)
+		return err != nil || !p.s.maySelect(snap, t)
+	})
 	out := make([]map[string]sqltypes.Value, len(recs))
 	for i, r := range recs {
 		ids := make([]sqltypes.Value, len(r.Statements))
@@ -311,6 +329,11 @@ func (s *Session) createHypothetical(sql string) (pgcatalog.HypotheticalIndex, e
 	t, err := snap.Table(ci.Table)
 	if err != nil {
 		return pgcatalog.HypotheticalIndex{}, err
+	}
+	if !s.maySelect(snap, t) {
+		// Its definition and the plans it changes would tell the
+		// table's layout to a role that may not read it.
+		return pgcatalog.HypotheticalIndex{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table %s", t.Name)
 	}
 	ix := *ci.Index
 	ix.State = catalog.StatePublic

@@ -75,9 +75,6 @@ func displayName(n string) string {
 	return n
 }
 
-// readOnlyVars cannot be SET.
-var readOnlyVars = map[string]bool{"server_version": true, "server_encoding": true, "integer_datetimes": true, "max_identifier_length": true, "is_superuser": true}
-
 // reportedVars are sent to the client as ParameterStatus when they change.
 var reportedVars = map[string]string{"application_name": "application_name", "client_encoding": "client_encoding",
 	"datestyle": "DateStyle", "timezone": "TimeZone", "intervalstyle": "IntervalStyle", "standard_conforming_strings": "standard_conforming_strings"}
@@ -114,8 +111,8 @@ func (s *Session) set(name, value string, reset bool) error {
 	if sv, ok := serverVars[n]; ok {
 		return errServerVar(n, sv)
 	}
-	if readOnlyVars[n] {
-		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter %q cannot be changed", name)
+	if err := s.checkVarContext(n, name); err != nil {
+		return err
 	}
 	if strings.HasPrefix(n, "transaction_") && s.txStatus == 'I' && !reset {
 		// As in PostgreSQL: outside a block there is no transaction to set.
@@ -206,6 +203,9 @@ func (s *Session) set(name, value string, reset bool) error {
 		}
 		value, s.ext.loc = name, loc
 	}
+	if err := s.checkVarCeiling(n, name, value); err != nil {
+		return err
+	}
 	s.vars[n] = value
 	if rep, ok := reportedVars[n]; ok && s.params.ParameterStatus != nil {
 		s.params.ParameterStatus(rep, value)
@@ -230,7 +230,10 @@ func (s *Session) resetValue(n string) string {
 func (s *Session) resetAll() error {
 	names := make([]string, 0, len(knownVars))
 	for n := range knownVars {
-		if _, server := serverVars[n]; !server && !readOnlyVars[n] && !strings.HasPrefix(n, "transaction_") && s.vars[n] != s.resetValue(n) {
+		// As PostgreSQL's RESET ALL, it passes over what the session may
+		// not change rather than failing on it.
+		if _, server := serverVars[n]; !server && !strings.HasPrefix(n, "transaction_") && s.vars[n] != s.resetValue(n) &&
+			s.checkVarContext(n, n) == nil && s.checkVarCeiling(n, n, s.resetValue(n)) == nil {
 			names = append(names, n)
 		}
 	}

@@ -593,8 +593,13 @@ func registerPrivileges() {
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		// zproxy has no role membership: a role is a member of itself only.
-		return boolV(a[0].S == e.user() || isSuperuser(e, e.user())), nil
+		return boolV(e.hasRole(e.user(), a[0].S)), nil
+	}), fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return boolV(e.hasRole(a[0].S, a[1].S)), nil
 	}))
 }
 

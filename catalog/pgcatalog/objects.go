@@ -65,6 +65,9 @@ func RoleOID(name string) uint32 {
 	if name == BootstrapRole || name == "" {
 		return BootstrapOID
 	}
+	if p := catalog.Predefined(name); p != nil {
+		return p.OID
+	}
 	h := fnv.New32a()
 	h.Write([]byte(name))
 	return 1<<31 | h.Sum32()&(1<<31-1)
@@ -422,7 +425,9 @@ func (e *Env) roles() []role {
 		seen[n] = true
 		out = append(out, role{oid: RoleOID(n), name: n, superuser: true, login: true})
 	}
-	out = append(out, role{oid: DatabaseOwnerOID, name: "pg_database_owner"})
+	for _, p := range catalog.PredefinedRoles {
+		out = append(out, role{oid: p.OID, name: p.Name})
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }

@@ -309,20 +309,9 @@ func init() {
 			}
 			return sqltypes.NewTimestampTZ(t.UnixMicro())
 		}
-		// As in PostgreSQL, a role that is not a superuser sees only the
-		// identity of other roles' sessions: their statement text may hold
-		// a password (ALTER ROLE ... PASSWORD stays a session's query
-		// while it idles).
-		super, me := e.Sess.IsSuperuser(), e.Sess.User()
+		me, allStats := e.Sess.User(), e.readsAllStats()
 		var out []row
 		for _, a := range e.Sess.Activity() {
-			if !super && a.User != me {
-				out = append(out, row{"datid": oidV(DatabaseOID), "datname": nameV(a.Database), "pid": intV(int64(a.PID)),
-					"usesysid": oidV(RoleOID(a.User)), "usename": nameV(a.User), "application_name": textV(a.ApplicationName),
-					"query": textV("<insufficient privilege>"), "backend_type": textV("client backend"), "client_port": sqltypes.Null,
-					"leader_pid": sqltypes.Null, "backend_xid": sqltypes.Null, "backend_xmin": sqltypes.Null, "query_id": sqltypes.Null})
-				continue
-			}
 			r := row{"datid": oidV(DatabaseOID), "datname": nameV(a.Database), "pid": intV(int64(a.PID)), "usesysid": oidV(RoleOID(a.User)),
 				"usename": nameV(a.User), "application_name": textV(a.ApplicationName), "backend_start": ts(a.BackendStart),
 				"xact_start": ts(a.XactStart), "query_start": ts(a.QueryStart), "state_change": ts(a.StateChange), "state": textV(a.State),
@@ -332,6 +321,16 @@ func init() {
 				r["client_addr"], r["client_port"] = textV(a.ClientAddr), intV(int64(a.ClientPort))
 			} else {
 				r["client_port"] = intV(-1)
+			}
+			if !allStats && a.User != me {
+				// As PostgreSQL 15 shows another role's session to a
+				// role without pg_read_all_stats: who and where only,
+				// every other column NULL and no query text.
+				hidden := row{"query": textV("<insufficient privilege>")}
+				for _, c := range []string{"datid", "datname", "pid", "usesysid", "usename", "application_name"} {
+					hidden[c] = r[c]
+				}
+				r = hidden
 			}
 			out = append(out, r)
 		}
@@ -601,9 +600,9 @@ func sortedSettings(s []Setting) []Setting {
 // serverSettings are the server's fixed facts, which no session sets but
 // clients read (pgJDBC reads max_index_keys before getImportedKeys).
 var serverSettings = []Setting{
-	{Name: "max_index_keys", Value: "32", Boot: "32", VarType: "integer", Context: "internal", Category: "Preset Options", Description: "Shows the maximum number of index keys."},
-	{Name: "max_function_args", Value: "100", Boot: "100", VarType: "integer", Context: "internal", Category: "Preset Options"},
-	{Name: "block_size", Value: "8192", Boot: "8192", VarType: "integer", Context: "internal", Category: "Preset Options"},
+	{Name: "max_index_keys", Value: "32", Boot: "32", VarType: "integer", Min: "32", Max: "32", Context: "internal", Category: "Preset Options", Description: "Shows the maximum number of index keys."},
+	{Name: "max_function_args", Value: "100", Boot: "100", VarType: "integer", Min: "100", Max: "100", Context: "internal", Category: "Preset Options"},
+	{Name: "block_size", Value: "8192", Boot: "8192", VarType: "integer", Min: "8192", Max: "8192", Context: "internal", Category: "Preset Options"},
 	{Name: "server_version_num", Value: "150000", Boot: "150000", VarType: "integer", Context: "internal", Category: "Preset Options"},
 	{Name: "lc_collate", Value: "C", Boot: "C", Context: "internal", Category: "Preset Options"},
 	{Name: "lc_ctype", Value: "C", Boot: "C", Context: "internal", Category: "Preset Options"},

@@ -133,16 +133,19 @@ func statementRows(e *Env) []row {
 	if t == nil {
 		return nil
 	}
-	super := e.Sess.IsSuperuser()
+	super := e.readsAllStats()
 	me := RoleOID(e.Sess.User())
 	zero := sqltypes.NewFloat(0)
 	var out []row
 	for _, s := range t.Statements().Entries() {
 		query := textV(s.Query)
+		queryID := intV(s.QueryID)
 		if !super && s.UserID != me {
-			query = textV("<insufficient privilege>")
+			// PostgreSQL hides the queryid too: it would let a role
+			// match another's statements to texts it guesses.
+			query, queryID = textV("<insufficient privilege>"), sqltypes.Null
 		}
-		r := row{"userid": oidV(s.UserID), "dbid": oidV(s.DBID), "toplevel": boolV(s.Toplevel), "queryid": intV(s.QueryID),
+		r := row{"userid": oidV(s.UserID), "dbid": oidV(s.DBID), "toplevel": boolV(s.Toplevel), "queryid": queryID,
 			"query": query, "plans": intV(s.Plan.N), "total_plan_time": floatV(s.Plan.Total), "min_plan_time": floatV(s.Plan.Min),
 			"max_plan_time": floatV(s.Plan.Max), "mean_plan_time": floatV(s.Plan.Mean()), "stddev_plan_time": floatV(s.Plan.Stddev()),
 			"calls": intV(s.Calls()), "total_exec_time": floatV(s.Exec.Total), "min_exec_time": floatV(s.Exec.Min),

@@ -175,7 +175,7 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel,
 		"log `level`: debug, info, warn or error (logs go to stderr)")
 	fs.BoolVar(&cfg.AllowFullScan, "allow-full-scan", cfg.AllowFullScan,
-		"allow queries no key or index can serve to read the whole table (false: reject them)")
+		"allow queries no key or index can serve to read the whole table (false: reject them; only a superuser may SET zproxy.allow_full_scan = on then)")
 	fs.BoolVar(&cfg.Pprof, "pprof", cfg.Pprof,
 		"serve Go profiles at /debug/pprof/ on --metrics-listen (CPU, heap, goroutines, mutex and block profiles); off by default because a profile exposes internals")
 	fs.Var(&cfg.CacheSize, "cache-size",

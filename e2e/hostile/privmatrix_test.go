@@ -41,6 +41,9 @@ CREATE VIEW sv AS SELECT k, s FROM secret WHERE k = 1;
 CREATE SEQUENCE sq;
 CREATE TABLE chk (k INT PRIMARY KEY, a INT CHECK (a > 0), hidden TEXT NOT NULL DEFAULT 'shh');
 INSERT INTO chk VALUES (1, 1, 'shh');
+CREATE ROLE readers NOLOGIN;
+GRANT SELECT ON secret, sv TO readers;
+GRANT USAGE ON SEQUENCE sq TO readers;
 `
 
 // privGrants are the grant states: what the superuser grants the role
@@ -61,6 +64,9 @@ var privGrants = []struct{ name, sql string }{
 	{"sequence update", `GRANT UPDATE ON sq TO mallory;`},
 	{"check columns", `GRANT INSERT (k, a), UPDATE (a), SELECT (k) ON chk TO mallory;`},
 	{"create on public", `GRANT CREATE ON SCHEMA public TO mallory;`},
+	{"member of a group", `GRANT readers TO mallory;`},
+	{"pg_read_all_data", `GRANT pg_read_all_data TO mallory;`},
+	{"pg_write_all_data", `GRANT pg_write_all_data TO mallory;`},
 }
 
 // privRevoke takes back every privilege privGrants may have given, and
@@ -72,6 +78,7 @@ INSERT INTO secret VALUES (1, 'top', 10), (2, 'classified', 20);
 REVOKE ALL ON pub, secret, sv, chk FROM mallory;
 REVOKE ALL ON SEQUENCE sq FROM mallory;
 REVOKE CREATE ON SCHEMA public FROM mallory;
+REVOKE readers, pg_read_all_data, pg_write_all_data FROM mallory;
 GRANT ALL ON pub TO mallory;
 `
 
@@ -166,7 +173,8 @@ func TestPrivilegeMatrix(t *testing.T) {
 			`DROP TABLE IF EXISTS pub, secret, chk, mine CASCADE`, `DROP VIEW IF EXISTS public.myview, public.pg_roles`,
 			`DROP SEQUENCE IF EXISTS sq, sq2, myseq`,
 			`DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'mallory') THEN EXECUTE 'DROP OWNED BY mallory'; END IF; END$$`,
-			`DROP ROLE IF EXISTS mallory`, `CREATE ROLE mallory LOGIN PASSWORD 'Mall0ry-pw'`,
+			`DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'readers') THEN EXECUTE 'DROP OWNED BY readers'; END IF; END$$`,
+			`DROP ROLE IF EXISTS mallory`, `DROP ROLE IF EXISTS readers`, `CREATE ROLE mallory LOGIN PASSWORD 'Mall0ry-pw'`,
 		} {
 			mustExec(t, admin, q)
 		}

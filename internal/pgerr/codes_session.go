@@ -19,9 +19,8 @@ func (e *Error) WithWhere(format string, args ...any) *Error {
 
 // Privilege codes.
 const (
-	InvalidGrantOperation = "0LP01"
-	PrivilegeNotGranted   = "01007"
-	PrivilegeNotRevoked   = "01006"
+	PrivilegeNotGranted = "01007"
+	PrivilegeNotRevoked = "01006"
 )
 
 // NewWarning returns a WARNING-severity message with SQLSTATE code

@@ -49,6 +49,7 @@ const (
 	IdleInTransactionSessionTimeout     = "25P03"
 	DependentObjectsStillExist          = "2BP01"
 	InvalidSchemaName                   = "3F000"
+	InvalidGrantOperation               = "0LP01"
 	SerializationFailure                = "40001"
 	SyntaxError                         = "42601"
 	InsufficientPrivilege               = "42501"
