@@ -92,8 +92,13 @@ func defaultVars(allowFullScan bool) map[string]string {
 
 func canonicalVar(name string) (string, bool) {
 	n := strings.ToLower(strings.TrimSpace(name))
-	if n == "time zone" {
+	switch n {
+	case "time zone":
 		n = "timezone"
+	case "work_mem":
+		// PostgreSQL's name: what clients and tools set (zproxy's default
+		// differs, 256MB for PostgreSQL's 4MB; see README).
+		n = varWorkMem
 	}
 	_, ok := knownVars[n]
 	return n, ok
