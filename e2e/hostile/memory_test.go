@@ -119,7 +119,7 @@ func TestCopyMemory(t *testing.T) {
 	grew := peak - before
 	t.Logf("COPY of %.1f MB failing on its last row: RSS %.1f MB before, %.1f MB at the peak (+%.1f MB, %.1f times the input)",
 		float64(sent)/1e6, before/1e6, peak/1e6, grew/1e6, grew/float64(sent))
-	if grew > float64(sent)/2+100<<20 {
+	if grew > float64(sent)/2+100<<20 && !raceEnabled { // the race detector's shadow memory is not zproxy's
 		t.Errorf("RSS grew by %.1f MB for a COPY of %.1f MB", grew/1e6, float64(sent)/1e6)
 	}
 	var n int
