@@ -194,19 +194,21 @@ func (x *Buffer) Append(s string) error {
 	return nil
 }
 
-// String returns what was built and empties the buffer.
+// String returns what was built so far; the buffer keeps it, so a window
+// aggregate may read it after each row and go on appending. The string
+// shares the buffer's bytes, which appends never overwrite (they only
+// write past what was returned). Chunks are joined into one as they are
+// copied, each dropped once copied, so joining never holds the value
+// twice over.
 func (x *Buffer) String() string {
-	if len(x.full) == 0 {
-		s := unsafe.String(unsafe.SliceData(x.cur), len(x.cur))
-		*x = Buffer{}
-		return s
+	if len(x.full) > 0 {
+		out := make([]byte, 0, x.n)
+		for i, c := range x.full {
+			out = append(out, c...)
+			x.full[i] = nil // each chunk goes as soon as it is copied
+		}
+		out = append(out, x.cur...)
+		x.full, x.cur = nil, out
 	}
-	out := make([]byte, 0, x.n)
-	for i, c := range x.full {
-		out = append(out, c...)
-		x.full[i] = nil // each chunk goes as soon as it is copied
-	}
-	out = append(out, x.cur...)
-	*x = Buffer{}
-	return unsafe.String(unsafe.SliceData(out), len(out))
+	return unsafe.String(unsafe.SliceData(x.cur), len(x.cur))
 }

@@ -81,11 +81,35 @@ func TestBuffer(t *testing.T) {
 		t.Fatal(err)
 	}
 	want.WriteString("tail")
-	if got := b.String(); got != want.String() {
-		t.Fatalf("built %d bytes, want %d (or they differ)", len(got), want.Len())
+	first := b.String()
+	if first != want.String() {
+		t.Fatalf("built %d bytes, want %d (or they differ)", len(first), want.Len())
 	}
-	if b.Len() != 0 || b.String() != "" {
-		t.Fatal("String did not empty the buffer")
+	saved := strings.Clone(first)
+	// A window aggregate reads the value after each row and goes on: the
+	// buffer keeps what it returned, and what it returned stays as it was.
+	for i := 0; i < 3; i++ {
+		if err := b.Append(piece); err != nil {
+			t.Fatal(err)
+		}
+		want.WriteString(piece)
+		if got := b.String(); got != want.String() {
+			t.Fatalf("after %d more appends: %d bytes, want %d (or they differ)", i+1, len(got), want.Len())
+		}
+	}
+	if first != saved {
+		t.Fatal("a later append changed a string already returned")
+	}
+	var short Buffer
+	var read []string
+	for _, s := range []string{"a", "b", "c"} {
+		if err := short.Append(s); err != nil {
+			t.Fatal(err)
+		}
+		read = append(read, short.String())
+	}
+	if strings.Join(read, "|") != "a|ab|abc" {
+		t.Fatalf("short buffer read %q", read)
 	}
 
 	var small Buffer
