@@ -25,8 +25,7 @@ func TestPreAuthMemory(t *testing.T) {
 	before := s.rss(t)
 	var wg sync.WaitGroup
 	refused := make(chan string, sockets)
-	peak := before
-	var peakMu sync.Mutex
+	stopPeak := s.peakRSS(t)
 	for range sockets {
 		c := dialRaw(t, s)
 		wg.Add(1)
@@ -58,33 +57,16 @@ func TestPreAuthMemory(t *testing.T) {
 			}
 		}()
 	}
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(50 * time.Millisecond):
-				if r, err := s.scrape("process_resident_memory_bytes"); err == nil {
-					peakMu.Lock()
-					peak = max(peak, r)
-					peakMu.Unlock()
-				}
-			}
-		}
-	}()
 	wg.Wait()
 	after := s.rss(t)
-	close(done)
+	peak := stopPeak()
 	close(refused)
 	for r := range refused {
 		if r != "FATAL 08P01" {
 			t.Errorf("a socket got %s, want FATAL 08P01", r)
 		}
 	}
-	peakMu.Lock()
 	grew := max(peak, after) - before
-	peakMu.Unlock()
 	t.Logf("RSS %.1f MiB before, %.1f MiB at the peak, %.1f MiB after %d sockets announced %d MiB each",
 		before/(1<<20), (before+grew)/(1<<20), after/(1<<20), sockets, announced>>20)
 	if grew > 64<<20 {

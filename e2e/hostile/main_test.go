@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -170,6 +171,37 @@ func (s *server) scrape(name string, labels ...string) (float64, error) {
 // rss is the server's resident memory in bytes.
 func (s *server) rss(t testing.TB) float64 {
 	return s.metric(t, "process_resident_memory_bytes")
+}
+
+// peakRSS samples the server's resident memory every 50 ms until stop is
+// called, which returns the highest sample.
+func (s *server) peakRSS(t *testing.T) (stop func() float64) {
+	peak := s.rss(t)
+	var mu sync.Mutex
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(50 * time.Millisecond):
+				if r, err := s.scrape("process_resident_memory_bytes"); err == nil {
+					mu.Lock()
+					peak = max(peak, r)
+					mu.Unlock()
+				}
+			}
+		}
+	}()
+	return func() float64 {
+		close(done)
+		<-finished
+		mu.Lock()
+		defer mu.Unlock()
+		return peak
+	}
 }
 
 // sqlstate returns err's SQLSTATE, or "".

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -52,37 +50,6 @@ func (e endless) Read(p []byte) (int, error) {
 		p[i] = byte(e)
 	}
 	return len(p), nil
-}
-
-// peakRSS samples the server's resident memory every 50 ms until stop is
-// called, which returns the highest sample.
-func (s *server) peakRSS(t *testing.T) (stop func() float64) {
-	peak := s.rss(t)
-	var mu sync.Mutex
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(50 * time.Millisecond):
-				if r, err := s.scrape("process_resident_memory_bytes"); err == nil {
-					mu.Lock()
-					peak = max(peak, r)
-					mu.Unlock()
-				}
-			}
-		}
-	}()
-	return func() float64 {
-		close(done)
-		<-finished
-		mu.Lock()
-		defer mu.Unlock()
-		return peak
-	}
 }
 
 const copyTable = "CREATE TABLE big (id bigint PRIMARY KEY, name text, val int, ts timestamptz, payload text)"
