@@ -43,13 +43,8 @@ import (
 
 // writeConstraints returns the constraints of a write plan.
 func writeConstraints(root optimizer.Node) *planner.Constraints {
-	switch n := root.(type) {
-	case *optimizer.Insert:
-		return n.Constraints
-	case *optimizer.Update:
-		return n.Constraints
-	case *optimizer.Delete:
-		return n.Constraints
+	if w, ok := root.(optimizer.Write); ok {
+		return w.WriteConstraints()
 	}
 	return nil
 }

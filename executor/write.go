@@ -332,17 +332,8 @@ type WriteResult struct {
 
 // Write executes an INSERT, UPDATE or DELETE plan.
 func (e *Executor) Write(ctx context.Context, plan *optimizer.Plan, params []sqltypes.Value, opts RunOptions) (WriteResult, error) {
-	var target *catalog.Table
-	switch n := plan.Root.(type) {
-	case *optimizer.Insert:
-		target = n.Table
-	case *optimizer.Update:
-		target = n.Table
-	case *optimizer.Delete:
-		target = n.Table
-	}
-	if target != nil {
-		if err := notRewriting(target); err != nil {
+	if w, ok := plan.Root.(optimizer.Write); ok {
+		if err := notRewriting(w.Target()); err != nil {
 			return WriteResult{}, err
 		}
 	}

@@ -74,7 +74,7 @@ func (b *builder) inlineCTEs(r planner.Rel) planner.Rel {
 		}
 		return renamed(b.inlineCTEs(cs.CTE.Plan), cs.Columns())
 	}
-	return mapInputs(r, b.inlineCTEs)
+	return planner.MapInputs(r, b.inlineCTEs)
 }
 
 // renamed gives r the column names of cols (the same layout), through a

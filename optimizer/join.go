@@ -96,6 +96,40 @@ func (n *LookupJoin) Inputs() []Node { return []Node{n.Left} }
 func (n *NestedLoop) Inputs() []Node { return []Node{n.Left, n.Right} }
 func (n *Apply) Inputs() []Node      { return []Node{n.Left, n.Right} }
 
+// joinNode is a join operator that says why it was chosen (EXPLAIN's
+// reason line).
+type joinNode interface {
+	Node
+	reason() *string
+}
+
+var (
+	_ joinNode = (*HashJoin)(nil)
+	_ joinNode = (*LookupJoin)(nil)
+	_ joinNode = (*MergeJoin)(nil)
+	_ joinNode = (*NestedLoop)(nil)
+)
+
+func (n *HashJoin) reason() *string   { return &n.Reason }
+func (n *LookupJoin) reason() *string { return &n.Reason }
+func (n *MergeJoin) reason() *string  { return &n.Reason }
+func (n *NestedLoop) reason() *string { return &n.Reason }
+
+// Expressions implementations: the join keys, then the conditions.
+func (n *HashJoin) Expressions() []planner.Expr {
+	out := append(append([]planner.Expr(nil), n.LeftKeys...), n.RightKeys...)
+	return append(out, n.Residual)
+}
+func (n *MergeJoin) Expressions() []planner.Expr {
+	out := append(append([]planner.Expr(nil), n.LeftKeys...), n.RightKeys...)
+	return append(out, n.Residual)
+}
+func (n *LookupJoin) Expressions() []planner.Expr {
+	return append(append([]planner.Expr(nil), n.KeyExprs...), n.InnerFilter, n.Residual)
+}
+func (n *NestedLoop) Expressions() []planner.Expr { return []planner.Expr{n.Pred} }
+func (n *Apply) Expressions() []planner.Expr      { return []planner.Expr{n.Pred} }
+
 func (n *HashJoin) Columns() []planner.Column   { return n.cols }
 func (n *MergeJoin) Columns() []planner.Column  { return n.cols }
 func (n *LookupJoin) Columns() []planner.Column { return n.cols }

@@ -185,18 +185,12 @@ func noLookupReason(j *planner.Join, rk []planner.Expr) string {
 // projection of a swapped lookup).
 func noteReason(n Node, prefix string) {
 	for {
-		switch x := n.(type) {
-		case *Project:
-			n = x.Input
+		if p, ok := n.(*Project); ok {
+			n = p.Input
 			continue
-		case *HashJoin:
-			x.Reason = prefix + x.Reason
-		case *LookupJoin:
-			x.Reason = prefix + x.Reason
-		case *MergeJoin:
-			x.Reason = prefix + x.Reason
-		case *NestedLoop:
-			x.Reason = prefix + x.Reason
+		}
+		if j, ok := n.(joinNode); ok {
+			*j.reason() = prefix + *j.reason()
 		}
 		return
 	}

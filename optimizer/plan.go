@@ -13,6 +13,9 @@ import (
 type Node interface {
 	// Inputs are the operators this one reads, in order.
 	Inputs() []Node
+	// Expressions are the expressions the operator evaluates, in a fixed
+	// order, with nil for an absent one; subplans are found in them.
+	Expressions() []planner.Expr
 	// Columns is the layout of the rows the operator yields.
 	Columns() []planner.Column
 	// Describe is what EXPLAIN says of the operator: a head line and its
@@ -309,6 +312,57 @@ func (n *SetOp) Inputs() []Node          { return []Node{n.Left, n.Right} }
 func (n *CTEScan) Inputs() []Node        { return nil }
 func (n *RecursiveUnion) Inputs() []Node { return []Node{n.Anchor, n.Recursive} }
 func (n *WorkTable) Inputs() []Node      { return nil }
+
+// Expressions implementations.
+func (n *Rowset) Expressions() []planner.Expr         { return nil }
+func (n *Sort) Expressions() []planner.Expr           { return nil }
+func (n *Distinct) Expressions() []planner.Expr       { return nil }
+func (n *SetOp) Expressions() []planner.Expr          { return nil }
+func (n *CTEScan) Expressions() []planner.Expr        { return nil }
+func (n *RecursiveUnion) Expressions() []planner.Expr { return nil }
+func (n *WorkTable) Expressions() []planner.Expr      { return nil }
+func (n *TableFunc) Expressions() []planner.Expr      { return n.Args }
+func (n *Filter) Expressions() []planner.Expr         { return []planner.Expr{n.Pred} }
+func (n *Project) Expressions() []planner.Expr        { return n.Exprs }
+func (n *Limit) Expressions() []planner.Expr {
+	return []planner.Expr{n.CountExpr, n.OffsetExpr}
+}
+
+// Expressions implements Node: the residual filter, and the filter a
+// dynamic scan computes when it runs.
+func (n *Scan) Expressions() []planner.Expr {
+	if n.Dynamic {
+		return []planner.Expr{n.Residual, n.spec.Filter}
+	}
+	return []planner.Expr{n.Residual}
+}
+
+// Expressions implements Node.
+func (n *Values) Expressions() []planner.Expr {
+	var out []planner.Expr
+	for _, r := range n.Rows {
+		out = append(out, r...)
+	}
+	return out
+}
+
+// Expressions implements Node.
+func (n *Aggregate) Expressions() []planner.Expr {
+	out := append([]planner.Expr(nil), n.GroupBy...)
+	for i := range n.Aggs {
+		out = append(out, n.Aggs[i].Expressions()...)
+	}
+	return out
+}
+
+// Expressions implements Node.
+func (n *Window) Expressions() []planner.Expr {
+	var out []planner.Expr
+	for i := range n.Calls {
+		out = append(out, n.Calls[i].Expressions()...)
+	}
+	return out
+}
 
 // Columns implementations.
 func (n *Scan) Columns() []planner.Column           { return n.cols }

@@ -18,6 +18,15 @@ type ProjectSet struct {
 // Inputs implements Node.
 func (n *ProjectSet) Inputs() []Node { return []Node{n.Input} }
 
+// Expressions implements Node: every call's arguments, in order.
+func (n *ProjectSet) Expressions() []planner.Expr {
+	var out []planner.Expr
+	for _, c := range n.Calls {
+		out = append(out, c.Args...)
+	}
+	return out
+}
+
 // Columns implements Node.
 func (n *ProjectSet) Columns() []planner.Column { return n.cols }
 

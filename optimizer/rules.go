@@ -31,61 +31,10 @@ func applyLogicalRules(r planner.Rel) planner.Rel {
 	return r
 }
 
-// mapInputs rebuilds r with each input replaced by fn(input).
-func mapInputs(r planner.Rel, fn func(planner.Rel) planner.Rel) planner.Rel {
-	switch n := r.(type) {
-	case *planner.Filter:
-		c := *n
-		c.Input = fn(n.Input)
-		return &c
-	case *planner.Project:
-		c := *n
-		c.Input = fn(n.Input)
-		return &c
-	case *planner.Join:
-		j := planner.NewJoin(n.Kind, fn(n.Left), fn(n.Right), n.On)
-		j.Lateral, j.NullAware = n.Lateral, n.NullAware
-		return j
-	case *planner.Aggregate:
-		c := *n
-		c.Input = fn(n.Input)
-		return &c
-	case *planner.Window:
-		c := *n
-		c.Input = fn(n.Input)
-		return &c
-	case *planner.ProjectSet:
-		c := *n
-		c.Input = fn(n.Input)
-		return &c
-	case *planner.Sort:
-		c := *n
-		c.Input = fn(n.Input)
-		return &c
-	case *planner.Limit:
-		c := *n
-		c.Input = fn(n.Input)
-		return &c
-	case *planner.Distinct:
-		c := *n
-		c.Input = fn(n.Input)
-		return &c
-	case *planner.SetOp:
-		c := *n
-		c.Left, c.Right = fn(n.Left), fn(n.Right)
-		return &c
-	case *planner.RecursiveUnion:
-		c := *n
-		c.Anchor, c.Recursive = fn(n.Anchor), fn(n.Recursive)
-		return &c
-	}
-	return r
-}
-
 // decorrelate turns WHERE conjuncts [NOT] EXISTS (correlated subquery) and
 // x IN (correlated subquery) into semi and anti joins.
 func decorrelate(r planner.Rel) planner.Rel {
-	r = mapInputs(r, decorrelate)
+	r = planner.MapInputs(r, decorrelate)
 	f, ok := r.(*planner.Filter)
 	if !ok {
 		return r
@@ -262,7 +211,7 @@ func push(r planner.Rel, preds []planner.Expr) planner.Rel {
 		return &c
 	case *planner.Distinct:
 		if len(n.On) > 0 {
-			return filtered(mapInputs(n, func(x planner.Rel) planner.Rel { return push(x, nil) }), preds)
+			return filtered(planner.MapInputs(n, func(x planner.Rel) planner.Rel { return push(x, nil) }), preds)
 		}
 		c := *n
 		c.Input = push(n.Input, preds)
@@ -302,7 +251,7 @@ func push(r planner.Rel, preds []planner.Expr) planner.Rel {
 	case *planner.Scan, *planner.Virtual, *planner.Values, *planner.TableFunc, *planner.CTEScan, *planner.WorkTable:
 		return filtered(r, preds)
 	}
-	return filtered(mapInputs(r, func(x planner.Rel) planner.Rel { return push(x, nil) }), preds)
+	return filtered(planner.MapInputs(r, func(x planner.Rel) planner.Rel { return push(x, nil) }), preds)
 }
 
 // pushWindow moves below a Window the conjuncts that read only columns

@@ -39,6 +39,14 @@ type SubPlan struct {
 
 var _ planner.Expr = (*SubPlan)(nil)
 
+// AppendChildren implements planner.Expr. A subplan is a leaf to walks: its
+// Left operand was bound with the subquery, and it caches the rows it read,
+// so it is never copied.
+func (s *SubPlan) AppendChildren(dst []planner.Expr) []planner.Expr { return dst }
+
+// WithChildren implements planner.Expr.
+func (s *SubPlan) WithChildren([]planner.Expr) planner.Expr { return s }
+
 // Type implements planner.Expr.
 func (s *SubPlan) Type() sqltypes.Type { return s.Typ }
 
@@ -357,84 +365,15 @@ func compareHolds(op planner.BinOp, c int) bool {
 // subplansOf lists the subplans inside a node's expressions.
 func subplansOf(n Node) []*SubPlan {
 	var out []*SubPlan
-	for _, e := range exprsOf(n) {
+	for _, e := range n.Expressions() {
+		if e == nil {
+			continue
+		}
 		planner.Walk(e, func(x planner.Expr) {
 			if sp, ok := x.(*SubPlan); ok {
 				out = append(out, sp)
 			}
 		})
-	}
-	return out
-}
-
-// exprsOf lists the expressions a node evaluates.
-func exprsOf(n Node) []planner.Expr {
-	var out []planner.Expr
-	add := func(es ...planner.Expr) {
-		for _, e := range es {
-			if e != nil {
-				out = append(out, e)
-			}
-		}
-	}
-	switch x := n.(type) {
-	case *Scan:
-		add(x.Residual)
-		if x.Dynamic {
-			add(x.spec.Filter)
-		}
-	case *Values:
-		for _, r := range x.Rows {
-			add(r...)
-		}
-	case *TableFunc:
-		add(x.Args...)
-	case *Filter:
-		add(x.Pred)
-	case *Project:
-		add(x.Exprs...)
-	case *Aggregate:
-		add(x.GroupBy...)
-		for _, a := range x.Aggs {
-			add(a.Args...)
-			add(a.Filter)
-		}
-	case *Window:
-		for _, c := range x.Calls {
-			add(c.Args...)
-			add(c.PartitionBy...)
-			for _, k := range c.OrderBy {
-				add(k.E)
-			}
-			add(c.Frame.Start.Offset, c.Frame.End.Offset)
-			if c.Agg != nil {
-				add(c.Agg.Args...)
-				add(c.Agg.Filter)
-			}
-		}
-	case *ProjectSet:
-		for _, c := range x.Calls {
-			add(c.Args...)
-		}
-	case *HashJoin:
-		add(x.LeftKeys...)
-		add(x.RightKeys...)
-		add(x.Residual)
-	case *MergeJoin:
-		add(x.Residual)
-	case *LookupJoin:
-		add(x.KeyExprs...)
-		add(x.InnerFilter, x.Residual)
-	case *NestedLoop:
-		add(x.Pred)
-	case *Apply:
-		add(x.Pred)
-	case *Limit:
-		add(x.CountExpr, x.OffsetExpr)
-	case *Update:
-		for _, e := range x.Set {
-			add(e)
-		}
 	}
 	return out
 }

@@ -31,7 +31,7 @@ func expireRows(r planner.Rel, now time.Time) planner.Rel {
 		}
 		return &planner.Filter{Input: s, Pred: ttlPredicate(s, now)}
 	}
-	return mapInputs(r, func(in planner.Rel) planner.Rel { return expireRows(in, now) })
+	return planner.MapInputs(r, func(in planner.Rel) planner.Rel { return expireRows(in, now) })
 }
 
 // ttlPredicate is the filter keeping s's live rows at now.

@@ -3,6 +3,7 @@ package optimizer
 import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/planner"
+	"sort"
 )
 
 // Insert writes Source's rows (full table rows) into Table with every
@@ -48,6 +49,46 @@ var (
 func (n *Insert) Inputs() []Node { return []Node{n.Source} }
 func (n *Update) Inputs() []Node { return []Node{n.Source} }
 func (n *Delete) Inputs() []Node { return []Node{n.Source} }
+
+// Write is a write operator: an INSERT, UPDATE or DELETE at a plan's root.
+type Write interface {
+	Node
+	// Target is the table the write changes.
+	Target() *catalog.Table
+	// WriteConstraints are the CHECKs and foreign keys the write enforces.
+	WriteConstraints() *planner.Constraints
+}
+
+var (
+	_ Write = (*Insert)(nil)
+	_ Write = (*Update)(nil)
+	_ Write = (*Delete)(nil)
+)
+
+func (n *Insert) Target() *catalog.Table                 { return n.Table }
+func (n *Update) Target() *catalog.Table                 { return n.Table }
+func (n *Delete) Target() *catalog.Table                 { return n.Table }
+func (n *Insert) WriteConstraints() *planner.Constraints { return n.Constraints }
+func (n *Update) WriteConstraints() *planner.Constraints { return n.Constraints }
+func (n *Delete) WriteConstraints() *planner.Constraints { return n.Constraints }
+
+// Expressions implementations. A write lists the SET expressions its
+// subplans are found in, in column order; its RETURNING list and
+// rechecks are evaluated by the executor's write, not through this list.
+func (n *Insert) Expressions() []planner.Expr { return nil }
+func (n *Delete) Expressions() []planner.Expr { return nil }
+func (n *Update) Expressions() []planner.Expr {
+	cols := make([]int, 0, len(n.Set))
+	for c := range n.Set {
+		cols = append(cols, c)
+	}
+	sort.Ints(cols)
+	out := make([]planner.Expr, len(cols))
+	for i, c := range cols {
+		out[i] = n.Set[c]
+	}
+	return out
+}
 
 func (n *Insert) Columns() []planner.Column { return returningCols(n.Returning) }
 func (n *Update) Columns() []planner.Column { return returningCols(n.Returning) }

@@ -18,6 +18,13 @@ type Expr interface {
 	Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error)
 	// String renders the expression for EXPLAIN.
 	String() string
+	// AppendChildren appends the expression's direct sub-expressions to
+	// dst and returns it. It is the allocation-free form of Children:
+	// walks push children onto a stack they already hold.
+	AppendChildren(dst []Expr) []Expr
+	// WithChildren returns a copy of the expression with its direct
+	// sub-expressions replaced by kids, given in AppendChildren's order.
+	WithChildren(kids []Expr) Expr
 }
 
 // EvalContext carries what an expression needs beyond its row.
@@ -579,33 +586,51 @@ func (e *Func) String() string {
 }
 
 // Children returns e's direct sub-expressions.
-func Children(e Expr) []Expr {
-	switch x := e.(type) {
-	case *Binary:
-		return []Expr{x.L, x.R}
-	case *Not:
-		return []Expr{x.E}
-	case *Neg:
-		return []Expr{x.E}
-	case *IsNull:
-		return []Expr{x.E}
-	case *InList:
-		return append([]Expr{x.E}, x.List...)
-	case *Like:
-		return []Expr{x.E, x.Pattern}
-	case *Cast:
-		return []Expr{x.E}
-	case *Func:
-		return x.Args
-	case *Subquery:
-		if x.Left != nil {
-			return []Expr{x.Left}
-		}
-	case *RowExpr:
-		return x.Items
-	}
-	return nil
+func Children(e Expr) []Expr { return e.AppendChildren(nil) }
+
+// The sub-expressions of each kind, and copies with them replaced. Leaves
+// (ColRef, Const, Param, OuterRef) have none.
+
+func (e *Binary) AppendChildren(dst []Expr) []Expr { return append(dst, e.L, e.R) }
+func (e *Not) AppendChildren(dst []Expr) []Expr    { return append(dst, e.E) }
+func (e *Neg) AppendChildren(dst []Expr) []Expr    { return append(dst, e.E) }
+func (e *IsNull) AppendChildren(dst []Expr) []Expr { return append(dst, e.E) }
+func (e *InList) AppendChildren(dst []Expr) []Expr { return append(append(dst, e.E), e.List...) }
+func (e *Like) AppendChildren(dst []Expr) []Expr   { return append(dst, e.E, e.Pattern) }
+func (e *Cast) AppendChildren(dst []Expr) []Expr   { return append(dst, e.E) }
+func (e *Func) AppendChildren(dst []Expr) []Expr   { return append(dst, e.Args...) }
+func (e *ColRef) AppendChildren(dst []Expr) []Expr { return dst }
+func (e *Const) AppendChildren(dst []Expr) []Expr  { return dst }
+func (e *Param) AppendChildren(dst []Expr) []Expr  { return dst }
+
+func (e *Binary) WithChildren(kids []Expr) Expr {
+	c := *e
+	c.L, c.R = kids[0], kids[1]
+	return &c
 }
+func (e *Not) WithChildren(kids []Expr) Expr    { return &Not{E: kids[0]} }
+func (e *Neg) WithChildren(kids []Expr) Expr    { return &Neg{E: kids[0]} }
+func (e *IsNull) WithChildren(kids []Expr) Expr { return &IsNull{E: kids[0], Neg: e.Neg} }
+
+// WithChildren builds the list again, so its constant set is made for the
+// new items.
+func (e *InList) WithChildren(kids []Expr) Expr { return NewInList(kids[0], kids[1:], e.Neg) }
+func (e *Like) WithChildren(kids []Expr) Expr {
+	c := *e
+	c.E, c.Pattern = kids[0], kids[1]
+	return &c
+}
+func (e *Cast) WithChildren(kids []Expr) Expr {
+	return &Cast{E: kids[0], To: e.To, Explicit: e.Explicit}
+}
+func (e *Func) WithChildren(kids []Expr) Expr {
+	c := *e
+	c.Args = kids
+	return &c
+}
+func (e *ColRef) WithChildren([]Expr) Expr { return e }
+func (e *Const) WithChildren([]Expr) Expr  { return e }
+func (e *Param) WithChildren([]Expr) Expr  { return e }
 
 // Walk calls fn for e and every sub-expression, parents before children. It
 // keeps its own stack, so the depth of e costs heap, not goroutine stack.
@@ -626,35 +651,23 @@ func Walk(e Expr, fn func(Expr)) {
 	}
 }
 
-// pushChildren appends e's sub-expressions (those Children lists) to stack
-// in reverse, so the first is popped first, skipping nil ones. The common
-// kinds are spelled out so that no slice is made for them; every other
-// kind goes through Children, which stays the one list of sub-expressions.
+// pushChildren appends e's sub-expressions to stack in reverse, so the
+// first is popped first, skipping nil ones.
 func pushChildren(stack []Expr, e Expr) []Expr {
-	push := func(kids ...Expr) {
-		for i := len(kids) - 1; i >= 0; i-- {
-			if kids[i] != nil {
-				stack = append(stack, kids[i])
-			}
+	n := len(stack)
+	stack = e.AppendChildren(stack)
+	kids := stack[n:]
+	for i, j := 0, len(kids)-1; i < j; i, j = i+1, j-1 {
+		kids[i], kids[j] = kids[j], kids[i]
+	}
+	// Drop nil children (an absent operand) in place.
+	out := stack[:n]
+	for _, k := range kids {
+		if k != nil {
+			out = append(out, k)
 		}
 	}
-	switch x := e.(type) {
-	case *Binary:
-		push(x.L, x.R)
-	case *Not:
-		push(x.E)
-	case *Neg:
-		push(x.E)
-	case *IsNull:
-		push(x.E)
-	case *Cast:
-		push(x.E)
-	case *Func:
-		push(x.Args...)
-	default:
-		push(Children(e)...)
-	}
-	return stack
+	return out
 }
 
 // IsConstant reports whether e references no column (it may reference

@@ -13,6 +13,11 @@ type namedArg struct {
 	E    Expr
 }
 
+// namedArg is a placeholder the binder replaces before a plan leaves it: walks
+// see it as a leaf.
+func (e *namedArg) AppendChildren(dst []Expr) []Expr { return dst }
+func (e *namedArg) WithChildren([]Expr) Expr         { return e }
+
 func (e *namedArg) Type() sqltypes.Type { return e.E.Type() }
 func (e *namedArg) String() string      { return e.Name + " => " + e.E.String() }
 func (e *namedArg) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {

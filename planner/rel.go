@@ -19,6 +19,17 @@ type Rel interface {
 	Columns() []Column
 	// Inputs are the relations this one reads.
 	Inputs() []Rel
+	// WithInputs returns a copy of the relation reading inputs instead,
+	// given in Inputs' order.
+	WithInputs(inputs []Rel) Rel
+	// Expressions are the expressions the relation evaluates over its input
+	// rows, in a fixed order, with a nil slot for an absent one (a Limit
+	// without OFFSET). The plans of subqueries inside them are not its
+	// inputs; VisitExprs reaches them.
+	Expressions() []Expr
+	// WithExpressions returns a copy of the relation evaluating exprs instead,
+	// given in Expressions' order.
+	WithExpressions(exprs []Expr) Rel
 }
 
 // Column is one column of a relation.
@@ -427,6 +438,244 @@ func (n *RecursiveUnion) Inputs() []Rel { return []Rel{n.Anchor, n.Recursive} }
 func (n *WorkTable) Inputs() []Rel      { return nil }
 func (n *Window) Inputs() []Rel         { return []Rel{n.Input} }
 
+// WithInputs implementations. Leaves have no inputs and return themselves.
+func (n *Scan) WithInputs([]Rel) Rel      { return n }
+func (n *Virtual) WithInputs([]Rel) Rel   { return n }
+func (n *Values) WithInputs([]Rel) Rel    { return n }
+func (n *TableFunc) WithInputs([]Rel) Rel { return n }
+func (n *CTEScan) WithInputs([]Rel) Rel   { return n }
+func (n *WorkTable) WithInputs([]Rel) Rel { return n }
+func (n *Filter) WithInputs(in []Rel) Rel {
+	c := *n
+	c.Input = in[0]
+	return &c
+}
+func (n *Project) WithInputs(in []Rel) Rel {
+	c := *n
+	c.Input = in[0]
+	return &c
+}
+
+// WithInputs builds the join again: its columns come from its inputs'.
+func (n *Join) WithInputs(in []Rel) Rel {
+	j := NewJoin(n.Kind, in[0], in[1], n.On)
+	j.Lateral, j.NullAware = n.Lateral, n.NullAware
+	return j
+}
+func (n *Aggregate) WithInputs(in []Rel) Rel {
+	c := *n
+	c.Input = in[0]
+	return &c
+}
+func (n *Sort) WithInputs(in []Rel) Rel {
+	c := *n
+	c.Input = in[0]
+	return &c
+}
+func (n *Limit) WithInputs(in []Rel) Rel {
+	c := *n
+	c.Input = in[0]
+	return &c
+}
+func (n *Distinct) WithInputs(in []Rel) Rel {
+	c := *n
+	c.Input = in[0]
+	return &c
+}
+func (n *SetOp) WithInputs(in []Rel) Rel {
+	c := *n
+	c.Left, c.Right = in[0], in[1]
+	return &c
+}
+func (n *RecursiveUnion) WithInputs(in []Rel) Rel {
+	c := *n
+	c.Anchor, c.Recursive = in[0], in[1]
+	return &c
+}
+func (n *Window) WithInputs(in []Rel) Rel {
+	c := *n
+	c.Input = in[0]
+	return &c
+}
+
+// Expressions implementations. A CTEScan's query is the CTE's plan, bound where
+// the WITH defines it; it is not one of the scan's expressions.
+func (n *Scan) Expressions() []Expr      { return nil }
+func (n *Virtual) Expressions() []Expr   { return nil }
+func (n *CTEScan) Expressions() []Expr   { return nil }
+func (n *WorkTable) Expressions() []Expr { return nil }
+func (n *Sort) Expressions() []Expr      { return nil }
+func (n *Distinct) Expressions() []Expr  { return nil }
+func (n *SetOp) Expressions() []Expr     { return nil }
+func (n *RecursiveUnion) Expressions() []Expr {
+	return nil
+}
+func (n *Values) Expressions() []Expr {
+	var out []Expr
+	for _, row := range n.Rows {
+		out = append(out, row...)
+	}
+	return out
+}
+func (n *TableFunc) Expressions() []Expr { return n.Args }
+func (n *Filter) Expressions() []Expr    { return []Expr{n.Pred} }
+func (n *Project) Expressions() []Expr   { return n.Exprs }
+func (n *Join) Expressions() []Expr      { return []Expr{n.On} }
+func (n *Limit) Expressions() []Expr     { return []Expr{n.Count, n.Offset} }
+func (n *Aggregate) Expressions() []Expr {
+	out := append([]Expr(nil), n.GroupBy...)
+	for i := range n.Aggs {
+		out = n.Aggs[i].appendExprs(out)
+	}
+	return out
+}
+func (n *Window) Expressions() []Expr {
+	var out []Expr
+	for i := range n.Calls {
+		out = n.Calls[i].appendExprs(out)
+	}
+	return out
+}
+
+// WithExpressions implementations.
+func (n *Scan) WithExpressions([]Expr) Rel      { return n }
+func (n *Virtual) WithExpressions([]Expr) Rel   { return n }
+func (n *CTEScan) WithExpressions([]Expr) Rel   { return n }
+func (n *WorkTable) WithExpressions([]Expr) Rel { return n }
+func (n *Sort) WithExpressions([]Expr) Rel      { return n }
+func (n *Distinct) WithExpressions([]Expr) Rel  { return n }
+func (n *SetOp) WithExpressions([]Expr) Rel     { return n }
+func (n *RecursiveUnion) WithExpressions([]Expr) Rel {
+	return n
+}
+func (n *Values) WithExpressions(es []Expr) Rel {
+	c := *n
+	c.Rows = make([][]Expr, len(n.Rows))
+	for i, row := range n.Rows {
+		c.Rows[i], es = es[:len(row):len(row)], es[len(row):]
+	}
+	return &c
+}
+func (n *TableFunc) WithExpressions(es []Expr) Rel {
+	c := *n
+	c.Args = es
+	return &c
+}
+func (n *Filter) WithExpressions(es []Expr) Rel { return &Filter{Input: n.Input, Pred: es[0]} }
+func (n *Project) WithExpressions(es []Expr) Rel {
+	c := *n
+	c.Exprs = es
+	return &c
+}
+func (n *Join) WithExpressions(es []Expr) Rel {
+	c := *n
+	c.On = es[0]
+	return &c
+}
+func (n *Limit) WithExpressions(es []Expr) Rel {
+	c := *n
+	c.Count, c.Offset = es[0], es[1]
+	return &c
+}
+func (n *Aggregate) WithExpressions(es []Expr) Rel {
+	c := *n
+	c.GroupBy, es = es[:len(n.GroupBy):len(n.GroupBy)], es[len(n.GroupBy):]
+	c.Aggs = make([]AggCall, len(n.Aggs))
+	for i, a := range n.Aggs {
+		c.Aggs[i], es = a.withExprs(es)
+	}
+	return &c
+}
+func (n *Window) WithExpressions(es []Expr) Rel {
+	c := *n
+	c.Calls = make([]WindowCall, len(n.Calls))
+	for i, call := range n.Calls {
+		c.Calls[i], es = call.withExprs(es)
+	}
+	return &c
+}
+
+// Expressions lists the expressions an aggregate call evaluates: its arguments,
+// FILTER, and its ORDER BY keys.
+func (a *AggCall) Expressions() []Expr { return a.appendExprs(nil) }
+
+func (a *AggCall) appendExprs(dst []Expr) []Expr {
+	dst = append(append(dst, a.Args...), a.Filter)
+	for _, k := range a.OrderBy {
+		dst = append(dst, k.E)
+	}
+	return dst
+}
+
+// WithExpressions returns a copy of the call evaluating es (in Expressions' order).
+func (a AggCall) WithExpressions(es []Expr) AggCall {
+	c, _ := a.withExprs(es)
+	return c
+}
+
+// withExprs takes the call's expressions from the front of es and returns
+// the rest.
+func (a AggCall) withExprs(es []Expr) (AggCall, []Expr) {
+	n := len(a.Args)
+	a.Args, a.Filter, es = es[:n:n], es[n], es[n+1:]
+	if len(a.Args) > 0 {
+		a.Arg = a.Args[0]
+	}
+	keys := make([]SortKeyExpr, len(a.OrderBy))
+	for i, k := range a.OrderBy {
+		k.E, es = es[0], es[1:]
+		keys[i] = k
+	}
+	if a.OrderBy != nil {
+		a.OrderBy = keys
+	}
+	return a, es
+}
+
+// Expressions lists the expressions a window call evaluates: its arguments,
+// PARTITION BY, ORDER BY keys, the frame's offsets, and those of the
+// aggregate it applies, if any.
+func (c *WindowCall) Expressions() []Expr { return c.appendExprs(nil) }
+
+func (c *WindowCall) appendExprs(dst []Expr) []Expr {
+	dst = append(append(dst, c.Args...), c.PartitionBy...)
+	for _, k := range c.OrderBy {
+		dst = append(dst, k.E)
+	}
+	dst = append(dst, c.Frame.Start.Offset, c.Frame.End.Offset)
+	if c.Agg != nil {
+		dst = c.Agg.appendExprs(dst)
+	}
+	return dst
+}
+
+// WithExpressions returns a copy of the call evaluating es (in Expressions' order).
+func (c WindowCall) WithExpressions(es []Expr) WindowCall {
+	out, _ := c.withExprs(es)
+	return out
+}
+
+func (c WindowCall) withExprs(es []Expr) (WindowCall, []Expr) {
+	n, p := len(c.Args), len(c.PartitionBy)
+	c.Args, es = es[:n:n], es[n:]
+	c.PartitionBy, es = es[:p:p], es[p:]
+	keys := make([]SortKeyExpr, len(c.OrderBy))
+	for i, k := range c.OrderBy {
+		k.E, es = es[0], es[1:]
+		keys[i] = k
+	}
+	if c.OrderBy != nil {
+		c.OrderBy = keys
+	}
+	c.Frame.Start.Offset, c.Frame.End.Offset, es = es[0], es[1], es[2:]
+	if c.Agg != nil {
+		var a AggCall
+		a, es = c.Agg.withExprs(es)
+		c.Agg = &a
+	}
+	return c, es
+}
+
 var (
 	_ Rel = (*Scan)(nil)
 	_ Rel = (*Virtual)(nil)
@@ -488,6 +737,20 @@ func NewCTEScan(cte *CTE, alias string) *CTEScan {
 // NewWorkTable returns the work table of a recursive CTE.
 func NewWorkTable(cte *CTE) *WorkTable {
 	return &WorkTable{CTE: cte, cols: cte.Cols}
+}
+
+// MapInputs returns r with each input replaced by fn(input): a copy when r
+// has inputs, r itself when it has none.
+func MapInputs(r Rel, fn func(Rel) Rel) Rel {
+	in := r.Inputs()
+	if len(in) == 0 {
+		return r
+	}
+	mapped := make([]Rel, len(in))
+	for i, x := range in {
+		mapped[i] = fn(x)
+	}
+	return r.WithInputs(mapped)
 }
 
 // WalkRel calls fn for r and every relation below it, parents first.

@@ -24,6 +24,9 @@ type RowExpr struct {
 	Items []Expr
 }
 
+func (e *RowExpr) AppendChildren(dst []Expr) []Expr { return append(dst, e.Items...) }
+func (e *RowExpr) WithChildren(kids []Expr) Expr    { return &RowExpr{Items: kids} }
+
 // Type implements Expr.
 func (e *RowExpr) Type() sqltypes.Type { return sqltypes.TypeUnknown }
 

@@ -131,12 +131,45 @@ func (n *ProjectSet) Columns() []Column { return n.cols }
 // Inputs implements Rel.
 func (n *ProjectSet) Inputs() []Rel { return []Rel{n.Input} }
 
+// WithInputs implements Rel.
+func (n *ProjectSet) WithInputs(in []Rel) Rel {
+	c := *n
+	c.Input = in[0]
+	return &c
+}
+
+// Expressions implements Rel: every call's arguments, in order.
+func (n *ProjectSet) Expressions() []Expr {
+	var out []Expr
+	for _, c := range n.Calls {
+		out = append(out, c.Args...)
+	}
+	return out
+}
+
+// WithExpressions implements Rel.
+func (n *ProjectSet) WithExpressions(es []Expr) Rel {
+	c := *n
+	c.Calls = make([]SetCall, len(n.Calls))
+	for i, call := range n.Calls {
+		k := len(call.Args)
+		call.Args, es = es[:k:k], es[k:]
+		c.Calls[i] = call
+	}
+	return &c
+}
+
 // srfRef stands for the value of a select level's i-th set-returning call
 // until the ProjectSet that computes it is built (projectSets).
 type srfRef struct {
 	i    int
 	call *SetCall
 }
+
+// srfRef is a placeholder the binder replaces before a plan leaves it: walks
+// see it as a leaf.
+func (e *srfRef) AppendChildren(dst []Expr) []Expr { return dst }
+func (e *srfRef) WithChildren([]Expr) Expr         { return e }
 
 func (r *srfRef) Type() sqltypes.Type { return r.call.Typ }
 func (r *srfRef) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
@@ -244,6 +277,11 @@ type fromSet struct {
 	args []Expr
 	res  builtins.Resolved
 }
+
+// fromSet is a placeholder the binder replaces before a plan leaves it: walks
+// see it as a leaf.
+func (e *fromSet) AppendChildren(dst []Expr) []Expr { return dst }
+func (e *fromSet) WithChildren([]Expr) Expr         { return e }
 
 func (f *fromSet) Type() sqltypes.Type { return f.res.Result }
 func (f *fromSet) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {

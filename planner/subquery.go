@@ -21,6 +21,9 @@ type OuterRef struct {
 	Typ   sqltypes.Type
 }
 
+func (e *OuterRef) AppendChildren(dst []Expr) []Expr { return dst }
+func (e *OuterRef) WithChildren([]Expr) Expr         { return e }
+
 // Type implements Expr.
 func (e *OuterRef) Type() sqltypes.Type { return e.Typ }
 
@@ -81,6 +84,24 @@ type Subquery struct {
 	RowMap func(int) int
 }
 
+// AppendChildren implements Expr: the left operand of ANY/ALL; the plan is
+// a relation, which VisitExprs walks.
+func (e *Subquery) AppendChildren(dst []Expr) []Expr {
+	if e.Left != nil {
+		dst = append(dst, e.Left)
+	}
+	return dst
+}
+
+// WithChildren implements Expr.
+func (e *Subquery) WithChildren(kids []Expr) Expr {
+	c := *e
+	if len(kids) > 0 {
+		c.Left = kids[0]
+	}
+	return &c
+}
+
 // Type implements Expr.
 func (e *Subquery) Type() sqltypes.Type { return e.Typ }
 
@@ -133,46 +154,10 @@ func MapExpr(e Expr, fn func(Expr) Expr) Expr {
 		}
 	}
 	if changed {
-		e = withChildren(e, mapped)
+		e = e.WithChildren(mapped)
 	}
 	if r := fn(e); r != nil {
 		return r
-	}
-	return e
-}
-
-// withChildren returns a copy of e with its children replaced (in the order
-// Children returns them).
-func withChildren(e Expr, kids []Expr) Expr {
-	switch x := e.(type) {
-	case *Binary:
-		c := *x
-		c.L, c.R = kids[0], kids[1]
-		return &c
-	case *Not:
-		return &Not{E: kids[0]}
-	case *Neg:
-		return &Neg{E: kids[0]}
-	case *IsNull:
-		return &IsNull{E: kids[0], Neg: x.Neg}
-	case *InList:
-		return NewInList(kids[0], kids[1:], x.Neg)
-	case *Like:
-		c := *x
-		c.E, c.Pattern = kids[0], kids[1]
-		return &c
-	case *Cast:
-		return &Cast{E: kids[0], To: x.To, Explicit: x.Explicit}
-	case *Func:
-		c := *x
-		c.Args = kids
-		return &c
-	case *Subquery:
-		c := *x
-		c.Left = kids[0]
-		return &c
-	case *RowExpr:
-		return &RowExpr{Items: kids}
 	}
 	return e
 }
@@ -340,68 +325,29 @@ func visitRel(r Rel, level int, fn func(Expr, int)) {
 	if r == nil {
 		return
 	}
-	each := func(es ...Expr) {
-		for _, e := range es {
-			if e == nil {
-				continue
-			}
-			fn(e, level)
-			Walk(e, func(x Expr) {
-				if s, ok := x.(*Subquery); ok {
-					visitRel(s.Plan, level+1, fn)
-				}
-			})
+	for _, e := range r.Expressions() {
+		if e == nil {
+			continue
 		}
+		fn(e, level)
+		Walk(e, func(x Expr) {
+			if s, ok := x.(*Subquery); ok {
+				visitRel(s.Plan, level+1, fn)
+			}
+		})
 	}
 	switch n := r.(type) {
-	case *Values:
-		for _, row := range n.Rows {
-			each(row...)
-		}
-	case *TableFunc:
-		each(n.Args...)
-	case *Filter:
-		each(n.Pred)
-	case *Project:
-		each(n.Exprs...)
 	case *Join:
-		each(n.On)
-		visitRel(n.Left, level, fn)
+		// A LATERAL item's rows are computed once per row of the left
+		// side, which it reads as an outer row.
 		if n.Lateral {
+			visitRel(n.Left, level, fn)
 			visitRel(n.Right, level+1, fn)
-		} else {
-			visitRel(n.Right, level, fn)
+			return
 		}
-		return
-	case *Aggregate:
-		each(n.GroupBy...)
-		for _, a := range n.Aggs {
-			each(a.Args...)
-			each(a.Filter)
-			for _, k := range a.OrderBy {
-				each(k.E)
-			}
-		}
-	case *Window:
-		for _, c := range n.Calls {
-			each(c.Args...)
-			each(c.PartitionBy...)
-			for _, k := range c.OrderBy {
-				each(k.E)
-			}
-			each(c.Frame.Start.Offset, c.Frame.End.Offset)
-			if c.Agg != nil {
-				each(c.Agg.Args...)
-			}
-		}
-	case *ProjectSet:
-		for _, c := range n.Calls {
-			each(c.Args...)
-		}
-	case *Limit:
-		each(n.Count, n.Offset)
 	case *CTEScan:
-		// The CTE's plan is visited where it is defined.
+		// A WITH query's plan is not an input of its scans; it is visited
+		// through them.
 		visitRel(n.CTE.Plan, level, fn)
 	}
 	for _, in := range r.Inputs() {

@@ -306,8 +306,7 @@ func (b *Binder) finishViewWrite(st Statement) (Statement, error) {
 // viewScan replaces the scan of the stand-in in a write's source with the
 // table's, filtered by the views' WHERE.
 func (b *Binder) viewScan(r Rel, w *viewWrite) Rel {
-	switch n := r.(type) {
-	case *Scan:
+	if n, ok := r.(*Scan); ok {
 		if n.Table != w.stand {
 			return n
 		}
@@ -318,14 +317,6 @@ func (b *Binder) viewScan(r Rel, w *viewWrite) Rel {
 			out = &Filter{Input: out, Pred: c}
 		}
 		return out
-	case *Filter:
-		c := *n
-		c.Input = b.viewScan(n.Input, w)
-		return &c
-	case *Join:
-		j := NewJoin(n.Kind, b.viewScan(n.Left, w), b.viewScan(n.Right, w), n.On)
-		j.Lateral, j.NullAware = n.Lateral, n.NullAware
-		return j
 	}
-	return r
+	return MapInputs(r, func(in Rel) Rel { return b.viewScan(in, w) })
 }

@@ -18,6 +18,11 @@ type windowRef struct {
 	typ  sqltypes.Type
 }
 
+// windowRef is a placeholder the binder replaces before a plan leaves it: walks
+// see it as a leaf.
+func (e *windowRef) AppendChildren(dst []Expr) []Expr { return dst }
+func (e *windowRef) WithChildren([]Expr) Expr         { return e }
+
 func (w *windowRef) Type() sqltypes.Type { return w.typ }
 func (w *windowRef) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
 	return sqltypes.Null, pgerr.New(pgerr.InternalError, "window reference not resolved")

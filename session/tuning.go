@@ -79,13 +79,8 @@ func explainedText(text string) string {
 // and writes no table), rows being those it wrote.
 func sampleOf(plan *optimizer.Plan, rows int64) *advisor.Sample {
 	sample := &advisor.Sample{Uses: optimizer.Uses(plan)}
-	switch w := plan.Root.(type) {
-	case *optimizer.Insert:
-		sample.Written, sample.Rows = w.Table, rows
-	case *optimizer.Update:
-		sample.Written, sample.Rows = w.Table, rows
-	case *optimizer.Delete:
-		sample.Written, sample.Rows = w.Table, rows
+	if w, ok := plan.Root.(optimizer.Write); ok {
+		sample.Written, sample.Rows = w.Target(), rows
 	}
 	if len(sample.Uses) == 0 && sample.Written == nil {
 		return nil
