@@ -6,8 +6,8 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // alterWithColumnConstraints runs an ALTER TABLE whose ADD COLUMN actions
@@ -16,7 +16,7 @@ import (
 // column's NULL or default). If a constraint fails, the constraints added
 // before it and the columns the statement added go again, so the
 // statement leaves nothing behind, as PostgreSQL's would.
-func (e *Executor) alterWithColumnConstraints(ctx context.Context, cat *catalog.Catalog, at *planner.AlterTable, notice func(*pgerr.Error)) error {
+func (e *Executor) alterWithColumnConstraints(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable, notice func(*pgerr.Error)) error {
 	plain := *at
 	plain.Constraints = nil
 	before, err := e.currentTable(ctx, cat, at.Table)
@@ -43,28 +43,28 @@ func (e *Executor) alterWithColumnConstraints(ctx context.Context, cat *catalog.
 
 // undoColumnConstraints removes the constraints done (newest first) and
 // then the columns added.
-func (e *Executor) undoColumnConstraints(ctx context.Context, cat *catalog.Catalog, table string, done []*planner.AddConstraint, added []string) {
+func (e *Executor) undoColumnConstraints(ctx context.Context, cat *catalog.Catalog, table string, done []*ir.AddConstraint, added []string) {
 	quiet := func(*pgerr.Error) {}
 	for i := len(done) - 1; i >= 0; i-- {
 		add := done[i]
 		switch {
 		case add.Unique != nil:
-			_ = e.dropConstraint(ctx, cat, &planner.DropConstraint{Table: table, Name: add.Unique.Name, IfExists: true, Cascade: true}, quiet)
+			_ = e.dropConstraint(ctx, cat, &ir.DropConstraint{Table: table, Name: add.Unique.Name, IfExists: true, Cascade: true}, quiet)
 		case add.FK != nil:
-			_ = e.dropConstraint(ctx, cat, &planner.DropConstraint{Table: table, Name: add.FK.Name, IfExists: true}, quiet)
+			_ = e.dropConstraint(ctx, cat, &ir.DropConstraint{Table: table, Name: add.FK.Name, IfExists: true}, quiet)
 			if add.AutoIndex != nil {
-				_ = e.DropIndex(ctx, cat, &planner.DropIndex{Name: add.AutoIndex.Name, IfExists: true}, quiet)
+				_ = e.DropIndex(ctx, cat, &ir.DropIndex{Name: add.AutoIndex.Name, IfExists: true}, quiet)
 			}
 		case add.Check != nil:
-			_ = e.dropConstraint(ctx, cat, &planner.DropConstraint{Table: table, Name: add.Check.Name, IfExists: true}, quiet)
+			_ = e.dropConstraint(ctx, cat, &ir.DropConstraint{Table: table, Name: add.Check.Name, IfExists: true}, quiet)
 		}
 	}
 	if len(added) == 0 {
 		return
 	}
-	drop := &planner.AlterTable{Table: table}
+	drop := &ir.AlterTable{Table: table}
 	for _, c := range added {
-		drop.Actions = append(drop.Actions, planner.AlterAction{AlterAction: parser.AlterAction{Kind: parser.AlterDropColumn, Column: c, IfExists: true, Cascade: true}})
+		drop.Actions = append(drop.Actions, ir.AlterAction{AlterAction: parser.AlterAction{Kind: parser.AlterDropColumn, Column: c, IfExists: true, Cascade: true}})
 	}
 	_ = e.AlterTable(ctx, cat, drop, quiet)
 }

@@ -7,8 +7,8 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // aggregator accumulates one aggregate of one group.
@@ -21,26 +21,26 @@ type aggregator interface {
 }
 
 // newAggregator returns the accumulator of an aggregate call.
-func newAggregator(call planner.AggCall) aggregator {
+func newAggregator(call ir.AggCall) aggregator {
 	if a := newStatAggregator(call); a != nil {
 		return a
 	}
 	switch call.Func {
-	case planner.AggCountStar:
+	case ir.AggCountStar:
 		return &countAgg{star: true}
-	case planner.AggCount:
+	case ir.AggCount:
 		return &countAgg{}
-	case planner.AggSum, planner.AggAvg:
+	case ir.AggSum, ir.AggAvg:
 		if a := exactSumAgg(call); a != nil {
 			return a
 		}
-		if call.Func == planner.AggAvg {
+		if call.Func == ir.AggAvg {
 			return &momentAgg{kind: "avg"}
 		}
 		return &sumAgg{typ: call.Typ}
-	case planner.AggMin:
+	case ir.AggMin:
 		return &extremeAgg{sign: -1}
-	case planner.AggMax:
+	case ir.AggMax:
 		return &extremeAgg{sign: 1}
 	case "string_agg":
 		return &stringAgg{bytes: call.Typ.Kind() == sqltypes.KindBytes}
@@ -244,7 +244,7 @@ func (a *unknownAgg) result() (sqltypes.Value, error) { return sqltypes.Null, ni
 // aggInstance is one aggregate of one group: its accumulator and, for
 // DISTINCT or ORDER BY aggregates, the argument rows kept until the end.
 type aggInstance struct {
-	call     *planner.AggCall
+	call     *ir.AggCall
 	acc      aggregator
 	distinct *rowSet
 	ordered  [][]sqltypes.Value // [args..., sort keys...]
@@ -269,7 +269,7 @@ func (in *aggInstance) charged() int64 {
 	return n
 }
 
-func newInstance(call *planner.AggCall, mem *memBudget) *aggInstance {
+func newInstance(call *ir.AggCall, mem *memBudget) *aggInstance {
 	in := &aggInstance{call: call, acc: newAggregator(*call)}
 	if call.Distinct {
 		in.distinct = newRowSet(mem)
@@ -278,18 +278,18 @@ func newInstance(call *planner.AggCall, mem *memBudget) *aggInstance {
 }
 
 // feed evaluates the call's FILTER and arguments on one input row.
-func (in *aggInstance) feed(ev *planner.EvalContext, row []sqltypes.Value, mem *memBudget) error {
+func (in *aggInstance) feed(ev *ir.EvalContext, row []sqltypes.Value, mem *memBudget) error {
 	c := in.call
 	if c.Filter != nil {
 		v, err := c.Filter.Eval(ev, row)
 		if err != nil {
 			return err
 		}
-		if !planner.Truthy(v) {
+		if !ir.Truthy(v) {
 			return nil
 		}
 	}
-	if c.Func == planner.AggCountStar {
+	if c.Func == ir.AggCountStar {
 		return in.acc.add(nil)
 	}
 	if in.args == nil {
@@ -352,9 +352,9 @@ func (in *aggInstance) value() (sqltypes.Value, error) {
 	}
 	if len(in.ordered) > 0 {
 		n := len(in.call.Args)
-		keys := make([]planner.SortKey, len(in.call.OrderBy))
+		keys := make([]ir.SortKey, len(in.call.OrderBy))
 		for i, k := range in.call.OrderBy {
-			keys[i] = planner.SortKey{Col: n + i, Desc: k.Desc, NullsFirst: k.NullsFirst}
+			keys[i] = ir.SortKey{Col: n + i, Desc: k.Desc, NullsFirst: k.NullsFirst}
 		}
 		sort.SliceStable(in.ordered, func(i, j int) bool { return lessBy(keys, in.ordered[i], in.ordered[j]) })
 		for _, r := range in.ordered {

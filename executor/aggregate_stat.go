@@ -6,7 +6,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // The statistical, bitwise, json and ordered-set aggregates. Each computes
@@ -17,7 +17,7 @@ import (
 
 // newStatAggregator returns the accumulator of an aggregate of this file,
 // or nil.
-func newStatAggregator(call planner.AggCall) aggregator {
+func newStatAggregator(call ir.AggCall) aggregator {
 	switch f := string(call.Func); f {
 	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
 		return &varianceAgg{numeric: call.Typ.ID == sqltypes.Numeric,
@@ -31,7 +31,7 @@ func newStatAggregator(call planner.AggCall) aggregator {
 		}
 		return &foldAgg{combine: folds[f]}
 	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
-		a := &jsonAgg{kind: f, rows: f == "json_agg" && planner.IsWholeRow(call.Args[0])}
+		a := &jsonAgg{kind: f, rows: f == "json_agg" && ir.IsWholeRow(call.Args[0])}
 		for _, x := range call.Args {
 			a.types = append(a.types, x.Type())
 		}

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // An aggregate with DISTINCT or ORDER BY keeps argument rows until it ends
@@ -39,13 +39,13 @@ func (in *aggInstance) spillArgs(err error, mem *memBudget, kept []sqltypes.Valu
 	n := len(in.call.Args)
 	if len(in.call.OrderBy) > 0 {
 		for i, k := range in.call.OrderBy {
-			es.keys = append(es.keys, planner.SortKey{Col: n + i, Desc: k.Desc, NullsFirst: k.NullsFirst})
+			es.keys = append(es.keys, ir.SortKey{Col: n + i, Desc: k.Desc, NullsFirst: k.NullsFirst})
 		}
 		if in.distinct != nil {
-			es.keys = append(es.keys, planner.SortKey{Col: 0})
+			es.keys = append(es.keys, ir.SortKey{Col: 0})
 		}
 	} else {
-		es.keys = []planner.SortKey{{Col: 0}}
+		es.keys = []ir.SortKey{{Col: 0}}
 	}
 	in.spilled = es
 	// The rows kept so far move over (charged now to es).

@@ -13,9 +13,9 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/parser"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // ALTER TABLE.
@@ -56,7 +56,7 @@ type validation struct {
 }
 
 // AlterTable applies an ALTER TABLE.
-func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *planner.AlterTable, notice func(*pgerr.Error)) error {
+func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable, notice func(*pgerr.Error)) error {
 	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterRenameIndex {
 		return e.renameIndex(ctx, cat, at, notice)
 	}
@@ -131,7 +131,7 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *pla
 	return nil
 }
 
-func needsEmpty(at *planner.AlterTable) bool {
+func needsEmpty(at *ir.AlterTable) bool {
 	for _, a := range at.Actions {
 		if a.Kind == parser.AlterAddColumn && a.Volatile {
 			return true
@@ -142,7 +142,7 @@ func needsEmpty(at *planner.AlterTable) bool {
 
 // applyAlter applies one action to nt (a clone of the table as the
 // change's snapshot s has it).
-func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a planner.AlterAction, version uint64, n int, ch *catalog.Change, eff *alterEffects) error {
+func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a ir.AlterAction, version uint64, n int, ch *catalog.Change, eff *alterEffects) error {
 	col := func() (int, error) {
 		i := nt.ColumnIndex(a.Column)
 		if i < 0 || nt.Columns[i].Hidden && a.Kind != parser.AlterRenameColumn {
@@ -411,7 +411,7 @@ func renameOwner(s *catalog.Snapshot, from, to string, ch *catalog.Change) {
 // alterType changes a column's type where no stored value or key changes:
 // the two types store and order values alike. A narrower type is checked
 // against the rows after publishing.
-func alterType(nt *catalog.Table, i int, a planner.AlterAction, eff *alterEffects) error {
+func alterType(nt *catalog.Table, i int, a ir.AlterAction, eff *alterEffects) error {
 	c := &nt.Columns[i]
 	from, to := c.Type, a.Type
 	if from == to {
@@ -456,7 +456,7 @@ func alterType(nt *catalog.Table, i int, a planner.AlterAction, eff *alterEffect
 // alterOptions applies SET (...) / RESET (...) storage options: the TTL
 // may change; shards and mutability decide where and how rows are stored
 // and cannot.
-func alterOptions(nt *catalog.Table, a planner.AlterAction) error {
+func alterOptions(nt *catalog.Table, a ir.AlterAction) error {
 	keys := slices.Clone(a.Reset)
 	for k := range a.Options {
 		keys = append(keys, k)
@@ -600,7 +600,7 @@ func (e *Executor) tableEmpty(ctx context.Context, cat *catalog.Catalog, name st
 }
 
 // renameIndex is ALTER INDEX ... RENAME TO.
-func (e *Executor) renameIndex(ctx context.Context, cat *catalog.Catalog, at *planner.AlterTable, notice func(*pgerr.Error)) error {
+func (e *Executor) renameIndex(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable, notice func(*pgerr.Error)) error {
 	to := at.Actions[0].NewName
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		t, ix := s.FindIndex(at.Table)
@@ -631,7 +631,7 @@ func (e *Executor) renameIndex(ctx context.Context, cat *catalog.Catalog, at *pl
 // indexes in one catalog change (every proxy sees all the rows or none),
 // then the old partitions are deleted once writers that planned with the
 // old IDs are done. RESTART IDENTITY resets the tables' owned sequences.
-func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *planner.Truncate) error {
+func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *ir.Truncate) error {
 	var old []*catalog.Table
 	var owned []*catalog.Sequence
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {

@@ -9,9 +9,9 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // CHECK constraints and foreign keys on the write path.
@@ -42,7 +42,7 @@ import (
 //     of it commits with the statement or not at all.
 
 // writeConstraints returns the constraints of a write plan.
-func writeConstraints(root optimizer.Node) *planner.Constraints {
+func writeConstraints(root optimizer.Node) *ir.Constraints {
 	if w, ok := root.(optimizer.Write); ok {
 		return w.WriteConstraints()
 	}
@@ -52,7 +52,7 @@ func writeConstraints(root optimizer.Node) *planner.Constraints {
 // actionTablesWritable refuses a write whose referential actions may
 // write to a table whose primary key is being changed (rekey.go), as a
 // write to that table itself is.
-func actionTablesWritable(cons *planner.Constraints) error {
+func actionTablesWritable(cons *ir.Constraints) error {
 	if cons == nil {
 		return nil
 	}
@@ -114,7 +114,7 @@ func (ec *execCtx) checkConstraints(t *catalog.Table, row []sqltypes.Value) erro
 		if err != nil {
 			return err
 		}
-		if !v.IsNull() && !planner.Truthy(v) {
+		if !v.IsNull() && !ir.Truthy(v) {
 			return pgerr.New(pgerr.CheckViolation, "new row for relation %q violates check constraint %q", t.Name, c.Name).
 				WithValues(rowDetail(t, row))
 		}
@@ -197,7 +197,7 @@ func values(row []sqltypes.Value, cols []int) []sqltypes.Value {
 
 // checkReferenced verifies that the referencing keys the changes of t
 // write have their referenced rows, and locks those rows.
-func (ec *execCtx) checkReferenced(ctx context.Context, t *catalog.Table, o planner.OutgoingFK, changes []change, stats *kv.Stats) error {
+func (ec *execCtx) checkReferenced(ctx context.Context, t *catalog.Table, o ir.OutgoingFK, changes []change, stats *kv.Stats) error {
 	fk := o.FK
 	var keys []kv.Key
 	var rows [][]sqltypes.Value // the first referencing row of each key
@@ -261,7 +261,7 @@ func (ec *execCtx) checkReferenced(ctx context.Context, t *catalog.Table, o plan
 
 // actOnReferencing applies in's ON DELETE / ON UPDATE action to the rows
 // referencing the keys the changes of parent delete or change.
-func (ec *execCtx) actOnReferencing(ctx context.Context, parent *catalog.Table, in planner.IncomingFK, changes []change, stats *kv.Stats) error {
+func (ec *execCtx) actOnReferencing(ctx context.Context, parent *catalog.Table, in ir.IncomingFK, changes []change, stats *kv.Stats) error {
 	fk := in.FK
 	seen := map[string]bool{}
 	for _, c := range changes {
@@ -500,7 +500,7 @@ func copyAttr(a kv.Attr) kv.Attr {
 	return a
 }
 
-func stillReferenced(parent *catalog.Table, in planner.IncomingFK, old []sqltypes.Value) error {
+func stillReferenced(parent *catalog.Table, in ir.IncomingFK, old []sqltypes.Value) error {
 	return pgerr.New(pgerr.ForeignKeyViolation, "update or delete on table %q violates foreign key constraint %q on table %q", parent.Name, in.FK.Name, in.Child.Name).
 		WithValues(keyDetail(parent, in.FK.RefColumns, old, "Key %s is still referenced from table %q.", in.Child.Name))
 }
@@ -610,7 +610,7 @@ func (t *Txn) runDeferred(ctx context.Context, names []string) error {
 
 // deferReferenced defers checkReferenced for the new referencing keys of
 // changes: at COMMIT each row still there with the same key is checked.
-func (ec *execCtx) deferReferenced(t *catalog.Table, o planner.OutgoingFK, changes []change) {
+func (ec *execCtx) deferReferenced(t *catalog.Table, o ir.OutgoingFK, changes []change) {
 	var rows [][]sqltypes.Value
 	for _, c := range changes {
 		if c.new != nil && keyChanged(c, o.FK.Columns) {
@@ -643,7 +643,7 @@ func (ec *execCtx) deferReferenced(t *catalog.Table, o planner.OutgoingFK, chang
 // deferReferencing defers NO ACTION's check of a referenced key the
 // statement removed: at COMMIT, unless a row has the key again, no row may
 // reference it.
-func (ec *execCtx) deferReferencing(parent *catalog.Table, in planner.IncomingFK, key, old []sqltypes.Value) {
+func (ec *execCtx) deferReferencing(parent *catalog.Table, in ir.IncomingFK, key, old []sqltypes.Value) {
 	ec.txn.deferCheck(in.FK, func(ctx context.Context) error {
 		k, ok, err := referencedKey(parent, in.FK, key)
 		if err != nil {

@@ -12,9 +12,9 @@ import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/parser"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // ALTER TABLE ... ADD | DROP | VALIDATE CONSTRAINT, online.
@@ -36,28 +36,28 @@ import (
 // AlterConstraint runs an AddConstraint, DropConstraint,
 // ValidateConstraint or RenameConstraint; fn is what functions in a CHECK see while existing
 // rows are validated.
-func (e *Executor) AlterConstraint(ctx context.Context, cat *catalog.Catalog, st planner.Statement, fn builtins.Context, notice func(*pgerr.Error)) error {
+func (e *Executor) AlterConstraint(ctx context.Context, cat *catalog.Catalog, st ir.Statement, fn builtins.Context, notice func(*pgerr.Error)) error {
 	switch x := st.(type) {
-	case *planner.AddConstraint:
+	case *ir.AddConstraint:
 		return e.addConstraint(ctx, cat, x, fn, notice)
-	case *planner.DropConstraint:
+	case *ir.DropConstraint:
 		return e.dropConstraint(ctx, cat, x, notice)
-	case *planner.ValidateConstraint:
+	case *ir.ValidateConstraint:
 		return e.validateConstraint(ctx, cat, x, fn)
-	case *planner.RenameConstraint:
+	case *ir.RenameConstraint:
 		return e.renameConstraint(ctx, cat, x)
 	}
 	return pgerr.New(pgerr.InternalError, "executor: %T is not a constraint change", st)
 }
 
-func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add *planner.AddConstraint, fn builtins.Context, notice func(*pgerr.Error)) error {
+func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add *ir.AddConstraint, fn builtins.Context, notice func(*pgerr.Error)) error {
 	if add.Unique != nil {
 		ix := *add.Unique
-		return e.CreateIndex(ctx, cat, &planner.CreateIndex{Table: add.Table, Index: &ix}, notice)
+		return e.CreateIndex(ctx, cat, &ir.CreateIndex{Table: add.Table, Index: &ix}, notice)
 	}
 	if add.AutoIndex != nil {
 		ix := *add.AutoIndex
-		if err := e.CreateIndex(ctx, cat, &planner.CreateIndex{Table: add.Table, Index: &ix}, notice); err != nil {
+		if err := e.CreateIndex(ctx, cat, &ir.CreateIndex{Table: add.Table, Index: &ix}, notice); err != nil {
 			return err
 		}
 	}
@@ -126,7 +126,7 @@ func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add 
 			return catalog.Change{Put: []*catalog.Table{nt}}, nil
 		})
 		if add.AutoIndex != nil {
-			_ = e.DropIndex(ctx, cat, &planner.DropIndex{Name: add.AutoIndex.Name, IfExists: true}, func(*pgerr.Error) {})
+			_ = e.DropIndex(ctx, cat, &ir.DropIndex{Name: add.AutoIndex.Name, IfExists: true}, func(*pgerr.Error) {})
 		}
 		return err
 	}
@@ -174,7 +174,7 @@ func removeConstraint(t *catalog.Table, name string) bool {
 
 // validate checks the existing rows of table against its not-valid
 // constraint name (checkExpr bound for a check) and marks it valid.
-func (e *Executor) validate(ctx context.Context, cat *catalog.Catalog, table, name string, checkExpr planner.Expr, fn builtins.Context) error {
+func (e *Executor) validate(ctx context.Context, cat *catalog.Catalog, table, name string, checkExpr ir.Expr, fn builtins.Context) error {
 	if err := e.waitForWriters(ctx, cat); err != nil {
 		return err
 	}
@@ -259,17 +259,17 @@ func (e *Executor) eachRow(ctx context.Context, t *catalog.Table, fn func(row []
 	return nil
 }
 
-func (e *Executor) validateCheck(ctx context.Context, t *catalog.Table, name string, expr planner.Expr, fn builtins.Context) error {
+func (e *Executor) validateCheck(ctx context.Context, t *catalog.Table, name string, expr ir.Expr, fn builtins.Context) error {
 	if fn.Now.IsZero() {
 		fn.Now = time.Now()
 	}
-	ev := &planner.EvalContext{Now: fn.Now, Fn: fn}
+	ev := &ir.EvalContext{Now: fn.Now, Fn: fn}
 	return e.eachRow(ctx, t, func(row []sqltypes.Value) error {
 		v, err := expr.Eval(ev, row)
 		if err != nil {
 			return err
 		}
-		if !v.IsNull() && !planner.Truthy(v) {
+		if !v.IsNull() && !ir.Truthy(v) {
 			return pgerr.New(pgerr.CheckViolation, "check constraint %q of relation %q is violated by some row", name, t.Name)
 		}
 		return nil
@@ -335,7 +335,7 @@ func allNull(vals []sqltypes.Value) bool {
 	return true
 }
 
-func (e *Executor) validateConstraint(ctx context.Context, cat *catalog.Catalog, v *planner.ValidateConstraint, fn builtins.Context) error {
+func (e *Executor) validateConstraint(ctx context.Context, cat *catalog.Catalog, v *ir.ValidateConstraint, fn builtins.Context) error {
 	snap, err := cat.Snapshot(ctx)
 	if err != nil {
 		return err
@@ -359,7 +359,7 @@ func (e *Executor) validateConstraint(ctx context.Context, cat *catalog.Catalog,
 	return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", v.Name, t.Name)
 }
 
-func (e *Executor) dropConstraint(ctx context.Context, cat *catalog.Catalog, d *planner.DropConstraint, notice func(*pgerr.Error)) error {
+func (e *Executor) dropConstraint(ctx context.Context, cat *catalog.Catalog, d *ir.DropConstraint, notice func(*pgerr.Error)) error {
 	var dropped *catalog.Index
 	var cascaded []string
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
@@ -720,7 +720,7 @@ func rekeyedReferences(s *catalog.Snapshot, t, done *catalog.Table, dropsKey boo
 
 // renameConstraint renames a foreign key, a check, or a unique constraint
 // and its index, as PostgreSQL does.
-func (e *Executor) renameConstraint(ctx context.Context, cat *catalog.Catalog, r *planner.RenameConstraint) error {
+func (e *Executor) renameConstraint(ctx context.Context, cat *catalog.Catalog, r *ir.RenameConstraint) error {
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		t, err := s.Table(r.Table)
 		if err != nil {

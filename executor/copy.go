@@ -9,9 +9,9 @@ import (
 	"github.com/zproxy/zproxy/internal/memacct"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // BulkInsert writes a stream of rows into one table: COPY FROM's insert
@@ -42,8 +42,8 @@ import (
 type BulkInsert struct {
 	ex    *Executor
 	t     *catalog.Table
-	exprs []planner.Expr // one per table column, over the copied values ($n)
-	ev    *planner.EvalContext
+	exprs []ir.Expr // one per table column, over the copied values ($n)
+	ev    *ir.EvalContext
 	txn   kv.Txn
 	own   bool // txn was begun here: Commit commits it
 	rowID int  // the hidden row id's column, or -1

@@ -13,8 +13,8 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
-	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/zorder"
 )
 
@@ -23,7 +23,7 @@ import (
 const backfillChunk = 256
 
 // CreateTable creates a table; notices carries schema advice.
-func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *planner.CreateTable, notice func(*pgerr.Error)) error {
+func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *ir.CreateTable, notice func(*pgerr.Error)) error {
 	var skipped bool
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
 		if s.HasRelation(ct.Table.Name) {
@@ -95,7 +95,7 @@ func adviseTable(t *catalog.Table, seqs []*catalog.Sequence, notice func(*pgerr.
 }
 
 // DropTable drops tables and deletes their rows and index entries.
-func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *planner.DropTable, notice func(*pgerr.Error)) error {
+func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.DropTable, notice func(*pgerr.Error)) error {
 	var dropped []*catalog.Table
 	var owned []*catalog.Sequence
 	var cascaded []string
@@ -231,7 +231,7 @@ func (e *Executor) clearPartition(ctx context.Context, partition []byte) error {
 // for the duration of each chunk (Gate), so a row can never be indexed from
 // a version a concurrent writer is replacing; finally the index is made
 // public and queries may use it.
-func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *planner.CreateIndex, notice func(*pgerr.Error)) error {
+func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *ir.CreateIndex, notice func(*pgerr.Error)) error {
 	var table *catalog.Table
 	var index *catalog.Index
 	skipped := false
@@ -283,7 +283,7 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *pl
 // the extremes of each attribute's codes, NULLs aside. Rows written later
 // are indexed exactly whatever their values; only their locality depends
 // on the data having kept its span.
-func (e *Executor) alignToData(ctx context.Context, cat *catalog.Catalog, ci *planner.CreateIndex) (*catalog.Index, error) {
+func (e *Executor) alignToData(ctx context.Context, cat *catalog.Catalog, ci *ir.CreateIndex) (*catalog.Index, error) {
 	snap, err := cat.Snapshot(ctx)
 	if err != nil {
 		return nil, ClassifyError(err)
@@ -535,7 +535,7 @@ func (e *Executor) readChunk(ctx context.Context, r kv.ReadWriter, t *catalog.Ta
 }
 
 // DropIndex removes an index and its entries.
-func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *planner.DropIndex, notice func(*pgerr.Error)) error {
+func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *ir.DropIndex, notice func(*pgerr.Error)) error {
 	var dropped *catalog.Index
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		t, ix := s.FindIndex(di.Name)
@@ -718,7 +718,7 @@ func attrWidth(a zorder.Attr) int {
 
 // CreateView stores a view (or replaces one, keeping its columns' names and
 // types as PostgreSQL requires of CREATE OR REPLACE VIEW).
-func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *planner.CreateView) error {
+func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *ir.CreateView) error {
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
 		var ch catalog.Change
 		if s.HasTable(cv.Name) {
@@ -762,7 +762,7 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *pla
 }
 
 // DropView drops stored views.
-func (e *Executor) DropView(ctx context.Context, cat *catalog.Catalog, dv *planner.DropView, notice func(*pgerr.Error)) error {
+func (e *Executor) DropView(ctx context.Context, cat *catalog.Catalog, dv *ir.DropView, notice func(*pgerr.Error)) error {
 	var missing, cascaded []string
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		var ch catalog.Change

@@ -11,9 +11,9 @@ import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // DefaultWorkMem is the memory one statement's sorts, hash tables, DISTINCT
@@ -114,7 +114,7 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 	if fn.Now.IsZero() {
 		fn.Now = time.Now()
 	}
-	ec.eval = &planner.EvalContext{Params: params, Now: fn.Now, Subplans: ec, Fn: fn}
+	ec.eval = &ir.EvalContext{Params: params, Now: fn.Now, Subplans: ec, Fn: fn}
 	return ec
 }
 
@@ -127,7 +127,7 @@ type execCtx struct {
 	// the session's transaction (txn).
 	kv      kv.ReadWriter
 	txn     *Txn
-	eval    *planner.EvalContext
+	eval    *ir.EvalContext
 	stats   map[optimizer.Node]*optimizer.NodeStats
 	kvStats *kv.Stats
 	mem     *memBudget
@@ -139,7 +139,7 @@ type execCtx struct {
 	spill *spillState
 	// cons are a write's CHECKs and foreign keys (constraints.go), and
 	// actionDepth how deep its referential actions have cascaded.
-	cons        *planner.Constraints
+	cons        *ir.Constraints
 	actionDepth int
 }
 
@@ -156,8 +156,8 @@ func (ec *execCtx) child(outer []sqltypes.Value) *execCtx {
 	return &c
 }
 
-// RunSubplan implements planner.SubplanRunner.
-func (ec *execCtx) RunSubplan(ev *planner.EvalContext, plan any, outer []sqltypes.Value) (planner.SubplanResult, error) {
+// RunSubplan implements ir.SubplanRunner.
+func (ec *execCtx) RunSubplan(ev *ir.EvalContext, plan any, outer []sqltypes.Value) (ir.SubplanResult, error) {
 	n, ok := plan.(optimizer.Node)
 	if !ok {
 		return nil, pgerr.New(pgerr.InternalError, "subplan of type %T", plan)
@@ -399,7 +399,7 @@ func (emptyRows) Close()                                               {}
 
 type filterRows struct {
 	in   Rows
-	pred planner.Expr
+	pred ir.Expr
 	ec   *execCtx
 	n    int
 }
@@ -414,7 +414,7 @@ func (f *filterRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		if planner.Truthy(v) {
+		if ir.Truthy(v) {
 			return row, true, nil
 		}
 		if f.n++; f.n%cancelCheckEvery == 0 && ctx.Err() != nil {
@@ -427,7 +427,7 @@ func (f *filterRows) Close() { f.in.Close() }
 
 type projectRows struct {
 	in    Rows
-	exprs []planner.Expr
+	exprs []ir.Expr
 	ec    *execCtx
 	out   []sqltypes.Value
 }
@@ -577,7 +577,7 @@ func itoa(n int64) string {
 // work_mem it sorts externally (spilling.go).
 type sortRows struct {
 	in    Rows
-	keys  []planner.SortKey
+	keys  []ir.SortKey
 	limit int
 	ec    *execCtx
 	node  optimizer.Node
@@ -587,11 +587,11 @@ type sortRows struct {
 }
 
 // lessBy orders rows by sort keys with PostgreSQL's NULL placement.
-func lessBy(keys []planner.SortKey, a, b []sqltypes.Value) bool {
+func lessBy(keys []ir.SortKey, a, b []sqltypes.Value) bool {
 	return compareBy(keys, a, b) < 0
 }
 
-func compareBy(keys []planner.SortKey, a, b []sqltypes.Value) int {
+func compareBy(keys []ir.SortKey, a, b []sqltypes.Value) int {
 	for _, k := range keys {
 		x, y := a[k.Col], b[k.Col]
 		if x.IsNull() || y.IsNull() {
@@ -779,7 +779,7 @@ type distinctRows struct {
 	spill distinctSpill
 	// grouped: the input is sorted on key columns (distinctspill.go).
 	ordered bool
-	sorted  []planner.SortKey
+	sorted  []ir.SortKey
 	grouped bool
 	prev    []sqltypes.Value
 }

@@ -5,15 +5,15 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // joinEmitter turns one left row and its matches into output rows by join
 // kind; the join operators share it.
 type joinEmitter struct {
-	kind   planner.JoinKind
+	kind   ir.JoinKind
 	lw, rw int
 	out    []sqltypes.Value
 }
@@ -71,10 +71,10 @@ func (e *joinEmitter) nextPair(p *pendingJoin, pred func([]sqltypes.Value) (bool
 			onMatch(p.idx[i])
 		}
 		switch e.kind {
-		case planner.SemiJoin:
+		case ir.SemiJoin:
 			p.pos = len(p.cands)
 			return p.left, true, nil
-		case planner.AntiJoin:
+		case ir.AntiJoin:
 			p.pos = len(p.cands)
 			return nil, false, nil
 		}
@@ -82,15 +82,15 @@ func (e *joinEmitter) nextPair(p *pendingJoin, pred func([]sqltypes.Value) (bool
 	}
 	p.active = false
 	switch {
-	case e.kind == planner.AntiJoin && !p.matched:
+	case e.kind == ir.AntiJoin && !p.matched:
 		return p.left, true, nil
-	case (e.kind == planner.LeftJoin || e.kind == planner.FullJoin) && !p.matched:
+	case (e.kind == ir.LeftJoin || e.kind == ir.FullJoin) && !p.matched:
 		return e.nullRight(p.left), true, nil
 	}
 	return nil, false, nil
 }
 
-func truthy(e planner.Expr, ev *planner.EvalContext, row []sqltypes.Value) (bool, error) {
+func truthy(e ir.Expr, ev *ir.EvalContext, row []sqltypes.Value) (bool, error) {
 	if e == nil {
 		return true, nil
 	}
@@ -98,12 +98,12 @@ func truthy(e planner.Expr, ev *planner.EvalContext, row []sqltypes.Value) (bool
 	if err != nil {
 		return false, err
 	}
-	return planner.Truthy(v), nil
+	return ir.Truthy(v), nil
 }
 
 // evalKeys evaluates join keys; ok is false when one is NULL (a NULL key
 // never matches).
-func evalKeys(keys []planner.Expr, ev *planner.EvalContext, row []sqltypes.Value, out []sqltypes.Value) ([]sqltypes.Value, bool, error) {
+func evalKeys(keys []ir.Expr, ev *ir.EvalContext, row []sqltypes.Value, out []sqltypes.Value) ([]sqltypes.Value, bool, error) {
 	out = out[:0]
 	for _, k := range keys {
 		v, err := k.Eval(ev, row)
@@ -163,7 +163,7 @@ func (h *hashJoinRows) buildTable(ctx context.Context) error {
 			return err
 		}
 		key = k
-		if !ok && h.node.Kind != planner.FullJoin {
+		if !ok && h.node.Kind != ir.FullJoin {
 			return nil // a NULL key matches nothing
 		}
 		if h.spill.build != nil {
@@ -202,7 +202,7 @@ func (h *hashJoinRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error)
 				return nil, false, err
 			}
 		}
-		if h.node.Kind == planner.FullJoin {
+		if h.node.Kind == ir.FullJoin {
 			h.matchedR = make([]bool, len(h.build))
 		}
 	}
@@ -327,7 +327,7 @@ func (nl *nestedLoopRows) Next(ctx context.Context) ([]sqltypes.Value, bool, err
 		}); err != nil {
 			return nil, false, err
 		}
-		if nl.node.Kind == planner.FullJoin {
+		if nl.node.Kind == ir.FullJoin {
 			nl.matchedR = make([]bool, len(nl.rows))
 		}
 	}
@@ -414,9 +414,9 @@ func (a *applyRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 			a.right.Close()
 			a.right = nil
 			switch {
-			case a.node.Kind == planner.LeftJoin && !a.match:
+			case a.node.Kind == ir.LeftJoin && !a.match:
 				return a.em.nullRight(a.cur), true, nil
-			case a.node.Kind == planner.AntiJoin && !a.match:
+			case a.node.Kind == ir.AntiJoin && !a.match:
 				return a.cur, true, nil
 			}
 			continue
@@ -431,11 +431,11 @@ func (a *applyRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 		}
 		a.match = true
 		switch a.node.Kind {
-		case planner.SemiJoin:
+		case ir.SemiJoin:
 			a.right.Close()
 			a.right = nil
 			return a.cur, true, nil
-		case planner.AntiJoin:
+		case ir.AntiJoin:
 			a.right.Close()
 			a.right = nil
 			continue

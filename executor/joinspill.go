@@ -5,7 +5,7 @@ import (
 
 	"github.com/zproxy/zproxy/executor/spill"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // A hash join whose build side does not fit in work_mem becomes a grace
@@ -138,9 +138,9 @@ func (h *hashJoinRows) nextUnmatched(ctx context.Context) ([]sqltypes.Value, boo
 		if s.nulls == nil {
 			var run *spill.Run
 			switch {
-			case s.nullProbe != nil && (h.em.kind == planner.LeftJoin || h.em.kind == planner.FullJoin || h.em.kind == planner.AntiJoin):
+			case s.nullProbe != nil && (h.em.kind == ir.LeftJoin || h.em.kind == ir.FullJoin || h.em.kind == ir.AntiJoin):
 				run, s.nullProbe, s.nullsAreBuild = s.nullProbe, nil, false
-			case s.nullBuild != nil && h.em.kind == planner.FullJoin:
+			case s.nullBuild != nil && h.em.kind == ir.FullJoin:
 				run, s.nullBuild, s.nullsAreBuild = s.nullBuild, nil, true
 			default:
 				return nil, false, nil
@@ -159,7 +159,7 @@ func (h *hashJoinRows) nextUnmatched(ctx context.Context) ([]sqltypes.Value, boo
 			switch {
 			case s.nullsAreBuild:
 				return h.em.nullLeft(row), true, nil
-			case h.em.kind == planner.AntiJoin:
+			case h.em.kind == ir.AntiJoin:
 				return row, true, nil
 			}
 			return h.em.nullRight(row), true, nil

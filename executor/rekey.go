@@ -10,8 +10,8 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // Primary-key changes.
@@ -37,7 +37,7 @@ import (
 // the rows anew.
 
 // rekey applies an AlterPrimaryKey action, or a Reshard.
-func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.AlterTable) error {
+func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable) error {
 	a := at.Actions[0]
 	if r := a.Reshard; r != nil {
 		// The placement the table already has: nothing to move.
@@ -119,7 +119,7 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *planner.
 
 // resharded is t with its rows placed anew (SET / RESET of shards and
 // shard_columns): the same key, fresh store IDs for its rows and indexes.
-func resharded(t *catalog.Table, r *planner.Reshard, version uint64) *catalog.Table {
+func resharded(t *catalog.Table, r *ir.Reshard, version uint64) *catalog.Table {
 	f := freshStore(t, version)
 	f.Shards, f.ShardColumns = r.Shards, r.ShardColumns
 	return f
@@ -152,7 +152,7 @@ func keepsShardColumns(t, future *catalog.Table) error {
 
 // rekeyed is t with the new key: fresh store IDs for its rows and indexes,
 // and without the hidden row id a table without a key had.
-func rekeyed(t *catalog.Table, a planner.AlterAction, version uint64) *catalog.Table {
+func rekeyed(t *catalog.Table, a ir.AlterAction, version uint64) *catalog.Table {
 	f := freshStore(t, version)
 	var key []catalog.KeyColumn
 	for _, p := range a.Key {

@@ -9,9 +9,9 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/planner"
 )
 
 const (
@@ -244,7 +244,7 @@ func (s *scanRows) admit(row []sqltypes.Value) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return planner.Truthy(v), nil
+	return ir.Truthy(v), nil
 }
 
 func (s *scanRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {

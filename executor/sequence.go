@@ -9,8 +9,8 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // Sequences.
@@ -271,7 +271,7 @@ func (e *Executor) release(ctx context.Context, seq *catalog.Sequence) error {
 }
 
 // CreateSequence creates a sequence and its state.
-func (e *Executor) CreateSequence(ctx context.Context, cat *catalog.Catalog, cs *planner.CreateSequence, notice func(*pgerr.Error)) error {
+func (e *Executor) CreateSequence(ctx context.Context, cat *catalog.Catalog, cs *ir.CreateSequence, notice func(*pgerr.Error)) error {
 	var seq *catalog.Sequence
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
 		if s.HasRelation(cs.Seq.Name) {
@@ -293,7 +293,7 @@ func (e *Executor) CreateSequence(ctx context.Context, cat *catalog.Catalog, cs 
 }
 
 // AlterSequence changes a sequence's definition, name or state (RESTART).
-func (e *Executor) AlterSequence(ctx context.Context, cat *catalog.Catalog, as *planner.AlterSequence, notice func(*pgerr.Error)) error {
+func (e *Executor) AlterSequence(ctx context.Context, cat *catalog.Catalog, as *ir.AlterSequence, notice func(*pgerr.Error)) error {
 	var changed *catalog.Sequence
 	var restart *int64
 	if snap, err := cat.Snapshot(ctx); err == nil {
@@ -322,7 +322,7 @@ func (e *Executor) AlterSequence(ctx context.Context, cat *catalog.Catalog, as *
 			renameSequenceUsers(s, cur.Name, c.Name, &ch)
 			return ch, nil
 		}
-		seq, r, err := planner.AlterSequenceDesc(cur, as.Options)
+		seq, r, err := ir.AlterSequenceDesc(cur, as.Options)
 		if err != nil {
 			return ch, err
 		}
@@ -365,7 +365,7 @@ func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''
 
 // DropSequence drops sequences; a sequence some column's default or
 // identity uses needs CASCADE, which drops those defaults.
-func (e *Executor) DropSequence(ctx context.Context, cat *catalog.Catalog, ds *planner.DropSequence, notice func(*pgerr.Error)) error {
+func (e *Executor) DropSequence(ctx context.Context, cat *catalog.Catalog, ds *ir.DropSequence, notice func(*pgerr.Error)) error {
 	var dropped []*catalog.Sequence
 	var cascaded []string
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {

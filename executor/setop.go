@@ -6,8 +6,8 @@ import (
 	"github.com/zproxy/zproxy/executor/spill"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/planner"
 )
 
 func (ec *execCtx) newSetOp(ctx context.Context, n *optimizer.SetOp) (Rows, error) {
@@ -20,10 +20,10 @@ func (ec *execCtx) newSetOp(ctx context.Context, n *optimizer.SetOp) (Rows, erro
 		l.Close()
 		return nil, err
 	}
-	if n.Op == planner.Union && n.All {
+	if n.Op == ir.Union && n.All {
 		return &appendRows{inputs: []Rows{l, r}}, nil
 	}
-	if n.Op == planner.Union {
+	if n.Op == ir.Union {
 		// UNION is DISTINCT over UNION ALL (which spills: distinctspill.go).
 		return &distinctRows{in: &appendRows{inputs: []Rows{l, r}}, ec: ec, node: n, seen: newRowSet(ec.opMem())}, nil
 	}

@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // INTERSECT [ALL] and EXCEPT [ALL] count the right rows in a hash table,
@@ -164,7 +164,7 @@ func (s *setOpRows) Close() {
 type setFilter struct {
 	in     Rows
 	counts *rowSet
-	op     planner.SetOpKind
+	op     ir.SetOpKind
 	all    bool
 }
 
@@ -177,11 +177,11 @@ func (f *setFilter) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 		m := f.counts.find(row)
 		var keep bool
 		switch {
-		case f.op == planner.Intersect && f.all:
+		case f.op == ir.Intersect && f.all:
 			if keep = m != nil && m.count > 0; keep {
 				m.count--
 			}
-		case f.op == planner.Intersect:
+		case f.op == ir.Intersect:
 			keep = m != nil
 		case f.all: // EXCEPT ALL
 			if m != nil && m.count > 0 {

@@ -8,8 +8,8 @@ import (
 	"github.com/zproxy/zproxy/executor/spill"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // Spilling. An operator that holds rows charges them to the statement's
@@ -200,7 +200,7 @@ type externalSort struct {
 	ec   *execCtx
 	mem  *memBudget
 	node optimizer.Node
-	keys []planner.SortKey
+	keys []ir.SortKey
 	// limit > 0 is a top-n: only the first limit rows matter.
 	limit int
 	rows  [][]sqltypes.Value
@@ -223,7 +223,7 @@ const topNHeapMax = 1 << 14
 
 // newExternalSort starts a sort of rows by keys; limit > 0 keeps only the
 // first limit rows.
-func newExternalSort(ec *execCtx, node optimizer.Node, keys []planner.SortKey, limit int) *externalSort {
+func newExternalSort(ec *execCtx, node optimizer.Node, keys []ir.SortKey, limit int) *externalSort {
 	return &externalSort{ec: ec, mem: ec.opMem(), node: node, keys: keys, limit: limit, heap: limit > 0 && limit <= topNHeapMax}
 }
 
@@ -516,7 +516,7 @@ func (s *externalSort) mergeRuns(ctx context.Context, runs []*spill.Run) (*spill
 // mergeRows merges sorted inputs (an earlier input wins ties, so the merge
 // keeps the order of equal rows).
 type mergeRows struct {
-	keys    []planner.SortKey
+	keys    []ir.SortKey
 	inputs  []Rows
 	h       mergeHeapRows
 	started bool
@@ -528,7 +528,7 @@ type mergeItem struct {
 }
 
 type mergeHeapRows struct {
-	keys  []planner.SortKey
+	keys  []ir.SortKey
 	items []mergeItem
 }
 

@@ -6,18 +6,18 @@ import (
 	"github.com/cockroachdb/apd/v3"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // exactSumAgg returns the accumulator of sum or avg when PostgreSQL
 // computes it exactly: sum(bigint) and avg of any integer (numeric
 // results), sum and avg of numeric and of interval. Others (sums of
 // smallint and integer in a bigint, double precision) are nil.
-func exactSumAgg(call planner.AggCall) aggregator {
+func exactSumAgg(call ir.AggCall) aggregator {
 	if len(call.Args) != 1 {
 		return nil
 	}
-	avg := call.Func == planner.AggAvg
+	avg := call.Func == ir.AggAvg
 	switch arg := call.Args[0].Type(); {
 	case arg.Kind() == sqltypes.KindInt && call.Typ.ID == sqltypes.Numeric:
 		return &intSumAgg{avg: avg}

@@ -6,8 +6,8 @@ import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // Functions in FROM come in two kinds: the set-returning overloads of
@@ -36,7 +36,7 @@ func (ec *execCtx) openTableFunc(n *optimizer.TableFunc, args []sqltypes.Value) 
 		return &tableFuncRows{set: set, ordinality: n.Ordinality}, nil
 	}
 	switch {
-	case planner.IsJSONTableFunc(n.Name):
+	case ir.IsJSONTableFunc(n.Name):
 		rows, err := jsonTableRows(n.Name, args[0])
 		if err != nil {
 			return nil, err
@@ -52,7 +52,7 @@ func (ec *execCtx) openTableFunc(n *optimizer.TableFunc, args []sqltypes.Value) 
 		return ec.newRowsFrom(n, args)
 	case n.Name == "regexp_matches", n.Name == "regexp_split_to_table":
 		return newRegexRows(n.Name, args, n.Ordinality)
-	case n.Name == planner.ScalarTableFunc:
+	case n.Name == ir.ScalarTableFunc:
 		return &valuesOnce{row: args[:1], ordinality: n.Ordinality}, nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", n.Name)
@@ -299,7 +299,7 @@ func (ec *execCtx) openSet(fn *builtins.Overload, args []sqltypes.Value) (builti
 }
 
 // evalArgs evaluates a call's arguments over row.
-func (ec *execCtx) evalArgs(args []planner.Expr, row []sqltypes.Value) ([]sqltypes.Value, error) {
+func (ec *execCtx) evalArgs(args []ir.Expr, row []sqltypes.Value) ([]sqltypes.Value, error) {
 	out := make([]sqltypes.Value, len(args))
 	for i, a := range args {
 		v, err := a.Eval(ec.eval, row)
@@ -403,7 +403,7 @@ func (p *projectSetRows) Next(ctx context.Context) ([]sqltypes.Value, bool, erro
 
 // openCall starts one call of the select list: through its overload's
 // SetFunc, or as the function in FROM it is (SetCall.TF).
-func (p *projectSetRows) openCall(ctx context.Context, c planner.SetCall, args []sqltypes.Value) (builtins.SetRows, error) {
+func (p *projectSetRows) openCall(ctx context.Context, c ir.SetCall, args []sqltypes.Value) (builtins.SetRows, error) {
 	if c.TF == nil {
 		return p.ec.openSet(c.Fn, args)
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/zproxy/zproxy/internal/memacct"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // Txn is a transaction as the executor runs statements in it: a kv.Txn,
@@ -365,8 +365,8 @@ type lockingRows struct {
 	pending []kv.Key
 }
 
-func lockModeOf(s planner.LockStrength) kv.LockMode {
-	if s == planner.LockShare {
+func lockModeOf(s ir.LockStrength) kv.LockMode {
+	if s == ir.LockShare {
 		return kv.LockShare
 	}
 	return kv.LockUpdate
@@ -375,8 +375,8 @@ func lockModeOf(s planner.LockStrength) kv.LockMode {
 // lockRows wraps in when the statement runs in a transaction block and
 // locks; outside a block a lock would end with the statement, so there is
 // nothing to take.
-func (ec *execCtx) lockRows(in Rows, t *catalog.Table, offset int, s planner.LockStrength) Rows {
-	if s == planner.LockNone || ec.txn == nil {
+func (ec *execCtx) lockRows(in Rows, t *catalog.Table, offset int, s ir.LockStrength) Rows {
+	if s == ir.LockNone || ec.txn == nil {
 		return in
 	}
 	return &lockingRows{in: in, txn: ec.txn, table: t, offset: offset, mode: lockModeOf(s)}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // windowRows computes window functions: it holds its whole input (charged
@@ -105,12 +105,12 @@ func (w *windowRows) compute(ctx context.Context) error {
 			keys[i] = k
 			order[i] = i
 		}
-		sortKeys := make([]planner.SortKey, np+no)
+		sortKeys := make([]ir.SortKey, np+no)
 		for j := 0; j < np; j++ {
-			sortKeys[j] = planner.SortKey{Col: j}
+			sortKeys[j] = ir.SortKey{Col: j}
 		}
 		for j, o := range call.OrderBy {
-			sortKeys[np+j] = planner.SortKey{Col: np + j, Desc: o.Desc, NullsFirst: o.NullsFirst}
+			sortKeys[np+j] = ir.SortKey{Col: np + j, Desc: o.Desc, NullsFirst: o.NullsFirst}
 		}
 		sort.SliceStable(order, func(a, b int) bool { return lessBy(sortKeys, keys[order[a]], keys[order[b]]) })
 		if ctx.Err() != nil {
@@ -142,7 +142,7 @@ func (w *windowRows) compute(ctx context.Context) error {
 // the call's order.
 type partition struct {
 	ec    *execCtx
-	call  *planner.WindowCall
+	call  *ir.WindowCall
 	rows  [][]sqltypes.Value
 	keys  [][]sqltypes.Value
 	idx   []int
@@ -290,7 +290,7 @@ func (p *partition) compute(col int) error {
 func (p *partition) frame(i int) (int, int, error) {
 	f := p.call.Frame
 	n := len(p.idx)
-	offset := func(b planner.FrameBound, start bool) (int64, error) {
+	offset := func(b ir.FrameBound, start bool) (int64, error) {
 		v, err := b.Offset.Eval(p.ec.eval, nil)
 		if err != nil {
 			return 0, err
@@ -310,15 +310,15 @@ func (p *partition) frame(i int) (int, int, error) {
 		}
 		return v.I, nil
 	}
-	bound := func(b planner.FrameBound, start bool) (int, error) {
+	bound := func(b ir.FrameBound, start bool) (int, error) {
 		switch b.Kind {
-		case planner.UnboundedPreceding:
+		case ir.UnboundedPreceding:
 			return 0, nil
-		case planner.UnboundedFollowing:
+		case ir.UnboundedFollowing:
 			return n, nil
-		case planner.CurrentRow:
+		case ir.CurrentRow:
 			switch f.Mode {
-			case planner.FrameRows:
+			case ir.FrameRows:
 				if start {
 					return i, nil
 				}
@@ -331,13 +331,13 @@ func (p *partition) frame(i int) (int, int, error) {
 			}
 		}
 		switch f.Mode {
-		case planner.FrameRows:
+		case ir.FrameRows:
 			off, err := offset(b, start)
 			if err != nil {
 				return 0, err
 			}
 			pos := int64(i)
-			if b.Kind == planner.OffsetPreceding {
+			if b.Kind == ir.OffsetPreceding {
 				pos -= off
 			} else {
 				pos += off
@@ -346,13 +346,13 @@ func (p *partition) frame(i int) (int, int, error) {
 				pos++
 			}
 			return int(min(max(pos, 0), int64(n))), nil
-		case planner.FrameGroups:
+		case ir.FrameGroups:
 			off, err := offset(b, start)
 			if err != nil {
 				return 0, err
 			}
 			g := int64(p.groupOf[i])
-			if b.Kind == planner.OffsetPreceding {
+			if b.Kind == ir.OffsetPreceding {
 				g -= off
 			} else {
 				g += off
@@ -383,7 +383,7 @@ func (p *partition) frame(i int) (int, int, error) {
 
 // rangeBound finds a RANGE frame bound with an offset: the first position
 // whose key is at least (start) or beyond (end) cur ∓ offset.
-func (p *partition) rangeBound(i int, b planner.FrameBound, start bool) (int, error) {
+func (p *partition) rangeBound(i int, b ir.FrameBound, start bool) (int, error) {
 	o := p.call.OrderBy[0]
 	offV, err := b.Offset.Eval(p.ec.eval, nil)
 	if err != nil {
@@ -409,7 +409,7 @@ func (p *partition) rangeBound(i int, b planner.FrameBound, start bool) (int, er
 		return p.peerEnd[i], nil
 	}
 	delta := offV.AsFloat()
-	if b.Kind == planner.OffsetPreceding {
+	if b.Kind == ir.OffsetPreceding {
 		delta = -delta
 	}
 	if o.Desc {
@@ -477,7 +477,7 @@ func (p *partition) nthInFrame(i, lo, hi int, k int64) int {
 func (p *partition) frameFunc(col int) error {
 	c := p.call
 	n := len(p.idx)
-	running := c.Agg != nil && c.Frame.Start.Kind == planner.UnboundedPreceding && c.Frame.Exclude == ""
+	running := c.Agg != nil && c.Frame.Start.Kind == ir.UnboundedPreceding && c.Frame.Exclude == ""
 	var acc *aggInstance
 	fed := 0
 	for i := 0; i < n; i++ {

@@ -6,7 +6,7 @@ import (
 	"github.com/zproxy/zproxy/executor/spill"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // A window whose input does not fit in work_mem works in stages through
@@ -65,12 +65,12 @@ func (w *windowRows) spilledCall(ctx context.Context, ci int, stage *spill.Run) 
 	call := &w.node.Calls[ci]
 	np, no := len(call.PartitionBy), len(call.OrderBy)
 	// Sort [row..., partition values..., order values...].
-	keys := make([]planner.SortKey, np+no)
+	keys := make([]ir.SortKey, np+no)
 	for j := 0; j < np; j++ {
-		keys[j] = planner.SortKey{Col: rowWidth + j}
+		keys[j] = ir.SortKey{Col: rowWidth + j}
 	}
 	for j, o := range call.OrderBy {
-		keys[np+j] = planner.SortKey{Col: rowWidth + np + j, Desc: o.Desc, NullsFirst: o.NullsFirst}
+		keys[np+j] = ir.SortKey{Col: rowWidth + np + j, Desc: o.Desc, NullsFirst: o.NullsFirst}
 	}
 	es := &externalSort{ec: w.ec, mem: w.mem, node: w.node, keys: keys}
 	in, err := newRunRows(stage, false)
@@ -199,13 +199,13 @@ func (w *windowRows) spilledCall(ctx context.Context, ci int, stage *spill.Run) 
 
 // streams reports whether call can be computed a group of peers at a time
 // (windowStream).
-func streams(call *planner.WindowCall) bool {
+func streams(call *ir.WindowCall) bool {
 	switch call.Func {
 	case "row_number", "rank", "dense_rank":
 		return true
 	}
 	f := call.Frame
-	return call.Agg != nil && f.Start.Kind == planner.UnboundedPreceding && f.End.Kind == planner.CurrentRow && f.Exclude == ""
+	return call.Agg != nil && f.Start.Kind == ir.UnboundedPreceding && f.End.Kind == ir.CurrentRow && f.Exclude == ""
 }
 
 // windowStream computes a streaming call over a partition's rows in
@@ -213,7 +213,7 @@ func streams(call *planner.WindowCall) bool {
 // needsPeers.
 type windowStream struct {
 	ec    *execCtx
-	call  *planner.WindowCall
+	call  *ir.WindowCall
 	width int
 	col   int
 	// before counts the partition's rows so far, groups its peer groups;
@@ -232,7 +232,7 @@ func (s *windowStream) reset() {
 // needsPeers: an aggregate over a RANGE or GROUPS frame ending at CURRENT
 // ROW takes in all the current row's peers.
 func (s *windowStream) needsPeers() bool {
-	return s.call.Agg != nil && s.call.Frame.Mode != planner.FrameRows
+	return s.call.Agg != nil && s.call.Frame.Mode != ir.FrameRows
 }
 
 // next sets the call's value in rows (keys: their partition and ORDER BY

@@ -9,9 +9,9 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // Concurrency control. Every stored row carries a version
@@ -309,7 +309,7 @@ func (ec *execCtx) readCurrent(ctx context.Context, t *catalog.Table, keys []kv.
 
 // evalRow computes a full row from one expression per column, cast to the
 // column types, and enforces NOT NULL.
-func evalRow(t *catalog.Table, exprs []planner.Expr, ev *planner.EvalContext, in []sqltypes.Value) ([]sqltypes.Value, error) {
+func evalRow(t *catalog.Table, exprs []ir.Expr, ev *ir.EvalContext, in []sqltypes.Value) ([]sqltypes.Value, error) {
 	row := make([]sqltypes.Value, len(exprs))
 	for i, x := range exprs {
 		v, err := x.Eval(ev, in)
@@ -377,7 +377,7 @@ func hiddenRowID(t *catalog.Table) int {
 }
 
 // returningRow evaluates a RETURNING list over row.
-func (ec *execCtx) returningRow(r *planner.Returning, row []sqltypes.Value) ([]sqltypes.Value, error) {
+func (ec *execCtx) returningRow(r *ir.Returning, row []sqltypes.Value) ([]sqltypes.Value, error) {
 	out := make([]sqltypes.Value, len(r.Exprs))
 	for i, x := range r.Exprs {
 		v, err := x.Eval(ec.eval, row)
@@ -654,7 +654,7 @@ func (ec *execCtx) targets(ctx context.Context, t *catalog.Table, src optimizer.
 // still pass the recheck (the WHERE conjuncts on the table itself), turn
 // each into a change, and write conditionally on the versions read,
 // retrying rows a concurrent statement changed first.
-func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.Node, recheck planner.Expr, ret *planner.Returning, stats *kv.Stats,
+func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.Node, recheck ir.Expr, ret *ir.Returning, stats *kv.Stats,
 	mk func(old current, extra []sqltypes.Value) (change, error)) (WriteResult, error) {
 	tgts, err := ec.targets(ctx, t, src)
 	if err != nil {
@@ -683,7 +683,7 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 				if err != nil {
 					return WriteResult{}, err
 				}
-				if !planner.Truthy(v) {
+				if !ir.Truthy(v) {
 					continue // changed by another statement and no longer matches
 				}
 			}

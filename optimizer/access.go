@@ -10,8 +10,8 @@ import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
-	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/zorder"
 )
 
@@ -227,10 +227,10 @@ func zBox(t *catalog.Table, ix *catalog.Index, s *zorder.Schema, b bounds) (zord
 type scanSpec struct {
 	Table  *catalog.Table
 	Alias  string
-	Filter planner.Expr
+	Filter ir.Expr
 	Needed []int
-	Hints  []planner.Hint
-	Order  []planner.SortKey
+	Hints  []ir.Hint
+	Order  []ir.SortKey
 	// Limit, when positive, is the LIMIT (plus OFFSET) the plan above
 	// would push into a scan that yields its order (or when it wants none).
 	Limit int
@@ -239,7 +239,7 @@ type scanSpec struct {
 // yieldsOrder reports whether reading keyCols in order (or in reverse)
 // produces the ORDER BY, given which leading columns are fixed to a single
 // value.
-func yieldsOrder(t *catalog.Table, keyCols []catalog.KeyColumn, b bounds, order []planner.SortKey) (ok, reverse bool) {
+func yieldsOrder(t *catalog.Table, keyCols []catalog.KeyColumn, b bounds, order []ir.SortKey) (ok, reverse bool) {
 	if len(order) == 0 {
 		return false, false
 	}
@@ -481,7 +481,7 @@ func rank(cands []*candidate) (*candidate, []Rejection) {
 	return best, rejected
 }
 
-func hintName(h planner.Hint) string {
+func hintName(h ir.Hint) string {
 	name := "USE_INDEX"
 	if !h.Use {
 		name = "IGNORE_INDEX"

@@ -4,8 +4,8 @@ import (
 	"sort"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
-	"github.com/zproxy/zproxy/planner"
 )
 
 // Interval is a range of one column's values. A missing bound (LoUnb,
@@ -143,10 +143,10 @@ type bounds map[int]ValueSet
 // also reports which conjuncts are exactly captured by their column's set,
 // so a path that enforces that column through its key needs no residual
 // check for them.
-func extractBounds(filter planner.Expr, ctx *planner.EvalContext, colKinds func(int) sqltypes.Kind) (bounds, map[planner.Expr]int) {
+func extractBounds(filter ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqltypes.Kind) (bounds, map[ir.Expr]int) {
 	b := bounds{}
-	exact := map[planner.Expr]int{}
-	for _, c := range planner.Conjuncts(filter) {
+	exact := map[ir.Expr]int{}
+	for _, c := range ir.Conjuncts(filter) {
 		col, set, isExact, ok := conjunctSet(c, ctx, colKinds)
 		if !ok {
 			continue
@@ -164,16 +164,16 @@ func extractBounds(filter planner.Expr, ctx *planner.EvalContext, colKinds func(
 }
 
 // conjunctSet translates one conjunct over a single column into a set.
-func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sqltypes.Kind) (col int, set ValueSet, exact, ok bool) {
+func conjunctSet(e ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqltypes.Kind) (col int, set ValueSet, exact, ok bool) {
 	switch x := e.(type) {
-	case *planner.Binary:
-		if x.Op == planner.OpOr {
+	case *ir.Binary:
+		if x.Op == ir.OpOr {
 			// Gather every disjunct's intervals, then sort and merge once:
 			// merging pairwise would be quadratic in the number of terms.
 			col = -1
 			acc := ValueSet{}
 			exact = true
-			for _, d := range planner.Disjuncts(x) {
+			for _, d := range ir.Disjuncts(x) {
 				c, s, ex, ok := conjunctSet(d, ctx, colKinds)
 				if !ok || s == nil || (col >= 0 && c != col) {
 					return 0, nil, false, false
@@ -184,7 +184,7 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 			}
 			return col, normalize(acc), exact, col >= 0
 		}
-		if x.Op == planner.OpAnd {
+		if x.Op == ir.OpAnd {
 			// A nested AND over one column (BETWEEN) intersects.
 			c1, s1, e1, ok1 := conjunctSet(x.L, ctx, colKinds)
 			c2, s2, e2, ok2 := conjunctSet(x.R, ctx, colKinds)
@@ -194,10 +194,10 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 			return 0, nil, false, false
 		}
 		op := x.Op
-		cr, okL := x.L.(*planner.ColRef)
+		cr, okL := x.L.(*ir.ColRef)
 		other := x.R
 		if !okL {
-			cr, okL = x.R.(*planner.ColRef)
+			cr, okL = x.R.(*ir.ColRef)
 			other = x.L
 			op = flip(op)
 		}
@@ -208,7 +208,7 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 			}
 			return 0, nil, false, false
 		}
-		if !planner.IsStatementConstant(other) {
+		if !ir.IsStatementConstant(other) {
 			return 0, nil, false, false
 		}
 		v, err := other.Eval(ctx, nil)
@@ -225,25 +225,25 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 			return cr.Index, set, ok, ok
 		}
 		switch op {
-		case planner.OpEq:
+		case ir.OpEq:
 			return cr.Index, ValueSet{{Lo: v, Hi: v, LoInc: true, HiInc: true}}, true, true
-		case planner.OpLt:
+		case ir.OpLt:
 			return cr.Index, ValueSet{{Hi: v, LoUnb: true}}, true, true
-		case planner.OpLe:
+		case ir.OpLe:
 			return cr.Index, ValueSet{{Hi: v, HiInc: true, LoUnb: true}}, true, true
-		case planner.OpGt:
+		case ir.OpGt:
 			return cr.Index, ValueSet{{Lo: v, HiUnb: true}}, true, true
-		case planner.OpGe:
+		case ir.OpGe:
 			return cr.Index, ValueSet{{Lo: v, LoInc: true, HiUnb: true}}, true, true
 		}
-	case *planner.InList:
-		cr, ok := x.E.(*planner.ColRef)
+	case *ir.InList:
+		cr, ok := x.E.(*ir.ColRef)
 		if !ok || x.Neg {
 			return 0, nil, false, false
 		}
 		set := ValueSet{}
 		for _, item := range x.List {
-			if !planner.IsStatementConstant(item) {
+			if !ir.IsStatementConstant(item) {
 				return 0, nil, false, false
 			}
 			v, err := item.Eval(ctx, nil)
@@ -255,7 +255,7 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 			}
 			kvv, ok := keyValue(v, colKinds(cr.Index))
 			if !ok {
-				if set, ok := roundedBound(planner.OpEq, v, colKinds(cr.Index)); ok && len(set) == 0 {
+				if set, ok := roundedBound(ir.OpEq, v, colKinds(cr.Index)); ok && len(set) == 0 {
 					continue // 2.5 is no integer column's value
 				}
 				return 0, nil, false, false
@@ -263,8 +263,8 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 			set = append(set, Interval{Lo: kvv, Hi: kvv, LoInc: true, HiInc: true})
 		}
 		return cr.Index, normalize(set), true, true
-	case *planner.IsNull:
-		cr, ok := x.E.(*planner.ColRef)
+	case *ir.IsNull:
+		cr, ok := x.E.(*ir.ColRef)
 		if !ok {
 			return 0, nil, false, false
 		}
@@ -273,16 +273,16 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 			return cr.Index, ValueSet{{LoUnb: true, HiUnb: true}}, true, true
 		}
 		return 0, nil, false, false
-	case *planner.Like:
-		cr, ok := x.E.(*planner.ColRef)
-		if !ok || x.Neg || x.CaseInsensitive || !planner.IsStatementConstant(x.Pattern) || colKinds(cr.Index) != sqltypes.KindText {
+	case *ir.Like:
+		cr, ok := x.E.(*ir.ColRef)
+		if !ok || x.Neg || x.CaseInsensitive || !ir.IsStatementConstant(x.Pattern) || colKinds(cr.Index) != sqltypes.KindText {
 			return 0, nil, false, false
 		}
 		p, err := x.Pattern.Eval(ctx, nil)
 		if err != nil || p.K != sqltypes.KindText {
 			return 0, nil, false, false
 		}
-		prefix, only := planner.LikePrefix(p.S, x.Escape)
+		prefix, only := ir.LikePrefix(p.S, x.Escape)
 		if prefix == "" {
 			return 0, nil, false, false
 		}
@@ -297,16 +297,16 @@ func conjunctSet(e planner.Expr, ctx *planner.EvalContext, colKinds func(int) sq
 	return 0, nil, false, false
 }
 
-func flip(op planner.BinOp) planner.BinOp {
+func flip(op ir.BinOp) ir.BinOp {
 	switch op {
-	case planner.OpLt:
-		return planner.OpGt
-	case planner.OpLe:
-		return planner.OpGe
-	case planner.OpGt:
-		return planner.OpLt
-	case planner.OpGe:
-		return planner.OpLe
+	case ir.OpLt:
+		return ir.OpGt
+	case ir.OpLe:
+		return ir.OpGe
+	case ir.OpGt:
+		return ir.OpLt
+	case ir.OpGe:
+		return ir.OpLe
 	}
 	return op
 }

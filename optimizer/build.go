@@ -7,13 +7,13 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/zorder"
 )
 
 // planScan chooses the access path of one table scan by the rules and
 // computes its key ranges with this execution's parameter values.
-func planScan(s *scanSpec, ctx *planner.EvalContext, opts Options, notices *[]*pgerr.Error) (*Scan, error) {
+func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.Error) (*Scan, error) {
 	t := s.Table
 	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
 	b, exact := extractBounds(s.Filter, ctx, kinds)
@@ -106,8 +106,8 @@ func planScan(s *scanSpec, ctx *planner.EvalContext, opts Options, notices *[]*p
 	}
 	// Residual: every conjunct not enforced exactly by the key ranges or
 	// the box.
-	var residual []planner.Expr
-	for _, c := range planner.Conjuncts(s.Filter) {
+	var residual []ir.Expr
+	for _, c := range ir.Conjuncts(s.Filter) {
 		if col, ok := exact[c]; ok && enforced[col] {
 			continue
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // wholeInt returns the int64 a numeric or float value equals, if any.
@@ -35,7 +35,7 @@ func wholeInt(v sqltypes.Value) (int64, bool) {
 // roundedBound is the set of an integer column's values that satisfy
 // "column op v" for a finite number v that is not a whole number: none
 // for =, up to floor(v) for < and <=, from ceil(v) for > and >=.
-func roundedBound(op planner.BinOp, v sqltypes.Value, k sqltypes.Kind) (ValueSet, bool) {
+func roundedBound(op ir.BinOp, v sqltypes.Value, k sqltypes.Kind) (ValueSet, bool) {
 	if k != sqltypes.KindInt || v.K != sqltypes.KindNumeric && v.K != sqltypes.KindFloat {
 		return nil, false
 	}
@@ -53,11 +53,11 @@ func roundedBound(op planner.BinOp, v sqltypes.Value, k sqltypes.Kind) (ValueSet
 		lo++
 	}
 	switch op {
-	case planner.OpEq:
+	case ir.OpEq:
 		return ValueSet{}, true
-	case planner.OpLt, planner.OpLe:
+	case ir.OpLt, ir.OpLe:
 		return ValueSet{{Hi: sqltypes.NewInt(lo), HiInc: true, LoUnb: true}}, true
-	case planner.OpGt, planner.OpGe:
+	case ir.OpGt, ir.OpGe:
 		return ValueSet{{Lo: sqltypes.NewInt(lo + 1), LoInc: true, HiUnb: true}}, true
 	}
 	return nil, false
@@ -87,18 +87,18 @@ type truncation struct {
 // shiftedColumn recognises col, or col AT TIME ZONE a constant zone of
 // one fixed offset: the column, the kind of the expression's values and
 // what it adds to the column's values.
-func shiftedColumn(e planner.Expr) (cr *planner.ColRef, kind sqltypes.Kind, shift int64, ok bool) {
-	if cr, ok = e.(*planner.ColRef); ok {
+func shiftedColumn(e ir.Expr) (cr *ir.ColRef, kind sqltypes.Kind, shift int64, ok bool) {
+	if cr, ok = e.(*ir.ColRef); ok {
 		return cr, cr.Typ.Kind(), 0, true
 	}
-	f, ok := e.(*planner.Func)
+	f, ok := e.(*ir.Func)
 	if !ok || !fixedZoneShift(f) {
 		return nil, 0, 0, false
 	}
-	if cr, ok = f.Args[1].(*planner.ColRef); !ok {
+	if cr, ok = f.Args[1].(*ir.ColRef); !ok {
 		return nil, 0, 0, false
 	}
-	off, _ := builtins.FixedZoneOffset(f.Args[0].(*planner.Const).V)
+	off, _ := builtins.FixedZoneOffset(f.Args[0].(*ir.Const).V)
 	switch cr.Typ.Kind() {
 	case sqltypes.KindTimestampTZ: // the zone's wall clock
 		return cr, sqltypes.KindTimestamp, off * 1e6, true
@@ -109,15 +109,15 @@ func shiftedColumn(e planner.Expr) (cr *planner.ColRef, kind sqltypes.Kind, shif
 }
 
 // truncationOf recognises e as a truncation of a timestamp column.
-func truncationOf(e planner.Expr, ctx *planner.EvalContext) (*truncation, bool) {
-	constText := func(x planner.Expr) (string, bool) {
-		if !planner.IsStatementConstant(x) {
+func truncationOf(e ir.Expr, ctx *ir.EvalContext) (*truncation, bool) {
+	constText := func(x ir.Expr) (string, bool) {
+		if !ir.IsStatementConstant(x) {
 			return "", false
 		}
 		v, err := x.Eval(ctx, nil)
 		return v.S, err == nil && v.K == sqltypes.KindText
 	}
-	var cr *planner.ColRef
+	var cr *ir.ColRef
 	var resKind sqltypes.Kind
 	var shift int64
 	unit := "day"
@@ -129,7 +129,7 @@ func truncationOf(e planner.Expr, ctx *planner.EvalContext) (*truncation, bool) 
 	epoch := false
 	switch x := e.(type) {
 	case nil: // a shifted column
-	case *planner.Func:
+	case *ir.Func:
 		if x.Name == "extract" && len(x.Args) == 2 {
 			// extract(epoch from col): the column's µs over a million,
 			// exactly (a numeric), so ordered as the column.
@@ -163,7 +163,7 @@ func truncationOf(e planner.Expr, ctx *planner.EvalContext) (*truncation, bool) 
 				return nil, false
 			}
 		}
-	case *planner.Cast:
+	case *ir.Cast:
 		var ok bool
 		if x.To.ID != sqltypes.Date {
 			return nil, false
@@ -227,12 +227,12 @@ func epochMicros(v sqltypes.Value) (us int64, exact, ok bool) {
 // function itself (the value just inside it satisfies the comparison, the
 // one just outside does not), so a zone's irregular days cannot make the
 // range drop a row; the comparison also stays as a residual filter.
-func truncationBound(x *planner.Binary, ctx *planner.EvalContext) (int, ValueSet, bool) {
+func truncationBound(x *ir.Binary, ctx *ir.EvalContext) (int, ValueSet, bool) {
 	op, fn, other := x.Op, x.L, x.R
-	if !planner.IsStatementConstant(other) {
+	if !ir.IsStatementConstant(other) {
 		op, fn, other = flip(x.Op), x.R, x.L
 	}
-	if !planner.IsStatementConstant(other) {
+	if !ir.IsStatementConstant(other) {
 		return 0, nil, false
 	}
 	t, ok := truncationOf(fn, ctx)
@@ -254,12 +254,12 @@ func truncationBound(x *planner.Binary, ctx *planner.EvalContext) (int, ValueSet
 			// Between two µs: none is equal, and the comparison is one
 			// with the one below (x < 1.5 is x <= 1, x > 1.5 is x > 1).
 			switch op {
-			case planner.OpEq:
+			case ir.OpEq:
 				return t.col, ValueSet{}, true
-			case planner.OpLt:
-				op = planner.OpLe
-			case planner.OpGe:
-				op = planner.OpGt
+			case ir.OpLt:
+				op = ir.OpLe
+			case ir.OpGe:
+				op = ir.OpGt
 			}
 		}
 	case cv.K == sqltypes.KindDate: // col::date compared with a date: its midnight
@@ -287,7 +287,7 @@ func truncationBound(x *planner.Binary, ctx *planner.EvalContext) (int, ValueSet
 	}
 	// holds reports whether trunc(v) op c for a column value v, for
 	// checking a bound.
-	holds := func(v int64, op planner.BinOp) bool {
+	holds := func(v int64, op ir.BinOp) bool {
 		tv, err := t.trunc(v + t.shift)
 		if err != nil {
 			return false
@@ -297,30 +297,30 @@ func truncationBound(x *planner.Binary, ctx *planner.EvalContext) (int, ValueSet
 	val := func(us int64) sqltypes.Value { return sqltypes.Value{K: t.kind, I: us} }
 	// from: the first value that passes; to: the first one after that
 	// fails (lo and hi are truncated values, shifted back to the column's).
-	from := func(lo int64, op planner.BinOp) (Interval, bool) {
+	from := func(lo int64, op ir.BinOp) (Interval, bool) {
 		lo -= t.shift
 		return Interval{Lo: val(lo), LoInc: true, HiUnb: true}, holds(lo, op) && !holds(lo-1, op)
 	}
-	to := func(hi int64, op planner.BinOp) (Interval, bool) {
+	to := func(hi int64, op ir.BinOp) (Interval, bool) {
 		hi -= t.shift
 		return Interval{Hi: val(hi), LoUnb: true}, !holds(hi, op) && holds(hi-1, op)
 	}
 	var iv Interval
 	switch op {
-	case planner.OpEq:
+	case ir.OpEq:
 		if tc != c {
 			return t.col, ValueSet{}, true // no step starts at c
 		}
-		lo, ok1 := from(c, planner.OpEq)
-		hi, ok2 := to(next, planner.OpEq)
+		lo, ok1 := from(c, ir.OpEq)
+		hi, ok2 := to(next, ir.OpEq)
 		iv, ok = intersectIntervals(lo, hi), ok1 && ok2
-	case planner.OpLt:
+	case ir.OpLt:
 		iv, ok = to(ceil, op)
-	case planner.OpLe:
+	case ir.OpLe:
 		iv, ok = to(next, op)
-	case planner.OpGt:
+	case ir.OpGt:
 		iv, ok = from(next, op)
-	case planner.OpGe:
+	case ir.OpGe:
 		iv, ok = from(ceil, op)
 	default:
 		return 0, nil, false

@@ -9,7 +9,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // TestTruncationBoundsBruteForce checks the ranges derived from
@@ -20,7 +20,7 @@ import (
 func TestTruncationBoundsBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(14))
 	units := []string{"microseconds", "milliseconds", "second", "minute", "hour", "day", "week", "month", "quarter", "year", "decade", "century", "millennium"}
-	ops := []planner.BinOp{planner.OpEq, planner.OpLt, planner.OpLe, planner.OpGt, planner.OpGe}
+	ops := []ir.BinOp{ir.OpEq, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe}
 	zones := []string{"UTC", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Europe/London"}
 	steps := map[string]int64{"microseconds": 1, "milliseconds": 1000, "second": 1e6, "minute": 60e6, "hour": 3600e6,
 		"day": 86400e6, "week": 7 * 86400e6, "month": 31 * 86400e6, "quarter": 92 * 86400e6, "year": 366 * 86400e6,
@@ -57,15 +57,15 @@ func TestTruncationBoundsBruteForce(t *testing.T) {
 		if kind == sqltypes.KindTimestampTZ {
 			typ = sqltypes.TypeTimestampTZ
 		}
-		fn := &planner.Func{Name: "date_trunc", Typ: typ, Args: []planner.Expr{
-			&planner.Const{V: sqltypes.NewText(unit), Typ: sqltypes.TypeText},
-			&planner.ColRef{Index: 0, Name: "ts", Typ: typ},
+		fn := &ir.Func{Name: "date_trunc", Typ: typ, Args: []ir.Expr{
+			&ir.Const{V: sqltypes.NewText(unit), Typ: sqltypes.TypeText},
+			&ir.ColRef{Index: 0, Name: "ts", Typ: typ},
 		}}
-		cmp := &planner.Binary{Op: op, L: fn, R: &planner.Const{V: sqltypes.Value{K: kind, I: c}, Typ: typ}, Typ: sqltypes.TypeBool}
+		cmp := &ir.Binary{Op: op, L: fn, R: &ir.Const{V: sqltypes.Value{K: kind, I: c}, Typ: typ}, Typ: sqltypes.TypeBool}
 		if rng.Intn(2) == 0 { // the constant on the left
-			cmp = &planner.Binary{Op: flip(op), L: cmp.R, R: fn, Typ: sqltypes.TypeBool}
+			cmp = &ir.Binary{Op: flip(op), L: cmp.R, R: fn, Typ: sqltypes.TypeBool}
 		}
-		ctx := &planner.EvalContext{Fn: builtins.Context{Location: loc}}
+		ctx := &ir.EvalContext{Fn: builtins.Context{Location: loc}}
 		col, set, ok := truncationBound(cmp, ctx)
 		if !ok {
 			continue // no bound: the filter alone decides, which is always right
@@ -114,7 +114,7 @@ func cmpInt(a, b int64) int {
 func TestShiftedTruncationBoundsBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(15))
 	units := []string{"", "date", "minute", "hour", "day", "week", "month", "year"}
-	ops := []planner.BinOp{planner.OpEq, planner.OpLt, planner.OpLe, planner.OpGt, planner.OpGe}
+	ops := []ir.BinOp{ir.OpEq, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe}
 	zones := []string{"UTC", "EST", "+05", "UTC-5:30", "Etc/GMT-14"}
 	session, _ := builtins.LookupZone("Asia/Kolkata")
 	bounded := 0
@@ -155,20 +155,20 @@ func TestShiftedTruncationBoundsBruteForce(t *testing.T) {
 			}
 			return us
 		}
-		var e planner.Expr = &planner.Func{Name: "timezone", Typ: resTyp, Args: []planner.Expr{
-			&planner.Const{V: sqltypes.NewText(zone), Typ: sqltypes.TypeText},
-			&planner.ColRef{Index: 0, Name: "ts", Typ: colTyp},
+		var e ir.Expr = &ir.Func{Name: "timezone", Typ: resTyp, Args: []ir.Expr{
+			&ir.Const{V: sqltypes.NewText(zone), Typ: sqltypes.TypeText},
+			&ir.ColRef{Index: 0, Name: "ts", Typ: colTyp},
 		}}
 		c := int64(rng.Int63n(100 * 365 * 86400e6)) // 1970 to 2070
-		constant := &planner.Const{V: sqltypes.Value{K: resTyp.Kind(), I: c}, Typ: resTyp}
+		constant := &ir.Const{V: sqltypes.Value{K: resTyp.Kind(), I: c}, Typ: resTyp}
 		switch unit {
 		case "":
 		case "date":
-			e = &planner.Cast{E: e, To: sqltypes.TypeDate}
-			constant = &planner.Const{V: sqltypes.NewDate(c / 86400e6), Typ: sqltypes.TypeDate}
+			e = &ir.Cast{E: e, To: sqltypes.TypeDate}
+			constant = &ir.Const{V: sqltypes.NewDate(c / 86400e6), Typ: sqltypes.TypeDate}
 		default:
-			e = &planner.Func{Name: "date_trunc", Typ: resTyp, Args: []planner.Expr{
-				&planner.Const{V: sqltypes.NewText(unit), Typ: sqltypes.TypeText}, e}}
+			e = &ir.Func{Name: "date_trunc", Typ: resTyp, Args: []ir.Expr{
+				&ir.Const{V: sqltypes.NewText(unit), Typ: sqltypes.TypeText}, e}}
 			if rng.Intn(2) == 0 {
 				c = f(c) // on a step boundary (of some column value's result)
 				constant.V.I = c
@@ -181,8 +181,8 @@ func TestShiftedTruncationBoundsBruteForce(t *testing.T) {
 				ref = builtins.FromLocal(ref, session)
 			}
 		}
-		cmp := &planner.Binary{Op: op, L: e, R: constant, Typ: sqltypes.TypeBool}
-		ctx := &planner.EvalContext{Fn: builtins.Context{Location: session}}
+		cmp := &ir.Binary{Op: op, L: e, R: constant, Typ: sqltypes.TypeBool}
+		ctx := &ir.EvalContext{Fn: builtins.Context{Location: session}}
 		col, set, ok := truncationBound(cmp, ctx)
 		if !ok {
 			t.Fatalf("no bound for %s on a %s column in %s %s", unit, colTyp, zone, op)
@@ -213,12 +213,12 @@ func TestShiftedTruncationBoundsBruteForce(t *testing.T) {
 		}
 	}
 	// A zone with daylight saving time: no bound.
-	e := &planner.Func{Name: "timezone", Typ: sqltypes.TypeTimestamp, Args: []planner.Expr{
-		&planner.Const{V: sqltypes.NewText("America/New_York"), Typ: sqltypes.TypeText},
-		&planner.ColRef{Index: 0, Name: "ts", Typ: sqltypes.TypeTimestampTZ},
+	e := &ir.Func{Name: "timezone", Typ: sqltypes.TypeTimestamp, Args: []ir.Expr{
+		&ir.Const{V: sqltypes.NewText("America/New_York"), Typ: sqltypes.TypeText},
+		&ir.ColRef{Index: 0, Name: "ts", Typ: sqltypes.TypeTimestampTZ},
 	}}
-	cmp := &planner.Binary{Op: planner.OpGe, L: e, R: &planner.Const{V: sqltypes.NewTimestamp(0), Typ: sqltypes.TypeTimestamp}, Typ: sqltypes.TypeBool}
-	if _, _, ok := truncationBound(cmp, &planner.EvalContext{}); ok {
+	cmp := &ir.Binary{Op: ir.OpGe, L: e, R: &ir.Const{V: sqltypes.NewTimestamp(0), Typ: sqltypes.TypeTimestamp}, Typ: sqltypes.TypeBool}
+	if _, _, ok := truncationBound(cmp, &ir.EvalContext{}); ok {
 		t.Error("a bound through a zone with daylight saving time")
 	}
 }
@@ -227,24 +227,24 @@ func TestShiftedTruncationBoundsBruteForce(t *testing.T) {
 // fractional n (in seconds, exactly), on plain and shifted columns.
 func TestEpochBoundsBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(16))
-	ops := []planner.BinOp{planner.OpEq, planner.OpLt, planner.OpLe, planner.OpGt, planner.OpGe}
+	ops := []ir.BinOp{ir.OpEq, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe}
 	for iter := 0; iter < 2000; iter++ {
 		op := ops[rng.Intn(len(ops))]
 		typ := sqltypes.TypeTimestampTZ
 		if rng.Intn(2) == 0 {
 			typ = sqltypes.TypeTimestamp
 		}
-		var arg planner.Expr = &planner.ColRef{Index: 0, Name: "ts", Typ: typ}
+		var arg ir.Expr = &ir.ColRef{Index: 0, Name: "ts", Typ: typ}
 		var shift int64
 		if rng.Intn(2) == 0 {
-			arg = &planner.Func{Name: "timezone", Args: []planner.Expr{&planner.Const{V: sqltypes.NewText("EST"), Typ: sqltypes.TypeText}, arg}}
+			arg = &ir.Func{Name: "timezone", Args: []ir.Expr{&ir.Const{V: sqltypes.NewText("EST"), Typ: sqltypes.TypeText}, arg}}
 			shift = -5 * 3600e6
 			if typ.ID == sqltypes.Timestamp {
 				shift = -shift
 			}
 		}
-		e := &planner.Func{Name: "extract", Typ: sqltypes.TypeNumeric, Args: []planner.Expr{
-			&planner.Const{V: sqltypes.NewText("epoch"), Typ: sqltypes.TypeText}, arg}}
+		e := &ir.Func{Name: "extract", Typ: sqltypes.TypeNumeric, Args: []ir.Expr{
+			&ir.Const{V: sqltypes.NewText("epoch"), Typ: sqltypes.TypeText}, arg}}
 		// n: whole seconds, whole µs, or finer than a µs.
 		us := rng.Int63n(100 * 365 * 86400e6)
 		text := fmt.Sprintf("%d.%06d", us/1e6, us%1e6)
@@ -259,8 +259,8 @@ func TestEpochBoundsBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmp := &planner.Binary{Op: op, L: e, R: &planner.Const{V: n, Typ: sqltypes.TypeNumeric}, Typ: sqltypes.TypeBool}
-		_, set, ok := truncationBound(cmp, &planner.EvalContext{})
+		cmp := &ir.Binary{Op: op, L: e, R: &ir.Const{V: n, Typ: sqltypes.TypeNumeric}, Typ: sqltypes.TypeBool}
+		_, set, ok := truncationBound(cmp, &ir.EvalContext{})
 		if !ok {
 			t.Fatalf("no bound for extract(epoch) %s %s", op, text)
 		}

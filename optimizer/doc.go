@@ -2,7 +2,7 @@
 // physical plan: a tree of operators whose leaves are the access paths
 // chosen for each table.
 //
-// Flow: planner.Rel (the logical plan) → the ordered logical rules
+// Flow: ir.Rel (the logical plan) → the ordered logical rules
 // (rules.go: decorrelate EXISTS/IN into semi and anti joins, push predicates
 // down and simplify outer joins) → the physical build (physical.go), which
 // walks the tree with a request from each parent (the columns it reads, the

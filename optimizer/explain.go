@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // NodeStats is what one operator did during EXPLAIN ANALYZE.
@@ -159,7 +159,7 @@ func ExplainJSON(p *Plan, stats map[Node]*NodeStats) string {
 	return string(out)
 }
 
-func exprList(es []planner.Expr) string {
+func exprList(es []ir.Expr) string {
 	parts := make([]string, len(es))
 	for i, e := range es {
 		parts[i] = e.String()
@@ -167,7 +167,7 @@ func exprList(es []planner.Expr) string {
 	return strings.Join(parts, ", ")
 }
 
-func sortKeys(keys []planner.SortKey, cols []planner.Column) string {
+func sortKeys(keys []ir.SortKey, cols []ir.Column) string {
 	var ks []string
 	for _, k := range keys {
 		s := fmt.Sprintf("#%d", k.Col+1)
@@ -206,7 +206,7 @@ func (x *Scan) Describe() Description {
 	}
 	if x.Dynamic {
 		d.Head = fmt.Sprintf("Scan %s (access path chosen per outer row)", name)
-		if !planner.HasOuterRef(x.spec.Filter) {
+		if !ir.HasOuterRef(x.spec.Filter) {
 			d.Head = fmt.Sprintf("Scan %s (access path chosen when it opens, with the InitPlan values)", name)
 		}
 		d.add("filter", "%s", exprString(x.spec.Filter))
@@ -286,7 +286,7 @@ func (x *Scan) Describe() Description {
 	return d
 }
 
-func exprString(e planner.Expr) string {
+func exprString(e ir.Expr) string {
 	if e == nil {
 		return "true"
 	}
@@ -337,7 +337,7 @@ func (x *Aggregate) Describe() Description {
 				d.add("group key", "()")
 				continue
 			}
-			keys := make([]planner.Expr, len(set))
+			keys := make([]ir.Expr, len(set))
 			for i, g := range set {
 				keys[i] = x.GroupBy[g]
 			}
@@ -360,12 +360,12 @@ func (x *Aggregate) Describe() Description {
 	return d
 }
 
-func aggString(a planner.AggCall) string {
+func aggString(a ir.AggCall) string {
 	if a.Arg == nil {
 		return string(a.Func)
 	}
 	var s string
-	if planner.IsOrderedSet(a.Func) {
+	if ir.IsOrderedSet(a.Func) {
 		// Args are the sorted value, then the direct arguments.
 		s = fmt.Sprintf("%s(%s) WITHIN GROUP (ORDER BY %s)", a.Func, exprList(a.Args[1:]), sortKeyList(a.OrderBy))
 	} else {
@@ -382,7 +382,7 @@ func aggString(a planner.AggCall) string {
 }
 
 // sortKeyList prints the ORDER BY keys of an aggregate.
-func sortKeyList(keys []planner.SortKeyExpr) string {
+func sortKeyList(keys []ir.SortKeyExpr) string {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k.E.String()
@@ -403,7 +403,7 @@ func (x *Window) Describe() Description {
 		args := exprList(c.Args)
 		if c.Agg != nil {
 			args = exprList(c.Agg.Args)
-			if c.Agg.Func == planner.AggCountStar {
+			if c.Agg.Func == ir.AggCountStar {
 				args = "*"
 			}
 		}
@@ -444,19 +444,19 @@ func (x *Window) Describe() Description {
 
 // frameString spells a window frame as SQL writes it, or "" for the
 // default (RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW).
-func frameString(f planner.WindowFrame) string {
-	if f.Mode == planner.FrameRange && f.Start.Kind == planner.UnboundedPreceding && f.End.Kind == planner.CurrentRow && f.Exclude == "" {
+func frameString(f ir.WindowFrame) string {
+	if f.Mode == ir.FrameRange && f.Start.Kind == ir.UnboundedPreceding && f.End.Kind == ir.CurrentRow && f.Exclude == "" {
 		return ""
 	}
-	bound := func(b planner.FrameBound) string {
+	bound := func(b ir.FrameBound) string {
 		switch b.Kind {
-		case planner.UnboundedPreceding:
+		case ir.UnboundedPreceding:
 			return "UNBOUNDED PRECEDING"
-		case planner.OffsetPreceding:
+		case ir.OffsetPreceding:
 			return b.Offset.String() + " PRECEDING"
-		case planner.CurrentRow:
+		case ir.CurrentRow:
 			return "CURRENT ROW"
-		case planner.OffsetFollowing:
+		case ir.OffsetFollowing:
 			return b.Offset.String() + " FOLLOWING"
 		}
 		return "UNBOUNDED FOLLOWING"
@@ -511,7 +511,7 @@ func (x *Limit) Describe() Description {
 }
 
 func (x *SetOp) Describe() Description {
-	if x.Op == planner.Union && x.All {
+	if x.Op == ir.Union && x.All {
 		return Description{Head: "Append (UNION ALL)"}
 	}
 	head := "Hash " + x.Op.String()
@@ -667,7 +667,7 @@ func indexWrites(d *Description, t *catalog.Table) {
 }
 
 // constraintWrites describes the CHECKs and foreign keys a write enforces.
-func constraintWrites(d *Description, t *catalog.Table, c *planner.Constraints) {
+func constraintWrites(d *Description, t *catalog.Table, c *ir.Constraints) {
 	tc := c.For(t.Name)
 	if tc == nil {
 		return

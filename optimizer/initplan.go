@@ -2,7 +2,7 @@ package optimizer
 
 import (
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // Uncorrelated subqueries are InitPlans: one value (or set of values) per
@@ -16,10 +16,10 @@ import (
 // openTimeConjunct reports whether every subquery in c can be turned into
 // constants when a scan opens: uncorrelated scalar, EXISTS and IN
 // subqueries (other ANY/ALL comparisons stay with the Filter above).
-func openTimeConjunct(c planner.Expr) bool {
+func openTimeConjunct(c ir.Expr) bool {
 	ok, any := true, false
-	planner.Walk(c, func(x planner.Expr) {
-		sq, is := x.(*planner.Subquery)
+	ir.Walk(c, func(x ir.Expr) {
+		sq, is := x.(*ir.Subquery)
 		if !is {
 			return
 		}
@@ -27,8 +27,8 @@ func openTimeConjunct(c planner.Expr) bool {
 		switch {
 		case sq.Correlated:
 			ok = false
-		case sq.Kind == planner.ScalarSubquery, sq.Kind == planner.ExistsSubquery:
-		case sq.Kind == planner.AnySubquery && sq.Op == planner.OpEq && !isRow(sq.Left):
+		case sq.Kind == ir.ScalarSubquery, sq.Kind == ir.ExistsSubquery:
+		case sq.Kind == ir.AnySubquery && sq.Op == ir.OpEq && !isRow(sq.Left):
 		default:
 			ok = false
 		}
@@ -39,16 +39,16 @@ func openTimeConjunct(c planner.Expr) bool {
 // foldConst evaluates an expression whose operands became constants (a
 // cast of an InitPlan's value), so that it can bound a key: nil when it
 // is not one, or may not be evaluated ahead (volatile).
-func foldConst(x planner.Expr, ctx *planner.EvalContext) planner.Expr {
-	kids := planner.Children(x)
+func foldConst(x ir.Expr, ctx *ir.EvalContext) ir.Expr {
+	kids := ir.Children(x)
 	if len(kids) == 0 {
 		return nil
 	}
-	if f, ok := x.(*planner.Func); ok && planner.IsVolatile(f) {
+	if f, ok := x.(*ir.Func); ok && ir.IsVolatile(f) {
 		return nil
 	}
 	for _, k := range kids {
-		if _, ok := k.(*planner.Const); !ok {
+		if _, ok := k.(*ir.Const); !ok {
 			return nil
 		}
 	}
@@ -56,18 +56,18 @@ func foldConst(x planner.Expr, ctx *planner.EvalContext) planner.Expr {
 	if err != nil {
 		return nil // evaluated with the row, which reports it
 	}
-	return &planner.Const{V: v, Typ: x.Type()}
+	return &ir.Const{V: v, Typ: x.Type()}
 }
 
-func isRow(e planner.Expr) bool {
-	_, ok := e.(*planner.RowExpr)
+func isRow(e ir.Expr) bool {
+	_, ok := e.(*ir.RowExpr)
 	return ok
 }
 
 // hasSubPlan reports whether e holds a subplan.
-func hasSubPlan(e planner.Expr) bool {
+func hasSubPlan(e ir.Expr) bool {
 	found := false
-	planner.Walk(e, func(x planner.Expr) {
+	ir.Walk(e, func(x ir.Expr) {
 		if _, ok := x.(*SubPlan); ok {
 			found = true
 		}
@@ -80,39 +80,39 @@ func hasSubPlan(e planner.Expr) bool {
 // or EXISTS subplan becomes its value, x IN (subplan) the list of its
 // values (exact under SQL's NULL rules: NULL values stay in the list; an
 // empty subquery makes IN false even for a NULL x).
-func resolveOpenTime(e planner.Expr, ctx *planner.EvalContext) (planner.Expr, error) {
+func resolveOpenTime(e ir.Expr, ctx *ir.EvalContext) (ir.Expr, error) {
 	var err error
-	var resolve func(planner.Expr) planner.Expr
-	resolve = func(e planner.Expr) planner.Expr {
-		return planner.MapExpr(e, func(x planner.Expr) planner.Expr {
+	var resolve func(ir.Expr) ir.Expr
+	resolve = func(e ir.Expr) ir.Expr {
+		return ir.MapExpr(e, func(x ir.Expr) ir.Expr {
 			if err != nil {
 				return nil
 			}
 			switch y := x.(type) {
-			case *planner.OuterRef:
+			case *ir.OuterRef:
 				v, e := y.Eval(ctx, nil)
 				err = e
-				return &planner.Const{V: v, Typ: y.Typ}
+				return &ir.Const{V: v, Typ: y.Typ}
 			case *SubPlan:
 				if y.Correlated {
 					return nil
 				}
-				if y.Kind != planner.AnySubquery {
+				if y.Kind != ir.AnySubquery {
 					v, e := y.Eval(ctx, nil)
 					err = e
-					return &planner.Const{V: v, Typ: y.Typ}
+					return &ir.Const{V: v, Typ: y.Typ}
 				}
 				if err = y.fill(ctx, nil); err != nil {
 					return nil
 				}
 				if len(y.rows) == 0 {
-					return &planner.Const{V: sqltypes.NewBool(y.Neg), Typ: sqltypes.TypeBool}
+					return &ir.Const{V: sqltypes.NewBool(y.Neg), Typ: sqltypes.TypeBool}
 				}
-				list := make([]planner.Expr, len(y.rows))
+				list := make([]ir.Expr, len(y.rows))
 				for i, r := range y.rows {
-					list[i] = &planner.Const{V: r[0], Typ: y.Left.Type()}
+					list[i] = &ir.Const{V: r[0], Typ: y.Left.Type()}
 				}
-				return planner.NewInList(resolve(y.Left), list, y.Neg)
+				return ir.NewInList(resolve(y.Left), list, y.Neg)
 			}
 			return foldConst(x, ctx)
 		})

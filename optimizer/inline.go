@@ -1,8 +1,6 @@
 package optimizer
 
-import (
-	"github.com/zproxy/zproxy/planner"
-)
+import "github.com/zproxy/zproxy/ir"
 
 // WITH queries are inlined into the query that reads them, as PostgreSQL 12
 // and later do, so the reader's predicates reach the query's tables (WITH
@@ -15,13 +13,13 @@ import (
 
 // cteRefs counts the scans of each WITH query in a statement's plan,
 // subqueries and the WITH queries themselves included (each body once).
-func cteRefs(r planner.Rel) map[int]int {
+func cteRefs(r ir.Rel) map[int]int {
 	refs := map[int]int{}
 	seen := map[int]bool{}
-	var walk func(planner.Rel)
-	walk = func(r planner.Rel) {
-		planner.WalkRel(r, func(x planner.Rel) {
-			cs, ok := x.(*planner.CTEScan)
+	var walk func(ir.Rel)
+	walk = func(r ir.Rel) {
+		ir.WalkRel(r, func(x ir.Rel) {
+			cs, ok := x.(*ir.CTEScan)
 			if !ok {
 				return
 			}
@@ -31,9 +29,9 @@ func cteRefs(r planner.Rel) map[int]int {
 				walk(cs.CTE.Plan)
 			}
 		})
-		planner.VisitExprs(r, func(e planner.Expr, _ int) {
-			planner.Walk(e, func(x planner.Expr) {
-				if sq, ok := x.(*planner.Subquery); ok {
+		ir.VisitExprs(r, func(e ir.Expr, _ int) {
+			ir.Walk(e, func(x ir.Expr) {
+				if sq, ok := x.(*ir.Subquery); ok {
 					walk(sq.Plan)
 				}
 			})
@@ -44,17 +42,17 @@ func cteRefs(r planner.Rel) map[int]int {
 }
 
 // inlinable reports whether a WITH query read refs times is inlined.
-func inlinable(c *planner.CTE, refs int) bool {
+func inlinable(c *ir.CTE, refs int) bool {
 	if c.Write != nil || c.Recursive || c.Materialized || refs == 0 || refs > 1 && !c.NotMaterialized {
 		return false
 	}
-	if planner.Escapes(c.Plan) {
+	if ir.Escapes(c.Plan) {
 		return false
 	}
 	volatile := false
-	planner.VisitExprs(c.Plan, func(e planner.Expr, _ int) {
-		planner.Walk(e, func(x planner.Expr) {
-			if f, ok := x.(*planner.Func); ok && planner.IsVolatile(f) {
+	ir.VisitExprs(c.Plan, func(e ir.Expr, _ int) {
+		ir.Walk(e, func(x ir.Expr) {
+			if f, ok := x.(*ir.Func); ok && ir.IsVolatile(f) {
 				volatile = true
 			}
 		})
@@ -64,22 +62,22 @@ func inlinable(c *planner.CTE, refs int) bool {
 
 // inlineCTEs replaces the scans of inlinable WITH queries by their plans
 // (renamed to the scan's columns), in r and in what it inlines.
-func (b *builder) inlineCTEs(r planner.Rel) planner.Rel {
+func (b *builder) inlineCTEs(r ir.Rel) ir.Rel {
 	if len(b.cteRefs) == 0 {
 		return r
 	}
-	if cs, ok := r.(*planner.CTEScan); ok {
+	if cs, ok := r.(*ir.CTEScan); ok {
 		if !inlinable(cs.CTE, b.cteRefs[cs.CTE.ID]) {
 			return r
 		}
 		return renamed(b.inlineCTEs(cs.CTE.Plan), cs.Columns())
 	}
-	return planner.MapInputs(r, b.inlineCTEs)
+	return ir.MapInputs(r, b.inlineCTEs)
 }
 
 // renamed gives r the column names of cols (the same layout), through a
 // projection when they differ.
-func renamed(r planner.Rel, cols []planner.Column) planner.Rel {
+func renamed(r ir.Rel, cols []ir.Column) ir.Rel {
 	have := r.Columns()
 	same := len(have) == len(cols)
 	for i := 0; same && i < len(cols); i++ {
@@ -88,9 +86,9 @@ func renamed(r planner.Rel, cols []planner.Column) planner.Rel {
 	if same {
 		return r
 	}
-	exprs := make([]planner.Expr, len(cols))
+	exprs := make([]ir.Expr, len(cols))
 	for i, c := range have {
-		exprs[i] = &planner.ColRef{Index: i, Name: c.Name, Typ: c.Type}
+		exprs[i] = &ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}
 	}
-	return &planner.Project{Input: r, Exprs: exprs, Cols: cols}
+	return &ir.Project{Input: r, Exprs: exprs, Cols: cols}
 }

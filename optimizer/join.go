@@ -2,19 +2,19 @@ package optimizer
 
 import (
 	"github.com/zproxy/zproxy/catalog"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // HashJoin builds a hash table of Right's rows by RightKeys and probes it
 // with each Left row's LeftKeys. NULL keys never match. Residual is checked
 // on each matching pair (over the left row followed by the right row).
 type HashJoin struct {
-	Kind                planner.JoinKind
+	Kind                ir.JoinKind
 	Left, Right         Node
-	LeftKeys, RightKeys []planner.Expr
-	Residual            planner.Expr
+	LeftKeys, RightKeys []ir.Expr
+	Residual            ir.Expr
 	Reason              string
-	cols                []planner.Column
+	cols                []ir.Column
 }
 
 // LookupJoin reads, for batches of Left rows, the matching rows of a stored
@@ -22,7 +22,7 @@ type HashJoin struct {
 // of the access path's leading key columns, so a batch is one batched get
 // (a point per row) or one range scan per row, per shard.
 type LookupJoin struct {
-	Kind  planner.JoinKind
+	Kind  ir.JoinKind
 	Left  Node
 	Table *catalog.Table
 	Alias string
@@ -30,56 +30,56 @@ type LookupJoin struct {
 	// KeyCols are the access path's key columns; KeyExprs, over the left
 	// row, give values for the first len(KeyExprs) of them.
 	KeyCols  []catalog.KeyColumn
-	KeyExprs []planner.Expr
+	KeyExprs []ir.Expr
 	// PointGet: KeyExprs bind the whole primary key.
 	PointGet bool
 	// Lookup: index entries are followed by gets of the table rows.
 	Lookup bool
 	// InnerFilter is applied to each inner table row (the inner table's own
 	// WHERE conjuncts); Residual to each joined row.
-	InnerFilter planner.Expr
-	Residual    planner.Expr
+	InnerFilter ir.Expr
+	Residual    ir.Expr
 	Needed      []int
 	// Batch is how many left rows one round of lookups serves.
 	Batch int
 	// Lock is the row lock of a SELECT ... FOR UPDATE / FOR SHARE on the
 	// inner rows the join matches.
-	Lock     planner.LockStrength
+	Lock     ir.LockStrength
 	Reason   string
 	Rejected []Rejection
-	cols     []planner.Column
+	cols     []ir.Column
 }
 
 // MergeJoin reads two inputs ordered on their join keys side by side,
 // pairing each left row with the right rows of equal keys.
 type MergeJoin struct {
-	Kind                planner.JoinKind
+	Kind                ir.JoinKind
 	Left, Right         Node
-	LeftKeys, RightKeys []planner.Expr
-	Residual            planner.Expr
+	LeftKeys, RightKeys []ir.Expr
+	Residual            ir.Expr
 	Reason              string
-	cols                []planner.Column
+	cols                []ir.Column
 }
 
 // NestedLoop compares every left row with every row of Right, which it
 // reads once and keeps: the method for join conditions that are not
 // equalities.
 type NestedLoop struct {
-	Kind        planner.JoinKind
+	Kind        ir.JoinKind
 	Left, Right Node
-	Pred        planner.Expr
+	Pred        ir.Expr
 	Reason      string
-	cols        []planner.Column
+	cols        []ir.Column
 }
 
 // Apply runs Right once per left row, with the left row as Right's outer
 // row: LATERAL items and correlated subqueries that could not be turned
 // into joins.
 type Apply struct {
-	Kind        planner.JoinKind
+	Kind        ir.JoinKind
 	Left, Right Node
-	Pred        planner.Expr
-	cols        []planner.Column
+	Pred        ir.Expr
+	cols        []ir.Column
 }
 
 var (
@@ -116,33 +116,33 @@ func (n *MergeJoin) reason() *string  { return &n.Reason }
 func (n *NestedLoop) reason() *string { return &n.Reason }
 
 // Expressions implementations: the join keys, then the conditions.
-func (n *HashJoin) Expressions() []planner.Expr {
-	out := append(append([]planner.Expr(nil), n.LeftKeys...), n.RightKeys...)
+func (n *HashJoin) Expressions() []ir.Expr {
+	out := append(append([]ir.Expr(nil), n.LeftKeys...), n.RightKeys...)
 	return append(out, n.Residual)
 }
-func (n *MergeJoin) Expressions() []planner.Expr {
-	out := append(append([]planner.Expr(nil), n.LeftKeys...), n.RightKeys...)
+func (n *MergeJoin) Expressions() []ir.Expr {
+	out := append(append([]ir.Expr(nil), n.LeftKeys...), n.RightKeys...)
 	return append(out, n.Residual)
 }
-func (n *LookupJoin) Expressions() []planner.Expr {
-	return append(append([]planner.Expr(nil), n.KeyExprs...), n.InnerFilter, n.Residual)
+func (n *LookupJoin) Expressions() []ir.Expr {
+	return append(append([]ir.Expr(nil), n.KeyExprs...), n.InnerFilter, n.Residual)
 }
-func (n *NestedLoop) Expressions() []planner.Expr { return []planner.Expr{n.Pred} }
-func (n *Apply) Expressions() []planner.Expr      { return []planner.Expr{n.Pred} }
+func (n *NestedLoop) Expressions() []ir.Expr { return []ir.Expr{n.Pred} }
+func (n *Apply) Expressions() []ir.Expr      { return []ir.Expr{n.Pred} }
 
-func (n *HashJoin) Columns() []planner.Column   { return n.cols }
-func (n *MergeJoin) Columns() []planner.Column  { return n.cols }
-func (n *LookupJoin) Columns() []planner.Column { return n.cols }
-func (n *NestedLoop) Columns() []planner.Column { return n.cols }
-func (n *Apply) Columns() []planner.Column      { return n.cols }
+func (n *HashJoin) Columns() []ir.Column   { return n.cols }
+func (n *MergeJoin) Columns() []ir.Column  { return n.cols }
+func (n *LookupJoin) Columns() []ir.Column { return n.cols }
+func (n *NestedLoop) Columns() []ir.Column { return n.cols }
+func (n *Apply) Columns() []ir.Column      { return n.cols }
 
 // joinCols is the output layout of a join of kind over left and right
 // rows of the given layouts.
-func joinCols(kind planner.JoinKind, left, right []planner.Column) []planner.Column {
-	if kind == planner.SemiJoin || kind == planner.AntiJoin {
+func joinCols(kind ir.JoinKind, left, right []ir.Column) []ir.Column {
+	if kind == ir.SemiJoin || kind == ir.AntiJoin {
 		return left
 	}
-	out := make([]planner.Column, 0, len(left)+len(right))
+	out := make([]ir.Column, 0, len(left)+len(right))
 	out = append(out, left...)
 	return append(out, right...)
 }

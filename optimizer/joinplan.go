@@ -8,7 +8,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // lookupBatch is how many outer rows one round of a lookup join serves:
@@ -31,20 +31,20 @@ const lookupBatch = 100
 //     side, so the other is looked up.
 //  4. Hash join on the equality conjuncts.
 //  5. Nested loop for conditions without an equality.
-func (b *builder) buildJoin(j *planner.Join, req request) (Node, bool, error) {
+func (b *builder) buildJoin(j *ir.Join, req request) (Node, bool, error) {
 	lc, rc := j.Left.Columns(), j.Right.Columns()
 	lw := len(lc)
 	need := req.need
-	if j.Kind == planner.SemiJoin || j.Kind == planner.AntiJoin {
+	if j.Kind == ir.SemiJoin || j.Kind == ir.AntiJoin {
 		need = append(append([]bool(nil), need...), make([]bool, len(rc))...)
 	}
 	need = append([]bool(nil), need...)
 	usedCols(j.On, need)
 
-	if j.Kind == planner.RightJoin && !j.Lateral {
+	if j.Kind == ir.RightJoin && !j.Lateral {
 		// A right join is the left join of the swapped inputs; the rules then
 		// apply to it as to any left join.
-		sw := planner.NewJoin(planner.LeftJoin, j.Right, j.Left, swapSides(j.On, lw, len(rc)))
+		sw := ir.NewJoin(ir.LeftJoin, j.Right, j.Left, swapSides(j.On, lw, len(rc)))
 		swNeed := append(append([]bool(nil), need[lw:]...), need[:lw]...)
 		n, _, err := b.buildJoin(sw, request{need: swNeed})
 		if err != nil {
@@ -55,7 +55,7 @@ func (b *builder) buildJoin(j *planner.Join, req request) (Node, bool, error) {
 	}
 	lneed, rneed := need[:lw], need[lw:]
 
-	if j.Lateral && planner.Escapes(j.Right) {
+	if j.Lateral && ir.Escapes(j.Right) {
 		return b.apply(j, lneed)
 	}
 
@@ -101,7 +101,7 @@ func (b *builder) buildJoin(j *planner.Join, req request) (Node, bool, error) {
 		}
 		// Rule 3. An inner join of two tables: look up the side whose own
 		// access path is less selective.
-		if j.Kind == planner.InnerJoin && !j.Lateral {
+		if j.Kind == ir.InnerJoin && !j.Lateral {
 			if n, ok, err := b.swappedLookup(j, lk, rk, residual, need, false); ok || err != nil {
 				return n, false, err
 			}
@@ -144,9 +144,9 @@ type joinHintSet struct {
 }
 
 // joinHints reads the hints naming the tables a join reads directly.
-func joinHints(j *planner.Join) joinHintSet {
+func joinHints(j *ir.Join) joinHintSet {
 	var h joinHintSet
-	for side, r := range []planner.Rel{j.Left, j.Right} {
+	for side, r := range []ir.Rel{j.Left, j.Right} {
 		switch joinHint(r) {
 		case "inl_join":
 			if side == 0 {
@@ -160,7 +160,7 @@ func joinHints(j *planner.Join) joinHintSet {
 			h.merge = true
 		}
 	}
-	if h.inlLeft && (j.Kind != planner.InnerJoin || j.Lateral) {
+	if h.inlLeft && (j.Kind != ir.InnerJoin || j.Lateral) {
 		// Only an inner join may swap its sides.
 		h.inlLeft, h.inlPreserved = false, true
 	}
@@ -169,13 +169,13 @@ func joinHints(j *planner.Join) joinHintSet {
 
 // noLookupReason says why a join with equality conjuncts is not a lookup
 // join (rule 3 did not apply).
-func noLookupReason(j *planner.Join, rk []planner.Expr) string {
+func noLookupReason(j *ir.Join, rk []ir.Expr) string {
 	switch {
-	case j.Kind == planner.FullJoin:
+	case j.Kind == ir.FullJoin:
 		return "equality conjuncts; a full join is never a lookup join (the unmatched rows of both sides are kept)"
 	case baseScan(j.Right) == nil:
 		return "equality conjuncts; the inner side is not a stored table, so it cannot be looked up"
-	case planner.HasOuterRef(scanFilter(j.Right)) || planner.HasSubquery(scanFilter(j.Right)):
+	case ir.HasOuterRef(scanFilter(j.Right)) || ir.HasSubquery(scanFilter(j.Right)):
 		return "equality conjuncts; the inner table's filter reads an outer row or a subquery, so it is not looked up"
 	}
 	return "equality conjuncts, and no key of the inner table they bind"
@@ -201,35 +201,35 @@ func noteReason(n Node, prefix string) {
 // then reads each input once, in order, and holds only one key's rows.
 // Rows whose key is NULL never match; they are filtered out of the sides
 // where that changes nothing, which also lets the scans deliver the order.
-func (b *builder) mergeJoin(j *planner.Join, lk, rk []planner.Expr, residual planner.Expr, lneed, rneed []bool, hinted bool) (Node, bool, error) {
+func (b *builder) mergeJoin(j *ir.Join, lk, rk []ir.Expr, residual ir.Expr, lneed, rneed []bool, hinted bool) (Node, bool, error) {
 	switch j.Kind {
-	case planner.InnerJoin, planner.LeftJoin, planner.SemiJoin, planner.AntiJoin:
+	case ir.InnerJoin, ir.LeftJoin, ir.SemiJoin, ir.AntiJoin:
 	default:
 		return nil, false, nil
 	}
 	if baseScan(j.Left) == nil || baseScan(j.Right) == nil {
 		return nil, false, nil
 	}
-	lorder := make([]planner.SortKey, len(lk))
-	rorder := make([]planner.SortKey, len(rk))
-	var lnn, rnn []planner.Expr
+	lorder := make([]ir.SortKey, len(lk))
+	rorder := make([]ir.SortKey, len(rk))
+	var lnn, rnn []ir.Expr
 	for i := range lk {
-		lc, lok := lk[i].(*planner.ColRef)
-		rc, rok := rk[i].(*planner.ColRef)
+		lc, lok := lk[i].(*ir.ColRef)
+		rc, rok := rk[i].(*ir.ColRef)
 		if !lok || !rok || lc.Typ.Kind() != rc.Typ.Kind() {
 			return nil, false, nil
 		}
-		lorder[i] = planner.SortKey{Col: lc.Index}
-		rorder[i] = planner.SortKey{Col: rc.Index}
+		lorder[i] = ir.SortKey{Col: lc.Index}
+		rorder[i] = ir.SortKey{Col: rc.Index}
 		if !baseScan(j.Left).Table.Columns[lc.Index].NotNull {
-			lnn = append(lnn, &planner.IsNull{E: lc, Neg: true})
+			lnn = append(lnn, &ir.IsNull{E: lc, Neg: true})
 		}
 		if !baseScan(j.Right).Table.Columns[rc.Index].NotNull {
-			rnn = append(rnn, &planner.IsNull{E: rc, Neg: true})
+			rnn = append(rnn, &ir.IsNull{E: rc, Neg: true})
 		}
 	}
 	left, right := j.Left, j.Right
-	if j.Kind == planner.InnerJoin || j.Kind == planner.SemiJoin {
+	if j.Kind == ir.InnerJoin || j.Kind == ir.SemiJoin {
 		left = addFilter(left, lnn)
 	}
 	right = addFilter(right, rnn)
@@ -264,25 +264,25 @@ func (b *builder) mergeJoin(j *planner.Join, lk, rk []planner.Expr, residual pla
 		cols: joinCols(j.Kind, l.Columns(), r.Columns())}, true, nil
 }
 
-func addFilter(r planner.Rel, preds []planner.Expr) planner.Rel {
+func addFilter(r ir.Rel, preds []ir.Expr) ir.Rel {
 	if len(preds) == 0 {
 		return r
 	}
-	if f, ok := r.(*planner.Filter); ok {
-		return &planner.Filter{Input: f.Input, Pred: andAll(append([]planner.Expr{f.Pred}, preds...))}
+	if f, ok := r.(*ir.Filter); ok {
+		return &ir.Filter{Input: f.Input, Pred: andAll(append([]ir.Expr{f.Pred}, preds...))}
 	}
-	return &planner.Filter{Input: r, Pred: andAll(preds)}
+	return &ir.Filter{Input: r, Pred: andAll(preds)}
 }
 
 // apply plans a join whose right side reads the left row.
-func (b *builder) apply(j *planner.Join, lneed []bool) (Node, bool, error) {
-	if j.Kind != planner.InnerJoin && j.Kind != planner.LeftJoin {
+func (b *builder) apply(j *ir.Join, lneed []bool) (Node, bool, error) {
+	if j.Kind != ir.InnerJoin && j.Kind != ir.LeftJoin {
 		return nil, false, pgerr.New(pgerr.FeatureNotSupported, "%s join with a LATERAL reference is not supported", j.Kind)
 	}
 	// The right side reads left columns through outer references.
-	planner.VisitExprs(j.Right, func(e planner.Expr, level int) {
-		planner.Walk(e, func(x planner.Expr) {
-			if o, ok := x.(*planner.OuterRef); ok && o.Depth == level+1 && o.Index < len(lneed) {
+	ir.VisitExprs(j.Right, func(e ir.Expr, level int) {
+		ir.Walk(e, func(x ir.Expr) {
+			if o, ok := x.(*ir.OuterRef); ok && o.Depth == level+1 && o.Index < len(lneed) {
 				lneed[o.Index] = true
 			}
 		})
@@ -301,19 +301,19 @@ func (b *builder) apply(j *planner.Join, lneed []bool) (Node, bool, error) {
 // equiKeys splits a join condition into equalities between a left-side
 // expression (over the left row) and a right-side one (over the right row)
 // and the rest (over the joined row).
-func equiKeys(on planner.Expr, lw int) (lk, rk []planner.Expr, rest planner.Expr) {
-	var others []planner.Expr
-	for _, c := range planner.Conjuncts(on) {
-		eq, ok := c.(*planner.Binary)
-		if ok && eq.Op == planner.OpEq && movable(c) {
+func equiKeys(on ir.Expr, lw int) (lk, rk []ir.Expr, rest ir.Expr) {
+	var others []ir.Expr
+	for _, c := range ir.Conjuncts(on) {
+		eq, ok := c.(*ir.Binary)
+		if ok && eq.Op == ir.OpEq && movable(c) {
 			ll, lr := sides(eq.L, lw)
 			rl, rr := sides(eq.R, lw)
 			switch {
 			case ll && !lr && rr && !rl:
-				lk, rk = append(lk, eq.L), append(rk, planner.ShiftCols(eq.R, -lw))
+				lk, rk = append(lk, eq.L), append(rk, ir.ShiftCols(eq.R, -lw))
 				continue
 			case rl && !rr && lr && !ll:
-				lk, rk = append(lk, eq.R), append(rk, planner.ShiftCols(eq.L, -lw))
+				lk, rk = append(lk, eq.R), append(rk, ir.ShiftCols(eq.L, -lw))
 				continue
 			}
 		}
@@ -323,7 +323,7 @@ func equiKeys(on planner.Expr, lw int) (lk, rk []planner.Expr, rest planner.Expr
 }
 
 // joinHint returns the join hint naming the table of a join's inner side.
-func joinHint(r planner.Rel) string {
+func joinHint(r ir.Rel) string {
 	s := baseScan(r)
 	if s == nil {
 		return ""
@@ -339,16 +339,16 @@ func joinHint(r planner.Rel) string {
 
 // baseScan returns the stored-table scan a relation is (possibly under a
 // filter), or nil.
-func baseScan(r planner.Rel) *planner.Scan {
-	if f, ok := r.(*planner.Filter); ok {
+func baseScan(r ir.Rel) *ir.Scan {
+	if f, ok := r.(*ir.Filter); ok {
 		r = f.Input
 	}
-	s, _ := r.(*planner.Scan)
+	s, _ := r.(*ir.Scan)
 	return s
 }
 
-func scanFilter(r planner.Rel) planner.Expr {
-	if f, ok := r.(*planner.Filter); ok {
+func scanFilter(r ir.Rel) ir.Expr {
+	if f, ok := r.(*ir.Filter); ok {
 		return f.Pred
 	}
 	return nil
@@ -358,8 +358,8 @@ func scanFilter(r planner.Rel) planner.Expr {
 type lookupPath struct {
 	index    *catalog.Index
 	keyCols  []catalog.KeyColumn
-	exprs    []planner.Expr // per bound leading key column
-	joinKeys int            // how many of them come from the join
+	exprs    []ir.Expr // per bound leading key column
+	joinKeys int       // how many of them come from the join
 	pointGet bool
 	covering bool
 	label    string
@@ -367,13 +367,13 @@ type lookupPath struct {
 
 // lookupJoin builds a lookup join of left with the stored table of right,
 // when the join keys bind a key prefix of it; ok is false otherwise.
-func (b *builder) lookupJoin(kind planner.JoinKind, left, right planner.Rel, lk, rk []planner.Expr, residual planner.Expr,
+func (b *builder) lookupJoin(kind ir.JoinKind, left, right ir.Rel, lk, rk []ir.Expr, residual ir.Expr,
 	lneed, rneed []bool, why string, hinted bool) (Node, bool, error) {
-	if kind != planner.InnerJoin && kind != planner.LeftJoin && kind != planner.SemiJoin && kind != planner.AntiJoin {
+	if kind != ir.InnerJoin && kind != ir.LeftJoin && kind != ir.SemiJoin && kind != ir.AntiJoin {
 		return nil, false, nil
 	}
 	s := baseScan(right)
-	if s == nil || planner.HasOuterRef(scanFilter(right)) || planner.HasSubquery(scanFilter(right)) {
+	if s == nil || ir.HasOuterRef(scanFilter(right)) || ir.HasSubquery(scanFilter(right)) {
 		return nil, false, nil
 	}
 	lw := len(left.Columns())
@@ -396,7 +396,7 @@ func (b *builder) lookupJoin(kind planner.JoinKind, left, right planner.Rel, lk,
 	}
 	// The residual reads [left row, inner table row]; join keys the lookup
 	// does not enforce stay in it.
-	var rest []planner.Expr
+	var rest []ir.Expr
 	if residual != nil {
 		rest = append(rest, residual)
 	}
@@ -405,18 +405,18 @@ func (b *builder) lookupJoin(kind planner.JoinKind, left, right planner.Rel, lk,
 		used[best.keyCols[i].Column] = true
 	}
 	for i := range lk {
-		c, ok := rk[i].(*planner.ColRef)
+		c, ok := rk[i].(*ir.ColRef)
 		if ok && used[c.Index] && boundBy(best, c.Index, lk[i]) {
 			continue
 		}
-		rest = append(rest, &planner.Binary{Op: planner.OpEq, L: lk[i], R: planner.ShiftCols(rk[i], lw), Typ: sqltypes.TypeBool})
+		rest = append(rest, &ir.Binary{Op: ir.OpEq, L: lk[i], R: ir.ShiftCols(rk[i], lw), Typ: sqltypes.TypeBool})
 	}
 	t := s.Table
 	lj := &LookupJoin{Kind: kind, Left: l, Table: t, Alias: s.Alias, Index: best.index, KeyCols: best.keyCols,
 		KeyExprs: b.exprs(best.exprs), PointGet: best.pointGet, Lookup: best.index != nil && !best.covering,
 		InnerFilter: scanFilter(right), Residual: b.expr(andAll(rest)), Needed: neededOf(rneed, scanFilter(right)),
 		Batch: lookupBatch, Reason: why, Rejected: rejected, cols: joinCols(kind, l.Columns(), tableCols(t)), Lock: s.Lock}
-	if s.Lock != planner.LockNone {
+	if s.Lock != ir.LockNone {
 		lj.Needed = withKey(t, lj.Needed)
 	}
 	return lj, true, nil
@@ -439,7 +439,7 @@ func withKey(t *catalog.Table, needed []int) []int {
 }
 
 // boundBy reports whether the lookup path binds key column col with e.
-func boundBy(p *lookupPath, col int, e planner.Expr) bool {
+func boundBy(p *lookupPath, col int, e ir.Expr) bool {
 	for i, k := range p.keyCols[:len(p.exprs)] {
 		if k.Column == col && p.exprs[i] == e {
 			return true
@@ -451,19 +451,19 @@ func boundBy(p *lookupPath, col int, e planner.Expr) bool {
 // lookupPaths ranks the ways to look up rows of s's table by the join keys
 // (and constants of its own filter): the primary key and each public btree
 // index, by longest bound prefix, then point gets, then covering.
-func (b *builder) lookupPaths(s *planner.Scan, filter planner.Expr, lk, rk []planner.Expr, needed []int) (*lookupPath, []Rejection) {
+func (b *builder) lookupPaths(s *ir.Scan, filter ir.Expr, lk, rk []ir.Expr, needed []int) (*lookupPath, []Rejection) {
 	t := s.Table
 	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
 	bnds, _ := extractBounds(filter, b.ctx, kinds)
-	bind := func(col int) (planner.Expr, bool, bool) {
+	bind := func(col int) (ir.Expr, bool, bool) {
 		for i, r := range rk {
-			c, ok := r.(*planner.ColRef)
+			c, ok := r.(*ir.ColRef)
 			if ok && c.Index == col && lk[i].Type().Kind() == t.Columns[col].Type.Kind() {
 				return lk[i], true, true
 			}
 		}
 		if set := bnds[col]; len(set) == 1 && set[0].IsPoint() {
-			return &planner.Const{V: set[0].Lo, Typ: t.Columns[col].Type}, false, true
+			return &ir.Const{V: set[0].Lo, Typ: t.Columns[col].Type}, false, true
 		}
 		return nil, false, false
 	}
@@ -515,13 +515,13 @@ func (b *builder) lookupPaths(s *planner.Scan, filter planner.Expr, lk, rk []pla
 
 // ownPathRank rates the access path a relation has on its own: a point
 // get 4, a key range 3, a Z-order box 2, a full scan 1, a non-table 0.
-func (b *builder) ownPathRank(r planner.Rel) int {
+func (b *builder) ownPathRank(r ir.Rel) int {
 	s := baseScan(r)
 	if s == nil {
 		return 0
 	}
 	f := scanFilter(r)
-	if planner.HasOuterRef(f) || planner.HasSubquery(f) {
+	if ir.HasOuterRef(f) || ir.HasSubquery(f) {
 		return 1
 	}
 	var discard []*pgerr.Error
@@ -545,7 +545,7 @@ func (b *builder) ownPathRank(r planner.Rel) int {
 // path is more selective (or both are full scans and only the left is
 // looked up by point gets), or whenever the left can be looked up when
 // INL_JOIN names it (hinted).
-func (b *builder) swappedLookup(j *planner.Join, lk, rk []planner.Expr, residual planner.Expr, need []bool, hinted bool) (Node, bool, error) {
+func (b *builder) swappedLookup(j *ir.Join, lk, rk []ir.Expr, residual ir.Expr, need []bool, hinted bool) (Node, bool, error) {
 	ls, rs := baseScan(j.Left), baseScan(j.Right)
 	if ls == nil || rs == nil {
 		return nil, false, nil
@@ -574,7 +574,7 @@ func (b *builder) swappedLookup(j *planner.Join, lk, rk []planner.Expr, residual
 		why = fmt.Sprintf("rule 3: neither side is selective on its own; %s is looked up by point gets on %s", ls.Alias, strings.TrimPrefix(leftPath.label, "the "))
 	}
 	sres := swapSides(residual, lw, rw)
-	n, ok, err := b.lookupJoin(planner.InnerJoin, j.Right, j.Left, rk, lk, sres, need[lw:], need[:lw], why, false)
+	n, ok, err := b.lookupJoin(ir.InnerJoin, j.Right, j.Left, rk, lk, sres, need[lw:], need[:lw], why, false)
 	if !ok || err != nil {
 		return nil, ok, err
 	}
@@ -587,11 +587,11 @@ func rankName(r int) string {
 
 // swapSides moves an expression over [left (lw), right (rw)] onto the
 // swapped row [right, left].
-func swapSides(e planner.Expr, lw, rw int) planner.Expr {
+func swapSides(e ir.Expr, lw, rw int) ir.Expr {
 	if e == nil {
 		return nil
 	}
-	return planner.RemapCols(e, func(i int) int {
+	return ir.RemapCols(e, func(i int) int {
 		if i < lw {
 			return i + rw
 		}
@@ -606,16 +606,16 @@ func restoreOrder(n Node, lw, rw int) Node {
 	if len(cols) != lw+rw {
 		return n // semi/anti joins keep one side
 	}
-	exprs := make([]planner.Expr, 0, lw+rw)
-	out := make([]planner.Column, 0, lw+rw)
+	exprs := make([]ir.Expr, 0, lw+rw)
+	out := make([]ir.Column, 0, lw+rw)
 	for i := 0; i < lw; i++ {
 		c := cols[rw+i]
-		exprs = append(exprs, &planner.ColRef{Index: rw + i, Name: c.Name, Typ: c.Type})
+		exprs = append(exprs, &ir.ColRef{Index: rw + i, Name: c.Name, Typ: c.Type})
 		out = append(out, c)
 	}
 	for i := 0; i < rw; i++ {
 		c := cols[i]
-		exprs = append(exprs, &planner.ColRef{Index: i, Name: c.Name, Typ: c.Type})
+		exprs = append(exprs, &ir.ColRef{Index: i, Name: c.Name, Typ: c.Type})
 		out = append(out, c)
 	}
 	return &Project{Input: n, Exprs: exprs, Cols: out}

@@ -6,7 +6,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // Optimize plans a statement with the parameter values of this execution:
@@ -14,8 +14,8 @@ import (
 // physical operator (each table read an access path chosen by the rules,
 // each join a method). Statements without a plan (DDL, SET) are not
 // passed here.
-func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*Plan, error) {
-	b := &builder{opts: opts, ctx: &planner.EvalContext{Params: params, Now: opts.Fn.Now, Fn: opts.Fn}, ctes: map[int]*CTE{}}
+func Optimize(stmt ir.Statement, params []sqltypes.Value, opts Options) (*Plan, error) {
+	b := &builder{opts: opts, ctx: &ir.EvalContext{Params: params, Now: opts.Fn.Now, Fn: opts.Fn}, ctes: map[int]*CTE{}}
 	if b.opts.MaxPoints <= 0 {
 		b.opts.MaxPoints = DefaultMaxPoints
 	}
@@ -23,30 +23,30 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 	b.notices = &plan.Notices
 	var err error
 	switch s := stmt.(type) {
-	case *planner.Query:
+	case *ir.Query:
 		b.checkLeading(s.Plan)
 		b.cteRefs = cteRefs(s.Plan)
 		plan.Root, _, err = b.build(b.logical(s.Plan), request{})
 		if err == nil {
 			plan.Columns = s.Plan.Columns()
 		}
-	case *planner.Insert:
+	case *ir.Insert:
 		var src Node
 		b.cteRefs = cteRefs(s.Source)
 		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
 			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: b.onConflict(s.OnConflict), Returning: b.returning(s.Returning), Constraints: s.Constraints}
 		}
-	case *planner.Update:
+	case *ir.Update:
 		var src Node
 		b.cteRefs = cteRefs(s.Source)
 		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
-			set := make(map[int]planner.Expr, len(s.Set))
+			set := make(map[int]ir.Expr, len(s.Set))
 			for c, e := range s.Set {
 				set[c] = b.expr(e)
 			}
 			plan.Root = &Update{Table: s.Table, Source: src, Set: set, Recheck: s.Recheck, Returning: b.returning(s.Returning), Constraints: s.Constraints}
 		}
-	case *planner.Delete:
+	case *ir.Delete:
 		var src Node
 		b.cteRefs = cteRefs(s.Source)
 		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
@@ -61,7 +61,7 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 	if b.err != nil {
 		return nil, b.err
 	}
-	for _, c := range planner.WritesOf(stmt) {
+	for _, c := range ir.WritesOf(stmt) {
 		w, err := Optimize(c.Write, params, opts)
 		if err != nil {
 			return nil, err
@@ -79,11 +79,11 @@ func Optimize(stmt planner.Statement, params []sqltypes.Value, opts Options) (*P
 // checkLeading reports a LEADING hint that names tables in an order other
 // than the query's: zproxy joins in the written order (swapping two tables
 // only to look up the less selective one), so it cannot reorder further.
-func (b *builder) checkLeading(r planner.Rel) {
+func (b *builder) checkLeading(r ir.Rel) {
 	var order []string
-	var hints []planner.Hint
-	planner.WalkRel(r, func(x planner.Rel) {
-		if s, ok := x.(*planner.Scan); ok {
+	var hints []ir.Hint
+	ir.WalkRel(r, func(x ir.Rel) {
+		if s, ok := x.(*ir.Scan); ok {
 			order = append(order, s.Alias)
 			for _, h := range s.Hints {
 				if h.Name == "leading" {
@@ -109,11 +109,11 @@ func (b *builder) checkLeading(r planner.Rel) {
 	}
 }
 
-func (b *builder) returning(r *planner.Returning) *planner.Returning {
+func (b *builder) returning(r *ir.Returning) *ir.Returning {
 	if r == nil {
 		return nil
 	}
-	out := &planner.Returning{Cols: r.Cols, Exprs: make([]planner.Expr, len(r.Exprs))}
+	out := &ir.Returning{Cols: r.Cols, Exprs: make([]ir.Expr, len(r.Exprs))}
 	for i, e := range r.Exprs {
 		out.Exprs[i] = b.expr(e)
 	}
@@ -122,12 +122,12 @@ func (b *builder) returning(r *planner.Returning) *planner.Returning {
 
 // onConflict plans the subqueries of ON CONFLICT DO UPDATE's SET and WHERE
 // as an UPDATE's SET is planned: they run per conflicting row.
-func (b *builder) onConflict(oc *planner.OnConflict) *planner.OnConflict {
+func (b *builder) onConflict(oc *ir.OnConflict) *ir.OnConflict {
 	if oc == nil || oc.DoNothing {
 		return oc
 	}
 	out := *oc
-	out.Set = make(map[int]planner.Expr, len(oc.Set))
+	out.Set = make(map[int]ir.Expr, len(oc.Set))
 	for c, e := range oc.Set {
 		out.Set[c] = b.expr(e)
 	}
@@ -140,7 +140,7 @@ func (b *builder) onConflict(oc *planner.OnConflict) *planner.OnConflict {
 // builder turns logical relations into physical operators.
 type builder struct {
 	opts    Options
-	ctx     *planner.EvalContext
+	ctx     *ir.EvalContext
 	notices *[]*pgerr.Error
 	ctes    map[int]*CTE
 	// cteRefs counts the scans of each WITH query of the statement
@@ -157,7 +157,7 @@ type builder struct {
 // whether it was delivered), and a limit it will apply after that order.
 type request struct {
 	need  []bool
-	order []planner.SortKey
+	order []ir.SortKey
 	limit int
 }
 
@@ -171,20 +171,20 @@ func needAll(n int) []bool {
 
 // usedCols marks the columns of the current row that e reads, including
 // those read by correlated subqueries inside it.
-func usedCols(e planner.Expr, mark []bool) {
+func usedCols(e ir.Expr, mark []bool) {
 	if e == nil {
 		return
 	}
-	planner.Walk(e, func(x planner.Expr) {
+	ir.Walk(e, func(x ir.Expr) {
 		switch y := x.(type) {
-		case *planner.ColRef:
+		case *ir.ColRef:
 			if y.Index < len(mark) {
 				mark[y.Index] = true
 			}
-		case *planner.Subquery:
-			planner.VisitExprs(y.Plan, func(se planner.Expr, level int) {
-				planner.Walk(se, func(z planner.Expr) {
-					if o, ok := z.(*planner.OuterRef); ok && o.Depth == level+1 {
+		case *ir.Subquery:
+			ir.VisitExprs(y.Plan, func(se ir.Expr, level int) {
+				ir.Walk(se, func(z ir.Expr) {
+					if o, ok := z.(*ir.OuterRef); ok && o.Depth == level+1 {
 						if i := y.RowIndex(o.Index); i >= 0 && i < len(mark) {
 							mark[i] = true
 						}
@@ -197,11 +197,11 @@ func usedCols(e planner.Expr, mark []bool) {
 
 // rowWidthOf is how much of the row it is evaluated over a subquery's plan
 // reads through outer references: one past the highest position.
-func rowWidthOf(plan planner.Rel) int {
+func rowWidthOf(plan ir.Rel) int {
 	width := 0
-	planner.VisitExprs(plan, func(e planner.Expr, level int) {
-		planner.Walk(e, func(x planner.Expr) {
-			if o, ok := x.(*planner.OuterRef); ok && o.Depth == level+1 {
+	ir.VisitExprs(plan, func(e ir.Expr, level int) {
+		ir.Walk(e, func(x ir.Expr) {
+			if o, ok := x.(*ir.OuterRef); ok && o.Depth == level+1 {
 				width = max(width, o.Index+1)
 			}
 		})
@@ -210,12 +210,12 @@ func rowWidthOf(plan planner.Rel) int {
 }
 
 // expr prepares an expression for execution: subqueries become subplans.
-func (b *builder) expr(e planner.Expr) planner.Expr {
-	if e == nil || !planner.HasSubquery(e) {
+func (b *builder) expr(e ir.Expr) ir.Expr {
+	if e == nil || !ir.HasSubquery(e) {
 		return e
 	}
-	return planner.MapExpr(e, func(x planner.Expr) planner.Expr {
-		sq, ok := x.(*planner.Subquery)
+	return ir.MapExpr(e, func(x ir.Expr) ir.Expr {
+		sq, ok := x.(*ir.Subquery)
 		if !ok {
 			return nil
 		}
@@ -228,7 +228,7 @@ func (b *builder) expr(e planner.Expr) planner.Expr {
 			if b.err == nil {
 				b.err = err
 			}
-			return &planner.Const{V: sqltypes.Null, Typ: sq.Typ}
+			return &ir.Const{V: sqltypes.Null, Typ: sq.Typ}
 		}
 		if b.firstScan == nil {
 			b.firstScan = inner.firstScan
@@ -241,23 +241,23 @@ func (b *builder) expr(e planner.Expr) planner.Expr {
 	})
 }
 
-func (b *builder) exprs(es []planner.Expr) []planner.Expr {
-	out := make([]planner.Expr, len(es))
+func (b *builder) exprs(es []ir.Expr) []ir.Expr {
+	out := make([]ir.Expr, len(es))
 	for i, e := range es {
 		out[i] = b.expr(e)
 	}
 	return out
 }
 
-func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
+func (b *builder) build(r ir.Rel, req request) (Node, bool, error) {
 	if req.need == nil {
 		req.need = needAll(len(r.Columns()))
 	}
 	switch n := r.(type) {
-	case *planner.Scan:
+	case *ir.Scan:
 		return b.buildScan(n, nil, req)
-	case *planner.Filter:
-		if s, ok := n.Input.(*planner.Scan); ok {
+	case *ir.Filter:
+		if s, ok := n.Input.(*ir.Scan); ok {
 			return b.buildScan(s, n.Pred, req)
 		}
 		need := append([]bool(nil), req.need...)
@@ -267,21 +267,21 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			return nil, false, err
 		}
 		return &Filter{Input: in, Pred: b.expr(n.Pred)}, delivered, nil
-	case *planner.Project:
+	case *ir.Project:
 		need := make([]bool, len(n.Input.Columns()))
 		for _, e := range n.Exprs {
 			usedCols(e, need)
 		}
 		// The order asked of the projection passes down where it names
 		// plain columns.
-		var order []planner.SortKey
+		var order []ir.SortKey
 		for _, k := range req.order {
-			c, ok := n.Exprs[k.Col].(*planner.ColRef)
+			c, ok := n.Exprs[k.Col].(*ir.ColRef)
 			if !ok {
 				order = nil
 				break
 			}
-			order = append(order, planner.SortKey{Col: c.Index, Desc: k.Desc, NullsFirst: k.NullsFirst})
+			order = append(order, ir.SortKey{Col: c.Index, Desc: k.Desc, NullsFirst: k.NullsFirst})
 		}
 		// A limit passes down only with the order it applies after: a sort
 		// key this projection computes cannot be delivered below it.
@@ -309,7 +309,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			in = inner.Input
 		}
 		return &Project{Input: in, Exprs: exprs, Cols: n.Cols}, delivered, nil
-	case *planner.Sort:
+	case *ir.Sort:
 		// A sort passes its input's columns on: it needs what its parent
 		// does and its keys, no more (a box top-100 under a projection
 		// decodes three columns, not six).
@@ -325,7 +325,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			return in, true, nil
 		}
 		return &Sort{Input: in, Keys: n.Keys, Limit: req.limit}, sameOrder(req.order, n.Keys), nil
-	case *planner.Limit:
+	case *ir.Limit:
 		if openTimeLimit(n) {
 			// Known only when the limit opens: no limit passes down.
 			in, delivered, err := b.build(n.Input, request{need: req.need, order: req.order})
@@ -353,14 +353,14 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			return in, delivered, nil
 		}
 		return &Limit{Input: in, Count: count, Offset: offset}, delivered, nil
-	case *planner.Distinct:
+	case *ir.Distinct:
 		in, delivered, err := b.build(n.Input, request{order: req.order})
 		if err != nil {
 			return nil, false, err
 		}
 		d := &Distinct{Input: in, On: n.On}
 		switch x := n.Input.(type) {
-		case *planner.Sort:
+		case *ir.Sort:
 			d.Ordered, d.Sorted = true, x.Keys
 		default:
 			if delivered && len(req.order) > 0 {
@@ -370,7 +370,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			}
 		}
 		return d, delivered, nil
-	case *planner.Aggregate:
+	case *ir.Aggregate:
 		need := make([]bool, len(n.Input.Columns()))
 		for _, g := range n.GroupBy {
 			usedCols(g, need)
@@ -391,7 +391,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			return nil, false, err
 		}
 		streaming = streaming && order != nil
-		aggs := make([]planner.AggCall, len(n.Aggs))
+		aggs := make([]ir.AggCall, len(n.Aggs))
 		for i, a := range n.Aggs {
 			a.Args = b.exprs(a.Args)
 			if len(a.Args) > 0 {
@@ -406,21 +406,21 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 		}
 		agg.InScan = inScanAggregate(agg, b.opts)
 		return agg, streaming && deliversReq, nil
-	case *planner.Window:
+	case *ir.Window:
 		in, _, err := b.build(n.Input, request{})
 		if err != nil {
 			return nil, false, err
 		}
-		calls := make([]planner.WindowCall, len(n.Calls))
+		calls := make([]ir.WindowCall, len(n.Calls))
 		for i, c := range n.Calls {
 			calls[i] = b.windowCall(c)
 		}
 		return &Window{Input: in, Calls: calls, cols: n.Columns()}, false, nil
-	case *planner.ProjectSet:
+	case *ir.ProjectSet:
 		return b.buildProjectSet(n, req)
-	case *planner.Join:
+	case *ir.Join:
 		return b.buildJoin(n, req)
-	case *planner.SetOp:
+	case *ir.SetOp:
 		l, _, err := b.build(n.Left, request{})
 		if err != nil {
 			return nil, false, err
@@ -430,23 +430,23 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			return nil, false, err
 		}
 		return &SetOp{Op: n.Op, All: n.All, Left: l, Right: rt, Cols: n.Cols}, false, nil
-	case *planner.Values:
-		rows := make([][]planner.Expr, len(n.Rows))
+	case *ir.Values:
+		rows := make([][]ir.Expr, len(n.Rows))
 		for i, row := range n.Rows {
 			rows[i] = b.exprs(row)
 		}
 		return &Values{Rows: rows, Cols: n.Cols}, false, nil
-	case *planner.TableFunc:
+	case *ir.TableFunc:
 		return &TableFunc{Name: n.Name, Args: b.exprs(n.Args), Fn: n.Fn, Ordinality: n.Ordinality, Cols: n.Cols, Parts: n.Parts}, false, nil
-	case *planner.Virtual:
+	case *ir.Virtual:
 		return &Rowset{View: n.Table.Name, Rows: n.Table.Virtual, cols: n.Columns()}, false, nil
-	case *planner.CTEScan:
+	case *ir.CTEScan:
 		c, err := b.cte(n.CTE)
 		if err != nil {
 			return nil, false, err
 		}
 		return &CTEScan{CTE: c, cols: n.Columns()}, false, nil
-	case *planner.RecursiveUnion:
+	case *ir.RecursiveUnion:
 		anchor, _, err := b.build(n.Anchor, request{})
 		if err != nil {
 			return nil, false, err
@@ -456,7 +456,7 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 			return nil, false, err
 		}
 		return &RecursiveUnion{ID: n.CTE.ID, Anchor: anchor, Recursive: rec, All: n.All, cols: n.Columns()}, false, nil
-	case *planner.WorkTable:
+	case *ir.WorkTable:
 		return &WorkTable{ID: n.CTE.ID, cols: n.Columns()}, false, nil
 	}
 	return nil, false, pgerr.New(pgerr.InternalError, "cannot plan %T", r)
@@ -464,10 +464,10 @@ func (b *builder) build(r planner.Rel, req request) (Node, bool, error) {
 
 // windowCall prepares a window call's expressions for execution
 // (subqueries become subplans).
-func (b *builder) windowCall(c planner.WindowCall) planner.WindowCall {
+func (b *builder) windowCall(c ir.WindowCall) ir.WindowCall {
 	c.Args = b.exprs(c.Args)
 	c.PartitionBy = b.exprs(c.PartitionBy)
-	keys := make([]planner.SortKeyExpr, len(c.OrderBy))
+	keys := make([]ir.SortKeyExpr, len(c.OrderBy))
 	for i, k := range c.OrderBy {
 		k.E = b.expr(k.E)
 		keys[i] = k
@@ -487,7 +487,7 @@ func (b *builder) windowCall(c planner.WindowCall) planner.WindowCall {
 }
 
 // cte plans a WITH query once per statement.
-func (b *builder) cte(c *planner.CTE) (*CTE, error) {
+func (b *builder) cte(c *ir.CTE) (*CTE, error) {
 	if p, ok := b.ctes[c.ID]; ok {
 		return p, nil
 	}
@@ -508,7 +508,7 @@ func (b *builder) cte(c *planner.CTE) (*CTE, error) {
 
 // mergeable reports whether outer can read inner's expressions directly:
 // every inner expression outer uses is deterministic and without subplans.
-func mergeable(outer, inner []planner.Expr) bool {
+func mergeable(outer, inner []ir.Expr) bool {
 	used := make([]bool, len(inner))
 	for _, e := range outer {
 		usedCols(e, used)
@@ -525,12 +525,12 @@ func mergeable(outer, inner []planner.Expr) bool {
 }
 
 // isIdentity reports whether a projection passes its input through.
-func isIdentity(p *planner.Project, in Node) bool {
+func isIdentity(p *ir.Project, in Node) bool {
 	if len(p.Exprs) != len(in.Columns()) {
 		return false
 	}
 	for i, e := range p.Exprs {
-		c, ok := e.(*planner.ColRef)
+		c, ok := e.(*ir.ColRef)
 		if !ok || c.Index != i {
 			return false
 		}
@@ -541,7 +541,7 @@ func isIdentity(p *planner.Project, in Node) bool {
 	return true
 }
 
-func sameOrder(a, b []planner.SortKey) bool {
+func sameOrder(a, b []ir.SortKey) bool {
 	if len(a) == 0 || len(a) > len(b) {
 		return false
 	}
@@ -555,9 +555,9 @@ func sameOrder(a, b []planner.SortKey) bool {
 
 // openTimeLimit reports whether a LIMIT or OFFSET is known only when the
 // limit opens: it reads a subquery or an outer row.
-func openTimeLimit(n *planner.Limit) bool {
-	for _, e := range []planner.Expr{n.Count, n.Offset} {
-		if e != nil && (planner.HasSubquery(e) || planner.HasOuterRef(e)) {
+func openTimeLimit(n *ir.Limit) bool {
+	for _, e := range []ir.Expr{n.Count, n.Offset} {
+		if e != nil && (ir.HasSubquery(e) || ir.HasOuterRef(e)) {
 			return true
 		}
 	}
@@ -565,7 +565,7 @@ func openTimeLimit(n *planner.Limit) bool {
 }
 
 // limits evaluates LIMIT and OFFSET for this execution.
-func (b *builder) limits(n *planner.Limit) (count, offset int64, err error) {
+func (b *builder) limits(n *ir.Limit) (count, offset int64, err error) {
 	count = -1
 	if n.Count != nil {
 		if count, err = EvalCount(n.Count, b.ctx, "LIMIT"); err != nil {
@@ -583,7 +583,7 @@ func (b *builder) limits(n *planner.Limit) (count, offset int64, err error) {
 
 // EvalCount evaluates a LIMIT or OFFSET operand: -1 for NULL (no limit),
 // 2201W/2201X when negative, as PostgreSQL.
-func EvalCount(e planner.Expr, ctx *planner.EvalContext, clause string) (int64, error) {
+func EvalCount(e ir.Expr, ctx *ir.EvalContext, clause string) (int64, error) {
 	v, err := e.Eval(ctx, nil)
 	if err != nil {
 		return 0, err
@@ -612,11 +612,11 @@ func EvalCount(e planner.Expr, ctx *planner.EvalContext, clause string) (int64, 
 // by the rules, the rest as the scan's residual filter, except subqueries,
 // which a Filter above evaluates (the scan's shard streams run in parallel,
 // a subplan one row at a time).
-func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (Node, bool, error) {
-	var plain, atOpen, withSub []planner.Expr
-	for _, c := range planner.Conjuncts(pred) {
+func (b *builder) buildScan(s *ir.Scan, pred ir.Expr, req request) (Node, bool, error) {
+	var plain, atOpen, withSub []ir.Expr
+	for _, c := range ir.Conjuncts(pred) {
 		switch {
-		case !planner.HasSubquery(c):
+		case !ir.HasSubquery(c):
 			plain = append(plain, c)
 		case openTimeConjunct(c):
 			// Its InitPlans become constants when the scan opens
@@ -630,7 +630,7 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 	for _, c := range withSub {
 		usedCols(c, need)
 	}
-	if s.Lock != planner.LockNone {
+	if s.Lock != ir.LockNone {
 		for _, k := range s.Table.PrimaryKey {
 			need[k.Column] = true // a locked row is named by its key
 		}
@@ -642,7 +642,7 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 	}
 	var scan *Scan
 	var err error
-	if planner.HasOuterRef(spec.Filter) || len(atOpen) > 0 {
+	if ir.HasOuterRef(spec.Filter) || len(atOpen) > 0 {
 		scan, err = b.dynamicScan(spec)
 	} else {
 		scan, err = planScan(spec, b.ctx, b.opts, b.notices)
@@ -670,7 +670,7 @@ func (b *builder) buildScan(s *planner.Scan, pred planner.Expr, req request) (No
 }
 
 // neededOf lists the table columns marked in need or read by filter.
-func neededOf(need []bool, filter planner.Expr) []int {
+func neededOf(need []bool, filter ir.Expr) []int {
 	mark := append([]bool(nil), need...)
 	usedCols(filter, mark)
 	var out []int
@@ -686,9 +686,9 @@ func neededOf(need []bool, filter planner.Expr) []int {
 // the plan it would have with those conjuncts as a residual; each opening
 // re-plans with the outer values known (Resolve).
 func (b *builder) dynamicScan(spec *scanSpec) (*Scan, error) {
-	var static []planner.Expr
-	for _, c := range planner.Conjuncts(spec.Filter) {
-		if !planner.HasOuterRef(c) && !hasSubPlan(c) {
+	var static []ir.Expr
+	for _, c := range ir.Conjuncts(spec.Filter) {
+		if !ir.HasOuterRef(c) && !hasSubPlan(c) {
 			static = append(static, c)
 		}
 	}
@@ -706,7 +706,7 @@ func (b *builder) dynamicScan(spec *scanSpec) (*Scan, error) {
 // Resolve plans a dynamic scan for the outer rows now in ctx: the outer
 // references of its filter become the constants they are for this row, its
 // InitPlans their results.
-func (n *Scan) Resolve(ctx *planner.EvalContext) (*Scan, error) {
+func (n *Scan) Resolve(ctx *ir.EvalContext) (*Scan, error) {
 	if !n.Dynamic {
 		return n, nil
 	}
@@ -734,24 +734,24 @@ func (n *Scan) Resolve(ctx *planner.EvalContext) (*Scan, error) {
 }
 
 // tableCols is the layout of a table scan's rows.
-func tableCols(t *catalog.Table) []planner.Column {
-	return planner.NewScan(t, t.Name).Columns()
+func tableCols(t *catalog.Table) []ir.Column {
+	return ir.NewScan(t, t.Name).Columns()
 }
 
 // sortedBelow reports whether a Sort is under n through operators that
 // keep their input's order.
-func sortedBelow(n planner.Rel) bool {
+func sortedBelow(n ir.Rel) bool {
 	for {
 		switch x := n.(type) {
-		case *planner.Sort:
+		case *ir.Sort:
 			return true
-		case *planner.Project:
+		case *ir.Project:
 			n = x.Input
-		case *planner.Filter:
+		case *ir.Filter:
 			n = x.Input
-		case *planner.Limit:
+		case *ir.Limit:
 			n = x.Input
-		case *planner.Distinct:
+		case *ir.Distinct:
 			n = x.Input
 		default:
 			return false

@@ -4,7 +4,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/zorder"
 )
 
@@ -15,9 +15,9 @@ type Node interface {
 	Inputs() []Node
 	// Expressions are the expressions the operator evaluates, in a fixed
 	// order, with nil for an absent one; subplans are found in them.
-	Expressions() []planner.Expr
+	Expressions() []ir.Expr
 	// Columns is the layout of the rows the operator yields.
-	Columns() []planner.Column
+	Columns() []ir.Column
 	// Describe is what EXPLAIN says of the operator: a head line and its
 	// details. Text and JSON are two renderings of it.
 	Describe() Description
@@ -115,12 +115,12 @@ type Scan struct {
 	// stop (pushed-down LIMIT + OFFSET).
 	Limit int
 	// Residual is applied to every row read; nil accepts all.
-	Residual planner.Expr
+	Residual ir.Expr
 	// Needed are the table columns the statement reads.
 	Needed []int
 	// Lock is the row lock of a SELECT ... FOR UPDATE / FOR SHARE on the
 	// rows the scan yields.
-	Lock planner.LockStrength
+	Lock ir.LockStrength
 	// use is what the index advisor's TableUse is computed from, when
 	// asked for (workload.go).
 	use useSource
@@ -134,7 +134,7 @@ type Scan struct {
 	// SortKeys is set on a resolved dynamic scan whose path does not yield
 	// the order its plan promised: its rows are sorted on them, and Limit
 	// then bounds the sort rather than the reads.
-	SortKeys []planner.SortKey
+	SortKeys []ir.SortKey
 
 	// For EXPLAIN.
 	Reason   string
@@ -146,7 +146,7 @@ type Scan struct {
 	Estimated *Estimate
 	Covering  bool
 	describe  func() []string
-	cols      []planner.Column
+	cols      []ir.Column
 }
 
 // Rowset yields the rows of a catalog relation (information_schema,
@@ -154,68 +154,68 @@ type Scan struct {
 type Rowset struct {
 	View string
 	Rows catalog.VirtualRows
-	cols []planner.Column
+	cols []ir.Column
 }
 
 // Values yields rows of expressions (VALUES, SELECT without FROM).
 type Values struct {
-	Rows [][]planner.Expr
-	Cols []planner.Column
+	Rows [][]ir.Expr
+	Cols []ir.Column
 }
 
 // TableFunc yields the rows of a set-returning function.
 type TableFunc struct {
 	Name       string
-	Args       []planner.Expr
+	Args       []ir.Expr
 	Fn         *builtins.Overload
 	Ordinality bool
-	Cols       []planner.Column
-	Parts      []planner.TableFuncPart // ROWS FROM's functions
+	Cols       []ir.Column
+	Parts      []ir.TableFuncPart // ROWS FROM's functions
 }
 
 // Filter drops rows for which Pred is not true.
 type Filter struct {
 	Input Node
-	Pred  planner.Expr
+	Pred  ir.Expr
 }
 
 // Project computes the output expressions.
 type Project struct {
 	Input Node
-	Exprs []planner.Expr
-	Cols  []planner.Column
+	Exprs []ir.Expr
+	Cols  []ir.Column
 }
 
 // Aggregate groups its input and computes aggregates; its output rows are
 // [group values..., aggregate values...].
 type Aggregate struct {
 	Input   Node
-	GroupBy []planner.Expr
-	Aggs    []planner.AggCall
+	GroupBy []ir.Expr
+	Aggs    []ir.AggCall
 	// StreamOrder, when set, is the order (in input columns) the input
 	// arrives in, which makes each group a run of consecutive rows: the
 	// groups are computed one at a time as the input streams by.
-	StreamOrder []planner.SortKey
-	// GroupingSets as in planner.Aggregate: every set is hashed in the
+	StreamOrder []ir.SortKey
+	// GroupingSets as in ir.Aggregate: every set is hashed in the
 	// same one pass over the input.
 	GroupingSets [][]int
 	// InScan: the aggregates are computed inside the Scan that is Input,
 	// its decoder feeding them item by item (inScanAggregate).
 	InScan bool
-	cols   []planner.Column
+	cols   []ir.Column
 }
 
 // Window computes window functions over its input, which it holds.
 type Window struct {
 	Input Node
-	Calls []planner.WindowCall
-	cols  []planner.Column
+	Calls []ir.WindowCall
+	cols  []ir.Column
 }
 
 // Sort orders rows; with Limit > 0 it keeps only the first Limit (top-n).
 type Sort struct {
 	Input Node
-	Keys  []planner.SortKey
+	Keys  []ir.SortKey
 	Limit int
 }
 
@@ -227,7 +227,7 @@ type Distinct struct {
 	// Ordered says the input is sorted and the rows must keep its order
 	// (for the query's ORDER BY); Sorted is that order when known.
 	Ordered bool
-	Sorted  []planner.SortKey
+	Sorted  []ir.SortKey
 }
 
 // Limit skips Offset rows and returns at most Count (-1: unlimited).
@@ -236,16 +236,16 @@ type Distinct struct {
 type Limit struct {
 	Input                 Node
 	Count, Offset         int64
-	CountExpr, OffsetExpr planner.Expr
+	CountExpr, OffsetExpr ir.Expr
 }
 
 // SetOp combines two inputs of one layout: UNION ALL appends; the others
 // hash rows (counting them for the ALL forms).
 type SetOp struct {
-	Op          planner.SetOpKind
+	Op          ir.SetOpKind
 	All         bool
 	Left, Right Node
-	Cols        []planner.Column
+	Cols        []ir.Column
 }
 
 // CTE is a WITH query's plan, computed once per execution when it is read
@@ -260,7 +260,7 @@ type CTE struct {
 // CTEScan reads a CTE.
 type CTEScan struct {
 	CTE  *CTE
-	cols []planner.Column
+	cols []ir.Column
 }
 
 // RecursiveUnion computes WITH RECURSIVE: the anchor's rows, then rounds of
@@ -269,13 +269,13 @@ type RecursiveUnion struct {
 	ID                int
 	Anchor, Recursive Node
 	All               bool
-	cols              []planner.Column
+	cols              []ir.Column
 }
 
 // WorkTable reads the previous round of the RecursiveUnion with its ID.
 type WorkTable struct {
 	ID   int
-	cols []planner.Column
+	cols []ir.Column
 }
 
 var (
@@ -314,32 +314,32 @@ func (n *RecursiveUnion) Inputs() []Node { return []Node{n.Anchor, n.Recursive} 
 func (n *WorkTable) Inputs() []Node      { return nil }
 
 // Expressions implementations.
-func (n *Rowset) Expressions() []planner.Expr         { return nil }
-func (n *Sort) Expressions() []planner.Expr           { return nil }
-func (n *Distinct) Expressions() []planner.Expr       { return nil }
-func (n *SetOp) Expressions() []planner.Expr          { return nil }
-func (n *CTEScan) Expressions() []planner.Expr        { return nil }
-func (n *RecursiveUnion) Expressions() []planner.Expr { return nil }
-func (n *WorkTable) Expressions() []planner.Expr      { return nil }
-func (n *TableFunc) Expressions() []planner.Expr      { return n.Args }
-func (n *Filter) Expressions() []planner.Expr         { return []planner.Expr{n.Pred} }
-func (n *Project) Expressions() []planner.Expr        { return n.Exprs }
-func (n *Limit) Expressions() []planner.Expr {
-	return []planner.Expr{n.CountExpr, n.OffsetExpr}
+func (n *Rowset) Expressions() []ir.Expr         { return nil }
+func (n *Sort) Expressions() []ir.Expr           { return nil }
+func (n *Distinct) Expressions() []ir.Expr       { return nil }
+func (n *SetOp) Expressions() []ir.Expr          { return nil }
+func (n *CTEScan) Expressions() []ir.Expr        { return nil }
+func (n *RecursiveUnion) Expressions() []ir.Expr { return nil }
+func (n *WorkTable) Expressions() []ir.Expr      { return nil }
+func (n *TableFunc) Expressions() []ir.Expr      { return n.Args }
+func (n *Filter) Expressions() []ir.Expr         { return []ir.Expr{n.Pred} }
+func (n *Project) Expressions() []ir.Expr        { return n.Exprs }
+func (n *Limit) Expressions() []ir.Expr {
+	return []ir.Expr{n.CountExpr, n.OffsetExpr}
 }
 
 // Expressions implements Node: the residual filter, and the filter a
 // dynamic scan computes when it runs.
-func (n *Scan) Expressions() []planner.Expr {
+func (n *Scan) Expressions() []ir.Expr {
 	if n.Dynamic {
-		return []planner.Expr{n.Residual, n.spec.Filter}
+		return []ir.Expr{n.Residual, n.spec.Filter}
 	}
-	return []planner.Expr{n.Residual}
+	return []ir.Expr{n.Residual}
 }
 
 // Expressions implements Node.
-func (n *Values) Expressions() []planner.Expr {
-	var out []planner.Expr
+func (n *Values) Expressions() []ir.Expr {
+	var out []ir.Expr
 	for _, r := range n.Rows {
 		out = append(out, r...)
 	}
@@ -347,8 +347,8 @@ func (n *Values) Expressions() []planner.Expr {
 }
 
 // Expressions implements Node.
-func (n *Aggregate) Expressions() []planner.Expr {
-	out := append([]planner.Expr(nil), n.GroupBy...)
+func (n *Aggregate) Expressions() []ir.Expr {
+	out := append([]ir.Expr(nil), n.GroupBy...)
 	for i := range n.Aggs {
 		out = append(out, n.Aggs[i].Expressions()...)
 	}
@@ -356,8 +356,8 @@ func (n *Aggregate) Expressions() []planner.Expr {
 }
 
 // Expressions implements Node.
-func (n *Window) Expressions() []planner.Expr {
-	var out []planner.Expr
+func (n *Window) Expressions() []ir.Expr {
+	var out []ir.Expr
 	for i := range n.Calls {
 		out = append(out, n.Calls[i].Expressions()...)
 	}
@@ -365,21 +365,21 @@ func (n *Window) Expressions() []planner.Expr {
 }
 
 // Columns implementations.
-func (n *Scan) Columns() []planner.Column           { return n.cols }
-func (n *Rowset) Columns() []planner.Column         { return n.cols }
-func (n *Values) Columns() []planner.Column         { return n.Cols }
-func (n *TableFunc) Columns() []planner.Column      { return n.Cols }
-func (n *Filter) Columns() []planner.Column         { return n.Input.Columns() }
-func (n *Project) Columns() []planner.Column        { return n.Cols }
-func (n *Aggregate) Columns() []planner.Column      { return n.cols }
-func (n *Window) Columns() []planner.Column         { return n.cols }
-func (n *Sort) Columns() []planner.Column           { return n.Input.Columns() }
-func (n *Distinct) Columns() []planner.Column       { return n.Input.Columns() }
-func (n *Limit) Columns() []planner.Column          { return n.Input.Columns() }
-func (n *SetOp) Columns() []planner.Column          { return n.Cols }
-func (n *CTEScan) Columns() []planner.Column        { return n.cols }
-func (n *RecursiveUnion) Columns() []planner.Column { return n.cols }
-func (n *WorkTable) Columns() []planner.Column      { return n.cols }
+func (n *Scan) Columns() []ir.Column           { return n.cols }
+func (n *Rowset) Columns() []ir.Column         { return n.cols }
+func (n *Values) Columns() []ir.Column         { return n.Cols }
+func (n *TableFunc) Columns() []ir.Column      { return n.Cols }
+func (n *Filter) Columns() []ir.Column         { return n.Input.Columns() }
+func (n *Project) Columns() []ir.Column        { return n.Cols }
+func (n *Aggregate) Columns() []ir.Column      { return n.cols }
+func (n *Window) Columns() []ir.Column         { return n.cols }
+func (n *Sort) Columns() []ir.Column           { return n.Input.Columns() }
+func (n *Distinct) Columns() []ir.Column       { return n.Input.Columns() }
+func (n *Limit) Columns() []ir.Column          { return n.Input.Columns() }
+func (n *SetOp) Columns() []ir.Column          { return n.Cols }
+func (n *CTEScan) Columns() []ir.Column        { return n.cols }
+func (n *RecursiveUnion) Columns() []ir.Column { return n.cols }
+func (n *WorkTable) Columns() []ir.Column      { return n.cols }
 
 // Plan is a physical plan for one statement.
 type Plan struct {
@@ -390,7 +390,7 @@ type Plan struct {
 	// Notices to send the client (full scan warnings, unhonoured hints).
 	Notices []*pgerr.Error
 	// Columns are the statement's result columns (reads, RETURNING).
-	Columns []planner.Column
+	Columns []ir.Column
 	// Writes are the statement's data-modifying WITH queries, run once
 	// each, in order, before the statement; their RETURNING rows are what
 	// the statement's CTE Scans of them read.

@@ -3,24 +3,24 @@ package optimizer
 import (
 	"strings"
 
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // ProjectSet evaluates a select list's set-returning functions (see
-// planner.ProjectSet): its row is the input row followed by one value per
+// ir.ProjectSet): its row is the input row followed by one value per
 // call, the calls advancing in lockstep.
 type ProjectSet struct {
 	Input Node
-	Calls []planner.SetCall
-	cols  []planner.Column
+	Calls []ir.SetCall
+	cols  []ir.Column
 }
 
 // Inputs implements Node.
 func (n *ProjectSet) Inputs() []Node { return []Node{n.Input} }
 
 // Expressions implements Node: every call's arguments, in order.
-func (n *ProjectSet) Expressions() []planner.Expr {
-	var out []planner.Expr
+func (n *ProjectSet) Expressions() []ir.Expr {
+	var out []ir.Expr
 	for _, c := range n.Calls {
 		out = append(out, c.Args...)
 	}
@@ -28,7 +28,7 @@ func (n *ProjectSet) Expressions() []planner.Expr {
 }
 
 // Columns implements Node.
-func (n *ProjectSet) Columns() []planner.Column { return n.cols }
+func (n *ProjectSet) Columns() []ir.Column { return n.cols }
 
 // Describe implements Node.
 func (n *ProjectSet) Describe() Description {
@@ -45,11 +45,11 @@ func (n *ProjectSet) Describe() Description {
 // input when it names input columns only (the rows of one input row stay
 // together, in input order); a limit does not, since one input row may
 // become many rows or none.
-func (b *builder) buildProjectSet(n *planner.ProjectSet, req request) (Node, bool, error) {
+func (b *builder) buildProjectSet(n *ir.ProjectSet, req request) (Node, bool, error) {
 	width := len(n.Input.Columns())
 	need := make([]bool, width)
 	copy(need, req.need)
-	calls := make([]planner.SetCall, len(n.Calls))
+	calls := make([]ir.SetCall, len(n.Calls))
 	for i, c := range n.Calls {
 		for _, a := range c.Args {
 			usedCols(a, need)
@@ -57,7 +57,7 @@ func (b *builder) buildProjectSet(n *planner.ProjectSet, req request) (Node, boo
 		c.Args = b.exprs(c.Args)
 		calls[i] = c
 	}
-	var order []planner.SortKey
+	var order []ir.SortKey
 	for _, k := range req.order {
 		if k.Col >= width {
 			order = nil
@@ -75,9 +75,9 @@ func (b *builder) buildProjectSet(n *planner.ProjectSet, req request) (Node, boo
 // pushProjectSet moves the conjuncts that read only the input row below
 // the ProjectSet (filtering input rows before they are expanded gives the
 // same rows); those reading a function's value stay above.
-func pushProjectSet(n *planner.ProjectSet, preds []planner.Expr) planner.Rel {
+func pushProjectSet(n *ir.ProjectSet, preds []ir.Expr) ir.Rel {
 	width := len(n.Input.Columns())
-	down, keep := splitPreds(preds, func(p planner.Expr) bool { return pushable(p) && onlyBelow(p, width) })
+	down, keep := splitPreds(preds, func(p ir.Expr) bool { return pushable(p) && onlyBelow(p, width) })
 	c := *n
 	c.Input = push(n.Input, down)
 	return filtered(&c, keep)

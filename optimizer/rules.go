@@ -2,7 +2,7 @@ package optimizer
 
 import (
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // A logical rule rewrites the bound plan into an equivalent one that is
@@ -11,7 +11,7 @@ import (
 // model: an ordered list, each rule small and independent).
 type logicalRule struct {
 	name  string
-	apply func(planner.Rel) planner.Rel
+	apply func(ir.Rel) ir.Rel
 }
 
 var logicalRules = []logicalRule{
@@ -21,10 +21,10 @@ var logicalRules = []logicalRule{
 	// Every WHERE and ON conjunct moves as close to its tables as it can go,
 	// where it can bound an access path; a WHERE conjunct that rejects the
 	// NULLs of an outer join's inner side makes that join inner.
-	{"push predicates down", func(r planner.Rel) planner.Rel { return push(r, nil) }},
+	{"push predicates down", func(r ir.Rel) ir.Rel { return push(r, nil) }},
 }
 
-func applyLogicalRules(r planner.Rel) planner.Rel {
+func applyLogicalRules(r ir.Rel) ir.Rel {
 	for _, rule := range logicalRules {
 		r = rule.apply(r)
 	}
@@ -33,15 +33,15 @@ func applyLogicalRules(r planner.Rel) planner.Rel {
 
 // decorrelate turns WHERE conjuncts [NOT] EXISTS (correlated subquery) and
 // x IN (correlated subquery) into semi and anti joins.
-func decorrelate(r planner.Rel) planner.Rel {
-	r = planner.MapInputs(r, decorrelate)
-	f, ok := r.(*planner.Filter)
+func decorrelate(r ir.Rel) ir.Rel {
+	r = ir.MapInputs(r, decorrelate)
+	f, ok := r.(*ir.Filter)
 	if !ok {
 		return r
 	}
-	var keep []planner.Expr
+	var keep []ir.Expr
 	input := f.Input
-	for _, c := range planner.Conjuncts(f.Pred) {
+	for _, c := range ir.Conjuncts(f.Pred) {
 		if j := semiJoinOf(input, c); j != nil {
 			input = j
 			continue
@@ -54,62 +54,62 @@ func decorrelate(r planner.Rel) planner.Rel {
 	if len(keep) == 0 {
 		return input
 	}
-	return &planner.Filter{Input: input, Pred: andAll(keep)}
+	return &ir.Filter{Input: input, Pred: andAll(keep)}
 }
 
 // semiJoinOf returns left joined with the subquery of conjunct c, or nil
 // when c is not a decorrelatable EXISTS / IN.
-func semiJoinOf(left planner.Rel, c planner.Expr) planner.Rel {
-	sq, ok := c.(*planner.Subquery)
+func semiJoinOf(left ir.Rel, c ir.Expr) ir.Rel {
+	sq, ok := c.(*ir.Subquery)
 	if !ok || !sq.Correlated {
 		return nil
 	}
-	kind := planner.SemiJoin
+	kind := ir.SemiJoin
 	switch {
-	case sq.Kind == planner.ExistsSubquery && sq.Neg:
-		kind = planner.AntiJoin
-	case sq.Kind == planner.ExistsSubquery:
-	case sq.Kind == planner.AnySubquery && sq.Op == planner.OpEq && !sq.Neg:
+	case sq.Kind == ir.ExistsSubquery && sq.Neg:
+		kind = ir.AntiJoin
+	case sq.Kind == ir.ExistsSubquery:
+	case sq.Kind == ir.AnySubquery && sq.Op == ir.OpEq && !sq.Neg:
 		// x IN (...): a semi join on x = the column. NOT IN's NULL rules
 		// (any NULL in the subquery makes it NULL) stay with the subplan.
 	default:
 		return nil
 	}
 	plan := sq.Plan
-	lefts := []planner.Expr{sq.Left}
-	if r, ok := sq.Left.(*planner.RowExpr); ok {
+	lefts := []ir.Expr{sq.Left}
+	if r, ok := sq.Left.(*ir.RowExpr); ok {
 		lefts = r.Items // (a, b) IN (SELECT x, y ...)
 	}
-	var proj *planner.Project
+	var proj *ir.Project
 	for {
 		switch n := plan.(type) {
-		case *planner.Project:
-			if proj != nil || sq.Kind == planner.AnySubquery && len(n.Exprs) != len(lefts) {
+		case *ir.Project:
+			if proj != nil || sq.Kind == ir.AnySubquery && len(n.Exprs) != len(lefts) {
 				return nil
 			}
 			proj = n
 			plan = n.Input
 			continue
-		case *planner.Sort:
+		case *ir.Sort:
 			plan = n.Input
 			continue
 		}
 		break
 	}
-	filter, ok := plan.(*planner.Filter)
-	if !ok || planner.Escapes(filter.Input) {
+	filter, ok := plan.(*ir.Filter)
+	if !ok || ir.Escapes(filter.Input) {
 		return nil
 	}
 	inner := filter.Input
 	lw := len(left.Columns())
-	var on, rest []planner.Expr
-	for _, x := range planner.Conjuncts(filter.Pred) {
+	var on, rest []ir.Expr
+	for _, x := range ir.Conjuncts(filter.Pred) {
 		if correlatedSubquery(x) {
 			// A nested subquery reading our row would lose it once the
 			// filter runs inside the join; keep the subplan.
 			return nil
 		}
-		if !planner.HasOuterRef(x) {
+		if !ir.HasOuterRef(x) {
 			rest = append(rest, x)
 			continue
 		}
@@ -122,41 +122,41 @@ func semiJoinOf(left planner.Rel, c planner.Expr) planner.Rel {
 	if len(on) == 0 {
 		return nil
 	}
-	if proj != nil && sq.Kind == planner.AnySubquery {
+	if proj != nil && sq.Kind == ir.AnySubquery {
 		for _, e := range proj.Exprs {
-			if planner.HasOuterRef(e) || planner.HasSubquery(e) {
+			if ir.HasOuterRef(e) || ir.HasSubquery(e) {
 				return nil
 			}
 		}
 	}
-	var right planner.Rel = inner
+	var right ir.Rel = inner
 	if len(rest) > 0 {
-		right = &planner.Filter{Input: inner, Pred: andAll(rest)}
+		right = &ir.Filter{Input: inner, Pred: andAll(rest)}
 	}
-	if sq.Kind == planner.AnySubquery {
-		if planner.HasOuterRef(sq.Left) || planner.HasSubquery(sq.Left) {
+	if sq.Kind == ir.AnySubquery {
+		if ir.HasOuterRef(sq.Left) || ir.HasSubquery(sq.Left) {
 			return nil
 		}
 		for i, l := range lefts {
-			var col planner.Expr
+			var col ir.Expr
 			if proj != nil {
-				col = planner.ShiftCols(proj.Exprs[i], lw)
+				col = ir.ShiftCols(proj.Exprs[i], lw)
 			} else {
 				cols := inner.Columns()
-				col = &planner.ColRef{Index: lw + i, Name: cols[i].Name, Typ: cols[i].Type}
+				col = &ir.ColRef{Index: lw + i, Name: cols[i].Name, Typ: cols[i].Type}
 			}
-			on = append(on, &planner.Binary{Op: planner.OpEq, L: l, R: col, Typ: sqltypes.TypeBool})
+			on = append(on, &ir.Binary{Op: ir.OpEq, L: l, R: col, Typ: sqltypes.TypeBool})
 		}
 	}
-	return planner.NewJoin(kind, left, right, andAll(on))
+	return ir.NewJoin(kind, left, right, andAll(on))
 }
 
 // correlatedSubquery reports whether e holds a subquery that reads an
 // outer row.
-func correlatedSubquery(e planner.Expr) bool {
+func correlatedSubquery(e ir.Expr) bool {
 	found := false
-	planner.Walk(e, func(x planner.Expr) {
-		if s, ok := x.(*planner.Subquery); ok && s.Correlated {
+	ir.Walk(e, func(x ir.Expr) {
+		if s, ok := x.(*ir.Subquery); ok && s.Correlated {
 			found = true
 		}
 	})
@@ -167,19 +167,19 @@ func correlatedSubquery(e planner.Expr) bool {
 // join whose left side is the outer row: depth-1 outer references become
 // left columns, the subquery's own columns move right by lw. Deeper
 // references, or references inside nested subqueries, are not handled.
-func outerToJoin(e planner.Expr, lw int) (planner.Expr, bool) {
+func outerToJoin(e ir.Expr, lw int) (ir.Expr, bool) {
 	ok := true
-	out := planner.MapExpr(e, func(x planner.Expr) planner.Expr {
+	out := ir.MapExpr(e, func(x ir.Expr) ir.Expr {
 		switch y := x.(type) {
-		case *planner.OuterRef:
+		case *ir.OuterRef:
 			if y.Depth != 1 {
 				ok = false
 				return nil
 			}
-			return &planner.ColRef{Index: y.Index, Name: y.Name, Typ: y.Typ}
-		case *planner.ColRef:
-			return &planner.ColRef{Index: y.Index + lw, Name: y.Name, Typ: y.Typ}
-		case *planner.Subquery:
+			return &ir.ColRef{Index: y.Index, Name: y.Name, Typ: y.Typ}
+		case *ir.ColRef:
+			return &ir.ColRef{Index: y.Index + lw, Name: y.Name, Typ: y.Typ}
+		case *ir.Subquery:
 			ok = false
 		}
 		return nil
@@ -189,12 +189,12 @@ func outerToJoin(e planner.Expr, lw int) (planner.Expr, bool) {
 
 // push moves the conjuncts preds (over r's output row) down into r as far
 // as they can go and returns the rewritten relation.
-func push(r planner.Rel, preds []planner.Expr) planner.Rel {
+func push(r ir.Rel, preds []ir.Expr) ir.Rel {
 	switch n := r.(type) {
-	case *planner.Filter:
-		return push(n.Input, append(preds, planner.Conjuncts(n.Pred)...))
-	case *planner.Project:
-		var down, keep []planner.Expr
+	case *ir.Filter:
+		return push(n.Input, append(preds, ir.Conjuncts(n.Pred)...))
+	case *ir.Project:
+		var down, keep []ir.Expr
 		for _, p := range preds {
 			if pushable(p) && !readsVolatile(p, n.Exprs) {
 				down = append(down, substitute(p, n.Exprs))
@@ -205,19 +205,19 @@ func push(r planner.Rel, preds []planner.Expr) planner.Rel {
 		c := *n
 		c.Input = push(n.Input, down)
 		return filtered(&c, keep)
-	case *planner.Sort:
+	case *ir.Sort:
 		c := *n
 		c.Input = push(n.Input, preds)
 		return &c
-	case *planner.Distinct:
+	case *ir.Distinct:
 		if len(n.On) > 0 {
-			return filtered(planner.MapInputs(n, func(x planner.Rel) planner.Rel { return push(x, nil) }), preds)
+			return filtered(ir.MapInputs(n, func(x ir.Rel) ir.Rel { return push(x, nil) }), preds)
 		}
 		c := *n
 		c.Input = push(n.Input, preds)
 		return &c
-	case *planner.Aggregate:
-		var down, keep []planner.Expr
+	case *ir.Aggregate:
+		var down, keep []ir.Expr
 		for _, p := range preds {
 			// Not below grouping sets: a row of a set without the column
 			// has NULL there, whatever the input rows held.
@@ -230,8 +230,8 @@ func push(r planner.Rel, preds []planner.Expr) planner.Rel {
 		c := *n
 		c.Input = push(n.Input, down)
 		return filtered(&c, keep)
-	case *planner.SetOp:
-		var down, keep []planner.Expr
+	case *ir.SetOp:
+		var down, keep []ir.Expr
 		for _, p := range preds {
 			if movable(p) {
 				down = append(down, p)
@@ -242,35 +242,35 @@ func push(r planner.Rel, preds []planner.Expr) planner.Rel {
 		c := *n
 		c.Left, c.Right = push(n.Left, down), push(n.Right, down)
 		return filtered(&c, keep)
-	case *planner.Join:
+	case *ir.Join:
 		return pushJoin(n, preds)
-	case *planner.ProjectSet:
+	case *ir.ProjectSet:
 		return pushProjectSet(n, preds)
-	case *planner.Window:
+	case *ir.Window:
 		return pushWindow(n, preds)
-	case *planner.Scan, *planner.Virtual, *planner.Values, *planner.TableFunc, *planner.CTEScan, *planner.WorkTable:
+	case *ir.Scan, *ir.Virtual, *ir.Values, *ir.TableFunc, *ir.CTEScan, *ir.WorkTable:
 		return filtered(r, preds)
 	}
-	return filtered(planner.MapInputs(r, func(x planner.Rel) planner.Rel { return push(x, nil) }), preds)
+	return filtered(ir.MapInputs(r, func(x ir.Rel) ir.Rel { return push(x, nil) }), preds)
 }
 
 // pushWindow moves below a Window the conjuncts that read only columns
 // every window call partitions by: they keep or drop whole partitions,
 // which the windows compute independently, so filtering first gives the
 // same rows (and may bound the scan). Others stay above.
-func pushWindow(n *planner.Window, preds []planner.Expr) planner.Rel {
+func pushWindow(n *ir.Window, preds []ir.Expr) ir.Rel {
 	part := map[int]bool{}
 	for i, c := range n.Calls {
 		mine := map[int]bool{}
 		for _, e := range c.PartitionBy {
-			if cr, ok := e.(*planner.ColRef); ok && (i == 0 || part[cr.Index]) {
+			if cr, ok := e.(*ir.ColRef); ok && (i == 0 || part[cr.Index]) {
 				mine[cr.Index] = true
 			}
 		}
 		part = mine
 	}
-	down, keep := splitPreds(preds, func(p planner.Expr) bool {
-		cols := planner.Columns(p)
+	down, keep := splitPreds(preds, func(p ir.Expr) bool {
+		cols := ir.Columns(p)
 		ok := len(cols) > 0 && pushable(p)
 		for _, c := range cols {
 			ok = ok && part[c]
@@ -284,7 +284,7 @@ func pushWindow(n *planner.Window, preds []planner.Expr) planner.Rel {
 
 // splitPreds separates the conjuncts that may go below a node (below says
 // which) from those that stay above it.
-func splitPreds(preds []planner.Expr, below func(planner.Expr) bool) (down, keep []planner.Expr) {
+func splitPreds(preds []ir.Expr, below func(ir.Expr) bool) (down, keep []ir.Expr) {
 	for _, p := range preds {
 		if below(p) {
 			down = append(down, p)
@@ -295,24 +295,24 @@ func splitPreds(preds []planner.Expr, below func(planner.Expr) bool) (down, keep
 	return down, keep
 }
 
-func filtered(r planner.Rel, preds []planner.Expr) planner.Rel {
+func filtered(r ir.Rel, preds []ir.Expr) ir.Rel {
 	if len(preds) == 0 {
 		return r
 	}
-	return &planner.Filter{Input: r, Pred: andAll(preds)}
+	return &ir.Filter{Input: r, Pred: andAll(preds)}
 }
 
 // movable reports whether a predicate may be evaluated on another row
 // layout after substitution: no subqueries (their outer references point
 // at this row) and nothing volatile.
-func movable(p planner.Expr) bool {
+func movable(p ir.Expr) bool {
 	ok := true
-	planner.Walk(p, func(x planner.Expr) {
+	ir.Walk(p, func(x ir.Expr) {
 		switch y := x.(type) {
-		case *planner.Subquery, *SubPlan:
+		case *ir.Subquery, *SubPlan:
 			ok = false
-		case *planner.Func:
-			ok = ok && !planner.IsVolatile(y)
+		case *ir.Func:
+			ok = ok && !ir.IsVolatile(y)
 		}
 	})
 	return ok
@@ -323,19 +323,19 @@ func movable(p planner.Expr) bool {
 // which read no row of this query and are computed once, so they may bound
 // the scan they reach; see initplan.go). Set operations, which would copy
 // it to both operands, still need movable.
-func pushable(p planner.Expr) bool {
+func pushable(p ir.Expr) bool {
 	if movable(p) {
 		return true
 	}
 	ok := true
-	planner.Walk(p, func(x planner.Expr) {
+	ir.Walk(p, func(x ir.Expr) {
 		switch y := x.(type) {
-		case *planner.Subquery:
+		case *ir.Subquery:
 			ok = ok && !y.Correlated
 		case *SubPlan:
 			ok = false
-		case *planner.Func:
-			ok = ok && !planner.IsVolatile(y)
+		case *ir.Func:
+			ok = ok && !ir.IsVolatile(y)
 		}
 	})
 	return ok
@@ -343,9 +343,9 @@ func pushable(p planner.Expr) bool {
 
 // readsVolatile reports whether p reads a column whose expression is
 // volatile (pushing p below would evaluate it again).
-func readsVolatile(p planner.Expr, exprs []planner.Expr) bool {
+func readsVolatile(p ir.Expr, exprs []ir.Expr) bool {
 	bad := false
-	for _, c := range planner.Columns(p) {
+	for _, c := range ir.Columns(p) {
 		if c < len(exprs) && !movable(exprs[c]) {
 			bad = true
 		}
@@ -355,17 +355,17 @@ func readsVolatile(p planner.Expr, exprs []planner.Expr) bool {
 
 // substitute replaces the column references of p by the expressions they
 // name.
-func substitute(p planner.Expr, exprs []planner.Expr) planner.Expr {
-	return planner.MapExpr(p, func(x planner.Expr) planner.Expr {
-		if c, ok := x.(*planner.ColRef); ok {
+func substitute(p ir.Expr, exprs []ir.Expr) ir.Expr {
+	return ir.MapExpr(p, func(x ir.Expr) ir.Expr {
+		if c, ok := x.(*ir.ColRef); ok {
 			return exprs[c.Index]
 		}
 		return nil
 	})
 }
 
-func onlyBelow(p planner.Expr, n int) bool {
-	for _, c := range planner.Columns(p) {
+func onlyBelow(p ir.Expr, n int) bool {
+	for _, c := range ir.Columns(p) {
 		if c >= n {
 			return false
 		}
@@ -374,8 +374,8 @@ func onlyBelow(p planner.Expr, n int) bool {
 }
 
 // sides reports which sides of a join of left width lw a predicate reads.
-func sides(p planner.Expr, lw int) (left, right bool) {
-	for _, c := range planner.Columns(p) {
+func sides(p ir.Expr, lw int) (left, right bool) {
+	for _, c := range ir.Columns(p) {
 		if c < lw {
 			left = true
 		} else {
@@ -386,7 +386,7 @@ func sides(p planner.Expr, lw int) (left, right bool) {
 }
 
 // pushJoin distributes WHERE conjuncts and the join's own ON conjuncts.
-func pushJoin(j *planner.Join, preds []planner.Expr) planner.Rel {
+func pushJoin(j *ir.Join, preds []ir.Expr) ir.Rel {
 	lw := len(j.Left.Columns())
 	kind := j.Kind
 	// A WHERE conjunct that is never true when the NULL-extended side's
@@ -402,44 +402,44 @@ func pushJoin(j *planner.Join, preds []planner.Expr) planner.Rel {
 			}
 		}
 		switch {
-		case kind == planner.LeftJoin && rejectsRight:
-			kind = planner.InnerJoin
-		case kind == planner.RightJoin && rejectsLeft:
-			kind = planner.InnerJoin
-		case kind == planner.FullJoin && rejectsRight && rejectsLeft:
-			kind = planner.InnerJoin
-		case kind == planner.FullJoin && rejectsRight:
-			kind = planner.RightJoin
-		case kind == planner.FullJoin && rejectsLeft:
-			kind = planner.LeftJoin
+		case kind == ir.LeftJoin && rejectsRight:
+			kind = ir.InnerJoin
+		case kind == ir.RightJoin && rejectsLeft:
+			kind = ir.InnerJoin
+		case kind == ir.FullJoin && rejectsRight && rejectsLeft:
+			kind = ir.InnerJoin
+		case kind == ir.FullJoin && rejectsRight:
+			kind = ir.RightJoin
+		case kind == ir.FullJoin && rejectsLeft:
+			kind = ir.LeftJoin
 		}
 	}
-	var leftPreds, rightPreds, on, keep []planner.Expr
-	place := func(p planner.Expr, fromWhere bool) {
+	var leftPreds, rightPreds, on, keep []ir.Expr
+	place := func(p ir.Expr, fromWhere bool) {
 		l, r := sides(p, lw)
 		sub := !pushable(p)
 		switch {
-		case kind == planner.SemiJoin || kind == planner.AntiJoin:
+		case kind == ir.SemiJoin || kind == ir.AntiJoin:
 			if fromWhere {
 				leftPreds = append(leftPreds, p) // the row is the left row
 				return
 			}
 			if !l && !sub {
-				rightPreds = append(rightPreds, planner.ShiftCols(p, -lw))
+				rightPreds = append(rightPreds, ir.ShiftCols(p, -lw))
 				return
 			}
 			on = append(on, p)
-		case !r && !sub && (kind == planner.InnerJoin || kind == planner.LeftJoin && fromWhere || kind == planner.RightJoin && !fromWhere):
+		case !r && !sub && (kind == ir.InnerJoin || kind == ir.LeftJoin && fromWhere || kind == ir.RightJoin && !fromWhere):
 			leftPreds = append(leftPreds, p)
-		case !l && !sub && (kind == planner.InnerJoin || kind == planner.RightJoin && fromWhere || kind == planner.LeftJoin && !fromWhere):
-			rightPreds = append(rightPreds, planner.ShiftCols(p, -lw))
-		case fromWhere && kind != planner.InnerJoin:
+		case !l && !sub && (kind == ir.InnerJoin || kind == ir.RightJoin && fromWhere || kind == ir.LeftJoin && !fromWhere):
+			rightPreds = append(rightPreds, ir.ShiftCols(p, -lw))
+		case fromWhere && kind != ir.InnerJoin:
 			keep = append(keep, p)
 		default:
 			on = append(on, p)
 		}
 	}
-	for _, p := range planner.Conjuncts(j.On) {
+	for _, p := range ir.Conjuncts(j.On) {
 		place(p, false)
 	}
 	for _, p := range preds {
@@ -449,22 +449,22 @@ func pushJoin(j *planner.Join, preds []planner.Expr) planner.Rel {
 		// The right side sees the left row as its nearest outer row, so the
 		// rows further out are one level further away there.
 		for i, p := range rightPreds {
-			rightPreds[i] = planner.DeepenOuter(p)
+			rightPreds[i] = ir.DeepenOuter(p)
 		}
 	}
-	out := planner.NewJoin(kind, push(j.Left, leftPreds), push(j.Right, rightPreds), andAll(on))
+	out := ir.NewJoin(kind, push(j.Left, leftPreds), push(j.Right, rightPreds), andAll(on))
 	out.Lateral, out.NullAware = j.Lateral, j.NullAware
 	return filtered(out, keep)
 }
 
 // strictCols returns the columns whose being NULL makes p not true.
-func strictCols(p planner.Expr) map[int]bool {
+func strictCols(p ir.Expr) map[int]bool {
 	switch x := p.(type) {
-	case *planner.ColRef:
+	case *ir.ColRef:
 		return map[int]bool{x.Index: true}
-	case *planner.Binary:
+	case *ir.Binary:
 		l, r := strictCols(x.L), strictCols(x.R)
-		if x.Op == planner.OpOr {
+		if x.Op == ir.OpOr {
 			out := map[int]bool{}
 			for c := range l {
 				if r[c] {
@@ -477,21 +477,21 @@ func strictCols(p planner.Expr) map[int]bool {
 			l[c] = true
 		}
 		return l
-	case *planner.Not:
+	case *ir.Not:
 		return strictCols(x.E)
-	case *planner.Neg:
+	case *ir.Neg:
 		return strictCols(x.E)
-	case *planner.Cast:
+	case *ir.Cast:
 		return strictCols(x.E)
-	case *planner.Like:
+	case *ir.Like:
 		l := strictCols(x.E)
 		for c := range strictCols(x.Pattern) {
 			l[c] = true
 		}
 		return l
-	case *planner.InList:
+	case *ir.InList:
 		return strictCols(x.E)
-	case *planner.IsNull:
+	case *ir.IsNull:
 		if x.Neg {
 			return strictCols(x.E)
 		}
@@ -499,13 +499,13 @@ func strictCols(p planner.Expr) map[int]bool {
 	return map[int]bool{}
 }
 
-func andAll(es []planner.Expr) planner.Expr {
-	var out planner.Expr
+func andAll(es []ir.Expr) ir.Expr {
+	var out ir.Expr
 	for _, e := range es {
 		if out == nil {
 			out = e
 		} else {
-			out = &planner.Binary{Op: planner.OpAnd, L: out, R: e, Typ: sqltypes.TypeBool}
+			out = &ir.Binary{Op: ir.OpAnd, L: out, R: e, Typ: sqltypes.TypeBool}
 		}
 	}
 	return out

@@ -1,6 +1,6 @@
 package optimizer
 
-import "github.com/zproxy/zproxy/planner"
+import "github.com/zproxy/zproxy/ir"
 
 // inScanAggregate reports whether agg can be computed inside the scan it
 // reads: no GROUP BY, an input that is a plain scan without a limit (a
@@ -14,7 +14,7 @@ func inScanAggregate(agg *Aggregate, opts Options) bool {
 		return false
 	}
 	s, ok := agg.Input.(*Scan)
-	if !ok || s.Dynamic || s.Lock != planner.LockNone || s.Method == PointGet || s.Limit > 0 {
+	if !ok || s.Dynamic || s.Lock != ir.LockNone || s.Method == PointGet || s.Limit > 0 {
 		return false
 	}
 	if len(s.Shards) > 1 && !opts.Caps.CheapSeek {
@@ -23,7 +23,7 @@ func inScanAggregate(agg *Aggregate, opts Options) bool {
 	}
 	for _, a := range agg.Aggs {
 		switch a.Func {
-		case planner.AggCountStar, planner.AggCount, planner.AggSum, planner.AggAvg, planner.AggMin, planner.AggMax:
+		case ir.AggCountStar, ir.AggCount, ir.AggSum, ir.AggAvg, ir.AggMin, ir.AggMax:
 		default:
 			return false
 		}

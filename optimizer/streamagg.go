@@ -6,7 +6,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // Streaming aggregation. GROUP BY date_trunc('hour', ts) over rows that
@@ -38,30 +38,30 @@ var monotoneUnits = map[string]bool{"epoch": true, "year": true, "decade": true,
 // or year; the function plus, minus, times or divided by a constant; its
 // negation; its cast to another number type or a timestamp to a date.
 // Grafana's $__timeGroup, floor(extract(epoch from ts)/300)*300, is one.
-func groupKeySource(e planner.Expr) (keySource, bool) {
-	constSign := func(x planner.Expr) int {
-		c, ok := x.(*planner.Const)
+func groupKeySource(e ir.Expr) (keySource, bool) {
+	constSign := func(x ir.Expr) int {
+		c, ok := x.(*ir.Const)
 		if !ok || c.V.IsNull() || !c.Typ.IsNumeric() {
 			return 0
 		}
 		return sqltypes.Compare(c.V, sqltypes.NewInt(0))
 	}
 	switch x := e.(type) {
-	case *planner.ColRef:
+	case *ir.ColRef:
 		return keySource{col: x.Index, dir: 1, injective: true}, true
-	case *planner.Neg:
+	case *ir.Neg:
 		s, ok := groupKeySource(x.E)
 		s.dir = -s.dir
 		return s, ok
-	case *planner.Func:
+	case *ir.Func:
 		inner := -1 // the argument the result follows
 		switch x.Name {
 		case "date_trunc", "date_bin":
-			if len(x.Args) >= 2 && planner.IsStatementConstant(x.Args[0]) && (len(x.Args) == 2 || planner.IsStatementConstant(x.Args[2])) {
+			if len(x.Args) >= 2 && ir.IsStatementConstant(x.Args[0]) && (len(x.Args) == 2 || ir.IsStatementConstant(x.Args[2])) {
 				inner = 1
 			}
 		case "extract", "date_part":
-			if c, ok := x.Args[0].(*planner.Const); ok && c.V.K == sqltypes.KindText && monotoneUnits[strings.ToLower(c.V.S)] &&
+			if c, ok := x.Args[0].(*ir.Const); ok && c.V.K == sqltypes.KindText && monotoneUnits[strings.ToLower(c.V.S)] &&
 				x.Args[1].Type().ID != sqltypes.Interval {
 				inner = 1
 			}
@@ -81,27 +81,27 @@ func groupKeySource(e planner.Expr) (keySource, bool) {
 		s, ok := groupKeySource(x.Args[inner])
 		s.injective = false
 		return s, ok
-	case *planner.Binary:
+	case *ir.Binary:
 		var s keySource
 		var ok bool
 		switch {
-		case x.Op != planner.OpAdd && x.Op != planner.OpSub && x.Op != planner.OpMul && x.Op != planner.OpDiv:
+		case x.Op != ir.OpAdd && x.Op != ir.OpSub && x.Op != ir.OpMul && x.Op != ir.OpDiv:
 			return keySource{}, false
-		case planner.IsStatementConstant(x.R):
+		case ir.IsStatementConstant(x.R):
 			s, ok = groupKeySource(x.L)
-			if x.Op == planner.OpMul || x.Op == planner.OpDiv {
+			if x.Op == ir.OpMul || x.Op == ir.OpDiv {
 				sign := constSign(x.R)
 				if sign == 0 {
 					return keySource{}, false
 				}
 				s.dir *= sign
 			}
-		case planner.IsStatementConstant(x.L) && x.Op != planner.OpDiv:
+		case ir.IsStatementConstant(x.L) && x.Op != ir.OpDiv:
 			s, ok = groupKeySource(x.R)
 			switch x.Op {
-			case planner.OpSub:
+			case ir.OpSub:
 				s.dir = -s.dir
-			case planner.OpMul:
+			case ir.OpMul:
 				sign := constSign(x.L)
 				if sign == 0 {
 					return keySource{}, false
@@ -113,7 +113,7 @@ func groupKeySource(e planner.Expr) (keySource, bool) {
 		}
 		s.injective = false
 		return s, ok
-	case *planner.Cast:
+	case *ir.Cast:
 		s, ok := groupKeySource(x.E)
 		from := x.E.Type()
 		switch {
@@ -133,11 +133,11 @@ func groupKeySource(e planner.Expr) (keySource, bool) {
 // ZONE zone) moves every timestamp by the same offset: the zone is a
 // constant with one offset for all time. Zones with daylight saving time
 // are not, as their wall clocks run backward once a year.
-func fixedZoneShift(f *planner.Func) bool {
+func fixedZoneShift(f *ir.Func) bool {
 	if f.Name != "timezone" || len(f.Args) != 2 {
 		return false
 	}
-	c, ok := f.Args[0].(*planner.Const)
+	c, ok := f.Args[0].(*ir.Const)
 	if !ok || c.V.IsNull() {
 		return false
 	}
@@ -155,7 +155,7 @@ func fixedZoneShift(f *planner.Func) bool {
 // order req asks for. Sorted lexicographically, rows of one group are
 // contiguous when every column but the last is grouped by its own value;
 // the last may be grouped by any nondecreasing function of it.
-func groupOrder(n *planner.Aggregate, req request) (order []planner.SortKey, deliversReq bool) {
+func groupOrder(n *ir.Aggregate, req request) (order []ir.SortKey, deliversReq bool) {
 	if len(n.GroupBy) == 0 || n.GroupingSets != nil {
 		// Grouping sets are hashed together in one pass (see Aggregate).
 		return nil, false
@@ -172,7 +172,7 @@ func groupOrder(n *planner.Aggregate, req request) (order []planner.SortKey, del
 		}
 		srcs[s.col] = srcs[s.col] || s.injective
 	}
-	valid := func(order []planner.SortKey) bool {
+	valid := func(order []ir.SortKey) bool {
 		for i, k := range order {
 			if i < len(order)-1 && !srcs[k.Col] {
 				return false
@@ -182,7 +182,7 @@ func groupOrder(n *planner.Aggregate, req request) (order []planner.SortKey, del
 	}
 	// The order the parent asks for, when it names group keys only.
 	if len(req.order) > 0 {
-		var o []planner.SortKey
+		var o []ir.SortKey
 		used := map[int]bool{} // column → read descending
 		ok := true
 		for _, k := range req.order {
@@ -197,11 +197,11 @@ func groupOrder(n *planner.Aggregate, req request) (order []planner.SortKey, del
 				continue
 			}
 			used[s.col] = desc
-			o = append(o, planner.SortKey{Col: s.col, Desc: desc, NullsFirst: k.NullsFirst})
+			o = append(o, ir.SortKey{Col: s.col, Desc: desc, NullsFirst: k.NullsFirst})
 		}
 		for _, c := range cols {
 			if _, seen := used[c]; ok && !seen {
-				o = append(o, planner.SortKey{Col: c})
+				o = append(o, ir.SortKey{Col: c})
 			}
 		}
 		if ok && valid(o) {
@@ -228,7 +228,7 @@ func groupOrder(n *planner.Aggregate, req request) (order []planner.SortKey, del
 		return oka && (!okb || pa < pb)
 	})
 	for _, c := range cols {
-		order = append(order, planner.SortKey{Col: c, Desc: desc[c], NullsFirst: desc[c]})
+		order = append(order, ir.SortKey{Col: c, Desc: desc[c], NullsFirst: desc[c]})
 	}
 	if !valid(order) {
 		return nil, false

@@ -6,7 +6,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // SubPlan is a subquery planned: an expression that runs Plan (once per
@@ -14,16 +14,16 @@ import (
 // current row as the plan's outer row) and turns its rows into a value as
 // Kind says.
 type SubPlan struct {
-	Kind       planner.SubqueryKind
+	Kind       ir.SubqueryKind
 	Plan       Node
-	Left       planner.Expr
-	Op         planner.BinOp
+	Left       ir.Expr
+	Op         ir.BinOp
 	Neg        bool
 	Correlated bool
 	Typ        sqltypes.Type
 	ID         int
 
-	// rowMap (planner.Subquery.RowMap) rearranges the row a correlated
+	// rowMap (ir.Subquery.RowMap) rearranges the row a correlated
 	// subplan is evaluated over into the rowWidth positions its outer
 	// references name.
 	rowMap   func(int) int
@@ -37,30 +37,30 @@ type SubPlan struct {
 	hasNul bool
 }
 
-var _ planner.Expr = (*SubPlan)(nil)
+var _ ir.Expr = (*SubPlan)(nil)
 
-// AppendChildren implements planner.Expr. A subplan is a leaf to walks: its
+// AppendChildren implements ir.Expr. A subplan is a leaf to walks: its
 // Left operand was bound with the subquery, and it caches the rows it read,
 // so it is never copied.
-func (s *SubPlan) AppendChildren(dst []planner.Expr) []planner.Expr { return dst }
+func (s *SubPlan) AppendChildren(dst []ir.Expr) []ir.Expr { return dst }
 
-// WithChildren implements planner.Expr.
-func (s *SubPlan) WithChildren([]planner.Expr) planner.Expr { return s }
+// WithChildren implements ir.Expr.
+func (s *SubPlan) WithChildren([]ir.Expr) ir.Expr { return s }
 
-// Type implements planner.Expr.
+// Type implements ir.Expr.
 func (s *SubPlan) Type() sqltypes.Type { return s.Typ }
 
-// String implements planner.Expr.
+// String implements ir.Expr.
 func (s *SubPlan) String() string {
 	var out string
 	switch s.Kind {
-	case planner.ScalarSubquery:
+	case ir.ScalarSubquery:
 		out = fmt.Sprintf("(SubPlan %d)", s.ID)
-	case planner.ExistsSubquery:
+	case ir.ExistsSubquery:
 		out = fmt.Sprintf("EXISTS(SubPlan %d)", s.ID)
-	case planner.AnySubquery:
+	case ir.AnySubquery:
 		out = fmt.Sprintf("(%s %s ANY (SubPlan %d))", s.Left, s.Op, s.ID)
-	case planner.AllSubquery:
+	case ir.AllSubquery:
 		out = fmt.Sprintf("(%s %s ALL (SubPlan %d))", s.Left, s.Op, s.ID)
 	default:
 		out = fmt.Sprintf("ARRAY(SubPlan %d)", s.ID)
@@ -71,8 +71,8 @@ func (s *SubPlan) String() string {
 	return out
 }
 
-// Eval implements planner.Expr.
-func (s *SubPlan) Eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+// Eval implements ir.Expr.
+func (s *SubPlan) Eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
 	v, err := s.eval(ctx, row)
 	if err != nil || !s.Neg || v.IsNull() {
 		return v, err
@@ -82,16 +82,16 @@ func (s *SubPlan) Eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes
 
 // width is how many columns of the subquery's rows a comparison reads.
 func (s *SubPlan) width() int {
-	if r, ok := s.Left.(*planner.RowExpr); ok {
+	if r, ok := s.Left.(*ir.RowExpr); ok {
 		return len(r.Items)
 	}
 	return 1
 }
 
 // leftValues evaluates the left side: one value, or a row constructor's.
-func (s *SubPlan) leftValues(ctx *planner.EvalContext, row []sqltypes.Value) ([]sqltypes.Value, error) {
-	items := []planner.Expr{s.Left}
-	if r, ok := s.Left.(*planner.RowExpr); ok {
+func (s *SubPlan) leftValues(ctx *ir.EvalContext, row []sqltypes.Value) ([]sqltypes.Value, error) {
+	items := []ir.Expr{s.Left}
+	if r, ok := s.Left.(*ir.RowExpr); ok {
 		items = r.Items
 	}
 	out := make([]sqltypes.Value, len(items))
@@ -105,7 +105,7 @@ func (s *SubPlan) leftValues(ctx *planner.EvalContext, row []sqltypes.Value) ([]
 	return out, nil
 }
 
-func (s *SubPlan) eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
 	var left []sqltypes.Value
 	if s.Left != nil {
 		var err error
@@ -118,18 +118,18 @@ func (s *SubPlan) eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes
 			return sqltypes.Null, err
 		}
 		switch s.Kind {
-		case planner.ScalarSubquery:
+		case ir.ScalarSubquery:
 			if len(s.rows) == 0 {
 				return sqltypes.Null, nil
 			}
 			return s.rows[0][0], nil
-		case planner.ExistsSubquery:
+		case ir.ExistsSubquery:
 			return sqltypes.NewBool(len(s.rows) > 0), nil
-		case planner.AnySubquery:
-			if s.Op == planner.OpEq && len(left) == 1 {
+		case ir.AnySubquery:
+			if s.Op == ir.OpEq && len(left) == 1 {
 				return s.inSet(left[0]), nil
 			}
-		case planner.ArraySubquery:
+		case ir.ArraySubquery:
 			return arrayOfRows(s.Typ, s.rows), nil
 		}
 		return compareRows(s.Kind, s.Op, left, s.rows)
@@ -152,7 +152,7 @@ func (s *SubPlan) eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes
 	}
 	defer res.Close()
 	switch s.Kind {
-	case planner.ScalarSubquery:
+	case ir.ScalarSubquery:
 		r, ok, err := res.Next()
 		if err != nil || !ok {
 			return sqltypes.Null, err
@@ -164,7 +164,7 @@ func (s *SubPlan) eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes
 			return sqltypes.Null, tooManyRows()
 		}
 		return v, nil
-	case planner.ExistsSubquery:
+	case ir.ExistsSubquery:
 		_, ok, err := res.Next()
 		return sqltypes.NewBool(ok), err
 	}
@@ -177,15 +177,15 @@ func (s *SubPlan) eval(ctx *planner.EvalContext, row []sqltypes.Value) (sqltypes
 		if !ok {
 			break
 		}
-		if s.Kind == planner.RowSubquery && len(rows) == 1 {
+		if s.Kind == ir.RowSubquery && len(rows) == 1 {
 			return sqltypes.Null, tooManyRows()
 		}
 		rows = append(rows, append([]sqltypes.Value(nil), r[:s.width()]...))
-		if v := rowCompare(s.Op, left, r); s.Kind == planner.AnySubquery && !v.IsNull() && v.Bool() {
+		if v := rowCompare(s.Op, left, r); s.Kind == ir.AnySubquery && !v.IsNull() && v.Bool() {
 			return sqltypes.NewBool(true), nil // no need to read further
 		}
 	}
-	if s.Kind == planner.ArraySubquery {
+	if s.Kind == ir.ArraySubquery {
 		return arrayOfRows(s.Typ, rows), nil
 	}
 	return compareRows(s.Kind, s.Op, left, rows)
@@ -207,7 +207,7 @@ func tooManyRows() error {
 
 // fill runs an uncorrelated subplan once and keeps its rows (for IN, a hash
 // set of them).
-func (s *SubPlan) fill(ctx *planner.EvalContext, row []sqltypes.Value) error {
+func (s *SubPlan) fill(ctx *ir.EvalContext, row []sqltypes.Value) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cached {
@@ -229,16 +229,16 @@ func (s *SubPlan) fill(ctx *planner.EvalContext, row []sqltypes.Value) error {
 		if !ok {
 			break
 		}
-		if s.Kind == planner.ExistsSubquery {
+		if s.Kind == ir.ExistsSubquery {
 			s.rows = append(s.rows, nil)
 			break // one row answers EXISTS
 		}
 		s.rows = append(s.rows, append([]sqltypes.Value(nil), r[:s.width()]...))
-		if (s.Kind == planner.ScalarSubquery || s.Kind == planner.RowSubquery) && len(s.rows) > 1 {
+		if (s.Kind == ir.ScalarSubquery || s.Kind == ir.RowSubquery) && len(s.rows) > 1 {
 			return tooManyRows()
 		}
 	}
-	if s.Kind == planner.AnySubquery && s.Op == planner.OpEq && s.width() == 1 {
+	if s.Kind == ir.AnySubquery && s.Op == ir.OpEq && s.width() == 1 {
 		s.set = make(map[uint64][]sqltypes.Value, len(s.rows))
 		for _, r := range s.rows {
 			if r[0].IsNull() {
@@ -284,15 +284,15 @@ func (s *SubPlan) inSet(left sqltypes.Value) sqltypes.Value {
 // compareRows evaluates left op ANY/ALL (or op the one row) over the
 // subquery's rows with SQL's three-valued logic; left is one value or a
 // row constructor's values.
-func compareRows(kind planner.SubqueryKind, op planner.BinOp, left []sqltypes.Value, rows [][]sqltypes.Value) (sqltypes.Value, error) {
-	if kind == planner.RowSubquery {
+func compareRows(kind ir.SubqueryKind, op ir.BinOp, left []sqltypes.Value, rows [][]sqltypes.Value) (sqltypes.Value, error) {
+	if kind == ir.RowSubquery {
 		if len(rows) == 0 {
 			return sqltypes.Null, nil
 		}
 		return rowCompare(op, left, rows[0]), nil
 	}
 	if len(rows) == 0 {
-		return sqltypes.NewBool(kind == planner.AllSubquery), nil
+		return sqltypes.NewBool(kind == ir.AllSubquery), nil
 	}
 	sawNull := false
 	for _, r := range rows {
@@ -301,28 +301,28 @@ func compareRows(kind planner.SubqueryKind, op planner.BinOp, left []sqltypes.Va
 			sawNull = true
 			continue
 		}
-		if kind == planner.AnySubquery && v.Bool() {
+		if kind == ir.AnySubquery && v.Bool() {
 			return sqltypes.NewBool(true), nil
 		}
-		if kind == planner.AllSubquery && !v.Bool() {
+		if kind == ir.AllSubquery && !v.Bool() {
 			return sqltypes.NewBool(false), nil
 		}
 	}
 	if sawNull {
 		return sqltypes.Null, nil
 	}
-	return sqltypes.NewBool(kind == planner.AllSubquery), nil
+	return sqltypes.NewBool(kind == ir.AllSubquery), nil
 }
 
 // rowCompare compares two rows as PostgreSQL does: = is true when every
 // pair is equal, <> when any pair differs (NULL when no pair decides);
 // < <= > >= go left to right and are decided by the first pair that is not
 // equal (NULL when that pair holds a NULL).
-func rowCompare(op planner.BinOp, l, r []sqltypes.Value) sqltypes.Value {
+func rowCompare(op ir.BinOp, l, r []sqltypes.Value) sqltypes.Value {
 	sawNull := false
 	for i := range l {
 		if l[i].IsNull() || r[i].IsNull() {
-			if op != planner.OpEq && op != planner.OpNe {
+			if op != ir.OpEq && op != ir.OpNe {
 				return sqltypes.Null
 			}
 			sawNull = true
@@ -330,33 +330,33 @@ func rowCompare(op planner.BinOp, l, r []sqltypes.Value) sqltypes.Value {
 		}
 		c := sqltypes.Compare(l[i], r[i])
 		switch {
-		case op == planner.OpEq && c != 0:
+		case op == ir.OpEq && c != 0:
 			return sqltypes.NewBool(false)
-		case op == planner.OpNe && c != 0:
+		case op == ir.OpNe && c != 0:
 			return sqltypes.NewBool(true)
-		case op != planner.OpEq && op != planner.OpNe && (c != 0 || i == len(l)-1):
+		case op != ir.OpEq && op != ir.OpNe && (c != 0 || i == len(l)-1):
 			return sqltypes.NewBool(compareHolds(op, c))
 		}
 	}
 	if sawNull {
 		return sqltypes.Null
 	}
-	return sqltypes.NewBool(op == planner.OpEq)
+	return sqltypes.NewBool(op == ir.OpEq)
 }
 
-func compareHolds(op planner.BinOp, c int) bool {
+func compareHolds(op ir.BinOp, c int) bool {
 	switch op {
-	case planner.OpEq:
+	case ir.OpEq:
 		return c == 0
-	case planner.OpNe:
+	case ir.OpNe:
 		return c != 0
-	case planner.OpLt:
+	case ir.OpLt:
 		return c < 0
-	case planner.OpLe:
+	case ir.OpLe:
 		return c <= 0
-	case planner.OpGt:
+	case ir.OpGt:
 		return c > 0
-	case planner.OpGe:
+	case ir.OpGe:
 		return c >= 0
 	}
 	return false
@@ -369,7 +369,7 @@ func subplansOf(n Node) []*SubPlan {
 		if e == nil {
 			continue
 		}
-		planner.Walk(e, func(x planner.Expr) {
+		ir.Walk(e, func(x ir.Expr) {
 			if sp, ok := x.(*SubPlan); ok {
 				out = append(out, sp)
 			}

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // Row expiry (catalog.TTL): every read of a table with a TTL gets the
@@ -17,29 +17,29 @@ import (
 // logical prepares a plan for the physical build: WITH queries inlined
 // (inline.go), expired rows hidden (their bodies' too), then the logical
 // rules.
-func (b *builder) logical(r planner.Rel) planner.Rel {
+func (b *builder) logical(r ir.Rel) ir.Rel {
 	return applyLogicalRules(expireRows(b.inlineCTEs(r), b.ctx.Now))
 }
 
-func expireRows(r planner.Rel, now time.Time) planner.Rel {
+func expireRows(r ir.Rel, now time.Time) ir.Rel {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	if s, ok := r.(*planner.Scan); ok {
+	if s, ok := r.(*ir.Scan); ok {
 		if s.Table.TTL == nil {
 			return s
 		}
-		return &planner.Filter{Input: s, Pred: ttlPredicate(s, now)}
+		return &ir.Filter{Input: s, Pred: ttlPredicate(s, now)}
 	}
-	return planner.MapInputs(r, func(in planner.Rel) planner.Rel { return expireRows(in, now) })
+	return ir.MapInputs(r, func(in ir.Rel) ir.Rel { return expireRows(in, now) })
 }
 
 // ttlPredicate is the filter keeping s's live rows at now.
-func ttlPredicate(s *planner.Scan, now time.Time) planner.Expr {
+func ttlPredicate(s *ir.Scan, now time.Time) ir.Expr {
 	t := s.Table
 	i := t.ColumnIndex(t.TTL.Column)
 	c := t.Columns[i]
-	col := &planner.ColRef{Index: i, Name: c.Name, Typ: c.Type}
+	col := &ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}
 	cutoff := t.TTL.Cutoff(now)
 	var bound sqltypes.Value
 	switch c.Type.Kind() {
@@ -53,7 +53,7 @@ func ttlPredicate(s *planner.Scan, now time.Time) planner.Expr {
 	default:
 		bound = sqltypes.Value{K: c.Type.Kind(), I: cutoff}
 	}
-	return &planner.Binary{Op: planner.OpOr, Typ: sqltypes.TypeBool,
-		L: &planner.IsNull{E: col},
-		R: &planner.Binary{Op: planner.OpGt, L: col, R: &planner.Const{V: bound, Typ: c.Type}, Typ: sqltypes.TypeBool}}
+	return &ir.Binary{Op: ir.OpOr, Typ: sqltypes.TypeBool,
+		L: &ir.IsNull{E: col},
+		R: &ir.Binary{Op: ir.OpGt, L: col, R: &ir.Const{V: bound, Typ: c.Type}, Typ: sqltypes.TypeBool}}
 }

@@ -3,7 +3,7 @@ package optimizer
 import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // TableUse is what one table read of a statement asked of its table, with
@@ -18,7 +18,7 @@ type TableUse struct {
 	Needed []int
 	// Order is the order the plan above wanted, and Limit the rows it
 	// would stop after (0: all).
-	Order []planner.SortKey
+	Order []ir.SortKey
 	Limit int
 	// Index is the index read (nil: the table itself) and Method how.
 	Index  *catalog.Index
@@ -33,7 +33,7 @@ type TableUse struct {
 // wants it keeps planning as cheap as without it.
 type useSource struct {
 	spec  *scanSpec
-	ctx   *planner.EvalContext
+	ctx   *ir.EvalContext
 	limit int
 }
 

@@ -1,9 +1,10 @@
 package optimizer
 
 import (
-	"github.com/zproxy/zproxy/catalog"
-	"github.com/zproxy/zproxy/planner"
 	"sort"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // Insert writes Source's rows (full table rows) into Table with every
@@ -11,10 +12,10 @@ import (
 type Insert struct {
 	Table      *catalog.Table
 	Source     Node
-	OnConflict *planner.OnConflict
-	Returning  *planner.Returning
+	OnConflict *ir.OnConflict
+	Returning  *ir.Returning
 	// Constraints are the CHECKs and foreign keys the write enforces.
-	Constraints *planner.Constraints
+	Constraints *ir.Constraints
 }
 
 // Update changes the rows Source finds: each source row is the old table
@@ -22,11 +23,11 @@ type Insert struct {
 type Update struct {
 	Table     *catalog.Table
 	Source    Node
-	Set       map[int]planner.Expr
-	Recheck   planner.Expr
-	Returning *planner.Returning
+	Set       map[int]ir.Expr
+	Recheck   ir.Expr
+	Returning *ir.Returning
 	// Constraints are the CHECKs and foreign keys the write enforces.
-	Constraints *planner.Constraints
+	Constraints *ir.Constraints
 }
 
 // Delete removes the rows Source finds (the old row first in each source
@@ -34,10 +35,10 @@ type Update struct {
 type Delete struct {
 	Table     *catalog.Table
 	Source    Node
-	Recheck   planner.Expr
-	Returning *planner.Returning
+	Recheck   ir.Expr
+	Returning *ir.Returning
 	// Constraints are the foreign keys the write enforces.
-	Constraints *planner.Constraints
+	Constraints *ir.Constraints
 }
 
 var (
@@ -56,7 +57,7 @@ type Write interface {
 	// Target is the table the write changes.
 	Target() *catalog.Table
 	// WriteConstraints are the CHECKs and foreign keys the write enforces.
-	WriteConstraints() *planner.Constraints
+	WriteConstraints() *ir.Constraints
 }
 
 var (
@@ -65,36 +66,36 @@ var (
 	_ Write = (*Delete)(nil)
 )
 
-func (n *Insert) Target() *catalog.Table                 { return n.Table }
-func (n *Update) Target() *catalog.Table                 { return n.Table }
-func (n *Delete) Target() *catalog.Table                 { return n.Table }
-func (n *Insert) WriteConstraints() *planner.Constraints { return n.Constraints }
-func (n *Update) WriteConstraints() *planner.Constraints { return n.Constraints }
-func (n *Delete) WriteConstraints() *planner.Constraints { return n.Constraints }
+func (n *Insert) Target() *catalog.Table            { return n.Table }
+func (n *Update) Target() *catalog.Table            { return n.Table }
+func (n *Delete) Target() *catalog.Table            { return n.Table }
+func (n *Insert) WriteConstraints() *ir.Constraints { return n.Constraints }
+func (n *Update) WriteConstraints() *ir.Constraints { return n.Constraints }
+func (n *Delete) WriteConstraints() *ir.Constraints { return n.Constraints }
 
 // Expressions implementations. A write lists the SET expressions its
 // subplans are found in, in column order; its RETURNING list and
 // rechecks are evaluated by the executor's write, not through this list.
-func (n *Insert) Expressions() []planner.Expr { return nil }
-func (n *Delete) Expressions() []planner.Expr { return nil }
-func (n *Update) Expressions() []planner.Expr {
+func (n *Insert) Expressions() []ir.Expr { return nil }
+func (n *Delete) Expressions() []ir.Expr { return nil }
+func (n *Update) Expressions() []ir.Expr {
 	cols := make([]int, 0, len(n.Set))
 	for c := range n.Set {
 		cols = append(cols, c)
 	}
 	sort.Ints(cols)
-	out := make([]planner.Expr, len(cols))
+	out := make([]ir.Expr, len(cols))
 	for i, c := range cols {
 		out[i] = n.Set[c]
 	}
 	return out
 }
 
-func (n *Insert) Columns() []planner.Column { return returningCols(n.Returning) }
-func (n *Update) Columns() []planner.Column { return returningCols(n.Returning) }
-func (n *Delete) Columns() []planner.Column { return returningCols(n.Returning) }
+func (n *Insert) Columns() []ir.Column { return returningCols(n.Returning) }
+func (n *Update) Columns() []ir.Column { return returningCols(n.Returning) }
+func (n *Delete) Columns() []ir.Column { return returningCols(n.Returning) }
 
-func returningCols(r *planner.Returning) []planner.Column {
+func returningCols(r *ir.Returning) []ir.Column {
 	if r == nil {
 		return nil
 	}

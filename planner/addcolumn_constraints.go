@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -27,9 +28,9 @@ func isColumnConstraint(opt *ast.ColumnOption) bool {
 // columnConstraints binds the column constraints of at's ADD COLUMN
 // actions against t with the new columns appended (their ordinals once
 // added), named as PostgreSQL names them.
-func (b *Binder) columnConstraints(t *catalog.Table, at *AlterTable) ([]*AddConstraint, error) {
+func (b *Binder) columnConstraints(t *catalog.Table, at *ir.AlterTable) ([]*ir.AddConstraint, error) {
 	nt := t.Clone()
-	var adds []*AddConstraint
+	var adds []*ir.AddConstraint
 	for _, a := range at.Actions {
 		if a.Kind != parser.AlterAddColumn || a.NewColumn == nil || nt.ColumnIndex(a.Column) >= 0 {
 			continue // a column already there: the executor skips or refuses it
@@ -44,7 +45,7 @@ func (b *Binder) columnConstraints(t *catalog.Table, at *AlterTable) ([]*AddCons
 					return nil, err
 				}
 				nt.Checks = append(nt.Checks, ch)
-				adds = append(adds, &AddConstraint{Table: t.Name, Check: &ch, CheckExpr: e})
+				adds = append(adds, &ir.AddConstraint{Table: t.Name, Check: &ch, CheckExpr: e})
 			}
 		}
 		cb := &constraintBuilder{b: sub, t: nt}
@@ -60,7 +61,7 @@ func (b *Binder) columnConstraints(t *catalog.Table, at *AlterTable) ([]*AddCons
 				return nil, err
 			}
 			nt.Indexes = append(nt.Indexes, ix)
-			adds = append(adds, &AddConstraint{Table: t.Name, Unique: ix})
+			adds = append(adds, &ir.AddConstraint{Table: t.Name, Unique: ix})
 		}
 		for _, f := range cb.fks {
 			fk, err := sub.newForeignKey(nt, f.name, f.cols, f.ref)
@@ -68,7 +69,7 @@ func (b *Binder) columnConstraints(t *catalog.Table, at *AlterTable) ([]*AddCons
 				return nil, err
 			}
 			setDeferral(fk, f.deferral)
-			add := &AddConstraint{Table: t.Name, FK: fk, AutoIndex: sub.referencingIndex(nt, fk)}
+			add := &ir.AddConstraint{Table: t.Name, FK: fk, AutoIndex: sub.referencingIndex(nt, fk)}
 			nt.ForeignKeys = append(nt.ForeignKeys, *fk)
 			if add.AutoIndex != nil {
 				nt.Indexes = append(nt.Indexes, add.AutoIndex)

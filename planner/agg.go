@@ -8,6 +8,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -58,7 +59,7 @@ func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // bindExprNoAgg binds an expression in which aggregates are not allowed.
-func (b *Binder) bindExprNoAgg(sc *scope, node ast.ExprNode) (Expr, error) {
+func (b *Binder) bindExprNoAgg(sc *scope, node ast.ExprNode) (ir.Expr, error) {
 	found := false
 	node.Accept(&aggFinder{found: &found})
 	if found {
@@ -73,32 +74,32 @@ type aggBinder struct {
 	b      *Binder
 	sc     *scope
 	lv     *selectLevel
-	groups []Expr
-	aggs   []AggCall
+	groups []ir.Expr
+	aggs   []ir.AggCall
 	// sets are the grouping sets of GROUPING SETS, ROLLUP and CUBE (see
 	// Aggregate.GroupingSets).
 	sets [][]int
 }
 
 // groupCol returns the group column equal to e, if any.
-func (a *aggBinder) groupCol(e Expr) (Expr, bool) {
+func (a *aggBinder) groupCol(e ir.Expr) (ir.Expr, bool) {
 	key := e.String()
 	for i, g := range a.groups {
 		if g.String() == key {
-			return &ColRef{Index: i, Name: key, Typ: g.Type()}, true
+			return &ir.ColRef{Index: i, Name: key, Typ: g.Type()}, true
 		}
 	}
 	return nil, false
 }
 
-func (a *aggBinder) bind(node ast.ExprNode) (Expr, error) {
+func (a *aggBinder) bind(node ast.ExprNode) (ir.Expr, error) {
 	// A whole expression equal to a GROUP BY item reads the group column.
 	if !containsSubquery(node) {
 		if e, err := a.bindFromRow(node); err == nil {
 			if g, ok := a.groupCol(e); ok {
 				return g, nil
 			}
-			if IsConstant(e) {
+			if ir.IsConstant(e) {
 				return e, nil
 			}
 		}
@@ -115,7 +116,7 @@ func (a *aggBinder) bind(node ast.ExprNode) (Expr, error) {
 
 // bindFromRow binds node over the FROM row (no aggregates), with the
 // scope's group mapping off: the result is compared with GROUP BY items.
-func (a *aggBinder) bindFromRow(node ast.ExprNode) (Expr, error) {
+func (a *aggBinder) bindFromRow(node ast.ExprNode) (ir.Expr, error) {
 	saved := a.sc.groups
 	a.sc.groups = nil
 	defer func() { a.sc.groups = saved }()
@@ -132,11 +133,11 @@ func (a *aggBinder) bindFromRow(node ast.ExprNode) (Expr, error) {
 
 // bindBound maps an expression already bound over the FROM row (from *)
 // onto the aggregated row.
-func (a *aggBinder) bindBound(e Expr) (Expr, error) {
+func (a *aggBinder) bindBound(e ir.Expr) (ir.Expr, error) {
 	if g, ok := a.groupCol(e); ok {
 		return g, nil
 	}
-	if c, ok := e.(*ColRef); ok {
+	if c, ok := e.(*ir.ColRef); ok {
 		return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", c.Name)
 	}
 	return nil, pgerr.New(pgerr.GroupingError, "column must appear in the GROUP BY clause or be used in an aggregate function")
@@ -174,7 +175,7 @@ func IsAggregateName(name string) bool { return aggregateNames[name] }
 // bindAgg binds an aggregate call: its arguments are bound over the FROM
 // row (aggregates do not nest), its result is a column of the aggregated
 // row.
-func (a *aggBinder) bindAgg(fname string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode) (Expr, error) {
+func (a *aggBinder) bindAgg(fname string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode) (ir.Expr, error) {
 	if fname == parser.WithinGroupFunc {
 		return a.bindWithinGroup(argNodes, distinct, filter)
 	}
@@ -187,29 +188,29 @@ func (a *aggBinder) bindAgg(fname string, argNodes []ast.ExprNode, distinct bool
 
 // addAgg adds an aggregate to the aggregated row (once, if an equal one
 // is there already) and returns the column it is.
-func (a *aggBinder) addAgg(call AggCall) Expr {
+func (a *aggBinder) addAgg(call ir.AggCall) ir.Expr {
 	for i, prev := range a.aggs {
 		if aggEqual(prev, call) {
-			return &ColRef{Index: len(a.groups) + i, Name: aggLabel(call), Typ: call.Typ}
+			return &ir.ColRef{Index: len(a.groups) + i, Name: aggLabel(call), Typ: call.Typ}
 		}
 	}
 	a.aggs = append(a.aggs, call)
-	return &ColRef{Index: len(a.groups) + len(a.aggs) - 1, Name: aggLabel(call), Typ: call.Typ}
+	return &ir.ColRef{Index: len(a.groups) + len(a.aggs) - 1, Name: aggLabel(call), Typ: call.Typ}
 }
 
-func aggEqual(x, y AggCall) bool {
+func aggEqual(x, y ir.AggCall) bool {
 	return aggLabel(x) == aggLabel(y) && x.Distinct == y.Distinct && exprString(x.Filter) == exprString(y.Filter) && len(x.OrderBy) == 0 && len(y.OrderBy) == 0
 }
 
-func exprString(e Expr) string {
+func exprString(e ir.Expr) string {
 	if e == nil {
 		return ""
 	}
 	return e.String()
 }
 
-func aggLabel(c AggCall) string {
-	if c.Func == AggCountStar {
+func aggLabel(c ir.AggCall) string {
+	if c.Func == ir.AggCountStar {
 		return "count(*)"
 	}
 	parts := make([]string, len(c.Args))
@@ -225,27 +226,27 @@ func aggLabel(c AggCall) string {
 
 // aggCall types an aggregate call. bindArg binds an argument over the
 // aggregate's input row.
-func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode, bindArg func(ast.ExprNode) (Expr, error)) (AggCall, error) {
+func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, distinct bool, filter ast.ExprNode, order []ast.ExprNode, bindArg func(ast.ExprNode) (ir.Expr, error)) (ir.AggCall, error) {
 	defer b.srfDenied(srfInAggregate)()
-	fn := AggFunc(strings.ToLower(fname))
+	fn := ir.AggFunc(strings.ToLower(fname))
 	if len(argNodes) > 0 {
 		if m, ok := argNodes[0].(*ast.FuncCallExpr); ok && m.FnName.L == parser.DistinctArgFunc {
 			// f(DISTINCT ...) of an aggregate TiDB does not know.
 			distinct, argNodes = true, argNodes[1:]
 		}
 	}
-	call := AggCall{Func: fn, Distinct: distinct}
+	call := ir.AggCall{Func: fn, Distinct: distinct}
 	defer b.allowWholeRow(string(fn))()
 	if !aggregateNames[string(fn)] {
 		return call, unsupported("aggregate function %s is not supported", fname)
 	}
-	if fn == AggCount && len(argNodes) == 1 && !distinct {
+	if fn == ir.AggCount && len(argNodes) == 1 && !distinct {
 		if v, ok := argNodes[0].(*driver.ValueExpr); ok && v.Kind() != driver.KindNull {
 			// count(*) arrives as count(1); count(<constant>) counts rows too.
-			call.Func = AggCountStar
+			call.Func = ir.AggCountStar
 		}
 	}
-	if call.Func != AggCountStar {
+	if call.Func != ir.AggCountStar {
 		for _, n := range argNodes {
 			x, err := bindArg(n)
 			if err != nil {
@@ -270,7 +271,7 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 		if err != nil {
 			return call, err
 		}
-		call.OrderBy = append(call.OrderBy, SortKeyExpr{E: x, Desc: desc, NullsFirst: nullsFirst(desc, nulls)})
+		call.OrderBy = append(call.OrderBy, ir.SortKeyExpr{E: x, Desc: desc, NullsFirst: nullsFirst(desc, nulls)})
 	}
 	typ, err := aggType(call)
 	if err != nil {
@@ -282,7 +283,7 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 
 // bindFilter binds an aggregate's FILTER (WHERE ...) condition (nil for
 // none) over the aggregate's input row.
-func (b *Binder) bindFilter(filter ast.ExprNode, bindArg func(ast.ExprNode) (Expr, error)) (Expr, error) {
+func (b *Binder) bindFilter(filter ast.ExprNode, bindArg func(ast.ExprNode) (ir.Expr, error)) (ir.Expr, error) {
 	if filter == nil {
 		return nil, nil
 	}
@@ -308,11 +309,11 @@ func unwrapOrderKey(node ast.ExprNode) (ast.ExprNode, bool, byte) {
 }
 
 // aggType is the result type of an aggregate, as PostgreSQL types it.
-func aggType(c AggCall) (sqltypes.Type, error) {
+func aggType(c ir.AggCall) (sqltypes.Type, error) {
 	if t, ok, err := statAggType(c); ok {
 		return t, err
 	}
-	nargs := map[AggFunc]int{AggCount: 1, AggSum: 1, AggMin: 1, AggMax: 1, AggAvg: 1, "string_agg": 2}
+	nargs := map[ir.AggFunc]int{ir.AggCount: 1, ir.AggSum: 1, ir.AggMin: 1, ir.AggMax: 1, ir.AggAvg: 1, "string_agg": 2}
 	if n, ok := nargs[c.Func]; ok && len(c.Args) != n {
 		return sqltypes.Type{}, pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", c.Func, len(c.Args))
 	}
@@ -331,14 +332,14 @@ func aggType(c AggCall) (sqltypes.Type, error) {
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	switch c.Func {
-	case AggCount, AggCountStar:
+	case ir.AggCount, ir.AggCountStar:
 		return sqltypes.TypeInt8, nil
-	case AggSum, AggAvg:
+	case ir.AggSum, ir.AggAvg:
 		if t, ok := sumAvgType(c.Func, argType()); ok {
 			return t, nil
 		}
 		return sqltypes.Type{}, noFunc()
-	case AggMin, AggMax:
+	case ir.AggMin, ir.AggMax:
 		return argType(), nil
 	case "bool_and", "bool_or", "every":
 		if len(c.Args) != 1 || argType().ID != sqltypes.Bool {
@@ -370,17 +371,17 @@ func aggType(c AggCall) (sqltypes.Type, error) {
 // has them: sum(smallint or integer) is bigint, sum(bigint) and the
 // average of any integer numeric, sum(real) real, avg(real) double
 // precision; numeric, double precision and interval keep their type.
-func sumAvgType(fn AggFunc, arg sqltypes.Type) (sqltypes.Type, bool) {
+func sumAvgType(fn ir.AggFunc, arg sqltypes.Type) (sqltypes.Type, bool) {
 	switch arg.ID {
 	case sqltypes.Int2, sqltypes.Int4:
-		if fn == AggSum {
+		if fn == ir.AggSum {
 			return sqltypes.TypeInt8, true
 		}
 		return sqltypes.TypeNumeric, true
 	case sqltypes.Int8, sqltypes.Numeric:
 		return sqltypes.TypeNumeric, true
 	case sqltypes.Float4:
-		if fn == AggSum {
+		if fn == ir.AggSum {
 			return sqltypes.TypeFloat4, true
 		}
 		return sqltypes.TypeFloat8, true

@@ -7,6 +7,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -18,17 +19,6 @@ var regrAggs = map[string]bool{
 	"corr": true, "covar_pop": true, "covar_samp": true, "regr_avgx": true, "regr_avgy": true,
 	"regr_count": true, "regr_intercept": true, "regr_r2": true, "regr_slope": true, "regr_sxx": true,
 	"regr_sxy": true, "regr_syy": true,
-}
-
-// orderedSetAggs are the ordered-set aggregates, by their number of
-// direct arguments.
-var orderedSetAggs = map[string]int{"percentile_cont": 1, "percentile_disc": 1, "mode": 0}
-
-// IsOrderedSet reports whether f is an ordered-set aggregate (its AggCall
-// holds the sorted value, then the direct arguments).
-func IsOrderedSet(f AggFunc) bool {
-	_, ok := orderedSetAggs[string(f)]
-	return ok
 }
 
 func init() {
@@ -52,7 +42,7 @@ func noAggFunc(name string, args []sqltypes.Type) error {
 
 // statAggType types the aggregates of this file as PostgreSQL does; ok is
 // false for the others.
-func statAggType(c AggCall) (t sqltypes.Type, ok bool, err error) {
+func statAggType(c ir.AggCall) (t sqltypes.Type, ok bool, err error) {
 	name := string(c.Func)
 	types := make([]sqltypes.Type, len(c.Args))
 	for i, a := range c.Args {
@@ -60,7 +50,7 @@ func statAggType(c AggCall) (t sqltypes.Type, ok bool, err error) {
 	}
 	fail := func() (sqltypes.Type, bool, error) { return sqltypes.Type{}, true, noAggFunc(name, types) }
 	switch {
-	case (c.Func == AggMin || c.Func == AggMax) && len(types) == 1:
+	case (c.Func == ir.AggMin || c.Func == ir.AggMax) && len(types) == 1:
 		// PostgreSQL has no min or max of these types.
 		switch types[0].ID {
 		case sqltypes.Bool, sqltypes.Bytea, sqltypes.UUID, sqltypes.JSON, sqltypes.JSONB:
@@ -110,7 +100,7 @@ func statAggType(c AggCall) (t sqltypes.Type, ok bool, err error) {
 // PostgreSQL evaluates once per group: they may read only grouped columns,
 // so they are bound over the aggregated row and then read back over the
 // input row, where every row of a group gives them the same value.
-func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter ast.ExprNode) (Expr, error) {
+func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter ast.ExprNode) (ir.Expr, error) {
 	b := a.b
 	if distinct {
 		return nil, pgerr.New(pgerr.SyntaxError, "cannot use DISTINCT with WITHIN GROUP")
@@ -128,7 +118,7 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 	default:
 		return nil, pgerr.New(pgerr.SyntaxError, "malformed WITHIN GROUP")
 	}
-	if _, ok := orderedSetAggs[name]; !ok {
+	if _, ok := ir.OrderedSetAggs[name]; !ok {
 		// Not an ordered-set aggregate: no such function, with the
 		// direct and ordering arguments as its arguments.
 		var types []sqltypes.Type
@@ -142,8 +132,8 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 		}
 		return nil, noAggFunc(name, types)
 	}
-	call := AggCall{Func: AggFunc(name)}
-	var direct []Expr
+	call := ir.AggCall{Func: ir.AggFunc(name)}
+	var direct []ir.Expr
 	for _, d := range directNodes {
 		found := false
 		d.Accept(&aggFinder{found: &found})
@@ -154,22 +144,22 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 		if err != nil {
 			return nil, err
 		}
-		e = MapExpr(e, func(x Expr) Expr {
-			if c, ok := x.(*ColRef); ok && c.Index < len(a.groups) {
+		e = ir.MapExpr(e, func(x ir.Expr) ir.Expr {
+			if c, ok := x.(*ir.ColRef); ok && c.Index < len(a.groups) {
 				return a.groups[c.Index]
 			}
 			return x
 		})
 		direct = append(direct, e)
 	}
-	var keys []SortKeyExpr
+	var keys []ir.SortKeyExpr
 	for _, o := range args[1:] {
 		node, desc, nulls := unwrapOrderKey(o)
 		x, err := a.bindFromRow(node)
 		if err != nil {
 			return nil, err
 		}
-		keys = append(keys, SortKeyExpr{E: b.finishUnknown(x), Desc: desc, NullsFirst: nullsFirst(desc, nulls)})
+		keys = append(keys, ir.SortKeyExpr{E: b.finishUnknown(x), Desc: desc, NullsFirst: nullsFirst(desc, nulls)})
 	}
 	types := make([]sqltypes.Type, 0, len(direct)+len(keys))
 	for _, d := range direct {
@@ -178,7 +168,7 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 	for _, k := range keys {
 		types = append(types, k.E.Type())
 	}
-	want, ok := orderedSetAggs[name]
+	want, ok := ir.OrderedSetAggs[name]
 	if !ok || len(direct) != want || len(keys) != 1 {
 		return nil, noAggFunc(name, types)
 	}
@@ -213,7 +203,7 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 			typ = sqltypes.ArrayOf(typ)
 		}
 	}
-	call.Args = append([]Expr{key}, direct...)
+	call.Args = append([]ir.Expr{key}, direct...)
 	call.Arg = key
 	call.OrderBy = keys
 	call.Typ = typ

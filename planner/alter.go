@@ -6,47 +6,15 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
-// AlterTable is ALTER TABLE (or ALTER INDEX ... RENAME): the executor
-// applies the actions, all or none, to the table as it is when the change
-// commits (executor.AlterTable).
-type AlterTable struct {
-	Table    string
-	IfExists bool
-	Actions  []AlterAction
-	// Constraints are the column constraints of the ADD COLUMN actions,
-	// added once the actions are done (addcolumn_constraints.go).
-	Constraints []*AddConstraint
-}
-
-// Kind implements Statement.
-func (*AlterTable) Kind() string { return "alter_table" }
-
-// AlterAction is one bound action.
-type AlterAction struct {
-	parser.AlterAction
-	// NewColumn is ADD COLUMN's column (its Missing set when a constant
-	// default fills the existing rows); NewSequence its SERIAL or identity
-	// sequence.
-	NewColumn   *catalog.Column
-	NewSequence *catalog.Sequence
-	// Volatile is ADD COLUMN's default when it must be evaluated for each
-	// existing row (nextval(), random()): only an empty table can take it.
-	Volatile bool
-	// DefaultSequence is the sequence SET DEFAULT's expression draws from.
-	DefaultSequence string
-	// Reshard, when set, is the new placement of SET / RESET (shards,
-	// shard_columns), the statement's only action (shards.go).
-	Reshard *Reshard
-}
-
-func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (Statement, error) {
+func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, error) {
 	st := stmt.Alter
-	at := &AlterTable{Table: st.Table, IfExists: st.IfExists}
+	at := &ir.AlterTable{Table: st.Table, IfExists: st.IfExists}
 	if len(st.Actions) == 1 && st.Actions[0].Kind == parser.AlterRenameIndex {
-		at.Actions = []AlterAction{{AlterAction: st.Actions[0]}}
+		at.Actions = []ir.AlterAction{{AlterAction: st.Actions[0]}}
 		return at, nil
 	}
 	t, err := snap.Table(st.Table)
@@ -63,12 +31,12 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (Statement, error
 		if err != nil {
 			return nil, err
 		}
-		at.Actions = []AlterAction{*ra}
+		at.Actions = []ir.AlterAction{*ra}
 		return at, nil
 	}
 	b := &Binder{snap: snap, stmt: stmt}
 	for _, a := range st.Actions {
-		ba := AlterAction{AlterAction: a}
+		ba := ir.AlterAction{AlterAction: a}
 		switch a.Kind {
 		case parser.AlterAddColumn:
 			if err := b.bindAddColumn(t, &ba); err != nil {
@@ -102,7 +70,7 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (Statement, error
 }
 
 // bindPrimaryKey checks a primary-key change against the table.
-func bindPrimaryKey(t *catalog.Table, a *AlterAction) error {
+func bindPrimaryKey(t *catalog.Table, a *ir.AlterAction) error {
 	hidden := len(t.PrimaryKey) == 1 && t.Columns[t.PrimaryKey[0].Column].Hidden
 	if a.DropConstraint != "" && a.DropConstraint != t.Name+"_pkey" {
 		return pgerr.New(pgerr.FeatureNotSupported, "a statement that changes the primary key may drop only the key's constraint %q", t.Name+"_pkey")
@@ -130,7 +98,7 @@ func bindPrimaryKey(t *catalog.Table, a *AlterAction) error {
 
 // bindAddColumn builds ADD COLUMN's column as CREATE TABLE would, and
 // decides how existing rows get its default.
-func (b *Binder) bindAddColumn(t *catalog.Table, a *AlterAction) error {
+func (b *Binder) bindAddColumn(t *catalog.Table, a *ir.AlterAction) error {
 	cd := a.ColumnDef
 	name := cd.Name.Name.O
 	typ, err := parser.ColumnType(cd.Tp)
@@ -174,7 +142,7 @@ func (b *Binder) bindAddColumn(t *catalog.Table, a *AlterAction) error {
 		} else {
 			// A constant (or stable: now()) default is evaluated once, now,
 			// for the rows already there.
-			v, err := e.Eval(&EvalContext{}, nil)
+			v, err := e.Eval(&ir.EvalContext{}, nil)
 			if err != nil {
 				return err
 			}
@@ -188,29 +156,18 @@ func (b *Binder) bindAddColumn(t *catalog.Table, a *AlterAction) error {
 }
 
 // hasVolatile reports whether e calls a volatile function.
-func hasVolatile(e Expr) bool {
+func hasVolatile(e ir.Expr) bool {
 	found := false
-	Walk(e, func(x Expr) {
-		if f, ok := x.(*Func); ok && f.volatile {
+	ir.Walk(e, func(x ir.Expr) {
+		if f, ok := x.(*ir.Func); ok && f.Volatile {
 			found = true
 		}
 	})
 	return found
 }
 
-// Truncate empties tables.
-type Truncate struct {
-	Tables []*catalog.Table
-	// RestartIdentity resets the sequences their columns own.
-	RestartIdentity bool
-	Cascade         bool
-}
-
-// Kind implements Statement.
-func (*Truncate) Kind() string { return "truncate" }
-
-func bindTruncate(snap *catalog.Snapshot, st *parser.TruncateStatement) (Statement, error) {
-	tr := &Truncate{RestartIdentity: st.RestartIdentity, Cascade: st.Cascade}
+func bindTruncate(snap *catalog.Snapshot, st *parser.TruncateStatement) (ir.Statement, error) {
+	tr := &ir.Truncate{RestartIdentity: st.RestartIdentity, Cascade: st.Cascade}
 	seen := map[string]bool{}
 	for _, name := range st.Tables {
 		t, err := snap.Table(name)

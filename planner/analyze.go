@@ -3,34 +3,16 @@ package planner
 import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
-
-// Analyze gathers statistics of tables (ANALYZE, VACUUM ANALYZE).
-type Analyze struct {
-	Tables []*catalog.Table
-	// Vacuum is set when the statement was spelled VACUUM (its tag).
-	Vacuum  bool
-	Verbose bool
-	// Warnings are sent before it runs: relations named that are not
-	// tables, which PostgreSQL skips too.
-	Warnings []*pgerr.Error
-}
-
-// Kind implements Statement.
-func (a *Analyze) Kind() string {
-	if a.Vacuum {
-		return "vacuum"
-	}
-	return "analyze"
-}
 
 // bindAnalyze resolves ANALYZE's tables. VACUUM is accepted only with
 // ANALYZE: the stores reclaim space and compact by themselves, so the
 // statement's other work has nothing to act on, and a VACUUM that silently
 // did nothing would mislead; FULL and FREEZE, which rewrite rows, are
 // refused likewise.
-func bindAnalyze(snap *catalog.Snapshot, st *parser.AnalyzeStatement) (Statement, error) {
+func bindAnalyze(snap *catalog.Snapshot, st *parser.AnalyzeStatement) (ir.Statement, error) {
 	if st.Vacuum && (st.Full || st.Freeze) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "VACUUM FULL and VACUUM FREEZE are not supported: the stores reclaim space and compact by themselves").
 			WithHint("Use ANALYZE to gather statistics.")
@@ -39,7 +21,7 @@ func bindAnalyze(snap *catalog.Snapshot, st *parser.AnalyzeStatement) (Statement
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "VACUUM without ANALYZE is not supported: the stores reclaim space and compact by themselves").
 			WithHint("Use ANALYZE (or VACUUM ANALYZE) to gather statistics.")
 	}
-	a := &Analyze{Vacuum: st.Vacuum, Verbose: st.Verbose}
+	a := &ir.Analyze{Vacuum: st.Vacuum, Verbose: st.Verbose}
 	if len(st.Tables) == 0 {
 		a.Tables = snap.Tables()
 		return a, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -34,7 +35,7 @@ type Binder struct {
 	nesting int
 	// writes are the data-modifying WITH queries bound (writecte.go);
 	// baseCTEs the WITH queries a write statement's tables may name.
-	writes    []*CTE
+	writes    []*ir.CTE
 	baseCTEs  *cteEnv
 	boundWith map[*ast.WithClause]bool
 	// viewWrite is the updatable view being written through (viewwrite.go).
@@ -48,8 +49,8 @@ type Binder struct {
 	// needs (permissions.go); relPerms links the relation bindTableName
 	// returned to its entry, and checkAs is the owner of the view being
 	// bound ("" outside views: the session's user).
-	perms    []*RelPermission
-	relPerms map[Rel]*RelPermission
+	perms    []*ir.RelPermission
+	relPerms map[ir.Rel]*ir.RelPermission
 	checkAs  string
 	// params holds the type of each $n: the client's declared type, or
 	// the type inferred from the parameter's context, or Unknown.
@@ -77,12 +78,12 @@ func (b *Binder) insertTarget(n ast.Node, i int) (sqltypes.Type, bool) {
 // Bind binds stmt against snap. paramTypes are the types the client declared
 // for $1..$n (Unknown where open); the returned slice has the resolved type
 // of every parameter (text where nothing constrained it).
-func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type) (Statement, []sqltypes.Type, error) {
+func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type) (ir.Statement, []sqltypes.Type, error) {
 	return BindIn(snap, stmt, paramTypes, nil)
 }
 
 // BindIn is Bind in a session whose TimeZone is loc (nil: UTC).
-func BindIn(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type, loc *time.Location) (Statement, []sqltypes.Type, error) {
+func BindIn(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type, loc *time.Location) (ir.Statement, []sqltypes.Type, error) {
 	if stmt.Role != nil {
 		st, err := bindRole(snap, stmt.Role)
 		return st, nil, err
@@ -140,7 +141,7 @@ func unsupported(format string, args ...any) error {
 	return pgerr.New(pgerr.FeatureNotSupported, format, args...)
 }
 
-func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
+func (b *Binder) bindStmt(node ast.StmtNode) (ir.Statement, error) {
 	switch node.(type) {
 	case *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
 		if err := b.bindWriteWith(); err != nil {
@@ -153,7 +154,7 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
-		q := &Query{Plan: rel}
+		q := &ir.Query{Plan: rel}
 		if sel, ok := n.(*ast.SelectStmt); ok && sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone {
 			q.Locking = "FOR UPDATE"
 			if t := sel.LockInfo.LockType; t == ast.SelectLockForShare || t == ast.SelectLockForShareNoWait {
@@ -173,13 +174,13 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 		return b.bindCreateTable(n)
 	case *ast.DropTableStmt:
 		if n.IsView {
-			d := &DropView{IfExists: n.IfExists, Cascade: b.stmt.Cascade}
+			d := &ir.DropView{IfExists: n.IfExists, Cascade: b.stmt.Cascade}
 			for _, t := range n.Tables {
 				d.Names = append(d.Names, t.Name.O)
 			}
 			return d, nil
 		}
-		d := &DropTable{IfExists: n.IfExists, Cascade: b.stmt.Cascade}
+		d := &ir.DropTable{IfExists: n.IfExists, Cascade: b.stmt.Cascade}
 		for _, t := range n.Tables {
 			d.Names = append(d.Names, t.Name.O)
 		}
@@ -189,14 +190,14 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 	case *ast.AlterTableStmt:
 		return b.bindAlterConstraint(n)
 	case *ast.DropIndexStmt:
-		return &DropIndex{Name: n.IndexName, IfExists: n.IfExists}, nil
+		return &ir.DropIndex{Name: n.IndexName, IfExists: n.IfExists}, nil
 	case *ast.ShowStmt:
 		return b.bindShow(n)
 	case *ast.AdminStmt:
 		if n.Tp != ast.AdminCheckTable {
 			return nil, unsupported("this ADMIN statement is not supported")
 		}
-		c := &CheckTable{}
+		c := &ir.CheckTable{}
 		for _, tn := range n.Tables {
 			t, err := b.snap.Table(tn.Name.O)
 			if err != nil {
@@ -210,25 +211,25 @@ func (b *Binder) bindStmt(node ast.StmtNode) (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Explain{Stmt: inner, Analyze: n.Analyze, JSON: strings.EqualFold(n.Format, "json")}, nil
+		return &ir.Explain{Stmt: inner, Analyze: n.Analyze, JSON: strings.EqualFold(n.Format, "json")}, nil
 	case *ast.SetStmt:
 		if len(n.Variables) == 1 && n.Variables[0].Name == parser.SetConstraintsName {
 			return b.bindSetConstraints(n.Variables[0])
 		}
 		return b.bindSet(n)
 	case *ast.BeginStmt:
-		return &TxnOp{Op: TxnBegin, ReadOnly: n.ReadOnly, Isolation: n.Mode}, nil
+		return &ir.TxnOp{Op: ir.TxnBegin, ReadOnly: n.ReadOnly, Isolation: n.Mode}, nil
 	case *ast.CommitStmt:
-		return &TxnOp{Op: TxnCommit}, nil
+		return &ir.TxnOp{Op: ir.TxnCommit}, nil
 	case *ast.RollbackStmt:
 		if n.SavepointName != "" {
-			return &TxnOp{Op: TxnRollbackTo, Savepoint: n.SavepointName}, nil
+			return &ir.TxnOp{Op: ir.TxnRollbackTo, Savepoint: n.SavepointName}, nil
 		}
-		return &TxnOp{Op: TxnRollback}, nil
+		return &ir.TxnOp{Op: ir.TxnRollback}, nil
 	case *ast.SavepointStmt:
-		return &TxnOp{Op: TxnSavepoint, Savepoint: n.Name}, nil
+		return &ir.TxnOp{Op: ir.TxnSavepoint, Savepoint: n.Name}, nil
 	case *ast.ReleaseSavepointStmt:
-		return &TxnOp{Op: TxnRelease, Savepoint: n.Name}, nil
+		return &ir.TxnOp{Op: ir.TxnRelease, Savepoint: n.Name}, nil
 	}
 	return nil, unsupported("%s is not supported", b.stmtName())
 }
@@ -263,13 +264,13 @@ var statementWords = map[string]bool{
 // and the join hints (INL_JOIN, HASH_JOIN, MERGE_JOIN, LEADING); the
 // optimizer reports the ones it cannot honour. Other TiDB hints mean
 // nothing to zproxy and are reported as ignored.
-func (b *Binder) bindHints(hs []*ast.TableOptimizerHint) []Hint {
-	var out []Hint
+func (b *Binder) bindHints(hs []*ast.TableOptimizerHint) []ir.Hint {
+	var out []ir.Hint
 	for _, h := range hs {
 		name := h.HintName.L
 		switch name {
 		case "use_index", "ignore_index", "force_index":
-			hint := Hint{Name: "use_index", Use: name != "ignore_index"}
+			hint := ir.Hint{Name: "use_index", Use: name != "ignore_index"}
 			if !hint.Use {
 				hint.Name = "ignore_index"
 			}
@@ -281,7 +282,7 @@ func (b *Binder) bindHints(hs []*ast.TableOptimizerHint) []Hint {
 			}
 			out = append(out, hint)
 		case "inl_join", "hash_join", "merge_join", "leading":
-			hint := Hint{Name: name}
+			hint := ir.Hint{Name: name}
 			for _, t := range h.Tables {
 				hint.Tables = append(hint.Tables, t.TableName.O)
 			}
@@ -292,19 +293,19 @@ func (b *Binder) bindHints(hs []*ast.TableOptimizerHint) []Hint {
 }
 
 // bindBool binds a condition and checks that it is boolean.
-func (b *Binder) bindBool(sc *scope, node ast.ExprNode, clause string) (Expr, error) {
+func (b *Binder) bindBool(sc *scope, node ast.ExprNode, clause string) (ir.Expr, error) {
 	defer b.srfDenied(clause)()
 	e, err := b.bindExpr(sc, node)
 	if err != nil {
 		return nil, err
 	}
 	b.inferParam(e, sqltypes.TypeBool)
-	if c, ok := e.(*Const); ok && c.Typ.ID == sqltypes.Unknown && c.V.K == sqltypes.KindText {
+	if c, ok := e.(*ir.Const); ok && c.Typ.ID == sqltypes.Unknown && c.V.K == sqltypes.KindText {
 		v, err := sqltypes.ParseText(sqltypes.TypeBool, c.V.S)
 		if err != nil {
 			return nil, err
 		}
-		return &Const{V: v, Typ: sqltypes.TypeBool}, nil
+		return &ir.Const{V: v, Typ: sqltypes.TypeBool}, nil
 	}
 	if t := e.Type(); t.ID != sqltypes.Bool && t.ID != sqltypes.Unknown {
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", clause, t)
@@ -313,22 +314,22 @@ func (b *Binder) bindBool(sc *scope, node ast.ExprNode, clause string) (Expr, er
 }
 
 // finishUnknown gives an untyped literal its default type, text.
-func (b *Binder) finishUnknown(e Expr) Expr {
-	if c, ok := e.(*Const); ok && c.Typ.ID == sqltypes.Unknown {
+func (b *Binder) finishUnknown(e ir.Expr) ir.Expr {
+	if c, ok := e.(*ir.Const); ok && c.Typ.ID == sqltypes.Unknown {
 		if c.V.K == sqltypes.KindText {
-			return &Const{V: c.V, Typ: sqltypes.TypeText}
+			return &ir.Const{V: c.V, Typ: sqltypes.TypeText}
 		}
 	}
-	if p, ok := e.(*Param); ok && p.Typ.ID == sqltypes.Unknown {
+	if p, ok := e.(*ir.Param); ok && p.Typ.ID == sqltypes.Unknown {
 		b.inferParam(p, sqltypes.TypeText)
-		return &Param{N: p.N, Typ: b.params[p.N-1]}
+		return &ir.Param{N: p.N, Typ: b.params[p.N-1]}
 	}
 	return e
 }
 
 // inferParam sets the type of a parameter that nothing constrained yet.
-func (b *Binder) inferParam(e Expr, t sqltypes.Type) {
-	p, ok := e.(*Param)
+func (b *Binder) inferParam(e ir.Expr, t sqltypes.Type) {
+	p, ok := e.(*ir.Param)
 	if !ok || p.N < 1 || p.N > len(b.params) || b.params[p.N-1].ID != sqltypes.Unknown {
 		return
 	}
@@ -338,7 +339,7 @@ func (b *Binder) inferParam(e Expr, t sqltypes.Type) {
 
 // bindAssign binds a value assigned to a column: untyped literals and
 // parameters take the column's type, other values are cast to it.
-func (b *Binder) bindAssign(sc *scope, node ast.ExprNode, col catalog.Column) (Expr, error) {
+func (b *Binder) bindAssign(sc *scope, node ast.ExprNode, col catalog.Column) (ir.Expr, error) {
 	e, err := b.bindExpr(sc, node)
 	if err != nil {
 		return nil, err
@@ -350,12 +351,12 @@ func (b *Binder) bindAssign(sc *scope, node ast.ExprNode, col catalog.Column) (E
 // coerceTo converts e to type t: constants are converted now (so a bad
 // literal fails at bind time with 22P02, as in PostgreSQL), other
 // expressions get a Cast when their type differs.
-func (b *Binder) coerceTo(e Expr, t sqltypes.Type, assignment bool) (Expr, error) {
+func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr, error) {
 	et := e.Type()
 	if et == t {
 		return e, nil
 	}
-	if c, ok := e.(*Const); ok {
+	if c, ok := e.(*ir.Const); ok {
 		switch {
 		case assignment && !castAllowedAssignment(et, t):
 			return nil, pgerr.New(pgerr.DatatypeMismatch, "column is of type %s but expression is of type %s", t, et).
@@ -363,26 +364,26 @@ func (b *Binder) coerceTo(e Expr, t sqltypes.Type, assignment bool) (Expr, error
 		case !assignment && !castAllowedImplicitly(et, t):
 			return nil, mismatch(et, t)
 		}
-		v, err := castValue(c.V, c.Typ, t, false, b.loc)
+		v, err := ir.CastValue(c.V, c.Typ, t, false, b.loc)
 		if err != nil {
 			return nil, err
 		}
-		return &Const{V: v, Typ: t}, nil
+		return &ir.Const{V: v, Typ: t}, nil
 	}
 	if et.ID == sqltypes.Unknown {
-		return &Cast{E: e, To: t}, nil
+		return &ir.Cast{E: e, To: t}, nil
 	}
 	if assignment {
 		if !castAllowedAssignment(et, t) {
 			return nil, pgerr.New(pgerr.DatatypeMismatch, "column is of type %s but expression is of type %s", t, et).
 				WithHint("You will need to rewrite or cast the expression.")
 		}
-		return &Cast{E: e, To: t}, nil
+		return &ir.Cast{E: e, To: t}, nil
 	}
 	if !castAllowedImplicitly(et, t) {
 		return nil, mismatch(et, t)
 	}
-	return &Cast{E: e, To: t}, nil
+	return &ir.Cast{E: e, To: t}, nil
 }
 
 func mismatch(a, b sqltypes.Type) error {
@@ -423,32 +424,32 @@ func writable(t *catalog.Table) error {
 	return nil
 }
 
-func (b *Binder) bindShow(n *ast.ShowStmt) (Statement, error) {
+func (b *Binder) bindShow(n *ast.ShowStmt) (ir.Statement, error) {
 	switch n.Tp {
 	case ast.ShowIndex:
 		t, err := b.snap.Table(n.Table.Name.O)
 		if err != nil {
 			return nil, err
 		}
-		return &ShowIndexes{Table: t}, nil
+		return &ir.ShowIndexes{Table: t}, nil
 	case ast.ShowVariables:
 		if n.Pattern != nil {
 			if v, ok := n.Pattern.Pattern.(*driver.ValueExpr); ok {
 				// The parser escapes the name's _ and % to make an exact pattern.
 				name := strings.NewReplacer(`\_`, "_", `\%`, "%", `\\`, `\`).Replace(v.GetString())
-				return &ShowVar{Name: strings.ToLower(name)}, nil
+				return &ir.ShowVar{Name: strings.ToLower(name)}, nil
 			}
 		}
-		return &ShowVar{Name: "all"}, nil
+		return &ir.ShowVar{Name: "all"}, nil
 	}
 	return nil, unsupported("this SHOW statement is not supported")
 }
 
-func (b *Binder) bindSet(n *ast.SetStmt) (Statement, error) {
+func (b *Binder) bindSet(n *ast.SetStmt) (ir.Statement, error) {
 	if len(n.Variables) == 0 {
 		return nil, pgerr.New(pgerr.SyntaxError, "SET needs a parameter")
 	}
-	var first *SetVar
+	var first *ir.SetVar
 	for _, v := range n.Variables {
 		sv, err := b.bindAssignment(v)
 		if err != nil {
@@ -463,36 +464,36 @@ func (b *Binder) bindSet(n *ast.SetStmt) (Statement, error) {
 	return first, nil
 }
 
-func (b *Binder) bindAssignment(v *ast.VariableAssignment) (*SetVar, error) {
+func (b *Binder) bindAssignment(v *ast.VariableAssignment) (*ir.SetVar, error) {
 	name := strings.ToLower(v.Name)
 	if v.Value == nil {
-		return &SetVar{Name: name, Reset: true}, nil
+		return &ir.SetVar{Name: name, Reset: true}, nil
 	}
 	if _, ok := v.Value.(*ast.DefaultExpr); ok {
-		return &SetVar{Name: name, Reset: true}, nil
+		return &ir.SetVar{Name: name, Reset: true}, nil
 	}
 	switch x := v.Value.(type) {
 	case *driver.ValueExpr:
-		return &SetVar{Name: name, Value: datumText(x)}, nil
+		return &ir.SetVar{Name: name, Value: datumText(x)}, nil
 	case *ast.ColumnNameExpr:
-		return &SetVar{Name: name, Value: x.Name.Name.O}, nil
+		return &ir.SetVar{Name: name, Value: x.Name.Name.O}, nil
 	case *ast.UnaryOperationExpr:
 		if val, ok := x.V.(*driver.ValueExpr); ok && x.Op == opcode.Minus {
-			return &SetVar{Name: name, Value: "-" + datumText(val)}, nil
+			return &ir.SetVar{Name: name, Value: "-" + datumText(val)}, nil
 		}
 	}
 	e, err := b.bindExpr(nil, v.Value)
 	if err != nil {
 		return nil, err
 	}
-	if !IsConstant(e) {
+	if !ir.IsConstant(e) {
 		return nil, pgerr.New(pgerr.SyntaxError, "SET requires a constant value")
 	}
-	val, err := e.Eval(&EvalContext{}, nil)
+	val, err := e.Eval(&ir.EvalContext{}, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &SetVar{Name: name, Value: sqltypes.FormatText(val)}, nil
+	return &ir.SetVar{Name: name, Value: sqltypes.FormatText(val)}, nil
 }
 
 func datumText(v *driver.ValueExpr) string {

@@ -14,24 +14,25 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
 // bindExpr binds a scalar expression over the scope's table row.
-func (b *Binder) bindExpr(sc *scope, node ast.ExprNode) (Expr, error) {
+func (b *Binder) bindExpr(sc *scope, node ast.ExprNode) (ir.Expr, error) {
 	return b.bindExprWith(sc, node, nil)
 }
 
 // child binds a sub-expression: through the aggregate binder when binding
 // above an aggregation, so leaves resolve to group columns and aggregates.
-func (b *Binder) child(sc *scope, node ast.ExprNode, agg *aggBinder) (Expr, error) {
+func (b *Binder) child(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.Expr, error) {
 	if agg != nil {
 		return agg.bind(node)
 	}
 	return b.bindExprWith(sc, node, nil)
 }
 
-func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Expr, error) {
+func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.Expr, error) {
 	// The parser bounds nesting from the tokens; this is the exact check,
 	// so no statement can overflow the goroutine stack however it nests.
 	b.depth++
@@ -58,7 +59,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			copy(d, b.declared)
 			b.declared = d
 		}
-		return &Param{N: num, Typ: b.params[num-1]}, nil
+		return &ir.Param{N: num, Typ: b.params[num-1]}, nil
 	case *ast.ColumnNameExpr:
 		if agg != nil {
 			return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", n.Name.Name.O)
@@ -94,7 +95,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			if err := notSet(e, "NOT"); err != nil {
 				return nil, err
 			}
-			return &Not{E: e}, nil
+			return &ir.Not{E: e}, nil
 		case opcode.Minus:
 			return b.bindNeg(e)
 		case opcode.Plus:
@@ -106,7 +107,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if err != nil {
 			return nil, err
 		}
-		return &IsNull{E: e, Neg: n.Not}, nil
+		return &ir.IsNull{E: e, Neg: n.Not}, nil
 	case *ast.IsTruthExpr:
 		e, err := b.child(sc, n.Expr, agg)
 		if err != nil {
@@ -118,10 +119,10 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			return nil, err
 		}
 		// x IS TRUE: true only when x is true; never NULL.
-		var res Expr = &Binary{Op: OpAnd, L: &IsNull{E: e, Neg: true}, R: boolEq(e, want), Typ: sqltypes.TypeBool}
-		res = &Func{Name: "coalesce", Args: []Expr{res, &Const{V: sqltypes.NewBool(false), Typ: sqltypes.TypeBool}}, Typ: sqltypes.TypeBool, lazy: evalCoalesce}
+		var res ir.Expr = &ir.Binary{Op: ir.OpAnd, L: &ir.IsNull{E: e, Neg: true}, R: boolEq(e, want), Typ: sqltypes.TypeBool}
+		res = &ir.Func{Name: "coalesce", Args: []ir.Expr{res, &ir.Const{V: sqltypes.NewBool(false), Typ: sqltypes.TypeBool}}, Typ: sqltypes.TypeBool, Lazy: evalCoalesce}
 		if n.Not {
-			res = &Not{E: res}
+			res = &ir.Not{E: res}
 		}
 		return res, nil
 	case *ast.BetweenExpr:
@@ -142,36 +143,36 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if err != nil {
 			return nil, err
 		}
-		ge, err := b.compare(OpGe, e, lo)
+		ge, err := b.compare(ir.OpGe, e, lo)
 		if err != nil {
 			return nil, err
 		}
-		le, err := b.compare(OpLe, e, hi)
+		le, err := b.compare(ir.OpLe, e, hi)
 		if err != nil {
 			return nil, err
 		}
 		if err := notSet(ge, "AND"); err != nil {
 			return nil, err
 		}
-		var res Expr = &Binary{Op: OpAnd, L: ge, R: le, Typ: sqltypes.TypeBool}
+		var res ir.Expr = &ir.Binary{Op: ir.OpAnd, L: ge, R: le, Typ: sqltypes.TypeBool}
 		if symmetric {
-			ge2, err := b.compare(OpGe, e, hi)
+			ge2, err := b.compare(ir.OpGe, e, hi)
 			if err != nil {
 				return nil, err
 			}
-			le2, err := b.compare(OpLe, e, lo)
+			le2, err := b.compare(ir.OpLe, e, lo)
 			if err != nil {
 				return nil, err
 			}
-			res = &Binary{Op: OpOr, L: res, R: &Binary{Op: OpAnd, L: ge2, R: le2, Typ: sqltypes.TypeBool}, Typ: sqltypes.TypeBool}
+			res = &ir.Binary{Op: ir.OpOr, L: res, R: &ir.Binary{Op: ir.OpAnd, L: ge2, R: le2, Typ: sqltypes.TypeBool}, Typ: sqltypes.TypeBool}
 		}
 		if n.Not {
-			res = &Not{E: res}
+			res = &ir.Not{E: res}
 		}
 		return res, nil
 	case *ast.PatternInExpr:
 		if n.Sel != nil {
-			return b.bindCompareSubquery(sc, n.Expr, OpEq, false, n.Sel, n.Not, agg)
+			return b.bindCompareSubquery(sc, n.Expr, ir.OpEq, false, n.Sel, n.Not, agg)
 		}
 		if row, ok := n.Expr.(*ast.RowExpr); ok {
 			return b.bindRowInList(sc, row, n.List, n.Not, agg)
@@ -180,7 +181,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if err != nil {
 			return nil, err
 		}
-		list := make([]Expr, 0, len(n.List))
+		list := make([]ir.Expr, 0, len(n.List))
 		for _, item := range n.List {
 			x, err := b.child(sc, item, agg)
 			if err != nil {
@@ -193,7 +194,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			e = l
 			list = append(list, r)
 		}
-		return NewInList(e, list, n.Not), nil
+		return ir.NewInList(e, list, n.Not), nil
 	case *ast.PatternLikeOrIlikeExpr:
 		e, err := b.child(sc, n.Expr, agg)
 		if err != nil {
@@ -213,7 +214,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if esc == 0 {
 			esc = '\\'
 		}
-		return &Like{E: e, Pattern: p, Neg: n.Not, CaseInsensitive: !n.IsLike, Escape: esc}, nil
+		return &ir.Like{E: e, Pattern: p, Neg: n.Not, CaseInsensitive: !n.IsLike, Escape: esc}, nil
 	case *ast.FuncCastExpr:
 		return nil, unsupported("MySQL-style CAST is not supported; use CAST(x AS type) with a PostgreSQL type")
 	case *ast.FuncCallExpr:
@@ -229,17 +230,17 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 				return b.bindRegCast(e, t)
 			}
 			b.inferParam(e, t)
-			if c, ok := e.(*Const); ok {
-				v, err := castValue(c.V, c.Typ, t, true, b.loc)
+			if c, ok := e.(*ir.Const); ok {
+				v, err := ir.CastValue(c.V, c.Typ, t, true, b.loc)
 				if err != nil {
 					return nil, err
 				}
-				return &Const{V: v, Typ: t}, nil
+				return &ir.Const{V: v, Typ: t}, nil
 			}
 			if e.Type() == t {
 				return e, nil
 			}
-			return &Cast{E: e, To: t, Explicit: true}, nil
+			return &ir.Cast{E: e, To: t, Explicit: true}, nil
 		}
 		if n.FnName.L == parser.OverFunc {
 			return b.bindOver(n, agg)
@@ -251,7 +252,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 			defer b.srfDenied("COALESCE")()
 		}
 		defer b.allowWholeRow(n.FnName.L)()
-		args := make([]Expr, len(n.Args))
+		args := make([]ir.Expr, len(n.Args))
 		for i, a := range n.Args {
 			x, err := b.child(sc, a, agg)
 			if err != nil {
@@ -276,10 +277,10 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (Exp
 		if err != nil {
 			return nil, err
 		}
-		return &Subquery{Kind: ExistsSubquery, Plan: rel, Neg: n.Not, Correlated: corr, Typ: sqltypes.TypeBool, ID: b.newSubqueryID()}, nil
+		return &ir.Subquery{Kind: ir.ExistsSubquery, Plan: rel, Neg: n.Not, Correlated: corr, Typ: sqltypes.TypeBool, ID: b.newSubqueryID()}, nil
 	case *ast.CompareSubqueryExpr:
 		op, ok := binOps[n.Op]
-		if !ok || op == OpAnd || op == OpOr {
+		if !ok || op == ir.OpAnd || op == ir.OpOr {
 			return nil, unsupported("operator %s with a subquery is not supported", opName(n.Op))
 		}
 		return b.bindCompareSubquery(sc, n.L, op, n.All, n.R, false, agg)
@@ -323,14 +324,14 @@ func opName(op opcode.Op) string {
 	return strings.TrimSpace(sb.String())
 }
 
-func boolEq(e Expr, want bool) Expr {
+func boolEq(e ir.Expr, want bool) ir.Expr {
 	if want {
 		return e
 	}
-	return &Not{E: e}
+	return &ir.Not{E: e}
 }
 
-func wantBool(e Expr, ctx string) error {
+func wantBool(e ir.Expr, ctx string) error {
 	if t := e.Type(); t.ID != sqltypes.Bool && t.ID != sqltypes.Unknown {
 		return pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", ctx, t)
 	}
@@ -341,25 +342,25 @@ func wantBool(e Expr, ctx string) error {
 // integer (int4) when they fit, bigint when they fit that, numeric
 // otherwise; literals with a point or an exponent are numeric, as in
 // PostgreSQL; strings are untyped until context gives them a type.
-func literal(v *driver.ValueExpr) (Expr, error) {
+func literal(v *driver.ValueExpr) (ir.Expr, error) {
 	switch v.Kind() {
 	case driver.KindNull:
-		return &Const{V: sqltypes.Null, Typ: sqltypes.TypeUnknown}, nil
+		return &ir.Const{V: sqltypes.Null, Typ: sqltypes.TypeUnknown}, nil
 	case driver.KindInt64:
 		i := v.GetInt64()
 		if v.Type.GetFlag()&mysql.IsBooleanFlag != 0 {
-			return &Const{V: sqltypes.NewBool(i != 0), Typ: sqltypes.TypeBool}, nil
+			return &ir.Const{V: sqltypes.NewBool(i != 0), Typ: sqltypes.TypeBool}, nil
 		}
 		if i >= math.MinInt32 && i <= math.MaxInt32 {
-			return &Const{V: sqltypes.NewInt(i), Typ: sqltypes.TypeInt4}, nil
+			return &ir.Const{V: sqltypes.NewInt(i), Typ: sqltypes.TypeInt4}, nil
 		}
-		return &Const{V: sqltypes.NewInt(i), Typ: sqltypes.TypeInt8}, nil
+		return &ir.Const{V: sqltypes.NewInt(i), Typ: sqltypes.TypeInt8}, nil
 	case driver.KindUint64:
 		u := v.GetUint64()
 		if u > math.MaxInt64 {
 			return numericLiteral(strconv.FormatUint(u, 10))
 		}
-		return &Const{V: sqltypes.NewInt(int64(u)), Typ: sqltypes.TypeInt8}, nil
+		return &ir.Const{V: sqltypes.NewInt(int64(u)), Typ: sqltypes.TypeInt8}, nil
 	case driver.KindFloat32, driver.KindFloat64:
 		// The rewriter hands exponent literals over as text (zp_num), so
 		// TiDB's floats only come from its own spellings.
@@ -367,9 +368,9 @@ func literal(v *driver.ValueExpr) (Expr, error) {
 	case driver.KindMysqlDecimal:
 		return numericLiteral(v.GetMysqlDecimal().String())
 	case driver.KindString, driver.KindBytes:
-		return &Const{V: sqltypes.NewText(v.GetString()), Typ: sqltypes.TypeUnknown}, nil
+		return &ir.Const{V: sqltypes.NewText(v.GetString()), Typ: sqltypes.TypeUnknown}, nil
 	case driver.KindBinaryLiteral:
-		return &Const{V: sqltypes.NewBytes(v.GetBytes()), Typ: sqltypes.TypeBytea}, nil
+		return &ir.Const{V: sqltypes.NewBytes(v.GetBytes()), Typ: sqltypes.TypeBytea}, nil
 	}
 	return nil, unsupported("literal of kind %d is not supported", v.Kind())
 }
@@ -379,7 +380,7 @@ func literal(v *driver.ValueExpr) (Expr, error) {
 // before any type is chosen: -2147483648 is one integer, and
 // -(-2147483648) the bigint 2147483648, not an int4 negation that
 // overflows. It reports false when n is not such a chain.
-func negatedIntegerLiteral(n *ast.UnaryOperationExpr) (Expr, bool, error) {
+func negatedIntegerLiteral(n *ast.UnaryOperationExpr) (ir.Expr, bool, error) {
 	neg := false
 	var node ast.ExprNode = n
 	for {
@@ -412,31 +413,31 @@ func negatedIntegerLiteral(n *ast.UnaryOperationExpr) (Expr, bool, error) {
 			}
 			i := v.Int64()
 			if i >= math.MinInt32 && i <= math.MaxInt32 {
-				return &Const{V: sqltypes.NewInt(i), Typ: sqltypes.TypeInt4}, true, nil
+				return &ir.Const{V: sqltypes.NewInt(i), Typ: sqltypes.TypeInt4}, true, nil
 			}
-			return &Const{V: sqltypes.NewInt(i), Typ: sqltypes.TypeInt8}, true, nil
+			return &ir.Const{V: sqltypes.NewInt(i), Typ: sqltypes.TypeInt8}, true, nil
 		}
 		return nil, false, nil
 	}
 }
 
 // numericLiteral is the numeric constant written as text.
-func numericLiteral(text string) (Expr, error) {
+func numericLiteral(text string) (ir.Expr, error) {
 	v, err := sqltypes.ParseNumeric(text)
 	if err != nil {
 		return nil, err
 	}
-	return &Const{V: v, Typ: sqltypes.TypeNumeric}, nil
+	return &ir.Const{V: v, Typ: sqltypes.TypeNumeric}, nil
 }
 
-var binOps = map[opcode.Op]BinOp{
-	opcode.LogicAnd: OpAnd, opcode.LogicOr: OpOr,
-	opcode.EQ: OpEq, opcode.NE: OpNe, opcode.LT: OpLt, opcode.LE: OpLe, opcode.GT: OpGt, opcode.GE: OpGe,
-	opcode.Plus: OpAdd, opcode.Minus: OpSub, opcode.Mul: OpMul, opcode.Div: OpDiv, opcode.IntDiv: OpDiv, opcode.Mod: OpMod,
-	opcode.Xor: OpPow, // PostgreSQL's ^ reaches TiDB as its XOR, which has ^'s precedence
+var binOps = map[opcode.Op]ir.BinOp{
+	opcode.LogicAnd: ir.OpAnd, opcode.LogicOr: ir.OpOr,
+	opcode.EQ: ir.OpEq, opcode.NE: ir.OpNe, opcode.LT: ir.OpLt, opcode.LE: ir.OpLe, opcode.GT: ir.OpGt, opcode.GE: ir.OpGe,
+	opcode.Plus: ir.OpAdd, opcode.Minus: ir.OpSub, opcode.Mul: ir.OpMul, opcode.Div: ir.OpDiv, opcode.IntDiv: ir.OpDiv, opcode.Mod: ir.OpMod,
+	opcode.Xor: ir.OpPow, // PostgreSQL's ^ reaches TiDB as its XOR, which has ^'s precedence
 }
 
-func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder) (Expr, error) {
+func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder) (ir.Expr, error) {
 	if n.Op == opcode.LogicAnd || n.Op == opcode.LogicOr {
 		return b.bindLogic(sc, n, agg)
 	}
@@ -446,7 +447,7 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 	op, ok := binOps[n.Op]
 	if n.Op == opcode.NullEQ {
 		// The parser's spelling of IS NOT DISTINCT FROM.
-		op, ok = OpNotDistinct, true
+		op, ok = ir.OpNotDistinct, true
 	}
 	if !ok {
 		return nil, unsupported("operator %s is not supported", opName(n.Op))
@@ -465,14 +466,14 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 		return nil, err
 	}
 	switch op {
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpNotDistinct:
+	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe, ir.OpNotDistinct:
 		return b.compare(op, l, r)
-	case OpConcat:
+	case ir.OpConcat:
 		b.inferParam(l, sqltypes.TypeText)
 		b.inferParam(r, sqltypes.TypeText)
-		return fold(&Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeText})
+		return fold(&ir.Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeText})
 	}
-	if op == OpSub {
+	if op == ir.OpSub {
 		if e, ok, err := b.bindJSONBMinus(l, r); ok {
 			return e, err
 		}
@@ -486,7 +487,7 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 // becomes the IN list it means (one value set for the optimizer, one hash
 // probe per row), and any other chain is rebuilt as a balanced tree, whose
 // depth is logarithmic in its length.
-func (b *Binder) bindLogic(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder) (Expr, error) {
+func (b *Binder) bindLogic(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder) (ir.Expr, error) {
 	op := binOps[n.Op]
 	var terms []ast.ExprNode
 	for node := ast.ExprNode(n); ; {
@@ -498,14 +499,14 @@ func (b *Binder) bindLogic(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder
 		terms = append(terms, bin.R)
 		node = bin.L
 	}
-	bound := make([]Expr, len(terms))
+	bound := make([]ir.Expr, len(terms))
 	for i, t := range terms {
 		e, err := b.child(sc, t, agg)
 		if err != nil {
 			return nil, err
 		}
 		b.inferParam(e, sqltypes.TypeBool)
-		if c, ok := e.(*Const); ok && c.Typ.ID == sqltypes.Unknown && c.V.K == sqltypes.KindText {
+		if c, ok := e.(*ir.Const); ok && c.Typ.ID == sqltypes.Unknown && c.V.K == sqltypes.KindText {
 			return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type text", op)
 		}
 		if err := wantBool(e, string(op)); err != nil {
@@ -516,7 +517,7 @@ func (b *Binder) bindLogic(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder
 		}
 		bound[len(terms)-1-i] = e // terms were collected right to left
 	}
-	if op == OpOr {
+	if op == ir.OpOr {
 		if in := orAsIn(bound); in != nil {
 			return in, nil
 		}
@@ -528,39 +529,39 @@ func (b *Binder) bindLogic(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinder
 // column and constants or parameters, or nil. The two agree under SQL's
 // three-valued logic: both are NULL when the column is NULL or when no
 // value matches and one of them is NULL.
-func orAsIn(terms []Expr) Expr {
+func orAsIn(terms []ir.Expr) ir.Expr {
 	if len(terms) < 2 {
 		return nil
 	}
-	var col *ColRef
-	list := make([]Expr, 0, len(terms))
+	var col *ir.ColRef
+	list := make([]ir.Expr, 0, len(terms))
 	for _, t := range terms {
-		eq, ok := t.(*Binary)
-		if !ok || eq.Op != OpEq {
+		eq, ok := t.(*ir.Binary)
+		if !ok || eq.Op != ir.OpEq {
 			return nil
 		}
-		c, ok := eq.L.(*ColRef)
+		c, ok := eq.L.(*ir.ColRef)
 		v := eq.R
 		if !ok {
-			c, ok = eq.R.(*ColRef)
+			c, ok = eq.R.(*ir.ColRef)
 			v = eq.L
 		}
-		if !ok || !IsConstant(v) || (col != nil && c.Index != col.Index) {
+		if !ok || !ir.IsConstant(v) || (col != nil && c.Index != col.Index) {
 			return nil
 		}
 		col = c
 		list = append(list, v)
 	}
-	return NewInList(col, list, false)
+	return ir.NewInList(col, list, false)
 }
 
 // balanced joins terms with op as a balanced binary tree.
-func balanced(op BinOp, terms []Expr) Expr {
+func balanced(op ir.BinOp, terms []ir.Expr) ir.Expr {
 	if len(terms) == 1 {
 		return terms[0]
 	}
 	mid := len(terms) / 2
-	return &Binary{Op: op, L: balanced(op, terms[:mid]), R: balanced(op, terms[mid:]), Typ: sqltypes.TypeBool}
+	return &ir.Binary{Op: op, L: balanced(op, terms[:mid]), R: balanced(op, terms[mid:]), Typ: sqltypes.TypeBool}
 }
 
 // arithType is the common type of two numeric types, as PostgreSQL's
@@ -594,17 +595,17 @@ func arithType(a, b sqltypes.Type) sqltypes.Type {
 
 // compare binds a comparison, giving untyped literals and parameters the
 // other side's type.
-func (b *Binder) compare(op BinOp, l, r Expr) (Expr, error) {
+func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
 	l, r, err := b.unify(l, r)
 	if err != nil {
 		return nil, err
 	}
-	return fold(&Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeBool})
+	return fold(&ir.Binary{Op: op, L: l, R: r, Typ: sqltypes.TypeBool})
 }
 
 // unify makes two operands comparable: an untyped side takes the typed
 // side's type; numeric types mix; otherwise the kinds must agree.
-func (b *Binder) unify(l, r Expr) (Expr, Expr, error) {
+func (b *Binder) unify(l, r ir.Expr) (ir.Expr, ir.Expr, error) {
 	b.inferParam(l, r.Type())
 	b.inferParam(r, l.Type())
 	lt, rt := l.Type(), r.Type()
@@ -637,43 +638,43 @@ func (b *Binder) unify(l, r Expr) (Expr, Expr, error) {
 // fold evaluates an expression whose operands are all constants. Operands
 // were folded when they were bound, so looking at the direct children is
 // enough, and binding stays linear in the size of the expression.
-func fold(e Expr) (Expr, error) {
-	if f, ok := e.(*Func); ok && !f.pure() {
+func fold(e ir.Expr) (ir.Expr, error) {
+	if f, ok := e.(*ir.Func); ok && !f.Pure() {
 		return e, nil
 	}
 	switch e.(type) {
-	case *ColRef, *Param, *OuterRef, *Subquery, *windowRef:
+	case *ir.ColRef, *ir.Param, *ir.OuterRef, *ir.Subquery, *windowRef:
 		return e, nil
 	}
-	for _, c := range Children(e) {
-		if _, ok := c.(*Const); !ok {
+	for _, c := range ir.Children(e) {
+		if _, ok := c.(*ir.Const); !ok {
 			return e, nil
 		}
 	}
-	v, err := e.Eval(&EvalContext{}, nil)
+	v, err := e.Eval(&ir.EvalContext{}, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Const{V: v, Typ: e.Type()}, nil
+	return &ir.Const{V: v, Typ: e.Type()}, nil
 }
 
-func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (Expr, error) {
+func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (ir.Expr, error) {
 	defer b.srfDenied("CASE")()
-	var operand Expr
+	var operand ir.Expr
 	var err error
 	if n.Value != nil {
 		if operand, err = b.child(sc, n.Value, agg); err != nil {
 			return nil, err
 		}
 	}
-	var args []Expr // cond1, result1, cond2, result2, ..., else
+	var args []ir.Expr // cond1, result1, cond2, result2, ..., else
 	for _, w := range n.WhenClauses {
 		cond, err := b.child(sc, w.Expr, agg)
 		if err != nil {
 			return nil, err
 		}
 		if operand != nil {
-			if cond, err = b.compare(OpEq, operand, cond); err != nil {
+			if cond, err = b.compare(ir.OpEq, operand, cond); err != nil {
 				return nil, err
 			}
 		}
@@ -683,7 +684,7 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (Expr, err
 		}
 		args = append(args, cond, res)
 	}
-	var els Expr = &Const{V: sqltypes.Null, Typ: sqltypes.TypeUnknown}
+	var els ir.Expr = &ir.Const{V: sqltypes.Null, Typ: sqltypes.TypeUnknown}
 	if n.ElseClause != nil {
 		if els, err = b.child(sc, n.ElseClause, agg); err != nil {
 			return nil, err
@@ -691,7 +692,7 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (Expr, err
 	}
 	args = append(args, els)
 	// The results take their common type, as PostgreSQL resolves CASE.
-	var results []Expr
+	var results []ir.Expr
 	for i := 1; i < len(args)-1; i += 2 {
 		results = append(results, args[i])
 	}
@@ -704,16 +705,16 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (Expr, err
 		args[i] = results[i/2]
 	}
 	args[len(args)-1] = results[len(results)-1]
-	return &Func{Name: "case", Args: args, Typ: typ, fn: nil, lazy: evalCase}, nil
+	return &ir.Func{Name: "case", Args: args, Typ: typ, Fn: nil, Lazy: evalCase}, nil
 }
 
-func evalCase(ctx *EvalContext, row []sqltypes.Value, args []Expr) (sqltypes.Value, error) {
+func evalCase(ctx *ir.EvalContext, row []sqltypes.Value, args []ir.Expr) (sqltypes.Value, error) {
 	for i := 0; i+1 < len(args); i += 2 {
 		c, err := args[i].Eval(ctx, row)
 		if err != nil {
 			return c, err
 		}
-		if Truthy(c) {
+		if ir.Truthy(c) {
 			return args[i+1].Eval(ctx, row)
 		}
 	}

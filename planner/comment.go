@@ -5,26 +5,14 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
-// Comment is COMMENT ON TABLE | VIEW | INDEX | COLUMN: the object it names,
-// resolved, and the new comment ("" removes it).
-type Comment struct {
-	Table  *catalog.Table // TABLE, COLUMN, and the table of an INDEX
-	Column int            // COLUMN: its ordinal in Table.Columns; else -1
-	Index  string         // INDEX
-	View   *catalog.View  // VIEW
-	Text   string
-}
-
-// Kind implements Statement.
-func (*Comment) Kind() string { return "comment" }
-
 // bindComment resolves the object of a COMMENT ON.
-func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*Comment, error) {
+func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*ir.Comment, error) {
 	name := cs.Name
-	c := &Comment{Column: -1, Text: cs.Text}
+	c := &ir.Comment{Column: -1, Text: cs.Text}
 	col := ""
 	if cs.Object == "column" {
 		if len(name) < 2 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -370,7 +371,7 @@ func (b *Binder) referencingIndex(t *catalog.Table, fk *catalog.ForeignKey) *cat
 
 // newCheck makes a CHECK constraint of t from its text, binding it to
 // validate it (and to return it bound).
-func (b *Binder) newCheck(t *catalog.Table, name, sql string) (catalog.Check, Expr, error) {
+func (b *Binder) newCheck(t *catalog.Table, name, sql string) (catalog.Check, ir.Expr, error) {
 	e, cols, err := b.bindCheck(t, sql)
 	if err != nil {
 		return catalog.Check{}, nil, err
@@ -391,7 +392,7 @@ func (b *Binder) newCheck(t *catalog.Table, name, sql string) (catalog.Check, Ex
 // expression and the distinct columns it reads. A check may call any
 // function, but not read other rows: subqueries, aggregates, window
 // functions and parameters are refused as PostgreSQL refuses them.
-func (b *Binder) bindCheck(t *catalog.Table, sql string) (Expr, []int, error) {
+func (b *Binder) bindCheck(t *catalog.Table, sql string) (ir.Expr, []int, error) {
 	stmt, node, err := parser.ParseExpression("(" + sql + ")")
 	if err != nil {
 		return nil, nil, err
@@ -412,8 +413,8 @@ func (b *Binder) bindCheck(t *catalog.Table, sql string) (Expr, []int, error) {
 	}
 	var cols []int
 	seen := map[int]bool{}
-	Walk(e, func(x Expr) {
-		if c, ok := x.(*ColRef); ok && !seen[c.Index] {
+	ir.Walk(e, func(x ir.Expr) {
+		if c, ok := x.(*ir.ColRef); ok && !seen[c.Index] {
 			seen[c.Index] = true
 			cols = append(cols, c.Index)
 		}
@@ -457,68 +458,9 @@ func bindUniqueIndex(ix *catalog.Index, nnd bool) error {
 
 // ---- ALTER TABLE ----
 
-// AddConstraint is ALTER TABLE t ADD [CONSTRAINT name] UNIQUE | FOREIGN
-// KEY | CHECK ... [NOT VALID]. Exactly one of Unique, FK and Check is set.
-type AddConstraint struct {
-	Table string
-	// Unique is the new constraint's index (ID and state set when it is
-	// built, online).
-	Unique *catalog.Index
-	// FK is the new foreign key; AutoIndex the index it needs on its
-	// columns, built first (nil when the table has one).
-	FK        *catalog.ForeignKey
-	AutoIndex *catalog.Index
-	// Check is the new check and CheckExpr its expression bound over a
-	// row of the table, to validate the existing rows.
-	Check     *catalog.Check
-	CheckExpr Expr
-	// NotValid skips the validation of existing rows.
-	NotValid bool
-}
-
-// Kind implements Statement.
-func (*AddConstraint) Kind() string { return "alter_table" }
-
-// DropConstraint is ALTER TABLE t DROP CONSTRAINT [IF EXISTS] name
-// [CASCADE].
-type DropConstraint struct {
-	Table    string
-	Name     string
-	IfExists bool
-	// Cascade also drops the foreign keys that depend on a unique
-	// constraint.
-	Cascade bool
-}
-
-// Kind implements Statement.
-func (*DropConstraint) Kind() string { return "alter_table" }
-
-// ValidateConstraint is ALTER TABLE t VALIDATE CONSTRAINT name: it checks
-// the existing rows against a NOT VALID foreign key or check.
-type ValidateConstraint struct {
-	Table string
-	Name  string
-	// CheckExpr is the check's expression bound over a row of the table
-	// (nil for a foreign key).
-	CheckExpr Expr
-}
-
-// Kind implements Statement.
-func (*ValidateConstraint) Kind() string { return "alter_table" }
-
-// RenameConstraint is ALTER TABLE t RENAME CONSTRAINT from TO to (a unique
-// constraint's index is renamed with it).
-type RenameConstraint struct {
-	Table    string
-	From, To string
-}
-
-// Kind implements Statement.
-func (*RenameConstraint) Kind() string { return "alter_table" }
-
 // bindAlterConstraint binds an ALTER TABLE whose one action adds, drops,
 // validates or renames a constraint.
-func (b *Binder) bindAlterConstraint(n *ast.AlterTableStmt) (Statement, error) {
+func (b *Binder) bindAlterConstraint(n *ast.AlterTableStmt) (ir.Statement, error) {
 	if len(n.Specs) != 1 {
 		return nil, unsupported("ALTER TABLE with several actions is not supported: run them one at a time")
 	}
@@ -528,7 +470,7 @@ func (b *Binder) bindAlterConstraint(n *ast.AlterTableStmt) (Statement, error) {
 	t, err := b.snap.Table(n.Table.Name.O)
 	if err != nil {
 		if cs := b.stmt.Constraints; cs != nil && cs.TableIfExists && pgerr.CodeOf(err) == pgerr.UndefinedTable {
-			return &AlterTable{Table: n.Table.Name.O, IfExists: true}, nil // the executor's NOTICE
+			return &ir.AlterTable{Table: n.Table.Name.O, IfExists: true}, nil // the executor's NOTICE
 		}
 		return nil, err
 	}
@@ -545,15 +487,15 @@ func (b *Binder) bindAlterConstraint(n *ast.AlterTableStmt) (Statement, error) {
 		return b.bindAddConstraint(t, spec.Constraint, syn)
 	case ast.AlterTableRenameIndex:
 		if syn.RenameConstraint {
-			return &RenameConstraint{Table: t.Name, From: spec.FromKey.O, To: spec.ToKey.O}, nil
+			return &ir.RenameConstraint{Table: t.Name, From: spec.FromKey.O, To: spec.ToKey.O}, nil
 		}
 	case ast.AlterTableDropCheck:
-		return &DropConstraint{Table: t.Name, Name: spec.Constraint.Name, IfExists: syn.IfExists, Cascade: syn.Cascade}, nil
+		return &ir.DropConstraint{Table: t.Name, Name: spec.Constraint.Name, IfExists: syn.IfExists, Cascade: syn.Cascade}, nil
 	case ast.AlterTableAlterCheck:
 		if !syn.Validate {
 			return nil, unsupported("ALTER CONSTRAINT is not supported")
 		}
-		v := &ValidateConstraint{Table: t.Name, Name: spec.Constraint.Name}
+		v := &ir.ValidateConstraint{Table: t.Name, Name: spec.Constraint.Name}
 		for _, c := range t.Checks {
 			if c.Name == v.Name {
 				if v.CheckExpr, _, err = b.bindCheck(t, c.SQL); err != nil {
@@ -566,8 +508,8 @@ func (b *Binder) bindAlterConstraint(n *ast.AlterTableStmt) (Statement, error) {
 	return nil, unsupported("this ALTER TABLE action is not supported")
 }
 
-func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn parser.AlterSpecSyntax) (Statement, error) {
-	add := &AddConstraint{Table: t.Name, NotValid: syn.NotValid}
+func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn parser.AlterSpecSyntax) (ir.Statement, error) {
+	add := &ir.AddConstraint{Table: t.Name, NotValid: syn.NotValid}
 	switch c.Tp {
 	case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
 		if syn.NotValid {
@@ -622,25 +564,13 @@ func setDeferral(fk *catalog.ForeignKey, deferral string) {
 	fk.InitiallyDeferred = deferral == parser.InitiallyDeferred
 }
 
-// SetConstraints is SET CONSTRAINTS {ALL | name, ...} {IMMEDIATE |
-// DEFERRED}: when the checks of deferrable foreign keys run in the
-// transaction block.
-type SetConstraints struct {
-	// Names are the constraints named (nil: ALL).
-	Names     []string
-	Immediate bool
-}
-
-// Kind implements Statement.
-func (*SetConstraints) Kind() string { return "set_constraints" }
-
-func (b *Binder) bindSetConstraints(va *ast.VariableAssignment) (Statement, error) {
+func (b *Binder) bindSetConstraints(va *ast.VariableAssignment) (ir.Statement, error) {
 	v, ok := va.Value.(*driver.ValueExpr)
 	if !ok {
 		return nil, pgerr.New(pgerr.SyntaxError, "syntax error in SET CONSTRAINTS")
 	}
 	names, mode, _ := strings.Cut(v.GetString(), " ")
-	st := &SetConstraints{Immediate: mode == "immediate"}
+	st := &ir.SetConstraints{Immediate: mode == "immediate"}
 	if names == "all" {
 		return st, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -24,7 +25,7 @@ const (
 // RowIDColumn names the hidden row id of a table without a primary key.
 const RowIDColumn = "rowid"
 
-func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
+func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	if n.ReferTable != nil || n.Select != nil {
 		return nil, unsupported("CREATE TABLE ... LIKE/AS is not supported")
 	}
@@ -158,7 +159,7 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (Statement, error) {
 	if err := cb.finish(); err != nil {
 		return nil, err
 	}
-	return &CreateTable{Table: t, IfNotExists: n.IfNotExists, Sequences: seqs}, nil
+	return &ir.CreateTable{Table: t, IfNotExists: n.IfNotExists, Sequences: seqs}, nil
 }
 
 func parseShards(val string) (int, error) {
@@ -169,7 +170,7 @@ func parseShards(val string) (int, error) {
 	return n, nil
 }
 
-func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (Statement, error) {
+func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 	if n.KeyType != ast.IndexKeyTypeNone && n.KeyType != ast.IndexKeyTypeUnique {
 		return nil, unsupported("this index type is not supported")
 	}
@@ -260,7 +261,7 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (Statement, error) {
 			return nil, err
 		}
 	}
-	return &CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists, AlignToData: align}, nil
+	return &ir.CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists, AlignToData: align}, nil
 }
 
 // parseAlign binds a Z-order index's align option: 'data' aligns the

@@ -10,6 +10,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -28,22 +29,22 @@ var serialDefault = regexp.MustCompile(`^nextval\('((?:[^']|'')+)'(?:::regclass)
 // defaultExpr is the value column i of t takes when a statement gives it
 // none (or DEFAULT): its DEFAULT, its identity's next value, the hidden row
 // id, or NULL.
-func (b *Binder) defaultExpr(t *catalog.Table, i int) (Expr, error) {
+func (b *Binder) defaultExpr(t *catalog.Table, i int) (ir.Expr, error) {
 	c := t.Columns[i]
 	switch {
 	case c.Hidden && len(t.PrimaryKey) == 1 && t.PrimaryKey[0].Column == i:
-		return &Func{Name: "unique_rowid", Typ: sqltypes.TypeInt8, volatile: true, fn: newRowID}, nil
+		return &ir.Func{Name: "unique_rowid", Typ: sqltypes.TypeInt8, Volatile: true, Fn: newRowID}, nil
 	case c.Identity != "":
 		return b.nextvalOf(c, c.Sequence)
 	case c.Default != "":
 		return b.bindDefault(c, c.Default)
 	}
-	return &Const{V: sqltypes.Null, Typ: c.Type}, nil
+	return &ir.Const{V: sqltypes.Null, Typ: c.Type}, nil
 }
 
 // nextvalOf is nextval(seq) cast to column c's type.
-func (b *Binder) nextvalOf(c catalog.Column, seq string) (Expr, error) {
-	e, err := b.bindFunc("nextval", []Expr{&Const{V: sqltypes.NewText(seq), Typ: sqltypes.TypeText}})
+func (b *Binder) nextvalOf(c catalog.Column, seq string) (ir.Expr, error) {
+	e, err := b.bindFunc("nextval", []ir.Expr{&ir.Const{V: sqltypes.NewText(seq), Typ: sqltypes.TypeText}})
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +54,7 @@ func (b *Binder) nextvalOf(c catalog.Column, seq string) (Expr, error) {
 // bindDefault binds a DEFAULT expression's text for column c, with
 // PostgreSQL's rules: no column references, subqueries, aggregates or
 // window functions, and a type that assigns to the column's.
-func (b *Binder) bindDefault(c catalog.Column, text string) (Expr, error) {
+func (b *Binder) bindDefault(c catalog.Column, text string) (ir.Expr, error) {
 	if m := serialDefault.FindStringSubmatch(strings.TrimSpace(text)); m != nil {
 		return b.nextvalOf(c, strings.ReplaceAll(m[1], "''", "'"))
 	}
@@ -140,7 +141,7 @@ func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error)
 		}
 		// owned creates the sequence a SERIAL or identity column draws from.
 		owned := func(opts parser.SequenceOptions) error {
-			seq, err := NewSequence(seqName(c.Name), opts)
+			seq, err := ir.NewSequence(seqName(c.Name), opts)
 			if err != nil {
 				return err
 			}
@@ -190,11 +191,11 @@ func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error)
 
 // nextvalTarget returns the sequence a bound default draws from when it
 // calls nextval with a constant name.
-func nextvalTarget(e Expr) string {
+func nextvalTarget(e ir.Expr) string {
 	found := ""
-	Walk(e, func(x Expr) {
-		if f, ok := x.(*Func); ok && f.Name == "nextval" && len(f.Args) == 1 {
-			if c, ok := f.Args[0].(*Const); ok && c.V.K == sqltypes.KindText {
+	ir.Walk(e, func(x ir.Expr) {
+		if f, ok := x.(*ir.Func); ok && f.Name == "nextval" && len(f.Args) == 1 {
+			if c, ok := f.Args[0].(*ir.Const); ok && c.V.K == sqltypes.KindText {
 				if name, err := relationNameText(c.V.S); err == nil {
 					found = name
 				}

@@ -7,6 +7,7 @@ import (
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // targetTable resolves the table an INSERT, UPDATE or DELETE writes.
@@ -61,10 +62,10 @@ func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) 
 
 // tableItem is the FROM item of a write's target table.
 func tableItem(t *catalog.Table, alias string, offset int) *fromItem {
-	return &fromItem{alias: alias, offset: offset, cols: NewScan(t, alias).Columns()}
+	return &fromItem{alias: alias, offset: offset, cols: ir.NewScan(t, alias).Columns()}
 }
 
-func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
+func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 	if n.IsReplace {
 		return nil, unsupported("REPLACE is not supported; use INSERT ... ON CONFLICT")
 	}
@@ -99,7 +100,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 	if b.viewWrite != nil && len(n.Columns) == 0 {
 		targets = b.viewWrite.insertOrder()
 	}
-	ins := &Insert{Table: t}
+	ins := &ir.Insert{Table: t}
 	target := b.targetPermission(t, catalog.PrivInsert)
 	defs := b.defaults(t)
 	if n.Select != nil {
@@ -139,15 +140,15 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 			if err := b.checkIdentityValue(t.Columns[col]); err != nil {
 				return nil, err
 			}
-			var e Expr = &ColRef{Index: j, Name: c.Name, Typ: c.Type}
+			var e ir.Expr = &ir.ColRef{Index: j, Name: c.Name, Typ: c.Type}
 			if e, err = b.coerceTo(e, t.Columns[col].Type, true); err != nil {
 				return nil, err
 			}
 			row[col] = e
 		}
-		ins.Source = &Project{Input: src, Exprs: row, Cols: NewScan(t, alias).Columns()}
+		ins.Source = &ir.Project{Input: src, Exprs: row, Cols: ir.NewScan(t, alias).Columns()}
 	} else {
-		vals := &Values{Cols: NewScan(t, alias).Columns()}
+		vals := &ir.Values{Cols: ir.NewScan(t, alias).Columns()}
 		sc := env{}.newScope()
 		for _, list := range n.Lists {
 			if len(list) > len(targets) {
@@ -188,13 +189,13 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 		ins.Source = vals
 	}
 	if oc := b.stmt.OnConflict; oc != nil {
-		ins.OnConflict = &OnConflict{DoNothing: oc.DoNothing}
+		ins.OnConflict = &ir.OnConflict{DoNothing: oc.DoNothing}
 		if !oc.DoNothing {
 			target.Required |= catalog.PrivUpdate
 			existing := tableItem(t, alias, 0)
 			existing.perm = target
 			sc := &scope{items: []*fromItem{existing, tableItem(t, "excluded", len(t.Columns))}}
-			ins.OnConflict.Set = map[int]Expr{}
+			ins.OnConflict.Set = map[int]ir.Expr{}
 			for _, a := range n.OnDuplicate {
 				i := t.ColumnIndex(a.Column.Name.O)
 				if i < 0 {
@@ -218,13 +219,13 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 		// them (an inserter without SELECT could otherwise probe keys).
 		for _, name := range oc.Columns {
 			if c := t.ColumnIndex(name); c >= 0 {
-				target.selectCol(c)
+				target.SelectCol(c)
 			}
 		}
 	} else if n.IgnoreErr {
-		ins.OnConflict = &OnConflict{DoNothing: true, Arbiters: allUniqueKeys(t)}
+		ins.OnConflict = &ir.OnConflict{DoNothing: true, Arbiters: allUniqueKeys(t)}
 	}
-	var set map[int]Expr
+	var set map[int]ir.Expr
 	if ins.OnConflict != nil {
 		set = ins.OnConflict.Set
 	}
@@ -245,15 +246,15 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (Statement, error) {
 type defaults struct {
 	b     *Binder
 	t     *catalog.Table
-	bound []Expr
+	bound []ir.Expr
 }
 
 func (b *Binder) defaults(t *catalog.Table) *defaults {
-	return &defaults{b: b, t: t, bound: make([]Expr, len(t.Columns))}
+	return &defaults{b: b, t: t, bound: make([]ir.Expr, len(t.Columns))}
 }
 
 // of returns column i's default.
-func (d *defaults) of(i int) (Expr, error) {
+func (d *defaults) of(i int) (ir.Expr, error) {
 	if d.bound[i] == nil {
 		e, err := d.b.defaultExpr(d.t, i)
 		if err != nil {
@@ -265,8 +266,8 @@ func (d *defaults) of(i int) (Expr, error) {
 }
 
 // row returns a row of defaults, leaving out (nil) the columns in skip.
-func (d *defaults) row(skip map[int]bool) ([]Expr, error) {
-	row := make([]Expr, len(d.t.Columns))
+func (d *defaults) row(skip map[int]bool) ([]ir.Expr, error) {
+	row := make([]ir.Expr, len(d.t.Columns))
 	for i := range row {
 		if skip[i] {
 			continue
@@ -310,13 +311,13 @@ func identityAlways(c catalog.Column, update bool) error {
 }
 
 // bindReturning binds the statement's RETURNING list over sc.
-func (b *Binder) bindReturning(sc *scope) (*Returning, error) {
+func (b *Binder) bindReturning(sc *scope) (*ir.Returning, error) {
 	fields := b.stmt.Returning
 	if fields == nil {
 		return nil, nil
 	}
 	defer b.srfDenied("RETURNING")()
-	r := &Returning{}
+	r := &ir.Returning{}
 	for _, f := range fields.Fields {
 		if f.WildCard != nil {
 			es, cols, err := sc.star(f.WildCard.Table.O)
@@ -335,8 +336,8 @@ func (b *Binder) bindReturning(sc *scope) (*Returning, error) {
 			return nil, err
 		}
 		e = b.finishUnknown(e)
-		col := Column{Name: outputName(f), Type: e.Type(), Col: -1}
-		if cr, ok := e.(*ColRef); ok {
+		col := ir.Column{Name: outputName(f), Type: e.Type(), Col: -1}
+		if cr, ok := e.(*ir.ColRef); ok {
 			for _, it := range sc.items {
 				if cr.Index >= it.offset && cr.Index < it.offset+len(it.cols) {
 					src := it.cols[cr.Index-it.offset]
@@ -353,10 +354,10 @@ func (b *Binder) bindReturning(sc *scope) (*Returning, error) {
 // rowSource binds the rows an UPDATE or DELETE changes: the target table
 // joined with any FROM / USING items, filtered by WHERE. The target's row
 // comes first.
-func (b *Binder) rowSource(t *catalog.Table, target *RelPermission, alias string, extra *ast.Join, where ast.ExprNode, hints []*ast.TableOptimizerHint) (Rel, *scope, Expr, error) {
+func (b *Binder) rowSource(t *catalog.Table, target *ir.RelPermission, alias string, extra *ast.Join, where ast.ExprNode, hints []*ast.TableOptimizerHint) (ir.Rel, *scope, ir.Expr, error) {
 	sc := env{}.newScope()
-	scan := NewScan(t, alias)
-	var rel Rel = scan
+	scan := ir.NewScan(t, alias)
+	var rel ir.Rel = scan
 	sc.items = []*fromItem{tableItem(t, alias, 0)}
 	sc.items[0].perm = target
 	if extra != nil {
@@ -372,19 +373,19 @@ func (b *Binder) rowSource(t *catalog.Table, target *RelPermission, alias string
 		}
 		sc.items = append(sc.items, items...)
 		sc.merged = merged
-		rel = NewJoin(InnerJoin, scan, part.rel, nil)
+		rel = ir.NewJoin(ir.InnerJoin, scan, part.rel, nil)
 	}
 	if h := b.bindHints(hints); len(h) > 0 {
 		applyHints(rel, h)
 	}
-	var recheck []Expr
+	var recheck []ir.Expr
 	if where != nil {
 		pred, err := b.bindBool(sc, where, "WHERE")
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		rel = &Filter{Input: rel, Pred: pred}
-		for _, c := range Conjuncts(pred) {
+		rel = &ir.Filter{Input: rel, Pred: pred}
+		for _, c := range ir.Conjuncts(pred) {
 			if onlyCols(c, len(t.Columns)) {
 				recheck = append(recheck, c)
 			}
@@ -395,30 +396,30 @@ func (b *Binder) rowSource(t *catalog.Table, target *RelPermission, alias string
 
 // onlyCols reports whether e reads nothing but columns below n (no outer
 // row, no subquery, nothing volatile).
-func onlyCols(e Expr, n int) bool {
+func onlyCols(e ir.Expr, n int) bool {
 	ok := true
-	Walk(e, func(x Expr) {
+	ir.Walk(e, func(x ir.Expr) {
 		switch y := x.(type) {
-		case *ColRef:
+		case *ir.ColRef:
 			ok = ok && y.Index < n
-		case *OuterRef, *Subquery:
+		case *ir.OuterRef, *ir.Subquery:
 			ok = false
-		case *Func:
-			ok = ok && !y.volatile
+		case *ir.Func:
+			ok = ok && !y.Volatile
 		}
 	})
 	return ok
 }
 
-func andAll(es []Expr) Expr {
-	var out Expr
+func andAll(es []ir.Expr) ir.Expr {
+	var out ir.Expr
 	for _, e := range es {
 		out = andExpr(out, e)
 	}
 	return out
 }
 
-func (b *Binder) bindUpdate(n *ast.UpdateStmt) (Statement, error) {
+func (b *Binder) bindUpdate(n *ast.UpdateStmt) (ir.Statement, error) {
 	defer b.srfDenied("UPDATE")()
 	if n.Order != nil || n.Limit != nil {
 		return nil, unsupported("UPDATE with ORDER BY or LIMIT is not supported")
@@ -432,7 +433,7 @@ func (b *Binder) bindUpdate(n *ast.UpdateStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := &Update{Table: t, Source: src, Set: map[int]Expr{}, Recheck: recheck}
+	u := &ir.Update{Table: t, Source: src, Set: map[int]ir.Expr{}, Recheck: recheck}
 	for _, a := range n.List {
 		if q := a.Column.Table.O; q != "" && q != alias {
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", q+"."+a.Column.Name.O, t.Name)
@@ -471,7 +472,7 @@ func (b *Binder) bindUpdate(n *ast.UpdateStmt) (Statement, error) {
 	return u, nil
 }
 
-func (b *Binder) bindDelete(n *ast.DeleteStmt) (Statement, error) {
+func (b *Binder) bindDelete(n *ast.DeleteStmt) (ir.Statement, error) {
 	if n.Order != nil || n.Limit != nil {
 		return nil, unsupported("DELETE with ORDER BY or LIMIT is not supported")
 	}
@@ -500,7 +501,7 @@ func (b *Binder) bindDelete(n *ast.DeleteStmt) (Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Delete{Table: t, Source: src, Recheck: recheck}
+	d := &ir.Delete{Table: t, Source: src, Recheck: recheck}
 	if d.Returning, err = b.bindReturning(sc); err != nil {
 		return nil, err
 	}
@@ -512,7 +513,7 @@ func (b *Binder) bindDelete(n *ast.DeleteStmt) (Statement, error) {
 
 // bindCreateView checks a view's query by binding it, and keeps its text
 // and output columns.
-func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (Statement, error) {
+func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 	if err := creationSchema(n.ViewName.Schema.O, n.ViewName.Name.O); err != nil {
 		return nil, err
 	}
@@ -539,5 +540,5 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (Statement, error) {
 		}
 		seen[c.Name] = true
 	}
-	return &CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps}, nil
+	return &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps}, nil
 }

@@ -2,9 +2,10 @@
 // it resolves table and column names through scopes, types every
 // expression, infers the types of $n parameters from their context, folds
 // constants, and produces the bound statements the optimizer and executor
-// work on: a Query holding a logical plan (rel.go), Insert, Update and
-// Delete whose rows come from a logical plan, the DDL statements, SET/SHOW
-// and transaction control.
+// work on, in the types of package ir (the logical IR): a Query holding a
+// logical plan, Insert, Update and Delete whose rows come from a logical
+// plan, the DDL statements, SET/SHOW and transaction control. planner is
+// the binder only; the optimizer and executor import ir, never planner.
 //
 // Flow: parser.Statement (a TiDB AST plus zproxy's extensions) → Bind →
 // Statement. A SELECT becomes a tree of relations in the shape it is
@@ -16,10 +17,6 @@
 // enclosing queries as OuterRefs (correlation), with depths counted as the
 // executor pushes outer rows (see ARCHITECTURE.md). Predicates stay whole;
 // the optimizer splits them into conjuncts and moves them.
-//
-// Expressions (Expr) are small immutable trees evaluated row by row with
-// SQL's three-valued logic; they are safe to evaluate from several
-// goroutines at once, which the executor's shard streams do.
 //
 // Typing follows PostgreSQL where clients can tell the difference: integer
 // literals are integer unless they need bigint (numeric past that),

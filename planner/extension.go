@@ -3,27 +3,15 @@ package planner
 import (
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
-
-// Extension is CREATE or DROP EXTENSION, checked against zproxy's built-in
-// extensions: Present are the named extensions zproxy has, Missing the
-// others (only with IF [NOT] EXISTS; otherwise binding fails).
-type Extension struct {
-	Drop      bool
-	MissingOK bool
-	Present   []pgcatalog.Extension
-	Missing   []string
-}
-
-// Kind implements Statement.
-func (*Extension) Kind() string { return "extension" }
 
 // bindExtension resolves the extensions an EXTENSION statement names.
 // CREATE of one zproxy lacks cannot succeed even with IF NOT EXISTS:
 // there is nothing to install.
-func bindExtension(es *parser.ExtensionStatement) (*Extension, error) {
-	x := &Extension{Drop: es.Drop, MissingOK: es.MissingOK}
+func bindExtension(es *parser.ExtensionStatement) (*ir.Extension, error) {
+	x := &ir.Extension{Drop: es.Drop, MissingOK: es.MissingOK}
 	for _, name := range es.Names {
 		if ext, ok := pgcatalog.FindExtension(name); ok {
 			x.Present = append(x.Present, ext)

@@ -7,6 +7,7 @@ import (
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -17,13 +18,13 @@ const maxViewDepth = 32
 // fromPart is a bound piece of a FROM clause: its plan and the names its
 // columns go by, with offsets relative to the plan's own row.
 type fromPart struct {
-	rel    Rel
+	rel    ir.Rel
 	items  []*fromItem
 	merged []mergedCol
 }
 
 // bindFrom binds a FROM clause into sc and returns its plan.
-func (b *Binder) bindFrom(j *ast.Join, sc *scope) (Rel, error) {
+func (b *Binder) bindFrom(j *ast.Join, sc *scope) (ir.Rel, error) {
 	p, err := b.bindTableRef(j, sc, nil)
 	if err != nil {
 		return nil, err
@@ -77,16 +78,16 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 	if err != nil {
 		return nil, err
 	}
-	kind := InnerJoin
+	kind := ir.InnerJoin
 	switch {
 	case n.StraightJoin:
 		// The parser spells FULL [OUTER] JOIN as STRAIGHT_JOIN, which
 		// TiDB's grammar has and PostgreSQL's does not.
-		kind = FullJoin
+		kind = ir.FullJoin
 	case n.Tp == ast.LeftJoin:
-		kind = LeftJoin
+		kind = ir.LeftJoin
 	case n.Tp == ast.RightJoin:
-		kind = RightJoin
+		kind = ir.RightJoin
 	}
 	lw := len(l.rel.Columns())
 	for _, li := range l.items {
@@ -100,11 +101,11 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 	out := &fromPart{items: append(append([]*fromItem(nil), l.items...), ritems...)}
 	out.merged = append(append([]mergedCol(nil), l.merged...), rmerged...)
 	lateral := isLateral(n.Right)
-	if lateral && (kind == RightJoin || kind == FullJoin) {
+	if lateral && (kind == ir.RightJoin || kind == ir.FullJoin) {
 		return nil, pgerr.New(pgerr.InvalidColumnReference, "the combining JOIN type must be INNER or LEFT for a LATERAL reference")
 	}
 
-	var on Expr
+	var on ir.Expr
 	using := n.Using
 	natural := n.NaturalJoin || rightFlags(n.Right).NaturalFull
 	if natural {
@@ -140,16 +141,16 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 				}
 				return nil, pgerr.New(pgerr.UndefinedColumn, "column %q specified in USING clause does not exist in %s table", name, side)
 			}
-			eq, err := b.compare(OpEq, le, re)
+			eq, err := b.compare(ir.OpEq, le, re)
 			if err != nil {
 				return nil, err
 			}
 			on = andExpr(on, eq)
-			var m Expr
+			var m ir.Expr
 			switch kind {
-			case RightJoin:
+			case ir.RightJoin:
 				m = re
-			case FullJoin:
+			case ir.FullJoin:
 				lt, rt := le, re
 				t, err := commonType(le.Type(), re.Type(), "JOIN/USING")
 				if err != nil {
@@ -161,7 +162,7 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 				if rt, err = b.coerceTo(rt, t, false); err != nil {
 					return nil, err
 				}
-				m = &Func{Name: "coalesce", Args: []Expr{lt, rt}, Typ: t, lazy: evalCoalesce}
+				m = &ir.Func{Name: "coalesce", Args: []ir.Expr{lt, rt}, Typ: t, Lazy: evalCoalesce}
 			default:
 				m = le
 			}
@@ -182,10 +183,10 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 			sc.correlated = true
 		}
 		on = andExpr(on, e)
-	} else if kind != InnerJoin && len(using) == 0 && !natural {
+	} else if kind != ir.InnerJoin && len(using) == 0 && !natural {
 		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near end of JOIN: an outer join needs ON or USING")
 	}
-	j := NewJoin(kind, l.rel, r.rel, on)
+	j := ir.NewJoin(kind, l.rel, r.rel, on)
 	j.Lateral = lateral
 	out.rel = j
 	return out, nil
@@ -213,8 +214,8 @@ func visibleNames(p *fromPart) []string {
 	return out
 }
 
-func hideUsing(items []*fromItem, e Expr) {
-	c, ok := e.(*ColRef)
+func hideUsing(items []*fromItem, e ir.Expr) {
+	c, ok := e.(*ir.ColRef)
 	if !ok {
 		return
 	}
@@ -242,14 +243,14 @@ func dropMerged(all, replaced []mergedCol) []mergedCol {
 	return out
 }
 
-func andExpr(a, b Expr) Expr {
+func andExpr(a, b ir.Expr) ir.Expr {
 	if a == nil {
 		return b
 	}
 	if b == nil {
 		return a
 	}
-	return &Binary{Op: OpAnd, L: a, R: b, Typ: sqltypes.TypeBool}
+	return &ir.Binary{Op: ir.OpAnd, L: a, R: b, Typ: sqltypes.TypeBool}
 }
 
 // rightFlags are the flags the parser encoded in a join's right item's
@@ -303,7 +304,7 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 		names[i] = ast.NewCIStr(c)
 	}
 	names = append(names, ts.ColumnNames...)
-	finish := func(rel Rel, alias string, what string) (*fromPart, error) {
+	finish := func(rel ir.Rel, alias string, what string) (*fromPart, error) {
 		cols, err := renameColumns(rel.Columns(), names, what)
 		if err != nil {
 			return nil, err
@@ -353,7 +354,7 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 
 // bindTableName resolves a table name: a WITH query, a view, a stored
 // table, or a catalog relation (pg_catalog is on every search path).
-func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (Rel, error) {
+func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.Rel, error) {
 	schema, name := tn.Schema.O, tn.Name.O
 	if schema == "" {
 		cte, self, ok := sc.ctes.lookup(name)
@@ -363,13 +364,13 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (Rel,
 		}
 		if ok {
 			if self {
-				return NewWorkTable(cte), nil
+				return ir.NewWorkTable(cte), nil
 			}
 			if cte.Write != nil && cte.Cols == nil {
 				return nil, noReturning(cte)
 			}
 			cte.Refs++
-			return NewCTEScan(cte, alias), nil
+			return ir.NewCTEScan(cte, alias), nil
 		}
 	}
 	if schema == "" {
@@ -378,13 +379,13 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (Rel,
 		// user's relation named like a catalog one never stands in for it
 		// in anyone's unqualified query.
 		if v, ok := pgcatalog.Lookup(b.snap, "pg_catalog", name); ok {
-			return NewVirtual(v), nil
+			return ir.NewVirtual(v), nil
 		}
 	}
 	if schema == "" || schema == "public" {
 		if t, err := b.snap.Table(name); err == nil {
 			b.depends(name)
-			s := NewScan(t, alias)
+			s := ir.NewScan(t, alias)
 			b.notePermission(s, b.addPermission(t, nil, catalog.PrivSelect))
 			return s, nil
 		}
@@ -402,7 +403,7 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (Rel,
 		}
 	}
 	if v, ok := pgcatalog.Lookup(b.snap, schema, name); ok {
-		return NewVirtual(v), nil
+		return ir.NewVirtual(v), nil
 	}
 	full := name
 	if schema != "" {
@@ -427,7 +428,7 @@ func (b *Binder) depends(name string) {
 
 // bindView binds a stored view's query in a fresh name space (a view sees
 // no outer query and no WITH of the query using it).
-func (b *Binder) bindView(v *catalog.View) (Rel, error) {
+func (b *Binder) bindView(v *catalog.View) (ir.Rel, error) {
 	if b.viewDepth >= maxViewDepth {
 		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation %q", v.Name)
 	}
@@ -452,14 +453,14 @@ func (b *Binder) bindView(v *catalog.View) (Rel, error) {
 	if len(cols) != len(v.Columns) {
 		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "view %q no longer matches its definition", v.Name)
 	}
-	out := make([]Column, len(cols))
-	exprs := make([]Expr, len(cols))
+	out := make([]ir.Column, len(cols))
+	exprs := make([]ir.Expr, len(cols))
 	for i, c := range cols {
 		out[i] = c
 		out[i].Name = v.Columns[i]
-		exprs[i] = &ColRef{Index: i, Name: v.Columns[i], Typ: c.Type}
+		exprs[i] = &ir.ColRef{Index: i, Name: v.Columns[i], Typ: c.Type}
 	}
-	return &Project{Input: rel, Exprs: exprs, Cols: out}, nil
+	return &ir.Project{Input: rel, Exprs: exprs, Cols: out}, nil
 }
 
 // bindTableFunc binds the function of a FROM item. Its arguments may read
@@ -483,7 +484,7 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 		// correlated subquery's FROM unnest(outer.col)).
 		argScope = ls
 	}
-	args := make([]Expr, len(f.Args))
+	args := make([]ir.Expr, len(f.Args))
 	restore := b.srfDenied(srfInFromArgs)
 	for i, a := range f.Args {
 		x, err := b.bindExpr(argScope, a)
@@ -509,7 +510,7 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 		tf.Cols[0].Name = alias
 	}
 	if ordinality {
-		tf.Cols = append(tf.Cols, Column{Name: "ordinality", Type: sqltypes.TypeInt8, Col: -1})
+		tf.Cols = append(tf.Cols, ir.Column{Name: "ordinality", Type: sqltypes.TypeInt8, Col: -1})
 	}
 	cols, err := renameColumns(tf.Cols, names, "function \""+name+"\"")
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -16,12 +17,12 @@ const ServerVersion = builtins.ServerVersion
 // on all their arguments (COALESCE, NULLIF, GREATEST, LEAST) and the
 // parser's respellings here, every other one through the registry of
 // package builtins.
-func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
+func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 	switch name {
 	case parser.NumericLiteralFunc:
 		// A numeric literal written with an exponent or too long for TiDB
 		// (see parser.NumericLiteralFunc).
-		c, ok := args[0].(*Const)
+		c, ok := args[0].(*ir.Const)
 		if len(args) != 1 || !ok || c.V.K != sqltypes.KindText {
 			return nil, pgerr.New(pgerr.InternalError, "malformed numeric literal")
 		}
@@ -30,9 +31,9 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 		return b.bindBuiltin("extract", args)
 	case parser.AtTimeZoneFunc:
 		// x AT TIME ZONE z is PostgreSQL's timezone(z, x).
-		return b.bindBuiltin("timezone", []Expr{args[1], args[0]})
+		return b.bindBuiltin("timezone", []ir.Expr{args[1], args[0]})
 	case parser.NamedArgFunc:
-		c, ok := args[0].(*Const)
+		c, ok := args[0].(*ir.Const)
 		if len(args) != 2 || !ok || c.V.K != sqltypes.KindText {
 			return nil, pgerr.New(pgerr.InternalError, "malformed named argument")
 		}
@@ -53,7 +54,7 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 			}
 		}
 		l, r := args[0], args[1]
-		return fold(&Func{Name: name, Args: []Expr{l, r}, Typ: typ, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return fold(&ir.Func{Name: name, Args: []ir.Expr{l, r}, Typ: typ, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			if !a[0].IsNull() && !a[1].IsNull() && sqltypes.Compare(a[0], a[1]) == 0 {
 				return sqltypes.Null, nil
 			}
@@ -72,7 +73,7 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 			sign = -1
 		}
 		// NULL arguments are ignored; the result is NULL only if all are.
-		return fold(&Func{Name: name, Args: args, Typ: typ, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return fold(&ir.Func{Name: name, Args: args, Typ: typ, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			best := sqltypes.Null
 			for _, v := range a {
 				if !v.IsNull() && (best.IsNull() || sqltypes.Compare(v, best)*sign > 0) {
@@ -89,17 +90,17 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Func{Name: name, Args: args, Typ: typ, lazy: evalCoalesce}, nil
+		return &ir.Func{Name: name, Args: args, Typ: typ, Lazy: evalCoalesce}, nil
 	case parser.ConcatFunc:
 		// The parser's name for concat(), which TiDB would read as its own.
 		return b.bindBuiltin("concat", args)
 	case parser.TrimFromFunc:
 		// TRIM(chars FROM s): zp_trim_from('btrim', chars, s).
-		fn, ok := args[0].(*Const)
+		fn, ok := args[0].(*ir.Const)
 		if len(args) < 3 || !ok || fn.V.K != sqltypes.KindText {
 			return nil, pgerr.New(pgerr.InternalError, "malformed TRIM")
 		}
-		return b.bindBuiltin(fn.V.S, append(append([]Expr(nil), args[2:]...), args[1]))
+		return b.bindBuiltin(fn.V.S, append(append([]ir.Expr(nil), args[2:]...), args[1]))
 	}
 	return b.bindBuiltin(name, args)
 }
@@ -107,7 +108,7 @@ func (b *Binder) bindFunc(name string, args []Expr) (Expr, error) {
 // bindBuiltin binds a call through the function registry: it resolves the
 // overload by argument types, casts the arguments to it, and folds calls of
 // immutable functions with constant arguments.
-func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
+func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 	args, err := placeNamedArgs(name, args)
 	if err != nil {
 		return nil, err
@@ -131,7 +132,7 @@ func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
 	if ov.Typed != nil {
 		eval = ov.Typed(res.ArgTypes)
 	}
-	fn := func(ctx *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	fn := func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		var fc *builtins.Context
 		if ctx != nil {
 			fc = &ctx.Fn
@@ -141,14 +142,14 @@ func (b *Binder) bindBuiltin(name string, args []Expr) (Expr, error) {
 	if !ov.CalledOnNull {
 		fn = strict(fn)
 	}
-	f := &Func{Name: name, Args: args, Typ: res.Result, fn: fn, volatile: ov.Volatility != builtins.Immutable,
-		perCall: ov.Volatility == builtins.Volatile}
+	f := &ir.Func{Name: name, Args: args, Typ: res.Result, Fn: fn, Volatile: ov.Volatility != builtins.Immutable,
+		PerCall: ov.Volatility == builtins.Volatile}
 	return fold(f)
 }
 
 // coerceArgs casts the arguments of a resolved call to the types of its
 // overload; untyped literals and parameters take them.
-func (b *Binder) coerceArgs(args []Expr, types []sqltypes.Type) error {
+func (b *Binder) coerceArgs(args []ir.Expr, types []sqltypes.Type) error {
 	for i := range args {
 		b.inferParam(args[i], types[i])
 		if args[i].Type() != types[i] {
@@ -164,7 +165,7 @@ func (b *Binder) coerceArgs(args []Expr, types []sqltypes.Type) error {
 // commonArgType gives the arguments of COALESCE, GREATEST or LEAST their
 // common type (casting them to it), as PostgreSQL resolves CASE-like
 // constructs.
-func (b *Binder) commonArgType(args []Expr, ctx string) (sqltypes.Type, error) {
+func (b *Binder) commonArgType(args []ir.Expr, ctx string) (sqltypes.Type, error) {
 	typ := sqltypes.TypeUnknown
 	for _, a := range args {
 		if a.Type().ID == sqltypes.Unknown {
@@ -190,8 +191,8 @@ func (b *Binder) commonArgType(args []Expr, ctx string) (sqltypes.Type, error) {
 }
 
 // strict wraps fn so any NULL argument gives NULL, as for most SQL functions.
-func strict(fn func(*EvalContext, []sqltypes.Value) (sqltypes.Value, error)) func(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
-	return func(ctx *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+func strict(fn func(*ir.EvalContext, []sqltypes.Value) (sqltypes.Value, error)) func(*ir.EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+	return func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		for _, v := range a {
 			if v.IsNull() {
 				return sqltypes.Null, nil
@@ -201,7 +202,7 @@ func strict(fn func(*EvalContext, []sqltypes.Value) (sqltypes.Value, error)) fun
 	}
 }
 
-func evalCoalesce(ctx *EvalContext, row []sqltypes.Value, args []Expr) (sqltypes.Value, error) {
+func evalCoalesce(ctx *ir.EvalContext, row []sqltypes.Value, args []ir.Expr) (sqltypes.Value, error) {
 	for _, a := range args {
 		v, err := a.Eval(ctx, row)
 		if err != nil || !v.IsNull() {

@@ -5,42 +5,15 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
-
-// Grant is GRANT (or with Revoke, REVOKE) of privileges on tables, views,
-// sequences, their columns, and schema public. Objects are resolved when
-// the statement is bound; ON ALL TABLES | SEQUENCES IN SCHEMA public means
-// the objects that exist then, as in PostgreSQL.
-type Grant struct {
-	Revoke  bool
-	Objects []GrantObject
-	Roles   []RoleSpec
-	// Warnings are sent before the statement runs (privileges a sequence
-	// does not have, named on a GRANT ON TABLE).
-	Warnings []*pgerr.Error
-}
-
-// GrantObject is one object of a GRANT or REVOKE and what it grants there.
-type GrantObject struct {
-	Kind catalog.ObjectKind
-	// ID is a table's, view's or sequence's object ID (0 for a schema).
-	ID    uint64
-	Name  string
-	Owner string
-	// Privileges are granted on the whole object.
-	Privileges catalog.Privilege
-	// Columns are column privileges, by the column's key in
-	// catalog.Role.Columns (a table column's store attribute, a view
-	// column's name).
-	Columns map[string]catalog.Privilege
-}
 
 // columnPrivileges are the privileges a column can be granted.
 const columnPrivileges = catalog.PrivSelect | catalog.PrivInsert | catalog.PrivUpdate | catalog.PrivReferences
 
-func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (Statement, error) {
-	g := &Grant{Revoke: rs.Kind == "revoke"}
+func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, error) {
+	g := &ir.Grant{Revoke: rs.Kind == "revoke"}
 	// What the statement grants, whole-object and per column list.
 	var whole catalog.Privilege
 	type colGrant struct {
@@ -65,10 +38,10 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (Statement, err
 		}
 		whole |= priv
 	}
-	object := func(name string) (GrantObject, error) {
+	object := func(name string) (ir.GrantObject, error) {
 		if schema, rest, ok := strings.Cut(name, "."); ok {
 			if schema != catalog.PublicSchema {
-				return GrantObject{}, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+				return ir.GrantObject{}, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 			}
 			name = rest
 		}
@@ -76,32 +49,32 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (Statement, err
 			q, ok := snap.Sequence(name)
 			if !ok {
 				if snap.HasRelation(name) {
-					return GrantObject{}, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)
+					return ir.GrantObject{}, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", name)
 				}
-				return GrantObject{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+				return ir.GrantObject{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 			}
-			return GrantObject{Kind: catalog.KindSequence, ID: q.ID, Name: q.Name, Owner: q.Owner}, nil
+			return ir.GrantObject{Kind: catalog.KindSequence, ID: q.ID, Name: q.Name, Owner: q.Owner}, nil
 		}
 		if t, err := snap.Table(name); err == nil {
-			return GrantObject{Kind: catalog.KindTable, ID: t.ID, Name: t.Name, Owner: t.Owner}, nil
+			return ir.GrantObject{Kind: catalog.KindTable, ID: t.ID, Name: t.Name, Owner: t.Owner}, nil
 		}
 		if v, ok := snap.StoredView(name); ok {
-			return GrantObject{Kind: catalog.KindView, ID: v.ID, Name: v.Name, Owner: v.Owner}, nil
+			return ir.GrantObject{Kind: catalog.KindView, ID: v.ID, Name: v.Name, Owner: v.Owner}, nil
 		}
 		if q, ok := snap.Sequence(name); ok {
 			// GRANT ... ON TABLE names a sequence as in PostgreSQL.
-			return GrantObject{Kind: catalog.KindSequence, ID: q.ID, Name: q.Name, Owner: q.Owner}, nil
+			return ir.GrantObject{Kind: catalog.KindSequence, ID: q.ID, Name: q.Name, Owner: q.Owner}, nil
 		}
-		return GrantObject{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
+		return ir.GrantObject{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name)
 	}
-	var objects []GrantObject
+	var objects []ir.GrantObject
 	switch {
 	case rs.Object == "schema":
 		for _, name := range rs.Tables {
 			if name != catalog.PublicSchema {
 				return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", name)
 			}
-			objects = append(objects, GrantObject{Kind: catalog.KindSchema, Name: name})
+			objects = append(objects, ir.GrantObject{Kind: catalog.KindSchema, Name: name})
 		}
 	case len(rs.Schemas) > 0:
 		for _, schema := range rs.Schemas {
@@ -110,15 +83,15 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (Statement, err
 			}
 			if rs.Object == "sequence" {
 				for _, q := range snap.Sequences() {
-					objects = append(objects, GrantObject{Kind: catalog.KindSequence, ID: q.ID, Name: q.Name, Owner: q.Owner})
+					objects = append(objects, ir.GrantObject{Kind: catalog.KindSequence, ID: q.ID, Name: q.Name, Owner: q.Owner})
 				}
 				continue
 			}
 			for _, t := range snap.Tables() {
-				objects = append(objects, GrantObject{Kind: catalog.KindTable, ID: t.ID, Name: t.Name, Owner: t.Owner})
+				objects = append(objects, ir.GrantObject{Kind: catalog.KindTable, ID: t.ID, Name: t.Name, Owner: t.Owner})
 			}
 			for _, v := range snap.Views() {
-				objects = append(objects, GrantObject{Kind: catalog.KindView, ID: v.ID, Name: v.Name, Owner: v.Owner})
+				objects = append(objects, ir.GrantObject{Kind: catalog.KindView, ID: v.ID, Name: v.Name, Owner: v.Owner})
 			}
 		}
 	default:
@@ -172,7 +145,7 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (Statement, err
 
 // columnKey returns the key of column name of a table or view in
 // catalog.Role.Columns.
-func columnKey(snap *catalog.Snapshot, o GrantObject, name string) (string, error) {
+func columnKey(snap *catalog.Snapshot, o ir.GrantObject, name string) (string, error) {
 	if o.Kind == catalog.KindView {
 		if v, ok := snap.StoredView(o.Name); ok {
 			for _, c := range v.Columns {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -161,14 +162,14 @@ func uniqueInts(xs []int) []int {
 // bindGrouping binds grouping(a, b, ...): an aggregate-level value whose
 // bit for each argument (the last argument's bit lowest) is 1 when the row
 // is of a grouping set without that argument.
-func (b *Binder) bindGrouping(n *ast.FuncCallExpr, agg *aggBinder) (Expr, error) {
+func (b *Binder) bindGrouping(n *ast.FuncCallExpr, agg *aggBinder) (ir.Expr, error) {
 	if agg == nil {
 		return nil, pgerr.New(pgerr.GroupingError, "grouping operations are not allowed here")
 	}
 	if len(n.Args) > 31 {
 		return nil, pgerr.New(pgerr.TooManyArguments, "GROUPING must have fewer than 32 arguments")
 	}
-	call := AggCall{Func: "grouping", Typ: sqltypes.TypeInt4}
+	call := ir.AggCall{Func: "grouping", Typ: sqltypes.TypeInt4}
 	for _, arg := range n.Args {
 		e, err := agg.bindFromRow(arg)
 		if err != nil {
@@ -178,7 +179,7 @@ func (b *Binder) bindGrouping(n *ast.FuncCallExpr, agg *aggBinder) (Expr, error)
 		if !ok {
 			return nil, pgerr.New(pgerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level")
 		}
-		call.Grouping = append(call.Grouping, g.(*ColRef).Index)
+		call.Grouping = append(call.Grouping, g.(*ir.ColRef).Index)
 		call.Args = append(call.Args, e)
 	}
 	if len(call.Args) > 0 {

@@ -3,6 +3,7 @@ package planner
 import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // The json and jsonb operators, typed as PostgreSQL types them: the left
@@ -14,45 +15,45 @@ var textArray = sqltypes.ArrayOf(sqltypes.TypeText)
 
 // isArrayOperand reports whether either operand of @> or <@ is an array:
 // then the operator is array containment (pgexpr.go), not jsonb's.
-func isArrayOperand(l, r Expr) bool {
+func isArrayOperand(l, r ir.Expr) bool {
 	_, lok := arrayElem(l.Type())
 	_, rok := arrayElem(r.Type())
 	return lok || rok
 }
 
 func init() {
-	otherOps["->"] = func(b *Binder, l, r Expr) (Expr, error) { return b.bindJSONGet("->", l, r, false) }
-	otherOps["->>"] = func(b *Binder, l, r Expr) (Expr, error) { return b.bindJSONGet("->>", l, r, true) }
-	otherOps["#>"] = func(b *Binder, l, r Expr) (Expr, error) { return b.bindJSONPath("#>", l, r, false) }
-	otherOps["#>>"] = func(b *Binder, l, r Expr) (Expr, error) { return b.bindJSONPath("#>>", l, r, true) }
-	otherOps["@>"] = func(b *Binder, l, r Expr) (Expr, error) {
+	otherOps["->"] = func(b *Binder, l, r ir.Expr) (ir.Expr, error) { return b.bindJSONGet("->", l, r, false) }
+	otherOps["->>"] = func(b *Binder, l, r ir.Expr) (ir.Expr, error) { return b.bindJSONGet("->>", l, r, true) }
+	otherOps["#>"] = func(b *Binder, l, r ir.Expr) (ir.Expr, error) { return b.bindJSONPath("#>", l, r, false) }
+	otherOps["#>>"] = func(b *Binder, l, r ir.Expr) (ir.Expr, error) { return b.bindJSONPath("#>>", l, r, true) }
+	otherOps["@>"] = func(b *Binder, l, r ir.Expr) (ir.Expr, error) {
 		if isArrayOperand(l, r) {
 			return b.bindOperator("@>", l, r)
 		}
 		return b.bindJSONBContains("@>", l, r, false)
 	}
-	otherOps["<@"] = func(b *Binder, l, r Expr) (Expr, error) {
+	otherOps["<@"] = func(b *Binder, l, r ir.Expr) (ir.Expr, error) {
 		if isArrayOperand(l, r) {
 			return b.bindOperator("<@", l, r)
 		}
 		return b.bindJSONBContains("<@", l, r, true)
 	}
-	otherOps["?"] = func(b *Binder, l, r Expr) (Expr, error) {
+	otherOps["?"] = func(b *Binder, l, r ir.Expr) (ir.Expr, error) {
 		return b.jsonbOp("?", l, r, sqltypes.TypeText, sqltypes.TypeBool, func(x, y sqltypes.Value) (sqltypes.Value, error) {
 			return sqltypes.NewBool(sqltypes.JSONBExists(x, y.S)), nil
 		})
 	}
-	otherOps["?|"] = func(b *Binder, l, r Expr) (Expr, error) {
+	otherOps["?|"] = func(b *Binder, l, r ir.Expr) (ir.Expr, error) {
 		return b.jsonbOp("?|", l, r, textArray, sqltypes.TypeBool, func(x, y sqltypes.Value) (sqltypes.Value, error) {
 			return sqltypes.NewBool(sqltypes.JSONBExistsAny(x, y)), nil
 		})
 	}
-	otherOps["?&"] = func(b *Binder, l, r Expr) (Expr, error) {
+	otherOps["?&"] = func(b *Binder, l, r ir.Expr) (ir.Expr, error) {
 		return b.jsonbOp("?&", l, r, textArray, sqltypes.TypeBool, func(x, y sqltypes.Value) (sqltypes.Value, error) {
 			return sqltypes.NewBool(sqltypes.JSONBExistsAll(x, y)), nil
 		})
 	}
-	otherOps["#-"] = func(b *Binder, l, r Expr) (Expr, error) {
+	otherOps["#-"] = func(b *Binder, l, r ir.Expr) (ir.Expr, error) {
 		return b.jsonbOp("#-", l, r, textArray, sqltypes.TypeJSONB, sqltypes.JSONBDeletePath)
 	}
 }
@@ -61,7 +62,7 @@ func isJSON(t sqltypes.Type) bool { return t.ID == sqltypes.JSON || t.ID == sqlt
 
 // wantJSON refuses a left operand that is not json or jsonb (ambiguous
 // when untyped).
-func wantJSON(op string, l, r Expr) error {
+func wantJSON(op string, l, r ir.Expr) error {
 	switch lt := l.Type(); {
 	case isJSON(lt):
 		return nil
@@ -79,7 +80,7 @@ func ambiguousOperator(op string, l, r sqltypes.Type) error {
 
 // rightAs gives the right operand type t when it is untyped (a literal is
 // cast, a parameter inferred) and reports whether it then has type t.
-func (b *Binder) rightAs(r Expr, t sqltypes.Type) (Expr, bool, error) {
+func (b *Binder) rightAs(r ir.Expr, t sqltypes.Type) (ir.Expr, bool, error) {
 	b.inferParam(r, t)
 	if r.Type().ID == sqltypes.Unknown {
 		x, err := b.coerceTo(r, t, false)
@@ -90,7 +91,7 @@ func (b *Binder) rightAs(r Expr, t sqltypes.Type) (Expr, bool, error) {
 }
 
 // bindJSONGet binds -> and ->>: a key (text) or an array index (integer).
-func (b *Binder) bindJSONGet(op string, l, r Expr, asText bool) (Expr, error) {
+func (b *Binder) bindJSONGet(op string, l, r ir.Expr, asText bool) (ir.Expr, error) {
 	lt := l.Type()
 	if err := wantJSON(op, l, r); err != nil {
 		return nil, err
@@ -114,7 +115,7 @@ func (b *Binder) bindJSONGet(op string, l, r Expr, asText bool) (Expr, error) {
 }
 
 // bindJSONPath binds #> and #>>: a text[] path.
-func (b *Binder) bindJSONPath(op string, l, r Expr, asText bool) (Expr, error) {
+func (b *Binder) bindJSONPath(op string, l, r ir.Expr, asText bool) (ir.Expr, error) {
 	lt := l.Type()
 	if err := wantJSON(op, l, r); err != nil {
 		return nil, err
@@ -131,7 +132,7 @@ func (b *Binder) bindJSONPath(op string, l, r Expr, asText bool) (Expr, error) {
 }
 
 // bindJSONBContains binds @> and <@ of two jsonb documents.
-func (b *Binder) bindJSONBContains(op string, l, r Expr, contained bool) (Expr, error) {
+func (b *Binder) bindJSONBContains(op string, l, r ir.Expr, contained bool) (ir.Expr, error) {
 	if l.Type().ID == sqltypes.Unknown && r.Type().ID == sqltypes.JSONB {
 		var err error
 		b.inferParam(l, sqltypes.TypeJSONB)
@@ -149,7 +150,7 @@ func (b *Binder) bindJSONBContains(op string, l, r Expr, contained bool) (Expr, 
 
 // jsonbOp binds an operator of a jsonb left operand and a right operand
 // of type right.
-func (b *Binder) jsonbOp(op string, l, r Expr, right, result sqltypes.Type, fn func(x, y sqltypes.Value) (sqltypes.Value, error)) (Expr, error) {
+func (b *Binder) jsonbOp(op string, l, r ir.Expr, right, result sqltypes.Type, fn func(x, y sqltypes.Value) (sqltypes.Value, error)) (ir.Expr, error) {
 	lt := l.Type()
 	if lt.ID != sqltypes.JSONB {
 		if lt.ID == sqltypes.Unknown && r.Type().ID == sqltypes.Unknown {
@@ -166,11 +167,11 @@ func (b *Binder) jsonbOp(op string, l, r Expr, right, result sqltypes.Type, fn f
 
 // bindJSONBMinus binds jsonb - text, jsonb - text[] and jsonb - integer;
 // ok is false when the left operand is not jsonb (arithmetic).
-func (b *Binder) bindJSONBMinus(l, r Expr) (Expr, bool, error) {
+func (b *Binder) bindJSONBMinus(l, r ir.Expr) (ir.Expr, bool, error) {
 	if l.Type().ID != sqltypes.JSONB {
 		return nil, false, nil
 	}
-	var e Expr
+	var e ir.Expr
 	var err error
 	switch rt := r.Type(); {
 	case rt.Kind() == sqltypes.KindInt:

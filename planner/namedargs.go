@@ -4,30 +4,31 @@ import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // namedArg is an argument given by name, make_interval(days => 3), while
 // its call is bound; placeNamedArgs puts it in its position.
 type namedArg struct {
 	Name string
-	E    Expr
+	E    ir.Expr
 }
 
 // namedArg is a placeholder the binder replaces before a plan leaves it: walks
 // see it as a leaf.
-func (e *namedArg) AppendChildren(dst []Expr) []Expr { return dst }
-func (e *namedArg) WithChildren([]Expr) Expr         { return e }
+func (e *namedArg) AppendChildren(dst []ir.Expr) []ir.Expr { return dst }
+func (e *namedArg) WithChildren([]ir.Expr) ir.Expr         { return e }
 
 func (e *namedArg) Type() sqltypes.Type { return e.E.Type() }
 func (e *namedArg) String() string      { return e.Name + " => " + e.E.String() }
-func (e *namedArg) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+func (e *namedArg) Eval(*ir.EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
 	return sqltypes.Null, pgerr.New(pgerr.SyntaxError, "named argument %s outside a function call", e.Name)
 }
 
 // placeNamedArgs orders a call's arguments by the function's parameter
 // names: positional ones first, then named ones in any order; parameters
 // left out take their defaults (zero for make_interval's).
-func placeNamedArgs(name string, args []Expr) ([]Expr, error) {
+func placeNamedArgs(name string, args []ir.Expr) ([]ir.Expr, error) {
 	named := false
 	for _, a := range args {
 		_, ok := a.(*namedArg)
@@ -41,7 +42,7 @@ func placeNamedArgs(name string, args []Expr) ([]Expr, error) {
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}
 	names, optional := builtins.ParamNames(name)
-	out := make([]Expr, len(names))
+	out := make([]ir.Expr, len(names))
 	last := -1
 	for i, a := range args {
 		na, ok := a.(*namedArg)
@@ -73,7 +74,7 @@ func placeNamedArgs(name string, args []Expr) ([]Expr, error) {
 			if i < len(names)-optional {
 				return nil, noFunc()
 			}
-			out[i] = &Const{V: sqltypes.NewInt(0), Typ: sqltypes.TypeInt4}
+			out[i] = &ir.Const{V: sqltypes.NewInt(0), Typ: sqltypes.TypeInt4}
 		}
 	}
 	return out[:last+1], nil

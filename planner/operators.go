@@ -7,13 +7,14 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
 // PostgreSQL's other infix operators (||, the json operators) reach the
 // planner as "l | zp_op('op') | r" (see parser.OtherOpFunc); otherOps
 // binds each by its operands' types.
-var otherOps = map[string]func(b *Binder, l, r Expr) (Expr, error){
+var otherOps = map[string]func(b *Binder, l, r ir.Expr) (ir.Expr, error){
 	"||": (*Binder).bindConcatOp,
 }
 
@@ -38,7 +39,7 @@ func otherOperator(n *ast.BinaryOperationExpr) (op string, l, r ast.ExprNode, ok
 }
 
 // bindOtherOp binds "l op r" for an operator the parser respelled.
-func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *aggBinder) (Expr, error) {
+func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *aggBinder) (ir.Expr, error) {
 	bind, ok := otherOps[op]
 	if !ok {
 		return nil, unsupported("operator %s is not supported", op)
@@ -55,8 +56,8 @@ func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *agg
 }
 
 // operatorFunc is the expression of a strict infix operator.
-func operatorFunc(op string, l, r Expr, typ sqltypes.Type, fn func(l, r sqltypes.Value) (sqltypes.Value, error)) (Expr, error) {
-	return fold(&Func{Name: op, Args: []Expr{l, r}, Typ: typ, infix: true, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+func operatorFunc(op string, l, r ir.Expr, typ sqltypes.Type, fn func(l, r sqltypes.Value) (sqltypes.Value, error)) (ir.Expr, error) {
+	return fold(&ir.Func{Name: op, Args: []ir.Expr{l, r}, Typ: typ, Infix: true, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		return fn(a[0], a[1])
 	})})
 }
@@ -70,8 +71,8 @@ func noOperator(op string, l, r sqltypes.Type) error {
 // type; otherwise, when either side is a string (or untyped), the other
 // side is converted to text as a cast would (text || anynonarray). With an
 // array on either side it is array_cat, array_append or array_prepend.
-func (b *Binder) bindConcatOp(l, r Expr) (Expr, error) {
-	if e, ok, err := b.arrayConcat([]Expr{l, r}); ok {
+func (b *Binder) bindConcatOp(l, r ir.Expr) (ir.Expr, error) {
+	if e, ok, err := b.arrayConcat([]ir.Expr{l, r}); ok {
 		return e, err
 	}
 	lt, rt := l.Type(), r.Type()
@@ -82,7 +83,7 @@ func (b *Binder) bindConcatOp(l, r Expr) (Expr, error) {
 	switch {
 	case same(sqltypes.Bytea):
 		return b.sameTypeOp("||", l, r, sqltypes.TypeBytea, func(x, y sqltypes.Value) (sqltypes.Value, error) {
-			if err := concatLimit(x.S, y.S); err != nil {
+			if err := ir.ConcatLimit(x.S, y.S); err != nil {
 				return sqltypes.Null, err
 			}
 			return sqltypes.NewBytes([]byte(x.S + y.S)), nil
@@ -100,7 +101,7 @@ func (b *Binder) bindConcatOp(l, r Expr) (Expr, error) {
 		lt, rt = l.Type(), r.Type()
 		return operatorFunc("||", l, r, sqltypes.TypeText, func(x, y sqltypes.Value) (sqltypes.Value, error) {
 			xs, ys := castText(lt, x), castText(rt, y)
-			if err := concatLimit(xs, ys); err != nil {
+			if err := ir.ConcatLimit(xs, ys); err != nil {
 				return sqltypes.Null, err
 			}
 			return sqltypes.NewText(xs + ys), nil
@@ -109,15 +110,9 @@ func (b *Binder) bindConcatOp(l, r Expr) (Expr, error) {
 	return nil, noOperator("||", lt, rt)
 }
 
-// concatLimit checks the || of text or bytea x and y, which PostgreSQL
-// allocates whole (textcat, byteacat: both lengths and a header).
-func concatLimit(x, y string) error {
-	return sqltypes.AllocLimit(int64(len(x)) + int64(len(y)) + 4)
-}
-
 // sameTypeOp binds an operator whose operands both have type t (an
 // untyped side takes it).
-func (b *Binder) sameTypeOp(op string, l, r Expr, t sqltypes.Type, fn func(l, r sqltypes.Value) (sqltypes.Value, error)) (Expr, error) {
+func (b *Binder) sameTypeOp(op string, l, r ir.Expr, t sqltypes.Type, fn func(l, r sqltypes.Value) (sqltypes.Value, error)) (ir.Expr, error) {
 	var err error
 	b.inferParam(l, t)
 	b.inferParam(r, t)

@@ -7,6 +7,7 @@ import (
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -45,13 +46,13 @@ type windowKey struct {
 }
 
 type frameDef struct {
-	mode       WindowFrameMode
+	mode       ir.WindowFrameMode
 	start, end boundDef
 	exclude    string
 }
 
 type boundDef struct {
-	kind FrameBoundKind
+	kind ir.FrameBoundKind
 	expr ast.ExprNode
 }
 
@@ -125,15 +126,15 @@ func decodeFrame(args []ast.ExprNode) (*frameDef, error) {
 		return nil, pgerr.New(pgerr.SyntaxError, "malformed window frame")
 	}
 	f := &frameDef{exclude: str(5)}
-	f.mode = map[string]WindowFrameMode{"range": FrameRange, "rows": FrameRows, "groups": FrameGroups}[str(0)]
-	kinds := map[string]FrameBoundKind{"up": UnboundedPreceding, "p": OffsetPreceding, "c": CurrentRow, "f": OffsetFollowing, "uf": UnboundedFollowing}
+	f.mode = map[string]ir.WindowFrameMode{"range": ir.FrameRange, "rows": ir.FrameRows, "groups": ir.FrameGroups}[str(0)]
+	kinds := map[string]ir.FrameBoundKind{"up": ir.UnboundedPreceding, "p": ir.OffsetPreceding, "c": ir.CurrentRow, "f": ir.OffsetFollowing, "uf": ir.UnboundedFollowing}
 	for i, b := range []*boundDef{&f.start, &f.end} {
 		k, ok := kinds[str(1+2*i)]
 		if !ok {
 			return nil, pgerr.New(pgerr.SyntaxError, "malformed window frame")
 		}
 		b.kind = k
-		if k == OffsetPreceding || k == OffsetFollowing {
+		if k == ir.OffsetPreceding || k == ir.OffsetFollowing {
 			b.expr = args[2+2*i]
 		}
 	}
@@ -159,19 +160,19 @@ func defFromAST(s *ast.WindowSpec) (windowDef, error) {
 		if f.Extent.Start.Unit != 0 || f.Extent.End.Unit != 0 {
 			return d, unsupported("INTERVAL frame offsets are not supported")
 		}
-		d.frame = &frameDef{mode: map[ast.FrameType]WindowFrameMode{ast.Rows: FrameRows, ast.Ranges: FrameRange, ast.Groups: FrameGroups}[f.Type]}
+		d.frame = &frameDef{mode: map[ast.FrameType]ir.WindowFrameMode{ast.Rows: ir.FrameRows, ast.Ranges: ir.FrameRange, ast.Groups: ir.FrameGroups}[f.Type]}
 		for i, fb := range []ast.FrameBound{f.Extent.Start, f.Extent.End} {
-			b := boundDef{kind: CurrentRow}
+			b := boundDef{kind: ir.CurrentRow}
 			switch {
 			case fb.Type == ast.CurrentRow:
 			case fb.UnBounded && fb.Type == ast.Preceding:
-				b.kind = UnboundedPreceding
+				b.kind = ir.UnboundedPreceding
 			case fb.UnBounded:
-				b.kind = UnboundedFollowing
+				b.kind = ir.UnboundedFollowing
 			case fb.Type == ast.Preceding:
-				b.kind, b.expr = OffsetPreceding, fb.Expr
+				b.kind, b.expr = ir.OffsetPreceding, fb.Expr
 			default:
-				b.kind, b.expr = OffsetFollowing, fb.Expr
+				b.kind, b.expr = ir.OffsetFollowing, fb.Expr
 			}
 			if i == 0 {
 				d.frame.start = b
@@ -225,7 +226,7 @@ func resolveWindow(d windowDef, named map[string]*ast.WindowSpec, depth int) (wi
 }
 
 // bindOver binds the parser's spelling of a window call.
-func (b *Binder) bindOver(n *ast.FuncCallExpr, agg *aggBinder) (Expr, error) {
+func (b *Binder) bindOver(n *ast.FuncCallExpr, agg *aggBinder) (ir.Expr, error) {
 	ws, err := decodeOver(n)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -20,7 +21,7 @@ import (
 // catalog.
 
 // bindPGCall binds n if it is one of those calls.
-func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (Expr, bool, error) {
+func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.Expr, bool, error) {
 	name := n.FnName.L
 	switch name {
 	case parser.ArraySubFunc:
@@ -41,12 +42,12 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (Exp
 		if t.ID == sqltypes.Unknown {
 			oid = 705 // unknown
 		}
-		return &Const{V: sqltypes.NewReg(oid, pgcatalog.NewEnv(b.snap, nil).RegName(sqltypes.TypeRegType, oid)), Typ: sqltypes.TypeRegType}, true, nil
+		return &ir.Const{V: sqltypes.NewReg(oid, pgcatalog.NewEnv(b.snap, nil).RegName(sqltypes.TypeRegType, oid)), Typ: sqltypes.TypeRegType}, true, nil
 	case parser.ArrayFunc, parser.SubscriptFunc, parser.SliceFunc, parser.AnyFunc, parser.AllFunc, parser.OpFunc, parser.SimilarFunc, parser.FieldFunc:
 	default:
 		return nil, false, nil
 	}
-	args := make([]Expr, len(n.Args))
+	args := make([]ir.Expr, len(n.Args))
 	for i, a := range n.Args {
 		if f, ok := a.(*ast.FuncCallExpr); ok && f.FnName.L == parser.NoBoundFunc {
 			continue // a slice bound left out: nil
@@ -57,7 +58,7 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (Exp
 		}
 		args[i] = x
 	}
-	var e Expr
+	var e ir.Expr
 	var err error
 	switch name {
 	case parser.ArrayFunc:
@@ -78,8 +79,8 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (Exp
 	return e, true, err
 }
 
-func opText(e Expr) string {
-	if c, ok := e.(*Const); ok {
+func opText(e ir.Expr) string {
+	if c, ok := e.(*ir.Const); ok {
 		return c.V.S
 	}
 	return ""
@@ -98,7 +99,7 @@ func arrayElem(t sqltypes.Type) (sqltypes.Type, bool) {
 }
 
 // bindArraySubquery binds ARRAY(subquery).
-func (b *Binder) bindArraySubquery(sc *scope, n *ast.FuncCallExpr) (Expr, error) {
+func (b *Binder) bindArraySubquery(sc *scope, n *ast.FuncCallExpr) (ir.Expr, error) {
 	sq, ok := n.Args[0].(*ast.SubqueryExpr)
 	if len(n.Args) != 1 || !ok {
 		return nil, pgerr.New(pgerr.SyntaxError, "ARRAY() needs a subquery")
@@ -118,15 +119,15 @@ func (b *Binder) bindArraySubquery(sc *scope, n *ast.FuncCallExpr) (Expr, error)
 	if e, ok := arrayElem(elem); ok && elem.ID != sqltypes.Array {
 		elem = sqltypes.ArrayOf(e)
 	}
-	return &Subquery{Kind: ArraySubquery, Plan: rel, Correlated: corr, Typ: sqltypes.ArrayOf(elem), ID: b.newSubqueryID()}, nil
+	return &ir.Subquery{Kind: ir.ArraySubquery, Plan: rel, Correlated: corr, Typ: sqltypes.ArrayOf(elem), ID: b.newSubqueryID()}, nil
 }
 
 // bindArrayCtor binds ARRAY[...]: the elements' common type; elements that
 // are arrays themselves make a multidimensional array.
-func (b *Binder) bindArrayCtor(args []Expr) (Expr, error) {
+func (b *Binder) bindArrayCtor(args []ir.Expr) (ir.Expr, error) {
 	if len(args) == 0 {
 		// ARRAY[] takes its type from a cast; alone it is text[].
-		return &Const{V: sqltypes.NewArray1(sqltypes.TypeText, nil), Typ: sqltypes.ArrayOf(sqltypes.TypeText)}, nil
+		return &ir.Const{V: sqltypes.NewArray1(sqltypes.TypeText, nil), Typ: sqltypes.ArrayOf(sqltypes.TypeText)}, nil
 	}
 	// The elements' common type, untyped ones (NULL, '...') taking it.
 	typ := sqltypes.TypeUnknown
@@ -157,7 +158,7 @@ func (b *Binder) bindArrayCtor(args []Expr) (Expr, error) {
 		out = sqltypes.ArrayOf(typ)
 	}
 	elem := out.ElemType()
-	return fold(&Func{Name: "array", Args: args, Typ: out, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	return fold(&ir.Func{Name: "array", Args: args, Typ: out, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		if err := arrayLimit(a); err != nil {
 			return sqltypes.Null, err
 		}
@@ -217,7 +218,7 @@ func sameDims(a, b []int32) bool {
 
 // subscriptArgs checks the array operand and casts the subscripts to
 // integer.
-func (b *Binder) subscriptArgs(args []Expr) (sqltypes.Type, error) {
+func (b *Binder) subscriptArgs(args []ir.Expr) (sqltypes.Type, error) {
 	elem, ok := arrayElem(args[0].Type())
 	if !ok {
 		if args[0].Type().ID == sqltypes.Unknown {
@@ -243,12 +244,12 @@ func (b *Binder) subscriptArgs(args []Expr) (sqltypes.Type, error) {
 }
 
 // bindSubscript binds x[i] and x[i][j]: the element, or NULL out of range.
-func (b *Binder) bindSubscript(args []Expr) (Expr, error) {
+func (b *Binder) bindSubscript(args []ir.Expr) (ir.Expr, error) {
 	elem, err := b.subscriptArgs(args)
 	if err != nil {
 		return nil, err
 	}
-	return fold(&Func{Name: "subscript", Args: args, Typ: elem, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	return fold(&ir.Func{Name: "subscript", Args: args, Typ: elem, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		arr := a[0].Array()
 		if len(a)-1 != len(arr.Dims) {
 			return sqltypes.Null, nil
@@ -267,7 +268,7 @@ func (b *Binder) bindSubscript(args []Expr) (Expr, error) {
 
 // bindSlice binds x[lo:hi] (one dimension); a missing bound is the array's
 // own.
-func (b *Binder) bindSlice(args []Expr) (Expr, error) {
+func (b *Binder) bindSlice(args []ir.Expr) (ir.Expr, error) {
 	elem, err := b.subscriptArgs(args)
 	if err != nil {
 		return nil, err
@@ -277,13 +278,13 @@ func (b *Binder) bindSlice(args []Expr) (Expr, error) {
 	}
 	typ := sqltypes.ArrayOf(elem)
 	present := [2]bool{args[1] != nil, args[2] != nil}
-	var kids []Expr
+	var kids []ir.Expr
 	for _, a := range args {
 		if a != nil {
 			kids = append(kids, a)
 		}
 	}
-	return fold(&Func{Name: "slice", Args: kids, Typ: typ, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	return fold(&ir.Func{Name: "slice", Args: kids, Typ: typ, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		arr := a[0].Array()
 		if len(arr.Dims) == 0 {
 			return sqltypes.NewArray1(elem, nil), nil
@@ -309,7 +310,7 @@ func (b *Binder) bindSlice(args []Expr) (Expr, error) {
 }
 
 // bindQuantified binds x op ANY|ALL (array).
-func (b *Binder) bindQuantified(args []Expr, all bool) (Expr, error) {
+func (b *Binder) bindQuantified(args []ir.Expr, all bool) (ir.Expr, error) {
 	left, op, arr := args[0], opText(args[1]), args[2]
 	if arr.Type().ID == sqltypes.Unknown {
 		lt := left.Type()
@@ -331,15 +332,15 @@ func (b *Binder) bindQuantified(args []Expr, all bool) (Expr, error) {
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "op ANY/ALL (array) requires array on right side")
 	}
 	// The comparison of one element decides the types, as for x op elem.
-	probe := &ColRef{Index: 0, Name: "elem", Typ: elem}
+	probe := &ir.ColRef{Index: 0, Name: "elem", Typ: elem}
 	pred, err := b.bindOperator(op, left, probe)
 	if err != nil {
 		return nil, err
 	}
 	left = operandOf(pred, 0, left)
 	test := elementTest(pred)
-	return fold(&Func{Name: map[bool]string{false: "any", true: "all"}[all], Args: []Expr{left, arr}, Typ: sqltypes.TypeBool,
-		fn: func(ctx *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	return fold(&ir.Func{Name: map[bool]string{false: "any", true: "all"}[all], Args: []ir.Expr{left, arr}, Typ: sqltypes.TypeBool,
+		Fn: func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			if a[1].IsNull() {
 				return sqltypes.Null, nil
 			}
@@ -365,15 +366,15 @@ func (b *Binder) bindQuantified(args []Expr, all bool) (Expr, error) {
 
 // operandOf returns the left operand as the bound comparison cast it (the
 // probe's column stands for the element).
-func operandOf(pred Expr, _ int, left Expr) Expr {
+func operandOf(pred ir.Expr, _ int, left ir.Expr) ir.Expr {
 	switch p := pred.(type) {
-	case *Binary:
+	case *ir.Binary:
 		return p.L
-	case *Func:
+	case *ir.Func:
 		if len(p.Args) == 2 {
 			return p.Args[0]
 		}
-	case *Like:
+	case *ir.Like:
 		return p.E
 	}
 	return left
@@ -381,36 +382,36 @@ func operandOf(pred Expr, _ int, left Expr) Expr {
 
 // elementTest evaluates a bound comparison of the left value with one
 // element (the probe column 0 of a one-value row).
-func elementTest(pred Expr) func(ctx *EvalContext, left, elem sqltypes.Value) (sqltypes.Value, error) {
-	var rebuilt Expr
+func elementTest(pred ir.Expr) func(ctx *ir.EvalContext, left, elem sqltypes.Value) (sqltypes.Value, error) {
+	var rebuilt ir.Expr
 	switch p := pred.(type) {
-	case *Binary:
+	case *ir.Binary:
 		c := *p
-		c.L = &ColRef{Index: 1, Name: "left", Typ: p.L.Type()}
+		c.L = &ir.ColRef{Index: 1, Name: "left", Typ: p.L.Type()}
 		rebuilt = &c
-	case *Func:
+	case *ir.Func:
 		c := *p
-		c.Args = []Expr{&ColRef{Index: 1, Name: "left", Typ: p.Args[0].Type()}, p.Args[1]}
+		c.Args = []ir.Expr{&ir.ColRef{Index: 1, Name: "left", Typ: p.Args[0].Type()}, p.Args[1]}
 		rebuilt = &c
-	case *Like:
+	case *ir.Like:
 		c := *p
-		c.E = &ColRef{Index: 1, Name: "left", Typ: p.E.Type()}
+		c.E = &ir.ColRef{Index: 1, Name: "left", Typ: p.E.Type()}
 		rebuilt = &c
 	default:
 		rebuilt = pred
 	}
-	return func(ctx *EvalContext, left, elem sqltypes.Value) (sqltypes.Value, error) {
+	return func(ctx *ir.EvalContext, left, elem sqltypes.Value) (sqltypes.Value, error) {
 		return rebuilt.Eval(ctx, []sqltypes.Value{elem, left})
 	}
 }
 
 // bindOperator binds l op r for the operators the parser respells.
-func (b *Binder) bindOperator(op string, l, r Expr) (Expr, error) {
+func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 	switch op {
 	case "=", "<>", "!=", "<", "<=", ">", ">=":
-		bop := BinOp(op)
+		bop := ir.BinOp(op)
 		if op == "!=" {
-			bop = OpNe
+			bop = ir.OpNe
 		}
 		return b.compare(bop, l, r)
 	case "~", "~*", "!~", "!~*":
@@ -424,13 +425,13 @@ func (b *Binder) bindOperator(op string, l, r Expr) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Like{E: l, Pattern: r, Neg: strings.HasPrefix(op, "!"), CaseInsensitive: strings.HasSuffix(op, "*"), Escape: '\\'}, nil
+		return &ir.Like{E: l, Pattern: r, Neg: strings.HasPrefix(op, "!"), CaseInsensitive: strings.HasSuffix(op, "*"), Escape: '\\'}, nil
 	case "^@":
 		l, r, err := b.textOperands(op, l, r)
 		if err != nil {
 			return nil, err
 		}
-		return fold(&Func{Name: "starts_with", Args: []Expr{l, r}, Typ: sqltypes.TypeBool, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return fold(&ir.Func{Name: "starts_with", Args: []ir.Expr{l, r}, Typ: sqltypes.TypeBool, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			return sqltypes.NewBool(strings.HasPrefix(a[0].S, a[1].S)), nil
 		})})
 	case "@>", "<@", "&&":
@@ -442,8 +443,8 @@ func (b *Binder) bindOperator(op string, l, r Expr) (Expr, error) {
 }
 
 // textOperands types both operands of a string operator as text.
-func (b *Binder) textOperands(op string, l, r Expr) (Expr, Expr, error) {
-	for _, e := range []*Expr{&l, &r} {
+func (b *Binder) textOperands(op string, l, r ir.Expr) (ir.Expr, ir.Expr, error) {
+	for _, e := range []*ir.Expr{&l, &r} {
 		b.inferParam(*e, sqltypes.TypeText)
 		t := (*e).Type()
 		switch {
@@ -462,20 +463,20 @@ func (b *Binder) textOperands(op string, l, r Expr) (Expr, Expr, error) {
 
 // regexMatch binds s ~ pattern (flags: case-insensitive, negated). A
 // constant pattern compiles once, here, so a bad one fails at once.
-func (b *Binder) regexMatch(s, pat Expr, icase, neg bool) (Expr, error) {
+func (b *Binder) regexMatch(s, pat ir.Expr, icase, neg bool) (ir.Expr, error) {
 	flags := ""
 	if icase {
 		flags = "i"
 	}
 	name := map[[2]bool]string{{false, false}: "~", {true, false}: "~*", {false, true}: "!~", {true, true}: "!~*"}[[2]bool{icase, neg}]
 	var re *regexp.Regexp
-	if c, ok := pat.(*Const); ok && !c.V.IsNull() {
+	if c, ok := pat.(*ir.Const); ok && !c.V.IsNull() {
 		var err error
 		if re, err = builtins.CompileRegex(c.V.S, flags); err != nil {
 			return nil, err
 		}
 	}
-	return fold(&Func{Name: name, Args: []Expr{s, pat}, Typ: sqltypes.TypeBool, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	return fold(&ir.Func{Name: name, Args: []ir.Expr{s, pat}, Typ: sqltypes.TypeBool, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		rx := re
 		if rx == nil {
 			var err error
@@ -488,7 +489,7 @@ func (b *Binder) regexMatch(s, pat Expr, icase, neg bool) (Expr, error) {
 }
 
 // bindSimilar binds the pattern of SIMILAR TO as the regex it means.
-func (b *Binder) bindSimilar(args []Expr) (Expr, error) {
+func (b *Binder) bindSimilar(args []ir.Expr) (ir.Expr, error) {
 	for i := range args {
 		b.inferParam(args[i], sqltypes.TypeText)
 		x, err := b.coerceTo(args[i], sqltypes.TypeText, false)
@@ -497,7 +498,7 @@ func (b *Binder) bindSimilar(args []Expr) (Expr, error) {
 		}
 		args[i] = x
 	}
-	return fold(&Func{Name: "similar_to_escape", Args: args, Typ: sqltypes.TypeText, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	return fold(&ir.Func{Name: "similar_to_escape", Args: args, Typ: sqltypes.TypeText, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		esc := "\\"
 		if len(a) > 1 {
 			esc = a[1].S
@@ -509,7 +510,7 @@ func (b *Binder) bindSimilar(args []Expr) (Expr, error) {
 
 // arrayOperator binds @> (contains), <@ (is contained by) and && (overlaps)
 // between arrays of one element type.
-func (b *Binder) arrayOperator(op string, l, r Expr) (Expr, error) {
+func (b *Binder) arrayOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 	lt, rt := l.Type(), r.Type()
 	switch {
 	case lt.ID == sqltypes.Unknown && rt.ID != sqltypes.Unknown:
@@ -547,7 +548,7 @@ func (b *Binder) arrayOperator(op string, l, r Expr) (Expr, error) {
 		}
 		return true
 	}
-	return fold(&Func{Name: op, Args: []Expr{l, r}, Typ: sqltypes.TypeBool, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	return fold(&ir.Func{Name: op, Args: []ir.Expr{l, r}, Typ: sqltypes.TypeBool, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		x, y := a[0].Array(), a[1].Array()
 		switch op {
 		case "@>":
@@ -568,7 +569,7 @@ func (b *Binder) arrayOperator(op string, l, r Expr) (Expr, error) {
 
 // arrayConcat binds || when an operand is an array: array_cat,
 // array_append or array_prepend. ok is false when neither operand is one.
-func (b *Binder) arrayConcat(args []Expr) (Expr, bool, error) {
+func (b *Binder) arrayConcat(args []ir.Expr) (ir.Expr, bool, error) {
 	if len(args) != 2 {
 		return nil, false, nil
 	}
@@ -598,18 +599,18 @@ func (b *Binder) arrayConcat(args []Expr) (Expr, bool, error) {
 // bindRegCast binds a cast to or from a reg* type: names are looked up in
 // the catalog (now for a constant, else when the statement runs) and
 // numbers get the name they print as.
-func (b *Binder) bindRegCast(e Expr, t sqltypes.Type) (Expr, error) {
+func (b *Binder) bindRegCast(e ir.Expr, t sqltypes.Type) (ir.Expr, error) {
 	src := e.Type()
 	if !t.IsReg() {
 		// From a reg* type: to oid or an integer by number, to text by name.
-		if c, ok := e.(*Const); ok {
+		if c, ok := e.(*ir.Const); ok {
 			v, err := sqltypes.CastExplicit(c.V, t)
 			if err != nil {
 				return nil, err
 			}
-			return &Const{V: v, Typ: t}, nil
+			return &ir.Const{V: v, Typ: t}, nil
 		}
-		return &Cast{E: e, To: t, Explicit: true}, nil
+		return &ir.Cast{E: e, To: t, Explicit: true}, nil
 	}
 	env := pgcatalog.NewEnv(b.snap, nil)
 	resolve := func(cat builtins.Catalog, v sqltypes.Value) (sqltypes.Value, error) {
@@ -645,15 +646,15 @@ func (b *Binder) bindRegCast(e Expr, t sqltypes.Type) (Expr, error) {
 	if src.ID != sqltypes.Unknown && src.Kind() != sqltypes.KindInt && src.Kind() != sqltypes.KindText && src.Kind() != sqltypes.KindBPChar {
 		return nil, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", src, t)
 	}
-	if c, ok := e.(*Const); ok {
+	if c, ok := e.(*ir.Const); ok {
 		v, err := resolve(nil, c.V)
 		if err != nil {
 			return nil, err
 		}
-		return &Const{V: v, Typ: t}, nil
+		return &ir.Const{V: v, Typ: t}, nil
 	}
 	b.inferParam(e, sqltypes.TypeText)
-	return &Func{Name: t.String(), Args: []Expr{e}, Typ: t, volatile: true, fn: func(ctx *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	return &ir.Func{Name: t.String(), Args: []ir.Expr{e}, Typ: t, Volatile: true, Fn: func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		var cat builtins.Catalog
 		if ctx != nil {
 			cat = ctx.Fn.Catalog
@@ -664,7 +665,7 @@ func (b *Binder) bindRegCast(e Expr, t sqltypes.Type) (Expr, error) {
 
 // unnestFunc types unnest(array, ...) in FROM: one column per array, as
 // many rows as the longest (the others padded with NULLs).
-func (b *Binder) unnestFunc(tf *TableFunc, args []Expr) (*TableFunc, error) {
+func (b *Binder) unnestFunc(tf *ir.TableFunc, args []ir.Expr) (*ir.TableFunc, error) {
 	if len(args) == 0 {
 		return nil, pgerr.New(pgerr.UndefinedFunction, "function unnest() does not exist")
 	}
@@ -678,7 +679,7 @@ func (b *Binder) unnestFunc(tf *TableFunc, args []Expr) (*TableFunc, error) {
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 		}
 		_ = i
-		tf.Cols = append(tf.Cols, Column{Name: "unnest", Type: elem, Col: -1})
+		tf.Cols = append(tf.Cols, ir.Column{Name: "unnest", Type: elem, Col: -1})
 	}
 	return tf, nil
 }
@@ -707,7 +708,7 @@ func pgLabel(e *ast.FuncCallExpr) (string, bool) {
 }
 
 // bitwise binds the integer operators & (and), | (or) and # (xor).
-func (b *Binder) bitwise(op string, l, r Expr) (Expr, error) {
+func (b *Binder) bitwise(op string, l, r ir.Expr) (ir.Expr, error) {
 	l, r, err := b.unify(l, r)
 	if err != nil {
 		return nil, err
@@ -726,7 +727,7 @@ func (b *Binder) bitwise(op string, l, r Expr) (Expr, error) {
 		return nil, noOperator(op, lt, rt)
 	}
 	typ := arithType(lt, rt)
-	return fold(&Func{Name: op, Args: []Expr{l, r}, Typ: typ, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	return fold(&ir.Func{Name: op, Args: []ir.Expr{l, r}, Typ: typ, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		switch op {
 		case "&":
 			return sqltypes.NewInt(a[0].I & a[1].I), nil
@@ -739,7 +740,7 @@ func (b *Binder) bitwise(op string, l, r Expr) (Expr, error) {
 
 // expandArrayFunc types information_schema._pg_expandarray(array): one
 // record column (x, n), as pgJDBC's metadata queries read it.
-func (b *Binder) expandArrayFunc(tf *TableFunc, args []Expr) (*TableFunc, error) {
+func (b *Binder) expandArrayFunc(tf *ir.TableFunc, args []ir.Expr) (*ir.TableFunc, error) {
 	if len(args) != 1 {
 		return nil, pgerr.New(pgerr.UndefinedFunction, "function _pg_expandarray with %d arguments does not exist", len(args))
 	}
@@ -747,12 +748,12 @@ func (b *Binder) expandArrayFunc(tf *TableFunc, args []Expr) (*TableFunc, error)
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedFunction, "function _pg_expandarray(%s) does not exist", args[0].Type())
 	}
-	tf.Cols = append(tf.Cols, Column{Name: "_pg_expandarray", Type: sqltypes.Type{ID: sqltypes.Record, Elem: elem.ID, Width: sqltypes.RecordExpandArray}, Col: -1})
+	tf.Cols = append(tf.Cols, ir.Column{Name: "_pg_expandarray", Type: sqltypes.Type{ID: sqltypes.Record, Elem: elem.ID, Width: sqltypes.RecordExpandArray}, Col: -1})
 	return tf, nil
 }
 
 // bindField binds (row).field.
-func (b *Binder) bindField(e Expr, name string) (Expr, error) {
+func (b *Binder) bindField(e ir.Expr, name string) (ir.Expr, error) {
 	i, t, ok := sqltypes.RecordField(e.Type(), name)
 	if !ok {
 		if e.Type().ID == sqltypes.Record {
@@ -760,16 +761,16 @@ func (b *Binder) bindField(e Expr, name string) (Expr, error) {
 		}
 		return nil, pgerr.New(pgerr.SyntaxError, "column notation .%s applied to type %s, which is not a composite type", name, e.Type())
 	}
-	return fold(&Func{Name: "." + name, Args: []Expr{e}, Typ: t, fn: strict(func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	return fold(&ir.Func{Name: "." + name, Args: []ir.Expr{e}, Typ: t, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		return a[0].Array().Elems[i], nil
 	})})
 }
 
 // bindTrim binds SQL's trim([BOTH | LEADING | TRAILING] [chars] FROM s),
 // which TiDB parses with a direction argument, as btrim, ltrim or rtrim.
-func (b *Binder) bindTrim(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (Expr, bool, error) {
+func (b *Binder) bindTrim(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.Expr, bool, error) {
 	name := "btrim"
-	var args []Expr
+	var args []ir.Expr
 	for _, a := range n.Args {
 		if d, ok := a.(*ast.TrimDirectionExpr); ok {
 			switch d.Direction {

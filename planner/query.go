@@ -1,9 +1,11 @@
 package planner
 
 import (
-	"github.com/zproxy/zproxy/catalog"
 	"math"
 	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/ir"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
@@ -30,7 +32,7 @@ func (e env) newScope() *scope {
 // bindQuery binds any query (SELECT, VALUES, TABLE, a set operation, with
 // its WITH clause) and returns its plan, whose columns are exactly the
 // query's output columns.
-func (b *Binder) bindQuery(node ast.Node, e env) (Rel, error) {
+func (b *Binder) bindQuery(node ast.Node, e env) (ir.Rel, error) {
 	b.nesting++
 	defer func() { b.nesting-- }()
 	switch n := node.(type) {
@@ -51,7 +53,7 @@ func (b *Binder) withCTEs(w *ast.WithClause, e env) (env, error) {
 	if w == nil {
 		return e, nil
 	}
-	ce := &cteEnv{ctes: map[string]*CTE{}, outer: e.ctes}
+	ce := &cteEnv{ctes: map[string]*ir.CTE{}, outer: e.ctes}
 	inner := e
 	inner.ctes = ce
 	for _, c := range w.CTEs {
@@ -60,7 +62,7 @@ func (b *Binder) withCTEs(w *ast.WithClause, e env) (env, error) {
 			return e, pgerr.New(pgerr.DuplicateAlias, "WITH query name %q specified more than once", name)
 		}
 		b.nextCTE++
-		cte := &CTE{Name: name, ID: b.nextCTE, Materialized: flags.Materialized, NotMaterialized: flags.NotMaterialized}
+		cte := &ir.CTE{Name: name, ID: b.nextCTE, Materialized: flags.Materialized, NotMaterialized: flags.NotMaterialized}
 		if k, ok := writeCTEBody(c); ok {
 			if err := b.bindWriteCTE(cte, k, inner); err != nil {
 				return e, err
@@ -68,7 +70,7 @@ func (b *Binder) withCTEs(w *ast.WithClause, e env) (env, error) {
 			ce.ctes[name] = cte
 			continue
 		}
-		var plan Rel
+		var plan ir.Rel
 		var err error
 		if w.IsRecursive && refersTo(c.Query.Query, name) {
 			plan, err = b.bindRecursiveCTE(cte, c, inner)
@@ -90,11 +92,11 @@ func (b *Binder) withCTEs(w *ast.WithClause, e env) (env, error) {
 
 // renameColumns applies a column alias list (WITH t(a, b), AS t(a, b)):
 // the first names are replaced, the rest kept.
-func renameColumns(cols []Column, names []ast.CIStr, what string) ([]Column, error) {
+func renameColumns(cols []ir.Column, names []ast.CIStr, what string) ([]ir.Column, error) {
 	if len(names) > len(cols) {
 		return nil, pgerr.New(pgerr.InvalidColumnReference, "%s has %d columns available but %d columns specified", what, len(cols), len(names))
 	}
-	out := make([]Column, len(cols))
+	out := make([]ir.Column, len(cols))
 	copy(out, cols)
 	for i, n := range names {
 		out[i].Name = n.O
@@ -126,7 +128,7 @@ func (f *tableNameFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 // bindRecursiveCTE binds WITH RECURSIVE name AS (anchor UNION [ALL] rec):
 // the anchor first, which fixes the columns, then the recursive term with
 // name reading the work table.
-func (b *Binder) bindRecursiveCTE(cte *CTE, c *ast.CommonTableExpression, e env) (Rel, error) {
+func (b *Binder) bindRecursiveCTE(cte *ir.CTE, c *ast.CommonTableExpression, e env) (ir.Rel, error) {
 	set, ok := c.Query.Query.(*ast.SetOprStmt)
 	if !ok || set.SelectList == nil || len(set.SelectList.Selects) < 2 || set.OrderBy != nil || set.Limit != nil {
 		return nil, pgerr.New(pgerr.InvalidRecursion, "recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", cte.Name)
@@ -138,7 +140,7 @@ func (b *Binder) bindRecursiveCTE(cte *CTE, c *ast.CommonTableExpression, e env)
 		return nil, pgerr.New(pgerr.InvalidRecursion, "recursive query %q does not have the form non-recursive-term UNION [ALL] recursive-term", cte.Name)
 	}
 	anchorList := &ast.SetOprSelectList{Selects: list[:len(list)-1]}
-	var anchor Rel
+	var anchor ir.Rel
 	var err error
 	if len(anchorList.Selects) == 1 {
 		anchor, err = b.bindQuery(anchorList.Selects[0], e)
@@ -183,34 +185,34 @@ func (b *Binder) bindRecursiveCTE(cte *CTE, c *ast.CommonTableExpression, e env)
 	if err != nil {
 		return nil, err
 	}
-	return &RecursiveUnion{Anchor: anchor, Recursive: recursive, All: *op == ast.UnionAll, CTE: cte}, nil
+	return &ir.RecursiveUnion{Anchor: anchor, Recursive: recursive, All: *op == ast.UnionAll, CTE: cte}, nil
 }
 
 // checkRecursiveTerm refuses the recursive terms PostgreSQL refuses (they
 // could not reach a fixed point one round at a time): aggregates, window
 // functions, and the work table on the NULL-extended side of an outer join.
-func checkRecursiveTerm(name string, r Rel) error {
+func checkRecursiveTerm(name string, r ir.Rel) error {
 	var err error
-	var walk func(r Rel, nullable bool)
-	walk = func(r Rel, nullable bool) {
+	var walk func(r ir.Rel, nullable bool)
+	walk = func(r ir.Rel, nullable bool) {
 		if err != nil {
 			return
 		}
 		switch n := r.(type) {
-		case *Aggregate:
+		case *ir.Aggregate:
 			err = pgerr.New(pgerr.InvalidRecursion, "aggregate functions are not allowed in a recursive query's recursive term")
 			return
-		case *Window:
+		case *ir.Window:
 			err = pgerr.New(pgerr.InvalidRecursion, "window functions are not allowed in a recursive query's recursive term")
 			return
-		case *WorkTable:
+		case *ir.WorkTable:
 			if nullable {
 				err = pgerr.New(pgerr.InvalidRecursion, "recursive reference to query %q must not appear within an outer join", name)
 			}
 			return
-		case *Join:
-			walk(n.Left, nullable || n.Kind == RightJoin || n.Kind == FullJoin)
-			walk(n.Right, nullable || n.Kind == LeftJoin || n.Kind == FullJoin || n.Kind == AntiJoin)
+		case *ir.Join:
+			walk(n.Left, nullable || n.Kind == ir.RightJoin || n.Kind == ir.FullJoin)
+			walk(n.Right, nullable || n.Kind == ir.LeftJoin || n.Kind == ir.FullJoin || n.Kind == ir.AntiJoin)
 			return
 		}
 		for _, in := range r.Inputs() {
@@ -233,7 +235,7 @@ func setOprOf(n ast.Node) *ast.SetOprType {
 
 // bindSetOpr binds UNION / INTERSECT / EXCEPT with their ORDER BY, LIMIT
 // and WITH.
-func (b *Binder) bindSetOpr(n *ast.SetOprStmt, e env) (Rel, error) {
+func (b *Binder) bindSetOpr(n *ast.SetOprStmt, e env) (ir.Rel, error) {
 	e, err := b.withCTEs(n.With, e)
 	if err != nil {
 		return nil, err
@@ -248,7 +250,7 @@ func (b *Binder) bindSetOpr(n *ast.SetOprStmt, e env) (Rel, error) {
 
 // bindSetOprList combines the operands of a set operation. INTERSECT binds
 // tighter than UNION and EXCEPT, which go left to right.
-func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClause, limit *ast.Limit, e env) (Rel, error) {
+func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClause, limit *ast.Limit, e env) (ir.Rel, error) {
 	if l.With != nil {
 		var err error
 		if e, err = b.withCTEs(l.With, e); err != nil {
@@ -262,7 +264,7 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 		limit = l.Limit
 	}
 	type operand struct {
-		rel Rel
+		rel ir.Rel
 		op  ast.SetOprType
 	}
 	var ops []operand
@@ -284,7 +286,7 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 	for i, o := range ops {
 		if i > 0 && (o.op == ast.Intersect || o.op == ast.IntersectAll) {
 			prev := &stage[len(stage)-1]
-			r, err := b.setOp(Intersect, o.op == ast.IntersectAll, prev.rel, o.rel)
+			r, err := b.setOp(ir.Intersect, o.op == ast.IntersectAll, prev.rel, o.rel)
 			if err != nil {
 				return nil, err
 			}
@@ -295,14 +297,14 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 	}
 	cur := stage[0].rel
 	for _, o := range stage[1:] {
-		kind, all := Union, false
+		kind, all := ir.Union, false
 		switch o.op {
 		case ast.UnionAll:
 			all = true
 		case ast.Except:
-			kind = Except
+			kind = ir.Except
 		case ast.ExceptAll:
-			kind, all = Except, true
+			kind, all = ir.Except, true
 		}
 		r, err := b.setOp(kind, all, cur, o.rel)
 		if err != nil {
@@ -314,18 +316,18 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 }
 
 // setOp builds one set operation, giving both sides the common column types.
-func (b *Binder) setOp(kind SetOpKind, all bool, l, r Rel) (Rel, error) {
+func (b *Binder) setOp(kind ir.SetOpKind, all bool, l, r ir.Rel) (ir.Rel, error) {
 	lc, rc := l.Columns(), r.Columns()
 	if len(lc) != len(rc) {
 		return nil, pgerr.New(pgerr.SyntaxError, "each %s query must have the same number of columns", kind)
 	}
-	cols := make([]Column, len(lc))
+	cols := make([]ir.Column, len(lc))
 	for i := range lc {
 		t, err := commonType(lc[i].Type, rc[i].Type, kind.String())
 		if err != nil {
 			return nil, err
 		}
-		cols[i] = Column{Name: lc[i].Name, Type: t, Col: -1}
+		cols[i] = ir.Column{Name: lc[i].Name, Type: t, Col: -1}
 	}
 	var err error
 	if l, err = b.castColumns(l, cols); err != nil {
@@ -334,12 +336,12 @@ func (b *Binder) setOp(kind SetOpKind, all bool, l, r Rel) (Rel, error) {
 	if r, err = b.castColumns(r, cols); err != nil {
 		return nil, err
 	}
-	return &SetOp{Op: kind, All: all, Left: l, Right: r, Cols: cols}, nil
+	return &ir.SetOp{Op: kind, All: all, Left: l, Right: r, Cols: cols}, nil
 }
 
 // castColumns projects r onto the given column types (casting where they
 // differ), or returns it unchanged.
-func (b *Binder) castColumns(r Rel, want []Column) (Rel, error) {
+func (b *Binder) castColumns(r ir.Rel, want []ir.Column) (ir.Rel, error) {
 	have := r.Columns()
 	same := true
 	for i := range have {
@@ -350,10 +352,10 @@ func (b *Binder) castColumns(r Rel, want []Column) (Rel, error) {
 	if same {
 		return r, nil
 	}
-	exprs := make([]Expr, len(have))
-	cols := make([]Column, len(have))
+	exprs := make([]ir.Expr, len(have))
+	cols := make([]ir.Column, len(have))
 	for i, c := range have {
-		var e Expr = &ColRef{Index: i, Name: c.Name, Typ: c.Type}
+		var e ir.Expr = &ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}
 		if c.Type != want[i].Type {
 			var err error
 			if e, err = b.coerceTo(e, want[i].Type, false); err != nil {
@@ -361,9 +363,9 @@ func (b *Binder) castColumns(r Rel, want []Column) (Rel, error) {
 			}
 		}
 		exprs[i] = e
-		cols[i] = Column{Name: c.Name, Type: want[i].Type, Col: -1}
+		cols[i] = ir.Column{Name: c.Name, Type: want[i].Type, Col: -1}
 	}
-	return &Project{Input: r, Exprs: exprs, Cols: cols}, nil
+	return &ir.Project{Input: r, Exprs: exprs, Cols: cols}, nil
 }
 
 // commonType is the type PostgreSQL resolves for the columns of a UNION,
@@ -401,10 +403,10 @@ func dateish(t sqltypes.Type) bool {
 
 // orderLimitOutput applies a set operation's (or VALUES') ORDER BY and
 // LIMIT, which may name output columns only.
-func (b *Binder) orderLimitOutput(r Rel, order *ast.OrderByClause, limit *ast.Limit, e env) (Rel, error) {
+func (b *Binder) orderLimitOutput(r ir.Rel, order *ast.OrderByClause, limit *ast.Limit, e env) (ir.Rel, error) {
 	if order != nil {
 		cols := r.Columns()
-		var keys []SortKey
+		var keys []ir.SortKey
 		for _, it := range order.Items {
 			expr, desc, nulls := unwrapNulls(it.Expr)
 			idx := -1
@@ -429,9 +431,9 @@ func (b *Binder) orderLimitOutput(r Rel, order *ast.OrderByClause, limit *ast.Li
 					WithDetail("Only result column names can be used, not expressions or functions.")
 			}
 			desc = desc || it.Desc
-			keys = append(keys, SortKey{Col: idx, Desc: desc, NullsFirst: nullsFirst(desc, nulls)})
+			keys = append(keys, ir.SortKey{Col: idx, Desc: desc, NullsFirst: nullsFirst(desc, nulls)})
 		}
-		r = &Sort{Input: r, Keys: keys}
+		r = &ir.Sort{Input: r, Keys: keys}
 	}
 	return b.bindLimit(r, limit, e)
 }
@@ -448,12 +450,12 @@ func positionOf(node ast.ExprNode) (int, bool) {
 }
 
 // bindLimit wraps r in LIMIT/OFFSET.
-func (b *Binder) bindLimit(r Rel, limit *ast.Limit, e env) (Rel, error) {
+func (b *Binder) bindLimit(r ir.Rel, limit *ast.Limit, e env) (ir.Rel, error) {
 	if limit == nil {
 		return r, nil
 	}
 	sc := e.newScope()
-	lim := &Limit{Input: r}
+	lim := &ir.Limit{Input: r}
 	if v, ok := limit.Count.(*driver.ValueExpr); ok && v.Kind() == driver.KindUint64 && v.GetUint64() == math.MaxUint64 {
 		// parser.NoLimit: an OFFSET without LIMIT.
 	} else if limit.Count != nil {
@@ -502,20 +504,20 @@ func nullsFirst(desc bool, nulls byte) bool {
 
 // bindValues binds VALUES (...), (...) as a relation: columns column1..n,
 // each of the type its values resolve to.
-func (b *Binder) bindValues(lists []*ast.RowExpr, e env) (Rel, error) {
+func (b *Binder) bindValues(lists []*ast.RowExpr, e env) (ir.Rel, error) {
 	defer b.srfDenied("VALUES")()
 	sc := e.newScope()
 	if len(lists) == 0 {
 		return nil, pgerr.New(pgerr.SyntaxError, "VALUES needs at least one row")
 	}
 	width := len(lists[0].Values)
-	rows := make([][]Expr, len(lists))
+	rows := make([][]ir.Expr, len(lists))
 	types := make([]sqltypes.Type, width)
 	for i, l := range lists {
 		if len(l.Values) != width {
 			return nil, pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length")
 		}
-		rows[i] = make([]Expr, width)
+		rows[i] = make([]ir.Expr, width)
 		for j, v := range l.Values {
 			x, err := b.bindExpr(sc, v)
 			if err != nil {
@@ -533,12 +535,12 @@ func (b *Binder) bindValues(lists []*ast.RowExpr, e env) (Rel, error) {
 			}
 		}
 	}
-	cols := make([]Column, width)
+	cols := make([]ir.Column, width)
 	for j := range cols {
 		if types[j].ID == sqltypes.Unknown {
 			types[j] = sqltypes.TypeText
 		}
-		cols[j] = Column{Name: "column" + itoa(j+1), Type: types[j], Col: -1}
+		cols[j] = ir.Column{Name: "column" + itoa(j+1), Type: types[j], Col: -1}
 		for i := range rows {
 			b.inferParam(rows[i][j], types[j])
 			x, err := b.coerceTo(rows[i][j], types[j], false)
@@ -548,7 +550,7 @@ func (b *Binder) bindValues(lists []*ast.RowExpr, e env) (Rel, error) {
 			rows[i][j] = x
 		}
 	}
-	return &Values{Rows: rows, Cols: cols}, nil
+	return &ir.Values{Rows: rows, Cols: cols}, nil
 }
 
 func itoa(i int) string {
@@ -564,7 +566,7 @@ type selectLevel struct {
 	sc  *scope
 	agg *aggBinder
 	// windows are the window calls met in the select list and ORDER BY.
-	windows []WindowCall
+	windows []ir.WindowCall
 	// named windows (WINDOW w AS (...)).
 	named map[string]*ast.WindowSpec
 	// srfs are the set-returning function calls of the select list, ORDER
@@ -573,7 +575,7 @@ type selectLevel struct {
 }
 
 // bindSelect binds one SELECT (or VALUES / TABLE statement).
-func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
+func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 	e, err := b.withCTEs(n.With, e)
 	if err != nil {
 		return nil, err
@@ -592,13 +594,13 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		return nil, unsupported("SELECT ... INTO is not supported")
 	}
 	sc := e.newScope()
-	var rel Rel
+	var rel ir.Rel
 	if n.From != nil && n.From.TableRefs != nil {
 		if rel, err = b.bindFrom(n.From.TableRefs, sc); err != nil {
 			return nil, err
 		}
 	} else {
-		rel = &Values{Rows: [][]Expr{{}}}
+		rel = &ir.Values{Rows: [][]ir.Expr{{}}}
 	}
 	if hints := b.bindHints(n.TableHints); len(hints) > 0 {
 		applyHints(rel, hints)
@@ -608,7 +610,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		if err != nil {
 			return nil, err
 		}
-		rel = &Filter{Input: rel, Pred: pred}
+		rel = &ir.Filter{Input: rel, Pred: pred}
 	}
 	lv := &selectLevel{sc: sc}
 	if len(n.WindowSpecs) > 0 {
@@ -649,7 +651,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		}
 		gm := &groupMap{col: map[int]int{}}
 		for i, g := range lv.agg.groups {
-			if c, ok := g.(*ColRef); ok {
+			if c, ok := g.(*ir.ColRef); ok {
 				if _, seen := gm.col[c.Index]; !seen {
 					gm.col[c.Index] = i
 				}
@@ -659,8 +661,8 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 	}
 
 	// The select list (after the DISTINCT ON marker, if any).
-	var exprs []Expr
-	var cols []Column
+	var exprs []ir.Expr
+	var cols []ir.Column
 	fields := n.Fields.Fields
 	var distinctOn []ast.ExprNode
 	if f, ok := firstDistinctOn(n.Fields); ok {
@@ -700,15 +702,15 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 			// INSERT ... SELECT: an untyped parameter or literal takes
 			// the type of the column it goes to, as in PostgreSQL.
 			b.inferParam(x, t)
-			if c, isConst := x.(*Const); isConst && c.Typ.ID == sqltypes.Unknown {
+			if c, isConst := x.(*ir.Const); isConst && c.Typ.ID == sqltypes.Unknown {
 				if x, err = b.coerceTo(x, t, true); err != nil {
 					return nil, err
 				}
 			}
 		}
 		x = b.finishUnknown(x)
-		col := Column{Name: outputName(f), Type: x.Type(), Col: -1}
-		if cr, ok := x.(*ColRef); ok && !aggregated && cr.Index < len(rel.Columns()) {
+		col := ir.Column{Name: outputName(f), Type: x.Type(), Col: -1}
+		if cr, ok := x.(*ir.ColRef); ok && !aggregated && cr.Index < len(rel.Columns()) {
 			src := rel.Columns()[cr.Index]
 			col.Table, col.Col = src.Table, src.Col
 		}
@@ -717,7 +719,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 	}
 	visible := len(exprs)
 
-	var having Expr
+	var having ir.Expr
 	if n.Having != nil {
 		if !aggregated {
 			return nil, pgerr.New(pgerr.GroupingError, "HAVING requires aggregation")
@@ -725,7 +727,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		if containsWindow(n.Having.Expr) {
 			return nil, pgerr.New(pgerr.WindowingError, "window functions are not allowed in HAVING")
 		}
-		h, err := func() (Expr, error) {
+		h, err := func() (ir.Expr, error) {
 			defer b.srfDenied("HAVING")()
 			return lv.bind(b, n.Having.Expr)
 		}()
@@ -741,7 +743,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 
 	// ORDER BY: output columns by position or name, or expressions, which
 	// become hidden columns of the projection.
-	var keys []SortKey
+	var keys []ir.SortKey
 	if n.OrderBy != nil {
 		for _, item := range n.OrderBy.Items {
 			node, _, nulls := unwrapNulls(item.Expr)
@@ -749,7 +751,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 			if err != nil {
 				return nil, err
 			}
-			keys = append(keys, SortKey{Col: idx, Desc: item.Desc, NullsFirst: nullsFirst(item.Desc, nulls)})
+			keys = append(keys, ir.SortKey{Col: idx, Desc: item.Desc, NullsFirst: nullsFirst(item.Desc, nulls)})
 		}
 	}
 	var onCols []int
@@ -784,7 +786,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 	// projection, DISTINCT, ORDER BY, LIMIT, and the projection down to the
 	// visible columns.
 	if aggregated {
-		a := NewAggregate(rel, lv.agg.groups, lv.agg.aggs, groupNames)
+		a := ir.NewAggregate(rel, lv.agg.groups, lv.agg.aggs, groupNames)
 		a.GroupingSets = lv.agg.sets
 		rel = a
 		fix := lv.agg.fixer(len(lv.agg.groups))
@@ -792,7 +794,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 			exprs[i] = fix(exprs[i])
 		}
 		if having != nil {
-			rel = &Filter{Input: rel, Pred: fix(having)}
+			rel = &ir.Filter{Input: rel, Pred: fix(having)}
 		}
 		for i := range lv.windows {
 			lv.windows[i] = fixWindow(lv.windows[i], fix)
@@ -800,7 +802,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 	}
 	if len(lv.windows) > 0 {
 		base := len(rel.Columns())
-		rel = NewWindow(rel, lv.windows)
+		rel = ir.NewWindow(rel, lv.windows)
 		fix := windowFixer(base)
 		for i := range exprs {
 			exprs[i] = fix(exprs[i])
@@ -810,37 +812,37 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (Rel, error) {
 		return nil, pgerr.New(pgerr.InternalError, "window reference without a window")
 	}
 	rel, exprs = lv.projectSets(rel, exprs)
-	rel = &Project{Input: rel, Exprs: exprs, Cols: cols}
+	rel = &ir.Project{Input: rel, Exprs: exprs, Cols: cols}
 	switch {
 	case len(onCols) > 0:
 		// DISTINCT ON keeps the first row of each group in ORDER BY order:
 		// sort first, then keep firsts.
 		if len(keys) > 0 {
-			rel = &Sort{Input: rel, Keys: keys}
+			rel = &ir.Sort{Input: rel, Keys: keys}
 			keys = nil
 		} else {
 			for _, c := range onCols {
-				keys = append(keys, SortKey{Col: c})
+				keys = append(keys, ir.SortKey{Col: c})
 			}
-			rel = &Sort{Input: rel, Keys: keys}
+			rel = &ir.Sort{Input: rel, Keys: keys}
 			keys = nil
 		}
-		rel = &Distinct{Input: rel, On: onCols}
+		rel = &ir.Distinct{Input: rel, On: onCols}
 	case n.Distinct:
-		rel = &Distinct{Input: rel}
+		rel = &ir.Distinct{Input: rel}
 	}
 	if len(keys) > 0 {
-		rel = &Sort{Input: rel, Keys: keys}
+		rel = &ir.Sort{Input: rel, Keys: keys}
 	}
 	if rel, err = b.bindLimit(rel, n.Limit, e); err != nil {
 		return nil, err
 	}
 	if len(exprs) > visible {
-		out := make([]Expr, visible)
+		out := make([]ir.Expr, visible)
 		for i := range out {
-			out[i] = &ColRef{Index: i, Name: cols[i].Name, Typ: cols[i].Type}
+			out[i] = &ir.ColRef{Index: i, Name: cols[i].Name, Typ: cols[i].Type}
 		}
-		rel = &Project{Input: rel, Exprs: out, Cols: cols[:visible]}
+		rel = &ir.Project{Input: rel, Exprs: out, Cols: cols[:visible]}
 	}
 	if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
 		if err := b.lockRows(rel, n.LockInfo, aggregated || n.GroupBy != nil, n.Distinct, len(lv.windows) > 0); err != nil {
@@ -864,14 +866,14 @@ func firstDistinctOn(fields *ast.FieldList) (*ast.FuncCallExpr, bool) {
 
 // lockRows gives the table scans of a SELECT ... FOR UPDATE / FOR SHARE
 // [OF names] their lock, refusing the forms PostgreSQL refuses.
-func (b *Binder) lockRows(r Rel, info *ast.SelectLockInfo, grouped, distinct, windowed bool) error {
-	var strength LockStrength
+func (b *Binder) lockRows(r ir.Rel, info *ast.SelectLockInfo, grouped, distinct, windowed bool) error {
+	var strength ir.LockStrength
 	clause := "FOR UPDATE"
 	switch info.LockType {
 	case ast.SelectLockForUpdate, ast.SelectLockForUpdateNoWait, ast.SelectLockForUpdateWaitN:
-		strength = LockUpdate
+		strength = ir.LockUpdate
 	case ast.SelectLockForShare, ast.SelectLockForShareNoWait:
-		strength, clause = LockShare, "FOR SHARE"
+		strength, clause = ir.LockShare, "FOR SHARE"
 	default:
 		// zproxy's locks never wait: there is nothing to skip, and
 		// returning locked rows would break the promise.
@@ -891,9 +893,9 @@ func (b *Binder) lockRows(r Rel, info *ast.SelectLockInfo, grouped, distinct, wi
 		named[t.Name.L] = false
 	}
 	var err error
-	WalkRel(r, func(x Rel) {
+	ir.WalkRel(r, func(x ir.Rel) {
 		switch s := x.(type) {
-		case *Scan:
+		case *ir.Scan:
 			name := s.Alias
 			if name == "" {
 				name = s.Table.Name
@@ -906,7 +908,7 @@ func (b *Binder) lockRows(r Rel, info *ast.SelectLockInfo, grouped, distinct, wi
 					p.Required |= catalog.PrivUpdate
 				}
 			}
-		case *SetOp:
+		case *ir.SetOp:
 			if err == nil {
 				err = pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with UNION/INTERSECT/EXCEPT", clause)
 			}
@@ -926,14 +928,14 @@ func (b *Binder) lockRows(r Rel, info *ast.SelectLockInfo, grouped, distinct, wi
 // applyHints gives each scan the hints naming it (index hints without a
 // table name apply to every scan). A hint naming no table of the query
 // goes to the first scan, whose access-path rules report it as ignored.
-func applyHints(r Rel, hints []Hint) {
-	var scans []*Scan
-	WalkRel(r, func(x Rel) {
-		if s, ok := x.(*Scan); ok {
+func applyHints(r ir.Rel, hints []ir.Hint) {
+	var scans []*ir.Scan
+	ir.WalkRel(r, func(x ir.Rel) {
+		if s, ok := x.(*ir.Scan); ok {
 			scans = append(scans, s)
 		}
 	})
-	names := func(s *Scan, t string) bool { return t == s.Alias || t == s.Table.Name }
+	names := func(s *ir.Scan, t string) bool { return t == s.Alias || t == s.Table.Name }
 	for _, h := range hints {
 		matched := false
 		for _, s := range scans {
@@ -960,7 +962,7 @@ func applyHints(r Rel, hints []Hint) {
 // bind binds an expression of the select list, HAVING or ORDER BY: over
 // the aggregated row when the query aggregates, with window functions
 // collected into the level.
-func (lv *selectLevel) bind(b *Binder, node ast.ExprNode) (Expr, error) {
+func (lv *selectLevel) bind(b *Binder, node ast.ExprNode) (ir.Expr, error) {
 	saved := b.level
 	b.level = lv
 	defer func() { b.level = saved }()
@@ -973,7 +975,7 @@ func (lv *selectLevel) bind(b *Binder, node ast.ExprNode) (Expr, error) {
 // bindOrderItem resolves an ORDER BY (or DISTINCT ON) item to a column of
 // the projected row: an output ordinal (ORDER BY 2), an output alias, an
 // expression equal to an output column, or else a new hidden column.
-func (b *Binder) bindOrderItem(lv *selectLevel, exprs *[]Expr, cols *[]Column, visible int, fields *ast.FieldList, node ast.ExprNode) (int, error) {
+func (b *Binder) bindOrderItem(lv *selectLevel, exprs *[]ir.Expr, cols *[]ir.Column, visible int, fields *ast.FieldList, node ast.ExprNode) (int, error) {
 	if pos, ok := positionOf(node); ok {
 		if pos < 1 || pos > visible {
 			return 0, pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", pos)
@@ -1007,13 +1009,13 @@ func (b *Binder) bindOrderItem(lv *selectLevel, exprs *[]Expr, cols *[]Column, v
 		}
 	}
 	*exprs = append(*exprs, e)
-	*cols = append(*cols, Column{Name: "?column?", Type: e.Type(), Col: -1})
+	*cols = append(*cols, ir.Column{Name: "?column?", Type: e.Type(), Col: -1})
 	return len(*exprs) - 1, nil
 }
 
 // bindGroupItem binds a GROUP BY item, which may name an output column by
 // ordinal or alias, as in PostgreSQL (input columns win over aliases).
-func (b *Binder) bindGroupItem(sc *scope, node ast.ExprNode, fields *ast.FieldList) (Expr, error) {
+func (b *Binder) bindGroupItem(sc *scope, node ast.ExprNode, fields *ast.FieldList) (ir.Expr, error) {
 	if pos, ok := positionOf(node); ok {
 		if pos < 1 || pos > len(fields.Fields) || fields.Fields[pos-1].WildCard != nil {
 			return nil, pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", pos)
@@ -1044,23 +1046,23 @@ func (b *Binder) countOperand(node ast.ExprNode) ast.ExprNode {
 	return node
 }
 
-func (b *Binder) bindCount(sc *scope, node ast.ExprNode, clause string) (Expr, error) {
+func (b *Binder) bindCount(sc *scope, node ast.ExprNode, clause string) (ir.Expr, error) {
 	defer b.srfDenied(clause)()
 	e, err := b.bindExpr(sc, node)
 	if err != nil {
 		return nil, err
 	}
-	if len(Columns(e)) > 0 {
+	if len(ir.Columns(e)) > 0 {
 		// The query's own columns; outer rows and subqueries may be read.
 		return nil, pgerr.New(pgerr.InvalidColumnReference, "argument of %s must not contain variables", clause)
 	}
 	b.inferParam(e, sqltypes.TypeInt8)
 	if e.Type().Kind() != sqltypes.KindInt && e.Type().ID != sqltypes.Unknown {
-		if c, ok := e.(*Const); ok && c.V.K == sqltypes.KindFloat {
-			return &Const{V: sqltypes.NewInt(int64(math.Round(c.V.F))), Typ: sqltypes.TypeInt8}, nil
+		if c, ok := e.(*ir.Const); ok && c.V.K == sqltypes.KindFloat {
+			return &ir.Const{V: sqltypes.NewInt(int64(math.Round(c.V.F))), Typ: sqltypes.TypeInt8}, nil
 		}
 		if e.Type().IsNumeric() {
-			return &Cast{E: e, To: sqltypes.TypeInt8}, nil // LIMIT (SELECT 1.6)
+			return &ir.Cast{E: e, To: sqltypes.TypeInt8}, nil // LIMIT (SELECT 1.6)
 		}
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type bigint, not type %s", clause, e.Type())
 	}

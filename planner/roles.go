@@ -1,90 +1,30 @@
 package planner
 
 import (
-	"strings"
-
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
-// RoleSpec names a role in a bound role statement.
-type RoleSpec struct {
-	Name string
-	// Current stands for the session's user (CURRENT_USER, SESSION_USER).
-	Current bool
-	// Public is the PUBLIC pseudo-role of GRANT/REVOKE.
-	Public bool
-}
-
-// RoleOptions are the attributes CREATE/ALTER ROLE set; nil fields are
-// left as they are (CREATE: NOLOGIN, NOSUPERUSER, no password).
-type RoleOptions struct {
-	Login     *bool
-	Superuser *bool
-	// Password is set when PASSWORD was given: the password, or a SCRAM
-	// verifier; PasswordNull is PASSWORD NULL.
-	Password     *string
-	PasswordNull bool
-	// Unsupported is the first option zproxy does not implement
-	// (parser.RoleStatement.Unsupported), refused after the privilege
-	// checks.
-	Unsupported string
-}
-
-// CreateRole is CREATE ROLE or CREATE USER.
-type CreateRole struct {
-	Name    string
-	Options RoleOptions
-}
-
-// Kind implements Statement.
-func (*CreateRole) Kind() string { return "create_role" }
-
-// AlterRole is ALTER ROLE/USER ... [WITH] options.
-type AlterRole struct {
-	Role    RoleSpec
-	Options RoleOptions
-}
-
-// Kind implements Statement.
-func (*AlterRole) Kind() string { return "alter_role" }
-
-// DropRole is DROP ROLE/USER.
-type DropRole struct {
-	Names    []string
-	IfExists bool
-}
-
-// Kind implements Statement.
-func (*DropRole) Kind() string { return "drop_role" }
-
-// Kind implements Statement.
-func (g *Grant) Kind() string {
-	if g.Revoke {
-		return "revoke"
-	}
-	return "grant"
-}
-
 // bindRole binds a role statement.
-func bindRole(snap *catalog.Snapshot, rs *parser.RoleStatement) (Statement, error) {
+func bindRole(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, error) {
 	switch rs.Kind {
 	case "create_role":
 		n := rs.Roles[0]
-		if err := CheckRoleName(n.Name); err != nil {
+		if err := ir.CheckRoleName(n.Name); err != nil {
 			if pe := pgerr.As(err); pe != nil && pe.Detail == "" {
 				pe.WithPosition(n.Pos)
 			}
 			return nil, err
 		}
-		return &CreateRole{Name: n.Name, Options: roleOptions(rs)}, nil
+		return &ir.CreateRole{Name: n.Name, Options: roleOptions(rs)}, nil
 	case "alter_role":
-		return &AlterRole{Role: roleSpec(rs.Roles[0]), Options: roleOptions(rs)}, nil
+		return &ir.AlterRole{Role: roleSpec(rs.Roles[0]), Options: roleOptions(rs)}, nil
 	case "grant_role", "revoke_role", "alter_system":
 		return bindMembership(rs), nil
 	case "drop_role":
-		d := &DropRole{IfExists: rs.IfExists}
+		d := &ir.DropRole{IfExists: rs.IfExists}
 		for _, n := range rs.Roles {
 			d.Names = append(d.Names, n.Name)
 		}
@@ -95,26 +35,12 @@ func bindRole(snap *catalog.Snapshot, rs *parser.RoleStatement) (Statement, erro
 	return nil, unsupported("statement %s is not supported", rs.Kind)
 }
 
-// CheckRoleName refuses the role names PostgreSQL reserves (42939).
-func CheckRoleName(name string) error {
-	switch {
-	case name == catalog.PublicRole || name == "none":
-		return pgerr.New(pgerr.ReservedName, "role name \"%s\" is reserved", name)
-	case strings.HasPrefix(name, "pg_"):
-		return pgerr.New(pgerr.ReservedName, "role name \"%s\" is reserved", name).
-			WithDetail("Role names starting with \"pg_\" are reserved.")
-	case name == "":
-		return pgerr.New(pgerr.InvalidParameterValue, "role name must not be empty")
-	}
-	return nil
+func roleSpec(n parser.RoleName) ir.RoleSpec {
+	return ir.RoleSpec{Name: n.Name, Current: n.Current, Public: n.Public}
 }
 
-func roleSpec(n parser.RoleName) RoleSpec {
-	return RoleSpec{Name: n.Name, Current: n.Current, Public: n.Public}
-}
-
-func roleOptions(rs *parser.RoleStatement) RoleOptions {
-	o := RoleOptions{Unsupported: rs.Unsupported}
+func roleOptions(rs *parser.RoleStatement) ir.RoleOptions {
+	o := ir.RoleOptions{Unsupported: rs.Unsupported}
 	for _, opt := range rs.Options {
 		on := !opt.Negated
 		switch opt.Name {

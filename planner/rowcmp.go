@@ -1,12 +1,11 @@
 package planner
 
 import (
-	"strings"
-
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // Row comparisons, as PostgreSQL has them: (a, b) = (c, d) and the other
@@ -17,36 +16,9 @@ import (
 // (SELECT x, y ...), = ANY/ALL, or = (SELECT x, y) for a single row, is a
 // Subquery whose Left is a RowExpr, compared row by row when it runs.
 
-// RowExpr is a row constructor, (a, b), on the left of a comparison with a
-// subquery's rows. It is no value of its own: only the subquery's
-// evaluation reads its items.
-type RowExpr struct {
-	Items []Expr
-}
-
-func (e *RowExpr) AppendChildren(dst []Expr) []Expr { return append(dst, e.Items...) }
-func (e *RowExpr) WithChildren(kids []Expr) Expr    { return &RowExpr{Items: kids} }
-
-// Type implements Expr.
-func (e *RowExpr) Type() sqltypes.Type { return sqltypes.TypeUnknown }
-
-// Eval implements Expr.
-func (e *RowExpr) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
-	return sqltypes.Null, pgerr.New(pgerr.InternalError, "row constructor evaluated as a value")
-}
-
-// String implements Expr.
-func (e *RowExpr) String() string {
-	parts := make([]string, len(e.Items))
-	for i, x := range e.Items {
-		parts[i] = x.String()
-	}
-	return "ROW(" + strings.Join(parts, ", ") + ")"
-}
-
 // rowItems binds the items of a row constructor.
-func (b *Binder) rowItems(sc *scope, row *ast.RowExpr, agg *aggBinder) ([]Expr, error) {
-	items := make([]Expr, len(row.Values))
+func (b *Binder) rowItems(sc *scope, row *ast.RowExpr, agg *aggBinder) ([]ir.Expr, error) {
+	items := make([]ir.Expr, len(row.Values))
 	for i, v := range row.Values {
 		x, err := b.child(sc, v, agg)
 		if err != nil {
@@ -59,7 +31,7 @@ func (b *Binder) rowItems(sc *scope, row *ast.RowExpr, agg *aggBinder) ([]Expr, 
 
 // bindRowBinary binds op between two row constructors, or between a row
 // constructor and a subquery returning one row.
-func (b *Binder) bindRowBinary(sc *scope, n *ast.BinaryOperationExpr, op BinOp, agg *aggBinder) (Expr, error) {
+func (b *Binder) bindRowBinary(sc *scope, n *ast.BinaryOperationExpr, op ir.BinOp, agg *aggBinder) (ir.Expr, error) {
 	l, r := n.L, n.R
 	if _, ok := l.(*ast.RowExpr); !ok {
 		l, r, op = r, l, flipped(op) // (SELECT x, y) = (a, b)
@@ -73,7 +45,7 @@ func (b *Binder) bindRowBinary(sc *scope, n *ast.BinaryOperationExpr, op BinOp, 
 		return nil, err
 	}
 	if sq, ok := r.(*ast.SubqueryExpr); ok {
-		return b.compareSubquery(sc, ls, true, op, RowSubquery, sq, false)
+		return b.compareSubquery(sc, ls, true, op, ir.RowSubquery, sq, false)
 	}
 	rrow, ok := r.(*ast.RowExpr)
 	if !ok {
@@ -87,29 +59,29 @@ func (b *Binder) bindRowBinary(sc *scope, n *ast.BinaryOperationExpr, op BinOp, 
 }
 
 // flipped is op with its operands swapped (a < b is b > a).
-func flipped(op BinOp) BinOp {
+func flipped(op ir.BinOp) ir.BinOp {
 	switch op {
-	case OpLt:
-		return OpGt
-	case OpLe:
-		return OpGe
-	case OpGt:
-		return OpLt
-	case OpGe:
-		return OpLe
+	case ir.OpLt:
+		return ir.OpGt
+	case ir.OpLe:
+		return ir.OpGe
+	case ir.OpGt:
+		return ir.OpLt
+	case ir.OpGe:
+		return ir.OpLe
 	}
 	return op
 }
 
 // rowCompare expands a comparison of two rows of bound items.
-func (b *Binder) rowCompare(op BinOp, ls, rs []Expr) (Expr, error) {
+func (b *Binder) rowCompare(op ir.BinOp, ls, rs []ir.Expr) (ir.Expr, error) {
 	if len(ls) != len(rs) {
 		return nil, pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions")
 	}
-	cmp := func(op BinOp, i int) (Expr, error) { return b.compare(op, ls[i], rs[i]) }
-	var terms []Expr
+	cmp := func(op ir.BinOp, i int) (ir.Expr, error) { return b.compare(op, ls[i], rs[i]) }
+	var terms []ir.Expr
 	switch op {
-	case OpEq, OpNotDistinct, OpNe:
+	case ir.OpEq, ir.OpNotDistinct, ir.OpNe:
 		for i := range ls {
 			c, err := cmp(op, i)
 			if err != nil {
@@ -117,14 +89,14 @@ func (b *Binder) rowCompare(op BinOp, ls, rs []Expr) (Expr, error) {
 			}
 			terms = append(terms, c)
 		}
-		if op == OpNe {
-			return fold(balanced(OpOr, terms))
+		if op == ir.OpNe {
+			return fold(balanced(ir.OpOr, terms))
 		}
-		return fold(balanced(OpAnd, terms))
-	case OpLt, OpLe, OpGt, OpGe:
+		return fold(balanced(ir.OpAnd, terms))
+	case ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
 		// From the last item back: f(i) = l_i strict r_i OR (l_i = r_i AND
 		// f(i+1)); the last pair decides with op itself.
-		strict := map[BinOp]BinOp{OpLt: OpLt, OpLe: OpLt, OpGt: OpGt, OpGe: OpGt}[op]
+		strict := map[ir.BinOp]ir.BinOp{ir.OpLt: ir.OpLt, ir.OpLe: ir.OpLt, ir.OpGt: ir.OpGt, ir.OpGe: ir.OpGt}[op]
 		acc, err := cmp(op, len(ls)-1)
 		if err != nil {
 			return nil, err
@@ -134,11 +106,11 @@ func (b *Binder) rowCompare(op BinOp, ls, rs []Expr) (Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			eq, err := cmp(OpEq, i)
+			eq, err := cmp(ir.OpEq, i)
 			if err != nil {
 				return nil, err
 			}
-			acc = &Binary{Op: OpOr, L: s, R: &Binary{Op: OpAnd, L: eq, R: acc, Typ: sqltypes.TypeBool}, Typ: sqltypes.TypeBool}
+			acc = &ir.Binary{Op: ir.OpOr, L: s, R: &ir.Binary{Op: ir.OpAnd, L: eq, R: acc, Typ: sqltypes.TypeBool}, Typ: sqltypes.TypeBool}
 		}
 		return fold(acc)
 	}
@@ -146,12 +118,12 @@ func (b *Binder) rowCompare(op BinOp, ls, rs []Expr) (Expr, error) {
 }
 
 // bindRowInList binds (a, b) [NOT] IN ((1, 2), (3, 4)).
-func (b *Binder) bindRowInList(sc *scope, row *ast.RowExpr, list []ast.ExprNode, neg bool, agg *aggBinder) (Expr, error) {
+func (b *Binder) bindRowInList(sc *scope, row *ast.RowExpr, list []ast.ExprNode, neg bool, agg *aggBinder) (ir.Expr, error) {
 	ls, err := b.rowItems(sc, row, agg)
 	if err != nil {
 		return nil, err
 	}
-	var alts []Expr
+	var alts []ir.Expr
 	for _, item := range list {
 		r, ok := item.(*ast.RowExpr)
 		if !ok {
@@ -161,15 +133,15 @@ func (b *Binder) bindRowInList(sc *scope, row *ast.RowExpr, list []ast.ExprNode,
 		if err != nil {
 			return nil, err
 		}
-		eq, err := b.rowCompare(OpEq, ls, rs)
+		eq, err := b.rowCompare(ir.OpEq, ls, rs)
 		if err != nil {
 			return nil, err
 		}
 		alts = append(alts, eq)
 	}
-	var out Expr = balanced(OpOr, alts)
+	var out ir.Expr = balanced(ir.OpOr, alts)
 	if neg {
-		out = &Not{E: out}
+		out = &ir.Not{E: out}
 	}
 	return fold(out)
 }
@@ -178,7 +150,7 @@ func (b *Binder) bindRowInList(sc *scope, row *ast.RowExpr, list []ast.ExprNode,
 // row) compared with a subquery's rows: kind is AnySubquery (IN, = ANY),
 // AllSubquery or RowSubquery (one row). Each item and its column meet at
 // their common type.
-func (b *Binder) compareSubquery(sc *scope, items []Expr, row bool, op BinOp, kind SubqueryKind, sq *ast.SubqueryExpr, neg bool) (Expr, error) {
+func (b *Binder) compareSubquery(sc *scope, items []ir.Expr, row bool, op ir.BinOp, kind ir.SubqueryKind, sq *ast.SubqueryExpr, neg bool) (ir.Expr, error) {
 	rel, corr, err := b.bindSubquery(sc, sq.Query)
 	if err != nil {
 		return nil, err
@@ -190,7 +162,7 @@ func (b *Binder) compareSubquery(sc *scope, items []Expr, row bool, op BinOp, ki
 	case len(cols) < len(items):
 		return nil, pgerr.New(pgerr.SyntaxError, "subquery has too few columns")
 	}
-	want := make([]Column, len(cols))
+	want := make([]ir.Column, len(cols))
 	for i, c := range cols {
 		b.inferParam(items[i], c.Type)
 		t, err := commonType(items[i].Type(), c.Type, "IN")
@@ -198,7 +170,7 @@ func (b *Binder) compareSubquery(sc *scope, items []Expr, row bool, op BinOp, ki
 			return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", items[i].Type(), op, c.Type).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}
-		want[i] = Column{Name: c.Name, Type: c.Type}
+		want[i] = ir.Column{Name: c.Name, Type: c.Type}
 		if !(items[i].Type().IsNumeric() && c.Type.IsNumeric()) {
 			if items[i], err = b.coerceTo(items[i], t, false); err != nil {
 				return nil, err
@@ -209,9 +181,9 @@ func (b *Binder) compareSubquery(sc *scope, items []Expr, row bool, op BinOp, ki
 	if rel, err = b.castColumns(rel, want); err != nil {
 		return nil, err
 	}
-	var left Expr = &RowExpr{Items: items}
+	var left ir.Expr = &ir.RowExpr{Items: items}
 	if !row {
 		left = items[0]
 	}
-	return &Subquery{Kind: kind, Plan: rel, Left: left, Op: op, Neg: neg, Correlated: corr, Typ: sqltypes.TypeBool, ID: b.newSubqueryID()}, nil
+	return &ir.Subquery{Kind: kind, Plan: rel, Left: left, Op: op, Neg: neg, Correlated: corr, Typ: sqltypes.TypeBool, ID: b.newSubqueryID()}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // Whole-row references as arguments of the json functions: row_to_json(t),
@@ -14,9 +15,6 @@ import (
 
 // wholeRowFuncs are the functions whose argument may be a whole row.
 var wholeRowFuncs = map[string]bool{"row_to_json": true, "to_json": true, "to_jsonb": true, "json_agg": true, "jsonb_agg": true}
-
-// wholeRowFunc names the expression a whole-row reference becomes.
-const wholeRowFunc = "row"
 
 // allowWholeRow lets the arguments of the function name be whole rows
 // until the returned func restores the previous setting.
@@ -29,7 +27,7 @@ func (b *Binder) allowWholeRow(name string) func() {
 // wholeRow binds an unqualified name that is no column but a FROM item of
 // sc as that item's row, as json; nil when it is no FROM item either.
 // Elsewhere than in the json functions a whole row is 0A000.
-func (b *Binder) wholeRow(sc *scope, cn *ast.ColumnName) (Expr, error) {
+func (b *Binder) wholeRow(sc *scope, cn *ast.ColumnName) (ir.Expr, error) {
 	if cn.Table.O != "" {
 		return nil, nil
 	}
@@ -45,14 +43,7 @@ func (b *Binder) wholeRow(sc *scope, cn *ast.ColumnName) (Expr, error) {
 	for i, c := range cols {
 		names[i], types[i] = c.Name, c.Type
 	}
-	return &Func{Name: wholeRowFunc, Args: exprs, Typ: sqltypes.TypeJSON, fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+	return &ir.Func{Name: ir.WholeRowFunc, Args: exprs, Typ: sqltypes.TypeJSON, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 		return sqltypes.RowToJSON(names, types, a), nil
 	}}, nil
-}
-
-// IsWholeRow reports whether e is a whole-row reference (json_agg puts a
-// line break between rows, as between composite values).
-func IsWholeRow(e Expr) bool {
-	f, ok := e.(*Func)
-	return ok && f.Name == wholeRowFunc
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // scope is the name space in which one query level's expressions are
@@ -40,20 +41,20 @@ type fromItem struct {
 	alias string // the name that qualifies its columns
 	// offset is where its columns start in the scope's row.
 	offset int
-	cols   []Column
+	cols   []ir.Column
 	// hiddenByUsing marks columns merged by JOIN USING: not found by an
 	// unqualified name (the merged column is) and not repeated by *.
 	hiddenByUsing map[int]bool
 	// perm, for a stored table or view, is its reference's permission
 	// entry: every column found through the item is marked read there.
-	perm *RelPermission
+	perm *ir.RelPermission
 }
 
 // mergedCol is a column of JOIN USING / NATURAL: one name, its value read
 // from the left side, the right side, or the first non-NULL of both.
 type mergedCol struct {
 	name string
-	expr Expr
+	expr ir.Expr
 }
 
 // groupMap maps FROM columns to the aggregated row of the same level.
@@ -64,14 +65,14 @@ type groupMap struct {
 
 // cteEnv is a chain of visible WITH queries, innermost first.
 type cteEnv struct {
-	ctes  map[string]*CTE
+	ctes  map[string]*ir.CTE
 	outer *cteEnv
 	// self is the CTE whose recursive term is being bound: references to
 	// it read the work table.
-	self *CTE
+	self *ir.CTE
 }
 
-func (e *cteEnv) lookup(name string) (*CTE, bool, bool) {
+func (e *cteEnv) lookup(name string) (*ir.CTE, bool, bool) {
 	for env := e; env != nil; env = env.outer {
 		if env.self != nil && env.self.Name == name {
 			return env.self, true, true
@@ -105,7 +106,7 @@ func shiftItems(items []*fromItem, merged []mergedCol, delta int) ([]*fromItem, 
 	}
 	outMerged := make([]mergedCol, len(merged))
 	for i, m := range merged {
-		outMerged[i] = mergedCol{name: m.name, expr: ShiftCols(m.expr, delta)}
+		outMerged[i] = mergedCol{name: m.name, expr: ir.ShiftCols(m.expr, delta)}
 	}
 	return outItems, outMerged
 }
@@ -114,14 +115,14 @@ func shiftItems(items []*fromItem, merged []mergedCol, delta int) ([]*fromItem, 
 // found is false when the scope has no such column; an ambiguous name or
 // an unknown qualifier is an error only if no outer scope could answer
 // (the caller decides).
-func (s *scope) lookup(qual, name string) (e Expr, found bool, err error) {
+func (s *scope) lookup(qual, name string) (e ir.Expr, found bool, err error) {
 	if qual == "" {
 		for _, m := range s.merged {
 			if m.name == name {
 				return m.expr, true, nil
 			}
 		}
-		var hit Expr
+		var hit ir.Expr
 		for _, it := range s.items {
 			for i, c := range it.cols {
 				if c.Name != name || it.hiddenByUsing[i] {
@@ -130,8 +131,8 @@ func (s *scope) lookup(qual, name string) (e Expr, found bool, err error) {
 				if hit != nil {
 					return nil, true, pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name)
 				}
-				hit = &ColRef{Index: it.offset + i, Name: name, Typ: c.Type}
-				it.perm.selectCol(i)
+				hit = &ir.ColRef{Index: it.offset + i, Name: name, Typ: c.Type}
+				it.perm.SelectCol(i)
 			}
 		}
 		return hit, hit != nil, nil
@@ -148,7 +149,7 @@ func (s *scope) lookup(qual, name string) (e Expr, found bool, err error) {
 	if item == nil {
 		return nil, false, nil
 	}
-	var hit Expr
+	var hit ir.Expr
 	for i, c := range item.cols {
 		if c.Name == name {
 			if hit != nil {
@@ -156,8 +157,8 @@ func (s *scope) lookup(qual, name string) (e Expr, found bool, err error) {
 				// tables that both have the column.
 				return nil, true, pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name)
 			}
-			hit = &ColRef{Index: item.offset + i, Name: qual + "." + name, Typ: c.Type}
-			item.perm.selectCol(i)
+			hit = &ir.ColRef{Index: item.offset + i, Name: qual + "." + name, Typ: c.Type}
+			item.perm.SelectCol(i)
 		}
 	}
 	if hit != nil {
@@ -178,7 +179,7 @@ func (s *scope) hasQualifier(qual string) bool {
 
 // resolve finds a column by name in this scope or, failing that, in the
 // enclosing ones (an OuterRef, marking the scopes crossed as correlated).
-func (s *scope) resolve(cn *ast.ColumnName) (Expr, error) {
+func (s *scope) resolve(cn *ast.ColumnName) (ir.Expr, error) {
 	qual, name := cn.Table.O, cn.Name.O
 	if cn.Schema.O != "" {
 		// schema.table.column: the schema only has to be the one the
@@ -213,7 +214,7 @@ func (s *scope) resolve(cn *ast.ColumnName) (Expr, error) {
 // outerRef turns a column found in this (outer) scope into a reference from
 // depth levels below; the scope's row is then read per evaluation, so every
 // scope between must know it is correlated.
-func (s *scope) outerRef(e Expr, depth int) (Expr, error) {
+func (s *scope) outerRef(e ir.Expr, depth int) (ir.Expr, error) {
 	if depth == 0 {
 		return e, nil
 	}
@@ -222,8 +223,8 @@ func (s *scope) outerRef(e Expr, depth int) (Expr, error) {
 		// The outer level aggregates: its row is [groups..., aggs...], and a
 		// FROM column is only there as a GROUP BY item.
 		var err error
-		e = MapExpr(e, func(x Expr) Expr {
-			c, ok := x.(*ColRef)
+		e = ir.MapExpr(e, func(x ir.Expr) ir.Expr {
+			c, ok := x.(*ir.ColRef)
 			if !ok || err != nil {
 				return nil
 			}
@@ -232,15 +233,15 @@ func (s *scope) outerRef(e Expr, depth int) (Expr, error) {
 				err = pgerr.New(pgerr.GroupingError, "subquery uses ungrouped column %q from outer query", c.Name)
 				return nil
 			}
-			return &ColRef{Index: g, Name: c.Name, Typ: c.Typ}
+			return &ir.ColRef{Index: g, Name: c.Name, Typ: c.Typ}
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	return MapExpr(e, func(x Expr) Expr {
-		if c, ok := x.(*ColRef); ok {
-			return &OuterRef{Depth: depth, Index: c.Index, Name: c.Name, Typ: c.Typ}
+	return ir.MapExpr(e, func(x ir.Expr) ir.Expr {
+		if c, ok := x.(*ir.ColRef); ok {
+			return &ir.OuterRef{Depth: depth, Index: c.Index, Name: c.Name, Typ: c.Typ}
 		}
 		return nil
 	}), nil
@@ -248,13 +249,13 @@ func (s *scope) outerRef(e Expr, depth int) (Expr, error) {
 
 // star expands * (qual "") or qual.* into column references, in FROM
 // order, merged USING columns first, hidden columns left out.
-func (s *scope) star(qual string) ([]Expr, []Column, error) {
-	var exprs []Expr
-	var cols []Column
+func (s *scope) star(qual string) ([]ir.Expr, []ir.Column, error) {
+	var exprs []ir.Expr
+	var cols []ir.Column
 	if qual == "" {
 		for _, m := range s.merged {
 			exprs = append(exprs, m.expr)
-			cols = append(cols, Column{Name: m.name, Type: m.expr.Type(), Col: -1})
+			cols = append(cols, ir.Column{Name: m.name, Type: m.expr.Type(), Col: -1})
 		}
 	}
 	found := false
@@ -267,9 +268,9 @@ func (s *scope) star(qual string) ([]Expr, []Column, error) {
 			if c.Hidden || (qual == "" && it.hiddenByUsing[i]) {
 				continue
 			}
-			exprs = append(exprs, &ColRef{Index: it.offset + i, Name: c.Name, Typ: c.Type})
+			exprs = append(exprs, &ir.ColRef{Index: it.offset + i, Name: c.Name, Typ: c.Type})
 			cols = append(cols, c)
-			it.perm.selectCol(i)
+			it.perm.SelectCol(i)
 		}
 	}
 	if qual != "" && !found {

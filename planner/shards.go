@@ -6,6 +6,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -37,13 +38,6 @@ func indexShardColumns(t *catalog.Table, ix *catalog.Index, with map[string]stri
 	return err
 }
 
-// Reshard is the placement an ALTER TABLE SET / RESET of shards and
-// shard_columns moves a table's rows to: the executor copies them, as for a
-// primary-key change (executor/rekey.go).
-type Reshard struct {
-	Shards, ShardColumns int
-}
-
 // isShardOption reports whether a storage option decides row placement.
 func isShardOption(key string) bool { return key == "shards" || key == "shard_columns" }
 
@@ -51,7 +45,7 @@ func isShardOption(key string) bool { return key == "shards" || key == "shard_co
 // shard_columns (ok false when none does): they may be its only actions,
 // and together give the table's new placement, checked as CREATE TABLE
 // checks it.
-func bindReshard(t *catalog.Table, actions []parser.AlterAction) (a *AlterAction, ok bool, err error) {
+func bindReshard(t *catalog.Table, actions []parser.AlterAction) (a *ir.AlterAction, ok bool, err error) {
 	for _, x := range actions {
 		for key := range x.Options {
 			ok = ok || isShardOption(key)
@@ -63,7 +57,7 @@ func bindReshard(t *catalog.Table, actions []parser.AlterAction) (a *AlterAction
 	if !ok {
 		return nil, false, nil
 	}
-	r := &Reshard{Shards: t.Shards}
+	r := &ir.Reshard{Shards: t.Shards}
 	columns := map[string]string{}
 	if names := t.ShardColumnNames(nil); names != nil {
 		for i, n := range names {
@@ -104,5 +98,5 @@ func bindReshard(t *catalog.Table, actions []parser.AlterAction) (a *AlterAction
 	if r.ShardColumns, err = shardColumns(t, t.PrimaryKey, "primary key", columns, r.Shards); err != nil {
 		return nil, true, err
 	}
-	return &AlterAction{AlterAction: actions[0], Reshard: r}, true, nil
+	return &ir.AlterAction{AlterAction: actions[0], Reshard: r}, true, nil
 }

@@ -1,11 +1,10 @@
 package planner
 
 import (
-	"strings"
-
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // Set-returning functions (registered in package builtins with a SetFunc)
@@ -83,96 +82,20 @@ func srfRefused(where string) error {
 	return pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", where)
 }
 
-// SetCall is one call of a set-returning function in a select list.
-type SetCall struct {
-	Name string
-	// Args are cast to Fn's parameter types; they read the ProjectSet's
-	// input row.
-	Args []Expr
-	Fn   *builtins.Overload
-	// TF, for a function the executor computes by name (Fn nil: unnest,
-	// jsonb_array_elements, regexp_matches ...), is its typed FROM form.
-	TF  *TableFunc
-	Typ sqltypes.Type
-}
-
-func (c SetCall) String() string {
-	parts := make([]string, len(c.Args))
-	for i, a := range c.Args {
-		parts[i] = a.String()
-	}
-	return c.Name + "(" + strings.Join(parts, ", ") + ")"
-}
-
-// ProjectSet evaluates a select list's set-returning functions of one
-// level (PostgreSQL's ProjectSet): for each input row it starts every call
-// and yields the input row followed by one value per call, as many rows as
-// the longest set, NULL for a set already exhausted; an input row whose
-// sets are all empty yields nothing.
-type ProjectSet struct {
-	Input Rel
-	Calls []SetCall
-	cols  []Column
-}
-
-// NewProjectSet builds a ProjectSet and its output layout.
-func NewProjectSet(input Rel, calls []SetCall) *ProjectSet {
-	p := &ProjectSet{Input: input, Calls: calls}
-	p.cols = append(append([]Column(nil), input.Columns()...), make([]Column, len(calls))...)
-	for i, c := range calls {
-		p.cols[len(input.Columns())+i] = Column{Name: c.Name, Type: c.Typ, Col: -1}
-	}
-	return p
-}
-
-// Columns implements Rel.
-func (n *ProjectSet) Columns() []Column { return n.cols }
-
-// Inputs implements Rel.
-func (n *ProjectSet) Inputs() []Rel { return []Rel{n.Input} }
-
-// WithInputs implements Rel.
-func (n *ProjectSet) WithInputs(in []Rel) Rel {
-	c := *n
-	c.Input = in[0]
-	return &c
-}
-
-// Expressions implements Rel: every call's arguments, in order.
-func (n *ProjectSet) Expressions() []Expr {
-	var out []Expr
-	for _, c := range n.Calls {
-		out = append(out, c.Args...)
-	}
-	return out
-}
-
-// WithExpressions implements Rel.
-func (n *ProjectSet) WithExpressions(es []Expr) Rel {
-	c := *n
-	c.Calls = make([]SetCall, len(n.Calls))
-	for i, call := range n.Calls {
-		k := len(call.Args)
-		call.Args, es = es[:k:k], es[k:]
-		c.Calls[i] = call
-	}
-	return &c
-}
-
 // srfRef stands for the value of a select level's i-th set-returning call
 // until the ProjectSet that computes it is built (projectSets).
 type srfRef struct {
 	i    int
-	call *SetCall
+	call *ir.SetCall
 }
 
 // srfRef is a placeholder the binder replaces before a plan leaves it: walks
 // see it as a leaf.
-func (e *srfRef) AppendChildren(dst []Expr) []Expr { return dst }
-func (e *srfRef) WithChildren([]Expr) Expr         { return e }
+func (e *srfRef) AppendChildren(dst []ir.Expr) []ir.Expr { return dst }
+func (e *srfRef) WithChildren([]ir.Expr) ir.Expr         { return e }
 
 func (r *srfRef) Type() sqltypes.Type { return r.call.Typ }
-func (r *srfRef) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+func (r *srfRef) Eval(*ir.EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
 	return sqltypes.Null, pgerr.New(pgerr.InternalError, "set-returning function %s evaluated outside a ProjectSet", r.call.Name)
 }
 func (r *srfRef) String() string { return r.call.String() }
@@ -180,14 +103,14 @@ func (r *srfRef) String() string { return r.call.String() }
 // levelCall is a select level's set-returning call and the ProjectSet
 // level it belongs to (one more than the deepest call in its arguments).
 type levelCall struct {
-	call  SetCall
+	call  ir.SetCall
 	level int
 }
 
 // returnsSet reports whether e holds a set-returning call of this level.
-func returnsSet(e Expr) bool {
+func returnsSet(e ir.Expr) bool {
 	found := false
-	Walk(e, func(x Expr) {
+	ir.Walk(e, func(x ir.Expr) {
 		if _, ok := x.(*srfRef); ok {
 			found = true
 		}
@@ -197,7 +120,7 @@ func returnsSet(e Expr) bool {
 
 // notSet refuses a set-returning operand of a boolean operator, as
 // PostgreSQL's coerce_to_boolean does (42804).
-func notSet(e Expr, op string) error {
+func notSet(e ir.Expr, op string) error {
 	if returnsSet(e) {
 		return pgerr.New(pgerr.DatatypeMismatch, "argument of %s must not return a set", op)
 	}
@@ -208,7 +131,7 @@ func notSet(e Expr, op string) error {
 // cast to res.ArgTypes): a FROM item's function becomes a fromSet for
 // bindTableFunc to unwrap, a select-list call a reference to its level's
 // ProjectSet column; anywhere else it is refused.
-func (b *Binder) setCall(name string, args []Expr, res builtins.Resolved) (Expr, error) {
+func (b *Binder) setCall(name string, args []ir.Expr, res builtins.Resolved) (ir.Expr, error) {
 	place := b.srf
 	if place.from {
 		return &fromSet{name: name, args: args, res: res}, nil
@@ -221,17 +144,17 @@ func (b *Binder) setCall(name string, args []Expr, res builtins.Resolved) (Expr,
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "set-returning function %s returns a record; call it in FROM", name).
 			WithHint("For example, SELECT * FROM t, %s(t.col).", name)
 	}
-	call := SetCall{Name: name, Args: args, Fn: res.Overload, Typ: res.Result}
+	call := ir.SetCall{Name: name, Args: args, Fn: res.Overload, Typ: res.Result}
 	return lv.placeSetCall(call, res.Volatility != builtins.Volatile), nil
 }
 
 // isNamedSRF reports whether name is a set-returning function computed by
 // name (SetCall.TF).
-func isNamedSRF(name string) bool { return selectListSRFs[name] || IsJSONTableFunc(name) }
+func isNamedSRF(name string) bool { return selectListSRFs[name] || ir.IsJSONTableFunc(name) }
 
 // namedSetCall places a select-list call of a function computed by name,
 // typed as in FROM.
-func (b *Binder) namedSetCall(name string, args []Expr) (Expr, error) {
+func (b *Binder) namedSetCall(name string, args []ir.Expr) (ir.Expr, error) {
 	lv := b.srf.lv
 	if b.srf.from || lv == nil || b.level != lv {
 		return nil, srfRefused(b.srf.where)
@@ -244,16 +167,16 @@ func (b *Binder) namedSetCall(name string, args []Expr) (Expr, error) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "set-returning function %s returns a record; call it in FROM", name).
 			WithHint("For example, SELECT * FROM t, %s(t.col).", name)
 	}
-	return lv.placeSetCall(SetCall{Name: name, Args: tf.Args, TF: tf, Typ: tf.Cols[0].Type}, true), nil
+	return lv.placeSetCall(ir.SetCall{Name: name, Args: tf.Args, TF: tf, Typ: tf.Cols[0].Type}, true), nil
 }
 
 // placeSetCall adds call to the level's set-returning calls (or finds the
 // same stable call there) and returns the reference to its value.
-func (lv *selectLevel) placeSetCall(call SetCall, stable bool) Expr {
+func (lv *selectLevel) placeSetCall(call ir.SetCall, stable bool) ir.Expr {
 	key := call.String()
 	level := 0
 	for _, a := range call.Args {
-		Walk(a, func(x Expr) {
+		ir.Walk(a, func(x ir.Expr) {
 			if r, ok := x.(*srfRef); ok && lv.srfs[r.i].level+1 > level {
 				level = lv.srfs[r.i].level + 1
 			}
@@ -274,24 +197,24 @@ func (lv *selectLevel) placeSetCall(call SetCall, stable bool) Expr {
 // bindTableFunc; it is never part of a bound plan.
 type fromSet struct {
 	name string
-	args []Expr
+	args []ir.Expr
 	res  builtins.Resolved
 }
 
 // fromSet is a placeholder the binder replaces before a plan leaves it: walks
 // see it as a leaf.
-func (e *fromSet) AppendChildren(dst []Expr) []Expr { return dst }
-func (e *fromSet) WithChildren([]Expr) Expr         { return e }
+func (e *fromSet) AppendChildren(dst []ir.Expr) []ir.Expr { return dst }
+func (e *fromSet) WithChildren([]ir.Expr) ir.Expr         { return e }
 
 func (f *fromSet) Type() sqltypes.Type { return f.res.Result }
-func (f *fromSet) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+func (f *fromSet) Eval(*ir.EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
 	return sqltypes.Null, pgerr.New(pgerr.InternalError, "function %s in FROM evaluated as a scalar", f.name)
 }
 func (f *fromSet) String() string { return f.name }
 
 // fixSRFArgs applies fix (a window fixer) to the arguments of the level's
 // set-returning calls.
-func (lv *selectLevel) fixSRFArgs(fix func(Expr) Expr) {
+func (lv *selectLevel) fixSRFArgs(fix func(ir.Expr) ir.Expr) {
 	for i := range lv.srfs {
 		for j, a := range lv.srfs[i].call.Args {
 			lv.srfs[i].call.Args[j] = fix(a)
@@ -301,15 +224,15 @@ func (lv *selectLevel) fixSRFArgs(fix func(Expr) Expr) {
 
 // projectSets stacks the ProjectSets of the level's set-returning calls on
 // rel, lowest level first, and rewrites exprs to read their columns.
-func (lv *selectLevel) projectSets(rel Rel, exprs []Expr) (Rel, []Expr) {
+func (lv *selectLevel) projectSets(rel ir.Rel, exprs []ir.Expr) (ir.Rel, []ir.Expr) {
 	if len(lv.srfs) == 0 {
 		return rel, exprs
 	}
 	col := make([]int, len(lv.srfs))
-	fix := func(e Expr) Expr {
-		return MapExpr(e, func(x Expr) Expr {
+	fix := func(e ir.Expr) ir.Expr {
+		return ir.MapExpr(e, func(x ir.Expr) ir.Expr {
 			if r, ok := x.(*srfRef); ok {
-				return &ColRef{Index: col[r.i], Name: r.String(), Typ: r.Type()}
+				return &ir.ColRef{Index: col[r.i], Name: r.String(), Typ: r.Type()}
 			}
 			return nil
 		})
@@ -320,22 +243,22 @@ func (lv *selectLevel) projectSets(rel Rel, exprs []Expr) (Rel, []Expr) {
 	}
 	for level := 0; level <= top; level++ {
 		base := len(rel.Columns())
-		var calls []SetCall
+		var calls []ir.SetCall
 		for i, s := range lv.srfs {
 			if s.level != level {
 				continue
 			}
 			c := s.call
-			c.Args = make([]Expr, len(s.call.Args))
+			c.Args = make([]ir.Expr, len(s.call.Args))
 			for j, a := range s.call.Args {
 				c.Args[j] = fix(a)
 			}
 			col[i] = base + len(calls)
 			calls = append(calls, c)
 		}
-		rel = NewProjectSet(rel, calls)
+		rel = ir.NewProjectSet(rel, calls)
 	}
-	out := make([]Expr, len(exprs))
+	out := make([]ir.Expr, len(exprs))
 	for i, e := range exprs {
 		out[i] = fix(e)
 	}

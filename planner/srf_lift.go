@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // selectListSRFs are the set-returning functions the executor computes by
@@ -21,13 +22,13 @@ func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIS
 	if left == nil {
 		argScope = ls
 	}
-	tf := &TableFunc{Name: "rows from"}
+	tf := &ir.TableFunc{Name: "rows from"}
 	for _, a := range f.Args {
 		call, ok := a.(*ast.FuncCallExpr)
 		if !ok {
 			return nil, pgerr.New(pgerr.SyntaxError, "ROWS FROM takes function calls")
 		}
-		args := make([]Expr, len(call.Args))
+		args := make([]ir.Expr, len(call.Args))
 		for i, x := range call.Args {
 			e, err := b.bindExpr(argScope, x)
 			if err != nil {
@@ -41,7 +42,7 @@ func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIS
 		}
 		tf.Args = append(tf.Args, part.Args...)
 		tf.Cols = append(tf.Cols, part.Cols...)
-		tf.Parts = append(tf.Parts, TableFuncPart{Name: part.Name, Args: len(part.Args), NCols: len(part.Cols), Fn: part.Fn})
+		tf.Parts = append(tf.Parts, ir.TableFuncPart{Name: part.Name, Args: len(part.Args), NCols: len(part.Cols), Fn: part.Fn})
 	}
 	if ls.correlated {
 		sc.correlated = true

@@ -4,6 +4,7 @@ import (
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // tableFunc types a function called in FROM, its arguments already bound:
@@ -11,12 +12,12 @@ import (
 // overload's SetFunc), one the executor computes by name (unnest, the json
 // functions, ...), or any other function, one row holding its value, as
 // PostgreSQL allows (FROM upper('x') AS u).
-func (b *Binder) tableFunc(name string, args []Expr) (*TableFunc, error) {
+func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 	if tf, ok, err := b.jsonTableFunc(name, args); ok {
 		return tf, err
 	}
-	tf := &TableFunc{Name: name, Args: args}
-	col := func(n string, t sqltypes.Type) { tf.Cols = append(tf.Cols, Column{Name: n, Type: t, Col: -1}) }
+	tf := &ir.TableFunc{Name: name, Args: args}
+	col := func(n string, t sqltypes.Type) { tf.Cols = append(tf.Cols, ir.Column{Name: n, Type: t, Col: -1}) }
 	if builtins.ReturnsSet(name) {
 		// A set-returning function of the registry (builtins.SetFunc):
 		// resolved as any function, then unwrapped from its fromSet.
@@ -79,7 +80,7 @@ func (b *Binder) tableFunc(name string, args []Expr) (*TableFunc, error) {
 		if err != nil {
 			return nil, err
 		}
-		tf.Name, tf.Args = ScalarTableFunc, []Expr{e}
+		tf.Name, tf.Args = ir.ScalarTableFunc, []ir.Expr{e}
 		col(name, e.Type())
 		return tf, nil
 	}
@@ -87,11 +88,7 @@ func (b *Binder) tableFunc(name string, args []Expr) (*TableFunc, error) {
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }
 
-// ScalarTableFunc is the TableFunc name of a scalar function called in
-// FROM: its one argument is the call, its one row the value.
-const ScalarTableFunc = "scalar"
-
-func typeList(args []Expr) string {
+func typeList(args []ir.Expr) string {
 	s := ""
 	for i, a := range args {
 		if i > 0 {

@@ -6,6 +6,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -32,10 +33,10 @@ type viewWrite struct {
 	// order lists the table column of each view column, in view order.
 	order []int
 	// where are the views' WHERE conditions over the table row.
-	where []Expr
+	where []ir.Expr
 	// perm is the write's target permission, recorded against the
 	// stand-in (permissions.go).
-	perm *RelPermission
+	perm *ir.RelPermission
 }
 
 // viewTarget returns the stand-in table for a write through view v.
@@ -139,9 +140,9 @@ func (b *Binder) updatableView(v *catalog.View, depth int) (*viewWrite, error) {
 	b.viewDepth++
 	defer func() { b.stmt = saved; b.viewDepth-- }()
 	sc := env{}.newScope()
-	sc.items = []*fromItem{{alias: alias, cols: NewScan(src, alias).Columns()}}
+	sc.items = []*fromItem{{alias: alias, cols: ir.NewScan(src, alias).Columns()}}
 	for _, f := range sel.Fields.Fields {
-		var es []Expr
+		var es []ir.Expr
 		if f.WildCard != nil {
 			if es, _, err = sc.star(f.WildCard.Table.O); err != nil {
 				return nil, err
@@ -151,10 +152,10 @@ func (b *Binder) updatableView(v *catalog.View, depth int) (*viewWrite, error) {
 			if err != nil {
 				return nil, err
 			}
-			es = []Expr{e}
+			es = []ir.Expr{e}
 		}
 		for _, e := range es {
-			c, ok := e.(*ColRef)
+			c, ok := e.(*ir.ColRef)
 			if !ok {
 				return nil, unsupported("writing through view %q is not supported: its column %d is computed, not a column of %s", v.Name, len(w.order)+1, w.base.Name)
 			}
@@ -232,16 +233,16 @@ func (w *viewWrite) insertOrder() []int { return w.order }
 
 // returningOrder puts the target's columns of RETURNING * in view order
 // (the stand-in lists them in the table's).
-func (w *viewWrite) returningOrder(es []Expr, cols []Column) ([]Expr, []Column) {
+func (w *viewWrite) returningOrder(es []ir.Expr, cols []ir.Column) ([]ir.Expr, []ir.Column) {
 	pos := map[int]int{}
 	for i, k := range w.order {
 		pos[k] = i
 	}
-	var tes []Expr
-	var tcols []Column
+	var tes []ir.Expr
+	var tcols []ir.Column
 	var rest []int
 	for i, e := range es {
-		if c, ok := e.(*ColRef); ok && c.Index < len(w.base.Columns) {
+		if c, ok := e.(*ir.ColRef); ok && c.Index < len(w.base.Columns) {
 			tes, tcols = append(tes, e), append(tcols, cols[i])
 			continue
 		}
@@ -250,10 +251,10 @@ func (w *viewWrite) returningOrder(es []Expr, cols []Column) ([]Expr, []Column) 
 	if len(tes) != len(w.order) {
 		return es, cols // qualified by another item
 	}
-	outE := make([]Expr, len(w.order), len(es))
-	outC := make([]Column, len(w.order), len(es))
+	outE := make([]ir.Expr, len(w.order), len(es))
+	outC := make([]ir.Column, len(w.order), len(es))
 	for i, e := range tes {
-		p := pos[e.(*ColRef).Index]
+		p := pos[e.(*ir.ColRef).Index]
 		outE[p], outC[p] = e, tcols[i]
 	}
 	for _, i := range rest {
@@ -264,7 +265,7 @@ func (w *viewWrite) returningOrder(es []Expr, cols []Column) ([]Expr, []Column) 
 
 // finishWrite completes a bound INSERT, UPDATE or DELETE: one through a
 // view becomes one of its table.
-func (b *Binder) finishWrite(st Statement, err error) (Statement, error) {
+func (b *Binder) finishWrite(st ir.Statement, err error) (ir.Statement, error) {
 	if err != nil || b.viewWrite == nil {
 		b.viewWrite = nil
 		return st, err
@@ -274,14 +275,14 @@ func (b *Binder) finishWrite(st Statement, err error) (Statement, error) {
 
 // finishViewWrite turns a write bound against a view's stand-in into one
 // of the table: the table as target, its scan under the views' WHERE.
-func (b *Binder) finishViewWrite(st Statement) (Statement, error) {
+func (b *Binder) finishViewWrite(st ir.Statement) (ir.Statement, error) {
 	w := b.viewWrite
 	b.viewWrite = nil
 	b.viewWritePermissions(w)
-	scanOf := func(r Rel) Rel { return b.viewScan(r, w) }
-	recheck := func(r Expr) Expr {
+	scanOf := func(r ir.Rel) ir.Rel { return b.viewScan(r, w) }
+	recheck := func(r ir.Expr) ir.Expr {
 		for _, c := range w.where {
-			for _, x := range Conjuncts(c) {
+			for _, x := range ir.Conjuncts(c) {
 				if onlyCols(x, len(w.base.Columns)) {
 					r = andExpr(r, x)
 				}
@@ -290,14 +291,14 @@ func (b *Binder) finishViewWrite(st Statement) (Statement, error) {
 		return r
 	}
 	switch s := st.(type) {
-	case *Insert:
+	case *ir.Insert:
 		if s.OnConflict != nil {
 			return nil, unsupported("INSERT ... ON CONFLICT through a view is not supported")
 		}
 		s.Table = w.base
-	case *Update:
+	case *ir.Update:
 		s.Table, s.Source, s.Recheck = w.base, scanOf(s.Source), recheck(s.Recheck)
-	case *Delete:
+	case *ir.Delete:
 		s.Table, s.Source, s.Recheck = w.base, scanOf(s.Source), recheck(s.Recheck)
 	}
 	return st, nil
@@ -305,18 +306,18 @@ func (b *Binder) finishViewWrite(st Statement) (Statement, error) {
 
 // viewScan replaces the scan of the stand-in in a write's source with the
 // table's, filtered by the views' WHERE.
-func (b *Binder) viewScan(r Rel, w *viewWrite) Rel {
-	if n, ok := r.(*Scan); ok {
+func (b *Binder) viewScan(r ir.Rel, w *viewWrite) ir.Rel {
+	if n, ok := r.(*ir.Scan); ok {
 		if n.Table != w.stand {
 			return n
 		}
-		s := NewScan(w.base, n.Alias)
+		s := ir.NewScan(w.base, n.Alias)
 		s.Hints, s.Lock = n.Hints, n.Lock
-		var out Rel = s
+		var out ir.Rel = s
 		for _, c := range w.where {
-			out = &Filter{Input: out, Pred: c}
+			out = &ir.Filter{Input: out, Pred: c}
 		}
 		return out
 	}
-	return MapInputs(r, func(in Rel) Rel { return b.viewScan(in, w) })
+	return ir.MapInputs(r, func(in ir.Rel) ir.Rel { return b.viewScan(in, w) })
 }

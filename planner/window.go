@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -20,31 +21,31 @@ type windowRef struct {
 
 // windowRef is a placeholder the binder replaces before a plan leaves it: walks
 // see it as a leaf.
-func (e *windowRef) AppendChildren(dst []Expr) []Expr { return dst }
-func (e *windowRef) WithChildren([]Expr) Expr         { return e }
+func (e *windowRef) AppendChildren(dst []ir.Expr) []ir.Expr { return dst }
+func (e *windowRef) WithChildren([]ir.Expr) ir.Expr         { return e }
 
 func (w *windowRef) Type() sqltypes.Type { return w.typ }
-func (w *windowRef) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+func (w *windowRef) Eval(*ir.EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
 	return sqltypes.Null, pgerr.New(pgerr.InternalError, "window reference not resolved")
 }
 func (w *windowRef) String() string { return w.name }
 
 // windowFixer maps window references to columns after base.
-func windowFixer(base int) func(Expr) Expr {
-	return func(e Expr) Expr {
-		return MapExpr(e, func(x Expr) Expr {
+func windowFixer(base int) func(ir.Expr) ir.Expr {
+	return func(e ir.Expr) ir.Expr {
+		return ir.MapExpr(e, func(x ir.Expr) ir.Expr {
 			if w, ok := x.(*windowRef); ok {
-				return &ColRef{Index: base + w.i, Name: w.name, Typ: w.typ}
+				return &ir.ColRef{Index: base + w.i, Name: w.name, Typ: w.typ}
 			}
 			return nil
 		})
 	}
 }
 
-func hasWindowRef(es []Expr) bool {
+func hasWindowRef(es []ir.Expr) bool {
 	found := false
 	for _, e := range es {
-		Walk(e, func(x Expr) {
+		ir.Walk(e, func(x ir.Expr) {
 			if _, ok := x.(*windowRef); ok {
 				found = true
 			}
@@ -55,10 +56,10 @@ func hasWindowRef(es []Expr) bool {
 
 // fixer for aggregated levels: expressions are already over the aggregated
 // row, nothing to do (kept as a hook for symmetry with windows).
-func (a *aggBinder) fixer(int) func(Expr) Expr { return func(e Expr) Expr { return e } }
+func (a *aggBinder) fixer(int) func(ir.Expr) ir.Expr { return func(e ir.Expr) ir.Expr { return e } }
 
 // fixWindow applies fix to every expression of a window call.
-func fixWindow(w WindowCall, fix func(Expr) Expr) WindowCall {
+func fixWindow(w ir.WindowCall, fix func(ir.Expr) ir.Expr) ir.WindowCall {
 	for i := range w.Args {
 		w.Args[i] = fix(w.Args[i])
 	}
@@ -80,14 +81,14 @@ var windowFuncs = map[string]bool{
 
 // bindWindow binds f(...) OVER (...) in the current select level and
 // returns a reference to its result.
-func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (Expr, error) {
+func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 	lv := b.level
 	if lv == nil {
 		return nil, pgerr.New(pgerr.WindowingError, "window functions are not allowed here")
 	}
 	// Arguments, PARTITION BY and ORDER BY are evaluated on the row the
 	// Window node reads: the aggregated row when the level aggregates.
-	bind := func(node ast.ExprNode) (Expr, error) {
+	bind := func(node ast.ExprNode) (ir.Expr, error) {
 		saved := b.level
 		b.level = nil // window calls do not nest
 		defer func() { b.level = saved }()
@@ -112,7 +113,7 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (Expr, error) {
 	case ws.distinct:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "DISTINCT is not implemented for window functions")
 	}
-	call := WindowCall{Func: name}
+	call := ir.WindowCall{Func: name}
 	spec, err := resolveWindow(ws.over, lv.named, 0)
 	if err != nil {
 		return nil, err
@@ -129,7 +130,7 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		call.OrderBy = append(call.OrderBy, SortKeyExpr{E: x, Desc: k.desc, NullsFirst: nullsFirst(k.desc, k.nulls)})
+		call.OrderBy = append(call.OrderBy, ir.SortKeyExpr{E: x, Desc: k.desc, NullsFirst: nullsFirst(k.desc, k.nulls)})
 	}
 	if call.Frame, err = b.bindFrame(spec.frame, call.OrderBy, bind); err != nil {
 		return nil, err
@@ -190,18 +191,18 @@ func fnExists(name string) bool {
 // to CURRENT ROW (with ORDER BY; without, the whole partition, which the
 // same frame means when every row is a peer). Offsets are constants of the
 // statement (checked for sign when the window runs, as PostgreSQL does).
-func (b *Binder) bindFrame(f *frameDef, order []SortKeyExpr, bind func(ast.ExprNode) (Expr, error)) (WindowFrame, error) {
-	fr := WindowFrame{Mode: FrameRange, Start: FrameBound{Kind: UnboundedPreceding}, End: FrameBound{Kind: CurrentRow}}
+func (b *Binder) bindFrame(f *frameDef, order []ir.SortKeyExpr, bind func(ast.ExprNode) (ir.Expr, error)) (ir.WindowFrame, error) {
+	fr := ir.WindowFrame{Mode: ir.FrameRange, Start: ir.FrameBound{Kind: ir.UnboundedPreceding}, End: ir.FrameBound{Kind: ir.CurrentRow}}
 	if f == nil {
 		return fr, nil
 	}
 	fr.Mode, fr.Exclude = f.mode, f.exclude
-	if fr.Mode == FrameGroups && len(order) == 0 {
+	if fr.Mode == ir.FrameGroups && len(order) == 0 {
 		return fr, pgerr.New(pgerr.WindowingError, "GROUPS mode requires an ORDER BY clause")
 	}
 	mode := [...]string{"RANGE", "ROWS", "GROUPS"}[fr.Mode]
-	bound := func(fb boundDef) (FrameBound, error) {
-		out := FrameBound{Kind: fb.kind}
+	bound := func(fb boundDef) (ir.FrameBound, error) {
+		out := ir.FrameBound{Kind: fb.kind}
 		if fb.expr == nil {
 			return out, nil
 		}
@@ -209,10 +210,10 @@ func (b *Binder) bindFrame(f *frameDef, order []SortKeyExpr, bind func(ast.ExprN
 		if err != nil {
 			return out, err
 		}
-		if !IsConstant(x) {
+		if !ir.IsConstant(x) {
 			return out, pgerr.New(pgerr.InvalidColumnReference, "argument of %s must not contain variables", mode)
 		}
-		if fr.Mode == FrameRange {
+		if fr.Mode == ir.FrameRange {
 			if len(order) != 1 {
 				return out, pgerr.New(pgerr.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column")
 			}
@@ -236,23 +237,23 @@ func (b *Binder) bindFrame(f *frameDef, order []SortKeyExpr, bind func(ast.ExprN
 	if fr.End, err = bound(f.end); err != nil {
 		return fr, err
 	}
-	if fr.Start.Kind == UnboundedFollowing {
+	if fr.Start.Kind == ir.UnboundedFollowing {
 		return fr, pgerr.New(pgerr.WindowingError, "frame start cannot be UNBOUNDED FOLLOWING")
 	}
-	if fr.End.Kind == UnboundedPreceding {
+	if fr.End.Kind == ir.UnboundedPreceding {
 		return fr, pgerr.New(pgerr.WindowingError, "frame end cannot be UNBOUNDED PRECEDING")
 	}
-	if fr.Start.Kind == CurrentRow && fr.End.Kind == OffsetPreceding {
+	if fr.Start.Kind == ir.CurrentRow && fr.End.Kind == ir.OffsetPreceding {
 		return fr, pgerr.New(pgerr.WindowingError, "frame starting from current row cannot have preceding rows")
 	}
-	if fr.Start.Kind == OffsetFollowing && (fr.End.Kind == OffsetPreceding || fr.End.Kind == CurrentRow) {
+	if fr.Start.Kind == ir.OffsetFollowing && (fr.End.Kind == ir.OffsetPreceding || fr.End.Kind == ir.CurrentRow) {
 		return fr, pgerr.New(pgerr.WindowingError, "frame starting from following row cannot have preceding rows")
 	}
 	return fr, nil
 }
 
 // windowType types a window function call.
-func windowType(name string, args []Expr) (sqltypes.Type, error) {
+func windowType(name string, args []ir.Expr) (sqltypes.Type, error) {
 	want := func(lo, hi int) error {
 		if len(args) < lo || len(args) > hi {
 			return pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args))
@@ -296,7 +297,7 @@ func windowType(name string, args []Expr) (sqltypes.Type, error) {
 	return sqltypes.Type{}, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name)
 }
 
-func argOrText(args []Expr) sqltypes.Type {
+func argOrText(args []ir.Expr) sqltypes.Type {
 	if len(args) == 0 {
 		return sqltypes.TypeText
 	}

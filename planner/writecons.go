@@ -5,64 +5,9 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
-
-// Constraints is what a write statement enforces beyond NOT NULL, the
-// primary key and unique indexes (which its write conditions enforce): the
-// CHECK constraints and foreign keys of every table it may write, which
-// are its target and the tables its foreign keys' actions reach.
-type Constraints struct {
-	// Tables maps each such table's name to its constraints.
-	Tables map[string]*TableConstraints
-	// Txn: the statement checks or acts on foreign keys, so it runs in a
-	// transaction even outside a transaction block (one of its own): its
-	// reads of referenced and referencing rows and its writes then commit
-	// together or not at all.
-	Txn bool
-}
-
-// TableConstraints are the constraints writes to one table enforce.
-type TableConstraints struct {
-	Table *catalog.Table
-	// Checks are bound over a row of the table, in name order (the order
-	// PostgreSQL evaluates them in, so the same one fails first).
-	Checks []BoundCheck
-	// Outgoing are the table's foreign keys, with the referenced tables.
-	Outgoing []OutgoingFK
-	// Incoming are the foreign keys referencing the table, with the
-	// referencing tables.
-	Incoming []IncomingFK
-	// Defaults are the column defaults, for ON DELETE/UPDATE SET DEFAULT
-	// (nil unless an incoming key sets them).
-	Defaults []Expr
-}
-
-// BoundCheck is a CHECK constraint bound over a row of its table.
-type BoundCheck struct {
-	Name string
-	Expr Expr
-}
-
-// OutgoingFK is a foreign key of a table and the table it references.
-type OutgoingFK struct {
-	FK     *catalog.ForeignKey
-	Parent *catalog.Table
-}
-
-// IncomingFK is a foreign key referencing a table, and its table.
-type IncomingFK struct {
-	FK    *catalog.ForeignKey
-	Child *catalog.Table
-}
-
-// For reports the constraints of the named table (nil when it has none).
-func (c *Constraints) For(table string) *TableConstraints {
-	if c == nil {
-		return nil
-	}
-	return c.Tables[table]
-}
 
 // writeKind says what a write does to its target's rows.
 type writeKind int
@@ -76,8 +21,8 @@ const (
 // bindConstraints gathers what a write of kind k to t must enforce; set
 // lists the columns an UPDATE (or an upsert's DO UPDATE) assigns. It
 // returns nil when there is nothing.
-func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]Expr) (*Constraints, error) {
-	c := &Constraints{Tables: map[string]*TableConstraints{}}
+func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.Expr) (*ir.Constraints, error) {
+	c := &ir.Constraints{Tables: map[string]*ir.TableConstraints{}}
 	// The target, then every table a referential action writes.
 	queue := []*catalog.Table{t}
 	for len(queue) > 0 {
@@ -86,13 +31,13 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]Expr
 		if _, done := c.Tables[cur.Name]; done {
 			continue
 		}
-		tc := &TableConstraints{Table: cur}
+		tc := &ir.TableConstraints{Table: cur}
 		for _, ch := range cur.Checks {
 			e, _, err := b.bindCheck(cur, ch.SQL)
 			if err != nil {
 				return nil, err
 			}
-			tc.Checks = append(tc.Checks, BoundCheck{Name: ch.Name, Expr: e})
+			tc.Checks = append(tc.Checks, ir.BoundCheck{Name: ch.Name, Expr: e})
 		}
 		sort.Slice(tc.Checks, func(i, j int) bool { return tc.Checks[i].Name < tc.Checks[j].Name })
 		for i := range cur.ForeignKeys {
@@ -105,14 +50,14 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]Expr
 				}
 				parent = p
 			}
-			tc.Outgoing = append(tc.Outgoing, OutgoingFK{FK: fk, Parent: parent})
+			tc.Outgoing = append(tc.Outgoing, ir.OutgoingFK{FK: fk, Parent: parent})
 		}
 		for _, r := range b.snap.ReferencedBy(cur.Name) {
 			child := r.Child
 			if child.Name == cur.Name {
 				child = cur // a self-reference: the descriptor being written
 			}
-			tc.Incoming = append(tc.Incoming, IncomingFK{FK: r.FK, Child: child})
+			tc.Incoming = append(tc.Incoming, ir.IncomingFK{FK: r.FK, Child: child})
 			for _, a := range []catalog.FKAction{r.FK.OnDelete, r.FK.OnUpdate} {
 				if a == catalog.Cascade || a == catalog.SetNull || a == catalog.SetDefault {
 					queue = append(queue, child)
@@ -128,7 +73,7 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]Expr
 			}
 			ctc := c.Tables[in.Child.Name]
 			if ctc.Defaults == nil {
-				ctc.Defaults = make([]Expr, len(in.Child.Columns))
+				ctc.Defaults = make([]ir.Expr, len(in.Child.Columns))
 			}
 			for _, col := range in.FK.Columns {
 				e, err := b.defaultExpr(in.Child, col)

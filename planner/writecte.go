@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -21,7 +22,7 @@ import (
 // bindWriteCTE binds a data-modifying WITH query's statement (index k of
 // the statement's WriteCTEs) into cte; e is the WITH clause's environment
 // (the queries defined before it).
-func (b *Binder) bindWriteCTE(cte *CTE, k int, e env) error {
+func (b *Binder) bindWriteCTE(cte *ir.CTE, k int, e env) error {
 	if b.nesting > 1 || b.viewDepth > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level")
 	}
@@ -36,22 +37,22 @@ func (b *Binder) bindWriteCTE(cte *CTE, k int, e env) error {
 	if err != nil {
 		return err
 	}
-	var ret *Returning
+	var ret *ir.Returning
 	switch w := st.(type) {
-	case *Insert:
+	case *ir.Insert:
 		ret = w.Returning
-	case *Update:
+	case *ir.Update:
 		ret = w.Returning
-	case *Delete:
+	case *ir.Delete:
 		ret = w.Returning
 	default:
 		return pgerr.New(pgerr.SyntaxError, "a WITH query's body must be a SELECT, INSERT, UPDATE or DELETE")
 	}
 	cte.Write = st
 	if ret != nil {
-		cte.Cols = make([]Column, len(ret.Cols))
+		cte.Cols = make([]ir.Column, len(ret.Cols))
 		for i, c := range ret.Cols {
-			cte.Cols[i] = Column{Name: c.Name, Type: c.Type, Col: -1}
+			cte.Cols[i] = ir.Column{Name: c.Name, Type: c.Type, Col: -1}
 		}
 	}
 	b.writes = append(b.writes, cte)
@@ -85,41 +86,26 @@ func writeCTEBody(c *ast.CommonTableExpression) (int, bool) {
 
 // noReturning is PostgreSQL's error for reading a data-modifying WITH
 // query that returns nothing.
-func noReturning(c *CTE) error {
+func noReturning(c *ir.CTE) error {
 	return pgerr.New(pgerr.FeatureNotSupported, "WITH query %q does not have a RETURNING clause", c.Name)
 }
 
 // withWrites attaches the statement's data-modifying WITH queries.
-func withWrites(st Statement, writes []*CTE) Statement {
+func withWrites(st ir.Statement, writes []*ir.CTE) ir.Statement {
 	if len(writes) == 0 {
 		return st
 	}
 	switch s := st.(type) {
-	case *Explain:
+	case *ir.Explain:
 		s.Stmt = withWrites(s.Stmt, writes)
-	case *Query:
+	case *ir.Query:
 		s.Writes = writes
-	case *Insert:
+	case *ir.Insert:
 		s.Writes = writes
-	case *Update:
+	case *ir.Update:
 		s.Writes = writes
-	case *Delete:
+	case *ir.Delete:
 		s.Writes = writes
 	}
 	return st
-}
-
-// WritesOf lists a bound statement's data-modifying WITH queries.
-func WritesOf(st Statement) []*CTE {
-	switch s := st.(type) {
-	case *Query:
-		return s.Writes
-	case *Insert:
-		return s.Writes
-	case *Update:
-		return s.Writes
-	case *Delete:
-		return s.Writes
-	}
-	return nil
 }

@@ -8,13 +8,13 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/wire"
 )
 
 // runAnalyze runs ANALYZE (or VACUUM ANALYZE): the tables the user owns
 // are analyzed, the others skipped with PostgreSQL's warning.
-func (st *statement) runAnalyze(ctx context.Context, x *planner.Analyze) (wire.Result, error) {
+func (st *statement) runAnalyze(ctx context.Context, x *ir.Analyze) (wire.Result, error) {
 	s := st.sess
 	e := s.engine
 	tag := "ANALYZE"
@@ -182,13 +182,13 @@ func (a *autoAnalyze) stop() {
 }
 
 // writeTarget is the table a write statement changes.
-func writeTarget(b planner.Statement) *catalog.Table {
+func writeTarget(b ir.Statement) *catalog.Table {
 	switch x := b.(type) {
-	case *planner.Insert:
+	case *ir.Insert:
 		return x.Table
-	case *planner.Update:
+	case *ir.Update:
 		return x.Table
-	case *planner.Delete:
+	case *ir.Delete:
 		return x.Table
 	}
 	return nil

@@ -7,7 +7,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/auth"
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -34,7 +34,7 @@ func (e *Engine) LookupRole(ctx context.Context, name string) (wire.Role, error)
 func (e *Engine) BootstrapUsers(ctx context.Context, users map[string]string) ([]string, error) {
 	verifiers := make(map[string]string, len(users))
 	for name, password := range users {
-		if err := planner.CheckRoleName(name); err != nil {
+		if err := ir.CheckRoleName(name); err != nil {
 			return nil, err
 		}
 		v, err := auth.NewVerifier(password)
@@ -82,7 +82,7 @@ func (s *Session) isSuperuser(snap *catalog.Snapshot) bool {
 
 // tablePrivilege is one privilege a statement needs on a whole table
 // (TRUNCATE, CHECK TABLE), beside the relation permissions its binding
-// records (planner.PermissionsOf).
+// records (ir.PermissionsOf).
 type tablePrivilege struct {
 	table *catalog.Table
 	priv  catalog.Privilege
@@ -90,12 +90,12 @@ type tablePrivilege struct {
 
 // checkPrivileges refuses a statement the session's user may not run
 // (42501): the privileges on every relation it names wherever it names it
-// (planner.PermissionsOf: subqueries, RETURNING, SET, ON CONFLICT, WITH,
+// (ir.PermissionsOf: subqueries, RETURNING, SET, ON CONFLICT, WITH,
 // and the relations inside views, checked as the view's owner), the
 // table-level privileges of TRUNCATE, creating in schema public, and for
 // DDL being the owner of what it changes.
-func (s *Session) checkPrivileges(ctx context.Context, bound planner.Statement) error {
-	perms := planner.PermissionsOf(bound)
+func (s *Session) checkPrivileges(ctx context.Context, bound ir.Statement) error {
+	perms := ir.PermissionsOf(bound)
 	needs := statementPrivileges(bound)
 	creates := createsIn(bound)
 	if len(perms) == 0 && len(needs) == 0 && creates == "" && !isDDL(bound) {
@@ -142,7 +142,7 @@ func (s *Session) checkPrivileges(ctx context.Context, bound planner.Statement) 
 // p.Required on the relation, where SELECT, INSERT and UPDATE missing at
 // the relation level may be held on every column the statement reads,
 // inserts or updates (on any one column when it names none).
-func checkRelPermission(snap *catalog.Snapshot, role string, p *planner.RelPermission) error {
+func checkRelPermission(snap *catalog.Snapshot, role string, p *ir.RelPermission) error {
 	kind := p.Kind()
 	have := snap.ObjectPrivileges(role, kind, p.ID(), p.Owner())
 	missing := p.Required &^ have
@@ -155,7 +155,7 @@ func checkRelPermission(snap *catalog.Snapshot, role string, p *planner.RelPermi
 	}
 	for _, c := range []struct {
 		priv catalog.Privilege
-		cols planner.ColumnSet
+		cols ir.ColumnSet
 	}{{catalog.PrivSelect, p.Selected}, {catalog.PrivInsert, p.Inserted}, {catalog.PrivUpdate, p.Updated}} {
 		if missing&c.priv == 0 {
 			continue
@@ -179,16 +179,16 @@ func checkRelPermission(snap *catalog.Snapshot, role string, p *planner.RelPermi
 
 // statementPrivileges lists the table-level privileges of the statements
 // that name tables without reading their rows through a plan.
-func statementPrivileges(b planner.Statement) []tablePrivilege {
+func statementPrivileges(b ir.Statement) []tablePrivilege {
 	var out []tablePrivilege
 	switch x := b.(type) {
-	case *planner.Explain:
+	case *ir.Explain:
 		return statementPrivileges(x.Stmt)
-	case *planner.Truncate:
+	case *ir.Truncate:
 		for _, t := range x.Tables {
 			out = append(out, tablePrivilege{t, catalog.PrivTruncate})
 		}
-	case *planner.CheckTable:
+	case *ir.CheckTable:
 		for _, t := range x.Tables {
 			out = append(out, tablePrivilege{t, catalog.PrivSelect})
 		}
@@ -199,21 +199,21 @@ func statementPrivileges(b planner.Statement) []tablePrivilege {
 // createsIn names the schema a statement creates an object in ("" for
 // none): PostgreSQL 15 lets only the schema's owner and those granted
 // CREATE on it do that. An index is created with its table's ownership.
-func createsIn(b planner.Statement) string {
+func createsIn(b ir.Statement) string {
 	switch b.(type) {
-	case *planner.CreateTable, *planner.CreateSequence, *planner.CreateView:
+	case *ir.CreateTable, *ir.CreateSequence, *ir.CreateView:
 		return catalog.PublicSchema // replacing a view needs its ownership too
 	}
 	return ""
 }
 
 // isDDL reports whether a statement changes the schema.
-func isDDL(b planner.Statement) bool {
+func isDDL(b ir.Statement) bool {
 	switch b.(type) {
-	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
-		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable,
-		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint,
-		*planner.CreateView, *planner.DropView, *planner.Comment:
+	case *ir.CreateTable, *ir.DropTable, *ir.CreateIndex, *ir.DropIndex,
+		*ir.CreateSequence, *ir.AlterSequence, *ir.DropSequence, *ir.AlterTable,
+		*ir.AddConstraint, *ir.DropConstraint, *ir.ValidateConstraint, *ir.RenameConstraint,
+		*ir.CreateView, *ir.DropView, *ir.Comment:
 		return true
 	}
 	return false
@@ -228,7 +228,7 @@ type ownership struct {
 
 // requiredOwnership lists the objects a DDL statement changes, as snap has
 // them. Names that do not exist are left to the statement to report.
-func requiredOwnership(snap *catalog.Snapshot, b planner.Statement) []ownership {
+func requiredOwnership(snap *catalog.Snapshot, b ir.Statement) []ownership {
 	var out []ownership
 	table := func(name string) {
 		if t, err := snap.Table(name); err == nil {
@@ -246,40 +246,40 @@ func requiredOwnership(snap *catalog.Snapshot, b planner.Statement) []ownership 
 		}
 	}
 	switch x := b.(type) {
-	case *planner.DropTable:
+	case *ir.DropTable:
 		for _, name := range x.Names {
 			table(name)
 		}
-	case *planner.CreateIndex:
+	case *ir.CreateIndex:
 		table(x.Table)
-	case *planner.AlterTable:
+	case *ir.AlterTable:
 		switch t, ix := snap.FindIndex(x.Table); {
 		case snap.HasTable(x.Table):
 			table(x.Table)
 		case t != nil && ix != nil:
 			out = append(out, ownership{t.Owner, "index " + x.Table})
 		}
-	case *planner.DropIndex:
+	case *ir.DropIndex:
 		if t, _ := snap.FindIndex(x.Name); t != nil {
 			out = append(out, ownership{t.Owner, "index " + x.Name})
 		}
-	case *planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
+	case *ir.AddConstraint, *ir.DropConstraint, *ir.ValidateConstraint, *ir.RenameConstraint:
 		table(constraintTable(x))
-	case *planner.CreateView:
+	case *ir.CreateView:
 		if x.OrReplace {
 			view(x.Name)
 		}
-	case *planner.DropView:
+	case *ir.DropView:
 		for _, name := range x.Names {
 			view(name)
 		}
-	case *planner.AlterSequence:
+	case *ir.AlterSequence:
 		sequence(x.Name)
-	case *planner.DropSequence:
+	case *ir.DropSequence:
 		for _, name := range x.Names {
 			sequence(name)
 		}
-	case *planner.Comment:
+	case *ir.Comment:
 		switch {
 		case x.View != nil:
 			out = append(out, ownership{x.View.Owner, "view " + x.View.Name})
@@ -293,15 +293,15 @@ func requiredOwnership(snap *catalog.Snapshot, b planner.Statement) []ownership 
 }
 
 // constraintTable names the table an ALTER TABLE constraint change alters.
-func constraintTable(b planner.Statement) string {
+func constraintTable(b ir.Statement) string {
 	switch x := b.(type) {
-	case *planner.AddConstraint:
+	case *ir.AddConstraint:
 		return x.Table
-	case *planner.DropConstraint:
+	case *ir.DropConstraint:
 		return x.Table
-	case *planner.ValidateConstraint:
+	case *ir.ValidateConstraint:
 		return x.Table
-	case *planner.RenameConstraint:
+	case *ir.RenameConstraint:
 		return x.Table
 	}
 	return ""
@@ -311,7 +311,7 @@ func constraintTable(b planner.Statement) string {
 // row, a duplicate key) with only what the session's user may see, as
 // PostgreSQL does: a column it may SELECT, or, in a failing row, one the
 // statement itself inserted or updated.
-func (s *Session) redactValues(ctx context.Context, bound planner.Statement, err error) {
+func (s *Session) redactValues(ctx context.Context, bound ir.Statement, err error) {
 	if err == nil {
 		return
 	}
@@ -320,8 +320,8 @@ func (s *Session) redactValues(ctx context.Context, bound planner.Statement, err
 		return
 	}
 	user := s.params.User
-	written := map[uint64]*planner.RelPermission{}
-	for _, p := range planner.PermissionsOf(bound) {
+	written := map[uint64]*ir.RelPermission{}
+	for _, p := range ir.PermissionsOf(bound) {
 		if p.Table != nil && p.CheckAs == "" {
 			written[p.Table.ID] = p
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -219,7 +219,7 @@ func (p pgSession) Notice(e *pgerr.Error) { p.s.notice(e) }
 
 // runComment applies COMMENT ON as one catalog change, on the newest
 // descriptor. Only the owner of the object (or a superuser) may comment.
-func (st *statement) runComment(ctx context.Context, c *planner.Comment) (wire.Result, error) {
+func (st *statement) runComment(ctx context.Context, c *ir.Comment) (wire.Result, error) {
 	s := st.sess
 	_, err := s.engine.catalog.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		if c.View != nil {
@@ -265,7 +265,7 @@ func (st *statement) runComment(ctx context.Context, c *planner.Comment) (wire.R
 // runExtension answers CREATE and DROP EXTENSION over the built-in
 // extensions, which are always there: creating one is 42710 (a NOTICE
 // with IF NOT EXISTS), and dropping one is refused rather than pretended.
-func (s *Session) runExtension(x *planner.Extension) (wire.Result, error) {
+func (s *Session) runExtension(x *ir.Extension) (wire.Result, error) {
 	if !x.Drop {
 		name := x.Present[0].Name
 		if !x.MissingOK {

@@ -11,10 +11,10 @@ import (
 	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/parser"
-	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -247,7 +247,7 @@ type copyIn struct {
 	sess *Session
 	// bound is the INSERT the rows go through (its privileges decide what
 	// an error's DETAIL may show).
-	bound  planner.Statement
+	bound  ir.Statement
 	bulk   *executor.BulkInsert
 	format *wire.CopyFormat
 	start  time.Time

@@ -7,8 +7,8 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
-	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -87,7 +87,7 @@ func (st *statement) declare(ctx context.Context, params []sqltypes.Value, start
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := bound.(*planner.Query); !ok {
+	if _, ok := bound.(*ir.Query); !ok {
 		return nil, pgerr.New(pgerr.InvalidCursorDefinition, "DECLARE CURSOR must be a SELECT")
 	}
 	qctx, cancel := context.WithCancelCause(s.ext.ctx)

@@ -6,13 +6,13 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // unsupportedOption refuses a CREATE/ALTER ROLE option zproxy does not
 // implement; callers check privilege first, as PostgreSQL does, so an
 // ordinary role learns 42501 whatever option it names.
-func unsupportedOption(o planner.RoleOptions) error {
+func unsupportedOption(o ir.RoleOptions) error {
 	if o.Unsupported == "" {
 		return nil
 	}
@@ -23,11 +23,11 @@ func unsupportedOption(o planner.RoleOptions) error {
 // catalog change, with PostgreSQL 15's checks in its order: every role
 // named exists, the granter holds the admin option on each granted role
 // (a superuser does), and no grant makes a cycle.
-func (s *Session) grantRole(ctx context.Context, x *planner.GrantRole) error {
+func (s *Session) grantRole(ctx context.Context, x *ir.GrantRole) error {
 	var notices []*pgerr.Error
 	err := s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
 		notices = notices[:0]
-		name := func(r planner.RoleSpec) (string, error) {
+		name := func(r ir.RoleSpec) (string, error) {
 			n := r.Name
 			if r.Current {
 				n = s.params.User
@@ -121,7 +121,7 @@ func isSuperuserRole(snap *catalog.Snapshot, n string) bool {
 // alterSystem refuses ALTER SYSTEM: an ordinary role as PostgreSQL 15
 // does (it has no ALTER SYSTEM privilege on the parameter), a superuser
 // because zproxy's configuration lives in its flags and config file.
-func (s *Session) alterSystem(x *planner.AlterSystem) error {
+func (s *Session) alterSystem(x *ir.AlterSystem) error {
 	if !s.superuserNow() {
 		name := x.Setting
 		if strings.EqualFold(name, "all") {

@@ -8,14 +8,14 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/auth"
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/wire"
 )
 
 // runRole executes CREATE/ALTER/DROP ROLE and GRANT/REVOKE as one catalog
 // change each, checked against the newest catalog inside the change, so
 // proxies sharing a store cannot interleave conflicting role changes.
-func (st *statement) runRole(ctx context.Context, b planner.Statement) (wire.Result, error) {
+func (st *statement) runRole(ctx context.Context, b ir.Statement) (wire.Result, error) {
 	s := st.sess
 	if s.readOnly() {
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction",
@@ -24,15 +24,15 @@ func (st *statement) runRole(ctx context.Context, b planner.Statement) (wire.Res
 	var tag string
 	var err error
 	switch x := b.(type) {
-	case *planner.CreateRole:
+	case *ir.CreateRole:
 		tag, err = "CREATE ROLE", s.createRole(ctx, x)
-	case *planner.AlterRole:
+	case *ir.AlterRole:
 		tag, err = "ALTER ROLE", s.alterRole(ctx, x)
-	case *planner.DropRole:
+	case *ir.DropRole:
 		tag, err = "DROP ROLE", s.dropRole(ctx, x)
-	case *planner.Grant:
+	case *ir.Grant:
 		tag, err = strings.ToUpper(x.Kind()), s.grant(ctx, x)
-	case *planner.GrantRole:
+	case *ir.GrantRole:
 		tag, err = strings.ToUpper(strings.ReplaceAll(x.Kind(), "_", " ")), s.grantRole(ctx, x)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", b.Kind())
@@ -70,7 +70,7 @@ func (s *Session) verifierFor(password string) (string, error) {
 }
 
 // applyOptions sets the attributes of r that o names.
-func (s *Session) applyOptions(r *catalog.Role, o planner.RoleOptions) error {
+func (s *Session) applyOptions(r *catalog.Role, o ir.RoleOptions) error {
 	if o.Login != nil {
 		r.Login = *o.Login
 	}
@@ -102,7 +102,7 @@ func (s *Session) updateRoles(ctx context.Context, fn func(snap *catalog.Snapsho
 	return err
 }
 
-func (s *Session) createRole(ctx context.Context, x *planner.CreateRole) error {
+func (s *Session) createRole(ctx context.Context, x *ir.CreateRole) error {
 	r := &catalog.Role{Name: x.Name}
 	// The verifier is derived once, outside the change, which may retry.
 	if err := s.applyOptions(r, x.Options); err != nil {
@@ -125,7 +125,7 @@ func (s *Session) createRole(ctx context.Context, x *planner.CreateRole) error {
 	})
 }
 
-func (s *Session) alterRole(ctx context.Context, x *planner.AlterRole) error {
+func (s *Session) alterRole(ctx context.Context, x *ir.AlterRole) error {
 	name := x.Role.Name
 	if x.Role.Current {
 		name = s.params.User
@@ -170,7 +170,7 @@ func (s *Session) alterRole(ctx context.Context, x *planner.AlterRole) error {
 	})
 }
 
-func (s *Session) dropRole(ctx context.Context, x *planner.DropRole) error {
+func (s *Session) dropRole(ctx context.Context, x *ir.DropRole) error {
 	var skipped []string
 	err := s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
 		skipped = skipped[:0]
@@ -216,7 +216,7 @@ func (s *Session) dropRole(ctx context.Context, x *planner.DropRole) error {
 // grants on it; as in PostgreSQL, a role that holds some privilege on the
 // object but no grant option gets a warning and changes nothing, one that
 // holds none is refused.
-func (s *Session) grant(ctx context.Context, x *planner.Grant) error {
+func (s *Session) grant(ctx context.Context, x *ir.Grant) error {
 	for _, w := range x.Warnings {
 		s.notice(w)
 	}
@@ -224,7 +224,7 @@ func (s *Session) grant(ctx context.Context, x *planner.Grant) error {
 	err := s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
 		warnings = warnings[:0]
 		user := s.params.User
-		var objects []planner.GrantObject
+		var objects []ir.GrantObject
 		for _, o := range x.Objects {
 			if !grantObjectLive(snap, o) {
 				// Dropped since the statement was bound.
@@ -288,7 +288,7 @@ func (s *Session) grant(ctx context.Context, x *planner.Grant) error {
 }
 
 // applyGrant adds (or with revoke, removes) o's privileges to r.
-func applyGrant(r *catalog.Role, o planner.GrantObject, revoke bool) {
+func applyGrant(r *catalog.Role, o ir.GrantObject, revoke bool) {
 	change := func(p, by catalog.Privilege) catalog.Privilege {
 		if revoke {
 			return p &^ by
@@ -331,7 +331,7 @@ func setPrivilege[K comparable](m map[K]catalog.Privilege, k K, p catalog.Privil
 }
 
 // grantObjectLive reports whether o still exists as bound.
-func grantObjectLive(snap *catalog.Snapshot, o planner.GrantObject) bool {
+func grantObjectLive(snap *catalog.Snapshot, o ir.GrantObject) bool {
 	switch o.Kind {
 	case catalog.KindSchema:
 		return true

@@ -3,9 +3,11 @@ package session
 import (
 	"context"
 	"fmt"
-	"github.com/zproxy/zproxy/internal/memacct"
 	"strings"
 	"time"
+
+	"github.com/zproxy/zproxy/internal/memacct"
+	"github.com/zproxy/zproxy/ir"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
@@ -108,7 +110,7 @@ type statement struct {
 	// The last binding, reused while the schema snapshot is the same (a
 	// prepared statement executed again and again binds once).
 	boundSnap  *catalog.Snapshot
-	bound      planner.Statement
+	bound      ir.Statement
 	boundTypes []sqltypes.Type
 
 	// For pg_stat_statements (tuning.go): the last planning's time, and
@@ -121,7 +123,7 @@ type statement struct {
 // SQL implements wire.Statement.
 func (st *statement) SQL() string { return st.parsed.Text }
 
-func (st *statement) bind(ctx context.Context) (planner.Statement, []sqltypes.Type, *catalog.Snapshot, error) {
+func (st *statement) bind(ctx context.Context) (ir.Statement, []sqltypes.Type, *catalog.Snapshot, error) {
 	snap, err := st.sess.engine.catalog.Snapshot(ctx)
 	if err != nil {
 		return nil, nil, nil, storeErr(err)
@@ -206,30 +208,30 @@ func textColumns(names ...string) []wire.Column {
 	return cols
 }
 
-func columnsOf(b planner.Statement) []wire.Column {
+func columnsOf(b ir.Statement) []wire.Column {
 	switch x := b.(type) {
-	case *planner.Query:
+	case *ir.Query:
 		return wireColumns(x.Plan.Columns())
-	case *planner.Insert:
+	case *ir.Insert:
 		return returningColumns(x.Returning)
-	case *planner.Update:
+	case *ir.Update:
 		return returningColumns(x.Returning)
-	case *planner.Delete:
+	case *ir.Delete:
 		return returningColumns(x.Returning)
-	case *planner.ShowIndexes:
+	case *ir.ShowIndexes:
 		cols := append([]wire.Column(nil), showIndexColumns...)
 		cols[5].Type = sqltypes.TypeInt4
 		return cols
-	case *planner.CheckTable:
+	case *ir.CheckTable:
 		cols := append([]wire.Column(nil), checkColumns...)
 		for i := 2; i < 6; i++ {
 			cols[i].Type = sqltypes.TypeInt8
 		}
 		cols[6].Type = sqltypes.TypeBool
 		return cols
-	case *planner.Explain:
+	case *ir.Explain:
 		return explainColumns
-	case *planner.ShowVar:
+	case *ir.ShowVar:
 		if x.Name == "all" {
 			return textColumns("name", "setting")
 		}
@@ -253,7 +255,7 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 }
 
 // wireColumns describes result columns for RowDescription.
-func wireColumns(cs []planner.Column) []wire.Column {
+func wireColumns(cs []ir.Column) []wire.Column {
 	cols := make([]wire.Column, len(cs))
 	for i, c := range cs {
 		cols[i] = wire.Column{Name: c.Name, Type: c.Type}
@@ -267,7 +269,7 @@ func wireColumns(cs []planner.Column) []wire.Column {
 	return cols
 }
 
-func returningColumns(r *planner.Returning) []wire.Column {
+func returningColumns(r *ir.Returning) []wire.Column {
 	if r == nil {
 		return nil
 	}
@@ -311,11 +313,11 @@ func (st *statement) execute(ctx context.Context, params []sqltypes.Value, start
 	return res, kind, err
 }
 
-func (st *statement) run(ctx context.Context, bound planner.Statement, params []sqltypes.Value, start time.Time) (wire.Result, error) {
+func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqltypes.Value, start time.Time) (wire.Result, error) {
 	s := st.sess
 	e := s.engine
 	kind := bound.Kind()
-	if q, ok := bound.(*planner.Query); ok && q.Locking != "" && s.readOnly() {
+	if q, ok := bound.(*ir.Query); ok && q.Locking != "" && s.readOnly() {
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute SELECT %s in a read-only transaction", q.Locking)
 	}
 	if s.readOnly() && writes(bound) {
@@ -340,8 +342,8 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		opts.Stats = st.boundSnap.Stats
 	}
 	opts.ZBounds = e.zboundsReader(ctx)
-	if _, ok := bound.(*planner.TxnOp); ok {
-		return st.txnControl(ctx, bound.(*planner.TxnOp))
+	if _, ok := bound.(*ir.TxnOp); ok {
+		return st.txnControl(ctx, bound.(*ir.TxnOp))
 	}
 	if schemaChange(bound) && s.txStatus == 'T' {
 		s.txDDL = true
@@ -352,7 +354,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 	}
 
 	switch x := bound.(type) {
-	case *planner.Query:
+	case *ir.Query:
 		plan, err := st.optimize(x, params, opts)
 		if err != nil {
 			return nil, err
@@ -371,7 +373,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		return &rowsResult{cols: cols, rows: rows, visible: len(cols), onDone: func(n int64) {
 			done(fmt.Sprintf("SELECT %d", n), plan, stats, n, n)
 		}}, nil
-	case *planner.Insert, *planner.Update, *planner.Delete:
+	case *ir.Insert, *ir.Update, *ir.Delete:
 		res, plan, stats, err := st.write(ctx, x, params, opts, txn)
 		if err != nil {
 			return nil, err
@@ -379,34 +381,34 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 		done("", plan, stats, int64(len(res.Returning)), res.Count)
 		e.noteWrites(writeTarget(x), res.Count, false)
 		return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
-	case *planner.CreateView:
+	case *ir.CreateView:
 		x.Owner = s.params.User
 		if err := e.exec.CreateView(ctx, e.catalog, x); err != nil {
 			return nil, storeErr(err)
 		}
 		return tagResult("CREATE VIEW"), nil
-	case *planner.DropView:
+	case *ir.DropView:
 		if err := e.exec.DropView(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
 		return tagResult("DROP VIEW"), nil
-	case *planner.CreateTable:
+	case *ir.CreateTable:
 		x.Table.Owner = s.params.User
 		if err := e.exec.CreateTable(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
 		return tagResult("CREATE TABLE"), nil
-	case *planner.DropTable:
+	case *ir.DropTable:
 		if err := e.exec.DropTable(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
 		return tagResult("DROP TABLE"), nil
-	case *planner.Truncate:
+	case *ir.Truncate:
 		if err := e.exec.Truncate(ctx, e.catalog, x); err != nil {
 			return nil, storeErr(err)
 		}
 		return tagResult("TRUNCATE TABLE"), nil
-	case *planner.AlterTable:
+	case *ir.AlterTable:
 		if err := e.exec.AlterTable(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
@@ -414,48 +416,48 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return tagResult("ALTER INDEX"), nil
 		}
 		return tagResult("ALTER TABLE"), nil
-	case *planner.CreateSequence:
+	case *ir.CreateSequence:
 		x.Seq.Owner = s.params.User
 		if err := e.exec.CreateSequence(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
 		return tagResult("CREATE SEQUENCE"), nil
-	case *planner.AlterSequence:
+	case *ir.AlterSequence:
 		if err := e.exec.AlterSequence(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
 		return tagResult("ALTER SEQUENCE"), nil
-	case *planner.DropSequence:
+	case *ir.DropSequence:
 		if err := e.exec.DropSequence(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
 		return tagResult("DROP SEQUENCE"), nil
-	case *planner.CreateIndex:
+	case *ir.CreateIndex:
 		if err := e.exec.CreateIndex(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
 		e.indexBuilt(ctx, x.Table)
 		return tagResult("CREATE INDEX"), nil
-	case *planner.DropIndex:
+	case *ir.DropIndex:
 		if err := e.exec.DropIndex(ctx, e.catalog, x, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
 		return tagResult("DROP INDEX"), nil
-	case *planner.SetConstraints:
+	case *ir.SetConstraints:
 		if txn == nil {
 			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "SET CONSTRAINTS can only be used in transaction blocks"})
 		} else if err := txn.SetConstraints(ctx, x.Names, x.Immediate); err != nil {
 			return nil, storeErr(err)
 		}
 		return tagResult("SET CONSTRAINTS"), nil
-	case *planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
+	case *ir.AddConstraint, *ir.DropConstraint, *ir.ValidateConstraint, *ir.RenameConstraint:
 		if err := e.exec.AlterConstraint(ctx, e.catalog, x, opts.Fn, s.notice); err != nil {
 			return nil, storeErr(err)
 		}
 		return tagResult("ALTER TABLE"), nil
-	case *planner.ShowIndexes:
+	case *ir.ShowIndexes:
 		return staticResult(columnsOf(x), executor.ShowIndexes(x.Table), "SHOW"), nil
-	case *planner.CheckTable:
+	case *ir.CheckTable:
 		var rows [][]sqltypes.Value
 		for _, t := range x.Tables {
 			res, err := e.exec.Check(ctx, t)
@@ -469,10 +471,10 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			}
 		}
 		return staticResult(columnsOf(x), rows, "CHECK TABLE"), nil
-	case *planner.Explain:
+	case *ir.Explain:
 		return st.explain(ctx, x, params, opts, txn)
-	case *planner.SetVar:
-		for _, v := range append([]*planner.SetVar{x}, x.More...) {
+	case *ir.SetVar:
+		for _, v := range append([]*ir.SetVar{x}, x.More...) {
 			if err := s.set(v.Name, v.Value, v.Reset); err != nil {
 				return nil, err
 			}
@@ -481,7 +483,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return tagResult("RESET"), nil
 		}
 		return tagResult("SET"), nil
-	case *planner.ShowVar:
+	case *ir.ShowVar:
 		if x.Name == "all" {
 			var rows [][]sqltypes.Value
 			for _, kv := range s.showAll() {
@@ -494,15 +496,15 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 			return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", x.Name)
 		}
 		return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.vars[n])}}, "SHOW"), nil
-	case *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant, *planner.GrantRole:
+	case *ir.CreateRole, *ir.AlterRole, *ir.DropRole, *ir.Grant, *ir.GrantRole:
 		return st.runRole(ctx, x)
-	case *planner.AlterSystem:
+	case *ir.AlterSystem:
 		return nil, s.alterSystem(x)
-	case *planner.Comment:
+	case *ir.Comment:
 		return st.runComment(ctx, x)
-	case *planner.Analyze:
+	case *ir.Analyze:
 		return st.runAnalyze(ctx, x)
-	case *planner.Extension:
+	case *ir.Extension:
 		return s.runExtension(x)
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)
@@ -511,7 +513,7 @@ func (st *statement) run(ctx context.Context, bound planner.Statement, params []
 // write plans and runs INSERT, UPDATE or DELETE while holding the write
 // gate, so an online index build sees either the statement's whole effect or
 // none of it.
-func (st *statement) write(ctx context.Context, b planner.Statement, params []sqltypes.Value, opts optimizer.Options, txn *executor.Txn) (executor.WriteResult, *optimizer.Plan, *kv.Stats, error) {
+func (st *statement) write(ctx context.Context, b ir.Statement, params []sqltypes.Value, opts optimizer.Options, txn *executor.Txn) (executor.WriteResult, *optimizer.Plan, *kv.Stats, error) {
 	e := st.sess.engine
 	e.exec.Gate.RLock()
 	defer e.exec.Gate.RUnlock()
@@ -537,27 +539,27 @@ func (st *statement) write(ctx context.Context, b planner.Statement, params []sq
 
 // schemaChange reports whether a statement changes the schema, which
 // zproxy applies when it runs, inside a transaction block or not.
-func schemaChange(b planner.Statement) bool {
+func schemaChange(b ir.Statement) bool {
 	switch b.(type) {
-	case *planner.CreateTable, *planner.DropTable, *planner.CreateIndex, *planner.DropIndex,
-		*planner.CreateView, *planner.DropView, *planner.CreateRole, *planner.AlterRole, *planner.DropRole, *planner.Grant, *planner.GrantRole,
-		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate,
-		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
+	case *ir.CreateTable, *ir.DropTable, *ir.CreateIndex, *ir.DropIndex,
+		*ir.CreateView, *ir.DropView, *ir.CreateRole, *ir.AlterRole, *ir.DropRole, *ir.Grant, *ir.GrantRole,
+		*ir.CreateSequence, *ir.AlterSequence, *ir.DropSequence, *ir.AlterTable, *ir.Truncate,
+		*ir.AddConstraint, *ir.DropConstraint, *ir.ValidateConstraint, *ir.RenameConstraint:
 		return true
 	}
 	return false
 }
 
 // writes reports whether a statement changes data or schema.
-func writes(b planner.Statement) bool {
-	if len(planner.WritesOf(b)) > 0 {
+func writes(b ir.Statement) bool {
+	if len(ir.WritesOf(b)) > 0 {
 		return true // WITH d AS (DELETE ...) SELECT ...
 	}
 	switch b.(type) {
-	case *planner.Insert, *planner.Update, *planner.Delete, *planner.CreateTable, *planner.DropTable,
-		*planner.CreateIndex, *planner.DropIndex, *planner.CreateView, *planner.DropView, *planner.Comment,
-		*planner.CreateSequence, *planner.AlterSequence, *planner.DropSequence, *planner.AlterTable, *planner.Truncate,
-		*planner.AddConstraint, *planner.DropConstraint, *planner.ValidateConstraint, *planner.RenameConstraint:
+	case *ir.Insert, *ir.Update, *ir.Delete, *ir.CreateTable, *ir.DropTable,
+		*ir.CreateIndex, *ir.DropIndex, *ir.CreateView, *ir.DropView, *ir.Comment,
+		*ir.CreateSequence, *ir.AlterSequence, *ir.DropSequence, *ir.AlterTable, *ir.Truncate,
+		*ir.AddConstraint, *ir.DropConstraint, *ir.ValidateConstraint, *ir.RenameConstraint:
 		return true
 	}
 	return false
@@ -586,10 +588,10 @@ func (st *statement) sendNotices(p *optimizer.Plan) {
 	}
 }
 
-func (st *statement) explain(ctx context.Context, x *planner.Explain, params []sqltypes.Value, opts optimizer.Options, txn *executor.Txn) (wire.Result, error) {
+func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltypes.Value, opts optimizer.Options, txn *executor.Txn) (wire.Result, error) {
 	e := st.sess.engine
 	switch x.Stmt.(type) {
-	case *planner.Query, *planner.Insert, *planner.Update, *planner.Delete:
+	case *ir.Query, *ir.Insert, *ir.Update, *ir.Delete:
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of %s is not supported", x.Stmt.Kind())
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/internal/stmtstats"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/parser"
@@ -31,7 +32,7 @@ import (
 var _ pgcatalog.Tuning = pgSession{}
 
 // optimize plans a statement, timing it for pg_stat_statements' plans.
-func (st *statement) optimize(b planner.Statement, params []sqltypes.Value, opts optimizer.Options) (*optimizer.Plan, error) {
+func (st *statement) optimize(b ir.Statement, params []sqltypes.Value, opts optimizer.Options) (*optimizer.Plan, error) {
 	start := time.Now()
 	plan, err := optimizer.Optimize(b, params, opts)
 	st.planTime = time.Since(start)
@@ -224,7 +225,7 @@ func (e *Engine) tableStats(ctx context.Context, snap *catalog.Snapshot, t *cata
 	if ok && c.revision == t.Revision && time.Since(c.at) < statsTTL {
 		return c.stats, nil
 	}
-	q := &planner.Query{Plan: planner.NewScan(t, "")}
+	q := &ir.Query{Plan: ir.NewScan(t, "")}
 	plan, err := optimizer.Optimize(q, nil, e.opts)
 	if err != nil {
 		return nil, err
@@ -317,7 +318,7 @@ func (s *Session) createHypothetical(sql string) (pgcatalog.HypotheticalIndex, e
 	if err != nil {
 		return pgcatalog.HypotheticalIndex{}, err
 	}
-	ci, ok := bound.(*planner.CreateIndex)
+	ci, ok := bound.(*ir.CreateIndex)
 	if !ok {
 		return pgcatalog.HypotheticalIndex{}, pgerr.New(pgerr.InvalidParameterValue, "zproxy_hypothetical_index takes a CREATE INDEX statement, not %s", bound.Kind())
 	}
@@ -412,7 +413,7 @@ func (s *Session) hypothetical(snap *catalog.Snapshot) *catalog.Snapshot {
 // explainHypothetical binds an EXPLAIN (without ANALYZE: nothing runs on
 // an index that does not exist) against the schema with the session's
 // hypothetical indexes, so its plan and estimates consider them.
-func (st *statement) explainHypothetical(x *planner.Explain) (*planner.Explain, error) {
+func (st *statement) explainHypothetical(x *ir.Explain) (*ir.Explain, error) {
 	if x.Analyze || len(st.sess.hypo) == 0 || st.boundSnap == nil {
 		return x, nil
 	}
@@ -420,7 +421,7 @@ func (st *statement) explainHypothetical(x *planner.Explain) (*planner.Explain, 
 	if err != nil {
 		return nil, err
 	}
-	if hx, ok := bound.(*planner.Explain); ok {
+	if hx, ok := bound.(*ir.Explain); ok {
 		return hx, nil
 	}
 	return x, nil

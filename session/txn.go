@@ -6,8 +6,8 @@ import (
 
 	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
-	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -81,10 +81,10 @@ func (s *Session) commitBlock(ctx context.Context) error {
 
 // txnControl runs BEGIN, COMMIT, ROLLBACK, SAVEPOINT, ROLLBACK TO and
 // RELEASE.
-func (st *statement) txnControl(ctx context.Context, op *planner.TxnOp) (wire.Result, error) {
+func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result, error) {
 	s := st.sess
 	switch op.Op {
-	case planner.TxnBegin:
+	case ir.TxnBegin:
 		if s.txStatus != 'I' {
 			s.notice(&pgerr.Error{Code: pgerr.ActiveSQLTransaction, Severity: "WARNING", Message: "there is already a transaction in progress"})
 			return tagResult("BEGIN"), nil
@@ -99,7 +99,7 @@ func (st *statement) txnControl(ctx context.Context, op *planner.TxnOp) (wire.Re
 			s.vars["transaction_read_only"] = "on"
 		}
 		return tagResult("BEGIN"), nil
-	case planner.TxnCommit:
+	case ir.TxnCommit:
 		switch s.txStatus {
 		case 'I':
 			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
@@ -125,7 +125,7 @@ func (st *statement) txnControl(ctx context.Context, op *planner.TxnOp) (wire.Re
 			return nil, err
 		}
 		return tagResult("COMMIT"), nil
-	case planner.TxnRollback:
+	case ir.TxnRollback:
 		if s.txStatus == 'I' {
 			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
 		} else if s.txDDL {
@@ -142,7 +142,7 @@ func (st *statement) txnControl(ctx context.Context, op *planner.TxnOp) (wire.Re
 	}
 	// The parser folded an unquoted name and kept a quoted one's case.
 	name := op.Savepoint
-	if op.Op == planner.TxnSavepoint {
+	if op.Op == ir.TxnSavepoint {
 		t, err := s.blockTxn(ctx)
 		if err != nil {
 			return nil, err
@@ -159,7 +159,7 @@ func (st *statement) txnControl(ctx context.Context, op *planner.TxnOp) (wire.Re
 		return nil, pgerr.New(pgerr.InvalidSavepointSpecification, "savepoint %q does not exist", op.Savepoint)
 	}
 	sp := s.savepoints[i]
-	if op.Op == planner.TxnRollbackTo {
+	if op.Op == ir.TxnRollbackTo {
 		if err := s.txn.RollbackTo(sp.sp); err != nil {
 			return nil, err
 		}
@@ -175,11 +175,11 @@ func (st *statement) txnControl(ctx context.Context, op *planner.TxnOp) (wire.Re
 	return tagResult("RELEASE"), nil
 }
 
-func savepointStmtName(op planner.TxnOpKind) string {
+func savepointStmtName(op ir.TxnOpKind) string {
 	switch op {
-	case planner.TxnRollbackTo:
+	case ir.TxnRollbackTo:
 		return "ROLLBACK TO SAVEPOINT"
-	case planner.TxnRelease:
+	case ir.TxnRelease:
 		return "RELEASE SAVEPOINT"
 	}
 	return "SAVEPOINT"

@@ -125,6 +125,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 }
 
 // openStore opens the configured backend.
+// Metrics observes the store's requests.
+var _ kv.Observer = (*metrics.Metrics)(nil)
+
 func openStore(ctx context.Context, cfg Config, obs kv.Observer) (kv.Store, error) {
 	switch cfg.Backend {
 	case backendPebble:

@@ -1,4 +1,4 @@
-package planner
+package ir
 
 import (
 	"github.com/zproxy/zproxy/catalog"
@@ -401,55 +401,92 @@ type Window struct {
 }
 
 // Columns implementations.
-func (n *Scan) Columns() []Column      { return n.cols }
-func (n *Virtual) Columns() []Column   { return n.cols }
-func (n *Values) Columns() []Column    { return n.Cols }
+func (n *Scan) Columns() []Column { return n.cols }
+
+func (n *Virtual) Columns() []Column { return n.cols }
+
+func (n *Values) Columns() []Column { return n.Cols }
+
 func (n *TableFunc) Columns() []Column { return n.Cols }
-func (n *Filter) Columns() []Column    { return n.Input.Columns() }
-func (n *Project) Columns() []Column   { return n.Cols }
-func (n *Join) Columns() []Column      { return n.cols }
+
+func (n *Filter) Columns() []Column { return n.Input.Columns() }
+
+func (n *Project) Columns() []Column { return n.Cols }
+
+func (n *Join) Columns() []Column { return n.cols }
+
 func (n *Aggregate) Columns() []Column { return n.cols }
-func (n *Sort) Columns() []Column      { return n.Input.Columns() }
-func (n *Limit) Columns() []Column     { return n.Input.Columns() }
-func (n *Distinct) Columns() []Column  { return n.Input.Columns() }
-func (n *SetOp) Columns() []Column     { return n.Cols }
-func (n *CTEScan) Columns() []Column   { return n.cols }
+
+func (n *Sort) Columns() []Column { return n.Input.Columns() }
+
+func (n *Limit) Columns() []Column { return n.Input.Columns() }
+
+func (n *Distinct) Columns() []Column { return n.Input.Columns() }
+
+func (n *SetOp) Columns() []Column { return n.Cols }
+
+func (n *CTEScan) Columns() []Column { return n.cols }
+
 func (n *RecursiveUnion) Columns() []Column {
 	return n.CTE.Cols
 }
+
 func (n *WorkTable) Columns() []Column { return n.cols }
-func (n *Window) Columns() []Column    { return n.cols }
+
+func (n *Window) Columns() []Column { return n.cols }
 
 // Inputs implementations.
-func (n *Scan) Inputs() []Rel           { return nil }
-func (n *Virtual) Inputs() []Rel        { return nil }
-func (n *Values) Inputs() []Rel         { return nil }
-func (n *TableFunc) Inputs() []Rel      { return nil }
-func (n *Filter) Inputs() []Rel         { return []Rel{n.Input} }
-func (n *Project) Inputs() []Rel        { return []Rel{n.Input} }
-func (n *Join) Inputs() []Rel           { return []Rel{n.Left, n.Right} }
-func (n *Aggregate) Inputs() []Rel      { return []Rel{n.Input} }
-func (n *Sort) Inputs() []Rel           { return []Rel{n.Input} }
-func (n *Limit) Inputs() []Rel          { return []Rel{n.Input} }
-func (n *Distinct) Inputs() []Rel       { return []Rel{n.Input} }
-func (n *SetOp) Inputs() []Rel          { return []Rel{n.Left, n.Right} }
-func (n *CTEScan) Inputs() []Rel        { return nil }
+func (n *Scan) Inputs() []Rel { return nil }
+
+func (n *Virtual) Inputs() []Rel { return nil }
+
+func (n *Values) Inputs() []Rel { return nil }
+
+func (n *TableFunc) Inputs() []Rel { return nil }
+
+func (n *Filter) Inputs() []Rel { return []Rel{n.Input} }
+
+func (n *Project) Inputs() []Rel { return []Rel{n.Input} }
+
+func (n *Join) Inputs() []Rel { return []Rel{n.Left, n.Right} }
+
+func (n *Aggregate) Inputs() []Rel { return []Rel{n.Input} }
+
+func (n *Sort) Inputs() []Rel { return []Rel{n.Input} }
+
+func (n *Limit) Inputs() []Rel { return []Rel{n.Input} }
+
+func (n *Distinct) Inputs() []Rel { return []Rel{n.Input} }
+
+func (n *SetOp) Inputs() []Rel { return []Rel{n.Left, n.Right} }
+
+func (n *CTEScan) Inputs() []Rel { return nil }
+
 func (n *RecursiveUnion) Inputs() []Rel { return []Rel{n.Anchor, n.Recursive} }
-func (n *WorkTable) Inputs() []Rel      { return nil }
-func (n *Window) Inputs() []Rel         { return []Rel{n.Input} }
+
+func (n *WorkTable) Inputs() []Rel { return nil }
+
+func (n *Window) Inputs() []Rel { return []Rel{n.Input} }
 
 // WithInputs implementations. Leaves have no inputs and return themselves.
-func (n *Scan) WithInputs([]Rel) Rel      { return n }
-func (n *Virtual) WithInputs([]Rel) Rel   { return n }
-func (n *Values) WithInputs([]Rel) Rel    { return n }
+func (n *Scan) WithInputs([]Rel) Rel { return n }
+
+func (n *Virtual) WithInputs([]Rel) Rel { return n }
+
+func (n *Values) WithInputs([]Rel) Rel { return n }
+
 func (n *TableFunc) WithInputs([]Rel) Rel { return n }
-func (n *CTEScan) WithInputs([]Rel) Rel   { return n }
+
+func (n *CTEScan) WithInputs([]Rel) Rel { return n }
+
 func (n *WorkTable) WithInputs([]Rel) Rel { return n }
+
 func (n *Filter) WithInputs(in []Rel) Rel {
 	c := *n
 	c.Input = in[0]
 	return &c
 }
+
 func (n *Project) WithInputs(in []Rel) Rel {
 	c := *n
 	c.Input = in[0]
@@ -462,36 +499,43 @@ func (n *Join) WithInputs(in []Rel) Rel {
 	j.Lateral, j.NullAware = n.Lateral, n.NullAware
 	return j
 }
+
 func (n *Aggregate) WithInputs(in []Rel) Rel {
 	c := *n
 	c.Input = in[0]
 	return &c
 }
+
 func (n *Sort) WithInputs(in []Rel) Rel {
 	c := *n
 	c.Input = in[0]
 	return &c
 }
+
 func (n *Limit) WithInputs(in []Rel) Rel {
 	c := *n
 	c.Input = in[0]
 	return &c
 }
+
 func (n *Distinct) WithInputs(in []Rel) Rel {
 	c := *n
 	c.Input = in[0]
 	return &c
 }
+
 func (n *SetOp) WithInputs(in []Rel) Rel {
 	c := *n
 	c.Left, c.Right = in[0], in[1]
 	return &c
 }
+
 func (n *RecursiveUnion) WithInputs(in []Rel) Rel {
 	c := *n
 	c.Anchor, c.Recursive = in[0], in[1]
 	return &c
 }
+
 func (n *Window) WithInputs(in []Rel) Rel {
 	c := *n
 	c.Input = in[0]
@@ -500,16 +544,24 @@ func (n *Window) WithInputs(in []Rel) Rel {
 
 // Expressions implementations. A CTEScan's query is the CTE's plan, bound where
 // the WITH defines it; it is not one of the scan's expressions.
-func (n *Scan) Expressions() []Expr      { return nil }
-func (n *Virtual) Expressions() []Expr   { return nil }
-func (n *CTEScan) Expressions() []Expr   { return nil }
+func (n *Scan) Expressions() []Expr { return nil }
+
+func (n *Virtual) Expressions() []Expr { return nil }
+
+func (n *CTEScan) Expressions() []Expr { return nil }
+
 func (n *WorkTable) Expressions() []Expr { return nil }
-func (n *Sort) Expressions() []Expr      { return nil }
-func (n *Distinct) Expressions() []Expr  { return nil }
-func (n *SetOp) Expressions() []Expr     { return nil }
+
+func (n *Sort) Expressions() []Expr { return nil }
+
+func (n *Distinct) Expressions() []Expr { return nil }
+
+func (n *SetOp) Expressions() []Expr { return nil }
+
 func (n *RecursiveUnion) Expressions() []Expr {
 	return nil
 }
+
 func (n *Values) Expressions() []Expr {
 	var out []Expr
 	for _, row := range n.Rows {
@@ -517,11 +569,17 @@ func (n *Values) Expressions() []Expr {
 	}
 	return out
 }
+
 func (n *TableFunc) Expressions() []Expr { return n.Args }
-func (n *Filter) Expressions() []Expr    { return []Expr{n.Pred} }
-func (n *Project) Expressions() []Expr   { return n.Exprs }
-func (n *Join) Expressions() []Expr      { return []Expr{n.On} }
-func (n *Limit) Expressions() []Expr     { return []Expr{n.Count, n.Offset} }
+
+func (n *Filter) Expressions() []Expr { return []Expr{n.Pred} }
+
+func (n *Project) Expressions() []Expr { return n.Exprs }
+
+func (n *Join) Expressions() []Expr { return []Expr{n.On} }
+
+func (n *Limit) Expressions() []Expr { return []Expr{n.Count, n.Offset} }
+
 func (n *Aggregate) Expressions() []Expr {
 	out := append([]Expr(nil), n.GroupBy...)
 	for i := range n.Aggs {
@@ -529,6 +587,7 @@ func (n *Aggregate) Expressions() []Expr {
 	}
 	return out
 }
+
 func (n *Window) Expressions() []Expr {
 	var out []Expr
 	for i := range n.Calls {
@@ -538,16 +597,24 @@ func (n *Window) Expressions() []Expr {
 }
 
 // WithExpressions implementations.
-func (n *Scan) WithExpressions([]Expr) Rel      { return n }
-func (n *Virtual) WithExpressions([]Expr) Rel   { return n }
-func (n *CTEScan) WithExpressions([]Expr) Rel   { return n }
+func (n *Scan) WithExpressions([]Expr) Rel { return n }
+
+func (n *Virtual) WithExpressions([]Expr) Rel { return n }
+
+func (n *CTEScan) WithExpressions([]Expr) Rel { return n }
+
 func (n *WorkTable) WithExpressions([]Expr) Rel { return n }
-func (n *Sort) WithExpressions([]Expr) Rel      { return n }
-func (n *Distinct) WithExpressions([]Expr) Rel  { return n }
-func (n *SetOp) WithExpressions([]Expr) Rel     { return n }
+
+func (n *Sort) WithExpressions([]Expr) Rel { return n }
+
+func (n *Distinct) WithExpressions([]Expr) Rel { return n }
+
+func (n *SetOp) WithExpressions([]Expr) Rel { return n }
+
 func (n *RecursiveUnion) WithExpressions([]Expr) Rel {
 	return n
 }
+
 func (n *Values) WithExpressions(es []Expr) Rel {
 	c := *n
 	c.Rows = make([][]Expr, len(n.Rows))
@@ -556,27 +623,33 @@ func (n *Values) WithExpressions(es []Expr) Rel {
 	}
 	return &c
 }
+
 func (n *TableFunc) WithExpressions(es []Expr) Rel {
 	c := *n
 	c.Args = es
 	return &c
 }
+
 func (n *Filter) WithExpressions(es []Expr) Rel { return &Filter{Input: n.Input, Pred: es[0]} }
+
 func (n *Project) WithExpressions(es []Expr) Rel {
 	c := *n
 	c.Exprs = es
 	return &c
 }
+
 func (n *Join) WithExpressions(es []Expr) Rel {
 	c := *n
 	c.On = es[0]
 	return &c
 }
+
 func (n *Limit) WithExpressions(es []Expr) Rel {
 	c := *n
 	c.Count, c.Offset = es[0], es[1]
 	return &c
 }
+
 func (n *Aggregate) WithExpressions(es []Expr) Rel {
 	c := *n
 	c.GroupBy, es = es[:len(n.GroupBy):len(n.GroupBy)], es[len(n.GroupBy):]
@@ -586,6 +659,7 @@ func (n *Aggregate) WithExpressions(es []Expr) Rel {
 	}
 	return &c
 }
+
 func (n *Window) WithExpressions(es []Expr) Rel {
 	c := *n
 	c.Calls = make([]WindowCall, len(n.Calls))
@@ -675,26 +749,6 @@ func (c WindowCall) withExprs(es []Expr) (WindowCall, []Expr) {
 	}
 	return c, es
 }
-
-var (
-	_ Rel = (*Scan)(nil)
-	_ Rel = (*Virtual)(nil)
-	_ Rel = (*Values)(nil)
-	_ Rel = (*TableFunc)(nil)
-	_ Rel = (*Filter)(nil)
-	_ Rel = (*Project)(nil)
-	_ Rel = (*Join)(nil)
-	_ Rel = (*Aggregate)(nil)
-	_ Rel = (*Sort)(nil)
-	_ Rel = (*Limit)(nil)
-	_ Rel = (*Distinct)(nil)
-	_ Rel = (*SetOp)(nil)
-	_ Rel = (*CTEScan)(nil)
-	_ Rel = (*RecursiveUnion)(nil)
-	_ Rel = (*WorkTable)(nil)
-	_ Rel = (*Window)(nil)
-	_ Rel = (*ProjectSet)(nil)
-)
 
 // NewAggregate builds an Aggregate and its output layout.
 func NewAggregate(input Rel, groupBy []Expr, aggs []AggCall, groupNames []string) *Aggregate {
@@ -793,3 +847,23 @@ func ScannedTables(r Rel) []*catalog.Table {
 	walk(r)
 	return out
 }
+
+var (
+	_ Rel = (*Scan)(nil)
+	_ Rel = (*Virtual)(nil)
+	_ Rel = (*Values)(nil)
+	_ Rel = (*TableFunc)(nil)
+	_ Rel = (*Filter)(nil)
+	_ Rel = (*Project)(nil)
+	_ Rel = (*Join)(nil)
+	_ Rel = (*Aggregate)(nil)
+	_ Rel = (*Sort)(nil)
+	_ Rel = (*Limit)(nil)
+	_ Rel = (*Distinct)(nil)
+	_ Rel = (*SetOp)(nil)
+	_ Rel = (*CTEScan)(nil)
+	_ Rel = (*RecursiveUnion)(nil)
+	_ Rel = (*WorkTable)(nil)
+	_ Rel = (*Window)(nil)
+	_ Rel = (*ProjectSet)(nil)
+)

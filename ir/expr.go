@@ -1,4 +1,4 @@
-package planner
+package ir
 
 import (
 	"fmt"
@@ -76,27 +76,40 @@ type Param struct {
 // BinOp is a binary operator.
 type BinOp string
 
-// Binary operators.
+const OpAnd BinOp = "AND"
+
+const OpOr BinOp = "OR"
+
+const OpEq BinOp = "="
+
+const OpNe BinOp = "<>"
+
+const OpLt BinOp = "<"
+
+const OpLe BinOp = "<="
+
+const OpGt BinOp = ">"
+
+const OpGe BinOp = ">="
+
+const OpAdd BinOp = "+"
+
+const OpSub BinOp = "-"
+
+const OpMul BinOp = "*"
+
+const OpDiv BinOp = "/"
+
 const (
-	OpAnd    BinOp = "AND"
-	OpOr     BinOp = "OR"
-	OpEq     BinOp = "="
-	OpNe     BinOp = "<>"
-	OpLt     BinOp = "<"
-	OpLe     BinOp = "<="
-	OpGt     BinOp = ">"
-	OpGe     BinOp = ">="
-	OpAdd    BinOp = "+"
-	OpSub    BinOp = "-"
-	OpMul    BinOp = "*"
-	OpDiv    BinOp = "/"
-	OpMod    BinOp = "%"
-	OpPow    BinOp = "^"
-	OpConcat BinOp = "||"
-	// OpNotDistinct is IS NOT DISTINCT FROM: equality that treats two NULLs
-	// as equal and is never NULL itself.
-	OpNotDistinct BinOp = "IS NOT DISTINCT FROM"
+	OpMod BinOp = "%"
+	OpPow BinOp = "^"
 )
+
+const OpConcat BinOp = "||"
+
+const // OpNotDistinct is IS NOT DISTINCT FROM: equality that treats two NULLs
+// as equal and is never NULL itself.
+OpNotDistinct BinOp = "IS NOT DISTINCT FROM"
 
 // Binary applies Op to L and R.
 type Binary struct {
@@ -106,7 +119,7 @@ type Binary struct {
 
 	// fn computes an arithmetic operator: the overload of the operator
 	// that binding resolved (see bindArith).
-	fn func(ctx *EvalContext, l, r sqltypes.Value) (sqltypes.Value, error)
+	Fn func(ctx *EvalContext, l, r sqltypes.Value) (sqltypes.Value, error)
 }
 
 // Not is logical negation.
@@ -192,35 +205,43 @@ type Func struct {
 	Name string
 	Args []Expr
 	Typ  sqltypes.Type
-	fn   func(ctx *EvalContext, args []sqltypes.Value) (sqltypes.Value, error)
+	Fn   func(ctx *EvalContext, args []sqltypes.Value) (sqltypes.Value, error)
 	// lazy, when set, evaluates the arguments itself (CASE, COALESCE).
-	lazy func(ctx *EvalContext, row []sqltypes.Value, args []Expr) (sqltypes.Value, error)
+	Lazy func(ctx *EvalContext, row []sqltypes.Value, args []Expr) (sqltypes.Value, error)
 	// volatile functions (now(), random()) are never constant-folded.
-	volatile bool
+	Volatile bool
 	// perCall marks PostgreSQL's volatile functions (random(),
 	// clock_timestamp()): a new value at every call, where a stable one
 	// (now()) keeps its value for the statement.
-	perCall bool
+	PerCall bool
 	// infix: an operator (||, ->, ...) printed as (l op r).
-	infix bool
+	Infix bool
 }
 
-func (e *Func) pure() bool { return !e.volatile }
+func (e *Func) Pure() bool { return !e.Volatile }
 
 // Type implementations.
 func (e *ColRef) Type() sqltypes.Type { return e.Typ }
-func (e *Const) Type() sqltypes.Type  { return e.Typ }
-func (e *Param) Type() sqltypes.Type  { return e.Typ }
-func (e *Binary) Type() sqltypes.Type { return e.Typ }
-func (e *Not) Type() sqltypes.Type    { return sqltypes.TypeBool }
-func (e *Neg) Type() sqltypes.Type    { return e.E.Type() }
-func (e *IsNull) Type() sqltypes.Type { return sqltypes.TypeBool }
-func (e *InList) Type() sqltypes.Type { return sqltypes.TypeBool }
-func (e *Like) Type() sqltypes.Type   { return sqltypes.TypeBool }
-func (e *Cast) Type() sqltypes.Type   { return e.To }
-func (e *Func) Type() sqltypes.Type   { return e.Typ }
 
-// Eval implementations.
+func (e *Const) Type() sqltypes.Type { return e.Typ }
+
+func (e *Param) Type() sqltypes.Type { return e.Typ }
+
+func (e *Binary) Type() sqltypes.Type { return e.Typ }
+
+func (e *Not) Type() sqltypes.Type { return sqltypes.TypeBool }
+
+func (e *Neg) Type() sqltypes.Type { return e.E.Type() }
+
+func (e *IsNull) Type() sqltypes.Type { return sqltypes.TypeBool }
+
+func (e *InList) Type() sqltypes.Type { return sqltypes.TypeBool }
+
+func (e *Like) Type() sqltypes.Type { return sqltypes.TypeBool }
+
+func (e *Cast) Type() sqltypes.Type { return e.To }
+
+func (e *Func) Type() sqltypes.Type { return e.Typ }
 
 func (e *ColRef) Eval(_ *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
 	return row[e.Index], nil
@@ -293,15 +314,15 @@ func (e *Binary) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, e
 		return sqltypes.NewBool(compareHolds(e.Op, sqltypes.Compare(l, r))), nil
 	case OpConcat:
 		ls, rs := textOf(l), textOf(r)
-		if err := concatLimit(ls, rs); err != nil {
+		if err := ConcatLimit(ls, rs); err != nil {
 			return sqltypes.Null, err
 		}
 		return sqltypes.NewText(ls + rs), nil
 	}
-	if e.fn == nil {
+	if e.Fn == nil {
 		return sqltypes.Null, pgerr.New(pgerr.InternalError, "operator %s was not resolved", e.Op)
 	}
-	return e.fn(ctx, l, r)
+	return e.Fn(ctx, l, r)
 }
 
 // textOf renders a value for ||, which in PostgreSQL accepts any non-array
@@ -502,12 +523,12 @@ func (e *Cast) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 	if ctx != nil {
 		loc = ctx.Fn.Location
 	}
-	return castValue(v, e.E.Type(), e.To, e.Explicit, loc)
+	return CastValue(v, e.E.Type(), e.To, e.Explicit, loc)
 }
 
 func (e *Func) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
-	if e.lazy != nil {
-		return e.lazy(ctx, row, e.Args)
+	if e.Lazy != nil {
+		return e.Lazy(ctx, row, e.Args)
 	}
 	args := make([]sqltypes.Value, len(e.Args))
 	for i, a := range e.Args {
@@ -517,12 +538,11 @@ func (e *Func) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 		}
 		args[i] = v
 	}
-	return e.fn(ctx, args)
+	return e.Fn(ctx, args)
 }
 
-// String implementations, for EXPLAIN.
-
 func (e *ColRef) String() string { return e.Name }
+
 func (e *Const) String() string {
 	switch e.V.K {
 	case sqltypes.KindNull:
@@ -540,18 +560,24 @@ func (e *Const) String() string {
 	}
 	return "'" + strings.ReplaceAll(sqltypes.FormatText(e.V), "'", "''") + "'"
 }
+
 func (e *Param) String() string { return fmt.Sprintf("$%d", e.N) }
+
 func (e *Binary) String() string {
 	return "(" + e.L.String() + " " + string(e.Op) + " " + e.R.String() + ")"
 }
+
 func (e *Not) String() string { return "(NOT " + e.E.String() + ")" }
+
 func (e *Neg) String() string { return "(-" + e.E.String() + ")" }
+
 func (e *IsNull) String() string {
 	if e.Neg {
 		return "(" + e.E.String() + " IS NOT NULL)"
 	}
 	return "(" + e.E.String() + " IS NULL)"
 }
+
 func (e *InList) String() string {
 	parts := make([]string, len(e.List))
 	for i, x := range e.List {
@@ -563,6 +589,7 @@ func (e *InList) String() string {
 	}
 	return "(" + e.E.String() + op + strings.Join(parts, ", ") + "))"
 }
+
 func (e *Like) String() string {
 	op := " LIKE "
 	if e.CaseInsensitive {
@@ -573,13 +600,15 @@ func (e *Like) String() string {
 	}
 	return "(" + e.E.String() + op + e.Pattern.String() + ")"
 }
+
 func (e *Cast) String() string { return e.E.String() + "::" + e.To.String() }
+
 func (e *Func) String() string {
 	parts := make([]string, len(e.Args))
 	for i, x := range e.Args {
 		parts[i] = x.String()
 	}
-	if e.infix && len(parts) == 2 {
+	if e.Infix && len(parts) == 2 {
 		return "(" + parts[0] + " " + e.Name + " " + parts[1] + ")"
 	}
 	return e.Name + "(" + strings.Join(parts, ", ") + ")"
@@ -588,49 +617,65 @@ func (e *Func) String() string {
 // Children returns e's direct sub-expressions.
 func Children(e Expr) []Expr { return e.AppendChildren(nil) }
 
-// The sub-expressions of each kind, and copies with them replaced. Leaves
-// (ColRef, Const, Param, OuterRef) have none.
-
 func (e *Binary) AppendChildren(dst []Expr) []Expr { return append(dst, e.L, e.R) }
-func (e *Not) AppendChildren(dst []Expr) []Expr    { return append(dst, e.E) }
-func (e *Neg) AppendChildren(dst []Expr) []Expr    { return append(dst, e.E) }
+
+func (e *Not) AppendChildren(dst []Expr) []Expr { return append(dst, e.E) }
+
+func (e *Neg) AppendChildren(dst []Expr) []Expr { return append(dst, e.E) }
+
 func (e *IsNull) AppendChildren(dst []Expr) []Expr { return append(dst, e.E) }
+
 func (e *InList) AppendChildren(dst []Expr) []Expr { return append(append(dst, e.E), e.List...) }
-func (e *Like) AppendChildren(dst []Expr) []Expr   { return append(dst, e.E, e.Pattern) }
-func (e *Cast) AppendChildren(dst []Expr) []Expr   { return append(dst, e.E) }
-func (e *Func) AppendChildren(dst []Expr) []Expr   { return append(dst, e.Args...) }
+
+func (e *Like) AppendChildren(dst []Expr) []Expr { return append(dst, e.E, e.Pattern) }
+
+func (e *Cast) AppendChildren(dst []Expr) []Expr { return append(dst, e.E) }
+
+func (e *Func) AppendChildren(dst []Expr) []Expr { return append(dst, e.Args...) }
+
 func (e *ColRef) AppendChildren(dst []Expr) []Expr { return dst }
-func (e *Const) AppendChildren(dst []Expr) []Expr  { return dst }
-func (e *Param) AppendChildren(dst []Expr) []Expr  { return dst }
+
+func (e *Const) AppendChildren(dst []Expr) []Expr { return dst }
+
+func (e *Param) AppendChildren(dst []Expr) []Expr { return dst }
 
 func (e *Binary) WithChildren(kids []Expr) Expr {
 	c := *e
 	c.L, c.R = kids[0], kids[1]
 	return &c
 }
-func (e *Not) WithChildren(kids []Expr) Expr    { return &Not{E: kids[0]} }
-func (e *Neg) WithChildren(kids []Expr) Expr    { return &Neg{E: kids[0]} }
+
+func (e *Not) WithChildren(kids []Expr) Expr { return &Not{E: kids[0]} }
+
+func (e *Neg) WithChildren(kids []Expr) Expr { return &Neg{E: kids[0]} }
+
 func (e *IsNull) WithChildren(kids []Expr) Expr { return &IsNull{E: kids[0], Neg: e.Neg} }
 
 // WithChildren builds the list again, so its constant set is made for the
 // new items.
 func (e *InList) WithChildren(kids []Expr) Expr { return NewInList(kids[0], kids[1:], e.Neg) }
+
 func (e *Like) WithChildren(kids []Expr) Expr {
 	c := *e
 	c.E, c.Pattern = kids[0], kids[1]
 	return &c
 }
+
 func (e *Cast) WithChildren(kids []Expr) Expr {
 	return &Cast{E: kids[0], To: e.To, Explicit: e.Explicit}
 }
+
 func (e *Func) WithChildren(kids []Expr) Expr {
 	c := *e
 	c.Args = kids
 	return &c
 }
+
 func (e *ColRef) WithChildren([]Expr) Expr { return e }
-func (e *Const) WithChildren([]Expr) Expr  { return e }
-func (e *Param) WithChildren([]Expr) Expr  { return e }
+
+func (e *Const) WithChildren([]Expr) Expr { return e }
+
+func (e *Param) WithChildren([]Expr) Expr { return e }
 
 // Walk calls fn for e and every sub-expression, parents before children. It
 // keeps its own stack, so the depth of e costs heap, not goroutine stack.
@@ -690,7 +735,7 @@ func IsConstant(e Expr) bool {
 func IsStatementConstant(e Expr) bool {
 	ok := IsConstant(e)
 	Walk(e, func(x Expr) {
-		if f, isFunc := x.(*Func); isFunc && f.perCall {
+		if f, isFunc := x.(*Func); isFunc && f.PerCall {
 			ok = false
 		}
 	})
@@ -741,4 +786,4 @@ func Truthy(v sqltypes.Value) bool { return v.K == sqltypes.KindBool && v.I != 0
 
 // IsVolatile reports whether a function call may return a different value
 // each time (now(), random()): it is not folded or moved.
-func IsVolatile(f *Func) bool { return f.volatile }
+func IsVolatile(f *Func) bool { return f.Volatile }

@@ -1,4 +1,4 @@
-package planner
+package ir
 
 import (
 	"github.com/zproxy/zproxy/catalog"

@@ -1,0 +1,50 @@
+package ir
+
+import (
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// AlterTable is ALTER TABLE (or ALTER INDEX ... RENAME): the executor
+// applies the actions, all or none, to the table as it is when the change
+// commits (executor.AlterTable).
+type AlterTable struct {
+	Table    string
+	IfExists bool
+	Actions  []AlterAction
+	// Constraints are the column constraints of the ADD COLUMN actions,
+	// added once the actions are done (addcolumn_constraints.go).
+	Constraints []*AddConstraint
+}
+
+// Kind implements Statement.
+func (*AlterTable) Kind() string { return "alter_table" }
+
+// AlterAction is one bound action.
+type AlterAction struct {
+	parser.AlterAction
+	// NewColumn is ADD COLUMN's column (its Missing set when a constant
+	// default fills the existing rows); NewSequence its SERIAL or identity
+	// sequence.
+	NewColumn   *catalog.Column
+	NewSequence *catalog.Sequence
+	// Volatile is ADD COLUMN's default when it must be evaluated for each
+	// existing row (nextval(), random()): only an empty table can take it.
+	Volatile bool
+	// DefaultSequence is the sequence SET DEFAULT's expression draws from.
+	DefaultSequence string
+	// Reshard, when set, is the new placement of SET / RESET (shards,
+	// shard_columns), the statement's only action (shards.go).
+	Reshard *Reshard
+}
+
+// Truncate empties tables.
+type Truncate struct {
+	Tables []*catalog.Table
+	// RestartIdentity resets the sequences their columns own.
+	RestartIdentity bool
+	Cascade         bool
+}
+
+// Kind implements Statement.
+func (*Truncate) Kind() string { return "truncate" }

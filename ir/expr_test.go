@@ -1,0 +1,133 @@
+package ir
+
+import (
+	"testing"
+
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+func TestLikeMatch(t *testing.T) {
+	cases := []struct {
+		s, pat string
+		want   bool
+	}{
+		{"abc", "abc", true},
+		{"abc", "a%", true},
+		{"abc", "%c", true},
+		{"abc", "%b%", true},
+		{"abc", "a_c", true},
+		{"abc", "a_", false},
+		{"", "%", true},
+		{"", "_", false},
+		{"a%c", `a\%c`, true},
+		{"abc", `a\%c`, false},
+		{"a_c", `a\_c`, true},
+		{"héllo", "h_llo", true},
+		{"aaab", "%a%b", true},
+		{"mississippi", "%iss%ppi", true},
+		{"mississippi", "%iss%ppx", false},
+	}
+	for _, c := range cases {
+		if got := likeMatch(c.s, c.pat, '\\'); got != c.want {
+			t.Errorf("%q LIKE %q = %v, want %v", c.s, c.pat, got, c.want)
+		}
+	}
+}
+
+func TestLikePrefix(t *testing.T) {
+	cases := []struct {
+		pat, prefix string
+		only        bool
+	}{
+		{"abc%", "abc", true},
+		{"abc", "abc", false},
+		{"ab%c", "ab", false},
+		{"a_c%", "a", false},
+		{`a\%b%`, "a%b", true},
+		{"%x", "", false},
+	}
+	for _, c := range cases {
+		p, only := LikePrefix(c.pat, '\\')
+		if p != c.prefix || only != c.only {
+			t.Errorf("LikePrefix(%q) = %q, %v; want %q, %v", c.pat, p, only, c.prefix, c.only)
+		}
+	}
+}
+
+func TestThreeValuedLogic(t *testing.T) {
+	T := &Const{V: sqltypes.NewBool(true), Typ: sqltypes.TypeBool}
+	F := &Const{V: sqltypes.NewBool(false), Typ: sqltypes.TypeBool}
+	N := &Const{V: sqltypes.Null, Typ: sqltypes.TypeBool}
+	str := func(v sqltypes.Value) string {
+		if v.IsNull() {
+			return "NULL"
+		}
+		return sqltypes.FormatText(v)
+	}
+	cases := []struct {
+		e    Expr
+		want string
+	}{
+		{&Binary{Op: OpAnd, L: N, R: F, Typ: sqltypes.TypeBool}, "f"},
+		{&Binary{Op: OpAnd, L: N, R: T, Typ: sqltypes.TypeBool}, "NULL"},
+		{&Binary{Op: OpOr, L: N, R: T, Typ: sqltypes.TypeBool}, "t"},
+		{&Binary{Op: OpOr, L: N, R: F, Typ: sqltypes.TypeBool}, "NULL"},
+		{&Not{E: N}, "NULL"},
+		{&InList{E: &Const{V: sqltypes.NewInt(1)}, List: []Expr{&Const{V: sqltypes.NewInt(2)}, N}}, "NULL"},
+		{&InList{E: &Const{V: sqltypes.NewInt(1)}, List: []Expr{&Const{V: sqltypes.NewInt(1)}, N}}, "t"},
+		{&InList{E: &Const{V: sqltypes.NewInt(1)}, List: []Expr{&Const{V: sqltypes.NewInt(2)}}, Neg: true}, "t"},
+		{&IsNull{E: N}, "t"},
+		{&Binary{Op: OpEq, L: N, R: N, Typ: sqltypes.TypeBool}, "NULL"},
+	}
+	for _, c := range cases {
+		v, err := c.e.Eval(&EvalContext{}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.e, err)
+		}
+		if got := str(v); got != c.want {
+			t.Errorf("%s = %s, want %s", c.e, got, c.want)
+		}
+	}
+}
+
+// TestWalkOrder checks Walk's in-place child pushes against the order
+// Children gives: parents first, children left to right, nil ones skipped,
+// over every kind of expression with children, nested past Walk's own
+// stack.
+func TestWalkOrder(t *testing.T) {
+	leaf := func(i int) Expr { return &ColRef{Index: i} }
+	n := 0
+	next := func() Expr { n++; return leaf(n) }
+	var deep Expr = next()
+	for i := 0; i < 40; i++ {
+		deep = &Binary{Op: "+", L: deep, R: &Not{E: next()}}
+	}
+	e := &Func{Name: "f", Args: []Expr{
+		&InList{E: next(), List: []Expr{next(), &Neg{E: next()}, nil, next()}},
+		&Like{E: next(), Pattern: &Cast{E: next()}},
+		&IsNull{E: &RowExpr{Items: []Expr{next(), next()}}},
+		&Subquery{Left: next()}, &Subquery{},
+		deep,
+	}}
+	var want []Expr
+	var ref func(Expr)
+	ref = func(x Expr) {
+		want = append(want, x)
+		for _, k := range Children(x) {
+			if k != nil {
+				ref(k)
+			}
+		}
+	}
+	ref(e)
+	var got []Expr
+	Walk(e, func(x Expr) { got = append(got, x) })
+	if len(got) != len(want) {
+		t.Fatalf("Walk visited %d expressions, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("Walk's visit %d is %#v, want %#v", i, got[i], want[i])
+		}
+	}
+}

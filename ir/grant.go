@@ -1,0 +1,34 @@
+package ir
+
+import (
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// Grant is GRANT (or with Revoke, REVOKE) of privileges on tables, views,
+// sequences, their columns, and schema public. Objects are resolved when
+// the statement is bound; ON ALL TABLES | SEQUENCES IN SCHEMA public means
+// the objects that exist then, as in PostgreSQL.
+type Grant struct {
+	Revoke  bool
+	Objects []GrantObject
+	Roles   []RoleSpec
+	// Warnings are sent before the statement runs (privileges a sequence
+	// does not have, named on a GRANT ON TABLE).
+	Warnings []*pgerr.Error
+}
+
+// GrantObject is one object of a GRANT or REVOKE and what it grants there.
+type GrantObject struct {
+	Kind catalog.ObjectKind
+	// ID is a table's, view's or sequence's object ID (0 for a schema).
+	ID    uint64
+	Name  string
+	Owner string
+	// Privileges are granted on the whole object.
+	Privileges catalog.Privilege
+	// Columns are column privileges, by the column's key in
+	// catalog.Role.Columns (a table column's store attribute, a view
+	// column's name).
+	Columns map[string]catalog.Privilege
+}

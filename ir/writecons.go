@@ -1,0 +1,61 @@
+package ir
+
+import (
+	"github.com/zproxy/zproxy/catalog"
+)
+
+// Constraints is what a write statement enforces beyond NOT NULL, the
+// primary key and unique indexes (which its write conditions enforce): the
+// CHECK constraints and foreign keys of every table it may write, which
+// are its target and the tables its foreign keys' actions reach.
+type Constraints struct {
+	// Tables maps each such table's name to its constraints.
+	Tables map[string]*TableConstraints
+	// Txn: the statement checks or acts on foreign keys, so it runs in a
+	// transaction even outside a transaction block (one of its own): its
+	// reads of referenced and referencing rows and its writes then commit
+	// together or not at all.
+	Txn bool
+}
+
+// TableConstraints are the constraints writes to one table enforce.
+type TableConstraints struct {
+	Table *catalog.Table
+	// Checks are bound over a row of the table, in name order (the order
+	// PostgreSQL evaluates them in, so the same one fails first).
+	Checks []BoundCheck
+	// Outgoing are the table's foreign keys, with the referenced tables.
+	Outgoing []OutgoingFK
+	// Incoming are the foreign keys referencing the table, with the
+	// referencing tables.
+	Incoming []IncomingFK
+	// Defaults are the column defaults, for ON DELETE/UPDATE SET DEFAULT
+	// (nil unless an incoming key sets them).
+	Defaults []Expr
+}
+
+// BoundCheck is a CHECK constraint bound over a row of its table.
+type BoundCheck struct {
+	Name string
+	Expr Expr
+}
+
+// OutgoingFK is a foreign key of a table and the table it references.
+type OutgoingFK struct {
+	FK     *catalog.ForeignKey
+	Parent *catalog.Table
+}
+
+// IncomingFK is a foreign key referencing a table, and its table.
+type IncomingFK struct {
+	FK    *catalog.ForeignKey
+	Child *catalog.Table
+}
+
+// For reports the constraints of the named table (nil when it has none).
+func (c *Constraints) For(table string) *TableConstraints {
+	if c == nil {
+		return nil
+	}
+	return c.Tables[table]
+}
