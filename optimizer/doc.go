@@ -34,4 +34,11 @@
 // (its addresses inside the index's data bounds, access_rules.go). Each Scan also
 // records what its read bound (TableUse, workload.go) for the index
 // advisor.
+//
+// Tests: testdata/access holds data-driven cases that need no store and no
+// session (DDL bound into an in-memory snapshot, then each query's chosen
+// paths, key ranges, residual filters and rejections, or its whole plan;
+// TestAccessPaths, -rewrite to regenerate); testdata/plans holds the golden
+// plans of whole statements through a session on Pebble (TestGoldenPlans,
+// -update).
 package optimizer
