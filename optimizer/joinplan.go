@@ -53,86 +53,188 @@ func (b *builder) buildJoin(j *ir.Join, req request) (Node, bool, error) {
 		noteReason(n, "RIGHT JOIN planned as the LEFT JOIN of the swapped inputs; ")
 		return restoreOrder(n, lw, len(rc)), false, nil
 	}
-	lneed, rneed := need[:lw], need[lw:]
-
-	if j.Lateral && ir.Escapes(j.Right) {
-		return b.apply(j, lneed)
+	jc := &joinContext{b: b, j: j, need: need, lneed: need[:lw], rneed: need[lw:]}
+	jc.lk, jc.rk, jc.residual = equiKeys(j.On, lw)
+	jc.hints = joinHints(j)
+	for _, r := range joinRules {
+		if n, ok, err := r.decide(jc); ok || err != nil {
+			return n, false, err
+		}
 	}
+	panic("optimizer: the last join rule always decides")
+}
 
-	lk, rk, residual := equiKeys(j.On, lw)
-	h := joinHints(j)
-	notHonoured := func(hint, why string) {
-		*b.notices = append(*b.notices, pgerr.Notice("%s hint not honoured: %s", hint, why))
+// The join rules, as one ordered table (ARCHITECTURE.md, "Join rules"):
+// each rule either decides, returning the join's node, or passes to the
+// next. A rule that decides records why in the node's reason line; a hint
+// that cannot be honoured is said in a NOTICE where its rule passes.
+//
+// A RIGHT JOIN reaches the table as the LEFT JOIN of its swapped inputs
+// (buildJoin), so no rule needs a right-join case.
+
+// joinContext is what the rules know of one join.
+type joinContext struct {
+	b *builder
+	j *ir.Join
+	// lk and rk are the equalities between the sides (left and right
+	// operands); residual is the rest of the condition.
+	lk, rk   []ir.Expr
+	residual ir.Expr
+	// need marks the columns of the joined row the plan above reads;
+	// lneed and rneed are its two sides.
+	need, lneed, rneed []bool
+	hints              joinHintSet
+}
+
+// joinRule is one row of the table.
+type joinRule struct {
+	name   string
+	decide func(jc *joinContext) (Node, bool, error)
+}
+
+// joinRules is set in init: its rules plan the joins' inputs, which may
+// hold joins, so the table refers to itself through buildJoin.
+var joinRules []joinRule
+
+func init() { joinRules = joinRuleTable }
+
+var joinRuleTable = []joinRule{
+	{"rule 1: apply, for a LATERAL item that reads the left side", ruleApply},
+	{"hints that need an equality", ruleHintsNeedEquality},
+	{"rule 2: MERGE_JOIN", ruleMergeHint},
+	{"rule 2: INL_JOIN", ruleLookupHint},
+	{"rule 3: look up the less selective side of an inner join", ruleSwappedLookup},
+	{"rule 3: look up the right side", ruleLookup},
+	{"rule 3: merge join of inputs ordered on the keys", ruleMerge},
+	{"rule 4: hash join on the equalities", ruleHash},
+	{"rule 5: nested loop", ruleNestedLoop},
+}
+
+func (jc *joinContext) notHonoured(hint, why string) {
+	*jc.b.notices = append(*jc.b.notices, pgerr.Notice("%s hint not honoured: %s", hint, why))
+}
+
+// lookupAllowed: the rules that look a side up need an equality, and
+// HASH_JOIN rules them out.
+func (jc *joinContext) lookupAllowed() bool { return len(jc.lk) > 0 && !jc.hints.hash }
+
+func ruleApply(jc *joinContext) (Node, bool, error) {
+	if !jc.j.Lateral || !ir.Escapes(jc.j.Right) {
+		return nil, false, nil
 	}
+	n, _, err := jc.b.apply(jc.j, jc.lneed)
+	return n, true, err
+}
+
+// ruleHintsNeedEquality never decides: it says which hints a join without
+// an equality between its sides cannot honour.
+func ruleHintsNeedEquality(jc *joinContext) (Node, bool, error) {
+	h := jc.hints
 	if h.inlPreserved {
-		notHonoured("INL_JOIN", "the table it names is the preserved side of an outer join")
+		jc.notHonoured("INL_JOIN", "the table it names is the preserved side of an outer join")
 	}
-	if len(lk) == 0 {
+	if len(jc.lk) == 0 {
 		for _, x := range []struct {
 			hint string
 			on   bool
 		}{{"INL_JOIN", h.inlLeft || h.inlRight}, {"HASH_JOIN", h.hash}, {"MERGE_JOIN", h.merge}} {
 			if x.on {
-				notHonoured(x.hint, "no equality between the two sides")
+				jc.notHonoured(x.hint, "no equality between the two sides")
 			}
 		}
 	}
-	if len(lk) > 0 && h.merge {
-		if n, ok, err := b.mergeJoin(j, lk, rk, residual, lneed, rneed, true); ok || err != nil {
-			return n, false, err
-		}
-		notHonoured("MERGE_JOIN", "the inputs do not arrive ordered on the join keys")
+	return nil, false, nil
+}
+
+func ruleMergeHint(jc *joinContext) (Node, bool, error) {
+	if len(jc.lk) == 0 || !jc.hints.merge {
+		return nil, false, nil
 	}
-	if len(lk) > 0 && !h.hash {
-		// INL_JOIN naming the left table of an inner join: look it up; naming
-		// the right table: look that up, before rule 3 could swap them.
-		if h.inlLeft {
-			if n, ok, err := b.swappedLookup(j, lk, rk, residual, need, true); ok || err != nil {
-				return n, false, err
-			}
-		}
-		if h.inlRight {
-			if n, ok, err := b.lookupJoin(j.Kind, j.Left, j.Right, lk, rk, residual, lneed, rneed, "", true); ok || err != nil {
-				return n, false, err
-			}
-		}
-		if h.inlLeft || h.inlRight {
-			notHonoured("INL_JOIN", "no equality binds a key prefix of the table it names")
-		}
-		// Rule 3. An inner join of two tables: look up the side whose own
-		// access path is less selective.
-		if j.Kind == ir.InnerJoin && !j.Lateral {
-			if n, ok, err := b.swappedLookup(j, lk, rk, residual, need, false); ok || err != nil {
-				return n, false, err
-			}
-		}
-		if n, ok, err := b.lookupJoin(j.Kind, j.Left, j.Right, lk, rk, residual, lneed, rneed, "", false); ok || err != nil {
-			return n, false, err
-		}
-		if !h.merge {
-			if n, ok, err := b.mergeJoin(j, lk, rk, residual, lneed, rneed, false); ok || err != nil {
-				return n, false, err
-			}
+	if n, ok, err := jc.b.mergeJoin(jc.j, jc.lk, jc.rk, jc.residual, jc.lneed, jc.rneed, true); ok || err != nil {
+		return n, ok, err
+	}
+	jc.notHonoured("MERGE_JOIN", "the inputs do not arrive ordered on the join keys")
+	return nil, false, nil
+}
+
+// ruleLookupHint: INL_JOIN naming the left table of an inner join looks it
+// up; naming the right table looks that up, before rule 3 could swap them.
+func ruleLookupHint(jc *joinContext) (Node, bool, error) {
+	h := jc.hints
+	if !jc.lookupAllowed() || !h.inlLeft && !h.inlRight {
+		return nil, false, nil
+	}
+	if h.inlLeft {
+		if n, ok, err := jc.b.swappedLookup(jc.j, jc.lk, jc.rk, jc.residual, jc.need, true); ok || err != nil {
+			return n, ok, err
 		}
 	}
-	l, _, err := b.build(j.Left, request{need: lneed})
+	if h.inlRight {
+		if n, ok, err := jc.b.lookupJoin(jc.j.Kind, jc.j.Left, jc.j.Right, jc.lk, jc.rk, jc.residual, jc.lneed, jc.rneed, "", true); ok || err != nil {
+			return n, ok, err
+		}
+	}
+	jc.notHonoured("INL_JOIN", "no equality binds a key prefix of the table it names")
+	return nil, false, nil
+}
+
+// ruleSwappedLookup: an inner join of two tables looks up the side whose
+// own access path is less selective.
+func ruleSwappedLookup(jc *joinContext) (Node, bool, error) {
+	if !jc.lookupAllowed() || jc.j.Kind != ir.InnerJoin || jc.j.Lateral {
+		return nil, false, nil
+	}
+	return jc.b.swappedLookup(jc.j, jc.lk, jc.rk, jc.residual, jc.need, false)
+}
+
+func ruleLookup(jc *joinContext) (Node, bool, error) {
+	if !jc.lookupAllowed() {
+		return nil, false, nil
+	}
+	return jc.b.lookupJoin(jc.j.Kind, jc.j.Left, jc.j.Right, jc.lk, jc.rk, jc.residual, jc.lneed, jc.rneed, "", false)
+}
+
+func ruleMerge(jc *joinContext) (Node, bool, error) {
+	if !jc.lookupAllowed() || jc.hints.merge {
+		return nil, false, nil
+	}
+	return jc.b.mergeJoin(jc.j, jc.lk, jc.rk, jc.residual, jc.lneed, jc.rneed, false)
+}
+
+// inputs plans both sides as they are, for the rules that read each once.
+func (jc *joinContext) inputs() (Node, Node, error) {
+	l, _, err := jc.b.build(jc.j.Left, request{need: jc.lneed})
+	if err != nil {
+		return nil, nil, err
+	}
+	r, _, err := jc.b.build(jc.j.Right, request{need: jc.rneed})
+	return l, r, err
+}
+
+func ruleHash(jc *joinContext) (Node, bool, error) {
+	if len(jc.lk) == 0 {
+		return nil, false, nil
+	}
+	l, r, err := jc.inputs()
 	if err != nil {
 		return nil, false, err
 	}
-	r, _, err := b.build(j.Right, request{need: rneed})
+	why := "rule 4: " + noLookupReason(jc.j, jc.rk)
+	if jc.hints.hash {
+		why = "rule 2: chosen by HASH_JOIN"
+	}
+	b := jc.b
+	return &HashJoin{Kind: jc.j.Kind, Left: l, Right: r, LeftKeys: b.exprs(jc.lk), RightKeys: b.exprs(jc.rk), Residual: b.expr(jc.residual),
+		Reason: why, cols: joinCols(jc.j.Kind, l.Columns(), r.Columns())}, true, nil
+}
+
+func ruleNestedLoop(jc *joinContext) (Node, bool, error) {
+	l, r, err := jc.inputs()
 	if err != nil {
 		return nil, false, err
 	}
-	if len(lk) > 0 {
-		why := "rule 4: " + noLookupReason(j, rk)
-		if h.hash {
-			why = "rule 2: chosen by HASH_JOIN"
-		}
-		return &HashJoin{Kind: j.Kind, Left: l, Right: r, LeftKeys: b.exprs(lk), RightKeys: b.exprs(rk), Residual: b.expr(residual),
-			Reason: why, cols: joinCols(j.Kind, l.Columns(), r.Columns())}, false, nil
-	}
-	return &NestedLoop{Kind: j.Kind, Left: l, Right: r, Pred: b.expr(j.On), Reason: "rule 5: no equality between the two sides",
-		cols: joinCols(j.Kind, l.Columns(), r.Columns())}, false, nil
+	return &NestedLoop{Kind: jc.j.Kind, Left: l, Right: r, Pred: jc.b.expr(jc.j.On), Reason: "rule 5: no equality between the two sides",
+		cols: joinCols(jc.j.Kind, l.Columns(), r.Columns())}, true, nil
 }
 
 // joinHintSet is what the join hints naming a join's two tables ask.
