@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"reflect"
 	"runtime"
 	"sort"
 	"sync"
@@ -200,114 +201,8 @@ func (ec *execCtx) build(ctx context.Context, n optimizer.Node) (Rows, error) {
 }
 
 func (ec *execCtx) buildNode(ctx context.Context, n optimizer.Node) (Rows, error) {
-	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
-	switch x := n.(type) {
-	case *optimizer.Scan:
-		r, err := ec.newScan(ctx, x)
-		if err != nil {
-			return nil, err
-		}
-		return ec.lockRows(r, x.Table, 0, x.Lock), nil
-	case *optimizer.Values:
-		return &valuesRows{ec: ec, node: x}, nil
-	case *optimizer.Rowset:
-		rows, err := x.Rows(&ec.eval.Fn)
-		if err != nil {
-			return nil, err
-		}
-		return &rowsetRows{rows: rows}, nil
-	case *optimizer.TableFunc:
-		return ec.newTableFunc(x)
-	case *optimizer.Filter:
-		in, err := input(x.Input)
-		if err != nil {
-			return nil, err
-		}
-		return &filterRows{in: in, pred: x.Pred, ec: ec}, nil
-	case *optimizer.Project:
-		in, err := input(x.Input)
-		if err != nil {
-			return nil, err
-		}
-		return &projectRows{in: in, exprs: x.Exprs, ec: ec, out: make([]sqltypes.Value, len(x.Exprs))}, nil
-	case *optimizer.Aggregate:
-		if x.InScan {
-			return ec.newScanAgg(x)
-		}
-		in, err := input(x.Input)
-		if err != nil {
-			return nil, err
-		}
-		if len(x.StreamOrder) > 0 {
-			return newStreamAgg(in, x, ec), nil
-		}
-		return &aggRows{in: in, node: x, ec: ec, mem: ec.opMem()}, nil
-	case *optimizer.Window:
-		in, err := input(x.Input)
-		if err != nil {
-			return nil, err
-		}
-		return &windowRows{in: in, node: x, ec: ec, mem: ec.opMem()}, nil
-	case *optimizer.ProjectSet:
-		in, err := input(x.Input)
-		if err != nil {
-			return nil, err
-		}
-		return &projectSetRows{in: in, node: x, ec: ec}, nil
-	case *optimizer.Sort:
-		in, err := input(x.Input)
-		if err != nil {
-			return nil, err
-		}
-		return &sortRows{in: in, keys: x.Keys, limit: x.Limit, ec: ec, node: x}, nil
-	case *optimizer.Distinct:
-		in, err := input(x.Input)
-		if err != nil {
-			return nil, err
-		}
-		return newDistinct(ec, x, in), nil
-	case *optimizer.Limit:
-		in, err := input(x.Input)
-		if err != nil {
-			return nil, err
-		}
-		l := &limitRows{in: in, count: x.Count, offset: x.Offset}
-		if x.CountExpr != nil || x.OffsetExpr != nil {
-			if err := l.evalCounts(ec, x); err != nil {
-				in.Close()
-				return nil, err
-			}
-		}
-		return l, nil
-	case *optimizer.SetOp:
-		return ec.newSetOp(ctx, x)
-	case *optimizer.CTEScan:
-		return ec.newCTEScan(ctx, x)
-	case *optimizer.RecursiveUnion:
-		return &recursiveRows{ec: ec, node: x}, nil
-	case *optimizer.WorkTable:
-		if st := ec.work[x.ID]; st != nil {
-			return st.scan()
-		}
-		return emptyRows{}, nil
-	case *optimizer.HashJoin:
-		return ec.newHashJoin(ctx, x)
-	case *optimizer.MergeJoin:
-		return ec.newMergeJoin(ctx, x)
-	case *optimizer.LookupJoin:
-		in, err := input(x.Left)
-		if err != nil {
-			return nil, err
-		}
-		return ec.lockRows(&lookupJoinRows{ec: ec, node: x, left: in}, x.Table, len(x.Left.Columns()), x.Lock), nil
-	case *optimizer.NestedLoop:
-		return ec.newNestedLoop(ctx, x)
-	case *optimizer.Apply:
-		in, err := input(x.Left)
-		if err != nil {
-			return nil, err
-		}
-		return &applyRows{ec: ec, node: x, left: in}, nil
+	if open, ok := operators[reflect.TypeOf(n)]; ok {
+		return open(ec, ctx, n)
 	}
 	return nil, pgerr.New(pgerr.InternalError, "executor: unknown plan node %T", n)
 }
@@ -860,4 +755,217 @@ func rowsEqual(a, b []sqltypes.Value) bool {
 		}
 	}
 	return true
+}
+
+// operators start the operator of each kind of plan node, by its Go type.
+// A new kind of node registers its own (operatorFor) in an init of its own
+// file; buildNode dispatches through the map.
+var operators = map[reflect.Type]func(ec *execCtx, ctx context.Context, n optimizer.Node) (Rows, error){}
+
+// operatorFor registers open for the plan nodes of type T.
+func operatorFor[T optimizer.Node](open func(ec *execCtx, ctx context.Context, n T) (Rows, error)) {
+	operators[reflect.TypeFor[T]()] = func(ec *execCtx, ctx context.Context, n optimizer.Node) (Rows, error) { return open(ec, ctx, n.(T)) }
+}
+
+func init() {
+	operatorFor((*execCtx).startScan)
+	operatorFor((*execCtx).startValues)
+	operatorFor((*execCtx).startRowset)
+	operatorFor((*execCtx).startTableFunc)
+	operatorFor((*execCtx).startFilter)
+	operatorFor((*execCtx).startProject)
+	operatorFor((*execCtx).startAggregate)
+	operatorFor((*execCtx).startWindow)
+	operatorFor((*execCtx).startProjectSet)
+	operatorFor((*execCtx).startSort)
+	operatorFor((*execCtx).startDistinct)
+	operatorFor((*execCtx).startLimit)
+	operatorFor((*execCtx).startSetOp)
+	operatorFor((*execCtx).startCTEScan)
+	operatorFor((*execCtx).startRecursiveUnion)
+	operatorFor((*execCtx).startWorkTable)
+	operatorFor((*execCtx).startHashJoin)
+	operatorFor((*execCtx).startMergeJoin)
+	operatorFor((*execCtx).startLookupJoin)
+	operatorFor((*execCtx).startNestedLoop)
+	operatorFor((*execCtx).startApply)
+}
+
+// startScan starts the operator of a Scan node.
+func (ec *execCtx) startScan(ctx context.Context, x *optimizer.Scan) (Rows, error) {
+	r, err := ec.newScan(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	return ec.lockRows(r, x.Table, 0, x.Lock), nil
+}
+
+// startValues starts the operator of a Values node.
+func (ec *execCtx) startValues(ctx context.Context, x *optimizer.Values) (Rows, error) {
+	return &valuesRows{ec: ec, node: x}, nil
+}
+
+// startRowset starts the operator of a Rowset node.
+func (ec *execCtx) startRowset(ctx context.Context, x *optimizer.Rowset) (Rows, error) {
+	rows, err := x.Rows(&ec.eval.Fn)
+	if err != nil {
+		return nil, err
+	}
+	return &rowsetRows{rows: rows}, nil
+}
+
+// startTableFunc starts the operator of a TableFunc node.
+func (ec *execCtx) startTableFunc(ctx context.Context, x *optimizer.TableFunc) (Rows, error) {
+	return ec.newTableFunc(x)
+}
+
+// startFilter starts the operator of a Filter node.
+func (ec *execCtx) startFilter(ctx context.Context, x *optimizer.Filter) (Rows, error) {
+	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
+	in, err := input(x.Input)
+	if err != nil {
+		return nil, err
+	}
+	return &filterRows{in: in, pred: x.Pred, ec: ec}, nil
+}
+
+// startProject starts the operator of a Project node.
+func (ec *execCtx) startProject(ctx context.Context, x *optimizer.Project) (Rows, error) {
+	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
+	in, err := input(x.Input)
+	if err != nil {
+		return nil, err
+	}
+	return &projectRows{in: in, exprs: x.Exprs, ec: ec, out: make([]sqltypes.Value, len(x.Exprs))}, nil
+}
+
+// startAggregate starts the operator of a Aggregate node.
+func (ec *execCtx) startAggregate(ctx context.Context, x *optimizer.Aggregate) (Rows, error) {
+	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
+	if x.InScan {
+		return ec.newScanAgg(x)
+	}
+	in, err := input(x.Input)
+	if err != nil {
+		return nil, err
+	}
+	if len(x.StreamOrder) > 0 {
+		return newStreamAgg(in, x, ec), nil
+	}
+	return &aggRows{in: in, node: x, ec: ec, mem: ec.opMem()}, nil
+}
+
+// startWindow starts the operator of a Window node.
+func (ec *execCtx) startWindow(ctx context.Context, x *optimizer.Window) (Rows, error) {
+	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
+	in, err := input(x.Input)
+	if err != nil {
+		return nil, err
+	}
+	return &windowRows{in: in, node: x, ec: ec, mem: ec.opMem()}, nil
+}
+
+// startProjectSet starts the operator of a ProjectSet node.
+func (ec *execCtx) startProjectSet(ctx context.Context, x *optimizer.ProjectSet) (Rows, error) {
+	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
+	in, err := input(x.Input)
+	if err != nil {
+		return nil, err
+	}
+	return &projectSetRows{in: in, node: x, ec: ec}, nil
+}
+
+// startSort starts the operator of a Sort node.
+func (ec *execCtx) startSort(ctx context.Context, x *optimizer.Sort) (Rows, error) {
+	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
+	in, err := input(x.Input)
+	if err != nil {
+		return nil, err
+	}
+	return &sortRows{in: in, keys: x.Keys, limit: x.Limit, ec: ec, node: x}, nil
+}
+
+// startDistinct starts the operator of a Distinct node.
+func (ec *execCtx) startDistinct(ctx context.Context, x *optimizer.Distinct) (Rows, error) {
+	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
+	in, err := input(x.Input)
+	if err != nil {
+		return nil, err
+	}
+	return newDistinct(ec, x, in), nil
+}
+
+// startLimit starts the operator of a Limit node.
+func (ec *execCtx) startLimit(ctx context.Context, x *optimizer.Limit) (Rows, error) {
+	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
+	in, err := input(x.Input)
+	if err != nil {
+		return nil, err
+	}
+	l := &limitRows{in: in, count: x.Count, offset: x.Offset}
+	if x.CountExpr != nil || x.OffsetExpr != nil {
+		if err := l.evalCounts(ec, x); err != nil {
+			in.Close()
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// startSetOp starts the operator of a SetOp node.
+func (ec *execCtx) startSetOp(ctx context.Context, x *optimizer.SetOp) (Rows, error) {
+	return ec.newSetOp(ctx, x)
+}
+
+// startCTEScan starts the operator of a CTEScan node.
+func (ec *execCtx) startCTEScan(ctx context.Context, x *optimizer.CTEScan) (Rows, error) {
+	return ec.newCTEScan(ctx, x)
+}
+
+// startRecursiveUnion starts the operator of a RecursiveUnion node.
+func (ec *execCtx) startRecursiveUnion(ctx context.Context, x *optimizer.RecursiveUnion) (Rows, error) {
+	return &recursiveRows{ec: ec, node: x}, nil
+}
+
+// startWorkTable starts the operator of a WorkTable node.
+func (ec *execCtx) startWorkTable(ctx context.Context, x *optimizer.WorkTable) (Rows, error) {
+	if st := ec.work[x.ID]; st != nil {
+		return st.scan()
+	}
+	return emptyRows{}, nil
+}
+
+// startHashJoin starts the operator of a HashJoin node.
+func (ec *execCtx) startHashJoin(ctx context.Context, x *optimizer.HashJoin) (Rows, error) {
+	return ec.newHashJoin(ctx, x)
+}
+
+// startMergeJoin starts the operator of a MergeJoin node.
+func (ec *execCtx) startMergeJoin(ctx context.Context, x *optimizer.MergeJoin) (Rows, error) {
+	return ec.newMergeJoin(ctx, x)
+}
+
+// startLookupJoin starts the operator of a LookupJoin node.
+func (ec *execCtx) startLookupJoin(ctx context.Context, x *optimizer.LookupJoin) (Rows, error) {
+	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
+	in, err := input(x.Left)
+	if err != nil {
+		return nil, err
+	}
+	return ec.lockRows(&lookupJoinRows{ec: ec, node: x, left: in}, x.Table, len(x.Left.Columns()), x.Lock), nil
+}
+
+// startNestedLoop starts the operator of a NestedLoop node.
+func (ec *execCtx) startNestedLoop(ctx context.Context, x *optimizer.NestedLoop) (Rows, error) {
+	return ec.newNestedLoop(ctx, x)
+}
+
+// startApply starts the operator of a Apply node.
+func (ec *execCtx) startApply(ctx context.Context, x *optimizer.Apply) (Rows, error) {
+	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
+	in, err := input(x.Left)
+	if err != nil {
+		return nil, err
+	}
+	return &applyRows{ec: ec, node: x, left: in}, nil
 }

@@ -1,6 +1,7 @@
 package optimizer
 
 import (
+	"reflect"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -253,211 +254,8 @@ func (b *builder) build(r ir.Rel, req request) (Node, bool, error) {
 	if req.need == nil {
 		req.need = needAll(len(r.Columns()))
 	}
-	switch n := r.(type) {
-	case *ir.Scan:
-		return b.buildScan(n, nil, req)
-	case *ir.Filter:
-		if s, ok := n.Input.(*ir.Scan); ok {
-			return b.buildScan(s, n.Pred, req)
-		}
-		need := append([]bool(nil), req.need...)
-		usedCols(n.Pred, need)
-		in, delivered, err := b.build(n.Input, request{need: need, order: req.order, limit: 0})
-		if err != nil {
-			return nil, false, err
-		}
-		return &Filter{Input: in, Pred: b.expr(n.Pred)}, delivered, nil
-	case *ir.Project:
-		need := make([]bool, len(n.Input.Columns()))
-		for _, e := range n.Exprs {
-			usedCols(e, need)
-		}
-		// The order asked of the projection passes down where it names
-		// plain columns.
-		var order []ir.SortKey
-		for _, k := range req.order {
-			c, ok := n.Exprs[k.Col].(*ir.ColRef)
-			if !ok {
-				order = nil
-				break
-			}
-			order = append(order, ir.SortKey{Col: c.Index, Desc: k.Desc, NullsFirst: k.NullsFirst})
-		}
-		// A limit passes down only with the order it applies after: a sort
-		// key this projection computes cannot be delivered below it.
-		limit := req.limit
-		if len(req.order) > 0 && order == nil {
-			limit = 0
-		}
-		in, delivered, err := b.build(n.Input, request{need: need, order: order, limit: limit})
-		if err != nil {
-			return nil, false, err
-		}
-		if len(req.order) > 0 && order == nil {
-			delivered = false
-		}
-		if isIdentity(n, in) {
-			return in, delivered, nil
-		}
-		exprs := b.exprs(n.Exprs)
-		if inner, ok := in.(*Project); ok && mergeable(exprs, inner.Exprs) {
-			// Two projections in a row (a hidden ORDER BY column dropped after
-			// a sort the scan made unnecessary) compute as one.
-			for i, e := range exprs {
-				exprs[i] = substitute(e, inner.Exprs)
-			}
-			in = inner.Input
-		}
-		return &Project{Input: in, Exprs: exprs, Cols: n.Cols}, delivered, nil
-	case *ir.Sort:
-		// A sort passes its input's columns on: it needs what its parent
-		// does and its keys, no more (a box top-100 under a projection
-		// decodes three columns, not six).
-		need := append([]bool(nil), req.need...)
-		for _, k := range n.Keys {
-			need[k.Col] = true
-		}
-		in, delivered, err := b.build(n.Input, request{need: need, order: n.Keys, limit: req.limit})
-		if err != nil {
-			return nil, false, err
-		}
-		if delivered {
-			return in, true, nil
-		}
-		return &Sort{Input: in, Keys: n.Keys, Limit: req.limit}, sameOrder(req.order, n.Keys), nil
-	case *ir.Limit:
-		if openTimeLimit(n) {
-			// Known only when the limit opens: no limit passes down.
-			in, delivered, err := b.build(n.Input, request{need: req.need, order: req.order})
-			if err != nil {
-				return nil, false, err
-			}
-			return &Limit{Input: in, Count: -1, CountExpr: b.expr(n.Count), OffsetExpr: b.expr(n.Offset)}, delivered, nil
-		}
-		count, offset, err := b.limits(n)
-		if err != nil {
-			return nil, false, err
-		}
-		childLimit := 0
-		if count >= 0 {
-			childLimit = int(count + offset)
-		}
-		in, delivered, err := b.build(n.Input, request{need: req.need, order: req.order, limit: childLimit})
-		if err != nil {
-			return nil, false, err
-		}
-		if s, ok := in.(*Sort); ok && childLimit > 0 {
-			s.Limit = childLimit
-		}
-		if count < 0 && offset == 0 {
-			return in, delivered, nil
-		}
-		return &Limit{Input: in, Count: count, Offset: offset}, delivered, nil
-	case *ir.Distinct:
-		in, delivered, err := b.build(n.Input, request{order: req.order})
-		if err != nil {
-			return nil, false, err
-		}
-		d := &Distinct{Input: in, On: n.On}
-		switch x := n.Input.(type) {
-		case *ir.Sort:
-			d.Ordered, d.Sorted = true, x.Keys
-		default:
-			if delivered && len(req.order) > 0 {
-				d.Ordered, d.Sorted = true, req.order
-			} else {
-				d.Ordered = sortedBelow(n.Input)
-			}
-		}
-		return d, delivered, nil
-	case *ir.Aggregate:
-		need := make([]bool, len(n.Input.Columns()))
-		for _, g := range n.GroupBy {
-			usedCols(g, need)
-		}
-		for _, a := range n.Aggs {
-			for _, x := range a.Args {
-				usedCols(x, need)
-			}
-			usedCols(a.Filter, need)
-			for _, k := range a.OrderBy {
-				usedCols(k.E, need)
-			}
-		}
-		// Groups that arrive as runs of an ordered input stream (streamagg.go).
-		order, deliversReq := groupOrder(n, req)
-		in, streaming, err := b.build(n.Input, request{need: need, order: order})
-		if err != nil {
-			return nil, false, err
-		}
-		streaming = streaming && order != nil
-		aggs := make([]ir.AggCall, len(n.Aggs))
-		for i, a := range n.Aggs {
-			a.Args = b.exprs(a.Args)
-			if len(a.Args) > 0 {
-				a.Arg = a.Args[0]
-			}
-			a.Filter = b.expr(a.Filter)
-			aggs[i] = a
-		}
-		agg := &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, GroupingSets: n.GroupingSets, cols: n.Columns()}
-		if streaming {
-			agg.StreamOrder = order
-		}
-		agg.InScan = inScanAggregate(agg, b.opts)
-		return agg, streaming && deliversReq, nil
-	case *ir.Window:
-		in, _, err := b.build(n.Input, request{})
-		if err != nil {
-			return nil, false, err
-		}
-		calls := make([]ir.WindowCall, len(n.Calls))
-		for i, c := range n.Calls {
-			calls[i] = b.windowCall(c)
-		}
-		return &Window{Input: in, Calls: calls, cols: n.Columns()}, false, nil
-	case *ir.ProjectSet:
-		return b.buildProjectSet(n, req)
-	case *ir.Join:
-		return b.buildJoin(n, req)
-	case *ir.SetOp:
-		l, _, err := b.build(n.Left, request{})
-		if err != nil {
-			return nil, false, err
-		}
-		rt, _, err := b.build(n.Right, request{})
-		if err != nil {
-			return nil, false, err
-		}
-		return &SetOp{Op: n.Op, All: n.All, Left: l, Right: rt, Cols: n.Cols}, false, nil
-	case *ir.Values:
-		rows := make([][]ir.Expr, len(n.Rows))
-		for i, row := range n.Rows {
-			rows[i] = b.exprs(row)
-		}
-		return &Values{Rows: rows, Cols: n.Cols}, false, nil
-	case *ir.TableFunc:
-		return &TableFunc{Name: n.Name, Args: b.exprs(n.Args), Fn: n.Fn, Ordinality: n.Ordinality, Cols: n.Cols, Parts: n.Parts}, false, nil
-	case *ir.Virtual:
-		return &Rowset{View: n.Table.Name, Rows: n.Table.Virtual, cols: n.Columns()}, false, nil
-	case *ir.CTEScan:
-		c, err := b.cte(n.CTE)
-		if err != nil {
-			return nil, false, err
-		}
-		return &CTEScan{CTE: c, cols: n.Columns()}, false, nil
-	case *ir.RecursiveUnion:
-		anchor, _, err := b.build(n.Anchor, request{})
-		if err != nil {
-			return nil, false, err
-		}
-		rec, _, err := b.build(n.Recursive, request{})
-		if err != nil {
-			return nil, false, err
-		}
-		return &RecursiveUnion{ID: n.CTE.ID, Anchor: anchor, Recursive: rec, All: n.All, cols: n.Columns()}, false, nil
-	case *ir.WorkTable:
-		return &WorkTable{ID: n.CTE.ID, cols: n.Columns()}, false, nil
+	if plan, ok := planners[reflect.TypeOf(r)]; ok {
+		return plan(b, r, req)
 	}
 	return nil, false, pgerr.New(pgerr.InternalError, "cannot plan %T", r)
 }
@@ -757,4 +555,289 @@ func sortedBelow(n ir.Rel) bool {
 			return false
 		}
 	}
+}
+
+// planners plan each kind of logical relation, by its Go type. A new kind
+// of relation registers its planning function (planAs) in an init of its
+// own file; build dispatches through the map.
+var planners = map[reflect.Type]func(b *builder, r ir.Rel, req request) (Node, bool, error){}
+
+// planAs registers plan for the relations of type T.
+func planAs[T ir.Rel](plan func(b *builder, n T, req request) (Node, bool, error)) {
+	planners[reflect.TypeFor[T]()] = func(b *builder, r ir.Rel, req request) (Node, bool, error) { return plan(b, r.(T), req) }
+}
+
+func init() {
+	planAs((*builder).planScan)
+	planAs((*builder).planFilter)
+	planAs((*builder).planProject)
+	planAs((*builder).planSort)
+	planAs((*builder).planLimit)
+	planAs((*builder).planDistinct)
+	planAs((*builder).planAggregate)
+	planAs((*builder).planWindow)
+	planAs((*builder).planProjectSet)
+	planAs((*builder).planJoin)
+	planAs((*builder).planSetOp)
+	planAs((*builder).planValues)
+	planAs((*builder).planTableFunc)
+	planAs((*builder).planVirtual)
+	planAs((*builder).planCTEScan)
+	planAs((*builder).planRecursiveUnion)
+	planAs((*builder).planWorkTable)
+}
+
+// planScan plans a logical Scan.
+func (b *builder) planScan(n *ir.Scan, req request) (Node, bool, error) {
+	return b.buildScan(n, nil, req)
+}
+
+// planFilter plans a logical Filter.
+func (b *builder) planFilter(n *ir.Filter, req request) (Node, bool, error) {
+	if s, ok := n.Input.(*ir.Scan); ok {
+		return b.buildScan(s, n.Pred, req)
+	}
+	need := append([]bool(nil), req.need...)
+	usedCols(n.Pred, need)
+	in, delivered, err := b.build(n.Input, request{need: need, order: req.order, limit: 0})
+	if err != nil {
+		return nil, false, err
+	}
+	return &Filter{Input: in, Pred: b.expr(n.Pred)}, delivered, nil
+}
+
+// planProject plans a logical Project.
+func (b *builder) planProject(n *ir.Project, req request) (Node, bool, error) {
+	need := make([]bool, len(n.Input.Columns()))
+	for _, e := range n.Exprs {
+		usedCols(e, need)
+	}
+	// The order asked of the projection passes down where it names
+	// plain columns.
+	var order []ir.SortKey
+	for _, k := range req.order {
+		c, ok := n.Exprs[k.Col].(*ir.ColRef)
+		if !ok {
+			order = nil
+			break
+		}
+		order = append(order, ir.SortKey{Col: c.Index, Desc: k.Desc, NullsFirst: k.NullsFirst})
+	}
+	// A limit passes down only with the order it applies after: a sort
+	// key this projection computes cannot be delivered below it.
+	limit := req.limit
+	if len(req.order) > 0 && order == nil {
+		limit = 0
+	}
+	in, delivered, err := b.build(n.Input, request{need: need, order: order, limit: limit})
+	if err != nil {
+		return nil, false, err
+	}
+	if len(req.order) > 0 && order == nil {
+		delivered = false
+	}
+	if isIdentity(n, in) {
+		return in, delivered, nil
+	}
+	exprs := b.exprs(n.Exprs)
+	if inner, ok := in.(*Project); ok && mergeable(exprs, inner.Exprs) {
+		// Two projections in a row (a hidden ORDER BY column dropped after
+		// a sort the scan made unnecessary) compute as one.
+		for i, e := range exprs {
+			exprs[i] = substitute(e, inner.Exprs)
+		}
+		in = inner.Input
+	}
+	return &Project{Input: in, Exprs: exprs, Cols: n.Cols}, delivered, nil
+}
+
+// planSort plans a logical Sort.
+func (b *builder) planSort(n *ir.Sort, req request) (Node, bool, error) {
+	// A sort passes its input's columns on: it needs what its parent
+	// does and its keys, no more (a box top-100 under a projection
+	// decodes three columns, not six).
+	need := append([]bool(nil), req.need...)
+	for _, k := range n.Keys {
+		need[k.Col] = true
+	}
+	in, delivered, err := b.build(n.Input, request{need: need, order: n.Keys, limit: req.limit})
+	if err != nil {
+		return nil, false, err
+	}
+	if delivered {
+		return in, true, nil
+	}
+	return &Sort{Input: in, Keys: n.Keys, Limit: req.limit}, sameOrder(req.order, n.Keys), nil
+}
+
+// planLimit plans a logical Limit.
+func (b *builder) planLimit(n *ir.Limit, req request) (Node, bool, error) {
+	if openTimeLimit(n) {
+		// Known only when the limit opens: no limit passes down.
+		in, delivered, err := b.build(n.Input, request{need: req.need, order: req.order})
+		if err != nil {
+			return nil, false, err
+		}
+		return &Limit{Input: in, Count: -1, CountExpr: b.expr(n.Count), OffsetExpr: b.expr(n.Offset)}, delivered, nil
+	}
+	count, offset, err := b.limits(n)
+	if err != nil {
+		return nil, false, err
+	}
+	childLimit := 0
+	if count >= 0 {
+		childLimit = int(count + offset)
+	}
+	in, delivered, err := b.build(n.Input, request{need: req.need, order: req.order, limit: childLimit})
+	if err != nil {
+		return nil, false, err
+	}
+	if s, ok := in.(*Sort); ok && childLimit > 0 {
+		s.Limit = childLimit
+	}
+	if count < 0 && offset == 0 {
+		return in, delivered, nil
+	}
+	return &Limit{Input: in, Count: count, Offset: offset}, delivered, nil
+}
+
+// planDistinct plans a logical Distinct.
+func (b *builder) planDistinct(n *ir.Distinct, req request) (Node, bool, error) {
+	in, delivered, err := b.build(n.Input, request{order: req.order})
+	if err != nil {
+		return nil, false, err
+	}
+	d := &Distinct{Input: in, On: n.On}
+	switch x := n.Input.(type) {
+	case *ir.Sort:
+		d.Ordered, d.Sorted = true, x.Keys
+	default:
+		if delivered && len(req.order) > 0 {
+			d.Ordered, d.Sorted = true, req.order
+		} else {
+			d.Ordered = sortedBelow(n.Input)
+		}
+	}
+	return d, delivered, nil
+}
+
+// planAggregate plans a logical Aggregate.
+func (b *builder) planAggregate(n *ir.Aggregate, req request) (Node, bool, error) {
+	need := make([]bool, len(n.Input.Columns()))
+	for _, g := range n.GroupBy {
+		usedCols(g, need)
+	}
+	for _, a := range n.Aggs {
+		for _, x := range a.Args {
+			usedCols(x, need)
+		}
+		usedCols(a.Filter, need)
+		for _, k := range a.OrderBy {
+			usedCols(k.E, need)
+		}
+	}
+	// Groups that arrive as runs of an ordered input stream (streamagg.go).
+	order, deliversReq := groupOrder(n, req)
+	in, streaming, err := b.build(n.Input, request{need: need, order: order})
+	if err != nil {
+		return nil, false, err
+	}
+	streaming = streaming && order != nil
+	aggs := make([]ir.AggCall, len(n.Aggs))
+	for i, a := range n.Aggs {
+		a.Args = b.exprs(a.Args)
+		if len(a.Args) > 0 {
+			a.Arg = a.Args[0]
+		}
+		a.Filter = b.expr(a.Filter)
+		aggs[i] = a
+	}
+	agg := &Aggregate{Input: in, GroupBy: b.exprs(n.GroupBy), Aggs: aggs, GroupingSets: n.GroupingSets, cols: n.Columns()}
+	if streaming {
+		agg.StreamOrder = order
+	}
+	agg.InScan = inScanAggregate(agg, b.opts)
+	return agg, streaming && deliversReq, nil
+}
+
+// planWindow plans a logical Window.
+func (b *builder) planWindow(n *ir.Window, req request) (Node, bool, error) {
+	in, _, err := b.build(n.Input, request{})
+	if err != nil {
+		return nil, false, err
+	}
+	calls := make([]ir.WindowCall, len(n.Calls))
+	for i, c := range n.Calls {
+		calls[i] = b.windowCall(c)
+	}
+	return &Window{Input: in, Calls: calls, cols: n.Columns()}, false, nil
+}
+
+// planProjectSet plans a logical ProjectSet.
+func (b *builder) planProjectSet(n *ir.ProjectSet, req request) (Node, bool, error) {
+	return b.buildProjectSet(n, req)
+}
+
+// planJoin plans a logical Join.
+func (b *builder) planJoin(n *ir.Join, req request) (Node, bool, error) {
+	return b.buildJoin(n, req)
+}
+
+// planSetOp plans a logical SetOp.
+func (b *builder) planSetOp(n *ir.SetOp, req request) (Node, bool, error) {
+	l, _, err := b.build(n.Left, request{})
+	if err != nil {
+		return nil, false, err
+	}
+	rt, _, err := b.build(n.Right, request{})
+	if err != nil {
+		return nil, false, err
+	}
+	return &SetOp{Op: n.Op, All: n.All, Left: l, Right: rt, Cols: n.Cols}, false, nil
+}
+
+// planValues plans a logical Values.
+func (b *builder) planValues(n *ir.Values, req request) (Node, bool, error) {
+	rows := make([][]ir.Expr, len(n.Rows))
+	for i, row := range n.Rows {
+		rows[i] = b.exprs(row)
+	}
+	return &Values{Rows: rows, Cols: n.Cols}, false, nil
+}
+
+// planTableFunc plans a logical TableFunc.
+func (b *builder) planTableFunc(n *ir.TableFunc, req request) (Node, bool, error) {
+	return &TableFunc{Name: n.Name, Args: b.exprs(n.Args), Fn: n.Fn, Ordinality: n.Ordinality, Cols: n.Cols, Parts: n.Parts}, false, nil
+}
+
+// planVirtual plans a logical Virtual.
+func (b *builder) planVirtual(n *ir.Virtual, req request) (Node, bool, error) {
+	return &Rowset{View: n.Table.Name, Rows: n.Table.Virtual, cols: n.Columns()}, false, nil
+}
+
+// planCTEScan plans a logical CTEScan.
+func (b *builder) planCTEScan(n *ir.CTEScan, req request) (Node, bool, error) {
+	c, err := b.cte(n.CTE)
+	if err != nil {
+		return nil, false, err
+	}
+	return &CTEScan{CTE: c, cols: n.Columns()}, false, nil
+}
+
+// planRecursiveUnion plans a logical RecursiveUnion.
+func (b *builder) planRecursiveUnion(n *ir.RecursiveUnion, req request) (Node, bool, error) {
+	anchor, _, err := b.build(n.Anchor, request{})
+	if err != nil {
+		return nil, false, err
+	}
+	rec, _, err := b.build(n.Recursive, request{})
+	if err != nil {
+		return nil, false, err
+	}
+	return &RecursiveUnion{ID: n.CTE.ID, Anchor: anchor, Recursive: rec, All: n.All, cols: n.Columns()}, false, nil
+}
+
+// planWorkTable plans a logical WorkTable.
+func (b *builder) planWorkTable(n *ir.WorkTable, req request) (Node, bool, error) {
+	return &WorkTable{ID: n.CTE.ID, cols: n.Columns()}, false, nil
 }
