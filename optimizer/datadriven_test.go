@@ -9,13 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
-	"github.com/zproxy/zproxy/parser"
-	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/planner/plannertest"
 )
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testdata/access")
@@ -104,14 +101,15 @@ func runAccessFile(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	cases := parseAccessFile(t, string(text))
-	snap := &catalog.Snapshot{}
-	var version uint64 = 1
+	cat := plannertest.New()
 	var out strings.Builder
 	for _, c := range cases {
 		var got string
 		switch c.directive {
 		case "ddl":
-			got = applyDDL(&snap, &version, c.input)
+			if err := cat.Exec(c.input); err != nil {
+				got = errText(err)
+			}
 		case "scans", "plan":
 			caps := localCaps
 			for _, a := range c.args {
@@ -119,7 +117,7 @@ func runAccessFile(t *testing.T, path string) {
 					caps = remoteCaps
 				}
 			}
-			got = planCase(snap, caps, c.directive, c.input)
+			got = planCase(cat, caps, c.directive, c.input)
 		default:
 			t.Fatalf("line %d: unknown directive %q", c.line, c.directive)
 		}
@@ -162,56 +160,8 @@ func errText(err error) string {
 	return "ERROR: " + err.Error()
 }
 
-// applyDDL binds each statement and applies it to the snapshot as the
-// executor's DDL would (IDs from the version; a new index is public at
-// once, there being no rows to build it from).
-func applyDDL(snap **catalog.Snapshot, version *uint64, sql string) string {
-	stmts, err := parser.Parse(sql)
-	if err != nil {
-		return errText(err)
-	}
-	for i := range stmts {
-		bound, _, err := planner.Bind(*snap, &stmts[i], nil)
-		if err != nil {
-			return errText(err)
-		}
-		v := *version
-		*version++
-		switch st := bound.(type) {
-		case *ir.CreateTable:
-			tb := st.Table.Clone()
-			tb.ID = catalog.ObjectID(v, 0)
-			for j, ix := range tb.Indexes {
-				ix.ID = catalog.ObjectID(v, j+1)
-			}
-			*snap = (*snap).WithTables(tb)
-		case *ir.CreateIndex:
-			tb, err := (*snap).Table(st.Table)
-			if err != nil {
-				return errText(err)
-			}
-			tb = tb.Clone()
-			ix := *st.Index
-			ix.ID = catalog.ObjectID(v, 0)
-			ix.State = catalog.StatePublic
-			tb.Indexes = append(tb.Indexes, &ix)
-			*snap = (*snap).WithTables(tb)
-		default:
-			return fmt.Sprintf("ERROR: %T is not DDL this test applies", bound)
-		}
-	}
-	return ""
-}
-
-func planCase(snap *catalog.Snapshot, caps kv.Capabilities, directive, sql string) string {
-	stmts, err := parser.Parse(sql)
-	if err != nil {
-		return errText(err)
-	}
-	if len(stmts) != 1 {
-		return "ERROR: one statement per case"
-	}
-	bound, _, err := planner.Bind(snap, &stmts[0], nil)
+func planCase(cat *plannertest.Catalog, caps kv.Capabilities, directive, sql string) string {
+	bound, err := cat.Bind(sql)
 	if err != nil {
 		return errText(err)
 	}

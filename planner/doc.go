@@ -28,4 +28,9 @@
 // carry PostgreSQL's SQLSTATEs (42703 unknown column, 42702 ambiguous,
 // 42804 wrong type, 42803 grouping, 42883 no such operator or function,
 // 42725 not unique, 21000 a subquery with more than one row).
+//
+// Tests below the SQL level: testdata/bind holds data-driven cases (DDL
+// applied to an in-memory catalog by package plannertest, then each query's
+// logical plan as ir.Format prints it, or its error and SQLSTATE); TestBind,
+// -rewrite to regenerate.
 package planner
