@@ -1,13 +1,16 @@
+import os
 import subprocess
 def run(exprs, setup=()):
-    """Evaluate SQL expressions on PostgreSQL 15 (psql, socket /tmp/pg15, port 15998): returns list of ('ok', text) / ('err', sqlstate) / ('null', None)."""
+    """Evaluate SQL expressions on PostgreSQL 15 (psql; host and port from
+    PGRUN_HOST and PGRUN_PORT, by default socket /tmp/pg15, port 15998):
+    returns list of ('ok', text) / ('err', sqlstate) / ('null', None)."""
     lines = ["\\set VERBOSITY sqlstate", "\\pset null <<NULL>>", "\\pset tuples_only on", "\\pset format unaligned"] + list(setup)
     for i, e in enumerate(exprs):
         lines.append("\\echo @@%d" % i)
         # "!stmt" runs a statement as is (its one output column is the value).
         lines.append(e[1:] + ";" if e.startswith("!") else "SELECT (%s)::text;" % e)
     # One psql session, errors merged into the output stream in order.
-    p = subprocess.run("psql -X -h /tmp/pg15 -p 15998 -U postgres -q 2>&1", shell=True, input="\n".join(lines)+"\n", capture_output=True, text=True)
+    p = subprocess.run("psql -X -h %s -p %s -U postgres -q 2>&1" % (os.environ.get("PGRUN_HOST", "/tmp/pg15"), os.environ.get("PGRUN_PORT", "15998")), shell=True, input="\n".join(lines)+"\n", capture_output=True, text=True)
     out = p.stdout
     res = [None]*len(exprs)
     cur = None; buf = []
