@@ -1,12 +1,9 @@
 package session
 
-//go:generate go run tzgen.go
-
 import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	_ "time/tzdata" // the tz database travels in the binary: a fresh machine needs nothing
 
@@ -28,23 +25,6 @@ import (
 // timestamptz values are shown in (wire, in text) and what the time
 // functions read (builtins.Context.Location).
 
-var (
-	tzOnce  sync.Once
-	tzLower map[string]string // lower-case name → tz database spelling
-)
-
-// canonicalZone finds a tz database name whatever its case.
-func canonicalZone(name string) (string, bool) {
-	tzOnce.Do(func() {
-		tzLower = map[string]string{}
-		for _, n := range strings.Fields(tzNames) {
-			tzLower[strings.ToLower(n)] = n
-		}
-	})
-	n, ok := tzLower[strings.ToLower(name)]
-	return n, ok
-}
-
 // parseTimeZone checks a TimeZone value and returns the spelling SHOW
 // prints and the location.
 func parseTimeZone(value string) (string, *time.Location, error) {
@@ -65,14 +45,14 @@ func parseTimeZone(value string) (string, *time.Location, error) {
 	if v == "" || strings.Contains(v, "..") {
 		return "", nil, invalid()
 	}
-	if n, ok := canonicalZone(v); ok {
+	if n, ok := sqltypes.CanonicalZone(v); ok {
 		loc, err := time.LoadLocation(n)
 		if err != nil {
 			return "", nil, invalid()
 		}
 		return n, loc, nil
 	}
-	if west, ok := posixZoneOffset(v); ok {
+	if west, ok := sqltypes.POSIXZoneOffset(v); ok {
 		return v, time.FixedZone(v, int(-west)), nil
 	}
 	return "", nil, invalid()
@@ -134,48 +114,6 @@ func offsetZone(secs int64) (string, *time.Location, error) {
 		name = "<+" + off + ">-" + off
 	}
 	return name, time.FixedZone(name, int(secs)), nil
-}
-
-// posixZoneOffset reads a POSIX zone without daylight rules: a name of
-// three or more letters (or <...>) or none, then [+-]hh[:mm[:ss]]. It
-// returns the offset in seconds west of UTC.
-func posixZoneOffset(v string) (int64, bool) {
-	i := 0
-	if strings.HasPrefix(v, "<") {
-		j := strings.IndexByte(v, '>')
-		if j < 0 {
-			return 0, false
-		}
-		i = j + 1
-	} else {
-		for i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z') {
-			i++
-		}
-		if i > 0 && i < 3 {
-			return 0, false
-		}
-	}
-	rest := v[i:]
-	sign := int64(1)
-	if rest != "" && (rest[0] == '+' || rest[0] == '-') {
-		if rest[0] == '-' {
-			sign = -1
-		}
-		rest = rest[1:]
-	}
-	parts := strings.Split(rest, ":")
-	if rest == "" || len(parts) > 3 {
-		return 0, false
-	}
-	var secs int64
-	for j, unit := range []int64{3600, 60, 1}[:len(parts)] {
-		n, err := strconv.ParseInt(parts[j], 10, 64)
-		if err != nil || parts[j] == "" || parts[j][0] == '+' || parts[j][0] == '-' || j > 0 && n > 59 || j == 0 && n > 167 {
-			return 0, false
-		}
-		secs += n * unit
-	}
-	return sign * secs, true
 }
 
 // location is the session's time zone.

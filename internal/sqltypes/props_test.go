@@ -231,7 +231,7 @@ func FuzzParseTimestamp(f *testing.F) {
 		for _, tz := range []bool{false, true} {
 			us, err := ParseTimestamp(s, tz)
 			if err != nil {
-				fuzzCodes(t, "ParseTimestamp", s, err, pgerr.InvalidDatetimeFormat, pgerr.DatetimeFieldOverflow, codeInvalidTimeZoneDisplacement)
+				fuzzCodes(t, "ParseTimestamp", s, err, pgerr.InvalidDatetimeFormat, pgerr.DatetimeFieldOverflow, codeInvalidTimeZoneDisplacement, pgerr.InvalidParameterValue)
 				continue
 			}
 			if strings.Contains(strings.ToLower(s), "now") || strings.Contains(strings.ToLower(s), "day") {

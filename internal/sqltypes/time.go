@@ -64,7 +64,7 @@ func ParseTime(s string, withZone bool) (Value, error) {
 	var tm tmParts
 	toks, ok := tokenizeDateTime(s)
 	if !ok || len(toks) == 0 {
-		return Null, dateTimeParseError(dtBadFormat, s, typ)
+		return Null, dateTimeParseError(dtBadFormat, dtResult{}, s, typ)
 	}
 	seenTime, hasZone, am, pm := false, false, false, false
 	var zone int64
@@ -118,14 +118,14 @@ func ParseTime(s string, withZone bool) (Value, error) {
 			}
 		}
 		if e != dtOK {
-			return Null, dateTimeParseError(e, s, typ)
+			return Null, dateTimeParseError(e, dtResult{}, s, typ)
 		}
 	}
 	if !seenTime {
-		return Null, dateTimeParseError(dtBadFormat, s, typ)
+		return Null, dateTimeParseError(dtBadFormat, dtResult{}, s, typ)
 	}
 	if (am || pm) && tm.hour > 12 {
-		return Null, dateTimeParseError(dtFieldOverflow, s, typ)
+		return Null, dateTimeParseError(dtFieldOverflow, dtResult{}, s, typ)
 	}
 	if am && tm.hour == 12 {
 		tm.hour = 0
@@ -134,7 +134,7 @@ func ParseTime(s string, withZone bool) (Value, error) {
 	}
 	us := ((tm.hour*60+tm.min)*60+tm.sec)*usPerSec + tm.usec
 	if us > usPerDay {
-		return Null, dateTimeParseError(dtFieldOverflow, s, typ)
+		return Null, dateTimeParseError(dtFieldOverflow, dtResult{}, s, typ)
 	}
 	if withZone {
 		return NewTimeTZ(TimeTZValue{Micros: us, Offset: int32(zone)}), nil

@@ -1,7 +1,11 @@
 package sqltypes
 
+//go:generate go run tzgen.go
+
 import (
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -60,72 +64,10 @@ func appendZoneOffset(buf []byte, off int64) []byte {
 }
 
 // ParseTimestampTZIn parses a timestamptz as PostgreSQL does in a session
-// whose TimeZone is loc: text without an offset is wall-clock time in loc
-// (at a daylight-saving change, the offset Go's time.Date picks).
+// whose TimeZone is loc: text without a zone is wall-clock time in loc (at
+// a daylight-saving change, the offset Go's time.Date picks).
 func ParseTimestampTZIn(s string, loc *time.Location) (int64, error) {
-	if prefix, named, ok := splitZoneName(s); ok {
-		// '2024-03-10 12:00 America/New_York': wall-clock time in the
-		// named zone, whatever the session's.
-		s, loc = prefix, named
-	}
-	if loc == nil || loc == time.UTC {
-		return ParseTimestamp(s, true)
-	}
-	r, e := decodeDateTime(s)
-	if e != dtOK || r.special != "" || r.hasZone {
-		return ParseTimestamp(s, true)
-	}
-	local, ok := tmToTimestamp(r.tm)
-	if !ok {
-		return ParseTimestamp(s, true) // its range error
-	}
-	// The offset at the instant the wall-clock time names: try the
-	// offset of the wall time read as UTC, then correct once.
-	off := zoneOffset(local, loc)
-	off = zoneOffset(local-off*usPerSec, loc)
-	us := local - off*usPerSec
-	if us < MinTimestamp || us >= TimestampInfinity {
-		return 0, errTimestampOutOfRange()
-	}
-	return us, nil
-}
-
-// splitZoneName splits a time zone database name off the end of a
-// timestamp ('2024-03-10 12:00 America/New_York'), which PostgreSQL reads
-// as the zone of the wall-clock time before it; ok is false when s does
-// not end in such a name or reads without splitting it off (offsets,
-// 'Z', 'UTC' are decodeDateTime's).
-func splitZoneName(s string) (prefix string, loc *time.Location, ok bool) {
-	t := strings.TrimSpace(s)
-	i := strings.LastIndexAny(t, " \t")
-	if i < 0 {
-		return "", nil, false
-	}
-	name := t[i+1:]
-	if name == "" || strings.Contains(name, "..") || !strings.ContainsAny(name, "/") && !isAlpha(name) {
-		return "", nil, false
-	}
-	if _, e := decodeDateTime(s); e == dtOK {
-		return "", nil, false
-	}
-	r, e := decodeDateTime(t[:i])
-	if e != dtOK || r.special != "" || r.hasZone {
-		return "", nil, false
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return "", nil, false
-	}
-	return t[:i], loc, true
-}
-
-func isAlpha(s string) bool {
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_') {
-			return false
-		}
-	}
-	return true
+	return ParseTimestampIn(s, true, loc)
 }
 
 // CastIn is Cast (explicit: CastExplicit) in a session whose TimeZone is
@@ -171,11 +113,7 @@ func castZoned(v Value, t Type, loc *time.Location) (Value, bool, error) {
 		if !IsFiniteTimestamp(us) {
 			return NewTimestampTZ(us), true, nil
 		}
-		// The offset at the instant the wall-clock time names: the
-		// offset of the wall time read as UTC, corrected once.
-		off := zoneOffset(us, loc)
-		off = zoneOffset(us-off*usPerSec, loc)
-		us -= off * usPerSec
+		us -= wallOffset(us, loc) * usPerSec
 		if us < MinTimestamp || us >= TimestampInfinity {
 			return Null, true, errTimestampOutOfRange()
 		}
@@ -200,4 +138,63 @@ func castZoned(v Value, t Type, loc *time.Location) (Value, bool, error) {
 		}
 	}
 	return Null, false, nil
+}
+
+var (
+	tzOnce  sync.Once
+	tzLower map[string]string // lower-case name → tz database spelling
+)
+
+// CanonicalZone finds a tz database name whatever its case.
+func CanonicalZone(name string) (string, bool) {
+	tzOnce.Do(func() {
+		tzLower = map[string]string{}
+		for _, n := range strings.Fields(tzNames) {
+			tzLower[strings.ToLower(n)] = n
+		}
+	})
+	n, ok := tzLower[strings.ToLower(name)]
+	return n, ok
+}
+
+// POSIXZoneOffset reads a POSIX zone without daylight rules: a name of
+// three or more letters (or <...>) or none, then [+-]hh[:mm[:ss]]. It
+// returns the offset in seconds west of UTC.
+func POSIXZoneOffset(v string) (int64, bool) {
+	i := 0
+	if strings.HasPrefix(v, "<") {
+		j := strings.IndexByte(v, '>')
+		if j < 0 {
+			return 0, false
+		}
+		i = j + 1
+	} else {
+		for i < len(v) && (v[i] >= 'a' && v[i] <= 'z' || v[i] >= 'A' && v[i] <= 'Z') {
+			i++
+		}
+		if i > 0 && i < 3 {
+			return 0, false
+		}
+	}
+	rest := v[i:]
+	sign := int64(1)
+	if rest != "" && (rest[0] == '+' || rest[0] == '-') {
+		if rest[0] == '-' {
+			sign = -1
+		}
+		rest = rest[1:]
+	}
+	parts := strings.Split(rest, ":")
+	if rest == "" || len(parts) > 3 {
+		return 0, false
+	}
+	var secs int64
+	for j, unit := range []int64{3600, 60, 1}[:len(parts)] {
+		n, err := strconv.ParseInt(parts[j], 10, 64)
+		if err != nil || parts[j] == "" || parts[j][0] == '+' || parts[j][0] == '-' || j > 0 && n > 59 || j == 0 && n > 167 {
+			return 0, false
+		}
+		secs += n * unit
+	}
+	return sign * secs, true
 }
