@@ -51,7 +51,7 @@ func TestRewrite(t *testing.T) {
 		{`SELECT a::text, a::varchar(5), a::character varying(7), a::varchar, a::bool, a::boolean`,
 			"select zp_cast(`a`, 'text'),zp_cast(`a`, 'character varying(5)'),zp_cast(`a`, 'character varying(7)'),zp_cast(`a`, 'character varying'),zp_cast(`a`, 'boolean'),zp_cast(`a`, 'boolean')"},
 		{`SELECT a::timestamp, a::timestamptz, a::timestamp with time zone, a::timestamp without time zone, a::timestamp(3), a::date, a::bytea, a::uuid`,
-			"select zp_cast(`a`, 'timestamp without time zone'),zp_cast(`a`, 'timestamp with time zone'),zp_cast(`a`, 'timestamp with time zone'),zp_cast(`a`, 'timestamp without time zone'),zp_cast(`a`, 'timestamp without time zone'),zp_cast(`a`, 'date'),zp_cast(`a`, 'bytea'),zp_cast(`a`, 'uuid')"},
+			"select zp_cast(`a`, 'timestamp without time zone'),zp_cast(`a`, 'timestamp with time zone'),zp_cast(`a`, 'timestamp with time zone'),zp_cast(`a`, 'timestamp without time zone'),zp_cast(`a`, 'timestamp(3) without time zone'),zp_cast(`a`, 'date'),zp_cast(`a`, 'bytea'),zp_cast(`a`, 'uuid')"},
 		{`SELECT a::int::text, (a + 1)::text, f(a, b)::int, t.a::int, $1::date, -1::int, '1'::int8`,
 			"select zp_cast(zp_cast(`a`, 'integer'), 'text'),zp_cast((`a`+1), 'text'),zp_cast(f(`a`, `b`), 'integer'),zp_cast(`t`.`a`, 'integer'),zp_cast(?, 'date'),-zp_cast(1, 'integer'),zp_cast('1', 'bigint')"},
 		{`SELECT CAST(a AS bigint), CAST(CAST(b AS int) AS text), CAST(a AS int)::text`,

@@ -46,6 +46,7 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 	next := i + 1
 	peek := func(k int, w string) bool { return k < len(r.toks) && r.toks[k].is(w) }
 	name := word
+	precision := -1 // of timestamp(p), time(p), timestamptz(p), timetz(p)
 	switch word {
 	case "double":
 		if !peek(next, "precision") {
@@ -57,13 +58,12 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 			name, next = "character varying", next+1
 		}
 	case "timestamp", "time":
-		// Precision is accepted and ignored: zproxy keeps microseconds.
 		if peek(next, "(") {
-			if _, k, err := r.parenInt(next); err == nil {
-				next = k
-			} else {
+			p, k, err := r.parenInt(next)
+			if err != nil {
 				return sqltypes.Type{}, i, err
 			}
+			precision, next = p, k
 		}
 		if (peek(next, "with") || peek(next, "without")) && peek(next+1, "time") && peek(next+2, "zone") {
 			if r.toks[next].val == "with" {
@@ -141,11 +141,14 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 		}
 		t, next = sqltypes.NumericType(p, sc), k
 	case (t.ID == sqltypes.TimestampTZ && word == "timestamptz" || t.ID == sqltypes.TimeTZ && word == "timetz") && peek(next, "("):
-		_, k, err := r.parenInt(next)
+		p, k, err := r.parenInt(next)
 		if err != nil {
 			return t, i, err
 		}
-		next = k
+		precision, next = p, k
+	}
+	if precision >= 0 {
+		t = sqltypes.DatetimeTypeWithPrecision(t.ID, precision)
 	}
 	return r.arrayDecoration(t, next)
 }
@@ -343,6 +346,9 @@ var tidbTypes = map[sqltypes.TypeID]string{
 // a one-member enum holding the PostgreSQL type name: no other rewrite
 // produces an enum, so ColumnType reads it back without ambiguity.
 func tidbType(t sqltypes.Type) string {
+	if t.DatetimePrecision() >= 0 {
+		return "enum('" + t.String() + "')"
+	}
 	if t.ID == sqltypes.Varchar && t.Width > 0 {
 		return "varchar(" + strconv.Itoa(t.Width) + ")"
 	}

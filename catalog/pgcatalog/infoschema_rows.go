@@ -244,7 +244,9 @@ func columnRow(e *Env, o *object, i int, c column) row {
 		}
 	case t.ID == sqltypes.Date:
 		r["datetime_precision"] = intV(0)
-	case t.ID == sqltypes.Timestamp || t.ID == sqltypes.TimestampTZ || t.ID == sqltypes.Interval:
+	case t.DatetimePrecision() >= 0:
+		r["datetime_precision"] = intV(int64(t.DatetimePrecision()))
+	case t.ID == sqltypes.Timestamp || t.ID == sqltypes.TimestampTZ || t.ID == sqltypes.Time || t.ID == sqltypes.TimeTZ || t.ID == sqltypes.Interval:
 		r["datetime_precision"] = intV(6)
 	}
 	if collationOf(t) == CollationDflt && t.ID != sqltypes.Array {

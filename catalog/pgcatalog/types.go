@@ -171,6 +171,8 @@ func withTypmod(t sqltypes.Type, typmod int32) sqltypes.Type {
 			s -= 2048
 		}
 		t.Scale = s
+	case sqltypes.Timestamp, sqltypes.TimestampTZ, sqltypes.Time, sqltypes.TimeTZ:
+		t.Scale = int16(typmod + 1) // an array keeps its element's modifier
 	}
 	return t
 }

@@ -36,6 +36,8 @@ func hasModifiers(t Type) bool {
 	switch t.ID {
 	case Varchar, BPChar, Numeric, Interval:
 		return t.Width != 0 || t.Scale != 0
+	case Timestamp, TimestampTZ, Time, TimeTZ:
+		return t.Scale != 0
 	case Int2, Int4, Float4, Array, Name, Char, Int2Vector, OidVector:
 		return true
 	}
@@ -45,6 +47,22 @@ func hasModifiers(t Type) bool {
 func castValue(v Value, t Type, explicit bool) (Value, error) {
 	if v.K == KindNull {
 		return Null, nil
+	}
+	if t.DatetimePrecision() >= 0 {
+		r, err := castValue(v, t.withoutPrecision(), explicit)
+		if err != nil {
+			return Null, err
+		}
+		return applyDatetimePrecision(r, t)
+	}
+	if t.ID == Array && t.ElemType().DatetimePrecision() >= 0 {
+		loose := t
+		loose.Scale = 0
+		r, err := castValue(v, loose, explicit)
+		if err != nil || r.K != KindArray {
+			return r, err
+		}
+		return CastArray(r, t.ElemType(), explicit) // rounds each element
 	}
 	target := t.Kind()
 	if t.ID.System() || v.K == KindInt && v.S != "" {

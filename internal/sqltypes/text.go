@@ -12,10 +12,18 @@ import (
 
 // ParseText converts PostgreSQL text input for type t into a Value,
 // applying t's modifiers (varchar(n) and char(n) length, numeric(p, s),
-// interval fields and precision). Errors carry SQLSTATE 22P02 (bad syntax),
+// interval fields and precision, the fractional-second precision of
+// timestamp(p) and time(p)). Errors carry SQLSTATE 22P02 (bad syntax),
 // 22003 (out of range), 22007/22008/22015 (bad date, time or interval) or
 // 22001 (too long for varchar(n) or char(n)).
 func ParseText(t Type, s string) (Value, error) {
+	if t.DatetimePrecision() >= 0 {
+		v, err := ParseText(t.withoutPrecision(), s)
+		if err != nil {
+			return Null, err
+		}
+		return applyDatetimePrecision(v, t)
+	}
 	switch t.ID {
 	case Int2, Int4, Int8:
 		i, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)

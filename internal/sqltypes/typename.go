@@ -27,6 +27,9 @@ func ParseTypeName(name string) (Type, bool) {
 }
 
 func parseScalarTypeName(name string) (Type, bool) {
+	if t, ok := parseDatetimeTypeName(name); ok {
+		return t, true
+	}
 	base, args, hasArgs := strings.Cut(name, "(")
 	base = strings.TrimSpace(base)
 	var nums []int
@@ -104,4 +107,38 @@ func parseScalarTypeName(name string) (Type, bool) {
 		return Type{}, false
 	}
 	return LookupType(base)
+}
+
+// parseDatetimeTypeName reads "timestamp(3) without time zone",
+// "time(0) with time zone" and the like: format_type's spelling of a
+// date/time type with a precision, whose modifier sits inside the name.
+func parseDatetimeTypeName(name string) (Type, bool) {
+	for _, base := range []string{"timestamp(", "time("} {
+		rest, ok := strings.CutPrefix(name, base)
+		if !ok {
+			continue
+		}
+		digits, zone, ok := strings.Cut(rest, ")")
+		p, err := strconv.Atoi(digits)
+		if !ok || err != nil || p < 0 || p > MaxDatetimePrecision {
+			return Type{}, false
+		}
+		var id TypeID
+		switch z := strings.TrimSpace(zone); {
+		case z == "" || z == "without time zone":
+			id = Timestamp
+			if base == "time(" {
+				id = Time
+			}
+		case z == "with time zone":
+			id = TimestampTZ
+			if base == "time(" {
+				id = TimeTZ
+			}
+		default:
+			return Type{}, false
+		}
+		return DatetimeType(id, p), true
+	}
+	return Type{}, false
 }

@@ -218,6 +218,8 @@ func (t Type) String() string {
 		return intervalTypeName(t)
 	case Array:
 		return t.ElemType().String() + "[]"
+	case Timestamp, TimestampTZ, Time, TimeTZ:
+		return datetimeTypeName(t)
 	}
 	return infos[t.ID].name
 }
@@ -273,6 +275,10 @@ func (t Type) TypeMod() int32 {
 				prec = int(t.Scale) - 1
 			}
 			return int32(fields<<16 | prec)
+		}
+	case Timestamp, TimestampTZ, Time, TimeTZ:
+		if t.Scale > 0 {
+			return int32(t.Scale) - 1
 		}
 	}
 	return -1

@@ -78,8 +78,11 @@ func ParseTimestampTZIn(s string, loc *time.Location) (int64, error) {
 // Everything else converts as Cast does; a nil loc is UTC.
 func CastIn(v Value, t Type, explicit bool, loc *time.Location) (Value, error) {
 	if loc != nil && loc != time.UTC && v.K != KindNull {
-		if r, ok, err := castZoned(v, t, loc); ok {
-			return r, err
+		if r, ok, err := castZoned(v, t.withoutPrecision(), loc); ok {
+			if err != nil {
+				return Null, err
+			}
+			return applyDatetimePrecision(r, t)
 		}
 	}
 	return castValue(v, t, explicit)

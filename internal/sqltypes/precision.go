@@ -1,0 +1,117 @@
+package sqltypes
+
+import "strconv"
+
+// Fractional-second precision of timestamp(p), timestamptz(p), time(p) and
+// timetz(p): a type with a precision keeps p decimal digits of the second,
+// rounding what it stores or casts to, as PostgreSQL's
+// AdjustTimestampForTypmod and AdjustTimeForTypmod do. The precision is
+// held in Type.Scale as p+1, 0 meaning none (six digits), as for interval.
+
+// MaxDatetimePrecision is the most digits of a second a type can keep.
+const MaxDatetimePrecision = 6
+
+// DatetimeType returns timestamp, timestamptz, time or timetz with
+// precision p (-1 for none).
+func DatetimeType(id TypeID, p int) Type {
+	t := Type{ID: id}
+	if p >= 0 {
+		t.Scale = int16(p + 1)
+	}
+	return t
+}
+
+// hasDatetimePrecision reports whether id is a type with a
+// fractional-second precision modifier other than interval.
+func hasDatetimePrecision(id TypeID) bool {
+	return id == Timestamp || id == TimestampTZ || id == Time || id == TimeTZ
+}
+
+// DatetimePrecision is t's fractional-second precision, -1 when it has
+// none.
+func (t Type) DatetimePrecision() int {
+	if !hasDatetimePrecision(t.ID) || t.Scale == 0 {
+		return -1
+	}
+	return int(t.Scale) - 1
+}
+
+// datetimeTypeName is format_type's spelling: "timestamp(3) without time
+// zone", "time(0) with time zone".
+func datetimeTypeName(t Type) string {
+	name := infos[t.ID].name
+	p := t.DatetimePrecision()
+	if p < 0 {
+		return name
+	}
+	base, zone := "timestamp", " without time zone"
+	if t.ID == Time || t.ID == TimeTZ {
+		base = "time"
+	}
+	if t.ID == TimestampTZ || t.ID == TimeTZ {
+		zone = " with time zone"
+	}
+	return base + "(" + strconv.Itoa(p) + ")" + zone
+}
+
+// pgEpochMicros is PostgreSQL's epoch, 2000-01-01, in µs since 1970:
+// rounding is symmetric around it, as PostgreSQL's timestamps count from
+// it.
+const pgEpochMicros = 946684800 * usPerSec
+
+// roundMicros rounds us to a multiple of 10^(6-p), halves away from zero.
+func roundMicros(us int64, p int) int64 {
+	scale := int64(1)
+	for i := p; i < MaxDatetimePrecision; i++ {
+		scale *= 10
+	}
+	if scale == 1 {
+		return us
+	}
+	if us >= 0 {
+		return (us + scale/2) / scale * scale
+	}
+	return -((-us + scale/2) / scale * scale)
+}
+
+// applyDatetimePrecision rounds a timestamp, timestamptz, time or timetz
+// value to t's precision.
+func applyDatetimePrecision(v Value, t Type) (Value, error) {
+	p := t.DatetimePrecision()
+	if p < 0 || p >= MaxDatetimePrecision {
+		return v, nil
+	}
+	switch v.K {
+	case KindTimestamp, KindTimestampTZ:
+		if !IsFiniteTimestamp(v.I) {
+			return v, nil
+		}
+		us := roundMicros(v.I-pgEpochMicros, p) + pgEpochMicros
+		if us < MinTimestamp || us >= TimestampInfinity {
+			return Null, errTimestampOutOfRange()
+		}
+		v.I = us
+	case KindTime:
+		v.I = roundMicros(v.I, p)
+	case KindTimeTZ:
+		tz := v.TimeTZ()
+		tz.Micros = roundMicros(tz.Micros, p)
+		v = NewTimeTZ(tz)
+	}
+	return v, nil
+}
+
+// withoutPrecision is t with its fractional-second precision removed.
+func (t Type) withoutPrecision() Type {
+	if hasDatetimePrecision(t.ID) {
+		t.Scale = 0
+	}
+	return t
+}
+
+// DatetimeTypeWithPrecision is DatetimeType for a precision a statement
+// wrote: more than six is used as six, as PostgreSQL does (it also warns).
+// A negative precision is a syntax error of the grammar, before this.
+func DatetimeTypeWithPrecision(id TypeID, p int) Type {
+	return DatetimeType(id, min(p, MaxDatetimePrecision))
+}
