@@ -45,6 +45,7 @@ const (
 	fmHour
 	fmMinute
 	fmSecond
+	fmSubsec // fractions of a second: a labelled whole second (s15) lacks it
 	fmZone
 	fmDOY
 	fmDOW
@@ -53,7 +54,7 @@ const (
 	fmReserved
 	fmDSTMod
 	fmDate = fmYear | fmMonth | fmDay
-	fmTime = fmHour | fmMinute | fmSecond
+	fmTime = fmHour | fmMinute | fmSecond | fmSubsec
 )
 
 // Labels a word gives the next numeric field (PostgreSQL's ptype).
@@ -303,6 +304,11 @@ type dtDecoder struct {
 	yday          int64
 	abbrevZone    *time.Location
 	abbrev        string
+	// timeOnly decodes time and timetz input (PostgreSQL's
+	// DecodeTimeOnly): a date is optional, and its zone resolves against
+	// today when the input has none.
+	timeOnly bool
+	loc      *time.Location // the session's zone, for 'now'
 }
 
 // decodeDateTime decodes date/time input as PostgreSQL's DecodeDateTime.
@@ -323,6 +329,13 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 		var tmask int
 		switch f.kind {
 		case fieldDate:
+			if d.timeOnly {
+				var e dtErr
+				if tmask, e = d.timeOnlyDate(fields, i, f); e != dtOK {
+					return e
+				}
+				break
+			}
 			switch {
 			case unit == labelJulian:
 				// A Julian day written after a J with a delimiter: J-2451187.
@@ -390,10 +403,13 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 			tmask = fmZone
 		case fieldNumber:
 			var e dtErr
-			if unit != labelNone {
+			switch {
+			case unit != labelNone:
 				tmask, e = d.labelledNumber(f.s, unit)
 				unit = labelNone
-			} else {
+			case d.timeOnly:
+				tmask, e = d.timeOnlyNumber(fields, i, f.s)
+			default:
 				tmask, e = d.plainNumber(f.s)
 			}
 			if e != dtOK {
@@ -432,9 +448,19 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 				tmask = fmReserved
 				switch f.s {
 				case "now":
+					if d.timeOnly {
+						tmask = fmTime
+						local := time.Now().In(d.loc)
+						tm.hour, tm.min, tm.sec = int64(local.Hour()), int64(local.Minute()), int64(local.Second())
+						tm.usec = int64(local.Nanosecond() / 1000)
+						break
+					}
 					tmask = fmDate | fmTime | fmZone
 					d.r.special = "now"
 				case "today", "tomorrow", "yesterday":
+					if d.timeOnly {
+						return dtBadFormat
+					}
 					tmask = fmDate
 					day := floorDiv(time.Now().UnixMicro(), usPerDay)
 					if f.s == "tomorrow" {
@@ -449,6 +475,9 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 					tm.hour, tm.min, tm.sec, tm.usec = 0, 0, 0, 0
 					d.r.hasZone, d.r.zoneSecs = true, 0
 				default:
+					if d.timeOnly {
+						return dtBadFormat
+					}
 					d.r.special = f.s
 				}
 			case kwMonth:
@@ -480,8 +509,9 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 				}
 				unit = kw.val
 			case kwISOTime:
-				// 't': the next field is a time, after a complete date.
-				if d.fmask&fmDate != fmDate || i+1 >= len(fields) {
+				// 't': the next field is a time, after a complete date
+				// (any date, in time input).
+				if !d.timeOnly && d.fmask&fmDate != fmDate || i+1 >= len(fields) {
 					return dtBadFormat
 				}
 				if k := fields[i+1].kind; k != fieldNumber && k != fieldTime && k != fieldDate {
@@ -497,6 +527,9 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 	}
 	if unit != labelNone {
 		return dtBadFormat
+	}
+	if d.timeOnly {
+		return d.finishTimeOnly()
 	}
 	if e := d.validateDate(); e != dtOK {
 		return e
@@ -533,6 +566,191 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 		return dtBadFormat
 	}
 	return dtOK
+}
+
+// timeOnlyDate decodes a date field of time input: a date when it leads
+// and a time or a zone name follows, else a run-together time with a
+// zone (040506-08) or a zone name.
+func (d *dtDecoder) timeOnlyDate(fields []dtField, i int, f dtField) (int, dtErr) {
+	if i == 0 && len(fields) >= 2 && (fields[len(fields)-1].kind == fieldDate || fields[1].kind == fieldTime) {
+		return d.decodeDate(f.s)
+	}
+	if !isDigitByte(f.s[0]) {
+		loc, ok := loadZone(f.s)
+		if !ok {
+			d.r.unknownZone = f.s
+			return 0, dtUnknownZone
+		}
+		d.r.zoneLoc = loc
+		return fmZone, dtOK
+	}
+	if d.fmask&fmTime == fmTime {
+		return 0, dtBadFormat
+	}
+	k := strings.IndexByte(f.s, '-')
+	if k < 0 {
+		return 0, dtBadFormat
+	}
+	secs, e := decodeZoneOffset(f.s[k:])
+	if e != dtOK {
+		return 0, e
+	}
+	m, e := d.numberField(f.s[:k], d.fmask|fmDate)
+	if e != dtOK {
+		return 0, e
+	}
+	d.r.hasZone, d.r.zoneSecs = true, secs
+	return m | fmZone, dtOK
+}
+
+// timeOnlyNumber decodes an unlabelled number of time input: hhmmss[.f]
+// or hhmm, or a leading date with a decimal point (1997.041) before a
+// zone name.
+func (d *dtDecoder) timeOnlyNumber(fields []dtField, i int, s string) (int, dtErr) {
+	if k := strings.IndexByte(s, '.'); k >= 0 {
+		switch {
+		case i == 0 && len(fields) >= 2 && fields[len(fields)-1].kind == fieldDate:
+			return d.decodeDate(s)
+		case k > 2:
+			return d.numberField(s, d.fmask|fmDate)
+		}
+		return 0, dtBadFormat
+	}
+	if len(s) > 4 {
+		return d.numberField(s, d.fmask|fmDate)
+	}
+	return d.decodeNumber(s, d.fmask|fmDate)
+}
+
+// finishTimeOnly checks decoded time input and resolves its zone
+// (PostgreSQL's end of DecodeTimeOnly): a zone with daylight-saving
+// rules, a dynamic abbreviation or the session's zone is read at the
+// date given, or today when none is.
+func (d *dtDecoder) finishTimeOnly() dtErr {
+	tm := &d.r.tm
+	if e := d.validateDate(); e != dtOK {
+		return e
+	}
+	if d.mer >= 0 && tm.hour > 12 {
+		return dtFieldOverflow
+	}
+	if d.mer == 0 && tm.hour == 12 {
+		tm.hour = 0
+	} else if d.mer == 1 && tm.hour != 12 {
+		tm.hour += 12
+	}
+	if timeOverflows(tm) {
+		return dtFieldOverflow
+	}
+	if d.fmask&fmTime != fmTime {
+		return dtBadFormat
+	}
+	// The wall-clock time a zone is resolved at: the date given, or today.
+	at := func() (int64, dtErr) {
+		day := d.r.tm
+		switch d.fmask & fmDate {
+		case 0:
+			now := time.Now().In(d.loc)
+			day.year, day.mon, day.mday = int64(now.Year()), int64(now.Month()), int64(now.Day())
+		case fmDate:
+		default:
+			return 0, dtBadFormat
+		}
+		local, ok := tmToTimestamp(day)
+		if !ok {
+			return 0, dtFieldOverflow
+		}
+		return local, dtOK
+	}
+	switch {
+	case d.r.zoneLoc != nil:
+		if d.fmask&fmDSTMod != 0 {
+			return dtBadFormat
+		}
+		if off, fixed := fixedOffset(d.r.zoneLoc); fixed {
+			d.r.hasZone, d.r.zoneSecs = true, off
+			break
+		}
+		if d.fmask&fmDate != fmDate {
+			return dtBadFormat // a zone with daylight-saving rules needs the date
+		}
+		local, e := at()
+		if e != dtOK {
+			return e
+		}
+		d.r.hasZone, d.r.zoneSecs = true, wallOffset(local, d.r.zoneLoc)
+	case d.abbrevZone != nil:
+		if d.fmask&fmDSTMod != 0 {
+			return dtBadFormat
+		}
+		local, e := at()
+		if e != dtOK {
+			return e
+		}
+		d.r.hasZone, d.r.zoneSecs = true, abbrevOffset(local, d.abbrev, d.abbrevZone)
+	case !d.r.hasZone:
+		if d.fmask&fmDSTMod != 0 {
+			return dtBadFormat
+		}
+		local, e := at()
+		if e != dtOK {
+			return e
+		}
+		d.r.hasZone, d.r.zoneSecs = true, wallOffset(local, d.loc)
+	}
+	return dtOK
+}
+
+// fixedOffset reports whether loc has had one offset throughout (no
+// daylight-saving or other changes), as PostgreSQL's
+// pg_get_timezone_offset, and that offset. The zone is sampled twice a
+// year from 1900 to 2040.
+func fixedOffset(loc *time.Location) (int64, bool) {
+	_, first := time.Date(1900, 1, 1, 0, 0, 0, 0, time.UTC).In(loc).Zone()
+	for y := 1900; y <= 2040; y++ {
+		for _, m := range []time.Month{time.January, time.July} {
+			if _, off := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC).In(loc).Zone(); off != first {
+				return 0, false
+			}
+		}
+	}
+	return int64(first), true
+}
+
+// ParseTime parses time or timetz input in a session whose TimeZone is
+// UTC: see ParseTimeIn.
+func ParseTime(s string, withZone bool) (Value, error) {
+	return ParseTimeIn(s, withZone, time.UTC)
+}
+
+// ParseTimeIn parses time (withZone: timetz) input as PostgreSQL's
+// time_in and timetz_in in a session whose TimeZone is loc: h:m[:s[.f]],
+// hhmmss, hhmm, AM/PM, allballs, now, an optional date before the time, and
+// for timetz a zone offset, abbreviation or name (a zone with
+// daylight-saving rules needs the date); without one, timetz takes the
+// session zone's offset today.
+func ParseTimeIn(s string, withZone bool, loc *time.Location) (Value, error) {
+	typ := "time" // time_in's name for the type
+	if withZone {
+		typ = "time with time zone"
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	fields, ok := splitDateTime(s)
+	if !ok || len(fields) == 0 {
+		return Null, dateTimeParseError(dtBadFormat, dtResult{}, s, typ)
+	}
+	d := &dtDecoder{mer: -1, timeOnly: true, loc: loc}
+	if e := d.decode(fields); e != dtOK {
+		return Null, dateTimeParseError(e, d.r, s, typ)
+	}
+	tm := d.r.tm
+	us := ((tm.hour*60+tm.min)*60+tm.sec)*usPerSec + tm.usec
+	if withZone {
+		return NewTimeTZ(TimeTZValue{Micros: us, Offset: int32(d.r.zoneSecs)}), nil
+	}
+	return NewTime(us), nil
 }
 
 // decodeDate reads a date field (PostgreSQL's DecodeDate): its words must
@@ -775,7 +993,7 @@ func (d *dtDecoder) labelledNumber(s string, unit int) (int, dtErr) {
 				return 0, e
 			}
 			tm.usec = us
-			return fmSecond, dtOK
+			return fmSecond | fmSubsec, dtOK
 		}
 		return fmSecond, dtOK
 	case labelJulian:

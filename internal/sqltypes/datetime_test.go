@@ -42,8 +42,8 @@ func runDatetimeCase(t *testing.T, c pgCase) (string, error) {
 		return string(AppendTimestamp(nil, us, false)), err
 	}
 	switch c.fn {
-	case "timestamp", "timestamptz", "date":
-		typ := map[string]Type{"timestamp": TypeTimestamp, "timestamptz": TypeTimestampTZ, "date": TypeDate}[c.fn]
+	case "timestamp", "timestamptz", "date", "time", "timetz":
+		typ := map[string]Type{"timestamp": TypeTimestamp, "timestamptz": TypeTimestampTZ, "date": TypeDate, "time": TypeTime, "timetz": TypeTimeTZ}[c.fn]
 		v, err := ParseText(typ, c.a)
 		return FormatText(v), err
 	case "interval":

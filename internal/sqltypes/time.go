@@ -2,8 +2,6 @@ package sqltypes
 
 import (
 	"cmp"
-	"strconv"
-	"strings"
 )
 
 // time (time without time zone) is a time of day in µs since midnight,
@@ -51,95 +49,6 @@ func CompareTimeTZ(a, b TimeTZValue) int {
 		return c
 	}
 	return cmp.Compare(b.Offset, a.Offset)
-}
-
-// ParseTime parses time input: HH:MM[:SS[.ffffff]], HHMMSS, HHMM, with AM/PM,
-// 'allballs' (midnight), and for timetz a zone offset or Z/UTC (a date
-// before the time is accepted and ignored, as PostgreSQL does).
-func ParseTime(s string, withZone bool) (Value, error) {
-	typ := "time" // time_in's name for the type
-	if withZone {
-		typ = "time with time zone"
-	}
-	var tm tmParts
-	toks, ok := tokenizeDateTime(s)
-	if !ok || len(toks) == 0 {
-		return Null, dateTimeParseError(dtBadFormat, dtResult{}, s, typ)
-	}
-	seenTime, hasZone, am, pm := false, false, false, false
-	var zone int64
-	for _, tk := range toks {
-		var e dtErr
-		switch tk.kind {
-		case 't':
-			if seenTime {
-				e = dtBadFormat
-			} else {
-				e, seenTime = decodeTimePart(tk.s, &tm), true
-			}
-		case 'n':
-			// HHMMSS or HHMM, with an optional fraction.
-			digits, frac, _ := strings.Cut(tk.s, ".")
-			if seenTime || len(digits) != 6 && len(digits) != 4 {
-				e = dtBadFormat
-				break
-			}
-			v, _ := strconv.ParseInt(digits, 10, 64)
-			if len(digits) == 4 {
-				v *= 100
-			}
-			tm.hour, tm.min, tm.sec, seenTime = v/10000, v/100%100, v%100, true
-			if len(tk.s) > len(digits) {
-				tm.usec, e = parseFracUS("." + frac)
-			}
-			if tm.min > 59 || tm.sec > 60 || tm.hour > 24 {
-				e = dtFieldOverflow
-			}
-		case 'd': // a date before the time: ignored
-			var d tmParts
-			e = decodeDatePart(tk.s, &d)
-		case 'z':
-			if hasZone || !seenTime {
-				e = dtBadFormat
-			} else {
-				zone, e = decodeZone(tk.s)
-				hasZone = true
-			}
-		case 'a':
-			switch tk.s {
-			case "allballs":
-				seenTime = true
-			case "am", "pm":
-				am, pm = tk.s == "am", tk.s == "pm"
-			case "z", "utc", "gmt", "zulu", "ut":
-				hasZone = true
-			default:
-				e = dtBadFormat
-			}
-		}
-		if e != dtOK {
-			return Null, dateTimeParseError(e, dtResult{}, s, typ)
-		}
-	}
-	if !seenTime {
-		return Null, dateTimeParseError(dtBadFormat, dtResult{}, s, typ)
-	}
-	if (am || pm) && tm.hour > 12 {
-		return Null, dateTimeParseError(dtFieldOverflow, dtResult{}, s, typ)
-	}
-	if am && tm.hour == 12 {
-		tm.hour = 0
-	} else if pm && tm.hour != 12 {
-		tm.hour += 12
-	}
-	us := ((tm.hour*60+tm.min)*60+tm.sec)*usPerSec + tm.usec
-	if us > usPerDay {
-		return Null, dateTimeParseError(dtFieldOverflow, dtResult{}, s, typ)
-	}
-	if withZone {
-		return NewTimeTZ(TimeTZValue{Micros: us, Offset: int32(zone)}), nil
-	}
-	return NewTime(us), nil
 }
 
 // AppendTime appends HH:MM:SS[.ffffff].

@@ -94,6 +94,10 @@ func castZoned(v Value, t Type, loc *time.Location) (Value, bool, error) {
 	target := t.Kind()
 	switch v.K {
 	case KindText, KindBPChar:
+		if t.ID == TimeTZ {
+			r, err := ParseTimeIn(v.S, true, loc)
+			return r, true, err
+		}
 		if t.ID != TimestampTZ {
 			return Null, false, nil
 		}

@@ -46,6 +46,16 @@ ts_inputs += ["January 8, 1999", "1/8/1999", "1/18/1999", "01/02/03", "1999-Jan-
  "1997 02 10", "1997-02-10 17 32", "Feb 1997 10", "10 1997 Feb", "1997-feb-10", "FEB-10-1997", "1997-02-10 17:32:01.",
  ".5", "1997-02-10 .5", "Wed Feb 10 1997", "Feb 10 1997 Wed", "1997-02-10 17:32:01 xyz", "jan 1 2000 10:00 bc",
  "epoch 10:00", "infinity 2024-01-01", "today garbage"]
+# time and timetz input (PostgreSQL's DecodeTimeOnly), Table 8.11 and the
+# regression tests.
+time_inputs = ["04:05:06.789", "04:05:06", "04:05", "040506", "04:05 AM", "04:05 PM", "04:05:06.789-8", "04:05:06-08:00",
+ "04:05-08:00", "040506-08", "040506+0730", "040506+07:30:00", "04:05:06 PST", "2003-04-12 04:05:06 America/New_York",
+ "allballs", "24:00:00", "24:00:01", "12:00 am", "13:00 pm", "T040506", "4:5:6", "04:05:06.1234567", "1:2",
+ "2024-01-01 10:00", "10:00 Europe/Paris", "10:00 zulu", "10:00 z", "10:00+15", "10:00+16", "garbage", "", "10:00:60",
+ "10:60", "23:59:59.9999999", "epoch", "10:00 EST", "10:00:00 America/New_York", "J2451187 10:00", "10.5",
+ "1997.041 10:00 America/New_York", "10:00 Asia/Tokyo", "10:00 Etc/GMT+3", "10:00 GMT+3", "2024-07-01 10:00 MSK",
+ "10:00 MET DST", "10:00:00.5 pm", "0:00 pm", "h10mm30s15", "1030", "103015.5", "10:00 tomorrow", "infinity",
+ "10:30:15.999999", "22:00 -0800", "10 30", "10:30 BC", "Jan 2 10:00"]
 iv_inputs = ["1 day 02:03:04", "1 year 2 mons", "-1 day +2 hours", "@ 1 minute ago", "P1Y2M3DT4H5M6S", "P0001-02-03T04:05:06",
              "1.5 years", "1.5 months", "1.5 weeks", "-1 02:03:04", "1-2", "1-2 3 4:05:06", "5", "1.5", "1:2", "1:2.5",
              "infinity", "1 day 1 day", "", "day", "1 fortnight", "PT1.5S", "P1W", "-P1Y", "P-1Y-2M", "1 microsecond",
@@ -83,6 +93,10 @@ for s in ts_inputs:
     cases.append(("timestamp", s, "", "'%s'::timestamp" % q))
     cases.append(("timestamptz", s, "", "'%s'::timestamptz" % q))
     cases.append(("date", s, "", "'%s'::date" % q))
+for s in time_inputs:
+    q = s.replace("'", "''")
+    cases.append(("time", s, "", "'%s'::time" % q))
+    cases.append(("timetz", s, "", "'%s'::timetz" % q))
 for s in iv_inputs:
     cases.append(("interval", s, "", "'%s'::interval" % s.replace("'", "''")))
 for s, q in typmod_ivs:
