@@ -89,6 +89,9 @@ const (
 type Param struct {
 	Type sqltypes.Type
 	Any  bool
+	// Pseudo, with Any, is the pseudo-type pg_proc declares (anyarray,
+	// "any" ...; zero: anyelement).
+	Pseudo Pseudo
 }
 
 // T is a parameter of type t.
@@ -121,6 +124,14 @@ type Overload struct {
 	// argument by its type (concat and format print each one with its
 	// type's output function).
 	Typed func(args []sqltypes.Type) func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error)
+	// ResultPseudo is the result's pseudo-type in pg_proc (anyarray ...)
+	// when Result cannot say it.
+	ResultPseudo Pseudo
+	// Retset marks a set-returning function the planner binds itself
+	// (funcs.go), whose Set is nil.
+	Retset bool
+	// Doc says in one line what the overload computes.
+	Doc string
 }
 
 // Returns is a Result that always gives t.
