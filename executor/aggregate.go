@@ -20,17 +20,30 @@ type aggregator interface {
 	result() (sqltypes.Value, error)
 }
 
+// aggregators build the accumulator of each aggregate, by the name its
+// AggCall has (the registry's of package builtins, which types it; count(*)
+// is "count(*)"). The file of each aggregate fills it from init.
+var aggregators = map[planner.AggFunc]func(call planner.AggCall) aggregator{}
+
+// registerAggregator sets the accumulator of the named aggregates.
+func registerAggregator(build func(call planner.AggCall) aggregator, names ...planner.AggFunc) {
+	for _, n := range names {
+		aggregators[n] = build
+	}
+}
+
 // newAggregator returns the accumulator of an aggregate call.
 func newAggregator(call planner.AggCall) aggregator {
-	if a := newStatAggregator(call); a != nil {
-		return a
+	if build, ok := aggregators[call.Func]; ok {
+		return build(call)
 	}
-	switch call.Func {
-	case planner.AggCountStar:
-		return &countAgg{star: true}
-	case planner.AggCount:
-		return &countAgg{}
-	case planner.AggSum, planner.AggAvg:
+	return &unknownAgg{name: string(call.Func)}
+}
+
+func init() {
+	registerAggregator(func(planner.AggCall) aggregator { return &countAgg{star: true} }, planner.AggCountStar)
+	registerAggregator(func(planner.AggCall) aggregator { return &countAgg{} }, planner.AggCount)
+	registerAggregator(func(call planner.AggCall) aggregator {
 		if a := exactSumAgg(call); a != nil {
 			return a
 		}
@@ -38,16 +51,13 @@ func newAggregator(call planner.AggCall) aggregator {
 			return &momentAgg{kind: "avg"}
 		}
 		return &sumAgg{typ: call.Typ}
-	case planner.AggMin:
-		return &extremeAgg{sign: -1}
-	case planner.AggMax:
-		return &extremeAgg{sign: 1}
-	case "string_agg":
+	}, planner.AggSum, planner.AggAvg)
+	registerAggregator(func(planner.AggCall) aggregator { return &extremeAgg{sign: -1} }, planner.AggMin)
+	registerAggregator(func(planner.AggCall) aggregator { return &extremeAgg{sign: 1} }, planner.AggMax)
+	registerAggregator(func(call planner.AggCall) aggregator {
 		return &stringAgg{bytes: call.Typ.Kind() == sqltypes.KindBytes}
-	case "array_agg":
-		return &arrayAgg{elem: call.Typ.ElemType()}
-	}
-	return &unknownAgg{name: string(call.Func)}
+	}, "string_agg")
+	registerAggregator(func(call planner.AggCall) aggregator { return &arrayAgg{elem: call.Typ.ElemType()} }, "array_agg")
 }
 
 type countAgg struct {
