@@ -1,6 +1,19 @@
-// Package builtins is zproxy's library of built-in scalar functions: for
-// each name, its overloads (argument types, result type, volatility) and
-// their implementations over sqltypes values.
+// Package builtins is zproxy's registry of built-in functions: for each
+// name, its overloads (argument types, result type, variadic, volatility,
+// strictness, a one-line doc) and, for scalar and set-returning functions,
+// their implementations over sqltypes values. Aggregates and window
+// functions register here too (funcs.go: RegisterAggregate,
+// RegisterWindow), with the signatures pg_proc lists and a Type that types
+// a call; the executor computes them (executor/aggregate*.go,
+// executor/window_funcs.go, found by name). pg_proc is built from this
+// registry and nothing else (Procs).
+//
+// Adding an aggregate: register its Func from an init in a file here
+// (agg_basic.go, agg_stat.go, agg_ordered.go: PostgreSQL's signatures via
+// Sig, and Type), and its accumulator from an init in its executor file
+// (registerAggregator); a window function likewise (window_funcs.go here,
+// windowFuncs in executor/window_funcs.go). The pgcatalog and executor
+// tests fail when the two disagree or pg_proc's row is not PostgreSQL 15's.
 //
 // The planner resolves a call by name and argument types (Resolve), casts
 // the arguments to the chosen overload's parameter types, and evaluates the
