@@ -37,6 +37,7 @@ const (
 	AnyElement    Pseudo = 2283
 	AnyNonArray   Pseudo = 2776
 	AnyCompatible Pseudo = 5077
+	Record        Pseudo = 2249
 )
 
 // ErrNoOverload is what a Func's Type returns when no overload takes the

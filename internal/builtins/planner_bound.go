@@ -17,4 +17,13 @@ func init() {
 	RegisterPlannerBound("regexp_split_to_table",
 		set(Sig("the string split at each match as rows", tText, tText, tText)),
 		set(Sig("the string split at each match as rows, with flags", tText, tText, tText, tText)))
+	// The json set-returning functions (planner/tablefunc_json.go).
+	for _, doc := range []sqltypes.Type{tJSON, tJSONB} {
+		p := doc.String()
+		RegisterPlannerBound(p+"_each", set(Sig("the object's top-level key/value pairs as rows", Record, doc)))
+		RegisterPlannerBound(p+"_each_text", set(Sig("the object's top-level key/value pairs as rows, values as text", Record, doc)))
+		RegisterPlannerBound(p+"_array_elements", set(Sig("the array's elements as rows", doc, doc)))
+		RegisterPlannerBound(p+"_array_elements_text", set(Sig("the array's elements as rows of text", tText, doc)))
+		RegisterPlannerBound(p+"_object_keys", set(Sig("the object's top-level keys as rows", tText, doc)))
+	}
 }
