@@ -20,17 +20,30 @@ type aggregator interface {
 	result() (sqltypes.Value, error)
 }
 
+// aggregators build the accumulator of each aggregate, by the name its
+// AggCall has (the registry's of package builtins, which types it; count(*)
+// is "count(*)"). The file of each aggregate fills it from init.
+var aggregators = map[ir.AggFunc]func(call ir.AggCall) aggregator{}
+
+// registerAggregator sets the accumulator of the named aggregates.
+func registerAggregator(build func(call ir.AggCall) aggregator, names ...ir.AggFunc) {
+	for _, n := range names {
+		aggregators[n] = build
+	}
+}
+
 // newAggregator returns the accumulator of an aggregate call.
 func newAggregator(call ir.AggCall) aggregator {
-	if a := newStatAggregator(call); a != nil {
-		return a
+	if build, ok := aggregators[call.Func]; ok {
+		return build(call)
 	}
-	switch call.Func {
-	case ir.AggCountStar:
-		return &countAgg{star: true}
-	case ir.AggCount:
-		return &countAgg{}
-	case ir.AggSum, ir.AggAvg:
+	return &unknownAgg{name: string(call.Func)}
+}
+
+func init() {
+	registerAggregator(func(ir.AggCall) aggregator { return &countAgg{star: true} }, ir.AggCountStar)
+	registerAggregator(func(ir.AggCall) aggregator { return &countAgg{} }, ir.AggCount)
+	registerAggregator(func(call ir.AggCall) aggregator {
 		if a := exactSumAgg(call); a != nil {
 			return a
 		}
@@ -38,16 +51,13 @@ func newAggregator(call ir.AggCall) aggregator {
 			return &momentAgg{kind: "avg"}
 		}
 		return &sumAgg{typ: call.Typ}
-	case ir.AggMin:
-		return &extremeAgg{sign: -1}
-	case ir.AggMax:
-		return &extremeAgg{sign: 1}
-	case "string_agg":
+	}, ir.AggSum, ir.AggAvg)
+	registerAggregator(func(ir.AggCall) aggregator { return &extremeAgg{sign: -1} }, ir.AggMin)
+	registerAggregator(func(ir.AggCall) aggregator { return &extremeAgg{sign: 1} }, ir.AggMax)
+	registerAggregator(func(call ir.AggCall) aggregator {
 		return &stringAgg{bytes: call.Typ.Kind() == sqltypes.KindBytes}
-	case "array_agg":
-		return &arrayAgg{elem: call.Typ.ElemType()}
-	}
-	return &unknownAgg{name: string(call.Func)}
+	}, "string_agg")
+	registerAggregator(func(call ir.AggCall) aggregator { return &arrayAgg{elem: call.Typ.ElemType()} }, "array_agg")
 }
 
 type countAgg struct {

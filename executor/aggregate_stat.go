@@ -15,33 +15,34 @@ import (
 // last bits agree), the numeric forms exact sums (see
 // sqltypes.NumericMoments).
 
-// newStatAggregator returns the accumulator of an aggregate of this file,
-// or nil.
-func newStatAggregator(call ir.AggCall) aggregator {
-	switch f := string(call.Func); f {
-	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+func init() {
+	registerAggregator(func(call ir.AggCall) aggregator {
+		f := string(call.Func)
 		return &varianceAgg{numeric: call.Typ.ID == sqltypes.Numeric,
 			sample: !strings.HasSuffix(f, "_pop"), stddev: strings.HasPrefix(f, "stddev")}
-	case "corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept",
-		"regr_r2", "regr_slope", "regr_sxx", "regr_sxy", "regr_syy":
-		return &regrAgg{kind: f}
-	case "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every":
+	}, "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop")
+	registerAggregator(func(call ir.AggCall) aggregator { return &regrAgg{kind: string(call.Func)} },
+		"corr", "covar_pop", "covar_samp", "regr_avgx", "regr_avgy", "regr_count", "regr_intercept",
+		"regr_r2", "regr_slope", "regr_sxx", "regr_sxy", "regr_syy")
+	registerAggregator(func(call ir.AggCall) aggregator {
+		f := string(call.Func)
 		if f == "every" {
 			f = "bool_and"
 		}
 		return &foldAgg{combine: folds[f]}
-	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
+	}, "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every")
+	registerAggregator(func(call ir.AggCall) aggregator {
+		f := string(call.Func)
 		a := &jsonAgg{kind: f, rows: f == "json_agg" && ir.IsWholeRow(call.Args[0])}
 		for _, x := range call.Args {
 			a.types = append(a.types, x.Type())
 		}
 		return a
-	case "grouping":
-		return &groupingAgg{}
-	case "percentile_cont", "percentile_disc", "mode":
-		return &orderedSetAgg{kind: f, typ: call.Typ}
-	}
-	return nil
+	}, "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg")
+	registerAggregator(func(ir.AggCall) aggregator { return &groupingAgg{} }, "grouping")
+	registerAggregator(func(call ir.AggCall) aggregator {
+		return &orderedSetAgg{kind: string(call.Func), typ: call.Typ}
+	}, "percentile_cont", "percentile_disc", "mode")
 }
 
 func floatOverflow() error {

@@ -1,9 +1,10 @@
 package executor
 
 import (
-	"github.com/zproxy/zproxy/internal/pgerr"
 	"strings"
 	"testing"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"

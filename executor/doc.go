@@ -26,7 +26,10 @@
 // lookup join reads the inner table for batches of outer rows, a hash join
 // builds its right input, a nested loop keeps it, an Apply runs it per left
 // row with that row as its outer row), aggregation (hashed, or streamed
-// group by group when the input arrives in group order), windows,
+// group by group when the input arrives in group order; each aggregate's
+// accumulator is found by name in aggregators, filled from the init of its
+// own file), windows (window functions proper in window_funcs.go, found
+// by name the same way),
 // set-returning functions (tablefunc.go), set operations, CTEs (a shared
 // one is computed once), sorts (a top-n with a small limit as a bounded
 // heap) and limits.

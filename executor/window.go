@@ -185,102 +185,9 @@ func (p *partition) arg(i, pos int) (sqltypes.Value, error) {
 func (p *partition) set(pos, col int, v sqltypes.Value) { p.rows[p.idx[pos]][col] = v }
 
 func (p *partition) compute(col int) error {
-	n := len(p.idx)
 	p.computePeers()
-	c := p.call
-	switch c.Func {
-	case "row_number":
-		for i := 0; i < n; i++ {
-			p.set(i, col, sqltypes.NewInt(int64(i+1)))
-		}
-		return nil
-	case "rank", "percent_rank":
-		for i := 0; i < n; i++ {
-			rank := int64(p.peerStart[i] + 1)
-			if c.Func == "rank" {
-				p.set(i, col, sqltypes.NewInt(rank))
-			} else if n > 1 {
-				p.set(i, col, sqltypes.NewFloat(float64(rank-1)/float64(n-1)))
-			} else {
-				p.set(i, col, sqltypes.NewFloat(0))
-			}
-		}
-		return nil
-	case "dense_rank":
-		rank := int64(0)
-		for i := 0; i < n; i++ {
-			if p.peerStart[i] == i {
-				rank++
-			}
-			p.set(i, col, sqltypes.NewInt(rank))
-		}
-		return nil
-	case "cume_dist":
-		for i := 0; i < n; i++ {
-			p.set(i, col, sqltypes.NewFloat(float64(p.peerEnd[i])/float64(n)))
-		}
-		return nil
-	case "ntile":
-		for i := 0; i < n; i++ {
-			v, err := p.arg(0, i)
-			if err != nil {
-				return err
-			}
-			if v.IsNull() {
-				p.set(i, col, sqltypes.Null)
-				continue
-			}
-			k := v.I
-			if k <= 0 {
-				return pgerr.New(pgerr.InvalidArgumentForNtile, "argument of ntile must be greater than zero")
-			}
-			// PostgreSQL: the first n % k buckets hold one row more.
-			per, extra := int64(n)/k, int64(n)%k
-			pos, bucket := int64(i), int64(0)
-			if per == 0 {
-				bucket = pos
-			} else if pos < extra*(per+1) {
-				bucket = pos / (per + 1)
-			} else {
-				bucket = extra + (pos-extra*(per+1))/per
-			}
-			p.set(i, col, sqltypes.NewInt(bucket+1))
-		}
-		return nil
-	case "lag", "lead":
-		for i := 0; i < n; i++ {
-			off := int64(1)
-			if len(c.Args) > 1 {
-				v, err := p.arg(1, i)
-				if err != nil {
-					return err
-				}
-				if v.IsNull() {
-					p.set(i, col, sqltypes.Null)
-					continue
-				}
-				off = v.I
-			}
-			j := int64(i) - off
-			if c.Func == "lead" {
-				j = int64(i) + off
-			}
-			var v sqltypes.Value
-			var err error
-			switch {
-			case j >= 0 && j < int64(n):
-				v, err = p.arg(0, int(j))
-			case len(c.Args) > 2:
-				v, err = p.arg(2, i)
-			default:
-				v = sqltypes.Null
-			}
-			if err != nil {
-				return err
-			}
-			p.set(i, col, v)
-		}
-		return nil
+	if f, ok := windowFuncs[p.call.Func]; ok {
+		return f.compute(p, col)
 	}
 	return p.frameFunc(col)
 }
@@ -470,8 +377,7 @@ func (p *partition) nthInFrame(i, lo, hi int, k int64) int {
 	return -1
 }
 
-// frameFunc computes first_value, last_value, nth_value and aggregates
-// over each row's frame. With a frame that starts at the partition's start
+// frameFunc computes an aggregate over each row's frame. With a frame that starts at the partition's start
 // (and excludes nothing) the aggregate accumulates as the frame end moves;
 // otherwise each frame is aggregated anew.
 func (p *partition) frameFunc(col int) error {
@@ -487,38 +393,6 @@ func (p *partition) frameFunc(col int) error {
 		}
 		if hi < lo {
 			hi = lo
-		}
-		switch c.Func {
-		case "first_value", "last_value", "nth_value":
-			k := int64(1)
-			switch c.Func {
-			case "last_value":
-				k = -1
-			case "nth_value":
-				v, err := p.arg(1, i)
-				if err != nil {
-					return err
-				}
-				if v.IsNull() {
-					p.set(i, col, sqltypes.Null)
-					continue
-				}
-				if v.I <= 0 {
-					return pgerr.New(pgerr.InvalidArgumentForNthValue, "argument of nth_value must be greater than zero")
-				}
-				k = v.I
-			}
-			pos := p.nthInFrame(i, lo, hi, k)
-			if pos < 0 {
-				p.set(i, col, sqltypes.Null)
-				continue
-			}
-			v, err := p.arg(0, pos)
-			if err != nil {
-				return err
-			}
-			p.set(i, col, v)
-			continue
 		}
 		if c.Agg == nil {
 			return pgerr.New(pgerr.FeatureNotSupported, "window function %s is not supported", c.Func)

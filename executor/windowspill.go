@@ -200,8 +200,7 @@ func (w *windowRows) spilledCall(ctx context.Context, ci int, stage *spill.Run) 
 // streams reports whether call can be computed a group of peers at a time
 // (windowStream).
 func streams(call *ir.WindowCall) bool {
-	switch call.Func {
-	case "row_number", "rank", "dense_rank":
+	if windowFuncs[call.Func].step != nil {
 		return true
 	}
 	f := call.Frame
@@ -239,18 +238,14 @@ func (s *windowStream) needsPeers() bool {
 // values, np of the first).
 func (s *windowStream) next(rows, keys [][]sqltypes.Value, np int) error {
 	c := s.call
+	step := windowFuncs[c.Func].step
 	for i, r := range rows {
 		if ok := keys[i][np:]; s.prev == nil || !rowsEqual(s.prev, ok) {
 			s.start, s.prev = s.before, copyRow(ok)
 			s.groups++
 		}
-		switch c.Func {
-		case "row_number":
-			r[s.col] = sqltypes.NewInt(s.before + 1)
-		case "rank":
-			r[s.col] = sqltypes.NewInt(s.start + 1)
-		case "dense_rank":
-			r[s.col] = sqltypes.NewInt(s.groups)
+		if step != nil {
+			r[s.col] = step(s)
 		}
 		s.before++
 	}

@@ -20,8 +20,9 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 //
 // (Any f(...) OVER w becomes zp_over(f(...), zp_window(...)): window.go.)
 //
-// TiDB accepts DISTINCT only in its own aggregates, so other aggregates
-// get a marker argument instead. TiDB reads STDDEV and VARIANCE as MySQL's
+// TiDB accepts DISTINCT only in its own aggregates (tidbDistinctAggs), so
+// any other call gets a marker argument instead; which names are
+// aggregates is the planner's business (the registry of package builtins). TiDB reads STDDEV and VARIANCE as MySQL's
 // population forms; quoted, they are plain calls the planner binds as
 // PostgreSQL's sample forms, named as written. MODE is a TiDB keyword.
 //
@@ -43,15 +44,6 @@ const (
 	DistinctArgFunc  = "zp_distinct"
 	SymmetricFunc    = "zp_symmetric"
 )
-
-// windowAggs are aggregates TiDB does not know (their DISTINCT becomes a
-// marker argument).
-var windowAggs = map[string]bool{
-	"string_agg": true, "array_agg": true, "json_agg": true, "jsonb_agg": true, "json_object_agg": true,
-	"jsonb_object_agg": true, "bool_and": true, "bool_or": true, "every": true, "corr": true,
-	"covar_pop": true, "covar_samp": true, "regr_avgx": true, "regr_avgy": true, "regr_count": true,
-	"regr_intercept": true, "regr_r2": true, "regr_slope": true, "regr_sxx": true, "regr_sxy": true, "regr_syy": true,
-}
 
 // tidbDistinctAggs are the aggregates whose DISTINCT TiDB parses itself.
 var tidbDistinctAggs = map[string]bool{
@@ -95,10 +87,8 @@ func (r *rewriter) pgSyntax(head int) error {
 			if err := r.groupingSets(i + 2); err != nil {
 				return err
 			}
-		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance" || windowAggs[t.val]) && r.peek(i+1, "(") && !afterDot:
-			if t.val == "stddev" || t.val == "variance" {
-				r.replace(i, "`"+t.val+"`")
-			}
+		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance") && r.peek(i+1, "(") && !afterDot:
+			r.replace(i, "`"+t.val+"`")
 			r.distinctArg(i, false)
 		case t.kind == tkIdent && t.val == "mode" && r.peek(i+1, "(") && !afterDot:
 			r.replace(i, "`mode`")

@@ -6,6 +6,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -161,16 +162,16 @@ func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
 
 func (v *subqueryFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
-// aggregateNames are the aggregates zproxy computes, by the name SQL calls
-// them (TiDB parses some as AggregateFuncExpr, others as plain calls).
-var aggregateNames = map[string]bool{
-	"count": true, "sum": true, "min": true, "max": true, "avg": true,
-	"bool_and": true, "bool_or": true, "every": true, "string_agg": true, "array_agg": true,
-	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
+// IsAggregateName reports whether name is an aggregate function called
+// as f(args) (of the registry of package builtins; TiDB parses some as
+// AggregateFuncExpr, others as plain calls), or the parser's WITHIN GROUP
+// marker around an ordered-set aggregate.
+func IsAggregateName(name string) bool {
+	if f, ok := builtins.LookupAggregate(name); ok {
+		return !f.OrderedSet
+	}
+	return name == parser.WithinGroupFunc
 }
-
-// IsAggregateName reports whether name is an aggregate function.
-func IsAggregateName(name string) bool { return aggregateNames[name] }
 
 // bindAgg binds an aggregate call: its arguments are bound over the FROM
 // row (aggregates do not nest), its result is a column of the aggregated
@@ -237,7 +238,7 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 	}
 	call := ir.AggCall{Func: fn, Distinct: distinct}
 	defer b.allowWholeRow(string(fn))()
-	if !aggregateNames[string(fn)] {
+	if !IsAggregateName(string(fn)) {
 		return call, unsupported("aggregate function %s is not supported", fname)
 	}
 	if fn == ir.AggCount && len(argNodes) == 1 && !distinct {
@@ -308,87 +309,23 @@ func unwrapOrderKey(node ast.ExprNode) (ast.ExprNode, bool, byte) {
 	return node, false, nulls
 }
 
-// aggType is the result type of an aggregate, as PostgreSQL types it.
+// aggType is the result type of an aggregate, as the registry of package
+// builtins types it (count(*) is syntax: a bigint).
 func aggType(c ir.AggCall) (sqltypes.Type, error) {
-	if t, ok, err := statAggType(c); ok {
-		return t, err
-	}
-	nargs := map[ir.AggFunc]int{ir.AggCount: 1, ir.AggSum: 1, ir.AggMin: 1, ir.AggMax: 1, ir.AggAvg: 1, "string_agg": 2}
-	if n, ok := nargs[c.Func]; ok && len(c.Args) != n {
-		return sqltypes.Type{}, pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", c.Func, len(c.Args))
-	}
-	argType := func() sqltypes.Type {
-		if len(c.Args) == 0 {
-			return sqltypes.TypeUnknown
-		}
-		return c.Args[0].Type()
-	}
-	noFunc := func() error {
-		var ts []string
-		for _, a := range c.Args {
-			ts = append(ts, a.Type().String())
-		}
-		return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", c.Func, strings.Join(ts, ", ")).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-	}
-	switch c.Func {
-	case ir.AggCount, ir.AggCountStar:
+	if c.Func == ir.AggCountStar {
 		return sqltypes.TypeInt8, nil
-	case ir.AggSum, ir.AggAvg:
-		if t, ok := sumAvgType(c.Func, argType()); ok {
-			return t, nil
-		}
-		return sqltypes.Type{}, noFunc()
-	case ir.AggMin, ir.AggMax:
-		return argType(), nil
-	case "bool_and", "bool_or", "every":
-		if len(c.Args) != 1 || argType().ID != sqltypes.Bool {
-			return sqltypes.Type{}, noFunc()
-		}
-		return sqltypes.TypeBool, nil
-	case "string_agg":
-		if argType().Kind() != sqltypes.KindText && argType().Kind() != sqltypes.KindBytes {
-			return sqltypes.Type{}, noFunc()
-		}
-		return argType(), nil
-	case "array_agg":
-		if len(c.Args) != 1 {
-			return sqltypes.Type{}, noFunc()
-		}
-		t := argType()
-		if t.ID == sqltypes.Unknown {
-			t = sqltypes.TypeText
-		}
-		if t.ID == sqltypes.Array {
-			return sqltypes.Type{}, unsupported("array_agg of arrays is not supported")
-		}
-		return sqltypes.ArrayOf(t), nil
 	}
-	return sqltypes.Type{}, noFunc()
-}
-
-// sumAvgType is the result type of sum and avg, as PostgreSQL's catalog
-// has them: sum(smallint or integer) is bigint, sum(bigint) and the
-// average of any integer numeric, sum(real) real, avg(real) double
-// precision; numeric, double precision and interval keep their type.
-func sumAvgType(fn ir.AggFunc, arg sqltypes.Type) (sqltypes.Type, bool) {
-	switch arg.ID {
-	case sqltypes.Int2, sqltypes.Int4:
-		if fn == ir.AggSum {
-			return sqltypes.TypeInt8, true
-		}
-		return sqltypes.TypeNumeric, true
-	case sqltypes.Int8, sqltypes.Numeric:
-		return sqltypes.TypeNumeric, true
-	case sqltypes.Float4:
-		if fn == ir.AggSum {
-			return sqltypes.TypeFloat4, true
-		}
-		return sqltypes.TypeFloat8, true
-	case sqltypes.Float8:
-		return sqltypes.TypeFloat8, true
-	case sqltypes.Interval:
-		return sqltypes.TypeInterval, true
+	types := make([]sqltypes.Type, len(c.Args))
+	for i, a := range c.Args {
+		types[i] = a.Type()
 	}
-	return sqltypes.Type{}, false
+	f, ok := builtins.LookupAggregate(string(c.Func))
+	if !ok || f.OrderedSet {
+		return sqltypes.Type{}, noAggFunc(string(c.Func), types)
+	}
+	t, err := f.Type(&builtins.Call{Args: types, Common: commonType})
+	if err == builtins.ErrNoOverload {
+		err = noAggFunc(string(c.Func), types)
+	}
+	return t, err
 }

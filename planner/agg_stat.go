@@ -5,31 +5,15 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
-	"github.com/zproxy/zproxy/parser"
 )
 
-// The statistical, bitwise and json aggregates, and the ordered-set
-// aggregates written f(direct args) WITHIN GROUP (ORDER BY x), which the
-// parser spells zp_within_group(f(direct args), x).
-
-var regrAggs = map[string]bool{
-	"corr": true, "covar_pop": true, "covar_samp": true, "regr_avgx": true, "regr_avgy": true,
-	"regr_count": true, "regr_intercept": true, "regr_r2": true, "regr_slope": true, "regr_sxx": true,
-	"regr_sxy": true, "regr_syy": true,
-}
-
-func init() {
-	for name := range regrAggs {
-		aggregateNames[name] = true
-	}
-	for _, name := range []string{"bit_and", "bit_or", "bit_xor", "json_agg", "jsonb_agg", "json_object_agg",
-		"jsonb_object_agg", parser.WithinGroupFunc} {
-		aggregateNames[name] = true
-	}
-}
+// The ordered-set aggregates written f(direct args) WITHIN GROUP (ORDER BY
+// x), which the parser spells zp_within_group(f(direct args), x); the
+// registry of package builtins says which they are and types them.
 
 func noAggFunc(name string, args []sqltypes.Type) error {
 	ts := make([]string, len(args))
@@ -38,59 +22,6 @@ func noAggFunc(name string, args []sqltypes.Type) error {
 	}
 	return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(ts, ", ")).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-}
-
-// statAggType types the aggregates of this file as PostgreSQL does; ok is
-// false for the others.
-func statAggType(c ir.AggCall) (t sqltypes.Type, ok bool, err error) {
-	name := string(c.Func)
-	types := make([]sqltypes.Type, len(c.Args))
-	for i, a := range c.Args {
-		types[i] = a.Type()
-	}
-	fail := func() (sqltypes.Type, bool, error) { return sqltypes.Type{}, true, noAggFunc(name, types) }
-	switch {
-	case (c.Func == ir.AggMin || c.Func == ir.AggMax) && len(types) == 1:
-		// PostgreSQL has no min or max of these types.
-		switch types[0].ID {
-		case sqltypes.Bool, sqltypes.Bytea, sqltypes.UUID, sqltypes.JSON, sqltypes.JSONB:
-			return fail()
-		}
-	case name == "stddev" || name == "stddev_samp" || name == "stddev_pop" || name == "variance" ||
-		name == "var_samp" || name == "var_pop":
-		if len(types) != 1 || !types[0].IsNumeric() {
-			return fail()
-		}
-		if types[0].Kind() == sqltypes.KindFloat {
-			return sqltypes.TypeFloat8, true, nil
-		}
-		return sqltypes.TypeNumeric, true, nil // integers and numerics, exactly
-	case regrAggs[name]:
-		// (Y, X) as double precision.
-		if len(types) != 2 || !types[0].IsNumeric() || !types[1].IsNumeric() {
-			return fail()
-		}
-		if name == "regr_count" {
-			return sqltypes.TypeInt8, true, nil
-		}
-		return sqltypes.TypeFloat8, true, nil
-	case name == "bit_and" || name == "bit_or" || name == "bit_xor":
-		if len(types) != 1 || types[0].Kind() != sqltypes.KindInt {
-			return fail()
-		}
-		return types[0], true, nil
-	case name == "json_agg" || name == "jsonb_agg":
-		if len(types) != 1 {
-			return fail()
-		}
-		return map[bool]sqltypes.Type{true: sqltypes.TypeJSON, false: sqltypes.TypeJSONB}[name == "json_agg"], true, nil
-	case name == "json_object_agg" || name == "jsonb_object_agg":
-		if len(types) != 2 {
-			return fail()
-		}
-		return map[bool]sqltypes.Type{true: sqltypes.TypeJSON, false: sqltypes.TypeJSONB}[name == "json_object_agg"], true, nil
-	}
-	return sqltypes.Type{}, false, nil
 }
 
 // bindWithinGroup binds an ordered-set aggregate: args are the parser's
@@ -118,7 +49,8 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 	default:
 		return nil, pgerr.New(pgerr.SyntaxError, "malformed WITHIN GROUP")
 	}
-	if _, ok := ir.OrderedSetAggs[name]; !ok {
+	def, ok := builtins.LookupAggregate(name)
+	if !ok || !def.OrderedSet {
 		// Not an ordered-set aggregate: no such function, with the
 		// direct and ordering arguments as its arguments.
 		var types []sqltypes.Type
@@ -168,46 +100,38 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 	for _, k := range keys {
 		types = append(types, k.E.Type())
 	}
-	want, ok := ir.OrderedSetAggs[name]
-	if !ok || len(direct) != want || len(keys) != 1 {
+	if len(direct) != def.DirectArgs || len(keys) != 1 {
 		return nil, noAggFunc(name, types)
 	}
 	key := keys[0].E
-	typ := key.Type()
-	if want == 1 {
-		// The fraction: double precision, or an array of them.
-		frac := direct[0]
-		ft := frac.Type()
-		b.inferParam(frac, sqltypes.TypeFloat8)
-		switch {
-		case ft.ID == sqltypes.Unknown:
-			var err error
-			if frac, err = b.coerceTo(frac, sqltypes.TypeFloat8, false); err != nil {
-				return nil, err
+	// A direct argument the aggregate declares with a type (a percentile's
+	// fraction: double precision) takes it when untyped.
+	argTypes := make([]sqltypes.Type, 0, len(direct)+1)
+	for i, d := range direct {
+		if p := def.Overloads[0].Params[i]; !p.Any {
+			dt := d.Type()
+			b.inferParam(d, p.Type)
+			if dt.ID == sqltypes.Unknown {
+				var err error
+				if d, err = b.coerceTo(d, p.Type, false); err != nil {
+					return nil, err
+				}
 			}
-		case ft.IsArray() && ft.ElemType().IsNumeric(), ft.IsNumeric():
-		default:
-			return nil, noAggFunc(name, types)
+			direct[i] = d
 		}
-		direct[0] = frac
-		if name == "percentile_cont" {
-			switch {
-			case typ.IsNumeric():
-				typ = sqltypes.TypeFloat8
-			case typ.ID == sqltypes.Interval:
-			default:
-				return nil, noAggFunc(name, types)
-			}
-		}
-		if frac.Type().IsArray() {
-			typ = sqltypes.ArrayOf(typ)
-		}
+		argTypes = append(argTypes, d.Type())
+	}
+	typ, err := def.Type(&builtins.Call{Args: append(argTypes, key.Type()), Common: commonType})
+	if err == builtins.ErrNoOverload {
+		err = noAggFunc(name, types)
+	}
+	if err != nil {
+		return nil, err
 	}
 	call.Args = append([]ir.Expr{key}, direct...)
 	call.Arg = key
 	call.OrderBy = keys
 	call.Typ = typ
-	var err error
 	if call.Filter, err = b.bindFilter(filter, a.bindFromRow); err != nil {
 		return nil, err
 	}

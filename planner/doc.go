@@ -24,7 +24,9 @@
 // untyped until their context (a comparison, an assignment, a cast, a
 // UNION) gives them a type, operators and functions resolve their
 // overloads by PostgreSQL's rules from package builtins (arith.go here
-// binds them), sum of bigint and avg of integers are numeric, and errors
+// binds them), aggregates and window functions are typed by their
+// registry entries there too (agg.go, agg_stat.go and window.go switch over
+// no function names), sum of bigint and avg of integers are numeric, and errors
 // carry PostgreSQL's SQLSTATEs (42703 unknown column, 42702 ambiguous,
 // 42804 wrong type, 42803 grouping, 42883 no such operator or function,
 // 42725 not unique, 21000 a subquery with more than one row).

@@ -72,13 +72,6 @@ func fixWindow(w ir.WindowCall, fix func(ir.Expr) ir.Expr) ir.WindowCall {
 	return w
 }
 
-// windowFuncTypes are the window functions proper (aggregates can also be
-// used with OVER).
-var windowFuncs = map[string]bool{
-	"row_number": true, "rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true,
-	"ntile": true, "lag": true, "lead": true, "first_value": true, "last_value": true, "nth_value": true,
-}
-
 // bindWindow binds f(...) OVER (...) in the current select level and
 // returns a reference to its result.
 func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
@@ -100,8 +93,9 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 	defer b.srfDenied(srfInWindowDef)()
 	name := ws.name
 	isAgg := IsAggregateName(name)
+	win, isWin := builtins.LookupWindow(name)
 	switch {
-	case !windowFuncs[name] && !isAgg:
+	case !isWin && !isAgg:
 		if fnExists(name) {
 			return nil, pgerr.New(pgerr.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name)
 		}
@@ -148,7 +142,7 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			if intArg(name, i) && x.Type().ID == sqltypes.Unknown {
+			if win.IntParam(i) && x.Type().ID == sqltypes.Unknown {
 				// lag(x, NULL), ntile($1): the integer parameter's type.
 				b.inferParam(x, sqltypes.TypeInt4)
 				if x, err = b.coerceTo(x, sqltypes.TypeInt4, false); err != nil {
@@ -157,24 +151,16 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 			}
 			call.Args = append(call.Args, b.finishUnknown(x))
 		}
-		if call.Typ, err = windowType(name, call.Args); err != nil {
+		types := make([]sqltypes.Type, len(call.Args))
+		for i, a := range call.Args {
+			types[i] = a.Type()
+		}
+		if call.Typ, err = win.Type(&builtins.Call{Args: types, Common: commonType}); err != nil {
 			return nil, err
 		}
 	}
 	lv.windows = append(lv.windows, call)
 	return &windowRef{i: len(lv.windows) - 1, name: name, typ: call.Typ}, nil
-}
-
-// intArg reports whether argument i of window function name is its
-// integer parameter (an offset, a bucket count, a position).
-func intArg(name string, i int) bool {
-	switch name {
-	case "lag", "lead", "nth_value":
-		return i == 1
-	case "ntile":
-		return i == 0
-	}
-	return false
 }
 
 // fnExists reports whether name is a function (for the error of OVER after
@@ -250,58 +236,6 @@ func (b *Binder) bindFrame(f *frameDef, order []ir.SortKeyExpr, bind func(ast.Ex
 		return fr, pgerr.New(pgerr.WindowingError, "frame starting from following row cannot have preceding rows")
 	}
 	return fr, nil
-}
-
-// windowType types a window function call.
-func windowType(name string, args []ir.Expr) (sqltypes.Type, error) {
-	want := func(lo, hi int) error {
-		if len(args) < lo || len(args) > hi {
-			return pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args))
-		}
-		return nil
-	}
-	switch name {
-	case "row_number", "rank", "dense_rank":
-		return sqltypes.TypeInt8, want(0, 0)
-	case "percent_rank", "cume_dist":
-		return sqltypes.TypeFloat8, want(0, 0)
-	case "ntile":
-		if err := want(1, 1); err != nil {
-			return sqltypes.Type{}, err
-		}
-		if args[0].Type().Kind() != sqltypes.KindInt && args[0].Type().ID != sqltypes.Unknown {
-			return sqltypes.Type{}, pgerr.New(pgerr.UndefinedFunction, "function ntile(%s) does not exist", args[0].Type())
-		}
-		return sqltypes.TypeInt4, nil
-	case "lag", "lead":
-		if err := want(1, 3); err != nil {
-			return sqltypes.Type{}, err
-		}
-		if len(args) >= 2 && args[1].Type().Kind() != sqltypes.KindInt {
-			return sqltypes.Type{}, pgerr.New(pgerr.UndefinedFunction, "function %s(%s, %s) does not exist", name, args[0].Type(), args[1].Type())
-		}
-		if len(args) == 3 {
-			if _, err := commonType(args[0].Type(), args[2].Type(), name); err != nil {
-				return sqltypes.Type{}, err
-			}
-		}
-		return args[0].Type(), nil
-	case "first_value", "last_value":
-		return argOrText(args), want(1, 1)
-	case "nth_value":
-		if err := want(2, 2); err != nil {
-			return sqltypes.Type{}, err
-		}
-		return argOrText(args), nil
-	}
-	return sqltypes.Type{}, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name)
-}
-
-func argOrText(args []ir.Expr) sqltypes.Type {
-	if len(args) == 0 {
-		return sqltypes.TypeText
-	}
-	return args[0].Type()
 }
 
 // containsWindow reports whether an expression calls a window function.

@@ -41,12 +41,16 @@ func typeName(oid uint32) string {
 	return "???"
 }
 
+// pgSig is one function of PostgreSQL's pg_proc (procs_gen.go).
 type pgSig struct {
 	oid    uint32
+	name   string
 	args   string
 	ret    uint32
 	kind   byte
 	retset bool
+	vol    byte
+	strict bool
 }
 
 var (
@@ -55,54 +59,66 @@ var (
 	procsByOID map[uint32]*pgProc
 )
 
-// extraProcs are functions zproxy evaluates outside the builtins registry
-// (aggregates, window functions, functions in FROM, and the few the
-// planner binds itself), as (name, kind, args, result).
-var extraProcs = []struct {
-	name string
-	kind byte
-	args []uint32
-	ret  uint32
-	set  bool
-}{
-	{"count", 'a', nil, 20, false}, {"count", 'a', []uint32{2276}, 20, false},
-	{"sum", 'a', []uint32{20}, 1700, false}, {"sum", 'a', []uint32{23}, 20, false}, {"sum", 'a', []uint32{701}, 701, false},
-	{"avg", 'a', []uint32{20}, 1700, false}, {"avg", 'a', []uint32{701}, 701, false},
-	{"min", 'a', []uint32{2277}, 2277, false}, {"max", 'a', []uint32{2277}, 2277, false},
-	{"bool_and", 'a', []uint32{16}, 16, false}, {"bool_or", 'a', []uint32{16}, 16, false}, {"every", 'a', []uint32{16}, 16, false},
-	{"string_agg", 'a', []uint32{25, 25}, 25, false}, {"array_agg", 'a', []uint32{2776}, 2277, false},
-	{"row_number", 'w', nil, 20, false}, {"rank", 'w', nil, 20, false}, {"dense_rank", 'w', nil, 20, false},
-	{"lag", 'w', []uint32{2283}, 2283, false}, {"lead", 'w', []uint32{2283}, 2283, false},
-	{"generate_series", 'f', []uint32{23, 23}, 23, true}, {"generate_series", 'f', []uint32{20, 20}, 20, true},
-	{"unnest", 'f', []uint32{2277}, 2283, true},
-	{"coalesce", 'f', []uint32{2276}, 2283, false}, {"greatest", 'f', []uint32{2276}, 2283, false}, {"least", 'f', []uint32{2276}, 2283, false},
-	{"nullif", 'f', []uint32{2276, 2276}, 2283, false}, {"concat", 'f', []uint32{2276}, 25, false},
-}
-
-func loadProcs() {
+// pgSigs reads procs_gen.go's table, by function name.
+func pgSigs() map[string][]pgSig {
 	known := map[string][]pgSig{}
 	for _, line := range strings.Split(strings.TrimSpace(pgProcTable), "\n") {
 		f := strings.Split(line, "|")
-		if len(f) != 6 {
+		if len(f) != 8 {
 			continue
 		}
 		oid, _ := strconv.ParseUint(f[0], 10, 32)
 		ret, _ := strconv.ParseUint(f[3], 10, 32)
-		known[f[1]] = append(known[f[1]], pgSig{oid: uint32(oid), args: f[2], ret: uint32(ret), kind: f[4][0], retset: f[5] == "t"})
+		known[f[1]] = append(known[f[1]], pgSig{oid: uint32(oid), name: f[1], args: f[2], ret: uint32(ret),
+			kind: f[4][0], retset: f[5] == "t", vol: f[6][0], strict: f[7] == "t"})
 	}
+	return known
+}
+
+// procSig is a function's argument type OIDs as procs_gen.go spells them.
+func procSig(args []uint32) string {
+	argText := make([]string, len(args))
+	for i, a := range args {
+		argText[i] = strconv.FormatUint(uint64(a), 10)
+	}
+	return strings.Join(argText, " ")
+}
+
+var volatilities = map[builtins.Volatility]byte{builtins.Immutable: 'i', builtins.Stable: 's', builtins.Volatile: 'v'}
+
+// procOf is the pg_proc row of one overload of the registry, before its
+// OID is chosen.
+func procOf(f builtins.Proc) *pgProc {
+	args, ret := f.Signature()
+	return &pgProc{name: f.Name, kind: byte(f.Kind), args: args, ret: ret, variadic: f.Variadic,
+		retset: f.ReturnsSet(), strict: !f.CalledOnNull, vol: volatilities[f.Volatility]}
+}
+
+// loadProcs builds pg_proc from the function registry of package builtins
+// (scalar, set-returning, aggregate and window functions) and nothing
+// else. A function keeps PostgreSQL's OID for the same name and argument
+// types, else the OID of one of PostgreSQL's of that name and arity, else
+// a stable OID of its own.
+func loadProcs() {
+	known := pgSigs()
 	used := map[uint32]bool{}
-	add := func(p *pgProc) {
-		argText := make([]string, len(p.args))
-		for i, a := range p.args {
-			argText[i] = strconv.FormatUint(uint64(a), 10)
-		}
-		sig := strings.Join(argText, " ")
+	var rows []*pgProc
+	for _, f := range builtins.Procs() {
+		rows = append(rows, procOf(f))
+	}
+	// PostgreSQL's exact signatures first, so an inexact match never takes
+	// the OID of another overload's exact one.
+	for _, p := range rows {
+		sig := procSig(p.args)
 		for _, k := range known[p.name] {
 			if k.args == sig && !used[k.oid] {
 				p.oid = k.oid
+				used[p.oid] = true
 				break
 			}
 		}
+	}
+	for _, p := range rows {
 		if p.oid == 0 {
 			for _, k := range known[p.name] {
 				if len(strings.Fields(k.args)) == len(p.args) && !used[k.oid] {
@@ -115,44 +131,15 @@ func loadProcs() {
 			// Not one of PostgreSQL's: a stable OID in the range PostgreSQL
 			// leaves to development (8000-9999).
 			h := fnv.New32a()
-			h.Write([]byte(p.name + "(" + sig + ")"))
+			h.Write([]byte(p.name + "(" + procSig(p.args) + ")"))
 			p.oid = 8000 + h.Sum32()%2000
 			for used[p.oid] {
 				p.oid = 8000 + (p.oid-8000+1)%2000
 			}
 		}
 		used[p.oid] = true
-		procs = append(procs, p)
 	}
-	for _, name := range builtins.Names() {
-		if strings.HasPrefix(name, "zp_") {
-			continue
-		}
-		for _, ov := range builtins.Overloads(name) {
-			p := &pgProc{name: name, kind: 'f', strict: !ov.CalledOnNull, variadic: ov.Variadic}
-			types := make([]sqltypes.Type, len(ov.Params))
-			for i, prm := range ov.Params {
-				if prm.Any {
-					p.args = append(p.args, 2283) // anyelement
-					types[i] = sqltypes.TypeText
-					continue
-				}
-				p.args = append(p.args, prm.Type.OID())
-				types[i] = prm.Type
-			}
-			p.ret = 2283
-			if ov.Result != nil {
-				if r := ov.Result(types); r.OID() != 0 {
-					p.ret = r.OID()
-				}
-			}
-			p.vol = map[builtins.Volatility]byte{builtins.Immutable: 'i', builtins.Stable: 's', builtins.Volatile: 'v'}[ov.Volatility]
-			add(p)
-		}
-	}
-	for _, x := range extraProcs {
-		add(&pgProc{name: x.name, kind: x.kind, args: x.args, ret: x.ret, retset: x.set, vol: 'i'})
-	}
+	procs = rows
 	sort.Slice(procs, func(i, j int) bool { return procs[i].oid < procs[j].oid })
 	procsByOID = map[uint32]*pgProc{}
 	for _, p := range procs {

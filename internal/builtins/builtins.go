@@ -1,6 +1,19 @@
-// Package builtins is zproxy's library of built-in scalar functions: for
-// each name, its overloads (argument types, result type, volatility) and
-// their implementations over sqltypes values.
+// Package builtins is zproxy's registry of built-in functions: for each
+// name, its overloads (argument types, result type, variadic, volatility,
+// strictness, a one-line doc) and, for scalar and set-returning functions,
+// their implementations over sqltypes values. Aggregates and window
+// functions register here too (funcs.go: RegisterAggregate,
+// RegisterWindow), with the signatures pg_proc lists and a Type that types
+// a call; the executor computes them (executor/aggregate*.go,
+// executor/window_funcs.go, found by name). pg_proc is built from this
+// registry and nothing else (Procs).
+//
+// Adding an aggregate: register its Func from an init in a file here
+// (agg_basic.go, agg_stat.go, agg_ordered.go: PostgreSQL's signatures via
+// Sig, and Type), and its accumulator from an init in its executor file
+// (registerAggregator); a window function likewise (window_funcs.go here,
+// windowFuncs in executor/window_funcs.go). The pgcatalog and executor
+// tests fail when the two disagree or pg_proc's row is not PostgreSQL 15's.
 //
 // The planner resolves a call by name and argument types (Resolve), casts
 // the arguments to the chosen overload's parameter types, and evaluates the
@@ -89,6 +102,9 @@ const (
 type Param struct {
 	Type sqltypes.Type
 	Any  bool
+	// Pseudo, with Any, is the pseudo-type pg_proc declares (anyarray,
+	// "any" ...; zero: anyelement).
+	Pseudo Pseudo
 }
 
 // T is a parameter of type t.
@@ -121,6 +137,14 @@ type Overload struct {
 	// argument by its type (concat and format print each one with its
 	// type's output function).
 	Typed func(args []sqltypes.Type) func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error)
+	// ResultPseudo is the result's pseudo-type in pg_proc (anyarray ...)
+	// when Result cannot say it.
+	ResultPseudo Pseudo
+	// Retset marks a set-returning function the planner binds itself
+	// (funcs.go), whose Set is nil.
+	Retset bool
+	// Doc says in one line what the overload computes.
+	Doc string
 }
 
 // Returns is a Result that always gives t.

@@ -1,0 +1,70 @@
+package builtins
+
+import (
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// The ordered-set aggregates, f(direct args) WITHIN GROUP (ORDER BY x)
+// (computed in executor/aggregate_stat.go). Their Type sees the direct
+// arguments' types, then the sorted value's.
+
+// fraction checks a percentile's fraction: double precision or an array
+// of them (an untyped one has become double precision already).
+func fraction(t sqltypes.Type) (array, ok bool) {
+	switch {
+	case t.IsArray() && t.ElemType().IsNumeric():
+		return true, true
+	case t.IsNumeric():
+		return false, true
+	}
+	return false, false
+}
+
+func percentile(name string, cont bool, ovs ...Overload) *Func {
+	return &Func{Name: name, OrderedSet: true, DirectArgs: 1, Overloads: ovs, Type: func(c *Call) (sqltypes.Type, error) {
+		if len(c.Args) != 2 {
+			return errNoOverload()
+		}
+		array, ok := fraction(c.Args[0])
+		if !ok {
+			return errNoOverload()
+		}
+		typ := c.Args[1]
+		if cont {
+			switch {
+			case typ.IsNumeric():
+				typ = tFloat8
+			case typ.ID == sqltypes.Interval:
+			default:
+				return errNoOverload()
+			}
+		}
+		if array {
+			typ = sqltypes.ArrayOf(typ)
+		}
+		return typ, nil
+	}}
+}
+
+func init() {
+	const cont = "the value at the fraction of the sorted values, interpolated between neighbours"
+	const contArray = "the values at the fractions of the sorted values, interpolated between neighbours"
+	RegisterAggregate(percentile("percentile_cont", true,
+		Sig(cont, tFloat8, tFloat8, tFloat8),
+		Sig(cont, tInterval, tFloat8, tInterval),
+		Sig(contArray, tFloat8Array, tFloat8Array, tFloat8),
+		Sig(contArray, tIntervalArray, tFloat8Array, tInterval),
+	))
+	RegisterAggregate(percentile("percentile_disc", false,
+		Sig("the first sorted value whose position reaches the fraction", AnyElement, tFloat8, AnyElement),
+		Sig("the first sorted values whose positions reach the fractions", AnyArray, tFloat8Array, AnyElement),
+	))
+	RegisterAggregate(&Func{Name: "mode", OrderedSet: true, Overloads: []Overload{
+		Sig("the most frequent value (the first in sort order among ties)", AnyElement, AnyElement),
+	}, Type: func(c *Call) (sqltypes.Type, error) {
+		if len(c.Args) != 1 {
+			return errNoOverload()
+		}
+		return c.Args[0], nil
+	}})
+}

@@ -1,0 +1,67 @@
+package builtins
+
+import (
+	"testing"
+
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// TestFuncSignaturesAgreeWithTypes: the aggregates' and window functions'
+// Type gives, for every overload of concrete parameter types, the result
+// type the overload declares to pg_proc.
+func TestFuncSignaturesAgreeWithTypes(t *testing.T) {
+	common := func(a, b sqltypes.Type, _ string) (sqltypes.Type, error) { return a, nil }
+	funcs := append(Aggregates(), Windows()...)
+	if len(funcs) == 0 {
+		t.Fatal("no aggregates or window functions registered")
+	}
+	for _, f := range funcs {
+		if f.Type == nil || len(f.Overloads) == 0 {
+			t.Errorf("%s: no Type or no overloads", f.Name)
+			continue
+		}
+		for i := range f.Overloads {
+			o := &f.Overloads[i]
+			if o.Doc == "" {
+				t.Errorf("%s: overload %d has no doc", f.Name, i)
+			}
+			if o.Result == nil {
+				continue // a polymorphic result
+			}
+			args := make([]sqltypes.Type, len(o.Params))
+			concrete := true
+			for j, p := range o.Params {
+				concrete = concrete && !p.Any
+				args[j] = p.Type
+			}
+			if !concrete || f.Name == "count" && len(args) == 0 {
+				continue // count(*) is syntax the planner types
+			}
+			got, err := f.Type(&Call{Args: args, Common: common})
+			if want := o.Result(args); err != nil || got != want {
+				t.Errorf("%s%v: typed %v (%v), pg_proc says %v", f.Name, args, got, err, want)
+			}
+		}
+	}
+}
+
+// TestFuncKinds: names are unique across the kinds, so a call's name says
+// what it is.
+func TestFuncKinds(t *testing.T) {
+	for _, f := range Aggregates() {
+		if IsWindow(f.Name) || Exists(f.Name) {
+			t.Errorf("%s is an aggregate and also another kind of function", f.Name)
+		}
+		if f.Kind != KindAggregate {
+			t.Errorf("%s: kind %c", f.Name, f.Kind)
+		}
+	}
+	for _, f := range Windows() {
+		if Exists(f.Name) {
+			t.Errorf("%s is a window function and also a scalar one", f.Name)
+		}
+		if f.Kind != KindWindow {
+			t.Errorf("%s: kind %c", f.Name, f.Kind)
+		}
+	}
+}
