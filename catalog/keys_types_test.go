@@ -275,16 +275,16 @@ func TestCheckKeyType(t *testing.T) {
 		{sqltypes.TypeNumeric, ""},
 		{sqltypes.TypeInterval, ""},
 		{sqltypes.Type{ID: sqltypes.BPChar, Width: 3}, ""},
-		{sqltypes.TypeJSON, pgerr.UndefinedObject},
-		{sqltypes.TypeJSONB, pgerr.FeatureNotSupported},
-		{sqltypes.ArrayOf(sqltypes.TypeInt4), pgerr.FeatureNotSupported},
+		{sqltypes.TypeJSON, pgerr.UndefinedObject.String()},
+		{sqltypes.TypeJSONB, pgerr.FeatureNotSupported.String()},
+		{sqltypes.ArrayOf(sqltypes.TypeInt4), pgerr.FeatureNotSupported.String()},
 		{sqltypes.TypeTime, ""},
 		{sqltypes.TypeTimeTZ, ""},
 	}
 	for _, c := range cases {
 		for _, kind := range []catalog.IndexKind{catalog.KindPrimary, catalog.KindBTree, catalog.KindZOrder} {
 			err := catalog.CheckKeyType(c.typ, kind)
-			if code := pgerr.CodeOf(err); err != nil && code != c.code || err == nil && c.code != "" {
+			if code := pgerr.CodeOf(err).String(); err != nil && code != c.code || err == nil && c.code != "" {
 				t.Errorf("CheckKeyType(%s, %s): %s, want %q", c.typ, kind, code, c.code)
 			}
 		}

@@ -134,15 +134,15 @@ func TestResolveShardColumns(t *testing.T) {
 		{[]string{"site"}, 4, 1, ""},
 		{[]string{"site", "sensor"}, 4, 2, ""},
 		{[]string{"site", "sensor", "ts"}, 4, 3, ""},
-		{[]string{"sensor"}, 4, 0, pgerr.InvalidTableDefinition},
-		{[]string{"site", "ts"}, 4, 0, pgerr.InvalidTableDefinition},
-		{[]string{"site", "sensor", "ts", "v"}, 4, 0, pgerr.InvalidTableDefinition},
-		{[]string{"nope"}, 4, 0, pgerr.UndefinedColumn},
-		{[]string{"site", "site"}, 4, 0, pgerr.DuplicateColumn},
-		{[]string{"site"}, 1, 0, pgerr.InvalidParameterValue},
+		{[]string{"sensor"}, 4, 0, pgerr.InvalidTableDefinition.String()},
+		{[]string{"site", "ts"}, 4, 0, pgerr.InvalidTableDefinition.String()},
+		{[]string{"site", "sensor", "ts", "v"}, 4, 0, pgerr.InvalidTableDefinition.String()},
+		{[]string{"nope"}, 4, 0, pgerr.UndefinedColumn.String()},
+		{[]string{"site", "site"}, 4, 0, pgerr.DuplicateColumn.String()},
+		{[]string{"site"}, 1, 0, pgerr.InvalidParameterValue.String()},
 	} {
 		got, err := ResolveShardColumns(tb, tb.PrimaryKey, "primary key", tc.names, tc.shards)
-		if got != tc.want || pgerr.CodeOf(err) != tc.code && !(tc.code == "" && err == nil) {
+		if got != tc.want || pgerr.CodeOf(err).String() != tc.code && !(tc.code == "" && err == nil) {
 			t.Errorf("%v on %d shards: %d, %v; want %d, %q", tc.names, tc.shards, got, err, tc.want, tc.code)
 		}
 	}

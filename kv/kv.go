@@ -396,7 +396,7 @@ func (e *UnavailableError) Unwrap() error { return e.Err }
 
 // SQLState implements pgerr.SQLStater: a store that cannot be reached is a
 // connection failure (08006) the client may retry.
-func (e *UnavailableError) SQLState() string { return pgerr.ConnectionFailure }
+func (e *UnavailableError) SQLState() string { return pgerr.ConnectionFailure.String() }
 
 // PrefixEnd returns the smallest key greater than every key with prefix p,
 // or nil if there is none (p is all 0xff): the exclusive end of a prefix
@@ -537,7 +537,7 @@ type ConflictError struct {
 }
 
 // SQLState implements pgerr.SQLStater: the client may retry (40001).
-func (e *ConflictError) SQLState() string { return pgerr.SerializationFailure }
+func (e *ConflictError) SQLState() string { return pgerr.SerializationFailure.String() }
 
 func (e *ConflictError) Error() string {
 	if e.Reason == "" {

@@ -93,20 +93,20 @@ func TestTypeModifierErrors(t *testing.T) {
 		code string
 		msg  string
 	}{
-		{"SELECT 1::numeric(0)", pgerr.InvalidParameterValue, "NUMERIC precision 0 must be between 1 and 1000"},
-		{"SELECT 1::numeric(1001)", pgerr.InvalidParameterValue, "NUMERIC precision 1001 must be between 1 and 1000"},
-		{"SELECT 1::numeric(5,1001)", pgerr.InvalidParameterValue, "NUMERIC scale 1001 must be between -1000 and 1000"},
-		{"SELECT 'a'::char(0)", pgerr.InvalidParameterValue, "length for type char must be at least 1"},
-		{"SELECT 'a'::char(10485761)", pgerr.InvalidParameterValue, "length for type char cannot exceed 10485760"},
-		{"SELECT '1'::interval(-1)", pgerr.SyntaxError, `syntax error at or near "-"`},
-		{"SELECT 1::numeric(1,2,3)", pgerr.InvalidParameterValue, "invalid NUMERIC type modifier"},
-		{"SELECT 1::int[x]", pgerr.SyntaxError, ""},
-		{"CREATE TABLE t (a inet)", pgerr.FeatureNotSupported, "type inet is not supported"},
+		{"SELECT 1::numeric(0)", pgerr.InvalidParameterValue.String(), "NUMERIC precision 0 must be between 1 and 1000"},
+		{"SELECT 1::numeric(1001)", pgerr.InvalidParameterValue.String(), "NUMERIC precision 1001 must be between 1 and 1000"},
+		{"SELECT 1::numeric(5,1001)", pgerr.InvalidParameterValue.String(), "NUMERIC scale 1001 must be between -1000 and 1000"},
+		{"SELECT 'a'::char(0)", pgerr.InvalidParameterValue.String(), "length for type char must be at least 1"},
+		{"SELECT 'a'::char(10485761)", pgerr.InvalidParameterValue.String(), "length for type char cannot exceed 10485760"},
+		{"SELECT '1'::interval(-1)", pgerr.SyntaxError.String(), `syntax error at or near "-"`},
+		{"SELECT 1::numeric(1,2,3)", pgerr.InvalidParameterValue.String(), "invalid NUMERIC type modifier"},
+		{"SELECT 1::int[x]", pgerr.SyntaxError.String(), ""},
+		{"CREATE TABLE t (a inet)", pgerr.FeatureNotSupported.String(), "type inet is not supported"},
 	}
 	for _, tt := range tests {
 		_, err := Parse(tt.in)
 		e, ok := err.(*pgerr.Error)
-		if !ok || e.Code != tt.code || tt.msg != "" && e.Message != tt.msg {
+		if !ok || e.Code.String() != tt.code || tt.msg != "" && e.Message != tt.msg {
 			t.Errorf("Parse(%q) = %v, want %s %q", tt.in, err, tt.code, tt.msg)
 		}
 	}

@@ -137,28 +137,28 @@ func TestUtilityStatements(t *testing.T) {
 
 func TestUtilityStatementErrors(t *testing.T) {
 	for _, tc := range []struct{ sql, code string }{
-		{"PREPARE p AS", pgerr.SyntaxError},
-		{"PREPARE p (nosuchtype) AS SELECT 1", pgerr.UndefinedObject},
-		{"EXECUTE p()", pgerr.SyntaxError},
-		{"EXECUTE p(1", pgerr.SyntaxError},
-		{"DEALLOCATE", pgerr.SyntaxError},
-		{"DISCARD everything", pgerr.SyntaxError},
-		{"DECLARE c SCROLL NO SCROLL CURSOR FOR SELECT 1", pgerr.InvalidCursorDefinition},
-		{"DECLARE c CURSOR SELECT 1", pgerr.SyntaxError},
-		{"DECLARE c CURSOR FOR INSERT INTO t VALUES (1)", pgerr.SyntaxError},
-		{"FETCH", pgerr.SyntaxError},
-		{"FETCH ABSOLUTE FROM c", pgerr.SyntaxError},
-		{"NOTIFY c, 1", pgerr.SyntaxError},
-		{"COPY t", pgerr.SyntaxError},
-		{"COPY (SELECT 1) FROM STDIN", pgerr.SyntaxError},
-		{"COPY t FROM STDOUT", pgerr.SyntaxError},
-		{"COPY t TO STDOUT WITH OIDS", pgerr.SyntaxError},
-		{"COPY t TO STDOUT WHERE a = 1", pgerr.FeatureNotSupported},
-		{"COPY t FROM STDIN (FORMAT csv", pgerr.SyntaxError},
+		{"PREPARE p AS", pgerr.SyntaxError.String()},
+		{"PREPARE p (nosuchtype) AS SELECT 1", pgerr.UndefinedObject.String()},
+		{"EXECUTE p()", pgerr.SyntaxError.String()},
+		{"EXECUTE p(1", pgerr.SyntaxError.String()},
+		{"DEALLOCATE", pgerr.SyntaxError.String()},
+		{"DISCARD everything", pgerr.SyntaxError.String()},
+		{"DECLARE c SCROLL NO SCROLL CURSOR FOR SELECT 1", pgerr.InvalidCursorDefinition.String()},
+		{"DECLARE c CURSOR SELECT 1", pgerr.SyntaxError.String()},
+		{"DECLARE c CURSOR FOR INSERT INTO t VALUES (1)", pgerr.SyntaxError.String()},
+		{"FETCH", pgerr.SyntaxError.String()},
+		{"FETCH ABSOLUTE FROM c", pgerr.SyntaxError.String()},
+		{"NOTIFY c, 1", pgerr.SyntaxError.String()},
+		{"COPY t", pgerr.SyntaxError.String()},
+		{"COPY (SELECT 1) FROM STDIN", pgerr.SyntaxError.String()},
+		{"COPY t FROM STDOUT", pgerr.SyntaxError.String()},
+		{"COPY t TO STDOUT WITH OIDS", pgerr.SyntaxError.String()},
+		{"COPY t TO STDOUT WHERE a = 1", pgerr.FeatureNotSupported.String()},
+		{"COPY t FROM STDIN (FORMAT csv", pgerr.SyntaxError.String()},
 	} {
 		t.Run(tc.sql, func(t *testing.T) {
 			_, err := Parse(tc.sql)
-			if got := pgerr.CodeOf(err); got != tc.code {
+			if got := pgerr.CodeOf(err).String(); got != tc.code {
 				t.Errorf("got %v (%s), want %s", err, got, tc.code)
 			}
 		})

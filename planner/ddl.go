@@ -39,7 +39,7 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	for _, cd := range n.Cols {
 		name := cd.Name.Name.O
 		if strings.HasPrefix(name, catalog.ReservedPrefix) || strings.HasPrefix(name, "~") {
-			return nil, pgerr.New("42939", "column name %q is reserved: names starting with %q or \"~\" belong to zproxy", name, catalog.ReservedPrefix)
+			return nil, pgerr.New(pgerr.ReservedName, "column name %q is reserved: names starting with %q or \"~\" belong to zproxy", name, catalog.ReservedPrefix)
 		}
 		if t.ColumnIndex(name) >= 0 {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
@@ -213,7 +213,7 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 		ix.Columns = append(ix.Columns, kc)
 	}
 	if kind == catalog.KindZOrder && len(ix.Columns) > MaxZOrderColumns {
-		return nil, pgerr.New("54011", "cannot use more than %d columns in a Z-order index", MaxZOrderColumns)
+		return nil, pgerr.New(pgerr.TooManyColumns, "cannot use more than %d columns in a Z-order index", MaxZOrderColumns)
 	}
 	for _, name := range b.stmt.Include {
 		i := t.ColumnIndex(name)

@@ -214,7 +214,7 @@ func relationNameText(s string) (string, error) {
 		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`), nil
 	}
 	if strings.ContainsAny(s, `."`) {
-		return "", pgerr.New(pgerr.InvalidNameSyntax, "invalid name syntax")
+		return "", pgerr.New(pgerr.InvalidName, "invalid name syntax")
 	}
 	return strings.ToLower(s), nil
 }

@@ -511,12 +511,12 @@ func TestCopyFromEnforcesConstraints(t *testing.T) {
 				code  string
 				block bool
 			}{
-				{"unique value twice in the stream", append(good(1, 100), row(500, 7, 0, 1)), pgerr.UniqueViolation, false},
-				{"unique value twice in one batch", append(good(1, 3), row(500, 2, 0, 1)), pgerr.UniqueViolation, false},
-				{"check", append(good(1, 50), row(500, 500, -1, 1)), pgerr.CheckViolation, false},
-				{"foreign key", append(good(1, 50), row(500, 500, 0, 99)), pgerr.ForeignKeyViolation, false},
-				{"foreign key in a block", append(good(1, 50), row(500, 500, 0, 99)), pgerr.ForeignKeyViolation, true},
-				{"unique in a block", append(good(1, 50), row(500, 3, 0, 1)), pgerr.UniqueViolation, true},
+				{"unique value twice in the stream", append(good(1, 100), row(500, 7, 0, 1)), pgerr.UniqueViolation.String(), false},
+				{"unique value twice in one batch", append(good(1, 3), row(500, 2, 0, 1)), pgerr.UniqueViolation.String(), false},
+				{"check", append(good(1, 50), row(500, 500, -1, 1)), pgerr.CheckViolation.String(), false},
+				{"foreign key", append(good(1, 50), row(500, 500, 0, 99)), pgerr.ForeignKeyViolation.String(), false},
+				{"foreign key in a block", append(good(1, 50), row(500, 500, 0, 99)), pgerr.ForeignKeyViolation.String(), true},
+				{"unique in a block", append(good(1, 50), row(500, 3, 0, 1)), pgerr.UniqueViolation.String(), true},
 			}
 			for _, tc := range cases {
 				if tc.block {
@@ -526,7 +526,7 @@ func TestCopyFromEnforcesConstraints(t *testing.T) {
 				if tc.block {
 					mustExec(t, sess, "ROLLBACK")
 				}
-				if pgerr.CodeOf(err) != tc.code {
+				if pgerr.CodeOf(err).String() != tc.code {
 					t.Errorf("%s: %v (SQLSTATE %s), want %s", tc.name, err, pgerr.CodeOf(err), tc.code)
 				}
 				if got := mustExec(t, sess, "SELECT count(*) FROM cpc"); got[0] != "0" {

@@ -28,7 +28,7 @@ func TestNotifyQueueFull(t *testing.T) {
 	defer listener.Close()
 	var warnings []string
 	notifier, err := eng.NewSession(ctx, wire.SessionParams{User: "n", PID: 102, NotifyQueue: q,
-		Notice: func(e *pgerr.Error) { warnings = append(warnings, e.Severity+" "+e.Code+" "+e.Message) }})
+		Notice: func(e *pgerr.Error) { warnings = append(warnings, e.Severity+" "+e.Code.String()+" "+e.Message) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,15 +21,20 @@ func connectAs(t *testing.T, eng *session.Engine, user string, startup map[strin
 	return sess, notices, err
 }
 
-// expectSQL runs sql and checks its SQLSTATE ("" for success) and, for an
-// error, that the message contains msg.
-func expectSQL(t *testing.T, sess wire.Session, sql, code, msg string) []string {
+// stateOf is the Code a test table writes as text, "" for success.
+func stateOf(s string) pgerr.Code {
+	if s == "" {
+		return pgerr.SuccessfulCompletion
+	}
+	return pgerr.FromSQLState(s)
+}
+
+// expectSQL runs sql and checks its SQLSTATE (SuccessfulCompletion for
+// none) and that an error's message holds msg.
+func expectSQL(t *testing.T, sess wire.Session, sql string, code pgerr.Code, msg string) []string {
 	t.Helper()
 	rows, err := runSQL(context.Background(), sess, sql)
-	got := ""
-	if err != nil {
-		got = pgerr.CodeOf(err)
-	}
+	got := pgerr.CodeOf(err)
 	if got != code || err != nil && !strings.Contains(err.Error(), msg) {
 		t.Errorf("%s: got %q (%v), want %q %q", sql, got, err, code, msg)
 	}
@@ -65,14 +70,14 @@ func TestRolesAndPrivileges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	expectSQL(t, admin, "CREATE ROLE alice LOGIN PASSWORD 'a'", "", "")
-	expectSQL(t, admin, "CREATE USER bob PASSWORD 'b'", "", "")
+	expectSQL(t, admin, "CREATE ROLE alice LOGIN PASSWORD 'a'", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "CREATE USER bob PASSWORD 'b'", pgerr.SuccessfulCompletion, "")
 	expectSQL(t, admin, "CREATE ROLE alice", pgerr.DuplicateObject, `role "alice" already exists`)
 	expectSQL(t, admin, "CREATE ROLE public", pgerr.ReservedName, `role name "public" is reserved`)
 	expectSQL(t, admin, "CREATE ROLE pg_x", pgerr.ReservedName, `role name "pg_x" is reserved`)
-	expectSQL(t, admin, "CREATE TABLE t (a INT PRIMARY KEY, b INT)", "", "")
-	expectSQL(t, admin, "INSERT INTO t VALUES (1, 1)", "", "")
-	expectSQL(t, admin, "CREATE TABLE u (a INT PRIMARY KEY)", "", "")
+	expectSQL(t, admin, "CREATE TABLE t (a INT PRIMARY KEY, b INT)", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "INSERT INTO t VALUES (1, 1)", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "CREATE TABLE u (a INT PRIMARY KEY)", pgerr.SuccessfulCompletion, "")
 	if r, _ := eng.LookupRole(context.Background(), "bob"); !r.Login || r.Superuser || !strings.HasPrefix(r.Verifier, "SCRAM-SHA-256$4096:") {
 		t.Fatalf("bob: %+v", r)
 	}
@@ -81,7 +86,7 @@ func TestRolesAndPrivileges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rows := expectSQL(t, bob, "SHOW is_superuser", "", ""); len(rows) != 1 || rows[0] != "off" {
+	if rows := expectSQL(t, bob, "SHOW is_superuser", pgerr.SuccessfulCompletion, ""); len(rows) != 1 || rows[0] != "off" {
 		t.Errorf("bob's is_superuser: %v", rows)
 	}
 	for _, sql := range []string{"SELECT * FROM t", "INSERT INTO t VALUES (2, 2)", "UPDATE t SET b = 1", "DELETE FROM t", "EXPLAIN SELECT * FROM t", "CHECK TABLE t"} {
@@ -94,45 +99,45 @@ func TestRolesAndPrivileges(t *testing.T) {
 	expectSQL(t, bob, "DROP ROLE alice", pgerr.InsufficientPrivilege, "permission denied to drop role")
 	expectSQL(t, bob, "ALTER ROLE alice PASSWORD 'x'", pgerr.InsufficientPrivilege, "permission denied")
 	expectSQL(t, bob, "ALTER ROLE bob SUPERUSER", pgerr.InsufficientPrivilege, "must be superuser to alter superuser roles or change superuser attribute")
-	expectSQL(t, bob, "ALTER ROLE CURRENT_USER PASSWORD 'b2'", "", "")
+	expectSQL(t, bob, "ALTER ROLE CURRENT_USER PASSWORD 'b2'", pgerr.SuccessfulCompletion, "")
 	expectSQL(t, bob, "GRANT SELECT ON t TO bob", pgerr.InsufficientPrivilege, "permission denied for table t")
-	expectSQL(t, bob, "SELECT * FROM information_schema.tables", "", "")
+	expectSQL(t, bob, "SELECT * FROM information_schema.tables", pgerr.SuccessfulCompletion, "")
 
 	// Grants, the way PostgreSQL asks for them.
-	expectSQL(t, admin, "GRANT INSERT ON t TO bob", "", "")
-	expectSQL(t, bob, "INSERT INTO t VALUES (2, 2)", "", "")
+	expectSQL(t, admin, "GRANT INSERT ON t TO bob", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, bob, "INSERT INTO t VALUES (2, 2)", pgerr.SuccessfulCompletion, "")
 	expectSQL(t, bob, "INSERT INTO t VALUES (2, 2) ON CONFLICT (a) DO UPDATE SET b = 3", pgerr.InsufficientPrivilege, "permission denied for table t")
-	expectSQL(t, admin, "GRANT UPDATE ON TABLE t TO bob", "", "")
-	expectSQL(t, bob, "UPDATE t SET b = 5", "", "")
+	expectSQL(t, admin, "GRANT UPDATE ON TABLE t TO bob", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, bob, "UPDATE t SET b = 5", pgerr.SuccessfulCompletion, "")
 	expectSQL(t, bob, "UPDATE t SET b = 5 WHERE a = 1", pgerr.InsufficientPrivilege, "permission denied for table t")
 	expectSQL(t, bob, "UPDATE t SET b = b + 1", pgerr.InsufficientPrivilege, "permission denied for table t")
-	expectSQL(t, admin, "GRANT SELECT, DELETE ON t TO bob", "", "")
-	expectSQL(t, bob, "UPDATE t SET b = b + 1 WHERE a = 1", "", "")
-	if rows := expectSQL(t, bob, "SELECT a, b FROM t ORDER BY a", "", ""); strings.Join(rows, ";") != "1|6;2|5" {
+	expectSQL(t, admin, "GRANT SELECT, DELETE ON t TO bob", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, bob, "UPDATE t SET b = b + 1 WHERE a = 1", pgerr.SuccessfulCompletion, "")
+	if rows := expectSQL(t, bob, "SELECT a, b FROM t ORDER BY a", pgerr.SuccessfulCompletion, ""); strings.Join(rows, ";") != "1|6;2|5" {
 		t.Errorf("bob reads %v", rows)
 	}
 	expectSQL(t, bob, "SELECT * FROM u", pgerr.InsufficientPrivilege, "permission denied for table u")
-	expectSQL(t, admin, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO PUBLIC", "", "")
-	expectSQL(t, bob, "SELECT * FROM u", "", "")
-	expectSQL(t, admin, "REVOKE ALL ON u FROM PUBLIC", "", "")
+	expectSQL(t, admin, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO PUBLIC", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, bob, "SELECT * FROM u", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "REVOKE ALL ON u FROM PUBLIC", pgerr.SuccessfulCompletion, "")
 	expectSQL(t, bob, "SELECT * FROM u", pgerr.InsufficientPrivilege, "permission denied for table u")
 	expectSQL(t, admin, "GRANT SELECT ON nosuch TO bob", pgerr.UndefinedTable, `relation "nosuch" does not exist`)
 	expectSQL(t, admin, "GRANT SELECT ON t TO nosuch", pgerr.UndefinedObject, `role "nosuch" does not exist`)
 	expectSQL(t, admin, "GRANT SELECT ON ALL TABLES IN SCHEMA other TO bob", pgerr.InvalidSchemaName, `schema "other" does not exist`)
 
 	// An owner holds every privilege and may grant them.
-	expectSQL(t, admin, "GRANT ALL ON u TO alice", "", "")
+	expectSQL(t, admin, "GRANT ALL ON u TO alice", pgerr.SuccessfulCompletion, "")
 	alice, _, err := connectAs(t, eng, "alice", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	expectSQL(t, admin, "ALTER ROLE alice SUPERUSER", "", "")
-	expectSQL(t, alice, "CREATE TABLE own (a INT PRIMARY KEY)", "", "")
-	expectSQL(t, admin, "ALTER ROLE alice NOSUPERUSER", "", "")
-	expectSQL(t, alice, "INSERT INTO own VALUES (1)", "", "")
-	expectSQL(t, alice, "CREATE INDEX own_a ON own (a)", "", "")
-	expectSQL(t, alice, "GRANT SELECT ON own TO bob", "", "")
-	expectSQL(t, bob, "SELECT * FROM own", "", "")
+	expectSQL(t, admin, "ALTER ROLE alice SUPERUSER", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, alice, "CREATE TABLE own (a INT PRIMARY KEY)", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "ALTER ROLE alice NOSUPERUSER", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, alice, "INSERT INTO own VALUES (1)", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, alice, "CREATE INDEX own_a ON own (a)", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, alice, "GRANT SELECT ON own TO bob", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, bob, "SELECT * FROM own", pgerr.SuccessfulCompletion, "")
 	expectSQL(t, bob, "DROP INDEX own_a", pgerr.InsufficientPrivilege, "must be owner of index own_a")
 
 	// DROP ROLE refuses roles that own or hold something.
@@ -140,37 +145,37 @@ func TestRolesAndPrivileges(t *testing.T) {
 	expectSQL(t, admin, "DROP ROLE alice", pgerr.DependentObjectsStillExist, `role "alice" cannot be dropped`)
 	expectSQL(t, admin, "DROP ROLE admin", pgerr.ObjectInUse, "current user cannot be dropped")
 	expectSQL(t, admin, "DROP ROLE nosuch", pgerr.UndefinedObject, `role "nosuch" does not exist`)
-	expectSQL(t, admin, "REVOKE ALL ON t, own FROM bob", "", "")
-	expectSQL(t, admin, "DROP ROLE IF EXISTS bob, nosuch", "", "")
+	expectSQL(t, admin, "REVOKE ALL ON t, own FROM bob", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "DROP ROLE IF EXISTS bob, nosuch", pgerr.SuccessfulCompletion, "")
 	if r, _ := eng.LookupRole(context.Background(), "bob"); r.Exists {
 		t.Error("bob was not dropped")
 	}
 	// A session whose role was dropped keeps no privileges (PUBLIC may
 	// still read t).
 	expectSQL(t, bob, "DELETE FROM t", pgerr.InsufficientPrivilege, "permission denied for table t")
-	expectSQL(t, bob, "SELECT * FROM t", "", "")
+	expectSQL(t, bob, "SELECT * FROM t", pgerr.SuccessfulCompletion, "")
 
 	// A dropped and recreated table does not inherit the old grants.
-	expectSQL(t, admin, "CREATE ROLE reader LOGIN", "", "")
-	expectSQL(t, admin, "GRANT SELECT ON t TO reader", "", "")
-	expectSQL(t, admin, "DROP TABLE t", "", "")
-	expectSQL(t, admin, "CREATE TABLE t (a INT PRIMARY KEY)", "", "")
+	expectSQL(t, admin, "CREATE ROLE reader LOGIN", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "GRANT SELECT ON t TO reader", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "DROP TABLE t", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "CREATE TABLE t (a INT PRIMARY KEY)", pgerr.SuccessfulCompletion, "")
 	reader, _, _ := connectAs(t, eng, "reader", nil)
 	expectSQL(t, reader, "SELECT * FROM t", pgerr.InsufficientPrivilege, "permission denied for table t")
-	expectSQL(t, admin, "DROP ROLE reader", "", "")
+	expectSQL(t, admin, "DROP ROLE reader", pgerr.SuccessfulCompletion, "")
 
 	// Role changes are writes.
-	expectSQL(t, admin, "BEGIN READ ONLY", "", "")
+	expectSQL(t, admin, "BEGIN READ ONLY", pgerr.SuccessfulCompletion, "")
 	expectSQL(t, admin, "CREATE ROLE ro", pgerr.ReadOnlySQLTransaction, "cannot execute CREATE ROLE in a read-only transaction")
-	expectSQL(t, admin, "ROLLBACK", "", "")
+	expectSQL(t, admin, "ROLLBACK", pgerr.SuccessfulCompletion, "")
 
 	// Passwords: a verifier is stored as sent; an md5 hash is refused.
-	expectSQL(t, admin, "ALTER ROLE alice PASSWORD 'SCRAM-SHA-256$4096:qvbIXgnyR6V6Qbcce70P+w==$3yzUR7ELTH8LcvldrTzqji6Rv7KYu1ocsK0cqxJlXIg=:Zc0l5y5+l2VsgiojgzhxL+vhnSw5NSkSHrHl77rpHLM='", "", "")
+	expectSQL(t, admin, "ALTER ROLE alice PASSWORD 'SCRAM-SHA-256$4096:qvbIXgnyR6V6Qbcce70P+w==$3yzUR7ELTH8LcvldrTzqji6Rv7KYu1ocsK0cqxJlXIg=:Zc0l5y5+l2VsgiojgzhxL+vhnSw5NSkSHrHl77rpHLM='", pgerr.SuccessfulCompletion, "")
 	if r, _ := eng.LookupRole(context.Background(), "alice"); !strings.HasPrefix(r.Verifier, "SCRAM-SHA-256$4096:qvbIXgnyR6V6Qbcce70P+w==") {
 		t.Errorf("verifier not stored as sent: %q", r.Verifier)
 	}
 	expectSQL(t, admin, "ALTER ROLE alice PASSWORD 'md5a3556571e93b0d20722ba62be61e8c2d'", pgerr.FeatureNotSupported, "MD5")
-	expectSQL(t, admin, "ALTER ROLE alice NOLOGIN PASSWORD NULL", "", "")
+	expectSQL(t, admin, "ALTER ROLE alice NOLOGIN PASSWORD NULL", pgerr.SuccessfulCompletion, "")
 	if r, _ := eng.LookupRole(context.Background(), "alice"); r.Login || r.Verifier != "" {
 		t.Errorf("alice after NOLOGIN PASSWORD NULL: %+v", r)
 	}
@@ -180,9 +185,9 @@ func TestRolesAndPrivileges(t *testing.T) {
 // claim any name); one that is a role has that role's privileges.
 func TestTrustUsers(t *testing.T) {
 	_, sess := newSession(t, memStore(t))
-	expectSQL(t, sess, "CREATE TABLE t (a INT PRIMARY KEY)", "", "")
-	expectSQL(t, sess, "CREATE ROLE app LOGIN", "", "")
-	if rows := expectSQL(t, sess, "SHOW is_superuser", "", ""); len(rows) != 1 || rows[0] != "on" {
+	expectSQL(t, sess, "CREATE TABLE t (a INT PRIMARY KEY)", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, sess, "CREATE ROLE app LOGIN", pgerr.SuccessfulCompletion, "")
+	if rows := expectSQL(t, sess, "SHOW is_superuser", pgerr.SuccessfulCompletion, ""); len(rows) != 1 || rows[0] != "on" {
 		t.Errorf("is_superuser %v", rows)
 	}
 }
@@ -195,23 +200,23 @@ func TestTimeoutSettings(t *testing.T) {
 		{"'5s'", "5s", ""}, {"5000", "5s", ""}, {"1500", "1500ms", ""}, {"'1min'", "1min", ""}, {"60000", "1min", ""},
 		{"3600000", "1h", ""}, {"86400000", "1d", ""}, {"'1.5s'", "1500ms", ""}, {"'100us'", "0", ""}, {"'2500us'", "2ms", ""},
 		{"'5 s'", "5s", ""}, {"' 5s '", "5s", ""}, {"'1e3'", "1s", ""}, {"0", "0", ""}, {"'90min'", "90min", ""},
-		{"-1", "", pgerr.InvalidParameterValue}, {"'abc'", "", pgerr.InvalidParameterValue}, {"'5S'", "", pgerr.InvalidParameterValue},
-		{"'5sec'", "", pgerr.InvalidParameterValue}, {"99999999999", "", pgerr.InvalidParameterValue},
+		{"-1", "", pgerr.InvalidParameterValue.String()}, {"'abc'", "", pgerr.InvalidParameterValue.String()}, {"'5S'", "", pgerr.InvalidParameterValue.String()},
+		{"'5sec'", "", pgerr.InvalidParameterValue.String()}, {"99999999999", "", pgerr.InvalidParameterValue.String()},
 	} {
-		expectSQL(t, sess, "SET statement_timeout = "+tc.value, tc.code, "")
+		expectSQL(t, sess, "SET statement_timeout = "+tc.value, stateOf(tc.code), "")
 		if tc.code != "" {
 			continue
 		}
-		if rows := expectSQL(t, sess, "SHOW statement_timeout", "", ""); len(rows) != 1 || rows[0] != tc.show {
+		if rows := expectSQL(t, sess, "SHOW statement_timeout", pgerr.SuccessfulCompletion, ""); len(rows) != 1 || rows[0] != tc.show {
 			t.Errorf("SET statement_timeout = %s: SHOW gives %v, want %s", tc.value, rows, tc.show)
 		}
 	}
-	expectSQL(t, sess, "SET statement_timeout = '250ms'", "", "")
-	expectSQL(t, sess, "SET idle_in_transaction_session_timeout = '2s'", "", "")
+	expectSQL(t, sess, "SET statement_timeout = '250ms'", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, sess, "SET idle_in_transaction_session_timeout = '2s'", pgerr.SuccessfulCompletion, "")
 	if l := sess.Limits(); l.StatementTimeout != 250*time.Millisecond || l.IdleInTransactionTimeout != 2*time.Second {
 		t.Errorf("Limits() = %+v", l)
 	}
-	expectSQL(t, sess, "RESET statement_timeout", "", "")
+	expectSQL(t, sess, "RESET statement_timeout", pgerr.SuccessfulCompletion, "")
 	if l := sess.Limits(); l.StatementTimeout != 0 {
 		t.Errorf("after RESET: %+v", l)
 	}
@@ -225,18 +230,18 @@ func TestStartupSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rows := expectSQL(t, sess, "SHOW statement_timeout", "", ""); rows[0] != "1500ms" {
+	if rows := expectSQL(t, sess, "SHOW statement_timeout", pgerr.SuccessfulCompletion, ""); rows[0] != "1500ms" {
 		t.Errorf("statement_timeout %v", rows)
 	}
 	for _, tc := range []struct {
 		startup map[string]string
 		code    string
 	}{
-		{map[string]string{"statement_timeout": "abc"}, pgerr.InvalidParameterValue},
-		{map[string]string{"foo": "bar"}, pgerr.UndefinedObject},
-		{map[string]string{"is_superuser": "on"}, pgerr.CantChangeRuntimeParam},
+		{map[string]string{"statement_timeout": "abc"}, pgerr.InvalidParameterValue.String()},
+		{map[string]string{"foo": "bar"}, pgerr.UndefinedObject.String()},
+		{map[string]string{"is_superuser": "on"}, pgerr.CantChangeRuntimeParam.String()},
 	} {
-		if _, _, err := connectAs(t, eng, "u", tc.startup); pgerr.CodeOf(err) != tc.code {
+		if _, _, err := connectAs(t, eng, "u", tc.startup); pgerr.CodeOf(err).String() != tc.code {
 			t.Errorf("startup %v: %v, want %s", tc.startup, err, tc.code)
 		}
 	}

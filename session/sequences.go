@@ -71,7 +71,7 @@ func relationNameOf(text string) (string, error) {
 				b.WriteByte(rest[end])
 			}
 			if end >= len(rest) {
-				return "", pgerr.New(pgerr.InvalidNameSyntax, "invalid name syntax")
+				return "", pgerr.New(pgerr.InvalidName, "invalid name syntax")
 			}
 			part, rest = b.String(), rest[end+1:]
 		} else {
@@ -81,7 +81,7 @@ func relationNameOf(text string) (string, error) {
 			}
 			part, rest = strings.ToLower(strings.TrimSpace(rest[:i])), rest[i:]
 			if part == "" {
-				return "", pgerr.New(pgerr.InvalidNameSyntax, "invalid name syntax")
+				return "", pgerr.New(pgerr.InvalidName, "invalid name syntax")
 			}
 		}
 		parts = append(parts, part)
@@ -89,7 +89,7 @@ func relationNameOf(text string) (string, error) {
 			break
 		}
 		if rest[0] != '.' {
-			return "", pgerr.New(pgerr.InvalidNameSyntax, "invalid name syntax")
+			return "", pgerr.New(pgerr.InvalidName, "invalid name syntax")
 		}
 		rest = rest[1:]
 	}
@@ -101,7 +101,7 @@ func relationNameOf(text string) (string, error) {
 	case len(parts) == 2:
 		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
 	}
-	return "", pgerr.New(pgerr.InvalidNameSyntax, "improper relation name (too many dotted names): %s", text)
+	return "", pgerr.New(pgerr.InvalidName, "improper relation name (too many dotted names): %s", text)
 }
 
 // require refuses (42501) unless the session's user holds one of any on

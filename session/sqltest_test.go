@@ -224,7 +224,7 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 			want, msg, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(rec.expect, "error")), " ")
 			if err == nil {
 				t.Errorf("%s: succeeded, want error %s", where, want)
-			} else if got := pgerr.CodeOf(err); want != "" && got != want || !strings.Contains(err.Error(), msg) {
+			} else if got := pgerr.CodeOf(err).String(); want != "" && got != want || !strings.Contains(err.Error(), msg) {
 				t.Errorf("%s: error %s (%v), want %s %s", where, got, err, want, msg)
 			}
 			continue

@@ -24,25 +24,25 @@ func TestWriteCTEPrivileges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	expectSQL(t, admin, "CREATE TABLE t (a INT PRIMARY KEY)", "", "")
-	expectSQL(t, admin, "CREATE TABLE log (a INT PRIMARY KEY)", "", "")
-	expectSQL(t, admin, "INSERT INTO t VALUES (1), (2)", "", "")
-	expectSQL(t, admin, "CREATE USER bob", "", "")
-	expectSQL(t, admin, "GRANT SELECT ON t TO bob", "", "")
-	expectSQL(t, admin, "GRANT SELECT, INSERT ON log TO bob", "", "")
+	expectSQL(t, admin, "CREATE TABLE t (a INT PRIMARY KEY)", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "CREATE TABLE log (a INT PRIMARY KEY)", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "INSERT INTO t VALUES (1), (2)", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "CREATE USER bob", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "GRANT SELECT ON t TO bob", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "GRANT SELECT, INSERT ON log TO bob", pgerr.SuccessfulCompletion, "")
 	bob, _, err := connectAs(t, eng, "bob", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	expectSQL(t, bob, "WITH d AS (DELETE FROM t RETURNING a) SELECT * FROM d", pgerr.InsufficientPrivilege, "permission denied for table t")
 	expectSQL(t, bob, "WITH d AS (DELETE FROM t RETURNING a) INSERT INTO log SELECT a FROM d", pgerr.InsufficientPrivilege, "permission denied for table t")
-	if rows := expectSQL(t, bob, "WITH i AS (INSERT INTO log SELECT a FROM t RETURNING a) SELECT count(*) FROM i", "", ""); len(rows) != 1 || rows[0] != "2" {
+	if rows := expectSQL(t, bob, "WITH i AS (INSERT INTO log SELECT a FROM t RETURNING a) SELECT count(*) FROM i", pgerr.SuccessfulCompletion, ""); len(rows) != 1 || rows[0] != "2" {
 		t.Errorf("bob's insert through WITH returned %v", rows)
 	}
-	if rows := expectSQL(t, admin, "SELECT count(*) FROM t", "", ""); len(rows) != 1 || rows[0] != "2" {
+	if rows := expectSQL(t, admin, "SELECT count(*) FROM t", pgerr.SuccessfulCompletion, ""); len(rows) != 1 || rows[0] != "2" {
 		t.Errorf("a refused DELETE through WITH deleted rows: %v", rows)
 	}
-	expectSQL(t, bob, "BEGIN READ ONLY", "", "")
+	expectSQL(t, bob, "BEGIN READ ONLY", pgerr.SuccessfulCompletion, "")
 	expectSQL(t, bob, "WITH i AS (INSERT INTO log VALUES (9) RETURNING a) SELECT * FROM i", pgerr.ReadOnlySQLTransaction, "read-only transaction")
-	expectSQL(t, bob, "ROLLBACK", "", "")
+	expectSQL(t, bob, "ROLLBACK", pgerr.SuccessfulCompletion, "")
 }

@@ -28,7 +28,7 @@ func (c *conn) authenticate() (Role, error) {
 		}
 	}
 	if role.Exists && !role.Login {
-		return Role{}, c.fatal(pgerr.InvalidAuthorization, "role \"%s\" is not permitted to log in", c.user)
+		return Role{}, c.fatal(pgerr.InvalidAuthorizationSpecification, "role \"%s\" is not permitted to log in", c.user)
 	}
 	return role, nil
 }

@@ -240,7 +240,7 @@ func (c *conn) sendError(err error) {
 		// log without its quoted spans and numbers.
 		c.log.Error("internal error", "err", pgerr.Redact(err.Error()))
 	}
-	c.srv.cfg.Metrics.Error(pe.Code)
+	c.srv.cfg.Metrics.Error(pe.Code.String())
 	if pe.Severity == "FATAL" || pe.Severity == "PANIC" {
 		c.terminate = true
 	}
@@ -248,13 +248,13 @@ func (c *conn) sendError(err error) {
 }
 
 // fatal sends a FATAL error and ends the connection.
-func (c *conn) fatal(code, format string, args ...any) error {
+func (c *conn) fatal(code pgerr.Code, format string, args ...any) error {
 	return c.fatalError(pgerr.New(code, format, args...))
 }
 
 // fatalError sends pe as FATAL and ends the connection.
 func (c *conn) fatalError(pe *pgerr.Error) error {
-	c.srv.cfg.Metrics.Error(pe.Code)
+	c.srv.cfg.Metrics.Error(pe.Code.String())
 	c.send(errorResponse(pe, "FATAL"))
 	_ = c.flush()
 	return fmt.Errorf("%w: FATAL %s %s", errQuietClose, pe.Code, pe.Message)

@@ -32,15 +32,15 @@ func noticeResponse(pe *pgerr.Error) *pgproto3.NoticeResponse {
 }
 
 // fields lays pe out as the fields both messages share.
-func fields(pe *pgerr.Error, severity, defaultCode string) pgproto3.ErrorResponse {
+func fields(pe *pgerr.Error, severity string, defaultCode pgerr.Code) pgproto3.ErrorResponse {
 	code := pe.Code
-	if code == "" {
+	if code == (pgerr.Code{}) {
 		code = defaultCode
 	}
 	return pgproto3.ErrorResponse{
 		Severity:            severity,
 		SeverityUnlocalized: severity,
-		Code:                code,
+		Code:                code.String(),
 		Message:             pe.Message,
 		Detail:              pe.Detail,
 		Hint:                pe.Hint,

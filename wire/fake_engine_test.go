@@ -82,7 +82,7 @@ func newFakeEngine() *fakeEngine {
 
 func (e *fakeEngine) NewSession(ctx context.Context, p SessionParams) (Session, error) {
 	if p.Database == "nodb" {
-		return nil, pgerr.New("3D000", "database %q does not exist", p.Database)
+		return nil, pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", p.Database)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -242,7 +242,7 @@ func (st *fakeStmt) execute(ctx context.Context, params []sqltypes.Value) (Resul
 		if len(st.words) > 2 {
 			pos, _ = strconv.Atoi(st.words[2])
 		}
-		return nil, pgerr.New(st.words[1], "fake failure").WithDetail("some detail").WithHint("some hint").WithPosition(pos)
+		return nil, pgerr.New(pgerr.FromSQLState(st.words[1]), "fake failure").WithDetail("some detail").WithHint("some hint").WithPosition(pos)
 	case "DESCFAIL":
 		_, _, err := st.Describe(ctx)
 		return nil, err

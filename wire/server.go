@@ -330,7 +330,7 @@ func (s *Server) newConn(nc net.Conn) (*conn, []byte) {
 		return nil, nil
 	}
 	if s.startups >= s.cfg.MaxStartups {
-		s.cfg.Metrics.Error(pgerr.TooManyConnections)
+		s.cfg.Metrics.Error(pgerr.TooManyConnections.String())
 		msg, _ := errorResponse(errTooManyClients(), "FATAL").Encode(nil)
 		return nil, msg
 	}

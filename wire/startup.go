@@ -122,11 +122,11 @@ func (c *conn) startup() error {
 	}
 	if c.srv.cfg.TLSRequired && !c.encrypted && !isLoopback(c.raw.RemoteAddr()) {
 		host, _, _ := net.SplitHostPort(c.raw.RemoteAddr().String())
-		return c.fatalError(pgerr.New(pgerr.InvalidAuthorization, "no pg_hba.conf entry for host \"%s\", user \"%s\", database \"%s\", no encryption", host, c.user, database).
+		return c.fatalError(pgerr.New(pgerr.InvalidAuthorizationSpecification, "no pg_hba.conf entry for host \"%s\", user \"%s\", database \"%s\", no encryption", host, c.user, database).
 			WithHint("zproxy runs with --tls-required: connect with sslmode=require or stronger."))
 	}
 	if c.user == "" {
-		return c.fatal(pgerr.InvalidAuthorization, "no PostgreSQL user name specified in startup packet")
+		return c.fatal(pgerr.InvalidAuthorizationSpecification, "no PostgreSQL user name specified in startup packet")
 	}
 	settings, err := startupSettings(params)
 	if err != nil {

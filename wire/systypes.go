@@ -13,10 +13,6 @@ import (
 // its bytes, "char" its one byte, int2vector and oidvector array_send's
 // one-dimensional array with lower bound 0.
 
-// nameTooLong is PostgreSQL's SQLSTATE for a name of NAMEDATALEN bytes or
-// more.
-const nameTooLong = "42622"
-
 func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	switch {
 	case t.IsOIDLike():
@@ -49,7 +45,7 @@ func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.Null, errInvalidUTF8()
 		}
 		if len(src) >= sqltypes.NameDataLen {
-			return sqltypes.Null, pgerr.New(nameTooLong, "identifier too long").
+			return sqltypes.Null, pgerr.New(pgerr.NameTooLong, "identifier too long").
 				WithDetail("Identifier must be less than %d characters.", sqltypes.NameDataLen)
 		}
 		return sqltypes.NewText(string(src)), nil

@@ -23,10 +23,6 @@ const (
 	pgEpochUS   = pgEpochDays * 86400 * 1000000 // the same in microseconds
 )
 
-// characterNotInRepertoire is PostgreSQL's SQLSTATE for bytes that are not
-// valid in the connection's encoding (UTF-8).
-const characterNotInRepertoire = "22021"
-
 // errBadBinary is the error of a binary parameter whose length or content
 // does not fit its type.
 func errBadBinary(t sqltypes.Type, format string, args ...any) error {
@@ -38,7 +34,7 @@ func errBadBinary(t sqltypes.Type, format string, args ...any) error {
 }
 
 func errInvalidUTF8() error {
-	return pgerr.New(characterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+	return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
 }
 
 // DecodeBinary decodes one parameter sent in binary format as a value of
@@ -195,7 +191,7 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		}
 		west := int32(binary.BigEndian.Uint32(src[8:]))
 		if west <= -16*3600 || west >= 16*3600 { // TZDISP_LIMIT
-			return sqltypes.Null, pgerr.New("22009", "time zone displacement out of range")
+			return sqltypes.Null, pgerr.New(pgerr.InvalidTimeZoneDisplacementValue, "time zone displacement out of range")
 		}
 		return sqltypes.NewTimeTZ(sqltypes.TimeTZValue{Micros: us, Offset: -west}), nil
 	}

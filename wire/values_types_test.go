@@ -337,25 +337,25 @@ func TestDecodeBinaryNewTypeErrors(t *testing.T) {
 		in   []byte
 		code string
 	}{
-		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0}, pgerr.InvalidBinaryRepresentation},
-		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0, 0x12, 0, 0, 0, 0, 1}, pgerr.InvalidBinaryRepresentation},
-		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0, 0, 0, 0, 0, 0x27, 0x10}, pgerr.InvalidBinaryRepresentation},
-		{sqltypes.TypeNumeric, []byte{0xff, 0xff, 0, 0, 0, 0, 0, 0}, pgerr.InvalidBinaryRepresentation},
-		{sqltypes.TypeInterval, make([]byte, 15), pgerr.InvalidBinaryRepresentation},
-		{sqltypes.TypeJSONB, []byte("{}"), pgerr.InvalidBinaryRepresentation},
-		{sqltypes.TypeJSONB, []byte("\x01{"), pgerr.InvalidTextRepresentation},
-		{sqltypes.TypeJSON, []byte("nope"), pgerr.InvalidTextRepresentation},
-		{sqltypes.Type{ID: sqltypes.BPChar, Width: 1}, []byte("ab"), pgerr.StringDataRightTruncation},
-		{sqltypes.ArrayOf(sqltypes.TypeInt4), []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 23}, pgerr.InvalidBinaryRepresentation},
-		{sqltypes.ArrayOf(sqltypes.TypeInt4), []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20}, pgerr.DatatypeMismatch},
-		{sqltypes.ArrayOf(sqltypes.TypeInt4), []byte{0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 23}, pgerr.InvalidBinaryRepresentation},
-		{sqltypes.ArrayOf(sqltypes.TypeInt4), []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 23, 0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1}, pgerr.InvalidBinaryRepresentation},
-		{sqltypes.TypeTimestamp, []byte{0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, pgerr.DatetimeFieldOverflow},
-		{sqltypes.TypeDate, []byte{0x7f, 0xff, 0xff, 0xfe}, pgerr.DatetimeFieldOverflow},
+		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0}, pgerr.InvalidBinaryRepresentation.String()},
+		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0, 0x12, 0, 0, 0, 0, 1}, pgerr.InvalidBinaryRepresentation.String()},
+		{sqltypes.TypeNumeric, []byte{0, 1, 0, 0, 0, 0, 0, 0, 0x27, 0x10}, pgerr.InvalidBinaryRepresentation.String()},
+		{sqltypes.TypeNumeric, []byte{0xff, 0xff, 0, 0, 0, 0, 0, 0}, pgerr.InvalidBinaryRepresentation.String()},
+		{sqltypes.TypeInterval, make([]byte, 15), pgerr.InvalidBinaryRepresentation.String()},
+		{sqltypes.TypeJSONB, []byte("{}"), pgerr.InvalidBinaryRepresentation.String()},
+		{sqltypes.TypeJSONB, []byte("\x01{"), pgerr.InvalidTextRepresentation.String()},
+		{sqltypes.TypeJSON, []byte("nope"), pgerr.InvalidTextRepresentation.String()},
+		{sqltypes.Type{ID: sqltypes.BPChar, Width: 1}, []byte("ab"), pgerr.StringDataRightTruncation.String()},
+		{sqltypes.ArrayOf(sqltypes.TypeInt4), []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 23}, pgerr.InvalidBinaryRepresentation.String()},
+		{sqltypes.ArrayOf(sqltypes.TypeInt4), []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20}, pgerr.DatatypeMismatch.String()},
+		{sqltypes.ArrayOf(sqltypes.TypeInt4), []byte{0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 23}, pgerr.InvalidBinaryRepresentation.String()},
+		{sqltypes.ArrayOf(sqltypes.TypeInt4), []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 23, 0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1}, pgerr.InvalidBinaryRepresentation.String()},
+		{sqltypes.TypeTimestamp, []byte{0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, pgerr.DatetimeFieldOverflow.String()},
+		{sqltypes.TypeDate, []byte{0x7f, 0xff, 0xff, 0xfe}, pgerr.DatetimeFieldOverflow.String()},
 	}
 	for _, tt := range tests {
 		_, err := DecodeBinary(tt.t, tt.in)
-		if got := pgerr.CodeOf(err); got != tt.code {
+		if got := pgerr.CodeOf(err).String(); got != tt.code {
 			t.Errorf("DecodeBinary(%s, %x): code %s (%v), want %s", tt.t, tt.in, got, err, tt.code)
 		}
 	}

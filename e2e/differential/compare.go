@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
 // result is what one server returned for one statement, values in their
@@ -154,7 +155,7 @@ func compareResults(pg, zp result, order orderSpec) []mismatch {
 		}
 		return []mismatch{{mSQLState, fmt.Sprintf("PostgreSQL %s (%v), zproxy %s (%v)", pg.code, pg.err, zp.code, zp.err)}}
 	case pg.failed():
-		if pg.code == "0A000" {
+		if pg.code == pgerr.FeatureNotSupported.String() {
 			return []mismatch{{iPGLimited, pg.err.Error()}}
 		}
 		return []mismatch{{mError, fmt.Sprintf("PostgreSQL failed: %v; zproxy succeeded", pg.err)}}

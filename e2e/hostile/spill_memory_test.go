@@ -169,7 +169,7 @@ func TestSpillFilesRemoved(t *testing.T) {
 
 	// An error in the input after some runs were written.
 	q := "SELECT * FROM generate_series(1, " + strconv.Itoa(n) + ") g ORDER BY md5(g::text), 1 / (g - 450000) OFFSET " + strconv.Itoa(n)
-	if _, err := conn.Exec(ctx, q); sqlstate(err) != pgerr.DivisionByZero {
+	if _, err := conn.Exec(ctx, q); sqlstate(err) != pgerr.DivisionByZero.String() {
 		t.Fatalf("division by zero mid-sort: %v, want 22012", err)
 	}
 	waitNoSpill(t, tmp, "a sort that failed")
@@ -179,7 +179,7 @@ func TestSpillFilesRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	q = "SELECT count(*) FROM (SELECT g % 500000, md5(g::text), count(*) FROM generate_series(1, " + strconv.Itoa(n) + ") g GROUP BY 1, 2) s"
-	if _, err := conn.Exec(ctx, q); sqlstate(err) != pgerr.ConfigurationLimitExceeded {
+	if _, err := conn.Exec(ctx, q); sqlstate(err) != pgerr.ConfigurationLimitExceeded.String() {
 		t.Fatalf("past temp_file_limit: %v, want 53400", err)
 	}
 	if _, err := conn.Exec(ctx, "RESET temp_file_limit"); err != nil {
@@ -233,7 +233,7 @@ func TestStringAggFieldLimit(t *testing.T) {
 	before := procKB(t, s.Pid(), "VmRSS")
 	var length int64
 	err := conn.QueryRow(ctx, "SELECT length(string_agg(repeat('x', 1000000), '')) FROM generate_series(1, 1100)").Scan(&length)
-	if sqlstate(err) != pgerr.ProgramLimitExceeded {
+	if sqlstate(err) != pgerr.ProgramLimitExceeded.String() {
 		t.Fatalf("string_agg of 1.1 GB: %v (length %d), want 54000", err, length)
 	}
 	if !strings.Contains(err.Error(), "out of memory") {

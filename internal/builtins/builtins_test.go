@@ -38,17 +38,17 @@ func TestResolveOperator(t *testing.T) {
 		{"%", []sqltypes.Type{tInt2, tInt2}, "smallint"},
 		{"-", []sqltypes.Type{tTS, U}, "interval"}, // the unknown side is read as timestamp
 		{"+", []sqltypes.Type{tTS, U}, "timestamp without time zone"},
-		{"+", []sqltypes.Type{tDate, U}, pgerr.AmbiguousFunction},
-		{"+", []sqltypes.Type{U, U}, pgerr.AmbiguousFunction},
-		{"%", []sqltypes.Type{tFloat8, tFloat8}, pgerr.UndefinedFunction},
-		{"+", []sqltypes.Type{tDate, tDate}, pgerr.UndefinedFunction},
-		{"-", []sqltypes.Type{sqltypes.TypeText}, pgerr.UndefinedFunction},
+		{"+", []sqltypes.Type{tDate, U}, pgerr.AmbiguousFunction.String()},
+		{"+", []sqltypes.Type{U, U}, pgerr.AmbiguousFunction.String()},
+		{"%", []sqltypes.Type{tFloat8, tFloat8}, pgerr.UndefinedFunction.String()},
+		{"+", []sqltypes.Type{tDate, tDate}, pgerr.UndefinedFunction.String()},
+		{"-", []sqltypes.Type{sqltypes.TypeText}, pgerr.UndefinedFunction.String()},
 	}
 	for _, c := range cases {
 		got := ""
 		res, err := ResolveOperator(c.op, c.args)
 		if err != nil {
-			got = pgerr.CodeOf(err)
+			got = pgerr.CodeOf(err).String()
 		} else {
 			got = res.Result.String()
 		}

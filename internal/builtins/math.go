@@ -18,10 +18,7 @@ import (
 // exact numeric form computed with the numeric helpers of sqltypes.
 
 // SQLSTATEs pgerr has no name for.
-const (
-	codeInvalidArgumentForLog         = "2201E"
-	codeInvalidArgumentForWidthBucket = "2201G"
-)
+const ()
 
 // Random is a session's generator for random(), which setseed seeds: after
 // setseed(x) the session's random() values repeat for the same x, as in
@@ -135,10 +132,10 @@ func init() {
 		return Overload{Params: []Param{float8}, Result: Returns(tFloat8), Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			x := a[0].F
 			if x == 0 {
-				return sqltypes.Null, pgerr.New(codeInvalidArgumentForLog, "cannot take logarithm of zero")
+				return sqltypes.Null, pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of zero")
 			}
 			if x < 0 {
-				return sqltypes.Null, pgerr.New(codeInvalidArgumentForLog, "cannot take logarithm of a negative number")
+				return sqltypes.Null, pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of a negative number")
 			}
 			return sqltypes.NewFloat(f(x)), nil
 		}}
@@ -237,13 +234,13 @@ func divNumeric(a, b sqltypes.Value) (sqltypes.Value, error) {
 func widthBucketArgs(count int64, nan, infinite, equal bool) error {
 	switch {
 	case count <= 0:
-		return pgerr.New(codeInvalidArgumentForWidthBucket, "count must be greater than zero")
+		return pgerr.New(pgerr.InvalidArgumentForWidthBucketFunction, "count must be greater than zero")
 	case nan:
-		return pgerr.New(codeInvalidArgumentForWidthBucket, "operand, lower bound, and upper bound cannot be NaN")
+		return pgerr.New(pgerr.InvalidArgumentForWidthBucketFunction, "operand, lower bound, and upper bound cannot be NaN")
 	case infinite:
-		return pgerr.New(codeInvalidArgumentForWidthBucket, "lower and upper bounds must be finite")
+		return pgerr.New(pgerr.InvalidArgumentForWidthBucketFunction, "lower and upper bounds must be finite")
 	case equal:
-		return pgerr.New(codeInvalidArgumentForWidthBucket, "lower bound cannot equal upper bound")
+		return pgerr.New(pgerr.InvalidArgumentForWidthBucketFunction, "lower bound cannot equal upper bound")
 	}
 	return nil
 }

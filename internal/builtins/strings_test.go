@@ -94,7 +94,7 @@ func TestStringFunctions(t *testing.T) {
 		got, err := call(t, tt.name, tt.args...)
 		var s string
 		if err != nil {
-			s = "error " + pgerr.CodeOf(err)
+			s = "error " + pgerr.CodeOf(err).String()
 		} else {
 			s = sqltypes.FormatText(got)
 		}

@@ -569,7 +569,7 @@ func (f *fromChar) toTm(input string) (c sqltypes.Civil, zoned bool, offset int6
 	switch {
 	case f.tzsign != 0:
 		if f.tzh < 0 || f.tzh > 15 || f.tzm < 0 || f.tzm >= 60 {
-			return c, false, 0, pgerr.New("22009", "time zone displacement out of range: %q", input)
+			return c, false, 0, pgerr.New(pgerr.InvalidTimeZoneDisplacementValue, "time zone displacement out of range: %q", input)
 		}
 		offset = (f.tzh*60 + f.tzm) * 60
 		if f.tzsign < 0 {

@@ -12,14 +12,14 @@ import (
 type storeDown struct{}
 
 func (storeDown) Error() string    { return "store unreachable" }
-func (storeDown) SQLState() string { return ConnectionFailure }
+func (storeDown) SQLState() string { return ConnectionFailure.String() }
 
 func TestClassify(t *testing.T) {
 	dup := New(UniqueViolation, "duplicate key")
 	for _, tc := range []struct {
 		name     string
 		err      error
-		code     string
+		code     Code
 		message  string
 		sameAsIn bool // the *Error of the chain itself comes back
 	}{

@@ -6,102 +6,32 @@ import (
 	"fmt"
 )
 
-// SQLSTATE codes used by zproxy. The names follow PostgreSQL's errcodes.txt.
-const (
-	SuccessfulCompletion                = "00000"
-	Warning                             = "01000"
-	ConnectionException                 = "08000"
-	ConnectionFailure                   = "08006"
-	ProtocolViolation                   = "08P01"
-	FeatureNotSupported                 = "0A000"
-	CardinalityViolation                = "21000"
-	DataException                       = "22000"
-	StringDataRightTruncation           = "22001"
-	NumericValueOutOfRange              = "22003"
-	NullValueNotAllowed                 = "22004"
-	InvalidDatetimeFormat               = "22007"
-	DatetimeFieldOverflow               = "22008"
-	DivisionByZero                      = "22012"
-	SubstringError                      = "22011"
-	InvalidArgumentForPowerFunction     = "2201F"
-	InvalidPrecedingOrFollowingSize     = "22013"
-	InvalidArgumentForNtile             = "22014"
-	InvalidArgumentForNthValue          = "22016"
-	InvalidParameterValue               = "22023"
-	InvalidRowCountInLimitClause        = "2201W"
-	InvalidRowCountInResultOffsetClause = "2201X"
-	InvalidEscapeSequence               = "22025"
-	CharacterNotInRepertoire            = "22021"
-	InvalidTextRepresentation           = "22P02"
-	InvalidBinaryRepresentation         = "22P03"
-	NotNullViolation                    = "23502"
-	UniqueViolation                     = "23505"
-	ForeignKeyViolation                 = "23503"
-	CheckViolation                      = "23514"
-	ActiveSQLTransaction                = "25001"
-	ReadOnlySQLTransaction              = "25006"
-	NoActiveSQLTransaction              = "25P01"
-	InFailedSQLTransaction              = "25P02"
-	InvalidSQLStatementName             = "26000"
-	InvalidCursorName                   = "34000"
-	InvalidAuthorization                = "28000"
-	InvalidPassword                     = "28P01"
-	IdleInTransactionSessionTimeout     = "25P03"
-	DependentObjectsStillExist          = "2BP01"
-	InvalidSchemaName                   = "3F000"
-	InvalidGrantOperation               = "0LP01"
-	SerializationFailure                = "40001"
-	SyntaxError                         = "42601"
-	InsufficientPrivilege               = "42501"
-	CannotCoerce                        = "42846"
-	GroupingError                       = "42803"
-	WrongObjectType                     = "42809"
-	UndefinedColumn                     = "42703"
-	UndefinedFunction                   = "42883"
-	AmbiguousFunction                   = "42725"
-	ReservedName                        = "42939"
-	UndefinedTable                      = "42P01"
-	UndefinedParameter                  = "42P02"
-	UndefinedObject                     = "42704"
-	DuplicateColumn                     = "42701"
-	DuplicateCursor                     = "42P03"
-	DuplicatePreparedStatement          = "42P05"
-	DuplicateTable                      = "42P07"
-	DuplicateObject                     = "42710"
-	AmbiguousColumn                     = "42702"
-	DatatypeMismatch                    = "42804"
-	InvalidColumnReference              = "42P10"
-	InvalidForeignKey                   = "42830"
-	InvalidName                         = "42602"
-	DuplicateAlias                      = "42712"
-	AmbiguousAlias                      = "42P09"
-	InvalidRecursion                    = "42P19"
-	WindowingError                      = "42P20"
-	InvalidTableDefinition              = "42P16"
-	InvalidObjectDefinition             = "42P17"
-	ProgramLimitExceeded                = "54000"
-	StatementTooComplex                 = "54001"
-	ObjectNotInPrerequisiteState        = "55000"
-	InsufficientResources               = "53000"
-	OutOfMemory                         = "53200"
-	TooManyConnections                  = "53300"
-	ConfigurationLimitExceeded          = "53400"
-	TooManyColumns                      = "54011"
-	TooManyArguments                    = "54023"
-	ObjectInUse                         = "55006"
-	CantChangeRuntimeParam              = "55P02"
-	QueryCanceled                       = "57014"
-	AdminShutdown                       = "57P01"
-	CannotConnectNow                    = "57P03"
-	SystemError                         = "58000"
-	IOError                             = "58030"
-	InternalError                       = "XX000"
-)
+// Code is a SQLSTATE. Its values are this package's variables, one per
+// code of PostgreSQL 15's table (codes_gen.go, named after the ERRCODE_
+// macros); a raw string cannot be passed where a Code is expected, and
+// FromSQLState is the one conversion from text.
+type Code struct{ s string }
+
+// String is the five-character SQLSTATE.
+func (c Code) String() string { return c.s }
+
+// Class is the code's class, its first two characters ("23" for every
+// integrity constraint violation).
+func (c Code) Class() string {
+	if len(c.s) < 2 {
+		return c.s
+	}
+	return c.s[:2]
+}
+
+// FromSQLState is the Code of a SQLSTATE a lower layer reports as text
+// (SQLStater): the one place a Code is made from a string.
+func FromSQLState(s string) Code { return Code{s} }
 
 // Error is an error with a SQLSTATE code and the optional fields of a
 // PostgreSQL ErrorResponse or NoticeResponse.
 type Error struct {
-	Code     string // SQLSTATE, five characters
+	Code     Code   // SQLSTATE
 	Severity string // ERROR (default), FATAL, WARNING, NOTICE
 	Message  string
 	Detail   string
@@ -125,14 +55,14 @@ func (e *Error) Error() string { return e.Message }
 func (e *Error) Unwrap() error { return e.cause }
 
 // New returns an ERROR with the given code and formatted message.
-func New(code, format string, args ...any) *Error {
+func New(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Severity: "ERROR", Message: fmt.Sprintf(format, args...)}
 }
 
 // Wrap returns an ERROR with the given code whose message is msg and whose
 // cause is err. Use it where a lower-level error (an I/O failure, say) must be
 // reported to the client under a SQLSTATE.
-func Wrap(err error, code, msg string) *Error {
+func Wrap(err error, code Code, msg string) *Error {
 	return &Error{Code: code, Severity: "ERROR", Message: msg + ": " + err.Error(), cause: err}
 }
 
@@ -145,6 +75,12 @@ func (e *Error) WithDetail(format string, args ...any) *Error {
 // WithHint sets the HINT field and returns e.
 func (e *Error) WithHint(format string, args ...any) *Error {
 	e.Hint = fmt.Sprintf(format, args...)
+	return e
+}
+
+// WithWhere sets the CONTEXT field and returns e.
+func (e *Error) WithWhere(format string, args ...any) *Error {
+	e.Where = fmt.Sprintf(format, args...)
 	return e
 }
 
@@ -188,7 +124,7 @@ func Classify(err error) *Error {
 
 // ClassifyAs is Classify with the code and message prefix given to errors no
 // rule classifies (a store's I/O failure is 58030 "store error: ...").
-func ClassifyAs(err error, code, prefix string) *Error {
+func ClassifyAs(err error, code Code, prefix string) *Error {
 	if err == nil {
 		return nil
 	}
@@ -201,7 +137,7 @@ func ClassifyAs(err error, code, prefix string) *Error {
 		if e, ok := st.(error); ok {
 			msg = e.Error()
 		}
-		return &Error{Code: st.SQLState(), Severity: "ERROR", Message: msg, cause: err}
+		return &Error{Code: FromSQLState(st.SQLState()), Severity: "ERROR", Message: msg, cause: err}
 	}
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
@@ -213,7 +149,7 @@ func ClassifyAs(err error, code, prefix string) *Error {
 }
 
 // CodeOf returns the SQLSTATE Classify gives err, or 00000 for nil.
-func CodeOf(err error) string {
+func CodeOf(err error) Code {
 	if err == nil {
 		return SuccessfulCompletion
 	}
@@ -234,12 +170,3 @@ func Notice(format string, args ...any) *Error {
 	e.Severity = "NOTICE"
 	return e
 }
-
-// Transaction control and sequence codes.
-const (
-	SequenceGeneratorLimitExceeded = "2200H"
-	InvalidNameSyntax              = "42602"
-	GeneratedAlways                = "428C9"
-	InvalidSavepointSpecification  = "3B001"
-	InvalidTransactionTermination  = "2D000"
-)

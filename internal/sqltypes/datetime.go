@@ -161,7 +161,7 @@ func mul64(a, b int64) (int64, uint64) {
 }
 
 func errTimestampOutOfRange() error {
-	return pgerr.New(codeDatetimeValueOutOfRange, "timestamp out of range")
+	return pgerr.New(pgerr.DatetimeValueOutOfRange, "timestamp out of range")
 }
 
 // parseFracUS rounds a ".ddd" fraction of a second to µs, half to even
@@ -292,7 +292,7 @@ func DateToTimestamp(days int64) (int64, error) {
 		return TimestampNegInfinity, nil
 	}
 	if days > (TimestampInfinity-1)/usPerDay || days < MinDate {
-		return 0, pgerr.New(codeDatetimeValueOutOfRange, "date out of range for timestamp")
+		return 0, pgerr.New(pgerr.DatetimeValueOutOfRange, "date out of range for timestamp")
 	}
 	return days * usPerDay, nil
 }
@@ -305,7 +305,7 @@ func DateAddDays(days, n int64) (int64, error) {
 	}
 	r := days + n
 	if (n > 0 && r < days) || (n < 0 && r > days) || r < MinDate || r > MaxDate {
-		return 0, pgerr.New(codeDatetimeValueOutOfRange, "date out of range")
+		return 0, pgerr.New(pgerr.DatetimeValueOutOfRange, "date out of range")
 	}
 	return r, nil
 }
@@ -314,7 +314,7 @@ func DateAddDays(days, n int64) (int64, error) {
 // PostgreSQL ("cannot subtract infinite dates").
 func DateDiff(a, b int64) (int64, error) {
 	if !IsFiniteDate(a) || !IsFiniteDate(b) {
-		return 0, pgerr.New(codeDatetimeValueOutOfRange, "cannot subtract infinite dates")
+		return 0, pgerr.New(pgerr.DatetimeValueOutOfRange, "cannot subtract infinite dates")
 	}
 	return a - b, nil
 }

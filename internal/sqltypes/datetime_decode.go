@@ -1230,7 +1230,7 @@ func ParseTimestampIn(s string, withZone bool, loc *time.Location) (int64, error
 	}
 	local, ok := tmToTimestamp(r.tm)
 	if !ok {
-		return 0, pgerr.New(codeDatetimeValueOutOfRange, "timestamp out of range: %q", s)
+		return 0, pgerr.New(pgerr.DatetimeValueOutOfRange, "timestamp out of range: %q", s)
 	}
 	if !withZone {
 		return local, nil
@@ -1246,7 +1246,7 @@ func ParseTimestampIn(s string, withZone bool, loc *time.Location) (int64, error
 	}
 	us := local - off*usPerSec
 	if us < MinTimestamp || us >= TimestampInfinity {
-		return 0, pgerr.New(codeDatetimeValueOutOfRange, "timestamp out of range: %q", s)
+		return 0, pgerr.New(pgerr.DatetimeValueOutOfRange, "timestamp out of range: %q", s)
 	}
 	return us, nil
 }
@@ -1326,7 +1326,7 @@ func ParseDate(s string) (int64, error) {
 	}
 	d := daysFromCivil(r.tm.year, r.tm.mon, r.tm.mday)
 	if d < MinDate || d > MaxDate {
-		return 0, pgerr.New(codeDatetimeValueOutOfRange, "date out of range: %q", s)
+		return 0, pgerr.New(pgerr.DatetimeValueOutOfRange, "date out of range: %q", s)
 	}
 	return d, nil
 }
@@ -1340,7 +1340,7 @@ func dateTimeParseError(e dtErr, r dtResult, s, typ string) error {
 		return pgerr.New(pgerr.DatetimeFieldOverflow, "date/time field value out of range: %q", s).
 			WithHint("Perhaps you need a different \"datestyle\" setting.")
 	case dtTZOverflow:
-		return pgerr.New(codeInvalidTimeZoneDisplacement, "time zone displacement out of range: %q", s)
+		return pgerr.New(pgerr.InvalidTimeZoneDisplacementValue, "time zone displacement out of range: %q", s)
 	case dtUnknownZone:
 		return pgerr.New(pgerr.InvalidParameterValue, "time zone %q not recognized", r.unknownZone)
 	}

@@ -157,7 +157,7 @@ func CompareInterval(a, b IntervalValue) int {
 }
 
 func errIntervalOutOfRange() error {
-	return pgerr.New(codeDatetimeValueOutOfRange, "interval out of range")
+	return pgerr.New(pgerr.DatetimeValueOutOfRange, "interval out of range")
 }
 
 // ParseInterval parses PostgreSQL interval input in every spelling its
@@ -178,7 +178,7 @@ func ParseInterval(s string, t Type) (IntervalValue, error) {
 	case dtBadFormat:
 		return IntervalValue{}, pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type interval: %q", s)
 	case dtFieldOverflow:
-		return IntervalValue{}, pgerr.New(codeIntervalFieldOverflow, "interval field value out of range: %q", s)
+		return IntervalValue{}, pgerr.New(pgerr.IntervalFieldOverflow, "interval field value out of range: %q", s)
 	}
 	iv, ok := r.toInterval()
 	if !ok {
@@ -1453,7 +1453,7 @@ func DateAddInterval(days int64, iv IntervalValue) (int64, error) {
 // days split out (justify_hours), as PostgreSQL's timestamp_mi.
 func TimestampDiff(a, b int64) (IntervalValue, error) {
 	if !IsFiniteTimestamp(a) || !IsFiniteTimestamp(b) {
-		return IntervalValue{}, pgerr.New(codeDatetimeValueOutOfRange, "cannot subtract infinite timestamps")
+		return IntervalValue{}, pgerr.New(pgerr.DatetimeValueOutOfRange, "cannot subtract infinite timestamps")
 	}
 	d, ok := addInt64(a, -b)
 	if !ok || b == math.MinInt64 {
@@ -1469,7 +1469,7 @@ func TimestampDiff(a, b int64) (IntervalValue, error) {
 func ageTm(us int64) (tmParts, error) {
 	switch us {
 	case TimestampNegInfinity:
-		return tmParts{}, pgerr.New(codeDatetimeValueOutOfRange, "timestamp out of range")
+		return tmParts{}, pgerr.New(pgerr.DatetimeValueOutOfRange, "timestamp out of range")
 	case TimestampInfinity:
 		return tmParts{year: 294277, mon: 1, mday: 9, hour: 4, sec: 54, usec: 775807}, nil
 	}
@@ -1482,7 +1482,7 @@ func Age(a, b int64) (IntervalValue, error) {
 	t1, err1 := ageTm(a)
 	t2, err2 := ageTm(b)
 	if err1 != nil || err2 != nil {
-		return IntervalValue{}, pgerr.New(codeDatetimeValueOutOfRange, "timestamp out of range")
+		return IntervalValue{}, pgerr.New(pgerr.DatetimeValueOutOfRange, "timestamp out of range")
 	}
 	fsec := t1.usec - t2.usec
 	sec := t1.sec - t2.sec

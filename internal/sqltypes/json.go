@@ -42,10 +42,7 @@ type JSONValue struct {
 }
 
 // SQLSTATEs of JSON errors.
-const (
-	codeUntranslatableCharacter = "22P05"
-	codeStackDepth              = "54001"
-)
+const ()
 
 // maxJSONDepth bounds nesting so hostile input cannot exhaust the stack
 // (PostgreSQL stops at its stack depth limit).
@@ -158,7 +155,7 @@ func (p *jsonParser) value(v *JSONValue) error {
 func (p *jsonParser) enter() error {
 	p.depth++
 	if p.depth > maxJSONDepth {
-		return pgerr.New(codeStackDepth, "stack depth limit exceeded")
+		return pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded")
 	}
 	return nil
 }
@@ -380,7 +377,7 @@ func (p *jsonParser) str() (string, error) {
 					}
 					r = utf8.RuneError
 				case r == 0 && !p.raw:
-					return "", pgerr.New(codeUntranslatableCharacter, "unsupported Unicode escape sequence").
+					return "", pgerr.New(pgerr.UntranslatableCharacter, "unsupported Unicode escape sequence").
 						WithDetail("\\u0000 cannot be converted to text.")
 				}
 				b = utf8.AppendRune(b, r)

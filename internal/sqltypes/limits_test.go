@@ -19,23 +19,23 @@ func TestFieldLimits(t *testing.T) {
 		detail string
 	}{
 		{"append to the last byte", AppendLimit(MaxAllocSize-2, 1), "", "", ""},
-		{"append past it", AppendLimit(1073000000, 1000000), pgerr.ProgramLimitExceeded, "out of memory",
+		{"append past it", AppendLimit(1073000000, 1000000), pgerr.ProgramLimitExceeded.String(), "out of memory",
 			"Cannot enlarge string buffer containing 1073000000 bytes by 1000000 more bytes."},
-		{"append the NUL's byte", AppendLimit(MaxAllocSize-1, 1), pgerr.ProgramLimitExceeded, "out of memory",
+		{"append the NUL's byte", AppendLimit(MaxAllocSize-1, 1), pgerr.ProgramLimitExceeded.String(), "out of memory",
 			"Cannot enlarge string buffer containing 1073741822 bytes by 1 more bytes."},
 		{"length at the limit", LengthLimit(1073741819), "", "", ""},
-		{"length past it", LengthLimit(1073741820), pgerr.ProgramLimitExceeded, "requested length too large", ""},
-		{"negative length", LengthLimit(-1), pgerr.ProgramLimitExceeded, "requested length too large", ""},
+		{"length past it", LengthLimit(1073741820), pgerr.ProgramLimitExceeded.String(), "requested length too large", ""},
+		{"negative length", LengthLimit(-1), pgerr.ProgramLimitExceeded.String(), "requested length too large", ""},
 		{"alloc at the limit", AllocLimit(MaxAllocSize), "", "", ""},
-		{"alloc past it", AllocLimit(1200000004), pgerr.InternalError, "invalid memory alloc request size 1200000004", ""},
+		{"alloc past it", AllocLimit(1200000004), pgerr.InternalError.String(), "invalid memory alloc request size 1200000004", ""},
 		{"array elements", ArrayElemsLimit(MaxArraySize), "", "", ""},
-		{"array elements past", ArrayElemsLimit(MaxArraySize + 1), pgerr.ProgramLimitExceeded,
+		{"array elements past", ArrayElemsLimit(MaxArraySize + 1), pgerr.ProgramLimitExceeded.String(),
 			"array size exceeds the maximum allowed (134217727)", ""},
-		{"array bytes past", ArrayBytesLimit(MaxAllocSize + 1), pgerr.ProgramLimitExceeded,
+		{"array bytes past", ArrayBytesLimit(MaxAllocSize + 1), pgerr.ProgramLimitExceeded.String(),
 			"array size exceeds the maximum allowed (1073741823)", ""},
-		{"jsonb array past", JSONBArrayLimit(1 << 28), pgerr.ProgramLimitExceeded,
+		{"jsonb array past", JSONBArrayLimit(1 << 28), pgerr.ProgramLimitExceeded.String(),
 			"total size of jsonb array elements exceeds the maximum of 268435455 bytes", ""},
-		{"jsonb object past", JSONBObjectLimit(1 << 28), pgerr.ProgramLimitExceeded,
+		{"jsonb object past", JSONBObjectLimit(1 << 28), pgerr.ProgramLimitExceeded.String(),
 			"total size of jsonb object elements exceeds the maximum of 268435455 bytes", ""},
 		{"jsonb object at the limit", JSONBObjectLimit(1<<28 - 1), "", "", ""},
 	} {
@@ -46,7 +46,7 @@ func TestFieldLimits(t *testing.T) {
 			continue
 		}
 		e, ok := c.err.(*pgerr.Error)
-		if !ok || e.Code != c.code || e.Message != c.msg || e.Detail != c.detail {
+		if !ok || e.Code.String() != c.code || e.Message != c.msg || e.Detail != c.detail {
 			t.Errorf("%s: %#v, want %s %q %q", c.name, c.err, c.code, c.msg, c.detail)
 		}
 	}

@@ -20,15 +20,6 @@ import (
 // magnitudes of 10^100000 or more, which PostgreSQL allows up to 10^131072;
 // those are reported as "value overflows numeric format".
 
-// SQLSTATEs of numeric and datetime errors pgerr has no name for.
-const (
-	codeInvalidArgumentForLog       = "2201E"
-	codeInvalidArgumentForPower     = "2201F"
-	codeIntervalFieldOverflow       = "22015"
-	codeDatetimeValueOutOfRange     = "22008"
-	codeInvalidTimeZoneDisplacement = "22009"
-)
-
 const (
 	numericMaxDscale        = 16383 // NUMERIC_DSCALE_MAX
 	numericMaxIntegerDigits = 100000
@@ -882,12 +873,12 @@ func SqrtNumeric(v Value) (Value, error) {
 	d := v.Numeric()
 	if d.Form != apd.Finite {
 		if d.Form == apd.Infinite && d.Negative {
-			return Null, pgerr.New(codeInvalidArgumentForPower, "cannot take square root of a negative number")
+			return Null, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "cannot take square root of a negative number")
 		}
 		return v, nil
 	}
 	if d.Negative && !d.IsZero() {
-		return Null, pgerr.New(codeInvalidArgumentForPower, "cannot take square root of a negative number")
+		return Null, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "cannot take square root of a negative number")
 	}
 	w, _ := nbaseWeight(d)
 	sweight := (w+1)*4/2 - 1
@@ -1009,15 +1000,15 @@ func LnNumeric(v Value) (Value, error) {
 	d := v.Numeric()
 	if d.Form != apd.Finite {
 		if d.Form == apd.Infinite && d.Negative {
-			return Null, pgerr.New(codeInvalidArgumentForLog, "cannot take logarithm of a negative number")
+			return Null, pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of a negative number")
 		}
 		return v, nil
 	}
 	if d.IsZero() {
-		return Null, pgerr.New(codeInvalidArgumentForLog, "cannot take logarithm of zero")
+		return Null, pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of zero")
 	}
 	if d.Negative {
-		return Null, pgerr.New(codeInvalidArgumentForLog, "cannot take logarithm of a negative number")
+		return Null, pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of a negative number")
 	}
 	lw := lnDweight(d)
 	rscale := numericMinSigDigits - lw
@@ -1033,10 +1024,10 @@ func LogNumeric(base, num Value) (Value, error) {
 			return NumericNaN(), nil
 		}
 		if decSign(b) < 0 || decSign(x) < 0 {
-			return Null, pgerr.New(codeInvalidArgumentForLog, "cannot take logarithm of a negative number")
+			return Null, pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of a negative number")
 		}
 		if decSign(b) == 0 || decSign(x) == 0 {
-			return Null, pgerr.New(codeInvalidArgumentForLog, "cannot take logarithm of zero")
+			return Null, pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of zero")
 		}
 		if b.Form == apd.Infinite {
 			if x.Form == apd.Infinite {
@@ -1048,10 +1039,10 @@ func LogNumeric(base, num Value) (Value, error) {
 	}
 	for _, d := range []*apd.Decimal{b, x} {
 		if d.IsZero() {
-			return Null, pgerr.New(codeInvalidArgumentForLog, "cannot take logarithm of zero")
+			return Null, pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of zero")
 		}
 		if d.Negative {
-			return Null, pgerr.New(codeInvalidArgumentForLog, "cannot take logarithm of a negative number")
+			return Null, pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of a negative number")
 		}
 	}
 	rw := lnDweight(x) - lnDweight(b)
@@ -1085,7 +1076,7 @@ func PowerNumeric(base, exp Value) (Value, error) {
 		return powerSpecials(x, y)
 	}
 	if x.IsZero() && y.Negative && !y.IsZero() {
-		return Null, pgerr.New(codeInvalidArgumentForPower, "zero raised to a negative power is undefined")
+		return Null, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
 	}
 	// Integral exponent that fits int32: power_var_int.
 	if isIntegral(y) {
@@ -1101,7 +1092,7 @@ func PowerNumeric(base, exp Value) (Value, error) {
 	ax := x
 	if x.Negative {
 		if !isIntegral(y) {
-			return Null, pgerr.New(codeInvalidArgumentForPower, "a negative number raised to a non-integer power yields a complex result")
+			return Null, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
 		}
 		neg = isOdd(y)
 		ax = new(apd.Decimal).Abs(x)
@@ -1219,10 +1210,10 @@ func powerSpecials(x, y *apd.Decimal) (Value, error) {
 	}
 	s1, s2 := decSign(x), decSign(y)
 	if s1 == 0 && s2 < 0 {
-		return Null, pgerr.New(codeInvalidArgumentForPower, "zero raised to a negative power is undefined")
+		return Null, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
 	}
 	if s1 < 0 && y.Form == apd.Finite && !isIntegral(y) {
-		return Null, pgerr.New(codeInvalidArgumentForPower, "a negative number raised to a non-integer power yields a complex result")
+		return Null, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
 	}
 	if x.Form == apd.Finite && x.Cmp(one) == 0 {
 		return NumericFromInt(1), nil

@@ -29,7 +29,7 @@ func checkPGCase(t *testing.T, c pgCase, got string, err error) {
 	name += ")"
 	switch {
 	case c.code != "":
-		if code := pgerr.CodeOf(err); code != c.code {
+		if code := pgerr.CodeOf(err).String(); code != c.code {
 			t.Errorf("%s = %q, %v; want error %s", name, got, err, c.code)
 		}
 	case err != nil:
@@ -159,7 +159,7 @@ func TestFloatToNumericAgainstPostgres(t *testing.T) {
 		}
 		got, err := FloatToNumeric(f, bits)
 		if c.code != "" {
-			if pgerr.CodeOf(err) != c.code {
+			if pgerr.CodeOf(err).String() != c.code {
 				t.Errorf("%s(%s): %v, want %s", c.fn, c.a, err, c.code)
 			}
 			continue

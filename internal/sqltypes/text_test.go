@@ -75,7 +75,7 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-func errCode(err error) string { return pgerr.CodeOf(err) }
+func errCode(err error) string { return pgerr.CodeOf(err).String() }
 
 func TestCompareTotalOrder(t *testing.T) {
 	vals := []Value{NewFloat(math.Inf(-1)), NewInt(-3), NewFloat(-0.5), NewInt(0), NewFloat(0.5), NewInt(1), NewFloat(math.Inf(1)), NewFloat(math.NaN())}

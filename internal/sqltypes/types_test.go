@@ -71,7 +71,7 @@ func TestDateHelpers(t *testing.T) {
 	if d, err := DateAddDays(DateInfinity, -5); err != nil || d != DateInfinity {
 		t.Errorf("infinity - 5 = %d, %v", d, err)
 	}
-	if _, err := DateAddDays(MaxDate, 1); pgerr.CodeOf(err) != codeDatetimeValueOutOfRange {
+	if _, err := DateAddDays(MaxDate, 1); pgerr.CodeOf(err) != pgerr.DatetimeValueOutOfRange {
 		t.Errorf("max date + 1: %v", err)
 	}
 	if n, err := DateDiff(10, 3); err != nil || n != 7 {
@@ -80,7 +80,7 @@ func TestDateHelpers(t *testing.T) {
 	if _, err := DateDiff(DateInfinity, 3); err == nil {
 		t.Error("infinity - date succeeded")
 	}
-	if _, err := DateToTimestamp(MaxDate); pgerr.CodeOf(err) != codeDatetimeValueOutOfRange {
+	if _, err := DateToTimestamp(MaxDate); pgerr.CodeOf(err) != pgerr.DatetimeValueOutOfRange {
 		t.Errorf("5874897-12-31 as timestamp: %v", err)
 	}
 	if TimestampToDate(-1) != -1 || TimestampToDate(TimestampNegInfinity) != DateNegInfinity {
