@@ -20,6 +20,9 @@ type AlterTable struct {
 // Kind implements Statement.
 func (*AlterTable) Kind() string { return "alter_table" }
 
+// Describe implements Statement.
+func (x *AlterTable) Describe() Description { return ddl(refs(ObjectRelation, x.Table)...) }
+
 // AlterAction is one bound action.
 type AlterAction struct {
 	parser.AlterAction
@@ -48,3 +51,10 @@ type Truncate struct {
 
 // Kind implements Statement.
 func (*Truncate) Kind() string { return "truncate" }
+
+// Describe implements Statement: TRUNCATE is DML (log_statement 'mod');
+// zproxy empties a table by starting a new generation of its rows, a
+// catalog change.
+func (*Truncate) Describe() Description {
+	return Description{Class: ClassDML, ChangesSchema: true, Writes: true}
+}

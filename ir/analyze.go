@@ -23,3 +23,6 @@ func (a *Analyze) Kind() string {
 	}
 	return "analyze"
 }
+
+// Describe implements Statement.
+func (*Analyze) Describe() Description { return Description{Class: ClassUtility} }

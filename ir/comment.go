@@ -16,3 +16,18 @@ type Comment struct {
 
 // Kind implements Statement.
 func (*Comment) Kind() string { return "comment" }
+
+// Describe implements Statement: COMMENT changes the catalog but no plan,
+// and needs the ownership of what it comments on.
+func (x *Comment) Describe() Description {
+	d := Description{Class: ClassDDL, Writes: true}
+	switch {
+	case x.View != nil:
+		d.Owns = []ObjectRef{{Kind: ObjectView, Name: x.View.Name, Owner: x.View.Owner}}
+	case x.Table != nil && x.Index != "":
+		d.Owns = []ObjectRef{{Kind: ObjectIndex, Name: x.Index, Owner: x.Table.Owner}}
+	case x.Table != nil:
+		d.Owns = []ObjectRef{{Kind: ObjectTable, Name: x.Table.Name, Owner: x.Table.Owner}}
+	}
+	return d
+}

@@ -26,6 +26,9 @@ type AddConstraint struct {
 // Kind implements Statement.
 func (*AddConstraint) Kind() string { return "alter_table" }
 
+// Describe implements Statement.
+func (x *AddConstraint) Describe() Description { return ddl(refs(ObjectTable, x.Table)...) }
+
 // DropConstraint is ALTER TABLE t DROP CONSTRAINT [IF EXISTS] name
 // [CASCADE].
 type DropConstraint struct {
@@ -40,6 +43,9 @@ type DropConstraint struct {
 // Kind implements Statement.
 func (*DropConstraint) Kind() string { return "alter_table" }
 
+// Describe implements Statement.
+func (x *DropConstraint) Describe() Description { return ddl(refs(ObjectTable, x.Table)...) }
+
 // ValidateConstraint is ALTER TABLE t VALIDATE CONSTRAINT name: it checks
 // the existing rows against a NOT VALID foreign key or check.
 type ValidateConstraint struct {
@@ -53,6 +59,9 @@ type ValidateConstraint struct {
 // Kind implements Statement.
 func (*ValidateConstraint) Kind() string { return "alter_table" }
 
+// Describe implements Statement.
+func (x *ValidateConstraint) Describe() Description { return ddl(refs(ObjectTable, x.Table)...) }
+
 // RenameConstraint is ALTER TABLE t RENAME CONSTRAINT from TO to (a unique
 // constraint's index is renamed with it).
 type RenameConstraint struct {
@@ -62,6 +71,9 @@ type RenameConstraint struct {
 
 // Kind implements Statement.
 func (*RenameConstraint) Kind() string { return "alter_table" }
+
+// Describe implements Statement.
+func (x *RenameConstraint) Describe() Description { return ddl(refs(ObjectTable, x.Table)...) }
 
 // SetConstraints is SET CONSTRAINTS {ALL | name, ...} {IMMEDIATE |
 // DEFERRED}: when the checks of deferrable foreign keys run in the
@@ -74,3 +86,6 @@ type SetConstraints struct {
 
 // Kind implements Statement.
 func (*SetConstraints) Kind() string { return "set_constraints" }
+
+// Describe implements Statement.
+func (*SetConstraints) Describe() Description { return Description{Class: ClassTCL} }

@@ -16,3 +16,14 @@ type Extension struct {
 
 // Kind implements Statement.
 func (*Extension) Kind() string { return "extension" }
+
+// Describe implements Statement: zproxy's extensions are built in, so
+// CREATE and DROP EXTENSION change nothing stored; PostgreSQL refuses
+// them in a read-only transaction all the same.
+func (x *Extension) Describe() Description {
+	tag := "CREATE EXTENSION"
+	if x.Drop {
+		tag = "DROP EXTENSION"
+	}
+	return Description{Class: ClassDDL, Tag: tag, Writes: true}
+}

@@ -20,6 +20,11 @@ func (g *GrantRole) Kind() string {
 	return "grant_role"
 }
 
+// Describe implements Statement.
+func (*GrantRole) Describe() Description {
+	return Description{Class: ClassDCL, ChangesSchema: true, Writes: true}
+}
+
 // AlterSystem is ALTER SYSTEM SET/RESET of Setting: the session checks
 // the privilege PostgreSQL checks, then refuses it, as zproxy keeps its
 // configuration in its flags and config file.
@@ -27,3 +32,6 @@ type AlterSystem struct{ Setting string }
 
 // Kind implements Statement.
 func (*AlterSystem) Kind() string { return "alter_system" }
+
+// Describe implements Statement.
+func (*AlterSystem) Describe() Description { return Description{Class: ClassUtility} }

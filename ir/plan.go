@@ -10,6 +10,8 @@ type Statement interface {
 	// Kind is the statement kind for metrics and the command tag
 	// ("select", "insert", "create_table", ...).
 	Kind() string
+	// Describe says what the statement is and needs (stmt.go).
+	Describe() Description
 }
 
 // Hint is an optimizer hint in TiDB syntax: an index hint (USE_INDEX,
@@ -36,6 +38,11 @@ type Query struct {
 // Kind implements Statement.
 func (*Query) Kind() string { return "select" }
 
+// Describe implements Statement.
+func (q *Query) Describe() Description {
+	return Description{Class: ClassQuery, Writes: len(q.Writes) > 0}
+}
+
 // Returning is a write's RETURNING list: expressions over the written row
 // (the new row for INSERT and UPDATE, the old one for DELETE).
 type Returning struct {
@@ -61,6 +68,9 @@ type Insert struct {
 
 // Kind implements Statement.
 func (*Insert) Kind() string { return "insert" }
+
+// Describe implements Statement.
+func (*Insert) Describe() Description { return Description{Class: ClassDML, Writes: true} }
 
 // OnConflict is INSERT's ON CONFLICT clause.
 type OnConflict struct {
@@ -97,6 +107,9 @@ type Update struct {
 // Kind implements Statement.
 func (*Update) Kind() string { return "update" }
 
+// Describe implements Statement.
+func (*Update) Describe() Description { return Description{Class: ClassDML, Writes: true} }
+
 // Delete is a bound DELETE; Source yields the rows to delete (the old row
 // first, then the columns of any USING tables).
 type Delete struct {
@@ -115,6 +128,9 @@ type Delete struct {
 // Kind implements Statement.
 func (*Delete) Kind() string { return "delete" }
 
+// Describe implements Statement.
+func (*Delete) Describe() Description { return Description{Class: ClassDML, Writes: true} }
+
 // CreateTable creates a table.
 type CreateTable struct {
 	Table       *catalog.Table // ID assigned at execution
@@ -127,6 +143,13 @@ type CreateTable struct {
 // Kind implements Statement.
 func (*CreateTable) Kind() string { return "create_table" }
 
+// Describe implements Statement.
+func (*CreateTable) Describe() Description {
+	d := ddl()
+	d.CreatesIn = catalog.PublicSchema
+	return d
+}
+
 // DropTable drops tables.
 type DropTable struct {
 	Names    []string
@@ -137,6 +160,9 @@ type DropTable struct {
 
 // Kind implements Statement.
 func (*DropTable) Kind() string { return "drop_table" }
+
+// Describe implements Statement.
+func (x *DropTable) Describe() Description { return ddl(refs(ObjectTable, x.Names...)...) }
 
 // CreateIndex creates a secondary index.
 type CreateIndex struct {
@@ -152,6 +178,9 @@ type CreateIndex struct {
 // Kind implements Statement.
 func (*CreateIndex) Kind() string { return "create_index" }
 
+// Describe implements Statement.
+func (x *CreateIndex) Describe() Description { return ddl(refs(ObjectTable, x.Table)...) }
+
 // DropIndex drops a secondary index.
 type DropIndex struct {
 	Name     string
@@ -161,17 +190,26 @@ type DropIndex struct {
 // Kind implements Statement.
 func (*DropIndex) Kind() string { return "drop_index" }
 
+// Describe implements Statement.
+func (x *DropIndex) Describe() Description { return ddl(refs(ObjectIndex, x.Name)...) }
+
 // ShowIndexes lists a table's indexes.
 type ShowIndexes struct{ Table *catalog.Table }
 
 // Kind implements Statement.
 func (*ShowIndexes) Kind() string { return "show" }
 
+// Describe implements Statement.
+func (*ShowIndexes) Describe() Description { return Description{Class: ClassUtility} }
+
 // CheckTable verifies a table and its indexes agree.
 type CheckTable struct{ Tables []*catalog.Table }
 
 // Kind implements Statement.
 func (*CheckTable) Kind() string { return "check" }
+
+// Describe implements Statement.
+func (*CheckTable) Describe() Description { return Description{Class: ClassUtility} }
 
 // Explain wraps a statement to plan (and with Analyze, run).
 type Explain struct {
@@ -182,6 +220,12 @@ type Explain struct {
 
 // Kind implements Statement.
 func (*Explain) Kind() string { return "explain" }
+
+// Describe implements Statement: EXPLAIN is a utility statement; EXPLAIN
+// ANALYZE runs its statement, and writes when that writes.
+func (x *Explain) Describe() Description {
+	return Description{Class: ClassUtility, Writes: x.Analyze && x.Stmt.Describe().Writes}
+}
 
 // SetVar sets a session variable (Value "" with Reset for RESET/DEFAULT).
 // More lists further assignments of the same statement (SET TRANSACTION
@@ -196,11 +240,17 @@ type SetVar struct {
 // Kind implements Statement.
 func (*SetVar) Kind() string { return "set" }
 
+// Describe implements Statement.
+func (*SetVar) Describe() Description { return Description{Class: ClassUtility} }
+
 // ShowVar shows a session variable.
 type ShowVar struct{ Name string }
 
 // Kind implements Statement.
 func (*ShowVar) Kind() string { return "show" }
+
+// Describe implements Statement.
+func (*ShowVar) Describe() Description { return Description{Class: ClassUtility} }
 
 // TxnOp is a transaction control statement.
 type TxnOp struct {
@@ -229,6 +279,9 @@ const (
 // Kind implements Statement.
 func (t *TxnOp) Kind() string { return string(t.Op) }
 
+// Describe implements Statement.
+func (*TxnOp) Describe() Description { return Description{Class: ClassTCL} }
+
 // CreateView creates (or replaces) a view.
 type CreateView struct {
 	Name      string
@@ -246,6 +299,17 @@ type CreateView struct {
 // Kind implements Statement.
 func (*CreateView) Kind() string { return "create_view" }
 
+// Describe implements Statement: CREATE OR REPLACE VIEW replacing a view
+// needs its ownership too.
+func (x *CreateView) Describe() Description {
+	d := ddl()
+	d.CreatesIn = catalog.PublicSchema
+	if x.OrReplace {
+		d.Owns = refs(ObjectView, x.Name)
+	}
+	return d
+}
+
 // DropView drops views.
 type DropView struct {
 	Names    []string
@@ -256,3 +320,6 @@ type DropView struct {
 
 // Kind implements Statement.
 func (*DropView) Kind() string { return "drop_view" }
+
+// Describe implements Statement.
+func (x *DropView) Describe() Description { return ddl(refs(ObjectView, x.Names...)...) }

@@ -40,6 +40,11 @@ type CreateRole struct {
 // Kind implements Statement.
 func (*CreateRole) Kind() string { return "create_role" }
 
+// Describe implements Statement.
+func (*CreateRole) Describe() Description {
+	return Description{Class: ClassDCL, ChangesSchema: true, Writes: true}
+}
+
 // AlterRole is ALTER ROLE/USER ... [WITH] options.
 type AlterRole struct {
 	Role    RoleSpec
@@ -48,6 +53,11 @@ type AlterRole struct {
 
 // Kind implements Statement.
 func (*AlterRole) Kind() string { return "alter_role" }
+
+// Describe implements Statement.
+func (*AlterRole) Describe() Description {
+	return Description{Class: ClassDCL, ChangesSchema: true, Writes: true}
+}
 
 // DropRole is DROP ROLE/USER.
 type DropRole struct {
@@ -58,12 +68,22 @@ type DropRole struct {
 // Kind implements Statement.
 func (*DropRole) Kind() string { return "drop_role" }
 
+// Describe implements Statement.
+func (*DropRole) Describe() Description {
+	return Description{Class: ClassDCL, ChangesSchema: true, Writes: true}
+}
+
 // Kind implements Statement.
 func (g *Grant) Kind() string {
 	if g.Revoke {
 		return "revoke"
 	}
 	return "grant"
+}
+
+// Describe implements Statement.
+func (*Grant) Describe() Description {
+	return Description{Class: ClassDCL, ChangesSchema: true, Writes: true}
 }
 
 // CheckRoleName refuses the role names PostgreSQL reserves (42939).

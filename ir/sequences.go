@@ -35,11 +35,24 @@ type DropSequence struct {
 // Kind implements Statement.
 func (*CreateSequence) Kind() string { return "create_sequence" }
 
+// Describe implements Statement.
+func (*CreateSequence) Describe() Description {
+	d := ddl()
+	d.CreatesIn = catalog.PublicSchema
+	return d
+}
+
 // Kind implements Statement.
 func (*AlterSequence) Kind() string { return "alter_sequence" }
 
+// Describe implements Statement.
+func (x *AlterSequence) Describe() Description { return ddl(refs(ObjectSequence, x.Name)...) }
+
 // Kind implements Statement.
 func (*DropSequence) Kind() string { return "drop_sequence" }
+
+// Describe implements Statement.
+func (x *DropSequence) Describe() Description { return ddl(refs(ObjectSequence, x.Names...)...) }
 
 // sequenceTypes are the types a sequence may have, by canonical name.
 var sequenceTypes = map[string]sqltypes.Type{

@@ -14,7 +14,7 @@ import (
 
 // runAnalyze runs ANALYZE (or VACUUM ANALYZE): the tables the user owns
 // are analyzed, the others skipped with PostgreSQL's warning.
-func (st *statement) runAnalyze(ctx context.Context, x *ir.Analyze) (wire.Result, error) {
+func (st *statement) runAnalyze(ctx context.Context, x *ir.Analyze, _ *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := s.engine
 	tag := "ANALYZE"

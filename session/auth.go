@@ -97,8 +97,8 @@ type tablePrivilege struct {
 func (s *Session) checkPrivileges(ctx context.Context, bound ir.Statement) error {
 	perms := ir.PermissionsOf(bound)
 	needs := statementPrivileges(bound)
-	creates := createsIn(bound)
-	if len(perms) == 0 && len(needs) == 0 && creates == "" && !isDDL(bound) {
+	desc := bound.Describe()
+	if len(perms) == 0 && len(needs) == 0 && desc.CreatesIn == "" && len(desc.Owns) == 0 {
 		return nil
 	}
 	snap, err := s.engine.catalog.Snapshot(ctx)
@@ -122,10 +122,10 @@ func (s *Session) checkPrivileges(ctx context.Context, bound ir.Statement) error
 	if super {
 		return nil
 	}
-	if creates != "" && snap.SchemaPrivileges(user, catalog.PublicSchema)&catalog.PrivCreate == 0 {
-		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", catalog.PublicSchema)
+	if desc.CreatesIn != "" && snap.SchemaPrivileges(user, desc.CreatesIn)&catalog.PrivCreate == 0 {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", desc.CreatesIn)
 	}
-	for _, o := range requiredOwnership(snap, bound) {
+	for _, o := range ownersOf(snap, desc.Owns) {
 		if o.owner != user {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s", o.what)
 		}
@@ -196,115 +196,11 @@ func statementPrivileges(b ir.Statement) []tablePrivilege {
 	return out
 }
 
-// createsIn names the schema a statement creates an object in ("" for
-// none): PostgreSQL 15 lets only the schema's owner and those granted
-// CREATE on it do that. An index is created with its table's ownership.
-func createsIn(b ir.Statement) string {
-	switch b.(type) {
-	case *ir.CreateTable, *ir.CreateSequence, *ir.CreateView:
-		return catalog.PublicSchema // replacing a view needs its ownership too
-	}
-	return ""
-}
-
-// isDDL reports whether a statement changes the schema.
-func isDDL(b ir.Statement) bool {
-	switch b.(type) {
-	case *ir.CreateTable, *ir.DropTable, *ir.CreateIndex, *ir.DropIndex,
-		*ir.CreateSequence, *ir.AlterSequence, *ir.DropSequence, *ir.AlterTable,
-		*ir.AddConstraint, *ir.DropConstraint, *ir.ValidateConstraint, *ir.RenameConstraint,
-		*ir.CreateView, *ir.DropView, *ir.Comment:
-		return true
-	}
-	return false
-}
-
 // ownership is an object a DDL statement changes, which only its owner
 // may change: what names it in the error ("table t", "index i").
 type ownership struct {
 	owner string
 	what  string
-}
-
-// requiredOwnership lists the objects a DDL statement changes, as snap has
-// them. Names that do not exist are left to the statement to report.
-func requiredOwnership(snap *catalog.Snapshot, b ir.Statement) []ownership {
-	var out []ownership
-	table := func(name string) {
-		if t, err := snap.Table(name); err == nil {
-			out = append(out, ownership{t.Owner, "table " + t.Name})
-		}
-	}
-	view := func(name string) {
-		if v, ok := snap.StoredView(name); ok {
-			out = append(out, ownership{v.Owner, "view " + v.Name})
-		}
-	}
-	sequence := func(name string) {
-		if q, ok := snap.Sequence(name); ok {
-			out = append(out, ownership{q.Owner, "sequence " + q.Name})
-		}
-	}
-	switch x := b.(type) {
-	case *ir.DropTable:
-		for _, name := range x.Names {
-			table(name)
-		}
-	case *ir.CreateIndex:
-		table(x.Table)
-	case *ir.AlterTable:
-		switch t, ix := snap.FindIndex(x.Table); {
-		case snap.HasTable(x.Table):
-			table(x.Table)
-		case t != nil && ix != nil:
-			out = append(out, ownership{t.Owner, "index " + x.Table})
-		}
-	case *ir.DropIndex:
-		if t, _ := snap.FindIndex(x.Name); t != nil {
-			out = append(out, ownership{t.Owner, "index " + x.Name})
-		}
-	case *ir.AddConstraint, *ir.DropConstraint, *ir.ValidateConstraint, *ir.RenameConstraint:
-		table(constraintTable(x))
-	case *ir.CreateView:
-		if x.OrReplace {
-			view(x.Name)
-		}
-	case *ir.DropView:
-		for _, name := range x.Names {
-			view(name)
-		}
-	case *ir.AlterSequence:
-		sequence(x.Name)
-	case *ir.DropSequence:
-		for _, name := range x.Names {
-			sequence(name)
-		}
-	case *ir.Comment:
-		switch {
-		case x.View != nil:
-			out = append(out, ownership{x.View.Owner, "view " + x.View.Name})
-		case x.Table != nil && x.Index != "":
-			out = append(out, ownership{x.Table.Owner, "index " + x.Index})
-		case x.Table != nil:
-			out = append(out, ownership{x.Table.Owner, "table " + x.Table.Name})
-		}
-	}
-	return out
-}
-
-// constraintTable names the table an ALTER TABLE constraint change alters.
-func constraintTable(b ir.Statement) string {
-	switch x := b.(type) {
-	case *ir.AddConstraint:
-		return x.Table
-	case *ir.DropConstraint:
-		return x.Table
-	case *ir.ValidateConstraint:
-		return x.Table
-	case *ir.RenameConstraint:
-		return x.Table
-	}
-	return ""
 }
 
 // redactValues renders the row values an error's DETAIL shows (a failing
@@ -340,4 +236,49 @@ func (s *Session) redactValues(ctx context.Context, bound ir.Statement, err erro
 		}
 		return pgerr.Hidden
 	})
+}
+
+// ownersOf resolves the objects a statement may be run on only by their
+// owner (ir.Description.Owns) to their owners; an object that does not
+// exist is left to the statement's own error.
+func ownersOf(snap *catalog.Snapshot, refs []ir.ObjectRef) []ownership {
+	var out []ownership
+	for _, r := range refs {
+		if r.Owner != "" {
+			out = append(out, ownership{r.Owner, objectKindName(r.Kind) + " " + r.Name})
+			continue
+		}
+		switch r.Kind {
+		case ir.ObjectTable:
+			if t, err := snap.Table(r.Name); err == nil {
+				out = append(out, ownership{t.Owner, "table " + t.Name})
+			}
+		case ir.ObjectView:
+			if v, ok := snap.StoredView(r.Name); ok {
+				out = append(out, ownership{v.Owner, "view " + v.Name})
+			}
+		case ir.ObjectSequence:
+			if q, ok := snap.Sequence(r.Name); ok {
+				out = append(out, ownership{q.Owner, "sequence " + q.Name})
+			}
+		case ir.ObjectIndex:
+			if t, _ := snap.FindIndex(r.Name); t != nil {
+				out = append(out, ownership{t.Owner, "index " + r.Name})
+			}
+		case ir.ObjectRelation:
+			switch t, ix := snap.FindIndex(r.Name); {
+			case snap.HasTable(r.Name):
+				tb, _ := snap.Table(r.Name)
+				out = append(out, ownership{tb.Owner, "table " + tb.Name})
+			case t != nil && ix != nil:
+				out = append(out, ownership{t.Owner, "index " + r.Name})
+			}
+		}
+	}
+	return out
+}
+
+// objectKindName is how "must be owner of" names a kind of object.
+func objectKindName(k ir.ObjectKind) string {
+	return [...]string{"table", "view", "sequence", "index", "relation"}[k]
 }

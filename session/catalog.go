@@ -219,7 +219,7 @@ func (p pgSession) Notice(e *pgerr.Error) { p.s.notice(e) }
 
 // runComment applies COMMENT ON as one catalog change, on the newest
 // descriptor. Only the owner of the object (or a superuser) may comment.
-func (st *statement) runComment(ctx context.Context, c *ir.Comment) (wire.Result, error) {
+func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (wire.Result, error) {
 	s := st.sess
 	_, err := s.engine.catalog.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		if c.View != nil {

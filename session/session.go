@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -320,8 +321,9 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	if q, ok := bound.(*ir.Query); ok && q.Locking != "" && s.readOnly() {
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute SELECT %s in a read-only transaction", q.Locking)
 	}
-	if s.readOnly() && writes(bound) {
-		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", strings.ToUpper(strings.ReplaceAll(kind, "_", " ")))
+	desc := bound.Describe()
+	if s.readOnly() && desc.Writes {
+		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", commandTag(bound, desc))
 	}
 	if err := s.checkPrivileges(ctx, bound); err != nil {
 		return nil, err
@@ -345,7 +347,7 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	if _, ok := bound.(*ir.TxnOp); ok {
 		return st.txnControl(ctx, bound.(*ir.TxnOp))
 	}
-	if schemaChange(bound) && s.txStatus == 'T' {
+	if desc.ChangesSchema && s.txStatus == 'T' {
 		s.txDDL = true
 	}
 	txn, err := s.blockTxn(ctx)
@@ -353,159 +355,9 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 		return nil, err
 	}
 
-	switch x := bound.(type) {
-	case *ir.Query:
-		plan, err := st.optimize(x, params, opts)
-		if err != nil {
-			return nil, err
-		}
-		st.sendNotices(plan)
-		stats := &kv.Stats{}
-		rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: txn})
-		if err != nil {
-			return nil, storeErr(err)
-		}
-		e.cfg.Metrics.Fanout(len(shardsOf(plan)))
-		if plan.Scan != nil && plan.Scan.ZSchema != nil {
-			e.cfg.Metrics.ZOrderScan(len(plan.Scan.Ranges))
-		}
-		cols := columnsOf(x)
-		return &rowsResult{cols: cols, rows: rows, visible: len(cols), onDone: func(n int64) {
-			done(fmt.Sprintf("SELECT %d", n), plan, stats, n, n)
-		}}, nil
-	case *ir.Insert, *ir.Update, *ir.Delete:
-		res, plan, stats, err := st.write(ctx, x, params, opts, txn)
-		if err != nil {
-			return nil, err
-		}
-		done("", plan, stats, int64(len(res.Returning)), res.Count)
-		e.noteWrites(writeTarget(x), res.Count, false)
-		return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
-	case *ir.CreateView:
-		x.Owner = s.params.User
-		if err := e.exec.CreateView(ctx, e.catalog, x); err != nil {
-			return nil, storeErr(err)
-		}
-		return tagResult("CREATE VIEW"), nil
-	case *ir.DropView:
-		if err := e.exec.DropView(ctx, e.catalog, x, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
-		return tagResult("DROP VIEW"), nil
-	case *ir.CreateTable:
-		x.Table.Owner = s.params.User
-		if err := e.exec.CreateTable(ctx, e.catalog, x, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
-		return tagResult("CREATE TABLE"), nil
-	case *ir.DropTable:
-		if err := e.exec.DropTable(ctx, e.catalog, x, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
-		return tagResult("DROP TABLE"), nil
-	case *ir.Truncate:
-		if err := e.exec.Truncate(ctx, e.catalog, x); err != nil {
-			return nil, storeErr(err)
-		}
-		return tagResult("TRUNCATE TABLE"), nil
-	case *ir.AlterTable:
-		if err := e.exec.AlterTable(ctx, e.catalog, x, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
-		if len(x.Actions) == 1 && x.Actions[0].Kind == parser.AlterRenameIndex {
-			return tagResult("ALTER INDEX"), nil
-		}
-		return tagResult("ALTER TABLE"), nil
-	case *ir.CreateSequence:
-		x.Seq.Owner = s.params.User
-		if err := e.exec.CreateSequence(ctx, e.catalog, x, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
-		return tagResult("CREATE SEQUENCE"), nil
-	case *ir.AlterSequence:
-		if err := e.exec.AlterSequence(ctx, e.catalog, x, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
-		return tagResult("ALTER SEQUENCE"), nil
-	case *ir.DropSequence:
-		if err := e.exec.DropSequence(ctx, e.catalog, x, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
-		return tagResult("DROP SEQUENCE"), nil
-	case *ir.CreateIndex:
-		if err := e.exec.CreateIndex(ctx, e.catalog, x, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
-		e.indexBuilt(ctx, x.Table)
-		return tagResult("CREATE INDEX"), nil
-	case *ir.DropIndex:
-		if err := e.exec.DropIndex(ctx, e.catalog, x, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
-		return tagResult("DROP INDEX"), nil
-	case *ir.SetConstraints:
-		if txn == nil {
-			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "SET CONSTRAINTS can only be used in transaction blocks"})
-		} else if err := txn.SetConstraints(ctx, x.Names, x.Immediate); err != nil {
-			return nil, storeErr(err)
-		}
-		return tagResult("SET CONSTRAINTS"), nil
-	case *ir.AddConstraint, *ir.DropConstraint, *ir.ValidateConstraint, *ir.RenameConstraint:
-		if err := e.exec.AlterConstraint(ctx, e.catalog, x, opts.Fn, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
-		return tagResult("ALTER TABLE"), nil
-	case *ir.ShowIndexes:
-		return staticResult(columnsOf(x), executor.ShowIndexes(x.Table), "SHOW"), nil
-	case *ir.CheckTable:
-		var rows [][]sqltypes.Value
-		for _, t := range x.Tables {
-			res, err := e.exec.Check(ctx, t)
-			if err != nil {
-				return nil, err
-			}
-			for _, r := range res {
-				rows = append(rows, []sqltypes.Value{sqltypes.NewText(r.Table), sqltypes.NewText(r.Index),
-					sqltypes.NewInt(r.Rows), sqltypes.NewInt(r.Entries), sqltypes.NewInt(r.Missing),
-					sqltypes.NewInt(r.Orphaned), sqltypes.NewBool(r.Missing == 0 && r.Orphaned == 0 && r.Entries == r.Rows)})
-			}
-		}
-		return staticResult(columnsOf(x), rows, "CHECK TABLE"), nil
-	case *ir.Explain:
-		return st.explain(ctx, x, params, opts, txn)
-	case *ir.SetVar:
-		for _, v := range append([]*ir.SetVar{x}, x.More...) {
-			if err := s.set(v.Name, v.Value, v.Reset); err != nil {
-				return nil, err
-			}
-		}
-		if x.Reset {
-			return tagResult("RESET"), nil
-		}
-		return tagResult("SET"), nil
-	case *ir.ShowVar:
-		if x.Name == "all" {
-			var rows [][]sqltypes.Value
-			for _, kv := range s.showAll() {
-				rows = append(rows, []sqltypes.Value{sqltypes.NewText(kv[0]), sqltypes.NewText(kv[1])})
-			}
-			return staticResult(columnsOf(x), rows, "SHOW"), nil
-		}
-		n, ok := canonicalVar(x.Name)
-		if !ok {
-			return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", x.Name)
-		}
-		return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.vars[n])}}, "SHOW"), nil
-	case *ir.CreateRole, *ir.AlterRole, *ir.DropRole, *ir.Grant, *ir.GrantRole:
-		return st.runRole(ctx, x)
-	case *ir.AlterSystem:
-		return nil, s.alterSystem(x)
-	case *ir.Comment:
-		return st.runComment(ctx, x)
-	case *ir.Analyze:
-		return st.runAnalyze(ctx, x)
-	case *ir.Extension:
-		return s.runExtension(x)
+	env := &runEnv{params: params, start: start, opts: opts, txn: txn, kind: kind, done: done}
+	if run, ok := runners[reflect.TypeOf(bound)]; ok {
+		return run(st, ctx, bound, env)
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)
 }
@@ -535,34 +387,6 @@ func (st *statement) write(ctx context.Context, b ir.Statement, params []sqltype
 		return executor.WriteResult{}, nil, nil, storeErr(err)
 	}
 	return res, plan, stats, nil
-}
-
-// schemaChange reports whether a statement changes the schema, which
-// zproxy applies when it runs, inside a transaction block or not.
-func schemaChange(b ir.Statement) bool {
-	switch b.(type) {
-	case *ir.CreateTable, *ir.DropTable, *ir.CreateIndex, *ir.DropIndex,
-		*ir.CreateView, *ir.DropView, *ir.CreateRole, *ir.AlterRole, *ir.DropRole, *ir.Grant, *ir.GrantRole,
-		*ir.CreateSequence, *ir.AlterSequence, *ir.DropSequence, *ir.AlterTable, *ir.Truncate,
-		*ir.AddConstraint, *ir.DropConstraint, *ir.ValidateConstraint, *ir.RenameConstraint:
-		return true
-	}
-	return false
-}
-
-// writes reports whether a statement changes data or schema.
-func writes(b ir.Statement) bool {
-	if len(ir.WritesOf(b)) > 0 {
-		return true // WITH d AS (DELETE ...) SELECT ...
-	}
-	switch b.(type) {
-	case *ir.Insert, *ir.Update, *ir.Delete, *ir.CreateTable, *ir.DropTable,
-		*ir.CreateIndex, *ir.DropIndex, *ir.CreateView, *ir.DropView, *ir.Comment,
-		*ir.CreateSequence, *ir.AlterSequence, *ir.DropSequence, *ir.AlterTable, *ir.Truncate,
-		*ir.AddConstraint, *ir.DropConstraint, *ir.ValidateConstraint, *ir.RenameConstraint:
-		return true
-	}
-	return false
 }
 
 func writeTag(kind string, n int64) string {
@@ -595,7 +419,7 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN of %s is not supported", x.Stmt.Kind())
 	}
-	if x.Analyze && writes(x.Stmt) {
+	if x.Analyze && x.Stmt.Describe().Writes {
 		if st.sess.readOnly() {
 			return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", strings.ToUpper(x.Stmt.Kind()))
 		}
@@ -619,7 +443,7 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 		stats = map[optimizer.Node]*optimizer.NodeStats{}
 		start := time.Now()
 		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn, Txn: txn}
-		if writes(x.Stmt) {
+		if x.Stmt.Describe().Writes {
 			// EXPLAIN ANALYZE runs the statement, writes included, as
 			// PostgreSQL's does.
 			res, err := e.exec.Write(ctx, plan, params, run)
@@ -669,3 +493,334 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 
 // storeErr gives an error from below the SQL layers a SQLSTATE.
 func storeErr(err error) error { return executor.ClassifyError(err) }
+
+// commandTag is a statement's command tag words, as its read-only refusal
+// names it ("CREATE TABLE").
+func commandTag(b ir.Statement, d ir.Description) string {
+	if d.Tag != "" {
+		return d.Tag
+	}
+	return strings.ToUpper(strings.ReplaceAll(b.Kind(), "_", " "))
+}
+
+// runEnv is what run prepared for a statement's runner: its parameters and
+// start, the optimizer's options, the block's transaction, its kind and the
+// function that records a finished statement's figures.
+type runEnv struct {
+	params []sqltypes.Value
+	start  time.Time
+	opts   optimizer.Options
+	txn    *executor.Txn
+	kind   string
+	done   func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned, rows int64)
+}
+
+// runners run each kind of bound statement, by its Go type. A new
+// statement registers its runner (runs) in an init of its own file; run
+// dispatches through the map after the checks every statement shares.
+var runners = map[reflect.Type]func(st *statement, ctx context.Context, b ir.Statement, env *runEnv) (wire.Result, error){}
+
+// runs registers run for the statements of type T.
+func runs[T ir.Statement](run func(st *statement, ctx context.Context, x T, env *runEnv) (wire.Result, error)) {
+	runners[reflect.TypeFor[T]()] = func(st *statement, ctx context.Context, b ir.Statement, env *runEnv) (wire.Result, error) {
+		return run(st, ctx, b.(T), env)
+	}
+}
+
+// runsAll registers one runner for several statement types.
+func runsAll(run func(st *statement, ctx context.Context, x ir.Statement, env *runEnv) (wire.Result, error), samples ...ir.Statement) {
+	for _, x := range samples {
+		runners[reflect.TypeOf(x)] = run
+	}
+}
+
+func init() {
+	runs((*statement).runQuery)
+	runsAll((*statement).runWrite, (*ir.Insert)(nil), (*ir.Update)(nil), (*ir.Delete)(nil))
+	runs((*statement).runCreateView)
+	runs((*statement).runDropView)
+	runs((*statement).runCreateTable)
+	runs((*statement).runDropTable)
+	runs((*statement).runTruncate)
+	runs((*statement).runAlterTable)
+	runs((*statement).runCreateSequence)
+	runs((*statement).runAlterSequence)
+	runs((*statement).runDropSequence)
+	runs((*statement).runCreateIndex)
+	runs((*statement).runDropIndex)
+	runs((*statement).runSetConstraints)
+	runsAll((*statement).runConstraint, (*ir.AddConstraint)(nil), (*ir.DropConstraint)(nil), (*ir.ValidateConstraint)(nil), (*ir.RenameConstraint)(nil))
+	runs((*statement).runShowIndexes)
+	runs((*statement).runCheckTable)
+	runs((*statement).runExplain)
+	runs((*statement).runSetVar)
+	runs((*statement).runShowVar)
+	runsAll((*statement).runRoleStatement, (*ir.CreateRole)(nil), (*ir.AlterRole)(nil), (*ir.DropRole)(nil), (*ir.Grant)(nil), (*ir.GrantRole)(nil))
+	runs((*statement).runAlterSystem)
+	runs((*statement).runComment)
+	runs((*statement).runAnalyze)
+	runs((*statement).runExtension)
+}
+
+// runQuery runs Query.
+func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := st.sess.engine
+	params := env.params
+	opts := env.opts
+	txn := env.txn
+	done := env.done
+	plan, err := st.optimize(x, params, opts)
+	if err != nil {
+		return nil, err
+	}
+	st.sendNotices(plan)
+	stats := &kv.Stats{}
+	rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: txn})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	e.cfg.Metrics.Fanout(len(shardsOf(plan)))
+	if plan.Scan != nil && plan.Scan.ZSchema != nil {
+		e.cfg.Metrics.ZOrderScan(len(plan.Scan.Ranges))
+	}
+	cols := columnsOf(x)
+	return &rowsResult{cols: cols, rows: rows, visible: len(cols), onDone: func(n int64) {
+		done(fmt.Sprintf("SELECT %d", n), plan, stats, n, n)
+	}}, nil
+}
+
+// runWrite runs Insert, Update, Delete.
+func (st *statement) runWrite(ctx context.Context, x ir.Statement, env *runEnv) (wire.Result, error) {
+	e := st.sess.engine
+	params := env.params
+	opts := env.opts
+	txn := env.txn
+	kind := env.kind
+	done := env.done
+	res, plan, stats, err := st.write(ctx, x, params, opts, txn)
+	if err != nil {
+		return nil, err
+	}
+	done("", plan, stats, int64(len(res.Returning)), res.Count)
+	e.noteWrites(writeTarget(x), res.Count, false)
+	return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
+}
+
+// runCreateView runs CreateView.
+func (st *statement) runCreateView(ctx context.Context, x *ir.CreateView, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := st.sess.engine
+	x.Owner = s.params.User
+	if err := e.exec.CreateView(ctx, e.catalog, x); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("CREATE VIEW"), nil
+}
+
+// runDropView runs DropView.
+func (st *statement) runDropView(ctx context.Context, x *ir.DropView, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := st.sess.engine
+	if err := e.exec.DropView(ctx, e.catalog, x, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("DROP VIEW"), nil
+}
+
+// runCreateTable runs CreateTable.
+func (st *statement) runCreateTable(ctx context.Context, x *ir.CreateTable, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := st.sess.engine
+	x.Table.Owner = s.params.User
+	if err := e.exec.CreateTable(ctx, e.catalog, x, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("CREATE TABLE"), nil
+}
+
+// runDropTable runs DropTable.
+func (st *statement) runDropTable(ctx context.Context, x *ir.DropTable, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := st.sess.engine
+	if err := e.exec.DropTable(ctx, e.catalog, x, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("DROP TABLE"), nil
+}
+
+// runTruncate runs Truncate.
+func (st *statement) runTruncate(ctx context.Context, x *ir.Truncate, env *runEnv) (wire.Result, error) {
+	e := st.sess.engine
+	if err := e.exec.Truncate(ctx, e.catalog, x); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("TRUNCATE TABLE"), nil
+}
+
+// runAlterTable runs AlterTable.
+func (st *statement) runAlterTable(ctx context.Context, x *ir.AlterTable, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := st.sess.engine
+	if err := e.exec.AlterTable(ctx, e.catalog, x, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	if len(x.Actions) == 1 && x.Actions[0].Kind == parser.AlterRenameIndex {
+		return tagResult("ALTER INDEX"), nil
+	}
+	return tagResult("ALTER TABLE"), nil
+}
+
+// runCreateSequence runs CreateSequence.
+func (st *statement) runCreateSequence(ctx context.Context, x *ir.CreateSequence, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := st.sess.engine
+	x.Seq.Owner = s.params.User
+	if err := e.exec.CreateSequence(ctx, e.catalog, x, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("CREATE SEQUENCE"), nil
+}
+
+// runAlterSequence runs AlterSequence.
+func (st *statement) runAlterSequence(ctx context.Context, x *ir.AlterSequence, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := st.sess.engine
+	if err := e.exec.AlterSequence(ctx, e.catalog, x, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("ALTER SEQUENCE"), nil
+}
+
+// runDropSequence runs DropSequence.
+func (st *statement) runDropSequence(ctx context.Context, x *ir.DropSequence, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := st.sess.engine
+	if err := e.exec.DropSequence(ctx, e.catalog, x, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("DROP SEQUENCE"), nil
+}
+
+// runCreateIndex runs CreateIndex.
+func (st *statement) runCreateIndex(ctx context.Context, x *ir.CreateIndex, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := st.sess.engine
+	if err := e.exec.CreateIndex(ctx, e.catalog, x, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	e.indexBuilt(ctx, x.Table)
+	return tagResult("CREATE INDEX"), nil
+}
+
+// runDropIndex runs DropIndex.
+func (st *statement) runDropIndex(ctx context.Context, x *ir.DropIndex, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := st.sess.engine
+	if err := e.exec.DropIndex(ctx, e.catalog, x, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("DROP INDEX"), nil
+}
+
+// runSetConstraints runs SetConstraints.
+func (st *statement) runSetConstraints(ctx context.Context, x *ir.SetConstraints, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	txn := env.txn
+	if txn == nil {
+		s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "SET CONSTRAINTS can only be used in transaction blocks"})
+	} else if err := txn.SetConstraints(ctx, x.Names, x.Immediate); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("SET CONSTRAINTS"), nil
+}
+
+// runConstraint runs AddConstraint, DropConstraint, ValidateConstraint, RenameConstraint.
+func (st *statement) runConstraint(ctx context.Context, x ir.Statement, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := st.sess.engine
+	opts := env.opts
+	if err := e.exec.AlterConstraint(ctx, e.catalog, x, opts.Fn, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("ALTER TABLE"), nil
+}
+
+// runShowIndexes runs ShowIndexes.
+func (st *statement) runShowIndexes(ctx context.Context, x *ir.ShowIndexes, env *runEnv) (wire.Result, error) {
+	return staticResult(columnsOf(x), executor.ShowIndexes(x.Table), "SHOW"), nil
+}
+
+// runCheckTable runs CheckTable.
+func (st *statement) runCheckTable(ctx context.Context, x *ir.CheckTable, env *runEnv) (wire.Result, error) {
+	e := st.sess.engine
+	var rows [][]sqltypes.Value
+	for _, t := range x.Tables {
+		res, err := e.exec.Check(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range res {
+			rows = append(rows, []sqltypes.Value{sqltypes.NewText(r.Table), sqltypes.NewText(r.Index),
+				sqltypes.NewInt(r.Rows), sqltypes.NewInt(r.Entries), sqltypes.NewInt(r.Missing),
+				sqltypes.NewInt(r.Orphaned), sqltypes.NewBool(r.Missing == 0 && r.Orphaned == 0 && r.Entries == r.Rows)})
+		}
+	}
+	return staticResult(columnsOf(x), rows, "CHECK TABLE"), nil
+}
+
+// runExplain runs Explain.
+func (st *statement) runExplain(ctx context.Context, x *ir.Explain, env *runEnv) (wire.Result, error) {
+	params := env.params
+	opts := env.opts
+	txn := env.txn
+	return st.explain(ctx, x, params, opts, txn)
+}
+
+// runSetVar runs SetVar.
+func (st *statement) runSetVar(ctx context.Context, x *ir.SetVar, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	for _, v := range append([]*ir.SetVar{x}, x.More...) {
+		if err := s.set(v.Name, v.Value, v.Reset); err != nil {
+			return nil, err
+		}
+	}
+	if x.Reset {
+		return tagResult("RESET"), nil
+	}
+	return tagResult("SET"), nil
+}
+
+// runShowVar runs ShowVar.
+func (st *statement) runShowVar(ctx context.Context, x *ir.ShowVar, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	if x.Name == "all" {
+		var rows [][]sqltypes.Value
+		for _, kv := range s.showAll() {
+			rows = append(rows, []sqltypes.Value{sqltypes.NewText(kv[0]), sqltypes.NewText(kv[1])})
+		}
+		return staticResult(columnsOf(x), rows, "SHOW"), nil
+	}
+	n, ok := canonicalVar(x.Name)
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", x.Name)
+	}
+	return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.vars[n])}}, "SHOW"), nil
+}
+
+// runRoleStatement runs CreateRole, AlterRole, DropRole, Grant, GrantRole.
+func (st *statement) runRoleStatement(ctx context.Context, x ir.Statement, env *runEnv) (wire.Result, error) {
+	return st.runRole(ctx, x)
+}
+
+// runAlterSystem runs AlterSystem.
+func (st *statement) runAlterSystem(ctx context.Context, x *ir.AlterSystem, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	return nil, s.alterSystem(x)
+}
+
+// runExtension runs Extension.
+func (st *statement) runExtension(ctx context.Context, x *ir.Extension, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	return s.runExtension(x)
+}

@@ -1,0 +1,93 @@
+package ir
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// sampleStatements is one zero value of every bound statement type.
+func sampleStatements() []Statement {
+	return []Statement{
+		&Query{}, &Insert{}, &Update{}, &Delete{}, &CreateTable{}, &DropTable{}, &CreateIndex{}, &DropIndex{},
+		&ShowIndexes{}, &CheckTable{}, &Explain{Stmt: &Query{}}, &SetVar{}, &ShowVar{}, &TxnOp{Op: TxnBegin}, &CreateView{},
+		&DropView{}, &AlterTable{}, &Truncate{}, &Analyze{}, &Comment{}, &AddConstraint{}, &DropConstraint{},
+		&ValidateConstraint{}, &RenameConstraint{}, &SetConstraints{}, &Extension{}, &GrantRole{}, &AlterSystem{},
+		&CreateRole{}, &AlterRole{}, &DropRole{}, &Grant{}, &CreateSequence{}, &AlterSequence{}, &DropSequence{},
+	}
+}
+
+// TestEveryStatementSampled parses the package for the types with a Describe
+// method: a new statement must join sampleStatements.
+func TestEveryStatementSampled(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	fs := token.NewFileSet()
+	declared := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fs, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range af.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.Name == "Describe" {
+				if st, ok := fd.Recv.List[0].Type.(*ast.StarExpr); ok {
+					declared[st.X.(*ast.Ident).Name] = true
+				}
+			}
+		}
+	}
+	sampled := map[string]bool{}
+	for _, s := range sampleStatements() {
+		sampled[reflect.TypeOf(s).Elem().Name()] = true
+	}
+	var missing []string
+	for k := range declared {
+		if !sampled[k] {
+			missing = append(missing, k)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 || len(declared) < 30 {
+		t.Errorf("statements without a sample: %v (declared %d)", missing, len(declared))
+	}
+}
+
+// TestDescriptionsConsistent: a statement that changes the schema writes,
+// a DDL statement writes, one that creates names a schema and is DDL, and
+// one that needs ownership is DDL; queries and utilities of no write
+// change nothing.
+func TestDescriptionsConsistent(t *testing.T) {
+	for _, s := range sampleStatements() {
+		d := s.Describe()
+		name := reflect.TypeOf(s).Elem().Name()
+		if d.ChangesSchema && !d.Writes {
+			t.Errorf("%s changes the schema but does not write", name)
+		}
+		if d.Class == ClassDDL && !d.Writes {
+			t.Errorf("%s is DDL but does not write", name)
+		}
+		if d.CreatesIn != "" && d.Class != ClassDDL {
+			t.Errorf("%s creates in %s but is %s", name, d.CreatesIn, d.Class)
+		}
+		if (d.Class == ClassQuery || d.Class == ClassUtility || d.Class == ClassTCL) && (d.ChangesSchema || d.Writes) {
+			t.Errorf("%s is %s but writes", name, d.Class)
+		}
+		if s.Kind() == "" {
+			t.Errorf("%s has no kind", name)
+		}
+	}
+	if !(&Query{Writes: []*CTE{{}}}).Describe().Writes {
+		t.Error("a query with a data-modifying WITH does not write")
+	}
+	if !(&Explain{Analyze: true, Stmt: &Insert{}}).Describe().Writes {
+		t.Error("EXPLAIN ANALYZE INSERT does not write")
+	}
+}
