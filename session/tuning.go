@@ -127,7 +127,7 @@ func (p pgSession) Statements() *stmtstats.Store { return p.s.engine.stmts }
 
 // IndexAdvice implements pgcatalog.Tuning: the advisor run over the
 // proxy's recorded workload and the schema the session sees now.
-func (p pgSession) IndexAdvice(ctx context.Context) ([]map[string]sqltypes.Value, error) {
+func (p pgSession) IndexAdvice(ctx context.Context) ([]pgcatalog.IndexAdvice, error) {
 	e := p.s.engine
 	snap, err := e.catalog.Snapshot(ctx)
 	if err != nil {
@@ -159,18 +159,11 @@ func (p pgSession) IndexAdvice(ctx context.Context) ([]map[string]sqltypes.Value
 		t, err := snap.Table(r.Table)
 		return err != nil || !p.s.maySelect(snap, t)
 	})
-	out := make([]map[string]sqltypes.Value, len(recs))
+	out := make([]pgcatalog.IndexAdvice, len(recs))
 	for i, r := range recs {
-		ids := make([]sqltypes.Value, len(r.Statements))
-		for j, id := range r.Statements {
-			ids[j] = sqltypes.NewInt(id)
-		}
-		out[i] = map[string]sqltypes.Value{"table_name": sqltypes.NewText(r.Table), "kind": sqltypes.NewText(r.Kind),
-			"recommendation": sqltypes.NewText(r.SQL), "statements": sqltypes.NewArray1(sqltypes.TypeInt8, ids),
-			"calls": sqltypes.NewInt(r.Calls), "items_before": sqltypes.NewFloat(r.ItemsBefore),
-			"items_after": sqltypes.NewFloat(r.ItemsAfter), "requests_before": sqltypes.NewFloat(r.RequestsBefore),
-			"requests_after": sqltypes.NewFloat(r.RequestsAfter), "write_items_per_row": sqltypes.NewFloat(r.WriteItems),
-			"rows_written": sqltypes.NewInt(r.RowsWritten), "reason": sqltypes.NewText(r.Reason)}
+		out[i] = pgcatalog.IndexAdvice{Table: r.Table, Kind: r.Kind, Recommendation: r.SQL, Reason: r.Reason,
+			Statements: r.Statements, Calls: r.Calls, RowsWritten: r.RowsWritten, ItemsBefore: r.ItemsBefore,
+			ItemsAfter: r.ItemsAfter, RequestsBefore: r.RequestsBefore, RequestsAfter: r.RequestsAfter, WriteItemsPerRow: r.WriteItems}
 	}
 	return out, nil
 }

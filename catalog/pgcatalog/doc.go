@@ -3,7 +3,12 @@
 // read to learn a schema, and the functions those queries call.
 //
 // A catalog relation (Relation) is its columns, exactly as PostgreSQL 15
-// declares them (columns_gen.go), and a generator of rows. The planner
+// declares them (columns_gen.go; zproxy's own relations in
+// columns_zproxy.go), and a generator of rows. A row is a struct with a
+// field per column, generated from those columns (rows_gen.go: go run
+// gen/rows.go, checked by TestRowsGenUpToDate), so a misspelt column does
+// not compile; a field left unset reads as its type's zero in pg_catalog
+// and NULL in information_schema, and nullV is an explicit NULL. The planner
 // binds a name to one through Lookup, which returns a catalog.Table whose
 // Virtual function computes the rows when the executor reads it, from the
 // statement's Env: the schema snapshot the statement was bound to, and the

@@ -40,8 +40,8 @@ func init() {
 	generate("pg_catalog.pg_extension", func(*Env) []row {
 		var out []row
 		for _, x := range Extensions {
-			out = append(out, row{"oid": oidV(x.OID), "extname": nameV(x.Name), "extowner": oidV(BootstrapOID),
-				"extnamespace": oidV(x.Namespace), "extrelocatable": boolV(true), "extversion": textV(x.Version)})
+			out = append(out, &pgExtensionRow{Oid: oidV(x.OID), Extname: nameV(x.Name), Extowner: oidV(BootstrapOID),
+				Extnamespace: oidV(x.Namespace), Extrelocatable: boolV(true), Extversion: textV(x.Version)})
 		}
 		return out
 	})
@@ -49,8 +49,8 @@ func init() {
 		var out []row
 		for _, x := range Extensions {
 			for _, rel := range x.Relations {
-				out = append(out, row{"classid": oidV(pgClassOID), "objid": oidV(relationInfo[rel].oid), "objsubid": intV(0),
-					"refclassid": oidV(pgExtensionOID), "refobjid": oidV(x.OID), "refobjsubid": intV(0), "deptype": charV('e')})
+				out = append(out, &pgDependRow{Classid: oidV(pgClassOID), Objid: oidV(relationInfo[rel].oid), Objsubid: intV(0),
+					Refclassid: oidV(pgExtensionOID), Refobjid: oidV(x.OID), Refobjsubid: intV(0), Deptype: charV('e')})
 			}
 		}
 		return out

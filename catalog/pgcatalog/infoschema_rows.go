@@ -20,7 +20,7 @@ func init() {
 	generate("information_schema.schemata", func(e *Env) []row {
 		var out []row
 		for _, n := range namespaces {
-			out = append(out, row{"catalog_name": nameV(e.database()), "schema_name": nameV(n.name), "schema_owner": nameV(BootstrapRole)})
+			out = append(out, &isSchemataRow{CatalogName: nameV(e.database()), SchemaName: nameV(n.name), SchemaOwner: nameV(BootstrapRole)})
 		}
 		return out
 	})
@@ -36,8 +36,8 @@ func init() {
 			default:
 				continue
 			}
-			out = append(out, row{"table_catalog": nameV(e.database()), "table_schema": nameV(namespaceName(o.ns)), "table_name": nameV(o.name),
-				"table_type": textV(typ), "is_insertable_into": yesNo(o.kind == 'r' && o.rel == nil), "is_typed": textV("NO")})
+			out = append(out, &isTablesRow{TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name),
+				TableType: textV(typ), IsInsertableInto: yesNo(o.kind == 'r' && o.rel == nil), IsTyped: textV("NO")})
 		}
 		return out
 	})
@@ -59,10 +59,10 @@ func init() {
 			if o.view == nil {
 				continue
 			}
-			out = append(out, row{"table_catalog": nameV(e.database()), "table_schema": nameV("public"), "table_name": nameV(o.name),
-				"view_definition": textV(viewDef(o.view)), "check_option": textV("NONE"), "is_updatable": textV("NO"),
-				"is_insertable_into": textV("NO"), "is_trigger_updatable": textV("NO"), "is_trigger_deletable": textV("NO"),
-				"is_trigger_insertable_into": textV("NO")})
+			out = append(out, &isViewsRow{TableCatalog: nameV(e.database()), TableSchema: nameV("public"), TableName: nameV(o.name),
+				ViewDefinition: textV(viewDef(o.view)), CheckOption: textV("NONE"), IsUpdatable: textV("NO"),
+				IsInsertableInto: textV("NO"), IsTriggerUpdatable: textV("NO"), IsTriggerDeletable: textV("NO"),
+				IsTriggerInsertableInto: textV("NO")})
 		}
 		return out
 	})
@@ -91,31 +91,36 @@ func init() {
 	generate("information_schema.table_constraints", func(e *Env) []row {
 		var out []row
 		add := func(o *object, name, kind string) {
-			out = append(out, row{"constraint_catalog": nameV(e.database()), "constraint_schema": nameV("public"), "constraint_name": nameV(name),
-				"table_catalog": nameV(e.database()), "table_schema": nameV("public"), "table_name": nameV(o.name), "constraint_type": textV(kind),
-				"is_deferrable": textV("NO"), "initially_deferred": textV("NO"), "enforced": textV("YES"), "nulls_distinct": sqltypes.Null})
+			out = append(out, &isTableConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"), ConstraintName: nameV(name),
+				TableCatalog: nameV(e.database()), TableSchema: nameV("public"), TableName: nameV(o.name), ConstraintType: textV(kind),
+				IsDeferrable: textV("NO"), InitiallyDeferred: textV("NO"), Enforced: textV("YES"), NullsDistinct: sqltypes.Null})
 		}
 		constraints(e, func(o *object, name, kind string, _ []string) { add(o, name, kind) })
 		notNulls(e, func(o *object, name, _ string) { add(o, name, "CHECK") })
 		return out
 	})
-	usage := func(e *Env, position bool) []row {
+	generate("information_schema.key_column_usage", func(e *Env) []row {
 		var out []row
 		constraints(e, func(o *object, name, kind string, cols []string) {
 			for i, c := range cols {
-				r := row{"constraint_catalog": nameV(e.database()), "constraint_schema": nameV("public"), "constraint_name": nameV(name),
-					"table_catalog": nameV(e.database()), "table_schema": nameV("public"), "table_name": nameV(o.name), "column_name": nameV(c)}
-				if position {
-					r["ordinal_position"] = intV(int64(i + 1))
-					r["position_in_unique_constraint"] = sqltypes.Null
-				}
-				out = append(out, r)
+				out = append(out, &isKeyColumnUsageRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
+					ConstraintName: nameV(name), TableCatalog: nameV(e.database()), TableSchema: nameV("public"),
+					TableName: nameV(o.name), ColumnName: nameV(c), OrdinalPosition: intV(int64(i + 1))})
 			}
 		})
 		return out
-	}
-	generate("information_schema.key_column_usage", func(e *Env) []row { return usage(e, true) })
-	generate("information_schema.constraint_column_usage", func(e *Env) []row { return usage(e, false) })
+	})
+	generate("information_schema.constraint_column_usage", func(e *Env) []row {
+		var out []row
+		constraints(e, func(o *object, name, kind string, cols []string) {
+			for _, c := range cols {
+				out = append(out, &isConstraintColumnUsageRow{TableCatalog: nameV(e.database()), TableSchema: nameV("public"),
+					TableName: nameV(o.name), ColumnName: nameV(c), ConstraintCatalog: nameV(e.database()),
+					ConstraintSchema: nameV("public"), ConstraintName: nameV(name)})
+			}
+		})
+		return out
+	})
 	generate("information_schema.check_constraints", func(e *Env) []row {
 		var out []row
 		for _, o := range e.objects().list {
@@ -127,13 +132,13 @@ func init() {
 				if name == "" {
 					name = o.name + "_check"
 				}
-				out = append(out, row{"constraint_catalog": nameV(e.database()), "constraint_schema": nameV("public"),
-					"constraint_name": nameV(name), "check_clause": textV("(" + c.SQL + ")")})
+				out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
+					ConstraintName: nameV(name), CheckClause: textV("(" + c.SQL + ")")})
 			}
 		}
 		notNulls(e, func(_ *object, name, col string) {
-			out = append(out, row{"constraint_catalog": nameV(e.database()), "constraint_schema": nameV("public"),
-				"constraint_name": nameV(name), "check_clause": textV(quoteIdentIfNeeded(col) + " IS NOT NULL")})
+			out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
+				ConstraintName: nameV(name), CheckClause: textV(quoteIdentIfNeeded(col) + " IS NOT NULL")})
 		})
 		return out
 	})
@@ -141,13 +146,13 @@ func init() {
 		var out []row
 		for _, p := range allProcs() {
 			spec := p.name + "_" + itoa(int64(p.oid))
-			out = append(out, row{"specific_catalog": nameV(e.database()), "specific_schema": nameV("pg_catalog"), "specific_name": nameV(spec),
-				"routine_catalog": nameV(e.database()), "routine_schema": nameV("pg_catalog"), "routine_name": nameV(p.name),
-				"routine_type": textV("FUNCTION"), "data_type": textV(infoDataType(p.ret)), "type_udt_catalog": nameV(e.database()),
-				"type_udt_schema": nameV("pg_catalog"), "type_udt_name": nameV(typeNameOf(p.ret)), "routine_body": textV("EXTERNAL"),
-				"external_language": textV("INTERNAL"), "parameter_style": textV("GENERAL"), "is_deterministic": yesNo(p.vol == 'i'),
-				"sql_data_access": textV("MODIFIES"), "is_null_call": yesNo(p.strict), "security_type": textV("INVOKER"),
-				"is_user_defined_cast": textV("NO"), "is_implicitly_invocable": textV("NO"), "as_locator": textV("NO")})
+			out = append(out, &isRoutinesRow{SpecificCatalog: nameV(e.database()), SpecificSchema: nameV("pg_catalog"), SpecificName: nameV(spec),
+				RoutineCatalog: nameV(e.database()), RoutineSchema: nameV("pg_catalog"), RoutineName: nameV(p.name),
+				RoutineType: textV("FUNCTION"), DataType: textV(infoDataType(p.ret)), TypeUdtCatalog: nameV(e.database()),
+				TypeUdtSchema: nameV("pg_catalog"), TypeUdtName: nameV(typeNameOf(p.ret)), RoutineBody: textV("EXTERNAL"),
+				ExternalLanguage: textV("INTERNAL"), ParameterStyle: textV("GENERAL"), IsDeterministic: yesNo(p.vol == 'i'),
+				SqlDataAccess: textV("MODIFIES"), IsNullCall: yesNo(p.strict), SecurityType: textV("INVOKER"),
+				IsUserDefinedCast: textV("NO"), IsImplicitlyInvocable: textV("NO"), AsLocator: textV("NO")})
 		}
 		return out
 	})
@@ -156,10 +161,10 @@ func init() {
 		for _, o := range e.objects().list {
 			if q := o.seq; q != nil {
 				t := seqType(q)
-				out = append(out, row{"sequence_catalog": nameV(e.database()), "sequence_schema": nameV("public"), "sequence_name": nameV(q.Name),
-					"data_type": textV(t.String()), "numeric_precision": intV(int64(numericPrecision(t))), "numeric_precision_radix": intV(2),
-					"numeric_scale": intV(0), "start_value": textV(itoa(q.Start)), "minimum_value": textV(itoa(q.Min)),
-					"maximum_value": textV(itoa(q.Max)), "increment": textV(itoa(q.Increment)), "cycle_option": yesNo(q.Cycle)})
+				out = append(out, &isSequencesRow{SequenceCatalog: nameV(e.database()), SequenceSchema: nameV("public"), SequenceName: nameV(q.Name),
+					DataType: textV(t.String()), NumericPrecision: intV(int64(numericPrecision(t))), NumericPrecisionRadix: intV(2),
+					NumericScale: intV(0), StartValue: textV(itoa(q.Start)), MinimumValue: textV(itoa(q.Min)),
+					MaximumValue: textV(itoa(q.Max)), Increment: textV(itoa(q.Increment)), CycleOption: yesNo(q.Cycle)})
 			}
 		}
 		return out
@@ -207,55 +212,55 @@ func numericPrecision(t sqltypes.Type) int {
 }
 
 // columnRow is one row of information_schema.columns.
-func columnRow(e *Env, o *object, i int, c column) row {
+func columnRow(e *Env, o *object, i int, c column) *isColumnsRow {
 	t := c.typ
 	udt := typeNameOf(t.OID())
-	r := row{"table_catalog": nameV(e.database()), "table_schema": nameV(namespaceName(o.ns)), "table_name": nameV(o.name),
-		"column_name": nameV(c.name), "ordinal_position": intV(int64(i + 1)), "is_nullable": yesNo(!c.notNull),
-		"data_type": textV(t.InfoSchemaName()), "udt_catalog": nameV(e.database()), "udt_schema": nameV("pg_catalog"), "udt_name": nameV(udt),
-		"dtd_identifier": textV(itoa(int64(i + 1))), "is_self_referencing": textV("NO"), "is_identity": yesNo(c.ident != ""),
-		"is_generated": textV("NEVER"), "is_updatable": yesNo(o.kind == 'r' && o.rel == nil)}
+	r := &isColumnsRow{TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name),
+		ColumnName: nameV(c.name), OrdinalPosition: intV(int64(i + 1)), IsNullable: yesNo(!c.notNull),
+		DataType: textV(t.InfoSchemaName()), UdtCatalog: nameV(e.database()), UdtSchema: nameV("pg_catalog"), UdtName: nameV(udt),
+		DtdIdentifier: textV(itoa(int64(i + 1))), IsSelfReferencing: textV("NO"), IsIdentity: yesNo(c.ident != ""),
+		IsGenerated: textV("NEVER"), IsUpdatable: yesNo(o.kind == 'r' && o.rel == nil)}
 	if t.ID.System() {
-		r["data_type"] = textV(typeNameOf(t.OID()))
+		r.DataType = textV(typeNameOf(t.OID()))
 	}
 	if c.deflt != "" {
-		r["column_default"] = textV(c.deflt)
+		r.ColumnDefault = textV(c.deflt)
 	}
 	switch {
 	case t.ID == sqltypes.Varchar || t.ID == sqltypes.BPChar:
 		if t.Width > 0 {
-			r["character_maximum_length"] = intV(int64(t.Width))
-			r["character_octet_length"] = intV(int64(t.Width) * 4)
+			r.CharacterMaximumLength = intV(int64(t.Width))
+			r.CharacterOctetLength = intV(int64(t.Width) * 4)
 		} else {
-			r["character_octet_length"] = intV(1073741824)
+			r.CharacterOctetLength = intV(1073741824)
 		}
 	case t.ID == sqltypes.Text:
-		r["character_octet_length"] = intV(1073741824)
+		r.CharacterOctetLength = intV(1073741824)
 	case t.ID == sqltypes.Numeric:
-		r["numeric_precision_radix"] = intV(10)
+		r.NumericPrecisionRadix = intV(10)
 		if p, s, ok := t.NumericPrecision(); ok {
-			r["numeric_precision"], r["numeric_scale"] = intV(int64(p)), intV(int64(s))
+			r.NumericPrecision, r.NumericScale = intV(int64(p)), intV(int64(s))
 		}
 	case numericPrecision(t) > 0:
-		r["numeric_precision"] = intV(int64(numericPrecision(t)))
-		r["numeric_precision_radix"] = intV(2)
+		r.NumericPrecision = intV(int64(numericPrecision(t)))
+		r.NumericPrecisionRadix = intV(2)
 		if t.Kind() == sqltypes.KindInt {
-			r["numeric_scale"] = intV(0)
+			r.NumericScale = intV(0)
 		}
 	case t.ID == sqltypes.Date:
-		r["datetime_precision"] = intV(0)
+		r.DatetimePrecision = intV(0)
 	case t.DatetimePrecision() >= 0:
-		r["datetime_precision"] = intV(int64(t.DatetimePrecision()))
+		r.DatetimePrecision = intV(int64(t.DatetimePrecision()))
 	case t.ID == sqltypes.Timestamp || t.ID == sqltypes.TimestampTZ || t.ID == sqltypes.Time || t.ID == sqltypes.TimeTZ || t.ID == sqltypes.Interval:
-		r["datetime_precision"] = intV(6)
+		r.DatetimePrecision = intV(6)
 	}
 	if collationOf(t) == CollationDflt && t.ID != sqltypes.Array {
 		// PostgreSQL names no collation for the default one.
-		r["collation_name"] = sqltypes.Null
+		r.CollationName = sqltypes.Null
 	}
 	if c.ident != "" {
-		r["identity_generation"] = textV(map[string]string{"a": "ALWAYS", "d": "BY DEFAULT"}[c.ident])
-		r["identity_cycle"] = textV("NO")
+		r.IdentityGeneration = textV(map[string]string{"a": "ALWAYS", "d": "BY DEFAULT"}[c.ident])
+		r.IdentityCycle = textV("NO")
 	}
 	return r
 }

@@ -34,8 +34,8 @@ func init() {
 		}
 		var out []row
 		for _, m := range e.Snap.Memberships() {
-			out = append(out, row{"roleid": oidV(RoleOID(m.Role)), "member": oidV(RoleOID(m.Member)),
-				"grantor": oidV(BootstrapOID), "admin_option": boolV(m.Admin)})
+			out = append(out, &pgAuthMembersRow{Roleid: oidV(RoleOID(m.Role)), Member: oidV(RoleOID(m.Member)),
+				Grantor: oidV(BootstrapOID), AdminOption: boolV(m.Admin)})
 		}
 		return out
 	})

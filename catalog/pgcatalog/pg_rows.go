@@ -21,7 +21,7 @@ func init() {
 			if n.oid == NamespacePublic {
 				owner = DatabaseOwnerOID
 			}
-			out = append(out, row{"oid": oidV(n.oid), "nspname": nameV(n.name), "nspowner": oidV(owner)})
+			out = append(out, &pgNamespaceRow{Oid: oidV(n.oid), Nspname: nameV(n.name), Nspowner: oidV(owner)})
 		}
 		return out
 	})
@@ -30,7 +30,7 @@ func init() {
 		for _, o := range e.objects().list {
 			r := classRow(o)
 			if o.table != nil && o.table.Virtual == nil {
-				r["reltuples"] = floatV(reltuples(e.Snap, o.table))
+				r.Reltuples = floatV(reltuples(e.Snap, o.table))
 			}
 			out = append(out, r)
 		}
@@ -42,15 +42,15 @@ func init() {
 			for i, c := range o.cols {
 				typ, mod := typeOf(c.typ)
 				t := typesByOID[typ]
-				r := row{"attrelid": oidV(o.oid), "attname": nameV(c.name), "atttypid": oidV(typ), "attstattarget": intV(-1),
-					"attnum": intV(int64(i + 1)), "attcacheoff": intV(-1), "atttypmod": intV(int64(mod)), "attnotnull": boolV(c.notNull),
-					"atthasdef": boolV(c.deflt != "" && !o.isIndex()), "attislocal": boolV(true), "attidentity": textV(c.ident),
-					"attgenerated": textV(""), "attcompression": textV(""), "attcollation": oidV(collationOf(c.typ))}
+				r := &pgAttributeRow{Attrelid: oidV(o.oid), Attname: nameV(c.name), Atttypid: oidV(typ), Attstattarget: intV(-1),
+					Attnum: intV(int64(i + 1)), Attcacheoff: intV(-1), Atttypmod: intV(int64(mod)), Attnotnull: boolV(c.notNull),
+					Atthasdef: boolV(c.deflt != "" && !o.isIndex()), Attislocal: boolV(true), Attidentity: textV(c.ident),
+					Attgenerated: textV(""), Attcompression: textV(""), Attcollation: oidV(collationOf(c.typ))}
 				if c.typ.ID == sqltypes.Array {
-					r["attndims"] = intV(1)
+					r.Attndims = intV(1)
 				}
 				if t != nil {
-					r["attlen"], r["attbyval"], r["attalign"], r["attstorage"] = intV(int64(t.len)), boolV(t.byval), charV(t.align), charV(t.storage)
+					r.Attlen, r.Attbyval, r.Attalign, r.Attstorage = intV(int64(t.len)), boolV(t.byval), charV(t.align), charV(t.storage)
 				}
 				out = append(out, r)
 			}
@@ -61,12 +61,12 @@ func init() {
 		var out []row
 		for _, t := range e.allTypes() {
 			owner := t.owner
-			out = append(out, row{"oid": oidV(t.oid), "typname": nameV(t.name), "typnamespace": oidV(t.ns), "typowner": oidV(ownerOID(owner)),
-				"typlen": intV(int64(t.len)), "typbyval": boolV(t.byval), "typtype": charV(t.typtype), "typcategory": charV(t.category),
-				"typispreferred": boolV(t.preferred), "typisdefined": boolV(true), "typdelim": charV(t.delim), "typrelid": oidV(t.relid),
-				"typsubscript": regprocV(subscriptProc(t.subscript)), "typelem": oidV(t.elem), "typarray": oidV(t.array),
-				"typinput": regprocV(t.in), "typoutput": regprocV(t.out), "typreceive": regprocV(t.recv), "typsend": regprocV(t.send),
-				"typalign": charV(t.align), "typstorage": charV(t.storage), "typtypmod": intV(-1), "typcollation": oidV(t.collation)})
+			out = append(out, &pgTypeRow{Oid: oidV(t.oid), Typname: nameV(t.name), Typnamespace: oidV(t.ns), Typowner: oidV(ownerOID(owner)),
+				Typlen: intV(int64(t.len)), Typbyval: boolV(t.byval), Typtype: charV(t.typtype), Typcategory: charV(t.category),
+				Typispreferred: boolV(t.preferred), Typisdefined: boolV(true), Typdelim: charV(t.delim), Typrelid: oidV(t.relid),
+				Typsubscript: regprocV(subscriptProc(t.subscript)), Typelem: oidV(t.elem), Typarray: oidV(t.array),
+				Typinput: regprocV(t.in), Typoutput: regprocV(t.out), Typreceive: regprocV(t.recv), Typsend: regprocV(t.send),
+				Typalign: charV(t.align), Typstorage: charV(t.storage), Typtypmod: intV(-1), Typcollation: oidV(t.collation)})
 		}
 		return out
 	})
@@ -74,16 +74,16 @@ func init() {
 		var out []row
 		for _, o := range e.objects().list {
 			if o.comment != "" {
-				out = append(out, row{"objoid": oidV(o.oid), "classoid": oidV(pgClassOID), "objsubid": intV(0), "description": textV(o.comment)})
+				out = append(out, &pgDescriptionRow{Objoid: oidV(o.oid), Classoid: oidV(pgClassOID), Objsubid: intV(0), Description: textV(o.comment)})
 			}
 			for i, c := range o.cols {
 				if c.comment != "" {
-					out = append(out, row{"objoid": oidV(o.oid), "classoid": oidV(pgClassOID), "objsubid": intV(int64(i + 1)), "description": textV(c.comment)})
+					out = append(out, &pgDescriptionRow{Objoid: oidV(o.oid), Classoid: oidV(pgClassOID), Objsubid: intV(int64(i + 1)), Description: textV(c.comment)})
 				}
 			}
 		}
 		for _, x := range Extensions {
-			out = append(out, row{"objoid": oidV(x.OID), "classoid": oidV(pgExtensionOID), "objsubid": intV(0), "description": textV(x.Description)})
+			out = append(out, &pgDescriptionRow{Objoid: oidV(x.OID), Classoid: oidV(pgExtensionOID), Objsubid: intV(0), Description: textV(x.Description)})
 		}
 		return out
 	})
@@ -95,18 +95,18 @@ func init() {
 				continue
 			}
 			num := func(s string) uint32 { n, _ := strconv.ParseUint(s, 10, 32); return uint32(n) }
-			out = append(out, row{"oid": oidV(num(f[0])), "oprname": nameV(f[1]), "oprnamespace": oidV(NamespaceCatalog), "oprowner": oidV(BootstrapOID),
-				"oprkind": charV(f[2][0]), "oprcanmerge": boolV(f[3] == "t"), "oprcanhash": boolV(f[4] == "t"), "oprleft": oidV(num(f[5])),
-				"oprright": oidV(num(f[6])), "oprresult": oidV(num(f[7])), "oprcom": oidV(num(f[8])), "oprnegate": oidV(num(f[9])),
-				"oprcode": sqltypes.NewReg(num(f[10]), f[11])})
+			out = append(out, &pgOperatorRow{Oid: oidV(num(f[0])), Oprname: nameV(f[1]), Oprnamespace: oidV(NamespaceCatalog), Oprowner: oidV(BootstrapOID),
+				Oprkind: charV(f[2][0]), Oprcanmerge: boolV(f[3] == "t"), Oprcanhash: boolV(f[4] == "t"), Oprleft: oidV(num(f[5])),
+				Oprright: oidV(num(f[6])), Oprresult: oidV(num(f[7])), Oprcom: oidV(num(f[8])), Oprnegate: oidV(num(f[9])),
+				Oprcode: sqltypes.NewReg(num(f[10]), f[11])})
 		}
 		return out
 	})
 	generate("pg_catalog.pg_am", func(e *Env) []row {
 		return []row{
-			{"oid": oidV(AmHeap), "amname": nameV("heap"), "amhandler": regprocV(proc{3, "heap_tableam_handler"}), "amtype": charV('t')},
-			{"oid": oidV(AmBtree), "amname": nameV("btree"), "amhandler": regprocV(proc{330, "bthandler"}), "amtype": charV('i')},
-			{"oid": oidV(AmZOrder), "amname": nameV("zorder"), "amhandler": regprocV(proc{}), "amtype": charV('i')},
+			&pgAmRow{Oid: oidV(AmHeap), Amname: nameV("heap"), Amhandler: regprocV(proc{3, "heap_tableam_handler"}), Amtype: charV('t')},
+			&pgAmRow{Oid: oidV(AmBtree), Amname: nameV("btree"), Amhandler: regprocV(proc{330, "bthandler"}), Amtype: charV('i')},
+			&pgAmRow{Oid: oidV(AmZOrder), Amname: nameV("zorder"), Amhandler: regprocV(proc{}), Amtype: charV('i')},
 		}
 	})
 	generate("pg_catalog.pg_index", func(e *Env) []row {
@@ -139,11 +139,11 @@ func init() {
 				attnums = append(attnums, int64(attnum(t, c)))
 			}
 			primary := o.index == nil
-			out = append(out, row{"indexrelid": oidV(o.oid), "indrelid": oidV(ObjectOID(t.ID, 0)), "indnatts": intV(int64(len(attnums))),
-				"indnkeyatts": intV(int64(len(keys))), "indisunique": boolV(primary), "indisprimary": boolV(primary), "indimmediate": boolV(true),
-				"indisvalid": boolV(valid), "indisready": boolV(true), "indislive": boolV(true), "indkey": vector(sqltypes.TypeInt2Vector, attnums),
-				"indcollation": vector(sqltypes.TypeOidVector, colls), "indclass": vector(sqltypes.TypeOidVector, classes),
-				"indoption": vector(sqltypes.TypeInt2Vector, options)})
+			out = append(out, &pgIndexRow{Indexrelid: oidV(o.oid), Indrelid: oidV(ObjectOID(t.ID, 0)), Indnatts: intV(int64(len(attnums))),
+				Indnkeyatts: intV(int64(len(keys))), Indisunique: boolV(primary), Indisprimary: boolV(primary), Indimmediate: boolV(true),
+				Indisvalid: boolV(valid), Indisready: boolV(true), Indislive: boolV(true), Indkey: vector(sqltypes.TypeInt2Vector, attnums),
+				Indcollation: vector(sqltypes.TypeOidVector, colls), Indclass: vector(sqltypes.TypeOidVector, classes),
+				Indoption: vector(sqltypes.TypeInt2Vector, options)})
 		}
 		return out
 	})
@@ -181,37 +181,53 @@ func init() {
 				if c.deflt == "" {
 					continue
 				}
-				out = append(out, row{"oid": oidV(ObjectOID(o.table.ID, slotAttrDef+uint32(c.ordinal))), "adrelid": oidV(o.oid),
-					"adnum": intV(int64(i + 1)), "adbin": textV(c.deflt)})
+				out = append(out, &pgAttrdefRow{Oid: oidV(ObjectOID(o.table.ID, slotAttrDef+uint32(c.ordinal))), Adrelid: oidV(o.oid),
+					Adnum: intV(int64(i + 1)), Adbin: textV(c.deflt)})
 			}
 		}
 		return out
 	})
 	generate("pg_catalog.pg_database", func(e *Env) []row {
-		return []row{{"oid": oidV(DatabaseOID), "datname": nameV(e.database()), "datdba": oidV(BootstrapOID), "encoding": intV(6),
-			"datlocprovider": charV('c'), "datallowconn": boolV(true), "datconnlimit": intV(-1), "datminmxid": oidV(1),
-			"dattablespace": oidV(TablespaceOID), "datcollate": textV("C"), "datctype": textV("C")}}
+		return []row{&pgDatabaseRow{Oid: oidV(DatabaseOID), Datname: nameV(e.database()), Datdba: oidV(BootstrapOID), Encoding: intV(6),
+			Datlocprovider: charV('c'), Datallowconn: boolV(true), Datconnlimit: intV(-1), Datminmxid: oidV(1),
+			Dattablespace: oidV(TablespaceOID), Datcollate: textV("C"), Datctype: textV("C")}}
 	})
-	roleRows := func(e *Env, password string) []row {
+	// roleRows builds one relation's rows of the roles; password is what
+	// it shows of a role that has one.
+	roleRows := func(e *Env, password string, build func(r role, pw sqltypes.Value) row) []row {
 		var out []row
 		for _, r := range e.roles() {
 			pw := sqltypes.Null
 			if r.password {
 				pw = textV(password)
 			}
-			out = append(out, row{"oid": oidV(r.oid), "rolname": nameV(r.name), "rolsuper": boolV(r.superuser), "rolinherit": boolV(true),
-				"rolcreaterole": boolV(r.superuser), "rolcreatedb": boolV(r.superuser), "rolcanlogin": boolV(r.login),
-				"rolreplication": boolV(false), "rolconnlimit": intV(-1), "rolpassword": pw, "rolbypassrls": boolV(r.superuser),
-				// pg_user and pg_shadow spell the same facts their own way.
-				"usename": nameV(r.name), "usesysid": oidV(r.oid), "usecreatedb": boolV(r.superuser), "usesuper": boolV(r.superuser),
-				"userepl": boolV(false), "usebypassrls": boolV(r.superuser), "passwd": pw})
+			out = append(out, build(r, pw))
 		}
 		return out
 	}
-	generate("pg_catalog.pg_roles", func(e *Env) []row { return roleRows(e, "********") })
-	generate("pg_catalog.pg_user", func(e *Env) []row { return roleRows(e, "********") })
-	generate("pg_catalog.pg_authid", func(e *Env) []row { return roleRows(e, "SCRAM-SHA-256$") })
-	generate("pg_catalog.pg_shadow", func(e *Env) []row { return roleRows(e, "SCRAM-SHA-256$") })
+	pgRole := func(r role, pw sqltypes.Value) row {
+		return &pgRolesRow{Oid: oidV(r.oid), Rolname: nameV(r.name), Rolsuper: boolV(r.superuser), Rolinherit: boolV(true),
+			Rolcreaterole: boolV(r.superuser), Rolcreatedb: boolV(r.superuser), Rolcanlogin: boolV(r.login),
+			Rolreplication: boolV(false), Rolconnlimit: intV(-1), Rolpassword: pw, Rolbypassrls: boolV(r.superuser)}
+	}
+	authid := func(r role, pw sqltypes.Value) row {
+		return &pgAuthidRow{Oid: oidV(r.oid), Rolname: nameV(r.name), Rolsuper: boolV(r.superuser), Rolinherit: boolV(true),
+			Rolcreaterole: boolV(r.superuser), Rolcreatedb: boolV(r.superuser), Rolcanlogin: boolV(r.login),
+			Rolreplication: boolV(false), Rolconnlimit: intV(-1), Rolpassword: pw, Rolbypassrls: boolV(r.superuser)}
+	}
+	// pg_user and pg_shadow spell the same facts their own way.
+	user := func(r role, pw sqltypes.Value) row {
+		return &pgUserRow{Usename: nameV(r.name), Usesysid: oidV(r.oid), Usecreatedb: boolV(r.superuser), Usesuper: boolV(r.superuser),
+			Userepl: boolV(false), Usebypassrls: boolV(r.superuser), Passwd: pw}
+	}
+	shadow := func(r role, pw sqltypes.Value) row {
+		return &pgShadowRow{Usename: nameV(r.name), Usesysid: oidV(r.oid), Usecreatedb: boolV(r.superuser), Usesuper: boolV(r.superuser),
+			Userepl: boolV(false), Usebypassrls: boolV(r.superuser), Passwd: pw}
+	}
+	generate("pg_catalog.pg_roles", func(e *Env) []row { return roleRows(e, "********", pgRole) })
+	generate("pg_catalog.pg_user", func(e *Env) []row { return roleRows(e, "********", user) })
+	generate("pg_catalog.pg_authid", func(e *Env) []row { return roleRows(e, "SCRAM-SHA-256$", authid) })
+	generate("pg_catalog.pg_shadow", func(e *Env) []row { return roleRows(e, "SCRAM-SHA-256$", shadow) })
 	generate("pg_catalog.pg_settings", func(e *Env) []row {
 		var all []Setting
 		if e.Sess != nil {
@@ -228,17 +244,17 @@ func init() {
 		}
 		var out []row
 		for _, s := range sortedSettings(all) {
-			r := row{"name": textV(s.Name), "setting": textV(s.Value), "category": textV(s.Category), "short_desc": textV(s.Description),
-				"context": textV(orDefault(s.Context, "user")), "vartype": textV(orDefault(s.VarType, "string")),
-				"source": textV(orDefault(s.Source, "default")), "boot_val": textV(s.Boot), "reset_val": textV(s.Boot)}
+			r := &pgSettingsRow{Name: textV(s.Name), Setting: textV(s.Value), Category: textV(s.Category), ShortDesc: textV(s.Description),
+				Context: textV(orDefault(s.Context, "user")), Vartype: textV(orDefault(s.VarType, "string")),
+				Source: textV(orDefault(s.Source, "default")), BootVal: textV(s.Boot), ResetVal: textV(s.Boot)}
 			if s.Unit != "" {
-				r["unit"] = textV(s.Unit)
+				r.Unit = textV(s.Unit)
 			}
 			if s.EnumVals != nil {
-				r["enumvals"] = textArray(s.EnumVals)
+				r.Enumvals = textArray(s.EnumVals)
 			}
 			if s.Min != "" {
-				r["min_val"], r["max_val"] = textV(s.Min), textV(s.Max)
+				r.MinVal, r.MaxVal = textV(s.Min), textV(s.Max)
 			}
 			out = append(out, r)
 		}
@@ -255,35 +271,35 @@ func init() {
 			if p.variadic && len(p.args) > 0 {
 				variadic = p.args[len(p.args)-1]
 			}
-			out = append(out, row{"oid": oidV(p.oid), "proname": nameV(p.name), "pronamespace": oidV(NamespaceCatalog), "proowner": oidV(BootstrapOID),
-				"prolang": oidV(12), "procost": floatV(1), "prorows": floatV(map[bool]float64{true: 1000}[p.retset]), "provariadic": oidV(variadic),
-				"prokind": charV(p.kind), "proisstrict": boolV(p.strict), "proretset": boolV(p.retset), "provolatile": charV(orByte(p.vol, 'i')),
-				"proparallel": charV('s'), "pronargs": intV(int64(len(p.args))), "prorettype": oidV(p.ret),
-				"proargtypes": vector(sqltypes.TypeOidVector, args), "prosrc": textV(p.name)})
+			out = append(out, &pgProcRow{Oid: oidV(p.oid), Proname: nameV(p.name), Pronamespace: oidV(NamespaceCatalog), Proowner: oidV(BootstrapOID),
+				Prolang: oidV(12), Procost: floatV(1), Prorows: floatV(map[bool]float64{true: 1000}[p.retset]), Provariadic: oidV(variadic),
+				Prokind: charV(p.kind), Proisstrict: boolV(p.strict), Proretset: boolV(p.retset), Provolatile: charV(orByte(p.vol, 'i')),
+				Proparallel: charV('s'), Pronargs: intV(int64(len(p.args))), Prorettype: oidV(p.ret),
+				Proargtypes: vector(sqltypes.TypeOidVector, args), Prosrc: textV(p.name)})
 		}
 		return out
 	})
 	generate("pg_catalog.pg_collation", func(e *Env) []row {
 		coll := func(oid uint32, name string, provider byte, c string) row {
-			r := row{"oid": oidV(oid), "collname": nameV(name), "collnamespace": oidV(NamespaceCatalog), "collowner": oidV(BootstrapOID),
-				"collprovider": charV(provider), "collisdeterministic": boolV(true), "collencoding": intV(-1)}
+			r := &pgCollationRow{Oid: oidV(oid), Collname: nameV(name), Collnamespace: oidV(NamespaceCatalog), Collowner: oidV(BootstrapOID),
+				Collprovider: charV(provider), Collisdeterministic: boolV(true), Collencoding: intV(-1)}
 			if c != "" {
-				r["collcollate"], r["collctype"] = textV(c), textV(c)
+				r.Collcollate, r.Collctype = textV(c), textV(c)
 			}
 			return r
 		}
 		return []row{coll(CollationDflt, "default", 'd', ""), coll(CollationC, "C", 'c', "C"), coll(951, "POSIX", 'c', "POSIX")}
 	})
 	generate("pg_catalog.pg_tablespace", func(e *Env) []row {
-		return []row{{"oid": oidV(TablespaceOID), "spcname": nameV("pg_default"), "spcowner": oidV(BootstrapOID)},
-			{"oid": oidV(1664), "spcname": nameV("pg_global"), "spcowner": oidV(BootstrapOID)}}
+		return []row{&pgTablespaceRow{Oid: oidV(TablespaceOID), Spcname: nameV("pg_default"), Spcowner: oidV(BootstrapOID)},
+			&pgTablespaceRow{Oid: oidV(1664), Spcname: nameV("pg_global"), Spcowner: oidV(BootstrapOID)}}
 	})
 	generate("pg_catalog.pg_sequence", func(e *Env) []row {
 		var out []row
 		for _, o := range e.objects().list {
 			if q := o.seq; q != nil {
-				out = append(out, row{"seqrelid": oidV(o.oid), "seqtypid": oidV(seqType(q).OID()), "seqstart": intV(q.Start), "seqincrement": intV(q.Increment),
-					"seqmax": intV(q.Max), "seqmin": intV(q.Min), "seqcache": intV(q.Cache), "seqcycle": boolV(q.Cycle)})
+				out = append(out, &pgSequenceRow{Seqrelid: oidV(o.oid), Seqtypid: oidV(seqType(q).OID()), Seqstart: intV(q.Start), Seqincrement: intV(q.Increment),
+					Seqmax: intV(q.Max), Seqmin: intV(q.Min), Seqcache: intV(q.Cache), Seqcycle: boolV(q.Cycle)})
 			}
 		}
 		return out
@@ -292,9 +308,9 @@ func init() {
 		var out []row
 		for _, o := range e.objects().list {
 			if q := o.seq; q != nil {
-				out = append(out, row{"schemaname": nameV("public"), "sequencename": nameV(q.Name), "sequenceowner": nameV(BootstrapRole),
-					"data_type": sqltypes.NewReg(seqType(q).OID(), seqType(q).String()), "start_value": intV(q.Start), "min_value": intV(q.Min),
-					"max_value": intV(q.Max), "increment_by": intV(q.Increment), "cycle": boolV(q.Cycle), "cache_size": intV(q.Cache)})
+				out = append(out, &pgSequencesRow{Schemaname: nameV("public"), Sequencename: nameV(q.Name), Sequenceowner: nameV(BootstrapRole),
+					DataType: sqltypes.NewReg(seqType(q).OID(), seqType(q).String()), StartValue: intV(q.Start), MinValue: intV(q.Min),
+					MaxValue: intV(q.Max), IncrementBy: intV(q.Increment), Cycle: boolV(q.Cycle), CacheSize: intV(q.Cache)})
 			}
 		}
 		return out
@@ -312,25 +328,22 @@ func init() {
 		me, allStats := e.Sess.User(), e.readsAllStats()
 		var out []row
 		for _, a := range e.Sess.Activity() {
-			r := row{"datid": oidV(DatabaseOID), "datname": nameV(a.Database), "pid": intV(int64(a.PID)), "usesysid": oidV(RoleOID(a.User)),
-				"usename": nameV(a.User), "application_name": textV(a.ApplicationName), "backend_start": ts(a.BackendStart),
-				"xact_start": ts(a.XactStart), "query_start": ts(a.QueryStart), "state_change": ts(a.StateChange), "state": textV(a.State),
-				"query": textV(a.Query), "backend_type": textV("client backend"), "leader_pid": sqltypes.Null, "backend_xid": sqltypes.Null,
-				"backend_xmin": sqltypes.Null, "query_id": sqltypes.Null}
+			r := &pgStatActivityRow{Datid: oidV(DatabaseOID), Datname: nameV(a.Database), Pid: intV(int64(a.PID)), Usesysid: oidV(RoleOID(a.User)),
+				Usename: nameV(a.User), ApplicationName: textV(a.ApplicationName), BackendStart: ts(a.BackendStart),
+				XactStart: ts(a.XactStart), QueryStart: ts(a.QueryStart), StateChange: ts(a.StateChange), State: textV(a.State),
+				Query: textV(a.Query), BackendType: textV("client backend"), LeaderPid: nullV, BackendXid: nullV,
+				BackendXmin: nullV, QueryId: nullV}
 			if a.ClientAddr != "" {
-				r["client_addr"], r["client_port"] = textV(a.ClientAddr), intV(int64(a.ClientPort))
+				r.ClientAddr, r.ClientPort = textV(a.ClientAddr), intV(int64(a.ClientPort))
 			} else {
-				r["client_port"] = intV(-1)
+				r.ClientPort = intV(-1)
 			}
 			if !allStats && a.User != me {
 				// As PostgreSQL 15 shows another role's session to a
 				// role without pg_read_all_stats: who and where only,
 				// every other column NULL and no query text.
-				hidden := row{"query": textV("<insufficient privilege>")}
-				for _, c := range []string{"datid", "datname", "pid", "usesysid", "usename", "application_name"} {
-					hidden[c] = r[c]
-				}
-				r = hidden
+				r = &pgStatActivityRow{Datid: r.Datid, Datname: r.Datname, Pid: r.Pid, Usesysid: r.Usesysid, Usename: r.Usename,
+					ApplicationName: r.ApplicationName, Query: textV("<insufficient privilege>")}
 			}
 			out = append(out, r)
 		}
@@ -346,8 +359,8 @@ func init() {
 			if l.Shared {
 				mode = "ShareLock"
 			}
-			out = append(out, row{"locktype": textV("advisory"), "database": oidV(DatabaseOID), "classid": oidV(uint32(uint64(l.Key) >> 32)),
-				"objid": oidV(uint32(l.Key)), "objsubid": intV(1), "pid": intV(int64(l.Owner)), "mode": textV(mode), "granted": boolV(true)})
+			out = append(out, &pgLocksRow{Locktype: textV("advisory"), Database: oidV(DatabaseOID), Classid: oidV(uint32(uint64(l.Key) >> 32)),
+				Objid: oidV(uint32(l.Key)), Objsubid: intV(1), Pid: intV(int64(l.Owner)), Mode: textV(mode), Granted: boolV(true)})
 		}
 		return out
 	})
@@ -357,8 +370,8 @@ func init() {
 			if o.kind != 'r' {
 				continue
 			}
-			out = append(out, row{"schemaname": nameV(namespaceName(o.ns)), "tablename": nameV(o.name), "tableowner": nameV(ownerName(o.owner)),
-				"hasindexes": boolV(o.table != nil || o.rel != nil)})
+			out = append(out, &pgTablesRow{Schemaname: nameV(namespaceName(o.ns)), Tablename: nameV(o.name), Tableowner: nameV(ownerName(o.owner)),
+				Hasindexes: boolV(o.table != nil || o.rel != nil)})
 		}
 		return out
 	})
@@ -368,8 +381,8 @@ func init() {
 			if !o.isIndex() {
 				continue
 			}
-			out = append(out, row{"schemaname": nameV("public"), "tablename": nameV(o.table.Name), "indexname": nameV(o.name),
-				"indexdef": textV(indexDef(o, true))})
+			out = append(out, &pgIndexesRow{Schemaname: nameV("public"), Tablename: nameV(o.table.Name), Indexname: nameV(o.name),
+				Indexdef: textV(indexDef(o, true))})
 		}
 		return out
 	})
@@ -383,8 +396,8 @@ func init() {
 			if o.view != nil {
 				def = viewDef(o.view)
 			}
-			out = append(out, row{"schemaname": nameV(namespaceName(o.ns)), "viewname": nameV(o.name), "viewowner": nameV(ownerName(o.owner)),
-				"definition": textV(def)})
+			out = append(out, &pgViewsRow{Schemaname: nameV(namespaceName(o.ns)), Viewname: nameV(o.name), Viewowner: nameV(ownerName(o.owner)),
+				Definition: textV(def)})
 		}
 		return out
 	})
@@ -458,47 +471,47 @@ func attnum(t *catalog.Table, c int) int {
 	return n
 }
 
-func classRow(o *object) row {
+func classRow(o *object) *pgClassRow {
 	natts := len(o.cols)
-	r := row{"oid": oidV(o.oid), "relname": nameV(o.name), "relnamespace": oidV(o.ns), "reltype": oidV(o.rowType()),
-		"relowner": oidV(ownerOID(o.owner)), "relam": oidV(o.am), "relfilenode": oidV(o.oid), "reltuples": floatV(-1),
-		"relpersistence": charV('p'), "relkind": charV(o.kind), "relnatts": intV(int64(natts)), "relispopulated": boolV(true),
-		"relreplident": charV('n'), "relminmxid": oidV(0)}
+	r := &pgClassRow{Oid: oidV(o.oid), Relname: nameV(o.name), Relnamespace: oidV(o.ns), Reltype: oidV(o.rowType()),
+		Relowner: oidV(ownerOID(o.owner)), Relam: oidV(o.am), Relfilenode: oidV(o.oid), Reltuples: floatV(-1),
+		Relpersistence: charV('p'), Relkind: charV(o.kind), Relnatts: intV(int64(natts)), Relispopulated: boolV(true),
+		Relreplident: charV('n'), Relminmxid: oidV(0)}
 	if o.kind == 'v' || o.kind == 'S' {
-		r["relam"] = oidV(0)
+		r.Relam = oidV(0)
 	}
 	switch {
 	case o.table != nil && !o.isIndex():
 		t := o.table
-		r["relhasindex"] = boolV(!hasRowID(t) || len(t.Indexes) > 0)
-		r["relchecks"] = intV(int64(len(t.Checks)))
-		r["relreplident"] = charV('d')
+		r.Relhasindex = boolV(!hasRowID(t) || len(t.Indexes) > 0)
+		r.Relchecks = intV(int64(len(t.Checks)))
+		r.Relreplident = charV('d')
 		opts := t.ShardOptions(nil)
 		if t.Mutability != "" && t.Mutability != catalog.Mutable {
 			opts = append(opts, "mutability="+t.Mutability)
 		}
-		r["reloptions"] = textArray(opts)
+		r.Reloptions = textArray(opts)
 	case o.index != nil:
 		if o.index.Shards > 1 { // one shard is the default, left unsaid
-			r["reloptions"] = textArray(o.table.ShardOptions(o.index))
+			r.Reloptions = textArray(o.table.ShardOptions(o.index))
 		}
 	case o.view != nil:
-		r["relhasrules"] = boolV(true)
+		r.Relhasrules = boolV(true)
 	case o.rel != nil && o.kind == 'v':
-		r["relhasrules"] = boolV(true)
+		r.Relhasrules = boolV(true)
 	}
 	return r
 }
 
-func constraintRow(oid uint32, name string, kind byte, rel, index uint32, keys []int64, bin string) row {
-	r := row{"oid": oidV(oid), "conname": nameV(name), "connamespace": oidV(NamespacePublic), "contype": charV(kind),
-		"convalidated": boolV(true), "conrelid": oidV(rel), "conindid": oidV(index), "confupdtype": charV(' '), "confdeltype": charV(' '),
-		"confmatchtype": charV(' '), "conislocal": boolV(true), "connoinherit": boolV(kind == 'p')}
+func constraintRow(oid uint32, name string, kind byte, rel, index uint32, keys []int64, bin string) *pgConstraintRow {
+	r := &pgConstraintRow{Oid: oidV(oid), Conname: nameV(name), Connamespace: oidV(NamespacePublic), Contype: charV(kind),
+		Convalidated: boolV(true), Conrelid: oidV(rel), Conindid: oidV(index), Confupdtype: charV(' '), Confdeltype: charV(' '),
+		Confmatchtype: charV(' '), Conislocal: boolV(true), Connoinherit: boolV(kind == 'p')}
 	if keys != nil {
-		r["conkey"] = int2Array(keys)
+		r.Conkey = int2Array(keys)
 	}
 	if bin != "" {
-		r["conbin"] = textV(bin)
+		r.Conbin = textV(bin)
 	}
 	return r
 }

@@ -25,9 +25,22 @@ type Relation struct {
 	rows         func(e *Env) []row
 }
 
-// row is one row of a relation, by column name; a column left out is the
-// zero of its type (false, 0) or NULL (text, arrays, timestamps).
-type row map[string]sqltypes.Value
+// row is one row of a relation: a struct of rows_gen.go, with a field per
+// column (generated from the relation's columns, so a misspelt column does
+// not compile). In pg_catalog a field left unset is the zero of its
+// column's type (false, 0) or NULL (text, arrays, timestamps); nullV sets
+// a column NULL whatever its type. information_schema leaves what it does
+// not know NULL.
+type row interface {
+	values() []sqltypes.Value
+}
+
+// nullV is an explicit NULL in a pg_catalog row, where a field left unset
+// (the zero Value, also NULL) reads as its type's zero.
+var nullV = sqltypes.Value{K: sqltypes.KindNull, I: explicitNull}
+
+// explicitNull marks nullV; no other NULL carries it.
+const explicitNull = 1
 
 var (
 	registryOnce sync.Once
@@ -109,14 +122,16 @@ func (r *Relation) Rows(e *Env) [][]sqltypes.Value {
 	}
 	src := r.rows(e)
 	out := make([][]sqltypes.Value, len(src))
-	for i, m := range src {
-		vals := make([]sqltypes.Value, len(r.Columns))
+	for i, rw := range src {
+		vals := rw.values()
 		for j, c := range r.Columns {
-			v, ok := m[c.Name]
-			if !ok && r.Schema == "pg_catalog" {
-				v = zeroOf(c.Type) // information_schema leaves what it does not know NULL
+			switch v := vals[j]; {
+			case v.K != sqltypes.KindNull:
+			case v.I == explicitNull:
+				vals[j] = sqltypes.Null
+			case r.Schema == "pg_catalog":
+				vals[j] = zeroOf(c.Type)
 			}
-			vals[j] = v
 		}
 		out[i] = vals
 	}

@@ -14,8 +14,21 @@ import (
 
 func init() {
 	generate("pg_catalog.pg_stats", statsRows)
-	generate("pg_catalog.pg_stat_user_tables", tableStatRows)
-	generate("pg_catalog.pg_stat_all_tables", tableStatRows)
+	generate("pg_catalog.pg_stat_all_tables", func(e *Env) []row {
+		var out []row
+		for _, r := range tableStatRows(e) {
+			out = append(out, r)
+		}
+		return out
+	})
+	generate("pg_catalog.pg_stat_user_tables", func(e *Env) []row {
+		var out []row
+		for _, r := range tableStatRows(e) {
+			u := pgStatUserTablesRow(*r) // the same columns
+			out = append(out, &u)
+		}
+		return out
+	})
 }
 
 // statsRows are pg_stats: one row per analyzed column of the tables the
@@ -34,18 +47,16 @@ func statsRows(e *Env) []row {
 			if c.Hidden || cs == nil {
 				continue
 			}
-			r := row{"schemaname": nameV("public"), "tablename": nameV(t.Name), "attname": nameV(c.Name),
-				"inherited": boolV(false), "null_frac": floatV(cs.NullFrac), "avg_width": intV(int64(cs.AvgWidth)),
-				"n_distinct": floatV(cs.NDistinct(ts.Rows)), "most_common_vals": anyArray(c.Type, cs.MCV),
-				"most_common_freqs": sqltypes.Null, "histogram_bounds": anyArray(c.Type, cs.Histogram),
-				"correlation": sqltypes.Null, "most_common_elems": sqltypes.Null,
-				"most_common_elem_freqs": sqltypes.Null, "elem_count_histogram": sqltypes.Null}
+			r := &pgStatsRow{Schemaname: nameV("public"), Tablename: nameV(t.Name), Attname: nameV(c.Name),
+				Inherited: boolV(false), NullFrac: floatV(cs.NullFrac), AvgWidth: intV(int64(cs.AvgWidth)),
+				NDistinct: floatV(cs.NDistinct(ts.Rows)), MostCommonVals: anyArray(c.Type, cs.MCV),
+				HistogramBounds: anyArray(c.Type, cs.Histogram), Correlation: nullV}
 			if len(cs.MCVFreq) > 0 {
 				freqs := make([]sqltypes.Value, len(cs.MCVFreq))
 				for i, f := range cs.MCVFreq {
 					freqs[i] = sqltypes.NewFloat(float64(float32(f)))
 				}
-				r["most_common_freqs"] = sqltypes.NewArray1(sqltypes.TypeFloat4, freqs)
+				r.MostCommonFreqs = sqltypes.NewArray1(sqltypes.TypeFloat4, freqs)
 			}
 			out = append(out, r)
 		}
@@ -64,19 +75,19 @@ func anyArray(t sqltypes.Type, vals []sqltypes.Value) sqltypes.Value {
 
 // tableStatRows are pg_stat_user_tables (and pg_stat_all_tables, whose
 // system tables zproxy's catalogs compute rather than store).
-func tableStatRows(e *Env) []row {
-	var out []row
+func tableStatRows(e *Env) []*pgStatAllTablesRow {
+	var out []*pgStatAllTablesRow
 	for _, o := range e.objects().list {
 		if o.kind != 'r' || o.table == nil || o.table.Virtual != nil {
 			continue
 		}
-		r := row{"relid": oidV(o.oid), "schemaname": nameV("public"), "relname": nameV(o.name)}
+		r := &pgStatAllTablesRow{Relid: oidV(o.oid), Schemaname: nameV("public"), Relname: nameV(o.name)}
 		if ts := e.Snap.Stats(o.table.ID); ts != nil {
-			r["n_live_tup"] = intV(int64(ts.Rows))
-			r["last_analyze"] = timeV(ts.LastAnalyze)
-			r["last_autoanalyze"] = timeV(ts.LastAutoAnalyze)
-			r["analyze_count"] = intV(ts.AnalyzeCount)
-			r["autoanalyze_count"] = intV(ts.AutoAnalyzeCount)
+			r.NLiveTup = intV(int64(ts.Rows))
+			r.LastAnalyze = timeV(ts.LastAnalyze)
+			r.LastAutoanalyze = timeV(ts.LastAutoAnalyze)
+			r.AnalyzeCount = intV(ts.AnalyzeCount)
+			r.AutoanalyzeCount = intV(ts.AutoAnalyzeCount)
 		}
 		out = append(out, r)
 	}

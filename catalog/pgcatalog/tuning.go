@@ -18,9 +18,9 @@ import (
 type Tuning interface {
 	// Statements is the proxy's statement statistics.
 	Statements() *stmtstats.Store
-	// IndexAdvice computes the advisor's recommendations: rows keyed by
-	// zproxy_index_advice's column names.
-	IndexAdvice(ctx context.Context) ([]map[string]sqltypes.Value, error)
+	// IndexAdvice computes the advisor's recommendations, the rows of
+	// zproxy_index_advice.
+	IndexAdvice(ctx context.Context) ([]IndexAdvice, error)
 	// CreateHypotheticalIndex adds a session-local index that EXPLAIN
 	// considers and nothing executes, from a CREATE INDEX statement.
 	CreateHypotheticalIndex(sql string) (HypotheticalIndex, error)
@@ -39,33 +39,12 @@ type HypotheticalIndex struct {
 	Definition string
 }
 
-// The tuning relations. pg_stat_statements keeps the columns of
-// PostgreSQL 15's pg_stat_statements 1.10, in order, so scripts and
-// dashboards written for it work; zproxy's own columns follow them.
+// The tuning relations (their columns: columns_zproxy.go).
 func init() {
-	relationColumns["pg_catalog.pg_stat_statements"] = "userid oid, dbid oid, toplevel boolean, queryid bigint, query text, " +
-		"plans bigint, total_plan_time double precision, min_plan_time double precision, max_plan_time double precision, " +
-		"mean_plan_time double precision, stddev_plan_time double precision, calls bigint, total_exec_time double precision, " +
-		"min_exec_time double precision, max_exec_time double precision, mean_exec_time double precision, " +
-		"stddev_exec_time double precision, rows bigint, shared_blks_hit bigint, shared_blks_read bigint, " +
-		"shared_blks_dirtied bigint, shared_blks_written bigint, local_blks_hit bigint, local_blks_read bigint, " +
-		"local_blks_dirtied bigint, local_blks_written bigint, temp_blks_read bigint, temp_blks_written bigint, " +
-		"blk_read_time double precision, blk_write_time double precision, temp_blk_read_time double precision, " +
-		"temp_blk_write_time double precision, wal_records bigint, wal_fpi bigint, wal_bytes numeric, jit_functions bigint, " +
-		"jit_generation_time double precision, jit_inlining_count bigint, jit_inlining_time double precision, " +
-		"jit_optimization_count bigint, jit_optimization_time double precision, jit_emission_count bigint, " +
-		"jit_emission_time double precision, " +
-		"items_read bigint, store_requests bigint, dynamodb_capacity_units double precision, access_path text, full_scans bigint"
-	relationInfo["pg_catalog.pg_stat_statements"] = relInfo{12900, false}
-	relationColumns["pg_catalog.pg_stat_statements_info"] = "dealloc bigint, stats_reset timestamp with time zone"
-	relationInfo["pg_catalog.pg_stat_statements_info"] = relInfo{12901, false}
-	relationColumns["pg_catalog.zproxy_index_advice"] = "table_name name, kind text, recommendation text, statements bigint[], " +
-		"calls bigint, items_before double precision, items_after double precision, requests_before double precision, " +
-		"requests_after double precision, write_items_per_row double precision, rows_written bigint, reason text"
-	relationInfo["pg_catalog.zproxy_index_advice"] = relInfo{12910, false}
-	relationColumns["pg_catalog.zproxy_hypothetical_indexes"] = "indexrelid oid, index_name text, schema_name name, " +
-		"table_name name, am_name name, definition text"
-	relationInfo["pg_catalog.zproxy_hypothetical_indexes"] = relInfo{12911, false}
+	for name, cols := range zproxyRelationColumns {
+		relationColumns[name] = cols
+		relationInfo[name] = zproxyRelationInfo[name]
+	}
 
 	generate("pg_catalog.pg_stat_statements", statementRows)
 	generate("pg_catalog.pg_stat_statements_info", func(e *Env) []row {
@@ -74,7 +53,7 @@ func init() {
 			return nil
 		}
 		dealloc, reset := t.Statements().Info()
-		return []row{{"dealloc": intV(dealloc), "stats_reset": sqltypes.NewTimestampTZ(reset.UnixMicro())}}
+		return []row{&pgStatStatementsInfoRow{Dealloc: intV(dealloc), StatsReset: sqltypes.NewTimestampTZ(reset.UnixMicro())}}
 	})
 	generate("pg_catalog.zproxy_index_advice", func(e *Env) []row {
 		t := tuningOf(e)
@@ -91,8 +70,15 @@ func init() {
 			return nil
 		}
 		out := make([]row, len(rows))
-		for i, r := range rows {
-			out[i] = r
+		for i, a := range rows {
+			ids := make([]sqltypes.Value, len(a.Statements))
+			for j, id := range a.Statements {
+				ids[j] = sqltypes.NewInt(id)
+			}
+			out[i] = &pgZproxyIndexAdviceRow{TableName: nameV(a.Table), Kind: textV(a.Kind), Recommendation: textV(a.Recommendation),
+				Statements: sqltypes.NewArray1(sqltypes.TypeInt8, ids), Calls: intV(a.Calls), ItemsBefore: floatV(a.ItemsBefore),
+				ItemsAfter: floatV(a.ItemsAfter), RequestsBefore: floatV(a.RequestsBefore), RequestsAfter: floatV(a.RequestsAfter),
+				WriteItemsPerRow: floatV(a.WriteItemsPerRow), RowsWritten: intV(a.RowsWritten), Reason: textV(a.Reason)}
 		}
 		return out
 	})
@@ -103,12 +89,25 @@ func init() {
 		}
 		var out []row
 		for _, h := range t.HypotheticalIndexes() {
-			out = append(out, row{"indexrelid": oidV(h.OID), "index_name": textV(h.Name), "schema_name": nameV("public"),
-				"table_name": nameV(h.Table), "am_name": nameV(h.Method), "definition": textV(h.Definition)})
+			out = append(out, &pgZproxyHypotheticalIndexesRow{Indexrelid: oidV(h.OID), IndexName: textV(h.Name), SchemaName: nameV("public"),
+				TableName: nameV(h.Table), AmName: nameV(h.Method), Definition: textV(h.Definition)})
 		}
 		return out
 	})
 	registerTuning()
+}
+
+// IndexAdvice is one of the advisor's recommendations: a row of
+// zproxy_index_advice.
+type IndexAdvice struct {
+	Table, Kind, Recommendation, Reason string
+	// Statements are the queryids of the statements it is drawn from.
+	Statements  []int64
+	Calls       int64
+	RowsWritten int64
+	// Items and requests per execution before and after, and the items a
+	// written row costs the index.
+	ItemsBefore, ItemsAfter, RequestsBefore, RequestsAfter, WriteItemsPerRow float64
 }
 
 // relInfo is a relation's OID and whether it is a table (not a view).
@@ -143,25 +142,23 @@ func statementRows(e *Env) []row {
 		if !super && s.UserID != me {
 			// PostgreSQL hides the queryid too: it would let a role
 			// match another's statements to texts it guesses.
-			query, queryID = textV("<insufficient privilege>"), sqltypes.Null
+			query, queryID = textV("<insufficient privilege>"), nullV
 		}
-		r := row{"userid": oidV(s.UserID), "dbid": oidV(s.DBID), "toplevel": boolV(s.Toplevel), "queryid": queryID,
-			"query": query, "plans": intV(s.Plan.N), "total_plan_time": floatV(s.Plan.Total), "min_plan_time": floatV(s.Plan.Min),
-			"max_plan_time": floatV(s.Plan.Max), "mean_plan_time": floatV(s.Plan.Mean()), "stddev_plan_time": floatV(s.Plan.Stddev()),
-			"calls": intV(s.Calls()), "total_exec_time": floatV(s.Exec.Total), "min_exec_time": floatV(s.Exec.Min),
-			"max_exec_time": floatV(s.Exec.Max), "mean_exec_time": floatV(s.Exec.Mean()), "stddev_exec_time": floatV(s.Exec.Stddev()),
-			"rows": intV(s.Rows), "wal_bytes": sqltypes.NewNumeric(apd.New(0, 0)),
-			"items_read": intV(s.ItemsRead), "store_requests": intV(s.Requests), "dynamodb_capacity_units": floatV(s.Capacity),
-			"access_path": textV(s.AccessPath()), "full_scans": intV(s.FullScans)}
+		r := &pgStatStatementsRow{Userid: oidV(s.UserID), Dbid: oidV(s.DBID), Toplevel: boolV(s.Toplevel), Queryid: queryID,
+			Query: query, Plans: intV(s.Plan.N), TotalPlanTime: floatV(s.Plan.Total), MinPlanTime: floatV(s.Plan.Min),
+			MaxPlanTime: floatV(s.Plan.Max), MeanPlanTime: floatV(s.Plan.Mean()), StddevPlanTime: floatV(s.Plan.Stddev()),
+			Calls: intV(s.Calls()), TotalExecTime: floatV(s.Exec.Total), MinExecTime: floatV(s.Exec.Min),
+			MaxExecTime: floatV(s.Exec.Max), MeanExecTime: floatV(s.Exec.Mean()), StddevExecTime: floatV(s.Exec.Stddev()),
+			Rows: intV(s.Rows), WalBytes: sqltypes.NewNumeric(apd.New(0, 0)),
+			ItemsRead: intV(s.ItemsRead), StoreRequests: intV(s.Requests), DynamodbCapacityUnits: floatV(s.Capacity),
+			AccessPath: textV(s.AccessPath()), FullScans: intV(s.FullScans)}
 		if s.AccessPath() == "" {
-			r["access_path"] = sqltypes.Null
+			r.AccessPath = sqltypes.Null
 		}
 		// What a proxy has no notion of (blocks, WAL, JIT) is zero, as in
 		// PostgreSQL for a statement that touched none.
-		for _, c := range []string{"blk_read_time", "blk_write_time", "temp_blk_read_time", "temp_blk_write_time",
-			"jit_generation_time", "jit_inlining_time", "jit_optimization_time", "jit_emission_time"} {
-			r[c] = zero
-		}
+		r.BlkReadTime, r.BlkWriteTime, r.TempBlkReadTime, r.TempBlkWriteTime = zero, zero, zero, zero
+		r.JitGenerationTime, r.JitInliningTime, r.JitOptimizationTime, r.JitEmissionTime = zero, zero, zero, zero
 		out = append(out, r)
 	}
 	return out
