@@ -1,13 +1,8 @@
 package ir
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
 	"reflect"
 	"sort"
-	"strings"
 	"testing"
 )
 
@@ -25,25 +20,7 @@ func sampleStatements() []Statement {
 // TestEveryStatementSampled parses the package for the types with a Describe
 // method: a new statement must join sampleStatements.
 func TestEveryStatementSampled(t *testing.T) {
-	files, _ := filepath.Glob("*.go")
-	fs := token.NewFileSet()
-	declared := map[string]bool{}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(fs, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range af.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.Name == "Describe" {
-				if st, ok := fd.Recv.List[0].Type.(*ast.StarExpr); ok {
-					declared[st.X.(*ast.Ident).Name] = true
-				}
-			}
-		}
-	}
+	declared := typesWithMethod(t, "Describe")
 	sampled := map[string]bool{}
 	for _, s := range sampleStatements() {
 		sampled[reflect.TypeOf(s).Elem().Name()] = true

@@ -60,27 +60,7 @@ func kindName(x any) string { return reflect.TypeOf(x).Elem().Name() }
 // method: a new relation kind must join sampleRels, so the traversal tests
 // below cover it.
 func TestEveryRelKindSampled(t *testing.T) {
-	files, _ := filepath.Glob("*.go")
-	fs := token.NewFileSet()
-	declared := map[string]bool{}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(fs, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range af.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || fd.Name.Name != "Inputs" {
-				continue
-			}
-			if st, ok := fd.Recv.List[0].Type.(*ast.StarExpr); ok {
-				declared[st.X.(*ast.Ident).Name] = true
-			}
-		}
-	}
+	declared := typesWithMethod(t, "Inputs")
 	sampled := map[string]bool{}
 	for _, r := range sampleRels() {
 		sampled[kindName(r)] = true
@@ -206,4 +186,30 @@ func TestExprChildren(t *testing.T) {
 			t.Errorf("%T: WithChildren changed the original", e)
 		}
 	}
+}
+
+// typesWithMethod parses the package (tests aside) for the types with a
+// pointer-receiver method of that name.
+func typesWithMethod(t *testing.T, method string) map[string]bool {
+	t.Helper()
+	files, _ := filepath.Glob("*.go")
+	fs := token.NewFileSet()
+	declared := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fs, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range af.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.Name == method {
+				if st, ok := fd.Recv.List[0].Type.(*ast.StarExpr); ok {
+					declared[st.X.(*ast.Ident).Name] = true
+				}
+			}
+		}
+	}
+	return declared
 }

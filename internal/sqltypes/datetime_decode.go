@@ -531,16 +531,8 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 	if d.timeOnly {
 		return d.finishTimeOnly()
 	}
-	if e := d.validateDate(); e != dtOK {
+	if e := d.finishFields(); e != dtOK {
 		return e
-	}
-	if d.mer >= 0 && tm.hour > 12 {
-		return dtFieldOverflow
-	}
-	if d.mer == 0 && tm.hour == 12 {
-		tm.hour = 0
-	} else if d.mer == 1 && tm.hour != 12 {
-		tm.hour += 12
 	}
 	if d.r.special != "" {
 		return dtOK
@@ -622,11 +614,9 @@ func (d *dtDecoder) timeOnlyNumber(fields []dtField, i int, s string) (int, dtEr
 	return d.decodeNumber(s, d.fmask|fmDate)
 }
 
-// finishTimeOnly checks decoded time input and resolves its zone
-// (PostgreSQL's end of DecodeTimeOnly): a zone with daylight-saving
-// rules, a dynamic abbreviation or the session's zone is read at the
-// date given, or today when none is.
-func (d *dtDecoder) finishTimeOnly() dtErr {
+// finishFields checks and adjusts the date's fields (ValidateDate) and
+// applies AM/PM, as both decoders end.
+func (d *dtDecoder) finishFields() dtErr {
 	tm := &d.r.tm
 	if e := d.validateDate(); e != dtOK {
 		return e
@@ -638,6 +628,18 @@ func (d *dtDecoder) finishTimeOnly() dtErr {
 		tm.hour = 0
 	} else if d.mer == 1 && tm.hour != 12 {
 		tm.hour += 12
+	}
+	return dtOK
+}
+
+// finishTimeOnly checks decoded time input and resolves its zone
+// (PostgreSQL's end of DecodeTimeOnly): a zone with daylight-saving
+// rules, a dynamic abbreviation or the session's zone is read at the
+// date given, or today when none is.
+func (d *dtDecoder) finishTimeOnly() dtErr {
+	tm := &d.r.tm
+	if e := d.finishFields(); e != dtOK {
+		return e
 	}
 	if timeOverflows(tm) {
 		return dtFieldOverflow
