@@ -241,7 +241,7 @@ type SetVar struct {
 func (*SetVar) Kind() string { return "set" }
 
 // Describe implements Statement.
-func (*SetVar) Describe() Description { return Description{Class: ClassUtility} }
+func (*SetVar) Describe() Description { return Description{Class: ClassUtility, NoSnapshot: true} }
 
 // ShowVar shows a session variable.
 type ShowVar struct{ Name string }
@@ -250,7 +250,7 @@ type ShowVar struct{ Name string }
 func (*ShowVar) Kind() string { return "show" }
 
 // Describe implements Statement.
-func (*ShowVar) Describe() Description { return Description{Class: ClassUtility} }
+func (*ShowVar) Describe() Description { return Description{Class: ClassUtility, NoSnapshot: true} }
 
 // TxnOp is a transaction control statement.
 type TxnOp struct {

@@ -77,6 +77,11 @@ type Description struct {
 	CreatesIn string
 	// Owns are the objects only whose owner may run it.
 	Owns []ObjectRef
+	// NoSnapshot: it reads no data, so inside a block it does not start
+	// the block's transaction, and SET TRANSACTION may still follow it
+	// (PostgreSQL takes a block's snapshot at its first query; pg_dump
+	// sends BEGIN, SET ..., then SET TRANSACTION ISOLATION LEVEL).
+	NoSnapshot bool
 }
 
 // ddl describes a DDL statement that changes the schema.

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/auth"
@@ -107,6 +108,15 @@ func (s *Session) checkPrivileges(ctx context.Context, bound ir.Statement) error
 	}
 	user := s.params.User
 	super := s.isSuperuser(snap)
+	if restricted, _ := restrictedKinds(s.varValue("restrict_nonsystem_relation_kind")); restricted["view"] {
+		for _, p := range perms {
+			if p.View != nil {
+				// Every view zproxy stores is a user's; pg_dump sets this so
+				// that no view's code runs while it dumps.
+				return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "access to non-system view \"%s\" is restricted", p.View.Name)
+			}
+		}
+	}
 	for _, p := range perms {
 		role := user
 		if p.CheckAs != "" {
@@ -281,4 +291,23 @@ func ownersOf(snap *catalog.Snapshot, refs []ir.ObjectRef) []ownership {
 // objectKindName is how "must be owner of" names a kind of object.
 func objectKindName(k ir.ObjectKind) string {
 	return [...]string{"table", "view", "sequence", "index", "relation"}[k]
+}
+
+// restrictedKinds reads restrict_nonsystem_relation_kind, a list of view
+// and foreign-table (PostgreSQL's identifier list: blanks around, any case).
+// zproxy has no foreign tables, so only view restricts anything.
+func restrictedKinds(value string) (map[string]bool, error) {
+	kinds := map[string]bool{}
+	if strings.TrimSpace(value) == "" {
+		return kinds, nil
+	}
+	for _, word := range strings.Split(value, ",") {
+		k := strings.ToLower(strings.TrimSpace(word))
+		if k != "view" && k != "foreign-table" {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"restrict_nonsystem_relation_kind\": \"%s\"", value).
+				WithDetail("Unrecognized key word: \"%s\".", strings.TrimSpace(word))
+		}
+		kinds[k] = true
+	}
+	return kinds, nil
 }

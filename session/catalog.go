@@ -11,6 +11,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/wire"
@@ -123,33 +124,45 @@ func (p pgSession) User() string     { return p.s.params.User }
 func (p pgSession) Database() string { return p.s.params.Database }
 func (p pgSession) PID() int32       { return p.s.engine.cat.pid(p.s) }
 
-func (p pgSession) Setting(name string) (string, bool) {
-	n, ok := canonicalVar(name)
-	if !ok {
-		return "", false
-	}
-	return p.s.vars[n], true
-}
+func (p pgSession) Setting(name string) (string, bool) { return p.s.Setting(name) }
 
 func (p pgSession) Settings() []pgcatalog.Setting {
 	var out []pgcatalog.Setting
 	for _, kv := range p.s.showAll() {
-		if _, ok := serverVars[kv[0]]; ok {
-			out = append(out, p.s.serverVarSetting(kv[0]))
+		n, value := kv[0], kv[1]
+		if _, ok := serverVars[n]; ok {
+			out = append(out, p.s.serverVarSetting(n))
 			continue
 		}
-		if hiddenVars[kv[0]] {
+		if hiddenVars[n] {
 			continue
 		}
-		m := metaOf(kv[0])
-		st := pgcatalog.Setting{Name: displayName(kv[0]), Value: kv[1], Boot: knownVars[kv[0]], VarType: m.vartype, Context: m.context,
+		m := metaOf(n)
+		boot := defaultVars(true)[n]
+		if g, ok := guc.Lookup(n); ok {
+			if _, known := knownVars[n]; !known {
+				boot = g.BootValue().Show
+			}
+		}
+		st := pgcatalog.Setting{Name: displayName(n), Value: value, Boot: boot, VarType: m.vartype, Context: m.context,
 			Category: m.category, Description: m.desc, Unit: m.unit, Min: m.min, Max: m.max, EnumVals: m.enumvals}
-		if kv[1] != knownVars[kv[0]] {
+		if value != boot {
 			st.Source = "session"
 		}
 		if m.unit != "" {
 			// pg_settings shows a setting in its unit, as a number.
-			st.Value, st.Boot = inUnit(kv[1], m.unit), inUnit(knownVars[kv[0]], m.unit)
+			st.Value, st.Boot = inUnit(n, value, m.unit), inUnit(n, boot, m.unit)
+		}
+		out = append(out, st)
+	}
+	// PostgreSQL's work_mem is zproxy.work_mem; tools look it up by
+	// PostgreSQL's name.
+	if g, ok := guc.Lookup("work_mem"); ok {
+		value, boot := p.s.varValue(varWorkMem), defaultVars(true)[varWorkMem]
+		st := pgcatalog.Setting{Name: g.Name, Value: inUnit(g.Name, value, g.Unit), Boot: inUnit(g.Name, boot, g.Unit), VarType: g.Type.String(),
+			Context: g.Context, Category: g.Category, Description: g.Desc, Unit: g.Unit, Min: g.Min, Max: g.Max}
+		if value != boot {
+			st.Source = "session"
 		}
 		out = append(out, st)
 	}
@@ -157,18 +170,24 @@ func (p pgSession) Settings() []pgcatalog.Setting {
 	return out
 }
 
-// inUnit is a setting's value as a number of unit (kB or ms), as
+// inUnit is a setting's value as a number of its base unit, as
 // pg_settings.setting shows it; a value it cannot read stays as it is.
-func inUnit(v, unit string) string {
+func inUnit(n, v, unit string) string {
+	if g, ok := guc.Lookup(n); ok {
+		if parsed, err := g.Parse(v); err == nil {
+			return parsed.Setting
+		}
+		return v
+	}
 	v = strings.TrimSpace(v)
 	if unit != "kB" || v == "-1" {
 		return v
 	}
-	n, err := parseMemory(v)
+	n64, err := parseMemory(v)
 	if err != nil {
 		return v
 	}
-	return strconv.FormatInt(n>>10, 10)
+	return strconv.FormatInt(n64>>10, 10)
 }
 
 func (p pgSession) SetSetting(name, value string, local bool) error {

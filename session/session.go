@@ -93,7 +93,36 @@ func (s *Session) Close() {
 	s.mem.Close()
 }
 
-func (s *Session) notice(e *pgerr.Error) { s.params.Notice(e) }
+func (s *Session) notice(e *pgerr.Error) {
+	if clientMessageRank(e.Severity) < clientMessageRank(s.varValue("client_min_messages")) && !strings.EqualFold(e.Severity, "INFO") {
+		return // below client_min_messages; INFO always reaches the client, as in PostgreSQL
+	}
+	s.params.Notice(e)
+}
+
+// clientMessageRank orders message severities as client_min_messages
+// compares them (LOG ranks below NOTICE for the client, unlike the log).
+func clientMessageRank(severity string) int {
+	switch strings.ToLower(severity) {
+	case "debug5":
+		return 0
+	case "debug4":
+		return 1
+	case "debug3":
+		return 2
+	case "debug2", "debug":
+		return 3
+	case "debug1":
+		return 4
+	case "log":
+		return 5
+	case "notice", "":
+		return 6
+	case "warning":
+		return 7
+	}
+	return 8 // error and above
+}
 
 // MemSize implements wire.MemSizer: a prepared statement holds its text,
 // its syntax tree and its last binding, which grow with the text (a
@@ -252,7 +281,7 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 	return builtins.Context{Now: start, Location: s.location(), Sequences: &sessionSequences{s: s, ctx: ctx}, Random: &s.random,
 		Done: ctx.Done(), Err: ctx.Err,
 		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID)},
-		Settings: func(name string) (string, bool) { n, ok := canonicalVar(name); return s.vars[n], ok }}
+		Settings: s.Setting}
 }
 
 // wireColumns describes result columns for RowDescription.
@@ -350,9 +379,12 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	if desc.ChangesSchema && s.txStatus == 'T' {
 		s.txDDL = true
 	}
-	txn, err := s.blockTxn(ctx)
-	if err != nil {
-		return nil, err
+	var txn *executor.Txn
+	if !desc.NoSnapshot {
+		var err error
+		if txn, err = s.blockTxn(ctx); err != nil {
+			return nil, err
+		}
 	}
 
 	env := &runEnv{params: params, start: start, opts: opts, txn: txn, kind: kind, done: done}
@@ -805,7 +837,7 @@ func (st *statement) runShowVar(ctx context.Context, x *ir.ShowVar, env *runEnv)
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", x.Name)
 	}
-	return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.vars[n])}}, "SHOW"), nil
+	return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.varValue(n))}}, "SHOW"), nil
 }
 
 // runRoleStatement runs CreateRole, AlterRole, DropRole, Grant, GrantRole.

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 
+	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
@@ -18,40 +19,22 @@ const (
 	ctxUser             = "user"              // by anyone, at any time
 )
 
-// varMeta is what pg_settings says of a parameter besides its value, as
-// PostgreSQL 15 says it (testdata/pg15_settings.txt holds PostgreSQL's rows,
-// which TestSettingsMatchPostgres compares these with).
+// varMeta is what pg_settings says of a parameter besides its value.
+// PostgreSQL's parameters take theirs from package guc, generated from
+// PostgreSQL 15 (TestSettingsMatchPostgres compares the rows with
+// testdata/pg15_settings.txt); varMetas holds the rest.
 type varMeta struct {
 	context, vartype, unit, min, max, category, desc string
 	enumvals                                         []string
 }
 
-// varMetas describes each of knownVars; a parameter missing here is a
-// user-context string.
+// varMetas describes zproxy's own parameters and PostgreSQL's read-only
+// ones, which package guc (the settable parameters) does not list.
 var varMetas = map[string]varMeta{
-	"application_name":                    {context: ctxUser, vartype: "string", category: "Reporting and Logging / What to Log"},
-	"client_encoding":                     {context: ctxUser, vartype: "string", category: "Client Connection Defaults / Locale and Formatting"},
-	"datestyle":                           {context: ctxUser, vartype: "string", category: "Client Connection Defaults / Locale and Formatting"},
-	"timezone":                            {context: ctxUser, vartype: "string", category: "Client Connection Defaults / Locale and Formatting"},
-	"intervalstyle":                       {context: ctxUser, vartype: "enum", category: "Client Connection Defaults / Locale and Formatting", enumvals: []string{"postgres", "postgres_verbose", "sql_standard", "iso_8601"}},
-	"extra_float_digits":                  {context: ctxUser, vartype: "integer", min: "-15", max: "3", category: "Client Connection Defaults / Locale and Formatting"},
-	"search_path":                         {context: ctxUser, vartype: "string", category: "Client Connection Defaults / Statement Behavior"},
-	"statement_timeout":                   {context: ctxUser, vartype: "integer", unit: "ms", min: "0", max: "2147483647", category: "Client Connection Defaults / Statement Behavior"},
-	"lock_timeout":                        {context: ctxUser, vartype: "integer", unit: "ms", min: "0", max: "2147483647", category: "Client Connection Defaults / Statement Behavior"},
-	"idle_in_transaction_session_timeout": {context: ctxUser, vartype: "integer", unit: "ms", min: "0", max: "2147483647", category: "Client Connection Defaults / Statement Behavior"},
-	"default_transaction_isolation":       {context: ctxUser, vartype: "enum", category: "Client Connection Defaults / Statement Behavior", enumvals: isolationEnum},
-	"transaction_isolation":               {context: ctxUser, vartype: "enum", category: "Client Connection Defaults / Statement Behavior", enumvals: isolationEnum},
-	"default_transaction_read_only":       {context: ctxUser, vartype: "bool", category: "Client Connection Defaults / Statement Behavior"},
-	"transaction_read_only":               {context: ctxUser, vartype: "bool", category: "Client Connection Defaults / Statement Behavior"},
-	"default_transaction_deferrable":      {context: ctxUser, vartype: "bool", category: "Client Connection Defaults / Statement Behavior"},
-	"transaction_deferrable":              {context: ctxUser, vartype: "bool", category: "Client Connection Defaults / Statement Behavior"},
-	"standard_conforming_strings":         {context: ctxUser, vartype: "bool", category: "Version and Platform Compatibility / Previous PostgreSQL Versions"},
-	"server_version":                      {context: ctxInternal, vartype: "string", category: "Preset Options"},
-	"server_encoding":                     {context: ctxInternal, vartype: "string", category: "Preset Options"},
-	"integer_datetimes":                   {context: ctxInternal, vartype: "bool", category: "Preset Options"},
-	"bytea_output":                        {context: ctxUser, vartype: "enum", category: "Client Connection Defaults / Statement Behavior", enumvals: []string{"escape", "hex"}},
-	"client_min_messages":                 {context: ctxUser, vartype: "enum", category: "Client Connection Defaults / Statement Behavior", enumvals: []string{"debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"}},
-	"max_identifier_length":               {context: ctxInternal, vartype: "integer", min: "63", max: "63", category: "Preset Options"},
+	"server_version":        {context: ctxInternal, vartype: "string", category: "Preset Options", desc: "Shows the server version."},
+	"server_encoding":       {context: ctxInternal, vartype: "string", category: "Preset Options", desc: "Shows the server (database) character set encoding."},
+	"integer_datetimes":     {context: ctxInternal, vartype: "bool", category: "Preset Options", desc: "Shows whether datetimes are integer based."},
+	"max_identifier_length": {context: ctxInternal, vartype: "integer", min: "63", max: "63", category: "Preset Options", desc: "Shows the maximum identifier length."},
 	// is_superuser is GUC_NO_SHOW_ALL in PostgreSQL: SHOW answers it, but
 	// pg_settings does not list it.
 	"is_superuser": {context: ctxInternal, vartype: "bool", category: "Preset Options"},
@@ -60,11 +43,8 @@ var varMetas = map[string]varMeta{
 	// (checkVarPrivilege).
 	varAllowFullScan:  {context: ctxUser, vartype: "bool", category: "zproxy", desc: "Allows statements that read a whole table."},
 	varWorkMem:        {context: ctxUser, vartype: "integer", unit: "kB", min: "64", max: "2147483647", category: "zproxy", desc: "Sets the memory of each sort, hash table and window before it spills."},
-	varTempFileLimit:  {context: ctxSuperuser, vartype: "integer", unit: "kB", min: "-1", max: "2147483647", category: "Resource Usage / Disk", desc: "Limits the total size of all temporary files used by each process."},
 	varAdviceWorkload: {context: ctxUser, vartype: "enum", category: "zproxy", enumvals: []string{"statements", "explained"}, desc: "Chooses the workload zproxy_index_advice reads."},
 }
-
-var isolationEnum = []string{"serializable", "repeatable read", "read committed", "read uncommitted"}
 
 // hiddenVars are the parameters SHOW answers but pg_settings does not list
 // (PostgreSQL's GUC_NO_SHOW_ALL).
@@ -74,6 +54,10 @@ var hiddenVars = map[string]bool{"is_superuser": true}
 func metaOf(n string) varMeta {
 	if m, ok := varMetas[n]; ok {
 		return m
+	}
+	if p, ok := guc.Lookup(n); ok {
+		return varMeta{context: p.Context, vartype: p.Type.String(), unit: p.Unit, min: p.Min, max: p.Max,
+			category: p.Category, desc: p.Desc, enumvals: p.EnumVals}
 	}
 	return varMeta{context: ctxUser, vartype: "string"}
 }

@@ -17,6 +17,7 @@ var timeoutVars = map[string]bool{
 	"statement_timeout":                   true,
 	"idle_in_transaction_session_timeout": true,
 	"lock_timeout":                        true,
+	"idle_session_timeout":                true,
 }
 
 // timeUnits are PostgreSQL's units for a setting in milliseconds, largest
@@ -133,5 +134,6 @@ func (s *Session) Limits() wire.Limits {
 	return wire.Limits{
 		StatementTimeout:         s.millis("statement_timeout"),
 		IdleInTransactionTimeout: s.millis("idle_in_transaction_session_timeout"),
+		IdleSessionTimeout:       s.millis("idle_session_timeout"),
 	}
 }

@@ -126,13 +126,3 @@ func (s *Session) location() *time.Location {
 
 // TimeZone implements wire.Session: timestamptz values are shown in it.
 func (s *Session) TimeZone() *time.Location { return s.location() }
-
-// Setting implements wire.Session: the value SHOW gives a run-time
-// parameter, for the ParameterStatus messages of the startup.
-func (s *Session) Setting(name string) (string, bool) {
-	n, ok := canonicalVar(name)
-	if !ok {
-		return "", false
-	}
-	return s.vars[n], true
-}

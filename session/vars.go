@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/kv"
 )
@@ -40,6 +41,8 @@ var knownVars = map[string]string{
 	"statement_timeout":                   "0",
 	"lock_timeout":                        "0",
 	"idle_in_transaction_session_timeout": "0",
+	"idle_session_timeout":                "0",
+	"restrict_nonsystem_relation_kind":    "",
 	"default_transaction_isolation":       kv.IsolationSnapshot,
 	"transaction_isolation":               kv.IsolationSnapshot,
 	"default_transaction_read_only":       "off",
@@ -72,6 +75,9 @@ func displayName(n string) string {
 	if d, ok := reportedVars[n]; ok {
 		return d
 	}
+	if p, ok := guc.Lookup(n); ok {
+		return p.Name
+	}
 	return n
 }
 
@@ -90,6 +96,9 @@ func defaultVars(allowFullScan bool) map[string]string {
 	return v
 }
 
+// canonicalVar is the name a session keeps parameter name under, and
+// whether there is such a parameter: zproxy's own and every one of
+// PostgreSQL's that a session may set (package guc).
 func canonicalVar(name string) (string, bool) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	switch n {
@@ -100,8 +109,42 @@ func canonicalVar(name string) (string, bool) {
 		// differs, 256MB for PostgreSQL's 4MB; see README).
 		n = varWorkMem
 	}
-	_, ok := knownVars[n]
+	if _, ok := knownVars[n]; ok {
+		return n, true
+	}
+	_, ok := guc.Lookup(n)
 	return n, ok
+}
+
+// customHandled are the parameters set checks itself rather than through
+// package guc's reading of PostgreSQL's rules.
+var customHandled = map[string]bool{
+	"datestyle": true, "intervalstyle": true, "extra_float_digits": true, "timezone": true, "client_encoding": true,
+	"default_transaction_isolation": true, "transaction_isolation": true,
+	"default_transaction_read_only": true, "transaction_read_only": true,
+	"default_transaction_deferrable": true, "transaction_deferrable": true,
+	varTempFileLimit: true, "restrict_nonsystem_relation_kind": true,
+}
+
+// Setting implements wire.Session: parameter name's value as SHOW prints
+// it (the ParameterStatus messages of the startup send it too).
+func (s *Session) Setting(name string) (string, bool) {
+	n, ok := canonicalVar(name)
+	if !ok {
+		return "", false
+	}
+	return s.varValue(n), true
+}
+
+// varValue is the value of parameter n (canonical).
+func (s *Session) varValue(n string) string {
+	if v, ok := s.vars[n]; ok {
+		return v
+	}
+	if p, ok := guc.Lookup(n); ok {
+		return p.BootValue().Show
+	}
+	return ""
 }
 
 // set applies SET name = value.
@@ -127,8 +170,8 @@ func (s *Session) set(name, value string, reset bool) error {
 	if reset {
 		value = s.resetValue(n)
 	}
-	if timeoutVars[n] {
-		v, err := normalizeMillis(n, value)
+	if p, ok := guc.Lookup(n); ok && !customHandled[n] {
+		v, err := setGUC(p, n, value)
 		if err != nil {
 			return err
 		}
@@ -201,6 +244,10 @@ func (s *Session) set(name, value string, reset bool) error {
 		default:
 			return pgerr.New(pgerr.FeatureNotSupported, "client_encoding %q is not supported; zproxy speaks UTF8", value)
 		}
+	case "restrict_nonsystem_relation_kind":
+		if _, err := restrictedKinds(value); err != nil {
+			return err
+		}
 	case "timezone":
 		name, loc, err := parseTimeZone(value)
 		if err != nil {
@@ -226,7 +273,13 @@ func (s *Session) resetValue(n string) string {
 			return v
 		}
 	}
-	return defaultVars(s.engine.cfg.AllowFullScan)[n]
+	if d, ok := defaultVars(s.engine.cfg.AllowFullScan)[n]; ok {
+		return d
+	}
+	if p, ok := guc.Lookup(n); ok {
+		return p.BootValue().Show
+	}
+	return ""
 }
 
 // resetAll is RESET ALL: every parameter a session may set goes back to
@@ -234,10 +287,10 @@ func (s *Session) resetValue(n string) string {
 // PostgreSQL.
 func (s *Session) resetAll() error {
 	names := make([]string, 0, len(knownVars))
-	for n := range knownVars {
+	for _, n := range allVarNames() {
 		// As PostgreSQL's RESET ALL, it passes over what the session may
 		// not change rather than failing on it.
-		if _, server := serverVars[n]; !server && !strings.HasPrefix(n, "transaction_") && s.vars[n] != s.resetValue(n) &&
+		if _, server := serverVars[n]; !server && !strings.HasPrefix(n, "transaction_") && s.varValue(n) != s.resetValue(n) &&
 			s.checkVarContext(n, n) == nil && s.checkVarCeiling(n, n, s.resetValue(n)) == nil {
 			names = append(names, n)
 		}
@@ -251,11 +304,29 @@ func (s *Session) resetAll() error {
 	return nil
 }
 
-// showAll lists every variable, sorted.
+// allVarNames lists every parameter a session has, canonical names.
+func allVarNames() []string {
+	names := make([]string, 0, len(knownVars)+200)
+	for n := range knownVars {
+		names = append(names, n)
+	}
+	for _, p := range guc.All() {
+		n := strings.ToLower(p.Name)
+		if c, _ := canonicalVar(n); c != n {
+			continue // work_mem is zproxy.work_mem
+		}
+		if _, known := knownVars[n]; !known {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// showAll lists every parameter and its value, sorted by name.
 func (s *Session) showAll() [][2]string {
 	var out [][2]string
-	for k, v := range s.vars {
-		out = append(out, [2]string{k, v})
+	for _, n := range allVarNames() {
+		out = append(out, [2]string{n, s.varValue(n)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
 	return out

@@ -80,9 +80,9 @@ type conn struct {
 	user           string
 	reg            *Registry // prepared statements and portals
 	ignoreTillSync bool
-	terminate      bool // a FATAL error was sent: close after flushing
-	readySent      bool // ReadyForQuery went out: the next read starts a cycle
-	idleTimeout    bool // the read deadline is idle_in_transaction_session_timeout's
+	terminate      bool       // a FATAL error was sent: close after flushing
+	readySent      bool       // ReadyForQuery went out: the next read starts a cycle
+	idleTimeout    pgerr.Code // the read deadline is this idle timeout's (25P03, 57P05); zero: none
 	// cmdDeadline is when statement_timeout cancels the extended-protocol
 	// command under way: set by its first Parse, Bind, Describe or
 	// Execute, cleared when an Execute completes and at Sync (zero: none).
@@ -323,36 +323,45 @@ func (c *conn) loop() error {
 }
 
 // armIdleTimeout starts idle_in_transaction_session_timeout when the
-// session waits for its client inside a transaction block.
+// session waits for its client inside a transaction block, and
+// idle_session_timeout when it waits outside one.
 func (c *conn) armIdleTimeout() {
 	var status byte
 	var limits Limits
 	if err := c.guard("Session.Limits", func() error {
 		status, limits = c.sess.TxStatus(), c.sess.Limits()
 		return nil
-	}); err != nil || status == 'I' || limits.IdleInTransactionTimeout <= 0 {
+	}); err != nil {
 		return
 	}
-	c.idleTimeout = true
-	_ = c.raw.SetReadDeadline(time.Now().Add(limits.IdleInTransactionTimeout))
+	code, after := pgerr.IdleInTransactionSessionTimeout, limits.IdleInTransactionTimeout
+	if status == 'I' {
+		code, after = pgerr.IdleSessionTimeout, limits.IdleSessionTimeout
+	}
+	if after <= 0 {
+		return
+	}
+	c.idleTimeout = code
+	_ = c.raw.SetReadDeadline(time.Now().Add(after))
 }
 
-// disarmIdleTimeout stops idle_in_transaction_session_timeout and reports
-// whether it was running.
-func (c *conn) disarmIdleTimeout() bool {
-	if !c.idleTimeout {
-		return false
+// disarmIdleTimeout stops the idle timeout and returns which was running
+// (the zero Code: none).
+func (c *conn) disarmIdleTimeout() pgerr.Code {
+	code := c.idleTimeout
+	if code == (pgerr.Code{}) {
+		return code
 	}
-	c.idleTimeout = false
+	c.idleTimeout = pgerr.Code{}
 	_ = c.raw.SetReadDeadline(time.Time{})
-	return true
+	return code
 }
 
 // receiveFailed decides what a failed read means: nil when the connection
 // goes on (a malformed message whose framing was intact: an ERROR, as in
-// PostgreSQL), otherwise the error ending it. idleTimed says the read ran
-// under idle_in_transaction_session_timeout.
-func (c *conn) receiveFailed(err error, idleTimed bool) error {
+// PostgreSQL), otherwise the error ending it. idleTimed is the idle
+// timeout the read ran under, if any.
+func (c *conn) receiveFailed(err error, idleTimed pgerr.Code) error {
 	var tooBig *messageTooLargeError
 	var framing *framingError
 	var malformed *malformedError
@@ -375,8 +384,10 @@ func (c *conn) receiveFailed(err error, idleTimed bool) error {
 		return c.fatalError(framing.err)
 	case errors.Is(err, os.ErrDeadlineExceeded) && c.srv.isClosing():
 		return c.fatalError(errAdminShutdown())
-	case errors.Is(err, os.ErrDeadlineExceeded) && idleTimed:
+	case errors.Is(err, os.ErrDeadlineExceeded) && idleTimed == pgerr.IdleInTransactionSessionTimeout:
 		return c.fatal(pgerr.IdleInTransactionSessionTimeout, "terminating connection due to idle-in-transaction timeout")
+	case errors.Is(err, os.ErrDeadlineExceeded) && idleTimed == pgerr.IdleSessionTimeout:
+		return c.fatal(pgerr.IdleSessionTimeout, "terminating connection due to idle-session timeout")
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) || errors.Is(err, os.ErrDeadlineExceeded) {
 		return errQuietClose

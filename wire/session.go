@@ -89,8 +89,9 @@ type Session interface {
 	// TxStatus is the ReadyForQuery status: 'I' idle, 'T' in a transaction
 	// block, 'E' in a failed transaction block.
 	TxStatus() byte
-	// Limits returns the session's current statement_timeout and
-	// idle_in_transaction_session_timeout, which the connection enforces.
+	// Limits returns the session's current statement_timeout,
+	// idle_in_transaction_session_timeout and idle_session_timeout, which
+	// the connection enforces.
 	Limits() Limits
 	// TimeZone is the session's TimeZone: timestamptz values are shown in
 	// it in text format, and text parameters without an offset read in it.
@@ -110,6 +111,9 @@ type Limits struct {
 	// IdleInTransactionTimeout closes a connection left idle this long
 	// inside a transaction block (FATAL 25P03).
 	IdleInTransactionTimeout time.Duration
+	// IdleSessionTimeout closes a connection left idle this long outside
+	// a transaction block (FATAL 57P05).
+	IdleSessionTimeout time.Duration
 }
 
 // Column describes one result column.

@@ -1,0 +1,107 @@
+package session
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/guc"
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// paramHandling is what a session does with one of PostgreSQL's settable
+// parameters. Every one of them is recognised: SET checks the value as
+// PostgreSQL does (package guc), SHOW, current_setting and pg_settings
+// show it, RESET restores it. What the value then does differs.
+type paramHandling uint8
+
+const (
+	// paramImplemented: zproxy does what the parameter asks (knownVars,
+	// timeouts.go, vars_styles.go, ...).
+	paramImplemented paramHandling = iota
+	// paramInert: every value PostgreSQL accepts is accepted and none
+	// changes what zproxy returns, because what the parameter tunes is
+	// not in zproxy (planner costs, I/O, vacuum, WAL) or cannot be told
+	// apart from its default here (inertParams says why for each).
+	paramInert
+	// paramFixed: zproxy behaves as the parameter's default and nothing
+	// else; SET to that value is accepted, SET to another valid value is
+	// 0A000, never accepted and ignored.
+	paramFixed
+)
+
+// inertCategories are pg_settings categories whose parameters tune how
+// PostgreSQL's own executor, storage and WAL work: no result depends on
+// them, and zproxy has none of those mechanisms.
+var inertCategories = []string{
+	"Query Tuning /",
+	"Resource Usage /",
+	"Write-Ahead Log / Settings", // synchronous_commit off allows losing recent commits; zproxy syncs every one anyway
+	"Lock Management",
+	"Developer Options", // the user-context ones are JIT and parallel-query switches; the superuser ones are fixed below
+}
+
+// inertParams are the other parameters no value of which changes a
+// result here, each with the reason.
+var inertParams = map[string]string{
+	"check_function_bodies":   "zproxy has no function bodies to check; pg_restore turns it off",
+	"row_security":            "zproxy has no row-level security policies, so off (pg_dump's setting) and on read the same rows",
+	"synchronize_seqscans":    "it only changes where an unordered scan starts; pg_dump turns it off",
+	"escape_string_warning":   "it warns about backslashes in ordinary strings, which standard_conforming_strings (always on) makes literal",
+	"lock_timeout":            "zproxy takes no locks a statement could wait for",
+	"stats_fetch_consistency": "zproxy's statistics views read one consistent snapshot whatever it is",
+}
+
+// fixedDeveloperOptions are the Developer Options that change behaviour
+// (a superuser's switches for modifying system catalogs, skipping
+// checks), which zproxy does not offer.
+var fixedDeveloperOptions = map[string]bool{
+	"allow_in_place_tablespaces": true, "allow_system_table_mods": true, "backtrace_functions": true,
+	"debug_discard_caches": true, "ignore_checksum_failure": true, "jit_dump_bitcode": true,
+	"trace_notify": true, "trace_sort": true, "wal_consistency_checking": true,
+}
+
+// fixedKnown are parameters zproxy has in knownVars only at their default:
+// the other values would change how text is read or printed.
+var fixedKnown = map[string]bool{
+	"standard_conforming_strings": true, // zproxy reads string literals as the SQL standard does
+	"bytea_output":                true, // zproxy prints bytea in hex
+}
+
+// handlingOf says how the session treats parameter n (canonical).
+func handlingOf(n string) paramHandling {
+	if fixedKnown[n] {
+		return paramFixed
+	}
+	if _, ok := knownVars[n]; ok {
+		return paramImplemented
+	}
+	p, ok := guc.Lookup(n)
+	if !ok {
+		return paramFixed
+	}
+	if _, ok := inertParams[n]; ok {
+		return paramInert
+	}
+	if fixedDeveloperOptions[n] {
+		return paramFixed
+	}
+	for _, c := range inertCategories {
+		if strings.HasPrefix(p.Category, c) {
+			return paramInert
+		}
+	}
+	return paramFixed
+}
+
+// setGUC checks value for parameter p as PostgreSQL does and returns what
+// SHOW prints for it, refusing a value zproxy would not honour.
+func setGUC(p *guc.Param, n, value string) (string, error) {
+	v, err := p.Parse(value)
+	if err != nil {
+		return "", err
+	}
+	if handlingOf(n) == paramFixed && v != p.BootValue() {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "zproxy does not support %s = %s", p.Name, v.Show).
+			WithHint("zproxy behaves as %s = '%s'; see README.md, \"Settings\".", p.Name, p.BootValue().Show)
+	}
+	return v.Show, nil
+}
