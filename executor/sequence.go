@@ -103,6 +103,32 @@ func (e *Executor) Nextval(ctx context.Context, seq *catalog.Sequence) (int64, e
 	return v, nil
 }
 
+// SequenceState is what SELECT last_value, is_called FROM seq shows, and
+// pg_dump records: when this proxy holds the sequence's newest claim, the
+// last value it handed out (the state before the claim if it handed out
+// none); otherwise the stored state, the end of the block another proxy
+// claimed last, which is at or past every value handed out so far.
+func (e *Executor) SequenceState(ctx context.Context, seq *catalog.Sequence) (last int64, called bool, err error) {
+	st, err := e.readSeq(ctx, seq)
+	if err != nil {
+		return 0, false, err
+	}
+	b := e.seqs.block(seq)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if st.exists && b.version == st.version && sameGenerator(&b.def, seq) {
+		if b.handed == 0 {
+			return b.prior.last, b.prior.called, nil
+		}
+		last = b.next
+		if b.left > 0 {
+			last -= b.def.Increment
+		}
+		return last, true, nil
+	}
+	return st.last, st.called, nil
+}
+
 // seqState is a sequence's stored state.
 type seqState struct {
 	last    int64

@@ -58,3 +58,23 @@ func (*Truncate) Kind() string { return "truncate" }
 func (*Truncate) Describe() Description {
 	return Description{Class: ClassDML, ChangesSchema: true, Writes: true}
 }
+
+// Lock is LOCK TABLE: the tables (and views) to lock in one mode until the
+// transaction block ends.
+type Lock struct {
+	Tables []*catalog.Table
+	Views  []*catalog.View
+	// Mode is the lock mode in capitals ("ACCESS SHARE").
+	Mode   string
+	NoWait bool
+}
+
+// Kind implements Statement.
+func (*Lock) Kind() string { return "lock" }
+
+// Describe implements Statement: LOCK reads and writes no rows.
+// PostgreSQL refuses the modes stronger than ROW EXCLUSIVE in a read-only
+// transaction; zproxy refuses those modes everywhere (session/lock.go).
+func (l *Lock) Describe() Description {
+	return Description{Class: ClassUtility, Tag: "LOCK TABLE"}
+}

@@ -27,6 +27,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Alter = as // no AST: see AlterTableStatement
 		return nil, err
 	}
+	if ls, err := r.lockStmt(); err != nil || ls != nil {
+		r.st.Lock = ls // no AST: see LockStatement
+		return nil, err
+	}
 	if ts, err := r.truncateStmt(); err != nil || ts != nil {
 		r.st.Truncate = ts // no AST: see TruncateStatement
 		return nil, err

@@ -184,3 +184,25 @@ func bindTruncate(snap *catalog.Snapshot, st *parser.TruncateStatement) (ir.Stat
 	}
 	return tr, nil
 }
+
+// bindLock resolves LOCK's relations: tables and views (PostgreSQL also
+// locks a view's base tables, which zproxy's view queries read at their
+// own snapshot).
+func bindLock(snap *catalog.Snapshot, st *parser.LockStatement) (ir.Statement, error) {
+	l := &ir.Lock{Mode: st.Mode, NoWait: st.NoWait}
+	for _, name := range st.Tables {
+		if t, err := snap.Table(name); err == nil {
+			l.Tables = append(l.Tables, t)
+			continue
+		}
+		if v, ok := snap.StoredView(name); ok {
+			l.Views = append(l.Views, v)
+			continue
+		}
+		if _, ok := snap.Sequence(name); ok {
+			return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table or view", name)
+		}
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name).WithPosition(st.Pos)
+	}
+	return l, nil
+}

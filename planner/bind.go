@@ -100,6 +100,10 @@ func BindIn(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltype
 		st, err := bindTruncate(snap, stmt.Truncate)
 		return st, nil, err
 	}
+	if stmt.Lock != nil {
+		st, err := bindLock(snap, stmt.Lock)
+		return st, nil, err
+	}
 	if stmt.Analyze != nil {
 		st, err := bindAnalyze(snap, stmt.Analyze)
 		return st, nil, err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -398,6 +399,9 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 			}
 			return r, err
 		}
+		if q, ok := b.snap.Sequence(name); ok {
+			return ir.NewVirtual(sequenceRelation(q)), nil
+		}
 		if schema == "public" {
 			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name)
 		}
@@ -410,6 +414,27 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 		full = schema + "." + name
 	}
 	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", full).WithPosition(b.stmt.NamePosition(name))
+}
+
+// sequenceRelation is a sequence read as a relation, as PostgreSQL shows
+// one: a row of last_value, log_cnt and is_called (pg_dump reads them to
+// restore the sequence with setval). zproxy writes no WAL, so log_cnt is 0.
+func sequenceRelation(q *catalog.Sequence) *catalog.Table {
+	name := q.Name
+	return &catalog.Table{Name: name, Columns: []catalog.Column{
+		{Name: "last_value", Type: sqltypes.TypeInt8, NotNull: true},
+		{Name: "log_cnt", Type: sqltypes.TypeInt8, NotNull: true},
+		{Name: "is_called", Type: sqltypes.TypeBool, NotNull: true},
+	}, Virtual: func(fn *builtins.Context) ([][]sqltypes.Value, error) {
+		if fn == nil || fn.Sequences == nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "sequence %s cannot be read here", name)
+		}
+		last, called, err := fn.Sequences.State(name)
+		if err != nil {
+			return nil, err
+		}
+		return [][]sqltypes.Value{{sqltypes.NewInt(last), sqltypes.NewInt(0), sqltypes.NewBool(called)}}, nil
+	}}
 }
 
 // depends records a stored relation the statement reads (a view's

@@ -245,6 +245,9 @@ func (b *Binder) subscriptArgs(args []ir.Expr) (sqltypes.Type, error) {
 
 // bindSubscript binds x[i] and x[i][j]: the element, or NULL out of range.
 func (b *Binder) bindSubscript(args []ir.Expr) (ir.Expr, error) {
+	if args[0].Type().ID == sqltypes.Name && len(args) == 2 {
+		return b.bindNameSubscript(args)
+	}
 	elem, err := b.subscriptArgs(args)
 	if err != nil {
 		return nil, err
@@ -263,6 +266,34 @@ func (b *Binder) bindSubscript(args []ir.Expr) (ir.Expr, error) {
 			off = off*int(arr.Dims[d]) + int(i)
 		}
 		return arr.Elems[off], nil
+	})})
+}
+
+// nameLen is NAMEDATALEN, the bytes of a name: PostgreSQL stores a name
+// as a fixed array of that many "char", zero-padded, and subscripts it as
+// one from 0 (pg_dump's typname[0] = '_').
+const nameLen = 64
+
+// bindNameSubscript binds name[i]: its byte i as "char", an empty "char"
+// past its end, NULL outside 0 .. 63.
+func (b *Binder) bindNameSubscript(args []ir.Expr) (ir.Expr, error) {
+	b.inferParam(args[1], sqltypes.TypeInt4)
+	if !args[1].Type().IsNumeric() && args[1].Type().ID != sqltypes.Unknown {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer")
+	}
+	i, err := b.coerceTo(args[1], sqltypes.TypeInt4, true)
+	if err != nil {
+		return nil, err
+	}
+	return fold(&ir.Func{Name: "subscript", Args: []ir.Expr{args[0], i}, Typ: sqltypes.TypeChar, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		s, at := a[0].S, a[1].I
+		switch {
+		case at < 0 || at >= nameLen:
+			return sqltypes.Null, nil
+		case at >= int64(len(s)):
+			return sqltypes.NewText(""), nil
+		}
+		return sqltypes.NewText(s[at : at+1]), nil
 	})})
 }
 

@@ -200,6 +200,17 @@ func (q *sessionSequences) Setval(name string, value int64, isCalled bool) (int6
 	return value, nil
 }
 
+func (q *sessionSequences) State(name string) (int64, bool, error) {
+	seq, err := q.lookup(name)
+	if err != nil {
+		return 0, false, err
+	}
+	if err := q.require(seq, catalog.PrivSelect); err != nil {
+		return 0, false, err
+	}
+	return q.s.engine.exec.SequenceState(q.ctx, seq)
+}
+
 func (q *sessionSequences) Lastval() (int64, error) {
 	if q.s.seqs.last == 0 {
 		return 0, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")

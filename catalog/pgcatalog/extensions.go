@@ -45,14 +45,17 @@ func init() {
 		}
 		return out
 	})
-	generate("pg_catalog.pg_depend", func(*Env) []row {
-		var out []row
-		for _, x := range Extensions {
-			for _, rel := range x.Relations {
-				out = append(out, &pgDependRow{Classid: oidV(pgClassOID), Objid: oidV(relationInfo[rel].oid), Objsubid: intV(0),
-					Refclassid: oidV(pgExtensionOID), Refobjid: oidV(x.OID), Refobjsubid: intV(0), Deptype: charV('e')})
-			}
+}
+
+// extensionDepends are the pg_depend rows tying each extension's
+// relations to it (deptype e).
+func extensionDepends() []row {
+	var out []row
+	for _, x := range Extensions {
+		for _, rel := range x.Relations {
+			out = append(out, &pgDependRow{Classid: oidV(pgClassOID), Objid: oidV(relationInfo[rel].oid), Objsubid: intV(0),
+				Refclassid: oidV(pgExtensionOID), Refobjid: oidV(x.OID), Refobjsubid: intV(0), Deptype: charV('e')})
 		}
-		return out
-	})
+	}
+	return out
 }

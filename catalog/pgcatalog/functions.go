@@ -89,6 +89,45 @@ func init() {
 		return nameV(fmt.Sprintf("unknown (OID=%d)", uint32(a[0].I))), nil
 	}))
 
+	Register("acldefault", fn("", []Param{T(sqltypes.TypeChar), oidP}, sqltypes.ArrayOf(sqltypes.TypeText), Immutable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		owner := fmt.Sprint(uint32(a[1].I))
+		if e := envOf(ctx); e != nil {
+			if n, ok := e.roleName(uint32(a[1].I)); ok {
+				owner = n
+			}
+		}
+		acl, err := defaultACL(a[0].S, owner)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return textArray(acl), nil
+	}))
+
+	// pg_options_to_table splits reloptions-style "name=value" items
+	// (pg_dump reads every options column through it).
+	Register("pg_options_to_table", Overload{Params: []Param{T(sqltypes.ArrayOf(sqltypes.TypeText))}, Result: Returns(sqltypes.TypeText), Volatility: Stable,
+		Set: &SetFunc{Columns: []SetColumn{{Name: "option_name", Type: sqltypes.TypeText}, {Name: "option_value", Type: sqltypes.TypeText}},
+			Rows: func(ctx *Context, a []sqltypes.Value) (SetRows, error) {
+				var rows [][]sqltypes.Value
+				for _, item := range a[0].Array().Elems {
+					if item.IsNull() {
+						continue
+					}
+					name, value, ok := strings.Cut(item.S, "=")
+					v := sqltypes.NewText(value)
+					if !ok {
+						v = sqltypes.Null
+					}
+					rows = append(rows, []sqltypes.Value{sqltypes.NewText(name), v})
+				}
+				return Table(rows), nil
+			}}})
+
+	// pg_get_triggerdef is NULL for an OID that is no trigger, as in
+	// PostgreSQL; zproxy has no triggers yet (pg_trigger is empty).
+	noTrigger := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.Null, nil }
+	Register("pg_get_triggerdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, noTrigger), fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, noTrigger))
+
 	formatType := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		if a[0].IsNull() {
 			return sqltypes.Null, nil
@@ -144,6 +183,30 @@ func init() {
 				if oid == ObjectOID(t.ID, slotCheck+uint32(i)) {
 					return textV("CHECK ((" + c.SQL + "))"), nil
 				}
+			}
+			for _, ix := range t.Indexes {
+				if ix.Constraint && oid == ObjectOID(ix.ID, slotPKey) {
+					var cols []string
+					for _, k := range ix.Columns {
+						cols = append(cols, quoteIdentIfNeeded(t.Columns[k.Column].Name))
+					}
+					nulls := ""
+					if ix.NullsNotDistinct {
+						nulls = " NULLS NOT DISTINCT"
+					}
+					return textV("UNIQUE" + nulls + " (" + strings.Join(cols, ", ") + ")"), nil
+				}
+			}
+			for i := range t.ForeignKeys {
+				if oid != ObjectOID(t.ID, slotForeignKey+uint32(i)) {
+					continue
+				}
+				fk := &t.ForeignKeys[i]
+				ref := e.objects().lookup(fk.RefTable)
+				if ref == nil || ref.table == nil {
+					return sqltypes.Null, nil
+				}
+				return textV(foreignKeyDef(t, ref.table, fk, e.relationName(ref))), nil
 			}
 		}
 		return sqltypes.Null, nil
@@ -735,4 +798,30 @@ func registerFunctionInfo() {
 	Register("pg_get_function_result", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("result")))
 	Register("pg_get_function_arguments", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("arguments")))
 	Register("pg_get_function_identity_arguments", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("arguments")))
+}
+
+// defaultACL is acldefault: the privileges objects of a kind (PostgreSQL's
+// one-letter code) have when nothing was granted or revoked on them, as
+// PostgreSQL 15's acldefault prints them: the owner holds every privilege
+// of the kind, and PUBLIC some on databases, functions, languages and
+// types.
+func defaultACL(kind, owner string) ([]string, error) {
+	type def struct{ public, owner string }
+	defs := map[string]def{
+		"c": {}, "r": {owner: "arwdDxt"}, "s": {owner: "rwU"}, "d": {public: "Tc", owner: "CTc"},
+		"f": {public: "X", owner: "X"}, "l": {public: "U", owner: "U"}, "L": {owner: "rw"}, "n": {owner: "UC"},
+		"t": {owner: "C"}, "F": {owner: "U"}, "S": {owner: "U"}, "T": {public: "U", owner: "U"}, "p": {owner: "sA"},
+	}
+	d, ok := defs[kind]
+	if !ok {
+		return nil, pgerr.New(pgerr.InternalError, "unrecognized object type abbreviation: %s", kind)
+	}
+	acl := []string{}
+	if d.public != "" {
+		acl = append(acl, catalog.ACLItem("", d.public, owner))
+	}
+	if d.owner != "" {
+		acl = append(acl, catalog.ACLItem(owner, d.owner, owner))
+	}
+	return acl, nil
 }

@@ -20,8 +20,9 @@ import (
 //
 // where slot 0 is the relation itself (table, view, sequence, secondary
 // index), 1 a table's primary-key index, 2 its row type, 3 that type's
-// array type, 4 the primary-key constraint, 16.. its CHECK constraints and
-// 512.. the pg_attrdef rows of its columns (by ordinal). Roles have no ID:
+// array type, 4 the primary-key constraint (of an index: its UNIQUE
+// constraint), 16.. its CHECK constraints, 256.. its FOREIGN KEY
+// constraints and 512.. the pg_attrdef rows of its columns (by ordinal). Roles have no ID:
 // a role's OID is a hash of its name in the upper half of the OID space.
 // IDs past 4 million schema changes wrap around.
 const (
@@ -32,6 +33,7 @@ const (
 	slotRowTypeArray = 3
 	slotPKey         = 4
 	slotCheck        = 16
+	slotForeignKey   = 256
 	slotAttrDef      = 512
 
 	NamespaceCatalog    = 11
@@ -303,6 +305,24 @@ func (os *objects) visible(o *object) bool {
 	return os.lookup(o.name) == o
 }
 
+// relationName is a stored relation's name as PostgreSQL's deparsers
+// print it (generate_relation_name): bare when the session's search_path
+// finds it, else qualified with its schema (pg_dump empties search_path,
+// so its definitions come out qualified).
+func (e *Env) relationName(o *object) string {
+	name := quoteIdentIfNeeded(o.name)
+	if e.Sess == nil || o.ns != NamespacePublic {
+		return name
+	}
+	path, _ := e.Sess.Setting("search_path")
+	for _, p := range splitIdentifiers(path) {
+		if p == "public" {
+			return name
+		}
+	}
+	return "public." + name
+}
+
 func (e *Env) classOID(name string) (uint32, error) {
 	if o := e.objects().lookup(name); o != nil {
 		return o.oid, nil
@@ -449,6 +469,24 @@ func (e *Env) roleOID(name string) (uint32, error) {
 		}
 	}
 	return 0, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", name)
+}
+
+// relationACL is relacl of a stored table, view or sequence: nil (NULL,
+// the default) until something is granted on it.
+func (e *Env) relationACL(o *object) []string {
+	if e.Snap == nil || o.isIndex() {
+		return nil
+	}
+	owner, _ := e.roleName(ownerOID(o.owner))
+	switch {
+	case o.table != nil && o.table.Virtual == nil:
+		return e.Snap.ACL(catalog.KindTable, o.table.ID, owner)
+	case o.view != nil:
+		return e.Snap.ACL(catalog.KindView, o.view.ID, owner)
+	case o.seq != nil:
+		return e.Snap.ACL(catalog.KindSequence, o.seq.ID, owner)
+	}
+	return nil
 }
 
 // ownerOID is the OID of a table owner ("" is the bootstrap superuser).

@@ -21,7 +21,12 @@ func init() {
 			if n.oid == NamespacePublic {
 				owner = DatabaseOwnerOID
 			}
-			out = append(out, &pgNamespaceRow{Oid: oidV(n.oid), Nspname: nameV(n.name), Nspowner: oidV(owner)})
+			r := &pgNamespaceRow{Oid: oidV(n.oid), Nspname: nameV(n.name), Nspowner: oidV(owner)}
+			if n.oid == NamespacePublic && e.Snap != nil {
+				name, _ := e.roleName(owner)
+				r.Nspacl = textArray(e.Snap.SchemaACL(name))
+			}
+			out = append(out, r)
 		}
 		return out
 	})
@@ -31,6 +36,15 @@ func init() {
 			r := classRow(o)
 			if o.table != nil && o.table.Virtual == nil {
 				r.Reltuples = floatV(reltuples(e.Snap, o.table))
+			}
+			if o.table != nil && o.table.Virtual == nil && !o.isIndex() {
+				// PostgreSQL enforces foreign keys with triggers on both
+				// tables, and clients (pg_dump, psql's \d) read a table's
+				// foreign keys only when relhastriggers says so.
+				r.Relhastriggers = boolV(len(o.table.ForeignKeys) > 0 || len(e.Snap.ReferencedBy(o.table.Name)) > 0)
+			}
+			if acl := e.relationACL(o); acl != nil {
+				r.Relacl = textArray(acl)
 			}
 			out = append(out, r)
 		}
@@ -71,7 +85,9 @@ func init() {
 		return out
 	})
 	generate("pg_catalog.pg_description", func(e *Env) []row {
-		var out []row
+		// Schema public's comment, as PostgreSQL 15 creates it (pg_dump
+		// writes COMMENT ON SCHEMA public IS '' when it is missing).
+		out := []row{&pgDescriptionRow{Objoid: oidV(NamespacePublic), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0), Description: textV("standard public schema")}}
 		for _, o := range e.objects().list {
 			if o.comment != "" {
 				out = append(out, &pgDescriptionRow{Objoid: oidV(o.oid), Classoid: oidV(pgClassOID), Objsubid: intV(0), Description: textV(o.comment)})
@@ -139,8 +155,10 @@ func init() {
 				attnums = append(attnums, int64(attnum(t, c)))
 			}
 			primary := o.index == nil
+			unique := primary || o.index.Unique
 			out = append(out, &pgIndexRow{Indexrelid: oidV(o.oid), Indrelid: oidV(ObjectOID(t.ID, 0)), Indnatts: intV(int64(len(attnums))),
-				Indnkeyatts: intV(int64(len(keys))), Indisunique: boolV(primary), Indisprimary: boolV(primary), Indimmediate: boolV(true),
+				Indnkeyatts: intV(int64(len(keys))), Indisunique: boolV(unique), Indnullsnotdistinct: boolV(!primary && o.index.NullsNotDistinct),
+				Indisprimary: boolV(primary), Indimmediate: boolV(true),
 				Indisvalid: boolV(valid), Indisready: boolV(true), Indislive: boolV(true), Indkey: vector(sqltypes.TypeInt2Vector, attnums),
 				Indcollation: vector(sqltypes.TypeOidVector, colls), Indclass: vector(sqltypes.TypeOidVector, classes),
 				Indoption: vector(sqltypes.TypeInt2Vector, options)})
@@ -167,6 +185,22 @@ func init() {
 					name = t.Name + "_check"
 				}
 				out = append(out, constraintRow(ObjectOID(t.ID, slotCheck+uint32(i)), name, 'c', o.oid, 0, nil, c.SQL))
+			}
+			for _, ix := range t.Indexes {
+				if ix.Constraint {
+					var keys []int64
+					for _, k := range ix.Columns {
+						keys = append(keys, int64(attnum(t, k.Column)))
+					}
+					r := constraintRow(ObjectOID(ix.ID, slotPKey), ix.Name, 'u', o.oid, ObjectOID(ix.ID, 0), keys, "")
+					r.Connoinherit = boolV(true)
+					out = append(out, r)
+				}
+			}
+			for i := range t.ForeignKeys {
+				if r := e.foreignKeyRow(t, i); r != nil {
+					out = append(out, r)
+				}
 			}
 		}
 		return out
@@ -486,7 +520,10 @@ func classRow(o *object) *pgClassRow {
 		r.Relhasindex = boolV(!hasRowID(t) || len(t.Indexes) > 0)
 		r.Relchecks = intV(int64(len(t.Checks)))
 		r.Relreplident = charV('d')
-		opts := t.ShardOptions(nil)
+		var opts []string
+		if t.Shards > 1 { // one shard is the default, left unsaid (and unknown to PostgreSQL)
+			opts = t.ShardOptions(nil)
+		}
 		if t.Mutability != "" && t.Mutability != catalog.Mutable {
 			opts = append(opts, "mutability="+t.Mutability)
 		}
@@ -501,6 +538,73 @@ func classRow(o *object) *pgClassRow {
 		r.Relhasrules = boolV(true)
 	}
 	return r
+}
+
+// fkActionLetters are pg_constraint's confupdtype/confdeltype codes.
+var fkActionLetters = map[catalog.FKAction]byte{catalog.NoAction: 'a', catalog.Restrict: 'r', catalog.Cascade: 'c',
+	catalog.SetNull: 'n', catalog.SetDefault: 'd'}
+
+// foreignKeyRow is the pg_constraint row of t's i-th foreign key (nil when
+// the table it references is gone from the snapshot).
+func (e *Env) foreignKeyRow(t *catalog.Table, i int) *pgConstraintRow {
+	fk := &t.ForeignKeys[i]
+	ref, err := e.Snap.Table(fk.RefTable)
+	if err != nil {
+		return nil
+	}
+	var keys, refKeys []int64
+	for _, c := range fk.Columns {
+		keys = append(keys, int64(attnum(t, c)))
+	}
+	for _, c := range fk.RefColumns {
+		refKeys = append(refKeys, int64(attnum(ref, c)))
+	}
+	index := ObjectOID(ref.ID, slotPKeyIndex)
+	if ix, _, ok := ref.KeyFor(fk.RefColumns); ok && ix != nil {
+		index = ObjectOID(ix.ID, 0)
+	}
+	r := constraintRow(ObjectOID(t.ID, slotForeignKey+uint32(i)), fk.Name, 'f', ObjectOID(t.ID, 0), index, keys, "")
+	r.Confrelid, r.Confkey, r.Connoinherit = oidV(ObjectOID(ref.ID, 0)), int2Array(refKeys), boolV(true)
+	r.Confupdtype, r.Confdeltype = charV(fkActionLetters[fk.OnUpdate]), charV(fkActionLetters[fk.OnDelete])
+	r.Confmatchtype = charV('s')
+	if fk.MatchFull {
+		r.Confmatchtype = charV('f')
+	}
+	r.Condeferrable, r.Condeferred, r.Convalidated = boolV(fk.Deferrable), boolV(fk.InitiallyDeferred), boolV(!fk.NotValid)
+	return r
+}
+
+// foreignKeyDef is pg_get_constraintdef of a foreign key, as PostgreSQL
+// prints it; ref is the referenced table's name as the session's
+// search_path shows it.
+func foreignKeyDef(t, refTable *catalog.Table, fk *catalog.ForeignKey, ref string) string {
+	names := func(tab *catalog.Table, cols []int) string {
+		var out []string
+		for _, c := range cols {
+			out = append(out, quoteIdentIfNeeded(tab.Columns[c].Name))
+		}
+		return strings.Join(out, ", ")
+	}
+	def := "FOREIGN KEY (" + names(t, fk.Columns) + ") REFERENCES " + ref + "(" + names(refTable, fk.RefColumns) + ")"
+	if fk.MatchFull {
+		def += " MATCH FULL"
+	}
+	if fk.OnUpdate != "" && fk.OnUpdate != catalog.NoAction {
+		def += " ON UPDATE " + string(fk.OnUpdate)
+	}
+	if fk.OnDelete != "" && fk.OnDelete != catalog.NoAction {
+		def += " ON DELETE " + string(fk.OnDelete)
+	}
+	if fk.Deferrable {
+		def += " DEFERRABLE"
+	}
+	if fk.InitiallyDeferred {
+		def += " INITIALLY DEFERRED"
+	}
+	if fk.NotValid {
+		def += " NOT VALID"
+	}
+	return def
 }
 
 func constraintRow(oid uint32, name string, kind byte, rel, index uint32, keys []int64, bin string) *pgConstraintRow {

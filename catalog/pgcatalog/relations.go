@@ -106,12 +106,25 @@ func Lookup(snap *catalog.Snapshot, schema, name string) (*catalog.Table, bool) 
 	if !ok {
 		return nil, false
 	}
-	return &catalog.Table{Name: schema + "." + name, Columns: r.Columns, Virtual: func(fn *builtins.Context) ([][]sqltypes.Value, error) {
+	cols := r.Columns
+	if r.table {
+		// A catalog table's system column tableoid (pg_dump reads it of
+		// every catalog): hidden from SELECT *, as PostgreSQL's are.
+		cols = append(cols[:len(cols):len(cols)], catalog.Column{Name: "tableoid", Type: sqltypes.TypeOid, NotNull: true, Hidden: true})
+	}
+	return &catalog.Table{Name: schema + "." + name, Columns: cols, Virtual: func(fn *builtins.Context) ([][]sqltypes.Value, error) {
 		e := envOf(fn)
 		if e == nil {
 			e = NewEnv(snap, nil)
 		}
-		return r.Rows(e), nil
+		rows := r.Rows(e)
+		if r.table {
+			tableoid := sqltypes.NewOID(r.OID)
+			for i, row := range rows {
+				rows[i] = append(row, tableoid)
+			}
+		}
+		return rows, nil
 	}}, true
 }
 

@@ -4,6 +4,91 @@ package pgcatalog
 
 import "github.com/zproxy/zproxy/internal/sqltypes"
 
+// isPgForeignDataWrappersRow is a row of information_schema._pg_foreign_data_wrappers.
+type isPgForeignDataWrappersRow struct {
+	Oid                        sqltypes.Value
+	Fdwowner                   sqltypes.Value
+	Fdwoptions                 sqltypes.Value
+	ForeignDataWrapperCatalog  sqltypes.Value
+	ForeignDataWrapperName     sqltypes.Value
+	AuthorizationIdentifier    sqltypes.Value
+	ForeignDataWrapperLanguage sqltypes.Value
+}
+
+func (r *isPgForeignDataWrappersRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Oid, r.Fdwowner, r.Fdwoptions, r.ForeignDataWrapperCatalog, r.ForeignDataWrapperName, r.AuthorizationIdentifier, r.ForeignDataWrapperLanguage}
+}
+
+// isPgForeignServersRow is a row of information_schema._pg_foreign_servers.
+type isPgForeignServersRow struct {
+	Oid                       sqltypes.Value
+	Srvoptions                sqltypes.Value
+	ForeignServerCatalog      sqltypes.Value
+	ForeignServerName         sqltypes.Value
+	ForeignDataWrapperCatalog sqltypes.Value
+	ForeignDataWrapperName    sqltypes.Value
+	ForeignServerType         sqltypes.Value
+	ForeignServerVersion      sqltypes.Value
+	AuthorizationIdentifier   sqltypes.Value
+}
+
+func (r *isPgForeignServersRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Oid, r.Srvoptions, r.ForeignServerCatalog, r.ForeignServerName, r.ForeignDataWrapperCatalog, r.ForeignDataWrapperName, r.ForeignServerType, r.ForeignServerVersion, r.AuthorizationIdentifier}
+}
+
+// isPgForeignTableColumnsRow is a row of information_schema._pg_foreign_table_columns.
+type isPgForeignTableColumnsRow struct {
+	Nspname       sqltypes.Value
+	Relname       sqltypes.Value
+	Attname       sqltypes.Value
+	Attfdwoptions sqltypes.Value
+}
+
+func (r *isPgForeignTableColumnsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Nspname, r.Relname, r.Attname, r.Attfdwoptions}
+}
+
+// isPgForeignTablesRow is a row of information_schema._pg_foreign_tables.
+type isPgForeignTablesRow struct {
+	ForeignTableCatalog     sqltypes.Value
+	ForeignTableSchema      sqltypes.Value
+	ForeignTableName        sqltypes.Value
+	Ftoptions               sqltypes.Value
+	ForeignServerCatalog    sqltypes.Value
+	ForeignServerName       sqltypes.Value
+	AuthorizationIdentifier sqltypes.Value
+}
+
+func (r *isPgForeignTablesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ForeignTableCatalog, r.ForeignTableSchema, r.ForeignTableName, r.Ftoptions, r.ForeignServerCatalog, r.ForeignServerName, r.AuthorizationIdentifier}
+}
+
+// isPgUserMappingsRow is a row of information_schema._pg_user_mappings.
+type isPgUserMappingsRow struct {
+	Oid                     sqltypes.Value
+	Umoptions               sqltypes.Value
+	Umuser                  sqltypes.Value
+	AuthorizationIdentifier sqltypes.Value
+	ForeignServerCatalog    sqltypes.Value
+	ForeignServerName       sqltypes.Value
+	Srvowner                sqltypes.Value
+}
+
+func (r *isPgUserMappingsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Oid, r.Umoptions, r.Umuser, r.AuthorizationIdentifier, r.ForeignServerCatalog, r.ForeignServerName, r.Srvowner}
+}
+
+// isAdministrableRoleAuthorizationsRow is a row of information_schema.administrable_role_authorizations.
+type isAdministrableRoleAuthorizationsRow struct {
+	Grantee     sqltypes.Value
+	RoleName    sqltypes.Value
+	IsGrantable sqltypes.Value
+}
+
+func (r *isAdministrableRoleAuthorizationsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Grantee, r.RoleName, r.IsGrantable}
+}
+
 // isApplicableRolesRow is a row of information_schema.applicable_roles.
 type isApplicableRolesRow struct {
 	Grantee     sqltypes.Value
@@ -13,6 +98,45 @@ type isApplicableRolesRow struct {
 
 func (r *isApplicableRolesRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Grantee, r.RoleName, r.IsGrantable}
+}
+
+// isAttributesRow is a row of information_schema.attributes.
+type isAttributesRow struct {
+	UdtCatalog                  sqltypes.Value
+	UdtSchema                   sqltypes.Value
+	UdtName                     sqltypes.Value
+	AttributeName               sqltypes.Value
+	OrdinalPosition             sqltypes.Value
+	AttributeDefault            sqltypes.Value
+	IsNullable                  sqltypes.Value
+	DataType                    sqltypes.Value
+	CharacterMaximumLength      sqltypes.Value
+	CharacterOctetLength        sqltypes.Value
+	CharacterSetCatalog         sqltypes.Value
+	CharacterSetSchema          sqltypes.Value
+	CharacterSetName            sqltypes.Value
+	CollationCatalog            sqltypes.Value
+	CollationSchema             sqltypes.Value
+	CollationName               sqltypes.Value
+	NumericPrecision            sqltypes.Value
+	NumericPrecisionRadix       sqltypes.Value
+	NumericScale                sqltypes.Value
+	DatetimePrecision           sqltypes.Value
+	IntervalType                sqltypes.Value
+	IntervalPrecision           sqltypes.Value
+	AttributeUdtCatalog         sqltypes.Value
+	AttributeUdtSchema          sqltypes.Value
+	AttributeUdtName            sqltypes.Value
+	ScopeCatalog                sqltypes.Value
+	ScopeSchema                 sqltypes.Value
+	ScopeName                   sqltypes.Value
+	MaximumCardinality          sqltypes.Value
+	DtdIdentifier               sqltypes.Value
+	IsDerivedReferenceAttribute sqltypes.Value
+}
+
+func (r *isAttributesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.UdtCatalog, r.UdtSchema, r.UdtName, r.AttributeName, r.OrdinalPosition, r.AttributeDefault, r.IsNullable, r.DataType, r.CharacterMaximumLength, r.CharacterOctetLength, r.CharacterSetCatalog, r.CharacterSetSchema, r.CharacterSetName, r.CollationCatalog, r.CollationSchema, r.CollationName, r.NumericPrecision, r.NumericPrecisionRadix, r.NumericScale, r.DatetimePrecision, r.IntervalType, r.IntervalPrecision, r.AttributeUdtCatalog, r.AttributeUdtSchema, r.AttributeUdtName, r.ScopeCatalog, r.ScopeSchema, r.ScopeName, r.MaximumCardinality, r.DtdIdentifier, r.IsDerivedReferenceAttribute}
 }
 
 // isCharacterSetsRow is a row of information_schema.character_sets.
@@ -31,6 +155,20 @@ func (r *isCharacterSetsRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.CharacterSetCatalog, r.CharacterSetSchema, r.CharacterSetName, r.CharacterRepertoire, r.FormOfUse, r.DefaultCollateCatalog, r.DefaultCollateSchema, r.DefaultCollateName}
 }
 
+// isCheckConstraintRoutineUsageRow is a row of information_schema.check_constraint_routine_usage.
+type isCheckConstraintRoutineUsageRow struct {
+	ConstraintCatalog sqltypes.Value
+	ConstraintSchema  sqltypes.Value
+	ConstraintName    sqltypes.Value
+	SpecificCatalog   sqltypes.Value
+	SpecificSchema    sqltypes.Value
+	SpecificName      sqltypes.Value
+}
+
+func (r *isCheckConstraintRoutineUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ConstraintCatalog, r.ConstraintSchema, r.ConstraintName, r.SpecificCatalog, r.SpecificSchema, r.SpecificName}
+}
+
 // isCheckConstraintsRow is a row of information_schema.check_constraints.
 type isCheckConstraintsRow struct {
 	ConstraintCatalog sqltypes.Value
@@ -41,6 +179,74 @@ type isCheckConstraintsRow struct {
 
 func (r *isCheckConstraintsRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.ConstraintCatalog, r.ConstraintSchema, r.ConstraintName, r.CheckClause}
+}
+
+// isCollationCharacterSetApplicabilityRow is a row of information_schema.collation_character_set_applicability.
+type isCollationCharacterSetApplicabilityRow struct {
+	CollationCatalog    sqltypes.Value
+	CollationSchema     sqltypes.Value
+	CollationName       sqltypes.Value
+	CharacterSetCatalog sqltypes.Value
+	CharacterSetSchema  sqltypes.Value
+	CharacterSetName    sqltypes.Value
+}
+
+func (r *isCollationCharacterSetApplicabilityRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.CollationCatalog, r.CollationSchema, r.CollationName, r.CharacterSetCatalog, r.CharacterSetSchema, r.CharacterSetName}
+}
+
+// isCollationsRow is a row of information_schema.collations.
+type isCollationsRow struct {
+	CollationCatalog sqltypes.Value
+	CollationSchema  sqltypes.Value
+	CollationName    sqltypes.Value
+	PadAttribute     sqltypes.Value
+}
+
+func (r *isCollationsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.CollationCatalog, r.CollationSchema, r.CollationName, r.PadAttribute}
+}
+
+// isColumnColumnUsageRow is a row of information_schema.column_column_usage.
+type isColumnColumnUsageRow struct {
+	TableCatalog    sqltypes.Value
+	TableSchema     sqltypes.Value
+	TableName       sqltypes.Value
+	ColumnName      sqltypes.Value
+	DependentColumn sqltypes.Value
+}
+
+func (r *isColumnColumnUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.TableCatalog, r.TableSchema, r.TableName, r.ColumnName, r.DependentColumn}
+}
+
+// isColumnDomainUsageRow is a row of information_schema.column_domain_usage.
+type isColumnDomainUsageRow struct {
+	DomainCatalog sqltypes.Value
+	DomainSchema  sqltypes.Value
+	DomainName    sqltypes.Value
+	TableCatalog  sqltypes.Value
+	TableSchema   sqltypes.Value
+	TableName     sqltypes.Value
+	ColumnName    sqltypes.Value
+}
+
+func (r *isColumnDomainUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.DomainCatalog, r.DomainSchema, r.DomainName, r.TableCatalog, r.TableSchema, r.TableName, r.ColumnName}
+}
+
+// isColumnOptionsRow is a row of information_schema.column_options.
+type isColumnOptionsRow struct {
+	TableCatalog sqltypes.Value
+	TableSchema  sqltypes.Value
+	TableName    sqltypes.Value
+	ColumnName   sqltypes.Value
+	OptionName   sqltypes.Value
+	OptionValue  sqltypes.Value
+}
+
+func (r *isColumnOptionsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.TableCatalog, r.TableSchema, r.TableName, r.ColumnName, r.OptionName, r.OptionValue}
 }
 
 // isColumnPrivilegesRow is a row of information_schema.column_privileges.
@@ -57,6 +263,21 @@ type isColumnPrivilegesRow struct {
 
 func (r *isColumnPrivilegesRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Grantor, r.Grantee, r.TableCatalog, r.TableSchema, r.TableName, r.ColumnName, r.PrivilegeType, r.IsGrantable}
+}
+
+// isColumnUdtUsageRow is a row of information_schema.column_udt_usage.
+type isColumnUdtUsageRow struct {
+	UdtCatalog   sqltypes.Value
+	UdtSchema    sqltypes.Value
+	UdtName      sqltypes.Value
+	TableCatalog sqltypes.Value
+	TableSchema  sqltypes.Value
+	TableName    sqltypes.Value
+	ColumnName   sqltypes.Value
+}
+
+func (r *isColumnUdtUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.UdtCatalog, r.UdtSchema, r.UdtName, r.TableCatalog, r.TableSchema, r.TableName, r.ColumnName}
 }
 
 // isColumnsRow is a row of information_schema.columns.
@@ -124,6 +345,63 @@ type isConstraintColumnUsageRow struct {
 
 func (r *isConstraintColumnUsageRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.TableCatalog, r.TableSchema, r.TableName, r.ColumnName, r.ConstraintCatalog, r.ConstraintSchema, r.ConstraintName}
+}
+
+// isConstraintTableUsageRow is a row of information_schema.constraint_table_usage.
+type isConstraintTableUsageRow struct {
+	TableCatalog      sqltypes.Value
+	TableSchema       sqltypes.Value
+	TableName         sqltypes.Value
+	ConstraintCatalog sqltypes.Value
+	ConstraintSchema  sqltypes.Value
+	ConstraintName    sqltypes.Value
+}
+
+func (r *isConstraintTableUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.TableCatalog, r.TableSchema, r.TableName, r.ConstraintCatalog, r.ConstraintSchema, r.ConstraintName}
+}
+
+// isDataTypePrivilegesRow is a row of information_schema.data_type_privileges.
+type isDataTypePrivilegesRow struct {
+	ObjectCatalog sqltypes.Value
+	ObjectSchema  sqltypes.Value
+	ObjectName    sqltypes.Value
+	ObjectType    sqltypes.Value
+	DtdIdentifier sqltypes.Value
+}
+
+func (r *isDataTypePrivilegesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ObjectCatalog, r.ObjectSchema, r.ObjectName, r.ObjectType, r.DtdIdentifier}
+}
+
+// isDomainConstraintsRow is a row of information_schema.domain_constraints.
+type isDomainConstraintsRow struct {
+	ConstraintCatalog sqltypes.Value
+	ConstraintSchema  sqltypes.Value
+	ConstraintName    sqltypes.Value
+	DomainCatalog     sqltypes.Value
+	DomainSchema      sqltypes.Value
+	DomainName        sqltypes.Value
+	IsDeferrable      sqltypes.Value
+	InitiallyDeferred sqltypes.Value
+}
+
+func (r *isDomainConstraintsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ConstraintCatalog, r.ConstraintSchema, r.ConstraintName, r.DomainCatalog, r.DomainSchema, r.DomainName, r.IsDeferrable, r.InitiallyDeferred}
+}
+
+// isDomainUdtUsageRow is a row of information_schema.domain_udt_usage.
+type isDomainUdtUsageRow struct {
+	UdtCatalog    sqltypes.Value
+	UdtSchema     sqltypes.Value
+	UdtName       sqltypes.Value
+	DomainCatalog sqltypes.Value
+	DomainSchema  sqltypes.Value
+	DomainName    sqltypes.Value
+}
+
+func (r *isDomainUdtUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.UdtCatalog, r.UdtSchema, r.UdtName, r.DomainCatalog, r.DomainSchema, r.DomainName}
 }
 
 // isDomainsRow is a row of information_schema.domains.
@@ -207,6 +485,93 @@ func (r *isEnabledRolesRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.RoleName}
 }
 
+// isForeignDataWrapperOptionsRow is a row of information_schema.foreign_data_wrapper_options.
+type isForeignDataWrapperOptionsRow struct {
+	ForeignDataWrapperCatalog sqltypes.Value
+	ForeignDataWrapperName    sqltypes.Value
+	OptionName                sqltypes.Value
+	OptionValue               sqltypes.Value
+}
+
+func (r *isForeignDataWrapperOptionsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ForeignDataWrapperCatalog, r.ForeignDataWrapperName, r.OptionName, r.OptionValue}
+}
+
+// isForeignDataWrappersRow is a row of information_schema.foreign_data_wrappers.
+type isForeignDataWrappersRow struct {
+	ForeignDataWrapperCatalog  sqltypes.Value
+	ForeignDataWrapperName     sqltypes.Value
+	AuthorizationIdentifier    sqltypes.Value
+	LibraryName                sqltypes.Value
+	ForeignDataWrapperLanguage sqltypes.Value
+}
+
+func (r *isForeignDataWrappersRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ForeignDataWrapperCatalog, r.ForeignDataWrapperName, r.AuthorizationIdentifier, r.LibraryName, r.ForeignDataWrapperLanguage}
+}
+
+// isForeignServerOptionsRow is a row of information_schema.foreign_server_options.
+type isForeignServerOptionsRow struct {
+	ForeignServerCatalog sqltypes.Value
+	ForeignServerName    sqltypes.Value
+	OptionName           sqltypes.Value
+	OptionValue          sqltypes.Value
+}
+
+func (r *isForeignServerOptionsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ForeignServerCatalog, r.ForeignServerName, r.OptionName, r.OptionValue}
+}
+
+// isForeignServersRow is a row of information_schema.foreign_servers.
+type isForeignServersRow struct {
+	ForeignServerCatalog      sqltypes.Value
+	ForeignServerName         sqltypes.Value
+	ForeignDataWrapperCatalog sqltypes.Value
+	ForeignDataWrapperName    sqltypes.Value
+	ForeignServerType         sqltypes.Value
+	ForeignServerVersion      sqltypes.Value
+	AuthorizationIdentifier   sqltypes.Value
+}
+
+func (r *isForeignServersRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ForeignServerCatalog, r.ForeignServerName, r.ForeignDataWrapperCatalog, r.ForeignDataWrapperName, r.ForeignServerType, r.ForeignServerVersion, r.AuthorizationIdentifier}
+}
+
+// isForeignTableOptionsRow is a row of information_schema.foreign_table_options.
+type isForeignTableOptionsRow struct {
+	ForeignTableCatalog sqltypes.Value
+	ForeignTableSchema  sqltypes.Value
+	ForeignTableName    sqltypes.Value
+	OptionName          sqltypes.Value
+	OptionValue         sqltypes.Value
+}
+
+func (r *isForeignTableOptionsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ForeignTableCatalog, r.ForeignTableSchema, r.ForeignTableName, r.OptionName, r.OptionValue}
+}
+
+// isForeignTablesRow is a row of information_schema.foreign_tables.
+type isForeignTablesRow struct {
+	ForeignTableCatalog  sqltypes.Value
+	ForeignTableSchema   sqltypes.Value
+	ForeignTableName     sqltypes.Value
+	ForeignServerCatalog sqltypes.Value
+	ForeignServerName    sqltypes.Value
+}
+
+func (r *isForeignTablesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ForeignTableCatalog, r.ForeignTableSchema, r.ForeignTableName, r.ForeignServerCatalog, r.ForeignServerName}
+}
+
+// isInformationSchemaCatalogNameRow is a row of information_schema.information_schema_catalog_name.
+type isInformationSchemaCatalogNameRow struct {
+	CatalogName sqltypes.Value
+}
+
+func (r *isInformationSchemaCatalogNameRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.CatalogName}
+}
+
 // isKeyColumnUsageRow is a row of information_schema.key_column_usage.
 type isKeyColumnUsageRow struct {
 	ConstraintCatalog          sqltypes.Value
@@ -281,6 +646,40 @@ func (r *isReferentialConstraintsRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.ConstraintCatalog, r.ConstraintSchema, r.ConstraintName, r.UniqueConstraintCatalog, r.UniqueConstraintSchema, r.UniqueConstraintName, r.MatchOption, r.UpdateRule, r.DeleteRule}
 }
 
+// isRoleColumnGrantsRow is a row of information_schema.role_column_grants.
+type isRoleColumnGrantsRow struct {
+	Grantor       sqltypes.Value
+	Grantee       sqltypes.Value
+	TableCatalog  sqltypes.Value
+	TableSchema   sqltypes.Value
+	TableName     sqltypes.Value
+	ColumnName    sqltypes.Value
+	PrivilegeType sqltypes.Value
+	IsGrantable   sqltypes.Value
+}
+
+func (r *isRoleColumnGrantsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Grantor, r.Grantee, r.TableCatalog, r.TableSchema, r.TableName, r.ColumnName, r.PrivilegeType, r.IsGrantable}
+}
+
+// isRoleRoutineGrantsRow is a row of information_schema.role_routine_grants.
+type isRoleRoutineGrantsRow struct {
+	Grantor         sqltypes.Value
+	Grantee         sqltypes.Value
+	SpecificCatalog sqltypes.Value
+	SpecificSchema  sqltypes.Value
+	SpecificName    sqltypes.Value
+	RoutineCatalog  sqltypes.Value
+	RoutineSchema   sqltypes.Value
+	RoutineName     sqltypes.Value
+	PrivilegeType   sqltypes.Value
+	IsGrantable     sqltypes.Value
+}
+
+func (r *isRoleRoutineGrantsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Grantor, r.Grantee, r.SpecificCatalog, r.SpecificSchema, r.SpecificName, r.RoutineCatalog, r.RoutineSchema, r.RoutineName, r.PrivilegeType, r.IsGrantable}
+}
+
 // isRoleTableGrantsRow is a row of information_schema.role_table_grants.
 type isRoleTableGrantsRow struct {
 	Grantor       sqltypes.Value
@@ -295,6 +694,121 @@ type isRoleTableGrantsRow struct {
 
 func (r *isRoleTableGrantsRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Grantor, r.Grantee, r.TableCatalog, r.TableSchema, r.TableName, r.PrivilegeType, r.IsGrantable, r.WithHierarchy}
+}
+
+// isRoleUdtGrantsRow is a row of information_schema.role_udt_grants.
+type isRoleUdtGrantsRow struct {
+	Grantor       sqltypes.Value
+	Grantee       sqltypes.Value
+	UdtCatalog    sqltypes.Value
+	UdtSchema     sqltypes.Value
+	UdtName       sqltypes.Value
+	PrivilegeType sqltypes.Value
+	IsGrantable   sqltypes.Value
+}
+
+func (r *isRoleUdtGrantsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Grantor, r.Grantee, r.UdtCatalog, r.UdtSchema, r.UdtName, r.PrivilegeType, r.IsGrantable}
+}
+
+// isRoleUsageGrantsRow is a row of information_schema.role_usage_grants.
+type isRoleUsageGrantsRow struct {
+	Grantor       sqltypes.Value
+	Grantee       sqltypes.Value
+	ObjectCatalog sqltypes.Value
+	ObjectSchema  sqltypes.Value
+	ObjectName    sqltypes.Value
+	ObjectType    sqltypes.Value
+	PrivilegeType sqltypes.Value
+	IsGrantable   sqltypes.Value
+}
+
+func (r *isRoleUsageGrantsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Grantor, r.Grantee, r.ObjectCatalog, r.ObjectSchema, r.ObjectName, r.ObjectType, r.PrivilegeType, r.IsGrantable}
+}
+
+// isRoutineColumnUsageRow is a row of information_schema.routine_column_usage.
+type isRoutineColumnUsageRow struct {
+	SpecificCatalog sqltypes.Value
+	SpecificSchema  sqltypes.Value
+	SpecificName    sqltypes.Value
+	RoutineCatalog  sqltypes.Value
+	RoutineSchema   sqltypes.Value
+	RoutineName     sqltypes.Value
+	TableCatalog    sqltypes.Value
+	TableSchema     sqltypes.Value
+	TableName       sqltypes.Value
+	ColumnName      sqltypes.Value
+}
+
+func (r *isRoutineColumnUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.SpecificCatalog, r.SpecificSchema, r.SpecificName, r.RoutineCatalog, r.RoutineSchema, r.RoutineName, r.TableCatalog, r.TableSchema, r.TableName, r.ColumnName}
+}
+
+// isRoutinePrivilegesRow is a row of information_schema.routine_privileges.
+type isRoutinePrivilegesRow struct {
+	Grantor         sqltypes.Value
+	Grantee         sqltypes.Value
+	SpecificCatalog sqltypes.Value
+	SpecificSchema  sqltypes.Value
+	SpecificName    sqltypes.Value
+	RoutineCatalog  sqltypes.Value
+	RoutineSchema   sqltypes.Value
+	RoutineName     sqltypes.Value
+	PrivilegeType   sqltypes.Value
+	IsGrantable     sqltypes.Value
+}
+
+func (r *isRoutinePrivilegesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Grantor, r.Grantee, r.SpecificCatalog, r.SpecificSchema, r.SpecificName, r.RoutineCatalog, r.RoutineSchema, r.RoutineName, r.PrivilegeType, r.IsGrantable}
+}
+
+// isRoutineRoutineUsageRow is a row of information_schema.routine_routine_usage.
+type isRoutineRoutineUsageRow struct {
+	SpecificCatalog sqltypes.Value
+	SpecificSchema  sqltypes.Value
+	SpecificName    sqltypes.Value
+	RoutineCatalog  sqltypes.Value
+	RoutineSchema   sqltypes.Value
+	RoutineName     sqltypes.Value
+}
+
+func (r *isRoutineRoutineUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.SpecificCatalog, r.SpecificSchema, r.SpecificName, r.RoutineCatalog, r.RoutineSchema, r.RoutineName}
+}
+
+// isRoutineSequenceUsageRow is a row of information_schema.routine_sequence_usage.
+type isRoutineSequenceUsageRow struct {
+	SpecificCatalog sqltypes.Value
+	SpecificSchema  sqltypes.Value
+	SpecificName    sqltypes.Value
+	RoutineCatalog  sqltypes.Value
+	RoutineSchema   sqltypes.Value
+	RoutineName     sqltypes.Value
+	SequenceCatalog sqltypes.Value
+	SequenceSchema  sqltypes.Value
+	SequenceName    sqltypes.Value
+}
+
+func (r *isRoutineSequenceUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.SpecificCatalog, r.SpecificSchema, r.SpecificName, r.RoutineCatalog, r.RoutineSchema, r.RoutineName, r.SequenceCatalog, r.SequenceSchema, r.SequenceName}
+}
+
+// isRoutineTableUsageRow is a row of information_schema.routine_table_usage.
+type isRoutineTableUsageRow struct {
+	SpecificCatalog sqltypes.Value
+	SpecificSchema  sqltypes.Value
+	SpecificName    sqltypes.Value
+	RoutineCatalog  sqltypes.Value
+	RoutineSchema   sqltypes.Value
+	RoutineName     sqltypes.Value
+	TableCatalog    sqltypes.Value
+	TableSchema     sqltypes.Value
+	TableName       sqltypes.Value
+}
+
+func (r *isRoutineTableUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.SpecificCatalog, r.SpecificSchema, r.SpecificName, r.RoutineCatalog, r.RoutineSchema, r.RoutineName, r.TableCatalog, r.TableSchema, r.TableName}
 }
 
 // isRoutinesRow is a row of information_schema.routines.
@@ -422,6 +936,59 @@ func (r *isSequencesRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.SequenceCatalog, r.SequenceSchema, r.SequenceName, r.DataType, r.NumericPrecision, r.NumericPrecisionRadix, r.NumericScale, r.StartValue, r.MinimumValue, r.MaximumValue, r.Increment, r.CycleOption}
 }
 
+// isSqlFeaturesRow is a row of information_schema.sql_features.
+type isSqlFeaturesRow struct {
+	FeatureId      sqltypes.Value
+	FeatureName    sqltypes.Value
+	SubFeatureId   sqltypes.Value
+	SubFeatureName sqltypes.Value
+	IsSupported    sqltypes.Value
+	IsVerifiedBy   sqltypes.Value
+	Comments       sqltypes.Value
+}
+
+func (r *isSqlFeaturesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.FeatureId, r.FeatureName, r.SubFeatureId, r.SubFeatureName, r.IsSupported, r.IsVerifiedBy, r.Comments}
+}
+
+// isSqlImplementationInfoRow is a row of information_schema.sql_implementation_info.
+type isSqlImplementationInfoRow struct {
+	ImplementationInfoId   sqltypes.Value
+	ImplementationInfoName sqltypes.Value
+	IntegerValue           sqltypes.Value
+	CharacterValue         sqltypes.Value
+	Comments               sqltypes.Value
+}
+
+func (r *isSqlImplementationInfoRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ImplementationInfoId, r.ImplementationInfoName, r.IntegerValue, r.CharacterValue, r.Comments}
+}
+
+// isSqlPartsRow is a row of information_schema.sql_parts.
+type isSqlPartsRow struct {
+	FeatureId    sqltypes.Value
+	FeatureName  sqltypes.Value
+	IsSupported  sqltypes.Value
+	IsVerifiedBy sqltypes.Value
+	Comments     sqltypes.Value
+}
+
+func (r *isSqlPartsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.FeatureId, r.FeatureName, r.IsSupported, r.IsVerifiedBy, r.Comments}
+}
+
+// isSqlSizingRow is a row of information_schema.sql_sizing.
+type isSqlSizingRow struct {
+	SizingId       sqltypes.Value
+	SizingName     sqltypes.Value
+	SupportedValue sqltypes.Value
+	Comments       sqltypes.Value
+}
+
+func (r *isSqlSizingRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.SizingId, r.SizingName, r.SupportedValue, r.Comments}
+}
+
 // isTableConstraintsRow is a row of information_schema.table_constraints.
 type isTableConstraintsRow struct {
 	ConstraintCatalog sqltypes.Value
@@ -477,6 +1044,37 @@ func (r *isTablesRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.TableCatalog, r.TableSchema, r.TableName, r.TableType, r.SelfReferencingColumnName, r.ReferenceGeneration, r.UserDefinedTypeCatalog, r.UserDefinedTypeSchema, r.UserDefinedTypeName, r.IsInsertableInto, r.IsTyped, r.CommitAction}
 }
 
+// isTransformsRow is a row of information_schema.transforms.
+type isTransformsRow struct {
+	UdtCatalog      sqltypes.Value
+	UdtSchema       sqltypes.Value
+	UdtName         sqltypes.Value
+	SpecificCatalog sqltypes.Value
+	SpecificSchema  sqltypes.Value
+	SpecificName    sqltypes.Value
+	GroupName       sqltypes.Value
+	TransformType   sqltypes.Value
+}
+
+func (r *isTransformsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.UdtCatalog, r.UdtSchema, r.UdtName, r.SpecificCatalog, r.SpecificSchema, r.SpecificName, r.GroupName, r.TransformType}
+}
+
+// isTriggeredUpdateColumnsRow is a row of information_schema.triggered_update_columns.
+type isTriggeredUpdateColumnsRow struct {
+	TriggerCatalog     sqltypes.Value
+	TriggerSchema      sqltypes.Value
+	TriggerName        sqltypes.Value
+	EventObjectCatalog sqltypes.Value
+	EventObjectSchema  sqltypes.Value
+	EventObjectTable   sqltypes.Value
+	EventObjectColumn  sqltypes.Value
+}
+
+func (r *isTriggeredUpdateColumnsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.TriggerCatalog, r.TriggerSchema, r.TriggerName, r.EventObjectCatalog, r.EventObjectSchema, r.EventObjectTable, r.EventObjectColumn}
+}
+
 // isTriggersRow is a row of information_schema.triggers.
 type isTriggersRow struct {
 	TriggerCatalog          sqltypes.Value
@@ -500,6 +1098,141 @@ type isTriggersRow struct {
 
 func (r *isTriggersRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.TriggerCatalog, r.TriggerSchema, r.TriggerName, r.EventManipulation, r.EventObjectCatalog, r.EventObjectSchema, r.EventObjectTable, r.ActionOrder, r.ActionCondition, r.ActionStatement, r.ActionOrientation, r.ActionTiming, r.ActionReferenceOldTable, r.ActionReferenceNewTable, r.ActionReferenceOldRow, r.ActionReferenceNewRow, r.Created}
+}
+
+// isUdtPrivilegesRow is a row of information_schema.udt_privileges.
+type isUdtPrivilegesRow struct {
+	Grantor       sqltypes.Value
+	Grantee       sqltypes.Value
+	UdtCatalog    sqltypes.Value
+	UdtSchema     sqltypes.Value
+	UdtName       sqltypes.Value
+	PrivilegeType sqltypes.Value
+	IsGrantable   sqltypes.Value
+}
+
+func (r *isUdtPrivilegesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Grantor, r.Grantee, r.UdtCatalog, r.UdtSchema, r.UdtName, r.PrivilegeType, r.IsGrantable}
+}
+
+// isUsagePrivilegesRow is a row of information_schema.usage_privileges.
+type isUsagePrivilegesRow struct {
+	Grantor       sqltypes.Value
+	Grantee       sqltypes.Value
+	ObjectCatalog sqltypes.Value
+	ObjectSchema  sqltypes.Value
+	ObjectName    sqltypes.Value
+	ObjectType    sqltypes.Value
+	PrivilegeType sqltypes.Value
+	IsGrantable   sqltypes.Value
+}
+
+func (r *isUsagePrivilegesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Grantor, r.Grantee, r.ObjectCatalog, r.ObjectSchema, r.ObjectName, r.ObjectType, r.PrivilegeType, r.IsGrantable}
+}
+
+// isUserDefinedTypesRow is a row of information_schema.user_defined_types.
+type isUserDefinedTypesRow struct {
+	UserDefinedTypeCatalog  sqltypes.Value
+	UserDefinedTypeSchema   sqltypes.Value
+	UserDefinedTypeName     sqltypes.Value
+	UserDefinedTypeCategory sqltypes.Value
+	IsInstantiable          sqltypes.Value
+	IsFinal                 sqltypes.Value
+	OrderingForm            sqltypes.Value
+	OrderingCategory        sqltypes.Value
+	OrderingRoutineCatalog  sqltypes.Value
+	OrderingRoutineSchema   sqltypes.Value
+	OrderingRoutineName     sqltypes.Value
+	ReferenceType           sqltypes.Value
+	DataType                sqltypes.Value
+	CharacterMaximumLength  sqltypes.Value
+	CharacterOctetLength    sqltypes.Value
+	CharacterSetCatalog     sqltypes.Value
+	CharacterSetSchema      sqltypes.Value
+	CharacterSetName        sqltypes.Value
+	CollationCatalog        sqltypes.Value
+	CollationSchema         sqltypes.Value
+	CollationName           sqltypes.Value
+	NumericPrecision        sqltypes.Value
+	NumericPrecisionRadix   sqltypes.Value
+	NumericScale            sqltypes.Value
+	DatetimePrecision       sqltypes.Value
+	IntervalType            sqltypes.Value
+	IntervalPrecision       sqltypes.Value
+	SourceDtdIdentifier     sqltypes.Value
+	RefDtdIdentifier        sqltypes.Value
+}
+
+func (r *isUserDefinedTypesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.UserDefinedTypeCatalog, r.UserDefinedTypeSchema, r.UserDefinedTypeName, r.UserDefinedTypeCategory, r.IsInstantiable, r.IsFinal, r.OrderingForm, r.OrderingCategory, r.OrderingRoutineCatalog, r.OrderingRoutineSchema, r.OrderingRoutineName, r.ReferenceType, r.DataType, r.CharacterMaximumLength, r.CharacterOctetLength, r.CharacterSetCatalog, r.CharacterSetSchema, r.CharacterSetName, r.CollationCatalog, r.CollationSchema, r.CollationName, r.NumericPrecision, r.NumericPrecisionRadix, r.NumericScale, r.DatetimePrecision, r.IntervalType, r.IntervalPrecision, r.SourceDtdIdentifier, r.RefDtdIdentifier}
+}
+
+// isUserMappingOptionsRow is a row of information_schema.user_mapping_options.
+type isUserMappingOptionsRow struct {
+	AuthorizationIdentifier sqltypes.Value
+	ForeignServerCatalog    sqltypes.Value
+	ForeignServerName       sqltypes.Value
+	OptionName              sqltypes.Value
+	OptionValue             sqltypes.Value
+}
+
+func (r *isUserMappingOptionsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.AuthorizationIdentifier, r.ForeignServerCatalog, r.ForeignServerName, r.OptionName, r.OptionValue}
+}
+
+// isUserMappingsRow is a row of information_schema.user_mappings.
+type isUserMappingsRow struct {
+	AuthorizationIdentifier sqltypes.Value
+	ForeignServerCatalog    sqltypes.Value
+	ForeignServerName       sqltypes.Value
+}
+
+func (r *isUserMappingsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.AuthorizationIdentifier, r.ForeignServerCatalog, r.ForeignServerName}
+}
+
+// isViewColumnUsageRow is a row of information_schema.view_column_usage.
+type isViewColumnUsageRow struct {
+	ViewCatalog  sqltypes.Value
+	ViewSchema   sqltypes.Value
+	ViewName     sqltypes.Value
+	TableCatalog sqltypes.Value
+	TableSchema  sqltypes.Value
+	TableName    sqltypes.Value
+	ColumnName   sqltypes.Value
+}
+
+func (r *isViewColumnUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ViewCatalog, r.ViewSchema, r.ViewName, r.TableCatalog, r.TableSchema, r.TableName, r.ColumnName}
+}
+
+// isViewRoutineUsageRow is a row of information_schema.view_routine_usage.
+type isViewRoutineUsageRow struct {
+	TableCatalog    sqltypes.Value
+	TableSchema     sqltypes.Value
+	TableName       sqltypes.Value
+	SpecificCatalog sqltypes.Value
+	SpecificSchema  sqltypes.Value
+	SpecificName    sqltypes.Value
+}
+
+func (r *isViewRoutineUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.TableCatalog, r.TableSchema, r.TableName, r.SpecificCatalog, r.SpecificSchema, r.SpecificName}
+}
+
+// isViewTableUsageRow is a row of information_schema.view_table_usage.
+type isViewTableUsageRow struct {
+	ViewCatalog  sqltypes.Value
+	ViewSchema   sqltypes.Value
+	ViewName     sqltypes.Value
+	TableCatalog sqltypes.Value
+	TableSchema  sqltypes.Value
+	TableName    sqltypes.Value
+}
+
+func (r *isViewTableUsageRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ViewCatalog, r.ViewSchema, r.ViewName, r.TableCatalog, r.TableSchema, r.TableName}
 }
 
 // isViewsRow is a row of information_schema.views.
@@ -560,6 +1293,37 @@ type pgAmRow struct {
 
 func (r *pgAmRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Amname, r.Amhandler, r.Amtype}
+}
+
+// pgAmopRow is a row of pg_catalog.pg_amop.
+type pgAmopRow struct {
+	Oid            sqltypes.Value
+	Amopfamily     sqltypes.Value
+	Amoplefttype   sqltypes.Value
+	Amoprighttype  sqltypes.Value
+	Amopstrategy   sqltypes.Value
+	Amoppurpose    sqltypes.Value
+	Amopopr        sqltypes.Value
+	Amopmethod     sqltypes.Value
+	Amopsortfamily sqltypes.Value
+}
+
+func (r *pgAmopRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Oid, r.Amopfamily, r.Amoplefttype, r.Amoprighttype, r.Amopstrategy, r.Amoppurpose, r.Amopopr, r.Amopmethod, r.Amopsortfamily}
+}
+
+// pgAmprocRow is a row of pg_catalog.pg_amproc.
+type pgAmprocRow struct {
+	Oid             sqltypes.Value
+	Amprocfamily    sqltypes.Value
+	Amproclefttype  sqltypes.Value
+	Amprocrighttype sqltypes.Value
+	Amprocnum       sqltypes.Value
+	Amproc          sqltypes.Value
+}
+
+func (r *pgAmprocRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Oid, r.Amprocfamily, r.Amproclefttype, r.Amprocrighttype, r.Amprocnum, r.Amproc}
 }
 
 // pgAttrdefRow is a row of pg_catalog.pg_attrdef.
@@ -640,6 +1404,23 @@ func (r *pgAuthidRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Rolname, r.Rolsuper, r.Rolinherit, r.Rolcreaterole, r.Rolcreatedb, r.Rolcanlogin, r.Rolreplication, r.Rolbypassrls, r.Rolconnlimit, r.Rolpassword, r.Rolvaliduntil}
 }
 
+// pgAvailableExtensionVersionsRow is a row of pg_catalog.pg_available_extension_versions.
+type pgAvailableExtensionVersionsRow struct {
+	Name        sqltypes.Value
+	Version     sqltypes.Value
+	Installed   sqltypes.Value
+	Superuser   sqltypes.Value
+	Trusted     sqltypes.Value
+	Relocatable sqltypes.Value
+	Schema      sqltypes.Value
+	Requires    sqltypes.Value
+	Comment     sqltypes.Value
+}
+
+func (r *pgAvailableExtensionVersionsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Name, r.Version, r.Installed, r.Superuser, r.Trusted, r.Relocatable, r.Schema, r.Requires, r.Comment}
+}
+
 // pgAvailableExtensionsRow is a row of pg_catalog.pg_available_extensions.
 type pgAvailableExtensionsRow struct {
 	Name             sqltypes.Value
@@ -650,6 +1431,23 @@ type pgAvailableExtensionsRow struct {
 
 func (r *pgAvailableExtensionsRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Name, r.DefaultVersion, r.InstalledVersion, r.Comment}
+}
+
+// pgBackendMemoryContextsRow is a row of pg_catalog.pg_backend_memory_contexts.
+type pgBackendMemoryContextsRow struct {
+	Name         sqltypes.Value
+	Ident        sqltypes.Value
+	Parent       sqltypes.Value
+	Level        sqltypes.Value
+	TotalBytes   sqltypes.Value
+	TotalNblocks sqltypes.Value
+	FreeBytes    sqltypes.Value
+	FreeChunks   sqltypes.Value
+	UsedBytes    sqltypes.Value
+}
+
+func (r *pgBackendMemoryContextsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Name, r.Ident, r.Parent, r.Level, r.TotalBytes, r.TotalNblocks, r.FreeBytes, r.FreeChunks, r.UsedBytes}
 }
 
 // pgCastRow is a row of pg_catalog.pg_cast.
@@ -726,6 +1524,16 @@ func (r *pgCollationRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Collname, r.Collnamespace, r.Collowner, r.Collprovider, r.Collisdeterministic, r.Collencoding, r.Collcollate, r.Collctype, r.Colliculocale, r.Collversion}
 }
 
+// pgConfigRow is a row of pg_catalog.pg_config.
+type pgConfigRow struct {
+	Name    sqltypes.Value
+	Setting sqltypes.Value
+}
+
+func (r *pgConfigRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Name, r.Setting}
+}
+
 // pgConstraintRow is a row of pg_catalog.pg_constraint.
 type pgConstraintRow struct {
 	Oid            sqltypes.Value
@@ -776,6 +1584,20 @@ func (r *pgConversionRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Conname, r.Connamespace, r.Conowner, r.Conforencoding, r.Contoencoding, r.Conproc, r.Condefault}
 }
 
+// pgCursorsRow is a row of pg_catalog.pg_cursors.
+type pgCursorsRow struct {
+	Name         sqltypes.Value
+	Statement    sqltypes.Value
+	IsHoldable   sqltypes.Value
+	IsBinary     sqltypes.Value
+	IsScrollable sqltypes.Value
+	CreationTime sqltypes.Value
+}
+
+func (r *pgCursorsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Name, r.Statement, r.IsHoldable, r.IsBinary, r.IsScrollable, r.CreationTime}
+}
+
 // pgDatabaseRow is a row of pg_catalog.pg_database.
 type pgDatabaseRow struct {
 	Oid            sqltypes.Value
@@ -798,6 +1620,17 @@ type pgDatabaseRow struct {
 
 func (r *pgDatabaseRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Datname, r.Datdba, r.Encoding, r.Datlocprovider, r.Datistemplate, r.Datallowconn, r.Datconnlimit, r.Datfrozenxid, r.Datminmxid, r.Dattablespace, r.Datcollate, r.Datctype, r.Daticulocale, r.Datcollversion, r.Datacl}
+}
+
+// pgDbRoleSettingRow is a row of pg_catalog.pg_db_role_setting.
+type pgDbRoleSettingRow struct {
+	Setdatabase sqltypes.Value
+	Setrole     sqltypes.Value
+	Setconfig   sqltypes.Value
+}
+
+func (r *pgDbRoleSettingRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Setdatabase, r.Setrole, r.Setconfig}
 }
 
 // pgDefaultAclRow is a row of pg_catalog.pg_default_acl.
@@ -883,6 +1716,21 @@ func (r *pgExtensionRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Extname, r.Extowner, r.Extnamespace, r.Extrelocatable, r.Extversion, r.Extconfig, r.Extcondition}
 }
 
+// pgFileSettingsRow is a row of pg_catalog.pg_file_settings.
+type pgFileSettingsRow struct {
+	Sourcefile sqltypes.Value
+	Sourceline sqltypes.Value
+	Seqno      sqltypes.Value
+	Name       sqltypes.Value
+	Setting    sqltypes.Value
+	Applied    sqltypes.Value
+	Error      sqltypes.Value
+}
+
+func (r *pgFileSettingsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Sourcefile, r.Sourceline, r.Seqno, r.Name, r.Setting, r.Applied, r.Error}
+}
+
 // pgForeignDataWrapperRow is a row of pg_catalog.pg_foreign_data_wrapper.
 type pgForeignDataWrapperRow struct {
 	Oid          sqltypes.Value
@@ -934,6 +1782,36 @@ type pgGroupRow struct {
 
 func (r *pgGroupRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Groname, r.Grosysid, r.Grolist}
+}
+
+// pgHbaFileRulesRow is a row of pg_catalog.pg_hba_file_rules.
+type pgHbaFileRulesRow struct {
+	LineNumber sqltypes.Value
+	Type       sqltypes.Value
+	Database   sqltypes.Value
+	UserName   sqltypes.Value
+	Address    sqltypes.Value
+	Netmask    sqltypes.Value
+	AuthMethod sqltypes.Value
+	Options    sqltypes.Value
+	Error      sqltypes.Value
+}
+
+func (r *pgHbaFileRulesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.LineNumber, r.Type, r.Database, r.UserName, r.Address, r.Netmask, r.AuthMethod, r.Options, r.Error}
+}
+
+// pgIdentFileMappingsRow is a row of pg_catalog.pg_ident_file_mappings.
+type pgIdentFileMappingsRow struct {
+	LineNumber sqltypes.Value
+	MapName    sqltypes.Value
+	SysName    sqltypes.Value
+	PgUsername sqltypes.Value
+	Error      sqltypes.Value
+}
+
+func (r *pgIdentFileMappingsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.LineNumber, r.MapName, r.SysName, r.PgUsername, r.Error}
 }
 
 // pgIndexRow is a row of pg_catalog.pg_index.
@@ -1018,6 +1896,17 @@ type pgLanguageRow struct {
 
 func (r *pgLanguageRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Lanname, r.Lanowner, r.Lanispl, r.Lanpltrusted, r.Lanplcallfoid, r.Laninline, r.Lanvalidator, r.Lanacl}
+}
+
+// pgLargeobjectRow is a row of pg_catalog.pg_largeobject.
+type pgLargeobjectRow struct {
+	Loid   sqltypes.Value
+	Pageno sqltypes.Value
+	Data   sqltypes.Value
+}
+
+func (r *pgLargeobjectRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Loid, r.Pageno, r.Data}
 }
 
 // pgLargeobjectMetadataRow is a row of pg_catalog.pg_largeobject_metadata.
@@ -1135,6 +2024,17 @@ func (r *pgOpfamilyRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Opfmethod, r.Opfname, r.Opfnamespace, r.Opfowner}
 }
 
+// pgParameterAclRow is a row of pg_catalog.pg_parameter_acl.
+type pgParameterAclRow struct {
+	Oid     sqltypes.Value
+	Parname sqltypes.Value
+	Paracl  sqltypes.Value
+}
+
+func (r *pgParameterAclRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Oid, r.Parname, r.Paracl}
+}
+
 // pgPartitionedTableRow is a row of pg_catalog.pg_partitioned_table.
 type pgPartitionedTableRow struct {
 	Partrelid     sqltypes.Value
@@ -1151,6 +2051,22 @@ func (r *pgPartitionedTableRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Partrelid, r.Partstrat, r.Partnatts, r.Partdefid, r.Partattrs, r.Partclass, r.Partcollation, r.Partexprs}
 }
 
+// pgPoliciesRow is a row of pg_catalog.pg_policies.
+type pgPoliciesRow struct {
+	Schemaname sqltypes.Value
+	Tablename  sqltypes.Value
+	Policyname sqltypes.Value
+	Permissive sqltypes.Value
+	Roles      sqltypes.Value
+	Cmd        sqltypes.Value
+	Qual       sqltypes.Value
+	WithCheck  sqltypes.Value
+}
+
+func (r *pgPoliciesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Schemaname, r.Tablename, r.Policyname, r.Permissive, r.Roles, r.Cmd, r.Qual, r.WithCheck}
+}
+
 // pgPolicyRow is a row of pg_catalog.pg_policy.
 type pgPolicyRow struct {
 	Oid           sqltypes.Value
@@ -1165,6 +2081,21 @@ type pgPolicyRow struct {
 
 func (r *pgPolicyRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Polname, r.Polrelid, r.Polcmd, r.Polpermissive, r.Polroles, r.Polqual, r.Polwithcheck}
+}
+
+// pgPreparedStatementsRow is a row of pg_catalog.pg_prepared_statements.
+type pgPreparedStatementsRow struct {
+	Name           sqltypes.Value
+	Statement      sqltypes.Value
+	PrepareTime    sqltypes.Value
+	ParameterTypes sqltypes.Value
+	FromSql        sqltypes.Value
+	GenericPlans   sqltypes.Value
+	CustomPlans    sqltypes.Value
+}
+
+func (r *pgPreparedStatementsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Name, r.Statement, r.PrepareTime, r.ParameterTypes, r.FromSql, r.GenericPlans, r.CustomPlans}
 }
 
 // pgPreparedXactsRow is a row of pg_catalog.pg_prepared_xacts.
@@ -1259,6 +2190,19 @@ func (r *pgPublicationRelRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Prpubid, r.Prrelid, r.Prqual, r.Prattrs}
 }
 
+// pgPublicationTablesRow is a row of pg_catalog.pg_publication_tables.
+type pgPublicationTablesRow struct {
+	Pubname    sqltypes.Value
+	Schemaname sqltypes.Value
+	Tablename  sqltypes.Value
+	Attnames   sqltypes.Value
+	Rowfilter  sqltypes.Value
+}
+
+func (r *pgPublicationTablesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Pubname, r.Schemaname, r.Tablename, r.Attnames, r.Rowfilter}
+}
+
 // pgRangeRow is a row of pg_catalog.pg_range.
 type pgRangeRow struct {
 	Rngtypid      sqltypes.Value
@@ -1272,6 +2216,28 @@ type pgRangeRow struct {
 
 func (r *pgRangeRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Rngtypid, r.Rngsubtype, r.Rngmultitypid, r.Rngcollation, r.Rngsubopc, r.Rngcanonical, r.Rngsubdiff}
+}
+
+// pgReplicationOriginRow is a row of pg_catalog.pg_replication_origin.
+type pgReplicationOriginRow struct {
+	Roident sqltypes.Value
+	Roname  sqltypes.Value
+}
+
+func (r *pgReplicationOriginRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Roident, r.Roname}
+}
+
+// pgReplicationOriginStatusRow is a row of pg_catalog.pg_replication_origin_status.
+type pgReplicationOriginStatusRow struct {
+	LocalId    sqltypes.Value
+	ExternalId sqltypes.Value
+	RemoteLsn  sqltypes.Value
+	LocalLsn   sqltypes.Value
+}
+
+func (r *pgReplicationOriginStatusRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.LocalId, r.ExternalId, r.RemoteLsn, r.LocalLsn}
 }
 
 // pgReplicationSlotsRow is a row of pg_catalog.pg_replication_slots.
@@ -1332,6 +2298,31 @@ type pgRolesRow struct {
 
 func (r *pgRolesRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Rolname, r.Rolsuper, r.Rolinherit, r.Rolcreaterole, r.Rolcreatedb, r.Rolcanlogin, r.Rolreplication, r.Rolconnlimit, r.Rolpassword, r.Rolvaliduntil, r.Rolbypassrls, r.Rolconfig, r.Oid}
+}
+
+// pgRulesRow is a row of pg_catalog.pg_rules.
+type pgRulesRow struct {
+	Schemaname sqltypes.Value
+	Tablename  sqltypes.Value
+	Rulename   sqltypes.Value
+	Definition sqltypes.Value
+}
+
+func (r *pgRulesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Schemaname, r.Tablename, r.Rulename, r.Definition}
+}
+
+// pgSeclabelRow is a row of pg_catalog.pg_seclabel.
+type pgSeclabelRow struct {
+	Objoid   sqltypes.Value
+	Classoid sqltypes.Value
+	Objsubid sqltypes.Value
+	Provider sqltypes.Value
+	Label    sqltypes.Value
+}
+
+func (r *pgSeclabelRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Objoid, r.Classoid, r.Objsubid, r.Provider, r.Label}
 }
 
 // pgSeclabelsRow is a row of pg_catalog.pg_seclabels.
@@ -1427,6 +2418,21 @@ func (r *pgShadowRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Usename, r.Usesysid, r.Usecreatedb, r.Usesuper, r.Userepl, r.Usebypassrls, r.Passwd, r.Valuntil, r.Useconfig}
 }
 
+// pgShdependRow is a row of pg_catalog.pg_shdepend.
+type pgShdependRow struct {
+	Dbid       sqltypes.Value
+	Classid    sqltypes.Value
+	Objid      sqltypes.Value
+	Objsubid   sqltypes.Value
+	Refclassid sqltypes.Value
+	Refobjid   sqltypes.Value
+	Deptype    sqltypes.Value
+}
+
+func (r *pgShdependRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Dbid, r.Classid, r.Objid, r.Objsubid, r.Refclassid, r.Refobjid, r.Deptype}
+}
+
 // pgShdescriptionRow is a row of pg_catalog.pg_shdescription.
 type pgShdescriptionRow struct {
 	Objoid      sqltypes.Value
@@ -1436,6 +2442,30 @@ type pgShdescriptionRow struct {
 
 func (r *pgShdescriptionRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Objoid, r.Classoid, r.Description}
+}
+
+// pgShmemAllocationsRow is a row of pg_catalog.pg_shmem_allocations.
+type pgShmemAllocationsRow struct {
+	Name          sqltypes.Value
+	Off           sqltypes.Value
+	Size          sqltypes.Value
+	AllocatedSize sqltypes.Value
+}
+
+func (r *pgShmemAllocationsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Name, r.Off, r.Size, r.AllocatedSize}
+}
+
+// pgShseclabelRow is a row of pg_catalog.pg_shseclabel.
+type pgShseclabelRow struct {
+	Objoid   sqltypes.Value
+	Classoid sqltypes.Value
+	Provider sqltypes.Value
+	Label    sqltypes.Value
+}
+
+func (r *pgShseclabelRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Objoid, r.Classoid, r.Provider, r.Label}
 }
 
 // pgStatActivityRow is a row of pg_catalog.pg_stat_activity.
@@ -1468,6 +2498,22 @@ func (r *pgStatActivityRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Datid, r.Datname, r.Pid, r.LeaderPid, r.Usesysid, r.Usename, r.ApplicationName, r.ClientAddr, r.ClientHostname, r.ClientPort, r.BackendStart, r.XactStart, r.QueryStart, r.StateChange, r.WaitEventType, r.WaitEvent, r.State, r.BackendXid, r.BackendXmin, r.QueryId, r.Query, r.BackendType}
 }
 
+// pgStatAllIndexesRow is a row of pg_catalog.pg_stat_all_indexes.
+type pgStatAllIndexesRow struct {
+	Relid        sqltypes.Value
+	Indexrelid   sqltypes.Value
+	Schemaname   sqltypes.Value
+	Relname      sqltypes.Value
+	Indexrelname sqltypes.Value
+	IdxScan      sqltypes.Value
+	IdxTupRead   sqltypes.Value
+	IdxTupFetch  sqltypes.Value
+}
+
+func (r *pgStatAllIndexesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Indexrelid, r.Schemaname, r.Relname, r.Indexrelname, r.IdxScan, r.IdxTupRead, r.IdxTupFetch}
+}
+
 // pgStatAllTablesRow is a row of pg_catalog.pg_stat_all_tables.
 type pgStatAllTablesRow struct {
 	Relid            sqltypes.Value
@@ -1497,6 +2543,40 @@ type pgStatAllTablesRow struct {
 
 func (r *pgStatAllTablesRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Relid, r.Schemaname, r.Relname, r.SeqScan, r.SeqTupRead, r.IdxScan, r.IdxTupFetch, r.NTupIns, r.NTupUpd, r.NTupDel, r.NTupHotUpd, r.NLiveTup, r.NDeadTup, r.NModSinceAnalyze, r.NInsSinceVacuum, r.LastVacuum, r.LastAutovacuum, r.LastAnalyze, r.LastAutoanalyze, r.VacuumCount, r.AutovacuumCount, r.AnalyzeCount, r.AutoanalyzeCount}
+}
+
+// pgStatArchiverRow is a row of pg_catalog.pg_stat_archiver.
+type pgStatArchiverRow struct {
+	ArchivedCount    sqltypes.Value
+	LastArchivedWal  sqltypes.Value
+	LastArchivedTime sqltypes.Value
+	FailedCount      sqltypes.Value
+	LastFailedWal    sqltypes.Value
+	LastFailedTime   sqltypes.Value
+	StatsReset       sqltypes.Value
+}
+
+func (r *pgStatArchiverRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.ArchivedCount, r.LastArchivedWal, r.LastArchivedTime, r.FailedCount, r.LastFailedWal, r.LastFailedTime, r.StatsReset}
+}
+
+// pgStatBgwriterRow is a row of pg_catalog.pg_stat_bgwriter.
+type pgStatBgwriterRow struct {
+	CheckpointsTimed    sqltypes.Value
+	CheckpointsReq      sqltypes.Value
+	CheckpointWriteTime sqltypes.Value
+	CheckpointSyncTime  sqltypes.Value
+	BuffersCheckpoint   sqltypes.Value
+	BuffersClean        sqltypes.Value
+	MaxwrittenClean     sqltypes.Value
+	BuffersBackend      sqltypes.Value
+	BuffersBackendFsync sqltypes.Value
+	BuffersAlloc        sqltypes.Value
+	StatsReset          sqltypes.Value
+}
+
+func (r *pgStatBgwriterRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.CheckpointsTimed, r.CheckpointsReq, r.CheckpointWriteTime, r.CheckpointSyncTime, r.BuffersCheckpoint, r.BuffersClean, r.MaxwrittenClean, r.BuffersBackend, r.BuffersBackendFsync, r.BuffersAlloc, r.StatsReset}
 }
 
 // pgStatDatabaseRow is a row of pg_catalog.pg_stat_database.
@@ -1535,6 +2615,166 @@ func (r *pgStatDatabaseRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Datid, r.Datname, r.Numbackends, r.XactCommit, r.XactRollback, r.BlksRead, r.BlksHit, r.TupReturned, r.TupFetched, r.TupInserted, r.TupUpdated, r.TupDeleted, r.Conflicts, r.TempFiles, r.TempBytes, r.Deadlocks, r.ChecksumFailures, r.ChecksumLastFailure, r.BlkReadTime, r.BlkWriteTime, r.SessionTime, r.ActiveTime, r.IdleInTransactionTime, r.Sessions, r.SessionsAbandoned, r.SessionsFatal, r.SessionsKilled, r.StatsReset}
 }
 
+// pgStatDatabaseConflictsRow is a row of pg_catalog.pg_stat_database_conflicts.
+type pgStatDatabaseConflictsRow struct {
+	Datid           sqltypes.Value
+	Datname         sqltypes.Value
+	ConflTablespace sqltypes.Value
+	ConflLock       sqltypes.Value
+	ConflSnapshot   sqltypes.Value
+	ConflBufferpin  sqltypes.Value
+	ConflDeadlock   sqltypes.Value
+}
+
+func (r *pgStatDatabaseConflictsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Datid, r.Datname, r.ConflTablespace, r.ConflLock, r.ConflSnapshot, r.ConflBufferpin, r.ConflDeadlock}
+}
+
+// pgStatGssapiRow is a row of pg_catalog.pg_stat_gssapi.
+type pgStatGssapiRow struct {
+	Pid              sqltypes.Value
+	GssAuthenticated sqltypes.Value
+	Principal        sqltypes.Value
+	Encrypted        sqltypes.Value
+}
+
+func (r *pgStatGssapiRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Pid, r.GssAuthenticated, r.Principal, r.Encrypted}
+}
+
+// pgStatProgressAnalyzeRow is a row of pg_catalog.pg_stat_progress_analyze.
+type pgStatProgressAnalyzeRow struct {
+	Pid                    sqltypes.Value
+	Datid                  sqltypes.Value
+	Datname                sqltypes.Value
+	Relid                  sqltypes.Value
+	Phase                  sqltypes.Value
+	SampleBlksTotal        sqltypes.Value
+	SampleBlksScanned      sqltypes.Value
+	ExtStatsTotal          sqltypes.Value
+	ExtStatsComputed       sqltypes.Value
+	ChildTablesTotal       sqltypes.Value
+	ChildTablesDone        sqltypes.Value
+	CurrentChildTableRelid sqltypes.Value
+}
+
+func (r *pgStatProgressAnalyzeRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Pid, r.Datid, r.Datname, r.Relid, r.Phase, r.SampleBlksTotal, r.SampleBlksScanned, r.ExtStatsTotal, r.ExtStatsComputed, r.ChildTablesTotal, r.ChildTablesDone, r.CurrentChildTableRelid}
+}
+
+// pgStatProgressBasebackupRow is a row of pg_catalog.pg_stat_progress_basebackup.
+type pgStatProgressBasebackupRow struct {
+	Pid                 sqltypes.Value
+	Phase               sqltypes.Value
+	BackupTotal         sqltypes.Value
+	BackupStreamed      sqltypes.Value
+	TablespacesTotal    sqltypes.Value
+	TablespacesStreamed sqltypes.Value
+}
+
+func (r *pgStatProgressBasebackupRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Pid, r.Phase, r.BackupTotal, r.BackupStreamed, r.TablespacesTotal, r.TablespacesStreamed}
+}
+
+// pgStatProgressClusterRow is a row of pg_catalog.pg_stat_progress_cluster.
+type pgStatProgressClusterRow struct {
+	Pid               sqltypes.Value
+	Datid             sqltypes.Value
+	Datname           sqltypes.Value
+	Relid             sqltypes.Value
+	Command           sqltypes.Value
+	Phase             sqltypes.Value
+	ClusterIndexRelid sqltypes.Value
+	HeapTuplesScanned sqltypes.Value
+	HeapTuplesWritten sqltypes.Value
+	HeapBlksTotal     sqltypes.Value
+	HeapBlksScanned   sqltypes.Value
+	IndexRebuildCount sqltypes.Value
+}
+
+func (r *pgStatProgressClusterRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Pid, r.Datid, r.Datname, r.Relid, r.Command, r.Phase, r.ClusterIndexRelid, r.HeapTuplesScanned, r.HeapTuplesWritten, r.HeapBlksTotal, r.HeapBlksScanned, r.IndexRebuildCount}
+}
+
+// pgStatProgressCopyRow is a row of pg_catalog.pg_stat_progress_copy.
+type pgStatProgressCopyRow struct {
+	Pid             sqltypes.Value
+	Datid           sqltypes.Value
+	Datname         sqltypes.Value
+	Relid           sqltypes.Value
+	Command         sqltypes.Value
+	Type            sqltypes.Value
+	BytesProcessed  sqltypes.Value
+	BytesTotal      sqltypes.Value
+	TuplesProcessed sqltypes.Value
+	TuplesExcluded  sqltypes.Value
+}
+
+func (r *pgStatProgressCopyRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Pid, r.Datid, r.Datname, r.Relid, r.Command, r.Type, r.BytesProcessed, r.BytesTotal, r.TuplesProcessed, r.TuplesExcluded}
+}
+
+// pgStatProgressCreateIndexRow is a row of pg_catalog.pg_stat_progress_create_index.
+type pgStatProgressCreateIndexRow struct {
+	Pid              sqltypes.Value
+	Datid            sqltypes.Value
+	Datname          sqltypes.Value
+	Relid            sqltypes.Value
+	IndexRelid       sqltypes.Value
+	Command          sqltypes.Value
+	Phase            sqltypes.Value
+	LockersTotal     sqltypes.Value
+	LockersDone      sqltypes.Value
+	CurrentLockerPid sqltypes.Value
+	BlocksTotal      sqltypes.Value
+	BlocksDone       sqltypes.Value
+	TuplesTotal      sqltypes.Value
+	TuplesDone       sqltypes.Value
+	PartitionsTotal  sqltypes.Value
+	PartitionsDone   sqltypes.Value
+}
+
+func (r *pgStatProgressCreateIndexRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Pid, r.Datid, r.Datname, r.Relid, r.IndexRelid, r.Command, r.Phase, r.LockersTotal, r.LockersDone, r.CurrentLockerPid, r.BlocksTotal, r.BlocksDone, r.TuplesTotal, r.TuplesDone, r.PartitionsTotal, r.PartitionsDone}
+}
+
+// pgStatProgressVacuumRow is a row of pg_catalog.pg_stat_progress_vacuum.
+type pgStatProgressVacuumRow struct {
+	Pid              sqltypes.Value
+	Datid            sqltypes.Value
+	Datname          sqltypes.Value
+	Relid            sqltypes.Value
+	Phase            sqltypes.Value
+	HeapBlksTotal    sqltypes.Value
+	HeapBlksScanned  sqltypes.Value
+	HeapBlksVacuumed sqltypes.Value
+	IndexVacuumCount sqltypes.Value
+	MaxDeadTuples    sqltypes.Value
+	NumDeadTuples    sqltypes.Value
+}
+
+func (r *pgStatProgressVacuumRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Pid, r.Datid, r.Datname, r.Relid, r.Phase, r.HeapBlksTotal, r.HeapBlksScanned, r.HeapBlksVacuumed, r.IndexVacuumCount, r.MaxDeadTuples, r.NumDeadTuples}
+}
+
+// pgStatRecoveryPrefetchRow is a row of pg_catalog.pg_stat_recovery_prefetch.
+type pgStatRecoveryPrefetchRow struct {
+	StatsReset    sqltypes.Value
+	Prefetch      sqltypes.Value
+	Hit           sqltypes.Value
+	SkipInit      sqltypes.Value
+	SkipNew       sqltypes.Value
+	SkipFpw       sqltypes.Value
+	SkipRep       sqltypes.Value
+	WalDistance   sqltypes.Value
+	BlockDistance sqltypes.Value
+	IoDepth       sqltypes.Value
+}
+
+func (r *pgStatRecoveryPrefetchRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.StatsReset, r.Prefetch, r.Hit, r.SkipInit, r.SkipNew, r.SkipFpw, r.SkipRep, r.WalDistance, r.BlockDistance, r.IoDepth}
+}
+
 // pgStatReplicationRow is a row of pg_catalog.pg_stat_replication.
 type pgStatReplicationRow struct {
 	Pid             sqltypes.Value
@@ -1561,6 +2801,57 @@ type pgStatReplicationRow struct {
 
 func (r *pgStatReplicationRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Pid, r.Usesysid, r.Usename, r.ApplicationName, r.ClientAddr, r.ClientHostname, r.ClientPort, r.BackendStart, r.BackendXmin, r.State, r.SentLsn, r.WriteLsn, r.FlushLsn, r.ReplayLsn, r.WriteLag, r.FlushLag, r.ReplayLag, r.SyncPriority, r.SyncState, r.ReplyTime}
+}
+
+// pgStatReplicationSlotsRow is a row of pg_catalog.pg_stat_replication_slots.
+type pgStatReplicationSlotsRow struct {
+	SlotName    sqltypes.Value
+	SpillTxns   sqltypes.Value
+	SpillCount  sqltypes.Value
+	SpillBytes  sqltypes.Value
+	StreamTxns  sqltypes.Value
+	StreamCount sqltypes.Value
+	StreamBytes sqltypes.Value
+	TotalTxns   sqltypes.Value
+	TotalBytes  sqltypes.Value
+	StatsReset  sqltypes.Value
+}
+
+func (r *pgStatReplicationSlotsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.SlotName, r.SpillTxns, r.SpillCount, r.SpillBytes, r.StreamTxns, r.StreamCount, r.StreamBytes, r.TotalTxns, r.TotalBytes, r.StatsReset}
+}
+
+// pgStatSlruRow is a row of pg_catalog.pg_stat_slru.
+type pgStatSlruRow struct {
+	Name        sqltypes.Value
+	BlksZeroed  sqltypes.Value
+	BlksHit     sqltypes.Value
+	BlksRead    sqltypes.Value
+	BlksWritten sqltypes.Value
+	BlksExists  sqltypes.Value
+	Flushes     sqltypes.Value
+	Truncates   sqltypes.Value
+	StatsReset  sqltypes.Value
+}
+
+func (r *pgStatSlruRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Name, r.BlksZeroed, r.BlksHit, r.BlksRead, r.BlksWritten, r.BlksExists, r.Flushes, r.Truncates, r.StatsReset}
+}
+
+// pgStatSslRow is a row of pg_catalog.pg_stat_ssl.
+type pgStatSslRow struct {
+	Pid          sqltypes.Value
+	Ssl          sqltypes.Value
+	Version      sqltypes.Value
+	Cipher       sqltypes.Value
+	Bits         sqltypes.Value
+	ClientDn     sqltypes.Value
+	ClientSerial sqltypes.Value
+	IssuerDn     sqltypes.Value
+}
+
+func (r *pgStatSslRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Pid, r.Ssl, r.Version, r.Cipher, r.Bits, r.ClientDn, r.ClientSerial, r.IssuerDn}
 }
 
 // pgStatStatementsRow is a row of pg_catalog.pg_stat_statements.
@@ -1629,6 +2920,97 @@ func (r *pgStatStatementsInfoRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Dealloc, r.StatsReset}
 }
 
+// pgStatSubscriptionRow is a row of pg_catalog.pg_stat_subscription.
+type pgStatSubscriptionRow struct {
+	Subid              sqltypes.Value
+	Subname            sqltypes.Value
+	Pid                sqltypes.Value
+	Relid              sqltypes.Value
+	ReceivedLsn        sqltypes.Value
+	LastMsgSendTime    sqltypes.Value
+	LastMsgReceiptTime sqltypes.Value
+	LatestEndLsn       sqltypes.Value
+	LatestEndTime      sqltypes.Value
+}
+
+func (r *pgStatSubscriptionRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Subid, r.Subname, r.Pid, r.Relid, r.ReceivedLsn, r.LastMsgSendTime, r.LastMsgReceiptTime, r.LatestEndLsn, r.LatestEndTime}
+}
+
+// pgStatSubscriptionStatsRow is a row of pg_catalog.pg_stat_subscription_stats.
+type pgStatSubscriptionStatsRow struct {
+	Subid           sqltypes.Value
+	Subname         sqltypes.Value
+	ApplyErrorCount sqltypes.Value
+	SyncErrorCount  sqltypes.Value
+	StatsReset      sqltypes.Value
+}
+
+func (r *pgStatSubscriptionStatsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Subid, r.Subname, r.ApplyErrorCount, r.SyncErrorCount, r.StatsReset}
+}
+
+// pgStatSysIndexesRow is a row of pg_catalog.pg_stat_sys_indexes.
+type pgStatSysIndexesRow struct {
+	Relid        sqltypes.Value
+	Indexrelid   sqltypes.Value
+	Schemaname   sqltypes.Value
+	Relname      sqltypes.Value
+	Indexrelname sqltypes.Value
+	IdxScan      sqltypes.Value
+	IdxTupRead   sqltypes.Value
+	IdxTupFetch  sqltypes.Value
+}
+
+func (r *pgStatSysIndexesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Indexrelid, r.Schemaname, r.Relname, r.Indexrelname, r.IdxScan, r.IdxTupRead, r.IdxTupFetch}
+}
+
+// pgStatSysTablesRow is a row of pg_catalog.pg_stat_sys_tables.
+type pgStatSysTablesRow struct {
+	Relid            sqltypes.Value
+	Schemaname       sqltypes.Value
+	Relname          sqltypes.Value
+	SeqScan          sqltypes.Value
+	SeqTupRead       sqltypes.Value
+	IdxScan          sqltypes.Value
+	IdxTupFetch      sqltypes.Value
+	NTupIns          sqltypes.Value
+	NTupUpd          sqltypes.Value
+	NTupDel          sqltypes.Value
+	NTupHotUpd       sqltypes.Value
+	NLiveTup         sqltypes.Value
+	NDeadTup         sqltypes.Value
+	NModSinceAnalyze sqltypes.Value
+	NInsSinceVacuum  sqltypes.Value
+	LastVacuum       sqltypes.Value
+	LastAutovacuum   sqltypes.Value
+	LastAnalyze      sqltypes.Value
+	LastAutoanalyze  sqltypes.Value
+	VacuumCount      sqltypes.Value
+	AutovacuumCount  sqltypes.Value
+	AnalyzeCount     sqltypes.Value
+	AutoanalyzeCount sqltypes.Value
+}
+
+func (r *pgStatSysTablesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Schemaname, r.Relname, r.SeqScan, r.SeqTupRead, r.IdxScan, r.IdxTupFetch, r.NTupIns, r.NTupUpd, r.NTupDel, r.NTupHotUpd, r.NLiveTup, r.NDeadTup, r.NModSinceAnalyze, r.NInsSinceVacuum, r.LastVacuum, r.LastAutovacuum, r.LastAnalyze, r.LastAutoanalyze, r.VacuumCount, r.AutovacuumCount, r.AnalyzeCount, r.AutoanalyzeCount}
+}
+
+// pgStatUserFunctionsRow is a row of pg_catalog.pg_stat_user_functions.
+type pgStatUserFunctionsRow struct {
+	Funcid     sqltypes.Value
+	Schemaname sqltypes.Value
+	Funcname   sqltypes.Value
+	Calls      sqltypes.Value
+	TotalTime  sqltypes.Value
+	SelfTime   sqltypes.Value
+}
+
+func (r *pgStatUserFunctionsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Funcid, r.Schemaname, r.Funcname, r.Calls, r.TotalTime, r.SelfTime}
+}
+
 // pgStatUserIndexesRow is a row of pg_catalog.pg_stat_user_indexes.
 type pgStatUserIndexesRow struct {
 	Relid        sqltypes.Value
@@ -1676,6 +3058,239 @@ func (r *pgStatUserTablesRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Relid, r.Schemaname, r.Relname, r.SeqScan, r.SeqTupRead, r.IdxScan, r.IdxTupFetch, r.NTupIns, r.NTupUpd, r.NTupDel, r.NTupHotUpd, r.NLiveTup, r.NDeadTup, r.NModSinceAnalyze, r.NInsSinceVacuum, r.LastVacuum, r.LastAutovacuum, r.LastAnalyze, r.LastAutoanalyze, r.VacuumCount, r.AutovacuumCount, r.AnalyzeCount, r.AutoanalyzeCount}
 }
 
+// pgStatWalRow is a row of pg_catalog.pg_stat_wal.
+type pgStatWalRow struct {
+	WalRecords     sqltypes.Value
+	WalFpi         sqltypes.Value
+	WalBytes       sqltypes.Value
+	WalBuffersFull sqltypes.Value
+	WalWrite       sqltypes.Value
+	WalSync        sqltypes.Value
+	WalWriteTime   sqltypes.Value
+	WalSyncTime    sqltypes.Value
+	StatsReset     sqltypes.Value
+}
+
+func (r *pgStatWalRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.WalRecords, r.WalFpi, r.WalBytes, r.WalBuffersFull, r.WalWrite, r.WalSync, r.WalWriteTime, r.WalSyncTime, r.StatsReset}
+}
+
+// pgStatWalReceiverRow is a row of pg_catalog.pg_stat_wal_receiver.
+type pgStatWalReceiverRow struct {
+	Pid                sqltypes.Value
+	Status             sqltypes.Value
+	ReceiveStartLsn    sqltypes.Value
+	ReceiveStartTli    sqltypes.Value
+	WrittenLsn         sqltypes.Value
+	FlushedLsn         sqltypes.Value
+	ReceivedTli        sqltypes.Value
+	LastMsgSendTime    sqltypes.Value
+	LastMsgReceiptTime sqltypes.Value
+	LatestEndLsn       sqltypes.Value
+	LatestEndTime      sqltypes.Value
+	SlotName           sqltypes.Value
+	SenderHost         sqltypes.Value
+	SenderPort         sqltypes.Value
+	Conninfo           sqltypes.Value
+}
+
+func (r *pgStatWalReceiverRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Pid, r.Status, r.ReceiveStartLsn, r.ReceiveStartTli, r.WrittenLsn, r.FlushedLsn, r.ReceivedTli, r.LastMsgSendTime, r.LastMsgReceiptTime, r.LatestEndLsn, r.LatestEndTime, r.SlotName, r.SenderHost, r.SenderPort, r.Conninfo}
+}
+
+// pgStatXactAllTablesRow is a row of pg_catalog.pg_stat_xact_all_tables.
+type pgStatXactAllTablesRow struct {
+	Relid       sqltypes.Value
+	Schemaname  sqltypes.Value
+	Relname     sqltypes.Value
+	SeqScan     sqltypes.Value
+	SeqTupRead  sqltypes.Value
+	IdxScan     sqltypes.Value
+	IdxTupFetch sqltypes.Value
+	NTupIns     sqltypes.Value
+	NTupUpd     sqltypes.Value
+	NTupDel     sqltypes.Value
+	NTupHotUpd  sqltypes.Value
+}
+
+func (r *pgStatXactAllTablesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Schemaname, r.Relname, r.SeqScan, r.SeqTupRead, r.IdxScan, r.IdxTupFetch, r.NTupIns, r.NTupUpd, r.NTupDel, r.NTupHotUpd}
+}
+
+// pgStatXactSysTablesRow is a row of pg_catalog.pg_stat_xact_sys_tables.
+type pgStatXactSysTablesRow struct {
+	Relid       sqltypes.Value
+	Schemaname  sqltypes.Value
+	Relname     sqltypes.Value
+	SeqScan     sqltypes.Value
+	SeqTupRead  sqltypes.Value
+	IdxScan     sqltypes.Value
+	IdxTupFetch sqltypes.Value
+	NTupIns     sqltypes.Value
+	NTupUpd     sqltypes.Value
+	NTupDel     sqltypes.Value
+	NTupHotUpd  sqltypes.Value
+}
+
+func (r *pgStatXactSysTablesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Schemaname, r.Relname, r.SeqScan, r.SeqTupRead, r.IdxScan, r.IdxTupFetch, r.NTupIns, r.NTupUpd, r.NTupDel, r.NTupHotUpd}
+}
+
+// pgStatXactUserFunctionsRow is a row of pg_catalog.pg_stat_xact_user_functions.
+type pgStatXactUserFunctionsRow struct {
+	Funcid     sqltypes.Value
+	Schemaname sqltypes.Value
+	Funcname   sqltypes.Value
+	Calls      sqltypes.Value
+	TotalTime  sqltypes.Value
+	SelfTime   sqltypes.Value
+}
+
+func (r *pgStatXactUserFunctionsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Funcid, r.Schemaname, r.Funcname, r.Calls, r.TotalTime, r.SelfTime}
+}
+
+// pgStatXactUserTablesRow is a row of pg_catalog.pg_stat_xact_user_tables.
+type pgStatXactUserTablesRow struct {
+	Relid       sqltypes.Value
+	Schemaname  sqltypes.Value
+	Relname     sqltypes.Value
+	SeqScan     sqltypes.Value
+	SeqTupRead  sqltypes.Value
+	IdxScan     sqltypes.Value
+	IdxTupFetch sqltypes.Value
+	NTupIns     sqltypes.Value
+	NTupUpd     sqltypes.Value
+	NTupDel     sqltypes.Value
+	NTupHotUpd  sqltypes.Value
+}
+
+func (r *pgStatXactUserTablesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Schemaname, r.Relname, r.SeqScan, r.SeqTupRead, r.IdxScan, r.IdxTupFetch, r.NTupIns, r.NTupUpd, r.NTupDel, r.NTupHotUpd}
+}
+
+// pgStatioAllIndexesRow is a row of pg_catalog.pg_statio_all_indexes.
+type pgStatioAllIndexesRow struct {
+	Relid        sqltypes.Value
+	Indexrelid   sqltypes.Value
+	Schemaname   sqltypes.Value
+	Relname      sqltypes.Value
+	Indexrelname sqltypes.Value
+	IdxBlksRead  sqltypes.Value
+	IdxBlksHit   sqltypes.Value
+}
+
+func (r *pgStatioAllIndexesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Indexrelid, r.Schemaname, r.Relname, r.Indexrelname, r.IdxBlksRead, r.IdxBlksHit}
+}
+
+// pgStatioAllSequencesRow is a row of pg_catalog.pg_statio_all_sequences.
+type pgStatioAllSequencesRow struct {
+	Relid      sqltypes.Value
+	Schemaname sqltypes.Value
+	Relname    sqltypes.Value
+	BlksRead   sqltypes.Value
+	BlksHit    sqltypes.Value
+}
+
+func (r *pgStatioAllSequencesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Schemaname, r.Relname, r.BlksRead, r.BlksHit}
+}
+
+// pgStatioAllTablesRow is a row of pg_catalog.pg_statio_all_tables.
+type pgStatioAllTablesRow struct {
+	Relid         sqltypes.Value
+	Schemaname    sqltypes.Value
+	Relname       sqltypes.Value
+	HeapBlksRead  sqltypes.Value
+	HeapBlksHit   sqltypes.Value
+	IdxBlksRead   sqltypes.Value
+	IdxBlksHit    sqltypes.Value
+	ToastBlksRead sqltypes.Value
+	ToastBlksHit  sqltypes.Value
+	TidxBlksRead  sqltypes.Value
+	TidxBlksHit   sqltypes.Value
+}
+
+func (r *pgStatioAllTablesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Schemaname, r.Relname, r.HeapBlksRead, r.HeapBlksHit, r.IdxBlksRead, r.IdxBlksHit, r.ToastBlksRead, r.ToastBlksHit, r.TidxBlksRead, r.TidxBlksHit}
+}
+
+// pgStatioSysIndexesRow is a row of pg_catalog.pg_statio_sys_indexes.
+type pgStatioSysIndexesRow struct {
+	Relid        sqltypes.Value
+	Indexrelid   sqltypes.Value
+	Schemaname   sqltypes.Value
+	Relname      sqltypes.Value
+	Indexrelname sqltypes.Value
+	IdxBlksRead  sqltypes.Value
+	IdxBlksHit   sqltypes.Value
+}
+
+func (r *pgStatioSysIndexesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Indexrelid, r.Schemaname, r.Relname, r.Indexrelname, r.IdxBlksRead, r.IdxBlksHit}
+}
+
+// pgStatioSysSequencesRow is a row of pg_catalog.pg_statio_sys_sequences.
+type pgStatioSysSequencesRow struct {
+	Relid      sqltypes.Value
+	Schemaname sqltypes.Value
+	Relname    sqltypes.Value
+	BlksRead   sqltypes.Value
+	BlksHit    sqltypes.Value
+}
+
+func (r *pgStatioSysSequencesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Schemaname, r.Relname, r.BlksRead, r.BlksHit}
+}
+
+// pgStatioSysTablesRow is a row of pg_catalog.pg_statio_sys_tables.
+type pgStatioSysTablesRow struct {
+	Relid         sqltypes.Value
+	Schemaname    sqltypes.Value
+	Relname       sqltypes.Value
+	HeapBlksRead  sqltypes.Value
+	HeapBlksHit   sqltypes.Value
+	IdxBlksRead   sqltypes.Value
+	IdxBlksHit    sqltypes.Value
+	ToastBlksRead sqltypes.Value
+	ToastBlksHit  sqltypes.Value
+	TidxBlksRead  sqltypes.Value
+	TidxBlksHit   sqltypes.Value
+}
+
+func (r *pgStatioSysTablesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Schemaname, r.Relname, r.HeapBlksRead, r.HeapBlksHit, r.IdxBlksRead, r.IdxBlksHit, r.ToastBlksRead, r.ToastBlksHit, r.TidxBlksRead, r.TidxBlksHit}
+}
+
+// pgStatioUserIndexesRow is a row of pg_catalog.pg_statio_user_indexes.
+type pgStatioUserIndexesRow struct {
+	Relid        sqltypes.Value
+	Indexrelid   sqltypes.Value
+	Schemaname   sqltypes.Value
+	Relname      sqltypes.Value
+	Indexrelname sqltypes.Value
+	IdxBlksRead  sqltypes.Value
+	IdxBlksHit   sqltypes.Value
+}
+
+func (r *pgStatioUserIndexesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Indexrelid, r.Schemaname, r.Relname, r.Indexrelname, r.IdxBlksRead, r.IdxBlksHit}
+}
+
+// pgStatioUserSequencesRow is a row of pg_catalog.pg_statio_user_sequences.
+type pgStatioUserSequencesRow struct {
+	Relid      sqltypes.Value
+	Schemaname sqltypes.Value
+	Relname    sqltypes.Value
+	BlksRead   sqltypes.Value
+	BlksHit    sqltypes.Value
+}
+
+func (r *pgStatioUserSequencesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Relid, r.Schemaname, r.Relname, r.BlksRead, r.BlksHit}
+}
+
 // pgStatioUserTablesRow is a row of pg_catalog.pg_statio_user_tables.
 type pgStatioUserTablesRow struct {
 	Relid         sqltypes.Value
@@ -1695,6 +3310,45 @@ func (r *pgStatioUserTablesRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Relid, r.Schemaname, r.Relname, r.HeapBlksRead, r.HeapBlksHit, r.IdxBlksRead, r.IdxBlksHit, r.ToastBlksRead, r.ToastBlksHit, r.TidxBlksRead, r.TidxBlksHit}
 }
 
+// pgStatisticRow is a row of pg_catalog.pg_statistic.
+type pgStatisticRow struct {
+	Starelid    sqltypes.Value
+	Staattnum   sqltypes.Value
+	Stainherit  sqltypes.Value
+	Stanullfrac sqltypes.Value
+	Stawidth    sqltypes.Value
+	Stadistinct sqltypes.Value
+	Stakind1    sqltypes.Value
+	Stakind2    sqltypes.Value
+	Stakind3    sqltypes.Value
+	Stakind4    sqltypes.Value
+	Stakind5    sqltypes.Value
+	Staop1      sqltypes.Value
+	Staop2      sqltypes.Value
+	Staop3      sqltypes.Value
+	Staop4      sqltypes.Value
+	Staop5      sqltypes.Value
+	Stacoll1    sqltypes.Value
+	Stacoll2    sqltypes.Value
+	Stacoll3    sqltypes.Value
+	Stacoll4    sqltypes.Value
+	Stacoll5    sqltypes.Value
+	Stanumbers1 sqltypes.Value
+	Stanumbers2 sqltypes.Value
+	Stanumbers3 sqltypes.Value
+	Stanumbers4 sqltypes.Value
+	Stanumbers5 sqltypes.Value
+	Stavalues1  sqltypes.Value
+	Stavalues2  sqltypes.Value
+	Stavalues3  sqltypes.Value
+	Stavalues4  sqltypes.Value
+	Stavalues5  sqltypes.Value
+}
+
+func (r *pgStatisticRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Starelid, r.Staattnum, r.Stainherit, r.Stanullfrac, r.Stawidth, r.Stadistinct, r.Stakind1, r.Stakind2, r.Stakind3, r.Stakind4, r.Stakind5, r.Staop1, r.Staop2, r.Staop3, r.Staop4, r.Staop5, r.Stacoll1, r.Stacoll2, r.Stacoll3, r.Stacoll4, r.Stacoll5, r.Stanumbers1, r.Stanumbers2, r.Stanumbers3, r.Stanumbers4, r.Stanumbers5, r.Stavalues1, r.Stavalues2, r.Stavalues3, r.Stavalues4, r.Stavalues5}
+}
+
 // pgStatisticExtRow is a row of pg_catalog.pg_statistic_ext.
 type pgStatisticExtRow struct {
 	Oid           sqltypes.Value
@@ -1710,6 +3364,20 @@ type pgStatisticExtRow struct {
 
 func (r *pgStatisticExtRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Stxrelid, r.Stxname, r.Stxnamespace, r.Stxowner, r.Stxstattarget, r.Stxkeys, r.Stxkind, r.Stxexprs}
+}
+
+// pgStatisticExtDataRow is a row of pg_catalog.pg_statistic_ext_data.
+type pgStatisticExtDataRow struct {
+	Stxoid           sqltypes.Value
+	Stxdinherit      sqltypes.Value
+	Stxdndistinct    sqltypes.Value
+	Stxddependencies sqltypes.Value
+	Stxdmcv          sqltypes.Value
+	Stxdexpr         sqltypes.Value
+}
+
+func (r *pgStatisticExtDataRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Stxoid, r.Stxdinherit, r.Stxdndistinct, r.Stxddependencies, r.Stxdmcv, r.Stxdexpr}
 }
 
 // pgStatsRow is a row of pg_catalog.pg_stats.
@@ -1734,6 +3402,54 @@ func (r *pgStatsRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Schemaname, r.Tablename, r.Attname, r.Inherited, r.NullFrac, r.AvgWidth, r.NDistinct, r.MostCommonVals, r.MostCommonFreqs, r.HistogramBounds, r.Correlation, r.MostCommonElems, r.MostCommonElemFreqs, r.ElemCountHistogram}
 }
 
+// pgStatsExtRow is a row of pg_catalog.pg_stats_ext.
+type pgStatsExtRow struct {
+	Schemaname           sqltypes.Value
+	Tablename            sqltypes.Value
+	StatisticsSchemaname sqltypes.Value
+	StatisticsName       sqltypes.Value
+	StatisticsOwner      sqltypes.Value
+	Attnames             sqltypes.Value
+	Exprs                sqltypes.Value
+	Kinds                sqltypes.Value
+	Inherited            sqltypes.Value
+	NDistinct            sqltypes.Value
+	Dependencies         sqltypes.Value
+	MostCommonVals       sqltypes.Value
+	MostCommonValNulls   sqltypes.Value
+	MostCommonFreqs      sqltypes.Value
+	MostCommonBaseFreqs  sqltypes.Value
+}
+
+func (r *pgStatsExtRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Schemaname, r.Tablename, r.StatisticsSchemaname, r.StatisticsName, r.StatisticsOwner, r.Attnames, r.Exprs, r.Kinds, r.Inherited, r.NDistinct, r.Dependencies, r.MostCommonVals, r.MostCommonValNulls, r.MostCommonFreqs, r.MostCommonBaseFreqs}
+}
+
+// pgStatsExtExprsRow is a row of pg_catalog.pg_stats_ext_exprs.
+type pgStatsExtExprsRow struct {
+	Schemaname           sqltypes.Value
+	Tablename            sqltypes.Value
+	StatisticsSchemaname sqltypes.Value
+	StatisticsName       sqltypes.Value
+	StatisticsOwner      sqltypes.Value
+	Expr                 sqltypes.Value
+	Inherited            sqltypes.Value
+	NullFrac             sqltypes.Value
+	AvgWidth             sqltypes.Value
+	NDistinct            sqltypes.Value
+	MostCommonVals       sqltypes.Value
+	MostCommonFreqs      sqltypes.Value
+	HistogramBounds      sqltypes.Value
+	Correlation          sqltypes.Value
+	MostCommonElems      sqltypes.Value
+	MostCommonElemFreqs  sqltypes.Value
+	ElemCountHistogram   sqltypes.Value
+}
+
+func (r *pgStatsExtExprsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Schemaname, r.Tablename, r.StatisticsSchemaname, r.StatisticsName, r.StatisticsOwner, r.Expr, r.Inherited, r.NullFrac, r.AvgWidth, r.NDistinct, r.MostCommonVals, r.MostCommonFreqs, r.HistogramBounds, r.Correlation, r.MostCommonElems, r.MostCommonElemFreqs, r.ElemCountHistogram}
+}
+
 // pgSubscriptionRow is a row of pg_catalog.pg_subscription.
 type pgSubscriptionRow struct {
 	Oid              sqltypes.Value
@@ -1754,6 +3470,18 @@ type pgSubscriptionRow struct {
 
 func (r *pgSubscriptionRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Subdbid, r.Subskiplsn, r.Subname, r.Subowner, r.Subenabled, r.Subbinary, r.Substream, r.Subtwophasestate, r.Subdisableonerr, r.Subconninfo, r.Subslotname, r.Subsynccommit, r.Subpublications}
+}
+
+// pgSubscriptionRelRow is a row of pg_catalog.pg_subscription_rel.
+type pgSubscriptionRelRow struct {
+	Srsubid    sqltypes.Value
+	Srrelid    sqltypes.Value
+	Srsubstate sqltypes.Value
+	Srsublsn   sqltypes.Value
+}
+
+func (r *pgSubscriptionRelRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Srsubid, r.Srrelid, r.Srsubstate, r.Srsublsn}
 }
 
 // pgTablesRow is a row of pg_catalog.pg_tables.
@@ -1783,6 +3511,17 @@ type pgTablespaceRow struct {
 
 func (r *pgTablespaceRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Spcname, r.Spcowner, r.Spcacl, r.Spcoptions}
+}
+
+// pgTimezoneAbbrevsRow is a row of pg_catalog.pg_timezone_abbrevs.
+type pgTimezoneAbbrevsRow struct {
+	Abbrev    sqltypes.Value
+	UtcOffset sqltypes.Value
+	IsDst     sqltypes.Value
+}
+
+func (r *pgTimezoneAbbrevsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Abbrev, r.UtcOffset, r.IsDst}
 }
 
 // pgTimezoneNamesRow is a row of pg_catalog.pg_timezone_names.
@@ -1850,6 +3589,61 @@ func (r *pgTsConfigRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Oid, r.Cfgname, r.Cfgnamespace, r.Cfgowner, r.Cfgparser}
 }
 
+// pgTsConfigMapRow is a row of pg_catalog.pg_ts_config_map.
+type pgTsConfigMapRow struct {
+	Mapcfg       sqltypes.Value
+	Maptokentype sqltypes.Value
+	Mapseqno     sqltypes.Value
+	Mapdict      sqltypes.Value
+}
+
+func (r *pgTsConfigMapRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Mapcfg, r.Maptokentype, r.Mapseqno, r.Mapdict}
+}
+
+// pgTsDictRow is a row of pg_catalog.pg_ts_dict.
+type pgTsDictRow struct {
+	Oid            sqltypes.Value
+	Dictname       sqltypes.Value
+	Dictnamespace  sqltypes.Value
+	Dictowner      sqltypes.Value
+	Dicttemplate   sqltypes.Value
+	Dictinitoption sqltypes.Value
+}
+
+func (r *pgTsDictRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Oid, r.Dictname, r.Dictnamespace, r.Dictowner, r.Dicttemplate, r.Dictinitoption}
+}
+
+// pgTsParserRow is a row of pg_catalog.pg_ts_parser.
+type pgTsParserRow struct {
+	Oid          sqltypes.Value
+	Prsname      sqltypes.Value
+	Prsnamespace sqltypes.Value
+	Prsstart     sqltypes.Value
+	Prstoken     sqltypes.Value
+	Prsend       sqltypes.Value
+	Prsheadline  sqltypes.Value
+	Prslextype   sqltypes.Value
+}
+
+func (r *pgTsParserRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Oid, r.Prsname, r.Prsnamespace, r.Prsstart, r.Prstoken, r.Prsend, r.Prsheadline, r.Prslextype}
+}
+
+// pgTsTemplateRow is a row of pg_catalog.pg_ts_template.
+type pgTsTemplateRow struct {
+	Oid           sqltypes.Value
+	Tmplname      sqltypes.Value
+	Tmplnamespace sqltypes.Value
+	Tmplinit      sqltypes.Value
+	Tmpllexize    sqltypes.Value
+}
+
+func (r *pgTsTemplateRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Oid, r.Tmplname, r.Tmplnamespace, r.Tmplinit, r.Tmpllexize}
+}
+
 // pgTypeRow is a row of pg_catalog.pg_type.
 type pgTypeRow struct {
 	Oid            sqltypes.Value
@@ -1905,6 +3699,18 @@ type pgUserRow struct {
 
 func (r *pgUserRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Usename, r.Usesysid, r.Usecreatedb, r.Usesuper, r.Userepl, r.Usebypassrls, r.Passwd, r.Valuntil, r.Useconfig}
+}
+
+// pgUserMappingRow is a row of pg_catalog.pg_user_mapping.
+type pgUserMappingRow struct {
+	Oid       sqltypes.Value
+	Umuser    sqltypes.Value
+	Umserver  sqltypes.Value
+	Umoptions sqltypes.Value
+}
+
+func (r *pgUserMappingRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Oid, r.Umuser, r.Umserver, r.Umoptions}
 }
 
 // pgUserMappingsRow is a row of pg_catalog.pg_user_mappings.

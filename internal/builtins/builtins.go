@@ -72,6 +72,9 @@ type Sequences interface {
 	Currval(name string) (int64, error)
 	Setval(name string, value int64, isCalled bool) (int64, error)
 	Lastval() (int64, error)
+	// State is the sequence read as a relation (SELECT last_value,
+	// is_called FROM seq), which needs SELECT on it.
+	State(name string) (last int64, called bool, err error)
 }
 
 // SessionInfo describes the session for the functions that report it.

@@ -1,0 +1,87 @@
+package pgcatalog
+
+import (
+	"strings"
+)
+
+// Dependencies between user objects, as PostgreSQL records them in
+// pg_depend: pg_dump orders what it dumps by them (a sequence before the
+// default that calls it, a table before the view that reads it) and reads
+// a sequence's OWNED BY from them.
+
+// Catalog OIDs of the relations pg_depend's classid and refclassid name.
+const (
+	pgAttrdefOID = 2604
+	pgRewriteOID = 2618
+)
+
+// slotRewrite is the slot of a view's _RETURN rule (its pg_rewrite row).
+const slotRewrite = 1
+
+func init() {
+	generate("pg_catalog.pg_depend", func(e *Env) []row {
+		out := extensionDepends()
+		if e.Snap == nil {
+			return out
+		}
+		dep := func(classid, objid uint32, objsub int, refclassid, refobjid uint32, refsub int, deptype byte) {
+			out = append(out, &pgDependRow{Classid: oidV(classid), Objid: oidV(objid), Objsubid: intV(int64(objsub)),
+				Refclassid: oidV(refclassid), Refobjid: oidV(refobjid), Refobjsubid: intV(int64(refsub)), Deptype: charV(deptype)})
+		}
+		os := e.objects()
+		for _, o := range os.list {
+			switch {
+			case o.table != nil && o.table.Virtual == nil && !o.isIndex():
+				t := o.table
+				for _, c := range o.cols {
+					if c.deflt == "" {
+						continue
+					}
+					def := ObjectOID(t.ID, slotAttrDef+uint32(c.ordinal))
+					dep(pgAttrdefOID, def, 0, pgClassOID, o.oid, attnum(t, c.ordinal), 'a')
+					if seqName := t.Columns[c.ordinal].Sequence; seqName != "" {
+						if q := os.lookup(seqName); q != nil && q.seq != nil {
+							dep(pgAttrdefOID, def, 0, pgClassOID, q.oid, 0, 'n')
+						}
+					}
+				}
+			case o.isIndex() && o.index != nil:
+				dep(pgClassOID, o.oid, 0, pgClassOID, ObjectOID(o.table.ID, 0), 0, 'a')
+			case o.seq != nil && o.seq.OwnedBy != "":
+				table, column, _ := strings.Cut(o.seq.OwnedBy, ".")
+				owner := os.lookup(table)
+				if owner == nil || owner.table == nil {
+					continue
+				}
+				i := owner.table.ColumnIndex(column)
+				if i < 0 {
+					continue
+				}
+				kind := byte('a')
+				if owner.table.Columns[i].Identity != "" {
+					kind = 'i'
+				}
+				dep(pgClassOID, o.oid, 0, pgClassOID, owner.oid, attnum(owner.table, i), kind)
+			case o.view != nil:
+				rule := ObjectOID(o.view.ID, slotRewrite)
+				dep(pgRewriteOID, rule, 0, pgClassOID, o.oid, 0, 'i')
+				for _, name := range o.view.Depends {
+					if r := os.lookup(name); r != nil && r.oid != o.oid {
+						dep(pgRewriteOID, rule, 0, pgClassOID, r.oid, 0, 'n')
+					}
+				}
+			}
+		}
+		return out
+	})
+	generate("pg_catalog.pg_rewrite", func(e *Env) []row {
+		var out []row
+		for _, o := range e.objects().list {
+			if o.view != nil {
+				out = append(out, &pgRewriteRow{Oid: oidV(ObjectOID(o.view.ID, slotRewrite)), Rulename: nameV("_RETURN"), EvClass: oidV(o.oid),
+					EvType: charV('1'), EvEnabled: charV('O'), IsInstead: boolV(true), EvQual: textV("<>"), EvAction: textV(o.view.SQL)})
+			}
+		}
+		return out
+	})
+}
