@@ -105,6 +105,23 @@ func (t *Table) ShardColumnNames(ix *Index) []string {
 // show them: "shards=N" and, with shard columns,
 // "shard_columns=a,b" (PostgreSQL's name=value text, which
 // CREATE ... WITH (shard_columns = 'a,b') reads back).
+// RowIDShards is how many shards a table declared without a primary key
+// gets unless it says otherwise: its hidden row ids grow, and shards
+// spread the inserts. A table with a key gets DefaultShards.
+const (
+	RowIDShards   = 4
+	DefaultShards = 1
+)
+
+// DefaultShardsOf is how many shards t would have if nothing had said:
+// RowIDShards while its key is the hidden row id, else DefaultShards.
+func (t *Table) DefaultShardsOf() int {
+	if t.hiddenKey() {
+		return RowIDShards
+	}
+	return DefaultShards
+}
+
 func (t *Table) ShardOptions(ix *Index) []string {
 	shards, _ := t.ShardPlacement(ix)
 	opts := []string{"shards=" + strconv.Itoa(shards)}

@@ -184,6 +184,22 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a ir.AlterAction, versio
 				}
 			}})
 		}
+	case parser.AlterAddIdentity:
+		i, err := col()
+		if err != nil {
+			return err
+		}
+		q := *a.NewSequence
+		if s.HasRelation(q.Name) {
+			return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", q.Name)
+		}
+		q.ID = catalog.ObjectID(version, n)
+		q.Owner = nt.Owner
+		ch.PutSequences = append(ch.PutSequences, &q)
+		nt.Columns[i].Identity, nt.Columns[i].Sequence = "by default", q.Name
+		if a.Identity.Always {
+			nt.Columns[i].Identity = "always"
+		}
 	case parser.AlterDropColumn:
 		i := nt.ColumnIndex(a.Column)
 		if i < 0 || nt.Columns[i].Hidden {

@@ -158,6 +158,19 @@ func rekeyed(t *catalog.Table, a ir.AlterAction, version uint64) *catalog.Table 
 	for _, p := range a.Key {
 		key = append(key, catalog.KeyColumn{Column: f.ColumnIndex(p.Column), Desc: p.Desc})
 	}
+	if t.DefaultShardsOf() == catalog.RowIDShards && t.Shards == catalog.RowIDShards && t.ShardColumns == 0 {
+		// A table that had only its row ids was spread over shards by
+		// default, for them; with a key of its own it gets a keyed
+		// table's default, and so do the indexes that followed it (its
+		// rows and entries are all rewritten here anyway). pg_restore
+		// adds primary keys this way.
+		f.Shards = catalog.DefaultShards
+		for _, ix := range f.Indexes {
+			if ix.Shards == catalog.RowIDShards && ix.ShardColumns == 0 {
+				ix.Shards = catalog.DefaultShards
+			}
+		}
+	}
 	f.PrimaryKey = key
 	if i := slices.IndexFunc(f.Columns, func(c catalog.Column) bool { return c.Hidden }); i >= 0 {
 		f.RemoveColumn(i)

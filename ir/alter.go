@@ -78,3 +78,37 @@ func (*Lock) Kind() string { return "lock" }
 func (l *Lock) Describe() Description {
 	return Description{Class: ClassUtility, Tag: "LOCK TABLE"}
 }
+
+// AlterOwner is ALTER TABLE | SEQUENCE | VIEW ... OWNER TO: one of Table,
+// View and Sequence is set.
+type AlterOwner struct {
+	Table    *catalog.Table
+	View     *catalog.View
+	Sequence *catalog.Sequence
+	// Role is the new owner as written (current_user and the like
+	// unresolved).
+	Role string
+	// Tag is the command tag: ALTER TABLE, ALTER SEQUENCE or ALTER VIEW,
+	// as the statement was spelled.
+	Tag string
+	// Missing names the relation IF EXISTS did not find (nothing else is
+	// set then: the statement only says so).
+	Missing string
+}
+
+// Kind implements Statement.
+func (*AlterOwner) Kind() string { return "alter_owner" }
+
+// Describe implements Statement: only the owner (or a superuser) may give
+// a relation away.
+func (a *AlterOwner) Describe() Description {
+	switch {
+	case a.View != nil:
+		return ddl(refs(ObjectView, a.View.Name)...).tagged(a.Tag)
+	case a.Sequence != nil:
+		return ddl(refs(ObjectSequence, a.Sequence.Name)...).tagged(a.Tag)
+	case a.Table != nil:
+		return ddl(refs(ObjectTable, a.Table.Name)...).tagged(a.Tag)
+	}
+	return ddl().tagged(a.Tag)
+}

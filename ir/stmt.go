@@ -89,6 +89,12 @@ func ddl(owns ...ObjectRef) Description {
 	return Description{Class: ClassDDL, ChangesSchema: true, Writes: true, Owns: owns}
 }
 
+// tagged sets the command tag's words.
+func (d Description) tagged(tag string) Description {
+	d.Tag = tag
+	return d
+}
+
 // refs names objects of one kind.
 func refs(kind ObjectKind, names ...string) []ObjectRef {
 	out := make([]ObjectRef, len(names))

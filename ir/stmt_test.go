@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+
+	"github.com/zproxy/zproxy/catalog"
 )
 
 // sampleStatements is one zero value of every bound statement type.
@@ -11,7 +13,7 @@ func sampleStatements() []Statement {
 	return []Statement{
 		&Query{}, &Insert{}, &Update{}, &Delete{}, &CreateTable{}, &DropTable{}, &CreateIndex{}, &DropIndex{},
 		&ShowIndexes{}, &CheckTable{}, &Explain{Stmt: &Query{}}, &SetVar{}, &ShowVar{}, &TxnOp{Op: TxnBegin}, &CreateView{},
-		&DropView{}, &AlterTable{}, &Truncate{}, &Lock{}, &Analyze{}, &Comment{}, &AddConstraint{}, &DropConstraint{},
+		&DropView{}, &AlterTable{}, &Truncate{}, &Lock{}, &AlterOwner{Table: &catalog.Table{}}, &Analyze{}, &Comment{}, &AddConstraint{}, &DropConstraint{},
 		&ValidateConstraint{}, &RenameConstraint{}, &SetConstraints{}, &Extension{}, &GrantRole{}, &AlterSystem{},
 		&CreateRole{}, &AlterRole{}, &DropRole{}, &Grant{}, &CreateSequence{}, &AlterSequence{}, &DropSequence{},
 	}

@@ -39,6 +39,9 @@ const (
 	AlterSetOptions   AlterKind = "set_options"
 	AlterResetOptions AlterKind = "reset_options"
 	AlterRenameIndex  AlterKind = "rename_index"
+	// AlterAddIdentity is ALTER COLUMN ... ADD GENERATED {ALWAYS | BY
+	// DEFAULT} AS IDENTITY [(options)] (Identity).
+	AlterAddIdentity AlterKind = "add_identity"
 	// AlterPrimaryKey sets the primary key: ADD [CONSTRAINT name] PRIMARY
 	// KEY (cols) on a table without one, ALTER PRIMARY KEY USING COLUMNS
 	// (cols) (CockroachDB's spelling), or PostgreSQL's DROP CONSTRAINT
@@ -70,6 +73,8 @@ type AlterAction struct {
 	ColumnConstraints *ConstraintSyntax
 	// Default is SET DEFAULT's expression text.
 	Default string
+	// Identity is ADD GENERATED ... AS IDENTITY's.
+	Identity *Identity
 	// Type and Using are ALTER COLUMN TYPE's new type and USING text.
 	Type  sqltypes.Type
 	Using string
@@ -279,6 +284,31 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		case r.peek(k, "drop") && r.peek(k+1, "default"):
 			a.Kind = AlterDropDefault
 			return a, k + 2, nil
+		case r.peek(k, "add") && r.peek(k+1, "generated"):
+			id := &Identity{}
+			j := k + 2
+			switch {
+			case r.peek(j, "always"):
+				id.Always, j = true, j+1
+			case r.peek(j, "by") && r.peek(j+1, "default"):
+				j += 2
+			default:
+				return a, j, r.syntaxErrorAt(j)
+			}
+			if !r.peek(j, "as") || !r.peek(j+1, "identity") {
+				return a, j, r.syntaxErrorAt(j)
+			}
+			j += 2
+			if r.peek(j, "(") {
+				close := r.matching(j)
+				if close < 0 {
+					return a, j, r.syntaxErrorAt(len(r.toks))
+				}
+				id.Options = r.sql[r.toks[j+1].start:r.toks[close-1].end]
+				j = close + 1
+			}
+			a.Kind, a.Identity = AlterAddIdentity, id
+			return a, j, nil
 		case r.peek(k, "set") && r.peek(k+1, "not") && r.peek(k+2, "null"):
 			a.Kind = AlterSetNotNull
 			return a, k + 3, nil

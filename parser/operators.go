@@ -311,6 +311,12 @@ func (r *rewriter) operatorForm(i int) error {
 	return nil
 }
 
+// rightOperand is the first token of operator j's right operand.
+func (r *rewriter) rightOperand(j int) int {
+	_, right := r.operatorAt(j)
+	return right
+}
+
 // operatorAt returns, for an operator token j, the last token of its left
 // operand and the first of its right one, looking through OPERATOR(...).
 func (r *rewriter) operatorAt(j int) (leftEnd, rightStart int) {
@@ -357,7 +363,7 @@ func (r *rewriter) pgOperators(head int) error {
 		}
 		t := r.toks[j]
 		switch {
-		case (t.kind == tkOp && (comparisonOps[t.val] || infixOps[t.val])) && r.arrayQuantifier(j+1):
+		case (t.kind == tkOp && (comparisonOps[t.val] || infixOps[t.val])) && r.arrayQuantifier(r.rightOperand(j)):
 			if err := r.quantified(head, j, t.val); err != nil {
 				return err
 			}

@@ -95,6 +95,8 @@ type Statement struct {
 	Truncate *TruncateStatement
 	// Lock is set for LOCK; AST is then nil (lock.go).
 	Lock *LockStatement
+	// Owner is set for ALTER ... OWNER TO; AST is then nil (owner.go).
+	Owner *OwnerStatement
 	// Comment is COMMENT ON (comment.go); AST is nil then.
 	Comment *CommentStatement
 	// Analyze is ANALYZE or VACUUM (analyze.go); AST is nil then.
@@ -239,7 +241,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Lock != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Utility != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Lock != nil || st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Utility != nil {
 		st.AST = stmt
 		return st, err
 	}

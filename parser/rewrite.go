@@ -882,6 +882,11 @@ func (r *rewriter) createIndex(i int) error {
 	if end < 0 {
 		return r.syntaxErrorAt(len(r.toks))
 	}
+	if r.st.IndexMethod == "btree" { // a zorder key's col(width) is no expression
+		if err := r.indexKeysAreColumns(i, end); err != nil {
+			return err
+		}
+	}
 	if err := r.dropOpclasses(i, end); err != nil {
 		return err
 	}
@@ -922,6 +927,28 @@ func (r *rewriter) createIndex(i int) error {
 		default:
 			return r.syntaxErrorAt(k)
 		}
+	}
+	return nil
+}
+
+// indexKeysAreColumns refuses (0A000) a key list between the parentheses
+// at open and close that holds an expression (lower(email), (a + b)):
+// zproxy indexes columns only, and says so rather than fail on the syntax.
+func (r *rewriter) indexKeysAreColumns(open, close int) error {
+	start := open + 1
+	for k := open + 1; k <= close; k++ {
+		if k < close && !r.toks[k].is(",") {
+			if r.toks[k].is("(") {
+				if k == start || r.toks[k-1].kind == tkIdent && k-1 == start {
+					return pgerr.New(pgerr.FeatureNotSupported, "index expressions are not supported: zproxy indexes columns").WithPosition(r.pos(start))
+				}
+				if m := r.matching(k); m > 0 {
+					k = m
+				}
+			}
+			continue
+		}
+		start = k + 1
 	}
 	return nil
 }

@@ -47,6 +47,9 @@ type SequenceOptions struct {
 	Cycle        *bool
 	// OwnedBy is "table.column", "none", or "" when not given.
 	OwnedBy string
+	// Name is SEQUENCE NAME's, which only an identity column's options
+	// may give (pg_dump writes it); "" when not given.
+	Name string
 	// BitReversed asks for a bit-reversed sequence (zproxy's extension,
 	// after Spanner's bit_reversed_positive): values spread over the key
 	// space instead of always growing.
@@ -182,6 +185,14 @@ func (r *rewriter) sequenceOptions(k int, alter bool) (SequenceOptions, int, err
 		start := k
 		var err error
 		switch {
+		case r.peek(k, "sequence") && r.peek(k+1, "name"):
+			if err = once("sequence name", k); err != nil {
+				return o, k, err
+			}
+			o.Name, k, err = r.relationName(k + 2)
+			if err != nil {
+				return o, k, err
+			}
 		case r.peek(k, "as"):
 			if err = once("as", k); err != nil {
 				return o, k, err

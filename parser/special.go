@@ -15,6 +15,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 	if t.kind != tkIdent {
 		return nil, nil
 	}
+	if os, err := r.ownerStmt(); err != nil || os != nil {
+		r.st.Owner = os // no AST: see OwnerStatement
+		return nil, err
+	}
 	if rs, err := r.roleStmt(); err != nil || rs != nil {
 		r.st.Role = rs // no AST: see RoleStatement
 		return nil, err

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -60,6 +62,10 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 				return nil, err
 			}
 			ba.DefaultSequence = nextvalTarget(e)
+		case parser.AlterAddIdentity:
+			if err := b.bindAddIdentity(t, &ba); err != nil {
+				return nil, err
+			}
 		}
 		at.Actions = append(at.Actions, ba)
 	}
@@ -205,4 +211,73 @@ func bindLock(snap *catalog.Snapshot, st *parser.LockStatement) (ir.Statement, e
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", name).WithPosition(st.Pos)
 	}
 	return l, nil
+}
+
+// bindOwner resolves ALTER ... OWNER TO's relation. ALTER TABLE may name a
+// table, view or sequence; ALTER SEQUENCE and ALTER VIEW only their kind
+// (42809), as in PostgreSQL.
+func bindOwner(snap *catalog.Snapshot, st *parser.OwnerStatement) (ir.Statement, error) {
+	a := &ir.AlterOwner{Role: st.Role, Tag: "ALTER " + strings.ToUpper(st.Kind)}
+	t, terr := snap.Table(st.Name)
+	v, isView := snap.StoredView(st.Name)
+	q, isSeq := snap.Sequence(st.Name)
+	switch {
+	case terr == nil && st.Kind == "table":
+		a.Table = t
+	case isView && st.Kind != "sequence":
+		a.View = v
+	case isSeq && st.Kind != "view":
+		a.Sequence = q
+	case terr == nil || isView || isSeq:
+		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a %s", st.Name, st.Kind)
+	case st.IfExists:
+		a.Missing, a.Tag = st.Name, "ALTER "+strings.ToUpper(st.Kind)
+		return a, nil
+	default:
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", st.Name).WithPosition(st.Pos)
+	}
+	return a, nil
+}
+
+// bindAddIdentity binds ALTER COLUMN ... ADD GENERATED AS IDENTITY: the
+// column must be a NOT NULL integer without a default or identity, and
+// gets an owned sequence (named by SEQUENCE NAME, else as CREATE TABLE
+// would name it), as in PostgreSQL.
+func (b *Binder) bindAddIdentity(t *catalog.Table, ba *ir.AlterAction) error {
+	a := ba.AlterAction
+	i := t.ColumnIndex(a.Column)
+	if i < 0 || t.Columns[i].Hidden {
+		return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", a.Column, t.Name)
+	}
+	c := t.Columns[i]
+	switch {
+	case !c.NotNull:
+		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "column \"%s\" of relation \"%s\" must be declared NOT NULL before identity can be added", c.Name, t.Name)
+	case c.Identity != "":
+		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "column \"%s\" of relation \"%s\" is already an identity column", c.Name, t.Name)
+	case c.Default != "":
+		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "column \"%s\" of relation \"%s\" already has a default value", c.Name, t.Name)
+	}
+	typeName := map[sqltypes.TypeID]string{sqltypes.Int2: "smallint", sqltypes.Int4: "integer", sqltypes.Int8: "bigint"}[c.Type.ID]
+	if typeName == "" {
+		return pgerr.New(pgerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+	}
+	opts, err := parser.ParseSequenceOptions(a.Identity.Options)
+	if err != nil {
+		return err
+	}
+	if opts.Type == "" {
+		opts.Type = typeName
+	}
+	name := opts.Name
+	if name == "" {
+		name = chooseName(t.Name+"_"+c.Name, "seq", func(n string) bool { return b.snap.HasRelation(n) })
+	}
+	seq, err := ir.NewSequence(name, opts)
+	if err != nil {
+		return err
+	}
+	seq.OwnedBy = t.Name + "." + c.Name
+	ba.NewSequence = seq
+	return nil
 }

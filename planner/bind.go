@@ -100,6 +100,10 @@ func BindIn(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltype
 		st, err := bindTruncate(snap, stmt.Truncate)
 		return st, nil, err
 	}
+	if stmt.Owner != nil {
+		st, err := bindOwner(snap, stmt.Owner)
+		return st, nil, err
+	}
 	if stmt.Lock != nil {
 		st, err := bindLock(snap, stmt.Lock)
 		return st, nil, err

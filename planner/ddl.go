@@ -17,9 +17,9 @@ import (
 const (
 	MaxShards          = 1024
 	MaxZOrderColumns   = 8
-	defaultTableShards = 1
+	defaultTableShards = catalog.DefaultShards
 	// rowIDShards is the shard count of a table without a primary key.
-	rowIDShards = 4
+	rowIDShards = catalog.RowIDShards
 )
 
 // RowIDColumn names the hidden row id of a table without a primary key.

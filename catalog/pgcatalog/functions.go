@@ -128,6 +128,15 @@ func init() {
 	noTrigger := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.Null, nil }
 	Register("pg_get_triggerdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, noTrigger), fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, noTrigger))
 
+	// zproxy has no partitioned tables: no relation has partition
+	// ancestors (PostgreSQL lists none for a table that is no partition,
+	// not even itself), and none has a partition key.
+	Register("pg_partition_ancestors", Overload{Params: []Param{T(sqltypes.TypeRegClass)}, Result: Returns(sqltypes.TypeRegClass), Volatility: Volatile,
+		Set: &SetFunc{Rows: func(*Context, []sqltypes.Value) (SetRows, error) { return Table(nil), nil }}})
+	Register("pg_get_partkeydef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.Null, nil
+	}))
+
 	formatType := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		if a[0].IsNull() {
 			return sqltypes.Null, nil
@@ -181,7 +190,7 @@ func init() {
 			}
 			for i, c := range t.Checks {
 				if oid == ObjectOID(t.ID, slotCheck+uint32(i)) {
-					return textV("CHECK ((" + c.SQL + "))"), nil
+					return textV(checkDef(c.SQL)), nil
 				}
 			}
 			for _, ix := range t.Indexes {
@@ -824,4 +833,45 @@ func defaultACL(kind, owner string) ([]string, error) {
 		acl = append(acl, catalog.ACLItem(owner, d.owner, owner))
 	}
 	return acl, nil
+}
+
+// checkDef is pg_get_constraintdef of a CHECK constraint whose expression
+// is sql: PostgreSQL prints CHECK around the expression deparsed, which
+// parenthesizes an operator expression once ("CHECK ((a > 0))"); an
+// expression already written inside one pair of parentheses keeps only
+// those.
+func checkDef(sql string) string {
+	sql = strings.TrimSpace(sql)
+	if enclosed(sql) {
+		return "CHECK (" + sql + ")"
+	}
+	return "CHECK ((" + sql + "))"
+}
+
+// enclosed reports whether s is one parenthesized expression, its first
+// parenthesis closing at its end (quotes respected).
+func enclosed(s string) bool {
+	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
+		return false
+	}
+	depth, quote := 0, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 && i < len(s)-1 {
+				return false
+			}
+		}
+	}
+	return depth == 0
 }

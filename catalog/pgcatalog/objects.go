@@ -223,8 +223,8 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 			add(&object{oid: ObjectOID(v.ID, 0), name: v.Name, ns: NamespacePublic, kind: 'v', owner: v.Owner, cols: cols, view: v, comment: v.Comment})
 		}
 		for _, q := range snap.Sequences() {
-			add(&object{oid: ObjectOID(q.ID, 0), name: q.Name, ns: NamespacePublic, kind: 'S', seq: q,
-				cols: []column{{name: "last_value", typ: sqltypes.TypeInt8, notNull: true}, {name: "log_cnt", typ: sqltypes.TypeInt8, notNull: true},
+			add(&object{oid: ObjectOID(q.ID, 0), name: q.Name, ns: NamespacePublic, kind: 'S', seq: q, owner: q.Owner,
+				cols: []column{{name: "last_value", typ: sqltypes.TypeInt8, notNull: true}, {name: "log_cnt", typ: sqltypes.TypeInt8, notNull: true, ordinal: 1},
 					{name: "is_called", typ: sqltypes.TypeBool, notNull: true, ordinal: 2}}})
 		}
 	}
@@ -315,8 +315,8 @@ func (e *Env) relationName(o *object) string {
 		return name
 	}
 	path, _ := e.Sess.Setting("search_path")
-	for _, p := range splitIdentifiers(path) {
-		if p == "public" {
+	for _, p := range strings.Split(path, ",") {
+		if p = strings.TrimSpace(p); p == "public" || p == `"public"` || strings.EqualFold(p, "public") {
 			return name
 		}
 	}

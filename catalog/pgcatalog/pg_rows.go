@@ -521,7 +521,7 @@ func classRow(o *object) *pgClassRow {
 		r.Relchecks = intV(int64(len(t.Checks)))
 		r.Relreplident = charV('d')
 		var opts []string
-		if t.Shards > 1 { // one shard is the default, left unsaid (and unknown to PostgreSQL)
+		if t.Shards != t.DefaultShardsOf() || t.ShardColumns > 0 { // the default is left unsaid (and PostgreSQL, restoring a dump, knows no shards)
 			opts = t.ShardOptions(nil)
 		}
 		if t.Mutability != "" && t.Mutability != catalog.Mutable {
@@ -529,7 +529,7 @@ func classRow(o *object) *pgClassRow {
 		}
 		r.Reloptions = textArray(opts)
 	case o.index != nil:
-		if o.index.Shards > 1 { // one shard is the default, left unsaid
+		if o.index.Shards != o.table.Shards || o.index.ShardColumns > 0 { // an index's default is its table's, left unsaid
 			r.Reloptions = textArray(o.table.ShardOptions(o.index))
 		}
 	case o.view != nil:
@@ -661,7 +661,7 @@ func indexDef(o *object, qualified bool) string {
 		sb.WriteString(" INCLUDE (" + strings.Join(inc, ", ") + ")")
 	}
 	var opts []string
-	if shards > 1 && o.index != nil { // one shard is the default, left unsaid
+	if o.index != nil && (shards != t.Shards || o.index.ShardColumns > 0) { // an index's default is its table's, left unsaid
 		opts = t.ShardOptions(o.index)
 	}
 	if o.index != nil {

@@ -1,0 +1,14 @@
+SET client_min_messages = warning;
+SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind IN ('r', 'v', 'S') ORDER BY 1;
+SELECT table_name, column_name, data_type, is_nullable, column_default IS NOT NULL, is_identity FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, ordinal_position;
+SELECT conrelid::regclass::text, conname, contype, CASE WHEN contype = 'f' THEN confrelid::regclass::text END, CASE WHEN contype = 'f' THEN confdeltype END FROM pg_constraint WHERE connamespace = (SELECT oid FROM pg_namespace WHERE nspname = 'public') ORDER BY 1, 2;
+SELECT i.indexrelid::regclass::text, i.indisunique, i.indisprimary FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' ORDER BY 1;
+SELECT relname, obj_description(c.oid, 'pg_class') FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND obj_description(c.oid, 'pg_class') IS NOT NULL ORDER BY 1;
+SELECT col_description('tasks'::regclass, 5);
+SELECT last_value, is_called FROM accounts_id_seq;
+SELECT last_value, is_called FROM invoice_no;
+SELECT last_value, is_called FROM projects_id_seq;
+SELECT * FROM accounts ORDER BY id;
+SELECT * FROM projects ORDER BY id;
+SELECT * FROM tasks ORDER BY project_id, seq;
+SELECT * FROM open_tasks ORDER BY project_id, seq;

@@ -1,0 +1,77 @@
+package session
+
+import (
+	"context"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/wire"
+)
+
+func init() { runs((*statement).runAlterOwner) }
+
+// runAlterOwner runs ALTER ... OWNER TO as PostgreSQL 15 does: the new
+// owner must exist, and a role that is not a superuser must own the
+// relation (checked before, from Describe) and be a member of the new
+// owner. A SERIAL or identity column's sequence follows its table.
+func (st *statement) runAlterOwner(ctx context.Context, x *ir.AlterOwner, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	if x.Missing != "" {
+		s.notice(pgerr.Notice("relation \"%s\" does not exist, skipping", x.Missing))
+		return tagResult(x.Tag), nil
+	}
+	role := x.Role
+	switch role {
+	case "current_user", "current_role", "session_user":
+		role = s.params.User
+	}
+	_, err := s.engine.catalog.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		if r := snap.Role(role); r == nil || role == catalog.PublicRole {
+			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", role)
+		}
+		if !s.isSuperuser(snap) && role != s.params.User && !snap.IsMemberOf(s.params.User, role) {
+			return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be member of role \"%s\"", role)
+		}
+		var ch catalog.Change
+		switch {
+		case x.View != nil:
+			v, ok := snap.StoredView(x.View.Name)
+			if !ok {
+				return ch, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", x.View.Name)
+			}
+			nv := *v
+			nv.Owner = role
+			ch.PutViews = append(ch.PutViews, &nv)
+		case x.Sequence != nil:
+			q, ok := snap.Sequence(x.Sequence.Name)
+			if !ok {
+				return ch, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", x.Sequence.Name)
+			}
+			nq := *q
+			nq.Owner = role
+			ch.PutSequences = append(ch.PutSequences, &nq)
+		default:
+			t, err := snap.Table(x.Table.Name)
+			if err != nil || t.ID != x.Table.ID {
+				return ch, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", x.Table.Name)
+			}
+			nt := t.Clone()
+			nt.Owner = role
+			ch.Put = append(ch.Put, nt)
+			for _, q := range snap.Sequences() {
+				if owned, _, ok := strings.Cut(q.OwnedBy, "."); ok && owned == t.Name {
+					nq := *q
+					nq.Owner = role
+					ch.PutSequences = append(ch.PutSequences, &nq)
+				}
+			}
+		}
+		return ch, nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult(x.Tag), nil
+}
