@@ -89,19 +89,20 @@ func init() {
 		return nameV(fmt.Sprintf("unknown (OID=%d)", uint32(a[0].I))), nil
 	}))
 
-	Register("acldefault", fn("", []Param{T(sqltypes.TypeChar), oidP}, sqltypes.ArrayOf(sqltypes.TypeText), Immutable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		owner := fmt.Sprint(uint32(a[1].I))
-		if e := envOf(ctx); e != nil {
-			if n, ok := e.roleName(uint32(a[1].I)); ok {
-				owner = n
+	Register("acldefault", fn("", []Param{T(sqltypes.TypeChar), oidP}, sqltypes.ArrayOf(sqltypes.TypeText), Stable, // it names roles, which constant folding cannot see
+		func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			owner := fmt.Sprint(uint32(a[1].I))
+			if e := envOf(ctx); e != nil {
+				if n, ok := e.roleName(uint32(a[1].I)); ok {
+					owner = n
+				}
 			}
-		}
-		acl, err := defaultACL(a[0].S, owner)
-		if err != nil {
-			return sqltypes.Null, err
-		}
-		return textArray(acl), nil
-	}))
+			acl, err := defaultACL(a[0].S, owner)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return textArray(acl), nil
+		}))
 
 	// pg_options_to_table splits reloptions-style "name=value" items
 	// (pg_dump reads every options column through it).

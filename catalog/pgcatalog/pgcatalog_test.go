@@ -115,14 +115,14 @@ func TestClassesAndIndexes(t *testing.T) {
 		want []string
 	}{
 		{"pg_catalog.pg_class", []string{"relname", "relkind", "relam", "reloptions"}, []string{
-			"readings|r|2|{shards=4}", "readings_pkey|i|403|NULL", "readings_note|i|403|NULL", "readings_z|i|9403|{shards=2}", "events|r|2|{shards=4}", "warm|v|0|NULL",
+			"readings|r|2|{shards=4}", "readings_pkey|i|403|NULL", "readings_note|i|403|{shards=1}", "readings_z|i|9403|{shards=2}", "events|r|2|NULL", "warm|v|0|NULL",
 		}},
 		{"pg_catalog.pg_index", []string{"indkey", "indoption", "indnkeyatts", "indisprimary", "indisvalid"}, []string{
 			"1 2|0 3|2|t|t", "3 4|0|1|f|t", "4 2|0 0|2|f|f",
 		}},
 		{"pg_catalog.pg_indexes", []string{"indexname", "indexdef"}, []string{
 			"readings_pkey|CREATE UNIQUE INDEX readings_pkey ON public.readings USING btree (sensor_id, ts DESC)",
-			"readings_note|CREATE INDEX readings_note ON public.readings USING btree (note) INCLUDE (\"Lat\")",
+			"readings_note|CREATE INDEX readings_note ON public.readings USING btree (note) INCLUDE (\"Lat\") WITH (shards=1)",
 			"readings_z|CREATE INDEX readings_z ON public.readings USING zorder (\"Lat\"(16), ts) WITH (shards=2)",
 		}},
 		{"pg_catalog.pg_constraint", []string{"conname", "contype", "conkey"}, []string{"readings_pkey|p|{1,2}"}},
