@@ -129,7 +129,7 @@ var tidbListKeywords = map[string]bool{"schema": true, "schemas": true, "databas
 
 // tidbKeywordFuncs are PostgreSQL functions whose names TiDB's grammar
 // reserves.
-var tidbKeywordFuncs = map[string]bool{"cardinality": true}
+var tidbKeywordFuncs = map[string]bool{"cardinality": true, "digest": true}
 
 // isQuery reports whether the statement at head is a query or a write (not
 // DDL or a role statement, where CURRENT_USER and friends name roles).

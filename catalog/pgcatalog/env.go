@@ -2,6 +2,8 @@ package pgcatalog
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -115,12 +117,16 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 			}
 			return p.name
 		}
-		for _, t := range builtinTypes {
-			for _, p := range []proc{t.in, t.out, t.recv, t.send} {
-				if p.oid == oid {
-					return p.name
+		if sig, ok := postgresProcByOID(oid); ok {
+			if t.ID == sqltypes.RegProcedure {
+				var args []string
+				for _, a := range strings.Fields(sig.args) {
+					n, _ := strconv.ParseUint(a, 10, 32)
+					args = append(args, e.formatType(uint32(n), -1, false))
 				}
+				return sig.name + "(" + strings.Join(args, ",") + ")"
 			}
+			return sig.name
 		}
 	case sqltypes.RegNamespace:
 		for _, n := range namespaces {

@@ -24,6 +24,11 @@ var Extensions = []Extension{
 	{OID: 12920, Name: "pg_stat_statements", Version: "1.10", Namespace: NamespaceCatalog,
 		Description: "track planning and execution statistics of all SQL statements executed",
 		Relations:   []string{"pg_catalog.pg_stat_statements", "pg_catalog.pg_stat_statements_info"}},
+	// Their functions are in package builtins (ext_uuid_pgcrypto.go).
+	{OID: 12921, Name: "uuid-ossp", Version: "1.1", Namespace: NamespacePublic,
+		Description: "generate universally unique identifiers (UUIDs)"},
+	{OID: 12922, Name: "pgcrypto", Version: "1.3", Namespace: NamespacePublic,
+		Description: "cryptographic functions"},
 }
 
 // FindExtension returns the built-in extension of that name.

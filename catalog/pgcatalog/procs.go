@@ -181,14 +181,12 @@ func procOID(name string, withArgs bool) (uint32, error) {
 		}
 		found = append(found, p)
 	}
-	if len(found) == 0 && !withArgs {
-		// The types' input and output functions, which pg_type names.
-		for _, t := range builtinTypes {
-			for _, p := range []proc{t.in, t.out, t.recv, t.send} {
-				if p.name == n {
-					return p.oid, nil
-				}
-			}
+	if len(found) == 0 {
+		// The functions PostgreSQL has that zproxy's registry does not
+		// (the types' input and output functions pg_type names, which
+		// clients look up: Rails' 'array_in(cstring,oid,integer)'::regprocedure).
+		if oid, ok, err := postgresProcOID(n, args, withArgs); ok || err != nil {
+			return oid, err
 		}
 	}
 	switch {
@@ -215,4 +213,58 @@ func normalizeArgs(s string) string {
 		parts = append(parts, a)
 	}
 	return strings.Join(parts, ",")
+}
+
+// postgresProcOID looks name (and, withArgs, its argument types) up in
+// PostgreSQL 15's functions (procs_gen.go); ok is false when there is none.
+func postgresProcOID(name, args string, withArgs bool) (oid uint32, ok bool, err error) {
+	var found []pgSig
+	for _, sig := range pgSigs()[name] {
+		if withArgs && !sameArgTypes(sig.args, args) {
+			continue
+		}
+		found = append(found, sig)
+	}
+	switch {
+	case len(found) == 1:
+		return found[0].oid, true, nil
+	case len(found) > 1:
+		return 0, false, pgerr.New(pgerr.AmbiguousFunction, "more than one function named \"%s\"", name)
+	}
+	return 0, false, nil
+}
+
+// sameArgTypes reports whether oids (space-separated type OIDs, as
+// procs_gen.go lists a function's arguments) are the types named in
+// names (comma-separated, as regprocedure's input writes them).
+func sameArgTypes(oids, names string) bool {
+	want := strings.Fields(oids)
+	var got []string
+	for _, n := range strings.Split(names, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		oid, err := (&Env{}).typeOID(n)
+		if err != nil {
+			return false
+		}
+		got = append(got, strconv.FormatUint(uint64(oid), 10))
+	}
+	return strings.Join(got, " ") == strings.Join(want, " ")
+}
+
+var pgSigByOID = sync.OnceValue(func() map[uint32]pgSig {
+	out := map[uint32]pgSig{}
+	for _, sigs := range pgSigs() {
+		for _, s := range sigs {
+			out[s.oid] = s
+		}
+	}
+	return out
+})
+
+// postgresProcByOID is PostgreSQL 15's function of that OID (procs_gen.go).
+func postgresProcByOID(oid uint32) (pgSig, bool) {
+	s, ok := pgSigByOID()[oid]
+	return s, ok
 }

@@ -39,22 +39,7 @@ func init() {
 	for i := range builtinTypes {
 		t := &builtinTypes[i]
 		t.ns = NamespaceCatalog
-		t.display = t.name
-		if st, ok := sqltypes.TypeByOID(t.oid); ok {
-			t.display = st.String()
-		} else if t.elem != 0 {
-			t.display = strings.TrimPrefix(t.name, "_") + "[]"
-		}
 		typesByOID[t.oid] = t
-	}
-	// Arrays of types zproxy knows print as their element's name with [].
-	for i := range builtinTypes {
-		t := &builtinTypes[i]
-		if _, known := sqltypes.TypeByOID(t.oid); t.category == 'A' && !known {
-			if el := typesByOID[t.elem]; el != nil {
-				t.display = el.display + "[]"
-			}
-		}
 	}
 }
 

@@ -2,7 +2,6 @@ package builtins
 
 import (
 	"crypto/md5"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/hex"
@@ -230,15 +229,7 @@ func init() {
 		}))
 	}
 	Register("gen_random_uuid", Overload{Result: Returns(sqltypes.TypeUUID), Volatility: Volatile,
-		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
-			var u [16]byte
-			if _, err := rand.Read(u[:]); err != nil {
-				return sqltypes.Null, err
-			}
-			u[6] = u[6]&0x0f | 0x40 // version 4
-			u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
-			return sqltypes.NewUUID(u), nil
-		}})
+		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return randomUUID() }})
 
 	// concat, concat_ws and format print their "any" arguments with each
 	// type's output function (char(n) keeps its padding, booleans are t
