@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"fmt"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -66,7 +67,7 @@ func init() {
 		}
 		return out
 	})
-	constraints := func(e *Env, fn func(o *object, name, kind string, cols []string)) {
+	constraints := func(e *Env, fn func(c tableConstraint)) {
 		for _, o := range e.objects().list {
 			t := o.table
 			if o.kind != 'r' || t == nil {
@@ -77,47 +78,125 @@ func init() {
 				for _, k := range t.PrimaryKey {
 					cols = append(cols, t.Columns[k.Column].Name)
 				}
-				fn(o, t.Name+"_pkey", "PRIMARY KEY", cols)
+				fn(tableConstraint{o: o, name: t.Name + "_pkey", kind: "PRIMARY KEY", cols: cols})
 			}
 			for _, c := range t.Checks {
 				name := c.Name
 				if name == "" {
 					name = t.Name + "_check"
 				}
-				fn(o, name, "CHECK", nil)
+				fn(tableConstraint{o: o, name: name, kind: "CHECK"})
+			}
+			for _, ix := range t.Indexes {
+				if ix.Constraint {
+					var cols []string
+					for _, k := range ix.Columns {
+						cols = append(cols, t.Columns[k.Column].Name)
+					}
+					fn(tableConstraint{o: o, name: ix.Name, kind: "UNIQUE", cols: cols, nullsDistinct: yesNo(!ix.NullsNotDistinct)})
+				}
+			}
+			for i := range t.ForeignKeys {
+				fk := &t.ForeignKeys[i]
+				ref, err := e.Snap.Table(fk.RefTable)
+				if err != nil {
+					continue
+				}
+				c := tableConstraint{o: o, name: fk.Name, kind: "FOREIGN KEY", fk: fk, refTable: ref}
+				for _, col := range fk.Columns {
+					c.cols = append(c.cols, t.Columns[col].Name)
+				}
+				for _, col := range fk.RefColumns {
+					c.refCols = append(c.refCols, ref.Columns[col].Name)
+				}
+				fn(c)
 			}
 		}
 	}
 	generate("information_schema.table_constraints", func(e *Env) []row {
 		var out []row
-		add := func(o *object, name, kind string) {
+		add := func(o *object, name, kind string, deferrable, deferred bool, nullsDistinct sqltypes.Value) {
 			out = append(out, &isTableConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"), ConstraintName: nameV(name),
 				TableCatalog: nameV(e.database()), TableSchema: nameV("public"), TableName: nameV(o.name), ConstraintType: textV(kind),
-				IsDeferrable: textV("NO"), InitiallyDeferred: textV("NO"), Enforced: textV("YES"), NullsDistinct: sqltypes.Null})
+				IsDeferrable: yesNo(deferrable), InitiallyDeferred: yesNo(deferred), Enforced: textV("YES"), NullsDistinct: nullsDistinct})
 		}
-		constraints(e, func(o *object, name, kind string, _ []string) { add(o, name, kind) })
-		notNulls(e, func(o *object, name, _ string) { add(o, name, "CHECK") })
+		constraints(e, func(c tableConstraint) {
+			deferrable, deferred := false, false
+			if c.fk != nil {
+				deferrable, deferred = c.fk.Deferrable, c.fk.InitiallyDeferred
+			}
+			nd := c.nullsDistinct
+			if c.kind != "UNIQUE" {
+				nd = sqltypes.Null
+			}
+			add(c.o, c.name, c.kind, deferrable, deferred, nd)
+		})
+		notNulls(e, func(o *object, name, _ string) { add(o, name, "CHECK", false, false, sqltypes.Null) })
 		return out
 	})
 	generate("information_schema.key_column_usage", func(e *Env) []row {
 		var out []row
-		constraints(e, func(o *object, name, kind string, cols []string) {
-			for i, c := range cols {
-				out = append(out, &isKeyColumnUsageRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
-					ConstraintName: nameV(name), TableCatalog: nameV(e.database()), TableSchema: nameV("public"),
-					TableName: nameV(o.name), ColumnName: nameV(c), OrdinalPosition: intV(int64(i + 1))})
+		constraints(e, func(c tableConstraint) {
+			for i, col := range c.cols {
+				r := &isKeyColumnUsageRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
+					ConstraintName: nameV(c.name), TableCatalog: nameV(e.database()), TableSchema: nameV("public"),
+					TableName: nameV(c.o.name), ColumnName: nameV(col), OrdinalPosition: intV(int64(i + 1))}
+				if c.fk != nil {
+					// The position of the referenced column in the key it
+					// references.
+					if _, order, ok := c.refTable.KeyFor(c.fk.RefColumns); ok {
+						for pos, j := range order {
+							if j == i {
+								r.PositionInUniqueConstraint = intV(int64(pos + 1))
+							}
+						}
+					}
+				}
+				out = append(out, r)
 			}
 		})
 		return out
 	})
 	generate("information_schema.constraint_column_usage", func(e *Env) []row {
 		var out []row
-		constraints(e, func(o *object, name, kind string, cols []string) {
-			for _, c := range cols {
-				out = append(out, &isConstraintColumnUsageRow{TableCatalog: nameV(e.database()), TableSchema: nameV("public"),
-					TableName: nameV(o.name), ColumnName: nameV(c), ConstraintCatalog: nameV(e.database()),
-					ConstraintSchema: nameV("public"), ConstraintName: nameV(name)})
+		constraints(e, func(c tableConstraint) {
+			// A foreign key uses the columns it references, as in
+			// PostgreSQL; the other constraints their own.
+			table, cols := c.o.name, c.cols
+			if c.fk != nil {
+				table, cols = c.refTable.Name, c.refCols
 			}
+			for _, col := range cols {
+				out = append(out, &isConstraintColumnUsageRow{TableCatalog: nameV(e.database()), TableSchema: nameV("public"),
+					TableName: nameV(table), ColumnName: nameV(col), ConstraintCatalog: nameV(e.database()),
+					ConstraintSchema: nameV("public"), ConstraintName: nameV(c.name)})
+			}
+		})
+		return out
+	})
+	generate("information_schema.referential_constraints", func(e *Env) []row {
+		var out []row
+		constraints(e, func(c tableConstraint) {
+			if c.fk == nil {
+				return
+			}
+			unique := c.refTable.Name + "_pkey"
+			if ix, _, ok := c.refTable.KeyFor(c.fk.RefColumns); ok && ix != nil {
+				unique = ix.Name
+			}
+			match := "NONE"
+			if c.fk.MatchFull {
+				match = "FULL"
+			}
+			rule := func(a catalog.FKAction) string {
+				if a == "" {
+					return string(catalog.NoAction)
+				}
+				return string(a)
+			}
+			out = append(out, &isReferentialConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
+				ConstraintName: nameV(c.name), UniqueConstraintCatalog: nameV(e.database()), UniqueConstraintSchema: nameV("public"),
+				UniqueConstraintName: nameV(unique), MatchOption: textV(match), UpdateRule: textV(rule(c.fk.OnUpdate)), DeleteRule: textV(rule(c.fk.OnDelete))})
 		})
 		return out
 	})
@@ -279,4 +358,16 @@ func notNulls(e *Env, fn func(o *object, name, col string)) {
 			}
 		}
 	}
+}
+
+// tableConstraint is one constraint as information_schema lists it: a
+// foreign key also names the table and columns it references.
+type tableConstraint struct {
+	o             *object
+	name, kind    string
+	cols          []string
+	nullsDistinct sqltypes.Value
+	fk            *catalog.ForeignKey
+	refTable      *catalog.Table
+	refCols       []string
 }

@@ -631,7 +631,9 @@ func indexDef(o *object, qualified bool) string {
 	unique := "UNIQUE "
 	if o.index != nil {
 		keys, include, shards = o.index.Columns, o.index.Include, o.index.Shards
-		unique = ""
+		if !o.index.Unique {
+			unique = ""
+		}
 		if o.index.Kind == catalog.KindZOrder {
 			method = "zorder"
 		}
@@ -660,6 +662,9 @@ func indexDef(o *object, qualified bool) string {
 		}
 		sb.WriteString(" INCLUDE (" + strings.Join(inc, ", ") + ")")
 	}
+	if o.index != nil && o.index.Unique && o.index.NullsNotDistinct {
+		sb.WriteString(" NULLS NOT DISTINCT")
+	}
 	var opts []string
 	if o.index != nil && (shards != t.Shards || o.index.ShardColumns > 0) { // an index's default is its table's, left unsaid
 		opts = t.ShardOptions(o.index)
@@ -671,10 +676,10 @@ func indexDef(o *object, qualified bool) string {
 	}
 	if len(opts) > 0 {
 		// As PostgreSQL's flatten_reloptions: a value that is not a plain
-		// identifier or number is quoted.
+		// identifier (a number is not one) is quoted.
 		for i, opt := range opts {
 			name, val, _ := strings.Cut(opt, "=")
-			if quoteIdentIfNeeded(val) != val && strings.Trim(val, "0123456789") != "" {
+			if quoteIdentIfNeeded(val) != val {
 				opts[i] = name + "=" + quoteLiteral(val)
 			}
 		}

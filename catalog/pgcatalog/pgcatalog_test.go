@@ -122,8 +122,8 @@ func TestClassesAndIndexes(t *testing.T) {
 		}},
 		{"pg_catalog.pg_indexes", []string{"indexname", "indexdef"}, []string{
 			"readings_pkey|CREATE UNIQUE INDEX readings_pkey ON public.readings USING btree (sensor_id, ts DESC)",
-			"readings_note|CREATE INDEX readings_note ON public.readings USING btree (note) INCLUDE (\"Lat\") WITH (shards=1)",
-			"readings_z|CREATE INDEX readings_z ON public.readings USING zorder (\"Lat\"(16), ts) WITH (shards=2)",
+			"readings_note|CREATE INDEX readings_note ON public.readings USING btree (note) INCLUDE (\"Lat\") WITH (shards='1')",
+			"readings_z|CREATE INDEX readings_z ON public.readings USING zorder (\"Lat\"(16), ts) WITH (shards='2')",
 		}},
 		{"pg_catalog.pg_constraint", []string{"conname", "contype", "conkey"}, []string{"readings_pkey|p|{1,2}"}},
 		{"pg_catalog.pg_attribute", []string{"attname", "attnum", "atttypmod", "attnotnull"}, []string{
