@@ -1,0 +1,242 @@
+package clients
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zproxy/zproxy/e2e/harness"
+)
+
+// pgx v5's own test suite against zproxy, as CockroachDB runs drivers'
+// suites (issue 24). The suite's module source comes from the Go module
+// proxy (it is this module's pgx); its setup (testsetup/postgresql_setup.sql)
+// is applied with psql, statement by statement, what zproxy refuses left
+// out. testdata/pgx_expected_failures.txt lists the tests that pass on
+// PostgreSQL 15 but fail on zproxy, each with its reason; it may only
+// shrink: a test failing that is not listed fails this test, and so does a
+// listed test that passes (remove it from the list).
+//
+// Regenerate the list, comparing with PostgreSQL 15, with
+//
+//	E2E_POSTGRES='host=... user=postgres dbname=pgx_test' go test ./e2e/clients -run TestPgxSuite -update-pgx
+//
+// where the database named has had the same setup file applied.
+var updatePgx = flag.Bool("update-pgx", false, "rewrite testdata/pgx_expected_failures.txt from runs on zproxy and on E2E_POSTGRES")
+
+const pgxExpectedPath = "testdata/pgx_expected_failures.txt"
+
+// flakyPrefix starts the reason of a listed test that sometimes passes on
+// zproxy (its outcome depends on an order PostgreSQL fixes and zproxy
+// does not): it may pass without leaving the list.
+const flakyPrefix = "flaky: "
+
+// pgxOutcome is one test's result in a suite run, with its output.
+type pgxOutcome struct {
+	action string
+	output strings.Builder
+}
+
+// runPgxSuite runs pgx's tests against dsn and returns each test's
+// outcome, by "package test".
+func runPgxSuite(t *testing.T, dsn string) map[string]*pgxOutcome {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "test", "-json", "-count=1", "-timeout", "10m", "github.com/jackc/pgx/v5/...")
+	cmd.Env = append(os.Environ(), "PGX_TEST_DATABASE="+dsn)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run() // failing tests make it exit 1; the events say which
+	t.Logf("pgx suite against %s: %v (%v)", dsn, time.Since(start).Round(time.Second), err)
+	results := map[string]*pgxOutcome{}
+	sc := bufio.NewScanner(&out)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		var ev struct{ Action, Package, Test, Output string }
+		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Test == "" {
+			continue
+		}
+		key := ev.Package + " " + ev.Test
+		r := results[key]
+		if r == nil {
+			r = &pgxOutcome{}
+			results[key] = r
+		}
+		switch ev.Action {
+		case "pass", "fail", "skip":
+			r.action = ev.Action
+		case "output":
+			if r.output.Len() < 4096 {
+				r.output.WriteString(ev.Output)
+			}
+		}
+	}
+	if len(results) < 1000 {
+		t.Fatalf("the pgx suite reported %d tests; its output:\n%s", len(results), out.String())
+	}
+	return results
+}
+
+// pgxSetup applies pgx's setup file to the database at e, going on past
+// what zproxy refuses (hstore, ltree, domains, md5 passwords).
+func pgxSetup(t *testing.T, e endpoint) {
+	t.Helper()
+	psql := requireTool(t, "psql", "apt-get install -y postgresql-client")
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/jackc/pgx/v5").Output()
+	if err != nil {
+		t.Fatalf("go list -m github.com/jackc/pgx/v5: %v", err)
+	}
+	setup := filepath.Join(strings.TrimSpace(string(out)), "testsetup", "postgresql_setup.sql")
+	cmd := exec.Command(psql, append(e.args(), "-X", "-q", "-f", setup)...)
+	cmd.Env = harness.CleanEnv()
+	log, _ := cmd.CombinedOutput() // errors are expected: what zproxy lacks
+	t.Logf("pgx setup:\n%s", log)
+}
+
+// reasonOf is why a failed test failed, from its output: the first
+// server error it printed (ERROR: ... (SQLSTATE ...)), else testify's
+// message, else the first message of a t.Error.
+func reasonOf(output string) string {
+	lines := strings.Split(output, "\n")
+	clean := func(s string) string {
+		s = strings.Join(strings.Fields(s), " ")
+		if len(s) > 160 {
+			s = s[:160]
+		}
+		return s
+	}
+	for _, l := range lines {
+		if i := strings.Index(l, "ERROR: "); i >= 0 {
+			return clean(l[i:])
+		}
+	}
+	for i, l := range lines {
+		if j := strings.Index(l, "Error: "); j >= 0 {
+			msg := strings.TrimSpace(l[j+len("Error: "):])
+			if strings.HasSuffix(msg, ":") && i+1 < len(lines) {
+				msg += " " + strings.TrimSpace(lines[i+1])
+			}
+			return clean(msg)
+		}
+	}
+	for _, l := range lines {
+		if m := goMessage.FindStringSubmatch(l); m != nil && strings.TrimSpace(m[1]) != "" {
+			return clean(m[1])
+		}
+	}
+	return "fails (see the suite's output)"
+}
+
+// goMessage is a t.Error line: file.go:line: message.
+var goMessage = regexp.MustCompile(`^\s*[A-Za-z0-9_]+\.go:\d+: (.*)$`)
+
+func readPgxExpected(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(pgxExpectedPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, reason, _ := strings.Cut(line, "\t")
+		out[key] = reason
+	}
+	return out
+}
+
+func TestPgxSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pgx's whole test suite")
+	}
+	// The suite tests the protocol and SQL, not zproxy's concurrency: a
+	// binary without the race detector runs it in a minute.
+	bin, cleanup, err := harness.BuildZproxy(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	p, err := harness.Start(bin, "--listen", "127.0.0.1:0", "--metrics-listen", "", "--data-dir", t.TempDir(), "--shutdown-timeout", "20s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := watchServer(t, p)
+	zp := endpoint{s.host, s.port, "zproxy", "pgx_test"}
+	pgxSetup(t, zp)
+	got := runPgxSuite(t, fmt.Sprintf("host=%s port=%s user=zproxy dbname=pgx_test sslmode=disable", s.host, s.port))
+
+	if *updatePgx {
+		dsn := os.Getenv("E2E_POSTGRES")
+		if dsn == "" {
+			t.Fatal("-update-pgx needs E2E_POSTGRES, a PostgreSQL 15 database with pgx's setup applied")
+		}
+		onPG := runPgxSuite(t, dsn)
+		var keys []string
+		for k, r := range got {
+			if r.action == "fail" && onPG[k] != nil && onPG[k].action == "pass" {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		var b strings.Builder
+		b.WriteString("# pgx v5's tests that pass on PostgreSQL 15 and fail on zproxy, with the first error each\n")
+		b.WriteString("# printed: written by go test ./e2e/clients -run TestPgxSuite -update-pgx (see pgxsuite_test.go).\n")
+		b.WriteString("# The list may only shrink.\n")
+		for _, k := range keys {
+			b.WriteString(k + "\t" + reasonOf(got[k].output.String()) + "\n")
+		}
+		if err := os.WriteFile(pgxExpectedPath, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		passedPG := 0
+		for _, r := range onPG {
+			if r.action == "pass" {
+				passedPG++
+			}
+		}
+		t.Logf("%d of the %d tests that pass on PostgreSQL pass on zproxy", passedPG-len(keys), passedPG)
+		return
+	}
+
+	expected := readPgxExpected(t)
+	passed, failed := 0, 0
+	var unexpected, fixed []string
+	for k, r := range got {
+		switch r.action {
+		case "pass":
+			passed++
+			if reason, listed := expected[k]; listed && !strings.HasPrefix(reason, flakyPrefix) {
+				fixed = append(fixed, k)
+			}
+		case "fail":
+			failed++
+			if _, listed := expected[k]; !listed {
+				unexpected = append(unexpected, k)
+			}
+		}
+	}
+	sort.Strings(unexpected)
+	sort.Strings(fixed)
+	for _, k := range unexpected {
+		t.Errorf("%s fails and is not in %s:\n%s", k, pgxExpectedPath, got[k].output.String())
+	}
+	if len(fixed) > 0 {
+		t.Errorf("these pass now: remove them from %s:\n%s", pgxExpectedPath, strings.Join(fixed, "\n"))
+	}
+	t.Logf("pgx suite on zproxy: %d passed, %d failed (%d expected)", passed, failed, len(expected))
+}
