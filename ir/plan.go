@@ -261,6 +261,9 @@ type TxnOp struct {
 	Isolation string
 	// Savepoint names the savepoint of SAVEPOINT, ROLLBACK TO and RELEASE.
 	Savepoint string
+	// Chain is COMMIT or ROLLBACK AND CHAIN: a new block with the same
+	// characteristics begins at once.
+	Chain bool
 }
 
 // TxnOpKind says which transaction control statement a TxnOp is.

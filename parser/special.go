@@ -113,16 +113,18 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		if r.peek(k, "work") || r.peek(k, "transaction") {
 			k++
 		}
-		if k < n {
-			if r.peek(k, "and") {
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "AND CHAIN is not supported").WithPosition(r.pos(k))
-			}
+		completion := ast.CompletionTypeDefault
+		switch {
+		case k+2 == n && r.peek(k, "and") && r.peek(k+1, "chain"):
+			completion = ast.CompletionTypeChain
+		case k+3 == n && r.peek(k, "and") && r.peek(k+1, "no") && r.peek(k+2, "chain"):
+		case k < n:
 			return nil, r.syntaxErrorAt(k)
 		}
 		if t.val == "commit" || t.val == "end" {
-			return &ast.CommitStmt{}, nil
+			return &ast.CommitStmt{CompletionType: completion}, nil
 		}
-		return &ast.RollbackStmt{}, nil
+		return &ast.RollbackStmt{CompletionType: completion}, nil
 	case "savepoint", "release":
 		k := 1
 		if t.val == "release" && r.peek(k, "savepoint") {

@@ -228,12 +228,12 @@ func (b *Binder) bindStmt(node ast.StmtNode) (ir.Statement, error) {
 	case *ast.BeginStmt:
 		return &ir.TxnOp{Op: ir.TxnBegin, ReadOnly: n.ReadOnly, Isolation: n.Mode}, nil
 	case *ast.CommitStmt:
-		return &ir.TxnOp{Op: ir.TxnCommit}, nil
+		return &ir.TxnOp{Op: ir.TxnCommit, Chain: n.CompletionType == ast.CompletionTypeChain}, nil
 	case *ast.RollbackStmt:
 		if n.SavepointName != "" {
 			return &ir.TxnOp{Op: ir.TxnRollbackTo, Savepoint: n.SavepointName}, nil
 		}
-		return &ir.TxnOp{Op: ir.TxnRollback}, nil
+		return &ir.TxnOp{Op: ir.TxnRollback, Chain: n.CompletionType == ast.CompletionTypeChain}, nil
 	case *ast.SavepointStmt:
 		return &ir.TxnOp{Op: ir.TxnSavepoint, Savepoint: n.Name}, nil
 	case *ast.ReleaseSavepointStmt:

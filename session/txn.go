@@ -79,9 +79,37 @@ func (s *Session) commitBlock(ctx context.Context) error {
 	return t.Commit(ctx, snap)
 }
 
+// endAndChain runs COMMIT or ROLLBACK AND CHAIN: the block ends as it
+// would, and a new one begins with its characteristics (isolation level,
+// read-only and deferrable modes), as in PostgreSQL.
+func (st *statement) endAndChain(ctx context.Context, op *ir.TxnOp) (wire.Result, error) {
+	s := st.sess
+	if s.txStatus == 'I' {
+		return nil, pgerr.New(pgerr.NoActiveSQLTransaction, "%s AND CHAIN can only be used in transaction blocks", strings.ToUpper(string(op.Op)))
+	}
+	modes := map[string]string{}
+	for _, v := range []string{"transaction_read_only", "transaction_isolation", "transaction_deferrable"} {
+		modes[v] = s.vars[v]
+	}
+	plain := *op
+	plain.Chain = false
+	res, err := st.txnControl(ctx, &plain)
+	if err != nil {
+		return res, err
+	}
+	s.txStatus = 'T'
+	for v, val := range modes {
+		s.vars[v] = val
+	}
+	return res, nil
+}
+
 // txnControl runs BEGIN, COMMIT, ROLLBACK, SAVEPOINT, ROLLBACK TO and
 // RELEASE.
 func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result, error) {
+	if op.Chain {
+		return st.endAndChain(ctx, op)
+	}
 	s := st.sess
 	switch op.Op {
 	case ir.TxnBegin:
