@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -82,15 +83,29 @@ type aggBinder struct {
 	sets [][]int
 }
 
-// groupCol returns the group column equal to e, if any.
+// groupCol returns the group column equal to e, if any. Expressions are
+// compared by the columns they read, not by how the columns were named:
+// GROUP BY "ownerId" ... ORDER BY "Model"."ownerId" (Sequelize) reads one
+// column, as in PostgreSQL.
 func (a *aggBinder) groupCol(e ir.Expr) (ir.Expr, bool) {
-	key := e.String()
+	key := rowKey(e)
 	for i, g := range a.groups {
-		if g.String() == key {
-			return &ir.ColRef{Index: i, Name: key, Typ: g.Type()}, true
+		if rowKey(g) == key {
+			return &ir.ColRef{Index: i, Name: e.String(), Typ: g.Type()}, true
 		}
 	}
 	return nil, false
+}
+
+// rowKey renders e with each column reference as its position in the row,
+// so two spellings of one column (qualified or not) compare equal.
+func rowKey(e ir.Expr) string {
+	return ir.MapExpr(e, func(x ir.Expr) ir.Expr {
+		if c, ok := x.(*ir.ColRef); ok {
+			return &ir.ColRef{Index: c.Index, Name: "#" + strconv.Itoa(c.Index), Typ: c.Typ}
+		}
+		return nil
+	}).String()
 }
 
 func (a *aggBinder) bind(node ast.ExprNode) (ir.Expr, error) {
@@ -109,7 +124,15 @@ func (a *aggBinder) bind(node ast.ExprNode) (ir.Expr, error) {
 	case *ast.AggregateFuncExpr:
 		return a.bindAgg(n.F, n.Args, n.Distinct, nil, nil)
 	case *ast.ColumnNameExpr:
-		return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", n.Name.Name.O)
+		// PostgreSQL names the column with its relation (od.name).
+		name, qual := n.Name.Name.O, n.Name.Table.O
+		if qual == "" {
+			qual = a.sc.qualifierOf(name)
+		}
+		if qual != "" {
+			name = qual + "." + name
+		}
+		return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", name)
 	}
 	// Rebind the expression with this binder handling the leaves.
 	return a.b.bindExprWith(a.sc, node, a)

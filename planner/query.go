@@ -986,7 +986,7 @@ func (b *Binder) bindOrderItem(lv *selectLevel, exprs *[]ir.Expr, cols *[]ir.Col
 		match := -1
 		for i := 0; i < visible; i++ {
 			if (*cols)[i].Name == cn.Name.Name.O {
-				if match >= 0 && (*exprs)[match].String() != (*exprs)[i].String() {
+				if match >= 0 && rowKey((*exprs)[match]) != rowKey((*exprs)[i]) {
 					return 0, pgerr.New(pgerr.AmbiguousColumn, "ORDER BY %q is ambiguous", cn.Name.Name.O)
 				}
 				if match < 0 {
@@ -1002,9 +1002,11 @@ func (b *Binder) bindOrderItem(lv *selectLevel, exprs *[]ir.Expr, cols *[]ir.Col
 	if err != nil {
 		return 0, err
 	}
-	key := e.String()
+	// An expression of the select list (the same columns, however they
+	// are qualified) is sorted by, not added.
+	key := rowKey(e)
 	for i, p := range *exprs {
-		if p.String() == key {
+		if rowKey(p) == key {
 			return i, nil
 		}
 	}

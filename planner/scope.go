@@ -115,6 +115,20 @@ func shiftItems(items []*fromItem, merged []mergedCol, delta int) ([]*fromItem, 
 // found is false when the scope has no such column; an ambiguous name or
 // an unknown qualifier is an error only if no outer scope could answer
 // (the caller decides).
+// qualifierOf is the name of the FROM item an unqualified column name
+// resolves to ("" when none does, or the item has no name), for messages
+// that name a column as PostgreSQL does (od.name).
+func (s *scope) qualifierOf(name string) string {
+	for _, it := range s.items {
+		for i, c := range it.cols {
+			if c.Name == name && !it.hiddenByUsing[i] {
+				return it.alias
+			}
+		}
+	}
+	return ""
+}
+
 func (s *scope) lookup(qual, name string) (e ir.Expr, found bool, err error) {
 	if qual == "" {
 		for _, m := range s.merged {
