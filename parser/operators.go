@@ -103,9 +103,11 @@ func (r *rewriter) pgPrimaries(head int) error {
 				r.replace(close+2, strings.ReplaceAll(r.toks[close+2].val, "'", "''")+"')")
 				r.primStart[close+2] = i
 			}
-		case t.is("as") && i+1 < len(r.toks) && r.toks[i+1].kind == tkIdent && pgReserved[r.toks[i+1].val] && !queryWords[r.toks[i+1].val] &&
-			(i+2 >= len(r.toks) || r.peek(i+2, ",") || r.peek(i+2, "from") || r.peek(i+2, ")")):
-			// AS default: PostgreSQL takes any key word as a column label.
+		case t.is("as") && i+1 < len(r.toks) && r.toks[i+1].kind == tkIdent && !r.ed[i+1].done &&
+			(i+2 >= len(r.toks) || r.peek(i+2, ",") || r.peek(i+2, "from") || r.peek(i+2, ")")) && !r.inCast(i):
+			// AS table, AS select: PostgreSQL takes any key word as a
+			// column label after AS (Metabase writes them); TiDB reserves
+			// other words than PostgreSQL does, so every label is quoted.
 			r.replace(i+1, "`"+r.toks[i+1].val+"`")
 		case t.is("[") && i > head && r.endsPrimary(i-1):
 			if err := r.subscript(head, i); err != nil {
@@ -130,6 +132,25 @@ var tidbListKeywords = map[string]bool{"schema": true, "schemas": true, "databas
 // tidbKeywordFuncs are PostgreSQL functions whose names TiDB's grammar
 // reserves.
 var tidbKeywordFuncs = map[string]bool{"cardinality": true, "digest": true}
+
+// inCast reports whether token i (an AS) is CAST's or TREAT's, whose
+// operand that follows is a type, not a label: the innermost parenthesis
+// open around it follows CAST.
+func (r *rewriter) inCast(i int) bool {
+	depth := 0
+	for k := i - 1; k >= 0; k-- {
+		switch {
+		case r.toks[k].is(")"):
+			depth++
+		case r.toks[k].is("("):
+			if depth == 0 {
+				return k > 0 && (r.toks[k-1].is("cast") || r.toks[k-1].is("treat"))
+			}
+			depth--
+		}
+	}
+	return false
+}
 
 // isQuery reports whether the statement at head is a query or a write (not
 // DDL or a role statement, where CURRENT_USER and friends name roles).

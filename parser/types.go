@@ -32,6 +32,11 @@ var unsupportedTypes = map[string]bool{
 // numeric(p, s), interval fields and precision, timestamp and float
 // precision) and array decorations (T[], T[n], T[][], T ARRAY, T ARRAY[n]).
 // It returns the index after the type.
+// grammarTypeNames are the type names PostgreSQL's grammar knows and
+// pg_type does not: quoted, they name no type.
+var grammarTypeNames = map[string]bool{"integer": true, "int": true, "smallint": true, "bigint": true, "real": true,
+	"decimal": true, "dec": true, "boolean": true, "float": true, "character": true, "double": true, "national": true, "nchar": true}
+
 func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 	if r.peek(i, "pg_catalog") && r.peek(i+1, ".") {
 		i += 2 // every type zproxy knows lives in pg_catalog
@@ -39,10 +44,16 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 	if i < len(r.toks) && r.toks[i].kind == tkQIdent && r.toks[i].val == "char" {
 		return r.arrayDecoration(sqltypes.TypeChar, i+1) // "char", not char(1)
 	}
-	if i >= len(r.toks) || r.toks[i].kind != tkIdent {
+	if i >= len(r.toks) || r.toks[i].kind != tkIdent && r.toks[i].kind != tkQIdent {
 		return sqltypes.Type{}, i, r.syntaxErrorAt(i)
 	}
 	word := r.toks[i].val
+	if r.toks[i].kind == tkQIdent && (grammarTypeNames[word] || word != strings.ToLower(word)) {
+		// Quoted, a name is looked up in pg_type as written ("int4",
+		// "regtype", as TypeORM writes them); the SQL spellings the
+		// grammar knows (integer, double precision) are no type names.
+		return sqltypes.Type{}, i, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", word).WithPosition(r.pos(i))
+	}
 	next := i + 1
 	peek := func(k int, w string) bool { return k < len(r.toks) && r.toks[k].is(w) }
 	name := word

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
@@ -19,8 +21,12 @@ func bindExtension(es *parser.ExtensionStatement) (*ir.Extension, error) {
 		}
 		switch {
 		case !es.Drop:
+			var builtIn []string
+			for _, x := range pgcatalog.Extensions {
+				builtIn = append(builtIn, x.Name)
+			}
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "extension %q is not available", name).
-				WithDetail("zproxy has no extensions but its built-in pg_stat_statements.")
+				WithDetail("zproxy has no extensions but its built-in %s.", strings.Join(builtIn, ", "))
 		case !es.MissingOK:
 			return nil, pgerr.New(pgerr.UndefinedObject, "extension %q does not exist", name)
 		}
