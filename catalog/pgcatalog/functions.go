@@ -25,6 +25,9 @@ var (
 	nameP = T(sqltypes.TypeName)
 )
 
+// globalTablespaceOID is pg_global's OID.
+const globalTablespaceOID = 1664
+
 // started is when this process started (pg_postmaster_start_time).
 var started = time.Now()
 
@@ -135,6 +138,15 @@ func init() {
 	Register("pg_partition_ancestors", Overload{Params: []Param{T(sqltypes.TypeRegClass)}, Result: Returns(sqltypes.TypeRegClass), Volatility: Volatile,
 		Set: &SetFunc{Rows: func(*Context, []sqltypes.Value) (SetRows, error) { return Table(nil), nil }}})
 	Register("pg_get_partkeydef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.Null, nil
+	}))
+
+	// pg_tablespace_location: zproxy's two tablespaces are PostgreSQL's
+	// built-in ones, whose location is the data directory (empty text).
+	Register("pg_tablespace_location", fn("", []Param{oidP}, sqltypes.TypeText, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		if oid := uint32(a[0].I); oid == TablespaceOID || oid == globalTablespaceOID {
+			return textV(""), nil
+		}
 		return sqltypes.Null, nil
 	}))
 

@@ -150,6 +150,17 @@ func TestPgDumpZproxyToPostgres(t *testing.T) {
 			sameSnapshot(t, "zproxy vs its restore into PostgreSQL", want, snapshotOf(t, tools, into))
 		})
 	}
+	t.Run("globals", func(t *testing.T) {
+		psqlRun(t, tools, zp, "-c", "CREATE ROLE app_reader LOGIN")
+		path, err := exec.LookPath("pg_dumpall")
+		if err != nil {
+			missingClient(t, "pg_dumpall is not installed (apt-get install -y postgresql-client)")
+		}
+		out := tool(t, path, "-h", zp.host, "-p", zp.port, "-U", zp.user, "--globals-only")
+		if !strings.Contains(out, "CREATE ROLE app_reader;") || !strings.Contains(out, "CREATE ROLE zproxy;") {
+			t.Errorf("pg_dumpall --globals-only:\n%s", out)
+		}
+	})
 	t.Run("one table", func(t *testing.T) {
 		out := tool(t, tools["pg_dump"], append(zp.args(), "-t", "accounts")...)
 		if !strings.Contains(out, "CREATE TABLE public.accounts") || strings.Contains(out, "CREATE TABLE public.tasks") {
