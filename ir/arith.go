@@ -13,6 +13,15 @@ import (
 // float4. An explicit cast (CAST, ::) cuts strings to varchar(n) and
 // char(n) where an assignment fails with 22001.
 func CastValue(v sqltypes.Value, from, to sqltypes.Type, explicit bool, loc *time.Location) (sqltypes.Value, error) {
+	return CastValueStyled(v, from, to, explicit, loc, sqltypes.IntervalStylePostgres)
+}
+
+// CastValueStyled is CastValue in a session whose IntervalStyle is style:
+// an interval (or an array of them) converted to text prints in it.
+func CastValueStyled(v sqltypes.Value, from, to sqltypes.Type, explicit bool, loc *time.Location, style sqltypes.IntervalStyle) (sqltypes.Value, error) {
+	if style != sqltypes.IntervalStylePostgres && to.IsTextual() && printsIntervals(from) && !v.IsNull() {
+		v = sqltypes.NewText(string(sqltypes.AppendTextStyled(nil, from, v, style)))
+	}
 	if from.ID == sqltypes.Float4 && v.K == sqltypes.KindFloat {
 		switch {
 		case to.ID == sqltypes.Numeric:
@@ -26,4 +35,20 @@ func CastValue(v sqltypes.Value, from, to sqltypes.Type, explicit bool, loc *tim
 		}
 	}
 	return sqltypes.CastIn(v, to, explicit, loc)
+}
+
+// printsIntervals reports whether the text of a value of type t holds
+// intervals, whose form depends on IntervalStyle.
+func printsIntervals(t sqltypes.Type) bool {
+	for t.ID == sqltypes.Array {
+		t = t.ElemType()
+	}
+	return t.ID == sqltypes.Interval
+}
+
+// StyleDependentCast reports whether converting from to to depends on the
+// session's IntervalStyle, so a constant cannot be converted when a
+// statement is bound.
+func StyleDependentCast(from, to sqltypes.Type) bool {
+	return to.IsTextual() && printsIntervals(from)
 }

@@ -520,10 +520,11 @@ func (e *Cast) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 		return v, err
 	}
 	var loc *time.Location
+	var style sqltypes.IntervalStyle
 	if ctx != nil {
-		loc = ctx.Fn.Location
+		loc, style = ctx.Fn.Location, ctx.Fn.IntervalStyle
 	}
-	return CastValue(v, e.E.Type(), e.To, e.Explicit, loc)
+	return CastValueStyled(v, e.E.Type(), e.To, e.Explicit, loc, style)
 }
 
 func (e *Func) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {

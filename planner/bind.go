@@ -364,7 +364,7 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 	if et == t {
 		return e, nil
 	}
-	if c, ok := e.(*ir.Const); ok {
+	if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(c.Typ, t) {
 		switch {
 		case assignment && !castAllowedAssignment(et, t):
 			return nil, pgerr.New(pgerr.DatatypeMismatch, "column is of type %s but expression is of type %s", t, et).

@@ -230,7 +230,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 				return b.bindRegCast(e, t)
 			}
 			b.inferParam(e, t)
-			if c, ok := e.(*ir.Const); ok {
+			if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(c.Typ, t) {
 				v, err := ir.CastValue(c.V, c.Typ, t, true, b.loc)
 				if err != nil {
 					return nil, err

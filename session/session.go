@@ -278,7 +278,7 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 	if clock := s.engine.cfg.Clock; clock != nil {
 		start = clock()
 	}
-	return builtins.Context{Now: start, Location: s.location(), Sequences: &sessionSequences{s: s, ctx: ctx}, Random: &s.random,
+	return builtins.Context{Now: start, Location: s.location(), IntervalStyle: s.IntervalStyle(), Sequences: &sessionSequences{s: s, ctx: ctx}, Random: &s.random,
 		Done: ctx.Done(), Err: ctx.Err,
 		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID)},
 		Settings: s.Setting}

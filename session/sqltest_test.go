@@ -311,7 +311,8 @@ func runSQLColumns(ctx context.Context, sess wire.Session, sql string) ([]string
 					// As the wire shows it: in the session's TimeZone.
 					parts[i] = string(sqltypes.AppendTimestampTZIn(nil, v.I, sess.TimeZone()))
 				default:
-					parts[i] = string(sqltypes.AppendTextAs(nil, cols[i].Type, v))
+					// As the wire shows it: in the session's IntervalStyle.
+					parts[i] = string(sqltypes.AppendTextStyled(nil, cols[i].Type, v, sess.IntervalStyle()))
 				}
 			}
 			out = append(out, strings.Join(parts, "|"))

@@ -6,13 +6,15 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
 // The output-style settings. zproxy prints dates and times in the ISO
 // style, reads ambiguous dates month first, prints intervals in the
-// postgres style and floats in their shortest exact form; it accepts the
-// settings that ask for that and refuses (0A000) the valid ones that ask
-// for anything else, rather than accept them and print otherwise.
+// postgres, postgres_verbose or iso_8601 style (IntervalStyle) and floats
+// in their shortest exact form; it accepts the settings that ask for that
+// and refuses (0A000) the valid ones that ask for anything else, rather
+// than accept them and print otherwise.
 
 // styleVar checks and normalizes a value of DateStyle, IntervalStyle or
 // extra_float_digits; ok is false for other settings.
@@ -23,11 +25,13 @@ func styleVar(name, value string) (normalized string, ok bool, err error) {
 		return v, true, err
 	case "intervalstyle":
 		switch v := strings.ToLower(strings.TrimSpace(value)); v {
-		case "postgres":
+		case "postgres", "postgres_verbose", "iso_8601":
 			return v, true, nil
-		case "postgres_verbose", "sql_standard", "iso_8601":
+		case "sql_standard":
+			// sql_standard also changes how interval input is read (a
+			// leading minus negates every field), which zproxy does not.
 			return "", true, pgerr.New(pgerr.FeatureNotSupported, "IntervalStyle %s is not supported", v).
-				WithHint("zproxy prints intervals in the postgres style.")
+				WithHint("zproxy prints intervals in the postgres, postgres_verbose and iso_8601 styles.")
 		}
 		return "", true, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"intervalstyle\": %q", value).
 			WithHint("Available values: postgres, postgres_verbose, sql_standard, iso_8601.")
@@ -68,4 +72,11 @@ func dateStyle(value string) (string, error) {
 		}
 	}
 	return "ISO, MDY", nil
+}
+
+// IntervalStyle implements wire.Session: the IntervalStyle intervals are
+// printed in.
+func (s *Session) IntervalStyle() sqltypes.IntervalStyle {
+	style, _ := sqltypes.IntervalStyleByName(s.varValue("intervalstyle"))
+	return style
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
 // connState tells Shutdown whether a connection may be closed now.
@@ -88,7 +89,8 @@ type conn struct {
 	// Execute, cleared when an Execute completes and at Sync (zero: none).
 	cmdDeadline time.Time
 
-	loc     *time.Location // the session's TimeZone while rows are sent (nil: UTC)
+	loc     *time.Location         // the session's TimeZone while rows are sent (nil: UTC)
+	ivStyle sqltypes.IntervalStyle // the session's IntervalStyle while rows are sent
 	rowBuf  []byte
 	rowSpan []int
 	rowVals [][]byte

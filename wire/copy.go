@@ -229,7 +229,7 @@ func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
 	overall, codes := formatCodes(f)
 	c.send(&pgproto3.CopyOutResponse{OverallFormat: overall, ColumnFormatCodes: codes})
 	loc := c.location()
-	enc := &copyEncoder{f: f}
+	enc := &copyEncoder{f: f, ivStyle: c.intervalStyle()}
 	if loc != time.UTC {
 		enc.loc = loc
 	}

@@ -609,9 +609,10 @@ func (d *copyDecoder) feedBinary(data []byte, last bool, emit func(copyRow) erro
 
 // copyEncoder writes rows in a COPY TO STDOUT format.
 type copyEncoder struct {
-	f   *CopyFormat
-	loc *time.Location
-	val []byte
+	f       *CopyFormat
+	loc     *time.Location
+	ivStyle sqltypes.IntervalStyle
+	val     []byte
 }
 
 // header returns what precedes the rows: the binary header, or a header
@@ -678,7 +679,7 @@ func (e *copyEncoder) row(out []byte, row []sqltypes.Value) ([]byte, error) {
 		if v.K == sqltypes.KindTimestampTZ && e.loc != nil {
 			e.val = sqltypes.AppendTimestampTZIn(e.val, v.I, e.loc)
 		} else {
-			e.val = sqltypes.AppendTextAs(e.val, cols[i].Type, v)
+			e.val = sqltypes.AppendTextStyled(e.val, cols[i].Type, v, e.ivStyle)
 		}
 		if e.f.CSV {
 			force := i < len(e.f.ForceQuote) && e.f.ForceQuote[i]

@@ -110,6 +110,8 @@ func (s *fakeSession) Limits() Limits { return s.limits }
 
 func (s *fakeSession) TimeZone() *time.Location { return time.UTC }
 
+func (s *fakeSession) IntervalStyle() sqltypes.IntervalStyle { return sqltypes.IntervalStylePostgres }
+
 func (s *fakeSession) Setting(string) (string, bool) { return "", false }
 
 func (s *fakeSession) Close() {

@@ -191,6 +191,7 @@ func (c *conn) sendRows(ctx context.Context, res Result, cols []Column, formats 
 	if c.loc == time.UTC {
 		c.loc = nil // the common case: sqltypes' own UTC output
 	}
+	c.ivStyle = c.intervalStyle()
 	for ; ; n++ {
 		if maxRows > 0 && n >= maxRows {
 			return n, true, nil
@@ -263,7 +264,7 @@ func (c *conn) encodeRow(cols []Column, formats []int16, row []sqltypes.Value) e
 		} else if v.K == sqltypes.KindTimestampTZ && c.loc != nil {
 			buf = sqltypes.AppendTimestampTZIn(buf, v.I, c.loc)
 		} else {
-			buf = sqltypes.AppendTextAs(buf, t, v)
+			buf = sqltypes.AppendTextStyled(buf, t, v, c.ivStyle)
 		}
 		span = append(span, start, len(buf))
 	}
@@ -640,6 +641,14 @@ func (c *conn) location() *time.Location {
 		loc = time.UTC
 	}
 	return loc
+}
+
+// intervalStyle is the session's IntervalStyle (postgres if it cannot
+// tell).
+func (c *conn) intervalStyle() sqltypes.IntervalStyle {
+	var style sqltypes.IntervalStyle
+	_ = c.guard("Session.IntervalStyle", func() error { style = c.sess.IntervalStyle(); return nil })
+	return style
 }
 
 // commandDeadline returns when statement_timeout cancels the

@@ -96,6 +96,9 @@ type Session interface {
 	// TimeZone is the session's TimeZone: timestamptz values are shown in
 	// it in text format, and text parameters without an offset read in it.
 	TimeZone() *time.Location
+	// IntervalStyle is the session's IntervalStyle: intervals are shown in
+	// it in text format.
+	IntervalStyle() sqltypes.IntervalStyle
 	// Setting returns a run-time parameter's value as SHOW prints it, for
 	// the ParameterStatus messages of the startup (after the client's
 	// startup parameters applied); false for a name the session lacks.

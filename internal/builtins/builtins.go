@@ -45,6 +45,9 @@ type Context struct {
 	Now time.Time
 	// Location is the session's time zone.
 	Location *time.Location
+	// IntervalStyle is the session's IntervalStyle, which intervals
+	// converted to text are printed in.
+	IntervalStyle sqltypes.IntervalStyle
 	// Settings reads a session setting (current_setting); nil when none.
 	Settings func(name string) (string, bool)
 	// Session describes the client (current_user, current_database ...).

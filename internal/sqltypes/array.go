@@ -335,10 +335,10 @@ func AppendArray(buf []byte, a *ArrayValue) []byte {
 	if a.Record {
 		return appendRecord(buf, a)
 	}
-	return appendArrayAs(buf, a, a.Elem)
+	return appendArrayAs(buf, a, a.Elem, IntervalStylePostgres)
 }
 
-func appendArrayAs(buf []byte, a *ArrayValue, elem Type) []byte {
+func appendArrayAs(buf []byte, a *ArrayValue, elem Type, style IntervalStyle) []byte {
 	if len(a.Dims) == 0 {
 		return append(buf, "{}"...)
 	}
@@ -353,32 +353,32 @@ func appendArrayAs(buf []byte, a *ArrayValue, elem Type) []byte {
 		}
 		buf = append(buf, '=')
 	}
-	buf, _ = appendArrayDim(buf, a, elem, 0, 0)
+	buf, _ = appendArrayDim(buf, a, elem, 0, 0, style)
 	return buf
 }
 
-func appendArrayDim(buf []byte, a *ArrayValue, elem Type, d, i int) ([]byte, int) {
+func appendArrayDim(buf []byte, a *ArrayValue, elem Type, d, i int, style IntervalStyle) ([]byte, int) {
 	buf = append(buf, '{')
 	for k := int32(0); k < a.Dims[d]; k++ {
 		if k > 0 {
 			buf = append(buf, ',')
 		}
 		if d < len(a.Dims)-1 {
-			buf, i = appendArrayDim(buf, a, elem, d+1, i)
+			buf, i = appendArrayDim(buf, a, elem, d+1, i, style)
 			continue
 		}
-		buf = appendArrayElem(buf, a.Elems[i], elem)
+		buf = appendArrayElem(buf, a.Elems[i], elem, style)
 		i++
 	}
 	return append(buf, '}'), i
 }
 
-func appendArrayElem(buf []byte, v Value, elem Type) []byte {
+func appendArrayElem(buf []byte, v Value, elem Type, style IntervalStyle) []byte {
 	if v.IsNull() {
 		return append(buf, "NULL"...)
 	}
 	start := len(buf)
-	buf = AppendTextAs(buf, elem, v)
+	buf = AppendTextStyled(buf, elem, v, style)
 	text := buf[start:]
 	need := len(text) == 0 || strings.EqualFold(string(text), "NULL")
 	for _, c := range text {

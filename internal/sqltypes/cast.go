@@ -10,11 +10,19 @@ import (
 // (also as an array element) is printed with float32 precision, everything
 // else as AppendText does.
 func AppendTextAs(buf []byte, t Type, v Value) []byte {
-	if t.ID == Float4 && v.K == KindFloat {
+	return AppendTextStyled(buf, t, v, IntervalStylePostgres)
+}
+
+// AppendTextStyled is AppendTextAs in a session whose IntervalStyle is
+// style: intervals, also as array elements, print in it.
+func AppendTextStyled(buf []byte, t Type, v Value, style IntervalStyle) []byte {
+	switch {
+	case t.ID == Float4 && v.K == KindFloat:
 		return AppendFloat(buf, v.F, 32)
-	}
-	if t.ID == Array && v.K == KindArray {
-		return appendArrayAs(buf, v.Array(), t.ElemType())
+	case t.ID == Array && v.K == KindArray:
+		return appendArrayAs(buf, v.Array(), t.ElemType(), style)
+	case v.K == KindInterval && style != IntervalStylePostgres:
+		return AppendIntervalStyle(buf, v.Interval(), style)
 	}
 	return AppendText(buf, v)
 }
