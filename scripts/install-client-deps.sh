@@ -11,6 +11,8 @@
 #     npm (Debian's nodejs/npm when missing); nothing of it is committed;
 #   - the PostgreSQL JDBC driver (libpostgresql-jdbc-java, the jar under
 #     /usr/share/java) and a JDK for javac (default-jdk-headless when missing);
+#   - ActiveRecord 6.1 and the pg gem (ruby-activerecord, ruby-pg) for the
+#     Rails ORM scenario;
 #   - pgbench, which bookworm ships in the server package postgresql-15
 #     (postgresql-client-16 and later ship it themselves); no cluster is
 #     created or started for it.
@@ -47,6 +49,11 @@ fi
 
 if [[ ! -f /usr/share/java/postgresql.jar ]]; then
 	need+=(libpostgresql-jdbc-java)
+fi
+
+# ActiveRecord 6.1 with the pg gem, for the Rails ORM scenario.
+if ! { command -v ruby >/dev/null 2>&1 && ruby -e 'require "active_record"; require "pg"' >/dev/null 2>&1; }; then
+	need+=(ruby ruby-activerecord ruby-pg)
 fi
 if ! command -v javac >/dev/null 2>&1; then
 	need+=(default-jdk-headless)
