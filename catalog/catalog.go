@@ -185,6 +185,11 @@ type Index struct {
 	// contype 'u', named as its index and dropped with ALTER TABLE ...
 	// DROP CONSTRAINT); false for CREATE UNIQUE INDEX.
 	Constraint bool `json:"constraint,omitempty"`
+	// Auto marks an index zproxy made for a foreign key whose columns no
+	// index led (the referencing side's lookups need one; PostgreSQL makes
+	// none). The system catalogs leave it out, so that clients comparing
+	// a schema with their model (TypeORM, Rails) see PostgreSQL's indexes.
+	Auto bool `json:"auto,omitempty"`
 	// Bounds, on a Z-order index, says that it keeps data bounds
 	// (zbounds.go): every writer widens them, and query boxes are clipped
 	// to them.

@@ -362,7 +362,7 @@ func (b *Binder) referencingIndex(t *catalog.Table, fk *catalog.ForeignKey) *cat
 	if b.nameTaken(t, true)(name) {
 		name = chooseName(name, "1", b.nameTaken(t, true))
 	}
-	ix := &catalog.Index{Name: name, Kind: catalog.KindBTree, Shards: t.Shards}
+	ix := &catalog.Index{Name: name, Kind: catalog.KindBTree, Shards: t.Shards, Auto: true}
 	for _, c := range fk.Columns {
 		ix.Columns = append(ix.Columns, catalog.KeyColumn{Column: c})
 	}

@@ -5,7 +5,8 @@
 #     python3-psycopg, python3-asyncpg), with SQLAlchemy 1.4 and pandas
 #     (python3-sqlalchemy, python3-pandas) for the catalog and write
 #     scenarios, and Django 3.2 (python3-django) for its migrate scenario;
-#   - node-postgres with pg-cursor and pg-copy-streams (npm, pinned by
+#   - node-postgres with pg-cursor and pg-copy-streams, and the ORMs
+#     Sequelize, TypeORM (with reflect-metadata) and knex (npm, pinned by
 #     e2e/clients/testdata/node/package-lock.json) into
 #     e2e/clients/testdata/node/node_modules, with the machine's Node.js and
 #     npm (Debian's nodejs/npm when missing); nothing of it is committed;
@@ -93,11 +94,14 @@ pgbench_ok || {
 	exit 1
 }
 
-# node-postgres and its cursor and COPY companions, pinned by package.json /
-# package-lock.json.
-if [[ ! -f "$node_dir/node_modules/pg/package.json" || ! -f "$node_dir/node_modules/pg-cursor/package.json" ||
-	! -f "$node_dir/node_modules/pg-copy-streams/package.json" ]]; then
-	echo "install-client-deps: installing node-postgres, pg-cursor and pg-copy-streams into $node_dir/node_modules"
+# node-postgres, its cursor and COPY companions and the ORMs, pinned by
+# package.json / package-lock.json.
+node_missing=false
+for m in pg pg-cursor pg-copy-streams sequelize typeorm knex reflect-metadata; do
+	[[ -f "$node_dir/node_modules/$m/package.json" ]] || node_missing=true
+done
+if $node_missing; then
+	echo "install-client-deps: installing node-postgres, pg-cursor, pg-copy-streams, Sequelize, TypeORM and knex into $node_dir/node_modules"
 	(cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1 ||
 		npm install --no-audit --no-fund --loglevel=error)
 fi

@@ -195,7 +195,7 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				case "by default":
 					id = "d"
 				}
-				cols = append(cols, column{name: c.Name, typ: c.Type, notNull: c.NotNull || t.IsPKColumn(i), deflt: c.Default, ident: id, ordinal: i, comment: c.Comment})
+				cols = append(cols, column{name: c.Name, typ: c.Type, notNull: c.NotNull || t.IsPKColumn(i), deflt: defaultDisplay(c.Default, c.Type), ident: id, ordinal: i, comment: c.Comment})
 			}
 			add(&object{oid: ObjectOID(t.ID, 0), name: t.Name, ns: NamespacePublic, kind: 'r', am: AmHeap, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
 			if !hasRowID(t) {
@@ -203,6 +203,9 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 					cols: keyColumns(t, t.PrimaryKey, nil), table: t})
 			}
 			for _, ix := range t.Indexes {
+				if ix.Auto {
+					continue // zproxy's own, for a foreign key (catalog.Index.Auto)
+				}
 				am := uint32(AmBtree)
 				if ix.Kind == catalog.KindZOrder {
 					am = AmZOrder

@@ -98,6 +98,24 @@ func (e *Env) typeByOID(oid uint32) (*pgType, bool) {
 // "character varying(20)", "text[]", "pg_catalog.int8", "\"char\"").
 func (e *Env) typeOID(name string) (uint32, error) {
 	n := strings.TrimSpace(name)
+	if strings.HasPrefix(n, `"`) && !strings.HasPrefix(n, `"char"`) {
+		// A quoted name ("pg_catalog"."uuid", as TypeORM writes it) is
+		// matched as written, in pg_catalog or public.
+		schema, bare := splitQualified(n)
+		if schema == "" || schema == "pg_catalog" || schema == "public" {
+			for _, t := range builtinTypes {
+				if t.name == bare {
+					return t.oid, nil
+				}
+			}
+			for _, t := range e.userTypes() {
+				if t.name == bare {
+					return t.oid, nil
+				}
+			}
+		}
+		return 0, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", n)
+	}
 	lower := strings.ToLower(n)
 	lower = strings.TrimPrefix(lower, "pg_catalog.")
 	for _, t := range builtinTypes {

@@ -1,0 +1,108 @@
+package pgcatalog
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// defaultDisplay is a column default as pg_get_expr prints it, for the
+// defaults that are a single literal (DEFAULT 0, DEFAULT 'x', DEFAULT
+// false); others keep the text as written. PostgreSQL stores the default
+// coerced to the column's type and prints the constant back (ruleutils'
+// get_const_expr): an integer literal bare (a negative one as
+// '-1'::integer), a decimal one bare (a negative one as '-1.5'::numeric),
+// booleans as true and false, a quoted literal as its value of the
+// column's type with a cast ('x'::character varying, '{}'::text[]) unless
+// that type is integer, numeric or boolean, which print bare. Implicit
+// coercions (an integer literal into a bigint column) are not shown, as
+// PostgreSQL does not show them. Schema tools (knex's columnInfo, Rails'
+// schema dump) compare these texts with what they expect from PostgreSQL.
+func defaultDisplay(def string, t sqltypes.Type) string {
+	lit := strings.TrimSpace(def)
+	switch {
+	case strings.EqualFold(lit, "true") || strings.EqualFold(lit, "false"):
+		return strings.ToLower(lit)
+	case isNumberLiteral(lit, false):
+		n, err := strconv.ParseInt(strings.TrimPrefix(lit, "+"), 10, 64)
+		if err != nil {
+			return def
+		}
+		return intConst(n)
+	case isNumberLiteral(lit, true):
+		lit = strings.TrimPrefix(lit, "+")
+		if strings.HasPrefix(lit, "-") {
+			return quoteLiteral(lit) + "::numeric"
+		}
+		return lit
+	case len(lit) >= 2 && lit[0] == '\'' && lit[len(lit)-1] == '\'':
+		s := lit[1 : len(lit)-1]
+		if strings.Contains(strings.ReplaceAll(s, "''", ""), "'") {
+			return def // more than one literal
+		}
+		s = strings.ReplaceAll(s, "''", "'")
+		bare := t
+		bare.Width, bare.Scale = 0, 0
+		v, err := sqltypes.ParseText(bare, s)
+		if err != nil {
+			return def
+		}
+		switch bare.ID {
+		case sqltypes.Bool:
+			if v.I != 0 {
+				return "true"
+			}
+			return "false"
+		case sqltypes.Int4:
+			return intConst(v.I)
+		case sqltypes.Numeric:
+			if text := sqltypes.FormatText(v); !strings.HasPrefix(text, "-") && text != "NaN" {
+				return text
+			}
+		}
+		name := bare.String()
+		if bare.ID == sqltypes.BPChar {
+			name = "bpchar" // format_type of character without a length
+		}
+		return quoteLiteral(sqltypes.FormatText(v)) + "::" + name
+	}
+	return def
+}
+
+// intConst prints an int4 constant as get_const_expr does; a value past
+// int4 is a bigint constant, printed with its cast.
+func intConst(n int64) string {
+	switch {
+	case n < math.MinInt32 || n > math.MaxInt32:
+		return quoteLiteral(strconv.FormatInt(n, 10)) + "::bigint"
+	case n < 0:
+		return quoteLiteral(strconv.FormatInt(n, 10)) + "::integer"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// isNumberLiteral reports whether s is a signed integer literal, or with
+// decimal a literal with a fraction or an exponent.
+func isNumberLiteral(s string, decimal bool) bool {
+	s = strings.TrimLeft(s, "+-")
+	if s == "" {
+		return false
+	}
+	digits, frac := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' || c == 'e' || c == 'E':
+			frac = true
+			if c != '.' && i+1 < len(s) && (s[i+1] == '+' || s[i+1] == '-') {
+				i++
+			}
+		default:
+			return false
+		}
+	}
+	return digits > 0 && frac == decimal
+}
