@@ -81,6 +81,19 @@ def main():
     check("admin log entry joined to its user", list(LogEntry.objects.filter(user__username="alice").values_list("object_repr", flat=True)), ["alice"])
     alice.delete()
     check("deleting the user cascades to its log entries", LogEntry.objects.count(), 0)
+
+    # inspectdb reads the schema back from the catalogs (introspection of
+    # columns, primary keys, unique and foreign-key constraints) and writes
+    # models: auth_user_groups' foreign keys and its unique pair come back.
+    import io
+    out = io.StringIO()
+    call_command("inspectdb", "auth_user_groups", "auth_user", stdout=out)
+    models = out.getvalue()
+    for want in ("class AuthUserGroups(models.Model):", "user = models.ForeignKey('AuthUser', models.DO_NOTHING)",
+                 "group = models.ForeignKey('AuthGroup', models.DO_NOTHING)", "unique_together = (('user', 'group'),)",
+                 "username = models.CharField(unique=True, max_length=150)"):
+        if want not in models:
+            fail("inspectdb lacks %r:\n%s" % (want, models))
     print("PASS", flush=True)
 
 
