@@ -27,24 +27,11 @@ func (r *rewriter) lockStmt() (*LockStatement, error) {
 		k++
 	}
 	st := &LockStatement{Mode: "ACCESS EXCLUSIVE", Pos: r.pos(min(k, len(r.toks)-1))}
-	for {
-		if r.peek(k, "only") {
-			k++
-		}
-		name, next, err := r.relationName(k)
-		if err != nil {
-			return nil, err
-		}
-		st.Tables = append(st.Tables, name)
-		k = next
-		if r.peek(k, "*") {
-			k++
-		}
-		if !r.peek(k, ",") {
-			break
-		}
-		k++
+	tables, k, err := r.relationList(k)
+	if err != nil {
+		return nil, err
 	}
+	st.Tables = tables
 	if r.peek(k, "in") {
 		k++
 		var words []string

@@ -21,24 +21,11 @@ func (r *rewriter) truncateStmt() (*TruncateStatement, error) {
 		k++
 	}
 	st := &TruncateStatement{Pos: r.pos(min(k, len(r.toks)-1))}
-	for {
-		if r.peek(k, "only") {
-			k++
-		}
-		name, next, err := r.relationName(k)
-		if err != nil {
-			return nil, err
-		}
-		st.Tables = append(st.Tables, name)
-		k = next
-		if r.peek(k, "*") {
-			k++
-		}
-		if !r.peek(k, ",") {
-			break
-		}
-		k++
+	tables, k, err := r.relationList(k)
+	if err != nil {
+		return nil, err
 	}
+	st.Tables = tables
 	for k < len(r.toks) {
 		switch {
 		case r.peek(k, "restart") && r.peek(k+1, "identity"):
@@ -54,4 +41,29 @@ func (r *rewriter) truncateStmt() (*TruncateStatement, error) {
 		}
 	}
 	return st, nil
+}
+
+// relationList reads [ONLY] name [*], ... from token k (TRUNCATE's and
+// LOCK's lists; zproxy has no inheritance, so ONLY and * change nothing)
+// and returns the names and the token after the list.
+func (r *rewriter) relationList(k int) ([]string, int, error) {
+	var names []string
+	for {
+		if r.peek(k, "only") {
+			k++
+		}
+		name, next, err := r.relationName(k)
+		if err != nil {
+			return nil, k, err
+		}
+		names = append(names, name)
+		k = next
+		if r.peek(k, "*") {
+			k++
+		}
+		if !r.peek(k, ",") {
+			return names, k, nil
+		}
+		k++
+	}
 }

@@ -28,6 +28,24 @@ func TestColumnsGenUpToDate(t *testing.T) {
 	}
 }
 
+// TestTypesGenUpToDate regenerates types_gen.go from the PostgreSQL 15
+// that PGCATALOG_POSTGRES names, when set: pg_type has every built-in type
+// PostgreSQL has.
+func TestTypesGenUpToDate(t *testing.T) {
+	dsn := os.Getenv("PGCATALOG_POSTGRES")
+	if dsn == "" {
+		t.Skip("PGCATALOG_POSTGRES is not set")
+	}
+	out, err := exec.Command("go", "run", "gen/types.go", dsn).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	have, _ := os.ReadFile("types_gen.go")
+	if !bytes.Equal(out, have) {
+		t.Error("types_gen.go differs from PostgreSQL 15's pg_type: go run gen/types.go \"$PGCATALOG_POSTGRES\" > types_gen.go")
+	}
+}
+
 // TestEveryCatalogRelationBinds checks that every relation PostgreSQL 15
 // has in pg_catalog and information_schema can be looked up and read:
 // those zproxy has nothing for are empty, never missing.

@@ -21,7 +21,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/zproxy/zproxy/internal/pgoracle"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -31,15 +31,11 @@ func main() {
 		log.Fatal("usage: go run gen/columns.go <PostgreSQL 15 connection string>")
 	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, os.Args[1])
+	conn, version, err := pgoracle.Connect(ctx, os.Args[1])
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	var version string
-	if err := conn.QueryRow(ctx, "SHOW server_version").Scan(&version); err != nil || !strings.HasPrefix(version, "15.") {
-		log.Fatalf("need PostgreSQL 15, got %q (%v)", version, err)
-	}
 	rows, err := conn.Query(ctx, `
 		SELECT n.nspname || '.' || c.relname, c.oid::int8, c.relkind IN ('r', 'p'),
 			array_agg(a.attname::text ORDER BY a.attnum),

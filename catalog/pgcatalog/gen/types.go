@@ -16,7 +16,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/zproxy/zproxy/internal/pgoracle"
 )
 
 func main() {
@@ -24,15 +24,11 @@ func main() {
 		log.Fatal("usage: go run gen/types.go <PostgreSQL 15 connection string>")
 	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, os.Args[1])
+	conn, version, err := pgoracle.Connect(ctx, os.Args[1])
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	var version string
-	if err := conn.QueryRow(ctx, "SHOW server_version").Scan(&version); err != nil || !strings.HasPrefix(version, "15.") {
-		log.Fatalf("need PostgreSQL 15, got %q (%v)", version, err)
-	}
 	rows, err := conn.Query(ctx, `
 		SELECT t.oid::int8, t.typname::text, t.typlen, t.typbyval, t.typtype::text, t.typcategory::text, t.typispreferred, t.typdelim::text,
 			t.typelem::int8, t.typarray::int8,

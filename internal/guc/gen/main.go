@@ -18,7 +18,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/zproxy/zproxy/internal/pgoracle"
 )
 
 // aliasCandidates are the words PostgreSQL's enum tables accept without
@@ -31,15 +31,11 @@ func main() {
 		log.Fatal("usage: gen <PostgreSQL 15 connection string>")
 	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, os.Args[1])
+	conn, version, err := pgoracle.Connect(ctx, os.Args[1])
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer conn.Close(ctx)
-	var version string
-	if err := conn.QueryRow(ctx, "SHOW server_version").Scan(&version); err != nil || !strings.HasPrefix(version, "15.") {
-		log.Fatalf("need PostgreSQL 15, got %q (%v)", version, err)
-	}
 	rows, err := conn.Query(ctx, `SELECT name, context, vartype, coalesce(unit, ''), coalesce(min_val, ''), coalesce(max_val, ''),
 		coalesce(enumvals, '{}'), coalesce(boot_val, ''), category, short_desc
 		FROM pg_settings WHERE context IN ('user', 'superuser') ORDER BY lower(name)`)
