@@ -259,6 +259,8 @@ type TxnOp struct {
 	// names the level, empty when not given).
 	ReadOnly  bool
 	Isolation string
+	// Start is BEGIN spelt START TRANSACTION, which PostgreSQL tags so.
+	Start bool
 	// Savepoint names the savepoint of SAVEPOINT, ROLLBACK TO and RELEASE.
 	Savepoint string
 	// Chain is COMMIT or ROLLBACK AND CHAIN: a new block with the same

@@ -24,6 +24,9 @@ type Statement struct {
 	// (DropIndexStmt whose Table.Name is empty) and EXPLAIN (ExplainStmt wrapping the
 	// statement; the options are in Explain).
 	AST ast.StmtNode
+	// StartTransaction marks a BeginStmt spelt START TRANSACTION, whose
+	// command tag differs from BEGIN's.
+	StartTransaction bool
 	// Text is the statement as the client wrote it, and Offset its byte
 	// offset in the whole query string.
 	Text   string

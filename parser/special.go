@@ -64,6 +64,7 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 				return nil, nil
 			}
 			k = 2
+			r.st.StartTransaction = true
 		} else if r.peek(1, "work") || r.peek(1, "transaction") {
 			k = 2
 		}

@@ -226,7 +226,7 @@ func (b *Binder) bindStmt(node ast.StmtNode) (ir.Statement, error) {
 		}
 		return b.bindSet(n)
 	case *ast.BeginStmt:
-		return &ir.TxnOp{Op: ir.TxnBegin, ReadOnly: n.ReadOnly, Isolation: n.Mode}, nil
+		return &ir.TxnOp{Op: ir.TxnBegin, ReadOnly: n.ReadOnly, Isolation: n.Mode, Start: b.stmt.StartTransaction}, nil
 	case *ast.CommitStmt:
 		return &ir.TxnOp{Op: ir.TxnCommit, Chain: n.CompletionType == ast.CompletionTypeChain}, nil
 	case *ast.RollbackStmt:

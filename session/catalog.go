@@ -130,11 +130,11 @@ func (p pgSession) Settings() []pgcatalog.Setting {
 	var out []pgcatalog.Setting
 	for _, kv := range p.s.showAll() {
 		n, value := kv[0], kv[1]
-		if _, ok := serverVars[n]; ok {
-			out = append(out, p.s.serverVarSetting(n))
+		if hiddenVars[n] || !p.s.mayReadVar(n) {
 			continue
 		}
-		if hiddenVars[n] {
+		if g, ok := guc.Lookup(n); ok && !g.SessionSettable() {
+			out = append(out, p.s.serverVarSetting(g, n))
 			continue
 		}
 		m := metaOf(n)

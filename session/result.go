@@ -87,7 +87,9 @@ func (m *memResult) Next(context.Context) ([]sqltypes.Value, bool, error) {
 }
 
 func (m *memResult) Tag() string {
-	if m.tag == "SHOW" || m.tag == "EXPLAIN" || m.tag == "CHECK TABLE" {
+	// PostgreSQL tags SHOW and EXPLAIN with their own names, no count;
+	// zproxy's CHECK TABLE reads as a query.
+	if m.tag == "CHECK TABLE" {
 		return fmt.Sprintf("SELECT %d", len(m.rows))
 	}
 	return m.tag

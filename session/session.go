@@ -829,13 +829,19 @@ func (st *statement) runShowVar(ctx context.Context, x *ir.ShowVar, env *runEnv)
 	if x.Name == "all" {
 		var rows [][]sqltypes.Value
 		for _, kv := range s.showAll() {
-			rows = append(rows, []sqltypes.Value{sqltypes.NewText(kv[0]), sqltypes.NewText(kv[1])})
+			if hiddenVars[kv[0]] || !s.mayReadVar(kv[0]) {
+				continue
+			}
+			rows = append(rows, []sqltypes.Value{sqltypes.NewText(displayName(kv[0])), sqltypes.NewText(kv[1])})
 		}
 		return staticResult(columnsOf(x), rows, "SHOW"), nil
 	}
 	n, ok := canonicalVar(x.Name)
 	if !ok {
 		return nil, pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", x.Name)
+	}
+	if !s.mayReadVar(n) {
+		return nil, errCannotExamine(x.Name)
 	}
 	return staticResult(columnsOf(x), [][]sqltypes.Value{{sqltypes.NewText(s.varValue(n))}}, "SHOW"), nil
 }

@@ -28,13 +28,9 @@ type varMeta struct {
 	enumvals                                         []string
 }
 
-// varMetas describes zproxy's own parameters and PostgreSQL's read-only
-// ones, which package guc (the settable parameters) does not list.
+// varMetas describes zproxy's own parameters and is_superuser, which
+// package guc (PostgreSQL's pg_settings) does not list.
 var varMetas = map[string]varMeta{
-	"server_version":        {context: ctxInternal, vartype: "string", category: "Preset Options", desc: "Shows the server version."},
-	"server_encoding":       {context: ctxInternal, vartype: "string", category: "Preset Options", desc: "Shows the server (database) character set encoding."},
-	"integer_datetimes":     {context: ctxInternal, vartype: "bool", category: "Preset Options", desc: "Shows whether datetimes are integer based."},
-	"max_identifier_length": {context: ctxInternal, vartype: "integer", min: "63", max: "63", category: "Preset Options", desc: "Shows the maximum identifier length."},
 	// is_superuser is GUC_NO_SHOW_ALL in PostgreSQL: SHOW answers it, but
 	// pg_settings does not list it.
 	"is_superuser": {context: ctxInternal, vartype: "bool", category: "Preset Options"},

@@ -113,9 +113,13 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 	s := st.sess
 	switch op.Op {
 	case ir.TxnBegin:
+		tag := "BEGIN"
+		if op.Start {
+			tag = "START TRANSACTION"
+		}
 		if s.txStatus != 'I' {
 			s.notice(&pgerr.Error{Code: pgerr.ActiveSQLTransaction, Severity: "WARNING", Message: "there is already a transaction in progress"})
-			return tagResult("BEGIN"), nil
+			return tagResult(tag), nil
 		}
 		if op.Isolation != "" {
 			if _, err := isolationLevel(op.Isolation); err != nil {
@@ -126,7 +130,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		if op.ReadOnly {
 			s.vars["transaction_read_only"] = "on"
 		}
-		return tagResult("BEGIN"), nil
+		return tagResult(tag), nil
 	case ir.TxnCommit:
 		switch s.txStatus {
 		case 'I':

@@ -50,22 +50,13 @@ var knownVars = map[string]string{
 	"default_transaction_deferrable":      "off",
 	"transaction_deferrable":              "off",
 	"standard_conforming_strings":         "on",
-	"server_version":                      "15.0",
-	"server_encoding":                     "UTF8",
-	"integer_datetimes":                   "on",
 	"bytea_output":                        "hex",
 	"client_min_messages":                 "notice",
-	"max_identifier_length":               "63",
 	"is_superuser":                        "on",
 	varAllowFullScan:                      "on",
 	varWorkMem:                            "256MB",
 	varTempFileLimit:                      "-1",
 	varAdviceWorkload:                     "statements",
-	// The server's settings (servervars.go); these are PostgreSQL's
-	// defaults, which the wire server's values replace.
-	"authentication_timeout":         "1min",
-	"max_connections":                "100",
-	"superuser_reserved_connections": "3",
 }
 
 // displayName is a parameter's name as PostgreSQL spells it (SHOW's
@@ -155,9 +146,6 @@ func (s *Session) set(name, value string, reset bool) error {
 	n, ok := canonicalVar(name)
 	if !ok {
 		return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
-	}
-	if sv, ok := serverVars[n]; ok {
-		return errServerVar(n, sv)
 	}
 	if err := s.checkVarContext(n, name); err != nil {
 		return err
@@ -290,7 +278,7 @@ func (s *Session) resetAll() error {
 	for _, n := range allVarNames() {
 		// As PostgreSQL's RESET ALL, it passes over what the session may
 		// not change rather than failing on it.
-		if _, server := serverVars[n]; !server && !strings.HasPrefix(n, "transaction_") && s.varValue(n) != s.resetValue(n) &&
+		if !isServerVar(n) && !strings.HasPrefix(n, "transaction_") && s.varValue(n) != s.resetValue(n) &&
 			s.checkVarContext(n, n) == nil && s.checkVarCeiling(n, n, s.resetValue(n)) == nil {
 			names = append(names, n)
 		}

@@ -188,6 +188,15 @@ func NewServer(cfg Config, eng Engine) *Server {
 		"authentication_timeout":         strconv.Itoa(int(max(1, cfg.AuthTimeout.Round(time.Second)/time.Second))),
 		"max_connections":                strconv.Itoa(cfg.MaxConnections),
 		"superuser_reserved_connections": strconv.Itoa(cfg.SuperuserReservedConnections),
+		"server_version":                 cfg.ServerVersion,
+		"ssl":                            "off",
+	}
+	if cfg.TLS != nil {
+		s.settings["ssl"] = "on"
+	}
+	if host, port, err := net.SplitHostPort(cfg.Addr); err == nil {
+		s.settings["listen_addresses"] = host
+		s.settings["port"] = port
 	}
 	if cfg.TLS != nil && len(cfg.TLS.Certificates) > 0 {
 		s.channelBinding = auth.ChannelBinding(&cfg.TLS.Certificates[0])

@@ -9,6 +9,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	. "github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -446,15 +447,16 @@ func currentSetting(ctx *Context, name string, missingOK bool) (sqltypes.Value, 
 			return textV(v), nil
 		}
 	}
-	if e := envOf(ctx); e != nil && e.Sess != nil {
+	e := envOf(ctx)
+	if e != nil && e.Sess != nil {
 		if v, ok := e.Sess.Setting(n); ok {
 			return textV(v), nil
 		}
 	}
-	for _, s := range serverSettings {
-		if s.Name == n {
-			return textV(s.Value), nil
-		}
+	if p, ok := guc.Lookup(n); ok && (e == nil || e.Sess == nil) {
+		// No session to ask (a catalog read outside one): the built-in
+		// default.
+		return textV(p.BootValue().Show), nil
 	}
 	if missingOK {
 		return sqltypes.Null, nil

@@ -267,15 +267,6 @@ func init() {
 		if e.Sess != nil {
 			all = e.Sess.Settings()
 		}
-		have := map[string]bool{}
-		for _, s := range all {
-			have[s.Name] = true
-		}
-		for _, s := range serverSettings {
-			if !have[s.Name] {
-				all = append(all, s)
-			}
-		}
 		var out []row
 		for _, s := range sortedSettings(all) {
 			r := &pgSettingsRow{Name: textV(s.Name), Setting: textV(s.Value), Category: textV(s.Category), ShortDesc: textV(s.Description),
@@ -717,18 +708,6 @@ func viewDef(v *catalog.View) string {
 func sortedSettings(s []Setting) []Setting {
 	sort.Slice(s, func(i, j int) bool { return s[i].Name < s[j].Name })
 	return s
-}
-
-// serverSettings are the server's fixed facts, which no session sets but
-// clients read (pgJDBC reads max_index_keys before getImportedKeys).
-var serverSettings = []Setting{
-	{Name: "max_index_keys", Value: "32", Boot: "32", VarType: "integer", Min: "32", Max: "32", Context: "internal", Category: "Preset Options", Description: "Shows the maximum number of index keys."},
-	{Name: "max_function_args", Value: "100", Boot: "100", VarType: "integer", Min: "100", Max: "100", Context: "internal", Category: "Preset Options"},
-	{Name: "block_size", Value: "8192", Boot: "8192", VarType: "integer", Min: "8192", Max: "8192", Context: "internal", Category: "Preset Options"},
-	{Name: "server_version_num", Value: "150000", Boot: "150000", VarType: "integer", Context: "internal", Category: "Preset Options"},
-	{Name: "lc_collate", Value: "C", Boot: "C", Context: "internal", Category: "Preset Options"},
-	{Name: "lc_ctype", Value: "C", Boot: "C", Context: "internal", Category: "Preset Options"},
-	{Name: "data_checksums", Value: "off", Boot: "off", VarType: "bool", Context: "internal", Category: "Preset Options"},
 }
 
 // pgClassOID is pg_class's OID, the classoid of relations' descriptions.

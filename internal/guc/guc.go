@@ -28,14 +28,25 @@ func (t Type) String() string {
 // Param is one run-time parameter as PostgreSQL 15 defines it. Min, Max and
 // Boot are in the parameter's base unit, as pg_settings prints them.
 type Param struct {
-	Name, Context      string
-	Type               Type
-	Unit               string
-	Min, Max, Boot     string
-	Category, Desc     string
-	EnumVals           []string
-	Aliases            map[string]string // hidden enum spellings → the value they stand for
+	Name, Context  string
+	Type           Type
+	Unit           string
+	Min, Max, Boot string
+	Category, Desc string
+	EnumVals       []string
+	Aliases        map[string]string // hidden enum spellings → the value they stand for
+	// SuperuserOnly parameters (GUC_SUPERUSER_ONLY: file paths, library
+	// lists) are read only by superusers and members of
+	// pg_read_all_settings.
+	SuperuserOnly      bool
 	minValue, maxValue float64
+}
+
+// SessionSettable reports whether a session may change the parameter at
+// all (contexts user and superuser); the others are the server's, fixed
+// at its start or in its configuration.
+func (p *Param) SessionSettable() bool {
+	return p.Context == "user" || p.Context == "superuser"
 }
 
 // Value is a parameter's value as PostgreSQL prints it: Setting is
@@ -62,7 +73,8 @@ func Lookup(name string) (*Param, bool) {
 	return p, ok
 }
 
-// All returns every parameter, ordered by name.
+// All returns every parameter, ordered by name: those a session may set
+// and the server's own.
 func All() []*Param {
 	out := make([]*Param, len(pg15Params))
 	for i := range pg15Params {

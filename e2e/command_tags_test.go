@@ -1,0 +1,55 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TestCommandTags: the tag each statement's CommandComplete carries is
+// PostgreSQL's, for both protocols (drivers return it to applications as
+// the affected-row count or the statement kind, and some branch on it).
+func TestCommandTags(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeExec} {
+		t.Run(mode.String(), func(t *testing.T) {
+			conn := tg.Connect(t, mode)
+			ctx := testCtx(t)
+			tg.CreateTable(t, conn, "CREATE TABLE command_tags (k INT PRIMARY KEY, v TEXT)")
+			for _, c := range []struct{ sql, tag string }{
+				{"START TRANSACTION", "START TRANSACTION"},
+				{"START TRANSACTION", "START TRANSACTION"}, // already in a block: a WARNING, the same tag
+				{"INSERT INTO command_tags VALUES (1, 'a'), (2, 'b')", "INSERT 0 2"},
+				{"UPDATE command_tags SET v = 'c' WHERE k = 1", "UPDATE 1"},
+				{"SELECT * FROM command_tags", "SELECT 2"},
+				{"SAVEPOINT s", "SAVEPOINT"},
+				{"DELETE FROM command_tags WHERE k = 2", "DELETE 1"},
+				{"ROLLBACK TO SAVEPOINT s", "ROLLBACK"},
+				{"RELEASE SAVEPOINT s", "RELEASE"},
+				{"COMMIT", "COMMIT"},
+				{"BEGIN", "BEGIN"},
+				{"BEGIN", "BEGIN"},
+				{"END", "COMMIT"},
+				{"START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", "START TRANSACTION"},
+				{"ABORT", "ROLLBACK"},
+				{"SET search_path = public", "SET"},
+				{"RESET search_path", "RESET"},
+				{"SHOW server_version_num", "SHOW"},
+				{"EXPLAIN SELECT * FROM command_tags", "EXPLAIN"},
+				{"VALUES (1), (2), (3)", "SELECT 3"},
+				{"TRUNCATE command_tags", "TRUNCATE TABLE"},
+				{"DROP TABLE command_tags", "DROP TABLE"},
+			} {
+				tag, err := conn.Exec(ctx, c.sql)
+				if err != nil {
+					t.Errorf("%s: %v", c.sql, err)
+					continue
+				}
+				if tag.String() != c.tag {
+					t.Errorf("%s: tag %q, want %q", c.sql, tag.String(), c.tag)
+				}
+			}
+		})
+	}
+}
