@@ -203,3 +203,51 @@ func TestSleepCancelled(t *testing.T) {
 		t.Errorf("another connection after the cancel: %d %v", n, err)
 	}
 }
+
+// TestErrorPositions: an error about a place in the statement carries
+// that place (the caret psql draws), as PostgreSQL's parser sets it: the
+// unknown column or function, the operator that does not exist, the
+// literal that does not read as its type. Errors of running the
+// statement carry none.
+func TestErrorPositions(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	conn := tg.Connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := testCtx(t)
+	tg.CreateTable(t, conn, "CREATE TABLE error_positions (k INT PRIMARY KEY, v TEXT)")
+	for _, c := range []struct {
+		sql  string
+		code string
+		pos  int32
+	}{
+		{"SELECT nosuch FROM error_positions", "42703", 8},
+		{"SELECT error_positions.zz FROM error_positions", "42703", 8},
+		{"SELECT k FROM error_positions WHERE k > 0 AND nosuch2 > 1", "42703", 47},
+		{"SELECT 'x'::int", "22P02", 8},
+		{"SELECT CAST('2024-13-45' AS date)", "22008", 13},
+		{"SELECT nosuchfn(1)", "42883", 8},
+		{"SELECT length(1, 2, 3)", "42883", 8},
+		{"SELECT 1 + 'a'", "22P02", 12},
+		{"SELECT k + v FROM error_positions", "42883", 10},
+		{"SELECT k FROM error_positions WHERE v = 1", "42883", 39},
+		{"SELECT k FROM error_positions WHERE k = 'zz'", "22P02", 41},
+		{"INSERT INTO error_positions VALUES ('abc', 'x')", "22P02", 37},
+		{"INSERT INTO error_positions (k, nosuch4) VALUES (1, 2)", "42703", 33},
+		{"UPDATE error_positions SET nosuch = 1", "42703", 28},
+		{"SELECT sum(v) FROM error_positions", "42883", 8},
+		{"SELECT k FROM error_positions GROUP BY v", "42803", 8},
+		{"SELECT now() + 'xyz'", "22007", 16},
+		{"SELECT 1/0", "22012", 0},
+		{"SELECT 2147483647 + 1", "22003", 0},
+	} {
+		_, err := conn.Exec(ctx, c.sql)
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: %v, want %s", c.sql, err, c.code)
+			continue
+		}
+		if pe.Code != c.code || pe.Position != c.pos {
+			t.Errorf("%s: %s at %d (%s), want %s at %d", c.sql, pe.Code, pe.Position, pe.Message, c.code, c.pos)
+		}
+	}
+}

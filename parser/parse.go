@@ -167,6 +167,33 @@ func (s *Statement) Position(sqlOffset int) int {
 	return charPos(s.query, origOffset(s.segs, sqlOffset, s.Offset))
 }
 
+// OperatorPosition is the position of the infix operator written just
+// before the operand that starts at sqlOffset (of SQL), where PostgreSQL
+// points errors about the operator ("operator does not exist"); 0 when
+// no operator stands there in the client's text (an operator zproxy
+// respelled, say).
+func (s *Statement) OperatorPosition(sqlOffset int) int {
+	end := origOffset(s.segs, sqlOffset, -1)
+	if end < s.Offset || end > len(s.query) {
+		return 0
+	}
+	i := end
+	for i > s.Offset && strings.ContainsRune(" \t\n\r\f", rune(s.query[i-1])) {
+		i--
+	}
+	j := i
+	for j > s.Offset && strings.ContainsRune(operatorChars, rune(s.query[j-1])) {
+		j--
+	}
+	if j == i {
+		return 0
+	}
+	return charPos(s.query, j)
+}
+
+// operatorChars are the characters PostgreSQL's operators are made of.
+const operatorChars = "+-*/<>=~!@#%^&|`?"
+
 // NamePosition finds where an identifier (as the client wrote it, matched
 // the way identifiers fold) first appears as a word in the statement, for
 // errors about a name whose place the AST does not record; 0 if not found.

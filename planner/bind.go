@@ -353,7 +353,13 @@ func (b *Binder) bindAssign(sc *scope, node ast.ExprNode, col catalog.Column) (i
 		return nil, err
 	}
 	b.inferParam(e, col.Type)
-	return b.coerceTo(e, col.Type, true)
+	e, err = b.coerceTo(e, col.Type, true)
+	if pe, ok := err.(*pgerr.Error); ok && pe.Position == 0 && isLiteral(node) && readsInput(pe.Code) {
+		// A literal that does not read as the column's type: PostgreSQL
+		// points at the literal.
+		return nil, pe.WithPosition(b.stmt.Position(node.OriginTextPosition()))
+	}
+	return e, err
 }
 
 // coerceTo converts e to type t: constants are converted now (so a bad

@@ -27,12 +27,89 @@ func (b *Binder) bindExpr(sc *scope, node ast.ExprNode) (ir.Expr, error) {
 // above an aggregation, so leaves resolve to group columns and aggregates.
 func (b *Binder) child(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.Expr, error) {
 	if agg != nil {
-		return agg.bind(node)
+		e, err := agg.bind(node)
+		return e, b.positioned(err, node)
 	}
 	return b.bindExprWith(sc, node, nil)
 }
 
 func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.Expr, error) {
+	e, err := b.bindExprNode(sc, node, agg)
+	return e, b.positioned(err, node)
+}
+
+// positioned gives an error from binding node the position PostgreSQL's
+// parser would give it (the caret psql draws under the statement): the
+// column reference a name error is about, the function or operator that
+// does not exist, the literal that does not read as the type it is cast
+// or compared to. The innermost node sets it; an error that already has a
+// position, and errors PostgreSQL raises without one (those of running
+// the statement, such as a constant's division by zero), keep theirs.
+func (b *Binder) positioned(err error, node ast.ExprNode) error {
+	pe, ok := err.(*pgerr.Error)
+	if !ok || pe.Position != 0 || b.stmt == nil {
+		return err
+	}
+	pos := 0
+	switch n := node.(type) {
+	case *ast.ColumnNameExpr:
+		switch pe.Code {
+		case pgerr.UndefinedColumn, pgerr.AmbiguousColumn, pgerr.UndefinedTable, pgerr.GroupingError:
+			pos = b.stmt.Position(n.OriginTextPosition())
+		}
+	case *ast.FuncCallExpr:
+		switch {
+		case n.FnName.L == parser.CastFunc && len(n.Args) > 0:
+			if isLiteral(n.Args[0]) && (readsInput(pe.Code) || pe.Code == pgerr.NumericValueOutOfRange) {
+				pos = b.stmt.Position(n.Args[0].OriginTextPosition())
+			}
+		case strings.HasPrefix(n.FnName.L, "zp_"):
+			// zproxy's respelling of syntax, not a function the client named.
+		case pe.Code == pgerr.UndefinedFunction || pe.Code == pgerr.AmbiguousFunction || pe.Code == pgerr.GroupingError:
+			pos = b.stmt.Position(n.OriginTextPosition())
+		}
+	case *ast.AggregateFuncExpr, *ast.WindowFuncExpr:
+		if pe.Code == pgerr.UndefinedFunction || pe.Code == pgerr.GroupingError {
+			pos = b.stmt.Position(n.OriginTextPosition())
+		}
+	case *ast.BinaryOperationExpr:
+		switch {
+		case pe.Code == pgerr.UndefinedFunction:
+			pos = b.stmt.OperatorPosition(n.R.OriginTextPosition())
+		case readsInput(pe.Code):
+			// An untyped literal read as the other operand's type.
+			if isLiteral(n.R) {
+				pos = b.stmt.Position(n.R.OriginTextPosition())
+			} else if isLiteral(n.L) {
+				pos = b.stmt.Position(n.L.OriginTextPosition())
+			}
+		}
+	}
+	if pos == 0 {
+		return err
+	}
+	return pe.WithPosition(pos)
+}
+
+// readsInput reports whether code is one of the errors of reading a value
+// from its text (never of computing with it), which PostgreSQL places at
+// the literal.
+func readsInput(code pgerr.Code) bool {
+	switch code {
+	case pgerr.InvalidTextRepresentation, pgerr.InvalidDatetimeFormat, pgerr.DatetimeFieldOverflow,
+		pgerr.InvalidTimeZoneDisplacementValue, pgerr.InvalidBinaryRepresentation:
+		return true
+	}
+	return false
+}
+
+// isLiteral reports whether node is a constant as the client wrote it.
+func isLiteral(node ast.ExprNode) bool {
+	_, ok := node.(*driver.ValueExpr)
+	return ok
+}
+
+func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.Expr, error) {
 	// The parser bounds nesting from the tokens; this is the exact check,
 	// so no statement can overflow the goroutine stack however it nests.
 	b.depth++

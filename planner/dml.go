@@ -88,7 +88,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 		for _, c := range n.Columns {
 			i := t.ColumnIndex(c.Name.O)
 			if i < 0 {
-				return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", c.Name.O, t.Name)
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", c.Name.O, t.Name).WithPosition(b.stmt.NamePosition(c.Name.O))
 			}
 			if seen[i] {
 				return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", c.Name.O)
@@ -199,7 +199,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 			for _, a := range n.OnDuplicate {
 				i := t.ColumnIndex(a.Column.Name.O)
 				if i < 0 {
-					return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name)
+					return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name).WithPosition(b.stmt.NamePosition(a.Column.Name.O)).WithPosition(b.stmt.NamePosition(a.Column.Name.O))
 				}
 				if _, dup := ins.OnConflict.Set[i]; dup {
 					return nil, pgerr.New(pgerr.DuplicateColumn, "multiple assignments to same column %q", a.Column.Name.O)
@@ -440,7 +440,7 @@ func (b *Binder) bindUpdate(n *ast.UpdateStmt) (ir.Statement, error) {
 		}
 		i := t.ColumnIndex(a.Column.Name.O)
 		if i < 0 {
-			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name)
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name).WithPosition(b.stmt.NamePosition(a.Column.Name.O))
 		}
 		if _, dup := u.Set[i]; dup {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "multiple assignments to same column %q", a.Column.Name.O)

@@ -967,7 +967,8 @@ func (lv *selectLevel) bind(b *Binder, node ast.ExprNode) (ir.Expr, error) {
 	b.level = lv
 	defer func() { b.level = saved }()
 	if lv.agg != nil {
-		return lv.agg.bind(node)
+		e, err := lv.agg.bind(node)
+		return e, b.positioned(err, node)
 	}
 	return b.bindExpr(lv.sc, node)
 }

@@ -86,7 +86,8 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 		b.level = nil // window calls do not nest
 		defer func() { b.level = saved }()
 		if lv.agg != nil {
-			return lv.agg.bind(node)
+			e, err := lv.agg.bind(node)
+			return e, b.positioned(err, node)
 		}
 		return b.bindExpr(lv.sc, node)
 	}

@@ -303,3 +303,69 @@ func (s *Session) runExtension(x *ir.Extension) (wire.Result, error) {
 	}
 	return tagResult("DROP EXTENSION"), nil
 }
+
+// SignalBackend implements pgcatalog.Session with PostgreSQL 15's rules
+// (pg_signal_backend() in its signalfuncs.c): only a superuser may signal
+// a superuser's session; otherwise the role must have the privileges of
+// the target session's role or of pg_signal_backend. The target is looked
+// for among this proxy's sessions.
+func (p pgSession) SignalBackend(pid int32, terminate bool) (bool, error) {
+	c := p.s.engine.cat
+	c.mu.Lock()
+	var target *Session
+	for s, a := range c.sessions {
+		if a.pid == pid {
+			target = s
+			break
+		}
+	}
+	c.mu.Unlock()
+	backends := p.s.params.Backends
+	if target == nil || backends == nil {
+		return false, nil
+	}
+	snap, err := p.s.engine.catalog.Snapshot(context.Background())
+	if err != nil {
+		return false, storeErr(err)
+	}
+	me, them := p.s.params.User, target.params.User
+	targetSuper := func() bool {
+		if r := snap.Role(them); r != nil && them != catalog.PublicRole {
+			return r.Superuser
+		}
+		return !target.params.Authenticated
+	}()
+	switch {
+	case targetSuper && !p.s.isSuperuser(snap):
+		if terminate {
+			return false, pgerr.New(pgerr.InsufficientPrivilege, "must be a superuser to terminate superuser process")
+		}
+		return false, pgerr.New(pgerr.InsufficientPrivilege, "must be a superuser to cancel superuser query")
+	case !p.s.isSuperuser(snap) && !snap.IsMemberOf(me, them) && !snap.IsMemberOf(me, catalog.RoleSignalBackend):
+		if terminate {
+			return false, pgerr.New(pgerr.InsufficientPrivilege, "must be a member of the role whose process is being terminated or member of pg_signal_backend")
+		}
+		return false, pgerr.New(pgerr.InsufficientPrivilege, "must be a member of the role whose query is being canceled or member of pg_signal_backend")
+	}
+	if target == p.s {
+		// PostgreSQL's backend signals itself and stops at once: the
+		// statement ends with the signal's error, not with a result.
+		if terminate {
+			backends.TerminateBackend(uint32(pid))
+			return false, &pgerr.Error{Code: pgerr.AdminShutdown, Severity: "FATAL", Message: "terminating connection due to administrator command"}
+		}
+		return false, pgerr.New(pgerr.QueryCanceled, "canceling statement due to user request")
+	}
+	if terminate {
+		return backends.TerminateBackend(uint32(pid)), nil
+	}
+	return backends.CancelBackend(uint32(pid)), nil
+}
+
+// BackendAlive implements pgcatalog.Session.
+func (p pgSession) BackendAlive(pid int32) bool {
+	if b := p.s.params.Backends; b != nil {
+		return b.BackendAlive(uint32(pid))
+	}
+	return false
+}

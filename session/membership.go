@@ -61,7 +61,7 @@ func (s *Session) grantRole(ctx context.Context, x *ir.GrantRole) error {
 			return snap.Role(n)
 		}
 		for _, g := range granted {
-			if !snap.HasAdminOf(s.params.User, g) {
+			if !s.isSuperuser(snap) && !snap.HasAdminOf(s.params.User, g) {
 				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must have admin option on role \"%s\"", g)
 			}
 			for _, m := range members {

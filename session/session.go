@@ -316,10 +316,23 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 		}
 	}
 	idle := s.engine.cat.started(s, st.parsed.Text)
-	defer idle()
 	res, kind, err := st.execute(ctx, params, start)
 	if err != nil {
 		s.failBlock()
+	}
+	if r, ok := res.(*rowsResult); ok && err == nil && !r.ended {
+		// The statement runs while its rows are read (a function in the
+		// select list runs then): it stays active in pg_stat_activity
+		// until they are all sent or the result is closed.
+		done := r.onDone
+		r.onDone = func(n int64) {
+			idle()
+			if done != nil {
+				done(n)
+			}
+		}
+	} else {
+		idle()
 	}
 	if m, ok := res.(*memResult); ok && err == nil && !m.recorded {
 		// Statements without a row stream are complete now; rows and

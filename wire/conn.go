@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -81,9 +82,12 @@ type conn struct {
 	user           string
 	reg            *Registry // prepared statements and portals
 	ignoreTillSync bool
-	terminate      bool       // a FATAL error was sent: close after flushing
-	readySent      bool       // ReadyForQuery went out: the next read starts a cycle
-	idleTimeout    pgerr.Code // the read deadline is this idle timeout's (25P03, 57P05); zero: none
+	terminate      bool // a FATAL error was sent: close after flushing
+	// killed is set by Server.TerminateBackend, from another goroutine:
+	// the connection ends with 57P01 at its next chance.
+	killed      atomic.Bool
+	readySent   bool       // ReadyForQuery went out: the next read starts a cycle
+	idleTimeout pgerr.Code // the read deadline is this idle timeout's (25P03, 57P05); zero: none
 	// cmdDeadline is when statement_timeout cancels the extended-protocol
 	// command under way: set by its first Parse, Bind, Describe or
 	// Execute, cleared when an Execute completes and at Sync (zero: none).
@@ -176,7 +180,7 @@ func (c *conn) forceClose() {
 func (c *conn) enterIdle() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.srv.isClosing() {
+	if c.srv.isClosing() || c.killed.Load() {
 		return false
 	}
 	c.state = stateIdle
@@ -302,6 +306,11 @@ func (c *conn) loop() error {
 			}
 			continue
 		}
+		if c.killed.Load() {
+			// Terminated while the client's message was on its way: as
+			// PostgreSQL's backend, which dies in its read, answer nothing.
+			return c.fatalError(errAdminShutdown())
+		}
 		if c.ignoreTillSync {
 			switch msg.(type) {
 			case *pgproto3.Sync:
@@ -384,7 +393,7 @@ func (c *conn) receiveFailed(err error, idleTimed pgerr.Code) error {
 		return c.fatal(pgerr.ProtocolViolation, "%s", tooBig.Error())
 	case errors.As(err, &framing):
 		return c.fatalError(framing.err)
-	case errors.Is(err, os.ErrDeadlineExceeded) && c.srv.isClosing():
+	case errors.Is(err, os.ErrDeadlineExceeded) && (c.srv.isClosing() || c.killed.Load()):
 		return c.fatalError(errAdminShutdown())
 	case errors.Is(err, os.ErrDeadlineExceeded) && idleTimed == pgerr.IdleInTransactionSessionTimeout:
 		return c.fatal(pgerr.IdleInTransactionSessionTimeout, "terminating connection due to idle-in-transaction timeout")
@@ -454,6 +463,11 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) error {
 // sendReady ends a query cycle: portals die with the implicit transaction,
 // then ReadyForQuery goes out with the session's transaction status.
 func (c *conn) sendReady() error {
+	if c.terminate {
+		// A FATAL error ended the session: PostgreSQL's backend exits
+		// after it, with no ReadyForQuery.
+		return nil
+	}
 	status := byte('I')
 	if err := c.guard("Session.TxStatus", func() error { status = c.sess.TxStatus(); return nil }); err != nil {
 		c.sendError(err)

@@ -424,6 +424,42 @@ func (s *Server) cancel(pid uint32, secret []byte) {
 	c.cancelStatement(errCanceledByUser)
 }
 
+var _ Backends = (*Server)(nil)
+
+// CancelBackend implements Backends.
+func (s *Server) CancelBackend(pid uint32) bool {
+	c := s.conn(pid)
+	if c == nil {
+		return false
+	}
+	c.cancelStatement(errCanceledByUser)
+	return true
+}
+
+// TerminateBackend implements Backends: the connection's statement is
+// canceled with the FATAL error its client will see, and a connection
+// waiting for its client is woken to send it.
+func (s *Server) TerminateBackend(pid uint32) bool {
+	c := s.conn(pid)
+	if c == nil {
+		return false
+	}
+	c.killed.Store(true)
+	c.cancelStatement(errAdminShutdown())
+	c.wakeIfIdle()
+	return true
+}
+
+// BackendAlive implements Backends.
+func (s *Server) BackendAlive(pid uint32) bool { return s.conn(pid) != nil }
+
+// conn is the connection with process ID pid, nil if there is none.
+func (s *Server) conn(pid uint32) *conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns[pid]
+}
+
 // String describes the server for logs.
 func (s *Server) String() string {
 	if a := s.Addr(); a != nil {

@@ -71,10 +71,30 @@ type SessionParams struct {
 	// setting column: authentication_timeout (in seconds),
 	// max_connections and superuser_reserved_connections.
 	ServerSettings map[string]string
+	// Backends signals the server's other sessions by process ID
+	// (pg_cancel_backend, pg_terminate_backend); nil when the session runs
+	// without a server.
+	Backends Backends
 	// Registry holds the connection's prepared statements and portals,
 	// which SQL statements share with the extended protocol; nil when the
 	// session runs without a connection (it then keeps its own).
 	Registry *Registry
+}
+
+// Backends are the sessions of one server, which a session may signal by
+// process ID as PostgreSQL's backends signal each other. Each method
+// reports whether a session with that ID was there; who may signal whom is
+// the caller's to decide.
+type Backends interface {
+	// CancelBackend cancels the session's running statement (57014, as a
+	// CancelRequest does); an idle session is left as it is.
+	CancelBackend(pid uint32) bool
+	// TerminateBackend ends the session: its running statement is
+	// canceled and its client gets FATAL 57P01 "terminating connection due
+	// to administrator command", as PostgreSQL's SIGTERM gives it.
+	TerminateBackend(pid uint32) bool
+	// BackendAlive reports whether the session is still connected.
+	BackendAlive(pid uint32) bool
 }
 
 // Session is one client's SQL session: its settings and transaction state.

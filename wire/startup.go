@@ -163,6 +163,7 @@ func (c *conn) startup() error {
 			Notify:          c.notify,
 			NotifyQueue:     c.srv.notifyQueue,
 			ServerSettings:  c.srv.settings,
+			Backends:        c.srv,
 			Registry:        c.reg,
 		})
 		return err

@@ -2,6 +2,7 @@ package pgcatalog
 
 import (
 	"context"
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,14 @@ type Session interface {
 	SetSetting(name, value string, local bool) error
 	// Activity lists the sessions of this proxy (pg_stat_activity).
 	Activity() []Activity
+	// SignalBackend cancels the running statement of the session with
+	// process ID pid, or ends that session when terminate is set, if the
+	// session's role may (42501 otherwise); false when no session has
+	// that ID. BackendAlive reports whether one still does.
+	SignalBackend(pid int32, terminate bool) (bool, error)
+	BackendAlive(pid int32) bool
+	// Notice sends the client a NOTICE or WARNING.
+	Notice(*pgerr.Error)
 	// Locks is the proxy's advisory lock table (pg_advisory_lock).
 	Locks() *AdvisoryLocks
 	// IsSuperuser reports whether the session's role is a superuser

@@ -341,6 +341,24 @@ func init() {
 		}
 		return intV(int64(ctx.Session.PID)), nil
 	}))
+	// pg_cancel_backend and pg_terminate_backend signal another session
+	// of this proxy, as PostgreSQL's do its backends: true once
+	// signalled, false with a WARNING for a process ID no session has.
+	// pg_terminate_backend's timeout (milliseconds, default 0: do not
+	// wait) waits for the session to end.
+	Register("pg_cancel_backend", fn("", []Param{intP}, sqltypes.TypeBool, Volatile, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		return signalBackend(ctx, a[0].I, false, 0)
+	}))
+	Register("pg_terminate_backend",
+		fn("", []Param{intP}, sqltypes.TypeBool, Volatile, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return signalBackend(ctx, a[0].I, true, 0)
+		}),
+		fn("", []Param{intP, int8P}, sqltypes.TypeBool, Volatile, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			if a[1].I < 0 {
+				return sqltypes.Null, pgerr.New(pgerr.NumericValueOutOfRange, "\"timeout\" must not be negative")
+			}
+			return signalBackend(ctx, a[0].I, true, time.Duration(a[1].I)*time.Millisecond)
+		}))
 	Register("pg_is_in_recovery", fn("", nil, sqltypes.TypeBool, Volatile, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
 		return boolV(false), nil
 	}))
@@ -438,6 +456,43 @@ func init() {
 		}
 		return sqltypes.Null, nil
 	}))
+}
+
+// signalBackend is pg_cancel_backend and pg_terminate_backend: it signals
+// the session with process ID pid and, for a termination with a timeout,
+// waits for that session to end, giving up with a WARNING and false.
+func signalBackend(ctx *Context, pid int64, terminate bool, timeout time.Duration) (sqltypes.Value, error) {
+	e, err := needEnv(ctx)
+	if err != nil {
+		return sqltypes.Null, err
+	}
+	if e.Sess == nil {
+		return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "signalling a backend needs a session")
+	}
+	found, err := e.Sess.SignalBackend(int32(pid), terminate)
+	if err != nil {
+		return sqltypes.Null, err
+	}
+	if !found {
+		e.Sess.Notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: fmt.Sprintf("PID %d is not a PostgreSQL backend process", pid)})
+		return boolV(false), nil
+	}
+	if timeout > 0 {
+		deadline := time.Now().Add(timeout)
+		for e.Sess.BackendAlive(int32(pid)) {
+			if time.Now().After(deadline) {
+				e.Sess.Notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING",
+					Message: fmt.Sprintf("backend with PID %d did not terminate within %d milliseconds", pid, timeout.Milliseconds())})
+				return boolV(false), nil
+			}
+			select {
+			case <-ctx.Done:
+				return sqltypes.Null, ctx.Err()
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}
+	return boolV(true), nil
 }
 
 func currentSetting(ctx *Context, name string, missingOK bool) (sqltypes.Value, error) {
