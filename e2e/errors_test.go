@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 )
 
 type errorCase struct {
@@ -139,7 +140,9 @@ func TestErrorAbortsBlock(t *testing.T) {
 	t.Parallel()
 	tg := newTarget(t)
 	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeSimpleProtocol, pgx.QueryExecModeExec, pgx.QueryExecModeDescribeExec} {
-		for _, bad := range []string{"selct 1", "SELECT no_such_column FROM abort_block", "SELECT * FROM no_such_table", "SELECT 1/0"} {
+		// SELECT 1/(k - 1) fails while its rows are read, after the
+		// statement started: the block must fail all the same.
+		for _, bad := range []string{"selct 1", "SELECT no_such_column FROM abort_block", "SELECT * FROM no_such_table", "SELECT 1/0", "SELECT 1/(k - 1) FROM abort_block"} {
 			t.Run(fmt.Sprintf("%v/%s", mode, bad), func(t *testing.T) {
 				conn := tg.Connect(t, mode)
 				ctx := testCtx(t)
@@ -249,5 +252,101 @@ func TestErrorPositions(t *testing.T) {
 		if pe.Code != c.code || pe.Position != c.pos {
 			t.Errorf("%s: %s at %d (%s), want %s at %d", c.sql, pe.Code, pe.Position, pe.Message, c.code, c.pos)
 		}
+	}
+}
+
+// TestStatementTimeoutBetweenMessages: statement_timeout runs from an
+// extended-protocol command's first message, so a client that is slow
+// between Parse and Describe gets 57014 at Describe, as from PostgreSQL
+// (pgx's TestPrepareHandlesTimeoutBetweenParseAndDescribe).
+func TestStatementTimeoutBetweenMessages(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	conn := tg.Connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := testCtx(t)
+	mustExec(t, conn, "SET statement_timeout = '100ms'")
+	pc := conn.PgConn()
+	fe := pc.Frontend()
+	fe.Send(&pgproto3.Parse{Name: "slow_between", Query: "SELECT 1"})
+	if err := fe.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	fe.Send(&pgproto3.Describe{ObjectType: 'S', Name: "slow_between"})
+	fe.Send(&pgproto3.Sync{})
+	if err := fe.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		msg, err := pc.ReceiveMessage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch m := msg.(type) {
+		case *pgproto3.ErrorResponse:
+			got = append(got, m.Code+" "+m.Message)
+		case *pgproto3.ReadyForQuery:
+			if len(got) != 1 || got[0] != "57014 canceling statement due to statement timeout" {
+				t.Errorf("errors: %q, want one 57014", got)
+			}
+			return
+		}
+	}
+}
+
+// TestCachedPlanResultType: a prepared statement whose result columns
+// change under it (ALTER TABLE ADD COLUMN behind SELECT *) fails with
+// 0A000 "cached plan must not change result type", as in PostgreSQL; one
+// whose result is unchanged runs on.
+func TestCachedPlanResultType(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	conn := tg.Connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := testCtx(t)
+	tg.CreateTable(t, conn, "CREATE TABLE cached_result (k INT PRIMARY KEY, v TEXT)")
+	pc := conn.PgConn()
+	if _, err := pc.Prepare(ctx, "star", "SELECT * FROM cached_result", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pc.Prepare(ctx, "one", "SELECT k FROM cached_result", nil); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, conn, "ALTER TABLE cached_result ADD COLUMN w INT")
+	res := pc.ExecPrepared(ctx, "star", nil, nil, nil).Read()
+	var pe *pgconn.PgError
+	if !errors.As(res.Err, &pe) || pe.Code != "0A000" || pe.Message != "cached plan must not change result type" {
+		t.Errorf("SELECT * after ADD COLUMN: %v, want 0A000", res.Err)
+	}
+	if res := pc.ExecPrepared(ctx, "one", nil, nil, nil).Read(); res.Err != nil {
+		t.Errorf("a statement whose result did not change: %v", res.Err)
+	}
+}
+
+// TestPrepareErrors: Parse analyses the statement, so an unknown column
+// fails the Prepare (and leaves no statement behind), while an error of
+// running it, such as a division by zero of constants, waits for Execute,
+// as in PostgreSQL.
+func TestPrepareErrors(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	conn := tg.Connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := testCtx(t)
+	tg.CreateTable(t, conn, "CREATE TABLE prepare_errors (k INT PRIMARY KEY)")
+	pc := conn.PgConn()
+	_, err := pc.Prepare(ctx, "bad", "SELECT nosuch FROM prepare_errors", nil)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "42703" {
+		t.Errorf("Prepare of an unknown column: %v, want 42703", err)
+	}
+	if _, err := conn.Exec(ctx, "DEALLOCATE bad"); !errors.As(err, &pe) || pe.Code != "26000" {
+		t.Errorf("the failed Prepare left a statement: DEALLOCATE gave %v, want 26000", err)
+	}
+	if _, err := pc.Prepare(ctx, "div", "SELECT 1/0", nil); err != nil {
+		t.Errorf("Prepare of SELECT 1/0: %v, want success", err)
+	}
+	res := pc.ExecPrepared(ctx, "div", nil, nil, nil).Read()
+	if !errors.As(res.Err, &pe) || pe.Code != "22012" {
+		t.Errorf("Execute of SELECT 1/0: %v, want 22012", res.Err)
 	}
 }

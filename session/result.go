@@ -23,6 +23,9 @@ type rowsResult struct {
 	n       int64
 	ended   bool
 	onDone  func(n int64)
+	// onError is told when reading a row fails: the statement failed,
+	// however far it got, and its transaction block with it.
+	onError func()
 }
 
 func (r *rowsResult) Columns() []wire.Column { return r.cols }
@@ -34,6 +37,9 @@ func (r *rowsResult) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	row, ok, err := r.rows.Next(ctx)
 	if err != nil {
 		r.finish()
+		if r.onError != nil {
+			r.onError()
+		}
 		return nil, false, storeErr(err)
 	}
 	if !ok {

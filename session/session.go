@@ -178,8 +178,29 @@ func (st *statement) bind(ctx context.Context) (ir.Statement, []sqltypes.Type, *
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if st.bound != nil && !sameResult(columnsOf(st.bound), columnsOf(bound)) {
+		// The client was told the result's shape when it prepared the
+		// statement; PostgreSQL refuses to change it under a client that
+		// may cache it (pgx does, and re-prepares on this error).
+		return nil, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
+	}
 	st.boundSnap, st.bound, st.boundTypes = snap, bound, types
 	return bound, types, snap, nil
+}
+
+// sameResult reports whether two bindings of a statement return the same
+// columns (names and types), as PostgreSQL's equalTupleDescs compares a
+// cached plan's result with its replanned one.
+func sameResult(a, b []wire.Column) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Type != b[i].Type {
+			return false
+		}
+	}
+	return true
 }
 
 // namesMissingObject reports whether err says a relation, column or other
@@ -632,7 +653,7 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	cols := columnsOf(x)
 	return &rowsResult{cols: cols, rows: rows, visible: len(cols), onDone: func(n int64) {
 		done(fmt.Sprintf("SELECT %d", n), plan, stats, n, n)
-	}}, nil
+	}, onError: s.failBlock}, nil
 }
 
 // runWrite runs Insert, Update, Delete.

@@ -313,6 +313,13 @@ func (c *conn) handleParse(m *pgproto3.Parse) error {
 	if len(stmts) == 1 {
 		ps.stmt = stmts[0]
 	}
+	// PostgreSQL analyses a statement at Parse: an unknown table or
+	// column fails the Parse, and no statement is left to close. An
+	// extended-protocol statement stands alone, so no earlier statement
+	// of its string can change what it binds to.
+	if err := c.describe(ctx, ps); err != nil {
+		return statementError(ctx, err)
+	}
 	if err := c.reg.putStatement(ps); err != nil {
 		return err
 	}
@@ -367,6 +374,9 @@ func (c *conn) describe(ctx context.Context, ps *prepared) error {
 
 // handleBind creates a portal from a prepared statement and parameters.
 func (c *conn) handleBind(m *pgproto3.Bind) error {
+	if err := c.commandTimedOut(); err != nil {
+		return err
+	}
 	if err := checkText(m.DestinationPortal, m.PreparedStatement); err != nil {
 		return err
 	}
@@ -488,6 +498,9 @@ func decodeParam(sp paramSpec, format int16, raw []byte, n int, loc *time.Locati
 
 // handleDescribe describes a prepared statement or a portal.
 func (c *conn) handleDescribe(m *pgproto3.Describe) error {
+	if err := c.commandTimedOut(); err != nil {
+		return err
+	}
 	switch m.ObjectType {
 	case 'S':
 		ps := c.reg.stmts[m.Name]
@@ -532,6 +545,9 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 // handleExecute runs a portal, or resumes a suspended one, for up to
 // MaxRows rows.
 func (c *conn) handleExecute(m *pgproto3.Execute) error {
+	if err := c.commandTimedOut(); err != nil {
+		return err
+	}
 	p := c.reg.portals[m.Portal]
 	if p == nil {
 		return pgerr.New(pgerr.InvalidCursorName, "portal %q does not exist", m.Portal)
@@ -659,6 +675,17 @@ func (c *conn) commandDeadline() time.Time {
 		c.cmdDeadline = c.deadlineAfter()
 	}
 	return c.cmdDeadline
+}
+
+// commandTimedOut fails a message of an extended-protocol command whose
+// statement_timeout passed while the client was between messages: as
+// PostgreSQL's timer cancels the command whatever it is doing, the next
+// message gets 57014 and the rest are skipped until Sync.
+func (c *conn) commandTimedOut() error {
+	if !c.cmdDeadline.IsZero() && !time.Now().Before(c.cmdDeadline) {
+		return errStatementTimeout
+	}
+	return nil
 }
 
 // handleClose closes a prepared statement (with the portals made from it)
