@@ -37,7 +37,39 @@ type Options struct {
 	// Fn is what built-in functions see when a bound is computed at plan
 	// time (now() in a WHERE clause is the statement's timestamp).
 	Fn builtins.Context
+	// Disabled are the plan methods the session's enable_* settings turn
+	// off: as in PostgreSQL they are avoided where another method can do
+	// the work, not forbidden.
+	Disabled PlanMethods
 }
+
+// PlanMethods is a set of plan methods, as PostgreSQL's enable_* planner
+// settings name them.
+type PlanMethods uint8
+
+// The plan methods the enable_* settings steer. The primary key is the
+// table's own order, so a point get or key range on it is the table's
+// access, not an index scan: enable_seqscan has nothing to steer (a full
+// scan is only ever planned when no key or index binds anything).
+const (
+	// MethodIndexScan reads a secondary (prefix, Z-order or unique)
+	// index: off when enable_indexscan and enable_bitmapscan both are,
+	// since zproxy's index reads serve both plan shapes.
+	MethodIndexScan PlanMethods = 1 << iota
+	// MethodIndexOnlyScan answers from a covering index without reading
+	// the table (enable_indexonlyscan).
+	MethodIndexOnlyScan
+	// MethodNestLoop joins by nested loop, lookup joins included
+	// (enable_nestloop).
+	MethodNestLoop
+	// MethodHashJoin (enable_hashjoin) and MethodMergeJoin
+	// (enable_mergejoin).
+	MethodHashJoin
+	MethodMergeJoin
+)
+
+// Has reports whether m holds every method of x.
+func (m PlanMethods) Has(x PlanMethods) bool { return x != 0 && m&x == x }
 
 // DefaultMaxPoints caps the key combinations the IN lists of one scan expand
 // to. An IN list is as long as the statement that spells it, so a single list
@@ -352,8 +384,15 @@ func choose(s *scanSpec, b bounds, opts Options, notices *[]*pgerr.Error) (*deci
 	// they are named among the rejected, not planned (a Z-order cover and
 	// its data bounds would cost more than the get itself).
 	named := len(forced) == 0 && cands[0].isPointGet()
+	var disabled []Rejection
 	for _, ix := range t.Indexes {
 		if ix.State != catalog.StatePublic || ignored[ix.Name] {
+			continue
+		}
+		if ac.opts.Disabled.Has(MethodIndexScan) && opts.AllowFullScan {
+			// Avoided, as PostgreSQL's disable_cost avoids it, while the
+			// table can be read another way; a hint still names it.
+			disabled = append(disabled, Rejection{Path: indexLabel(ix), Reason: "enable_indexscan and enable_bitmapscan are off"})
 			continue
 		}
 		if named {
@@ -378,7 +417,9 @@ func choose(s *scanSpec, b bounds, opts Options, notices *[]*pgerr.Error) (*deci
 		}
 		return d, hint, nil
 	}
-	return decide(cands, ac), hint, nil
+	d := decide(cands, ac)
+	d.rejected = append(d.rejected, disabled...)
+	return d, hint, nil
 }
 
 // newCandidate describes the access path through ix (nil: the primary key)
@@ -389,7 +430,7 @@ func newCandidate(s *scanSpec, b bounds, ix *catalog.Index, opts Options) *candi
 	if ix != nil {
 		c.shards = ix.Shards
 		c.label = indexLabel(ix)
-		c.covering = t.Covers(ix, s.Needed)
+		c.covering = t.Covers(ix, s.Needed) && !opts.Disabled.Has(MethodIndexOnlyScan)
 	} else {
 		c.covering = true
 	}

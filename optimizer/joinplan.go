@@ -56,9 +56,17 @@ func (b *builder) buildJoin(j *ir.Join, req request) (Node, bool, error) {
 	jc := &joinContext{b: b, j: j, need: need, lneed: need[:lw], rneed: need[lw:]}
 	jc.lk, jc.rk, jc.residual = equiKeys(j.On, lw)
 	jc.hints = joinHints(j)
-	for _, r := range joinRules {
-		if n, ok, err := r.decide(jc); ok || err != nil {
-			return n, false, err
+	// First without the methods the session's enable_* settings turn off;
+	// when only such a method can do the join, with them, as PostgreSQL's
+	// planner still takes a disabled method that is the only way.
+	for pass, avoid := range []PlanMethods{b.opts.Disabled, 0} {
+		for _, r := range joinRules {
+			if avoid.Has(r.method) || pass == 1 && r.method == 0 {
+				continue // the hint rules had their say in the first pass
+			}
+			if n, ok, err := r.decide(jc); ok || err != nil {
+				return n, false, err
+			}
 		}
 	}
 	panic("optimizer: the last join rule always decides")
@@ -90,6 +98,9 @@ type joinContext struct {
 type joinRule struct {
 	name   string
 	decide func(jc *joinContext) (Node, bool, error)
+	// method is the plan method the rule chooses, which an enable_*
+	// setting may turn off; zero for the rules that follow a hint.
+	method PlanMethods
 }
 
 // joinRules is set in init: its rules plan the joins' inputs, which may
@@ -99,15 +110,15 @@ var joinRules []joinRule
 func init() { joinRules = joinRuleTable }
 
 var joinRuleTable = []joinRule{
-	{"rule 1: apply, for a LATERAL item that reads the left side", ruleApply},
-	{"hints that need an equality", ruleHintsNeedEquality},
-	{"rule 2: MERGE_JOIN", ruleMergeHint},
-	{"rule 2: INL_JOIN", ruleLookupHint},
-	{"rule 3: look up the less selective side of an inner join", ruleSwappedLookup},
-	{"rule 3: look up the right side", ruleLookup},
-	{"rule 3: merge join of inputs ordered on the keys", ruleMerge},
-	{"rule 4: hash join on the equalities", ruleHash},
-	{"rule 5: nested loop", ruleNestedLoop},
+	{"rule 1: apply, for a LATERAL item that reads the left side", ruleApply, 0},
+	{"hints that need an equality", ruleHintsNeedEquality, 0},
+	{"rule 2: MERGE_JOIN", ruleMergeHint, 0},
+	{"rule 2: INL_JOIN", ruleLookupHint, 0},
+	{"rule 3: look up the less selective side of an inner join", ruleSwappedLookup, MethodNestLoop},
+	{"rule 3: look up the right side", ruleLookup, MethodNestLoop},
+	{"rule 3: merge join of inputs ordered on the keys", ruleMerge, MethodMergeJoin},
+	{"rule 4: hash join on the equalities", ruleHash, MethodHashJoin},
+	{"rule 5: nested loop", ruleNestedLoop, MethodNestLoop},
 }
 
 func (jc *joinContext) notHonoured(hint, why string) {
@@ -574,7 +585,7 @@ func (b *builder) lookupPaths(s *ir.Scan, filter ir.Expr, lk, rk []ir.Expr, need
 		p := &lookupPath{index: ix, keyCols: keyColumnsOf(t, ix), label: "the primary key"}
 		if ix != nil {
 			p.label = fmt.Sprintf("%s index %s", ix.Kind, ix.Name)
-			p.covering = t.Covers(ix, needed)
+			p.covering = t.Covers(ix, needed) && !b.opts.Disabled.Has(MethodIndexOnlyScan)
 		} else {
 			p.covering = true
 		}

@@ -401,6 +401,7 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	}
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
+	opts.Disabled = s.disabledMethods()
 	opts.Fn = s.fnContext(ctx, start)
 	opts.Fn.Catalog = st.catalogEnv(ctx)
 	if st.boundSnap != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/optimizer"
 )
 
 // paramHandling is what a session does with one of PostgreSQL's settable
@@ -71,6 +72,9 @@ func handlingOf(n string) paramHandling {
 	if fixedKnown[n] {
 		return paramFixed
 	}
+	if _, ok := planMethodSettings[n]; ok {
+		return paramImplemented
+	}
 	if _, ok := knownVars[n]; ok {
 		return paramImplemented
 	}
@@ -104,4 +108,34 @@ func setGUC(p *guc.Param, n, value string) (string, error) {
 			WithHint("zproxy behaves as %s = '%s'; see README.md, \"Settings\".", p.Name, p.BootValue().Show)
 	}
 	return v.Show, nil
+}
+
+// planMethodSettings are the enable_* planner settings zproxy honours,
+// each with the plan method it turns off (optimizer.PlanMethods). The
+// others of their category (enable_sort, enable_material, ...) steer
+// methods zproxy does not choose between, so they stay inert.
+var planMethodSettings = map[string]optimizer.PlanMethods{
+	"enable_indexonlyscan": optimizer.MethodIndexOnlyScan,
+	"enable_nestloop":      optimizer.MethodNestLoop,
+	"enable_hashjoin":      optimizer.MethodHashJoin,
+	"enable_mergejoin":     optimizer.MethodMergeJoin,
+	// enable_indexscan and enable_bitmapscan turn index reads off together
+	// (disabledMethods).
+	"enable_indexscan":  0,
+	"enable_bitmapscan": 0,
+}
+
+// disabledMethods are the plan methods the session's enable_* settings
+// turn off.
+func (s *Session) disabledMethods() optimizer.PlanMethods {
+	var m optimizer.PlanMethods
+	for n, method := range planMethodSettings {
+		if s.varValue(n) == "off" {
+			m |= method
+		}
+	}
+	if s.varValue("enable_indexscan") == "off" && s.varValue("enable_bitmapscan") == "off" {
+		m |= optimizer.MethodIndexScan
+	}
+	return m
 }

@@ -308,8 +308,10 @@ func TestMessageSequences(t *testing.T) {
 			[]string{"ParseComplete", "Error(ERROR 22003 smallint out of range)", "ReadyForQuery(I)"}},
 		{"result format count mismatch", msgs{&pgproto3.Parse{Query: "NULLS int4 int4 int4"}, &pgproto3.Bind{ResultFormatCodes: []int16{0, 1}}, sync},
 			[]string{"ParseComplete", "Error(ERROR 08P01 bind message has 2 result formats but query has 3 columns)", "ReadyForQuery(I)"}},
+		// PostgreSQL analyses a statement at Parse: an unknown relation
+		// fails the Parse itself, with its position.
 		{"describe error has a position", msgs{&pgproto3.Parse{Query: "DESCFAIL"}, &pgproto3.Describe{ObjectType: 'S'}, sync},
-			[]string{"ParseComplete", `Error(ERROR 42P01 relation "nope" does not exist @10)`, "ReadyForQuery(I)"}},
+			[]string{`Error(ERROR 42P01 relation "nope" does not exist @10)`, "ReadyForQuery(I)"}},
 		{"missing portal", msgs{&pgproto3.Execute{Portal: "zz"}, sync},
 			[]string{`Error(ERROR 34000 portal "zz" does not exist)`, "ReadyForQuery(I)"}},
 		{"flush sends without Sync", msgs{&pgproto3.Parse{Query: "INSERT"}, &pgproto3.Flush{}},
