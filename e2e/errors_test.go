@@ -240,6 +240,10 @@ func TestErrorPositions(t *testing.T) {
 		{"SELECT sum(v) FROM error_positions", "42883", 8},
 		{"SELECT k FROM error_positions GROUP BY v", "42803", 8},
 		{"SELECT now() + 'xyz'", "22007", 16},
+		{"SELECT 'a' LIKE 1", "42883", 12},
+		{"SELECT 1 LIKE 'a'", "42883", 10},
+		{"SELECT 'a' NOT ILIKE 2", "42883", 12},
+		{"SELECT '3000000000'::int", "22003", 8},
 		{"SELECT 1/0", "22012", 0},
 		{"SELECT 2147483647 + 1", "22003", 0},
 	} {

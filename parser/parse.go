@@ -186,9 +186,40 @@ func (s *Statement) OperatorPosition(sqlOffset int) int {
 		j--
 	}
 	if j == i {
-		return 0
+		// A key word operator: [NOT] LIKE, ILIKE, SIMILAR TO.
+		for j > s.Offset && isIdentChar(s.query[j-1]) {
+			j--
+		}
+		word := strings.ToLower(s.query[j:i])
+		switch word {
+		case "like", "ilike":
+		case "to":
+			k := j
+			for k > s.Offset && strings.ContainsRune(" \t\n\r\f", rune(s.query[k-1])) {
+				k--
+			}
+			if !strings.HasSuffix(strings.ToLower(s.query[s.Offset:k]), "similar") {
+				return 0
+			}
+			j = k - len("similar")
+		default:
+			return 0
+		}
+		k := j
+		for k > s.Offset && strings.ContainsRune(" \t\n\r\f", rune(s.query[k-1])) {
+			k--
+		}
+		if k-3 >= s.Offset && strings.EqualFold(s.query[k-3:k], "not") && (k-3 == s.Offset || !isIdentChar(s.query[k-4])) {
+			j = k - 3
+		}
 	}
 	return charPos(s.query, j)
+}
+
+// isIdentChar reports whether c may stand in an unquoted identifier or
+// key word.
+func isIdentChar(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // operatorChars are the characters PostgreSQL's operators are made of.

@@ -72,6 +72,10 @@ func (b *Binder) positioned(err error, node ast.ExprNode) error {
 		if pe.Code == pgerr.UndefinedFunction || pe.Code == pgerr.GroupingError {
 			pos = b.stmt.Position(n.OriginTextPosition())
 		}
+	case *ast.PatternLikeOrIlikeExpr:
+		if pe.Code == pgerr.UndefinedFunction {
+			pos = b.stmt.OperatorPosition(n.Pattern.OriginTextPosition())
+		}
 	case *ast.BinaryOperationExpr:
 		switch {
 		case pe.Code == pgerr.UndefinedFunction:
@@ -283,8 +287,17 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		}
 		b.inferParam(e, sqltypes.TypeText)
 		b.inferParam(p, sqltypes.TypeText)
-		if k := e.Type().Kind(); k != sqltypes.KindText && e.Type().ID != sqltypes.Unknown {
-			return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s ~~ text", e.Type()).
+		textual := func(x ir.Expr) bool { return x.Type().Kind() == sqltypes.KindText || x.Type().ID == sqltypes.Unknown }
+		if !textual(e) || !textual(p) {
+			op := map[bool]string{true: "~~", false: "~~*"}[n.IsLike]
+			if n.Not {
+				op = "!" + op
+			}
+			lt, pt := e.Type().String(), p.Type().String()
+			if textual(e) && e.Type().ID == sqltypes.Unknown && !textual(p) {
+				lt = "unknown"
+			}
+			return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", lt, op, pt).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}
 		esc := n.Escape

@@ -29,11 +29,14 @@ func ParseText(t Type, s string) (Value, error) {
 		i, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 		if err != nil {
 			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-				return Null, outOfRange(t)
+				return Null, inputOutOfRange(t, s)
 			}
 			return Null, invalid(t, s)
 		}
-		return CheckRange(t, NewInt(i))
+		if _, err := CheckRange(t, NewInt(i)); err != nil {
+			return Null, inputOutOfRange(t, s)
+		}
+		return NewInt(i), nil
 	case Float4, Float8:
 		f, err := parseFloat(s, t)
 		if err != nil {
@@ -121,6 +124,13 @@ func ParseText(t Type, s string) (Value, error) {
 
 func invalid(t Type, s string) error {
 	return pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: %q", t, s)
+}
+
+// inputOutOfRange is PostgreSQL's error for an integer's text that reads
+// as a number its type cannot hold (pg_strtoint32's), which quotes the
+// text; arithmetic that overflows says "integer out of range" instead.
+func inputOutOfRange(t Type, s string) error {
+	return pgerr.New(pgerr.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, t.String())
 }
 
 func outOfRange(t Type) error {
