@@ -167,6 +167,10 @@ func (s *Statement) Position(sqlOffset int) int {
 	return charPos(s.query, origOffset(s.segs, sqlOffset, s.Offset))
 }
 
+// Query is the whole query string the statement came in, as the client
+// sent it (what PostgreSQL's pg_prepared_statements shows of a PREPARE).
+func (s *Statement) Query() string { return s.query }
+
 // OperatorPosition is the position of the infix operator written just
 // before the operand that starts at sqlOffset (of SQL), where PostgreSQL
 // points errors about the operator ("operator does not exist"); 0 when

@@ -369,3 +369,16 @@ func (p pgSession) BackendAlive(pid int32) bool {
 	}
 	return false
 }
+
+// PreparedStatements implements pgcatalog.Session.
+func (p pgSession) PreparedStatements() []pgcatalog.PreparedStatement {
+	var out []pgcatalog.PreparedStatement
+	if p.s.ext.reg == nil {
+		return nil
+	}
+	for _, ps := range p.s.ext.reg.Statements() {
+		out = append(out, pgcatalog.PreparedStatement{Name: ps.Name, Statement: ps.Statement, PrepareTime: ps.PrepareTime,
+			ParamTypes: ps.ParamTypes, FromSQL: ps.FromSQL, CustomPlans: ps.Plans})
+	}
+	return out
+}

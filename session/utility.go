@@ -131,7 +131,7 @@ func (st *statement) prepare(ctx context.Context) (wire.Result, error) {
 	if _, _, err := inner.Describe(ctx); err != nil {
 		return nil, err
 	}
-	if err := st.sess.ext.reg.Prepare(u.Name, inner, u.ParamTypes); err != nil {
+	if err := st.sess.ext.reg.Prepare(u.Name, st.parsed.Query(), inner, u.ParamTypes); err != nil {
 		return nil, err
 	}
 	return tagResult("PREPARE"), nil
@@ -179,6 +179,7 @@ func (st *statement) executePrepared(ctx context.Context, params []sqltypes.Valu
 	if err != nil {
 		return nil, u.Kind, err
 	}
+	st.sess.ext.reg.Planned(u.Name)
 	if _, err := st.describeArgs(ctx, len(types)); err != nil {
 		return nil, u.Kind, err
 	}

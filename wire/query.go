@@ -37,6 +37,15 @@ type prepared struct {
 	described bool
 	params    []paramSpec
 	cols      []Column
+
+	// What pg_prepared_statements shows: the source text (the whole
+	// PREPARE statement for SQL's), when it was made, whether SQL made
+	// it, and how often it was planned (at each Bind or EXECUTE: zproxy
+	// plans every execution, PostgreSQL's custom plans).
+	text    string
+	at      time.Time
+	fromSQL bool
+	plans   int64
 }
 
 // paramSpec says how to decode one parameter and what to cast it to.
@@ -309,7 +318,7 @@ func (c *conn) handleParse(m *pgproto3.Parse) error {
 	if len(stmts) > 1 {
 		return pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
 	}
-	ps := &prepared{name: m.Name, declared: declared}
+	ps := &prepared{name: m.Name, declared: declared, text: m.Query, at: time.Now()}
 	if len(stmts) == 1 {
 		ps.stmt = stmts[0]
 	}
@@ -384,6 +393,7 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	if ps == nil {
 		return pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", m.PreparedStatement)
 	}
+	ps.plans++
 	if _, exists := c.reg.portals[m.DestinationPortal]; exists && m.DestinationPortal != "" {
 		return pgerr.New(pgerr.DuplicateCursor, "portal %q already exists", m.DestinationPortal)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sort"
+	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -119,10 +121,10 @@ type Cursor interface {
 	Holdable() bool
 }
 
-// Prepare adds a named prepared statement (SQL PREPARE). paramTypes are
-// the types declared for $1..$n (Unknown where open). A taken name is
-// 42P05.
-func (r *Registry) Prepare(name string, st Statement, paramTypes []sqltypes.Type) error {
+// Prepare adds a named prepared statement (SQL PREPARE whose source text
+// is text). paramTypes are the types declared for $1..$n (Unknown where
+// open). A taken name is 42P05.
+func (r *Registry) Prepare(name, text string, st Statement, paramTypes []sqltypes.Type) error {
 	if _, exists := r.stmts[name]; exists {
 		return pgerr.New(pgerr.DuplicatePreparedStatement, "prepared statement \"%s\" already exists", name)
 	}
@@ -132,7 +134,46 @@ func (r *Registry) Prepare(name string, st Statement, paramTypes []sqltypes.Type
 			declared[i] = t.OID()
 		}
 	}
-	return r.putStatement(&prepared{name: name, stmt: st, declared: declared})
+	return r.putStatement(&prepared{name: name, stmt: st, declared: declared, text: text, at: time.Now(), fromSQL: true})
+}
+
+// PreparedInfo describes a named prepared statement, as
+// pg_prepared_statements shows it.
+type PreparedInfo struct {
+	Name, Statement string
+	PrepareTime     time.Time
+	// ParamTypes are the parameters' type OIDs: as declared, or as the
+	// statement's binding found them.
+	ParamTypes []uint32
+	FromSQL    bool
+	Plans      int64
+}
+
+// Statements lists the named prepared statements, made by PREPARE or by
+// Parse, oldest first.
+func (r *Registry) Statements() []PreparedInfo {
+	var out []PreparedInfo
+	for _, ps := range r.stmts {
+		if ps.name == "" {
+			continue // the unnamed statement is not listed, as in PostgreSQL
+		}
+		info := PreparedInfo{Name: ps.name, Statement: ps.text, PrepareTime: ps.at, FromSQL: ps.fromSQL, Plans: ps.plans}
+		if ps.described {
+			for _, sp := range ps.params {
+				info.ParamTypes = append(info.ParamTypes, sp.oid)
+			}
+		} else {
+			info.ParamTypes = append(info.ParamTypes, ps.declared...)
+		}
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].PrepareTime.Equal(out[j].PrepareTime) {
+			return out[i].PrepareTime.Before(out[j].PrepareTime)
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
 }
 
 // Prepared returns the prepared statement of that name, made by PREPARE or
@@ -144,6 +185,14 @@ func (r *Registry) Prepared(name string) (Statement, error) {
 		return nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", name)
 	}
 	return ps.stmt, nil
+}
+
+// Planned counts an execution of the prepared statement of that name by
+// SQL EXECUTE (pg_prepared_statements.custom_plans).
+func (r *Registry) Planned(name string) {
+	if ps := r.stmts[name]; ps != nil {
+		ps.plans++
+	}
 }
 
 // Deallocate drops a prepared statement (26000 when there is none), with

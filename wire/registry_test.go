@@ -10,10 +10,10 @@ import (
 // TestRegistry: the namespace rules SQL and the protocol share.
 func TestRegistry(t *testing.T) {
 	r := NewRegistry(context.Background())
-	if err := r.Prepare("p", nil, nil); err != nil {
+	if err := r.Prepare("p", "PREPARE p AS SELECT 1", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Prepare("p", nil, nil); pgerr.CodeOf(err) != pgerr.DuplicatePreparedStatement {
+	if err := r.Prepare("p", "PREPARE p AS SELECT 1", nil, nil); pgerr.CodeOf(err) != pgerr.DuplicatePreparedStatement {
 		t.Errorf("second PREPARE p: %v", err)
 	}
 	r.stmts[""] = &prepared{name: ""}

@@ -35,6 +35,9 @@ type Session interface {
 	// that ID. BackendAlive reports whether one still does.
 	SignalBackend(pid int32, terminate bool) (bool, error)
 	BackendAlive(pid int32) bool
+	// PreparedStatements lists the session's named prepared statements
+	// (pg_prepared_statements).
+	PreparedStatements() []PreparedStatement
 	// Notice sends the client a NOTICE or WARNING.
 	Notice(*pgerr.Error)
 	// Locks is the proxy's advisory lock table (pg_advisory_lock).
@@ -49,6 +52,15 @@ type Setting struct {
 	Name, Value, Unit, Category, Description, Context, VarType, Source string
 	EnumVals                                                           []string
 	Min, Max, Boot                                                     string
+}
+
+// PreparedStatement is one row of pg_prepared_statements.
+type PreparedStatement struct {
+	Name, Statement string
+	PrepareTime     time.Time
+	ParamTypes      []uint32 // type OIDs
+	FromSQL         bool
+	CustomPlans     int64
 }
 
 // Activity is one row of pg_stat_activity: a session of this proxy.

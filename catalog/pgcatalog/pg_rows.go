@@ -340,6 +340,22 @@ func init() {
 		}
 		return out
 	})
+	generate("pg_catalog.pg_prepared_statements", func(e *Env) []row {
+		if e.Sess == nil {
+			return nil
+		}
+		var out []row
+		for _, ps := range e.Sess.PreparedStatements() {
+			types := make([]sqltypes.Value, len(ps.ParamTypes))
+			for i, o := range ps.ParamTypes {
+				types[i] = sqltypes.NewReg(o, e.RegName(sqltypes.TypeRegType, o))
+			}
+			out = append(out, &pgPreparedStatementsRow{Name: textV(ps.Name), Statement: textV(ps.Statement),
+				PrepareTime: sqltypes.NewTimestampTZ(ps.PrepareTime.UnixMicro()), ParameterTypes: sqltypes.NewArray1(sqltypes.TypeRegType, types),
+				FromSql: boolV(ps.FromSQL), GenericPlans: intV(0), CustomPlans: intV(ps.CustomPlans)})
+		}
+		return out
+	})
 	generate("pg_catalog.pg_stat_activity", func(e *Env) []row {
 		if e.Sess == nil {
 			return nil
