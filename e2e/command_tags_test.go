@@ -35,6 +35,8 @@ func TestCommandTags(t *testing.T) {
 				{"ABORT", "ROLLBACK"},
 				{"SET search_path = public", "SET"},
 				{"RESET search_path", "RESET"},
+				{"SET search_path TO DEFAULT", "SET"},
+				{"RESET ALL", "RESET"},
 				{"SHOW server_version_num", "SHOW"},
 				{"EXPLAIN SELECT * FROM command_tags", "EXPLAIN"},
 				{"VALUES (1), (2), (3)", "SELECT 3"},

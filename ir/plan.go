@@ -234,6 +234,10 @@ type SetVar struct {
 	Name  string
 	Value string
 	Reset bool
+	// Default is SET name TO DEFAULT: a reset that PostgreSQL tags SET.
+	Default bool
+	// Local is SET LOCAL: the change lasts until the end of the block.
+	Local bool
 	More  []*SetVar
 }
 

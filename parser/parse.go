@@ -27,6 +27,12 @@ type Statement struct {
 	// StartTransaction marks a BeginStmt spelt START TRANSACTION, whose
 	// command tag differs from BEGIN's.
 	StartTransaction bool
+	// SetLocal marks SET LOCAL, whose change lasts until the end of the
+	// transaction block.
+	SetLocal bool
+	// SetToDefault marks SET name TO DEFAULT, a reset PostgreSQL tags SET
+	// (RESET name is tagged RESET).
+	SetToDefault bool
 	// Text is the statement as the client wrote it, and Offset its byte
 	// offset in the whole query string.
 	Text   string

@@ -188,6 +188,7 @@ func (r *rewriter) settingName(i int) (string, int, error) {
 func (r *rewriter) setStmt() (ast.StmtNode, error) {
 	k := 1
 	if r.peek(k, "session") || r.peek(k, "local") {
+		r.st.SetLocal = r.peek(k, "local")
 		k++
 	}
 	if r.peek(k, "characteristics") && r.peek(k+1, "as") && r.peek(k+2, "transaction") {
@@ -230,6 +231,7 @@ func (r *rewriter) setStmt() (ast.StmtNode, error) {
 		return &ast.SetStmt{Variables: []*ast.VariableAssignment{va}}, nil
 	}
 	if k < len(r.toks) && (r.peek(k, "default") || name == "timezone" && r.peek(k, "local")) && k+1 == len(r.toks) {
+		r.st.SetToDefault = true
 		va.Value = &ast.DefaultExpr{}
 		return &ast.SetStmt{Variables: []*ast.VariableAssignment{va}}, nil
 	}

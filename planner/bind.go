@@ -469,6 +469,7 @@ func (b *Binder) bindSet(n *ast.SetStmt) (ir.Statement, error) {
 		if err != nil {
 			return nil, err
 		}
+		sv.Local = b.stmt.SetLocal
 		if first == nil {
 			first = sv
 		} else {
@@ -484,7 +485,7 @@ func (b *Binder) bindAssignment(v *ast.VariableAssignment) (*ir.SetVar, error) {
 		return &ir.SetVar{Name: name, Reset: true}, nil
 	}
 	if _, ok := v.Value.(*ast.DefaultExpr); ok {
-		return &ir.SetVar{Name: name, Reset: true}, nil
+		return &ir.SetVar{Name: name, Reset: true, Default: b.stmt.SetToDefault}, nil
 	}
 	switch x := v.Value.(type) {
 	case *driver.ValueExpr:

@@ -190,11 +190,25 @@ func inUnit(n, v, unit string) string {
 	return strconv.FormatInt(n64>>10, 10)
 }
 
-func (p pgSession) SetSetting(name, value string, local bool) error {
-	if _, ok := canonicalVar(name); !ok {
-		return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
+func (p pgSession) SetSetting(name, value string, local bool) (string, error) {
+	n, ok := canonicalVar(name)
+	if !ok {
+		return "", pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
 	}
-	return p.s.set(name, value, false)
+	if local && p.s.txStatus == 'I' {
+		// Outside a block the statement's own transaction is the scope:
+		// the value is checked and gone when set_config returns.
+		before := p.s.varValue(n)
+		if err := p.s.setVar(name, value, false); err != nil {
+			return "", err
+		}
+		set := p.s.varValue(n)
+		return set, p.s.restoreVar(n, before)
+	}
+	if err := p.s.setScoped(name, value, false, local); err != nil {
+		return "", err
+	}
+	return p.s.varValue(n), nil
 }
 
 func (p pgSession) Activity() []pgcatalog.Activity {

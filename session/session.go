@@ -39,6 +39,9 @@ type Session struct {
 	// cannot undo and says so.
 	txn        *executor.Txn
 	savepoints []savepoint
+	// gucLevels record the settings the block changed, per level
+	// (gucscope.go).
+	gucLevels []map[string]*gucSave
 	txDDL      bool
 	// seqs holds currval and lastval (sequences.go).
 	seqs seqState
@@ -848,11 +851,11 @@ func (st *statement) runExplain(ctx context.Context, x *ir.Explain, env *runEnv)
 func (st *statement) runSetVar(ctx context.Context, x *ir.SetVar, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	for _, v := range append([]*ir.SetVar{x}, x.More...) {
-		if err := s.set(v.Name, v.Value, v.Reset); err != nil {
+		if err := s.setScoped(v.Name, v.Value, v.Reset, v.Local); err != nil {
 			return nil, err
 		}
 	}
-	if x.Reset {
+	if x.Reset && !x.Default {
 		return tagResult("RESET"), nil
 	}
 	return tagResult("SET"), nil

@@ -55,6 +55,9 @@ func (s *Session) endBlock() {
 	if s.txn != nil {
 		s.txn.Rollback()
 	}
+	// Whatever the block set and did not commit is undone (gucCommit
+	// has already settled a committed block's settings).
+	s.gucRollbackTo(0)
 	s.txn, s.savepoints, s.txDDL = nil, nil, false
 	s.txStatus = 'I'
 	for _, v := range []string{"transaction_read_only", "transaction_isolation", "transaction_deferrable"} {
@@ -151,6 +154,9 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		if err == nil {
 			err = s.commitBlock(ctx)
 		}
+		if err == nil {
+			s.gucCommit()
+		}
 		s.notifyAtTransactionEnd(notifies, err == nil)
 		s.endBlock()
 		if err != nil {
@@ -195,7 +201,9 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		if err := s.txn.RollbackTo(sp.sp); err != nil {
 			return nil, err
 		}
-		// The savepoint stays; the later ones go.
+		// The savepoint stays; the later ones go, and so do the settings
+		// made since it.
+		s.gucRollbackTo(i + 1)
 		s.savepoints = s.savepoints[:i+1]
 		s.txStatus = 'T'
 		return tagResult("ROLLBACK"), nil
@@ -203,6 +211,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 	if err := s.txn.Release(sp.sp); err != nil {
 		return nil, err
 	}
+	s.gucRelease(i + 1)
 	s.savepoints = s.savepoints[:i]
 	return tagResult("RELEASE"), nil
 }

@@ -138,8 +138,43 @@ func (s *Session) varValue(n string) string {
 	return ""
 }
 
-// set applies SET name = value.
+// set applies SET name = value (RESET name when reset) for the session.
 func (s *Session) set(name, value string, reset bool) error {
+	return s.setScoped(name, value, reset, false)
+}
+
+// setScoped applies SET [LOCAL] name = value. Inside a transaction block
+// the change is recorded (gucscope.go), so that ROLLBACK undoes it and the
+// end of the block undoes a LOCAL one; SET LOCAL outside a block is
+// checked and changes nothing, with PostgreSQL's WARNING.
+func (s *Session) setScoped(name, value string, reset, local bool) error {
+	if local && s.txStatus == 'I' {
+		n, ok := canonicalVar(name)
+		if !ok {
+			return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
+		}
+		s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "SET LOCAL can only be used in transaction blocks"})
+		before := s.varValue(n)
+		if err := s.setVar(name, value, reset); err != nil {
+			return err
+		}
+		return s.restoreVar(n, before)
+	}
+	if s.txStatus != 'I' {
+		if n, ok := canonicalVar(name); ok && !strings.HasPrefix(n, "transaction_") {
+			s.gucChanging(n, local)
+			if err := s.setVar(name, value, reset); err != nil {
+				return err
+			}
+			s.gucChanged(n, local)
+			return nil
+		}
+	}
+	return s.setVar(name, value, reset)
+}
+
+// setVar checks and applies a new value of parameter name.
+func (s *Session) setVar(name, value string, reset bool) error {
 	if reset && name == "all" {
 		return s.resetAll()
 	}

@@ -23,10 +23,11 @@ type Session interface {
 	// PID is the session's backend process id (pg_backend_pid).
 	PID() int32
 	// Setting reads a run-time parameter; Settings lists them all
-	// (pg_settings); SetSetting is set_config.
+	// (pg_settings); SetSetting is set_config, which returns the value as
+	// SHOW prints it once set.
 	Setting(name string) (string, bool)
 	Settings() []Setting
-	SetSetting(name, value string, local bool) error
+	SetSetting(name, value string, local bool) (string, error)
 	// Activity lists the sessions of this proxy (pg_stat_activity).
 	Activity() []Activity
 	// SignalBackend cancels the running statement of the session with

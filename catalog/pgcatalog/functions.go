@@ -329,10 +329,11 @@ func init() {
 			if err != nil || e.Sess == nil {
 				return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "set_config needs a session")
 			}
-			if err := e.Sess.SetSetting(strings.ToLower(a[0].S), a[1].S, a[2].Bool()); err != nil {
+			v, err := e.Sess.SetSetting(strings.ToLower(a[0].S), a[1].S, a[2].Bool())
+			if err != nil {
 				return sqltypes.Null, err
 			}
-			return currentSetting(ctx, a[0].S, false)
+			return textV(v), nil
 		}})
 
 	Register("pg_backend_pid", fn("", nil, sqltypes.TypeInt4, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
