@@ -42,7 +42,7 @@ type Session struct {
 	// gucLevels record the settings the block changed, per level
 	// (gucscope.go).
 	gucLevels []map[string]*gucSave
-	txDDL      bool
+	txDDL     bool
 	// seqs holds currval and lastval (sequences.go).
 	seqs seqState
 	// random is random()'s generator once setseed has seeded it.
