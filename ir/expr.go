@@ -519,12 +519,12 @@ func (e *Cast) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 	if err != nil {
 		return v, err
 	}
-	var loc *time.Location
-	var style sqltypes.IntervalStyle
+	var st sqltypes.Style
 	if ctx != nil {
-		loc, style = ctx.Fn.Location, ctx.Fn.IntervalStyle
+		st = ctx.Fn.Style
+		st.Location = ctx.Fn.Location
 	}
-	return CastValueStyled(v, e.E.Type(), e.To, e.Explicit, loc, style)
+	return CastValueStyled(v, e.E.Type(), e.To, e.Explicit, st)
 }
 
 func (e *Func) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {

@@ -231,7 +231,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			}
 			b.inferParam(e, t)
 			if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(c.Typ, t) {
-				v, err := ir.CastValue(c.V, c.Typ, t, true, b.loc)
+				v, err := ir.CastValueStyled(c.V, c.Typ, t, true, b.castStyle())
 				if err != nil {
 					return nil, err
 				}

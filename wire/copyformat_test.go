@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -29,7 +28,7 @@ func csvFormat() *CopyFormat {
 
 // decodeAll decodes data fed in chunks of the given sizes (cycled).
 func decodeAll(f *CopyFormat, data []byte, chunks []int) ([][]sqltypes.Value, error) {
-	d := &copyDecoder{f: f, loc: time.UTC}
+	d := &copyDecoder{f: f}
 	var rows [][]sqltypes.Value
 	emit := func(r copyRow) error { rows = append(rows, r.vals); return nil }
 	for i := 0; len(data) > 0; i++ {
