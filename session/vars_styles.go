@@ -57,7 +57,7 @@ func dateStyle(value, cur string) (string, error) {
 	now.Date, now.Order, _, _ = sqltypes.ParseDateStyle(cur, sqltypes.Style{})
 	style, order, detail, ok := sqltypes.ParseDateStyle(value, now)
 	if !ok {
-		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"DateStyle\": %q", value).
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"DateStyle\": \"%s\"", value).
 			WithDetail("%s", detail)
 	}
 	return sqltypes.FormatDateStyle(style, order), nil

@@ -293,7 +293,9 @@ func ParseDateStyle(value string, cur Style) (style DateStyle, order DateOrder, 
 		}
 		order, haveOrder = o, true
 	}
-	for _, w := range words {
+	for _, word := range words {
+		// Words compare without case, quoted ones too (pg_strcasecmp).
+		w := strings.ToLower(word)
 		switch {
 		case w == "iso":
 			setStyle(DateStyleISO)
@@ -320,7 +322,7 @@ func ParseDateStyle(value string, cur Style) (style DateStyle, order DateOrder, 
 				order = DateOrderMDY
 			}
 		default:
-			return 0, 0, "Unrecognized key word: \"" + w + "\".", false
+			return 0, 0, "Unrecognized key word: \"" + word + "\".", false
 		}
 	}
 	if conflict {
