@@ -397,3 +397,83 @@ func splitIdentifierList(s string) ([]string, bool) {
 		}
 	}
 }
+
+// JSONInputStyled is JSONInput in a session whose output settings are st.
+// PostgreSQL's JSON text of a value comes from its type's output function
+// except for dates and timestamps, which are ISO 8601 whatever DateStyle;
+// so floats (extra_float_digits), bytea (bytea_output), intervals
+// (IntervalStyle) and timestamptz (TimeZone) are rendered here, also as
+// array elements: a finite float as a json number, the others as text.
+func JSONInputStyled(t Type, v Value, st Style) Value {
+	switch v.K {
+	case KindFloat:
+		if st.RoundFloats && !math.IsNaN(v.F) && !math.IsInf(v.F, 0) {
+			bits := 64
+			if t.ID == Float4 {
+				bits = 32
+			}
+			return NewJSON(string(AppendFloatStyled(nil, v.F, bits, st)))
+		}
+	case KindBytes:
+		if st.ByteaEscape {
+			return NewText(string(AppendByteaEscape(nil, v.S)))
+		}
+	case KindInterval:
+		if st.Interval != IntervalStylePostgres {
+			return NewText(string(AppendIntervalStyle(nil, v.Interval(), st.Interval)))
+		}
+	case KindTimestampTZ:
+		if st.Location != nil && st.Location != time.UTC && IsFiniteTimestamp(v.I) {
+			return NewText(string(appendTimestampTZXSD(nil, v.I, st.Location)))
+		}
+	case KindArray:
+		a := v.Array()
+		if a.Record || a.Vector {
+			break
+		}
+		elem := a.Elem
+		if t.ID == Array {
+			elem = t.ElemType()
+		}
+		out := *a
+		out.Elems = make([]Value, len(a.Elems))
+		for i, e := range a.Elems {
+			out.Elems[i] = JSONInputStyled(elem, e, st)
+		}
+		return NewArray(&out)
+	}
+	return JSONInput(t, v)
+}
+
+// appendTimestampTZXSD appends a finite timestamptz shown in loc as
+// PostgreSQL's JSON prints it (EncodeDateTime's XSD style):
+// 2024-03-04T05:00:00.5-05:00, the offset with minutes always and seconds
+// when it has them, BC after it.
+func appendTimestampTZXSD(buf []byte, us int64, loc *time.Location) []byte {
+	off := zoneOffset(us, loc)
+	start := len(buf)
+	buf = AppendTimestamp(buf, us+off*usPerSec, false)
+	bc := len(buf)-start > 3 && string(buf[len(buf)-3:]) == " BC"
+	if bc {
+		buf = buf[:len(buf)-3]
+	}
+	if i := strings.IndexByte(string(buf[start:]), ' '); i >= 0 {
+		buf[start+i] = 'T'
+	}
+	sign := byte('+')
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	buf = append(buf, sign)
+	buf = append2(buf, off/3600)
+	buf = append(buf, ':')
+	buf = append2(buf, off/60%60)
+	if off%60 != 0 {
+		buf = append(buf, ':')
+		buf = append2(buf, off%60)
+	}
+	if bc {
+		buf = append(buf, " BC"...)
+	}
+	return buf
+}
