@@ -177,7 +177,7 @@ func (s *Session) set(name, value string, reset bool) error {
 		}
 		value = v
 	}
-	if v, ok, err := styleVar(n, value, s.varValue(n)); ok {
+	if v, ok, err := styleVar(n, value, s.varValue(n), s.resetValue(n)); ok {
 		if err != nil {
 			return err
 		}

@@ -18,10 +18,10 @@ import (
 // styleVar checks and normalizes a value of DateStyle, IntervalStyle or
 // extra_float_digits; ok is false for other settings. cur is the
 // setting's value now: DateStyle keeps the part a new value leaves out.
-func styleVar(name, value, cur string) (normalized string, ok bool, err error) {
+func styleVar(name, value, cur, reset string) (normalized string, ok bool, err error) {
 	switch name {
 	case "datestyle":
-		v, err := dateStyle(value, cur)
+		v, err := dateStyle(value, cur, reset)
 		return v, true, err
 	case "intervalstyle":
 		switch v := strings.ToLower(strings.TrimSpace(value)); v {
@@ -51,11 +51,13 @@ func styleVar(name, value, cur string) (normalized string, ok bool, err error) {
 
 // dateStyle reads DateStyle's comma-separated output style and field
 // order as PostgreSQL's check_datestyle does; the part value leaves out
-// stays as in cur.
-func dateStyle(value, cur string) (string, error) {
-	var now sqltypes.Style
-	now.Date, now.Order, _, _ = sqltypes.ParseDateStyle(cur, sqltypes.Style{})
-	style, order, detail, ok := sqltypes.ParseDateStyle(value, now)
+// stays as in cur, and DEFAULT is reset, the value RESET restores (the
+// client's startup value, else ISO, MDY).
+func dateStyle(value, cur, reset string) (string, error) {
+	var now, def sqltypes.Style
+	def.Date, def.Order, _, _ = sqltypes.ParseDateStyle(reset, sqltypes.Style{}, sqltypes.Style{})
+	now.Date, now.Order, _, _ = sqltypes.ParseDateStyle(cur, def, def)
+	style, order, detail, ok := sqltypes.ParseDateStyle(value, now, def)
 	if !ok {
 		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"DateStyle\": \"%s\"", value).
 			WithDetail("%s", detail)
@@ -68,7 +70,7 @@ func dateStyle(value, cur string) (string, error) {
 func (s *Session) Style() sqltypes.Style {
 	var st sqltypes.Style
 	st.Interval, _ = sqltypes.IntervalStyleByName(s.varValue("intervalstyle"))
-	st.Date, st.Order, _, _ = sqltypes.ParseDateStyle(s.varValue("datestyle"), sqltypes.Style{})
+	st.Date, st.Order, _, _ = sqltypes.ParseDateStyle(s.varValue("datestyle"), sqltypes.Style{}, sqltypes.Style{})
 	if efd, err := strconv.Atoi(s.varValue("extra_float_digits")); err == nil && efd <= 0 {
 		st.RoundFloats, st.ExtraFloatDigits = true, int8(efd)
 	}

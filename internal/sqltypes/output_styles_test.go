@@ -160,7 +160,7 @@ func zproxyOutput(c outputStyleCase) (string, error) {
 	case "date", "timestamp", "timestamptz", "datein", "timestampin":
 		var detail string
 		var ok bool
-		if st.Date, st.Order, detail, ok = ParseDateStyle(c.setting, Style{}); !ok {
+		if st.Date, st.Order, detail, ok = ParseDateStyle(c.setting, Style{}, Style{}); !ok {
 			return "", fmt.Errorf("DateStyle %q: %s", c.setting, detail)
 		}
 	case "float8", "float4":

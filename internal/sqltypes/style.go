@@ -271,10 +271,11 @@ func AppendValueStyled(buf []byte, v Value, st Style) []byte {
 // ParseDateStyle reads a DateStyle setting as PostgreSQL's check_datestyle:
 // comma-separated words naming an output style (ISO, SQL, Postgres,
 // German), a field order (YMD; DMY or Euro...; MDY, US or NonEuro...) or
-// DEFAULT (ISO, MDY); what the value leaves out stays as in cur, except
-// that German alone also sets DMY. detail explains a refusal: an unknown
-// word, conflicting words or an empty list element.
-func ParseDateStyle(value string, cur Style) (style DateStyle, order DateOrder, detail string, ok bool) {
+// DEFAULT (the parts of def, what RESET would restore); what the value
+// leaves out stays as in cur, except that German alone also sets DMY.
+// detail explains a refusal: an unknown word, conflicting words or an
+// empty list element.
+func ParseDateStyle(value string, cur, def Style) (style DateStyle, order DateOrder, detail string, ok bool) {
 	style, order = cur.Date, cur.Order
 	words, ok := splitIdentifierList(value)
 	if !ok {
@@ -316,10 +317,10 @@ func ParseDateStyle(value string, cur Style) (style DateStyle, order DateOrder, 
 			setOrder(DateOrderMDY)
 		case w == "default":
 			if !haveStyle {
-				style = DateStyleISO
+				style = def.Date
 			}
 			if !haveOrder {
-				order = DateOrderMDY
+				order = def.Order
 			}
 		default:
 			return 0, 0, "Unrecognized key word: \"" + word + "\".", false

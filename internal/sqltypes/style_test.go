@@ -4,33 +4,40 @@ import "testing"
 
 // TestParseDateStyle checks SET DateStyle's reading against PostgreSQL
 // 15's answers, each set after 'Postgres, DMY' (SHOW DateStyle, or the
-// error detail).
+// error detail), DEFAULT being ISO, MDY, or SQL, DMY for a session that
+// gave DateStyle=SQL,DMY at startup.
 func TestParseDateStyle(t *testing.T) {
 	cur := Style{Date: DateStylePostgres, Order: DateOrderDMY}
-	for _, c := range []struct{ in, want string }{
-		{"SQL, DMY", "SQL, DMY"},
-		{"European", "Postgres, DMY"},
-		{"US", "Postgres, MDY"},
-		{"NonEuropean", "Postgres, MDY"},
-		{"German", "German, DMY"},
-		{"YMD", "Postgres, YMD"},
-		{"Postgres", "Postgres, DMY"},
-		{"postgresfoo", "Postgres, DMY"},
-		{"euroxyz", "Postgres, DMY"},
-		{"default", "ISO, MDY"},
-		{"sql,default", "SQL, MDY"},
-		{"german, mdy", "German, MDY"},
-		{`"SQL"`, "SQL, DMY"},
-		{"", "Postgres, DMY"},
-		{" sql ", "SQL, DMY"},
-		{"sql, ymd", "SQL, YMD"},
-		{"ISO, SQL", `Conflicting "datestyle" specifications.`},
-		{"DMY, MDY", `Conflicting "datestyle" specifications.`},
-		{"iso,,dmy", "List syntax is invalid."},
-		{"iso,", "List syntax is invalid."},
-		{"foo", `Unrecognized key word: "foo".`},
+	startup := Style{Date: DateStyleSQL, Order: DateOrderDMY}
+	for _, c := range []struct {
+		in, want string
+		def      Style
+	}{
+		{"SQL, DMY", "SQL, DMY", Style{}},
+		{"European", "Postgres, DMY", Style{}},
+		{"US", "Postgres, MDY", Style{}},
+		{"NonEuropean", "Postgres, MDY", Style{}},
+		{"German", "German, DMY", Style{}},
+		{"YMD", "Postgres, YMD", Style{}},
+		{"Postgres", "Postgres, DMY", Style{}},
+		{"postgresfoo", "Postgres, DMY", Style{}},
+		{"euroxyz", "Postgres, DMY", Style{}},
+		{"default", "ISO, MDY", Style{}},
+		{"sql,default", "SQL, MDY", Style{}},
+		{"default", "SQL, DMY", startup},
+		{"german, default", "German, DMY", startup},
+		{"german, mdy", "German, MDY", Style{}},
+		{`"SQL"`, "SQL, DMY", Style{}},
+		{"", "Postgres, DMY", Style{}},
+		{" sql ", "SQL, DMY", Style{}},
+		{"sql, ymd", "SQL, YMD", Style{}},
+		{"ISO, SQL", `Conflicting "datestyle" specifications.`, Style{}},
+		{"DMY, MDY", `Conflicting "datestyle" specifications.`, Style{}},
+		{"iso,,dmy", "List syntax is invalid.", Style{}},
+		{"iso,", "List syntax is invalid.", Style{}},
+		{"foo", `Unrecognized key word: "foo".`, Style{}},
 	} {
-		style, order, detail, ok := ParseDateStyle(c.in, cur)
+		style, order, detail, ok := ParseDateStyle(c.in, cur, c.def)
 		got := detail
 		if ok {
 			got = FormatDateStyle(style, order)
