@@ -20,6 +20,13 @@ type aggregator interface {
 	result() (sqltypes.Value, error)
 }
 
+// styledAggregator is an aggregator whose result depends on the session's
+// output settings (json_agg prints floats under extra_float_digits ...):
+// feed hands them over before the first value.
+type styledAggregator interface {
+	setStyle(sqltypes.Style)
+}
+
 // aggregators build the accumulator of each aggregate, by the name its
 // AggCall has (the registry's of package builtins, which types it; count(*)
 // is "count(*)"). The file of each aggregate fills it from init.
@@ -268,6 +275,9 @@ type aggInstance struct {
 	// aggregator keeps the slice (they keep values; DISTINCT and ORDER BY
 	// copy the row).
 	args []sqltypes.Value
+	// styled is set once the session's output settings went to a
+	// styledAggregator.
+	styled bool
 }
 
 // charged is what the instance charged to the statement's budget.
@@ -301,6 +311,10 @@ func (in *aggInstance) feed(ev *ir.EvalContext, row []sqltypes.Value, mem *memBu
 	}
 	if c.Func == ir.AggCountStar {
 		return in.acc.add(nil)
+	}
+	if s, ok := in.acc.(styledAggregator); ok && ev != nil && !in.styled {
+		s.setStyle(ev.Fn.OutputStyle())
+		in.styled = true
 	}
 	if in.args == nil {
 		in.args = make([]sqltypes.Value, len(c.Args), len(c.Args)+len(c.OrderBy))

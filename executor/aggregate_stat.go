@@ -253,7 +253,13 @@ type jsonAgg struct {
 	// arrive: PostgreSQL's json_agg appends to a buffer as it goes, and
 	// jsonb_agg's container is bounded at 256 MB.
 	size int64
+	// style is the session's output settings, in which values become
+	// JSON (set by aggInstance.feed).
+	style sqltypes.Style
 }
+
+// setStyle implements styledAggregator.
+func (a *jsonAgg) setStyle(st sqltypes.Style) { a.style = st }
 
 func (a *jsonAgg) add(args []sqltypes.Value) error {
 	jsonb := strings.HasPrefix(a.kind, "jsonb")
@@ -276,7 +282,7 @@ func (a *jsonAgg) add(args []sqltypes.Value) error {
 	}
 	a.size += more
 	for i, v := range args {
-		v = sqltypes.JSONInput(a.types[i], v)
+		v = sqltypes.JSONInputStyled(a.types[i], v, a.style)
 		if i == 0 && len(args) == 2 {
 			if err := sqltypes.JSONObjectKey(v); err != nil {
 				return err

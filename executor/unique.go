@@ -109,12 +109,13 @@ func keyCols(keys []catalog.KeyColumn) []int {
 // NULL as null) for the first %s of format, as PostgreSQL's
 // BuildIndexValueDescription does: only to a role that may read every key
 // column (for others there is no DETAIL).
-func keyDetail(t *catalog.Table, cols []int, row []sqltypes.Value, format string, args ...any) func(pgerr.ColumnVisibility) string {
+func keyDetail(t *catalog.Table, cols []int, row []sqltypes.Value, format string, args ...any) func(pgerr.ColumnVisibility, any) string {
 	vals := make([]sqltypes.Value, len(cols))
 	for i, c := range cols {
 		vals[i] = row[c]
 	}
-	return func(vis pgerr.ColumnVisibility) string {
+	return func(vis pgerr.ColumnVisibility, style any) string {
+		st, _ := style.(sqltypes.Style)
 		var names, text strings.Builder
 		for i, c := range cols {
 			if vis != nil && vis(t.ID, c) < pgerr.Readable {
@@ -125,7 +126,7 @@ func keyDetail(t *catalog.Table, cols []int, row []sqltypes.Value, format string
 				text.WriteString(", ")
 			}
 			names.WriteString(t.Columns[c].Name)
-			text.WriteString(valueText(vals[i], 0))
+			text.WriteString(valueText(t.Columns[c].Type, vals[i], 0, st))
 		}
 		key := "(" + names.String() + ")=(" + text.String() + ")"
 		return fmt.Sprintf(format, append([]any{key}, args...)...)
@@ -141,9 +142,10 @@ const maxDetailValue = 64
 // each value cut to 64 bytes (then "..."); to a role that may not read
 // every column, only the columns it may read or that the statement wrote,
 // named ("(a, c) = (1, x)"), and nothing when there are none.
-func rowDetail(t *catalog.Table, row []sqltypes.Value) func(pgerr.ColumnVisibility) string {
+func rowDetail(t *catalog.Table, row []sqltypes.Value) func(pgerr.ColumnVisibility, any) string {
 	row = append([]sqltypes.Value(nil), row[:len(t.Columns)]...)
-	return func(vis pgerr.ColumnVisibility) string {
+	return func(vis pgerr.ColumnVisibility, style any) string {
+		st, _ := style.(sqltypes.Style)
 		var names, vals strings.Builder
 		all, n := true, 0
 		for i, c := range t.Columns {
@@ -160,7 +162,7 @@ func rowDetail(t *catalog.Table, row []sqltypes.Value) func(pgerr.ColumnVisibili
 			}
 			n++
 			names.WriteString(c.Name)
-			vals.WriteString(valueText(row[i], maxDetailValue))
+			vals.WriteString(valueText(c.Type, row[i], maxDetailValue, st))
 		}
 		switch {
 		case n == 0:
@@ -172,13 +174,14 @@ func rowDetail(t *catalog.Table, row []sqltypes.Value) func(pgerr.ColumnVisibili
 	}
 }
 
-// valueText is a value's output text (null for NULL), cut to limit bytes
-// at a character boundary and followed by "..." when limit > 0.
-func valueText(v sqltypes.Value, limit int) string {
+// valueText is the output text of a value of type t in the session's
+// output settings st (null for NULL), cut to limit bytes at a character
+// boundary and followed by "..." when limit > 0.
+func valueText(t sqltypes.Type, v sqltypes.Value, limit int, st sqltypes.Style) string {
 	if v.IsNull() {
 		return "null"
 	}
-	s := sqltypes.FormatText(v)
+	s := string(sqltypes.AppendTextStyled(nil, t, v, st))
 	if limit > 0 && len(s) > limit {
 		cut := limit
 		for cut > 0 && !utf8.RuneStart(s[cut]) {

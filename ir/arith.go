@@ -13,14 +13,24 @@ import (
 // float4. An explicit cast (CAST, ::) cuts strings to varchar(n) and
 // char(n) where an assignment fails with 22001.
 func CastValue(v sqltypes.Value, from, to sqltypes.Type, explicit bool, loc *time.Location) (sqltypes.Value, error) {
-	return CastValueStyled(v, from, to, explicit, loc, sqltypes.IntervalStylePostgres)
+	return CastValueStyled(v, from, to, explicit, sqltypes.Style{Location: loc})
 }
 
-// CastValueStyled is CastValue in a session whose IntervalStyle is style:
-// an interval (or an array of them) converted to text prints in it.
-func CastValueStyled(v sqltypes.Value, from, to sqltypes.Type, explicit bool, loc *time.Location, style sqltypes.IntervalStyle) (sqltypes.Value, error) {
-	if style != sqltypes.IntervalStylePostgres && to.IsTextual() && printsIntervals(from) && !v.IsNull() {
-		v = sqltypes.NewText(string(sqltypes.AppendTextStyled(nil, from, v, style)))
+// CastValueStyled is CastValue in a session whose output settings are st
+// (TimeZone: st.Location): a date, timestamp, timestamptz, interval, float
+// or bytea (or an array or record of them) converted to text prints in
+// them, and text converted to a date or timestamp reads ambiguous dates in
+// st's DateStyle field order.
+func CastValueStyled(v sqltypes.Value, from, to sqltypes.Type, explicit bool, st sqltypes.Style) (sqltypes.Value, error) {
+	if v.IsNull() {
+		return sqltypes.CastIn(v, to, explicit, st.Location)
+	}
+	if to.IsTextual() && printsStyled(from) {
+		v = sqltypes.NewText(string(sqltypes.AppendTextStyled(nil, from, v, st)))
+		from = sqltypes.TypeText
+	}
+	if st.Order != sqltypes.DateOrderMDY && (v.K == sqltypes.KindText || v.K == sqltypes.KindBPChar) && readsDates(to) {
+		return sqltypes.ParseTextStyled(to, v.S, st)
 	}
 	if from.ID == sqltypes.Float4 && v.K == sqltypes.KindFloat {
 		switch {
@@ -34,21 +44,43 @@ func CastValueStyled(v sqltypes.Value, from, to sqltypes.Type, explicit bool, lo
 			v = sqltypes.NewText(string(sqltypes.AppendTextAs(nil, from, v)))
 		}
 	}
-	return sqltypes.CastIn(v, to, explicit, loc)
+	return sqltypes.CastIn(v, to, explicit, st.Location)
 }
 
-// printsIntervals reports whether the text of a value of type t holds
-// intervals, whose form depends on IntervalStyle.
-func printsIntervals(t sqltypes.Type) bool {
+// printsStyled reports whether the text of a value of type t depends on
+// the session's output settings (DateStyle, IntervalStyle, TimeZone,
+// extra_float_digits, bytea_output): values of these types, arrays of
+// them, and records, whose fields may be any of them.
+func printsStyled(t sqltypes.Type) bool {
 	for t.ID == sqltypes.Array {
 		t = t.ElemType()
 	}
-	return t.ID == sqltypes.Interval
+	switch t.ID {
+	case sqltypes.Date, sqltypes.Timestamp, sqltypes.TimestampTZ, sqltypes.Interval,
+		sqltypes.Float4, sqltypes.Float8, sqltypes.Bytea, sqltypes.Record:
+		return true
+	}
+	return false
+}
+
+// readsDates reports whether text converted to t is read by the date/time
+// decoder, whose reading of ambiguous dates depends on DateStyle.
+func readsDates(t sqltypes.Type) bool {
+	for t.ID == sqltypes.Array {
+		t = t.ElemType()
+	}
+	switch t.ID {
+	case sqltypes.Date, sqltypes.Timestamp, sqltypes.TimestampTZ, sqltypes.Time, sqltypes.TimeTZ:
+		return true
+	}
+	return false
 }
 
 // StyleDependentCast reports whether converting from to to depends on the
-// session's IntervalStyle, so a constant cannot be converted when a
-// statement is bound.
+// session's output settings, so a constant cannot be converted when a
+// statement is bound. (Text read as a date depends on DateStyle too, but
+// the binder converts such constants in the session's style, as
+// PostgreSQL reads a literal when it parses the statement.)
 func StyleDependentCast(from, to sqltypes.Type) bool {
-	return to.IsTextual() && printsIntervals(from)
+	return to.IsTextual() && printsStyled(from)
 }

@@ -313,7 +313,7 @@ func (e *Binary) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, e
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
 		return sqltypes.NewBool(compareHolds(e.Op, sqltypes.Compare(l, r))), nil
 	case OpConcat:
-		ls, rs := textOf(l), textOf(r)
+		ls, rs := textOf(ctx, l), textOf(ctx, r)
 		if err := ConcatLimit(ls, rs); err != nil {
 			return sqltypes.Null, err
 		}
@@ -326,12 +326,16 @@ func (e *Binary) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, e
 }
 
 // textOf renders a value for ||, which in PostgreSQL accepts any non-array
-// operand through its text output.
-func textOf(v sqltypes.Value) string {
+// operand through its text output, in the session's output settings.
+func textOf(ctx *EvalContext, v sqltypes.Value) string {
 	if v.K == sqltypes.KindText {
 		return v.S
 	}
-	return sqltypes.FormatText(v)
+	var st sqltypes.Style
+	if ctx != nil {
+		st = ctx.Fn.OutputStyle()
+	}
+	return string(sqltypes.AppendTextStyled(nil, sqltypes.Type{}, v, st))
 }
 
 func compareHolds(op BinOp, c int) bool {
@@ -438,7 +442,7 @@ func (e *Like) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 	if err != nil || p.IsNull() {
 		return sqltypes.Null, err
 	}
-	s, pat := textOf(v), textOf(p)
+	s, pat := textOf(ctx, v), textOf(ctx, p)
 	if e.CaseInsensitive {
 		s, pat = strings.ToLower(s), strings.ToLower(pat)
 	}
@@ -519,12 +523,12 @@ func (e *Cast) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 	if err != nil {
 		return v, err
 	}
-	var loc *time.Location
-	var style sqltypes.IntervalStyle
+	var st sqltypes.Style
 	if ctx != nil {
-		loc, style = ctx.Fn.Location, ctx.Fn.IntervalStyle
+		st = ctx.Fn.Style
+		st.Location = ctx.Fn.Location
 	}
-	return CastValueStyled(v, e.E.Type(), e.To, e.Explicit, loc, style)
+	return CastValueStyled(v, e.E.Type(), e.To, e.Explicit, st)
 }
 
 func (e *Func) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {

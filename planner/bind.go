@@ -60,10 +60,20 @@ type Binder struct {
 	// from timestamptz when they are folded (as PostgreSQL converts a
 	// literal when it parses the statement).
 	loc *time.Location
+	// style is the session's DateStyle field order (with loc), in which
+	// text constants convert to dates and timestamps when they are folded.
+	style sqltypes.Style
 	// insertSelect and insertTypes are INSERT ... SELECT's query and the
 	// types of the columns its outputs go to (see insertTarget).
 	insertSelect ast.Node
 	insertTypes  []sqltypes.Type
+}
+
+// castStyle is the session's settings constants are converted in.
+func (b *Binder) castStyle() sqltypes.Style {
+	st := b.style
+	st.Location = b.loc
+	return st
 }
 
 // insertTarget returns the type of the column the i-th output of SELECT n
@@ -84,6 +94,13 @@ func Bind(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.
 
 // BindIn is Bind in a session whose TimeZone is loc (nil: UTC).
 func BindIn(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type, loc *time.Location) (ir.Statement, []sqltypes.Type, error) {
+	return BindStyled(snap, stmt, paramTypes, sqltypes.Style{Location: loc})
+}
+
+// BindStyled is Bind in a session whose settings are st: TimeZone
+// (st.Location) and the DateStyle field order text constants are read in.
+func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type, style sqltypes.Style) (ir.Statement, []sqltypes.Type, error) {
+	loc := style.Location
 	if stmt.Role != nil {
 		st, err := bindRole(snap, stmt.Role)
 		return st, nil, err
@@ -124,7 +141,7 @@ func BindIn(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltype
 	if len(paramTypes) > n {
 		n = len(paramTypes)
 	}
-	b := &Binder{snap: snap, stmt: stmt, params: make([]sqltypes.Type, n), declared: make([]bool, n), loc: loc}
+	b := &Binder{snap: snap, stmt: stmt, params: make([]sqltypes.Type, n), declared: make([]bool, n), loc: loc, style: style}
 	for i, t := range paramTypes {
 		if t.ID != sqltypes.Unknown {
 			b.params[i] = t
@@ -378,7 +395,7 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 		case !assignment && !castAllowedImplicitly(et, t):
 			return nil, mismatch(et, t)
 		}
-		v, err := ir.CastValue(c.V, c.Typ, t, false, b.loc)
+		v, err := ir.CastValueStyled(c.V, c.Typ, t, false, b.castStyle())
 		if err != nil {
 			return nil, err
 		}

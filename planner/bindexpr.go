@@ -321,7 +321,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			}
 			b.inferParam(e, t)
 			if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(c.Typ, t) {
-				v, err := ir.CastValue(c.V, c.Typ, t, true, b.loc)
+				v, err := ir.CastValueStyled(c.V, c.Typ, t, true, b.castStyle())
 				if err != nil {
 					return nil, err
 				}

@@ -405,7 +405,7 @@ func (b *Binder) bindCheck(t *catalog.Table, sql string) (ir.Expr, []int, error)
 	if refused != nil {
 		return nil, nil, refused
 	}
-	sub := &Binder{snap: b.snap, stmt: stmt, loc: b.loc}
+	sub := &Binder{snap: b.snap, stmt: stmt, loc: b.loc, style: b.style}
 	sc := &scope{items: []*fromItem{tableItem(t, t.Name, 0)}}
 	e, err := sub.bindBool(sc, node, "CHECK")
 	if err != nil {

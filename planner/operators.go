@@ -98,13 +98,18 @@ func (b *Binder) bindConcatOp(l, r ir.Expr) (ir.Expr, error) {
 		b.inferParam(l, sqltypes.TypeText)
 		b.inferParam(r, sqltypes.TypeText)
 		l, r = b.finishUnknown(l), b.finishUnknown(r)
-		lt, rt = l.Type(), r.Type()
+		var err error
+		if l, err = b.textOperand(l); err != nil {
+			return nil, err
+		}
+		if r, err = b.textOperand(r); err != nil {
+			return nil, err
+		}
 		return operatorFunc("||", l, r, sqltypes.TypeText, func(x, y sqltypes.Value) (sqltypes.Value, error) {
-			xs, ys := castText(lt, x), castText(rt, y)
-			if err := ir.ConcatLimit(xs, ys); err != nil {
+			if err := ir.ConcatLimit(x.S, y.S); err != nil {
 				return sqltypes.Null, err
 			}
-			return sqltypes.NewText(xs + ys), nil
+			return sqltypes.NewText(x.S + y.S), nil
 		})
 	}
 	return nil, noOperator("||", lt, rt)
@@ -123,6 +128,25 @@ func (b *Binder) sameTypeOp(op string, l, r ir.Expr, t sqltypes.Type, fn func(l,
 		return nil, err
 	}
 	return operatorFunc(op, l, r, t, fn)
+}
+
+// textOperand converts an operand of text || anynonarray to text as
+// e::text does: at run time, in the session's output settings, for a type
+// whose text depends on them (a date in DateStyle, a float under
+// extra_float_digits), else now.
+func (b *Binder) textOperand(e ir.Expr) (ir.Expr, error) {
+	t := e.Type()
+	if t.ID == sqltypes.Text {
+		return e, nil
+	}
+	if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(t, sqltypes.TypeText) {
+		v, err := ir.CastValueStyled(c.V, t, sqltypes.TypeText, true, b.castStyle())
+		if err != nil {
+			return nil, err
+		}
+		return &ir.Const{V: v, Typ: sqltypes.TypeText}, nil
+	}
+	return &ir.Cast{E: e, To: sqltypes.TypeText, Explicit: true}, nil
 }
 
 // castText is v::text for a value of type t: booleans are "true" and

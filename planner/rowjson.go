@@ -43,7 +43,11 @@ func (b *Binder) wholeRow(sc *scope, cn *ast.ColumnName) (ir.Expr, error) {
 	for i, c := range cols {
 		names[i], types[i] = c.Name, c.Type
 	}
-	return &ir.Func{Name: ir.WholeRowFunc, Args: exprs, Typ: sqltypes.TypeJSON, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-		return sqltypes.RowToJSON(names, types, a), nil
+	return &ir.Func{Name: ir.WholeRowFunc, Args: exprs, Typ: sqltypes.TypeJSON, Fn: func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		var st sqltypes.Style
+		if ctx != nil {
+			st = ctx.Fn.OutputStyle()
+		}
+		return sqltypes.RowToJSONStyled(names, types, a, st), nil
 	}}, nil
 }

@@ -214,15 +214,19 @@ type ownership struct {
 }
 
 // redactValues renders the row values an error's DETAIL shows (a failing
-// row, a duplicate key) with only what the session's user may see, as
-// PostgreSQL does: a column it may SELECT, or, in a failing row, one the
-// statement itself inserted or updated.
+// row, a duplicate key) in the session's output settings and with only
+// what the session's user may see, as PostgreSQL does: a column it may
+// SELECT, or, in a failing row, one the statement itself inserted or
+// updated.
 func (s *Session) redactValues(ctx context.Context, bound ir.Statement, err error) {
 	if err == nil {
 		return
 	}
+	style := s.Style()
+	style.Location = s.location()
 	snap, serr := s.engine.catalog.Snapshot(ctx)
 	if serr != nil || s.isSuperuser(snap) {
+		pgerr.RenderValues(err, nil, style)
 		return
 	}
 	user := s.params.User
@@ -232,7 +236,7 @@ func (s *Session) redactValues(ctx context.Context, bound ir.Statement, err erro
 			written[p.Table.ID] = p
 		}
 	}
-	pgerr.RedactValues(err, func(table uint64, col int) pgerr.Visibility {
+	pgerr.RenderValues(err, func(table uint64, col int) pgerr.Visibility {
 		t := snap.TableByID(table)
 		if t == nil {
 			return pgerr.Hidden
@@ -245,7 +249,7 @@ func (s *Session) redactValues(ctx context.Context, bound ir.Statement, err erro
 			return pgerr.Written
 		}
 		return pgerr.Hidden
-	})
+	}, style)
 }
 
 // ownersOf resolves the objects a statement may be run on only by their

@@ -164,7 +164,7 @@ func (st *statement) bind(ctx context.Context) (ir.Statement, []sqltypes.Type, *
 	if st.boundSnap == snap {
 		return st.bound, st.boundTypes, snap, nil
 	}
-	bound, types, err := planner.BindIn(snap, st.parsed, st.declared, st.sess.location())
+	bound, types, err := planner.BindStyled(snap, st.parsed, st.declared, st.sess.bindStyle())
 	if err != nil && namesMissingObject(err) {
 		// The cached schema may be up to catalog.SharedStaleness behind a
 		// table another proxy created a moment ago: look again before
@@ -175,7 +175,7 @@ func (st *statement) bind(ctx context.Context) (ir.Statement, []sqltypes.Type, *
 		}
 		if fresh != snap {
 			snap = fresh
-			bound, types, err = planner.BindIn(snap, st.parsed, st.declared, st.sess.location())
+			bound, types, err = planner.BindStyled(snap, st.parsed, st.declared, st.sess.bindStyle())
 		}
 	}
 	if err != nil {
@@ -302,7 +302,7 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 	if clock := s.engine.cfg.Clock; clock != nil {
 		start = clock()
 	}
-	return builtins.Context{Now: start, Location: s.location(), IntervalStyle: s.IntervalStyle(), Sequences: &sessionSequences{s: s, ctx: ctx}, Random: &s.random,
+	return builtins.Context{Now: start, Location: s.location(), Style: s.Style(), Sequences: &sessionSequences{s: s, ctx: ctx}, Random: &s.random,
 		Done: ctx.Done(), Err: ctx.Err,
 		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID)},
 		Settings: s.Setting}

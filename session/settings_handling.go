@@ -64,7 +64,6 @@ var fixedDeveloperOptions = map[string]bool{
 // the other values would change how text is read or printed.
 var fixedKnown = map[string]bool{
 	"standard_conforming_strings": true, // zproxy reads string literals as the SQL standard does
-	"bytea_output":                true, // zproxy prints bytea in hex
 }
 
 // handlingOf says how the session treats parameter n (canonical).

@@ -303,16 +303,15 @@ func runSQLColumns(ctx context.Context, sess wire.Session, sql string) ([]string
 				break
 			}
 			parts := make([]string, len(row))
+			// As the wire shows values: in the session's TimeZone and
+			// output settings.
+			style := sess.Style()
+			style.Location = sess.TimeZone()
 			for i, v := range row {
-				switch {
-				case v.IsNull():
+				if v.IsNull() {
 					parts[i] = "NULL"
-				case v.K == sqltypes.KindTimestampTZ:
-					// As the wire shows it: in the session's TimeZone.
-					parts[i] = string(sqltypes.AppendTimestampTZIn(nil, v.I, sess.TimeZone()))
-				default:
-					// As the wire shows it: in the session's IntervalStyle.
-					parts[i] = string(sqltypes.AppendTextStyled(nil, cols[i].Type, v, sess.IntervalStyle()))
+				} else {
+					parts[i] = string(sqltypes.AppendTextStyled(nil, cols[i].Type, v, style))
 				}
 			}
 			out = append(out, strings.Join(parts, "|"))

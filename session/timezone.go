@@ -53,7 +53,7 @@ func parseTimeZone(value string) (string, *time.Location, error) {
 		return n, loc, nil
 	}
 	if west, ok := sqltypes.POSIXZoneOffset(v); ok {
-		return v, time.FixedZone(v, int(-west)), nil
+		return v, time.FixedZone(posixAbbrev(v), int(-west)), nil
 	}
 	return "", nil, invalid()
 }
@@ -113,7 +113,25 @@ func offsetZone(secs int64) (string, *time.Location, error) {
 	if secs > 0 {
 		name = "<+" + off + ">-" + off
 	}
-	return name, time.FixedZone(name, int(secs)), nil
+	return name, time.FixedZone(posixAbbrev(name), int(secs)), nil
+}
+
+// posixAbbrev is the zone abbreviation of a POSIX zone without daylight
+// rules, which DateStyle SQL, Postgres and German print after a
+// timestamptz: its leading letters ("UTC" of "UTC+5"), or what is between
+// < and > ("+05:30" of "<+05:30>-05:30"); "" for a bare offset ("+05:30"),
+// as PostgreSQL prints nothing there.
+func posixAbbrev(zone string) string {
+	if strings.HasPrefix(zone, "<") {
+		if end := strings.IndexByte(zone, '>'); end > 0 {
+			return zone[1:end]
+		}
+	}
+	i := 0
+	for i < len(zone) && (zone[i] >= 'a' && zone[i] <= 'z' || zone[i] >= 'A' && zone[i] <= 'Z') {
+		i++
+	}
+	return zone[:i]
 }
 
 // location is the session's time zone.
@@ -122,6 +140,14 @@ func (s *Session) location() *time.Location {
 		return time.UTC
 	}
 	return s.ext.loc
+}
+
+// bindStyle is the session's settings statements are bound in: TimeZone
+// and DateStyle's field order, which text constants are read in.
+func (s *Session) bindStyle() sqltypes.Style {
+	st := s.Style()
+	st.Location = s.location()
+	return st
 }
 
 // TimeZone implements wire.Session: timestamptz values are shown in it.

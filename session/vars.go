@@ -200,7 +200,7 @@ func (s *Session) setVar(name, value string, reset bool) error {
 		}
 		value = v
 	}
-	if v, ok, err := styleVar(n, value); ok {
+	if v, ok, err := styleVar(n, value, s.varValue(n), s.resetValue(n)); ok {
 		if err != nil {
 			return err
 		}

@@ -9,19 +9,19 @@ import (
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
-// The output-style settings. zproxy prints dates and times in the ISO
-// style, reads ambiguous dates month first, prints intervals in the
-// postgres, postgres_verbose or iso_8601 style (IntervalStyle) and floats
-// in their shortest exact form; it accepts the settings that ask for that
-// and refuses (0A000) the valid ones that ask for anything else, rather
-// than accept them and print otherwise.
+// The output-style settings: DateStyle, IntervalStyle, extra_float_digits
+// and bytea_output, which Style hands to everything that prints a value
+// (wire's rows and COPY, casts to text through builtins.Context.Style).
+// IntervalStyle sql_standard is refused (0A000): it also changes how
+// interval input is read, which zproxy does not.
 
 // styleVar checks and normalizes a value of DateStyle, IntervalStyle or
-// extra_float_digits; ok is false for other settings.
-func styleVar(name, value string) (normalized string, ok bool, err error) {
+// extra_float_digits; ok is false for other settings. cur is the
+// setting's value now: DateStyle keeps the part a new value leaves out.
+func styleVar(name, value, cur, reset string) (normalized string, ok bool, err error) {
 	switch name {
 	case "datestyle":
-		v, err := dateStyle(value)
+		v, err := dateStyle(value, cur, reset)
 		return v, true, err
 	case "intervalstyle":
 		switch v := strings.ToLower(strings.TrimSpace(value)); v {
@@ -44,39 +44,36 @@ func styleVar(name, value string) (normalized string, ok bool, err error) {
 		if n < -15 || n > 3 {
 			return "", true, pgerr.New(pgerr.InvalidParameterValue, "%s is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)", strconv.FormatFloat(n, 'f', -1, 64))
 		}
-		if n <= 0 {
-			// Positive values all print the shortest exact form, as
-			// PostgreSQL 12 and later do; zero and below round to fewer
-			// digits, which zproxy does not.
-			return "", true, pgerr.New(pgerr.FeatureNotSupported, "extra_float_digits %d is not supported", int(n)).
-				WithHint("zproxy prints floating-point values in their shortest exact form, as extra_float_digits 1 to 3 do.")
-		}
 		return strconv.Itoa(int(n)), true, nil
 	}
 	return value, false, nil
 }
 
 // dateStyle reads DateStyle's comma-separated output style and field
-// order, as PostgreSQL's check_datestyle does, keeping ISO and MDY.
-func dateStyle(value string) (string, error) {
-	for _, word := range strings.Split(value, ",") {
-		w := strings.ToLower(strings.TrimSpace(word))
-		switch w {
-		case "iso", "mdy", "us", "noneuropean", "default":
-		case "sql", "postgres", "german", "ymd", "dmy", "euro", "european":
-			return "", pgerr.New(pgerr.FeatureNotSupported, "DateStyle %s is not supported", strings.TrimSpace(word)).
-				WithHint("zproxy prints dates in the ISO style and reads ambiguous dates month first (DateStyle ISO, MDY).")
-		default:
-			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"DateStyle\": %q", value).
-				WithDetail("Unrecognized key word: %q.", strings.TrimSpace(word))
-		}
+// order as PostgreSQL's check_datestyle does; the part value leaves out
+// stays as in cur, and DEFAULT is reset, the value RESET restores (the
+// client's startup value, else ISO, MDY).
+func dateStyle(value, cur, reset string) (string, error) {
+	var now, def sqltypes.Style
+	def.Date, def.Order, _, _ = sqltypes.ParseDateStyle(reset, sqltypes.Style{}, sqltypes.Style{})
+	now.Date, now.Order, _, _ = sqltypes.ParseDateStyle(cur, def, def)
+	style, order, detail, ok := sqltypes.ParseDateStyle(value, now, def)
+	if !ok {
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"DateStyle\": \"%s\"", value).
+			WithDetail("%s", detail)
 	}
-	return "ISO, MDY", nil
+	return sqltypes.FormatDateStyle(style, order), nil
 }
 
-// IntervalStyle implements wire.Session: the IntervalStyle intervals are
-// printed in.
-func (s *Session) IntervalStyle() sqltypes.IntervalStyle {
-	style, _ := sqltypes.IntervalStyleByName(s.varValue("intervalstyle"))
-	return style
+// Style implements wire.Session: the output settings values are printed
+// in (its Location is left to the caller, which has TimeZone).
+func (s *Session) Style() sqltypes.Style {
+	var st sqltypes.Style
+	st.Interval, _ = sqltypes.IntervalStyleByName(s.varValue("intervalstyle"))
+	st.Date, st.Order, _, _ = sqltypes.ParseDateStyle(s.varValue("datestyle"), sqltypes.Style{}, sqltypes.Style{})
+	if efd, err := strconv.Atoi(s.varValue("extra_float_digits")); err == nil && efd <= 0 {
+		st.RoundFloats, st.ExtraFloatDigits = true, int8(efd)
+	}
+	st.ByteaEscape = s.varValue("bytea_output") == "escape"
+	return st
 }

@@ -93,8 +93,7 @@ type conn struct {
 	// Execute, cleared when an Execute completes and at Sync (zero: none).
 	cmdDeadline time.Time
 
-	loc     *time.Location         // the session's TimeZone while rows are sent (nil: UTC)
-	ivStyle sqltypes.IntervalStyle // the session's IntervalStyle while rows are sent
+	style   sqltypes.Style // the session's output settings while rows are sent
 	rowBuf  []byte
 	rowSpan []int
 	rowVals [][]byte

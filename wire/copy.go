@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -86,7 +85,7 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 	if err := c.flush(); err != nil {
 		return c.lostInCopy(err)
 	}
-	dec := &copyDecoder{f: f, loc: c.location()}
+	dec := &copyDecoder{f: f, style: c.outputStyle()}
 	// A line not yet complete stays in the decoder, as long as the client
 	// makes it: charged to the session (a hostile client sends no line
 	// end), and given back when the COPY ends.
@@ -228,11 +227,7 @@ func (c *conn) runCopyOut(ctx context.Context, res CopyOut) error {
 	f := res.CopyFormat()
 	overall, codes := formatCodes(f)
 	c.send(&pgproto3.CopyOutResponse{OverallFormat: overall, ColumnFormatCodes: codes})
-	loc := c.location()
-	enc := &copyEncoder{f: f, ivStyle: c.intervalStyle()}
-	if loc != time.UTC {
-		enc.loc = loc
-	}
+	enc := &copyEncoder{f: f, style: c.outputStyle()}
 	// The binary header travels in the first row's CopyData, as
 	// PostgreSQL sends it (psycopg 3 expects a row after it); a text
 	// header line is a message of its own.

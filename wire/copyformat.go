@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"strconv"
-	"time"
 	"unicode/utf8"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -49,9 +48,9 @@ const maxCopyDisplay = 100
 // copyDecoder turns the bytes of COPY FROM STDIN, in whatever chunks they
 // arrive, into rows of values (copyfromparse.c's rules).
 type copyDecoder struct {
-	f   *CopyFormat
-	loc *time.Location
-	buf []byte // bytes not yet decoded
+	f     *CopyFormat
+	style sqltypes.Style // the session's TimeZone and DateStyle values are read in
+	buf   []byte         // bytes not yet decoded
 	// line counts input lines (rows in binary) as CONTEXT numbers them.
 	line int64
 	// eol is the line ending the first line used: "\n", "\r\n" or "\r".
@@ -470,7 +469,7 @@ func (d *copyDecoder) parseLine(line []byte) (copyRow, error) {
 		if err := checkTextBytes(fd.val); err != nil {
 			return copyRow{}, d.f.copyError(pgerr.Classify(err), d.line, "", "", false)
 		}
-		v, err := parseTextIn(cols[i].Type, fd.val, d.loc)
+		v, err := parseTextIn(cols[i].Type, fd.val, d.style)
 		if err != nil {
 			return copyRow{}, d.f.copyError(pgerr.Classify(err), d.line, cols[i].Name, string(fd.val), true)
 		}
@@ -479,20 +478,14 @@ func (d *copyDecoder) parseLine(line []byte) (copyRow, error) {
 	return copyRow{vals: vals, line: d.line, text: text}, nil
 }
 
-// parseTextIn reads a value's text form; a timestamptz without an offset
-// is wall-clock time in loc.
-func parseTextIn(t sqltypes.Type, b []byte, loc *time.Location) (sqltypes.Value, error) {
-	if t.ID == sqltypes.TimestampTZ {
-		us, err := sqltypes.ParseTimestampTZIn(string(b), loc)
-		if err != nil {
-			return sqltypes.Null, err
-		}
-		return sqltypes.NewTimestampTZ(us), nil
-	}
+// parseTextIn reads a value's text form in a session whose settings are
+// st: a timestamptz without an offset is wall-clock time in st.Location,
+// ambiguous dates are read in DateStyle's field order.
+func parseTextIn(t sqltypes.Type, b []byte, st sqltypes.Style) (sqltypes.Value, error) {
 	if t.ID == sqltypes.Unknown {
 		return sqltypes.NewText(string(b)), nil
 	}
-	return sqltypes.ParseText(t, string(b))
+	return sqltypes.ParseTextStyled(t, string(b), st)
 }
 
 // checkHeader reads the header line: skipped, or with HEADER MATCH
@@ -609,10 +602,9 @@ func (d *copyDecoder) feedBinary(data []byte, last bool, emit func(copyRow) erro
 
 // copyEncoder writes rows in a COPY TO STDOUT format.
 type copyEncoder struct {
-	f       *CopyFormat
-	loc     *time.Location
-	ivStyle sqltypes.IntervalStyle
-	val     []byte
+	f     *CopyFormat
+	style sqltypes.Style // the session's output settings
+	val   []byte
 }
 
 // header returns what precedes the rows: the binary header, or a header
@@ -676,11 +668,7 @@ func (e *copyEncoder) row(out []byte, row []sqltypes.Value) ([]byte, error) {
 			continue
 		}
 		e.val = e.val[:0]
-		if v.K == sqltypes.KindTimestampTZ && e.loc != nil {
-			e.val = sqltypes.AppendTimestampTZIn(e.val, v.I, e.loc)
-		} else {
-			e.val = sqltypes.AppendTextStyled(e.val, cols[i].Type, v, e.ivStyle)
-		}
+		e.val = sqltypes.AppendTextStyled(e.val, cols[i].Type, v, e.style)
 		if e.f.CSV {
 			force := i < len(e.f.ForceQuote) && e.f.ForceQuote[i]
 			out = e.appendCSV(out, e.val, force, len(row) == 1)

@@ -29,7 +29,7 @@ func csvFormat() *CopyFormat {
 
 // decodeAll decodes data fed in chunks of the given sizes (cycled).
 func decodeAll(f *CopyFormat, data []byte, chunks []int) ([][]sqltypes.Value, error) {
-	d := &copyDecoder{f: f, loc: time.UTC}
+	d := &copyDecoder{f: f}
 	var rows [][]sqltypes.Value
 	emit := func(r copyRow) error { rows = append(rows, r.vals); return nil }
 	for i := 0; len(data) > 0; i++ {
@@ -271,4 +271,41 @@ func FuzzCopyDecode(f *testing.F) {
 			t.Fatalf("whole: %d rows, in chunks: %d", len(whole), len(parts))
 		}
 	})
+}
+
+// TestCopyStyled: COPY TO prints values in the session's output settings
+// and COPY FROM reads dates in its DateStyle field order, as PostgreSQL
+// 15 does under DateStyle 'SQL, DMY', extra_float_digits -3 and
+// bytea_output escape, TimeZone America/New_York:
+//
+//	COPY (SELECT 1/3::float8, '2024-03-04'::date, '\x5c0a'::bytea,
+//	  '2024-03-04 15:00+00'::timestamptz) TO STDOUT [CSV]
+func TestCopyStyled(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := sqltypes.Style{Date: sqltypes.DateStyleSQL, Order: sqltypes.DateOrderDMY, RoundFloats: true, ExtraFloatDigits: -3, ByteaEscape: true, Location: ny}
+	cols := []Column{{Name: "f", Type: sqltypes.TypeFloat8}, {Name: "d", Type: sqltypes.TypeDate}, {Name: "b", Type: sqltypes.TypeBytea}, {Name: "tz", Type: sqltypes.TypeTimestampTZ}}
+	row := []sqltypes.Value{sqltypes.NewFloat(1.0 / 3), sqltypes.NewDate(19786), sqltypes.NewBytes([]byte{0x5c, 0x0a}), sqltypes.NewTimestampTZ(1709564400000000)}
+	for _, tc := range []struct {
+		f    *CopyFormat
+		want string
+	}{
+		{&CopyFormat{Delimiter: '\t', Null: `\N`, Columns: cols}, "0.333333333333\t04/03/2024\t\\\\\\\\\\\\012\t04/03/2024 10:00:00 EST\n"},
+		{&CopyFormat{CSV: true, Delimiter: ',', Quote: '"', Escape: '"', Columns: cols}, "0.333333333333,04/03/2024,\\\\\\012,04/03/2024 10:00:00 EST\n"},
+	} {
+		got, err := (&copyEncoder{f: tc.f, style: st}).row(nil, row)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("got %q (%v), want %q", got, err, tc.want)
+		}
+	}
+	d := &copyDecoder{f: &CopyFormat{Delimiter: '\t', Null: `\N`, Table: "t", Columns: cols[1:2]}, style: st}
+	var got []sqltypes.Value
+	if err := d.feed([]byte("04/03/2024\n"), true, func(r copyRow) error { got = r.vals; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].K != sqltypes.KindDate || got[0].I != 19786 {
+		t.Errorf("COPY FROM read 04/03/2024 under DMY as %v, want 2024-03-04", got)
+	}
 }

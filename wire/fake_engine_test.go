@@ -110,7 +110,7 @@ func (s *fakeSession) Limits() Limits { return s.limits }
 
 func (s *fakeSession) TimeZone() *time.Location { return time.UTC }
 
-func (s *fakeSession) IntervalStyle() sqltypes.IntervalStyle { return sqltypes.IntervalStylePostgres }
+func (s *fakeSession) Style() sqltypes.Style { return sqltypes.Style{} }
 
 func (s *fakeSession) Setting(string) (string, bool) { return "", false }
 

@@ -196,11 +196,7 @@ func formatOf(formats []int16, i int) int16 {
 // sendRows sends up to maxRows rows (all when 0) of res as DataRows. It
 // reports whether it stopped because of maxRows.
 func (c *conn) sendRows(ctx context.Context, res Result, cols []Column, formats []int16, maxRows int) (n int, suspended bool, err error) {
-	c.loc = c.location()
-	if c.loc == time.UTC {
-		c.loc = nil // the common case: sqltypes' own UTC output
-	}
-	c.ivStyle = c.intervalStyle()
+	c.style = c.outputStyle()
 	for ; ; n++ {
 		if maxRows > 0 && n >= maxRows {
 			return n, true, nil
@@ -270,10 +266,8 @@ func (c *conn) encodeRow(cols []Column, formats []int16, row []sqltypes.Value) e
 			if buf, err = AppendBinary(buf, t, v); err != nil {
 				return err
 			}
-		} else if v.K == sqltypes.KindTimestampTZ && c.loc != nil {
-			buf = sqltypes.AppendTimestampTZIn(buf, v.I, c.loc)
 		} else {
-			buf = sqltypes.AppendTextStyled(buf, t, v, c.ivStyle)
+			buf = sqltypes.AppendTextStyled(buf, t, v, c.style)
 		}
 		span = append(span, start, len(buf))
 	}
@@ -428,7 +422,7 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	}
 	values := make([]sqltypes.Value, len(m.Parameters))
 	for i, raw := range m.Parameters {
-		v, err := decodeParam(ps.params[i], formatOf(m.ParameterFormatCodes, i), raw, i+1, c.location())
+		v, err := decodeParam(ps.params[i], formatOf(m.ParameterFormatCodes, i), raw, i+1, c.outputStyle())
 		if err != nil {
 			return err
 		}
@@ -465,7 +459,7 @@ func checkFormats(formats []int16, n int, what string) error {
 }
 
 // decodeParam decodes parameter $n and casts it to the statement's type.
-func decodeParam(sp paramSpec, format int16, raw []byte, n int, loc *time.Location) (sqltypes.Value, error) {
+func decodeParam(sp paramSpec, format int16, raw []byte, n int, st sqltypes.Style) (sqltypes.Value, error) {
 	if raw == nil {
 		return sqltypes.Null, nil
 	}
@@ -492,10 +486,10 @@ func decodeParam(sp paramSpec, format int16, raw []byte, n int, loc *time.Locati
 		// Without an offset, the text is wall-clock time in the session's
 		// zone.
 		var us int64
-		us, err = sqltypes.ParseTimestampTZIn(string(raw), loc)
+		us, err = sqltypes.ParseTimestampStyled(string(raw), true, st)
 		v = sqltypes.NewTimestampTZ(us)
 	} else {
-		v, err = decodeText(sp.decode, raw)
+		v, err = decodeText(sp.decode, raw, st)
 	}
 	if err != nil {
 		return sqltypes.Null, err
@@ -669,12 +663,13 @@ func (c *conn) location() *time.Location {
 	return loc
 }
 
-// intervalStyle is the session's IntervalStyle (postgres if it cannot
-// tell).
-func (c *conn) intervalStyle() sqltypes.IntervalStyle {
-	var style sqltypes.IntervalStyle
-	_ = c.guard("Session.IntervalStyle", func() error { style = c.sess.IntervalStyle(); return nil })
-	return style
+// outputStyle is the session's output settings, in its TimeZone
+// (PostgreSQL's defaults if it cannot tell).
+func (c *conn) outputStyle() sqltypes.Style {
+	var st sqltypes.Style
+	_ = c.guard("Session.Style", func() error { st = c.sess.Style(); return nil })
+	st.Location = c.location()
+	return st
 }
 
 // commandDeadline returns when statement_timeout cancels the

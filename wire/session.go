@@ -116,9 +116,11 @@ type Session interface {
 	// TimeZone is the session's TimeZone: timestamptz values are shown in
 	// it in text format, and text parameters without an offset read in it.
 	TimeZone() *time.Location
-	// IntervalStyle is the session's IntervalStyle: intervals are shown in
-	// it in text format.
-	IntervalStyle() sqltypes.IntervalStyle
+	// Style is the session's output settings (DateStyle, IntervalStyle,
+	// extra_float_digits, bytea_output; its Location is TimeZone): values
+	// are shown in them in text format, and text parameters read in its
+	// DateStyle field order.
+	Style() sqltypes.Style
 	// Setting returns a run-time parameter's value as SHOW prints it, for
 	// the ParameterStatus messages of the startup (after the client's
 	// startup parameters applied); false for a name the session lacks.

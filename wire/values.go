@@ -276,12 +276,13 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 }
 
 // decodeText decodes one parameter sent in text format as a value of type
-// t (Unknown parameters stay text).
-func decodeText(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
+// t (Unknown parameters stay text), in a session whose settings are st
+// (DateStyle's field order, TimeZone).
+func decodeText(t sqltypes.Type, src []byte, st sqltypes.Style) (sqltypes.Value, error) {
 	if !utf8.Valid(src) {
 		return sqltypes.Null, errInvalidUTF8()
 	}
-	return sqltypes.ParseText(t, string(src))
+	return sqltypes.ParseTextStyled(t, string(src), st)
 }
 
 // numeric_send's sign words.

@@ -51,7 +51,7 @@ func oneDim(a *sqltypes.ArrayValue, fn string) error {
 
 func init() {
 	anyP, intP, textP := AnyParam, T(sqltypes.TypeInt4), T(sqltypes.TypeText)
-	toString := func(a []sqltypes.Value) (sqltypes.Value, error) {
+	toString := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		arr, err := arrayArg(a[0])
 		if err != nil {
 			return sqltypes.Null, err
@@ -63,7 +63,7 @@ func init() {
 		for _, e := range arr.Elems {
 			switch {
 			case !e.IsNull():
-				parts = append(parts, string(sqltypes.AppendTextAs(nil, arr.Elem, e)))
+				parts = append(parts, ctx.OutputText(arr.Elem, e))
 			case len(a) > 2 && !a[2].IsNull():
 				parts = append(parts, a[2].S)
 			}
@@ -72,13 +72,13 @@ func init() {
 	}
 	Register("array_to_string",
 		Overload{Params: []Param{anyP, textP}, Result: Returns(sqltypes.TypeText), Volatility: Stable,
-			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return toString(a) }},
+			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return toString(ctx, a) }},
 		Overload{Params: []Param{anyP, textP, textP}, Result: Returns(sqltypes.TypeText), Volatility: Stable, CalledOnNull: true,
-			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				if a[0].IsNull() || a[1].IsNull() {
 					return sqltypes.Null, nil
 				}
-				return toString(a)
+				return toString(ctx, a)
 			}})
 	dim := func(f func(a *sqltypes.ArrayValue, d int) sqltypes.Value) Overload {
 		return Overload{Params: []Param{anyP, intP}, Result: Returns(sqltypes.TypeInt4), Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {

@@ -45,9 +45,10 @@ type Context struct {
 	Now time.Time
 	// Location is the session's time zone.
 	Location *time.Location
-	// IntervalStyle is the session's IntervalStyle, which intervals
-	// converted to text are printed in.
-	IntervalStyle sqltypes.IntervalStyle
+	// Style is the session's output settings (DateStyle, IntervalStyle,
+	// extra_float_digits, bytea_output), which values converted to text
+	// are printed in; its Location is the session's TimeZone, as Location.
+	Style sqltypes.Style
 	// Settings reads a session setting (current_setting); nil when none.
 	Settings func(name string) (string, bool)
 	// Session describes the client (current_user, current_database ...).

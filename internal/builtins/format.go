@@ -12,7 +12,7 @@ import (
 // %[argpos$][-][width|*|*n$]{s,I,L} and %%. An explicit argument position
 // moves the implicit one: the next conversion without a position takes the
 // argument after it.
-func format(f string, ts []sqltypes.Type, args []sqltypes.Value) (string, error) {
+func format(ctx *Context, f string, ts []sqltypes.Type, args []sqltypes.Value) (string, error) {
 	var sb strings.Builder
 	next := 0 // index into args of the next implicit argument
 	take := func(pos int) (int, error) {
@@ -53,7 +53,7 @@ func format(f string, ts []sqltypes.Type, args []sqltypes.Value) (string, error)
 		if err != nil {
 			return "", err
 		}
-		s, err := formatConversion(spec.conv, ts[k], args[k])
+		s, err := formatConversion(ctx, spec.conv, ts[k], args[k])
 		if err != nil {
 			return "", err
 		}
@@ -193,7 +193,7 @@ func formatWidth(t sqltypes.Type, v sqltypes.Value) (int, error) {
 	return int(n.I), nil
 }
 
-func formatConversion(conv byte, t sqltypes.Type, v sqltypes.Value) (string, error) {
+func formatConversion(ctx *Context, conv byte, t sqltypes.Type, v sqltypes.Value) (string, error) {
 	if v.IsNull() {
 		switch conv {
 		case 'I':
@@ -203,7 +203,7 @@ func formatConversion(conv byte, t sqltypes.Type, v sqltypes.Value) (string, err
 		}
 		return "", nil
 	}
-	s := OutputText(t, v)
+	s := ctx.OutputText(t, v)
 	switch conv {
 	case 'I':
 		return QuoteIdent(s), nil

@@ -15,21 +15,28 @@ var (
 	boolT     = T(sqltypes.TypeBool)
 )
 
-// jsonInputs converts "any" arguments as the JSON functions take them.
-func jsonInputs(ts []sqltypes.Type, a []sqltypes.Value) []sqltypes.Value {
+// jsonInputs converts "any" arguments as the JSON functions take them, in
+// the session's output settings (a nil ctx: PostgreSQL's defaults).
+func jsonInputs(ctx *Context, ts []sqltypes.Type, a []sqltypes.Value) []sqltypes.Value {
+	var st sqltypes.Style
+	if ctx != nil {
+		st = ctx.OutputStyle()
+	}
 	out := make([]sqltypes.Value, len(a))
 	for i, v := range a {
-		out[i] = sqltypes.JSONInput(ts[i], v)
+		out[i] = sqltypes.JSONInputStyled(ts[i], v, st)
 	}
 	return out
 }
 
 // anyJSON is an overload over "any" arguments (variadic when min >= 0)
-// that sees NULLs and the arguments' types.
+// that sees NULLs and the arguments' types. It is stable, as in
+// PostgreSQL: the JSON of a float, bytea, interval or timestamptz depends
+// on the session's settings.
 func anyJSON(result sqltypes.Type, min int, f func(a []sqltypes.Value) (sqltypes.Value, error)) Overload {
-	o := Overload{Params: []Param{AnyParam}, CalledOnNull: true, Result: Returns(result),
+	o := Overload{Params: []Param{AnyParam}, CalledOnNull: true, Result: Returns(result), Volatility: Stable,
 		Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
-			return func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(jsonInputs(ts, a)) }
+			return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(jsonInputs(ctx, ts, a)) }
 		}}
 	if min >= 0 {
 		o.Variadic, o.MinArgs = true, min

@@ -233,31 +233,33 @@ func init() {
 
 	// concat, concat_ws and format print their "any" arguments with each
 	// type's output function (char(n) keeps its padding, booleans are t
-	// and f), so they are bound per call to the argument types.
-	Register("concat", Overload{Params: []Param{AnyParam}, Variadic: true, MinArgs: 1, CalledOnNull: true,
+	// and f), so they are bound per call to the argument types; they are
+	// stable, as in PostgreSQL, because that output depends on the
+	// session's DateStyle, TimeZone and other output settings.
+	Register("concat", Overload{Params: []Param{AnyParam}, Variadic: true, MinArgs: 1, CalledOnNull: true, Volatility: Stable,
 		Result: Returns(sqltypes.TypeText), Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
-			return func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				s, err := joinOutputs(ts, a, "")
+			return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				s, err := joinOutputs(ctx, ts, a, "")
 				return sqltypes.NewText(s), err
 			}
 		}})
-	Register("concat_ws", Overload{Params: []Param{text, AnyParam}, Variadic: true, MinArgs: 2, CalledOnNull: true,
+	Register("concat_ws", Overload{Params: []Param{text, AnyParam}, Variadic: true, MinArgs: 2, CalledOnNull: true, Volatility: Stable,
 		Result: Returns(sqltypes.TypeText), Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
-			return func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				if a[0].IsNull() {
 					return sqltypes.Null, nil
 				}
-				s, err := joinOutputs(ts[1:], a[1:], a[0].S)
+				s, err := joinOutputs(ctx, ts[1:], a[1:], a[0].S)
 				return sqltypes.NewText(s), err
 			}
 		}})
-	formatFn := Overload{Params: []Param{text, AnyParam}, Variadic: true, MinArgs: 1, CalledOnNull: true,
+	formatFn := Overload{Params: []Param{text, AnyParam}, Variadic: true, MinArgs: 1, CalledOnNull: true, Volatility: Stable,
 		Result: Returns(sqltypes.TypeText), Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
-			return func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				if a[0].IsNull() {
 					return sqltypes.Null, nil
 				}
-				s, err := format(a[0].S, ts[1:], a[1:])
+				s, err := format(ctx, a[0].S, ts[1:], a[1:])
 				if err != nil {
 					return sqltypes.Null, err
 				}
@@ -276,7 +278,27 @@ func OutputText(t sqltypes.Type, v sqltypes.Value) string {
 	return string(sqltypes.AppendTextAs(nil, t, v))
 }
 
-func joinOutputs(ts []sqltypes.Type, vals []sqltypes.Value, sep string) (string, error) {
+// OutputText is the text a value's type prints it as in the session's
+// output settings (DateStyle, TimeZone, ...): what concat, format and
+// array_to_string show. A nil ctx prints in PostgreSQL's defaults.
+func (ctx *Context) OutputText(t sqltypes.Type, v sqltypes.Value) string {
+	if ctx == nil {
+		return OutputText(t, v)
+	}
+	if v.K == sqltypes.KindText {
+		return v.S
+	}
+	return string(sqltypes.AppendTextStyled(nil, t, v, ctx.OutputStyle()))
+}
+
+// OutputStyle is the session's output settings with its TimeZone.
+func (ctx *Context) OutputStyle() sqltypes.Style {
+	st := ctx.Style
+	st.Location = ctx.Location
+	return st
+}
+
+func joinOutputs(ctx *Context, ts []sqltypes.Type, vals []sqltypes.Value, sep string) (string, error) {
 	var sb strings.Builder
 	first := true
 	for i, v := range vals {
@@ -290,7 +312,7 @@ func joinOutputs(ts []sqltypes.Type, vals []sqltypes.Value, sep string) (string,
 			sb.WriteString(sep)
 		}
 		first = false
-		out := OutputText(ts[i], v)
+		out := ctx.OutputText(ts[i], v)
 		if err := sqltypes.AppendLimit(int64(sb.Len()), int64(len(out))); err != nil {
 			return "", err
 		}

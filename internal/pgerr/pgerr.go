@@ -45,7 +45,7 @@ type Error struct {
 	// the message the client sees.
 	cause error
 	// values renders a DETAIL that shows a row's values (see WithValues).
-	values func(ColumnVisibility) string
+	values func(ColumnVisibility, any) string
 }
 
 // Error returns the message text.

@@ -6,7 +6,8 @@ package pgerr
 // BuildIndexValueDescription decide. The executor that raises such an
 // error does not know the role; it attaches a renderer, and the session,
 // which knows the statement's privileges, renders the detail again through
-// RedactValues before the error leaves it.
+// RenderValues before the error leaves it, in the session's output
+// settings (DateStyle ...), which the executor does not know either.
 
 // Visibility is what a role may see of one column in an error's detail.
 type Visibility uint8
@@ -27,19 +28,23 @@ const (
 // object ID table; nil shows everything.
 type ColumnVisibility func(table uint64, col int) Visibility
 
-// WithValues sets e's DETAIL to render(nil), the full text, and keeps
-// render so that RedactValues can render it for a role. render returns ""
-// when nothing may be shown (the DETAIL is then left out).
-func (e *Error) WithValues(render func(ColumnVisibility) string) *Error {
+// WithValues sets e's DETAIL to render(nil, nil), the full text in
+// PostgreSQL's default output, and keeps render so that RenderValues can
+// render it for a role and a session. render returns "" when nothing may
+// be shown (the DETAIL is then left out). Its second argument is the
+// session's output settings, a sqltypes.Style that this leaf package
+// passes through without naming it (nil: the defaults).
+func (e *Error) WithValues(render func(vis ColumnVisibility, style any) string) *Error {
 	e.values = render
-	e.Detail = render(nil)
+	e.Detail = render(nil, nil)
 	return e
 }
 
-// RedactValues renders the DETAIL of err, if it shows row values, with
-// only what vis allows.
-func RedactValues(err error, vis ColumnVisibility) {
-	if e := As(err); e != nil && e.values != nil && vis != nil {
-		e.Detail = e.values(vis)
+// RenderValues renders the DETAIL of err, if it shows row values, with
+// only what vis allows (nil: everything) and the values printed in style
+// (see WithValues).
+func RenderValues(err error, vis ColumnVisibility, style any) {
+	if e := As(err); e != nil && e.values != nil {
+		e.Detail = e.values(vis, style)
 	}
 }

@@ -63,6 +63,12 @@ func isArraySpace(c byte) bool { return isPGSpace(c) }
 // '[0:1]={a,b}', quoted and backslash-escaped elements) with elements of
 // type elem, whose modifiers apply to every element.
 func ParseArray(s string, elem Type) (*ArrayValue, error) {
+	return parseArrayStyled(s, elem, Style{})
+}
+
+// parseArrayStyled is ParseArray with elements read in a session whose
+// settings are st (ParseTextStyled).
+func parseArrayStyled(s string, elem Type, st Style) (*ArrayValue, error) {
 	p := 0
 	skip := func() {
 		for p < len(s) && isArraySpace(s[p]) {
@@ -99,7 +105,7 @@ func ParseArray(s string, elem Type) (*ArrayValue, error) {
 	if p >= len(s) || s[p] != '{' {
 		return nil, malformedArray(s, "Array value must start with \"{\" or dimension information.")
 	}
-	ap := arrayParser{s: s, p: p, elem: elem}
+	ap := arrayParser{s: s, p: p, elem: elem, st: st}
 	if err := ap.parse(); err != nil {
 		return nil, err
 	}
@@ -168,6 +174,7 @@ type arrayParser struct {
 	s     string
 	p     int
 	elem  Type
+	st    Style // the session's settings elements are read in
 	dims  []int32
 	elems []Value
 }
@@ -287,7 +294,7 @@ func (ap *arrayParser) element() (Value, error) {
 				if ap.p < len(s) && s[ap.p] != ',' && s[ap.p] != '}' {
 					return Null, malformedArray(s, "Incorrectly quoted array element.")
 				}
-				return ParseText(ap.elem, b.String())
+				return ParseTextStyled(ap.elem, b.String(), ap.st)
 			}
 			quoted = true
 			ap.p++
@@ -324,7 +331,7 @@ func (ap *arrayParser) element() (Value, error) {
 	if !escaped && strings.EqualFold(text, "NULL") {
 		return Null, nil
 	}
-	return ParseText(ap.elem, text)
+	return ParseTextStyled(ap.elem, text, ap.st)
 }
 
 // AppendArray appends PostgreSQL's text output of an array.
@@ -335,10 +342,10 @@ func AppendArray(buf []byte, a *ArrayValue) []byte {
 	if a.Record {
 		return appendRecord(buf, a)
 	}
-	return appendArrayAs(buf, a, a.Elem, IntervalStylePostgres)
+	return appendArrayAs(buf, a, a.Elem, Style{})
 }
 
-func appendArrayAs(buf []byte, a *ArrayValue, elem Type, style IntervalStyle) []byte {
+func appendArrayAs(buf []byte, a *ArrayValue, elem Type, st Style) []byte {
 	if len(a.Dims) == 0 {
 		return append(buf, "{}"...)
 	}
@@ -353,32 +360,32 @@ func appendArrayAs(buf []byte, a *ArrayValue, elem Type, style IntervalStyle) []
 		}
 		buf = append(buf, '=')
 	}
-	buf, _ = appendArrayDim(buf, a, elem, 0, 0, style)
+	buf, _ = appendArrayDim(buf, a, elem, 0, 0, st)
 	return buf
 }
 
-func appendArrayDim(buf []byte, a *ArrayValue, elem Type, d, i int, style IntervalStyle) ([]byte, int) {
+func appendArrayDim(buf []byte, a *ArrayValue, elem Type, d, i int, st Style) ([]byte, int) {
 	buf = append(buf, '{')
 	for k := int32(0); k < a.Dims[d]; k++ {
 		if k > 0 {
 			buf = append(buf, ',')
 		}
 		if d < len(a.Dims)-1 {
-			buf, i = appendArrayDim(buf, a, elem, d+1, i, style)
+			buf, i = appendArrayDim(buf, a, elem, d+1, i, st)
 			continue
 		}
-		buf = appendArrayElem(buf, a.Elems[i], elem, style)
+		buf = appendArrayElem(buf, a.Elems[i], elem, st)
 		i++
 	}
 	return append(buf, '}'), i
 }
 
-func appendArrayElem(buf []byte, v Value, elem Type, style IntervalStyle) []byte {
+func appendArrayElem(buf []byte, v Value, elem Type, st Style) []byte {
 	if v.IsNull() {
 		return append(buf, "NULL"...)
 	}
 	start := len(buf)
-	buf = AppendTextStyled(buf, elem, v, style)
+	buf = AppendTextStyled(buf, elem, v, st)
 	text := buf[start:]
 	need := len(text) == 0 || strings.EqualFold(string(text), "NULL")
 	for _, c := range text {

@@ -10,19 +10,43 @@ import (
 // (also as an array element) is printed with float32 precision, everything
 // else as AppendText does.
 func AppendTextAs(buf []byte, t Type, v Value) []byte {
-	return AppendTextStyled(buf, t, v, IntervalStylePostgres)
+	return AppendTextStyled(buf, t, v, Style{})
 }
 
-// AppendTextStyled is AppendTextAs in a session whose IntervalStyle is
-// style: intervals, also as array elements, print in it.
-func AppendTextStyled(buf []byte, t Type, v Value, style IntervalStyle) []byte {
-	switch {
-	case t.ID == Float4 && v.K == KindFloat:
-		return AppendFloat(buf, v.F, 32)
-	case t.ID == Array && v.K == KindArray:
-		return appendArrayAs(buf, v.Array(), t.ElemType(), style)
-	case v.K == KindInterval && style != IntervalStylePostgres:
-		return AppendIntervalStyle(buf, v.Interval(), style)
+// AppendTextStyled is AppendTextAs in a session whose output settings are
+// st: dates, timestamps, timestamptz, intervals, floats and bytea, also
+// as array elements and record fields, print in them.
+func AppendTextStyled(buf []byte, t Type, v Value, st Style) []byte {
+	switch v.K {
+	case KindFloat:
+		bits := 64
+		if t.ID == Float4 {
+			bits = 32
+		}
+		return AppendFloatStyled(buf, v.F, bits, st)
+	case KindArray:
+		switch a := v.Array(); {
+		case a.Vector:
+			return appendVector(buf, a)
+		case a.Record:
+			return appendRecordStyled(buf, a, st)
+		case t.ID == Array:
+			return appendArrayAs(buf, a, t.ElemType(), st)
+		default:
+			return appendArrayAs(buf, a, a.Elem, st)
+		}
+	case KindInterval:
+		return AppendIntervalStyle(buf, v.Interval(), st.Interval)
+	case KindDate:
+		return AppendDateStyled(buf, v.I, st)
+	case KindTimestamp:
+		return AppendTimestampStyled(buf, v.I, false, st)
+	case KindTimestampTZ:
+		return AppendTimestampStyled(buf, v.I, true, st)
+	case KindBytes:
+		if st.ByteaEscape {
+			return AppendByteaEscape(buf, v.S)
+		}
 	}
 	return AppendText(buf, v)
 }

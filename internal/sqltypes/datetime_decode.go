@@ -19,8 +19,8 @@ import (
 // (J2451187, J2451187.5), weekday names, AM/PM, AD/BC, time zone offsets,
 // abbreviations (PST, CEST, MSK: timezone_abbreviations' Default set) and
 // names (America/New_York, PST8PDT, POSIX forms such as GMT+8), the DST
-// modifier, and the special words. Field order of ambiguous numeric dates
-// is MDY, as DateStyle's default.
+// modifier, and the special words. Ambiguous numeric dates (04/03/2024)
+// are read in DateStyle's field order (MDY, DMY or YMD).
 
 // Field types of the split input (PostgreSQL's DTK_ field codes).
 const (
@@ -309,15 +309,18 @@ type dtDecoder struct {
 	// today when the input has none.
 	timeOnly bool
 	loc      *time.Location // the session's zone, for 'now'
+	// order is DateStyle's field order, which places the numbers of an
+	// ambiguous date (decodeNumber).
+	order DateOrder
 }
 
 // decodeDateTime decodes date/time input as PostgreSQL's DecodeDateTime.
-func decodeDateTime(s string) (dtResult, dtErr) {
+func decodeDateTime(s string, order DateOrder) (dtResult, dtErr) {
 	fields, ok := splitDateTime(s)
 	if !ok || len(fields) == 0 {
 		return dtResult{}, dtBadFormat
 	}
-	d := &dtDecoder{mer: -1}
+	d := &dtDecoder{mer: -1, order: order}
 	e := d.decode(fields)
 	return d.r, e
 }
@@ -732,6 +735,14 @@ func ParseTime(s string, withZone bool) (Value, error) {
 // daylight-saving rules needs the date); without one, timetz takes the
 // session zone's offset today.
 func ParseTimeIn(s string, withZone bool, loc *time.Location) (Value, error) {
+	return ParseTimeStyled(s, withZone, Style{Location: loc})
+}
+
+// ParseTimeStyled is ParseTimeIn in a session whose TimeZone is
+// st.Location and whose DateStyle field order is st.Order (for a date
+// before the time).
+func ParseTimeStyled(s string, withZone bool, st Style) (Value, error) {
+	loc := st.Location
 	typ := "time" // time_in's name for the type
 	if withZone {
 		typ = "time with time zone"
@@ -743,7 +754,7 @@ func ParseTimeIn(s string, withZone bool, loc *time.Location) (Value, error) {
 	if !ok || len(fields) == 0 {
 		return Null, dateTimeParseError(dtBadFormat, dtResult{}, s, typ)
 	}
-	d := &dtDecoder{mer: -1, timeOnly: true, loc: loc}
+	d := &dtDecoder{mer: -1, timeOnly: true, loc: loc, order: st.Order}
 	if e := d.decode(fields); e != dtOK {
 		return Null, dateTimeParseError(e, d.r, s, typ)
 	}
@@ -852,15 +863,20 @@ func (d *dtDecoder) decodeNumber(s string, fmask int) (int, dtErr) {
 	var tmask int
 	switch fmask & fmDate {
 	case 0:
-		if flen >= 3 {
+		// YYYY-MM-DD (three or more digits), else DateStyle's order.
+		switch {
+		case flen >= 3 || d.order == DateOrderYMD:
 			tmask, tm.year = fmYear, val
-		} else {
-			tmask, tm.mon = fmMonth, val // MDY
+		case d.order == DateOrderDMY:
+			tmask, tm.mday = fmDay, val
+		default:
+			tmask, tm.mon = fmMonth, val
 		}
 	case fmYear:
 		tmask, tm.mon = fmMonth, val
 	case fmMonth:
-		if d.haveTextMonth && flen >= 3 {
+		// MON-DD-YYYY, DD-MON-YYYY and YYYY-MON-DD; YY-MON-DD in YMD.
+		if d.haveTextMonth && (flen >= 3 || d.order == DateOrderYMD) {
 			tmask, tm.year = fmYear, val
 		} else {
 			tmask, tm.mday = fmDay, val
@@ -1209,11 +1225,19 @@ func ParseTimestamp(s string, withZone bool) (int64, error) {
 // (syntax), 22008 (out of range), 22009 (zone offset out of range) and
 // 22023 (unknown zone name).
 func ParseTimestampIn(s string, withZone bool, loc *time.Location) (int64, error) {
+	return ParseTimestampStyled(s, withZone, Style{Location: loc})
+}
+
+// ParseTimestampStyled is ParseTimestampIn in a session whose TimeZone is
+// st.Location and whose DateStyle field order, which ambiguous dates are
+// read in, is st.Order.
+func ParseTimestampStyled(s string, withZone bool, st Style) (int64, error) {
+	loc := st.Location
 	typ := "timestamp"
 	if withZone {
 		typ = "timestamp with time zone"
 	}
-	r, e := decodeDateTime(s)
+	r, e := decodeDateTime(s, st.Order)
 	if e != dtOK {
 		return 0, dateTimeParseError(e, r, s, typ)
 	}
@@ -1309,7 +1333,13 @@ func abbrevOffset(local int64, abbrev string, loc *time.Location) int64 {
 // PostgreSQL it also accepts a timestamp and keeps its date part, and
 // infinity, -infinity and epoch.
 func ParseDate(s string) (int64, error) {
-	r, e := decodeDateTime(s)
+	return ParseDateOrdered(s, DateOrderMDY)
+}
+
+// ParseDateOrdered is ParseDate with ambiguous dates read in order
+// (DateStyle's field order).
+func ParseDateOrdered(s string, order DateOrder) (int64, error) {
+	r, e := decodeDateTime(s, order)
 	if e != dtOK {
 		return 0, dateTimeParseError(e, r, s, "date")
 	}

@@ -10,8 +10,9 @@
 // jsonb document, an array).
 //
 // PostgreSQL 15 is the reference for everything here: text input and
-// output (DateStyle ISO, IntervalStyle postgres, bytea hex, shortest-exact
-// floats, numeric display scales, jsonb's normal form), casts and their
+// output (every DateStyle, IntervalStyle, extra_float_digits and
+// bytea_output, which Style carries; numeric display scales, jsonb's
+// normal form), casts and their
 // errors, comparison and hashing, and the arithmetic helpers the
 // expression layer calls (AddNumeric, DivNumeric, TimestampAddInterval,
 // JSONBContains, ...). The tables in *_pg_test.go were computed by a real

@@ -64,6 +64,12 @@ func JSONObjectKeys(v Value, fn string) ([]string, error) {
 // RowToJSON is a row as PostgreSQL's composite_to_json prints it:
 // {"id":1,"name":"a"}, each column through to_json.
 func RowToJSON(names []string, types []Type, vals []Value) Value {
+	return RowToJSONStyled(names, types, vals, Style{})
+}
+
+// RowToJSONStyled is RowToJSON in a session whose output settings are st
+// (JSONInputStyled).
+func RowToJSONStyled(names []string, types []Type, vals []Value, st Style) Value {
 	buf := []byte{'{'}
 	for i, n := range names {
 		if i > 0 {
@@ -71,7 +77,7 @@ func RowToJSON(names []string, types []Type, vals []Value) Value {
 		}
 		buf = appendJSONString(buf, n)
 		buf = append(buf, ':')
-		buf = AppendToJSON(buf, JSONInput(types[i], vals[i]))
+		buf = AppendToJSON(buf, JSONInputStyled(types[i], vals[i], st))
 	}
 	return NewJSON(string(append(buf, '}')))
 }

@@ -275,6 +275,12 @@ func NewRecord(fields []Value) Value {
 // appendRecord prints a row as record_out does: (a,b), a field quoted when
 // it is empty or holds a delimiter, quote, backslash or blank.
 func appendRecord(buf []byte, a *ArrayValue) []byte {
+	return appendRecordStyled(buf, a, Style{})
+}
+
+// appendRecordStyled is appendRecord in a session whose output settings
+// are st.
+func appendRecordStyled(buf []byte, a *ArrayValue, st Style) []byte {
 	buf = append(buf, '(')
 	for i, f := range a.Elems {
 		if i > 0 {
@@ -283,7 +289,7 @@ func appendRecord(buf []byte, a *ArrayValue) []byte {
 		if f.IsNull() {
 			continue
 		}
-		s := string(AppendText(nil, f))
+		s := string(AppendValueStyled(nil, f, st))
 		if s == "" || strings.ContainsAny(s, "(),\\\" \t\n") {
 			s = `"` + strings.NewReplacer(`"`, `""`, `\`, `\\`).Replace(s) + `"`
 		}

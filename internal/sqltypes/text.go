@@ -1,6 +1,7 @@
 package sqltypes
 
 import (
+	"bytes"
 	"encoding/hex"
 	"math"
 	"strconv"
@@ -246,7 +247,13 @@ func parseFloat(s string, t Type) (float64, error) {
 	case "-infinity", "-inf":
 		return math.Inf(-1), nil
 	}
-	f, err := strconv.ParseFloat(s, 64)
+	bits := 64
+	if t.ID == Float4 {
+		// Rounded once, to float32, as float4in's strtof: 3.4028235e38
+		// is FLT_MAX, not out of range.
+		bits = 32
+	}
+	f, err := strconv.ParseFloat(s, bits)
 	rangeErr := func() error {
 		return pgerr.New(pgerr.NumericValueOutOfRange, "\"%s\" is out of range for type %s", s, t)
 	}
@@ -255,12 +262,6 @@ func parseFloat(s string, t Type) (float64, error) {
 			return 0, rangeErr()
 		}
 		return 0, invalid(t, s)
-	}
-	if t.ID == Float4 {
-		if math.Abs(f) > math.MaxFloat32 {
-			return 0, rangeErr()
-		}
-		f = float64(float32(f))
 	}
 	if f == 0 && nonzeroMantissa(s) {
 		return 0, rangeErr() // underflow
@@ -411,13 +412,18 @@ func AppendFloat(buf []byte, f float64, bits int) []byte {
 		}
 		return append(buf, '0')
 	}
-	exp := int(math.Floor(math.Log10(math.Abs(f))))
+	// The decimal exponent of the shortest digits (not of log10, which
+	// rounds: log10(1e15) is not always 15).
+	start := len(buf)
+	buf = strconv.AppendFloat(buf, f, 'e', -1, bits)
+	e := bytes.LastIndexByte(buf[start:], 'e')
+	exp, _ := strconv.Atoi(string(buf[start+e+1:]))
 	maxExp := 15
 	if bits == 32 {
 		maxExp = 6
 	}
 	if exp < -4 || exp >= maxExp {
-		return strconv.AppendFloat(buf, f, 'e', -1, bits)
+		return buf
 	}
-	return strconv.AppendFloat(buf, f, 'f', -1, bits)
+	return strconv.AppendFloat(buf[:start], f, 'f', -1, bits)
 }
