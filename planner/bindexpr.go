@@ -206,7 +206,7 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		}
 		b.inferParam(e, sqltypes.TypeText)
 		b.inferParam(p, sqltypes.TypeText)
-		if k := e.Type().Kind(); k != sqltypes.KindText && e.Type().ID != sqltypes.Unknown {
+		if k := e.Type().Kind(); k != sqltypes.KindText && k != sqltypes.KindCitext && e.Type().ID != sqltypes.Unknown {
 			return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s ~~ text", e.Type()).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}
@@ -214,7 +214,9 @@ func (b *Binder) bindExprWith(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if esc == 0 {
 			esc = '\\'
 		}
-		return &ir.Like{E: e, Pattern: p, Neg: n.Not, CaseInsensitive: !n.IsLike, Escape: esc}, nil
+		// citext's LIKE is ILIKE (its ~~ operators call texticlike).
+		icase := !n.IsLike || e.Type().ID == sqltypes.Citext
+		return &ir.Like{E: e, Pattern: p, Neg: n.Not, CaseInsensitive: icase, Escape: esc}, nil
 	case *ast.FuncCastExpr:
 		return nil, unsupported("MySQL-style CAST is not supported; use CAST(x AS type) with a PostgreSQL type")
 	case *ast.FuncCallExpr:
@@ -621,6 +623,16 @@ func (b *Binder) unify(l, r ir.Expr) (ir.Expr, ir.Expr, error) {
 		return l, r, err
 	case lt.Kind() == rt.Kind(), lt.IsNumeric() && rt.IsNumeric():
 		return l, r, nil
+	case (lt.ID == sqltypes.Citext || rt.ID == sqltypes.Citext) && stringCategory(lt) && stringCategory(rt):
+		// citext beside another string type compares as text (citext's
+		// comparisons take two citexts): the citext side is cast, case
+		// and all, and the comparison is case-sensitive.
+		if lt.ID == sqltypes.Citext {
+			l, err = b.coerceTo(l, sqltypes.TypeText, false)
+		} else {
+			r, err = b.coerceTo(r, sqltypes.TypeText, false)
+		}
+		return l, r, err
 	case castAllowedImplicitly(lt, rt) || castAllowedImplicitly(rt, lt):
 		// date vs timestamp compare as timestamps, time vs interval as
 		// intervals: the side that converts implicitly (only) is cast.

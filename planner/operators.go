@@ -94,7 +94,7 @@ func (b *Binder) bindConcatOp(l, r ir.Expr) (ir.Expr, error) {
 		})
 	case lt.ID == sqltypes.Array || rt.ID == sqltypes.Array:
 		return nil, noOperator("||", lt, rt)
-	case lt.IsTextual() || rt.IsTextual() || unknown(lt) || unknown(rt):
+	case lt.IsTextual() || rt.IsTextual() || lt.ID == sqltypes.Citext || rt.ID == sqltypes.Citext || unknown(lt) || unknown(rt):
 		b.inferParam(l, sqltypes.TypeText)
 		b.inferParam(r, sqltypes.TypeText)
 		l, r = b.finishUnknown(l), b.finishUnknown(r)

@@ -446,17 +446,21 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 		}
 		return b.compare(bop, l, r)
 	case "~", "~*", "!~", "!~*":
+		// citext's regular-expression operators ignore case whatever
+		// their spelling (texticregexeq).
+		icase := strings.HasSuffix(op, "*") || l.Type().ID == sqltypes.Citext
 		l, r, err := b.textOperands(op, l, r)
 		if err != nil {
 			return nil, err
 		}
-		return b.regexMatch(l, r, strings.HasSuffix(op, "*"), strings.HasPrefix(op, "!"))
+		return b.regexMatch(l, r, icase, strings.HasPrefix(op, "!"))
 	case "~~", "~~*", "!~~", "!~~*":
+		icase := strings.HasSuffix(op, "*") || l.Type().ID == sqltypes.Citext
 		l, r, err := b.textOperands(op, l, r)
 		if err != nil {
 			return nil, err
 		}
-		return &ir.Like{E: l, Pattern: r, Neg: strings.HasPrefix(op, "!"), CaseInsensitive: strings.HasSuffix(op, "*"), Escape: '\\'}, nil
+		return &ir.Like{E: l, Pattern: r, Neg: strings.HasPrefix(op, "!"), CaseInsensitive: icase, Escape: '\\'}, nil
 	case "^@":
 		l, r, err := b.textOperands(op, l, r)
 		if err != nil {
@@ -480,6 +484,13 @@ func (b *Binder) textOperands(op string, l, r ir.Expr) (ir.Expr, ir.Expr, error)
 		t := (*e).Type()
 		switch {
 		case t.ID == sqltypes.Unknown:
+			x, err := b.coerceTo(*e, sqltypes.TypeText, false)
+			if err != nil {
+				return nil, nil, err
+			}
+			*e = x
+		case t.ID == sqltypes.Citext:
+			// citext's operators match its text.
 			x, err := b.coerceTo(*e, sqltypes.TypeText, false)
 			if err != nil {
 				return nil, nil, err
