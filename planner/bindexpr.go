@@ -479,6 +479,9 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 		if e, ok, err := b.bindJSONBMinus(l, r); ok {
 			return e, err
 		}
+		if e, ok, err := b.bindHstoreMinus(l, r); ok {
+			return e, err
+		}
 	}
 	return b.bindArith(op, l, r)
 }
@@ -598,6 +601,11 @@ func arithType(a, b sqltypes.Type) sqltypes.Type {
 // compare binds a comparison, giving untyped literals and parameters the
 // other side's type.
 func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
+	if (isHstore(l.Type()) || isHstore(r.Type())) && op != ir.OpEq && op != ir.OpNe && op != ir.OpNotDistinct {
+		// hstore has = and <> but no ordering operators (its btree order
+		// serves ORDER BY, DISTINCT and grouping only).
+		return nil, noOperator(string(op), l.Type(), r.Type())
+	}
 	l, r, err := b.unify(l, r)
 	if err != nil {
 		return nil, err

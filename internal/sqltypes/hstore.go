@@ -477,3 +477,58 @@ func castHstore(v Value, t Type) (Value, bool, error) {
 	}
 	return Null, false, nil
 }
+
+// hstoreLooseJSON is hstore_to_json_loose's reading of one value: a value
+// that is exactly "t" or "f" is a boolean, one that is a JSON number (as
+// written, no blanks around it) a number, anything else a string.
+func hstoreLooseJSON(p HstorePair) JSONValue {
+	switch {
+	case p.Null:
+		return JSONValue{Kind: JSONNull}
+	case p.Val == "t" || p.Val == "f":
+		return JSONValue{Kind: JSONBool, Bool: p.Val == "t"}
+	case p.Val != "" && !isPGSpace(p.Val[0]) && !isPGSpace(p.Val[len(p.Val)-1]):
+		if j, err := ParseJSONB(p.Val); err == nil && j.Kind == JSONNumber {
+			return *j
+		}
+	}
+	return JSONValue{Kind: JSONString, Str: p.Val}
+}
+
+// HstoreJSONLoose is hstore_to_json_loose's text: like HstoreJSON, but
+// values that read as booleans or numbers are those (see hstoreLooseJSON);
+// numbers keep their text.
+func HstoreJSONLoose(h *HstoreValue) string {
+	buf := []byte{'{'}
+	for i, p := range h.Pairs {
+		if i > 0 {
+			buf = append(buf, ", "...)
+		}
+		buf = appendJSONString(buf, p.Key)
+		buf = append(buf, ": "...)
+		switch j := hstoreLooseJSON(p); j.Kind {
+		case JSONNull:
+			buf = append(buf, "null"...)
+		case JSONBool:
+			if j.Bool {
+				buf = append(buf, "true"...)
+			} else {
+				buf = append(buf, "false"...)
+			}
+		case JSONNumber:
+			buf = append(buf, p.Val...)
+		default:
+			buf = appendJSONString(buf, p.Val)
+		}
+	}
+	return string(append(buf, '}'))
+}
+
+// HstoreJSONBLoose is hstore_to_jsonb_loose.
+func HstoreJSONBLoose(h *HstoreValue) *JSONValue {
+	j := &JSONValue{Kind: JSONObject, Keys: make([]string, len(h.Pairs)), Elems: make([]JSONValue, len(h.Pairs))}
+	for i, p := range h.Pairs {
+		j.Keys[i], j.Elems[i] = p.Key, hstoreLooseJSON(p)
+	}
+	return j
+}
