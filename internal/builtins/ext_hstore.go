@@ -122,7 +122,9 @@ func init() {
 
 	// The set-returning functions: in FROM and in a select list.
 	column := func(f func(h *sqltypes.HstoreValue) sqltypes.Value) func(*Context, []sqltypes.Value) (SetRows, error) {
-		return func(_ *Context, a []sqltypes.Value) (SetRows, error) { return Column(f(a[0].Hstore()).Array().Elems), nil }
+		return func(_ *Context, a []sqltypes.Value) (SetRows, error) {
+			return Column(f(a[0].Hstore()).Array().Elems), nil
+		}
 	}
 	Register("skeys", Overload{Params: []Param{hs}, Result: Returns(sqltypes.TypeText), Volatility: Immutable, Doc: "the hstore's keys as a set",
 		Set: &SetFunc{Rows: column(sqltypes.HstoreKeys)}})
@@ -131,5 +133,7 @@ func init() {
 	Register("each", Overload{Params: []Param{hs}, Result: Returns(sqltypes.Type{ID: sqltypes.Record}), Volatility: Immutable,
 		Doc: "the hstore's pairs as a set of (key, value) rows",
 		Set: &SetFunc{Columns: []SetColumn{{Name: "key", Type: sqltypes.TypeText}, {Name: "value", Type: sqltypes.TypeText}},
-			Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) { return Table(sqltypes.HstoreEach(a[0].Hstore())), nil }}})
+			Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) {
+				return Table(sqltypes.HstoreEach(a[0].Hstore())), nil
+			}}})
 }
