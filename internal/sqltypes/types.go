@@ -258,6 +258,9 @@ func (t Type) InfoSchemaName() string {
 		return "ARRAY"
 	case BPChar:
 		return "character"
+	case Citext, Hstore:
+		// Extension types are user-defined to information_schema.
+		return "USER-DEFINED"
 	}
 	return Type{ID: t.ID}.String()
 }
