@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 )
@@ -144,4 +145,25 @@ func (b *Binder) bindHstoreMinus(l, r ir.Expr) (ir.Expr, bool, error) {
 		})
 	}
 	return e, true, err
+}
+
+func errHstoreSubscripts() error {
+	return pgerr.New(pgerr.FeatureNotSupported, "hstore allows only one subscript")
+}
+
+// bindHstoreSubscript binds h[key] (hstore_subscript_handler): the key's
+// value as text, NULL when absent. The subscript is read as text, as an
+// assignment cast would (h[1] is h['1']); one subscript only.
+func (b *Binder) bindHstoreSubscript(args []ir.Expr) (ir.Expr, error) {
+	if len(args) != 2 || args[1] == nil {
+		return nil, errHstoreSubscripts()
+	}
+	b.inferParam(args[1], sqltypes.TypeText)
+	key, err := b.coerceTo(args[1], sqltypes.TypeText, true)
+	if err != nil {
+		return nil, err
+	}
+	return operatorFunc("subscript", args[0], key, sqltypes.TypeText, func(x, y sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.HstoreFetch(x.Hstore(), y.S), nil
+	})
 }

@@ -248,6 +248,9 @@ func (b *Binder) bindSubscript(args []ir.Expr) (ir.Expr, error) {
 	if args[0].Type().ID == sqltypes.Name && len(args) == 2 {
 		return b.bindNameSubscript(args)
 	}
+	if isHstore(args[0].Type()) {
+		return b.bindHstoreSubscript(args)
+	}
 	elem, err := b.subscriptArgs(args)
 	if err != nil {
 		return nil, err
@@ -300,6 +303,9 @@ func (b *Binder) bindNameSubscript(args []ir.Expr) (ir.Expr, error) {
 // bindSlice binds x[lo:hi] (one dimension); a missing bound is the array's
 // own.
 func (b *Binder) bindSlice(args []ir.Expr) (ir.Expr, error) {
+	if isHstore(args[0].Type()) {
+		return nil, errHstoreSubscripts()
+	}
 	elem, err := b.subscriptArgs(args)
 	if err != nil {
 		return nil, err
