@@ -92,7 +92,12 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 	case sqltypes.KindTimeTZ:
 		t := v.TimeTZ()
 		return zorder.AppendInt(zorder.AppendInt(b, t.UTCMicros(), desc), -int64(t.Offset), desc)
-	case sqltypes.KindJSON, sqltypes.KindJSONB, sqltypes.KindArray:
+	case sqltypes.KindCitext:
+		// citext keys by its lower case, so 'Ab' and 'aB' collide in a
+		// unique index and sort together, as citext's btree compares them;
+		// the value as written is in the row's attribute.
+		return zorder.AppendString(b, sqltypes.CitextFold(v.S), desc)
+	case sqltypes.KindJSON, sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore:
 		return zorder.AppendString(b, sqltypes.FormatText(v), desc)
 	case sqltypes.KindNull:
 		return zorder.AppendNull(b, desc)
@@ -216,8 +221,10 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.S = kv.AttrString, string(sqltypes.AppendIntervalISO(nil, v.Interval()))
 	case sqltypes.KindBPChar, sqltypes.KindJSON:
 		a.Kind, a.S = kv.AttrString, v.S
-	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ:
+	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ, sqltypes.KindHstore:
 		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
+	case sqltypes.KindCitext:
+		a.Kind, a.S = kv.AttrString, v.S
 	case sqltypes.KindNull:
 		a.Kind = kv.AttrNull
 	case sqltypes.KindBool:
@@ -272,10 +279,12 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
-		case sqltypes.KindJSONB, sqltypes.KindArray:
+		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore:
 			// Parsed documents and arrays keep substrings of their text,
 			// which must not alias store memory.
 			return sqltypes.ParseText(storedType(t), strings.Clone(a.S))
+		case sqltypes.KindCitext:
+			return sqltypes.NewCitext(strings.Clone(a.S)), nil
 		case sqltypes.KindBPChar:
 			return sqltypes.NewBPChar(strings.Clone(a.S)), nil
 		case sqltypes.KindJSON:
@@ -406,7 +415,7 @@ func ZType(t sqltypes.Type) zorder.Type {
 	switch t.Kind() {
 	case sqltypes.KindFloat, sqltypes.KindNumeric, sqltypes.KindInterval:
 		return zorder.TypeFloat
-	case sqltypes.KindBPChar:
+	case sqltypes.KindBPChar, sqltypes.KindCitext:
 		return zorder.TypeBytes
 	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
 		return zorder.TypeTimestamp
@@ -542,6 +551,8 @@ func ZCode(a zorder.Attr, v sqltypes.Value) uint64 {
 		return a.Float(intervalFloat(v.Interval()))
 	case sqltypes.KindBPChar:
 		return a.String(strings.TrimRight(v.S, " "))
+	case sqltypes.KindCitext:
+		return a.String(sqltypes.CitextFold(v.S))
 	case sqltypes.KindTimeTZ:
 		return a.Int(v.TimeTZ().UTCMicros())
 	}
@@ -566,6 +577,8 @@ func ZAbove(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 		return a.StringAbove(v.S, inclusive)
 	case sqltypes.KindBPChar:
 		return a.StringAbove(strings.TrimRight(v.S, " "), inclusive)
+	case sqltypes.KindCitext:
+		return a.StringAbove(sqltypes.CitextFold(v.S), inclusive)
 	case sqltypes.KindBool:
 		if v.I != 0 || !inclusive {
 			return a.BoolEq(true)
@@ -590,6 +603,8 @@ func ZBelow(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 		return a.StringBelow(v.S, inclusive)
 	case sqltypes.KindBPChar:
 		return a.StringBelow(strings.TrimRight(v.S, " "), inclusive)
+	case sqltypes.KindCitext:
+		return a.StringBelow(sqltypes.CitextFold(v.S), inclusive)
 	case sqltypes.KindBool:
 		if v.I == 0 || !inclusive {
 			return a.BoolEq(false)
@@ -665,12 +680,22 @@ func storedType(t sqltypes.Type) sqltypes.Type {
 	return t
 }
 
-// CheckKeyType reports whether a column of type t can be a primary key or
-// btree index column (kind KindBTree) or a Z-order index attribute (kind
+// CheckKeyEncodable refuses, for a primary key or an index, a type whose
+// values have no key encoding at all (hstore); the types CheckKeyType
+// refuses for unique constraints have one and stay allowed there.
+func CheckKeyEncodable(t sqltypes.Type) error {
+	if t.ID == sqltypes.Hstore {
+		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
+	}
+	return nil
+}
+
+// CheckKeyType reports whether a column of type t can be a unique
+// constraint's column (kind KindBTree) or a Z-order index attribute (kind
 // KindZOrder). json has no ordering at all (PostgreSQL: no default btree
-// operator class, 42704); jsonb and arrays are not key-encodable in zproxy
-// (0A000). The planner calls it for each key column of CREATE TABLE's
-// PRIMARY KEY and of CREATE INDEX.
+// operator class, 42704); jsonb and arrays have no order-preserving key
+// encoding in zproxy (0A000). A primary key or plain index column needs
+// only CheckKeyEncodable.
 func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 	method := "btree"
 	if kind == KindZOrder {
@@ -684,6 +709,10 @@ func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "jsonb columns cannot be key or index columns")
 	case sqltypes.Array:
 		return pgerr.New(pgerr.FeatureNotSupported, "array columns (%s) cannot be key or index columns", t)
+	case sqltypes.Hstore:
+		// PostgreSQL has btree and hash operator classes for hstore, whose
+		// order it calls not useful; zproxy has no key encoding for it.
+		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
 	}
 	return nil
 }

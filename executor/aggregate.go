@@ -165,8 +165,17 @@ func (a *extremeAgg) add(args []sqltypes.Value) error {
 	if v.IsNull() {
 		return nil
 	}
-	if !a.set || sqltypes.Compare(v, a.best)*a.sign > 0 {
+	if !a.set {
 		a.best, a.set = v, true
+		return nil
+	}
+	switch c := sqltypes.Compare(v, a.best) * a.sign; {
+	case c > 0:
+		a.best = v
+	case c == 0 && v.K == sqltypes.KindCitext:
+		// citext_smaller and citext_larger return their second argument
+		// on a tie: of values equal but for case, the last one read.
+		a.best = v
 	}
 	return nil
 }

@@ -118,9 +118,14 @@ func (w *writeSet) newRows() [][]sqltypes.Value {
 	return out
 }
 
+// entryChanged reports whether an index entry whose key stays the same
+// must still be rewritten: a column it stores is no longer the same datum.
+// Equal is not enough: values that key alike can differ (citext 'A' and
+// 'a', numeric 1.0 and 1.00), and the entry's copy must read back as the
+// row's.
 func entryChanged(t *catalog.Table, ix *catalog.Index, old, new []sqltypes.Value) bool {
 	for _, c := range t.EntryColumns(ix) {
-		if !sqltypes.Equal(old[c], new[c]) || old[c].K != new[c].K {
+		if !sqltypes.Identical(old[c], new[c]) {
 			return true
 		}
 	}

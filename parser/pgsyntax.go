@@ -24,7 +24,8 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 // any other call gets a marker argument instead; which names are
 // aggregates is the planner's business (the registry of package builtins). TiDB reads STDDEV and VARIANCE as MySQL's
 // population forms; quoted, they are plain calls the planner binds as
-// PostgreSQL's sample forms, named as written. MODE is a TiDB keyword.
+// PostgreSQL's sample forms, named as written. MODE and DEFINED are TiDB
+// keywords.
 //
 // PostgreSQL's operators outside the arithmetic and comparison ones (||,
 // the json operators, ...) share one precedence level between the additive
@@ -90,8 +91,10 @@ func (r *rewriter) pgSyntax(head int) error {
 		case t.kind == tkIdent && (t.val == "stddev" || t.val == "variance") && r.peek(i+1, "(") && !afterDot:
 			r.replace(i, "`"+t.val+"`")
 			r.distinctArg(i, false)
-		case t.kind == tkIdent && t.val == "mode" && r.peek(i+1, "(") && !afterDot:
-			r.replace(i, "`mode`")
+		case t.kind == tkIdent && (t.val == "mode" || t.val == "defined") && r.peek(i+1, "(") && !afterDot:
+			// TiDB keywords that PostgreSQL calls functions (hstore's
+			// defined).
+			r.replace(i, "`"+t.val+"`")
 		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, "(") && r.peek(i+2, "distinct") && !afterDot:
 			r.distinctArg(i, tidbDistinctAggs[t.val] && t.kind == tkIdent)
 		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "asymmetric"):

@@ -428,6 +428,12 @@ func castAllowedImplicitly(from, to sqltypes.Type) bool {
 	if from.ID == sqltypes.Unknown || from.Kind() == to.Kind() {
 		return true
 	}
+	if from.ID == sqltypes.Citext || to.ID == sqltypes.Citext || from.ID == sqltypes.Hstore || to.ID == sqltypes.Hstore {
+		// citext converts implicitly to text and varchar only (its
+		// extension's casts); nothing converts implicitly to citext, and
+		// hstore has no implicit casts.
+		return builtins.ImplicitCast(from, to)
+	}
 	if from.IsNumeric() && to.IsNumeric() || from.IsTextual() && to.IsTextual() {
 		return true
 	}
@@ -442,8 +448,10 @@ func castAllowedAssignment(from, to sqltypes.Type) bool {
 	if castAllowedImplicitly(from, to) {
 		return true
 	}
-	// Anything can be assigned to a text column through its output form.
-	return to.Kind() == sqltypes.KindText
+	// Anything can be assigned to a text (or citext) column through its
+	// output form: PostgreSQL's I/O conversion casts to a string type are
+	// assignment casts.
+	return to.Kind() == sqltypes.KindText || to.ID == sqltypes.Citext
 }
 
 // writable refuses writes to the catalog's views.

@@ -287,7 +287,10 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		}
 		b.inferParam(e, sqltypes.TypeText)
 		b.inferParam(p, sqltypes.TypeText)
-		textual := func(x ir.Expr) bool { return x.Type().Kind() == sqltypes.KindText || x.Type().ID == sqltypes.Unknown }
+		textual := func(x ir.Expr) bool {
+			k := x.Type().Kind()
+			return k == sqltypes.KindText || k == sqltypes.KindCitext || x.Type().ID == sqltypes.Unknown
+		}
 		if !textual(e) || !textual(p) {
 			op := map[bool]string{true: "~~", false: "~~*"}[n.IsLike]
 			if n.Not {
@@ -304,7 +307,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if esc == 0 {
 			esc = '\\'
 		}
-		return &ir.Like{E: e, Pattern: p, Neg: n.Not, CaseInsensitive: !n.IsLike, Escape: esc}, nil
+		// citext's LIKE is ILIKE (its ~~ operators call texticlike).
+		icase := !n.IsLike || e.Type().ID == sqltypes.Citext
+		return &ir.Like{E: e, Pattern: p, Neg: n.Not, CaseInsensitive: icase, Escape: esc}, nil
 	case *ast.FuncCastExpr:
 		return nil, unsupported("MySQL-style CAST is not supported; use CAST(x AS type) with a PostgreSQL type")
 	case *ast.FuncCallExpr:
@@ -567,6 +572,9 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 		if e, ok, err := b.bindJSONBMinus(l, r); ok {
 			return e, err
 		}
+		if e, ok, err := b.bindHstoreMinus(l, r); ok {
+			return e, err
+		}
 	}
 	return b.bindArith(op, l, r)
 }
@@ -686,6 +694,11 @@ func arithType(a, b sqltypes.Type) sqltypes.Type {
 // compare binds a comparison, giving untyped literals and parameters the
 // other side's type.
 func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
+	if (isHstore(l.Type()) || isHstore(r.Type())) && op != ir.OpEq && op != ir.OpNe && op != ir.OpNotDistinct {
+		// hstore has = and <> but no ordering operators (its btree order
+		// serves ORDER BY, DISTINCT and grouping only).
+		return nil, noOperator(string(op), l.Type(), r.Type())
+	}
 	l, r, err := b.unify(l, r)
 	if err != nil {
 		return nil, err
@@ -711,6 +724,16 @@ func (b *Binder) unify(l, r ir.Expr) (ir.Expr, ir.Expr, error) {
 		return l, r, err
 	case lt.Kind() == rt.Kind(), lt.IsNumeric() && rt.IsNumeric():
 		return l, r, nil
+	case (lt.ID == sqltypes.Citext || rt.ID == sqltypes.Citext) && stringCategory(lt) && stringCategory(rt):
+		// citext beside another string type compares as text (citext's
+		// comparisons take two citexts): the citext side is cast, case
+		// and all, and the comparison is case-sensitive.
+		if lt.ID == sqltypes.Citext {
+			l, err = b.coerceTo(l, sqltypes.TypeText, false)
+		} else {
+			r, err = b.coerceTo(r, sqltypes.TypeText, false)
+		}
+		return l, r, err
 	case castAllowedImplicitly(lt, rt) || castAllowedImplicitly(rt, lt):
 		// date vs timestamp compare as timestamps, time vs interval as
 		// intervals: the side that converts implicitly (only) is cast.

@@ -109,6 +109,9 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 				return nil, pgerr.New(pgerr.DuplicateColumn, "column %q appears twice in primary key constraint", part.Column.Name.O)
 			}
 		}
+		if err := catalog.CheckKeyEncodable(t.Columns[i].Type); err != nil {
+			return nil, err
+		}
 		t.Columns[i].NotNull = true
 		t.PrimaryKey = append(t.PrimaryKey, catalog.KeyColumn{Column: i, Desc: part.Desc})
 	}
@@ -200,6 +203,9 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q appears twice in index", part.Column.Name.O)
 		}
 		seen[i] = true
+		if err := catalog.CheckKeyEncodable(t.Columns[i].Type); err != nil {
+			return nil, err
+		}
 		kc := catalog.KeyColumn{Column: i, Desc: part.Desc}
 		if part.Length > 0 {
 			if kind != catalog.KindZOrder {

@@ -18,6 +18,11 @@ var otherOps = map[string]func(b *Binder, l, r ir.Expr) (ir.Expr, error){
 	"||": (*Binder).bindConcatOp,
 }
 
+// typedOps are operators of one spelling that a type brings (hstore's ->,
+// ?, @>, ...): each binds when its operands' types are its own (ok true)
+// and otherwise leaves them to the next, and last to otherOps.
+var typedOps = map[string][]func(b *Binder, l, r ir.Expr) (ir.Expr, bool, error){}
+
 // otherOperator recognises the parser's spelling of an other operator.
 func otherOperator(n *ast.BinaryOperationExpr) (op string, l, r ast.ExprNode, ok bool) {
 	if n.Op != opcode.Or {
@@ -41,7 +46,7 @@ func otherOperator(n *ast.BinaryOperationExpr) (op string, l, r ast.ExprNode, ok
 // bindOtherOp binds "l op r" for an operator the parser respelled.
 func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *aggBinder) (ir.Expr, error) {
 	bind, ok := otherOps[op]
-	if !ok {
+	if !ok && typedOps[op] == nil {
 		return nil, unsupported("operator %s is not supported", op)
 	}
 	l, err := b.child(sc, ln, agg)
@@ -51,6 +56,14 @@ func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *agg
 	r, err := b.child(sc, rn, agg)
 	if err != nil {
 		return nil, err
+	}
+	for _, typed := range typedOps[op] {
+		if e, ok, err := typed(b, l, r); ok {
+			return e, err
+		}
+	}
+	if bind == nil {
+		return nil, noOperator(op, l.Type(), r.Type())
 	}
 	return bind(b, l, r)
 }
@@ -94,7 +107,7 @@ func (b *Binder) bindConcatOp(l, r ir.Expr) (ir.Expr, error) {
 		})
 	case lt.ID == sqltypes.Array || rt.ID == sqltypes.Array:
 		return nil, noOperator("||", lt, rt)
-	case lt.IsTextual() || rt.IsTextual() || unknown(lt) || unknown(rt):
+	case lt.IsTextual() || rt.IsTextual() || lt.ID == sqltypes.Citext || rt.ID == sqltypes.Citext || unknown(lt) || unknown(rt):
 		b.inferParam(l, sqltypes.TypeText)
 		b.inferParam(r, sqltypes.TypeText)
 		l, r = b.finishUnknown(l), b.finishUnknown(r)

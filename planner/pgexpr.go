@@ -248,6 +248,9 @@ func (b *Binder) bindSubscript(args []ir.Expr) (ir.Expr, error) {
 	if args[0].Type().ID == sqltypes.Name && len(args) == 2 {
 		return b.bindNameSubscript(args)
 	}
+	if isHstore(args[0].Type()) {
+		return b.bindHstoreSubscript(args)
+	}
 	elem, err := b.subscriptArgs(args)
 	if err != nil {
 		return nil, err
@@ -300,6 +303,9 @@ func (b *Binder) bindNameSubscript(args []ir.Expr) (ir.Expr, error) {
 // bindSlice binds x[lo:hi] (one dimension); a missing bound is the array's
 // own.
 func (b *Binder) bindSlice(args []ir.Expr) (ir.Expr, error) {
+	if isHstore(args[0].Type()) {
+		return nil, errHstoreSubscripts()
+	}
 	elem, err := b.subscriptArgs(args)
 	if err != nil {
 		return nil, err
@@ -446,17 +452,21 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 		}
 		return b.compare(bop, l, r)
 	case "~", "~*", "!~", "!~*":
+		// citext's regular-expression operators ignore case whatever
+		// their spelling (texticregexeq).
+		icase := strings.HasSuffix(op, "*") || l.Type().ID == sqltypes.Citext
 		l, r, err := b.textOperands(op, l, r)
 		if err != nil {
 			return nil, err
 		}
-		return b.regexMatch(l, r, strings.HasSuffix(op, "*"), strings.HasPrefix(op, "!"))
+		return b.regexMatch(l, r, icase, strings.HasPrefix(op, "!"))
 	case "~~", "~~*", "!~~", "!~~*":
+		icase := strings.HasSuffix(op, "*") || l.Type().ID == sqltypes.Citext
 		l, r, err := b.textOperands(op, l, r)
 		if err != nil {
 			return nil, err
 		}
-		return &ir.Like{E: l, Pattern: r, Neg: strings.HasPrefix(op, "!"), CaseInsensitive: strings.HasSuffix(op, "*"), Escape: '\\'}, nil
+		return &ir.Like{E: l, Pattern: r, Neg: strings.HasPrefix(op, "!"), CaseInsensitive: icase, Escape: '\\'}, nil
 	case "^@":
 		l, r, err := b.textOperands(op, l, r)
 		if err != nil {
@@ -480,6 +490,13 @@ func (b *Binder) textOperands(op string, l, r ir.Expr) (ir.Expr, ir.Expr, error)
 		t := (*e).Type()
 		switch {
 		case t.ID == sqltypes.Unknown:
+			x, err := b.coerceTo(*e, sqltypes.TypeText, false)
+			if err != nil {
+				return nil, nil, err
+			}
+			*e = x
+		case t.ID == sqltypes.Citext:
+			// citext's operators match its text.
 			x, err := b.coerceTo(*e, sqltypes.TypeText, false)
 			if err != nil {
 				return nil, nil, err

@@ -383,7 +383,9 @@ func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
 		return a, nil
 	case a.IsNumeric() && b.IsNumeric():
 		return arithType(a, b), nil
-	case a.Kind() == sqltypes.KindText && b.Kind() == sqltypes.KindText:
+	case stringCategory(a) && stringCategory(b):
+		// citext beside text or varchar: text, the string category's
+		// preferred type, as select_common_type picks.
 		return sqltypes.TypeText, nil
 	case a.Kind() == b.Kind():
 		return a, nil
@@ -394,6 +396,12 @@ func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
 		return sqltypes.TypeTimestamp, nil
 	}
 	return sqltypes.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", ctx, a, b)
+}
+
+// stringCategory reports whether t is in PostgreSQL's string category
+// (typcategory S): text, varchar, char(n), name and citext.
+func stringCategory(t sqltypes.Type) bool {
+	return t.Kind() == sqltypes.KindText || t.ID == sqltypes.BPChar || t.ID == sqltypes.Citext
 }
 
 func dateish(t sqltypes.Type) bool {

@@ -141,8 +141,11 @@ func (b *Binder) setCall(name string, args []ir.Expr, res builtins.Resolved) (ir
 		return nil, srfRefused(place.where)
 	}
 	if res.Set.Columns != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "set-returning function %s returns a record; call it in FROM", name).
-			WithHint("For example, SELECT * FROM t, %s(t.col).", name)
+		// A function returning rows of several columns (hstore's each)
+		// yields one record value per row in a select list, printed
+		// (key,value) as PostgreSQL prints a record.
+		call := ir.SetCall{Name: name, Args: args, Fn: recordRows(res.Overload), Typ: sqltypes.Type{ID: sqltypes.Record}}
+		return lv.placeSetCall(call, res.Volatility != builtins.Volatile), nil
 	}
 	call := ir.SetCall{Name: name, Args: args, Fn: res.Overload, Typ: res.Result}
 	return lv.placeSetCall(call, res.Volatility != builtins.Volatile), nil
@@ -263,4 +266,29 @@ func (lv *selectLevel) projectSets(rel ir.Rel, exprs []ir.Expr) (ir.Rel, []ir.Ex
 		out[i] = fix(e)
 	}
 	return rel, out
+}
+
+// recordRows is a set-returning overload of several columns made to
+// return one column: each row as a record value.
+func recordRows(o *builtins.Overload) *builtins.Overload {
+	rec := *o
+	inner := o.Set
+	rec.Set = &builtins.SetFunc{Rows: func(ctx *builtins.Context, args []sqltypes.Value) (builtins.SetRows, error) {
+		rows, err := inner.Rows(ctx, args)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]sqltypes.Value, 1)
+		return builtins.RowsFunc(func() ([]sqltypes.Value, bool, error) {
+			row, ok, err := rows.Next()
+			if !ok || err != nil {
+				return nil, ok, err
+			}
+			// The row is only valid until the next one: the record keeps
+			// a copy.
+			out[0] = sqltypes.NewRecord(append([]sqltypes.Value(nil), row...))
+			return out, true, nil
+		}), nil
+	}}
+	return &rec
 }

@@ -87,6 +87,18 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.Null, errInvalidUTF8()
 		}
 		return sqltypes.NewText(string(src)), nil
+	case sqltypes.Citext:
+		// citext's binary form is text's (citextrecv is textrecv).
+		if !utf8.Valid(src) {
+			return sqltypes.Null, errInvalidUTF8()
+		}
+		return sqltypes.NewCitext(string(src)), nil
+	case sqltypes.Hstore:
+		h, err := sqltypes.DecodeHstoreBinary(src)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewHstore(h), nil
 	case sqltypes.Bytea:
 		return sqltypes.NewBytes(src), nil
 	case sqltypes.UUID:
@@ -232,8 +244,10 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 			return append(buf, 1), nil
 		}
 		return append(buf, 0), nil
-	case sqltypes.Text, sqltypes.Varchar, sqltypes.Bytea, sqltypes.UUID, sqltypes.BPChar, sqltypes.JSON:
+	case sqltypes.Text, sqltypes.Varchar, sqltypes.Bytea, sqltypes.UUID, sqltypes.BPChar, sqltypes.JSON, sqltypes.Citext:
 		return append(buf, v.S...), nil
+	case sqltypes.Hstore:
+		return sqltypes.AppendHstoreBinary(buf, v.Hstore()), nil
 	case sqltypes.Date:
 		switch v.I {
 		case sqltypes.DateInfinity:

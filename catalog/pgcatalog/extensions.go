@@ -1,5 +1,7 @@
 package pgcatalog
 
+import "github.com/zproxy/zproxy/internal/sqltypes"
+
 // Extension is an extension zproxy has built in: always installed, never
 // created or dropped (CREATE EXTENSION of one is 42710, as for an
 // extension PostgreSQL already has).
@@ -29,6 +31,34 @@ var Extensions = []Extension{
 		Description: "generate universally unique identifiers (UUIDs)"},
 	{OID: 12922, Name: "pgcrypto", Version: "1.3", Namespace: NamespacePublic,
 		Description: "cryptographic functions"},
+	// Their types are sqltypes.Citext and sqltypes.Hstore (extensionTypes
+	// below), their functions in package builtins (ext_citext.go,
+	// ext_hstore.go).
+	{OID: 12926, Name: "citext", Version: "1.6", Namespace: NamespacePublic,
+		Description: "data type for case-insensitive character strings"},
+	{OID: 12927, Name: "hstore", Version: "1.8", Namespace: NamespacePublic,
+		Description: "data type for storing sets of (key, value) pairs"},
+}
+
+// extensionTypes are the pg_type rows of the built-in extensions' types,
+// in schema public as CREATE EXTENSION puts them, with the fixed OIDs
+// sqltypes gives them (PostgreSQL assigns an extension's OIDs when it is
+// created; zproxy's extensions are never created, so it keeps its own,
+// in the range below 16384 that its built-in extensions use). Their
+// input, output, receive and send functions get fixed OIDs next to them.
+var extensionTypes = []pgType{
+	{oid: sqltypes.CitextOID, name: "citext", len: -1, typtype: 'b', category: 'S', delim: ',', array: sqltypes.CitextArrayOID,
+		in: proc{12944, "citextin"}, out: proc{12945, "citextout"}, recv: proc{12946, "citextrecv"}, send: proc{12947, "citextsend"},
+		align: 'i', storage: 'x', collation: 100, subscript: "-", display: "citext"},
+	{oid: sqltypes.CitextArrayOID, name: "_citext", len: -1, typtype: 'b', category: 'A', delim: ',', elem: sqltypes.CitextOID,
+		in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
+		align: 'i', storage: 'x', collation: 100, subscript: "array_subscript_handler", display: "citext[]"},
+	{oid: sqltypes.HstoreOID, name: "hstore", len: -1, typtype: 'b', category: 'U', delim: ',', array: sqltypes.HstoreArrayOID,
+		in: proc{12948, "hstore_in"}, out: proc{12949, "hstore_out"}, recv: proc{12950, "hstore_recv"}, send: proc{12951, "hstore_send"},
+		align: 'i', storage: 'x', subscript: "hstore_subscript_handler", display: "hstore"},
+	{oid: sqltypes.HstoreArrayOID, name: "_hstore", len: -1, typtype: 'b', category: 'A', delim: ',', elem: sqltypes.HstoreOID,
+		in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
+		align: 'i', storage: 'x', subscript: "array_subscript_handler", display: "hstore[]"},
 }
 
 // FindExtension returns the built-in extension of that name.

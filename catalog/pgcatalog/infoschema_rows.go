@@ -302,6 +302,10 @@ func columnRow(e *Env, o *object, i int, c column) *isColumnsRow {
 	if t.ID.System() {
 		r.DataType = textV(typeNameOf(t.OID()))
 	}
+	if pt, ok := typesByOID[t.OID()]; ok && pt.ns == NamespacePublic {
+		// The extensions' types (citext, hstore and their arrays).
+		r.UdtSchema = nameV("public")
+	}
 	if c.deflt != "" {
 		r.ColumnDefault = textV(c.deflt)
 	}

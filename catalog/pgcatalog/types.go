@@ -41,6 +41,24 @@ func init() {
 		t.ns = NamespaceCatalog
 		typesByOID[t.oid] = t
 	}
+	for i := range extensionTypes {
+		t := &extensionTypes[i]
+		t.ns = NamespacePublic
+		typesByOID[t.oid] = t
+	}
+}
+
+// knownTypes are the pg_type rows of every type zproxy has built in:
+// PostgreSQL's and its built-in extensions'.
+func knownTypes() []*pgType {
+	out := make([]*pgType, 0, len(builtinTypes)+len(extensionTypes))
+	for i := range builtinTypes {
+		out = append(out, &builtinTypes[i])
+	}
+	for i := range extensionTypes {
+		out = append(out, &extensionTypes[i])
+	}
+	return out
 }
 
 // userTypes are the row types of tables and views (and their arrays).
@@ -71,11 +89,7 @@ func (e *Env) userTypes() []*pgType {
 
 // allTypes lists every row of pg_type.
 func (e *Env) allTypes() []*pgType {
-	out := make([]*pgType, 0, len(builtinTypes)+8)
-	for i := range builtinTypes {
-		out = append(out, &builtinTypes[i])
-	}
-	return append(out, e.userTypes()...)
+	return append(knownTypes(), e.userTypes()...)
 }
 
 func (e *Env) typeByOID(oid uint32) (*pgType, bool) {
@@ -103,7 +117,7 @@ func (e *Env) typeOID(name string) (uint32, error) {
 		// matched as written, in pg_catalog or public.
 		schema, bare := splitQualified(n)
 		if schema == "" || schema == "pg_catalog" || schema == "public" {
-			for _, t := range builtinTypes {
+			for _, t := range knownTypes() {
 				if t.name == bare {
 					return t.oid, nil
 				}
@@ -118,7 +132,15 @@ func (e *Env) typeOID(name string) (uint32, error) {
 	}
 	lower := strings.ToLower(n)
 	lower = strings.TrimPrefix(lower, "pg_catalog.")
-	for _, t := range builtinTypes {
+	if bare := strings.TrimPrefix(lower, "public."); bare != lower {
+		// The extensions' types live in public.
+		for _, t := range extensionTypes {
+			if t.name == bare || t.display == bare {
+				return t.oid, nil
+			}
+		}
+	}
+	for _, t := range knownTypes() {
 		if t.name == lower || t.display == lower {
 			return t.oid, nil
 		}

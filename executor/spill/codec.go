@@ -38,8 +38,10 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 		buf = binary.AppendVarint(buf, v.I)
 	case sqltypes.KindFloat:
 		buf = binary.BigEndian.AppendUint64(buf, math.Float64bits(v.F))
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext:
 		buf = appendBytes(buf, v.S)
+	case sqltypes.KindHstore:
+		buf = appendBytes(buf, string(sqltypes.AppendHstoreBinary(nil, v.Hstore())))
 	case sqltypes.KindNumeric:
 		buf = appendBytes(buf, string(sqltypes.AppendNumeric(nil, v.Numeric())))
 	case sqltypes.KindInterval:
@@ -152,8 +154,17 @@ func (d *decoder) value() sqltypes.Value {
 		f := math.Float64frombits(binary.BigEndian.Uint64(d.b))
 		d.b = d.b[8:]
 		return sqltypes.NewFloat(f)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext:
 		return sqltypes.Value{K: k, S: d.bytes()}
+	case sqltypes.KindHstore:
+		h, err := sqltypes.DecodeHstoreBinary([]byte(d.bytes()))
+		if err != nil {
+			if d.err == nil {
+				d.err = err
+			}
+			return sqltypes.Null
+		}
+		return sqltypes.NewHstore(h)
 	case sqltypes.KindNumeric:
 		v, err := sqltypes.ParseNumeric(d.bytes())
 		if err != nil && d.err == nil {

@@ -354,6 +354,11 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return true
 	case from.ID == sqltypes.Numeric && to.Kind() == sqltypes.KindFloat:
 		return true
+	case from.ID == sqltypes.Citext:
+		// The citext extension's implicit casts: to text and varchar.
+		return to.ID == sqltypes.Text || to.ID == sqltypes.Varchar
+	case to.ID == sqltypes.Citext, from.ID == sqltypes.Hstore, to.ID == sqltypes.Hstore:
+		return false
 	case from.IsTextual() && to.Kind() == sqltypes.KindText:
 		return true // char(n) too, losing its padding
 	case (from.ID == sqltypes.Name || from.ID == sqltypes.Char) && to.ID == sqltypes.Text:

@@ -2,6 +2,7 @@ package sqltypes
 
 import (
 	"math"
+	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
@@ -109,9 +110,9 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 	// explicit cast to arrays of varchar(n) or char(n) reads the elements
 	// without their length and then cuts them, as PostgreSQL's length
 	// coercion of an explicit cast does.
-	if v.K == KindText || v.K == KindBPChar {
+	if v.K == KindText || v.K == KindBPChar || v.K == KindCitext {
 		switch target {
-		case KindText, KindBPChar:
+		case KindText, KindBPChar, KindCitext:
 		case KindArray:
 			if explicit && (t.Elem == Varchar || t.Elem == BPChar) && t.Width > 0 {
 				loose := t
@@ -195,6 +196,8 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 		switch v.K {
 		case KindText:
 			s = v
+		case KindCitext:
+			s = NewText(v.S)
 		case KindBPChar:
 			if target == KindText {
 				s = BPCharToText(v) // char(n) to text drops the padding
@@ -272,6 +275,25 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 		if v.K == KindArray {
 			return CastArray(v, t.ElemType(), explicit)
 		}
+	case KindCitext:
+		// citext takes any string as written (char(n) without its
+		// padding, as bpchar's cast to citext rtrims it); other types
+		// convert through their text output, as PostgreSQL's I/O
+		// conversion casts to a string type do (a boolean is "true").
+		switch v.K {
+		case KindText, KindCitext:
+			return NewCitext(v.S), nil
+		case KindBPChar:
+			return NewCitext(strings.TrimRight(v.S, " ")), nil
+		case KindBool:
+			return NewCitext(boolText(v.I != 0)), nil
+		}
+		return NewCitext(FormatText(v)), nil
+	}
+	if t.ID == Hstore || v.K == KindHstore {
+		if r, ok, err := castHstore(v, t); ok {
+			return r, err
+		}
 	}
 	return Null, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", TypeOfValue(v), t)
 }
@@ -322,6 +344,10 @@ func KindType(k Kind) Type {
 		return TypeTime
 	case KindTimeTZ:
 		return TypeTimeTZ
+	case KindCitext:
+		return TypeCitext
+	case KindHstore:
+		return TypeHstore
 	}
 	return TypeUnknown
 }

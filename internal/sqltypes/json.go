@@ -962,6 +962,9 @@ func toJSONValue(v Value) (*JSONValue, error) {
 		return v.JSONB(), nil
 	case KindJSON:
 		return ParseJSONB(v.S)
+	case KindHstore:
+		// to_jsonb uses a type's cast to jsonb when it has one.
+		return HstoreJSONB(v.Hstore()), nil
 	case KindArray:
 		a := v.Array()
 		out := &JSONValue{Kind: JSONArray, Elems: make([]JSONValue, len(a.Elems))}
@@ -1062,6 +1065,9 @@ func AppendToJSON(buf []byte, v Value) []byte {
 		return append(buf, v.S...)
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
+	case KindHstore:
+		// to_json uses a type's cast to json when it has one.
+		return append(buf, HstoreJSON(v.Hstore())...)
 	case KindArray:
 		a := v.Array()
 		if len(a.Dims) == 0 {

@@ -118,7 +118,7 @@ func DatumSize(v Value) int64 {
 	switch v.K {
 	case KindNull:
 		return 0
-	case KindText, KindBytes, KindBPChar, KindJSON:
+	case KindText, KindBytes, KindBPChar, KindJSON, KindCitext:
 		if len(v.S) < 127 {
 			return int64(len(v.S)) + 1
 		}

@@ -26,7 +26,7 @@ import (
 //	void                KindText, always "" (its text and binary forms are empty)
 
 // System reports whether t is one of the catalogs' system types.
-func (id TypeID) System() bool { return id >= Oid && id < numTypeIDs }
+func (id TypeID) System() bool { return id >= Oid && id <= Void }
 
 // IsReg reports whether t is one of the reg* OID alias types.
 func (t Type) IsReg() bool { return t.ID >= RegClass && t.ID <= RegRole }
@@ -53,7 +53,7 @@ var (
 // SystemTypes lists the system types, in declaration order.
 func SystemTypes() []Type {
 	var out []Type
-	for id := Oid; id < numTypeIDs; id++ {
+	for id := Oid; id <= Void; id++ {
 		out = append(out, Type{ID: id})
 	}
 	return out

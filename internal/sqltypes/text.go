@@ -116,6 +116,14 @@ func ParseText(t Type, s string) (Value, error) {
 		return NewArray(a), nil
 	case Time, TimeTZ:
 		return ParseTime(s, t.ID == TimeTZ)
+	case Citext:
+		return NewCitext(s), nil
+	case Hstore:
+		h, err := ParseHstore(s)
+		if err != nil {
+			return Null, err
+		}
+		return NewHstore(h), nil
 	}
 	if t.ID.System() {
 		return parseSystem(t, s)
@@ -381,8 +389,10 @@ func AppendText(buf []byte, v Value) []byte {
 		return AppendNumeric(buf, v.Numeric())
 	case KindInterval:
 		return AppendInterval(buf, v.Interval())
-	case KindBPChar, KindJSON:
+	case KindBPChar, KindJSON, KindCitext:
 		return append(buf, v.S...)
+	case KindHstore:
+		return AppendHstore(buf, v.Hstore())
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

@@ -50,6 +50,11 @@ const (
 	// Void is the result type of functions called for their effect
 	// (setseed): its one value prints as the empty string.
 	Void
+	// The types of the built-in extensions citext and hstore (citext.go,
+	// hstore.go). They follow Void because descriptors store a type's ID
+	// as a number: inserting them earlier would renumber stored types.
+	Citext
+	Hstore
 	numTypeIDs
 )
 
@@ -91,6 +96,8 @@ var (
 	TypeBPChar      = Type{ID: BPChar}
 	TypeJSON        = Type{ID: JSON}
 	TypeJSONB       = Type{ID: JSONB}
+	TypeCitext      = Type{ID: Citext}
+	TypeHstore      = Type{ID: Hstore}
 )
 
 type typeInfo struct {
@@ -139,7 +146,25 @@ var infos = [numTypeIDs]typeInfo{
 	OidVector:    {"oidvector", 30, 1013, -1, KindArray, []string{"oidvector"}},
 	Record:       {"record", 2249, 2287, -1, KindArray, nil},
 	Void:         {"void", 2278, 0, 4, KindText, []string{"void"}},
+
+	// PostgreSQL gives an extension's types OIDs when CREATE EXTENSION
+	// runs, so they differ between databases. zproxy's extensions are
+	// built in: their types have fixed OIDs below FirstNormalObjectId
+	// (16384), in the range zproxy keeps for its built-in extensions
+	// (catalog/pgcatalog/extensions.go), so they are the same on every
+	// proxy and across restarts, and no user object's OID (16384 and up)
+	// can take them.
+	Citext: {"citext", CitextOID, CitextArrayOID, -1, KindCitext, []string{"citext"}},
+	Hstore: {"hstore", HstoreOID, HstoreArrayOID, -1, KindHstore, []string{"hstore"}},
 }
+
+// The fixed OIDs of the extension types (see infos).
+const (
+	CitextOID      = 12940
+	CitextArrayOID = 12941
+	HstoreOID      = 12942
+	HstoreArrayOID = 12943
+)
 
 // ArrayOf returns the type of arrays of elem. Arrays of arrays are not
 // types of their own (PostgreSQL's int[][] is int[]), so an array elem
@@ -233,6 +258,9 @@ func (t Type) InfoSchemaName() string {
 		return "ARRAY"
 	case BPChar:
 		return "character"
+	case Citext, Hstore:
+		// Extension types are user-defined to information_schema.
+		return "USER-DEFINED"
 	}
 	return Type{ID: t.ID}.String()
 }

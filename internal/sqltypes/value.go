@@ -33,6 +33,8 @@ const (
 	KindArray       // *ArrayValue in X
 	KindTime        // µs since midnight in I
 	KindTimeTZ      // TimeTZValue in X
+	KindCitext      // citext: the string as written, in S; compares by its lower case
+	KindHstore      // hstore: *HstoreValue in X
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -185,8 +187,15 @@ func Compare(a, b Value) int {
 		return compareFloat(a.AsFloat(), b.AsFloat())
 	case a.K == KindNumeric || b.K == KindNumeric:
 		return compareNumericMixed(a, b)
+	case a.K == KindCitext && b.K == KindCitext:
+		return strings.Compare(CitextFold(a.S), CitextFold(b.S))
+	case a.K == KindHstore && b.K == KindHstore:
+		return CompareHstore(a.Hstore(), b.Hstore())
 	case a.K == KindBPChar || b.K == KindBPChar:
 		return strings.Compare(bpcharCompareForm(a), bpcharCompareForm(b))
+	case a.K == KindCitext || b.K == KindCitext:
+		// citext beside text (never bound so; kept total): by the fold.
+		return strings.Compare(compareForm(a), compareForm(b))
 	case a.K == KindText || a.K == KindBytes || a.K == KindUUID || a.K == KindJSON:
 		return strings.Compare(a.S, b.S)
 	case a.K == KindInterval && b.K == KindInterval:
@@ -270,6 +279,10 @@ func (v Value) Hash(h uint64) uint64 {
 		h = hashString(h, v.S)
 	case KindBPChar:
 		h = hashString(h, strings.TrimRight(v.S, " "))
+	case KindCitext:
+		h = hashString(h, CitextFold(v.S))
+	case KindHstore:
+		h = hashHstore(h, v.Hstore())
 	case KindNumeric:
 		h = hashNumeric(h, v.Numeric())
 	case KindInterval:
@@ -309,6 +322,8 @@ func Identical(a, b Value) bool {
 		return a.TimeTZ() == b.TimeTZ()
 	case KindJSONB:
 		return a.JSONB() == b.JSONB() || JSONBText(a.JSONB()) == JSONBText(b.JSONB())
+	case KindHstore:
+		return CompareHstore(a.Hstore(), b.Hstore()) == 0
 	case KindArray:
 		x, y := a.Array(), b.Array()
 		if x == y {
