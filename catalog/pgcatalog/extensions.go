@@ -29,6 +29,11 @@ var Extensions = []Extension{
 		Description: "generate universally unique identifiers (UUIDs)"},
 	{OID: 12922, Name: "pgcrypto", Version: "1.3", Namespace: NamespacePublic,
 		Description: "cryptographic functions"},
+	// Its functions and operators are in package builtins (ext_trgm.go),
+	// set_limit in ext_trgm.go here; its thresholds are settings
+	// (internal/guc/extensions.go).
+	{OID: 12930, Name: "pg_trgm", Version: "1.6", Namespace: NamespacePublic,
+		Description: "text similarity measurement and index searching based on trigrams"},
 }
 
 // FindExtension returns the built-in extension of that name.
