@@ -392,38 +392,46 @@ func init() {
 			return float4V(float32(TrgmThreshold(ctx, TrgmSimilarityThreshold))), nil
 		}})
 
-	// The operators, bound by their operands' types (% is also modulo).
-	// Each reads its threshold from the session, so none is immutable.
-	isSimilar := func(threshold string, f func(a, b string) float32, commute bool) Overload {
-		return Overload{Params: two, Result: Returns(sqltypes.TypeBool), Volatility: Stable,
-			Binary: func(ctx *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
-				if commute {
-					a, b = b, a
-				}
-				return sqltypes.NewBool(float64(f(a.S, b.S)) >= TrgmThreshold(ctx, threshold)), nil
-			}}
+	// The operators, bound by their operands' types (% is also modulo),
+	// and the functions pg_trgm implements them with, which it also
+	// exports (similarity_op(a, b) is a % b). The boolean ones read the
+	// session's thresholds, so they are stable, never folded at bind time.
+	isSimilar := func(doc, threshold string, f func(a, b string) float32, commute bool) Overload {
+		bin := func(ctx *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
+			if commute {
+				a, b = b, a
+			}
+			return sqltypes.NewBool(float64(f(a.S, b.S)) >= TrgmThreshold(ctx, threshold)), nil
+		}
+		return Overload{Params: two, Result: Returns(sqltypes.TypeBool), Volatility: Stable, Doc: doc, Binary: bin,
+			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return bin(ctx, a[0], a[1]) }}
 	}
-	distance := func(f func(a, b string) float32, commute bool) Overload {
-		return Overload{Params: two, Result: Returns(sqltypes.TypeFloat4), Volatility: Immutable,
-			Binary: func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
-				if commute {
-					a, b = b, a
-				}
-				return float4V(float32(1.0 - float64(f(a.S, b.S)))), nil
-			}}
+	distance := func(doc string, f func(a, b string) float32, commute bool) Overload {
+		bin := func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
+			if commute {
+				a, b = b, a
+			}
+			return float4V(float32(1.0 - float64(f(a.S, b.S)))), nil
+		}
+		return Overload{Params: two, Result: Returns(sqltypes.TypeFloat4), Volatility: Immutable, Doc: doc, Binary: bin,
+			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return bin(ctx, a[0], a[1]) }}
 	}
-	RegisterOperator("%", isSimilar(TrgmSimilarityThreshold, trgmSimilarity, false))
-	RegisterOperator("<%", isSimilar(TrgmWordSimilarityThreshold, wordSml, false))
-	RegisterOperator("%>", isSimilar(TrgmWordSimilarityThreshold, wordSml, true))
-	RegisterOperator("<<%", isSimilar(TrgmStrictWordSimilarityThreshold, strictSml, false))
-	RegisterOperator("%>>", isSimilar(TrgmStrictWordSimilarityThreshold, strictSml, true))
-	RegisterOperator("<->", distance(trgmSimilarity, false))
-	RegisterOperator("<<->", distance(wordSml, false))
-	RegisterOperator("<->>", distance(wordSml, true))
-	RegisterOperator("<<<->", distance(strictSml, false))
-	RegisterOperator("<->>>", distance(strictSml, true))
+	for _, o := range []struct {
+		op, fn string
+		ov     Overload
+	}{
+		{"%", "similarity_op", isSimilar("similarity reaches pg_trgm.similarity_threshold (pg_trgm's %)", TrgmSimilarityThreshold, trgmSimilarity, false)},
+		{"<%", "word_similarity_op", isSimilar("word_similarity reaches pg_trgm.word_similarity_threshold (pg_trgm's <%)", TrgmWordSimilarityThreshold, wordSml, false)},
+		{"%>", "word_similarity_commutator_op", isSimilar("word_similarity(b, a) reaches pg_trgm.word_similarity_threshold (pg_trgm's %>)", TrgmWordSimilarityThreshold, wordSml, true)},
+		{"<<%", "strict_word_similarity_op", isSimilar("strict_word_similarity reaches pg_trgm.strict_word_similarity_threshold (pg_trgm's <<%)", TrgmStrictWordSimilarityThreshold, strictSml, false)},
+		{"%>>", "strict_word_similarity_commutator_op", isSimilar("strict_word_similarity(b, a) reaches pg_trgm.strict_word_similarity_threshold (pg_trgm's %>>)", TrgmStrictWordSimilarityThreshold, strictSml, true)},
+		{"<->", "similarity_dist", distance("1 - similarity (pg_trgm's <->)", trgmSimilarity, false)},
+		{"<<->", "word_similarity_dist_op", distance("1 - word_similarity (pg_trgm's <<->)", wordSml, false)},
+		{"<->>", "word_similarity_dist_commutator_op", distance("1 - word_similarity(b, a) (pg_trgm's <->>)", wordSml, true)},
+		{"<<<->", "strict_word_similarity_dist_op", distance("1 - strict_word_similarity (pg_trgm's <<<->)", strictSml, false)},
+		{"<->>>", "strict_word_similarity_dist_commutator_op", distance("1 - strict_word_similarity(b, a) (pg_trgm's <->>>)", strictSml, true)},
+	} {
+		RegisterOperator(o.op, o.ov)
+		Register(o.fn, o.ov)
+	}
 }
-
-// TrgmOperators are pg_trgm's operators other than %, which the parser
-// respells as PostgreSQL's other infix operators.
-var TrgmOperators = []string{"<%", "%>", "<<%", "%>>", "<->", "<<->", "<->>", "<<<->", "<->>>"}
