@@ -25,8 +25,10 @@ import (
 // cryptA64 is crypt(3)'s alphabet for MD5 and DES hashes and salts.
 const cryptA64 = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-// bcryptB64 is bcrypt's base64: its own alphabet, no padding.
-var bcryptB64 = base64.NewEncoding("./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789").WithPadding(base64.NoPadding)
+// bcryptAlphabet is bcrypt's base64 alphabet (bcryptB64, unpadded).
+const bcryptAlphabet = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+var bcryptB64 = base64.NewEncoding(bcryptAlphabet).WithPadding(base64.NoPadding)
 
 func errInvalidSalt() error { return pgerr.New(pgerr.InvalidParameterValue, "invalid salt") }
 
@@ -63,7 +65,7 @@ func bcryptHash(pw, setting string) (string, error) {
 	}
 	enc := setting[7 : 7+22]
 	for i := 0; i < len(enc); i++ {
-		if strings.IndexByte("./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", enc[i]) < 0 {
+		if strings.IndexByte(bcryptAlphabet, enc[i]) < 0 {
 			return "", errInvalidSalt()
 		}
 	}
