@@ -17,6 +17,7 @@ require (
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.72.0
 	github.com/xdg-go/scram v1.4.0
+	golang.org/x/crypto v0.45.0
 )
 
 require (

@@ -56,6 +56,9 @@ var tidbDistinctAggs = map[string]bool{
 var OtherOperators = map[string]bool{
 	"||": true, "->": true, "->>": true, "#>": true, "#>>": true, "@>": true, "<@": true,
 	"?": true, "?|": true, "?&": true, "#-": true,
+	// pg_trgm's (% itself is MySQL's modulo, at PostgreSQL's level for it).
+	"<%": true, "%>": true, "<<%": true, "%>>": true,
+	"<->": true, "<<->": true, "<->>": true, "<<<->": true, "<->>>": true,
 }
 
 // pgSyntax applies the respellings above to the statement from head on.

@@ -5,6 +5,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -46,6 +47,9 @@ func otherOperator(n *ast.BinaryOperationExpr) (op string, l, r ast.ExprNode, ok
 // bindOtherOp binds "l op r" for an operator the parser respelled.
 func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *aggBinder) (ir.Expr, error) {
 	bind, ok := otherOps[op]
+	if !ok && typedOps[op] == nil && builtins.HasOperator(op) {
+		bind, ok = func(b *Binder, l, r ir.Expr) (ir.Expr, error) { return b.bindRegisteredOp(op, l, r) }, true
+	}
 	if !ok && typedOps[op] == nil {
 		return nil, unsupported("operator %s is not supported", op)
 	}
@@ -66,6 +70,26 @@ func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *agg
 		return nil, noOperator(op, l.Type(), r.Type())
 	}
 	return bind(b, l, r)
+}
+
+// bindRegisteredOp binds l op r for an operator of package builtins'
+// registry (pg_trgm's), resolved by the operands' types as bindArith
+// resolves the arithmetic ones. pg_trgm's % and <% read the session's
+// thresholds: they are stable, never folded here.
+func (b *Binder) bindRegisteredOp(op string, l, r ir.Expr) (ir.Expr, error) {
+	res, err := builtins.ResolveOperator(op, []sqltypes.Type{l.Type(), r.Type()})
+	if err != nil {
+		return nil, err
+	}
+	args := []ir.Expr{l, r}
+	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
+		return nil, err
+	}
+	ov := res.Overload
+	return fold(&ir.Func{Name: op, Args: args, Typ: res.Result, Infix: true, Volatile: ov.Volatility != builtins.Immutable,
+		Fn: strict(func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			return ov.Binary(fnContext(ctx), a[0], a[1])
+		})})
 }
 
 // operatorFunc is the expression of a strict infix operator.

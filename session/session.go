@@ -305,7 +305,7 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 	return builtins.Context{Now: start, Location: s.location(), Style: s.Style(), Sequences: &sessionSequences{s: s, ctx: ctx}, Random: &s.random,
 		Done: ctx.Done(), Err: ctx.Err,
 		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID)},
-		Settings: s.Setting}
+		Settings: s.Setting, ExactSettings: s.exactSetting}
 }
 
 // wireColumns describes result columns for RowDescription.

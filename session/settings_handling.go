@@ -81,6 +81,9 @@ func handlingOf(n string) paramHandling {
 	if !ok {
 		return paramFixed
 	}
+	if p.IsExtension() {
+		return paramImplemented // pg_trgm's thresholds (builtins.TrgmThreshold)
+	}
 	if _, ok := inertParams[n]; ok {
 		return paramInert
 	}
@@ -105,6 +108,12 @@ func setGUC(p *guc.Param, n, value string) (string, error) {
 	if handlingOf(n) == paramFixed && v != p.BootValue() {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "zproxy does not support %s = %s", p.Name, v.Show).
 			WithHint("zproxy behaves as %s = '%s'; see README.md, \"Settings\".", p.Name, p.BootValue().Show)
+	}
+	if p.IsExtension() && v.Exact != "" {
+		// The session keeps an extension's real in full, for the
+		// functions that read it (pg_trgm's show_limit and operators);
+		// varValue prints it as SHOW does.
+		return v.Exact, nil
 	}
 	return v.Show, nil
 }

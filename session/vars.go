@@ -107,6 +107,10 @@ func canonicalVar(name string) (string, bool) {
 	return n, ok
 }
 
+// reservedPrefixes are the built-in extensions' setting prefixes, under
+// which no other name may be set (PostgreSQL's MarkGUCPrefixReserved).
+var reservedPrefixes = map[string]bool{"pg_trgm": true}
+
 // customHandled are the parameters set checks itself rather than through
 // package guc's reading of PostgreSQL's rules.
 var customHandled = map[string]bool{
@@ -127,9 +131,27 @@ func (s *Session) Setting(name string) (string, bool) {
 	return s.varValue(n), true
 }
 
+// exactSetting is an extension's setting as its functions read it: a
+// real in full, where Setting prints six digits.
+func (s *Session) exactSetting(name string) (string, bool) {
+	n, ok := canonicalVar(name)
+	if !ok {
+		return "", false
+	}
+	if v, ok := s.vars[n]; ok {
+		return v, true
+	}
+	return s.varValue(n), true
+}
+
 // varValue is the value of parameter n (canonical).
 func (s *Session) varValue(n string) string {
 	if v, ok := s.vars[n]; ok {
+		if p, ext := guc.Lookup(n); ext && p.IsExtension() && p.Type == guc.Real {
+			if pv, err := p.Parse(v); err == nil {
+				return pv.Show // kept in full (setGUC)
+			}
+		}
 		return v
 	}
 	if p, ok := guc.Lookup(n); ok {
@@ -180,6 +202,11 @@ func (s *Session) setVar(name, value string, reset bool) error {
 	}
 	n, ok := canonicalVar(name)
 	if !ok {
+		if prefix, _, dotted := strings.Cut(n, "."); dotted && reservedPrefixes[prefix] {
+			// As PostgreSQL once an extension has claimed its prefix.
+			return pgerr.New(pgerr.InvalidName, "invalid configuration parameter name %q", name).
+				WithDetail("\"%s\" is a reserved prefix.", prefix)
+		}
 		return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
 	}
 	if err := s.checkVarContext(n, name); err != nil {

@@ -38,6 +38,11 @@ var Extensions = []Extension{
 		Description: "data type for case-insensitive character strings"},
 	{OID: 12927, Name: "hstore", Version: "1.8", Namespace: NamespacePublic,
 		Description: "data type for storing sets of (key, value) pairs"},
+	// Its functions and operators are in package builtins (ext_trgm.go),
+	// set_limit in ext_trgm.go here; its thresholds are settings
+	// (internal/guc/extensions.go).
+	{OID: 12930, Name: "pg_trgm", Version: "1.6", Namespace: NamespacePublic,
+		Description: "text similarity measurement and index searching based on trigrams"},
 }
 
 // extensionTypes are the pg_type rows of the built-in extensions' types,

@@ -51,6 +51,10 @@ type Context struct {
 	Style sqltypes.Style
 	// Settings reads a session setting (current_setting); nil when none.
 	Settings func(name string) (string, bool)
+	// ExactSettings reads an extension's setting as its C variable holds
+	// it: a real in full where Settings prints six digits (pg_trgm's
+	// thresholds); nil when none.
+	ExactSettings func(name string) (string, bool)
 	// Session describes the client (current_user, current_database ...).
 	Session SessionInfo
 	// Catalog is the schema and server state catalog functions read

@@ -21,7 +21,7 @@ import (
 // pgcrypto's digest and hmac). zproxy has them built in, as it has
 // pg_stat_statements: the extensions are always installed
 // (catalog/pgcatalog/extensions.go). The UUIDs follow RFC 4122, as
-// uuid-ossp's do; pgcrypto's crypt and gen_salt are not here.
+// uuid-ossp's do; pgcrypto's crypt and gen_salt are in ext_pgcrypto_crypt.go.
 
 // uuidNamespaces are RFC 4122's name spaces (uuid_ns_dns() ...).
 var uuidNamespaces = map[string]string{

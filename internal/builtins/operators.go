@@ -39,6 +39,13 @@ func ResolveOperator(op string, args []sqltypes.Type) (Resolved, error) {
 	none := func() error { return noOperator(op, args) }
 	if len(args) == 2 {
 		if args[0].ID == sqltypes.Unknown && args[1].ID == sqltypes.Unknown {
+			// As PostgreSQL's rule for unknown operands: a string-category
+			// candidate wins (pg_trgm's 'word' % 'wird' is text % text).
+			for i := range ovs {
+				if ovs[i].Params[0].Type.ID == sqltypes.Text && ovs[i].Params[1].Type.ID == sqltypes.Text {
+					return resolved(&ovs[i], []sqltypes.Type{sqltypes.TypeText, sqltypes.TypeText}), nil
+				}
+			}
 			return Resolved{}, pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: unknown %s unknown", op).
 				WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
 		}
@@ -303,3 +310,6 @@ func powFloat(x, y float64) (sqltypes.Value, error) {
 	}
 	return sqltypes.NewFloat(v), nil
 }
+
+// HasOperator reports whether the registry has an operator spelled op.
+func HasOperator(op string) bool { return len(operators[op]) > 0 }

@@ -2,6 +2,7 @@ package guc
 
 import (
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -54,12 +55,28 @@ func (p *Param) SessionSettable() bool {
 // current_setting print (with the largest unit that divides it).
 type Value struct {
 	Setting, Show string
+	// Exact is a real's value in full (the double PostgreSQL's variable
+	// holds, which SHOW prints to six digits); empty for other types.
+	Exact string
 }
 
-var byName = func() map[string]*Param {
-	m := make(map[string]*Param, len(pg15Params))
+// params are PostgreSQL's parameters and the built-in extensions', in
+// name order.
+var params = func() []*Param {
+	out := make([]*Param, 0, len(pg15Params)+len(extensionParams))
 	for i := range pg15Params {
-		p := &pg15Params[i]
+		out = append(out, &pg15Params[i])
+	}
+	for i := range extensionParams {
+		out = append(out, &extensionParams[i])
+	}
+	sort.SliceStable(out, func(i, j int) bool { return strings.ToLower(out[i].Name) < strings.ToLower(out[j].Name) })
+	return out
+}()
+
+var byName = func() map[string]*Param {
+	m := make(map[string]*Param, len(params))
+	for _, p := range params {
 		p.minValue, _ = strconv.ParseFloat(p.Min, 64)
 		p.maxValue, _ = strconv.ParseFloat(p.Max, 64)
 		m[strings.ToLower(p.Name)] = p
@@ -76,11 +93,7 @@ func Lookup(name string) (*Param, bool) {
 // All returns every parameter, ordered by name: those a session may set
 // and the server's own.
 func All() []*Param {
-	out := make([]*Param, len(pg15Params))
-	for i := range pg15Params {
-		out[i] = &pg15Params[i]
-	}
-	return out
+	return append([]*Param(nil), params...)
 }
 
 // BootValue is the parameter's value when nothing has set it.
@@ -107,7 +120,7 @@ func (p *Param) Parse(value string) (Value, error) {
 		if b {
 			s = "on"
 		}
-		return Value{s, s}, nil
+		return Value{Setting: s, Show: s}, nil
 	case Integer:
 		return p.parseInt(value)
 	case Real:
@@ -115,17 +128,17 @@ func (p *Param) Parse(value string) (Value, error) {
 	case Enum:
 		for alias, v := range p.Aliases {
 			if strings.EqualFold(alias, value) {
-				return Value{v, v}, nil
+				return Value{Setting: v, Show: v}, nil
 			}
 		}
 		for _, v := range p.EnumVals {
 			if strings.EqualFold(v, value) {
-				return Value{v, v}, nil
+				return Value{Setting: v, Show: v}, nil
 			}
 		}
 		return Value{}, p.invalid(value).WithHint("Available values: %s.", strings.Join(p.EnumVals, ", "))
 	}
-	return Value{value, value}, nil
+	return Value{Setting: value, Show: value}, nil
 }
 
 func (p *Param) invalid(value string) *pgerr.Error {
@@ -203,7 +216,7 @@ func (p *Param) parseReal(value string) (Value, error) {
 	if v > 0 && p.Unit != "" {
 		show = showReal(v, p.Unit)
 	}
-	return Value{Setting: formatG(v), Show: show}, nil
+	return Value{Setting: formatG(v), Show: show, Exact: strconv.FormatFloat(v, 'g', -1, 64)}, nil
 }
 
 func (p *Param) spacedUnit() string {
