@@ -8,8 +8,11 @@ import (
 // Analyze gathers statistics of tables (ANALYZE, VACUUM ANALYZE).
 type Analyze struct {
 	Tables []*catalog.Table
-	// Vacuum is set when the statement was spelled VACUUM (its tag).
+	// Vacuum is set when the statement was spelled VACUUM (its tag): the
+	// tables' key spans are compacted. Analyze gathers their statistics
+	// (ANALYZE, VACUUM ANALYZE).
 	Vacuum  bool
+	Analyze bool
 	Verbose bool
 	// Warnings are sent before it runs: relations named that are not
 	// tables, which PostgreSQL skips too.

@@ -461,6 +461,18 @@ type Savepoint int
 // backends do; the executor asserts it with
 //
 //	txnStore, ok := store.(kv.Transactional)
+//
+// Compacter is a store whose deleted items keep taking space until it
+// compacts their key spans (an LSM tree's tombstones and shadowed
+// versions), and which can be told to do that now: VACUUM. A store that
+// frees what is deleted at once (DynamoDB) has nothing to compact and does
+// not implement it.
+type Compacter interface {
+	// CompactPartitions rewrites the stored spans of the partitions, so
+	// the space of their deleted and overwritten items is given back.
+	CompactPartitions(ctx context.Context, partitions [][]byte) error
+}
+
 type Transactional interface {
 	Store
 	// Begin starts a transaction. Its snapshot is taken by Begin (the

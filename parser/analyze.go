@@ -25,6 +25,9 @@ type AnalyzeStatement struct {
 type AnalyzeTarget struct {
 	Name    string
 	Columns []string
+	// Schema is pg_catalog or information_schema for a system catalog
+	// named so (vacuumdb analyzes pg_catalog's tables), else "".
+	Schema string
 	// Pos is the byte offset of the name, for errors.
 	Pos int
 }
@@ -68,11 +71,16 @@ func (r *rewriter) analyzeStmt() (*AnalyzeStatement, error) {
 tables:
 	for k < len(r.toks) {
 		pos := r.pos(k)
+		schema := ""
+		if (r.peek(k, "pg_catalog") || r.peek(k, "information_schema")) && r.peek(k+1, ".") {
+			schema = r.toks[k].val
+			k += 2
+		}
 		tbl, next, err := r.relationName(k)
 		if err != nil {
 			return nil, err
 		}
-		target := AnalyzeTarget{Name: tbl, Pos: pos}
+		target := AnalyzeTarget{Name: tbl, Pos: pos, Schema: schema}
 		k = next
 		if r.peek(k, "(") {
 			k++

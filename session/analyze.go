@@ -9,6 +9,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -41,6 +42,14 @@ func (st *statement) runAnalyze(ctx context.Context, x *ir.Analyze, _ *runEnv) (
 		}
 		tables = append(tables, t)
 	}
+	if x.Vacuum {
+		if err := st.vacuum(ctx, tables, x.Verbose); err != nil {
+			return nil, err
+		}
+	}
+	if !x.Analyze {
+		return tagResult(tag), nil
+	}
 	for _, t := range tables {
 		if x.Verbose {
 			s.notice(&pgerr.Error{Code: pgerr.SuccessfulCompletion, Severity: "INFO", Message: fmt.Sprintf("analyzing \"public.%s\"", t.Name)})
@@ -56,6 +65,36 @@ func (st *statement) runAnalyze(ctx context.Context, x *ir.Analyze, _ *runEnv) (
 		}
 	}
 	return tagResult(tag), nil
+}
+
+// vacuum gives back the space of the tables' deleted rows and index
+// entries: every shard of the table and of each of its indexes is
+// compacted, on a store that keeps deleted items until it compacts them
+// (kv.Compacter: Pebble's tombstones). DynamoDB frees a deleted item at
+// once, so there is nothing to give back there.
+func (st *statement) vacuum(ctx context.Context, tables []*catalog.Table, verbose bool) error {
+	c, ok := st.sess.engine.cfg.Store.(kv.Compacter)
+	for _, t := range tables {
+		if verbose {
+			st.sess.notice(&pgerr.Error{Code: pgerr.SuccessfulCompletion, Severity: "INFO", Message: fmt.Sprintf("vacuuming \"public.%s\"", t.Name)})
+		}
+		if !ok {
+			continue
+		}
+		var parts [][]byte
+		for shard := 0; shard < max(t.Shards, 1); shard++ {
+			parts = append(parts, t.Partition(shard))
+		}
+		for _, ix := range t.Indexes {
+			for shard := 0; shard < max(ix.Shards, 1); shard++ {
+				parts = append(parts, catalog.IndexPartition(ix.ID, shard))
+			}
+		}
+		if err := c.CompactPartitions(ctx, parts); err != nil {
+			return storeErr(err)
+		}
+	}
+	return nil
 }
 
 // Automatic analysis, PostgreSQL's autovacuum_analyze_* idea counted per

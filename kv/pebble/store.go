@@ -422,3 +422,25 @@ func (s *Store) Close() error {
 	s.closeTxns()
 	return errors.Join(s.db.Flush(), s.db.Close())
 }
+
+var _ kv.Compacter = (*Store)(nil)
+
+// CompactPartitions implements kv.Compacter with Pebble's manual
+// compaction of each partition's key span.
+func (s *Store) CompactPartitions(ctx context.Context, partitions [][]byte) (err error) {
+	if err := s.usable(ctx); err != nil {
+		return err
+	}
+	start := time.Now()
+	defer func() { s.observe("compact", start, err) }()
+	for _, p := range partitions {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		prefix := appendPartitionPrefix(nil, p)
+		if err := s.db.Compact(prefix, kv.PrefixEnd(prefix), true); err != nil {
+			return fmt.Errorf("kv/pebble: compact %x: %w", p, err)
+		}
+	}
+	return nil
+}
