@@ -112,3 +112,46 @@ func (a *AlterOwner) Describe() Description {
 	}
 	return ddl().tagged(a.Tag)
 }
+
+// Reindex is REINDEX: each index named is built anew beside the old one,
+// which it then replaces.
+type Reindex struct {
+	// Object is what the statement named: "index", "table", "schema",
+	// "database" or "system".
+	Object string
+	// Targets are the indexes to rebuild, each with its table.
+	Targets []ReindexTarget
+	// Tables are the tables named, TABLE's with none reported by a
+	// NOTICE.
+	Tables       []*catalog.Table
+	Concurrently bool
+	Verbose      bool
+	// Database is the database REINDEX DATABASE named ("" for none),
+	// which must be the session's.
+	Database string
+}
+
+// ReindexTarget is one index of a REINDEX and its table.
+type ReindexTarget struct {
+	Table *catalog.Table
+	Index *catalog.Index
+}
+
+// Kind implements Statement.
+func (*Reindex) Kind() string { return "reindex" }
+
+// Describe implements Statement: only the owners of the tables may
+// rebuild their indexes.
+func (x *Reindex) Describe() Description {
+	var owns []ObjectRef
+	if x.Object == "index" {
+		for _, t := range x.Targets {
+			owns = append(owns, ObjectRef{Kind: ObjectIndex, Name: t.Index.Name, Owner: t.Table.Owner})
+		}
+		return Description{Class: ClassDDL, ChangesSchema: true, Writes: true, Owns: owns}
+	}
+	for _, t := range x.Tables {
+		owns = append(owns, ObjectRef{Kind: ObjectTable, Name: t.Name, Owner: t.Owner})
+	}
+	return Description{Class: ClassDDL, ChangesSchema: true, Writes: true, Owns: owns}
+}

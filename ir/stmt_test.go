@@ -13,7 +13,7 @@ func sampleStatements() []Statement {
 	return []Statement{
 		&Query{}, &Insert{}, &Update{}, &Delete{}, &CreateTable{}, &DropTable{}, &CreateIndex{}, &DropIndex{},
 		&ShowIndexes{}, &CheckTable{}, &Explain{Stmt: &Query{}}, &SetVar{}, &ShowVar{}, &TxnOp{Op: TxnBegin}, &CreateView{},
-		&DropView{}, &AlterTable{}, &Truncate{}, &Lock{}, &AlterOwner{Table: &catalog.Table{}}, &Analyze{}, &Comment{}, &AddConstraint{}, &DropConstraint{},
+		&DropView{}, &AlterTable{}, &Truncate{}, &Reindex{}, &Lock{}, &AlterOwner{Table: &catalog.Table{}}, &Analyze{}, &Comment{}, &AddConstraint{}, &DropConstraint{},
 		&ValidateConstraint{}, &RenameConstraint{}, &SetConstraints{}, &Extension{}, &GrantRole{}, &AlterSystem{},
 		&CreateRole{}, &AlterRole{}, &DropRole{}, &Grant{}, &CreateSequence{}, &AlterSequence{}, &DropSequence{},
 	}

@@ -102,6 +102,8 @@ type Statement struct {
 	Alter *AlterTableStatement
 	// Truncate is set for TRUNCATE; AST is then nil (truncate.go).
 	Truncate *TruncateStatement
+	// Reindex is set for REINDEX; AST is then nil (reindex.go).
+	Reindex *ReindexStatement
 	// Lock is set for LOCK; AST is then nil (lock.go).
 	Lock *LockStatement
 	// Owner is set for ALTER ... OWNER TO; AST is then nil (owner.go).
@@ -312,7 +314,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Lock != nil || st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Utility != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil || st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Utility != nil {
 		st.AST = stmt
 		return st, err
 	}

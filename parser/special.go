@@ -39,6 +39,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Truncate = ts // no AST: see TruncateStatement
 		return nil, err
 	}
+	if rs, err := r.reindexStmt(); err != nil || rs != nil {
+		r.st.Reindex = rs // no AST: see ReindexStatement
+		return nil, err
+	}
 	if cs, err := r.commentStmt(); err != nil || cs != nil {
 		r.st.Comment = cs // no AST: see CommentStatement
 		return nil, err

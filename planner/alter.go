@@ -191,6 +191,61 @@ func bindTruncate(snap *catalog.Snapshot, st *parser.TruncateStatement) (ir.Stat
 	return tr, nil
 }
 
+// bindReindex resolves REINDEX's indexes: the one named, a table's, or
+// every table's for SCHEMA public and DATABASE. The primary key is the
+// table's own order, not an index, so a table has only its secondary
+// indexes to rebuild; the system catalogs are computed and have none.
+func bindReindex(snap *catalog.Snapshot, st *parser.ReindexStatement) (ir.Statement, error) {
+	x := &ir.Reindex{Object: st.Kind, Concurrently: st.Concurrently, Verbose: st.Verbose}
+	addTable := func(t *catalog.Table) {
+		x.Tables = append(x.Tables, t)
+		for _, ix := range t.Indexes {
+			if ix.State == catalog.StatePublic {
+				x.Targets = append(x.Targets, ir.ReindexTarget{Table: t, Index: ix})
+			}
+		}
+	}
+	switch st.Kind {
+	case "index":
+		t, ix := snap.FindIndex(st.Name)
+		if ix == nil {
+			if snap.HasRelation(st.Name) {
+				return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not an index", st.Name)
+			}
+			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", st.Name).WithPosition(st.Pos)
+		}
+		x.Tables = []*catalog.Table{t}
+		x.Targets = []ir.ReindexTarget{{Table: t, Index: ix}}
+	case "table":
+		t, err := snap.Table(st.Name)
+		if err != nil {
+			if _, ix := snap.FindIndex(st.Name); ix != nil || snap.HasRelation(st.Name) {
+				return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table or materialized view", st.Name)
+			}
+			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", st.Name).WithPosition(st.Pos)
+		}
+		addTable(t)
+	case "schema":
+		switch st.Name {
+		case "public":
+			for _, t := range snap.Tables() {
+				addTable(t)
+			}
+		case "pg_catalog", "information_schema":
+		default:
+			return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", st.Name).WithPosition(st.Pos)
+		}
+	case "database":
+		x.Database = st.Name
+		for _, t := range snap.Tables() {
+			addTable(t)
+		}
+	case "system":
+		x.Database = st.Name
+	}
+	return x, nil
+}
+
 // bindLock resolves LOCK's relations: tables and views (PostgreSQL also
 // locks a view's base tables, which zproxy's view queries read at their
 // own snapshot).

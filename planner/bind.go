@@ -117,6 +117,10 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		st, err := bindTruncate(snap, stmt.Truncate)
 		return st, nil, err
 	}
+	if stmt.Reindex != nil {
+		st, err := bindReindex(snap, stmt.Reindex)
+		return st, nil, err
+	}
 	if stmt.Owner != nil {
 		st, err := bindOwner(snap, stmt.Owner)
 		return st, nil, err

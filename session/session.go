@@ -612,6 +612,7 @@ func init() {
 	runs((*statement).runCreateTable)
 	runs((*statement).runDropTable)
 	runs((*statement).runTruncate)
+	runs((*statement).runReindex)
 	runs((*statement).runAlterTable)
 	runs((*statement).runCreateSequence)
 	runs((*statement).runAlterSequence)
@@ -899,4 +900,36 @@ func (st *statement) runAlterSystem(ctx context.Context, x *ir.AlterSystem, env 
 func (st *statement) runExtension(ctx context.Context, x *ir.Extension, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	return s.runExtension(x)
+}
+
+// runReindex runs Reindex: each index is rebuilt beside itself and
+// replaces itself (executor.Reindex). As in PostgreSQL, REINDEX DATABASE,
+// SCHEMA and SYSTEM and REINDEX CONCURRENTLY cannot run in a transaction
+// block, and REINDEX DATABASE names the session's database.
+func (st *statement) runReindex(ctx context.Context, x *ir.Reindex, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := s.engine
+	if s.txStatus != 'I' {
+		switch {
+		case x.Concurrently:
+			return nil, pgerr.New(pgerr.ActiveSQLTransaction, "REINDEX CONCURRENTLY cannot run inside a transaction block")
+		case x.Object == "database" || x.Object == "schema" || x.Object == "system":
+			return nil, pgerr.New(pgerr.ActiveSQLTransaction, "REINDEX %s cannot run inside a transaction block", strings.ToUpper(x.Object))
+		}
+	}
+	if x.Database != "" && x.Database != s.params.Database && s.params.Database != "" {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "can only reindex the currently open database")
+	}
+	if x.Object == "table" && len(x.Targets) == 0 {
+		s.notice(pgerr.Notice("table \"%s\" has no indexes to reindex", x.Tables[0].Name))
+	}
+	for _, tg := range x.Targets {
+		if err := e.exec.Reindex(ctx, e.catalog, tg.Table.Name, tg.Index); err != nil {
+			return nil, storeErr(err)
+		}
+		if x.Verbose {
+			s.notice(&pgerr.Error{Code: pgerr.SuccessfulCompletion, Severity: "INFO", Message: fmt.Sprintf("index \"%s\" was reindexed", tg.Index.Name)})
+		}
+	}
+	return tagResult("REINDEX"), nil
 }
