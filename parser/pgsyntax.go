@@ -1,6 +1,10 @@
 package parser
 
-import "github.com/zproxy/zproxy/internal/pgerr"
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
 
 // PostgreSQL expression syntax that TiDB's grammar lacks, respelled in
 // terms TiDB has (see also relational.go):
@@ -10,6 +14,7 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 //	trim(leading from s)       → ltrim(s)
 //	substring(s for 2)         → substring(s, 1, 2)
 //	overlay(s placing r from 2) → overlay(s, r, 2)
+//	normalize(s, NFKC)         → normalize(s, 'NFKC')
 //	GROUP BY ROLLUP (a, (b, c)) → GROUP BY zp_rollup(a, zp_set(b, c))
 //	GROUP BY CUBE (a, b), ()   → GROUP BY zp_cube(a, b), zp_set()
 //	GROUPING SETS ((a), ())    → zp_grouping_sets(zp_set(a), zp_set())
@@ -82,6 +87,10 @@ func (r *rewriter) pgSyntax(head int) error {
 						r.replace(k, ",")
 					}
 				}
+			}
+		case t.kind == tkIdent && t.val == "normalize" && r.peek(i+1, "(") && !afterDot:
+			if err := r.normalizeCall(i); err != nil {
+				return err
 			}
 		case t.kind == tkIdent && t.val == "group" && r.peek(i+1, "by"):
 			if err := r.groupingSets(i + 2); err != nil {
@@ -210,6 +219,26 @@ func (r *rewriter) trimCall(i int) error {
 		return r.syntaxErrorAt(close)
 	}
 	return nil
+}
+
+// normalizeCall quotes the normal form of NORMALIZE(s, form), which
+// PostgreSQL's grammar takes as a keyword (NFC, NFD, NFKC or NFKD) and
+// nothing else, not even a string.
+func (r *rewriter) normalizeCall(i int) error {
+	close := r.matching(i + 1)
+	comma := r.nextAtDepth(i+2, ",")
+	if close < 0 || comma < 0 || comma > close {
+		return nil
+	}
+	form := r.toks[comma+1]
+	switch {
+	case comma+2 == close && form.kind == tkIdent && (form.val == "nfc" || form.val == "nfd" || form.val == "nfkc" || form.val == "nfkd"):
+		r.replace(comma+1, "'"+strings.ToUpper(form.val)+"'")
+		return nil
+	case comma+1 < close && !(form.kind == tkIdent && (form.val == "nfc" || form.val == "nfd" || form.val == "nfkc" || form.val == "nfkd")):
+		return r.syntaxErrorAt(comma + 1)
+	}
+	return r.syntaxErrorAt(comma + 2)
 }
 
 // substringFor respells SUBSTRING(s FOR n), which TiDB lacks, as

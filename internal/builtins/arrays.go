@@ -128,27 +128,7 @@ func init() {
 		if a[0].IsNull() {
 			return sqltypes.Null, nil
 		}
-		s := a[0].S
-		var parts []string
-		switch {
-		case s == "":
-		case a[1].IsNull():
-			for _, r := range s {
-				parts = append(parts, string(r))
-			}
-		case a[1].S == "":
-			parts = []string{s}
-		default:
-			parts = strings.Split(s, a[1].S)
-		}
-		elems := make([]sqltypes.Value, len(parts))
-		for i, p := range parts {
-			elems[i] = sqltypes.NewText(p)
-			if len(a) > 2 && !a[2].IsNull() && p == a[2].S {
-				elems[i] = sqltypes.Null
-			}
-		}
-		return sqltypes.NewArray1(sqltypes.TypeText, elems), nil
+		return sqltypes.NewArray1(sqltypes.TypeText, splitToTable(a)), nil
 	}
 	Register("string_to_array",
 		Overload{Params: []Param{textP, textP}, Result: Returns(sqltypes.ArrayOf(sqltypes.TypeText)), CalledOnNull: true,
