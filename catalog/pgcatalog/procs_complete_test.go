@@ -10,6 +10,9 @@ import (
 
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	// The types' send functions register from package wire, whose binary
+	// encoder they are; the server links it, so pg_proc has them.
+	_ "github.com/zproxy/zproxy/wire"
 )
 
 // heldType reports whether zproxy has values of the type of that OID: one
