@@ -109,7 +109,7 @@ func init() {
 
 	// pg_options_to_table splits reloptions-style "name=value" items
 	// (pg_dump reads every options column through it).
-	Register("pg_options_to_table", Overload{Params: []Param{T(sqltypes.ArrayOf(sqltypes.TypeText))}, Result: Returns(sqltypes.TypeText), Volatility: Stable,
+	Register("pg_options_to_table", Overload{Params: []Param{T(sqltypes.ArrayOf(sqltypes.TypeText))}, Result: Returns(sqltypes.TypeText), ResultPseudo: Record, Volatility: Stable,
 		Set: &SetFunc{Columns: []SetColumn{{Name: "option_name", Type: sqltypes.TypeText}, {Name: "option_value", Type: sqltypes.TypeText}},
 			Rows: func(ctx *Context, a []sqltypes.Value) (SetRows, error) {
 				var rows [][]sqltypes.Value
@@ -380,7 +380,7 @@ func init() {
 		}
 		return sqltypes.NewArray1(sqltypes.TypeName, names), nil
 	}))
-	Register("txid_current", fn("", nil, sqltypes.TypeInt8, Volatile, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+	Register("txid_current", fn("", nil, sqltypes.TypeInt8, Stable, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
 		return intV(1000 + txids.Add(1)), nil
 	}))
 
@@ -759,7 +759,7 @@ func registerAdvisory() {
 			}
 			return boolV(ok), nil
 		}
-		void := sqltypes.TypeText // pg_advisory_lock returns void: an empty text value prints as PostgreSQL's void does
+		void := sqltypes.TypeVoid
 		Register("pg_advisory_lock"+suffix, Overload{Params: []Param{int8P}, Result: Returns(void), Volatility: Volatile, Eval: voidOf(lock)},
 			Overload{Params: []Param{intP, intP}, Result: Returns(void), Volatility: Volatile, Eval: voidOf(lock)})
 		Register("pg_try_advisory_lock"+suffix, fn("", []Param{int8P}, sqltypes.TypeBool, Volatile, try),
@@ -767,7 +767,7 @@ func registerAdvisory() {
 		Register("pg_advisory_unlock"+suffix, fn("", []Param{int8P}, sqltypes.TypeBool, Volatile, unlock),
 			fn("", []Param{intP, intP}, sqltypes.TypeBool, Volatile, unlock))
 	}
-	Register("pg_advisory_unlock_all", Overload{Result: Returns(sqltypes.TypeText), Volatility: Volatile, Eval: voidOf(func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+	Register("pg_advisory_unlock_all", Overload{Result: Returns(sqltypes.TypeVoid), Volatility: Volatile, Eval: voidOf(func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
 		e, l, err := locks(ctx)
 		if err != nil {
 			return sqltypes.Null, err

@@ -189,3 +189,56 @@ func TestPostgresFunctionsComplete(t *testing.T) {
 		}
 	}
 }
+
+// knownDeviations are the registered overloads whose pg_proc attributes
+// differ from PostgreSQL 15's on purpose, with why.
+var knownDeviations = map[string]string{
+	// zproxy folds immutable calls with constant arguments when a
+	// statement is bound, before a session's TimeZone is known;
+	// PostgreSQL marks these immutable although they read TimeZone.
+	"age(timestamp with time zone, timestamp with time zone)": "stable: reads TimeZone",
+	"timezone(interval, time with time zone)":                 "stable: reads TimeZone",
+	// set_config(name, NULL, ...) resets the setting in PostgreSQL;
+	// zproxy's is strict (a NULL argument gives NULL and sets nothing).
+	"set_config(text, text, boolean)": "strict",
+}
+
+// TestRegisteredProcsMatchPostgres: every registered overload with one of
+// PostgreSQL 15's signatures over types zproxy holds has PostgreSQL's
+// result type, volatility and strictness, and returns a set exactly when
+// PostgreSQL's does (but for knownDeviations).
+func TestRegisteredProcsMatchPostgres(t *testing.T) {
+	pg := map[string]pgSig{}
+	for _, sigs := range pgSigs() {
+		for _, s := range sigs {
+			pg[s.name+"("+s.args+")"] = s
+		}
+	}
+	n := 0
+	deviating := map[string]bool{}
+	for _, f := range builtins.Procs() {
+		p := procOf(f)
+		s, ok := pg[p.name+"("+procSig(p.args)+")"]
+		if !ok || !overHeldTypes(s) {
+			continue
+		}
+		n++
+		if _, ok := knownDeviations[procDisplay(s)]; ok {
+			deviating[procDisplay(s)] = true
+			continue
+		}
+		got := fmt.Sprintf("returns %s, %c, retset %v, strict %v", typeName(p.ret), p.vol, p.retset, p.strict)
+		want := fmt.Sprintf("returns %s, %c, retset %v, strict %v", typeName(s.ret), s.vol, s.retset, s.strict)
+		if got != want {
+			t.Errorf("%s: %s; PostgreSQL 15's %s", procDisplay(s), got, want)
+		}
+	}
+	if n < 400 {
+		t.Fatalf("only %d registered overloads have PostgreSQL 15's signatures", n)
+	}
+	for sig := range knownDeviations {
+		if !deviating[sig] {
+			t.Errorf("knownDeviations lists %s, which is not registered with PostgreSQL's signature", sig)
+		}
+	}
+}

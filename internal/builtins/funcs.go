@@ -201,6 +201,13 @@ func (o *Overload) ReturnsSet() bool { return o.Set != nil || o.Retset }
 func (o *Overload) Signature() (args []uint32, ret uint32) {
 	types := make([]sqltypes.Type, len(o.Params))
 	for i, p := range o.Params {
+		if o.Variadic && i == len(o.Params)-1 && !p.Any {
+			// A VARIADIC parameter of a type is declared as its array
+			// (json_extract_path(json, VARIADIC text[])); "any" stays "any".
+			args = append(args, sqltypes.ArrayOf(p.Type).OID())
+			types[i] = p.Type
+			continue
+		}
 		args = append(args, p.OID())
 		types[i] = p.Type
 		if p.Any {

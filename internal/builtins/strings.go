@@ -234,14 +234,15 @@ func init() {
 	// concat, concat_ws and format print their "any" arguments with each
 	// type's output function (char(n) keeps its padding, booleans are t
 	// and f), so they are bound per call to the argument types.
-	Register("concat", Overload{Params: []Param{AnyParam}, Variadic: true, MinArgs: 1, CalledOnNull: true,
+	anyArgs := Param{Any: true, Pseudo: AnyType}
+	Register("concat", Overload{Params: []Param{anyArgs}, Variadic: true, MinArgs: 1, CalledOnNull: true, Volatility: Stable,
 		Result: Returns(sqltypes.TypeText), Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
 			return func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				s, err := joinOutputs(ts, a, "")
 				return sqltypes.NewText(s), err
 			}
 		}})
-	Register("concat_ws", Overload{Params: []Param{text, AnyParam}, Variadic: true, MinArgs: 2, CalledOnNull: true,
+	Register("concat_ws", Overload{Params: []Param{text, anyArgs}, Variadic: true, MinArgs: 2, CalledOnNull: true, Volatility: Stable,
 		Result: Returns(sqltypes.TypeText), Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
 			return func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				if a[0].IsNull() {
@@ -251,7 +252,7 @@ func init() {
 				return sqltypes.NewText(s), err
 			}
 		}})
-	formatFn := Overload{Params: []Param{text, AnyParam}, Variadic: true, MinArgs: 1, CalledOnNull: true,
+	formatFn := Overload{Params: []Param{text, anyArgs}, Variadic: true, MinArgs: 2, CalledOnNull: true, Volatility: Stable,
 		Result: Returns(sqltypes.TypeText), Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
 			return func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				if a[0].IsNull() {
@@ -264,7 +265,11 @@ func init() {
 				return sqltypes.NewText(s), nil
 			}
 		}}
-	Register("format", formatFn)
+	// format(text) and format(text, VARIADIC "any") are two functions in
+	// pg_proc; one implementation serves both.
+	formatText := formatFn
+	formatText.Params, formatText.Variadic, formatText.MinArgs = []Param{text}, false, 0
+	Register("format", formatText, formatFn)
 }
 
 // OutputText is the text a value's type prints it as (its output
