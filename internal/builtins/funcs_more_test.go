@@ -160,3 +160,28 @@ func TestArrayFillAndWidthBucket(t *testing.T) {
 		}
 	}
 }
+
+// TestSizes: pg_size_pretty(numeric) and pg_size_bytes, PostgreSQL 15's
+// answers.
+func TestSizes(t *testing.T) {
+	pretty := map[string]string{"123456789": "118 MB", "-1000000": "-977 kB", "10239.5": "10239.5 bytes", "1e20": "88818 PB", "20479": "20 kB", "0": "0 bytes"}
+	for in, want := range pretty {
+		n, _ := sqltypes.ParseNumeric(in)
+		got, err := SizePrettyNumeric(n)
+		if err != nil || got.S != want {
+			t.Errorf("pg_size_pretty(%s) = %q, %v; want %q", in, got.S, err, want)
+		}
+	}
+	bytes := map[string]int64{"1.5 GB": 1610612736, "100": 100, " 2 kB ": 2048, "1TB": 1099511627776, "-1.5 MB": -1572864, "1e3": 1000, "3 pb": 3377699720527872}
+	for in, want := range bytes {
+		got, err := SizeBytes(in)
+		if err != nil || got.I != want {
+			t.Errorf("pg_size_bytes(%q) = %v, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"1 XB", "abc", "1e", ""} {
+		if _, err := SizeBytes(in); pgerr.CodeOf(err) != pgerr.InvalidParameterValue {
+			t.Errorf("pg_size_bytes(%q): error %v, want 22023", in, err)
+		}
+	}
+}
