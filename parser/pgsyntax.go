@@ -15,6 +15,7 @@ import (
 //	substring(s for 2)         → substring(s, 1, 2)
 //	overlay(s placing r from 2) → overlay(s, r, 2)
 //	normalize(s, NFKC)         → normalize(s, 'NFKC')
+//	(a, b) OVERLAPS (c, d)     → overlaps(a, b , c, d)
 //	GROUP BY ROLLUP (a, (b, c)) → GROUP BY zp_rollup(a, zp_set(b, c))
 //	GROUP BY CUBE (a, b), ()   → GROUP BY zp_cube(a, b), zp_set()
 //	GROUPING SETS ((a), ())    → zp_grouping_sets(zp_set(a), zp_set())
@@ -90,6 +91,10 @@ func (r *rewriter) pgSyntax(head int) error {
 			}
 		case t.kind == tkIdent && t.val == "normalize" && r.peek(i+1, "(") && !afterDot:
 			if err := r.normalizeCall(i); err != nil {
+				return err
+			}
+		case t.kind == tkIdent && t.val == "overlaps" && i > head && r.peek(i-1, ")"):
+			if err := r.overlapsRows(i); err != nil {
 				return err
 			}
 		case t.kind == tkIdent && t.val == "group" && r.peek(i+1, "by"):
@@ -239,6 +244,41 @@ func (r *rewriter) normalizeCall(i int) error {
 		return r.syntaxErrorAt(comma + 1)
 	}
 	return r.syntaxErrorAt(comma + 2)
+}
+
+// overlapsRows respells the row comparison (a, b) OVERLAPS (c, d) (either
+// row may be written ROW(...)) at token i as a call of overlaps with the
+// four values; PostgreSQL requires two values on each side.
+func (r *rewriter) overlapsRows(i int) error {
+	leftOpen := r.matchingBack(i - 1)
+	right := i + 1
+	if r.peek(right, "row") {
+		right++
+	}
+	if leftOpen < 0 || !r.peek(right, "(") {
+		return r.syntaxErrorAt(i + 1)
+	}
+	rightClose := r.matching(right)
+	if rightClose < 0 {
+		return r.syntaxErrorAt(len(r.toks))
+	}
+	// Exactly one top-level comma inside each row (nextAtDepth stops at
+	// the row's closing parenthesis).
+	for _, side := range []struct {
+		open int
+		name string
+	}{{leftOpen, "left"}, {right, "right"}} {
+		if c := r.nextAtDepth(side.open+1, ","); c < 0 || r.nextAtDepth(c+1, ",") >= 0 {
+			return pgerr.New(pgerr.SyntaxError, "wrong number of parameters on %s side of OVERLAPS expression", side.name).WithPosition(r.pos(i))
+		}
+	}
+	if leftOpen > 0 && r.peek(leftOpen-1, "row") {
+		r.replace(leftOpen-1, "")
+	}
+	r.ed[leftOpen].pre += "overlaps"
+	r.replace(i-1, ",")
+	r.drop(i, right+1)
+	return nil
 }
 
 // substringFor respells SUBSTRING(s FOR n), which TiDB lacks, as

@@ -24,6 +24,8 @@ func TestPGSyntaxRewrites(t *testing.T) {
 			"select zp_over(string_agg(`s`, ','), zp_window(zp_order(`a`))),stddev(zp_distinct(), `x`),`x` between zp_symmetric(1) and 2 from `t`"},
 		{`SELECT normalize(s, NFKC), normalize(s), pg_catalog.normalize(s, 'nfd') FROM t`,
 			"select normalize(`s`, 'nfkc'),normalize(`s`),`pg_catalog`.`normalize`(`s`, 'nfd') from `t`"},
+		{`SELECT (a, b) OVERLAPS (c, d), ROW(a, b) OVERLAPS ROW(c, d + 1) FROM t`,
+			"select overlaps(`a`, `b`, `c`, `d`),overlaps(`a`, `b`, `c`, `d`+1) from `t`"},
 	}
 	checkRestored(t, tests)
 }

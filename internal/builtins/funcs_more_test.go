@@ -185,3 +185,31 @@ func TestSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlaps: PostgreSQL's NULL rules for OVERLAPS (recorded from
+// PostgreSQL 15).
+func TestOverlaps(t *testing.T) {
+	d := func(n int64) sqltypes.Value { return sqltypes.NewTimestamp(n) }
+	null := sqltypes.Null
+	cases := []struct {
+		s1, e1, s2, e2 sqltypes.Value
+		want           string
+	}{
+		{d(1), d(10), d(5), d(20), "t"},
+		{d(1), d(10), d(10), d(20), "f"},
+		{d(10), d(1), d(5), d(6), "t"},
+		{d(1), null, d(1), d(2), "NULL"},
+		{null, null, d(1), d(2), "NULL"},
+		{d(5), null, d(1), d(10), "t"},
+		{d(5), null, d(1), d(2), "NULL"},
+	}
+	for _, c := range cases {
+		got := "NULL"
+		if v := Overlaps(c.s1, c.e1, c.s2, c.e2); !v.IsNull() {
+			got = string(sqltypes.AppendText(nil, v))
+		}
+		if got != c.want {
+			t.Errorf("(%v, %v) OVERLAPS (%v, %v) = %s, want %s", c.s1, c.e1, c.s2, c.e2, got, c.want)
+		}
+	}
+}
