@@ -62,7 +62,6 @@ func Overlaps(s1, e1, s2, e2 sqltypes.Value) sqltypes.Value {
 	return sqltypes.NewBool(true)
 }
 
-
 // plusInterval is start + length for overlaps' (start, length) periods;
 // NULL when either is.
 func plusInterval(ctx *Context, s, iv sqltypes.Value) (sqltypes.Value, error) {
@@ -94,7 +93,9 @@ func init() {
 	doc := "intervals overlap?"
 	for _, t := range []sqltypes.Type{sqltypes.TypeTimestamp, sqltypes.TypeTimestampTZ, {ID: sqltypes.Time}, {ID: sqltypes.TimeTZ}} {
 		Register("overlaps", Overload{Params: []Param{T(t), T(t), T(t), T(t)}, Result: Returns(sqltypes.TypeBool), CalledOnNull: true, Doc: doc,
-			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return Overlaps(a[0], a[1], a[2], a[3]), nil }})
+			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return Overlaps(a[0], a[1], a[2], a[3]), nil
+			}})
 		if t.ID == sqltypes.TimeTZ {
 			continue
 		}
