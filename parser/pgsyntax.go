@@ -22,6 +22,7 @@ import (
 //	string_agg(DISTINCT s, ',') → string_agg(zp_distinct(), s, ',')
 //	stddev(x), variance(x)     → `stddev`(x), `variance`(x)
 //	mode() WITHIN GROUP ...    → `mode`() ...
+//	convert(b, 'LATIN1', 'UTF8') → `convert`(b, 'LATIN1', 'UTF8')
 //	x BETWEEN SYMMETRIC a AND b → x BETWEEN zp_symmetric(a) AND b
 //
 // (Any f(...) OVER w becomes zp_over(f(...), zp_window(...)): window.go.)
@@ -31,6 +32,9 @@ import (
 // aggregates is the planner's business (the registry of package builtins). TiDB reads STDDEV and VARIANCE as MySQL's
 // population forms; quoted, they are plain calls the planner binds as
 // PostgreSQL's sample forms, named as written. MODE is a TiDB keyword.
+//
+// CONVERT is MySQL syntax in TiDB's grammar; quoted it is PostgreSQL's
+// function of that name.
 //
 // PostgreSQL's operators outside the arithmetic and comparison ones (||,
 // the json operators, ...) share one precedence level between the additive
@@ -106,6 +110,10 @@ func (r *rewriter) pgSyntax(head int) error {
 			r.distinctArg(i, false)
 		case t.kind == tkIdent && t.val == "mode" && r.peek(i+1, "(") && !afterDot:
 			r.replace(i, "`mode`")
+		case t.kind == tkIdent && t.val == "convert" && r.peek(i+1, "(") && !afterDot:
+			// MySQL's CONVERT(x, type) syntax in TiDB: PostgreSQL's is a
+			// plain function (bytea between encodings).
+			r.replace(i, "`convert`")
 		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, "(") && r.peek(i+2, "distinct") && !afterDot:
 			r.distinctArg(i, tidbDistinctAggs[t.val] && t.kind == tkIdent)
 		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "asymmetric"):
