@@ -213,3 +213,57 @@ func TestOverlaps(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodings: convert_from and convert_to over a few of PostgreSQL's
+// encodings, with its answers and SQLSTATEs.
+func TestEncodings(t *testing.T) {
+	from := []struct {
+		in, enc, want string
+		code          *pgerr.Code
+	}{
+		{"\xc3\xa9", "UTF8", "é", nil},
+		{"\xe9", "latin-1", "é", nil},
+		{"\x80", "WIN1252", "€", nil},
+		{"\xa4\xa2", "EUC_JP", "あ", nil},
+		{"\xff", "UTF8", "", &pgerr.CharacterNotInRepertoire},
+		{"\x00", "LATIN1", "", &pgerr.CharacterNotInRepertoire},
+		{"\xe9", "SQL_ASCII", "", &pgerr.CharacterNotInRepertoire},
+		{"a", "xyz", "", &pgerr.InvalidParameterValue},
+	}
+	for _, c := range from {
+		e, err := lookupEncoding(c.enc, "source ")
+		var out []byte
+		if err == nil {
+			out, err = decodeFrom(e, []byte(c.in))
+		}
+		switch {
+		case c.code != nil && pgerr.CodeOf(err) != *c.code:
+			t.Errorf("convert_from(%q, %s): error %v, want %s", c.in, c.enc, err, c.code)
+		case c.code == nil && (err != nil || string(out) != c.want):
+			t.Errorf("convert_from(%q, %s) = %q, %v; want %q", c.in, c.enc, out, err, c.want)
+		}
+	}
+	to := []struct {
+		in, enc, want string
+		code          *pgerr.Code
+	}{
+		{"é", "LATIN1", "\xe9", nil},
+		{"Ж", "WIN1251", "\xc6", nil},
+		{"€", "LATIN9", "\xa4", nil},
+		{"あ", "SJIS", "\x82\xa0", nil},
+		{"€", "LATIN1", "", &pgerr.UntranslatableCharacter},
+	}
+	for _, c := range to {
+		e, err := lookupEncoding(c.enc, "destination ")
+		var out []byte
+		if err == nil {
+			out, err = encodeTo(e, []byte(c.in))
+		}
+		switch {
+		case c.code != nil && pgerr.CodeOf(err) != *c.code:
+			t.Errorf("convert_to(%q, %s): error %v, want %s", c.in, c.enc, err, c.code)
+		case c.code == nil && (err != nil || string(out) != c.want):
+			t.Errorf("convert_to(%q, %s) = %q, %v; want %q", c.in, c.enc, out, err, c.want)
+		}
+	}
+}
