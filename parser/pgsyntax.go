@@ -270,13 +270,22 @@ func (r *rewriter) overlapsRows(i int) error {
 	if rightClose < 0 {
 		return r.syntaxErrorAt(len(r.toks))
 	}
-	// Exactly one top-level comma inside each row (nextAtDepth stops at
-	// the row's closing parenthesis).
+	// Two values in each row (nextAtDepth stops at the row's closing
+	// parenthesis).
 	for _, side := range []struct {
 		open int
 		name string
 	}{{leftOpen, "left"}, {right, "right"}} {
-		if c := r.nextAtDepth(side.open+1, ","); c < 0 || r.nextAtDepth(c+1, ",") >= 0 {
+		c := r.nextAtDepth(side.open+1, ",")
+		if c < 0 {
+			// One parenthesized value is no row: PostgreSQL's grammar
+			// stops at its closing parenthesis.
+			if side.name == "left" {
+				return r.syntaxErrorAt(i)
+			}
+			return r.syntaxErrorAt(r.matching(side.open))
+		}
+		if r.nextAtDepth(c+1, ",") >= 0 {
 			return pgerr.New(pgerr.SyntaxError, "wrong number of parameters on %s side of OVERLAPS expression", side.name).WithPosition(r.pos(i))
 		}
 	}

@@ -105,5 +105,9 @@ func init() {
 
 func init() {
 	// row_to_json(t) of a whole row: the planner has made it json already.
-	Register("row_to_json", jsonFn([]Param{jsonT}, sqltypes.TypeJSON, func(a []sqltypes.Value) (sqltypes.Value, error) { return a[0], nil }))
+	// row_to_json(record): the planner turns the row into json before the
+	// call (planner/rowjson.go), so the value arriving is that json; pg_proc
+	// declares the record PostgreSQL's takes.
+	Register("row_to_json", Overload{Params: []Param{{Type: sqltypes.TypeJSON, Pseudo: Record}}, Result: Returns(sqltypes.TypeJSON), Volatility: Stable,
+		Doc: "map row to json", Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return a[0], nil }})
 }

@@ -314,3 +314,57 @@ func init() {
 	Register("pg_trigger_depth", Overload{Result: Returns(sqltypes.TypeInt4), Volatility: Stable, Doc: "current trigger depth",
 		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewInt(0), nil }})
 }
+
+// jsonb_set_lax(target, path, new_value [, create_if_missing [,
+// null_value_treatment]]): jsonb_set, except that a NULL new_value does
+// what null_value_treatment says (use_json_null, the default; delete_key;
+// return_target; raise_exception) instead of making the result NULL.
+func jsonbSetLax(a []sqltypes.Value) (sqltypes.Value, error) {
+	if a[0].IsNull() || a[1].IsNull() || a[3].IsNull() {
+		return sqltypes.Null, nil
+	}
+	if a[4].IsNull() {
+		return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "null_value_treatment must be \"delete_key\", \"return_target\", \"use_json_null\", or \"raise_exception\"")
+	}
+	if !a[2].IsNull() {
+		return sqltypes.JSONBSet(a[0], a[1], a[2], a[3].Bool())
+	}
+	switch a[4].S {
+	case "raise_exception":
+		return sqltypes.Null, pgerr.New(pgerr.NullValueNotAllowed, "JSON value must not be null").
+			WithDetail("Exception was raised because null_value_treatment is \"raise_exception\".").
+			WithHint("To avoid, either change the null_value_treatment argument or ensure that an SQL NULL is not passed.")
+	case "use_json_null":
+		null, err := sqltypes.ParseText(sqltypes.TypeJSONB, "null")
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.JSONBSet(a[0], a[1], null, a[3].Bool())
+	case "delete_key":
+		return sqltypes.JSONBDeletePath(a[0], a[1])
+	case "return_target":
+		return a[0], nil
+	}
+	return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "null_value_treatment must be \"delete_key\", \"return_target\", \"use_json_null\", or \"raise_exception\"")
+}
+
+func init() {
+	jsonb, path := T(sqltypes.TypeJSONB), T(sqltypes.ArrayOf(sqltypes.TypeText))
+	set := func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		// The defaults PostgreSQL declares: create_if_missing true,
+		// null_value_treatment 'use_json_null'.
+		full := append([]sqltypes.Value(nil), a...)
+		if len(full) < 4 {
+			full = append(full, sqltypes.NewBool(true))
+		}
+		if len(full) < 5 {
+			full = append(full, sqltypes.NewText("use_json_null"))
+		}
+		return jsonbSetLax(full)
+	}
+	doc := "replace part of a jsonb, with a rule for an SQL NULL new value"
+	Register("jsonb_set_lax",
+		Overload{Params: []Param{jsonb, path, jsonb}, Result: Returns(sqltypes.TypeJSONB), CalledOnNull: true, Doc: doc, Eval: set},
+		Overload{Params: []Param{jsonb, path, jsonb, T(sqltypes.TypeBool)}, Result: Returns(sqltypes.TypeJSONB), CalledOnNull: true, Doc: doc, Eval: set},
+		Overload{Params: []Param{jsonb, path, jsonb, T(sqltypes.TypeBool), T(sqltypes.TypeText)}, Result: Returns(sqltypes.TypeJSONB), CalledOnNull: true, Doc: doc, Eval: set})
+}
