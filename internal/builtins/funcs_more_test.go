@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -264,6 +265,37 @@ func TestEncodings(t *testing.T) {
 			t.Errorf("convert_to(%q, %s): error %v, want %s", c.in, c.enc, err, c.code)
 		case c.code == nil && (err != nil || string(out) != c.want):
 			t.Errorf("convert_to(%q, %s) = %q, %v; want %q", c.in, c.enc, out, err, c.want)
+		}
+	}
+}
+
+// TestParseIdent: PostgreSQL 15's answers and errors.
+func TestParseIdent(t *testing.T) {
+	cases := []struct {
+		in     string
+		strict bool
+		want   string // parts joined by |, or ERROR: detail
+	}{
+		{`a."B c".d`, true, "a|B c|d"},
+		{`  x . y  `, true, "x|y"},
+		{`SomeSchema.tbl`, true, "someschema|tbl"},
+		{`a.b(1)`, false, "a|b"},
+		{`"a""b"`, true, `a"b`},
+		{`a.b(1)`, true, "ERROR: "},
+		{`a..b`, true, `ERROR: No valid identifier before ".".`},
+		{`a.`, true, `ERROR: No valid identifier after ".".`},
+		{`"a`, true, "ERROR: String has unclosed double quotes."},
+		{`""`, true, "ERROR: Quoted identifier must not be empty."},
+		{``, true, "ERROR: "},
+	}
+	for _, c := range cases {
+		parts, err := ParseIdent(c.in, c.strict)
+		got := strings.Join(parts, "|")
+		if err != nil {
+			got = "ERROR: " + err.(*pgerr.Error).Detail
+		}
+		if got != c.want {
+			t.Errorf("parse_ident(%q, %v) = %q, want %q", c.in, c.strict, got, c.want)
 		}
 	}
 }

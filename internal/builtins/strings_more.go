@@ -191,3 +191,109 @@ func init() {
 		Overload{Params: []Param{textT, textT}, Result: Returns(sqltypes.TypeText), CalledOnNull: true, Doc: doc, Set: split},
 		Overload{Params: []Param{textT, textT, textT}, Result: Returns(sqltypes.TypeText), CalledOnNull: true, Doc: doc + ", with null string", Set: split})
 }
+
+func isIdentStart(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80 }
+func isIdentCont(c byte) bool  { return isIdentStart(c) || c >= '0' && c <= '9' || c == '$' }
+func isScannerSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+}
+
+// ParseIdent is parse_ident(qualified name, strict): the name's parts,
+// quoted ones as written ("" for a double quote), unquoted ones folded to
+// lower case; with strict, nothing may follow the last part.
+func ParseIdent(s string, strict bool) ([]string, error) {
+	invalid := func(detail string) error {
+		e := pgerr.New(pgerr.InvalidParameterValue, "string is not a valid identifier: \"%s\"", s)
+		if detail != "" {
+			e = e.WithDetail("%s", detail)
+		}
+		return e
+	}
+	var parts []string
+	p := 0
+	skipSpace := func() {
+		for p < len(s) && isScannerSpace(s[p]) {
+			p++
+		}
+	}
+	skipSpace()
+	afterDot := false
+	for {
+		switch {
+		case p < len(s) && s[p] == '"':
+			var b strings.Builder
+			p++
+			for {
+				q := strings.IndexByte(s[p:], '"')
+				if q < 0 {
+					return nil, invalid("String has unclosed double quotes.")
+				}
+				b.WriteString(s[p : p+q])
+				p += q + 1
+				if p < len(s) && s[p] == '"' {
+					b.WriteByte('"')
+					p++
+					continue
+				}
+				break
+			}
+			if b.Len() == 0 {
+				return nil, invalid("Quoted identifier must not be empty.")
+			}
+			parts = append(parts, b.String())
+		case p < len(s) && isIdentStart(s[p]):
+			start := p
+			for p++; p < len(s) && isIdentCont(s[p]); p++ {
+			}
+			// Only ASCII letters fold, as PostgreSQL folds identifiers in
+			// a multibyte encoding.
+			parts = append(parts, strings.Map(func(r rune) rune {
+				if r >= 'A' && r <= 'Z' {
+					return r + 'a' - 'A'
+				}
+				return r
+			}, s[start:p]))
+		case p < len(s) && s[p] == '.':
+			return nil, invalid(`No valid identifier before ".".`)
+		case afterDot:
+			return nil, invalid(`No valid identifier after ".".`)
+		default:
+			return nil, invalid("")
+		}
+		skipSpace()
+		switch {
+		case p < len(s) && s[p] == '.':
+			afterDot = true
+			p++
+			skipSpace()
+		case p >= len(s):
+			return parts, nil
+		default:
+			if strict {
+				return nil, invalid("")
+			}
+			return parts, nil
+		}
+	}
+}
+
+func init() {
+	textT := T(sqltypes.TypeText)
+	parse := func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		strict := len(a) < 2 || a[1].Bool()
+		parts, err := ParseIdent(a[0].S, strict)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		elems := make([]sqltypes.Value, len(parts))
+		for i, p := range parts {
+			elems[i] = sqltypes.NewText(p)
+		}
+		return sqltypes.NewArray1(sqltypes.TypeText, elems), nil
+	}
+	// parse_ident(text, strict boolean DEFAULT true).
+	doc := "parse qualified identifier to array of identifiers"
+	Register("parse_ident",
+		Overload{Params: []Param{textT}, Result: Returns(sqltypes.ArrayOf(sqltypes.TypeText)), Doc: doc, Eval: parse},
+		Overload{Params: []Param{textT, T(sqltypes.TypeBool)}, Result: Returns(sqltypes.ArrayOf(sqltypes.TypeText)), Doc: doc, Eval: parse})
+}
