@@ -192,8 +192,10 @@ func init() {
 		Overload{Params: []Param{textT, textT, textT}, Result: Returns(sqltypes.TypeText), CalledOnNull: true, Doc: doc + ", with null string", Set: split})
 }
 
-func isIdentStart(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80 }
-func isIdentCont(c byte) bool  { return isIdentStart(c) || c >= '0' && c <= '9' || c == '$' }
+func isIdentStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80
+}
+func isIdentCont(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' || c == '$' }
 func isScannerSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
 }
