@@ -261,7 +261,10 @@ func init() {
 	Register("pg_get_viewdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, viewDefFn),
 		fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, viewDefFn),
 		fn("", []Param{textP}, sqltypes.TypeText, Stable, viewDefFn),
-		fn("", []Param{textP, boolP}, sqltypes.TypeText, Stable, viewDefFn))
+		fn("", []Param{textP, boolP}, sqltypes.TypeText, Stable, viewDefFn),
+		// pg_get_viewdef(view, wrap_column): pretty-printed, which
+		// zproxy's deparser always is.
+		fn("", []Param{oidP, intP}, sqltypes.TypeText, Stable, viewDefFn))
 
 	// Descriptions are COMMENT ON's, of relations and their columns.
 	describe := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
@@ -309,6 +312,16 @@ func init() {
 	for _, n := range []string{"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size"} {
 		Register(n, fn("", []Param{T(sqltypes.TypeRegClass)}, sqltypes.TypeInt8, Volatile, noComment))
 	}
+	// pg_relation_size(relation, fork): the fork named as PostgreSQL names
+	// them; zproxy knows no sizes (NULL, as the one-argument form).
+	Register("pg_relation_size", fn("", []Param{T(sqltypes.TypeRegClass), textP}, sqltypes.TypeInt8, Volatile, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		switch a[1].S {
+		case "main", "fsm", "vm", "init":
+			return sqltypes.Null, nil
+		}
+		return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "invalid fork name").
+			WithHint("Valid fork names are \"main\", \"fsm\", \"vm\", and \"init\".")
+	}))
 	Register("pg_database_size", fn("", []Param{nameP}, sqltypes.TypeInt8, Volatile, noComment),
 		fn("", []Param{oidP}, sqltypes.TypeInt8, Volatile, noComment))
 	Register("pg_size_pretty", fn("", []Param{int8P}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
