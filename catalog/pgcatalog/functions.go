@@ -686,19 +686,6 @@ func registerPrivileges() {
 		fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, always))
 	Register("has_function_privilege", fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, always),
 		fn("", []Param{oidP, textP}, sqltypes.TypeBool, Stable, always))
-	Register("pg_has_role", fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		e, err := needEnv(ctx)
-		if err != nil {
-			return sqltypes.Null, err
-		}
-		return boolV(e.hasRole(e.user(), a[0].S)), nil
-	}), fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		e, err := needEnv(ctx)
-		if err != nil {
-			return sqltypes.Null, err
-		}
-		return boolV(e.hasRole(a[0].S, a[1].S)), nil
-	}))
 }
 
 func isSuperuser(e *Env, name string) bool {

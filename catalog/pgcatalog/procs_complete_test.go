@@ -242,3 +242,26 @@ func TestRegisteredProcsMatchPostgres(t *testing.T) {
 		}
 	}
 }
+
+// TestRolePrivileges: pg_has_role's privilege lists, read as PostgreSQL
+// 15 reads them.
+func TestRolePrivileges(t *testing.T) {
+	cases := []struct {
+		list          string
+		member, admin bool
+		ok            bool
+	}{
+		{"MEMBER", true, false, true},
+		{" usage , member ", true, false, true},
+		{"MEMBER WITH ADMIN OPTION", false, true, true},
+		{"usage with grant option, member", true, true, true},
+		{"SET", false, false, false},
+		{"member,", false, false, false},
+	}
+	for _, c := range cases {
+		m, a, err := rolePrivileges(c.list)
+		if (err == nil) != c.ok || c.ok && (m != c.member || a != c.admin) {
+			t.Errorf("rolePrivileges(%q) = %v, %v, %v; want %v, %v, ok %v", c.list, m, a, err, c.member, c.admin, c.ok)
+		}
+	}
+}
