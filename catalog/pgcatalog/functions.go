@@ -433,6 +433,20 @@ func init() {
 	Register("to_regproc", toReg(sqltypes.TypeRegProc))
 	Register("to_regnamespace", toReg(sqltypes.TypeRegNamespace))
 	Register("to_regrole", toReg(sqltypes.TypeRegRole))
+	Register("to_regprocedure", toReg(sqltypes.TypeRegProcedure))
+	// regclass(text) is the cast text::regclass called by name (a name
+	// that finds no relation is an error, unlike to_regclass's NULL).
+	Register("regclass", fn("", []Param{textP}, sqltypes.TypeRegClass, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e := envOf(ctx)
+		if e == nil {
+			e = NewEnv(nil, nil)
+		}
+		o, err := e.RegOID(sqltypes.TypeRegClass, a[0].S)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewReg(o, e.RegName(sqltypes.TypeRegClass, o)), nil
+	}))
 
 	Register("pg_get_serial_sequence", fn("", []Param{textP, textP}, sqltypes.TypeText, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		e, err := needEnv(ctx)
