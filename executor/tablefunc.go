@@ -147,11 +147,12 @@ func newExpandArray(arr sqltypes.Value, ordinality bool) Rows {
 	return u
 }
 
-// newSubscripts is generate_subscripts(array, dim): the subscripts of the
-// dimension, lower bound to upper bound.
+// newSubscripts is generate_subscripts(array, dim [, reverse]): the
+// subscripts of the dimension, lower bound to upper bound (upper to lower
+// when reverse).
 func newSubscripts(args []sqltypes.Value, ordinality bool) Rows {
 	s := &seriesRows{done: true, ordinality: ordinality, step: 1}
-	if args[0].IsNull() || args[1].IsNull() {
+	if args[0].IsNull() || args[1].IsNull() || len(args) > 2 && args[2].IsNull() {
 		return s
 	}
 	a := args[0].Array()
@@ -160,6 +161,9 @@ func newSubscripts(args []sqltypes.Value, ordinality bool) Rows {
 		return s
 	}
 	s.cur, s.stop = int64(a.LowerBound(d)), int64(a.LowerBound(d))+int64(a.Dims[d])-1
+	if len(args) > 2 && args[2].Bool() {
+		s.cur, s.stop, s.step = s.stop, s.cur, -1
+	}
 	s.done = false
 	return s
 }

@@ -1,6 +1,10 @@
 package parser
 
-import "github.com/zproxy/zproxy/internal/pgerr"
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
 
 // PostgreSQL expression syntax that TiDB's grammar lacks, respelled in
 // terms TiDB has (see also relational.go):
@@ -10,12 +14,15 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 //	trim(leading from s)       → ltrim(s)
 //	substring(s for 2)         → substring(s, 1, 2)
 //	overlay(s placing r from 2) → overlay(s, r, 2)
+//	normalize(s, NFKC)         → normalize(s, 'NFKC')
+//	(a, b) OVERLAPS (c, d)     → overlaps(a, b , c, d)
 //	GROUP BY ROLLUP (a, (b, c)) → GROUP BY zp_rollup(a, zp_set(b, c))
 //	GROUP BY CUBE (a, b), ()   → GROUP BY zp_cube(a, b), zp_set()
 //	GROUPING SETS ((a), ())    → zp_grouping_sets(zp_set(a), zp_set())
 //	string_agg(DISTINCT s, ',') → string_agg(zp_distinct(), s, ',')
 //	stddev(x), variance(x)     → `stddev`(x), `variance`(x)
 //	mode() WITHIN GROUP ...    → `mode`() ...
+//	convert(b, 'LATIN1', 'UTF8') → `convert`(b, 'LATIN1', 'UTF8')
 //	x BETWEEN SYMMETRIC a AND b → x BETWEEN zp_symmetric(a) AND b
 //
 // (Any f(...) OVER w becomes zp_over(f(...), zp_window(...)): window.go.)
@@ -26,6 +33,9 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 // population forms; quoted, they are plain calls the planner binds as
 // PostgreSQL's sample forms, named as written. MODE and DEFINED are TiDB
 // keywords.
+//
+// CONVERT is MySQL syntax in TiDB's grammar; quoted it is PostgreSQL's
+// function of that name.
 //
 // PostgreSQL's operators outside the arithmetic and comparison ones (||,
 // the json operators, ...) share one precedence level between the additive
@@ -87,6 +97,14 @@ func (r *rewriter) pgSyntax(head int) error {
 					}
 				}
 			}
+		case t.kind == tkIdent && t.val == "normalize" && r.peek(i+1, "(") && !afterDot:
+			if err := r.normalizeCall(i); err != nil {
+				return err
+			}
+		case t.kind == tkIdent && t.val == "overlaps" && i > head && r.peek(i-1, ")"):
+			if err := r.overlapsRows(i); err != nil {
+				return err
+			}
 		case t.kind == tkIdent && t.val == "group" && r.peek(i+1, "by"):
 			if err := r.groupingSets(i + 2); err != nil {
 				return err
@@ -98,6 +116,10 @@ func (r *rewriter) pgSyntax(head int) error {
 			// TiDB keywords that PostgreSQL calls functions (hstore's
 			// defined).
 			r.replace(i, "`"+t.val+"`")
+		case t.kind == tkIdent && t.val == "convert" && r.peek(i+1, "(") && !afterDot:
+			// MySQL's CONVERT(x, type) syntax in TiDB: PostgreSQL's is a
+			// plain function (bytea between encodings).
+			r.replace(i, "`convert`")
 		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, "(") && r.peek(i+2, "distinct") && !afterDot:
 			r.distinctArg(i, tidbDistinctAggs[t.val] && t.kind == tkIdent)
 		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "asymmetric"):
@@ -215,6 +237,70 @@ func (r *rewriter) trimCall(i int) error {
 	if from == close-1 {
 		return r.syntaxErrorAt(close)
 	}
+	return nil
+}
+
+// normalizeCall quotes the normal form of NORMALIZE(s, form), which
+// PostgreSQL's grammar takes as a keyword (NFC, NFD, NFKC or NFKD) and
+// nothing else, not even a string.
+func (r *rewriter) normalizeCall(i int) error {
+	close := r.matching(i + 1)
+	comma := r.nextAtDepth(i+2, ",")
+	if close < 0 || comma < 0 || comma > close {
+		return nil
+	}
+	form := r.toks[comma+1]
+	switch {
+	case comma+2 == close && form.kind == tkIdent && (form.val == "nfc" || form.val == "nfd" || form.val == "nfkc" || form.val == "nfkd"):
+		r.replace(comma+1, "'"+strings.ToUpper(form.val)+"'")
+		return nil
+	case comma+1 < close && !(form.kind == tkIdent && (form.val == "nfc" || form.val == "nfd" || form.val == "nfkc" || form.val == "nfkd")):
+		return r.syntaxErrorAt(comma + 1)
+	}
+	return r.syntaxErrorAt(comma + 2)
+}
+
+// overlapsRows respells the row comparison (a, b) OVERLAPS (c, d) (either
+// row may be written ROW(...)) at token i as a call of overlaps with the
+// four values; PostgreSQL requires two values on each side.
+func (r *rewriter) overlapsRows(i int) error {
+	leftOpen := r.matchingBack(i - 1)
+	right := i + 1
+	if r.peek(right, "row") {
+		right++
+	}
+	if leftOpen < 0 || !r.peek(right, "(") {
+		return r.syntaxErrorAt(i + 1)
+	}
+	rightClose := r.matching(right)
+	if rightClose < 0 {
+		return r.syntaxErrorAt(len(r.toks))
+	}
+	// Two values in each row (nextAtDepth stops at the row's closing
+	// parenthesis).
+	for _, side := range []struct {
+		open int
+		name string
+	}{{leftOpen, "left"}, {right, "right"}} {
+		c := r.nextAtDepth(side.open+1, ",")
+		if c < 0 {
+			// One parenthesized value is no row: PostgreSQL's grammar
+			// stops at its closing parenthesis.
+			if side.name == "left" {
+				return r.syntaxErrorAt(i)
+			}
+			return r.syntaxErrorAt(r.matching(side.open))
+		}
+		if r.nextAtDepth(c+1, ",") >= 0 {
+			return pgerr.New(pgerr.SyntaxError, "wrong number of parameters on %s side of OVERLAPS expression", side.name).WithPosition(r.pos(i))
+		}
+	}
+	if leftOpen > 0 && r.peek(leftOpen-1, "row") {
+		r.replace(leftOpen-1, "")
+	}
+	r.ed[leftOpen].pre += "overlaps"
+	r.replace(i-1, ",")
+	r.drop(i, right+1)
 	return nil
 }
 

@@ -22,6 +22,10 @@ func TestPGSyntaxRewrites(t *testing.T) {
 			"select 1 from `t` group by zp_grouping_sets(zp_set(`a`), zp_set(`a`, `b`), zp_set(), zp_rollup(`c`), (`a`+1)*2) having grouping(`a`)=0"},
 		{`SELECT string_agg(s, ',') OVER (ORDER BY a), stddev(DISTINCT x), x BETWEEN SYMMETRIC 1 AND 2 FROM t`,
 			"select zp_over(string_agg(`s`, ','), zp_window(zp_order(`a`))),stddev(zp_distinct(), `x`),`x` between zp_symmetric(1) and 2 from `t`"},
+		{`SELECT normalize(s, NFKC), normalize(s), pg_catalog.normalize(s, 'nfd') FROM t`,
+			"select normalize(`s`, 'nfkc'),normalize(`s`),`pg_catalog`.`normalize`(`s`, 'nfd') from `t`"},
+		{`SELECT (a, b) OVERLAPS (c, d), ROW(a, b) OVERLAPS ROW(c, d + 1) FROM t`,
+			"select overlaps(`a`, `b`, `c`, `d`),overlaps(`a`, `b`, `c`, `d`+1) from `t`"},
 	}
 	checkRestored(t, tests)
 }

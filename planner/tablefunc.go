@@ -60,8 +60,16 @@ func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 		}
 		return tf, nil
 	case "generate_subscripts":
-		if len(args) != 2 {
+		if len(args) != 2 && len(args) != 3 {
 			return nil, pgerr.New(pgerr.UndefinedFunction, "function generate_subscripts with %d arguments does not exist", len(args))
+		}
+		if len(args) == 3 {
+			// generate_subscripts(array, dim, reverse)
+			r, err := b.coerceTo(args[2], sqltypes.TypeBool, false)
+			if err != nil {
+				return nil, err
+			}
+			args[2] = r
 		}
 		if _, ok := arrayElem(args[0].Type()); !ok {
 			return nil, pgerr.New(pgerr.UndefinedFunction, "function generate_subscripts(%s) does not exist", typeList(args))

@@ -247,7 +247,7 @@ func init() {
 	// void, which prints as an empty text value.
 	builtins.Register("pg_notify", builtins.Overload{
 		Params:       []builtins.Param{builtins.T(sqltypes.TypeText), builtins.T(sqltypes.TypeText)},
-		Result:       builtins.Returns(sqltypes.TypeText),
+		Result:       builtins.Returns(sqltypes.TypeVoid),
 		CalledOnNull: true,
 		Volatility:   builtins.Volatile,
 		Eval: func(ctx *builtins.Context, a []sqltypes.Value) (sqltypes.Value, error) {

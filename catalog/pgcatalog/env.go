@@ -135,7 +135,13 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 	case sqltypes.RegProc, sqltypes.RegProcedure:
 		if p, ok := procByOID(oid); ok {
 			if t.ID == sqltypes.RegProcedure {
-				return p.name + "(" + p.argList() + ")"
+				// regprocedure's output separates the types with bare
+				// commas: abs(integer), to_char(timestamp with time zone,text).
+				names := make([]string, len(p.args))
+				for i, a := range p.args {
+					names[i] = typeName(a)
+				}
+				return p.name + "(" + strings.Join(names, ",") + ")"
 			}
 			return p.name
 		}

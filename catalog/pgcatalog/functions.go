@@ -110,7 +110,7 @@ func init() {
 
 	// pg_options_to_table splits reloptions-style "name=value" items
 	// (pg_dump reads every options column through it).
-	Register("pg_options_to_table", Overload{Params: []Param{T(sqltypes.ArrayOf(sqltypes.TypeText))}, Result: Returns(sqltypes.TypeText), Volatility: Stable,
+	Register("pg_options_to_table", Overload{Params: []Param{T(sqltypes.ArrayOf(sqltypes.TypeText))}, Result: Returns(sqltypes.TypeText), ResultPseudo: Record, Volatility: Stable,
 		Set: &SetFunc{Columns: []SetColumn{{Name: "option_name", Type: sqltypes.TypeText}, {Name: "option_value", Type: sqltypes.TypeText}},
 			Rows: func(ctx *Context, a []sqltypes.Value) (SetRows, error) {
 				var rows [][]sqltypes.Value
@@ -262,7 +262,10 @@ func init() {
 	Register("pg_get_viewdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, viewDefFn),
 		fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, viewDefFn),
 		fn("", []Param{textP}, sqltypes.TypeText, Stable, viewDefFn),
-		fn("", []Param{textP, boolP}, sqltypes.TypeText, Stable, viewDefFn))
+		fn("", []Param{textP, boolP}, sqltypes.TypeText, Stable, viewDefFn),
+		// pg_get_viewdef(view, wrap_column): pretty-printed, which
+		// zproxy's deparser always is.
+		fn("", []Param{oidP, intP}, sqltypes.TypeText, Stable, viewDefFn))
 
 	// Descriptions are COMMENT ON's, of relations and their columns.
 	describe := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
@@ -310,6 +313,16 @@ func init() {
 	for _, n := range []string{"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size"} {
 		Register(n, fn("", []Param{T(sqltypes.TypeRegClass)}, sqltypes.TypeInt8, Volatile, noComment))
 	}
+	// pg_relation_size(relation, fork): the fork named as PostgreSQL names
+	// them; zproxy knows no sizes (NULL, as the one-argument form).
+	Register("pg_relation_size", fn("", []Param{T(sqltypes.TypeRegClass), textP}, sqltypes.TypeInt8, Volatile, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		switch a[1].S {
+		case "main", "fsm", "vm", "init":
+			return sqltypes.Null, nil
+		}
+		return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "invalid fork name").
+			WithHint("Valid fork names are \"main\", \"fsm\", \"vm\", and \"init\".")
+	}))
 	Register("pg_database_size", fn("", []Param{nameP}, sqltypes.TypeInt8, Volatile, noComment),
 		fn("", []Param{oidP}, sqltypes.TypeInt8, Volatile, noComment))
 	Register("pg_size_pretty", fn("", []Param{int8P}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
@@ -400,7 +413,7 @@ func init() {
 		}
 		return sqltypes.NewArray1(sqltypes.TypeName, names), nil
 	}))
-	Register("txid_current", fn("", nil, sqltypes.TypeInt8, Volatile, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+	Register("txid_current", fn("", nil, sqltypes.TypeInt8, Stable, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
 		return intV(1000 + txids.Add(1)), nil
 	}))
 
@@ -440,6 +453,20 @@ func init() {
 	Register("to_regproc", toReg(sqltypes.TypeRegProc))
 	Register("to_regnamespace", toReg(sqltypes.TypeRegNamespace))
 	Register("to_regrole", toReg(sqltypes.TypeRegRole))
+	Register("to_regprocedure", toReg(sqltypes.TypeRegProcedure))
+	// regclass(text) is the cast text::regclass called by name (a name
+	// that finds no relation is an error, unlike to_regclass's NULL).
+	Register("regclass", fn("", []Param{textP}, sqltypes.TypeRegClass, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e := envOf(ctx)
+		if e == nil {
+			e = NewEnv(nil, nil)
+		}
+		o, err := e.RegOID(sqltypes.TypeRegClass, a[0].S)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewReg(o, e.RegName(sqltypes.TypeRegClass, o)), nil
+	}))
 
 	Register("pg_get_serial_sequence", fn("", []Param{textP, textP}, sqltypes.TypeText, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		e, err := needEnv(ctx)
@@ -731,19 +758,6 @@ func registerPrivileges() {
 		fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, always))
 	Register("has_function_privilege", fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, always),
 		fn("", []Param{oidP, textP}, sqltypes.TypeBool, Stable, always))
-	Register("pg_has_role", fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		e, err := needEnv(ctx)
-		if err != nil {
-			return sqltypes.Null, err
-		}
-		return boolV(e.hasRole(e.user(), a[0].S)), nil
-	}), fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		e, err := needEnv(ctx)
-		if err != nil {
-			return sqltypes.Null, err
-		}
-		return boolV(e.hasRole(a[0].S, a[1].S)), nil
-	}))
 }
 
 func isSuperuser(e *Env, name string) bool {
@@ -817,7 +831,7 @@ func registerAdvisory() {
 			}
 			return boolV(ok), nil
 		}
-		void := sqltypes.TypeText // pg_advisory_lock returns void: an empty text value prints as PostgreSQL's void does
+		void := sqltypes.TypeVoid
 		Register("pg_advisory_lock"+suffix, Overload{Params: []Param{int8P}, Result: Returns(void), Volatility: Volatile, Eval: voidOf(lock)},
 			Overload{Params: []Param{intP, intP}, Result: Returns(void), Volatility: Volatile, Eval: voidOf(lock)})
 		Register("pg_try_advisory_lock"+suffix, fn("", []Param{int8P}, sqltypes.TypeBool, Volatile, try),
@@ -825,7 +839,7 @@ func registerAdvisory() {
 		Register("pg_advisory_unlock"+suffix, fn("", []Param{int8P}, sqltypes.TypeBool, Volatile, unlock),
 			fn("", []Param{intP, intP}, sqltypes.TypeBool, Volatile, unlock))
 	}
-	Register("pg_advisory_unlock_all", Overload{Result: Returns(sqltypes.TypeText), Volatility: Volatile, Eval: voidOf(func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+	Register("pg_advisory_unlock_all", Overload{Result: Returns(sqltypes.TypeVoid), Volatility: Volatile, Eval: voidOf(func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
 		e, l, err := locks(ctx)
 		if err != nil {
 			return sqltypes.Null, err

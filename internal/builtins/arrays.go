@@ -50,7 +50,8 @@ func oneDim(a *sqltypes.ArrayValue, fn string) error {
 }
 
 func init() {
-	anyP, intP, textP := AnyParam, T(sqltypes.TypeInt4), T(sqltypes.TypeText)
+	anyP, intP, textP := Param{Any: true, Pseudo: AnyArray}, T(sqltypes.TypeInt4), T(sqltypes.TypeText)
+	compatArr, compat := Param{Any: true, Pseudo: AnyCompatibleArray}, Param{Any: true, Pseudo: AnyCompatible}
 	toString := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		arr, err := arrayArg(a[0])
 		if err != nil {
@@ -128,27 +129,7 @@ func init() {
 		if a[0].IsNull() {
 			return sqltypes.Null, nil
 		}
-		s := a[0].S
-		var parts []string
-		switch {
-		case s == "":
-		case a[1].IsNull():
-			for _, r := range s {
-				parts = append(parts, string(r))
-			}
-		case a[1].S == "":
-			parts = []string{s}
-		default:
-			parts = strings.Split(s, a[1].S)
-		}
-		elems := make([]sqltypes.Value, len(parts))
-		for i, p := range parts {
-			elems[i] = sqltypes.NewText(p)
-			if len(a) > 2 && !a[2].IsNull() && p == a[2].S {
-				elems[i] = sqltypes.Null
-			}
-		}
-		return sqltypes.NewArray1(sqltypes.TypeText, elems), nil
+		return sqltypes.NewArray1(sqltypes.TypeText, splitToTable(a)), nil
 	}
 	Register("string_to_array",
 		Overload{Params: []Param{textP, textP}, Result: Returns(sqltypes.ArrayOf(sqltypes.TypeText)), CalledOnNull: true,
@@ -193,9 +174,9 @@ func init() {
 		}
 	}
 	Register("array_position",
-		Overload{Params: []Param{anyP, anyP}, Result: Returns(sqltypes.TypeInt4), CalledOnNull: true, Eval: position(false)},
-		Overload{Params: []Param{anyP, anyP, intP}, Result: Returns(sqltypes.TypeInt4), CalledOnNull: true, Eval: position(false)})
-	Register("array_positions", Overload{Params: []Param{anyP, anyP}, Result: Returns(sqltypes.ArrayOf(sqltypes.TypeInt4)), CalledOnNull: true, Eval: position(true)})
+		Overload{Params: []Param{compatArr, compat}, Result: Returns(sqltypes.TypeInt4), CalledOnNull: true, Eval: position(false)},
+		Overload{Params: []Param{compatArr, compat, intP}, Result: Returns(sqltypes.TypeInt4), CalledOnNull: true, Eval: position(false)})
+	Register("array_positions", Overload{Params: []Param{compatArr, compat}, Result: Returns(sqltypes.ArrayOf(sqltypes.TypeInt4)), CalledOnNull: true, Eval: position(true)})
 	concat := func(x, y *sqltypes.ArrayValue, elem sqltypes.Type) (sqltypes.Value, error) {
 		if err := oneDim(x, "array_cat"); err != nil {
 			return sqltypes.Null, err
@@ -216,7 +197,7 @@ func init() {
 		}
 		return sqltypes.NewArray(out), nil
 	}
-	Register("array_append", Overload{Params: []Param{anyP, anyP}, Result: arrayResult(0), CalledOnNull: true,
+	Register("array_append", Overload{Params: []Param{compatArr, compat}, Result: arrayResult(0), ResultPseudo: AnyCompatibleArray, CalledOnNull: true,
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			if a[0].IsNull() {
 				return sqltypes.NewArray1(sqltypes.TypeOfValue(a[1]), []sqltypes.Value{a[1]}), nil
@@ -228,7 +209,7 @@ func init() {
 			}
 			return concat(x, &sqltypes.ArrayValue{Elems: []sqltypes.Value{e}, Dims: []int32{1}}, x.Elem)
 		}})
-	Register("array_prepend", Overload{Params: []Param{anyP, anyP}, Result: arrayResult(1), CalledOnNull: true,
+	Register("array_prepend", Overload{Params: []Param{compat, compatArr}, Result: arrayResult(1), ResultPseudo: AnyCompatibleArray, CalledOnNull: true,
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			if a[1].IsNull() {
 				return sqltypes.NewArray1(sqltypes.TypeOfValue(a[0]), []sqltypes.Value{a[0]}), nil
@@ -240,7 +221,7 @@ func init() {
 			}
 			return concat(&sqltypes.ArrayValue{Elems: []sqltypes.Value{e}, Dims: []int32{1}}, y, y.Elem)
 		}})
-	Register("array_cat", Overload{Params: []Param{anyP, anyP}, Result: arrayResult(0), CalledOnNull: true,
+	Register("array_cat", Overload{Params: []Param{compatArr, compatArr}, Result: arrayResult(0), ResultPseudo: AnyCompatibleArray, CalledOnNull: true,
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			switch {
 			case a[0].IsNull():
@@ -258,7 +239,7 @@ func init() {
 			}
 			return concat(x, y.Array(), x.Elem)
 		}})
-	Register("array_remove", Overload{Params: []Param{anyP, anyP}, Result: arrayResult(0), CalledOnNull: true,
+	Register("array_remove", Overload{Params: []Param{compatArr, compat}, Result: arrayResult(0), ResultPseudo: AnyCompatibleArray, CalledOnNull: true,
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			if a[0].IsNull() {
 				return sqltypes.Null, nil

@@ -38,7 +38,7 @@ func init() {
 
 	Register("version", Overload{Result: Returns(sqltypes.TypeText), Volatility: Stable,
 		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewText(ServerVersion), nil }})
-	database := Overload{Result: Returns(sqltypes.TypeText), Volatility: Stable, Eval: func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+	database := Overload{Result: Returns(sqltypes.Type{ID: sqltypes.Name}), Volatility: Stable, Eval: func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
 		if ctx != nil && ctx.Session.Database != "" {
 			return sqltypes.NewText(ctx.Session.Database), nil
 		}
@@ -46,7 +46,7 @@ func init() {
 	}}
 	Register("current_database", database)
 	Register("current_catalog", database)
-	Register("current_schema", Overload{Result: Returns(sqltypes.TypeText), Volatility: Stable,
+	Register("current_schema", Overload{Result: Returns(sqltypes.Type{ID: sqltypes.Name}), Volatility: Stable,
 		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewText("public"), nil }})
 
 	for _, t := range []sqltypes.Type{sqltypes.TypeInt2, sqltypes.TypeInt4, sqltypes.TypeInt8} {

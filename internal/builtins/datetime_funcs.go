@@ -346,18 +346,20 @@ func init() {
 			}}
 	}
 	number := func(t sqltypes.Type) Overload {
-		return tmplFn(t, Immutable, func(_ *Context, v sqltypes.Value, tmpl string) (sqltypes.Value, error) {
+		// to_char is stable in PostgreSQL: its templates may read the
+		// locale (lc_numeric, lc_time).
+		return tmplFn(t, Stable, func(_ *Context, v sqltypes.Value, tmpl string) (sqltypes.Value, error) {
 			return NumberToChar(v, t, tmpl)
 		})
 	}
 	Register("to_char",
-		tmplFn(tTS, Immutable, func(_ *Context, v sqltypes.Value, tmpl string) (sqltypes.Value, error) {
+		tmplFn(tTS, Stable, func(_ *Context, v sqltypes.Value, tmpl string) (sqltypes.Value, error) {
 			return TimestampToChar(v.I, nil, tmpl)
 		}),
 		tmplFn(tTSTZ, Stable, func(ctx *Context, v sqltypes.Value, tmpl string) (sqltypes.Value, error) {
 			return TimestampToChar(v.I, SessionLocation(ctx), tmpl)
 		}),
-		tmplFn(tInterval, Immutable, func(_ *Context, v sqltypes.Value, tmpl string) (sqltypes.Value, error) {
+		tmplFn(tInterval, Stable, func(_ *Context, v sqltypes.Value, tmpl string) (sqltypes.Value, error) {
 			return IntervalToChar(v.Interval(), tmpl)
 		}),
 		number(tInt4), number(tInt8), number(tFloat4), number(tFloat8), number(tNumeric),

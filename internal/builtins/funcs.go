@@ -37,8 +37,20 @@ const (
 	AnyElement    Pseudo = 2283
 	AnyNonArray   Pseudo = 2776
 	AnyCompatible Pseudo = 5077
-	Record        Pseudo = 2249
+	// AnyCompatibleArray and AnyCompatibleNonArray are anycompatible's
+	// array and non-array forms (array_append, array_fill ...).
+	AnyCompatibleArray    Pseudo = 5078
+	AnyCompatibleNonArray Pseudo = 5079
+	Record                Pseudo = 2249
 )
+
+// Pseudos lists the pseudo-types zproxy's functions may be declared with:
+// the polymorphic types over the values zproxy holds, and record. The
+// others of PostgreSQL (cstring, internal, trigger, anyrange, anyenum ...)
+// stand for values zproxy has none of.
+func Pseudos() []Pseudo {
+	return []Pseudo{AnyType, AnyArray, AnyElement, AnyNonArray, AnyCompatible, AnyCompatibleArray, AnyCompatibleNonArray, Record}
+}
 
 // ErrNoOverload is what a Func's Type returns when no overload takes the
 // arguments: the caller reports 42883 with the argument types it has.
@@ -189,6 +201,13 @@ func (o *Overload) ReturnsSet() bool { return o.Set != nil || o.Retset }
 func (o *Overload) Signature() (args []uint32, ret uint32) {
 	types := make([]sqltypes.Type, len(o.Params))
 	for i, p := range o.Params {
+		if o.Variadic && i == len(o.Params)-1 && !p.Any {
+			// A VARIADIC parameter of a type is declared as its array
+			// (json_extract_path(json, VARIADIC text[])); "any" stays "any".
+			args = append(args, sqltypes.ArrayOf(p.Type).OID())
+			types[i] = p.Type
+			continue
+		}
 		args = append(args, p.OID())
 		types[i] = p.Type
 		if p.Any {

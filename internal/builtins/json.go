@@ -39,8 +39,15 @@ func anyJSON(result sqltypes.Type, min int, f func(a []sqltypes.Value) (sqltypes
 			return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(jsonInputs(ctx, ts, a)) }
 		}}
 	if min >= 0 {
-		o.Variadic, o.MinArgs = true, min
+		o.Variadic, o.MinArgs, o.Params[0].Pseudo, o.Volatility = true, min, AnyType, Stable
 	}
+	return o
+}
+
+// noArgs is the zero-argument form of a variadic json builder
+// (json_build_object() is a function of its own in pg_proc).
+func noArgs(o Overload) Overload {
+	o.Params, o.Variadic, o.MinArgs = nil, false, 0
 	return o
 }
 
@@ -49,24 +56,20 @@ func jsonFn(params []Param, result sqltypes.Type, f func(a []sqltypes.Value) (sq
 }
 
 func init() {
+	// to_json and to_jsonb are strict and, as they print values with
+	// their types' output functions (timestamptz's reads TimeZone),
+	// stable.
 	Register("to_json", anyJSON(sqltypes.TypeJSON, -1, func(a []sqltypes.Value) (sqltypes.Value, error) {
-		if a[0].IsNull() {
-			return sqltypes.Null, nil
-		}
 		return sqltypes.ToJSON(a[0]), nil
-	}))
+	}).Strict().WithVolatility(Stable))
 	Register("to_jsonb", anyJSON(sqltypes.TypeJSONB, -1, func(a []sqltypes.Value) (sqltypes.Value, error) {
-		if a[0].IsNull() {
-			return sqltypes.Null, nil
-		}
 		return sqltypes.ToJSONB(a[0])
-	}))
-	Register("json_build_object", anyJSON(sqltypes.TypeJSON, 0, sqltypes.JSONBuildObject))
-	Register("jsonb_build_object", anyJSON(sqltypes.TypeJSONB, 0, sqltypes.JSONBBuildObject))
-	Register("json_build_array", anyJSON(sqltypes.TypeJSON, 0, func(a []sqltypes.Value) (sqltypes.Value, error) {
-		return sqltypes.JSONBuildArray(a), nil
-	}))
-	Register("jsonb_build_array", anyJSON(sqltypes.TypeJSONB, 0, sqltypes.JSONBBuildArray))
+	}).Strict().WithVolatility(Stable))
+	Register("json_build_object", anyJSON(sqltypes.TypeJSON, 1, sqltypes.JSONBuildObject), noArgs(anyJSON(sqltypes.TypeJSON, 1, sqltypes.JSONBuildObject)))
+	Register("jsonb_build_object", anyJSON(sqltypes.TypeJSONB, 1, sqltypes.JSONBBuildObject), noArgs(anyJSON(sqltypes.TypeJSONB, 1, sqltypes.JSONBBuildObject)))
+	buildArray := func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONBuildArray(a), nil }
+	Register("json_build_array", anyJSON(sqltypes.TypeJSON, 1, buildArray), noArgs(anyJSON(sqltypes.TypeJSON, 1, buildArray)))
+	Register("jsonb_build_array", anyJSON(sqltypes.TypeJSONB, 1, sqltypes.JSONBBuildArray), noArgs(anyJSON(sqltypes.TypeJSONB, 1, sqltypes.JSONBBuildArray)))
 
 	Register("json_typeof", jsonFn([]Param{jsonT}, sqltypes.TypeText, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONTypeof(a[0]) }))
 	Register("jsonb_typeof", jsonFn([]Param{jsonbT}, sqltypes.TypeText, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONTypeof(a[0]) }))
@@ -109,5 +112,9 @@ func init() {
 
 func init() {
 	// row_to_json(t) of a whole row: the planner has made it json already.
-	Register("row_to_json", jsonFn([]Param{jsonT}, sqltypes.TypeJSON, func(a []sqltypes.Value) (sqltypes.Value, error) { return a[0], nil }))
+	// row_to_json(record): the planner turns the row into json before the
+	// call (planner/rowjson.go), so the value arriving is that json; pg_proc
+	// declares the record PostgreSQL's takes.
+	Register("row_to_json", Overload{Params: []Param{{Type: sqltypes.TypeJSON, Pseudo: Record}}, Result: Returns(sqltypes.TypeJSON), Volatility: Stable,
+		Doc: "map row to json", Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return a[0], nil }})
 }

@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -21,14 +22,16 @@ import (
 const ()
 
 // Random is a session's generator for random(), which setseed seeds: after
-// setseed(x) the session's random() values repeat for the same x, as in
-// PostgreSQL, though they are not PostgreSQL's numbers (another
-// generator). The zero Random, and a nil one, draw from the process's
-// generator until seeded. Statements may evaluate random() on several
-// goroutines, hence the lock.
+// setseed(x) the session's random() values are PostgreSQL 15's for the
+// same x (its pg_prng: xoroshiro128** seeded through splitmix64, doubles
+// from the top 52 bits), so a script that seeds gets PostgreSQL's numbers.
+// The zero Random, and a nil one, draw from the process's generator until
+// seeded. Statements may evaluate random() on several goroutines, hence
+// the lock.
 type Random struct {
-	mu sync.Mutex
-	r  *rand.Rand
+	mu     sync.Mutex
+	seeded bool
+	s0, s1 uint64
 }
 
 // Float64 returns the next value in [0, 1).
@@ -38,22 +41,42 @@ func (g *Random) Float64() float64 {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.r == nil {
+	if !g.seeded {
 		return rand.Float64()
 	}
-	return g.r.Float64()
+	// xoroshiro128**, as pg_prng_double draws it.
+	s0 := g.s0
+	sx := g.s1 ^ s0
+	v := bits.RotateLeft64(s0*5, 7) * 9
+	g.s0 = bits.RotateLeft64(s0, 24) ^ sx ^ (sx << 16)
+	g.s1 = bits.RotateLeft64(sx, 37)
+	return math.Ldexp(float64(v>>(64-52)), -52)
 }
 
-// Seed restarts the sequence from seed in [-1, 1], scaled to 64 bits as
-// PostgreSQL's setseed scales it.
+// Seed restarts the sequence from seed in [-1, 1] as PostgreSQL's
+// setseed does (pg_prng_fseed: the seed scaled to 52 bits, the state
+// drawn from it with splitmix64).
 func (g *Random) Seed(seed float64) {
 	if g == nil {
 		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	s := uint64(int64(seed * math.MaxInt64))
-	g.r = rand.New(rand.NewPCG(s, s^0x9E3779B97F4A7C15))
+	state := uint64(int64(float64(uint64(1)<<52-1) * seed))
+	splitmix := func() uint64 {
+		state += 0x9E3779B97F4A7C15
+		v := state
+		v = (v ^ v>>30) * 0xBF58476D1CE4E5B9
+		v = (v ^ v>>27) * 0x94D049BB133111EB
+		return v ^ v>>31
+	}
+	g.s0 = splitmix()
+	g.s1 = splitmix()
+	if g.s0 == 0 && g.s1 == 0 {
+		// pg_prng_seed_check's fallback for an all-zero state.
+		g.s0, g.s1 = 0x5851F42D4C957F2D, 0x14057B7EF767814F
+	}
+	g.seeded = true
 }
 
 func numFn(f func(sqltypes.Value) (sqltypes.Value, error)) Overload {

@@ -10,7 +10,10 @@ func init() {
 	set := func(o Overload) Overload { o.CalledOnNull, o.Retset = false, true; return o }
 	tTextArray := sqltypes.ArrayOf(tText)
 	RegisterPlannerBound("unnest", set(Sig("the array's elements as rows", AnyElement, AnyArray)))
-	RegisterPlannerBound("generate_subscripts", set(Sig("the subscripts of the array's given dimension as rows", tInt4, AnyArray, tInt4)))
+	// pg_typeof(x) the planner answers from x's type (planner/pgexpr.go).
+	RegisterPlannerBound("pg_typeof", Sig("type of the argument", sqltypes.TypeRegType, AnyType).WithVolatility(Stable))
+	RegisterPlannerBound("generate_subscripts", set(Sig("the subscripts of the array's given dimension as rows", tInt4, AnyArray, tInt4)),
+		set(Sig("the subscripts of the array's given dimension as rows, in reverse order if asked", tInt4, AnyArray, tInt4, tBool)))
 	RegisterPlannerBound("regexp_matches",
 		set(Sig("the captured substrings of the first match as a text array", tTextArray, tText, tText)),
 		set(Sig("the captured substrings of each match (with flag g) as text arrays", tTextArray, tText, tText, tText)))

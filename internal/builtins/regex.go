@@ -232,21 +232,11 @@ func init() {
 		if len(a) > 3 {
 			flags = a[3].S
 		}
-		re, err := CompileRegex(a[1].S, flags)
-		if err != nil {
-			return sqltypes.Null, err
-		}
-		repl := pgReplacement(a[2].S)
+		n := int64(1)
 		if strings.Contains(flags, "g") {
-			return sqltypes.NewText(re.ReplaceAllString(a[0].S, repl)), nil
+			n = 0
 		}
-		loc := re.FindStringSubmatchIndex(a[0].S)
-		if loc == nil {
-			return a[0], nil
-		}
-		var dst []byte
-		dst = re.ExpandString(dst, repl, a[0].S, loc)
-		return sqltypes.NewText(a[0].S[:loc[0]] + string(dst) + a[0].S[loc[1]:]), nil
+		return regexReplace(a[0].S, a[1].S, a[2].S, flags, 1, n)
 	}
 	Register("regexp_replace",
 		Overload{Params: []Param{textT, textT, textT}, Result: Returns(sqltypes.TypeText), Eval: replace},

@@ -27,8 +27,14 @@ func init() {
 				return sqltypes.NewInt(v), err
 			}}
 	}
-	Register("nextval", one(Sequences.Nextval))
-	Register("currval", one(Sequences.Currval))
+	// The regclass forms PostgreSQL declares: a regclass value carries the
+	// name it was read from or prints as, which is what Sequences takes.
+	byClass := func(o Overload) Overload {
+		o.Params = append([]Param{T(sqltypes.TypeRegClass)}, o.Params[1:]...)
+		return o
+	}
+	Register("nextval", one(Sequences.Nextval), byClass(one(Sequences.Nextval)))
+	Register("currval", one(Sequences.Currval), byClass(one(Sequences.Currval)))
 	setval := func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error) {
 		s, err := seqs(ctx)
 		if err != nil {
@@ -40,7 +46,9 @@ func init() {
 	}
 	Register("setval",
 		Overload{Params: []Param{text, int8}, Result: Returns(sqltypes.TypeInt8), Volatility: Volatile, Eval: setval},
-		Overload{Params: []Param{text, int8, T(sqltypes.TypeBool)}, Result: Returns(sqltypes.TypeInt8), Volatility: Volatile, Eval: setval})
+		Overload{Params: []Param{text, int8, T(sqltypes.TypeBool)}, Result: Returns(sqltypes.TypeInt8), Volatility: Volatile, Eval: setval},
+		byClass(Overload{Params: []Param{text, int8}, Result: Returns(sqltypes.TypeInt8), Volatility: Volatile, Eval: setval}),
+		byClass(Overload{Params: []Param{text, int8, T(sqltypes.TypeBool)}, Result: Returns(sqltypes.TypeInt8), Volatility: Volatile, Eval: setval}))
 	Register("lastval", Overload{Result: Returns(sqltypes.TypeInt8), Volatility: Volatile,
 		Eval: func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
 			s, err := seqs(ctx)

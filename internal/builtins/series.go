@@ -25,7 +25,8 @@ func init() {
 		series(sqltypes.TypeNumeric, numericSeries, num, num),
 		series(sqltypes.TypeNumeric, numericSeries, num, num, num),
 		series(sqltypes.TypeTimestamp, timestampSeries, ts, ts, iv),
-		series(sqltypes.TypeTimestampTZ, timestampSeries, tstz, tstz, iv),
+		// Stable: a day or month step of timestamptz follows the session's zone.
+		series(sqltypes.TypeTimestampTZ, timestampSeries, tstz, tstz, iv).WithVolatility(Stable),
 	)
 }
 

@@ -236,14 +236,15 @@ func init() {
 	// and f), so they are bound per call to the argument types; they are
 	// stable, as in PostgreSQL, because that output depends on the
 	// session's DateStyle, TimeZone and other output settings.
-	Register("concat", Overload{Params: []Param{AnyParam}, Variadic: true, MinArgs: 1, CalledOnNull: true, Volatility: Stable,
+	anyArgs := Param{Any: true, Pseudo: AnyType}
+	Register("concat", Overload{Params: []Param{anyArgs}, Variadic: true, MinArgs: 1, CalledOnNull: true, Volatility: Stable,
 		Result: Returns(sqltypes.TypeText), Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
 			return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				s, err := joinOutputs(ctx, ts, a, "")
 				return sqltypes.NewText(s), err
 			}
 		}})
-	Register("concat_ws", Overload{Params: []Param{text, AnyParam}, Variadic: true, MinArgs: 2, CalledOnNull: true, Volatility: Stable,
+	Register("concat_ws", Overload{Params: []Param{text, anyArgs}, Variadic: true, MinArgs: 2, CalledOnNull: true, Volatility: Stable,
 		Result: Returns(sqltypes.TypeText), Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
 			return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				if a[0].IsNull() {
@@ -253,7 +254,7 @@ func init() {
 				return sqltypes.NewText(s), err
 			}
 		}})
-	formatFn := Overload{Params: []Param{text, AnyParam}, Variadic: true, MinArgs: 1, CalledOnNull: true, Volatility: Stable,
+	formatFn := Overload{Params: []Param{text, anyArgs}, Variadic: true, MinArgs: 2, CalledOnNull: true, Volatility: Stable,
 		Result: Returns(sqltypes.TypeText), Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
 			return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				if a[0].IsNull() {
@@ -266,7 +267,11 @@ func init() {
 				return sqltypes.NewText(s), nil
 			}
 		}}
-	Register("format", formatFn)
+	// format(text) and format(text, VARIADIC "any") are two functions in
+	// pg_proc; one implementation serves both.
+	formatText := formatFn
+	formatText.Params, formatText.Variadic, formatText.MinArgs = []Param{text}, false, 0
+	Register("format", formatText, formatFn)
 }
 
 // OutputText is the text a value's type prints it as (its output

@@ -483,6 +483,10 @@ func ValidateJSON(s string) error {
 // ParseJSONB parses jsonb input into its normal form.
 func ParseJSONB(s string) (*JSONValue, error) { return parseJSONText(s, false) }
 
+// QuoteJSON is s as a JSON string literal, escaped as PostgreSQL's
+// escape_json does.
+func QuoteJSON(s string) string { return string(appendJSONString(nil, s)) }
+
 // appendJSONString appends s as a JSON string literal, escaped as
 // PostgreSQL's escape_json does.
 func appendJSONString(buf []byte, s string) []byte {
