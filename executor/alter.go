@@ -521,14 +521,8 @@ func alterOptions(nt *catalog.Table, a ir.AlterAction) error {
 // if one fails.
 func (e *Executor) validateAlter(ctx context.Context, cat *catalog.Catalog, t *catalog.Table, checks []validation) error {
 	// Writers that planned with the old schema finish first.
-	e.Gate.Lock()
-	e.Gate.Unlock()
-	if !cat.Exclusive() {
-		select {
-		case <-time.After(2 * catalog.SharedStaleness):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	if err := e.outwaitWriters(ctx, cat); err != nil {
+		return err
 	}
 	var failed error
 	err := e.forEachRow(ctx, t, func(row []sqltypes.Value) bool {

@@ -329,8 +329,24 @@ func (e *Executor) alignToData(ctx context.Context, cat *catalog.Catalog, ci *ir
 // build indexes a building index's existing rows and makes it public.
 func (e *Executor) build(ctx context.Context, cat *catalog.Catalog, table *catalog.Table, index *catalog.Index) error {
 	// Writers that planned against the schema without this index finish
-	// before the build reads anything: in this process through the gate, in
-	// other proxies on a shared store by outwaiting their schema cache.
+	// before the build reads anything.
+	if err := e.outwaitWriters(ctx, cat); err != nil {
+		return err
+	}
+	if err := e.backfill(ctx, table, index); err != nil {
+		if pgerr.CodeOf(err) == pgerr.UniqueViolation {
+			e.abandonIndex(ctx, cat, table.Name, index)
+		}
+		return err
+	}
+	return e.setIndexState(ctx, cat, table.Name, index.Name, catalog.StatePublic)
+}
+
+// outwaitWriters returns once the writers that planned against the schema
+// before a change just published have finished: in this process through
+// the gate, in other proxies on a shared store by outwaiting their schema
+// cache.
+func (e *Executor) outwaitWriters(ctx context.Context, cat *catalog.Catalog) error {
 	e.Gate.Lock()
 	e.Gate.Unlock()
 	if !cat.Exclusive() {
@@ -340,13 +356,7 @@ func (e *Executor) build(ctx context.Context, cat *catalog.Catalog, table *catal
 			return ctx.Err()
 		}
 	}
-	if err := e.backfill(ctx, table, index); err != nil {
-		if pgerr.CodeOf(err) == pgerr.UniqueViolation {
-			e.abandonIndex(ctx, cat, table.Name, index)
-		}
-		return err
-	}
-	return e.setIndexState(ctx, cat, table.Name, index.Name, catalog.StatePublic)
+	return nil
 }
 
 // ResumeBuilds finishes the builds a restart interrupted: every index in

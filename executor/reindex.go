@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -55,17 +54,10 @@ func (e *Executor) Reindex(ctx context.Context, cat *catalog.Catalog, table stri
 	if err != nil {
 		return err
 	}
-	// Writers that planned without the new index finish first (build's
-	// wait), then its entries are written.
-	e.Gate.Lock()
-	e.Gate.Unlock()
-	if !cat.Exclusive() {
-		select {
-		case <-time.After(2 * catalog.SharedStaleness):
-		case <-ctx.Done():
-			e.abandonIndex(ctx, cat, table, fresh)
-			return ctx.Err()
-		}
+	// Writers that planned without the new index finish first.
+	if err := e.outwaitWriters(ctx, cat); err != nil {
+		e.abandonIndex(ctx, cat, table, fresh)
+		return err
 	}
 	if err := e.backfill(ctx, nt, fresh); err != nil {
 		e.abandonIndex(ctx, cat, table, fresh)
