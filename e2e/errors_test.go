@@ -353,4 +353,11 @@ func TestPrepareErrors(t *testing.T) {
 	if !errors.As(res.Err, &pe) || pe.Code != "22012" {
 		t.Errorf("Execute of SELECT 1/0: %v, want 22012", res.Err)
 	}
+	// The constant's error comes before the statement's result starts: no
+	// RowDescription, so the batch has one result set (pgx's
+	// TestConnExecMultipleQueriesError).
+	results, err := pc.Exec(ctx, "SELECT 1; SELECT 1/0; SELECT 1").ReadAll()
+	if !errors.As(err, &pe) || pe.Code != "22012" || len(results) != 1 {
+		t.Errorf("a batch with SELECT 1/0: %d result sets, %v; want 1 and 22012", len(results), err)
+	}
 }

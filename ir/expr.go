@@ -792,3 +792,48 @@ func Truthy(v sqltypes.Value) bool { return v.K == sqltypes.KindBool && v.I != 0
 // IsVolatile reports whether a function call may return a different value
 // each time (now(), random()): it is not folded or moved.
 func IsVolatile(f *Func) bool { return f.Volatile }
+
+// Failed is a constant expression whose evaluation failed when the binder
+// folded it (1/0, '2024-13-01'::date + 1 ...). PostgreSQL's planner folds
+// constants when a statement is planned, so the error belongs to running
+// the statement, never to preparing or describing it: the binder keeps
+// the expression as Failed, and PlanErr raises the error before the
+// statement's first row (before its RowDescription, as PostgreSQL sends
+// none for such a query).
+type Failed struct {
+	E   Expr
+	Err error
+}
+
+// Type implements Expr.
+func (f *Failed) Type() sqltypes.Type { return f.E.Type() }
+
+// Eval implements Expr: the folding's error.
+func (f *Failed) Eval(*EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+	return sqltypes.Null, f.Err
+}
+
+// String implements Expr.
+func (f *Failed) String() string { return f.E.String() }
+
+// AppendChildren implements Expr: a Failed is a leaf, its operands
+// already folded as far as they go.
+func (f *Failed) AppendChildren(dst []Expr) []Expr { return dst }
+
+// WithChildren implements Expr.
+func (f *Failed) WithChildren([]Expr) Expr { return f }
+
+// PlanErr is the error of the first constant of a query's plan whose
+// folding failed (Failed), which running the query raises before it
+// returns a row; nil when there is none.
+func PlanErr(r Rel) error {
+	var err error
+	VisitExprs(r, func(e Expr, _ int) {
+		Walk(e, func(x Expr) {
+			if f, ok := x.(*Failed); ok && err == nil {
+				err = f.Err
+			}
+		})
+	})
+	return err
+}

@@ -325,15 +325,26 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 				return b.bindRegCast(e, t)
 			}
 			b.inferParam(e, t)
+			if c, ok := e.(*ir.Const); ok && t.ID == sqltypes.Array && t.ElemType().IsReg() &&
+				(c.Typ.ID == sqltypes.Unknown || c.Typ.ElemType().Kind() == sqltypes.KindText) {
+				// '{integer,text}'::regtype[]: each element read by name.
+				return b.regArrayFromText(c, t)
+			}
 			if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(c.Typ, t) {
 				v, err := ir.CastValueStyled(c.V, c.Typ, t, true, b.castStyle())
 				if err != nil {
 					return nil, err
 				}
+				if t.ID == sqltypes.Array && t.ElemType().IsReg() {
+					return b.nameRegElems(&ir.Const{V: v, Typ: t}, t), nil
+				}
 				return &ir.Const{V: v, Typ: t}, nil
 			}
 			if e.Type() == t {
 				return e, nil
+			}
+			if t.ID == sqltypes.Array && t.ElemType().IsReg() {
+				return b.nameRegElems(&ir.Cast{E: e, To: t, Explicit: true}, t), nil
 			}
 			return &ir.Cast{E: e, To: t, Explicit: true}, nil
 		}
@@ -767,8 +778,8 @@ func fold(e ir.Expr) (ir.Expr, error) {
 	v, err := e.Eval(&ir.EvalContext{}, nil)
 	if err != nil {
 		// Left to fail when the statement runs, as PostgreSQL's 1/0 fails
-		// when it is executed, not when it is prepared.
-		return e, nil
+		// when it is planned for execution, not when it is prepared.
+		return &ir.Failed{E: e, Err: err}, nil
 	}
 	return &ir.Const{V: v, Typ: e.Type()}, nil
 }

@@ -711,6 +711,75 @@ func (b *Binder) bindRegCast(e ir.Expr, t sqltypes.Type) (ir.Expr, error) {
 	}}, nil
 }
 
+// nameRegElems gives each element of e, an array of a reg* type that a
+// cast filled with bare OIDs, its name ('{23,25}'::oid[]::regtype[] prints
+// {integer,text}, as pgcli reads proargtypes::regtype[]).
+func (b *Binder) nameRegElems(e ir.Expr, t sqltypes.Type) ir.Expr {
+	elem := t.ElemType()
+	env := pgcatalog.NewEnv(b.snap, nil)
+	name := func(cat builtins.Catalog, v sqltypes.Value) sqltypes.Value {
+		a := v.Array()
+		if a == nil {
+			return v
+		}
+		out := *a
+		out.Elems = make([]sqltypes.Value, len(a.Elems))
+		for i, x := range a.Elems {
+			if x.IsNull() {
+				out.Elems[i] = x
+				continue
+			}
+			out.Elems[i] = sqltypes.NewReg(uint32(x.I), cat.RegName(elem, uint32(x.I)))
+		}
+		return sqltypes.NewArray(&out)
+	}
+	if c, ok := e.(*ir.Const); ok {
+		return &ir.Const{V: name(env, c.V), Typ: t}
+	}
+	return &ir.Func{Name: t.String(), Args: []ir.Expr{e}, Typ: t, Volatile: true, Fn: func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() {
+			return a[0], nil
+		}
+		var cat builtins.Catalog = env
+		if ctx != nil && ctx.Fn.Catalog != nil {
+			cat = ctx.Fn.Catalog
+		}
+		return name(cat, a[0]), nil
+	}}
+}
+
+// regArrayFromText reads a text array constant as an array of a reg*
+// type, each element by name (or number) as the scalar cast reads it.
+func (b *Binder) regArrayFromText(c *ir.Const, t sqltypes.Type) (ir.Expr, error) {
+	if c.V.IsNull() {
+		return &ir.Const{V: c.V, Typ: t}, nil
+	}
+	texts, err := ir.CastValueStyled(c.V, c.Typ, sqltypes.ArrayOf(sqltypes.TypeText), true, b.castStyle())
+	if err != nil {
+		return nil, err
+	}
+	a := texts.Array()
+	out := *a
+	out.Elem = t.ElemType()
+	out.Elems = make([]sqltypes.Value, len(a.Elems))
+	for i, x := range a.Elems {
+		if x.IsNull() {
+			out.Elems[i] = x
+			continue
+		}
+		r, err := b.bindRegCast(&ir.Const{V: x, Typ: sqltypes.TypeText}, t.ElemType())
+		if err != nil {
+			return nil, err
+		}
+		rc, ok := r.(*ir.Const)
+		if !ok {
+			return nil, pgerr.New(pgerr.InternalError, "a reg* cast of a constant did not fold")
+		}
+		out.Elems[i] = rc.V
+	}
+	return &ir.Const{V: sqltypes.NewArray(&out), Typ: t}, nil
+}
+
 // unnestFunc types unnest(array, ...) in FROM: one column per array, as
 // many rows as the longest (the others padded with NULLs).
 func (b *Binder) unnestFunc(tf *ir.TableFunc, args []ir.Expr) (*ir.TableFunc, error) {

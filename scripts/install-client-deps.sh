@@ -4,7 +4,8 @@
 #   - psycopg2, psycopg 3 and asyncpg for Debian's python3 (python3-psycopg2,
 #     python3-psycopg, python3-asyncpg), with SQLAlchemy 1.4 and pandas
 #     (python3-sqlalchemy, python3-pandas) for the catalog and write
-#     scenarios, and Django 3.2 (python3-django) for its migrate scenario;
+#     scenarios, Django 3.2 (python3-django) for its migrate scenario, and
+#     pgcli 3.5 (pgcli) for its completion queries;
 #   - node-postgres with pg-cursor and pg-copy-streams, and the ORMs
 #     Sequelize, TypeORM (with reflect-metadata) and knex (npm, pinned by
 #     e2e/clients/testdata/node/package-lock.json) into
@@ -46,6 +47,10 @@ if ! /usr/bin/python3 -c 'import psycopg' >/dev/null 2>&1; then
 fi
 if ! /usr/bin/python3 -c 'import asyncpg' >/dev/null 2>&1; then
 	need+=(python3-asyncpg)
+fi
+# pgcli, whose completion queries TestPgcliCompletion runs.
+if ! /usr/bin/python3 -c 'import pgcli' >/dev/null 2>&1; then
+	need+=(pgcli)
 fi
 
 if [[ ! -f /usr/share/java/postgresql.jar ]]; then

@@ -641,6 +641,9 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	opts := env.opts
 	txn := env.txn
 	done := env.done
+	if err := ir.PlanErr(x.Plan); err != nil {
+		return nil, err // a constant's error, PostgreSQL's at planning
+	}
 	plan, err := st.optimize(x, params, opts)
 	if err != nil {
 		return nil, err
