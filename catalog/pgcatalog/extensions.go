@@ -91,10 +91,21 @@ func init() {
 // relations to it (deptype e).
 func extensionDepends() []row {
 	var out []row
+	member := func(class, oid uint32, x Extension) {
+		out = append(out, &pgDependRow{Classid: oidV(class), Objid: oidV(oid), Objsubid: intV(0),
+			Refclassid: oidV(pgExtensionOID), Refobjid: oidV(x.OID), Refobjsubid: intV(0), Deptype: charV('e')})
+	}
 	for _, x := range Extensions {
 		for _, rel := range x.Relations {
-			out = append(out, &pgDependRow{Classid: oidV(pgClassOID), Objid: oidV(relationInfo[rel].oid), Objsubid: intV(0),
-				Refclassid: oidV(pgExtensionOID), Refobjid: oidV(x.OID), Refobjsubid: intV(0), Deptype: charV('e')})
+			member(pgClassOID, relationInfo[rel].oid, x)
+		}
+		// An extension's types are its members as CREATE EXTENSION makes
+		// them (their array types depend on them, not on it): pg_dump
+		// writes CREATE EXTENSION for them, never CREATE TYPE.
+		for _, t := range extensionTypes {
+			if t.name == x.Name {
+				member(pgTypeOID, t.oid, x)
+			}
 		}
 	}
 	return out
