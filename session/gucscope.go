@@ -26,7 +26,7 @@ func (s *Session) gucLevel() map[string]*gucSave {
 }
 
 // gucChanging records parameter n's value before a change in the block.
-func (s *Session) gucChanging(n string, local bool) {
+func (s *Session) gucChanging(n string) {
 	lv := s.gucLevel()
 	if lv[n] == nil {
 		lv[n] = &gucSave{prior: s.varValue(n)}

@@ -184,7 +184,7 @@ func (s *Session) setScoped(name, value string, reset, local bool) error {
 	}
 	if s.txStatus != 'I' {
 		if n, ok := canonicalVar(name); ok && !strings.HasPrefix(n, "transaction_") {
-			s.gucChanging(n, local)
+			s.gucChanging(n)
 			if err := s.setVar(name, value, reset); err != nil {
 				return err
 			}

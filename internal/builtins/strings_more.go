@@ -151,14 +151,17 @@ func init() {
 			return sqltypes.NewText(s), err
 		}})
 
-	normalize := func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		form := norm.NFC
+	// formOf is the form a call names, NFC when it names none.
+	formOf := func(a []sqltypes.Value) (norm.Form, error) {
 		if len(a) > 1 {
-			f, err := normalForm(a[1].S)
-			if err != nil {
-				return sqltypes.Null, err
-			}
-			form = f
+			return normalForm(a[1].S)
+		}
+		return norm.NFC, nil
+	}
+	normalize := func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		form, err := formOf(a)
+		if err != nil {
+			return sqltypes.Null, err
 		}
 		return sqltypes.NewText(form.String(a[0].S)), nil
 	}
@@ -170,13 +173,9 @@ func init() {
 		Overload{Params: []Param{textT}, Result: Returns(sqltypes.TypeText), Doc: doc, Eval: normalize},
 		Overload{Params: []Param{textT, textT}, Result: Returns(sqltypes.TypeText), Doc: doc, Eval: normalize})
 	isNormalized := func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		form := norm.NFC
-		if len(a) > 1 {
-			f, err := normalForm(a[1].S)
-			if err != nil {
-				return sqltypes.Null, err
-			}
-			form = f
+		form, err := formOf(a)
+		if err != nil {
+			return sqltypes.Null, err
 		}
 		return sqltypes.NewBool(form.IsNormalString(a[0].S)), nil
 	}
