@@ -138,6 +138,8 @@ type Sequence struct {
 	BitReversed bool `json:"bit_reversed,omitempty"`
 	// Type is the integer type of the values (smallint, integer, bigint).
 	Type sqltypes.Type `json:"type"`
+	// Temp marks a temporary sequence (a temporary table's SERIAL).
+	Temp bool `json:"temp,omitempty"`
 	// Owner is the role that created the sequence (its table's owner for
 	// SERIAL and identity columns); empty for sequences created before
 	// owners were recorded, which only superusers then own.
@@ -240,6 +242,10 @@ type Table struct {
 	Revision uint64 `json:"revision,omitempty"`
 	// Comment is COMMENT ON TABLE's text.
 	Comment string `json:"comment,omitempty"`
+	// Temp marks a temporary table (temp.go), and OnCommit its ON COMMIT
+	// action: "" (preserve rows), "delete rows" or "drop".
+	Temp     bool   `json:"temp,omitempty"`
+	OnCommit string `json:"on_commit,omitempty"`
 
 	// Virtual computes the rows of a catalog relation (information_schema,
 	// pg_catalog; see package catalog/pgcatalog) when a statement reads it;
@@ -325,6 +331,8 @@ type View struct {
 	// Owner is the role that created the view (empty for views created
 	// before owners were recorded).
 	Owner string `json:"owner,omitempty"`
+	// Temp marks a temporary view (temp.go).
+	Temp bool `json:"temp,omitempty"`
 }
 
 // Snapshot is an immutable view of the catalog at one version.
@@ -335,6 +343,11 @@ type Snapshot struct {
 	sequences map[string]*Sequence
 	roles     map[string]*Role       // see roles.go
 	stats     map[uint64]*TableStats // by table ID; see stats.go
+	// perm is the permanent schema under a session's temporary objects
+	// (WithTemp, temp.go); nil for a catalog's own snapshot. tempNum
+	// numbers the session's temporary schema (TempSchema).
+	perm    *Snapshot
+	tempNum uint64
 }
 
 // Sequence returns the named sequence.
@@ -418,6 +431,13 @@ const SharedStaleness = 100 * time.Millisecond
 // Catalog reads and changes the schema stored in a kv.Store.
 type Catalog struct {
 	store kv.Store
+	// partition holds the descriptors: CatalogPartition, or a session's
+	// temporary catalog's own partition (temp.go).
+	partition []byte
+	// temp marks a session's catalog of temporary objects, whose versions
+	// (and so the IDs of its objects) come from NextTempVersion.
+	temp    bool
+	tempNum uint64
 	// exclusive: no other process changes the store (kv.Capabilities), so
 	// the cache is only ever replaced by this process's own changes.
 	exclusive bool
@@ -429,7 +449,7 @@ type Catalog struct {
 
 // Open returns a Catalog over store and loads the current schema.
 func Open(ctx context.Context, store kv.Store) (*Catalog, error) {
-	c := &Catalog{store: store, exclusive: store.Capabilities().Exclusive}
+	c := &Catalog{store: store, partition: CatalogPartition, exclusive: store.Capabilities().Exclusive}
 	if _, err := c.Snapshot(ctx); err != nil {
 		return nil, err
 	}
@@ -499,7 +519,7 @@ func versionKey(v uint64) []byte {
 func (c *Catalog) latestVersion(ctx context.Context) (uint64, error) {
 	start := []byte(versionPrefix)
 	it := c.store.Scan(ctx, kv.ScanRequest{
-		Partition: CatalogPartition, Start: start, End: kv.PrefixEnd(start),
+		Partition: c.partition, Start: start, End: kv.PrefixEnd(start),
 		Reverse: true, Limit: 1, Consistent: true,
 	})
 	defer it.Close()
@@ -524,7 +544,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		}
 		tables := map[string]*Table{}
 		start := []byte(tablePrefix)
-		it := c.store.Scan(ctx, kv.ScanRequest{Partition: CatalogPartition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+		it := c.store.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
 		for it.Next() {
 			t, err := decodeTable(it.Item())
 			if err != nil {
@@ -545,7 +565,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		}
 		views := map[string]*View{}
 		start = []byte(viewPrefix)
-		it = c.store.Scan(ctx, kv.ScanRequest{Partition: CatalogPartition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+		it = c.store.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
 		for it.Next() {
 			var v View
 			if err := decodeDesc(it.Item(), &v); err != nil {
@@ -561,7 +581,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		}
 		sequences := map[string]*Sequence{}
 		start = []byte(seqPrefix)
-		it = c.store.Scan(ctx, kv.ScanRequest{Partition: CatalogPartition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+		it = c.store.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
 		for it.Next() {
 			var q Sequence
 			if err := decodeDesc(it.Item(), &q); err != nil {
@@ -588,7 +608,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, tempNum: c.tempNum}, nil
 		}
 	}
 }
@@ -679,38 +699,41 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 			return nil, err
 		}
 		next := snap.Version + 1
+		if c.temp {
+			next = NextTempVersion()
+		}
 		ch, err := fn(snap, next)
 		if err != nil {
 			return nil, err
 		}
-		ops := []kv.Op{{Kind: kv.OpPut, Key: kv.Key{Partition: CatalogPartition, Sort: versionKey(next)}, Cond: kv.CondNotExists}}
+		ops := []kv.Op{{Kind: kv.OpPut, Key: kv.Key{Partition: c.partition, Sort: versionKey(next)}, Cond: kv.CondNotExists}}
 		for _, t := range ch.Put {
 			t.Revision = next
-			op, err := putDescriptor(tablePrefix+t.Name, t)
+			op, err := c.putDescriptor(tablePrefix+t.Name, t)
 			if err != nil {
 				return nil, err
 			}
 			ops = append(ops, op)
 		}
 		for _, name := range ch.Delete {
-			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(tablePrefix + name)}})
+			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: []byte(tablePrefix + name)}})
 		}
 		for _, v := range ch.PutViews {
-			op, err := putDescriptor(viewPrefix+v.Name, v)
+			op, err := c.putDescriptor(viewPrefix+v.Name, v)
 			if err != nil {
 				return nil, err
 			}
 			ops = append(ops, op)
 		}
 		for _, q := range ch.PutSequences {
-			op, err := putDescriptor(seqPrefix+q.Name, q)
+			op, err := c.putDescriptor(seqPrefix+q.Name, q)
 			if err != nil {
 				return nil, err
 			}
 			ops = append(ops, op)
 		}
 		for _, name := range ch.DeleteSequences {
-			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(seqPrefix + name)}})
+			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: []byte(seqPrefix + name)}})
 		}
 		gone := map[string]bool{}
 		for _, name := range ch.DeleteViews {
@@ -718,14 +741,14 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 				continue // DynamoDB refuses two writes of one item in a transaction
 			}
 			gone[name] = true
-			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: []byte(viewPrefix + name)}})
+			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: []byte(viewPrefix + name)}})
 		}
-		rops, err := roleOps(ch)
+		rops, err := c.roleOps(ch)
 		if err != nil {
 			return nil, err
 		}
 		ops = append(ops, rops...)
-		sops, err := statsOps(snap, ch)
+		sops, err := c.statsOps(snap, ch)
 		if err != nil {
 			return nil, err
 		}

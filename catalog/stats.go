@@ -356,7 +356,7 @@ func (c *ColumnStats) decode() error {
 func (c *Catalog) loadStats(ctx context.Context) (map[uint64]*TableStats, error) {
 	out := map[uint64]*TableStats{}
 	start := []byte(statsPrefix)
-	it := c.store.Scan(ctx, kv.ScanRequest{Partition: CatalogPartition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+	it := c.store.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
 	defer it.Close()
 	for it.Next() {
 		var ts TableStats
@@ -375,7 +375,7 @@ func (c *Catalog) loadStats(ctx context.Context) (map[uint64]*TableStats, error)
 // statsOps are the writes of a change's statistics, including the removal
 // of those of tables the change drops (not of a table it renames, which
 // keeps its ID).
-func statsOps(snap *Snapshot, ch Change) ([]kv.Op, error) {
+func (c *Catalog) statsOps(snap *Snapshot, ch Change) ([]kv.Op, error) {
 	var ops []kv.Op
 	kept := map[uint64]bool{}
 	for _, t := range ch.Put {
@@ -391,7 +391,7 @@ func statsOps(snap *Snapshot, ch Change) ([]kv.Op, error) {
 	}
 	for _, ts := range ch.PutStats {
 		ts.encode()
-		op, err := putDescriptor(string(statsKey(ts.TableID)), ts)
+		op, err := c.putDescriptor(string(statsKey(ts.TableID)), ts)
 		if err != nil {
 			return nil, err
 		}
@@ -403,7 +403,7 @@ func statsOps(snap *Snapshot, ch Change) ([]kv.Op, error) {
 			continue // DynamoDB refuses two writes of one item in a transaction
 		}
 		gone[id] = true
-		ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: CatalogPartition, Sort: statsKey(id)}})
+		ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: statsKey(id)}})
 	}
 	return ops, nil
 }

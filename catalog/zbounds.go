@@ -70,6 +70,11 @@ func (b *ZBounds) Clip(box zorder.Box) {
 
 // ZBoundsKey is the store key of an index's bounds item.
 func ZBoundsKey(indexID uint64) kv.Key {
+	if IsTempID(indexID) {
+		// A temporary index's bounds live with its entries, in the
+		// proxy's own store (temp.go).
+		return kv.Key{Partition: TempBoundsPartition, Sort: binary.BigEndian.AppendUint64([]byte(zboundsPrefix), indexID)}
+	}
 	return kv.Key{Partition: CatalogPartition, Sort: binary.BigEndian.AppendUint64([]byte(zboundsPrefix), indexID)}
 }
 

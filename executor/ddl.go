@@ -66,7 +66,9 @@ func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *ir
 	if err != nil {
 		return err
 	}
-	adviseTable(ct.Table, ct.Sequences, notice)
+	if !ct.Table.Temp { // a temporary table's partitions are the proxy's own: no hot spot to warn of
+		adviseTable(ct.Table, ct.Sequences, notice)
+	}
 	return nil
 }
 
@@ -178,6 +180,11 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 
 // clearTable deletes the rows and index entries of a table layout no
 // descriptor refers to any more.
+// ClearRows deletes every row and index entry of t, outside any
+// transaction: a temporary table's ON COMMIT DELETE ROWS, which only its
+// own session can see.
+func (e *Executor) ClearRows(ctx context.Context, t *catalog.Table) error { return e.clearTable(ctx, t) }
+
 func (e *Executor) clearTable(ctx context.Context, t *catalog.Table) error {
 	for sh := 0; sh < t.Shards; sh++ {
 		if err := e.clearPartition(ctx, t.Partition(sh)); err != nil {
@@ -734,7 +741,7 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *ir.
 		if s.HasTable(cv.Name) {
 			return ch, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cv.Name)
 		}
-		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends, Owner: cv.Owner}
+		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends, Owner: cv.Owner, Temp: cv.Temp}
 		for _, c := range cv.Columns {
 			v.Columns = append(v.Columns, c.Name)
 			v.Types = append(v.Types, c.Type)

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -102,10 +103,23 @@ func (t *Txn) ReadOnly() bool { return t.readOnly }
 func (t *Txn) noteWrite(tbl *catalog.Table) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if rev, ok := t.wrote[tbl.Name]; ok && rev != tbl.Revision && t.failedSchema == "" {
+	key := writtenKey(tbl)
+	if rev, ok := t.wrote[key]; ok && rev != tbl.Revision && t.failedSchema == "" {
 		t.failedSchema = tbl.Name
 	}
-	t.wrote[tbl.Name] = tbl.Revision
+	t.wrote[key] = tbl.Revision
+}
+
+// tempWritten prefixes a temporary table's name among the written tables:
+// it may share its name with a permanent table, and only this session can
+// change its schema, so no other proxy's descriptor needs locking.
+const tempWritten = "pg_temp."
+
+func writtenKey(tbl *catalog.Table) string {
+	if tbl.Temp {
+		return tempWritten + tbl.Name
+	}
+	return tbl.Name
 }
 
 // Savepoint marks the transaction's writes so far.
@@ -179,9 +193,14 @@ func (t *Txn) Commit(ctx context.Context, current *catalog.Snapshot) error {
 		return err
 	}
 	if current != nil {
-		for name, rev := range wrote {
-			tbl, err := current.Table(name)
-			if err != nil || tbl.Revision != rev {
+		for key, rev := range wrote {
+			name, temp := strings.CutPrefix(key, tempWritten)
+			snap := current
+			if !temp {
+				snap = current.Permanent()
+			}
+			tbl, err := snap.Table(name)
+			if err != nil || tbl.Temp != temp || tbl.Revision != rev {
 				return schemaChanged(name)
 			}
 		}
@@ -204,8 +223,14 @@ func (t *Txn) lockSchema(ctx context.Context, wrote map[string]uint64) error {
 	keys := make([]kv.Key, 0, len(wrote))
 	names := make([]string, 0, len(wrote))
 	for name := range wrote {
+		if strings.HasPrefix(name, tempWritten) {
+			continue
+		}
 		keys = append(keys, catalog.DescriptorKey(name))
 		names = append(names, name)
+	}
+	if len(keys) == 0 {
+		return nil
 	}
 	items, err := t.kv.Get(ctx, kv.GetRequest{Keys: keys, Consistent: true})
 	if err != nil {

@@ -144,9 +144,13 @@ type CreateTable struct {
 func (*CreateTable) Kind() string { return "create_table" }
 
 // Describe implements Statement.
-func (*CreateTable) Describe() Description {
+func (x *CreateTable) Describe() Description {
 	d := ddl()
-	d.CreatesIn = catalog.PublicSchema
+	if x == nil || x.Table == nil || !x.Table.Temp {
+		// A temporary table needs the database's TEMP privilege, which
+		// PUBLIC holds and zproxy does not revoke.
+		d.CreatesIn = catalog.PublicSchema
+	}
 	return d
 }
 
@@ -303,6 +307,9 @@ type CreateView struct {
 	Depends []string
 	// Owner is the role creating the view (the session sets it).
 	Owner string
+	// Temp makes a temporary view (CREATE TEMP VIEW, or a view reading a
+	// temporary relation: ImplicitTemp, which PostgreSQL announces).
+	Temp, ImplicitTemp bool
 }
 
 // Kind implements Statement.
@@ -312,7 +319,9 @@ func (*CreateView) Kind() string { return "create_view" }
 // needs its ownership too.
 func (x *CreateView) Describe() Description {
 	d := ddl()
-	d.CreatesIn = catalog.PublicSchema
+	if !x.Temp {
+		d.CreatesIn = catalog.PublicSchema
+	}
 	if x.OrReplace {
 		d.Owns = refs(ObjectView, x.Name)
 	}

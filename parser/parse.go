@@ -57,6 +57,14 @@ type Statement struct {
 	OnConflict *OnConflict
 	// Overriding is INSERT's OVERRIDING "system" | "user" VALUE, or "".
 	Overriding string
+	// Temp marks CREATE [LOCAL | GLOBAL] TEMP[ORARY] TABLE, and OnCommit
+	// is its ON COMMIT action: "preserve rows" (also when the clause is
+	// absent), "delete rows" or "drop".
+	// TempGlobal marks the GLOBAL spelling, which PostgreSQL accepts with
+	// a deprecation warning.
+	Temp       bool
+	TempGlobal bool
+	OnCommit   string
 	// Explain is set for EXPLAIN; AST is then an *ast.ExplainStmt.
 	Explain *ExplainOptions
 	// Returning is the RETURNING list of INSERT, UPDATE or DELETE.

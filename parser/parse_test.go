@@ -160,6 +160,31 @@ func TestCreateTable(t *testing.T) {
 	}
 }
 
+func TestCreateTempTable(t *testing.T) {
+	tests := []struct {
+		sql            string
+		temp, global   bool
+		onCommit, view string
+	}{
+		{sql: `CREATE TEMP TABLE t (a int)`, temp: true, onCommit: "preserve rows"},
+		{sql: `create temporary table t (a int) on commit delete rows`, temp: true, onCommit: "delete rows"},
+		{sql: `CREATE LOCAL TEMP TABLE t (a int) ON COMMIT DROP`, temp: true, onCommit: "drop"},
+		{sql: `CREATE GLOBAL TEMPORARY TABLE t (a int) WITH (shards = 2) ON COMMIT PRESERVE ROWS`, temp: true, global: true, onCommit: "preserve rows"},
+		{sql: `CREATE TABLE t (a int)`},
+		{sql: `CREATE TEMP VIEW v AS SELECT 1`, temp: true, view: "v"},
+		{sql: `CREATE OR REPLACE TEMPORARY VIEW v AS SELECT 1`, temp: true, view: "v"},
+	}
+	for _, tc := range tests {
+		st := parseOneOK(t, tc.sql)
+		if st.Temp != tc.temp || st.TempGlobal != tc.global || st.OnCommit != tc.onCommit {
+			t.Errorf("%s: Temp %v TempGlobal %v OnCommit %q", tc.sql, st.Temp, st.TempGlobal, st.OnCommit)
+		}
+		if cv, ok := st.AST.(*ast.CreateViewStmt); tc.view != "" && (!ok || cv.ViewName.Name.O != tc.view) {
+			t.Errorf("%s: AST %T", tc.sql, st.AST)
+		}
+	}
+}
+
 func TestColumnTypeRejectsOthers(t *testing.T) {
 	// MySQL types a user might try are refused by the scanner, so they can
 	// never reach ColumnType disguised as a supported type.
@@ -434,7 +459,9 @@ func TestErrors(t *testing.T) {
 		{`CREATE INDEX i ON t USING gin (a)`, pgerr.FeatureNotSupported.String(), 27, `index method gin`},
 		{`CREATE INDEX i ON t (a) WHERE a > 1`, pgerr.FeatureNotSupported.String(), 25, `partial`},
 		{`CREATE TABLE t (a int) WITH (shards = 4, shards = 5)`, pgerr.SyntaxError.String(), 42, `more than once`},
-		{`CREATE TEMP TABLE t (a int)`, pgerr.FeatureNotSupported.String(), 8, `TEMP`},
+		{`CREATE UNLOGGED TABLE t (a int)`, pgerr.FeatureNotSupported.String(), 8, `UNLOGGED`},
+		{`CREATE TABLE t (a int) ON COMMIT DROP`, pgerr.InvalidTableDefinition.String(), 24, `ON COMMIT can only be used on temporary tables`},
+		{`CREATE TEMP TABLE t (a int) ON COMMIT DELETE`, pgerr.SyntaxError.String(), 39, ``},
 		{`EXPLAIN (FORMAT XML) SELECT 1`, pgerr.FeatureNotSupported.String(), 17, `format`},
 		{`EXPLAIN (BOGUS) SELECT 1`, pgerr.SyntaxError.String(), 10, `unrecognized EXPLAIN option`},
 		{`EXPLAIN`, pgerr.SyntaxError.String(), 8, `end of input`},

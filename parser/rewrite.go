@@ -450,7 +450,25 @@ func (r *rewriter) constructs(head int) error {
 	switch t.val {
 	case "create":
 		k := head + 1
-		if r.peek(k, "temp") || r.peek(k, "temporary") || r.peek(k, "unlogged") {
+		if (r.peek(k, "local") || r.peek(k, "global")) && (r.peek(k+1, "temp") || r.peek(k+1, "temporary")) {
+			r.st.TempGlobal = r.peek(k, "global")
+			r.drop(k, k+1)
+			k++
+		}
+		if (r.peek(k, "temp") || r.peek(k, "temporary")) && r.peek(k+1, "view") {
+			r.st.Temp = true
+			r.drop(k, k+1)
+			return r.createView(k + 2)
+		}
+		if r.peek(k, "temp") || r.peek(k, "temporary") {
+			if !r.peek(k+1, "table") {
+				return pgerr.New(pgerr.FeatureNotSupported, "temporary %ss are not supported", r.toks[k+1].val).WithPosition(r.pos(k + 1))
+			}
+			r.st.Temp, r.st.OnCommit = true, "preserve rows"
+			r.drop(k, k+1)
+			return r.createTable(k + 2)
+		}
+		if r.peek(k, "unlogged") {
 			return pgerr.New(pgerr.FeatureNotSupported, "%s tables are not supported", strings.ToUpper(r.toks[k].val)).WithPosition(r.pos(k))
 		}
 		if r.peek(k, "table") {
@@ -458,6 +476,11 @@ func (r *rewriter) constructs(head int) error {
 		}
 		if r.peek(k, "or") && r.peek(k+1, "replace") {
 			k += 2
+			if (r.peek(k, "temp") || r.peek(k, "temporary")) && r.peek(k+1, "view") {
+				r.st.Temp = true
+				r.drop(k, k+1)
+				k++
+			}
 		}
 		if r.peek(k, "recursive") {
 			return pgerr.New(pgerr.FeatureNotSupported, "CREATE RECURSIVE VIEW is not supported; use WITH RECURSIVE inside the view").WithPosition(r.pos(k))
@@ -600,6 +623,24 @@ func (r *rewriter) createTable(i int) error {
 	}
 	if r.peek(k, "without") && r.peek(k+1, "oids") {
 		r.drop(k, k+2)
+		k += 2
+	}
+	if r.peek(k, "on") && r.peek(k+1, "commit") {
+		action := ""
+		switch {
+		case r.peek(k+2, "preserve") && r.peek(k+3, "rows"), r.peek(k+2, "delete") && r.peek(k+3, "rows"):
+			action = r.toks[k+2].val + " rows"
+			r.drop(k, k+4)
+		case r.peek(k+2, "drop"):
+			action = "drop"
+			r.drop(k, k+3)
+		default:
+			return r.syntaxErrorAt(k + 2)
+		}
+		if !r.st.Temp {
+			return pgerr.New(pgerr.InvalidTableDefinition, "ON COMMIT can only be used on temporary tables").WithPosition(r.pos(k))
+		}
+		r.st.OnCommit = action
 	}
 	return nil
 }

@@ -264,6 +264,12 @@ func (b *Binder) newForeignKey(t *catalog.Table, name string, cols []string, ref
 		}
 		parent = p
 	}
+	if parent.Temp != t.Temp {
+		if t.Temp {
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "constraints on temporary tables may reference only temporary tables")
+		}
+		return nil, pgerr.New(pgerr.InvalidTableDefinition, "constraints on permanent tables may reference only permanent tables")
+	}
 	if len(ref.IndexPartSpecifications) == 0 {
 		if parent.Columns[parent.PrimaryKey[0].Column].Hidden {
 			return nil, pgerr.New(pgerr.InvalidForeignKey, "there is no primary key for referenced table %q", parent.Name)

@@ -29,10 +29,21 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	if n.ReferTable != nil || n.Select != nil {
 		return nil, unsupported("CREATE TABLE ... LIKE/AS is not supported")
 	}
-	if err := creationSchema(n.Table.Schema.O, n.Table.Name.O); err != nil {
-		return nil, err
+	temp := b.stmt.Temp
+	switch schema := n.Table.Schema.L; {
+	case isTempSchema(schema):
+		temp = true // CREATE TABLE pg_temp.t makes a temporary table
+	case temp && schema != "":
+		return nil, pgerr.New(pgerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
+	default:
+		if err := creationSchema(n.Table.Schema.O, n.Table.Name.O); err != nil {
+			return nil, err
+		}
 	}
-	t := &catalog.Table{Name: n.Table.Name.O, Shards: defaultTableShards, Mutability: catalog.Mutable}
+	t := &catalog.Table{Name: n.Table.Name.O, Shards: defaultTableShards, Mutability: catalog.Mutable, Temp: temp}
+	if temp && b.stmt.OnCommit != "preserve rows" {
+		t.OnCommit = b.stmt.OnCommit
+	}
 	cb := &constraintBuilder{b: b, t: t}
 	var pk []*ast.IndexPartSpecification
 	pkCount := 0
@@ -94,6 +105,9 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		t.PrimaryKey = []catalog.KeyColumn{{Column: len(t.Columns) - 1}}
 		if !explicitShards {
 			t.Shards = rowIDShards
+			if temp {
+				t.Shards = 1 // read back in insertion order (nextTempRowID)
+			}
 		}
 	}
 	for _, part := range pk {
@@ -158,6 +172,9 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	seqs, err := b.columnGenerators(t)
 	if err != nil {
 		return nil, err
+	}
+	for _, q := range seqs {
+		q.Temp = temp
 	}
 	if err := cb.finish(); err != nil {
 		return nil, err
@@ -346,4 +363,10 @@ func checkIndexTypes(t *catalog.Table, ix *catalog.Index) error {
 		}
 	}
 	return nil
+}
+
+// isTempSchema reports whether a schema name names the session's schema
+// of temporary objects: pg_temp, or its pg_temp_N spelling.
+func isTempSchema(schema string) bool {
+	return schema == "pg_temp" || strings.HasPrefix(schema, "pg_temp_")
 }

@@ -33,6 +33,9 @@ func (b *Binder) defaultExpr(t *catalog.Table, i int) (ir.Expr, error) {
 	c := t.Columns[i]
 	switch {
 	case c.Hidden && len(t.PrimaryKey) == 1 && t.PrimaryKey[0].Column == i:
+		if t.Temp {
+			return &ir.Func{Name: "unique_rowid", Typ: sqltypes.TypeInt8, Volatile: true, Fn: nextTempRowID}, nil
+		}
 		return &ir.Func{Name: "unique_rowid", Typ: sqltypes.TypeInt8, Volatile: true, Fn: newRowID}, nil
 	case c.Identity != "":
 		return b.nextvalOf(c, c.Sequence)

@@ -34,6 +34,15 @@ func (b *Binder) targetTable(refs *ast.TableRefsClause) (*catalog.Table, string,
 }
 
 func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) {
+	if s := tn.Schema.L; s == "public" || isTempSchema(s) {
+		snap, tempOnly := b.snapFor(s)
+		if t, err := snap.Table(tn.Name.O); err == nil && (!tempOnly || t.Temp) {
+			return t, tn.Name.O, nil
+		}
+		if tempOnly {
+			return nil, "", pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", tn.Schema.O+"."+tn.Name.O)
+		}
+	}
 	if s := tn.Schema.O; s != "" && s != "public" {
 		if _, ok := pgcatalog.Lookup(b.snap, s, tn.Name.O); ok {
 			return nil, "", pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot change relation %q", s+"."+tn.Name.O).
@@ -514,7 +523,9 @@ func (b *Binder) bindDelete(n *ast.DeleteStmt) (ir.Statement, error) {
 // bindCreateView checks a view's query by binding it, and keeps its text
 // and output columns.
 func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
-	if err := creationSchema(n.ViewName.Schema.O, n.ViewName.Name.O); err != nil {
+	if isTempSchema(n.ViewName.Schema.L) {
+		b.stmt.Temp = true
+	} else if err := creationSchema(n.ViewName.Schema.O, n.ViewName.Name.O); err != nil {
 		return nil, err
 	}
 	if b.stmt.ViewQuery == "" {
@@ -540,5 +551,17 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 		}
 		seen[c.Name] = true
 	}
-	return &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps}, nil
+	cv := &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps, Temp: b.stmt.Temp}
+	if !cv.Temp {
+		// A view reading a temporary relation is temporary itself, as
+		// PostgreSQL makes it (with a NOTICE the session sends).
+		for _, d := range b.deps {
+			if t, err := b.snap.Table(d); err == nil && t.Temp {
+				cv.Temp, cv.ImplicitTemp = true, true
+			} else if v, ok := b.snap.StoredView(d); ok && v.Temp {
+				cv.Temp, cv.ImplicitTemp = true, true
+			}
+		}
+	}
+	return cv, nil
 }

@@ -353,6 +353,20 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 	return nil, unsupported("this FROM item is not supported")
 }
 
+// snapFor is the schema a name qualified by schema resolves in: public
+// names only permanent relations (a temporary one of the same name hides
+// them from unqualified names alone), pg_temp only the session's
+// temporary ones (tempOnly), and an unqualified name either.
+func (b *Binder) snapFor(schema string) (snap *catalog.Snapshot, tempOnly bool) {
+	switch {
+	case schema == "public":
+		return b.snap.Permanent(), false
+	case isTempSchema(schema):
+		return b.snap, true
+	}
+	return b.snap, false
+}
+
 // bindTableName resolves a table name: a WITH query, a view, a stored
 // table, or a catalog relation (pg_catalog is on every search path).
 func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.Rel, error) {
@@ -383,14 +397,15 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 			return ir.NewVirtual(v), nil
 		}
 	}
-	if schema == "" || schema == "public" {
-		if t, err := b.snap.Table(name); err == nil {
+	if schema == "" || schema == "public" || isTempSchema(schema) {
+		snap, tempOnly := b.snapFor(schema)
+		if t, err := snap.Table(name); err == nil && (!tempOnly || t.Temp) {
 			b.depends(name)
 			s := ir.NewScan(t, alias)
 			b.notePermission(s, b.addPermission(t, nil, catalog.PrivSelect))
 			return s, nil
 		}
-		if v, ok := b.snap.StoredView(name); ok {
+		if v, ok := snap.StoredView(name); ok && !tempOnly {
 			b.depends(name)
 			p := b.addPermission(nil, v, catalog.PrivSelect)
 			r, err := b.bindView(v)
@@ -399,10 +414,10 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 			}
 			return r, err
 		}
-		if q, ok := b.snap.Sequence(name); ok {
+		if q, ok := snap.Sequence(name); ok && (!tempOnly || q.Temp) {
 			return ir.NewVirtual(sequenceRelation(q)), nil
 		}
-		if schema == "public" {
+		if schema != "" {
 			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name)
 		}
 	}

@@ -28,7 +28,7 @@ func (st *statement) runAnalyze(ctx context.Context, x *ir.Analyze, _ *runEnv) (
 	for _, w := range x.Warnings {
 		s.notice(w)
 	}
-	snap, err := e.catalog.Snapshot(ctx)
+	snap, err := s.snapshot(ctx)
 	if err != nil {
 		return nil, storeErr(err)
 	}
@@ -54,7 +54,11 @@ func (st *statement) runAnalyze(ctx context.Context, x *ir.Analyze, _ *runEnv) (
 		if x.Verbose {
 			s.notice(&pgerr.Error{Code: pgerr.SuccessfulCompletion, Severity: "INFO", Message: fmt.Sprintf("analyzing \"public.%s\"", t.Name)})
 		}
-		stats, err := e.exec.Analyze(ctx, e.catalog, []*catalog.Table{t}, false)
+		cat := e.catalog
+		if t.Temp {
+			cat = s.temp.cat
+		}
+		stats, err := e.exec.Analyze(ctx, cat, []*catalog.Table{t}, false)
 		if err != nil {
 			return nil, storeErr(err)
 		}
@@ -73,7 +77,7 @@ func (st *statement) runAnalyze(ctx context.Context, x *ir.Analyze, _ *runEnv) (
 // (kv.Compacter: Pebble's tombstones). DynamoDB frees a deleted item at
 // once, so there is nothing to give back there.
 func (st *statement) vacuum(ctx context.Context, tables []*catalog.Table, verbose bool) error {
-	c, ok := st.sess.engine.cfg.Store.(kv.Compacter)
+	c, ok := st.sess.engine.store.(kv.Compacter)
 	for _, t := range tables {
 		if verbose {
 			st.sess.notice(&pgerr.Error{Code: pgerr.SuccessfulCompletion, Severity: "INFO", Message: fmt.Sprintf("vacuuming \"public.%s\"", t.Name)})
@@ -153,7 +157,9 @@ func (e *Engine) analyzed(tableID uint64) {
 // whatever the count.
 func (e *Engine) noteWrites(t *catalog.Table, n int64, force bool) {
 	a := e.auto
-	if a.disabled || t == nil || t.Virtual != nil {
+	if a.disabled || t == nil || t.Virtual != nil || t.Temp {
+		// As PostgreSQL's autovacuum, never a session's temporary table:
+		// only that session can read it.
 		return
 	}
 	rows := 0.0
@@ -261,7 +267,7 @@ func (e *Engine) zboundsReader(ctx context.Context) func(ix *catalog.Index) *cat
 		if b, ok := seen[ix.ID]; ok {
 			return b
 		}
-		b, err := catalog.ReadZBounds(ctx, e.cfg.Store, ix)
+		b, err := catalog.ReadZBounds(ctx, e.store, ix)
 		if err != nil {
 			b = nil
 		}

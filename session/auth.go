@@ -102,7 +102,7 @@ func (s *Session) checkPrivileges(ctx context.Context, bound ir.Statement) error
 	if len(perms) == 0 && len(needs) == 0 && desc.CreatesIn == "" && len(desc.Owns) == 0 {
 		return nil
 	}
-	snap, err := s.engine.catalog.Snapshot(ctx)
+	snap, err := s.snapshot(ctx)
 	if err != nil {
 		return storeErr(err)
 	}
@@ -224,7 +224,7 @@ func (s *Session) redactValues(ctx context.Context, bound ir.Statement, err erro
 	}
 	style := s.Style()
 	style.Location = s.location()
-	snap, serr := s.engine.catalog.Snapshot(ctx)
+	snap, serr := s.snapshot(ctx)
 	if serr != nil || s.isSuperuser(snap) {
 		pgerr.RenderValues(err, nil, style)
 		return

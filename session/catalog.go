@@ -239,7 +239,7 @@ func (p pgSession) Activity() []pgcatalog.Activity {
 func (p pgSession) Locks() *pgcatalog.AdvisoryLocks { return p.s.engine.cat.locks }
 
 func (p pgSession) IsSuperuser() bool {
-	snap, err := p.s.engine.catalog.Snapshot(context.Background())
+	snap, err := p.s.snapshot(context.Background())
 	if err != nil {
 		return false
 	}
@@ -254,7 +254,11 @@ func (p pgSession) Notice(e *pgerr.Error) { p.s.notice(e) }
 // descriptor. Only the owner of the object (or a superuser) may comment.
 func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (wire.Result, error) {
 	s := st.sess
-	_, err := s.engine.catalog.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+	cat := s.engine.catalog
+	if c.Table != nil && c.Table.Temp {
+		cat = s.temp.cat
+	}
+	_, err := cat.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		if c.View != nil {
 			v, ok := snap.StoredView(c.View.Name)
 			if !ok {
@@ -338,7 +342,7 @@ func (p pgSession) SignalBackend(pid int32, terminate bool) (bool, error) {
 	if target == nil || backends == nil {
 		return false, nil
 	}
-	snap, err := p.s.engine.catalog.Snapshot(context.Background())
+	snap, err := p.s.snapshot(context.Background())
 	if err != nil {
 		return false, storeErr(err)
 	}

@@ -52,7 +52,7 @@ func (st *statement) copy(ctx context.Context, params []sqltypes.Value, start ti
 	if c.Query != nil {
 		return st.copyQuery(ctx, c.Query, params, start)
 	}
-	snap, err := st.sess.engine.catalog.Snapshot(ctx)
+	snap, err := st.sess.snapshot(ctx)
 	if err != nil {
 		return nil, storeErr(err)
 	}

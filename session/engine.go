@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/stmtstats"
 	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/kv/kvsplit"
 	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/wire"
 )
@@ -62,6 +64,10 @@ type Engine struct {
 	closeErr  error
 	cfg       Config
 	catalog   *catalog.Catalog
+	// store is what the executor reads and writes: cfg.Store, with the
+	// partitions of temporary objects sent to temp (temp.go).
+	store kv.Store
+	temp  *tempStore
 	exec      *executor.Executor
 	opts      optimizer.Options
 	cat       *catalogState // sessions and advisory locks (catalog.go)
@@ -112,8 +118,10 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	ex := executor.New(cfg.Store)
-	e := &Engine{cfg: cfg, catalog: cat, exec: ex, opts: optimizer.DefaultOptions(cfg.Store.Capabilities()),
+	temp := &tempStore{}
+	store := kvsplit.New(cfg.Store, temp, catalog.IsTempPartition)
+	ex := executor.New(store)
+	e := &Engine{cfg: cfg, catalog: cat, exec: ex, store: store, temp: temp, opts: optimizer.DefaultOptions(cfg.Store.Capabilities()),
 		cat: newCatalogState(cfg.Store.Capabilities().Exclusive), auto: newAutoAnalyze(cfg.AutoAnalyzeNap),
 		stmts: stmtstats.New(cfg.StatementsMax), mem: memacct.NewPool(cfg.AllSessionsMemoryLimit)}
 	if cfg.MemoryPressure != nil {
@@ -188,7 +196,7 @@ func (e *Engine) Close() error {
 		e.builds.Wait()
 		e.auto.stop()
 		e.sweeper.Wait()
-		e.closeErr = e.exec.Close() // its spill store
+		e.closeErr = errors.Join(e.exec.Close(), e.temp.close()) // the spill store, the temporary tables
 	})
 	return e.closeErr
 }

@@ -24,7 +24,7 @@ func (st *statement) runLock(ctx context.Context, x *ir.Lock, env *runEnv) (wire
 	if s.txStatus == 'I' {
 		return nil, pgerr.New(pgerr.NoActiveSQLTransaction, "LOCK TABLE can only be used in transaction blocks")
 	}
-	snap, err := s.engine.catalog.Snapshot(ctx)
+	snap, err := s.snapshot(ctx)
 	if err != nil {
 		return nil, storeErr(err)
 	}

@@ -32,7 +32,7 @@ var _ builtins.Sequences = (*sessionSequences)(nil)
 // an optionally schema-qualified name, folded to lower case unless
 // double-quoted.
 func (q *sessionSequences) lookup(text string) (*catalog.Sequence, error) {
-	snap, err := q.s.engine.catalog.Snapshot(q.ctx)
+	snap, err := q.s.snapshot(q.ctx)
 	if err != nil {
 		return nil, storeErr(err)
 	}
@@ -109,7 +109,7 @@ func relationNameOf(text string) (string, error) {
 // currval and lastval USAGE or SELECT, setval UPDATE. An identity
 // column's sequence is the table's business: INSERT's privilege covers it.
 func (q *sessionSequences) require(seq *catalog.Sequence, any catalog.Privilege) error {
-	snap, err := q.s.engine.catalog.Snapshot(q.ctx)
+	snap, err := q.s.snapshot(q.ctx)
 	if err != nil {
 		return storeErr(err)
 	}
@@ -215,7 +215,7 @@ func (q *sessionSequences) Lastval() (int64, error) {
 	if q.s.seqs.last == 0 {
 		return 0, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
 	}
-	snap, err := q.s.engine.catalog.Snapshot(q.ctx)
+	snap, err := q.s.snapshot(q.ctx)
 	if err != nil {
 		return 0, storeErr(err)
 	}

@@ -114,7 +114,7 @@ func (s *Session) mayReadVar(n string) bool {
 	if !ok || !p.SuperuserOnly {
 		return true
 	}
-	snap, err := s.engine.catalog.Snapshot(context.Background())
+	snap, err := s.snapshot(context.Background())
 	if err != nil {
 		return false
 	}

@@ -56,6 +56,8 @@ type Session struct {
 	// explained is the workload of the statements this session EXPLAINs
 	// while zproxy.advice_workload is "explained".
 	explained *stmtstats.Store
+	// temp is the session's temporary objects (temp.go).
+	temp tempState
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -92,6 +94,9 @@ func (s *Session) Close() {
 		s.endBlock()
 	}
 	s.closeExt()
+	if err := s.dropTemp(context.Background()); err != nil {
+		s.engine.cfg.Logger.Warn("dropping a session's temporary tables", "err", err)
+	}
 	s.engine.cat.unregister(s)
 	s.mem.Close()
 }
@@ -157,7 +162,7 @@ type statement struct {
 func (st *statement) SQL() string { return st.parsed.Text }
 
 func (st *statement) bind(ctx context.Context) (ir.Statement, []sqltypes.Type, *catalog.Snapshot, error) {
-	snap, err := st.sess.engine.catalog.Snapshot(ctx)
+	snap, err := st.sess.snapshot(ctx)
 	if err != nil {
 		return nil, nil, nil, storeErr(err)
 	}
@@ -169,7 +174,7 @@ func (st *statement) bind(ctx context.Context) (ir.Statement, []sqltypes.Type, *
 		// The cached schema may be up to catalog.SharedStaleness behind a
 		// table another proxy created a moment ago: look again before
 		// saying it does not exist.
-		fresh, ferr := st.sess.engine.catalog.Latest(ctx)
+		fresh, ferr := st.sess.latest(ctx)
 		if ferr != nil {
 			return nil, nil, nil, storeErr(ferr)
 		}
@@ -354,9 +359,15 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 			if done != nil {
 				done(n)
 			}
+			if s.txStatus == 'I' {
+				s.transactionDone(ctx)
+			}
 		}
 	} else {
 		idle()
+		if err == nil && s.txStatus == 'I' {
+			s.transactionDone(ctx)
+		}
 	}
 	if m, ok := res.(*memResult); ok && err == nil && !m.recorded {
 		// Statements without a row stream are complete now; rows and
@@ -686,8 +697,18 @@ func (st *statement) runCreateView(ctx context.Context, x *ir.CreateView, env *r
 	s := st.sess
 	e := st.sess.engine
 	x.Owner = s.params.User
-	if err := e.exec.CreateView(ctx, e.catalog, x); err != nil {
+	cat := e.catalog
+	if x.Temp {
+		var err error
+		if cat, err = s.tempCatalog(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.exec.CreateView(ctx, cat, x); err != nil {
 		return nil, storeErr(err)
+	}
+	if x.ImplicitTemp {
+		s.notice(&pgerr.Error{Code: pgerr.SuccessfulCompletion, Severity: "NOTICE", Message: fmt.Sprintf("view %q will be a temporary view", x.Name)})
 	}
 	return tagResult("CREATE VIEW"), nil
 }
@@ -696,8 +717,23 @@ func (st *statement) runCreateView(ctx context.Context, x *ir.CreateView, env *r
 func (st *statement) runDropView(ctx context.Context, x *ir.DropView, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	if err := e.exec.DropView(ctx, e.catalog, x, s.notice); err != nil {
-		return nil, storeErr(err)
+	temp, perm, err := s.splitTemp(ctx, x.Names)
+	if err != nil {
+		return nil, err
+	}
+	if len(temp) > 0 {
+		tx := *x
+		tx.Names = temp
+		if err := e.exec.DropView(ctx, s.temp.cat, &tx, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+	}
+	if len(perm) > 0 || len(temp) == 0 {
+		px := *x
+		px.Names = perm
+		if err := e.exec.DropView(ctx, e.catalog, &px, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
 	}
 	return tagResult("DROP VIEW"), nil
 }
@@ -707,7 +743,17 @@ func (st *statement) runCreateTable(ctx context.Context, x *ir.CreateTable, env 
 	s := st.sess
 	e := st.sess.engine
 	x.Table.Owner = s.params.User
-	if err := e.exec.CreateTable(ctx, e.catalog, x, s.notice); err != nil {
+	if st.parsed.TempGlobal {
+		s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: "GLOBAL is deprecated in temporary table creation"})
+	}
+	cat := e.catalog
+	if x.Table.Temp {
+		var err error
+		if cat, err = s.tempCatalog(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.exec.CreateTable(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult("CREATE TABLE"), nil
@@ -717,8 +763,23 @@ func (st *statement) runCreateTable(ctx context.Context, x *ir.CreateTable, env 
 func (st *statement) runDropTable(ctx context.Context, x *ir.DropTable, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	if err := e.exec.DropTable(ctx, e.catalog, x, s.notice); err != nil {
-		return nil, storeErr(err)
+	temp, perm, err := s.splitTemp(ctx, x.Names)
+	if err != nil {
+		return nil, err
+	}
+	if len(temp) > 0 {
+		tx := *x
+		tx.Names = temp
+		if err := e.exec.DropTable(ctx, s.temp.cat, &tx, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
+	}
+	if len(perm) > 0 || len(temp) == 0 {
+		px := *x
+		px.Names = perm
+		if err := e.exec.DropTable(ctx, e.catalog, &px, s.notice); err != nil {
+			return nil, storeErr(err)
+		}
 	}
 	return tagResult("DROP TABLE"), nil
 }
@@ -726,8 +787,26 @@ func (st *statement) runDropTable(ctx context.Context, x *ir.DropTable, env *run
 // runTruncate runs Truncate.
 func (st *statement) runTruncate(ctx context.Context, x *ir.Truncate, env *runEnv) (wire.Result, error) {
 	e := st.sess.engine
-	if err := e.exec.Truncate(ctx, e.catalog, x); err != nil {
-		return nil, storeErr(err)
+	var temp, perm []*catalog.Table
+	for _, t := range x.Tables {
+		if t.Temp {
+			temp = append(temp, t)
+		} else {
+			perm = append(perm, t)
+		}
+	}
+	for _, part := range []struct {
+		cat    *catalog.Catalog
+		tables []*catalog.Table
+	}{{st.sess.temp.cat, temp}, {e.catalog, perm}} {
+		if len(part.tables) == 0 {
+			continue
+		}
+		px := *x
+		px.Tables = part.tables
+		if err := e.exec.Truncate(ctx, part.cat, &px); err != nil {
+			return nil, storeErr(err)
+		}
 	}
 	return tagResult("TRUNCATE TABLE"), nil
 }
@@ -736,7 +815,11 @@ func (st *statement) runTruncate(ctx context.Context, x *ir.Truncate, env *runEn
 func (st *statement) runAlterTable(ctx context.Context, x *ir.AlterTable, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	if err := e.exec.AlterTable(ctx, e.catalog, x, s.notice); err != nil {
+	cat, err := s.catalogFor(ctx, x.Table)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.exec.AlterTable(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	if len(x.Actions) == 1 && x.Actions[0].Kind == parser.AlterRenameIndex {
@@ -760,7 +843,11 @@ func (st *statement) runCreateSequence(ctx context.Context, x *ir.CreateSequence
 func (st *statement) runAlterSequence(ctx context.Context, x *ir.AlterSequence, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	if err := e.exec.AlterSequence(ctx, e.catalog, x, s.notice); err != nil {
+	cat, err := s.catalogFor(ctx, x.Name)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.exec.AlterSequence(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult("ALTER SEQUENCE"), nil
@@ -780,10 +867,16 @@ func (st *statement) runDropSequence(ctx context.Context, x *ir.DropSequence, en
 func (st *statement) runCreateIndex(ctx context.Context, x *ir.CreateIndex, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	if err := e.exec.CreateIndex(ctx, e.catalog, x, s.notice); err != nil {
+	cat, err := s.catalogFor(ctx, x.Table)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.exec.CreateIndex(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
-	e.indexBuilt(ctx, x.Table)
+	if cat == e.catalog {
+		e.indexBuilt(ctx, x.Table)
+	}
 	return tagResult("CREATE INDEX"), nil
 }
 
@@ -791,7 +884,11 @@ func (st *statement) runCreateIndex(ctx context.Context, x *ir.CreateIndex, env 
 func (st *statement) runDropIndex(ctx context.Context, x *ir.DropIndex, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	if err := e.exec.DropIndex(ctx, e.catalog, x, s.notice); err != nil {
+	cat, err := s.catalogFor(ctx, x.Name)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.exec.DropIndex(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult("DROP INDEX"), nil
@@ -814,10 +911,29 @@ func (st *statement) runConstraint(ctx context.Context, x ir.Statement, env *run
 	s := st.sess
 	e := st.sess.engine
 	opts := env.opts
-	if err := e.exec.AlterConstraint(ctx, e.catalog, x, opts.Fn, s.notice); err != nil {
+	cat, err := s.catalogFor(ctx, constraintTable(x))
+	if err != nil {
+		return nil, err
+	}
+	if err := e.exec.AlterConstraint(ctx, cat, x, opts.Fn, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult("ALTER TABLE"), nil
+}
+
+// constraintTable is the table an ALTER TABLE constraint action changes.
+func constraintTable(x ir.Statement) string {
+	switch x := x.(type) {
+	case *ir.AddConstraint:
+		return x.Table
+	case *ir.DropConstraint:
+		return x.Table
+	case *ir.ValidateConstraint:
+		return x.Table
+	case *ir.RenameConstraint:
+		return x.Table
+	}
+	return ""
 }
 
 // runShowIndexes runs ShowIndexes.

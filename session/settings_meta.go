@@ -96,7 +96,7 @@ func (s *Session) checkVarCeiling(n, name, value string) error {
 // superuserNow is isSuperuser against the newest catalog; a session that
 // cannot read it is not trusted as one.
 func (s *Session) superuserNow() bool {
-	snap, err := s.engine.catalog.Snapshot(context.Background())
+	snap, err := s.snapshot(context.Background())
 	if err != nil {
 		return false
 	}

@@ -95,6 +95,19 @@ func TestSQLScriptsOnPostgres(t *testing.T) {
 					conn = open(rec.sql)
 					continue
 				}
+				if rec.kind == "disconnect" {
+					if c, ok := conns[rec.sql]; ok {
+						c.Close(ctx)
+						delete(conns, rec.sql)
+						if c == conn {
+							conn = nil
+						}
+					}
+					continue
+				}
+				if conn == nil {
+					t.Fatalf("%s:%d: no connection (after disconnect)", f, rec.line)
+				}
 				where := fmt.Sprintf("%s:%d: %s", f, rec.line, firstLine(rec.sql))
 				rows, code, err := pgRun(ctx, conn, rec.sql, rec.names)
 				want, msg, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(rec.expect, "error")), " ")

@@ -38,6 +38,8 @@ import (
 //	                        A, B (PostgreSQL's output names)
 //	connection NAME         later records run in session NAME (opened on
 //	                        first use; the first session is "default")
+//	disconnect NAME         session NAME ends (a later "connection NAME"
+//	                        opens a new one)
 //	onlyif zproxy           the next record is zproxy's own (SHOW INDEXES,
 //	                        CHECK TABLE, TTL, where zproxy differs on
 //	                        purpose): the PostgreSQL oracle run skips it
@@ -102,7 +104,7 @@ func TestSQLScripts(t *testing.T) {
 // record is one test step of a script.
 type record struct {
 	line    int
-	kind    string // statement, query, connection
+	kind    string // statement, query, connection, disconnect
 	expect  string // ok, error CODE
 	sorted  bool
 	names   bool // the first expected row is the column header
@@ -149,8 +151,9 @@ func parseScript(t *testing.T, path string) []record {
 			recs[len(recs)-1].columns = strings.TrimPrefix(trimmed, "columns ")
 		case cur == nil && trimmed == "onlyif zproxy":
 			onlyZproxy = true
-		case cur == nil && strings.HasPrefix(trimmed, "connection "):
-			recs = append(recs, record{line: lineNo, kind: "connection", sql: strings.TrimSpace(strings.TrimPrefix(trimmed, "connection ")), zproxy: onlyZproxy})
+		case cur == nil && (strings.HasPrefix(trimmed, "connection ") || strings.HasPrefix(trimmed, "disconnect ")):
+			kind, name, _ := strings.Cut(trimmed, " ")
+			recs = append(recs, record{line: lineNo, kind: kind, sql: strings.TrimSpace(name), zproxy: onlyZproxy})
 			onlyZproxy = false
 		case cur == nil:
 			fields := strings.Fields(trimmed)
@@ -215,6 +218,19 @@ func RunScript(t *testing.T, store kv.Store, path string) {
 		if rec.kind == "connection" {
 			sess = open(rec.sql)
 			continue
+		}
+		if rec.kind == "disconnect" {
+			if s, ok := sessions[rec.sql]; ok {
+				s.Close()
+				delete(sessions, rec.sql)
+				if s == sess {
+					sess = nil
+				}
+			}
+			continue
+		}
+		if sess == nil {
+			t.Fatalf("%s:%d: no connection (after disconnect)", path, rec.line)
 		}
 		notices = notices[:0]
 		rows, names, err := runSQLColumns(ctx, sess, rec.sql)

@@ -11,7 +11,7 @@ import (
 // in PostgreSQL; read-only parameters (is_superuser, server_version) cannot
 // be set this way either. The session's role decides is_superuser.
 func (s *Session) applyStartup(ctx context.Context) error {
-	snap, err := s.engine.catalog.Snapshot(ctx)
+	snap, err := s.snapshot(ctx)
 	if err != nil {
 		return storeErr(err)
 	}

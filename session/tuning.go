@@ -303,7 +303,7 @@ func (s *Session) createHypothetical(sql string) (pgcatalog.HypotheticalIndex, e
 	if len(stmts) != 1 {
 		return pgcatalog.HypotheticalIndex{}, pgerr.New(pgerr.InvalidParameterValue, "zproxy_hypothetical_index takes one CREATE INDEX statement")
 	}
-	snap, err := s.engine.catalog.Snapshot(context.Background())
+	snap, err := s.snapshot(context.Background())
 	if err != nil {
 		return pgcatalog.HypotheticalIndex{}, storeErr(err)
 	}

@@ -75,7 +75,7 @@ func (s *Session) commitBlock(ctx context.Context) error {
 	e := s.engine
 	e.exec.Gate.RLock()
 	defer e.exec.Gate.RUnlock()
-	snap, err := e.catalog.Snapshot(ctx)
+	snap, err := s.snapshot(ctx)
 	if err != nil {
 		return storeErr(err)
 	}

@@ -79,6 +79,35 @@ func init() {
 		}
 	}
 	Register("pg_table_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, visible("table")))
+	Register("pg_my_temp_schema", fn("", nil, sqltypes.TypeOid, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		if e.Snap == nil {
+			return oidV(0), nil
+		}
+		if n, ok := e.Snap.TempSchema(); ok {
+			return oidV(TempNamespaceOID(n)), nil
+		}
+		return oidV(0), nil
+	}))
+	Register("pg_is_other_temp_schema", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		oid := uint32(a[0].I)
+		n, toast, ok := tempNamespaceNum(oid)
+		if !ok || toast {
+			return boolV(false), nil
+		}
+		mine, has := uint64(0), false
+		if e.Snap != nil {
+			mine, has = e.Snap.TempSchema()
+		}
+		return boolV(!has || mine%(tempNamespaces/2) != n), nil
+	}))
 	Register("pg_type_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, visible("type")))
 	Register("pg_function_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, visible("function")))
 

@@ -30,6 +30,8 @@ func init() {
 		for _, o := range e.objects().list {
 			var typ string
 			switch {
+			case o.kind == 'r' && o.persistence() == 't':
+				typ = "LOCAL TEMPORARY"
 			case o.kind == 'r':
 				typ = "BASE TABLE"
 			case o.kind == 'v':

@@ -1,8 +1,10 @@
 package pgcatalog
 
 import (
+	"fmt"
 	"hash/fnv"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -90,7 +92,38 @@ func namespaceName(oid uint32) string {
 			return n.name
 		}
 	}
+	if n, toast, ok := tempNamespaceNum(oid); ok {
+		if toast {
+			return fmt.Sprintf("pg_toast_temp_%d", n)
+		}
+		return fmt.Sprintf("pg_temp_%d", n)
+	}
 	return ""
+}
+
+// A session's schema of temporary objects, pg_temp_N, and its pg_toast_temp_N
+// have OIDs computed from N (catalog.Snapshot.TempSchema): PostgreSQL gives
+// them OIDs when a backend first needs them, zproxy where permanent objects'
+// OIDs do not reach (below the roles' half of the OID space).
+const (
+	tempNamespaceBase = 0x7FE00000
+	tempNamespaces    = 1 << 20
+)
+
+// TempNamespaceOID is the OID of schema pg_temp_N (pg_toast_temp_N is the
+// next OID).
+func TempNamespaceOID(n uint64) uint32 {
+	return tempNamespaceBase + uint32(n%(tempNamespaces/2))*2
+}
+
+// tempNamespaceNum reads N (and whether it is the toast schema) from a
+// temporary schema's OID.
+func tempNamespaceNum(oid uint32) (n uint64, toast, ok bool) {
+	if oid < tempNamespaceBase || oid >= tempNamespaceBase+tempNamespaces {
+		return 0, false, false
+	}
+	d := oid - tempNamespaceBase
+	return uint64(d / 2), d%2 == 1, true
 }
 
 func namespaceOID(name string) (uint32, error) {
@@ -98,6 +131,17 @@ func namespaceOID(name string) (uint32, error) {
 	for _, n := range namespaces {
 		if n.name == name {
 			return n.oid, nil
+		}
+	}
+	for _, prefix := range []string{"pg_temp_", "pg_toast_temp_"} {
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			if n, err := strconv.ParseUint(rest, 10, 32); err == nil && n > 0 && n < tempNamespaces/2 {
+				oid := TempNamespaceOID(n)
+				if prefix == "pg_toast_temp_" {
+					oid++
+				}
+				return oid, nil
+			}
 		}
 	}
 	return 0, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
@@ -153,6 +197,8 @@ type objects struct {
 	list   []*object
 	byOID  map[uint32]*object
 	byName map[string][]*object // name → objects of that name (by schema order)
+	// tempNS is the OID of the session's temporary schema, 0 if none.
+	tempNS uint32
 }
 
 var (
@@ -182,7 +228,19 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 		out.byName[o.name] = append(out.byName[o.name], o)
 	}
 	if snap != nil {
-		for _, t := range snap.Tables() {
+		tempNS := uint32(0)
+		if n, ok := snap.TempSchema(); ok {
+			tempNS = TempNamespaceOID(n)
+			out.tempNS = tempNS
+		}
+		nsOf := func(temp bool) uint32 {
+			if temp {
+				return tempNS
+			}
+			return NamespacePublic
+		}
+		for _, t := range relationsOf(snap, (*catalog.Snapshot).Tables, func(t *catalog.Table) bool { return t.Temp }) {
+			ns := nsOf(t.Temp)
 			var cols []column
 			for i, c := range t.Columns {
 				if c.Hidden {
@@ -197,9 +255,9 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				}
 				cols = append(cols, column{name: c.Name, typ: c.Type, notNull: c.NotNull || t.IsPKColumn(i), deflt: defaultDisplay(c.Default, c.Type), ident: id, ordinal: i, comment: c.Comment})
 			}
-			add(&object{oid: ObjectOID(t.ID, 0), name: t.Name, ns: NamespacePublic, kind: 'r', am: AmHeap, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
+			add(&object{oid: ObjectOID(t.ID, 0), name: t.Name, ns: ns, kind: 'r', am: AmHeap, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
 			if !hasRowID(t) {
-				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.Name + "_pkey", ns: NamespacePublic, kind: 'i', am: AmBtree, owner: t.Owner,
+				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.Name + "_pkey", ns: ns, kind: 'i', am: AmBtree, owner: t.Owner,
 					cols: keyColumns(t, t.PrimaryKey, nil), table: t})
 			}
 			for _, ix := range t.Indexes {
@@ -210,11 +268,11 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				if ix.Kind == catalog.KindZOrder {
 					am = AmZOrder
 				}
-				add(&object{oid: ObjectOID(ix.ID, 0), name: ix.Name, ns: NamespacePublic, kind: 'i', am: am, owner: t.Owner,
+				add(&object{oid: ObjectOID(ix.ID, 0), name: ix.Name, ns: ns, kind: 'i', am: am, owner: t.Owner,
 					cols: keyColumns(t, ix.Columns, ix.Include), table: t, index: ix, comment: ix.Comment})
 			}
 		}
-		for _, v := range snap.Views() {
+		for _, v := range relationsOf(snap, (*catalog.Snapshot).Views, func(v *catalog.View) bool { return v.Temp }) {
 			cols := make([]column, len(v.Columns))
 			for i, c := range v.Columns {
 				typ := sqltypes.TypeText
@@ -223,10 +281,10 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				}
 				cols[i] = column{name: c, typ: typ, ordinal: i}
 			}
-			add(&object{oid: ObjectOID(v.ID, 0), name: v.Name, ns: NamespacePublic, kind: 'v', owner: v.Owner, cols: cols, view: v, comment: v.Comment})
+			add(&object{oid: ObjectOID(v.ID, 0), name: v.Name, ns: nsOf(v.Temp), kind: 'v', owner: v.Owner, cols: cols, view: v, comment: v.Comment})
 		}
-		for _, q := range snap.Sequences() {
-			add(&object{oid: ObjectOID(q.ID, 0), name: q.Name, ns: NamespacePublic, kind: 'S', seq: q, owner: q.Owner,
+		for _, q := range relationsOf(snap, (*catalog.Snapshot).Sequences, func(q *catalog.Sequence) bool { return q.Temp }) {
+			add(&object{oid: ObjectOID(q.ID, 0), name: q.Name, ns: nsOf(q.Temp), kind: 'S', seq: q, owner: q.Owner,
 				cols: []column{{name: "last_value", typ: sqltypes.TypeInt8, notNull: true}, {name: "log_cnt", typ: sqltypes.TypeInt8, notNull: true, ordinal: 1},
 					{name: "is_called", typ: sqltypes.TypeBool, notNull: true, ordinal: 2}}})
 		}
@@ -245,6 +303,31 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 			kind = 'r'
 		}
 		add(&object{oid: r.OID, name: r.Name, ns: ns, kind: kind, am: map[bool]uint32{true: AmHeap}[r.table], owner: BootstrapRole, cols: cols, rel: r})
+	}
+	return out
+}
+
+// persistence is pg_class.relpersistence: 't' for a temporary relation
+// (a temporary table's indexes included), else 'p'.
+func (o *object) persistence() byte {
+	if o.table != nil && o.table.Temp || o.seq != nil && o.seq.Temp || o.view != nil && o.view.Temp {
+		return 't'
+	}
+	return 'p'
+}
+
+// relationsOf lists a session's relations of one kind for the catalogs:
+// the permanent ones (a temporary relation hides one of its name from
+// unqualified names only, pg_class lists both) and its temporary ones.
+func relationsOf[T any](snap *catalog.Snapshot, all func(*catalog.Snapshot) []T, temp func(T) bool) []T {
+	out := all(snap.Permanent())
+	if snap.Permanent() == snap {
+		return out
+	}
+	for _, r := range all(snap) {
+		if temp(r) {
+			out = append(out, r)
+		}
 	}
 	return out
 }
@@ -284,11 +367,20 @@ func (os *objects) lookup(name string) *object {
 	cands := os.byName[rel]
 	if schema != "" {
 		for _, o := range cands {
-			if namespaceName(o.ns) == schema {
+			if namespaceName(o.ns) == schema || schema == "pg_temp" && o.ns == os.tempNS && o.ns != 0 {
 				return o
 			}
 		}
 		return nil
+	}
+	if os.tempNS != 0 {
+		// The session's temporary schema is searched first, as PostgreSQL
+		// does when search_path does not name it.
+		for _, o := range cands {
+			if o.ns == os.tempNS {
+				return o
+			}
+		}
 	}
 	for _, ns := range searchPath {
 		for _, o := range cands {
@@ -302,7 +394,7 @@ func (os *objects) lookup(name string) *object {
 
 // visible reports whether an unqualified name finds o (pg_table_is_visible).
 func (os *objects) visible(o *object) bool {
-	if o.ns != NamespaceCatalog && o.ns != NamespacePublic {
+	if o.ns != NamespaceCatalog && o.ns != NamespacePublic && (o.ns != os.tempNS || o.ns == 0) {
 		return false
 	}
 	return os.lookup(o.name) == o
@@ -315,7 +407,7 @@ func (os *objects) visible(o *object) bool {
 func (e *Env) relationName(o *object) string {
 	name := quoteIdentIfNeeded(o.name)
 	if e.Sess == nil || o.ns != NamespacePublic {
-		return name
+		return name // pg_catalog's, or the session's temporary schema's: always searched
 	}
 	path, _ := e.Sess.Setting("search_path")
 	for _, p := range strings.Split(path, ",") {

@@ -28,6 +28,14 @@ func init() {
 			}
 			out = append(out, r)
 		}
+		if e.Snap == nil {
+			return out
+		}
+		if n, ok := e.Snap.TempSchema(); ok {
+			oid := TempNamespaceOID(n)
+			out = append(out, &pgNamespaceRow{Oid: oidV(oid), Nspname: nameV(namespaceName(oid)), Nspowner: oidV(BootstrapOID)},
+				&pgNamespaceRow{Oid: oidV(oid + 1), Nspname: nameV(namespaceName(oid + 1)), Nspowner: oidV(BootstrapOID)})
+		}
 		return out
 	})
 	generate("pg_catalog.pg_class", func(e *Env) []row {
@@ -516,7 +524,7 @@ func classRow(o *object) *pgClassRow {
 	natts := len(o.cols)
 	r := &pgClassRow{Oid: oidV(o.oid), Relname: nameV(o.name), Relnamespace: oidV(o.ns), Reltype: oidV(o.rowType()),
 		Relowner: oidV(ownerOID(o.owner)), Relam: oidV(o.am), Relfilenode: oidV(o.oid), Reltuples: floatV(-1),
-		Relpersistence: charV('p'), Relkind: charV(o.kind), Relnatts: intV(int64(natts)), Relispopulated: boolV(true),
+		Relpersistence: charV(o.persistence()), Relkind: charV(o.kind), Relnatts: intV(int64(natts)), Relispopulated: boolV(true),
 		Relreplident: charV('n'), Relminmxid: oidV(0)}
 	if o.kind == 'v' || o.kind == 'S' {
 		r.Relam = oidV(0)

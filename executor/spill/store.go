@@ -61,6 +61,11 @@ func (s *Store) Dir() string {
 	return s.dir
 }
 
+// Open creates the store's directory if it does not exist yet and returns
+// it. Besides the executor's runs, it holds the proxy's store of temporary
+// tables (package session), which Sweep then removes after a crash too.
+func (s *Store) Open() (string, error) { return s.open() }
+
 func (s *Store) open() (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -358,7 +358,7 @@ func (b *bulk) Commit(ctx context.Context, stats *kv.Stats) (err error) {
 	if err := batch.SetRepr(repr); err != nil {
 		return fmt.Errorf("kv/pebble: bulk batch: %w", err)
 	}
-	if err := batch.Commit(pebble.Sync); err != nil {
+	if err := batch.Commit(s.sync); err != nil {
 		return fmt.Errorf("kv/pebble: commit: %w", err)
 	}
 	if s.liveWriters.Load() > 0 {

@@ -37,6 +37,10 @@ type Options struct {
 	// Logger receives Pebble's log output (nil: informational messages are
 	// dropped, fatal ones go to the standard logger).
 	Logger pebble.Logger
+	// Ephemeral is for a store whose contents need not outlive the process
+	// (the proxy's store of temporary tables): no write-ahead log, and
+	// writes return without waiting for the disk.
+	Ephemeral bool
 }
 
 const defaultCacheSize = 64 << 20
@@ -65,6 +69,8 @@ const memTableSize = 32 << 20
 // concurrently, and their syncs share Pebble's group commit.
 type Store struct {
 	db *pebble.DB
+	// sync is how writes commit: pebble.Sync, or NoSync when Ephemeral.
+	sync *pebble.WriteOptions
 	// tempDir is where bulk batches spill (bulk.go): the data directory
 	// on the operating system's file system, whose disk holds the data
 	// anyway (the system's temporary directory may be memory, tmpfs);
@@ -132,6 +138,11 @@ func Open(dir string, opts Options) (*Store, error) {
 		popts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 		popts.Levels[i].FilterType = pebble.TableFilter
 	}
+	sync := pebble.Sync
+	if opts.Ephemeral {
+		popts.DisableWAL = true
+		sync = pebble.NoSync
+	}
 	db, err := pebble.Open(dir, popts)
 	if err != nil {
 		return nil, fmt.Errorf("kv/pebble: open %s: %w", dir, err)
@@ -142,6 +153,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	return &Store{
 		db:       db,
+		sync:     sync,
 		tempDir:  tempDir,
 		observer: opts.Observer,
 		seed:     maphash.MakeSeed(),
@@ -350,7 +362,7 @@ func (s *Store) commit(batch *pebble.Batch, ks *opKeys, ops []kv.Op, base int) e
 			return err
 		}
 	}
-	if err := batch.Commit(pebble.Sync); err != nil {
+	if err := batch.Commit(s.sync); err != nil {
 		return fmt.Errorf("kv/pebble: commit: %w", err)
 	}
 	if s.liveWriters.Load() > 0 {

@@ -270,7 +270,7 @@ func (b *txnBackend) CommitEach(ctx context.Context, n int, each func(yield func
 	}
 	s.txnMu.Unlock()
 	if written > 0 {
-		if err := batch.Commit(pebble.Sync); err != nil {
+		if err := batch.Commit(s.sync); err != nil {
 			return fmt.Errorf("kv/pebble: commit: %w", err)
 		}
 		stats.AddRequest()

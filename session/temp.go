@@ -1,0 +1,358 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/executor/spill"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/kv/pebble"
+)
+
+// Temporary tables (CREATE TEMP TABLE). A session that creates one gets a
+// catalog of its own (catalog.OpenTemp) in the proxy's temporary store, and
+// sees the permanent schema with its temporary objects laid over it
+// (Session.snapshot). The engine's executor reads and writes through a
+// store that sends temporary objects' partitions to the temporary store
+// (kv/kvsplit), so the executor, planner and optimizer treat a temporary
+// table as any other. DDL on a temporary object changes the session's
+// catalog (Session.catalogFor). At the session's end its temporary objects
+// are dropped; ON COMMIT DELETE ROWS and ON COMMIT DROP act at the end of
+// each transaction (Session.onCommit).
+
+// tempStore is the proxy's store of temporary objects: an ephemeral Pebble
+// store (no write-ahead log, no syncs) in a directory of its own under the
+// system's temporary directory, opened when the first temporary table is
+// created. The directory is named as the executor's spill directories are
+// (zproxy-spill-<pid>-<n>), so a proxy that crashed leaves nothing the next
+// start does not sweep.
+type tempStore struct {
+	mu    sync.Mutex
+	dir   *spill.Store
+	store *pebble.Store
+}
+
+// tempStoreCache is the temporary store's block cache: temporary tables
+// are a session's scratch space, not worth a large cache.
+const tempStoreCache = 8 << 20
+
+// open opens the store if it is not open yet.
+func (t *tempStore) open() (*pebble.Store, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.store != nil {
+		return t.store, nil
+	}
+	t.dir = spill.New("")
+	dir, err := t.dir.Open()
+	if err != nil {
+		return nil, err
+	}
+	st, err := pebble.Open(filepath.Join(dir, "temp"), pebble.Options{Ephemeral: true, CacheSize: tempStoreCache})
+	if err != nil {
+		_ = t.dir.Close()
+		return nil, pgerr.New(pgerr.IOError, "could not open the store of temporary tables: %v", err)
+	}
+	t.store = st
+	return st, nil
+}
+
+// close closes the store and removes its directory.
+func (t *tempStore) close() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.store == nil {
+		return nil
+	}
+	err := errors.Join(t.store.Close(), t.dir.Close())
+	t.store = nil
+	return err
+}
+
+// The temporary store is a kv.Store (and the interfaces the executor asks
+// for) that opens itself at first use: requests reach it only for
+// temporary partitions, which exist only after a temporary table was
+// created, so in practice it is open by then.
+var (
+	_ kv.Transactional = (*tempStore)(nil)
+	_ kv.BulkWriter    = (*tempStore)(nil)
+	_ kv.Compacter     = (*tempStore)(nil)
+)
+
+// Get implements kv.Store.
+func (t *tempStore) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	st, err := t.open()
+	if err != nil {
+		return nil, err
+	}
+	return st.Get(ctx, req)
+}
+
+// Scan implements kv.Store.
+func (t *tempStore) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	st, err := t.open()
+	if err != nil {
+		return errIterator{err}
+	}
+	return st.Scan(ctx, req)
+}
+
+// Write implements kv.Store.
+func (t *tempStore) Write(ctx context.Context, b kv.Batch) error {
+	st, err := t.open()
+	if err != nil {
+		return err
+	}
+	return st.Write(ctx, b)
+}
+
+// Capabilities implements kv.Store: an embedded store's, without opening it.
+func (t *tempStore) Capabilities() kv.Capabilities {
+	return kv.Capabilities{Name: pebble.Name, CheapSeek: true, Exclusive: true, Isolation: kv.IsolationSnapshot, KeepsVersions: true}
+}
+
+// Close implements kv.Store.
+func (t *tempStore) Close() error { return t.close() }
+
+// Begin implements kv.Transactional.
+func (t *tempStore) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
+	st, err := t.open()
+	if err != nil {
+		return nil, err
+	}
+	return st.Begin(ctx, opts)
+}
+
+// NewBulk implements kv.BulkWriter.
+func (t *tempStore) NewBulk() kv.Bulk {
+	st, err := t.open()
+	if err != nil {
+		return failedBulk{err}
+	}
+	return st.NewBulk()
+}
+
+// CompactPartitions implements kv.Compacter.
+func (t *tempStore) CompactPartitions(ctx context.Context, partitions [][]byte) error {
+	st, err := t.open()
+	if err != nil {
+		return err
+	}
+	return st.CompactPartitions(ctx, partitions)
+}
+
+// errIterator is an iterator that failed to open.
+type errIterator struct{ err error }
+
+func (e errIterator) Next() bool       { return false }
+func (e errIterator) Item() kv.Item    { return kv.Item{} }
+func (e errIterator) Seek([]byte)      {}
+func (e errIterator) Err() error       { return e.err }
+func (e errIterator) Close() error     { return nil }
+func (f failedBulk) Add([]kv.Op) error { return f.err }
+
+// failedBulk is a bulk batch of a store that failed to open.
+type failedBulk struct{ err error }
+
+func (f failedBulk) Size() int64                              { return 0 }
+func (f failedBulk) FirstStored(context.Context) (int, error) { return -1, f.err }
+func (f failedBulk) Op(int) (kv.Op, bool)                     { return kv.Op{}, false }
+func (f failedBulk) Commit(context.Context, *kv.Stats) error  { return f.err }
+func (f failedBulk) Close()                                   {}
+
+// tempCatalogs numbers the sessions' temporary catalogs (and their
+// pg_temp_N schemas) within the process.
+var tempCatalogs atomic.Uint64
+
+// tempState is a session's temporary objects.
+type tempState struct {
+	// cat is the session's catalog of temporary objects, nil until its
+	// first CREATE TEMP TABLE; num numbers it (pg_temp_<num>).
+	cat *catalog.Catalog
+	num uint64
+	// merged is the last schema snapshot handed out, the permanent
+	// snapshot main with the temporary one temp laid over it.
+	merged, main, temp *catalog.Snapshot
+}
+
+// snapshot is the schema the session's statements bind to: the engine's
+// catalog, with the session's temporary objects when it has any.
+func (s *Session) snapshot(ctx context.Context) (*catalog.Snapshot, error) {
+	main, err := s.engine.catalog.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.withTemp(ctx, main)
+}
+
+// latest is snapshot without the staleness a shared store allows
+// (catalog.Catalog.Latest).
+func (s *Session) latest(ctx context.Context) (*catalog.Snapshot, error) {
+	main, err := s.engine.catalog.Latest(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.withTemp(ctx, main)
+}
+
+func (s *Session) withTemp(ctx context.Context, main *catalog.Snapshot) (*catalog.Snapshot, error) {
+	ts := &s.temp
+	if ts.cat == nil {
+		return main, nil
+	}
+	temp, err := ts.cat.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if ts.merged == nil || ts.main != main || ts.temp != temp {
+		ts.merged, ts.main, ts.temp = main.WithTemp(temp), main, temp
+	}
+	return ts.merged, nil
+}
+
+// tempCatalog returns the session's catalog of temporary objects, opening
+// it (and the proxy's temporary store) at the first use.
+func (s *Session) tempCatalog(ctx context.Context) (*catalog.Catalog, error) {
+	if s.temp.cat != nil {
+		return s.temp.cat, nil
+	}
+	if _, err := s.engine.temp.open(); err != nil {
+		return nil, err
+	}
+	num := tempCatalogs.Add(1)
+	c, err := catalog.OpenTemp(ctx, s.engine.store, num)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	s.temp.cat, s.temp.num = c, num
+	return c, nil
+}
+
+// catalogFor is the catalog a DDL statement on the named relation
+// changes: the session's temporary catalog when the name resolves to a
+// temporary object, else the engine's.
+func (s *Session) catalogFor(ctx context.Context, name string) (*catalog.Catalog, error) {
+	if s.temp.cat == nil {
+		return s.engine.catalog, nil
+	}
+	temp, err := s.temp.cat.Snapshot(ctx)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	if temp.HasRelation(name) {
+		return s.temp.cat, nil
+	}
+	if t, _ := temp.FindIndex(name); t != nil {
+		return s.temp.cat, nil
+	}
+	return s.engine.catalog, nil
+}
+
+// splitTemp divides relation names into the session's temporary ones and
+// the others, for statements that name several (DROP TABLE, TRUNCATE).
+func (s *Session) splitTemp(ctx context.Context, names []string) (temp, perm []string, err error) {
+	if s.temp.cat == nil {
+		return nil, names, nil
+	}
+	snap, err := s.temp.cat.Snapshot(ctx)
+	if err != nil {
+		return nil, nil, storeErr(err)
+	}
+	for _, n := range names {
+		if snap.HasRelation(n) {
+			temp = append(temp, n)
+		} else {
+			perm = append(perm, n)
+		}
+	}
+	return temp, perm, nil
+}
+
+// dropTemp drops every temporary object of the session and its catalog:
+// the session ended.
+func (s *Session) dropTemp(ctx context.Context) error {
+	c := s.temp.cat
+	if c == nil {
+		return nil
+	}
+	s.temp = tempState{}
+	snap, err := c.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, t := range snap.Tables() {
+		names = append(names, t.Name)
+	}
+	if len(names) > 0 {
+		if err := s.engine.exec.DropTable(ctx, c, &ir.DropTable{Names: names, Cascade: true}, func(*pgerr.Error) {}); err != nil {
+			return err
+		}
+	}
+	// What DROP TABLE left (sequences no table owns) goes with the rest.
+	if cur, err := c.Snapshot(ctx); err == nil {
+		if seqs := cur.Sequences(); len(seqs) > 0 {
+			names := make([]string, len(seqs))
+			for i, q := range seqs {
+				names[i] = q.Name
+			}
+			if err := s.engine.exec.DropSequence(ctx, c, &ir.DropSequence{Names: names, IfExists: true}, func(*pgerr.Error) {}); err != nil {
+				return err
+			}
+		}
+	}
+	return c.Destroy(ctx)
+}
+
+// transactionDone runs the ON COMMIT actions after a transaction ended
+// (see onCommit); a failure is logged, the transaction having ended.
+func (s *Session) transactionDone(ctx context.Context) {
+	if s.temp.cat == nil {
+		return
+	}
+	if err := s.onCommit(ctx); err != nil {
+		s.engine.cfg.Logger.Warn("running temporary tables' ON COMMIT actions", "err", err)
+	}
+}
+
+// onCommit runs the temporary tables' ON COMMIT actions at the end of a
+// transaction (a block's COMMIT, or a statement outside a block): DELETE
+// ROWS empties the table, DROP drops it.
+func (s *Session) onCommit(ctx context.Context) error {
+	c := s.temp.cat
+	if c == nil {
+		return nil
+	}
+	snap, err := c.Snapshot(ctx)
+	if err != nil {
+		return storeErr(err)
+	}
+	var drop []string
+	var empty []*catalog.Table
+	for _, t := range snap.Tables() {
+		switch t.OnCommit {
+		case "drop":
+			drop = append(drop, t.Name)
+		case "delete rows":
+			empty = append(empty, t)
+		}
+	}
+	e := s.engine
+	if len(drop) > 0 {
+		if err := e.exec.DropTable(ctx, c, &ir.DropTable{Names: drop, Cascade: true}, s.notice); err != nil {
+			return storeErr(err)
+		}
+	}
+	for _, t := range empty {
+		if err := e.exec.ClearRows(ctx, t); err != nil {
+			return storeErr(err)
+		}
+	}
+	return nil
+}
