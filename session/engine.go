@@ -66,12 +66,12 @@ type Engine struct {
 	catalog   *catalog.Catalog
 	// store is what the executor reads and writes: cfg.Store, with the
 	// partitions of temporary objects sent to temp (temp.go).
-	store kv.Store
-	temp  *tempStore
-	exec      *executor.Executor
-	opts      optimizer.Options
-	cat       *catalogState // sessions and advisory locks (catalog.go)
-	notify    notifyHub     // LISTEN/NOTIFY between this engine's sessions
+	store  kv.Store
+	temp   *tempStore
+	exec   *executor.Executor
+	opts   optimizer.Options
+	cat    *catalogState // sessions and advisory locks (catalog.go)
+	notify notifyHub     // LISTEN/NOTIFY between this engine's sessions
 	// stmts are the statement statistics and statsCache the advisor's
 	// sampled table statistics (tuning.go).
 	stmts      *stmtstats.Store

@@ -425,8 +425,8 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	if _, ok := bound.(*ir.TxnOp); ok {
 		return st.txnControl(ctx, bound.(*ir.TxnOp))
 	}
-	if desc.ChangesSchema && s.txStatus == 'T' {
-		s.txDDL = true
+	if desc.ChangesSchema && s.txStatus == 'T' && !createsTemp(bound) {
+		s.txDDL = true // ROLLBACK cannot undo it, and says so
 	}
 	var txn *executor.Txn
 	if !desc.NoSnapshot {
@@ -707,6 +707,9 @@ func (st *statement) runCreateView(ctx context.Context, x *ir.CreateView, env *r
 	if err := e.exec.CreateView(ctx, cat, x); err != nil {
 		return nil, storeErr(err)
 	}
+	if x.Temp {
+		s.noteTempCreate(x.Name, true)
+	}
 	if x.ImplicitTemp {
 		s.notice(&pgerr.Error{Code: pgerr.SuccessfulCompletion, Severity: "NOTICE", Message: fmt.Sprintf("view %q will be a temporary view", x.Name)})
 	}
@@ -755,6 +758,9 @@ func (st *statement) runCreateTable(ctx context.Context, x *ir.CreateTable, env 
 	}
 	if err := e.exec.CreateTable(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
+	}
+	if x.Table.Temp {
+		s.noteTempCreate(x.Table.Name, false)
 	}
 	return tagResult("CREATE TABLE"), nil
 }
@@ -919,6 +925,18 @@ func (st *statement) runConstraint(ctx context.Context, x ir.Statement, env *run
 		return nil, storeErr(err)
 	}
 	return tagResult("ALTER TABLE"), nil
+}
+
+// createsTemp reports whether a statement creates a temporary table or
+// view, which a ROLLBACK of its block drops (Session.undoTempCreates).
+func createsTemp(b ir.Statement) bool {
+	switch x := b.(type) {
+	case *ir.CreateTable:
+		return x.Table.Temp
+	case *ir.CreateView:
+		return x.Temp
+	}
+	return false
 }
 
 // constraintTable is the table an ALTER TABLE constraint action changes.

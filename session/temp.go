@@ -179,6 +179,49 @@ type tempState struct {
 	// merged is the last schema snapshot handed out, the permanent
 	// snapshot main with the temporary one temp laid over it.
 	merged, main, temp *catalog.Snapshot
+	// created are the temporary tables and views the open transaction
+	// block created, in order: ROLLBACK drops them (and ROLLBACK TO a
+	// savepoint those created after it), so that creating one is undone
+	// as in PostgreSQL.
+	created []tempObject
+}
+
+// tempObject names a temporary table or view.
+type tempObject struct {
+	name string
+	view bool
+}
+
+// noteTempCreate records a temporary object created inside a block.
+func (s *Session) noteTempCreate(name string, view bool) {
+	if s.txStatus != 'I' {
+		s.temp.created = append(s.temp.created, tempObject{name, view})
+	}
+}
+
+// undoTempCreates drops the temporary objects the block created after the
+// first from, newest first.
+func (s *Session) undoTempCreates(ctx context.Context, from int) error {
+	c := s.temp.cat
+	if c == nil || from >= len(s.temp.created) {
+		return nil
+	}
+	undo := s.temp.created[from:]
+	s.temp.created = s.temp.created[:from]
+	e := s.engine
+	for i := len(undo) - 1; i >= 0; i-- {
+		o := undo[i]
+		var err error
+		if o.view {
+			err = e.exec.DropView(ctx, c, &ir.DropView{Names: []string{o.name}, IfExists: true, Cascade: true}, func(*pgerr.Error) {})
+		} else {
+			err = e.exec.DropTable(ctx, c, &ir.DropTable{Names: []string{o.name}, IfExists: true, Cascade: true}, func(*pgerr.Error) {})
+		}
+		if err != nil {
+			return storeErr(err)
+		}
+	}
+	return nil
 }
 
 // snapshot is the schema the session's statements bind to: the engine's

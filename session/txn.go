@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/zproxy/zproxy/executor"
@@ -29,6 +30,9 @@ import (
 type savepoint struct {
 	name string
 	sp   kv.Savepoint
+	// temps is how many temporary objects the block had created when
+	// the savepoint was taken (tempState.created).
+	temps int
 }
 
 // blockTxn returns the block's transaction, beginning it at the block's
@@ -59,6 +63,7 @@ func (s *Session) endBlock() {
 	// has already settled a committed block's settings).
 	s.gucRollbackTo(0)
 	s.txn, s.savepoints, s.txDDL = nil, nil, false
+	s.temp.created = nil
 	s.txStatus = 'I'
 	for _, v := range []string{"transaction_read_only", "transaction_isolation", "transaction_deferrable"} {
 		s.vars[v] = s.vars["default_"+v]
@@ -141,6 +146,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 			return tagResult("COMMIT"), nil
 		case 'E':
 			err := s.transactionEnded(false)
+			err = errors.Join(err, s.undoTempCreates(ctx, 0))
 			s.endBlock()
 			return tagResult("ROLLBACK"), err
 		}
@@ -171,6 +177,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 				Message: "zproxy applies schema changes when they run: the schema changes of this transaction block were not rolled back"})
 		}
 		err := s.transactionEnded(false)
+		err = errors.Join(err, s.undoTempCreates(ctx, 0))
 		s.endBlock()
 		return tagResult("ROLLBACK"), err
 	}
@@ -185,7 +192,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		if err != nil {
 			return nil, err
 		}
-		s.savepoints = append(s.savepoints, savepoint{name: name, sp: t.Savepoint()})
+		s.savepoints = append(s.savepoints, savepoint{name: name, sp: t.Savepoint(), temps: len(s.temp.created)})
 		return tagResult("SAVEPOINT"), nil
 	}
 	// The innermost savepoint of that name, as PostgreSQL finds it.
@@ -199,6 +206,9 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 	sp := s.savepoints[i]
 	if op.Op == ir.TxnRollbackTo {
 		if err := s.txn.RollbackTo(sp.sp); err != nil {
+			return nil, err
+		}
+		if err := s.undoTempCreates(ctx, sp.temps); err != nil {
 			return nil, err
 		}
 		// The savepoint stays; the later ones go, and so do the settings

@@ -90,7 +90,7 @@ func (st *statement) runUtility(ctx context.Context, params []sqltypes.Value, st
 		}
 		res, err = tagResult("DEALLOCATE"), s.ext.reg.Deallocate(u.Name)
 	case "discard":
-		res, err = s.discard(u.Discard)
+		res, err = s.discard(ctx, u.Discard)
 	case "close":
 		if u.All {
 			s.ext.reg.ClosePortals(nil)
@@ -212,7 +212,7 @@ func (st *statement) executePrepared(ctx context.Context, params []sqltypes.Valu
 }
 
 // discard runs DISCARD ALL | PLANS | TEMP | SEQUENCES.
-func (s *Session) discard(what string) (wire.Result, error) {
+func (s *Session) discard(ctx context.Context, what string) (wire.Result, error) {
 	switch what {
 	case "all":
 		if s.txStatus != 'I' {
@@ -220,8 +220,7 @@ func (s *Session) discard(what string) (wire.Result, error) {
 		}
 		// What PostgreSQL's DISCARD ALL does, in its order: CLOSE ALL,
 		// RESET ALL, DEALLOCATE ALL, UNLISTEN *, DISCARD PLANS, DISCARD
-		// SEQUENCES (and nothing to do for temporary tables, which zproxy
-		// has not).
+		// SEQUENCES, DISCARD TEMP.
 		s.ext.reg.ClosePortals(nil)
 		if err := s.resetAll(); err != nil {
 			return nil, err
@@ -229,6 +228,9 @@ func (s *Session) discard(what string) (wire.Result, error) {
 		s.ext.reg.DeallocateAll()
 		s.unlistenAll()
 		s.discardSequences()
+		if err := s.dropTemp(ctx); err != nil {
+			return nil, storeErr(err)
+		}
 		return tagResult("DISCARD ALL"), nil
 	case "sequences":
 		// Forget currval and lastval (blocks of values are the engine's,
@@ -240,7 +242,9 @@ func (s *Session) discard(what string) (wire.Result, error) {
 		// catalog changes: there is no cached plan to throw away.
 		return tagResult("DISCARD PLANS"), nil
 	case "temp":
-		// zproxy has no temporary tables, so there are none to drop.
+		if err := s.dropTemp(ctx); err != nil {
+			return nil, storeErr(err)
+		}
 		return tagResult("DISCARD TEMP"), nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "DISCARD %s is not supported", strings.ToUpper(what))
