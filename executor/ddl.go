@@ -183,7 +183,9 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 // ClearRows deletes every row and index entry of t, outside any
 // transaction: a temporary table's ON COMMIT DELETE ROWS, which only its
 // own session can see.
-func (e *Executor) ClearRows(ctx context.Context, t *catalog.Table) error { return e.clearTable(ctx, t) }
+func (e *Executor) ClearRows(ctx context.Context, t *catalog.Table) error {
+	return e.clearTable(ctx, t)
+}
 
 func (e *Executor) clearTable(ctx context.Context, t *catalog.Table) error {
 	for sh := 0; sh < t.Shards; sh++ {
