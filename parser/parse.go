@@ -51,6 +51,10 @@ type Statement struct {
 	With map[string]string
 	// IndexMethod is "btree" or "zorder" for CREATE INDEX, "" otherwise.
 	IndexMethod string
+	// IndexUnnamed marks CREATE INDEX ON t (...) without a name: the AST
+	// holds UnnamedIndex, and the binder names the index as PostgreSQL
+	// does.
+	IndexUnnamed bool
 	// Include lists the INCLUDE (...) columns of CREATE INDEX.
 	Include []string
 	// OnConflict is set for INSERT ... ON CONFLICT.

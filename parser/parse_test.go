@@ -185,6 +185,28 @@ func TestCreateTempTable(t *testing.T) {
 	}
 }
 
+func TestCreateIndexUnnamed(t *testing.T) {
+	for _, tc := range []struct {
+		sql     string
+		unnamed bool
+		table   string
+	}{
+		{`CREATE INDEX ON t (a)`, true, "t"},
+		{`create unique index on only "T" using btree (a, b desc)`, true, "T"},
+		{`CREATE INDEX CONCURRENTLY ON t (a)`, true, "t"},
+		{`CREATE INDEX i ON t (a)`, false, "t"},
+	} {
+		st := parseOneOK(t, tc.sql)
+		ci, ok := st.AST.(*ast.CreateIndexStmt)
+		if !ok {
+			t.Fatalf("%s: AST %T", tc.sql, st.AST)
+		}
+		if st.IndexUnnamed != tc.unnamed || (ci.IndexName == UnnamedIndex) != tc.unnamed || ci.Table.Name.O != tc.table {
+			t.Errorf("%s: IndexUnnamed %v, name %q, table %q", tc.sql, st.IndexUnnamed, ci.IndexName, ci.Table.Name.O)
+		}
+	}
+}
+
 func TestColumnTypeRejectsOthers(t *testing.T) {
 	// MySQL types a user might try are refused by the scanner, so they can
 	// never reach ColumnType disguised as a supported type.

@@ -876,19 +876,29 @@ func (r *rewriter) withOptions(i int) (int, error) {
 
 // createIndex lifts USING method, INCLUDE (...) and WITH (...) out of a
 // Postgres CREATE INDEX; i is the token after INDEX.
+// UnnamedIndex stands in for the name of CREATE INDEX ON t (...), which
+// TiDB's grammar requires; the binder replaces it.
+const UnnamedIndex = "zp_unnamed_index"
+
 func (r *rewriter) createIndex(i int) error {
+	var err error
 	if r.peek(i, "concurrently") {
 		r.drop(i, i+1)
 		i++
 	}
-	if r.peek(i, "if") {
+	ifNotExists := r.peek(i, "if")
+	if ifNotExists {
 		i += 3
 	}
 	if r.peek(i, "on") {
-		return pgerr.New(pgerr.FeatureNotSupported, "CREATE INDEX needs an index name").WithPosition(r.pos(i))
-	}
-	i, err := r.skipName(i)
-	if err != nil {
+		if ifNotExists {
+			return r.syntaxErrorAt(i) // IF NOT EXISTS needs a name, as in PostgreSQL's grammar
+		}
+		// No name: the binder chooses one as PostgreSQL does
+		// (Statement.IndexUnnamed); TiDB's grammar needs one to parse.
+		r.st.IndexUnnamed = true
+		r.ed[i].pre = UnnamedIndex + " " + r.ed[i].pre
+	} else if i, err = r.skipName(i); err != nil {
 		return err
 	}
 	if !r.peek(i, "on") {

@@ -206,7 +206,19 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 	default:
 		return nil, pgerr.New(pgerr.UndefinedObject, "access method %q does not exist", b.stmt.IndexMethod)
 	}
-	ix := &catalog.Index{Name: n.IndexName, Kind: kind, Shards: t.Shards, State: catalog.StateBuilding, Bounds: kind == catalog.KindZOrder}
+	name := n.IndexName
+	if b.stmt.IndexUnnamed {
+		// PostgreSQL's ChooseIndexName: table_col1_col2_idx, numbered
+		// when taken.
+		cols := []string{t.Name}
+		for _, part := range n.IndexPartSpecifications {
+			if part.Column != nil {
+				cols = append(cols, part.Column.Name.O)
+			}
+		}
+		name = chooseName(strings.Join(cols, "_"), "idx", b.nameTaken(t, true))
+	}
+	ix := &catalog.Index{Name: name, Kind: kind, Shards: t.Shards, State: catalog.StateBuilding, Bounds: kind == catalog.KindZOrder}
 	seen := map[int]bool{}
 	for _, part := range n.IndexPartSpecifications {
 		if part.Column == nil {
