@@ -361,3 +361,35 @@ func TestPrepareErrors(t *testing.T) {
 		t.Errorf("a batch with SELECT 1/0: %d result sets, %v; want 1 and 22012", len(results), err)
 	}
 }
+
+// TestFetchPreparedBeforeCursor: a FETCH prepared before its cursor is
+// declared describes as NoData, but a portal bound once the cursor exists
+// describes the cursor's columns, as PostgreSQL describes a portal when it
+// starts (pgx's TestConnExecStatementCursorFetch).
+func TestFetchPreparedBeforeCursor(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	conn := tg.Connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := testCtx(t)
+	pc := conn.PgConn()
+	sd, err := pc.Prepare(ctx, "fetch_later", `FETCH ALL IN "later_cursor"`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sd.Fields) != 0 {
+		t.Errorf("FETCH from a cursor not declared yet describes %d columns, want none", len(sd.Fields))
+	}
+	mustExec(t, conn, "BEGIN")
+	mustExec(t, conn, `DECLARE "later_cursor" CURSOR FOR SELECT n, n::text FROM generate_series(1, 3) n`)
+	res := pc.ExecStatement(ctx, sd, nil, nil, nil).Read()
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if len(res.FieldDescriptions) != 2 || res.FieldDescriptions[0].DataTypeOID != 23 || res.FieldDescriptions[1].DataTypeOID != 25 {
+		t.Errorf("portal described as %v, want int4 and text", res.FieldDescriptions)
+	}
+	if len(res.Rows) != 3 || string(res.Rows[2][1]) != "3" {
+		t.Errorf("FETCH returned %q, want three rows", res.Rows)
+	}
+	mustExec(t, conn, "ROLLBACK")
+}

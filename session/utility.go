@@ -72,6 +72,23 @@ func (st *statement) describeUtility(ctx context.Context) ([]sqltypes.Type, []wi
 	return nil, nil, nil
 }
 
+// PortalColumns implements wire.PortalDescriber: a FETCH describes its
+// portal by its cursor's columns as the cursor is when the portal is
+// bound, which may have been declared after the FETCH was prepared.
+func (st *statement) PortalColumns(ctx context.Context) ([]wire.Column, bool) {
+	u := st.parsed.Utility
+	if u == nil || u.Kind != "fetch" {
+		return nil, false
+	}
+	cur, err := st.sess.ext.reg.Cursor(u.Name)
+	if err != nil {
+		return nil, true // as PostgreSQL: NoData; executing it is the error
+	}
+	return cur.Columns(), true
+}
+
+var _ wire.PortalDescriber = (*statement)(nil)
+
 // runUtility executes a utility statement.
 func (st *statement) runUtility(ctx context.Context, params []sqltypes.Value, start time.Time) (wire.Result, string, error) {
 	s := st.sess

@@ -63,6 +63,11 @@ type portal struct {
 	params  []sqltypes.Value
 	formats []int16 // result formats: none (all text), one for all, or one per column
 
+	// boundCols are the columns a PortalDescriber gave at Bind
+	// (describedAtBind), which Describe reports until the first Execute.
+	boundCols       []Column
+	describedAtBind bool
+
 	// Set by the first Execute.
 	ctx    context.Context // lives as long as the result
 	cancel context.CancelCauseFunc
@@ -437,6 +442,9 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 		params:  values,
 		formats: append([]int16(nil), m.ResultFormatCodes...),
 	}
+	if pd, ok := ps.stmt.(PortalDescriber); ok {
+		p.boundCols, p.describedAtBind = pd.PortalColumns(c.ctx)
+	}
 	if err := c.reg.chargePortal(m.DestinationPortal, p); err != nil {
 		return err
 	}
@@ -534,6 +542,9 @@ func (c *conn) handleDescribe(m *pgproto3.Describe) error {
 		cols := p.cols
 		if p.res == nil && p.cursor == nil {
 			cols = p.stmt.cols
+			if p.describedAtBind {
+				cols = p.boundCols
+			}
 		}
 		if cols != nil {
 			c.send(rowDescription(cols, p.formats))

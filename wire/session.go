@@ -163,6 +163,16 @@ type Statement interface {
 	Execute(ctx context.Context, params []sqltypes.Value) (Result, error)
 }
 
+// PortalDescriber is implemented by statements whose result columns can
+// change between Parse and Bind: a FETCH prepared before its cursor was
+// declared describes as NoData, but PostgreSQL describes a portal by what
+// it returns when it is bound (the cursor's columns by then). At Bind, a
+// statement answering ok gives the portal's columns.
+type PortalDescriber interface {
+	Statement
+	PortalColumns(ctx context.Context) (cols []Column, ok bool)
+}
+
 // Result is an executing statement's output. Rows are pulled one at a time
 // so a portal can be suspended after N rows and resumed later.
 type Result interface {
