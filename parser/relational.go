@@ -716,7 +716,7 @@ func (r *rewriter) valueRows(i int) {
 		if close < 0 {
 			return
 		}
-		r.ed[k].pre = "ROW" + r.ed[k].pre
+		r.ed[k].pre = " ROW" + r.ed[k].pre // spaced: VALUES(1) has none before its "("
 		k = close + 1
 		if !r.peek(k, ",") {
 			return
