@@ -393,3 +393,80 @@ func TestFetchPreparedBeforeCursor(t *testing.T) {
 	}
 	mustExec(t, conn, "ROLLBACK")
 }
+
+// TestImplicitTransaction: the statements of one Query message, and the
+// Executes of one pipeline before its Sync, run as one transaction, as in
+// PostgreSQL's implicit transaction block: an error in any of them undoes
+// them all; COMMIT inside commits what came before (with a warning) and
+// BEGIN makes the block explicit.
+func TestImplicitTransaction(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	conn := tg.Connect(t, pgx.QueryExecModeSimpleProtocol)
+	ctx := testCtx(t)
+	tg.CreateTable(t, conn, "CREATE TABLE implicit_txn (k INT PRIMARY KEY)")
+	pc := conn.PgConn()
+	count := func() string {
+		t.Helper()
+		res := pc.ExecParams(ctx, "SELECT count(*) FROM implicit_txn", nil, nil, nil, nil).Read()
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		return string(res.Rows[0][0])
+	}
+	var pe *pgconn.PgError
+	// A simple query of several statements.
+	if _, err := pc.Exec(ctx, "INSERT INTO implicit_txn VALUES (1); INSERT INTO implicit_txn VALUES (2); SELECT 1/0").ReadAll(); !errors.As(err, &pe) || pe.Code != "22012" {
+		t.Fatalf("multi-statement query: %v, want 22012", err)
+	}
+	if n := count(); n != "0" {
+		t.Errorf("after a failed multi-statement query the table has %s rows, want 0", n)
+	}
+	if _, err := pc.Exec(ctx, "INSERT INTO implicit_txn VALUES (1); INSERT INTO implicit_txn VALUES (2)").ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	// COMMIT inside commits the statements before it.
+	if _, err := pc.Exec(ctx, "INSERT INTO implicit_txn VALUES (3); COMMIT; INSERT INTO implicit_txn VALUES (4); SELECT 1/0").ReadAll(); !errors.As(err, &pe) || pe.Code != "22012" {
+		t.Fatalf("query with COMMIT: %v, want 22012", err)
+	}
+	if n := count(); n != "3" {
+		t.Errorf("after INSERT; COMMIT; INSERT; error the table has %s rows, want 3", n)
+	}
+	// A pipeline of Executes before one Sync (pgconn's batch).
+	batch := &pgconn.Batch{}
+	batch.ExecParams("INSERT INTO implicit_txn VALUES (10)", nil, nil, nil, nil)
+	batch.ExecParams("INSERT INTO implicit_txn VALUES (11)", nil, nil, nil, nil)
+	batch.ExecParams("SELECT 1/0", nil, nil, nil, nil)
+	if _, err := pc.ExecBatch(ctx, batch).ReadAll(); !errors.As(err, &pe) || pe.Code != "22012" {
+		t.Fatalf("batch: %v, want 22012", err)
+	}
+	if n := count(); n != "3" {
+		t.Errorf("after a failed batch the table has %s rows, want 3", n)
+	}
+	batch = &pgconn.Batch{}
+	batch.ExecParams("INSERT INTO implicit_txn VALUES (10)", nil, nil, nil, nil)
+	batch.ExecParams("INSERT INTO implicit_txn VALUES (11)", nil, nil, nil, nil)
+	if _, err := pc.ExecBatch(ctx, batch).ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != "5" {
+		t.Errorf("after a batch of two inserts the table has %s rows, want 5", n)
+	}
+	if pc.TxStatus() != 'I' {
+		t.Errorf("transaction status %c after the batch, want I", pc.TxStatus())
+	}
+	// BEGIN in a multi-statement query opens an explicit block that
+	// outlives the message.
+	if _, err := pc.Exec(ctx, "BEGIN; INSERT INTO implicit_txn VALUES (20)").ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	if pc.TxStatus() != 'T' {
+		t.Errorf("transaction status %c after BEGIN; INSERT, want T", pc.TxStatus())
+	}
+	if _, err := pc.Exec(ctx, "ROLLBACK").ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n != "5" {
+		t.Errorf("after BEGIN; INSERT then ROLLBACK the table has %s rows, want 5", n)
+	}
+}

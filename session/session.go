@@ -33,6 +33,9 @@ type Session struct {
 	mem      *memacct.Account
 	vars     map[string]string
 	txStatus byte
+	// implicit marks the open block as an implicit one (BeginImplicit):
+	// the statements of one message or pipeline, ended by the wire layer.
+	implicit bool
 	// txn is the transaction of the open block, begun at its first
 	// statement (txn.go); savepoints are the block's SAVEPOINTs, innermost
 	// last; txDDL records a schema change in the block, which ROLLBACK

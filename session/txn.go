@@ -87,6 +87,65 @@ func (s *Session) commitBlock(ctx context.Context) error {
 	return t.Commit(ctx, snap)
 }
 
+// endTransaction ends the open block, committing it when commit is set
+// and it has not failed, else rolling it back; it returns the command tag
+// PostgreSQL gives (COMMIT of a failed block is ROLLBACK). The session is
+// outside any block afterwards, whatever the outcome.
+func (s *Session) endTransaction(ctx context.Context, commit bool) (string, error) {
+	s.implicit = false
+	if !commit || s.txStatus == 'E' {
+		if s.txDDL {
+			s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING",
+				Message: "zproxy applies schema changes when they run: the schema changes of this transaction block were not rolled back"})
+		}
+		err := s.transactionEnded(false)
+		err = errors.Join(err, s.undoTempCreates(ctx, 0))
+		s.endBlock()
+		return "ROLLBACK", err
+	}
+	// WITH HOLD cursors are read to their end inside the block; the
+	// block's NOTIFYs go out only if it commits.
+	err := s.cursorsAtTransactionEnd(s.ext.ctx, true)
+	var notifies []outgoing
+	if err == nil {
+		notifies, err = s.reserveNotifications()
+	}
+	if err == nil {
+		err = s.commitBlock(ctx)
+	}
+	if err == nil {
+		s.gucCommit()
+	}
+	s.notifyAtTransactionEnd(notifies, err == nil)
+	s.endBlock()
+	return "COMMIT", err
+}
+
+// BeginImplicit implements wire.ImplicitTransactor: the statements of one
+// Query message, or of the extended-protocol messages up to a Sync, run in
+// one transaction, as PostgreSQL's implicit transaction block, so an error
+// in any of them undoes them all. Inside a block it does nothing.
+func (s *Session) BeginImplicit() bool {
+	if s.txStatus != 'I' {
+		return false
+	}
+	s.txStatus, s.implicit = 'T', true
+	return true
+}
+
+// EndImplicit implements wire.ImplicitTransactor: the implicit block ends,
+// committed when commit is set and nothing in it failed.
+func (s *Session) EndImplicit(ctx context.Context, commit bool) error {
+	if !s.implicit {
+		return nil
+	}
+	_, err := s.endTransaction(ctx, commit)
+	s.transactionDone(ctx)
+	return err
+}
+
+var _ wire.ImplicitTransactor = (*Session)(nil)
+
 // endAndChain runs COMMIT or ROLLBACK AND CHAIN: the block ends as it
 // would, and a new one begins with its characteristics (isolation level,
 // read-only and deferrable modes), as in PostgreSQL.
@@ -125,7 +184,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		if op.Start {
 			tag = "START TRANSACTION"
 		}
-		if s.txStatus != 'I' {
+		if s.txStatus != 'I' && !s.implicit {
 			s.notice(&pgerr.Error{Code: pgerr.ActiveSQLTransaction, Severity: "WARNING", Message: "there is already a transaction in progress"})
 			return tagResult(tag), nil
 		}
@@ -134,52 +193,43 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 				return nil, err
 			}
 		}
+		// BEGIN inside an implicit block makes it the explicit block, as
+		// PostgreSQL's BeginTransactionBlock does.
+		s.implicit = false
 		s.txStatus = 'T'
 		if op.ReadOnly {
 			s.vars["transaction_read_only"] = "on"
 		}
 		return tagResult(tag), nil
 	case ir.TxnCommit:
-		switch s.txStatus {
-		case 'I':
+		if s.implicit {
+			// COMMIT in an implicit block commits it, with PostgreSQL's
+			// warning; the statements after it get an implicit block of
+			// their own.
 			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
-			return tagResult("COMMIT"), nil
-		case 'E':
-			err := s.transactionEnded(false)
-			err = errors.Join(err, s.undoTempCreates(ctx, 0))
-			s.endBlock()
-			return tagResult("ROLLBACK"), err
+			tag, err := s.endTransaction(ctx, true)
+			s.BeginImplicit()
+			return tagResult(tag), err
 		}
-		// WITH HOLD cursors are read to their end inside the block; the
-		// block's NOTIFYs go out only if it commits.
-		err := s.cursorsAtTransactionEnd(s.ext.ctx, true)
-		var notifies []outgoing
-		if err == nil {
-			notifies, err = s.reserveNotifications()
-		}
-		if err == nil {
-			err = s.commitBlock(ctx)
-		}
-		if err == nil {
-			s.gucCommit()
-		}
-		s.notifyAtTransactionEnd(notifies, err == nil)
-		s.endBlock()
-		if err != nil {
-			return nil, err
-		}
-		return tagResult("COMMIT"), nil
-	case ir.TxnRollback:
 		if s.txStatus == 'I' {
 			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
-		} else if s.txDDL {
-			s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING",
-				Message: "zproxy applies schema changes when they run: the schema changes of this transaction block were not rolled back"})
+			return tagResult("COMMIT"), nil
 		}
-		err := s.transactionEnded(false)
-		err = errors.Join(err, s.undoTempCreates(ctx, 0))
-		s.endBlock()
-		return tagResult("ROLLBACK"), err
+		tag, err := s.endTransaction(ctx, true)
+		if err != nil && tag == "COMMIT" {
+			return nil, err
+		}
+		return tagResult(tag), err
+	case ir.TxnRollback:
+		if s.txStatus == 'I' || s.implicit {
+			s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "there is no transaction in progress"})
+		}
+		implicit := s.implicit
+		tag, err := s.endTransaction(ctx, false)
+		if implicit {
+			s.BeginImplicit()
+		}
+		return tagResult(tag), err
 	}
 	// Savepoints.
 	if s.txStatus == 'I' {

@@ -82,7 +82,11 @@ type conn struct {
 	user           string
 	reg            *Registry // prepared statements and portals
 	ignoreTillSync bool
-	terminate      bool // a FATAL error was sent: close after flushing
+	// implicitOpen: the session's implicit transaction of this cycle is
+	// open (beginImplicit); cycleFailed: an error was sent in the cycle,
+	// so sendReady rolls it back.
+	implicitOpen, cycleFailed bool
+	terminate                 bool // a FATAL error was sent: close after flushing
 	// killed is set by Server.TerminateBackend, from another goroutine:
 	// the connection ends with 57P01 at its next chance.
 	killed      atomic.Bool
@@ -238,6 +242,7 @@ func (c *conn) flush() error {
 // sendError sends err as an ErrorResponse. This is the one place errors
 // become protocol messages.
 func (c *conn) sendError(err error) {
+	c.cycleFailed = true
 	pe := toPgError(err)
 	if pe.Code == pgerr.InternalError {
 		// An unclassified error may quote a value of the statement
@@ -459,6 +464,49 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) error {
 	return nil
 }
 
+// beginImplicit opens the session's implicit transaction for the rest of
+// this cycle (ImplicitTransactor), if the session has them and is not in
+// a transaction block.
+func (c *conn) beginImplicit() {
+	it, ok := c.sess.(ImplicitTransactor)
+	if !ok || c.implicitOpen {
+		return
+	}
+	_ = c.guard("Session.BeginImplicit", func() error {
+		c.implicitOpen = it.BeginImplicit()
+		return nil
+	})
+}
+
+// endImplicit ends the cycle's implicit transaction: committed unless an
+// error was sent in the cycle. A failed commit is the cycle's error.
+func (c *conn) endImplicit() {
+	failed := c.cycleFailed
+	c.cycleFailed = false
+	if !c.implicitOpen {
+		return
+	}
+	c.implicitOpen = false
+	it := c.sess.(ImplicitTransactor)
+	if err := c.guard("Session.EndImplicit", func() error { return it.EndImplicit(c.ctx, !failed) }); err != nil {
+		c.sendError(err)
+		c.cycleFailed = false
+	}
+}
+
+// pipelined reports whether the client has already sent another message
+// of this cycle after the current one, other than Sync or Flush: the
+// Execute being handled is one of several before a Sync, which PostgreSQL
+// runs in one implicit transaction. Only what is already buffered is
+// looked at (never waiting for the client).
+func (c *conn) pipelined() bool {
+	if c.rd == nil || c.rd.r.Buffered() < 1 {
+		return false
+	}
+	next, err := c.rd.r.Peek(1)
+	return err == nil && next[0] != 'S' && next[0] != 'H'
+}
+
 // sendReady ends a query cycle: portals die with the implicit transaction,
 // then ReadyForQuery goes out with the session's transaction status.
 func (c *conn) sendReady() error {
@@ -467,6 +515,7 @@ func (c *conn) sendReady() error {
 		// after it, with no ReadyForQuery.
 		return nil
 	}
+	c.endImplicit()
 	status := byte('I')
 	if err := c.guard("Session.TxStatus", func() error { status = c.sess.TxStatus(); return nil }); err != nil {
 		c.sendError(err)

@@ -116,6 +116,11 @@ func (c *conn) simpleQuery(sql string) {
 		c.send(&pgproto3.EmptyQueryResponse{})
 		return
 	}
+	if len(stmts) > 1 {
+		// Several statements in one message run as one transaction
+		// (PostgreSQL's implicit transaction block), ended by sendReady.
+		c.beginImplicit()
+	}
 	for i, st := range stmts {
 		if i > 0 {
 			// Read again: an earlier statement may have SET it.
@@ -582,6 +587,11 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		}
 		c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 		return nil
+	}
+	if p.ctx == nil && c.pipelined() {
+		// More statements follow before the Sync: they run in one
+		// transaction with this one, ended at the Sync.
+		c.beginImplicit()
 	}
 	if p.ctx == nil {
 		// The result may outlive this message (a suspended portal), so

@@ -163,6 +163,19 @@ type Statement interface {
 	Execute(ctx context.Context, params []sqltypes.Value) (Result, error)
 }
 
+// ImplicitTransactor is implemented by sessions that run the statements
+// of one Query message (when it holds several), or the Executes of one
+// extended-protocol pipeline, in one transaction, as PostgreSQL's implicit
+// transaction block does: an error in any statement undoes them all. The
+// connection calls BeginImplicit before the first of them (it reports
+// whether it opened one: not inside a transaction block) and EndImplicit
+// when the cycle ends (before ReadyForQuery), with commit false when an
+// error was sent in it; an error from EndImplicit is the commit's.
+type ImplicitTransactor interface {
+	BeginImplicit() bool
+	EndImplicit(ctx context.Context, commit bool) error
+}
+
 // PortalDescriber is implemented by statements whose result columns can
 // change between Parse and Bind: a FETCH prepared before its cursor was
 // declared describes as NoData, but PostgreSQL describes a portal by what
