@@ -47,7 +47,8 @@ func TestPGOperatorErrors(t *testing.T) {
 		{`SELECT a COLLATE "xx_YY"`, "42704"},
 		{`SELECT a OPERATOR(myschema.~) b`, "42883"},
 		{`SELECT a[]`, "42601"},
-		{`CREATE TABLE t (o oid)`, "0A000"},
+		{`CREATE TABLE t (o regclass)`, "0A000"},
+		{`CREATE TABLE t (o oidvector)`, "0A000"},
 	} {
 		_, err := Parse(tc.in)
 		if err == nil || pgerr.Classify(err).Code.String() != tc.code {

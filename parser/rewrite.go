@@ -645,6 +645,15 @@ func (r *rewriter) createTable(i int) error {
 	return nil
 }
 
+// storableSystemType reports whether a column may have type id: any type
+// but the catalogs' system types, of which name, "char" and oid are plain
+// values (text and integers) a table can hold, as in PostgreSQL; the reg*
+// types print a name looked up when the value is made, and the vectors and
+// void are the catalogs' own.
+func storableSystemType(id sqltypes.TypeID) bool {
+	return !id.System() || id == sqltypes.Name || id == sqltypes.Char || id == sqltypes.Oid
+}
+
 // serialTypes are PostgreSQL's auto-increment pseudo-types.
 var serialTypes = map[string]string{
 	"smallserial": "smallint", "serial2": "smallint", "serial": "integer", "serial4": "integer",
@@ -671,7 +680,7 @@ func (r *rewriter) columnDef(e, end int) error {
 		if err != nil {
 			return err
 		}
-		if typ.ID.System() || typ.Elem.System() {
+		if !storableSystemType(typ.ID) || !storableSystemType(typ.Elem) {
 			return pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported as a column type", typ).WithPosition(r.pos(k))
 		}
 		r.replace(k, tidbType(typ))
