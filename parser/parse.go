@@ -99,6 +99,11 @@ type Statement struct {
 	// COLUMN), what TiDB's grammar cannot carry; Checks the table's CHECK
 	// constraints, as text.
 	Columns map[string]*ColumnExtras
+	// Like holds CREATE TABLE's LIKE elements; LikeOnly marks a table
+	// whose only elements they are (TiDB was given a placeholder column,
+	// LikePlaceholder, which the binder drops).
+	Like     []LikeClause
+	LikeOnly bool
 	Checks  []NamedCheck
 	// Constraints holds constraint syntax TiDB's grammar lacks
 	// (constraints.go); nil when there is none.
@@ -134,6 +139,27 @@ type Statement struct {
 	query string
 	segs  []seg
 }
+
+// LikeClause is one LIKE source_table [INCLUDING | EXCLUDING option ...]
+// element of CREATE TABLE, lifted out of TiDB's text.
+type LikeClause struct {
+	// Table is the source table's name as written (folded unless quoted),
+	// Schema its qualifier, if any.
+	Schema, Table string
+	// Before is how many column definitions precede the clause: its
+	// columns go there.
+	Before int
+	// Including holds the options in force: "comments", "constraints",
+	// "defaults", "generated", "identity", "indexes", "statistics",
+	// "storage", "compression" (INCLUDING ALL sets each, EXCLUDING
+	// removes one, in the order written).
+	Including map[string]bool
+	// Position is the clause's offset in the statement, for errors.
+	Position int
+}
+
+// likeOptions are CREATE TABLE LIKE's INCLUDING/EXCLUDING options.
+var likeOptions = []string{"comments", "compression", "constraints", "defaults", "generated", "identity", "indexes", "statistics", "storage"}
 
 // ColumnExtras are the parts of a column definition lifted out of TiDB's
 // text.

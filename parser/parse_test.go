@@ -207,6 +207,35 @@ func TestCreateIndexUnnamed(t *testing.T) {
 	}
 }
 
+func TestCreateTableLike(t *testing.T) {
+	for _, tc := range []struct {
+		sql      string
+		like     []LikeClause
+		likeOnly bool
+		cols     int
+	}{
+		{sql: `CREATE TABLE t (LIKE s)`, like: []LikeClause{{Table: "s", Including: map[string]bool{}}}, likeOnly: true, cols: 1},
+		{sql: `CREATE TABLE t (a int, LIKE public."S" INCLUDING ALL EXCLUDING INDEXES, b text)`, cols: 2,
+			like: []LikeClause{{Schema: "public", Table: "S", Before: 1, Including: map[string]bool{"comments": true, "compression": true, "constraints": true,
+				"defaults": true, "generated": true, "identity": true, "indexes": false, "statistics": true, "storage": true}}}},
+		{sql: `create table t (a int, like s including defaults)`, cols: 1, like: []LikeClause{{Table: "s", Before: 1, Including: map[string]bool{"defaults": true}}}},
+		{sql: `CREATE TABLE t (LIKE s, LIKE u)`, likeOnly: true, cols: 1,
+			like: []LikeClause{{Table: "s", Including: map[string]bool{}}, {Table: "u", Including: map[string]bool{}}}},
+	} {
+		st := parseOneOK(t, tc.sql)
+		ct, ok := st.AST.(*ast.CreateTableStmt)
+		if !ok {
+			t.Fatalf("%s: AST %T", tc.sql, st.AST)
+		}
+		for i := range st.Like {
+			st.Like[i].Position = 0
+		}
+		if !reflect.DeepEqual(st.Like, tc.like) || st.LikeOnly != tc.likeOnly || len(ct.Cols) != tc.cols {
+			t.Errorf("%s: Like %+v LikeOnly %v, %d columns", tc.sql, st.Like, st.LikeOnly, len(ct.Cols))
+		}
+	}
+}
+
 func TestColumnTypeRejectsOthers(t *testing.T) {
 	// MySQL types a user might try are refused by the scanner, so they can
 	// never reach ColumnType disguised as a supported type.

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -582,7 +583,7 @@ func (r *rewriter) createTable(i int) error {
 	if end < 0 {
 		return r.syntaxErrorAt(len(r.toks))
 	}
-	tableConstraints := 0
+	tableConstraints, columns, others := 0, 0, 0
 	for e := i + 1; e < end; {
 		// The element runs to the next comma at depth 1.
 		elemEnd := e
@@ -596,6 +597,14 @@ func (r *rewriter) createTable(i int) error {
 			}
 		}
 		t := r.toks[e]
+		if t.kind == tkIdent && t.val == "like" {
+			if err := r.likeClause(e, elemEnd, end, columns); err != nil {
+				return err
+			}
+			e = elemEnd + 1
+			continue
+		}
+		others++
 		if t.kind == tkIdent && tableConstraintWords[t.val] {
 			if err := r.tableCheck(e, elemEnd); err != nil {
 				return err
@@ -608,10 +617,16 @@ func (r *rewriter) createTable(i int) error {
 			if err := r.columnDef(e, elemEnd); err != nil {
 				return err
 			}
+			columns++
 		} else {
 			return r.syntaxErrorAt(e)
 		}
 		e = elemEnd + 1
+	}
+	if len(r.st.Like) > 0 && others == 0 {
+		// TiDB's grammar wants a column; the binder drops this one.
+		r.st.LikeOnly = true
+		r.ed[end].pre = LikePlaceholder + " int" + r.ed[end].pre
 	}
 	k := end + 1
 	if r.peek(k, "with") && r.peek(k+1, "(") {
@@ -652,6 +667,59 @@ func (r *rewriter) createTable(i int) error {
 // void are the catalogs' own.
 func storableSystemType(id sqltypes.TypeID) bool {
 	return !id.System() || id == sqltypes.Name || id == sqltypes.Char || id == sqltypes.Oid
+}
+
+// LikePlaceholder names the column TiDB is given for CREATE TABLE t (LIKE
+// s), whose list has no column of its own.
+const LikePlaceholder = "zp_like_placeholder"
+
+// likeClause lifts the LIKE element [e, elemEnd) of CREATE TABLE's list
+// (which closes at end) into Statement.Like, with the comma that
+// separates it from its neighbours. before counts the column definitions
+// ahead of it.
+func (r *rewriter) likeClause(e, elemEnd, end, before int) error {
+	k, err := r.skipName(e + 1)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for n := e + 1; n < k; n += 2 {
+		names = append(names, r.toks[n].val)
+	}
+	lc := LikeClause{Table: names[len(names)-1], Before: before, Including: map[string]bool{}, Position: r.pos(e + 1)}
+	if len(names) > 1 {
+		lc.Schema = names[len(names)-2]
+	}
+	for k < elemEnd {
+		include := r.peek(k, "including")
+		if !include && !r.peek(k, "excluding") {
+			return r.syntaxErrorAt(k)
+		}
+		if k+1 >= elemEnd || r.toks[k+1].kind != tkIdent {
+			return r.syntaxErrorAt(k + 1)
+		}
+		switch opt := r.toks[k+1].val; {
+		case opt == "all":
+			for _, o := range likeOptions {
+				lc.Including[o] = include
+			}
+		case slices.Contains(likeOptions, opt):
+			lc.Including[opt] = include
+		default:
+			return r.syntaxErrorAt(k + 1)
+		}
+		k += 2
+	}
+	r.st.Like = append(r.st.Like, lc)
+	switch {
+	case elemEnd < end: // a comma follows
+		r.drop(e, elemEnd+1)
+	case e > 0 && r.toks[e-1].is(","): // the last element: the comma before it
+		r.drop(e-1, elemEnd)
+	default:
+		r.drop(e, elemEnd)
+	}
+	return nil
 }
 
 // serialTypes are PostgreSQL's auto-increment pseudo-types.

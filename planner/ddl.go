@@ -26,8 +26,13 @@ const (
 const RowIDColumn = "rowid"
 
 func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
-	if n.ReferTable != nil || n.Select != nil {
-		return nil, unsupported("CREATE TABLE ... LIKE/AS is not supported")
+	if n.ReferTable != nil {
+		// MySQL's CREATE TABLE t LIKE s; PostgreSQL's LIKE goes inside the
+		// parentheses.
+		return nil, pgerr.New(pgerr.SyntaxError, `syntax error at or near "LIKE"`)
+	}
+	if n.Select != nil {
+		return nil, unsupported("CREATE TABLE ... AS is not supported")
 	}
 	temp := b.stmt.Temp
 	switch schema := n.Table.Schema.L; {
@@ -47,8 +52,18 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	cb := &constraintBuilder{b: b, t: t}
 	var pk []*ast.IndexPartSpecification
 	pkCount := 0
-	for _, cd := range n.Cols {
+	likes, err := b.likeSources()
+	if err != nil {
+		return nil, err
+	}
+	for ci, cd := range n.Cols {
+		if err := b.likeColumns(t, likes, ci); err != nil {
+			return nil, err
+		}
 		name := cd.Name.Name.O
+		if b.stmt.LikeOnly && name == parser.LikePlaceholder {
+			continue
+		}
 		if strings.HasPrefix(name, catalog.ReservedPrefix) || strings.HasPrefix(name, "~") {
 			return nil, pgerr.New(pgerr.ReservedName, "column name %q is reserved: names starting with %q or \"~\" belong to zproxy", name, catalog.ReservedPrefix)
 		}
@@ -77,6 +92,9 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		}
 		t.Columns = append(t.Columns, col)
 	}
+	if err := b.likeColumns(t, likes, len(n.Cols)); err != nil {
+		return nil, err
+	}
 	for i, c := range n.Constraints {
 		switch c.Tp {
 		case ast.ConstraintPrimaryKey:
@@ -86,6 +104,17 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 			if err := cb.tableConstraint(i, c); err != nil {
 				return nil, err
 			}
+		}
+	}
+	for _, l := range likes {
+		if !l.including["indexes"] || rowIDKeyed(l.src) {
+			continue
+		}
+		// LIKE ... INCLUDING INDEXES copies the primary key.
+		pkCount++
+		pk = nil
+		for _, k := range l.src.PrimaryKey {
+			pk = append(pk, &ast.IndexPartSpecification{Column: &ast.ColumnName{Name: ast.NewCIStr(l.src.Columns[k.Column].Name)}, Desc: k.Desc})
 		}
 	}
 	if pkCount > 1 {
@@ -158,7 +187,6 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
 		}
 	}
-	var err error
 	if t.ShardColumns, err = shardColumns(t, t.PrimaryKey, "primary key", b.stmt.With, t.Shards); err != nil {
 		return nil, err
 	}
@@ -177,6 +205,9 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		q.Temp = temp
 	}
 	if err := cb.finish(); err != nil {
+		return nil, err
+	}
+	if err := b.likeConstraints(t, likes); err != nil {
 		return nil, err
 	}
 	return &ir.CreateTable{Table: t, IfNotExists: n.IfNotExists, Sequences: seqs}, nil
