@@ -104,7 +104,7 @@ type Statement struct {
 	// LikePlaceholder, which the binder drops).
 	Like     []LikeClause
 	LikeOnly bool
-	Checks  []NamedCheck
+	Checks   []NamedCheck
 	// Constraints holds constraint syntax TiDB's grammar lacks
 	// (constraints.go); nil when there is none.
 	Constraints *ConstraintSyntax
