@@ -69,6 +69,10 @@ type Column struct {
 	Default string `json:"default,omitempty"`
 	// Identity is "always" or "by default" for an identity column.
 	Identity string `json:"identity,omitempty"`
+	// Generated is a generated column's expression as written (GENERATED
+	// ALWAYS AS (expr) STORED): every write computes the column from the
+	// row's other columns, and stores it.
+	Generated string `json:"generated,omitempty"`
 	// Sequence names the sequence the column's default (SERIAL, DEFAULT
 	// nextval('s')) or identity draws from: DROP SEQUENCE finds the
 	// columns depending on it here.

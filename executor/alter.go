@@ -331,6 +331,18 @@ func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch 
 	if visible == 1 {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot drop the only column of table %q", nt.Name)
 	}
+	for _, g := range nt.Columns {
+		if g.Generated != "" && g.Name != c.Name && slices.Contains(exprColumns(g.Generated), c.Name) {
+			if cascade {
+				// PostgreSQL drops the generated column too.
+				return pgerr.New(pgerr.FeatureNotSupported, "DROP COLUMN ... CASCADE cannot drop the generated column %s of table %s that depends on column %s", g.Name, nt.Name, c.Name).
+					WithHint("Drop the generated column first.")
+			}
+			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", c.Name, nt.Name).
+				WithDetail("column %s of table %s depends on column %s of table %s", g.Name, nt.Name, c.Name, nt.Name).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+	}
 	if views := dependentViews(s, nt.Name); len(views) > 0 {
 		if !cascade {
 			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", c.Name, nt.Name).

@@ -103,6 +103,26 @@ func (e *Executor) writeInOwnTxn(ctx context.Context, plan *optimizer.Plan, para
 	}
 }
 
+// generate computes t's generated columns of row in place, from its other
+// columns (cast to the columns' types), before NOT NULL and CHECK look at
+// it.
+func (ec *execCtx) generate(t *catalog.Table, row []sqltypes.Value) error {
+	tc := ec.cons.For(t.Name)
+	if tc == nil {
+		return nil
+	}
+	for _, g := range tc.Generated {
+		v, err := g.Expr.Eval(ec.eval, row)
+		if err != nil {
+			return err
+		}
+		if row[g.Column], err = sqltypes.Cast(v, t.Columns[g.Column].Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkConstraints evaluates t's CHECK constraints over row.
 func (ec *execCtx) checkConstraints(t *catalog.Table, row []sqltypes.Value) error {
 	tc := ec.cons.For(t.Name)
@@ -385,6 +405,9 @@ func (ec *execCtx) applyAction(ctx context.Context, child *catalog.Table, fk *ca
 				return err
 			}
 			row[col] = cv
+		}
+		if err := ec.generate(child, row); err != nil {
+			return err
 		}
 		if err := checkRow(child, row); err != nil {
 			return err

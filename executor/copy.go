@@ -224,6 +224,9 @@ func (b *BulkInsert) form(rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
 			}
 			row[c] = v
 		}
+		if err := b.ec.generate(t, row); err != nil {
+			return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
+		}
 		if err := checkRow(t, row); err != nil {
 			return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
 		}

@@ -396,13 +396,16 @@ func (ec *execCtx) returningRow(r *ir.Returning, row []sqltypes.Value) ([]sqltyp
 
 // castRow converts a source row, which the caller owns, to the table's
 // column types in place and enforces NOT NULL.
-func castRow(t *catalog.Table, row []sqltypes.Value) error {
+func (ec *execCtx) castRow(t *catalog.Table, row []sqltypes.Value) error {
 	for i := range t.Columns {
 		v, err := sqltypes.Cast(row[i], t.Columns[i].Type)
 		if err != nil {
 			return err
 		}
 		row[i] = v
+	}
+	if err := ec.generate(t, row); err != nil {
+		return err
 	}
 	return checkRow(t, row[:len(t.Columns)])
 }
@@ -438,7 +441,7 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 	}
 	rows := src // cast in place: sourceRows copied them
 	for i, row := range rows {
-		if err := castRow(t, row); err != nil {
+		if err := ec.castRow(t, row); err != nil {
 			return WriteResult{}, err
 		}
 		row = row[:len(t.Columns):len(t.Columns)]
@@ -569,6 +572,9 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 					if updated[col], err = sqltypes.Cast(v, t.Columns[col].Type); err != nil {
 						return WriteResult{}, err
 					}
+				}
+				if err := ec.generate(t, updated); err != nil {
+					return WriteResult{}, err
 				}
 				if err := checkRow(t, updated); err != nil {
 					return WriteResult{}, err
@@ -752,6 +758,9 @@ func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.St
 			if row[col], err = sqltypes.Cast(v, t.Columns[col].Type); err != nil {
 				return change{}, err
 			}
+		}
+		if err := ec.generate(t, row); err != nil {
+			return change{}, err
 		}
 		if err := checkRow(t, row); err != nil {
 			return change{}, err

@@ -32,6 +32,16 @@ type TableConstraints struct {
 	// Defaults are the column defaults, for ON DELETE/UPDATE SET DEFAULT
 	// (nil unless an incoming key sets them).
 	Defaults []Expr
+	// Generated are the table's generated columns, each expression bound
+	// over a row of the table: every row written gets them computed.
+	Generated []BoundGenerated
+}
+
+// BoundGenerated is a generated column's expression bound over a row of
+// its table (cast to the column's type).
+type BoundGenerated struct {
+	Column int
+	Expr   Expr
 }
 
 // BoundCheck is a CHECK constraint bound over a row of its table.

@@ -170,6 +170,8 @@ type ColumnExtras struct {
 	Serial string
 	// Identity is GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY.
 	Identity *Identity
+	// Generated is the expression of GENERATED ALWAYS AS (expr) STORED.
+	Generated string
 	// Checks are the column's CHECK constraints.
 	Checks []NamedCheck
 }

@@ -783,10 +783,27 @@ func (r *rewriter) columnDef(e, end int) error {
 			default:
 				return r.syntaxErrorAt(j)
 			}
-			if !r.peek(j, "as") || !r.peek(j+1, "identity") {
-				if r.peek(j, "as") && r.peek(j+1, "(") {
-					return pgerr.New(pgerr.FeatureNotSupported, "generated columns are not supported").WithPosition(r.pos(k))
+			if r.peek(j, "as") && r.peek(j+1, "(") {
+				// GENERATED ALWAYS AS (expr) STORED: a generated column.
+				close := r.matching(j + 1)
+				if close < 0 {
+					return r.syntaxErrorAt(len(r.toks))
 				}
+				if !r.peek(close+1, "stored") {
+					return r.syntaxErrorAt(close + 1)
+				}
+				if !id.Always {
+					return pgerr.New(pgerr.SyntaxError, "for a generated column, GENERATED ALWAYS must be specified").WithPosition(r.pos(k))
+				}
+				if close == j+2 {
+					return r.syntaxErrorAt(close)
+				}
+				ext.Generated = r.sql[r.toks[j+2].start:r.toks[close-1].end]
+				r.drop(k, close+2)
+				k = close + 2
+				continue
+			}
+			if !r.peek(j, "as") || !r.peek(j+1, "identity") {
 				return r.syntaxErrorAt(j)
 			}
 			j += 2
@@ -830,7 +847,7 @@ func (r *rewriter) columnDef(e, end int) error {
 			k++
 		}
 	}
-	if ext.Default != "" || ext.Serial != "" || ext.Identity != nil || len(ext.Checks) > 0 {
+	if ext.Default != "" || ext.Serial != "" || ext.Identity != nil || ext.Generated != "" || len(ext.Checks) > 0 {
 		if r.st.Columns == nil {
 			r.st.Columns = map[string]*ColumnExtras{}
 		}

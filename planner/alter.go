@@ -124,6 +124,11 @@ func (b *Binder) bindAddColumn(t *catalog.Table, a *ir.AlterAction) error {
 			return unsupported("this column constraint is not supported in ADD COLUMN")
 		}
 	}
+	if a.Extras != nil && a.Extras.Generated != "" {
+		// PostgreSQL computes it for every existing row (a table rewrite).
+		return pgerr.New(pgerr.FeatureNotSupported, "ADD COLUMN ... GENERATED ALWAYS AS (...) STORED is not supported: it would rewrite every row of the table").
+			WithHint("Create a new table with the column and copy the rows.")
+	}
 	// The column's generators, as CREATE TABLE makes them.
 	one := &catalog.Table{Name: t.Name, Columns: []catalog.Column{col}}
 	sub := &Binder{snap: b.snap, stmt: &parser.Statement{Columns: map[string]*parser.ColumnExtras{}}}

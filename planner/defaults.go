@@ -142,6 +142,16 @@ func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error)
 		if ext.Serial != "" && ext.Default != "" {
 			return nil, pgerr.New(pgerr.SyntaxError, "multiple default values specified for column %q of table %q", c.Name, t.Name)
 		}
+		if ext.Generated != "" {
+			switch {
+			case ext.Identity != nil:
+				return nil, pgerr.New(pgerr.SyntaxError, "both identity and generation expression specified for column %q of table %q", c.Name, t.Name)
+			case ext.Default != "" || ext.Serial != "":
+				return nil, pgerr.New(pgerr.SyntaxError, "both default and generation expression specified for column %q of table %q", c.Name, t.Name)
+			}
+			c.Generated = ext.Generated
+			continue // bound once every column is known (checkGenerated)
+		}
 		// owned creates the sequence a SERIAL or identity column draws from.
 		owned := func(opts parser.SequenceOptions) error {
 			seq, err := ir.NewSequence(seqName(c.Name), opts)
@@ -186,6 +196,13 @@ func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error)
 			c.Default = ext.Default
 			if seq := nextvalTarget(e); seq != "" {
 				c.Sequence = seq
+			}
+		}
+	}
+	for i, c := range t.Columns {
+		if c.Generated != "" {
+			if _, err := b.bindGenerated(t, i); err != nil {
+				return nil, err
 			}
 		}
 	}

@@ -301,6 +301,9 @@ func userValueIgnored(c catalog.Column, overriding string) bool {
 // ALWAYS identity column unless the statement says OVERRIDING SYSTEM
 // VALUE.
 func (b *Binder) checkIdentityValue(c catalog.Column) error {
+	if c.Generated != "" {
+		return generatedColumnValue(c, false)
+	}
 	if c.Identity == "always" && b.stmt.Overriding != "system" {
 		return identityAlways(c, false)
 	}
@@ -462,6 +465,9 @@ func (b *Binder) bindUpdate(n *ast.UpdateStmt) (ir.Statement, error) {
 			}
 			u.Set[i] = e
 			continue
+		}
+		if t.Columns[i].Generated != "" {
+			return nil, generatedColumnValue(t.Columns[i], true)
 		}
 		if t.Columns[i].Identity == "always" {
 			return nil, identityAlways(t.Columns[i], true)

@@ -40,6 +40,16 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 			tc.Checks = append(tc.Checks, ir.BoundCheck{Name: ch.Name, Expr: e})
 		}
 		sort.Slice(tc.Checks, func(i, j int) bool { return tc.Checks[i].Name < tc.Checks[j].Name })
+		for i, col := range cur.Columns {
+			if col.Generated == "" {
+				continue
+			}
+			e, err := b.bindGenerated(cur, i)
+			if err != nil {
+				return nil, err
+			}
+			tc.Generated = append(tc.Generated, ir.BoundGenerated{Column: i, Expr: e})
+		}
 		for i := range cur.ForeignKeys {
 			fk := &cur.ForeignKeys[i]
 			parent := cur
@@ -107,7 +117,7 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 			c.Txn = c.Txn || assigned(in.FK.RefColumns)
 		}
 	}
-	if !c.Txn && len(c.Tables) == 1 && len(target.Checks) == 0 {
+	if !c.Txn && len(c.Tables) == 1 && len(target.Checks) == 0 && len(target.Generated) == 0 {
 		return nil, nil
 	}
 	return c, nil

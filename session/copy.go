@@ -99,7 +99,7 @@ func copyColumns(t *catalog.Table, names []string) ([]int, error) {
 	var cols []int
 	if names == nil {
 		for i, c := range t.Columns {
-			if !c.Hidden {
+			if !c.Hidden && c.Generated == "" { // PostgreSQL 15 copies no generated column
 				cols = append(cols, i)
 			}
 		}
@@ -110,6 +110,10 @@ func copyColumns(t *catalog.Table, names []string) ([]int, error) {
 		i := t.ColumnIndex(n)
 		if i < 0 {
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, t.Name)
+		}
+		if t.Columns[i].Generated != "" {
+			return nil, pgerr.New(pgerr.InvalidColumnReference, "column %q is a generated column", n).
+				WithDetail("Generated columns cannot be used in COPY.")
 		}
 		if seen[i] {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", n)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	zpebble "github.com/zproxy/zproxy/kv/pebble"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -169,5 +171,36 @@ func TestCopyOptionErrors(t *testing.T) {
 		if got := pgerr.CodeOf(err).String(); got != tc.code {
 			t.Errorf("%s: %v (%s), want %s", tc.sql, err, got, tc.code)
 		}
+	}
+}
+
+// TestCopyGeneratedColumns: COPY FROM computes generated columns as
+// INSERT does, and refuses to copy into one, as PostgreSQL.
+func TestCopyGeneratedColumns(t *testing.T) {
+	ctx := context.Background()
+	store, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	_, sess := newSession(t, store)
+	mustExec(t, sess, "CREATE TABLE cg (id int PRIMARY KEY, b text, lo text GENERATED ALWAYS AS (lower(b)) STORED)")
+	rows := [][]sqltypes.Value{{sqltypes.NewInt(1), sqltypes.NewText("NINE")}, {sqltypes.NewInt(2), sqltypes.Null}}
+	if tag, err := copyIn(ctx, sess, "COPY cg (id, b) FROM STDIN", rows, 1); err != nil || tag != "COPY 2" {
+		t.Fatalf("COPY: %q, %v", tag, err)
+	}
+	if got := mustExec(t, sess, "SELECT id, lo FROM cg ORDER BY id"); strings.Join(got, " ") != "1|nine 2|NULL" {
+		t.Errorf("after COPY: %v", got)
+	}
+	// Without a column list, every column but the generated ones.
+	if tag, err := copyIn(ctx, sess, "COPY cg FROM STDIN", [][]sqltypes.Value{{sqltypes.NewInt(3), sqltypes.NewText("X")}}, 1); err != nil || tag != "COPY 1" {
+		t.Fatalf("COPY without columns: %q, %v", tag, err)
+	}
+	if got := mustExec(t, sess, "SELECT lo FROM cg WHERE id = 3"); strings.Join(got, " ") != "x" {
+		t.Errorf("after COPY without columns: %v", got)
+	}
+	_, err = copyIn(ctx, sess, "COPY cg (id, lo) FROM STDIN", nil, 1)
+	if pgerr.CodeOf(err) != pgerr.InvalidColumnReference {
+		t.Errorf("COPY into a generated column: %v, want 42P10", err)
 	}
 }

@@ -308,7 +308,10 @@ func columnRow(e *Env, o *object, i int, c column) *isColumnsRow {
 		// The extensions' types (citext, hstore and their arrays).
 		r.UdtSchema = nameV("public")
 	}
-	if c.deflt != "" {
+	switch {
+	case c.generated:
+		r.IsGenerated, r.GenerationExpression = textV("ALWAYS"), textV(c.deflt)
+	case c.deflt != "":
 		r.ColumnDefault = textV(c.deflt)
 	}
 	switch {

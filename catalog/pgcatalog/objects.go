@@ -154,8 +154,10 @@ type column struct {
 	notNull bool
 	deflt   string // DEFAULT expression text
 	ident   string // "a" always, "d" by default
-	ordinal int    // position in the descriptor (for attrdef OIDs)
-	comment string // COMMENT ON COLUMN
+	// generated: deflt is the column's generation expression (STORED)
+	generated bool
+	ordinal   int    // position in the descriptor (for attrdef OIDs)
+	comment   string // COMMENT ON COLUMN
 }
 
 // object is one relation as pg_class lists it.
@@ -253,7 +255,13 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				case "by default":
 					id = "d"
 				}
-				cols = append(cols, column{name: c.Name, typ: c.Type, notNull: c.NotNull || t.IsPKColumn(i), deflt: defaultDisplay(c.Default, c.Type), ident: id, ordinal: i, comment: c.Comment})
+				col := column{name: c.Name, typ: c.Type, notNull: c.NotNull || t.IsPKColumn(i), deflt: defaultDisplay(c.Default, c.Type), ident: id, ordinal: i, comment: c.Comment}
+				if c.Generated != "" {
+					// PostgreSQL keeps the generation expression in
+					// pg_attrdef, as a default.
+					col.deflt, col.generated = defaultDisplay(c.Generated, c.Type), true
+				}
+				cols = append(cols, col)
 			}
 			add(&object{oid: ObjectOID(t.ID, 0), name: t.Name, ns: ns, kind: 'r', am: AmHeap, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
 			if !hasRowID(t) {

@@ -67,7 +67,7 @@ func init() {
 				r := &pgAttributeRow{Attrelid: oidV(o.oid), Attname: nameV(c.name), Atttypid: oidV(typ), Attstattarget: intV(-1),
 					Attnum: intV(int64(i + 1)), Attcacheoff: intV(-1), Atttypmod: intV(int64(mod)), Attnotnull: boolV(c.notNull),
 					Atthasdef: boolV(c.deflt != "" && !o.isIndex()), Attislocal: boolV(true), Attidentity: textV(c.ident),
-					Attgenerated: textV(""), Attcompression: textV(""), Attcollation: oidV(collationOf(c.typ))}
+					Attgenerated: textV(map[bool]string{true: "s"}[c.generated]), Attcompression: textV(""), Attcollation: oidV(collationOf(c.typ))}
 				if c.typ.ID == sqltypes.Array {
 					r.Attndims = intV(1)
 				}
