@@ -626,23 +626,31 @@ func (r *rewriter) createTable(i int) error {
 		k += 2
 	}
 	if r.peek(k, "on") && r.peek(k+1, "commit") {
-		action := ""
-		switch {
-		case r.peek(k+2, "preserve") && r.peek(k+3, "rows"), r.peek(k+2, "delete") && r.peek(k+3, "rows"):
-			action = r.toks[k+2].val + " rows"
-			r.drop(k, k+4)
-		case r.peek(k+2, "drop"):
-			action = "drop"
-			r.drop(k, k+3)
-		default:
-			return r.syntaxErrorAt(k + 2)
+		if _, err := r.onCommit(k); err != nil {
+			return err
 		}
-		if !r.st.Temp {
-			return pgerr.New(pgerr.InvalidTableDefinition, "ON COMMIT can only be used on temporary tables").WithPosition(r.pos(k))
-		}
-		r.st.OnCommit = action
 	}
 	return nil
+}
+
+// onCommit reads a temporary table's ON COMMIT PRESERVE ROWS | DELETE
+// ROWS | DROP at k into Statement.OnCommit and returns the index after it.
+func (r *rewriter) onCommit(k int) (int, error) {
+	action, next := "", k+3
+	switch {
+	case r.peek(k+2, "preserve") && r.peek(k+3, "rows"), r.peek(k+2, "delete") && r.peek(k+3, "rows"):
+		action, next = r.toks[k+2].val+" rows", k+4
+	case r.peek(k+2, "drop"):
+		action = "drop"
+	default:
+		return k, r.syntaxErrorAt(k + 2)
+	}
+	if !r.st.Temp {
+		return k, pgerr.New(pgerr.InvalidTableDefinition, "ON COMMIT can only be used on temporary tables").WithPosition(r.pos(k))
+	}
+	r.drop(k, next)
+	r.st.OnCommit = action
+	return next, nil
 }
 
 // serialTypes are PostgreSQL's auto-increment pseudo-types.
