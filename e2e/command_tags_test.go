@@ -40,6 +40,10 @@ func TestCommandTags(t *testing.T) {
 				{"SHOW server_version_num", "SHOW"},
 				{"EXPLAIN SELECT * FROM command_tags", "EXPLAIN"},
 				{"VALUES (1), (2), (3)", "SELECT 3"},
+				{"CREATE TEMP TABLE command_tags_as AS SELECT * FROM command_tags", "SELECT 2"},
+				{"CREATE TEMP TABLE IF NOT EXISTS command_tags_as AS SELECT 1", "CREATE TABLE AS"},
+				{"CREATE TEMP TABLE command_tags_empty AS SELECT 1 WITH NO DATA", "CREATE TABLE AS"},
+				{"SELECT k INTO TEMP command_tags_into FROM command_tags WHERE k = 1", "SELECT 1"},
 				{"TRUNCATE command_tags", "TRUNCATE TABLE"},
 				{"DROP TABLE command_tags", "DROP TABLE"},
 			} {

@@ -24,7 +24,16 @@ const backfillChunk = 256
 
 // CreateTable creates a table; notices carries schema advice.
 func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *ir.CreateTable, notice func(*pgerr.Error)) error {
+	_, err := e.CreateTableReturning(ctx, cat, ct, notice)
+	return err
+}
+
+// CreateTableReturning is CreateTable that returns the created table's
+// descriptor, or nil when IF NOT EXISTS found the name taken (CREATE TABLE
+// ... AS fills the table it created, and only that).
+func (e *Executor) CreateTableReturning(ctx context.Context, cat *catalog.Catalog, ct *ir.CreateTable, notice func(*pgerr.Error)) (*catalog.Table, error) {
 	var skipped bool
+	var created *catalog.Table
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
 		if s.HasRelation(ct.Table.Name) {
 			if ct.IfNotExists {
@@ -35,6 +44,7 @@ func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *ir
 		}
 		t := ct.Table.Clone()
 		t.ID = catalog.ObjectID(version, 0)
+		created = t
 		ch := catalog.Change{Put: []*catalog.Table{t}}
 		for i, q := range ct.Sequences {
 			if s.HasRelation(q.Name) {
@@ -61,15 +71,15 @@ func (e *Executor) CreateTable(ctx context.Context, cat *catalog.Catalog, ct *ir
 	})
 	if skipped {
 		notice(pgerr.Notice("relation %q already exists, skipping", ct.Table.Name))
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !ct.Table.Temp { // a temporary table's partitions are the proxy's own: no hot spot to warn of
 		adviseTable(ct.Table, ct.Sequences, notice)
 	}
-	return nil
+	return created, nil
 }
 
 // errSkip aborts a catalog change that turns out to have nothing to do (IF

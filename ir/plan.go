@@ -154,6 +154,37 @@ func (x *CreateTable) Describe() Description {
 	return d
 }
 
+// CreateTableAs is CREATE TABLE ... AS query and SELECT ... INTO: a table
+// whose columns are the query's, created and filled with its rows by one
+// statement. Its permissions are the query's (the new table is its
+// creator's).
+type CreateTableAs struct {
+	Permissions
+	Create *CreateTable
+	// Insert fills the table with the query's rows, nil for WITH NO DATA.
+	// It is bound against the table's descriptor before the table exists;
+	// the created table's descriptor takes its place when it runs.
+	Insert *Insert
+	// SelectInto marks the SELECT ... INTO spelling.
+	SelectInto bool
+}
+
+// Kind implements Statement.
+func (*CreateTableAs) Kind() string { return "create_table_as" }
+
+// Describe implements Statement: CREATE TABLE's description, with its own
+// command tag.
+func (x *CreateTableAs) Describe() Description {
+	var ct *CreateTable
+	if x != nil {
+		ct = x.Create
+	}
+	if x != nil && x.SelectInto {
+		return ct.Describe().tagged("SELECT INTO")
+	}
+	return ct.Describe().tagged("CREATE TABLE AS")
+}
+
 // DropTable drops tables.
 type DropTable struct {
 	Names    []string

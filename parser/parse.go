@@ -69,6 +69,10 @@ type Statement struct {
 	Temp       bool
 	TempGlobal bool
 	OnCommit   string
+	// CreateAs is set for CREATE TABLE ... AS and SELECT ... INTO (the
+	// table to create); AST and the rest are then the query's
+	// (createas.go).
+	CreateAs *CreateTableAs
 	// Explain is set for EXPLAIN; AST is then an *ast.ExplainStmt.
 	Explain *ExplainOptions
 	// Returning is the RETURNING list of INSERT, UPDATE or DELETE.
@@ -364,6 +368,13 @@ func parseOne(sql string, toks []token) (Statement, error) {
 			return st, err
 		}
 	}
+	if head, err = r.createTableAs(head); err != nil {
+		return st, err
+	}
+	if err := r.selectInto(head); err != nil {
+		return st, err
+	}
+	toks = r.toks // less a CREATE TABLE's WITH DATA or a SELECT's INTO
 	if err := r.fetchClauses(head); err != nil {
 		return st, err
 	}

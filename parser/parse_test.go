@@ -738,3 +738,131 @@ func TestAlterPrimaryKey(t *testing.T) {
 		t.Errorf("UNIQUE parsed as a primary-key change")
 	}
 }
+
+// TestCreateTableAs: CREATE TABLE ... AS and SELECT ... INTO parse as
+// their query (what TiDB is given, restored), with the table to create
+// in Statement.CreateAs and the temporary table's settings beside it.
+func TestCreateTableAs(t *testing.T) {
+	tests := []struct {
+		sql   string
+		query string // the AST, restored
+		want  CreateTableAs
+		temp  bool
+		on    string // OnCommit
+		with  map[string]string
+	}{
+		{sql: `CREATE TABLE c AS SELECT 1 AS a`, query: "select 1 as `a`", want: CreateTableAs{Name: "c", Pos: 14}},
+		{sql: `create table if not exists public."C x" (p, "Q") as select a, b, c from t with no data`,
+			query: "select `a`,`b`,`c` from `t`",
+			want:  CreateTableAs{Schema: "public", Name: "C x", Pos: 28, Columns: []string{"p", "Q"}, IfNotExists: true, NoData: true}},
+		{sql: `CREATE TABLE c AS SELECT 1 WITH DATA`, query: "select 1", want: CreateTableAs{Name: "c", Pos: 14}},
+		{sql: `CREATE TABLE c AS VALUES (1, 'a'), (2, 'b')`, query: "values row(1,'a'), row(2,'b')", want: CreateTableAs{Name: "c", Pos: 14}},
+		{sql: `CREATE TABLE c AS TABLE t`, query: "table `t`", want: CreateTableAs{Name: "c", Pos: 14}},
+		{sql: `CREATE TABLE c AS (SELECT 1) UNION SELECT 2`, query: "(select 1) union select 2", want: CreateTableAs{Name: "c", Pos: 14}},
+		{sql: `CREATE TABLE c AS WITH w AS (SELECT 1 AS a) SELECT a FROM w`, query: "with `w` as (select 1 as `a`) select `a` from `w`", want: CreateTableAs{Name: "c", Pos: 14}},
+		{sql: `CREATE TABLE c USING heap WITH (shards = 4) AS SELECT 1`, query: "select 1", want: CreateTableAs{Name: "c", Pos: 14}, with: map[string]string{"shards": "4"}},
+		{sql: `CREATE TEMP TABLE c AS SELECT 1`, query: "select 1", want: CreateTableAs{Name: "c", Pos: 19}, temp: true, on: "preserve rows"},
+		{sql: `CREATE LOCAL TEMPORARY TABLE c ON COMMIT DROP AS SELECT 1`, query: "select 1", want: CreateTableAs{Name: "c", Pos: 30}, temp: true, on: "drop"},
+		{sql: `CREATE TEMP TABLE c (x) WITHOUT OIDS ON COMMIT DELETE ROWS AS SELECT 1`, query: "select 1", want: CreateTableAs{Name: "c", Pos: 19, Columns: []string{"x"}}, temp: true, on: "delete rows"},
+		{sql: `SELECT a, b INTO t2 FROM t WHERE a > 1`, query: "select `a`,`b` from `t` where `a`>1", want: CreateTableAs{Name: "t2", Pos: 18, SelectInto: true}},
+		{sql: `SELECT 1 INTO TABLE s.t2`, query: "select 1", want: CreateTableAs{Schema: "s", Name: "t2", Pos: 21, SelectInto: true}},
+		{sql: `SELECT 1 INTO TEMP t2`, query: "select 1", want: CreateTableAs{Name: "t2", Pos: 20, SelectInto: true}, temp: true, on: "preserve rows"},
+		{sql: `SELECT 1 INTO GLOBAL TEMPORARY TABLE t2`, query: "select 1", want: CreateTableAs{Name: "t2", Pos: 38, SelectInto: true}, temp: true, on: "preserve rows"},
+		{sql: `WITH w AS (SELECT 1 AS a) SELECT a INTO t2 FROM w`, query: "with `w` as (select 1 as `a`) select `a` from `w`", want: CreateTableAs{Name: "t2", Pos: 41, SelectInto: true}},
+		{sql: `(SELECT 1 INTO t2) UNION SELECT 2 ORDER BY 1`, query: "(select 1) union select 2 order by 1", want: CreateTableAs{Name: "t2", Pos: 16, SelectInto: true}},
+		{sql: `SELECT a INTO t2 FROM t FOR UPDATE`, query: "select `a` from `t` for update", want: CreateTableAs{Name: "t2", Pos: 15, SelectInto: true}},
+	}
+	for _, tc := range tests {
+		st := parseOneOK(t, tc.sql)
+		if st.CreateAs == nil {
+			t.Errorf("%s: no CreateAs", tc.sql)
+			continue
+		}
+		if !reflect.DeepEqual(*st.CreateAs, tc.want) {
+			t.Errorf("%s: CreateAs %+v, want %+v", tc.sql, *st.CreateAs, tc.want)
+		}
+		if got := restore(t, st.AST); got != tc.query {
+			t.Errorf("%s: query %q, want %q", tc.sql, got, tc.query)
+		}
+		if st.Temp != tc.temp || st.OnCommit != tc.on {
+			t.Errorf("%s: Temp %v OnCommit %q", tc.sql, st.Temp, st.OnCommit)
+		}
+		if len(st.With) > 0 || len(tc.with) > 0 {
+			if !reflect.DeepEqual(st.With, tc.with) {
+				t.Errorf("%s: With %v, want %v", tc.sql, st.With, tc.with)
+			}
+		}
+	}
+	// Other statements with an AS or an INTO are not CREATE TABLE ... AS.
+	for _, q := range []string{
+		`CREATE TABLE t (a int GENERATED ALWAYS AS IDENTITY)`,
+		`CREATE VIEW v AS SELECT 1`,
+		`INSERT INTO t SELECT 1`,
+		`WITH w AS (SELECT 1) INSERT INTO t SELECT * FROM w`,
+		`SELECT 1 AS a`,
+	} {
+		if st := parseOneOK(t, q); st.CreateAs != nil {
+			t.Errorf("%s: CreateAs %+v", q, *st.CreateAs)
+		}
+	}
+	// An error in the query points into the client's text.
+	q := `CREATE TABLE c (x) AS SELECT zz FROM t`
+	st := parseOneOK(t, q)
+	zz := st.AST.(*ast.SelectStmt).Fields.Fields[0].Expr
+	if got, want := st.Position(zz.OriginTextPosition()), strings.Index(q, "zz")+1; got != want {
+		t.Errorf("Position of zz = %d, want %d", got, want)
+	}
+	// So does a SELECT whose INTO clause was taken out.
+	q = `SELECT 1, zz INTO c FROM t`
+	st = parseOneOK(t, q)
+	zz = st.AST.(*ast.SelectStmt).Fields.Fields[1].Expr
+	if got, want := st.Position(zz.OriginTextPosition()), strings.Index(q, "zz")+1; got != want {
+		t.Errorf("Position of zz = %d, want %d", got, want)
+	}
+}
+
+// TestCreateTableAsErrors: PostgreSQL's errors for the forms it refuses,
+// with their positions.
+func TestCreateTableAsErrors(t *testing.T) {
+	tests := []struct {
+		in      string
+		code    pgerr.Code
+		pos     int
+		message string // a substring
+	}{
+		{`CREATE TABLE c (a int) AS SELECT 1`, pgerr.SyntaxError, 24, `syntax error at or near "AS"`},
+		{`CREATE TABLE c () AS SELECT 1`, pgerr.SyntaxError, 19, `syntax error at or near "AS"`},
+		{`CREATE TABLE c AS DELETE FROM t`, pgerr.SyntaxError, 19, `"DELETE"`},
+		{`CREATE TABLE c AS EXECUTE p`, pgerr.FeatureNotSupported, 19, `AS EXECUTE`},
+		{`CREATE TABLE c ON COMMIT DROP AS SELECT 1`, pgerr.InvalidTableDefinition, 16, `ON COMMIT can only be used on temporary tables`},
+		{`CREATE UNLOGGED TABLE c AS SELECT 1`, pgerr.FeatureNotSupported, 8, `UNLOGGED`},
+		{`CREATE TABLE c USING gin AS SELECT 1`, pgerr.ObjectNotInPrerequisiteState, 0, `access method "gin" is not of type TABLE`},
+		{`CREATE TABLE c USING nope AS SELECT 1`, pgerr.UndefinedObject, 0, `access method "nope" does not exist`},
+		{`CREATE TABLE c TABLESPACE x AS SELECT 1`, pgerr.SyntaxError, 16, `"TABLESPACE"`},
+		{`CREATE TABLE select AS SELECT 1`, pgerr.SyntaxError, 14, `"select"`},
+		{`CREATE TABLE c AS SELECT 1 INTO d`, pgerr.SyntaxError, 33, `SELECT ... INTO is not allowed here`},
+		{`SELECT 1 UNION SELECT 2 INTO d`, pgerr.SyntaxError, 30, `INTO is only allowed on first SELECT of UNION/INTERSECT/EXCEPT`},
+		{`SELECT * FROM (SELECT 1 INTO d) s`, pgerr.SyntaxError, 30, `SELECT ... INTO is not allowed here`},
+		{`WITH w AS (SELECT 1 INTO d) SELECT 1`, pgerr.SyntaxError, 26, `SELECT ... INTO is not allowed here`},
+		{`INSERT INTO t SELECT 1 INTO d`, pgerr.SyntaxError, 29, `SELECT ... INTO is not allowed here`},
+		{`WITH w AS (SELECT 1) INSERT INTO t SELECT 1 INTO d`, pgerr.SyntaxError, 50, `SELECT ... INTO is not allowed here`},
+		{`SELECT 1 FROM t INTO d`, pgerr.SyntaxError, 17, `syntax error at or near "INTO"`},
+		{`SELECT 1 INTO d INTO e`, pgerr.SyntaxError, 17, `syntax error at or near "INTO"`},
+		{`SELECT 1 INTO FROM t`, pgerr.SyntaxError, 15, `"FROM"`},
+		{`SELECT 1 INTO UNLOGGED d`, pgerr.FeatureNotSupported, 15, `UNLOGGED`},
+		{`CREATE VIEW v AS SELECT 1 INTO d`, pgerr.FeatureNotSupported, 0, `views must not contain SELECT INTO`},
+		{`COPY (SELECT 1 INTO d) TO STDOUT`, pgerr.FeatureNotSupported, 0, `COPY (SELECT INTO) is not supported`},
+		{`DECLARE c CURSOR FOR SELECT 1 INTO d`, pgerr.SyntaxError, 36, `SELECT ... INTO is not allowed here`},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.in)
+		pe := pgerr.As(err)
+		if pe == nil {
+			t.Errorf("Parse(%q) = %v, want error %s", tt.in, err, tt.code)
+			continue
+		}
+		if pe.Code != tt.code || tt.pos != 0 && pe.Position != tt.pos || !strings.Contains(pe.Message, tt.message) {
+			t.Errorf("Parse(%q) = %s %q at %d; want %s %q at %d", tt.in, pe.Code, pe.Message, pe.Position, tt.code, tt.message, tt.pos)
+		}
+	}
+}

@@ -641,31 +641,19 @@ func (r *rewriter) createTable(i int) error {
 		k += 2
 	}
 	if r.peek(k, "on") && r.peek(k+1, "commit") {
-		action := ""
-		switch {
-		case r.peek(k+2, "preserve") && r.peek(k+3, "rows"), r.peek(k+2, "delete") && r.peek(k+3, "rows"):
-			action = r.toks[k+2].val + " rows"
-			r.drop(k, k+4)
-		case r.peek(k+2, "drop"):
-			action = "drop"
-			r.drop(k, k+3)
-		default:
-			return r.syntaxErrorAt(k + 2)
+		if _, err := r.onCommit(k); err != nil {
+			return err
 		}
-		if !r.st.Temp {
-			return pgerr.New(pgerr.InvalidTableDefinition, "ON COMMIT can only be used on temporary tables").WithPosition(r.pos(k))
-		}
-		r.st.OnCommit = action
 	}
 	return nil
 }
 
-// storableSystemType reports whether a column may have type id: any type
+// StorableType reports whether a column may have type id: any type
 // but the catalogs' system types, of which name, "char" and oid are plain
 // values (text and integers) a table can hold, as in PostgreSQL; the reg*
 // types print a name looked up when the value is made, and the vectors and
 // void are the catalogs' own.
-func storableSystemType(id sqltypes.TypeID) bool {
+func StorableType(id sqltypes.TypeID) bool {
 	return !id.System() || id == sqltypes.Name || id == sqltypes.Char || id == sqltypes.Oid
 }
 
@@ -722,6 +710,26 @@ func (r *rewriter) likeClause(e, elemEnd, end, before int) error {
 	return nil
 }
 
+// onCommit reads a temporary table's ON COMMIT PRESERVE ROWS | DELETE
+// ROWS | DROP at k into Statement.OnCommit and returns the index after it.
+func (r *rewriter) onCommit(k int) (int, error) {
+	action, next := "", k+3
+	switch {
+	case r.peek(k+2, "preserve") && r.peek(k+3, "rows"), r.peek(k+2, "delete") && r.peek(k+3, "rows"):
+		action, next = r.toks[k+2].val+" rows", k+4
+	case r.peek(k+2, "drop"):
+		action = "drop"
+	default:
+		return k, r.syntaxErrorAt(k + 2)
+	}
+	if !r.st.Temp {
+		return k, pgerr.New(pgerr.InvalidTableDefinition, "ON COMMIT can only be used on temporary tables").WithPosition(r.pos(k))
+	}
+	r.drop(k, next)
+	r.st.OnCommit = action
+	return next, nil
+}
+
 // serialTypes are PostgreSQL's auto-increment pseudo-types.
 var serialTypes = map[string]string{
 	"smallserial": "smallint", "serial2": "smallint", "serial": "integer", "serial4": "integer",
@@ -748,7 +756,7 @@ func (r *rewriter) columnDef(e, end int) error {
 		if err != nil {
 			return err
 		}
-		if !storableSystemType(typ.ID) || !storableSystemType(typ.Elem) {
+		if !StorableType(typ.ID) || !StorableType(typ.Elem) {
 			return pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported as a column type", typ).WithPosition(r.pos(k))
 		}
 		r.replace(k, tidbType(typ))

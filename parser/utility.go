@@ -354,7 +354,13 @@ func (r *rewriter) declareStmt() (*UtilityStatement, error) {
 	if !r.peek(k, "for") || k+1 >= len(r.toks) {
 		return nil, r.syntaxErrorAt(min(k+1, len(r.toks)))
 	}
-	return us, r.inner(us, k+1, "select", "values", "with", "table", "(")
+	if err := r.inner(us, k+1, "select", "values", "with", "table", "("); err != nil {
+		return nil, err
+	}
+	if ca := us.Inner.CreateAs; ca != nil {
+		return nil, pgerr.New(pgerr.SyntaxError, "SELECT ... INTO is not allowed here").WithPosition(ca.Pos)
+	}
+	return us, nil
 }
 
 // fetchStmt parses FETCH and MOVE: [direction] [FROM | IN] cursor.
@@ -457,6 +463,11 @@ func (r *rewriter) copyStmt() (*UtilityStatement, error) {
 		inner, err := parseOne(r.sql, r.toks[k+1:end])
 		if err != nil {
 			return nil, err
+		}
+		if ca := inner.CreateAs; ca != nil && ca.SelectInto {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY (SELECT INTO) is not supported")
+		} else if ca != nil {
+			return nil, r.syntaxErrorAt(k + 1) // COPY (CREATE TABLE ... AS ...)
 		}
 		c.Query = &inner
 		k = end + 1

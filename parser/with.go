@@ -35,47 +35,8 @@ func WriteCTEIndex(q ast.Node) (int, bool) {
 // statement starting at head and returns where the statement proper
 // starts (head itself for other statements).
 func (r *rewriter) statementWith(head int) (int, error) {
-	if !r.peek(head, "with") {
-		return head, nil
-	}
-	k := head + 1
-	if r.peek(k, "recursive") {
-		k++
-	}
-	for {
-		if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
-			return head, nil // malformed: TiDB reports it
-		}
-		k++
-		if r.peek(k, "(") {
-			if k = r.matching(k); k < 0 {
-				return head, nil
-			}
-			k++
-		}
-		if !r.peek(k, "as") {
-			return head, nil
-		}
-		k++
-		if r.peek(k, "not") {
-			k++
-		}
-		if r.peek(k, "materialized") {
-			k++
-		}
-		if !r.peek(k, "(") {
-			return head, nil
-		}
-		if k = r.matching(k); k < 0 {
-			return head, nil
-		}
-		k++
-		if !r.peek(k, ",") {
-			break
-		}
-		k++
-	}
-	if !r.peek(k, "insert") && !r.peek(k, "update") && !r.peek(k, "delete") {
+	k := r.withEnd(head)
+	if k < 0 || !r.peek(k, "insert") && !r.peek(k, "update") && !r.peek(k, "delete") {
 		return head, nil
 	}
 	stmt, err := r.subParseAround("", " SELECT 1", head, k)
@@ -85,6 +46,52 @@ func (r *rewriter) statementWith(head int) (int, error) {
 	r.lifted().WriteWith = stmt.(*ast.SelectStmt).With
 	r.drop(head, k)
 	return k, nil
+}
+
+// withEnd returns where the statement after the WITH clause at head
+// starts, or -1 when head is no WITH or the clause is malformed (TiDB
+// reports it).
+func (r *rewriter) withEnd(head int) int {
+	if !r.peek(head, "with") {
+		return -1
+	}
+	k := head + 1
+	if r.peek(k, "recursive") {
+		k++
+	}
+	for {
+		if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+			return -1
+		}
+		k++
+		if r.peek(k, "(") {
+			if k = r.matching(k); k < 0 {
+				return -1
+			}
+			k++
+		}
+		if !r.peek(k, "as") {
+			return -1
+		}
+		k++
+		if r.peek(k, "not") {
+			k++
+		}
+		if r.peek(k, "materialized") {
+			k++
+		}
+		if !r.peek(k, "(") {
+			return -1
+		}
+		if k = r.matching(k); k < 0 {
+			return -1
+		}
+		k++
+		if !r.peek(k, ",") {
+			return k
+		}
+		k++
+	}
 }
 
 // checkOption finds a view's WITH [CASCADED | LOCAL] CHECK OPTION in the

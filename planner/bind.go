@@ -152,7 +152,13 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 			b.declared[i] = true
 		}
 	}
-	st, err := b.bindStmt(stmt.AST)
+	var st ir.Statement
+	var err error
+	if stmt.CreateAs != nil {
+		st, err = b.bindCreateTableAs(stmt.AST)
+	} else {
+		st, err = b.bindStmt(stmt.AST)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

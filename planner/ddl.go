@@ -32,23 +32,15 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		return nil, pgerr.New(pgerr.SyntaxError, `syntax error at or near "LIKE"`)
 	}
 	if n.Select != nil {
-		return nil, unsupported("CREATE TABLE ... AS is not supported")
+		// MySQL's CREATE TABLE t SELECT ... (PostgreSQL's CREATE TABLE t
+		// AS ... is parsed as its query: createas.go).
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"select\"")
 	}
-	temp := b.stmt.Temp
-	switch schema := n.Table.Schema.L; {
-	case isTempSchema(schema):
-		temp = true // CREATE TABLE pg_temp.t makes a temporary table
-	case temp && schema != "":
-		return nil, pgerr.New(pgerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
-	default:
-		if err := creationSchema(n.Table.Schema.O, n.Table.Name.O); err != nil {
-			return nil, err
-		}
+	t, err := b.newTable(n.Table.Schema.O, n.Table.Name.O)
+	if err != nil {
+		return nil, err
 	}
-	t := &catalog.Table{Name: n.Table.Name.O, Shards: defaultTableShards, Mutability: catalog.Mutable, Temp: temp}
-	if temp && b.stmt.OnCommit != "preserve rows" {
-		t.OnCommit = b.stmt.OnCommit
-	}
+	temp := t.Temp
 	cb := &constraintBuilder{b: b, t: t}
 	var pk []*ast.IndexPartSpecification
 	pkCount := 0
@@ -64,11 +56,8 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		if b.stmt.LikeOnly && name == parser.LikePlaceholder {
 			continue
 		}
-		if strings.HasPrefix(name, catalog.ReservedPrefix) || strings.HasPrefix(name, "~") {
-			return nil, pgerr.New(pgerr.ReservedName, "column name %q is reserved: names starting with %q or \"~\" belong to zproxy", name, catalog.ReservedPrefix)
-		}
-		if t.ColumnIndex(name) >= 0 {
-			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
+		if err := checkNewColumn(t, name); err != nil {
+			return nil, err
 		}
 		typ, err := parser.ColumnType(cd.Tp)
 		if err != nil {
@@ -120,24 +109,8 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	if pkCount > 1 {
 		return nil, pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table %q are not allowed", t.Name)
 	}
-	explicitShards := b.stmt.With["shards"] != ""
 	if len(pk) == 0 {
-		// No primary key (pandas' to_sql, pgbench -i, most tutorials): rows
-		// are keyed by a hidden row id, random so inserts spread over the
-		// key space, and the table is sharded so they spread over store
-		// partitions too.
-		name := RowIDColumn
-		for i := 1; t.ColumnIndex(name) >= 0; i++ {
-			name = RowIDColumn + "_" + itoa(i)
-		}
-		t.Columns = append(t.Columns, catalog.Column{Name: name, Type: sqltypes.TypeInt8, NotNull: true, Hidden: true})
-		t.PrimaryKey = []catalog.KeyColumn{{Column: len(t.Columns) - 1}}
-		if !explicitShards {
-			t.Shards = rowIDShards
-			if temp {
-				t.Shards = 1 // read back in insertion order (nextTempRowID)
-			}
-		}
+		b.addRowID(t)
 	}
 	for _, part := range pk {
 		if part.Column == nil {
@@ -158,44 +131,8 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		t.Columns[i].NotNull = true
 		t.PrimaryKey = append(t.PrimaryKey, catalog.KeyColumn{Column: i, Desc: part.Desc})
 	}
-	for key, val := range b.stmt.With {
-		switch key {
-		case "shards":
-			n, err := parseShards(val)
-			if err != nil {
-				return nil, err
-			}
-			t.Shards = n
-		case "mutability":
-			switch strings.ToLower(val) {
-			case catalog.Mutable, catalog.ImmutableRows:
-				t.Mutability = strings.ToLower(val)
-			default:
-				return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid value for mutability: %q", val).
-					WithHint("Use 'mutable' or 'immutable_rows'.")
-			}
-		case "ttl", "ttl_column", "shard_columns":
-		case "fillfactor":
-			// PostgreSQL's page fill target (pgbench -i sets it). zproxy's
-			// stores have no pages to leave room in, so nothing differs;
-			// the value is still checked as PostgreSQL checks it.
-			if n, err := strconv.Atoi(val); err != nil || n < 10 || n > 100 {
-				return nil, pgerr.New(pgerr.InvalidParameterValue, "value %s out of bounds for option \"fillfactor\"", val).
-					WithDetail("Valid values are between \"10\" and \"100\".")
-			}
-		default:
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
-		}
-	}
-	if t.ShardColumns, err = shardColumns(t, t.PrimaryKey, "primary key", b.stmt.With, t.Shards); err != nil {
+	if err := b.tableOptions(t); err != nil {
 		return nil, err
-	}
-	if ttl, ok := b.stmt.With["ttl"]; ok {
-		if t.TTL, err = catalog.NewTTL(t, ttl, b.stmt.With["ttl_column"]); err != nil {
-			return nil, err
-		}
-	} else if _, ok := b.stmt.With["ttl_column"]; ok {
-		return nil, pgerr.New(pgerr.InvalidParameterValue, "\"ttl_column\" needs \"ttl\"")
 	}
 	seqs, err := b.columnGenerators(t)
 	if err != nil {
@@ -211,6 +148,107 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		return nil, err
 	}
 	return &ir.CreateTable{Table: t, IfNotExists: n.IfNotExists, Sequences: seqs}, nil
+}
+
+// newTable starts the descriptor of a table CREATE TABLE creates: a
+// temporary one for CREATE TEMP TABLE or a name in pg_temp (a temporary
+// table in another schema is refused, as PostgreSQL refuses it), with its
+// ON COMMIT action.
+func (b *Binder) newTable(schema, name string) (*catalog.Table, error) {
+	temp := b.stmt.Temp
+	switch {
+	case isTempSchema(strings.ToLower(schema)):
+		temp = true // CREATE TABLE pg_temp.t makes a temporary table
+	case temp && schema != "":
+		return nil, pgerr.New(pgerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
+	default:
+		if err := creationSchema(schema, name); err != nil {
+			return nil, err
+		}
+	}
+	t := &catalog.Table{Name: name, Shards: defaultTableShards, Mutability: catalog.Mutable, Temp: temp}
+	if temp && b.stmt.OnCommit != "preserve rows" {
+		t.OnCommit = b.stmt.OnCommit
+	}
+	return t, nil
+}
+
+// checkNewColumn refuses a column of a new table t named name: a name
+// zproxy reserves, or one t has already.
+func checkNewColumn(t *catalog.Table, name string) error {
+	if strings.HasPrefix(name, catalog.ReservedPrefix) || strings.HasPrefix(name, "~") {
+		return pgerr.New(pgerr.ReservedName, "column name %q is reserved: names starting with %q or \"~\" belong to zproxy", name, catalog.ReservedPrefix)
+	}
+	if t.ColumnIndex(name) >= 0 {
+		return pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
+	}
+	return nil
+}
+
+// addRowID keys a table declared without a primary key (pandas' to_sql,
+// pgbench -i, most tutorials, CREATE TABLE ... AS) by a hidden row id,
+// random so inserts spread over the key space, and shards it so they
+// spread over store partitions too (unless WITH (shards) says otherwise).
+func (b *Binder) addRowID(t *catalog.Table) {
+	name := RowIDColumn
+	for i := 1; t.ColumnIndex(name) >= 0; i++ {
+		name = RowIDColumn + "_" + itoa(i)
+	}
+	t.Columns = append(t.Columns, catalog.Column{Name: name, Type: sqltypes.TypeInt8, NotNull: true, Hidden: true})
+	t.PrimaryKey = []catalog.KeyColumn{{Column: len(t.Columns) - 1}}
+	if b.stmt.With["shards"] == "" {
+		t.Shards = rowIDShards
+		if t.Temp {
+			t.Shards = 1 // read back in insertion order (nextTempRowID)
+		}
+	}
+}
+
+// tableOptions applies CREATE TABLE's WITH (...) options to t, whose
+// columns and primary key are complete: shards, mutability, shard
+// columns, TTL (fillfactor is checked and changes nothing).
+func (b *Binder) tableOptions(t *catalog.Table) error {
+	for key, val := range b.stmt.With {
+		switch key {
+		case "shards":
+			n, err := parseShards(val)
+			if err != nil {
+				return err
+			}
+			t.Shards = n
+		case "mutability":
+			switch strings.ToLower(val) {
+			case catalog.Mutable, catalog.ImmutableRows:
+				t.Mutability = strings.ToLower(val)
+			default:
+				return pgerr.New(pgerr.InvalidParameterValue, "invalid value for mutability: %q", val).
+					WithHint("Use 'mutable' or 'immutable_rows'.")
+			}
+		case "ttl", "ttl_column", "shard_columns":
+		case "fillfactor":
+			// PostgreSQL's page fill target (pgbench -i sets it). zproxy's
+			// stores have no pages to leave room in, so nothing differs;
+			// the value is still checked as PostgreSQL checks it.
+			if n, err := strconv.Atoi(val); err != nil || n < 10 || n > 100 {
+				return pgerr.New(pgerr.InvalidParameterValue, "value %s out of bounds for option \"fillfactor\"", val).
+					WithDetail("Valid values are between \"10\" and \"100\".")
+			}
+		default:
+			return pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter %q", key)
+		}
+	}
+	var err error
+	if t.ShardColumns, err = shardColumns(t, t.PrimaryKey, "primary key", b.stmt.With, t.Shards); err != nil {
+		return err
+	}
+	if ttl, ok := b.stmt.With["ttl"]; ok {
+		if t.TTL, err = catalog.NewTTL(t, ttl, b.stmt.With["ttl_column"]); err != nil {
+			return err
+		}
+	} else if _, ok := b.stmt.With["ttl_column"]; ok {
+		return pgerr.New(pgerr.InvalidParameterValue, "\"ttl_column\" needs \"ttl\"")
+	}
+	return nil
 }
 
 func parseShards(val string) (int, error) {

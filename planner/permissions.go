@@ -23,6 +23,7 @@ var (
 	_ ir.Permissioned = (*ir.Insert)(nil)
 	_ ir.Permissioned = (*ir.Update)(nil)
 	_ ir.Permissioned = (*ir.Delete)(nil)
+	_ ir.Permissioned = (*ir.CreateTableAs)(nil)
 )
 
 // addPermission records a reference to a stored table or view, checked as

@@ -588,18 +588,18 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch n.Kind {
-	case ast.SelectStmtKindValues:
+	// TABLE t binds as the SELECT * FROM t TiDB parses it into.
+	if n.Kind == ast.SelectStmtKindValues {
 		r, err := b.bindValues(n.Lists, e)
 		if err != nil {
 			return nil, err
 		}
 		return b.orderLimitOutput(r, n.OrderBy, n.Limit, e)
-	case ast.SelectStmtKindTable:
-		return nil, unsupported("TABLE statements are not supported; use SELECT * FROM")
 	}
 	if n.SelectIntoOpt != nil {
-		return nil, unsupported("SELECT ... INTO is not supported")
+		// MySQL's SELECT ... INTO OUTFILE (PostgreSQL's SELECT ... INTO
+		// is CREATE TABLE ... AS: parser/createas.go).
+		return nil, unsupported("SELECT ... INTO OUTFILE is not supported")
 	}
 	sc := e.newScope()
 	var rel ir.Rel

@@ -624,6 +624,7 @@ func init() {
 	runs((*statement).runCreateView)
 	runs((*statement).runDropView)
 	runs((*statement).runCreateTable)
+	runs((*statement).runCreateTableAs)
 	runs((*statement).runDropTable)
 	runs((*statement).runTruncate)
 	runs((*statement).runReindex)
@@ -766,6 +767,88 @@ func (st *statement) runCreateTable(ctx context.Context, x *ir.CreateTable, env 
 		s.noteTempCreate(x.Table.Name, false)
 	}
 	return tagResult("CREATE TABLE"), nil
+}
+
+// runCreateTableAs runs CreateTableAs: it creates the table, then inserts
+// the query's rows into it (in the block's transaction when there is
+// one), and drops it again if that fails, so that the table and its rows
+// appear together or not at all. Its tag counts the rows, as PostgreSQL's
+// SELECT n; WITH NO DATA, and IF NOT EXISTS finding the name taken, are
+// tagged CREATE TABLE AS.
+func (st *statement) runCreateTableAs(ctx context.Context, x *ir.CreateTableAs, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := s.engine
+	t := x.Create.Table
+	t.Owner = s.params.User
+	if st.parsed.TempGlobal {
+		s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: "GLOBAL is deprecated in temporary table creation"})
+	}
+	cat := e.catalog
+	if t.Temp {
+		var err error
+		if cat, err = s.tempCatalog(ctx); err != nil {
+			return nil, err
+		}
+	}
+	created, err := e.exec.CreateTableReturning(ctx, cat, x.Create, s.notice)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	if created == nil || x.Insert == nil {
+		if created != nil && t.Temp {
+			s.noteTempCreate(t.Name, false)
+		}
+		return tagResult("CREATE TABLE AS"), nil
+	}
+	n, err := st.fillCreated(ctx, x, cat, created, env)
+	if err != nil {
+		// Dropped even when the statement was cancelled or timed out
+		// (ctx is done then): its INSERT wrote nothing, the table must go.
+		drop := &ir.DropTable{Names: []string{t.Name}, IfExists: true}
+		if derr := e.exec.DropTable(context.WithoutCancel(ctx), cat, drop, func(*pgerr.Error) {}); derr != nil {
+			e.cfg.Logger.Warn("dropping the table of a failed CREATE TABLE AS", "table", t.Name, "err", derr)
+		}
+		return nil, err
+	}
+	if t.Temp {
+		s.noteTempCreate(t.Name, false)
+	}
+	return &memResult{tag: fmt.Sprintf("SELECT %d", n), recorded: true}, nil
+}
+
+// fillCreated runs the INSERT of CREATE TABLE ... AS into the table just
+// created, as a write runs: under the write gate, with the table's
+// descriptor read after the gate was taken (an index another session
+// began building on it since is then maintained), and returns how many
+// rows went in.
+func (st *statement) fillCreated(ctx context.Context, x *ir.CreateTableAs, cat *catalog.Catalog, created *catalog.Table, env *runEnv) (int64, error) {
+	e := st.sess.engine
+	e.exec.Gate.RLock()
+	defer e.exec.Gate.RUnlock()
+	snap, err := cat.Latest(ctx)
+	if err != nil {
+		return 0, storeErr(err)
+	}
+	t, err := snap.Table(created.Name)
+	if err != nil || t.ID != created.ID {
+		return 0, pgerr.New(pgerr.UndefinedTable, "relation %q was dropped while it was being filled", created.Name)
+	}
+	ins := *x.Insert // the bound statement is cached: its table stays the unborn one
+	ins.Table = t
+	plan, err := st.optimize(&ins, env.params, env.opts)
+	if err != nil {
+		return 0, err
+	}
+	st.sendNotices(plan)
+	stats := &kv.Stats{}
+	res, err := e.exec.Write(ctx, plan, env.params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: env.opts.Fn, Txn: env.txn})
+	if err != nil {
+		st.sess.redactValues(ctx, x, err)
+		return 0, storeErr(err)
+	}
+	env.done("", plan, stats, 0, res.Count)
+	e.noteWrites(t, res.Count, false)
+	return res.Count, nil
 }
 
 // runDropTable runs DropTable.
@@ -936,6 +1019,8 @@ func createsTemp(b ir.Statement) bool {
 	switch x := b.(type) {
 	case *ir.CreateTable:
 		return x.Table.Temp
+	case *ir.CreateTableAs:
+		return x.Create.Table.Temp
 	case *ir.CreateView:
 		return x.Temp
 	}

@@ -1,0 +1,110 @@
+package planner
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// CREATE TABLE ... AS query and SELECT ... INTO (parser/createas.go): the
+// statement's AST is the query. It is bound as any query, against the
+// schema as it is before the table exists (so a name the new table will
+// shadow still reads what it read: CREATE TEMP TABLE t AS SELECT * FROM t
+// copies the permanent t), and the new table takes its columns' names and
+// types. The table has no primary key and is keyed by its hidden row id,
+// as any table declared without one. The rows go in by an INSERT bound
+// here too, over the query's plan; the session creates the table, puts
+// the created descriptor in the INSERT's place and runs it
+// (session.runCreateTableAs).
+
+// bindCreateTableAs binds CREATE TABLE ... AS or SELECT ... INTO whose
+// query is node (EXPLAIN of one explains its query, as PostgreSQL's
+// EXPLAIN without ANALYZE does).
+func (b *Binder) bindCreateTableAs(node ast.StmtNode) (ir.Statement, error) {
+	ca := b.stmt.CreateAs
+	if x, ok := node.(*ast.ExplainStmt); ok {
+		if x.Analyze {
+			return nil, unsupported("EXPLAIN ANALYZE of %s is not supported", tagOf(ca.SelectInto))
+		}
+		return b.bindStmt(node)
+	}
+	bound, err := b.bindStmt(node)
+	if err != nil {
+		return nil, err
+	}
+	q, ok := bound.(*ir.Query)
+	if !ok {
+		return nil, unsupported("%s of this statement is not supported", tagOf(ca.SelectInto))
+	}
+	cols := q.Plan.Columns()
+	if len(ca.Columns) > len(cols) {
+		return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
+	}
+	t, err := b.newTable(ca.Schema, ca.Name)
+	if err != nil {
+		return nil, err
+	}
+	row := make([]ir.Expr, 0, len(cols)+1)
+	for i, c := range cols {
+		name := c.Name
+		if i < len(ca.Columns) {
+			name = ca.Columns[i]
+		}
+		typ := c.Type
+		if typ.ID == sqltypes.Unknown {
+			typ = sqltypes.TypeText // PostgreSQL resolves an untyped column (SELECT NULL) as text
+		}
+		if err := checkNewColumn(t, name); err != nil {
+			return nil, err
+		}
+		if err := storableColumn(name, typ); err != nil {
+			return nil, err
+		}
+		e, err := b.coerceTo(&ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}, typ, true)
+		if err != nil {
+			return nil, err
+		}
+		t.Columns = append(t.Columns, catalog.Column{Name: name, Type: typ})
+		row = append(row, e)
+	}
+	b.addRowID(t)
+	if err := b.tableOptions(t); err != nil {
+		return nil, err
+	}
+	x := &ir.CreateTableAs{Create: &ir.CreateTable{Table: t, IfNotExists: ca.IfNotExists}, SelectInto: ca.SelectInto}
+	if !ca.NoData {
+		rowID, err := b.defaults(t).of(len(t.Columns) - 1)
+		if err != nil {
+			return nil, err
+		}
+		row = append(row, rowID)
+		x.Insert = &ir.Insert{Table: t, Source: &ir.Project{Input: q.Plan, Exprs: row, Cols: ir.NewScan(t, t.Name).Columns()}}
+	}
+	return x, nil
+}
+
+// storableColumn refuses a column of a type no table column can have: a
+// pseudo-type, as PostgreSQL refuses it, or a system type (oid, name,
+// regclass, ...), which PostgreSQL stores and zproxy does not.
+func storableColumn(name string, t sqltypes.Type) error {
+	switch {
+	case t.ID == sqltypes.Record || t.ID == sqltypes.Void:
+		return pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, t)
+	case !parser.StorableType(t.ID) || !parser.StorableType(t.Elem) || t.ID == sqltypes.Array && t.Elem == sqltypes.Unknown:
+		return pgerr.New(pgerr.FeatureNotSupported, "column \"%s\" has type %s, which is not supported as a column type", name, t).
+			WithHint("Cast the column in the query to a type zproxy stores, such as text or bigint.")
+	}
+	return nil
+}
+
+// tagOf is the command's name in messages.
+func tagOf(selectInto bool) string {
+	if selectInto {
+		return "SELECT INTO"
+	}
+	return "CREATE TABLE AS"
+}
