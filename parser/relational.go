@@ -43,7 +43,27 @@ const (
 	WithinGroupFunc = "zp_within_group"
 	DescFunc        = "zp_desc"
 	TableFuncFunc   = "zp_table_func"
+	// NoColumnsFunc stands in for the empty select list of SELECT FROM t
+	// (PostgreSQL allows one; TiDB's grammar does not): the binder drops
+	// it, leaving a result of no columns.
+	NoColumnsFunc = "zp_no_columns"
 )
+
+// emptyListFollowers are the words that may follow SELECT when its select
+// list is empty.
+var emptyListFollowers = map[string]bool{
+	"from": true, "where": true, "group": true, "having": true, "window": true, "order": true,
+	"limit": true, "offset": true, "union": true, "intersect": true, "except": true, "for": true, "fetch": true,
+}
+
+// emptySelectList reports whether the SELECT at i has no select list.
+func (r *rewriter) emptySelectList(i int) bool {
+	if i+1 >= len(r.toks) {
+		return true
+	}
+	next := r.toks[i+1]
+	return next.is(")") || next.is(";") || next.kind == tkIdent && emptyListFollowers[next.val]
+}
 
 // aliasSep separates the parts of an encoded FROM alias. It cannot appear in
 // an identifier a client sends through zproxy's scanner unquoted, and quoted
@@ -144,6 +164,8 @@ func (r *rewriter) relational(head int) error {
 		switch {
 		case t.val == "nulls" && (r.peek(i+1, "first") || r.peek(i+1, "last")):
 			err = r.nullsOrder(head, i)
+		case t.val == "select" && r.emptySelectList(i):
+			r.ed[i].post += " " + NoColumnsFunc + "()"
 		case t.val == "distinct" && r.peek(i+1, "on") && r.peek(i+2, "(") && i > head && r.toks[i-1].is("select"):
 			close := r.matching(i + 2)
 			if close < 0 {

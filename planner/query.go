@@ -672,6 +672,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 	var exprs []ir.Expr
 	var cols []ir.Column
 	fields := n.Fields.Fields
+	if len(fields) == 1 && isNoColumns(fields[0]) {
+		fields = nil // SELECT FROM t: rows of no columns
+	}
 	var distinctOn []ast.ExprNode
 	if f, ok := firstDistinctOn(n.Fields); ok {
 		distinctOn = f.Args
@@ -1219,4 +1222,11 @@ func castLabel(t sqltypes.Type) string {
 		return sqltypes.Type{ID: t.ID}.String() // the name without modifiers
 	}
 	return t.String()
+}
+
+// isNoColumns reports whether a select item is the parser's stand-in for
+// an empty select list (parser.NoColumnsFunc).
+func isNoColumns(f *ast.SelectField) bool {
+	c, ok := f.Expr.(*ast.FuncCallExpr)
+	return ok && f.WildCard == nil && c.FnName.L == parser.NoColumnsFunc && len(c.Args) == 0
 }
