@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -65,6 +66,12 @@ const (
 	copyBatchBytes = 8 << 20
 )
 
+// copyBatchAge is how long rows may wait in a batch: a client sending
+// slowly (rows produced as it goes) hears of a bad row about when
+// PostgreSQL, which checks each row as it arrives, would tell it, while a
+// fast one fills whole batches long before.
+const copyBatchAge = 20 * time.Millisecond
+
 // formatCodes is the overall and per-column format of a Copy*Response.
 func formatCodes(f *CopyFormat) (byte, []uint16) {
 	codes := make([]uint16, len(f.Columns))
@@ -106,6 +113,7 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 	}
 	var batch []copyRow
 	var batchBytes int
+	var batchStart time.Time
 	var lines copyLines
 	var sent int64 // rows handed to res before batch
 	// rowError gives a row's error PostgreSQL's CONTEXT.
@@ -138,6 +146,9 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 	}
 	emit := func(r copyRow) error {
 		lines.add(sent+int64(len(batch)), r.line)
+		if len(batch) == 0 {
+			batchStart = time.Now()
+		}
 		batch = append(batch, r)
 		batchBytes += len(r.text) + 16*len(r.vals)
 		for _, v := range r.vals {
@@ -161,6 +172,12 @@ func (c *conn) runCopyIn(ctx context.Context, res CopyIn) error {
 			}
 			if err := chargeLine(); err != nil {
 				return err
+			}
+			if len(batch) > 0 && time.Since(batchStart) >= copyBatchAge {
+				batchBytes = 0
+				if err := send(); err != nil {
+					return err
+				}
 			}
 		case *pgproto3.CopyDone:
 			if err := dec.feed(nil, true, emit); err != nil {
