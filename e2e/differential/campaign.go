@@ -382,7 +382,8 @@ func (c *campaign) both(ctx context.Context, sql string) (pg, zp result) {
 
 // reset drops everything the last round created.
 func (c *campaign) reset(ctx context.Context) error {
-	for _, sql := range []string{"DROP SCHEMA public CASCADE", "CREATE SCHEMA public"} {
+	// DROP SCHEMA public leaves the temporary tables (schema pg_temp_N).
+	for _, sql := range []string{"DISCARD TEMP", "DROP SCHEMA public CASCADE", "CREATE SCHEMA public"} {
 		if r := c.pg.run(ctx, sql, c.opts.Timeout); r.err != nil {
 			return fmt.Errorf("PostgreSQL: %s: %w", sql, r.err)
 		}
@@ -400,6 +401,9 @@ func (c *campaign) reset(ctx context.Context) error {
 		views = left
 	}
 	c.zpViews = nil
+	if r := c.zp.run(ctx, "DISCARD TEMP", c.opts.Timeout); r.err != nil {
+		return fmt.Errorf("zproxy: DISCARD TEMP: %w", r.err)
+	}
 	for i := 0; i < 5; i++ {
 		if r := c.zp.run(ctx, fmt.Sprintf("DROP TABLE IF EXISTS t%d", i), c.opts.Timeout); r.err != nil {
 			return fmt.Errorf("zproxy: DROP TABLE t%d: %w", i, r.err)

@@ -174,6 +174,10 @@ type table struct {
 	// shardCols, with shards > 1, is how many leading key columns place
 	// the rows (WITH (shard_columns = ...)), zproxy only; 0: the whole key.
 	shardCols int
+	// temp makes it a temporary table (CREATE TEMP TABLE) on both
+	// servers: the campaign keeps one connection to each, so it lives as
+	// long as the schema.
+	temp bool
 }
 
 func (t *table) colIndex(name string) int {
@@ -183,7 +187,11 @@ func (t *table) colIndex(name string) int {
 // createSQL is the CREATE TABLE statement for zproxy (zp) or PostgreSQL.
 func (t *table) createSQL(zp bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE %s (", t.name)
+	if t.temp {
+		fmt.Fprintf(&b, "CREATE TEMP TABLE %s (", t.name)
+	} else {
+		fmt.Fprintf(&b, "CREATE TABLE %s (", t.name)
+	}
 	for i, c := range t.cols {
 		if i > 0 {
 			b.WriteString(", ")
@@ -455,6 +463,9 @@ func genSchema(rng *rand.Rand, maxRows int, varchar bool) *schema {
 			own := rand.New(rand.NewPCG(uint64(t.shards), uint64(len(t.rows))<<8|uint64(ti)))
 			t.shardCols = own.IntN(len(t.pk) + 1)
 		}
+		// A temporary table now and then, from a generator of its own for
+		// the same reason.
+		t.temp = rand.New(rand.NewPCG(uint64(ti)+7, uint64(len(t.rows)))).IntN(4) == 0
 		s.tables = append(s.tables, t)
 	}
 	return s
