@@ -180,6 +180,19 @@ type Iterator interface {
 	Close() error
 }
 
+// FailedIterator returns an Iterator that yields nothing and reports err:
+// a Scan that failed before it started (a closed store, a transaction
+// already over).
+func FailedIterator(err error) Iterator { return failedIterator{err} }
+
+type failedIterator struct{ err error }
+
+func (e failedIterator) Next() bool   { return false }
+func (e failedIterator) Item() Item   { return Item{} }
+func (e failedIterator) Seek([]byte)  {}
+func (e failedIterator) Err() error   { return e.err }
+func (e failedIterator) Close() error { return nil }
+
 // KeyIterator is an Iterator that gives the current item's key without its
 // attributes, which its Item then decodes, so a caller that skips items by
 // their key alone (a Z-order skip-scan skips the entries outside its box)

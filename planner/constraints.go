@@ -428,23 +428,33 @@ func (b *Binder) bindCheck(t *catalog.Table, sql string) (ir.Expr, []int, error)
 	return e, cols, nil
 }
 
-// checkRefuser finds what a check constraint may not contain.
-type checkRefuser struct{ err *error }
+// checkRefuser finds what an expression a table keeps may not contain: a
+// CHECK constraint's or a generated column's (where names it in
+// PostgreSQL's messages: "check constraint", "column generation
+// expression"; PostgreSQL's plural is the same with an s).
+type checkRefuser struct {
+	err   *error
+	where string
+}
 
 func (v *checkRefuser) Enter(n ast.Node) (ast.Node, bool) {
 	if *v.err != nil {
 		return n, true
 	}
+	where := v.where
+	if where == "" {
+		where = "check constraint"
+	}
 	switch x := n.(type) {
 	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr:
-		*v.err = pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in check constraint")
+		*v.err = pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in %s", where)
 	case *ast.AggregateFuncExpr:
-		*v.err = pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in check constraints")
+		*v.err = pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %ss", where)
 	case *ast.WindowFuncExpr:
-		*v.err = pgerr.New(pgerr.WindowingError, "window functions are not allowed in check constraints")
+		*v.err = pgerr.New(pgerr.WindowingError, "window functions are not allowed in %ss", where)
 	case *ast.FuncCallExpr:
 		if x.FnName.L == "generate_series" || x.FnName.L == "unnest" {
-			*v.err = pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in check constraints")
+			*v.err = pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %ss", where)
 		}
 	}
 	return n, *v.err != nil

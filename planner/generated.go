@@ -1,8 +1,6 @@
 package planner
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
-
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -32,7 +30,7 @@ func (b *Binder) bindGenerated(t *catalog.Table, col int) (ir.Expr, error) {
 		return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $1")
 	}
 	var refused error
-	node.Accept(&generatedRefuser{err: &refused})
+	node.Accept(&checkRefuser{err: &refused, where: "column generation expression"})
 	if refused != nil {
 		return nil, refused
 	}
@@ -73,27 +71,3 @@ func generatedColumnValue(c catalog.Column, update bool) error {
 	return pgerr.New(pgerr.GeneratedAlways, "cannot insert a non-DEFAULT value into column %q", c.Name).
 		WithDetail("Column %q is a generated column.", c.Name)
 }
-
-// generatedRefuser finds what a generation expression may not contain.
-type generatedRefuser struct{ err *error }
-
-func (v *generatedRefuser) Enter(n ast.Node) (ast.Node, bool) {
-	if *v.err != nil {
-		return n, true
-	}
-	switch x := n.(type) {
-	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr:
-		*v.err = pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in column generation expression")
-	case *ast.AggregateFuncExpr:
-		*v.err = pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in column generation expressions")
-	case *ast.WindowFuncExpr:
-		*v.err = pgerr.New(pgerr.WindowingError, "window functions are not allowed in column generation expressions")
-	case *ast.FuncCallExpr:
-		if x.FnName.L == "generate_series" || x.FnName.L == "unnest" {
-			*v.err = pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in column generation expressions")
-		}
-	}
-	return n, *v.err != nil
-}
-
-func (v *generatedRefuser) Leave(n ast.Node) (ast.Node, bool) { return n, true }

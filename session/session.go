@@ -724,23 +724,13 @@ func (st *statement) runCreateView(ctx context.Context, x *ir.CreateView, env *r
 func (st *statement) runDropView(ctx context.Context, x *ir.DropView, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	temp, perm, err := s.splitTemp(ctx, x.Names)
+	err := s.byCatalog(ctx, x.Names, func(cat *catalog.Catalog, names []string) error {
+		y := *x
+		y.Names = names
+		return e.exec.DropView(ctx, cat, &y, s.notice)
+	})
 	if err != nil {
 		return nil, err
-	}
-	if len(temp) > 0 {
-		tx := *x
-		tx.Names = temp
-		if err := e.exec.DropView(ctx, s.temp.cat, &tx, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
-	}
-	if len(perm) > 0 || len(temp) == 0 {
-		px := *x
-		px.Names = perm
-		if err := e.exec.DropView(ctx, e.catalog, &px, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
 	}
 	return tagResult("DROP VIEW"), nil
 }
@@ -855,23 +845,13 @@ func (st *statement) fillCreated(ctx context.Context, x *ir.CreateTableAs, cat *
 func (st *statement) runDropTable(ctx context.Context, x *ir.DropTable, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	temp, perm, err := s.splitTemp(ctx, x.Names)
+	err := s.byCatalog(ctx, x.Names, func(cat *catalog.Catalog, names []string) error {
+		y := *x
+		y.Names = names
+		return e.exec.DropTable(ctx, cat, &y, s.notice)
+	})
 	if err != nil {
 		return nil, err
-	}
-	if len(temp) > 0 {
-		tx := *x
-		tx.Names = temp
-		if err := e.exec.DropTable(ctx, s.temp.cat, &tx, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
-	}
-	if len(perm) > 0 || len(temp) == 0 {
-		px := *x
-		px.Names = perm
-		if err := e.exec.DropTable(ctx, e.catalog, &px, s.notice); err != nil {
-			return nil, storeErr(err)
-		}
 	}
 	return tagResult("DROP TABLE"), nil
 }

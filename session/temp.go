@@ -98,7 +98,7 @@ func (t *tempStore) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, erro
 func (t *tempStore) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 	st, err := t.open()
 	if err != nil {
-		return errIterator{err}
+		return kv.FailedIterator(err)
 	}
 	return st.Scan(ctx, req)
 }
@@ -147,14 +147,6 @@ func (t *tempStore) CompactPartitions(ctx context.Context, partitions [][]byte) 
 	return st.CompactPartitions(ctx, partitions)
 }
 
-// errIterator is an iterator that failed to open.
-type errIterator struct{ err error }
-
-func (e errIterator) Next() bool       { return false }
-func (e errIterator) Item() kv.Item    { return kv.Item{} }
-func (e errIterator) Seek([]byte)      {}
-func (e errIterator) Err() error       { return e.err }
-func (e errIterator) Close() error     { return nil }
 func (f failedBulk) Add([]kv.Op) error { return f.err }
 
 // failedBulk is a bulk batch of a store that failed to open.
@@ -315,6 +307,28 @@ func (s *Session) splitTemp(ctx context.Context, names []string) (temp, perm []s
 		}
 	}
 	return temp, perm, nil
+}
+
+// byCatalog runs a statement that names several relations (DROP TABLE,
+// DROP VIEW) once per catalog: on the session's temporary ones among them,
+// then on the others, also when it names none of either, so that IF
+// EXISTS and the errors behave as for one statement.
+func (s *Session) byCatalog(ctx context.Context, names []string, run func(cat *catalog.Catalog, names []string) error) error {
+	temp, perm, err := s.splitTemp(ctx, names)
+	if err != nil {
+		return err
+	}
+	if len(temp) > 0 {
+		if err := run(s.temp.cat, temp); err != nil {
+			return storeErr(err)
+		}
+	}
+	if len(perm) > 0 || len(temp) == 0 {
+		if err := run(s.engine.catalog, perm); err != nil {
+			return storeErr(err)
+		}
+	}
+	return nil
 }
 
 // dropTemp drops every temporary object of the session and its catalog:

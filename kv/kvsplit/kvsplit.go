@@ -183,7 +183,7 @@ func (s *store) splitGet(ctx context.Context, req kv.GetRequest, main, local get
 // Scan implements kv.Store. The iterator is the owning store's own.
 func (s *store) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 	if s.closed.Load() {
-		return errIterator{kv.ErrClosed}
+		return kv.FailedIterator(kv.ErrClosed)
 	}
 	if s.isLocal(req.Partition) {
 		return s.local.Scan(ctx, req)
@@ -397,12 +397,3 @@ func (b *bulk) Close() {
 		b.b.Close()
 	}
 }
-
-// errIterator is an iterator that failed before it started.
-type errIterator struct{ err error }
-
-func (e errIterator) Next() bool    { return false }
-func (e errIterator) Item() kv.Item { return kv.Item{} }
-func (e errIterator) Seek([]byte)   {}
-func (e errIterator) Err() error    { return e.err }
-func (e errIterator) Close() error  { return nil }

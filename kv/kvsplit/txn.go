@@ -69,7 +69,7 @@ func (t *txn) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 	}
 	l, err := t.localTxn(ctx)
 	if err != nil {
-		return errIterator{err}
+		return kv.FailedIterator(err)
 	}
 	return l.Scan(ctx, req)
 }

@@ -104,7 +104,7 @@ func foundItem(k kv.Key, attrs []kv.Attr) kv.Item {
 // Scan implements kv.Txn.
 func (t *Txn) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 	if t.done {
-		return errIterator{kv.ErrTxnDone}
+		return kv.FailedIterator(kv.ErrTxnDone)
 	}
 	prefix := partitionPrefix(req.Partition)
 	lo := prefix + string(req.Start)
@@ -325,12 +325,3 @@ func (t *Txn) Rollback() error {
 	t.backend.Release()
 	return nil
 }
-
-// errIterator is an iterator that failed before it started.
-type errIterator struct{ err error }
-
-func (e errIterator) Next() bool    { return false }
-func (e errIterator) Item() kv.Item { return kv.Item{} }
-func (e errIterator) Seek([]byte)   {}
-func (e errIterator) Err() error    { return e.err }
-func (e errIterator) Close() error  { return nil }
