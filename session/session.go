@@ -983,7 +983,11 @@ func (st *statement) runConstraint(ctx context.Context, x ir.Statement, env *run
 	s := st.sess
 	e := st.sess.engine
 	opts := env.opts
-	cat, err := s.catalogFor(ctx, constraintTable(x))
+	table := ""
+	if owns := x.Describe().Owns; len(owns) > 0 {
+		table = owns[0].Name // the table whose constraint it changes
+	}
+	cat, err := s.catalogFor(ctx, table)
 	if err != nil {
 		return nil, err
 	}
@@ -1005,21 +1009,6 @@ func createsTemp(b ir.Statement) bool {
 		return x.Temp
 	}
 	return false
-}
-
-// constraintTable is the table an ALTER TABLE constraint action changes.
-func constraintTable(x ir.Statement) string {
-	switch x := x.(type) {
-	case *ir.AddConstraint:
-		return x.Table
-	case *ir.DropConstraint:
-		return x.Table
-	case *ir.ValidateConstraint:
-		return x.Table
-	case *ir.RenameConstraint:
-		return x.Table
-	}
-	return ""
 }
 
 // runShowIndexes runs ShowIndexes.

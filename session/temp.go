@@ -165,12 +165,16 @@ var tempCatalogs atomic.Uint64
 // tempState is a session's temporary objects.
 type tempState struct {
 	// cat is the session's catalog of temporary objects, nil until its
-	// first CREATE TEMP TABLE; num numbers it (pg_temp_<num>).
+	// first CREATE TEMP TABLE (its number names pg_temp_N).
 	cat *catalog.Catalog
-	num uint64
 	// merged is the last schema snapshot handed out, the permanent
 	// snapshot main with the temporary one temp laid over it.
 	merged, main, temp *catalog.Snapshot
+	// actions caches, for the temporary snapshot actionsOf, the tables
+	// with an ON COMMIT action: onCommit runs after every statement
+	// outside a block, and most sessions' temporary tables have none.
+	actionsOf *catalog.Snapshot
+	actions   []*catalog.Table
 	// created are the temporary tables and views the open transaction
 	// block created, in order: ROLLBACK drops them (and ROLLBACK TO a
 	// savepoint those created after it), so that creating one is undone
@@ -265,7 +269,7 @@ func (s *Session) tempCatalog(ctx context.Context) (*catalog.Catalog, error) {
 	if err != nil {
 		return nil, storeErr(err)
 	}
-	s.temp.cat, s.temp.num = c, num
+	s.temp.cat = c
 	return c, nil
 }
 
@@ -390,9 +394,17 @@ func (s *Session) onCommit(ctx context.Context) error {
 	if err != nil {
 		return storeErr(err)
 	}
+	if s.temp.actionsOf != snap {
+		s.temp.actionsOf, s.temp.actions = snap, nil
+		for _, t := range snap.Tables() {
+			if t.OnCommit != "" {
+				s.temp.actions = append(s.temp.actions, t)
+			}
+		}
+	}
 	var drop []string
 	var empty []*catalog.Table
-	for _, t := range snap.Tables() {
+	for _, t := range s.temp.actions {
 		switch t.OnCommit {
 		case "drop":
 			drop = append(drop, t.Name)

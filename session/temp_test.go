@@ -7,8 +7,8 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/kv/kvlog"
-	zpebble "github.com/zproxy/zproxy/kv/pebble"
 	"github.com/zproxy/zproxy/session"
 	"github.com/zproxy/zproxy/wire"
 )
@@ -17,15 +17,21 @@ import (
 // sequence and descriptors never reach the shared store (every request of
 // two proxies over one store is logged, and none names a temporary
 // partition), its DDL changes no catalog version other proxies see, and
-// another proxy's session cannot read it. (Two engines over one Pebble
-// store stand for two proxies over one DynamoDB table here.)
+// another proxy's session cannot read it. Two engines over one store are
+// two proxies: over one Pebble store, and over one DynamoDB Local table
+// when DYNAMODB_ENDPOINT is set.
 func TestTempTablesStayLocal(t *testing.T) {
-	ctx := context.Background()
-	inner, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
+	for _, be := range backends(t) {
+		t.Run(be.name, func(t *testing.T) {
+			inner := be.open(t)
+			defer inner.Close()
+			tempTablesStayLocal(t, inner)
+		})
 	}
-	defer inner.Close()
+}
+
+func tempTablesStayLocal(t *testing.T, inner kv.Store) {
+	ctx := context.Background()
 	store := kvlog.New(inner, kvlog.Options{Partition: func(p []byte) string {
 		if catalog.IsTempPartition(p) {
 			return "TEMP"
