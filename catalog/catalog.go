@@ -347,6 +347,7 @@ type Snapshot struct {
 	sequences map[string]*Sequence
 	roles     map[string]*Role       // see roles.go
 	stats     map[uint64]*TableStats // by table ID; see stats.go
+	types     map[string]*UserType   // see types.go
 	// perm is the permanent schema under a session's temporary objects
 	// (WithTemp, temp.go); nil for a catalog's own snapshot. tempNum
 	// numbers the session's temporary schema (TempSchema).
@@ -603,6 +604,14 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
+		types, err := c.loadTypes(ctx)
+		if err != nil {
+			return nil, err
+		}
+		enums := enumsByOID(types)
+		for _, t := range tables {
+			linkTypes(t, enums, false)
+		}
 		stats, err := c.loadStats(ctx)
 		if err != nil {
 			return nil, err
@@ -612,7 +621,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, tempNum: c.tempNum}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, tempNum: c.tempNum}, nil
 		}
 	}
 }
@@ -680,6 +689,10 @@ type Change struct {
 
 	PutRoles    []*Role
 	DeleteRoles []string
+
+	// PutTypes and DeleteTypes change user-defined types (types.go).
+	PutTypes    []*UserType
+	DeleteTypes []string
 
 	// PutStats and DeleteStats change tables' statistics (stats.go); a
 	// dropped table's go with it.
@@ -752,6 +765,11 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 			return nil, err
 		}
 		ops = append(ops, rops...)
+		tops, err := c.typeOps(ch)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, tops...)
 		sops, err := c.statsOps(snap, ch)
 		if err != nil {
 			return nil, err

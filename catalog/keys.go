@@ -107,6 +107,10 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 			f = 0
 		}
 		return zorder.AppendFloat(b, f, desc)
+	case sqltypes.KindEnum:
+		// An enum keys by its label's sort order, which never changes
+		// (sqltypes/enum.go): index order is declaration order.
+		return zorder.AppendFloat(b, v.F, desc)
 	case sqltypes.KindBool:
 		return zorder.AppendBool(b, v.I != 0, desc)
 	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
@@ -225,6 +229,8 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
 	case sqltypes.KindCitext:
 		a.Kind, a.S = kv.AttrString, v.S
+	case sqltypes.KindEnum:
+		a.Kind, a.F = kv.AttrFloat, v.F // the sort order: labels may be renamed
 	case sqltypes.KindNull:
 		a.Kind = kv.AttrNull
 	case sqltypes.KindBool:
@@ -266,6 +272,8 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.ParseNumeric(strconv.FormatFloat(a.F, 'f', -1, 64))
 		case sqltypes.KindFloat:
 			return sqltypes.NewFloat(a.F), nil
+		case sqltypes.KindEnum:
+			return sqltypes.DecodeEnum(t, a.F)
 		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindTime:
 			if a.F == math.Trunc(a.F) {
 				return sqltypes.Value{K: t.Kind(), I: int64(a.F)}, nil
@@ -413,7 +421,7 @@ func (t *Table) EntryAttrs(ix *Index, row []sqltypes.Value) []kv.Attr {
 // filter drops. char(n) uses its text without trailing blanks.
 func ZType(t sqltypes.Type) zorder.Type {
 	switch t.Kind() {
-	case sqltypes.KindFloat, sqltypes.KindNumeric, sqltypes.KindInterval:
+	case sqltypes.KindFloat, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindEnum:
 		return zorder.TypeFloat
 	case sqltypes.KindBPChar, sqltypes.KindCitext:
 		return zorder.TypeBytes
@@ -539,7 +547,7 @@ func ZCode(a zorder.Attr, v sqltypes.Value) uint64 {
 	switch v.K {
 	case sqltypes.KindNull:
 		return a.Null()
-	case sqltypes.KindFloat:
+	case sqltypes.KindFloat, sqltypes.KindEnum:
 		return a.Float(v.F)
 	case sqltypes.KindBool:
 		return a.Bool(v.I != 0)
@@ -565,7 +573,7 @@ func ZCode(a zorder.Attr, v sqltypes.Value) uint64 {
 // values just above v may share it.
 func ZAbove(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 	switch v.K {
-	case sqltypes.KindFloat:
+	case sqltypes.KindFloat, sqltypes.KindEnum:
 		return a.FloatAbove(v.F, inclusive)
 	case sqltypes.KindNumeric:
 		return a.FloatAbove(v.AsFloat(), true)
@@ -591,7 +599,7 @@ func ZAbove(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 // ZBelow is the code interval of x <= v (inclusive) or x < v.
 func ZBelow(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 	switch v.K {
-	case sqltypes.KindFloat:
+	case sqltypes.KindFloat, sqltypes.KindEnum:
 		return a.FloatBelow(v.F, inclusive)
 	case sqltypes.KindNumeric:
 		return a.FloatBelow(v.AsFloat(), true)

@@ -102,7 +102,7 @@ func (c *Catalog) Destroy(ctx context.Context) error {
 // shadowed ones (a name qualified by schema public). The result is a new
 // Snapshot; the caller caches it for the pair.
 func (s *Snapshot) WithTemp(t *Snapshot) *Snapshot {
-	o := &Snapshot{Version: s.Version, roles: s.roles, perm: s, tempNum: t.tempNum,
+	o := &Snapshot{Version: s.Version, roles: s.roles, types: s.types, perm: s, tempNum: t.tempNum,
 		tables:    make(map[string]*Table, len(s.tables)+len(t.tables)),
 		views:     make(map[string]*View, len(s.views)+len(t.views)),
 		sequences: make(map[string]*Sequence, len(s.sequences)+len(t.sequences)),
@@ -120,6 +120,14 @@ func (s *Snapshot) WithTemp(t *Snapshot) *Snapshot {
 		}
 		for k, v := range m.stats {
 			o.stats[k] = v
+		}
+	}
+	// A temporary table's columns of user-defined types are the
+	// permanent schema's types.
+	if len(s.types) > 0 {
+		enums := enumsByOID(s.types)
+		for name, tt := range t.tables {
+			o.tables[name] = linkTypes(tt, enums, true)
 		}
 	}
 	// A temporary relation hides every permanent relation of its name,

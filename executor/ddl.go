@@ -42,6 +42,9 @@ func (e *Executor) CreateTableReturning(ctx context.Context, cat *catalog.Catalo
 			}
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", ct.Table.Name)
 		}
+		if err := s.CheckRelationName(ct.Table.Name); err != nil {
+			return catalog.Change{}, err
+		}
 		t := ct.Table.Clone()
 		t.ID = catalog.ObjectID(version, 0)
 		created = t
@@ -752,6 +755,9 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *ir.
 		var ch catalog.Change
 		if s.HasTable(cv.Name) {
 			return ch, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cv.Name)
+		}
+		if err := s.CheckRelationName(cv.Name); err != nil {
+			return ch, err
 		}
 		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends, Owner: cv.Owner, Temp: cv.Temp}
 		for _, c := range cv.Columns {

@@ -306,6 +306,9 @@ func (e *Executor) CreateSequence(ctx context.Context, cat *catalog.Catalog, cs 
 			}
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", cs.Seq.Name)
 		}
+		if err := s.CheckRelationName(cs.Seq.Name); err != nil {
+			return catalog.Change{}, err
+		}
 		c := *cs.Seq
 		c.ID = catalog.ObjectID(version, 0)
 		seq = &c

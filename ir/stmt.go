@@ -48,6 +48,8 @@ const (
 	// ObjectRelation is a table, or else an index (ALTER TABLE names
 	// either, as PostgreSQL's ALTER TABLE on an index).
 	ObjectRelation
+	// ObjectType is a user-defined type.
+	ObjectType
 )
 
 // ObjectRef names a schema object. Owner is set when the binder has

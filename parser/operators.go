@@ -171,7 +171,7 @@ func (r *rewriter) typeSpans(head int) map[int]bool {
 			continue
 		}
 		if r.toks[i].is("::") || r.toks[i].is("as") && r.insideCast(head, i) {
-			if _, next, err := r.parseType(i + 1); err == nil {
+			if _, _, next, err := r.parseTypeRef(i + 1); err == nil {
 				for k := i + 1; k < next; k++ {
 					spans[k] = true
 				}

@@ -136,6 +136,8 @@ type Statement struct {
 	// Extension is CREATE or DROP EXTENSION (extension.go); AST is nil
 	// then.
 	Extension *ExtensionStatement
+	// Type is a statement on user-defined types (typestmt.go).
+	Type *TypeStatement
 	// Utility is set for PREPARE, EXECUTE, DEALLOCATE, DISCARD, cursors,
 	// LISTEN/NOTIFY and COPY; AST is then nil (utility.go).
 	Utility *UtilityStatement
@@ -168,6 +170,10 @@ var likeOptions = []string{"comments", "compression", "constraints", "defaults",
 // ColumnExtras are the parts of a column definition lifted out of TiDB's
 // text.
 type ColumnExtras struct {
+	// TypeName names the column's user-defined type ("mood", "mood[]"
+	// for an array of it), which the binder looks up; the column's TiDB
+	// type is then text.
+	TypeName string
 	// Default is the DEFAULT expression as written.
 	Default string
 	// Serial is the integer type of a SERIAL column ("integer" ...).
@@ -358,7 +364,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil || st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Utility != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil || st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Type != nil || st.Utility != nil {
 		st.AST = stmt
 		return st, err
 	}

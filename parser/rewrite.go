@@ -316,12 +316,16 @@ func (r *rewriter) rewrite(head int) (err error) {
 			if !ok {
 				return r.syntaxErrorAt(i)
 			}
-			typ, next, err := r.parseType(i + 1)
+			typ, udt, next, err := r.parseTypeRef(i + 1)
 			if err != nil {
 				return err
 			}
+			target := castName(typ)
+			if udt != "" {
+				target = userTypeCast(udt)
+			}
 			r.ed[start].pre = CastFunc + "(" + r.ed[start].pre
-			r.replace(i, ", '"+castName(typ)+"')")
+			r.replace(i, ", '"+target+"')")
 			r.drop(i+1, next)
 			r.primStart[next-1] = start
 		case t.kind == tkOp && t.val == "=>":
@@ -397,15 +401,19 @@ func (r *rewriter) castCall(i int) error {
 		case r.toks[k].is(")") || r.toks[k].is("]"):
 			depth--
 		case depth == 1 && r.toks[k].is("as"):
-			typ, next, err := r.parseType(k + 1)
+			typ, udt, next, err := r.parseTypeRef(k + 1)
 			if err != nil {
 				return err
 			}
 			if next != end {
 				return r.syntaxErrorAt(next)
 			}
+			target := castName(typ)
+			if udt != "" {
+				target = userTypeCast(udt)
+			}
 			r.replace(i, CastFunc)
-			r.replace(k, ", '"+castName(typ)+"'")
+			r.replace(k, ", '"+target+"'")
 			r.drop(k+1, end)
 			return nil
 		}
@@ -752,9 +760,13 @@ func (r *rewriter) columnDef(e, end int) error {
 		}
 	}
 	if ext.Serial == "" {
-		typ, next, err := r.parseType(k)
+		typ, udt, next, err := r.parseTypeRef(k)
 		if err != nil {
 			return err
+		}
+		if udt != "" {
+			// A user-defined type: the binder looks it up; TiDB reads text.
+			ext.TypeName, typ = udt, sqltypes.TypeText
 		}
 		if !StorableType(typ.ID) || !StorableType(typ.Elem) {
 			return pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported as a column type", typ).WithPosition(r.pos(k))
@@ -855,7 +867,7 @@ func (r *rewriter) columnDef(e, end int) error {
 			k++
 		}
 	}
-	if ext.Default != "" || ext.Serial != "" || ext.Identity != nil || ext.Generated != "" || len(ext.Checks) > 0 {
+	if ext.TypeName != "" || ext.Default != "" || ext.Serial != "" || ext.Identity != nil || ext.Generated != "" || len(ext.Checks) > 0 {
 		if r.st.Columns == nil {
 			r.st.Columns = map[string]*ColumnExtras{}
 		}

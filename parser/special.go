@@ -51,6 +51,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Analyze = as // no AST: see AnalyzeStatement
 		return nil, err
 	}
+	if ts, err := r.typeStmt(); err != nil || ts != nil {
+		r.st.Type = ts // no AST: see TypeStatement
+		return nil, err
+	}
 	if es, err := r.extensionStmt(); err != nil || es != nil {
 		r.st.Extension = es // no AST: see ExtensionStatement
 		return nil, err

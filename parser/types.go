@@ -164,6 +164,67 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 	return r.arrayDecoration(t, next)
 }
 
+// parseTypeRef is parseType where a user-defined type may stand too (a
+// cast's target, a column's type): a name that is no built-in type comes
+// back as name, with "[]" when an array of it is meant, for the binder to
+// look up in the catalog (the front end has none).
+func (r *rewriter) parseTypeRef(i int) (t sqltypes.Type, name string, next int, err error) {
+	t, next, err = r.parseType(i)
+	if pgerr.CodeOf(err) != pgerr.UndefinedObject {
+		return t, "", next, err
+	}
+	k := i
+	if r.peek(k, "public") && r.peek(k+1, ".") {
+		k += 2
+	}
+	if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+		return t, "", next, err
+	}
+	name = r.toks[k].val
+	decorated, next, derr := r.arrayDecoration(sqltypes.TypeText, k+1)
+	if derr != nil {
+		return t, "", next, derr
+	}
+	if decorated.IsArray() {
+		name += "[]"
+	}
+	return sqltypes.Type{}, name, next, nil
+}
+
+// userTypeCast is the zp_cast type argument naming a user-defined type:
+// the name in double quotes (no built-in type's canonical name starts
+// with one but "char", which parseType reads itself), in a string
+// constant.
+func userTypeCast(name string) string {
+	base, array := strings.CutSuffix(name, "[]")
+	s := `"` + strings.ReplaceAll(base, `"`, `""`) + `"`
+	if array {
+		s += "[]"
+	}
+	return strings.ReplaceAll(s, "'", "''")
+}
+
+// UserTypeCastOf recognises a cast to a user-defined type (see
+// parseTypeRef): the operand, the type's name and whether an array of it
+// is meant.
+func UserTypeCastOf(e ast.ExprNode) (operand ast.ExprNode, name string, array bool, ok bool) {
+	fc, isCall := e.(*ast.FuncCallExpr)
+	if !isCall || fc.FnName.L != CastFunc || len(fc.Args) != 2 {
+		return nil, "", false, false
+	}
+	v, isValue := fc.Args[1].(ast.ValueExpr)
+	if !isValue {
+		return nil, "", false, false
+	}
+	s, isString := v.GetValue().(string)
+	if !isString || !strings.HasPrefix(s, `"`) || s == `"char"` || s == `"char"[]` {
+		return nil, "", false, false
+	}
+	s, array = strings.CutSuffix(s, "[]")
+	s = strings.TrimSuffix(strings.TrimPrefix(s, `"`), `"`)
+	return fc.Args[0], strings.ReplaceAll(s, `""`, `"`), array, true
+}
+
 // arrayDecoration reads what may follow a type: [] or [n] any number of
 // times, or ARRAY optionally followed by [n]. PostgreSQL ignores the sizes
 // and the number of dimensions; so does zproxy.

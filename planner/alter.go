@@ -111,6 +111,11 @@ func (b *Binder) bindAddColumn(t *catalog.Table, a *ir.AlterAction) error {
 	if err != nil {
 		return err
 	}
+	if a.Extras != nil && a.Extras.TypeName != "" {
+		if typ, err = columnTypeName(b.snap, a.Extras.TypeName); err != nil {
+			return err
+		}
+	}
 	col := catalog.Column{Name: name, Type: typ}
 	for _, opt := range cd.Options {
 		switch opt.Tp {

@@ -137,6 +137,9 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		st, err := bindComment(snap, stmt.Comment)
 		return st, nil, err
 	}
+	if stmt.Type != nil {
+		return &ir.TypeChange{TypeStatement: stmt.Type}, nil, nil
+	}
 	if stmt.Extension != nil {
 		st, err := bindExtension(stmt.Extension)
 		return st, nil, err

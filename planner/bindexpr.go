@@ -316,7 +316,10 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if e, ok, err := b.bindPGCall(sc, n, agg); ok {
 			return e, err
 		}
-		if operand, t, ok := parser.CastOf(n); ok {
+		if operand, t, ok, err := b.castOf(n); ok {
+			if err != nil {
+				return nil, err
+			}
 			e, err := b.child(sc, operand, agg)
 			if err != nil {
 				return nil, err

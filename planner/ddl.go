@@ -63,6 +63,11 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		if err != nil {
 			return nil, err
 		}
+		if ext := b.stmt.Columns[name]; ext != nil && ext.TypeName != "" {
+			if typ, err = columnTypeName(b.snap, ext.TypeName); err != nil {
+				return nil, err
+			}
+		}
 		col := catalog.Column{Name: name, Type: typ}
 		for _, opt := range cd.Options {
 			switch opt.Tp {

@@ -1113,6 +1113,12 @@ func exprLabel(node ast.ExprNode) string {
 			}
 			return castLabel(t)
 		}
+		if operand, name, _, ok := parser.UserTypeCastOf(e); ok {
+			if strongLabel(operand) {
+				return exprLabel(operand)
+			}
+			return name
+		}
 		switch e.FnName.L {
 		case parser.OverFunc:
 			return strings.TrimPrefix(exprLabel(e.Args[0]), parser.WindowFuncPrefix)
@@ -1174,6 +1180,9 @@ func strongLabel(node ast.ExprNode) bool {
 		return e.ElseClause != nil && strongLabel(e.ElseClause)
 	case *ast.FuncCallExpr:
 		if operand, _, ok := parser.CastOf(e); ok {
+			return strongLabel(operand)
+		}
+		if operand, _, _, ok := parser.UserTypeCastOf(e); ok {
 			return strongLabel(operand)
 		}
 		switch e.FnName.L {

@@ -275,6 +275,10 @@ func ownersOf(snap *catalog.Snapshot, refs []ir.ObjectRef) []ownership {
 			if q, ok := snap.Sequence(r.Name); ok {
 				out = append(out, ownership{q.Owner, "sequence " + q.Name})
 			}
+		case ir.ObjectType:
+			if u, ok := snap.UserType(r.Name); ok {
+				out = append(out, ownership{u.Owner, "type " + u.Name})
+			}
 		case ir.ObjectIndex:
 			if t, _ := snap.FindIndex(r.Name); t != nil {
 				out = append(out, ownership{t.Owner, "index " + r.Name})
@@ -294,7 +298,7 @@ func ownersOf(snap *catalog.Snapshot, refs []ir.ObjectRef) []ownership {
 
 // objectKindName is how "must be owner of" names a kind of object.
 func objectKindName(k ir.ObjectKind) string {
-	return [...]string{"table", "view", "sequence", "index", "relation"}[k]
+	return [...]string{"table", "view", "sequence", "index", "relation", "type"}[k]
 }
 
 // restrictedKinds reads restrict_nonsystem_relation_kind, a list of view

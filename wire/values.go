@@ -93,6 +93,11 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.Null, errInvalidUTF8()
 		}
 		return sqltypes.NewCitext(string(src)), nil
+	case sqltypes.Enum:
+		if !utf8.Valid(src) {
+			return sqltypes.Null, errInvalidUTF8()
+		}
+		return sqltypes.ParseText(t, string(src)) // enum_recv reads the label
 	case sqltypes.Hstore:
 		h, err := sqltypes.DecodeHstoreBinary(src)
 		if err != nil {
@@ -244,7 +249,8 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 			return append(buf, 1), nil
 		}
 		return append(buf, 0), nil
-	case sqltypes.Text, sqltypes.Varchar, sqltypes.Bytea, sqltypes.UUID, sqltypes.BPChar, sqltypes.JSON, sqltypes.Citext:
+	case sqltypes.Text, sqltypes.Varchar, sqltypes.Bytea, sqltypes.UUID, sqltypes.BPChar, sqltypes.JSON, sqltypes.Citext, sqltypes.Enum:
+		// An enum's binary form is its label's text (enum_send).
 		return append(buf, v.S...), nil
 	case sqltypes.Hstore:
 		return sqltypes.AppendHstoreBinary(buf, v.Hstore()), nil

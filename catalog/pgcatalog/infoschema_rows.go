@@ -301,6 +301,14 @@ func columnRow(e *Env, o *object, i int, c column) *isColumnsRow {
 		DataType: textV(t.InfoSchemaName()), UdtCatalog: nameV(e.database()), UdtSchema: nameV("pg_catalog"), UdtName: nameV(udt),
 		DtdIdentifier: textV(itoa(int64(i + 1))), IsSelfReferencing: textV("NO"), IsIdentity: yesNo(c.ident != ""),
 		IsGenerated: textV("NEVER"), IsUpdatable: yesNo(o.kind == 'r' && o.rel == nil)}
+	if en := t.Enum; en != nil {
+		// A user-defined type is pg_type's row in schema public.
+		udt = en.Name
+		if t.IsArray() {
+			udt = "_" + udt
+		}
+		r.UdtSchema, r.UdtName = nameV("public"), nameV(udt)
+	}
 	if t.ID.System() {
 		r.DataType = textV(typeNameOf(t.OID()))
 	}

@@ -64,6 +64,21 @@ func ObjectOID(id uint64, slot uint32) uint32 {
 	return uint32(FirstNormalOID + id*oidSlots + uint64(slot))
 }
 
+// TypeOID and TypeArrayOID are the OIDs of a user-defined type whose
+// catalog ID is id, and of its array type: a type's ID is no table's, so
+// it takes the slots a table's row types have.
+func TypeOID(id uint64) uint32 { return ObjectOID(id, slotRowType) }
+
+// TypeArrayOID: see TypeOID.
+func TypeArrayOID(id uint64) uint32 { return ObjectOID(id, slotRowTypeArray) }
+
+// MaxEnumLabels is how many labels one catalog ID numbers (EnumLabelOID).
+const MaxEnumLabels = oidSlots - slotCheck
+
+// EnumLabelOID is the pg_enum OID of the i-th label (i < MaxEnumLabels)
+// given by the catalog change whose object ID is id.
+func EnumLabelOID(id uint64, i int) uint32 { return ObjectOID(id, slotCheck+uint32(i)) }
+
 // RoleOID is the OID of the named role.
 func RoleOID(name string) uint32 {
 	if name == BootstrapRole || name == "" {

@@ -323,6 +323,18 @@ func init() {
 		}
 		return []row{coll(CollationDflt, "default", 'd', ""), coll(CollationC, "C", 'c', "C"), coll(951, "POSIX", 'c', "POSIX")}
 	})
+	generate("pg_catalog.pg_enum", func(e *Env) []row {
+		var out []row
+		for _, u := range e.enumTypes() {
+			if u.Enum == nil {
+				continue
+			}
+			for _, l := range u.Enum.Labels {
+				out = append(out, &pgEnumRow{Oid: oidV(l.OID), Enumtypid: oidV(u.OID), Enumsortorder: sqltypes.NewFloat(float64(float32(l.Order))), Enumlabel: nameV(l.Label)})
+			}
+		}
+		return out
+	})
 	generate("pg_catalog.pg_tablespace", func(e *Env) []row {
 		return []row{&pgTablespaceRow{Oid: oidV(TablespaceOID), Spcname: nameV("pg_default"), Spcowner: oidV(BootstrapOID)},
 			&pgTablespaceRow{Oid: oidV(1664), Spcname: nameV("pg_global"), Spcowner: oidV(BootstrapOID)}}

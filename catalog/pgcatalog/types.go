@@ -3,6 +3,8 @@ package pgcatalog
 import (
 	"strings"
 
+	"github.com/zproxy/zproxy/catalog"
+
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -61,7 +63,8 @@ func knownTypes() []*pgType {
 	return out
 }
 
-// userTypes are the row types of tables and views (and their arrays).
+// userTypes are the row types of tables and views and the enum types made
+// by CREATE TYPE (and the arrays of each).
 func (e *Env) userTypes() []*pgType {
 	var out []*pgType
 	for _, o := range e.objects().list {
@@ -84,7 +87,25 @@ func (e *Env) userTypes() []*pgType {
 				in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
 				align: 'd', storage: 'x', subscript: "array_subscript_handler", display: quoteIdentIfNeeded(o.name) + "[]", owner: o.owner})
 	}
+	for _, u := range e.enumTypes() {
+		out = append(out,
+			&pgType{oid: u.OID, name: u.Name, len: 4, byval: true, typtype: 'e', category: 'E', delim: ',', array: u.ArrayOID, ns: NamespacePublic,
+				in: proc{3506, "enum_in"}, out: proc{3507, "enum_out"}, recv: proc{3532, "enum_recv"}, send: proc{3533, "enum_send"},
+				align: 'i', storage: 'p', display: quoteIdentIfNeeded(u.Name), owner: u.Owner},
+			&pgType{oid: u.ArrayOID, name: "_" + u.Name, len: -1, typtype: 'b', category: 'A', delim: ',', elem: u.OID, ns: NamespacePublic,
+				in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
+				align: 'i', storage: 'x', subscript: "array_subscript_handler", display: quoteIdentIfNeeded(u.Name) + "[]", owner: u.Owner})
+	}
 	return out
+}
+
+// enumTypes are the user-defined types of the Env's snapshot (none
+// without one).
+func (e *Env) enumTypes() []*catalog.UserType {
+	if e.Snap == nil {
+		return nil
+	}
+	return e.Snap.UserTypes()
 }
 
 // allTypes lists every row of pg_type.

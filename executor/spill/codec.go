@@ -42,6 +42,12 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindHstore:
 		buf = appendBytes(buf, string(sqltypes.AppendHstoreBinary(nil, v.Hstore())))
+	case sqltypes.KindEnum:
+		// The label and its sort order; the type (X) stays behind: the
+		// plan's column types carry it, and a spilled value only needs to
+		// print and compare.
+		buf = binary.BigEndian.AppendUint64(buf, math.Float64bits(v.F))
+		buf = appendBytes(buf, v.S)
 	case sqltypes.KindNumeric:
 		buf = appendBytes(buf, string(sqltypes.AppendNumeric(nil, v.Numeric())))
 	case sqltypes.KindInterval:
@@ -156,6 +162,14 @@ func (d *decoder) value() sqltypes.Value {
 		return sqltypes.NewFloat(f)
 	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext:
 		return sqltypes.Value{K: k, S: d.bytes()}
+	case sqltypes.KindEnum:
+		if len(d.b) < 8 {
+			d.err = errCorrupt
+			return sqltypes.Null
+		}
+		f := math.Float64frombits(binary.BigEndian.Uint64(d.b))
+		d.b = d.b[8:]
+		return sqltypes.Value{K: k, F: f, S: d.bytes()}
 	case sqltypes.KindHstore:
 		h, err := sqltypes.DecodeHstoreBinary([]byte(d.bytes()))
 		if err != nil {

@@ -82,7 +82,7 @@ func minMax(name string) *Func {
 	if name == "max" {
 		doc = "the greatest non-NULL value"
 	}
-	ovs := []Overload{Sig(doc, AnyArray, AnyArray)}
+	ovs := []Overload{Sig(doc, AnyArray, AnyArray), Sig(doc, AnyEnum, AnyEnum)}
 	ovs = append(ovs, sigs(doc, sameType, minMaxInputs...)...)
 	return &Func{Name: name, Overloads: ovs, Type: func(c *Call) (sqltypes.Type, error) {
 		if err := wantArgs(name, 1, c); err != nil {

@@ -332,6 +332,8 @@ func matchCost(o *Overload, args []sqltypes.Type) (int, bool) {
 	for i, a := range args {
 		p := paramAt(o, i)
 		switch {
+		case p.Any && p.Pseudo == AnyEnum && a.ID != sqltypes.Enum:
+			return 0, false // only an enum's values are anyenum
 		case p.Any, a == p.Type:
 		case a.ID == sqltypes.Unknown:
 			cost++ // an untyped literal takes the parameter's type

@@ -46,10 +46,10 @@ const (
 
 // Pseudos lists the pseudo-types zproxy's functions may be declared with:
 // the polymorphic types over the values zproxy holds, and record. The
-// others of PostgreSQL (cstring, internal, trigger, anyrange, anyenum ...)
+// others of PostgreSQL (cstring, internal, trigger, anyrange ...)
 // stand for values zproxy has none of.
 func Pseudos() []Pseudo {
-	return []Pseudo{AnyType, AnyArray, AnyElement, AnyNonArray, AnyCompatible, AnyCompatibleArray, AnyCompatibleNonArray, Record}
+	return []Pseudo{AnyType, AnyArray, AnyElement, AnyNonArray, AnyCompatible, AnyCompatibleArray, AnyCompatibleNonArray, AnyEnum, Record}
 }
 
 // ErrNoOverload is what a Func's Type returns when no overload takes the

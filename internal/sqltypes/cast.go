@@ -103,6 +103,9 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 			return c, err
 		}
 	}
+	if target == KindEnum || v.K == KindEnum {
+		return castEnum(v, t)
+	}
 	if v.K == target && !hasModifiers(t) {
 		return v, nil
 	}
@@ -358,6 +361,9 @@ func TypeOfValue(v Value) Type {
 		if a := v.Array(); a != nil {
 			return ArrayOf(a.Elem)
 		}
+	}
+	if e := v.EnumTypeOf(); e != nil {
+		return EnumOf(e)
 	}
 	return KindType(v.K)
 }

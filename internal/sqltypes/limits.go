@@ -118,6 +118,8 @@ func DatumSize(v Value) int64 {
 	switch v.K {
 	case KindNull:
 		return 0
+	case KindEnum:
+		return 4 // the label's OID
 	case KindText, KindBytes, KindBPChar, KindJSON, KindCitext:
 		if len(v.S) < 127 {
 			return int64(len(v.S)) + 1

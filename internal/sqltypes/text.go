@@ -26,6 +26,8 @@ func ParseText(t Type, s string) (Value, error) {
 		return applyDatetimePrecision(v, t)
 	}
 	switch t.ID {
+	case Enum:
+		return parseEnum(t, s)
 	case Int2, Int4, Int8:
 		i, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 		if err != nil {
@@ -389,7 +391,7 @@ func AppendText(buf []byte, v Value) []byte {
 		return AppendNumeric(buf, v.Numeric())
 	case KindInterval:
 		return AppendInterval(buf, v.Interval())
-	case KindBPChar, KindJSON, KindCitext:
+	case KindBPChar, KindJSON, KindCitext, KindEnum:
 		return append(buf, v.S...)
 	case KindHstore:
 		return AppendHstore(buf, v.Hstore())

@@ -55,6 +55,8 @@ const (
 	// as a number: inserting them earlier would renumber stored types.
 	Citext
 	Hstore
+	// Enum is a user-defined enum type (enum.go): which one, Type.Enum says.
+	Enum
 	numTypeIDs
 )
 
@@ -74,6 +76,9 @@ type Type struct {
 	Elem  TypeID
 	Scale int16
 	Width int
+	// Enum is the definition of an enum type, or of an array of one's
+	// element (ID or Elem is Enum); nil for every other type.
+	Enum *EnumType
 }
 
 // Common types, for brevity at call sites.
@@ -156,6 +161,8 @@ var infos = [numTypeIDs]typeInfo{
 	// can take them.
 	Citext: {"citext", CitextOID, CitextArrayOID, -1, KindCitext, []string{"citext"}},
 	Hstore: {"hstore", HstoreOID, HstoreArrayOID, -1, KindHstore, []string{"hstore"}},
+	// An enum's name and OIDs are its EnumType's.
+	Enum: {"enum", 0, 0, 4, KindEnum, nil},
 }
 
 // The fixed OIDs of the extension types (see infos).
@@ -173,7 +180,7 @@ func ArrayOf(elem Type) Type {
 	if elem.ID == Array {
 		return elem
 	}
-	return Type{ID: Array, Elem: elem.ID, Width: elem.Width, Scale: elem.Scale}
+	return Type{ID: Array, Elem: elem.ID, Width: elem.Width, Scale: elem.Scale, Enum: elem.Enum}
 }
 
 // ElemType returns the element type of an array type (Unknown otherwise).
@@ -181,7 +188,7 @@ func (t Type) ElemType() Type {
 	if t.ID != Array {
 		return TypeUnknown
 	}
-	return Type{ID: t.Elem, Width: t.Width, Scale: t.Scale}
+	return Type{ID: t.Elem, Width: t.Width, Scale: t.Scale, Enum: t.Enum}
 }
 
 // IsArray reports whether t is an array type.
@@ -207,6 +214,12 @@ func (t Type) NumericPrecision() (precision, scale int, ok bool) {
 
 // OID returns the PostgreSQL type OID.
 func (t Type) OID() uint32 {
+	if t.Enum != nil {
+		if t.ID == Array {
+			return t.Enum.ArrayOID
+		}
+		return t.Enum.OID
+	}
 	if t.ID == Array {
 		return infos[t.Elem].arrayOID
 	}
@@ -214,7 +227,12 @@ func (t Type) OID() uint32 {
 }
 
 // ArrayOID returns the OID of the array type whose elements are t.
-func (t Type) ArrayOID() uint32 { return infos[t.ID].arrayOID }
+func (t Type) ArrayOID() uint32 {
+	if t.Enum != nil {
+		return t.Enum.ArrayOID
+	}
+	return infos[t.ID].arrayOID
+}
 
 // Size returns pg_type.typlen: the fixed size in bytes, or -1 for variable
 // length types.
@@ -245,6 +263,10 @@ func (t Type) String() string {
 		return t.ElemType().String() + "[]"
 	case Timestamp, TimestampTZ, Time, TimeTZ:
 		return datetimeTypeName(t)
+	case Enum:
+		if t.Enum != nil {
+			return t.Enum.TypeName()
+		}
 	}
 	return infos[t.ID].name
 }
@@ -258,7 +280,7 @@ func (t Type) InfoSchemaName() string {
 		return "ARRAY"
 	case BPChar:
 		return "character"
-	case Citext, Hstore:
+	case Citext, Hstore, Enum:
 		// Extension types are user-defined to information_schema.
 		return "USER-DEFINED"
 	}

@@ -35,6 +35,7 @@ const (
 	KindTimeTZ      // TimeTZValue in X
 	KindCitext      // citext: the string as written, in S; compares by its lower case
 	KindHstore      // hstore: *HstoreValue in X
+	KindEnum        // an enum: the label in S, its sort order in F, the *EnumType in X
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -191,6 +192,8 @@ func Compare(a, b Value) int {
 		return strings.Compare(CitextFold(a.S), CitextFold(b.S))
 	case a.K == KindHstore && b.K == KindHstore:
 		return CompareHstore(a.Hstore(), b.Hstore())
+	case a.K == KindEnum && b.K == KindEnum:
+		return cmp.Compare(a.F, b.F)
 	case a.K == KindBPChar || b.K == KindBPChar:
 		return strings.Compare(bpcharCompareForm(a), bpcharCompareForm(b))
 	case a.K == KindCitext || b.K == KindCitext:
@@ -275,7 +278,7 @@ func (v Value) Hash(h uint64) uint64 {
 			f = math.NaN()
 		}
 		h = hashUint64(h, math.Float64bits(f))
-	case KindText, KindBytes, KindUUID, KindJSON:
+	case KindText, KindBytes, KindUUID, KindJSON, KindEnum:
 		h = hashString(h, v.S)
 	case KindBPChar:
 		h = hashString(h, strings.TrimRight(v.S, " "))

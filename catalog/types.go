@@ -1,0 +1,154 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
+)
+
+// User-defined types. CREATE TYPE ... AS ENUM stores a UserType descriptor
+// under typePrefix. Columns of the type store it in their sqltypes.Type by
+// OID only (sqltypes.Type's JSON form); loading a snapshot links every such
+// column to the snapshot's definition, so a value decodes, compares and
+// prints through the labels of the schema version that reads it.
+
+const typePrefix = "y/"
+
+// UserType is a type created by CREATE TYPE: today an enum.
+type UserType struct {
+	// Name is the type's name; OID and ArrayOID are also Enum's.
+	Name     string `json:"name"`
+	OID      uint32 `json:"oid"`
+	ArrayOID uint32 `json:"array_oid"`
+	Owner    string `json:"owner,omitempty"`
+	Comment  string `json:"comment,omitempty"`
+	// Enum is the definition of an enum type.
+	Enum *sqltypes.EnumType `json:"enum,omitempty"`
+}
+
+// Type returns the SQL type of t.
+func (t *UserType) Type() sqltypes.Type { return sqltypes.EnumOf(t.Enum) }
+
+// UserType returns the named user-defined type.
+func (s *Snapshot) UserType(name string) (*UserType, bool) {
+	t, ok := s.types[name]
+	return t, ok
+}
+
+// UserTypes returns the user-defined types sorted by name.
+func (s *Snapshot) UserTypes() []*UserType {
+	out := make([]*UserType, 0, len(s.types))
+	for _, t := range s.types {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// UserTypeByOID returns the user-defined type whose type or array type
+// has OID oid.
+func (s *Snapshot) UserTypeByOID(oid uint32) (*UserType, bool) {
+	for _, t := range s.types {
+		if t.OID == oid || t.ArrayOID == oid {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// TypeUsers returns the tables with a column of the user-defined type
+// (or an array of it), sorted by name.
+func (s *Snapshot) TypeUsers(oid uint32) []*Table {
+	var out []*Table
+	for _, t := range s.Tables() {
+		for _, c := range t.Columns {
+			if c.Type.UDT() == oid {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (c *Catalog) loadTypes(ctx context.Context) (map[string]*UserType, error) {
+	types := map[string]*UserType{}
+	start := []byte(typePrefix)
+	it := c.store.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+	defer it.Close()
+	for it.Next() {
+		var t UserType
+		if err := decodeDesc(it.Item(), &t); err != nil {
+			return nil, err
+		}
+		types[t.Name] = &t
+	}
+	if err := it.Err(); err != nil {
+		return nil, fmt.Errorf("catalog: reading types: %w", err)
+	}
+	return types, nil
+}
+
+// linkTypes points the columns of t that hold a user-defined type at the
+// definitions in types (by OID). It changes t in place when shared is
+// false; otherwise it returns a clone if anything needs linking. A type
+// that is not there (a temporary table's, before it is seen with the
+// permanent schema) stays as it is.
+func linkTypes(t *Table, types map[uint32]*sqltypes.EnumType, shared bool) *Table {
+	for i, col := range t.Columns {
+		oid := col.Type.UDT()
+		if oid == 0 {
+			continue
+		}
+		e, ok := types[oid]
+		if !ok || col.Type.Enum == e {
+			continue
+		}
+		if shared {
+			t, shared = t.Clone(), false
+		}
+		t.Columns[i].Type = col.Type.WithEnum(e)
+	}
+	return t
+}
+
+// enumsByOID indexes the enum definitions of types.
+func enumsByOID(types map[string]*UserType) map[uint32]*sqltypes.EnumType {
+	m := make(map[uint32]*sqltypes.EnumType, len(types))
+	for _, t := range types {
+		if t.Enum != nil {
+			m[t.OID] = t.Enum
+		}
+	}
+	return m
+}
+
+func (c *Catalog) typeOps(ch Change) ([]kv.Op, error) {
+	var ops []kv.Op
+	for _, t := range ch.PutTypes {
+		op, err := c.putDescriptor(typePrefix+t.Name, t)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	for _, name := range ch.DeleteTypes {
+		ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: []byte(typePrefix + name)}})
+	}
+	return ops, nil
+}
+
+// CheckRelationName refuses a new relation's name that a user-defined
+// type has: a relation's row type takes its name in pg_type (42710, as
+// PostgreSQL reports it).
+func (s *Snapshot) CheckRelationName(name string) error {
+	if _, ok := s.types[name]; ok {
+		return pgerr.New(pgerr.DuplicateObject, "type \"%s\" already exists", name).
+			WithHint("A relation has an associated type of the same name, so you must use a name that doesn't conflict with any existing type.")
+	}
+	return nil
+}

@@ -1,0 +1,229 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// maxEnumLabel is the longest label in bytes (PostgreSQL's NAMEDATALEN-1).
+const maxEnumLabel = 63
+
+// maxCreateLabels bounds CREATE TYPE's labels: each takes one of the OIDs
+// of the type's catalog ID (pgcatalog.EnumLabelOID).
+const maxCreateLabels = pgcatalog.MaxEnumLabels
+
+// ChangeType applies CREATE TYPE ... AS ENUM, ALTER TYPE or DROP TYPE to
+// the catalog. owner owns a created type.
+func (e *Executor) ChangeType(ctx context.Context, cat *catalog.Catalog, x *ir.TypeChange, owner string, notice func(*pgerr.Error)) error {
+	var skip *pgerr.Error
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
+		skip = nil
+		ch, n, err := typeChange(s, version, x, owner)
+		skip = n
+		return ch, err
+	})
+	if errors.Is(err, errSkip) {
+		err = nil
+	}
+	if err == nil && skip != nil {
+		notice(skip)
+	}
+	return err
+}
+
+// typeChange computes the catalog change of x on s, or a notice and
+// errSkip when there is nothing to change.
+func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner string) (catalog.Change, *pgerr.Error, error) {
+	if x.Action == parser.TypeDrop {
+		return dropTypes(s, x)
+	}
+	name := x.Names[0]
+	if x.Action == parser.TypeCreateEnum {
+		if err := checkTypeNameFree(s, name); err != nil {
+			return catalog.Change{}, nil, err
+		}
+		if len(x.Labels) > maxCreateLabels {
+			return catalog.Change{}, nil, pgerr.New(pgerr.FeatureNotSupported, "an enum type may be created with at most %d labels", maxCreateLabels).
+				WithHint("Add the rest with ALTER TYPE ... ADD VALUE.")
+		}
+		id := catalog.ObjectID(version, 0)
+		u := &catalog.UserType{Name: name, OID: pgcatalog.TypeOID(id), ArrayOID: pgcatalog.TypeArrayOID(id), Owner: owner}
+		u.Enum = &sqltypes.EnumType{OID: u.OID, ArrayOID: u.ArrayOID, Name: name}
+		for i, label := range x.Labels {
+			if err := checkEnumLabel(label); err != nil {
+				return catalog.Change{}, nil, err
+			}
+			if _, dup := u.Enum.Label(label); dup {
+				return catalog.Change{}, nil, pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint \"pg_enum_typid_label_index\"").
+					WithDetail("Key (enumtypid, enumlabel)=(%d, %s) already exists.", u.OID, label)
+			}
+			u.Enum.Labels = append(u.Enum.Labels, sqltypes.EnumLabel{OID: pgcatalog.EnumLabelOID(id, i), Label: label, Order: float64(i + 1)})
+		}
+		return catalog.Change{PutTypes: []*catalog.UserType{u}}, nil, nil
+	}
+	cur, ok := s.UserType(name)
+	if !ok {
+		return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
+	}
+	u := cloneUserType(cur)
+	ch := catalog.Change{PutTypes: []*catalog.UserType{u}}
+	switch x.Action {
+	case parser.TypeAddValue:
+		if _, exists := u.Enum.Label(x.Value); exists {
+			if x.MissingOK {
+				return catalog.Change{}, pgerr.Notice("enum label \"%s\" already exists, skipping", x.Value), errSkip
+			}
+			return catalog.Change{}, nil, pgerr.New(pgerr.DuplicateObject, "enum label \"%s\" already exists", x.Value)
+		}
+		if err := checkEnumLabel(x.Value); err != nil {
+			return catalog.Change{}, nil, err
+		}
+		at, order, err := enumPosition(u.Enum, x)
+		if err != nil {
+			return catalog.Change{}, nil, err
+		}
+		l := sqltypes.EnumLabel{OID: pgcatalog.EnumLabelOID(catalog.ObjectID(version, 0), 0), Label: x.Value, Order: order}
+		u.Enum.Labels = slices.Insert(u.Enum.Labels, at, l)
+	case parser.TypeRenameValue:
+		i := slices.IndexFunc(u.Enum.Labels, func(l sqltypes.EnumLabel) bool { return l.Label == x.Value })
+		if i < 0 {
+			return catalog.Change{}, nil, pgerr.New(pgerr.InvalidParameterValue, "\"%s\" is not an existing enum label", x.Value)
+		}
+		if _, exists := u.Enum.Label(x.NewName); exists {
+			return catalog.Change{}, nil, pgerr.New(pgerr.DuplicateObject, "enum label \"%s\" already exists", x.NewName)
+		}
+		if err := checkEnumLabel(x.NewName); err != nil {
+			return catalog.Change{}, nil, err
+		}
+		u.Enum.Labels[i].Label = x.NewName
+	case parser.TypeRename:
+		if err := checkTypeNameFree(s, x.NewName); err != nil {
+			return catalog.Change{}, nil, err
+		}
+		u.Name, u.Enum.Name = x.NewName, x.NewName
+		ch.DeleteTypes = []string{name}
+	case parser.TypeOwner:
+		role := x.NewName
+		if !s.RoleExists(role) {
+			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", role)
+		}
+		u.Owner = role
+	}
+	return ch, nil, nil
+}
+
+// dropTypes is DROP TYPE. A type some column has cannot be dropped, even
+// with CASCADE, which would drop the columns: zproxy refuses that (0A000)
+// rather than drop data a user may not have meant.
+func dropTypes(s *catalog.Snapshot, x *ir.TypeChange) (catalog.Change, *pgerr.Error, error) {
+	var ch catalog.Change
+	var missing []string
+	for _, name := range x.Names {
+		u, ok := s.UserType(name)
+		if !ok {
+			if !x.MissingOK {
+				return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
+			}
+			missing = append(missing, name)
+			continue
+		}
+		if users := s.TypeUsers(u.OID); len(users) > 0 {
+			t := users[0]
+			col := slices.IndexFunc(t.Columns, func(c catalog.Column) bool { return c.Type.UDT() == u.OID })
+			if x.Cascade {
+				return catalog.Change{}, nil, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE ... CASCADE of a type that columns have is not supported").
+					WithDetail("column %s of table %s depends on type %s", t.Columns[col].Name, t.Name, name).
+					WithHint("Drop or change the columns first.")
+			}
+			return catalog.Change{}, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", name).
+				WithDetail("column %s of table %s depends on type %s", t.Columns[col].Name, t.Name, name).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		ch.DeleteTypes = append(ch.DeleteTypes, name)
+	}
+	var n *pgerr.Error
+	if len(missing) > 0 {
+		n = pgerr.Notice("type \"%s\" does not exist, skipping", missing[0])
+	}
+	if len(ch.DeleteTypes) == 0 {
+		return ch, n, errSkip
+	}
+	return ch, n, nil
+}
+
+// checkTypeNameFree refuses a type name a type or relation (whose row
+// type has its name) already has.
+func checkTypeNameFree(s *catalog.Snapshot, name string) error {
+	if _, ok := s.UserType(name); ok {
+		return pgerr.New(pgerr.DuplicateObject, "type \"%s\" already exists", name)
+	}
+	if s.HasRelation(name) {
+		return pgerr.New(pgerr.DuplicateObject, "type \"%s\" already exists", name).
+			WithHint("A relation has an associated type of the same name, so you must use a name that doesn't conflict with any existing type.")
+	}
+	return nil
+}
+
+func checkEnumLabel(label string) error {
+	if len(label) > maxEnumLabel || label == "" {
+		return pgerr.New(pgerr.InvalidName, "invalid enum label \"%s\"", label).
+			WithDetail("Labels must be %d bytes or less.", maxEnumLabel)
+	}
+	return nil
+}
+
+// enumPosition finds where ADD VALUE puts its label: the index in Labels
+// and its sort order, PostgreSQL's: after the last label by default, else
+// midway between the neighbour and the label beside it (one below the
+// first, one above the last). Orders are float64 and never renumbered
+// (rows store them), so a position that has been split some fifty times
+// over has no order left between its neighbours and is refused.
+func enumPosition(e *sqltypes.EnumType, x *ir.TypeChange) (int, float64, error) {
+	n := len(e.Labels)
+	if x.Neighbour == "" {
+		if n == 0 {
+			return 0, 1, nil
+		}
+		return n, e.Labels[n-1].Order + 1, nil
+	}
+	i := slices.IndexFunc(e.Labels, func(l sqltypes.EnumLabel) bool { return l.Label == x.Neighbour })
+	if i < 0 {
+		return 0, 0, pgerr.New(pgerr.InvalidParameterValue, "\"%s\" is not an existing enum label", x.Neighbour)
+	}
+	var lo, hi float64
+	at := i
+	switch {
+	case x.Before && i == 0:
+		return 0, e.Labels[0].Order - 1, nil
+	case x.Before:
+		lo, hi = e.Labels[i-1].Order, e.Labels[i].Order
+	case i == n-1:
+		return n, e.Labels[i].Order + 1, nil
+	default:
+		lo, hi, at = e.Labels[i].Order, e.Labels[i+1].Order, i+1
+	}
+	mid := lo + (hi-lo)/2
+	if mid <= lo || mid >= hi {
+		return 0, 0, pgerr.New(pgerr.FeatureNotSupported, "no sort order is left between enum labels %q and %q",
+			e.Labels[at-1].Label, e.Labels[at].Label).WithHint("Create the type again with its labels in order.")
+	}
+	return at, mid, nil
+}
+
+func cloneUserType(u *catalog.UserType) *catalog.UserType {
+	c := *u
+	if u.Enum != nil {
+		e := *u.Enum
+		e.Labels = slices.Clone(u.Enum.Labels)
+		c.Enum = &e
+	}
+	return &c
+}

@@ -1,0 +1,186 @@
+package sqltypes
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// Enum types (CREATE TYPE ... AS ENUM). Unlike the built-in types, each
+// enum is defined by the catalog: a Type of ID Enum (or an array whose
+// Elem is Enum) points at its EnumType, which knows the labels and their
+// order. A Value of an enum is KindEnum with the label in S, the label's
+// sort order in F and the EnumType in X, so values compare, hash and key
+// by their declared order without reaching for the catalog.
+//
+// A label's sort order never changes once given (ALTER TYPE ... ADD VALUE
+// BEFORE/AFTER puts the new label at the midpoint of its neighbours, as
+// PostgreSQL does): it is what rows and index keys store, so a label can
+// be renamed without touching data, and a stored value decodes through
+// the EnumType of the snapshot reading it.
+
+// EnumType is one enum type's definition.
+type EnumType struct {
+	// OID and ArrayOID are pg_type's OIDs of the type and of its array
+	// type.
+	OID      uint32 `json:"oid"`
+	ArrayOID uint32 `json:"array_oid"`
+	// Name is the type's name, as identifiers fold.
+	Name string `json:"name"`
+	// Labels are the values in sort order.
+	Labels []EnumLabel `json:"labels"`
+}
+
+// EnumLabel is one value of an enum: pg_enum's row.
+type EnumLabel struct {
+	OID   uint32  `json:"oid"`
+	Label string  `json:"label"`
+	Order float64 `json:"order"`
+}
+
+// EnumOf returns the type of the enum e.
+func EnumOf(e *EnumType) Type { return Type{ID: Enum, Enum: e} }
+
+// Label finds a label's entry.
+func (e *EnumType) Label(label string) (EnumLabel, bool) {
+	for _, l := range e.Labels {
+		if l.Label == label {
+			return l, true
+		}
+	}
+	return EnumLabel{}, false
+}
+
+// Value returns the enum value of label l.
+func (e *EnumType) Value(l EnumLabel) Value {
+	return Value{K: KindEnum, S: l.Label, F: l.Order, X: e}
+}
+
+// ByOrder finds the label stored as sort order ord.
+func (e *EnumType) ByOrder(ord float64) (EnumLabel, bool) {
+	for _, l := range e.Labels {
+		if l.Order == ord {
+			return l, true
+		}
+	}
+	return EnumLabel{}, false
+}
+
+// TypeName is the type's name as format_type prints it: quoted when it
+// would not read back as the same identifier.
+func (e *EnumType) TypeName() string { return QuoteIdentIfNeeded(e.Name) }
+
+// parseEnum is an enum's input function.
+func parseEnum(t Type, s string) (Value, error) {
+	if t.Enum == nil {
+		return Null, pgerr.New(pgerr.InternalError, "enum type without a definition")
+	}
+	l, ok := t.Enum.Label(s)
+	if !ok {
+		return Null, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input value for enum %s: \"%s\"", t.Enum.TypeName(), s)
+	}
+	return t.Enum.Value(l), nil
+}
+
+// DecodeEnum returns the value of enum t stored as sort order ord.
+func DecodeEnum(t Type, ord float64) (Value, error) {
+	if t.Enum != nil {
+		if l, ok := t.Enum.ByOrder(ord); ok {
+			return t.Enum.Value(l), nil
+		}
+	}
+	return Null, pgerr.New(pgerr.DataCorrupted, "invalid internal value for enum: %v", ord)
+}
+
+// EnumTypeOf returns the enum type a value belongs to (nil for another kind).
+func (v Value) EnumTypeOf() *EnumType {
+	e, _ := v.X.(*EnumType)
+	return e
+}
+
+// QuoteIdentIfNeeded double-quotes an identifier unless it is all lower
+// case letters, digits and underscores not starting with a digit.
+func QuoteIdentIfNeeded(s string) string {
+	plain := s != ""
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// typeJSON is how a Type is stored in descriptors: a user-defined type by
+// its OID only (UDT), which the catalog links back to the definition of
+// the snapshot it loads (LinkEnum).
+type typeJSON struct {
+	ID    TypeID
+	Elem  TypeID
+	Scale int16
+	Width int
+	UDT   uint32 `json:",omitempty"`
+}
+
+// MarshalJSON implements json.Marshaler.
+func (t Type) MarshalJSON() ([]byte, error) {
+	j := typeJSON{ID: t.ID, Elem: t.Elem, Scale: t.Scale, Width: t.Width}
+	if t.Enum != nil {
+		j.UDT = t.Enum.OID
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON implements json.Unmarshaler. A user-defined type comes
+// back with an EnumType holding only its OID, for the catalog to link.
+func (t *Type) UnmarshalJSON(b []byte) error {
+	var j typeJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*t = Type{ID: j.ID, Elem: j.Elem, Scale: j.Scale, Width: j.Width}
+	if j.UDT != 0 {
+		t.Enum = &EnumType{OID: j.UDT}
+	}
+	return nil
+}
+
+// UDT returns the OID of the user-defined type t is or is an array of (0
+// for a built-in type).
+func (t Type) UDT() uint32 {
+	if t.Enum != nil {
+		return t.Enum.OID
+	}
+	return 0
+}
+
+// WithEnum returns t with its enum definition replaced by e.
+func (t Type) WithEnum(e *EnumType) Type {
+	t.Enum = e
+	return t
+}
+
+// castEnum is a cast to or from an enum: from a string through the
+// enum's input function, to a string through its label (PostgreSQL's I/O
+// conversion casts); between enums only to the same type.
+func castEnum(v Value, t Type) (Value, error) {
+	switch {
+	case v.K == KindEnum && t.ID == Enum:
+		if e := v.EnumTypeOf(); e == nil || t.Enum == nil || e.OID == t.Enum.OID {
+			return v, nil
+		}
+	case t.ID == Enum && (v.K == KindText || v.K == KindBPChar || v.K == KindCitext):
+		s := v.S
+		if v.K == KindBPChar {
+			s = strings.TrimRight(s, " ") // bpchar's cast to text drops them
+		}
+		return parseEnum(t, s)
+	case v.K == KindEnum && (t.Kind() == KindText || t.Kind() == KindBPChar || t.Kind() == KindCitext):
+		return castValue(NewText(v.S), t, true)
+	}
+	return Null, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", TypeOfValue(v), t)
+}

@@ -1,0 +1,199 @@
+package parser
+
+import "github.com/zproxy/zproxy/internal/pgerr"
+
+// TypeAction is what a TypeStatement does.
+type TypeAction uint8
+
+// The type statements.
+const (
+	// TypeCreateEnum is CREATE TYPE name AS ENUM ('label', ...).
+	TypeCreateEnum TypeAction = iota
+	// TypeAddValue is ALTER TYPE name ADD VALUE [IF NOT EXISTS] 'label'
+	// [BEFORE | AFTER 'neighbour'].
+	TypeAddValue
+	// TypeRenameValue is ALTER TYPE name RENAME VALUE 'old' TO 'new'.
+	TypeRenameValue
+	// TypeRename is ALTER TYPE name RENAME TO new.
+	TypeRename
+	// TypeOwner is ALTER TYPE name OWNER TO role (NewName is the role;
+	// CURRENT_USER, CURRENT_ROLE and SESSION_USER stay those words).
+	TypeOwner
+	// TypeDrop is DROP TYPE [IF EXISTS] name [, ...] [CASCADE | RESTRICT].
+	TypeDrop
+)
+
+// TypeStatement is one of the statements on user-defined types, parsed by
+// the front end (TiDB has none of them).
+type TypeStatement struct {
+	Action TypeAction
+	// Names are the types named: one, except for DROP.
+	Names []string
+	// NamePos is the 1-based position of the first name.
+	NamePos int
+	// MissingOK is DROP's IF EXISTS or ADD VALUE's IF NOT EXISTS.
+	MissingOK bool
+	Cascade   bool
+	// Labels are CREATE's labels, in order.
+	Labels []string
+	// Value is ADD VALUE's new label, or RENAME VALUE's old one;
+	// Neighbour is BEFORE or AFTER's label ("" for none), Before says
+	// which.
+	Value, Neighbour string
+	Before           bool
+	// NewName is RENAME TO's name, or RENAME VALUE's new label.
+	NewName string
+}
+
+// typeStmt parses the statements of TypeStatement, or returns nil for
+// another statement. CREATE TYPE's other forms (composite, range, base
+// and shell types) are refused with 0A000.
+func (r *rewriter) typeStmt() (*TypeStatement, error) {
+	switch {
+	case r.peek(0, "create") && r.peek(1, "type"):
+		return r.createType()
+	case r.peek(0, "alter") && r.peek(1, "type"):
+		return r.alterType()
+	case r.peek(0, "drop") && r.peek(1, "type"):
+		ts := &TypeStatement{Action: TypeDrop}
+		k := 2
+		if r.peek(k, "if") && r.peek(k+1, "exists") {
+			ts.MissingOK, k = true, k+2
+		}
+		ts.NamePos = r.pos(k)
+		for {
+			name, next, err := r.typeName(k)
+			if err != nil {
+				return nil, err
+			}
+			ts.Names, k = append(ts.Names, name), next
+			if !r.peek(k, ",") {
+				break
+			}
+			k++
+		}
+		switch {
+		case r.peek(k, "cascade"):
+			ts.Cascade, k = true, k+1
+		case r.peek(k, "restrict"):
+			k++
+		}
+		if k < len(r.toks) {
+			return nil, r.syntaxErrorAt(k)
+		}
+		return ts, nil
+	}
+	return nil, nil
+}
+
+// typeName reads a type's possibly schema-qualified name at k.
+func (r *rewriter) typeName(k int) (string, int, error) { return r.relationName(k) }
+
+func (r *rewriter) createType() (*TypeStatement, error) {
+	ts := &TypeStatement{Action: TypeCreateEnum, NamePos: r.pos(2)}
+	name, k, err := r.typeName(2)
+	if err != nil {
+		return nil, err
+	}
+	ts.Names = []string{name}
+	switch {
+	case r.peek(k, "as") && r.peek(k+1, "enum") && r.peek(k+2, "("):
+	case r.peek(k, "as") && r.peek(k+1, "("):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "composite types are not supported").WithPosition(r.pos(0))
+	case r.peek(k, "as") && r.peek(k+1, "range"):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "range types are not supported").WithPosition(r.pos(0))
+	case k == len(r.toks) || r.peek(k, "("):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "base and shell types are not supported").WithPosition(r.pos(0))
+	default:
+		return nil, r.syntaxErrorAt(k)
+	}
+	k += 3
+	if r.peek(k, ")") {
+		k++ // an enum without labels, as PostgreSQL allows
+	} else {
+		for {
+			label, err := r.stringAt(k)
+			if err != nil {
+				return nil, err
+			}
+			ts.Labels, k = append(ts.Labels, label), k+1
+			if r.peek(k, ")") {
+				k++
+				break
+			}
+			if !r.peek(k, ",") {
+				return nil, r.syntaxErrorAt(k)
+			}
+			k++
+		}
+	}
+	if k < len(r.toks) {
+		return nil, r.syntaxErrorAt(k)
+	}
+	return ts, nil
+}
+
+func (r *rewriter) alterType() (*TypeStatement, error) {
+	ts := &TypeStatement{NamePos: r.pos(2)}
+	name, k, err := r.typeName(2)
+	if err != nil {
+		return nil, err
+	}
+	ts.Names = []string{name}
+	switch {
+	case r.peek(k, "add") && r.peek(k+1, "value"):
+		ts.Action, k = TypeAddValue, k+2
+		if r.peek(k, "if") && r.peek(k+1, "not") && r.peek(k+2, "exists") {
+			ts.MissingOK, k = true, k+3
+		}
+		if ts.Value, err = r.stringAt(k); err != nil {
+			return nil, err
+		}
+		k++
+		if r.peek(k, "before") || r.peek(k, "after") {
+			ts.Before = r.peek(k, "before")
+			if ts.Neighbour, err = r.stringAt(k + 1); err != nil {
+				return nil, err
+			}
+			k += 2
+		}
+	case r.peek(k, "rename") && r.peek(k+1, "value"):
+		ts.Action = TypeRenameValue
+		if ts.Value, err = r.stringAt(k + 2); err != nil {
+			return nil, err
+		}
+		if !r.peek(k+3, "to") {
+			return nil, r.syntaxErrorAt(k + 3)
+		}
+		if ts.NewName, err = r.stringAt(k + 4); err != nil {
+			return nil, err
+		}
+		k += 5
+	case r.peek(k, "rename") && r.peek(k+1, "to"):
+		ts.Action = TypeRename
+		if ts.NewName, err = r.name(k + 2); err != nil {
+			return nil, err
+		}
+		k += 3
+	case r.peek(k, "owner") && r.peek(k+1, "to"):
+		ts.Action = TypeOwner
+		if ts.NewName, err = r.name(k + 2); err != nil {
+			return nil, err
+		}
+		k += 3
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "this form of ALTER TYPE is not supported").WithPosition(r.pos(0))
+	}
+	if k < len(r.toks) {
+		return nil, r.syntaxErrorAt(k)
+	}
+	return ts, nil
+}
+
+// stringAt reads a string constant at k.
+func (r *rewriter) stringAt(k int) (string, error) {
+	if k >= len(r.toks) || r.toks[k].kind != tkString {
+		return "", r.syntaxErrorAt(k)
+	}
+	return r.toks[k].val, nil
+}

@@ -1,0 +1,39 @@
+package session
+
+import (
+	"context"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
+	"github.com/zproxy/zproxy/wire"
+)
+
+func init() { runs((*statement).runTypeChange) }
+
+// runTypeChange runs CREATE TYPE ... AS ENUM, ALTER TYPE and DROP TYPE.
+// ALTER TYPE ... OWNER TO follows ALTER TABLE's rules: the new owner must
+// exist, and a role that is not a superuser must be a member of it.
+func (st *statement) runTypeChange(ctx context.Context, x *ir.TypeChange, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	e := s.engine
+	if x.Action == parser.TypeOwner {
+		switch x.NewName {
+		case "current_user", "current_role", "session_user":
+			c := *x.TypeStatement
+			c.NewName = s.params.User
+			x = &ir.TypeChange{TypeStatement: &c}
+		}
+		snap, err := e.catalog.Snapshot(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if snap.RoleExists(x.NewName) && !s.isSuperuser(snap) && x.NewName != s.params.User && !snap.IsMemberOf(s.params.User, x.NewName) {
+			return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be member of role \"%s\"", x.NewName)
+		}
+	}
+	if err := e.exec.ChangeType(ctx, e.catalog, x, s.params.User, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult(x.Describe().Tag), nil
+}
