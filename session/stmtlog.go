@@ -355,3 +355,33 @@ func (st *statement) autoExplainDone(plan *optimizer.Plan, elapsed time.Duration
 	st.sess.logRecord(fmt.Sprintf("duration: %.3f ms  plan:\n%s", float64(elapsed.Nanoseconds())/1e6, text),
 		"duration_ms", float64(elapsed.Microseconds())/1000, "statement", st.parsed.Text, "plan", text)
 }
+
+// serverSettings checks the server's settings (Config.Settings) and
+// returns them by canonical name, each valued as SHOW prints it. Only the
+// statement log's settings may be set so: the rest are each session's.
+func serverSettings(in map[string]string) (map[string]string, error) {
+	out := make(map[string]string, len(in))
+	for name, value := range in {
+		n, ok := canonicalVar(name)
+		if !ok || !loggingParams[n] {
+			return nil, fmt.Errorf("setting %q: not a setting of the statement log", name)
+		}
+		p, _ := guc.Lookup(n)
+		v, err := setGUC(p, n, value)
+		if err != nil {
+			return nil, fmt.Errorf("setting %s: %w", name, err)
+		}
+		out[n] = v
+	}
+	return out, nil
+}
+
+// defaultVars are a new session's settings: zproxy's defaults, and the
+// server's settings over them.
+func (e *Engine) defaultVars() map[string]string {
+	v := defaultVars(e.cfg.AllowFullScan)
+	for n, value := range e.cfg.Settings {
+		v[n] = value
+	}
+	return v
+}

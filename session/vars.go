@@ -324,7 +324,7 @@ func (s *Session) resetValue(n string) string {
 			return v
 		}
 	}
-	if d, ok := defaultVars(s.engine.cfg.AllowFullScan)[n]; ok {
+	if d, ok := s.engine.defaultVars()[n]; ok {
 		return d
 	}
 	if p, ok := guc.Lookup(n); ok {
