@@ -55,7 +55,9 @@ func (s *Session) CommandReceived(cmd *wire.LoggedCommand) {
 	if cmd.Message == "parse" || cmd.Message == "bind" {
 		return // PostgreSQL logs statements at Execute
 	}
-	setting := logStatementLevels[s.varValue("log_statement")]
+	// The session keeps a set value as SHOW prints it; unset is none
+	// (read from s.vars, not varValue: this runs for every command).
+	setting := logStatementLevels[s.vars["log_statement"]]
 	if setting == logStmtNone {
 		return
 	}
@@ -84,7 +86,7 @@ func (s *Session) CommandReceived(cmd *wire.LoggedCommand) {
 func (s *Session) CommandDone(cmd *wire.LoggedCommand, elapsed time.Duration) {
 	minStatement := s.msSetting("log_min_duration_statement")
 	minSample := s.msSetting("log_min_duration_sample")
-	logDuration := s.varValue("log_duration") == "on"
+	logDuration := s.vars["log_duration"] == "on"
 	if !logDuration && minStatement < 0 && minSample < 0 {
 		return
 	}
@@ -326,7 +328,7 @@ func (st *statement) autoExplainStart() map[optimizer.Node]*optimizer.NodeStats 
 		return nil
 	}
 	st.explainLog = true
-	if s.varValue("auto_explain.log_analyze") == "on" {
+	if s.vars["auto_explain.log_analyze"] == "on" {
 		st.explainStats = map[optimizer.Node]*optimizer.NodeStats{}
 	}
 	return st.explainStats
