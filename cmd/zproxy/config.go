@@ -134,11 +134,11 @@ func (c *Config) statementLogFlags() []struct {
 		flag, setting, usage string
 		value                *string
 	}{
-		{"log-statement", "log_statement", "which statements to log as they arrive: `none`, ddl, mod or all (PostgreSQL's log_statement)", &c.LogStatement},
-		{"log-duration", "log_duration", "log every completed statement's duration: `on` or off (PostgreSQL's log_duration)", &c.LogDuration},
+		{"log-statement", "log_statement", "which `statements` to log as they arrive: none, ddl, mod or all (PostgreSQL's log_statement)", &c.LogStatement},
+		{"log-duration", "log_duration", "log every completed statement's duration: `on|off` (PostgreSQL's log_duration)", &c.LogDuration},
 		{"log-min-duration-statement", "log_min_duration_statement", "log statements that ran at least this long, with their text, in `ms` (or with a unit: 250ms, 2s; -1: none, 0: all; PostgreSQL's log_min_duration_statement)", &c.LogMinDurationStatement},
 		{"auto-explain-log-min-duration", "auto_explain.log_min_duration", "log the plans of queries and writes that ran at least this long, in `ms` (-1: none, 0: all; auto_explain.log_min_duration)", &c.AutoExplainLogMinDuration},
-		{"auto-explain-log-analyze", "auto_explain.log_analyze", "log the plans --auto-explain-log-min-duration logs with EXPLAIN ANALYZE's row counts and times: `on` or off (auto_explain.log_analyze)", &c.AutoExplainLogAnalyze},
+		{"auto-explain-log-analyze", "auto_explain.log_analyze", "log the plans --auto-explain-log-min-duration logs with EXPLAIN ANALYZE's row counts and times: `on|off` (auto_explain.log_analyze)", &c.AutoExplainLogAnalyze},
 	}
 }
 
