@@ -52,6 +52,12 @@ type Config struct {
 	// falls below half of that (memacct.Pool.SetPressureHook).
 	MemoryPressure   func(high bool)
 	MemoryPressureAt int64
+	// Settings are the server's values of the statement log's settings
+	// (log_statement, log_min_duration_statement, auto_explain.*: see
+	// stmtlog.go), by name, as postgresql.conf sets them: every session
+	// starts with them and RESET returns to them. New checks each as SET
+	// would.
+	Settings map[string]string
 }
 
 // DefaultTTLSweep is the TTL sweeper's period on an exclusive store.
@@ -114,6 +120,11 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	settings, err := serverSettings(cfg.Settings)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Settings = settings
 	cat, err := catalog.Open(ctx, cfg.Store)
 	if err != nil {
 		return nil, err
@@ -174,7 +185,7 @@ func (e *Engine) Executor() *executor.Executor { return e.exec }
 
 // NewSession implements wire.Engine.
 func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Session, error) {
-	s := &Session{engine: e, params: p, vars: defaultVars(e.cfg.AllowFullScan), txStatus: 'I',
+	s := &Session{engine: e, params: p, vars: e.defaultVars(), txStatus: 'I',
 		mem: e.mem.Account(e.cfg.SessionMemoryLimit)}
 	if s.params.Notice == nil {
 		s.params.Notice = func(*pgerr.Error) {}

@@ -159,6 +159,11 @@ type statement struct {
 	planTime time.Duration
 	norm     string
 	queryID  int64
+
+	// For auto_explain (stmtlog.go): the running execution's plan may be
+	// logged, with these node statistics under log_analyze.
+	explainLog   bool
+	explainStats map[optimizer.Node]*optimizer.NodeStats
 }
 
 // SQL implements wire.Statement.
@@ -398,6 +403,7 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	s := st.sess
 	e := s.engine
 	kind := bound.Kind()
+	st.explainLog = false // until autoExplainStart says otherwise
 	if q, ok := bound.(*ir.Query); ok && q.Locking != "" && s.readOnly() {
 		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute SELECT %s in a read-only transaction", q.Locking)
 	}
@@ -415,6 +421,7 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 		}
 		e.cfg.Metrics.Query(kind, plan.AccessPath(), time.Since(start), read, returned)
 		st.record(plan, stats, rows, time.Since(start))
+		st.autoExplainDone(plan, time.Since(start), rows)
 	}
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
@@ -465,7 +472,8 @@ func (st *statement) write(ctx context.Context, b ir.Statement, params []sqltype
 	}
 	st.sendNotices(plan)
 	stats := &kv.Stats{}
-	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn, Txn: txn})
+	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn, Txn: txn,
+		Stats: st.autoExplainStart()})
 	if err != nil {
 		st.sess.redactValues(ctx, bound, err)
 		return executor.WriteResult{}, nil, nil, storeErr(err)
@@ -665,7 +673,8 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	}
 	st.sendNotices(plan)
 	stats := &kv.Stats{}
-	rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: txn})
+	rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: txn,
+		Stats: st.autoExplainStart()})
 	if err != nil {
 		return nil, storeErr(err)
 	}

@@ -49,6 +49,9 @@ var inertParams = map[string]string{
 	"escape_string_warning":   "it warns about backslashes in ordinary strings, which standard_conforming_strings (always on) makes literal",
 	"lock_timeout":            "zproxy takes no locks a statement could wait for",
 	"stats_fetch_consistency": "zproxy's statistics views read one consistent snapshot whatever it is",
+	// zproxy has no functions or procedures written in SQL, so no
+	// statement runs inside another: there is nothing nested to log.
+	"auto_explain.log_nested_statements": "zproxy runs no statement inside another (it has no SQL functions or procedures), so none is nested",
 }
 
 // fixedDeveloperOptions are the Developer Options that change behaviour
@@ -81,7 +84,10 @@ func handlingOf(n string) paramHandling {
 	if !ok {
 		return paramFixed
 	}
-	if p.IsExtension() {
+	if _, ok := loggingParams[n]; ok {
+		return paramImplemented // stmtlog.go
+	}
+	if p.IsExtension() && !strings.HasPrefix(n, "auto_explain.") {
 		return paramImplemented // pg_trgm's thresholds (builtins.TrgmThreshold)
 	}
 	if _, ok := inertParams[n]; ok {

@@ -107,9 +107,10 @@ func canonicalVar(name string) (string, bool) {
 	return n, ok
 }
 
-// reservedPrefixes are the built-in extensions' setting prefixes, under
-// which no other name may be set (PostgreSQL's MarkGUCPrefixReserved).
-var reservedPrefixes = map[string]bool{"pg_trgm": true}
+// reservedPrefixes are the built-in extensions' and auto_explain's setting
+// prefixes, under which no other name may be set (PostgreSQL's
+// MarkGUCPrefixReserved).
+var reservedPrefixes = map[string]bool{"pg_trgm": true, "auto_explain": true}
 
 // customHandled are the parameters set checks itself rather than through
 // package guc's reading of PostgreSQL's rules.
@@ -323,7 +324,7 @@ func (s *Session) resetValue(n string) string {
 			return v
 		}
 	}
-	if d, ok := defaultVars(s.engine.cfg.AllowFullScan)[n]; ok {
+	if d, ok := s.engine.defaultVars()[n]; ok {
 		return d
 	}
 	if p, ok := guc.Lookup(n); ok {

@@ -97,6 +97,7 @@ func (c *conn) simpleQuery(sql string) {
 		c.sendError(err)
 		return
 	}
+	start := time.Now()
 	// statement_timeout applies to each statement of the string in turn
 	// (PostgreSQL 13 and later); parsing counts towards the first.
 	ctx, done := c.beginStatement(c.deadlineAfter())
@@ -116,6 +117,10 @@ func (c *conn) simpleQuery(sql string) {
 		c.send(&pgproto3.EmptyQueryResponse{})
 		return
 	}
+	// As PostgreSQL's log_statement, the whole string is logged once,
+	// before its first statement runs, and its duration after its last.
+	logCmd := &LoggedCommand{Message: "statement", SQL: sql, Statements: stmts}
+	c.logReceived(logCmd)
 	if len(stmts) > 1 {
 		// Several statements in one message run as one transaction
 		// (PostgreSQL's implicit transaction block), ended by sendReady.
@@ -137,6 +142,23 @@ func (c *conn) simpleQuery(sql string) {
 				return
 			}
 		}
+	}
+	c.logDone(logCmd, start)
+}
+
+// logReceived hands a command about to run to the session's statement log
+// (StatementLogger), if it keeps one.
+func (c *conn) logReceived(cmd *LoggedCommand) {
+	if sl, ok := c.sess.(StatementLogger); ok {
+		sl.CommandReceived(cmd)
+	}
+}
+
+// logDone hands a command that completed to the session's statement log,
+// with the time since its message arrived at start.
+func (c *conn) logDone(cmd *LoggedCommand, start time.Time) {
+	if sl, ok := c.sess.(StatementLogger); ok {
+		sl.CommandDone(cmd, time.Since(start))
 	}
 }
 
@@ -301,6 +323,7 @@ func (c *conn) handleParse(m *pgproto3.Parse) error {
 	if _, exists := c.reg.stmts[m.Name]; exists && m.Name != "" {
 		return pgerr.New(pgerr.DuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
 	}
+	start := time.Now()
 	declared := append([]uint32(nil), m.ParameterOIDs...)
 	types := make([]sqltypes.Type, len(declared))
 	for i, oid := range declared {
@@ -337,7 +360,16 @@ func (c *conn) handleParse(m *pgproto3.Parse) error {
 		return err
 	}
 	c.send(&pgproto3.ParseComplete{})
+	c.logDone(&LoggedCommand{Message: "parse", Name: m.Name, SQL: m.Query, Statements: stmts}, start)
 	return nil
+}
+
+// statements is ps's statement as a list, empty for an empty query.
+func (ps *prepared) statements() []Statement {
+	if ps.stmt == nil {
+		return nil
+	}
+	return []Statement{ps.stmt}
 }
 
 // describe binds ps once and works out how to decode its parameters.
@@ -390,6 +422,7 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	if err := c.commandTimedOut(); err != nil {
 		return err
 	}
+	start := time.Now()
 	if err := checkText(m.DestinationPortal, m.PreparedStatement); err != nil {
 		return err
 	}
@@ -455,6 +488,8 @@ func (c *conn) handleBind(m *pgproto3.Bind) error {
 	}
 	c.reg.portals[m.DestinationPortal] = p
 	c.send(&pgproto3.BindComplete{})
+	c.logDone(&LoggedCommand{Message: "bind", Name: ps.name, Portal: m.DestinationPortal, SQL: ps.text,
+		Statements: ps.statements(), Params: values}, start)
 	return nil
 }
 
@@ -588,6 +623,13 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 		return nil
 	}
+	start := time.Now()
+	logCmd := &LoggedCommand{Message: "execute", Name: p.stmt.name, Portal: m.Portal, SQL: p.stmt.text,
+		Statements: p.stmt.statements(), Params: p.params}
+	if p.res != nil {
+		logCmd.Message = "execute fetch from" // a suspended portal resumed
+	}
+	c.logReceived(logCmd)
 	if p.ctx == nil && c.pipelined() {
 		// More statements follow before the Sync: they run in one
 		// transaction with this one, ended at the Sync.
@@ -644,8 +686,10 @@ func (c *conn) handleExecute(m *pgproto3.Execute) error {
 		err = statementError(ctx, err)
 		c.reg.closePortal(p)
 		delete(c.reg.portals, m.Portal)
+		return err
 	}
-	return err
+	c.logDone(logCmd, start)
+	return nil
 }
 
 // executeCursor reads up to maxRows rows (all when 0) of a declared

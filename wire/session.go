@@ -176,6 +176,43 @@ type ImplicitTransactor interface {
 	EndImplicit(ctx context.Context, commit bool) error
 }
 
+// StatementLogger is implemented by sessions that log the commands they
+// run, as PostgreSQL's log_statement, log_duration and
+// log_min_duration_statement do. The connection knows each command's
+// protocol shape (which message, the prepared statement's and portal's
+// names, the parameters); the session decides from its settings and the
+// statements' classes what to log, and where.
+type StatementLogger interface {
+	// CommandReceived is called when a command is about to run: a Query
+	// message once its string has parsed, an Execute before its portal
+	// runs. It sets cmd.Logged if it logged the command's statement.
+	CommandReceived(cmd *LoggedCommand)
+	// CommandDone is called when cmd has completed without an error (a
+	// failed command logs no duration, as in PostgreSQL), elapsed after
+	// its message arrived.
+	CommandDone(cmd *LoggedCommand, elapsed time.Duration)
+}
+
+// LoggedCommand is one command as PostgreSQL's statement log names it.
+type LoggedCommand struct {
+	// Message is "statement" for a Query message, else "parse", "bind",
+	// "execute", or "execute fetch from" for an Execute resuming a
+	// suspended portal.
+	Message string
+	// Name is the prepared statement's name and Portal the portal's (""
+	// for the unnamed ones).
+	Name, Portal string
+	// SQL is the Query message's whole string or the prepared
+	// statement's text; Statements are its statements.
+	SQL        string
+	Statements []Statement
+	// Params are a Bind's or an Execute's parameter values.
+	Params []sqltypes.Value
+	// Logged is set by CommandReceived when it logged the statement, so
+	// the duration is logged alone.
+	Logged bool
+}
+
 // PortalDescriber is implemented by statements whose result columns can
 // change between Parse and Bind: a FETCH prepared before its cursor was
 // declared describes as NoData, but PostgreSQL describes a portal by what

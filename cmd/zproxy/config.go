@@ -115,6 +115,43 @@ type Config struct {
 	// MetricsStatements is how many statements have zproxy_statement_*
 	// series of their own; the rest share one "other" series.
 	MetricsStatements int
+	// The statement log's server settings (statementLogFlags), "" when
+	// not given: PostgreSQL's log_statement, log_duration,
+	// log_min_duration_statement, auto_explain.log_min_duration and
+	// auto_explain.log_analyze as postgresql.conf sets them.
+	LogStatement, LogDuration, LogMinDurationStatement string
+	AutoExplainLogMinDuration, AutoExplainLogAnalyze   string
+}
+
+// statementLogFlags are the statement log's settings: each flag sets the
+// PostgreSQL setting it is named after for every session (a superuser
+// may still SET it in a session), and the engine checks its value.
+func (c *Config) statementLogFlags() []struct {
+	flag, setting, usage string
+	value                *string
+} {
+	return []struct {
+		flag, setting, usage string
+		value                *string
+	}{
+		{"log-statement", "log_statement", "which `statements` to log as they arrive: none, ddl, mod or all (PostgreSQL's log_statement)", &c.LogStatement},
+		{"log-duration", "log_duration", "log every completed statement's duration: `on|off` (PostgreSQL's log_duration)", &c.LogDuration},
+		{"log-min-duration-statement", "log_min_duration_statement", "log statements that ran at least this long, with their text, in `ms` (or with a unit: 250ms, 2s; -1: none, 0: all; PostgreSQL's log_min_duration_statement)", &c.LogMinDurationStatement},
+		{"auto-explain-log-min-duration", "auto_explain.log_min_duration", "log the plans of queries and writes that ran at least this long, in `ms` (-1: none, 0: all; auto_explain.log_min_duration)", &c.AutoExplainLogMinDuration},
+		{"auto-explain-log-analyze", "auto_explain.log_analyze", "log the plans --auto-explain-log-min-duration logs with EXPLAIN ANALYZE's row counts and times: `on|off` (auto_explain.log_analyze)", &c.AutoExplainLogAnalyze},
+	}
+}
+
+// ServerSettings are the statement log's settings the configuration
+// gives, by PostgreSQL name (session.Config.Settings).
+func (c *Config) ServerSettings() map[string]string {
+	out := map[string]string{}
+	for _, f := range c.statementLogFlags() {
+		if *f.value != "" {
+			out[f.setting] = *f.value
+		}
+	}
+	return out
 }
 
 func defaultConfig() Config {
@@ -204,6 +241,9 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"how many statements (most execution time first) get zproxy_statement_* series of their own, a `number`; the rest are summed in one series labelled other")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout,
 		"on SIGTERM/SIGINT, how long in-flight statements may run before connections are closed")
+	for _, f := range cfg.statementLogFlags() {
+		fs.StringVar(f.value, f.flag, *f.value, f.usage)
+	}
 	return fs
 }
 
@@ -434,6 +474,11 @@ func (c *Config) LogAttrs() []any {
 		"superuser_reserved_connections", c.SuperuserReservedConnections, "authentication_timeout", time.Duration(c.AuthenticationTimeout),
 		"notify_queue_size", int64(c.NotifyQueueSize),
 		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof}
+	for _, f := range c.statementLogFlags() {
+		if *f.value != "" {
+			attrs = append(attrs, f.setting, *f.value)
+		}
+	}
 	switch c.Backend {
 	case backendPebble:
 		attrs = append(attrs, "data_dir", c.DataDir, "cache_size", int64(c.CacheSize))

@@ -185,6 +185,7 @@ func newEngine(ctx context.Context, cfg Config, store kv.Store, m *metrics.Metri
 		AllSessionsMemoryLimit: int64(cfg.AllSessionsMemoryLimit),
 		MemoryPressure:         gcUnderPressure(cfg.GCPercent),
 		MemoryPressureAt:       pressureAt,
+		Settings:               cfg.ServerSettings(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("starting the SQL engine: %w", err)

@@ -165,8 +165,10 @@ func writeGolden(t *testing.T) {
 	defer conn.Close(ctx)
 	// The built-in extensions' parameters exist once their library is
 	// loaded (before that, SET makes a placeholder of any value).
-	if _, err := conn.Exec(ctx, "LOAD 'pg_trgm'"); err != nil {
-		t.Fatal(err)
+	for _, lib := range []string{"pg_trgm", "auto_explain"} {
+		if _, err := conn.Exec(ctx, "LOAD '"+lib+"'"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var b strings.Builder
 	b.WriteString("# PostgreSQL 15's answers to SET name = value: the setting pg_settings shows and what SHOW prints,\n")
