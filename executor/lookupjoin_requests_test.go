@@ -357,13 +357,23 @@ func TestLookupJoinThroughIndexScansEntriesThenGetsRows(t *testing.T) {
 
 // analyzed is one operator of EXPLAIN (ANALYZE, FORMAT JSON).
 type analyzed struct {
-	Operator string `json:"operator"`
-	Actual   struct {
-		Rows          int64 `json:"rows"`
-		ItemsRead     int64 `json:"items_read"`
-		StoreRequests int64 `json:"store_requests"`
-	} `json:"actual"`
-	Inputs []*analyzed `json:"inputs"`
+	Operator string `json:"zproxy Operator"`
+	// Actual holds the figures, which sit on the node itself.
+	Actual struct {
+		Rows          int64 `json:"Actual Rows"`
+		ItemsRead     int64 `json:"zproxy Items Read"`
+		StoreRequests int64 `json:"zproxy Store Requests"`
+	} `json:"-"`
+	Inputs []*analyzed `json:"Plans"`
+}
+
+// UnmarshalJSON reads the node: its figures sit among its other keys.
+func (o *analyzed) UnmarshalJSON(b []byte) error {
+	type plain analyzed
+	if err := json.Unmarshal(b, (*plain)(o)); err != nil {
+		return err
+	}
+	return json.Unmarshal(b, &o.Actual)
 }
 
 // explainAnalyze runs EXPLAIN (ANALYZE, FORMAT JSON) and returns its

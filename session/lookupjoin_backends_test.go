@@ -31,13 +31,23 @@ const (
 
 // ljOperator is one operator of EXPLAIN (ANALYZE, FORMAT JSON).
 type ljOperator struct {
-	Operator string `json:"operator"`
-	Actual   struct {
-		Rows          int64 `json:"rows"`
-		ItemsRead     int64 `json:"items_read"`
-		StoreRequests int64 `json:"store_requests"`
-	} `json:"actual"`
-	Inputs []*ljOperator `json:"inputs"`
+	Operator string `json:"zproxy Operator"`
+	// Actual holds the figures, which sit on the node itself.
+	Actual struct {
+		Rows          int64 `json:"Actual Rows"`
+		ItemsRead     int64 `json:"zproxy Items Read"`
+		StoreRequests int64 `json:"zproxy Store Requests"`
+	} `json:"-"`
+	Inputs []*ljOperator `json:"Plans"`
+}
+
+// UnmarshalJSON reads the node: its figures sit among its other keys.
+func (o *ljOperator) UnmarshalJSON(b []byte) error {
+	type plain ljOperator
+	if err := json.Unmarshal(b, (*plain)(o)); err != nil {
+		return err
+	}
+	return json.Unmarshal(b, &o.Actual)
 }
 
 // analyzeJoin runs sql under EXPLAIN ANALYZE in both formats and returns

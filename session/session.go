@@ -514,10 +514,12 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 	if err != nil {
 		return nil, err
 	}
+	planStart := time.Now()
 	plan, err := optimizer.Optimize(x.Stmt, params, opts)
 	if err != nil {
 		return nil, err
 	}
+	planning := time.Since(planStart)
 	st.sendNotices(plan)
 	st.recordExplained(plan)
 	var stats map[optimizer.Node]*optimizer.NodeStats
@@ -534,7 +536,8 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 			if err != nil {
 				return nil, storeErr(err)
 			}
-			stats[plan.Root] = &optimizer.NodeStats{Rows: res.Count, Time: time.Since(start), Loops: 1,
+			took := time.Since(start)
+			stats[plan.Root] = &optimizer.NodeStats{Rows: res.Count, Time: took, Startup: took, Loops: 1,
 				ItemsRead: kvStats.ItemsRead.Load(), Requests: kvStats.Requests.Load(), Capacity: kvStats.Capacity()}
 		} else {
 			rows, err := e.exec.Run(ctx, plan, params, run)
@@ -556,8 +559,14 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 		total = time.Since(start)
 	}
 	var lines []string
-	if x.JSON {
-		lines = []string{optimizer.ExplainJSON(plan, stats)}
+	if x.Format != "text" {
+		doc := optimizer.ExplainDoc{Format: x.Format, Analyze: x.Analyze, Verbose: x.Verbose, Costs: x.Costs,
+			Timing: x.Timing, Summary: x.Summary, Planning: planning, Execution: total,
+			ItemsRead: kvStats.ItemsRead.Load(), StoreRequests: kvStats.Requests.Load(), Capacity: kvStats.Capacity(), Backend: e.opts.Caps.Name}
+		if x.Settings {
+			doc.Settings = st.sess.explainSettings()
+		}
+		lines = []string{optimizer.ExplainStructured(plan, stats, doc)}
 	} else {
 		lines = optimizer.Explain(plan, stats)
 		if x.Analyze {
