@@ -204,7 +204,7 @@ var zproxyRenames = map[string]string{"why": "Access Path", "rejected": "Rejecte
 // pgNative are the text format's detail keys that the structured formats
 // already show under a PostgreSQL key.
 var pgNative = map[string]bool{"filter": true, "residual filter": true, "join filter": true, "sort key": true,
-	"group by": true, "hash keys": true, "merge keys": true, "output": true}
+	"group by": true, "hash keys": true, "merge keys": true, "output": true, "hash key": true, "group key": true}
 
 // zproxyAttrs are the operator's details the PostgreSQL keys do not carry,
 // as "zproxy Title Case" keys; a detail given more than once (rejected
@@ -334,7 +334,11 @@ func pgShape(node Node, d Description) *pgNode {
 	case *Rowset:
 		// PostgreSQL reads its catalogs with sequential scans.
 		n.typ = "Seq Scan"
-		n.scan = relation(x.View, "")
+		name := x.View
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:] // pg_catalog.pg_class: the schema goes unsaid
+		}
+		n.scan = relation(name, "")
 	case *Values:
 		n.typ = "Values Scan"
 		n.scan = []pgProp{pgText("Alias", "*VALUES*")}
@@ -362,6 +366,25 @@ func pgShape(node Node, d Description) *pgNode {
 			strategy = "Sorted"
 		case len(x.GroupBy) > 0:
 			strategy = "Hashed"
+		}
+		if x.GroupingSets != nil {
+			// All sets are hashed, but the empty set, which PostgreSQL
+			// computes beside them: its Mixed strategy.
+			strategy = "Hashed"
+			sets := pgProp{key: "Grouping Sets", array: true, elem: "Grouping Set"}
+			for _, set := range x.GroupingSets {
+				label, keys := "Hash Key", make([]string, len(set))
+				for i, g := range set {
+					keys[i] = x.GroupBy[g].String()
+				}
+				if len(set) == 0 {
+					label, strategy = "Group Key", "Mixed"
+				}
+				nested := pgList(label, keys)
+				nested.nested = true
+				sets.items = append(sets.items, []pgProp{{key: label + "s", array: true, members: []pgProp{nested}}})
+			}
+			n.attrs = []pgProp{sets}
 		}
 		n.head = []pgProp{pgText("Strategy", strategy), pgText("Partial Mode", "Simple")}
 		if len(x.GroupBy) > 0 && x.GroupingSets == nil {
@@ -513,17 +536,20 @@ func drawIn(n *pgNode) {
 }
 
 // pgProp is one key of a structured EXPLAIN: a scalar (value, with numeric
-// saying it goes unquoted), a list of strings, an object (group), or an
-// array of objects (array, items).
+// saying it goes unquoted), a list of strings (nested: a list inside an
+// array, as grouping sets' keys), an object (group), or an array of
+// objects (array, items) or of other members.
 type pgProp struct {
 	key     string
 	value   string
 	numeric bool
 	list    []string
+	nested  bool
 	group   []pgProp
 	array   bool
 	elem    string // the element name of an array's objects in XML
 	items   [][]pgProp
+	members []pgProp
 }
 
 func pgText(k, v string) pgProp { return pgProp{key: k, value: v} }
@@ -692,7 +718,12 @@ func (w *pgWriter) prop(p pgProp) {
 			}
 			w.close(p.elem, "", true)
 		}
+		for _, m := range p.members {
+			w.prop(m)
+		}
 		w.close(p.key, p.key, false)
+	case p.list != nil && p.nested:
+		w.nestedList(p.key, p.list)
 	case p.list != nil:
 		w.list(p.key, p.list)
 	default:
@@ -751,6 +782,26 @@ func (w *pgWriter) list(key string, items []string) {
 			w.spaces(2*w.indent + 2)
 			w.b.WriteString("- " + jsonString(it))
 		}
+	}
+}
+
+// nestedList writes a list that is a member of an array: in JSON and YAML
+// an unlabeled inline list, in XML a labeled one.
+func (w *pgWriter) nestedList(key string, items []string) {
+	quoted := make([]string, len(items))
+	for i, it := range items {
+		quoted[i] = jsonString(it)
+	}
+	switch w.format {
+	case "xml":
+		w.list(key, items)
+	case "json":
+		w.jsonLine()
+		w.spaces(2 * w.indent)
+		w.b.WriteString("[" + strings.Join(quoted, ", ") + "]")
+	case "yaml":
+		w.yamlLine()
+		w.b.WriteString("- [" + strings.Join(quoted, ", ") + "]")
 	}
 }
 
