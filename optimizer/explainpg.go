@@ -322,6 +322,9 @@ func pgShape(node Node, d Description) *pgNode {
 		}
 		n.scan = append(n.scan, relation(x.Table.Name, x.Alias)...)
 		n.est = x.Estimated
+		if c := indexCond(x); c != "" {
+			n.attrs = append(n.attrs, pgText("Index Cond", c))
+		}
 		if x.Residual != nil {
 			n.attrs = append(n.attrs, pgText("Filter", cond(x.Residual)))
 		} else if x.Dynamic && x.spec.Filter != nil {
@@ -490,6 +493,53 @@ func pgShape(node Node, d Description) *pgNode {
 		n.typ = "Result"
 	}
 	return n
+}
+
+// indexCond spells what bounds a key read as PostgreSQL's "Index Cond":
+// the SQL of its keys or key ranges, ORed ("" for a full read, a Z-order
+// box, whose ranges are addresses, or more ranges than are worth a line).
+func indexCond(x *Scan) string {
+	if x.Dynamic || x.ZSchema != nil || x.Method == FullScan {
+		return ""
+	}
+	conds := append([]string(nil), x.described()...) // the text format shows them too
+	if len(conds) == 0 || len(conds) > 8 {
+		return ""
+	}
+	for i, c := range conds {
+		if c == "" {
+			return ""
+		}
+		// A range's bounds are listed with commas: PostgreSQL ANDs them.
+		if parts := splitTop(c); len(parts) > 1 {
+			conds[i] = "(" + strings.Join(parts, ") AND (") + ")"
+		}
+	}
+	if len(conds) == 1 {
+		return "(" + conds[0] + ")"
+	}
+	return "((" + strings.Join(conds, ") OR (") + "))"
+}
+
+// splitTop splits s at the ", " outside parentheses and quotes.
+func splitTop(s string) []string {
+	var parts []string
+	depth, quoted, start := 0, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'':
+			quoted = !quoted
+		case quoted:
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == ',' && depth == 0 && strings.HasPrefix(s[i:], ", "):
+			parts = append(parts, s[start:i])
+			start = i + 2
+		}
+	}
+	return append(parts, s[start:])
 }
 
 // drawIn adds the nodes PostgreSQL's plans have and zproxy's operators do

@@ -292,6 +292,10 @@ func columnsOf(b ir.Statement) []wire.Column {
 		cols[6].Type = sqltypes.TypeBool
 		return cols
 	case *ir.Explain:
+		if x.Format == "json" {
+			// PostgreSQL types the JSON plan json, so drivers decode it.
+			return []wire.Column{{Name: "QUERY PLAN", Type: sqltypes.TypeJSON}}
+		}
 		return explainColumns
 	case *ir.ShowVar:
 		if x.Name == "all" {
@@ -580,8 +584,11 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 	rows := make([][]sqltypes.Value, len(lines))
 	for i, l := range lines {
 		rows[i] = []sqltypes.Value{sqltypes.NewText(l)}
+		if x.Format == "json" {
+			rows[i][0] = sqltypes.NewJSON(l)
+		}
 	}
-	return staticResult(explainColumns, rows, "EXPLAIN"), nil
+	return staticResult(columnsOf(x), rows, "EXPLAIN"), nil
 }
 
 // storeErr gives an error from below the SQL layers a SQLSTATE.
