@@ -442,57 +442,44 @@ func pgShape(node Node, d Description) *pgNode {
 	case *WorkTable:
 		n.typ = "WorkTable Scan"
 	case *HashJoin:
-		n.typ = "Hash Join"
-		n.scan = []pgProp{pgText("Join Type", joinType(x.Kind))}
-		n.attrs = []pgProp{pgBool("Inner Unique", false), pgText("Hash Cond", equalities(x.LeftKeys, x.RightKeys))}
-		if x.Residual != nil {
-			n.attrs = append(n.attrs, pgText("Join Filter", cond(x.Residual)))
-		}
+		n.join("Hash Join", x.Kind, x.Residual, pgText("Hash Cond", equalities(x.LeftKeys, x.RightKeys)))
 	case *MergeJoin:
-		n.typ = "Merge Join"
-		n.scan = []pgProp{pgText("Join Type", joinType(x.Kind))}
-		n.attrs = []pgProp{pgBool("Inner Unique", false), pgText("Merge Cond", equalities(x.LeftKeys, x.RightKeys))}
-		if x.Residual != nil {
-			n.attrs = append(n.attrs, pgText("Join Filter", cond(x.Residual)))
-		}
+		n.join("Merge Join", x.Kind, x.Residual, pgText("Merge Cond", equalities(x.LeftKeys, x.RightKeys)))
 	case *LookupJoin:
-		n.typ = "Nested Loop"
-		n.scan = []pgProp{pgText("Join Type", joinType(x.Kind))}
-		n.attrs = []pgProp{pgBool("Inner Unique", false)}
-		if x.Residual != nil {
-			n.attrs = append(n.attrs, pgText("Join Filter", cond(x.Residual)))
-		}
+		n.join("Nested Loop", x.Kind, x.Residual)
 	case *NestedLoop:
-		n.typ = "Nested Loop"
-		n.scan = []pgProp{pgText("Join Type", joinType(x.Kind))}
-		n.attrs = []pgProp{pgBool("Inner Unique", false)}
-		if x.Pred != nil {
-			n.attrs = append(n.attrs, pgText("Join Filter", cond(x.Pred)))
-		}
+		n.join("Nested Loop", x.Kind, x.Pred)
 	case *Apply:
 		// A nested loop whose inner side is re-run with each outer row.
-		n.typ = "Nested Loop"
-		n.scan = []pgProp{pgText("Join Type", joinType(x.Kind))}
-		n.attrs = []pgProp{pgBool("Inner Unique", false)}
-		if x.Pred != nil {
-			n.attrs = append(n.attrs, pgText("Join Filter", cond(x.Pred)))
-		}
+		n.join("Nested Loop", x.Kind, x.Pred)
 	case *Insert:
-		n.typ = "ModifyTable"
-		n.head = []pgProp{pgText("Operation", "Insert")}
-		n.scan = relation(x.Table.Name, "")
+		n.modify("Insert", x.Table.Name)
 	case *Update:
-		n.typ = "ModifyTable"
-		n.head = []pgProp{pgText("Operation", "Update")}
-		n.scan = relation(x.Table.Name, "")
+		n.modify("Update", x.Table.Name)
 	case *Delete:
-		n.typ = "ModifyTable"
-		n.head = []pgProp{pgText("Operation", "Delete")}
-		n.scan = relation(x.Table.Name, "")
+		n.modify("Delete", x.Table.Name)
 	default:
 		n.typ = "Result"
 	}
 	return n
+}
+
+// join makes n a join node of PostgreSQL's: its type, Join Type, the
+// condition its method applies (Hash Cond, Merge Cond) and Join Filter.
+func (n *pgNode) join(typ string, kind ir.JoinKind, filter ir.Expr, conds ...pgProp) {
+	n.typ = typ
+	n.scan = []pgProp{pgText("Join Type", joinType(kind))}
+	n.attrs = append([]pgProp{pgBool("Inner Unique", false)}, conds...)
+	if filter != nil {
+		n.attrs = append(n.attrs, pgText("Join Filter", cond(filter)))
+	}
+}
+
+// modify makes n the ModifyTable node of a write.
+func (n *pgNode) modify(operation, table string) {
+	n.typ = "ModifyTable"
+	n.head = []pgProp{pgText("Operation", operation)}
+	n.scan = relation(table, "")
 }
 
 // indexCond spells what bounds a key read as PostgreSQL's "Index Cond":
