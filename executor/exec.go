@@ -222,14 +222,20 @@ var (
 
 // statRows counts rows and time for EXPLAIN ANALYZE.
 type statRows struct {
-	in Rows
-	st *optimizer.NodeStats
+	in      Rows
+	st      *optimizer.NodeStats
+	started bool // the first Next has returned: startup time is counted
 }
 
 func (s *statRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	start := time.Now()
 	row, ok, err := s.in.Next(ctx)
-	s.st.Time += time.Since(start)
+	took := time.Since(start)
+	s.st.Time += took
+	if !s.started {
+		s.started = true
+		s.st.Startup += took
+	}
 	if ok {
 		s.st.Rows++
 	}

@@ -357,13 +357,11 @@ func TestLookupJoinThroughIndexScansEntriesThenGetsRows(t *testing.T) {
 
 // analyzed is one operator of EXPLAIN (ANALYZE, FORMAT JSON).
 type analyzed struct {
-	Operator string `json:"operator"`
-	Actual   struct {
-		Rows          int64 `json:"rows"`
-		ItemsRead     int64 `json:"items_read"`
-		StoreRequests int64 `json:"store_requests"`
-	} `json:"actual"`
-	Inputs []*analyzed `json:"inputs"`
+	Operator      string      `json:"zproxy Operator"`
+	Rows          int64       `json:"Actual Rows"`
+	ItemsRead     int64       `json:"zproxy Items Read"`
+	StoreRequests int64       `json:"zproxy Store Requests"`
+	Inputs        []*analyzed `json:"Plans"`
 }
 
 // explainAnalyze runs EXPLAIN (ANALYZE, FORMAT JSON) and returns its
@@ -436,20 +434,20 @@ func TestExplainAnalyzeLookupJoinFigures(t *testing.T) {
 				t.Fatalf("no lookup join over a scan of lj_outer in %v", ops)
 			}
 			requests, items := logged(e, tc.inner...)
-			if join.Actual.Rows != int64(tc.wantRows) || join.Actual.StoreRequests != requests || join.Actual.ItemsRead != items ||
+			if join.Rows != int64(tc.wantRows) || join.StoreRequests != requests || join.ItemsRead != items ||
 				requests == 0 || items == 0 {
 				t.Errorf("lookup join: rows=%d requests=%d items=%d; want rows=%d, and the log's %d requests, %d items (> 0)",
-					join.Actual.Rows, join.Actual.StoreRequests, join.Actual.ItemsRead, tc.wantRows, requests, items)
+					join.Rows, join.StoreRequests, join.ItemsRead, tc.wantRows, requests, items)
 			}
 			requests, items = logged(e, "lj_outer")
-			if scan.Actual.Rows != ljOuterRows || scan.Actual.StoreRequests != requests || scan.Actual.ItemsRead != items || requests == 0 {
+			if scan.Rows != ljOuterRows || scan.StoreRequests != requests || scan.ItemsRead != items || requests == 0 {
 				t.Errorf("outer scan: rows=%d requests=%d items=%d; want rows=%d, and the log's %d requests, %d items",
-					scan.Actual.Rows, scan.Actual.StoreRequests, scan.Actual.ItemsRead, ljOuterRows, requests, items)
+					scan.Rows, scan.StoreRequests, scan.ItemsRead, ljOuterRows, requests, items)
 			}
 			// Operators above the join read nothing from the store themselves.
 			for _, op := range ops {
-				if op != join && op != scan && (op.Actual.StoreRequests != 0 || op.Actual.ItemsRead != 0) {
-					t.Errorf("%s: %d requests, %d items", op.Operator, op.Actual.StoreRequests, op.Actual.ItemsRead)
+				if op != join && op != scan && (op.StoreRequests != 0 || op.ItemsRead != 0) {
+					t.Errorf("%s: %d requests, %d items", op.Operator, op.StoreRequests, op.ItemsRead)
 				}
 			}
 			// Nothing else was read.

@@ -250,7 +250,11 @@ func (*CheckTable) Describe() Description { return Description{Class: ClassUtili
 type Explain struct {
 	Stmt    Statement
 	Analyze bool
-	JSON    bool
+	// Format is "text" (zproxy's own layout) or one of PostgreSQL's
+	// structured formats: "json", "yaml", "xml".
+	Format string
+	// The other options, resolved as PostgreSQL resolves them.
+	Verbose, Costs, Buffers, Timing, Summary, Settings bool
 }
 
 // Kind implements Statement.

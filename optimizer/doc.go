@@ -26,8 +26,9 @@
 // The optimizer plans with parameter values known (the session plans at
 // execution), so key ranges and Z-order boxes are concrete; a scan that
 // reads an outer row is planned again when it opens (Scan.Resolve). It
-// produces plans as data; package executor runs them; Explain and
-// ExplainJSON render one walk over each node's Describe. It reads
+// produces plans as data; package executor runs them; Explain (text)
+// and ExplainStructured (PostgreSQL's JSON, YAML and XML) render one walk
+// over each node's Describe. It reads
 // kv.Capabilities to pick Z-order skip-scan (cheap seeks) or budgeted range
 // sets (one request per range), never the backend's name; a range set's
 // budget is the one whose cover costs least, priced by the rows it reads

@@ -2,7 +2,6 @@ package optimizer
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -19,7 +18,10 @@ type NodeStats struct {
 	Requests  int64         // store requests (scans, lookups)
 	Capacity  float64       // capacity units consumed (DynamoDB)
 	Time      time.Duration // wall time inside the operator, children included
-	Loops     int64         // times the operator was started (Apply, subplans)
+	// Startup is the part of Time until each opening's first row (or its
+	// end, with none): PostgreSQL's "Actual Startup Time".
+	Startup time.Duration
+	Loops   int64 // times the operator was started (Apply, subplans)
 	// SpilledRows and SpilledBytes are what the operator wrote to the
 	// spill store past work_mem.
 	SpilledRows  int64
@@ -119,46 +121,6 @@ func analyzed(s *NodeStats) string {
 	return out + ")"
 }
 
-// ExplainJSON renders the plan as a JSON document with the same content.
-func ExplainJSON(p *Plan, stats map[Node]*NodeStats) string {
-	type jnode struct {
-		m    map[string]any
-		kids []any
-	}
-	var stack []*jnode
-	var root *jnode
-	walkDescriptions(p, func(s explainStep) {
-		details := make([]string, len(s.desc.Attrs))
-		for i, a := range s.desc.Attrs {
-			details[i] = a.Key + ": " + a.Value
-		}
-		m := map[string]any{"operator": s.desc.Head, "details": details}
-		if s.label != "" {
-			m["subplan"] = s.label
-		}
-		for k, v := range s.desc.Extra {
-			m[k] = v
-		}
-		if st := stats[s.node]; st != nil {
-			m["actual"] = map[string]any{"rows": st.Rows, "time_ms": float64(st.Time.Microseconds()) / 1000,
-				"items_read": st.ItemsRead, "store_requests": st.Requests, "capacity": st.Capacity, "loops": st.Loops,
-				"spilled_rows": st.SpilledRows, "spilled_bytes": st.SpilledBytes}
-		}
-		n := &jnode{m: m}
-		stack = stack[:s.depth]
-		if s.depth == 0 {
-			root = n
-		} else {
-			parent := stack[s.depth-1]
-			parent.kids = append(parent.kids, m)
-			parent.m["inputs"] = parent.kids
-		}
-		stack = append(stack, n)
-	})
-	out, _ := json.MarshalIndent([]any{map[string]any{"Plan": root.m}}, "", "  ")
-	return string(out)
-}
-
 func exprList(es []ir.Expr) string {
 	parts := make([]string, len(es))
 	for i, e := range es {
@@ -168,6 +130,12 @@ func exprList(es []ir.Expr) string {
 }
 
 func sortKeys(keys []ir.SortKey, cols []ir.Column) string {
+	return strings.Join(sortKeyNames(keys, cols), ", ")
+}
+
+// sortKeyNames spells each sort key: its column's name (or #n), and its
+// direction and NULLS placement when not the default.
+func sortKeyNames(keys []ir.SortKey, cols []ir.Column) []string {
 	var ks []string
 	for _, k := range keys {
 		s := fmt.Sprintf("#%d", k.Col+1)
@@ -186,7 +154,7 @@ func sortKeys(keys []ir.SortKey, cols []ir.Column) string {
 		}
 		ks = append(ks, s)
 	}
-	return strings.Join(ks, ", ")
+	return ks
 }
 
 // Describe implementations.
@@ -273,15 +241,6 @@ func (x *Scan) Describe() Description {
 	}
 	if x.Residual != nil {
 		d.add("residual filter", "%s", x.Residual.String())
-	}
-	d.Extra = map[string]any{"table": x.Table.Name, "method": string(x.Method), "shards": x.Shards,
-		"key_ranges": len(x.Ranges), "estimate": x.Estimate, "index": "primary"}
-	if e := x.Estimated; e != nil {
-		d.Extra["estimated_rows"], d.Extra["estimated_items"], d.Extra["estimated_requests"] = e.Rows, e.Items, e.Requests
-	}
-	if x.Index != nil {
-		d.Extra["index"] = x.Index.Name
-		d.Extra["index_kind"] = string(x.Index.Kind)
 	}
 	return d
 }

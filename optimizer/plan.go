@@ -27,8 +27,6 @@ type Node interface {
 type Description struct {
 	Head  string
 	Attrs []Attr
-	// Extra holds structured values for EXPLAIN (FORMAT JSON) only.
-	Extra map[string]any
 }
 
 // Attr is one detail line: "key: value".
@@ -79,6 +77,9 @@ type Estimate struct {
 	// Rows its bounds admit; Items it reads (index entries plus the rows
 	// a non-covering index looks up); Requests to the store.
 	Rows, Items, Requests float64
+	// Cost is what the cost model charges: items read plus requests
+	// weighted for the backend (access_rules.go), in items.
+	Cost float64
 }
 
 // Scan is the access path: it reads a table's rows, or an index's entries

@@ -211,11 +211,20 @@ type OnConflict struct {
 	DoNothing  bool // DO NOTHING; otherwise DO UPDATE
 }
 
-// ExplainOptions are the options of EXPLAIN.
+// ExplainOptions are the options of EXPLAIN, resolved as PostgreSQL 15
+// resolves them: TIMING and SUMMARY default to ANALYZE, COSTS to on.
 type ExplainOptions struct {
 	Analyze bool
 	Verbose bool
-	Format  string // "text" or "json"
+	Format  string // "text", "json", "yaml" or "xml"
+	Costs   bool
+	Buffers bool
+	Timing  bool
+	Summary bool
+	// Settings and WAL are accepted as PostgreSQL accepts them; zproxy has
+	// no write-ahead log of its own to report.
+	Settings bool
+	WAL      bool
 }
 
 // Position converts a byte offset into SQL (for instance an expression's
@@ -421,8 +430,8 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r.numberSubParams(&st)
 	if st.Explain != nil {
 		format := "row"
-		if st.Explain.Format == "json" {
-			format = "json"
+		if st.Explain.Format != "text" {
+			format = st.Explain.Format
 		}
 		st.AST = &ast.ExplainStmt{Stmt: st.AST, Analyze: st.Explain.Analyze, Format: format}
 	}

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -421,12 +422,18 @@ func TestExplain(t *testing.T) {
 		in   string
 		want ExplainOptions
 	}{
-		{`EXPLAIN SELECT 1`, ExplainOptions{Format: "text"}},
-		{`EXPLAIN ANALYZE SELECT 1`, ExplainOptions{Analyze: true, Format: "text"}},
-		{`EXPLAIN ANALYZE VERBOSE SELECT 1`, ExplainOptions{Analyze: true, Verbose: true, Format: "text"}},
-		{`EXPLAIN (FORMAT JSON) SELECT 1`, ExplainOptions{Format: "json"}},
-		{`EXPLAIN (ANALYZE, FORMAT TEXT) SELECT 1`, ExplainOptions{Analyze: true, Format: "text"}},
+		{`EXPLAIN SELECT 1`, ExplainOptions{Format: "text", Costs: true}},
+		{`EXPLAIN ANALYZE SELECT 1`, ExplainOptions{Analyze: true, Format: "text", Costs: true, Timing: true, Summary: true}},
+		{`EXPLAIN ANALYZE VERBOSE SELECT 1`, ExplainOptions{Analyze: true, Verbose: true, Format: "text", Costs: true, Timing: true, Summary: true}},
+		{`EXPLAIN (FORMAT JSON) SELECT 1`, ExplainOptions{Format: "json", Costs: true}},
+		{`EXPLAIN (FORMAT yaml) SELECT 1`, ExplainOptions{Format: "yaml", Costs: true}},
+		{`EXPLAIN (FORMAT 'xml') SELECT 1`, ExplainOptions{Format: "xml", Costs: true}},
+		{`EXPLAIN (ANALYZE, FORMAT TEXT) SELECT 1`, ExplainOptions{Analyze: true, Format: "text", Costs: true, Timing: true, Summary: true}},
 		{`EXPLAIN (ANALYZE false, COSTS off) SELECT 1`, ExplainOptions{Format: "text"}},
+		{`EXPLAIN (ANALYZE 1, TIMING 0, SUMMARY 'OFF', BUFFERS TRUE, WAL on, SETTINGS) SELECT 1`,
+			ExplainOptions{Analyze: true, Format: "text", Costs: true, Buffers: true, WAL: true, Settings: true}},
+		{`EXPLAIN (TIMING off, SUMMARY) SELECT 1`, ExplainOptions{Format: "text", Costs: true, Summary: true}},
+		{`EXPLAIN (ANALYZE, ANALYZE off, FORMAT json, FORMAT xml) SELECT 1`, ExplainOptions{Format: "xml", Costs: true}},
 	}
 	for _, tt := range tests {
 		st := parseOneOK(t, tt.in)
@@ -442,6 +449,38 @@ func TestExplain(t *testing.T) {
 	st := parseOneOK(t, `EXPLAIN INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET b = EXCLUDED.b`)
 	if st.OnConflict == nil || len(st.AST.(*ast.ExplainStmt).Stmt.(*ast.InsertStmt).OnDuplicate) != 1 {
 		t.Errorf("explain of upsert: %s %+v", restore(t, st.AST), st.OnConflict)
+	}
+}
+
+// TestExplainOptionErrors holds PostgreSQL 15's answers to bad EXPLAIN
+// options, taken from the server: message, SQLSTATE and whether it points
+// at the option.
+func TestExplainOptionErrors(t *testing.T) {
+	tests := []struct {
+		in, code, msg string
+		pos           int
+	}{
+		{`EXPLAIN (GENERIC_PLAN) SELECT 1`, "42601", `unrecognized EXPLAIN option "generic_plan"`, 10},
+		{`EXPLAIN (memory) SELECT 1`, "42601", `unrecognized EXPLAIN option "memory"`, 10},
+		{`EXPLAIN (analyze maybe) SELECT 1`, "42601", "analyze requires a Boolean value", 0},
+		{`EXPLAIN (analyze 2) SELECT 1`, "42601", "analyze requires a Boolean value", 0},
+		{`EXPLAIN (analyze '1') SELECT 1`, "42601", "analyze requires a Boolean value", 0},
+		{`EXPLAIN (analyze 1.0) SELECT 1`, "42601", "analyze requires a Boolean value", 0},
+		{`EXPLAIN (costs yes) SELECT 1`, "42601", "costs requires a Boolean value", 0},
+		{`EXPLAIN (format foo) SELECT 1`, "22023", `unrecognized value for EXPLAIN option "format": "foo"`, 10},
+		{`EXPLAIN (format 'JSON') SELECT 1`, "22023", `unrecognized value for EXPLAIN option "format": "JSON"`, 10},
+		{`EXPLAIN (format 1) SELECT 1`, "22023", `unrecognized value for EXPLAIN option "format": "1"`, 10},
+		{`EXPLAIN (format) SELECT 1`, "42601", "format requires a parameter", 0},
+		{`EXPLAIN (timing) SELECT 1`, "22023", "EXPLAIN option TIMING requires ANALYZE", 0},
+		{`EXPLAIN (wal) SELECT 1`, "22023", "EXPLAIN option WAL requires ANALYZE", 0},
+		{`EXPLAIN (timing, wal) SELECT 1`, "22023", "EXPLAIN option WAL requires ANALYZE", 0},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.in)
+		var pe *pgerr.Error
+		if !errors.As(err, &pe) || pe.Code.String() != tt.code || pe.Message != tt.msg || pe.Position != tt.pos {
+			t.Errorf("%s: %v, want %s %s at %d", tt.in, err, tt.code, tt.msg, tt.pos)
+		}
 	}
 }
 
@@ -513,7 +552,7 @@ func TestErrors(t *testing.T) {
 		{`CREATE UNLOGGED TABLE t (a int)`, pgerr.FeatureNotSupported.String(), 8, `UNLOGGED`},
 		{`CREATE TABLE t (a int) ON COMMIT DROP`, pgerr.InvalidTableDefinition.String(), 24, `ON COMMIT can only be used on temporary tables`},
 		{`CREATE TEMP TABLE t (a int) ON COMMIT DELETE`, pgerr.SyntaxError.String(), 39, ``},
-		{`EXPLAIN (FORMAT XML) SELECT 1`, pgerr.FeatureNotSupported.String(), 17, `format`},
+		{`EXPLAIN (FORMAT HTML) SELECT 1`, pgerr.InvalidParameterValue.String(), 10, `unrecognized value for EXPLAIN option "format"`},
 		{`EXPLAIN (BOGUS) SELECT 1`, pgerr.SyntaxError.String(), 10, `unrecognized EXPLAIN option`},
 		{`EXPLAIN`, pgerr.SyntaxError.String(), 8, `end of input`},
 		{`SET x`, pgerr.SyntaxError.String(), 6, `end of input`},

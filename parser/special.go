@@ -360,38 +360,36 @@ func (r *rewriter) dropIndex() (ast.StmtNode, error) {
 }
 
 // explainPrefix consumes EXPLAIN [ANALYZE] [VERBOSE] or EXPLAIN (option
-// [value], ...) and returns the index of the explained statement.
+// [value], ...) and returns the index of the explained statement. Options
+// are checked as PostgreSQL 15 checks them, in order, with its messages.
 func (r *rewriter) explainPrefix() (int, *ExplainOptions, error) {
-	opts := &ExplainOptions{Format: "text"}
+	opts := &ExplainOptions{Format: "text", Costs: true}
 	k := 1
+	timingSet, summarySet := false, false
 	if r.peek(1, "(") {
 		end := r.matching(1)
 		if end < 0 {
 			return 0, nil, r.syntaxErrorAt(len(r.toks))
 		}
 		for k = 2; k < end; {
-			if r.toks[k].kind != tkIdent {
+			if r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
 				return 0, nil, r.syntaxErrorAt(k)
 			}
-			opt := r.toks[k].val
+			opt, optAt := r.toks[k].val, k
 			k++
-			val := ""
+			var val *token
 			if k < end && !r.peek(k, ",") {
-				v, ok := optionValue(r.toks[k])
-				if !ok {
+				if _, ok := optionValue(r.toks[k]); !ok {
 					return 0, nil, r.syntaxErrorAt(k)
 				}
-				val = strings.ToLower(v)
+				val = &r.toks[k]
 				k++
 			}
-			on := true
-			switch val {
-			case "", "true", "on", "1":
-			case "false", "off", "0":
-				on = false
-			default:
-				if opt != "format" {
-					return 0, nil, pgerr.New(pgerr.SyntaxError, "%s requires a Boolean value", opt).WithPosition(r.pos(k - 1))
+			on, boolErr := explainBool(opt, val)
+			switch opt {
+			case "analyze", "analyse", "verbose", "costs", "buffers", "timing", "summary", "settings", "wal":
+				if boolErr != nil {
+					return 0, nil, boolErr
 				}
 			}
 			switch opt {
@@ -399,16 +397,34 @@ func (r *rewriter) explainPrefix() (int, *ExplainOptions, error) {
 				opts.Analyze = on
 			case "verbose":
 				opts.Verbose = on
-			case "costs", "buffers", "timing", "summary", "settings", "wal", "memory":
+			case "costs":
+				opts.Costs = on
+			case "buffers":
+				opts.Buffers = on
+			case "timing":
+				opts.Timing, timingSet = on, true
+			case "summary":
+				opts.Summary, summarySet = on, true
+			case "settings":
+				opts.Settings = on
+			case "wal":
+				opts.WAL = on
 			case "format":
-				switch val {
-				case "text", "json":
-					opts.Format = val
+				if val == nil {
+					return 0, nil, pgerr.New(pgerr.SyntaxError, "format requires a parameter")
+				}
+				// PostgreSQL compares the value as written: FORMAT JSON is
+				// folded to lower case by the lexer, FORMAT 'JSON' is not.
+				switch val.val {
+				case "text", "json", "yaml", "xml":
+					opts.Format = val.val
 				default:
-					return 0, nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN format \"%s\" is not supported", val).WithPosition(r.pos(k - 1))
+					return 0, nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized value for EXPLAIN option \"format\": \"%s\"", val.val).WithPosition(r.pos(optAt))
 				}
 			default:
-				return 0, nil, pgerr.New(pgerr.SyntaxError, "unrecognized EXPLAIN option \"%s\"", opt).WithPosition(r.pos(k - 1))
+				// GENERIC_PLAN (PostgreSQL 16), MEMORY and SERIALIZE (17)
+				// are unknown to PostgreSQL 15, as to zproxy.
+				return 0, nil, pgerr.New(pgerr.SyntaxError, "unrecognized EXPLAIN option \"%s\"", opt).WithPosition(r.pos(optAt))
 			}
 			if k < end {
 				if !r.peek(k, ",") {
@@ -428,11 +444,47 @@ func (r *rewriter) explainPrefix() (int, *ExplainOptions, error) {
 			k++
 		}
 	}
+	if opts.WAL && !opts.Analyze {
+		return 0, nil, pgerr.New(pgerr.InvalidParameterValue, "EXPLAIN option WAL requires ANALYZE")
+	}
+	if !timingSet {
+		opts.Timing = opts.Analyze
+	} else if opts.Timing && !opts.Analyze {
+		return 0, nil, pgerr.New(pgerr.InvalidParameterValue, "EXPLAIN option TIMING requires ANALYZE")
+	}
+	if !summarySet {
+		opts.Summary = opts.Analyze
+	}
 	if k >= len(r.toks) {
 		return 0, nil, r.syntaxErrorAt(k)
 	}
 	r.drop(0, k)
 	return k, opts, nil
+}
+
+// explainBool reads a Boolean EXPLAIN option's value as PostgreSQL's
+// defGetBoolean does: none is true; the integers 0 and 1; the words true,
+// false, on and off in any case. A quoted '1' is a string, and refused.
+func explainBool(opt string, val *token) (bool, error) {
+	if val == nil {
+		return true, nil
+	}
+	if val.kind == tkNumber {
+		switch val.val {
+		case "0":
+			return false, nil
+		case "1":
+			return true, nil
+		}
+	} else {
+		switch strings.ToLower(val.val) {
+		case "true", "on":
+			return true, nil
+		case "false", "off":
+			return false, nil
+		}
+	}
+	return false, pgerr.New(pgerr.SyntaxError, "%s requires a Boolean value", opt)
 }
 
 // transactionModes handles SET [SESSION CHARACTERISTICS AS] TRANSACTION

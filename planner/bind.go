@@ -249,7 +249,11 @@ func (b *Binder) bindStmt(node ast.StmtNode) (ir.Statement, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &ir.Explain{Stmt: inner, Analyze: n.Analyze, JSON: strings.EqualFold(n.Format, "json")}, nil
+		x := &ir.Explain{Stmt: inner, Analyze: n.Analyze, Format: "text", Costs: true, Timing: n.Analyze, Summary: n.Analyze}
+		if o := b.stmt.Explain; o != nil {
+			x.Format, x.Verbose, x.Costs, x.Buffers, x.Timing, x.Summary, x.Settings = o.Format, o.Verbose, o.Costs, o.Buffers, o.Timing, o.Summary, o.Settings
+		}
+		return x, nil
 	case *ast.SetStmt:
 		if len(n.Variables) == 1 && n.Variables[0].Name == parser.SetConstraintsName {
 			return b.bindSetConstraints(n.Variables[0])

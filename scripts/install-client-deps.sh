@@ -11,6 +11,10 @@
 #     e2e/clients/testdata/node/package-lock.json) into
 #     e2e/clients/testdata/node/node_modules, with the machine's Node.js and
 #     npm (Debian's nodejs/npm when missing); nothing of it is committed;
+#   - PEV2 (explain.dalibo.com's plan viewer) with jsdom and Vue (npm, pinned
+#     by optimizer/testdata/pev2/package-lock.json) into
+#     optimizer/testdata/pev2/node_modules, for optimizer's
+#     TestPEV2ReadsJSONPlans; nothing of it is committed either;
 #   - the PostgreSQL JDBC driver (libpostgresql-jdbc-java, the jar under
 #     /usr/share/java) and a JDK for javac (default-jdk-headless when missing);
 #   - ActiveRecord 6.1 and the pg gem (ruby-activerecord, ruby-pg) for the
@@ -108,5 +112,15 @@ done
 if $node_missing; then
 	echo "install-client-deps: installing node-postgres, pg-cursor, pg-copy-streams, Sequelize, TypeORM and knex into $node_dir/node_modules"
 	(cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1 ||
+		npm install --no-audit --no-fund --loglevel=error)
+fi
+
+# PEV2, the plan viewer of explain.dalibo.com, with jsdom and Vue, pinned by
+# optimizer/testdata/pev2/package-lock.json: optimizer's TestPEV2ReadsJSONPlans
+# loads zproxy's EXPLAIN (FORMAT JSON) plans into it.
+pev2_dir="$repo_root/optimizer/testdata/pev2"
+if [[ ! -f "$pev2_dir/node_modules/pev2/package.json" ]]; then
+	echo "install-client-deps: installing PEV2, jsdom and Vue into $pev2_dir/node_modules"
+	(cd "$pev2_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1 ||
 		npm install --no-audit --no-fund --loglevel=error)
 fi

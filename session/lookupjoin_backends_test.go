@@ -31,13 +31,11 @@ const (
 
 // ljOperator is one operator of EXPLAIN (ANALYZE, FORMAT JSON).
 type ljOperator struct {
-	Operator string `json:"operator"`
-	Actual   struct {
-		Rows          int64 `json:"rows"`
-		ItemsRead     int64 `json:"items_read"`
-		StoreRequests int64 `json:"store_requests"`
-	} `json:"actual"`
-	Inputs []*ljOperator `json:"inputs"`
+	Operator      string        `json:"zproxy Operator"`
+	Rows          int64         `json:"Actual Rows"`
+	ItemsRead     int64         `json:"zproxy Items Read"`
+	StoreRequests int64         `json:"zproxy Store Requests"`
+	Inputs        []*ljOperator `json:"Plans"`
 }
 
 // analyzeJoin runs sql under EXPLAIN ANALYZE in both formats and returns
@@ -102,26 +100,26 @@ func TestLookupJoinRequestsOnEveryBackend(t *testing.T) {
 			// Point lookups: ceil(1000 / 100) batched Gets, however the keys
 			// spread over the inner table's shards.
 			join, outer, total := analyzeJoin(t, sess, "SELECT o.id, p.v FROM lj_outer o JOIN lj_point p ON p.k = o.k")
-			if join.Actual.StoreRequests != rounds || join.Actual.Rows != ljOuterRows/2 || join.Actual.ItemsRead != ljOuterRows/2 {
+			if join.StoreRequests != rounds || join.Rows != ljOuterRows/2 || join.ItemsRead != ljOuterRows/2 {
 				t.Errorf("point lookups: %d requests, %d rows, %d items; want %d requests (ceil(%d / %d)), %d rows and items",
-					join.Actual.StoreRequests, join.Actual.Rows, join.Actual.ItemsRead, rounds, ljOuterRows, ljBatch, ljOuterRows/2)
+					join.StoreRequests, join.Rows, join.ItemsRead, rounds, ljOuterRows, ljBatch, ljOuterRows/2)
 			}
-			if outer.Actual.Rows != ljOuterRows || outer.Actual.ItemsRead != ljOuterRows || outer.Actual.StoreRequests == 0 {
-				t.Errorf("outer scan: %d rows, %d items, %d requests", outer.Actual.Rows, outer.Actual.ItemsRead, outer.Actual.StoreRequests)
+			if outer.Rows != ljOuterRows || outer.ItemsRead != ljOuterRows || outer.StoreRequests == 0 {
+				t.Errorf("outer scan: %d rows, %d items, %d requests", outer.Rows, outer.ItemsRead, outer.StoreRequests)
 			}
-			if total != join.Actual.StoreRequests+outer.Actual.StoreRequests {
-				t.Errorf("statement total %d store requests, operators %d + %d", total, join.Actual.StoreRequests, outer.Actual.StoreRequests)
+			if total != join.StoreRequests+outer.StoreRequests {
+				t.Errorf("statement total %d store requests, operators %d + %d", total, join.StoreRequests, outer.StoreRequests)
 			}
 
 			// Prefix lookups: one Scan per distinct key and shard.
 			join, outer, total = analyzeJoin(t, sess, "SELECT o.id, s.seq FROM lj_outer o JOIN lj_series s ON s.k = o.k")
-			if want := int64(ljOuterRows * ljShards); join.Actual.StoreRequests != want || join.Actual.Rows != 2*ljSeriesKeys ||
-				join.Actual.ItemsRead != 2*ljSeriesKeys {
+			if want := int64(ljOuterRows * ljShards); join.StoreRequests != want || join.Rows != 2*ljSeriesKeys ||
+				join.ItemsRead != 2*ljSeriesKeys {
 				t.Errorf("prefix lookups: %d requests, %d rows, %d items; want %d requests (%d keys x %d shards), %d rows and items",
-					join.Actual.StoreRequests, join.Actual.Rows, join.Actual.ItemsRead, want, ljOuterRows, ljShards, 2*ljSeriesKeys)
+					join.StoreRequests, join.Rows, join.ItemsRead, want, ljOuterRows, ljShards, 2*ljSeriesKeys)
 			}
-			if total != join.Actual.StoreRequests+outer.Actual.StoreRequests {
-				t.Errorf("statement total %d store requests, operators %d + %d", total, join.Actual.StoreRequests, outer.Actual.StoreRequests)
+			if total != join.StoreRequests+outer.StoreRequests {
+				t.Errorf("statement total %d store requests, operators %d + %d", total, join.StoreRequests, outer.StoreRequests)
 			}
 		})
 	}

@@ -297,6 +297,10 @@ func columnsOf(b ir.Statement) []wire.Column {
 		cols[6].Type = sqltypes.TypeBool
 		return cols
 	case *ir.Explain:
+		if x.Format == "json" {
+			// PostgreSQL types the JSON plan json, so drivers decode it.
+			return []wire.Column{{Name: "QUERY PLAN", Type: sqltypes.TypeJSON}}
+		}
 		return explainColumns
 	case *ir.ShowVar:
 		if x.Name == "all" {
@@ -522,10 +526,12 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 	if err != nil {
 		return nil, err
 	}
+	planStart := time.Now()
 	plan, err := optimizer.Optimize(x.Stmt, params, opts)
 	if err != nil {
 		return nil, err
 	}
+	planning := time.Since(planStart)
 	st.sendNotices(plan)
 	st.recordExplained(plan)
 	var stats map[optimizer.Node]*optimizer.NodeStats
@@ -542,7 +548,8 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 			if err != nil {
 				return nil, storeErr(err)
 			}
-			stats[plan.Root] = &optimizer.NodeStats{Rows: res.Count, Time: time.Since(start), Loops: 1,
+			took := time.Since(start)
+			stats[plan.Root] = &optimizer.NodeStats{Rows: res.Count, Time: took, Startup: took, Loops: 1,
 				ItemsRead: kvStats.ItemsRead.Load(), Requests: kvStats.Requests.Load(), Capacity: kvStats.Capacity()}
 		} else {
 			rows, err := e.exec.Run(ctx, plan, params, run)
@@ -564,8 +571,14 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 		total = time.Since(start)
 	}
 	var lines []string
-	if x.JSON {
-		lines = []string{optimizer.ExplainJSON(plan, stats)}
+	if x.Format != "text" {
+		doc := optimizer.ExplainDoc{Format: x.Format, Analyze: x.Analyze, Verbose: x.Verbose, Costs: x.Costs,
+			Timing: x.Timing, Summary: x.Summary, Planning: planning, Execution: total,
+			ItemsRead: kvStats.ItemsRead.Load(), StoreRequests: kvStats.Requests.Load(), Capacity: kvStats.Capacity(), Backend: e.opts.Caps.Name}
+		if x.Settings {
+			doc.Settings = st.sess.explainSettings()
+		}
+		lines = []string{optimizer.ExplainStructured(plan, stats, doc)}
 	} else {
 		lines = optimizer.Explain(plan, stats)
 		if x.Analyze {
@@ -579,8 +592,11 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 	rows := make([][]sqltypes.Value, len(lines))
 	for i, l := range lines {
 		rows[i] = []sqltypes.Value{sqltypes.NewText(l)}
+		if x.Format == "json" {
+			rows[i][0] = sqltypes.NewJSON(l)
+		}
 	}
-	return staticResult(explainColumns, rows, "EXPLAIN"), nil
+	return staticResult(columnsOf(x), rows, "EXPLAIN"), nil
 }
 
 // storeErr gives an error from below the SQL layers a SQLSTATE.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/zproxy/zproxy/internal/guc"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -418,4 +419,27 @@ func (st *statement) explainHypothetical(x *ir.Explain) (*ir.Explain, error) {
 		return hx, nil
 	}
 	return x, nil
+}
+
+// explainSettings are what EXPLAIN (SETTINGS) lists: the settings that
+// change zproxy's plans (the enable_* methods and zproxy.allow_full_scan)
+// whose values differ from their defaults, by name as PostgreSQL orders
+// them.
+func (s *Session) explainSettings() [][2]string {
+	names := []string{varAllowFullScan}
+	for n := range planMethodSettings {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := [][2]string{}
+	for _, n := range names {
+		def, ok := knownVars[n]
+		if p, known := guc.Lookup(n); !ok && known {
+			def = p.BootValue().Show
+		}
+		if v := s.varValue(n); v != def {
+			out = append(out, [2]string{n, v})
+		}
+	}
+	return out
 }
