@@ -238,12 +238,17 @@ func TestCreateTableLike(t *testing.T) {
 }
 
 func TestColumnTypeRejectsOthers(t *testing.T) {
-	// MySQL types a user might try are refused by the scanner, so they can
-	// never reach ColumnType disguised as a supported type.
+	// MySQL types a user might try are refused by the scanner, or left by
+	// name for the binder to look up as user-defined types (which it
+	// refuses when there is none), so they can never reach ColumnType
+	// disguised as a supported type.
 	for _, q := range []string{`CREATE TABLE t (a datetime)`, `CREATE TABLE t (a tinyint)`, `CREATE TABLE t (a money)`, `CREATE TABLE t (a inet[])`, `CREATE TABLE t (a enum)`} {
-		_, err := Parse(q)
+		sts, err := Parse(q)
+		if err == nil && len(sts) == 1 && sts[0].Columns["a"] != nil && sts[0].Columns["a"].TypeName != "" {
+			continue
+		}
 		if code := pgerr.CodeOf(err); code != pgerr.UndefinedObject && code != pgerr.FeatureNotSupported {
-			t.Errorf("Parse(%q) = %v (code %s), want 42704 or 0A000", q, err, code)
+			t.Errorf("Parse(%q) = %v (code %s), want 42704 or 0A000 or a user type name", q, err, code)
 		}
 	}
 }
@@ -538,7 +543,6 @@ func TestErrors(t *testing.T) {
 		{`SELECT 12abc`, pgerr.SyntaxError.String(), 8, `trailing junk`},
 		{`SELECT a ## b`, pgerr.FeatureNotSupported.String(), 10, `operator ##`},
 		{"SELECT `a`", pgerr.FeatureNotSupported.String(), 8, "operator `"},
-		{`SELECT 1::foo`, pgerr.UndefinedObject.String(), 11, `type "foo" does not exist`},
 		{`SELECT CAST(1 AS money)`, pgerr.FeatureNotSupported.String(), 18, `type money is not supported`},
 		{`SELECT ::int`, pgerr.SyntaxError.String(), 8, `"::"`},
 		{`SELECT E'\uD800'`, pgerr.InvalidEscapeSequence.String(), 0, `invalid Unicode escape`},

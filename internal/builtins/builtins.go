@@ -264,12 +264,27 @@ func resolved(o *Overload, args []sqltypes.Type) Resolved {
 			want[i] = a
 			if a.ID == sqltypes.Unknown {
 				want[i] = sqltypes.TypeText
+				if p.Pseudo == AnyEnum {
+					// An untyped argument takes the enum type the others have.
+					want[i] = enumArg(o, args)
+				}
 			}
 		} else {
 			want[i] = p.Type
 		}
 	}
 	return Resolved{Overload: o, ArgTypes: want, Result: o.Result(want)}
+}
+
+// enumArg is the type of the call's first enum argument to an anyenum
+// parameter (Unknown when it has none: PostgreSQL cannot type the call).
+func enumArg(o *Overload, args []sqltypes.Type) sqltypes.Type {
+	for i, a := range args {
+		if p := paramAt(o, i); p.Pseudo == AnyEnum && a.ID == sqltypes.Enum {
+			return a
+		}
+	}
+	return sqltypes.TypeUnknown
 }
 
 // preference scores how well an overload suits the untyped arguments of a
@@ -332,7 +347,7 @@ func matchCost(o *Overload, args []sqltypes.Type) (int, bool) {
 	for i, a := range args {
 		p := paramAt(o, i)
 		switch {
-		case p.Any && p.Pseudo == AnyEnum && a.ID != sqltypes.Enum:
+		case p.Any && p.Pseudo == AnyEnum && a.ID != sqltypes.Enum && a.ID != sqltypes.Unknown:
 			return 0, false // only an enum's values are anyenum
 		case p.Any, a == p.Type:
 		case a.ID == sqltypes.Unknown:

@@ -36,7 +36,7 @@ func init() {
 	end := func(last bool) func(e *sqltypes.EnumType, _ []sqltypes.Value) (sqltypes.Value, error) {
 		return func(e *sqltypes.EnumType, _ []sqltypes.Value) (sqltypes.Value, error) {
 			if len(e.Labels) == 0 {
-				return sqltypes.Null, nil
+				return sqltypes.Null, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "enum %s contains no values", e.TypeName())
 			}
 			if last {
 				return e.Value(e.Labels[len(e.Labels)-1]), nil

@@ -356,8 +356,8 @@ func LookupType(name string) (Type, bool) {
 // TypeByOID returns the type with the given OID, array types included.
 func TypeByOID(oid uint32) (Type, bool) {
 	for id, in := range infos {
-		if TypeID(id) == Unknown || TypeID(id) == Array {
-			continue
+		if TypeID(id) == Unknown || TypeID(id) == Array || TypeID(id) == Enum {
+			continue // an enum's OIDs are its EnumType's, in the catalog
 		}
 		if in.oid == oid {
 			return Type{ID: TypeID(id)}, true
@@ -371,11 +371,12 @@ func TypeByOID(oid uint32) (Type, bool) {
 
 // AllTypes lists the supported scalar column types, in declaration order
 // (array types are ArrayOf any of them). The catalogs' system types
-// (SystemTypes) are not among them.
+// (SystemTypes) are not among them, nor Enum, which is a type only with
+// a catalog's EnumType.
 func AllTypes() []Type {
 	out := make([]Type, 0, len(infos)-2)
 	for id := range infos {
-		if TypeID(id) != Unknown && TypeID(id) != Array && !TypeID(id).System() {
+		if TypeID(id) != Unknown && TypeID(id) != Array && TypeID(id) != Enum && !TypeID(id).System() {
 			out = append(out, Type{ID: TypeID(id)})
 		}
 	}
