@@ -107,25 +107,15 @@ func (r *rewriter) createType() (*TypeStatement, error) {
 	default:
 		return nil, r.syntaxErrorAt(k)
 	}
-	k += 3
-	if r.peek(k, ")") {
-		k++ // an enum without labels, as PostgreSQL allows
-	} else {
-		for {
-			label, err := r.stringAt(k)
-			if err != nil {
-				return nil, err
-			}
-			ts.Labels, k = append(ts.Labels, label), k+1
-			if r.peek(k, ")") {
-				k++
-				break
-			}
-			if !r.peek(k, ",") {
-				return nil, r.syntaxErrorAt(k)
-			}
-			k++
-		}
+	k += 2
+	if r.peek(k+1, ")") {
+		k += 2 // an enum without labels, as PostgreSQL allows
+	} else if k, err = r.parenList(k, func(k int) (int, error) {
+		label, err := r.stringAt(k)
+		ts.Labels = append(ts.Labels, label)
+		return k + 1, err
+	}); err != nil {
+		return nil, err
 	}
 	if k < len(r.toks) {
 		return nil, r.syntaxErrorAt(k)

@@ -80,6 +80,20 @@ func appendType(buf []byte, t sqltypes.Type) []byte {
 	return binary.AppendVarint(buf, int64(t.Width))
 }
 
+// float64 reads 8 bytes written by AppendUint64(math.Float64bits(f)).
+func (d *decoder) float64() float64 {
+	if len(d.b) < 8 {
+		if d.err == nil {
+			d.err = errCorrupt
+		}
+		d.b = nil
+		return 0
+	}
+	f := math.Float64frombits(binary.BigEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	return f
+}
+
 // decoder reads what AppendRow wrote.
 type decoder struct {
 	b   []byte
@@ -153,22 +167,11 @@ func (d *decoder) value() sqltypes.Value {
 	case sqltypes.KindInt, sqltypes.KindBool, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate:
 		return sqltypes.Value{K: k, I: d.varint()}
 	case sqltypes.KindFloat:
-		if len(d.b) < 8 {
-			d.err = errCorrupt
-			return sqltypes.Null
-		}
-		f := math.Float64frombits(binary.BigEndian.Uint64(d.b))
-		d.b = d.b[8:]
-		return sqltypes.NewFloat(f)
+		return sqltypes.NewFloat(d.float64())
 	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext:
 		return sqltypes.Value{K: k, S: d.bytes()}
 	case sqltypes.KindEnum:
-		if len(d.b) < 8 {
-			d.err = errCorrupt
-			return sqltypes.Null
-		}
-		f := math.Float64frombits(binary.BigEndian.Uint64(d.b))
-		d.b = d.b[8:]
+		f := d.float64()
 		return sqltypes.Value{K: k, F: f, S: d.bytes()}
 	case sqltypes.KindHstore:
 		h, err := sqltypes.DecodeHstoreBinary([]byte(d.bytes()))
