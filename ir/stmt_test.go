@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/parser"
 )
 
 // sampleStatements is one zero value of every bound statement type.
@@ -16,6 +17,9 @@ func sampleStatements() []Statement {
 		&DropView{}, &AlterTable{}, &Truncate{}, &Reindex{}, &Lock{}, &AlterOwner{Table: &catalog.Table{}}, &Analyze{}, &Comment{}, &AddConstraint{}, &DropConstraint{},
 		&ValidateConstraint{}, &RenameConstraint{}, &SetConstraints{}, &Extension{}, &GrantRole{}, &AlterSystem{},
 		&CreateRole{}, &AlterRole{}, &DropRole{}, &Grant{}, &CreateSequence{}, &AlterSequence{}, &DropSequence{},
+		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeCreateEnum}},
+		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeAddValue, Names: []string{"t"}}},
+		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeDrop, Names: []string{"t"}}},
 	}
 }
 
