@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/zorder"
 )
 
@@ -128,7 +128,7 @@ func (t *Table) ShardOptions(ix *Index) []string {
 	if names := t.ShardColumnNames(ix); names != nil {
 		quoted := make([]string, len(names))
 		for i, n := range names {
-			quoted[i] = builtins.QuoteIdent(n)
+			quoted[i] = sqltypes.QuoteIdent(n)
 		}
 		opts = append(opts, "shard_columns="+strings.Join(quoted, ","))
 	}

@@ -168,7 +168,7 @@ func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error)
 			if err := owned(parser.SequenceOptions{Type: ext.Serial}); err != nil {
 				return nil, err
 			}
-			c.Default = "nextval(" + quoteText(quoteIdentIfNeeded(c.Sequence)) + "::regclass)"
+			c.Default = "nextval(" + quoteText(sqltypes.QuoteIdent(c.Sequence)) + "::regclass)"
 		case ext.Identity != nil:
 			typeName := map[sqltypes.TypeID]string{sqltypes.Int2: "smallint", sqltypes.Int4: "integer", sqltypes.Int8: "bigint"}[c.Type.ID]
 			if typeName == "" {
@@ -252,18 +252,3 @@ func truncateIdent(s string, n int) string {
 }
 
 func quoteText(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-// quoteIdentIfNeeded double-quotes a name that would not read back as
-// itself unquoted.
-func quoteIdentIfNeeded(s string) string {
-	plain := s != ""
-	for i, r := range s {
-		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && (r >= '0' && r <= '9' || r == '$')) {
-			plain = false
-		}
-	}
-	if plain {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}

@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
-	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
@@ -61,7 +61,7 @@ func bindReshard(t *catalog.Table, actions []parser.AlterAction) (a *ir.AlterAct
 	columns := map[string]string{}
 	if names := t.ShardColumnNames(nil); names != nil {
 		for i, n := range names {
-			names[i] = builtins.QuoteIdent(n)
+			names[i] = sqltypes.QuoteIdent(n)
 		}
 		columns["shard_columns"] = strings.Join(names, ",")
 	}

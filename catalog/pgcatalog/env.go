@@ -126,7 +126,7 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 	switch t.ID {
 	case sqltypes.RegClass:
 		if o := e.objects().byOID[oid]; o != nil {
-			return quoteIdentIfNeeded(o.name)
+			return sqltypes.QuoteIdent(o.name)
 		}
 	case sqltypes.RegType:
 		if ty, ok := e.typeByOID(oid); ok {
@@ -159,13 +159,13 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 	case sqltypes.RegNamespace:
 		for _, n := range namespaces {
 			if n.oid == oid {
-				return quoteIdentIfNeeded(n.name)
+				return sqltypes.QuoteIdent(n.name)
 			}
 		}
 	case sqltypes.RegRole:
 		for _, r := range e.roles() {
 			if r.oid == oid {
-				return quoteIdentIfNeeded(r.name)
+				return sqltypes.QuoteIdent(r.name)
 			}
 		}
 	}

@@ -227,7 +227,7 @@ func init() {
 			if oid == ObjectOID(t.ID, slotPKey) && !hasRowID(t) {
 				var cols []string
 				for _, k := range t.PrimaryKey {
-					cols = append(cols, quoteIdentIfNeeded(t.Columns[k.Column].Name))
+					cols = append(cols, sqltypes.QuoteIdent(t.Columns[k.Column].Name))
 				}
 				return textV("PRIMARY KEY (" + strings.Join(cols, ", ") + ")"), nil
 			}
@@ -240,7 +240,7 @@ func init() {
 				if ix.Constraint && oid == ObjectOID(ix.ID, slotPKey) {
 					var cols []string
 					for _, k := range ix.Columns {
-						cols = append(cols, quoteIdentIfNeeded(t.Columns[k.Column].Name))
+						cols = append(cols, sqltypes.QuoteIdent(t.Columns[k.Column].Name))
 					}
 					nulls := ""
 					if ix.NullsNotDistinct {
@@ -447,7 +447,7 @@ func init() {
 	}))
 
 	Register("quote_ident", fn("", []Param{textP}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		return textV(quoteIdentIfNeeded(a[0].S)), nil
+		return textV(sqltypes.QuoteIdent(a[0].S)), nil
 	}))
 	Register("quote_literal", fn("", []Param{textP}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		return textV(quoteLiteral(a[0].S)), nil
@@ -508,7 +508,7 @@ func init() {
 		}
 		for _, q := range e.Snap.Sequences() {
 			if q.OwnedBy == table+"."+a[1].S {
-				return textV("public." + quoteIdentIfNeeded(q.Name)), nil
+				return textV("public." + sqltypes.QuoteIdent(q.Name)), nil
 			}
 		}
 		return sqltypes.Null, nil

@@ -219,7 +219,7 @@ func init() {
 		}
 		notNulls(e, func(_ *object, name, col string) {
 			out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
-				ConstraintName: nameV(name), CheckClause: textV(quoteIdentIfNeeded(col) + " IS NOT NULL")})
+				ConstraintName: nameV(name), CheckClause: textV(sqltypes.QuoteIdent(col) + " IS NOT NULL")})
 		})
 		return out
 	})

@@ -428,7 +428,7 @@ func (os *objects) visible(o *object) bool {
 // finds it, else qualified with its schema (pg_dump empties search_path,
 // so its definitions come out qualified).
 func (e *Env) relationName(o *object) string {
-	name := quoteIdentIfNeeded(o.name)
+	name := sqltypes.QuoteIdent(o.name)
 	if e.Sess == nil || o.ns != NamespacePublic {
 		return name // pg_catalog's, or the session's temporary schema's: always searched
 	}
@@ -489,41 +489,6 @@ func splitIdentifiers(s string) []string {
 func unquoteIdent(s string) string {
 	_, n := splitQualified(s)
 	return n
-}
-
-// quoteIdentIfNeeded quotes a name as quote_ident does: when it is not all
-// lower-case letters, digits and underscores, starts with a digit, or is a
-// reserved word.
-func quoteIdentIfNeeded(s string) string {
-	safe := s != "" && !(s[0] >= '0' && s[0] <= '9')
-	for i := 0; i < len(s) && safe; i++ {
-		c := s[i]
-		safe = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
-	}
-	if safe && !reservedWords[s] {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
-
-// reservedWords are the key words quote_ident quotes (PostgreSQL's reserved
-// and column-name key words).
-var reservedWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`all analyse analyze and any array as asc asymmetric authorization binary both
-		case cast check collate collation column concurrently constraint create cross current_catalog current_date
-		current_role current_schema current_time current_timestamp current_user default deferrable desc distinct do
-		else end except false fetch for foreign freeze from full grant group having ilike in initially inner intersect
-		into is isnull join lateral leading left like limit localtime localtimestamp natural not notnull null offset on
-		only or order outer overlaps placing primary references returning right select session_user similar some
-		symmetric system_user table tablesample then to trailing true union unique user using variadic verbose when
-		where window with between bigint bit boolean char character coalesce dec decimal exists extract float
-		greatest grouping inout int integer interval least national nchar none normalize nullif numeric out overlay
-		position precision real row setof smallint substring time timestamp treat trim values varchar xmlattributes
-		xmlconcat xmlelement xmlexists xmlforest xmlnamespaces xmlparse xmlpi xmlroot xmlserialize xmltable`) {
-		reservedWords[w] = true
-	}
 }
 
 // role is one row of pg_roles / pg_authid.

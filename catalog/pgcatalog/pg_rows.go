@@ -608,7 +608,7 @@ func foreignKeyDef(t, refTable *catalog.Table, fk *catalog.ForeignKey, ref strin
 	names := func(tab *catalog.Table, cols []int) string {
 		var out []string
 		for _, c := range cols {
-			out = append(out, quoteIdentIfNeeded(tab.Columns[c].Name))
+			out = append(out, sqltypes.QuoteIdent(tab.Columns[c].Name))
 		}
 		return strings.Join(out, ", ")
 	}
@@ -667,7 +667,7 @@ func indexDef(o *object, qualified bool) string {
 	}
 	var cols []string
 	for _, k := range keys {
-		c := quoteIdentIfNeeded(t.Columns[k.Column].Name)
+		c := sqltypes.QuoteIdent(t.Columns[k.Column].Name)
 		if k.Width > 0 {
 			c += "(" + strconv.Itoa(k.Width) + ")"
 		}
@@ -676,16 +676,16 @@ func indexDef(o *object, qualified bool) string {
 		}
 		cols = append(cols, c)
 	}
-	table := quoteIdentIfNeeded(t.Name)
+	table := sqltypes.QuoteIdent(t.Name)
 	if qualified {
 		table = "public." + table
 	}
 	var sb strings.Builder
-	sb.WriteString("CREATE " + unique + "INDEX " + quoteIdentIfNeeded(o.name) + " ON " + table + " USING " + method + " (" + strings.Join(cols, ", ") + ")")
+	sb.WriteString("CREATE " + unique + "INDEX " + sqltypes.QuoteIdent(o.name) + " ON " + table + " USING " + method + " (" + strings.Join(cols, ", ") + ")")
 	if len(include) > 0 {
 		var inc []string
 		for _, c := range include {
-			inc = append(inc, quoteIdentIfNeeded(t.Columns[c].Name))
+			inc = append(inc, sqltypes.QuoteIdent(t.Columns[c].Name))
 		}
 		sb.WriteString(" INCLUDE (" + strings.Join(inc, ", ") + ")")
 	}
@@ -706,7 +706,7 @@ func indexDef(o *object, qualified bool) string {
 		// identifier (a number is not one) is quoted.
 		for i, opt := range opts {
 			name, val, _ := strings.Cut(opt, "=")
-			if quoteIdentIfNeeded(val) != val {
+			if sqltypes.QuoteIdent(val) != val {
 				opts[i] = name + "=" + quoteLiteral(val)
 			}
 		}
@@ -724,9 +724,9 @@ func indexColumnDef(o *object, col int) string {
 	}
 	switch {
 	case col >= 1 && col <= len(keys):
-		return quoteIdentIfNeeded(o.table.Columns[keys[col-1].Column].Name)
+		return sqltypes.QuoteIdent(o.table.Columns[keys[col-1].Column].Name)
 	case col > len(keys) && col <= len(keys)+len(include):
-		return quoteIdentIfNeeded(o.table.Columns[include[col-len(keys)-1]].Name)
+		return sqltypes.QuoteIdent(o.table.Columns[include[col-len(keys)-1]].Name)
 	}
 	return ""
 }

@@ -219,14 +219,6 @@ func TestSizePretty(t *testing.T) {
 	}
 }
 
-func TestQuoteIdent(t *testing.T) {
-	for in, want := range map[string]string{"abc": "abc", "Abc": `"Abc"`, "a b": `"a b"`, "select": `"select"`, "1a": `"1a"`, `a"b`: `"a""b"`, "user": `"user"`} {
-		if got := quoteIdentIfNeeded(in); got != want {
-			t.Errorf("quote_ident(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestAdvisoryLocks(t *testing.T) {
 	l := NewAdvisoryLocks()
 	if !l.TryLock(1, 42, false) || !l.TryLock(1, 42, false) {

@@ -82,19 +82,19 @@ func (e *Env) userTypes() []*pgType {
 		out = append(out,
 			&pgType{oid: rt, name: o.name, len: -1, typtype: 'c', category: 'C', delim: ',', array: arr, ns: o.ns, relid: o.oid,
 				in: proc{2290, "record_in"}, out: proc{2291, "record_out"}, recv: proc{2402, "record_recv"}, send: proc{2403, "record_send"},
-				align: 'd', storage: 'x', display: quoteIdentIfNeeded(o.name), owner: o.owner},
+				align: 'd', storage: 'x', display: sqltypes.QuoteIdent(o.name), owner: o.owner},
 			&pgType{oid: arr, name: "_" + o.name, len: -1, typtype: 'b', category: 'A', delim: ',', elem: rt, ns: o.ns,
 				in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
-				align: 'd', storage: 'x', subscript: "array_subscript_handler", display: quoteIdentIfNeeded(o.name) + "[]", owner: o.owner})
+				align: 'd', storage: 'x', subscript: "array_subscript_handler", display: sqltypes.QuoteIdent(o.name) + "[]", owner: o.owner})
 	}
 	for _, u := range e.enumTypes() {
 		out = append(out,
 			&pgType{oid: u.OID, name: u.Name, len: 4, byval: true, typtype: 'e', category: 'E', delim: ',', array: u.ArrayOID, ns: NamespacePublic,
 				in: proc{3506, "enum_in"}, out: proc{3507, "enum_out"}, recv: proc{3532, "enum_recv"}, send: proc{3533, "enum_send"},
-				align: 'i', storage: 'p', display: quoteIdentIfNeeded(u.Name), owner: u.Owner},
+				align: 'i', storage: 'p', display: sqltypes.QuoteIdent(u.Name), owner: u.Owner},
 			&pgType{oid: u.ArrayOID, name: "_" + u.Name, len: -1, typtype: 'b', category: 'A', delim: ',', elem: u.OID, ns: NamespacePublic,
 				in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
-				align: 'i', storage: 'x', subscript: "array_subscript_handler", display: quoteIdentIfNeeded(u.Name) + "[]", owner: u.Owner})
+				align: 'i', storage: 'x', subscript: "array_subscript_handler", display: sqltypes.QuoteIdent(u.Name) + "[]", owner: u.Owner})
 	}
 	return out
 }

@@ -206,7 +206,7 @@ func formatConversion(ctx *Context, conv byte, t sqltypes.Type, v sqltypes.Value
 	s := ctx.OutputText(t, v)
 	switch conv {
 	case 'I':
-		return QuoteIdent(s), nil
+		return sqltypes.QuoteIdent(s), nil
 	case 'L':
 		return QuoteLiteral(s), nil
 	}
@@ -222,42 +222,3 @@ func QuoteLiteral(s string) string {
 	}
 	return q
 }
-
-// QuoteIdent is quote_ident: s as it must be written to be read back as the
-// same identifier, in double quotes unless it is lower case letters,
-// digits and underscores, not led by a digit, and not a keyword that
-// cannot be a column name.
-func QuoteIdent(s string) string {
-	safe := s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] == '_')
-	for i := 0; safe && i < len(s); i++ {
-		c := s[i]
-		safe = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
-	}
-	if safe && !reservedKeywords[s] {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
-
-// reservedKeywords are PostgreSQL 15's keywords that are not unreserved
-// (reserved, type or function names, column names): quote_ident quotes
-// them. pg_get_keywords() lists them.
-var reservedKeywords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`all analyse analyze and any array as asc asymmetric authorization
-		between bigint binary bit boolean both case cast char character check coalesce collate collation
-		column concurrently constraint create cross current_catalog current_date current_role
-		current_schema current_time current_timestamp current_user dec decimal default deferrable desc
-		distinct do else end except exists extract false fetch float for foreign freeze from full grant
-		greatest group grouping having ilike in initially inner inout int integer intersect interval into
-		is isnull join lateral leading least left like limit localtime localtimestamp national natural
-		nchar none normalize not notnull null nullif numeric offset on only or order out outer overlaps
-		overlay placing position precision primary real references returning right row select
-		session_user setof similar smallint some substring symmetric table tablesample then time
-		timestamp to trailing treat trim true union unique user using values varchar variadic verbose
-		when where window with xmlattributes xmlconcat xmlelement xmlexists xmlforest xmlnamespaces
-		xmlparse xmlpi xmlroot xmlserialize xmltable`) {
-		m[w] = true
-	}
-	return m
-}()

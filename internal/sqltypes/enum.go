@@ -69,7 +69,7 @@ func (e *EnumType) ByOrder(ord float64) (EnumLabel, bool) {
 
 // TypeName is the type's name as format_type prints it: quoted when it
 // would not read back as the same identifier.
-func (e *EnumType) TypeName() string { return QuoteIdentIfNeeded(e.Name) }
+func (e *EnumType) TypeName() string { return QuoteIdent(e.Name) }
 
 // parseEnum is an enum's input function.
 func parseEnum(t Type, s string) (Value, error) {
@@ -97,22 +97,6 @@ func DecodeEnum(t Type, ord float64) (Value, error) {
 func (v Value) EnumTypeOf() *EnumType {
 	e, _ := v.X.(*EnumType)
 	return e
-}
-
-// QuoteIdentIfNeeded double-quotes an identifier unless it is all lower
-// case letters, digits and underscores not starting with a digit.
-func QuoteIdentIfNeeded(s string) string {
-	plain := s != ""
-	for i, r := range s {
-		if !(r >= 'a' && r <= 'z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
 // typeJSON is how a Type is stored in descriptors: a user-defined type by
