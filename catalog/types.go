@@ -49,17 +49,6 @@ func (s *Snapshot) UserTypes() []*UserType {
 	return out
 }
 
-// UserTypeByOID returns the user-defined type whose type or array type
-// has OID oid.
-func (s *Snapshot) UserTypeByOID(oid uint32) (*UserType, bool) {
-	for _, t := range s.types {
-		if t.OID == oid || t.ArrayOID == oid {
-			return t, true
-		}
-	}
-	return nil, false
-}
-
 // TypeUsers returns the tables with a column of the user-defined type
 // (or an array of it), sorted by name.
 func (s *Snapshot) TypeUsers(oid uint32) []*Table {

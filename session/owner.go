@@ -12,6 +12,28 @@ import (
 
 func init() { runs((*statement).runAlterOwner) }
 
+// ownerRole is the role OWNER TO names: CURRENT_USER, CURRENT_ROLE and
+// SESSION_USER are the session's user.
+func (s *Session) ownerRole(role string) string {
+	switch role {
+	case "current_user", "current_role", "session_user":
+		return s.params.User
+	}
+	return role
+}
+
+// checkNewOwner applies PostgreSQL's rules for OWNER TO role: the role
+// must exist, and a role that is not a superuser must be a member of it.
+func (s *Session) checkNewOwner(snap *catalog.Snapshot, role string) error {
+	if r := snap.Role(role); r == nil || role == catalog.PublicRole {
+		return pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", role)
+	}
+	if !s.isSuperuser(snap) && role != s.params.User && !snap.IsMemberOf(s.params.User, role) {
+		return pgerr.New(pgerr.InsufficientPrivilege, "must be member of role \"%s\"", role)
+	}
+	return nil
+}
+
 // runAlterOwner runs ALTER ... OWNER TO as PostgreSQL 15 does: the new
 // owner must exist, and a role that is not a superuser must own the
 // relation (checked before, from Describe) and be a member of the new
@@ -22,17 +44,10 @@ func (st *statement) runAlterOwner(ctx context.Context, x *ir.AlterOwner, env *r
 		s.notice(pgerr.Notice("relation \"%s\" does not exist, skipping", x.Missing))
 		return tagResult(x.Tag), nil
 	}
-	role := x.Role
-	switch role {
-	case "current_user", "current_role", "session_user":
-		role = s.params.User
-	}
+	role := s.ownerRole(x.Role)
 	_, err := s.engine.catalog.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
-		if r := snap.Role(role); r == nil || role == catalog.PublicRole {
-			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", role)
-		}
-		if !s.isSuperuser(snap) && role != s.params.User && !snap.IsMemberOf(s.params.User, role) {
-			return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be member of role \"%s\"", role)
+		if err := s.checkNewOwner(snap, role); err != nil {
+			return catalog.Change{}, err
 		}
 		var ch catalog.Change
 		switch {

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 
-	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 	"github.com/zproxy/zproxy/wire"
@@ -18,18 +17,15 @@ func (st *statement) runTypeChange(ctx context.Context, x *ir.TypeChange, env *r
 	s := st.sess
 	e := s.engine
 	if x.Action == parser.TypeOwner {
-		switch x.NewName {
-		case "current_user", "current_role", "session_user":
-			c := *x.TypeStatement
-			c.NewName = s.params.User
-			x = &ir.TypeChange{TypeStatement: &c}
-		}
+		c := *x.TypeStatement
+		c.NewName = s.ownerRole(c.NewName)
+		x = &ir.TypeChange{TypeStatement: &c}
 		snap, err := e.catalog.Snapshot(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if snap.RoleExists(x.NewName) && !s.isSuperuser(snap) && x.NewName != s.params.User && !snap.IsMemberOf(s.params.User, x.NewName) {
-			return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be member of role \"%s\"", x.NewName)
+		if err := s.checkNewOwner(snap, c.NewName); err != nil {
+			return nil, err
 		}
 	}
 	if err := e.exec.ChangeType(ctx, e.catalog, x, s.params.User, s.notice); err != nil {
