@@ -86,6 +86,32 @@ func TestEnumRoundTrip(t *testing.T) {
 	if err := conn.QueryRow(ctx, "SELECT enum_first(NULL::e2e_color)::text, enum_last(c)::text FROM enum_rt WHERE id = 1").Scan(&first, &last); err != nil || first != "red" || last != "blue" {
 		t.Fatalf("enum_first/enum_last: %q %q %v", first, last, err)
 	}
+
+	// A statement pgx prepared and cached keeps working when the schema
+	// changes under it (another table, a new label): its result type is
+	// the same enum.
+	cached := tg.Connect(t, pgx.QueryExecModeCacheStatement)
+	label := func() string {
+		var c string
+		if err := cached.QueryRow(ctx, "SELECT c FROM enum_rt WHERE id = $1", 1).Scan(&c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	if c := label(); c != "blue" {
+		t.Fatalf("row 1: %q", c)
+	}
+	mustExec(t, setup, "DROP TABLE IF EXISTS enum_rt_other")
+	mustExec(t, setup, "CREATE TABLE enum_rt_other (id INTEGER PRIMARY KEY)")
+	if c := label(); c != "blue" {
+		t.Fatalf("row 1 after CREATE TABLE: %q", c)
+	}
+	mustExec(t, setup, "ALTER TYPE e2e_color ADD VALUE 'cyan' AFTER 'green'")
+	mustExec(t, setup, "UPDATE enum_rt SET c = 'cyan' WHERE id = 1")
+	if c := label(); c != "cyan" {
+		t.Fatalf("row 1 after ADD VALUE and UPDATE: %q", c)
+	}
+	mustExec(t, setup, "DROP TABLE enum_rt_other")
 	mustExec(t, setup, "DROP TABLE enum_rt")
 	mustExec(t, setup, "DROP TYPE e2e_color")
 }

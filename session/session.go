@@ -212,7 +212,7 @@ func sameResult(a, b []wire.Column) bool {
 		return false
 	}
 	for i := range a {
-		if a[i].Name != b[i].Name || a[i].Type != b[i].Type {
+		if a[i].Name != b[i].Name || !a[i].Type.Same(b[i].Type) {
 			return false
 		}
 	}

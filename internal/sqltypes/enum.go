@@ -142,6 +142,18 @@ func (t Type) UDT() uint32 {
 	return 0
 }
 
+// Same reports whether t and o are one type: == but for a user-defined
+// type, which is one type by its OID whichever snapshot's definition each
+// points at (a catalog reload makes new ones).
+func (t Type) Same(o Type) bool {
+	if t.Enum != nil && o.Enum != nil {
+		same := t.Enum.OID == o.Enum.OID
+		t.Enum, o.Enum = nil, nil
+		return same && t == o
+	}
+	return t == o
+}
+
 // WithEnum returns t with its enum definition replaced by e.
 func (t Type) WithEnum(e *EnumType) Type {
 	t.Enum = e
