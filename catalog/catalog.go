@@ -608,7 +608,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
-		enums := enumsByOID(types)
+		enums := typesByOID(types)
 		for _, t := range tables {
 			linkTypes(t, enums, false)
 		}

@@ -125,7 +125,7 @@ func (s *Snapshot) WithTemp(t *Snapshot) *Snapshot {
 	// A temporary table's columns of user-defined types are the
 	// permanent schema's types.
 	if len(s.types) > 0 {
-		enums := enumsByOID(s.types)
+		enums := typesByOID(s.types)
 		for name, tt := range t.tables {
 			o.tables[name] = linkTypes(tt, enums, true)
 		}

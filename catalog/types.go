@@ -18,9 +18,10 @@ import (
 
 const typePrefix = "y/"
 
-// UserType is a type created by CREATE TYPE: today an enum.
+// UserType is a type created by CREATE TYPE (an enum) or CREATE DOMAIN.
 type UserType struct {
-	// Name is the type's name; OID and ArrayOID are also Enum's.
+	// Name is the type's name; OID and ArrayOID are also Enum's or
+	// Domain's.
 	Name     string `json:"name"`
 	OID      uint32 `json:"oid"`
 	ArrayOID uint32 `json:"array_oid"`
@@ -28,10 +29,17 @@ type UserType struct {
 	Comment  string `json:"comment,omitempty"`
 	// Enum is the definition of an enum type.
 	Enum *sqltypes.EnumType `json:"enum,omitempty"`
+	// Domain is the definition of a domain.
+	Domain *sqltypes.DomainType `json:"domain,omitempty"`
 }
 
 // Type returns the SQL type of t.
-func (t *UserType) Type() sqltypes.Type { return sqltypes.EnumOf(t.Enum) }
+func (t *UserType) Type() sqltypes.Type {
+	if t.Domain != nil {
+		return sqltypes.DomainOf(t.Domain)
+	}
+	return sqltypes.EnumOf(t.Enum)
+}
 
 // UserType returns the named user-defined type.
 func (s *Snapshot) UserType(name string) (*UserType, bool) {
@@ -54,11 +62,31 @@ func (s *Snapshot) UserTypes() []*UserType {
 func (s *Snapshot) TypeUsers(oid uint32) []*Table {
 	var out []*Table
 	for _, t := range s.Tables() {
-		for _, c := range t.Columns {
-			if c.Type.UDT() == oid {
-				out = append(out, t)
-				break
-			}
+		if TypeColumn(t, oid) >= 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// TypeColumn is the ordinal of t's first column of the user-defined type
+// (or an array of it), or -1.
+func TypeColumn(t *Table, oid uint32) int {
+	for i, c := range t.Columns {
+		if c.Type.UDT() == oid {
+			return i
+		}
+	}
+	return -1
+}
+
+// DomainsOver returns the domains created over the user-defined type (or
+// an array of it), sorted by name.
+func (s *Snapshot) DomainsOver(oid uint32) []*UserType {
+	var out []*UserType
+	for _, u := range s.UserTypes() {
+		if u.Domain != nil && u.Domain.Base.UDT() == oid {
+			out = append(out, u)
 		}
 	}
 	return out
@@ -79,7 +107,22 @@ func (c *Catalog) loadTypes(ctx context.Context) (map[string]*UserType, error) {
 	if err := it.Err(); err != nil {
 		return nil, fmt.Errorf("catalog: reading types: %w", err)
 	}
+	linkDomains(types)
 	return types, nil
+}
+
+// linkDomains points every domain's base type at the definitions in
+// types, and gives the domains what binds their CHECKs: a snapshot of the
+// types (a CHECK reads no relation).
+func linkDomains(types map[string]*UserType) {
+	links := typesByOID(types)
+	env := &Snapshot{types: types}
+	for _, u := range types {
+		if d := u.Domain; d != nil {
+			d.Base, _ = links.link(d.Base)
+			d.Env = env
+		}
+	}
 }
 
 // linkTypes points the columns of t that hold a user-defined type at the
@@ -87,33 +130,58 @@ func (c *Catalog) loadTypes(ctx context.Context) (map[string]*UserType, error) {
 // false; otherwise it returns a clone if anything needs linking. A type
 // that is not there (a temporary table's, before it is seen with the
 // permanent schema) stays as it is.
-func linkTypes(t *Table, types map[uint32]*sqltypes.EnumType, shared bool) *Table {
+func linkTypes(t *Table, types *typeLinks, shared bool) *Table {
 	for i, col := range t.Columns {
-		oid := col.Type.UDT()
-		if oid == 0 {
-			continue
-		}
-		e, ok := types[oid]
-		if !ok || col.Type.Enum == e {
+		typ, changed := types.link(col.Type)
+		if !changed {
 			continue
 		}
 		if shared {
 			t, shared = t.Clone(), false
 		}
-		t.Columns[i].Type = col.Type.WithEnum(e)
+		t.Columns[i].Type = typ
 	}
 	return t
 }
 
-// enumsByOID indexes the enum definitions of types.
-func enumsByOID(types map[string]*UserType) map[uint32]*sqltypes.EnumType {
-	m := make(map[uint32]*sqltypes.EnumType, len(types))
+// typeLinks are the enum and domain definitions of a snapshot's types,
+// by OID.
+type typeLinks struct {
+	enums   map[uint32]*sqltypes.EnumType
+	domains map[uint32]*sqltypes.DomainType
+}
+
+// typesByOID indexes the definitions of types.
+func typesByOID(types map[string]*UserType) *typeLinks {
+	l := &typeLinks{enums: map[uint32]*sqltypes.EnumType{}, domains: map[uint32]*sqltypes.DomainType{}}
 	for _, t := range types {
 		if t.Enum != nil {
-			m[t.OID] = t.Enum
+			l.enums[t.OID] = t.Enum
+		}
+		if t.Domain != nil {
+			l.domains[t.OID] = t.Domain
 		}
 	}
-	return m
+	return l
+}
+
+// link returns t with its enum and domain pointing at the definitions of
+// l, and whether that changed it. A domain's type takes the domain's
+// base type's fields (its enum's labels among them).
+func (l *typeLinks) link(t sqltypes.Type) (sqltypes.Type, bool) {
+	changed := false
+	if t.Domain != nil {
+		if d, ok := l.domains[t.Domain.OID]; ok && d != t.Domain {
+			t.Domain, changed = d, true
+		}
+	}
+	if t.Enum != nil {
+		if e, ok := l.enums[t.Enum.OID]; ok && e != t.Enum {
+			t = t.WithEnum(e)
+			changed = true
+		}
+	}
+	return t, changed
 }
 
 func (c *Catalog) typeOps(ch Change) ([]kv.Op, error) {

@@ -23,6 +23,9 @@ const maxCreateLabels = pgcatalog.MaxEnumLabels
 // ChangeType applies CREATE TYPE ... AS ENUM, ALTER TYPE or DROP TYPE to
 // the catalog. owner owns a created type.
 func (e *Executor) ChangeType(ctx context.Context, cat *catalog.Catalog, x *ir.TypeChange, owner string, notice func(*pgerr.Error)) error {
+	if validatesDomain(x) {
+		return e.changeDomainValidated(ctx, cat, x, owner)
+	}
 	var skip *pgerr.Error
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
 		skip = nil
@@ -44,6 +47,9 @@ func (e *Executor) ChangeType(ctx context.Context, cat *catalog.Catalog, x *ir.T
 func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner string) (catalog.Change, *pgerr.Error, error) {
 	if x.Action == parser.TypeDrop {
 		return dropTypes(s, x)
+	}
+	if x.Domain && x.Action != parser.TypeRename && x.Action != parser.TypeOwner {
+		return domainChange(s, version, x, owner)
 	}
 	name := x.Names[0]
 	if x.Action == parser.TypeCreateEnum {
@@ -72,6 +78,12 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 	cur, ok := s.UserType(name)
 	if !ok {
 		return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
+	}
+	switch {
+	case x.Domain && cur.Domain == nil:
+		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteIdent(name))
+	case (x.Action == parser.TypeAddValue || x.Action == parser.TypeRenameValue) && cur.Enum == nil:
+		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not an enum", sqltypes.QuoteIdent(name))
 	}
 	u := cloneUserType(cur)
 	ch := catalog.Change{PutTypes: []*catalog.UserType{u}}
@@ -108,7 +120,13 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 		if err := checkTypeNameFree(s, x.NewName); err != nil {
 			return catalog.Change{}, nil, err
 		}
-		u.Name, u.Enum.Name = x.NewName, x.NewName
+		u.Name = x.NewName
+		if u.Enum != nil {
+			u.Enum.Name = x.NewName
+		}
+		if u.Domain != nil {
+			u.Domain.Name = x.NewName
+		}
 		ch.DeleteTypes = []string{name}
 	case parser.TypeOwner:
 		role := x.NewName
@@ -135,16 +153,21 @@ func dropTypes(s *catalog.Snapshot, x *ir.TypeChange) (catalog.Change, *pgerr.Er
 			missing = append(missing, name)
 			continue
 		}
-		if users := s.TypeUsers(u.OID); len(users) > 0 {
-			t := users[0]
-			col := slices.IndexFunc(t.Columns, func(c catalog.Column) bool { return c.Type.UDT() == u.OID })
-			if x.Cascade {
-				return catalog.Change{}, nil, pgerr.New(pgerr.FeatureNotSupported, "DROP TYPE ... CASCADE of a type that columns have is not supported").
-					WithDetail("column %s of table %s depends on type %s", t.Columns[col].Name, t.Name, name).
-					WithHint("Drop or change the columns first.")
+		if x.Domain && u.Domain == nil {
+			return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", name)
+		}
+		if detail, _ := typeDependents(s, u); detail != "" {
+			kind := "TYPE"
+			if x.Domain {
+				kind = "DOMAIN"
 			}
-			return catalog.Change{}, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", name).
-				WithDetail("column %s of table %s depends on type %s", t.Columns[col].Name, t.Name, name).
+			if x.Cascade {
+				return catalog.Change{}, nil, pgerr.New(pgerr.FeatureNotSupported, "DROP %s ... CASCADE of a type that columns or domains depend on is not supported", kind).
+					WithDetail("%s", detail).
+					WithHint("Drop or change the dependent objects first.")
+			}
+			return catalog.Change{}, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", sqltypes.QuoteIdent(name)).
+				WithDetail("%s", detail).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		ch.DeleteTypes = append(ch.DeleteTypes, name)
@@ -224,6 +247,9 @@ func cloneUserType(u *catalog.UserType) *catalog.UserType {
 		e := *u.Enum
 		e.Labels = slices.Clone(u.Enum.Labels)
 		c.Enum = &e
+	}
+	if u.Domain != nil {
+		c.Domain = u.Domain.Clone()
 	}
 	return &c
 }

@@ -268,9 +268,19 @@ func duplicateKey(t *catalog.Table, attrs []kv.Attr) error {
 		WithValues(keyDetail(t, keyCols(t.PrimaryKey), row, "Key %s already exists."))
 }
 
-// checkRow enforces NOT NULL.
+// checkRow enforces NOT NULL, and the constraints of the columns'
+// domains: a value a statement assigns was cast to the domain, which
+// checked it, but a column left out (NULL, or a default), a COPY's value
+// or a referential action's NULL were not. CHECKs added NOT VALID are
+// left to the casts, as a row's values assigned before them need not
+// pass them.
 func checkRow(t *catalog.Table, row []sqltypes.Value) error {
 	for i, c := range t.Columns {
+		if c.Type.Domain != nil {
+			if err := sqltypes.CheckDomain(c.Type, row[i], false); err != nil {
+				return err
+			}
+		}
 		if c.NotNull && row[i].IsNull() {
 			return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, t.Name).
 				WithValues(rowDetail(t, row))

@@ -22,6 +22,15 @@ func CastValue(v sqltypes.Value, from, to sqltypes.Type, explicit bool, loc *tim
 // them, and text converted to a date or timestamp reads ambiguous dates in
 // st's DateStyle field order.
 func CastValueStyled(v sqltypes.Value, from, to sqltypes.Type, explicit bool, st sqltypes.Style) (sqltypes.Value, error) {
+	if from.Domain != nil || to.Domain != nil {
+		// A domain's values are its base type's: cast to the base, then
+		// check the target domain's constraints.
+		r, err := CastValueStyled(v, from.StripDomain(), to.StripDomain(), explicit, st)
+		if err != nil {
+			return r, err
+		}
+		return r, sqltypes.CheckDomain(to, r, true)
+	}
 	if v.IsNull() {
 		return sqltypes.CastIn(v, to, explicit, st.Location)
 	}

@@ -20,6 +20,9 @@ func sampleStatements() []Statement {
 		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeCreateEnum}},
 		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeAddValue, Names: []string{"t"}}},
 		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeDrop, Names: []string{"t"}}},
+		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeCreateDomain, Domain: true, Names: []string{"d"}}},
+		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.DomainAddCheck, Domain: true, Names: []string{"d"}}},
+		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeDrop, Domain: true, Names: []string{"d"}}},
 	}
 }
 

@@ -2,14 +2,17 @@ package ir
 
 import (
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/parser"
 )
 
-// TypeChange is CREATE TYPE ... AS ENUM, ALTER TYPE or DROP TYPE: the
-// executor applies the parsed statement to the catalog as it is when the
-// change commits (executor.ChangeType).
+// TypeChange is CREATE TYPE ... AS ENUM, ALTER TYPE or DROP TYPE, or
+// CREATE, ALTER or DROP DOMAIN: the executor applies the parsed statement
+// to the catalog as it is when the change commits (executor.ChangeType).
 type TypeChange struct {
 	*parser.TypeStatement
+	// Base is CREATE DOMAIN's base type, resolved by the binder.
+	Base sqltypes.Type
 }
 
 // Kind implements Statement.
@@ -18,13 +21,17 @@ func (*TypeChange) Kind() string { return "type" }
 // Describe implements Statement: creating a type needs CREATE on its
 // schema; changing or dropping one, its ownership.
 func (x *TypeChange) Describe() Description {
+	kind := "TYPE"
+	if x.Domain {
+		kind = "DOMAIN"
+	}
 	switch x.Action {
-	case parser.TypeCreateEnum:
+	case parser.TypeCreateEnum, parser.TypeCreateDomain:
 		d := ddl()
 		d.CreatesIn = catalog.PublicSchema
-		return d.tagged("CREATE TYPE")
+		return d.tagged("CREATE " + kind)
 	case parser.TypeDrop:
-		return ddl(refs(ObjectType, x.Names...)...).tagged("DROP TYPE")
+		return ddl(refs(ObjectType, x.Names...)...).tagged("DROP " + kind)
 	}
-	return ddl(refs(ObjectType, x.Names...)...).tagged("ALTER TYPE")
+	return ddl(refs(ObjectType, x.Names...)...).tagged("ALTER " + kind)
 }

@@ -1,6 +1,9 @@
 package parser
 
-import "github.com/zproxy/zproxy/internal/pgerr"
+import (
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
 
 // TypeAction is what a TypeStatement does.
 type TypeAction uint8
@@ -21,6 +24,31 @@ const (
 	TypeOwner
 	// TypeDrop is DROP TYPE [IF EXISTS] name [, ...] [CASCADE | RESTRICT].
 	TypeDrop
+
+	// The domain statements (domain.go): TypeRename, TypeOwner and
+	// TypeDrop with Domain set are ALTER DOMAIN ... RENAME TO, OWNER TO
+	// and DROP DOMAIN.
+
+	// TypeCreateDomain is CREATE DOMAIN name [AS] type [COLLATE c]
+	// [DEFAULT expr] [[CONSTRAINT name] NOT NULL | NULL | CHECK (expr)]...
+	TypeCreateDomain
+	// DomainSetDefault is ALTER DOMAIN name SET DEFAULT expr (Default),
+	// or DROP DEFAULT (Default "").
+	DomainSetDefault
+	// DomainSetNotNull is ALTER DOMAIN name SET NOT NULL (NotNull) or
+	// DROP NOT NULL.
+	DomainSetNotNull
+	// DomainAddCheck is ALTER DOMAIN name ADD [CONSTRAINT c] CHECK (expr)
+	// [NOT VALID]: Checks has the one.
+	DomainAddCheck
+	// DomainDropConstraint is ALTER DOMAIN name DROP CONSTRAINT [IF
+	// EXISTS] Value [RESTRICT | CASCADE].
+	DomainDropConstraint
+	// DomainRenameConstraint is ALTER DOMAIN name RENAME CONSTRAINT Value
+	// TO NewName.
+	DomainRenameConstraint
+	// DomainValidate is ALTER DOMAIN name VALIDATE CONSTRAINT Value.
+	DomainValidate
 )
 
 // TypeStatement is one of the statements on user-defined types, parsed by
@@ -43,6 +71,24 @@ type TypeStatement struct {
 	Before           bool
 	// NewName is RENAME TO's name, or RENAME VALUE's new label.
 	NewName string
+
+	// Domain: the statement is CREATE, ALTER or DROP DOMAIN.
+	Domain bool
+	// Base is CREATE DOMAIN's type: a built-in one, or BaseName names a
+	// user-defined one ("mood", "mood[]") for the binder to look up.
+	Base     sqltypes.Type
+	BaseName string
+	// BasePos is the 1-based position of the base type.
+	BasePos int
+	// Default is CREATE DOMAIN's or SET DEFAULT's expression as written.
+	Default string
+	// NotNull is CREATE DOMAIN's NOT NULL, or SET (not DROP) NOT NULL.
+	NotNull bool
+	// Checks are CREATE DOMAIN's or ADD's CHECK constraints, VALUE
+	// spelled in capitals as PostgreSQL prints it.
+	Checks []NamedCheck
+	// NotValid is ADD's NOT VALID.
+	NotValid bool
 }
 
 // typeStmt parses the statements of TypeStatement, or returns nil for
@@ -54,8 +100,12 @@ func (r *rewriter) typeStmt() (*TypeStatement, error) {
 		return r.createType()
 	case r.peek(0, "alter") && r.peek(1, "type"):
 		return r.alterType()
-	case r.peek(0, "drop") && r.peek(1, "type"):
-		ts := &TypeStatement{Action: TypeDrop}
+	case r.peek(0, "create") && r.peek(1, "domain"):
+		return r.createDomain()
+	case r.peek(0, "alter") && r.peek(1, "domain"):
+		return r.alterDomain()
+	case r.peek(0, "drop") && (r.peek(1, "type") || r.peek(1, "domain")):
+		ts := &TypeStatement{Action: TypeDrop, Domain: r.peek(1, "domain")}
 		k := 2
 		if r.peek(k, "if") && r.peek(k+1, "exists") {
 			ts.MissingOK, k = true, k+2

@@ -145,11 +145,21 @@ func (b *Binder) bindAddColumn(t *catalog.Table, a *ir.AlterAction) error {
 		return err
 	}
 	col = one.Columns[0]
+	def := col.Default
+	if def == "" && col.Type.IsDomain() && col.Identity == "" {
+		// The rows already there take the domain's default (or NULL),
+		// which must pass the domain's constraints.
+		if def = col.Type.Domain.Default; def == "" {
+			if err := sqltypes.CheckDomain(col.Type, sqltypes.Null, true); err != nil {
+				return err
+			}
+		}
+	}
 	if len(seqs) > 0 {
 		a.NewSequence = seqs[0]
 		a.Volatile = true
-	} else if col.Default != "" {
-		e, err := b.bindDefault(col, col.Default)
+	} else if def != "" {
+		e, err := b.bindDefault(col, def)
 		if err != nil {
 			return err
 		}

@@ -138,7 +138,8 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		return st, nil, err
 	}
 	if stmt.Type != nil {
-		return &ir.TypeChange{TypeStatement: stmt.Type}, nil, nil
+		st, err := bindTypeChange(snap, stmt.Type, loc, style)
+		return st, nil, err
 	}
 	if stmt.Extension != nil {
 		st, err := bindExtension(stmt.Extension)
@@ -413,6 +414,10 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 			return nil, mismatch(et, t)
 		}
 		v, err := ir.CastValueStyled(c.V, c.Typ, t, false, b.castStyle())
+		if err != nil && t.Domain != nil && domainViolation(err) {
+			// Raised when the statement runs (see bindExprNode's casts).
+			return &ir.Failed{E: &ir.Cast{E: e, To: t}, Err: err}, nil
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -26,6 +26,17 @@ func (b *Binder) bindExpr(sc *scope, node ast.ExprNode) (ir.Expr, error) {
 // child binds a sub-expression: through the aggregate binder when binding
 // above an aggregation, so leaves resolve to group columns and aggregates.
 func (b *Binder) child(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.Expr, error) {
+	e, err := b.childTyped(sc, node, agg)
+	if err != nil {
+		return nil, err
+	}
+	return baseOf(e), nil
+}
+
+// childTyped is child keeping a domain's type (child gives the domain's
+// values as its base type's, for the operators and functions that take
+// them): for pg_typeof.
+func (b *Binder) childTyped(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.Expr, error) {
 	if agg != nil {
 		e, err := agg.bind(node)
 		return e, b.positioned(err, node)
@@ -335,6 +346,11 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			}
 			if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(c.Typ, t) {
 				v, err := ir.CastValueStyled(c.V, c.Typ, t, true, b.castStyle())
+				if err != nil && t.Domain != nil && domainViolation(err) {
+					// A domain's constraint fails when the statement
+					// runs, as PostgreSQL's CoerceToDomain does.
+					return &ir.Failed{E: &ir.Cast{E: e, To: t, Explicit: true}, Err: err}, nil
+				}
 				if err != nil {
 					return nil, err
 				}
@@ -343,7 +359,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 				}
 				return &ir.Const{V: v, Typ: t}, nil
 			}
-			if e.Type() == t {
+			if e.Type() == t && t.Domain == nil {
 				return e, nil
 			}
 			if t.ID == sqltypes.Array && t.ElemType().IsReg() {

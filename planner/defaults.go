@@ -41,6 +41,9 @@ func (b *Binder) defaultExpr(t *catalog.Table, i int) (ir.Expr, error) {
 		return b.nextvalOf(c, c.Sequence)
 	case c.Default != "":
 		return b.bindDefault(c, c.Default)
+	case c.Type.IsDomain() && c.Type.Domain.Default != "":
+		// A column of a domain with a default and none of its own.
+		return b.bindDefault(c, c.Type.Domain.Default)
 	}
 	return &ir.Const{V: sqltypes.Null, Typ: c.Type}, nil
 }

@@ -33,7 +33,7 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.
 		if len(n.Args) != 1 {
 			return nil, true, pgerr.New(pgerr.UndefinedFunction, "function pg_typeof with %d arguments does not exist", len(n.Args))
 		}
-		x, err := b.child(sc, n.Args[0], agg)
+		x, err := b.childTyped(sc, n.Args[0], agg)
 		if err != nil {
 			return nil, true, err
 		}

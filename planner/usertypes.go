@@ -2,11 +2,13 @@ package planner
 
 import (
 	"strings"
+	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -20,6 +22,11 @@ func userType(snap *catalog.Snapshot, name string, array bool) (sqltypes.Type, e
 	}
 	t := u.Type()
 	if array {
+		if t.IsDomain() && t.ID == sqltypes.Array {
+			// PostgreSQL's d[] of a domain over an array: zproxy has no
+			// type for it.
+			return t, pgerr.New(pgerr.FeatureNotSupported, "arrays of domain %s over an array type are not supported", t)
+		}
 		t = sqltypes.ArrayOf(t)
 	}
 	return t, nil
@@ -43,4 +50,123 @@ func (b *Binder) castOf(e ast.ExprNode) (operand ast.ExprNode, t sqltypes.Type, 
 	}
 	t, err = userType(b.snap, name, array)
 	return operand, t, true, err
+}
+
+func init() { sqltypes.BindDomainCheck = bindDomainCheck }
+
+// bindDomainCheck binds a domain's CHECK for sqltypes.DomainType.Check,
+// in the snapshot of types the catalog gave the domain.
+func bindDomainCheck(d *sqltypes.DomainType, sql string) (sqltypes.DomainCheckFunc, error) {
+	snap, _ := d.Env.(*catalog.Snapshot)
+	b := &Binder{snap: snap}
+	e, err := b.bindDomainCheckExpr(d.Base, sql)
+	if err != nil {
+		return nil, err
+	}
+	return func(v sqltypes.Value) (bool, error) {
+		r, err := e.Eval(&ir.EvalContext{}, []sqltypes.Value{v})
+		if err != nil {
+			return false, err
+		}
+		return r.IsNull() || ir.Truthy(r), nil
+	}, nil
+}
+
+// bindDomainCheckExpr binds a domain's CHECK expression over one column,
+// VALUE, of the domain's base type, with a table CHECK's rules.
+func (b *Binder) bindDomainCheckExpr(base sqltypes.Type, sql string) (ir.Expr, error) {
+	stmt, node, err := parser.ParseExpression("(" + sql + ")")
+	if err != nil {
+		return nil, err
+	}
+	if stmt.NumParams > 0 {
+		return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $1")
+	}
+	var refused error
+	node.Accept(&checkRefuser{err: &refused})
+	if refused != nil {
+		return nil, refused
+	}
+	sub := &Binder{snap: b.snap, stmt: stmt, loc: b.loc, style: b.style}
+	t := &catalog.Table{Columns: []catalog.Column{{Name: "value", Type: base}}}
+	sc := &scope{items: []*fromItem{tableItem(t, "", 0)}}
+	return sub.bindBool(sc, node, "CHECK")
+}
+
+// bindTypeChange binds CREATE/ALTER/DROP TYPE and DOMAIN: a domain's base
+// type is resolved, and its DEFAULT and CHECK expressions are bound to
+// refuse what PostgreSQL refuses when it is created; the executor applies
+// the change to the catalog as it is then.
+func bindTypeChange(snap *catalog.Snapshot, ts *parser.TypeStatement, loc *time.Location, style sqltypes.Style) (ir.Statement, error) {
+	x := &ir.TypeChange{TypeStatement: ts}
+	if !ts.Domain {
+		return x, nil
+	}
+	b := &Binder{snap: snap, loc: loc, style: style}
+	var base sqltypes.Type
+	switch ts.Action {
+	case parser.TypeCreateDomain:
+		base = ts.Base
+		if ts.BaseName != "" {
+			t, err := columnTypeName(snap, ts.BaseName)
+			if pe := pgerr.As(err); pe != nil && pe.Position == 0 {
+				return nil, pe.WithPosition(ts.BasePos)
+			} else if err != nil {
+				return nil, err
+			}
+			base = t
+		}
+		if !parser.StorableType(base.ID) || !parser.StorableType(base.Elem) {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported as a domain's base type", base).WithPosition(ts.BasePos)
+		}
+		if base.ID == sqltypes.Array && base.Domain != nil {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "domains over arrays of domains are not supported").WithPosition(ts.BasePos)
+		}
+		x.Base = base
+	case parser.DomainSetDefault, parser.DomainAddCheck:
+		u, ok := snap.UserType(ts.Names[0])
+		if !ok || u.Domain == nil {
+			return x, nil // the executor says what is wrong
+		}
+		base = u.Domain.Base
+	default:
+		return x, nil
+	}
+	if ts.Default != "" {
+		if _, err := b.bindDefault(catalog.Column{Name: ts.Names[0], Type: base}, ts.Default); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range ts.Checks {
+		if _, err := b.bindDomainCheckExpr(base, c.SQL); err != nil {
+			return nil, err
+		}
+	}
+	return x, nil
+}
+
+// baseOf is e as a value of its domain's base type when e is of a domain:
+// operators and functions take a domain's values as the base type's, as
+// PostgreSQL resolves them.
+func baseOf(e ir.Expr) ir.Expr {
+	t := e.Type()
+	if !t.IsDomain() {
+		return e
+	}
+	switch x := e.(type) {
+	case *ir.Const:
+		return &ir.Const{V: x.V, Typ: t.StripDomain()}
+	case *ir.ColRef:
+		c := *x
+		c.Typ = t.StripDomain()
+		return &c
+	}
+	return &ir.Cast{E: e, To: t.StripDomain()}
+}
+
+// domainViolation reports whether err is a domain's constraint failing
+// (23502, 23514) rather than the value not converting to the base type.
+func domainViolation(err error) bool {
+	c := pgerr.CodeOf(err)
+	return c == pgerr.NotNullViolation || c == pgerr.CheckViolation
 }

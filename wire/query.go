@@ -202,7 +202,7 @@ func rowDescription(cols []Column, formats []int16) *pgproto3.RowDescription {
 			Name:                 []byte(col.Name),
 			TableOID:             col.TableOID,
 			TableAttributeNumber: uint16(col.ColumnNum),
-			DataTypeOID:          col.Type.OID(),
+			DataTypeOID:          col.Type.WireOID(),
 			DataTypeSize:         col.Type.Size(),
 			TypeModifier:         col.Type.TypeMod(),
 			Format:               formatOf(formats, i),

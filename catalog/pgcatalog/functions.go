@@ -261,6 +261,9 @@ func init() {
 				return textV(foreignKeyDef(t, ref.table, fk, e.relationName(ref))), nil
 			}
 		}
+		if def, ok := e.domainConstraintDef(oid, len(a) > 1 && a[1].I != 0); ok {
+			return textV(def), nil
+		}
 		return sqltypes.Null, nil
 	}
 	Register("pg_get_constraintdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, constraintDef),

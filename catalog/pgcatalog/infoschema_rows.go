@@ -221,7 +221,7 @@ func init() {
 			out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
 				ConstraintName: nameV(name), CheckClause: textV(sqltypes.QuoteIdent(col) + " IS NOT NULL")})
 		})
-		return out
+		return append(out, e.domainCheckConstraints()...)
 	})
 	generate("information_schema.routines", func(e *Env) []row {
 		var out []row
@@ -295,19 +295,27 @@ func numericPrecision(t sqltypes.Type) int {
 // columnRow is one row of information_schema.columns.
 func columnRow(e *Env, o *object, i int, c column) *isColumnsRow {
 	t := c.typ
+	var domain *sqltypes.DomainType
+	if t.IsDomain() {
+		// A column of a domain is described by the domain's base type
+		// (one level down, as _pg_truetypid reads it).
+		domain, t = t.Domain, t.Domain.Base
+	}
 	udt := typeNameOf(t.OID())
 	r := &isColumnsRow{TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name),
 		ColumnName: nameV(c.name), OrdinalPosition: intV(int64(i + 1)), IsNullable: yesNo(!c.notNull),
 		DataType: textV(t.InfoSchemaName()), UdtCatalog: nameV(e.database()), UdtSchema: nameV("pg_catalog"), UdtName: nameV(udt),
 		DtdIdentifier: textV(itoa(int64(i + 1))), IsSelfReferencing: textV("NO"), IsIdentity: yesNo(c.ident != ""),
 		IsGenerated: textV("NEVER"), IsUpdatable: yesNo(o.kind == 'r' && o.rel == nil)}
-	if en := t.Enum; en != nil {
+	if schema, name, ok := domainUDT(t); ok {
 		// A user-defined type is pg_type's row in schema public.
-		udt = en.Name
-		if t.IsArray() {
-			udt = "_" + udt
+		r.UdtSchema, r.UdtName = nameV(schema), nameV(name)
+		if t.IsDomain() {
+			r.DataType = textV("USER-DEFINED")
 		}
-		r.UdtSchema, r.UdtName = nameV("public"), nameV(udt)
+	}
+	if domain != nil {
+		r.DomainCatalog, r.DomainSchema, r.DomainName = nameV(e.database()), nameV("public"), nameV(domain.Name)
 	}
 	if t.ID.System() {
 		r.DataType = textV(typeNameOf(t.OID()))

@@ -79,6 +79,10 @@ const MaxEnumLabels = oidSlots - slotCheck
 // given by the catalog change whose object ID is id.
 func EnumLabelOID(id uint64, i int) uint32 { return ObjectOID(id, slotCheck+uint32(i)) }
 
+// DomainCheckOID is the pg_constraint OID of the i-th CHECK (i <
+// MaxEnumLabels) a domain change whose object ID is id adds.
+func DomainCheckOID(id uint64, i int) uint32 { return EnumLabelOID(id, i) }
+
 // RoleOID is the OID of the named role.
 func RoleOID(name string) uint32 {
 	if name == BootstrapRole || name == "" {

@@ -88,7 +88,8 @@ func init() {
 				Typispreferred: boolV(t.preferred), Typisdefined: boolV(true), Typdelim: charV(t.delim), Typrelid: oidV(t.relid),
 				Typsubscript: regprocV(subscriptProc(t.subscript)), Typelem: oidV(t.elem), Typarray: oidV(t.array),
 				Typinput: regprocV(t.in), Typoutput: regprocV(t.out), Typreceive: regprocV(t.recv), Typsend: regprocV(t.send),
-				Typalign: charV(t.align), Typstorage: charV(t.storage), Typtypmod: intV(-1), Typcollation: oidV(t.collation)})
+				Typalign: charV(t.align), Typstorage: charV(t.storage), Typtypmod: intV(int64(t.typtypmod())), Typcollation: oidV(t.collation),
+				Typnotnull: boolV(t.notNull), Typbasetype: oidV(t.basetype), Typndims: intV(int64(t.ndims)), Typdefault: typdefaultV(t.typdefault)})
 		}
 		return out
 	})
@@ -211,7 +212,7 @@ func init() {
 				}
 			}
 		}
-		return out
+		return append(out, e.domainConstraintRows()...)
 	})
 	generate("pg_catalog.pg_attrdef", func(e *Env) []row {
 		var out []row

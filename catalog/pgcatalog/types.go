@@ -33,6 +33,22 @@ type pgType struct {
 	relid               uint32
 	display             string // format_type's spelling (regtype output)
 	owner               string
+	// A domain's: its base type, typtypmod, NOT NULL, DEFAULT (as
+	// pg_type's typdefault) and typndims.
+	basetype   uint32
+	typmod     int32
+	notNull    bool
+	typdefault string
+	ndims      int
+}
+
+// typtypmod is pg_type's typtypmod: a domain's base type's modifier, -1
+// for every other type.
+func (t *pgType) typtypmod() int32 {
+	if t.basetype == 0 {
+		return -1
+	}
+	return t.typmod
 }
 
 var typesByOID = map[uint32]*pgType{}
@@ -88,15 +104,29 @@ func (e *Env) userTypes() []*pgType {
 				align: 'd', storage: 'x', subscript: "array_subscript_handler", display: sqltypes.QuoteIdent(o.name) + "[]", owner: o.owner})
 	}
 	for _, u := range e.enumTypes() {
-		out = append(out,
-			&pgType{oid: u.OID, name: u.Name, len: 4, byval: true, typtype: 'e', category: 'E', delim: ',', array: u.ArrayOID, ns: NamespacePublic,
-				in: proc{3506, "enum_in"}, out: proc{3507, "enum_out"}, recv: proc{3532, "enum_recv"}, send: proc{3533, "enum_send"},
-				align: 'i', storage: 'p', display: sqltypes.QuoteIdent(u.Name), owner: u.Owner},
-			&pgType{oid: u.ArrayOID, name: "_" + u.Name, len: -1, typtype: 'b', category: 'A', delim: ',', elem: u.OID, ns: NamespacePublic,
-				in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
-				align: 'i', storage: 'x', subscript: "array_subscript_handler", display: sqltypes.QuoteIdent(u.Name) + "[]", owner: u.Owner})
+		switch {
+		case u.Enum != nil:
+			out = append(out, enumPgType(u.OID, u.Name, u.ArrayOID, u.Owner), arrayPgType(u.ArrayOID, u.Name, u.OID, 'i', u.Owner))
+		case u.Domain != nil:
+			out = append(out, domainPgTypes(u)...)
+		}
 	}
 	return out
+}
+
+// enumPgType is the pg_type row of an enum type.
+func enumPgType(oid uint32, name string, array uint32, owner string) *pgType {
+	return &pgType{oid: oid, name: name, len: 4, byval: true, typtype: 'e', category: 'E', delim: ',', array: array, ns: NamespacePublic,
+		in: proc{3506, "enum_in"}, out: proc{3507, "enum_out"}, recv: proc{3532, "enum_recv"}, send: proc{3533, "enum_send"},
+		align: 'i', storage: 'p', display: sqltypes.QuoteIdent(name), owner: owner}
+}
+
+// arrayPgType is the pg_type row of the array type of a user-defined
+// type named name of OID elem.
+func arrayPgType(oid uint32, name string, elem uint32, align byte, owner string) *pgType {
+	return &pgType{oid: oid, name: "_" + name, len: -1, typtype: 'b', category: 'A', delim: ',', elem: elem, ns: NamespacePublic,
+		in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
+		align: align, storage: 'x', subscript: "array_subscript_handler", display: sqltypes.QuoteIdent(name) + "[]", owner: owner}
 }
 
 // enumTypes are the user-defined types of the Env's snapshot (none
@@ -225,5 +255,8 @@ func withTypmod(t sqltypes.Type, typmod int32) sqltypes.Type {
 
 // typeOf returns the pg_type OID and the atttypmod of a column type.
 func typeOf(t sqltypes.Type) (uint32, int32) {
+	if t.Domain != nil {
+		return t.OID(), -1 // the domain has the modifier
+	}
 	return t.OID(), t.TypeMod()
 }

@@ -78,6 +78,9 @@ func hasModifiers(t Type) bool {
 }
 
 func castValue(v Value, t Type, explicit bool) (Value, error) {
+	if t.Domain != nil {
+		return castDomain(v, t, func(v Value, t Type) (Value, error) { return castValue(v, t, explicit) })
+	}
 	if v.K == KindNull {
 		return Null, nil
 	}

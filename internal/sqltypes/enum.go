@@ -108,6 +108,8 @@ type typeJSON struct {
 	Scale int16
 	Width int
 	UDT   uint32 `json:",omitempty"`
+	// Dom is the OID of the domain the type is (or is an array of).
+	Dom uint32 `json:",omitempty"`
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -115,6 +117,9 @@ func (t Type) MarshalJSON() ([]byte, error) {
 	j := typeJSON{ID: t.ID, Elem: t.Elem, Scale: t.Scale, Width: t.Width}
 	if t.Enum != nil {
 		j.UDT = t.Enum.OID
+	}
+	if t.Domain != nil {
+		j.Dom = t.Domain.OID
 	}
 	return json.Marshal(j)
 }
@@ -130,12 +135,18 @@ func (t *Type) UnmarshalJSON(b []byte) error {
 	if j.UDT != 0 {
 		t.Enum = &EnumType{OID: j.UDT}
 	}
+	if j.Dom != 0 {
+		t.Domain = &DomainType{OID: j.Dom}
+	}
 	return nil
 }
 
 // UDT returns the OID of the user-defined type t is or is an array of (0
-// for a built-in type).
+// for a built-in type): a domain's, else an enum's.
 func (t Type) UDT() uint32 {
+	if t.Domain != nil {
+		return t.Domain.OID
+	}
 	if t.Enum != nil {
 		return t.Enum.OID
 	}
@@ -146,6 +157,11 @@ func (t Type) UDT() uint32 {
 // type, which is one type by its OID whichever snapshot's definition each
 // points at (a catalog reload makes new ones).
 func (t Type) Same(o Type) bool {
+	if t.Domain != nil && o.Domain != nil {
+		same := t.Domain.OID == o.Domain.OID
+		t.Domain, o.Domain = nil, nil
+		return same && t.Same(o)
+	}
 	if t.Enum != nil && o.Enum != nil {
 		same := t.Enum.OID == o.Enum.OID
 		t.Enum, o.Enum = nil, nil

@@ -181,8 +181,9 @@ func TestValueSize(t *testing.T) {
 	if s := unsafe.Sizeof(Value{}); s != 56 {
 		t.Errorf("Value is %d bytes", s)
 	}
-	// Type holds an enum's definition pointer besides its ID and modifiers.
-	if s := unsafe.Sizeof(Type{}); s != 24 {
+	// Type holds an enum's and a domain's definition pointers besides
+	// its ID and modifiers.
+	if s := unsafe.Sizeof(Type{}); s != 32 {
 		t.Errorf("Type is %d bytes", s)
 	}
 }

@@ -79,6 +79,9 @@ type Type struct {
 	// Enum is the definition of an enum type, or of an array of one's
 	// element (ID or Elem is Enum); nil for every other type.
 	Enum *EnumType
+	// Domain is the domain t is, or is an array of (domain.go); the
+	// other fields are then the domain's innermost base type's.
+	Domain *DomainType
 }
 
 // Common types, for brevity at call sites.
@@ -178,9 +181,9 @@ const (
 // returns elem itself.
 func ArrayOf(elem Type) Type {
 	if elem.ID == Array {
-		return elem
+		return elem.StripDomain() // a domain over an array: its base
 	}
-	return Type{ID: Array, Elem: elem.ID, Width: elem.Width, Scale: elem.Scale, Enum: elem.Enum}
+	return Type{ID: Array, Elem: elem.ID, Width: elem.Width, Scale: elem.Scale, Enum: elem.Enum, Domain: elem.Domain}
 }
 
 // ElemType returns the element type of an array type (Unknown otherwise).
@@ -188,7 +191,10 @@ func (t Type) ElemType() Type {
 	if t.ID != Array {
 		return TypeUnknown
 	}
-	return Type{ID: t.Elem, Width: t.Width, Scale: t.Scale, Enum: t.Enum}
+	if t.IsDomain() {
+		t.Domain = nil // a domain over an array: its base's elements
+	}
+	return Type{ID: t.Elem, Width: t.Width, Scale: t.Scale, Enum: t.Enum, Domain: t.Domain}
 }
 
 // IsArray reports whether t is an array type.
@@ -214,6 +220,12 @@ func (t Type) NumericPrecision() (precision, scale int, ok bool) {
 
 // OID returns the PostgreSQL type OID.
 func (t Type) OID() uint32 {
+	if t.Domain != nil {
+		if t.IsDomain() {
+			return t.Domain.OID
+		}
+		return t.Domain.ArrayOID
+	}
 	if t.Enum != nil {
 		if t.ID == Array {
 			return t.Enum.ArrayOID
@@ -228,6 +240,9 @@ func (t Type) OID() uint32 {
 
 // ArrayOID returns the OID of the array type whose elements are t.
 func (t Type) ArrayOID() uint32 {
+	if t.IsDomain() {
+		return t.Domain.ArrayOID
+	}
 	if t.Enum != nil {
 		return t.Enum.ArrayOID
 	}
@@ -244,6 +259,9 @@ func (t Type) Kind() Kind { return infos[t.ID].kind }
 // String returns the SQL spelling of t as PostgreSQL's format_type prints
 // it, e.g. "character varying(20)", "numeric(10,2)", "integer[]".
 func (t Type) String() string {
+	if t.IsDomain() {
+		return t.Domain.TypeName()
+	}
 	switch t.ID {
 	case Varchar:
 		if t.Width > 0 {
@@ -275,6 +293,9 @@ func (t Type) String() string {
 // data_type: the name without modifiers, "character" for char(n), "ARRAY"
 // for arrays, as PostgreSQL reports them.
 func (t Type) InfoSchemaName() string {
+	if t.IsDomain() {
+		return t.StripDomain().InfoSchemaName()
+	}
 	switch t.ID {
 	case Array:
 		return "ARRAY"

@@ -77,6 +77,9 @@ func ParseTimestampTZIn(s string, loc *time.Location) (int64, error) {
 // timestamp, date, time and text (the instant's wall-clock time in loc).
 // Everything else converts as Cast does; a nil loc is UTC.
 func CastIn(v Value, t Type, explicit bool, loc *time.Location) (Value, error) {
+	if t.Domain != nil {
+		return castDomain(v, t, func(v Value, t Type) (Value, error) { return CastIn(v, t, explicit, loc) })
+	}
 	if loc != nil && loc != time.UTC && v.K != KindNull {
 		if r, ok, err := castZoned(v, t.withoutPrecision(), loc); ok {
 			if err != nil {

@@ -1,0 +1,188 @@
+package pgcatalog
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// The catalogs' rows of domains (CREATE DOMAIN): pg_type's (typtype d,
+// and the domain's array type), pg_constraint's for their CHECKs, and
+// information_schema's domains, domain_constraints, check_constraints and
+// column_domain_usage.
+
+// domainPgTypes are the pg_type rows of domain u and of its array type.
+// A domain is stored, sent and printed as its base type, so the row
+// takes the base type's length, alignment, category and output functions,
+// as PostgreSQL's DefineDomain copies them.
+func domainPgTypes(u *catalog.UserType) []*pgType {
+	d := u.Domain
+	base := basePgType(d.Base)
+	t := &pgType{oid: u.OID, name: u.Name, len: base.len, byval: base.byval, typtype: 'd', category: base.category, delim: ',',
+		array: u.ArrayOID, ns: NamespacePublic, in: proc{2597, "domain_in"}, out: base.out, recv: proc{2598, "domain_recv"}, send: base.send,
+		align: base.align, storage: base.storage, collation: base.collation, display: sqltypes.QuoteIdent(u.Name), owner: u.Owner,
+		basetype: d.Base.OID(), typmod: d.Base.TypeMod(), notNull: d.NotNull}
+	if d.Base.Domain != nil {
+		t.typmod = -1 // a domain over a domain: the inner one has it
+	}
+	if d.Default != "" {
+		t.typdefault = defaultDisplay(d.Default, d.Base.StripDomain())
+	}
+	if d.Base.ID == sqltypes.Array {
+		t.ndims = 1
+	}
+	align := base.align
+	if align != 'd' {
+		align = 'i' // an array's alignment is at least int's
+	}
+	return []*pgType{t, arrayPgType(u.ArrayOID, u.Name, u.OID, align, u.Owner)}
+}
+
+// basePgType is the pg_type row whose storage a domain over t has: its
+// innermost base type's.
+func basePgType(t sqltypes.Type) *pgType {
+	t = t.StripDomain()
+	if t.Enum != nil {
+		if t.ID == sqltypes.Array {
+			return arrayPgType(t.Enum.ArrayOID, t.Enum.Name, t.Enum.OID, 'i', "")
+		}
+		return enumPgType(t.Enum.OID, t.Enum.Name, t.Enum.ArrayOID, "")
+	}
+	if pt, ok := typesByOID[t.OID()]; ok {
+		return pt
+	}
+	return &pgType{len: -1, align: 'i', storage: 'x', category: 'U'}
+}
+
+// typdefaultV is pg_type's typdefault: NULL for none.
+func typdefaultV(s string) sqltypes.Value {
+	if s == "" {
+		return sqltypes.Null
+	}
+	return textV(s)
+}
+
+// domains are the domains of the Env's snapshot, by name.
+func (e *Env) domains() []*catalog.UserType {
+	var out []*catalog.UserType
+	for _, u := range e.enumTypes() {
+		if u.Domain != nil {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// domainConstraintRows are pg_constraint's rows of the domains' CHECKs.
+func (e *Env) domainConstraintRows() []row {
+	var out []row
+	for _, u := range e.domains() {
+		for _, c := range u.Domain.Checks {
+			r := constraintRow(c.OID, c.Name, 'c', 0, 0, nil, c.SQL)
+			r.Contypid, r.Convalidated = oidV(u.OID), boolV(!c.NotValid)
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// domainConstraintDef is pg_get_constraintdef of a domain's CHECK, or ok
+// false when oid is none: pretty, it prints the expression as written.
+func (e *Env) domainConstraintDef(oid uint32, pretty bool) (string, bool) {
+	for _, u := range e.domains() {
+		for _, c := range u.Domain.Checks {
+			if c.OID != oid {
+				continue
+			}
+			def := checkDef(c.SQL)
+			if pretty {
+				def = "CHECK (" + c.SQL + ")"
+			}
+			if c.NotValid {
+				def += " NOT VALID"
+			}
+			return def, true
+		}
+	}
+	return "", false
+}
+
+// domainUDT is the udt_schema and udt_name information_schema gives a
+// user-defined type t (a domain, an enum or an array of either); ok is
+// false for a built-in type.
+func domainUDT(t sqltypes.Type) (schema, name string, ok bool) {
+	switch {
+	case t.Domain != nil:
+		name = t.Domain.Name
+	case t.Enum != nil:
+		name = t.Enum.Name
+	default:
+		return "", "", false
+	}
+	if !t.IsDomain() && t.IsArray() {
+		name = "_" + name
+	}
+	return "public", name, true
+}
+
+func init() {
+	generate("information_schema.domains", func(e *Env) []row {
+		var out []row
+		for _, u := range e.domains() {
+			// A domain's type facts are a column's of its base type.
+			c := columnRow(e, &object{ns: NamespacePublic}, 0, column{typ: u.Domain.Base})
+			r := &isDomainsRow{DomainCatalog: nameV(e.database()), DomainSchema: nameV("public"), DomainName: nameV(u.Name),
+				DataType: c.DataType, CharacterMaximumLength: c.CharacterMaximumLength, CharacterOctetLength: c.CharacterOctetLength,
+				CollationCatalog: c.CollationCatalog, CollationSchema: c.CollationSchema, CollationName: c.CollationName,
+				NumericPrecision: c.NumericPrecision, NumericPrecisionRadix: c.NumericPrecisionRadix, NumericScale: c.NumericScale,
+				DatetimePrecision: c.DatetimePrecision, IntervalType: c.IntervalType, IntervalPrecision: c.IntervalPrecision,
+				UdtCatalog: c.UdtCatalog, UdtSchema: c.UdtSchema, UdtName: c.UdtName, DtdIdentifier: textV("1")}
+			if u.Domain.Default != "" {
+				r.DomainDefault = textV(defaultDisplay(u.Domain.Default, u.Domain.Base.StripDomain()))
+			}
+			out = append(out, r)
+		}
+		return out
+	})
+	generate("information_schema.domain_constraints", func(e *Env) []row {
+		var out []row
+		for _, u := range e.domains() {
+			for _, c := range u.Domain.Checks {
+				out = append(out, &isDomainConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
+					ConstraintName: nameV(c.Name), DomainCatalog: nameV(e.database()), DomainSchema: nameV("public"),
+					DomainName: nameV(u.Name), IsDeferrable: textV("NO"), InitiallyDeferred: textV("NO")})
+			}
+		}
+		return out
+	})
+	generate("information_schema.column_domain_usage", func(e *Env) []row {
+		var out []row
+		for _, o := range e.objects().list {
+			if o.kind != 'r' && o.kind != 'v' {
+				continue
+			}
+			for _, c := range o.cols {
+				if c.typ.IsDomain() {
+					out = append(out, &isColumnDomainUsageRow{DomainCatalog: nameV(e.database()), DomainSchema: nameV("public"),
+						DomainName: nameV(c.typ.Domain.Name), TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)),
+						TableName: nameV(o.name), ColumnName: nameV(c.name)})
+				}
+			}
+		}
+		return out
+	})
+}
+
+// domainCheckConstraints are information_schema.check_constraints' rows
+// of the domains' CHECKs.
+func (e *Env) domainCheckConstraints() []row {
+	var out []row
+	for _, u := range e.domains() {
+		for _, c := range u.Domain.Checks {
+			out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
+				ConstraintName: nameV(c.Name), CheckClause: textV(strings.TrimPrefix(checkDef(c.SQL), "CHECK "))})
+		}
+	}
+	return out
+}
