@@ -127,6 +127,10 @@ func currentBase(s *catalog.Snapshot, base sqltypes.Type) (sqltypes.Type, error)
 func domainNamed(s *catalog.Snapshot, name string, forDrop bool) (*catalog.UserType, error) {
 	u, ok := s.UserType(name)
 	switch {
+	case !ok && s.HasRelation(name) && forDrop:
+		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", name)
+	case !ok && s.HasRelation(name):
+		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteIdent(name))
 	case !ok:
 		return nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
 	case u.Domain == nil && forDrop:
@@ -259,6 +263,14 @@ func (e *Executor) checkDomainValues(ctx context.Context, cat *catalog.Catalog, 
 	}
 	oids := domainFamily(snap, after.OID)
 	for _, t := range snap.Tables() {
+		for _, c := range t.Columns {
+			if c.Type.Domain != nil && !c.Type.IsDomain() && oids[c.Type.Domain.OID] {
+				// PostgreSQL 15 does not look into arrays of the domain.
+				return pgerr.New(pgerr.FeatureNotSupported, "cannot alter type \"%s\" because column \"%s.%s\" uses it", c.Type.Domain.Name, t.Name, c.Name)
+			}
+		}
+	}
+	for _, t := range snap.Tables() {
 		for i, c := range t.Columns {
 			if !c.Type.IsDomain() || !oids[c.Type.Domain.OID] {
 				continue
@@ -306,9 +318,12 @@ func domainFamily(s *catalog.Snapshot, oid uint32) map[uint32]bool {
 // typeDependents is the DETAIL of DROP's 2BP01 for type u: the domains
 // over it, then the columns of it, as PostgreSQL lists what depends on a
 // type; "" when nothing does.
-func typeDependents(s *catalog.Snapshot, u *catalog.UserType) (string, *catalog.Table) {
+func typeDependents(s *catalog.Snapshot, u *catalog.UserType, dropping []string) (string, *catalog.Table) {
 	var lines []string
 	for _, d := range s.DomainsOver(u.OID) {
+		if slices.Contains(dropping, d.Name) {
+			continue // dropped by the same statement
+		}
 		lines = append(lines, "type "+sqltypes.QuoteIdent(d.Name)+" depends on type "+sqltypes.QuoteIdent(u.Name))
 	}
 	var first *catalog.Table

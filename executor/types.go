@@ -146,6 +146,10 @@ func dropTypes(s *catalog.Snapshot, x *ir.TypeChange) (catalog.Change, *pgerr.Er
 	var missing []string
 	for _, name := range x.Names {
 		u, ok := s.UserType(name)
+		if !ok && x.Domain && s.HasRelation(name) {
+			_, err := domainNamed(s, name, true)
+			return catalog.Change{}, nil, err
+		}
 		if !ok {
 			if !x.MissingOK {
 				return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
@@ -156,7 +160,7 @@ func dropTypes(s *catalog.Snapshot, x *ir.TypeChange) (catalog.Change, *pgerr.Er
 		if x.Domain && u.Domain == nil {
 			return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", name)
 		}
-		if detail, _ := typeDependents(s, u); detail != "" {
+		if detail, _ := typeDependents(s, u, x.Names); detail != "" {
 			kind := "TYPE"
 			if x.Domain {
 				kind = "DOMAIN"

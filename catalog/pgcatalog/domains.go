@@ -131,13 +131,16 @@ func init() {
 		var out []row
 		for _, u := range e.domains() {
 			// A domain's type facts are a column's of its base type.
-			c := columnRow(e, &object{ns: NamespacePublic}, 0, column{typ: u.Domain.Base})
+			c := typeColumnsRow(e, &object{ns: NamespacePublic}, 0, column{typ: u.Domain.Base})
 			r := &isDomainsRow{DomainCatalog: nameV(e.database()), DomainSchema: nameV("public"), DomainName: nameV(u.Name),
 				DataType: c.DataType, CharacterMaximumLength: c.CharacterMaximumLength, CharacterOctetLength: c.CharacterOctetLength,
 				CollationCatalog: c.CollationCatalog, CollationSchema: c.CollationSchema, CollationName: c.CollationName,
 				NumericPrecision: c.NumericPrecision, NumericPrecisionRadix: c.NumericPrecisionRadix, NumericScale: c.NumericScale,
 				DatetimePrecision: c.DatetimePrecision, IntervalType: c.IntervalType, IntervalPrecision: c.IntervalPrecision,
 				UdtCatalog: c.UdtCatalog, UdtSchema: c.UdtSchema, UdtName: c.UdtName, DtdIdentifier: textV("1")}
+			if b := u.Domain.Base; b.ID == sqltypes.Array && b.Domain == nil {
+				r.DataType = textV(b.String()) // as PostgreSQL's view prints it
+			}
 			if u.Domain.Default != "" {
 				r.DomainDefault = textV(defaultDisplay(u.Domain.Default, u.Domain.Base.StripDomain()))
 			}

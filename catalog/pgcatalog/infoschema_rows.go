@@ -294,13 +294,24 @@ func numericPrecision(t sqltypes.Type) int {
 
 // columnRow is one row of information_schema.columns.
 func columnRow(e *Env, o *object, i int, c column) *isColumnsRow {
-	t := c.typ
-	var domain *sqltypes.DomainType
-	if t.IsDomain() {
-		// A column of a domain is described by the domain's base type
-		// (one level down, as _pg_truetypid reads it).
-		domain, t = t.Domain, t.Domain.Base
+	domain := c.typ.Domain
+	if !c.typ.IsDomain() {
+		return typeColumnsRow(e, o, i, c)
 	}
+	// A column of a domain is described by the domain's base type (one
+	// level down, as _pg_truetypid reads it).
+	c.typ = domain.Base
+	r := typeColumnsRow(e, o, i, c)
+	r.DomainCatalog, r.DomainSchema, r.DomainName = nameV(e.database()), nameV("public"), nameV(domain.Name)
+	if domain.NotNull {
+		r.IsNullable = yesNo(false)
+	}
+	return r
+}
+
+// typeColumnsRow is columnRow of a column whose type is c.typ itself.
+func typeColumnsRow(e *Env, o *object, i int, c column) *isColumnsRow {
+	t := c.typ
 	udt := typeNameOf(t.OID())
 	r := &isColumnsRow{TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name),
 		ColumnName: nameV(c.name), OrdinalPosition: intV(int64(i + 1)), IsNullable: yesNo(!c.notNull),
@@ -314,9 +325,7 @@ func columnRow(e *Env, o *object, i int, c column) *isColumnsRow {
 			r.DataType = textV("USER-DEFINED")
 		}
 	}
-	if domain != nil {
-		r.DomainCatalog, r.DomainSchema, r.DomainName = nameV(e.database()), nameV("public"), nameV(domain.Name)
-	}
+
 	if t.ID.System() {
 		r.DataType = textV(typeNameOf(t.OID()))
 	}
