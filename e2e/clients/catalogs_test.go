@@ -131,7 +131,7 @@ func golden(t *testing.T, path, got string) {
 var psqlDescribe = []struct{ name, cmd string }{
 	{"dt", `\dt`}, {"dt_plus", `\dt+`}, {"d", `\d`}, {"d_readings", `\d readings`}, {"d_plus_readings", `\d+ readings`},
 	{"d_sensors", `\d sensors`}, {"di", `\di`}, {"dv", `\dv`}, {"dn", `\dn`}, {"du", `\du`}, {"l", `\l`}, {"df", `\df`}, {"dT", `\dT`}, {"dx", `\dx`},
-	{"dT_plus_sensor_kind", `\dT+ sensor_kind`},
+	{"dT_plus_sensor_kind", `\dT+ sensor_kind`}, {"dD", `\dD`}, {"dD_plus", `\dD+`},
 }
 
 func TestCatalogPSQL(t *testing.T) {
@@ -139,7 +139,9 @@ func TestCatalogPSQL(t *testing.T) {
 	psql := requireTool(t, "psql", "Debian package postgresql-client")
 	c := newCatalogTarget(t)
 	c.exec(t, catalogSchema...)
-	c.exec(t, `CREATE TYPE sensor_kind AS ENUM ('thermo', 'hygro', 'baro')`)
+	c.exec(t, `CREATE TYPE sensor_kind AS ENUM ('thermo', 'hygro', 'baro')`,
+		`CREATE DOMAIN sensor_serial AS bigint CONSTRAINT serial_positive CHECK (VALUE > 0) CHECK (VALUE < 1000000)`,
+		`CREATE DOMAIN sensor_label AS varchar(20) NOT NULL DEFAULT 'none'`)
 	kind := "zproxy"
 	if c.postgres {
 		kind = "postgres"
