@@ -83,6 +83,24 @@ func TestDomainRoundTrip(t *testing.T) {
 		}
 	}
 
+	// With the domain loaded (pgx's LoadType reads pg_type), pgx sends
+	// its values in binary, declared as the domain.
+	for _, mode := range execModes {
+		loaded := tg.Connect(t, mode)
+		typ, err := loaded.LoadType(ctx, "e2e_pos")
+		if err != nil {
+			t.Fatalf("LoadType(e2e_pos): %v", err)
+		}
+		loaded.TypeMap().RegisterType(typ)
+		var got int32
+		if err := loaded.QueryRow(ctx, "SELECT $1::e2e_pos", int32(9)).Scan(&got); err != nil || got != 9 {
+			t.Fatalf("%v: $1::e2e_pos: %d %v", mode, got, err)
+		}
+		if _, err := loaded.Exec(ctx, "SELECT $1::e2e_pos", int32(-9)); pgCode(err) != "23514" {
+			t.Fatalf("%v: $1::e2e_pos of -9: %v, want 23514", mode, err)
+		}
+	}
+
 	for _, format := range []int16{pgx.TextFormatCode, pgx.BinaryFormatCode} {
 		rows, err := conn.Query(ctx, "SELECT id, p, e, c, p + e FROM domain_rt WHERE p IS NOT NULL ORDER BY id",
 			pgx.QueryResultFormats{format, format, format, format, format})

@@ -405,6 +405,11 @@ func (c *conn) describe(ctx context.Context, ps *prepared) error {
 			sp.oid, sp.decode, sp.binary = sp.target.OID(), sp.target, true
 		case declared == 0:
 			sp.oid, sp.decode, sp.binary = oidText, sqltypes.TypeText, true
+		case !known && sp.target.ID != sqltypes.Unknown && declared == sp.target.OID():
+			// The statement's own user-defined type (a domain's, an
+			// enum's), which a client declares as the ParameterDescription
+			// of an earlier Parse reported it.
+			sp.oid, sp.decode, sp.binary = declared, sp.target, true
 		case known:
 			sp.oid, sp.decode, sp.binary = declared, t, true
 		default:
