@@ -146,11 +146,11 @@ func domainNamed(s *catalog.Snapshot, name string, forDrop bool) (*catalog.UserT
 func addDomainCheck(d *sqltypes.DomainType, c parser.NamedCheck, oid uint32, notValid bool) error {
 	name := c.Name
 	if name == "" {
-		base := truncateName(d.Name, maxIdentLen-len("_check"))
+		base := sqltypes.TruncateIdent(d.Name, maxIdentLen-len("_check"))
 		name = base + "_check"
 		for i := 1; domainCheckIndex(d, name) >= 0; i++ {
 			suffix := strconv.Itoa(i)
-			name = truncateName(d.Name, maxIdentLen-len("_check")-len(suffix)) + "_check" + suffix
+			name = sqltypes.TruncateIdent(d.Name, maxIdentLen-len("_check")-len(suffix)) + "_check" + suffix
 		}
 	} else if domainCheckIndex(d, name) >= 0 {
 		return pgerr.New(pgerr.DuplicateObject, "constraint \"%s\" for domain \"%s\" already exists", name, d.Name)
@@ -161,17 +161,6 @@ func addDomainCheck(d *sqltypes.DomainType, c parser.NamedCheck, oid uint32, not
 
 // maxIdentLen is PostgreSQL's NAMEDATALEN-1.
 const maxIdentLen = 63
-
-// truncateName cuts s to at most n bytes, on a character boundary.
-func truncateName(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xc0 == 0x80 {
-		n--
-	}
-	return s[:n]
-}
 
 func domainCheckIndex(d *sqltypes.DomainType, name string) int {
 	return slices.IndexFunc(d.Checks, func(c sqltypes.DomainCheck) bool { return c.Name == name })

@@ -172,36 +172,17 @@ func (r *rewriter) alterDomain() (*TypeStatement, error) {
 		}
 	case r.peek(k, "rename") && r.peek(k+1, "constraint"):
 		ts.Action = DomainRenameConstraint
-		if ts.Value, err = r.name(k + 2); err != nil {
+		if k, err = r.renamePair(ts, k+2, r.name); err != nil {
 			return nil, err
 		}
-		if !r.peek(k+3, "to") {
-			return nil, r.syntaxErrorAt(k + 3)
-		}
-		if ts.NewName, err = r.name(k + 4); err != nil {
-			return nil, err
-		}
-		k += 5
 	case r.peek(k, "validate") && r.peek(k+1, "constraint"):
 		ts.Action = DomainValidate
 		if ts.Value, err = r.name(k + 2); err != nil {
 			return nil, err
 		}
 		k += 3
-	case r.peek(k, "rename") && r.peek(k+1, "to"):
-		ts.Action = TypeRename
-		if ts.NewName, err = r.name(k + 2); err != nil {
-			return nil, err
-		}
-		k += 3
-	case r.peek(k, "owner") && r.peek(k+1, "to"):
-		ts.Action = TypeOwner
-		if ts.NewName, err = r.name(k + 2); err != nil {
-			return nil, err
-		}
-		k += 3
 	default:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "this form of ALTER DOMAIN is not supported").WithPosition(r.pos(0))
+		return r.renameOrOwner(ts, k, "DOMAIN")
 	}
 	if k < len(r.toks) {
 		return nil, r.syntaxErrorAt(k)

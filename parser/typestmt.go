@@ -199,35 +199,51 @@ func (r *rewriter) alterType() (*TypeStatement, error) {
 		}
 	case r.peek(k, "rename") && r.peek(k+1, "value"):
 		ts.Action = TypeRenameValue
-		if ts.Value, err = r.stringAt(k + 2); err != nil {
+		if k, err = r.renamePair(ts, k+2, r.stringAt); err != nil {
 			return nil, err
 		}
-		if !r.peek(k+3, "to") {
-			return nil, r.syntaxErrorAt(k + 3)
-		}
-		if ts.NewName, err = r.stringAt(k + 4); err != nil {
-			return nil, err
-		}
-		k += 5
-	case r.peek(k, "rename") && r.peek(k+1, "to"):
-		ts.Action = TypeRename
-		if ts.NewName, err = r.name(k + 2); err != nil {
-			return nil, err
-		}
-		k += 3
-	case r.peek(k, "owner") && r.peek(k+1, "to"):
-		ts.Action = TypeOwner
-		if ts.NewName, err = r.name(k + 2); err != nil {
-			return nil, err
-		}
-		k += 3
 	default:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "this form of ALTER TYPE is not supported").WithPosition(r.pos(0))
+		return r.renameOrOwner(ts, k, "TYPE")
 	}
 	if k < len(r.toks) {
 		return nil, r.syntaxErrorAt(k)
 	}
 	return ts, nil
+}
+
+// renameOrOwner reads the end of ALTER TYPE or ALTER DOMAIN (what) at k:
+// RENAME TO name or OWNER TO role, the forms the two share.
+func (r *rewriter) renameOrOwner(ts *TypeStatement, k int, what string) (*TypeStatement, error) {
+	switch {
+	case r.peek(k, "rename") && r.peek(k+1, "to"):
+		ts.Action = TypeRename
+	case r.peek(k, "owner") && r.peek(k+1, "to"):
+		ts.Action = TypeOwner
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "this form of ALTER %s is not supported", what).WithPosition(r.pos(0))
+	}
+	var err error
+	if ts.NewName, err = r.name(k + 2); err != nil {
+		return nil, err
+	}
+	if k+3 < len(r.toks) {
+		return nil, r.syntaxErrorAt(k + 3)
+	}
+	return ts, nil
+}
+
+// renamePair reads "old TO new" at k into Value and NewName, each with
+// read (a label's or a name's reader), and returns the index after it.
+func (r *rewriter) renamePair(ts *TypeStatement, k int, read func(int) (string, error)) (int, error) {
+	var err error
+	if ts.Value, err = read(k); err != nil {
+		return k, err
+	}
+	if !r.peek(k+1, "to") {
+		return k, r.syntaxErrorAt(k + 1)
+	}
+	ts.NewName, err = read(k + 2)
+	return k + 3, err
 }
 
 // stringAt reads a string constant at k.

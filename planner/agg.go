@@ -276,7 +276,8 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 			if err != nil {
 				return call, err
 			}
-			call.Args = append(call.Args, b.finishUnknown(x))
+			// An aggregate takes a domain's values as its base type's.
+			call.Args = append(call.Args, baseOf(b.finishUnknown(x)))
 		}
 		if len(call.Args) > 0 {
 			call.Arg = call.Args[0]

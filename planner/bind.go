@@ -415,8 +415,9 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 		}
 		v, err := ir.CastValueStyled(c.V, c.Typ, t, false, b.castStyle())
 		if err != nil && t.Domain != nil && domainViolation(err) {
-			// Raised when the statement runs (see bindExprNode's casts).
-			return &ir.Failed{E: &ir.Cast{E: e, To: t}, Err: err}, nil
+			// Raised when the value is computed (see bindExprNode's
+			// casts).
+			return &ir.Cast{E: e, To: t}, nil
 		}
 		if err != nil {
 			return nil, err

@@ -347,9 +347,10 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(c.Typ, t) {
 				v, err := ir.CastValueStyled(c.V, c.Typ, t, true, b.castStyle())
 				if err != nil && t.Domain != nil && domainViolation(err) {
-					// A domain's constraint fails when the statement
-					// runs, as PostgreSQL's CoerceToDomain does.
-					return &ir.Failed{E: &ir.Cast{E: e, To: t, Explicit: true}, Err: err}, nil
+					// A domain's constraint fails when the value is
+					// computed, as PostgreSQL's CoerceToDomain (never
+					// folded) does: not in a CASE branch no row takes.
+					return &ir.Cast{E: e, To: t, Explicit: true}, nil
 				}
 				if err != nil {
 					return nil, err
@@ -823,7 +824,9 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (ir.Expr, 
 				return nil, err
 			}
 		}
-		res, err := b.child(sc, w.Result, agg)
+		// The results keep a domain's type: CASE is of the domain when
+		// they all are (commonArgType).
+		res, err := b.childTyped(sc, w.Result, agg)
 		if err != nil {
 			return nil, err
 		}
@@ -831,7 +834,7 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (ir.Expr, 
 	}
 	var els ir.Expr = &ir.Const{V: sqltypes.Null, Typ: sqltypes.TypeUnknown}
 	if n.ElseClause != nil {
-		if els, err = b.child(sc, n.ElseClause, agg); err != nil {
+		if els, err = b.childTyped(sc, n.ElseClause, agg); err != nil {
 			return nil, err
 		}
 	}

@@ -120,11 +120,11 @@ func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error)
 	var seqs []*catalog.Sequence
 	taken := map[string]bool{}
 	seqName := func(col string) string {
-		base := truncateIdent(t.Name+"_"+col, 59) + "_seq"
+		base := sqltypes.TruncateIdent(t.Name+"_"+col, 59) + "_seq"
 		name := base
 		for i := 1; b.snap.HasRelation(name) || taken[name] || name == t.Name; i++ {
 			suffix := fmt.Sprint(i)
-			name = truncateIdent(t.Name+"_"+col, 59-len(suffix)) + "_seq" + suffix
+			name = sqltypes.TruncateIdent(t.Name+"_"+col, 59-len(suffix)) + "_seq" + suffix
 		}
 		taken[name] = true
 		return name
@@ -240,18 +240,6 @@ func relationNameText(s string) (string, error) {
 		return "", pgerr.New(pgerr.InvalidName, "invalid name syntax")
 	}
 	return strings.ToLower(s), nil
-}
-
-// truncateIdent shortens an identifier to n bytes without splitting a
-// UTF-8 character (PostgreSQL's NAMEDATALEN rule for generated names).
-func truncateIdent(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xc0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }
 
 func quoteText(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

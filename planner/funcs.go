@@ -167,15 +167,25 @@ func (b *Binder) coerceArgs(args []ir.Expr, types []sqltypes.Type) error {
 // constructs.
 func (b *Binder) commonArgType(args []ir.Expr, ctx string) (sqltypes.Type, error) {
 	typ := sqltypes.TypeUnknown
+	untyped := false
 	for _, a := range args {
-		if a.Type().ID == sqltypes.Unknown {
-			continue // untyped literals and NULLs take the others' type
+		switch {
+		case a.Type().ID == sqltypes.Unknown:
+			untyped = true // untyped literals and NULLs take the others' type
+		case typ.ID == sqltypes.Unknown:
+			typ = a.Type()
+		default:
+			t, err := commonType(typ, a.Type(), ctx)
+			if err != nil {
+				return typ, err
+			}
+			typ = t
 		}
-		t, err := commonType(typ, a.Type(), ctx)
-		if err != nil {
-			return typ, err
-		}
-		typ = t
+	}
+	if untyped && typ.IsDomain() {
+		// Beside an untyped value, a domain's values are its base
+		// type's, as PostgreSQL's select_common_type has it.
+		typ = typ.StripDomain()
 	}
 	if typ.ID == sqltypes.Unknown {
 		typ = sqltypes.TypeText

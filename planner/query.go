@@ -371,9 +371,10 @@ func (b *Binder) castColumns(r ir.Rel, want []ir.Column) (ir.Rel, error) {
 // commonType is the type PostgreSQL resolves for the columns of a UNION,
 // CASE or VALUES: unknown gives way, numbers widen, text types meet at text.
 func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
-	if (a.Domain != nil || b.Domain != nil) && a.ID != sqltypes.Unknown && b.ID != sqltypes.Unknown && !a.Same(b) {
-		// Values of different domains (or of a domain and its base)
-		// meet as their base types, as PostgreSQL's select_common_type.
+	if (a.IsDomain() || b.IsDomain()) && !a.Same(b) {
+		// Values of different domains (or of a domain and its base, or
+		// an untyped NULL) meet as their base types, as PostgreSQL's
+		// select_common_type: CASE WHEN ... THEN d END is of d's base.
 		a, b = a.StripDomain(), b.StripDomain()
 	}
 	switch {

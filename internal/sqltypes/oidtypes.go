@@ -72,11 +72,15 @@ func NewReg(oid uint32, name string) Value { return Value{K: KindInt, I: int64(o
 
 // TruncateName cuts s to a name's length, on a character boundary, as
 // PostgreSQL's namein does.
-func TruncateName(s string) string {
-	if len(s) < NameDataLen {
+func TruncateName(s string) string { return TruncateIdent(s, NameDataLen-1) }
+
+// TruncateIdent shortens an identifier to at most n bytes without
+// splitting a UTF-8 character (PostgreSQL's NAMEDATALEN rule, also for
+// the names it generates).
+func TruncateIdent(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	n := NameDataLen - 1
 	for n > 0 && s[n]&0xC0 == 0x80 {
 		n--
 	}
