@@ -29,7 +29,7 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 	cs := &CommentStatement{Object: r.toks[k].val}
 	switch cs.Object {
 	case "table", "view", "index", "column":
-	case "materialized", "foreign", "schema", "database", "function", "type", "sequence", "role", "constraint", "trigger", "extension":
+	case "materialized", "foreign", "schema", "database", "function", "type", "domain", "sequence", "role", "constraint", "trigger", "extension":
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported", cs.Object).WithPosition(r.pos(k))
 	default:
 		return nil, r.syntaxErrorAt(k)
