@@ -436,4 +436,3 @@ func (c *Catalog) PutStats(ctx context.Context, stats ...*TableStats) error {
 	})
 	return err
 }
-
