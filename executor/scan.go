@@ -56,7 +56,7 @@ type scanRows struct {
 	// (node.Ranges' order, every shard), under EXPLAIN ANALYZE only.
 	rangeItems []atomic.Int64
 	cancel     context.CancelFunc
-	wg      sync.WaitGroup
+	wg         sync.WaitGroup
 
 	// sink, when set, takes every admitted row in place of the batches
 	// (scanagg.go): the row is the stream's scratch, valid until it
