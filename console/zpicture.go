@@ -114,7 +114,8 @@ func pictureOf(node map[string]any) (*Picture, error) {
 			extent[i] = a.data
 		}
 	}
-	pic := &Picture{Relation: str(node["Relation Name"]), Index: str(node["Index Name"]), Extent: "data bounds", ItemsRead: -1, Rows: -1}
+	pic := &Picture{Relation: str(node["Relation Name"]), Index: str(node["Index Name"]), Extent: "data bounds",
+		ItemsRead: -1, Rows: -1, Others: []PictureAxis{}, Ranges: []PictureRange{}}
 	if !hasData {
 		pic.Extent = "code space (the index keeps no data bounds)"
 	}
@@ -129,7 +130,9 @@ func pictureOf(node map[string]any) (*Picture, error) {
 	for i := range order {
 		order[i] = i
 	}
-	share := func(d int) float64 { return fraction(attrs[d].box.Hi, extent[d]) - fraction(attrs[d].box.Lo, extent[d]) }
+	share := func(d int) float64 {
+		return fraction(attrs[d].box.Hi, extent[d]) - fraction(attrs[d].box.Lo, extent[d])
+	}
 	sort.SliceStable(order, func(i, j int) bool { return share(order[i]) < share(order[j]) })
 	dx, dy := order[0], -1
 	if len(order) > 1 {

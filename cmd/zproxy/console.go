@@ -21,7 +21,8 @@ type tlsSniffer struct {
 	conns  chan net.Conn
 	done   chan struct{}
 	once   sync.Once
-	err    error
+	mu     sync.Mutex
+	err    error // why the listener stopped, if it failed on its own
 }
 
 // sniffTimeout is how long a new connection has to send its first byte.
@@ -42,7 +43,9 @@ func (s *tlsSniffer) acceptLoop() {
 				time.Sleep(10 * time.Millisecond)
 				continue
 			}
+			s.mu.Lock()
 			s.err = err
+			s.mu.Unlock()
 			s.Close()
 			return
 		}
@@ -78,6 +81,8 @@ func (s *tlsSniffer) Accept() (net.Conn, error) {
 	case c := <-s.conns:
 		return c, nil
 	case <-s.done:
+		s.mu.Lock()
+		defer s.mu.Unlock()
 		if s.err != nil {
 			return nil, s.err
 		}

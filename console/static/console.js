@@ -158,10 +158,12 @@ async function statementsPage() {
         const open = detail.hidden;
         detail.hidden = !open;
         tr.classList.toggle('open', open);
-        if (open && !detail.firstChild.firstChild) detail.firstChild.append(planTree(r.plan));
+        if (open && !detail.firstChild.firstChild) {
+          detail.firstChild.append(r.query.length > 240 ? h('pre', { text: shorten(r.query, 4000) }) : '', planTree(r.plan));
+        }
       }
     },
-      h('td', {}, h('code', { text: r.query })),
+      h('td', {}, h('code', { text: shorten(r.query, 240) })),
       h('td', { class: 'num', text: fmt(r.calls) }),
       h('td', { class: 'num', text: fmt(r.total_exec_time, 2) }),
       h('td', { class: 'num', text: fmt(r.mean_exec_time, 3) }),
@@ -275,12 +277,21 @@ async function tablesPage() {
 
 const EXAMPLE = 'SELECT * FROM readings WHERE lat BETWEEN 40.2 AND 40.5 AND lon BETWEEN -74.3 AND -74.1';
 
+// short prints a value's text for an axis: numbers to six significant
+// digits (a data bound is a cell edge: 39.93749999999999).
+function short(v) {
+  if (v === undefined || v === null) return '';
+  const n = Number(v);
+  if (v !== '' && Number.isFinite(n) && /^-?[\d.e+-]+$/i.test(v)) return String(Number(n.toPrecision(6)));
+  return shorten(v, 22);
+}
+
 function rangeColor(i) { return `hsl(${(i * 137.508) % 360}, 62%, 52%)`; }
 
 // zPicture draws one Z-order read: the data's extent as the square, each
 // range's cells in its colour, the query box outlined in red.
 function zPicture(pic) {
-  const W = 460, H = pic.y ? 460 : 90, L = 78, T = 14, B = 46, R = 20;
+  const W = 440, H = pic.y ? 440 : 90, L = 96, T = 14, B = 46, R = 20;
   const svg = s('svg', { width: L + W + R, height: T + H + B, class: 'zpic', role: 'img', 'aria-label': 'Z-order picture' });
   svg.append(s('rect', { class: 'extent', x: L, y: T, width: W, height: H }));
   const X = f => L + f * W, Y = f => T + (1 - f) * H;
@@ -294,15 +305,15 @@ function zPicture(pic) {
   const y0 = pic.y ? pic.y.from : 0, y1 = pic.y ? pic.y.to : 1;
   svg.append(s('rect', { class: 'qbox', x: X(pic.x.from), y: Y(y1), width: Math.max(1, (pic.x.to - pic.x.from) * W), height: Math.max(1, (y1 - y0) * H) }));
   const label = (x, y, text, anchor) => svg.append(s('text', { class: 'axis', x, y, 'text-anchor': anchor || 'middle', text }));
-  label(X(0), T + H + 14, pic.x.extentLow, 'start');
-  label(X(1), T + H + 14, pic.x.extentHigh, 'end');
-  label(X((pic.x.from + pic.x.to) / 2), T + H + 28, `${pic.x.boxLow} … ${pic.x.boxHigh}`);
+  label(X(0), T + H + 14, short(pic.x.extentLow), 'start');
+  label(X(1), T + H + 14, short(pic.x.extentHigh), 'end');
+  label(X((pic.x.from + pic.x.to) / 2), T + H + 28, `${short(pic.x.boxLow)} … ${short(pic.x.boxHigh)}`);
   label(L + W / 2, T + H + 42, pic.x.name + ' →');
   if (pic.y) {
-    label(L - 6, Y(0), pic.y.extentLow, 'end');
-    label(L - 6, Y(1) + 10, pic.y.extentHigh, 'end');
-    label(L - 6, Y((y0 + y1) / 2), pic.y.boxLow + ' …', 'end');
-    label(L - 6, Y((y0 + y1) / 2) + 12, pic.y.boxHigh, 'end');
+    label(L - 6, Y(0), short(pic.y.extentLow), 'end');
+    label(L - 6, Y(1) + 10, short(pic.y.extentHigh), 'end');
+    label(L - 6, Y((y0 + y1) / 2), short(pic.y.boxLow) + ' …', 'end');
+    label(L - 6, Y((y0 + y1) / 2) + 12, short(pic.y.boxHigh), 'end');
     const t = s('text', { class: 'axis', x: 12, y: T + H / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${T + H / 2})`, text: pic.y.name + ' →' });
     svg.append(t);
   }
