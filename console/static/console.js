@@ -265,8 +265,8 @@ async function tablesPage() {
         h('td', { class: 'num', text: fmt(c.null_frac, 3) }),
         h('td', { class: 'num', text: fmt(c.avg_width) }),
         h('td', { class: 'num', text: c.n_distinct < 0 ? fmt(-c.n_distinct * 100, 1) + '% of rows' : fmt(c.n_distinct) }),
-        h('td', {}, h('code', { text: shorten(c.most_common_vals) })),
-        h('td', {}, h('code', { text: shorten(c.histogram_bounds) })))))) :
+        h('td', {}, h('code', { text: shorten(c.most_common_vals, 60) })),
+        h('td', {}, h('code', { text: shorten(c.histogram_bounds, 60) })))))) :
       h('p', { class: 'muted', text: 'No column statistics: run ANALYZE ' + t.name + '.' })));
   return [card(h('h1', { text: 'Tables & indexes' }),
     h('p', { class: 'muted', text: 'pg_class, pg_stat_user_tables, pg_indexes and pg_stats of the public schema, as this role sees them.' })),
