@@ -18,18 +18,7 @@ import (
 var zproxyBin string
 
 func TestMain(m *testing.M) {
-	os.Exit(runTests(m))
-}
-
-func runTests(m *testing.M) int {
-	bin, cleanup, err := harness.BuildZproxy(raceEnabled)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "e2e/console:", err)
-		return 1
-	}
-	defer cleanup()
-	zproxyBin = bin
-	return m.Run()
+	os.Exit(harness.RunTests(m, raceEnabled, &zproxyBin, "e2e/console"))
 }
 
 // The console's login: a superuser of --users, so the SQL listener asks
