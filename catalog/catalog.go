@@ -435,7 +435,11 @@ const SharedStaleness = 100 * time.Millisecond
 
 // Catalog reads and changes the schema stored in a kv.Store.
 type Catalog struct {
-	store kv.Store
+	// rw is where the descriptors are read and written: the store, or a
+	// transaction block's kv transaction (a block's catalog, block.go).
+	rw kv.ReadWriter
+	// block is set on a transaction block's catalog (Block).
+	block *blockState
 	// partition holds the descriptors: CatalogPartition, or a session's
 	// temporary catalog's own partition (temp.go).
 	partition []byte
@@ -446,6 +450,9 @@ type Catalog struct {
 	// exclusive: no other process changes the store (kv.Capabilities), so
 	// the cache is only ever replaced by this process's own changes.
 	exclusive bool
+	// keepsVersions: the store's transactions read a snapshot as of their
+	// start (kv.Capabilities.KeepsVersions).
+	keepsVersions bool
 
 	mu      sync.Mutex
 	snap    *Snapshot
@@ -454,7 +461,8 @@ type Catalog struct {
 
 // Open returns a Catalog over store and loads the current schema.
 func Open(ctx context.Context, store kv.Store) (*Catalog, error) {
-	c := &Catalog{store: store, partition: CatalogPartition, exclusive: store.Capabilities().Exclusive}
+	caps := store.Capabilities()
+	c := &Catalog{rw: store, partition: CatalogPartition, exclusive: caps.Exclusive, keepsVersions: caps.KeepsVersions}
 	if _, err := c.Snapshot(ctx); err != nil {
 		return nil, err
 	}
@@ -467,6 +475,9 @@ func Open(ctx context.Context, store kv.Store) (*Catalog, error) {
 // On an exclusive store the cached schema is always current; on a shared one
 // it is re-checked (one single-item read) once it is SharedStaleness old.
 func (c *Catalog) Snapshot(ctx context.Context) (*Snapshot, error) {
+	if c.block != nil {
+		return c.blockSnapshot(ctx)
+	}
 	c.mu.Lock()
 	cur, checked := c.snap, c.checked
 	c.mu.Unlock()
@@ -480,7 +491,7 @@ func (c *Catalog) Snapshot(ctx context.Context) (*Snapshot, error) {
 // always checks the version marker (one single-item read). Logins use it,
 // so a role created or changed through another proxy a moment ago counts.
 func (c *Catalog) Latest(ctx context.Context) (*Snapshot, error) {
-	if c.exclusive {
+	if c.exclusive || c.block != nil {
 		return c.Snapshot(ctx)
 	}
 	return c.refresh(ctx)
@@ -522,9 +533,15 @@ func versionKey(v uint64) []byte {
 }
 
 func (c *Catalog) latestVersion(ctx context.Context) (uint64, error) {
+	return latestVersionIn(ctx, c.rw, c.partition)
+}
+
+// latestVersionIn reads the newest version marker of the catalog in
+// partition through r.
+func latestVersionIn(ctx context.Context, r kv.ReadWriter, partition []byte) (uint64, error) {
 	start := []byte(versionPrefix)
-	it := c.store.Scan(ctx, kv.ScanRequest{
-		Partition: c.partition, Start: start, End: kv.PrefixEnd(start),
+	it := r.Scan(ctx, kv.ScanRequest{
+		Partition: partition, Start: start, End: kv.PrefixEnd(start),
 		Reverse: true, Limit: 1, Consistent: true,
 	})
 	defer it.Close()
@@ -543,13 +560,13 @@ func (c *Catalog) latestVersion(ctx context.Context) (uint64, error) {
 // landed in between, so the snapshot is consistent.
 func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 	for attempt := 0; ; attempt++ {
-		v1, err := c.latestVersion(ctx)
+		v1, err := c.viewVersion(ctx)
 		if err != nil {
 			return nil, err
 		}
 		tables := map[string]*Table{}
 		start := []byte(tablePrefix)
-		it := c.store.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+		it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
 		for it.Next() {
 			t, err := decodeTable(it.Item())
 			if err != nil {
@@ -570,7 +587,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		}
 		views := map[string]*View{}
 		start = []byte(viewPrefix)
-		it = c.store.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+		it = c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
 		for it.Next() {
 			var v View
 			if err := decodeDesc(it.Item(), &v); err != nil {
@@ -586,7 +603,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		}
 		sequences := map[string]*Sequence{}
 		start = []byte(seqPrefix)
-		it = c.store.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+		it = c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
 		for it.Next() {
 			var q Sequence
 			if err := decodeDesc(it.Item(), &q); err != nil {
@@ -616,7 +633,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
-		v2, err := c.latestVersion(ctx)
+		v2, err := c.viewVersion(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -709,6 +726,9 @@ var ErrConflict = errors.New("catalog: concurrent schema change")
 // as the ID of new tables and indexes); it returns the change, or an error to
 // abort. Update retries fn when another proxy changes the schema first.
 func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion uint64) (Change, error)) (*Snapshot, error) {
+	if c.block != nil {
+		return c.blockUpdate(ctx, fn)
+	}
 	for attempt := 0; attempt < 20; attempt++ {
 		// A change is computed on the newest schema, never a cached one.
 		snap, err := c.refresh(ctx)
@@ -723,59 +743,12 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		if err != nil {
 			return nil, err
 		}
-		ops := []kv.Op{{Kind: kv.OpPut, Key: kv.Key{Partition: c.partition, Sort: versionKey(next)}, Cond: kv.CondNotExists}}
-		for _, t := range ch.Put {
-			t.Revision = next
-			op, err := c.putDescriptor(tablePrefix+t.Name, t)
-			if err != nil {
-				return nil, err
-			}
-			ops = append(ops, op)
-		}
-		for _, name := range ch.Delete {
-			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: []byte(tablePrefix + name)}})
-		}
-		for _, v := range ch.PutViews {
-			op, err := c.putDescriptor(viewPrefix+v.Name, v)
-			if err != nil {
-				return nil, err
-			}
-			ops = append(ops, op)
-		}
-		for _, q := range ch.PutSequences {
-			op, err := c.putDescriptor(seqPrefix+q.Name, q)
-			if err != nil {
-				return nil, err
-			}
-			ops = append(ops, op)
-		}
-		for _, name := range ch.DeleteSequences {
-			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: []byte(seqPrefix + name)}})
-		}
-		gone := map[string]bool{}
-		for _, name := range ch.DeleteViews {
-			if gone[name] {
-				continue // DynamoDB refuses two writes of one item in a transaction
-			}
-			gone[name] = true
-			ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: []byte(viewPrefix + name)}})
-		}
-		rops, err := c.roleOps(ch)
+		ops, err := c.changeOps(snap, ch, next)
 		if err != nil {
 			return nil, err
 		}
-		ops = append(ops, rops...)
-		tops, err := c.typeOps(ch)
-		if err != nil {
-			return nil, err
-		}
-		ops = append(ops, tops...)
-		sops, err := c.statsOps(snap, ch)
-		if err != nil {
-			return nil, err
-		}
-		ops = append(ops, sops...)
-		err = c.store.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
+		ops = append([]kv.Op{versionMarker(c.partition, next, markerKind(ch))}, ops...)
+		err = c.rw.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
 			continue // another proxy took this version; recompute on its schema
@@ -786,6 +759,63 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		return c.refresh(ctx)
 	}
 	return nil, pgerr.Wrap(ErrConflict, pgerr.SerializationFailure, "schema change conflicted with concurrent changes")
+}
+
+// changeOps are the writes of a change computed on snap, its changed
+// descriptors stamped with revision rev.
+func (c *Catalog) changeOps(snap *Snapshot, ch Change, rev uint64) ([]kv.Op, error) {
+	var ops []kv.Op
+	for _, t := range ch.Put {
+		t.Revision = rev
+		op, err := c.putDescriptor(tablePrefix+t.Name, t)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	for _, name := range ch.Delete {
+		ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: []byte(tablePrefix + name)}})
+	}
+	for _, v := range ch.PutViews {
+		op, err := c.putDescriptor(viewPrefix+v.Name, v)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	for _, q := range ch.PutSequences {
+		op, err := c.putDescriptor(seqPrefix+q.Name, q)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	for _, name := range ch.DeleteSequences {
+		ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: []byte(seqPrefix + name)}})
+	}
+	gone := map[string]bool{}
+	for _, name := range ch.DeleteViews {
+		if gone[name] {
+			continue // DynamoDB refuses two writes of one item in a transaction
+		}
+		gone[name] = true
+		ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: []byte(viewPrefix + name)}})
+	}
+	rops, err := c.roleOps(ch)
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, rops...)
+	tops, err := c.typeOps(ch)
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, tops...)
+	sops, err := c.statsOps(snap, ch)
+	if err != nil {
+		return nil, err
+	}
+	return append(ops, sops...), nil
 }
 
 // StoreID is the ID the table's rows are stored under (see Partition).

@@ -168,7 +168,7 @@ func (s *Snapshot) PruneGrants(r *Role) {
 func (c *Catalog) loadRoles(ctx context.Context) (map[string]*Role, error) {
 	roles := map[string]*Role{}
 	start := []byte(rolePrefix)
-	it := c.store.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
 	defer it.Close()
 	for it.Next() {
 		item := it.Item()

@@ -356,7 +356,7 @@ func (c *ColumnStats) decode() error {
 func (c *Catalog) loadStats(ctx context.Context) (map[uint64]*TableStats, error) {
 	out := map[uint64]*TableStats{}
 	start := []byte(statsPrefix)
-	it := c.store.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
 	defer it.Close()
 	for it.Next() {
 		var ts TableStats
@@ -414,7 +414,7 @@ func (c *Catalog) PutStats(ctx context.Context, stats ...*TableStats) error {
 	_, err := c.Update(ctx, func(s *Snapshot, _ uint64) (Change, error) {
 		var ch Change
 		for _, ts := range stats {
-			if s.tableByID(ts.TableID) == nil {
+			if s.TableByID(ts.TableID) == nil {
 				continue
 			}
 			at := ts.AnalyzedAt
@@ -435,14 +435,4 @@ func (c *Catalog) PutStats(ctx context.Context, stats ...*TableStats) error {
 		return ch, nil
 	})
 	return err
-}
-
-// tableByID returns the table with the given ID, or nil.
-func (s *Snapshot) tableByID(id uint64) *Table {
-	for _, t := range s.tables {
-		if t.ID == id {
-			return t
-		}
-	}
-	return nil
 }

@@ -61,7 +61,7 @@ func IsTempPartition(p []byte) bool {
 // among the live sessions of the process) in store, the local store. It
 // starts empty: whatever an earlier session of that number left is removed.
 func OpenTemp(ctx context.Context, store kv.Store, id uint64) (*Catalog, error) {
-	c := &Catalog{store: store, partition: binary.BigEndian.AppendUint64(bytes.Clone(TempCatalogPrefix), id), temp: true, tempNum: id, exclusive: true}
+	c := &Catalog{rw: store, partition: binary.BigEndian.AppendUint64(bytes.Clone(TempCatalogPrefix), id), temp: true, tempNum: id, exclusive: true}
 	if err := c.Destroy(ctx); err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func (c *Catalog) Destroy(ctx context.Context) error {
 	if !c.temp {
 		return fmt.Errorf("catalog: only a temporary catalog can be destroyed")
 	}
-	it := c.store.Scan(ctx, kv.ScanRequest{Partition: c.partition})
+	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition})
 	var ops []kv.Op
 	for it.Next() {
 		ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: bytes.Clone(it.Item().Key.Sort)}})
@@ -93,7 +93,7 @@ func (c *Catalog) Destroy(ctx context.Context) error {
 	c.mu.Lock()
 	c.snap = nil
 	c.mu.Unlock()
-	return c.store.Write(ctx, kv.Batch{Ops: ops})
+	return c.rw.Write(ctx, kv.Batch{Ops: ops})
 }
 
 // WithTemp returns the schema a session sees: s with the session's

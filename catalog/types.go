@@ -95,7 +95,7 @@ func (s *Snapshot) DomainsOver(oid uint32) []*UserType {
 func (c *Catalog) loadTypes(ctx context.Context) (map[string]*UserType, error) {
 	types := map[string]*UserType{}
 	start := []byte(typePrefix)
-	it := c.store.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
 	defer it.Close()
 	for it.Next() {
 		var t UserType

@@ -101,13 +101,16 @@ func TestNoSecretsInMetricsOrLogs(t *testing.T) {
 	}
 
 	// pg_stat_statements: the normalised text, as PostgreSQL's shows it,
-	// and nothing of a constant.
+	// and nothing of a constant, in the text or in the plan's shape.
 	texts := map[string]bool{}
-	for _, row := range queryAll(t, simple, `SELECT queryid, query FROM pg_stat_statements`) {
+	for _, row := range queryAll(t, simple, `SELECT queryid, query, plan::text FROM pg_stat_statements`) {
 		q := fmt.Sprint(row[1])
 		texts[q] = true
 		if m := markerRE.FindString(q); m != "" {
 			t.Errorf("pg_stat_statements holds %q in %q", m, q)
+		}
+		if m := markerRE.FindString(fmt.Sprint(row[2])); m != "" {
+			t.Errorf("pg_stat_statements' plan holds %q in %v", m, row[2])
 		}
 		if fmt.Sprint(row[0]) == "0" {
 			t.Errorf("pg_stat_statements: queryid 0 for %q", q)

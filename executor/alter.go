@@ -61,6 +61,9 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 		return e.renameIndex(ctx, cat, at, notice)
 	}
 	if len(at.Actions) == 1 && (at.Actions[0].Kind == parser.AlterPrimaryKey || at.Actions[0].Reshard != nil) {
+		if err := inBlockRefused(ctx, cat, rekeyWhat(at.Actions[0])); err != nil {
+			return err
+		}
 		return e.rekey(ctx, cat, at)
 	}
 	if len(at.Constraints) > 0 {
@@ -117,13 +120,18 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 	for _, n := range eff.notices {
 		notice(n)
 	}
-	for _, ix := range eff.droppedIndexes {
-		if err := e.clearIndex(ctx, ix); err != nil {
+	if len(eff.droppedIndexes)+len(eff.droppedSeqs) > 0 {
+		err := e.afterCommit(ctx, cat, fmt.Sprintf("deleting what ALTER TABLE %q dropped", at.Table), func(ctx context.Context, _ *catalog.Catalog) error {
+			for _, ix := range eff.droppedIndexes {
+				if err := e.clearIndex(ctx, ix); err != nil {
+					return err
+				}
+			}
+			return e.dropSequenceState(ctx, eff.droppedSeqs)
+		})
+		if err != nil {
 			return err
 		}
-	}
-	if err := e.dropSequenceState(ctx, eff.droppedSeqs); err != nil {
-		return err
 	}
 	if len(eff.validate) > 0 {
 		return e.validateAlter(ctx, cat, final, eff.validate)
@@ -532,12 +540,54 @@ func alterOptions(nt *catalog.Table, a ir.AlterAction) error {
 // validateAlter checks the rows against a published change and undoes it
 // if one fails.
 func (e *Executor) validateAlter(ctx context.Context, cat *catalog.Catalog, t *catalog.Table, checks []validation) error {
+	if cat.InBlock() {
+		// The rows the block sees; the block fails if one fails, so there
+		// is nothing to undo. Other sessions' rows are checked after the
+		// commit (ddlblock.go).
+		if err := e.checkRows(ctx, e.rowsOf(ctx, cat, t), t, checks); err != nil || !sharedTable(cat, t) {
+			return err
+		}
+		id := t.ID
+		return e.afterCommit(ctx, cat, fmt.Sprintf("checking the rows of table %q", t.Name), func(ctx context.Context, cat *catalog.Catalog) error {
+			snap, err := cat.Snapshot(ctx)
+			if err != nil {
+				return err
+			}
+			if cur := snap.TableByID(id); cur != nil {
+				return e.validateAlter(ctx, cat, cur, checks)
+			}
+			return nil
+		})
+	}
 	// Writers that planned with the old schema finish first.
 	if err := e.outwaitWriters(ctx, cat); err != nil {
 		return err
 	}
+	err := e.checkRows(ctx, e.Store, t, checks)
+	if err == nil {
+		return nil
+	}
+	_, uerr := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		cur, err := s.Table(t.Name)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		nt := cur.Clone()
+		for _, v := range checks {
+			v.undo(nt)
+		}
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if uerr != nil {
+		return errors.Join(err, uerr)
+	}
+	return err
+}
+
+// checkRows checks every row of t that r sees against checks.
+func (e *Executor) checkRows(ctx context.Context, r kv.ReadWriter, t *catalog.Table, checks []validation) error {
 	var failed error
-	err := e.forEachRow(ctx, t, func(row []sqltypes.Value) bool {
+	err := e.forEachRow(ctx, r, t, func(row []sqltypes.Value) bool {
 		for _, v := range checks {
 			i := t.ColumnIndex(v.column)
 			if i < 0 {
@@ -559,34 +609,18 @@ func (e *Executor) validateAlter(ctx context.Context, cat *catalog.Catalog, t *c
 		}
 		return true
 	})
-	if err == nil && failed == nil {
-		return nil
-	}
 	if err == nil {
 		err = failed
-	}
-	_, uerr := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
-		cur, err := s.Table(t.Name)
-		if err != nil {
-			return catalog.Change{}, err
-		}
-		nt := cur.Clone()
-		for _, v := range checks {
-			v.undo(nt)
-		}
-		return catalog.Change{Put: []*catalog.Table{nt}}, nil
-	})
-	if uerr != nil {
-		return errors.Join(err, uerr)
 	}
 	return err
 }
 
-// forEachRow reads every row of t (consistently), until fn returns false.
-func (e *Executor) forEachRow(ctx context.Context, t *catalog.Table, fn func(row []sqltypes.Value) bool) error {
+// forEachRow reads every row of t (consistently) through r, until fn
+// returns false.
+func (e *Executor) forEachRow(ctx context.Context, r kv.ReadWriter, t *catalog.Table, fn func(row []sqltypes.Value) bool) error {
 	row := make([]sqltypes.Value, len(t.Columns))
 	for sh := 0; sh < t.Shards; sh++ {
-		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(sh), Consistent: true})
+		it := r.Scan(ctx, kv.ScanRequest{Partition: t.Partition(sh), Consistent: true})
 		for it.Next() {
 			if err := t.DecodeRow(it.Item().Attrs, row); err != nil {
 				it.Close()
@@ -617,7 +651,7 @@ func (e *Executor) tableEmpty(ctx context.Context, cat *catalog.Catalog, name st
 		return true, nil // the change reports it
 	}
 	empty := true
-	err = e.forEachRow(ctx, t, func([]sqltypes.Value) bool { empty = false; return false })
+	err = e.forEachRow(ctx, e.rowsOf(ctx, cat, t), t, func([]sqltypes.Value) bool { empty = false; return false })
 	return empty, err
 }
 
@@ -708,21 +742,24 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *ir.Tr
 	if err != nil {
 		return err
 	}
-	for _, q := range owned {
-		if err := e.Setval(ctx, q, q.Start, false); err != nil {
+	return e.afterCommit(ctx, cat, "deleting the truncated rows", func(ctx context.Context, cat *catalog.Catalog) error {
+		for _, q := range owned {
+			if err := e.Setval(ctx, q, q.Start, false); err != nil {
+				return err
+			}
+		}
+		// Writers that planned with the old IDs finish before the old
+		// rows go.
+		if err := e.waitForWriters(ctx, cat); err != nil {
 			return err
 		}
-	}
-	// Writers that planned with the old IDs finish before the old rows go.
-	if err := e.waitForWriters(ctx, cat); err != nil {
-		return err
-	}
-	for _, t := range old {
-		if err := e.clearTable(ctx, t); err != nil {
-			return err
+		for _, t := range old {
+			if err := e.clearTable(ctx, t); err != nil {
+				return err
+			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // sweepBatch is how many expired rows one atomic delete of the sweeper
@@ -797,4 +834,12 @@ func (e *Executor) SweepExpired(ctx context.Context, cat *catalog.Catalog, now t
 		}
 	}
 	return deleted, nil
+}
+
+// rekeyWhat names a change that moves every row (rekey) in messages.
+func rekeyWhat(a ir.AlterAction) string {
+	if a.Reshard != nil {
+		return "ALTER TABLE that changes a table's shards"
+	}
+	return "ALTER TABLE that changes a table's primary key"
 }

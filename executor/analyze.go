@@ -37,7 +37,7 @@ func (e *Executor) Analyze(ctx context.Context, cat *catalog.Catalog, tables []*
 
 func (e *Executor) collectStats(ctx context.Context, t *catalog.Table, auto bool) (*catalog.TableStats, error) {
 	c := catalog.NewStatsCollector(t, 0)
-	if err := e.forEachRow(ctx, t, func(row []sqltypes.Value) bool { c.Add(row); return true }); err != nil {
+	if err := e.forEachRow(ctx, e.Store, t, func(row []sqltypes.Value) bool { c.Add(row); return true }); err != nil {
 		return nil, err
 	}
 	return c.Finish(auto), nil

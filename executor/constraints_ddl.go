@@ -175,8 +175,10 @@ func removeConstraint(t *catalog.Table, name string) bool {
 // validate checks the existing rows of table against its not-valid
 // constraint name (checkExpr bound for a check) and marks it valid.
 func (e *Executor) validate(ctx context.Context, cat *catalog.Catalog, table, name string, checkExpr ir.Expr, fn builtins.Context) error {
-	if err := e.waitForWriters(ctx, cat); err != nil {
-		return err
+	if !cat.InBlock() {
+		if err := e.waitForWriters(ctx, cat); err != nil {
+			return err
+		}
 	}
 	snap, err := cat.Snapshot(ctx)
 	if err != nil {
@@ -200,14 +202,37 @@ func (e *Executor) validate(ctx context.Context, cat *catalog.Catalog, table, na
 				return err
 			}
 		}
-		err = e.validateForeignKey(ctx, t, parent, fk)
+		err = e.validateForeignKey(ctx, e.rowsOf(ctx, cat, t, parent), t, parent, fk)
 	case checkExpr != nil:
-		err = e.validateCheck(ctx, t, name, checkExpr, fn)
+		err = e.validateCheck(ctx, e.rowsOf(ctx, cat, t), t, name, checkExpr, fn)
 	default:
 		return pgerr.New(pgerr.UndefinedObject, "constraint %q of relation %q does not exist", name, table)
 	}
 	if err != nil {
 		return err
+	}
+	parentID := t.ID
+	if fk != nil {
+		if p, _ := snap.Table(fk.RefTable); p != nil {
+			parentID = p.ID
+		}
+	}
+	if cat.InBlock() && (sharedTable(cat, t) || !cat.CreatedInBlock(parentID)) {
+		// Other sessions' rows (of the table, or of the referenced table,
+		// which they may delete) are checked after the commit, which
+		// publishes the constraint NOT VALID until then (ddlblock.go).
+		id := t.ID
+		return e.afterCommit(ctx, cat, fmt.Sprintf("validating constraint %q", name), func(ctx context.Context, cat *catalog.Catalog) error {
+			snap, err := cat.Snapshot(ctx)
+			if err != nil {
+				return err
+			}
+			cur, parent := snap.TableByID(id), snap.TableByID(parentID)
+			if cur == nil || parent == nil {
+				return nil // dropped since
+			}
+			return e.validate(ctx, cat, cur.Name, name, checkExpr, fn)
+		})
 	}
 	_, err = cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		t, err := s.Table(table)
@@ -231,9 +256,9 @@ func (e *Executor) validate(ctx context.Context, cat *catalog.Catalog, table, na
 }
 
 // eachRow calls fn for every row of t, read shard by shard in key order.
-func (e *Executor) eachRow(ctx context.Context, t *catalog.Table, fn func(row []sqltypes.Value) error) error {
+func (e *Executor) eachRow(ctx context.Context, r kv.ReadWriter, t *catalog.Table, fn func(row []sqltypes.Value) error) error {
 	for sh := 0; sh < t.Shards; sh++ {
-		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(sh), Consistent: true})
+		it := r.Scan(ctx, kv.ScanRequest{Partition: t.Partition(sh), Consistent: true})
 		n := 0
 		for it.Next() {
 			if n++; n%cancelCheckEvery == 0 && ctx.Err() != nil {
@@ -259,12 +284,12 @@ func (e *Executor) eachRow(ctx context.Context, t *catalog.Table, fn func(row []
 	return nil
 }
 
-func (e *Executor) validateCheck(ctx context.Context, t *catalog.Table, name string, expr ir.Expr, fn builtins.Context) error {
+func (e *Executor) validateCheck(ctx context.Context, r kv.ReadWriter, t *catalog.Table, name string, expr ir.Expr, fn builtins.Context) error {
 	if fn.Now.IsZero() {
 		fn.Now = time.Now()
 	}
 	ev := &ir.EvalContext{Now: fn.Now, Fn: fn}
-	return e.eachRow(ctx, t, func(row []sqltypes.Value) error {
+	return e.eachRow(ctx, r, t, func(row []sqltypes.Value) error {
 		v, err := expr.Eval(ev, row)
 		if err != nil {
 			return err
@@ -278,14 +303,14 @@ func (e *Executor) validateCheck(ctx context.Context, t *catalog.Table, name str
 
 // validateForeignKey checks that every row of child has its referenced
 // row in parent, looking the keys up in batches.
-func (e *Executor) validateForeignKey(ctx context.Context, child, parent *catalog.Table, fk *catalog.ForeignKey) error {
+func (e *Executor) validateForeignKey(ctx context.Context, r kv.ReadWriter, child, parent *catalog.Table, fk *catalog.ForeignKey) error {
 	var keys []kv.Key
 	var rows [][]sqltypes.Value
 	flush := func() error {
 		if len(keys) == 0 {
 			return nil
 		}
-		items, err := e.Store.Get(ctx, kv.GetRequest{Keys: keys, Consistent: true})
+		items, err := r.Get(ctx, kv.GetRequest{Keys: keys, Consistent: true})
 		if err != nil {
 			return ClassifyError(err)
 		}
@@ -298,7 +323,7 @@ func (e *Executor) validateForeignKey(ctx context.Context, child, parent *catalo
 		keys, rows = keys[:0], rows[:0]
 		return nil
 	}
-	err := e.eachRow(ctx, child, func(row []sqltypes.Value) error {
+	err := e.eachRow(ctx, r, child, func(row []sqltypes.Value) error {
 		vals := values(row, fk.Columns)
 		if hasNull(vals) {
 			if fk.MatchFull && !allNull(vals) {
@@ -414,7 +439,9 @@ func (e *Executor) dropConstraint(ctx context.Context, cat *catalog.Catalog, d *
 	}
 	cascadeObjectsNotice(cascaded, notice)
 	if dropped != nil {
-		return e.clearIndex(ctx, dropped)
+		return e.afterCommit(ctx, cat, fmt.Sprintf("deleting the entries of index %q", dropped.Name), func(ctx context.Context, _ *catalog.Catalog) error {
+			return e.clearIndex(ctx, dropped)
+		})
 	}
 	return nil
 }

@@ -180,15 +180,17 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 		}
 		skippedNotice("table", dt.Names, names, notice)
 	}
-	if err := e.dropSequenceState(ctx, owned); err != nil {
-		return err
-	}
-	for _, t := range dropped {
-		if err := e.clearTable(ctx, t); err != nil {
+	return e.afterCommit(ctx, cat, "deleting the rows of dropped tables", func(ctx context.Context, _ *catalog.Catalog) error {
+		if err := e.dropSequenceState(ctx, owned); err != nil {
 			return err
 		}
-	}
-	return nil
+		for _, t := range dropped {
+			if err := e.clearTable(ctx, t); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // clearTable deletes the rows and index entries of a table layout no
@@ -297,7 +299,83 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *ir
 		return err
 	}
 	adviseIndex(table, index, notice)
+	if cat.InBlock() {
+		return e.buildInBlock(ctx, cat, table, index)
+	}
 	return e.build(ctx, cat, table, index)
+}
+
+// buildInBlock builds an index a transaction block created (see
+// ddlblock.go): on a table the block created, from the rows the block
+// wrote, and the index is public at once; on another table the block
+// checks a unique index against the rows it sees, and the index, still
+// building, is built online once the block has committed.
+func (e *Executor) buildInBlock(ctx context.Context, cat *catalog.Catalog, table *catalog.Table, index *catalog.Index) error {
+	shared := sharedTable(cat, table)
+	if !shared || index.Unique {
+		if err := e.backfillIn(ctx, e.rowsOf(ctx, cat, table), table, index, shared); err != nil {
+			return err
+		}
+	}
+	if !shared {
+		return e.setIndexState(ctx, cat, table.Name, index.Name, catalog.StatePublic)
+	}
+	tableID, indexID := table.ID, index.ID
+	return e.afterCommit(ctx, cat, fmt.Sprintf("building index %q", index.Name), func(ctx context.Context, cat *catalog.Catalog) error {
+		snap, err := cat.Snapshot(ctx)
+		if err != nil {
+			return err
+		}
+		t := snap.TableByID(tableID)
+		if t == nil {
+			return nil // dropped since
+		}
+		ix := indexByID(t, indexID)
+		if ix == nil || ix.State != catalog.StateBuilding {
+			return nil
+		}
+		return e.build(ctx, cat, t, ix)
+	})
+}
+
+// backfillIn writes index entries for every row of t that r sees, in one
+// pass and without holding writers off: the rows of a table only a
+// transaction block sees, read and indexed through its transaction. A
+// unique index's duplicates fail it with 23505; checkOnly checks them
+// without writing the entries (the index is built again after the
+// block's commit).
+func (e *Executor) backfillIn(ctx context.Context, r kv.ReadWriter, t *catalog.Table, ix *catalog.Index, checkOnly bool) error {
+	seen := map[string]bool{}
+	for sh := 0; sh < t.Shards; sh++ {
+		var start []byte
+		for {
+			n, last, ops, _, rows, err := e.readChunkRows(ctx, r, t, ix, sh, start, backfillChunk)
+			if err != nil {
+				return err
+			}
+			if ix.Unique {
+				// Only the entries of rows with no NULL in the key are
+				// keyed by value alone (catalog.Table.UniqueKeyed).
+				for i, op := range ops {
+					k := string(op.Key.Partition) + "\x00" + string(op.Key.Sort)
+					if seen[k] {
+						return duplicateValues(t, ix, rows[i])
+					}
+					seen[k] = true
+				}
+			}
+			if len(ops) > 0 && !checkOnly {
+				if err := r.Write(ctx, kv.Batch{Ops: ops}); err != nil {
+					return ClassifyError(err)
+				}
+			}
+			if n < backfillChunk {
+				break
+			}
+			start = append(append([]byte(nil), last...), 0)
+		}
+	}
+	return nil
 }
 
 // alignToData returns the Z-order index of ci with the leads of the table's
@@ -323,7 +401,7 @@ func (e *Executor) alignToData(ctx context.Context, cat *catalog.Catalog, ci *ir
 		lo[d] = math.MaxUint64
 	}
 	rows := 0
-	err = e.forEachRow(ctx, t, func(row []sqltypes.Value) bool {
+	err = e.forEachRow(ctx, e.rowsOf(ctx, cat, t), t, func(row []sqltypes.Value) bool {
 		rows++
 		for d, k := range ix.Columns {
 			if row[k.Column].K == sqltypes.KindNull {
@@ -542,14 +620,20 @@ func (e *Executor) backfillChunkShared(ctx context.Context, t *catalog.Table, ix
 // index entry puts for them, the rows' keys, and the sort key of the last
 // row read.
 func (e *Executor) readChunk(ctx context.Context, r kv.ReadWriter, t *catalog.Table, ix *catalog.Index, shard int, start []byte, limit int) (n int, last []byte, ops []kv.Op, rows []kv.Key, err error) {
+	n, last, ops, rows, _, err = e.readChunkRows(ctx, r, t, ix, shard, start, limit)
+	return n, last, ops, rows, err
+}
+
+// readChunkRows is readChunk that also returns the rows read (ops[i] is
+// the entry of read[i]).
+func (e *Executor) readChunkRows(ctx context.Context, r kv.ReadWriter, t *catalog.Table, ix *catalog.Index, shard int, start []byte, limit int) (n int, last []byte, ops []kv.Op, rows []kv.Key, read [][]sqltypes.Value, err error) {
 	it := r.Scan(ctx, kv.ScanRequest{Partition: t.Partition(shard), Start: start, Limit: limit, Consistent: true})
 	defer it.Close()
-	var read [][]sqltypes.Value
 	for n < limit && it.Next() {
 		item := it.Item()
 		row := make([]sqltypes.Value, len(t.Columns))
 		if err := t.DecodeRow(item.Attrs, row); err != nil {
-			return 0, nil, nil, nil, err
+			return 0, nil, nil, nil, nil, err
 		}
 		read = append(read, row)
 		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: t.EntryKey(ix, row), Attrs: t.EntryAttrs(ix, row)})
@@ -558,12 +642,12 @@ func (e *Executor) readChunk(ctx context.Context, r kv.ReadWriter, t *catalog.Ta
 		n++
 	}
 	if err := it.Err(); err != nil {
-		return 0, nil, nil, nil, ClassifyError(err)
+		return 0, nil, nil, nil, nil, ClassifyError(err)
 	}
 	if err := e.widenZBounds(ctx, t, ix, read); err != nil {
-		return 0, nil, nil, nil, err
+		return 0, nil, nil, nil, nil, err
 	}
-	return n, last, ops, rows, nil
+	return n, last, ops, rows, read, nil
 }
 
 // DropIndex removes an index and its entries.
@@ -600,7 +684,9 @@ func (e *Executor) DropIndex(ctx context.Context, cat *catalog.Catalog, di *ir.D
 	if err != nil {
 		return err
 	}
-	return e.clearIndex(ctx, dropped)
+	return e.afterCommit(ctx, cat, fmt.Sprintf("deleting the entries of index %q", di.Name), func(ctx context.Context, _ *catalog.Catalog) error {
+		return e.clearIndex(ctx, dropped)
+	})
 }
 
 // ShowIndexes lists a table's primary key and indexes as rows of

@@ -21,6 +21,31 @@ import (
 // (<name>_ccnew), which a restart's ResumeBuilds completes and DROP INDEX
 // removes, like PostgreSQL's leftover _ccnew index.
 func (e *Executor) Reindex(ctx context.Context, cat *catalog.Catalog, table string, index *catalog.Index) error {
+	if cat.InBlock() {
+		// The rebuild changes no row and nothing a statement can see, so
+		// inside a block it is made, online, once the block has committed
+		// (and not at all if it rolls back).
+		tableID, indexID := index.ID, index.ID
+		if snap, err := cat.Snapshot(ctx); err == nil {
+			if t, err := snap.Table(table); err == nil {
+				tableID = t.ID
+			}
+		}
+		return e.afterCommit(ctx, cat, fmt.Sprintf("reindexing %q", index.Name), func(ctx context.Context, cat *catalog.Catalog) error {
+			snap, err := cat.Snapshot(ctx)
+			if err != nil {
+				return err
+			}
+			t := snap.TableByID(tableID)
+			if t == nil {
+				return nil // dropped since
+			}
+			if ix := indexByID(t, indexID); ix != nil {
+				return e.Reindex(ctx, cat, t.Name, ix)
+			}
+			return nil
+		})
+	}
 	var nt *catalog.Table
 	var fresh *catalog.Index
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {

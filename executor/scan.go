@@ -6,6 +6,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -51,8 +52,11 @@ type scanRows struct {
 	node    *optimizer.Scan
 	statKey *optimizer.Scan
 	stats   kv.Stats
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
+	// rangeItems counts the items read in each of a Z-order scan's ranges
+	// (node.Ranges' order, every shard), under EXPLAIN ANALYZE only.
+	rangeItems []atomic.Int64
+	cancel     context.CancelFunc
+	wg         sync.WaitGroup
 
 	// sink, when set, takes every admitted row in place of the batches
 	// (scanagg.go): the row is the stream's scratch, valid until it
@@ -80,6 +84,9 @@ func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, 
 		return nil, err
 	}
 	s := &scanRows{ec: ec, node: n, statKey: planned}
+	if n == planned && n.ZSchema != nil && ec.stats != nil {
+		s.rangeItems = make([]atomic.Int64, len(n.Ranges))
+	}
 	if len(n.SortKeys) > 0 {
 		// A dynamic scan whose path for these outer values does not yield
 		// the order its plan promised.
@@ -360,8 +367,17 @@ func (s *scanRows) Close() {
 		s.ec.kvStats.AddCapacity(s.stats.Capacity())
 	}
 	if st := s.ec.stats[s.statKey]; st != nil {
+		// (build adds the node's entry once the scan has started.)
 		st.ItemsRead += s.stats.ItemsRead.Load()
 		st.Requests += s.stats.Requests.Load()
+		if s.rangeItems != nil {
+			if st.RangeItems == nil {
+				st.RangeItems = make([]int64, len(s.rangeItems))
+			}
+			for i := range s.rangeItems {
+				st.RangeItems[i] += s.rangeItems[i].Load()
+			}
+		}
 		st.Capacity += s.stats.Capacity()
 	}
 }
@@ -635,6 +651,13 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 	}
 	if !ok {
 		return st.endRange()
+	}
+	if st.s.rangeItems != nil {
+		i := st.ri
+		if n.Reverse {
+			i = len(st.ranges) - 1 - i
+		}
+		st.s.rangeItems[i].Add(1)
 	}
 	var item kv.Item
 	if st.addrLen > 0 {

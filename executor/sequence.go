@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/bits"
 	"strings"
 	"sync"
@@ -366,7 +367,14 @@ func (e *Executor) AlterSequence(ctx context.Context, cat *catalog.Catalog, as *
 	if err != nil || restart == nil {
 		return err
 	}
-	return e.Setval(ctx, changed, *restart, false)
+	if cat.CreatedInBlock(changed.ID) {
+		// Nobody else draws from it yet: the block's nextval sees the
+		// restart, and a rollback takes the sequence with it.
+		return e.Setval(ctx, changed, *restart, false)
+	}
+	return e.afterCommit(ctx, cat, fmt.Sprintf("restarting sequence %q", changed.Name), func(ctx context.Context, _ *catalog.Catalog) error {
+		return e.Setval(ctx, changed, *restart, false)
+	})
 }
 
 // renameSequenceUsers points the columns that draw from a renamed sequence
@@ -435,7 +443,9 @@ func (e *Executor) DropSequence(ctx context.Context, cat *catalog.Catalog, ds *i
 		skippedNotice("sequence", ds.Names, names, notice)
 	}
 	cascadeObjectsNotice(cascaded, notice)
-	return e.dropSequenceState(ctx, dropped)
+	return e.afterCommit(ctx, cat, "deleting the state of dropped sequences", func(ctx context.Context, _ *catalog.Catalog) error {
+		return e.dropSequenceState(ctx, dropped)
+	})
 }
 
 // sequenceDefault is a table whose column defaults lose their sequence.

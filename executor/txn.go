@@ -57,6 +57,15 @@ type Txn struct {
 	// writes the transaction buffers until its end (memHeld).
 	mem     *memacct.Account
 	memHeld int64
+
+	// schema is the catalog the block's schema changes go through
+	// (catalog.Catalog.Block), nil until its first; base is the store's
+	// catalog it was made from.
+	schema, base *catalog.Catalog
+	// after are what the block's schema changes left to do once it has
+	// committed (ddlblock.go); afterMarks their number at each savepoint.
+	after      []afterCommit
+	afterMarks map[kv.Savepoint]int
 }
 
 // SetMemAccount charges the transaction's buffered writes to a session's
@@ -135,6 +144,10 @@ func (t *Txn) Savepoint() kv.Savepoint {
 		m[k] = v
 	}
 	t.marks[sp] = m
+	if t.afterMarks == nil {
+		t.afterMarks = map[kv.Savepoint]int{}
+	}
+	t.afterMarks[sp] = len(t.after)
 	return sp
 }
 
@@ -155,6 +168,14 @@ func (t *Txn) RollbackTo(sp kv.Savepoint) error {
 		if s > sp {
 			delete(t.marks, s)
 		}
+	}
+	// The schema changes made after sp are undone with its writes, and
+	// with them what they left for after the commit.
+	if n, ok := t.afterMarks[sp]; ok {
+		t.after = t.after[:n]
+	}
+	if t.schema != nil {
+		t.schema.Forget()
 	}
 	return nil
 }
@@ -186,11 +207,21 @@ func (t *Txn) Commit(ctx context.Context, current *catalog.Snapshot) error {
 	t.mu.Lock()
 	wrote, failed := t.wrote, t.failedSchema
 	t.mu.Unlock()
+	if t.schema.Changed() {
+		// The block changed the schema: its writes planned with its own
+		// schema, which Seal checks is the committed one with only the
+		// block's changes (any other change since fails the commit), so
+		// the per-table revision rule has nothing to add.
+		wrote, failed, current = nil, "", nil
+	}
 	if failed != "" {
 		return schemaChanged(failed)
 	}
 	if err := t.runDeferred(ctx, nil); err != nil {
 		return err
+	}
+	if err := t.schema.Seal(ctx); err != nil {
+		return txnErr(err)
 	}
 	if current != nil {
 		for key, rev := range wrote {

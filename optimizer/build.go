@@ -38,6 +38,7 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 	switch {
 	case best.zorder:
 		scan.ZSchema, scan.ZBox, scan.ZClipped, scan.ZBudget = best.zschema, best.zbox, best.clipped, best.budgetNote
+		scan.ZData = best.dataBox
 		scan.Method = ZOrderRanges
 		if opts.Caps.CheapSeek {
 			scan.Method = ZOrderSkipScan

@@ -26,6 +26,9 @@ type NodeStats struct {
 	// spill store past work_mem.
 	SpilledRows  int64
 	SpilledBytes int64
+	// RangeItems are the items a Z-order scan read in each of its ranges
+	// (Scan.Ranges' order), all shards together.
+	RangeItems []int64
 }
 
 // maxShownRanges is how many key ranges EXPLAIN prints before "...".

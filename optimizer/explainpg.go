@@ -1,12 +1,15 @@
 package optimizer
 
 import (
+	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/zorder"
 )
 
 // ExplainDoc is what a structured EXPLAIN (FORMAT JSON, YAML or XML) shows
@@ -36,22 +39,7 @@ type ExplainDoc struct {
 // PostgreSQL's vocabulary (access path, key ranges, items read, store
 // requests) as extra node keys whose names start with "zproxy ".
 func ExplainStructured(p *Plan, stats map[Node]*NodeStats, doc ExplainDoc) string {
-	var root *pgNode
-	var stack []*pgNode
-	walkDescriptions(p, func(s explainStep) {
-		n := pgShape(s.node, s.desc)
-		n.label = s.label
-		n.node = s.node
-		stack = stack[:s.depth]
-		if s.depth == 0 {
-			root = n
-		} else {
-			parent := stack[s.depth-1]
-			parent.kids = append(parent.kids, n)
-		}
-		stack = append(stack, n)
-	})
-	drawIn(root)
+	root := pgTree(p)
 	q := []pgProp{{key: "Plan", group: root.props(nil, stats, doc)}}
 	if doc.Settings != nil {
 		set := []pgProp{}
@@ -85,6 +73,86 @@ func ExplainStructured(p *Plan, stats map[Node]*NodeStats, doc ExplainDoc) strin
 	w.close("Query", "", true)
 	w.end()
 	return w.b.String()
+}
+
+// pgTree is the plan as PostgreSQL's nodes.
+func pgTree(p *Plan) *pgNode {
+	var root *pgNode
+	var stack []*pgNode
+	walkDescriptions(p, func(s explainStep) {
+		n := pgShape(s.node, s.desc)
+		n.label = s.label
+		n.node = s.node
+		stack = stack[:s.depth]
+		if s.depth == 0 {
+			root = n
+		} else {
+			parent := stack[s.depth-1]
+			parent.kids = append(parent.kids, n)
+		}
+		stack = append(stack, n)
+	})
+	drawIn(root)
+	return root
+}
+
+// shapeKeys are the keys a plan's shape keeps (PlanShape): those naming
+// operators, relations, indexes, access paths, shards and estimates.
+// Conditions, key ranges, outputs, sort and group keys are left out: they
+// hold the statement's constants, which pg_stat_statements never keeps.
+var shapeKeys = map[string]bool{
+	"Node Type": true, "Strategy": true, "Operation": true, "Parent Relationship": true, "Subplan Name": true,
+	"Join Type": true, "Command": true, "Scan Direction": true, "Index Name": true, "Relation Name": true,
+	"Alias": true, "CTE Name": true, "Function Name": true, "Total Cost": true, "Plan Rows": true,
+	"zproxy Access Method": true, "zproxy Shards": true, "zproxy Z-order": true, "zproxy Covering": true,
+	"zproxy Lookup": true, "zproxy Top N": true,
+}
+
+// PlanShape is the plan as a one-line EXPLAIN (FORMAT JSON) document of
+// its shape: PostgreSQL's node types and nesting with the shapeKeys only,
+// so that it holds no constant of the statement and can be kept beside a
+// normalised statement (pg_stat_statements' plan column, which the console
+// draws as a tree).
+func PlanShape(p *Plan) string {
+	var b strings.Builder
+	b.WriteString(`[{"Plan":`)
+	writeShape(&b, pgTree(p).props(nil, nil, ExplainDoc{Format: "json", Costs: true}))
+	b.WriteString("}]")
+	return b.String()
+}
+
+func writeShape(b *strings.Builder, props []pgProp) {
+	b.WriteByte('{')
+	first := true
+	sep := func(key string) {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.WriteString(jsonString(key) + ":")
+	}
+	for _, pr := range props {
+		switch {
+		case pr.key == "Plans":
+			sep(pr.key)
+			b.WriteByte('[')
+			for i, it := range pr.items {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				writeShape(b, it)
+			}
+			b.WriteByte(']')
+		case !shapeKeys[pr.key] || pr.list != nil || pr.group != nil || pr.array:
+		case pr.numeric:
+			sep(pr.key)
+			b.WriteString(pr.value)
+		default:
+			sep(pr.key)
+			b.WriteString(jsonString(pr.value))
+		}
+	}
+	b.WriteByte('}')
 }
 
 func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
@@ -163,6 +231,9 @@ func (n *pgNode) props(relationship []pgProp, stats map[Node]*NodeStats, doc Exp
 		out = append(out, pgText("zproxy Operator", n.desc.Head))
 		out = append(out, zproxyAttrs(n.desc)...)
 	}
+	if x, ok := n.node.(*Scan); ok && doc.Verbose && x.ZSchema != nil {
+		out = append(out, zorderProps(x, st)...)
+	}
 	if st != nil && n.node != nil && (st.ItemsRead > 0 || st.Requests > 0) {
 		out = append(out, pgInt("zproxy Items Read", st.ItemsRead), pgInt("zproxy Store Requests", st.Requests))
 	}
@@ -195,6 +266,46 @@ func (n *pgNode) props(relationship []pgProp, stats map[Node]*NodeStats, doc Exp
 		out = append(out, plans)
 	}
 	return out
+}
+
+// zorderProps are what a picture of a Z-order read needs, shown with
+// VERBOSE: each attribute's width and lead (which fix how its bits
+// interleave), the query box and the data's bounds (the box's extent) as
+// codes, in decimal text since codes run to 2^64, and as the values they
+// stand for; and every Z-address range in hex, with the items read in it
+// under ANALYZE. The console draws its picture from these.
+func zorderProps(x *Scan, st *NodeStats) []pgProp {
+	attrs := pgProp{key: "zproxy Z-order Attributes", array: true, elem: "Attribute"}
+	for d, a := range x.ZSchema.Attrs() {
+		item := []pgProp{pgText("Name", a.Name), pgText("Type", a.Type.String()),
+			pgInt("Bits", int64(a.Width)), pgInt("Lead", int64(a.Lead))}
+		item = append(item, codeProps("Box", a, x.ZBox[d])...)
+		if x.ZData != nil {
+			item = append(item, codeProps("Data", a, x.ZData[d])...)
+		}
+		attrs.items = append(attrs.items, item)
+	}
+	ranges := pgProp{key: "zproxy Z-order Ranges", array: true, elem: "Range"}
+	for i, r := range x.Ranges {
+		item := []pgProp{pgText("Start", hex.EncodeToString(r.Start)), pgText("End", hex.EncodeToString(r.End))}
+		if st != nil {
+			var items int64
+			if i < len(st.RangeItems) {
+				items = st.RangeItems[i]
+			}
+			item = append(item, pgInt("Items Read", items))
+		}
+		ranges.items = append(ranges.items, item)
+	}
+	return []pgProp{attrs, ranges}
+}
+
+// codeProps are one attribute's interval of a box: its codes and values.
+func codeProps(what string, a zorder.Attr, iv zorder.Interval) []pgProp {
+	return []pgProp{
+		pgText(what+" Low", strconv.FormatUint(iv.Lo, 10)), pgText(what+" High", strconv.FormatUint(iv.Hi, 10)),
+		pgText(what+" Low Value", a.ValueText(iv.Lo)), pgText(what+" High Value", a.ValueText(iv.Hi)),
+	}
 }
 
 // zproxyRenames gives some of the text format's detail keys the names the

@@ -105,8 +105,11 @@ type Scan struct {
 	// Z-order: the schema and query box; Ranges cover the box.
 	ZSchema *zorder.Schema
 	ZBox    zorder.Box
-	// ZClipped: the box was clipped to the index's data bounds.
+	// ZClipped: the box was clipped to the index's data bounds, which
+	// ZData holds as a box (nil when the index keeps none): the data's
+	// extent, which EXPLAIN VERBOSE shows for a picture of the read.
 	ZClipped bool
+	ZData    zorder.Box
 	// ZBudget says how the number of ranges was chosen (statistics).
 	ZBudget string
 	// Ordered: the output must keep key order across shards (k-way merge);

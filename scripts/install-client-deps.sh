@@ -19,6 +19,9 @@
 #     /usr/share/java) and a JDK for javac (default-jdk-headless when missing);
 #   - ActiveRecord 6.1 and the pg gem (ruby-activerecord, ruby-pg) for the
 #     Rails ORM scenario;
+#   - Chromium (chromium, with fonts-dejavu-core for its text), which
+#     e2e/console runs headless to load the browser console's pages and
+#     take their screenshots;
 #   - pgbench, which bookworm ships in the server package postgresql-15
 #     (postgresql-client-16 and later ship it themselves); no cluster is
 #     created or started for it.
@@ -71,6 +74,11 @@ fi
 
 if ! command -v node >/dev/null 2>&1; then
 	need+=(nodejs)
+fi
+
+# Headless Chromium for e2e/console (driven over the DevTools pipe).
+if ! command -v chromium >/dev/null 2>&1; then
+	need+=(chromium fonts-dejavu-core)
 fi
 if ! command -v npm >/dev/null 2>&1; then
 	need+=(npm)

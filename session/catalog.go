@@ -254,9 +254,12 @@ func (p pgSession) Notice(e *pgerr.Error) { p.s.notice(e) }
 // descriptor. Only the owner of the object (or a superuser) may comment.
 func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (wire.Result, error) {
 	s := st.sess
-	cat := s.engine.catalog
-	if c.Table != nil && c.Table.Temp {
-		cat = s.temp.cat
+	cat := s.temp.cat
+	if c.Table == nil || !c.Table.Temp {
+		var err error
+		if cat, err = s.permCatalog(ctx); err != nil {
+			return nil, err
+		}
 	}
 	_, err := cat.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		if c.View != nil {

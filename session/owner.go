@@ -45,7 +45,11 @@ func (st *statement) runAlterOwner(ctx context.Context, x *ir.AlterOwner, env *r
 		return tagResult(x.Tag), nil
 	}
 	role := s.ownerRole(x.Role)
-	_, err := s.engine.catalog.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+	cat, err := s.permCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, err = cat.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		if err := s.checkNewOwner(snap, role); err != nil {
 			return catalog.Change{}, err
 		}

@@ -93,7 +93,11 @@ func (s *Session) applyOptions(r *catalog.Role, o ir.RoleOptions) error {
 // updateRoles runs one catalog change computed by fn from the newest
 // snapshot. fn returns errNothingToDo when it turns out to change nothing.
 func (s *Session) updateRoles(ctx context.Context, fn func(snap *catalog.Snapshot) (catalog.Change, error)) error {
-	_, err := s.engine.catalog.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+	cat, err := s.permCatalog(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = cat.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		return fn(snap)
 	})
 	if err == errNothingToDo {

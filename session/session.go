@@ -38,14 +38,17 @@ type Session struct {
 	implicit bool
 	// txn is the transaction of the open block, begun at its first
 	// statement (txn.go); savepoints are the block's SAVEPOINTs, innermost
-	// last; txDDL records a schema change in the block, which ROLLBACK
-	// cannot undo and says so.
+	// last; txDDL records a schema change in the block that did not go
+	// through the block's catalog (a temporary object's), which ROLLBACK
+	// cannot undo and says so; blockDDL that the running statement's did
+	// (permCatalog).
 	txn        *executor.Txn
 	savepoints []savepoint
 	// gucLevels record the settings the block changed, per level
 	// (gucscope.go).
 	gucLevels []map[string]*gucSave
 	txDDL     bool
+	blockDDL  bool
 	// seqs holds currval and lastval (sequences.go).
 	seqs seqState
 	// random is random()'s generator once setseed has seeded it.
@@ -439,9 +442,6 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	if _, ok := bound.(*ir.TxnOp); ok {
 		return st.txnControl(ctx, bound.(*ir.TxnOp))
 	}
-	if desc.ChangesSchema && s.txStatus == 'T' && !createsTemp(bound) {
-		s.txDDL = true // ROLLBACK cannot undo it, and says so
-	}
 	var txn *executor.Txn
 	if !desc.NoSnapshot {
 		var err error
@@ -449,12 +449,21 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 			return nil, err
 		}
 	}
-
-	env := &runEnv{params: params, start: start, opts: opts, txn: txn, kind: kind, done: done}
-	if run, ok := runners[reflect.TypeOf(bound)]; ok {
-		return run(st, ctx, bound, env)
+	if txn != nil {
+		// Schema changes go through the block (executor.InBlock).
+		ctx = executor.InBlock(ctx, txn)
 	}
-	return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)
+	run, ok := runners[reflect.TypeOf(bound)]
+	if !ok {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)
+	}
+	env := &runEnv{params: params, start: start, opts: opts, txn: txn, kind: kind, done: done}
+	s.blockDDL = false
+	res, err := run(st, ctx, bound, env)
+	if err == nil && desc.ChangesSchema && s.txStatus == 'T' && !createsTemp(bound) && !s.blockDDL {
+		s.txDDL = true // ROLLBACK cannot undo it, and says so
+	}
+	return res, err
 }
 
 // write plans and runs INSERT, UPDATE or DELETE while holding the write
@@ -726,12 +735,9 @@ func (st *statement) runCreateView(ctx context.Context, x *ir.CreateView, env *r
 	s := st.sess
 	e := st.sess.engine
 	x.Owner = s.params.User
-	cat := e.catalog
-	if x.Temp {
-		var err error
-		if cat, err = s.tempCatalog(ctx); err != nil {
-			return nil, err
-		}
+	cat, err := s.catalogForNew(ctx, x.Temp)
+	if err != nil {
+		return nil, err
 	}
 	if err := e.exec.CreateView(ctx, cat, x); err != nil {
 		return nil, storeErr(err)
@@ -768,12 +774,9 @@ func (st *statement) runCreateTable(ctx context.Context, x *ir.CreateTable, env 
 	if st.parsed.TempGlobal {
 		s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: "GLOBAL is deprecated in temporary table creation"})
 	}
-	cat := e.catalog
-	if x.Table.Temp {
-		var err error
-		if cat, err = s.tempCatalog(ctx); err != nil {
-			return nil, err
-		}
+	cat, err := s.catalogForNew(ctx, x.Table.Temp)
+	if err != nil {
+		return nil, err
 	}
 	if err := e.exec.CreateTable(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
@@ -798,12 +801,9 @@ func (st *statement) runCreateTableAs(ctx context.Context, x *ir.CreateTableAs, 
 	if st.parsed.TempGlobal {
 		s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: "GLOBAL is deprecated in temporary table creation"})
 	}
-	cat := e.catalog
-	if t.Temp {
-		var err error
-		if cat, err = s.tempCatalog(ctx); err != nil {
-			return nil, err
-		}
+	cat, err := s.catalogForNew(ctx, t.Temp)
+	if err != nil {
+		return nil, err
 	}
 	created, err := e.exec.CreateTableReturning(ctx, cat, x.Create, s.notice)
 	if err != nil {
@@ -895,9 +895,15 @@ func (st *statement) runTruncate(ctx context.Context, x *ir.Truncate, env *runEn
 	for _, part := range []struct {
 		cat    *catalog.Catalog
 		tables []*catalog.Table
-	}{{st.sess.temp.cat, temp}, {e.catalog, perm}} {
+	}{{st.sess.temp.cat, temp}, {nil, perm}} {
 		if len(part.tables) == 0 {
 			continue
+		}
+		if part.cat == nil {
+			var err error
+			if part.cat, err = st.sess.permCatalog(ctx); err != nil {
+				return nil, err
+			}
 		}
 		px := *x
 		px.Tables = part.tables
@@ -930,7 +936,11 @@ func (st *statement) runCreateSequence(ctx context.Context, x *ir.CreateSequence
 	s := st.sess
 	e := st.sess.engine
 	x.Seq.Owner = s.params.User
-	if err := e.exec.CreateSequence(ctx, e.catalog, x, s.notice); err != nil {
+	cat, err := s.permCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.exec.CreateSequence(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult("CREATE SEQUENCE"), nil
@@ -954,7 +964,11 @@ func (st *statement) runAlterSequence(ctx context.Context, x *ir.AlterSequence, 
 func (st *statement) runDropSequence(ctx context.Context, x *ir.DropSequence, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	if err := e.exec.DropSequence(ctx, e.catalog, x, s.notice); err != nil {
+	cat, err := s.permCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.exec.DropSequence(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult("DROP SEQUENCE"), nil
@@ -1142,8 +1156,12 @@ func (st *statement) runReindex(ctx context.Context, x *ir.Reindex, env *runEnv)
 	if x.Object == "table" && len(x.Targets) == 0 {
 		s.notice(pgerr.Notice("table \"%s\" has no indexes to reindex", x.Tables[0].Name))
 	}
+	cat, err := s.permCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
 	for _, tg := range x.Targets {
-		if err := e.exec.Reindex(ctx, e.catalog, tg.Table.Name, tg.Index); err != nil {
+		if err := e.exec.Reindex(ctx, cat, tg.Table.Name, tg.Index); err != nil {
 			return nil, storeErr(err)
 		}
 		if x.Verbose {

@@ -223,17 +223,29 @@ func (s *Session) undoTempCreates(ctx context.Context, from int) error {
 // snapshot is the schema the session's statements bind to: the engine's
 // catalog, with the session's temporary objects when it has any.
 func (s *Session) snapshot(ctx context.Context) (*catalog.Snapshot, error) {
-	main, err := s.engine.catalog.Snapshot(ctx)
+	main, err := s.mainCatalog().Snapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return s.withTemp(ctx, main)
 }
 
+// mainCatalog is the catalog of permanent objects the session's statements
+// see: the open block's once it changed the schema (permCatalog), else the
+// engine's.
+func (s *Session) mainCatalog() *catalog.Catalog {
+	if s.txn != nil {
+		if c := s.txn.ChangedSchema(); c != nil {
+			return c
+		}
+	}
+	return s.engine.catalog
+}
+
 // latest is snapshot without the staleness a shared store allows
 // (catalog.Catalog.Latest).
 func (s *Session) latest(ctx context.Context) (*catalog.Snapshot, error) {
-	main, err := s.engine.catalog.Latest(ctx)
+	main, err := s.mainCatalog().Latest(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +290,7 @@ func (s *Session) tempCatalog(ctx context.Context) (*catalog.Catalog, error) {
 // temporary object, else the engine's.
 func (s *Session) catalogFor(ctx context.Context, name string) (*catalog.Catalog, error) {
 	if s.temp.cat == nil {
-		return s.engine.catalog, nil
+		return s.permCatalog(ctx)
 	}
 	temp, err := s.temp.cat.Snapshot(ctx)
 	if err != nil {
@@ -290,7 +302,34 @@ func (s *Session) catalogFor(ctx context.Context, name string) (*catalog.Catalog
 	if t, _ := temp.FindIndex(name); t != nil {
 		return s.temp.cat, nil
 	}
-	return s.engine.catalog, nil
+	return s.permCatalog(ctx)
+}
+
+// catalogForNew is the catalog a statement creating an object changes:
+// the session's temporary catalog for a temporary object, else the
+// permanent one (permCatalog).
+func (s *Session) catalogForNew(ctx context.Context, temp bool) (*catalog.Catalog, error) {
+	if temp {
+		return s.tempCatalog(ctx)
+	}
+	return s.permCatalog(ctx)
+}
+
+// permCatalog is the catalog a statement's changes to permanent objects go
+// through: inside a transaction block the block's own
+// (executor.Txn.SchemaCatalog), so that they commit with the block and
+// ROLLBACK undoes them; else the engine's.
+func (s *Session) permCatalog(ctx context.Context) (*catalog.Catalog, error) {
+	t, err := s.blockTxn(ctx)
+	if err != nil || t == nil {
+		return s.engine.catalog, err
+	}
+	c, err := t.SchemaCatalog(ctx, s.engine.catalog)
+	if err != nil {
+		return nil, err
+	}
+	s.blockDDL = true
+	return c, nil
 }
 
 // splitTemp divides relation names into the session's temporary ones and
@@ -328,7 +367,11 @@ func (s *Session) byCatalog(ctx context.Context, names []string, run func(cat *c
 		}
 	}
 	if len(perm) > 0 || len(temp) == 0 {
-		if err := run(s.engine.catalog, perm); err != nil {
+		cat, err := s.permCatalog(ctx)
+		if err != nil {
+			return err
+		}
+		if err := run(cat, perm); err != nil {
 			return storeErr(err)
 		}
 	}

@@ -115,6 +115,9 @@ func (st *statement) record(plan *optimizer.Plan, stats *kv.Stats, rows int64, e
 			if sample := sampleOf(plan, rows); sample != nil {
 				x.Sample = sample
 			}
+			// Rendered only for sampled executions: the first few, then
+			// ever more rarely.
+			x.Shape = optimizer.PlanShape(plan)
 		}
 	}
 	if stats != nil {

@@ -23,8 +23,13 @@ import (
 // them. An error inside the block puts it in the failed state ('E') until
 // ROLLBACK or ROLLBACK TO SAVEPOINT, as in PostgreSQL.
 //
-// Schema changes are not transactional: DDL inside a block takes effect
-// when it runs, and ROLLBACK says with a WARNING that it could not undo it.
+// Schema changes inside a block go through the block's own catalog
+// (permCatalog, catalog.Catalog.Block): the block's statements see them,
+// nobody else does before COMMIT, and ROLLBACK undoes them. What they leave
+// to after the commit (building an index online, deleting a dropped
+// table's rows) runs once the block has committed (finishSchemaChanges).
+// Changes to temporary objects other than creating them are not undone;
+// ROLLBACK says so with a WARNING.
 
 // savepoint is one SAVEPOINT of the block.
 type savepoint struct {
@@ -96,7 +101,7 @@ func (s *Session) endTransaction(ctx context.Context, commit bool) (string, erro
 	if !commit || s.txStatus == 'E' {
 		if s.txDDL {
 			s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING",
-				Message: "zproxy applies schema changes when they run: the schema changes of this transaction block were not rolled back"})
+				Message: "zproxy does not undo changes to temporary objects: what this transaction block changed in temporary tables' and views' definitions was not rolled back"})
 		}
 		err := s.transactionEnded(false)
 		err = errors.Join(err, s.undoTempCreates(ctx, 0))
@@ -115,6 +120,7 @@ func (s *Session) endTransaction(ctx context.Context, commit bool) (string, erro
 	}
 	if err == nil {
 		s.gucCommit()
+		s.finishSchemaChanges(ctx)
 	}
 	s.notifyAtTransactionEnd(notifies, err == nil)
 	s.endBlock()
@@ -302,4 +308,17 @@ func isolationLevel(requested string) (string, error) {
 			WithHint("Use REPEATABLE READ, and SELECT ... FOR UPDATE on the rows a decision reads.")
 	}
 	return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"transaction_isolation\": %q", requested)
+}
+
+// finishSchemaChanges runs what the committed block's schema changes left
+// to after the commit (executor.Txn.Finish); a failure is a WARNING, the
+// block having committed.
+func (s *Session) finishSchemaChanges(ctx context.Context) {
+	if s.txn == nil {
+		return
+	}
+	s.txn.Finish(context.WithoutCancel(ctx), func(err error) {
+		s.engine.cfg.Logger.Warn("finishing a committed block's schema changes", "err", err)
+		s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: err.Error()})
+	})
 }

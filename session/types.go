@@ -20,7 +20,7 @@ func (st *statement) runTypeChange(ctx context.Context, x *ir.TypeChange, env *r
 		c := *x.TypeStatement
 		c.NewName = s.ownerRole(c.NewName)
 		x = &ir.TypeChange{TypeStatement: &c}
-		snap, err := e.catalog.Snapshot(ctx)
+		snap, err := s.snapshot(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -28,7 +28,11 @@ func (st *statement) runTypeChange(ctx context.Context, x *ir.TypeChange, env *r
 			return nil, err
 		}
 	}
-	if err := e.exec.ChangeType(ctx, e.catalog, x, s.params.User, s.notice); err != nil {
+	cat, err := s.permCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.exec.ChangeType(ctx, cat, x, s.params.User, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult(x.Describe().Tag), nil

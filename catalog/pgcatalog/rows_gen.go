@@ -2904,10 +2904,11 @@ type pgStatStatementsRow struct {
 	DynamodbCapacityUnits sqltypes.Value
 	AccessPath            sqltypes.Value
 	FullScans             sqltypes.Value
+	Plan                  sqltypes.Value
 }
 
 func (r *pgStatStatementsRow) values() []sqltypes.Value {
-	return []sqltypes.Value{r.Userid, r.Dbid, r.Toplevel, r.Queryid, r.Query, r.Plans, r.TotalPlanTime, r.MinPlanTime, r.MaxPlanTime, r.MeanPlanTime, r.StddevPlanTime, r.Calls, r.TotalExecTime, r.MinExecTime, r.MaxExecTime, r.MeanExecTime, r.StddevExecTime, r.Rows, r.SharedBlksHit, r.SharedBlksRead, r.SharedBlksDirtied, r.SharedBlksWritten, r.LocalBlksHit, r.LocalBlksRead, r.LocalBlksDirtied, r.LocalBlksWritten, r.TempBlksRead, r.TempBlksWritten, r.BlkReadTime, r.BlkWriteTime, r.TempBlkReadTime, r.TempBlkWriteTime, r.WalRecords, r.WalFpi, r.WalBytes, r.JitFunctions, r.JitGenerationTime, r.JitInliningCount, r.JitInliningTime, r.JitOptimizationCount, r.JitOptimizationTime, r.JitEmissionCount, r.JitEmissionTime, r.ItemsRead, r.StoreRequests, r.DynamodbCapacityUnits, r.AccessPath, r.FullScans}
+	return []sqltypes.Value{r.Userid, r.Dbid, r.Toplevel, r.Queryid, r.Query, r.Plans, r.TotalPlanTime, r.MinPlanTime, r.MaxPlanTime, r.MeanPlanTime, r.StddevPlanTime, r.Calls, r.TotalExecTime, r.MinExecTime, r.MaxExecTime, r.MeanExecTime, r.StddevExecTime, r.Rows, r.SharedBlksHit, r.SharedBlksRead, r.SharedBlksDirtied, r.SharedBlksWritten, r.LocalBlksHit, r.LocalBlksRead, r.LocalBlksDirtied, r.LocalBlksWritten, r.TempBlksRead, r.TempBlksWritten, r.BlkReadTime, r.BlkWriteTime, r.TempBlkReadTime, r.TempBlkWriteTime, r.WalRecords, r.WalFpi, r.WalBytes, r.JitFunctions, r.JitGenerationTime, r.JitInliningCount, r.JitInliningTime, r.JitOptimizationCount, r.JitOptimizationTime, r.JitEmissionCount, r.JitEmissionTime, r.ItemsRead, r.StoreRequests, r.DynamodbCapacityUnits, r.AccessPath, r.FullScans, r.Plan}
 }
 
 // pgStatStatementsInfoRow is a row of pg_catalog.pg_stat_statements_info.

@@ -139,10 +139,14 @@ func statementRows(e *Env) []row {
 	for _, s := range t.Statements().Entries() {
 		query := textV(s.Query)
 		queryID := intV(s.QueryID)
+		plan := sqltypes.Null
+		if s.Shape != "" {
+			plan = sqltypes.NewJSON(s.Shape)
+		}
 		if !super && s.UserID != me {
 			// PostgreSQL hides the queryid too: it would let a role
 			// match another's statements to texts it guesses.
-			query, queryID = textV("<insufficient privilege>"), nullV
+			query, queryID, plan = textV("<insufficient privilege>"), nullV, sqltypes.Null
 		}
 		r := &pgStatStatementsRow{Userid: oidV(s.UserID), Dbid: oidV(s.DBID), Toplevel: boolV(s.Toplevel), Queryid: queryID,
 			Query: query, Plans: intV(s.Plan.N), TotalPlanTime: floatV(s.Plan.Total), MinPlanTime: floatV(s.Plan.Min),
@@ -151,7 +155,7 @@ func statementRows(e *Env) []row {
 			MaxExecTime: floatV(s.Exec.Max), MeanExecTime: floatV(s.Exec.Mean()), StddevExecTime: floatV(s.Exec.Stddev()),
 			Rows: intV(s.Rows), WalBytes: sqltypes.NewNumeric(apd.New(0, 0)),
 			ItemsRead: intV(s.ItemsRead), StoreRequests: intV(s.Requests), DynamodbCapacityUnits: floatV(s.Capacity),
-			AccessPath: textV(s.AccessPath()), FullScans: intV(s.FullScans)}
+			AccessPath: textV(s.AccessPath()), FullScans: intV(s.FullScans), Plan: plan}
 		if s.AccessPath() == "" {
 			r.AccessPath = sqltypes.Null
 		}

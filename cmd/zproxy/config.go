@@ -88,6 +88,9 @@ type Config struct {
 	AllowFullScan bool
 	// Pprof serves net/http/pprof's /debug/pprof/ on the metrics listener.
 	Pprof bool
+	// Console serves the browser console at /console/ on the metrics
+	// listener (package console).
+	Console bool
 	// CacheSize is the embedded store's block cache.
 	CacheSize byteSize
 	// GCPercent is the Go collector's target (runtime/debug.SetGCPercent);
@@ -215,6 +218,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"allow queries no key or index can serve to read the whole table (false: reject them; only a superuser may SET zproxy.allow_full_scan = on then)")
 	fs.BoolVar(&cfg.Pprof, "pprof", cfg.Pprof,
 		"serve Go profiles at /debug/pprof/ on --metrics-listen (CPU, heap, goroutines, mutex and block profiles); off by default because a profile exposes internals")
+	fs.BoolVar(&cfg.Console, "console", cfg.Console,
+		"serve the browser console at /console/ on --metrics-listen (statements with their plans, sessions, index advice, tables and indexes, a picture of a Z-order query); it logs in with a SQL role and password and runs SQL as that role; over TLS (same port) with --tls-cert, and a --metrics-listen other than loopback needs --tls-cert")
 	fs.Var(&cfg.CacheSize, "cache-size",
 		"block cache of the embedded store (backend pebble), in `bytes` (suffixes KiB, MiB, GiB); memory is taken as blocks are read")
 	fs.IntVar(&cfg.GCPercent, "gc-percent", cfg.GCPercent,
@@ -376,6 +381,15 @@ func (c *Config) validate() error {
 	if c.Pprof && c.MetricsListen == "" {
 		return errors.New("--pprof needs --metrics-listen (profiles are served on the metrics listener)")
 	}
+	if c.Console {
+		if c.MetricsListen == "" {
+			return errors.New("--console needs --metrics-listen (the console is served on the metrics listener)")
+		}
+		if c.TLSCert == "" && !loopbackListen(c.MetricsListen) {
+			// Passwords would cross the network in clear.
+			return fmt.Errorf("--console with --metrics-listen %s, not a loopback address, needs --tls-cert and --tls-key: the console's logins carry passwords", c.MetricsListen)
+		}
+	}
 	if c.ShutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.ShutdownTimeout)
 	}
@@ -473,7 +487,7 @@ func (c *Config) LogAttrs() []any {
 		"tls", c.TLSCert != "", "tls_required", c.TLSRequired, "max_connections", c.MaxConnections,
 		"superuser_reserved_connections", c.SuperuserReservedConnections, "authentication_timeout", time.Duration(c.AuthenticationTimeout),
 		"notify_queue_size", int64(c.NotifyQueueSize),
-		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof}
+		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof, "console", c.Console}
 	for _, f := range c.statementLogFlags() {
 		if *f.value != "" {
 			attrs = append(attrs, f.setting, *f.value)

@@ -167,6 +167,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{name: "gc percent too small", args: []string{"--gc-percent", "5"}, wantErr: "--gc-percent"},
 		{name: "gc percent below -1", args: []string{"--gc-percent", "-2"}, wantErr: "--gc-percent"},
 		{name: "pprof without metrics", args: []string{"--pprof", "--metrics-listen="}, wantErr: "--pprof needs --metrics-listen"},
+		{name: "console without metrics", args: []string{"--console", "--metrics-listen="}, wantErr: "--console needs --metrics-listen"},
+		{name: "console off loopback without TLS", args: []string{"--console", "--metrics-listen", "0.0.0.0:19090"}, wantErr: "needs --tls-cert"},
 		{name: "help", args: []string{"--help"}, wantErr: flag.ErrHelp.Error()},
 	}
 	for _, tt := range tests {

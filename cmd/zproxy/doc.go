@@ -10,6 +10,7 @@
 //
 //	settings → store (kv/pebble or kv/dynamodb) → session engine → wire server
 //	                         ↘ metrics (private registry) ↗ → /metrics
+//	                           console (--console, a SQL client of the wire server) → /console/
 //
 // Shutdown first stops accepting connections and waits (bounded by
 // --shutdown-timeout) for in-flight statements, then closes the engine and

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/zproxy/zproxy/console"
 	"github.com/zproxy/zproxy/internal/metrics"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/kv/dynamodb"
@@ -66,7 +67,11 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		return err
 	}
 
-	srv, err := newWireServer(cfg, engine, m, logger)
+	tlsConfig, err := loadTLS(cfg)
+	if err != nil {
+		return err
+	}
+	srv, err := newWireServer(cfg, engine, m, logger, tlsConfig)
 	if err != nil {
 		return err
 	}
@@ -86,12 +91,24 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	go func() { serveErr <- srv.Serve(ln) }()
 	logger.Info("listening for PostgreSQL clients", "addr", ln.Addr().String())
 	var metricsSrv *http.Server
+	var cons *console.Console
 	if mln != nil {
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 		if cfg.Pprof {
 			registerPprof(mux)
 			logger.Info("serving Go profiles", "addr", mln.Addr().String(), "path", "/debug/pprof/")
+		}
+		if cfg.Console {
+			// The console is a SQL client of this proxy: it logs in to
+			// the listener just opened.
+			cons = console.New(console.Config{SQLAddr: ln.Addr().String(), RequireTLS: tlsConfig != nil, Logger: logger})
+			mux.Handle("/console/", cons)
+			mux.Handle("/console", cons)
+			if tlsConfig != nil {
+				mln = newTLSSniffer(mln, tlsConfig)
+			}
+			logger.Info("serving the console", "addr", mln.Addr().String(), "path", "/console/", "tls", tlsConfig != nil)
 		}
 		metricsSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go func() {
@@ -114,6 +131,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
 	defer cancel()
+	if cons != nil {
+		cons.Close() // its SQL connections would hold up the wire server's shutdown
+	}
 	if serr := srv.Shutdown(shutdownCtx); serr != nil {
 		logger.Warn("connections still busy at the shutdown timeout were closed", "err", serr)
 	}
@@ -193,8 +213,21 @@ func newEngine(ctx context.Context, cfg Config, store kv.Store, m *metrics.Metri
 	return eng, nil
 }
 
+// loadTLS reads --tls-cert and --tls-key (nil without them): the SQL
+// listener's TLS, and the console's.
+func loadTLS(cfg Config) (*tls.Config, error) {
+	if cfg.TLSCert == "" {
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
+	if err != nil {
+		return nil, fmt.Errorf("--tls-cert/--tls-key: %w", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
 // newWireServer builds the protocol server.
-func newWireServer(cfg Config, eng wire.Engine, m *metrics.Metrics, logger *slog.Logger) (*wire.Server, error) {
+func newWireServer(cfg Config, eng wire.Engine, m *metrics.Metrics, logger *slog.Logger, tlsConfig *tls.Config) (*wire.Server, error) {
 	auth, err := cfg.AuthMethod()
 	if err != nil {
 		return nil, err
@@ -202,14 +235,6 @@ func newWireServer(cfg Config, eng wire.Engine, m *metrics.Metrics, logger *slog
 	mode := wire.AuthTrust
 	if auth == authPassword {
 		mode = wire.AuthSCRAM
-	}
-	var tlsConfig *tls.Config
-	if cfg.TLSCert != "" {
-		cert, err := tls.LoadX509KeyPair(cfg.TLSCert, cfg.TLSKey)
-		if err != nil {
-			return nil, fmt.Errorf("--tls-cert/--tls-key: %w", err)
-		}
-		tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
 	return wire.NewServer(wire.Config{
 		Auth:           mode,

@@ -18,18 +18,7 @@ import (
 var zproxyBin string
 
 func TestMain(m *testing.M) {
-	os.Exit(runTests(m))
-}
-
-func runTests(m *testing.M) int {
-	bin, cleanup, err := harness.BuildZproxy(raceEnabled)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "clients:", err)
-		return 1
-	}
-	defer cleanup()
-	zproxyBin = bin
-	return m.Run()
+	os.Exit(harness.RunTests(m, raceEnabled, &zproxyBin, "clients"))
 }
 
 // server is one running zproxy process, with its PostgreSQL listener's

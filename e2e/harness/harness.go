@@ -12,7 +12,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"testing"
 )
+
+// RunTests is a test package's TestMain body: it builds the binary into
+// *bin (with the race detector when race), runs the tests and removes it,
+// returning the exit status; name prefixes a build failure's message.
+func RunTests(m *testing.M, race bool, bin *string, name string) int {
+	b, cleanup, err := BuildZproxy(race)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
+		return 1
+	}
+	defer cleanup()
+	*bin = b
+	return m.Run()
+}
 
 // BuildZproxy builds ./cmd/zproxy from the module root into a new temporary
 // directory and returns the binary's path and a function removing it.

@@ -31,6 +31,7 @@ var allowed = map[string][]string{
 	"executor":            {"executor/", "optimizer", "ir", "parser", "kv", "catalog", "zorder"},
 	"executor/spill":      nil,
 	"advisor":             {"optimizer", "kv", "catalog"},
+	"console":             {"zorder"},
 	"catalog":             {"kv", "zorder"},
 	"catalog/pgcatalog":   {"catalog"},
 	"kv":                  nil,

@@ -43,6 +43,10 @@ type Exec struct {
 	// Sample is the execution's workload record, kept for a few
 	// executions of each entry.
 	Sample any
+	// Shape is the execution's plan without constants (a JSON document,
+	// optimizer.PlanShape), given with a Sample; the entry keeps the
+	// latest.
+	Shape string
 }
 
 // Timing accumulates durations in milliseconds (Welford's method for the
@@ -94,6 +98,9 @@ type Entry struct {
 	Paths map[string]int64
 	// Samples are workload records of some executions (a uniform sample).
 	Samples []any
+	// Shape is the latest sampled execution's plan without constants
+	// ("" for statements that do not plan).
+	Shape string
 	// First and Last are when the entry was created and last updated.
 	First, Last time.Time
 
@@ -172,6 +179,9 @@ func (s *Store) Record(k Key, x Exec) {
 	e.FullScans += x.FullScans
 	if x.AccessPath != "" {
 		e.Paths[x.AccessPath]++
+	}
+	if x.Shape != "" {
+		e.Shape = x.Shape
 	}
 	if x.Sample != nil {
 		// The second half of reservoir sampling (WantSample drew the

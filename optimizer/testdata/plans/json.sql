@@ -6,6 +6,10 @@ EXPLAIN (FORMAT JSON) SELECT ts, celsius FROM readings WHERE sensor_id = 7 ORDER
 -- Index Only Scan of a covering Z-order index.
 EXPLAIN (FORMAT JSON) SELECT sensor_id FROM readings WHERE lat BETWEEN 40.5 AND 40.9 AND lon BETWEEN -74.1 AND -73.7
 
+-- VERBOSE adds what a picture of a Z-order read needs: each attribute's
+-- width, lead and box (codes and values) and every Z-address range.
+EXPLAIN (FORMAT JSON, VERBOSE) SELECT sensor_id FROM readings WHERE lat BETWEEN 40.5 AND 40.9 AND lon BETWEEN -74.1 AND -73.7
+
 -- Point gets on the primary key.
 EXPLAIN (FORMAT JSON) SELECT name FROM sensors WHERE id IN (1, 2)
 

@@ -1,0 +1,269 @@
+package catalog
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/kv"
+)
+
+// Schema changes inside a transaction block.
+//
+// PostgreSQL's DDL is transactional: a block's CREATE, ALTER and DROP are
+// seen by no other session before its COMMIT and are undone by ROLLBACK. A
+// block therefore changes the schema through a catalog of its own (Block)
+// that reads and writes the descriptors through the block's kv transaction:
+// its snapshot is the committed schema as of the transaction's snapshot with
+// the block's own changes applied, and its changes are buffered writes that
+// commit with the block's rows, all or none. A savepoint rolled back to
+// takes the changes made after it with it (Forget drops the cached view).
+//
+// Versions. Every change needs a version number no other change has: its new
+// objects' IDs (ObjectID) and its descriptors' revisions come from it. A
+// block's change claims one at once, outside the transaction, by writing a
+// version marker of kind claim; other proxies see a change that changed
+// nothing, and the IDs stay unique whatever becomes of the block. A crash
+// leaves nothing but such markers.
+//
+// COMMIT. The block's changes were computed on the schema as of its
+// snapshot, so Seal, just before the commit, checks that no other schema
+// change committed since then (changes of statistics only and other blocks'
+// claims do not count) and adds to the transaction the marker of a new
+// version, so that every proxy reloads the schema when the block commits. A
+// change that commits between the check and the commit takes the same
+// version, and the first committer wins: the block fails with 40001, as a
+// block that meets a concurrent change of the schema does at the check.
+
+// blockState is what a transaction block's catalog (Block) adds to a
+// Catalog.
+type blockState struct {
+	// base is the store's catalog, where versions are claimed and
+	// concurrent changes looked for.
+	base *Catalog
+	// from is the newest version in the block's view: the schema as of
+	// the transaction's snapshot.
+	from uint64
+	// snap is the block's view, nil until loaded again after a change or a
+	// rollback to a savepoint.
+	snap *Snapshot
+	// claimed are the versions the block's changes took.
+	claimed map[uint64]bool
+}
+
+// The kinds of version markers (markerKindAttr); a marker without one
+// records a change of the schema.
+const (
+	markerKindAttr = "kind"
+	// markerClaim: a version a block's change took; what it changed
+	// becomes visible with the block's COMMIT, under a marker of its own.
+	markerClaim = "claim"
+	// markerStats: a change of statistics only (ANALYZE).
+	markerStats = "stats"
+)
+
+// versionMarker is the write that claims version v for change ch.
+func versionMarker(partition []byte, v uint64, kind string) kv.Op {
+	op := kv.Op{Kind: kv.OpPut, Key: kv.Key{Partition: partition, Sort: versionKey(v)}, Cond: kv.CondNotExists}
+	if kind != "" {
+		op.Attrs = []kv.Attr{{Name: markerKindAttr, Kind: kv.AttrString, S: kind}}
+	}
+	return op
+}
+
+// markerKind is the kind of change ch records (see versionMarker).
+func markerKind(ch Change) string {
+	if len(ch.Put)+len(ch.Delete)+len(ch.PutViews)+len(ch.DeleteViews)+len(ch.PutSequences)+len(ch.DeleteSequences)+
+		len(ch.PutRoles)+len(ch.DeleteRoles)+len(ch.PutTypes)+len(ch.DeleteTypes) == 0 &&
+		len(ch.PutStats)+len(ch.DeleteStats) > 0 {
+		return markerStats
+	}
+	return ""
+}
+
+// Block returns the catalog a transaction block changes the schema
+// through: rw is the block's kv transaction. It fails with 40001 if the
+// schema changed since the transaction's snapshot (the block would change
+// a schema that is no longer the current one).
+func (c *Catalog) Block(ctx context.Context, rw kv.ReadWriter) (*Catalog, error) {
+	if c.block != nil || c.temp {
+		return nil, fmt.Errorf("catalog: a block's catalog must be made from the store's")
+	}
+	b := &Catalog{rw: rw, partition: c.partition, exclusive: true, block: &blockState{base: c, claimed: map[uint64]bool{}}}
+	// The version of the schema the transaction sees. A store that keeps
+	// versions shows the transaction the schema as of its snapshot, which a
+	// change may have replaced since: changesSince below fails the block
+	// then. A store that does not (DynamoDB) shows the newest schema, and
+	// the markers are read outside the transaction: the claims the block
+	// adds to their range would otherwise fail the transaction's read
+	// validation.
+	r := kv.ReadWriter(c.rw)
+	if c.keepsVersions {
+		r = rw
+	}
+	from, err := latestVersionIn(ctx, r, c.partition)
+	if err != nil {
+		return nil, err
+	}
+	b.block.from = from
+	if _, err := c.changesSince(ctx, from); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// viewVersion is the version of the schema c shows: the newest, or a
+// block's (which never reads the markers through its transaction).
+func (c *Catalog) viewVersion(ctx context.Context) (uint64, error) {
+	if c.block != nil {
+		return c.block.from, nil
+	}
+	return c.latestVersion(ctx)
+}
+
+// InBlock reports whether c is a transaction block's catalog.
+func (c *Catalog) InBlock() bool { return c.block != nil }
+
+// Changed reports whether a block's catalog made a change.
+func (c *Catalog) Changed() bool { return c != nil && c.block != nil && len(c.block.claimed) > 0 }
+
+// CreatedInBlock reports whether the object with the given ID was created
+// by the block, so no other session can see it yet.
+func (c *Catalog) CreatedInBlock(id uint64) bool {
+	return c.block != nil && c.block.claimed[id/MaxObjectsPerChange]
+}
+
+// Forget drops a block's cached view: a rollback to a savepoint may have
+// undone some of its changes.
+func (c *Catalog) Forget() {
+	if c.block == nil {
+		return
+	}
+	c.mu.Lock()
+	c.block.snap = nil
+	c.mu.Unlock()
+}
+
+// blockSnapshot is Snapshot of a block's catalog: the committed schema as
+// of the transaction's snapshot with the block's changes.
+func (c *Catalog) blockSnapshot(ctx context.Context) (*Snapshot, error) {
+	c.mu.Lock()
+	s := c.block.snap
+	c.mu.Unlock()
+	if s != nil {
+		return s, nil
+	}
+	s, err := c.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.block.snap = s
+	return s, nil
+}
+
+// blockUpdate is Update of a block's catalog: the change is computed on
+// the block's view and buffered in its transaction, under a version claimed
+// in the store.
+func (c *Catalog) blockUpdate(ctx context.Context, fn func(s *Snapshot, newVersion uint64) (Change, error)) (*Snapshot, error) {
+	snap, err := c.blockSnapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	next, err := c.block.base.claimVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := fn(snap, next)
+	if err != nil {
+		return nil, err
+	}
+	ops, err := c.changeOps(snap, ch, next)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.block.claimed[next] = true
+	c.block.snap = nil
+	c.mu.Unlock()
+	if len(ops) > 0 {
+		if err := c.rw.Write(ctx, kv.Batch{Ops: ops, Atomic: true}); err != nil {
+			return nil, fmt.Errorf("catalog: writing change: %w", err)
+		}
+	}
+	return c.blockSnapshot(ctx)
+}
+
+// claimVersion takes the next version for a block's change (see Block).
+func (c *Catalog) claimVersion(ctx context.Context) (uint64, error) {
+	for attempt := 0; attempt < 20; attempt++ {
+		v, err := c.latestVersion(ctx)
+		if err != nil {
+			return 0, err
+		}
+		err = c.rw.Write(ctx, kv.Batch{Ops: []kv.Op{versionMarker(c.partition, v+1, markerClaim)}, Atomic: true})
+		var cf *kv.ConditionFailedError
+		if errors.As(err, &cf) {
+			continue
+		}
+		if err != nil {
+			return 0, fmt.Errorf("catalog: claiming a version: %w", err)
+		}
+		return v + 1, nil
+	}
+	return 0, pgerr.Wrap(ErrConflict, pgerr.SerializationFailure, "schema change conflicted with concurrent changes")
+}
+
+// Seal readies a block's changes for the block's COMMIT (see Block): it
+// fails with 40001 if another change of the schema committed since the
+// block's snapshot, and adds the marker of a new version to the
+// transaction. A block that changed nothing needs no seal.
+func (c *Catalog) Seal(ctx context.Context) error {
+	if !c.Changed() {
+		return nil
+	}
+	latest, err := c.block.base.changesSince(ctx, c.block.from)
+	if err != nil {
+		return err
+	}
+	return c.rw.Write(ctx, kv.Batch{Ops: []kv.Op{versionMarker(c.partition, latest+1, "")}, Atomic: true})
+}
+
+// changesSince returns the newest version, failing with 40001 if a change
+// of the schema (not a block's claim, not statistics) committed after
+// version from.
+func (c *Catalog) changesSince(ctx context.Context, from uint64) (uint64, error) {
+	start := versionKey(from + 1)
+	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd([]byte(versionPrefix)), Consistent: true})
+	defer it.Close()
+	latest := from
+	for it.Next() {
+		item := it.Item()
+		latest = binary.BigEndian.Uint64(item.Key.Sort[len(versionPrefix):])
+		kind := ""
+		for _, a := range item.Attrs {
+			if a.Name == markerKindAttr {
+				kind = a.S
+			}
+		}
+		if kind != markerClaim && kind != markerStats {
+			return 0, pgerr.New(pgerr.SerializationFailure, "could not serialize access: the schema changed during the transaction").
+				WithHint("Retry the transaction.")
+		}
+	}
+	if err := it.Err(); err != nil {
+		return 0, fmt.Errorf("catalog: reading versions: %w", err)
+	}
+	return latest, nil
+}
+
+// Refresh re-reads the schema if it changed: a block's COMMIT changed it
+// behind the store's catalog, which on an exclusive store would otherwise
+// keep its cached snapshot.
+func (c *Catalog) Refresh(ctx context.Context) error {
+	_, err := c.refresh(ctx)
+	return err
+}

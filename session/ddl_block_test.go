@@ -1,0 +1,238 @@
+package session_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/kv"
+	zpebble "github.com/zproxy/zproxy/kv/pebble"
+	"github.com/zproxy/zproxy/session"
+)
+
+// Transactional DDL between sessions and proxies: what a block changes in
+// the schema is invisible elsewhere until it commits, a concurrent schema
+// change fails the later committer with 40001 (the block's changes were
+// computed on a schema that is no longer the current one), and what the
+// block leaves to after its commit (an online index build on a table other
+// sessions write, deleting a dropped table's rows) happens then. The
+// single-session semantics, checked against PostgreSQL, are in
+// testdata/sql/transactional_ddl.slt.
+
+// ddlProxies returns two engines over one store: one Pebble engine twice
+// (two sessions of one proxy), or two proxies over one DynamoDB Local
+// table.
+func ddlProxies(t *testing.T, backend string) (a, b *session.Engine, store kv.Store) {
+	t.Helper()
+	if backend == "dynamodb" {
+		stores := sharedDynamo(t, 2)
+		return newEngine(t, stores[0]), newEngine(t, stores[1]), stores[0]
+	}
+	st, err := zpebble.Open(t.TempDir(), zpebble.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	e := newEngine(t, st)
+	return e, e, st
+}
+
+// untilRows runs run until it returns want (a shared store's
+// other proxy may see a committed schema change up to
+// catalog.SharedStaleness later).
+func untilRows(t *testing.T, run func() ([]string, error), want string) {
+	t.Helper()
+	deadline := time.Now().Add(3*catalog.SharedStaleness + 5*time.Second)
+	for {
+		rows, err := run()
+		got := strings.Join(rows, ",")
+		if err == nil && got == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("got %q (%v), want %q", got, err, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestDDLBlockIsolation(t *testing.T) {
+	for _, backend := range []string{"pebble", "dynamodb"} {
+		t.Run(backend, func(t *testing.T) {
+			ctx := context.Background()
+			ea, eb, _ := ddlProxies(t, backend)
+			a, b := openSession(t, ea), openSession(t, eb)
+			mustRun(t, a, `CREATE TABLE keep (k INT PRIMARY KEY, v TEXT)`)
+			mustRun(t, a, `INSERT INTO keep VALUES (1, 'one'), (2, 'two')`)
+			untilRows(t, func() ([]string, error) { return runSQL(ctx, b, `SELECT count(*) FROM keep`) }, "2")
+
+			// Uncommitted: the other proxy sees none of it.
+			for _, sql := range []string{`BEGIN`, `CREATE TABLE fresh (k INT PRIMARY KEY)`, `INSERT INTO fresh VALUES (1)`,
+				`ALTER TABLE keep ADD COLUMN w INT DEFAULT 5`, `DROP TABLE keep`} {
+				mustRun(t, a, sql)
+			}
+			if _, err := runSQL(ctx, b, `SELECT * FROM fresh`); pgerr.CodeOf(err) != pgerr.UndefinedTable {
+				t.Errorf("another session saw a table created by an open block: %v", err)
+			}
+			if got := rowsOf(t, b, `SELECT k, v FROM keep ORDER BY k`); strings.Join(got, ",") != "1|one,2|two" {
+				t.Errorf("another session saw an open block's changes of keep: %v", got)
+			}
+			mustRun(t, a, `ROLLBACK`)
+			time.Sleep(2 * catalog.SharedStaleness)
+			if _, err := runSQL(ctx, b, `SELECT * FROM fresh`); pgerr.CodeOf(err) != pgerr.UndefinedTable {
+				t.Errorf("a rolled-back CREATE TABLE is visible: %v", err)
+			}
+			if got := rowsOf(t, b, `SELECT * FROM keep ORDER BY k`); strings.Join(got, ",") != "1|one,2|two" {
+				t.Errorf("after ROLLBACK: %v", got)
+			}
+
+			// Committed: all of it at once.
+			for _, sql := range []string{`BEGIN`, `CREATE TABLE fresh (k INT PRIMARY KEY)`, `INSERT INTO fresh VALUES (1)`,
+				`ALTER TABLE keep ADD COLUMN w INT DEFAULT 5`, `COMMIT`} {
+				mustRun(t, a, sql)
+			}
+			untilRows(t, func() ([]string, error) {
+				return runSQL(ctx, b, `SELECT (SELECT count(*) FROM fresh), (SELECT sum(w) FROM keep)`)
+			}, "1|10")
+		})
+	}
+}
+
+func TestDDLBlockConflicts(t *testing.T) {
+	for _, backend := range []string{"pebble", "dynamodb"} {
+		t.Run(backend, func(t *testing.T) {
+			ctx := context.Background()
+			ea, eb, _ := ddlProxies(t, backend)
+			a, b := openSession(t, ea), openSession(t, eb)
+			mustRun(t, a, `CREATE TABLE base (k INT PRIMARY KEY, v INT)`)
+			mustRun(t, a, `INSERT INTO base VALUES (1, 1)`)
+
+			// Another session's schema change after the block's first one:
+			// the block's COMMIT fails and leaves nothing.
+			mustRun(t, a, `BEGIN`)
+			mustRun(t, a, `CREATE TABLE mine (k INT PRIMARY KEY)`)
+			mustRun(t, a, `INSERT INTO base VALUES (2, 2)`)
+			mustRun(t, b, `CREATE TABLE theirs (k INT PRIMARY KEY)`)
+			if _, err := runSQL(ctx, a, `COMMIT`); pgerr.CodeOf(err) != pgerr.SerializationFailure {
+				t.Fatalf("COMMIT after a concurrent schema change: %v, want 40001", err)
+			}
+			time.Sleep(2 * catalog.SharedStaleness)
+			if _, err := runSQL(ctx, a, `SELECT * FROM mine`); pgerr.CodeOf(err) != pgerr.UndefinedTable {
+				t.Errorf("the failed block's table exists: %v", err)
+			}
+			if got := rowsOf(t, a, `SELECT count(*) FROM base`); got[0] != "1" {
+				t.Errorf("the failed block's row is there: %v", got)
+			}
+			rowsOf(t, a, `SELECT count(*) FROM theirs`)
+
+			// Statistics are not the schema: an ANALYZE meanwhile does not
+			// fail the block.
+			mustRun(t, a, `BEGIN`)
+			mustRun(t, a, `CREATE TABLE mine (k INT PRIMARY KEY)`)
+			mustRun(t, b, `ANALYZE base`)
+			mustRun(t, a, `COMMIT`)
+			rowsOf(t, a, `SELECT count(*) FROM mine`)
+
+			// Two blocks changing the schema at once: the first to commit
+			// wins.
+			mustRun(t, a, `BEGIN`)
+			mustRun(t, b, `BEGIN`)
+			mustRun(t, a, `ALTER TABLE base ADD COLUMN x INT`)
+			mustRun(t, b, `ALTER TABLE base ADD COLUMN y INT`)
+			mustRun(t, b, `COMMIT`)
+			if _, err := runSQL(ctx, a, `COMMIT`); pgerr.CodeOf(err) != pgerr.SerializationFailure {
+				t.Fatalf("the second of two blocks changing the schema: %v, want 40001", err)
+			}
+			untilRows(t, func() ([]string, error) {
+				return runSQL(ctx, a, `SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute WHERE attrelid = 'base'::regclass AND attnum > 0`)
+			}, "k,v,y")
+		})
+	}
+}
+
+// An index a block creates on a table other sessions write is built
+// online after the block commits, and is exact whatever they wrote
+// meanwhile; a dropped table's rows are deleted after the commit.
+func TestDDLBlockFinishesAfterCommit(t *testing.T) {
+	for _, backend := range []string{"pebble", "dynamodb"} {
+		t.Run(backend, func(t *testing.T) {
+			ctx := context.Background()
+			ea, eb, store := ddlProxies(t, backend)
+			a, b := openSession(t, ea), openSession(t, eb)
+			mustRun(t, a, `CREATE TABLE hot (k INT PRIMARY KEY, v INT)`)
+			mustRun(t, a, `INSERT INTO hot SELECT g, g FROM generate_series(1, 200) g`)
+			untilRows(t, func() ([]string, error) { return runSQL(ctx, b, `SELECT count(*) FROM hot`) }, "200")
+
+			var wg sync.WaitGroup
+			stop := make(chan struct{})
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 1000; ; i++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					_, _ = runSQL(ctx, b, fmt.Sprintf(`INSERT INTO hot VALUES (%d, %d)`, i, i))
+				}
+			}()
+			mustRun(t, a, `BEGIN`)
+			mustRun(t, a, `CREATE UNIQUE INDEX hot_v ON hot (v)`)
+			mustRun(t, a, `CREATE TABLE gone (k INT PRIMARY KEY)`)
+			mustRun(t, a, `COMMIT`)
+			time.Sleep(100 * time.Millisecond)
+			close(stop)
+			wg.Wait()
+			untilRows(t, func() ([]string, error) {
+				rows, err := runSQL(ctx, a, `CHECK TABLE hot`)
+				for i, r := range rows {
+					rows[i] = r[strings.LastIndex(r, "|")+1:]
+				}
+				return rows, err
+			}, "t,t")
+			if got := rowsOf(t, a, `SELECT indisvalid FROM pg_index WHERE indexrelid = 'hot_v'::regclass`); got[0] != "t" {
+				t.Errorf("the index is not valid after the build: %v", got)
+			}
+
+			// DROP TABLE in a block deletes the rows once committed.
+			mustRun(t, a, `INSERT INTO gone SELECT g FROM generate_series(1, 50) g`)
+			snap, err := ea.Catalog().Snapshot(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gone, err := snap.Table("gone")
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustRun(t, a, `BEGIN`)
+			mustRun(t, a, `DROP TABLE gone`)
+			if n := countItems(t, store, gone.Partition(0)); n != 50 {
+				t.Errorf("the rows of a table dropped in an open block: %d, want 50", n)
+			}
+			mustRun(t, a, `COMMIT`)
+			if n := countItems(t, store, gone.Partition(0)); n != 0 {
+				t.Errorf("the rows of a table dropped in a committed block: %d left", n)
+			}
+		})
+	}
+}
+
+func countItems(t *testing.T, store kv.Store, partition []byte) int {
+	t.Helper()
+	it := store.Scan(context.Background(), kv.ScanRequest{Partition: partition, Consistent: true})
+	defer it.Close()
+	n := 0
+	for it.Next() {
+		n++
+	}
+	if err := it.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
