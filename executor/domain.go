@@ -182,7 +182,10 @@ func validatesDomain(x *ir.TypeChange) bool {
 
 // changeDomainValidated publishes a change validatesDomain names, checks
 // the stored values against it once the writers that planned without it
-// are done, and undoes it when one fails.
+// are done, and undoes it when one fails. Inside a transaction block it
+// checks the values the block sees (a failure fails the block, which
+// undoes the change), and the others after the commit, as ALTER TABLE's
+// SET NOT NULL does (validateAlter).
 func (e *Executor) changeDomainValidated(ctx context.Context, cat *catalog.Catalog, x *ir.TypeChange, owner string) error {
 	var before, after *catalog.UserType
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
@@ -201,12 +204,31 @@ func (e *Executor) changeDomainValidated(ctx context.Context, cat *catalog.Catal
 	if err != nil {
 		return err
 	}
+	if cat.InBlock() {
+		if err := e.checkDomainValues(ctx, cat, before.Domain, after.Domain, x); err != nil {
+			return err
+		}
+		return e.afterCommit(ctx, cat, "checking the values of domain "+after.Domain.TypeName(), func(ctx context.Context, cat *catalog.Catalog) error {
+			return e.validateDomain(ctx, cat, before.Domain, after.Domain, x)
+		})
+	}
+	return e.validateDomain(ctx, cat, before.Domain, after.Domain, x)
+}
+
+// validateDomain checks the stored values against what x published, once
+// the writers that planned without it are done, and undoes it when one
+// fails.
+func (e *Executor) validateDomain(ctx context.Context, cat *catalog.Catalog, before, after *sqltypes.DomainType, x *ir.TypeChange) error {
 	if err := e.outwaitWriters(ctx, cat); err != nil {
 		return err
 	}
-	failed := e.checkDomainValues(ctx, cat, before.Domain, after.Domain, x)
+	failed := e.checkDomainValues(ctx, cat, before, after, x)
 	if failed == nil {
 		return nil
+	}
+	var added uint32 // ADD's CHECK, the last
+	if n := len(after.Checks); n > 0 {
+		added = after.Checks[n-1].OID
 	}
 	_, uerr := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		cur, ok := s.UserType(x.Names[0])
@@ -218,7 +240,7 @@ func (e *Executor) changeDomainValidated(ctx context.Context, cat *catalog.Catal
 		case parser.DomainSetNotNull:
 			u.Domain.NotNull = false
 		case parser.DomainAddCheck:
-			u.Domain.Checks = slices.DeleteFunc(u.Domain.Checks, func(c sqltypes.DomainCheck) bool { return c.OID == after.Domain.Checks[len(after.Domain.Checks)-1].OID })
+			u.Domain.Checks = slices.DeleteFunc(u.Domain.Checks, func(c sqltypes.DomainCheck) bool { return c.OID == added })
 		case parser.DomainValidate:
 			return catalog.Change{}, errSkip // it stays not valid
 		}
@@ -264,7 +286,7 @@ func (e *Executor) checkDomainValues(ctx context.Context, cat *catalog.Catalog, 
 			if !c.Type.IsDomain() || !oids[c.Type.Domain.OID] {
 				continue
 			}
-			err := e.eachRow(ctx, t, func(row []sqltypes.Value) error {
+			err := e.eachRow(ctx, e.rowsOf(ctx, cat, t), t, func(row []sqltypes.Value) error {
 				v := row[i]
 				if x.Action == parser.DomainSetNotNull {
 					if v.IsNull() {
