@@ -229,7 +229,15 @@ func (c *Catalog) Seal(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.rw.Write(ctx, kv.Batch{Ops: []kv.Op{versionMarker(c.partition, latest+1, "")}, Atomic: true})
+	marker := versionMarker(c.partition, latest+1, "")
+	// Read the marker through the transaction first: a store that checks
+	// each written key against the version it read (DynamoDB) then makes
+	// the commit conditional on the marker still not existing, whatever
+	// the transaction's snapshot is by then.
+	if _, err := c.rw.Get(ctx, kv.GetRequest{Keys: []kv.Key{marker.Key}, Consistent: true}); err != nil {
+		return err
+	}
+	return c.rw.Write(ctx, kv.Batch{Ops: []kv.Op{marker}, Atomic: true})
 }
 
 // changesSince returns the newest version, failing with 40001 if a change

@@ -35,42 +35,27 @@ func (r ddlRun) table() string { return fmt.Sprintf("k_%d_%d", r.writer, r.n) }
 func runDDLBlocks(conns []*pgx.Conn, started chan<- struct{}, kill <-chan struct{}) []ddlRun {
 	var mu sync.Mutex
 	var runs []ddlRun
-	var once sync.Once
-	var wg sync.WaitGroup
-	for w, conn := range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewSource(int64(w) + time.Now().UnixNano()))
-			for n := 0; ; n++ {
-				select {
-				case <-kill:
-					return
-				default:
-				}
-				run := ddlRun{writer: w, n: n, rows: 1 + rng.Intn(150)}
-				mu.Lock()
-				i := len(runs)
-				runs = append(runs, run)
-				mu.Unlock()
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				err := oneDDLBlock(ctx, conn, run)
-				cancel()
-				var pe *pgconn.PgError
-				if errors.As(err, &pe) && pe.Code == "40001" {
-					continue // another block changed the schema first
-				}
-				if err != nil {
-					return // the server is gone
-				}
-				mu.Lock()
-				runs[i].acked = true
-				mu.Unlock()
-				once.Do(func() { close(started) })
-			}
-		}()
-	}
-	wg.Wait()
+	untilKilled(conns, started, kill, func(w, n int, conn *pgx.Conn, rng *rand.Rand) (acked, stop bool) {
+		run := ddlRun{writer: w, n: n, rows: 1 + rng.Intn(150)}
+		mu.Lock()
+		i := len(runs)
+		runs = append(runs, run)
+		mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		err := oneDDLBlock(ctx, conn, run)
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Code == "40001" {
+			return false, false // another block changed the schema first
+		}
+		if err != nil {
+			return false, true // the server is gone
+		}
+		mu.Lock()
+		runs[i].acked = true
+		mu.Unlock()
+		return true, false
+	})
 	return runs
 }
 

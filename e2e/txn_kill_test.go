@@ -40,6 +40,29 @@ func killSetup(t *testing.T, conn *pgx.Conn, writers int) {
 func runBlocks(conns []*pgx.Conn, maxRows int, started chan<- struct{}, kill <-chan struct{}) []blockRun {
 	var mu sync.Mutex
 	var runs []blockRun
+	untilKilled(conns, started, kill, func(w, k int, conn *pgx.Conn, rng *rand.Rand) (acked, stop bool) {
+		run := blockRun{writer: w, id: w*1_000_000 + k, rows: 1 + rng.Intn(maxRows)}
+		mu.Lock()
+		i := len(runs)
+		runs = append(runs, run)
+		mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		if err := oneBlock(ctx, conn, run); err != nil {
+			return false, true // the server is gone (or the block lost a conflict: retried next round)
+		}
+		mu.Lock()
+		runs[i].acked = true
+		mu.Unlock()
+		return true, false
+	})
+	return runs
+}
+
+// untilKilled runs a writer per connection, each calling step with its
+// number and k = 0, 1, ... until kill is closed or step says to stop;
+// started is closed after the first step acknowledged.
+func untilKilled(conns []*pgx.Conn, started chan<- struct{}, kill <-chan struct{}, step func(w, k int, conn *pgx.Conn, rng *rand.Rand) (acked, stop bool)) {
 	var once sync.Once
 	var wg sync.WaitGroup
 	for w, conn := range conns {
@@ -53,26 +76,17 @@ func runBlocks(conns []*pgx.Conn, maxRows int, started chan<- struct{}, kill <-c
 					return
 				default:
 				}
-				run := blockRun{writer: w, id: w*1_000_000 + k, rows: 1 + rng.Intn(maxRows)}
-				mu.Lock()
-				i := len(runs)
-				runs = append(runs, run)
-				mu.Unlock()
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				err := oneBlock(ctx, conn, run)
-				cancel()
-				if err != nil {
-					return // the server is gone (or the block lost a conflict: retried next round)
+				acked, stop := step(w, k, conn, rng)
+				if stop {
+					return
 				}
-				mu.Lock()
-				runs[i].acked = true
-				mu.Unlock()
-				once.Do(func() { close(started) })
+				if acked {
+					once.Do(func() { close(started) })
+				}
 			}
 		}()
 	}
 	wg.Wait()
-	return runs
 }
 
 func oneBlock(ctx context.Context, conn *pgx.Conn, run blockRun) error {

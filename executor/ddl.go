@@ -320,18 +320,8 @@ func (e *Executor) buildInBlock(ctx context.Context, cat *catalog.Catalog, table
 	if !shared {
 		return e.setIndexState(ctx, cat, table.Name, index.Name, catalog.StatePublic)
 	}
-	tableID, indexID := table.ID, index.ID
-	return e.afterCommit(ctx, cat, fmt.Sprintf("building index %q", index.Name), func(ctx context.Context, cat *catalog.Catalog) error {
-		snap, err := cat.Snapshot(ctx)
-		if err != nil {
-			return err
-		}
-		t := snap.TableByID(tableID)
-		if t == nil {
-			return nil // dropped since
-		}
-		ix := indexByID(t, indexID)
-		if ix == nil || ix.State != catalog.StateBuilding {
+	return e.afterCommitOnIndex(ctx, cat, fmt.Sprintf("building index %q", index.Name), table.ID, index.ID, func(ctx context.Context, cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) error {
+		if ix.State != catalog.StateBuilding {
 			return nil
 		}
 		return e.build(ctx, cat, t, ix)

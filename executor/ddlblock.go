@@ -165,3 +165,24 @@ func inBlockRefused(ctx context.Context, cat *catalog.Catalog, what string) erro
 func sharedTable(cat *catalog.Catalog, t *catalog.Table) bool {
 	return !cat.InBlock() || !cat.CreatedInBlock(t.ID)
 }
+
+// afterCommitOnIndex is afterCommit of work on one index, found by its and
+// its table's IDs in the committed schema (the block may have renamed
+// them); nothing is done if either was dropped since.
+func (e *Executor) afterCommitOnIndex(ctx context.Context, cat *catalog.Catalog, what string, tableID, indexID uint64, fn func(ctx context.Context, cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) error) error {
+	return e.afterCommit(ctx, cat, what, func(ctx context.Context, cat *catalog.Catalog) error {
+		snap, err := cat.Snapshot(ctx)
+		if err != nil {
+			return err
+		}
+		t := snap.TableByID(tableID)
+		if t == nil {
+			return nil
+		}
+		ix := indexByID(t, indexID)
+		if ix == nil {
+			return nil
+		}
+		return fn(ctx, cat, t, ix)
+	})
+}

@@ -25,25 +25,14 @@ func (e *Executor) Reindex(ctx context.Context, cat *catalog.Catalog, table stri
 		// The rebuild changes no row and nothing a statement can see, so
 		// inside a block it is made, online, once the block has committed
 		// (and not at all if it rolls back).
-		tableID, indexID := index.ID, index.ID
+		tableID := index.ID
 		if snap, err := cat.Snapshot(ctx); err == nil {
 			if t, err := snap.Table(table); err == nil {
 				tableID = t.ID
 			}
 		}
-		return e.afterCommit(ctx, cat, fmt.Sprintf("reindexing %q", index.Name), func(ctx context.Context, cat *catalog.Catalog) error {
-			snap, err := cat.Snapshot(ctx)
-			if err != nil {
-				return err
-			}
-			t := snap.TableByID(tableID)
-			if t == nil {
-				return nil // dropped since
-			}
-			if ix := indexByID(t, indexID); ix != nil {
-				return e.Reindex(ctx, cat, t.Name, ix)
-			}
-			return nil
+		return e.afterCommitOnIndex(ctx, cat, fmt.Sprintf("reindexing %q", index.Name), tableID, index.ID, func(ctx context.Context, cat *catalog.Catalog, t *catalog.Table, ix *catalog.Index) error {
+			return e.Reindex(ctx, cat, t.Name, ix)
 		})
 	}
 	var nt *catalog.Table
