@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/kv"
@@ -30,12 +32,17 @@ import (
 //
 // COMMIT. The block's changes were computed on the schema as of its
 // snapshot, so Seal, just before the commit, checks that no other schema
-// change committed since then (changes of statistics only and other blocks'
-// claims do not count) and adds to the transaction the marker of a new
-// version, so that every proxy reloads the schema when the block commits. A
-// change that commits between the check and the commit takes the same
-// version, and the first committer wins: the block fails with 40001, as a
-// block that meets a concurrent change of the schema does at the check.
+// change committed since then touched what the block depends on: the
+// objects it changed, the tables they reference, the tables it wrote rows
+// of, and the relation names it took (every marker lists what its change
+// touched; changes of statistics only and other blocks' claims do not
+// count, and neither do changes of other objects, so concurrent migrations
+// of different tables both commit). It then adds to the transaction the
+// marker of a new version, so that every proxy reloads the schema when the
+// block commits. A change that commits between the check and the commit
+// takes the same version, and the first committer wins: the block fails
+// with 40001, as a block that meets a conflicting change does at the
+// check.
 
 // blockState is what a transaction block's catalog (Block) adds to a
 // Catalog.
@@ -51,12 +58,17 @@ type blockState struct {
 	snap *Snapshot
 	// claimed are the versions the block's changes took.
 	claimed map[uint64]bool
+	// objects are what the block's changes touched (changedObjects).
+	objects map[string]bool
 }
 
 // The kinds of version markers (markerKindAttr); a marker without one
 // records a change of the schema.
 const (
-	markerKindAttr = "kind"
+	// markerObjectsAttr lists what the change touched (changedObjects),
+	// one per line.
+	markerObjectsAttr = "objects"
+	markerKindAttr    = "kind"
 	// markerClaim: a version a block's change took; what it changed
 	// becomes visible with the block's COMMIT, under a marker of its own.
 	markerClaim = "claim"
@@ -65,12 +77,52 @@ const (
 )
 
 // versionMarker is the write that claims version v for change ch.
-func versionMarker(partition []byte, v uint64, kind string) kv.Op {
+func versionMarker(partition []byte, v uint64, kind string, objects []string) kv.Op {
 	op := kv.Op{Kind: kv.OpPut, Key: kv.Key{Partition: partition, Sort: versionKey(v)}, Cond: kv.CondNotExists}
 	if kind != "" {
-		op.Attrs = []kv.Attr{{Name: markerKindAttr, Kind: kv.AttrString, S: kind}}
+		op.Attrs = append(op.Attrs, kv.Attr{Name: markerKindAttr, Kind: kv.AttrString, S: kind})
+	}
+	if len(objects) > 0 {
+		op.Attrs = append(op.Attrs, kv.Attr{Name: markerObjectsAttr, Kind: kv.AttrString, S: strings.Join(objects, "\n")})
 	}
 	return op
+}
+
+// namePrefix marks a relation or type name among a change's objects: two
+// changes that take one name conflict even when they write different
+// descriptors (a table and an index of another table, say).
+const namePrefix = "n/"
+
+// changedObjects lists what a change touches: the descriptors its ops
+// write, and the names of the relations, indexes and types it puts.
+func changedObjects(ch Change, ops []kv.Op) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, op := range ops {
+		add(string(op.Key.Sort))
+	}
+	for _, t := range ch.Put {
+		add(namePrefix + t.Name)
+		for _, ix := range t.Indexes {
+			add(namePrefix + ix.Name)
+		}
+	}
+	for _, v := range ch.PutViews {
+		add(namePrefix + v.Name)
+	}
+	for _, q := range ch.PutSequences {
+		add(namePrefix + q.Name)
+	}
+	for _, y := range ch.PutTypes {
+		add(namePrefix + y.Name)
+	}
+	return out
 }
 
 // markerKind is the kind of change ch records (see versionMarker).
@@ -91,7 +143,7 @@ func (c *Catalog) Block(ctx context.Context, rw kv.ReadWriter) (*Catalog, error)
 	if c.block != nil || c.temp {
 		return nil, fmt.Errorf("catalog: a block's catalog must be made from the store's")
 	}
-	b := &Catalog{rw: rw, partition: c.partition, exclusive: true, block: &blockState{base: c, claimed: map[uint64]bool{}}}
+	b := &Catalog{rw: rw, partition: c.partition, exclusive: true, block: &blockState{base: c, claimed: map[uint64]bool{}, objects: map[string]bool{}}}
 	// The version of the schema the transaction sees. A store that keeps
 	// versions shows the transaction the schema as of its snapshot, which a
 	// change may have replaced since: changesSince below fails the block
@@ -108,9 +160,6 @@ func (c *Catalog) Block(ctx context.Context, rw kv.ReadWriter) (*Catalog, error)
 		return nil, err
 	}
 	b.block.from = from
-	if _, err := c.changesSince(ctx, from); err != nil {
-		return nil, err
-	}
 	return b, nil
 }
 
@@ -187,6 +236,9 @@ func (c *Catalog) blockUpdate(ctx context.Context, fn func(s *Snapshot, newVersi
 	}
 	c.mu.Lock()
 	c.block.claimed[next] = true
+	for _, o := range changedObjects(ch, ops) {
+		c.block.objects[o] = true
+	}
 	c.block.snap = nil
 	c.mu.Unlock()
 	if len(ops) > 0 {
@@ -204,7 +256,7 @@ func (c *Catalog) claimVersion(ctx context.Context) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
-		err = c.rw.Write(ctx, kv.Batch{Ops: []kv.Op{versionMarker(c.partition, v+1, markerClaim)}, Atomic: true})
+		err = c.rw.Write(ctx, kv.Batch{Ops: []kv.Op{versionMarker(c.partition, v+1, markerClaim, nil)}, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
 			continue
@@ -218,18 +270,28 @@ func (c *Catalog) claimVersion(ctx context.Context) (uint64, error) {
 }
 
 // Seal readies a block's changes for the block's COMMIT (see Block): it
-// fails with 40001 if another change of the schema committed since the
-// block's snapshot, and adds the marker of a new version to the
-// transaction. A block that changed nothing needs no seal.
-func (c *Catalog) Seal(ctx context.Context) error {
+// fails with 40001 if a change of what the block depends on committed since
+// the block's snapshot (wrote names the tables whose rows the block
+// wrote), and adds the marker of a new version to the transaction. A block
+// that changed nothing needs no seal.
+func (c *Catalog) Seal(ctx context.Context, wrote []string) error {
 	if !c.Changed() {
 		return nil
 	}
-	latest, err := c.block.base.changesSince(ctx, c.block.from)
+	deps, err := c.dependencies(ctx, wrote)
 	if err != nil {
 		return err
 	}
-	marker := versionMarker(c.partition, latest+1, "")
+	latest, err := c.block.base.changesSince(ctx, c.block.from, deps)
+	if err != nil {
+		return err
+	}
+	objects := make([]string, 0, len(c.block.objects))
+	for o := range c.block.objects {
+		objects = append(objects, o)
+	}
+	sort.Strings(objects)
+	marker := versionMarker(c.partition, latest+1, "", objects)
 	// Read the marker through the transaction first: a store that checks
 	// each written key against the version it read (DynamoDB) then makes
 	// the commit conditional on the marker still not existing, whatever
@@ -240,10 +302,43 @@ func (c *Catalog) Seal(ctx context.Context) error {
 	return c.rw.Write(ctx, kv.Batch{Ops: []kv.Op{marker}, Atomic: true})
 }
 
+// dependencies is what a block's changes depend on (see Block): the
+// objects they touched, the tables the block's tables reference and its
+// views read, and the tables in wrote.
+func (c *Catalog) dependencies(ctx context.Context, wrote []string) (map[string]bool, error) {
+	snap, err := c.blockSnapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	deps := make(map[string]bool, len(c.block.objects)+len(wrote))
+	for o := range c.block.objects {
+		deps[o] = true
+		switch {
+		case strings.HasPrefix(o, tablePrefix):
+			if t, err := snap.Table(o[len(tablePrefix):]); err == nil {
+				for _, fk := range t.ForeignKeys {
+					deps[tablePrefix+fk.RefTable] = true
+				}
+			}
+		case strings.HasPrefix(o, viewPrefix):
+			if v, ok := snap.StoredView(o[len(viewPrefix):]); ok {
+				for _, d := range v.Depends {
+					deps[tablePrefix+d], deps[viewPrefix+d] = true, true
+				}
+			}
+		}
+	}
+	for _, t := range wrote {
+		deps[tablePrefix+t] = true
+	}
+	return deps, nil
+}
+
 // changesSince returns the newest version, failing with 40001 if a change
-// of the schema (not a block's claim, not statistics) committed after
-// version from.
-func (c *Catalog) changesSince(ctx context.Context, from uint64) (uint64, error) {
+// of the schema (not a block's claim, not statistics) that touched one of
+// deps committed after version from. A marker that does not say what its
+// change touched conflicts with everything.
+func (c *Catalog) changesSince(ctx context.Context, from uint64, deps map[string]bool) (uint64, error) {
 	start := versionKey(from + 1)
 	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd([]byte(versionPrefix)), Consistent: true})
 	defer it.Close()
@@ -251,13 +346,23 @@ func (c *Catalog) changesSince(ctx context.Context, from uint64) (uint64, error)
 	for it.Next() {
 		item := it.Item()
 		latest = binary.BigEndian.Uint64(item.Key.Sort[len(versionPrefix):])
-		kind := ""
+		kind, objects, listed := "", "", false
 		for _, a := range item.Attrs {
-			if a.Name == markerKindAttr {
+			switch a.Name {
+			case markerKindAttr:
 				kind = a.S
+			case markerObjectsAttr:
+				objects, listed = a.S, true
 			}
 		}
-		if kind != markerClaim && kind != markerStats {
+		if kind == markerClaim || kind == markerStats {
+			continue
+		}
+		conflict := !listed
+		for _, o := range strings.Split(objects, "\n") {
+			conflict = conflict || deps[o]
+		}
+		if conflict {
 			return 0, pgerr.New(pgerr.SerializationFailure, "could not serialize access: the schema changed during the transaction").
 				WithHint("Retry the transaction.")
 		}

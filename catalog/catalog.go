@@ -747,7 +747,7 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		if err != nil {
 			return nil, err
 		}
-		ops = append([]kv.Op{versionMarker(c.partition, next, markerKind(ch))}, ops...)
+		ops = append([]kv.Op{versionMarker(c.partition, next, markerKind(ch), changedObjects(ch, ops))}, ops...)
 		err = c.rw.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {

@@ -207,6 +207,12 @@ func (t *Txn) Commit(ctx context.Context, current *catalog.Snapshot) error {
 	t.mu.Lock()
 	wrote, failed := t.wrote, t.failedSchema
 	t.mu.Unlock()
+	var wroteTables []string
+	for key := range wrote {
+		if !strings.HasPrefix(key, tempWritten) {
+			wroteTables = append(wroteTables, key)
+		}
+	}
 	if t.schema.Changed() {
 		// The block changed the schema: its writes planned with its own
 		// schema, which Seal checks is the committed one with only the
@@ -220,7 +226,7 @@ func (t *Txn) Commit(ctx context.Context, current *catalog.Snapshot) error {
 	if err := t.runDeferred(ctx, nil); err != nil {
 		return err
 	}
-	if err := t.schema.Seal(ctx); err != nil {
+	if err := t.schema.Seal(ctx, wroteTables); err != nil {
 		return txnErr(err)
 	}
 	if current != nil {

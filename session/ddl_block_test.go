@@ -112,14 +112,15 @@ func TestDDLBlockConflicts(t *testing.T) {
 			mustRun(t, a, `CREATE TABLE base (k INT PRIMARY KEY, v INT)`)
 			mustRun(t, a, `INSERT INTO base VALUES (1, 1)`)
 
-			// Another session's schema change after the block's first one:
-			// the block's COMMIT fails and leaves nothing.
+			// Another session's change of a table the block wrote, after
+			// the block's first schema change: the block's COMMIT fails and
+			// leaves nothing.
 			mustRun(t, a, `BEGIN`)
 			mustRun(t, a, `CREATE TABLE mine (k INT PRIMARY KEY)`)
 			mustRun(t, a, `INSERT INTO base VALUES (2, 2)`)
-			mustRun(t, b, `CREATE TABLE theirs (k INT PRIMARY KEY)`)
+			mustRun(t, b, `ALTER TABLE base ADD COLUMN z INT`)
 			if _, err := runSQL(ctx, a, `COMMIT`); pgerr.CodeOf(err) != pgerr.SerializationFailure {
-				t.Fatalf("COMMIT after a concurrent schema change: %v, want 40001", err)
+				t.Fatalf("COMMIT after a concurrent change of a table it wrote: %v, want 40001", err)
 			}
 			time.Sleep(2 * catalog.SharedStaleness)
 			if _, err := runSQL(ctx, a, `SELECT * FROM mine`); pgerr.CodeOf(err) != pgerr.UndefinedTable {
@@ -128,15 +129,40 @@ func TestDDLBlockConflicts(t *testing.T) {
 			if got := rowsOf(t, a, `SELECT count(*) FROM base`); got[0] != "1" {
 				t.Errorf("the failed block's row is there: %v", got)
 			}
-			rowsOf(t, a, `SELECT count(*) FROM theirs`)
 
-			// Statistics are not the schema: an ANALYZE meanwhile does not
-			// fail the block.
+			// A change of other objects since the block's snapshot does not
+			// fail the block: two migrations of different tables both
+			// commit. (On DynamoDB, which keeps no old versions, a change
+			// committed between two of the block's schema changes fails the
+			// block's next one instead: its catalog reads change.)
 			mustRun(t, a, `BEGIN`)
+			mustRun(t, a, `INSERT INTO base VALUES (3, 3)`)
+			mustRun(t, b, `BEGIN`)
+			mustRun(t, b, `CREATE TABLE theirs (k INT PRIMARY KEY)`)
+			mustRun(t, b, `COMMIT`)
 			mustRun(t, a, `CREATE TABLE mine (k INT PRIMARY KEY)`)
+			mustRun(t, a, `CREATE INDEX mine_k ON mine (k)`)
+			mustRun(t, a, `COMMIT`)
+			untilRows(t, func() ([]string, error) {
+				return runSQL(ctx, b, `SELECT (SELECT count(*) FROM mine), (SELECT count(*) FROM theirs)`)
+			}, "0|0")
+
+			// Taking a name another change took fails, even in another
+			// table's descriptor: an index and a table share names.
+			mustRun(t, a, `BEGIN`)
+			mustRun(t, a, `CREATE INDEX clash ON mine (k)`)
+			mustRun(t, b, `CREATE TABLE clash (k INT)`)
+			if _, err := runSQL(ctx, a, `COMMIT`); pgerr.CodeOf(err) != pgerr.SerializationFailure {
+				t.Fatalf("COMMIT of a name another change took: %v, want 40001", err)
+			}
+			mustRun(t, b, `DROP TABLE mine, theirs, clash`)
+
+			// Statistics are not the schema: an ANALYZE of a table the
+			// block changes does not fail the block.
+			mustRun(t, a, `BEGIN`)
+			mustRun(t, a, `ALTER TABLE base ADD COLUMN w INT`)
 			mustRun(t, b, `ANALYZE base`)
 			mustRun(t, a, `COMMIT`)
-			rowsOf(t, a, `SELECT count(*) FROM mine`)
 
 			// Two blocks changing the schema at once: the first to commit
 			// wins.
@@ -150,7 +176,7 @@ func TestDDLBlockConflicts(t *testing.T) {
 			}
 			untilRows(t, func() ([]string, error) {
 				return runSQL(ctx, a, `SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute WHERE attrelid = 'base'::regclass AND attnum > 0`)
-			}, "k,v,y")
+			}, "k,v,z,w,y")
 		})
 	}
 }
