@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -60,10 +61,19 @@ func startBrowser(t *testing.T, width, height int) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Not t.TempDir: chromium's helper processes may still write its
+	// profile for a moment after it is killed, and TempDir's cleanup
+	// fails the test on a directory that is not empty.
+	profile, err := os.MkdirTemp("", "zproxy-console-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(path, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 		"--remote-debugging-pipe", "--no-first-run", "--no-default-browser-check", "--hide-scrollbars",
-		"--user-data-dir="+t.TempDir(), fmt.Sprintf("--window-size=%d,%d", width, height), "about:blank")
+		"--user-data-dir="+profile, fmt.Sprintf("--window-size=%d,%d", width, height), "about:blank")
 	cmd.ExtraFiles = []*os.File{cmdR, outW} // fd 3 and fd 4
+	// Its own process group, so that killing it kills its helpers too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +83,15 @@ func startBrowser(t *testing.T, width, height int) *browser {
 	go b.read(bufio.NewReader(outR))
 	t.Cleanup(func() {
 		cmdW.Close()
-		_ = cmd.Process.Kill()
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
+		for i := 0; i < 50; i++ {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("could not remove chromium's profile %s", profile)
 	})
 	var target struct {
 		TargetID string `json:"targetId"`
