@@ -161,6 +161,24 @@ func ddlKillSetup(t *testing.T, conn *pgx.Conn, writers int) {
 	}
 }
 
+// openBlockAcrossKill leaves a block open on conn that creates a table,
+// fills it and drops the counters: the kill must undo all of it.
+func openBlockAcrossKill(t *testing.T, conn *pgx.Conn) {
+	mustExec(t, conn, `BEGIN`)
+	mustExec(t, conn, `CREATE TABLE never (k INT PRIMARY KEY)`)
+	mustExec(t, conn, `INSERT INTO never VALUES (1)`)
+	mustExec(t, conn, `DROP TABLE ddl_counters`)
+}
+
+// checkOpenBlockGone checks that the block openBlockAcrossKill left open
+// left nothing (verifyDDLBlocks finds the counters).
+func checkOpenBlockGone(t *testing.T, conn *pgx.Conn) {
+	var never int
+	if err := conn.QueryRow(testCtx(t), `SELECT count(*) FROM pg_class WHERE relname = 'never'`).Scan(&never); err != nil || never != 0 {
+		t.Errorf("the block open at the kill left its table: %d (%v)", never, err)
+	}
+}
+
 func TestKillDuringDDLBlocks(t *testing.T) {
 	requireZproxy(t)
 	t.Parallel()
@@ -172,22 +190,14 @@ func TestKillDuringDDLBlocks(t *testing.T) {
 	for i := range conns {
 		conns[i] = s.Connect(t)
 	}
-	// One more block stays open across the kill: it must leave nothing.
-	open := s.Connect(t)
-	mustExec(t, open, `BEGIN`)
-	mustExec(t, open, `CREATE TABLE never (k INT PRIMARY KEY)`)
-	mustExec(t, open, `INSERT INTO never VALUES (1)`)
-	mustExec(t, open, `DROP TABLE ddl_counters`)
+	openBlockAcrossKill(t, s.Connect(t))
 	started, kill := make(chan struct{}), make(chan struct{})
 	go killAfter(t, s, started, kill, 2*time.Second)
 	runs := runDDLBlocks(conns, started, kill)
 	restarted := startServer(t, dir)
 	conn := restarted.Connect(t)
 	verifyDDLBlocks(t, conn, runs, writers)
-	var never int
-	if err := conn.QueryRow(testCtx(t), `SELECT count(*) FROM pg_class WHERE relname = 'never'`).Scan(&never); err != nil || never != 0 {
-		t.Errorf("the block open at the kill left its table: %d (%v)", never, err)
-	}
+	checkOpenBlockGone(t, conn)
 	restarted.Stop()
 }
 
@@ -206,19 +216,13 @@ func TestKillDuringDDLBlocksDynamoDB(t *testing.T) {
 	for i := range conns {
 		conns[i] = a.Connect(t)
 	}
-	open := a.Connect(t)
-	mustExec(t, open, `BEGIN`)
-	mustExec(t, open, `CREATE TABLE never (k INT PRIMARY KEY)`)
-	mustExec(t, open, `DROP TABLE ddl_counters`)
+	openBlockAcrossKill(t, a.Connect(t))
 	started, kill := make(chan struct{}), make(chan struct{})
 	go killAfter(t, a, started, kill, 4*time.Second)
 	runs := runDDLBlocks(conns, started, kill)
 	conn := b.Connect(t)
 	time.Sleep(2 * time.Second) // b's schema cache catches up with a's last commit
 	verifyDDLBlocks(t, conn, runs, writers)
-	var never int
-	if err := conn.QueryRow(testCtx(t), `SELECT count(*) FROM pg_class WHERE relname = 'never'`).Scan(&never); err != nil || never != 0 {
-		t.Errorf("the block open at the kill left its table: %d (%v)", never, err)
-	}
+	checkOpenBlockGone(t, conn)
 	b.Stop()
 }

@@ -58,9 +58,6 @@ func (t *Txn) SchemaCatalog(ctx context.Context, base *catalog.Catalog) (*catalo
 	if t.schema != nil {
 		return t.schema, nil
 	}
-	if t.readOnly {
-		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot change the schema in a read-only transaction")
-	}
 	c, err := base.Block(ctx, t.kv)
 	if err != nil {
 		return nil, txnErr(err)
@@ -159,11 +156,10 @@ func inBlockRefused(ctx context.Context, cat *catalog.Catalog, what string) erro
 		WithHint("Run it outside a transaction block.")
 }
 
-// sharedTable reports whether a block's change to table t must be
-// finished after the commit: other sessions can write t (it was not
-// created by the block). Outside a block it always is.
+// sharedTable reports whether other sessions can write table t: always
+// outside a block; inside one, unless the block created it.
 func sharedTable(cat *catalog.Catalog, t *catalog.Table) bool {
-	return !cat.InBlock() || !cat.CreatedInBlock(t.ID)
+	return !cat.CreatedInBlock(t.ID)
 }
 
 // afterCommitOnIndex is afterCommit of work on one index, found by its and

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"maps"
 	"strings"
 	"sync"
 
@@ -45,9 +46,10 @@ type Txn struct {
 	wrote map[string]uint64
 	// failedSchema names a table written under two different revisions.
 	failedSchema string
-	// savepoints remember wrote as of each savepoint, so rolling back to
-	// one forgets the tables written after it.
-	marks map[kv.Savepoint]map[string]uint64
+	// marks remember, at each savepoint, wrote and how many after-commit
+	// actions there were, so rolling back to one forgets the tables
+	// written and the schema changes' leftovers after it.
+	marks map[kv.Savepoint]txnMark
 	// deferred are the foreign-key checks waiting for COMMIT, and modes
 	// what SET CONSTRAINTS chose (constraints.go).
 	deferred []deferredCheck
@@ -63,9 +65,14 @@ type Txn struct {
 	// catalog it was made from.
 	schema, base *catalog.Catalog
 	// after are what the block's schema changes left to do once it has
-	// committed (ddlblock.go); afterMarks their number at each savepoint.
-	after      []afterCommit
-	afterMarks map[kv.Savepoint]int
+	// committed (ddlblock.go).
+	after []afterCommit
+}
+
+// txnMark is what a Txn remembers at a savepoint.
+type txnMark struct {
+	wrote map[string]uint64
+	after int
 }
 
 // SetMemAccount charges the transaction's buffered writes to a session's
@@ -137,17 +144,9 @@ func (t *Txn) Savepoint() kv.Savepoint {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.marks == nil {
-		t.marks = map[kv.Savepoint]map[string]uint64{}
+		t.marks = map[kv.Savepoint]txnMark{}
 	}
-	m := make(map[string]uint64, len(t.wrote))
-	for k, v := range t.wrote {
-		m[k] = v
-	}
-	t.marks[sp] = m
-	if t.afterMarks == nil {
-		t.afterMarks = map[kv.Savepoint]int{}
-	}
-	t.afterMarks[sp] = len(t.after)
+	t.marks[sp] = txnMark{wrote: maps.Clone(t.wrote), after: len(t.after)}
 	return sp
 }
 
@@ -159,20 +158,15 @@ func (t *Txn) RollbackTo(sp kv.Savepoint) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if m, ok := t.marks[sp]; ok {
-		t.wrote = make(map[string]uint64, len(m))
-		for k, v := range m {
-			t.wrote[k] = v
-		}
+		t.wrote = maps.Clone(m.wrote)
+		// The schema changes made after sp are undone with its writes,
+		// and with them what they left for after the commit.
+		t.after = t.after[:m.after]
 	}
 	for s := range t.marks {
 		if s > sp {
 			delete(t.marks, s)
 		}
-	}
-	// The schema changes made after sp are undone with its writes, and
-	// with them what they left for after the commit.
-	if n, ok := t.afterMarks[sp]; ok {
-		t.after = t.after[:n]
 	}
 	if t.schema != nil {
 		t.schema.Forget()
@@ -208,16 +202,16 @@ func (t *Txn) Commit(ctx context.Context, current *catalog.Snapshot) error {
 	wrote, failed := t.wrote, t.failedSchema
 	t.mu.Unlock()
 	var wroteTables []string
-	for key := range wrote {
-		if !strings.HasPrefix(key, tempWritten) {
-			wroteTables = append(wroteTables, key)
-		}
-	}
 	if t.schema.Changed() {
 		// The block changed the schema: its writes planned with its own
-		// schema, which Seal checks is the committed one with only the
-		// block's changes (any other change since fails the commit), so
-		// the per-table revision rule has nothing to add.
+		// schema, and Seal fails the commit if a change since touched one
+		// of the tables they wrote (or anything else the block depends
+		// on), so the per-table revision rule has nothing to add.
+		for key := range wrote {
+			if !strings.HasPrefix(key, tempWritten) {
+				wroteTables = append(wroteTables, key)
+			}
+		}
 		wrote, failed, current = nil, "", nil
 	}
 	if failed != "" {

@@ -55,6 +55,10 @@ type Statement struct {
 	// holds UnnamedIndex, and the binder names the index as PostgreSQL
 	// does.
 	IndexUnnamed bool
+	// Concurrently marks CREATE INDEX CONCURRENTLY and DROP INDEX
+	// CONCURRENTLY, which PostgreSQL refuses inside a transaction block.
+	// (zproxy builds every index online, so it changes nothing else.)
+	Concurrently bool
 	// Include lists the INCLUDE (...) columns of CREATE INDEX.
 	Include []string
 	// OnConflict is set for INSERT ... ON CONFLICT.

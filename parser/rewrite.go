@@ -997,6 +997,7 @@ const UnnamedIndex = "zp_unnamed_index"
 func (r *rewriter) createIndex(i int) error {
 	var err error
 	if r.peek(i, "concurrently") {
+		r.st.Concurrently = true
 		r.drop(i, i+1)
 		i++
 	}

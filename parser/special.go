@@ -328,6 +328,7 @@ func (r *rewriter) dropIndex() (ast.StmtNode, error) {
 	}
 	k := 2
 	if r.peek(k, "concurrently") {
+		r.st.Concurrently = true
 		k++
 	}
 	stmt := &ast.DropIndexStmt{Table: &ast.TableName{}}

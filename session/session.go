@@ -449,7 +449,7 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 			return nil, err
 		}
 	}
-	if txn != nil {
+	if txn != nil && (desc.ChangesSchema || desc.Class == ir.ClassDDL) {
 		// Schema changes go through the block (executor.InBlock).
 		ctx = executor.InBlock(ctx, txn)
 	}
@@ -978,6 +978,9 @@ func (st *statement) runDropSequence(ctx context.Context, x *ir.DropSequence, en
 func (st *statement) runCreateIndex(ctx context.Context, x *ir.CreateIndex, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
+	if err := st.notConcurrentlyInBlock("CREATE INDEX"); err != nil {
+		return nil, err
+	}
 	cat, err := s.catalogFor(ctx, x.Table)
 	if err != nil {
 		return nil, err
@@ -995,6 +998,9 @@ func (st *statement) runCreateIndex(ctx context.Context, x *ir.CreateIndex, env 
 func (st *statement) runDropIndex(ctx context.Context, x *ir.DropIndex, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
+	if err := st.notConcurrentlyInBlock("DROP INDEX"); err != nil {
+		return nil, err
+	}
 	cat, err := s.catalogFor(ctx, x.Name)
 	if err != nil {
 		return nil, err
@@ -1003,6 +1009,15 @@ func (st *statement) runDropIndex(ctx context.Context, x *ir.DropIndex, env *run
 		return nil, storeErr(err)
 	}
 	return tagResult("DROP INDEX"), nil
+}
+
+// notConcurrentlyInBlock refuses CREATE or DROP INDEX CONCURRENTLY inside a
+// transaction block, as PostgreSQL does (25001).
+func (st *statement) notConcurrentlyInBlock(what string) error {
+	if st.parsed.Concurrently && st.sess.txStatus != 'I' {
+		return pgerr.New(pgerr.ActiveSQLTransaction, "%s CONCURRENTLY cannot run inside a transaction block", what)
+	}
+	return nil
 }
 
 // runSetConstraints runs SetConstraints.
