@@ -122,13 +122,16 @@ func changedObjects(ch Change, ops []kv.Op) []string {
 	for _, y := range ch.PutTypes {
 		add(namePrefix + y.Name)
 	}
+	for _, f := range ch.PutFunctions {
+		add(namePrefix + "f:" + f.Name) // two overloads created at once may collide
+	}
 	return out
 }
 
 // markerKind is the kind of change ch records (see versionMarker).
 func markerKind(ch Change) string {
 	if len(ch.Put)+len(ch.Delete)+len(ch.PutViews)+len(ch.DeleteViews)+len(ch.PutSequences)+len(ch.DeleteSequences)+
-		len(ch.PutRoles)+len(ch.DeleteRoles)+len(ch.PutTypes)+len(ch.DeleteTypes) == 0 &&
+		len(ch.PutRoles)+len(ch.DeleteRoles)+len(ch.PutTypes)+len(ch.DeleteTypes)+len(ch.PutFunctions)+len(ch.DeleteFunctions) == 0 &&
 		len(ch.PutStats)+len(ch.DeleteStats) > 0 {
 		return markerStats
 	}

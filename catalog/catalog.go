@@ -348,6 +348,7 @@ type Snapshot struct {
 	roles     map[string]*Role       // see roles.go
 	stats     map[uint64]*TableStats // by table ID; see stats.go
 	types     map[string]*UserType   // see types.go
+	funcs     map[string][]*Function // see functions.go
 	// perm is the permanent schema under a session's temporary objects
 	// (WithTemp, temp.go); nil for a catalog's own snapshot. tempNum
 	// numbers the session's temporary schema (TempSchema).
@@ -633,12 +634,16 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
+		funcs, err := c.loadFunctions(ctx, types)
+		if err != nil {
+			return nil, err
+		}
 		v2, err := c.viewVersion(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, tempNum: c.tempNum}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, tempNum: c.tempNum}, nil
 		}
 	}
 }
@@ -715,6 +720,11 @@ type Change struct {
 	// dropped table's go with it.
 	PutStats    []*TableStats
 	DeleteStats []uint64
+
+	// PutFunctions and DeleteFunctions (by OID) change user-defined
+	// functions and procedures (functions.go).
+	PutFunctions    []*Function
+	DeleteFunctions []uint32
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -811,6 +821,11 @@ func (c *Catalog) changeOps(snap *Snapshot, ch Change, rev uint64) ([]kv.Op, err
 		return nil, err
 	}
 	ops = append(ops, tops...)
+	fops, err := c.funcOps(ch)
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, fops...)
 	sops, err := c.statsOps(snap, ch)
 	if err != nil {
 		return nil, err

@@ -26,18 +26,32 @@ func (e *Executor) ChangeType(ctx context.Context, cat *catalog.Catalog, x *ir.T
 	if validatesDomain(x) {
 		return e.changeDomainValidated(ctx, cat, x, owner)
 	}
-	var skip *pgerr.Error
-	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
-		skip = nil
+	return updateWithNotices(ctx, cat, func(s *catalog.Snapshot, version uint64) (catalog.Change, []*pgerr.Error, error) {
 		ch, n, err := typeChange(s, version, x, owner)
-		skip = n
+		if n != nil {
+			return ch, []*pgerr.Error{n}, err
+		}
+		return ch, nil, err
+	}, notice)
+}
+
+// updateWithNotices applies the change fn computes, as cat.Update, then
+// sends the notices of its last computation (what it skipped); errSkip
+// from fn is a change of nothing.
+func updateWithNotices(ctx context.Context, cat *catalog.Catalog, fn func(s *catalog.Snapshot, version uint64) (catalog.Change, []*pgerr.Error, error), notice func(*pgerr.Error)) error {
+	var notes []*pgerr.Error
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
+		ch, n, err := fn(s, version)
+		notes = n
 		return ch, err
 	})
 	if errors.Is(err, errSkip) {
 		err = nil
 	}
-	if err == nil && skip != nil {
-		notice(skip)
+	if err == nil {
+		for _, n := range notes {
+			notice(n)
+		}
 	}
 	return err
 }

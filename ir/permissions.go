@@ -125,7 +125,17 @@ func (s ColumnSet) Each(fn func(int)) {
 // statements that read or write rows embed it.
 type Permissions struct {
 	Perms []*RelPermission
+	// Routines are the user-defined functions the statement calls (each
+	// needs EXECUTE; the session runs a statement calling any in a
+	// transaction, so their writes are atomic with its own).
+	Routines []*catalog.Function
 }
+
+// CalledRoutines returns the user-defined functions the statement calls.
+func (p *Permissions) CalledRoutines() []*catalog.Function { return p.Routines }
+
+// SetRoutines records the user-defined functions the statement calls.
+func (p *Permissions) SetRoutines(fs []*catalog.Function) { p.Routines = fs }
 
 // RequiredPermissions returns the statement's relation permissions.
 func (p *Permissions) RequiredPermissions() []*RelPermission { return p.Perms }
@@ -136,6 +146,8 @@ func (p *Permissions) SetPermissions(perms []*RelPermission) { p.Perms = perms }
 type Permissioned interface {
 	RequiredPermissions() []*RelPermission
 	SetPermissions([]*RelPermission)
+	CalledRoutines() []*catalog.Function
+	SetRoutines([]*catalog.Function)
 }
 
 // PermissionsOf returns the relation permissions a bound statement needs,
@@ -148,6 +160,17 @@ func PermissionsOf(st Statement) []*RelPermission {
 		return PermissionsOf(x.Stmt)
 	case Permissioned:
 		return x.RequiredPermissions()
+	}
+	return nil
+}
+
+// RoutinesOf returns the user-defined functions a bound statement calls.
+func RoutinesOf(st Statement) []*catalog.Function {
+	switch x := st.(type) {
+	case *Explain:
+		return RoutinesOf(x.Stmt)
+	case Permissioned:
+		return x.CalledRoutines()
 	}
 	return nil
 }

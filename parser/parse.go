@@ -145,6 +145,9 @@ type Statement struct {
 	// Utility is set for PREPARE, EXECUTE, DEALLOCATE, DISCARD, cursors,
 	// LISTEN/NOTIFY and COPY; AST is then nil (utility.go).
 	Utility *UtilityStatement
+	// Routine is a statement on functions and procedures, CALL or DO
+	// (routine.go); AST is nil then.
+	Routine *RoutineStatement
 
 	query string
 	segs  []seg
@@ -353,6 +356,14 @@ func Parse(sql string) ([]Statement, error) {
 	var out []Statement
 	start := 0
 	for i := 0; i <= len(toks); i++ {
+		if i < len(toks) && toks[i].is("begin") && i+1 < len(toks) && toks[i+1].is("atomic") && createsRoutine(toks[start:i]) {
+			// A BEGIN ATOMIC body's statements end in semicolons of
+			// their own: the statement goes on to its END.
+			if end := atomicEnd(toks, i+2); end >= 0 {
+				i = end
+			}
+			continue
+		}
 		if i < len(toks) && !toks[i].is(";") {
 			continue
 		}
@@ -368,6 +379,16 @@ func Parse(sql string) ([]Statement, error) {
 	return out, nil
 }
 
+// createsRoutine reports whether toks begin CREATE [OR REPLACE] FUNCTION
+// or PROCEDURE.
+func createsRoutine(toks []token) bool {
+	k := 1
+	if len(toks) > 2 && toks[1].is("or") && toks[2].is("replace") {
+		k = 3
+	}
+	return len(toks) > k && toks[0].is("create") && (toks[k].is("function") || toks[k].is("procedure"))
+}
+
 func parseOne(sql string, toks []token) (Statement, error) {
 	first, last := toks[0], toks[len(toks)-1]
 	st := Statement{Text: sql[first.start:last.end], Offset: first.start, query: sql}
@@ -377,7 +398,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil || st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Type != nil || st.Utility != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil || st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Type != nil || st.Utility != nil || st.Routine != nil {
 		st.AST = stmt
 		return st, err
 	}
@@ -422,6 +443,10 @@ func parseOne(sql string, toks []token) (Statement, error) {
 		if i > head && i < len(toks) && toks[i].kind != tkIdent && toks[i-1].kind == tkIdent && (windowWords[toks[i-1].val] || tidbListKeywords[toks[i-1].val]) {
 			// "SELECT rank, ..." fails after the word, which TiDB takes for
 			// a window function.
+			i--
+		} else if i > head && i < len(toks) && toks[i].is("(") && toks[i-1].kind == tkIdent && !r.ed[i-1].hasRep && !pgReserved[toks[i-1].val] {
+			// A call of a function whose name TiDB reserves (a
+			// user-defined low(x), slow(n)): the name is quoted.
 			i--
 		}
 		if i < head || i >= len(toks) || attempt == 8 || toks[i].kind != tkIdent || pgReserved[toks[i].val] || r.ed[i].hasRep {

@@ -254,8 +254,11 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 			}
 		case "SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER", "USAGE", "CREATE":
 			k++
-		case "CONNECT", "TEMPORARY", "TEMP", "EXECUTE":
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported: zproxy has no databases, temporary tables or functions to grant it on", p).WithPosition(r.pos(k))
+		case "CONNECT", "TEMPORARY", "TEMP":
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported: zproxy has no databases or temporary tables to grant it on", p).WithPosition(r.pos(k))
+		case "EXECUTE":
+			// On functions and procedures, routineGrant reads it.
+			return nil, pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type EXECUTE for relation").WithPosition(r.pos(k))
 		default:
 			// GRANT role TO role: role membership.
 			return r.grantRoleStmt(kind)

@@ -15,6 +15,12 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 	if t.kind != tkIdent {
 		return nil, nil
 	}
+	if r.peek(0, "grant") || r.peek(0, "revoke") {
+		if rs, err := r.routineGrant(); err != nil || rs != nil {
+			r.st.Routine = rs // no AST: see RoutineStatement
+			return nil, err
+		}
+	}
 	if os, err := r.ownerStmt(); err != nil || os != nil {
 		r.st.Owner = os // no AST: see OwnerStatement
 		return nil, err
@@ -53,6 +59,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 	}
 	if ts, err := r.typeStmt(); err != nil || ts != nil {
 		r.st.Type = ts // no AST: see TypeStatement
+		return nil, err
+	}
+	if rs, err := r.routineStmt(); err != nil || rs != nil {
+		r.st.Routine = rs // no AST: see RoutineStatement
 		return nil, err
 	}
 	if es, err := r.extensionStmt(); err != nil || es != nil {

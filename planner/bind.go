@@ -67,6 +67,12 @@ type Binder struct {
 	// types of the columns its outputs go to (see insertTarget).
 	insertSelect ast.Node
 	insertTypes  []sqltypes.Type
+	// routine is the routine whose body is being bound (routines.go);
+	// routines are the user-defined routines the statement calls, and
+	// inlining the functions whose bodies are being inlined.
+	routine  *routineScope
+	routines []*catalog.Function
+	inlining map[uint32]bool
 }
 
 // castStyle is the session's settings constants are converted in.
@@ -143,6 +149,10 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 	}
 	if stmt.Extension != nil {
 		st, err := bindExtension(stmt.Extension)
+		return st, nil, err
+	}
+	if stmt.Routine != nil {
+		st, err := bindRoutineStatement(snap, stmt.Routine, style)
 		return st, nil, err
 	}
 	n := stmt.NumParams

@@ -161,6 +161,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			if row, rowErr := b.wholeRow(sc, n.Name); row != nil || rowErr != nil {
 				return row, rowErr
 			}
+			if p := b.routineParam(n.Name); p != nil {
+				return p, nil
+			}
 		}
 		return e, err
 	case *ast.AggregateFuncExpr:

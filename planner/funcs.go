@@ -3,6 +3,8 @@ package planner
 import (
 	"strings"
 
+	"github.com/zproxy/zproxy/catalog"
+
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -109,20 +111,42 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 // overload by argument types, casts the arguments to it, and folds calls of
 // immutable functions with constant arguments.
 func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
-	args, err := placeNamedArgs(name, args)
-	if err != nil {
-		return nil, err
+	var user []builtins.Overload
+	if b.snap != nil && b.snap.HasFunctions() {
+		user = b.userOverloads(name, false)
+	}
+	if len(user) > 0 && hasNamedArgs(args) {
+		// Named arguments of a user-defined function: placed by the
+		// parameters of the one function whose names they fit.
+		placed, fn, ok, err := b.placeUserNamedArgs(b.snap.Functions(name), args, false)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			args, user = placed, slicesFilter(user, fn)
+		} else {
+			user = nil
+		}
+	}
+	var err error
+	if len(user) == 0 {
+		if args, err = placeNamedArgs(name, args); err != nil {
+			return nil, err
+		}
 	}
 	types := make([]sqltypes.Type, len(args))
 	for i, a := range args {
 		types[i] = a.Type()
 	}
-	res, err := builtins.Resolve(name, types)
+	res, err := builtins.ResolveAmong(name, types, user)
 	if err != nil {
 		return nil, err
 	}
 	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
 		return nil, err
+	}
+	if fn, ok := res.Routine.(*catalog.Function); ok {
+		return b.bindUserCall(fn, args, res)
 	}
 	if res.Set != nil {
 		return b.setCall(name, args, res)

@@ -15,9 +15,11 @@ import (
 // PostgreSQL's other infix operators (||, the json operators) reach the
 // planner as "l | zp_op('op') | r" (see parser.OtherOpFunc); otherOps
 // binds each by its operands' types.
-var otherOps = map[string]func(b *Binder, l, r ir.Expr) (ir.Expr, error){
-	"||": (*Binder).bindConcatOp,
-}
+var otherOps = map[string]func(b *Binder, l, r ir.Expr) (ir.Expr, error){}
+
+// The map is filled at init: its functions reach bindBuiltin, which (for
+// a user-defined function inlined) reaches bindOtherOp again.
+func init() { otherOps["||"] = (*Binder).bindConcatOp }
 
 // typedOps are operators of one spelling that a type brings (hstore's ->,
 // ?, @>, ...): each binds when its operands' types are its own (ok true)

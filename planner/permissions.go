@@ -118,5 +118,6 @@ func (b *Binder) finishPermissions(st ir.Statement) {
 	}
 	if p, ok := st.(ir.Permissioned); ok {
 		p.SetPermissions(b.perms)
+		p.SetRoutines(b.routines)
 	}
 }

@@ -18,15 +18,24 @@ func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 	}
 	tf := &ir.TableFunc{Name: name, Args: args}
 	col := func(n string, t sqltypes.Type) { tf.Cols = append(tf.Cols, ir.Column{Name: n, Type: t, Col: -1}) }
-	if builtins.ReturnsSet(name) {
-		// A set-returning function of the registry (builtins.SetFunc):
-		// resolved as any function, then unwrapped from its fromSet.
+	user := b.snap != nil && len(b.snap.Functions(name)) > 0
+	if builtins.ReturnsSet(name) || user {
+		// A set-returning function of the registry (builtins.SetFunc) or
+		// a user-defined function: resolved as any function, then
+		// unwrapped from its fromSet.
 		defer b.srfAt(srfPlace{from: true})()
 		e, err := b.bindFunc(name, args)
 		if err != nil {
 			return nil, err
 		}
 		f, ok := e.(*fromSet)
+		if !ok && user {
+			// A user-defined scalar function in FROM: a relation of one
+			// row.
+			tf.Name, tf.Args = ir.ScalarTableFunc, []ir.Expr{e}
+			col(name, e.Type())
+			return tf, nil
+		}
 		if !ok {
 			return nil, pgerr.New(pgerr.InternalError, "function %s in FROM is not set-returning", name)
 		}

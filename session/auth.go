@@ -99,7 +99,8 @@ func (s *Session) checkPrivileges(ctx context.Context, bound ir.Statement) error
 	perms := ir.PermissionsOf(bound)
 	needs := statementPrivileges(bound)
 	desc := bound.Describe()
-	if len(perms) == 0 && len(needs) == 0 && desc.CreatesIn == "" && len(desc.Owns) == 0 {
+	routines := ir.RoutinesOf(bound)
+	if len(perms) == 0 && len(needs) == 0 && desc.CreatesIn == "" && len(desc.Owns) == 0 && len(routines) == 0 {
 		return nil
 	}
 	snap, err := s.snapshot(ctx)
@@ -108,6 +109,9 @@ func (s *Session) checkPrivileges(ctx context.Context, bound ir.Statement) error
 	}
 	user := s.params.User
 	super := s.isSuperuser(snap)
+	if err := s.checkExecute(snap, super, routines); err != nil {
+		return err
+	}
 	if restricted, _ := restrictedKinds(s.varValue("restrict_nonsystem_relation_kind")); restricted["view"] {
 		for _, p := range perms {
 			if p.View != nil {

@@ -28,6 +28,9 @@ import (
 type Session struct {
 	engine *Engine
 	params wire.SessionParams
+	// bodies are the bound bodies of the routines the session called
+	// (routines.go).
+	bodies routineBodies
 	// mem is the session's memory account (internal/memacct): COPY's and
 	// the block's pending writes, prepared statements, cursors.
 	mem      *memacct.Account
@@ -442,6 +445,9 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	if _, ok := bound.(*ir.TxnOp); ok {
 		return st.txnControl(ctx, bound.(*ir.TxnOp))
 	}
+	if s.txStatus == 'I' && callsRoutines(bound) {
+		return st.runInTransaction(ctx, bound, params, start)
+	}
 	var txn *executor.Txn
 	if !desc.NoSnapshot {
 		var err error
@@ -452,6 +458,11 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	if txn != nil && (desc.ChangesSchema || desc.Class == ir.ClassDDL) {
 		// Schema changes go through the block (executor.InBlock).
 		ctx = executor.InBlock(ctx, txn)
+	}
+	if st.boundSnap == nil || st.boundSnap.HasFunctions() {
+		rr := st.routinesFor(ctx, bound, txn, opts)
+		opts.Fn.Routines = rr
+		rr.opts = opts
 	}
 	run, ok := runners[reflect.TypeOf(bound)]
 	if !ok {

@@ -43,15 +43,14 @@ var inertCategories = []string{
 // inertParams are the other parameters no value of which changes a
 // result here, each with the reason.
 var inertParams = map[string]string{
-	"check_function_bodies":   "zproxy has no function bodies to check; pg_restore turns it off",
 	"row_security":            "zproxy has no row-level security policies, so off (pg_dump's setting) and on read the same rows",
 	"synchronize_seqscans":    "it only changes where an unordered scan starts; pg_dump turns it off",
 	"escape_string_warning":   "it warns about backslashes in ordinary strings, which standard_conforming_strings (always on) makes literal",
 	"lock_timeout":            "zproxy takes no locks a statement could wait for",
 	"stats_fetch_consistency": "zproxy's statistics views read one consistent snapshot whatever it is",
-	// zproxy has no functions or procedures written in SQL, so no
-	// statement runs inside another: there is nothing nested to log.
-	"auto_explain.log_nested_statements": "zproxy runs no statement inside another (it has no SQL functions or procedures), so none is nested",
+	// The statements of a function's body are not statements the
+	// client sent: zproxy's auto_explain logs the client's only.
+	"auto_explain.log_nested_statements": "zproxy's auto_explain logs the statements clients send, not those of function bodies",
 }
 
 // fixedDeveloperOptions are the Developer Options that change behaviour

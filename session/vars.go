@@ -52,6 +52,7 @@ var knownVars = map[string]string{
 	"standard_conforming_strings":         "on",
 	"bytea_output":                        "hex",
 	"client_min_messages":                 "notice",
+	"check_function_bodies":               "on",
 	"is_superuser":                        "on",
 	varAllowFullScan:                      "on",
 	varWorkMem:                            "256MB",

@@ -133,6 +133,18 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 			return ty.display
 		}
 	case sqltypes.RegProc, sqltypes.RegProcedure:
+		if f, ok := e.userFunction(oid); ok {
+			if t.ID == sqltypes.RegProcedure {
+				names := make([]string, 0, len(f.Params))
+				for _, p := range f.Params {
+					if p.IsInput() {
+						names = append(names, p.Type.String())
+					}
+				}
+				return sqltypes.QuoteIdent(f.Name) + "(" + strings.Join(names, ",") + ")"
+			}
+			return sqltypes.QuoteIdent(f.Name)
+		}
 		if p, ok := procByOID(oid); ok {
 			if t.ID == sqltypes.RegProcedure {
 				// regprocedure's output separates the types with bare

@@ -72,7 +72,7 @@ func init() {
 				return boolV(t.ns == NamespaceCatalog || t.ns == NamespacePublic), nil
 			}
 			_, ok := procByOID(oid)
-			if !ok {
+			if _, user := e.userFunction(oid); !ok && !user {
 				return sqltypes.Null, nil
 			}
 			return boolV(true), nil
@@ -901,7 +901,24 @@ func (e *Env) notice(err *pgerr.Error) {
 // registerFunctionInfo registers pg_get_function_result and friends.
 func registerFunctionInfo() {
 	info := func(what string) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
-		return func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			if f, ok := envOf(ctx).userFunction(uint32(a[0].I)); ok {
+				switch what {
+				case "result":
+					if f.Procedure() {
+						return sqltypes.Null, nil
+					}
+					return textV(functionResult(f)), nil
+				case "identity":
+					return textV(functionArguments(f, true)), nil
+				case "def":
+					return textV(functionDef(f)), nil
+				}
+				return textV(functionArguments(f, false)), nil
+			}
+			if what == "def" {
+				return sqltypes.Null, nil
+			}
 			p, ok := procByOID(uint32(a[0].I))
 			if !ok {
 				return sqltypes.Null, nil
@@ -923,7 +940,8 @@ func registerFunctionInfo() {
 	}
 	Register("pg_get_function_result", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("result")))
 	Register("pg_get_function_arguments", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("arguments")))
-	Register("pg_get_function_identity_arguments", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("arguments")))
+	Register("pg_get_function_identity_arguments", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("identity")))
+	Register("pg_get_functiondef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("def")))
 }
 
 // defaultACL is acldefault: the privileges objects of a kind (PostgreSQL's

@@ -311,7 +311,7 @@ func init() {
 				Proparallel: charV('s'), Pronargs: intV(int64(len(p.args))), Prorettype: oidV(p.ret),
 				Proargtypes: vector(sqltypes.TypeOidVector, args), Prosrc: textV(p.name)})
 		}
-		return out
+		return append(out, userProcRows(e)...)
 	})
 	generate("pg_catalog.pg_collation", func(e *Env) []row {
 		coll := func(oid uint32, name string, provider byte, c string) row {

@@ -66,6 +66,11 @@ type Context struct {
 	// Random is the session's generator for random() and setseed(); nil
 	// draws from the process's generator and makes setseed a no-op.
 	Random *Random
+	// Routines runs user-defined functions (routines.go); nil where
+	// they cannot be called. RoutineDepth is how many user routines'
+	// bodies the call runs inside.
+	Routines     Routines
+	RoutineDepth int
 	// Done, when set, is closed when the statement is cancelled (by the
 	// client, statement_timeout or a lost connection); functions that wait
 	// (pg_sleep) stop then, and Err says why.
@@ -156,6 +161,9 @@ type Overload struct {
 	Retset bool
 	// Doc says in one line what the overload computes.
 	Doc string
+	// Routine is a user-defined function's catalog descriptor (nil for a
+	// built-in): see routines.go.
+	Routine any
 }
 
 // Returns is a Result that always gives t.

@@ -1,0 +1,277 @@
+package pgcatalog
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// User-defined functions and procedures in the catalogs: their pg_proc
+// rows (in schema public, language sql), pg_language, and what
+// pg_get_functiondef and the pg_get_function_* functions print of them,
+// as PostgreSQL 15 prints them.
+
+// The languages pg_language lists, with PostgreSQL 15's OIDs (plpgsql's is
+// the one initdb gives it).
+const (
+	LangInternal = 12
+	LangC        = 13
+	LangSQL      = 14
+	LangPLpgSQL  = 13563
+)
+
+func init() {
+	generate("pg_catalog.pg_language", func(e *Env) []row {
+		lang := func(oid uint32, name string, pl, trusted bool) row {
+			return &pgLanguageRow{Oid: oidV(oid), Lanname: nameV(name), Lanowner: oidV(BootstrapOID), Lanispl: boolV(pl),
+				Lanpltrusted: boolV(trusted), Lanplcallfoid: oidV(0), Laninline: oidV(0), Lanvalidator: oidV(0)}
+		}
+		return []row{lang(LangInternal, "internal", false, false), lang(LangC, "c", false, false),
+			lang(LangSQL, "sql", false, true), lang(LangPLpgSQL, "plpgsql", true, true)}
+	})
+}
+
+// langOID is pg_language's OID of a routine's language.
+func langOID(name string) uint32 {
+	if name == "plpgsql" {
+		return LangPLpgSQL
+	}
+	return LangSQL
+}
+
+// userProcRows are pg_proc's rows of the snapshot's routines.
+func userProcRows(e *Env) []row {
+	if e.Snap == nil {
+		return nil
+	}
+	var out []row
+	for _, f := range e.Snap.AllFunctions() {
+		var inTypes, allTypes []int64
+		var modes, names []string
+		hasNames, plain := false, true
+		for _, p := range f.Params {
+			allTypes = append(allTypes, int64(p.Type.OID()))
+			modes = append(modes, string(p.Mode))
+			names = append(names, p.Name)
+			hasNames = hasNames || p.Name != ""
+			if p.Mode != 'i' {
+				plain = false
+			}
+			if p.IsInput() || f.Procedure() && p.Mode == 'o' {
+				inTypes = append(inTypes, int64(p.Type.OID()))
+			}
+		}
+		variadic := uint32(0)
+		if f.Variadic() {
+			in := f.Inputs()
+			variadic = in[len(in)-1].Type.ElemType().OID()
+		}
+		r := &pgProcRow{Oid: oidV(f.OID), Proname: nameV(f.Name), Pronamespace: oidV(NamespacePublic), Proowner: oidV(RoleOID(f.Owner)),
+			Prolang: oidV(langOID(f.Language)), Procost: floatV(f.Cost), Prorows: floatV(f.Rows), Provariadic: oidV(variadic),
+			Prosupport: regprocV(proc{}), Prokind: charV(f.Kind), Prosecdef: boolV(f.Definer), Proleakproof: boolV(f.Leakproof),
+			Proisstrict: boolV(f.Strict), Proretset: boolV(f.ReturnsSet), Provolatile: charV(f.Volatility), Proparallel: charV(f.Parallel),
+			Pronargs: intV(int64(len(inTypes))), Pronargdefaults: intV(int64(f.Defaults())), Prorettype: oidV(f.Result.OID()),
+			Proargtypes: vector(sqltypes.TypeOidVector, inTypes), Proallargtypes: sqltypes.Null, Proargmodes: sqltypes.Null,
+			Proargnames: sqltypes.Null, Proargdefaults: sqltypes.Null, Protrftypes: sqltypes.Null, Prosrc: textV(f.Body),
+			Probin: sqltypes.Null, Prosqlbody: sqltypes.Null, Proconfig: textArray(f.Config), Proacl: sqltypes.Null}
+		if f.Atomic || f.Return {
+			r.Prosrc, r.Prosqlbody = textV(""), textV(f.Body)
+		}
+		if !plain {
+			elems := make([]sqltypes.Value, len(allTypes))
+			for i, t := range allTypes {
+				elems[i] = sqltypes.NewOID(uint32(t))
+			}
+			r.Proallargtypes = sqltypes.NewArray1(sqltypes.TypeOid, elems)
+			ms := make([]sqltypes.Value, len(modes))
+			for i, m := range modes {
+				ms[i] = sqltypes.NewText(m)
+			}
+			r.Proargmodes = sqltypes.NewArray1(sqltypes.TypeChar, ms)
+		}
+		if hasNames {
+			r.Proargnames = textArray(names)
+		}
+		if acl := functionACL(f); acl != nil {
+			r.Proacl = textArray(acl)
+		}
+		if d := defaultsText(f); d != "" {
+			r.Proargdefaults = textV(d)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// defaultsText is what proargdefaults holds: PostgreSQL keeps the
+// expressions' parse trees (pg_node_tree); zproxy keeps their text,
+// parenthesized as a list.
+func defaultsText(f *catalog.Function) string {
+	var ds []string
+	for _, p := range f.Inputs() {
+		if p.Default != "" {
+			ds = append(ds, defaultDeparse(p))
+		}
+	}
+	if ds == nil {
+		return ""
+	}
+	return "(" + strings.Join(ds, ", ") + ")"
+}
+
+// defaultDeparse prints a parameter's DEFAULT as pg_get_function_arguments
+// does for the usual forms: a string literal gets its parameter's type
+// ('x'::text); other expressions print as written.
+func defaultDeparse(p catalog.FuncParam) string {
+	d := strings.TrimSpace(p.Default)
+	if len(d) >= 2 && d[0] == '\'' && d[len(d)-1] == '\'' && !strings.Contains(d[1:len(d)-1], "'") {
+		return d + "::" + p.Type.String()
+	}
+	return d
+}
+
+// userFunction returns the routine of that OID, if the env has one.
+func (e *Env) userFunction(oid uint32) (*catalog.Function, bool) {
+	if e == nil || e.Snap == nil {
+		return nil, false
+	}
+	return e.Snap.FunctionByOID(oid)
+}
+
+// functionArguments is pg_get_function_arguments (identity: the
+// identity form, without defaults; a procedure's modes are all written).
+func functionArguments(f *catalog.Function, identity bool) string {
+	var parts []string
+	for _, p := range f.Params {
+		if p.Mode == 't' {
+			continue
+		}
+		var sb strings.Builder
+		switch {
+		case p.Mode == 'o':
+			sb.WriteString("OUT ")
+		case p.Mode == 'b':
+			sb.WriteString("INOUT ")
+		case p.Mode == 'v':
+			sb.WriteString("VARIADIC ")
+		case f.Procedure():
+			sb.WriteString("IN ")
+		}
+		if p.Name != "" {
+			sb.WriteString(sqltypes.QuoteIdent(p.Name) + " ")
+		}
+		sb.WriteString(p.Type.String())
+		if !identity && p.Default != "" {
+			sb.WriteString(" DEFAULT " + defaultDeparse(p))
+		}
+		parts = append(parts, sb.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// functionResult is pg_get_function_result ("" for a procedure).
+func functionResult(f *catalog.Function) string {
+	if f.Procedure() {
+		return ""
+	}
+	var table []string
+	for _, p := range f.Params {
+		if p.Mode == 't' {
+			table = append(table, sqltypes.QuoteIdent(p.Name)+" "+p.Type.String())
+		}
+	}
+	if table != nil {
+		return "TABLE(" + strings.Join(table, ", ") + ")"
+	}
+	r := f.Result.String()
+	if f.ReturnsSet {
+		r = "SETOF " + r
+	}
+	return r
+}
+
+// functionDef is pg_get_functiondef of a user-defined routine.
+func functionDef(f *catalog.Function) string {
+	var sb strings.Builder
+	kind := "FUNCTION"
+	if f.Procedure() {
+		kind = "PROCEDURE"
+	}
+	sb.WriteString("CREATE OR REPLACE " + kind + " public." + sqltypes.QuoteIdent(f.Name) + "(" + functionArguments(f, false) + ")\n")
+	if !f.Procedure() {
+		sb.WriteString(" RETURNS " + functionResult(f) + "\n")
+	}
+	sb.WriteString(" LANGUAGE " + f.Language + "\n")
+	var opts []string
+	switch f.Volatility {
+	case 'i':
+		opts = append(opts, "IMMUTABLE")
+	case 's':
+		opts = append(opts, "STABLE")
+	}
+	if f.Strict {
+		opts = append(opts, "STRICT")
+	}
+	if f.Definer {
+		opts = append(opts, "SECURITY DEFINER")
+	}
+	if f.Leakproof {
+		opts = append(opts, "LEAKPROOF")
+	}
+	switch f.Parallel {
+	case 's':
+		opts = append(opts, "PARALLEL SAFE")
+	case 'r':
+		opts = append(opts, "PARALLEL RESTRICTED")
+	}
+	if f.Cost != 100 {
+		opts = append(opts, "COST "+strconv.FormatFloat(f.Cost, 'g', -1, 64))
+	}
+	if f.ReturnsSet && f.Rows != 1000 {
+		opts = append(opts, "ROWS "+strconv.FormatFloat(f.Rows, 'g', -1, 64))
+	}
+	if opts != nil {
+		sb.WriteString(" " + strings.Join(opts, " ") + "\n")
+	}
+	for _, c := range f.Config {
+		name, val, _ := strings.Cut(c, "=")
+		vals := strings.Split(val, ", ")
+		for i, v := range vals {
+			vals[i] = "'" + strings.ReplaceAll(v, "'", "''") + "'"
+		}
+		sb.WriteString(" SET " + name + " TO " + strings.Join(vals, ", ") + "\n")
+	}
+	switch {
+	case f.Return:
+		sb.WriteString("RETURN " + strings.TrimPrefix(f.Body, "SELECT ") + "\n")
+	case f.Atomic:
+		sb.WriteString("BEGIN ATOMIC\n " + f.Body + "\nEND\n")
+	default:
+		tag := "$" + strings.ToLower(kind) + "$"
+		for strings.Contains(f.Body, tag) {
+			tag = tag[:len(tag)-1] + "x$"
+		}
+		sb.WriteString("AS " + tag + f.Body + tag + "\n")
+	}
+	return sb.String()
+}
+
+// functionACL is proacl: NULL (PostgreSQL's default: PUBLIC and the owner
+// may execute) until a GRANT or REVOKE, then the owner's entry, PUBLIC's
+// unless revoked, and each grantee's.
+func functionACL(f *catalog.Function) []string {
+	if !f.PublicRevoked && len(f.Grantees) == 0 {
+		return nil
+	}
+	var acl []string
+	if !f.PublicRevoked {
+		acl = append(acl, catalog.ACLItem("", "X", f.Owner))
+	}
+	acl = append(acl, catalog.ACLItem(f.Owner, "X", f.Owner))
+	for _, g := range f.Grantees {
+		acl = append(acl, catalog.ACLItem(g, "X", f.Owner))
+	}
+	return acl
+}

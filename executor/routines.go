@@ -1,0 +1,246 @@
+package executor
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// RoutineActor is who runs a routine statement: the role (owner of what
+// it creates) and whether it is a superuser (who may change any routine).
+type RoutineActor struct {
+	User  string
+	Super bool
+}
+
+// ChangeRoutine applies CREATE, ALTER or DROP FUNCTION or PROCEDURE to the
+// catalog, resolving the routines it names on the schema as the change
+// commits.
+func (e *Executor) ChangeRoutine(ctx context.Context, cat *catalog.Catalog, x *ir.RoutineChange, who RoutineActor, notice func(*pgerr.Error)) error {
+	return updateWithNotices(ctx, cat, func(s *catalog.Snapshot, version uint64) (catalog.Change, []*pgerr.Error, error) {
+		return routineChange(s, version, x, who)
+	}, notice)
+}
+
+// routineKind is "function" or "procedure".
+func routineKind(proc bool) string {
+	if proc {
+		return "procedure"
+	}
+	return "function"
+}
+
+// identity is the argument types that identify fn: its inputs (a
+// procedure's OUT parameters too).
+func identity(fn *catalog.Function) []sqltypes.Type {
+	var out []sqltypes.Type
+	for _, p := range fn.Params {
+		if p.IsInput() || fn.Procedure() && p.Mode == 'o' {
+			out = append(out, p.Type)
+		}
+	}
+	return out
+}
+
+func sameTypes(a, b []sqltypes.Type) bool {
+	return slices.EqualFunc(a, b, func(x, y sqltypes.Type) bool { return x.OID() == y.OID() })
+}
+
+// signature is name(type, ...) as PostgreSQL's messages print a routine.
+func signature(name string, types []sqltypes.Type) string {
+	parts := make([]string, len(types))
+	for i, t := range types {
+		parts[i] = t.String()
+	}
+	return name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// findRoutine resolves a DROP's or ALTER's reference: by name and
+// argument types when they are given, else by name alone (which must then
+// be unique). nil, nil when there is none.
+func findRoutine(s *catalog.Snapshot, ref parser.RoutineRef, args []sqltypes.Type, proc bool) (*catalog.Function, error) {
+	fns := s.Functions(ref.Name)
+	if !ref.HasArgs {
+		switch len(fns) {
+		case 0:
+			return nil, nil
+		case 1:
+			return fns[0], nil
+		}
+		return nil, pgerr.New(pgerr.AmbiguousFunction, "%s name \"%s\" is not unique", routineKind(proc), ref.Name).
+			WithHint("Specify the argument list to select the %s unambiguously.", routineKind(proc))
+	}
+	for _, fn := range fns {
+		id := identity(fn)
+		if !proc && fn.Procedure() {
+			id = fn.InputTypes() // a procedure named by DROP FUNCTION: its inputs
+		}
+		if sameTypes(id, args) || proc && sameTypes(fn.InputTypes(), args) {
+			return fn, nil
+		}
+	}
+	return nil, nil
+}
+
+// routineChange computes the change of x on s, with the notices of DROP
+// ... IF EXISTS that skipped a routine.
+func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who RoutineActor) (catalog.Change, []*pgerr.Error, error) {
+	kind := routineKind(x.Procedure)
+	mustOwn := func(fn *catalog.Function) error {
+		if !who.Super && fn.Owner != who.User && !s.IsMemberOf(who.User, fn.Owner) {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", routineKind(fn.Procedure()), fn.Name)
+		}
+		return nil
+	}
+	if x.Action == parser.RoutineCreate {
+		return createRoutine(s, version, x, who, mustOwn)
+	}
+	var ch catalog.Change
+	var notes []*pgerr.Error
+	for i, ref := range x.Refs {
+		fn, err := findRoutine(s, ref, x.RefArgs[i], x.Procedure)
+		if err != nil {
+			return ch, nil, err
+		}
+		what := ref.Name
+		if ref.HasArgs {
+			what = signature(ref.Name, x.RefArgs[i])
+		}
+		if fn == nil {
+			if x.Action == parser.RoutineDrop && x.MissingOK {
+				notes = append(notes, pgerr.Notice("%s %s does not exist, skipping", kind, what))
+				continue
+			}
+			if ref.HasArgs {
+				return ch, nil, pgerr.New(pgerr.UndefinedFunction, "%s %s does not exist", kind, what)
+			}
+			return ch, nil, pgerr.New(pgerr.UndefinedFunction, "could not find a %s named \"%s\"", kind, ref.Name)
+		}
+		if fn.Procedure() != x.Procedure && !(x.Action == parser.RoutineGrant && !x.Procedure) {
+			not := "function"
+			if x.Procedure {
+				not = "procedure"
+			}
+			return ch, nil, pgerr.New(pgerr.WrongObjectType, "%s is not a %s", signature(fn.Name, identity(fn)), not)
+		}
+		if err := mustOwn(fn); err != nil {
+			return ch, nil, err
+		}
+		if x.Action == parser.RoutineDrop {
+			ch.DeleteFunctions = append(ch.DeleteFunctions, fn.OID)
+			continue
+		}
+		c := fn.Clone()
+		switch x.Action {
+		case parser.RoutineRename:
+			for _, other := range s.Functions(x.NewName) {
+				if sameTypes(identity(other), identity(fn)) {
+					return ch, nil, pgerr.New(pgerr.DuplicateFunction, "%s %s already exists in schema \"public\"", kind, signature(x.NewName, identity(fn)))
+				}
+			}
+			c.Name = x.NewName
+		case parser.RoutineGrant:
+			if err := grantExecute(s, c, x); err != nil {
+				return ch, nil, err
+			}
+		case parser.RoutineOwner:
+			if !s.RoleExists(x.NewName) {
+				return ch, nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", x.NewName)
+			}
+			c.Owner = x.NewName
+		case parser.RoutineAlter:
+			if x.Procedure && (x.Options.Volatility != 0 || x.Options.Strict != nil) {
+				return ch, nil, pgerr.New(pgerr.InvalidFunctionDefinition, "invalid attribute in procedure definition")
+			}
+			ir.ApplyRoutineOptions(c, x.Options)
+			for _, r := range x.Options.Reset {
+				if r == "all" {
+					c.Config = nil
+					continue
+				}
+				c.Config = slices.DeleteFunc(c.Config, func(kv string) bool { return strings.HasPrefix(kv, r+"=") })
+			}
+		}
+		ch.PutFunctions = append(ch.PutFunctions, c)
+	}
+	if len(ch.PutFunctions)+len(ch.DeleteFunctions) == 0 {
+		return ch, notes, errSkip
+	}
+	return ch, notes, nil
+}
+
+// createRoutine is CREATE [OR REPLACE] FUNCTION | PROCEDURE.
+func createRoutine(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who RoutineActor, mustOwn func(*catalog.Function) error) (catalog.Change, []*pgerr.Error, error) {
+	name := x.Routine().Name
+	fn := x.Function(who.User)
+	if x.Procedure && (x.Options.Volatility != 0 || x.Options.Strict != nil) {
+		return catalog.Change{}, nil, pgerr.New(pgerr.InvalidFunctionDefinition, "invalid attribute in procedure definition")
+	}
+	if len(name) > 63 {
+		return catalog.Change{}, nil, pgerr.New(pgerr.NameTooLong, "function name \"%s\" is too long", name)
+	}
+	for _, old := range s.Functions(name) {
+		if !sameTypes(identity(old), identity(fn)) {
+			continue
+		}
+		if !x.Replace {
+			return catalog.Change{}, nil, pgerr.New(pgerr.DuplicateFunction, "%s \"%s\" already exists with same argument types", routineKind(old.Procedure()), name)
+		}
+		if err := mustOwn(old); err != nil {
+			return catalog.Change{}, nil, err
+		}
+		if old.Procedure() != fn.Procedure() {
+			return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
+				WithDetail("\"%s\" is a %s.", name, routineKind(old.Procedure()))
+		}
+		drop := "Use DROP " + strings.ToUpper(routineKind(old.Procedure())) + " " + signature(name, identity(old)) + " first."
+		if old.Result.OID() != fn.Result.OID() || old.ReturnsSet != fn.ReturnsSet {
+			return catalog.Change{}, nil, pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change return type of existing function").WithHint("%s", drop)
+		}
+		oldIn, newIn := old.Inputs(), fn.Inputs()
+		for i := range oldIn {
+			if oldIn[i].Name != "" && oldIn[i].Name != newIn[i].Name {
+				return catalog.Change{}, nil, pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change name of input parameter \"%s\"", oldIn[i].Name).WithHint("%s", drop)
+			}
+		}
+		if !slices.EqualFunc(old.Outputs(), fn.Outputs(), func(a, b catalog.FuncParam) bool { return a.Name == b.Name && a.Type.OID() == b.Type.OID() }) {
+			return catalog.Change{}, nil, pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change return type of existing function").
+				WithDetail("Row type defined by OUT parameters is different.").WithHint("%s", drop)
+		}
+		if old.Defaults() > fn.Defaults() {
+			return catalog.Change{}, nil, pgerr.New(pgerr.InvalidFunctionDefinition, "cannot remove parameter defaults from existing function").WithHint("%s", drop)
+		}
+		fn.OID, fn.Owner, fn.PublicRevoked, fn.Grantees, fn.Comment = old.OID, old.Owner, old.PublicRevoked, old.Grantees, old.Comment
+		return catalog.Change{PutFunctions: []*catalog.Function{fn}}, nil, nil
+	}
+	fn.OID = pgcatalog.ObjectOID(catalog.ObjectID(version, 0), 0)
+	return catalog.Change{PutFunctions: []*catalog.Function{fn}}, nil, nil
+}
+
+// grantExecute applies GRANT or REVOKE EXECUTE of x to fn: PUBLIC's
+// default privilege is revoked or granted back, a role's is added or
+// removed.
+func grantExecute(s *catalog.Snapshot, fn *catalog.Function, x *ir.RoutineChange) error {
+	for _, g := range x.Grantees {
+		if g == catalog.PublicRole {
+			fn.PublicRevoked = x.Revoke
+			continue
+		}
+		g = strings.Trim(g, `"`)
+		if !s.RoleExists(g) {
+			return pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", g)
+		}
+		fn.Grantees = slices.DeleteFunc(fn.Grantees, func(r string) bool { return r == g })
+		if !x.Revoke && g != fn.Owner {
+			fn.Grantees = append(fn.Grantees, g)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+package ir
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// RoutineChange is CREATE, ALTER or DROP FUNCTION or PROCEDURE: the
+// executor applies it to the catalog as it is when the change commits
+// (executor.ChangeRoutine), resolving the routines DROP and ALTER name
+// there.
+type RoutineChange struct {
+	*parser.RoutineStatement
+	// Params are CREATE's parameters (RETURNS TABLE's columns last) and
+	// Result its result type, with user-defined types resolved.
+	Params []catalog.FuncParam
+	Result sqltypes.Type
+	// RefArgs are the argument types of each of Refs (nil where a ref
+	// names no argument list), resolved.
+	RefArgs [][]sqltypes.Type
+}
+
+// Kind implements Statement.
+func (*RoutineChange) Kind() string { return "routine" }
+
+// Describe implements Statement: creating a routine needs CREATE on its
+// schema; changing or dropping one, its ownership (checked where the
+// routine is resolved, executor.ChangeRoutine).
+func (x *RoutineChange) Describe() Description {
+	kind := "FUNCTION"
+	if x.Procedure {
+		kind = "PROCEDURE"
+	}
+	switch x.Action {
+	case parser.RoutineCreate:
+		d := ddl()
+		d.CreatesIn = catalog.PublicSchema
+		return d.tagged("CREATE " + kind)
+	case parser.RoutineDrop:
+		return ddl().tagged("DROP " + kind)
+	case parser.RoutineGrant:
+		tag := "GRANT"
+		if x.Revoke {
+			tag = "REVOKE"
+		}
+		return Description{Class: ClassDCL, ChangesSchema: true, Writes: true, Tag: tag}
+	}
+	return ddl().tagged("ALTER " + kind)
+}
+
+// Function is the descriptor CREATE defines, owned by owner, before the
+// catalog gives it an OID; PostgreSQL's defaults fill the options not
+// given (VOLATILE, CALLED ON NULL INPUT, SECURITY INVOKER, PARALLEL
+// UNSAFE, COST 100, ROWS 1000 for a set).
+func (x *RoutineChange) Function(owner string) *catalog.Function {
+	fn := &catalog.Function{Name: x.Routine().Name, Kind: 'f', Params: x.Params, Result: x.Result, ReturnsSet: x.ReturnsSet,
+		Language: x.Options.Language, Body: x.Body, Atomic: x.Atomic, Return: x.Return,
+		Volatility: 'v', Parallel: 'u', Cost: 100, Owner: owner}
+	if x.Procedure {
+		fn.Kind = 'p'
+	}
+	if x.ReturnsSet {
+		fn.Rows = 1000
+	}
+	ApplyRoutineOptions(fn, x.Options)
+	return fn
+}
+
+// ApplyRoutineOptions sets the options given on fn.
+func ApplyRoutineOptions(fn *catalog.Function, o parser.RoutineOptions) {
+	if o.Volatility != 0 {
+		fn.Volatility = o.Volatility
+	}
+	if o.Strict != nil {
+		fn.Strict = *o.Strict
+	}
+	if o.Definer != nil {
+		fn.Definer = *o.Definer
+	}
+	if o.Leakproof != nil {
+		fn.Leakproof = *o.Leakproof
+	}
+	if o.Parallel != 0 {
+		fn.Parallel = o.Parallel
+	}
+	if o.Cost != 0 {
+		fn.Cost = o.Cost
+	}
+	if o.Rows != 0 {
+		fn.Rows = o.Rows
+	}
+	for _, c := range o.Config {
+		name, _, _ := strings.Cut(c, "=")
+		fn.Config = slices.DeleteFunc(fn.Config, func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
+		fn.Config = append(fn.Config, c)
+	}
+}
+
+// Call is CALL procedure(args): the procedure resolved by the binder,
+// its input arguments bound and cast to its parameters' types.
+type Call struct {
+	Permissions
+	Routine *catalog.Function
+	Args    []Expr
+	// Cols are the result's columns: the procedure's OUT and INOUT
+	// parameters (none: CALL returns no row).
+	Cols []Column
+}
+
+// Kind implements Statement.
+func (*Call) Kind() string { return "call" }
+
+// Describe implements Statement: CALL is a utility statement whose body
+// decides what it writes (a read-only transaction refuses the writes, not
+// the CALL, as PostgreSQL does).
+func (*Call) Describe() Description { return Description{Class: ClassUtility, Tag: "CALL"} }

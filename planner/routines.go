@@ -1,0 +1,843 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// User-defined functions and procedures (ARCHITECTURE "Functions"): their
+// statements bind here, their calls resolve with the built-ins'
+// (builtins.ResolveAmong), and a body binds with its parameters in scope
+// (BindRoutineStatement), when the routine runs.
+
+// routineScope is what a routine's body sees besides the schema: its
+// input parameters, by name, as $n.
+type routineScope struct {
+	fn    *catalog.Function
+	names map[string]int
+}
+
+// routineParam resolves an unqualified column name, or one qualified by
+// the function's name, that no column has to the routine's parameter of
+// that name (PostgreSQL's SQL functions: a column wins over a parameter).
+func (b *Binder) routineParam(name *ast.ColumnName) ir.Expr {
+	r := b.routine
+	if r == nil || name.Schema.L != "" || name.Table.L != "" && name.Table.L != r.fn.Name {
+		return nil
+	}
+	n, ok := r.names[name.Name.L]
+	if !ok {
+		return nil
+	}
+	return &ir.Param{N: n, Typ: b.params[n-1]}
+}
+
+// newRoutineScope is the scope of fn's body.
+func newRoutineScope(fn *catalog.Function) *routineScope {
+	r := &routineScope{fn: fn, names: map[string]int{}}
+	for i, p := range fn.Inputs() {
+		if p.Name != "" {
+			r.names[p.Name] = i + 1
+		}
+	}
+	return r
+}
+
+// BindRoutineStatement binds one statement of fn's body: its $n and its
+// parameters' names are the routine's arguments, of the parameters'
+// types. A SECURITY DEFINER routine's relations are checked as its
+// owner's.
+func BindRoutineStatement(snap *catalog.Snapshot, fn *catalog.Function, stmt *parser.Statement, style sqltypes.Style) (ir.Statement, error) {
+	if stmt.AST == nil || stmt.CreateAs != nil || stmt.Explain != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "only SELECT, INSERT, UPDATE and DELETE are supported in the body of a SQL function").
+			WithDetail("The body has %s.", firstWords(stmt.Text))
+	}
+	switch stmt.AST.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt, *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
+	default:
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "only SELECT, INSERT, UPDATE and DELETE are supported in the body of a SQL function").
+			WithDetail("The body has %s.", firstWords(stmt.Text))
+	}
+	in := fn.InputTypes()
+	b := &Binder{snap: snap, stmt: stmt, loc: style.Location, style: style, routine: newRoutineScope(fn)}
+	n := max(stmt.NumParams, len(in))
+	b.params, b.declared = make([]sqltypes.Type, n), make([]bool, n)
+	for i, t := range in {
+		b.params[i], b.declared[i] = t, true
+	}
+	if fn.Definer {
+		b.checkAs = fn.Owner
+	}
+	st, err := b.bindStmt(stmt.AST)
+	if err != nil {
+		return nil, err
+	}
+	st = withWrites(st, b.writes)
+	b.finishPermissions(st)
+	for i := len(in); i < len(b.params); i++ {
+		return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", i+1)
+	}
+	return st, nil
+}
+
+// firstWords is the statement's first two words, in capitals, for
+// messages.
+func firstWords(text string) string {
+	f := strings.Fields(text)
+	if len(f) > 2 {
+		f = f[:2]
+	}
+	return strings.ToUpper(strings.Join(f, " "))
+}
+
+// ParseRoutineBody parses fn's body into its statements.
+func ParseRoutineBody(fn *catalog.Function) ([]parser.Statement, error) {
+	stmts, err := parser.Parse(fn.Body)
+	if err != nil {
+		return nil, err
+	}
+	return stmts, nil
+}
+
+// CheckRoutineBody validates a SQL routine's body as PostgreSQL's
+// check_function_bodies does at CREATE: every statement binds, and the
+// last one returns what the routine is declared to return.
+func CheckRoutineBody(snap *catalog.Snapshot, fn *catalog.Function, style sqltypes.Style) error {
+	if fn.Language != "sql" {
+		return nil
+	}
+	stmts, err := ParseRoutineBody(fn)
+	if err != nil {
+		return err
+	}
+	var last ir.Statement
+	for i := range stmts {
+		if last, err = BindRoutineStatement(snap, fn, &stmts[i], style); err != nil {
+			return err
+		}
+	}
+	return CheckRoutineResult(fn, last)
+}
+
+// ResultColumns are the columns a statement of a routine's body returns
+// (nil for a write without RETURNING).
+func ResultColumns(st ir.Statement) []ir.Column {
+	switch x := st.(type) {
+	case *ir.Query:
+		return x.Plan.Columns()
+	case *ir.Insert:
+		if x.Returning != nil {
+			return x.Returning.Cols
+		}
+	case *ir.Update:
+		if x.Returning != nil {
+			return x.Returning.Cols
+		}
+	case *ir.Delete:
+		if x.Returning != nil {
+			return x.Returning.Cols
+		}
+	}
+	return nil
+}
+
+// CheckRoutineResult checks that last, the final statement of fn's body
+// (nil for an empty body), returns fn's result, as PostgreSQL's
+// check_sql_fn_retval: a function returning void may end in anything,
+// another must end in a query (or a write's RETURNING) whose columns
+// assign to its result's.
+func CheckRoutineResult(fn *catalog.Function, last ir.Statement) error {
+	if fn.Procedure() && len(fn.Outputs()) == 0 || fn.Result.ID == sqltypes.Void {
+		return nil
+	}
+	mismatch := func(detail string, args ...any) error {
+		return pgerr.New(pgerr.InvalidFunctionDefinition, "return type mismatch in function declared to return %s", fn.Result).
+			WithDetail(detail, args...)
+	}
+	var cols []ir.Column
+	if last != nil {
+		cols = ResultColumns(last)
+	}
+	if cols == nil {
+		return mismatch("Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
+	}
+	want := RoutineResultTypes(fn)
+	if len(cols) > len(want) {
+		return mismatch("Final statement returns too many columns.")
+	}
+	if len(cols) < len(want) {
+		return mismatch("Final statement returns too few columns.")
+	}
+	for i, c := range cols {
+		if c.Type.ID != sqltypes.Unknown && !castAllowedAssignment(c.Type, want[i]) {
+			if len(want) == 1 && len(fn.Outputs()) <= 1 {
+				return mismatch("Actual return type is %s.", c.Type)
+			}
+			return mismatch("Final statement returns %s instead of %s at column %d.", c.Type, want[i], i+1)
+		}
+	}
+	return nil
+}
+
+// RoutineResultTypes are the types of the columns of fn's result rows:
+// its output parameters', or its result type.
+func RoutineResultTypes(fn *catalog.Function) []sqltypes.Type {
+	outs := fn.Outputs()
+	if len(outs) == 0 {
+		return []sqltypes.Type{fn.Result}
+	}
+	ts := make([]sqltypes.Type, len(outs))
+	for i, p := range outs {
+		ts[i] = p.Type
+	}
+	return ts
+}
+
+// RoutineResultColumns are the columns a call of fn in FROM yields.
+func RoutineResultColumns(fn *catalog.Function) []builtins.SetColumn {
+	outs := fn.Outputs()
+	if len(outs) == 0 {
+		return []builtins.SetColumn{{Name: fn.Name, Type: fn.Result}}
+	}
+	cols := make([]builtins.SetColumn, len(outs))
+	for i, p := range outs {
+		name := p.Name
+		if name == "" {
+			name = "column" + strconv.Itoa(i+1)
+		}
+		cols[i] = builtins.SetColumn{Name: name, Type: p.Type}
+	}
+	return cols
+}
+
+// Languages PostgreSQL knows that zproxy does not run: a function in one
+// is refused with 0A000 naming it.
+var foreignLanguages = map[string]bool{
+	"c": true, "internal": true, "plpythonu": true, "plpython2u": true, "plpython3u": true, "plperl": true, "plperlu": true,
+	"pltcl": true, "pltclu": true, "plv8": true, "plr": true, "pljava": true, "plsh": true, "pllua": true, "plrust": true,
+}
+
+// checkLanguage refuses a routine in a language zproxy cannot run.
+func checkLanguage(lang string) error {
+	switch {
+	case lang == "sql":
+		return nil
+	case lang == "plpgsql":
+		return pgerr.New(pgerr.FeatureNotSupported, "functions in language \"plpgsql\" are not supported yet")
+	case foreignLanguages[lang]:
+		return pgerr.New(pgerr.FeatureNotSupported, "functions in language \"%s\" are not supported", lang).
+			WithHint("zproxy runs functions written in SQL.")
+	}
+	return pgerr.New(pgerr.UndefinedObject, "language \"%s\" does not exist", lang).
+		WithHint("Use CREATE EXTENSION to load the language into the database.")
+}
+
+// paramType resolves a parameter's type.
+func paramType(snap *catalog.Snapshot, t sqltypes.Type, name string) (sqltypes.Type, error) {
+	if name != "" {
+		return columnTypeName(snap, name)
+	}
+	return t, nil
+}
+
+// bindRoutineStatement binds CREATE, ALTER and DROP FUNCTION/PROCEDURE,
+// CALL and DO.
+func bindRoutineStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement, style sqltypes.Style) (ir.Statement, error) {
+	switch rs.Action {
+	case parser.RoutineCall:
+		return bindCall(snap, rs, style)
+	case parser.RoutineDo:
+		if err := checkLanguage(rs.Options.Language); err != nil {
+			return nil, err
+		}
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "DO blocks in language \"%s\" are not supported", rs.Options.Language)
+	case parser.RoutineCreate:
+		return bindCreateRoutine(snap, rs)
+	}
+	x := &ir.RoutineChange{RoutineStatement: rs}
+	for _, ref := range rs.Refs {
+		if !ref.HasArgs {
+			x.RefArgs = append(x.RefArgs, nil)
+			continue
+		}
+		args := []sqltypes.Type{}
+		for _, p := range ref.Args {
+			if p.Mode == parser.ModeOut && !rs.Procedure {
+				continue // OUT parameters do not identify a function
+			}
+			t, err := paramType(snap, p.Type, p.TypeName)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, t)
+		}
+		x.RefArgs = append(x.RefArgs, args)
+	}
+	return x, nil
+}
+
+// bindCreateRoutine checks CREATE FUNCTION's or PROCEDURE's declaration
+// as PostgreSQL's CreateFunction does and resolves its types.
+func bindCreateRoutine(snap *catalog.Snapshot, rs *parser.RoutineStatement) (ir.Statement, error) {
+	if err := checkLanguage(rs.Options.Language); err != nil {
+		return nil, err
+	}
+	x := &ir.RoutineChange{RoutineStatement: rs}
+	bad := func(format string, args ...any) error {
+		return pgerr.New(pgerr.InvalidFunctionDefinition, format, args...)
+	}
+	seen := map[string]bool{}
+	defaults := false
+	var outs []catalog.FuncParam
+	inputs := 0
+	for i, p := range append(append([]parser.RoutineParam(nil), rs.Params...), rs.Table...) {
+		t, err := paramType(snap, p.Type, p.TypeName)
+		if err != nil {
+			return nil, err
+		}
+		if t.ID == sqltypes.Record || t.ID == sqltypes.Void || t.ID == sqltypes.Unknown {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "parameters of type %s are not supported", t)
+		}
+		fp := catalog.FuncParam{Name: p.Name, Mode: p.Mode, Type: t, Default: p.Default}
+		if p.Name != "" {
+			if seen[p.Name] && p.Mode != parser.ModeTable {
+				return nil, bad("parameter name \"%s\" used more than once", p.Name)
+			}
+			seen[p.Name] = true
+		}
+		if fp.IsInput() {
+			inputs++
+			switch {
+			case p.Default != "":
+				defaults = true
+			case defaults:
+				return nil, bad("input parameters after one with a default value must also have defaults")
+			}
+		} else if p.Default != "" {
+			return nil, bad("only input parameters can have default values")
+		}
+		if p.Mode == parser.ModeVariadic {
+			if t.ID != sqltypes.Array {
+				return nil, bad("VARIADIC parameter must be an array")
+			}
+			for _, q := range rs.Params[i+1:] {
+				if q.Mode != parser.ModeOut {
+					return nil, bad("VARIADIC parameter must be the last input parameter")
+				}
+			}
+		}
+		if inputs > 100 {
+			return nil, pgerr.New(pgerr.TooManyArguments, "functions cannot have more than 100 arguments")
+		}
+		if fp.IsOutput() {
+			outs = append(outs, fp)
+		}
+		x.Params = append(x.Params, fp)
+	}
+	switch {
+	case rs.Procedure && len(outs) > 0:
+		x.Result = sqltypes.Type{ID: sqltypes.Record}
+	case rs.Procedure:
+		x.Result = sqltypes.TypeVoid
+	case rs.HasReturns:
+		t, err := paramType(snap, rs.Returns, rs.ReturnsName)
+		if err != nil {
+			return nil, err
+		}
+		x.Result = t
+		if len(rs.Table) == 0 && len(outs) > 0 {
+			want := sqltypes.Type{ID: sqltypes.Record}
+			if len(outs) == 1 {
+				want = outs[0].Type
+			}
+			if t != want {
+				return nil, bad("function result type must be %s because of OUT parameters", want)
+			}
+		}
+	case len(outs) == 1:
+		x.Result = outs[0].Type
+	case len(outs) > 1:
+		x.Result = sqltypes.Type{ID: sqltypes.Record}
+	default:
+		return nil, bad("function result type must be specified")
+	}
+	if x.Result.ID == sqltypes.Record && len(outs) == 0 {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "functions returning record without output parameters are not supported").
+			WithHint("Declare the result's columns with OUT parameters or RETURNS TABLE.")
+	}
+	return x, nil
+}
+
+// userOverloads are the user-defined functions (procedures, with proc)
+// named name, as overloads to resolve among the built-ins: one per
+// number of arguments a call may give (parameters with defaults may be
+// left out), their Routine the descriptor.
+func (b *Binder) userOverloads(name string, proc bool) []builtins.Overload {
+	if b.snap == nil {
+		return nil
+	}
+	var out []builtins.Overload
+	for _, fn := range b.snap.Functions(name) {
+		if fn.Procedure() != proc {
+			continue
+		}
+		in := fn.Inputs()
+		if proc {
+			in = procArgs(fn)
+		}
+		params := make([]builtins.Param, len(in))
+		for i, p := range in {
+			params[i] = builtins.T(p.Type)
+		}
+		base := builtins.Overload{Result: builtins.Returns(fn.Result), CalledOnNull: !fn.Strict, Volatility: volatilityOf(fn), Routine: fn}
+		if fn.Variadic() {
+			o := base
+			o.Params = append(params[:len(params)-1:len(params)-1], builtins.T(params[len(params)-1].Type.ElemType()))
+			o.Variadic, o.MinArgs = true, len(params)
+			out = append(out, o)
+			continue
+		}
+		for n := len(params) - fn.Defaults(); n <= len(params); n++ {
+			o := base
+			o.Params = params[:n]
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// procArgs are the parameters a CALL of procedure fn gives: every one but
+// TABLE columns (PostgreSQL 14 on: OUT parameters too, as NULL or any
+// value, ignored).
+func procArgs(fn *catalog.Function) []catalog.FuncParam {
+	var out []catalog.FuncParam
+	for _, p := range fn.Params {
+		if p.Mode != 't' {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// volatilityOf is fn's volatility as the registry's.
+func volatilityOf(fn *catalog.Function) builtins.Volatility {
+	switch fn.Volatility {
+	case 'i':
+		return builtins.Immutable
+	case 's':
+		return builtins.Stable
+	}
+	return builtins.Volatile
+}
+
+// hasNamedArgs reports whether a call names an argument.
+func hasNamedArgs(args []ir.Expr) bool {
+	for _, a := range args {
+		if _, ok := a.(*namedArg); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// placeUserNamedArgs orders a call's named arguments by the parameters of
+// the user-defined functions of that name: the first function they fit
+// (every name one of its inputs, every input without a default given).
+// ok is false when none fits.
+func (b *Binder) placeUserNamedArgs(fns []*catalog.Function, args []ir.Expr, proc bool) ([]ir.Expr, *catalog.Function, bool, error) {
+	var fits []*catalog.Function
+	var placed [][]ir.Expr
+	for _, fn := range fns {
+		if fn.Procedure() != proc {
+			continue
+		}
+		in := fn.Inputs()
+		if proc {
+			in = procArgs(fn)
+		}
+		out := make([]ir.Expr, len(in))
+		ok := true
+		for i, a := range args {
+			na, named := a.(*namedArg)
+			if !named {
+				if i >= len(out) {
+					ok = false
+					break
+				}
+				out[i] = a
+				continue
+			}
+			k := -1
+			for j, p := range in {
+				if p.Name == na.Name {
+					k = j
+				}
+			}
+			if k < 0 || out[k] != nil {
+				ok = false
+				break
+			}
+			out[k] = na.E
+		}
+		last := len(out)
+		for ok && last > 0 && out[last-1] == nil && in[last-1].Default != "" {
+			last--
+		}
+		for i := 0; ok && i < last; i++ {
+			if out[i] == nil {
+				if in[i].Default == "" {
+					ok = false
+					break
+				}
+				d, err := b.bindDefault(catalog.Column{Name: in[i].Name, Type: in[i].Type}, in[i].Default)
+				if err != nil {
+					return nil, nil, false, err
+				}
+				out[i] = d
+			}
+		}
+		if ok {
+			fits, placed = append(fits, fn), append(placed, out[:last])
+		}
+	}
+	for i, a := range args {
+		if _, named := a.(*namedArg); !named && i > 0 {
+			if _, prev := args[i-1].(*namedArg); prev {
+				return nil, nil, false, pgerr.New(pgerr.SyntaxError, "positional argument cannot follow named argument")
+			}
+		}
+	}
+	if len(fits) != 1 {
+		return nil, nil, false, nil
+	}
+	return placed[0], fits[0], true, nil
+}
+
+// bindUserCall finishes the call of user-defined function fn resolved by
+// res: the arguments left out take their defaults, a VARIADIC parameter's
+// arguments become its array, and the call is inlined when it can be, else
+// runs the function's body through the session (builtins.Routines).
+func (b *Binder) bindUserCall(fn *catalog.Function, args []ir.Expr, res builtins.Resolved) (ir.Expr, error) {
+	args, err := b.completeArgs(fn, fn.Inputs(), args)
+	if err != nil {
+		return nil, err
+	}
+	b.noteRoutine(fn)
+	if e := b.inline(fn, args); e != nil {
+		return e, nil
+	}
+	if fn.ReturnsSet || len(fn.Outputs()) > 1 {
+		o := *res.Overload
+		cols := RoutineResultColumns(fn)
+		o.Set = &builtins.SetFunc{Rows: func(ctx *builtins.Context, a []sqltypes.Value) (builtins.SetRows, error) {
+			return builtins.RoutineCall(ctx, fn, a)
+		}}
+		if len(fn.Outputs()) > 1 {
+			o.Set.Columns = cols
+		}
+		res.Overload = &o
+		if !fn.ReturnsSet && !b.srf.from {
+			// A function of several OUT parameters in an expression
+			// returns one record.
+			return b.recordCall(fn, args)
+		}
+		return b.setCall(fn.Name, args, res)
+	}
+	return scalarCall(fn, args, fn.Result, func(row []sqltypes.Value) sqltypes.Value { return row[0] }), nil
+}
+
+// completeArgs gives a resolved call of fn the arguments of all its
+// parameters in (its inputs, or a procedure's arguments): a VARIADIC
+// parameter's become its array, the ones left out take their DEFAULTs.
+func (b *Binder) completeArgs(fn *catalog.Function, in []catalog.FuncParam, args []ir.Expr) ([]ir.Expr, error) {
+	if fn.Variadic() {
+		n := len(in) - 1
+		arr, err := b.bindArrayCtor(append([]ir.Expr(nil), args[n:]...))
+		if err != nil {
+			return nil, err
+		}
+		if arr, err = b.coerceTo(arr, in[n].Type, false); err != nil {
+			return nil, err
+		}
+		args = append(args[:n:n], arr)
+	}
+	for i := len(args); i < len(in); i++ {
+		d, err := b.bindDefault(catalog.Column{Name: in[i].Name, Type: in[i].Type}, in[i].Default)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, d)
+	}
+	return args, nil
+}
+
+// recordCall is the call of a function of several OUT parameters in an
+// expression: one record of its first row.
+func (b *Binder) recordCall(fn *catalog.Function, args []ir.Expr) (ir.Expr, error) {
+	return scalarCall(fn, args, sqltypes.Type{ID: sqltypes.Record}, func(row []sqltypes.Value) sqltypes.Value {
+		return sqltypes.NewRecord(append([]sqltypes.Value(nil), row...))
+	}), nil
+}
+
+// scalarCall is the call of fn in an expression, of type typ: the value
+// of (of) the first row its body returns, NULL when none. It runs
+// through the session (builtins.Routines).
+func scalarCall(fn *catalog.Function, args []ir.Expr, typ sqltypes.Type, of func([]sqltypes.Value) sqltypes.Value) ir.Expr {
+	call := func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		var fc *builtins.Context
+		if ctx != nil {
+			fc = &ctx.Fn
+		}
+		rows, err := builtins.RoutineCall(fc, fn, a)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		row, ok, err := rows.Next()
+		if err != nil || !ok || len(row) == 0 {
+			return sqltypes.Null, err
+		}
+		return of(row), nil
+	}
+	if fn.Strict {
+		call = strict(call)
+	}
+	return &ir.Func{Name: fn.Name, Args: args, Typ: typ, Fn: call, Volatile: true, PerCall: fn.Volatility == 'v'}
+}
+
+// noteRoutine records a user-defined routine the statement calls.
+func (b *Binder) noteRoutine(fn *catalog.Function) {
+	for _, f := range b.routines {
+		if f == fn {
+			return
+		}
+	}
+	b.routines = append(b.routines, fn)
+}
+
+// inline is PostgreSQL's inlining of a SQL function (inline_function):
+// the call of a function whose body is SELECT expr, neither volatile
+// when declared otherwise, SECURITY DEFINER, nor with SET options,
+// becomes expr with the arguments in place of the parameters, so the
+// calling query's optimizer sees through it (a key range from WHERE k =
+// f(x) or WHERE f(col) = c where the expansion gives one). A STRICT
+// function is inlined only when its arguments are constants, none NULL.
+// nil when the call cannot be inlined.
+func (b *Binder) inline(fn *catalog.Function, args []ir.Expr) ir.Expr {
+	if fn.Language != "sql" || fn.ReturnsSet || fn.Definer || len(fn.Config) > 0 || len(fn.Outputs()) > 1 ||
+		fn.Result.ID == sqltypes.Void || fn.Result.ID == sqltypes.Record || b.inlining[fn.OID] || len(b.inlining) > 10 {
+		return nil
+	}
+	if fn.Strict {
+		for _, a := range args {
+			if c, ok := a.(*ir.Const); !ok || c.V.IsNull() {
+				return nil
+			}
+		}
+	}
+	stmts, err := ParseRoutineBody(fn)
+	if err != nil || len(stmts) != 1 {
+		return nil
+	}
+	sel, ok := stmts[0].AST.(*ast.SelectStmt)
+	if !ok || sel.Fields == nil || len(sel.Fields.Fields) != 1 || sel.Fields.Fields[0].Expr == nil || sel.From != nil || sel.Where != nil ||
+		sel.GroupBy != nil || sel.Having != nil || sel.OrderBy != nil || sel.Limit != nil || sel.Distinct || sel.WindowSpecs != nil ||
+		sel.With != nil || stmts[0].WriteCTEs != nil || stmts[0].CountExprs != nil {
+		return nil
+	}
+	var chk inlineChecker
+	sel.Fields.Fields[0].Expr.Accept(&chk)
+	if chk.bad {
+		return nil
+	}
+	sub := &Binder{snap: b.snap, stmt: &stmts[0], loc: b.loc, style: b.style, routine: newRoutineScope(fn),
+		inlining: map[uint32]bool{fn.OID: true}}
+	for k := range b.inlining {
+		sub.inlining[k] = true
+	}
+	in := fn.InputTypes()
+	n := max(stmts[0].NumParams, len(in))
+	sub.params, sub.declared = make([]sqltypes.Type, n), make([]bool, n)
+	for i, t := range in {
+		sub.params[i], sub.declared[i] = t, true
+	}
+	e, err := sub.bindExpr(env{}.newScope(), sel.Fields.Fields[0].Expr)
+	if err != nil || len(sub.params) > len(in) {
+		return nil
+	}
+	if fn.Volatility != 'v' && hasPerCall(e) {
+		return nil // a volatile body in a function declared otherwise
+	}
+	if e.Type().ID != sqltypes.Unknown && !castAllowedAssignment(e.Type(), fn.Result) {
+		return nil
+	}
+	// Each parameter read more than once needs an argument that costs
+	// nothing to compute twice and gives one value.
+	uses := make([]int, len(args))
+	ir.Walk(e, func(x ir.Expr) {
+		if p, ok := x.(*ir.Param); ok && p.N >= 1 && p.N <= len(uses) {
+			uses[p.N-1]++
+		}
+	})
+	for i, u := range uses {
+		if u > 1 {
+			switch args[i].(type) {
+			case *ir.Const, *ir.ColRef, *ir.Param, *ir.OuterRef:
+			default:
+				return nil
+			}
+		}
+	}
+	out := ir.MapExpr(e, func(x ir.Expr) ir.Expr {
+		if p, ok := x.(*ir.Param); ok && p.N >= 1 && p.N <= len(args) {
+			return args[p.N-1]
+		}
+		return x
+	})
+	out, err = b.coerceTo(out, fn.Result, true)
+	if err != nil {
+		return nil
+	}
+	if fn.Strict {
+		// Folded: its arguments are constants.
+		if f, err := fold(out); err == nil {
+			out = f
+		}
+	}
+	for _, f := range sub.routines {
+		b.noteRoutine(f)
+	}
+	return out
+}
+
+// inlineChecker finds what keeps a function's body from being inlined:
+// subqueries, aggregates and window functions.
+type inlineChecker struct{ bad bool }
+
+func (v *inlineChecker) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.AggregateFuncExpr, *ast.WindowFuncExpr:
+		v.bad = true
+	case *ast.FuncCallExpr:
+		if x.FnName.L == parser.OverFunc {
+			v.bad = true
+		}
+		if _, isAgg := builtins.LookupAggregate(x.FnName.L); isAgg {
+			v.bad = true
+		}
+	}
+	return n, v.bad
+}
+
+func (v *inlineChecker) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// bindCall binds CALL: the procedure chosen among those of the name by
+// its arguments, as functions are.
+func bindCall(snap *catalog.Snapshot, rs *parser.RoutineStatement, style sqltypes.Style) (ir.Statement, error) {
+	stmt := rs.Call
+	b := &Binder{snap: snap, stmt: stmt, loc: style.Location, style: style}
+	sel, ok := stmt.AST.(*ast.SelectStmt)
+	var call *ast.FuncCallExpr
+	if ok && sel.Fields != nil && len(sel.Fields.Fields) == 1 {
+		call, _ = sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	}
+	if call == nil {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error in CALL")
+	}
+	name := rs.Refs[0].Name
+	sc := env{}.newScope()
+	args := make([]ir.Expr, len(call.Args))
+	for i, a := range call.Args {
+		x, err := b.child(sc, a, nil)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = x
+	}
+	fns := snap.Functions(name)
+	var fn *catalog.Function
+	if hasNamedArgs(args) {
+		placed, f, ok, err := b.placeUserNamedArgs(fns, args, true)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, noProcedure(name, args)
+		}
+		args, fn = placed, f
+	}
+	types := make([]sqltypes.Type, len(args))
+	for i, a := range args {
+		types[i] = a.Type()
+	}
+	ovs := b.userOverloads(name, true)
+	if fn != nil {
+		ovs = slicesFilter(ovs, fn)
+	}
+	if len(ovs) == 0 {
+		for _, f := range fns {
+			if !f.Procedure() {
+				return nil, pgerr.New(pgerr.WrongObjectType, "%s(%s) is not a procedure", name, typeList(args)).
+					WithHint("To call a function, use SELECT.")
+			}
+		}
+		return nil, noProcedure(name, args)
+	}
+	res, err := builtins.ResolveAmong(" ", types, ovs)
+	if err != nil {
+		if pgerr.CodeOf(err) == pgerr.UndefinedFunction {
+			return nil, noProcedure(name, args)
+		}
+		return nil, pgerr.New(pgerr.AmbiguousFunction, "procedure %s(%s) is not unique", name, typeList(args)).
+			WithHint("Could not choose a best candidate procedure. You might need to add explicit type casts.")
+	}
+	fn = res.Overload.Routine.(*catalog.Function)
+	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
+		return nil, err
+	}
+	if args, err = b.completeArgs(fn, procArgs(fn), args); err != nil {
+		return nil, err
+	}
+	x := &ir.Call{Routine: fn, Args: args}
+	for _, p := range fn.Outputs() {
+		x.Cols = append(x.Cols, ir.Column{Name: p.Name, Type: p.Type, Col: -1})
+	}
+	b.noteRoutine(fn)
+	b.finishPermissions(x)
+	return x, nil
+}
+
+// slicesFilter keeps the overloads of fn.
+func slicesFilter(ovs []builtins.Overload, fn *catalog.Function) []builtins.Overload {
+	var out []builtins.Overload
+	for _, o := range ovs {
+		if o.Routine == fn {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func noProcedure(name string, args []ir.Expr) error {
+	return pgerr.New(pgerr.UndefinedFunction, "procedure %s(%s) does not exist", name, typeList(args)).
+		WithHint("No procedure matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// hasPerCall reports whether e calls a volatile function.
+func hasPerCall(e ir.Expr) bool {
+	found := false
+	ir.Walk(e, func(x ir.Expr) {
+		if f, ok := x.(*ir.Func); ok && f.PerCall {
+			found = true
+		}
+	})
+	return found
+}

@@ -1,0 +1,368 @@
+package session
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/executor"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/optimizer"
+	"github.com/zproxy/zproxy/parser"
+	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/wire"
+)
+
+func init() {
+	runs((*statement).runRoutineChange)
+	runs((*statement).runCall)
+}
+
+// runRoutineChange runs CREATE, ALTER and DROP FUNCTION and PROCEDURE. A
+// new SQL routine's body is checked first unless check_function_bodies
+// is off (pg_dump turns it off before its functions, which may name
+// objects created after them).
+func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	snap, err := s.snapshot(ctx)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	if x.Action == parser.RoutineOwner {
+		c := *x.RoutineStatement
+		c.NewName = s.ownerRole(c.NewName)
+		x = &ir.RoutineChange{RoutineStatement: &c, RefArgs: x.RefArgs}
+		if err := s.checkNewOwner(snap, c.NewName); err != nil {
+			return nil, err
+		}
+	}
+	if x.Action == parser.RoutineGrant {
+		c := *x.RoutineStatement
+		c.Grantees = make([]string, len(x.Grantees))
+		for i, g := range x.Grantees {
+			c.Grantees[i] = g
+			if g != catalog.PublicRole {
+				c.Grantees[i] = s.ownerRole(g)
+			}
+		}
+		x = &ir.RoutineChange{RoutineStatement: &c, RefArgs: x.RefArgs}
+	}
+	if x.Action == parser.RoutineCreate && s.varValue("check_function_bodies") != "off" {
+		if err := planner.CheckRoutineBody(snap, x.Function(s.params.User), s.bindStyle()); err != nil {
+			return nil, err
+		}
+	}
+	cat, err := s.permCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	who := executor.RoutineActor{User: s.params.User, Super: s.isSuperuser(snap)}
+	if err := s.engine.exec.ChangeRoutine(ctx, cat, x, who, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult(x.Describe().Tag), nil
+}
+
+// runCall runs CALL: the arguments are computed, the procedure's body
+// runs in the statement's transaction, and its OUT and INOUT parameters'
+// values come back as one row.
+func (st *statement) runCall(ctx context.Context, x *ir.Call, env *runEnv) (wire.Result, error) {
+	ec := &ir.EvalContext{Params: env.params, Fn: env.opts.Fn}
+	args := make([]sqltypes.Value, len(x.Args))
+	for i, a := range x.Args {
+		v, err := a.Eval(ec, nil)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = v
+	}
+	rows, err := builtins.RoutineCall(&env.opts.Fn, x.Routine, args)
+	if err != nil {
+		return nil, err
+	}
+	res := &memResult{tag: "CALL", cols: wireColumns(x.Cols)}
+	if len(x.Cols) > 0 {
+		row, ok, err := rows.Next()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			res.rows = [][]sqltypes.Value{append([]sqltypes.Value(nil), row...)}
+		}
+	}
+	return res, nil
+}
+
+// routineBodies caches the bound statements of routines' bodies, for one
+// catalog snapshot (a routine's descriptor is the snapshot's): a body
+// binds once per catalog version, not once per call.
+type routineBodies struct {
+	mu     sync.Mutex
+	snap   *catalog.Snapshot
+	bodies map[*catalog.Function][]ir.Statement
+}
+
+// body returns fn's statements bound against snap.
+func (s *Session) routineBody(snap *catalog.Snapshot, fn *catalog.Function, style sqltypes.Style) ([]ir.Statement, error) {
+	c := &s.bodies
+	c.mu.Lock()
+	if c.snap != snap {
+		c.snap, c.bodies = snap, map[*catalog.Function][]ir.Statement{}
+	}
+	if b, ok := c.bodies[fn]; ok {
+		c.mu.Unlock()
+		return b, nil
+	}
+	c.mu.Unlock()
+	stmts, err := planner.ParseRoutineBody(fn)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ir.Statement, len(stmts))
+	for i := range stmts {
+		if out[i], err = planner.BindRoutineStatement(snap, fn, &stmts[i], style); err != nil {
+			return nil, err
+		}
+	}
+	if len(out) > 0 || fn.Result.ID == sqltypes.Void || fn.Procedure() {
+		if err := planner.CheckRoutineResult(fn, last(out)); err != nil {
+			return nil, err
+		}
+	}
+	c.mu.Lock()
+	if c.snap == snap {
+		c.bodies[fn] = out
+	}
+	c.mu.Unlock()
+	return out, nil
+}
+
+func last(sts []ir.Statement) ir.Statement {
+	if len(sts) == 0 {
+		return nil
+	}
+	return sts[len(sts)-1]
+}
+
+// routineRunner runs the user-defined routines one statement calls
+// (builtins.Routines): each body statement is planned with the call's
+// arguments as its parameters and run in the statement's transaction.
+// Calls may come from several of the statement's goroutines at once.
+type routineRunner struct {
+	st    *statement
+	ctx   context.Context
+	txn   *executor.Txn
+	opts  optimizer.Options
+	snap  *catalog.Snapshot
+	style sqltypes.Style
+	// gate counts the holds of the executor's write gate in this
+	// statement: a body's write takes it unless the statement (a write)
+	// or an enclosing body's write holds it already.
+	gate atomic.Int32
+}
+
+// routinesFor makes the runner of the routines the statement calls.
+func (st *statement) routinesFor(ctx context.Context, bound ir.Statement, txn *executor.Txn, opts optimizer.Options) *routineRunner {
+	r := &routineRunner{st: st, ctx: ctx, txn: txn, opts: opts, snap: st.boundSnap, style: st.sess.bindStyle()}
+	switch bound.(type) {
+	case *ir.Insert, *ir.Update, *ir.Delete:
+		r.gate.Store(1) // st.write holds the gate while the statement runs
+	}
+	return r
+}
+
+// CallRoutine implements builtins.Routines.
+func (r *routineRunner) CallRoutine(fc *builtins.Context, routine any, args []sqltypes.Value) (builtins.SetRows, error) {
+	fn := routine.(*catalog.Function)
+	if fc.RoutineDepth >= builtins.MaxRoutineDepth {
+		return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
+			WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
+	}
+	if err := r.ctx.Err(); err != nil {
+		return nil, storeErr(err)
+	}
+	snap := r.snap
+	if snap == nil {
+		var err error
+		if snap, err = r.st.sess.snapshot(r.ctx); err != nil {
+			return nil, storeErr(err)
+		}
+	}
+	body, err := r.st.sess.routineBody(snap, fn, r.style)
+	if err != nil {
+		return nil, err
+	}
+	inner := *fc
+	inner.RoutineDepth++
+	opts := r.opts
+	opts.Fn = inner
+	var rows [][]sqltypes.Value
+	var from []ir.Column
+	for i, b := range body {
+		if rows, err = r.runBodyStatement(fn, b, args, opts, i == len(body)-1); err != nil {
+			return nil, err
+		}
+		from = planner.ResultColumns(b)
+	}
+	return r.result(fn, rows, from)
+}
+
+// runBodyStatement plans and runs one statement of fn's body, returning
+// its rows when it is the last.
+func (r *routineRunner) runBodyStatement(fn *catalog.Function, b ir.Statement, args []sqltypes.Value, opts optimizer.Options, final bool) ([][]sqltypes.Value, error) {
+	s := r.st.sess
+	e := s.engine
+	desc := b.Describe()
+	if desc.Writes {
+		if fn.Volatility != 'v' {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed in a non-volatile function", commandTag(b, desc))
+		}
+		if s.readOnly() {
+			return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", commandTag(b, desc))
+		}
+	}
+	if err := s.checkPrivileges(r.ctx, b); err != nil {
+		return nil, err
+	}
+	if q, ok := b.(*ir.Query); ok {
+		if err := ir.PlanErr(q.Plan); err != nil {
+			return nil, err
+		}
+	}
+	plan, err := optimizer.Optimize(b, args, opts)
+	if err != nil {
+		return nil, err
+	}
+	ro := executor.RunOptions{WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: r.txn}
+	switch b.(type) {
+	case *ir.Insert, *ir.Update, *ir.Delete:
+		if r.gate.Add(1) == 1 {
+			e.exec.Gate.RLock()
+			defer e.exec.Gate.RUnlock()
+		}
+		defer r.gate.Add(-1)
+		res, err := e.exec.Write(r.ctx, plan, args, ro)
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		e.noteWrites(writeTarget(b), res.Count, false)
+		return res.Returning, nil
+	}
+	it, err := e.exec.Run(r.ctx, plan, args, ro)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	defer it.Close()
+	var out [][]sqltypes.Value
+	for {
+		row, ok, err := it.Next(r.ctx)
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		if !ok {
+			break
+		}
+		if final {
+			out = append(out, append([]sqltypes.Value(nil), row...))
+			if !fn.ReturnsSet && len(fn.Outputs()) <= 1 && !fn.Procedure() {
+				break // a scalar function returns its first row
+			}
+		}
+	}
+	return out, nil
+}
+
+// result shapes the rows of fn's last statement (of columns from) as its
+// result: cast to its result types, one row (NULLs when there was none)
+// unless it returns a set, an empty text for void.
+func (r *routineRunner) result(fn *catalog.Function, rows [][]sqltypes.Value, from []ir.Column) (builtins.SetRows, error) {
+	if fn.Result.ID == sqltypes.Void {
+		// A SQL function returning void returns NULL, as PostgreSQL's
+		// do.
+		return builtins.Table([][]sqltypes.Value{{sqltypes.Null}}), nil
+	}
+	want := planner.RoutineResultTypes(fn)
+	for _, row := range rows {
+		for i := range row {
+			if i >= len(want) || i >= len(from) || from[i].Type == want[i] || row[i].IsNull() {
+				continue
+			}
+			v, err := ir.CastValueStyled(row[i], from[i].Type, want[i], false, r.style)
+			if err != nil {
+				return nil, err
+			}
+			row[i] = v
+		}
+	}
+	if !fn.ReturnsSet {
+		if len(rows) == 0 {
+			rows = [][]sqltypes.Value{make([]sqltypes.Value, len(want))}
+			for i := range rows[0] {
+				rows[0][i] = sqltypes.Null
+			}
+		}
+		rows = rows[:1]
+	}
+	return builtins.Table(rows), nil
+}
+
+// callsRoutines reports whether a bound statement calls user-defined
+// routines (which may write).
+func callsRoutines(b ir.Statement) bool {
+	if _, ok := b.(*ir.Call); ok {
+		return true
+	}
+	return len(ir.RoutinesOf(b)) > 0
+}
+
+// runInTransaction runs a statement that calls user-defined routines
+// outside a transaction block in a transaction of its own, so what their
+// bodies write commits with the statement's own writes or not at all, as
+// in PostgreSQL. Its rows are read before the commit.
+func (st *statement) runInTransaction(ctx context.Context, bound ir.Statement, params []sqltypes.Value, start time.Time) (wire.Result, error) {
+	s := st.sess
+	s.BeginImplicit()
+	res, err := st.run(ctx, bound, params, start)
+	if r, ok := res.(*rowsResult); ok && err == nil {
+		m := &memResult{cols: r.cols, recorded: true}
+		for {
+			row, more, rerr := r.Next(ctx)
+			if rerr != nil {
+				err = rerr
+				break
+			}
+			if !more {
+				break
+			}
+			m.rows = append(m.rows, append([]sqltypes.Value(nil), row...))
+		}
+		m.tag = r.Tag()
+		res = m
+	}
+	_, cerr := s.endTransaction(ctx, err == nil && s.txStatus == 'T')
+	if err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// checkExecute refuses a call of a routine the user may not execute
+// (42501): EXECUTE is PUBLIC's unless revoked, and the owner's and a
+// superuser's always.
+func (s *Session) checkExecute(snap *catalog.Snapshot, super bool, fns []*catalog.Function) error {
+	user := s.params.User
+	for _, fn := range fns {
+		if !fn.CanExecute(super || fn.Owner == user || snap.IsMemberOf(user, fn.Owner), func(r string) bool { return snap.IsMemberOf(user, r) }) {
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", map[bool]string{true: "procedure", false: "function"}[fn.Procedure()], fn.Name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,124 @@
+package session_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// A simple SQL function's call is inlined into the calling query, so a
+// comparison with it (or of it over a column) gets the key range its
+// expansion gives; a function that cannot be inlined (volatile body,
+// SECURITY DEFINER) is called, and the scan is not bounded by it.
+func TestInlinedFunctionKeyRanges(t *testing.T) {
+	eng := newEngine(t, memStore(t))
+	defer eng.Close()
+	sess := openSession(t, eng)
+	mustExec(t, sess, `CREATE TABLE kv (k int PRIMARY KEY, v text)`)
+	mustExec(t, sess, `INSERT INTO kv SELECT g, 'v' || g FROM generate_series(1, 100) g`)
+	mustExec(t, sess, `CREATE FUNCTION twice(x int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT x * 2'`)
+	mustExec(t, sess, `CREATE FUNCTION twice_definer(x int) RETURNS int LANGUAGE sql IMMUTABLE SECURITY DEFINER AS 'SELECT x * 2'`)
+	mustExec(t, sess, `CREATE FUNCTION low(x int) RETURNS bool LANGUAGE sql STABLE AS 'SELECT x < 5'`)
+	plan := func(q string) string { return strings.Join(mustExec(t, sess, "EXPLAIN "+q), "\n") }
+	for _, tc := range []struct {
+		q       string
+		bounded bool
+		rows    int
+	}{
+		{`SELECT v FROM kv WHERE k = twice(21)`, true, 1},
+		{`SELECT v FROM kv WHERE low(k)`, true, 4},
+		{`SELECT v FROM kv WHERE k = twice_definer(21)`, true, 1}, // a statement constant: called once, then a point get
+		{`SELECT v FROM kv WHERE twice(k) = 10`, false, 1},
+	} {
+		p := plan(tc.q)
+		if full := strings.Contains(p, "full scan"); full == tc.bounded {
+			t.Errorf("%s: bounded %v, plan:\n%s", tc.q, !full, p)
+		}
+		if got := mustExec(t, sess, tc.q); len(got) != tc.rows {
+			t.Errorf("%s: %d rows, want %d", tc.q, len(got), tc.rows)
+		}
+	}
+	if p := plan(`SELECT twice(k) FROM kv WHERE k = 1`); strings.Contains(p, "twice") {
+		t.Errorf("twice(k) is not inlined:\n%s", p)
+	}
+	if p := plan(`SELECT twice_definer(k) FROM kv WHERE k = 1`); !strings.Contains(p, "twice_definer") {
+		t.Errorf("a SECURITY DEFINER function was inlined:\n%s", p)
+	}
+}
+
+// A function's writes are the calling statement's: outside a block, a
+// statement that fails after a function wrote leaves nothing written.
+func TestFunctionWritesAreAtomic(t *testing.T) {
+	eng := newEngine(t, memStore(t))
+	defer eng.Close()
+	sess := openSession(t, eng)
+	mustExec(t, sess, `CREATE TABLE log (id int PRIMARY KEY, msg text)`)
+	mustExec(t, sess, `CREATE FUNCTION note(i int) RETURNS int LANGUAGE sql AS 'INSERT INTO log VALUES (i, ''x'') RETURNING 10 / (3 - i)'`)
+	if _, err := runSQL(context.Background(), sess, `SELECT note(g) FROM generate_series(1, 3) g`); pgerr.CodeOf(err) != pgerr.DivisionByZero {
+		t.Fatalf("got %v, want division by zero", err)
+	}
+	if got := mustExec(t, sess, `SELECT count(*) FROM log`); got[0] != "0" {
+		t.Errorf("the failed statement left %s rows", got[0])
+	}
+	mustExec(t, sess, `SELECT note(g) FROM generate_series(1, 2) g`)
+	if got := mustExec(t, sess, `SELECT count(*) FROM log`); got[0] != "2" {
+		t.Errorf("the statement wrote %s rows, want 2", got[0])
+	}
+}
+
+// Endless recursion ends with 54001, and a cancelled statement (a client's
+// cancel, statement_timeout: the statement's context ends) stops inside a
+// slow function.
+func TestFunctionLimits(t *testing.T) {
+	eng := newEngine(t, memStore(t))
+	defer eng.Close()
+	sess := openSession(t, eng)
+	mustExec(t, sess, `SET check_function_bodies = off`)
+	mustExec(t, sess, `CREATE FUNCTION deep(n int) RETURNS int LANGUAGE sql AS 'SELECT deep(n + 1)'`)
+	if _, err := runSQL(context.Background(), sess, `SELECT deep(1)`); pgerr.CodeOf(err) != pgerr.StatementTooComplex {
+		t.Fatalf("got %v, want 54001", err)
+	}
+	mustExec(t, sess, `CREATE FUNCTION slow(n int) RETURNS int LANGUAGE sql AS 'SELECT count(*)::int FROM pg_sleep(0.05), generate_series(1, n)'`)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := runSQL(ctx, sess, `SELECT sum(slow(g)) FROM generate_series(1, 100) g`); pgerr.CodeOf(err) != pgerr.QueryCanceled {
+		t.Fatalf("got %v (%s), want 57014", err, pgerr.CodeOf(err))
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the timeout took %v", d)
+	}
+}
+
+// EXECUTE on a function is PUBLIC's until revoked; a role then needs it
+// granted, the owner keeps it; changing or dropping a function needs
+// its ownership.
+func TestFunctionExecutePrivilege(t *testing.T) {
+	eng := newEngine(t, memStore(t))
+	defer eng.Close()
+	admin := openSession(t, eng)
+	mustExec(t, admin, `CREATE ROLE alice LOGIN`)
+	mustExec(t, admin, `CREATE FUNCTION secret() RETURNS int LANGUAGE sql AS 'SELECT 42'`)
+	mustExec(t, admin, `CREATE PROCEDURE noop() LANGUAGE sql AS 'SELECT 1'`)
+	alice, _, err := connectAs(t, eng, "alice", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectSQL(t, alice, `SELECT secret()`, pgerr.SuccessfulCompletion, "")
+	mustExec(t, admin, `REVOKE EXECUTE ON FUNCTION secret() FROM PUBLIC`)
+	mustExec(t, admin, `REVOKE ALL ON PROCEDURE noop FROM PUBLIC`)
+	expectSQL(t, alice, `SELECT secret()`, pgerr.InsufficientPrivilege, "permission denied for function secret")
+	expectSQL(t, alice, `CALL noop()`, pgerr.InsufficientPrivilege, "permission denied for procedure noop")
+	mustExec(t, admin, `GRANT EXECUTE ON FUNCTION secret() TO alice`)
+	expectSQL(t, alice, `SELECT secret()`, pgerr.SuccessfulCompletion, "")
+	if got := mustExec(t, admin, `SELECT proacl FROM pg_proc WHERE proname = 'secret'`); !strings.Contains(got[0], "alice=X/") || strings.HasPrefix(got[0], "{=X") {
+		t.Errorf("proacl = %s", got[0])
+	}
+	expectSQL(t, alice, `DROP FUNCTION secret()`, pgerr.InsufficientPrivilege, "must be owner of function secret")
+	expectSQL(t, alice, `ALTER FUNCTION secret() STABLE`, pgerr.InsufficientPrivilege, "must be owner of function secret")
+	mustExec(t, admin, `REVOKE EXECUTE ON FUNCTION secret() FROM alice`)
+	expectSQL(t, alice, `SELECT secret()`, pgerr.InsufficientPrivilege, "permission denied for function secret")
+}
