@@ -50,6 +50,11 @@ type Function struct {
 	// ReturnsSet marks SETOF and RETURNS TABLE.
 	Result     sqltypes.Type `json:"result"`
 	ReturnsSet bool          `json:"retset,omitempty"`
+	// RowType names the table whose row type the function returns
+	// (RETURNS [SETOF] table); RowColumns are that row's columns as they
+	// were when the function was created.
+	RowType    string      `json:"row_type,omitempty"`
+	RowColumns []FuncParam `json:"row_columns,omitempty"`
 	// Language is "sql" (or "plpgsql").
 	Language string `json:"language"`
 	// Body is the code (prosrc); Atomic marks a BEGIN ATOMIC body and
@@ -102,6 +107,9 @@ func (f *Function) Inputs() []FuncParam {
 // Outputs are the function's output parameters (OUT, INOUT, TABLE
 // columns), in order.
 func (f *Function) Outputs() []FuncParam {
+	if f.RowType != "" {
+		return f.RowColumns
+	}
 	var out []FuncParam
 	for _, p := range f.Params {
 		if p.IsOutput() {

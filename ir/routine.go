@@ -19,6 +19,10 @@ type RoutineChange struct {
 	// Result its result type, with user-defined types resolved.
 	Params []catalog.FuncParam
 	Result sqltypes.Type
+	// RowType and RowColumns are RETURNS [SETOF] table's table and its
+	// columns.
+	RowType    string
+	RowColumns []catalog.FuncParam
 	// RefArgs are the argument types of each of Refs (nil where a ref
 	// names no argument list), resolved.
 	RefArgs [][]sqltypes.Type
@@ -58,6 +62,7 @@ func (x *RoutineChange) Describe() Description {
 // UNSAFE, COST 100, ROWS 1000 for a set).
 func (x *RoutineChange) Function(owner string) *catalog.Function {
 	fn := &catalog.Function{Name: x.Routine().Name, Kind: 'f', Params: x.Params, Result: x.Result, ReturnsSet: x.ReturnsSet,
+		RowType: x.RowType, RowColumns: x.RowColumns,
 		Language: x.Options.Language, Body: x.Body, Atomic: x.Atomic, Return: x.Return,
 		Volatility: 'v', Parallel: 'u', Cost: 100, Owner: owner}
 	if x.Procedure {

@@ -348,6 +348,18 @@ func bindCreateRoutine(snap *catalog.Snapshot, rs *parser.RoutineStatement) (ir.
 		x.Result = sqltypes.Type{ID: sqltypes.Record}
 	case rs.Procedure:
 		x.Result = sqltypes.TypeVoid
+	case rs.HasReturns && rs.ReturnsName != "" && len(rs.Table) == 0 && isRowType(snap, rs.ReturnsName):
+		// RETURNS [SETOF] table: the table's row.
+		t, _ := snap.Table(rs.ReturnsName)
+		x.Result, x.RowType = sqltypes.Type{ID: sqltypes.Record}, t.Name
+		for _, c := range t.Columns {
+			if !c.Hidden {
+				x.RowColumns = append(x.RowColumns, catalog.FuncParam{Name: c.Name, Mode: 't', Type: c.Type})
+			}
+		}
+		if len(outs) > 0 {
+			return nil, bad("function result type must be record because of OUT parameters")
+		}
 	case rs.HasReturns:
 		t, err := paramType(snap, rs.Returns, rs.ReturnsName)
 		if err != nil {
@@ -370,11 +382,20 @@ func bindCreateRoutine(snap *catalog.Snapshot, rs *parser.RoutineStatement) (ir.
 	default:
 		return nil, bad("function result type must be specified")
 	}
-	if x.Result.ID == sqltypes.Record && len(outs) == 0 {
+	if x.Result.ID == sqltypes.Record && len(outs) == 0 && x.RowType == "" {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "functions returning record without output parameters are not supported").
 			WithHint("Declare the result's columns with OUT parameters or RETURNS TABLE.")
 	}
 	return x, nil
+}
+
+// isRowType reports whether name (no user-defined type's) names a table,
+// whose row type a function may return.
+func isRowType(snap *catalog.Snapshot, name string) bool {
+	if _, ok := snap.UserType(name); ok || strings.HasSuffix(name, "[]") {
+		return false
+	}
+	return snap.HasTable(name)
 }
 
 // userOverloads are the user-defined functions (procedures, with proc)

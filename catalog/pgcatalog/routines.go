@@ -94,6 +94,11 @@ func userProcRows(e *Env) []row {
 		if hasNames {
 			r.Proargnames = textArray(names)
 		}
+		if f.RowType != "" {
+			if t, err := e.Snap.Table(f.RowType); err == nil {
+				r.Prorettype = oidV(ObjectOID(t.ID, slotRowType))
+			}
+		}
 		if acl := functionACL(f); acl != nil {
 			r.Proacl = textArray(acl)
 		}
@@ -175,6 +180,12 @@ func functionArguments(f *catalog.Function, identity bool) string {
 func functionResult(f *catalog.Function) string {
 	if f.Procedure() {
 		return ""
+	}
+	if f.RowType != "" {
+		if f.ReturnsSet {
+			return "SETOF " + sqltypes.QuoteIdent(f.RowType)
+		}
+		return sqltypes.QuoteIdent(f.RowType)
 	}
 	var table []string
 	for _, p := range f.Params {
