@@ -123,3 +123,16 @@ func (*Call) Kind() string { return "call" }
 // decides what it writes (a read-only transaction refuses the writes, not
 // the CALL, as PostgreSQL does).
 func (*Call) Describe() Description { return Description{Class: ClassUtility, Tag: "CALL"} }
+
+// Do is a DO block: PL/pgSQL code run once, in the statement's
+// transaction.
+type Do struct {
+	Body string
+}
+
+// Kind implements Statement.
+func (*Do) Kind() string { return "do" }
+
+// Describe implements Statement: DO is a utility statement whose code
+// decides what it writes.
+func (*Do) Describe() Description { return Description{Class: ClassUtility, Tag: "DO"} }

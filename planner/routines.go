@@ -20,62 +20,102 @@ import (
 // (BindRoutineStatement), when the routine runs.
 
 // routineScope is what a routine's body sees besides the schema: its
-// input parameters, by name, as $n.
+// variables (a SQL function's parameters, a PL/pgSQL block's variables
+// and record fields), by name and by qualified name ("f.a", "r.col"), as
+// $n.
 type routineScope struct {
-	fn    *catalog.Function
 	names map[string]int
 }
 
-// routineParam resolves an unqualified column name, or one qualified by
-// the function's name, that no column has to the routine's parameter of
-// that name (PostgreSQL's SQL functions: a column wins over a parameter).
+// Variable is a name a routine's statement may read as a value: $N for
+// the N-th of the statement's variables. Qualifier is what may qualify it
+// (the function's name for a parameter, a block's label, a record's
+// name for its field).
+type Variable struct {
+	Name, Qualifier string
+	Type            sqltypes.Type
+}
+
+// routineParam resolves an unqualified column name, or a qualified one,
+// that no column has to the routine's variable of that name (PostgreSQL's
+// SQL functions: a column wins over a parameter).
 func (b *Binder) routineParam(name *ast.ColumnName) ir.Expr {
 	r := b.routine
-	if r == nil || name.Schema.L != "" || name.Table.L != "" && name.Table.L != r.fn.Name {
+	if r == nil || name.Schema.L != "" {
 		return nil
 	}
-	n, ok := r.names[name.Name.L]
+	key := name.Name.L
+	if name.Table.L != "" {
+		key = name.Table.L + "." + key
+	}
+	n, ok := r.names[key]
 	if !ok {
 		return nil
 	}
 	return &ir.Param{N: n, Typ: b.params[n-1]}
 }
 
-// newRoutineScope is the scope of fn's body.
-func newRoutineScope(fn *catalog.Function) *routineScope {
-	r := &routineScope{fn: fn, names: map[string]int{}}
-	for i, p := range fn.Inputs() {
-		if p.Name != "" {
-			r.names[p.Name] = i + 1
+// newVariableScope is the scope of vars ($1 the first); a later
+// variable of a name hides an earlier one.
+func newVariableScope(vars []Variable) *routineScope {
+	r := &routineScope{names: map[string]int{}}
+	for i, v := range vars {
+		if v.Name == "" {
+			continue
+		}
+		r.names[v.Name] = i + 1
+		if v.Qualifier != "" {
+			r.names[v.Qualifier+"."+v.Name] = i + 1
 		}
 	}
 	return r
 }
+
+// inputVariables are fn's input parameters as variables.
+func inputVariables(fn *catalog.Function) []Variable {
+	var vs []Variable
+	for _, p := range fn.Inputs() {
+		vs = append(vs, Variable{Name: p.Name, Qualifier: fn.Name, Type: p.Type})
+	}
+	return vs
+}
+
+// newRoutineScope is the scope of a SQL function's body.
+func newRoutineScope(fn *catalog.Function) *routineScope { return newVariableScope(inputVariables(fn)) }
 
 // BindRoutineStatement binds one statement of fn's body: its $n and its
 // parameters' names are the routine's arguments, of the parameters'
 // types. A SECURITY DEFINER routine's relations are checked as its
 // owner's.
 func BindRoutineStatement(snap *catalog.Snapshot, fn *catalog.Function, stmt *parser.Statement, style sqltypes.Style) (ir.Statement, error) {
+	owner := ""
+	if fn.Definer {
+		owner = fn.Owner
+	}
+	return BindWithVariables(snap, stmt, inputVariables(fn), owner, style)
+}
+
+// BindWithVariables binds a statement of a routine's body whose $N and
+// variable names are vars (a PL/pgSQL statement: the variables in scope
+// where it is). checkAs, when set, is the role whose privileges the
+// statement's relations are checked with (a SECURITY DEFINER routine's
+// owner).
+func BindWithVariables(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variable, checkAs string, style sqltypes.Style) (ir.Statement, error) {
 	if stmt.AST == nil || stmt.CreateAs != nil || stmt.Explain != nil {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "only SELECT, INSERT, UPDATE and DELETE are supported in the body of a SQL function").
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "only SELECT, INSERT, UPDATE and DELETE are supported in the body of a function").
 			WithDetail("The body has %s.", firstWords(stmt.Text))
 	}
 	switch stmt.AST.(type) {
 	case *ast.SelectStmt, *ast.SetOprStmt, *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
 	default:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "only SELECT, INSERT, UPDATE and DELETE are supported in the body of a SQL function").
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "only SELECT, INSERT, UPDATE and DELETE are supported in the body of a function").
 			WithDetail("The body has %s.", firstWords(stmt.Text))
 	}
-	in := fn.InputTypes()
-	b := &Binder{snap: snap, stmt: stmt, loc: style.Location, style: style, routine: newRoutineScope(fn)}
-	n := max(stmt.NumParams, len(in))
+	b := &Binder{snap: snap, stmt: stmt, loc: style.Location, style: style, routine: newVariableScope(vars), checkAs: checkAs}
+	n := max(stmt.NumParams, len(vars))
 	b.params, b.declared = make([]sqltypes.Type, n), make([]bool, n)
-	for i, t := range in {
-		b.params[i], b.declared[i] = t, true
-	}
-	if fn.Definer {
-		b.checkAs = fn.Owner
+	for i, v := range vars {
+		b.params[i], b.declared[i] = v.Type, true
 	}
 	st, err := b.bindStmt(stmt.AST)
 	if err != nil {
@@ -83,8 +123,8 @@ func BindRoutineStatement(snap *catalog.Snapshot, fn *catalog.Function, stmt *pa
 	}
 	st = withWrites(st, b.writes)
 	b.finishPermissions(st)
-	for i := len(in); i < len(b.params); i++ {
-		return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", i+1)
+	if len(b.params) > len(vars) {
+		return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", len(vars)+1)
 	}
 	return st, nil
 }
@@ -112,8 +152,11 @@ func ParseRoutineBody(fn *catalog.Function) ([]parser.Statement, error) {
 // check_function_bodies does at CREATE: every statement binds, and the
 // last one returns what the routine is declared to return.
 func CheckRoutineBody(snap *catalog.Snapshot, fn *catalog.Function, style sqltypes.Style) error {
-	if fn.Language != "sql" {
-		return nil
+	if fn.Language == "plpgsql" {
+		// PostgreSQL's plpgsql_validator parses the body; its SQL binds
+		// when it runs.
+		_, err := parser.ParsePLpgSQL(fn.Body)
+		return err
 	}
 	stmts, err := ParseRoutineBody(fn)
 	if err != nil {
@@ -229,10 +272,8 @@ var foreignLanguages = map[string]bool{
 // checkLanguage refuses a routine in a language zproxy cannot run.
 func checkLanguage(lang string) error {
 	switch {
-	case lang == "sql":
+	case lang == "sql", lang == "plpgsql":
 		return nil
-	case lang == "plpgsql":
-		return pgerr.New(pgerr.FeatureNotSupported, "functions in language \"plpgsql\" are not supported yet")
 	case foreignLanguages[lang]:
 		return pgerr.New(pgerr.FeatureNotSupported, "functions in language \"%s\" are not supported", lang).
 			WithHint("zproxy runs functions written in SQL.")
@@ -259,7 +300,13 @@ func bindRoutineStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement, s
 		if err := checkLanguage(rs.Options.Language); err != nil {
 			return nil, err
 		}
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "DO blocks in language \"%s\" are not supported", rs.Options.Language)
+		if rs.Options.Language != "plpgsql" {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "DO blocks in language \"%s\" are not supported", rs.Options.Language)
+		}
+		if _, err := parser.ParsePLpgSQL(rs.Body); err != nil {
+			return nil, err
+		}
+		return &ir.Do{Body: rs.Body}, nil
 	case parser.RoutineCreate:
 		return bindCreateRoutine(snap, rs)
 	}
@@ -861,4 +908,9 @@ func hasPerCall(e ir.Expr) bool {
 		}
 	})
 	return found
+}
+
+// ResolveTypeName resolves a user-defined type's name ("mood", "mood[]").
+func ResolveTypeName(snap *catalog.Snapshot, name string) (sqltypes.Type, error) {
+	return columnTypeName(snap, name)
 }

@@ -21,6 +21,16 @@ import (
 func init() {
 	runs((*statement).runRoutineChange)
 	runs((*statement).runCall)
+	runs((*statement).runDo)
+}
+
+// runDo runs a DO block: its PL/pgSQL body, in the statement's
+// transaction.
+func (st *statement) runDo(ctx context.Context, x *ir.Do, env *runEnv) (wire.Result, error) {
+	if _, err := builtins.RoutineCall(&env.opts.Fn, x, nil); err != nil {
+		return nil, err
+	}
+	return tagResult("DO"), nil
 }
 
 // runRoutineChange runs CREATE, ALTER and DROP FUNCTION and PROCEDURE. A
@@ -105,6 +115,10 @@ type routineBodies struct {
 	mu     sync.Mutex
 	snap   *catalog.Snapshot
 	bodies map[*catalog.Function][]ir.Statement
+	// pl are parsed PL/pgSQL bodies, by text; plans the bound statements
+	// of PL/pgSQL bodies (plpgsql.go).
+	pl    map[string]*parser.PLBlock
+	plans map[plPlanKey]ir.Statement
 }
 
 // body returns fn's statements bound against snap.
@@ -112,7 +126,7 @@ func (s *Session) routineBody(snap *catalog.Snapshot, fn *catalog.Function, styl
 	c := &s.bodies
 	c.mu.Lock()
 	if c.snap != snap {
-		c.snap, c.bodies = snap, map[*catalog.Function][]ir.Statement{}
+		c.snap, c.bodies, c.plans = snap, map[*catalog.Function][]ir.Statement{}, nil
 	}
 	if b, ok := c.bodies[fn]; ok {
 		c.mu.Unlock()
@@ -178,6 +192,16 @@ func (st *statement) routinesFor(ctx context.Context, bound ir.Statement, txn *e
 
 // CallRoutine implements builtins.Routines.
 func (r *routineRunner) CallRoutine(fc *builtins.Context, routine any, args []sqltypes.Value) (builtins.SetRows, error) {
+	if do, ok := routine.(*ir.Do); ok {
+		if r.snap == nil {
+			snap, err := r.st.sess.snapshot(r.ctx)
+			if err != nil {
+				return nil, storeErr(err)
+			}
+			r.snap = snap
+		}
+		return r.runPLpgSQL(fc, nil, do.Body, nil)
+	}
 	fn := routine.(*catalog.Function)
 	if fc.RoutineDepth >= builtins.MaxRoutineDepth {
 		return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
@@ -186,14 +210,17 @@ func (r *routineRunner) CallRoutine(fc *builtins.Context, routine any, args []sq
 	if err := r.ctx.Err(); err != nil {
 		return nil, storeErr(err)
 	}
-	snap := r.snap
-	if snap == nil {
-		var err error
-		if snap, err = r.st.sess.snapshot(r.ctx); err != nil {
+	if r.snap == nil {
+		snap, err := r.st.sess.snapshot(r.ctx)
+		if err != nil {
 			return nil, storeErr(err)
 		}
+		r.snap = snap
 	}
-	body, err := r.st.sess.routineBody(snap, fn, r.style)
+	if fn.Language == "plpgsql" {
+		return r.runPLpgSQL(fc, fn, fn.Body, args)
+	}
+	body, err := r.st.sess.routineBody(r.snap, fn, r.style)
 	if err != nil {
 		return nil, err
 	}
@@ -212,31 +239,55 @@ func (r *routineRunner) CallRoutine(fc *builtins.Context, routine any, args []sq
 	return r.result(fn, rows, from)
 }
 
+// Row collection modes of runStatement.
+const (
+	collectNone  = 0
+	collectFirst = 1 // the first row; the count stops at 2
+
+	collectAll = -1
+)
+
 // runBodyStatement plans and runs one statement of fn's body, returning
 // its rows when it is the last.
 func (r *routineRunner) runBodyStatement(fn *catalog.Function, b ir.Statement, args []sqltypes.Value, opts optimizer.Options, final bool) ([][]sqltypes.Value, error) {
+	collect := collectNone
+	if final {
+		collect = collectAll
+		if !fn.ReturnsSet && len(fn.Outputs()) <= 1 && !fn.Procedure() {
+			collect = collectFirst // a scalar function returns its first row
+		}
+	}
+	rows, _, err := r.runStatement(fn, b, args, opts, collect)
+	return rows, err
+}
+
+// runStatement plans and runs a statement of fn's body (fn nil: a DO
+// block's) with params, returning the rows collect asks for and how many
+// rows it returned or wrote (a query's count stops at the first row under
+// collectFirst... no: it counts every row).
+func (r *routineRunner) runStatement(fn *catalog.Function, b ir.Statement, params []sqltypes.Value, opts optimizer.Options, collect int) ([][]sqltypes.Value, int64, error) {
 	s := r.st.sess
 	e := s.engine
 	desc := b.Describe()
 	if desc.Writes {
-		if fn.Volatility != 'v' {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed in a non-volatile function", commandTag(b, desc))
+		if fn != nil && fn.Volatility != 'v' {
+			return nil, 0, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed in a non-volatile function", commandTag(b, desc))
 		}
 		if s.readOnly() {
-			return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", commandTag(b, desc))
+			return nil, 0, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", commandTag(b, desc))
 		}
 	}
 	if err := s.checkPrivileges(r.ctx, b); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if q, ok := b.(*ir.Query); ok {
 		if err := ir.PlanErr(q.Plan); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	plan, err := optimizer.Optimize(b, args, opts)
+	plan, err := optimizer.Optimize(b, params, opts)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	ro := executor.RunOptions{WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: r.txn}
 	switch b.(type) {
@@ -246,35 +297,40 @@ func (r *routineRunner) runBodyStatement(fn *catalog.Function, b ir.Statement, a
 			defer e.exec.Gate.RUnlock()
 		}
 		defer r.gate.Add(-1)
-		res, err := e.exec.Write(r.ctx, plan, args, ro)
+		res, err := e.exec.Write(r.ctx, plan, params, ro)
 		if err != nil {
-			return nil, storeErr(err)
+			return nil, 0, storeErr(err)
 		}
 		e.noteWrites(writeTarget(b), res.Count, false)
-		return res.Returning, nil
+		if collect == collectNone {
+			return nil, res.Count, nil
+		}
+		return res.Returning, res.Count, nil
 	}
-	it, err := e.exec.Run(r.ctx, plan, args, ro)
+	it, err := e.exec.Run(r.ctx, plan, params, ro)
 	if err != nil {
-		return nil, storeErr(err)
+		return nil, 0, storeErr(err)
 	}
 	defer it.Close()
 	var out [][]sqltypes.Value
+	var n int64
 	for {
 		row, ok, err := it.Next(r.ctx)
 		if err != nil {
-			return nil, storeErr(err)
+			return nil, 0, storeErr(err)
 		}
 		if !ok {
 			break
 		}
-		if final {
+		n++
+		if collect == collectAll || collect == collectFirst && n == 1 {
 			out = append(out, append([]sqltypes.Value(nil), row...))
-			if !fn.ReturnsSet && len(fn.Outputs()) <= 1 && !fn.Procedure() {
-				break // a scalar function returns its first row
-			}
+		}
+		if collect == collectFirst && n == 2 {
+			break // enough to tell one row from several
 		}
 	}
-	return out, nil
+	return out, n, nil
 }
 
 // result shapes the rows of fn's last statement (of columns from) as its
@@ -314,7 +370,8 @@ func (r *routineRunner) result(fn *catalog.Function, rows [][]sqltypes.Value, fr
 // callsRoutines reports whether a bound statement calls user-defined
 // routines (which may write).
 func callsRoutines(b ir.Statement) bool {
-	if _, ok := b.(*ir.Call); ok {
+	switch b.(type) {
+	case *ir.Call, *ir.Do:
 		return true
 	}
 	return len(ir.RoutinesOf(b)) > 0

@@ -170,3 +170,22 @@ func Notice(format string, args ...any) *Error {
 	e.Severity = "NOTICE"
 	return e
 }
+
+// CodeOfCondition returns the SQLSTATE of a PostgreSQL condition name
+// (division_by_zero, unique_violation: PL/pgSQL's EXCEPTION WHEN names),
+// in lower case.
+func CodeOfCondition(name string) (Code, bool) {
+	c, ok := conditions[name]
+	return c, ok
+}
+
+// ConditionOf returns the condition name of a SQLSTATE ("" when it has
+// none).
+func ConditionOf(c Code) string {
+	for name, code := range conditions {
+		if code == c {
+			return name
+		}
+	}
+	return ""
+}

@@ -1,0 +1,1056 @@
+package parser
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// PL/pgSQL: ParsePLpgSQL reads a function's, procedure's or DO block's
+// body into a tree of statements. The SQL inside it (expressions,
+// queries, the statements it runs) stays text, cut from the body as
+// written: the interpreter binds each piece with the variables in scope
+// when it first runs it (session/plpgsql.go).
+
+// PLBlock is BEGIN ... [EXCEPTION ...] END with its declarations.
+type PLBlock struct {
+	Label    string
+	Decls    []PLDecl
+	Body     []PLStmt
+	Handlers []PLHandler
+}
+
+// PLDecl is one declaration of a block.
+type PLDecl struct {
+	Name     string
+	Constant bool
+	NotNull  bool
+	// Type is the declared type, or TypeName a user-defined one; Record
+	// marks "record"; RowOf names the table of t%ROWTYPE (or of a
+	// table's name as the type); TypeOf is the "table.column" or
+	// variable of x%TYPE.
+	Type     sqltypes.Type
+	TypeName string
+	Record   bool
+	RowOf    string
+	TypeOf   string
+	// Default is the initial value's expression ("" for NULL).
+	Default string
+	// Alias is n for ALIAS FOR $n (0 otherwise).
+	Alias int
+}
+
+// PLHandler is one WHEN of an EXCEPTION clause: its conditions (condition
+// names in lower case, SQLSTATE 'xxxxx' as the code, "others") and body.
+type PLHandler struct {
+	Conditions []string
+	Body       []PLStmt
+}
+
+// PLStmt is a PL/pgSQL statement: one of the PL* types below.
+type PLStmt interface{ plStmt() }
+
+// PLAssign is target := expr (target a variable or record.field).
+type PLAssign struct{ Target, Expr string }
+
+// PLIf is IF ... ELSIF ... ELSE ... END IF.
+type PLIf struct {
+	Conds []string
+	Thens [][]PLStmt
+	Else  []PLStmt
+}
+
+// PLCase is CASE [operand] WHEN a, b THEN ... ELSE ... END CASE.
+type PLCase struct {
+	Operand string
+	Whens   []string // each WHEN's expressions (a list for the operand form)
+	Thens   [][]PLStmt
+	Else    []PLStmt
+	HasElse bool
+}
+
+// Loop kinds.
+const (
+	LoopPlain = iota
+	LoopWhile
+	LoopInt
+	LoopQuery
+	LoopForeach
+	LoopExecute
+)
+
+// PLLoop is LOOP, WHILE, FOR (integer range, query, EXECUTE) and FOREACH.
+type PLLoop struct {
+	Label string
+	Kind  int
+	// Cond is WHILE's condition.
+	Cond string
+	// Vars are FOR's and FOREACH's loop variables.
+	Vars []string
+	// Lo, Hi and By are an integer FOR's bounds; Reverse counts down.
+	Lo, Hi, By string
+	Reverse    bool
+	// Query is a query FOR's query (or EXECUTE's string, Using its
+	// arguments), Array FOREACH's array and Slice its SLICE.
+	Query string
+	Using []string
+	Array string
+	Slice int
+	Body  []PLStmt
+}
+
+// PLExit is EXIT or CONTINUE [label] [WHEN cond].
+type PLExit struct {
+	Continue bool
+	Label    string
+	When     string
+}
+
+// PLReturn is RETURN [expr], RETURN NEXT [expr] and RETURN QUERY query.
+type PLReturn struct {
+	Expr  string
+	Next  bool
+	Query string
+	// Execute is RETURN QUERY EXECUTE's string, Using its arguments.
+	Execute string
+	Using   []string
+}
+
+// PLPerform is PERFORM query.
+type PLPerform struct{ Query string }
+
+// PLSQL is a SQL statement run for its effect, or with INTO its first
+// row's values stored in Into (STRICT: exactly one row).
+type PLSQL struct {
+	SQL    string
+	Into   []string
+	Strict bool
+}
+
+// PLExecute is EXECUTE string [INTO [STRICT] targets] [USING args].
+type PLExecute struct {
+	Query  string
+	Into   []string
+	Strict bool
+	Using  []string
+}
+
+// PLGetDiag is GET [CURRENT | STACKED] DIAGNOSTICS var = item, ...
+type PLGetDiag struct {
+	Stacked bool
+	Vars    []string
+	Items   []string
+}
+
+// PLRaise is RAISE [level] ['format' [, args]] [condition] [USING ...];
+// a RAISE with nothing after it re-raises the handled error.
+type PLRaise struct {
+	Level     string // debug, log, info, notice, warning, exception
+	Format    string
+	HasFormat bool
+	Args      []string
+	// Condition is a condition name or, with SQLState, a code.
+	Condition string
+	SQLState  string
+	// Options are USING's: option name (message, detail, hint, errcode,
+	// ...) to its expression.
+	OptNames []string
+	OptExprs []string
+}
+
+// PLNull is NULL;.
+type PLNull struct{}
+
+// PLAssert is ASSERT cond [, message].
+type PLAssert struct{ Cond, Message string }
+
+func (*PLBlock) plStmt()   {}
+func (*PLAssign) plStmt()  {}
+func (*PLIf) plStmt()      {}
+func (*PLCase) plStmt()    {}
+func (*PLLoop) plStmt()    {}
+func (*PLExit) plStmt()    {}
+func (*PLReturn) plStmt()  {}
+func (*PLPerform) plStmt() {}
+func (*PLSQL) plStmt()     {}
+func (*PLExecute) plStmt() {}
+func (*PLGetDiag) plStmt() {}
+func (*PLRaise) plStmt()   {}
+func (*PLNull) plStmt()    {}
+func (*PLAssert) plStmt()  {}
+
+// plParser reads a PL/pgSQL body's tokens.
+type plParser struct {
+	src  string
+	toks []token
+	k    int
+}
+
+// ParsePLpgSQL parses a PL/pgSQL body: one block, optionally followed by
+// a semicolon.
+func ParsePLpgSQL(body string) (*PLBlock, error) {
+	toks, err := scan(body)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDepth(toks); err != nil {
+		return nil, err
+	}
+	p := &plParser{src: body, toks: toks}
+	label := p.label()
+	if !p.is("declare") && !p.is("begin") {
+		return nil, p.errAt(p.k)
+	}
+	b, err := p.block(label)
+	if err != nil {
+		return nil, err
+	}
+	if p.is(";") {
+		p.k++
+	}
+	if p.k < len(p.toks) {
+		return nil, p.errAt(p.k)
+	}
+	return b, nil
+}
+
+func (p *plParser) is(w string) bool { return p.k < len(p.toks) && p.toks[p.k].is(w) }
+func (p *plParser) isAt(i int, w string) bool {
+	return i < len(p.toks) && p.toks[i].is(w)
+}
+
+// errAt is a syntax error at token i.
+func (p *plParser) errAt(i int) error {
+	if i >= len(p.toks) {
+		return pgerr.New(pgerr.SyntaxError, "syntax error at end of input").WithPosition(charPos(p.src, len(p.src)))
+	}
+	t := p.toks[i]
+	return pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", nearText(p.src, t.start, t.end)).WithPosition(charPos(p.src, t.start))
+}
+
+// expect consumes word w.
+func (p *plParser) expect(w string) error {
+	if !p.is(w) {
+		return p.errAt(p.k)
+	}
+	p.k++
+	return nil
+}
+
+// ident reads an identifier.
+func (p *plParser) ident() (string, error) {
+	if p.k >= len(p.toks) || p.toks[p.k].kind != tkIdent && p.toks[p.k].kind != tkQIdent {
+		return "", p.errAt(p.k)
+	}
+	p.k++
+	return p.toks[p.k-1].val, nil
+}
+
+// label reads <<label>> if there is one.
+func (p *plParser) label() string {
+	if p.is("<<") && p.k+2 < len(p.toks) && p.toks[p.k+2].is(">>") {
+		l := p.toks[p.k+1].val
+		p.k += 3
+		return l
+	}
+	return ""
+}
+
+// text is the source from token i to token j (exclusive).
+func (p *plParser) text(i, j int) string {
+	if i >= j {
+		return ""
+	}
+	return strings.TrimSpace(p.src[p.toks[i].start:p.toks[j-1].end])
+}
+
+// until returns the index of the first of words at parenthesis depth zero
+// from k (words are lower-case words or punctuation), or len(toks).
+// CASE ... END nests, so an END inside an expression's CASE is skipped.
+func (p *plParser) until(k int, words ...string) int {
+	depth, cases := 0, 0
+	for i := k; i < len(p.toks); i++ {
+		t := &p.toks[i]
+		switch {
+		case t.is("(") || t.is("["):
+			depth++
+		case t.is(")") || t.is("]"):
+			depth--
+		case depth == 0 && t.is("case"):
+			cases++
+		case depth == 0 && cases > 0 && t.is("end"):
+			cases--
+		case depth == 0 && cases == 0:
+			for _, w := range words {
+				if t.is(w) {
+					return i
+				}
+			}
+		}
+	}
+	return len(p.toks)
+}
+
+// exprUntil reads an expression up to one of words (not consumed).
+func (p *plParser) exprUntil(words ...string) (string, error) {
+	end := p.until(p.k, words...)
+	if end == p.k || end >= len(p.toks) {
+		return "", p.errAt(end)
+	}
+	e := p.text(p.k, end)
+	p.k = end
+	return e, nil
+}
+
+// block reads [DECLARE ...] BEGIN ... [EXCEPTION ...] END [label].
+func (p *plParser) block(label string) (*PLBlock, error) {
+	b := &PLBlock{Label: label}
+	if p.is("declare") {
+		p.k++
+		for !p.is("begin") {
+			if p.k >= len(p.toks) {
+				return nil, p.errAt(p.k)
+			}
+			if p.is("declare") {
+				p.k++
+				continue
+			}
+			d, err := p.decl()
+			if err != nil {
+				return nil, err
+			}
+			b.Decls = append(b.Decls, d)
+		}
+	}
+	if err := p.expect("begin"); err != nil {
+		return nil, err
+	}
+	body, err := p.stmts("end", "exception")
+	if err != nil {
+		return nil, err
+	}
+	b.Body = body
+	if p.is("exception") {
+		p.k++
+		for p.is("when") {
+			p.k++
+			var h PLHandler
+			for {
+				switch {
+				case p.is("sqlstate"):
+					p.k++
+					if p.k >= len(p.toks) || p.toks[p.k].kind != tkString {
+						return nil, p.errAt(p.k)
+					}
+					h.Conditions = append(h.Conditions, "sqlstate:"+p.toks[p.k].val)
+					p.k++
+				default:
+					c, err := p.ident()
+					if err != nil {
+						return nil, err
+					}
+					h.Conditions = append(h.Conditions, c)
+				}
+				if !p.is("or") {
+					break
+				}
+				p.k++
+			}
+			if err := p.expect("then"); err != nil {
+				return nil, err
+			}
+			if h.Body, err = p.stmts("when", "end"); err != nil {
+				return nil, err
+			}
+			b.Handlers = append(b.Handlers, h)
+		}
+		if b.Handlers == nil {
+			return nil, p.errAt(p.k)
+		}
+	}
+	if err := p.expect("end"); err != nil {
+		return nil, err
+	}
+	if label != "" && p.k < len(p.toks) && p.toks[p.k].kind == tkIdent && p.toks[p.k].val == label {
+		p.k++
+	}
+	return b, nil
+}
+
+// decl reads one declaration, through its semicolon.
+func (p *plParser) decl() (PLDecl, error) {
+	var d PLDecl
+	name, err := p.ident()
+	if err != nil {
+		return d, err
+	}
+	d.Name = name
+	if p.is("alias") {
+		p.k++
+		if err := p.expect("for"); err != nil {
+			return d, err
+		}
+		if p.k >= len(p.toks) || p.toks[p.k].kind != tkParam {
+			return d, p.errAt(p.k)
+		}
+		d.Alias = p.toks[p.k].n
+		p.k++
+		return d, p.expect(";")
+	}
+	if p.is("constant") {
+		d.Constant = true
+		p.k++
+	}
+	switch {
+	case p.is("record"):
+		d.Record = true
+		p.k++
+	case p.k+2 < len(p.toks) && p.toks[p.k+1].is("%") && p.toks[p.k+2].is("rowtype"):
+		d.RowOf = p.toks[p.k].val
+		p.k += 3
+	case p.k+4 < len(p.toks) && p.toks[p.k+1].is(".") && p.toks[p.k+3].is("%") && p.toks[p.k+4].is("type"):
+		d.TypeOf = p.toks[p.k].val + "." + p.toks[p.k+2].val
+		p.k += 5
+	case p.k+2 < len(p.toks) && p.toks[p.k+1].is("%") && p.toks[p.k+2].is("type"):
+		d.TypeOf = p.toks[p.k].val
+		p.k += 3
+	default:
+		r := &rewriter{sql: p.src, toks: p.toks}
+		t, udt, next, err := r.parseTypeRef(p.k)
+		if err != nil {
+			return d, err
+		}
+		d.Type, d.TypeName, p.k = t, udt, next
+	}
+	if p.is("collate") {
+		p.k += 2
+	}
+	if p.is("not") && p.isAt(p.k+1, "null") {
+		d.NotNull = true
+		p.k += 2
+	}
+	switch {
+	case p.is("default"), p.is("="):
+		p.k++
+	case p.is(":") && p.isAt(p.k+1, "="):
+		p.k += 2
+	case p.is(";"):
+		p.k++
+		if d.Constant || d.NotNull {
+			what := "constant"
+			if !d.Constant {
+				what = "NOT NULL"
+			}
+			return d, pgerr.New(pgerr.SyntaxError, "variable \"%s\" must have a default value, since it's declared %s", d.Name, what)
+		}
+		return d, nil
+	default:
+		return d, p.errAt(p.k)
+	}
+	if d.Default, err = p.exprUntil(";"); err != nil {
+		return d, err
+	}
+	p.k++
+	return d, nil
+}
+
+// stmts reads statements until one of the words ends the list (not
+// consumed).
+func (p *plParser) stmts(stop ...string) ([]PLStmt, error) {
+	var out []PLStmt
+	for {
+		if p.k >= len(p.toks) {
+			return nil, p.errAt(p.k)
+		}
+		for _, w := range stop {
+			if p.is(w) {
+				return out, nil
+			}
+		}
+		s, err := p.stmt()
+		if err != nil {
+			return nil, err
+		}
+		if s != nil {
+			out = append(out, s)
+		}
+	}
+}
+
+// endStmt consumes the statement's closing words (END IF, END LOOP ...)
+// and its semicolon.
+func (p *plParser) endStmt(words ...string) error {
+	for _, w := range words {
+		if err := p.expect(w); err != nil {
+			return err
+		}
+	}
+	return p.expect(";")
+}
+
+// stmt reads one statement, through its semicolon.
+func (p *plParser) stmt() (PLStmt, error) {
+	start := p.k
+	if p.is(";") {
+		p.k++
+		return nil, nil
+	}
+	label := p.label()
+	switch {
+	case p.is("declare") || p.is("begin"):
+		b, err := p.block(label)
+		if err != nil {
+			return nil, err
+		}
+		return b, p.expect(";")
+	case p.is("loop") || p.is("while") || p.is("for") || p.is("foreach"):
+		return p.loop(label)
+	case label != "":
+		return nil, p.errAt(p.k)
+	case p.is("if"):
+		return p.ifStmt()
+	case p.is("case"):
+		return p.caseStmt()
+	case p.is("exit") || p.is("continue"):
+		x := &PLExit{Continue: p.is("continue")}
+		p.k++
+		if p.k < len(p.toks) && (p.toks[p.k].kind == tkIdent && !p.is("when") || p.toks[p.k].kind == tkQIdent) {
+			x.Label = p.toks[p.k].val
+			p.k++
+		}
+		if p.is("when") {
+			p.k++
+			var err error
+			if x.When, err = p.exprUntil(";"); err != nil {
+				return nil, err
+			}
+		}
+		return x, p.expect(";")
+	case p.is("return"):
+		return p.returnStmt()
+	case p.is("perform"):
+		p.k++
+		q, err := p.exprUntil(";")
+		if err != nil {
+			return nil, err
+		}
+		p.k++
+		return &PLPerform{Query: "SELECT " + q}, nil
+	case p.is("execute"):
+		return p.executeStmt()
+	case p.is("get"):
+		return p.getDiag()
+	case p.is("raise"):
+		return p.raise()
+	case p.is("assert"):
+		p.k++
+		a := &PLAssert{}
+		var err error
+		if a.Cond, err = p.exprUntil(",", ";"); err != nil {
+			return nil, err
+		}
+		if p.is(",") {
+			p.k++
+			if a.Message, err = p.exprUntil(";"); err != nil {
+				return nil, err
+			}
+		}
+		return a, p.expect(";")
+	case p.is("null") && p.isAt(p.k+1, ";"):
+		p.k += 2
+		return &PLNull{}, nil
+	case p.is("commit") || p.is("rollback"):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "transaction control in PL/pgSQL is not supported").WithPosition(charPos(p.src, p.toks[p.k].start))
+	case p.is("open") || p.is("fetch") || p.is("close") || p.is("move"):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cursors in PL/pgSQL are not supported").WithPosition(charPos(p.src, p.toks[p.k].start))
+	}
+	// target := expr, or a SQL statement.
+	if p.k < len(p.toks) && (p.toks[p.k].kind == tkIdent || p.toks[p.k].kind == tkQIdent) {
+		i := p.k + 1
+		for i+1 < len(p.toks) && p.toks[i].is(".") {
+			i += 2
+		}
+		if i+1 < len(p.toks) && p.toks[i].is(":") && p.toks[i+1].is("=") || i < len(p.toks) && p.toks[i].is("=") {
+			target := p.text(p.k, i)
+			if p.toks[i].is(":") {
+				i++
+			}
+			p.k = i + 1
+			e, err := p.exprUntil(";")
+			if err != nil {
+				return nil, err
+			}
+			p.k++
+			return &PLAssign{Target: strings.ReplaceAll(target, " ", ""), Expr: e}, nil
+		}
+		if i < len(p.toks) && p.toks[i].is("[") {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "assigning to an array element in PL/pgSQL is not supported").WithPosition(charPos(p.src, p.toks[p.k].start))
+		}
+	}
+	end := p.until(start, ";")
+	if end >= len(p.toks) {
+		return nil, p.errAt(end)
+	}
+	s := &PLSQL{}
+	if err := p.sqlInto(start, end, s); err != nil {
+		return nil, err
+	}
+	p.k = end + 1
+	return s, nil
+}
+
+// sqlInto takes a SQL statement's INTO [STRICT] targets out of its text
+// (SELECT ... INTO x FROM ..., INSERT ... RETURNING ... INTO x).
+func (p *plParser) sqlInto(start, end int, s *PLSQL) error {
+	first := p.toks[start]
+	skip := -1
+	if first.is("insert") || first.is("merge") {
+		skip = p.until(start, "into") // INSERT INTO t is the table
+	}
+	into := -1
+	for i, depth := start, 0; i < end; i++ {
+		switch {
+		case p.toks[i].is("("):
+			depth++
+		case p.toks[i].is(")"):
+			depth--
+		case depth == 0 && p.toks[i].is("into") && i != skip && !(i > start && p.toks[i-1].is("insert")):
+			into = i
+		}
+		if into >= 0 {
+			break
+		}
+	}
+	if into < 0 {
+		s.SQL = p.text(start, end)
+		return nil
+	}
+	k := into + 1
+	if k < end && p.toks[k].is("strict") {
+		s.Strict = true
+		k++
+	}
+	for {
+		i := k
+		if i >= end || p.toks[i].kind != tkIdent && p.toks[i].kind != tkQIdent {
+			return p.errAt(i)
+		}
+		i++
+		for i+1 < end && p.toks[i].is(".") {
+			i += 2
+		}
+		s.Into = append(s.Into, strings.ReplaceAll(p.text(k, i), " ", ""))
+		k = i
+		if k < end && p.toks[k].is(",") {
+			k++
+			continue
+		}
+		break
+	}
+	s.SQL = strings.TrimSpace(p.src[p.toks[start].start:p.toks[into].start])
+	if k < end {
+		s.SQL += " " + p.text(k, end)
+	}
+	return nil
+}
+
+func (p *plParser) ifStmt() (PLStmt, error) {
+	x := &PLIf{}
+	for {
+		p.k++ // IF or ELSIF
+		c, err := p.exprUntil("then")
+		if err != nil {
+			return nil, err
+		}
+		p.k++
+		body, err := p.stmts("elsif", "elseif", "else", "end")
+		if err != nil {
+			return nil, err
+		}
+		x.Conds, x.Thens = append(x.Conds, c), append(x.Thens, body)
+		if p.is("elsif") || p.is("elseif") {
+			continue
+		}
+		break
+	}
+	if p.is("else") {
+		p.k++
+		var err error
+		if x.Else, err = p.stmts("end"); err != nil {
+			return nil, err
+		}
+	}
+	return x, p.endStmt("end", "if")
+}
+
+func (p *plParser) caseStmt() (PLStmt, error) {
+	x := &PLCase{}
+	p.k++
+	if !p.is("when") {
+		var err error
+		if x.Operand, err = p.exprUntil("when"); err != nil {
+			return nil, err
+		}
+	}
+	for p.is("when") {
+		p.k++
+		w, err := p.exprUntil("then")
+		if err != nil {
+			return nil, err
+		}
+		p.k++
+		body, err := p.stmts("when", "else", "end")
+		if err != nil {
+			return nil, err
+		}
+		x.Whens, x.Thens = append(x.Whens, w), append(x.Thens, body)
+	}
+	if x.Whens == nil {
+		return nil, p.errAt(p.k)
+	}
+	if p.is("else") {
+		p.k++
+		x.HasElse = true
+		var err error
+		if x.Else, err = p.stmts("end"); err != nil {
+			return nil, err
+		}
+	}
+	return x, p.endStmt("end", "case")
+}
+
+// loop reads LOOP, WHILE, FOR and FOREACH through END LOOP [label];.
+func (p *plParser) loop(label string) (PLStmt, error) {
+	x := &PLLoop{Label: label}
+	var err error
+	switch {
+	case p.is("while"):
+		p.k++
+		x.Kind = LoopWhile
+		if x.Cond, err = p.exprUntil("loop"); err != nil {
+			return nil, err
+		}
+	case p.is("foreach"):
+		p.k++
+		x.Kind = LoopForeach
+		if x.Vars, err = p.loopVars(); err != nil {
+			return nil, err
+		}
+		if p.is("slice") {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "FOREACH ... SLICE is not supported").WithPosition(charPos(p.src, p.toks[p.k].start))
+		}
+		if err := p.expect("in"); err != nil {
+			return nil, err
+		}
+		if err := p.expect("array"); err != nil {
+			return nil, err
+		}
+		if x.Array, err = p.exprUntil("loop"); err != nil {
+			return nil, err
+		}
+	case p.is("for"):
+		p.k++
+		if x.Vars, err = p.loopVars(); err != nil {
+			return nil, err
+		}
+		if err := p.expect("in"); err != nil {
+			return nil, err
+		}
+		if err := p.forSource(x); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.expect("loop"); err != nil {
+		return nil, err
+	}
+	if x.Body, err = p.stmts("end"); err != nil {
+		return nil, err
+	}
+	p.k++
+	if err := p.expect("loop"); err != nil {
+		return nil, err
+	}
+	if p.k < len(p.toks) && p.toks[p.k].kind == tkIdent {
+		if p.toks[p.k].val != label {
+			return nil, p.errAt(p.k)
+		}
+		p.k++
+	}
+	return x, p.expect(";")
+}
+
+// loopVars reads FOR's or FOREACH's variables.
+func (p *plParser) loopVars() ([]string, error) {
+	var vs []string
+	for {
+		v, err := p.ident()
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, v)
+		if !p.is(",") {
+			return vs, nil
+		}
+		p.k++
+	}
+}
+
+// forSource reads what FOR loops over: [REVERSE] lo .. hi [BY step], a
+// query, or EXECUTE string [USING args].
+func (p *plParser) forSource(x *PLLoop) error {
+	end := p.until(p.k, "loop")
+	if end >= len(p.toks) {
+		return p.errAt(end)
+	}
+	if p.is("execute") {
+		p.k++
+		x.Kind = LoopExecute
+		stop := p.until(p.k, "using", "loop")
+		x.Query = p.text(p.k, stop)
+		p.k = stop
+		if p.is("using") {
+			p.k++
+			x.Using = p.list(end)
+		}
+		p.k = end
+		return nil
+	}
+	if p.is("reverse") {
+		x.Reverse = true
+		p.k++
+	}
+	// An integer range has ".." at depth zero: the scanner reads "1..10"
+	// as 1, ".", .10, so it is found in the text.
+	dots := -1
+	for i, depth := p.k, 0; i < end && dots < 0; i++ {
+		switch {
+		case p.toks[i].is("("):
+			depth++
+		case p.toks[i].is(")"):
+			depth--
+		case depth == 0 && p.toks[i].is(".") && i+1 < end && p.toks[i+1].start == p.toks[i].end && strings.HasPrefix(p.src[p.toks[i+1].start:], "."):
+			dots = i
+		}
+	}
+	if dots < 0 {
+		if x.Reverse {
+			return p.errAt(p.k)
+		}
+		x.Kind, x.Query = LoopQuery, p.text(p.k, end)
+		p.k = end
+		return nil
+	}
+	x.Kind = LoopInt
+	x.Lo = p.text(p.k, dots)
+	hiStart := p.toks[dots].end + 1 // after the second "."
+	by := p.until(dots, "by")
+	hiEnd := p.toks[min(by, end)-1].end
+	if by < end {
+		hiEnd = p.toks[by].start
+		x.By = p.text(by+1, end)
+	}
+	x.Hi = strings.TrimSpace(p.src[hiStart:hiEnd])
+	if x.Lo == "" || x.Hi == "" {
+		return p.errAt(dots)
+	}
+	p.k = end
+	return nil
+}
+
+// list reads comma-separated expressions up to token end.
+func (p *plParser) list(end int) []string {
+	var out []string
+	for p.k < end {
+		stop := min(p.until(p.k, ","), end)
+		out = append(out, p.text(p.k, stop))
+		p.k = stop
+		if p.is(",") {
+			p.k++
+		}
+	}
+	return out
+}
+
+func (p *plParser) returnStmt() (PLStmt, error) {
+	p.k++
+	x := &PLReturn{}
+	switch {
+	case p.is("next"):
+		x.Next = true
+		p.k++
+	case p.is("query"):
+		p.k++
+		end := p.until(p.k, ";")
+		if end >= len(p.toks) {
+			return nil, p.errAt(end)
+		}
+		if p.is("execute") {
+			p.k++
+			stop := min(p.until(p.k, "using"), end)
+			x.Execute = p.text(p.k, stop)
+			p.k = stop
+			if p.is("using") {
+				p.k++
+				x.Using = p.list(end)
+			}
+		} else {
+			x.Query = p.text(p.k, end)
+		}
+		p.k = end + 1
+		return x, nil
+	}
+	end := p.until(p.k, ";")
+	if end >= len(p.toks) {
+		return nil, p.errAt(end)
+	}
+	x.Expr = p.text(p.k, end)
+	p.k = end + 1
+	return x, nil
+}
+
+func (p *plParser) executeStmt() (PLStmt, error) {
+	p.k++
+	x := &PLExecute{}
+	end := p.until(p.k, ";")
+	if end >= len(p.toks) {
+		return nil, p.errAt(end)
+	}
+	stop := min(p.until(p.k, "into", "using"), end)
+	x.Query = p.text(p.k, stop)
+	p.k = stop
+	for p.k < end {
+		switch {
+		case p.is("into"):
+			p.k++
+			if p.is("strict") {
+				x.Strict = true
+				p.k++
+			}
+			stop := min(p.until(p.k, "using"), end)
+			for _, t := range p.list(stop) {
+				x.Into = append(x.Into, strings.ReplaceAll(t, " ", ""))
+			}
+		case p.is("using"):
+			p.k++
+			stop := min(p.until(p.k, "into"), end)
+			x.Using = p.list(stop)
+		default:
+			return nil, p.errAt(p.k)
+		}
+	}
+	if x.Query == "" {
+		return nil, p.errAt(p.k)
+	}
+	p.k = end + 1
+	return x, nil
+}
+
+// nameEquals reads "name =" or "name :=" and returns the name.
+func (p *plParser) nameEquals() (string, error) {
+	name, err := p.ident()
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case p.is("="):
+		p.k++
+	case p.is(":") && p.isAt(p.k+1, "="):
+		p.k += 2
+	default:
+		return "", p.errAt(p.k)
+	}
+	return name, nil
+}
+
+func (p *plParser) getDiag() (PLStmt, error) {
+	p.k++
+	x := &PLGetDiag{}
+	switch {
+	case p.is("current"):
+		p.k++
+	case p.is("stacked"):
+		x.Stacked = true
+		p.k++
+	}
+	if err := p.expect("diagnostics"); err != nil {
+		return nil, err
+	}
+	for {
+		v, err := p.nameEquals()
+		if err != nil {
+			return nil, err
+		}
+		item, err := p.ident()
+		if err != nil {
+			return nil, err
+		}
+		x.Vars, x.Items = append(x.Vars, v), append(x.Items, item)
+		if !p.is(",") {
+			break
+		}
+		p.k++
+	}
+	return x, p.expect(";")
+}
+
+// raiseLevels are RAISE's levels.
+var raiseLevels = map[string]bool{"debug": true, "log": true, "info": true, "notice": true, "warning": true, "exception": true}
+
+func (p *plParser) raise() (PLStmt, error) {
+	p.k++
+	x := &PLRaise{Level: "exception"}
+	if p.is(";") {
+		p.k++
+		x.Level = ""
+		return x, nil // re-raise
+	}
+	if p.k < len(p.toks) && p.toks[p.k].kind == tkIdent && raiseLevels[p.toks[p.k].val] {
+		x.Level = p.toks[p.k].val
+		p.k++
+	}
+	end := p.until(p.k, ";")
+	if end >= len(p.toks) {
+		return nil, p.errAt(end)
+	}
+	switch {
+	case p.k < end && p.toks[p.k].kind == tkString:
+		x.Format, x.HasFormat = p.toks[p.k].val, true
+		p.k++
+		if p.is(",") {
+			p.k++
+			stop := min(p.until(p.k, "using"), end)
+			x.Args = p.list(stop)
+		}
+	case p.is("sqlstate"):
+		p.k++
+		if p.k >= end || p.toks[p.k].kind != tkString {
+			return nil, p.errAt(p.k)
+		}
+		x.SQLState = p.toks[p.k].val
+		p.k++
+	case p.k < end && p.toks[p.k].kind == tkIdent && !p.is("using"):
+		x.Condition = p.toks[p.k].val
+		p.k++
+	}
+	if p.is("using") {
+		p.k++
+		for p.k < end {
+			name, err := p.nameEquals()
+			if err != nil {
+				return nil, err
+			}
+			stop := min(p.until(p.k, ","), end)
+			x.OptNames, x.OptExprs = append(x.OptNames, name), append(x.OptExprs, p.text(p.k, stop))
+			p.k = stop
+			if p.is(",") {
+				p.k++
+			}
+		}
+	}
+	if p.k != end {
+		return nil, p.errAt(p.k)
+	}
+	p.k = end + 1
+	return x, nil
+}

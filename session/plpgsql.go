@@ -1,0 +1,1191 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/executor"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/optimizer"
+	"github.com/zproxy/zproxy/parser"
+	"github.com/zproxy/zproxy/planner"
+)
+
+// PL/pgSQL: the interpreter of a function's, procedure's or DO block's
+// body (parser.ParsePLpgSQL's tree). Every expression and SQL statement
+// in it is bound as a statement whose variables are the block's variables
+// in scope ($N each, planner.BindWithVariables), once per catalog snapshot
+// and variable shape (plan caching, routineBodies.plans), then planned
+// with the variables' values and run in the caller's transaction, as the
+// SQL functions' statements are. An exception block runs under a
+// savepoint of that transaction: an error it handles undoes the block's
+// writes.
+
+// plVar is one variable: a scalar, or a record (record, %ROWTYPE) whose
+// fields are its columns.
+type plVar struct {
+	name, label string
+	typ         sqltypes.Type
+	val         sqltypes.Value
+	constant    bool
+	notNull     bool
+	record      bool
+	cols        []ir.Column
+	row         []sqltypes.Value // nil: a record not yet assigned
+}
+
+// plExec is one activation of a PL/pgSQL body.
+type plExec struct {
+	r     *routineRunner
+	fn    *catalog.Function // nil for a DO block
+	body  string
+	opts  optimizer.Options
+	scope [][]*plVar // innermost last
+	// found and rowCount are FOUND and GET DIAGNOSTICS ROW_COUNT.
+	found    bool
+	rowCount int64
+	// rows are RETURN NEXT's and RETURN QUERY's; ret RETURN's value.
+	rows   [][]sqltypes.Value
+	ret    sqltypes.Value
+	hasRet bool
+	// handling are the errors being handled, innermost last (RAISE;
+	// re-raises the last; GET STACKED DIAGNOSTICS reads it).
+	handling []*pgerr.Error
+}
+
+// Control flow out of statements travels as these errors.
+type (
+	plExit struct {
+		label string
+		cont  bool
+	}
+	plReturn struct{}
+)
+
+func (e *plExit) Error() string {
+	if e.cont {
+		return "CONTINUE cannot be used outside a loop"
+	}
+	return "EXIT cannot be used outside a loop, unless it has a label"
+}
+func (plReturn) Error() string { return "RETURN" }
+
+// runPLpgSQL runs a PL/pgSQL body (fn nil for DO) with args.
+func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, body string, args []sqltypes.Value) (builtins.SetRows, error) {
+	block, err := r.st.sess.plBlock(body)
+	if err != nil {
+		return nil, err
+	}
+	inner := *fc
+	inner.RoutineDepth++
+	x := &plExec{r: r, fn: fn, body: body, opts: r.opts, ret: sqltypes.Null}
+	x.opts.Fn = inner
+	var top []*plVar
+	if fn != nil {
+		in := 0
+		for _, p := range fn.Params {
+			v := &plVar{name: p.Name, label: fn.Name, typ: p.Type, val: sqltypes.Null}
+			if p.IsInput() {
+				v.val = args[in]
+				in++
+			}
+			top = append(top, v)
+		}
+	}
+	x.scope = append(x.scope, top)
+	err = x.block(block)
+	var ret plReturn
+	if err != nil && !errors.As(err, &ret) {
+		var exit *plExit
+		if errors.As(err, &exit) {
+			return nil, pgerr.New(pgerr.SyntaxError, "%s", exit.Error())
+		}
+		return nil, err
+	}
+	if fn == nil {
+		return builtins.Table(nil), nil
+	}
+	return x.result(top, err != nil)
+}
+
+// result is what the routine returns once its body has ended (returned
+// when RETURN ended it).
+func (x *plExec) result(top []*plVar, returned bool) (builtins.SetRows, error) {
+	fn := x.fn
+	outs := fn.Outputs()
+	switch {
+	case fn.ReturnsSet:
+		return builtins.Table(x.rows), nil
+	case fn.Procedure() || len(outs) > 0 && fn.RowType == "":
+		var row []sqltypes.Value
+		for _, v := range top {
+			for _, p := range fn.Params {
+				if p.Name == v.name && p.IsOutput() {
+					row = append(row, v.val)
+					break
+				}
+			}
+		}
+		return builtins.Table([][]sqltypes.Value{row}), nil
+	case fn.Result.ID == sqltypes.Void:
+		return builtins.Table([][]sqltypes.Value{{sqltypes.NewText("")}}), nil
+	}
+	if !returned {
+		return nil, pgerr.New(pgerr.FunctionExecutedNoReturnStatement, "control reached end of function without RETURN")
+	}
+	if fn.RowType != "" {
+		if rec, ok := x.ret.X.([]sqltypes.Value); ok {
+			return builtins.Table([][]sqltypes.Value{rec}), nil
+		}
+		return builtins.Table([][]sqltypes.Value{make([]sqltypes.Value, len(outs))}), nil
+	}
+	return builtins.Table([][]sqltypes.Value{{x.ret}}), nil
+}
+
+// plBlock parses (once per session and snapshot) a PL/pgSQL body.
+func (s *Session) plBlock(body string) (*parser.PLBlock, error) {
+	c := &s.bodies
+	c.mu.Lock()
+	b, ok := c.pl[body]
+	c.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := parser.ParsePLpgSQL(body)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.pl == nil {
+		c.pl = map[string]*parser.PLBlock{}
+	}
+	c.pl[body] = b
+	c.mu.Unlock()
+	return b, nil
+}
+
+// lookup finds a variable by name (or label.name), innermost first.
+func (x *plExec) lookup(name string) (*plVar, string) {
+	label, field := "", ""
+	if i := strings.IndexByte(name, '.'); i >= 0 {
+		label, field = name[:i], name[i+1:]
+	}
+	for i := len(x.scope) - 1; i >= 0; i-- {
+		for j := len(x.scope[i]) - 1; j >= 0; j-- {
+			v := x.scope[i][j]
+			switch {
+			case label == "" && v.name == name:
+				return v, ""
+			case label != "" && v.label == label && v.name == field:
+				return v, ""
+			case label != "" && v.name == label && v.record:
+				return v, field
+			}
+		}
+	}
+	return nil, ""
+}
+
+// block runs a block: its declarations, its statements, its handlers.
+func (x *plExec) block(b *parser.PLBlock) error {
+	x.scope = append(x.scope, nil)
+	defer func() { x.scope = x.scope[:len(x.scope)-1] }()
+	for _, d := range b.Decls {
+		if err := x.declare(b.Label, d); err != nil {
+			return err
+		}
+	}
+	if len(b.Handlers) == 0 {
+		return x.labeled(b.Label, x.stmts(b.Body))
+	}
+	txn := x.r.txn
+	if txn == nil {
+		return pgerr.New(pgerr.FeatureNotSupported, "an exception block needs a transaction")
+	}
+	sp := txn.Savepoint()
+	err := x.stmts(b.Body)
+	if err == nil || isControl(err) {
+		if rerr := txn.Release(sp); rerr != nil {
+			return rerr
+		}
+		return x.labeled(b.Label, err)
+	}
+	pe := pgerr.As(executor.ClassifyError(err))
+	if pe == nil {
+		return err
+	}
+	for _, h := range b.Handlers {
+		if !handles(h, pe) {
+			continue
+		}
+		if rerr := txn.RollbackTo(sp); rerr != nil {
+			return rerr
+		}
+		x.handling = append(x.handling, pe)
+		x.scope = append(x.scope, []*plVar{
+			{name: "sqlstate", typ: sqltypes.TypeText, val: sqltypes.NewText(pe.Code.String())},
+			{name: "sqlerrm", typ: sqltypes.TypeText, val: sqltypes.NewText(pe.Message)},
+		})
+		herr := x.stmts(h.Body)
+		x.scope = x.scope[:len(x.scope)-1]
+		x.handling = x.handling[:len(x.handling)-1]
+		return x.labeled(b.Label, herr)
+	}
+	return err
+}
+
+// labeled ends an EXIT of the block's label.
+func (x *plExec) labeled(label string, err error) error {
+	var exit *plExit
+	if label != "" && errors.As(err, &exit) && exit.label == label && !exit.cont {
+		return nil
+	}
+	return err
+}
+
+func isControl(err error) bool {
+	var exit *plExit
+	var ret plReturn
+	return errors.As(err, &exit) || errors.As(err, &ret)
+}
+
+// handles reports whether handler h catches e. OTHERS catches every
+// error but query_canceled and assert_failure, as in PostgreSQL.
+func handles(h parser.PLHandler, e *pgerr.Error) bool {
+	for _, c := range h.Conditions {
+		switch {
+		case c == "others":
+			if e.Code != pgerr.QueryCanceled && e.Code != pgerr.AssertFailure {
+				return true
+			}
+		case strings.HasPrefix(c, "sqlstate:"):
+			if e.Code.String() == strings.TrimPrefix(c, "sqlstate:") {
+				return true
+			}
+		default:
+			code, ok := pgerr.CodeOfCondition(c)
+			if !ok {
+				continue
+			}
+			// A class's condition (its code ends in 000) catches the class.
+			if code == e.Code || strings.HasSuffix(code.String(), "000") && code.String()[:2] == e.Code.String()[:2] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// declare adds a block's variable.
+func (x *plExec) declare(label string, d parser.PLDecl) error {
+	v := &plVar{name: d.Name, label: label, constant: d.Constant, notNull: d.NotNull, val: sqltypes.Null}
+	snap := x.r.snap
+	switch {
+	case d.Alias > 0:
+		if x.fn == nil || d.Alias > len(x.fn.Inputs()) {
+			return pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", d.Alias)
+		}
+		in := 0
+		for _, p := range x.scope[0] {
+			if x.fn.Params[in].IsInput() {
+				in++
+				if in == d.Alias {
+					alias := *p
+					alias.name, alias.label = d.Name, label
+					x.scope[len(x.scope)-1] = append(x.scope[len(x.scope)-1], &alias)
+					return nil
+				}
+			}
+		}
+	case d.Record:
+		v.record = true
+	case d.RowOf != "":
+		t, err := snap.Table(d.RowOf)
+		if err != nil {
+			return err
+		}
+		v.record = true
+		for i, c := range t.Columns {
+			if !c.Hidden {
+				v.cols = append(v.cols, ir.Column{Name: c.Name, Type: c.Type, Col: i})
+				v.row = append(v.row, sqltypes.Null)
+			}
+		}
+	case d.TypeOf != "":
+		if tbl, col, ok := strings.Cut(d.TypeOf, "."); ok {
+			t, err := snap.Table(tbl)
+			if err != nil {
+				return err
+			}
+			i := t.ColumnIndex(col)
+			if i < 0 {
+				return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", col, tbl)
+			}
+			v.typ = t.Columns[i].Type
+		} else if o, _ := x.lookup(d.TypeOf); o != nil {
+			v.typ = o.typ
+		} else {
+			return pgerr.New(pgerr.UndefinedObject, "variable \"%s\" does not exist", d.TypeOf)
+		}
+	case d.TypeName != "":
+		t, err := planner.ResolveTypeName(snap, d.TypeName)
+		if err != nil {
+			return err
+		}
+		v.typ = t
+	default:
+		v.typ = d.Type
+	}
+	x.scope[len(x.scope)-1] = append(x.scope[len(x.scope)-1], v)
+	if d.Default != "" {
+		val, t, err := x.eval(d.Default)
+		if err != nil {
+			return err
+		}
+		v.constant = false
+		if err := x.assign(v, "", val, t); err != nil {
+			return err
+		}
+		v.constant = d.Constant
+	} else if d.NotNull {
+		return pgerr.New(pgerr.NullValueNotAllowed, "null value cannot be assigned to variable \"%s\" declared NOT NULL", d.Name)
+	}
+	return nil
+}
+
+// assign stores val (of type t) in v (field of a record when set),
+// converted to the variable's type.
+func (x *plExec) assign(v *plVar, field string, val sqltypes.Value, t sqltypes.Type) error {
+	if v.constant {
+		return pgerr.New(pgerr.ErrorInAssignment, "variable \"%s\" is declared CONSTANT", v.name)
+	}
+	if v.record {
+		if field == "" {
+			rec, ok := val.X.([]sqltypes.Value)
+			if val.IsNull() {
+				for i := range v.row {
+					v.row[i] = sqltypes.Null
+				}
+				return nil
+			}
+			if !ok || len(v.cols) != len(rec) {
+				return pgerr.New(pgerr.DatatypeMismatch, "cannot assign a %s to record variable \"%s\"", t, v.name)
+			}
+			copy(v.row, rec)
+			return nil
+		}
+		for i, c := range v.cols {
+			if c.Name == field {
+				cv, err := x.convert(val, t, c.Type)
+				if err != nil {
+					return err
+				}
+				v.row[i] = cv
+				return nil
+			}
+		}
+		if v.row == nil {
+			return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "record \"%s\" is not assigned yet", v.name).
+				WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")
+		}
+		return pgerr.New(pgerr.UndefinedColumn, "record \"%s\" has no field \"%s\"", v.name, field)
+	}
+	cv, err := x.convert(val, t, v.typ)
+	if err != nil {
+		return err
+	}
+	if cv.IsNull() && v.notNull {
+		return pgerr.New(pgerr.NullValueNotAllowed, "null value cannot be assigned to variable \"%s\" declared NOT NULL", v.name)
+	}
+	v.val = cv
+	return nil
+}
+
+// convert casts val from type from to type to, as an assignment.
+func (x *plExec) convert(val sqltypes.Value, from, to sqltypes.Type) (sqltypes.Value, error) {
+	if val.IsNull() || from == to || to.ID == sqltypes.Unknown {
+		return val, nil
+	}
+	return ir.CastValueStyled(val, from, to, false, x.r.style)
+}
+
+// assignRow stores a row (of columns cols) in the targets: one record
+// variable takes the whole row; otherwise each target a column.
+func (x *plExec) assignRow(targets []string, row []sqltypes.Value, cols []ir.Column) error {
+	if len(targets) == 1 {
+		if v, field := x.lookup(targets[0]); v != nil && v.record && field == "" {
+			v.cols = append([]ir.Column(nil), cols...)
+			if row == nil {
+				v.row = make([]sqltypes.Value, len(cols))
+				for i := range v.row {
+					v.row[i] = sqltypes.Null
+				}
+				return nil
+			}
+			v.row = append([]sqltypes.Value(nil), row...)
+			return nil
+		}
+	}
+	for i, name := range targets {
+		v, field := x.lookup(name)
+		if v == nil {
+			return pgerr.New(pgerr.SyntaxError, "\"%s\" is not a known variable", name)
+		}
+		val, t := sqltypes.Null, sqltypes.TypeUnknown
+		if row != nil && i < len(row) {
+			val, t = row[i], cols[i].Type
+		}
+		if err := x.assign(v, field, val, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// variables lists the variables in scope for a statement, with the slots
+// their values come from, and a signature of their names and types (the
+// plan cache's key).
+func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, string) {
+	// FOUND is a variable of every block, outside the function's own.
+	vars := []planner.Variable{{Name: "found", Type: sqltypes.TypeBool}}
+	vals := []func() sqltypes.Value{func() sqltypes.Value { return sqltypes.NewBool(x.found) }}
+	var sig strings.Builder
+	for _, level := range x.scope {
+		for _, v := range level {
+			v := v
+			if v.record {
+				for i, c := range v.cols {
+					i := i
+					vars = append(vars, planner.Variable{Name: c.Name, Qualifier: v.name, Type: c.Type})
+					vals = append(vals, func() sqltypes.Value {
+						if v.row == nil {
+							return sqltypes.Null
+						}
+						return v.row[i]
+					})
+					fmt.Fprintf(&sig, "%s.%s:%d;", v.name, c.Name, c.Type.OID())
+				}
+				continue
+			}
+			vars = append(vars, planner.Variable{Name: v.name, Qualifier: v.label, Type: v.typ})
+			vals = append(vals, func() sqltypes.Value { return v.val })
+			fmt.Fprintf(&sig, "%s.%s:%d;", v.label, v.name, v.typ.OID())
+		}
+	}
+	return vars, vals, sig.String()
+}
+
+// bind binds one SQL statement of the body with the variables in scope
+// (cached per snapshot, text and variable shape) and returns its
+// parameter values.
+func (x *plExec) bind(sql string) (ir.Statement, []sqltypes.Value, error) {
+	vars, vals, sig := x.variables()
+	key := plPlanKey{body: x.body, sql: sql, sig: sig}
+	s := x.r.st.sess
+	c := &s.bodies
+	c.mu.Lock()
+	if c.snap != x.r.snap {
+		c.snap, c.bodies, c.plans = x.r.snap, map[*catalog.Function][]ir.Statement{}, nil
+	}
+	st, ok := c.plans[key]
+	c.mu.Unlock()
+	if !ok {
+		stmts, err := parser.Parse(sql)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(stmts) != 1 {
+			return nil, nil, pgerr.New(pgerr.SyntaxError, "query \"%s\" is not a single statement", sql)
+		}
+		owner := ""
+		if x.fn != nil && x.fn.Definer {
+			owner = x.fn.Owner
+		}
+		if st, err = planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style); err != nil {
+			return nil, nil, err
+		}
+		c.mu.Lock()
+		if c.plans == nil {
+			c.plans = map[plPlanKey]ir.Statement{}
+		}
+		c.plans[key] = st
+		c.mu.Unlock()
+	}
+	params := make([]sqltypes.Value, len(vals))
+	for i, f := range vals {
+		params[i] = f()
+	}
+	return st, params, nil
+}
+
+// plPlanKey identifies a bound statement of a PL/pgSQL body.
+type plPlanKey struct{ body, sql, sig string }
+
+// run binds and runs a SQL statement, returning rows as collect asks and
+// their columns.
+func (x *plExec) run(sql string, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
+	st, params, err := x.bind(sql)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if err := x.r.ctx.Err(); err != nil {
+		return nil, nil, 0, storeErr(err)
+	}
+	rows, n, err := x.r.runStatement(x.fn, st, params, x.opts, collect)
+	return rows, planner.ResultColumns(st), n, err
+}
+
+// eval computes an expression's value and type.
+func (x *plExec) eval(expr string) (sqltypes.Value, sqltypes.Type, error) {
+	rows, cols, _, err := x.run("SELECT "+expr, collectFirst)
+	if err != nil {
+		return sqltypes.Null, sqltypes.TypeUnknown, err
+	}
+	if len(cols) != 1 {
+		return sqltypes.Null, sqltypes.TypeUnknown, pgerr.New(pgerr.SyntaxError, "query \"SELECT %s\" returned %d columns", expr, len(cols))
+	}
+	if len(rows) == 0 {
+		return sqltypes.Null, cols[0].Type, nil
+	}
+	return rows[0][0], cols[0].Type, nil
+}
+
+// evalBool computes a condition (NULL is false).
+func (x *plExec) evalBool(expr string) (bool, error) {
+	v, t, err := x.eval(expr)
+	if err != nil {
+		return false, err
+	}
+	if v.IsNull() {
+		return false, nil
+	}
+	if t.ID != sqltypes.Bool {
+		b, err := ir.CastValueStyled(v, t, sqltypes.TypeBool, false, x.r.style)
+		if err != nil {
+			return false, err
+		}
+		v = b
+	}
+	return v.I != 0, nil
+}
+
+// evalInt computes an integer expression (a FOR loop's bound).
+func (x *plExec) evalInt(expr, what string) (int64, error) {
+	v, t, err := x.eval(expr)
+	if err != nil {
+		return 0, err
+	}
+	if v.IsNull() {
+		return 0, pgerr.New(pgerr.NullValueNotAllowed, "%s of FOR loop cannot be null", what)
+	}
+	if t.ID != sqltypes.Int8 {
+		if v, err = ir.CastValueStyled(v, t, sqltypes.TypeInt8, false, x.r.style); err != nil {
+			return 0, err
+		}
+	}
+	return v.I, nil
+}
+
+func (x *plExec) stmts(ss []parser.PLStmt) error {
+	for _, s := range ss {
+		if err := x.r.ctx.Err(); err != nil {
+			return storeErr(err)
+		}
+		if err := x.stmt(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *plExec) stmt(s parser.PLStmt) error {
+	switch s := s.(type) {
+	case *parser.PLBlock:
+		return x.block(s)
+	case *parser.PLNull:
+		return nil
+	case *parser.PLAssign:
+		v, field := x.lookup(s.Target)
+		if v == nil {
+			return pgerr.New(pgerr.SyntaxError, "\"%s\" is not a known variable", s.Target)
+		}
+		val, t, err := x.eval(s.Expr)
+		if err != nil {
+			return err
+		}
+		return x.assign(v, field, val, t)
+	case *parser.PLIf:
+		for i, c := range s.Conds {
+			ok, err := x.evalBool(c)
+			if err != nil {
+				return err
+			}
+			if ok {
+				return x.stmts(s.Thens[i])
+			}
+		}
+		return x.stmts(s.Else)
+	case *parser.PLCase:
+		for i, w := range s.Whens {
+			cond := w
+			if s.Operand != "" {
+				cond = "(" + s.Operand + ") IN (" + w + ")"
+			}
+			ok, err := x.evalBool(cond)
+			if err != nil {
+				return err
+			}
+			if ok {
+				return x.stmts(s.Thens[i])
+			}
+		}
+		if !s.HasElse {
+			return pgerr.New(pgerr.CaseNotFound, "case not found").WithHint("CASE statement is missing ELSE part.")
+		}
+		return x.stmts(s.Else)
+	case *parser.PLLoop:
+		return x.loop(s)
+	case *parser.PLExit:
+		if s.When != "" {
+			ok, err := x.evalBool(s.When)
+			if err != nil || !ok {
+				return err
+			}
+		}
+		return &plExit{label: s.Label, cont: s.Continue}
+	case *parser.PLReturn:
+		return x.returnStmt(s)
+	case *parser.PLPerform:
+		_, _, n, err := x.run(s.Query, collectNone)
+		if err == nil {
+			x.found, x.rowCount = n > 0, n
+		}
+		return err
+	case *parser.PLSQL:
+		return x.sqlStmt(s.SQL, s.Into, s.Strict, nil)
+	case *parser.PLExecute:
+		return x.execute(s)
+	case *parser.PLGetDiag:
+		return x.getDiag(s)
+	case *parser.PLRaise:
+		return x.raise(s)
+	case *parser.PLAssert:
+		ok, err := x.evalBool(s.Cond)
+		if err != nil || ok {
+			return err
+		}
+		msg := "assertion failed"
+		if s.Message != "" {
+			v, t, err := x.eval(s.Message)
+			if err != nil {
+				return err
+			}
+			msg = x.text(v, t)
+		}
+		return pgerr.New(pgerr.AssertFailure, "%s", msg)
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "PL/pgSQL statement %T is not supported", s)
+}
+
+// sqlStmt runs a SQL statement (its parameters given when dynamic: the
+// EXECUTE's USING values), storing its first row in into.
+func (x *plExec) sqlStmt(sql string, into []string, strict bool, using []sqltypes.Value) error {
+	collect := collectNone
+	if into != nil {
+		collect = collectFirst
+	}
+	var rows [][]sqltypes.Value
+	var cols []ir.Column
+	var n int64
+	var err error
+	if using != nil || strings.HasPrefix(sql, "\x00") {
+		rows, cols, n, err = x.runDynamic(strings.TrimPrefix(sql, "\x00"), using, collect)
+	} else {
+		rows, cols, n, err = x.run(sql, collect)
+	}
+	if err != nil {
+		return err
+	}
+	x.found, x.rowCount = n > 0, n
+	if into == nil {
+		return nil
+	}
+	switch {
+	case n == 0 && strict:
+		return pgerr.New(pgerr.NoDataFound, "query returned no rows")
+	case n > 1 && strict:
+		return pgerr.New(pgerr.TooManyRows, "query returned more than one row").
+			WithHint("Make sure the query returns a single row, or use LIMIT 1.")
+	}
+	x.rowCount = min(n, 1)
+	var row []sqltypes.Value
+	if len(rows) > 0 {
+		row = rows[0]
+	}
+	return x.assignRow(into, row, cols)
+}
+
+// runDynamic runs EXECUTE's statement, its $n the USING values.
+func (x *plExec) runDynamic(sql string, using []sqltypes.Value, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
+	stmts, err := parser.Parse(sql)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if len(stmts) != 1 {
+		return nil, nil, 0, pgerr.New(pgerr.FeatureNotSupported, "EXECUTE of several statements is not supported")
+	}
+	vars := make([]planner.Variable, len(using))
+	for i, v := range using {
+		vars[i] = planner.Variable{Type: sqltypes.TypeOfValue(v)}
+	}
+	owner := ""
+	if x.fn != nil && x.fn.Definer {
+		owner = x.fn.Owner
+	}
+	st, err := planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	rows, n, err := x.r.runStatement(x.fn, st, using, x.opts, collect)
+	return rows, planner.ResultColumns(st), n, err
+}
+
+// dynamicRows runs the query the expression query computes, its $n the
+// USING expressions' values, and returns all its rows.
+func (x *plExec) dynamicRows(query string, using []string) ([][]sqltypes.Value, []ir.Column, error) {
+	q, t, err := x.eval(query)
+	if err != nil {
+		return nil, nil, err
+	}
+	if q.IsNull() {
+		return nil, nil, pgerr.New(pgerr.NullValueNotAllowed, "query string argument of EXECUTE is null")
+	}
+	args, err := x.evalList(using)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, cols, _, err := x.runDynamic(x.text(q, t), args, collectAll)
+	return rows, cols, err
+}
+
+func (x *plExec) execute(s *parser.PLExecute) error {
+	q, t, err := x.eval(s.Query)
+	if err != nil {
+		return err
+	}
+	if q.IsNull() {
+		return pgerr.New(pgerr.NullValueNotAllowed, "query string argument of EXECUTE is null")
+	}
+	using, err := x.evalList(s.Using)
+	if err != nil {
+		return err
+	}
+	return x.sqlStmt("\x00"+x.text(q, t), s.Into, s.Strict, using)
+}
+
+// evalList computes USING's arguments.
+func (x *plExec) evalList(exprs []string) ([]sqltypes.Value, error) {
+	out := []sqltypes.Value{}
+	for _, e := range exprs {
+		v, _, err := x.eval(e)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// text is a value's text form (RAISE's %, EXECUTE's string).
+func (x *plExec) text(v sqltypes.Value, t sqltypes.Type) string {
+	if v.IsNull() {
+		return ""
+	}
+	if v.K == sqltypes.KindText {
+		return v.S
+	}
+	tv, err := ir.CastValueStyled(v, t, sqltypes.TypeText, false, x.r.style)
+	if err != nil {
+		return fmt.Sprint(v.X)
+	}
+	return tv.S
+}
+
+func (x *plExec) loop(s *parser.PLLoop) error {
+	// body runs the loop's body once: done when the loop ends.
+	body := func() (done bool, err error) {
+		err = x.stmts(s.Body)
+		var exit *plExit
+		if errors.As(err, &exit) && (exit.label == "" || exit.label == s.Label) {
+			return !exit.cont, nil
+		}
+		return false, err
+	}
+	switch s.Kind {
+	case parser.LoopPlain, parser.LoopWhile:
+		for {
+			if s.Kind == parser.LoopWhile {
+				ok, err := x.evalBool(s.Cond)
+				if err != nil || !ok {
+					return err
+				}
+			}
+			if done, err := body(); done || err != nil {
+				return err
+			}
+		}
+	case parser.LoopInt:
+		lo, err := x.evalInt(s.Lo, "lower bound")
+		if err != nil {
+			return err
+		}
+		hi, err := x.evalInt(s.Hi, "upper bound")
+		if err != nil {
+			return err
+		}
+		step := int64(1)
+		if s.By != "" {
+			if step, err = x.evalInt(s.By, "BY value"); err != nil {
+				return err
+			}
+			if step <= 0 {
+				return pgerr.New(pgerr.InvalidParameterValue, "BY value of FOR loop must be greater than zero")
+			}
+		}
+		v := &plVar{name: s.Vars[0], label: s.Label, typ: sqltypes.TypeInt4}
+		x.scope = append(x.scope, []*plVar{v})
+		defer func() { x.scope = x.scope[:len(x.scope)-1] }()
+		x.found = false
+		for i := lo; s.Reverse && i >= hi || !s.Reverse && i <= hi; {
+			v.val = sqltypes.NewInt(i)
+			x.found = true
+			if done, err := body(); done || err != nil {
+				return err
+			}
+			if s.Reverse {
+				i -= step
+			} else {
+				i += step
+			}
+		}
+		return nil
+	case parser.LoopQuery, parser.LoopExecute:
+		var rows [][]sqltypes.Value
+		var cols []ir.Column
+		var err error
+		if s.Kind == parser.LoopExecute {
+			rows, cols, err = x.dynamicRows(s.Query, s.Using)
+		} else {
+			rows, cols, _, err = x.run(s.Query, collectAll)
+		}
+		if err != nil {
+			return err
+		}
+		for _, row := range rows {
+			if err := x.assignRow(s.Vars, row, cols); err != nil {
+				return err
+			}
+			if done, err := body(); done || err != nil {
+				x.found = true
+				return err
+			}
+		}
+		x.found = len(rows) > 0
+		return nil
+	case parser.LoopForeach:
+		arr, t, err := x.eval(s.Array)
+		if err != nil {
+			return err
+		}
+		if arr.IsNull() {
+			return pgerr.New(pgerr.NullValueNotAllowed, "FOREACH expression must not be null")
+		}
+		elems, ok := arr.X.(*sqltypes.ArrayValue)
+		if t.ID != sqltypes.Array || !ok {
+			return pgerr.New(pgerr.DatatypeMismatch, "FOREACH expression must yield an array, not type %s", t)
+		}
+		et := t.ElemType()
+		for _, e := range elems.Elems {
+			if err := x.assignRow(s.Vars, []sqltypes.Value{e}, []ir.Column{{Type: et}}); err != nil {
+				return err
+			}
+			if done, err := body(); done || err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+func (x *plExec) returnStmt(s *parser.PLReturn) error {
+	fn := x.fn
+	switch {
+	case s.Query != "" || s.Execute != "":
+		if fn == nil || !fn.ReturnsSet {
+			return pgerr.New(pgerr.SyntaxError, "cannot use RETURN QUERY in a non-SETOF function")
+		}
+		var rows [][]sqltypes.Value
+		var cols []ir.Column
+		var err error
+		if s.Execute != "" {
+			rows, cols, err = x.dynamicRows(s.Execute, s.Using)
+		} else {
+			rows, cols, _, err = x.run(s.Query, collectAll)
+		}
+		if err != nil {
+			return err
+		}
+		want := planner.RoutineResultTypes(fn)
+		if len(cols) != len(want) {
+			return pgerr.New(pgerr.DatatypeMismatch, "structure of query does not match function result type").
+				WithDetail("Number of returned columns (%d) does not match expected column count (%d).", len(cols), len(want))
+		}
+		for _, row := range rows {
+			for i := range row {
+				if row[i], err = x.convert(row[i], cols[i].Type, want[i]); err != nil {
+					return err
+				}
+			}
+		}
+		x.rows = append(x.rows, rows...)
+		x.found, x.rowCount = len(rows) > 0, int64(len(rows))
+		return nil
+	case s.Next:
+		if fn == nil || !fn.ReturnsSet {
+			return pgerr.New(pgerr.SyntaxError, "cannot use RETURN NEXT in a non-SETOF function")
+		}
+		row, err := x.resultRow(s.Expr)
+		if err != nil {
+			return err
+		}
+		x.rows = append(x.rows, row)
+		return nil
+	}
+	if s.Expr != "" {
+		if fn == nil || fn.Procedure() {
+			return pgerr.New(pgerr.SyntaxError, "RETURN cannot have a parameter in a procedure")
+		}
+		if fn.ReturnsSet {
+			return pgerr.New(pgerr.SyntaxError, "RETURN cannot have a parameter in function returning set").
+				WithHint("Use RETURN NEXT or RETURN QUERY.")
+		}
+		if fn.RowType != "" {
+			row, err := x.resultRow(s.Expr)
+			if err != nil {
+				return err
+			}
+			x.ret = sqltypes.Value{K: sqltypes.KindArray, X: row}
+		} else {
+			v, t, err := x.eval(s.Expr)
+			if err != nil {
+				return err
+			}
+			if x.ret, err = x.convert(v, t, fn.Result); err != nil {
+				return err
+			}
+		}
+		x.hasRet = true
+	}
+	return plReturn{}
+}
+
+// resultRow is RETURN NEXT's row: the OUT parameters' values (no
+// expression), a record variable's row, or the expression's value.
+func (x *plExec) resultRow(expr string) ([]sqltypes.Value, error) {
+	fn := x.fn
+	want := planner.RoutineResultTypes(fn)
+	if expr == "" {
+		var row []sqltypes.Value
+		for _, p := range fn.Params {
+			if p.IsOutput() {
+				v, _ := x.lookup(p.Name)
+				if v == nil {
+					row = append(row, sqltypes.Null)
+					continue
+				}
+				row = append(row, v.val)
+			}
+		}
+		return row, nil
+	}
+	if v, field := x.lookup(expr); v != nil && v.record && field == "" {
+		if len(v.row) != len(want) {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "wrong record type supplied in RETURN NEXT")
+		}
+		row := make([]sqltypes.Value, len(want))
+		for i := range want {
+			cv, err := x.convert(v.row[i], v.cols[i].Type, want[i])
+			if err != nil {
+				return nil, err
+			}
+			row[i] = cv
+		}
+		return row, nil
+	}
+	val, t, err := x.eval(expr)
+	if err != nil {
+		return nil, err
+	}
+	if len(want) != 1 {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "RETURN NEXT must return a record or row variable in a function with several result columns")
+	}
+	cv, err := x.convert(val, t, want[0])
+	return []sqltypes.Value{cv}, err
+}
+
+func (x *plExec) getDiag(s *parser.PLGetDiag) error {
+	for i, item := range s.Items {
+		v, field := x.lookup(s.Vars[i])
+		if v == nil {
+			return pgerr.New(pgerr.SyntaxError, "\"%s\" is not a known variable", s.Vars[i])
+		}
+		var val sqltypes.Value
+		var t sqltypes.Type
+		switch {
+		case !s.Stacked && item == "row_count":
+			val, t = sqltypes.NewInt(x.rowCount), sqltypes.TypeInt8
+		case s.Stacked && len(x.handling) > 0:
+			e := x.handling[len(x.handling)-1]
+			t = sqltypes.TypeText
+			switch item {
+			case "returned_sqlstate":
+				val = sqltypes.NewText(e.Code.String())
+			case "message_text":
+				val = sqltypes.NewText(e.Message)
+			case "pg_exception_detail":
+				val = sqltypes.NewText(e.Detail)
+			case "pg_exception_hint":
+				val = sqltypes.NewText(e.Hint)
+			default:
+				return pgerr.New(pgerr.FeatureNotSupported, "GET STACKED DIAGNOSTICS %s is not supported", strings.ToUpper(item))
+			}
+		case s.Stacked:
+			return pgerr.New(pgerr.StackedDiagnosticsAccessedWithoutActiveHandler, "GET STACKED DIAGNOSTICS cannot be used outside an exception handler")
+		default:
+			return pgerr.New(pgerr.FeatureNotSupported, "GET DIAGNOSTICS %s is not supported", strings.ToUpper(item))
+		}
+		if err := x.assign(v, field, val, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// raiseSeverities are RAISE's levels as a message's severity.
+var raiseSeverities = map[string]string{"debug": "DEBUG", "log": "LOG", "info": "INFO", "notice": "NOTICE", "warning": "WARNING"}
+
+func (x *plExec) raise(s *parser.PLRaise) error {
+	if s.Level == "" {
+		if len(x.handling) == 0 {
+			return pgerr.New(pgerr.StackedDiagnosticsAccessedWithoutActiveHandler, "RAISE without parameters cannot be used outside an exception handler")
+		}
+		return x.handling[len(x.handling)-1]
+	}
+	e := &pgerr.Error{Code: pgerr.RaiseException, Severity: "ERROR"}
+	if s.Level != "exception" {
+		e.Severity, e.Code = raiseSeverities[s.Level], pgerr.SuccessfulCompletion
+		if s.Level == "warning" {
+			e.Code = pgerr.Warning
+		}
+	}
+	switch {
+	case s.HasFormat:
+		args := make([]string, len(s.Args))
+		for i, a := range s.Args {
+			v, t, err := x.eval(a)
+			if err != nil {
+				return err
+			}
+			args[i] = "<NULL>"
+			if !v.IsNull() {
+				args[i] = x.text(v, t)
+			}
+		}
+		msg, err := raiseFormat(s.Format, args)
+		if err != nil {
+			return err
+		}
+		e.Message = msg
+	case s.SQLState != "":
+		e.Code, e.Message = pgerr.FromSQLState(s.SQLState), s.SQLState
+	case s.Condition != "":
+		code, ok := pgerr.CodeOfCondition(s.Condition)
+		if !ok {
+			return pgerr.New(pgerr.UndefinedObject, "unrecognized exception condition \"%s\"", s.Condition)
+		}
+		e.Code, e.Message = code, s.Condition
+	}
+	for i, name := range s.OptNames {
+		v, t, err := x.eval(s.OptExprs[i])
+		if err != nil {
+			return err
+		}
+		if v.IsNull() {
+			return pgerr.New(pgerr.NullValueNotAllowed, "RAISE statement option cannot be null")
+		}
+		val := x.text(v, t)
+		switch strings.ToLower(name) {
+		case "message":
+			e.Message = val
+		case "detail":
+			e.Detail = val
+		case "hint":
+			e.Hint = val
+		case "errcode":
+			if code, ok := pgerr.CodeOfCondition(val); ok {
+				e.Code = code
+			} else if len(val) == 5 {
+				e.Code = pgerr.FromSQLState(val)
+			} else {
+				return pgerr.New(pgerr.UndefinedObject, "unrecognized exception condition \"%s\"", val)
+			}
+		case "column", "constraint", "datatype", "table", "schema":
+		default:
+			return pgerr.New(pgerr.SyntaxError, "unrecognized RAISE statement option \"%s\"", name)
+		}
+	}
+	if e.Message == "" {
+		e.Message = e.Code.String()
+		if c := pgerr.ConditionOf(e.Code); c != "" {
+			e.Message = c
+		}
+	}
+	if s.Level != "exception" {
+		x.r.st.sess.notice(e)
+		return nil
+	}
+	return e
+}
+
+// raiseFormat replaces each % of format with the next argument (%% is a
+// percent sign), as RAISE does.
+func raiseFormat(format string, args []string) (string, error) {
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			b.WriteByte(format[i])
+			continue
+		}
+		if i+1 < len(format) && format[i+1] == '%' {
+			b.WriteByte('%')
+			i++
+			continue
+		}
+		if n >= len(args) {
+			return "", pgerr.New(pgerr.SyntaxError, "too few parameters specified for RAISE")
+		}
+		b.WriteString(args[n])
+		n++
+	}
+	if n < len(args) {
+		return "", pgerr.New(pgerr.SyntaxError, "too many parameters specified for RAISE")
+	}
+	return b.String(), nil
+}
