@@ -217,6 +217,8 @@ type Table struct {
 	Columns    []Column    `json:"columns"`
 	PrimaryKey []KeyColumn `json:"primary_key"`
 	Shards     int         `json:"shards"`
+	// Triggers are the table's triggers (triggers.go).
+	Triggers []*Trigger `json:"triggers,omitempty"`
 	// ShardColumns, when positive, is how many leading primary-key columns
 	// a row's shard hashes (WITH (shard_columns = ...); shards.go); 0, as
 	// for every table created before the option, hashes the whole key.
@@ -894,6 +896,13 @@ func (t *Table) Clone() *Table {
 		c.ForeignKeys = nil
 	}
 	c.RetiredAttrs = append([]string(nil), t.RetiredAttrs...)
+	if t.Triggers != nil {
+		c.Triggers = make([]*Trigger, len(t.Triggers))
+		for i, tg := range t.Triggers {
+			cp := *tg
+			c.Triggers[i] = &cp
+		}
+	}
 	if t.TTL != nil {
 		ttl := *t.TTL
 		c.TTL = &ttl

@@ -50,6 +50,8 @@ type Function struct {
 	// ReturnsSet marks SETOF and RETURNS TABLE.
 	Result     sqltypes.Type `json:"result"`
 	ReturnsSet bool          `json:"retset,omitempty"`
+	// Trigger marks RETURNS trigger (Result is then void).
+	Trigger bool `json:"trigger,omitempty"`
 	// RowType names the table whose row type the function returns
 	// (RETURNS [SETOF] table); RowColumns are that row's columns as they
 	// were when the function was created.

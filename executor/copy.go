@@ -40,16 +40,18 @@ import (
 //   - otherwise (DynamoDB): in a transaction of its own (kv.Txn), which
 //     Commit commits.
 type BulkInsert struct {
-	ex    *Executor
-	t     *catalog.Table
-	exprs []ir.Expr // one per table column, over the copied values ($n)
-	ev    *ir.EvalContext
-	txn   kv.Txn
-	own   bool // txn was begun here: Commit commits it
-	rowID int  // the hidden row id's column, or -1
-	stats *kv.Stats
-	rows  int64 // rows added so far
-	done  bool
+	// started: the BEFORE STATEMENT triggers have fired (start).
+	started bool
+	ex      *Executor
+	t       *catalog.Table
+	exprs   []ir.Expr // one per table column, over the copied values ($n)
+	ev      *ir.EvalContext
+	txn     kv.Txn
+	own     bool // txn was begun here: Commit commits it
+	rowID   int  // the hidden row id's column, or -1
+	stats   *kv.Stats
+	rows    int64 // rows added so far
+	done    bool
 
 	// For the single atomic batch: the writes so far, and the row (by
 	// number) each row key was written for, to find duplicates within
@@ -130,7 +132,7 @@ func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts
 	b.ec = e.newExecCtx(ctx, nil, opts.Run)
 	b.ec.cons = ins.Constraints
 	b.ev = b.ec.eval
-	if opts.Txn == nil && ins.Constraints != nil && ins.Constraints.Txn {
+	if opts.Txn == nil && (ins.Constraints != nil && ins.Constraints.Txn || len(ins.Table.Triggers) > 0) {
 		// Foreign keys are checked, and their referenced rows locked, in
 		// a transaction: outside a block, one of the COPY's own.
 		txn, err := e.Begin(ctx, false, opts.Run.KV)
@@ -169,12 +171,31 @@ func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts
 	return b, nil
 }
 
+// start fires the COPY's BEFORE STATEMENT triggers, once, before its
+// first row (not when it is set up: the session hands the triggers the
+// COPY's transaction in between).
+func (b *BulkInsert) start() error {
+	if b.started {
+		return nil
+	}
+	b.started = true
+	return b.ec.beforeStatement(b.t, "INSERT", false)
+}
+
+// Txn is the transaction the rows are written in (the block's, or one of
+// the COPY's own; nil when none), which its triggers' writes join.
+func (b *BulkInsert) Txn() *Txn { return b.ec.txn }
+
 // Add forms, checks and writes (or keeps) a batch of rows, each the values
 // of the copied columns. An error about one row is a *BulkRowError; after
 // any error the BulkInsert is done (Rollback it).
 func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 	if b.done {
 		return pgerr.New(pgerr.InternalError, "executor: bulk insert is over")
+	}
+	if err := b.start(); err != nil {
+		b.done = true
+		return err
 	}
 	full, err := b.form(rows)
 	if err != nil {
@@ -188,6 +209,9 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 		err = b.keep(ctx, full)
 	default:
 		err = b.writeTxn(ctx, full)
+		if err == nil && len(b.t.Triggers) > 0 {
+			err = b.ec.fireAfter(b.t, "INSERT", nil, changesOf(full))
+		}
 	}
 	if err == nil && b.txn != nil {
 		err = b.chargeTxn()
@@ -209,7 +233,7 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 // the column types and checks NOT NULL.
 func (b *BulkInsert) form(rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
 	t := b.t
-	full := make([][]sqltypes.Value, len(rows))
+	full := make([][]sqltypes.Value, 0, len(rows))
 	slab := make([]sqltypes.Value, len(rows)*len(b.exprs))
 	for i, in := range rows {
 		b.ev.Params = in
@@ -230,10 +254,18 @@ func (b *BulkInsert) form(rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
 		if err := checkRow(t, row); err != nil {
 			return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
 		}
+		fired, err := b.ec.fireBefore(t, "INSERT", nil, nil, row)
+		if err != nil {
+			return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
+		}
+		if fired == nil {
+			continue // a BEFORE trigger skipped the row
+		}
+		row = fired
 		if err := b.ec.checkConstraints(t, row); err != nil {
 			return nil, &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
 		}
-		full[i] = row
+		full = append(full, row)
 	}
 	return full, nil
 }
@@ -446,6 +478,14 @@ func rowOfOp(w *writeSet, op int) int {
 func (b *BulkInsert) Commit(ctx context.Context) (int64, error) {
 	if b.done {
 		return 0, pgerr.New(pgerr.InternalError, "executor: bulk insert is over")
+	}
+	if len(b.t.Triggers) > 0 {
+		if err := b.start(); err != nil {
+			return 0, err
+		}
+		if err := b.ec.fireStatement(b.t, "INSERT", "AFTER"); err != nil {
+			return 0, err
+		}
 	}
 	b.done = true
 	defer b.releaseMem()

@@ -126,9 +126,12 @@ type execCtx struct {
 	ctx context.Context
 	// kv is what the statement reads and writes through: the store, or
 	// the session's transaction (txn).
-	kv      kv.ReadWriter
-	txn     *Txn
-	eval    *ir.EvalContext
+	kv   kv.ReadWriter
+	txn  *Txn
+	eval *ir.EvalContext
+	// changed are the rows the last UPDATE or DELETE changed, for its
+	// AFTER triggers (triggers.go).
+	changed []change
 	stats   map[optimizer.Node]*optimizer.NodeStats
 	kvStats *kv.Stats
 	mem     *memBudget

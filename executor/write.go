@@ -445,20 +445,29 @@ func (ec *execCtx) sourceRows(ctx context.Context, src optimizer.Node) ([][]sqlt
 
 func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.Stats) (WriteResult, error) {
 	t := n.Table
+	if err := ec.beforeStatement(t, "INSERT", n.OnConflict != nil); err != nil {
+		return WriteResult{}, err
+	}
 	src, err := ec.sourceRows(ctx, n.Source)
 	if err != nil {
 		return WriteResult{}, err
 	}
-	rows := src // cast in place: sourceRows copied them
-	for i, row := range rows {
+	rows := src[:0] // cast in place: sourceRows copied them
+	for _, row := range src {
 		if err := ec.castRow(t, row); err != nil {
 			return WriteResult{}, err
 		}
 		row = row[:len(t.Columns):len(t.Columns)]
+		if row, err = ec.fireBefore(t, "INSERT", nil, nil, row); err != nil || row == nil {
+			if err != nil {
+				return WriteResult{}, err
+			}
+			continue // a BEFORE trigger skipped the row
+		}
 		if err := ec.checkConstraints(t, row); err != nil {
 			return WriteResult{}, err
 		}
-		rows[i] = row
+		rows = append(rows, row)
 	}
 	var res WriteResult
 	if n.OnConflict == nil {
@@ -509,6 +518,9 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 			return WriteResult{}, finishWrite(t, err)
 		}
 		res.Count = int64(len(rows))
+		if err := ec.afterInsert(t, rows); err != nil {
+			return WriteResult{}, err
+		}
 		if n.Returning != nil {
 			for _, row := range rows {
 				r, err := ec.returningRow(n.Returning, row)
@@ -716,6 +728,9 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 			if err != nil {
 				return WriteResult{}, err
 			}
+			if c.old == nil && c.new == nil {
+				continue // a BEFORE trigger skipped the row
+			}
 			if c.new != nil {
 				// Two rows updated onto one key: PostgreSQL's unique check
 				// fails the statement.
@@ -745,6 +760,7 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 		if err != nil {
 			return WriteResult{}, finishWrite(t, err)
 		}
+		ec.changed = ws.changes // for the AFTER triggers
 		return WriteResult{Count: int64(len(ws.changes)), Returning: outRows}, nil
 	}
 }
@@ -754,7 +770,10 @@ func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.St
 	if t.Mutability == catalog.ImmutableRows {
 		return WriteResult{}, immutable(t)
 	}
-	return ec.modify(ctx, t, u.Source, u.Recheck, u.Returning, stats, func(old current, extra []sqltypes.Value) (change, error) {
+	if err := ec.beforeStatement(t, "UPDATE", false); err != nil {
+		return WriteResult{}, err
+	}
+	res, err := ec.modify(ctx, t, u.Source, u.Recheck, u.Returning, stats, func(old current, extra []sqltypes.Value) (change, error) {
 		in := old.row
 		if extra != nil {
 			in = append(copyRow(old.row), extra...)
@@ -772,6 +791,10 @@ func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.St
 		if err := ec.generate(t, row); err != nil {
 			return change{}, err
 		}
+		row, err := ec.fireBefore(t, "UPDATE", u.Set, old.row, row)
+		if err != nil || row == nil {
+			return change{}, err
+		}
 		if err := checkRow(t, row); err != nil {
 			return change{}, err
 		}
@@ -780,10 +803,18 @@ func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.St
 		}
 		return change{old: old.row, new: row, oldVersion: old.version}, nil
 	})
+	return ec.afterModify(t, "UPDATE", u.Set, res, err)
 }
 
 func (ec *execCtx) delete(ctx context.Context, d *optimizer.Delete, stats *kv.Stats) (WriteResult, error) {
-	return ec.modify(ctx, d.Table, d.Source, d.Recheck, d.Returning, stats, func(old current, _ []sqltypes.Value) (change, error) {
+	if err := ec.beforeStatement(d.Table, "DELETE", false); err != nil {
+		return WriteResult{}, err
+	}
+	res, err := ec.modify(ctx, d.Table, d.Source, d.Recheck, d.Returning, stats, func(old current, _ []sqltypes.Value) (change, error) {
+		if row, err := ec.fireBefore(d.Table, "DELETE", nil, old.row, nil); err != nil || row == nil {
+			return change{}, err
+		}
 		return change{old: old.row, oldVersion: old.version}, nil
 	})
+	return ec.afterModify(d.Table, "DELETE", nil, res, err)
 }

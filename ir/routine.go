@@ -61,7 +61,7 @@ func (x *RoutineChange) Describe() Description {
 // given (VOLATILE, CALLED ON NULL INPUT, SECURITY INVOKER, PARALLEL
 // UNSAFE, COST 100, ROWS 1000 for a set).
 func (x *RoutineChange) Function(owner string) *catalog.Function {
-	fn := &catalog.Function{Name: x.Routine().Name, Kind: 'f', Params: x.Params, Result: x.Result, ReturnsSet: x.ReturnsSet,
+	fn := &catalog.Function{Name: x.Routine().Name, Kind: 'f', Params: x.Params, Result: x.Result, ReturnsSet: x.ReturnsSet, Trigger: x.Trigger,
 		RowType: x.RowType, RowColumns: x.RowColumns,
 		Language: x.Options.Language, Body: x.Body, Atomic: x.Atomic, Return: x.Return,
 		Volatility: 'v', Parallel: 'u', Cost: 100, Owner: owner}
@@ -136,3 +136,30 @@ func (*Do) Kind() string { return "do" }
 // Describe implements Statement: DO is a utility statement whose code
 // decides what it writes.
 func (*Do) Describe() Description { return Description{Class: ClassUtility, Tag: "DO"} }
+
+// TriggerChange is CREATE, DROP or ALTER TRIGGER, or ALTER TABLE ...
+// ENABLE | DISABLE TRIGGER: the executor applies it to the table's
+// descriptor (executor.ChangeTrigger). Function is CREATE's trigger
+// function, resolved by the binder.
+type TriggerChange struct {
+	*parser.TriggerStatement
+	Function *catalog.Function
+}
+
+// Kind implements Statement.
+func (*TriggerChange) Kind() string { return "trigger" }
+
+// Describe implements Statement: a trigger is its table's, so changing
+// one needs the table's ownership.
+func (x *TriggerChange) Describe() Description {
+	d := ddl(ObjectRef{Kind: ObjectTable, Name: x.Table})
+	switch x.Action {
+	case parser.TriggerCreate:
+		return d.tagged("CREATE TRIGGER")
+	case parser.TriggerDrop:
+		return d.tagged("DROP TRIGGER")
+	case parser.TriggerRename:
+		return d.tagged("ALTER TRIGGER")
+	}
+	return d.tagged("ALTER TABLE")
+}

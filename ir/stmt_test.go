@@ -18,7 +18,7 @@ func sampleStatements() []Statement {
 		&ValidateConstraint{}, &RenameConstraint{}, &SetConstraints{}, &Extension{}, &GrantRole{}, &AlterSystem{},
 		&CreateRole{}, &AlterRole{}, &DropRole{}, &Grant{}, &CreateSequence{}, &AlterSequence{}, &DropSequence{},
 		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeCreateEnum}},
-		&RoutineChange{RoutineStatement: &parser.RoutineStatement{Action: parser.RoutineCreate}}, &Call{}, &Do{},
+		&RoutineChange{RoutineStatement: &parser.RoutineStatement{Action: parser.RoutineCreate}}, &Call{}, &Do{}, &TriggerChange{TriggerStatement: &parser.TriggerStatement{Table: "t"}},
 		&RoutineChange{RoutineStatement: &parser.RoutineStatement{Action: parser.RoutineDrop, Procedure: true}},
 		&RoutineChange{RoutineStatement: &parser.RoutineStatement{Action: parser.RoutineGrant, Revoke: true}},
 		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeAddValue, Names: []string{"t"}}},

@@ -148,6 +148,8 @@ type Statement struct {
 	// Routine is a statement on functions and procedures, CALL or DO
 	// (routine.go); AST is nil then.
 	Routine *RoutineStatement
+	// Trigger is a statement on triggers (trigger.go); AST is nil then.
+	Trigger *TriggerStatement
 
 	query string
 	segs  []seg
@@ -398,7 +400,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil || st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Type != nil || st.Utility != nil || st.Routine != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil || st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Type != nil || st.Utility != nil || st.Routine != nil || st.Trigger != nil {
 		st.AST = stmt
 		return st, err
 	}

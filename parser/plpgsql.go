@@ -572,7 +572,7 @@ func (p *plParser) stmt() (PLStmt, error) {
 			i += 2
 		}
 		if i+1 < len(p.toks) && p.toks[i].is(":") && p.toks[i+1].is("=") || i < len(p.toks) && p.toks[i].is("=") {
-			target := p.text(p.k, i)
+			target := p.dotted(p.k, i)
 			if p.toks[i].is(":") {
 				i++
 			}
@@ -582,7 +582,7 @@ func (p *plParser) stmt() (PLStmt, error) {
 				return nil, err
 			}
 			p.k++
-			return &PLAssign{Target: strings.ReplaceAll(target, " ", ""), Expr: e}, nil
+			return &PLAssign{Target: target, Expr: e}, nil
 		}
 		if i < len(p.toks) && p.toks[i].is("[") {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "assigning to an array element in PL/pgSQL is not supported").WithPosition(charPos(p.src, p.toks[p.k].start))
@@ -598,6 +598,16 @@ func (p *plParser) stmt() (PLStmt, error) {
 	}
 	p.k = end + 1
 	return s, nil
+}
+
+// dotted is the name of tokens i to j (words and dots: "new.body"), each
+// word folded or quoted as the scanner read it.
+func (p *plParser) dotted(i, j int) string {
+	var b strings.Builder
+	for ; i < j; i++ {
+		b.WriteString(p.toks[i].val)
+	}
+	return b.String()
 }
 
 // sqlInto takes a SQL statement's INTO [STRICT] targets out of its text
@@ -640,7 +650,7 @@ func (p *plParser) sqlInto(start, end int, s *PLSQL) error {
 		for i+1 < end && p.toks[i].is(".") {
 			i += 2
 		}
-		s.Into = append(s.Into, strings.ReplaceAll(p.text(k, i), " ", ""))
+		s.Into = append(s.Into, p.dotted(k, i))
 		k = i
 		if k < end && p.toks[k].is(",") {
 			k++
@@ -929,7 +939,7 @@ func (p *plParser) executeStmt() (PLStmt, error) {
 			}
 			stop := min(p.until(p.k, "using"), end)
 			for _, t := range p.list(stop) {
-				x.Into = append(x.Into, strings.ReplaceAll(t, " ", ""))
+				x.Into = append(x.Into, strings.ToLower(strings.ReplaceAll(t, " ", "")))
 			}
 		case p.is("using"):
 			p.k++

@@ -116,6 +116,8 @@ type RoutineStatement struct {
 	ReturnsName string
 	ReturnsSet  bool
 	Table       []RoutineParam
+	// Trigger is RETURNS trigger.
+	Trigger bool
 	// Options are CREATE's or ALTER's options.
 	Options RoutineOptions
 	// Body is the routine's code: AS's string, the statements of BEGIN
@@ -495,8 +497,11 @@ func (r *rewriter) routineReturns(rs *RoutineStatement, k int) (int, error) {
 	case r.peek(k, "record"):
 		rs.Returns = sqltypes.Type{ID: sqltypes.Record}
 		return k + 1, nil
-	case r.peek(k, "trigger"), r.peek(k, "event_trigger"):
-		return k, pgerr.New(pgerr.FeatureNotSupported, "trigger functions are not supported").WithPosition(r.pos(k))
+	case r.peek(k, "trigger") && !rs.ReturnsSet:
+		rs.Returns, rs.Trigger = sqltypes.TypeVoid, true
+		return k + 1, nil
+	case r.peek(k, "event_trigger"):
+		return k, pgerr.New(pgerr.FeatureNotSupported, "event triggers are not supported").WithPosition(r.pos(k))
 	}
 	t, name, next, err := r.parseTypeRef(k)
 	if err != nil {

@@ -79,7 +79,7 @@ func TestRoutineStatementErrors(t *testing.T) {
 		{`CREATE FUNCTION f() RETURNS int AS 'select 1'`, pgerr.InvalidFunctionDefinition},
 		{`CREATE FUNCTION f() RETURNS int LANGUAGE sql AS 'a' AS 'b'`, pgerr.SyntaxError},
 		{`CREATE FUNCTION f( RETURNS int`, pgerr.SyntaxError},
-		{`CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS 'x'`, pgerr.FeatureNotSupported},
+		{`CREATE FUNCTION f() RETURNS event_trigger LANGUAGE plpgsql AS 'x'`, pgerr.FeatureNotSupported},
 		{`CREATE FUNCTION f() RETURNS int LANGUAGE sql WINDOW AS 'x'`, pgerr.FeatureNotSupported},
 		{`CALL p`, pgerr.SyntaxError},
 		{`DO`, pgerr.SyntaxError},

@@ -21,6 +21,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 			return nil, err
 		}
 	}
+	if ts, err := r.triggerStmt(); err != nil || ts != nil {
+		r.st.Trigger = ts // no AST: see TriggerStatement
+		return nil, err
+	}
 	if os, err := r.ownerStmt(); err != nil || os != nil {
 		r.st.Owner = os // no AST: see OwnerStatement
 		return nil, err

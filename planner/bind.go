@@ -151,6 +151,10 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		st, err := bindExtension(stmt.Extension)
 		return st, nil, err
 	}
+	if stmt.Trigger != nil {
+		st, err := bindTrigger(snap, stmt.Trigger)
+		return st, nil, err
+	}
 	if stmt.Routine != nil {
 		st, err := bindRoutineStatement(snap, stmt.Routine, style)
 		return st, nil, err

@@ -395,6 +395,15 @@ func bindCreateRoutine(snap *catalog.Snapshot, rs *parser.RoutineStatement) (ir.
 		x.Result = sqltypes.Type{ID: sqltypes.Record}
 	case rs.Procedure:
 		x.Result = sqltypes.TypeVoid
+	case rs.Trigger:
+		if rs.Options.Language != "plpgsql" {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "trigger functions can only be written in PL/pgSQL")
+		}
+		if len(rs.Params) > 0 {
+			return nil, pgerr.New(pgerr.InvalidFunctionDefinition, "trigger functions cannot have declared arguments").
+				WithHint("The arguments of the trigger can be accessed through TG_NARGS and TG_ARGV instead.")
+		}
+		x.Result = sqltypes.TypeVoid
 	case rs.HasReturns && rs.ReturnsName != "" && len(rs.Table) == 0 && isRowType(snap, rs.ReturnsName):
 		// RETURNS [SETOF] table: the table's row.
 		t, _ := snap.Table(rs.ReturnsName)
@@ -598,6 +607,9 @@ func (b *Binder) bindUserCall(fn *catalog.Function, args []ir.Expr, res builtins
 	args, err := b.completeArgs(fn, fn.Inputs(), args)
 	if err != nil {
 		return nil, err
+	}
+	if fn.Trigger {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "trigger functions can only be called as triggers")
 	}
 	b.noteRoutine(fn)
 	if e := b.inline(fn, args); e != nil {
@@ -913,4 +925,49 @@ func hasPerCall(e ir.Expr) bool {
 // ResolveTypeName resolves a user-defined type's name ("mood", "mood[]").
 func ResolveTypeName(snap *catalog.Snapshot, name string) (sqltypes.Type, error) {
 	return columnTypeName(snap, name)
+}
+
+// bindTrigger binds a trigger statement: CREATE's table, columns and
+// function are checked as PostgreSQL's CreateTrigger does.
+func bindTrigger(snap *catalog.Snapshot, ts *parser.TriggerStatement) (ir.Statement, error) {
+	x := &ir.TriggerChange{TriggerStatement: ts}
+	if ts.Action != parser.TriggerCreate {
+		return x, nil
+	}
+	t, err := snap.Table(ts.Table)
+	if err != nil {
+		if _, isView := snap.StoredView(ts.Table); isView {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "triggers on views are not supported")
+		}
+		return nil, err
+	}
+	if t.Temp {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "triggers on temporary tables are not supported")
+	}
+	for _, c := range ts.Columns {
+		if t.ColumnIndex(c) < 0 {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, t.Name)
+		}
+	}
+	for _, e := range ts.Events {
+		if e == "TRUNCATE" {
+			if ts.Row {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
+			}
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE triggers are not supported")
+		}
+	}
+	if ts.When != "" && !ts.Row {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement trigger's WHEN condition cannot reference column values")
+	}
+	for _, fn := range snap.Functions(ts.Function) {
+		if len(fn.Inputs()) == 0 && !fn.Procedure() {
+			if !fn.Trigger {
+				return nil, pgerr.New(pgerr.InvalidObjectDefinition, "function %s must return type trigger", fn.Name)
+			}
+			x.Function = fn
+			return x, nil
+		}
+	}
+	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s() does not exist", ts.Function)
 }

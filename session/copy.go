@@ -236,8 +236,21 @@ func (st *statement) copyFrom(ctx context.Context, t *catalog.Table, cols []int)
 	if err == nil {
 		// Defaults (nextval, now()) are evaluated as rows arrive, after
 		// this statement's context is gone: they get the session's.
+		fn := s.fnContext(s.ext.ctx, time.Now())
+		var rr *routineRunner
+		if t.Triggers != nil {
+			// Its triggers run in the COPY's transaction (the block's or
+			// the COPY's own), under the write gate it holds.
+			rr = inner.routinesFor(s.ext.ctx, bound, txn, e.opts)
+			rr.gate.Store(1)
+			fn.Routines = rr
+			rr.opts.Fn = fn
+		}
 		bulk, err = e.exec.NewBulkInsert(ctx, plan, executor.BulkOptions{Txn: txn, Mem: s.mem,
-			Run: executor.RunOptions{KV: stats, WorkMem: s.workMem(), Fn: s.fnContext(s.ext.ctx, time.Now()), Txn: txn}})
+			Run: executor.RunOptions{KV: stats, WorkMem: s.workMem(), Fn: fn, Txn: txn}})
+		if rr != nil && bulk != nil {
+			rr.txn = bulk.Txn()
+		}
 	}
 	if err != nil {
 		e.exec.Gate.RUnlock()

@@ -19,6 +19,7 @@ import (
 )
 
 func init() {
+	runs((*statement).runTriggerChange)
 	runs((*statement).runRoutineChange)
 	runs((*statement).runCall)
 	runs((*statement).runDo)
@@ -73,6 +74,20 @@ func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, 
 	}
 	who := executor.RoutineActor{User: s.params.User, Super: s.isSuperuser(snap)}
 	if err := s.engine.exec.ChangeRoutine(ctx, cat, x, who, s.notice); err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult(x.Describe().Tag), nil
+}
+
+// runTriggerChange runs CREATE, DROP and ALTER TRIGGER and ALTER TABLE
+// ... ENABLE | DISABLE TRIGGER.
+func (st *statement) runTriggerChange(ctx context.Context, x *ir.TriggerChange, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	cat, err := s.permCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.engine.exec.ChangeTrigger(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult(x.Describe().Tag), nil
@@ -192,6 +207,20 @@ func (st *statement) routinesFor(ctx context.Context, bound ir.Statement, txn *e
 
 // CallRoutine implements builtins.Routines.
 func (r *routineRunner) CallRoutine(fc *builtins.Context, routine any, args []sqltypes.Value) (builtins.SetRows, error) {
+	if call, ok := routine.(*executor.TriggerCall); ok {
+		if fc.RoutineDepth >= builtins.MaxRoutineDepth {
+			return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
+				WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
+		}
+		if r.snap == nil {
+			snap, err := r.st.sess.snapshot(r.ctx)
+			if err != nil {
+				return nil, storeErr(err)
+			}
+			r.snap = snap
+		}
+		return r.runTrigger(fc, call)
+	}
 	if do, ok := routine.(*ir.Do); ok {
 		if r.snap == nil {
 			snap, err := r.st.sess.snapshot(r.ctx)
@@ -373,6 +402,9 @@ func callsRoutines(b ir.Statement) bool {
 	switch b.(type) {
 	case *ir.Call, *ir.Do:
 		return true
+	}
+	if t := writeTarget(b); t != nil && len(t.Triggers) > 0 {
+		return true // its triggers' writes are the statement's
 	}
 	return len(ir.RoutinesOf(b)) > 0
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
 // A simple SQL function's call is inlined into the calling query, so a
@@ -121,4 +122,49 @@ func TestFunctionExecutePrivilege(t *testing.T) {
 	expectSQL(t, alice, `ALTER FUNCTION secret() STABLE`, pgerr.InsufficientPrivilege, "must be owner of function secret")
 	mustExec(t, admin, `REVOKE EXECUTE ON FUNCTION secret() FROM alice`)
 	expectSQL(t, alice, `SELECT secret()`, pgerr.InsufficientPrivilege, "permission denied for function secret")
+}
+
+// COPY FROM fires the table's triggers, in the COPY's transaction: a
+// BEFORE trigger changes or skips rows, an AFTER trigger's writes commit
+// with the rows, and a trigger's error undoes the COPY.
+func TestCopyFiresTriggers(t *testing.T) {
+	eng := newEngine(t, memStore(t))
+	defer eng.Close()
+	sess := openSession(t, eng)
+	mustExec(t, sess, `CREATE TABLE items (id int PRIMARY KEY, name text)`)
+	mustExec(t, sess, `CREATE TABLE counts (k int PRIMARY KEY, n int)`)
+	mustExec(t, sess, `INSERT INTO counts VALUES (1, 0)`)
+	mustExec(t, sess, `CREATE FUNCTION items_before() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.name = 'skip' THEN RETURN NULL; END IF;
+  IF NEW.name = 'fail' THEN RAISE EXCEPTION 'refused %', NEW.id; END IF;
+  NEW.name := upper(NEW.name);
+  RETURN NEW;
+END $$`)
+	mustExec(t, sess, `CREATE FUNCTION items_after() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN UPDATE counts SET n = n + 1 WHERE k = 1; RETURN NULL; END $$`)
+	mustExec(t, sess, `CREATE TRIGGER b BEFORE INSERT ON items FOR EACH ROW EXECUTE FUNCTION items_before()`)
+	mustExec(t, sess, `CREATE TRIGGER a AFTER INSERT ON items FOR EACH ROW EXECUTE FUNCTION items_after()`)
+	row := func(id int64, name string) []sqltypes.Value {
+		return []sqltypes.Value{sqltypes.NewInt(id), sqltypes.NewText(name)}
+	}
+	tag, err := copyIn(context.Background(), sess, `COPY items FROM STDIN`, [][]sqltypes.Value{row(1, "a"), row(2, "skip"), row(3, "c")}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tag != "COPY 2" {
+		t.Errorf("tag %q", tag)
+	}
+	if got := strings.Join(mustExec(t, sess, `SELECT id, name FROM items ORDER BY id`), " "); got != "1|A 3|C" {
+		t.Errorf("items: %s", got)
+	}
+	if got := mustExec(t, sess, `SELECT n FROM counts`); got[0] != "2" {
+		t.Errorf("count %s", got[0])
+	}
+	if _, err := copyIn(context.Background(), sess, `COPY items FROM STDIN`, [][]sqltypes.Value{row(4, "d"), row(5, "fail")}, 1); pgerr.CodeOf(err) != pgerr.RaiseException {
+		t.Fatalf("got %v, want P0001", err)
+	}
+	if got := mustExec(t, sess, `SELECT count(*), (SELECT n FROM counts) FROM items`); got[0] != "2|2" {
+		t.Errorf("after the failed COPY: %s", got[0])
+	}
 }

@@ -158,9 +158,15 @@ func init() {
 			}}})
 
 	// pg_get_triggerdef is NULL for an OID that is no trigger, as in
-	// PostgreSQL; zproxy has no triggers yet (pg_trigger is empty).
-	noTrigger := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.Null, nil }
-	Register("pg_get_triggerdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, noTrigger), fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, noTrigger))
+	// PostgreSQL (triggers.go).
+	triggerDefOf := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		pretty := len(a) > 1 && a[1].I != 0
+		if d, ok := envOf(ctx).triggerDef(uint32(a[0].I), pretty); ok {
+			return textV(d), nil
+		}
+		return sqltypes.Null, nil
+	}
+	Register("pg_get_triggerdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, triggerDefOf), fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, triggerDefOf))
 
 	// zproxy has no partitioned tables: no relation has partition
 	// ancestors (PostgreSQL lists none for a table that is no partition,

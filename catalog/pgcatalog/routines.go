@@ -94,6 +94,9 @@ func userProcRows(e *Env) []row {
 		if hasNames {
 			r.Proargnames = textArray(names)
 		}
+		if f.Trigger {
+			r.Prorettype = oidV(2279)
+		}
 		if f.RowType != "" {
 			if t, err := e.Snap.Table(f.RowType); err == nil {
 				r.Prorettype = oidV(ObjectOID(t.ID, slotRowType))

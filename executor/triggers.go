@@ -1,0 +1,267 @@
+package executor
+
+import (
+	"context"
+	"slices"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// Triggers. A table's triggers are in its descriptor (catalog.Trigger);
+// the writes fire them through small hooks (fireBefore, fireAfter,
+// fireStatement), each handing a TriggerCall to the session's routine
+// runner (builtins.Routines), which runs the trigger function in the
+// statement's transaction: the trigger's writes commit with the
+// statement's, on both stores.
+
+// TriggerCall is one firing of a trigger.
+type TriggerCall struct {
+	Trigger *catalog.Trigger
+	Table   *catalog.Table
+	// Event is INSERT, UPDATE or DELETE; Timing BEFORE or AFTER.
+	Event, Timing string
+	// New and Old are the row's new and old versions (ROW triggers).
+	New, Old []sqltypes.Value
+}
+
+// ChangeTrigger applies a trigger statement to its table's descriptor.
+func (e *Executor) ChangeTrigger(ctx context.Context, cat *catalog.Catalog, x *ir.TriggerChange, notice func(*pgerr.Error)) error {
+	return updateWithNotices(ctx, cat, func(s *catalog.Snapshot, version uint64) (catalog.Change, []*pgerr.Error, error) {
+		return triggerChange(s, version, x)
+	}, notice)
+}
+
+func triggerChange(s *catalog.Snapshot, version uint64, x *ir.TriggerChange) (catalog.Change, []*pgerr.Error, error) {
+	cur, err := s.Table(x.Table)
+	if err != nil {
+		return catalog.Change{}, nil, err
+	}
+	t := cur.Clone()
+	tg, at := t.Trigger(x.Name)
+	switch x.Action {
+	case parser.TriggerCreate:
+		if x.Function == nil {
+			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedFunction, "function %s() does not exist", x.TriggerStatement.Function)
+		}
+		if fn, ok := s.FunctionByOID(x.Function.OID); !ok || !fn.Trigger {
+			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedFunction, "function %s() does not exist", x.TriggerStatement.Function)
+		}
+		nt := &catalog.Trigger{Name: x.Name, Function: x.Function.OID, Args: x.Args, Timing: x.Timing, Columns: x.Columns, Row: x.Row, When: x.When,
+			OID: pgcatalog.ObjectOID(catalog.ObjectID(version, 0), 0)}
+		// pg_trigger's order of events: INSERT, DELETE, UPDATE, TRUNCATE.
+		for _, ev := range []string{"INSERT", "DELETE", "UPDATE", "TRUNCATE"} {
+			if slices.Contains(x.Events, ev) {
+				nt.Events = append(nt.Events, ev)
+			}
+		}
+		if tg != nil {
+			if !x.Replace {
+				return catalog.Change{}, nil, pgerr.New(pgerr.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", x.Name, t.Name)
+			}
+			nt.OID = tg.OID
+			t.Triggers[at] = nt
+		} else {
+			t.Triggers = append(t.Triggers, nt)
+		}
+	case parser.TriggerDrop:
+		if tg == nil {
+			if x.MissingOK {
+				return catalog.Change{}, []*pgerr.Error{pgerr.Notice("trigger \"%s\" for relation \"%s\" does not exist, skipping", x.Name, t.Name)}, errSkip
+			}
+			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", x.Name, t.Name)
+		}
+		t.Triggers = slices.Delete(t.Triggers, at, at+1)
+	case parser.TriggerRename:
+		if tg == nil {
+			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", x.Name, t.Name)
+		}
+		if other, _ := t.Trigger(x.NewName); other != nil {
+			return catalog.Change{}, nil, pgerr.New(pgerr.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", x.NewName, t.Name)
+		}
+		tg.Name = x.NewName
+	case parser.TriggerEnable:
+		if x.Name == "" {
+			for _, g := range t.Triggers {
+				g.Disabled = !x.Enable
+			}
+			break
+		}
+		if tg == nil {
+			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", x.Name, t.Name)
+		}
+		tg.Disabled = !x.Enable
+	}
+	return catalog.Change{Put: []*catalog.Table{t}}, nil, nil
+}
+
+// fire runs one trigger; for a BEFORE ROW trigger it returns the row to
+// write (nil: skip the row).
+func (ec *execCtx) fire(tg *catalog.Trigger, t *catalog.Table, event, timing string, old, new []sqltypes.Value) ([]sqltypes.Value, error) {
+	if ec.txn == nil {
+		return nil, pgerr.New(pgerr.InternalError, "executor: trigger %s fired outside a transaction", tg.Name)
+	}
+	rows, err := builtins.RoutineCall(&ec.eval.Fn, &TriggerCall{Trigger: tg, Table: t, Event: event, Timing: timing, New: new, Old: old}, nil)
+	if err != nil {
+		return nil, err
+	}
+	row, ok, err := rows.Next()
+	if err != nil || !ok {
+		return nil, err
+	}
+	return row, nil
+}
+
+// updateOf reports whether an UPDATE OF trigger's columns are among the
+// ones set (set nil: any).
+func updateOf(tg *catalog.Trigger, t *catalog.Table, set map[int]ir.Expr) bool {
+	if len(tg.Columns) == 0 || set == nil {
+		return true
+	}
+	for _, c := range tg.Columns {
+		if _, ok := set[t.ColumnIndex(c)]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// fireBefore runs the BEFORE ROW triggers of event on a row, in name
+// order: it returns the row to write (each trigger's result feeds the
+// next) or nil to skip it.
+func (ec *execCtx) fireBefore(t *catalog.Table, event string, set map[int]ir.Expr, old, new []sqltypes.Value) ([]sqltypes.Value, error) {
+	if len(t.Triggers) == 0 {
+		if event == "DELETE" {
+			return old, nil
+		}
+		return new, nil
+	}
+	row := new
+	if event == "DELETE" {
+		row = old
+	}
+	for _, tg := range sortedTriggers(t) {
+		if !tg.Fires("BEFORE", event, true) || event == "UPDATE" && !updateOf(tg, t, set) {
+			continue
+		}
+		next := new
+		if event != "DELETE" {
+			next = row
+		}
+		out, err := ec.fire(tg, t, event, "BEFORE", old, next)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			return nil, nil
+		}
+		if event != "DELETE" {
+			if err := ec.castRow(t, out); err != nil {
+				return nil, err
+			}
+		}
+		row = out[:len(t.Columns):len(t.Columns)]
+	}
+	return row, nil
+}
+
+// fireAfter runs the AFTER ROW triggers of event on the rows a statement
+// changed.
+func (ec *execCtx) fireAfter(t *catalog.Table, event string, set map[int]ir.Expr, changes []change) error {
+	for _, tg := range sortedTriggers(t) {
+		if !tg.Fires("AFTER", event, true) || event == "UPDATE" && !updateOf(tg, t, set) {
+			continue
+		}
+		for _, c := range changes {
+			if _, err := ec.fire(tg, t, event, "AFTER", c.old, c.new); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fireStatement runs the FOR EACH STATEMENT triggers of event at timing.
+func (ec *execCtx) fireStatement(t *catalog.Table, event, timing string) error {
+	for _, tg := range sortedTriggers(t) {
+		if tg.Fires(timing, event, false) {
+			if _, err := ec.fire(tg, t, event, timing, nil, nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sortedTriggers are the table's triggers in name order, the order
+// PostgreSQL fires triggers of one kind in.
+func sortedTriggers(t *catalog.Table) []*catalog.Trigger {
+	if len(t.Triggers) < 2 {
+		return t.Triggers
+	}
+	out := slices.Clone(t.Triggers)
+	slices.SortFunc(out, func(a, b *catalog.Trigger) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// beforeStatement fires a write's BEFORE STATEMENT triggers (INSERT ...
+// ON CONFLICT on a table with triggers is refused).
+func (ec *execCtx) beforeStatement(t *catalog.Table, event string, onConflict bool) error {
+	if len(t.Triggers) == 0 {
+		return nil
+	}
+	if onConflict && t.HasTriggers("INSERT") || onConflict && t.HasTriggers("UPDATE") {
+		return pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT on a table with triggers is not supported")
+	}
+	return ec.fireStatement(t, event, "BEFORE")
+}
+
+// changesOf are inserted rows as changes.
+func changesOf(rows [][]sqltypes.Value) []change {
+	changes := make([]change, len(rows))
+	for i, r := range rows {
+		changes[i] = change{new: r}
+	}
+	return changes
+}
+
+// afterInsert fires an INSERT's AFTER ROW and AFTER STATEMENT triggers.
+func (ec *execCtx) afterInsert(t *catalog.Table, rows [][]sqltypes.Value) error {
+	if len(t.Triggers) == 0 {
+		return nil
+	}
+	if err := ec.fireAfter(t, "INSERT", nil, changesOf(rows)); err != nil {
+		return err
+	}
+	return ec.fireStatement(t, "INSERT", "AFTER")
+}
+
+// afterModify fires an UPDATE's or DELETE's AFTER ROW triggers on the
+// rows it changed (ec.changed) and its AFTER STATEMENT triggers.
+func (ec *execCtx) afterModify(t *catalog.Table, event string, set map[int]ir.Expr, res WriteResult, err error) (WriteResult, error) {
+	changed := ec.changed
+	ec.changed = nil
+	if err != nil || len(t.Triggers) == 0 {
+		return res, err
+	}
+	if err := ec.fireAfter(t, event, set, changed); err != nil {
+		return WriteResult{}, err
+	}
+	if err := ec.fireStatement(t, event, "AFTER"); err != nil {
+		return WriteResult{}, err
+	}
+	return res, nil
+}
