@@ -168,3 +168,21 @@ BEGIN UPDATE counts SET n = n + 1 WHERE k = 1; RETURN NULL; END $$`)
 		t.Errorf("after the failed COPY: %s", got[0])
 	}
 }
+
+// A function in the filter of a scan read by several goroutines (one per
+// shard) is called from all of them at once.
+func TestFunctionCalledFromParallelScan(t *testing.T) {
+	eng := newEngine(t, memStore(t))
+	defer eng.Close()
+	sess := openSession(t, eng)
+	mustExec(t, sess, `CREATE TABLE sharded (id int PRIMARY KEY, v int) WITH (shards = 4)`)
+	mustExec(t, sess, `INSERT INTO sharded SELECT g, g % 7 FROM generate_series(1, 400) g`)
+	mustExec(t, sess, `CREATE FUNCTION lucky(x int) RETURNS bool LANGUAGE plpgsql STABLE AS $$ BEGIN RETURN x = 3; END $$`)
+	mustExec(t, sess, `CREATE FUNCTION lucky_sql(x int) RETURNS bool LANGUAGE sql STABLE SECURITY DEFINER AS 'SELECT x = 3'`)
+	for _, f := range []string{"lucky", "lucky_sql"} {
+		got := mustExec(t, sess, `SELECT count(*) FROM sharded WHERE `+f+`(v)`)
+		if got[0] != "57" {
+			t.Errorf("%s: %s rows, want 57", f, got[0])
+		}
+	}
+}
