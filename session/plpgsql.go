@@ -11,6 +11,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/parser"
 	"github.com/zproxy/zproxy/planner"
@@ -210,15 +211,20 @@ func (x *plExec) block(b *parser.PLBlock) error {
 	if len(b.Handlers) == 0 {
 		return x.labeled(b.Label, x.stmts(b.Body))
 	}
+	// Outside a transaction (a stable or immutable function called by a
+	// statement outside a block) nothing the block does is written: no
+	// savepoint is needed.
 	txn := x.r.txn
-	if txn == nil {
-		return pgerr.New(pgerr.FeatureNotSupported, "an exception block needs a transaction")
+	var sp kv.Savepoint
+	if txn != nil {
+		sp = txn.Savepoint()
 	}
-	sp := txn.Savepoint()
 	err := x.stmts(b.Body)
 	if err == nil || isControl(err) {
-		if rerr := txn.Release(sp); rerr != nil {
-			return rerr
+		if txn != nil {
+			if rerr := txn.Release(sp); rerr != nil {
+				return rerr
+			}
 		}
 		return x.labeled(b.Label, err)
 	}
@@ -230,8 +236,10 @@ func (x *plExec) block(b *parser.PLBlock) error {
 		if !handles(h, pe) {
 			continue
 		}
-		if rerr := txn.RollbackTo(sp); rerr != nil {
-			return rerr
+		if txn != nil {
+			if rerr := txn.RollbackTo(sp); rerr != nil {
+				return rerr
+			}
 		}
 		x.handling = append(x.handling, pe)
 		x.scope = append(x.scope, []*plVar{

@@ -397,7 +397,8 @@ func (r *routineRunner) result(fn *catalog.Function, rows [][]sqltypes.Value, fr
 }
 
 // callsRoutines reports whether a bound statement calls user-defined
-// routines (which may write).
+// routines that may write: volatile functions, procedures, DO blocks, a
+// table's triggers.
 func callsRoutines(b ir.Statement) bool {
 	switch b.(type) {
 	case *ir.Call, *ir.Do:
@@ -406,7 +407,12 @@ func callsRoutines(b ir.Statement) bool {
 	if t := writeTarget(b); t != nil && len(t.Triggers) > 0 {
 		return true // its triggers' writes are the statement's
 	}
-	return len(ir.RoutinesOf(b)) > 0
+	for _, fn := range ir.RoutinesOf(b) {
+		if fn.Volatility == 'v' {
+			return true // it may write (a stable or immutable one may not)
+		}
+	}
+	return false
 }
 
 // runInTransaction runs a statement that calls user-defined routines

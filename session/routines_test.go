@@ -186,3 +186,37 @@ func TestFunctionCalledFromParallelScan(t *testing.T) {
 		}
 	}
 }
+
+// Functions and triggers are catalog objects of the store: one proxy's
+// are another's over one DynamoDB table, and a trigger fired through the
+// second proxy writes atomically with its statement.
+func TestRoutinesSharedBetweenProxies(t *testing.T) {
+	stores := sharedDynamo(t, 2)
+	a, b := newEngine(t, stores[0]), newEngine(t, stores[1])
+	defer a.Close()
+	defer b.Close()
+	sa, sb := openSession(t, a), openSession(t, b)
+	mustExec(t, sa, `CREATE TABLE t (id int PRIMARY KEY, v int)`)
+	mustExec(t, sa, `CREATE TABLE log (id int PRIMARY KEY, note text)`)
+	mustExec(t, sa, `CREATE FUNCTION twice(x int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT x * 2'`)
+	mustExec(t, sa, `CREATE FUNCTION logit() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO log VALUES (NEW.id, 'v=' || NEW.v);
+  IF NEW.v < 0 THEN RAISE EXCEPTION 'negative'; END IF;
+  RETURN NULL;
+END $$`)
+	mustExec(t, sa, `CREATE TRIGGER t_log AFTER INSERT ON t FOR EACH ROW EXECUTE FUNCTION logit()`)
+	if got := eventually(t, sb, `SELECT twice(21)`); got[0] != "42" {
+		t.Fatalf("twice(21) on the other proxy: %v", got)
+	}
+	eventually(t, sb, `INSERT INTO t VALUES (1, 5)`)
+	if _, err := runSQL(context.Background(), sb, `INSERT INTO t VALUES (2, -1)`); pgerr.CodeOf(err) != pgerr.RaiseException {
+		t.Fatalf("got %v, want P0001", err)
+	}
+	if got := strings.Join(mustExec(t, sa, `SELECT id, note FROM log ORDER BY id`), " "); got != "1|v=5" {
+		t.Errorf("log: %s", got)
+	}
+	if got := mustExec(t, sa, `SELECT count(*) FROM t`); got[0] != "1" {
+		t.Errorf("t has %s rows", got[0])
+	}
+}
