@@ -134,6 +134,11 @@ func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 			return ch, nil, err
 		}
 		if x.Action == parser.RoutineDrop {
+			put, notes2, err := dropTriggersOf(s, fn, x.Cascade, ch.Put)
+			if err != nil {
+				return ch, nil, err
+			}
+			ch.Put, notes = put, append(notes, notes2...)
 			ch.DeleteFunctions = append(ch.DeleteFunctions, fn.OID)
 			continue
 		}
@@ -243,4 +248,35 @@ func grantExecute(s *catalog.Snapshot, fn *catalog.Function, x *ir.RoutineChange
 		}
 	}
 	return nil
+}
+
+// dropTriggersOf handles the triggers that execute fn when it is dropped:
+// 2BP01 unless cascade, else the triggers go too (put are the tables the
+// change rewrites already, which it extends).
+func dropTriggersOf(s *catalog.Snapshot, fn *catalog.Function, cascade bool, put []*catalog.Table) ([]*catalog.Table, []*pgerr.Error, error) {
+	var notes []*pgerr.Error
+	for _, t := range s.Tables() {
+		uses := false
+		for _, tg := range t.Triggers {
+			if tg.Function != fn.OID {
+				continue
+			}
+			if !cascade {
+				return nil, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop function %s because other objects depend on it", signature(fn.Name, identity(fn))).
+					WithDetail("trigger %s on table %s depends on function %s", tg.Name, t.Name, signature(fn.Name, identity(fn))).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			notes = append(notes, pgerr.Notice("drop cascades to trigger %s on table %s", tg.Name, t.Name))
+			uses = true
+		}
+		if !uses {
+			continue
+		}
+		i := slices.IndexFunc(put, func(p *catalog.Table) bool { return p.Name == t.Name })
+		if i < 0 {
+			put, i = append(put, t.Clone()), len(put)
+		}
+		put[i].Triggers = slices.DeleteFunc(put[i].Triggers, func(tg *catalog.Trigger) bool { return tg.Function == fn.OID })
+	}
+	return put, notes, nil
 }
