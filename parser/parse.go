@@ -381,6 +381,14 @@ func Parse(sql string) ([]Statement, error) {
 	return out, nil
 }
 
+// ParsedApart reports whether the statement was read by the front end
+// into one of its own descriptions (no AST: Role, Sequence, Routine ...).
+func (st *Statement) ParsedApart() bool {
+	return st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil ||
+		st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Type != nil || st.Utility != nil ||
+		st.Routine != nil || st.Trigger != nil
+}
+
 // createsRoutine reports whether toks begin CREATE [OR REPLACE] FUNCTION
 // or PROCEDURE.
 func createsRoutine(toks []token) bool {
@@ -400,7 +408,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil || st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Type != nil || st.Utility != nil || st.Routine != nil || st.Trigger != nil {
+	if err != nil || stmt != nil || st.ParsedApart() {
 		st.AST = stmt
 		return st, err
 	}
