@@ -192,6 +192,9 @@ func (e *Env) RegOID(t sqltypes.Type, name string) (uint32, error) {
 	case sqltypes.RegType:
 		return e.typeOID(name)
 	case sqltypes.RegProc, sqltypes.RegProcedure:
+		if oid, ok, err := e.userProcOID(name, t.ID == sqltypes.RegProcedure); ok || err != nil {
+			return oid, err
+		}
 		return procOID(name, t.ID == sqltypes.RegProcedure)
 	case sqltypes.RegNamespace:
 		return namespaceOID(name)

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zproxy/zproxy/internal/pgerr"
+
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -184,6 +186,9 @@ func functionResult(f *catalog.Function) string {
 	if f.Procedure() {
 		return ""
 	}
+	if f.Trigger {
+		return "trigger"
+	}
 	if f.RowType != "" {
 		if f.ReturnsSet {
 			return "SETOF " + sqltypes.QuoteIdent(f.RowType)
@@ -288,4 +293,41 @@ func functionACL(f *catalog.Function) []string {
 		acl = append(acl, catalog.ACLItem(g, "X", f.Owner))
 	}
 	return acl
+}
+
+// userProcOID reads a user-defined routine's name as regproc's input
+// (name, which must be unique) or regprocedure's (name(argtypes)).
+func (e *Env) userProcOID(name string, withArgs bool) (uint32, bool, error) {
+	if e == nil || e.Snap == nil || !e.Snap.HasFunctions() {
+		return 0, false, nil
+	}
+	n := strings.TrimSpace(name)
+	args := ""
+	if i := strings.IndexByte(n, '('); i >= 0 {
+		args = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(n[i+1:]), ")"))
+		n = strings.TrimSpace(n[:i])
+	}
+	n = strings.TrimPrefix(unquoteIdent(n), "public.")
+	var found []*catalog.Function
+	for _, f := range e.Snap.Functions(n) {
+		if withArgs {
+			var types []string
+			for _, p := range f.Params {
+				if p.IsInput() || f.Procedure() && p.Mode == 'o' {
+					types = append(types, p.Type.String())
+				}
+			}
+			if normalizeArgs(strings.Join(types, ", ")) != normalizeArgs(args) {
+				continue
+			}
+		}
+		found = append(found, f)
+	}
+	switch len(found) {
+	case 0:
+		return 0, false, nil
+	case 1:
+		return found[0].OID, true, nil
+	}
+	return 0, true, pgerr.New(pgerr.AmbiguousFunction, "more than one function named %q", n)
 }
