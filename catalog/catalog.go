@@ -250,6 +250,9 @@ type Table struct {
 	// action: "" (preserve rows), "delete rows" or "drop".
 	Temp     bool   `json:"temp,omitempty"`
 	OnCommit string `json:"on_commit,omitempty"`
+	// Matview, when set, makes the table a materialized view (matview.go):
+	// its rows are its query's as of the last REFRESH.
+	Matview *Matview `json:"matview,omitempty"`
 
 	// Virtual computes the rows of a catalog relation (information_schema,
 	// pg_catalog; see package catalog/pgcatalog) when a statement reads it;
@@ -885,6 +888,11 @@ func (t *Table) Clone() *Table {
 	}
 	if t.Rewrite != nil {
 		c.Rewrite = t.Rewrite.Clone()
+	}
+	if t.Matview != nil {
+		mv := *t.Matview
+		mv.Depends = append([]string(nil), t.Matview.Depends...)
+		c.Matview = &mv
 	}
 	c.Indexes = make([]*Index, len(t.Indexes))
 	for i, ix := range t.Indexes {

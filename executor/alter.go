@@ -41,6 +41,8 @@ import (
 type alterEffects struct {
 	droppedIndexes []*catalog.Index
 	droppedSeqs    []*catalog.Sequence
+	// dropped are materialized views a DROP COLUMN ... CASCADE dropped.
+	dropped []*catalog.Table
 	// validate lists columns whose rows must be checked after publishing:
 	// NOT NULL, or a narrower type.
 	validate []validation
@@ -120,8 +122,13 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 	for _, n := range eff.notices {
 		notice(n)
 	}
-	if len(eff.droppedIndexes)+len(eff.droppedSeqs) > 0 {
+	if len(eff.droppedIndexes)+len(eff.droppedSeqs)+len(eff.dropped) > 0 {
 		err := e.afterCommit(ctx, cat, fmt.Sprintf("deleting what ALTER TABLE %q dropped", at.Table), func(ctx context.Context, _ *catalog.Catalog) error {
+			for _, t := range eff.dropped {
+				if err := e.clearTable(ctx, t); err != nil {
+					return err
+				}
+			}
 			for _, ix := range eff.droppedIndexes {
 				if err := e.clearIndex(ctx, ix); err != nil {
 					return err
@@ -354,12 +361,13 @@ func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch 
 	if views := dependentViews(s, nt.Name); len(views) > 0 {
 		if !cascade {
 			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", c.Name, nt.Name).
-				WithDetail("view %s depends on table %s", views[0], nt.Name).
+				WithDetail("%s %s depends on table %s", views[0].Kind(), views[0].Name, nt.Name).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
-		ch.DeleteViews = append(ch.DeleteViews, views...)
-		for _, v := range views {
-			eff.notices = append(eff.notices, pgerr.Notice("drop cascades to view %s", v))
+		matviews, objects := dropDependents(s, nt.Name, ch)
+		eff.dropped = append(eff.dropped, matviews...)
+		for _, o := range objects {
+			eff.notices = append(eff.notices, pgerr.Notice("drop cascades to %s", o))
 		}
 	}
 	// So do its foreign keys (constraints_ddl.go).
@@ -427,7 +435,7 @@ func (v *columnFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 // query's text, which would still name the old table or column.
 func noTextDependents(s *catalog.Snapshot, t *catalog.Table, what string) error {
 	if views := dependentViews(s, t.Name); len(views) > 0 {
-		return pgerr.New(pgerr.FeatureNotSupported, "cannot %s: view %s reads table %s and keeps its query as text", what, views[0], t.Name).
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot %s: %s %s reads table %s and keeps its query as text", what, views[0].Kind(), views[0].Name, t.Name).
 			WithHint("Drop the view, rename, and create the view again.")
 	}
 	return nil
@@ -716,18 +724,9 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *ir.Tr
 			if err := notRewriting(t); err != nil {
 				return ch, err
 			}
-			nt := t.Clone()
-			var err2 error
-			if nt.DataID, err2 = next(); err2 != nil {
-				return ch, err2
-			}
-			for _, ix := range nt.Indexes {
-				if ix.State == catalog.StateBuilding {
-					return ch, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot truncate %q while its index %q is being built", t.Name, ix.Name)
-				}
-				if ix.ID, err2 = next(); err2 != nil {
-					return ch, err2
-				}
+			nt, err := freshPartitions(t, next)
+			if err != nil {
+				return ch, err
 			}
 			old = append(old, t)
 			ch.Put = append(ch.Put, nt)
@@ -760,6 +759,26 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *ir.Tr
 		}
 		return nil
 	})
+}
+
+// freshPartitions returns a copy of t whose rows and index entries are
+// stored under new IDs taken from next: empty partitions, the old ones
+// left for the caller to delete once the change is committed.
+func freshPartitions(t *catalog.Table, next func() (uint64, error)) (*catalog.Table, error) {
+	nt := t.Clone()
+	var err error
+	if nt.DataID, err = next(); err != nil {
+		return nil, err
+	}
+	for _, ix := range nt.Indexes {
+		if ix.State == catalog.StateBuilding {
+			return nil, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot truncate %q while its index %q is being built", t.Name, ix.Name)
+		}
+		if ix.ID, err = next(); err != nil {
+			return nil, err
+		}
+	}
+	return nt, nil
 }
 
 // sweepBatch is how many expired rows one atomic delete of the sweeper

@@ -142,6 +142,11 @@ type Statement struct {
 	Extension *ExtensionStatement
 	// Type is a statement on user-defined types (typestmt.go).
 	Type *TypeStatement
+	// Refresh is REFRESH MATERIALIZED VIEW (matview.go); AST is nil then.
+	Refresh *RefreshStatement
+	// Matview marks DROP, ALTER and COMMENT ON MATERIALIZED VIEW, parsed
+	// as their TABLE forms (matview.go).
+	Matview bool
 	// Utility is set for PREPARE, EXECUTE, DEALLOCATE, DISCARD, cursors,
 	// LISTEN/NOTIFY and COPY; AST is then nil (utility.go).
 	Utility *UtilityStatement
@@ -377,7 +382,7 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	r := &rewriter{sql: sql, toks: toks, ed: make([]edit, len(toks)), primStart: map[int]int{}, st: &st}
 
 	stmt, err := r.special()
-	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil || st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Type != nil || st.Utility != nil {
+	if err != nil || stmt != nil || st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil || st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Type != nil || st.Utility != nil || st.Refresh != nil {
 		st.AST = stmt
 		return st, err
 	}

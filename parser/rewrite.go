@@ -516,9 +516,15 @@ func (r *rewriter) constructs(head int) error {
 	case "alter":
 		return r.alterTable(head)
 	case "drop":
+		if r.peek(head+1, "materialized") && r.peek(head+2, "view") {
+			// DROP MATERIALIZED VIEW: DROP TABLE, for TiDB.
+			r.st.Matview = true
+			r.drop(head+1, head+2)
+			r.replace(head+2, "table")
+		}
 		// DROP TABLE/VIEW ... CASCADE | RESTRICT: TiDB parses and forgets it.
 		last := len(r.toks) - 1
-		if (r.peek(head+1, "table") || r.peek(head+1, "view")) && last > head && (r.peek(last, "cascade") || r.peek(last, "restrict")) {
+		if (r.peek(head+1, "table") || r.peek(head+1, "view") || r.st.Matview) && last > head && (r.peek(last, "cascade") || r.peek(last, "restrict")) {
 			r.st.Cascade = r.toks[last].val == "cascade"
 			r.drop(last, last+1)
 		}

@@ -262,6 +262,9 @@ func (b *Binder) newForeignKey(t *catalog.Table, name string, cols []string, ref
 			}
 			return nil, err
 		}
+		if p.IsMatview() {
+			return nil, pgerr.New(pgerr.WrongObjectType, "referenced relation %q is not a table", fk.RefTable)
+		}
 		parent = p
 	}
 	if parent.Temp != t.Temp {

@@ -66,6 +66,9 @@ func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) 
 		}
 		return nil, "", err
 	}
+	if t.IsMatview() {
+		return nil, "", pgerr.New(pgerr.WrongObjectType, "cannot change materialized view %q", t.Name)
+	}
 	return t, tn.Name.O, nil
 }
 

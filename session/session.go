@@ -813,7 +813,7 @@ func (st *statement) runCreateTableAs(ctx context.Context, x *ir.CreateTableAs, 
 		if created != nil && t.Temp {
 			s.noteTempCreate(t.Name, false)
 		}
-		return tagResult("CREATE TABLE AS"), nil
+		return tagResult(x.Describe().Tag), nil
 	}
 	n, err := st.fillCreated(ctx, x, cat, created, env)
 	if err != nil {
@@ -878,7 +878,7 @@ func (st *statement) runDropTable(ctx context.Context, x *ir.DropTable, env *run
 	if err != nil {
 		return nil, err
 	}
-	return tagResult("DROP TABLE"), nil
+	return tagResult(commandTag(x, x.Describe())), nil
 }
 
 // runTruncate runs Truncate.
@@ -928,7 +928,7 @@ func (st *statement) runAlterTable(ctx context.Context, x *ir.AlterTable, env *r
 	if len(x.Actions) == 1 && x.Actions[0].Kind == parser.AlterRenameIndex {
 		return tagResult("ALTER INDEX"), nil
 	}
-	return tagResult("ALTER TABLE"), nil
+	return tagResult(commandTag(x, x.Describe())), nil
 }
 
 // runCreateSequence runs CreateSequence.

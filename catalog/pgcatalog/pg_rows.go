@@ -437,6 +437,18 @@ func init() {
 		}
 		return out
 	})
+	generate("pg_catalog.pg_matviews", func(e *Env) []row {
+		var out []row
+		for _, o := range e.objects().list {
+			if o.kind != 'm' {
+				continue
+			}
+			def, _ := o.definition()
+			out = append(out, &pgMatviewsRow{Schemaname: nameV(namespaceName(o.ns)), Matviewname: nameV(o.name), Matviewowner: nameV(ownerName(o.owner)),
+				Hasindexes: boolV(len(o.table.Indexes) > 0), Ispopulated: boolV(o.table.Matview.Populated), Definition: textV(def)})
+		}
+		return out
+	})
 	generate("pg_catalog.pg_indexes", func(e *Env) []row {
 		var out []row
 		for _, o := range e.objects().list {
@@ -454,10 +466,7 @@ func init() {
 			if o.kind != 'v' {
 				continue
 			}
-			def := ""
-			if o.view != nil {
-				def = viewDef(o.view)
-			}
+			def, _ := o.definition()
 			out = append(out, &pgViewsRow{Schemaname: nameV(namespaceName(o.ns)), Viewname: nameV(o.name), Viewowner: nameV(ownerName(o.owner)),
 				Definition: textV(def)})
 		}
@@ -556,6 +565,9 @@ func classRow(o *object) *pgClassRow {
 			opts = append(opts, "mutability="+t.Mutability)
 		}
 		r.Reloptions = textArray(opts)
+		if t.IsMatview() {
+			r.Relhasrules, r.Relispopulated = boolV(true), boolV(t.Matview.Populated)
+		}
 	case o.index != nil:
 		if o.index.Shards != o.table.Shards || o.index.ShardColumns > 0 { // an index's default is its table's, left unsaid
 			r.Reloptions = textArray(o.table.ShardOptions(o.index))
@@ -733,8 +745,8 @@ func indexColumnDef(o *object, col int) string {
 }
 
 // viewDef is pg_get_viewdef: the query as the view keeps it.
-func viewDef(v *catalog.View) string {
-	q := strings.TrimSpace(v.SQL)
+func viewDef(sql string) string {
+	q := strings.TrimSpace(sql)
 	if !strings.HasSuffix(q, ";") {
 		q += ";"
 	}
