@@ -360,7 +360,7 @@ func (b *Binder) referencingIndex(t *catalog.Table, fk *catalog.ForeignKey) *cat
 		return nil
 	}
 	for _, ix := range t.Indexes {
-		if ix.Kind == catalog.KindBTree && catalog.LeadsWith(ix.Columns, fk.Columns) {
+		if ix.Kind == catalog.KindBTree && !ix.Partial() && catalog.LeadsWith(ix.Columns, fk.Columns) {
 			return nil
 		}
 	}
