@@ -232,12 +232,19 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a ir.AlterAction, versio
 		if err := renameCheckColumn(nt, a.Column, a.NewName); err != nil {
 			return err
 		}
-		if err := renameIndexColumn(nt, a.Column, a.NewName); err != nil {
+		renamed, err := renameIndexColumn(nt, a.Column, a.NewName)
+		if err != nil {
 			return err
 		}
 		c := &nt.Columns[i]
 		c.Attr = c.AttrName()
 		c.Name = a.NewName
+		// Their text as PostgreSQL prints it with the new name.
+		if err := rebindIndexTexts(nt, renamed, func(why string) error {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q: %s", a.Column, why)
+		}); err != nil {
+			return err
+		}
 		if nt.TTL != nil && nt.TTL.Column == a.Column {
 			nt.TTL.Column = a.NewName
 		}

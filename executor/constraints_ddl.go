@@ -790,8 +790,10 @@ func (e *Executor) renameConstraint(ctx context.Context, cat *catalog.Catalog, r
 
 // renameIndexColumn rewrites the expressions and predicates of t's
 // indexes that read column from to read column to (PostgreSQL's stored
-// trees follow a rename, and pg_get_indexdef prints the new name).
-func renameIndexColumn(t *catalog.Table, from, to string) error {
+// trees follow a rename, and pg_get_indexdef prints the new name), and
+// returns the indexes it rewrote.
+func renameIndexColumn(t *catalog.Table, from, to string) ([]*catalog.Index, error) {
+	var changed []*catalog.Index
 	rename := func(ix *catalog.Index, text string) (string, error) {
 		if !slices.Contains(exprColumns(text), from) {
 			return text, nil
@@ -807,19 +809,23 @@ func renameIndexColumn(t *catalog.Table, from, to string) error {
 		return out, nil
 	}
 	for _, ix := range t.Indexes {
+		if !indexReads(ix, from) {
+			continue
+		}
 		var err error
 		for j := range ix.Columns {
 			if k := &ix.Columns[j]; k.Column < 0 {
 				if k.Expr, err = rename(ix, k.Expr); err != nil {
-					return err
+					return nil, err
 				}
 			}
 		}
 		if ix.Predicate, err = rename(ix, ix.Predicate); err != nil {
-			return err
+			return nil, err
 		}
+		changed = append(changed, ix)
 	}
-	return nil
+	return changed, nil
 }
 
 // renameCheckColumn rewrites the CHECK constraints of t that read column

@@ -47,9 +47,9 @@ func (d *deparser) expr(e Expr) {
 		}
 		op := string(x.Op)
 		d.w("(")
-		d.expr(x.L)
+		d.textOperand(x.L)
 		d.w(" " + op + " ")
-		d.expr(x.R)
+		d.textOperand(x.R)
 		d.w(")")
 	case *Not:
 		if b, ok := x.E.(*Binary); ok && b.Op == OpNotDistinct {
@@ -103,9 +103,9 @@ func (d *deparser) expr(e Expr) {
 			op = " NOT" + op
 		}
 		d.w("(")
-		d.expr(x.E)
+		d.textOperand(x.E)
 		d.w(op)
-		d.expr(x.Pattern)
+		d.textOperand(x.Pattern)
 		d.w(")")
 	case *Cast:
 		if c, ok := x.E.(*Const); ok && !c.V.IsNull() {
@@ -124,6 +124,23 @@ func (d *deparser) expr(e Expr) {
 		d.failed = true
 		d.w(e.String())
 	}
+}
+
+// textOperand prints an operand of a text operator. varchar has no
+// operators of its own in PostgreSQL: its values are relabeled text, which
+// ruleutils prints as a cast ((nick)::text, 'x'::text).
+func (d *deparser) textOperand(e Expr) {
+	if e.Type().ID != sqltypes.Varchar {
+		d.expr(e)
+		return
+	}
+	if c, ok := e.(*Const); ok {
+		d.w(deparseConst(c.V, sqltypes.TypeText))
+		return
+	}
+	d.w("(")
+	d.expr(e)
+	d.w(")::text")
 }
 
 // chain prints an AND or OR of several operands flat, as PostgreSQL's
