@@ -750,6 +750,9 @@ type CheckResult struct {
 	Rows     int64
 	Index    string
 	Entries  int64
+	// Expected is how many entries the rows should have: one a row, but
+	// in a partial index only the rows its predicate holds for.
+	Expected int64
 	Missing  int64 // rows without their entry
 	Orphaned int64 // entries without their row, or with stale values
 }
@@ -791,7 +794,7 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 			return nil, ClassifyError(err)
 		}
 	}
-	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.Name + "_pkey", Entries: rows}}
+	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.Name + "_pkey", Entries: rows, Expected: rows}}
 	for i, ix := range t.Indexes {
 		res := CheckResult{Table: t.Name, Rows: rows, Index: ix.Name}
 		found := map[string]bool{}
@@ -814,7 +817,8 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 				return nil, ClassifyError(err)
 			}
 		}
-		res.Missing = int64(len(expected[i]) - len(found))
+		res.Expected = int64(len(expected[i]))
+		res.Missing = res.Expected - int64(len(found))
 		out = append(out, res)
 	}
 	return out, nil

@@ -133,7 +133,7 @@ func keyDetail(t *catalog.Table, cols []int, row []sqltypes.Value, format string
 // row): an expression key is named by its text and shown with its value
 // (Key (lower(email))=(x)); none when the expressions cannot be computed.
 func indexKeyDetail(t *catalog.Table, ix *catalog.Index, row []sqltypes.Value, format string, args ...any) func(pgerr.ColumnVisibility, any) string {
-	erow, _, err := ir.IndexRow(t, ix, row)
+	erow, err := ir.IndexKeyRow(t, ix, row)
 	if err != nil {
 		return func(pgerr.ColumnVisibility, any) string { return "" }
 	}

@@ -82,10 +82,29 @@ func IndexRow(t *catalog.Table, ix *catalog.Index, row []sqltypes.Value) (erow [
 	return b.Row(row)
 }
 
+// IndexKeyRow is IndexRow without the predicate: the entry row of a row
+// known to have an entry, or read back from one (whose attributes hold the
+// columns the keys read, not those the predicate does).
+func IndexKeyRow(t *catalog.Table, ix *catalog.Index, row []sqltypes.Value) ([]sqltypes.Value, error) {
+	if !ix.HasExprs() {
+		return row, nil
+	}
+	b, err := BindIndex(t, ix)
+	if err != nil {
+		return nil, err
+	}
+	erow, _, err := b.row(row, false)
+	return erow, err
+}
+
 // Row computes the entry row of row (see IndexRow).
 func (b *BoundIndex) Row(row []sqltypes.Value) (erow []sqltypes.Value, in bool, err error) {
+	return b.row(row, true)
+}
+
+func (b *BoundIndex) row(row []sqltypes.Value, pred bool) (erow []sqltypes.Value, in bool, err error) {
 	ctx := indexEvalCtx
-	if b.Pred != nil {
+	if pred && b.Pred != nil {
 		v, err := b.Pred.Eval(&ctx, row)
 		if err != nil {
 			return nil, false, err
