@@ -746,10 +746,10 @@ func ShowIndexes(t *catalog.Table) [][]sqltypes.Value {
 
 // CheckResult is the outcome of a consistency check of one table.
 type CheckResult struct {
-	Table    string
-	Rows     int64
-	Index    string
-	Entries  int64
+	Table   string
+	Rows    int64
+	Index   string
+	Entries int64
 	// Expected is how many entries the rows should have: one a row, but
 	// in a partial index only the rows its predicate holds for.
 	Expected int64
