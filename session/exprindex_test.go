@@ -217,3 +217,45 @@ func TestExpressionIndexOnlineBuild(t *testing.T) {
 		t.Fatalf("a > 10 through the partial index: %d rows, the table has %d", len(all), len(want))
 	}
 }
+
+// TestExpressionIndexUniqueDetail checks PostgreSQL's message and DETAIL
+// for a unique expression index, whether the value is stored already,
+// repeated within the statement, repeated within a COPY, or taken by an
+// UPDATE; and that a row outside a partial unique index repeats it freely.
+func TestExpressionIndexUniqueDetail(t *testing.T) {
+	for _, be := range backends(t) {
+		t.Run(be.name, func(t *testing.T) {
+			store := be.open(t)
+			t.Cleanup(func() { store.Close() })
+			_, sess := newSession(t, store)
+			mustExec(t, sess, `CREATE TABLE ud (id INT PRIMARY KEY, email TEXT, dead BOOL DEFAULT false)`)
+			mustExec(t, sess, `CREATE UNIQUE INDEX ud_lower ON ud (lower(email)) WHERE NOT dead`)
+			mustExec(t, sess, `INSERT INTO ud VALUES (1, 'Ann@x'), (2, 'bob@x'), (3, 'ANN@X', true)`)
+			want := func(what string, err error, detail string) {
+				t.Helper()
+				e := pgerr.As(err)
+				if e == nil || e.Code != pgerr.UniqueViolation || e.Message != `duplicate key value violates unique constraint "ud_lower"` || e.Detail != detail {
+					t.Errorf("%s: %v (%+v), want 23505 with %s", what, err, e, detail)
+				}
+			}
+			ctx := context.Background()
+			_, err := runSQL(ctx, sess, `INSERT INTO ud (id, email) VALUES (4, 'ANN@x')`)
+			want("stored", err, "Key (lower(email))=(ann@x) already exists.")
+			_, err = runSQL(ctx, sess, `INSERT INTO ud (id, email) VALUES (4, 'Cy@x'), (5, 'cy@X')`)
+			want("repeated", err, "Key (lower(email))=(cy@x) already exists.")
+			_, err = runSQL(ctx, sess, `UPDATE ud SET email = 'BOB@X' WHERE id = 1`)
+			want("update", err, "Key (lower(email))=(bob@x) already exists.")
+			_, err = runSQL(ctx, sess, `UPDATE ud SET dead = false WHERE id = 3`)
+			want("entering the partial index", err, "Key (lower(email))=(ann@x) already exists.")
+			for _, batch := range []int{1, 10} {
+				_, err = copyIn(ctx, sess, "COPY ud (id, email) FROM STDIN", copyRows(6, "dee@x", 7, "DEE@x"), batch)
+				want(fmt.Sprintf("COPY in batches of %d", batch), err, "Key (lower(email))=(dee@x) already exists.")
+			}
+			mustExec(t, sess, `INSERT INTO ud VALUES (8, 'bob@X', true), (9, 'BOB@x', true)`)
+			if got := mustExec(t, sess, `SELECT id FROM ud ORDER BY id`); strings.Join(got, ",") != "1,2,3,8,9" {
+				t.Errorf("rows %v, want 1,2,3,8,9", got)
+			}
+			checkConsistent(t, sess, "ud")
+		})
+	}
+}
