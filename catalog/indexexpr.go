@@ -91,26 +91,35 @@ func looksLikeFunction(s string) bool {
 	for i < len(s) && (s[i] == '_' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || i > 0 && s[i] >= '0' && s[i] <= '9') {
 		i++
 	}
-	if i == 0 || i >= len(s) || s[i] != '(' || s[len(s)-1] != ')' {
+	return i > 0 && Enclosed(s[i:])
+}
+
+// Enclosed reports whether s is one parenthesized expression, its first
+// parenthesis closing at its end (quotes respected).
+func Enclosed(s string) bool {
+	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
 		return false
 	}
-	depth, quote := 0, false
-	for j := i; j < len(s); j++ {
-		switch c := s[j]; {
-		case quote:
-			quote = c != '\''
-		case c == '\'':
-			quote = true
+	depth, quote := 0, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
 		case c == '(':
 			depth++
 		case c == ')':
 			depth--
-			if depth == 0 && j < len(s)-1 {
+			if depth == 0 && i < len(s)-1 {
 				return false
 			}
 		}
 	}
-	return true
+	return depth == 0
 }
 
 // KeyDef prints key part k as pg_get_indexdef does (IndexKeyDef for an

@@ -1098,6 +1098,23 @@ func (r *rewriter) createIndex(i int) error {
 	return nil
 }
 
+// commaAt returns the first comma at parenthesis depth 0 from token from,
+// or limit when there is none before it.
+func (r *rewriter) commaAt(from, limit int) int {
+	depth := 0
+	for k := from; k < limit; k++ {
+		switch {
+		case r.toks[k].is("("):
+			depth++
+		case r.toks[k].is(")"):
+			depth--
+		case depth == 0 && r.toks[k].is(","):
+			return k
+		}
+	}
+	return limit
+}
+
 // IndexExprPrefix names the placeholder column standing for an expression
 // key of CREATE INDEX in the TiDB text: zp_index_expr_<i> is
 // Statement.IndexExprs[i].
@@ -1139,21 +1156,11 @@ func (r *rewriter) liftIndexExprs(open, close int) {
 			r.replace(start, IndexExprPrefix+strconv.Itoa(len(r.st.IndexExprs)-1))
 		}
 		// The next part begins after the comma at this depth.
-		depth := 0
-		k := end + 1
+		from := end + 1
 		if !isExpr {
-			k = start
+			from = start
 		}
-		for ; k < close; k++ {
-			if r.toks[k].is("(") {
-				depth++
-			} else if r.toks[k].is(")") {
-				depth--
-			} else if depth == 0 && r.toks[k].is(",") {
-				break
-			}
-		}
-		start = k + 1
+		start = r.commaAt(from, close) + 1
 	}
 }
 
@@ -1244,17 +1251,7 @@ func (r *rewriter) onConflict(head int) error {
 func (r *rewriter) conflictTarget(oc *OnConflict, open, close int) error {
 	start := open + 1
 	for start < close {
-		end := start
-		depth := 0
-		for ; end < close; end++ {
-			if r.toks[end].is("(") {
-				depth++
-			} else if r.toks[end].is(")") {
-				depth--
-			} else if depth == 0 && r.toks[end].is(",") {
-				break
-			}
-		}
+		end := r.commaAt(start, close)
 		if end == start {
 			return r.syntaxErrorAt(start)
 		}

@@ -56,19 +56,10 @@ func (b *Binder) bindIndexExpr(t *catalog.Table, sql string, pred bool) (ir.Expr
 	if pred {
 		where = "index predicate"
 	}
-	stmt, node, err := parser.ParseExpression("(" + sql + ")")
+	sub, node, err := b.parseStoredExpr(sql, where)
 	if err != nil {
 		return nil, err
 	}
-	if stmt.NumParams > 0 {
-		return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $1")
-	}
-	var refused error
-	node.Accept(&checkRefuser{err: &refused, where: where})
-	if refused != nil {
-		return nil, refused
-	}
-	sub := &Binder{snap: b.snap, stmt: stmt, loc: b.loc, style: b.style}
 	sc := &scope{items: []*fromItem{tableItem(t, t.Name, 0)}}
 	var e ir.Expr
 	if pred {

@@ -6,8 +6,6 @@ import (
 	"math/rand"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -159,46 +157,11 @@ func TestExpressionIndexOnlineBuild(t *testing.T) {
 		fmt.Fprintf(&sb, "(%d, %d, 'V%d')", i, i%17, i)
 	}
 	mustExec(t, sess, "INSERT INTO ob VALUES "+sb.String())
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	var writes atomic.Int64
-	for w := 0; w < 3; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			ws, err := eng.NewSession(context.Background(), wire.SessionParams{User: "w", Notice: func(*pgerr.Error) {}})
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			rng := rand.New(rand.NewSource(int64(w)))
-			for !stop.Load() {
-				k := rng.Intn(3000)
-				var sql string
-				switch rng.Intn(3) {
-				case 0:
-					sql = fmt.Sprintf("INSERT INTO ob VALUES (%d, %d, 'N%d') ON CONFLICT (k) DO UPDATE SET a = EXCLUDED.a", k, rng.Intn(17), k)
-				case 1:
-					sql = fmt.Sprintf("UPDATE ob SET a = %d, b = 'U%d' WHERE k = %d", rng.Intn(17), k, k)
-				default:
-					sql = fmt.Sprintf("DELETE FROM ob WHERE k = %d", k)
-				}
-				if _, err := runSQL(context.Background(), ws, sql); err != nil && pgerr.CodeOf(err) != pgerr.SerializationFailure {
-					t.Errorf("%s: %v", sql, err)
-					return
-				}
-				writes.Add(1)
-			}
-		}(w)
-	}
+	stop := startWriters(t, eng, "ob", 3000)
 	mustExec(t, sess, `CREATE INDEX ob_lower ON ob (lower(b), (a * 2))`)
 	mustExec(t, sess, `CREATE INDEX ob_part ON ob (a) WHERE a > 8`)
 	mustExec(t, sess, `CREATE INDEX CONCURRENTLY ob_z ON ob USING zorder (lower(b), a) WHERE k % 2 = 0`)
-	stop.Store(true)
-	wg.Wait()
-	if writes.Load() == 0 {
-		t.Fatal("no writes ran during the builds")
-	}
+	stop()
 	checkConsistent(t, sess, "ob")
 	// Reads through them agree with the rows.
 	all := mustExec(t, sess, "SELECT k FROM ob WHERE a > 10 ORDER BY k")
