@@ -964,4 +964,3 @@ func checkDef(sql string) string {
 	}
 	return "CHECK ((" + sql + "))"
 }
-
