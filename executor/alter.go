@@ -239,9 +239,19 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a ir.AlterAction, versio
 		if err := renameCheckColumn(nt, a.Column, a.NewName); err != nil {
 			return err
 		}
+		renamed, err := renameIndexColumn(nt, a.Column, a.NewName)
+		if err != nil {
+			return err
+		}
 		c := &nt.Columns[i]
 		c.Attr = c.AttrName()
 		c.Name = a.NewName
+		// Their text as PostgreSQL prints it with the new name.
+		if err := rebindIndexTexts(nt, renamed, func(why string) error {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q: %s", a.Column, why)
+		}); err != nil {
+			return err
+		}
 		if nt.TTL != nil && nt.TTL.Column == a.Column {
 			nt.TTL.Column = a.NewName
 		}
@@ -376,10 +386,11 @@ func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch 
 		return err
 	}
 	eff.notices = append(eff.notices, fkNotices...)
-	// Indexes on the column go with it.
+	// Indexes on the column go with it, as do those whose expressions or
+	// predicate read it.
 	var keep []*catalog.Index
 	for _, ix := range nt.Indexes {
-		uses := slices.Contains(ix.Include, i)
+		uses := slices.Contains(ix.Include, i) || indexReads(ix, c.Name)
 		for _, k := range ix.Columns {
 			uses = uses || k.Column == i
 		}
@@ -418,6 +429,20 @@ func exprColumns(text string) []string {
 	var f columnFinder
 	node.Accept(&f)
 	return f.names
+}
+
+// indexReads reports whether ix's expressions or predicate read the named
+// column.
+func indexReads(ix *catalog.Index, column string) bool {
+	if slices.Contains(exprColumns(ix.Predicate), column) {
+		return true
+	}
+	for _, k := range ix.Columns {
+		if k.Column < 0 && slices.Contains(exprColumns(k.Expr), column) {
+			return true
+		}
+	}
+	return false
 }
 
 type columnFinder struct{ names []string }
@@ -471,7 +496,14 @@ func alterType(nt *catalog.Table, i int, a ir.AlterAction, eff *alterEffects) er
 	if from.Kind() != to.Kind() || from.Kind() == sqltypes.KindNumeric && to.Width > 0 || to.ID == sqltypes.BPChar || from.ID == sqltypes.BPChar {
 		return refuse("the values would be stored differently, and zproxy does not rewrite tables")
 	}
+	var rebind []*catalog.Index
 	for _, ix := range nt.Indexes {
+		if indexReads(ix, c.Name) {
+			if ix.Kind == catalog.KindZOrder {
+				return refuse(fmt.Sprintf("Z-order index %q computes its addresses from it", ix.Name))
+			}
+			rebind = append(rebind, ix)
+		}
 		if ix.Kind != catalog.KindZOrder {
 			continue
 		}
@@ -488,12 +520,51 @@ func alterType(nt *catalog.Table, i int, a ir.AlterAction, eff *alterEffects) er
 	}
 	old := *c
 	c.Type = to
+	if err := rebindIndexTexts(nt, rebind, refuse); err != nil {
+		return err
+	}
 	t := to
 	eff.validate = append(eff.validate, validation{column: c.Name, typ: &t, undo: func(t *catalog.Table) {
 		if j := t.ColumnIndex(old.Name); j >= 0 {
 			t.Columns[j].Type = old.Type
 		}
 	}})
+	return nil
+}
+
+// rebindIndexTexts binds again the expressions and predicates of indexes
+// that read a column whose type changed, and keeps their deparsed text as
+// PostgreSQL prints the rebuilt index (lower(v) becomes lower((v)::text)
+// when v becomes varchar). The values are unchanged, since the two types
+// store values alike, so are the entries, as long as each key keeps its
+// kind; an index whose keys would change kind is refused.
+func rebindIndexTexts(nt *catalog.Table, ixs []*catalog.Index, refuse func(string) error) error {
+	for _, ix := range ixs {
+		bound, err := ir.BindIndex(nt, ix)
+		if err != nil {
+			return err
+		}
+		for j := range ix.Columns {
+			k := &ix.Columns[j]
+			e := bound.Keys[j]
+			if e == nil {
+				continue
+			}
+			typ := e.Type()
+			if k.ExprType != nil && typ.Kind() != k.ExprType.Kind() {
+				return refuse(fmt.Sprintf("the keys of index %q would change type", ix.Name))
+			}
+			if text, ok := ir.Deparse(e); ok {
+				k.Expr = text
+			}
+			k.ExprType = &typ
+		}
+		if bound.Pred != nil {
+			if text, ok := ir.Deparse(bound.Pred); ok {
+				ix.Predicate = text
+			}
+		}
+	}
 	return nil
 }
 

@@ -398,17 +398,27 @@ func (e *Executor) alignToData(ctx context.Context, cat *catalog.Catalog, ci *ir
 		lo[d] = math.MaxUint64
 	}
 	rows := 0
+	var evalErr error
 	err = e.forEachRow(ctx, e.rowsOf(ctx, cat, t), t, func(row []sqltypes.Value) bool {
 		rows++
-		for d, k := range ix.Columns {
-			if row[k.Column].K == sqltypes.KindNull {
+		erow, in, err := ir.IndexRow(t, &ix, row)
+		if err != nil {
+			evalErr = err
+			return false
+		}
+		for d := range ix.Columns {
+			v := t.KeyValue(&ix, d, erow)
+			if !in || v.K == sqltypes.KindNull {
 				continue
 			}
-			c := catalog.ZCode(s.Attr(d), row[k.Column])
+			c := catalog.ZCode(s.Attr(d), v)
 			lo[d], hi[d] = min(lo[d], c), max(hi[d], c)
 		}
 		return rows%cancelCheckEvery != 0 || ctx.Err() == nil
 	})
+	if err == nil {
+		err = evalErr
+	}
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -490,6 +500,9 @@ func adviseIndex(t *catalog.Table, ix *catalog.Index, notice func(*pgerr.Error))
 		return
 	}
 	for _, k := range ix.Columns {
+		if k.Column < 0 {
+			continue
+		}
 		c := t.Columns[k.Column]
 		switch c.Type.Kind() {
 		case sqltypes.KindBool:
@@ -632,11 +645,18 @@ func (e *Executor) readChunkRows(ctx context.Context, r kv.ReadWriter, t *catalo
 		if err := t.DecodeRow(item.Attrs, row); err != nil {
 			return 0, nil, nil, nil, nil, err
 		}
-		read = append(read, row)
-		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: t.EntryKey(ix, row), Attrs: t.EntryAttrs(ix, row)})
-		rows = append(rows, kv.Key{Partition: item.Key.Partition, Sort: append([]byte(nil), item.Key.Sort...)})
 		last = append(last[:0], item.Key.Sort...)
 		n++
+		erow, in, err := ir.IndexRow(t, ix, row)
+		if err != nil {
+			return 0, nil, nil, nil, nil, err
+		}
+		if !in {
+			continue // outside the partial index: no entry
+		}
+		read = append(read, row)
+		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: t.EntryKey(ix, erow), Attrs: t.EntryAttrs(ix, row)})
+		rows = append(rows, kv.Key{Partition: item.Key.Partition, Sort: append([]byte(nil), item.Key.Sort...)})
 	}
 	if err := it.Err(); err != nil {
 		return 0, nil, nil, nil, nil, ClassifyError(err)
@@ -692,7 +712,7 @@ func ShowIndexes(t *catalog.Table) [][]sqltypes.Value {
 	colList := func(cols []catalog.KeyColumn) string {
 		names := make([]string, len(cols))
 		for i, k := range cols {
-			names[i] = t.Columns[k.Column].Name
+			names[i] = t.KeyName(k)
 			if k.Desc {
 				names[i] += " DESC"
 			}
@@ -733,10 +753,13 @@ func ShowIndexes(t *catalog.Table) [][]sqltypes.Value {
 
 // CheckResult is the outcome of a consistency check of one table.
 type CheckResult struct {
-	Table    string
-	Rows     int64
-	Index    string
-	Entries  int64
+	Table   string
+	Rows    int64
+	Index   string
+	Entries int64
+	// Expected is how many entries the rows should have: one a row, but
+	// in a partial index only the rows its predicate holds for.
+	Expected int64
 	Missing  int64 // rows without their entry
 	Orphaned int64 // entries without their row, or with stale values
 }
@@ -760,7 +783,15 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 			}
 			rows++
 			for i, ix := range t.Indexes {
-				k := t.EntryKey(ix, row)
+				erow, in, err := ir.IndexRow(t, ix, row)
+				if err != nil {
+					it.Close()
+					return nil, err
+				}
+				if !in {
+					continue
+				}
+				k := t.EntryKey(ix, erow)
 				expected[i][string(k.Partition)+"\x00"+string(k.Sort)] = attrsDigest(t.EntryAttrs(ix, row))
 			}
 		}
@@ -770,7 +801,7 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 			return nil, ClassifyError(err)
 		}
 	}
-	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.Name + "_pkey", Entries: rows}}
+	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.Name + "_pkey", Entries: rows, Expected: rows}}
 	for i, ix := range t.Indexes {
 		res := CheckResult{Table: t.Name, Rows: rows, Index: ix.Name}
 		found := map[string]bool{}
@@ -793,7 +824,8 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 				return nil, ClassifyError(err)
 			}
 		}
-		res.Missing = int64(len(expected[i]) - len(found))
+		res.Expected = int64(len(expected[i]))
+		res.Missing = res.Expected - int64(len(found))
 		out = append(out, res)
 	}
 	return out, nil

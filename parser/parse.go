@@ -61,6 +61,13 @@ type Statement struct {
 	Concurrently bool
 	// Include lists the INCLUDE (...) columns of CREATE INDEX.
 	Include []string
+	// IndexExprs are the expression keys of CREATE INDEX, as written; the
+	// AST names each by a placeholder column (IndexExprPrefix + i).
+	IndexExprs []IndexExpr
+	// IndexWhere is the predicate of a partial index (CREATE INDEX ...
+	// WHERE), as written, at byte IndexWhereOffset of Text.
+	IndexWhere       string
+	IndexWhereOffset int
 	// OnConflict is set for INSERT ... ON CONFLICT.
 	OnConflict *OnConflict
 	// Overriding is INSERT's OVERRIDING "system" | "user" VALUE, or "".
@@ -213,8 +220,19 @@ type NamedCheck struct {
 // UPDATE SET .... For DO UPDATE the SET list is the InsertStmt's
 // OnDuplicate assignments; EXCLUDED.col appears there as a column name
 // whose table is "excluded".
+// IndexExpr is an expression key of CREATE INDEX (or an ON CONFLICT
+// target), as written, at byte Offset of the statement's text.
+type IndexExpr struct {
+	SQL    string
+	Offset int
+}
+
 type OnConflict struct {
 	Columns []string // the conflict target, nil when not given
+	// Exprs are the target's index expressions, and Where its inference
+	// clause (ON CONFLICT (...) WHERE predicate), nil when not given.
+	Exprs []IndexExpr
+	Where *IndexExpr
 	// Constraint is ON CONFLICT ON CONSTRAINT name ("" when not given).
 	Constraint string
 	DoNothing  bool // DO NOTHING; otherwise DO UPDATE

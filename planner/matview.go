@@ -126,7 +126,17 @@ var alterActionNames = map[parser.AlterKind]string{
 // columns without a predicate, which REFRESH ... CONCURRENTLY needs.
 func hasPlainUniqueIndex(t *catalog.Table) bool {
 	for _, ix := range t.Indexes {
-		if ix.Unique && ix.State == catalog.StatePublic {
+		if ix.Unique && ix.State == catalog.StatePublic && ix.Predicate == "" && !hasExpressionKey(ix) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasExpressionKey reports whether one of ix's keys is an expression.
+func hasExpressionKey(ix *catalog.Index) bool {
+	for _, k := range ix.Columns {
+		if k.Expr != "" {
 			return true
 		}
 	}

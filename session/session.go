@@ -1082,7 +1082,7 @@ func (st *statement) runCheckTable(ctx context.Context, x *ir.CheckTable, env *r
 		for _, r := range res {
 			rows = append(rows, []sqltypes.Value{sqltypes.NewText(r.Table), sqltypes.NewText(r.Index),
 				sqltypes.NewInt(r.Rows), sqltypes.NewInt(r.Entries), sqltypes.NewInt(r.Missing),
-				sqltypes.NewInt(r.Orphaned), sqltypes.NewBool(r.Missing == 0 && r.Orphaned == 0 && r.Entries == r.Rows)})
+				sqltypes.NewInt(r.Orphaned), sqltypes.NewBool(r.Missing == 0 && r.Orphaned == 0 && r.Entries == r.Expected)})
 		}
 	}
 	return staticResult(columnsOf(x), rows, "CHECK TABLE"), nil

@@ -987,36 +987,8 @@ func defaultACL(kind, owner string) ([]string, error) {
 // those.
 func checkDef(sql string) string {
 	sql = strings.TrimSpace(sql)
-	if enclosed(sql) {
+	if catalog.Enclosed(sql) {
 		return "CHECK (" + sql + ")"
 	}
 	return "CHECK ((" + sql + "))"
-}
-
-// enclosed reports whether s is one parenthesized expression, its first
-// parenthesis closing at its end (quotes respected).
-func enclosed(s string) bool {
-	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
-		return false
-	}
-	depth, quote := 0, byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-			if depth == 0 && i < len(s)-1 {
-				return false
-			}
-		}
-	}
-	return depth == 0
 }

@@ -417,6 +417,10 @@ func hasRowID(t *catalog.Table) bool {
 func keyColumns(t *catalog.Table, keys []catalog.KeyColumn, include []int) []column {
 	var cols []column
 	for _, k := range keys {
+		if k.Column < 0 {
+			cols = append(cols, column{name: catalog.ExprAttName(k.Expr), typ: t.KeyType(k), ordinal: -1})
+			continue
+		}
 		c := t.Columns[k.Column]
 		cols = append(cols, column{name: c.Name, typ: c.Type, ordinal: k.Column})
 	}

@@ -150,27 +150,45 @@ func init() {
 				valid = o.index.State == catalog.StatePublic
 			}
 			var attnums, options, classes, colls []int64
+			var exprs []string
 			for _, k := range keys {
-				attnums = append(attnums, int64(attnum(t, k.Column)))
+				if k.Column < 0 {
+					// An expression: attribute number 0, the expression in
+					// indexprs.
+					attnums = append(attnums, 0)
+					exprs = append(exprs, k.Expr)
+				} else {
+					attnums = append(attnums, int64(attnum(t, k.Column)))
+				}
 				opt := int64(0)
 				if k.Desc {
 					opt = 3 // DESC, and so NULLS FIRST, as PostgreSQL's default
 				}
 				options = append(options, opt)
 				classes = append(classes, 0)
-				colls = append(colls, int64(collationOf(t.Columns[k.Column].Type)))
+				colls = append(colls, int64(collationOf(t.KeyType(k))))
 			}
 			for _, c := range include {
 				attnums = append(attnums, int64(attnum(t, c)))
 			}
 			primary := o.index == nil
 			unique := primary || o.index.Unique
-			out = append(out, &pgIndexRow{Indexrelid: oidV(o.oid), Indrelid: oidV(ObjectOID(t.ID, 0)), Indnatts: intV(int64(len(attnums))),
+			r := &pgIndexRow{Indexrelid: oidV(o.oid), Indrelid: oidV(ObjectOID(t.ID, 0)), Indnatts: intV(int64(len(attnums))),
 				Indnkeyatts: intV(int64(len(keys))), Indisunique: boolV(unique), Indnullsnotdistinct: boolV(!primary && o.index.NullsNotDistinct),
 				Indisprimary: boolV(primary), Indimmediate: boolV(true),
 				Indisvalid: boolV(valid), Indisready: boolV(true), Indislive: boolV(true), Indkey: vector(sqltypes.TypeInt2Vector, attnums),
 				Indcollation: vector(sqltypes.TypeOidVector, colls), Indclass: vector(sqltypes.TypeOidVector, classes),
-				Indoption: vector(sqltypes.TypeInt2Vector, options)})
+				Indoption: vector(sqltypes.TypeInt2Vector, options), Indexprs: sqltypes.Null, Indpred: sqltypes.Null}
+			// pg_node_tree is PostgreSQL's internal form; zproxy holds the
+			// expressions' text, which pg_get_expr prints (as PostgreSQL
+			// prints a list of expressions: joined by ", ").
+			if len(exprs) > 0 {
+				r.Indexprs = textV(strings.Join(exprs, ", "))
+			}
+			if o.index != nil && o.index.Predicate != "" {
+				r.Indpred = textV(o.index.Predicate)
+			}
+			out = append(out, r)
 		}
 		return out
 	})
@@ -680,7 +698,7 @@ func indexDef(o *object, qualified bool) string {
 	}
 	var cols []string
 	for _, k := range keys {
-		c := sqltypes.QuoteIdent(t.Columns[k.Column].Name)
+		c := t.KeyDef(k)
 		if k.Width > 0 {
 			c += "(" + strconv.Itoa(k.Width) + ")"
 		}
@@ -725,6 +743,9 @@ func indexDef(o *object, qualified bool) string {
 		}
 		sb.WriteString(" WITH (" + strings.Join(opts, ", ") + ")")
 	}
+	if o.index != nil && o.index.Predicate != "" {
+		sb.WriteString(" WHERE " + o.index.Predicate)
+	}
 	return sb.String()
 }
 
@@ -737,6 +758,9 @@ func indexColumnDef(o *object, col int) string {
 	}
 	switch {
 	case col >= 1 && col <= len(keys):
+		if k := keys[col-1]; k.Column < 0 {
+			return k.Expr
+		}
 		return sqltypes.QuoteIdent(o.table.Columns[keys[col-1].Column].Name)
 	case col > len(keys) && col <= len(keys)+len(include):
 		return sqltypes.QuoteIdent(o.table.Columns[include[col-len(keys)-1]].Name)
