@@ -312,11 +312,14 @@ func (a *tableAdvisor) best(u *optimizer.TableUse, ixs []*catalog.Index) cost {
 	return c
 }
 
-// publicIndexes are the table's indexes queries may use.
+// publicIndexes are the table's indexes queries may use, of columns and
+// every row: the advisor's cost model has no expression or predicate (an
+// expression or partial index is neither priced nor proposed for
+// dropping).
 func (a *tableAdvisor) publicIndexes() []*catalog.Index {
 	var out []*catalog.Index
 	for _, ix := range a.t.Indexes {
-		if ix.State == catalog.StatePublic {
+		if ix.State == catalog.StatePublic && ix.Plain() {
 			out = append(out, ix)
 		}
 	}

@@ -153,8 +153,17 @@ type Sequence struct {
 // KeyColumn is one column of a key: the primary key, a btree index or a
 // Z-order index.
 type KeyColumn struct {
-	Column int  `json:"column"` // ordinal in Table.Columns
+	// Column is the column's ordinal in Table.Columns; -1 for an
+	// expression (Expr) of a secondary index.
+	Column int  `json:"column"`
 	Desc   bool `json:"desc,omitempty"`
+	// Expr is an expression key's text as pg_get_indexdef prints it
+	// (deparsed from the bound expression, so it binds back to the same
+	// expression in any session), and ExprType its result type. The
+	// expression is bound again wherever entries are computed
+	// (ir.BindIndex); its value is the key part's.
+	Expr     string         `json:"expr,omitempty"`
+	ExprType *sqltypes.Type `json:"expr_type,omitempty"`
 	// Width is a Z-order attribute's width in bits (0: the type's default).
 	Width int `json:"width,omitempty"`
 	// Lead is how many top bits of a Z-order attribute's code come before
@@ -200,6 +209,15 @@ type Index struct {
 	// (zbounds.go): every writer widens them, and query boxes are clipped
 	// to them.
 	Bounds bool `json:"bounds,omitempty"`
+	// Predicate is a partial index's WHERE clause as pg_get_indexdef
+	// prints it (deparsed, like KeyColumn.Expr): only rows for which it
+	// is true have entries. "" for an index of every row.
+	Predicate string `json:"predicate,omitempty"`
+	// ExprColumns are the columns the key expressions read: every entry
+	// stores them (EntryColumns), so an entry tells its expressions'
+	// values (a uniqueness violation's DETAIL) and covers queries reading
+	// those columns.
+	ExprColumns []int `json:"expr_columns,omitempty"`
 
 	// zschema caches the Z-order schema of a Z-order index; descriptors
 	// are immutable once in a snapshot, so it is computed once at load.
@@ -252,6 +270,9 @@ type Table struct {
 	// action: "" (preserve rows), "delete rows" or "drop".
 	Temp     bool   `json:"temp,omitempty"`
 	OnCommit string `json:"on_commit,omitempty"`
+	// Matview, when set, makes the table a materialized view (matview.go):
+	// its rows are its query's as of the last REFRESH.
+	Matview *Matview `json:"matview,omitempty"`
 
 	// Virtual computes the rows of a catalog relation (information_schema,
 	// pg_catalog; see package catalog/pgcatalog) when a statement reads it;
@@ -307,12 +328,7 @@ func (t *Table) Covers(ix *Index, cols []int) bool {
 				break
 			}
 		}
-		for _, k := range ix.Include {
-			if k == c {
-				found = true
-				break
-			}
-		}
+		found = found || slices.Contains(ix.Include, c) || slices.Contains(ix.ExprColumns, c)
 		if !found {
 			return false
 		}
@@ -879,6 +895,9 @@ func (t *Table) RemoveColumn(i int) {
 		for j := range ix.Include {
 			ix.Include[j] = shift(ix.Include[j])
 		}
+		for j := range ix.ExprColumns {
+			ix.ExprColumns[j] = shift(ix.ExprColumns[j])
+		}
 	}
 }
 
@@ -910,11 +929,17 @@ func (t *Table) Clone() *Table {
 	if t.Rewrite != nil {
 		c.Rewrite = t.Rewrite.Clone()
 	}
+	if t.Matview != nil {
+		mv := *t.Matview
+		mv.Depends = append([]string(nil), t.Matview.Depends...)
+		c.Matview = &mv
+	}
 	c.Indexes = make([]*Index, len(t.Indexes))
 	for i, ix := range t.Indexes {
 		cp := *ix
 		cp.Columns = append([]KeyColumn(nil), ix.Columns...)
 		cp.Include = append([]int(nil), ix.Include...)
+		cp.ExprColumns = append([]int(nil), ix.ExprColumns...)
 		c.Indexes[i] = &cp
 	}
 	return &c

@@ -168,7 +168,7 @@ func (t *Table) KeyFor(cols []int) (ix *Index, order []int, ok bool) {
 		}
 	}
 	for _, x := range t.Indexes {
-		if x.Unique && x.State == StatePublic {
+		if x.Unique && x.State == StatePublic && x.Plain() {
 			if o := match(x.Columns); o != nil {
 				return x, o, true
 			}
@@ -211,8 +211,8 @@ func (t *Table) UniqueKeyed(ix *Index, row []sqltypes.Value) bool {
 	if ix.NullsNotDistinct {
 		return true
 	}
-	for _, k := range ix.Columns {
-		if row[k.Column].IsNull() {
+	for i := range ix.Columns {
+		if t.KeyValue(ix, i, row).IsNull() {
 			return false
 		}
 	}
@@ -224,8 +224,8 @@ func (t *Table) UniqueKeyed(ix *Index, row []sqltypes.Value) bool {
 // a point read of the index. The caller checks UniqueKeyed.
 func (t *Table) UniqueKey(ix *Index, row []sqltypes.Value) kv.Key {
 	var sort []byte
-	for _, k := range ix.Columns {
-		sort = AppendKeyValue(sort, row[k.Column], k.Desc)
+	for i, k := range ix.Columns {
+		sort = AppendKeyValue(sort, t.KeyValue(ix, i, row), k.Desc)
 	}
 	return UniqueEntryKey(ix, sort)
 }

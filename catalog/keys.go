@@ -362,9 +362,14 @@ func (t *Table) EntryColumns(ix *Index) []int {
 		out = append(out, c)
 	}
 	for _, k := range ix.Columns {
-		add(k.Column)
+		if k.Column >= 0 {
+			add(k.Column)
+		}
 	}
 	for _, c := range ix.Include {
+		add(c)
+	}
+	for _, c := range ix.ExprColumns {
 		add(c)
 	}
 	for _, k := range t.PrimaryKey {
@@ -373,7 +378,8 @@ func (t *Table) EntryColumns(ix *Index) []int {
 	return out
 }
 
-// EntryKey returns the store key of row's entry in index ix.
+// EntryKey returns the store key of row's entry in index ix (row is the
+// entry row of an index with expressions: indexexpr.go).
 func (t *Table) EntryKey(ix *Index, row []sqltypes.Value) kv.Key {
 	return t.EntryKeyPK(ix, row, t.EncodePK(nil, row))
 }
@@ -386,8 +392,8 @@ func (t *Table) EntryKeyPK(ix *Index, row []sqltypes.Value, pk []byte) kv.Key {
 	case KindZOrder:
 		s := t.ZSchema(ix)
 		codes := make([]uint64, len(ix.Columns))
-		for i, k := range ix.Columns {
-			codes[i] = ZCode(s.Attr(i), row[k.Column])
+		for i := range ix.Columns {
+			codes[i] = ZCode(s.Attr(i), t.KeyValue(ix, i, row))
 		}
 		sort = s.AppendAddress(make([]byte, 0, s.AddrLen()+len(pk)), codes)
 	default:
@@ -395,8 +401,8 @@ func (t *Table) EntryKeyPK(ix *Index, row []sqltypes.Value, pk []byte) kv.Key {
 			return t.UniqueKey(ix, row)
 		}
 		sort = make([]byte, 0, 10*len(ix.Columns)+len(pk))
-		for _, k := range ix.Columns {
-			sort = AppendKeyValue(sort, row[k.Column], k.Desc)
+		for i, k := range ix.Columns {
+			sort = AppendKeyValue(sort, t.KeyValue(ix, i, row), k.Desc)
 		}
 	}
 	sort = append(sort, pk...)
@@ -460,19 +466,19 @@ func (t *Table) buildZSchema(ix *Index) *zorder.Schema {
 func (t *Table) NewZSchema(ix *Index) (*zorder.Schema, error) {
 	attrs := make([]zorder.Attr, len(ix.Columns))
 	for i, k := range ix.Columns {
-		c := t.Columns[k.Column]
+		typ := t.KeyType(k)
 		w := k.Width
 		if w == 0 {
 			// Narrow integers need only their own width; wider codes would
 			// add address bits that no value can set.
-			switch c.Type.ID {
+			switch typ.ID {
 			case sqltypes.Int2:
 				w = 16
 			case sqltypes.Int4:
 				w = 32
 			}
 		}
-		attrs[i] = zorder.Attr{Name: c.Name, Type: ZType(c.Type), Width: w, Nullable: !c.NotNull, Lead: k.Lead}
+		attrs[i] = zorder.Attr{Name: t.KeyName(k), Type: ZType(typ), Width: w, Nullable: !t.KeyNotNull(k), Lead: k.Lead}
 	}
 	return zorder.NewSchema(attrs...)
 }

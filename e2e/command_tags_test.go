@@ -44,6 +44,12 @@ func TestCommandTags(t *testing.T) {
 				{"CREATE TEMP TABLE IF NOT EXISTS command_tags_as AS SELECT 1", "CREATE TABLE AS"},
 				{"CREATE TEMP TABLE command_tags_empty AS SELECT 1 WITH NO DATA", "CREATE TABLE AS"},
 				{"SELECT k INTO TEMP command_tags_into FROM command_tags WHERE k = 1", "SELECT 1"},
+				{"CREATE MATERIALIZED VIEW command_tags_mv AS SELECT k FROM command_tags", "SELECT 2"},
+				{"CREATE MATERIALIZED VIEW IF NOT EXISTS command_tags_mv AS SELECT 1", "CREATE MATERIALIZED VIEW"},
+				{"CREATE MATERIALIZED VIEW command_tags_mv0 AS SELECT 1 WITH NO DATA", "CREATE MATERIALIZED VIEW"},
+				{"REFRESH MATERIALIZED VIEW command_tags_mv", "REFRESH MATERIALIZED VIEW"},
+				{"ALTER MATERIALIZED VIEW command_tags_mv RENAME TO command_tags_mv2", "ALTER MATERIALIZED VIEW"},
+				{"DROP MATERIALIZED VIEW command_tags_mv2, command_tags_mv0", "DROP MATERIALIZED VIEW"},
 				{"TRUNCATE command_tags", "TRUNCATE TABLE"},
 				{"DROP TABLE command_tags", "DROP TABLE"},
 			} {

@@ -41,6 +41,8 @@ import (
 type alterEffects struct {
 	droppedIndexes []*catalog.Index
 	droppedSeqs    []*catalog.Sequence
+	// dropped are materialized views a DROP COLUMN ... CASCADE dropped.
+	dropped []*catalog.Table
 	// validate lists columns whose rows must be checked after publishing:
 	// NOT NULL, or a narrower type.
 	validate []validation
@@ -120,8 +122,13 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 	for _, n := range eff.notices {
 		notice(n)
 	}
-	if len(eff.droppedIndexes)+len(eff.droppedSeqs) > 0 {
+	if len(eff.droppedIndexes)+len(eff.droppedSeqs)+len(eff.dropped) > 0 {
 		err := e.afterCommit(ctx, cat, fmt.Sprintf("deleting what ALTER TABLE %q dropped", at.Table), func(ctx context.Context, _ *catalog.Catalog) error {
+			for _, t := range eff.dropped {
+				if err := e.clearTable(ctx, t); err != nil {
+					return err
+				}
+			}
 			for _, ix := range eff.droppedIndexes {
 				if err := e.clearIndex(ctx, ix); err != nil {
 					return err
@@ -232,9 +239,19 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a ir.AlterAction, versio
 		if err := renameCheckColumn(nt, a.Column, a.NewName); err != nil {
 			return err
 		}
+		renamed, err := renameIndexColumn(nt, a.Column, a.NewName)
+		if err != nil {
+			return err
+		}
 		c := &nt.Columns[i]
 		c.Attr = c.AttrName()
 		c.Name = a.NewName
+		// Their text as PostgreSQL prints it with the new name.
+		if err := rebindIndexTexts(nt, renamed, func(why string) error {
+			return pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q: %s", a.Column, why)
+		}); err != nil {
+			return err
+		}
 		if nt.TTL != nil && nt.TTL.Column == a.Column {
 			nt.TTL.Column = a.NewName
 		}
@@ -354,12 +371,13 @@ func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch 
 	if views := dependentViews(s, nt.Name); len(views) > 0 {
 		if !cascade {
 			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", c.Name, nt.Name).
-				WithDetail("view %s depends on table %s", views[0], nt.Name).
+				WithDetail("%s %s depends on table %s", views[0].Kind(), views[0].Name, nt.Name).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
-		ch.DeleteViews = append(ch.DeleteViews, views...)
-		for _, v := range views {
-			eff.notices = append(eff.notices, pgerr.Notice("drop cascades to view %s", v))
+		matviews, objects := dropDependents(s, nt.Name, ch)
+		eff.dropped = append(eff.dropped, matviews...)
+		for _, o := range objects {
+			eff.notices = append(eff.notices, pgerr.Notice("drop cascades to %s", o))
 		}
 	}
 	// So do its foreign keys (constraints_ddl.go).
@@ -368,10 +386,11 @@ func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch 
 		return err
 	}
 	eff.notices = append(eff.notices, fkNotices...)
-	// Indexes on the column go with it.
+	// Indexes on the column go with it, as do those whose expressions or
+	// predicate read it.
 	var keep []*catalog.Index
 	for _, ix := range nt.Indexes {
-		uses := slices.Contains(ix.Include, i)
+		uses := slices.Contains(ix.Include, i) || indexReads(ix, c.Name)
 		for _, k := range ix.Columns {
 			uses = uses || k.Column == i
 		}
@@ -412,6 +431,20 @@ func exprColumns(text string) []string {
 	return f.names
 }
 
+// indexReads reports whether ix's expressions or predicate read the named
+// column.
+func indexReads(ix *catalog.Index, column string) bool {
+	if slices.Contains(exprColumns(ix.Predicate), column) {
+		return true
+	}
+	for _, k := range ix.Columns {
+		if k.Column < 0 && slices.Contains(exprColumns(k.Expr), column) {
+			return true
+		}
+	}
+	return false
+}
+
 type columnFinder struct{ names []string }
 
 func (v *columnFinder) Enter(n ast.Node) (ast.Node, bool) {
@@ -427,7 +460,7 @@ func (v *columnFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 // query's text, which would still name the old table or column.
 func noTextDependents(s *catalog.Snapshot, t *catalog.Table, what string) error {
 	if views := dependentViews(s, t.Name); len(views) > 0 {
-		return pgerr.New(pgerr.FeatureNotSupported, "cannot %s: view %s reads table %s and keeps its query as text", what, views[0], t.Name).
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot %s: %s %s reads table %s and keeps its query as text", what, views[0].Kind(), views[0].Name, t.Name).
 			WithHint("Drop the view, rename, and create the view again.")
 	}
 	return nil
@@ -463,7 +496,14 @@ func alterType(nt *catalog.Table, i int, a ir.AlterAction, eff *alterEffects) er
 	if from.Kind() != to.Kind() || from.Kind() == sqltypes.KindNumeric && to.Width > 0 || to.ID == sqltypes.BPChar || from.ID == sqltypes.BPChar {
 		return refuse("the values would be stored differently, and zproxy does not rewrite tables")
 	}
+	var rebind []*catalog.Index
 	for _, ix := range nt.Indexes {
+		if indexReads(ix, c.Name) {
+			if ix.Kind == catalog.KindZOrder {
+				return refuse(fmt.Sprintf("Z-order index %q computes its addresses from it", ix.Name))
+			}
+			rebind = append(rebind, ix)
+		}
 		if ix.Kind != catalog.KindZOrder {
 			continue
 		}
@@ -480,12 +520,51 @@ func alterType(nt *catalog.Table, i int, a ir.AlterAction, eff *alterEffects) er
 	}
 	old := *c
 	c.Type = to
+	if err := rebindIndexTexts(nt, rebind, refuse); err != nil {
+		return err
+	}
 	t := to
 	eff.validate = append(eff.validate, validation{column: c.Name, typ: &t, undo: func(t *catalog.Table) {
 		if j := t.ColumnIndex(old.Name); j >= 0 {
 			t.Columns[j].Type = old.Type
 		}
 	}})
+	return nil
+}
+
+// rebindIndexTexts binds again the expressions and predicates of indexes
+// that read a column whose type changed, and keeps their deparsed text as
+// PostgreSQL prints the rebuilt index (lower(v) becomes lower((v)::text)
+// when v becomes varchar). The values are unchanged, since the two types
+// store values alike, so are the entries, as long as each key keeps its
+// kind; an index whose keys would change kind is refused.
+func rebindIndexTexts(nt *catalog.Table, ixs []*catalog.Index, refuse func(string) error) error {
+	for _, ix := range ixs {
+		bound, err := ir.BindIndex(nt, ix)
+		if err != nil {
+			return err
+		}
+		for j := range ix.Columns {
+			k := &ix.Columns[j]
+			e := bound.Keys[j]
+			if e == nil {
+				continue
+			}
+			typ := e.Type()
+			if k.ExprType != nil && typ.Kind() != k.ExprType.Kind() {
+				return refuse(fmt.Sprintf("the keys of index %q would change type", ix.Name))
+			}
+			if text, ok := ir.Deparse(e); ok {
+				k.Expr = text
+			}
+			k.ExprType = &typ
+		}
+		if bound.Pred != nil {
+			if text, ok := ir.Deparse(bound.Pred); ok {
+				ix.Predicate = text
+			}
+		}
+	}
 	return nil
 }
 
@@ -716,18 +795,9 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *ir.Tr
 			if err := notRewriting(t); err != nil {
 				return ch, err
 			}
-			nt := t.Clone()
-			var err2 error
-			if nt.DataID, err2 = next(); err2 != nil {
-				return ch, err2
-			}
-			for _, ix := range nt.Indexes {
-				if ix.State == catalog.StateBuilding {
-					return ch, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot truncate %q while its index %q is being built", t.Name, ix.Name)
-				}
-				if ix.ID, err2 = next(); err2 != nil {
-					return ch, err2
-				}
+			nt, err := freshPartitions(t, next)
+			if err != nil {
+				return ch, err
 			}
 			old = append(old, t)
 			ch.Put = append(ch.Put, nt)
@@ -760,6 +830,26 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *ir.Tr
 		}
 		return nil
 	})
+}
+
+// freshPartitions returns a copy of t whose rows and index entries are
+// stored under new IDs taken from next: empty partitions, the old ones
+// left for the caller to delete once the change is committed.
+func freshPartitions(t *catalog.Table, next func() (uint64, error)) (*catalog.Table, error) {
+	nt := t.Clone()
+	var err error
+	if nt.DataID, err = next(); err != nil {
+		return nil, err
+	}
+	for _, ix := range nt.Indexes {
+		if ix.State == catalog.StateBuilding {
+			return nil, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot truncate %q while its index %q is being built", t.Name, ix.Name)
+		}
+		if ix.ID, err = next(); err != nil {
+			return nil, err
+		}
+	}
+	return nt, nil
 }
 
 // sweepBatch is how many expired rows one atomic delete of the sweeper

@@ -455,7 +455,7 @@ func (ec *execCtx) referencingRows(ctx context.Context, child *catalog.Table, fk
 		start = prefix(child.PrimaryKey)
 	default:
 		for _, ix := range child.Indexes {
-			if ix.Kind == catalog.KindBTree && ix.State == catalog.StatePublic && catalog.LeadsWith(ix.Columns, fk.Columns) {
+			if ix.Kind == catalog.KindBTree && ix.State == catalog.StatePublic && !ix.Partial() && catalog.LeadsWith(ix.Columns, fk.Columns) {
 				index, start = ix, prefix(ix.Columns)
 				break
 			}

@@ -788,6 +788,46 @@ func (e *Executor) renameConstraint(ctx context.Context, cat *catalog.Catalog, r
 	return err
 }
 
+// renameIndexColumn rewrites the expressions and predicates of t's
+// indexes that read column from to read column to (PostgreSQL's stored
+// trees follow a rename, and pg_get_indexdef prints the new name), and
+// returns the indexes it rewrote.
+func renameIndexColumn(t *catalog.Table, from, to string) ([]*catalog.Index, error) {
+	var changed []*catalog.Index
+	rename := func(ix *catalog.Index, text string) (string, error) {
+		if !slices.Contains(exprColumns(text), from) {
+			return text, nil
+		}
+		out, err := parser.RenameColumnRefs(text, from, to)
+		if err == nil && slices.Contains(exprColumns(out), from) {
+			err = errors.New("still names the column")
+		}
+		if err != nil {
+			return "", pgerr.New(pgerr.FeatureNotSupported, "cannot rename column %q: index %q refers to it", from, ix.Name).
+				WithHint("Drop the index, rename the column, and create the index again.")
+		}
+		return out, nil
+	}
+	for _, ix := range t.Indexes {
+		if !indexReads(ix, from) {
+			continue
+		}
+		var err error
+		for j := range ix.Columns {
+			if k := &ix.Columns[j]; k.Column < 0 {
+				if k.Expr, err = rename(ix, k.Expr); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if ix.Predicate, err = rename(ix, ix.Predicate); err != nil {
+			return nil, err
+		}
+		changed = append(changed, ix)
+	}
+	return changed, nil
+}
+
 // renameCheckColumn rewrites the CHECK constraints of t that read column
 // from to read column to, which it is being renamed to (PostgreSQL keeps
 // checks as parsed trees, so they follow a rename; zproxy keeps their

@@ -73,7 +73,7 @@ func (e *Executor) CreateTableReturning(ctx context.Context, cat *catalog.Catalo
 		return ch, nil
 	})
 	if skipped {
-		notice(pgerr.Notice("relation %q already exists, skipping", ct.Table.Name))
+		notice(pgerr.CodedNotice(pgerr.DuplicateTable, "relation %q already exists, skipping", ct.Table.Name))
 		return nil, nil
 	}
 	if err != nil {
@@ -114,33 +114,40 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 	var dropped []*catalog.Table
 	var owned []*catalog.Sequence
 	var cascaded []string
+	kind := "table"
+	if dt.Matview {
+		kind = "materialized view"
+	}
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		dropped, owned, cascaded = nil, nil, nil
 		var ch catalog.Change
-		defer func() {
-			for _, v := range ch.DeleteViews {
-				cascaded = append(cascaded, "view "+v)
-			}
-		}()
 		for _, name := range dt.Names {
 			t, err := s.Table(name)
 			if err != nil {
 				if _, isView := s.StoredView(name); isView {
-					return ch, pgerr.New(pgerr.WrongObjectType, "%q is not a table", name).WithHint("Use DROP VIEW to remove a view.")
+					return ch, pgerr.New(pgerr.WrongObjectType, "%q is not a %s", name, kind).WithHint("Use DROP VIEW to remove a view.")
 				}
 				if dt.IfExists {
 					continue
 				}
-				return ch, pgerr.New(pgerr.UndefinedTable, "table %q does not exist", name)
+				return ch, pgerr.New(pgerr.UndefinedTable, "%s %q does not exist", kind, name)
+			}
+			if err := dropKindMatches(t, kind); err != nil {
+				return ch, err
+			}
+			if slices.Contains(ch.Delete, name) {
+				continue // a CASCADE of an earlier name dropped it
 			}
 			if dt.Cascade {
-				ch.DeleteViews = append(ch.DeleteViews, dependentViews(s, name)...)
-			} else if err := dependents(s, name, "table", dt.Names); err != nil {
+				matviews, objects := dropDependents(s, name, &ch)
+				dropped = append(dropped, matviews...)
+				cascaded = append(cascaded, objects...)
+			} else if err := dependents(s, name, kind, dt.Names); err != nil {
 				return ch, err
 			}
 			refs := referencesFrom(s, name, dt.Names)
 			if len(refs) > 0 && !dt.Cascade {
-				return ch, dependentsError("table "+name, refs, "table "+name)
+				return ch, dependentsError(kind+" "+name, refs, kind+" "+name)
 			}
 			put, names := dropForeignKeys(s, refs, nil)
 			ch.Put = append(ch.Put, put...)
@@ -178,7 +185,7 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 		for i, t := range dropped {
 			names[i] = t.Name
 		}
-		skippedNotice("table", dt.Names, names, notice)
+		skippedNotice(kind, dt.Names, names, notice)
 	}
 	return e.afterCommit(ctx, cat, "deleting the rows of dropped tables", func(ctx context.Context, _ *catalog.Catalog) error {
 		if err := e.dropSequenceState(ctx, owned); err != nil {
@@ -292,7 +299,7 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *ir
 		return catalog.Change{Put: []*catalog.Table{nt}}, nil
 	})
 	if skipped {
-		notice(pgerr.Notice("relation %q already exists, skipping", ci.Index.Name))
+		notice(pgerr.CodedNotice(pgerr.DuplicateTable, "relation %q already exists, skipping", ci.Index.Name))
 		return nil
 	}
 	if err != nil {
@@ -391,17 +398,27 @@ func (e *Executor) alignToData(ctx context.Context, cat *catalog.Catalog, ci *ir
 		lo[d] = math.MaxUint64
 	}
 	rows := 0
+	var evalErr error
 	err = e.forEachRow(ctx, e.rowsOf(ctx, cat, t), t, func(row []sqltypes.Value) bool {
 		rows++
-		for d, k := range ix.Columns {
-			if row[k.Column].K == sqltypes.KindNull {
+		erow, in, err := ir.IndexRow(t, &ix, row)
+		if err != nil {
+			evalErr = err
+			return false
+		}
+		for d := range ix.Columns {
+			v := t.KeyValue(&ix, d, erow)
+			if !in || v.K == sqltypes.KindNull {
 				continue
 			}
-			c := catalog.ZCode(s.Attr(d), row[k.Column])
+			c := catalog.ZCode(s.Attr(d), v)
 			lo[d], hi[d] = min(lo[d], c), max(hi[d], c)
 		}
 		return rows%cancelCheckEvery != 0 || ctx.Err() == nil
 	})
+	if err == nil {
+		err = evalErr
+	}
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -483,6 +500,9 @@ func adviseIndex(t *catalog.Table, ix *catalog.Index, notice func(*pgerr.Error))
 		return
 	}
 	for _, k := range ix.Columns {
+		if k.Column < 0 {
+			continue
+		}
 		c := t.Columns[k.Column]
 		switch c.Type.Kind() {
 		case sqltypes.KindBool:
@@ -625,11 +645,18 @@ func (e *Executor) readChunkRows(ctx context.Context, r kv.ReadWriter, t *catalo
 		if err := t.DecodeRow(item.Attrs, row); err != nil {
 			return 0, nil, nil, nil, nil, err
 		}
-		read = append(read, row)
-		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: t.EntryKey(ix, row), Attrs: t.EntryAttrs(ix, row)})
-		rows = append(rows, kv.Key{Partition: item.Key.Partition, Sort: append([]byte(nil), item.Key.Sort...)})
 		last = append(last[:0], item.Key.Sort...)
 		n++
+		erow, in, err := ir.IndexRow(t, ix, row)
+		if err != nil {
+			return 0, nil, nil, nil, nil, err
+		}
+		if !in {
+			continue // outside the partial index: no entry
+		}
+		read = append(read, row)
+		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: t.EntryKey(ix, erow), Attrs: t.EntryAttrs(ix, row)})
+		rows = append(rows, kv.Key{Partition: item.Key.Partition, Sort: append([]byte(nil), item.Key.Sort...)})
 	}
 	if err := it.Err(); err != nil {
 		return 0, nil, nil, nil, nil, ClassifyError(err)
@@ -685,7 +712,7 @@ func ShowIndexes(t *catalog.Table) [][]sqltypes.Value {
 	colList := func(cols []catalog.KeyColumn) string {
 		names := make([]string, len(cols))
 		for i, k := range cols {
-			names[i] = t.Columns[k.Column].Name
+			names[i] = t.KeyName(k)
 			if k.Desc {
 				names[i] += " DESC"
 			}
@@ -726,10 +753,13 @@ func ShowIndexes(t *catalog.Table) [][]sqltypes.Value {
 
 // CheckResult is the outcome of a consistency check of one table.
 type CheckResult struct {
-	Table    string
-	Rows     int64
-	Index    string
-	Entries  int64
+	Table   string
+	Rows    int64
+	Index   string
+	Entries int64
+	// Expected is how many entries the rows should have: one a row, but
+	// in a partial index only the rows its predicate holds for.
+	Expected int64
 	Missing  int64 // rows without their entry
 	Orphaned int64 // entries without their row, or with stale values
 }
@@ -753,7 +783,15 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 			}
 			rows++
 			for i, ix := range t.Indexes {
-				k := t.EntryKey(ix, row)
+				erow, in, err := ir.IndexRow(t, ix, row)
+				if err != nil {
+					it.Close()
+					return nil, err
+				}
+				if !in {
+					continue
+				}
+				k := t.EntryKey(ix, erow)
 				expected[i][string(k.Partition)+"\x00"+string(k.Sort)] = attrsDigest(t.EntryAttrs(ix, row))
 			}
 		}
@@ -763,7 +801,7 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 			return nil, ClassifyError(err)
 		}
 	}
-	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.Name + "_pkey", Entries: rows}}
+	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.Name + "_pkey", Entries: rows, Expected: rows}}
 	for i, ix := range t.Indexes {
 		res := CheckResult{Table: t.Name, Rows: rows, Index: ix.Name}
 		found := map[string]bool{}
@@ -786,7 +824,8 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 				return nil, ClassifyError(err)
 			}
 		}
-		res.Missing = int64(len(expected[i]) - len(found))
+		res.Expected = int64(len(expected[i]))
+		res.Missing = res.Expected - int64(len(found))
 		out = append(out, res)
 	}
 	return out, nil
@@ -875,13 +914,14 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *ir.
 // DropView drops stored views.
 func (e *Executor) DropView(ctx context.Context, cat *catalog.Catalog, dv *ir.DropView, notice func(*pgerr.Error)) error {
 	var missing, cascaded []string
+	var matviews []*catalog.Table
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		var ch catalog.Change
-		missing, cascaded = nil, nil
+		missing, cascaded, matviews = nil, nil, nil
 		for _, name := range dv.Names {
 			if _, ok := s.StoredView(name); !ok {
-				if s.HasTable(name) {
-					return ch, pgerr.New(pgerr.WrongObjectType, "%q is not a view", name).WithHint("Use DROP TABLE to remove a table.")
+				if t, err := s.Table(name); err == nil {
+					return ch, dropKindMatches(t, "view")
 				}
 				if dv.IfExists {
 					missing = append(missing, name)
@@ -889,10 +929,13 @@ func (e *Executor) DropView(ctx context.Context, cat *catalog.Catalog, dv *ir.Dr
 				}
 				return ch, pgerr.New(pgerr.UndefinedTable, "view %q does not exist", name)
 			}
+			if slices.Contains(ch.DeleteViews, name) {
+				continue // a CASCADE of an earlier name dropped it
+			}
 			if dv.Cascade {
-				more := dependentViews(s, name)
-				cascaded = append(cascaded, more...)
-				ch.DeleteViews = append(ch.DeleteViews, more...)
+				more, objects := dropDependents(s, name, &ch)
+				matviews = append(matviews, more...)
+				cascaded = append(cascaded, objects...)
 			} else if err := dependents(s, name, "view", dv.Names); err != nil {
 				return ch, err
 			}
@@ -909,17 +952,29 @@ func (e *Executor) DropView(ctx context.Context, cat *catalog.Catalog, dv *ir.Dr
 	for _, name := range missing {
 		notice(pgerr.Notice("view %q does not exist, skipping", name))
 	}
-	cascadeNotice(cascaded, notice)
-	return nil
+	cascadeObjectsNotice(cascaded, notice)
+	return e.afterCommit(ctx, cat, "deleting the rows of dropped materialized views", func(ctx context.Context, _ *catalog.Catalog) error {
+		for _, t := range matviews {
+			if err := e.clearTable(ctx, t); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
-// cascadeNotice tells, as PostgreSQL does, which views a CASCADE dropped.
-func cascadeNotice(views []string, notice func(*pgerr.Error)) {
-	objects := make([]string, len(views))
-	for i, v := range views {
-		objects[i] = "view " + v
+// dropKindMatches refuses DROP TABLE of a materialized view, DROP
+// MATERIALIZED VIEW of a table and DROP VIEW of either (kind is the
+// statement's object kind), with PostgreSQL's error and hint.
+func dropKindMatches(t *catalog.Table, kind string) error {
+	actual, statement := "table", "DROP TABLE"
+	if t.IsMatview() {
+		actual, statement = "materialized view", "DROP MATERIALIZED VIEW"
 	}
-	cascadeObjectsNotice(objects, notice)
+	if actual == kind {
+		return nil
+	}
+	return pgerr.New(pgerr.WrongObjectType, "%q is not a %s", t.Name, kind).WithHint("Use %s to remove a %s.", statement, actual)
 }
 
 // skippedNotice reports, for DROP ... IF EXISTS, each name asked for that
@@ -949,54 +1004,40 @@ func cascadeObjectsNotice(objects []string, notice func(*pgerr.Error)) {
 	}
 }
 
-// dependentViews lists, for DROP ... CASCADE, every view that reads name,
-// directly or through other views.
-func dependentViews(s *catalog.Snapshot, name string) []string {
-	var out []string
-	seen := map[string]bool{name: true}
-	queue := []string{name}
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
-		for _, v := range s.Views() {
-			if seen[v.Name] {
-				continue
-			}
-			for _, d := range v.Depends {
-				if d == cur {
-					seen[v.Name] = true
-					out = append(out, v.Name)
-					queue = append(queue, v.Name)
-					break
-				}
-			}
-		}
-	}
-	return out
+// dependentViews lists, for DROP ... CASCADE, every view and materialized
+// view that reads name, directly or through others.
+func dependentViews(s *catalog.Snapshot, name string) []catalog.Dependent {
+	return s.DependentsClosure(name)
 }
 
-// dependents refuses to drop a relation a stored view reads (unless that
-// view is dropped by the same statement), as PostgreSQL does without
-// CASCADE.
+// dropDependents adds to ch the drop of every view and materialized view
+// that reads name (DROP ... CASCADE), and returns the dropped materialized
+// views' tables, whose rows go once the change is committed, and the
+// dropped objects as the cascade notice names them.
+func dropDependents(s *catalog.Snapshot, name string, ch *catalog.Change) (matviews []*catalog.Table, objects []string) {
+	for _, d := range dependentViews(s, name) {
+		if d.Matview != nil {
+			ch.Delete = append(ch.Delete, d.Name)
+			matviews = append(matviews, d.Matview)
+		} else {
+			ch.DeleteViews = append(ch.DeleteViews, d.Name)
+		}
+		objects = append(objects, d.Kind()+" "+d.Name)
+	}
+	return matviews, objects
+}
+
+// dependents refuses to drop a relation a view or materialized view reads
+// (unless the same statement drops that one too), as PostgreSQL does
+// without CASCADE.
 func dependents(s *catalog.Snapshot, name, kind string, dropping []string) error {
-	for _, v := range s.Views() {
-		if v.Name == name {
+	for _, d := range s.DependentsOf(name) {
+		if slices.Contains(dropping, d.Name) {
 			continue
 		}
-		gone := false
-		for _, d := range dropping {
-			gone = gone || d == v.Name
-		}
-		if gone {
-			continue
-		}
-		for _, d := range v.Depends {
-			if d == name {
-				return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, name).
-					WithDetail("view %s depends on %s %s", v.Name, kind, name).
-					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
-			}
-		}
+		return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, name).
+			WithDetail("%s %s depends on %s %s", d.Kind(), d.Name, kind, name).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
 	return nil
 }

@@ -956,6 +956,9 @@ func (ec *execCtx) startMergeJoin(ctx context.Context, x *optimizer.MergeJoin) (
 
 // startLookupJoin starts the operator of a LookupJoin node.
 func (ec *execCtx) startLookupJoin(ctx context.Context, x *optimizer.LookupJoin) (Rows, error) {
+	if err := scannable(x.Table); err != nil {
+		return nil, err
+	}
 	input := func(x optimizer.Node) (Rows, error) { return ec.build(ctx, x) }
 	in, err := input(x.Left)
 	if err != nil {

@@ -233,7 +233,14 @@ func (e *Executor) copyRows(ctx context.Context, old, future *catalog.Table) err
 		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: future.RowKey(nr), Attrs: future.RowAttrs(nr, version.I), Cond: kv.CondNotExists})
 		written = append(written, nr)
 		for _, ix := range future.Indexes {
-			ops = append(ops, kv.Op{Kind: kv.OpPut, Key: future.EntryKey(ix, nr), Attrs: future.EntryAttrs(ix, nr)})
+			erow, in, err := ir.IndexRow(future, ix, nr)
+			if err != nil {
+				failed = err
+				return false
+			}
+			if in {
+				ops = append(ops, kv.Op{Kind: kv.OpPut, Key: future.EntryKey(ix, erow), Attrs: future.EntryAttrs(ix, nr)})
+			}
 		}
 		if rows++; rows >= batch {
 			failed = flush()

@@ -79,6 +79,9 @@ type scanRows struct {
 }
 
 func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, error) {
+	if err := scannable(planned.Table); err != nil {
+		return nil, err
+	}
 	n, err := planned.Resolve(ec.eval)
 	if err != nil {
 		return nil, err

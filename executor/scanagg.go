@@ -28,6 +28,9 @@ func (ec *execCtx) newScanAgg(x *optimizer.Aggregate) (Rows, error) {
 		// The optimizer marks only aggregates over a static scan.
 		return nil, pgerr.New(pgerr.InternalError, "executor: an in-scan aggregate over %T", x.Input)
 	}
+	if err := scannable(scan.Table); err != nil {
+		return nil, err
+	}
 	return &scanAggRows{ec: ec, node: x, scan: scan, mem: ec.opMem()}, nil
 }
 

@@ -316,7 +316,7 @@ func (e *Executor) CreateSequence(ctx context.Context, cat *catalog.Catalog, cs 
 		return catalog.Change{PutSequences: []*catalog.Sequence{seq}}, nil
 	})
 	if errors.Is(err, errSkip) {
-		notice(pgerr.Notice("relation %q already exists, skipping", cs.Seq.Name))
+		notice(pgerr.CodedNotice(pgerr.DuplicateTable, "relation %q already exists, skipping", cs.Seq.Name))
 		return nil
 	}
 	return err

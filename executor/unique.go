@@ -10,6 +10,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 )
 
@@ -88,12 +89,13 @@ func indexOfOp(t *catalog.Table, op kv.Op) *catalog.Index {
 }
 
 // uniqueViolation is PostgreSQL's 23505 for a unique index, from the
-// attributes of the entry that collided (which hold its key columns).
+// attributes of the entry that collided (which hold its key columns and
+// the columns its expressions read).
 func uniqueViolation(t *catalog.Table, ix *catalog.Index, attrs []kv.Attr) error {
 	row := make([]sqltypes.Value, len(t.Columns))
 	_ = t.DecodeRow(attrs, row)
 	return pgerr.New(pgerr.UniqueViolation, "duplicate key value violates unique constraint %q", ix.Name).
-		WithValues(keyDetail(t, keyCols(ix.Columns), row, "Key %s already exists."))
+		WithValues(indexKeyDetail(t, ix, row, "Key %s already exists."))
 }
 
 // keyCols lists the column ordinals of a key.
@@ -105,28 +107,63 @@ func keyCols(keys []catalog.KeyColumn) []int {
 	return out
 }
 
+// keyPart is one value of a key DETAIL: its name (a column's, or an
+// index expression's text), type and value, and the columns a role must
+// be able to read to see it.
+type keyPart struct {
+	name string
+	typ  sqltypes.Type
+	val  sqltypes.Value
+	cols []int
+}
+
 // keyDetail renders a key DETAIL ("Key (a, b)=(1, x) already exists.",
 // NULL as null) for the first %s of format, as PostgreSQL's
 // BuildIndexValueDescription does: only to a role that may read every key
 // column (for others there is no DETAIL).
 func keyDetail(t *catalog.Table, cols []int, row []sqltypes.Value, format string, args ...any) func(pgerr.ColumnVisibility, any) string {
-	vals := make([]sqltypes.Value, len(cols))
+	parts := make([]keyPart, len(cols))
 	for i, c := range cols {
-		vals[i] = row[c]
+		parts[i] = keyPart{name: t.Columns[c].Name, typ: t.Columns[c].Type, val: row[c], cols: []int{c}}
 	}
+	return partsDetail(t, parts, format, args...)
+}
+
+// indexKeyDetail is keyDetail for the key of index ix in row (a table
+// row): an expression key is named by its text and shown with its value
+// (Key (lower(email))=(x)); none when the expressions cannot be computed.
+func indexKeyDetail(t *catalog.Table, ix *catalog.Index, row []sqltypes.Value, format string, args ...any) func(pgerr.ColumnVisibility, any) string {
+	erow, err := ir.IndexKeyRow(t, ix, row)
+	if err != nil {
+		return func(pgerr.ColumnVisibility, any) string { return "" }
+	}
+	parts := make([]keyPart, len(ix.Columns))
+	for i, k := range ix.Columns {
+		cols := []int{k.Column}
+		if k.Column < 0 {
+			cols = ix.ExprColumns
+		}
+		parts[i] = keyPart{name: t.KeyName(k), typ: t.KeyType(k), val: t.KeyValue(ix, i, erow), cols: cols}
+	}
+	return partsDetail(t, parts, format, args...)
+}
+
+func partsDetail(t *catalog.Table, parts []keyPart, format string, args ...any) func(pgerr.ColumnVisibility, any) string {
 	return func(vis pgerr.ColumnVisibility, style any) string {
 		st, _ := style.(sqltypes.Style)
 		var names, text strings.Builder
-		for i, c := range cols {
-			if vis != nil && vis(t.ID, c) < pgerr.Readable {
-				return ""
+		for i, p := range parts {
+			for _, c := range p.cols {
+				if vis != nil && vis(t.ID, c) < pgerr.Readable {
+					return ""
+				}
 			}
 			if i > 0 {
 				names.WriteString(", ")
 				text.WriteString(", ")
 			}
-			names.WriteString(t.Columns[c].Name)
-			text.WriteString(valueText(t.Columns[c].Type, vals[i], 0, st))
+			names.WriteString(p.name)
+			text.WriteString(valueText(p.typ, p.val, 0, st))
 		}
 		key := "(" + names.String() + ")=(" + text.String() + ")"
 		return fmt.Sprintf(format, append([]any{key}, args...)...)
@@ -211,13 +248,16 @@ func newArbiters(t *catalog.Table, keys []*catalog.Index) *arbiters {
 // NULL among the key's values).
 func (a *arbiters) key(ix *catalog.Index, row []sqltypes.Value) (string, kv.Key, bool) {
 	var k kv.Key
-	switch {
-	case ix == nil:
+	if ix == nil {
 		k = a.t.RowKey(row)
-	case a.t.UniqueKeyed(ix, row):
-		k = a.t.UniqueKey(ix, row)
-	default:
-		return "", k, false
+	} else {
+		// A row outside a partial index, or whose expression fails (its
+		// write fails the statement), holds no key of it.
+		erow, in, err := ir.IndexRow(a.t, ix, row)
+		if err != nil || !in || !a.t.UniqueKeyed(ix, erow) {
+			return "", k, false
+		}
+		k = a.t.UniqueKey(ix, erow)
 	}
 	return string(k.Partition) + "\x00" + string(k.Sort), k, true
 }
@@ -366,7 +406,9 @@ func (e *Executor) uniqueChunkOnce(ctx context.Context, t *catalog.Table, ix *ca
 	it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(shard), Start: start, Limit: backfillChunk, Consistent: true})
 	var rows []pending
 	var last []byte
-	for len(rows) < backfillChunk && it.Next() {
+	read := 0
+	for read < backfillChunk && it.Next() {
+		read++
 		item := it.Item()
 		p := pending{row: make([]sqltypes.Value, len(t.Columns))}
 		if err := t.DecodeRow(item.Attrs, p.row); err != nil {
@@ -377,10 +419,18 @@ func (e *Executor) uniqueChunkOnce(ctx context.Context, t *catalog.Table, ix *ca
 		p.attrs = t.RowAttrs(p.row, 0)
 		p.version = copyAttr(catalog.RowVersion(item.Attrs))
 		p.attrs[len(p.attrs)-1] = p.version
-		p.entry = t.EntryKey(ix, p.row)
-		p.unique = t.UniqueKeyed(ix, p.row)
-		rows = append(rows, p)
 		last = append(last[:0], item.Key.Sort...)
+		erow, in, err := ir.IndexRow(t, ix, p.row)
+		if err != nil {
+			it.Close()
+			return 0, nil, err
+		}
+		if !in {
+			continue // outside the partial index
+		}
+		p.entry = t.EntryKey(ix, erow)
+		p.unique = t.UniqueKeyed(ix, erow)
+		rows = append(rows, p)
 	}
 	err := it.Err()
 	it.Close()
@@ -450,12 +500,12 @@ func (e *Executor) uniqueChunkOnce(ctx context.Context, t *catalog.Table, ix *ca
 	if err := flush(); err != nil {
 		return 0, nil, err
 	}
-	return len(rows), last, nil
+	return read, last, nil
 }
 
 // duplicateValues is PostgreSQL's error for a unique index that existing
 // rows violate.
 func duplicateValues(t *catalog.Table, ix *catalog.Index, row []sqltypes.Value) error {
 	return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", ix.Name).
-		WithValues(keyDetail(t, keyCols(ix.Columns), row, "Key %s is duplicated."))
+		WithValues(indexKeyDetail(t, ix, row, "Key %s is duplicated."))
 }

@@ -46,6 +46,8 @@ type writeSet struct {
 	uniq  map[string]int
 	dup   error
 	dupAt int
+	// err is the first index expression that failed to evaluate.
+	err error
 	// groups[i] is the op index where change i starts, so a failed op
 	// names its row (COPY's error context).
 	groups []int
@@ -90,21 +92,46 @@ func (w *writeSet) add(c change) {
 		w.ops = append(w.ops, put)
 	}
 	for _, ix := range t.Indexes {
+		// A row's entry row holds its index expressions' values; a row
+		// failing a partial index's predicate has no entry (indexexpr.go).
+		oldR, oldIn, err := w.entryRow(ix, c.old)
+		if err != nil {
+			return
+		}
+		newR, newIn, err := w.entryRow(ix, c.new)
+		if err != nil {
+			return
+		}
 		var oldE, newE kv.Key
-		if c.old != nil {
-			oldE = t.EntryKeyPK(ix, c.old, oldKey.Sort)
+		if oldIn {
+			oldE = t.EntryKeyPK(ix, oldR, oldKey.Sort)
 		}
-		if c.new != nil {
-			newE = t.EntryKeyPK(ix, c.new, newKey.Sort)
+		if newIn {
+			newE = t.EntryKeyPK(ix, newR, newKey.Sort)
 		}
-		same := c.old != nil && c.new != nil && bytes.Equal(oldE.Partition, newE.Partition) && bytes.Equal(oldE.Sort, newE.Sort)
-		if c.old != nil && !same {
-			w.deleteEntry(ix, oldE, t.UniqueKeyed(ix, c.old))
+		same := oldIn && newIn && bytes.Equal(oldE.Partition, newE.Partition) && bytes.Equal(oldE.Sort, newE.Sort)
+		if oldIn && !same {
+			w.deleteEntry(ix, oldE, t.UniqueKeyed(ix, oldR))
 		}
-		if c.new != nil && (!same || entryChanged(t, ix, c.old, c.new)) {
-			w.putEntry(ix, newE, t.EntryAttrs(ix, c.new), !same && t.UniqueKeyed(ix, c.new))
+		if newIn && (!same || entryChanged(t, ix, c.old, c.new)) {
+			w.putEntry(ix, newE, t.EntryAttrs(ix, c.new), !same && t.UniqueKeyed(ix, newR))
 		}
 	}
+}
+
+// entryRow returns row's entry row in ix and whether row has an entry
+// (ir.IndexRow; a nil row has none). An expression that fails to
+// evaluate fails the statement: the write set keeps the first such error
+// for commit.
+func (w *writeSet) entryRow(ix *catalog.Index, row []sqltypes.Value) ([]sqltypes.Value, bool, error) {
+	if row == nil {
+		return nil, false, nil
+	}
+	erow, in, err := ir.IndexRow(w.t, ix, row)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return erow, in, err
 }
 
 // newRows are the rows the statement writes (for the Z-order bounds).
@@ -157,6 +184,9 @@ func lostRace(err error) bool {
 // (Write begins one), and its checks and referential actions run after its
 // writes are buffered (enforceReferences).
 func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) error {
+	if w.err != nil {
+		return w.err
+	}
 	if w.dup != nil {
 		return w.dup
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // zboundsCache keeps the last Z-order bounds this process read or wrote per
@@ -38,16 +39,28 @@ func (e *Executor) widenZBounds(ctx context.Context, t *catalog.Table, only *cat
 		}
 		s := t.ZSchema(ix)
 		lo, hi := make([]uint64, len(ix.Columns)), make([]uint64, len(ix.Columns))
-		for r, row := range rows {
-			for d, k := range ix.Columns {
-				c := catalog.ZCode(s.Attr(d), row[k.Column])
-				if r == 0 || c < lo[d] {
+		first := true
+		for _, row := range rows {
+			erow, in, err := ir.IndexRow(t, ix, row)
+			if err != nil {
+				return err
+			}
+			if !in {
+				continue
+			}
+			for d := range ix.Columns {
+				c := catalog.ZCode(s.Attr(d), t.KeyValue(ix, d, erow))
+				if first || c < lo[d] {
 					lo[d] = c
 				}
-				if r == 0 || c > hi[d] {
+				if first || c > hi[d] {
 					hi[d] = c
 				}
 			}
+			first = false
+		}
+		if first {
+			continue // no row has an entry
 		}
 		b, err := catalog.WidenZBounds(ctx, e.Store, ix, s, lo, hi, e.zbounds.get(ix.ID))
 		if err != nil {

@@ -11,7 +11,10 @@ import (
 type AlterTable struct {
 	Table    string
 	IfExists bool
-	Actions  []AlterAction
+	// Tag is the command tag when it is not ALTER TABLE (ALTER
+	// MATERIALIZED VIEW).
+	Tag     string
+	Actions []AlterAction
 	// Constraints are the column constraints of the ADD COLUMN actions,
 	// added once the actions are done (addcolumn_constraints.go).
 	Constraints []*AddConstraint
@@ -21,7 +24,13 @@ type AlterTable struct {
 func (*AlterTable) Kind() string { return "alter_table" }
 
 // Describe implements Statement.
-func (x *AlterTable) Describe() Description { return ddl(refs(ObjectRelation, x.Table)...) }
+func (x *AlterTable) Describe() Description {
+	d := ddl(refs(ObjectRelation, x.Table)...)
+	if x != nil {
+		d.Tag = x.Tag
+	}
+	return d
+}
 
 // AlterAction is one bound action.
 type AlterAction struct {

@@ -182,6 +182,9 @@ func (x *CreateTableAs) Describe() Description {
 	if x != nil && x.SelectInto {
 		return ct.Describe().tagged("SELECT INTO")
 	}
+	if ct != nil && ct.Table != nil && ct.Table.IsMatview() {
+		return ct.Describe().tagged("CREATE MATERIALIZED VIEW")
+	}
 	return ct.Describe().tagged("CREATE TABLE AS")
 }
 
@@ -191,13 +194,22 @@ type DropTable struct {
 	IfExists bool
 	// Cascade drops the views that read the tables too.
 	Cascade bool
+	// Matview is DROP MATERIALIZED VIEW: the names must be materialized
+	// views, and DROP TABLE's must not be.
+	Matview bool
 }
 
 // Kind implements Statement.
 func (*DropTable) Kind() string { return "drop_table" }
 
 // Describe implements Statement.
-func (x *DropTable) Describe() Description { return ddl(refs(ObjectTable, x.Names...)...) }
+func (x *DropTable) Describe() Description {
+	d := ddl(refs(ObjectTable, x.Names...)...)
+	if x != nil && x.Matview {
+		d.Tag = "DROP MATERIALIZED VIEW"
+	}
+	return d
+}
 
 // CreateIndex creates a secondary index.
 type CreateIndex struct {
@@ -376,3 +388,29 @@ func (*DropView) Kind() string { return "drop_view" }
 
 // Describe implements Statement.
 func (x *DropView) Describe() Description { return ddl(refs(ObjectView, x.Names...)...) }
+
+// RefreshMatview is REFRESH MATERIALIZED VIEW: the table's rows are
+// replaced by its query's, in one transaction.
+type RefreshMatview struct {
+	Permissions
+	Table        *catalog.Table
+	Concurrently bool
+	// NoData empties the view and leaves it unpopulated.
+	NoData bool
+	// Insert refills the table with the query's rows (nil for NoData),
+	// bound against the descriptor as of binding; the executor points it
+	// at the table's fresh store partitions.
+	Insert *Insert
+}
+
+// Kind implements Statement.
+func (*RefreshMatview) Kind() string { return "refresh_materialized_view" }
+
+// Describe implements Statement: the view's owner alone may refresh it.
+func (x *RefreshMatview) Describe() Description {
+	d := ddl()
+	if x != nil && x.Table != nil {
+		d.Owns = []ObjectRef{{Kind: ObjectTable, Name: x.Table.Name}}
+	}
+	return d
+}

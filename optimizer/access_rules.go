@@ -322,6 +322,19 @@ func ColumnSelectivity(t *catalog.Table, ts *catalog.TableStats, col int, set Va
 		return 1
 	}
 	cs := ts.Column(&t.Columns[col])
+	if cs == nil && ts != nil && isExprColumn(t.Columns[col]) {
+		// An index expression has no statistics: PostgreSQL's default
+		// selectivities of an equality and of a range.
+		sel := 0.0
+		for _, iv := range set {
+			if iv.IsPoint() {
+				sel += 0.005
+			} else {
+				sel += 1.0 / 3
+			}
+		}
+		return math.Min(sel, 1)
+	}
 	if cs == nil {
 		return columnFraction(t, col, set)
 	}

@@ -14,6 +14,20 @@ import (
 // planScan chooses the access path of one table scan by the rules and
 // computes its key ranges with this execution's parameter values.
 func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.Error) (*Scan, error) {
+	orig := s.Table
+	conj := ir.Conjuncts(s.Filter)
+	view, err := newIndexView(s, ctx)
+	if err != nil {
+		return nil, err
+	}
+	if view != nil {
+		// The rules see the table's index expressions as columns
+		// (indexexpr.go); the scan node keeps the table and its indexes.
+		vs := *s
+		vs.Table, vs.Filter = view.ext, andAll(view.rew)
+		s = &vs
+		conj = view.rew
+	}
 	t := s.Table
 	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
 	b, exact := extractBounds(s.Filter, ctx, kinds)
@@ -26,7 +40,10 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		return nil, err
 	}
 	best := d.winner
-	scan := &Scan{Table: t, Alias: s.Alias, Index: best.index, Needed: s.Needed, Rejected: d.rejected, Hint: hint.note, cols: tableCols(t),
+	if view != nil {
+		d.rejected = append(d.rejected, view.skipped...)
+	}
+	scan := &Scan{Table: orig, Alias: s.Alias, Index: view.index(best.index), Needed: s.Needed, Rejected: d.rejected, Hint: hint.note, cols: tableCols(orig),
 		Estimate: best.fraction, Covering: best.covering, Reverse: best.reverse, Ordered: best.ordered, Reason: d.reason}
 	scan.Lookup = best.index != nil && !best.covering
 	if best.cost > 0 || best.rows > 0 || best.items > 0 {
@@ -108,9 +125,12 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 	// Residual: every conjunct not enforced exactly by the key ranges or
 	// the box.
 	var residual []ir.Expr
-	for _, c := range ir.Conjuncts(s.Filter) {
+	for i, c := range conj {
 		if col, ok := exact[c]; ok && enforced[col] {
 			continue
+		}
+		if view != nil {
+			c = view.conj[i] // evaluated on the table's row
 		}
 		residual = append(residual, c)
 	}

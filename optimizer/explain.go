@@ -607,13 +607,16 @@ func indexWrites(d *Description, t *catalog.Table) {
 	for _, ix := range t.Indexes {
 		var cols []string
 		for _, k := range ix.Columns {
-			c := t.Columns[k.Column].Name
+			c := t.KeyName(k)
 			if k.Desc {
 				c += " DESC"
 			}
 			cols = append(cols, c)
 		}
 		s := fmt.Sprintf("%s index %s (%s)", ix.Kind, ix.Name, strings.Join(cols, ", "))
+		if ix.Partial() {
+			s += " WHERE " + ix.Predicate
+		}
 		if ix.Unique {
 			s = "unique " + s
 		}
@@ -666,7 +669,7 @@ func referencingPath(t *catalog.Table, fk *catalog.ForeignKey) string {
 		return "the primary key"
 	}
 	for _, ix := range t.Indexes {
-		if ix.Kind == catalog.KindBTree && ix.State == catalog.StatePublic && catalog.LeadsWith(ix.Columns, fk.Columns) {
+		if ix.Kind == catalog.KindBTree && ix.State == catalog.StatePublic && !ix.Partial() && catalog.LeadsWith(ix.Columns, fk.Columns) {
 			return "index " + ix.Name
 		}
 	}

@@ -98,6 +98,20 @@ var schema = []string{
 	 ) WITH (shards = 4, shard_columns = (site, sensor_id))`,
 	`CREATE INDEX sl_kind ON sensor_log (kind, ts) INCLUDE (celsius) WITH (shards = 8, shard_columns = (kind))`,
 	// Foreign keys and checks: what writes enforce.
+	// Expression and partial indexes (exprindex.sql).
+	`CREATE TABLE members (
+	   id         BIGINT PRIMARY KEY,
+	   email      TEXT NOT NULL,
+	   nick       VARCHAR(20),
+	   score      BIGINT,
+	   deleted_at TIMESTAMPTZ,
+	   lat        DOUBLE PRECISION,
+	   lon        DOUBLE PRECISION
+	 )`,
+	`CREATE UNIQUE INDEX members_email_live ON members (lower(email)) WHERE deleted_at IS NULL`,
+	`CREATE INDEX members_score_live ON members (score) WHERE deleted_at IS NULL AND score > 0`,
+	`CREATE INDEX members_nick ON members (lower(nick), score)`,
+	`CREATE INDEX members_place ON members USING zorder (lower(nick), lat, lon)`,
 	`CREATE TABLE orders (
 	   id         BIGINT PRIMARY KEY,
 	   account_id BIGINT NOT NULL REFERENCES accounts ON DELETE CASCADE,

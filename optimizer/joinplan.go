@@ -606,7 +606,9 @@ func (b *builder) lookupPaths(s *ir.Scan, filter ir.Expr, lk, rk []ir.Expr, need
 	}
 	consider(nil)
 	for _, ix := range t.Indexes {
-		if ix.State == catalog.StatePublic && ix.Kind == catalog.KindBTree {
+		// A lookup reads key columns: an expression or partial index has
+		// none to bind, or lacks rows.
+		if ix.State == catalog.StatePublic && ix.Kind == catalog.KindBTree && ix.Plain() {
 			consider(ix)
 		}
 	}

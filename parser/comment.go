@@ -6,7 +6,8 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 // 'text' | NULL, which TiDB cannot parse. Statement.AST is nil for it;
 // Statement.Comment holds it.
 type CommentStatement struct {
-	// Object is "table", "view", "index" or "column".
+	// Object is "table", "view", "materialized view", "index" or
+	// "column".
 	Object string
 	// Name is the object's name, split at dots: [schema.]relation, and
 	// for a column [schema.]relation.column.
@@ -29,7 +30,13 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 	cs := &CommentStatement{Object: r.toks[k].val}
 	switch cs.Object {
 	case "table", "view", "index", "column":
-	case "materialized", "foreign", "schema", "database", "function", "type", "domain", "sequence", "role", "constraint", "trigger", "extension":
+	case "materialized":
+		if !r.peek(k+1, "view") {
+			return nil, r.syntaxErrorAt(k + 1)
+		}
+		cs.Object = "materialized view"
+		k++
+	case "foreign", "schema", "database", "function", "type", "domain", "sequence", "role", "constraint", "trigger", "extension":
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported", cs.Object).WithPosition(r.pos(k))
 	default:
 		return nil, r.syntaxErrorAt(k)

@@ -267,16 +267,7 @@ func (r *rewriter) alterTable(head int) error {
 	cs := r.constraintSyntax()
 	for k < len(r.toks) {
 		// One action runs to the next comma at depth 0.
-		end := k
-		for depth := 0; end < len(r.toks); end++ {
-			if r.toks[end].is("(") {
-				depth++
-			} else if r.toks[end].is(")") {
-				depth--
-			} else if depth == 0 && r.toks[end].is(",") {
-				break
-			}
-		}
+		end := r.commaAt(k, len(r.toks))
 		var spec AlterSpecSyntax
 		switch {
 		case r.peek(k, "add") && !r.peek(k+1, "column"):

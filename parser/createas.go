@@ -31,6 +31,10 @@ type CreateTableAs struct {
 	// SelectInto marks the SELECT ... INTO spelling, whose command tag
 	// differs.
 	SelectInto bool
+	// Materialized marks CREATE MATERIALIZED VIEW, and Query is then its
+	// query's text, which the view keeps (matview.go).
+	Materialized bool
+	Query        string
 }
 
 // createTableAs reads the table description of
@@ -56,7 +60,10 @@ func (r *rewriter) createTableAs(head int) (int, error) {
 	if temp || unlogged {
 		k++
 	}
-	if !r.peek(k, "table") {
+	materialized := !temp && r.peek(k, "materialized") && r.peek(k+1, "view")
+	if materialized {
+		k++
+	} else if !r.peek(k, "table") {
 		return head, nil
 	}
 	// Only the AS form has an AS outside parentheses (a column's
@@ -69,7 +76,13 @@ func (r *rewriter) createTableAs(head int) (int, error) {
 		return as < 0
 	})
 	if as < 0 {
+		if materialized {
+			return head, r.syntaxErrorAt(len(r.toks))
+		}
 		return head, nil
+	}
+	if unlogged && materialized {
+		return head, pgerr.New(pgerr.FeatureNotSupported, "materialized views cannot be unlogged")
 	}
 	if unlogged {
 		return head, pgerr.New(pgerr.FeatureNotSupported, "UNLOGGED tables are not supported").WithPosition(r.pos(k - 1))
@@ -78,7 +91,7 @@ func (r *rewriter) createTableAs(head int) (int, error) {
 	if temp {
 		r.st.OnCommit = "preserve rows"
 	}
-	ca := &CreateTableAs{}
+	ca := &CreateTableAs{Materialized: materialized}
 	k++
 	if r.peek(k, "if") && r.peek(k+1, "not") && r.peek(k+2, "exists") {
 		ca.IfNotExists = true
@@ -124,7 +137,19 @@ func (r *rewriter) createTableAs(head int) (int, error) {
 	case r.peek(k, "without") && r.peek(k+1, "oids"):
 		k += 2
 	}
-	if r.peek(k, "on") && r.peek(k+1, "commit") {
+	if materialized && r.peek(k, "tablespace") {
+		// zproxy has no tablespaces but PostgreSQL's default one, where
+		// every relation is.
+		name, err := r.name(k + 1)
+		if err != nil {
+			return head, err
+		}
+		if name != "pg_default" {
+			return head, pgerr.New(pgerr.UndefinedObject, "tablespace \"%s\" does not exist", name).WithPosition(r.pos(k + 1))
+		}
+		k += 2
+	}
+	if !materialized && r.peek(k, "on") && r.peek(k+1, "commit") {
 		if k, err = r.onCommit(k); err != nil {
 			return head, err
 		}
@@ -147,6 +172,9 @@ func (r *rewriter) createTableAs(head int) (int, error) {
 		r.toks, r.ed = r.toks[:n-3], r.ed[:n-3]
 	case n-2 > q && r.peek(n-2, "with") && r.peek(n-1, "data"):
 		r.toks, r.ed = r.toks[:n-2], r.ed[:n-2]
+	}
+	if materialized {
+		ca.Query = r.sql[r.toks[q].start:r.toks[len(r.toks)-1].end]
 	}
 	r.st.CreateAs = ca
 	return q, nil

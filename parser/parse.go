@@ -61,6 +61,13 @@ type Statement struct {
 	Concurrently bool
 	// Include lists the INCLUDE (...) columns of CREATE INDEX.
 	Include []string
+	// IndexExprs are the expression keys of CREATE INDEX, as written; the
+	// AST names each by a placeholder column (IndexExprPrefix + i).
+	IndexExprs []IndexExpr
+	// IndexWhere is the predicate of a partial index (CREATE INDEX ...
+	// WHERE), as written, at byte IndexWhereOffset of Text.
+	IndexWhere       string
+	IndexWhereOffset int
 	// OnConflict is set for INSERT ... ON CONFLICT.
 	OnConflict *OnConflict
 	// Overriding is INSERT's OVERRIDING "system" | "user" VALUE, or "".
@@ -142,6 +149,11 @@ type Statement struct {
 	Extension *ExtensionStatement
 	// Type is a statement on user-defined types (typestmt.go).
 	Type *TypeStatement
+	// Refresh is REFRESH MATERIALIZED VIEW (matview.go); AST is nil then.
+	Refresh *RefreshStatement
+	// Matview marks DROP, ALTER and COMMENT ON MATERIALIZED VIEW, parsed
+	// as their TABLE forms (matview.go).
+	Matview bool
 	// Utility is set for PREPARE, EXECUTE, DEALLOCATE, DISCARD, cursors,
 	// LISTEN/NOTIFY and COPY; AST is then nil (utility.go).
 	Utility *UtilityStatement
@@ -213,8 +225,19 @@ type NamedCheck struct {
 // UPDATE SET .... For DO UPDATE the SET list is the InsertStmt's
 // OnDuplicate assignments; EXCLUDED.col appears there as a column name
 // whose table is "excluded".
+// IndexExpr is an expression key of CREATE INDEX (or an ON CONFLICT
+// target), as written, at byte Offset of the statement's text.
+type IndexExpr struct {
+	SQL    string
+	Offset int
+}
+
 type OnConflict struct {
 	Columns []string // the conflict target, nil when not given
+	// Exprs are the target's index expressions, and Where its inference
+	// clause (ON CONFLICT (...) WHERE predicate), nil when not given.
+	Exprs []IndexExpr
+	Where *IndexExpr
 	// Constraint is ON CONFLICT ON CONSTRAINT name ("" when not given).
 	Constraint string
 	DoNothing  bool // DO NOTHING; otherwise DO UPDATE
@@ -386,7 +409,7 @@ func Parse(sql string) ([]Statement, error) {
 func (st *Statement) ParsedApart() bool {
 	return st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil ||
 		st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Type != nil || st.Utility != nil ||
-		st.Routine != nil || st.Trigger != nil
+		st.Routine != nil || st.Trigger != nil || st.Refresh != nil
 }
 
 // createsRoutine reports whether toks begin CREATE [OR REPLACE] FUNCTION

@@ -551,7 +551,6 @@ func TestErrors(t *testing.T) {
 		{`INSERT INTO t VALUES (1) ON CONFLICT DO UPDATE SET a = 1`, pgerr.SyntaxError.String(), 26, `inference specification`},
 		{`INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET a = 1 WHERE a > 0`, pgerr.FeatureNotSupported.String(), 62, `WHERE`},
 		{`CREATE INDEX i ON t USING gin (a)`, pgerr.FeatureNotSupported.String(), 27, `index method gin`},
-		{`CREATE INDEX i ON t (a) WHERE a > 1`, pgerr.FeatureNotSupported.String(), 25, `partial`},
 		{`CREATE TABLE t (a int) WITH (shards = 4, shards = 5)`, pgerr.SyntaxError.String(), 42, `more than once`},
 		{`CREATE UNLOGGED TABLE t (a int)`, pgerr.FeatureNotSupported.String(), 8, `UNLOGGED`},
 		{`CREATE TABLE t (a int) ON COMMIT DROP`, pgerr.InvalidTableDefinition.String(), 24, `ON COMMIT can only be used on temporary tables`},

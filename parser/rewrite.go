@@ -3,6 +3,7 @@ package parser
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -516,9 +517,15 @@ func (r *rewriter) constructs(head int) error {
 	case "alter":
 		return r.alterTable(head)
 	case "drop":
+		if r.peek(head+1, "materialized") && r.peek(head+2, "view") {
+			// DROP MATERIALIZED VIEW: DROP TABLE, for TiDB.
+			r.st.Matview = true
+			r.drop(head+1, head+2)
+			r.replace(head+2, "table")
+		}
 		// DROP TABLE/VIEW ... CASCADE | RESTRICT: TiDB parses and forgets it.
 		last := len(r.toks) - 1
-		if (r.peek(head+1, "table") || r.peek(head+1, "view")) && last > head && (r.peek(last, "cascade") || r.peek(last, "restrict")) {
+		if (r.peek(head+1, "table") || r.peek(head+1, "view") || r.st.Matview) && last > head && (r.peek(last, "cascade") || r.peek(last, "restrict")) {
 			r.st.Cascade = r.toks[last].val == "cascade"
 			r.drop(last, last+1)
 		}
@@ -1048,11 +1055,7 @@ func (r *rewriter) createIndex(i int) error {
 	if end < 0 {
 		return r.syntaxErrorAt(len(r.toks))
 	}
-	if r.st.IndexMethod == "btree" { // a zorder key's col(width) is no expression
-		if err := r.indexKeysAreColumns(i, end); err != nil {
-			return err
-		}
-	}
+	r.liftIndexExprs(i, end)
 	if err := r.dropOpclasses(i, end); err != nil {
 		return err
 	}
@@ -1081,8 +1084,12 @@ func (r *rewriter) createIndex(i int) error {
 				return err
 			}
 			k = next
-		case r.peek(k, "where"):
-			return pgerr.New(pgerr.FeatureNotSupported, "partial indexes (CREATE INDEX ... WHERE) are not supported").WithPosition(r.pos(k))
+		case r.peek(k, "where") && k+1 < len(r.toks):
+			// A partial index's predicate ends the statement.
+			r.st.IndexWhere = r.sql[r.toks[k+1].start:r.toks[len(r.toks)-1].end]
+			r.st.IndexWhereOffset = r.toks[k+1].start
+			r.drop(k, len(r.toks))
+			k = len(r.toks)
 		case r.peek(k, "nulls"):
 			next, nnd := r.nullsDistinct(k)
 			if next == k {
@@ -1097,26 +1104,70 @@ func (r *rewriter) createIndex(i int) error {
 	return nil
 }
 
-// indexKeysAreColumns refuses (0A000) a key list between the parentheses
-// at open and close that holds an expression (lower(email), (a + b)):
-// zproxy indexes columns only, and says so rather than fail on the syntax.
-func (r *rewriter) indexKeysAreColumns(open, close int) error {
+// commaAt returns the first comma at parenthesis depth 0 from token from,
+// or limit when there is none before it.
+func (r *rewriter) commaAt(from, limit int) int {
+	depth := 0
+	for k := from; k < limit; k++ {
+		switch {
+		case r.toks[k].is("("):
+			depth++
+		case r.toks[k].is(")"):
+			depth--
+		case depth == 0 && r.toks[k].is(","):
+			return k
+		}
+	}
+	return limit
+}
+
+// IndexExprPrefix names the placeholder column standing for an expression
+// key of CREATE INDEX in the TiDB text: zp_index_expr_<i> is
+// Statement.IndexExprs[i].
+const IndexExprPrefix = "zp_index_expr_"
+
+// liftIndexExprs lifts the expression keys of a CREATE INDEX key list (the
+// tokens from open to its closing parenthesis close) into
+// Statement.IndexExprs, leaving a placeholder column in their place: a
+// parenthesized expression ((a + b)) or a function call (lower(email)). In
+// a Z-order index, col(n) is a column's width, not a call.
+func (r *rewriter) liftIndexExprs(open, close int) {
 	start := open + 1
-	for k := open + 1; k <= close; k++ {
-		if k < close && !r.toks[k].is(",") {
-			if r.toks[k].is("(") {
-				if k == start || r.toks[k-1].kind == tkIdent && k-1 == start {
-					return pgerr.New(pgerr.FeatureNotSupported, "index expressions are not supported: zproxy indexes columns").WithPosition(r.pos(start))
-				}
-				if m := r.matching(k); m > 0 {
-					k = m
+	for start < close {
+		end := start // the part's expression ends at end (inclusive)
+		isExpr := false
+		switch {
+		case r.toks[start].is("("):
+			end, isExpr = r.matching(start), true
+		case r.toks[start].kind == tkIdent || r.toks[start].kind == tkQIdent:
+			k := start
+			for r.peek(k+1, ".") && k+2 < close {
+				k += 2
+			}
+			if r.peek(k+1, "(") {
+				m := r.matching(k + 1)
+				width := r.st.IndexMethod == "zorder" && k == start && m == k+3 && r.toks[k+2].kind == tkNumber
+				if !width && m > 0 {
+					end, isExpr = m, true
 				}
 			}
-			continue
 		}
-		start = k + 1
+		if isExpr && end > 0 && end < close {
+			text := r.sql[r.toks[start].start:r.toks[end].end]
+			if r.toks[start].is("(") {
+				text = r.sql[r.toks[start+1].start:r.toks[end-1].end]
+			}
+			r.st.IndexExprs = append(r.st.IndexExprs, IndexExpr{SQL: text, Offset: r.toks[start].start})
+			r.drop(start, end+1)
+			r.replace(start, IndexExprPrefix+strconv.Itoa(len(r.st.IndexExprs)-1))
+		}
+		// The next part begins after the comma at this depth.
+		from := end + 1
+		if !isExpr {
+			from = start
+		}
+		start = r.commaAt(from, close) + 1
 	}
-	return nil
 }
 
 // onConflict turns INSERT ... ON CONFLICT [(cols)] DO NOTHING | DO UPDATE SET
@@ -1138,19 +1189,29 @@ func (r *rewriter) onConflict(head int) error {
 				if close < 0 {
 					return r.syntaxErrorAt(len(r.toks))
 				}
-				for c := k + 1; c < close; c += 2 {
-					if t := r.toks[c]; t.kind != tkIdent && t.kind != tkQIdent {
-						return r.syntaxErrorAt(c)
-					}
-					oc.Columns = append(oc.Columns, r.toks[c].val)
-					if c+1 < close && !r.peek(c+1, ",") {
-						return r.syntaxErrorAt(c + 1)
-					}
-				}
-				if len(oc.Columns) == 0 {
-					return r.syntaxErrorAt(close)
+				if err := r.conflictTarget(oc, k, close); err != nil {
+					return err
 				}
 				k = close + 1
+				if r.peek(k, "where") {
+					// The inference clause: a partial unique index whose
+					// predicate it implies is an arbiter.
+					w := k + 1
+					for w < len(r.toks) && !r.peek(w, "do") {
+						if r.toks[w].is("(") {
+							w = r.matching(w)
+							if w < 0 {
+								return r.syntaxErrorAt(len(r.toks))
+							}
+						}
+						w++
+					}
+					if w == k+1 || w >= len(r.toks) {
+						return r.syntaxErrorAt(w)
+					}
+					oc.Where = &IndexExpr{SQL: r.sql[r.toks[k+1].start:r.toks[w-1].end], Offset: r.toks[k+1].start}
+					k = w
+				}
 			} else if r.peek(k, "on") && r.peek(k+1, "constraint") && k+2 < len(r.toks) {
 				oc.Constraint = r.toks[k+2].val
 				k += 3
@@ -1163,7 +1224,7 @@ func (r *rewriter) onConflict(head int) error {
 				oc.DoNothing = true
 				r.drop(i, k+2)
 			case r.peek(k+1, "update") && r.peek(k+2, "set"):
-				if oc.Columns == nil && oc.Constraint == "" {
+				if oc.Columns == nil && oc.Exprs == nil && oc.Constraint == "" {
 					return pgerr.New(pgerr.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
 						WithPosition(r.pos(i)).WithHint("For example, ON CONFLICT (column_name).")
 				}
@@ -1186,6 +1247,37 @@ func (r *rewriter) onConflict(head int) error {
 			r.st.OnConflict = oc
 			return nil
 		}
+	}
+	return nil
+}
+
+// conflictTarget reads ON CONFLICT's target list between the parentheses
+// at open and close: column names, and index expressions (lower(email),
+// (a + b)) as PostgreSQL's inference accepts them.
+func (r *rewriter) conflictTarget(oc *OnConflict, open, close int) error {
+	start := open + 1
+	for start < close {
+		end := r.commaAt(start, close)
+		if end == start {
+			return r.syntaxErrorAt(start)
+		}
+		last := end - 1
+		// A trailing operator class or COLLATE is the index's business.
+		if last > start && r.toks[last].kind == tkIdent && strings.HasSuffix(r.toks[last].val, "_ops") {
+			last--
+		}
+		switch t := r.toks[start]; {
+		case last == start && (t.kind == tkIdent || t.kind == tkQIdent):
+			oc.Columns = append(oc.Columns, t.val)
+		case t.is("(") && r.matching(start) == last:
+			oc.Exprs = append(oc.Exprs, IndexExpr{SQL: r.sql[r.toks[start+1].start:r.toks[last-1].end], Offset: r.toks[start+1].start})
+		default:
+			oc.Exprs = append(oc.Exprs, IndexExpr{SQL: r.sql[t.start:r.toks[last].end], Offset: t.start})
+		}
+		start = end + 1
+	}
+	if len(oc.Columns) == 0 && len(oc.Exprs) == 0 {
+		return r.syntaxErrorAt(close)
 	}
 	return nil
 }

@@ -25,7 +25,15 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Trigger = ts // no AST: see TriggerStatement
 		return nil, err
 	}
+	r.matviewAsTable()
+	if rs, err := r.refreshStmt(); err != nil || rs != nil {
+		r.st.Refresh = rs // no AST: see RefreshStatement
+		return nil, err
+	}
 	if os, err := r.ownerStmt(); err != nil || os != nil {
+		if os != nil && r.st.Matview {
+			os.Kind = "materialized view"
+		}
 		r.st.Owner = os // no AST: see OwnerStatement
 		return nil, err
 	}

@@ -15,6 +15,9 @@ import (
 func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, error) {
 	st := stmt.Alter
 	at := &ir.AlterTable{Table: st.Table, IfExists: st.IfExists}
+	if stmt.Matview {
+		at.Tag = "ALTER MATERIALIZED VIEW"
+	}
 	if len(st.Actions) == 1 && st.Actions[0].Kind == parser.AlterRenameIndex {
 		at.Actions = []ir.AlterAction{{AlterAction: st.Actions[0]}}
 		return at, nil
@@ -28,6 +31,9 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", st.Table).WithHint("Use ALTER VIEW to change a view.")
 		}
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", st.Table).WithPosition(st.Pos)
+	}
+	if err := matviewAlter(t, stmt.Matview, st.Actions); err != nil {
+		return nil, err
 	}
 	if ra, ok, err := bindReshard(t, st.Actions); ok {
 		if err != nil {
@@ -203,6 +209,9 @@ func bindTruncate(snap *catalog.Snapshot, st *parser.TruncateStatement) (ir.Stat
 			}
 			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", name).WithPosition(st.Pos)
 		}
+		if t.IsMatview() {
+			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", name)
+		}
 		if !seen[name] {
 			seen[name] = true
 			tr.Tables = append(tr.Tables, t)
@@ -297,7 +306,7 @@ func bindOwner(snap *catalog.Snapshot, st *parser.OwnerStatement) (ir.Statement,
 	v, isView := snap.StoredView(st.Name)
 	q, isSeq := snap.Sequence(st.Name)
 	switch {
-	case terr == nil && st.Kind == "table":
+	case terr == nil && (st.Kind == "table" || st.Kind == "materialized view" && t.IsMatview()):
 		a.Table = t
 	case isView && st.Kind != "sequence":
 		a.View = v

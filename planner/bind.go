@@ -172,9 +172,12 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 	}
 	var st ir.Statement
 	var err error
-	if stmt.CreateAs != nil {
+	switch {
+	case stmt.CreateAs != nil:
 		st, err = b.bindCreateTableAs(stmt.AST)
-	} else {
+	case stmt.Refresh != nil:
+		st, err = b.bindRefresh(stmt.Refresh)
+	default:
 		st, err = b.bindStmt(stmt.AST)
 	}
 	if err != nil {
@@ -233,7 +236,7 @@ func (b *Binder) bindStmt(node ast.StmtNode) (ir.Statement, error) {
 			}
 			return d, nil
 		}
-		d := &ir.DropTable{IfExists: n.IfExists, Cascade: b.stmt.Cascade}
+		d := &ir.DropTable{IfExists: n.IfExists, Cascade: b.stmt.Cascade, Matview: b.stmt.Matview}
 		for _, t := range n.Tables {
 			d.Names = append(d.Names, t.Name.O)
 		}

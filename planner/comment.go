@@ -47,6 +47,9 @@ func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*ir.Comme
 		}
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel).WithPosition(cs.Pos)
 	}
+	if cs.Object == "materialized view" && !t.IsMatview() {
+		return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a materialized view", rel)
+	}
 	c.Table = t
 	if col != "" {
 		c.Column = t.ColumnIndex(col)

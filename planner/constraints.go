@@ -262,6 +262,9 @@ func (b *Binder) newForeignKey(t *catalog.Table, name string, cols []string, ref
 			}
 			return nil, err
 		}
+		if p.IsMatview() {
+			return nil, pgerr.New(pgerr.WrongObjectType, "referenced relation %q is not a table", fk.RefTable)
+		}
 		parent = p
 	}
 	if parent.Temp != t.Temp {
@@ -360,7 +363,7 @@ func (b *Binder) referencingIndex(t *catalog.Table, fk *catalog.ForeignKey) *cat
 		return nil
 	}
 	for _, ix := range t.Indexes {
-		if ix.Kind == catalog.KindBTree && catalog.LeadsWith(ix.Columns, fk.Columns) {
+		if ix.Kind == catalog.KindBTree && !ix.Partial() && catalog.LeadsWith(ix.Columns, fk.Columns) {
 			return nil
 		}
 	}
@@ -399,19 +402,10 @@ func (b *Binder) newCheck(t *catalog.Table, name, sql string) (catalog.Check, ir
 // function, but not read other rows: subqueries, aggregates, window
 // functions and parameters are refused as PostgreSQL refuses them.
 func (b *Binder) bindCheck(t *catalog.Table, sql string) (ir.Expr, []int, error) {
-	stmt, node, err := parser.ParseExpression("(" + sql + ")")
+	sub, node, err := b.parseStoredExpr(sql, "")
 	if err != nil {
 		return nil, nil, err
 	}
-	if stmt.NumParams > 0 {
-		return nil, nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $1")
-	}
-	var refused error
-	node.Accept(&checkRefuser{err: &refused})
-	if refused != nil {
-		return nil, nil, refused
-	}
-	sub := &Binder{snap: b.snap, stmt: stmt, loc: b.loc, style: b.style}
 	sc := &scope{items: []*fromItem{tableItem(t, t.Name, 0)}}
 	e, err := sub.bindBool(sc, node, "CHECK")
 	if err != nil {
@@ -426,6 +420,26 @@ func (b *Binder) bindCheck(t *catalog.Table, sql string) (ir.Expr, []int, error)
 		}
 	})
 	return e, cols, nil
+}
+
+// parseStoredExpr parses an expression a schema object keeps as text (a
+// CHECK, a generated column, an index expression or predicate), refusing
+// parameters and what checkRefuser refuses there (where, as it names it),
+// and returns it with the binder to bind it with.
+func (b *Binder) parseStoredExpr(sql, where string) (*Binder, ast.ExprNode, error) {
+	stmt, node, err := parser.ParseExpression("(" + sql + ")")
+	if err != nil {
+		return nil, nil, err
+	}
+	if stmt.NumParams > 0 {
+		return nil, nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $1")
+	}
+	var refused error
+	node.Accept(&checkRefuser{err: &refused, where: where})
+	if refused != nil {
+		return nil, nil, refused
+	}
+	return &Binder{snap: b.snap, stmt: stmt, loc: b.loc, style: b.style}, node, nil
 }
 
 // checkRefuser finds what an expression a table keeps may not contain: a

@@ -28,7 +28,7 @@ func (b *Binder) bindCreateTableAs(node ast.StmtNode) (ir.Statement, error) {
 	ca := b.stmt.CreateAs
 	if x, ok := node.(*ast.ExplainStmt); ok {
 		if x.Analyze {
-			return nil, unsupported("EXPLAIN ANALYZE of %s is not supported", tagOf(ca.SelectInto))
+			return nil, unsupported("EXPLAIN ANALYZE of %s is not supported", tagOf(ca))
 		}
 		return b.bindStmt(node)
 	}
@@ -38,7 +38,7 @@ func (b *Binder) bindCreateTableAs(node ast.StmtNode) (ir.Statement, error) {
 	}
 	q, ok := bound.(*ir.Query)
 	if !ok {
-		return nil, unsupported("%s of this statement is not supported", tagOf(ca.SelectInto))
+		return nil, unsupported("%s of this statement is not supported", tagOf(ca))
 	}
 	cols := q.Plan.Columns()
 	if len(ca.Columns) > len(cols) {
@@ -48,7 +48,6 @@ func (b *Binder) bindCreateTableAs(node ast.StmtNode) (ir.Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	row := make([]ir.Expr, 0, len(cols)+1)
 	for i, c := range cols {
 		name := c.Name
 		if i < len(ca.Columns) {
@@ -64,27 +63,45 @@ func (b *Binder) bindCreateTableAs(node ast.StmtNode) (ir.Statement, error) {
 		if err := storableColumn(name, typ); err != nil {
 			return nil, err
 		}
-		e, err := b.coerceTo(&ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}, typ, true)
-		if err != nil {
-			return nil, err
-		}
 		t.Columns = append(t.Columns, catalog.Column{Name: name, Type: typ})
-		row = append(row, e)
 	}
 	b.addRowID(t)
 	if err := b.tableOptions(t); err != nil {
 		return nil, err
 	}
+	if ca.Materialized {
+		if err := b.matviewQuery(t); err != nil {
+			return nil, err
+		}
+	}
 	x := &ir.CreateTableAs{Create: &ir.CreateTable{Table: t, IfNotExists: ca.IfNotExists}, SelectInto: ca.SelectInto}
 	if !ca.NoData {
-		rowID, err := b.defaults(t).of(len(t.Columns) - 1)
+		if x.Insert, err = b.fillingInsert(t, q.Plan); err != nil {
+			return nil, err
+		}
+	}
+	return x, nil
+}
+
+// fillingInsert binds the INSERT that fills table t, which has the query
+// plan's columns (cast to the table's types) and a hidden row id, with the
+// plan's rows.
+func (b *Binder) fillingInsert(t *catalog.Table, plan ir.Rel) (*ir.Insert, error) {
+	cols := plan.Columns()
+	row := make([]ir.Expr, 0, len(cols)+1)
+	for i, c := range cols {
+		e, err := b.coerceTo(&ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}, t.Columns[i].Type, true)
 		if err != nil {
 			return nil, err
 		}
-		row = append(row, rowID)
-		x.Insert = &ir.Insert{Table: t, Source: &ir.Project{Input: q.Plan, Exprs: row, Cols: ir.NewScan(t, t.Name).Columns()}}
+		row = append(row, e)
 	}
-	return x, nil
+	rowID, err := b.defaults(t).of(len(t.Columns) - 1)
+	if err != nil {
+		return nil, err
+	}
+	row = append(row, rowID)
+	return &ir.Insert{Table: t, Source: &ir.Project{Input: plan, Exprs: row, Cols: ir.NewScan(t, t.Name).Columns()}}, nil
 }
 
 // storableColumn refuses a column of a type no table column can have: a
@@ -102,9 +119,12 @@ func storableColumn(name string, t sqltypes.Type) error {
 }
 
 // tagOf is the command's name in messages.
-func tagOf(selectInto bool) string {
-	if selectInto {
+func tagOf(ca *parser.CreateTableAs) string {
+	switch {
+	case ca.SelectInto:
 		return "SELECT INTO"
+	case ca.Materialized:
+		return "CREATE MATERIALIZED VIEW"
 	}
 	return "CREATE TABLE AS"
 }

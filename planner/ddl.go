@@ -284,20 +284,31 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 	if b.stmt.IndexUnnamed {
 		// PostgreSQL's ChooseIndexName: table_col1_col2_idx, numbered
 		// when taken.
-		cols := []string{t.Name}
-		for _, part := range n.IndexPartSpecifications {
-			if part.Column != nil {
-				cols = append(cols, part.Column.Name.O)
-			}
-		}
-		name = chooseName(strings.Join(cols, "_"), "idx", b.nameTaken(t, true))
+		name = "" // once the keys are bound
 	}
 	ix := &catalog.Index{Name: name, Kind: kind, Shards: t.Shards, State: catalog.StateBuilding, Bounds: kind == catalog.KindZOrder}
 	seen := map[int]bool{}
+	// keyNames are the names PostgreSQL's ChooseIndexColumnNames gives the
+	// keys in an index's generated name.
+	var keyNames []string
 	for _, part := range n.IndexPartSpecifications {
 		if part.Column == nil {
 			return nil, unsupported("expression indexes are not supported")
 		}
+		if x := indexExprOrdinal(part.Column.Name.O); x >= 0 {
+			kc := catalog.KeyColumn{Desc: part.Desc}
+			e, err := b.bindIndexKeyExpr(t, ix, x, &kc)
+			if err != nil {
+				return nil, err
+			}
+			if kind == catalog.KindZOrder && part.Desc {
+				return nil, unsupported("DESC is meaningless in a Z-order index")
+			}
+			ix.Columns = append(ix.Columns, kc)
+			keyNames = append(keyNames, ir.IndexExprName(e))
+			continue
+		}
+		keyNames = append(keyNames, part.Column.Name.O)
 		i := t.ColumnIndex(part.Column.Name.O)
 		if i < 0 {
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", part.Column.Name.O)
@@ -320,6 +331,15 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 			return nil, unsupported("DESC is meaningless in a Z-order index")
 		}
 		ix.Columns = append(ix.Columns, kc)
+	}
+	if name == "" {
+		// PostgreSQL's ChooseIndexName: table_key1_key2_idx, numbered
+		// when taken.
+		name = chooseName(strings.Join(append([]string{t.Name}, uniqueKeyNames(keyNames)...), "_"), "idx", b.nameTaken(t, true))
+		ix.Name = name
+	}
+	if err := b.bindIndexPredicate(t, ix); err != nil {
+		return nil, err
 	}
 	if kind == catalog.KindZOrder && len(ix.Columns) > MaxZOrderColumns {
 		return nil, pgerr.New(pgerr.TooManyColumns, "cannot use more than %d columns in a Z-order index", MaxZOrderColumns)
@@ -415,7 +435,7 @@ func bindLeads(t *catalog.Table, ix *catalog.Index, val string) error {
 	}
 	for i := range ix.Columns {
 		if w := s.Attr(i).Width; ix.Columns[i].Lead > w {
-			return pgerr.New(pgerr.InvalidParameterValue, "lead %d of column %q is wider than its %d bits", ix.Columns[i].Lead, t.Columns[ix.Columns[i].Column].Name, w)
+			return pgerr.New(pgerr.InvalidParameterValue, "lead %d of column %q is wider than its %d bits", ix.Columns[i].Lead, t.KeyName(ix.Columns[i]), w)
 		}
 	}
 	return nil
@@ -432,7 +452,7 @@ func checkIndexTypes(t *catalog.Table, ix *catalog.Index) error {
 		if k.Width == 0 {
 			continue
 		}
-		typ := t.Columns[k.Column].Type
+		typ := t.KeyType(k)
 		maxBits := 64
 		switch typ.ID {
 		case sqltypes.Bool:
@@ -445,7 +465,7 @@ func checkIndexTypes(t *catalog.Table, ix *catalog.Index) error {
 			maxBits = 64
 		}
 		if k.Width < 1 || k.Width > maxBits {
-			return pgerr.New(pgerr.InvalidParameterValue, "width %d for column %q must be between 1 and %d bits", k.Width, t.Columns[k.Column].Name, maxBits)
+			return pgerr.New(pgerr.InvalidParameterValue, "width %d for column %q must be between 1 and %d bits", k.Width, t.KeyName(k), maxBits)
 		}
 	}
 	return nil

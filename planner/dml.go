@@ -66,6 +66,9 @@ func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) 
 		}
 		return nil, "", err
 	}
+	if t.IsMatview() {
+		return nil, "", pgerr.New(pgerr.WrongObjectType, "cannot change materialized view %q", t.Name)
+	}
 	return t, tn.Name.O, nil
 }
 
@@ -221,7 +224,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 				target.Updated.Add(i)
 			}
 		}
-		if ins.OnConflict.Arbiters, err = conflictArbiters(t, oc); err != nil {
+		if ins.OnConflict.Arbiters, err = b.conflictArbiters(t, oc); err != nil {
 			return nil, err
 		}
 		// The conflict target's columns are read, as PostgreSQL marks

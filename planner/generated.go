@@ -5,7 +5,6 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
-	"github.com/zproxy/zproxy/parser"
 )
 
 // Generated columns (GENERATED ALWAYS AS (expr) STORED): the expression is
@@ -22,19 +21,10 @@ import (
 // generated column.
 func (b *Binder) bindGenerated(t *catalog.Table, col int) (ir.Expr, error) {
 	c := t.Columns[col]
-	stmt, node, err := parser.ParseExpression("(" + c.Generated + ")")
+	sub, node, err := b.parseStoredExpr(c.Generated, "column generation expression")
 	if err != nil {
 		return nil, err
 	}
-	if stmt.NumParams > 0 {
-		return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $1")
-	}
-	var refused error
-	node.Accept(&checkRefuser{err: &refused, where: "column generation expression"})
-	if refused != nil {
-		return nil, refused
-	}
-	sub := &Binder{snap: b.snap, stmt: stmt, loc: b.loc, style: b.style}
 	sc := &scope{items: []*fromItem{tableItem(t, t.Name, 0)}}
 	e, err := sub.bindExpr(sc, node)
 	if err != nil {

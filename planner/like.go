@@ -6,6 +6,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -131,13 +132,25 @@ func (b *Binder) likeConstraints(t *catalog.Table, likes []likeSource) error {
 				continue
 			}
 			nix := &catalog.Index{Kind: ix.Kind, Shards: t.Shards, State: catalog.StatePublic, Unique: ix.Unique,
-				NullsNotDistinct: ix.NullsNotDistinct, Constraint: ix.Constraint, Bounds: ix.Bounds}
+				NullsNotDistinct: ix.NullsNotDistinct, Constraint: ix.Constraint, Bounds: ix.Bounds, Predicate: ix.Predicate}
+			bound, err := ir.BindIndex(l.src, ix)
+			if err != nil {
+				return err
+			}
 			names := []string{t.Name}
-			for _, k := range ix.Columns {
+			for i, k := range ix.Columns {
+				if k.Column < 0 { // an expression reads columns by name
+					nix.Columns = append(nix.Columns, k)
+					names = append(names, ir.IndexExprName(bound.Keys[i]))
+					continue
+				}
 				name := l.src.Columns[k.Column].Name
 				k.Column = t.ColumnIndex(name)
 				nix.Columns = append(nix.Columns, k)
 				names = append(names, name)
+			}
+			for _, c := range ix.ExprColumns {
+				nix.ExprColumns = append(nix.ExprColumns, t.ColumnIndex(l.src.Columns[c].Name))
 			}
 			for _, i := range ix.Include {
 				nix.Include = append(nix.Include, t.ColumnIndex(l.src.Columns[i].Name))

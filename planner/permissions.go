@@ -24,6 +24,7 @@ var (
 	_ ir.Permissioned = (*ir.Update)(nil)
 	_ ir.Permissioned = (*ir.Delete)(nil)
 	_ ir.Permissioned = (*ir.CreateTableAs)(nil)
+	_ ir.Permissioned = (*ir.RefreshMatview)(nil)
 )
 
 // addPermission records a reference to a stored table or view, checked as

@@ -918,6 +918,9 @@ func (b *Binder) lockRows(r ir.Rel, info *ast.SelectLockInfo, grouped, distinct,
 				name = s.Table.Name
 			}
 			if _, ok := named[name]; ok || len(named) == 0 {
+				if s.Table.IsMatview() && err == nil {
+					err = pgerr.New(pgerr.WrongObjectType, "cannot lock rows in materialized view %q", s.Table.Name)
+				}
 				s.Lock = strength
 				named[name] = true
 				if p := b.permissionFor(s); p != nil {

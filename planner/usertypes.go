@@ -75,19 +75,10 @@ func bindDomainCheck(d *sqltypes.DomainType, sql string) (sqltypes.DomainCheckFu
 // bindDomainCheckExpr binds a domain's CHECK expression over one column,
 // VALUE, of the domain's base type, with a table CHECK's rules.
 func (b *Binder) bindDomainCheckExpr(base sqltypes.Type, sql string) (ir.Expr, error) {
-	stmt, node, err := parser.ParseExpression("(" + sql + ")")
+	sub, node, err := b.parseStoredExpr(sql, "")
 	if err != nil {
 		return nil, err
 	}
-	if stmt.NumParams > 0 {
-		return nil, pgerr.New(pgerr.UndefinedParameter, "there is no parameter $1")
-	}
-	var refused error
-	node.Accept(&checkRefuser{err: &refused})
-	if refused != nil {
-		return nil, refused
-	}
-	sub := &Binder{snap: b.snap, stmt: stmt, loc: b.loc, style: b.style}
 	t := &catalog.Table{Columns: []catalog.Column{{Name: "value", Type: base}}}
 	sc := &scope{items: []*fromItem{tableItem(t, "", 0)}}
 	return sub.bindBool(sc, node, "CHECK")

@@ -126,6 +126,8 @@ func (b *Binder) updatableView(v *catalog.View, depth int) (*viewWrite, error) {
 			return nil, err
 		}
 		w.base, src, w.where = iw.base, iw.stand, iw.where
+	} else if src.IsMatview() {
+		return nil, b.notUpdatable(v.Name, "Views that do not select from a single table or view are not automatically updatable.")
 	} else {
 		w.base = src
 	}

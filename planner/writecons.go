@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -124,12 +125,13 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 }
 
 // conflictArbiters resolves INSERT ... ON CONFLICT's target to the unique
-// keys that decide whether a proposed row conflicts: the primary key (nil)
-// or unique indexes whose columns are exactly the target's (in any order),
-// or the constraint ON CONSTRAINT names. Without a target every unique key
-// is an arbiter (DO NOTHING; the rewriter requires a target for DO
-// UPDATE).
-func conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*catalog.Index, error) {
+// keys that decide whether a proposed row conflicts, as PostgreSQL's
+// infer_arbiter_indexes does: the primary key (nil) or unique indexes whose
+// keys (columns and expressions) are exactly the target's, in any order,
+// a partial one only when the target's WHERE implies its predicate; or the
+// constraint ON CONSTRAINT names. Without a target every unique key is an
+// arbiter (DO NOTHING; the rewriter requires a target for DO UPDATE).
+func (b *Binder) conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*catalog.Index, error) {
 	if oc.Constraint != "" {
 		if oc.Constraint == t.Name+"_pkey" && !t.Columns[t.PrimaryKey[0].Column].Hidden {
 			return []*catalog.Index{nil}, nil
@@ -139,7 +141,7 @@ func conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*catalog.Index
 		}
 		return nil, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", oc.Constraint, t.Name)
 	}
-	if len(oc.Columns) == 0 {
+	if len(oc.Columns) == 0 && len(oc.Exprs) == 0 {
 		return allUniqueKeys(t), nil
 	}
 	cols := make([]int, 0, len(oc.Columns))
@@ -150,19 +152,84 @@ func conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*catalog.Index
 		}
 		cols = append(cols, c)
 	}
+	// The target's expressions, by what they compute (ir.ExprKey).
+	exprs := map[string]bool{}
+	for _, x := range oc.Exprs {
+		e, err := b.bindIndexExpr(t, x.SQL, false)
+		if err != nil {
+			return nil, err
+		}
+		exprs[ir.ExprKey(e)] = true
+	}
+	var where []ir.Expr
+	if oc.Where != nil {
+		e, err := b.bindIndexExpr(t, oc.Where.SQL, true)
+		if err != nil {
+			return nil, err
+		}
+		where = ir.Conjuncts(e)
+	}
 	var out []*catalog.Index
-	if catalog.SameColumns(t.PrimaryKey, cols) {
+	if len(exprs) == 0 && catalog.SameColumns(t.PrimaryKey, cols) {
 		out = append(out, nil)
 	}
 	for _, ix := range t.Indexes {
-		if ix.Unique && ix.State == catalog.StatePublic && catalog.SameColumns(ix.Columns, cols) {
-			out = append(out, ix)
+		if !ix.Unique || ix.State != catalog.StatePublic {
+			continue
 		}
+		bound, err := ir.BindIndex(t, ix)
+		if err != nil {
+			return nil, err
+		}
+		if !sameKeys(t, ix, bound, cols, exprs) {
+			continue
+		}
+		if bound != nil && bound.Pred != nil && !ir.Implies(where, bound.Pred, nil) {
+			continue
+		}
+		out = append(out, ix)
 	}
 	if len(out) == 0 {
 		return nil, pgerr.New(pgerr.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
 	}
 	return out, nil
+}
+
+// sameKeys reports whether ix's keys are the columns cols and the
+// expressions exprs (by ir.ExprKey), as sets.
+func sameKeys(t *catalog.Table, ix *catalog.Index, bound *ir.BoundIndex, cols []int, exprs map[string]bool) bool {
+	var ixCols []int
+	ixExprs := map[string]bool{}
+	for i, k := range ix.Columns {
+		if k.Column >= 0 {
+			ixCols = append(ixCols, k.Column)
+		} else {
+			ixExprs[ir.ExprKey(bound.Keys[i])] = true
+		}
+	}
+	if len(ixExprs) != len(exprs) {
+		return false
+	}
+	for k := range exprs {
+		if !ixExprs[k] {
+			return false
+		}
+	}
+	seen := map[int]bool{}
+	for _, c := range cols {
+		seen[c] = true
+	}
+	for _, c := range ixCols {
+		if !seen[c] {
+			return false
+		}
+	}
+	for _, c := range cols {
+		if !slices.Contains(ixCols, c) {
+			return false
+		}
+	}
+	return true
 }
 
 // allUniqueKeys lists every unique key of t: the primary key (nil) and its

@@ -163,7 +163,11 @@ func checkRelPermission(snap *catalog.Snapshot, role string, p *ir.RelPermission
 	if missing == 0 {
 		return nil
 	}
-	denied := pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kind.Noun(), p.Name())
+	noun := kind.Noun()
+	if p.View == nil && p.Table.IsMatview() {
+		noun = p.Table.KindName()
+	}
+	denied := pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", noun, p.Name())
 	if missing&^(catalog.PrivSelect|catalog.PrivInsert|catalog.PrivUpdate) != 0 {
 		return denied
 	}
@@ -269,7 +273,7 @@ func ownersOf(snap *catalog.Snapshot, refs []ir.ObjectRef) []ownership {
 		switch r.Kind {
 		case ir.ObjectTable:
 			if t, err := snap.Table(r.Name); err == nil {
-				out = append(out, ownership{t.Owner, "table " + t.Name})
+				out = append(out, ownership{t.Owner, t.KindName() + " " + t.Name})
 			}
 		case ir.ObjectView:
 			if v, ok := snap.StoredView(r.Name); ok {
@@ -291,7 +295,7 @@ func ownersOf(snap *catalog.Snapshot, refs []ir.ObjectRef) []ownership {
 			switch t, ix := snap.FindIndex(r.Name); {
 			case snap.HasTable(r.Name):
 				tb, _ := snap.Table(r.Name)
-				out = append(out, ownership{tb.Owner, "table " + tb.Name})
+				out = append(out, ownership{tb.Owner, tb.KindName() + " " + tb.Name})
 			case t != nil && ix != nil:
 				out = append(out, ownership{t.Owner, "index " + r.Name})
 			}

@@ -68,6 +68,13 @@ func (st *statement) copy(ctx context.Context, params []sqltypes.Value, start ti
 		}
 		return nil, err
 	}
+	if t.IsMatview() {
+		if c.From {
+			return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy to materialized view \"%s\"", c.Table)
+		}
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy from materialized view \"%s\"", c.Table).
+			WithHint("Try the COPY (SELECT ...) TO variant.")
+	}
 	cols, err := copyColumns(t, c.Columns)
 	if err != nil {
 		return nil, err

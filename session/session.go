@@ -824,7 +824,7 @@ func (st *statement) runCreateTableAs(ctx context.Context, x *ir.CreateTableAs, 
 		if created != nil && t.Temp {
 			s.noteTempCreate(t.Name, false)
 		}
-		return tagResult("CREATE TABLE AS"), nil
+		return tagResult(x.Describe().Tag), nil
 	}
 	n, err := st.fillCreated(ctx, x, cat, created, env)
 	if err != nil {
@@ -889,7 +889,7 @@ func (st *statement) runDropTable(ctx context.Context, x *ir.DropTable, env *run
 	if err != nil {
 		return nil, err
 	}
-	return tagResult("DROP TABLE"), nil
+	return tagResult(commandTag(x, x.Describe())), nil
 }
 
 // runTruncate runs Truncate.
@@ -939,7 +939,7 @@ func (st *statement) runAlterTable(ctx context.Context, x *ir.AlterTable, env *r
 	if len(x.Actions) == 1 && x.Actions[0].Kind == parser.AlterRenameIndex {
 		return tagResult("ALTER INDEX"), nil
 	}
-	return tagResult("ALTER TABLE"), nil
+	return tagResult(commandTag(x, x.Describe())), nil
 }
 
 // runCreateSequence runs CreateSequence.
@@ -1093,7 +1093,7 @@ func (st *statement) runCheckTable(ctx context.Context, x *ir.CheckTable, env *r
 		for _, r := range res {
 			rows = append(rows, []sqltypes.Value{sqltypes.NewText(r.Table), sqltypes.NewText(r.Index),
 				sqltypes.NewInt(r.Rows), sqltypes.NewInt(r.Entries), sqltypes.NewInt(r.Missing),
-				sqltypes.NewInt(r.Orphaned), sqltypes.NewBool(r.Missing == 0 && r.Orphaned == 0 && r.Entries == r.Rows)})
+				sqltypes.NewInt(r.Orphaned), sqltypes.NewBool(r.Missing == 0 && r.Orphaned == 0 && r.Entries == r.Expected)})
 		}
 	}
 	return staticResult(columnsOf(x), rows, "CHECK TABLE"), nil

@@ -235,7 +235,20 @@ func TestOnlineIndexBuild(t *testing.T) {
 			sb.Reset()
 		}
 	}
-	var stop atomic.Bool
+	stop := startWriters(t, eng, "o", 4000)
+	mustExec(t, sess, `CREATE INDEX o_a ON o (a)`)
+	mustExec(t, sess, `CREATE INDEX o_z ON o USING zorder (a, k)`)
+	writes := stop()
+	checkConsistent(t, sess, "o")
+	t.Logf("%d writes ran during the index builds", writes)
+}
+
+// startWriters runs three sessions of random upserts, updates and deletes
+// of table (k INT PRIMARY KEY, a INT, b TEXT), keys below keys, until the
+// returned stop is called; stop fails the test unless some ran, and
+// returns how many did.
+func startWriters(t *testing.T, eng *session.Engine, table string, keys int) (stop func() int64) {
+	var halt atomic.Bool
 	var wg sync.WaitGroup
 	var writes atomic.Int64
 	for w := 0; w < 3; w++ {
@@ -248,16 +261,16 @@ func TestOnlineIndexBuild(t *testing.T) {
 				return
 			}
 			rng := rand.New(rand.NewSource(int64(w)))
-			for !stop.Load() {
-				k := rng.Intn(4000)
+			for !halt.Load() {
+				k := rng.Intn(keys)
 				var sql string
 				switch rng.Intn(3) {
 				case 0:
-					sql = fmt.Sprintf("INSERT INTO o VALUES (%d, %d, 'n%d') ON CONFLICT (k) DO UPDATE SET a = EXCLUDED.a", k, rng.Intn(17), k)
+					sql = fmt.Sprintf("INSERT INTO %s VALUES (%d, %d, 'n%d') ON CONFLICT (k) DO UPDATE SET a = EXCLUDED.a", table, k, rng.Intn(17), k)
 				case 1:
-					sql = fmt.Sprintf("UPDATE o SET a = %d, b = 'u%d' WHERE k = %d", rng.Intn(17), k, k)
+					sql = fmt.Sprintf("UPDATE %s SET a = %d, b = 'u%d' WHERE k = %d", table, rng.Intn(17), k, k)
 				default:
-					sql = fmt.Sprintf("DELETE FROM o WHERE k = %d", k)
+					sql = fmt.Sprintf("DELETE FROM %s WHERE k = %d", table, k)
 				}
 				if _, err := runSQL(context.Background(), ws, sql); err != nil && pgerr.CodeOf(err) != pgerr.SerializationFailure {
 					t.Errorf("%s: %v", sql, err)
@@ -267,15 +280,14 @@ func TestOnlineIndexBuild(t *testing.T) {
 			}
 		}(w)
 	}
-	mustExec(t, sess, `CREATE INDEX o_a ON o (a)`)
-	mustExec(t, sess, `CREATE INDEX o_z ON o USING zorder (a, k)`)
-	stop.Store(true)
-	wg.Wait()
-	if writes.Load() == 0 {
-		t.Fatal("no writes ran during the builds")
+	return func() int64 {
+		halt.Store(true)
+		wg.Wait()
+		if writes.Load() == 0 {
+			t.Fatal("no writes ran during the builds")
+		}
+		return writes.Load()
 	}
-	checkConsistent(t, sess, "o")
-	t.Logf("%d writes ran during the index builds", writes.Load())
 }
 
 // TestConcurrentIncrementsAreNotLost runs read-modify-write statements from

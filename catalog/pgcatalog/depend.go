@@ -62,10 +62,10 @@ func init() {
 					kind = 'i'
 				}
 				dep(pgClassOID, o.oid, 0, pgClassOID, owner.oid, attnum(owner.table, i), kind)
-			case o.view != nil:
-				rule := ObjectOID(o.view.ID, slotRewrite)
+			}
+			if rule := o.rule(); rule != 0 {
 				dep(pgRewriteOID, rule, 0, pgClassOID, o.oid, 0, 'i')
-				for _, name := range o.view.Depends {
+				for _, name := range o.dependsOn() {
 					if r := os.lookup(name); r != nil && r.oid != o.oid {
 						dep(pgRewriteOID, rule, 0, pgClassOID, r.oid, 0, 'n')
 					}
@@ -77,9 +77,10 @@ func init() {
 	generate("pg_catalog.pg_rewrite", func(e *Env) []row {
 		var out []row
 		for _, o := range e.objects().list {
-			if o.view != nil {
-				out = append(out, &pgRewriteRow{Oid: oidV(ObjectOID(o.view.ID, slotRewrite)), Rulename: nameV("_RETURN"), EvClass: oidV(o.oid),
-					EvType: charV('1'), EvEnabled: charV('O'), IsInstead: boolV(true), EvQual: textV("<>"), EvAction: textV(o.view.SQL)})
+			if rule := o.rule(); rule != 0 {
+				def, _ := o.definition()
+				out = append(out, &pgRewriteRow{Oid: oidV(rule), Rulename: nameV("_RETURN"), EvClass: oidV(o.oid),
+					EvType: charV('1'), EvEnabled: charV('O'), IsInstead: boolV(true), EvQual: textV("<>"), EvAction: textV(def)})
 			}
 		}
 		return out

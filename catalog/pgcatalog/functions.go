@@ -292,10 +292,13 @@ func init() {
 		} else {
 			o = e.objects().byOID[uint32(a[0].I)]
 		}
-		if o == nil || o.view == nil {
+		if o == nil {
 			return sqltypes.Null, nil
 		}
-		return textV(viewDef(o.view)), nil
+		if def, ok := o.definition(); ok {
+			return textV(def), nil
+		}
+		return sqltypes.Null, nil
 	}
 	Register("pg_get_viewdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, viewDefFn),
 		fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, viewDefFn),
@@ -304,6 +307,31 @@ func init() {
 		// pg_get_viewdef(view, wrap_column): pretty-printed, which
 		// zproxy's deparser always is.
 		fn("", []Param{oidP, intP}, sqltypes.TypeText, Stable, viewDefFn))
+
+	// A view's or materialized view's query is its _RETURN rule
+	// (pg_rewrite), which pg_get_ruledef prints as CREATE RULE; psql's \d+
+	// calls it.
+	ruleDef := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		oid := uint32(a[0].I)
+		for _, o := range e.objects().list {
+			if o.rule() != oid {
+				continue
+			}
+			def, _ := o.definition()
+			name := namespaceName(o.ns) + "." + sqltypes.QuoteIdent(o.name)
+			if len(a) > 1 && a[1].K == sqltypes.KindBool && a[1].I != 0 {
+				name = e.relationName(o)
+			}
+			return textV("CREATE RULE \"_RETURN\" AS\n    ON SELECT TO " + name + " DO INSTEAD " + def), nil
+		}
+		return sqltypes.Null, nil
+	}
+	Register("pg_get_ruledef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, ruleDef),
+		fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, ruleDef))
 
 	// Descriptions are COMMENT ON's, of relations and their columns.
 	describe := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
@@ -983,36 +1011,8 @@ func defaultACL(kind, owner string) ([]string, error) {
 // those.
 func checkDef(sql string) string {
 	sql = strings.TrimSpace(sql)
-	if enclosed(sql) {
+	if catalog.Enclosed(sql) {
 		return "CHECK (" + sql + ")"
 	}
 	return "CHECK ((" + sql + "))"
-}
-
-// enclosed reports whether s is one parenthesized expression, its first
-// parenthesis closing at its end (quotes respected).
-func enclosed(s string) bool {
-	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
-		return false
-	}
-	depth, quote := 0, byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-			if depth == 0 && i < len(s)-1 {
-				return false
-			}
-		}
-	}
-	return depth == 0
 }

@@ -63,7 +63,7 @@ func init() {
 				continue
 			}
 			out = append(out, &isViewsRow{TableCatalog: nameV(e.database()), TableSchema: nameV("public"), TableName: nameV(o.name),
-				ViewDefinition: textV(viewDef(o.view)), CheckOption: textV("NONE"), IsUpdatable: textV("NO"),
+				ViewDefinition: textV(viewDef(o.view.SQL)), CheckOption: textV("NONE"), IsUpdatable: textV("NO"),
 				IsInsertableInto: textV("NO"), IsTriggerUpdatable: textV("NO"), IsTriggerDeletable: textV("NO"),
 				IsTriggerInsertableInto: textV("NO")})
 		}

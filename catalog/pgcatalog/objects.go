@@ -34,9 +34,12 @@ const (
 	slotRowType      = 2
 	slotRowTypeArray = 3
 	slotPKey         = 4
-	slotCheck        = 16
-	slotForeignKey   = 256
-	slotAttrDef      = 512
+	// slotMatviewRewrite is a materialized view's _RETURN rule (a view's
+	// is slotRewrite, which a table's primary-key index takes).
+	slotMatviewRewrite = 5
+	slotCheck          = 16
+	slotForeignKey     = 256
+	slotAttrDef        = 512
 
 	NamespaceCatalog    = 11
 	NamespacePublic     = 2200
@@ -184,7 +187,7 @@ type object struct {
 	oid     uint32
 	name    string
 	ns      uint32
-	kind    byte // r table, i index, v view, S sequence
+	kind    byte // r table, m materialized view, i index, v view, S sequence
 	am      uint32
 	owner   string
 	cols    []column
@@ -199,6 +202,42 @@ type object struct {
 
 // isIndex reports whether o is an index (primary key or secondary).
 func (o *object) isIndex() bool { return o.kind == 'i' }
+
+// definition is the query of a view or materialized view, as
+// pg_get_viewdef prints it; ok is false for other relations.
+func (o *object) definition() (def string, ok bool) {
+	switch {
+	case o.view != nil:
+		return viewDef(o.view.SQL), true
+	case o.kind == 'm':
+		return viewDef(o.table.Matview.SQL), true
+	}
+	return "", false
+}
+
+// rule is the OID of the _RETURN rule of a view or materialized view (0
+// for other relations).
+func (o *object) rule() uint32 {
+	switch {
+	case o.view != nil:
+		return ObjectOID(o.view.ID, slotRewrite)
+	case o.kind == 'm':
+		return ObjectOID(o.table.ID, slotMatviewRewrite)
+	}
+	return 0
+}
+
+// dependsOn names the relations the query of a view or materialized view
+// reads.
+func (o *object) dependsOn() []string {
+	switch {
+	case o.view != nil:
+		return o.view.Depends
+	case o.kind == 'm':
+		return o.table.Matview.Depends
+	}
+	return nil
+}
 
 // rowType is the OID of a table's or view's composite type (0 for others).
 func (o *object) rowType() uint32 {
@@ -282,7 +321,11 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				}
 				cols = append(cols, col)
 			}
-			add(&object{oid: ObjectOID(t.ID, 0), name: t.Name, ns: ns, kind: 'r', am: AmHeap, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
+			kind := byte('r')
+			if t.IsMatview() {
+				kind = 'm'
+			}
+			add(&object{oid: ObjectOID(t.ID, 0), name: t.Name, ns: ns, kind: kind, am: AmHeap, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
 			if !hasRowID(t) {
 				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.Name + "_pkey", ns: ns, kind: 'i', am: AmBtree, owner: t.Owner,
 					cols: keyColumns(t, t.PrimaryKey, nil), table: t})
@@ -374,6 +417,10 @@ func hasRowID(t *catalog.Table) bool {
 func keyColumns(t *catalog.Table, keys []catalog.KeyColumn, include []int) []column {
 	var cols []column
 	for _, k := range keys {
+		if k.Column < 0 {
+			cols = append(cols, column{name: catalog.ExprAttName(k.Expr), typ: t.KeyType(k), ordinal: -1})
+			continue
+		}
 		c := t.Columns[k.Column]
 		cols = append(cols, column{name: c.Name, typ: c.Type, ordinal: k.Column})
 	}

@@ -150,27 +150,45 @@ func init() {
 				valid = o.index.State == catalog.StatePublic
 			}
 			var attnums, options, classes, colls []int64
+			var exprs []string
 			for _, k := range keys {
-				attnums = append(attnums, int64(attnum(t, k.Column)))
+				if k.Column < 0 {
+					// An expression: attribute number 0, the expression in
+					// indexprs.
+					attnums = append(attnums, 0)
+					exprs = append(exprs, k.Expr)
+				} else {
+					attnums = append(attnums, int64(attnum(t, k.Column)))
+				}
 				opt := int64(0)
 				if k.Desc {
 					opt = 3 // DESC, and so NULLS FIRST, as PostgreSQL's default
 				}
 				options = append(options, opt)
 				classes = append(classes, 0)
-				colls = append(colls, int64(collationOf(t.Columns[k.Column].Type)))
+				colls = append(colls, int64(collationOf(t.KeyType(k))))
 			}
 			for _, c := range include {
 				attnums = append(attnums, int64(attnum(t, c)))
 			}
 			primary := o.index == nil
 			unique := primary || o.index.Unique
-			out = append(out, &pgIndexRow{Indexrelid: oidV(o.oid), Indrelid: oidV(ObjectOID(t.ID, 0)), Indnatts: intV(int64(len(attnums))),
+			r := &pgIndexRow{Indexrelid: oidV(o.oid), Indrelid: oidV(ObjectOID(t.ID, 0)), Indnatts: intV(int64(len(attnums))),
 				Indnkeyatts: intV(int64(len(keys))), Indisunique: boolV(unique), Indnullsnotdistinct: boolV(!primary && o.index.NullsNotDistinct),
 				Indisprimary: boolV(primary), Indimmediate: boolV(true),
 				Indisvalid: boolV(valid), Indisready: boolV(true), Indislive: boolV(true), Indkey: vector(sqltypes.TypeInt2Vector, attnums),
 				Indcollation: vector(sqltypes.TypeOidVector, colls), Indclass: vector(sqltypes.TypeOidVector, classes),
-				Indoption: vector(sqltypes.TypeInt2Vector, options)})
+				Indoption: vector(sqltypes.TypeInt2Vector, options), Indexprs: sqltypes.Null, Indpred: sqltypes.Null}
+			// pg_node_tree is PostgreSQL's internal form; zproxy holds the
+			// expressions' text, which pg_get_expr prints (as PostgreSQL
+			// prints a list of expressions: joined by ", ").
+			if len(exprs) > 0 {
+				r.Indexprs = textV(strings.Join(exprs, ", "))
+			}
+			if o.index != nil && o.index.Predicate != "" {
+				r.Indpred = textV(o.index.Predicate)
+			}
+			out = append(out, r)
 		}
 		return out
 	})
@@ -437,6 +455,18 @@ func init() {
 		}
 		return out
 	})
+	generate("pg_catalog.pg_matviews", func(e *Env) []row {
+		var out []row
+		for _, o := range e.objects().list {
+			if o.kind != 'm' {
+				continue
+			}
+			def, _ := o.definition()
+			out = append(out, &pgMatviewsRow{Schemaname: nameV(namespaceName(o.ns)), Matviewname: nameV(o.name), Matviewowner: nameV(ownerName(o.owner)),
+				Hasindexes: boolV(len(o.table.Indexes) > 0), Ispopulated: boolV(o.table.Matview.Populated), Definition: textV(def)})
+		}
+		return out
+	})
 	generate("pg_catalog.pg_indexes", func(e *Env) []row {
 		var out []row
 		for _, o := range e.objects().list {
@@ -454,10 +484,7 @@ func init() {
 			if o.kind != 'v' {
 				continue
 			}
-			def := ""
-			if o.view != nil {
-				def = viewDef(o.view)
-			}
+			def, _ := o.definition()
 			out = append(out, &pgViewsRow{Schemaname: nameV(namespaceName(o.ns)), Viewname: nameV(o.name), Viewowner: nameV(ownerName(o.owner)),
 				Definition: textV(def)})
 		}
@@ -556,6 +583,9 @@ func classRow(o *object) *pgClassRow {
 			opts = append(opts, "mutability="+t.Mutability)
 		}
 		r.Reloptions = textArray(opts)
+		if t.IsMatview() {
+			r.Relhasrules, r.Relispopulated = boolV(true), boolV(t.Matview.Populated)
+		}
 	case o.index != nil:
 		if o.index.Shards != o.table.Shards || o.index.ShardColumns > 0 { // an index's default is its table's, left unsaid
 			r.Reloptions = textArray(o.table.ShardOptions(o.index))
@@ -668,7 +698,7 @@ func indexDef(o *object, qualified bool) string {
 	}
 	var cols []string
 	for _, k := range keys {
-		c := sqltypes.QuoteIdent(t.Columns[k.Column].Name)
+		c := t.KeyDef(k)
 		if k.Width > 0 {
 			c += "(" + strconv.Itoa(k.Width) + ")"
 		}
@@ -713,6 +743,9 @@ func indexDef(o *object, qualified bool) string {
 		}
 		sb.WriteString(" WITH (" + strings.Join(opts, ", ") + ")")
 	}
+	if o.index != nil && o.index.Predicate != "" {
+		sb.WriteString(" WHERE " + o.index.Predicate)
+	}
 	return sb.String()
 }
 
@@ -725,6 +758,9 @@ func indexColumnDef(o *object, col int) string {
 	}
 	switch {
 	case col >= 1 && col <= len(keys):
+		if k := keys[col-1]; k.Column < 0 {
+			return k.Expr
+		}
 		return sqltypes.QuoteIdent(o.table.Columns[keys[col-1].Column].Name)
 	case col > len(keys) && col <= len(keys)+len(include):
 		return sqltypes.QuoteIdent(o.table.Columns[include[col-len(keys)-1]].Name)
@@ -733,8 +769,8 @@ func indexColumnDef(o *object, col int) string {
 }
 
 // viewDef is pg_get_viewdef: the query as the view keeps it.
-func viewDef(v *catalog.View) string {
-	q := strings.TrimSpace(v.SQL)
+func viewDef(sql string) string {
+	q := strings.TrimSpace(sql)
 	if !strings.HasSuffix(q, ";") {
 		q += ";"
 	}

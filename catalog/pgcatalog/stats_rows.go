@@ -78,7 +78,7 @@ func anyArray(t sqltypes.Type, vals []sqltypes.Value) sqltypes.Value {
 func tableStatRows(e *Env) []*pgStatAllTablesRow {
 	var out []*pgStatAllTablesRow
 	for _, o := range e.objects().list {
-		if o.kind != 'r' || o.table == nil || o.table.Virtual != nil {
+		if o.kind != 'r' && o.kind != 'm' || o.table == nil || o.table.Virtual != nil {
 			continue
 		}
 		r := &pgStatAllTablesRow{Relid: oidV(o.oid), Schemaname: nameV("public"), Relname: nameV(o.name)}

@@ -51,7 +51,7 @@ var toolQueries = []struct {
 		WHERE c.relnamespace = n.oid AND c.relkind IN ('r', 'p', 'v', 'f', 'm')
 		  AND n.nspname !~ '^information_schema$' AND n.nspname !~ '^pg_' AND has_schema_privilege(n.nspname, 'USAGE')
 		ORDER BY type, schema, name`,
-		[]string{"public|Mixed|TABLE|NULL", "public|readings|TABLE|NULL", "public|sensors|TABLE|NULL", "public|warm|VIEW|NULL"}},
+		[]string{"public|sensor_counts|MATERIALIZED VIEW|NULL", "public|Mixed|TABLE|NULL", "public|readings|TABLE|NULL", "public|sensors|TABLE|NULL", "public|warm|VIEW|NULL"}},
 	{"metabase privileges", `SELECT has_table_privilege('public.readings', 'SELECT'), has_table_privilege('"Mixed"', 'INSERT'),
 		has_schema_privilege('public', 'USAGE')`, []string{"true|true|true"}},
 	{"metabase primary keys", `SELECT a.attname FROM pg_index i

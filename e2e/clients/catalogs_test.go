@@ -103,6 +103,8 @@ var catalogSchema = []string{
 	`CREATE INDEX readings_z ON readings USING zorder (sensor_id, ts) WITH (shards = 2)`,
 	`CREATE TABLE sensors (id bigint PRIMARY KEY, name varchar(20) NOT NULL, installed date)`,
 	`CREATE VIEW warm AS SELECT sensor_id, ts FROM readings WHERE celsius > 20`,
+	`CREATE MATERIALIZED VIEW sensor_counts AS SELECT sensor_id, count(*) AS n FROM readings GROUP BY sensor_id`,
+	`CREATE UNIQUE INDEX sensor_counts_id ON sensor_counts (sensor_id)`,
 }
 
 // golden compares got with the golden file, or rewrites it with -update.
@@ -132,6 +134,7 @@ var psqlDescribe = []struct{ name, cmd string }{
 	{"dt", `\dt`}, {"dt_plus", `\dt+`}, {"d", `\d`}, {"d_readings", `\d readings`}, {"d_plus_readings", `\d+ readings`},
 	{"d_sensors", `\d sensors`}, {"di", `\di`}, {"dv", `\dv`}, {"dn", `\dn`}, {"du", `\du`}, {"l", `\l`}, {"df", `\df`}, {"dT", `\dT`}, {"dx", `\dx`},
 	{"dT_plus_sensor_kind", `\dT+ sensor_kind`}, {"dD", `\dD`}, {"dD_plus", `\dD+`},
+	{"dm", `\dm`}, {"d_sensor_counts", `\d sensor_counts`}, {"d_plus_sensor_counts", `\d+ sensor_counts`}, {"d_plus_warm", `\d+ warm`},
 }
 
 func TestCatalogPSQL(t *testing.T) {

@@ -158,6 +158,66 @@ type index struct {
 	// leads lay a Z-order index out (WITH (leads = ...)) when set: the
 	// layout moves address bits, never a result.
 	leads []int
+	// keys, when set, are the key parts as written: cols with some made
+	// expressions (lower(c), (c + 1)); where makes the index partial.
+	keys  []string
+	where string
+}
+
+// keyList is the index's key parts as CREATE INDEX writes them.
+func (ix index) keyList() string {
+	if ix.keys != nil {
+		return strings.Join(ix.keys, ", ")
+	}
+	return strings.Join(ix.cols, ", ")
+}
+
+// withWhere appends the predicate of a partial index.
+func (ix index) withWhere(sql string) string {
+	if ix.where != "" {
+		return sql + " WHERE " + ix.where
+	}
+	return sql
+}
+
+// exprKey is an immutable expression of column c both servers index:
+// what the optimizer then matches in the queries' predicates.
+func exprKey(c column) string {
+	switch c.typ.class() {
+	case cInt:
+		return "(" + c.name + " + 1)"
+	case cFloat:
+		return "(" + c.name + " * 2)"
+	case cText:
+		return "lower(" + c.name + ")"
+	case cBool:
+		return "(NOT " + c.name + ")"
+	case cTimestamp:
+		return "date_trunc('day', " + c.name + ")"
+	}
+	return c.name
+}
+
+// exprAndPartial makes some keys of ix expressions and some indexes
+// partial, from a generator of its own so that the schemas, rows and
+// statements of every seed stay as they were. A Z-order index keeps its
+// columns when it has leads (they are fitted to the columns' widths).
+func exprAndPartial(own *rand.Rand, t *table, ix *index) {
+	if own.IntN(3) == 0 && ix.leads == nil {
+		ix.keys = slices.Clone(ix.cols)
+		for i, name := range ix.cols {
+			if own.IntN(2) == 0 {
+				ix.keys[i] = exprKey(t.column(name))
+			}
+		}
+	}
+	if own.IntN(4) == 0 {
+		c := t.cols[own.IntN(len(t.cols))]
+		ix.where = c.name + " IS NOT NULL"
+		if c.typ.class() == cInt {
+			ix.where = fmt.Sprintf("%s > %d", c.name, own.IntN(5)-2)
+		}
+	}
 }
 
 // table is a generated table with its rows. Rows hold each value's text
@@ -261,7 +321,7 @@ func (t *table) indexSQL(zp bool) []string {
 	for _, ix := range t.indexes {
 		switch {
 		case ix.zorder && zp:
-			sql := fmt.Sprintf("CREATE INDEX %s ON %s USING zorder (%s)", ix.name, t.name, strings.Join(ix.cols, ", "))
+			sql := fmt.Sprintf("CREATE INDEX %s ON %s USING zorder (%s)", ix.name, t.name, ix.keyList())
 			if ix.leads != nil {
 				leads := make([]string, len(ix.leads))
 				for i, l := range ix.leads {
@@ -269,10 +329,10 @@ func (t *table) indexSQL(zp bool) []string {
 				}
 				sql += fmt.Sprintf(" WITH (leads = '%s')", strings.Join(leads, ","))
 			}
-			out = append(out, sql)
+			out = append(out, ix.withWhere(sql))
 		case ix.zorder && !ix.pgBtree:
 		default:
-			out = append(out, fmt.Sprintf("CREATE INDEX %s ON %s (%s)", ix.name, t.name, strings.Join(ix.cols, ", ")))
+			out = append(out, ix.withWhere(fmt.Sprintf("CREATE INDEX %s ON %s (%s)", ix.name, t.name, ix.keyList())))
 		}
 	}
 	return out
@@ -454,6 +514,7 @@ func genSchema(rng *rand.Rand, maxRows int, varchar bool) *schema {
 					}
 				}
 			}
+			exprAndPartial(rand.New(rand.NewPCG(uint64(ti)<<8|uint64(k), 0x1d3)), t, &ix)
 			t.indexes = append(t.indexes, ix)
 		}
 		t.rows = genRows(rng, t, rng.IntN(maxRows+1))

@@ -166,7 +166,13 @@ func IsCancellation(err error) bool {
 // Notice returns a NOTICE-severity message; it is sent to the client as a
 // NoticeResponse and never fails the statement.
 func Notice(format string, args ...any) *Error {
-	e := New(SuccessfulCompletion, format, args...)
+	return CodedNotice(SuccessfulCompletion, format, args...)
+}
+
+// CodedNotice is Notice with a SQLSTATE, as PostgreSQL gives the NOTICE of
+// IF NOT EXISTS finding the object (42P07 for a relation).
+func CodedNotice(code Code, format string, args ...any) *Error {
+	e := New(code, format, args...)
 	e.Severity = "NOTICE"
 	return e
 }

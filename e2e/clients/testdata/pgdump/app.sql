@@ -1,6 +1,7 @@
 -- An ordinary application schema, loaded into zproxy and into PostgreSQL
 -- 15 by TestPgDump*: serial and identity keys, UNIQUE, FOREIGN KEY and
--- CHECK constraints, defaults, a view, a free-standing sequence, comments,
+-- CHECK constraints, defaults, a view, materialized views (one populated,
+-- one not), a free-standing sequence, comments,
 -- and rows of the common types. Every foreign key's columns lead an index,
 -- as zproxy would otherwise add one of its own.
 CREATE TABLE accounts (
@@ -49,3 +50,7 @@ INSERT INTO tasks VALUES
     (3, 1, 'chapter one', false, 40, '[]');
 SELECT nextval('invoice_no');
 SELECT nextval('invoice_no');
+-- After the rows, so that a restore, which refreshes it, finds what it holds.
+CREATE MATERIALIZED VIEW task_counts AS SELECT project_id, count(*) AS n, count(*) FILTER (WHERE done) AS finished FROM tasks GROUP BY project_id;
+CREATE UNIQUE INDEX task_counts_project ON task_counts (project_id);
+CREATE MATERIALIZED VIEW task_titles AS SELECT title FROM tasks WITH NO DATA;

@@ -1,0 +1,135 @@
+package optimizer
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/ir"
+)
+
+// Expression and partial indexes in the access-path rules. The rules
+// reason about bounds on columns; an index expression becomes one more
+// column of the table for them. indexView extends the table with a pseudo
+// column per distinct expression of its public indexes, rewrites the
+// scan's conjuncts so that each occurrence of an index expression (the
+// same expression after binding: ir.ExprKey) reads that column, and gives
+// the rules the indexes with their expression keys on those columns. A
+// sargable comparison of lower(email) then bounds the pseudo column as
+// email = 'x' bounds email, and every rule (point gets on a unique index,
+// prefixes, Z-order boxes, covering) applies unchanged. A partial index
+// joins the candidates only when the scan's conjuncts imply its predicate
+// (ir.Implies); the others are named among the rejected.
+//
+// The conjuncts as written stay the scan's filter: a residual conjunct is
+// evaluated on the table row, and one the key ranges enforce on a pseudo
+// column is dropped like any enforced conjunct.
+type indexView struct {
+	ext *catalog.Table
+	// orig maps each index the rules see to the table's own.
+	orig map[*catalog.Index]*catalog.Index
+	// conj are the filter's conjuncts, rew the same with index
+	// expressions read from pseudo columns.
+	conj, rew []ir.Expr
+	// skipped names the partial indexes whose predicate is not implied.
+	skipped []Rejection
+}
+
+// newIndexView builds the view of s's table, or returns nil when it has
+// no public expression or partial index.
+func newIndexView(s *scanSpec, ctx *ir.EvalContext) (*indexView, error) {
+	t := s.Table
+	plain := true
+	for _, ix := range t.Indexes {
+		plain = plain && (ix.State != catalog.StatePublic || ix.Plain())
+	}
+	if plain {
+		return nil, nil
+	}
+	v := &indexView{orig: map[*catalog.Index]*catalog.Index{}, conj: ir.Conjuncts(s.Filter)}
+	ext := *t
+	ext.Columns = append([]catalog.Column(nil), t.Columns...)
+	ext.Indexes = nil
+	pseudo := map[string]*ir.ColRef{} // ir.ExprKey → the pseudo column
+	for _, ix := range t.Indexes {
+		if ix.State != catalog.StatePublic || ix.Plain() {
+			ext.Indexes = append(ext.Indexes, ix)
+			v.orig[ix] = ix
+			continue
+		}
+		bound, err := ir.BindIndex(t, ix)
+		if err != nil {
+			return nil, err
+		}
+		if bound.Pred != nil && !ir.Implies(v.conj, bound.Pred, ctx) {
+			v.skipped = append(v.skipped, Rejection{Path: indexLabel(ix), Reason: "the query does not imply its predicate " + ix.Predicate})
+			continue
+		}
+		nix := *ix
+		nix.Columns = append([]catalog.KeyColumn(nil), ix.Columns...)
+		for i, e := range bound.Keys {
+			if e == nil {
+				continue
+			}
+			key := ir.ExprKey(e)
+			ref, ok := pseudo[key]
+			if !ok {
+				ref = &ir.ColRef{Index: len(ext.Columns), Name: ix.Columns[i].Expr, Typ: e.Type()}
+				pseudo[key] = ref
+				// The attribute name matches no statistics: an expression
+				// is estimated by the shape of its bounds.
+				ext.Columns = append(ext.Columns, catalog.Column{Name: ix.Columns[i].Expr, Type: e.Type(), Attr: exprAttrPrefix + key})
+			}
+			nix.Columns[i].Column = ref.Index
+		}
+		ext.Indexes = append(ext.Indexes, &nix)
+		v.orig[&nix] = ix
+	}
+	v.ext = &ext
+	v.rew = make([]ir.Expr, len(v.conj))
+	for i, c := range v.conj {
+		v.rew[i] = replaceExprs(c, pseudo)
+	}
+	return v, nil
+}
+
+// replaceExprs returns e with every subexpression that is an index
+// expression replaced by its pseudo column.
+func replaceExprs(e ir.Expr, pseudo map[string]*ir.ColRef) ir.Expr {
+	if len(pseudo) == 0 {
+		return e
+	}
+	if _, isCol := e.(*ir.ColRef); !isCol {
+		if ref, ok := pseudo[ir.ExprKey(e)]; ok {
+			return ref
+		}
+	}
+	kids := e.AppendChildren(nil)
+	if len(kids) == 0 {
+		return e
+	}
+	changed := false
+	for i, k := range kids {
+		if nk := replaceExprs(k, pseudo); nk != k {
+			kids[i], changed = nk, true
+		}
+	}
+	if !changed {
+		return e
+	}
+	return e.WithChildren(kids)
+}
+
+// index returns the table's index the rules' ix stands for.
+func (v *indexView) index(ix *catalog.Index) *catalog.Index {
+	if v == nil || ix == nil {
+		return ix
+	}
+	return v.orig[ix]
+}
+
+// exprAttrPrefix begins the attribute name of a pseudo column, which no
+// stored column can have.
+const exprAttrPrefix = "\x00expr"
+
+// isExprColumn reports whether c is an index expression's pseudo column.
+func isExprColumn(c catalog.Column) bool { return strings.HasPrefix(c.Attr, exprAttrPrefix) }

@@ -1,0 +1,166 @@
+package planner
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// Expression and partial indexes (catalog/indexexpr.go). CREATE INDEX
+// binds each expression key and the predicate with PostgreSQL's
+// restrictions (immutable, no subquery, aggregate, window or
+// set-returning function) and keeps their deparsed text (ir.Deparse), which
+// binds back to the same expression in any session; ir.BindIndex binds
+// that text for every stage that computes or matches entries, through
+// bindIndexText below.
+
+func init() { ir.IndexBinder = bindIndexText }
+
+// bindIndexText binds ix's stored expressions and predicate over a row of
+// t. The texts are deparsed (constants typed, timestamptz constants with
+// their offset), so no session setting changes what they bind to.
+func bindIndexText(t *catalog.Table, ix *catalog.Index) (*ir.BoundIndex, error) {
+	b := &Binder{snap: &catalog.Snapshot{}, loc: time.UTC}
+	bi := &ir.BoundIndex{Keys: make([]ir.Expr, len(ix.Columns))}
+	for i, k := range ix.Columns {
+		if k.Column >= 0 {
+			continue
+		}
+		e, err := b.bindIndexExpr(t, k.Expr, false)
+		if err != nil {
+			return nil, err
+		}
+		bi.Keys[i] = e
+	}
+	if ix.Predicate != "" {
+		e, err := b.bindIndexExpr(t, ix.Predicate, true)
+		if err != nil {
+			return nil, err
+		}
+		bi.Pred = e
+	}
+	return bi, nil
+}
+
+// bindIndexExpr binds an index expression (pred false) or predicate over
+// a row of t, refusing what PostgreSQL refuses there.
+func (b *Binder) bindIndexExpr(t *catalog.Table, sql string, pred bool) (ir.Expr, error) {
+	where := "index expression"
+	if pred {
+		where = "index predicate"
+	}
+	sub, node, err := b.parseStoredExpr(sql, where)
+	if err != nil {
+		return nil, err
+	}
+	sc := &scope{items: []*fromItem{tableItem(t, t.Name, 0)}}
+	var e ir.Expr
+	if pred {
+		e, err = sub.bindBool(sc, node, "WHERE")
+	} else {
+		e, err = sub.bindExpr(sc, node)
+	}
+	if err != nil {
+		return nil, err
+	}
+	immutable := true
+	ir.Walk(e, func(x ir.Expr) {
+		switch x := x.(type) {
+		case *ir.Func:
+			immutable = immutable && !x.Volatile
+		case *ir.Cast:
+			immutable = immutable && !ir.StyleDependentCast(x.E.Type(), x.To)
+		}
+	})
+	if !immutable {
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "functions in %s must be marked IMMUTABLE", where)
+	}
+	return e, nil
+}
+
+// bindIndexKeyExpr binds the i-th expression key of a CREATE INDEX into
+// key part kc: its deparsed text, its type and the columns it reads.
+func (b *Binder) bindIndexKeyExpr(t *catalog.Table, ix *catalog.Index, i int, kc *catalog.KeyColumn) (ir.Expr, error) {
+	if i >= len(b.stmt.IndexExprs) {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error in index expression")
+	}
+	src := b.stmt.IndexExprs[i]
+	e, err := b.bindIndexExpr(t, src.SQL, false)
+	if err != nil {
+		return nil, err
+	}
+	typ := e.Type()
+	if typ.ID == sqltypes.Unknown {
+		// An untyped literal is text, as PostgreSQL resolves it.
+		if e, err = b.coerceTo(e, sqltypes.TypeText, false); err != nil {
+			return nil, err
+		}
+		typ = sqltypes.TypeText
+	}
+	if err := catalog.CheckKeyEncodable(typ); err != nil {
+		return nil, err
+	}
+	text, ok := ir.Deparse(e)
+	if !ok {
+		text = strings.TrimSpace(src.SQL)
+	}
+	kc.Column, kc.Expr, kc.ExprType = -1, text, &typ
+	for _, c := range ir.Columns(e) {
+		if !slices.Contains(ix.ExprColumns, c) {
+			ix.ExprColumns = append(ix.ExprColumns, c)
+		}
+	}
+	return e, nil
+}
+
+// bindIndexPredicate binds CREATE INDEX ... WHERE into ix.Predicate.
+func (b *Binder) bindIndexPredicate(t *catalog.Table, ix *catalog.Index) error {
+	if b.stmt.IndexWhere == "" {
+		return nil
+	}
+	e, err := b.bindIndexExpr(t, b.stmt.IndexWhere, true)
+	if err != nil {
+		return err
+	}
+	text, ok := ir.Deparse(e)
+	if !ok {
+		text = strings.TrimSpace(b.stmt.IndexWhere)
+	}
+	ix.Predicate = text
+	return nil
+}
+
+// indexExprOrdinal reports which lifted expression a CREATE INDEX key
+// part's placeholder column names (parser.IndexExprPrefix), or -1.
+func indexExprOrdinal(name string) int {
+	rest, ok := strings.CutPrefix(name, parser.IndexExprPrefix)
+	if !ok {
+		return -1
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// uniqueKeyNames numbers repeated key names as ChooseIndexColumnNames
+// does: (c + 1), (c + 2) name an index t_expr_expr1_idx.
+func uniqueKeyNames(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		cur := n
+		for i := 1; slices.Contains(out, cur); i++ {
+			cur = n + strconv.Itoa(i)
+		}
+		out = append(out, cur)
+	}
+	return out
+}
