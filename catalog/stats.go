@@ -352,11 +352,19 @@ func (c *ColumnStats) decode() error {
 	return nil
 }
 
-// loadStats reads every table's statistics.
+// loadStats reads every table's statistics. A transaction block's catalog
+// reads them from the store, not through the block's transaction:
+// statistics are estimates, which ANALYZE (automatic or not) rewrites
+// while blocks run, and reading them through the transaction would fail
+// the block (40001) whenever that happens.
 func (c *Catalog) loadStats(ctx context.Context) (map[uint64]*TableStats, error) {
 	out := map[uint64]*TableStats{}
 	start := []byte(statsPrefix)
-	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+	rw := c.rw
+	if c.block != nil {
+		rw = c.block.base.rw
+	}
+	it := rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
 	defer it.Close()
 	for it.Next() {
 		var ts TableStats
