@@ -368,7 +368,7 @@ func dropColumn(s *catalog.Snapshot, nt *catalog.Table, i int, cascade bool, ch 
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 	}
-	if views := dependentViews(s, nt.Name); len(views) > 0 {
+	if views := s.DependentsClosure(nt.Name); len(views) > 0 {
 		if !cascade {
 			return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", c.Name, nt.Name).
 				WithDetail("%s %s depends on table %s", views[0].Kind(), views[0].Name, nt.Name).
@@ -459,7 +459,7 @@ func (v *columnFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 // noTextDependents refuses renames under stored views: a view keeps its
 // query's text, which would still name the old table or column.
 func noTextDependents(s *catalog.Snapshot, t *catalog.Table, what string) error {
-	if views := dependentViews(s, t.Name); len(views) > 0 {
+	if views := s.DependentsClosure(t.Name); len(views) > 0 {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot %s: %s %s reads table %s and keeps its query as text", what, views[0].Kind(), views[0].Name, t.Name).
 			WithHint("Drop the view, rename, and create the view again.")
 	}
@@ -775,14 +775,7 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *ir.Tr
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
 		old, owned = nil, nil
 		var ch catalog.Change
-		n := 0
-		next := func() (uint64, error) {
-			if n >= catalog.MaxObjectsPerChange {
-				return 0, pgerr.New(pgerr.ProgramLimitExceeded, "cannot truncate more than %d tables and indexes at once", catalog.MaxObjectsPerChange)
-			}
-			n++
-			return catalog.ObjectID(version, n-1), nil
-		}
+		next := objectIDs(version, "cannot truncate more than %d tables and indexes at once")
 		truncated, err := truncatedWith(s, tr.Tables, tr.Cascade)
 		if err != nil {
 			return ch, err
@@ -795,7 +788,7 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *ir.Tr
 			if err := notRewriting(t); err != nil {
 				return ch, err
 			}
-			nt, err := freshPartitions(t, next)
+			nt, err := freshPartitions(t, "truncate", next)
 			if err != nil {
 				return ch, err
 			}
@@ -832,10 +825,24 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *ir.Tr
 	})
 }
 
+// objectIDs hands out the object IDs of one catalog change (version's),
+// failing with tooMany (a format taking the limit) past the limit.
+func objectIDs(version uint64, tooMany string) func() (uint64, error) {
+	n := 0
+	return func() (uint64, error) {
+		if n >= catalog.MaxObjectsPerChange {
+			return 0, pgerr.New(pgerr.ProgramLimitExceeded, tooMany, catalog.MaxObjectsPerChange)
+		}
+		n++
+		return catalog.ObjectID(version, n-1), nil
+	}
+}
+
 // freshPartitions returns a copy of t whose rows and index entries are
 // stored under new IDs taken from next: empty partitions, the old ones
-// left for the caller to delete once the change is committed.
-func freshPartitions(t *catalog.Table, next func() (uint64, error)) (*catalog.Table, error) {
+// left for the caller to delete once the change is committed. verb names
+// the statement in its error.
+func freshPartitions(t *catalog.Table, verb string, next func() (uint64, error)) (*catalog.Table, error) {
 	nt := t.Clone()
 	var err error
 	if nt.DataID, err = next(); err != nil {
@@ -843,7 +850,7 @@ func freshPartitions(t *catalog.Table, next func() (uint64, error)) (*catalog.Ta
 	}
 	for _, ix := range nt.Indexes {
 		if ix.State == catalog.StateBuilding {
-			return nil, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot truncate %q while its index %q is being built", t.Name, ix.Name)
+			return nil, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot %s %q while its index %q is being built", verb, t.Name, ix.Name)
 		}
 		if ix.ID, err = next(); err != nil {
 			return nil, err

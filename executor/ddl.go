@@ -1004,18 +1004,12 @@ func cascadeObjectsNotice(objects []string, notice func(*pgerr.Error)) {
 	}
 }
 
-// dependentViews lists, for DROP ... CASCADE, every view and materialized
-// view that reads name, directly or through others.
-func dependentViews(s *catalog.Snapshot, name string) []catalog.Dependent {
-	return s.DependentsClosure(name)
-}
-
 // dropDependents adds to ch the drop of every view and materialized view
 // that reads name (DROP ... CASCADE), and returns the dropped materialized
 // views' tables, whose rows go once the change is committed, and the
 // dropped objects as the cascade notice names them.
 func dropDependents(s *catalog.Snapshot, name string, ch *catalog.Change) (matviews []*catalog.Table, objects []string) {
-	for _, d := range dependentViews(s, name) {
+	for _, d := range s.DependentsClosure(name) {
 		if d.Matview != nil {
 			ch.Delete = append(ch.Delete, d.Name)
 			matviews = append(matviews, d.Matview)

@@ -29,14 +29,7 @@ func (e *Executor) RefreshMatview(ctx context.Context, cat *catalog.Catalog, nam
 		if !t.IsMatview() {
 			return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "%q is not a materialized view", name)
 		}
-		n := 0
-		nt, err := freshPartitions(t, func() (uint64, error) {
-			if n >= catalog.MaxObjectsPerChange {
-				return 0, pgerr.New(pgerr.ProgramLimitExceeded, "cannot refresh a materialized view with more than %d indexes", catalog.MaxObjectsPerChange-1)
-			}
-			n++
-			return catalog.ObjectID(version, n-1), nil
-		})
+		nt, err := freshPartitions(t, "refresh", objectIDs(version, "cannot refresh a materialized view whose rows and indexes take more than %d store IDs"))
 		if err != nil {
 			return catalog.Change{}, err
 		}

@@ -1,12 +1,10 @@
 package session_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/session"
 )
 
 // TestActivityHidesOtherRolesQueries: as in PostgreSQL 15, pg_stat_activity
@@ -14,19 +12,7 @@ import (
 // sessions only, so an idle superuser's last ALTER ROLE ... PASSWORD is not
 // there for every role to read; a superuser sees every session's text.
 func TestActivityHidesOtherRolesQueries(t *testing.T) {
-	eng, err := session.New(context.Background(), session.Config{Store: memStore(t), AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	if _, err := eng.BootstrapUsers(context.Background(), map[string]string{"admin": "secret"}); err != nil {
-		t.Fatal(err)
-	}
-	admin, _, err := connectAs(t, eng, "admin", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
+	eng, admin := adminEngine(t, true)
 	expectSQL(t, admin, "CREATE ROLE clerk LOGIN", pgerr.SuccessfulCompletion, "")
 	expectSQL(t, admin, "ALTER ROLE clerk PASSWORD 'clerk-Passw0rd'", pgerr.SuccessfulCompletion, "")
 	clerk, _, err := connectAs(t, eng, "clerk", nil)

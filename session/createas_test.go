@@ -88,29 +88,12 @@ func TestCreateTableAsTags(t *testing.T) {
 // any query; a permanent table needs CREATE on public, a temporary one
 // does not; the new table is its creator's.
 func TestCreateTableAsPrivileges(t *testing.T) {
-	ctx := context.Background()
-	eng, err := session.New(ctx, session.Config{Store: memStore(t), AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	if _, err := eng.BootstrapUsers(ctx, map[string]string{"admin": "secret"}); err != nil {
-		t.Fatal(err)
-	}
-	admin, _, err := connectAs(t, eng, "admin", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
+	eng, admin := adminEngine(t, true)
 	ok := pgerr.SuccessfulCompletion
 	expectSQL(t, admin, "CREATE TABLE src (id INT PRIMARY KEY, secret TEXT)", ok, "")
 	expectSQL(t, admin, "INSERT INTO src VALUES (1, 's')", ok, "")
 	expectSQL(t, admin, "CREATE ROLE bob LOGIN", ok, "")
-	bob, _, err := connectAs(t, eng, "bob", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bob.Close()
+	bob := login(t, eng, "bob")
 	denied := pgerr.InsufficientPrivilege
 	expectSQL(t, bob, "CREATE TEMP TABLE t1 AS SELECT * FROM src", denied, "permission denied for table src")
 	expectSQL(t, bob, "CREATE TABLE t1 AS SELECT 1 AS a", denied, "permission denied for schema public")

@@ -1,12 +1,10 @@
 package session_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/session"
 )
 
 // TestOrdinaryRoleLimits is what a hostile ordinary role found, each with
@@ -14,19 +12,7 @@ import (
 // session may not widen, role options refused for privilege before
 // anything else, and other roles' activity hidden.
 func TestOrdinaryRoleLimits(t *testing.T) {
-	ctx := context.Background()
-	eng, err := session.New(ctx, session.Config{Store: memStore(t), AllowFullScan: false})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	if _, err := eng.BootstrapUsers(ctx, map[string]string{"admin": "secret"}); err != nil {
-		t.Fatal(err)
-	}
-	admin, _, err := connectAs(t, eng, "admin", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, admin := adminEngine(t, false)
 	expectSQL(t, admin, "CREATE ROLE mallory LOGIN PASSWORD 'm'", pgerr.SuccessfulCompletion, "")
 	expectSQL(t, admin, "CREATE ROLE other", pgerr.SuccessfulCompletion, "")
 	expectSQL(t, admin, "CREATE TABLE secret (a INT PRIMARY KEY, b INT)", pgerr.SuccessfulCompletion, "")

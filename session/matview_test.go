@@ -4,9 +4,10 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
-	"github.com/zproxy/zproxy/session"
 )
 
 // TestMatviewPrivileges: creating a materialized view needs SELECT on what
@@ -15,35 +16,13 @@ import (
 // reads as the owner (a grant revoked from the owner fails the refresh),
 // as in PostgreSQL.
 func TestMatviewPrivileges(t *testing.T) {
-	ctx := context.Background()
-	eng, err := session.New(ctx, session.Config{Store: memStore(t), AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer eng.Close()
-	if _, err := eng.BootstrapUsers(ctx, map[string]string{"admin": "secret"}); err != nil {
-		t.Fatal(err)
-	}
-	admin, _, err := connectAs(t, eng, "admin", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
+	eng, admin := adminEngine(t, true)
 	ok, denied := pgerr.SuccessfulCompletion, pgerr.InsufficientPrivilege
 	expectSQL(t, admin, "CREATE TABLE src (id INT PRIMARY KEY, secret TEXT)", ok, "")
 	expectSQL(t, admin, "INSERT INTO src VALUES (1, 's'), (2, 't')", ok, "")
 	expectSQL(t, admin, "CREATE ROLE bob LOGIN", ok, "")
 	expectSQL(t, admin, "CREATE ROLE carol LOGIN", ok, "")
-	bob, _, err := connectAs(t, eng, "bob", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bob.Close()
-	carol, _, err := connectAs(t, eng, "carol", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer carol.Close()
+	bob, carol := login(t, eng, "bob"), login(t, eng, "carol")
 
 	expectSQL(t, bob, "CREATE MATERIALIZED VIEW m AS SELECT 1 AS a", denied, "permission denied for schema public")
 	expectSQL(t, admin, "GRANT CREATE ON SCHEMA public TO bob", ok, "")
@@ -79,4 +58,47 @@ func TestMatviewPrivileges(t *testing.T) {
 	expectSQL(t, admin, "GRANT SELECT (id, secret) ON src TO bob", ok, "")
 	expectSQL(t, admin, "REFRESH MATERIALIZED VIEW m", ok, "")
 	expectSQL(t, bob, "DROP MATERIALIZED VIEW m", ok, "")
+}
+
+// TestMatviewRefreshIsolation: while a REFRESH is open, another session
+// (on Pebble) or another proxy (over one DynamoDB Local table) reads the
+// view's old rows, never an empty or half-filled view; after the commit it
+// reads the new ones; a rolled-back refresh leaves the old rows.
+func TestMatviewRefreshIsolation(t *testing.T) {
+	for _, backend := range []string{"pebble", "dynamodb"} {
+		t.Run(backend, func(t *testing.T) {
+			ctx := context.Background()
+			ea, eb, _ := ddlProxies(t, backend)
+			a, b := openSession(t, ea), openSession(t, eb)
+			mustRun(t, a, `CREATE TABLE src (k INT PRIMARY KEY, v INT)`)
+			mustRun(t, a, `INSERT INTO src SELECT g, g FROM generate_series(1, 50) g`)
+			mustRun(t, a, `CREATE MATERIALIZED VIEW total AS SELECT count(*) AS n, sum(v) AS s FROM src`)
+			mustRun(t, a, `CREATE MATERIALIZED VIEW rows_of AS SELECT k, v FROM src`)
+			untilRows(t, func() ([]string, error) {
+				return runSQL(ctx, b, `SELECT (SELECT n FROM total), (SELECT count(*) FROM rows_of)`)
+			}, "50|50")
+			mustRun(t, a, `INSERT INTO src SELECT g, g FROM generate_series(51, 80) g`)
+
+			for _, sql := range []string{`BEGIN`, `REFRESH MATERIALIZED VIEW total`, `REFRESH MATERIALIZED VIEW rows_of`} {
+				mustRun(t, a, sql)
+			}
+			if got := rowsOf(t, a, `SELECT (SELECT n FROM total), (SELECT count(*) FROM rows_of)`); strings.Join(got, ",") != "80|80" {
+				t.Errorf("the refreshing block reads %v", got)
+			}
+			if got := rowsOf(t, b, `SELECT (SELECT n FROM total), (SELECT count(*) FROM rows_of)`); strings.Join(got, ",") != "50|50" {
+				t.Errorf("another session read an open refresh: %v", got)
+			}
+			mustRun(t, a, `ROLLBACK`)
+			time.Sleep(2 * catalog.SharedStaleness)
+			if got := rowsOf(t, b, `SELECT (SELECT n FROM total), (SELECT count(*) FROM rows_of)`); strings.Join(got, ",") != "50|50" {
+				t.Errorf("after ROLLBACK: %v", got)
+			}
+
+			mustRun(t, a, `REFRESH MATERIALIZED VIEW rows_of`)
+			mustRun(t, a, `REFRESH MATERIALIZED VIEW total`)
+			untilRows(t, func() ([]string, error) {
+				return runSQL(ctx, b, `SELECT (SELECT n FROM total), (SELECT count(*) FROM rows_of), (SELECT sum(v) FROM rows_of)`)
+			}, "80|80|3240")
+		})
+	}
 }

@@ -21,6 +21,33 @@ func connectAs(t *testing.T, eng *session.Engine, user string, startup map[strin
 	return sess, notices, err
 }
 
+// adminEngine starts an engine over an in-memory store with the bootstrap
+// superuser admin, and returns it with a session of admin; both close when
+// the test ends.
+func adminEngine(t *testing.T, allowFullScan bool) (*session.Engine, wire.Session) {
+	t.Helper()
+	eng, err := session.New(context.Background(), session.Config{Store: memStore(t), AllowFullScan: allowFullScan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = eng.Close() })
+	if _, err := eng.BootstrapUsers(context.Background(), map[string]string{"admin": "secret"}); err != nil {
+		t.Fatal(err)
+	}
+	return eng, login(t, eng, "admin")
+}
+
+// login opens a session of user (connectAs), closed when the test ends.
+func login(t *testing.T, eng *session.Engine, user string) wire.Session {
+	t.Helper()
+	sess, _, err := connectAs(t, eng, user, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sess.Close)
+	return sess
+}
+
 // stateOf is the Code a test table writes as text, "" for success.
 func stateOf(s string) pgerr.Code {
 	if s == "" {

@@ -396,12 +396,14 @@ func (r *routineRunner) result(fn *catalog.Function, rows [][]sqltypes.Value, fr
 	return builtins.Table(rows), nil
 }
 
-// callsRoutines reports whether a bound statement calls user-defined
-// routines that may write: volatile functions, procedures, DO blocks, a
-// table's triggers.
-func callsRoutines(b ir.Statement) bool {
+// needsTransaction reports whether a bound statement must run in a
+// transaction even outside a block (runInTransaction): one that calls
+// user-defined routines that may write (volatile functions, procedures, DO
+// blocks, a table's triggers), and REFRESH MATERIALIZED VIEW, whose new
+// rows and descriptor commit together (session/matview.go).
+func needsTransaction(b ir.Statement) bool {
 	switch b.(type) {
-	case *ir.Call, *ir.Do:
+	case *ir.Call, *ir.Do, *ir.RefreshMatview:
 		return true
 	}
 	if t := writeTarget(b); t != nil && len(t.Triggers) > 0 {
@@ -415,11 +417,30 @@ func callsRoutines(b ir.Statement) bool {
 	return false
 }
 
-// runInTransaction runs a statement that calls user-defined routines
-// outside a transaction block in a transaction of its own, so what their
-// bodies write commits with the statement's own writes or not at all, as
-// in PostgreSQL. Its rows are read before the commit.
+// ownTransactionAttempts bounds runInTransaction's retries.
+const ownTransactionAttempts = 3
+
+// runInTransaction runs a statement that needs a transaction
+// (needsTransaction) outside a transaction block in a transaction of its
+// own (an implicit block), so what routines' bodies write commits with the
+// statement's own writes or not at all, as in PostgreSQL. Its rows are
+// read before the commit. The client sent one statement, which PostgreSQL
+// would not fail for a concurrent change it did not touch: a
+// serialization failure (a concurrent schema change, or statistics an
+// automatic ANALYZE committed, taking the catalog version its commit
+// wanted) runs it again, as CockroachDB retries implicit transactions.
+// Nothing reached the client but NOTICEs, which a retry may repeat.
 func (st *statement) runInTransaction(ctx context.Context, bound ir.Statement, params []sqltypes.Value, start time.Time) (wire.Result, error) {
+	for attempt := 1; ; attempt++ {
+		res, err := st.runOnceInTransaction(ctx, bound, params, start)
+		if pgerr.CodeOf(err) != pgerr.SerializationFailure || attempt == ownTransactionAttempts || ctx.Err() != nil {
+			return res, err
+		}
+	}
+}
+
+// runOnceInTransaction is one attempt of runInTransaction.
+func (st *statement) runOnceInTransaction(ctx context.Context, bound ir.Statement, params []sqltypes.Value, start time.Time) (wire.Result, error) {
 	s := st.sess
 	s.BeginImplicit()
 	res, err := st.run(ctx, bound, params, start)
