@@ -172,9 +172,12 @@ type KeyColumn struct {
 	// (Table.AlignLeads), WITH (leads = ...) as given. It fixes the layout
 	// of the index's entries, so it never changes after the build.
 	Lead int `json:"lead,omitempty"`
+	// Opclass is an inverted index key's operator class (inverted.go):
+	// what its tokens are. Empty for btree and Z-order keys.
+	Opclass string `json:"opclass,omitempty"`
 }
 
-// Index is a secondary index (btree or Z-order). The primary key is
+// Index is a secondary index (btree, Z-order or inverted). The primary key is
 // described by Table.PrimaryKey, not by an Index.
 type Index struct {
 	ID      uint64      `json:"id"`
@@ -317,6 +320,9 @@ func (t *Table) IsPKColumn(c int) bool {
 // Covers reports whether the index holds every column in cols (its key
 // columns, included columns and the primary key, which every entry carries).
 func (t *Table) Covers(ix *Index, cols []int) bool {
+	if ix.Inverted() {
+		return false // entries hold tokens, not values: rows are rechecked
+	}
 	for _, c := range cols {
 		if t.IsPKColumn(c) {
 			continue

@@ -504,10 +504,13 @@ func alterType(nt *catalog.Table, i int, a ir.AlterAction, eff *alterEffects) er
 			}
 			rebind = append(rebind, ix)
 		}
-		if ix.Kind != catalog.KindZOrder {
+		if ix.Kind != catalog.KindZOrder && !ix.Inverted() {
 			continue
 		}
 		for _, k := range ix.Columns {
+			if k.Column == i && ix.Inverted() {
+				return refuse(fmt.Sprintf("gin index %q computes its tokens from it", ix.Name))
+			}
 			if k.Column == i {
 				return refuse(fmt.Sprintf("it is an attribute of Z-order index %q, whose addresses depend on the type", ix.Name))
 			}

@@ -634,8 +634,9 @@ func (e *Executor) readChunk(ctx context.Context, r kv.ReadWriter, t *catalog.Ta
 	return n, last, ops, rows, err
 }
 
-// readChunkRows is readChunk that also returns the rows read (ops[i] is
-// the entry of read[i]).
+// readChunkRows is readChunk that also returns the rows read (in an index
+// with one entry per row, which a unique one is, ops[i] is the entry of
+// read[i]; an inverted index has one per token).
 func (e *Executor) readChunkRows(ctx context.Context, r kv.ReadWriter, t *catalog.Table, ix *catalog.Index, shard int, start []byte, limit int) (n int, last []byte, ops []kv.Op, rows []kv.Key, read [][]sqltypes.Value, err error) {
 	it := r.Scan(ctx, kv.ScanRequest{Partition: t.Partition(shard), Start: start, Limit: limit, Consistent: true})
 	defer it.Close()
@@ -655,7 +656,10 @@ func (e *Executor) readChunkRows(ctx context.Context, r kv.ReadWriter, t *catalo
 			continue // outside the partial index: no entry
 		}
 		read = append(read, row)
-		ops = append(ops, kv.Op{Kind: kv.OpPut, Key: t.EntryKey(ix, erow), Attrs: t.EntryAttrs(ix, row)})
+		attrs := t.EntryAttrsOf(ix, row)
+		for _, k := range t.EntryKeysOf(ix, erow, nil) {
+			ops = append(ops, kv.Op{Kind: kv.OpPut, Key: k, Attrs: attrs})
+		}
 		rows = append(rows, kv.Key{Partition: item.Key.Partition, Sort: append([]byte(nil), item.Key.Sort...)})
 	}
 	if err := it.Err(); err != nil {
@@ -758,7 +762,8 @@ type CheckResult struct {
 	Index   string
 	Entries int64
 	// Expected is how many entries the rows should have: one a row, but
-	// in a partial index only the rows its predicate holds for.
+	// in a partial index only the rows its predicate holds for, and in an
+	// inverted index one per token.
 	Expected int64
 	Missing  int64 // rows without their entry
 	Orphaned int64 // entries without their row, or with stale values
@@ -791,8 +796,10 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 				if !in {
 					continue
 				}
-				k := t.EntryKey(ix, erow)
-				expected[i][string(k.Partition)+"\x00"+string(k.Sort)] = attrsDigest(t.EntryAttrs(ix, row))
+				digest := attrsDigest(t.EntryAttrsOf(ix, row))
+				for _, k := range t.EntryKeysOf(ix, erow, nil) {
+					expected[i][string(k.Partition)+"\x00"+string(k.Sort)] = digest
+				}
 			}
 		}
 		err := it.Err()

@@ -239,7 +239,10 @@ func (e *Executor) copyRows(ctx context.Context, old, future *catalog.Table) err
 				return false
 			}
 			if in {
-				ops = append(ops, kv.Op{Kind: kv.OpPut, Key: future.EntryKey(ix, erow), Attrs: future.EntryAttrs(ix, nr)})
+				attrs := future.EntryAttrsOf(ix, nr)
+				for _, k := range future.EntryKeysOf(ix, erow, nil) {
+					ops = append(ops, kv.Op{Kind: kv.OpPut, Key: k, Attrs: attrs})
+				}
 			}
 		}
 		if rows++; rows >= batch {

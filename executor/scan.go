@@ -108,6 +108,9 @@ func (s *scanRows) start(ctx context.Context) error {
 	if n.Method == optimizer.PointGet {
 		return s.pointGet(ctx)
 	}
+	if n.Method == optimizer.InvertedScan {
+		return s.invertedGet(ctx)
+	}
 	ordered := n.Ordered && len(n.Shards) > 1
 	if ordered {
 		s.mh = &mergeHeap{reverse: n.Reverse}

@@ -102,6 +102,16 @@ func (w *writeSet) add(c change) {
 		if err != nil {
 			return
 		}
+		if ix.Inverted() {
+			if !oldIn {
+				oldR = nil
+			}
+			if !newIn {
+				newR = nil
+			}
+			w.addInverted(ix, oldR, newR, oldKey.Sort, newKey.Sort, c.new)
+			continue
+		}
 		var oldE, newE kv.Key
 		if oldIn {
 			oldE = t.EntryKeyPK(ix, oldR, oldKey.Sort)
@@ -117,6 +127,49 @@ func (w *writeSet) add(c change) {
 			w.putEntry(ix, newE, t.EntryAttrs(ix, c.new), !same && t.UniqueKeyed(ix, newR))
 		}
 	}
+}
+
+// addInverted adds the ops that turn a row's entries in inverted index ix
+// from those of oldR (its entry row before; nil: none) into those of newR:
+// the tokens the row loses are deleted, the ones it gains put, and the
+// ones it keeps stay as they are (their entries hold only the primary key,
+// which is the same unless the key changed, and then every token is new).
+func (w *writeSet) addInverted(ix *catalog.Index, oldR, newR []sqltypes.Value, oldPK, newPK []byte, row []sqltypes.Value) {
+	t := w.t
+	var oldE, newE []kv.Key
+	if oldR != nil {
+		oldE = t.InvertedEntryKeys(ix, oldR, oldPK)
+	}
+	if newR != nil {
+		newE = t.InvertedEntryKeys(ix, newR, newPK)
+	}
+	// An entry kept carries the row's expiry (TTL tables): a change of it
+	// rewrites them all.
+	rewrite := oldR != nil && newR != nil && !sameAttrs(t.InvertedEntryAttrs(oldR), t.InvertedEntryAttrs(row))
+	keep := make(map[string]bool, len(oldE))
+	for _, k := range oldE {
+		keep[string(k.Partition)+"\x00"+string(k.Sort)] = false
+	}
+	for _, k := range newE {
+		ks := string(k.Partition) + "\x00" + string(k.Sort)
+		if _, had := keep[ks]; had {
+			keep[ks] = true
+			if !rewrite {
+				continue
+			}
+		}
+		w.ops = append(w.ops, kv.Op{Kind: kv.OpPut, Key: k, Attrs: t.InvertedEntryAttrs(row)})
+	}
+	for _, k := range oldE {
+		if !keep[string(k.Partition)+"\x00"+string(k.Sort)] {
+			w.ops = append(w.ops, kv.Op{Kind: kv.OpDelete, Key: k})
+		}
+	}
+}
+
+// sameAttrs reports whether two attribute lists are the same.
+func sameAttrs(a, b []kv.Attr) bool {
+	return attrsDigest(a) == attrsDigest(b)
 }
 
 // entryRow returns row's entry row in ix and whether row has an entry

@@ -329,7 +329,7 @@ func choose(s *scanSpec, b bounds, opts Options, notices *[]*pgerr.Error) (*deci
 
 	// Hints. Every hint gets a note for EXPLAIN; one that cannot be
 	// honoured also becomes a NOTICE.
-	ignored := map[string]bool{}
+	ignored, forcedInverted := map[string]bool{}, map[string]bool{}
 	var forced []*candidate
 	var failedNotes, honouredNotes []string
 	fail := func(format string, args ...any) {
@@ -359,6 +359,14 @@ func choose(s *scanSpec, b bounds, opts Options, notices *[]*pgerr.Error) (*deci
 			}
 			ix := t.Index(name)
 			switch {
+			case ix != nil && ix.Inverted() && ix.State == catalog.StatePublic:
+				// Not a key-ordered path: planScan weighs it (inverted.go).
+				if h.Use {
+					forcedInverted[name] = true
+				} else {
+					ignored[name] = true
+				}
+				honour("%s honoured", hintName(h))
 			case ix == nil:
 				fail("%s not honoured: table %q has no index %q", hintName(h), t.Name, name)
 			case ix.State != catalog.StatePublic:
@@ -377,7 +385,8 @@ func choose(s *scanSpec, b bounds, opts Options, notices *[]*pgerr.Error) (*deci
 			}
 		}
 	}
-	hint := hintOutcome{note: strings.Join(append(failedNotes, honouredNotes...), "; "), forced: len(forced) > 0}
+	hint := hintOutcome{note: strings.Join(append(failedNotes, honouredNotes...), "; "), forced: len(forced) > 0,
+		ignored: ignored, inverted: forcedInverted}
 
 	cands := []*candidate{mk(nil)}
 	// A primary-key point get wins by rule 2 whatever the indexes offer:
@@ -386,8 +395,8 @@ func choose(s *scanSpec, b bounds, opts Options, notices *[]*pgerr.Error) (*deci
 	named := len(forced) == 0 && cands[0].isPointGet()
 	var disabled []Rejection
 	for _, ix := range t.Indexes {
-		if ix.State != catalog.StatePublic || ignored[ix.Name] {
-			continue
+		if ix.State != catalog.StatePublic || ignored[ix.Name] || ix.Inverted() {
+			continue // an inverted index has no key order (inverted.go)
 		}
 		if ac.opts.Disabled.Has(MethodIndexScan) && opts.AllowFullScan {
 			// Avoided, as PostgreSQL's disable_cost avoids it, while the
@@ -482,6 +491,9 @@ func zBudget(opts Options) int {
 type hintOutcome struct {
 	note   string
 	forced bool
+	// ignored are the indexes IGNORE_INDEX names; inverted the inverted
+	// indexes USE_INDEX names.
+	ignored, inverted map[string]bool
 }
 
 // rank applies rules 2 to 4 to the candidates: the best prefix path (point

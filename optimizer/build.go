@@ -16,6 +16,7 @@ import (
 func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.Error) (*Scan, error) {
 	orig := s.Table
 	conj := ir.Conjuncts(s.Filter)
+	origSpec, origConj := s, conj
 	view, err := newIndexView(s, ctx)
 	if err != nil {
 		return nil, err
@@ -43,6 +44,11 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 	if view != nil {
 		d.rejected = append(d.rejected, view.skipped...)
 	}
+	scanInv, lostInv := invertedScan(origSpec, origConj, ctx, opts, d, hint)
+	if scanInv != nil {
+		return scanInv, nil
+	}
+	d.rejected = append(d.rejected, lostInv...)
 	scan := &Scan{Table: orig, Alias: s.Alias, Index: view.index(best.index), Needed: s.Needed, Rejected: d.rejected, Hint: hint.note, cols: tableCols(orig),
 		Estimate: best.fraction, Covering: best.covering, Reverse: best.reverse, Ordered: best.ordered, Reason: d.reason}
 	scan.Lookup = best.index != nil && !best.covering

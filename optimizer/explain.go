@@ -206,9 +206,12 @@ func (x *Scan) Describe() Description {
 	} else {
 		d.add("shards", "%d of %d", len(x.Shards), total)
 	}
-	if x.Method == PointGet {
+	switch {
+	case x.Method == InvertedScan:
+		d.add("tokens", "%d: %s", len(x.Inverted.Tokens()), x.Inverted)
+	case x.Method == PointGet:
 		d.add("keys", "%d%s", len(x.Points), shownList(x.described()))
-	} else {
+	default:
 		d.add("key ranges", "%d%s", len(x.Ranges), shownRanges(x))
 	}
 	if x.ZSchema != nil {
@@ -226,7 +229,8 @@ func (x *Scan) Describe() Description {
 	}
 	if e := x.Estimated; e != nil {
 		d.add("estimate", "~%s rows, %s items read, %s requests (statistics)", countText(e.Rows), countText(e.Items), countText(e.Requests))
-	} else {
+	} else if x.Method != InvertedScan { // no search space to measure
+
 		d.add("estimate", "%.3g of the search space", x.Estimate)
 	}
 	if x.Lookup {

@@ -112,6 +112,21 @@ var schema = []string{
 	`CREATE INDEX members_score_live ON members (score) WHERE deleted_at IS NULL AND score > 0`,
 	`CREATE INDEX members_nick ON members (lower(nick), score)`,
 	`CREATE INDEX members_place ON members USING zorder (lower(nick), lat, lon)`,
+	// Inverted (gin) indexes: jsonb of both operator classes, arrays, an
+	// expression, a partial one (inverted.sql).
+	`CREATE TABLE products (
+	   id    BIGINT PRIMARY KEY,
+	   sku   TEXT UNIQUE,
+	   attrs JSONB,
+	   tags  TEXT[],
+	   sizes INT[],
+	   live  BOOLEAN
+	 ) WITH (shards = 4)`,
+	`CREATE INDEX products_attrs ON products USING gin (attrs)`,
+	`CREATE INDEX products_attrs_path ON products USING gin (attrs jsonb_path_ops)`,
+	`CREATE INDEX products_tags ON products USING gin (tags, sizes)`,
+	`CREATE INDEX products_brand ON products USING gin ((attrs -> 'brand'))`,
+	`CREATE INDEX products_live_tags ON products USING gin (tags) WHERE live`,
 	`CREATE TABLE orders (
 	   id         BIGINT PRIMARY KEY,
 	   account_id BIGINT NOT NULL REFERENCES accounts ON DELETE CASCADE,

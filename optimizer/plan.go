@@ -48,6 +48,9 @@ const (
 	ZOrderSkipScan Method = "z-order skip-scan"
 	ZOrderRanges   Method = "z-order ranges"
 	FullScan       Method = "full scan"
+	// InvertedScan reads the posting lists of an inverted index's tokens
+	// (Scan.Inverted), then gets the rows they name.
+	InvertedScan Method = "inverted scan"
 )
 
 // KeyRange is a half-open [Start, End) range of sort keys; a nil Start or
@@ -102,6 +105,8 @@ type Scan struct {
 	Reverse bool
 	// Lookup: index entries are followed by gets of the table rows.
 	Lookup bool
+	// Inverted is what an InvertedScan reads (inverted.go).
+	Inverted *InvertedQuery
 	// Z-order: the schema and query box; Ranges cover the box.
 	ZSchema *zorder.Schema
 	ZBox    zorder.Box

@@ -22,18 +22,31 @@ var byteOrderOpclasses = map[string]bool{
 
 // dropOpclasses removes the operator classes named after the columns of a
 // CREATE INDEX column list (the tokens from open to its closing
-// parenthesis close): those in byteOrderOpclasses; any other is 0A000.
+// parenthesis close): those in byteOrderOpclasses; in a gin index, any,
+// since the class says what its tokens are: kept in
+// Statement.IndexOpclasses for the binder to check; any other is 0A000.
 func (r *rewriter) dropOpclasses(open, close int) error {
-	depth := 0
+	depth, part := 0, 0
 	for k := open + 1; k < close; k++ {
 		switch {
 		case r.toks[k].is("("):
 			depth++
 		case r.toks[k].is(")"):
 			depth--
+		case depth == 0 && r.toks[k].is(","):
+			part++
 		case depth == 0 && r.toks[k].kind == tkIdent && strings.HasSuffix(r.toks[k].val, "_ops") && k > open+1:
-			if !byteOrderOpclasses[r.toks[k].val] {
-				return pgerr.New(pgerr.FeatureNotSupported, "operator class %s is not supported", r.toks[k].val).WithPosition(r.pos(k))
+			name := r.toks[k].val
+			switch {
+			case r.st.IndexMethod == "gin":
+				// The binder checks the class against the key's type.
+				if r.st.IndexOpclasses == nil {
+					r.st.IndexOpclasses = map[int]string{}
+				}
+				r.st.IndexOpclasses[part] = name
+			case r.st.IndexMethod != "gin" && byteOrderOpclasses[name]:
+			default:
+				return pgerr.New(pgerr.FeatureNotSupported, "operator class %s is not supported", name).WithPosition(r.pos(k))
 			}
 			r.drop(k, k+1)
 		}

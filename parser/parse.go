@@ -49,8 +49,12 @@ type Statement struct {
 	// With holds CREATE TABLE/INDEX ... WITH (key = value, ...): lower-case
 	// keys, values unquoted (a key without a value is "true").
 	With map[string]string
-	// IndexMethod is "btree" or "zorder" for CREATE INDEX, "" otherwise.
+	// IndexMethod is "btree", "zorder" or "gin" for CREATE INDEX, ""
+	// otherwise.
 	IndexMethod string
+	// IndexOpclasses are the operator classes a gin index's key parts
+	// name, by key part (ordinal in the key list).
+	IndexOpclasses map[int]string
 	// IndexUnnamed marks CREATE INDEX ON t (...) without a name: the AST
 	// holds UnnamedIndex, and the binder names the index as PostgreSQL
 	// does.

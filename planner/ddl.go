@@ -277,6 +277,8 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 	case "", "btree":
 	case "zorder":
 		kind = catalog.KindZOrder
+	case "gin":
+		kind = catalog.KindGIN
 	default:
 		return nil, pgerr.New(pgerr.UndefinedObject, "access method %q does not exist", b.stmt.IndexMethod)
 	}
@@ -340,6 +342,11 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 	}
 	if err := b.bindIndexPredicate(t, ix); err != nil {
 		return nil, err
+	}
+	if kind == catalog.KindGIN {
+		if err := b.bindInvertedKeys(t, ix, n); err != nil {
+			return nil, err
+		}
 	}
 	if kind == catalog.KindZOrder && len(ix.Columns) > MaxZOrderColumns {
 		return nil, pgerr.New(pgerr.TooManyColumns, "cannot use more than %d columns in a Z-order index", MaxZOrderColumns)
@@ -475,4 +482,44 @@ func checkIndexTypes(t *catalog.Table, ix *catalog.Index) error {
 // of temporary objects: pg_temp, or its pg_temp_N spelling.
 func isTempSchema(schema string) bool {
 	return schema == "pg_temp" || strings.HasPrefix(schema, "pg_temp_")
+}
+
+// bindInvertedKeys checks a gin index as PostgreSQL does and gives each
+// key part its operator class (catalog/inverted.go): named after the key,
+// else its type's default. A gin index is never unique, keeps no included
+// columns and has no order.
+func (b *Binder) bindInvertedKeys(t *catalog.Table, ix *catalog.Index, n *ast.CreateIndexStmt) error {
+	if n.KeyType == ast.IndexKeyTypeUnique {
+		return pgerr.New(pgerr.FeatureNotSupported, "access method \"gin\" does not support unique indexes")
+	}
+	if len(b.stmt.Include) > 0 {
+		return pgerr.New(pgerr.FeatureNotSupported, "access method \"gin\" does not support included columns")
+	}
+	for i := range ix.Columns {
+		k := &ix.Columns[i]
+		if k.Desc {
+			return pgerr.New(pgerr.FeatureNotSupported, "access method \"gin\" does not support ASC/DESC options")
+		}
+		typ := t.KeyType(*k)
+		if name, ok := b.stmt.IndexOpclasses[i]; ok {
+			if err := catalog.CheckOpclass(name, typ); err != nil {
+				return err
+			}
+			k.Opclass = name
+			continue
+		}
+		name, err := catalog.DefaultOpclass(typ)
+		if err != nil {
+			return err
+		}
+		k.Opclass = name
+	}
+	if _, ok := b.stmt.With["shard_columns"]; ok {
+		return pgerr.New(pgerr.FeatureNotSupported, "shard_columns is not supported for gin indexes").
+			WithDetail("A gin index's entries are placed by the row's primary key.")
+	}
+	// The entries hold the primary key alone: the columns the key
+	// expressions read are not copied into every token's entry.
+	ix.ExprColumns = nil
+	return nil
 }

@@ -48,6 +48,7 @@ const (
 
 	AmHeap   = 2
 	AmBtree  = 403
+	AmGin    = 2742
 	AmZOrder = 9403 // zproxy's own access method, outside PostgreSQL's range
 
 	DatabaseOID   = 5 // the database every client is in (PostgreSQL's "postgres")
@@ -335,8 +336,11 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 					continue // zproxy's own, for a foreign key (catalog.Index.Auto)
 				}
 				am := uint32(AmBtree)
-				if ix.Kind == catalog.KindZOrder {
+				switch ix.Kind {
+				case catalog.KindZOrder:
 					am = AmZOrder
+				case catalog.KindGIN:
+					am = AmGin
 				}
 				add(&object{oid: ObjectOID(ix.ID, 0), name: ix.Name, ns: ns, kind: 'i', am: am, owner: t.Owner,
 					cols: keyColumns(t, ix.Columns, ix.Include), table: t, index: ix, comment: ix.Comment})

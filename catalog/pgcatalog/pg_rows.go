@@ -131,6 +131,7 @@ func init() {
 		return []row{
 			&pgAmRow{Oid: oidV(AmHeap), Amname: nameV("heap"), Amhandler: regprocV(proc{3, "heap_tableam_handler"}), Amtype: charV('t')},
 			&pgAmRow{Oid: oidV(AmBtree), Amname: nameV("btree"), Amhandler: regprocV(proc{330, "bthandler"}), Amtype: charV('i')},
+			&pgAmRow{Oid: oidV(AmGin), Amname: nameV("gin"), Amhandler: regprocV(proc{333, "ginhandler"}), Amtype: charV('i')},
 			&pgAmRow{Oid: oidV(AmZOrder), Amname: nameV("zorder"), Amhandler: regprocV(proc{}), Amtype: charV('i')},
 		}
 	})
@@ -692,8 +693,11 @@ func indexDef(o *object, qualified bool) string {
 		if !o.index.Unique {
 			unique = ""
 		}
-		if o.index.Kind == catalog.KindZOrder {
+		switch o.index.Kind {
+		case catalog.KindZOrder:
 			method = "zorder"
+		case catalog.KindGIN:
+			method = "gin"
 		}
 	}
 	var cols []string
@@ -704,6 +708,9 @@ func indexDef(o *object, qualified bool) string {
 		}
 		if k.Desc {
 			c += " DESC"
+		}
+		if def, _ := catalog.DefaultOpclass(t.KeyType(k)); k.Opclass != "" && k.Opclass != def {
+			c += " " + k.Opclass // as PostgreSQL, only a class other than the default
 		}
 		cols = append(cols, c)
 	}

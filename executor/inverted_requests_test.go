@@ -1,0 +1,88 @@
+package executor_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The store requests of inverted (gin) index scans: one range read per
+// token and shard, reading exactly the token's postings, then one batched
+// get of the rows they name; the table itself is never scanned.
+
+func itemsEnv(t *testing.T) *env {
+	e := newEnv(t,
+		`CREATE TABLE items (id INT PRIMARY KEY, doc JSONB, tags TEXT[]) WITH (shards = 2)`,
+		`CREATE INDEX items_doc ON items USING gin (doc)`,
+		`CREATE INDEX items_tags ON items USING gin (tags)`)
+	var vals []string
+	for i := 0; i < 200; i++ {
+		// color: red for every 10th row, blue otherwise; size on every 4th;
+		// tag t<i mod 25> on each row, and "all" on every row.
+		color := "blue"
+		if i%10 == 0 {
+			color = "red"
+		}
+		size := ""
+		if i%4 == 0 {
+			size = fmt.Sprintf(`, "size": %d`, i%3)
+		}
+		vals = append(vals, fmt.Sprintf(`(%d, '{"color": "%s"%s}', '{t%d,all}')`, i, color, size, i%25))
+	}
+	e.mustExec("INSERT INTO items VALUES " + strings.Join(vals, ", "))
+	e.log.Reset()
+	return e
+}
+
+// postings counts the items of the range reads of an index's partitions
+// and the rows got from the table's, failing on any other request.
+func postings(t *testing.T, lines []string, index string) (scans, entries, gets int) {
+	t.Helper()
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "scan "+index+"/"):
+			scans++
+			var n int
+			if _, err := fmt.Sscanf(l[strings.LastIndex(l, ": ")+2:], "%d items", &n); err != nil {
+				t.Fatalf("cannot read the item count of %q", l)
+			}
+			entries += n
+		case strings.HasPrefix(l, "get items/"):
+			gets += strings.Count(l, "get items/")
+		default:
+			t.Errorf("unexpected request %q (the table must not be scanned)", l)
+		}
+	}
+	return scans, entries, gets
+}
+
+func TestInvertedScanReadsOnlyPostings(t *testing.T) {
+	cases := []struct {
+		query, index   string
+		rows           int
+		scans, entries int // one scan per token and shard; entries = the tokens' postings
+	}{
+		// key "color" (200) and value "red" (20): the AND keeps 20 rows.
+		{`SELECT id FROM items WHERE doc @> '{"color": "red"}'`, "items_doc", 20, 4, 220},
+		// key "size" (50 rows).
+		{`SELECT id FROM items WHERE doc ? 'size'`, "items_doc", 50, 2, 50},
+		// t3 (8 rows) and t7 (8 rows), ORed.
+		{`SELECT id FROM items WHERE tags && '{t3,t7}'`, "items_tags", 16, 4, 16},
+		// t3 AND all: 8 + 200 postings, 8 rows.
+		{`SELECT id FROM items WHERE tags @> '{t3,all}'`, "items_tags", 8, 4, 208},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			e := itemsEnv(t)
+			got := e.mustQuery(c.query)
+			if len(got) != c.rows {
+				t.Fatalf("%d rows, want %d", len(got), c.rows)
+			}
+			scans, entries, gets := postings(t, e.log.Lines(), c.index)
+			if scans != c.scans || entries != c.entries || gets != c.rows {
+				t.Errorf("%d scans reading %d entries and %d row gets, want %d, %d and %d:\n%s",
+					scans, entries, gets, c.scans, c.entries, c.rows, strings.Join(e.log.Lines(), "\n"))
+			}
+		})
+	}
+}

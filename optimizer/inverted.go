@@ -1,0 +1,409 @@
+package optimizer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+)
+
+// Inverted (gin) index scans (catalog/inverted.go). An inverted index
+// has no key order to bound: it serves containment and overlap operators
+// by the posting lists of tokens. A conjunct such as doc @> '{"a": 1}'
+// becomes an InvertedQuery, the tokens of the constant combined by AND
+// (every token must be in the row) or OR (one must); the conjuncts of the
+// filter combine by AND, the disjuncts of an OR by OR. The executor reads
+// each token's entries, combines the primary keys they name, and gets the
+// rows, which the scan's filter rechecks: tokens lose where in a value
+// they were.
+//
+// The rules take an inverted index where no key prefix, Z-order attribute
+// or point get binds anything (the scan would otherwise read the whole
+// table), or where USE_INDEX names it.
+
+// InvertedQuery is the posting-list expression an inverted scan reads: a
+// token (Token set), or the AND or OR of its Kids. An OR of no kids
+// matches no row (jsonb ?| '{}'); an AND has at least one.
+type InvertedQuery struct {
+	Token []byte // an entry sort-key prefix: catalog.PartToken
+	Shown string // the token in SQL terms, for EXPLAIN
+	And   bool
+	Kids  []*InvertedQuery
+}
+
+// String prints the query for EXPLAIN.
+func (q *InvertedQuery) String() string {
+	if q.Token != nil {
+		return q.Shown
+	}
+	if len(q.Kids) == 0 {
+		return "nothing"
+	}
+	parts := make([]string, len(q.Kids))
+	for i, k := range q.Kids {
+		parts[i] = k.String()
+		if k.Token == nil && len(k.Kids) > 1 {
+			parts[i] = "(" + parts[i] + ")"
+		}
+	}
+	if q.And {
+		return strings.Join(parts, " AND ")
+	}
+	return strings.Join(parts, " OR ")
+}
+
+// Tokens returns the distinct tokens q reads.
+func (q *InvertedQuery) Tokens() [][]byte {
+	seen := map[string]bool{}
+	var out [][]byte
+	var walk func(*InvertedQuery)
+	walk = func(x *InvertedQuery) {
+		if x.Token != nil {
+			if !seen[string(x.Token)] {
+				seen[string(x.Token)] = true
+				out = append(out, x.Token)
+			}
+			return
+		}
+		for _, k := range x.Kids {
+			walk(k)
+		}
+	}
+	walk(q)
+	return out
+}
+
+func invAnd(qs []*InvertedQuery) *InvertedQuery {
+	if len(qs) == 1 {
+		return qs[0]
+	}
+	return &InvertedQuery{And: true, Kids: qs}
+}
+
+func invOr(qs []*InvertedQuery) *InvertedQuery {
+	if len(qs) == 1 {
+		return qs[0]
+	}
+	return &InvertedQuery{Kids: qs}
+}
+
+// invertedIndex is one inverted index the scan may read, with its bound
+// key expressions (nil for a column key).
+type invertedIndex struct {
+	t    *catalog.Table
+	ix   *catalog.Index
+	keys []ir.Expr
+	ctx  *ir.EvalContext
+}
+
+// invertedPath returns the best inverted index for the conjuncts and its
+// query, with the conjuncts it serves printed for EXPLAIN, and why each
+// other inverted index lost; a nil index when none serves any. A partial
+// index counts only when the conjuncts imply its predicate; hints name
+// indexes to skip (ignored) or to prefer (forced: only they count when any
+// is named). The best serves the most conjuncts; then reads the fewest
+// posting lists; then is partial (it holds only rows the query wants);
+// then has the fewest key columns.
+func invertedPath(t *catalog.Table, conj []ir.Expr, ctx *ir.EvalContext, ignored, forced map[string]bool) (*catalog.Index, *InvertedQuery, []string, []Rejection) {
+	type option struct {
+		ix     *catalog.Index
+		q      *InvertedQuery
+		served []string
+		tokens int
+	}
+	better := func(a, b *option) bool {
+		switch {
+		case len(a.served) != len(b.served):
+			return len(a.served) > len(b.served)
+		case a.tokens != b.tokens:
+			return a.tokens < b.tokens
+		case a.ix.Partial() != b.ix.Partial():
+			return a.ix.Partial()
+		}
+		return len(a.ix.Columns) < len(b.ix.Columns)
+	}
+	var best *option
+	var options []*option
+	var rejected []Rejection
+	for _, ix := range t.Indexes {
+		if !ix.Inverted() || ix.State != catalog.StatePublic || ignored[ix.Name] {
+			continue
+		}
+		if len(forced) > 0 && !forced[ix.Name] {
+			rejected = append(rejected, Rejection{Path: indexLabel(ix), Reason: "not named by USE_INDEX"})
+			continue
+		}
+		ii := &invertedIndex{t: t, ix: ix, keys: make([]ir.Expr, len(ix.Columns)), ctx: ctx}
+		if !ix.Plain() {
+			bound, err := ir.BindIndex(t, ix)
+			if err != nil {
+				continue
+			}
+			if bound.Pred != nil && !ir.Implies(conj, bound.Pred, ctx) {
+				continue // named among the rejected by indexView
+			}
+			copy(ii.keys, bound.Keys)
+		}
+		o := &option{ix: ix}
+		var qs []*InvertedQuery
+		for _, c := range conj {
+			if q := ii.query(c); q != nil {
+				qs = append(qs, q)
+				o.served = append(o.served, c.String())
+			}
+		}
+		if len(qs) == 0 {
+			rejected = append(rejected, Rejection{Path: indexLabel(ix), Reason: "serves no conjunct"})
+			continue
+		}
+		o.q = invAnd(qs)
+		o.tokens = len(o.q.Tokens())
+		options = append(options, o)
+		if best == nil || better(o, best) {
+			best = o
+		}
+	}
+	if best == nil {
+		return nil, nil, nil, rejected
+	}
+	for _, o := range options {
+		if o != best {
+			rejected = append(rejected, Rejection{Path: indexLabel(o.ix), Reason: fmt.Sprintf("serves %d conjunct%s with %d posting list%s", len(o.served), plural(len(o.served)), o.tokens, plural(o.tokens))})
+		}
+	}
+	return best.ix, best.q, best.served, rejected
+}
+
+// query returns the posting-list query that finds every row e can be true
+// for, or nil when the index cannot narrow e.
+func (ii *invertedIndex) query(e ir.Expr) *InvertedQuery {
+	switch x := e.(type) {
+	case *ir.Binary:
+		switch x.Op {
+		case ir.OpAnd:
+			var qs []*InvertedQuery
+			for _, c := range ir.Conjuncts(x) {
+				if q := ii.query(c); q != nil {
+					qs = append(qs, q)
+				}
+			}
+			if len(qs) == 0 {
+				return nil
+			}
+			return invAnd(qs)
+		case ir.OpOr:
+			var qs []*InvertedQuery
+			for _, d := range ir.Disjuncts(x) {
+				q := ii.query(d)
+				if q == nil {
+					return nil // one disjunct the index cannot narrow: every row
+				}
+				qs = append(qs, q)
+			}
+			return invOr(qs)
+		case ir.OpEq:
+			if part, v, ok := ii.operands(x.L, x.R); ok {
+				return ii.leaf(part, "=", v)
+			}
+			if part, v, ok := ii.operands(x.R, x.L); ok {
+				return ii.leaf(part, "=", v)
+			}
+		}
+	case *ir.Func:
+		// jsonb's operators are infix calls, the arrays' calls named by
+		// their operator.
+		if len(x.Args) != 2 {
+			return nil
+		}
+		if part, v, ok := ii.operands(x.Args[0], x.Args[1]); ok {
+			return ii.leaf(part, x.Name, v)
+		}
+		// The constant on the left: the commuted operator.
+		commuted := map[string]string{"<@": "@>", "@>": "<@", "&&": "&&"}
+		if op, ok := commuted[x.Name]; ok {
+			if part, v, ok := ii.operands(x.Args[1], x.Args[0]); ok {
+				return ii.leaf(part, op, v)
+			}
+		}
+	}
+	return nil
+}
+
+// operands reports whether key is a key part of the index and other a
+// value known when the statement starts, and returns them.
+func (ii *invertedIndex) operands(key, other ir.Expr) (int, sqltypes.Value, bool) {
+	part := -1
+	for i, k := range ii.ix.Columns {
+		if k.Column >= 0 {
+			if cr, ok := key.(*ir.ColRef); ok && cr.Index == k.Column {
+				part = i
+			}
+		} else if ii.keys[i] != nil && ir.ExprKey(key) == ir.ExprKey(ii.keys[i]) {
+			part = i
+		}
+		if part >= 0 {
+			break
+		}
+	}
+	if part < 0 || !ir.IsStatementConstant(other) {
+		return -1, sqltypes.Value{}, false
+	}
+	v, err := other.Eval(ii.ctx, nil)
+	if err != nil {
+		return -1, sqltypes.Value{}, false
+	}
+	if kt := ii.t.KeyType(ii.ix.Columns[part]); kt.ID == sqltypes.Array && !v.IsNull() {
+		// Elements tokenize by their kind: an int4[] key is looked up by
+		// int4 elements only (the binder coerces a typed constant).
+		if a := v.Array(); a == nil || a.Elem.ID != kt.Elem {
+			return -1, sqltypes.Value{}, false
+		}
+	}
+	return part, v, true
+}
+
+// leaf is the query of key part op v, or nil when the operator class
+// cannot narrow it (it is true of rows without any of v's tokens: jsonb
+// @> '{}', arr @> '{}').
+func (ii *invertedIndex) leaf(part int, op string, v sqltypes.Value) *InvertedQuery {
+	nothing := &InvertedQuery{}
+	if v.IsNull() {
+		return nothing // a strict operator with NULL is never true
+	}
+	opclass := ii.ix.Columns[part].Opclass
+	tok := func(raw []byte, shown string) *InvertedQuery {
+		return &InvertedQuery{Token: catalog.PartToken(part, raw), Shown: shown}
+	}
+	all := func() []*InvertedQuery {
+		raws, shown := catalog.DescribedTokens(opclass, v)
+		out := make([]*InvertedQuery, len(raws))
+		for i, raw := range raws {
+			out[i] = tok(raw, shown[i])
+		}
+		return out
+	}
+	switch opclass {
+	case catalog.OpclassJSONB, catalog.OpclassJSONBPath:
+		switch op {
+		case "@>":
+			if toks := all(); len(toks) > 0 {
+				return invAnd(toks)
+			}
+		case "?", "?|", "?&":
+			if opclass != catalog.OpclassJSONB {
+				return nil
+			}
+			var keys []string
+			if op == "?" {
+				keys = []string{v.S}
+			} else if a := v.Array(); a != nil {
+				for _, e := range a.Elems {
+					if !e.IsNull() {
+						keys = append(keys, e.S)
+					}
+				}
+			}
+			var toks []*InvertedQuery
+			for _, k := range keys {
+				toks = append(toks, tok(catalog.KeyToken(k), "key "+sqltypes.QuoteJSON(k)))
+			}
+			switch {
+			case op == "?&" && len(toks) == 0:
+				return nil // every row has all of no keys
+			case op == "?&":
+				return invAnd(toks)
+			case len(toks) == 0:
+				return nothing
+			}
+			return invOr(toks)
+		}
+	case catalog.OpclassArray:
+		a := v.Array()
+		if a == nil {
+			return nil
+		}
+		var elems []*InvertedQuery
+		hasNull := false
+		for _, e := range a.Elems {
+			if t := catalog.ElementToken(e); t != nil {
+				elems = append(elems, tok(t, "element "+builtins.QuoteLiteral(sqltypes.FormatText(e))))
+			} else {
+				hasNull = true
+			}
+		}
+		elems = dedupe(elems)
+		empty := tok(catalog.EmptyArrayToken(), "empty array")
+		switch op {
+		case "@>":
+			switch {
+			case hasNull:
+				return nothing // NULL equals no element
+			case len(elems) == 0:
+				return nil // every array contains the empty one
+			}
+			return invAnd(elems)
+		case "&&":
+			if len(elems) == 0 {
+				return nothing
+			}
+			return invOr(elems)
+		case "<@":
+			return invOr(append(elems, empty))
+		case "=":
+			switch {
+			case hasNull:
+				return nothing
+			case len(a.Elems) == 0:
+				return empty
+			}
+			return invAnd(elems)
+		}
+	}
+	return nil
+}
+
+// dedupe drops repeated tokens (ARRAY[1, 1]).
+func dedupe(qs []*InvertedQuery) []*InvertedQuery {
+	seen := map[string]bool{}
+	out := qs[:0]
+	for _, q := range qs {
+		if !seen[string(q.Token)] {
+			seen[string(q.Token)] = true
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// invertedScan returns the scan of an inverted index when the rules take
+// one: USE_INDEX names it, or the path they chose binds nothing (a full
+// scan) and index scans are not disabled. conj are the scan's conjuncts
+// over the table's row; all of them stay the scan's filter (the recheck).
+func invertedScan(s *scanSpec, conj []ir.Expr, ctx *ir.EvalContext, opts Options, d *decision, hint hintOutcome) (*Scan, []Rejection) {
+	best := d.winner
+	named := len(hint.inverted) > 0
+	if !named && (hint.forced || best.prefix > 0 || opts.Disabled.Has(MethodIndexScan)) {
+		return nil, nil
+	}
+	t := s.Table
+	ix, q, served, lost := invertedPath(t, conj, ctx, hint.ignored, hint.inverted)
+	if ix == nil {
+		return nil, lost
+	}
+	why := "binds nothing: full scan"
+	if best.prefix > 0 {
+		why = "not named by USE_INDEX"
+	}
+	rejected := append(append([]Rejection{{Path: best.label, Reason: why}}, d.rejected...), lost...)
+	scan := &Scan{Table: t, Alias: s.Alias, Index: ix, Method: InvertedScan, Inverted: q, Needed: s.Needed, Lookup: true,
+		Rejected: rejected, Hint: hint.note, cols: tableCols(t), Residual: andAll(conj),
+		Reason: "rule 5: no key bound; inverted index " + ix.Name + " serves " + strings.Join(served, " AND ")}
+	if named {
+		scan.Reason = "rule 1: chosen by USE_INDEX; inverted index " + ix.Name + " serves " + strings.Join(served, " AND ")
+	}
+	scan.Shards, scan.ShardNote = scanShards(t, &candidate{index: ix}, scan)
+	return scan, nil
+}
