@@ -157,7 +157,19 @@ func (d *deparser) chain(e Expr, op BinOp) {
 
 func (d *deparser) fn(x *Func) {
 	switch {
-	case x.Infix && len(x.Args) == 2:
+	case x.Name == "array":
+		d.w("ARRAY[")
+		for i, a := range x.Args {
+			if i > 0 {
+				d.w(", ")
+			}
+			d.expr(a)
+		}
+		d.w("]")
+		return
+	case (x.Infix || isOperatorName(x.Name)) && len(x.Args) == 2:
+		// Infix, and the array operators, which bind as calls named by
+		// their operator.
 		d.w("(")
 		d.expr(x.Args[0])
 		d.w(" " + x.Name + " ")
@@ -189,6 +201,11 @@ func (d *deparser) fn(x *Func) {
 		d.expr(a)
 	}
 	d.w(")")
+}
+
+// isOperatorName reports whether name is spelled as an operator (@>, &&).
+func isOperatorName(name string) bool {
+	return name != "" && strings.Trim(name, "+-*/<>=~!@#%^&|`?") == ""
 }
 
 // deparseConst prints a constant as ruleutils' get_const_expr does:

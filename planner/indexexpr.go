@@ -107,10 +107,7 @@ func (b *Binder) bindIndexKeyExpr(t *catalog.Table, ix *catalog.Index, i int, kc
 	if err := catalog.CheckKeyEncodable(typ); err != nil {
 		return nil, err
 	}
-	text, ok := ir.Deparse(e)
-	if !ok {
-		text = strings.TrimSpace(src.SQL)
-	}
+	text := b.storedIndexText(t, e, src.SQL, false)
 	kc.Column, kc.Expr, kc.ExprType = -1, text, &typ
 	for _, c := range ir.Columns(e) {
 		if !slices.Contains(ix.ExprColumns, c) {
@@ -129,10 +126,7 @@ func (b *Binder) bindIndexPredicate(t *catalog.Table, ix *catalog.Index) error {
 	if err != nil {
 		return err
 	}
-	text, ok := ir.Deparse(e)
-	if !ok {
-		text = strings.TrimSpace(b.stmt.IndexWhere)
-	}
+	text := b.storedIndexText(t, e, b.stmt.IndexWhere, true)
 	ix.Predicate = text
 	return nil
 }
@@ -163,4 +157,22 @@ func uniqueKeyNames(names []string) []string {
 		out = append(out, cur)
 	}
 	return out
+}
+
+// storedIndexText is the text an index keeps for its bound expression or
+// predicate e: the deparsed form, as pg_get_indexdef prints it, when it
+// binds back to the same expression, else the text as written. Every
+// write binds the stored text again (ir.BindIndex), so it must bind.
+func (b *Binder) storedIndexText(t *catalog.Table, e ir.Expr, written string, pred bool) string {
+	text, ok := ir.Deparse(e)
+	if ok {
+		again, err := b.bindIndexExpr(t, text, pred)
+		// The same value, though perhaps not the same tree: the deparsed
+		// text spells implicit casts out ((nick)::text).
+		ok = err == nil && again.Type() == e.Type()
+	}
+	if !ok {
+		return strings.TrimSpace(written)
+	}
+	return text
 }
