@@ -121,8 +121,11 @@ func TestInvertedScansMatchFullScans(t *testing.T) {
 				rows = append(rows, g.row(id))
 			}
 			mustExec(t, sess, "INSERT INTO inv VALUES "+strings.Join(rows, ", "))
-			inverted := 0
-			for step := 0; step < 150; step++ {
+			inverted, steps := 0, 150
+			if be.name == "dynamodb" {
+				steps = 60 // every request is a round trip to DynamoDB Local
+			}
+			for step := 0; step < steps; step++ {
 				id := g.rng.Intn(80)
 				var write string
 				switch g.rng.Intn(4) {
@@ -158,9 +161,9 @@ func TestInvertedScansMatchFullScans(t *testing.T) {
 				}
 			}
 			checkConsistent(t, sess, "inv")
-			t.Logf("%d of 150 queries used an inverted scan", inverted)
-			if inverted < 100 {
-				t.Fatalf("only %d of 150 queries used an inverted scan", inverted)
+			t.Logf("%d of %d queries used an inverted scan", inverted, steps)
+			if inverted < steps*2/3 {
+				t.Fatalf("only %d of %d queries used an inverted scan", inverted, steps)
 			}
 		})
 	}
