@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/binary"
+	"fmt"
 	"hash/fnv"
 	"strings"
 
@@ -36,6 +37,9 @@ import (
 //	                @> only, with fewer and more selective tokens
 //	array_ops       (default for arrays) a token per non-NULL element, and
 //	                one marking an empty array: @>, <@, &&, =
+//	gin_trgm_ops    (pg_trgm, for text) a token per trigram of the text
+//	                (show_trgm's): LIKE, ILIKE and = by the trigrams every
+//	                match must have
 //
 // As in PostgreSQL's jsonb_ops, a string that is an array element (or a
 // whole scalar document) is tokenized as a key, so that ? finds it; a
@@ -49,6 +53,7 @@ const (
 	OpclassJSONB     = "jsonb_ops"
 	OpclassJSONBPath = "jsonb_path_ops"
 	OpclassArray     = "array_ops"
+	OpclassTrigram   = "gin_trgm_ops"
 )
 
 // Token tags: the first byte of every token says what it stands for.
@@ -58,6 +63,7 @@ const (
 	tokenPath      = 'P' // jsonb_path_ops: hash of a scalar and its path
 	tokenElem      = 'A' // array_ops: an element
 	tokenEmptyList = 'E' // array_ops: the array has no elements
+	tokenTrigram   = 'G' // gin_trgm_ops: a trigram
 )
 
 // Inverted reports whether ix is an inverted index.
@@ -92,7 +98,10 @@ func CheckOpclass(name string, t sqltypes.Type) error {
 		if ok && !ElementTokenizable(t) {
 			return pgerr.New(pgerr.FeatureNotSupported, "gin indexes on arrays of %s are not supported", sqltypes.Type{ID: t.Elem})
 		}
-	case "gin_trgm_ops", "tsvector_ops":
+	case OpclassTrigram:
+		want = "text"
+		ok = t.ID == sqltypes.Text || t.ID == sqltypes.Varchar
+	case "tsvector_ops":
 		return pgerr.New(pgerr.FeatureNotSupported, "operator class %s is not supported", name)
 	default:
 		return pgerr.New(pgerr.UndefinedObject, "operator class \"%s\" does not exist for access method \"gin\"", name)
@@ -141,6 +150,10 @@ func tokens(opclass string, v sqltypes.Value, describe bool) *tokenizer {
 	case OpclassJSONBPath:
 		if j := v.JSONB(); j != nil {
 			tk.jsonbPathOps(j, nil, nil)
+		}
+	case OpclassTrigram:
+		for _, t := range builtins.Trigrams(v.S) {
+			tk.add(TrigramToken(t), shownTrigram(t))
 		}
 	case OpclassArray:
 		if a := v.Array(); a != nil {
@@ -263,6 +276,26 @@ func ElementToken(e sqltypes.Value) []byte {
 		return nil
 	}
 	return AppendKeyValue([]byte{tokenElem}, e, false)
+}
+
+// TrigramToken is gin_trgm_ops' token of one trigram.
+func TrigramToken(t [3]byte) []byte {
+	return []byte{tokenTrigram, t[0], t[1], t[2]}
+}
+
+// DescribeTrigram describes a trigram for EXPLAIN: its text as show_trgm
+// prints it when it is three one-byte characters, else its hash's bytes.
+func DescribeTrigram(t [3]byte) string { return shownTrigram(t)() }
+
+func shownTrigram(t [3]byte) func() string {
+	return func() string {
+		for _, c := range t {
+			if c < 0x20 || c >= 0x7f {
+				return fmt.Sprintf("trigram 0x%x", t[:])
+			}
+		}
+		return "trigram " + builtins.QuoteLiteral(string(t[:]))
+	}
 }
 
 // EmptyArrayToken is array_ops' token of a row whose array is empty (the

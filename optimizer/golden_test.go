@@ -120,13 +120,15 @@ var schema = []string{
 	   attrs JSONB,
 	   tags  TEXT[],
 	   sizes INT[],
-	   live  BOOLEAN
+	   live  BOOLEAN,
+	   title TEXT
 	 ) WITH (shards = 4)`,
 	`CREATE INDEX products_attrs ON products USING gin (attrs)`,
 	`CREATE INDEX products_attrs_path ON products USING gin (attrs jsonb_path_ops)`,
 	`CREATE INDEX products_tags ON products USING gin (tags, sizes)`,
 	`CREATE INDEX products_brand ON products USING gin ((attrs -> 'brand'))`,
 	`CREATE INDEX products_live_tags ON products USING gin (tags) WHERE live`,
+	`CREATE INDEX products_title ON products USING gin (title gin_trgm_ops)`,
 	`CREATE TABLE orders (
 	   id         BIGINT PRIMARY KEY,
 	   account_id BIGINT NOT NULL REFERENCES accounts ON DELETE CASCADE,

@@ -212,6 +212,13 @@ func (ii *invertedIndex) query(e ir.Expr) *InvertedQuery {
 				return ii.leaf(part, "=", v)
 			}
 		}
+	case *ir.Like:
+		if x.Neg {
+			return nil
+		}
+		if part, v, ok := ii.operands(x.E, x.Pattern); ok {
+			return ii.likeLeaf(part, v, x.Escape)
+		}
 	case *ir.Func:
 		// jsonb's operators are infix calls, the arrays' calls named by
 		// their operator.
@@ -286,6 +293,12 @@ func (ii *invertedIndex) leaf(part int, op string, v sqltypes.Value) *InvertedQu
 		return out
 	}
 	switch opclass {
+	case catalog.OpclassTrigram:
+		if op == "=" {
+			if toks := all(); len(toks) > 0 {
+				return invAnd(toks)
+			}
+		}
 	case catalog.OpclassJSONB, catalog.OpclassJSONBPath:
 		switch op {
 		case "@>":
@@ -363,6 +376,29 @@ func (ii *invertedIndex) leaf(part int, op string, v sqltypes.Value) *InvertedQu
 		}
 	}
 	return nil
+}
+
+// likeLeaf is the query of key part LIKE (or ILIKE) pattern v: the
+// trigrams every match has (builtins.LikeTrigrams), or nil when the
+// pattern names none ('%ab%' is shorter than a trigram).
+func (ii *invertedIndex) likeLeaf(part int, v sqltypes.Value, escape byte) *InvertedQuery {
+	if ii.ix.Columns[part].Opclass != catalog.OpclassTrigram {
+		return nil
+	}
+	if v.IsNull() {
+		return &InvertedQuery{}
+	}
+	if escape == 0 {
+		escape = '\\'
+	}
+	var toks []*InvertedQuery
+	for _, t := range builtins.LikeTrigrams(v.S, escape) {
+		toks = append(toks, &InvertedQuery{Token: catalog.PartToken(part, catalog.TrigramToken(t)), Shown: catalog.DescribeTrigram(t)})
+	}
+	if len(toks) == 0 {
+		return nil
+	}
+	return invAnd(toks)
 }
 
 // dedupe drops repeated tokens (ARRAY[1, 1]).

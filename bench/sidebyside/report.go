@@ -111,7 +111,13 @@ func reportStar(w io.Writer, cfg config, ds dataset, pgVersion string, pgSetting
 	fmt.Fprintf(w, "zproxy: shards = %d, %s; readings indexes (note, ts) INCLUDE (celsius) and USING zorder (lat, lon, ts) INCLUDE (celsius, note).\n", cfg.shards, cfg.mutability)
 	fmt.Fprintf(w, "PostgreSQL: default settings (%s); the same readings indexes as the readings workload (%s); VACUUM ANALYZE on every table.\n\n", strings.Join(pgSettings, ", "), cfg.pgBox)
 	reportLoads(w, cfg, ds, loads)
+	reportFactClasses(w, cfg, results)
+}
 
+// reportFactClasses prints the tables of classes whose rows are counted by
+// their factSQL (the star joins' fact rows, the documents a docs query
+// returns): latency, CPU, items read per fact row, the operators and plans.
+func reportFactClasses(w io.Writer, cfg config, results []classResult) {
 	fmt.Fprintln(w, "| class | rows/query | fact rows/query | zproxy p50 | zproxy p99 | PG p50 | PG p99 | p50 ratio zproxy/PG | zproxy CPU / query | PG CPU / query | CPU ratio | items read / fact row | store requests / query | same rows as PG |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, r := range results {

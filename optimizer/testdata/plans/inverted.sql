@@ -42,3 +42,14 @@ SELECT /*+ USE_INDEX(products, products_attrs) */ id FROM products WHERE attrs @
 
 SELECT /*+ IGNORE_INDEX(products, products_attrs_path) */ id FROM products WHERE attrs @> '{"color": "red"}'
 
+
+-- Trigrams (gin_trgm_ops): a LIKE pattern's words, padded where a
+-- non-word character or the pattern's end bounds them, give the trigrams
+-- every match has; a word beside a wildcard may continue, so that side is
+-- not padded.
+SELECT id FROM products WHERE title LIKE '%wool sock%'
+
+SELECT id FROM products WHERE title ILIKE 'Red%'
+
+-- Too short for a trigram: the table is read.
+SELECT id FROM products WHERE title LIKE '%ab%'
