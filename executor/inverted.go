@@ -10,22 +10,19 @@ import (
 	"github.com/zproxy/zproxy/optimizer"
 )
 
+// pkSet is a set of encoded primary keys.
+type pkSet = map[string]struct{}
+
 // invertedGet runs an inverted index scan (optimizer/inverted.go): it
-// reads the posting list of every token the query names, from every shard
-// of the index, combines them as the query says, and gets the rows of the
-// primary keys that remain, as a point get does; the scan's filter then
-// rechecks each row.
+// evaluates the query's posting lists into the primary keys of the rows
+// that may match and gets those rows, as a point get does; the scan's
+// filter then rechecks each row.
 func (s *scanRows) invertedGet(ctx context.Context) error {
 	n := s.node
-	lists := map[string]map[string]struct{}{}
-	for _, tok := range n.Inverted.Tokens() {
-		list, err := s.postings(ctx, n.Index, tok)
-		if err != nil {
-			return err
-		}
-		lists[string(tok)] = list
+	keys, err := s.evalInverted(ctx, n.Inverted)
+	if err != nil {
+		return err
 	}
-	keys := combine(n.Inverted, lists)
 	points := make([][]byte, 0, len(keys))
 	for k := range keys {
 		points = append(points, []byte(k))
@@ -40,10 +37,66 @@ func (s *scanRows) invertedGet(ctx context.Context) error {
 	return s.pointGet(ctx)
 }
 
+// evalInverted returns the primary keys an inverted query names: a
+// token's posting list, the union of an OR's, the intersection of an
+// AND's. An AND of several tokens on a store with cheap seeks is a zig-zag
+// over their posting lists (zigzag), which reads about as many entries as
+// the shortest list holds, not all of every list.
+func (s *scanRows) evalInverted(ctx context.Context, q *optimizer.InvertedQuery) (pkSet, error) {
+	ix := s.node.Index
+	if q.Token != nil {
+		return s.postings(ctx, ix, q.Token)
+	}
+	if !q.And {
+		out := pkSet{}
+		for _, k := range q.Kids {
+			set, err := s.evalInverted(ctx, k)
+			if err != nil {
+				return nil, err
+			}
+			for pk := range set {
+				out[pk] = struct{}{}
+			}
+		}
+		return out, nil
+	}
+	var toks [][]byte
+	var sets []pkSet
+	for _, k := range q.Kids {
+		if k.Token != nil && s.ec.ex.Caps.CheapSeek {
+			toks = append(toks, k.Token)
+			continue
+		}
+		set, err := s.evalInverted(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, set)
+	}
+	switch len(toks) {
+	case 0:
+	case 1:
+		set, err := s.postings(ctx, ix, toks[0])
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, set)
+	default:
+		set := pkSet{}
+		for _, sh := range s.node.Shards {
+			if err := s.zigzag(ctx, catalog.IndexPartition(ix.ID, sh), toks, set); err != nil {
+				return nil, err
+			}
+		}
+		sets = append(sets, set)
+	}
+	return intersect(sets), nil
+}
+
 // postings reads the entries of one token in every shard of ix and returns
 // the encoded primary keys they name.
-func (s *scanRows) postings(ctx context.Context, ix *catalog.Index, tok []byte) (map[string]struct{}, error) {
-	out := map[string]struct{}{}
+func (s *scanRows) postings(ctx context.Context, ix *catalog.Index, tok []byte) (pkSet, error) {
+	out := pkSet{}
 	end := kv.PrefixEnd(tok)
 	for _, sh := range s.node.Shards {
 		it := s.ec.kv.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: tok, End: end, Stats: &s.stats})
@@ -66,28 +119,77 @@ func (s *scanRows) postings(ctx context.Context, ix *catalog.Index, tok []byte) 
 	return out, nil
 }
 
-// combine evaluates an inverted query over the posting lists of its
-// tokens: the primary keys in every list of an AND, in any of an OR.
-func combine(q *optimizer.InvertedQuery, lists map[string]map[string]struct{}) map[string]struct{} {
-	if q.Token != nil {
-		return lists[string(q.Token)]
+// zigzag adds to out the primary keys in every posting list of toks
+// within one partition of the index. A token's entries are ordered by
+// primary key, so the lists are read in step: each stands at its smallest
+// key not below the largest any other stands at, seeking past the keys
+// another list lacks; a key all lists stand at is in every one.
+func (s *scanRows) zigzag(ctx context.Context, partition []byte, toks [][]byte, out pkSet) error {
+	its := make([]kv.Iterator, len(toks))
+	for i, tok := range toks {
+		its[i] = s.ec.kv.Scan(ctx, kv.ScanRequest{Partition: partition, Start: tok, End: kv.PrefixEnd(tok), Stats: &s.stats})
 	}
-	if !q.And {
-		out := map[string]struct{}{}
-		for _, k := range q.Kids {
-			for pk := range combine(k, lists) {
-				out[pk] = struct{}{}
+	defer func() {
+		for _, it := range its {
+			it.Close()
+		}
+	}()
+	cur := make([][]byte, len(toks))
+	// next moves list i to its next entry; false when it has none.
+	next := func(i int) (bool, error) {
+		if !its[i].Next() {
+			return false, ClassifyError(its[i].Err())
+		}
+		cur[i] = append(cur[i][:0], catalog.InvertedPrimaryKey(its[i].Item().Key.Sort, toks[i])...)
+		return true, nil
+	}
+	for i := range its {
+		if ok, err := next(i); !ok {
+			return err
+		}
+	}
+	var hi, seek []byte
+	for steps := 1; ; steps++ {
+		if steps%cancelCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
 		}
-		return out
+		hi = append(hi[:0], cur[0]...)
+		for _, c := range cur[1:] {
+			if bytes.Compare(c, hi) > 0 {
+				hi = append(hi[:0], c...)
+			}
+		}
+		behind := false
+		for i := range its {
+			if bytes.Equal(cur[i], hi) {
+				continue
+			}
+			behind = true
+			seek = append(append(seek[:0], toks[i]...), hi...)
+			its[i].Seek(seek)
+			if ok, err := next(i); !ok {
+				return err
+			}
+		}
+		if behind {
+			continue
+		}
+		out[string(hi)] = struct{}{}
+		if ok, err := next(0); !ok {
+			return err
+		}
 	}
-	// AND: start from the smallest list and keep what every other has.
-	sets := make([]map[string]struct{}, len(q.Kids))
-	for i, k := range q.Kids {
-		sets[i] = combine(k, lists)
+}
+
+// intersect returns the keys in every set (starting from the smallest).
+func intersect(sets []pkSet) pkSet {
+	if len(sets) == 1 {
+		return sets[0]
 	}
-	slices.SortFunc(sets, func(a, b map[string]struct{}) int { return len(a) - len(b) })
-	out := map[string]struct{}{}
+	slices.SortFunc(sets, func(a, b pkSet) int { return len(a) - len(b) })
+	out := pkSet{}
 	for pk := range sets[0] {
 		in := true
 		for _, other := range sets[1:] {

@@ -107,10 +107,10 @@ func docsClasses(cfg config) []queryClass {
 			return []any{fmt.Sprintf("x%d", r.IntN(extras))}
 		}),
 		class("array @> tag", "tags @> $1::text[]", func(r *rand.Rand) []any {
-			return []any{[]string{fmt.Sprintf("t%d", r.IntN(tags))}}
+			return []any{fmt.Sprintf("{t%d}", r.IntN(tags))}
 		}),
 		class("array && 2 tags", "tags && $1::text[]", func(r *rand.Rand) []any {
-			return []any{[]string{fmt.Sprintf("t%d", r.IntN(tags)), fmt.Sprintf("t%d", r.IntN(tags))}}
+			return []any{fmt.Sprintf("{t%d,t%d}", r.IntN(tags), r.IntN(tags))}
 		}),
 	}
 	for i := range cs {
