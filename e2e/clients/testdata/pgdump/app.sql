@@ -1,6 +1,6 @@
 -- An ordinary application schema, loaded into zproxy and into PostgreSQL
 -- 15 by TestPgDump*: serial and identity keys, UNIQUE, FOREIGN KEY and
--- CHECK constraints, defaults, a view, materialized views (one populated,
+-- CHECK constraints, defaults, gin indexes, a view, materialized views (one populated,
 -- one not), a free-standing sequence, comments,
 -- and rows of the common types. Every foreign key's columns lead an index,
 -- as zproxy would otherwise add one of its own.
@@ -31,6 +31,8 @@ CREATE TABLE tasks (
 );
 CREATE INDEX tasks_title ON tasks (title);
 CREATE INDEX projects_due ON projects (due DESC);
+CREATE INDEX tasks_payload ON tasks USING gin (payload jsonb_path_ops);
+CREATE INDEX projects_tags ON projects USING gin (tags);
 CREATE SEQUENCE invoice_no START 1000 INCREMENT 10;
 CREATE VIEW open_tasks AS SELECT project_id, seq, title FROM tasks WHERE NOT done;
 COMMENT ON TABLE accounts IS 'who pays';

@@ -12,6 +12,9 @@ SELECT * FROM accounts ORDER BY id;
 SELECT * FROM projects ORDER BY id;
 SELECT * FROM tasks ORDER BY project_id, seq;
 SELECT * FROM open_tasks ORDER BY project_id, seq;
+SELECT pg_get_indexdef('tasks_payload'::regclass), pg_get_indexdef('projects_tags'::regclass);
+SELECT project_id, seq FROM tasks WHERE payload @> '{"due": "April"}' ORDER BY 1, 2;
+SELECT id FROM projects WHERE tags @> '{spring}' ORDER BY 1;
 -- A dump split into --schema-only and --data-only leaves a materialized view
 -- unpopulated (its data is neither), in PostgreSQL as here: refresh first.
 REFRESH MATERIALIZED VIEW task_counts;
