@@ -78,6 +78,22 @@ func BenchmarkGet(b *testing.B) {
 	}
 }
 
+// BenchmarkGet100 gets 100 keys scattered over 10,000 rows in one request
+// (the rows an index scan or an IN list names), with one in ten absent.
+func BenchmarkGet100(b *testing.B) {
+	s := benchStore(b, 10_000)
+	keys := make([]kv.Key, 100)
+	for i := range keys {
+		keys[i] = benchKey((i * 7919) % 11_000)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Get(bg, kv.GetRequest{Keys: keys}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkScan1000(b *testing.B) {
 	s := benchStore(b, 10_000)
 	req := kv.ScanRequest{Partition: benchKey(0).Partition, Start: benchKey(2000).Sort, End: benchKey(3000).Sort}
