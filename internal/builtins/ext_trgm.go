@@ -131,16 +131,7 @@ func trgmWords(s string, bounds *[]uint8) []trgm {
 		}
 		buf = append(buf, ' ')
 		start := len(out)
-		for p := 0; ; {
-			l1, _ := trgmCharLen(buf, p)
-			l2, _ := trgmCharLen(buf, p+l1)
-			l3, ok := trgmCharLen(buf, p+l1+l2)
-			if !ok {
-				break
-			}
-			out = append(out, compactTrgm(buf[p:p+l1+l2+l3]))
-			p += l1
-		}
+		out = appendWordTrgms(out, buf)
 		if bounds != nil && len(out) > start {
 			for len(*bounds) < len(out) {
 				*bounds = append(*bounds, 0)
@@ -150,6 +141,21 @@ func trgmWords(s string, bounds *[]uint8) []trgm {
 		}
 	}
 	return out
+}
+
+// appendWordTrgms appends the trigrams of a padded word: every three
+// consecutive characters of buf.
+func appendWordTrgms(out []trgm, buf []byte) []trgm {
+	for p := 0; ; {
+		l1, _ := trgmCharLen(buf, p)
+		l2, _ := trgmCharLen(buf, p+l1)
+		l3, ok := trgmCharLen(buf, p+l1+l2)
+		if !ok {
+			return out
+		}
+		out = append(out, compactTrgm(buf[p:p+l1+l2+l3]))
+		p += l1
+	}
 }
 
 // trgmCharLen is the length of the UTF-8 character at p of b, and whether

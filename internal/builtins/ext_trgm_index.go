@@ -69,19 +69,11 @@ func LikeTrigrams(pattern string, escape byte) [][3]byte {
 		if i == len(chars) || !chars[i].wildcard {
 			buf = append(buf, ' ')
 		}
-		for p := 0; ; {
-			l1, _ := trgmCharLen(buf, p)
-			l2, _ := trgmCharLen(buf, p+l1)
-			l3, ok := trgmCharLen(buf, p+l1+l2)
-			if !ok {
-				break
-			}
-			t := compactTrgm(buf[p : p+l1+l2+l3])
+		for _, t := range appendWordTrgms(nil, buf) {
 			if !seen[t] {
 				seen[t] = true
 				out = append(out, t)
 			}
-			p += l1
 		}
 	}
 	return out
