@@ -18,7 +18,8 @@ import (
 // computes for a UTF-8 database whose LC_CTYPE classifies and lower-cases
 // characters by Unicode (glibc's C.UTF-8 and the language locales): the
 // same trigrams, in the same order, the same real similarities. The
-// index operator classes (gin_trgm_ops, gist_trgm_ops) are not here.
+// gin_trgm_ops index's trigrams are in ext_trgm_index.go; there is no
+// gist_trgm_ops.
 
 // The thresholds of the operators, settings the session keeps
 // (internal/guc's extension parameters); set_limit is in package
