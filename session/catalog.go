@@ -212,28 +212,45 @@ func (p pgSession) SetSetting(name, value string, local bool) (string, error) {
 }
 
 func (p pgSession) Activity() []pgcatalog.Activity {
-	c := p.s.engine.cat
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	e := p.s.engine
 	var out []pgcatalog.Activity
-	for s, a := range c.sessions {
-		state := "idle"
-		switch {
-		case a.active:
-			state = "active"
-		case a.txStatus == 'T':
-			state = "idle in transaction"
-		case a.txStatus == 'E':
-			state = "idle in transaction (aborted)"
+	for _, ps := range e.localActivity() {
+		out = append(out, ps.Activity)
+	}
+	if e.cfg.Cluster == nil {
+		return out
+	}
+	// The other proxies' sessions: pg_stat_activity is the database's,
+	// not one proxy's. One that does not answer is left out.
+	ctx, cancel := context.WithTimeout(context.Background(), peerTimeout)
+	defer cancel()
+	peers, err := e.cfg.Cluster.PeerSessions(ctx)
+	if err != nil {
+		e.cfg.Logger.Warn("pg_stat_activity: the proxy registry could not be read", "err", err)
+	}
+	for _, b := range peers {
+		for _, ps := range decodeSessions(b) {
+			out = append(out, ps.Activity)
 		}
-		// Only this session's own fields are read here: the others'
-		// settings belong to their goroutines (activity keeps copies).
-		out = append(out, pgcatalog.Activity{PID: a.pid, User: s.params.User, Database: s.params.Database,
-			ApplicationName: a.appName, BackendStart: a.start, QueryStart: a.queryStart,
-			StateChange: a.change, State: state, Query: a.query})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].PID < out[j].PID })
 	return out
+}
+
+// Proxies implements pgcatalog.Session: the live proxies of the store's
+// registry, none for a proxy alone.
+func (p pgSession) Proxies() []pgcatalog.Proxy {
+	c := p.s.engine.cfg.Cluster
+	if c == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), peerTimeout)
+	defer cancel()
+	proxies, err := c.Proxies(ctx)
+	if err != nil {
+		p.s.engine.cfg.Logger.Warn("zproxy_proxies: the proxy registry could not be read", "err", err)
+	}
+	return proxies
 }
 
 func (p pgSession) Locks() *pgcatalog.AdvisoryLocks { return p.s.engine.cat.locks }
@@ -342,19 +359,34 @@ func (p pgSession) SignalBackend(pid int32, terminate bool) (bool, error) {
 	}
 	c.mu.Unlock()
 	backends := p.s.params.Backends
-	if target == nil || backends == nil {
+	remote := target == nil && p.s.engine.remotePID(pid)
+	var them string
+	var authenticated bool
+	switch {
+	case remote:
+		ps, ok, err := p.s.engine.remoteSession(context.Background(), pid)
+		if err != nil {
+			return false, storeErr(err)
+		}
+		if !ok {
+			return false, nil
+		}
+		them, authenticated = ps.User, ps.Authenticated
+	case target == nil || backends == nil:
 		return false, nil
+	default:
+		them, authenticated = target.params.User, target.params.Authenticated
 	}
 	snap, err := p.s.snapshot(context.Background())
 	if err != nil {
 		return false, storeErr(err)
 	}
-	me, them := p.s.params.User, target.params.User
+	me := p.s.params.User
 	targetSuper := func() bool {
 		if r := snap.Role(them); r != nil && them != catalog.PublicRole {
 			return r.Superuser
 		}
-		return !target.params.Authenticated
+		return !authenticated
 	}()
 	switch {
 	case targetSuper && !p.s.isSuperuser(snap):
@@ -367,6 +399,15 @@ func (p pgSession) SignalBackend(pid int32, terminate bool) (bool, error) {
 			return false, pgerr.New(pgerr.InsufficientPrivilege, "must be a member of the role whose process is being terminated or member of pg_signal_backend")
 		}
 		return false, pgerr.New(pgerr.InsufficientPrivilege, "must be a member of the role whose query is being canceled or member of pg_signal_backend")
+	}
+	if remote {
+		ctx, cancel := context.WithTimeout(context.Background(), peerTimeout)
+		defer cancel()
+		found, err := p.s.engine.cfg.Cluster.Signal(ctx, uint32(pid), terminate)
+		if err != nil {
+			return false, storeErr(err)
+		}
+		return found, nil
 	}
 	if target == p.s {
 		// PostgreSQL's backend signals itself and stops at once: the
@@ -385,6 +426,10 @@ func (p pgSession) SignalBackend(pid int32, terminate bool) (bool, error) {
 
 // BackendAlive implements pgcatalog.Session.
 func (p pgSession) BackendAlive(pid int32) bool {
+	if p.s.engine.remotePID(pid) {
+		_, ok, err := p.s.engine.remoteSession(context.Background(), pid)
+		return ok || err != nil // unknown counts as alive: keep waiting
+	}
 	if b := p.s.params.Backends; b != nil {
 		return b.BackendAlive(uint32(pid))
 	}

@@ -58,6 +58,11 @@ type Config struct {
 	// starts with them and RESET returns to them. New checks each as SET
 	// would.
 	Settings map[string]string
+	// Cluster, when set, is the other proxies sharing the store (package
+	// cluster, wired by the binary): pg_stat_activity lists their
+	// sessions too, and pg_cancel_backend and pg_terminate_backend reach
+	// them.
+	Cluster Cluster
 }
 
 // DefaultTTLSweep is the TTL sweeper's period on an exclusive store.

@@ -110,6 +110,33 @@ type Config struct {
 	// Logger receives connection failures, internal errors and recovered
 	// panics; nil discards them.
 	Logger *slog.Logger
+	// PIDBits, when above 0, makes the process IDs given out PIDPrefix | n
+	// with n below 1<<PIDBits: proxies sharing a store put their registry
+	// slot in the high bits (package cluster), so the owner of a session
+	// is known from its process ID.
+	PIDPrefix uint32
+	PIDBits   int
+	// Peers, when set, serves the requests of the other proxies of the
+	// store and receives the CancelRequests for their sessions.
+	Peers Peers
+}
+
+// Peers is this proxy's side of the cluster of proxies sharing its store
+// (package cluster): wire hands it what arrives here for another proxy.
+type Peers interface {
+	// PeerRequestCode is the startup-packet code of a peer's request.
+	PeerRequestCode() uint32
+	// ServePeer answers a peer's request (the packet after its code)
+	// with the bytes to write back; nil closes the connection unanswered.
+	ServePeer(body []byte) []byte
+	// ForwardCancel sends on a CancelRequest for a process ID this proxy
+	// did not give out.
+	ForwardCancel(pid uint32, secret []byte)
+}
+
+// ownsPID reports whether pid is one this server gives out.
+func (c Config) ownsPID(pid uint32) bool {
+	return c.PIDBits <= 0 || pid>>c.PIDBits == c.PIDPrefix>>c.PIDBits
 }
 
 func (c Config) withDefaults() Config {
@@ -346,7 +373,10 @@ func (s *Server) newConn(nc net.Conn) (*conn, []byte) {
 	var pid uint32
 	for {
 		pid = s.nextPID.Add(1)
-		if _, taken := s.conns[pid]; !taken && pid != 0 {
+		if bits := s.cfg.PIDBits; bits > 0 {
+			pid = s.cfg.PIDPrefix | pid&(1<<bits-1)
+		}
+		if _, taken := s.conns[pid]; !taken && pid != 0 && pid != s.cfg.PIDPrefix {
 			break
 		}
 	}
@@ -415,6 +445,12 @@ func (s *Server) removeConn(c *conn) {
 // process ID and secret. Like PostgreSQL it reports nothing back: a wrong
 // secret and an idle connection are silently ignored.
 func (s *Server) cancel(pid uint32, secret []byte) {
+	if !s.cfg.ownsPID(pid) {
+		if s.cfg.Peers != nil {
+			s.cfg.Peers.ForwardCancel(pid, secret)
+		}
+		return
+	}
 	s.mu.Lock()
 	c := s.conns[pid]
 	s.mu.Unlock()
@@ -422,6 +458,15 @@ func (s *Server) cancel(pid uint32, secret []byte) {
 		return
 	}
 	c.cancelStatement(errCanceledByUser)
+}
+
+// CancelLocal serves a CancelRequest another proxy received for one of
+// this server's connections (Peers.ForwardCancel on that proxy): as one
+// received here, except that it is never forwarded again.
+func (s *Server) CancelLocal(pid uint32, secret []byte) {
+	if s.cfg.ownsPID(pid) {
+		s.cancel(pid, secret)
+	}
 }
 
 var _ Backends = (*Server)(nil)

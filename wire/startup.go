@@ -92,6 +92,11 @@ func (c *conn) startup() error {
 			c.srv.cancel(binary.BigEndian.Uint32(body), body[4:8])
 		}
 		return errQuietClose
+	case c.srv.cfg.Peers != nil && code == c.srv.cfg.Peers.PeerRequestCode():
+		if answer := c.srv.cfg.Peers.ServePeer(body); answer != nil {
+			_, _ = c.nc.Write(answer)
+		}
+		return errQuietClose
 	case code>>16 != 3:
 		return c.fatal(pgerr.FeatureNotSupported, "unsupported frontend protocol %d.%d: server supports 3.0 to 3.0", code>>16, code&0xffff)
 	}

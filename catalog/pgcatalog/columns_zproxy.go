@@ -10,6 +10,7 @@ var zproxyRelationColumns = map[string]string{
 	"pg_catalog.pg_stat_statements_info":     "dealloc bigint, stats_reset timestamp with time zone",
 	"pg_catalog.zproxy_index_advice":         "table_name name, kind text, recommendation text, statements bigint[], calls bigint, items_before double precision, items_after double precision, requests_before double precision, requests_after double precision, write_items_per_row double precision, rows_written bigint, reason text",
 	"pg_catalog.zproxy_hypothetical_indexes": "indexrelid oid, index_name text, schema_name name, table_name name, am_name name, definition text",
+	"pg_catalog.zproxy_proxies":              "slot integer, proxy_id text, address text, started timestamp with time zone, heartbeat timestamp with time zone, is_self boolean",
 }
 
 // zproxyRelationInfo are their OIDs.
@@ -18,4 +19,5 @@ var zproxyRelationInfo = map[string]relInfo{
 	"pg_catalog.pg_stat_statements_info":     {12901, false},
 	"pg_catalog.zproxy_index_advice":         {12910, false},
 	"pg_catalog.zproxy_hypothetical_indexes": {12911, false},
+	"pg_catalog.zproxy_proxies":              {12912, false},
 }

@@ -28,8 +28,12 @@ type Session interface {
 	Setting(name string) (string, bool)
 	Settings() []Setting
 	SetSetting(name, value string, local bool) (string, error)
-	// Activity lists the sessions of this proxy (pg_stat_activity).
+	// Activity lists the sessions of every proxy of the store
+	// (pg_stat_activity).
 	Activity() []Activity
+	// Proxies lists the live proxies sharing the store (zproxy_proxies):
+	// none for a proxy alone on its store.
+	Proxies() []Proxy
 	// SignalBackend cancels the running statement of the session with
 	// process ID pid, or ends that session when terminate is set, if the
 	// session's role may (42501 otherwise); false when no session has
@@ -64,7 +68,18 @@ type PreparedStatement struct {
 	CustomPlans     int64
 }
 
-// Activity is one row of pg_stat_activity: a session of this proxy.
+// Proxy is one row of zproxy_proxies: a live proxy of the store's
+// registry (package cluster).
+type Proxy struct {
+	Slot      int32 // its sessions' process IDs are Slot<<20 | n
+	ID        string
+	Address   string
+	Started   time.Time
+	Heartbeat time.Time
+	Self      bool // the proxy answering
+}
+
+// Activity is one row of pg_stat_activity: a session of any proxy.
 type Activity struct {
 	PID             int32
 	User            string

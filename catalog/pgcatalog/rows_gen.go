@@ -3773,3 +3773,17 @@ type pgZproxyIndexAdviceRow struct {
 func (r *pgZproxyIndexAdviceRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.TableName, r.Kind, r.Recommendation, r.Statements, r.Calls, r.ItemsBefore, r.ItemsAfter, r.RequestsBefore, r.RequestsAfter, r.WriteItemsPerRow, r.RowsWritten, r.Reason}
 }
+
+// pgZproxyProxiesRow is a row of pg_catalog.zproxy_proxies.
+type pgZproxyProxiesRow struct {
+	Slot      sqltypes.Value
+	ProxyId   sqltypes.Value
+	Address   sqltypes.Value
+	Started   sqltypes.Value
+	Heartbeat sqltypes.Value
+	IsSelf    sqltypes.Value
+}
+
+func (r *pgZproxyProxiesRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Slot, r.ProxyId, r.Address, r.Started, r.Heartbeat, r.IsSelf}
+}

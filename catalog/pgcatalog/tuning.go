@@ -94,6 +94,17 @@ func init() {
 		}
 		return out
 	})
+	generate("pg_catalog.zproxy_proxies", func(e *Env) []row {
+		if e.Sess == nil {
+			return nil
+		}
+		var out []row
+		for _, p := range e.Sess.Proxies() {
+			out = append(out, &pgZproxyProxiesRow{Slot: intV(int64(p.Slot)), ProxyId: textV(p.ID), Address: textV(p.Address),
+				Started: timeV(&p.Started), Heartbeat: timeV(&p.Heartbeat), IsSelf: boolV(p.Self)})
+		}
+		return out
+	})
 	registerTuning()
 }
 

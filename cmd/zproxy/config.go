@@ -76,6 +76,13 @@ type Config struct {
 	DynamoDBTable    string
 	DynamoDBRegion   string
 	DynamoDBEndpoint string
+	// AdvertiseAddr is where the other proxies of a shared store reach
+	// this one's SQL listener (empty: the listen address, with the host
+	// name for an unspecified host).
+	AdvertiseAddr string
+	// RegistryTTL is how long a proxy's registry entry lives without a
+	// heartbeat (cluster.DefaultTTL if 0).
+	RegistryTTL time.Duration
 	// Users is the raw user list, "name:password,name:password"; Credentials
 	// parses it.
 	Users         string
@@ -200,6 +207,10 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"AWS `region` (empty: the SDK's default chain, e.g. AWS_REGION)")
 	fs.StringVar(&cfg.DynamoDBEndpoint, "dynamodb-endpoint", cfg.DynamoDBEndpoint,
 		"DynamoDB endpoint `URL`, e.g. http://127.0.0.1:8000 for DynamoDB Local (empty: AWS)")
+	fs.StringVar(&cfg.AdvertiseAddr, "advertise-addr", cfg.AdvertiseAddr,
+		"`host:port` at which the other proxies of the DynamoDB table reach this proxy's SQL listener, for forwarded cancels and cluster-wide views (empty: --listen's address, the host name for an unspecified host)")
+	fs.DurationVar(&cfg.RegistryTTL, "registry-ttl", cfg.RegistryTTL,
+		"how long a proxy of a shared DynamoDB table stays in the proxy registry without a heartbeat (it renews every third of it; 0: 15s)")
 	fs.StringVar(&cfg.Users, "users", cfg.Users,
 		"comma-separated `user:password` list: superuser roles created at start-up, if missing, with a SCRAM verifier of the password")
 	fs.StringVar(&cfg.Auth, "auth", cfg.Auth,
@@ -390,6 +401,9 @@ func (c *Config) validate() error {
 			return fmt.Errorf("--console with --metrics-listen %s, not a loopback address, needs --tls-cert and --tls-key: the console's logins carry passwords", c.MetricsListen)
 		}
 	}
+	if c.RegistryTTL < 0 {
+		return fmt.Errorf("--registry-ttl %s: must not be negative", c.RegistryTTL)
+	}
 	if c.ShutdownTimeout < 0 {
 		return fmt.Errorf("--shutdown-timeout %s: must not be negative", c.ShutdownTimeout)
 	}
@@ -498,7 +512,7 @@ func (c *Config) LogAttrs() []any {
 		attrs = append(attrs, "data_dir", c.DataDir, "cache_size", int64(c.CacheSize))
 	case backendDynamoDB:
 		attrs = append(attrs, "dynamodb_table", c.DynamoDBTable, "dynamodb_region", c.DynamoDBRegion,
-			"dynamodb_endpoint", c.DynamoDBEndpoint)
+			"dynamodb_endpoint", c.DynamoDBEndpoint, "advertise_addr", c.AdvertiseAddr)
 	}
 	if c.ConfigFile != "" {
 		attrs = append(attrs, "config_file", c.ConfigFile)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -16,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/zproxy/zproxy/cluster"
 	"github.com/zproxy/zproxy/console"
 	"github.com/zproxy/zproxy/internal/metrics"
 	"github.com/zproxy/zproxy/kv"
@@ -54,7 +56,31 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		}
 	}()
 
-	engine, err := newEngine(ctx, cfg, store, m, logger)
+	// The SQL listener opens first: the proxies sharing a DynamoDB table
+	// learn its address when this one joins their registry. Clients wait
+	// in its backlog until Serve.
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("--listen: %w", err)
+	}
+	defer ln.Close()
+	var node *cluster.Node
+	var engineCluster session.Cluster
+	if cfg.Backend == backendDynamoDB {
+		if node, err = joinCluster(ctx, cfg, store, ln, logger); err != nil {
+			return err
+		}
+		defer func() {
+			leaveCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if lerr := node.Registry().Leave(leaveCtx); lerr != nil {
+				logger.Warn("leaving the proxy registry", "err", lerr)
+			}
+		}()
+		engineCluster = sessionCluster{node}
+	}
+
+	engine, err := newEngine(ctx, cfg, store, m, logger, engineCluster)
 	if err != nil {
 		return err
 	}
@@ -71,18 +97,18 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 	if err != nil {
 		return err
 	}
-	srv, err := newWireServer(cfg, engine, m, logger, tlsConfig)
+	srv, err := newWireServer(cfg, engine, m, logger, tlsConfig, node)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		return fmt.Errorf("--listen: %w", err)
+	if node != nil {
+		if enc, ok := engine.(interface{ EncodeSessions() json.RawMessage }); ok {
+			node.SetHandler(peerHandler{srv: srv, eng: enc})
+		}
 	}
 	var mln net.Listener
 	if cfg.MetricsListen != "" {
 		if mln, err = net.Listen("tcp", cfg.MetricsListen); err != nil {
-			ln.Close()
 			return fmt.Errorf("--metrics-listen: %w", err)
 		}
 	}
@@ -193,9 +219,10 @@ type sqlEngine interface {
 }
 
 // newEngine builds the SQL session engine over the store.
-func newEngine(ctx context.Context, cfg Config, store kv.Store, m *metrics.Metrics, logger *slog.Logger) (sqlEngine, error) {
+func newEngine(ctx context.Context, cfg Config, store kv.Store, m *metrics.Metrics, logger *slog.Logger, peers session.Cluster) (sqlEngine, error) {
 	eng, err := session.New(ctx, session.Config{
 		Store:         store,
+		Cluster:       peers,
 		Metrics:       m,
 		Logger:        logger,
 		AllowFullScan: cfg.AllowFullScan,
@@ -227,7 +254,7 @@ func loadTLS(cfg Config) (*tls.Config, error) {
 }
 
 // newWireServer builds the protocol server.
-func newWireServer(cfg Config, eng wire.Engine, m *metrics.Metrics, logger *slog.Logger, tlsConfig *tls.Config) (*wire.Server, error) {
+func newWireServer(cfg Config, eng wire.Engine, m *metrics.Metrics, logger *slog.Logger, tlsConfig *tls.Config, node *cluster.Node) (*wire.Server, error) {
 	auth, err := cfg.AuthMethod()
 	if err != nil {
 		return nil, err
@@ -236,7 +263,17 @@ func newWireServer(cfg Config, eng wire.Engine, m *metrics.Metrics, logger *slog
 	if auth == authPassword {
 		mode = wire.AuthSCRAM
 	}
+	var peers wire.Peers
+	var pidPrefix uint32
+	var pidBits int
+	if node != nil {
+		peers = node
+		pidPrefix, pidBits = clusterPIDs(node)
+	}
 	return wire.NewServer(wire.Config{
+		Peers:          peers,
+		PIDPrefix:      pidPrefix,
+		PIDBits:        pidBits,
 		Auth:           mode,
 		TLS:            tlsConfig,
 		TLSRequired:    cfg.TLSRequired,

@@ -34,6 +34,7 @@ var allowed = map[string][]string{
 	"console":             {"zorder"},
 	"catalog":             {"kv", "zorder"},
 	"catalog/pgcatalog":   {"catalog"},
+	"cluster":             {"kv"},
 	"kv":                  nil,
 	"kv/":                 {"kv"},
 	"zorder":              nil,

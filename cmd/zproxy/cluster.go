@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/cluster"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/session"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// joinCluster enters this proxy into the registry of the proxies sharing
+// the DynamoDB table, advertising the address they reach its listener at.
+func joinCluster(ctx context.Context, cfg Config, store kv.Store, ln net.Listener, logger *slog.Logger) (*cluster.Node, error) {
+	addr, err := advertiseAddr(cfg.AdvertiseAddr, ln.Addr())
+	if err != nil {
+		return nil, err
+	}
+	reg, err := cluster.Join(ctx, store, cluster.Options{Addr: addr, TTL: cfg.RegistryTTL, Logger: logger})
+	if err != nil {
+		return nil, fmt.Errorf("joining the proxy registry: %w", err)
+	}
+	return cluster.NewNode(reg, logger), nil
+}
+
+// advertiseAddr is --advertise-addr, or the listener's address with the
+// host name in place of an unspecified host (0.0.0.0, ::).
+func advertiseAddr(flag string, listen net.Addr) (string, error) {
+	if flag != "" {
+		if _, _, err := net.SplitHostPort(flag); err != nil {
+			return "", fmt.Errorf("--advertise-addr: %w", err)
+		}
+		return flag, nil
+	}
+	host, port, err := net.SplitHostPort(listen.String())
+	if err != nil {
+		return "", err
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		if host, err = os.Hostname(); err != nil {
+			return "", fmt.Errorf("--advertise-addr is needed: %w", err)
+		}
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+// clusterPIDs are the wire server's process-ID settings for a node: its
+// slot in the high bits.
+func clusterPIDs(n *cluster.Node) (prefix uint32, bits int) {
+	return uint32(n.Registry().Self().Slot) << cluster.SlotShift, cluster.SlotShift
+}
+
+// sessionCluster is the node as the session engine uses it.
+type sessionCluster struct{ *cluster.Node }
+
+var _ session.Cluster = sessionCluster{}
+
+// Proxies lists the registry's live members as zproxy_proxies rows.
+func (c sessionCluster) Proxies(ctx context.Context) ([]pgcatalog.Proxy, error) {
+	members, err := c.Registry().Members(ctx)
+	if err != nil {
+		return nil, err
+	}
+	self := c.Registry().Self().ID
+	out := make([]pgcatalog.Proxy, 0, len(members))
+	for _, m := range members {
+		out = append(out, pgcatalog.Proxy{Slot: int32(m.Slot), ID: m.ID, Address: m.Addr, Started: m.Started,
+			Heartbeat: m.Heartbeat, Self: m.ID == self})
+	}
+	return out, nil
+}
+
+// peerHandler does for the other proxies what they ask of this one, through
+// the wire server (cancel, terminate) and the session engine (sessions).
+type peerHandler struct {
+	srv *wire.Server
+	eng interface{ EncodeSessions() json.RawMessage }
+}
+
+var _ cluster.Handler = peerHandler{}
+
+func (h peerHandler) Cancel(pid uint32, secret []byte) { h.srv.CancelLocal(pid, secret) }
+
+func (h peerHandler) Signal(pid uint32, terminate bool) bool {
+	if terminate {
+		return h.srv.TerminateBackend(pid)
+	}
+	return h.srv.CancelBackend(pid)
+}
+
+func (h peerHandler) Sessions() json.RawMessage { return h.eng.EncodeSessions() }

@@ -1,0 +1,320 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+)
+
+// roundRobin is a load balancer in front of several proxies: each new
+// connection goes to the next one, as a TCP load balancer spreads them, so
+// a client's CancelRequest (a new connection) lands on another proxy than
+// its session.
+type roundRobin struct {
+	ln       net.Listener
+	mu       sync.Mutex
+	backends []string
+	next     int
+}
+
+func newRoundRobin(t *testing.T, backends ...string) *roundRobin {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := &roundRobin{ln: ln, backends: backends}
+	t.Cleanup(func() { ln.Close() })
+	go lb.serve()
+	return lb
+}
+
+func (lb *roundRobin) serve() {
+	for {
+		c, err := lb.ln.Accept()
+		if err != nil {
+			return
+		}
+		lb.mu.Lock()
+		to := lb.backends[lb.next%len(lb.backends)]
+		lb.next++
+		lb.mu.Unlock()
+		go func() {
+			defer c.Close()
+			b, err := net.Dial("tcp", to)
+			if err != nil {
+				return
+			}
+			defer b.Close()
+			done := make(chan struct{}, 2)
+			go func() { io.Copy(b, c); done <- struct{}{} }()
+			go func() { io.Copy(c, b); done <- struct{}{} }()
+			<-done
+		}()
+	}
+}
+
+// setNext makes the next connection go to backend i.
+func (lb *roundRobin) setNext(i int) {
+	lb.mu.Lock()
+	lb.next = i
+	lb.mu.Unlock()
+}
+
+func (lb *roundRobin) hostPort() (string, string) {
+	host, port, _ := net.SplitHostPort(lb.ln.Addr().String())
+	return host, port
+}
+
+// TestClusterOfProxies runs three proxies over one DynamoDB Local table:
+// each lists the three in zproxy_proxies and every proxy's sessions in
+// pg_stat_activity; a CancelRequest that a load balancer sends to another
+// proxy than the session's (pgx's context cancel, psql's Ctrl-C) cancels
+// the statement; pg_cancel_backend and pg_terminate_backend reach sessions
+// of other proxies, with PostgreSQL's privilege rules; a proxy killed with
+// -9 leaves the registry once its TTL passes.
+func TestClusterOfProxies(t *testing.T) {
+	requireZproxy(t)
+	ep := dynamoEndpoint(t)
+	dynamoCreds(t)
+	args := append(dynamoArgs(ep, fmt.Sprintf("e2e_cluster_%d", os.Getpid())), "--registry-ttl", "3s")
+	proxies := []*server{startServer(t, "", args...)}
+	// The first proxy makes the table; the others join it then.
+	proxies[0].Connect(t)
+	proxies = append(proxies, startServer(t, "", args...), startServer(t, "", args...))
+	conns := make([]*pgx.Conn, len(proxies))
+	for i, p := range proxies {
+		conns[i] = p.Connect(t)
+	}
+	ctx := testCtx(t)
+	slots := map[int32]bool{}
+	for i, c := range conns {
+		rows, err := c.Query(ctx, `SELECT slot, address, is_self FROM zproxy_proxies ORDER BY slot`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n, self int
+		for rows.Next() {
+			var slot int32
+			var addr string
+			var isSelf bool
+			if err := rows.Scan(&slot, &addr, &isSelf); err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if isSelf {
+				self++
+				slots[slot] = true
+				if want := proxies[i].Addr(); addr != want {
+					t.Errorf("proxy %d advertises %s, listens on %s", i, addr, want)
+				}
+			}
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if n != 3 || self != 1 {
+			t.Fatalf("proxy %d lists %d proxies, %d of them itself", i, n, self)
+		}
+	}
+	if len(slots) != 3 {
+		t.Fatalf("slots %v: not three distinct", slots)
+	}
+
+	// Every proxy's pg_stat_activity lists every proxy's sessions.
+	pids := make([]uint32, len(conns))
+	for i, c := range conns {
+		pids[i] = c.PgConn().PID()
+		if pids[i]>>20 == 0 {
+			t.Fatalf("proxy %d gave process ID %d, without its slot", i, pids[i])
+		}
+	}
+	for i, c := range conns {
+		var n int
+		if err := c.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1)`, []int64{int64(pids[0]), int64(pids[1]), int64(pids[2])}).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 3 {
+			t.Fatalf("proxy %d's pg_stat_activity shows %d of the three sessions", i, n)
+		}
+	}
+
+	// sleepOn runs pg_sleep on conn until canceled, and waits until proxy
+	// 2 sees it running.
+	sleepOn := func(conn *pgx.Conn, qctx context.Context) chan error {
+		done := make(chan error, 1)
+		go func() {
+			_, err := conn.Exec(qctx, `SELECT pg_sleep(60)`)
+			done <- err
+		}()
+		pid := conn.PgConn().PID()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			var state string
+			err := conns[2].QueryRow(ctx, `SELECT state FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%pg_sleep%'`, int64(pid)).Scan(&state)
+			if err == nil && state == "active" {
+				return done
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("proxy 2 never saw pid %d sleeping: %v", pid, err)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	wantCode := func(what string, done chan error, code string) {
+		t.Helper()
+		select {
+		case err := <-done:
+			if pgCode(err) != code {
+				t.Fatalf("%s: %v, want %s", what, err, code)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: the statement still runs after 10s", what)
+		}
+	}
+
+	// pgx through a load balancer: the session is on proxy 0, the cancel
+	// connection lands on proxy 1, which forwards it.
+	lb := newRoundRobin(t, proxies[0].Addr(), proxies[1].Addr(), proxies[2].Addr())
+	host, port := lb.hostPort()
+	lb.setNext(0)
+	lbCfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s user=zproxy dbname=zproxy connect_timeout=10", host, port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A canceled context sends a CancelRequest (pgx's default closes the
+	// connection instead).
+	lbCfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: 30 * time.Second}
+	}
+	viaLB, err := pgx.ConnectConfig(ctx, lbCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer viaLB.Close(context.Background())
+	qctx, cancel := context.WithCancel(ctx)
+	done := sleepOn(viaLB, qctx)
+	lb.setNext(1)
+	start := time.Now()
+	cancel() // pgx sends a CancelRequest on a new connection: to proxy 1
+	select {
+	case err := <-done:
+		if err == nil || time.Since(start) > 5*time.Second {
+			t.Fatalf("pgx's cancel through another proxy: %v after %s", err, time.Since(start))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("pgx's cancel through another proxy did not stop the statement")
+	}
+	// The connection is still usable, and its statement ended as canceled.
+	var one int
+	if err := viaLB.QueryRow(ctx, `SELECT 1`).Scan(&one); err != nil {
+		t.Fatalf("the canceled session: %v", err)
+	}
+
+	// psql's Ctrl-C: psql connects through the balancer to proxy 0 and its
+	// cancel connection reaches proxy 2.
+	if psql := psqlPathOrEmpty(); psql != "" {
+		lb.setNext(0)
+		cmd := exec.Command(psql, "-X", "-h", host, "-p", port, "-U", "zproxy", "-d", "zproxy", "-c", "SELECT pg_sleep(60)")
+		cmd.Env = append(os.Environ(), "PGCONNECT_TIMEOUT=10")
+		var out strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitForQuery := time.Now().Add(20 * time.Second)
+		for {
+			var n int
+			if err := conns[2].QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)' AND state = 'active'`).Scan(&n); err == nil && n == 1 {
+				break
+			}
+			if time.Now().After(waitForQuery) {
+				cmd.Process.Kill()
+				t.Fatalf("psql's statement never showed up: %s", out.String())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		lb.setNext(2)
+		cmd.Process.Signal(syscall.SIGINT)
+		waitErr := make(chan error, 1)
+		go func() { waitErr <- cmd.Wait() }()
+		select {
+		case <-waitErr:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("psql still runs 10s after Ctrl-C: %s", out.String())
+		}
+		if !strings.Contains(out.String(), "canceling statement due to user request") {
+			t.Fatalf("psql after Ctrl-C: %s", out.String())
+		}
+	}
+
+	// pg_cancel_backend from proxy 2 of a session of proxy 0.
+	done = sleepOn(conns[0], ctx)
+	var ok bool
+	if err := conns[2].QueryRow(ctx, `SELECT pg_cancel_backend($1)`, int64(pids[0])).Scan(&ok); err != nil || !ok {
+		t.Fatalf("pg_cancel_backend across proxies: %v %v", ok, err)
+	}
+	wantCode("pg_cancel_backend from another proxy", done, "57014")
+
+	// An ordinary role may not cancel the superuser's statement elsewhere;
+	// a process ID that no session has is a WARNING and false.
+	mustExec(t, conns[0], `CREATE ROLE clusterbob LOGIN`)
+	bob, err := pgx.Connect(ctx, strings.Replace(proxies[1].ConnString(), "user=zproxy", "user=clusterbob", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bob.Close(context.Background())
+	if _, err := bob.Exec(ctx, `SELECT pg_cancel_backend($1)`, int64(pids[0])); pgCode(err) != "42501" {
+		t.Fatalf("an ordinary role canceling a superuser's query on another proxy: %v, want 42501", err)
+	}
+	if err := conns[1].QueryRow(ctx, `SELECT pg_cancel_backend($1)`, int64(pids[0]|0xFFFFF)).Scan(&ok); err != nil || ok {
+		t.Fatalf("pg_cancel_backend of no session: %v %v", ok, err)
+	}
+
+	// pg_terminate_backend from proxy 1 ends proxy 0's session, waiting
+	// for it with a timeout.
+	done = sleepOn(conns[0], ctx)
+	if err := conns[1].QueryRow(ctx, `SELECT pg_terminate_backend($1, 5000)`, int64(pids[0])).Scan(&ok); err != nil || !ok {
+		t.Fatalf("pg_terminate_backend across proxies: %v %v", ok, err)
+	}
+	wantCode("pg_terminate_backend from another proxy", done, "57P01")
+
+	// A proxy killed with -9 leaves the registry once its TTL passes.
+	proxies[2].Kill()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var n int
+		if err := conns[1].QueryRow(ctx, `SELECT count(*) FROM zproxy_proxies`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the killed proxy is still listed after 20s (%d proxies)", n)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	// pg_stat_activity still answers without it.
+	var n int
+	if err := conns[1].QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n < 1 {
+		t.Fatal(errors.New("pg_stat_activity is empty"))
+	}
+}

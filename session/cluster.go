@@ -1,0 +1,106 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
+)
+
+// Cluster is what a session sees of the other proxies sharing its store
+// (*cluster.Node implements it). Sessions are exchanged as the bytes
+// Engine.EncodeSessions writes, so the transport knows nothing of them.
+type Cluster interface {
+	// Owns reports whether pid is a process ID this proxy gave out.
+	Owns(pid uint32) bool
+	// PeerSessions returns the encoded sessions of every other live
+	// proxy.
+	PeerSessions(ctx context.Context) ([]json.RawMessage, error)
+	// SessionsOf returns the encoded sessions of the proxy that gave out
+	// pid, false when no live proxy did.
+	SessionsOf(ctx context.Context, pid uint32) (json.RawMessage, bool, error)
+	// Signal cancels the statement of, or terminates, the session pid of
+	// another proxy, false when it has none such.
+	Signal(ctx context.Context, pid uint32, terminate bool) (bool, error)
+	// Proxies lists the live proxies (zproxy_proxies).
+	Proxies(ctx context.Context) ([]pgcatalog.Proxy, error)
+}
+
+// peerSession is one session as a proxy tells its peers: its
+// pg_stat_activity row and whether its role authenticated (a session of
+// no stored role under trust authentication is a superuser's).
+type peerSession struct {
+	pgcatalog.Activity
+	Authenticated bool `json:"authenticated"`
+}
+
+// EncodeSessions encodes this proxy's sessions for another proxy's
+// pg_stat_activity and signal checks (cluster.Handler).
+func (e *Engine) EncodeSessions() json.RawMessage {
+	rows := e.localActivity()
+	b, _ := json.Marshal(rows)
+	return b
+}
+
+// localActivity is this proxy's sessions, by process ID.
+func (e *Engine) localActivity() []peerSession {
+	c := e.cat
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]peerSession, 0, len(c.sessions))
+	for s, a := range c.sessions {
+		state := "idle"
+		switch {
+		case a.active:
+			state = "active"
+		case a.txStatus == 'T':
+			state = "idle in transaction"
+		case a.txStatus == 'E':
+			state = "idle in transaction (aborted)"
+		}
+		// Only immutable fields of the other sessions are read here:
+		// their settings belong to their goroutines (activity keeps
+		// copies).
+		out = append(out, peerSession{Activity: pgcatalog.Activity{PID: a.pid, User: s.params.User, Database: s.params.Database,
+			ApplicationName: a.appName, BackendStart: a.start, QueryStart: a.queryStart,
+			StateChange: a.change, State: state, Query: a.query}, Authenticated: s.params.Authenticated})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].PID < out[j].PID })
+	return out
+}
+
+// decodeSessions reads another proxy's EncodeSessions; rows it cannot
+// read are none.
+func decodeSessions(b json.RawMessage) []peerSession {
+	var out []peerSession
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil
+	}
+	return out
+}
+
+// peerTimeout bounds what a catalog read waits for other proxies.
+const peerTimeout = 3 * time.Second
+
+// remoteSession finds the session pid on the proxy that owns it.
+func (e *Engine) remoteSession(ctx context.Context, pid int32) (peerSession, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, peerTimeout)
+	defer cancel()
+	b, ok, err := e.cfg.Cluster.SessionsOf(ctx, uint32(pid))
+	if err != nil || !ok {
+		return peerSession{}, false, err
+	}
+	for _, ps := range decodeSessions(b) {
+		if ps.PID == pid {
+			return ps, true, nil
+		}
+	}
+	return peerSession{}, false, nil
+}
+
+// remotePID reports whether pid belongs to another proxy of the cluster.
+func (e *Engine) remotePID(pid int32) bool {
+	return e.cfg.Cluster != nil && pid > 0 && !e.cfg.Cluster.Owns(uint32(pid))
+}
