@@ -40,6 +40,10 @@ const (
 	opCancel   = "cancel"   // a CancelRequest: process ID and secret key
 	opSignal   = "signal"   // pg_cancel_backend / pg_terminate_backend
 	opSessions = "sessions" // the proxy's sessions (pg_stat_activity)
+	// opStatements and opResetStatements: the proxy's statement
+	// statistics (pg_stat_statements) and pg_stat_statements_reset.
+	opStatements      = "statements"
+	opResetStatements = "reset_statements"
 )
 
 // request is what one proxy asks another.
@@ -50,13 +54,18 @@ type request struct {
 	PID       uint32 `json:"pid,omitempty"`
 	Secret    []byte `json:"secret,omitempty"`
 	Terminate bool   `json:"terminate,omitempty"`
+	// The arguments of pg_stat_statements_reset.
+	UserID  uint32 `json:"userid,omitempty"`
+	DBID    uint32 `json:"dbid,omitempty"`
+	QueryID int64  `json:"queryid,omitempty"`
 }
 
 // reply is the answer to a request.
 type reply struct {
-	Found    bool            `json:"found,omitempty"`
-	Sessions json.RawMessage `json:"sessions,omitempty"`
-	Error    string          `json:"error,omitempty"`
+	Found bool `json:"found,omitempty"`
+	// Data is what the handler encoded (sessions, statements).
+	Data  json.RawMessage `json:"data,omitempty"`
+	Error string          `json:"error,omitempty"`
 }
 
 // Handler is what a proxy does for its peers' requests: the binary
@@ -74,6 +83,10 @@ type Handler interface {
 	// Sessions encodes this proxy's sessions, as its session layer reads
 	// them back on the asking proxy.
 	Sessions() json.RawMessage
+	// Statements encodes this proxy's statement statistics;
+	// ResetStatements discards those matching (zero matches any).
+	Statements() json.RawMessage
+	ResetStatements(userID, dbID uint32, queryID int64)
 }
 
 // Node is this proxy's side of the cluster: its registry entry, the
@@ -164,7 +177,12 @@ func (n *Node) ServePeer(body []byte) []byte {
 	case opSignal:
 		return encodeReply(reply{Found: h.Signal(req.PID, req.Terminate)})
 	case opSessions:
-		return encodeReply(reply{Found: true, Sessions: h.Sessions()})
+		return encodeReply(reply{Found: true, Data: h.Sessions()})
+	case opStatements:
+		return encodeReply(reply{Found: true, Data: h.Statements()})
+	case opResetStatements:
+		h.ResetStatements(req.UserID, req.DBID, req.QueryID)
+		return encodeReply(reply{Found: true})
 	}
 	return encodeReply(reply{Error: "unknown operation " + req.Op})
 }
@@ -218,13 +236,31 @@ func (n *Node) SessionsOf(ctx context.Context, pid uint32) (json.RawMessage, boo
 	if err != nil {
 		return nil, false, err
 	}
-	return r.Sessions, true, nil
+	return r.Data, true, nil
 }
 
-// PeerSessions returns the encoded sessions of every other live proxy. A
-// proxy that does not answer in time is left out (logged), so one that
-// hangs cannot stop pg_stat_activity everywhere.
+// PeerSessions returns the encoded sessions of every other live proxy.
 func (n *Node) PeerSessions(ctx context.Context) ([]json.RawMessage, error) {
+	return n.askAll(ctx, request{Op: opSessions})
+}
+
+// PeerStatements returns the encoded statement statistics of every other
+// live proxy.
+func (n *Node) PeerStatements(ctx context.Context) ([]json.RawMessage, error) {
+	return n.askAll(ctx, request{Op: opStatements})
+}
+
+// ResetPeerStatements applies pg_stat_statements_reset on every other live
+// proxy.
+func (n *Node) ResetPeerStatements(ctx context.Context, userID, dbID uint32, queryID int64) error {
+	_, err := n.askAll(ctx, request{Op: opResetStatements, UserID: userID, DBID: dbID, QueryID: queryID})
+	return err
+}
+
+// askAll sends req to every other live proxy at once and returns the data
+// of their replies. A proxy that does not answer in time is left out
+// (logged), so one that hangs cannot stop a cluster-wide view everywhere.
+func (n *Node) askAll(ctx context.Context, req request) ([]json.RawMessage, error) {
 	members, err := n.reg.Members(ctx)
 	if err != nil {
 		return nil, err
@@ -239,12 +275,15 @@ func (n *Node) PeerSessions(ctx context.Context) ([]json.RawMessage, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := n.call(ctx, m, request{Op: opSessions})
+			r, err := n.call(ctx, m, req)
 			if err != nil {
-				n.logger.Warn("a peer's sessions could not be read", "slot", m.Slot, "addr", m.Addr, "err", err)
+				n.logger.Warn("a peer did not answer", "op", req.Op, "slot", m.Slot, "addr", m.Addr, "err", err)
 				return
 			}
-			out[i] = r.Sessions
+			if r.Data == nil {
+				r.Data = json.RawMessage("null")
+			}
+			out[i] = r.Data
 		}()
 	}
 	wg.Wait()

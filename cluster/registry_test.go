@@ -174,6 +174,10 @@ func (h *fakeHandler) Signal(pid uint32, terminate bool) bool {
 
 func (h *fakeHandler) Sessions() json.RawMessage { return json.RawMessage(`[{"pid":1}]`) }
 
+func (h *fakeHandler) Statements() json.RawMessage { return json.RawMessage(`[]`) }
+
+func (h *fakeHandler) ResetStatements(userID, dbID uint32, queryID int64) {}
+
 // servePeers is a minimal listener speaking the peer protocol as wire does:
 // it declines TLS and answers one request per connection.
 func servePeers(t *testing.T, n *Node) string {

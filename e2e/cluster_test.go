@@ -293,6 +293,28 @@ func TestClusterOfProxies(t *testing.T) {
 	}
 	wantCode("pg_terminate_backend from another proxy", done, "57P01")
 
+	// pg_stat_statements is every proxy's: a statement run 3 times on
+	// proxy 1 and 4 times on proxy 2 shows 7 calls on proxy 1 and 2; a
+	// reset on one proxy resets it everywhere.
+	const marker = `SELECT count(*) FROM zproxy_proxies WHERE slot > 4000`
+	for i := 0; i < 7; i++ {
+		mustExec(t, conns[1+i%2], marker)
+	}
+	callsOn := func(c *pgx.Conn) int64 {
+		var n int64
+		if err := c.QueryRow(ctx, `SELECT coalesce(sum(calls), 0)::int8 FROM pg_stat_statements WHERE query LIKE '%zproxy_proxies WHERE slot > $1%'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if a, b := callsOn(conns[1]), callsOn(conns[2]); a != 7 || b != 7 {
+		t.Fatalf("pg_stat_statements calls on proxies 1 and 2: %d, %d; want 7 on both", a, b)
+	}
+	mustExec(t, conns[2], `SELECT pg_stat_statements_reset()`)
+	if a := callsOn(conns[1]); a != 0 {
+		t.Fatalf("after a reset on proxy 2, proxy 1 counts %d calls", a)
+	}
+
 	// A proxy killed with -9 leaves the registry once its TTL passes.
 	proxies[2].Kill()
 	deadline := time.Now().Add(20 * time.Second)

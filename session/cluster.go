@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/stmtstats"
 )
 
 // Cluster is what a session sees of the other proxies sharing its store
@@ -26,6 +27,58 @@ type Cluster interface {
 	Signal(ctx context.Context, pid uint32, terminate bool) (bool, error)
 	// Proxies lists the live proxies (zproxy_proxies).
 	Proxies(ctx context.Context) ([]pgcatalog.Proxy, error)
+	// PeerStatements returns the encoded statement statistics of every
+	// other live proxy; ResetPeerStatements resets theirs.
+	PeerStatements(ctx context.Context) ([]json.RawMessage, error)
+	ResetPeerStatements(ctx context.Context, userID, dbID uint32, queryID int64) error
+}
+
+// EncodeStatements encodes this proxy's statement statistics for another
+// proxy's pg_stat_statements (cluster.Handler).
+func (e *Engine) EncodeStatements() json.RawMessage {
+	b, _ := json.Marshal(e.stmts.Entries())
+	return b
+}
+
+// ResetStatements is pg_stat_statements_reset on this proxy's statistics,
+// asked by another proxy (cluster.Handler).
+func (e *Engine) ResetStatements(userID, dbID uint32, queryID int64) {
+	e.stmts.Reset(userID, dbID, queryID)
+}
+
+// clusterStatements is the statement statistics of every proxy of the
+// store, merged per statement: this proxy's with its workload samples,
+// the others' counters (a proxy that does not answer is left out).
+func (e *Engine) clusterStatements() []stmtstats.Entry {
+	local := e.stmts.Entries()
+	if e.cfg.Cluster == nil {
+		return local
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), peerTimeout)
+	defer cancel()
+	peers, err := e.cfg.Cluster.PeerStatements(ctx)
+	if err != nil {
+		e.cfg.Logger.Warn("pg_stat_statements: the proxy registry could not be read", "err", err)
+	}
+	sets := [][]stmtstats.Entry{local}
+	for _, b := range peers {
+		var entries []stmtstats.Entry
+		if json.Unmarshal(b, &entries) == nil {
+			sets = append(sets, entries)
+		}
+	}
+	return stmtstats.Merge(sets...)
+}
+
+// resetClusterStatements is pg_stat_statements_reset on every proxy.
+func (e *Engine) resetClusterStatements(userID, dbID uint32, queryID int64) error {
+	e.stmts.Reset(userID, dbID, queryID)
+	if e.cfg.Cluster == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), peerTimeout)
+	defer cancel()
+	return e.cfg.Cluster.ResetPeerStatements(ctx, userID, dbID, queryID)
 }
 
 // peerSession is one session as a proxy tells its peers: its

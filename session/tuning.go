@@ -129,6 +129,14 @@ func (st *statement) record(plan *optimizer.Plan, stats *kv.Stats, rows int64, e
 // Statements implements pgcatalog.Tuning.
 func (p pgSession) Statements() *stmtstats.Store { return p.s.engine.stmts }
 
+// ClusterStatements implements pgcatalog.Tuning.
+func (p pgSession) ClusterStatements() []stmtstats.Entry { return p.s.engine.clusterStatements() }
+
+// ResetClusterStatements implements pgcatalog.Tuning.
+func (p pgSession) ResetClusterStatements(userID, dbID uint32, queryID int64) error {
+	return p.s.engine.resetClusterStatements(userID, dbID, queryID)
+}
+
 // IndexAdvice implements pgcatalog.Tuning: the advisor run over the
 // proxy's recorded workload and the schema the session sees now.
 func (p pgSession) IndexAdvice(ctx context.Context) ([]pgcatalog.IndexAdvice, error) {
@@ -137,11 +145,14 @@ func (p pgSession) IndexAdvice(ctx context.Context) ([]pgcatalog.IndexAdvice, er
 	if err != nil {
 		return nil, storeErr(err)
 	}
-	workload := e.stmts
+	// The workload is every proxy's: the others' counts weigh the
+	// statements this proxy has samples of.
+	var entries []stmtstats.Entry
 	if p.s.vars[varAdviceWorkload] == "explained" {
-		workload = p.s.explained
+		entries = p.s.explained.Entries()
+	} else {
+		entries = e.clusterStatements()
 	}
-	entries := workload.Entries()
 	if !p.s.readsAllStats(snap) {
 		// Advice quotes predicates and counts of the statements it is
 		// drawn from: a role without pg_read_all_stats gets advice from

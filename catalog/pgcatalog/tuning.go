@@ -18,6 +18,11 @@ import (
 type Tuning interface {
 	// Statements is the proxy's statement statistics.
 	Statements() *stmtstats.Store
+	// ClusterStatements is the statement statistics of every proxy of
+	// the store, merged per statement (pg_stat_statements), and
+	// ResetClusterStatements is pg_stat_statements_reset on all of them.
+	ClusterStatements() []stmtstats.Entry
+	ResetClusterStatements(userID, dbID uint32, queryID int64) error
 	// IndexAdvice computes the advisor's recommendations, the rows of
 	// zproxy_index_advice.
 	IndexAdvice(ctx context.Context) ([]IndexAdvice, error)
@@ -147,7 +152,7 @@ func statementRows(e *Env) []row {
 	me := RoleOID(e.Sess.User())
 	zero := sqltypes.NewFloat(0)
 	var out []row
-	for _, s := range t.Statements().Entries() {
+	for _, s := range t.ClusterStatements() {
 		query := textV(s.Query)
 		queryID := intV(s.QueryID)
 		plan := sqltypes.Null
@@ -208,7 +213,9 @@ func registerTuning() {
 			}
 			return 0
 		}
-		t.Statements().Reset(uint32(arg(0)), uint32(arg(1)), arg(2))
+		if err := t.ResetClusterStatements(uint32(arg(0)), uint32(arg(1)), arg(2)); err != nil {
+			return sqltypes.Null, pgerr.New(pgerr.ConnectionFailure, "pg_stat_statements_reset could not reach every proxy: %v", err)
+		}
 		return textV(""), nil
 	}
 	// Its parameters default to 0 (any): one overload per arity.

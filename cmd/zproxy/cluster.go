@@ -80,7 +80,14 @@ func (c sessionCluster) Proxies(ctx context.Context) ([]pgcatalog.Proxy, error) 
 // the wire server (cancel, terminate) and the session engine (sessions).
 type peerHandler struct {
 	srv *wire.Server
-	eng interface{ EncodeSessions() json.RawMessage }
+	eng peerEngine
+}
+
+// peerEngine is what the session engine answers for other proxies.
+type peerEngine interface {
+	EncodeSessions() json.RawMessage
+	EncodeStatements() json.RawMessage
+	ResetStatements(userID, dbID uint32, queryID int64)
 }
 
 var _ cluster.Handler = peerHandler{}
@@ -95,3 +102,9 @@ func (h peerHandler) Signal(pid uint32, terminate bool) bool {
 }
 
 func (h peerHandler) Sessions() json.RawMessage { return h.eng.EncodeSessions() }
+
+func (h peerHandler) Statements() json.RawMessage { return h.eng.EncodeStatements() }
+
+func (h peerHandler) ResetStatements(userID, dbID uint32, queryID int64) {
+	h.eng.ResetStatements(userID, dbID, queryID)
+}

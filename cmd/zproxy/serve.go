@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -102,9 +101,11 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		return err
 	}
 	if node != nil {
-		if enc, ok := engine.(interface{ EncodeSessions() json.RawMessage }); ok {
-			node.SetHandler(peerHandler{srv: srv, eng: enc})
+		enc, ok := engine.(peerEngine)
+		if !ok {
+			return fmt.Errorf("the SQL engine %T cannot answer other proxies", engine)
 		}
+		node.SetHandler(peerHandler{srv: srv, eng: enc})
 	}
 	var mln net.Listener
 	if cfg.MetricsListen != "" {

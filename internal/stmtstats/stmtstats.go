@@ -97,7 +97,9 @@ type Entry struct {
 	// Paths counts executions by the access path of their first table read.
 	Paths map[string]int64
 	// Samples are workload records of some executions (a uniform sample).
-	Samples []any
+	// They hold plan structures and stay in the proxy that recorded them:
+	// an entry encoded for another proxy (Merge) goes without them.
+	Samples []any `json:"-"`
 	// Shape is the latest sampled execution's plan without constants
 	// ("" for statements that do not plan).
 	Shape string
@@ -105,6 +107,16 @@ type Entry struct {
 	First, Last time.Time
 
 	usage float64
+}
+
+// sortEntries orders entries most total execution time first.
+func sortEntries(out []Entry) {
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Exec.Total != out[j].Exec.Total {
+			return out[i].Exec.Total > out[j].Exec.Total
+		}
+		return out[i].QueryID < out[j].QueryID
+	})
 }
 
 // Calls is the number of executions recorded.
@@ -250,12 +262,7 @@ func (s *Store) Entries() []Entry {
 		out = append(out, e.clone())
 	}
 	s.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Exec.Total != out[j].Exec.Total {
-			return out[i].Exec.Total > out[j].Exec.Total
-		}
-		return out[i].QueryID < out[j].QueryID
-	})
+	sortEntries(out)
 	return out
 }
 
