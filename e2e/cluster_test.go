@@ -340,3 +340,51 @@ func TestClusterOfProxies(t *testing.T) {
 		t.Fatal(errors.New("pg_stat_activity is empty"))
 	}
 }
+
+// TestEventualReads: zproxy.read_consistency = eventual makes a read-only
+// statement outside a block read with DynamoDB's eventual consistency, at
+// half the read capacity (EXPLAIN ANALYZE's), and nothing else: a block
+// and a write read strongly.
+func TestEventualReads(t *testing.T) {
+	requireZproxy(t)
+	ep := dynamoEndpoint(t)
+	dynamoCreds(t)
+	s := startServer(t, "", dynamoArgs(ep, fmt.Sprintf("e2e_eventual_%d", os.Getpid()))...)
+	conn := s.Connect(t)
+	ctx := testCtx(t)
+	mustExec(t, conn, `CREATE TABLE docs (id int PRIMARY KEY, body text)`)
+	mustExec(t, conn, `INSERT INTO docs SELECT g, repeat('x', 3000) FROM generate_series(1, 40) g`)
+	capacity := func(sql string) float64 {
+		t.Helper()
+		var doc []map[string]any
+		if err := conn.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+sql, pgx.QueryExecModeSimpleProtocol).Scan(&doc); err != nil {
+			t.Fatal(err)
+		}
+		c, ok := doc[0]["zproxy Capacity Units"].(float64)
+		if !ok {
+			t.Fatalf("no capacity in %v", doc)
+		}
+		return c
+	}
+	const q = `SELECT count(*) FROM docs`
+	strong := capacity(q)
+	mustExec(t, conn, `SET zproxy.read_consistency = eventual`)
+	eventual := capacity(q)
+	if strong <= 0 || eventual <= 0 || eventual > strong*0.6 {
+		t.Fatalf("capacity of a scan: strong %.1f, eventual %.1f; want eventual about half", strong, eventual)
+	}
+	// In a block the reads are strong again.
+	mustExec(t, conn, `BEGIN`)
+	inBlock := capacity(q)
+	mustExec(t, conn, `COMMIT`)
+	if inBlock < strong*0.9 {
+		t.Fatalf("capacity in a block with eventual set: %.1f, strong %.1f", inBlock, strong)
+	}
+	var v string
+	if err := conn.QueryRow(ctx, `SHOW zproxy.read_consistency`).Scan(&v); err != nil || v != "eventual" {
+		t.Fatalf("SHOW: %q %v", v, err)
+	}
+	if _, err := conn.Exec(ctx, `SET zproxy.read_consistency = sometimes`); pgCode(err) != "22023" {
+		t.Fatalf("a bad value: %v, want 22023", err)
+	}
+}

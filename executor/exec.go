@@ -84,6 +84,32 @@ type RunOptions struct {
 	// Txn, if set, is the session's transaction: the statement reads its
 	// snapshot with its writes applied and buffers its own writes in it.
 	Txn *Txn
+	// EventualReads lets a statement outside a transaction read with
+	// eventual consistency where the store offers it (DynamoDB: half the
+	// read capacity, possibly missing writes of the last second). The
+	// session sets it only for read-only statements whose user asked
+	// (zproxy.read_consistency); by default every read is strongly
+	// consistent, so a statement sees every commit before it, as in
+	// PostgreSQL.
+	EventualReads bool
+}
+
+// consistentReads is the store as a statement outside a transaction reads
+// it: every Get and Scan strongly consistent, unless eventual reads were
+// asked for.
+type consistentReads struct {
+	kv.ReadWriter
+	eventual bool
+}
+
+func (c consistentReads) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	req.Consistent = req.Consistent || !c.eventual
+	return c.ReadWriter.Get(ctx, req)
+}
+
+func (c consistentReads) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	req.Consistent = req.Consistent || !c.eventual
+	return c.ReadWriter.Scan(ctx, req)
 }
 
 // Run starts executing a read plan.
@@ -106,7 +132,7 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 	if budget <= 0 {
 		budget = DefaultWorkMem
 	}
-	ec := &execCtx{ex: e, ctx: ctx, kv: e.Store, txn: opts.Txn, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
+	ec := &execCtx{ex: e, ctx: ctx, kv: consistentReads{ReadWriter: e.Store, eventual: opts.EventualReads}, txn: opts.Txn, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
 		ctes: map[int]*cteState{}, work: map[int]*cteState{}, spill: e.newSpillState(opts.TempFileLimit)}
 	if opts.Txn != nil {
 		ec.kv = opts.Txn.kv

@@ -560,7 +560,8 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 	if x.Analyze {
 		stats = map[optimizer.Node]*optimizer.NodeStats{}
 		start := time.Now()
-		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn, Txn: txn}
+		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn, Txn: txn,
+			EventualReads: !x.Stmt.Describe().Writes && st.sess.eventualReads(plan, txn)}
 		if x.Stmt.Describe().Writes {
 			// EXPLAIN ANALYZE runs the statement, writes included, as
 			// PostgreSQL's does.
@@ -710,7 +711,7 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	st.sendNotices(plan)
 	stats := &kv.Stats{}
 	rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: txn,
-		Stats: st.autoExplainStart()})
+		Stats: st.autoExplainStart(), EventualReads: s.eventualReads(plan, txn)})
 	if err != nil {
 		return nil, storeErr(err)
 	}

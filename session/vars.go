@@ -5,9 +5,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/optimizer"
 )
 
 // varAllowFullScan is zproxy's own setting guarding full table scans.
@@ -17,6 +19,13 @@ const varAllowFullScan = "zproxy.allow_full_scan"
 // proxy's statement statistics ("statements") or the statements this
 // session EXPLAINs ("explained"; tuning.go), as zproxy advise --file uses.
 const varAdviceWorkload = "zproxy.advice_workload"
+
+// varReadConsistency is how a read-only statement outside a transaction
+// block reads the store: "strong" (the default: it sees every commit
+// before it) or "eventual" (DynamoDB's eventually consistent reads, at
+// half the read capacity, possibly missing the last second's writes).
+// Writes, constraint checks and transaction blocks always read strongly.
+const varReadConsistency = "zproxy.read_consistency"
 
 // varWorkMem bounds the memory of each sort, hash table, DISTINCT set and
 // window of a statement before it spills (what cannot spill shares one
@@ -58,6 +67,7 @@ var knownVars = map[string]string{
 	varWorkMem:                            "256MB",
 	varTempFileLimit:                      "-1",
 	varAdviceWorkload:                     "statements",
+	varReadConsistency:                    "strong",
 }
 
 // displayName is a parameter's name as PostgreSQL spells it (SHOW's
@@ -271,6 +281,11 @@ func (s *Session) setVar(name, value string, reset bool) error {
 			return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).
 				WithHint("Available values: statements, explained.")
 		}
+	case varReadConsistency:
+		if value = strings.ToLower(value); value != "strong" && value != "eventual" {
+			return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).
+				WithHint("Available values: strong, eventual.")
+		}
 	case varWorkMem:
 		n, err := parseMemory(value)
 		if err != nil {
@@ -440,4 +455,12 @@ func (s *Session) workMem() int64 {
 		return 0
 	}
 	return n
+}
+
+// eventualReads reports whether a read-only statement's plan may read with
+// eventual consistency: the session asked for it (zproxy.read_consistency)
+// and the statement runs outside a transaction block and writes nothing
+// (no data-modifying WITH).
+func (s *Session) eventualReads(plan *optimizer.Plan, txn *executor.Txn) bool {
+	return txn == nil && len(plan.Writes) == 0 && s.vars[varReadConsistency] == "eventual"
 }
