@@ -380,6 +380,42 @@ func TestEventualReads(t *testing.T) {
 	if inBlock < strong*0.9 {
 		t.Fatalf("capacity in a block with eventual set: %.1f, strong %.1f", inBlock, strong)
 	}
+	// EXPLAIN estimates a statement's read capacity from the table's
+	// statistics, and zproxy.max_read_capacity refuses a statement
+	// estimated (or found while it runs) to read more.
+	mustExec(t, conn, `ANALYZE docs`)
+	mustExec(t, conn, `SET zproxy.read_consistency = strong`)
+	plan := explainLines(t, conn, "EXPLAIN "+q)
+	i := strings.Index(plan, " read capacity units (statistics)")
+	if i < 0 {
+		t.Fatalf("EXPLAIN on DynamoDB gives no capacity estimate:\n%s", plan)
+	}
+	var est float64
+	fields := strings.Fields(plan[:i])
+	fmt.Sscan(strings.TrimPrefix(fields[len(fields)-1], "~"), &est)
+	if est < strong/2 || est > strong*2 {
+		t.Fatalf("estimated %.1f capacity units, consumed %.1f", est, strong)
+	}
+	mustExec(t, conn, `SET zproxy.max_read_capacity = 10`)
+	if _, err := conn.Exec(ctx, q); pgCode(err) != "53400" || !strings.Contains(err.Error(), "would read about") {
+		t.Fatalf("a scan estimated past zproxy.max_read_capacity: %v, want 53400 before it runs", err)
+	}
+	mustExec(t, conn, `SET zproxy.max_read_capacity = 25`)
+	mustExec(t, conn, `SET zproxy.read_consistency = eventual`)
+	if _, err := conn.Exec(ctx, q); err != nil {
+		t.Fatalf("an eventually consistent scan within the capacity: %v", err)
+	}
+	// Without statistics the bound stops the statement as it reads.
+	mustExec(t, conn, `SET zproxy.read_consistency = strong`)
+	mustExec(t, conn, `CREATE TABLE fresh (id int PRIMARY KEY, body text)`)
+	mustExec(t, conn, `INSERT INTO fresh SELECT g, repeat('y', 3000) FROM generate_series(1, 40) g`)
+	mustExec(t, conn, `SET zproxy.max_read_capacity = 5`)
+	if _, err := conn.Exec(ctx, `SELECT count(*) FROM fresh`); pgCode(err) != "53400" {
+		t.Fatalf("a scan past zproxy.max_read_capacity: %v, want 53400", err)
+	}
+	mustExec(t, conn, `RESET zproxy.max_read_capacity`)
+	mustExec(t, conn, `SET zproxy.read_consistency = eventual`)
+
 	var v string
 	if err := conn.QueryRow(ctx, `SHOW zproxy.read_consistency`).Scan(&v); err != nil || v != "eventual" {
 		t.Fatalf("SHOW: %q %v", v, err)

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zproxy/zproxy/executor/spill"
@@ -92,24 +93,117 @@ type RunOptions struct {
 	// consistent, so a statement sees every commit before it, as in
 	// PostgreSQL.
 	EventualReads bool
+	// MaxReadCapacity, when positive, is the most capacity units the
+	// statement's reads outside a transaction may consume (the session's
+	// zproxy.max_read_capacity) on a store that charges reads by size:
+	// past it the statement fails with 53400. It needs KV to count.
+	MaxReadCapacity float64
 }
 
-// consistentReads is the store as a statement outside a transaction reads
+// statementReads is the store as a statement outside a transaction reads
 // it: every Get and Scan strongly consistent, unless eventual reads were
-// asked for.
-type consistentReads struct {
+// asked for, and stopped once the reads have consumed more capacity than
+// the statement may (limit).
+type statementReads struct {
 	kv.ReadWriter
 	eventual bool
+	limit    float64 // capacity units (0: no limit)
+	// used counts the capacity the statement's reads consumed, in
+	// thousandths of a unit: the requests' own Stats are the operators',
+	// summed into the statement's only as each operator ends.
+	used *atomic.Int64
 }
 
-func (c consistentReads) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
-	req.Consistent = req.Consistent || !c.eventual
-	return c.ReadWriter.Get(ctx, req)
+func (r statementReads) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
+	req.Consistent = req.Consistent || !r.eventual
+	if r.limit <= 0 {
+		return r.ReadWriter.Get(ctx, req)
+	}
+	own := req.Stats
+	var mine kv.Stats
+	req.Stats = &mine
+	items, err := r.ReadWriter.Get(ctx, req)
+	var seen kv.Stats
+	r.forward(&mine, &seen, own)
+	if err == nil {
+		err = r.check()
+	}
+	return items, err
 }
 
-func (c consistentReads) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
-	req.Consistent = req.Consistent || !c.eventual
-	return c.ReadWriter.Scan(ctx, req)
+func (r statementReads) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
+	req.Consistent = req.Consistent || !r.eventual
+	if r.limit <= 0 {
+		return r.ReadWriter.Scan(ctx, req)
+	}
+	c := &cappedIterator{r: r, own: req.Stats}
+	req.Stats = &c.mine
+	c.Iterator = r.ReadWriter.Scan(ctx, req)
+	return c
+}
+
+// forward adds what a request recorded in mine since seen to the caller's
+// stats (own) and to the statement's capacity, and moves seen up.
+func (r statementReads) forward(mine, seen, own *kv.Stats) {
+	d := func(a, b *atomic.Int64) int64 {
+		v := a.Load()
+		delta := v - b.Load()
+		b.Store(v)
+		return delta
+	}
+	if own != nil {
+		own.Requests.Add(d(&mine.Requests, &seen.Requests))
+		own.ItemsRead.Add(d(&mine.ItemsRead, &seen.ItemsRead))
+		own.BytesRead.Add(d(&mine.BytesRead, &seen.BytesRead))
+	}
+	units := mine.Capacity() - seen.Capacity()
+	seen.AddCapacity(units)
+	own.AddCapacity(units)
+	r.used.Add(int64(units * 1000))
+}
+
+// check fails once the statement has consumed more than its capacity.
+func (r statementReads) check() error {
+	if used := float64(r.used.Load()) / 1000; used > r.limit {
+		return pgerr.New(pgerr.ConfigurationLimitExceeded, "statement read %.1f capacity units, more than zproxy.max_read_capacity (%g)", used, r.limit).
+			WithHint("Narrow the query, add an index, raise zproxy.max_read_capacity, or set zproxy.read_consistency to eventual to read at half the capacity.")
+	}
+	return nil
+}
+
+// cappedIterator stops a scan whose statement has run out of capacity,
+// passing what its requests record on to the scan's own Stats.
+type cappedIterator struct {
+	kv.Iterator
+	r          statementReads
+	own        *kv.Stats
+	mine, seen kv.Stats
+	err        error
+}
+
+func (c *cappedIterator) Next() bool {
+	if c.err != nil {
+		return false
+	}
+	more := c.Iterator.Next()
+	c.r.forward(&c.mine, &c.seen, c.own)
+	if c.err = c.r.check(); c.err != nil {
+		return false
+	}
+	return more
+}
+
+func (c *cappedIterator) Err() error {
+	if c.err != nil {
+		return c.err
+	}
+	return c.Iterator.Err()
+}
+
+func (c *cappedIterator) Close() error {
+	err := c.Iterator.Close()
+	c.r.forward(&c.mine, &c.seen, c.own)
+	return err
 }
 
 // Run starts executing a read plan.
@@ -132,7 +226,11 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 	if budget <= 0 {
 		budget = DefaultWorkMem
 	}
-	ec := &execCtx{ex: e, ctx: ctx, kv: consistentReads{ReadWriter: e.Store, eventual: opts.EventualReads}, txn: opts.Txn, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
+	reads := statementReads{ReadWriter: e.Store, eventual: opts.EventualReads, used: &atomic.Int64{}}
+	if e.Store.Capabilities().ReadUnitBytes > 0 {
+		reads.limit = opts.MaxReadCapacity
+	}
+	ec := &execCtx{ex: e, ctx: ctx, kv: reads, txn: opts.Txn, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
 		ctes: map[int]*cteState{}, work: map[int]*cteState{}, spill: e.newSpillState(opts.TempFileLimit)}
 	if opts.Txn != nil {
 		ec.kv = opts.Txn.kv

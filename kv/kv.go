@@ -229,6 +229,12 @@ type Capabilities struct {
 	// (IsolationSnapshot), as SHOW transaction_isolation reports it; empty
 	// when the backend has no transactions.
 	Isolation string
+	// ReadUnitBytes is the item size a read capacity unit pays for, on a
+	// store that charges reads by size (DynamoDB: 4096 bytes for a
+	// strongly consistent read, half a unit eventually consistent); 0 for
+	// a store that charges nothing. EXPLAIN estimates a statement's
+	// capacity with it.
+	ReadUnitBytes int
 	// KeepsVersions is true when a transaction can read its snapshot's
 	// version of a key after another transaction replaced it (Pebble). A
 	// backend without old versions (DynamoDB) answers such a read with a

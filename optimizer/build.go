@@ -53,7 +53,7 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		Estimate: best.fraction, Covering: best.covering, Reverse: best.reverse, Ordered: best.ordered, Reason: d.reason}
 	scan.Lookup = best.index != nil && !best.covering
 	if best.cost > 0 || best.rows > 0 || best.items > 0 {
-		scan.Estimated = &Estimate{Rows: best.rows, Items: best.items, Requests: best.requests, Cost: best.cost}
+		scan.Estimated = &Estimate{Rows: best.rows, Items: best.items, Requests: best.requests, Cost: best.cost, Capacity: best.capacity}
 	}
 
 	// Conjuncts the key ranges enforce exactly need no residual check.

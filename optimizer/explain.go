@@ -228,7 +228,12 @@ func (x *Scan) Describe() Description {
 		}
 	}
 	if e := x.Estimated; e != nil {
-		d.add("estimate", "~%s rows, %s items read, %s requests (statistics)", countText(e.Rows), countText(e.Items), countText(e.Requests))
+		if e.Capacity > 0 {
+			d.add("estimate", "~%s rows, %s items read, %s requests, %s read capacity units (statistics)",
+				countText(e.Rows), countText(e.Items), countText(e.Requests), countText(e.Capacity))
+		} else {
+			d.add("estimate", "~%s rows, %s items read, %s requests (statistics)", countText(e.Rows), countText(e.Items), countText(e.Requests))
+		}
 	} else if x.Method != InvertedScan { // no search space to measure
 
 		d.add("estimate", "%.3g of the search space", x.Estimate)

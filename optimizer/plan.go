@@ -83,6 +83,10 @@ type Estimate struct {
 	// Cost is what the cost model charges: items read plus requests
 	// weighted for the backend (access_rules.go), in items.
 	Cost float64
+	// Capacity is the read capacity units the reads should be charged,
+	// strongly consistent, on a store that charges by size (DynamoDB);
+	// 0 elsewhere (capacity.go).
+	Capacity float64
 }
 
 // Scan is the access path: it reads a table's rows, or an index's entries

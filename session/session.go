@@ -562,6 +562,12 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 		start := time.Now()
 		run := executor.RunOptions{Stats: stats, KV: kvStats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn, Txn: txn,
 			EventualReads: !x.Stmt.Describe().Writes && st.sess.eventualReads(plan, txn)}
+		if !x.Stmt.Describe().Writes {
+			if err := st.sess.checkReadCapacity(plan, run.EventualReads); err != nil {
+				return nil, err
+			}
+			run.MaxReadCapacity = st.sess.maxReadCapacity()
+		}
 		if x.Stmt.Describe().Writes {
 			// EXPLAIN ANALYZE runs the statement, writes included, as
 			// PostgreSQL's does.
@@ -709,9 +715,13 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 		return nil, err
 	}
 	st.sendNotices(plan)
+	eventual := s.eventualReads(plan, txn)
+	if err := s.checkReadCapacity(plan, eventual); err != nil {
+		return nil, err
+	}
 	stats := &kv.Stats{}
 	rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: txn,
-		Stats: st.autoExplainStart(), EventualReads: s.eventualReads(plan, txn)})
+		Stats: st.autoExplainStart(), EventualReads: eventual, MaxReadCapacity: s.maxReadCapacity()})
 	if err != nil {
 		return nil, storeErr(err)
 	}

@@ -40,6 +40,8 @@ var varMetas = map[string]varMeta{
 	varAllowFullScan:  {context: ctxUser, vartype: "bool", category: "zproxy", desc: "Allows statements that read a whole table."},
 	varWorkMem:        {context: ctxUser, vartype: "integer", unit: "kB", min: "64", max: "2147483647", category: "zproxy", desc: "Sets the memory of each sort, hash table and window before it spills."},
 	varAdviceWorkload: {context: ctxUser, vartype: "enum", category: "zproxy", enumvals: []string{"statements", "explained"}, desc: "Chooses the workload zproxy_index_advice reads."},
+	varMaxReadCapacity: {context: ctxUser, vartype: "real", min: "0", max: "1e+15", category: "zproxy",
+		desc: "Sets the most read capacity units (DynamoDB's) one statement outside a transaction block may consume; 0 is no limit."},
 	varReadConsistency: {context: ctxUser, vartype: "enum", category: "zproxy", enumvals: []string{"strong", "eventual"},
 		desc: "Sets how read-only statements outside a transaction block read the store (eventual: DynamoDB's eventually consistent reads, at half the capacity)."},
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +27,10 @@ const varAdviceWorkload = "zproxy.advice_workload"
 // half the read capacity, possibly missing the last second's writes).
 // Writes, constraint checks and transaction blocks always read strongly.
 const varReadConsistency = "zproxy.read_consistency"
+
+// varMaxReadCapacity bounds the read capacity units (DynamoDB's) one
+// statement outside a transaction block may consume: 0 is no bound.
+const varMaxReadCapacity = "zproxy.max_read_capacity"
 
 // varWorkMem bounds the memory of each sort, hash table, DISTINCT set and
 // window of a statement before it spills (what cannot spill shares one
@@ -68,6 +73,7 @@ var knownVars = map[string]string{
 	varTempFileLimit:                      "-1",
 	varAdviceWorkload:                     "statements",
 	varReadConsistency:                    "strong",
+	varMaxReadCapacity:                    "0",
 }
 
 // displayName is a parameter's name as PostgreSQL spells it (SHOW's
@@ -281,6 +287,14 @@ func (s *Session) setVar(name, value string, reset bool) error {
 			return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).
 				WithHint("Available values: statements, explained.")
 		}
+	case varMaxReadCapacity:
+		f, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if err != nil || math.IsNaN(f) {
+			return pgerr.New(pgerr.InvalidParameterValue, "parameter %q requires a numeric value", name)
+		}
+		if f < 0 || math.IsInf(f, 0) {
+			return pgerr.New(pgerr.InvalidParameterValue, "%s is outside the valid range for parameter %q (0 .. 1e+15)", strings.TrimSpace(value), name)
+		}
 	case varReadConsistency:
 		if value = strings.ToLower(value); value != "strong" && value != "eventual" {
 			return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value).
@@ -463,4 +477,34 @@ func (s *Session) workMem() int64 {
 // (no data-modifying WITH).
 func (s *Session) eventualReads(plan *optimizer.Plan, txn *executor.Txn) bool {
 	return txn == nil && len(plan.Writes) == 0 && s.vars[varReadConsistency] == "eventual"
+}
+
+// maxReadCapacity is zproxy.max_read_capacity (0: no bound).
+func (s *Session) maxReadCapacity() float64 {
+	f, _ := strconv.ParseFloat(s.vars[varMaxReadCapacity], 64)
+	return f
+}
+
+// checkReadCapacity refuses a read plan whose estimated capacity exceeds
+// zproxy.max_read_capacity before it runs (the estimate needs statistics;
+// without them the bound is checked as the reads consume capacity).
+func (s *Session) checkReadCapacity(plan *optimizer.Plan, eventual bool) error {
+	limit := s.maxReadCapacity()
+	if limit <= 0 {
+		return nil
+	}
+	var est float64
+	optimizer.Walk(plan.Root, func(n optimizer.Node) {
+		if sc, ok := n.(*optimizer.Scan); ok && sc.Estimated != nil {
+			est += sc.Estimated.Capacity
+		}
+	})
+	if eventual {
+		est /= 2
+	}
+	if est > limit {
+		return pgerr.New(pgerr.ConfigurationLimitExceeded, "statement would read about %.0f capacity units, more than zproxy.max_read_capacity (%g)", est, limit).
+			WithHint("Narrow the query, add an index, raise zproxy.max_read_capacity, or set zproxy.read_consistency to eventual to read at half the capacity.")
+	}
+	return nil
 }

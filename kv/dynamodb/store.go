@@ -298,8 +298,13 @@ func (s *Store) Capabilities() kv.Capabilities {
 		CheapSeek:      false,
 		RequestLatency: s.latency,
 		Isolation:      kv.IsolationSnapshot,
+		ReadUnitBytes:  readUnitBytes,
 	}
 }
+
+// readUnitBytes is what one read capacity unit reads: 4 KB of item size,
+// strongly consistent (twice that eventually consistent).
+const readUnitBytes = 4096
 
 // Close marks the store closed; later calls fail with kv.ErrClosed. Every
 // acknowledged write is already durable in DynamoDB.
