@@ -6,10 +6,15 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -423,4 +428,97 @@ func TestEventualReads(t *testing.T) {
 	if _, err := conn.Exec(ctx, `SET zproxy.read_consistency = sometimes`); pgCode(err) != "22023" {
 		t.Fatalf("a bad value: %v, want 22023", err)
 	}
+}
+
+// throttlingProxy forwards HTTP requests to DynamoDB Local and answers
+// every n-th data request with the ProvisionedThroughputExceededException
+// DynamoDB gives when a table's capacity is exceeded (DynamoDB Local never
+// throttles).
+func throttlingProxy(t *testing.T, target string, every int64) (string, *atomic.Int64) {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	var n, throttled atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		op := r.Header.Get("X-Amz-Target")
+		data := strings.HasSuffix(op, ".Query") || strings.HasSuffix(op, "GetItem") || strings.HasSuffix(op, ".TransactWriteItems")
+		if data && n.Add(1)%every == 0 {
+			throttled.Add(1)
+			w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"The level of configured provisioned throughput for the table was exceeded."}`)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, &throttled
+}
+
+// TestCapacityBudget: a proxy given a read budget (--dynamodb-read-capacity)
+// queues a full-scan load to it while the point reads beside it are not
+// queued, and requests DynamoDB throttles are retried (the statements
+// succeed) and counted in the metrics.
+func TestCapacityBudget(t *testing.T) {
+	requireZproxy(t)
+	ep := dynamoEndpoint(t)
+	dynamoCreds(t)
+	front, throttled := throttlingProxy(t, ep, 20)
+	s := startServer(t, "", append(dynamoArgs(front, fmt.Sprintf("e2e_budget_%d", os.Getpid())), "--dynamodb-read-capacity", "20")...)
+	scanner, pointer := s.Connect(t), s.Connect(t)
+	ctx := testCtx(t)
+	mustExec(t, scanner, `CREATE TABLE docs (id int PRIMARY KEY, body text)`)
+	mustExec(t, scanner, `INSERT INTO docs SELECT g, repeat('x', 3000) FROM generate_series(1, 60) g`)
+
+	// Each full scan reads about 45 units, strongly consistent: two and a
+	// quarter seconds of the budget.
+	const window = 5 * time.Second
+	scans := make(chan int, 1)
+	go func() {
+		n := 0
+		for end := time.Now().Add(window); time.Now().Before(end); n++ {
+			var c int
+			if err := scanner.QueryRow(ctx, `SELECT count(*) FROM docs`).Scan(&c); err != nil || c != 60 {
+				t.Errorf("scan: %d %v", c, err)
+				break
+			}
+		}
+		scans <- n
+	}()
+	points := 0
+	for end := time.Now().Add(window); time.Now().Before(end); points++ {
+		var body string
+		if err := pointer.QueryRow(ctx, `SELECT body FROM docs WHERE id = $1`, points%60+1).Scan(&body); err != nil {
+			t.Fatalf("point read: %v", err)
+		}
+	}
+	n := <-scans
+	// The first scan finds a full bucket (20); each one after it waits
+	// for its pages' debt: about window*20/45 more, plus the one running.
+	if n > 5 {
+		t.Fatalf("%d full scans of ~45 units in %v on a budget of 20 units a second", n, window)
+	}
+	m := scrape(t, s.MetricsURL())
+	if q := m[`zproxy_capacity_queued_seconds_total{kind="read_bulk"}`]; q < 0.5 {
+		t.Fatalf("scan pages queued %.2fs in all, want a good part of the %v", q, window)
+	}
+	if q := m[`zproxy_capacity_queued_seconds_total{kind="read"}`]; q > 0.5 {
+		t.Fatalf("point reads queued %.2fs behind the scans", q)
+	}
+	if m[`zproxy_capacity_budget_units{kind="read"}`] != 20 {
+		t.Fatalf("budget gauge: %v", m[`zproxy_capacity_budget_units{kind="read"}`])
+	}
+	var counted float64
+	for series, v := range m {
+		if strings.HasPrefix(series, "zproxy_dynamodb_throttled_total") {
+			counted += v
+		}
+	}
+	if throttled.Load() == 0 || counted < float64(throttled.Load())/2 {
+		t.Fatalf("throttled %d requests, the metrics count %v", throttled.Load(), counted)
+	}
+	t.Logf("%d scans and %d point reads in %v; %d requests throttled and retried", n, points, window, throttled.Load())
 }

@@ -102,11 +102,14 @@ type RunOptions struct {
 
 // statementReads is the store as a statement outside a transaction reads
 // it: every Get and Scan strongly consistent, unless eventual reads were
-// asked for, and stopped once the reads have consumed more capacity than
-// the statement may (limit).
+// asked for; on a store that charges reads (capacity), what the reads
+// consume is counted as they complete (and carried in their context,
+// kv.WithReadCost, for the store's admission control), and the statement
+// is stopped once it has consumed more than it may (limit).
 type statementReads struct {
 	kv.ReadWriter
 	eventual bool
+	capacity bool
 	limit    float64 // capacity units (0: no limit)
 	// used counts the capacity the statement's reads consumed, in
 	// thousandths of a unit: the requests' own Stats are the operators',
@@ -116,9 +119,10 @@ type statementReads struct {
 
 func (r statementReads) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
 	req.Consistent = req.Consistent || !r.eventual
-	if r.limit <= 0 {
+	if !r.capacity {
 		return r.ReadWriter.Get(ctx, req)
 	}
+	ctx = kv.WithReadCost(ctx, r.used)
 	own := req.Stats
 	var mine kv.Stats
 	req.Stats = &mine
@@ -133,9 +137,10 @@ func (r statementReads) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, 
 
 func (r statementReads) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 	req.Consistent = req.Consistent || !r.eventual
-	if r.limit <= 0 {
+	if !r.capacity {
 		return r.ReadWriter.Scan(ctx, req)
 	}
+	ctx = kv.WithReadCost(ctx, r.used)
 	c := &cappedIterator{r: r, own: req.Stats}
 	req.Stats = &c.mine
 	c.Iterator = r.ReadWriter.Scan(ctx, req)
@@ -164,15 +169,16 @@ func (r statementReads) forward(mine, seen, own *kv.Stats) {
 
 // check fails once the statement has consumed more than its capacity.
 func (r statementReads) check() error {
-	if used := float64(r.used.Load()) / 1000; used > r.limit {
+	if used := float64(r.used.Load()) / 1000; r.limit > 0 && used > r.limit {
 		return pgerr.New(pgerr.ConfigurationLimitExceeded, "statement read %.1f capacity units, more than zproxy.max_read_capacity (%g)", used, r.limit).
 			WithHint("Narrow the query, add an index, raise zproxy.max_read_capacity, or set zproxy.read_consistency to eventual to read at half the capacity.")
 	}
 	return nil
 }
 
-// cappedIterator stops a scan whose statement has run out of capacity,
-// passing what its requests record on to the scan's own Stats.
+// cappedIterator counts what a scan's requests consume, passing it on to
+// the scan's own Stats, and stops the scan once its statement has run out
+// of capacity.
 type cappedIterator struct {
 	kv.Iterator
 	r          statementReads
@@ -228,7 +234,7 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 	}
 	reads := statementReads{ReadWriter: e.Store, eventual: opts.EventualReads, used: &atomic.Int64{}}
 	if e.Store.Capabilities().ReadUnitBytes > 0 {
-		reads.limit = opts.MaxReadCapacity
+		reads.capacity, reads.limit = true, opts.MaxReadCapacity
 	}
 	ec := &execCtx{ex: e, ctx: ctx, kv: reads, txn: opts.Txn, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
 		ctes: map[int]*cteState{}, work: map[int]*cteState{}, spill: e.newSpillState(opts.TempFileLimit)}

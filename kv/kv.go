@@ -576,3 +576,20 @@ func (e *ConflictError) Error() string {
 	}
 	return "kv: could not serialize access due to concurrent update: " + e.Reason
 }
+
+// readCostKey carries a statement's consumed read capacity in a context.
+type readCostKey struct{}
+
+// WithReadCost returns ctx carrying the read capacity a statement has
+// consumed so far (thousandths of a unit, updated as its reads complete),
+// so a store that queues requests for a capacity budget can tell a
+// statement's first small reads from the later pages of a large one.
+func WithReadCost(ctx context.Context, used *atomic.Int64) context.Context {
+	return context.WithValue(ctx, readCostKey{}, used)
+}
+
+// ReadCostOf returns the read capacity WithReadCost put in ctx, nil if none.
+func ReadCostOf(ctx context.Context) *atomic.Int64 {
+	used, _ := ctx.Value(readCostKey{}).(*atomic.Int64)
+	return used
+}

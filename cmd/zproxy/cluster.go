@@ -7,9 +7,11 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"time"
 
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/cluster"
+	"github.com/zproxy/zproxy/internal/metrics"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/session"
 	"github.com/zproxy/zproxy/wire"
@@ -107,4 +109,67 @@ func (h peerHandler) Statements() json.RawMessage { return h.eng.EncodeStatement
 
 func (h peerHandler) ResetStatements(userID, dbID uint32, queryID int64) {
 	h.eng.ResetStatements(userID, dbID, queryID)
+}
+
+// capacityStore is a store whose requests queue for a capacity budget
+// (*dynamodb.Store).
+type capacityStore interface {
+	SetCapacityBudget(read, write float64)
+	ProvisionedCapacity() (read, write float64)
+}
+
+// shareCapacity divides the table's capacity budget (the flags, or the
+// table's provisioned capacity) among the live proxies of the registry:
+// now, and every third of the registry's TTL until ctx ends, so a proxy
+// that joins or dies shifts every share.
+func shareCapacity(ctx context.Context, cfg Config, store kv.Store, node *cluster.Node, m *metrics.Metrics, logger *slog.Logger) {
+	cs, ok := store.(capacityStore)
+	if !ok {
+		return
+	}
+	read, write := cs.ProvisionedCapacity()
+	if cfg.DynamoDBReadCapacity > 0 {
+		read = cfg.DynamoDBReadCapacity
+	}
+	if cfg.DynamoDBWriteCapacity > 0 {
+		write = cfg.DynamoDBWriteCapacity
+	}
+	if read == 0 && write == 0 {
+		return
+	}
+	proxies := 0
+	apply := func() {
+		mctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		members, err := node.Registry().Members(mctx)
+		cancel()
+		if err != nil {
+			logger.Warn("capacity budget: the proxy registry could not be read", "err", err)
+			return
+		}
+		n := max(len(members), 1)
+		if n == proxies {
+			return
+		}
+		proxies = n
+		cs.SetCapacityBudget(read/float64(n), write/float64(n))
+		m.SetCapacityBudget(read/float64(n), write/float64(n))
+		logger.Info("capacity budget", "proxies", n, "read_units_per_second", read/float64(n), "write_units_per_second", write/float64(n))
+	}
+	apply()
+	ttl := cfg.RegistryTTL
+	if ttl <= 0 {
+		ttl = cluster.DefaultTTL
+	}
+	go func() {
+		t := time.NewTicker(ttl / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				apply()
+			}
+		}
+	}()
 }

@@ -80,6 +80,12 @@ type Config struct {
 	// this one's SQL listener (empty: the listen address, with the host
 	// name for an unspecified host).
 	AdvertiseAddr string
+	// DynamoDBReadCapacity and DynamoDBWriteCapacity are the table's
+	// capacity budget, units a second for all proxies together, divided
+	// among the live ones (0: the table's provisioned capacity, none on an
+	// on-demand table).
+	DynamoDBReadCapacity  float64
+	DynamoDBWriteCapacity float64
 	// RegistryTTL is how long a proxy's registry entry lives without a
 	// heartbeat (cluster.DefaultTTL if 0).
 	RegistryTTL time.Duration
@@ -209,6 +215,10 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"DynamoDB endpoint `URL`, e.g. http://127.0.0.1:8000 for DynamoDB Local (empty: AWS)")
 	fs.StringVar(&cfg.AdvertiseAddr, "advertise-addr", cfg.AdvertiseAddr,
 		"`host:port` at which the other proxies of the DynamoDB table reach this proxy's SQL listener, for forwarded cancels and cluster-wide views (empty: --listen's address, the host name for an unspecified host)")
+	fs.Float64Var(&cfg.DynamoDBReadCapacity, "dynamodb-read-capacity", cfg.DynamoDBReadCapacity,
+		"read capacity `units` a second that all proxies of the DynamoDB table may consume together, divided among the live ones; requests beyond a proxy's share queue (0: the table's provisioned read capacity, none on an on-demand table)")
+	fs.Float64Var(&cfg.DynamoDBWriteCapacity, "dynamodb-write-capacity", cfg.DynamoDBWriteCapacity,
+		"write capacity `units` a second, as --dynamodb-read-capacity")
 	fs.DurationVar(&cfg.RegistryTTL, "registry-ttl", cfg.RegistryTTL,
 		"how long a proxy of a shared DynamoDB table stays in the proxy registry without a heartbeat (it renews every third of it; 0: 15s)")
 	fs.StringVar(&cfg.Users, "users", cfg.Users,
@@ -400,6 +410,9 @@ func (c *Config) validate() error {
 			// Passwords would cross the network in clear.
 			return fmt.Errorf("--console with --metrics-listen %s, not a loopback address, needs --tls-cert and --tls-key: the console's logins carry passwords", c.MetricsListen)
 		}
+	}
+	if c.DynamoDBReadCapacity < 0 || c.DynamoDBWriteCapacity < 0 {
+		return fmt.Errorf("--dynamodb-read-capacity and --dynamodb-write-capacity must not be negative")
 	}
 	if c.RegistryTTL < 0 {
 		return fmt.Errorf("--registry-ttl %s: must not be negative", c.RegistryTTL)

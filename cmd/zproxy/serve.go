@@ -77,6 +77,9 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 			}
 		}()
 		engineCluster = sessionCluster{node}
+		shareCtx, stopSharing := context.WithCancel(ctx)
+		defer stopSharing()
+		shareCapacity(shareCtx, cfg, store, node, m, logger)
 	}
 
 	engine, err := newEngine(ctx, cfg, store, m, logger, engineCluster)

@@ -20,6 +20,9 @@ type Metrics struct {
 	Connections           prometheus.Gauge         // zproxy_connections
 	Errors                *prometheus.CounterVec   // zproxy_errors_total{sqlstate}
 	DynamoDBCapacityTotal *prometheus.CounterVec   // zproxy_dynamodb_consumed_capacity_total{op}
+	DynamoDBThrottled     *prometheus.CounterVec   // zproxy_dynamodb_throttled_total{code}
+	CapacityQueued        *prometheus.CounterVec   // zproxy_capacity_queued_seconds_total{kind}
+	CapacityBudget        *prometheus.GaugeVec     // zproxy_capacity_budget_units{kind}
 
 	// statements exports the top statements (statements.go).
 	statements *statementCollector
@@ -80,13 +83,47 @@ func New(reg prometheus.Registerer) *Metrics {
 			Name: "zproxy_dynamodb_consumed_capacity_total",
 			Help: "DynamoDB capacity units consumed, by operation.",
 		}, []string{"op"}),
+		DynamoDBThrottled: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "zproxy_dynamodb_throttled_total",
+			Help: "DynamoDB requests throttled (each retried after a jittered backoff), by error code.",
+		}, []string{"code"}),
+		CapacityQueued: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "zproxy_capacity_queued_seconds_total",
+			Help: "Time requests waited for this proxy's capacity budget, by kind (read, read_bulk, write, write_bulk).",
+		}, []string{"kind"}),
+		CapacityBudget: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "zproxy_capacity_budget_units",
+			Help: "This proxy's share of the table's capacity budget, units a second (0: none), by kind (read, write).",
+		}, []string{"kind"}),
 		statements: newStatementCollector(),
 	}
 	reg.MustRegister(m.statements)
 	reg.MustRegister(m.Queries, m.QueryDuration, m.StoreRequests, m.StoreRequestDuration,
 		m.StoreErrors, m.RowsRead, m.RowsReturned, m.ZOrderRanges, m.ShardFanout,
-		m.Connections, m.Errors, m.DynamoDBCapacityTotal)
+		m.Connections, m.Errors, m.DynamoDBCapacityTotal, m.DynamoDBThrottled, m.CapacityQueued, m.CapacityBudget)
 	return m
+}
+
+// ObserveThrottle counts a request DynamoDB throttled.
+func (m *Metrics) ObserveThrottle(code string) {
+	if m != nil {
+		m.DynamoDBThrottled.WithLabelValues(code).Inc()
+	}
+}
+
+// ObserveQueued records the time a request waited for the capacity budget.
+func (m *Metrics) ObserveQueued(kind string, waited time.Duration) {
+	if m != nil {
+		m.CapacityQueued.WithLabelValues(kind).Add(waited.Seconds())
+	}
+}
+
+// SetCapacityBudget records this proxy's share of the capacity budget.
+func (m *Metrics) SetCapacityBudget(read, write float64) {
+	if m != nil {
+		m.CapacityBudget.WithLabelValues("read").Set(read)
+		m.CapacityBudget.WithLabelValues("write").Set(write)
+	}
 }
 
 // ObserveRequest records one store request (it implements kv.Observer,

@@ -103,6 +103,12 @@ type Store struct {
 	uncertainty  time.Duration
 	lateCommits  atomic.Int64
 
+	// adm queues requests for the proxy's share of the table's capacity
+	// (admission.go); provisionedRead and provisionedWrite are the
+	// table's provisioned capacity (0: on demand).
+	adm                               *admission
+	provisionedRead, provisionedWrite float64
+
 	// testHook, when set by a test, is called at stages of a large
 	// commit; an error stops the commit there as if the process died.
 	testHook func(stage string) error
@@ -127,6 +133,11 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	setDefault(&opts.TombstoneTTL, 24*time.Hour)
 	setDefault(&opts.UncertaintyWindow, time.Second)
 
+	adm := &admission{}
+	tobs, _ := opts.Observer.(throttleObserver)
+	if tobs != nil {
+		adm.obs = tobs.ObserveQueued
+	}
 	httpClient := awshttp.NewBuildableClient().
 		WithTimeout(opts.AttemptTimeout).
 		WithDialerOptions(func(d *net.Dialer) { d.Timeout = opts.DialTimeout }).
@@ -136,7 +147,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	loadOpts := []func(*config.LoadOptions) error{
 		config.WithHTTPClient(httpClient),
 		config.WithRetryer(func() aws.Retryer {
-			return retry.NewStandard(func(o *retry.StandardOptions) {
+			std := retry.NewStandard(func(o *retry.StandardOptions) {
 				o.MaxAttempts = opts.MaxAttempts
 				o.MaxBackoff = opts.MaxBackoff
 				// The client-side retry quota would turn a DynamoDB outage
@@ -144,6 +155,18 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 				// MaxAttempts anyway.
 				o.RateLimiter = ratelimit.None
 			})
+			// Throttled requests are retried after the standard
+			// retryer's jittered exponential backoff; they are counted.
+			return countingRetryer{RetryerV2: std, throttled: func(err error) {
+				if tobs != nil {
+					code := "throttled"
+					var api smithy.APIError
+					if errors.As(err, &api) {
+						code = api.ErrorCode()
+					}
+					tobs.ObserveThrottle(code)
+				}
+			}}
 		}),
 	}
 	if opts.Region != "" {
@@ -169,6 +192,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 			// responses, which the SDK then reports as a checksum mismatch.
 			o.DisableValidateResponseChecksum = true
 		}
+		o.APIOptions = append(o.APIOptions, adm.middleware)
 		for _, fn := range opts.ClientOptions {
 			fn(o)
 		}
@@ -182,6 +206,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		maxBackoff:  opts.MaxBackoff,
 		latency:     opts.RequestLatency,
 
+		adm:          adm,
 		clock:        clock{now: time.Now},
 		txnTimeout:   opts.TxnTimeout,
 		tombstoneTTL: opts.TombstoneTTL,
@@ -238,6 +263,11 @@ func (s *Store) ensureTable(ctx context.Context) error {
 	}
 	if err := checkKeySchema(s.table, desc.Table); err != nil {
 		return err
+	}
+	onDemand := desc.Table.BillingModeSummary != nil && desc.Table.BillingModeSummary.BillingMode == types.BillingModePayPerRequest
+	if pt := desc.Table.ProvisionedThroughput; pt != nil && !onDemand {
+		s.provisionedRead = float64(aws.ToInt64(pt.ReadCapacityUnits))
+		s.provisionedWrite = float64(aws.ToInt64(pt.WriteCapacityUnits))
 	}
 	return s.ensureTTL(ctx)
 }
