@@ -291,3 +291,65 @@ func TestPeerRequests(t *testing.T) {
 		t.Fatalf("signals served: %v, want the one genuine one", h2.signaled)
 	}
 }
+
+// TestStoreLocks: advisory locks in the store exclude sessions of two
+// proxies, are re-entrant, shared or exclusive, wait, are released at a
+// session's end, and those of a proxy that died are free once it has left
+// the registry.
+func TestStoreLocks(t *testing.T) {
+	bg := context.Background()
+	store := memStore(t)
+	clk := &clock{now: time.Now()}
+	r1 := join(t, store, clk, "a:1")
+	r2 := join(t, store, clk, "b:1")
+	l1, l2 := NewLocks(r1), NewLocks(r2)
+	p1, p2 := uint32(1<<SlotShift|5), uint32(2<<SlotShift|5)
+	try := func(l *Locks, pid uint32, shared bool) bool {
+		ok, err := l.TryLock(bg, pid, 42, shared)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if !try(l1, p1, false) || !try(l1, p1, false) {
+		t.Fatal("a session cannot take its own lock twice")
+	}
+	if try(l2, p2, false) || try(l2, p2, true) {
+		t.Fatal("a session of another proxy took a held exclusive lock")
+	}
+	if ok, _ := l1.Unlock(bg, p1, 42, false); !ok || try(l2, p2, false) {
+		t.Fatal("one unlock of two holds released the lock")
+	}
+	l1.Unlock(bg, p1, 42, false)
+	if !try(l2, p2, true) || !try(l1, p1, true) || try(l1, p1+1, false) {
+		t.Fatal("shared locks do not share, or do not exclude")
+	}
+	held, err := l1.Held(bg)
+	if err != nil || len(held) != 2 {
+		t.Fatalf("held: %v %v", held, err)
+	}
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	done := make(chan error)
+	go func() { done <- l1.Lock(ctx, p1+1, 42, false) }()
+	if err := l2.UnlockAll(bg, p2); err != nil {
+		t.Fatal(err)
+	}
+	l1.UnlockAll(bg, p1)
+	if err := <-done; err != nil {
+		t.Fatalf("a waiting lock was not granted on release: %v", err)
+	}
+	// Proxy 1 dies holding the lock: once its entry is gone, proxy 2
+	// takes it.
+	if try(l2, p2, false) {
+		t.Fatal("took a lock a live proxy holds")
+	}
+	r1.Leave(bg)
+	l2.liveRead = time.Time{}
+	if !try(l2, p2, false) {
+		t.Fatal("a dead proxy's lock is still held")
+	}
+	if ok, _ := l2.Unlock(bg, p2+1, 42, false); ok {
+		t.Fatal("a session released a lock it does not hold")
+	}
+}

@@ -298,6 +298,39 @@ func TestClusterOfProxies(t *testing.T) {
 	}
 	wantCode("pg_terminate_backend from another proxy", done, "57P01")
 
+	// Advisory locks live in the table: they exclude sessions of every
+	// proxy, pg_locks shows them everywhere, and a waiter on one proxy
+	// gets the lock when its holder on another lets go.
+	var got bool
+	if err := conns[1].QueryRow(ctx, `SELECT pg_try_advisory_lock(7)`).Scan(&got); err != nil || !got {
+		t.Fatalf("pg_try_advisory_lock on proxy 1: %v %v", got, err)
+	}
+	other := proxies[0].Connect(t) // proxy 0's first session was terminated above
+	if err := other.QueryRow(ctx, `SELECT pg_try_advisory_lock(7)`).Scan(&got); err != nil || got {
+		t.Fatalf("proxy 0 took a lock proxy 1 holds: %v %v", got, err)
+	}
+	var lockPID int64
+	if err := conns[2].QueryRow(ctx, `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = 7`).Scan(&lockPID); err != nil || lockPID != int64(pids[1]) {
+		t.Fatalf("pg_locks on proxy 2: pid %d (%v), want proxy 1's %d", lockPID, err, pids[1])
+	}
+	waited := make(chan error, 1)
+	go func() { _, err := conns[2].Exec(ctx, `SELECT pg_advisory_lock(7)`); waited <- err }()
+	select {
+	case err := <-waited:
+		t.Fatalf("pg_advisory_lock on proxy 2 did not wait for proxy 1: %v", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	mustExec(t, conns[1], `SELECT pg_advisory_unlock(7)`)
+	select {
+	case err := <-waited:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("proxy 2's waiter was not granted the lock proxy 1 released")
+	}
+	mustExec(t, conns[2], `SELECT pg_advisory_unlock_all()`)
+
 	// pg_stat_statements is every proxy's: a statement run 3 times on
 	// proxy 1 and 4 times on proxy 2 shows 7 calls on proxy 1 and 2; a
 	// reset on one proxy resets it everywhere.

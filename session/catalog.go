@@ -28,7 +28,7 @@ type catalogState struct {
 	mu       sync.Mutex
 	sessions map[*Session]*activity
 	nextPID  atomic.Int32
-	locks    *pgcatalog.AdvisoryLocks
+	locks    pgcatalog.AdvisoryLockTable
 }
 
 // activity is what pg_stat_activity shows of one session.
@@ -43,14 +43,18 @@ type activity struct {
 	txStatus   byte
 }
 
-func newCatalogState(exclusive bool) *catalogState {
+func newCatalogState(exclusive bool, shared pgcatalog.AdvisoryLockTable) *catalogState {
 	c := &catalogState{sessions: map[*Session]*activity{}}
 	c.nextPID.Store(1000)
-	if exclusive {
-		// Advisory locks live in this process: they exclude the sessions
-		// of this proxy only, so they are offered only where this proxy is
-		// the store's only client.
+	switch {
+	case exclusive:
+		// This proxy is the store's only client: its advisory locks
+		// live in its memory.
 		c.locks = pgcatalog.NewAdvisoryLocks()
+	case shared != nil:
+		// Proxies share the store: the locks live in it, so they
+		// exclude the sessions of every proxy (package cluster).
+		c.locks = shared
 	}
 	return c
 }
@@ -76,7 +80,12 @@ func (c *catalogState) unregister(s *Session) {
 	delete(c.sessions, s)
 	c.mu.Unlock()
 	if a != nil && c.locks != nil {
-		c.locks.UnlockAll(uint64(a.pid))
+		// The session is gone whatever the store says: a lock left
+		// behind by a failure here is freed when this proxy leaves the
+		// registry.
+		ctx, cancel := context.WithTimeout(context.Background(), peerTimeout)
+		defer cancel()
+		_ = c.locks.UnlockAll(ctx, uint64(a.pid))
 	}
 }
 
@@ -253,7 +262,7 @@ func (p pgSession) Proxies() []pgcatalog.Proxy {
 	return proxies
 }
 
-func (p pgSession) Locks() *pgcatalog.AdvisoryLocks { return p.s.engine.cat.locks }
+func (p pgSession) Locks() pgcatalog.AdvisoryLockTable { return p.s.engine.cat.locks }
 
 func (p pgSession) IsSuperuser() bool {
 	snap, err := p.s.snapshot(context.Background())

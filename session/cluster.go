@@ -31,6 +31,17 @@ type Cluster interface {
 	// other live proxy; ResetPeerStatements resets theirs.
 	PeerStatements(ctx context.Context) ([]json.RawMessage, error)
 	ResetPeerStatements(ctx context.Context, userID, dbID uint32, queryID int64) error
+	// AdvisoryLocks is the store's advisory lock table, shared by every
+	// proxy.
+	AdvisoryLocks() pgcatalog.AdvisoryLockTable
+}
+
+// clusterLocks is the cluster's advisory lock table, nil without one.
+func clusterLocks(c Cluster) pgcatalog.AdvisoryLockTable {
+	if c == nil {
+		return nil
+	}
+	return c.AdvisoryLocks()
 }
 
 // EncodeStatements encodes this proxy's statement statistics for another

@@ -138,7 +138,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 	store := kvsplit.New(cfg.Store, temp, catalog.IsTempPartition)
 	ex := executor.New(store)
 	e := &Engine{cfg: cfg, catalog: cat, exec: ex, store: store, temp: temp, opts: optimizer.DefaultOptions(cfg.Store.Capabilities()),
-		cat: newCatalogState(cfg.Store.Capabilities().Exclusive), auto: newAutoAnalyze(cfg.AutoAnalyzeNap),
+		cat: newCatalogState(cfg.Store.Capabilities().Exclusive, clusterLocks(cfg.Cluster)), auto: newAutoAnalyze(cfg.AutoAnalyzeNap),
 		stmts: stmtstats.New(cfg.StatementsMax), mem: memacct.NewPool(cfg.AllSessionsMemoryLimit)}
 	if cfg.MemoryPressure != nil {
 		e.mem.SetPressureHook(cfg.MemoryPressureAt, cfg.MemoryPressure)

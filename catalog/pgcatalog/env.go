@@ -45,8 +45,9 @@ type Session interface {
 	PreparedStatements() []PreparedStatement
 	// Notice sends the client a NOTICE or WARNING.
 	Notice(*pgerr.Error)
-	// Locks is the proxy's advisory lock table (pg_advisory_lock).
-	Locks() *AdvisoryLocks
+	// Locks is the advisory lock table (pg_advisory_lock): the proxy's
+	// own, or the store's where proxies share it; nil when there is none.
+	Locks() AdvisoryLockTable
 	// IsSuperuser reports whether the session's role is a superuser
 	// (a user that is no role is one, under trust authentication).
 	IsSuperuser() bool

@@ -840,14 +840,13 @@ func isSuperuser(e *Env, name string) bool {
 
 // registerAdvisory registers the session-level advisory lock functions.
 func registerAdvisory() {
-	locks := func(ctx *Context) (*Env, *AdvisoryLocks, error) {
+	locks := func(ctx *Context) (*Env, AdvisoryLockTable, error) {
 		e, err := needEnv(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
 		if e.Sess == nil || e.Sess.Locks() == nil {
-			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "advisory locks are not supported on a store shared by several proxies").
-				WithHint("zproxy keeps advisory locks in the proxy's memory, where sessions of other proxies cannot see them.")
+			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "advisory locks need a session")
 		}
 		return e, e.Sess.Locks(), nil
 	}
@@ -878,14 +877,21 @@ func registerAdvisory() {
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			return boolV(l.TryLock(uint64(e.Sess.PID()), key(a), shared)), nil
+			ok, err := l.TryLock(e.Ctx, uint64(e.Sess.PID()), key(a), shared)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return boolV(ok), nil
 		}
 		unlock := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			e, l, err := locks(ctx)
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			ok := l.Unlock(uint64(e.Sess.PID()), key(a), shared)
+			ok, err := l.Unlock(e.Ctx, uint64(e.Sess.PID()), key(a), shared)
+			if err != nil {
+				return sqltypes.Null, err
+			}
 			if !ok {
 				mode := "ExclusiveLock"
 				if shared {
@@ -910,8 +916,7 @@ func registerAdvisory() {
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		l.UnlockAll(uint64(e.Sess.PID()))
-		return sqltypes.Value{}, nil
+		return sqltypes.Value{}, l.UnlockAll(e.Ctx, uint64(e.Sess.PID()))
 	})})
 }
 

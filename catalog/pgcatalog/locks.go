@@ -6,13 +6,29 @@ import (
 	"time"
 )
 
+// AdvisoryLockTable is where advisory locks live: in the proxy's memory on
+// an exclusive store (AdvisoryLocks), in the store itself where proxies
+// share it (the binary wires package cluster's), so that they exclude the
+// sessions of every proxy. Owners are sessions' process IDs.
+type AdvisoryLockTable interface {
+	// Lock waits until key can be taken (or ctx ends).
+	Lock(ctx context.Context, owner uint64, key int64, shared bool) error
+	// TryLock takes key if it is free now.
+	TryLock(ctx context.Context, owner uint64, key int64, shared bool) (bool, error)
+	// Unlock releases one hold of key; false if owner held none.
+	Unlock(ctx context.Context, owner uint64, key int64, shared bool) (bool, error)
+	// UnlockAll releases every lock owner holds.
+	UnlockAll(ctx context.Context, owner uint64) error
+	// Held lists the locks held (pg_locks).
+	Held(ctx context.Context) ([]HeldLock, error)
+}
+
+var _ AdvisoryLockTable = (*AdvisoryLocks)(nil)
+
 // AdvisoryLocks is a proxy's table of advisory locks (pg_advisory_lock and
 // friends): session-level, re-entrant, exclusive or shared, held until
 // unlocked or until the session ends. It lives in the proxy's memory, so it
-// serialises the sessions of one proxy; proxies sharing a DynamoDB table
-// would not see each other's locks, so the functions refuse to run there
-// (see the session package, which only hands a table to sessions on an
-// exclusive store).
+// serialises the sessions of one proxy: it serves an exclusive store.
 type AdvisoryLocks struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced at every release
@@ -76,24 +92,24 @@ func (l *AdvisoryLocks) Lock(ctx context.Context, owner uint64, key int64, share
 }
 
 // TryLock takes key if it is free now.
-func (l *AdvisoryLocks) TryLock(owner uint64, key int64, shared bool) bool {
-	return l.tryLock(owner, key, shared)
+func (l *AdvisoryLocks) TryLock(_ context.Context, owner uint64, key int64, shared bool) (bool, error) {
+	return l.tryLock(owner, key, shared), nil
 }
 
 // Unlock releases one hold of key; false if owner held none.
-func (l *AdvisoryLocks) Unlock(owner uint64, key int64, shared bool) bool {
+func (l *AdvisoryLocks) Unlock(_ context.Context, owner uint64, key int64, shared bool) (bool, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	a := l.held[key]
 	if a == nil {
-		return false
+		return false, nil
 	}
 	m := a.exclusive
 	if shared {
 		m = a.shared
 	}
 	if m[owner] == 0 {
-		return false
+		return false, nil
 	}
 	m[owner]--
 	if m[owner] == 0 {
@@ -103,12 +119,12 @@ func (l *AdvisoryLocks) Unlock(owner uint64, key int64, shared bool) bool {
 		delete(l.held, key)
 	}
 	l.wake()
-	return true
+	return true, nil
 }
 
 // UnlockAll releases every lock owner holds (pg_advisory_unlock_all, and
 // the end of a session).
-func (l *AdvisoryLocks) UnlockAll(owner uint64) {
+func (l *AdvisoryLocks) UnlockAll(_ context.Context, owner uint64) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for key, a := range l.held {
@@ -119,10 +135,11 @@ func (l *AdvisoryLocks) UnlockAll(owner uint64) {
 		}
 	}
 	l.wake()
+	return nil
 }
 
 // Held lists the locks held, for pg_locks: key, owner, shared.
-func (l *AdvisoryLocks) Held() []HeldLock {
+func (l *AdvisoryLocks) Held(context.Context) ([]HeldLock, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []HeldLock
@@ -134,7 +151,7 @@ func (l *AdvisoryLocks) Held() []HeldLock {
 			out = append(out, HeldLock{Key: key, Owner: o, Shared: true})
 		}
 	}
-	return out
+	return out, nil
 }
 
 // HeldLock is one advisory lock a session holds.

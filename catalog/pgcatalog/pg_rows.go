@@ -435,7 +435,13 @@ func init() {
 			return nil
 		}
 		var out []row
-		for _, l := range e.Sess.Locks().Held() {
+		held, err := e.Sess.Locks().Held(e.Ctx)
+		if err != nil {
+			// The rows have no error to return: the store's failure
+			// leaves the view empty, as an unreachable peer does.
+			return nil
+		}
+		for _, l := range held {
 			mode := "ExclusiveLock"
 			if l.Shared {
 				mode = "ShareLock"

@@ -221,24 +221,42 @@ func TestSizePretty(t *testing.T) {
 
 func TestAdvisoryLocks(t *testing.T) {
 	l := NewAdvisoryLocks()
-	if !l.TryLock(1, 42, false) || !l.TryLock(1, 42, false) {
+	bg := context.Background()
+	try := func(owner uint64, shared bool) bool {
+		ok, err := l.TryLock(bg, owner, 42, shared)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	unlock := func(owner uint64) bool {
+		ok, err := l.Unlock(bg, owner, 42, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if !try(1, false) || !try(1, false) {
 		t.Fatal("a session cannot take its own lock twice")
 	}
-	if l.TryLock(2, 42, false) || l.TryLock(2, 42, true) {
+	if try(2, false) || try(2, true) {
 		t.Fatal("another session took a held exclusive lock")
 	}
-	if !l.Unlock(1, 42, false) || l.TryLock(2, 42, false) {
+	if !unlock(1) || try(2, false) {
 		t.Fatal("one unlock of two holds released the lock")
 	}
-	l.Unlock(1, 42, false)
-	if !l.TryLock(2, 42, true) || !l.TryLock(3, 42, true) || l.TryLock(1, 42, false) {
+	unlock(1)
+	if !try(2, true) || !try(3, true) || try(1, false) {
 		t.Fatal("shared locks do not share, or do not exclude")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	if held, _ := l.Held(bg); len(held) != 2 {
+		t.Fatalf("held: %v", held)
+	}
+	ctx, cancel := context.WithCancel(bg)
 	done := make(chan error)
 	go func() { done <- l.Lock(ctx, 1, 42, false) }()
-	l.UnlockAll(2)
-	l.UnlockAll(3)
+	l.UnlockAll(bg, 2)
+	l.UnlockAll(bg, 3)
 	if err := <-done; err != nil {
 		t.Fatalf("a waiting lock was not granted on release: %v", err)
 	}
@@ -247,7 +265,7 @@ func TestAdvisoryLocks(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Fatal("a canceled wait took the lock")
 	}
-	if l.Unlock(2, 42, false) {
+	if unlock(2) {
 		t.Fatal("a session released a lock it does not hold")
 	}
 }

@@ -59,9 +59,43 @@ func clusterPIDs(n *cluster.Node) (prefix uint32, bits int) {
 }
 
 // sessionCluster is the node as the session engine uses it.
-type sessionCluster struct{ *cluster.Node }
+type sessionCluster struct {
+	*cluster.Node
+	locks *cluster.Locks
+}
 
 var _ session.Cluster = sessionCluster{}
+
+// AdvisoryLocks is the store's advisory lock table.
+func (c sessionCluster) AdvisoryLocks() pgcatalog.AdvisoryLockTable { return storeLocks{c.locks} }
+
+// storeLocks is package cluster's lock table as package pgcatalog's.
+type storeLocks struct{ l *cluster.Locks }
+
+func (s storeLocks) Lock(ctx context.Context, owner uint64, key int64, shared bool) error {
+	return s.l.Lock(ctx, uint32(owner), key, shared)
+}
+
+func (s storeLocks) TryLock(ctx context.Context, owner uint64, key int64, shared bool) (bool, error) {
+	return s.l.TryLock(ctx, uint32(owner), key, shared)
+}
+
+func (s storeLocks) Unlock(ctx context.Context, owner uint64, key int64, shared bool) (bool, error) {
+	return s.l.Unlock(ctx, uint32(owner), key, shared)
+}
+
+func (s storeLocks) UnlockAll(ctx context.Context, owner uint64) error {
+	return s.l.UnlockAll(ctx, uint32(owner))
+}
+
+func (s storeLocks) Held(ctx context.Context) ([]pgcatalog.HeldLock, error) {
+	held, err := s.l.Held(ctx)
+	out := make([]pgcatalog.HeldLock, len(held))
+	for i, h := range held {
+		out[i] = pgcatalog.HeldLock{Key: h.Key, Owner: uint64(h.PID), Shared: h.Shared}
+	}
+	return out, err
+}
 
 // Proxies lists the registry's live members as zproxy_proxies rows.
 func (c sessionCluster) Proxies(ctx context.Context) ([]pgcatalog.Proxy, error) {

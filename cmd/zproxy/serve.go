@@ -76,7 +76,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 				logger.Warn("leaving the proxy registry", "err", lerr)
 			}
 		}()
-		engineCluster = sessionCluster{node}
+		engineCluster = sessionCluster{Node: node, locks: cluster.NewLocks(node.Registry())}
 		shareCtx, stopSharing := context.WithCancel(ctx)
 		defer stopSharing()
 		shareCapacity(shareCtx, cfg, store, node, m, logger)
