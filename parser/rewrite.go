@@ -329,6 +329,15 @@ func (r *rewriter) rewrite(head int) (err error) {
 			r.replace(i, ", '"+target+"')")
 			r.drop(i+1, next)
 			r.primStart[next-1] = start
+		case t.kind == tkString && t.str == strBit:
+			// B'0101' and X'1F' are constants of type bit (of no length).
+			body := t.val[2 : len(t.val)-1]
+			if c := t.val[0] | 0x20; c == 'x' {
+				body = "x" + body
+			} else {
+				body = "b" + body
+			}
+			r.replace(i, CastFunc+"('"+body+"', 'bit')")
 		case t.kind == tkOp && t.val == "=>":
 			if err := r.namedArg(i); err != nil {
 				return err
@@ -429,7 +438,7 @@ func (r *rewriter) typedLiteral(i int) error {
 	switch r.toks[i].val {
 	case "smallint", "int2", "integer", "int", "int4", "bigint", "int8", "real", "float4", "float8",
 		"double", "text", "varchar", "character", "boolean", "bool", "timestamp", "timestamptz", "date",
-		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz":
+		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit":
 	default:
 		return nil
 	}
