@@ -132,7 +132,7 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 		switch target {
 		case KindText, KindBPChar, KindCitext:
 		case KindArray:
-			if explicit && (t.Elem == Varchar || t.Elem == BPChar) && t.Width > 0 {
+			if explicit && (t.Elem == Varchar || t.Elem == BPChar || t.Elem == Bit || t.Elem == VarBit) && t.Width > 0 {
 				loose := t
 				loose.Width = 0
 				a, err := ParseText(loose, v.S)
