@@ -71,38 +71,27 @@ func init() {
 		return sqltypes.NewFloat(float64(a.I) / float64(b.I)), nil
 	}))
 	for _, t := range []sqltypes.Type{tInt2, tInt4, tInt8} {
-		RegisterOperator("*",
-			binop(tMoney, t, tMoney, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return moneyMulInt(a.I, b.I) }),
-			binop(t, tMoney, tMoney, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return moneyMulInt(b.I, a.I) }))
-		RegisterOperator("/", binop(tMoney, t, tMoney, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
-			if b.I == 0 {
-				return sqltypes.Null, errDivisionByZero()
-			}
-			if b.I == -1 && a.I == math.MinInt64 {
-				return sqltypes.Null, sqltypes.ErrMoneyOutOfRange()
-			}
-			return sqltypes.NewMoney(a.I / b.I), nil // truncated, as C divides
-		}))
+		moneyScalar(t, func(c int64, x sqltypes.Value) (sqltypes.Value, error) { return moneyMulInt(c, x.I) },
+			func(c int64, x sqltypes.Value) (sqltypes.Value, error) {
+				if x.I == 0 {
+					return sqltypes.Null, errDivisionByZero()
+				}
+				if x.I == -1 && c == math.MinInt64 {
+					return sqltypes.Null, sqltypes.ErrMoneyOutOfRange()
+				}
+				return sqltypes.NewMoney(c / x.I), nil // truncated, as C divides
+			})
 	}
 	for _, t := range []sqltypes.Type{tFloat4, tFloat8} {
-		single := t.ID == sqltypes.Float4
-		product := func(c int64, f float64) (sqltypes.Value, error) {
-			if single {
-				// cash_mul_flt4 multiplies in double precision a float4
-				// widened to double.
-				return moneyFromFloat(float64(c) * float64(float32(f)))
-			}
-			return moneyFromFloat(float64(c) * f)
-		}
-		RegisterOperator("*",
-			binop(tMoney, t, tMoney, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return product(a.I, b.F) }),
-			binop(t, tMoney, tMoney, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return product(b.I, a.F) }))
-		RegisterOperator("/", binop(tMoney, t, tMoney, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
-			if b.F == 0 {
-				return sqltypes.Null, errDivisionByZero()
-			}
-			return moneyFromFloat(float64(a.I) / b.F)
-		}))
+		// A real is already a float8 of float4's value: cash_mul_flt4
+		// widens it and computes in double precision too.
+		moneyScalar(t, func(c int64, x sqltypes.Value) (sqltypes.Value, error) { return moneyFromFloat(float64(c) * x.F) },
+			func(c int64, x sqltypes.Value) (sqltypes.Value, error) {
+				if x.F == 0 {
+					return sqltypes.Null, errDivisionByZero()
+				}
+				return moneyFromFloat(float64(c) / x.F)
+			})
 	}
 
 	Register("cash_words", Overload{Params: []Param{T(tMoney)}, Result: Returns(tText),
@@ -121,4 +110,15 @@ func init() {
 	}
 	pick("cashlarger", "the larger of two amounts", true)
 	pick("cashsmaller", "the smaller of two amounts", false)
+}
+
+// moneyScalar registers money * t, t * money (mul of the cents and the
+// t operand) and money / t.
+func moneyScalar(t sqltypes.Type, mul, div func(c int64, x sqltypes.Value) (sqltypes.Value, error)) {
+	RegisterOperator("*",
+		binop(tMoney, t, tMoney, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return mul(a.I, b) }),
+		binop(t, tMoney, tMoney, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return mul(b.I, a) }))
+	RegisterOperator("/", binop(tMoney, t, tMoney, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
+		return div(a.I, b)
+	}))
 }
