@@ -307,7 +307,7 @@ func (r *rewriter) rewrite(head int) (err error) {
 			if err := r.castCall(i); err != nil {
 				return err
 			}
-		case t.kind == tkIdent && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkString || t.val == "interval" && r.toks[i+1].is("(")) &&
+		case t.kind == tkIdent && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkString || (t.val == "interval" || t.val == "bit" || t.val == "varbit") && r.toks[i+1].is("(")) &&
 			!(i > head && (r.toks[i-1].is(".") || r.toks[i-1].is("::"))):
 			if err := r.typedLiteral(i); err != nil {
 				return err
@@ -438,7 +438,7 @@ func (r *rewriter) typedLiteral(i int) error {
 	switch r.toks[i].val {
 	case "smallint", "int2", "integer", "int", "int4", "bigint", "int8", "real", "float4", "float8",
 		"double", "text", "varchar", "character", "boolean", "bool", "timestamp", "timestamptz", "date",
-		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit":
+		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit", "bit":
 	default:
 		return nil
 	}
@@ -447,6 +447,9 @@ func (r *rewriter) typedLiteral(i int) error {
 		return nil // not a typed literal; the words stay as they are
 	}
 	last := next
+	if typ.ID == sqltypes.Bit && next == i+1 {
+		typ.Width = 0 // bit '101' is of type bit without a length, not bit(1)
+	}
 	if typ.ID == sqltypes.Interval {
 		if typ, last, err = r.intervalQualifier(typ, next+1); err != nil {
 			return err
