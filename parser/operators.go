@@ -489,9 +489,13 @@ func (r *rewriter) infix(head, j int) error {
 		// No left operand: the prefix ~ (bitwise NOT), zp_op('~', x),
 		// whose operand extends over the operators binding tighter than
 		// PostgreSQL's other operators (~ 1 + 1 is ~(1 + 1)).
-		hi, ok := r.operandEnd(j+1, precOther)
+		start := j + 1
+		for start < len(r.toks) && r.toks[start].kind == tkOp && r.toks[start].val == "~" {
+			start++ // ~ ~x: the inner ones are respelled in their turn
+		}
+		hi, ok := r.operandEnd(start, precOther)
 		if !ok {
-			return r.syntaxErrorAt(j + 1)
+			return r.syntaxErrorAt(start)
 		}
 		r.replace(j, OpFunc+"('~', ")
 		r.ed[hi].post += ")"
