@@ -746,8 +746,8 @@ func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
 // unify makes two operands comparable: an untyped side takes the typed
 // side's type; numeric types mix; otherwise the kinds must agree.
 func (b *Binder) unify(l, r ir.Expr) (ir.Expr, ir.Expr, error) {
-	b.inferParam(l, r.Type())
-	b.inferParam(r, l.Type())
+	b.inferParam(l, operatorArgType(r.Type()))
+	b.inferParam(r, operatorArgType(l.Type()))
 	lt, rt := l.Type(), r.Type()
 	var err error
 	switch {
