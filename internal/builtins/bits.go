@@ -3,7 +3,6 @@ package builtins
 import (
 	"math"
 	"math/bits"
-	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -307,13 +306,10 @@ func intShift(v, n int64, width uint, left bool) sqltypes.Value {
 	return sqltypes.NewInt(r)
 }
 
-// bitAggFold is bit_and, bit_or and bit_xor over bit strings.
-var bitAggFold = map[string]func(a, b sqltypes.Value) (sqltypes.Value, error){
-	"bit_and": BitAnd, "bit_or": BitOr, "bit_xor": BitXor,
-}
-
 // BitStringFold returns the step of bit_and, bit_or or bit_xor over bit
-// strings.
+// strings (nil for another name).
 func BitStringFold(name string) func(a, b sqltypes.Value) (sqltypes.Value, error) {
-	return bitAggFold[strings.ToLower(name)]
+	return map[string]func(a, b sqltypes.Value) (sqltypes.Value, error){
+		"bit_and": BitAnd, "bit_or": BitOr, "bit_xor": BitXor,
+	}[name]
 }
