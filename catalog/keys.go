@@ -99,6 +99,11 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 		return zorder.AppendString(b, sqltypes.CitextFold(v.S), desc)
 	case sqltypes.KindJSON, sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore:
 		return zorder.AppendString(b, sqltypes.FormatText(v), desc)
+	case sqltypes.KindBit:
+		// The bytes, then the length: bit_cmp's order (bytes over the
+		// shorter string's, then the shorter first), since the pad bits
+		// are zero and a shorter byte string holds fewer bits.
+		return zorder.AppendInt(zorder.AppendString(b, v.S, desc), v.I, desc)
 	case sqltypes.KindNull:
 		return zorder.AppendNull(b, desc)
 	case sqltypes.KindFloat:
@@ -225,7 +230,7 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.S = kv.AttrString, string(sqltypes.AppendIntervalISO(nil, v.Interval()))
 	case sqltypes.KindBPChar, sqltypes.KindJSON:
 		a.Kind, a.S = kv.AttrString, v.S
-	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ, sqltypes.KindHstore:
+	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ, sqltypes.KindHstore, sqltypes.KindBit:
 		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
 	case sqltypes.KindCitext:
 		a.Kind, a.S = kv.AttrString, v.S
@@ -262,7 +267,7 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.NumericFromInt(a.I), nil
 		case sqltypes.KindFloat:
 			return sqltypes.NewFloat(float64(a.I)), nil
-		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindBool, sqltypes.KindTime:
+		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindBool, sqltypes.KindTime, sqltypes.KindMoney:
 			return sqltypes.Value{K: t.Kind(), I: a.I}, nil
 		}
 	case kv.AttrFloat:
@@ -284,7 +289,7 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindText:
 			// Scanned attributes may alias store memory (kv.Iterator).
 			return sqltypes.NewText(strings.Clone(a.S)), nil
-		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ:
+		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ, sqltypes.KindBit:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
 		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore:
@@ -429,7 +434,7 @@ func ZType(t sqltypes.Type) zorder.Type {
 	switch t.Kind() {
 	case sqltypes.KindFloat, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindEnum:
 		return zorder.TypeFloat
-	case sqltypes.KindBPChar, sqltypes.KindCitext:
+	case sqltypes.KindBPChar, sqltypes.KindCitext, sqltypes.KindBit:
 		return zorder.TypeBytes
 	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
 		return zorder.TypeTimestamp
@@ -567,6 +572,8 @@ func ZCode(a zorder.Attr, v sqltypes.Value) uint64 {
 		return a.String(strings.TrimRight(v.S, " "))
 	case sqltypes.KindCitext:
 		return a.String(sqltypes.CitextFold(v.S))
+	case sqltypes.KindBit:
+		return a.String(v.S) // lossy: bit strings differing in length share a code
 	case sqltypes.KindTimeTZ:
 		return a.Int(v.TimeTZ().UTCMicros())
 	}
@@ -593,6 +600,8 @@ func ZAbove(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 		return a.StringAbove(strings.TrimRight(v.S, " "), inclusive)
 	case sqltypes.KindCitext:
 		return a.StringAbove(sqltypes.CitextFold(v.S), inclusive)
+	case sqltypes.KindBit:
+		return a.StringAbove(v.S, true) // longer strings of v's bytes share its code
 	case sqltypes.KindBool:
 		if v.I != 0 || !inclusive {
 			return a.BoolEq(true)
@@ -619,6 +628,8 @@ func ZBelow(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 		return a.StringBelow(strings.TrimRight(v.S, " "), inclusive)
 	case sqltypes.KindCitext:
 		return a.StringBelow(sqltypes.CitextFold(v.S), inclusive)
+	case sqltypes.KindBit:
+		return a.StringBelow(v.S, true)
 	case sqltypes.KindBool:
 		if v.I == 0 || !inclusive {
 			return a.BoolEq(false)

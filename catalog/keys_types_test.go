@@ -144,6 +144,15 @@ func TestIntervalAndCharKeyOrder(t *testing.T) {
 	for i := 0; i < 5000; i++ {
 		checkKeyOrder(t, randTimeTZ(r), randTimeTZ(r))
 	}
+	// Bit strings key in bit_cmp's order: bytes, then length.
+	bits := []string{"", "0", "00", "000000000", "1", "10", "100000000", "100000001", "01", "11111111", "111111111", "0111"}
+	for _, x := range bits {
+		for _, y := range bits {
+			a, _ := sqltypes.ParseBit(x, 0, true)
+			b, _ := sqltypes.ParseBit(y, 0, true)
+			checkKeyOrder(t, a, b)
+		}
+	}
 	for _, us := range []int64{sqltypes.TimestampNegInfinity, sqltypes.MinTimestamp, 0, sqltypes.TimestampInfinity - 1, sqltypes.TimestampInfinity} {
 		checkKeyOrder(t, sqltypes.NewTimestamp(us), sqltypes.NewTimestamp(0))
 	}
@@ -185,6 +194,10 @@ func TestNewTypeAttrRoundTrip(t *testing.T) {
 		{sqltypes.TypeTime, "24:00", kv.AttrInt},
 		{sqltypes.TypeTime, "10:00:00.000001", kv.AttrInt},
 		{sqltypes.TypeTimeTZ, "10:00:00.5-05:30", kv.AttrString},
+		{sqltypes.Type{ID: sqltypes.Bit, Width: 5}, "10101", kv.AttrString},
+		{sqltypes.Type{ID: sqltypes.VarBit, Width: 20}, "", kv.AttrString},
+		{sqltypes.Type{ID: sqltypes.VarBit}, "x0F1", kv.AttrString},
+		{sqltypes.Type{ID: sqltypes.Money}, "-$1,234.56", kv.AttrInt},
 	}
 	for _, c := range cases {
 		v, err := sqltypes.ParseText(c.typ, c.text)

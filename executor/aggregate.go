@@ -103,6 +103,9 @@ func (a *sumAgg) add(args []sqltypes.Value) error {
 	}
 	s := a.i + v.I
 	if (s > a.i) != (v.I > 0) {
+		if v.K == sqltypes.KindMoney {
+			return sqltypes.ErrMoneyOutOfRange()
+		}
 		return pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
 	}
 	a.i = s
@@ -118,6 +121,9 @@ func (a *sumAgg) result() (sqltypes.Value, error) {
 			return sqltypes.NewFloat(float64(float32(a.f))), nil
 		}
 		return sqltypes.NewFloat(a.f), nil
+	}
+	if a.typ.ID == sqltypes.Money {
+		return sqltypes.NewMoney(a.i), nil
 	}
 	return sqltypes.NewInt(a.i), nil
 }

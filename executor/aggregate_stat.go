@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -29,7 +30,13 @@ func init() {
 		if f == "every" {
 			f = "bool_and"
 		}
-		return &foldAgg{combine: folds[f]}
+		if len(call.Args) == 1 && call.Args[0].Type().Kind() == sqltypes.KindBit {
+			// bit_and and friends over bit strings, which must be of
+			// one length (22026).
+			return &foldAgg{combine: builtins.BitStringFold(f)}
+		}
+		step := folds[f]
+		return &foldAgg{combine: func(acc, v sqltypes.Value) (sqltypes.Value, error) { return step(acc, v), nil }}
 	}, "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every")
 	registerAggregator(func(call ir.AggCall) aggregator {
 		f := string(call.Func)
@@ -215,7 +222,7 @@ func (a *regrAgg) result() (sqltypes.Value, error) {
 // foldAgg folds the non-NULL values with combine (bit_and, bool_or,
 // ...); NULL when there are none.
 type foldAgg struct {
-	combine func(acc, v sqltypes.Value) sqltypes.Value
+	combine func(acc, v sqltypes.Value) (sqltypes.Value, error)
 	acc     sqltypes.Value
 }
 
@@ -225,7 +232,11 @@ func (a *foldAgg) add(args []sqltypes.Value) error {
 	case a.acc.IsNull():
 		a.acc = v
 	default:
-		a.acc = a.combine(a.acc, v)
+		acc, err := a.combine(a.acc, v)
+		if err != nil {
+			return err
+		}
+		a.acc = acc
 	}
 	return nil
 }

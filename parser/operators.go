@@ -485,6 +485,23 @@ func (r *rewriter) similar(head, j int) error {
 func (r *rewriter) infix(head, j int) error {
 	leftEnd, rightStart := r.operatorAt(j)
 	lo, ok := r.operandStart(leftEnd, head)
+	if !ok && r.toks[j].val == "~" && rightStart == j+1 {
+		// No left operand: the prefix ~ (bitwise NOT), zp_op('~', x),
+		// whose operand extends over the operators binding tighter than
+		// PostgreSQL's other operators (~ 1 + 1 is ~(1 + 1)).
+		start := j + 1
+		for start < len(r.toks) && r.toks[start].kind == tkOp && r.toks[start].val == "~" {
+			start++ // ~ ~x: the inner ones are respelled in their turn
+		}
+		hi, ok := r.operandEnd(start, precOther)
+		if !ok {
+			return r.syntaxErrorAt(start)
+		}
+		r.replace(j, OpFunc+"('~', ")
+		r.ed[hi].post += ")"
+		r.primStart[hi] = j
+		return nil
+	}
 	if !ok {
 		return r.syntaxErrorAt(j)
 	}

@@ -307,7 +307,7 @@ func (r *rewriter) rewrite(head int) (err error) {
 			if err := r.castCall(i); err != nil {
 				return err
 			}
-		case t.kind == tkIdent && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkString || t.val == "interval" && r.toks[i+1].is("(")) &&
+		case t.kind == tkIdent && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkString || (t.val == "interval" || t.val == "bit" || t.val == "varbit") && r.toks[i+1].is("(")) &&
 			!(i > head && (r.toks[i-1].is(".") || r.toks[i-1].is("::"))):
 			if err := r.typedLiteral(i); err != nil {
 				return err
@@ -329,6 +329,15 @@ func (r *rewriter) rewrite(head int) (err error) {
 			r.replace(i, ", '"+target+"')")
 			r.drop(i+1, next)
 			r.primStart[next-1] = start
+		case t.kind == tkString && t.str == strBit:
+			// B'0101' and X'1F' are constants of type bit (of no length).
+			body := t.val[2 : len(t.val)-1]
+			if c := t.val[0] | 0x20; c == 'x' {
+				body = "x" + body
+			} else {
+				body = "b" + body
+			}
+			r.replace(i, CastFunc+"('"+body+"', 'bit')")
 		case t.kind == tkOp && t.val == "=>":
 			if err := r.namedArg(i); err != nil {
 				return err
@@ -429,7 +438,7 @@ func (r *rewriter) typedLiteral(i int) error {
 	switch r.toks[i].val {
 	case "smallint", "int2", "integer", "int", "int4", "bigint", "int8", "real", "float4", "float8",
 		"double", "text", "varchar", "character", "boolean", "bool", "timestamp", "timestamptz", "date",
-		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz":
+		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit", "bit":
 	default:
 		return nil
 	}
@@ -438,6 +447,9 @@ func (r *rewriter) typedLiteral(i int) error {
 		return nil // not a typed literal; the words stay as they are
 	}
 	last := next
+	if typ.ID == sqltypes.Bit && next == i+1 {
+		typ.Width = 0 // bit '101' is of type bit without a length, not bit(1)
+	}
 	if typ.ID == sqltypes.Interval {
 		if typ, last, err = r.intervalQualifier(typ, next+1); err != nil {
 			return err

@@ -22,8 +22,8 @@ const CastFunc = "zp_cast"
 var unsupportedTypes = map[string]bool{
 	"serial":  true,
 	"serial2": true, "serial4": true, "serial8": true, "smallserial": true, "bigserial": true,
-	"money": true, "inet": true, "cidr": true, "macaddr": true, "xml": true, "bit": true,
-	"varbit": true, "point": true, "tsvector": true, "regoper": true, "regoperator": true, "regconfig": true,
+	"inet": true, "cidr": true, "macaddr": true, "xml": true,
+	"point": true, "tsvector": true, "regoper": true, "regoperator": true, "regconfig": true,
 	"regdictionary": true, "regcollation": true, "aclitem": true, "pg_node_tree": true,
 }
 
@@ -67,6 +67,10 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 	case "character", "char":
 		if peek(next, "varying") {
 			name, next = "character varying", next+1
+		}
+	case "bit":
+		if peek(next, "varying") {
+			name, next = "bit varying", next+1
 		}
 	case "timestamp", "time":
 		if peek(next, "(") {
@@ -130,6 +134,24 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 		}
 		if n > 10485760 {
 			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s cannot exceed 10485760", kind).WithPosition(r.pos(next))
+		}
+		t.Width, next = n, k
+	case t.ID == sqltypes.Bit || t.ID == sqltypes.VarBit:
+		if !peek(next, "(") {
+			if t.ID == sqltypes.Bit {
+				t.Width = 1 // bit without a length is bit(1), as char is char(1)
+			}
+			break
+		}
+		n, k, err := r.parenInt(next)
+		if err != nil {
+			return t, i, err
+		}
+		if n < 1 {
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s must be at least 1", bitTypeWord(t)).WithPosition(r.pos(next))
+		}
+		if n > sqltypes.BitMaxLength {
+			return t, i, pgerr.New(pgerr.InvalidParameterValue, "length for type %s cannot exceed %d", bitTypeWord(t), sqltypes.BitMaxLength).WithPosition(r.pos(next))
 		}
 		t.Width, next = n, k
 	case t.ID == sqltypes.Numeric && peek(next, "("):
@@ -485,4 +507,13 @@ func ColumnType(ft *types.FieldType) (sqltypes.Type, error) {
 		}
 	}
 	return sqltypes.Type{}, pgerr.New(pgerr.FeatureNotSupported, "column type %s is not supported", ft.String())
+}
+
+// bitTypeWord names a bit-string type in its length errors, as
+// PostgreSQL's bittypmodin and varbittypmodin do.
+func bitTypeWord(t sqltypes.Type) string {
+	if t.ID == sqltypes.VarBit {
+		return "varbit"
+	}
+	return "bit"
 }

@@ -491,6 +491,10 @@ func castAllowedAssignment(from, to sqltypes.Type) bool {
 	// Anything can be assigned to a text (or citext) column through its
 	// output form: PostgreSQL's I/O conversion casts to a string type are
 	// assignment casts.
+	if to.ID == sqltypes.Money {
+		// pg_cast: integer, bigint and numeric to money are assignment casts.
+		return from.ID == sqltypes.Int4 || from.ID == sqltypes.Int8 || from.ID == sqltypes.Numeric
+	}
 	return to.Kind() == sqltypes.KindText || to.ID == sqltypes.Citext
 }
 

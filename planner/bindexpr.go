@@ -342,6 +342,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 				return b.bindRegCast(e, t)
 			}
 			b.inferParam(e, t)
+			if err := checkCastPair(e.Type(), t); err != nil {
+				return nil, err
+			}
 			if c, ok := e.(*ir.Const); ok && t.ID == sqltypes.Array && t.ElemType().IsReg() &&
 				(c.Typ.ID == sqltypes.Unknown || c.Typ.ElemType().Kind() == sqltypes.KindText) {
 				// '{integer,text}'::regtype[]: each element read by name.
@@ -743,18 +746,18 @@ func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
 // unify makes two operands comparable: an untyped side takes the typed
 // side's type; numeric types mix; otherwise the kinds must agree.
 func (b *Binder) unify(l, r ir.Expr) (ir.Expr, ir.Expr, error) {
-	b.inferParam(l, r.Type())
-	b.inferParam(r, l.Type())
+	b.inferParam(l, operatorArgType(r.Type()))
+	b.inferParam(r, operatorArgType(l.Type()))
 	lt, rt := l.Type(), r.Type()
 	var err error
 	switch {
 	case lt.ID == sqltypes.Unknown && rt.ID == sqltypes.Unknown:
 		return l, r, nil
 	case lt.ID == sqltypes.Unknown:
-		l, err = b.coerceTo(l, rt, false)
+		l, err = b.coerceTo(l, operatorArgType(rt), false)
 		return l, r, err
 	case rt.ID == sqltypes.Unknown:
-		r, err = b.coerceTo(r, lt, false)
+		r, err = b.coerceTo(r, operatorArgType(lt), false)
 		return l, r, err
 	case lt.Kind() == rt.Kind(), lt.IsNumeric() && rt.IsNumeric():
 		return l, r, nil
@@ -870,4 +873,41 @@ func evalCase(ctx *ir.EvalContext, row []sqltypes.Value, args []ir.Expr) (sqltyp
 		}
 	}
 	return args[len(args)-1].Eval(ctx, row)
+}
+
+// operatorArgType is the type an untyped operand of a comparison with a
+// value of type t takes: t, but a bit string's without its length, as
+// the operators' declared argument types have none (bit(3) = '1010' is
+// false, not a length error).
+func operatorArgType(t sqltypes.Type) sqltypes.Type {
+	if t.Kind() == sqltypes.KindBit && !t.IsDomain() {
+		t.Width = 0
+	}
+	return t
+}
+
+// checkCastPair refuses the explicit casts PostgreSQL has no pg_cast row
+// (nor I/O conversion) for, among the bit-string types and money, with
+// the source type as written: the values alone (a bit string, a count of
+// cents) cannot tell bit from bit varying.
+func checkCastPair(from, to sqltypes.Type) error {
+	if from.IsDomain() || to.IsDomain() || from.ID == sqltypes.Unknown {
+		return nil
+	}
+	stringish := func(t sqltypes.Type) bool { return stringCategory(t) }
+	ok := true
+	switch {
+	case from.Kind() == sqltypes.KindBit:
+		ok = to.Kind() == sqltypes.KindBit || stringish(to) || from.ID == sqltypes.Bit && (to.ID == sqltypes.Int4 || to.ID == sqltypes.Int8)
+	case to.Kind() == sqltypes.KindBit:
+		ok = stringish(from) || to.ID == sqltypes.Bit && (from.ID == sqltypes.Int4 || from.ID == sqltypes.Int8)
+	case from.ID == sqltypes.Money:
+		ok = to.ID == sqltypes.Money || to.ID == sqltypes.Numeric || stringish(to)
+	case to.ID == sqltypes.Money:
+		ok = stringish(from) || from.ID == sqltypes.Int4 || from.ID == sqltypes.Int8 || from.ID == sqltypes.Numeric
+	}
+	if !ok {
+		return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from, to)
+	}
+	return nil
 }

@@ -133,6 +133,8 @@ func (b *Binder) bindConcatOp(l, r ir.Expr) (ir.Expr, error) {
 		})
 	case lt.ID == sqltypes.Array || rt.ID == sqltypes.Array:
 		return nil, noOperator("||", lt, rt)
+	case lt.Kind() == sqltypes.KindBit && (rt.Kind() == sqltypes.KindBit || unknown(rt)) || unknown(lt) && rt.Kind() == sqltypes.KindBit:
+		return b.bindRegisteredOp("||", l, r) // bitcat
 	case lt.IsTextual() || rt.IsTextual() || lt.ID == sqltypes.Citext || rt.ID == sqltypes.Citext || unknown(lt) || unknown(rt):
 		b.inferParam(l, sqltypes.TypeText)
 		b.inferParam(r, sqltypes.TypeText)
@@ -202,4 +204,22 @@ func castText(t sqltypes.Type, v sqltypes.Value) string {
 		return sqltypes.FormatText(v)
 	}
 	return c.S
+}
+
+// bindPrefixOp binds a prefix operator of package builtins' registry
+// other than - and + (~, the bitwise complement of integers and bit
+// strings), resolved by its operand's type.
+func (b *Binder) bindPrefixOp(op string, e ir.Expr) (ir.Expr, error) {
+	res, err := builtins.ResolveOperator(op, []sqltypes.Type{e.Type()})
+	if err != nil {
+		return nil, err
+	}
+	args := []ir.Expr{e}
+	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
+		return nil, err
+	}
+	ov := res.Overload
+	return fold(&ir.Func{Name: op, Args: args, Typ: res.Result, Fn: strict(func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return ov.Eval(fnContext(ctx), a)
+	})})
 }

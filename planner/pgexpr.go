@@ -70,6 +70,10 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.
 	case parser.AnyFunc, parser.AllFunc:
 		e, err = b.bindQuantified(args, name == parser.AllFunc)
 	case parser.OpFunc:
+		if len(args) == 2 {
+			e, err = b.bindPrefixOp(opText(args[0]), args[1]) // ~x
+			break
+		}
 		e, err = b.bindOperator(opText(args[0]), args[1], args[2])
 	case parser.SimilarFunc:
 		e, err = b.bindSimilar(args)
@@ -826,6 +830,9 @@ func pgLabel(e *ast.FuncCallExpr) (string, bool) {
 
 // bitwise binds the integer operators & (and), | (or) and # (xor).
 func (b *Binder) bitwise(op string, l, r ir.Expr) (ir.Expr, error) {
+	if l.Type().Kind() == sqltypes.KindBit || r.Type().Kind() == sqltypes.KindBit {
+		return b.bindRegisteredOp(op, l, r) // bitand, bitor, bitxor
+	}
 	l, r, err := b.unify(l, r)
 	if err != nil {
 		return nil, err

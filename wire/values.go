@@ -104,6 +104,13 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.Null, err
 		}
 		return sqltypes.NewHstore(h), nil
+	case sqltypes.Bit, sqltypes.VarBit:
+		return decodeBit(t, src)
+	case sqltypes.Money:
+		if err := fixed(8); err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewMoney(int64(binary.BigEndian.Uint64(src))), nil
 	case sqltypes.Bytea:
 		return sqltypes.NewBytes(src), nil
 	case sqltypes.UUID:
@@ -254,6 +261,12 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return append(buf, v.S...), nil
 	case sqltypes.Hstore:
 		return sqltypes.AppendHstoreBinary(buf, v.Hstore()), nil
+	case sqltypes.Bit, sqltypes.VarBit:
+		// bit_send and varbit_send: the length in bits, then the bytes.
+		buf = binary.BigEndian.AppendUint32(buf, uint32(v.BitLen()))
+		return append(buf, v.S...), nil
+	case sqltypes.Money:
+		return binary.BigEndian.AppendUint64(buf, uint64(v.I)), nil
 	case sqltypes.Date:
 		switch v.I {
 		case sqltypes.DateInfinity:
@@ -591,4 +604,37 @@ func appendArray(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error) 
 		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
 	}
 	return buf, nil
+}
+
+// decodeBit is bit_recv and varbit_recv: an int32 length in bits, then
+// the bits packed in bytes (the pad bits of the last are cleared), the
+// length checked against t's.
+func decodeBit(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
+	if len(src) < 4 {
+		return sqltypes.Null, errInsufficientData()
+	}
+	n := int32(binary.BigEndian.Uint32(src))
+	if n < 0 || n > sqltypes.BitMaxLength {
+		return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid length in external bit string")
+	}
+	if t.Width > 0 && int(n) != t.Width && !(t.ID == sqltypes.VarBit && int(n) < t.Width) {
+		if t.ID == sqltypes.VarBit {
+			return sqltypes.Null, pgerr.New(pgerr.StringDataRightTruncation, "bit string too long for type bit varying(%d)", t.Width)
+		}
+		return sqltypes.Null, pgerr.New(pgerr.StringDataLengthMismatch, "bit string length %d does not match type bit(%d)", n, t.Width)
+	}
+	size := (int(n) + 7) / 8
+	switch {
+	case len(src)-4 < size:
+		return sqltypes.Null, errInsufficientData()
+	case len(src)-4 > size:
+		return sqltypes.Null, errBadBinary(t, "%d bytes left over", len(src)-4-size)
+	}
+	return sqltypes.NewBit(append([]byte(nil), src[4:]...), int(n)), nil
+}
+
+// errInsufficientData is pq_getmsg*'s error when a recv function reads
+// past the end of its buffer.
+func errInsufficientData() error {
+	return pgerr.New(pgerr.ProtocolViolation, "insufficient data left in message")
 }

@@ -349,6 +349,8 @@ func typeColumnsRow(e *Env, o *object, i int, c column) *isColumnsRow {
 		}
 	case t.ID == sqltypes.Text:
 		r.CharacterOctetLength = intV(1073741824)
+	case (t.ID == sqltypes.Bit || t.ID == sqltypes.VarBit) && t.Width > 0:
+		r.CharacterMaximumLength = intV(int64(t.Width)) // a bit string's length in bits
 	case t.ID == sqltypes.Numeric:
 		r.NumericPrecisionRadix = intV(10)
 		if p, s, ok := t.NumericPrecision(); ok {

@@ -115,8 +115,8 @@ func init() {
 	generate("pg_catalog.pg_operator", func(e *Env) []row {
 		var out []row
 		for _, line := range strings.Split(strings.TrimSpace(pgOperatorTable), "\n") {
-			f := strings.Split(line, "|")
-			if len(f) != 12 {
+			f := operatorFields(line)
+			if f == nil {
 				continue
 			}
 			num := func(s string) uint32 { n, _ := strconv.ParseUint(s, 10, 32); return uint32(n) }
@@ -814,4 +814,17 @@ func (e *Env) description(oid uint32, sub int64) (string, bool) {
 	}
 	c := o.cols[sub-1].comment
 	return c, c != ""
+}
+
+// operatorFields splits a row of pgOperatorTable into its 12 fields. The
+// separator is "|", which operator names (|, ||, |/, ||/) may hold too:
+// the name is what lies between the OID and the last ten fields. nil for
+// a malformed row.
+func operatorFields(line string) []string {
+	f := strings.Split(line, "|")
+	if len(f) < 12 {
+		return nil
+	}
+	name := strings.Join(f[1:len(f)-10], "|")
+	return append([]string{f[0], name}, f[len(f)-10:]...)
 }

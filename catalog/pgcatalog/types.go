@@ -222,6 +222,10 @@ func (e *Env) formatType(oid uint32, typmod int32, hasMod bool) string {
 		if hasMod && typmod >= 0 {
 			st = withTypmod(st, typmod)
 		}
+		if st.ID == sqltypes.Bit && hasMod && typmod < 0 {
+			// bit of no length, quoted: unquoted, bit means bit(1).
+			return `"bit"`
+		}
 		return st.String()
 	}
 	if t, ok := e.typeByOID(oid); ok {
@@ -249,6 +253,8 @@ func withTypmod(t sqltypes.Type, typmod int32) sqltypes.Type {
 		t.Scale = s
 	case sqltypes.Timestamp, sqltypes.TimestampTZ, sqltypes.Time, sqltypes.TimeTZ:
 		t.Scale = int16(typmod + 1) // an array keeps its element's modifier
+	case sqltypes.Bit, sqltypes.VarBit:
+		t.Width = int(typmod)
 	}
 	return t
 }

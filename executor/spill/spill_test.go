@@ -37,6 +37,7 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 		sqltypes.NewArray(&sqltypes.ArrayValue{Elem: sqltypes.TypeText, Dims: []int32{2, 1}, Lower: []int32{0, 3},
 			Elems: []sqltypes.Value{sqltypes.NewText("a"), sqltypes.NewText("b")}}),
 		sqltypes.NewArray1(sqltypes.TypeNumeric, nil),
+		sqltypes.NewBit([]byte{0xa8}, 5), sqltypes.NewBit(nil, 0), sqltypes.NewMoney(-123456),
 	}
 }
 

@@ -16,7 +16,7 @@ var (
 	tIntervalArray   = sqltypes.ArrayOf(sqltypes.TypeInterval)
 	numericAggInputs = []sqltypes.Type{tInt8, tInt4, tInt2, tFloat4, tFloat8, tNumeric}
 	sameType         = func(t sqltypes.Type) any { return t }
-	minMaxInputs     = []sqltypes.Type{tInt8, tInt4, tInt2, {ID: sqltypes.Oid}, tFloat4, tFloat8, tDate, {ID: sqltypes.Time}, {ID: sqltypes.TimeTZ}, tTS, tTSTZ, tInterval, tText, tNumeric, sqltypes.TypeBPChar}
+	minMaxInputs     = []sqltypes.Type{tInt8, tInt4, tInt2, {ID: sqltypes.Oid}, tFloat4, tFloat8, tDate, {ID: sqltypes.Time}, {ID: sqltypes.TimeTZ}, tTS, tTSTZ, tInterval, tText, tNumeric, sqltypes.TypeBPChar, tMoney}
 	errNoOverload    = func() (sqltypes.Type, error) { return sqltypes.Type{}, ErrNoOverload }
 )
 
@@ -51,6 +51,10 @@ func sumAvgType(sum bool, arg sqltypes.Type) (sqltypes.Type, bool) {
 		return tFloat8, true
 	case sqltypes.Interval:
 		return tInterval, true
+	case sqltypes.Money:
+		if sum {
+			return tMoney, true
+		}
 	}
 	return sqltypes.Type{}, false
 }
@@ -62,8 +66,11 @@ func sumAvg(name string) *Func {
 		doc = "the average (arithmetic mean) of the non-NULL values"
 	}
 	var ovs []Overload
-	for _, t := range []sqltypes.Type{tInt8, tInt4, tInt2, tFloat4, tFloat8, tInterval, tNumeric} {
-		r, _ := sumAvgType(sum, t)
+	for _, t := range []sqltypes.Type{tInt8, tInt4, tInt2, tFloat4, tFloat8, tInterval, tNumeric, tMoney} {
+		r, ok := sumAvgType(sum, t)
+		if !ok {
+			continue // no avg(money)
+		}
 		ovs = append(ovs, Sig(doc, r, t))
 	}
 	return &Func{Name: name, Overloads: ovs, Type: func(c *Call) (sqltypes.Type, error) {
@@ -89,7 +96,7 @@ func minMax(name string) *Func {
 			return sqltypes.Type{}, err
 		}
 		switch c.Args[0].ID {
-		case sqltypes.Bool, sqltypes.Bytea, sqltypes.UUID, sqltypes.JSON, sqltypes.JSONB:
+		case sqltypes.Bool, sqltypes.Bytea, sqltypes.UUID, sqltypes.JSON, sqltypes.JSONB, sqltypes.Bit, sqltypes.VarBit:
 			// PostgreSQL has no min or max of these types.
 			return errNoOverload()
 		}

@@ -40,9 +40,12 @@ func regrAgg(name, doc string) *Func {
 }
 
 func bitAgg(name, doc string) *Func {
-	return &Func{Name: name, Overloads: sigs(doc, sameType, tInt2, tInt4, tInt8), Type: func(c *Call) (sqltypes.Type, error) {
-		if len(c.Args) != 1 || c.Args[0].Kind() != sqltypes.KindInt {
+	return &Func{Name: name, Overloads: sigs(doc, sameType, tInt2, tInt4, tInt8, tBit), Type: func(c *Call) (sqltypes.Type, error) {
+		if len(c.Args) != 1 || c.Args[0].Kind() != sqltypes.KindInt && c.Args[0].Kind() != sqltypes.KindBit {
 			return errNoOverload()
+		}
+		if c.Args[0].ID == sqltypes.VarBit {
+			return tBit, nil // bit varying reaches bit_and(bit) by its implicit cast
 		}
 		return c.Args[0], nil
 	}}

@@ -388,6 +388,10 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return to.ID == sqltypes.Text || to.ID == sqltypes.Varchar
 	case to.ID == sqltypes.Citext, from.ID == sqltypes.Hstore, to.ID == sqltypes.Hstore:
 		return false
+	case from.Kind() == sqltypes.KindBit || to.Kind() == sqltypes.KindBit:
+		return from.Kind() == to.Kind() // bit and bit varying, both ways
+	case from.ID == sqltypes.Money || to.ID == sqltypes.Money:
+		return false
 	case from.IsTextual() && to.Kind() == sqltypes.KindText:
 		return true // char(n) too, losing its padding
 	case (from.ID == sqltypes.Name || from.ID == sqltypes.Char) && to.ID == sqltypes.Text:

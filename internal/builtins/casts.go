@@ -41,6 +41,9 @@ var castFuncs = []castFunc{
 	{"time", 1114, 1083, false}, {"time", 1184, 1083, true}, {"time", 1186, 1083, false}, {"time", 1266, 1083, false},
 	{"timetz", 1083, 1266, true}, {"timetz", 1184, 1266, true},
 	{"interval", 1083, 1186, false},
+	{"int4", 1560, 23, false}, {"int8", 1560, 20, false},
+	// money's are stable: PostgreSQL reads lc_monetary in them.
+	{"money", 23, 790, true}, {"money", 20, 790, true}, {"money", 1700, 790, true}, {"numeric", 790, 1700, true},
 }
 
 func init() {

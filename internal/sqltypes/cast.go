@@ -71,6 +71,8 @@ func hasModifiers(t Type) bool {
 		return t.Width != 0 || t.Scale != 0
 	case Timestamp, TimestampTZ, Time, TimeTZ:
 		return t.Scale != 0
+	case Bit, VarBit:
+		return t.Width != 0
 	case Int2, Int4, Float4, Array, Name, Char, Int2Vector, OidVector:
 		return true
 	}
@@ -109,6 +111,16 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 	if target == KindEnum || v.K == KindEnum {
 		return castEnum(v, t)
 	}
+	if target == KindBit || v.K == KindBit {
+		if r, ok, err := castBit(v, t, explicit); ok {
+			return r, err
+		}
+	}
+	if target == KindMoney || v.K == KindMoney {
+		if r, ok, err := castMoney(v, t); ok {
+			return r, err
+		}
+	}
 	if v.K == target && !hasModifiers(t) {
 		return v, nil
 	}
@@ -120,7 +132,7 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 		switch target {
 		case KindText, KindBPChar, KindCitext:
 		case KindArray:
-			if explicit && (t.Elem == Varchar || t.Elem == BPChar) && t.Width > 0 {
+			if explicit && (t.Elem == Varchar || t.Elem == BPChar || t.Elem == Bit || t.Elem == VarBit) && t.Width > 0 {
 				loose := t
 				loose.Width = 0
 				a, err := ParseText(loose, v.S)
@@ -354,6 +366,10 @@ func KindType(k Kind) Type {
 		return TypeCitext
 	case KindHstore:
 		return TypeHstore
+	case KindBit:
+		return Type{ID: VarBit}
+	case KindMoney:
+		return Type{ID: Money}
 	}
 	return TypeUnknown
 }

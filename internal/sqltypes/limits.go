@@ -120,6 +120,10 @@ func DatumSize(v Value) int64 {
 		return 0
 	case KindEnum:
 		return 4 // the label's OID
+	case KindMoney:
+		return 8
+	case KindBit:
+		return int64(len(v.S)) + 5 // a short varlena header and the bit count
 	case KindText, KindBytes, KindBPChar, KindJSON, KindCitext:
 		if len(v.S) < 127 {
 			return int64(len(v.S)) + 1

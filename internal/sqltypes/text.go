@@ -120,6 +120,10 @@ func ParseText(t Type, s string) (Value, error) {
 		return ParseTime(s, t.ID == TimeTZ)
 	case Citext:
 		return NewCitext(s), nil
+	case Bit, VarBit:
+		return ParseBit(s, t.Width, t.ID == VarBit)
+	case Money:
+		return ParseMoney(s)
 	case Hstore:
 		h, err := ParseHstore(s)
 		if err != nil {
@@ -395,6 +399,10 @@ func AppendText(buf []byte, v Value) []byte {
 		return append(buf, v.S...)
 	case KindHstore:
 		return AppendHstore(buf, v.Hstore())
+	case KindBit:
+		return AppendBit(buf, v)
+	case KindMoney:
+		return AppendMoney(buf, v.I)
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

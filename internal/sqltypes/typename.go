@@ -87,6 +87,21 @@ func parseScalarTypeName(name string) (Type, bool) {
 			return Type{ID: id, Width: nums[0]}, true
 		}
 		return Type{}, false
+	case "bit", "bit varying", "varbit":
+		id := Bit
+		if base != "bit" {
+			id = VarBit
+		}
+		switch len(nums) {
+		case 0:
+			return Type{ID: id}, true
+		case 1:
+			if nums[0] < 1 || nums[0] > BitMaxLength {
+				return Type{}, false
+			}
+			return Type{ID: id, Width: nums[0]}, true
+		}
+		return Type{}, false
 	case "numeric", "decimal", "dec":
 		switch len(nums) {
 		case 0:

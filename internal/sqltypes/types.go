@@ -57,6 +57,12 @@ const (
 	Hstore
 	// Enum is a user-defined enum type (enum.go): which one, Type.Enum says.
 	Enum
+	// The bit-string types (bits.go) and money (money.go). Width is
+	// bit(n)'s and bit varying(n)'s n (0: none; the DDL's bare "bit" is
+	// bit(1), while a B'...' constant is bit of no length).
+	Bit
+	VarBit
+	Money
 	numTypeIDs
 )
 
@@ -66,6 +72,7 @@ const (
 // The modifiers mean, by ID:
 //
 //	varchar(n), char(n)   Width = n (0: unbounded; char without a length is char(1))
+//	bit(n), varbit(n)     Width = n (0: no length)
 //	numeric(p, s)         Width = p (0: unconstrained), Scale = s (-1000..1000)
 //	interval fields (p)   Width = IntervalFields mask (0: all), Scale = p+1 (0: default 6)
 //	T[]                   Elem = T's ID; Width and Scale are T's modifiers
@@ -166,6 +173,10 @@ var infos = [numTypeIDs]typeInfo{
 	Hstore: {"hstore", HstoreOID, HstoreArrayOID, -1, KindHstore, []string{"hstore"}},
 	// An enum's name and OIDs are its EnumType's.
 	Enum: {"enum", 0, 0, 4, KindEnum, nil},
+
+	Bit:    {"bit", 1560, 1561, -1, KindBit, []string{"bit"}},
+	VarBit: {"bit varying", 1562, 1563, -1, KindBit, []string{"varbit", "bit varying"}},
+	Money:  {"money", 790, 791, 8, KindMoney, []string{"money"}},
 }
 
 // The fixed OIDs of the extension types (see infos).
@@ -285,6 +296,8 @@ func (t Type) String() string {
 		if t.Enum != nil {
 			return t.Enum.TypeName()
 		}
+	case Bit, VarBit:
+		return bitTypeName(t)
 	}
 	return infos[t.ID].name
 }
@@ -350,6 +363,10 @@ func (t Type) TypeMod() int32 {
 	case Timestamp, TimestampTZ, Time, TimeTZ:
 		if t.Scale > 0 {
 			return int32(t.Scale) - 1
+		}
+	case Bit, VarBit:
+		if t.Width > 0 {
+			return int32(t.Width) // bit's typmod is the length itself
 		}
 	}
 	return -1

@@ -36,6 +36,8 @@ const (
 	KindCitext      // citext: the string as written, in S; compares by its lower case
 	KindHstore      // hstore: *HstoreValue in X
 	KindEnum        // an enum: the label in S, its sort order in F, the *EnumType in X
+	KindBit         // bit(n), varbit(n): the bits packed in S (pad bits zero), their number in I
+	KindMoney       // money: cents in I
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -194,6 +196,8 @@ func Compare(a, b Value) int {
 		return CompareHstore(a.Hstore(), b.Hstore())
 	case a.K == KindEnum && b.K == KindEnum:
 		return cmp.Compare(a.F, b.F)
+	case a.K == KindBit && b.K == KindBit:
+		return CompareBit(a, b)
 	case a.K == KindBPChar || b.K == KindBPChar:
 		return strings.Compare(bpcharCompareForm(a), bpcharCompareForm(b))
 	case a.K == KindCitext || b.K == KindCitext:
@@ -298,6 +302,8 @@ func (v Value) Hash(h uint64) uint64 {
 	case KindTimeTZ:
 		t := v.TimeTZ()
 		h = hashUint64(hashUint64(h, uint64(t.Micros)), uint64(t.Offset))
+	case KindBit:
+		h = hashUint64(hashString(h, v.S), uint64(v.I))
 	default:
 		h = hashUint64(h, uint64(v.I))
 	}
