@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -13,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -22,67 +20,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+
+	"github.com/zproxy/zproxy/e2e/harness"
 )
-
-// roundRobin is a load balancer in front of several proxies: each new
-// connection goes to the next one, as a TCP load balancer spreads them, so
-// a client's CancelRequest (a new connection) lands on another proxy than
-// its session.
-type roundRobin struct {
-	ln       net.Listener
-	mu       sync.Mutex
-	backends []string
-	next     int
-}
-
-func newRoundRobin(t *testing.T, backends ...string) *roundRobin {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lb := &roundRobin{ln: ln, backends: backends}
-	t.Cleanup(func() { ln.Close() })
-	go lb.serve()
-	return lb
-}
-
-func (lb *roundRobin) serve() {
-	for {
-		c, err := lb.ln.Accept()
-		if err != nil {
-			return
-		}
-		lb.mu.Lock()
-		to := lb.backends[lb.next%len(lb.backends)]
-		lb.next++
-		lb.mu.Unlock()
-		go func() {
-			defer c.Close()
-			b, err := net.Dial("tcp", to)
-			if err != nil {
-				return
-			}
-			defer b.Close()
-			done := make(chan struct{}, 2)
-			go func() { io.Copy(b, c); done <- struct{}{} }()
-			go func() { io.Copy(c, b); done <- struct{}{} }()
-			<-done
-		}()
-	}
-}
-
-// setNext makes the next connection go to backend i.
-func (lb *roundRobin) setNext(i int) {
-	lb.mu.Lock()
-	lb.next = i
-	lb.mu.Unlock()
-}
-
-func (lb *roundRobin) hostPort() (string, string) {
-	host, port, _ := net.SplitHostPort(lb.ln.Addr().String())
-	return host, port
-}
 
 // TestClusterOfProxies runs three proxies over one DynamoDB Local table:
 // each lists the three in zproxy_proxies and every proxy's sessions in
@@ -193,9 +133,13 @@ func TestClusterOfProxies(t *testing.T) {
 
 	// pgx through a load balancer: the session is on proxy 0, the cancel
 	// connection lands on proxy 1, which forwards it.
-	lb := newRoundRobin(t, proxies[0].Addr(), proxies[1].Addr(), proxies[2].Addr())
-	host, port := lb.hostPort()
-	lb.setNext(0)
+	lb, err := harness.NewRoundRobin(proxies[0].Addr(), proxies[1].Addr(), proxies[2].Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lb.Close() })
+	host, port := lb.HostPort()
+	lb.SetNext(0)
 	lbCfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s user=zproxy dbname=zproxy connect_timeout=10", host, port))
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +156,7 @@ func TestClusterOfProxies(t *testing.T) {
 	defer viaLB.Close(context.Background())
 	qctx, cancel := context.WithCancel(ctx)
 	done := sleepOn(viaLB, qctx)
-	lb.setNext(1)
+	lb.SetNext(1)
 	start := time.Now()
 	cancel() // pgx sends a CancelRequest on a new connection: to proxy 1
 	select {
@@ -232,7 +176,7 @@ func TestClusterOfProxies(t *testing.T) {
 	// psql's Ctrl-C: psql connects through the balancer to proxy 0 and its
 	// cancel connection reaches proxy 2.
 	if psql := psqlPathOrEmpty(); psql != "" {
-		lb.setNext(0)
+		lb.SetNext(0)
 		cmd := exec.Command(psql, "-X", "-h", host, "-p", port, "-U", "zproxy", "-d", "zproxy", "-c", "SELECT pg_sleep(60)")
 		cmd.Env = append(os.Environ(), "PGCONNECT_TIMEOUT=10")
 		var out strings.Builder
@@ -252,7 +196,7 @@ func TestClusterOfProxies(t *testing.T) {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		lb.setNext(2)
+		lb.SetNext(2)
 		cmd.Process.Signal(syscall.SIGINT)
 		waitErr := make(chan error, 1)
 		go func() { waitErr <- cmd.Wait() }()

@@ -2,9 +2,13 @@ package clients
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/zproxy/zproxy/e2e/harness"
 )
 
 // jdbcJar is where Debian's libpostgresql-jdbc-java puts pgjdbc.
@@ -73,4 +77,33 @@ func TestJDBCWrites(t *testing.T) {
 	java, classpath := compileJava(t, "JdbcWrites.java")
 	tg := newClientTarget(t)
 	runClient(t, ".", nil, java, append([]string{"-cp", classpath, "JdbcWrites"}, tg.args()...)...)
+}
+
+// TestJDBCCancelThroughAnotherProxy runs testdata/java/JdbcCancel.java
+// against two proxies over one DynamoDB Local table behind a round-robin
+// balancer: the session is on one proxy, Statement.cancel's CancelRequest
+// lands on the other, which forwards it to the session's.
+func TestJDBCCancelThroughAnotherProxy(t *testing.T) {
+	t.Parallel()
+	if os.Getenv("E2E_POSTGRES") != "" {
+		t.Skip("needs two proxies over one DynamoDB table")
+	}
+	ep := os.Getenv("DYNAMODB_ENDPOINT")
+	if ep == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("DYNAMODB_ENDPOINT is not set; the test command starts DynamoDB Local")
+		}
+		t.Skip("DYNAMODB_ENDPOINT not set (run scripts/dynamodb-local.sh start, or make test)")
+	}
+	java, classpath := compileJava(t, "JdbcCancel.java")
+	table := fmt.Sprintf("clients_cancel_%d_%d", os.Getpid(), time.Now().UnixNano())
+	a := startDynamoServer(t, ep, table)
+	b := startDynamoServer(t, ep, table)
+	lb, err := harness.NewRoundRobin(a.Addr(), b.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lb.Close() })
+	host, port := lb.HostPort()
+	runClient(t, ".", nil, java, "-cp", classpath, "JdbcCancel", host, port)
 }
