@@ -97,6 +97,8 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 		// unique index and sort together, as citext's btree compares them;
 		// the value as written is in the row's attribute.
 		return zorder.AppendString(b, sqltypes.CitextFold(v.S), desc)
+	case sqltypes.KindRange:
+		return appendRangeKey(b, v.Range(), desc)
 	case sqltypes.KindJSON, sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore:
 		return zorder.AppendString(b, sqltypes.FormatText(v), desc)
 	case sqltypes.KindNull:
@@ -118,6 +120,31 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 	default: // ints, timestamps, dates
 		return zorder.AppendInt(b, v.I, desc)
 	}
+}
+
+// appendRangeKey appends a range's key in PostgreSQL's btree order for
+// ranges (range_cmp): the empty range first, then by lower bound, then by
+// upper bound. Each bound is a marker and, when finite, its value's key
+// and a flag, so that an infinite lower bound sorts first, an infinite
+// upper bound last, an inclusive lower bound before an exclusive one of
+// the same value, and an exclusive upper bound before an inclusive one.
+// Every part is itself order-preserving and prefix-free, so the whole is.
+func appendRangeKey(b []byte, r *sqltypes.RangeValue, desc bool) []byte {
+	if r.Empty {
+		return zorder.AppendInt(b, 0, desc)
+	}
+	b = zorder.AppendInt(b, 1, desc)
+	if r.LowerInf {
+		b = zorder.AppendInt(b, 0, desc)
+	} else {
+		b = AppendKeyValue(zorder.AppendInt(b, 1, desc), r.Lower, desc)
+		b = zorder.AppendBool(b, !r.LowerInc, desc)
+	}
+	if r.UpperInf {
+		return zorder.AppendInt(b, 1, desc)
+	}
+	b = AppendKeyValue(zorder.AppendInt(b, 0, desc), r.Upper, desc)
+	return zorder.AppendBool(b, r.UpperInc, desc)
 }
 
 // EncodePK appends the sort key of row (a full table row) to b.
@@ -225,7 +252,7 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.S = kv.AttrString, string(sqltypes.AppendIntervalISO(nil, v.Interval()))
 	case sqltypes.KindBPChar, sqltypes.KindJSON:
 		a.Kind, a.S = kv.AttrString, v.S
-	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ, sqltypes.KindHstore:
+	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ, sqltypes.KindHstore, sqltypes.KindRange:
 		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
 	case sqltypes.KindCitext:
 		a.Kind, a.S = kv.AttrString, v.S
@@ -287,7 +314,7 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
-		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore:
+		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore, sqltypes.KindRange:
 			// Parsed documents and arrays keep substrings of their text,
 			// which must not alias store memory.
 			return sqltypes.ParseText(storedType(t), strings.Clone(a.S))

@@ -30,7 +30,7 @@ func init() {
 			f = "bool_and"
 		}
 		return &foldAgg{combine: folds[f]}
-	}, "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every")
+	}, "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every", "range_intersect_agg")
 	registerAggregator(func(call ir.AggCall) aggregator {
 		f := string(call.Func)
 		a := &jsonAgg{kind: f, rows: f == "json_agg" && ir.IsWholeRow(call.Args[0])}
@@ -239,6 +239,12 @@ var folds = map[string]func(acc, v sqltypes.Value) sqltypes.Value{
 	"bit_xor":  func(acc, v sqltypes.Value) sqltypes.Value { return sqltypes.NewInt(acc.I ^ v.I) },
 	"bool_and": func(acc, v sqltypes.Value) sqltypes.Value { return sqltypes.NewBool(acc.Bool() && v.Bool()) },
 	"bool_or":  func(acc, v sqltypes.Value) sqltypes.Value { return sqltypes.NewBool(acc.Bool() || v.Bool()) },
+	// The intersection of ranges of one type, whose bounds are already
+	// canonical, cannot fail.
+	"range_intersect_agg": func(acc, v sqltypes.Value) sqltypes.Value {
+		r, _ := sqltypes.RangeIntersect(acc.Range(), v.Range())
+		return r
+	},
 }
 
 // jsonAgg is json_agg and jsonb_agg (every value, NULLs as null) and

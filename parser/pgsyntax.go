@@ -69,6 +69,8 @@ var OtherOperators = map[string]bool{
 	// pg_trgm's (% itself is MySQL's modulo, at PostgreSQL's level for it).
 	"<%": true, "%>": true, "<<%": true, "%>>": true,
 	"<->": true, "<<->": true, "<->>": true, "<<<->": true, "<->>>": true,
+	// The range operators (<< and >> also the integers' shifts).
+	"<<": true, ">>": true, "&<": true, "&>": true, "-|-": true,
 }
 
 // pgSyntax applies the respellings above to the statement from head on.

@@ -476,6 +476,9 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 			return sqltypes.NewBool(strings.HasPrefix(a[0].S, a[1].S)), nil
 		})})
 	case "@>", "<@", "&&":
+		if e, ok, err := b.rangeOperator(op, l, r); ok {
+			return e, err
+		}
 		return b.arrayOperator(op, l, r)
 	case "&", "|", "#":
 		return b.bitwise(op, l, r)

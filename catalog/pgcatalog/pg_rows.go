@@ -115,8 +115,8 @@ func init() {
 	generate("pg_catalog.pg_operator", func(e *Env) []row {
 		var out []row
 		for _, line := range strings.Split(strings.TrimSpace(pgOperatorTable), "\n") {
-			f := strings.Split(line, "|")
-			if len(f) != 12 {
+			f := operatorFields(line)
+			if f == nil {
 				continue
 			}
 			num := func(s string) uint32 { n, _ := strconv.ParseUint(s, 10, 32); return uint32(n) }
@@ -808,4 +808,17 @@ func (e *Env) description(oid uint32, sub int64) (string, bool) {
 	}
 	c := o.cols[sub-1].comment
 	return c, c != ""
+}
+
+// operatorFields splits a line of pgOperatorTable into its 12 fields (nil
+// when it has fewer). An operator's name may hold the separator itself
+// (||, |, -|-): the name is what lies between the OID and the last ten
+// fields.
+func operatorFields(line string) []string {
+	f := strings.Split(line, "|")
+	if len(f) < 12 {
+		return nil
+	}
+	n := len(f) - 10
+	return append([]string{f[0], strings.Join(f[1:n], "|")}, f[n:]...)
 }

@@ -108,8 +108,8 @@ func (x *exclusion) matches(s pgSig) bool {
 func operatorFunctions() map[uint32]string {
 	out := map[uint32]string{}
 	for _, line := range strings.Split(strings.TrimSpace(pgOperatorTable), "\n") {
-		f := strings.Split(line, "|")
-		if len(f) < 12 {
+		f := operatorFields(line)
+		if f == nil {
 			continue
 		}
 		var oid uint32

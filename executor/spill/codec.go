@@ -42,6 +42,11 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindHstore:
 		buf = appendBytes(buf, string(sqltypes.AppendHstoreBinary(nil, v.Hstore())))
+	case sqltypes.KindRange:
+		// The type, the flags and the bounds (NULL where absent).
+		r := v.Range()
+		buf = append(buf, byte(r.Typ), sqltypes.RangeFlags(r))
+		buf = appendValue(appendValue(buf, r.Lower), r.Upper)
 	case sqltypes.KindEnum:
 		// The label and its sort order; the type (X) stays behind: the
 		// plan's column types carry it, and a spilled value only needs to
@@ -182,6 +187,20 @@ func (d *decoder) value() sqltypes.Value {
 			return sqltypes.Null
 		}
 		return sqltypes.NewHstore(h)
+	case sqltypes.KindRange:
+		if len(d.b) < 2 {
+			d.err = errCorrupt
+			return sqltypes.Null
+		}
+		id, flags := sqltypes.TypeID(d.b[0]), d.b[1]
+		d.b = d.b[2:]
+		lower := d.value()
+		upper := d.value()
+		r, err := sqltypes.RangeFromFlags(id, flags, lower, upper)
+		if err != nil && d.err == nil {
+			d.err = err
+		}
+		return r
 	case sqltypes.KindNumeric:
 		v, err := sqltypes.ParseNumeric(d.bytes())
 		if err != nil && d.err == nil {

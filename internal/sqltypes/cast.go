@@ -38,6 +38,8 @@ func AppendTextStyled(buf []byte, t Type, v Value, st Style) []byte {
 		}
 	case KindInterval:
 		return AppendIntervalStyle(buf, v.Interval(), st.Interval)
+	case KindRange:
+		return AppendRangeStyled(buf, v.Range(), st)
 	case KindDate:
 		return AppendDateStyled(buf, v.I, st)
 	case KindTimestamp:
@@ -108,6 +110,10 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 	}
 	if target == KindEnum || v.K == KindEnum {
 		return castEnum(v, t)
+	}
+	if target == KindRange && v.K == KindRange && v.Range().Typ != t.ID {
+		// No cast between range types (int4range to int8range).
+		return Null, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", TypeOfValue(v), t)
 	}
 	if v.K == target && !hasModifiers(t) {
 		return v, nil
@@ -360,6 +366,9 @@ func KindType(k Kind) Type {
 
 // TypeOfValue is KindType that also knows an array's element type.
 func TypeOfValue(v Value) Type {
+	if r := v.Range(); v.K == KindRange && r != nil {
+		return Type{ID: r.Typ}
+	}
 	if v.K == KindArray {
 		if a := v.Array(); a != nil {
 			return ArrayOf(a.Elem)

@@ -252,6 +252,8 @@ func ParseTextStyled(t Type, s string, st Style) (Value, error) {
 		return NewDate(d), nil
 	case Time, TimeTZ:
 		return ParseTimeStyled(s, t.ID == TimeTZ, st)
+	case Int4Range, Int8Range, NumRange, TsRange, TstzRange, DateRange:
+		return parseRangeStyled(t, s, st)
 	case Array:
 		a, err := parseArrayStyled(s, t.ElemType(), st)
 		if err != nil {

@@ -127,6 +127,9 @@ func ParseText(t Type, s string) (Value, error) {
 		}
 		return NewHstore(h), nil
 	}
+	if t.IsRange() {
+		return parseRangeStyled(t, s, Style{})
+	}
 	if t.ID.System() {
 		return parseSystem(t, s)
 	}
@@ -395,6 +398,8 @@ func AppendText(buf []byte, v Value) []byte {
 		return append(buf, v.S...)
 	case KindHstore:
 		return AppendHstore(buf, v.Hstore())
+	case KindRange:
+		return AppendRangeStyled(buf, v.Range(), Style{})
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

@@ -57,6 +57,13 @@ const (
 	Hstore
 	// Enum is a user-defined enum type (enum.go): which one, Type.Enum says.
 	Enum
+	// The built-in range types (range.go), in their subtypes' order.
+	Int4Range
+	Int8Range
+	NumRange
+	TsRange
+	TstzRange
+	DateRange
 	numTypeIDs
 )
 
@@ -166,6 +173,13 @@ var infos = [numTypeIDs]typeInfo{
 	Hstore: {"hstore", HstoreOID, HstoreArrayOID, -1, KindHstore, []string{"hstore"}},
 	// An enum's name and OIDs are its EnumType's.
 	Enum: {"enum", 0, 0, 4, KindEnum, nil},
+
+	Int4Range: {"int4range", 3904, 3905, -1, KindRange, []string{"int4range"}},
+	Int8Range: {"int8range", 3926, 3927, -1, KindRange, []string{"int8range"}},
+	NumRange:  {"numrange", 3906, 3907, -1, KindRange, []string{"numrange"}},
+	TsRange:   {"tsrange", 3908, 3909, -1, KindRange, []string{"tsrange"}},
+	TstzRange: {"tstzrange", 3910, 3911, -1, KindRange, []string{"tstzrange"}},
+	DateRange: {"daterange", 3912, 3913, -1, KindRange, []string{"daterange"}},
 }
 
 // The fixed OIDs of the extension types (see infos).

@@ -36,6 +36,7 @@ const (
 	KindCitext      // citext: the string as written, in S; compares by its lower case
 	KindHstore      // hstore: *HstoreValue in X
 	KindEnum        // an enum: the label in S, its sort order in F, the *EnumType in X
+	KindRange       // a range: *RangeValue in X
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -194,6 +195,8 @@ func Compare(a, b Value) int {
 		return CompareHstore(a.Hstore(), b.Hstore())
 	case a.K == KindEnum && b.K == KindEnum:
 		return cmp.Compare(a.F, b.F)
+	case a.K == KindRange && b.K == KindRange:
+		return CompareRanges(a.Range(), b.Range())
 	case a.K == KindBPChar || b.K == KindBPChar:
 		return strings.Compare(bpcharCompareForm(a), bpcharCompareForm(b))
 	case a.K == KindCitext || b.K == KindCitext:
@@ -286,6 +289,8 @@ func (v Value) Hash(h uint64) uint64 {
 		h = hashString(h, CitextFold(v.S))
 	case KindHstore:
 		h = hashHstore(h, v.Hstore())
+	case KindRange:
+		h = hashRange(h, v.Range())
 	case KindNumeric:
 		h = hashNumeric(h, v.Numeric())
 	case KindInterval:
@@ -327,6 +332,9 @@ func Identical(a, b Value) bool {
 		return a.JSONB() == b.JSONB() || JSONBText(a.JSONB()) == JSONBText(b.JSONB())
 	case KindHstore:
 		return CompareHstore(a.Hstore(), b.Hstore()) == 0
+	case KindRange:
+		x, y := a.Range(), b.Range()
+		return x.Typ == y.Typ && RangeFlags(x) == RangeFlags(y) && Identical(x.Lower, y.Lower) && Identical(x.Upper, y.Upper)
 	case KindArray:
 		x, y := a.Array(), b.Array()
 		if x == y {
