@@ -755,5 +755,9 @@ func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 		// order it calls not useful; zproxy has no key encoding for it.
 		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
 	}
+	if t.IsRange() && kind == KindZOrder {
+		// A range has a btree order but no point on a Z-order axis.
+		return pgerr.New(pgerr.FeatureNotSupported, "range columns (%s) cannot be Z-order index attributes", t)
+	}
 	return nil
 }

@@ -212,6 +212,9 @@ type Resolved struct {
 func Resolve(name string, args []sqltypes.Type) (Resolved, error) {
 	ovs, ok := registry[name]
 	if !ok {
+		if multirangeFuncs[name] {
+			return Resolved{}, errMultiranges()
+		}
 		return Resolved{}, noFunction(name, args)
 	}
 	return choose(ovs, args, func() error { return noFunction(name, args) }, func() error {

@@ -21,6 +21,17 @@ func rangeArg(o *Overload, args []sqltypes.Type) sqltypes.Type {
 	return sqltypes.TypeUnknown
 }
 
+// multirangeFuncs are the functions that make multiranges, which zproxy
+// does not have: they are refused as such (0A000), not as unknown.
+var multirangeFuncs = map[string]bool{
+	"range_agg": true, "multirange": true, "int4multirange": true, "int8multirange": true, "nummultirange": true,
+	"tsmultirange": true, "tstzmultirange": true, "datemultirange": true,
+}
+
+func errMultiranges() error {
+	return pgerr.New(pgerr.FeatureNotSupported, "multirange types are not supported")
+}
+
 // rangeTypes are the built-in range types, each with its subtype.
 var rangeTypes = []sqltypes.TypeID{sqltypes.Int4Range, sqltypes.Int8Range, sqltypes.NumRange, sqltypes.TsRange, sqltypes.TstzRange, sqltypes.DateRange}
 
