@@ -12,8 +12,9 @@ import (
 // byte) and its datum: varints for the integer kinds (ints, booleans,
 // timestamps, dates), 8 bytes for floats, length-prefixed bytes for the
 // string kinds, PostgreSQL's text for numeric and jsonb (which keeps a
-// numeric's display scale), the three parts of an interval, and an array as
-// its element type, dimensions and elements.
+// numeric's display scale), the three parts of an interval, an array as
+// its element type, dimensions and elements, and a range as its type, flags
+// and bounds.
 
 var errCorrupt = errors.New("spill: corrupt row")
 
@@ -194,6 +195,10 @@ func (d *decoder) value() sqltypes.Value {
 		}
 		id, flags := sqltypes.TypeID(d.b[0]), d.b[1]
 		d.b = d.b[2:]
+		if !id.IsRange() {
+			d.err = errCorrupt
+			return sqltypes.Null
+		}
 		lower := d.value()
 		upper := d.value()
 		r, err := sqltypes.RangeFromFlags(id, flags, lower, upper)

@@ -21,6 +21,13 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 		}
 		return v
 	}
+	rng := func(id sqltypes.TypeID, s string) sqltypes.Value {
+		v, err := sqltypes.ParseText(sqltypes.Type{ID: id}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
 	j, err := sqltypes.ParseJSONB(`{"a": [1, 2.50, "x"], "b": null}`)
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +44,7 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 		sqltypes.NewArray(&sqltypes.ArrayValue{Elem: sqltypes.TypeText, Dims: []int32{2, 1}, Lower: []int32{0, 3},
 			Elems: []sqltypes.Value{sqltypes.NewText("a"), sqltypes.NewText("b")}}),
 		sqltypes.NewArray1(sqltypes.TypeNumeric, nil),
+		rng(sqltypes.NumRange, "(1.50,)"), rng(sqltypes.Int4Range, "empty"), rng(sqltypes.TstzRange, "[2024-01-01 00:00+00,infinity]"),
 	}
 }
 

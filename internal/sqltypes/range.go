@@ -144,8 +144,11 @@ func errRangeBoundOrder() error {
 // types (22003 when a canonical bound overflows its type).
 func MakeRange(id TypeID, lower, upper RangeBound, empty bool) (Value, error) {
 	r, err := serializeRange(id, lower, upper, empty)
-	if err != nil || r.Empty || !rangeDiscrete(id) {
-		return NewRange(r), err
+	if err != nil {
+		return Null, err
+	}
+	if r.Empty || !rangeDiscrete(id) {
+		return NewRange(r), nil
 	}
 	// The canonical form [): an exclusive lower bound moves up a step,
 	// an inclusive upper bound too ('infinity' dates stay).
@@ -180,8 +183,10 @@ func MakeRange(id TypeID, lower, upper RangeBound, empty bool) (Value, error) {
 			return Null, err
 		}
 	}
-	r, err = serializeRange(id, lower, upper, false)
-	return NewRange(r), err
+	if r, err = serializeRange(id, lower, upper, false); err != nil {
+		return Null, err
+	}
+	return NewRange(r), nil
 }
 
 // serializeRange is PostgreSQL's range_serialize: the order check and
