@@ -421,6 +421,9 @@ func JSONInputStyled(t Type, v Value, st Style) Value {
 		if st.ByteaEscape {
 			return NewText(string(AppendByteaEscape(nil, v.S)))
 		}
+	case KindRange:
+		// range_out's text, its bounds in DateStyle and TimeZone.
+		return NewText(string(AppendRangeStyled(nil, v.Range(), st)))
 	case KindInterval:
 		if st.Interval != IntervalStylePostgres {
 			return NewText(string(AppendIntervalStyle(nil, v.Interval(), st.Interval)))
