@@ -99,6 +99,13 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 		return zorder.AppendString(b, sqltypes.CitextFold(v.S), desc)
 	case sqltypes.KindRange:
 		return appendRangeKey(b, v.Range(), desc)
+	case sqltypes.KindMultirange:
+		// Range by range, each after a marker; a terminator below the
+		// marker makes a multirange sort before its extensions.
+		for _, r := range v.Multirange().Ranges {
+			b = appendRangeKey(zorder.AppendInt(b, 1, desc), r, desc)
+		}
+		return zorder.AppendInt(b, 0, desc)
 	case sqltypes.KindJSON, sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore:
 		return zorder.AppendString(b, sqltypes.FormatText(v), desc)
 	case sqltypes.KindNull:
@@ -252,7 +259,7 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.S = kv.AttrString, string(sqltypes.AppendIntervalISO(nil, v.Interval()))
 	case sqltypes.KindBPChar, sqltypes.KindJSON:
 		a.Kind, a.S = kv.AttrString, v.S
-	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ, sqltypes.KindHstore, sqltypes.KindRange:
+	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ, sqltypes.KindHstore, sqltypes.KindRange, sqltypes.KindMultirange:
 		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
 	case sqltypes.KindCitext:
 		a.Kind, a.S = kv.AttrString, v.S
@@ -314,7 +321,7 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
-		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore, sqltypes.KindRange:
+		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore, sqltypes.KindRange, sqltypes.KindMultirange:
 			// Parsed documents and arrays keep substrings of their text,
 			// which must not alias store memory.
 			return sqltypes.ParseText(storedType(t), strings.Clone(a.S))
@@ -755,7 +762,7 @@ func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 		// order it calls not useful; zproxy has no key encoding for it.
 		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
 	}
-	if t.IsRange() && kind == KindZOrder {
+	if (t.IsRange() || t.IsMultirange()) && kind == KindZOrder {
 		// A range has a btree order but no point on a Z-order axis.
 		return pgerr.New(pgerr.FeatureNotSupported, "range columns (%s) cannot be Z-order index attributes", t)
 	}

@@ -26,6 +26,12 @@ func TestRangeKeyOrder(t *testing.T) {
 			checkKeyOrder(t, parse(t, sqltypes.Type{ID: sqltypes.DateRange}, x), parse(t, sqltypes.Type{ID: sqltypes.DateRange}, y))
 		}
 	}
+	multis := []string{"{}", "{(,0)}", "{[1,3)}", "{[1,3),[4,5)}", "{[1,3),[5,7)}", "{[1,3),[5,)}", "{[1,4)}", "{[2,3)}"}
+	for _, x := range multis {
+		for _, y := range multis {
+			checkKeyOrder(t, parse(t, sqltypes.Type{ID: sqltypes.Int4Multirange}, x), parse(t, sqltypes.Type{ID: sqltypes.Int4Multirange}, y))
+		}
+	}
 	r := rand.New(rand.NewPCG(45, 46))
 	bound := func() string {
 		if r.IntN(5) == 0 {

@@ -25,9 +25,6 @@ var unsupportedTypes = map[string]bool{
 	"money": true, "inet": true, "cidr": true, "macaddr": true, "xml": true, "bit": true,
 	"varbit": true, "point": true, "tsvector": true, "regoper": true, "regoperator": true, "regconfig": true,
 	"regdictionary": true, "regcollation": true, "aclitem": true, "pg_node_tree": true,
-	// The multirange types of the built-in range types (which zproxy has).
-	"int4multirange": true, "int8multirange": true, "nummultirange": true, "tsmultirange": true,
-	"tstzmultirange": true, "datemultirange": true,
 }
 
 // parseType reads a Postgres type name starting at token i: one of the

@@ -322,7 +322,7 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 		if err := catalog.CheckKeyEncodable(t.Columns[i].Type); err != nil {
 			return nil, err
 		}
-		if typ := t.Columns[i].Type; kind == catalog.KindZOrder && typ.IsRange() {
+		if typ := t.Columns[i].Type; kind == catalog.KindZOrder && (typ.IsRange() || typ.IsMultirange()) {
 			if err := catalog.CheckKeyType(typ, kind); err != nil {
 				return nil, err
 			}

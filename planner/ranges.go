@@ -25,7 +25,7 @@ func init() {
 // otherwise).
 func (b *Binder) rangeOperator(op string, l, r ir.Expr) (ir.Expr, bool, error) {
 	lt, rt := l.Type(), r.Type()
-	if !lt.IsRange() && !rt.IsRange() {
+	if !lt.IsRange() && !rt.IsRange() && !lt.IsMultirange() && !rt.IsMultirange() {
 		return nil, false, nil
 	}
 	if builtins.RangeElemMismatch(op, lt, rt) {
@@ -39,7 +39,7 @@ func (b *Binder) rangeOperator(op string, l, r ir.Expr) (ir.Expr, bool, error) {
 // type (int4range < int8range): ranges compare with their own type only.
 func rangeComparable(op ir.BinOp, l, r ir.Expr) error {
 	lt, rt := l.Type(), r.Type()
-	if (lt.IsRange() || rt.IsRange()) && lt.ID != rt.ID && lt.ID != sqltypes.Unknown && rt.ID != sqltypes.Unknown {
+	if (lt.IsRange() || rt.IsRange() || lt.IsMultirange() || rt.IsMultirange()) && lt.ID != rt.ID && lt.ID != sqltypes.Unknown && rt.ID != sqltypes.Unknown {
 		return noOperator(string(op), lt, rt)
 	}
 	return nil

@@ -74,3 +74,57 @@ func decodeRange(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	}
 	return sqltypes.RangeFromFlags(t.ID, flags, lower, upper)
 }
+
+// A multirange's binary form (multirange_send): the number of ranges as
+// an int32, then each range as an int32 length and its binary form.
+
+// appendMultirange appends v's binary form as a multirange of type t.
+func appendMultirange(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error) {
+	m := v.Multirange()
+	rt := sqltypes.MultirangeRange(t.ID)
+	buf = binary.BigEndian.AppendUint32(buf, uint32(len(m.Ranges)))
+	for _, r := range m.Ranges {
+		at := len(buf)
+		buf = append(buf, 0, 0, 0, 0)
+		var err error
+		if buf, err = appendRange(buf, rt, sqltypes.NewRange(r)); err != nil {
+			return buf, err
+		}
+		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
+	}
+	return buf, nil
+}
+
+// decodeMultirange reads a multirange's binary form as multirange_recv:
+// its ranges are made canonical as the text form's are.
+func decodeMultirange(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
+	if len(src) < 4 {
+		return sqltypes.Null, errBadBinary(t, "")
+	}
+	n := int64(binary.BigEndian.Uint32(src))
+	src = src[4:]
+	if n < 0 || n > int64(len(src))/5 {
+		return sqltypes.Null, errBadBinary(t, "")
+	}
+	rt := sqltypes.MultirangeRange(t.ID)
+	ranges := make([]*sqltypes.RangeValue, 0, n)
+	for ; n > 0; n-- {
+		if len(src) < 4 {
+			return sqltypes.Null, errBadBinary(t, "")
+		}
+		k := int64(int32(binary.BigEndian.Uint32(src)))
+		if k < 0 || k > int64(len(src)-4) {
+			return sqltypes.Null, errBadBinary(t, "")
+		}
+		r, err := decodeRange(rt, src[4:4+k])
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		ranges = append(ranges, r.Range())
+		src = src[4+k:]
+	}
+	if len(src) != 0 {
+		return sqltypes.Null, errBadBinary(t, "")
+	}
+	return sqltypes.MakeMultirange(t.ID, ranges)
+}

@@ -191,6 +191,8 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		return decodeArray(t, src)
 	case sqltypes.Int4Range, sqltypes.Int8Range, sqltypes.NumRange, sqltypes.TsRange, sqltypes.TstzRange, sqltypes.DateRange:
 		return decodeRange(t, src)
+	case sqltypes.Int4Multirange, sqltypes.Int8Multirange, sqltypes.NumMultirange, sqltypes.TsMultirange, sqltypes.TstzMultirange, sqltypes.DateMultirange:
+		return decodeMultirange(t, src)
 	case sqltypes.Time, sqltypes.TimeTZ:
 		// time_recv: µs since midnight; timetz_recv adds the zone, in
 		// seconds west of UTC.
@@ -283,6 +285,8 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return appendArray(buf, t, v)
 	case sqltypes.Int4Range, sqltypes.Int8Range, sqltypes.NumRange, sqltypes.TsRange, sqltypes.TstzRange, sqltypes.DateRange:
 		return appendRange(buf, t, v)
+	case sqltypes.Int4Multirange, sqltypes.Int8Multirange, sqltypes.NumMultirange, sqltypes.TsMultirange, sqltypes.TstzMultirange, sqltypes.DateMultirange:
+		return appendMultirange(buf, t, v)
 	case sqltypes.Time:
 		return binary.BigEndian.AppendUint64(buf, uint64(v.I)), nil
 	case sqltypes.TimeTZ:

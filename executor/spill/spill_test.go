@@ -45,6 +45,7 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 			Elems: []sqltypes.Value{sqltypes.NewText("a"), sqltypes.NewText("b")}}),
 		sqltypes.NewArray1(sqltypes.TypeNumeric, nil),
 		rng(sqltypes.NumRange, "(1.50,)"), rng(sqltypes.Int4Range, "empty"), rng(sqltypes.TstzRange, "[2024-01-01 00:00+00,infinity]"),
+		rng(sqltypes.Int8Multirange, "{[1,3),(5,)}"), rng(sqltypes.DateMultirange, "{}"),
 	}
 }
 

@@ -212,9 +212,6 @@ type Resolved struct {
 func Resolve(name string, args []sqltypes.Type) (Resolved, error) {
 	ovs, ok := registry[name]
 	if !ok {
-		if multirangeFuncs[name] {
-			return Resolved{}, errMultiranges()
-		}
 		return Resolved{}, noFunction(name, args)
 	}
 	return choose(ovs, args, func() error { return noFunction(name, args) }, func() error {
@@ -281,6 +278,9 @@ func resolved(o *Overload, args []sqltypes.Type) Resolved {
 				}
 				if p.Pseudo == AnyRange {
 					want[i] = rangeArg(o, args)
+				}
+				if p.Pseudo == AnyMultirange {
+					want[i] = multirangeArg(o, args)
 				}
 			}
 		} else {
@@ -363,10 +363,14 @@ func matchCost(o *Overload, args []sqltypes.Type) (int, bool) {
 		switch {
 		case p.Any && p.Pseudo == AnyEnum && a.ID != sqltypes.Enum && a.ID != sqltypes.Unknown:
 			return 0, false // only an enum's values are anyenum
-		case p.Any && p.Pseudo == AnyRange:
+		case p.Any && (p.Pseudo == AnyRange || p.Pseudo == AnyMultirange):
 			// Only a range's values are anyrange, all of one range type;
-			// an untyped argument takes the others' type.
+			// an untyped argument takes the others' type (and so for
+			// anymultirange).
 			r := rangeArg(o, args)
+			if p.Pseudo == AnyMultirange {
+				r = multirangeArg(o, args)
+			}
 			if r.ID == sqltypes.Unknown || a.ID != r.ID && a.ID != sqltypes.Unknown {
 				return 0, false
 			}

@@ -21,17 +21,6 @@ func rangeArg(o *Overload, args []sqltypes.Type) sqltypes.Type {
 	return sqltypes.TypeUnknown
 }
 
-// multirangeFuncs are the functions that make multiranges, which zproxy
-// does not have: they are refused as such (0A000), not as unknown.
-var multirangeFuncs = map[string]bool{
-	"range_agg": true, "multirange": true, "int4multirange": true, "int8multirange": true, "nummultirange": true,
-	"tsmultirange": true, "tstzmultirange": true, "datemultirange": true,
-}
-
-func errMultiranges() error {
-	return pgerr.New(pgerr.FeatureNotSupported, "multirange types are not supported")
-}
-
 // rangeTypes are the built-in range types, each with its subtype.
 var rangeTypes = []sqltypes.TypeID{sqltypes.Int4Range, sqltypes.Int8Range, sqltypes.NumRange, sqltypes.TsRange, sqltypes.TstzRange, sqltypes.DateRange}
 
@@ -67,13 +56,15 @@ func init() {
 			return sqltypes.NewInt(int64(sqltypes.CompareRanges(a[0].Range(), a[1].Range()))), nil
 		}})
 
-	RegisterAggregate(&Func{Name: "range_intersect_agg", Overloads: []Overload{Sig("range aggregate by intersecting", AnyRange, AnyRange)},
-		Type: func(c *Call) (sqltypes.Type, error) {
-			if len(c.Args) != 1 || !c.Args[0].IsRange() {
-				return errNoOverload()
-			}
-			return c.Args[0], nil
-		}})
+	RegisterAggregate(&Func{Name: "range_intersect_agg", Overloads: []Overload{
+		Sig("range aggregate by intersecting", AnyRange, AnyRange),
+		Sig("range aggregate by intersecting", AnyMultirange, AnyMultirange),
+	}, Type: func(c *Call) (sqltypes.Type, error) {
+		if len(c.Args) != 1 || !c.Args[0].IsRange() && !c.Args[0].IsMultirange() {
+			return errNoOverload()
+		}
+		return c.Args[0], nil
+	}})
 
 	for _, id := range rangeTypes {
 		id := id
@@ -135,7 +126,10 @@ func RangeElemMismatch(op string, l, r sqltypes.Type) bool {
 	if op == "<@" {
 		l, r = r, l
 	}
-	if op != "@>" && op != "<@" || !l.IsRange() || r.IsRange() || r.ID == sqltypes.Unknown {
+	if l.IsMultirange() {
+		l = sqltypes.MultirangeRange(l.ID)
+	}
+	if op != "@>" && op != "<@" || !l.IsRange() || r.IsRange() || r.IsMultirange() || r.ID == sqltypes.Unknown {
 		return false
 	}
 	return r.ID != sqltypes.RangeSubtype(l.ID).ID

@@ -458,3 +458,8 @@ func RangeFromFlags(id TypeID, flags byte, lower, upper Value) (Value, error) {
 		RangeBound{Val: upper, Inf: flags&RangeFlagUBInf != 0, Inc: flags&RangeFlagUBInc != 0},
 		flags&RangeFlagEmpty != 0)
 }
+
+// identicalRanges reports whether two ranges are the same datum (Identical).
+func identicalRanges(x, y *RangeValue) bool {
+	return x.Typ == y.Typ && RangeFlags(x) == RangeFlags(y) && Identical(x.Lower, y.Lower) && Identical(x.Upper, y.Upper)
+}

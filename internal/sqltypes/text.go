@@ -130,6 +130,9 @@ func ParseText(t Type, s string) (Value, error) {
 	if t.IsRange() {
 		return parseRangeStyled(t, s, Style{})
 	}
+	if t.IsMultirange() {
+		return parseMultirangeStyled(t, s, Style{})
+	}
 	if t.ID.System() {
 		return parseSystem(t, s)
 	}
@@ -400,6 +403,8 @@ func AppendText(buf []byte, v Value) []byte {
 		return AppendHstore(buf, v.Hstore())
 	case KindRange:
 		return AppendRangeStyled(buf, v.Range(), Style{})
+	case KindMultirange:
+		return AppendMultirangeStyled(buf, v.Multirange(), Style{})
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

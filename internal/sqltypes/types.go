@@ -64,6 +64,13 @@ const (
 	TsRange
 	TstzRange
 	DateRange
+	// Their multirange types (multirange.go), in the same order.
+	Int4Multirange
+	Int8Multirange
+	NumMultirange
+	TsMultirange
+	TstzMultirange
+	DateMultirange
 	numTypeIDs
 )
 
@@ -180,6 +187,13 @@ var infos = [numTypeIDs]typeInfo{
 	TsRange:   {"tsrange", 3908, 3909, -1, KindRange, []string{"tsrange"}},
 	TstzRange: {"tstzrange", 3910, 3911, -1, KindRange, []string{"tstzrange"}},
 	DateRange: {"daterange", 3912, 3913, -1, KindRange, []string{"daterange"}},
+
+	Int4Multirange: {"int4multirange", 4451, 6150, -1, KindMultirange, []string{"int4multirange"}},
+	Int8Multirange: {"int8multirange", 4536, 6157, -1, KindMultirange, []string{"int8multirange"}},
+	NumMultirange:  {"nummultirange", 4532, 6151, -1, KindMultirange, []string{"nummultirange"}},
+	TsMultirange:   {"tsmultirange", 4533, 6152, -1, KindMultirange, []string{"tsmultirange"}},
+	TstzMultirange: {"tstzmultirange", 4534, 6153, -1, KindMultirange, []string{"tstzmultirange"}},
+	DateMultirange: {"datemultirange", 4535, 6155, -1, KindMultirange, []string{"datemultirange"}},
 }
 
 // The fixed OIDs of the extension types (see infos).

@@ -37,6 +37,7 @@ const (
 	KindHstore      // hstore: *HstoreValue in X
 	KindEnum        // an enum: the label in S, its sort order in F, the *EnumType in X
 	KindRange       // a range: *RangeValue in X
+	KindMultirange  // a multirange: *MultirangeValue in X
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -197,6 +198,8 @@ func Compare(a, b Value) int {
 		return cmp.Compare(a.F, b.F)
 	case a.K == KindRange && b.K == KindRange:
 		return CompareRanges(a.Range(), b.Range())
+	case a.K == KindMultirange && b.K == KindMultirange:
+		return CompareMultiranges(a.Multirange(), b.Multirange())
 	case a.K == KindBPChar || b.K == KindBPChar:
 		return strings.Compare(bpcharCompareForm(a), bpcharCompareForm(b))
 	case a.K == KindCitext || b.K == KindCitext:
@@ -291,6 +294,10 @@ func (v Value) Hash(h uint64) uint64 {
 		h = hashHstore(h, v.Hstore())
 	case KindRange:
 		h = hashRange(h, v.Range())
+	case KindMultirange:
+		for _, r := range v.Multirange().Ranges {
+			h = hashRange(h, r)
+		}
 	case KindNumeric:
 		h = hashNumeric(h, v.Numeric())
 	case KindInterval:
@@ -333,8 +340,18 @@ func Identical(a, b Value) bool {
 	case KindHstore:
 		return CompareHstore(a.Hstore(), b.Hstore()) == 0
 	case KindRange:
-		x, y := a.Range(), b.Range()
-		return x.Typ == y.Typ && RangeFlags(x) == RangeFlags(y) && Identical(x.Lower, y.Lower) && Identical(x.Upper, y.Upper)
+		return identicalRanges(a.Range(), b.Range())
+	case KindMultirange:
+		x, y := a.Multirange(), b.Multirange()
+		if x.Typ != y.Typ || len(x.Ranges) != len(y.Ranges) {
+			return false
+		}
+		for i := range x.Ranges {
+			if !identicalRanges(x.Ranges[i], y.Ranges[i]) {
+				return false
+			}
+		}
+		return true
 	case KindArray:
 		x, y := a.Array(), b.Array()
 		if x == y {

@@ -105,6 +105,10 @@ func castZoned(v Value, t Type, loc *time.Location) (Value, bool, error) {
 			r, err := parseRangeStyled(t, v.S, Style{Location: loc})
 			return r, true, err
 		}
+		if t.ID == TstzMultirange {
+			r, err := parseMultirangeStyled(t, v.S, Style{Location: loc})
+			return r, true, err
+		}
 		if t.ID != TimestampTZ {
 			return Null, false, nil
 		}
