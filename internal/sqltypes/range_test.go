@@ -110,3 +110,61 @@ func TestRangeOperators(t *testing.T) {
 		}
 	}
 }
+
+// TestMultirangeText: multirange_in and multirange_out as PostgreSQL 15
+// answers them (sorted, merged, empties dropped), and its errors.
+func TestMultirangeText(t *testing.T) {
+	cases := []struct {
+		typ     TypeID
+		in, out string
+		code    pgerr.Code
+	}{
+		{Int4Multirange, "{}", "{}", pgerr.Code{}},
+		{Int4Multirange, " { } ", "{}", pgerr.Code{}},
+		{Int4Multirange, "{[1,3), [2,5), empty, (7,9]}", "{[1,5),[8,10)}", pgerr.Code{}},
+		{Int4Multirange, "{[1,2),[2,3)}", "{[1,3)}", pgerr.Code{}},
+		{NumMultirange, "{[1.5,2), [0,1]}", "{[0,1],[1.5,2)}", pgerr.Code{}},
+		{Int4Multirange, "{ (,3) , [5,) }", "{(,3),[5,)}", pgerr.Code{}},
+		{TsMultirange, `{["2024-01-01 10:00","2024-01-02")}`, `{["2024-01-01 10:00:00","2024-01-02 00:00:00")}`, pgerr.Code{}},
+		{Int4Multirange, "{", "", pgerr.InvalidTextRepresentation},
+		{Int4Multirange, "{[1,2) x}", "", pgerr.InvalidTextRepresentation},
+		{Int4Multirange, "{[1,2)} x", "", pgerr.InvalidTextRepresentation},
+		{Int4Multirange, "[1,2)", "", pgerr.InvalidTextRepresentation},
+		{Int4Multirange, "{[1,2),}", "", pgerr.InvalidTextRepresentation},
+		{Int4Multirange, "{[3,1)}", "", pgerr.DataException},
+	}
+	for _, c := range cases {
+		v, err := ParseText(Type{ID: c.typ}, c.in)
+		if c.code != (pgerr.Code{}) {
+			if pgerr.CodeOf(err) != c.code {
+				t.Errorf("%s %q: %v, want %s", Type{ID: c.typ}, c.in, err, c.code)
+			}
+			continue
+		}
+		if err != nil || FormatText(v) != c.out {
+			t.Errorf("%s %q: %s, %v; want %s", Type{ID: c.typ}, c.in, FormatText(v), err, c.out)
+		}
+	}
+	m := func(s string) *MultirangeValue {
+		v, err := ParseText(Type{ID: Int4Multirange}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.Multirange()
+	}
+	for _, c := range []struct {
+		name string
+		f    func() (Value, error)
+		want string
+	}{
+		{"+", func() (Value, error) { return MultirangeUnion(m("{[1,3),[5,7)}"), m("{[3,5)}")) }, "{[1,7)}"},
+		{"*", func() (Value, error) { return MultirangeIntersect(m("{[1,3),[5,7)}"), m("{[2,6)}")) }, "{[2,3),[5,6)}"},
+		{"-", func() (Value, error) { return MultirangeMinus(m("{[1,3),[5,7)}"), m("{[2,6)}")) }, "{[1,2),[6,7)}"},
+		{"- middle", func() (Value, error) { return MultirangeMinus(m("{[1,10)}"), m("{[3,4),[6,7)}")) }, "{[1,3),[4,6),[7,10)}"},
+	} {
+		v, err := c.f()
+		if err != nil || FormatText(v) != c.want {
+			t.Errorf("%s: %s, %v; want %s", c.name, FormatText(v), err, c.want)
+		}
+	}
+}
