@@ -16,23 +16,40 @@ func appendRange(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error) 
 	flags := sqltypes.RangeFlags(r)
 	buf = append(buf, flags)
 	sub := sqltypes.RangeSubtype(t.ID)
-	bound := func(buf []byte, b sqltypes.Value) ([]byte, error) {
-		at := len(buf)
-		buf = append(buf, 0, 0, 0, 0)
-		buf, err := AppendBinary(buf, sub, b)
-		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
-		return buf, err
-	}
 	var err error
 	if flags&(sqltypes.RangeFlagEmpty|sqltypes.RangeFlagLBInf) == 0 {
-		if buf, err = bound(buf, r.Lower); err != nil {
+		if buf, err = appendPrefixed(buf, sub, r.Lower, AppendBinary); err != nil {
 			return buf, err
 		}
 	}
 	if flags&(sqltypes.RangeFlagEmpty|sqltypes.RangeFlagUBInf) == 0 {
-		buf, err = bound(buf, r.Upper)
+		buf, err = appendPrefixed(buf, sub, r.Upper, AppendBinary)
 	}
 	return buf, err
+}
+
+// appendPrefixed appends v's binary form as a t, written by enc, after
+// its length as an int32.
+func appendPrefixed(buf []byte, t sqltypes.Type, v sqltypes.Value, enc func([]byte, sqltypes.Type, sqltypes.Value) ([]byte, error)) ([]byte, error) {
+	at := len(buf)
+	buf, err := enc(append(buf, 0, 0, 0, 0), t, v)
+	binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
+	return buf, err
+}
+
+// readPrefixed reads an int32 length and that many bytes off *src, and
+// decodes them as a t with dec.
+func readPrefixed(src *[]byte, t sqltypes.Type, dec func(sqltypes.Type, []byte) (sqltypes.Value, error)) (sqltypes.Value, error) {
+	b := *src
+	if len(b) < 4 {
+		return sqltypes.Null, errBadBinary(t, "")
+	}
+	n := int64(int32(binary.BigEndian.Uint32(b)))
+	if n < 0 || n > int64(len(b)-4) {
+		return sqltypes.Null, errBadBinary(t, "")
+	}
+	*src = b[4+n:]
+	return dec(t, b[4:4+n])
 }
 
 // decodeRange reads a range's binary form as range_recv: flags other
@@ -45,18 +62,7 @@ func decodeRange(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	flags := src[0] & (sqltypes.RangeFlagEmpty | sqltypes.RangeFlagLBInc | sqltypes.RangeFlagUBInc | sqltypes.RangeFlagLBInf | sqltypes.RangeFlagUBInf)
 	src = src[1:]
 	sub := sqltypes.RangeSubtype(t.ID)
-	bound := func() (sqltypes.Value, error) {
-		if len(src) < 4 {
-			return sqltypes.Null, errBadBinary(t, "")
-		}
-		n := int64(int32(binary.BigEndian.Uint32(src)))
-		if n < 0 || n > int64(len(src)-4) {
-			return sqltypes.Null, errBadBinary(t, "")
-		}
-		v, err := DecodeBinary(sub, src[4:4+n])
-		src = src[4+n:]
-		return v, err
-	}
+	bound := func() (sqltypes.Value, error) { return readPrefixed(&src, sub, DecodeBinary) }
 	var lower, upper sqltypes.Value
 	var err error
 	if flags&(sqltypes.RangeFlagEmpty|sqltypes.RangeFlagLBInf) == 0 {
@@ -84,13 +90,10 @@ func appendMultirange(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, er
 	rt := sqltypes.MultirangeRange(t.ID)
 	buf = binary.BigEndian.AppendUint32(buf, uint32(len(m.Ranges)))
 	for _, r := range m.Ranges {
-		at := len(buf)
-		buf = append(buf, 0, 0, 0, 0)
 		var err error
-		if buf, err = appendRange(buf, rt, sqltypes.NewRange(r)); err != nil {
+		if buf, err = appendPrefixed(buf, rt, sqltypes.NewRange(r), appendRange); err != nil {
 			return buf, err
 		}
-		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
 	}
 	return buf, nil
 }
@@ -109,19 +112,11 @@ func decodeMultirange(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	rt := sqltypes.MultirangeRange(t.ID)
 	ranges := make([]*sqltypes.RangeValue, 0, n)
 	for ; n > 0; n-- {
-		if len(src) < 4 {
-			return sqltypes.Null, errBadBinary(t, "")
-		}
-		k := int64(int32(binary.BigEndian.Uint32(src)))
-		if k < 0 || k > int64(len(src)-4) {
-			return sqltypes.Null, errBadBinary(t, "")
-		}
-		r, err := decodeRange(rt, src[4:4+k])
+		r, err := readPrefixed(&src, rt, decodeRange)
 		if err != nil {
 			return sqltypes.Null, err
 		}
 		ranges = append(ranges, r.Range())
-		src = src[4+k:]
 	}
 	if len(src) != 0 {
 		return sqltypes.Null, errBadBinary(t, "")

@@ -12,12 +12,7 @@ const AnyMultirange Pseudo = 4537
 // multirangeArg is the type of the call's first multirange argument to an
 // anymultirange parameter (Unknown when it has none).
 func multirangeArg(o *Overload, args []sqltypes.Type) sqltypes.Type {
-	for i, a := range args {
-		if p := paramAt(o, i); p.Pseudo == AnyMultirange && a.IsMultirange() {
-			return a
-		}
-	}
-	return sqltypes.TypeUnknown
+	return pseudoArg(o, args, AnyMultirange, sqltypes.Type.IsMultirange)
 }
 
 // The multirange types' functions and operators, as the ranges' are

@@ -13,8 +13,14 @@ const AnyRange Pseudo = 3831
 // rangeArg is the type of the call's first range argument to an anyrange
 // parameter (Unknown when it has none).
 func rangeArg(o *Overload, args []sqltypes.Type) sqltypes.Type {
+	return pseudoArg(o, args, AnyRange, sqltypes.Type.IsRange)
+}
+
+// pseudoArg is the type of the call's first argument of a kind (is) to a
+// parameter of pseudo-type pseudo (Unknown when it has none).
+func pseudoArg(o *Overload, args []sqltypes.Type, pseudo Pseudo, is func(sqltypes.Type) bool) sqltypes.Type {
 	for i, a := range args {
-		if p := paramAt(o, i); p.Pseudo == AnyRange && a.IsRange() {
+		if p := paramAt(o, i); p.Pseudo == pseudo && is(a) {
 			return a
 		}
 	}

@@ -10,11 +10,7 @@ import (
 // (canonical discrete forms, emptiness, infinite bounds, quoting), and
 // its errors with their SQLSTATEs and details.
 func TestRangeText(t *testing.T) {
-	cases := []struct {
-		typ     TypeID
-		in, out string
-		code    pgerr.Code
-	}{
+	cases := []textCase{
 		{Int4Range, "[1,5)", "[1,5)", pgerr.Code{}},
 		{Int4Range, "(1,5]", "[2,6)", pgerr.Code{}},
 		{Int4Range, " [ 1 , 5 ) ", "[1,5)", pgerr.Code{}},
@@ -39,18 +35,7 @@ func TestRangeText(t *testing.T) {
 		{Int4Range, "[2147483647,2147483647]", "", pgerr.NumericValueOutOfRange},
 		{TsRange, "[abc,)", "", pgerr.InvalidDatetimeFormat},
 	}
-	for _, c := range cases {
-		v, err := ParseText(Type{ID: c.typ}, c.in)
-		if c.code != (pgerr.Code{}) {
-			if pgerr.CodeOf(err) != c.code {
-				t.Errorf("%s %q: %v, want %s", Type{ID: c.typ}, c.in, err, c.code)
-			}
-			continue
-		}
-		if err != nil || FormatText(v) != c.out {
-			t.Errorf("%s %q: %s, %v; want %s", Type{ID: c.typ}, c.in, FormatText(v), err, c.out)
-		}
-	}
+	checkTextCases(t, cases)
 }
 
 // TestRangeOperators: the operators on a few ranges, as PostgreSQL 15
@@ -114,11 +99,7 @@ func TestRangeOperators(t *testing.T) {
 // TestMultirangeText: multirange_in and multirange_out as PostgreSQL 15
 // answers them (sorted, merged, empties dropped), and its errors.
 func TestMultirangeText(t *testing.T) {
-	cases := []struct {
-		typ     TypeID
-		in, out string
-		code    pgerr.Code
-	}{
+	cases := []textCase{
 		{Int4Multirange, "{}", "{}", pgerr.Code{}},
 		{Int4Multirange, " { } ", "{}", pgerr.Code{}},
 		{Int4Multirange, "{[1,3), [2,5), empty, (7,9]}", "{[1,5),[8,10)}", pgerr.Code{}},
@@ -133,18 +114,7 @@ func TestMultirangeText(t *testing.T) {
 		{Int4Multirange, "{[1,2),}", "", pgerr.InvalidTextRepresentation},
 		{Int4Multirange, "{[3,1)}", "", pgerr.DataException},
 	}
-	for _, c := range cases {
-		v, err := ParseText(Type{ID: c.typ}, c.in)
-		if c.code != (pgerr.Code{}) {
-			if pgerr.CodeOf(err) != c.code {
-				t.Errorf("%s %q: %v, want %s", Type{ID: c.typ}, c.in, err, c.code)
-			}
-			continue
-		}
-		if err != nil || FormatText(v) != c.out {
-			t.Errorf("%s %q: %s, %v; want %s", Type{ID: c.typ}, c.in, FormatText(v), err, c.out)
-		}
-	}
+	checkTextCases(t, cases)
 	m := func(s string) *MultirangeValue {
 		v, err := ParseText(Type{ID: Int4Multirange}, s)
 		if err != nil {
@@ -165,6 +135,30 @@ func TestMultirangeText(t *testing.T) {
 		v, err := c.f()
 		if err != nil || FormatText(v) != c.want {
 			t.Errorf("%s: %s, %v; want %s", c.name, FormatText(v), err, c.want)
+		}
+	}
+}
+
+// textCase is a value's text input in a type: its output, or the SQLSTATE
+// of its error.
+type textCase struct {
+	typ     TypeID
+	in, out string
+	code    pgerr.Code
+}
+
+func checkTextCases(t *testing.T, cases []textCase) {
+	t.Helper()
+	for _, c := range cases {
+		v, err := ParseText(Type{ID: c.typ}, c.in)
+		if c.code != (pgerr.Code{}) {
+			if pgerr.CodeOf(err) != c.code {
+				t.Errorf("%s %q: %v, want %s", Type{ID: c.typ}, c.in, err, c.code)
+			}
+			continue
+		}
+		if err != nil || FormatText(v) != c.out {
+			t.Errorf("%s %q: %s, %v; want %s", Type{ID: c.typ}, c.in, FormatText(v), err, c.out)
 		}
 	}
 }
