@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -87,6 +88,18 @@ func init() {
 		}
 		variadic := constructor([]Param{T(rt)}, ranges)
 		variadic.Variadic, variadic.MinArgs = true, 2
+		// PostgreSQL's is strict in its array, whose NULL members are an
+		// error: here the members are the arguments.
+		variadic.CalledOnNull = true
+		strictEval := variadic.Eval
+		variadic.Eval = func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			for _, v := range a {
+				if v.IsNull() {
+					return sqltypes.Null, pgerr.New(pgerr.NullValueNotAllowed, "multirange values cannot contain null members")
+				}
+			}
+			return strictEval(ctx, a)
+		}
 		Register(mt.String(), constructor(nil, ranges), constructor([]Param{T(rt)}, ranges), variadic)
 
 		op := func(name string, l, r, result sqltypes.Type, f func(x, y sqltypes.Value) (sqltypes.Value, error)) {
