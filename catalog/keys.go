@@ -97,6 +97,15 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 		// unique index and sort together, as citext's btree compares them;
 		// the value as written is in the row's attribute.
 		return zorder.AppendString(b, sqltypes.CitextFold(v.S), desc)
+	case sqltypes.KindRange:
+		return appendRangeKey(b, v.Range(), desc)
+	case sqltypes.KindMultirange:
+		// Range by range, each after a marker; a terminator below the
+		// marker makes a multirange sort before its extensions.
+		for _, r := range v.Multirange().Ranges {
+			b = appendRangeKey(zorder.AppendInt(b, 1, desc), r, desc)
+		}
+		return zorder.AppendInt(b, 0, desc)
 	case sqltypes.KindJSON, sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore:
 		return zorder.AppendString(b, sqltypes.FormatText(v), desc)
 	case sqltypes.KindBit:
@@ -123,6 +132,31 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 	default: // ints, timestamps, dates
 		return zorder.AppendInt(b, v.I, desc)
 	}
+}
+
+// appendRangeKey appends a range's key in PostgreSQL's btree order for
+// ranges (range_cmp): the empty range first, then by lower bound, then by
+// upper bound. Each bound is a marker and, when finite, its value's key
+// and a flag, so that an infinite lower bound sorts first, an infinite
+// upper bound last, an inclusive lower bound before an exclusive one of
+// the same value, and an exclusive upper bound before an inclusive one.
+// Every part is itself order-preserving and prefix-free, so the whole is.
+func appendRangeKey(b []byte, r *sqltypes.RangeValue, desc bool) []byte {
+	if r.Empty {
+		return zorder.AppendInt(b, 0, desc)
+	}
+	b = zorder.AppendInt(b, 1, desc)
+	if r.LowerInf {
+		b = zorder.AppendInt(b, 0, desc)
+	} else {
+		b = AppendKeyValue(zorder.AppendInt(b, 1, desc), r.Lower, desc)
+		b = zorder.AppendBool(b, !r.LowerInc, desc)
+	}
+	if r.UpperInf {
+		return zorder.AppendInt(b, 1, desc)
+	}
+	b = AppendKeyValue(zorder.AppendInt(b, 0, desc), r.Upper, desc)
+	return zorder.AppendBool(b, r.UpperInc, desc)
 }
 
 // EncodePK appends the sort key of row (a full table row) to b.
@@ -230,7 +264,7 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.S = kv.AttrString, string(sqltypes.AppendIntervalISO(nil, v.Interval()))
 	case sqltypes.KindBPChar, sqltypes.KindJSON:
 		a.Kind, a.S = kv.AttrString, v.S
-	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ, sqltypes.KindHstore, sqltypes.KindBit:
+	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ, sqltypes.KindHstore, sqltypes.KindBit, sqltypes.KindRange, sqltypes.KindMultirange:
 		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
 	case sqltypes.KindCitext:
 		a.Kind, a.S = kv.AttrString, v.S
@@ -292,7 +326,7 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ, sqltypes.KindBit:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
-		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore:
+		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore, sqltypes.KindRange, sqltypes.KindMultirange:
 			// Parsed documents and arrays keep substrings of their text,
 			// which must not alias store memory.
 			return sqltypes.ParseText(storedType(t), strings.Clone(a.S))
@@ -738,6 +772,10 @@ func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 		// PostgreSQL has btree and hash operator classes for hstore, whose
 		// order it calls not useful; zproxy has no key encoding for it.
 		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
+	}
+	if (t.IsRange() || t.IsMultirange()) && kind == KindZOrder {
+		// A range has a btree order but no point on a Z-order axis.
+		return pgerr.New(pgerr.FeatureNotSupported, "range columns (%s) cannot be Z-order index attributes", t)
 	}
 	return nil
 }

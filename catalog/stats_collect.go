@@ -218,7 +218,7 @@ func valueWidth(t sqltypes.Type, v sqltypes.Value) int {
 	}
 	n := len(v.S)
 	switch v.K {
-	case sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindJSONB, sqltypes.KindArray:
+	case sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindRange, sqltypes.KindMultirange:
 		n = len(sqltypes.FormatText(v))
 	}
 	if n < 127 {

@@ -37,7 +37,7 @@ func init() {
 		}
 		step := folds[f]
 		return &foldAgg{combine: func(acc, v sqltypes.Value) (sqltypes.Value, error) { return step(acc, v), nil }}
-	}, "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every")
+	}, "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every", "range_intersect_agg")
 	registerAggregator(func(call ir.AggCall) aggregator {
 		f := string(call.Func)
 		a := &jsonAgg{kind: f, rows: f == "json_agg" && ir.IsWholeRow(call.Args[0])}
@@ -47,6 +47,7 @@ func init() {
 		return a
 	}, "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg")
 	registerAggregator(func(ir.AggCall) aggregator { return &groupingAgg{} }, "grouping")
+	registerAggregator(func(call ir.AggCall) aggregator { return &rangeAgg{typ: call.Typ.ID} }, "range_agg")
 	registerAggregator(func(call ir.AggCall) aggregator {
 		return &orderedSetAgg{kind: string(call.Func), typ: call.Typ}
 	}, "percentile_cont", "percentile_disc", "mode")
@@ -250,6 +251,16 @@ var folds = map[string]func(acc, v sqltypes.Value) sqltypes.Value{
 	"bit_xor":  func(acc, v sqltypes.Value) sqltypes.Value { return sqltypes.NewInt(acc.I ^ v.I) },
 	"bool_and": func(acc, v sqltypes.Value) sqltypes.Value { return sqltypes.NewBool(acc.Bool() && v.Bool()) },
 	"bool_or":  func(acc, v sqltypes.Value) sqltypes.Value { return sqltypes.NewBool(acc.Bool() || v.Bool()) },
+	// The intersection of ranges of one type, whose bounds are already
+	// canonical, cannot fail.
+	"range_intersect_agg": func(acc, v sqltypes.Value) sqltypes.Value {
+		if acc.K == sqltypes.KindMultirange {
+			m, _ := sqltypes.MultirangeIntersect(acc.Multirange(), v.Multirange())
+			return m
+		}
+		r, _ := sqltypes.RangeIntersect(acc.Range(), v.Range())
+		return r
+	},
 }
 
 // jsonAgg is json_agg and jsonb_agg (every value, NULLs as null) and
@@ -436,4 +447,32 @@ func modeOf(vals []sqltypes.Value) sqltypes.Value {
 		i = j
 	}
 	return best
+}
+
+// rangeAgg is range_agg: the multirange of the non-NULL ranges (or of the
+// ranges of the non-NULL multiranges); NULL when there are none.
+type rangeAgg struct {
+	typ    sqltypes.TypeID
+	ranges []*sqltypes.RangeValue
+	any    bool
+}
+
+func (a *rangeAgg) add(args []sqltypes.Value) error {
+	switch v := args[0]; v.K {
+	case sqltypes.KindRange:
+		a.ranges = append(a.ranges, v.Range())
+	case sqltypes.KindMultirange:
+		a.ranges = append(a.ranges, v.Multirange().Ranges...)
+	default:
+		return nil
+	}
+	a.any = true
+	return nil
+}
+
+func (a *rangeAgg) result() (sqltypes.Value, error) {
+	if !a.any {
+		return sqltypes.Null, nil
+	}
+	return sqltypes.MakeMultirange(a.typ, a.ranges)
 }

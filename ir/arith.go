@@ -66,7 +66,9 @@ func printsStyled(t sqltypes.Type) bool {
 	}
 	switch t.ID {
 	case sqltypes.Date, sqltypes.Timestamp, sqltypes.TimestampTZ, sqltypes.Interval,
-		sqltypes.Float4, sqltypes.Float8, sqltypes.Bytea, sqltypes.Record:
+		sqltypes.Float4, sqltypes.Float8, sqltypes.Bytea, sqltypes.Record,
+		sqltypes.DateRange, sqltypes.TsRange, sqltypes.TstzRange,
+		sqltypes.DateMultirange, sqltypes.TsMultirange, sqltypes.TstzMultirange:
 		return true
 	}
 	return false
@@ -79,7 +81,9 @@ func readsDates(t sqltypes.Type) bool {
 		t = t.ElemType()
 	}
 	switch t.ID {
-	case sqltypes.Date, sqltypes.Timestamp, sqltypes.TimestampTZ, sqltypes.Time, sqltypes.TimeTZ:
+	case sqltypes.Date, sqltypes.Timestamp, sqltypes.TimestampTZ, sqltypes.Time, sqltypes.TimeTZ,
+		sqltypes.DateRange, sqltypes.TsRange, sqltypes.TstzRange,
+		sqltypes.DateMultirange, sqltypes.TsMultirange, sqltypes.TstzMultirange:
 		return true
 	}
 	return false

@@ -236,6 +236,10 @@ func conjunctSet(e ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqltypes.Kin
 		case ir.OpGe:
 			return cr.Index, ValueSet{{Lo: v, LoInc: true, HiUnb: true}}, true, true
 		}
+	case *ir.Func:
+		if col, set, ok := rangeOperatorSet(x, ctx); ok {
+			return col, set, false, true
+		}
 	case *ir.InList:
 		cr, ok := x.E.(*ir.ColRef)
 		if !ok || x.Neg {

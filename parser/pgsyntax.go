@@ -72,6 +72,8 @@ var OtherOperators = map[string]bool{
 	// pg_trgm's (% itself is MySQL's modulo, at PostgreSQL's level for it).
 	"<%": true, "%>": true, "<<%": true, "%>>": true,
 	"<->": true, "<<->": true, "<->>": true, "<<<->": true, "<->>>": true,
+	// The range operators (<< and >> above).
+	"&<": true, "&>": true, "-|-": true,
 }
 
 // pgSyntax applies the respellings above to the statement from head on.

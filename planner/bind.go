@@ -465,6 +465,10 @@ func mismatch(a, b sqltypes.Type) error {
 // castAllowedImplicitly follows PostgreSQL's implicit casts among the
 // supported types: numeric widening, text family, and date/timestamp.
 func castAllowedImplicitly(from, to sqltypes.Type) bool {
+	if from.IsRange() || to.IsRange() || from.IsMultirange() || to.IsMultirange() {
+		// No casts between range types (nor to or from others).
+		return from.ID == sqltypes.Unknown || from.ID == to.ID
+	}
 	if from.ID == sqltypes.Unknown || from.Kind() == to.Kind() {
 		return true
 	}

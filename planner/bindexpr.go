@@ -736,6 +736,9 @@ func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
 		// serves ORDER BY, DISTINCT and grouping only).
 		return nil, noOperator(string(op), l.Type(), r.Type())
 	}
+	if err := rangeComparable(op, l, r); err != nil {
+		return nil, err
+	}
 	l, r, err := b.unify(l, r)
 	if err != nil {
 		return nil, err

@@ -322,6 +322,11 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 		if err := catalog.CheckKeyEncodable(t.Columns[i].Type); err != nil {
 			return nil, err
 		}
+		if typ := t.Columns[i].Type; kind == catalog.KindZOrder && (typ.IsRange() || typ.IsMultirange()) {
+			if err := catalog.CheckKeyType(typ, kind); err != nil {
+				return nil, err
+			}
+		}
 		kc := catalog.KeyColumn{Column: i, Desc: part.Desc}
 		if part.Length > 0 {
 			if kind != catalog.KindZOrder {

@@ -480,6 +480,9 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 			return sqltypes.NewBool(strings.HasPrefix(a[0].S, a[1].S)), nil
 		})})
 	case "@>", "<@", "&&":
+		if e, ok, err := b.rangeOperator(op, l, r); ok {
+			return e, err
+		}
 		return b.arrayOperator(op, l, r)
 	case "&", "|", "#":
 		return b.bitwise(op, l, r)
@@ -791,6 +794,22 @@ func (b *Binder) unnestFunc(tf *ir.TableFunc, args []ir.Expr) (*ir.TableFunc, er
 		return nil, pgerr.New(pgerr.UndefinedFunction, "function unnest() does not exist")
 	}
 	for i, a := range args {
+		if t := a.Type(); t.IsMultirange() {
+			// unnest(multirange): its ranges, in order, read as an array
+			// of them (args is tf.Args).
+			rt := sqltypes.MultirangeRange(t.ID)
+			args[i] = &ir.Func{Name: "unnest", Args: []ir.Expr{a}, Typ: sqltypes.ArrayOf(rt),
+				Fn: strict(func(_ *ir.EvalContext, v []sqltypes.Value) (sqltypes.Value, error) {
+					ranges := v[0].Multirange().Ranges
+					elems := make([]sqltypes.Value, len(ranges))
+					for k, r := range ranges {
+						elems[k] = sqltypes.NewRange(r)
+					}
+					return sqltypes.NewArray1(rt, elems), nil
+				})}
+			tf.Cols = append(tf.Cols, ir.Column{Name: "unnest", Type: rt, Col: -1})
+			continue
+		}
 		elem, ok := arrayElem(a.Type())
 		if !ok {
 			if a.Type().ID == sqltypes.Unknown {

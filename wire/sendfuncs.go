@@ -54,16 +54,20 @@ func init() {
 		builtins.Register(f.name, builtins.Overload{Params: []builtins.Param{builtins.T(t)}, Result: builtins.Returns(sqltypes.TypeBytea),
 			Volatility: vol, Doc: "I/O: the binary wire form of a " + t.String(), Eval: send(t)})
 	}
-	// The arrays' send functions, over any array type: the element type
-	// is the argument's.
+	// The arrays', ranges' and multiranges' send functions, over any
+	// array (range, multirange) type: the element type (subtype) is the
+	// argument's.
 	arraySend := func(args []sqltypes.Type) func(*builtins.Context, []sqltypes.Value) (sqltypes.Value, error) {
 		return send(args[0])
 	}
 	for _, f := range []struct {
 		name   string
 		pseudo builtins.Pseudo
-	}{{"array_send", builtins.AnyArray}, {"anyarray_send", builtins.AnyArray}, {"anycompatiblearray_send", builtins.AnyCompatibleArray}} {
+		what   string
+	}{{"array_send", builtins.AnyArray, "an array"}, {"anyarray_send", builtins.AnyArray, "an array"},
+		{"anycompatiblearray_send", builtins.AnyCompatibleArray, "an array"}, {"range_send", builtins.AnyRange, "a range"},
+		{"multirange_send", builtins.AnyMultirange, "a multirange"}} {
 		builtins.Register(f.name, builtins.Overload{Params: []builtins.Param{{Any: true, Pseudo: f.pseudo}},
-			Result: builtins.Returns(sqltypes.TypeBytea), Volatility: builtins.Stable, Doc: "I/O: the binary wire form of an array", Typed: arraySend})
+			Result: builtins.Returns(sqltypes.TypeBytea), Volatility: builtins.Stable, Doc: "I/O: the binary wire form of " + f.what, Typed: arraySend})
 	}
 }

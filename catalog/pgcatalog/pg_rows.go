@@ -127,6 +127,28 @@ func init() {
 		}
 		return out
 	})
+	generate("pg_catalog.pg_range", func(e *Env) []row {
+		// The built-in range types, as PostgreSQL 15 has them: subtype,
+		// multirange type, btree operator class of the subtype, canonical
+		// and subtype-difference functions.
+		ranges := []struct {
+			typ, sub, multi, opc uint32
+			canonical, subdiff   proc
+		}{
+			{3904, 23, 4451, 1978, proc{3914, "int4range_canonical"}, proc{3922, "int4range_subdiff"}},
+			{3906, 1700, 4532, 3125, proc{}, proc{3924, "numrange_subdiff"}},
+			{3908, 1114, 4533, 3128, proc{}, proc{3929, "tsrange_subdiff"}},
+			{3910, 1184, 4534, 3127, proc{}, proc{3930, "tstzrange_subdiff"}},
+			{3912, 1082, 4535, 3122, proc{3915, "daterange_canonical"}, proc{3925, "daterange_subdiff"}},
+			{3926, 20, 4536, 3124, proc{3928, "int8range_canonical"}, proc{3923, "int8range_subdiff"}},
+		}
+		out := make([]row, 0, len(ranges))
+		for _, r := range ranges {
+			out = append(out, &pgRangeRow{Rngtypid: oidV(r.typ), Rngsubtype: oidV(r.sub), Rngmultitypid: oidV(r.multi), Rngcollation: oidV(0),
+				Rngsubopc: oidV(r.opc), Rngcanonical: regprocV(r.canonical), Rngsubdiff: regprocV(r.subdiff)})
+		}
+		return out
+	})
 	generate("pg_catalog.pg_am", func(e *Env) []row {
 		return []row{
 			&pgAmRow{Oid: oidV(AmHeap), Amname: nameV("heap"), Amhandler: regprocV(proc{3, "heap_tableam_handler"}), Amtype: charV('t')},

@@ -201,6 +201,14 @@ var knownDeviations = map[string]string{
 	// set_config(name, NULL, ...) resets the setting in PostgreSQL;
 	// zproxy's is strict (a NULL argument gives NULL and sets nothing).
 	"set_config(text, text, boolean)": "strict",
+	// The multiranges' variadic constructors see their members as
+	// arguments: a NULL one is PostgreSQL's 22004, not a NULL result.
+	"int4multirange(int4range[])": "called on NULL: a NULL member is 22004",
+	"int8multirange(int8range[])": "called on NULL: a NULL member is 22004",
+	"nummultirange(numrange[])":   "called on NULL: a NULL member is 22004",
+	"tsmultirange(tsrange[])":     "called on NULL: a NULL member is 22004",
+	"tstzmultirange(tstzrange[])": "called on NULL: a NULL member is 22004",
+	"datemultirange(daterange[])": "called on NULL: a NULL member is 22004",
 }
 
 // TestRegisteredProcsMatchPostgres: every registered overload with one of

@@ -12,8 +12,9 @@ import (
 // byte) and its datum: varints for the integer kinds (ints, booleans,
 // timestamps, dates), 8 bytes for floats, length-prefixed bytes for the
 // string kinds, PostgreSQL's text for numeric and jsonb (which keeps a
-// numeric's display scale), the three parts of an interval, and an array as
-// its element type, dimensions and elements.
+// numeric's display scale), the three parts of an interval, an array as
+// its element type, dimensions and elements, and a range as its type, flags
+// and bounds, and a multirange as its type and ranges.
 
 var errCorrupt = errors.New("spill: corrupt row")
 
@@ -45,6 +46,17 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindHstore:
 		buf = appendBytes(buf, string(sqltypes.AppendHstoreBinary(nil, v.Hstore())))
+	case sqltypes.KindRange:
+		// The type, the flags and the bounds (NULL where absent).
+		r := v.Range()
+		buf = append(buf, byte(r.Typ), sqltypes.RangeFlags(r))
+		buf = appendValue(appendValue(buf, r.Lower), r.Upper)
+	case sqltypes.KindMultirange:
+		m := v.Multirange()
+		buf = binary.AppendUvarint(append(buf, byte(m.Typ)), uint64(len(m.Ranges)))
+		for _, r := range m.Ranges {
+			buf = appendValue(buf, sqltypes.NewRange(r))
+		}
 	case sqltypes.KindEnum:
 		// The label and its sort order; the type (X) stays behind: the
 		// plan's column types carry it, and a spilled value only needs to
@@ -188,6 +200,50 @@ func (d *decoder) value() sqltypes.Value {
 			return sqltypes.Null
 		}
 		return sqltypes.NewHstore(h)
+	case sqltypes.KindRange:
+		if len(d.b) < 2 {
+			d.err = errCorrupt
+			return sqltypes.Null
+		}
+		id, flags := sqltypes.TypeID(d.b[0]), d.b[1]
+		d.b = d.b[2:]
+		if !id.IsRange() {
+			d.err = errCorrupt
+			return sqltypes.Null
+		}
+		lower := d.value()
+		upper := d.value()
+		r, err := sqltypes.RangeFromFlags(id, flags, lower, upper)
+		if err != nil && d.err == nil {
+			d.err = err
+		}
+		return r
+	case sqltypes.KindMultirange:
+		if len(d.b) < 1 {
+			d.err = errCorrupt
+			return sqltypes.Null
+		}
+		id := sqltypes.TypeID(d.b[0])
+		d.b = d.b[1:]
+		n := d.uvarint()
+		if !(sqltypes.Type{ID: id}).IsMultirange() || n > uint64(len(d.b)) {
+			d.err = errCorrupt
+			return sqltypes.Null
+		}
+		ranges := make([]*sqltypes.RangeValue, 0, n)
+		for ; n > 0 && d.err == nil; n-- {
+			r := d.value()
+			if r.K != sqltypes.KindRange {
+				d.err = errCorrupt
+				return sqltypes.Null
+			}
+			ranges = append(ranges, r.Range())
+		}
+		m, err := sqltypes.MakeMultirange(id, ranges)
+		if err != nil && d.err == nil {
+			d.err = err
+		}
+		return m
 	case sqltypes.KindNumeric:
 		v, err := sqltypes.ParseNumeric(d.bytes())
 		if err != nil && d.err == nil {

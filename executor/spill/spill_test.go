@@ -21,6 +21,13 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 		}
 		return v
 	}
+	rng := func(id sqltypes.TypeID, s string) sqltypes.Value {
+		v, err := sqltypes.ParseText(sqltypes.Type{ID: id}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
 	j, err := sqltypes.ParseJSONB(`{"a": [1, 2.50, "x"], "b": null}`)
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +45,8 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 			Elems: []sqltypes.Value{sqltypes.NewText("a"), sqltypes.NewText("b")}}),
 		sqltypes.NewArray1(sqltypes.TypeNumeric, nil),
 		sqltypes.NewBit([]byte{0xa8}, 5), sqltypes.NewBit(nil, 0), sqltypes.NewMoney(-123456),
+		rng(sqltypes.NumRange, "(1.50,)"), rng(sqltypes.Int4Range, "empty"), rng(sqltypes.TstzRange, "[2024-01-01 00:00+00,infinity]"),
+		rng(sqltypes.Int8Multirange, "{[1,3),(5,)}"), rng(sqltypes.DateMultirange, "{}"),
 	}
 }
 

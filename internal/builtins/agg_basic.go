@@ -100,6 +100,9 @@ func minMax(name string) *Func {
 			// PostgreSQL has no min or max of these types.
 			return errNoOverload()
 		}
+		if c.Args[0].IsRange() {
+			return errNoOverload() // nor of ranges
+		}
 		return c.Args[0], nil
 	}}
 }

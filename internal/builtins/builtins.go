@@ -276,6 +276,12 @@ func resolved(o *Overload, args []sqltypes.Type) Resolved {
 					// An untyped argument takes the enum type the others have.
 					want[i] = enumArg(o, args)
 				}
+				if p.Pseudo == AnyRange {
+					want[i] = rangeArg(o, args)
+				}
+				if p.Pseudo == AnyMultirange {
+					want[i] = multirangeArg(o, args)
+				}
 			}
 		} else {
 			want[i] = p.Type
@@ -357,6 +363,20 @@ func matchCost(o *Overload, args []sqltypes.Type) (int, bool) {
 		switch {
 		case p.Any && p.Pseudo == AnyEnum && a.ID != sqltypes.Enum && a.ID != sqltypes.Unknown:
 			return 0, false // only an enum's values are anyenum
+		case p.Any && (p.Pseudo == AnyRange || p.Pseudo == AnyMultirange):
+			// Only a range's values are anyrange, all of one range type;
+			// an untyped argument takes the others' type (and so for
+			// anymultirange).
+			r := rangeArg(o, args)
+			if p.Pseudo == AnyMultirange {
+				r = multirangeArg(o, args)
+			}
+			if r.ID == sqltypes.Unknown || a.ID != r.ID && a.ID != sqltypes.Unknown {
+				return 0, false
+			}
+			if a.ID == sqltypes.Unknown {
+				cost++
+			}
 		case p.Any, a == p.Type:
 		case a.ID == sqltypes.Unknown:
 			cost++ // an untyped literal takes the parameter's type

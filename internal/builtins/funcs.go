@@ -49,7 +49,7 @@ const (
 // others of PostgreSQL (cstring, internal, trigger, anyrange ...)
 // stand for values zproxy has none of.
 func Pseudos() []Pseudo {
-	return []Pseudo{AnyType, AnyArray, AnyElement, AnyNonArray, AnyCompatible, AnyCompatibleArray, AnyCompatibleNonArray, AnyEnum, Record}
+	return []Pseudo{AnyType, AnyArray, AnyElement, AnyNonArray, AnyCompatible, AnyCompatibleArray, AnyCompatibleNonArray, AnyEnum, AnyRange, AnyMultirange, Record}
 }
 
 // ErrNoOverload is what a Func's Type returns when no overload takes the

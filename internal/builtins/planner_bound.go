@@ -9,7 +9,8 @@ import "github.com/zproxy/zproxy/internal/sqltypes"
 func init() {
 	set := func(o Overload) Overload { o.CalledOnNull, o.Retset = false, true; return o }
 	tTextArray := sqltypes.ArrayOf(tText)
-	RegisterPlannerBound("unnest", set(Sig("the array's elements as rows", AnyElement, AnyArray)))
+	RegisterPlannerBound("unnest", set(Sig("the array's elements as rows", AnyElement, AnyArray)),
+		set(Sig("the multirange's ranges as rows", AnyRange, AnyMultirange)))
 	// pg_typeof(x) the planner answers from x's type (planner/pgexpr.go).
 	RegisterPlannerBound("pg_typeof", Sig("type of the argument", sqltypes.TypeRegType, AnyType).WithVolatility(Stable))
 	RegisterPlannerBound("generate_subscripts", set(Sig("the subscripts of the array's given dimension as rows", tInt4, AnyArray, tInt4)),

@@ -38,6 +38,10 @@ func AppendTextStyled(buf []byte, t Type, v Value, st Style) []byte {
 		}
 	case KindInterval:
 		return AppendIntervalStyle(buf, v.Interval(), st.Interval)
+	case KindRange:
+		return AppendRangeStyled(buf, v.Range(), st)
+	case KindMultirange:
+		return AppendMultirangeStyled(buf, v.Multirange(), st)
 	case KindDate:
 		return AppendDateStyled(buf, v.I, st)
 	case KindTimestamp:
@@ -120,6 +124,15 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 		if r, ok, err := castMoney(v, t); ok {
 			return r, err
 		}
+	}
+	if target == KindRange && v.K == KindRange && v.Range().Typ != t.ID ||
+		target == KindMultirange && v.K == KindMultirange && v.Multirange().Typ != t.ID {
+		// No cast between range types (int4range to int8range).
+		return Null, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", TypeOfValue(v), t)
+	}
+	if target == KindMultirange && v.K == KindRange && MultirangeOf(v.Range().Typ).ID == t.ID {
+		// A range's cast to its multirange type (multirange(range)).
+		return MakeMultirange(t.ID, []*RangeValue{v.Range()})
 	}
 	if v.K == target && !hasModifiers(t) {
 		return v, nil
@@ -376,6 +389,12 @@ func KindType(k Kind) Type {
 
 // TypeOfValue is KindType that also knows an array's element type.
 func TypeOfValue(v Value) Type {
+	if r := v.Range(); v.K == KindRange && r != nil {
+		return Type{ID: r.Typ}
+	}
+	if m := v.Multirange(); v.K == KindMultirange && m != nil {
+		return Type{ID: m.Typ}
+	}
 	if v.K == KindArray {
 		if a := v.Array(); a != nil {
 			return ArrayOf(a.Elem)

@@ -252,6 +252,10 @@ func ParseTextStyled(t Type, s string, st Style) (Value, error) {
 		return NewDate(d), nil
 	case Time, TimeTZ:
 		return ParseTimeStyled(s, t.ID == TimeTZ, st)
+	case Int4Range, Int8Range, NumRange, TsRange, TstzRange, DateRange:
+		return parseRangeStyled(t, s, st)
+	case Int4Multirange, Int8Multirange, NumMultirange, TsMultirange, TstzMultirange, DateMultirange:
+		return parseMultirangeStyled(t, s, st)
 	case Array:
 		a, err := parseArrayStyled(s, t.ElemType(), st)
 		if err != nil {
@@ -419,6 +423,11 @@ func JSONInputStyled(t Type, v Value, st Style) Value {
 		if st.ByteaEscape {
 			return NewText(string(AppendByteaEscape(nil, v.S)))
 		}
+	case KindRange:
+		// range_out's text, its bounds in DateStyle and TimeZone.
+		return NewText(string(AppendRangeStyled(nil, v.Range(), st)))
+	case KindMultirange:
+		return NewText(string(AppendMultirangeStyled(nil, v.Multirange(), st)))
 	case KindInterval:
 		if st.Interval != IntervalStylePostgres {
 			return NewText(string(AppendIntervalStyle(nil, v.Interval(), st.Interval)))

@@ -131,6 +131,12 @@ func ParseText(t Type, s string) (Value, error) {
 		}
 		return NewHstore(h), nil
 	}
+	if t.IsRange() {
+		return parseRangeStyled(t, s, Style{})
+	}
+	if t.IsMultirange() {
+		return parseMultirangeStyled(t, s, Style{})
+	}
 	if t.ID.System() {
 		return parseSystem(t, s)
 	}
@@ -403,6 +409,10 @@ func AppendText(buf []byte, v Value) []byte {
 		return AppendBit(buf, v)
 	case KindMoney:
 		return AppendMoney(buf, v.I)
+	case KindRange:
+		return AppendRangeStyled(buf, v.Range(), Style{})
+	case KindMultirange:
+		return AppendMultirangeStyled(buf, v.Multirange(), Style{})
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

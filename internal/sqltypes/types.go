@@ -63,6 +63,20 @@ const (
 	Bit
 	VarBit
 	Money
+	// The built-in range types (range.go), in their subtypes' order.
+	Int4Range
+	Int8Range
+	NumRange
+	TsRange
+	TstzRange
+	DateRange
+	// Their multirange types (multirange.go), in the same order.
+	Int4Multirange
+	Int8Multirange
+	NumMultirange
+	TsMultirange
+	TstzMultirange
+	DateMultirange
 	numTypeIDs
 )
 
@@ -174,9 +188,22 @@ var infos = [numTypeIDs]typeInfo{
 	// An enum's name and OIDs are its EnumType's.
 	Enum: {"enum", 0, 0, 4, KindEnum, nil},
 
-	Bit:    {"bit", 1560, 1561, -1, KindBit, []string{"bit"}},
-	VarBit: {"bit varying", 1562, 1563, -1, KindBit, []string{"varbit", "bit varying"}},
-	Money:  {"money", 790, 791, 8, KindMoney, []string{"money"}},
+	Bit:       {"bit", 1560, 1561, -1, KindBit, []string{"bit"}},
+	VarBit:    {"bit varying", 1562, 1563, -1, KindBit, []string{"varbit", "bit varying"}},
+	Money:     {"money", 790, 791, 8, KindMoney, []string{"money"}},
+	Int4Range: {"int4range", 3904, 3905, -1, KindRange, []string{"int4range"}},
+	Int8Range: {"int8range", 3926, 3927, -1, KindRange, []string{"int8range"}},
+	NumRange:  {"numrange", 3906, 3907, -1, KindRange, []string{"numrange"}},
+	TsRange:   {"tsrange", 3908, 3909, -1, KindRange, []string{"tsrange"}},
+	TstzRange: {"tstzrange", 3910, 3911, -1, KindRange, []string{"tstzrange"}},
+	DateRange: {"daterange", 3912, 3913, -1, KindRange, []string{"daterange"}},
+
+	Int4Multirange: {"int4multirange", 4451, 6150, -1, KindMultirange, []string{"int4multirange"}},
+	Int8Multirange: {"int8multirange", 4536, 6157, -1, KindMultirange, []string{"int8multirange"}},
+	NumMultirange:  {"nummultirange", 4532, 6151, -1, KindMultirange, []string{"nummultirange"}},
+	TsMultirange:   {"tsmultirange", 4533, 6152, -1, KindMultirange, []string{"tsmultirange"}},
+	TstzMultirange: {"tstzmultirange", 4534, 6153, -1, KindMultirange, []string{"tstzmultirange"}},
+	DateMultirange: {"datemultirange", 4535, 6155, -1, KindMultirange, []string{"datemultirange"}},
 }
 
 // The fixed OIDs of the extension types (see infos).

@@ -38,6 +38,8 @@ const (
 	KindEnum        // an enum: the label in S, its sort order in F, the *EnumType in X
 	KindBit         // bit(n), varbit(n): the bits packed in S (pad bits zero), their number in I
 	KindMoney       // money: cents in I
+	KindRange       // a range: *RangeValue in X
+	KindMultirange  // a multirange: *MultirangeValue in X
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -198,6 +200,10 @@ func Compare(a, b Value) int {
 		return cmp.Compare(a.F, b.F)
 	case a.K == KindBit && b.K == KindBit:
 		return CompareBit(a, b)
+	case a.K == KindRange && b.K == KindRange:
+		return CompareRanges(a.Range(), b.Range())
+	case a.K == KindMultirange && b.K == KindMultirange:
+		return CompareMultiranges(a.Multirange(), b.Multirange())
 	case a.K == KindBPChar || b.K == KindBPChar:
 		return strings.Compare(bpcharCompareForm(a), bpcharCompareForm(b))
 	case a.K == KindCitext || b.K == KindCitext:
@@ -290,6 +296,12 @@ func (v Value) Hash(h uint64) uint64 {
 		h = hashString(h, CitextFold(v.S))
 	case KindHstore:
 		h = hashHstore(h, v.Hstore())
+	case KindRange:
+		h = hashRange(h, v.Range())
+	case KindMultirange:
+		for _, r := range v.Multirange().Ranges {
+			h = hashRange(h, r)
+		}
 	case KindNumeric:
 		h = hashNumeric(h, v.Numeric())
 	case KindInterval:
@@ -333,6 +345,19 @@ func Identical(a, b Value) bool {
 		return a.JSONB() == b.JSONB() || JSONBText(a.JSONB()) == JSONBText(b.JSONB())
 	case KindHstore:
 		return CompareHstore(a.Hstore(), b.Hstore()) == 0
+	case KindRange:
+		return identicalRanges(a.Range(), b.Range())
+	case KindMultirange:
+		x, y := a.Multirange(), b.Multirange()
+		if x.Typ != y.Typ || len(x.Ranges) != len(y.Ranges) {
+			return false
+		}
+		for i := range x.Ranges {
+			if !identicalRanges(x.Ranges[i], y.Ranges[i]) {
+				return false
+			}
+		}
+		return true
 	case KindArray:
 		x, y := a.Array(), b.Array()
 		if x == y {

@@ -101,6 +101,14 @@ func castZoned(v Value, t Type, loc *time.Location) (Value, bool, error) {
 			r, err := ParseTimeIn(v.S, true, loc)
 			return r, true, err
 		}
+		if t.ID == TstzRange {
+			r, err := parseRangeStyled(t, v.S, Style{Location: loc})
+			return r, true, err
+		}
+		if t.ID == TstzMultirange {
+			r, err := parseMultirangeStyled(t, v.S, Style{Location: loc})
+			return r, true, err
+		}
 		if t.ID != TimestampTZ {
 			return Null, false, nil
 		}
