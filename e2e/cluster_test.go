@@ -387,6 +387,28 @@ func TestEventualReads(t *testing.T) {
 	if _, err := conn.Exec(ctx, q); err != nil {
 		t.Fatalf("an eventually consistent scan within the capacity: %v", err)
 	}
+	// A write's estimate gives its write capacity; EXPLAIN ANALYZE what
+	// it consumed.
+	const ins = `INSERT INTO docs VALUES (1001, repeat('z', 3000)), (1002, repeat('z', 3000))`
+	plan = explainLines(t, conn, "EXPLAIN "+ins)
+	i = strings.Index(plan, " write capacity units (transactional)")
+	if i < 0 {
+		t.Fatalf("EXPLAIN of an INSERT on DynamoDB gives no capacity estimate:\n%s", plan)
+	}
+	fields = strings.Fields(plan[:i])
+	var westimate float64
+	fmt.Sscan(strings.TrimPrefix(fields[len(fields)-1], "~"), &westimate)
+	var wdoc []map[string]any
+	if err := conn.QueryRow(ctx, "EXPLAIN (ANALYZE, FORMAT JSON) "+ins, pgx.QueryExecModeSimpleProtocol).Scan(&wdoc); err != nil {
+		t.Fatal(err)
+	}
+	written, _ := wdoc[0]["zproxy Capacity Units"].(float64)
+	// DynamoDB charges a transactional write twice; DynamoDB Local
+	// reports it once.
+	if westimate < written/2 || westimate > written*3 {
+		t.Fatalf("an INSERT estimated at %.1f write capacity units consumed %.1f", westimate, written)
+	}
+
 	// Without statistics the bound stops the statement as it reads.
 	mustExec(t, conn, `SET zproxy.read_consistency = strong`)
 	mustExec(t, conn, `CREATE TABLE fresh (id int PRIMARY KEY, body text)`)

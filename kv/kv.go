@@ -235,6 +235,10 @@ type Capabilities struct {
 	// a store that charges nothing. EXPLAIN estimates a statement's
 	// capacity with it.
 	ReadUnitBytes int
+	// WriteUnitBytes is the item size a write capacity unit pays for
+	// (DynamoDB: 1024 bytes; a transactional write pays twice); 0 for a
+	// store that charges nothing.
+	WriteUnitBytes int
 	// KeepsVersions is true when a transaction can read its snapshot's
 	// version of a key after another transaction replaced it (Pebble). A
 	// backend without old versions (DynamoDB) answers such a read with a

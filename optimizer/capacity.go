@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/ir"
 )
 
 // itemOverhead is what an item holds besides its columns' values: the
@@ -72,4 +73,103 @@ func itemBytes(t *catalog.Table, ts *catalog.TableStats, cols []int) float64 {
 		size += width + float64(len(col.AttrName())) + 1
 	}
 	return size
+}
+
+// sourceRows estimates the rows a write's source yields: a VALUES list's
+// count, or the estimate of the scan under single-input nodes; false when
+// unknown.
+func sourceRows(n Node) (float64, bool) {
+	for {
+		switch x := n.(type) {
+		case *Values:
+			return float64(len(x.Rows)), true
+		case *Scan:
+			if x.Estimated == nil {
+				return 0, false
+			}
+			return x.Estimated.Rows, true
+		}
+		in := n.Inputs()
+		if len(in) != 1 {
+			return 0, false
+		}
+		n = in[0]
+	}
+}
+
+// writeEstimate estimates what writing rows rows of t costs in write
+// capacity units of unit bytes, transactional (twice the units): each row
+// item and, per row, entriesPerRow index entries (an inverted index's
+// entries are not counted: their number is the rows' tokens').
+func writeEstimate(t *catalog.Table, ts *catalog.TableStats, rows, entriesPerRow float64, unit float64) *WriteEstimate {
+	row := math.Ceil(itemBytes(t, ts, nil) / unit)
+	entry := 0.0
+	for _, ix := range t.Indexes {
+		if ix.Kind == catalog.KindGIN {
+			continue
+		}
+		var cols []int
+		for _, k := range ix.Columns {
+			cols = append(cols, k.Column)
+		}
+		entry = math.Max(entry, math.Ceil(itemBytes(t, ts, append(cols, ix.Include...))/unit))
+	}
+	return &WriteEstimate{Rows: rows, Items: rows * (1 + entriesPerRow), Capacity: 2 * rows * (row + entriesPerRow*entry)}
+}
+
+// indexCount is how many of t's indexes other than inverted ones a write
+// of the columns set changes (nil: every one).
+func indexCount(t *catalog.Table, set map[int]ir.Expr) float64 {
+	n := 0.0
+	for _, ix := range t.Indexes {
+		if ix.Kind == catalog.KindGIN {
+			continue
+		}
+		if set == nil {
+			n++
+			continue
+		}
+		for _, k := range ix.Columns {
+			if _, ok := set[k.Column]; ok || k.Column < 0 {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// estimateWrite fills a write's estimate on a store that charges writes.
+func (b *builder) estimateWrite(w Write) {
+	unit := float64(b.opts.Caps.WriteUnitBytes)
+	if unit <= 0 {
+		return
+	}
+	var src Node
+	switch x := w.(type) {
+	case *Insert:
+		src = x.Source
+	case *Update:
+		src = x.Source
+	case *Delete:
+		src = x.Source
+	}
+	rows, ok := sourceRows(src)
+	if !ok {
+		return
+	}
+	t := w.Target()
+	var ts *catalog.TableStats
+	if b.opts.Stats != nil {
+		ts = b.opts.Stats(t.ID)
+	}
+	switch x := w.(type) {
+	case *Insert:
+		x.Estimated = writeEstimate(t, ts, rows, indexCount(t, nil), unit)
+	case *Update:
+		// A changed index key deletes its old entry and puts the new one.
+		x.Estimated = writeEstimate(t, ts, rows, 2*indexCount(t, x.Set), unit)
+	case *Delete:
+		x.Estimated = writeEstimate(t, ts, rows, indexCount(t, nil), unit)
+	}
 }

@@ -689,6 +689,7 @@ func (x *Insert) Describe() Description {
 	d := Description{Head: "Insert into " + x.Table.Name}
 	d.add("row", "primary key %s, %d shard%s", pkString(x.Table), x.Table.Shards, plural(x.Table.Shards))
 	indexWrites(&d, x.Table)
+	writeEstimateLine(&d, x.Estimated)
 	constraintWrites(&d, x.Table, x.Constraints)
 	switch {
 	case x.OnConflict == nil:
@@ -718,6 +719,7 @@ func (x *Update) Describe() Description {
 	sort.Strings(cols)
 	d.add("set", "%s", strings.Join(cols, ", "))
 	indexWrites(&d, x.Table)
+	writeEstimateLine(&d, x.Estimated)
 	constraintWrites(&d, x.Table, x.Constraints)
 	d.add("concurrency", "each row re-read by key and written conditionally on its version")
 	if x.Returning != nil {
@@ -729,12 +731,21 @@ func (x *Update) Describe() Description {
 func (x *Delete) Describe() Description {
 	d := Description{Head: "Delete from " + x.Table.Name}
 	indexWrites(&d, x.Table)
+	writeEstimateLine(&d, x.Estimated)
 	constraintWrites(&d, x.Table, x.Constraints)
 	d.add("concurrency", "each row re-read by key and deleted conditionally on its version")
 	if x.Returning != nil {
 		d.add("returning", "%s", exprList(x.Returning.Exprs))
 	}
 	return d
+}
+
+// writeEstimateLine adds a write's capacity estimate (DynamoDB's).
+func writeEstimateLine(d *Description, e *WriteEstimate) {
+	if e != nil && e.Capacity > 0 {
+		d.add("estimate", "~%s rows, %s items written, %s write capacity units (transactional)",
+			countText(e.Rows), countText(e.Items), countText(e.Capacity))
+	}
 }
 
 func pkString(tb *catalog.Table) string {

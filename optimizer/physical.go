@@ -62,6 +62,9 @@ func Optimize(stmt ir.Statement, params []sqltypes.Value, opts Options) (*Plan, 
 	if b.err != nil {
 		return nil, b.err
 	}
+	if w, ok := plan.Root.(Write); ok {
+		b.estimateWrite(w)
+	}
 	for _, c := range ir.WritesOf(stmt) {
 		w, err := Optimize(c.Write, params, opts)
 		if err != nil {

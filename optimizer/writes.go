@@ -7,9 +7,19 @@ import (
 	"github.com/zproxy/zproxy/ir"
 )
 
+// WriteEstimate is what a write should cost on a store that charges
+// writes by size (DynamoDB), from the table's statistics and the rows its
+// source should yield (capacity.go).
+type WriteEstimate struct {
+	Rows     float64
+	Items    float64 // rows and index entries written
+	Capacity float64 // write capacity units, written transactionally
+}
+
 // Insert writes Source's rows (full table rows) into Table with every
 // index entry they need.
 type Insert struct {
+	Estimated  *WriteEstimate
 	Table      *catalog.Table
 	Source     Node
 	OnConflict *ir.OnConflict
@@ -21,6 +31,7 @@ type Insert struct {
 // Update changes the rows Source finds: each source row is the old table
 // row followed by the columns of any FROM tables, which Set reads.
 type Update struct {
+	Estimated *WriteEstimate
 	Table     *catalog.Table
 	Source    Node
 	Set       map[int]ir.Expr
@@ -33,6 +44,7 @@ type Update struct {
 // Delete removes the rows Source finds (the old row first in each source
 // row) with their index entries.
 type Delete struct {
+	Estimated *WriteEstimate
 	Table     *catalog.Table
 	Source    Node
 	Recheck   ir.Expr

@@ -329,12 +329,17 @@ func (s *Store) Capabilities() kv.Capabilities {
 		RequestLatency: s.latency,
 		Isolation:      kv.IsolationSnapshot,
 		ReadUnitBytes:  readUnitBytes,
+		WriteUnitBytes: writeUnitBytes,
 	}
 }
 
 // readUnitBytes is what one read capacity unit reads: 4 KB of item size,
 // strongly consistent (twice that eventually consistent).
 const readUnitBytes = 4096
+
+// writeUnitBytes is what one write capacity unit writes: 1 KB of item
+// size (twice the units in a transaction).
+const writeUnitBytes = 1024
 
 // Close marks the store closed; later calls fail with kv.ErrClosed. Every
 // acknowledged write is already durable in DynamoDB.
