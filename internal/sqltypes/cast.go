@@ -109,6 +109,9 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 	if target == KindEnum || v.K == KindEnum {
 		return castEnum(v, t)
 	}
+	if r, ok, err := castNet(v, t); ok {
+		return r, err
+	}
 	if v.K == target && !hasModifiers(t) {
 		return v, nil
 	}
@@ -215,6 +218,10 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 		case KindBool:
 			// bool's cast to text is booltext: "true", not boolout's "t".
 			s = NewText(boolText(v.I != 0))
+		case KindInet:
+			// inet and cidr cast to the string types through text(inet),
+			// which always shows the /n.
+			s = NewText(InetText(v.Inet()))
 		default:
 			s = NewText(FormatText(v))
 		}
@@ -354,6 +361,10 @@ func KindType(k Kind) Type {
 		return TypeCitext
 	case KindHstore:
 		return TypeHstore
+	case KindInet:
+		return TypeInet
+	case KindMacAddr:
+		return TypeMacAddr
 	}
 	return TypeUnknown
 }
@@ -367,6 +378,12 @@ func TypeOfValue(v Value) Type {
 	}
 	if e := v.EnumTypeOf(); e != nil {
 		return EnumOf(e)
+	}
+	switch {
+	case v.K == KindInet && v.I != 0:
+		return TypeCidr
+	case v.K == KindMacAddr && len(v.S) == 8:
+		return TypeMacAddr8
 	}
 	return KindType(v.K)
 }

@@ -126,6 +126,8 @@ func ParseText(t Type, s string) (Value, error) {
 			return Null, err
 		}
 		return NewHstore(h), nil
+	case Inet, Cidr, MacAddr, MacAddr8:
+		return parseNet(t, s)
 	}
 	if t.ID.System() {
 		return parseSystem(t, s)
@@ -395,6 +397,8 @@ func AppendText(buf []byte, v Value) []byte {
 		return append(buf, v.S...)
 	case KindHstore:
 		return AppendHstore(buf, v.Hstore())
+	case KindInet, KindMacAddr:
+		return appendNet(buf, v)
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

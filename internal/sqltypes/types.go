@@ -57,6 +57,12 @@ const (
 	Hstore
 	// Enum is a user-defined enum type (enum.go): which one, Type.Enum says.
 	Enum
+	// PostgreSQL's network address types (net.go), after Enum for the
+	// same reason.
+	Inet
+	Cidr
+	MacAddr
+	MacAddr8
 	numTypeIDs
 )
 
@@ -106,6 +112,10 @@ var (
 	TypeJSONB       = Type{ID: JSONB}
 	TypeCitext      = Type{ID: Citext}
 	TypeHstore      = Type{ID: Hstore}
+	TypeInet        = Type{ID: Inet}
+	TypeCidr        = Type{ID: Cidr}
+	TypeMacAddr     = Type{ID: MacAddr}
+	TypeMacAddr8    = Type{ID: MacAddr8}
 )
 
 type typeInfo struct {
@@ -166,6 +176,11 @@ var infos = [numTypeIDs]typeInfo{
 	Hstore: {"hstore", HstoreOID, HstoreArrayOID, -1, KindHstore, []string{"hstore"}},
 	// An enum's name and OIDs are its EnumType's.
 	Enum: {"enum", 0, 0, 4, KindEnum, nil},
+
+	Inet:     {"inet", 869, 1041, -1, KindInet, []string{"inet"}},
+	Cidr:     {"cidr", 650, 651, -1, KindInet, []string{"cidr"}},
+	MacAddr:  {"macaddr", 829, 1040, 6, KindMacAddr, []string{"macaddr"}},
+	MacAddr8: {"macaddr8", 774, 775, 8, KindMacAddr, []string{"macaddr8"}},
 }
 
 // The fixed OIDs of the extension types (see infos).
