@@ -45,6 +45,8 @@ const (
 var infixOps = map[string]bool{
 	"~": true, "~*": true, "!~": true, "!~*": true, "~~": true, "~~*": true, "!~~": true, "!~~*": true,
 	"@>": true, "<@": true, "&&": true, "^@": true, "&": true, "|": true, "#": true,
+	// Shifts of integers, containment of networks (inet's << <<= >> >>=).
+	"<<": true, ">>": true, "<<=": true, ">>=": true,
 }
 
 // comparisonOps may precede ANY/ALL (besides the infix operators).
@@ -402,6 +404,10 @@ func (r *rewriter) pgOperators(head int) error {
 			if err := r.similar(head, j); err != nil {
 				return err
 			}
+		case t.is("~") && !r.ed[j].done && r.prefixPosition(head, j):
+			if err := r.prefixOp(j); err != nil {
+				return err
+			}
 		case t.kind == tkOp && infixOps[t.val] && !r.ed[j].done:
 			if err := r.infix(head, j); err != nil {
 				return err
@@ -478,6 +484,32 @@ func (r *rewriter) similar(head, j int) error {
 	}
 	r.ed[hi].post += "))"
 	r.primStart[hi] = lo
+	return nil
+}
+
+// prefixPosition reports whether the operator at token j has no left
+// operand (it starts the statement's expression, or follows an operator,
+// an opening parenthesis, a comma or a key word): a prefix operator.
+func (r *rewriter) prefixPosition(head, j int) bool {
+	if j == head {
+		return true
+	}
+	p := r.toks[j-1]
+	return p.kind == tkOp || p.is("(") || p.is(",") || p.is("[") || p.kind == tkIdent && pgReserved[p.val]
+}
+
+// prefixOp respells the prefix operator at token j (~ x, bitwise not of
+// integers, inet and macaddr) as zp_op('op', x); its operand extends over
+// the operators that bind tighter than PostgreSQL's other operators, as
+// its grammar's prefix qual_Op does.
+func (r *rewriter) prefixOp(j int) error {
+	hi, ok := r.operandEnd(j+1, precOther)
+	if !ok {
+		return r.syntaxErrorAt(j + 1)
+	}
+	r.replace(j, OpFunc+"('"+r.toks[j].val+"', ")
+	r.ed[hi].post += ")"
+	r.primStart[hi] = j
 	return nil
 }
 

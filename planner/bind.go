@@ -465,7 +465,15 @@ func mismatch(a, b sqltypes.Type) error {
 // castAllowedImplicitly follows PostgreSQL's implicit casts among the
 // supported types: numeric widening, text family, and date/timestamp.
 func castAllowedImplicitly(from, to sqltypes.Type) bool {
-	if from.ID == sqltypes.Unknown || from.Kind() == to.Kind() {
+	if from.ID == sqltypes.Unknown {
+		return true
+	}
+	if from.Kind() == sqltypes.KindInet && to.Kind() == sqltypes.KindInet {
+		// inet and cidr share a kind, but only cidr converts to inet
+		// implicitly (inet to cidr is an assignment cast).
+		return builtins.ImplicitCast(from, to)
+	}
+	if from.Kind() == to.Kind() {
 		return true
 	}
 	if from.ID == sqltypes.Citext || to.ID == sqltypes.Citext || from.ID == sqltypes.Hstore || to.ID == sqltypes.Hstore {
@@ -490,8 +498,8 @@ func castAllowedAssignment(from, to sqltypes.Type) bool {
 	}
 	// Anything can be assigned to a text (or citext) column through its
 	// output form: PostgreSQL's I/O conversion casts to a string type are
-	// assignment casts.
-	return to.Kind() == sqltypes.KindText || to.ID == sqltypes.Citext
+	// assignment casts; so is inet's to cidr.
+	return to.Kind() == sqltypes.KindText || to.ID == sqltypes.Citext || from.ID == sqltypes.Inet && to.ID == sqltypes.Cidr
 }
 
 // writable refuses writes to the catalog's views.

@@ -70,6 +70,10 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.
 	case parser.AnyFunc, parser.AllFunc:
 		e, err = b.bindQuantified(args, name == parser.AllFunc)
 	case parser.OpFunc:
+		if len(args) == 2 {
+			e, err = b.bindPrefixOp(opText(args[0]), args[1])
+			break
+		}
 		e, err = b.bindOperator(opText(args[0]), args[1], args[2])
 	case parser.SimilarFunc:
 		e, err = b.bindSimilar(args)
@@ -444,6 +448,14 @@ func elementTest(pred ir.Expr) func(ctx *ir.EvalContext, left, elem sqltypes.Val
 
 // bindOperator binds l op r for the operators the parser respells.
 func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
+	if netOperand(l) || netOperand(r) {
+		switch op {
+		case "&&", "&", "|":
+			// The network types' operators of these spellings are in
+			// the registry (builtins/network.go).
+			return b.bindRegisteredOp(op, l, r)
+		}
+	}
 	switch op {
 	case "=", "<>", "!=", "<", "<=", ">", ">=":
 		bop := ir.BinOp(op)
@@ -479,8 +491,41 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 		return b.arrayOperator(op, l, r)
 	case "&", "|", "#":
 		return b.bitwise(op, l, r)
+	case "<<", ">>", "<<=", ">>=":
+		// Integer shifts and network containment: the registry's.
+		return b.bindRegisteredOp(op, l, r)
 	}
 	return nil, noOperator(op, l.Type(), r.Type())
+}
+
+// bindPrefixOp binds a prefix operator other than the signs (~) by the
+// registry's overloads for its operand's type; an untyped operand is an
+// integer, as PostgreSQL's preferred choice among ~'s candidates.
+func (b *Binder) bindPrefixOp(op string, e ir.Expr) (ir.Expr, error) {
+	if e.Type().ID == sqltypes.Unknown {
+		var err error
+		if e, err = b.coerceTo(e, sqltypes.TypeInt4, false); err != nil {
+			return nil, err
+		}
+	}
+	res, err := builtins.ResolveOperator(op, []sqltypes.Type{e.Type()})
+	if err != nil {
+		return nil, err
+	}
+	args := []ir.Expr{e}
+	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
+		return nil, err
+	}
+	ov := res.Overload
+	return fold(&ir.Func{Name: op, Args: args, Typ: res.Result, Fn: strict(func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return ov.Eval(fnContext(ctx), a)
+	})})
+}
+
+// netOperand reports whether e is of a network address type.
+func netOperand(e ir.Expr) bool {
+	k := e.Type().Kind()
+	return k == sqltypes.KindInet || k == sqltypes.KindMacAddr
 }
 
 // textOperands types both operands of a string operator as text.

@@ -115,7 +115,7 @@ func init() {
 	generate("pg_catalog.pg_operator", func(e *Env) []row {
 		var out []row
 		for _, line := range strings.Split(strings.TrimSpace(pgOperatorTable), "\n") {
-			f := strings.Split(line, "|")
+			f := operatorFields(line)
 			if len(f) != 12 {
 				continue
 			}
@@ -808,4 +808,17 @@ func (e *Env) description(oid uint32, sub int64) (string, bool) {
 	}
 	c := o.cols[sub-1].comment
 	return c, c != ""
+}
+
+// operatorFields splits a row of pgOperatorTable into its 12 fields. The
+// separator is "|", which is also the name of | and || (inet's OR,
+// text's concatenation): the name is whatever lies between the OID and
+// the ten fields after it.
+func operatorFields(line string) []string {
+	f := strings.Split(line, "|")
+	if len(f) <= 12 {
+		return f
+	}
+	rest := len(f) - 10
+	return append([]string{f[0], strings.Join(f[1:rest], "|")}, f[rest:]...)
 }

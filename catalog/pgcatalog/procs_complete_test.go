@@ -18,7 +18,7 @@ import (
 // heldType reports whether zproxy has values of the type of that OID: one
 // of sqltypes' types (arrays included) or a pseudo-type zproxy's functions
 // are declared with (builtins.Pseudos: the polymorphic ones and record).
-// Every other type of PostgreSQL (inet, tsvector, ranges, cstring,
+// Every other type of PostgreSQL (money, tsvector, ranges, cstring,
 // internal, trigger ...) is one zproxy cannot hold, so a function over it
 // cannot be called through zproxy at all.
 func heldType(oid uint32) bool {
@@ -108,7 +108,7 @@ func (x *exclusion) matches(s pgSig) bool {
 func operatorFunctions() map[uint32]string {
 	out := map[uint32]string{}
 	for _, line := range strings.Split(strings.TrimSpace(pgOperatorTable), "\n") {
-		f := strings.Split(line, "|")
+		f := operatorFields(line)
 		if len(f) < 12 {
 			continue
 		}

@@ -48,6 +48,12 @@ func AppendTextStyled(buf []byte, t Type, v Value, st Style) []byte {
 		if st.ByteaEscape {
 			return AppendByteaEscape(buf, v.S)
 		}
+	case KindInet:
+		// The type says whether the /n always shows (a cidr value read
+		// as inet, by max() say, prints as an inet).
+		if t.ID == Inet || t.ID == Cidr {
+			v = InetValueAs(v, t.ID == Cidr)
+		}
 	}
 	return AppendText(buf, v)
 }
