@@ -701,6 +701,25 @@ func InetToCidr(v Value) Value {
 	return NewInet(n)
 }
 
+// InetSubnetBounds returns the least and greatest inet values (in
+// network_cmp's order) of the addresses a network contains (x <<= net):
+// the network address with its mask length, and the broadcast address
+// with the full one. Every x <<= net lies between them and everything
+// else between them is contained too, as PostgreSQL's
+// network_subset_support reasons for a btree scan.
+func InetSubnetBounds(v Value) (lo, hi Value) {
+	n := v.Inet()
+	low := InetAddr{Family: n.Family, Bits: n.Bits, Addr: n.Masked(n.Bits)}
+	high := InetAddr{Family: n.Family, Bits: n.MaxBits(), Addr: low.Addr}
+	for i := 0; i < n.Size(); i++ {
+		// The bits right of the mask, set.
+		if rest := n.Bits - 8*i; rest < 8 {
+			high.Addr[i] |= byte(0xff >> max(rest, 0))
+		}
+	}
+	return NewInet(low), NewInet(high)
+}
+
 // NewMacAddr returns a macaddr (6 bytes) or macaddr8 (8 bytes) value.
 func NewMacAddr(b []byte) Value { return Value{K: KindMacAddr, S: string(b)} }
 
