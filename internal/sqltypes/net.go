@@ -199,23 +199,10 @@ func parseInetIPv4(s string, dst *[16]byte) (int, bool) {
 		if !isDigit(ch) {
 			break
 		}
-		tmp := 0
-		for {
-			tmp = tmp*10 + int(ch-'0')
-			if tmp > 255 {
-				return 0, false
-			}
-			ch = at(s, i)
-			i++
-			if ch == 0 || !isDigit(ch) {
-				break
-			}
-		}
-		if n == 4 {
+		var ok bool
+		if ch, i, ok = readOctet(s, i, ch, dst, &n); !ok {
 			return 0, false
 		}
-		dst[n] = byte(tmp)
-		n++
 		if ch == 0 || ch == '/' {
 			break
 		}
@@ -223,15 +210,8 @@ func parseInetIPv4(s string, dst *[16]byte) (int, bool) {
 			return 0, false
 		}
 	}
-	bits := -1
-	if ch == '/' && isDigit(at(s, i)) && n > 0 {
-		var ok bool
-		if bits, ok = parseMaskSuffix(s, i); !ok {
-			return 0, false
-		}
-		ch = 0
-	}
-	if ch != 0 {
+	bits, ch, ok := readMask(s, i, ch, n)
+	if !ok || ch != 0 {
 		return 0, false
 	}
 	if bits == -1 {
@@ -244,6 +224,41 @@ func parseInetIPv4(s string, dst *[16]byte) (int, bool) {
 		return 0, false
 	}
 	return bits, true
+}
+
+// readOctet reads the decimal octet whose first digit is ch (the next
+// byte at i) into dst[*n]: no more than 255, no more than four octets. It
+// returns the byte after the digits and the index after that byte.
+func readOctet(s string, i int, ch byte, dst *[16]byte, n *int) (byte, int, bool) {
+	tmp := 0
+	for {
+		tmp = tmp*10 + int(ch-'0')
+		if tmp > 255 {
+			return 0, i, false
+		}
+		ch = at(s, i)
+		i++
+		if ch == 0 || !isDigit(ch) {
+			break
+		}
+	}
+	if *n == 4 {
+		return 0, i, false
+	}
+	dst[*n] = byte(tmp)
+	*n++
+	return ch, i, true
+}
+
+// readMask reads the /n after n octets, ch being the byte after them and
+// i the index after ch: bits -1 and ch unchanged when there is none, ch 0
+// once a valid one is read.
+func readMask(s string, i int, ch byte, n int) (bits int, rest byte, ok bool) {
+	if ch != '/' || !isDigit(at(s, i)) || n == 0 {
+		return -1, ch, true
+	}
+	bits, ok = parseMaskSuffix(s, i)
+	return bits, 0, ok
 }
 
 // parseCidrIPv4 is cidr's IPv4 reading (inet_cidr_pton_ipv4): dotted
@@ -285,23 +300,10 @@ func parseCidrIPv4(s string, dst *[16]byte) (int, bool) {
 		return 0, false
 	}
 	for {
-		tmp := 0
-		for {
-			tmp = tmp*10 + int(ch-'0')
-			if tmp > 255 {
-				return 0, false
-			}
-			ch = at(s, i)
-			i++
-			if ch == 0 || !isDigit(ch) {
-				break
-			}
-		}
-		if n == 4 {
+		var ok bool
+		if ch, i, ok = readOctet(s, i, ch, dst, &n); !ok {
 			return 0, false
 		}
-		dst[n] = byte(tmp)
-		n++
 		if ch == 0 || ch == '/' {
 			break
 		}
@@ -315,15 +317,8 @@ func parseCidrIPv4(s string, dst *[16]byte) (int, bool) {
 		}
 	}
 mask:
-	bits := -1
-	if ch == '/' && isDigit(at(s, i)) && n > 0 {
-		var ok bool
-		if bits, ok = parseMaskSuffix(s, i); !ok {
-			return 0, false
-		}
-		ch = 0
-	}
-	if ch != 0 || n == 0 {
+	bits, ch, ok := readMask(s, i, ch, n)
+	if !ok || ch != 0 || n == 0 {
 		return 0, false
 	}
 	if bits == -1 {
