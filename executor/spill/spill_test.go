@@ -21,6 +21,13 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 		}
 		return v
 	}
+	parse := func(typ sqltypes.Type, s string) sqltypes.Value {
+		v, err := sqltypes.ParseText(typ, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
 	j, err := sqltypes.ParseJSONB(`{"a": [1, 2.50, "x"], "b": null}`)
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +44,8 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 		sqltypes.NewArray(&sqltypes.ArrayValue{Elem: sqltypes.TypeText, Dims: []int32{2, 1}, Lower: []int32{0, 3},
 			Elems: []sqltypes.Value{sqltypes.NewText("a"), sqltypes.NewText("b")}}),
 		sqltypes.NewArray1(sqltypes.TypeNumeric, nil),
+		parse(sqltypes.TypeInet, "10.1.2.3/8"), parse(sqltypes.TypeCidr, "2001:db8::/32"),
+		parse(sqltypes.TypeMacAddr, "08:00:2b:01:02:03"), parse(sqltypes.TypeMacAddr8, "08:00:2b:01:02:03:04:05"),
 	}
 }
 
