@@ -228,7 +228,7 @@ func (p pgSession) Activity() []pgcatalog.Activity {
 		}
 		// Only this session's own fields are read here: the others'
 		// settings belong to their goroutines (activity keeps copies).
-		out = append(out, pgcatalog.Activity{PID: a.pid, User: s.params.User, Database: s.params.Database,
+		out = append(out, pgcatalog.Activity{PID: a.pid, User: s.params.User, Database: s.params.Database, Client: s.params.ClientAddr,
 			ApplicationName: a.appName, BackendStart: a.start, QueryStart: a.queryStart,
 			StateChange: a.change, State: state, Query: a.query})
 	}

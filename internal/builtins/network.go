@@ -277,13 +277,7 @@ func init() {
 				if port {
 					return sqltypes.NewInt(int64(ap.Port())), nil
 				}
-				addr := ap.Addr().Unmap()
-				n := sqltypes.InetAddr{Family: sqltypes.InetFamily4, Bits: addr.BitLen()}
-				if addr.Is6() {
-					n.Family = sqltypes.InetFamily6
-				}
-				copy(n.Addr[:], addr.AsSlice())
-				return sqltypes.NewInet(n), nil
+				return sqltypes.InetFromAddr(ap.Addr()), nil
 			}})
 	}
 	endpoint("inet_client_addr", "the client's address (NULL over a Unix socket)", false, false)

@@ -2,6 +2,7 @@ package sqltypes
 
 import (
 	"encoding/hex"
+	"net/netip"
 	"strconv"
 	"strings"
 
@@ -713,6 +714,18 @@ func InetSubnetBounds(v Value) (lo, hi Value) {
 		}
 	}
 	return NewInet(low), NewInet(high)
+}
+
+// InetFromAddr returns the inet of a host address (an IPv4-mapped IPv6
+// address as IPv4), as PostgreSQL reports a connection's ends.
+func InetFromAddr(a netip.Addr) Value {
+	a = a.Unmap()
+	n := InetAddr{Family: InetFamily4, Bits: a.BitLen()}
+	if a.Is6() {
+		n.Family = InetFamily6
+	}
+	copy(n.Addr[:], a.AsSlice())
+	return NewInet(n)
 }
 
 // NewMacAddr returns a macaddr (6 bytes) or macaddr8 (8 bytes) value.
