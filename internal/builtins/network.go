@@ -65,10 +65,10 @@ func inetOutOfRange() error {
 	return pgerr.New(pgerr.NumericValueOutOfRange, "result is out of range")
 }
 
-// InetAdd is inet + bigint (and inet - bigint with the addend negated):
+// inetAdd is inet + bigint (and inet - bigint with the addend negated):
 // the address plus the addend, carried across its bytes, the mask kept;
 // an address past either end of the family's range is out of range.
-func InetAdd(v sqltypes.Value, addend int64) (sqltypes.Value, error) {
+func inetAdd(v sqltypes.Value, addend int64) (sqltypes.Value, error) {
 	n := v.Inet()
 	n.Cidr = false
 	carry := 0
@@ -84,8 +84,8 @@ func InetAdd(v sqltypes.Value, addend int64) (sqltypes.Value, error) {
 	return sqltypes.NewInet(n), nil
 }
 
-// InetSub is inet - inet: the difference of the addresses as a bigint.
-func InetSub(a, b sqltypes.Value) (sqltypes.Value, error) {
+// inetSub is inet - inet: the difference of the addresses as a bigint.
+func inetSub(a, b sqltypes.Value) (sqltypes.Value, error) {
 	x, y := a.Inet(), b.Inet()
 	if x.Family != y.Family {
 		return sqltypes.Null, differentFamilies("subtract")
@@ -325,8 +325,8 @@ func init() {
 		}),
 		prefix(tMacAddr, macNot), prefix(tMacAddr8, macNot))
 	RegisterOperator("+",
-		binop(tInet, int8, tInet, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return InetAdd(a, b.I) }),
-		binop(int8, tInet, tInet, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return InetAdd(b, a.I) }))
+		binop(tInet, int8, tInet, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return inetAdd(a, b.I) }),
+		binop(int8, tInet, tInet, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return inetAdd(b, a.I) }))
 	RegisterOperator("-",
 		binop(tInet, int8, tInet, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
 			if b.I == -1<<63 {
@@ -334,9 +334,9 @@ func init() {
 				// then finds the sum out of range.
 				return sqltypes.Null, inetOutOfRange()
 			}
-			return InetAdd(a, -b.I)
+			return inetAdd(a, -b.I)
 		}),
-		binop(tInet, tInet, int8, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return InetSub(a, b) }))
+		binop(tInet, tInet, int8, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return inetSub(a, b) }))
 }
 
 // intShift is PostgreSQL's int2shl ... int8shr: C's shift of the value

@@ -66,7 +66,7 @@ func TestInetArithmetic(t *testing.T) {
 		{"::1:0:0:0:0", -1, "::ffff:ffff:ffff:ffff"},
 	}
 	for _, tc := range adds {
-		got, err := InetAdd(parse(tc.in), tc.addend)
+		got, err := inetAdd(parse(tc.in), tc.addend)
 		switch {
 		case tc.want == "":
 			if err == nil {
@@ -90,7 +90,7 @@ func TestInetArithmetic(t *testing.T) {
 		{"ffff::", "::", 0, false},
 	}
 	for _, tc := range subs {
-		got, err := InetSub(parse(tc.a), parse(tc.b))
+		got, err := inetSub(parse(tc.a), parse(tc.b))
 		if tc.ok != (err == nil) || tc.ok && got.I != tc.want {
 			t.Errorf("%s - %s = %v, %v; want %d (ok %v)", tc.a, tc.b, got, err, tc.want, tc.ok)
 		}

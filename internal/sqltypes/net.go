@@ -97,9 +97,9 @@ func (v Value) Inet() InetAddr {
 	return n
 }
 
-// InetValueAs returns v as a value of the inet or cidr type t: the same
-// address, printing as t does. Casting an inet to cidr (which clears the
-// host bits) is CastExplicit's business.
+// InetValueAs returns v as a value of type cidr (cidr true) or inet: the
+// same address, printing as that type does. It does not clear host bits:
+// the cast of an inet to cidr is InetToCidr.
 func InetValueAs(v Value, cidr bool) Value {
 	if cidr {
 		v.I = 1
@@ -591,7 +591,6 @@ func appendInetAddr(buf []byte, n InetAddr) []byte {
 // the octets (IPv4) or groups (IPv6) its mask reaches (inet_cidr_ntop).
 func InetAbbrev(n InetAddr) string {
 	if !n.Cidr {
-		n.Cidr = false
 		return string(AppendInet(nil, n))
 	}
 	var buf []byte
@@ -684,9 +683,6 @@ func appendCidrIPv6(buf []byte, n InetAddr) []byte {
 	}
 	return buf
 }
-
-// CompareInet orders two inet values as PostgreSQL's network_cmp.
-func CompareInet(a, b Value) int { return strings.Compare(a.S, b.S) }
 
 // InetToCidr is the cast of inet to cidr (inet_to_cidr): the host bits
 // cleared.
