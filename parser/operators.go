@@ -495,7 +495,10 @@ func (r *rewriter) prefixPosition(head, j int) bool {
 		return true
 	}
 	p := r.toks[j-1]
-	return p.kind == tkOp || p.is("(") || p.is(",") || p.is("[") || p.kind == tkIdent && pgReserved[p.val]
+	// A key word that is a value (current_user ~ '^adm'), or CASE's END,
+	// ends a left operand.
+	return p.kind == tkOp || p.is("(") || p.is(",") || p.is("[") ||
+		p.kind == tkIdent && pgReserved[p.val] && !valueKeywords[p.val] && p.val != "end"
 }
 
 // prefixOp respells the prefix operator at token j (~ x, bitwise not of
