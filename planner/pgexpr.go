@@ -499,14 +499,12 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 }
 
 // bindPrefixOp binds a prefix operator other than the signs (~) by the
-// registry's overloads for its operand's type; an untyped operand is an
-// integer, as PostgreSQL's preferred choice among ~'s candidates.
+// registry's overloads for its operand's type; for an untyped operand
+// none is preferred (~ '5' is ambiguous in PostgreSQL too).
 func (b *Binder) bindPrefixOp(op string, e ir.Expr) (ir.Expr, error) {
 	if e.Type().ID == sqltypes.Unknown {
-		var err error
-		if e, err = b.coerceTo(e, sqltypes.TypeInt4, false); err != nil {
-			return nil, err
-		}
+		return nil, pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s unknown", op).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
 	}
 	res, err := builtins.ResolveOperator(op, []sqltypes.Type{e.Type()})
 	if err != nil {
