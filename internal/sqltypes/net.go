@@ -200,15 +200,12 @@ func parseInetIPv4(s string, dst *[16]byte) (int, bool) {
 		if !isDigit(ch) {
 			break
 		}
-		var ok bool
-		if ch, i, ok = readOctet(s, i, ch, dst, &n); !ok {
+		var more, ok bool
+		if ch, i, more, ok = readOctet(s, i, ch, dst, &n); !ok {
 			return 0, false
 		}
-		if ch == 0 || ch == '/' {
+		if !more {
 			break
-		}
-		if ch != '.' {
-			return 0, false
 		}
 	}
 	bits, ch, ok := readMask(s, i, ch, n)
@@ -229,13 +226,15 @@ func parseInetIPv4(s string, dst *[16]byte) (int, bool) {
 
 // readOctet reads the decimal octet whose first digit is ch (the next
 // byte at i) into dst[*n]: no more than 255, no more than four octets. It
-// returns the byte after the digits and the index after that byte.
-func readOctet(s string, i int, ch byte, dst *[16]byte, n *int) (byte, int, bool) {
+// returns the byte after the digits and the index after that byte; more
+// says a dot followed (another octet may come), and the end or a / ends
+// the octets; anything else is not an address.
+func readOctet(s string, i int, ch byte, dst *[16]byte, n *int) (next byte, after int, more, ok bool) {
 	tmp := 0
 	for {
 		tmp = tmp*10 + int(ch-'0')
 		if tmp > 255 {
-			return 0, i, false
+			return 0, i, false, false
 		}
 		ch = at(s, i)
 		i++
@@ -244,11 +243,14 @@ func readOctet(s string, i int, ch byte, dst *[16]byte, n *int) (byte, int, bool
 		}
 	}
 	if *n == 4 {
-		return 0, i, false
+		return 0, i, false, false
 	}
 	dst[*n] = byte(tmp)
 	*n++
-	return ch, i, true
+	if ch == 0 || ch == '/' {
+		return ch, i, false, true
+	}
+	return ch, i, true, ch == '.'
 }
 
 // readMask reads the /n after n octets, ch being the byte after them and
@@ -301,15 +303,12 @@ func parseCidrIPv4(s string, dst *[16]byte) (int, bool) {
 		return 0, false
 	}
 	for {
-		var ok bool
-		if ch, i, ok = readOctet(s, i, ch, dst, &n); !ok {
+		var more, ok bool
+		if ch, i, more, ok = readOctet(s, i, ch, dst, &n); !ok {
 			return 0, false
 		}
-		if ch == 0 || ch == '/' {
+		if !more {
 			break
-		}
-		if ch != '.' {
-			return 0, false
 		}
 		ch = at(s, i)
 		i++
