@@ -127,7 +127,12 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 		return zorder.AppendFloat(b, v.F, desc)
 	case sqltypes.KindBool:
 		return zorder.AppendBool(b, v.I != 0, desc)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindMacAddr:
+		return zorder.AppendString(b, v.S, desc)
+	case sqltypes.KindInet:
+		// An inet's S is its order-preserving form (family, network
+		// part, mask length, address: network_cmp's order), the same
+		// for inet and cidr, which compare alike.
 		return zorder.AppendString(b, v.S, desc)
 	default: // ints, timestamps, dates
 		return zorder.AppendInt(b, v.I, desc)
@@ -278,7 +283,8 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.F = kv.AttrFloat, v.F
 	case sqltypes.KindText:
 		a.Kind, a.S = kv.AttrString, v.S
-	case sqltypes.KindUUID:
+	case sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr:
+		// Stored as their text, readable in the store and exact.
 		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
 	case sqltypes.KindBytes:
 		a.Kind, a.B = kv.AttrBytes, []byte(v.S)
@@ -323,7 +329,7 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindText:
 			// Scanned attributes may alias store memory (kv.Iterator).
 			return sqltypes.NewText(strings.Clone(a.S)), nil
-		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ, sqltypes.KindBit:
+		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ, sqltypes.KindBit, sqltypes.KindInet, sqltypes.KindMacAddr:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
 		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore, sqltypes.KindRange, sqltypes.KindMultirange:
@@ -476,7 +482,7 @@ func ZType(t sqltypes.Type) zorder.Type {
 		return zorder.TypeDate
 	case sqltypes.KindBool:
 		return zorder.TypeBool
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr:
 		return zorder.TypeBytes
 	}
 	return zorder.TypeInt
@@ -596,7 +602,7 @@ func ZCode(a zorder.Attr, v sqltypes.Value) uint64 {
 		return a.Float(v.F)
 	case sqltypes.KindBool:
 		return a.Bool(v.I != 0)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr:
 		return a.String(v.S)
 	case sqltypes.KindNumeric:
 		return a.Float(v.AsFloat())
@@ -628,7 +634,7 @@ func ZAbove(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 		return a.FloatAbove(intervalFloat(v.Interval()), true)
 	case sqltypes.KindTimeTZ:
 		return a.IntAbove(v.TimeTZ().UTCMicros(), true)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr:
 		return a.StringAbove(v.S, inclusive)
 	case sqltypes.KindBPChar:
 		return a.StringAbove(strings.TrimRight(v.S, " "), inclusive)
@@ -656,7 +662,7 @@ func ZBelow(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 		return a.FloatBelow(intervalFloat(v.Interval()), true)
 	case sqltypes.KindTimeTZ:
 		return a.IntBelow(v.TimeTZ().UTCMicros(), true)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr:
 		return a.StringBelow(v.S, inclusive)
 	case sqltypes.KindBPChar:
 		return a.StringBelow(strings.TrimRight(v.S, " "), inclusive)

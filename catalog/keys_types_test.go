@@ -158,6 +158,36 @@ func TestIntervalAndCharKeyOrder(t *testing.T) {
 	}
 }
 
+// TestNetworkKeyOrder: inet and cidr keys sort as PostgreSQL's
+// network_cmp (family, network part, mask length, whole address), the
+// two types alike; macaddr keys bytewise.
+func TestNetworkKeyOrder(t *testing.T) {
+	sorted := []string{"0.0.0.0/0", "10.0.0.0/7", "10.0.0.0/8", "10.0.0.1/8", "10.0.0.0/16", "10.0.0.0", "10.0.0.1",
+		"10.255.255.255", "11.0.0.0/8", "255.255.255.255", "::/0", "::", "::1", "::ffff:1.2.3.4", "2001:db8::/32", "2001:db8::1"}
+	for i := range sorted {
+		for j := range sorted {
+			a, b := parse(t, sqltypes.TypeInet, sorted[i]), parse(t, sqltypes.TypeInet, sorted[j])
+			if c := sqltypes.Compare(a, b); (c < 0) != (i < j) || (c == 0) != (i == j) {
+				t.Errorf("Compare(%s, %s) = %d", sorted[i], sorted[j], c)
+			}
+			checkKeyOrder(t, a, b)
+		}
+	}
+	// A cidr keys as the inet of the same address and mask.
+	if !bytes.Equal(catalog.AppendKeyValue(nil, parse(t, sqltypes.TypeCidr, "10.0.0.0/8"), false),
+		catalog.AppendKeyValue(nil, parse(t, sqltypes.TypeInet, "10.0.0.0/8"), false)) {
+		t.Error("cidr and inet 10.0.0.0/8 key apart")
+	}
+	r := rand.New(rand.NewPCG(45, 46))
+	for i := 0; i < 2000; i++ {
+		a, b := make([]byte, 6), make([]byte, 6)
+		for k := range a {
+			a[k], b[k] = byte(r.IntN(3)), byte(r.IntN(3))
+		}
+		checkKeyOrder(t, sqltypes.NewMacAddr(a), sqltypes.NewMacAddr(b))
+	}
+}
+
 // TestNewTypeAttrRoundTrip: every new type stores as attributes and loads
 // back equal, numerics as numbers when that is lossless.
 func TestNewTypeAttrRoundTrip(t *testing.T) {
@@ -198,6 +228,12 @@ func TestNewTypeAttrRoundTrip(t *testing.T) {
 		{sqltypes.Type{ID: sqltypes.VarBit, Width: 20}, "", kv.AttrString},
 		{sqltypes.Type{ID: sqltypes.VarBit}, "x0F1", kv.AttrString},
 		{sqltypes.Type{ID: sqltypes.Money}, "-$1,234.56", kv.AttrInt},
+		{sqltypes.TypeInet, "10.1.2.3/8", kv.AttrString},
+		{sqltypes.TypeInet, "::ffff:1.2.3.4", kv.AttrString},
+		{sqltypes.TypeCidr, "10.0.0.0/32", kv.AttrString},
+		{sqltypes.TypeMacAddr, "08:00:2b:01:02:03", kv.AttrString},
+		{sqltypes.TypeMacAddr8, "08:00:2b:01:02:03:04:05", kv.AttrString},
+		{sqltypes.ArrayOf(sqltypes.TypeCidr), "{10.0.0.0/8,::/0}", kv.AttrString},
 	}
 	for _, c := range cases {
 		v, err := sqltypes.ParseText(c.typ, c.text)

@@ -100,7 +100,7 @@ func statements(ctx context.Context, conn *pgx.Conn, _ *http.Request) (any, erro
 // sessions: pg_stat_activity, this proxy's sessions (each proxy knows its
 // own; roles without pg_read_all_stats see others' only by name).
 func sessions(ctx context.Context, conn *pgx.Conn, _ *http.Request) (any, error) {
-	return queryRows(ctx, conn, `SELECT pid, usename, application_name, client_addr::text AS client_addr,
+	return queryRows(ctx, conn, `SELECT pid, usename, application_name, host(client_addr) AS client_addr,
 		backend_start, xact_start, query_start, state, query, pid = pg_backend_pid() AS console
 		FROM pg_stat_activity ORDER BY backend_start`)
 }

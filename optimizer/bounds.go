@@ -240,6 +240,7 @@ func conjunctSet(e ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqltypes.Kin
 		if col, set, ok := rangeOperatorSet(x, ctx); ok {
 			return col, set, false, true
 		}
+		return subnetBound(x, ctx, colKinds)
 	case *ir.InList:
 		cr, ok := x.E.(*ir.ColRef)
 		if !ok || x.Neg {
@@ -299,6 +300,41 @@ func conjunctSet(e ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqltypes.Kin
 		return cr.Index, ValueSet{iv}, only, true
 	}
 	return 0, nil, false, false
+}
+
+// subnetBound is the key range of an inet column within a network: col
+// << N, col <<= N (or N >> col, N >>= col) lie between N's network
+// address and its broadcast address (sqltypes.InetSubnetBounds), as
+// PostgreSQL's btree serves them through network_subset_support. The
+// operator stays as the filter (exact false), as PostgreSQL rechecks it.
+func subnetBound(f *ir.Func, ctx *ir.EvalContext, colKinds func(int) sqltypes.Kind) (col int, set ValueSet, exact, ok bool) {
+	if !f.Infix || len(f.Args) != 2 {
+		return 0, nil, false, false
+	}
+	colArg, netArg := f.Args[0], f.Args[1]
+	switch f.Name {
+	case "<<", "<<=":
+	case ">>", ">>=":
+		colArg, netArg = netArg, colArg
+	default:
+		return 0, nil, false, false
+	}
+	if c, isCast := colArg.(*ir.Cast); isCast && c.To.ID == sqltypes.Inet && c.E.Type().ID == sqltypes.Cidr {
+		colArg = c.E // a cidr column read as inet: the same values, the same keys
+	}
+	cr, isCol := colArg.(*ir.ColRef)
+	if !isCol || colKinds(cr.Index) != sqltypes.KindInet || netArg.Type().Kind() != sqltypes.KindInet || !ir.IsStatementConstant(netArg) {
+		return 0, nil, false, false
+	}
+	v, err := netArg.Eval(ctx, nil)
+	if err != nil {
+		return 0, nil, false, false
+	}
+	if v.IsNull() {
+		return cr.Index, ValueSet{}, true, true // never true
+	}
+	lo, hi := sqltypes.InetSubnetBounds(v)
+	return cr.Index, ValueSet{{Lo: lo, Hi: hi, LoInc: true, HiInc: true}}, false, true
 }
 
 func flip(op ir.BinOp) ir.BinOp {

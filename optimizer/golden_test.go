@@ -134,6 +134,10 @@ var schema = []string{
 	   account_id BIGINT NOT NULL REFERENCES accounts ON DELETE CASCADE,
 	   amount     NUMERIC CHECK (amount > 0)
 	 )`,
+	// Network addresses: an inet key and a cidr index, which << and <<=
+	// bound as key ranges (network.sql).
+	`CREATE TABLE hosts (addr INET PRIMARY KEY, net CIDR, mac MACADDR, name TEXT)`,
+	`CREATE INDEX hosts_net ON hosts (net)`,
 }
 
 // remoteStore presents an in-memory Pebble store with the capabilities of a

@@ -18,6 +18,9 @@ var byteOrderOpclasses = map[string]bool{
 	"float4_ops": true, "float8_ops": true, "bool_ops": true, "bytea_ops": true,
 	"date_ops": true, "time_ops": true, "timestamp_ops": true, "timestamptz_ops": true,
 	"interval_ops": true, "uuid_ops": true,
+	// The network types' keys are in network_cmp's order (cidr_ops is
+	// inet_ops' order too) and macaddr's bytewise.
+	"inet_ops": true, "cidr_ops": true, "macaddr_ops": true, "macaddr8_ops": true,
 }
 
 // dropOpclasses removes the operator classes named after the columns of a

@@ -45,6 +45,8 @@ const (
 var infixOps = map[string]bool{
 	"~": true, "~*": true, "!~": true, "!~*": true, "~~": true, "~~*": true, "!~~": true, "!~~*": true,
 	"@>": true, "<@": true, "&&": true, "^@": true, "&": true, "|": true, "#": true,
+	// Shifts of integers, containment of networks (inet's << <<= >> >>=).
+	"<<": true, ">>": true, "<<=": true, ">>=": true,
 }
 
 // comparisonOps may precede ANY/ALL (besides the infix operators).

@@ -29,7 +29,8 @@ func TestPGOperatorRewrites(t *testing.T) {
 		{`SELECT a & 1, a | 2`, `zp_op('&', a , 1), zp_op('|', a , 2)`},
 		// The prefix ~ (bitwise NOT) takes what binds tighter than it.
 		{`SELECT ~a, ~ 1 + 1, ~ ~b, 1 - ~c`, `zp_op('~', a), zp_op('~', 1 + 1), zp_op('~', zp_op('~', b)), 1 - zp_op('~', c)`},
-		{`SELECT a << 1 || b >> 2`, `a | zp_op('<<') | 1 | zp_op('||') | b | zp_op('>>') | 2`},
+		// << and >> are other operators, left-associative with ||.
+		{`SELECT a << 1 || b >> 2`, `zp_op('>>', zp_op('<<', a , 1) | zp_op('||') | b , 2)`},
 		{`SELECT B'0101', x'1F', b'', bit '1', bit(2) '10'`, `zp_cast('b0101', 'bit'), zp_cast('x1F', 'bit'), zp_cast('b', 'bit'), zp_cast('1', 'bit'), zp_cast('10', 'bit(2)')`},
 	} {
 		st, err := Parse(tc.in)

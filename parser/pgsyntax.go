@@ -66,13 +66,11 @@ var tidbDistinctAggs = map[string]bool{
 var OtherOperators = map[string]bool{
 	"||": true, "->": true, "->>": true, "#>": true, "#>>": true, "@>": true, "<@": true,
 	"?": true, "?|": true, "?&": true, "#-": true,
-	// The shifts of integers and bit strings (TiDB's << and >> bind
-	// tighter than PostgreSQL's, which are at this level).
-	"<<": true, ">>": true,
 	// pg_trgm's (% itself is MySQL's modulo, at PostgreSQL's level for it).
 	"<%": true, "%>": true, "<<%": true, "%>>": true,
 	"<->": true, "<<->": true, "<->>": true, "<<<->": true, "<->>>": true,
-	// The range operators (<< and >> above).
+	// The range operators (their << and >> are infixOps', with the
+	// shifts and the network operators).
 	"&<": true, "&>": true, "-|-": true,
 }
 

@@ -438,7 +438,7 @@ func (r *rewriter) typedLiteral(i int) error {
 	switch r.toks[i].val {
 	case "smallint", "int2", "integer", "int", "int4", "bigint", "int8", "real", "float4", "float8",
 		"double", "text", "varchar", "character", "boolean", "bool", "timestamp", "timestamptz", "date",
-		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit", "bit":
+		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit", "bit", "inet", "cidr", "macaddr", "macaddr8":
 	default:
 		return nil
 	}

@@ -469,7 +469,15 @@ func castAllowedImplicitly(from, to sqltypes.Type) bool {
 		// No casts between range types (nor to or from others).
 		return from.ID == sqltypes.Unknown || from.ID == to.ID
 	}
-	if from.ID == sqltypes.Unknown || from.Kind() == to.Kind() {
+	if from.ID == sqltypes.Unknown {
+		return true
+	}
+	if from.Kind() == sqltypes.KindInet && to.Kind() == sqltypes.KindInet {
+		// inet and cidr share a kind, but only cidr converts to inet
+		// implicitly (inet to cidr is an assignment cast).
+		return builtins.ImplicitCast(from, to)
+	}
+	if from.Kind() == to.Kind() {
 		return true
 	}
 	if from.ID == sqltypes.Citext || to.ID == sqltypes.Citext || from.ID == sqltypes.Hstore || to.ID == sqltypes.Hstore {
@@ -494,12 +502,12 @@ func castAllowedAssignment(from, to sqltypes.Type) bool {
 	}
 	// Anything can be assigned to a text (or citext) column through its
 	// output form: PostgreSQL's I/O conversion casts to a string type are
-	// assignment casts.
+	// assignment casts; so is inet's to cidr.
 	if to.ID == sqltypes.Money {
 		// pg_cast: integer, bigint and numeric to money are assignment casts.
 		return from.ID == sqltypes.Int4 || from.ID == sqltypes.Int8 || from.ID == sqltypes.Numeric
 	}
-	return to.Kind() == sqltypes.KindText || to.ID == sqltypes.Citext
+	return to.Kind() == sqltypes.KindText || to.ID == sqltypes.Citext || from.ID == sqltypes.Inet && to.ID == sqltypes.Cidr
 }
 
 // writable refuses writes to the catalog's views.

@@ -739,6 +739,12 @@ func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
 	if err := rangeComparable(op, l, r); err != nil {
 		return nil, err
 	}
+	if lt, rt := l.Type(), r.Type(); lt.Kind() == sqltypes.KindMacAddr && rt.Kind() == sqltypes.KindMacAddr && lt.ID != rt.ID {
+		// macaddr and macaddr8 convert to each other implicitly, so
+		// neither type's comparison wins: PostgreSQL's ambiguity.
+		return nil, pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s %s %s", lt, op, rt).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
+	}
 	l, r, err := b.unify(l, r)
 	if err != nil {
 		return nil, err

@@ -134,6 +134,15 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 			return nil, err
 		}
 	}
+	if len(args) == 1 && len(user) == 0 && args[0].Type().ID == sqltypes.Unknown {
+		if t, ok := sqltypes.LookupType(name); ok && (t.Kind() == sqltypes.KindInet || t.Kind() == sqltypes.KindMacAddr) {
+			// cidr('10.0.0.0/8'): PostgreSQL reads a call of a type's
+			// name with one untyped literal as a cast of the literal
+			// (func_get_detail's coercion request), so cidr's input
+			// checks it, not cidr(inet) after inet's.
+			return b.coerceTo(args[0], t, false)
+		}
+	}
 	types := make([]sqltypes.Type, len(args))
 	for i, a := range args {
 		types[i] = a.Type()

@@ -205,21 +205,3 @@ func castText(t sqltypes.Type, v sqltypes.Value) string {
 	}
 	return c.S
 }
-
-// bindPrefixOp binds a prefix operator of package builtins' registry
-// other than - and + (~, the bitwise complement of integers and bit
-// strings), resolved by its operand's type.
-func (b *Binder) bindPrefixOp(op string, e ir.Expr) (ir.Expr, error) {
-	res, err := builtins.ResolveOperator(op, []sqltypes.Type{e.Type()})
-	if err != nil {
-		return nil, err
-	}
-	args := []ir.Expr{e}
-	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
-		return nil, err
-	}
-	ov := res.Overload
-	return fold(&ir.Func{Name: op, Args: args, Typ: res.Result, Fn: strict(func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-		return ov.Eval(fnContext(ctx), a)
-	})})
-}

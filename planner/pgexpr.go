@@ -448,6 +448,14 @@ func elementTest(pred ir.Expr) func(ctx *ir.EvalContext, left, elem sqltypes.Val
 
 // bindOperator binds l op r for the operators the parser respells.
 func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
+	if netOperand(l) || netOperand(r) {
+		switch op {
+		case "&&", "&", "|":
+			// The network types' operators of these spellings are in
+			// the registry (builtins/network.go).
+			return b.bindRegisteredOp(op, l, r)
+		}
+	}
 	switch op {
 	case "=", "<>", "!=", "<", "<=", ">", ">=":
 		bop := ir.BinOp(op)
@@ -486,8 +494,39 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 		return b.arrayOperator(op, l, r)
 	case "&", "|", "#":
 		return b.bitwise(op, l, r)
+	case "<<", ">>", "<<=", ">>=":
+		// Integer shifts and network containment: the registry's.
+		return b.bindRegisteredOp(op, l, r)
 	}
 	return nil, noOperator(op, l.Type(), r.Type())
+}
+
+// bindPrefixOp binds a prefix operator other than the signs (~) by the
+// registry's overloads for its operand's type; for an untyped operand
+// none is preferred (~ '5' is ambiguous in PostgreSQL too).
+func (b *Binder) bindPrefixOp(op string, e ir.Expr) (ir.Expr, error) {
+	if e.Type().ID == sqltypes.Unknown {
+		return nil, pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s unknown", op).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
+	}
+	res, err := builtins.ResolveOperator(op, []sqltypes.Type{e.Type()})
+	if err != nil {
+		return nil, err
+	}
+	args := []ir.Expr{e}
+	if err := b.coerceArgs(args, res.ArgTypes); err != nil {
+		return nil, err
+	}
+	ov := res.Overload
+	return fold(&ir.Func{Name: op, Args: args, Typ: res.Result, Fn: strict(func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return ov.Eval(fnContext(ctx), a)
+	})})
+}
+
+// netOperand reports whether e is of a network address type.
+func netOperand(e ir.Expr) bool {
+	k := e.Type().Kind()
+	return k == sqltypes.KindInet || k == sqltypes.KindMacAddr
 }
 
 // textOperands types both operands of a string operator as text.

@@ -393,6 +393,9 @@ func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
 		// citext beside text or varchar: text, the string category's
 		// preferred type, as select_common_type picks.
 		return sqltypes.TypeText, nil
+	case a.Kind() == sqltypes.KindInet && b.Kind() == sqltypes.KindInet:
+		// cidr beside inet: inet, which cidr converts to implicitly.
+		return sqltypes.TypeInet, nil
 	case a.Kind() == b.Kind():
 		return a, nil
 	case castAllowedImplicitly(a, b) && dateish(a) && dateish(b):

@@ -128,7 +128,7 @@ func (e *Engine) localActivity() []peerSession {
 		// their settings belong to their goroutines (activity keeps
 		// copies).
 		out = append(out, peerSession{Activity: pgcatalog.Activity{PID: a.pid, User: s.params.User, Database: s.params.Database,
-			ApplicationName: a.appName, BackendStart: a.start, QueryStart: a.queryStart,
+			Client: s.params.ClientAddr, ApplicationName: a.appName, BackendStart: a.start, QueryStart: a.queryStart,
 			StateChange: a.change, State: state, Query: a.query}, Authenticated: s.params.Authenticated})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].PID < out[j].PID })

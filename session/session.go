@@ -327,7 +327,7 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 	}
 	return builtins.Context{Now: start, Location: s.location(), Style: s.Style(), Sequences: &sessionSequences{s: s, ctx: ctx}, Random: &s.random,
 		Done: ctx.Done(), Err: ctx.Err,
-		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID)},
+		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID), ClientAddr: s.params.ClientAddr, ServerAddr: s.params.ServerAddr},
 		Settings: s.Setting, ExactSettings: s.exactSetting}
 }
 

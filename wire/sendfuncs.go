@@ -30,6 +30,7 @@ var sendFuncs = []sendFunc{
 	{"regclasssend", 2205, false}, {"regtypesend", 2206, false}, {"void_send", 2278, false}, {"uuid_send", 2950, false},
 	{"jsonb_send", 3802, false}, {"regnamespacesend", 4089, false}, {"regrolesend", 4096, false},
 	{"bit_send", 1560, false}, {"varbit_send", 1562, false}, {"cash_send", 790, false},
+	{"cidr_send", 650, false}, {"macaddr8_send", 774, false}, {"macaddr_send", 829, false}, {"inet_send", 869, false},
 }
 
 func init() {

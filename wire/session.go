@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"net/netip"
 	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -53,6 +54,9 @@ type SessionParams struct {
 	// ParameterStatus reports a changed run-time parameter (after SET) so
 	// the client gets a ParameterStatus message.
 	ParameterStatus func(name, value string)
+	// ClientAddr and ServerAddr are the connection's two ends when it is
+	// TCP (inet_client_addr, inet_server_addr); zero over a Unix socket.
+	ClientAddr, ServerAddr netip.AddrPort
 	// PID is the process ID the client was given in BackendKeyData
 	// (pg_backend_pid, NOTIFY's sender).
 	PID uint32

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -165,6 +166,8 @@ func (c *conn) startup() error {
 			Notice:          c.notice,
 			ParameterStatus: c.parameterStatus,
 			PID:             c.pid,
+			ClientAddr:      tcpAddrPort(c.raw.RemoteAddr()),
+			ServerAddr:      tcpAddrPort(c.raw.LocalAddr()),
 			Notify:          c.notify,
 			NotifyQueue:     c.srv.notifyQueue,
 			ServerSettings:  c.srv.settings,
@@ -386,4 +389,13 @@ func (c *conn) lookupRole() (Role, error) {
 		return err
 	})
 	return role, err
+}
+
+// tcpAddrPort is a TCP connection end's address and port; zero for any
+// other kind of socket (a Unix socket has none).
+func tcpAddrPort(a net.Addr) netip.AddrPort {
+	if t, ok := a.(*net.TCPAddr); ok {
+		return t.AddrPort()
+	}
+	return netip.AddrPort{}
 }

@@ -111,6 +111,23 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.Null, err
 		}
 		return sqltypes.NewMoney(int64(binary.BigEndian.Uint64(src))), nil
+	case sqltypes.Inet, sqltypes.Cidr:
+		return decodeInet(t, src)
+	case sqltypes.MacAddr:
+		if err := fixed(6); err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewMacAddr(src), nil
+	case sqltypes.MacAddr8:
+		// macaddr8_recv takes an EUI-48 too, as the cast from macaddr
+		// widens it.
+		if len(src) == 6 {
+			return sqltypes.MacAddrTo8(string(src)), nil
+		}
+		if err := fixed(8); err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewMacAddr(src), nil
 	case sqltypes.Bytea:
 		return sqltypes.NewBytes(src), nil
 	case sqltypes.UUID:
@@ -271,6 +288,18 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return append(buf, v.S...), nil
 	case sqltypes.Money:
 		return binary.BigEndian.AppendUint64(buf, uint64(v.I)), nil
+	case sqltypes.Inet, sqltypes.Cidr:
+		// inet_send and cidr_send: family, mask length, is_cidr (the
+		// type's, not the value's), address length, address.
+		n := v.Inet()
+		isCidr := byte(0)
+		if t.ID == sqltypes.Cidr {
+			isCidr = 1
+		}
+		buf = append(buf, n.Family, byte(n.Bits), isCidr, byte(n.Size()))
+		return append(buf, n.Addr[:n.Size()]...), nil
+	case sqltypes.MacAddr, sqltypes.MacAddr8:
+		return append(buf, v.S...), nil
 	case sqltypes.Date:
 		switch v.I {
 		case sqltypes.DateInfinity:
@@ -645,4 +674,36 @@ func decodeBit(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 // past the end of its buffer.
 func errInsufficientData() error {
 	return pgerr.New(pgerr.ProtocolViolation, "insufficient data left in message")
+}
+
+// decodeInet reads the binary form of an inet or cidr (network_recv):
+// family, mask length, an is_cidr byte it ignores (the type decides),
+// address length and address, with PostgreSQL's checks and errors.
+func decodeInet(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
+	name := t.String()
+	bad := func(what string) error {
+		return pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid %s in external \"%s\" value", what, name)
+	}
+	if len(src) < 4 {
+		return sqltypes.Null, errBadBinary(t, "expected at least 4 bytes, got %d", len(src))
+	}
+	n := sqltypes.InetAddr{Family: src[0], Bits: int(src[1]), Cidr: t.ID == sqltypes.Cidr}
+	if n.Family != sqltypes.InetFamily4 && n.Family != sqltypes.InetFamily6 {
+		return sqltypes.Null, bad("address family")
+	}
+	if n.Bits > n.MaxBits() {
+		return sqltypes.Null, bad("bits")
+	}
+	if int(src[3]) != n.Size() {
+		return sqltypes.Null, bad("length")
+	}
+	if len(src) != 4+n.Size() {
+		return sqltypes.Null, errBadBinary(t, "expected %d bytes, got %d", 4+n.Size(), len(src))
+	}
+	copy(n.Addr[:], src[4:])
+	if n.Cidr && !n.HostClean() {
+		return sqltypes.Null, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid external \"cidr\" value").
+			WithDetail("Value has bits set to right of mask.")
+	}
+	return sqltypes.NewInet(n), nil
 }

@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"context"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -86,14 +87,15 @@ type Activity struct {
 	User            string
 	Database        string
 	ApplicationName string
-	ClientAddr      string
-	ClientPort      int32
-	BackendStart    time.Time
-	XactStart       time.Time
-	QueryStart      time.Time
-	StateChange     time.Time
-	State           string // "active", "idle", "idle in transaction", ...
-	Query           string
+	// Client is the client's address and port over TCP; zero over a
+	// Unix socket (client_addr NULL, client_port -1).
+	Client       netip.AddrPort
+	BackendStart time.Time
+	XactStart    time.Time
+	QueryStart   time.Time
+	StateChange  time.Time
+	State        string // "active", "idle", "idle in transaction", ...
+	Query        string
 }
 
 // Env is a statement's view of the catalogs: the schema snapshot it was

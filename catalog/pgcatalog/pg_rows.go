@@ -436,8 +436,8 @@ func init() {
 				XactStart: ts(a.XactStart), QueryStart: ts(a.QueryStart), StateChange: ts(a.StateChange), State: textV(a.State),
 				Query: textV(a.Query), BackendType: textV("client backend"), LeaderPid: nullV, BackendXid: nullV,
 				BackendXmin: nullV, QueryId: nullV}
-			if a.ClientAddr != "" {
-				r.ClientAddr, r.ClientPort = textV(a.ClientAddr), intV(int64(a.ClientPort))
+			if a.Client.IsValid() {
+				r.ClientAddr, r.ClientPort = sqltypes.InetFromAddr(a.Client.Addr()), intV(int64(a.Client.Port()))
 			} else {
 				r.ClientPort = intV(-1)
 			}

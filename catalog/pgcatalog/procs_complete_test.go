@@ -18,7 +18,7 @@ import (
 // heldType reports whether zproxy has values of the type of that OID: one
 // of sqltypes' types (arrays included) or a pseudo-type zproxy's functions
 // are declared with (builtins.Pseudos: the polymorphic ones and record).
-// Every other type of PostgreSQL (inet, tsvector, ranges, cstring,
+// Every other type of PostgreSQL (money, tsvector, ranges, cstring,
 // internal, trigger ...) is one zproxy cannot hold, so a function over it
 // cannot be called through zproxy at all.
 func heldType(oid uint32) bool {

@@ -42,7 +42,10 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindFloat:
 		buf = binary.BigEndian.AppendUint64(buf, math.Float64bits(v.F))
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindMacAddr:
+		buf = appendBytes(buf, v.S)
+	case sqltypes.KindInet:
+		buf = binary.AppendVarint(buf, v.I) // 1 for a cidr
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindHstore:
 		buf = appendBytes(buf, string(sqltypes.AppendHstoreBinary(nil, v.Hstore())))
@@ -186,8 +189,11 @@ func (d *decoder) value() sqltypes.Value {
 		return sqltypes.Value{K: k, I: n, S: d.bytes()}
 	case sqltypes.KindFloat:
 		return sqltypes.NewFloat(d.float64())
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindMacAddr:
 		return sqltypes.Value{K: k, S: d.bytes()}
+	case sqltypes.KindInet:
+		i := d.varint()
+		return sqltypes.Value{K: k, I: i, S: d.bytes()}
 	case sqltypes.KindEnum:
 		f := d.float64()
 		return sqltypes.Value{K: k, F: f, S: d.bytes()}

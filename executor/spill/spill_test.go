@@ -28,6 +28,13 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 		}
 		return v
 	}
+	parse := func(typ sqltypes.Type, s string) sqltypes.Value {
+		v, err := sqltypes.ParseText(typ, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
 	j, err := sqltypes.ParseJSONB(`{"a": [1, 2.50, "x"], "b": null}`)
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +54,8 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 		sqltypes.NewBit([]byte{0xa8}, 5), sqltypes.NewBit(nil, 0), sqltypes.NewMoney(-123456),
 		rng(sqltypes.NumRange, "(1.50,)"), rng(sqltypes.Int4Range, "empty"), rng(sqltypes.TstzRange, "[2024-01-01 00:00+00,infinity]"),
 		rng(sqltypes.Int8Multirange, "{[1,3),(5,)}"), rng(sqltypes.DateMultirange, "{}"),
+		parse(sqltypes.TypeInet, "10.1.2.3/8"), parse(sqltypes.TypeCidr, "2001:db8::/32"),
+		parse(sqltypes.TypeMacAddr, "08:00:2b:01:02:03"), parse(sqltypes.TypeMacAddr8, "08:00:2b:01:02:03:04:05"),
 	}
 }
 

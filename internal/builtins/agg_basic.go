@@ -16,7 +16,7 @@ var (
 	tIntervalArray   = sqltypes.ArrayOf(sqltypes.TypeInterval)
 	numericAggInputs = []sqltypes.Type{tInt8, tInt4, tInt2, tFloat4, tFloat8, tNumeric}
 	sameType         = func(t sqltypes.Type) any { return t }
-	minMaxInputs     = []sqltypes.Type{tInt8, tInt4, tInt2, {ID: sqltypes.Oid}, tFloat4, tFloat8, tDate, {ID: sqltypes.Time}, {ID: sqltypes.TimeTZ}, tTS, tTSTZ, tInterval, tText, tNumeric, sqltypes.TypeBPChar, tMoney}
+	minMaxInputs     = []sqltypes.Type{tInt8, tInt4, tInt2, {ID: sqltypes.Oid}, tFloat4, tFloat8, tDate, {ID: sqltypes.Time}, {ID: sqltypes.TimeTZ}, tTS, tTSTZ, tInterval, tText, tNumeric, sqltypes.TypeBPChar, tMoney, sqltypes.TypeInet}
 	errNoOverload    = func() (sqltypes.Type, error) { return sqltypes.Type{}, ErrNoOverload }
 )
 
@@ -96,9 +96,11 @@ func minMax(name string) *Func {
 			return sqltypes.Type{}, err
 		}
 		switch c.Args[0].ID {
-		case sqltypes.Bool, sqltypes.Bytea, sqltypes.UUID, sqltypes.JSON, sqltypes.JSONB, sqltypes.Bit, sqltypes.VarBit:
+		case sqltypes.Bool, sqltypes.Bytea, sqltypes.UUID, sqltypes.JSON, sqltypes.JSONB, sqltypes.Bit, sqltypes.VarBit, sqltypes.MacAddr, sqltypes.MacAddr8:
 			// PostgreSQL has no min or max of these types.
 			return errNoOverload()
+		case sqltypes.Cidr:
+			return sqltypes.TypeInet, nil // max(inet), through cidr's implicit cast
 		}
 		if c.Args[0].IsRange() {
 			return errNoOverload() // nor of ranges

@@ -31,6 +31,7 @@
 package builtins
 
 import (
+	"net/netip"
 	"sort"
 	"strings"
 	"time"
@@ -95,6 +96,10 @@ type SessionInfo struct {
 	User     string
 	Database string
 	PID      int
+	// ClientAddr and ServerAddr are the connection's two ends over TCP
+	// (inet_client_addr, inet_server_port ...); zero over a Unix socket
+	// or without a connection.
+	ClientAddr, ServerAddr netip.AddrPort
 }
 
 // Volatility says when a function's result may change, as PostgreSQL
@@ -412,6 +417,12 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return from.Kind() == to.Kind() // bit and bit varying, both ways
 	case from.ID == sqltypes.Money || to.ID == sqltypes.Money:
 		return false
+	case isNetType(from) || isNetType(to):
+		// pg_cast's implicit casts among the network types: cidr to
+		// inet (binary-coercible) and macaddr to macaddr8 and back.
+		return from.ID == sqltypes.Cidr && to.ID == sqltypes.Inet ||
+			from.ID == sqltypes.MacAddr && to.ID == sqltypes.MacAddr8 ||
+			from.ID == sqltypes.MacAddr8 && to.ID == sqltypes.MacAddr
 	case from.IsTextual() && to.Kind() == sqltypes.KindText:
 		return true // char(n) too, losing its padding
 	case (from.ID == sqltypes.Name || from.ID == sqltypes.Char) && to.ID == sqltypes.Text:
@@ -424,6 +435,12 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return true
 	}
 	return false
+}
+
+// isNetType reports whether t is one of the network address types.
+func isNetType(t sqltypes.Type) bool {
+	k := t.Kind()
+	return k == sqltypes.KindInet || k == sqltypes.KindMacAddr
 }
 
 func intWidth(t sqltypes.Type) int {

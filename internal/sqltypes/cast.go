@@ -52,6 +52,12 @@ func AppendTextStyled(buf []byte, t Type, v Value, st Style) []byte {
 		if st.ByteaEscape {
 			return AppendByteaEscape(buf, v.S)
 		}
+	case KindInet:
+		// The type says whether the /n always shows (a cidr value read
+		// as inet, by max() say, prints as an inet).
+		if t.ID == Inet || t.ID == Cidr {
+			v = InetValueAs(v, t.ID == Cidr)
+		}
 	}
 	return AppendText(buf, v)
 }
@@ -133,6 +139,9 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 	if target == KindMultirange && v.K == KindRange && MultirangeOf(v.Range().Typ).ID == t.ID {
 		// A range's cast to its multirange type (multirange(range)).
 		return MakeMultirange(t.ID, []*RangeValue{v.Range()})
+	}
+	if r, ok, err := castNet(v, t); ok {
+		return r, err
 	}
 	if v.K == target && !hasModifiers(t) {
 		return v, nil
@@ -240,6 +249,10 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 		case KindBool:
 			// bool's cast to text is booltext: "true", not boolout's "t".
 			s = NewText(boolText(v.I != 0))
+		case KindInet:
+			// inet and cidr cast to the string types through text(inet),
+			// which always shows the /n.
+			s = NewText(InetText(v.Inet()))
 		default:
 			s = NewText(FormatText(v))
 		}
@@ -383,6 +396,10 @@ func KindType(k Kind) Type {
 		return Type{ID: VarBit}
 	case KindMoney:
 		return Type{ID: Money}
+	case KindInet:
+		return TypeInet
+	case KindMacAddr:
+		return TypeMacAddr
 	}
 	return TypeUnknown
 }
@@ -402,6 +419,12 @@ func TypeOfValue(v Value) Type {
 	}
 	if e := v.EnumTypeOf(); e != nil {
 		return EnumOf(e)
+	}
+	switch {
+	case v.K == KindInet && v.I != 0:
+		return TypeCidr
+	case v.K == KindMacAddr && len(v.S) == 8:
+		return TypeMacAddr8
 	}
 	return KindType(v.K)
 }

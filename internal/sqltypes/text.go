@@ -130,6 +130,8 @@ func ParseText(t Type, s string) (Value, error) {
 			return Null, err
 		}
 		return NewHstore(h), nil
+	case Inet, Cidr, MacAddr, MacAddr8:
+		return parseNet(t, s)
 	}
 	if t.IsRange() {
 		return parseRangeStyled(t, s, Style{})
@@ -413,6 +415,8 @@ func AppendText(buf []byte, v Value) []byte {
 		return AppendRangeStyled(buf, v.Range(), Style{})
 	case KindMultirange:
 		return AppendMultirangeStyled(buf, v.Multirange(), Style{})
+	case KindInet, KindMacAddr:
+		return appendNet(buf, v)
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

@@ -77,6 +77,12 @@ const (
 	TsMultirange
 	TstzMultirange
 	DateMultirange
+	// PostgreSQL's network address types (net.go), after Enum for the
+	// same reason.
+	Inet
+	Cidr
+	MacAddr
+	MacAddr8
 	numTypeIDs
 )
 
@@ -127,6 +133,10 @@ var (
 	TypeJSONB       = Type{ID: JSONB}
 	TypeCitext      = Type{ID: Citext}
 	TypeHstore      = Type{ID: Hstore}
+	TypeInet        = Type{ID: Inet}
+	TypeCidr        = Type{ID: Cidr}
+	TypeMacAddr     = Type{ID: MacAddr}
+	TypeMacAddr8    = Type{ID: MacAddr8}
 )
 
 type typeInfo struct {
@@ -204,6 +214,10 @@ var infos = [numTypeIDs]typeInfo{
 	TsMultirange:   {"tsmultirange", 4533, 6152, -1, KindMultirange, []string{"tsmultirange"}},
 	TstzMultirange: {"tstzmultirange", 4534, 6153, -1, KindMultirange, []string{"tstzmultirange"}},
 	DateMultirange: {"datemultirange", 4535, 6155, -1, KindMultirange, []string{"datemultirange"}},
+	Inet:           {"inet", 869, 1041, -1, KindInet, []string{"inet"}},
+	Cidr:           {"cidr", 650, 651, -1, KindInet, []string{"cidr"}},
+	MacAddr:        {"macaddr", 829, 1040, 6, KindMacAddr, []string{"macaddr"}},
+	MacAddr8:       {"macaddr8", 774, 775, 8, KindMacAddr, []string{"macaddr8"}},
 }
 
 // The fixed OIDs of the extension types (see infos).

@@ -40,6 +40,8 @@ const (
 	KindMoney       // money: cents in I
 	KindRange       // a range: *RangeValue in X
 	KindMultirange  // a multirange: *MultirangeValue in X
+	KindInet        // inet and cidr: the order-preserving form in S, 1 in I for a cidr (net.go)
+	KindMacAddr     // macaddr and macaddr8: the 6 or 8 bytes in S
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -209,7 +211,7 @@ func Compare(a, b Value) int {
 	case a.K == KindCitext || b.K == KindCitext:
 		// citext beside text (never bound so; kept total): by the fold.
 		return strings.Compare(compareForm(a), compareForm(b))
-	case a.K == KindText || a.K == KindBytes || a.K == KindUUID || a.K == KindJSON:
+	case a.K == KindText || a.K == KindBytes || a.K == KindUUID || a.K == KindJSON || a.K == KindInet || a.K == KindMacAddr:
 		return strings.Compare(a.S, b.S)
 	case a.K == KindInterval && b.K == KindInterval:
 		return CompareInterval(a.Interval(), b.Interval())
@@ -288,7 +290,7 @@ func (v Value) Hash(h uint64) uint64 {
 			f = math.NaN()
 		}
 		h = hashUint64(h, math.Float64bits(f))
-	case KindText, KindBytes, KindUUID, KindJSON, KindEnum:
+	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindInet, KindMacAddr:
 		h = hashString(h, v.S)
 	case KindBPChar:
 		h = hashString(h, strings.TrimRight(v.S, " "))
