@@ -354,6 +354,10 @@ func KindType(k Kind) Type {
 		return TypeCitext
 	case KindHstore:
 		return TypeHstore
+	case KindTSVector:
+		return TypeTSVector
+	case KindTSQuery:
+		return TypeTSQuery
 	}
 	return TypeUnknown
 }

@@ -126,6 +126,18 @@ func ParseText(t Type, s string) (Value, error) {
 			return Null, err
 		}
 		return NewHstore(h), nil
+	case TSVector:
+		v, err := ParseTSVector(s)
+		if err != nil {
+			return Null, err
+		}
+		return NewTSVector(v), nil
+	case TSQuery:
+		q, err := ParseTSQueryText(s)
+		if err != nil {
+			return Null, err
+		}
+		return NewTSQuery(q), nil
 	}
 	if t.ID.System() {
 		return parseSystem(t, s)
@@ -395,6 +407,10 @@ func AppendText(buf []byte, v Value) []byte {
 		return append(buf, v.S...)
 	case KindHstore:
 		return AppendHstore(buf, v.Hstore())
+	case KindTSVector:
+		return AppendTSVector(buf, v.TSVector())
+	case KindTSQuery:
+		return AppendTSQuery(buf, v.TSQuery())
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

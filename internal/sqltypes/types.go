@@ -57,6 +57,11 @@ const (
 	Hstore
 	// Enum is a user-defined enum type (enum.go): which one, Type.Enum says.
 	Enum
+	// The full-text search types (tsvector.go, tsquery.go) and regconfig,
+	// the reg* alias naming a text search configuration (oidtypes.go).
+	TSVector
+	TSQuery
+	RegConfig
 	numTypeIDs
 )
 
@@ -106,6 +111,9 @@ var (
 	TypeJSONB       = Type{ID: JSONB}
 	TypeCitext      = Type{ID: Citext}
 	TypeHstore      = Type{ID: Hstore}
+	TypeTSVector    = Type{ID: TSVector}
+	TypeTSQuery     = Type{ID: TSQuery}
+	TypeRegConfig   = Type{ID: RegConfig}
 )
 
 type typeInfo struct {
@@ -166,6 +174,10 @@ var infos = [numTypeIDs]typeInfo{
 	Hstore: {"hstore", HstoreOID, HstoreArrayOID, -1, KindHstore, []string{"hstore"}},
 	// An enum's name and OIDs are its EnumType's.
 	Enum: {"enum", 0, 0, 4, KindEnum, nil},
+
+	TSVector:  {"tsvector", 3614, 3643, -1, KindTSVector, []string{"tsvector"}},
+	TSQuery:   {"tsquery", 3615, 3645, -1, KindTSQuery, []string{"tsquery"}},
+	RegConfig: {"regconfig", 3734, 3735, 4, KindInt, []string{"regconfig"}},
 }
 
 // The fixed OIDs of the extension types (see infos).

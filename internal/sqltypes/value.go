@@ -36,6 +36,8 @@ const (
 	KindCitext      // citext: the string as written, in S; compares by its lower case
 	KindHstore      // hstore: *HstoreValue in X
 	KindEnum        // an enum: the label in S, its sort order in F, the *EnumType in X
+	KindTSVector    // tsvector: *TSVector in X
+	KindTSQuery     // tsquery: *TSQuery in X
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -192,6 +194,10 @@ func Compare(a, b Value) int {
 		return strings.Compare(CitextFold(a.S), CitextFold(b.S))
 	case a.K == KindHstore && b.K == KindHstore:
 		return CompareHstore(a.Hstore(), b.Hstore())
+	case a.K == KindTSVector && b.K == KindTSVector:
+		return CompareTSVector(a.TSVector(), b.TSVector())
+	case a.K == KindTSQuery && b.K == KindTSQuery:
+		return CompareTSQuery(a.TSQuery(), b.TSQuery())
 	case a.K == KindEnum && b.K == KindEnum:
 		return cmp.Compare(a.F, b.F)
 	case a.K == KindBPChar || b.K == KindBPChar:
@@ -286,6 +292,10 @@ func (v Value) Hash(h uint64) uint64 {
 		h = hashString(h, CitextFold(v.S))
 	case KindHstore:
 		h = hashHstore(h, v.Hstore())
+	case KindTSVector:
+		h = hashTSVector(h, v.TSVector())
+	case KindTSQuery:
+		h = hashTSQuery(h, v.TSQuery())
 	case KindNumeric:
 		h = hashNumeric(h, v.Numeric())
 	case KindInterval:
@@ -327,6 +337,10 @@ func Identical(a, b Value) bool {
 		return a.JSONB() == b.JSONB() || JSONBText(a.JSONB()) == JSONBText(b.JSONB())
 	case KindHstore:
 		return CompareHstore(a.Hstore(), b.Hstore()) == 0
+	case KindTSVector:
+		return CompareTSVector(a.TSVector(), b.TSVector()) == 0
+	case KindTSQuery:
+		return CompareTSQuery(a.TSQuery(), b.TSQuery()) == 0
 	case KindArray:
 		x, y := a.Array(), b.Array()
 		if x == y {
