@@ -69,6 +69,8 @@ var OtherOperators = map[string]bool{
 	// pg_trgm's (% itself is MySQL's modulo, at PostgreSQL's level for it).
 	"<%": true, "%>": true, "<<%": true, "%>>": true,
 	"<->": true, "<<->": true, "<->>": true, "<<<->": true, "<->>>": true,
+	// Full-text search's match.
+	"@@": true,
 }
 
 // pgSyntax applies the respellings above to the statement from head on.

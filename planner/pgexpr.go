@@ -476,6 +476,9 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 			return sqltypes.NewBool(strings.HasPrefix(a[0].S, a[1].S)), nil
 		})})
 	case "@>", "<@", "&&":
+		if isTextSearch(l.Type()) || isTextSearch(r.Type()) {
+			return b.bindRegisteredOp(op, l, r) // tsquery's (tsearch.go)
+		}
 		return b.arrayOperator(op, l, r)
 	case "&", "|", "#":
 		return b.bitwise(op, l, r)

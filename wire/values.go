@@ -104,6 +104,18 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.Null, err
 		}
 		return sqltypes.NewHstore(h), nil
+	case sqltypes.TSVector:
+		v, err := sqltypes.DecodeTSVectorBinary(src)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewTSVector(v), nil
+	case sqltypes.TSQuery:
+		q, err := sqltypes.DecodeTSQueryBinary(src)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewTSQuery(q), nil
 	case sqltypes.Bytea:
 		return sqltypes.NewBytes(src), nil
 	case sqltypes.UUID:
@@ -254,6 +266,10 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return append(buf, v.S...), nil
 	case sqltypes.Hstore:
 		return sqltypes.AppendHstoreBinary(buf, v.Hstore()), nil
+	case sqltypes.TSVector:
+		return sqltypes.AppendTSVectorBinary(buf, v.TSVector()), nil
+	case sqltypes.TSQuery:
+		return sqltypes.AppendTSQueryBinary(buf, v.TSQuery()), nil
 	case sqltypes.Date:
 		switch v.I {
 		case sqltypes.DateInfinity:
