@@ -29,6 +29,7 @@ var sendFuncs = []sendFunc{
 	{"timetz_send", 1266, false}, {"numeric_send", 1700, false}, {"regproceduresend", 2202, false},
 	{"regclasssend", 2205, false}, {"regtypesend", 2206, false}, {"void_send", 2278, false}, {"uuid_send", 2950, false},
 	{"jsonb_send", 3802, false}, {"regnamespacesend", 4089, false}, {"regrolesend", 4096, false},
+	{"tsvectorsend", 3614, false}, {"tsquerysend", 3615, false}, {"regconfigsend", 3734, false},
 }
 
 func init() {

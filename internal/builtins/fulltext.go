@@ -373,3 +373,111 @@ func wordsArray(words []string) sqltypes.Value {
 	}
 	return sqltypes.NewArray(a)
 }
+
+// jsonStrings are a json document's string values, in document order.
+func jsonStrings(j *sqltypes.JSONValue, out []string) []string {
+	switch j.Kind {
+	case sqltypes.JSONString:
+		out = append(out, j.Str)
+	case sqltypes.JSONArray, sqltypes.JSONObject:
+		for i := range j.Elems {
+			out = jsonStrings(&j.Elems[i], out)
+		}
+	}
+	return out
+}
+
+// parserArg names the default parser, by name or OID, as ts_parse and
+// ts_token_type take it.
+func parserArg(v sqltypes.Value) error {
+	if v.K == sqltypes.KindInt {
+		if v.I != tsearch.DefaultParserOID {
+			return pgerr.New(pgerr.InternalError, "cache lookup failed for text search parser %d", v.I)
+		}
+		return nil
+	}
+	parts, err := sqltypes.SplitQualifiedName(v.S)
+	if err != nil {
+		return err
+	}
+	if parts[len(parts)-1] == "default" && (len(parts) == 1 || len(parts) == 2 && parts[0] == "pg_catalog") {
+		return nil
+	}
+	return pgerr.New(pgerr.UndefinedObject, "text search parser \"%s\" does not exist", v.S)
+}
+
+func init() {
+	text := T(sqltypes.TypeText)
+	oid := T(sqltypes.TypeOid)
+	cfg := T(sqltypes.TypeRegConfig)
+	tTV := sqltypes.TypeTSVector
+	record := sqltypes.Type{ID: sqltypes.Record}
+	parse := func(p Param, vol Volatility) Overload {
+		return Overload{Params: []Param{p, text}, Result: Returns(record), Volatility: vol,
+			Doc: "the text's tokens by the parser, as (tokid, token) rows",
+			Set: &SetFunc{Columns: []SetColumn{{Name: "tokid", Type: sqltypes.TypeInt4}, {Name: "token", Type: sqltypes.TypeText}},
+				Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) {
+					if err := parserArg(a[0]); err != nil {
+						return nil, err
+					}
+					var rows [][]sqltypes.Value
+					for _, t := range tsearch.Parse(a[1].S) {
+						rows = append(rows, []sqltypes.Value{sqltypes.NewInt(int64(t.Type)), sqltypes.NewText(t.Text)})
+					}
+					return Table(rows), nil
+				}}}
+	}
+	Register("ts_parse", parse(oid, Immutable), parse(text, Stable))
+	tokenTypes := func(p Param, vol Volatility) Overload {
+		return Overload{Params: []Param{p}, Result: Returns(record), Volatility: vol,
+			Doc: "the parser's token types, as (tokid, alias, description) rows",
+			Set: &SetFunc{Columns: []SetColumn{{Name: "tokid", Type: sqltypes.TypeInt4}, {Name: "alias", Type: sqltypes.TypeText}, {Name: "description", Type: sqltypes.TypeText}},
+				Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) {
+					if err := parserArg(a[0]); err != nil {
+						return nil, err
+					}
+					var rows [][]sqltypes.Value
+					for i, t := range tsearch.TokenTypes {
+						rows = append(rows, []sqltypes.Value{sqltypes.NewInt(int64(i + 1)), sqltypes.NewText(t.Alias), sqltypes.NewText(t.Description)})
+					}
+					return Table(rows), nil
+				}}}
+	}
+	Register("ts_token_type", tokenTypes(oid, Immutable), tokenTypes(text, Stable))
+
+	// to_tsvector of json and jsonb: the document's strings.
+	jsonVector := func(withCfg bool, jsonb bool) Overload {
+		params := []Param{T(sqltypes.TypeJSONB)}
+		if !jsonb {
+			params = []Param{T(sqltypes.TypeJSON)}
+		}
+		vol := Immutable
+		if withCfg {
+			params = append([]Param{cfg}, params...)
+		} else {
+			vol = Stable
+		}
+		return Overload{Params: params, Result: Returns(tTV), Volatility: vol, Doc: "the lexemes of the document's strings",
+			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				var c *tsearch.Config
+				var err error
+				if withCfg {
+					c, err = tsearch.ConfigByOID(uint32(a[0].I))
+					a = a[1:]
+				} else {
+					c, err = DefaultTSConfig(ctx)
+				}
+				if err != nil {
+					return sqltypes.Null, err
+				}
+				j := a[0].JSONB()
+				if !jsonb {
+					if j, err = sqltypes.ParseJSONTree(a[0].S); err != nil {
+						return sqltypes.Null, err
+					}
+				}
+				return tsvectorV(c.ToTSVectorOf(jsonStrings(j, nil))), nil
+			}}
+	}
+	Register("to_tsvector", jsonVector(true, true), jsonVector(true, false), jsonVector(false, true), jsonVector(false, false))
+}

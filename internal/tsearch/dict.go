@@ -80,6 +80,9 @@ type Config struct {
 	dict func(TokenType) Dictionary
 }
 
+// DefaultParserOID is the default parser's pg_ts_parser OID.
+const DefaultParserOID = 3722
+
 // The configurations.
 var (
 	SimpleConfig = &Config{OID: 3748, Name: "simple", dict: func(t TokenType) Dictionary {
@@ -123,8 +126,13 @@ type ParsedWord struct {
 // dictionaries, each indexed token taking the next position (a stop word
 // takes one too and yields nothing). Words too long to index are skipped.
 func (c *Config) ParseText(s string) []ParsedWord {
-	var out []ParsedWord
-	pos := 0
+	out, _ := c.parseText(nil, s, 0)
+	return out
+}
+
+// parseText appends the text's words, positions counted on from pos, and
+// returns the last position taken.
+func (c *Config) parseText(out []ParsedWord, s string, pos int) ([]ParsedWord, int) {
 	for _, t := range Parse(s) {
 		d := c.dict(t.Type)
 		if d == 0 {
@@ -138,12 +146,31 @@ func (c *Config) ParseText(s string) []ParsedWord {
 			out = append(out, ParsedWord{Word: l, Pos: pos})
 		}
 	}
-	return out
+	return out, pos
 }
 
 // ToTSVector is to_tsvector(config, text).
 func (c *Config) ToTSVector(s string) *sqltypes.TSVectorValue {
-	words := c.ParseText(s)
+	return makeVector(c.ParseText(s))
+}
+
+// ToTSVectorOf is to_tsvector over a json document's strings: each text's
+// words after the last's, a position left out after a text that had any,
+// so that a phrase does not run from one string into the next.
+func (c *Config) ToTSVectorOf(texts []string) *sqltypes.TSVectorValue {
+	var words []ParsedWord
+	pos := 0
+	for _, s := range texts {
+		n := len(words)
+		words, pos = c.parseText(words, s, pos)
+		if len(words) > n {
+			pos++
+		}
+	}
+	return makeVector(words)
+}
+
+func makeVector(words []ParsedWord) *sqltypes.TSVectorValue {
 	lex := make([]sqltypes.TSLexeme, 0, len(words))
 	for _, w := range words {
 		lex = append(lex, sqltypes.TSLexeme{Word: w.Word, Pos: []sqltypes.TSPos{sqltypes.MakeTSPos(w.Pos, 0)}})
