@@ -123,6 +123,9 @@ func (e *Env) database() string {
 
 // RegName implements builtins.Catalog.
 func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
+	if oid == 0 {
+		return "-" // every reg* output function prints InvalidOid so
+	}
 	switch t.ID {
 	case sqltypes.RegClass:
 		if o := e.objects().byOID[oid]; o != nil {

@@ -115,7 +115,7 @@ func init() {
 	generate("pg_catalog.pg_operator", func(e *Env) []row {
 		var out []row
 		for _, line := range strings.Split(strings.TrimSpace(pgOperatorTable), "\n") {
-			f := strings.Split(line, "|")
+			f := operatorFields(line)
 			if len(f) != 12 {
 				continue
 			}
@@ -808,4 +808,17 @@ func (e *Env) description(oid uint32, sub int64) (string, bool) {
 	}
 	c := o.cols[sub-1].comment
 	return c, c != ""
+}
+
+// operatorFields splits a row of pgOperatorTable into its fields; the
+// names | and || are made of the separator.
+func operatorFields(line string) []string {
+	f := strings.Split(line, "|")
+	switch {
+	case len(f) == 14 && f[1] == "" && f[2] == "" && f[3] == "":
+		return append([]string{f[0], "||"}, f[4:]...)
+	case len(f) == 13 && f[1] == "" && f[2] == "":
+		return append([]string{f[0], "|"}, f[3:]...)
+	}
+	return f
 }

@@ -108,7 +108,7 @@ func (x *exclusion) matches(s pgSig) bool {
 func operatorFunctions() map[uint32]string {
 	out := map[uint32]string{}
 	for _, line := range strings.Split(strings.TrimSpace(pgOperatorTable), "\n") {
-		f := strings.Split(line, "|")
+		f := operatorFields(line)
 		if len(f) < 12 {
 			continue
 		}

@@ -302,27 +302,9 @@ func init() {
 		}
 		return tsvectorV(v), nil
 	}))
-	Register("unnest", Overload{Params: []Param{tv}, Result: Returns(sqltypes.Type{ID: sqltypes.Record}), Volatility: Immutable,
-		Doc: "the tsvector's lexemes as rows of (lexeme, positions, weights)",
-		Set: &SetFunc{Columns: []SetColumn{{Name: "lexeme", Type: sqltypes.TypeText}, {Name: "positions", Type: sqltypes.ArrayOf(sqltypes.TypeInt2)}, {Name: "weights", Type: sqltypes.ArrayOf(sqltypes.TypeText)}},
-			Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) {
-				var rows [][]sqltypes.Value
-				for _, l := range a[0].TSVector().Lexemes {
-					row := []sqltypes.Value{sqltypes.NewText(l.Word), sqltypes.Null, sqltypes.Null}
-					if len(l.Pos) > 0 {
-						pos := make([]sqltypes.Value, len(l.Pos))
-						ws := make([]sqltypes.Value, len(l.Pos))
-						for i, p := range l.Pos {
-							pos[i] = sqltypes.NewInt(int64(p.Pos()))
-							ws[i] = sqltypes.NewText(string("DCBA"[p.Weight()]))
-						}
-						row[1] = sqltypes.NewArray(&sqltypes.ArrayValue{Elem: sqltypes.TypeInt2, Dims: []int32{int32(len(pos))}, Elems: pos})
-						row[2] = sqltypes.NewArray(&sqltypes.ArrayValue{Elem: sqltypes.TypeText, Dims: []int32{int32(len(ws))}, Elems: ws})
-					}
-					rows = append(rows, row)
-				}
-				return Table(rows), nil
-			}}})
+	// unnest(tsvector) is bound by the planner beside unnest(anyarray)
+	// (planner/tablefunc.go), which it must not shadow in the registry.
+	RegisterPlannerBound("unnest", TSVectorUnnest)
 
 	// Ranking.
 	rank := func(name string, f func(w [4]float32, v *sqltypes.TSVectorValue, q *sqltypes.TSQueryValue, method int) float32, doc string) {
@@ -481,3 +463,27 @@ func init() {
 	}
 	Register("to_tsvector", jsonVector(true, true), jsonVector(true, false), jsonVector(false, true), jsonVector(false, false))
 }
+
+// TSVectorUnnest is unnest(tsvector): the lexemes as rows of (lexeme,
+// positions, weights), NULL positions and weights for a stripped lexeme.
+var TSVectorUnnest = Overload{Params: []Param{T(sqltypes.TypeTSVector)}, Retset: true, Result: Returns(sqltypes.Type{ID: sqltypes.Record}), Volatility: Immutable,
+	Doc: "the tsvector's lexemes as rows of (lexeme, positions, weights)",
+	Set: &SetFunc{Columns: []SetColumn{{Name: "lexeme", Type: sqltypes.TypeText}, {Name: "positions", Type: sqltypes.ArrayOf(sqltypes.TypeInt2)}, {Name: "weights", Type: sqltypes.ArrayOf(sqltypes.TypeText)}},
+		Rows: func(_ *Context, a []sqltypes.Value) (SetRows, error) {
+			var rows [][]sqltypes.Value
+			for _, l := range a[0].TSVector().Lexemes {
+				row := []sqltypes.Value{sqltypes.NewText(l.Word), sqltypes.Null, sqltypes.Null}
+				if len(l.Pos) > 0 {
+					pos := make([]sqltypes.Value, len(l.Pos))
+					ws := make([]sqltypes.Value, len(l.Pos))
+					for i, p := range l.Pos {
+						pos[i] = sqltypes.NewInt(int64(p.Pos()))
+						ws[i] = sqltypes.NewText(string("DCBA"[p.Weight()]))
+					}
+					row[1] = sqltypes.NewArray(&sqltypes.ArrayValue{Elem: sqltypes.TypeInt2, Dims: []int32{int32(len(pos))}, Elems: pos})
+					row[2] = sqltypes.NewArray(&sqltypes.ArrayValue{Elem: sqltypes.TypeText, Dims: []int32{int32(len(ws))}, Elems: ws})
+				}
+				rows = append(rows, row)
+			}
+			return Table(rows), nil
+		}}}
