@@ -650,9 +650,9 @@ func DecodeTSQueryBinary(src []byte) (*TSQueryValue, error) {
 	size := binary.BigEndian.Uint32(src)
 	src = src[4:]
 	if size > uint32(len(src)) {
-		return nil, pgerr.New(pgerr.InternalError, "invalid size of tsquery")
+		return nil, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid size of tsquery")
 	}
-	malformed := func() error { return pgerr.New(pgerr.InternalError, "malformed tsquery: operand not found") }
+	malformed := func() error { return pgerr.New(pgerr.InvalidBinaryRepresentation, "malformed tsquery: operand not found") }
 	var read func() (*TSQueryNode, error)
 	read = func() (*TSQueryNode, error) {
 		if len(src) < 2 {
@@ -668,15 +668,15 @@ func DecodeTSQueryBinary(src []byte) (*TSQueryValue, error) {
 			src = src[3:]
 			end := strings.IndexByte(string(src), 0)
 			if end < 0 {
-				return nil, pgerr.New(pgerr.ProtocolViolation, "invalid string in message")
+				return nil, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid string in message")
 			}
 			w := string(src[:end])
 			src = src[end+1:]
 			if weight > 0xF {
-				return nil, pgerr.New(pgerr.InternalError, "invalid tsquery: invalid weight bitmap")
+				return nil, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid tsquery: invalid weight bitmap")
 			}
 			if len(w) > TSMaxLexemeLen {
-				return nil, pgerr.New(pgerr.InternalError, "invalid tsquery: operand too long")
+				return nil, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid tsquery: operand too long")
 			}
 			if !utf8.ValidString(w) {
 				return nil, pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
@@ -696,7 +696,7 @@ func DecodeTSQueryBinary(src []byte) (*TSQueryValue, error) {
 				n.Distance = int(binary.BigEndian.Uint16(src))
 				src = src[2:]
 			default:
-				return nil, pgerr.New(pgerr.InternalError, "unrecognized operator type in tsquery: %d", op)
+				return nil, pgerr.New(pgerr.InvalidBinaryRepresentation, "unrecognized operator type in tsquery: %d", op)
 			}
 			if size == 0 {
 				return nil, malformed()
@@ -720,7 +720,7 @@ func DecodeTSQueryBinary(src []byte) (*TSQueryValue, error) {
 			}
 			return n, nil
 		}
-		return nil, pgerr.New(pgerr.InternalError, "unrecognized tsquery node type: %d", typ)
+		return nil, pgerr.New(pgerr.InvalidBinaryRepresentation, "unrecognized tsquery node type: %d", typ)
 	}
 	if size == 0 {
 		if len(src) != 0 {

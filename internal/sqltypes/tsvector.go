@@ -376,7 +376,7 @@ func AppendTSVectorBinary(buf []byte, t *TSVectorValue) []byte {
 }
 
 func errInsufficientData() error {
-	return pgerr.New(pgerr.ProtocolViolation, "insufficient data left in message")
+	return pgerr.New(pgerr.InvalidBinaryRepresentation, "insufficient data left in message")
 }
 
 // DecodeTSVectorBinary reads tsvectorrecv's form, with its checks:
@@ -396,7 +396,7 @@ func DecodeTSVectorBinary(src []byte) (*TSVectorValue, error) {
 	for i := uint32(0); i < n; i++ {
 		end := strings.IndexByte(string(src), 0)
 		if end < 0 {
-			return nil, pgerr.New(pgerr.ProtocolViolation, "invalid string in message")
+			return nil, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid string in message")
 		}
 		w := string(src[:end])
 		if !utf8.ValidString(w) {
@@ -404,7 +404,7 @@ func DecodeTSVectorBinary(src []byte) (*TSVectorValue, error) {
 		}
 		src = src[end+1:]
 		if len(w) > TSMaxLexemeLen {
-			return nil, pgerr.New(pgerr.InternalError, "invalid tsvector: lexeme too long")
+			return nil, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid tsvector: lexeme too long")
 		}
 		if len(src) < 2 {
 			return nil, errInsufficientData()
@@ -412,7 +412,7 @@ func DecodeTSVectorBinary(src []byte) (*TSVectorValue, error) {
 		np := int(binary.BigEndian.Uint16(src))
 		src = src[2:]
 		if np > TSMaxNumPos {
-			return nil, pgerr.New(pgerr.InternalError, "unexpected number of tsvector positions")
+			return nil, pgerr.New(pgerr.InvalidBinaryRepresentation, "unexpected number of tsvector positions")
 		}
 		if len(src) < 2*np {
 			return nil, errInsufficientData()
@@ -421,7 +421,7 @@ func DecodeTSVectorBinary(src []byte) (*TSVectorValue, error) {
 		for j := 0; j < np; j++ {
 			p := TSPos(binary.BigEndian.Uint16(src[2*j:]))
 			if j > 0 && p.Pos() <= pos[j-1].Pos() {
-				return nil, pgerr.New(pgerr.InternalError, "position information is misordered")
+				return nil, pgerr.New(pgerr.InvalidBinaryRepresentation, "position information is misordered")
 			}
 			pos = append(pos, p)
 		}
