@@ -652,7 +652,9 @@ func DecodeTSQueryBinary(src []byte) (*TSQueryValue, error) {
 	if size > uint32(len(src)) {
 		return nil, pgerr.New(pgerr.InvalidBinaryRepresentation, "invalid size of tsquery")
 	}
-	malformed := func() error { return pgerr.New(pgerr.InvalidBinaryRepresentation, "malformed tsquery: operand not found") }
+	malformed := func() error {
+		return pgerr.New(pgerr.InvalidBinaryRepresentation, "malformed tsquery: operand not found")
+	}
 	var read func() (*TSQueryNode, error)
 	read = func() (*TSQueryNode, error) {
 		if len(src) < 2 {
