@@ -455,7 +455,9 @@ func (p *tsqParser) nextWeb() (tok tsqToken, op TSQueryOp, dist int, word string
 				return tsqOpr, TSOr, 0, "", 0, false, nil
 			case p.s == "":
 				return tsqEnd, 0, 0, "", 0, false, nil
-			case !tsIsSpace(p.s):
+			case !tsIsSpace(p.s) && !tsIsOperator(p.s[0]):
+				// an implicit AND; operator characters are passed over
+				// like spaces
 				p.operand = true
 				return tsqOpr, TSAnd, 0, "", 0, false, nil
 			}

@@ -64,6 +64,46 @@ func TestCorpusMatchesPostgres(t *testing.T) {
 			if mine := string(sqltypes.AppendTSVector(nil, cfg.ToTSVector(line))); mine != pg {
 				t.Errorf("to_tsvector(%s, %q):\n got %s\nwant %s", cfg.Name, line, mine, pg)
 			}
+			// to_tsquery of the line's fields, each a quoted operand.
+			var ops []string
+			for _, f := range strings.Fields(line) {
+				ops = append(ops, "'"+strings.ReplaceAll(strings.ReplaceAll(f, `\`, `\\`), "'", "''")+"':*")
+			}
+			tq := strings.Join(ops, " & ")
+			if err := conn.QueryRow(ctx, "SELECT to_tsquery($1::regconfig, $2)::text", cfg.Name, tq).Scan(&pg); err != nil {
+				t.Fatal(err)
+			}
+			if q, err := cfg.ToTSQuery(tq, ToTSQuery); err != nil {
+				t.Errorf("to_tsquery(%s, %q): %v", cfg.Name, tq, err)
+			} else if mine := sqltypes.TSQueryString(q); mine != pg {
+				t.Errorf("to_tsquery(%s, %q):\n got %s\nwant %s", cfg.Name, tq, mine, pg)
+			}
+			// Matching and ranking the line against queries of its words.
+			fields := strings.Fields(line)
+			for _, qs := range []struct {
+				kind QueryKind
+				fn   string
+				text string
+			}{
+				{PlainToTSQuery, "plainto_tsquery", strings.Join(fields[:min(3, len(fields))], " ")},
+				{PhraseToTSQuery, "phraseto_tsquery", strings.Join(fields[min(1, len(fields)):min(4, len(fields))], " ")},
+				{WebsearchToTSQuery, "websearch_to_tsquery", strings.Join(fields[len(fields)/2:], " or ")},
+			} {
+				var match bool
+				var rank, rankCD float32
+				if err := conn.QueryRow(ctx, "SELECT v @@ q, ts_rank(v, q), ts_rank_cd(v, q) FROM to_tsvector($1::regconfig, $2) AS v, "+qs.fn+"($1::regconfig, $3) AS q",
+					cfg.Name, line, qs.text).Scan(&match, &rank, &rankCD); err != nil {
+					t.Fatal(err)
+				}
+				v := cfg.ToTSVector(line)
+				q, err := cfg.ToTSQuery(qs.text, qs.kind)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m, r, rcd := Match(v, q), Rank(DefaultWeights, v, q, 0), RankCD(DefaultWeights, v, q, 0); m != match || r != rank || rcd != rankCD {
+					t.Errorf("%s(%s, %q) against %q: @@ %v, ts_rank %v, ts_rank_cd %v; PostgreSQL %v, %v, %v", qs.fn, cfg.Name, qs.text, line, m, r, rcd, match, rank, rankCD)
+				}
+			}
 			for _, fn := range []string{"plainto_tsquery", "phraseto_tsquery", "websearch_to_tsquery"} {
 				if err := conn.QueryRow(ctx, "SELECT "+fn+"($1::regconfig, $2)::text", cfg.Name, line).Scan(&pg); err != nil {
 					t.Fatal(err)
@@ -77,6 +117,48 @@ func TestCorpusMatchesPostgres(t *testing.T) {
 					t.Errorf("%s(%s, %q):\n got %s\nwant %s", fn, cfg.Name, line, mine, pg)
 				}
 			}
+		}
+	}
+}
+
+// TestStemsMatchPostgres: the english_stem and simple dictionaries give
+// PostgreSQL's lexemes (stems, and nothing for stop words) for every word
+// of testdata/words.txt. It needs TSEARCH_POSTGRES.
+func TestStemsMatchPostgres(t *testing.T) {
+	dsn := os.Getenv("TSEARCH_POSTGRES")
+	if dsn == "" {
+		t.Skip("TSEARCH_POSTGRES is not set")
+	}
+	ctx := context.Background()
+	conn, _, err := pgoracle.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	data, err := os.ReadFile("testdata/words.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := strings.Fields(string(data))
+	for _, d := range []Dictionary{EnglishStem, Simple} {
+		rows, err := conn.Query(ctx, "SELECT w, array_to_string(ts_lexize($1::regdictionary, w), ' ') FROM unnest($2::text[]) AS w", d.Name(), words)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for rows.Next() {
+			var w, want string
+			if err := rows.Scan(&w, &want); err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if got := strings.Join(d.Lexize(w), " "); got != want {
+				t.Errorf("%s %q: %q, PostgreSQL %q", d.Name(), w, got, want)
+			}
+		}
+		rows.Close()
+		if n != len(words) {
+			t.Fatalf("%s: %d words back of %d", d.Name(), n, len(words))
 		}
 	}
 }

@@ -149,7 +149,7 @@ func (p *parser) run() {
 		}
 		// A character that might have started a token (and did not)
 		// begins a blank of its own, as the parser's states return.
-		if strings.IndexByte("&+-", s[i]) >= 0 && i > p.blank {
+		if strings.IndexByte("&+-<", s[i]) >= 0 && i > p.blank {
 			p.out = append(p.out, Token{Blank, s[p.blank:i]})
 			p.blank = i
 		}
@@ -238,7 +238,7 @@ func tagEnd(s string, i int) int {
 	if j < len(s) && (s[j] == '/' || s[j] == '!' || s[j] == '?') {
 		j++
 	}
-	if j >= len(s) || !isASCIILetter(s[j]) && s[j] != '-' {
+	if j >= len(s) || !isASCIILetter(s[j]) {
 		return 0
 	}
 	quote := byte(0)
