@@ -487,3 +487,46 @@ var TSVectorUnnest = Overload{Params: []Param{T(sqltypes.TypeTSVector)}, Retset:
 			}
 			return Table(rows), nil
 		}}}
+
+func init() {
+	text := T(sqltypes.TypeText)
+	tq := T(sqltypes.TypeTSQuery)
+	cfg := T(sqltypes.TypeRegConfig)
+	headline := func(withCfg, withOpts bool) Overload {
+		params := []Param{text, tq}
+		vol := Immutable
+		if withCfg {
+			params = append([]Param{cfg}, params...)
+		} else {
+			vol = Stable
+		}
+		if withOpts {
+			params = append(params, text)
+		}
+		return Overload{Params: params, Result: Returns(sqltypes.TypeText), Volatility: vol,
+			Doc: "the document with the query's words marked, cut to its best stretch",
+			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				var c *tsearch.Config
+				var err error
+				if withCfg {
+					c, err = tsearch.ConfigByOID(uint32(a[0].I))
+					a = a[1:]
+				} else {
+					c, err = DefaultTSConfig(ctx)
+				}
+				if err != nil {
+					return sqltypes.Null, err
+				}
+				opts := ""
+				if withOpts {
+					opts = a[2].S
+				}
+				o, err := tsearch.ParseHeadlineOptions(opts)
+				if err != nil {
+					return sqltypes.Null, err
+				}
+				return sqltypes.NewText(c.Headline(a[0].S, a[1].TSQuery(), o)), nil
+			}}
+	}
+	Register("ts_headline", headline(true, true), headline(true, false), headline(false, true), headline(false, false))
+}
