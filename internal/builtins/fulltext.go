@@ -27,6 +27,17 @@ func DefaultTSConfig(ctx *Context) (*tsearch.Config, error) {
 	return tsearch.ConfigByOID(uint32(r.I))
 }
 
+// configArgs splits a call's leading regconfig argument (when the
+// overload has one) from the rest, or takes default_text_search_config.
+func configArgs(ctx *Context, a []sqltypes.Value, withCfg bool) (*tsearch.Config, []sqltypes.Value, error) {
+	if withCfg {
+		c, err := tsearch.ConfigByOID(uint32(a[0].I))
+		return c, a[1:], err
+	}
+	c, err := DefaultTSConfig(ctx)
+	return c, a, err
+}
+
 func tsvectorV(v *sqltypes.TSVectorValue) sqltypes.Value { return sqltypes.NewTSVector(v) }
 func tsqueryV(q *sqltypes.TSQueryValue) sqltypes.Value   { return sqltypes.NewTSQuery(q) }
 
@@ -93,47 +104,38 @@ func init() {
 	fn := func(params []Param, result sqltypes.Type, vol Volatility, doc string, f func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error)) Overload {
 		return Overload{Params: params, Result: Returns(result), Volatility: vol, Doc: doc, Eval: f}
 	}
-	withConfig := func(a []sqltypes.Value) (*tsearch.Config, error) { return tsearch.ConfigByOID(uint32(a[0].I)) }
 
-	Register("to_tsvector",
-		fn([]Param{cfg, text}, tTV, Immutable, "the text's lexemes with their positions, by the configuration", func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			c, err := withConfig(a)
-			if err != nil {
-				return sqltypes.Null, err
+	// withConfig makes the two overloads of a function of text: with a
+	// regconfig first (immutable) and without (stable: it reads
+	// default_text_search_config).
+	withConfig := func(result sqltypes.Type, doc string, f func(c *tsearch.Config, s string) (sqltypes.Value, error)) []Overload {
+		var out []Overload
+		for _, withCfg := range []bool{true, false} {
+			params, vol, d := []Param{cfg, text}, Immutable, doc+", by the configuration"
+			if !withCfg {
+				params, vol, d = []Param{text}, Stable, doc+", by default_text_search_config"
 			}
-			return tsvectorV(c.ToTSVector(a[1].S)), nil
-		}),
-		fn([]Param{text}, tTV, Stable, "the text's lexemes with their positions, by default_text_search_config", func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			c, err := DefaultTSConfig(ctx)
-			if err != nil {
-				return sqltypes.Null, err
-			}
-			return tsvectorV(c.ToTSVector(a[0].S)), nil
-		}))
-	queryMaker := func(name string, kind tsearch.QueryKind, doc string) {
-		Register(name,
-			fn([]Param{cfg, text}, tTQ, Immutable, doc+", by the configuration", func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				c, err := withConfig(a)
+			out = append(out, fn(params, result, vol, d, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				c, a, err := configArgs(ctx, a, withCfg)
 				if err != nil {
 					return sqltypes.Null, err
 				}
-				q, err := c.ToTSQuery(a[1].S, kind)
-				if err != nil {
-					return sqltypes.Null, err
-				}
-				return tsqueryV(q), nil
-			}),
-			fn([]Param{text}, tTQ, Stable, doc+", by default_text_search_config", func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				c, err := DefaultTSConfig(ctx)
-				if err != nil {
-					return sqltypes.Null, err
-				}
-				q, err := c.ToTSQuery(a[0].S, kind)
-				if err != nil {
-					return sqltypes.Null, err
-				}
-				return tsqueryV(q), nil
+				return f(c, a[0].S)
 			}))
+		}
+		return out
+	}
+	Register("to_tsvector", withConfig(tTV, "the text's lexemes with their positions", func(c *tsearch.Config, s string) (sqltypes.Value, error) {
+		return tsvectorV(c.ToTSVector(s)), nil
+	})...)
+	queryMaker := func(name string, kind tsearch.QueryKind, doc string) {
+		Register(name, withConfig(tTQ, doc, func(c *tsearch.Config, s string) (sqltypes.Value, error) {
+			q, err := c.ToTSQuery(s, kind)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return tsqueryV(q), nil
+		})...)
 	}
 	queryMaker("to_tsquery", tsearch.ToTSQuery, "a tsquery of tsquery syntax, its operands normalized")
 	queryMaker("plainto_tsquery", tsearch.PlainToTSQuery, "a tsquery of the text's words joined by &")
@@ -441,14 +443,7 @@ func init() {
 		}
 		return Overload{Params: params, Result: Returns(tTV), Volatility: vol, Doc: "the lexemes of the document's strings",
 			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				var c *tsearch.Config
-				var err error
-				if withCfg {
-					c, err = tsearch.ConfigByOID(uint32(a[0].I))
-					a = a[1:]
-				} else {
-					c, err = DefaultTSConfig(ctx)
-				}
+				c, a, err := configArgs(ctx, a, withCfg)
 				if err != nil {
 					return sqltypes.Null, err
 				}
@@ -506,14 +501,7 @@ func init() {
 		return Overload{Params: params, Result: Returns(sqltypes.TypeText), Volatility: vol,
 			Doc: "the document with the query's words marked, cut to its best stretch",
 			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				var c *tsearch.Config
-				var err error
-				if withCfg {
-					c, err = tsearch.ConfigByOID(uint32(a[0].I))
-					a = a[1:]
-				} else {
-					c, err = DefaultTSConfig(ctx)
-				}
+				c, a, err := configArgs(ctx, a, withCfg)
 				if err != nil {
 					return sqltypes.Null, err
 				}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/zproxy/zproxy/internal/pgoracle"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -19,16 +21,8 @@ import (
 // websearch_to_tsquery of each line's words. It needs TSEARCH_POSTGRES (a
 // connection string); without it the test is skipped.
 func TestCorpusMatchesPostgres(t *testing.T) {
-	dsn := os.Getenv("TSEARCH_POSTGRES")
-	if dsn == "" {
-		t.Skip("TSEARCH_POSTGRES is not set")
-	}
 	ctx := context.Background()
-	conn, _, err := pgoracle.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := postgres(t)
 	f, err := os.Open("testdata/corpus.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -127,16 +121,8 @@ func TestCorpusMatchesPostgres(t *testing.T) {
 // PostgreSQL's lexemes (stems, and nothing for stop words) for every word
 // of testdata/words.txt. It needs TSEARCH_POSTGRES.
 func TestStemsMatchPostgres(t *testing.T) {
-	dsn := os.Getenv("TSEARCH_POSTGRES")
-	if dsn == "" {
-		t.Skip("TSEARCH_POSTGRES is not set")
-	}
 	ctx := context.Background()
-	conn, _, err := pgoracle.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := postgres(t)
 	data, err := os.ReadFile("testdata/words.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -176,16 +162,8 @@ var updateHeadlineDiffs = flag.Bool("update-headline-diffs", false, "rewrite tes
 // a listed case that matches fails too, so the list stays true. It needs
 // TSEARCH_POSTGRES.
 func TestHeadlineMatchesPostgres(t *testing.T) {
-	dsn := os.Getenv("TSEARCH_POSTGRES")
-	if dsn == "" {
-		t.Skip("TSEARCH_POSTGRES is not set")
-	}
 	ctx := context.Background()
-	conn, _, err := pgoracle.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := postgres(t)
 	data, err := os.ReadFile("testdata/corpus.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -247,3 +225,20 @@ func TestHeadlineMatchesPostgres(t *testing.T) {
 }
 
 const headlineDiffsPath = "testdata/headline_known_diffs.txt"
+
+// postgres connects to the PostgreSQL 15 that TSEARCH_POSTGRES names,
+// skipping the test without it; the connection closes with the test.
+func postgres(t *testing.T) *pgx.Conn {
+	t.Helper()
+	dsn := os.Getenv("TSEARCH_POSTGRES")
+	if dsn == "" {
+		t.Skip("TSEARCH_POSTGRES is not set")
+	}
+	ctx := context.Background()
+	conn, _, err := pgoracle.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(ctx) })
+	return conn
+}
