@@ -1,6 +1,9 @@
 package builtins
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/internal/tsearch"
@@ -358,14 +361,80 @@ func wordsArray(words []string) sqltypes.Value {
 	return sqltypes.NewArray(a)
 }
 
-// jsonStrings are a json document's string values, in document order.
-func jsonStrings(j *sqltypes.JSONValue, out []string) []string {
+// The kinds of json values jsonb_to_tsvector's filter picks.
+const (
+	jsonFlagString = 1 << iota
+	jsonFlagNumeric
+	jsonFlagBoolean
+	jsonFlagKey
+	jsonFlagAll = jsonFlagString | jsonFlagNumeric | jsonFlagBoolean | jsonFlagKey
+)
+
+// jsonFilter reads jsonb_to_tsvector's filter (parse_jsonb_index_flags):
+// a string or an array of strings naming the kinds of values to index.
+func jsonFilter(j *sqltypes.JSONValue) (int, error) {
+	hint := `Possible values are: "string", "numeric", "boolean", "key", and "all".`
+	flag := func(v *sqltypes.JSONValue) (int, error) {
+		if v.Kind != sqltypes.JSONString {
+			return 0, pgerr.New(pgerr.InvalidParameterValue, "flag array element is not a string").WithHint("%s", hint)
+		}
+		switch strings.ToLower(v.Str) {
+		case "string":
+			return jsonFlagString, nil
+		case "numeric":
+			return jsonFlagNumeric, nil
+		case "boolean":
+			return jsonFlagBoolean, nil
+		case "key":
+			return jsonFlagKey, nil
+		case "all":
+			return jsonFlagAll, nil
+		}
+		return 0, pgerr.New(pgerr.InvalidParameterValue, "wrong flag in flag array: \"%s\"", v.Str).WithHint("%s", hint)
+	}
 	switch j.Kind {
 	case sqltypes.JSONString:
-		out = append(out, j.Str)
+		return flag(j)
+	case sqltypes.JSONArray:
+		flags := 0
+		for i := range j.Elems {
+			f, err := flag(&j.Elems[i])
+			if err != nil {
+				return 0, err
+			}
+			flags |= f
+		}
+		return flags, nil
+	}
+	return 0, pgerr.New(pgerr.InvalidParameterValue, "wrong flag type, only arrays and scalars are allowed")
+}
+
+// jsonTexts are the texts of a json document's values of the kinds flags
+// picks, in document order (an object's key before its value).
+func jsonTexts(j *sqltypes.JSONValue, flags int, out []string) []string {
+	switch j.Kind {
+	case sqltypes.JSONString:
+		if flags&jsonFlagString != 0 {
+			out = append(out, j.Str)
+		}
+	case sqltypes.JSONNumber:
+		if flags&jsonFlagNumeric != 0 {
+			if j.Num != nil {
+				out = append(out, string(sqltypes.AppendNumeric(nil, j.Num)))
+			} else {
+				out = append(out, j.Source())
+			}
+		}
+	case sqltypes.JSONBool:
+		if flags&jsonFlagBoolean != 0 {
+			out = append(out, strconv.FormatBool(j.Bool))
+		}
 	case sqltypes.JSONArray, sqltypes.JSONObject:
 		for i := range j.Elems {
-			out = jsonStrings(&j.Elems[i], out)
+			if j.Kind == sqltypes.JSONObject && flags&jsonFlagKey != 0 {
+				out = append(out, j.Keys[i])
+			}
+			out = jsonTexts(&j.Elems[i], flags, out)
 		}
 	}
 	return out
@@ -430,10 +499,13 @@ func init() {
 	Register("ts_token_type", tokenTypes(oid, Immutable), tokenTypes(text, Stable))
 
 	// to_tsvector of json and jsonb: the document's strings.
-	jsonVector := func(withCfg bool, jsonb bool) Overload {
+	jsonVector := func(withCfg, jsonb, filtered bool) Overload {
 		params := []Param{T(sqltypes.TypeJSONB)}
 		if !jsonb {
 			params = []Param{T(sqltypes.TypeJSON)}
+		}
+		if filtered {
+			params = append(params, T(sqltypes.TypeJSONB))
 		}
 		vol := Immutable
 		if withCfg {
@@ -441,7 +513,7 @@ func init() {
 		} else {
 			vol = Stable
 		}
-		return Overload{Params: params, Result: Returns(tTV), Volatility: vol, Doc: "the lexemes of the document's strings",
+		return Overload{Params: params, Result: Returns(tTV), Volatility: vol, Doc: "the lexemes of the document's strings (with a filter: of the kinds of values it names)",
 			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				c, a, err := configArgs(ctx, a, withCfg)
 				if err != nil {
@@ -453,10 +525,18 @@ func init() {
 						return sqltypes.Null, err
 					}
 				}
-				return tsvectorV(c.ToTSVectorOf(jsonStrings(j, nil))), nil
+				flags := jsonFlagString
+				if filtered {
+					if flags, err = jsonFilter(a[1].JSONB()); err != nil {
+						return sqltypes.Null, err
+					}
+				}
+				return tsvectorV(c.ToTSVectorOf(jsonTexts(j, flags, nil))), nil
 			}}
 	}
-	Register("to_tsvector", jsonVector(true, true), jsonVector(true, false), jsonVector(false, true), jsonVector(false, false))
+	Register("to_tsvector", jsonVector(true, true, false), jsonVector(true, false, false), jsonVector(false, true, false), jsonVector(false, false, false))
+	Register("jsonb_to_tsvector", jsonVector(true, true, true), jsonVector(false, true, true))
+	Register("json_to_tsvector", jsonVector(true, false, true), jsonVector(false, false, true))
 }
 
 // TSVectorUnnest is unnest(tsvector): the lexemes as rows of (lexeme,
