@@ -270,10 +270,6 @@ func (p *tsqParser) next() (tok tsqToken, op TSQueryOp, dist int, word string, w
 		return p.nextWeb()
 	}
 	for {
-		n := 1
-		if p.s != "" && p.s[0] >= utf8.RuneSelf {
-			_, n = utf8.DecodeRuneInString(p.s)
-		}
 		if p.operand {
 			switch {
 			case strings.HasPrefix(p.s, "!"):
@@ -341,8 +337,15 @@ func (p *tsqParser) next() (tok tsqToken, op TSQueryOp, dist int, word string, w
 				return tsqErr, 0, 0, "", 0, false, nil
 			}
 		}
-		p.s = p.s[n:]
+		p.skip()
 	}
+}
+
+// skip passes over one character (a space, or what the state passes
+// over).
+func (p *tsqParser) skip() {
+	_, n := utf8.DecodeRuneInString(p.s)
+	p.s = p.s[n:]
 }
 
 // modifiers reads an operand's ":ABCD*" (get_modifiers).
@@ -404,10 +407,6 @@ func parsePhraseOperator(s string) (dist int, rest string, ok bool, err error) {
 // nextWeb is gettoken_query_websearch.
 func (p *tsqParser) nextWeb() (tok tsqToken, op TSQueryOp, dist int, word string, weight uint8, prefix bool, err error) {
 	for {
-		n := 1
-		if p.s != "" && p.s[0] >= utf8.RuneSelf {
-			_, n = utf8.DecodeRuneInString(p.s)
-		}
 		if p.operand {
 			switch {
 			case strings.HasPrefix(p.s, "-"):
@@ -462,7 +461,7 @@ func (p *tsqParser) nextWeb() (tok tsqToken, op TSQueryOp, dist int, word string
 				return tsqOpr, TSAnd, 0, "", 0, false, nil
 			}
 		}
-		p.s = p.s[n:]
+		p.skip()
 	}
 }
 
