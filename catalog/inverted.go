@@ -78,6 +78,8 @@ func DefaultOpclass(t sqltypes.Type) (string, error) {
 		return OpclassJSONB, nil
 	case t.ID == sqltypes.Array && ElementTokenizable(t):
 		return OpclassArray, nil
+	case t.ID == sqltypes.TSVector:
+		return "", pgerr.New(pgerr.FeatureNotSupported, "gin indexes on tsvector are not supported")
 	}
 	return "", pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method \"gin\"", t).
 		WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
@@ -117,7 +119,7 @@ func CheckOpclass(name string, t sqltypes.Type) error {
 // containers do not: equal jsonb can print differently).
 func ElementTokenizable(t sqltypes.Type) bool {
 	switch t.Elem {
-	case sqltypes.JSON, sqltypes.JSONB, sqltypes.Hstore, sqltypes.Array, sqltypes.Record, sqltypes.Unknown:
+	case sqltypes.JSON, sqltypes.JSONB, sqltypes.Hstore, sqltypes.Array, sqltypes.Record, sqltypes.Unknown, sqltypes.TSVector, sqltypes.TSQuery:
 		return false
 	}
 	return true

@@ -106,7 +106,7 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 			b = appendRangeKey(zorder.AppendInt(b, 1, desc), r, desc)
 		}
 		return zorder.AppendInt(b, 0, desc)
-	case sqltypes.KindJSON, sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore:
+	case sqltypes.KindJSON, sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore, sqltypes.KindTSVector, sqltypes.KindTSQuery:
 		return zorder.AppendString(b, sqltypes.FormatText(v), desc)
 	case sqltypes.KindBit:
 		// The bytes, then the length: bit_cmp's order (bytes over the
@@ -269,7 +269,7 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.S = kv.AttrString, string(sqltypes.AppendIntervalISO(nil, v.Interval()))
 	case sqltypes.KindBPChar, sqltypes.KindJSON:
 		a.Kind, a.S = kv.AttrString, v.S
-	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ, sqltypes.KindHstore, sqltypes.KindBit, sqltypes.KindRange, sqltypes.KindMultirange:
+	case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindTimeTZ, sqltypes.KindHstore, sqltypes.KindBit, sqltypes.KindRange, sqltypes.KindMultirange, sqltypes.KindTSVector, sqltypes.KindTSQuery:
 		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
 	case sqltypes.KindCitext:
 		a.Kind, a.S = kv.AttrString, v.S
@@ -332,7 +332,7 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ, sqltypes.KindBit, sqltypes.KindInet, sqltypes.KindMacAddr:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
-		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore, sqltypes.KindRange, sqltypes.KindMultirange:
+		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore, sqltypes.KindRange, sqltypes.KindMultirange, sqltypes.KindTSVector, sqltypes.KindTSQuery:
 			// Parsed documents and arrays keep substrings of their text,
 			// which must not alias store memory.
 			return sqltypes.ParseText(storedType(t), strings.Clone(a.S))
@@ -749,8 +749,9 @@ func storedType(t sqltypes.Type) sqltypes.Type {
 // values have no key encoding at all (hstore); the types CheckKeyType
 // refuses for unique constraints have one and stay allowed there.
 func CheckKeyEncodable(t sqltypes.Type) error {
-	if t.ID == sqltypes.Hstore {
-		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
+	switch t.ID {
+	case sqltypes.Hstore, sqltypes.TSVector, sqltypes.TSQuery:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s columns cannot be key or index columns", t)
 	}
 	return nil
 }
@@ -778,6 +779,10 @@ func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 		// PostgreSQL has btree and hash operator classes for hstore, whose
 		// order it calls not useful; zproxy has no key encoding for it.
 		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
+	case sqltypes.TSVector, sqltypes.TSQuery:
+		// PostgreSQL's btree order of tsvector and tsquery (by stored
+		// size first) has no key encoding in zproxy.
+		return pgerr.New(pgerr.FeatureNotSupported, "%s columns cannot be key or index columns", t)
 	}
 	if (t.IsRange() || t.IsMultirange()) && kind == KindZOrder {
 		// A range has a btree order but no point on a Z-order axis.

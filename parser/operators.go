@@ -408,6 +408,16 @@ func (r *rewriter) pgOperators(head int) error {
 			if err := r.infix(head, j); err != nil {
 				return err
 			}
+		case t.kind == tkOp && t.val == "!!" && !r.ed[j].done:
+			// tsquery's prefix !! (tsquery_not), whose operand extends
+			// over the operators that bind tighter than the other
+			// operators' level.
+			hi, ok := r.operandEnd(j+1, precOther)
+			if !ok {
+				return r.syntaxErrorAt(j + 1)
+			}
+			r.replace(j, "tsquery_not(")
+			r.ed[hi].post += ")"
 		}
 	}
 	return nil

@@ -346,7 +346,7 @@ func (r *rewriter) rewrite(head int) (err error) {
 			switch t.val {
 			case "+", "-", "*", "/", "%", "^", "<", ">", "=", "<=", ">=", "<>", "!=", "||":
 			default:
-				if infixOps[t.val] {
+				if infixOps[t.val] || t.val == "!!" {
 					continue // pgOperators (operators.go) respells it
 				}
 				return pgerr.New(pgerr.FeatureNotSupported, "operator %s is not supported", t.val).WithPosition(r.pos(i))

@@ -491,6 +491,9 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 		if e, ok, err := b.rangeOperator(op, l, r); ok {
 			return e, err
 		}
+		if isTextSearch(l.Type()) || isTextSearch(r.Type()) {
+			return b.bindRegisteredOp(op, l, r) // tsquery's (tsearch.go)
+		}
 		return b.arrayOperator(op, l, r)
 	case "&", "|", "#":
 		return b.bitwise(op, l, r)

@@ -47,6 +47,13 @@ func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 	}
 	switch name {
 	case "unnest":
+		if len(args) == 1 && args[0].Type().ID == sqltypes.TSVector {
+			tf.Fn = &builtins.TSVectorUnnest
+			for _, c := range builtins.TSVectorUnnest.Set.Columns {
+				col(c.Name, c.Type)
+			}
+			return tf, nil
+		}
 		return b.unnestFunc(tf, args)
 	case "_pg_expandarray":
 		return b.expandArrayFunc(tf, args)

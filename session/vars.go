@@ -9,6 +9,7 @@ import (
 	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 )
@@ -68,6 +69,7 @@ var knownVars = map[string]string{
 	"client_min_messages":                 "notice",
 	"check_function_bodies":               "on",
 	"is_superuser":                        "on",
+	"default_text_search_config":          "pg_catalog.simple",
 	varAllowFullScan:                      "on",
 	varWorkMem:                            "256MB",
 	varTempFileLimit:                      "-1",
@@ -325,6 +327,14 @@ func (s *Session) setVar(name, value string, reset bool) error {
 		default:
 			return pgerr.New(pgerr.FeatureNotSupported, "client_encoding %q is not supported; zproxy speaks UTF8", value)
 		}
+	case "default_text_search_config":
+		// The configurations are pg_catalog's (internal/tsearch); the
+		// value is shown schema-qualified, as PostgreSQL shows it.
+		c, err := sqltypes.ParseRegConfig(value)
+		if err != nil {
+			return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter %q: %q", name, value)
+		}
+		value = "pg_catalog." + c.S
 	case "restrict_nonsystem_relation_kind":
 		if _, err := restrictedKinds(value); err != nil {
 			return err

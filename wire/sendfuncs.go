@@ -31,6 +31,7 @@ var sendFuncs = []sendFunc{
 	{"jsonb_send", 3802, false}, {"regnamespacesend", 4089, false}, {"regrolesend", 4096, false},
 	{"bit_send", 1560, false}, {"varbit_send", 1562, false}, {"cash_send", 790, false},
 	{"cidr_send", 650, false}, {"macaddr8_send", 774, false}, {"macaddr_send", 829, false}, {"inet_send", 869, false},
+	{"tsvectorsend", 3614, false}, {"tsquerysend", 3615, false}, {"regconfigsend", 3734, false},
 }
 
 func init() {

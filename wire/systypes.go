@@ -23,6 +23,9 @@ func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		if t.ID == sqltypes.Oid {
 			return sqltypes.NewOID(o), nil
 		}
+		if c, ok := sqltypes.TSConfigByOID(o); ok && t.ID == sqltypes.RegConfig {
+			return sqltypes.NewReg(o, c.Name), nil // the configurations are fixed: no catalog needed
+		}
 		return sqltypes.NewReg(o, ""), nil
 	case t.ID == sqltypes.Char:
 		// charrecv reads one byte, and nothing may follow it.

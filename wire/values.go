@@ -128,6 +128,18 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.Null, err
 		}
 		return sqltypes.NewMacAddr(src), nil
+	case sqltypes.TSVector:
+		v, err := sqltypes.DecodeTSVectorBinary(src)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewTSVector(v), nil
+	case sqltypes.TSQuery:
+		q, err := sqltypes.DecodeTSQueryBinary(src)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewTSQuery(q), nil
 	case sqltypes.Bytea:
 		return sqltypes.NewBytes(src), nil
 	case sqltypes.UUID:
@@ -300,6 +312,10 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return append(buf, n.Addr[:n.Size()]...), nil
 	case sqltypes.MacAddr, sqltypes.MacAddr8:
 		return append(buf, v.S...), nil
+	case sqltypes.TSVector:
+		return sqltypes.AppendTSVectorBinary(buf, v.TSVector()), nil
+	case sqltypes.TSQuery:
+		return sqltypes.AppendTSQueryBinary(buf, v.TSQuery()), nil
 	case sqltypes.Date:
 		switch v.I {
 		case sqltypes.DateInfinity:

@@ -141,6 +141,9 @@ func (e *Env) database() string {
 
 // RegName implements builtins.Catalog.
 func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
+	if oid == 0 {
+		return "-" // every reg* output function prints InvalidOid so
+	}
 	switch t.ID {
 	case sqltypes.RegClass:
 		if o := e.objects().byOID[oid]; o != nil {
@@ -198,6 +201,10 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 				return sqltypes.QuoteIdent(r.name)
 			}
 		}
+	case sqltypes.RegConfig:
+		if c, ok := sqltypes.TSConfigByOID(oid); ok {
+			return c.Name
+		}
 	}
 	return ""
 }
@@ -218,6 +225,12 @@ func (e *Env) RegOID(t sqltypes.Type, name string) (uint32, error) {
 		return namespaceOID(name)
 	case sqltypes.RegRole:
 		return e.roleOID(name)
+	case sqltypes.RegConfig:
+		v, err := sqltypes.ParseRegConfig(name)
+		if err != nil {
+			return 0, err
+		}
+		return uint32(v.I), nil
 	}
 	return 0, nil
 }

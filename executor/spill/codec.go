@@ -60,6 +60,10 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 		for _, r := range m.Ranges {
 			buf = appendValue(buf, sqltypes.NewRange(r))
 		}
+	case sqltypes.KindTSVector:
+		buf = appendBytes(buf, string(sqltypes.AppendTSVectorBinary(nil, v.TSVector())))
+	case sqltypes.KindTSQuery:
+		buf = appendBytes(buf, string(sqltypes.AppendTSQueryBinary(nil, v.TSQuery())))
 	case sqltypes.KindEnum:
 		// The label and its sort order; the type (X) stays behind: the
 		// plan's column types carry it, and a spilled value only needs to
@@ -250,6 +254,24 @@ func (d *decoder) value() sqltypes.Value {
 			d.err = err
 		}
 		return m
+	case sqltypes.KindTSVector:
+		v, err := sqltypes.DecodeTSVectorBinary([]byte(d.bytes()))
+		if err != nil {
+			if d.err == nil {
+				d.err = err
+			}
+			return sqltypes.Null
+		}
+		return sqltypes.NewTSVector(v)
+	case sqltypes.KindTSQuery:
+		q, err := sqltypes.DecodeTSQueryBinary([]byte(d.bytes()))
+		if err != nil {
+			if d.err == nil {
+				d.err = err
+			}
+			return sqltypes.Null
+		}
+		return sqltypes.NewTSQuery(q)
 	case sqltypes.KindNumeric:
 		v, err := sqltypes.ParseNumeric(d.bytes())
 		if err != nil && d.err == nil {

@@ -400,6 +400,10 @@ func KindType(k Kind) Type {
 		return TypeInet
 	case KindMacAddr:
 		return TypeMacAddr
+	case KindTSVector:
+		return TypeTSVector
+	case KindTSQuery:
+		return TypeTSQuery
 	}
 	return TypeUnknown
 }

@@ -483,6 +483,14 @@ func ValidateJSON(s string) error {
 // ParseJSONB parses jsonb input into its normal form.
 func ParseJSONB(s string) (*JSONValue, error) { return parseJSONText(s, false) }
 
+// ParseJSONTree parses json text into a tree that keeps its objects' keys
+// in their order, duplicates too, as json's functions walk them.
+func ParseJSONTree(s string) (*JSONValue, error) { return parseJSONText(s, true) }
+
+// Source is the value's text as a json tree keeps it (a number as
+// written); "" in trees parsed as jsonb.
+func (j *JSONValue) Source() string { return j.raw }
+
 // QuoteJSON is s as a JSON string literal, escaped as PostgreSQL's
 // escape_json does.
 func QuoteJSON(s string) string { return string(appendJSONString(nil, s)) }

@@ -26,10 +26,10 @@ import (
 //	void                KindText, always "" (its text and binary forms are empty)
 
 // System reports whether t is one of the catalogs' system types.
-func (id TypeID) System() bool { return id >= Oid && id <= Void }
+func (id TypeID) System() bool { return id >= Oid && id <= Void || id == RegConfig }
 
 // IsReg reports whether t is one of the reg* OID alias types.
-func (t Type) IsReg() bool { return t.ID >= RegClass && t.ID <= RegRole }
+func (t Type) IsReg() bool { return t.ID >= RegClass && t.ID <= RegRole || t.ID == RegConfig }
 
 // IsOIDLike reports whether t is oid or one of its reg* aliases.
 func (t Type) IsOIDLike() bool { return t.ID == Oid || t.IsReg() }
@@ -130,6 +130,8 @@ func parseSystem(t Type, s string) (Value, error) {
 			return Null, err
 		}
 		return NewOID(o), nil
+	case t.ID == RegConfig && !IsOIDText(s):
+		return ParseRegConfig(s)
 	case t.IsReg():
 		if !IsOIDText(s) {
 			return Null, pgerr.New(pgerr.FeatureNotSupported, "%s input by name needs the catalog", t)

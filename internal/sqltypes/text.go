@@ -130,6 +130,18 @@ func ParseText(t Type, s string) (Value, error) {
 			return Null, err
 		}
 		return NewHstore(h), nil
+	case TSVector:
+		v, err := ParseTSVector(s)
+		if err != nil {
+			return Null, err
+		}
+		return NewTSVector(v), nil
+	case TSQuery:
+		q, err := ParseTSQueryText(s)
+		if err != nil {
+			return Null, err
+		}
+		return NewTSQuery(q), nil
 	case Inet, Cidr, MacAddr, MacAddr8:
 		return parseNet(t, s)
 	}
@@ -417,6 +429,10 @@ func AppendText(buf []byte, v Value) []byte {
 		return AppendMultirangeStyled(buf, v.Multirange(), Style{})
 	case KindInet, KindMacAddr:
 		return appendNet(buf, v)
+	case KindTSVector:
+		return AppendTSVector(buf, v.TSVector())
+	case KindTSQuery:
+		return AppendTSQuery(buf, v.TSQuery())
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

@@ -83,6 +83,11 @@ const (
 	Cidr
 	MacAddr
 	MacAddr8
+	// The full-text search types (tsvector.go, tsquery.go) and regconfig,
+	// the reg* alias naming a text search configuration (oidtypes.go).
+	TSVector
+	TSQuery
+	RegConfig
 	numTypeIDs
 )
 
@@ -137,6 +142,9 @@ var (
 	TypeCidr        = Type{ID: Cidr}
 	TypeMacAddr     = Type{ID: MacAddr}
 	TypeMacAddr8    = Type{ID: MacAddr8}
+	TypeTSVector    = Type{ID: TSVector}
+	TypeTSQuery     = Type{ID: TSQuery}
+	TypeRegConfig   = Type{ID: RegConfig}
 )
 
 type typeInfo struct {
@@ -218,6 +226,9 @@ var infos = [numTypeIDs]typeInfo{
 	Cidr:           {"cidr", 650, 651, -1, KindInet, []string{"cidr"}},
 	MacAddr:        {"macaddr", 829, 1040, 6, KindMacAddr, []string{"macaddr"}},
 	MacAddr8:       {"macaddr8", 774, 775, 8, KindMacAddr, []string{"macaddr8"}},
+	TSVector:       {"tsvector", 3614, 3643, -1, KindTSVector, []string{"tsvector"}},
+	TSQuery:        {"tsquery", 3615, 3645, -1, KindTSQuery, []string{"tsquery"}},
+	RegConfig:      {"regconfig", 3734, 3735, 4, KindInt, []string{"regconfig"}},
 }
 
 // The fixed OIDs of the extension types (see infos).

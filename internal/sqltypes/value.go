@@ -42,6 +42,8 @@ const (
 	KindMultirange  // a multirange: *MultirangeValue in X
 	KindInet        // inet and cidr: the order-preserving form in S, 1 in I for a cidr (net.go)
 	KindMacAddr     // macaddr and macaddr8: the 6 or 8 bytes in S
+	KindTSVector    // tsvector: *TSVector in X
+	KindTSQuery     // tsquery: *TSQuery in X
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -198,6 +200,10 @@ func Compare(a, b Value) int {
 		return strings.Compare(CitextFold(a.S), CitextFold(b.S))
 	case a.K == KindHstore && b.K == KindHstore:
 		return CompareHstore(a.Hstore(), b.Hstore())
+	case a.K == KindTSVector && b.K == KindTSVector:
+		return CompareTSVector(a.TSVector(), b.TSVector())
+	case a.K == KindTSQuery && b.K == KindTSQuery:
+		return CompareTSQuery(a.TSQuery(), b.TSQuery())
 	case a.K == KindEnum && b.K == KindEnum:
 		return cmp.Compare(a.F, b.F)
 	case a.K == KindBit && b.K == KindBit:
@@ -304,6 +310,10 @@ func (v Value) Hash(h uint64) uint64 {
 		for _, r := range v.Multirange().Ranges {
 			h = hashRange(h, r)
 		}
+	case KindTSVector:
+		h = hashTSVector(h, v.TSVector())
+	case KindTSQuery:
+		h = hashTSQuery(h, v.TSQuery())
 	case KindNumeric:
 		h = hashNumeric(h, v.Numeric())
 	case KindInterval:
@@ -360,6 +370,10 @@ func Identical(a, b Value) bool {
 			}
 		}
 		return true
+	case KindTSVector:
+		return CompareTSVector(a.TSVector(), b.TSVector()) == 0
+	case KindTSQuery:
+		return CompareTSQuery(a.TSQuery(), b.TSQuery()) == 0
 	case KindArray:
 		x, y := a.Array(), b.Array()
 		if x == y {

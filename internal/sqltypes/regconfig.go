@@ -1,0 +1,106 @@
+package sqltypes
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// TSConfig is one of the text search configurations zproxy has: its
+// pg_ts_config OID and name (in pg_catalog).
+type TSConfig struct {
+	OID  uint32
+	Name string
+}
+
+// TSConfigs are the text search configurations, with PostgreSQL 15's OIDs
+// (simple's is fixed in pg_ts_config.dat; english's is the one initdb
+// gives it).
+var TSConfigs = []TSConfig{
+	{OID: 3748, Name: "simple"},
+	{OID: 13164, Name: "english"},
+}
+
+// TSConfigByOID returns the configuration with that OID.
+func TSConfigByOID(oid uint32) (TSConfig, bool) {
+	for _, c := range TSConfigs {
+		if c.OID == oid {
+			return c, true
+		}
+	}
+	return TSConfig{}, false
+}
+
+// ParseRegConfig reads a configuration's name, optionally qualified by
+// pg_catalog, as regconfigin does, to a regconfig value.
+func ParseRegConfig(s string) (Value, error) {
+	parts, err := SplitQualifiedName(s)
+	if err != nil || len(parts) == 0 || len(parts) > 2 {
+		return Null, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+	}
+	name := parts[len(parts)-1]
+	if len(parts) == 2 && parts[0] != "pg_catalog" {
+		if parts[0] == "public" || parts[0] == "information_schema" {
+			return Null, pgerr.New(pgerr.UndefinedObject, "text search configuration \"%s\" does not exist", strings.Join(parts, "."))
+		}
+		return Null, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", parts[0])
+	}
+	for _, c := range TSConfigs {
+		if c.Name == name {
+			return NewReg(c.OID, c.Name), nil
+		}
+	}
+	return Null, pgerr.New(pgerr.UndefinedObject, "text search configuration \"%s\" does not exist", strings.Join(parts, "."))
+}
+
+// SplitQualifiedName splits a possibly qualified name as stringToQualifiedNameList
+// does: parts separated by dots, each an identifier folded to lower case
+// or double-quoted ("" for a quote).
+func SplitQualifiedName(s string) ([]string, error) {
+	var parts []string
+	s = strings.TrimSpace(s)
+	for {
+		var part strings.Builder
+		if strings.HasPrefix(s, `"`) {
+			i := 1
+			for {
+				if i >= len(s) {
+					return nil, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+				}
+				if s[i] == '"' {
+					if i+1 < len(s) && s[i+1] == '"' {
+						part.WriteByte('"')
+						i += 2
+						continue
+					}
+					break
+				}
+				part.WriteByte(s[i])
+				i++
+			}
+			s = s[i+1:]
+			if part.Len() == 0 {
+				return nil, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+			}
+		} else {
+			i := strings.IndexAny(s, ". \t\n")
+			if i < 0 {
+				i = len(s)
+			}
+			if i == 0 {
+				return nil, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+			}
+			part.WriteString(strings.ToLower(s[:i]))
+			s = s[i:]
+		}
+		parts = append(parts, part.String())
+		s = strings.TrimLeft(s, " \t\n")
+		if s == "" {
+			return parts, nil
+		}
+		if s[0] != '.' {
+			return nil, pgerr.New(pgerr.InvalidName, "invalid name syntax")
+		}
+		s = strings.TrimLeft(s[1:], " \t\n")
+	}
+}
