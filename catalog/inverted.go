@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -54,6 +55,7 @@ const (
 	OpclassJSONBPath = "jsonb_path_ops"
 	OpclassArray     = "array_ops"
 	OpclassTrigram   = "gin_trgm_ops"
+	OpclassTSVector  = "tsvector_ops"
 )
 
 // Token tags: the first byte of every token says what it stands for.
@@ -64,6 +66,7 @@ const (
 	tokenElem      = 'A' // array_ops: an element
 	tokenEmptyList = 'E' // array_ops: the array has no elements
 	tokenTrigram   = 'G' // gin_trgm_ops: a trigram
+	tokenLexeme    = 'L' // tsvector_ops: a lexeme, then a 0 byte
 )
 
 // Inverted reports whether ix is an inverted index.
@@ -79,7 +82,7 @@ func DefaultOpclass(t sqltypes.Type) (string, error) {
 	case t.ID == sqltypes.Array && ElementTokenizable(t):
 		return OpclassArray, nil
 	case t.ID == sqltypes.TSVector:
-		return "", pgerr.New(pgerr.FeatureNotSupported, "gin indexes on tsvector are not supported")
+		return OpclassTSVector, nil
 	}
 	return "", pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method \"gin\"", t).
 		WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
@@ -103,8 +106,9 @@ func CheckOpclass(name string, t sqltypes.Type) error {
 	case OpclassTrigram:
 		want = "text"
 		ok = t.ID == sqltypes.Text || t.ID == sqltypes.Varchar
-	case "tsvector_ops":
-		return pgerr.New(pgerr.FeatureNotSupported, "operator class %s is not supported", name)
+	case OpclassTSVector:
+		want = "tsvector"
+		ok = t.ID == sqltypes.TSVector
 	default:
 		return pgerr.New(pgerr.UndefinedObject, "operator class \"%s\" does not exist for access method \"gin\"", name)
 	}
@@ -156,6 +160,12 @@ func tokens(opclass string, v sqltypes.Value, describe bool) *tokenizer {
 	case OpclassTrigram:
 		for _, t := range builtins.Trigrams(v.S) {
 			tk.add(TrigramToken(t), shownTrigram(t))
+		}
+	case OpclassTSVector:
+		if tv := v.TSVector(); tv != nil {
+			for _, w := range tv.Words() {
+				tk.add(LexemeToken(w), func() string { return "lexeme " + builtins.QuoteLiteral(w) })
+			}
 		}
 	case OpclassArray:
 		if a := v.Array(); a != nil {
@@ -283,6 +293,30 @@ func ElementToken(e sqltypes.Value) []byte {
 // TrigramToken is gin_trgm_ops' token of one trigram.
 func TrigramToken(t [3]byte) []byte {
 	return []byte{tokenTrigram, t[0], t[1], t[2]}
+}
+
+// LexemeToken is a tsvector_ops token: the lexeme, then a 0 byte (no
+// lexeme holds one), so a lexeme's entries are a prefix range of their own
+// and LexemePrefixToken's range holds every lexeme starting with a prefix.
+func LexemeToken(word string) []byte {
+	return append(append([]byte{tokenLexeme}, word...), 0)
+}
+
+// LexemePrefixToken is the start of the tokens of every lexeme beginning
+// with prefix (a tsquery's prefix match, 'sup':*): their entries' primary
+// keys follow the first 0 byte after it (InvertedPrefixPrimaryKey).
+func LexemePrefixToken(prefix string) []byte {
+	return append([]byte{tokenLexeme}, prefix...)
+}
+
+// InvertedPrefixPrimaryKey returns the encoded primary key of an entry
+// read under a prefix token: what follows the token's end (its 0 byte).
+func InvertedPrefixPrimaryKey(sort, prefix []byte) []byte {
+	rest := sort[len(prefix):]
+	if i := bytes.IndexByte(rest, 0); i >= 0 {
+		return rest[i+1:]
+	}
+	return nil
 }
 
 // DescribeTrigram describes a trigram for EXPLAIN: its text as show_trgm

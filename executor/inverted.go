@@ -45,7 +45,7 @@ func (s *scanRows) invertedGet(ctx context.Context) error {
 func (s *scanRows) evalInverted(ctx context.Context, q *optimizer.InvertedQuery) (pkSet, error) {
 	ix := s.node.Index
 	if q.Token != nil {
-		return s.postings(ctx, ix, q.Token)
+		return s.postings(ctx, ix, q.Token, q.Prefix)
 	}
 	if !q.And {
 		out := pkSet{}
@@ -63,7 +63,7 @@ func (s *scanRows) evalInverted(ctx context.Context, q *optimizer.InvertedQuery)
 	var toks [][]byte
 	var sets []pkSet
 	for _, k := range q.Kids {
-		if k.Token != nil && s.ec.ex.Caps.CheapSeek {
+		if k.Token != nil && !k.Prefix && s.ec.ex.Caps.CheapSeek {
 			toks = append(toks, k.Token)
 			continue
 		}
@@ -76,7 +76,7 @@ func (s *scanRows) evalInverted(ctx context.Context, q *optimizer.InvertedQuery)
 	switch len(toks) {
 	case 0:
 	case 1:
-		set, err := s.postings(ctx, ix, toks[0])
+		set, err := s.postings(ctx, ix, toks[0], false)
 		if err != nil {
 			return nil, err
 		}
@@ -93,9 +93,14 @@ func (s *scanRows) evalInverted(ctx context.Context, q *optimizer.InvertedQuery)
 	return intersect(sets), nil
 }
 
-// postings reads the entries of one token in every shard of ix and returns
-// the encoded primary keys they name.
-func (s *scanRows) postings(ctx context.Context, ix *catalog.Index, tok []byte) (pkSet, error) {
+// postings reads the entries of one token (of every token beginning with
+// tok, for a prefix) in every shard of ix and returns the encoded primary
+// keys they name.
+func (s *scanRows) postings(ctx context.Context, ix *catalog.Index, tok []byte, prefix bool) (pkSet, error) {
+	pkOf := catalog.InvertedPrimaryKey
+	if prefix {
+		pkOf = catalog.InvertedPrefixPrimaryKey
+	}
 	out := pkSet{}
 	end := kv.PrefixEnd(tok)
 	for _, sh := range s.node.Shards {
@@ -108,7 +113,7 @@ func (s *scanRows) postings(ctx context.Context, ix *catalog.Index, tok []byte) 
 					return nil, err
 				}
 			}
-			out[string(catalog.InvertedPrimaryKey(it.Item().Key.Sort, tok))] = struct{}{}
+			out[string(pkOf(it.Item().Key.Sort, tok))] = struct{}{}
 		}
 		err := it.Err()
 		it.Close()

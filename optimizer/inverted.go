@@ -30,8 +30,13 @@ import (
 type InvertedQuery struct {
 	Token []byte // an entry sort-key prefix: catalog.PartToken
 	Shown string // the token in SQL terms, for EXPLAIN
-	And   bool
-	Kids  []*InvertedQuery
+	// Prefix makes Token the start of many tokens' entries (a tsquery's
+	// 'sup':*), their primary keys after each token's end
+	// (catalog.InvertedPrefixPrimaryKey): a union of lists, not one list
+	// in primary-key order.
+	Prefix bool
+	And    bool
+	Kids   []*InvertedQuery
 }
 
 // String prints the query for EXPLAIN.
@@ -229,7 +234,7 @@ func (ii *invertedIndex) query(e ir.Expr) *InvertedQuery {
 			return ii.leaf(part, x.Name, v)
 		}
 		// The constant on the left: the commuted operator.
-		commuted := map[string]string{"<@": "@>", "@>": "<@", "&&": "&&"}
+		commuted := map[string]string{"<@": "@>", "@>": "<@", "&&": "&&", "@@": "@@"}
 		if op, ok := commuted[x.Name]; ok {
 			if part, v, ok := ii.operands(x.Args[1], x.Args[0]); ok {
 				return ii.leaf(part, op, v)
@@ -333,6 +338,15 @@ func (ii *invertedIndex) leaf(part int, op string, v sqltypes.Value) *InvertedQu
 			}
 			return invOr(toks)
 		}
+	case catalog.OpclassTSVector:
+		if op != "@@" || v.K != sqltypes.KindTSQuery {
+			return nil
+		}
+		q := v.TSQuery()
+		if q == nil || q.Root == nil {
+			return nothing // the empty query matches no row
+		}
+		return tsqueryQuery(part, q.Root)
 	case catalog.OpclassArray:
 		a := v.Array()
 		if a == nil {
@@ -378,6 +392,52 @@ func (ii *invertedIndex) leaf(part int, op string, v sqltypes.Value) *InvertedQu
 	return nil
 }
 
+// tsqueryQuery is the posting-list query of the rows a tsquery node can
+// match, or nil when the index cannot narrow them: a lexeme's list (every
+// lexeme beginning with it for a prefix match; a weight restriction is
+// left to the recheck), the AND of a conjunction's or a phrase's narrowable
+// sides, the OR of a disjunction's when both narrow. A negation matches
+// rows without its lexeme, which no list holds.
+func tsqueryQuery(part int, n *sqltypes.TSQueryNode) *InvertedQuery {
+	switch n.Op {
+	case sqltypes.TSVal:
+		if n.Prefix {
+			return &InvertedQuery{Token: catalog.PartToken(part, catalog.LexemePrefixToken(n.Word)), Prefix: true,
+				Shown: "lexemes " + builtins.QuoteLiteral(n.Word) + ":*"}
+		}
+		return &InvertedQuery{Token: catalog.PartToken(part, catalog.LexemeToken(n.Word)), Shown: "lexeme " + builtins.QuoteLiteral(n.Word)}
+	case sqltypes.TSAnd, sqltypes.TSPhrase:
+		l, r := tsqueryQuery(part, n.Left), tsqueryQuery(part, n.Right)
+		switch {
+		case l == nil:
+			return r
+		case r == nil:
+			return l
+		}
+		return invAnd(flatten(true, l, r))
+	case sqltypes.TSOr:
+		l, r := tsqueryQuery(part, n.Left), tsqueryQuery(part, n.Right)
+		if l == nil || r == nil {
+			return nil
+		}
+		return invOr(flatten(false, l, r))
+	}
+	return nil
+}
+
+// flatten joins the kids of nested ANDs (or ORs) into one list.
+func flatten(and bool, qs ...*InvertedQuery) []*InvertedQuery {
+	var out []*InvertedQuery
+	for _, q := range qs {
+		if q.Token == nil && q.And == and && len(q.Kids) > 0 {
+			out = append(out, q.Kids...)
+			continue
+		}
+		out = append(out, q)
+	}
+	return dedupe(out)
+}
+
 // likeLeaf is the query of key part LIKE (or ILIKE) pattern v: the
 // trigrams every match has (builtins.LikeTrigrams), or nil when the
 // pattern names none ('%ab%' is shorter than a trigram).
@@ -406,8 +466,16 @@ func dedupe(qs []*InvertedQuery) []*InvertedQuery {
 	seen := map[string]bool{}
 	out := qs[:0]
 	for _, q := range qs {
-		if !seen[string(q.Token)] {
-			seen[string(q.Token)] = true
+		if q.Token == nil {
+			out = append(out, q) // an AND or OR: kept as it is
+			continue
+		}
+		key := string(q.Token)
+		if q.Prefix {
+			key += "*"
+		}
+		if !seen[key] {
+			seen[key] = true
 			out = append(out, q)
 		}
 	}

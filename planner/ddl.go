@@ -319,8 +319,10 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q appears twice in index", part.Column.Name.O)
 		}
 		seen[i] = true
-		if err := catalog.CheckKeyEncodable(t.Columns[i].Type); err != nil {
-			return nil, err
+		if kind != catalog.KindGIN { // a gin key is tokenized by its operator class
+			if err := catalog.CheckKeyEncodable(t.Columns[i].Type); err != nil {
+				return nil, err
+			}
 		}
 		if typ := t.Columns[i].Type; kind == catalog.KindZOrder && (typ.IsRange() || typ.IsMultirange()) {
 			if err := catalog.CheckKeyType(typ, kind); err != nil {

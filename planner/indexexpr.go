@@ -104,8 +104,10 @@ func (b *Binder) bindIndexKeyExpr(t *catalog.Table, ix *catalog.Index, i int, kc
 		}
 		typ = sqltypes.TypeText
 	}
-	if err := catalog.CheckKeyEncodable(typ); err != nil {
-		return nil, err
+	if ix.Kind != catalog.KindGIN { // a gin key is tokenized by its operator class
+		if err := catalog.CheckKeyEncodable(typ); err != nil {
+			return nil, err
+		}
 	}
 	text := b.storedIndexText(t, e, src.SQL, false)
 	kc.Column, kc.Expr, kc.ExprType = -1, text, &typ

@@ -19,6 +19,7 @@ var invertedSchema = []string{
 	`CREATE INDEX inv_a ON inv USING gin ((doc -> 'a'))`,
 	`CREATE INDEX inv_live ON inv USING gin (tags) WHERE live`,
 	`CREATE INDEX inv_trgm ON inv USING gin (body gin_trgm_ops)`,
+	`CREATE INDEX inv_fts ON inv USING gin (to_tsvector('simple', body))`,
 }
 
 // textWords and textSeps make the bodies: words that share trigrams, in
@@ -61,6 +62,23 @@ func (g invertedGen) pattern() string {
 		}
 	}
 	return strings.ReplaceAll(b.String(), "'", "''")
+}
+
+// tsquery is a text search query over the bodies' words: lexemes (some
+// prefix matches), negations, AND, OR and phrases.
+func (g invertedGen) tsquery(depth int) string {
+	if depth > 2 || g.rng.Intn(3) == 0 {
+		w := strings.ToLower(textWords[g.rng.Intn(len(textWords))])
+		if g.rng.Intn(4) == 0 {
+			w = w[:1+g.rng.Intn(len(w))] + ":*"
+		}
+		if g.rng.Intn(6) == 0 {
+			return "!" + w
+		}
+		return w
+	}
+	op := []string{" & ", " | ", " <-> ", " & !"}[g.rng.Intn(4)]
+	return "(" + g.tsquery(depth+1) + op + g.tsquery(depth+1) + ")"
 }
 
 // invertedGen draws documents, arrays and predicates from small domains,
@@ -125,7 +143,9 @@ func (g invertedGen) row(id int) string {
 
 func (g invertedGen) predicate() string {
 	keys := []string{"a", "b", "x", "zz"}
-	switch g.rng.Intn(15) {
+	switch g.rng.Intn(18) {
+	case 15, 16, 17:
+		return fmt.Sprintf("to_tsvector('simple', body) @@ to_tsquery('simple', '%s')", strings.ReplaceAll(g.tsquery(0), "'", "''"))
 	case 12:
 		return fmt.Sprintf("body LIKE '%s'", g.pattern())
 	case 13:

@@ -30,8 +30,14 @@ type phraseData struct {
 // satisfies the query. A phrase needs the positions a stripped tsvector
 // lacks, so it does not match one.
 func Match(v *sqltypes.TSVectorValue, q *sqltypes.TSQueryValue) bool {
-	if q == nil || q.Root == nil || len(v.Lexemes) == 0 {
+	// An empty query matches nothing; an empty document matches a query
+	// that is true of every document without a word ('' @@ '!cat'), as
+	// in ts_match_vq.
+	if q == nil || q.Root == nil {
 		return false
+	}
+	if v == nil {
+		v = &sqltypes.TSVectorValue{}
 	}
 	check := func(n *sqltypes.TSQueryNode, data *phraseData) ternary { return checkOperand(v, n, data) }
 	return execute(check, q.Root) != tsNo
