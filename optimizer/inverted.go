@@ -112,11 +112,12 @@ type invertedIndex struct {
 // is named). The best serves the most conjuncts; then reads the fewest
 // posting lists; then is partial (it holds only rows the query wants);
 // then has the fewest key columns.
-func invertedPath(t *catalog.Table, conj []ir.Expr, ctx *ir.EvalContext, ignored, forced map[string]bool) (*catalog.Index, *InvertedQuery, []string, []Rejection) {
+func invertedPath(t *catalog.Table, conj []ir.Expr, ctx *ir.EvalContext, ignored, forced map[string]bool) (*catalog.Index, *InvertedQuery, []string, map[int]bool, []Rejection) {
 	type option struct {
 		ix     *catalog.Index
 		q      *InvertedQuery
 		served []string
+		exact  map[int]bool // conjuncts the posting lists decide exactly
 		tokens int
 	}
 	better := func(a, b *option) bool {
@@ -152,12 +153,15 @@ func invertedPath(t *catalog.Table, conj []ir.Expr, ctx *ir.EvalContext, ignored
 			}
 			copy(ii.keys, bound.Keys)
 		}
-		o := &option{ix: ix}
+		o := &option{ix: ix, exact: map[int]bool{}}
 		var qs []*InvertedQuery
-		for _, c := range conj {
+		for i, c := range conj {
 			if q := ii.query(c); q != nil {
 				qs = append(qs, q)
 				o.served = append(o.served, c.String())
+				if ii.exact(c) {
+					o.exact[i] = true
+				}
 			}
 		}
 		if len(qs) == 0 {
@@ -172,14 +176,44 @@ func invertedPath(t *catalog.Table, conj []ir.Expr, ctx *ir.EvalContext, ignored
 		}
 	}
 	if best == nil {
-		return nil, nil, nil, rejected
+		return nil, nil, nil, nil, rejected
 	}
 	for _, o := range options {
 		if o != best {
 			rejected = append(rejected, Rejection{Path: indexLabel(o.ix), Reason: fmt.Sprintf("serves %d conjunct%s with %d posting list%s", len(o.served), plural(len(o.served)), o.tokens, plural(o.tokens))})
 		}
 	}
-	return best.ix, best.q, best.served, rejected
+	return best.ix, best.q, best.served, best.exact, rejected
+}
+
+// exact reports whether the posting lists decide conjunct e exactly, so
+// the rows they name need no recheck of it: tsvector @@ a tsquery of
+// lexemes (prefix matches too) under AND and OR only, as PostgreSQL's gin
+// consistent function reports no recheck for one (weights, phrases and
+// negations need the document).
+func (ii *invertedIndex) exact(e ir.Expr) bool {
+	f, ok := e.(*ir.Func)
+	if !ok || f.Name != "@@" || len(f.Args) != 2 {
+		return false
+	}
+	part, v, ok := ii.operands(f.Args[0], f.Args[1])
+	if !ok {
+		part, v, ok = ii.operands(f.Args[1], f.Args[0])
+	}
+	if !ok || ii.ix.Columns[part].Opclass != catalog.OpclassTSVector || v.K != sqltypes.KindTSQuery || v.TSQuery() == nil {
+		return false
+	}
+	var plain func(n *sqltypes.TSQueryNode) bool
+	plain = func(n *sqltypes.TSQueryNode) bool {
+		switch n.Op {
+		case sqltypes.TSVal:
+			return n.Weight == 0
+		case sqltypes.TSAnd, sqltypes.TSOr:
+			return plain(n.Left) && plain(n.Right)
+		}
+		return false
+	}
+	return v.TSQuery().Root != nil && plain(v.TSQuery().Root)
 }
 
 // query returns the posting-list query that finds every row e can be true
@@ -493,9 +527,17 @@ func invertedScan(s *scanSpec, conj []ir.Expr, ctx *ir.EvalContext, opts Options
 		return nil, nil
 	}
 	t := s.Table
-	ix, q, served, lost := invertedPath(t, conj, ctx, hint.ignored, hint.inverted)
+	ix, q, served, exact, lost := invertedPath(t, conj, ctx, hint.ignored, hint.inverted)
 	if ix == nil {
 		return nil, lost
+	}
+	// The conjuncts the posting lists decide exactly are not rechecked
+	// (a full-text match need not parse each row's document again).
+	var recheck []ir.Expr
+	for i, c := range conj {
+		if !exact[i] {
+			recheck = append(recheck, c)
+		}
 	}
 	why := "binds nothing: full scan"
 	if best.prefix > 0 {
@@ -503,7 +545,7 @@ func invertedScan(s *scanSpec, conj []ir.Expr, ctx *ir.EvalContext, opts Options
 	}
 	rejected := append(append([]Rejection{{Path: best.label, Reason: why}}, d.rejected...), lost...)
 	scan := &Scan{Table: t, Alias: s.Alias, Index: ix, Method: InvertedScan, Inverted: q, Needed: s.Needed, Lookup: true,
-		Rejected: rejected, Hint: hint.note, cols: tableCols(t), Residual: andAll(conj),
+		Rejected: rejected, Hint: hint.note, cols: tableCols(t), Residual: andAll(recheck),
 		Reason: "rule 5: no key bound; inverted index " + ix.Name + " serves " + strings.Join(served, " AND ")}
 	if named {
 		scan.Reason = "rule 1: chosen by USE_INDEX; inverted index " + ix.Name + " serves " + strings.Join(served, " AND ")

@@ -11,10 +11,11 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// The docs workload (-workload docs): a table of JSON documents and tag
-// arrays with gin indexes on both systems, and the containment, key and
-// overlap queries an application sends a document store, each returning
-// about a hundred rows.
+// The docs workload (-workload docs): a table of JSON documents, tag
+// arrays and text bodies with gin indexes on both systems (the bodies'
+// over to_tsvector('english', body)), and the containment, key, overlap
+// and full-text queries an application sends a document store, each
+// returning about a hundred rows.
 
 // Document domains, sized against -docs so that each class returns about
 // docTarget rows whatever the table's size.
@@ -22,9 +23,25 @@ const (
 	docTarget  = 100
 	docColors  = 10 // every document has a color
 	docTagsPer = 3  // tags per document
+	docWords   = 6  // words per body, each from a vocabulary sized for docTarget
 )
 
-const docsColumns = `id BIGINT PRIMARY KEY, attrs JSONB, tags TEXT[]`
+const docsColumns = `id BIGINT PRIMARY KEY, attrs JSONB, tags TEXT[], body TEXT`
+
+// docsWords is the size of the bodies' vocabulary: each word on about
+// docTarget documents.
+func docsWords(docs int) int { return max(docs*docWords/docTarget, 1) }
+
+// docWord is word i of the vocabulary: letters only, so the english
+// configuration keeps it one lexeme (a stem of itself).
+func docWord(i int) string {
+	const letters = "bcdfghjklmnpqrstvwxz"
+	w := []byte{'q'}
+	for i++; i > 0; i /= len(letters) {
+		w = append(w, letters[i%len(letters)])
+	}
+	return string(w)
+}
 
 // docsDomain is the number of brands (docs/docTarget: each brand on about
 // docTarget documents), of optional keys (likewise) and of tags (each on
@@ -45,7 +62,12 @@ func (d dataset) doc(id int64, docs int) []any {
 	for i := 0; i < docTagsPer; i++ {
 		t = append(t, fmt.Sprintf("t%d", h.next()%uint64(tags)))
 	}
-	return []any{id, attrs, t}
+	words := docsWords(docs)
+	body := "The"
+	for i := 0; i < docWords; i++ {
+		body += " " + docWord(int(h.next()%uint64(words)))
+	}
+	return []any{id, attrs, t, body + "."}
 }
 
 // loadDocs creates and fills docs on both systems with the same multi-row
@@ -60,6 +82,7 @@ func loadDocs(ctx context.Context, cfg config, ds dataset, zconn, pconn *pgx.Con
 		"CREATE INDEX docs_attrs ON docs USING gin (attrs)",
 		"CREATE INDEX docs_attrs_path ON docs USING gin (attrs jsonb_path_ops)",
 		"CREATE INDEX docs_tags ON docs USING gin (tags)",
+		"CREATE INDEX docs_body ON docs USING gin (to_tsvector('english', body))",
 	}
 	for _, sys := range []struct {
 		name string
@@ -70,7 +93,7 @@ func loadDocs(ctx context.Context, cfg config, ds dataset, zconn, pconn *pgx.Con
 			return fmt.Errorf("%s: %w", sys.name, err)
 		}
 		start := time.Now()
-		if err := insertRows(ctx, sys.conn, "docs", []string{"id", "attrs", "tags"}, rows, cfg.batch); err != nil {
+		if err := insertRows(ctx, sys.conn, "docs", []string{"id", "attrs", "tags", "body"}, rows, cfg.batch); err != nil {
 			return fmt.Errorf("%s: %w", sys.name, err)
 		}
 		loaded := time.Since(start)
@@ -112,6 +135,13 @@ func docsClasses(cfg config) []queryClass {
 		class("array && 2 tags", "tags && $1::text[]", func(r *rand.Rand) []any {
 			return []any{fmt.Sprintf("{t%d,t%d}", r.IntN(tags), r.IntN(tags))}
 		}),
+		class("fulltext @@ word", "to_tsvector('english', body) @@ to_tsquery('english', $1)", func(r *rand.Rand) []any {
+			return []any{docWord(r.IntN(docsWords(cfg.docs)))}
+		}),
+		class("fulltext @@ a | b", "to_tsvector('english', body) @@ to_tsquery('english', $1)", func(r *rand.Rand) []any {
+			words := docsWords(cfg.docs)
+			return []any{docWord(r.IntN(words)) + " | " + docWord(r.IntN(words))}
+		}),
 	}
 	for i := range cs {
 		cs[i].stream = uint64(i + 1)
@@ -123,9 +153,9 @@ func docsClasses(cfg config) []queryClass {
 func reportDocs(w io.Writer, cfg config, ds dataset, pgVersion string, loads []loadResult, results []classResult, loadAvg []string) {
 	brands, extras, tags := docsDomain(cfg.docs)
 	fmt.Fprintf(w, "\n## Documents: gin indexes, zproxy (embedded Pebble) vs PostgreSQL %s\n\n", pgVersion)
-	fmt.Fprintf(w, "docs: %d rows (id, attrs jsonb with a brand of %d, a color of %d, a size, dims {w, h}, one key of %d; tags text[] of %d tags from %d, seed %d).\n",
-		cfg.docs, brands, docColors, extras, docTagsPer, tags, cfg.seed)
-	fmt.Fprintf(w, "Both systems: gin (attrs), gin (attrs jsonb_path_ops), gin (tags); zproxy shards = %d; PostgreSQL with default settings and VACUUM ANALYZE. Fact rows are the documents a query returns. %d rounds of %d timed queries per class after %d warm-up, %d CPUs.\n", cfg.shards, cfg.rounds, cfg.iterations, cfg.warmup, runtime.NumCPU())
+	fmt.Fprintf(w, "docs: %d rows (id, attrs jsonb with a brand of %d, a color of %d, a size, dims {w, h}, one key of %d; tags text[] of %d tags from %d; body text of %d words from %d, seed %d).\n",
+		cfg.docs, brands, docColors, extras, docTagsPer, tags, docWords, docsWords(cfg.docs), cfg.seed)
+	fmt.Fprintf(w, "Both systems: gin (attrs), gin (attrs jsonb_path_ops), gin (tags), gin (to_tsvector('english', body)); zproxy shards = %d; PostgreSQL with default settings and VACUUM ANALYZE. Fact rows are the documents a query returns. %d rounds of %d timed queries per class after %d warm-up, %d CPUs.\n", cfg.shards, cfg.rounds, cfg.iterations, cfg.warmup, runtime.NumCPU())
 	fmt.Fprintf(w, "Machine load average (1/5/15 min) before loading: %s; after the queries: %s.\n\n", loadAvg[0], loadAvg[len(loadAvg)-1])
 	reportLoads(w, cfg, ds, loads)
 	reportFactClasses(w, cfg, results)
