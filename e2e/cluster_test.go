@@ -297,6 +297,19 @@ func TestClusterOfProxies(t *testing.T) {
 		t.Fatalf("after a reset on proxy 2, proxy 1 counts %d calls", a)
 	}
 
+	// The index advisor reads every proxy's workload: lookups by tag run
+	// on proxy 1 alone give proxy 2 the advice of a btree on tag.
+	mustExec(t, conns[1], `CREATE TABLE pts (id INT PRIMARY KEY, tag TEXT)`)
+	mustExec(t, conns[1], `INSERT INTO pts SELECT g, 'tag' || (g % 50) FROM generate_series(1, 400) g`)
+	mustExec(t, conns[1], `ANALYZE pts`)
+	for i := 0; i < 3; i++ {
+		mustExec(t, conns[1], fmt.Sprintf(`SELECT count(*) FROM pts WHERE tag = 'tag%d'`, i))
+	}
+	var advice string
+	if err := conns[2].QueryRow(ctx, `SELECT recommendation FROM zproxy_index_advice WHERE table_name = 'pts'`).Scan(&advice); err != nil || !strings.Contains(advice, "(tag)") {
+		t.Fatalf("proxy 2's advice from proxy 1's workload: %q, %v", advice, err)
+	}
+
 	// A proxy killed with -9 leaves the registry once its TTL passes.
 	proxies[2].Kill()
 	deadline := time.Now().Add(20 * time.Second)

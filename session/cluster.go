@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/stmtstats"
 )
@@ -47,8 +48,7 @@ func clusterLocks(c Cluster) pgcatalog.AdvisoryLockTable {
 // EncodeStatements encodes this proxy's statement statistics for another
 // proxy's pg_stat_statements (cluster.Handler).
 func (e *Engine) EncodeStatements() json.RawMessage {
-	b, _ := json.Marshal(e.stmts.Entries())
-	return b
+	return encodeEntries(e.stmts.Entries())
 }
 
 // ResetStatements is pg_stat_statements_reset on this proxy's statistics,
@@ -58,9 +58,10 @@ func (e *Engine) ResetStatements(userID, dbID uint32, queryID int64) {
 }
 
 // clusterStatements is the statement statistics of every proxy of the
-// store, merged per statement: this proxy's with its workload samples,
-// the others' counters (a proxy that does not answer is left out).
-func (e *Engine) clusterStatements() []stmtstats.Entry {
+// store, merged per statement, with every proxy's workload samples
+// resolved in snap (nil: without the other proxies' samples, for
+// pg_stat_statements); a proxy that does not answer is left out.
+func (e *Engine) clusterStatements(snap *catalog.Snapshot) []stmtstats.Entry {
 	local := e.stmts.Entries()
 	if e.cfg.Cluster == nil {
 		return local
@@ -73,8 +74,7 @@ func (e *Engine) clusterStatements() []stmtstats.Entry {
 	}
 	sets := [][]stmtstats.Entry{local}
 	for _, b := range peers {
-		var entries []stmtstats.Entry
-		if json.Unmarshal(b, &entries) == nil {
+		if entries := decodeEntries(b, snap); entries != nil {
 			sets = append(sets, entries)
 		}
 	}

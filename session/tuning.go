@@ -130,7 +130,7 @@ func (st *statement) record(plan *optimizer.Plan, stats *kv.Stats, rows int64, e
 func (p pgSession) Statements() *stmtstats.Store { return p.s.engine.stmts }
 
 // ClusterStatements implements pgcatalog.Tuning.
-func (p pgSession) ClusterStatements() []stmtstats.Entry { return p.s.engine.clusterStatements() }
+func (p pgSession) ClusterStatements() []stmtstats.Entry { return p.s.engine.clusterStatements(nil) }
 
 // ResetClusterStatements implements pgcatalog.Tuning.
 func (p pgSession) ResetClusterStatements(userID, dbID uint32, queryID int64) error {
@@ -145,13 +145,12 @@ func (p pgSession) IndexAdvice(ctx context.Context) ([]pgcatalog.IndexAdvice, er
 	if err != nil {
 		return nil, storeErr(err)
 	}
-	// The workload is every proxy's: the others' counts weigh the
-	// statements this proxy has samples of.
+	// The workload is every proxy's: its counts and its samples.
 	var entries []stmtstats.Entry
 	if p.s.vars[varAdviceWorkload] == "explained" {
 		entries = p.s.explained.Entries()
 	} else {
-		entries = e.clusterStatements()
+		entries = e.clusterStatements(snap)
 	}
 	if !p.s.readsAllStats(snap) {
 		// Advice quotes predicates and counts of the statements it is

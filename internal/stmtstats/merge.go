@@ -53,9 +53,9 @@ func (t *Timing) merge(o Timing) {
 
 // Merge combines the entries of several proxies into one entry per
 // statement: counts and totals add, timings combine exactly, the access
-// paths' counts add, and the text, plan shape and samples are the first
-// set's where it has the statement (the asking proxy passes its own
-// first). The result is ordered as Entries orders.
+// paths' counts add, the samples join (up to MaxSamples, the first set's
+// first), and the text and plan shape are the first set's where it has the
+// statement (the asking proxy passes its own first). The result is ordered as Entries orders.
 func Merge(sets ...[]Entry) []Entry {
 	byKey := map[Key]*Entry{}
 	var keys []Key
@@ -81,6 +81,12 @@ func Merge(sets ...[]Entry) []Entry {
 			}
 			if m.Shape == "" {
 				m.Shape = e.Shape
+			}
+			// Samples from every proxy, up to the store's number.
+			for _, smp := range e.Samples {
+				if len(m.Samples) < MaxSamples {
+					m.Samples = append(m.Samples, smp)
+				}
 			}
 			if e.First.Before(m.First) {
 				m.First = e.First
