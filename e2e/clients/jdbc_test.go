@@ -88,13 +88,7 @@ func TestJDBCCancelThroughAnotherProxy(t *testing.T) {
 	if os.Getenv("E2E_POSTGRES") != "" {
 		t.Skip("needs two proxies over one DynamoDB table")
 	}
-	ep := os.Getenv("DYNAMODB_ENDPOINT")
-	if ep == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("DYNAMODB_ENDPOINT is not set; the test command starts DynamoDB Local")
-		}
-		t.Skip("DYNAMODB_ENDPOINT not set (run scripts/dynamodb-local.sh start, or make test)")
-	}
+	ep := dynamoEndpoint(t)
 	java, classpath := compileJava(t, "JdbcCancel.java")
 	table := fmt.Sprintf("clients_cancel_%d_%d", os.Getpid(), time.Now().UnixNano())
 	a := startDynamoServer(t, ep, table)

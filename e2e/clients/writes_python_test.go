@@ -64,18 +64,26 @@ func TestBankTransfers(t *testing.T) {
 		if os.Getenv("E2E_POSTGRES") != "" {
 			t.Skip("E2E_POSTGRES: the pebble subtest ran the scenario against PostgreSQL")
 		}
-		ep := os.Getenv("DYNAMODB_ENDPOINT")
-		if ep == "" {
-			if os.Getenv("CI") == "true" {
-				t.Fatal("DYNAMODB_ENDPOINT is not set; the test command starts DynamoDB Local")
-			}
-			t.Skip("DYNAMODB_ENDPOINT not set (run scripts/dynamodb-local.sh start, or make test)")
-		}
+		ep := dynamoEndpoint(t)
 		table := fmt.Sprintf("clients_bank_%d_%d", os.Getpid(), time.Now().UnixNano())
 		a, b := startDynamoServer(t, ep, table), startDynamoServer(t, ep, table)
 		// DynamoDB's round trips make each transfer slower than on Pebble.
 		bank(t, "zproxy", "zproxy", 4, 10, a.host+":"+a.port, b.host+":"+b.port)
 	})
+}
+
+// dynamoEndpoint is the DynamoDB Local of the test run; it skips the test
+// without one (fails under CI, where the test command always starts one).
+func dynamoEndpoint(t *testing.T) string {
+	t.Helper()
+	ep := os.Getenv("DYNAMODB_ENDPOINT")
+	if ep == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("DYNAMODB_ENDPOINT is not set; the test command starts DynamoDB Local")
+		}
+		t.Skip("DYNAMODB_ENDPOINT not set (run scripts/dynamodb-local.sh start, or make test)")
+	}
+	return ep
 }
 
 // startDynamoServer starts zproxy on DynamoDB Local's table (created when
