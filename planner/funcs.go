@@ -134,13 +134,16 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 			return nil, err
 		}
 	}
-	if len(args) == 1 && len(user) == 0 && args[0].Type().ID == sqltypes.Unknown {
-		if t, ok := sqltypes.LookupType(name); ok && (t.Kind() == sqltypes.KindInet || t.Kind() == sqltypes.KindMacAddr) {
-			// cidr('10.0.0.0/8'): PostgreSQL reads a call of a type's
-			// name with one untyped literal as a cast of the literal
-			// (func_get_detail's coercion request), so cidr's input
-			// checks it, not cidr(inet) after inet's.
-			return b.coerceTo(args[0], t, false)
+	if _, literal := args0Const(args); literal && len(user) == 0 && args[0].Type().ID == sqltypes.Unknown {
+		if t, ok := sqltypes.LookupType(name); ok && t.ID != sqltypes.Unknown && !t.ID.System() {
+			// (The reg* types' input looks names up in the catalog: their
+			// functions of text, regclass('t'), do that at run time.)
+			// cidr('10.0.0.0/8'), text('abc'), float8('1e3'): PostgreSQL
+			// reads a call of a type's name with one untyped literal as a
+			// cast of the literal (func_get_detail's coercion request: no
+			// function takes an unknown argument exactly), so the type's
+			// input reads it.
+			return b.coerceTo(args[0], t, true)
 		}
 	}
 	types := make([]sqltypes.Type, len(args))
@@ -253,4 +256,13 @@ func evalCoalesce(ctx *ir.EvalContext, row []sqltypes.Value, args []ir.Expr) (sq
 		}
 	}
 	return sqltypes.Null, nil
+}
+
+// args0Const returns the only argument when it is a constant.
+func args0Const(args []ir.Expr) (*ir.Const, bool) {
+	if len(args) != 1 {
+		return nil, false
+	}
+	c, ok := args[0].(*ir.Const)
+	return c, ok
 }
