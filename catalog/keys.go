@@ -118,8 +118,12 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 		return zorder.AppendFloat(b, v.F, desc)
 	case sqltypes.KindBool:
 		return zorder.AppendBool(b, v.I != 0, desc)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindXML:
 		return zorder.AppendString(b, v.S, desc)
+	case sqltypes.KindLSN, sqltypes.KindXID8:
+		// Unsigned: flipping the sign bit makes the signed order of the
+		// encoding the unsigned order of the numbers.
+		return zorder.AppendInt(b, v.I^math.MinInt64, desc)
 	default: // ints, timestamps, dates
 		return zorder.AppendInt(b, v.I, desc)
 	}
@@ -242,7 +246,7 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.I = kv.AttrBool, v.I
 	case sqltypes.KindFloat:
 		a.Kind, a.F = kv.AttrFloat, v.F
-	case sqltypes.KindText:
+	case sqltypes.KindText, sqltypes.KindXML:
 		a.Kind, a.S = kv.AttrString, v.S
 	case sqltypes.KindUUID:
 		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
@@ -267,7 +271,8 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.NumericFromInt(a.I), nil
 		case sqltypes.KindFloat:
 			return sqltypes.NewFloat(float64(a.I)), nil
-		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindBool, sqltypes.KindTime, sqltypes.KindMoney:
+		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindBool, sqltypes.KindTime, sqltypes.KindMoney,
+			sqltypes.KindLSN, sqltypes.KindXID, sqltypes.KindXID8, sqltypes.KindTID:
 			return sqltypes.Value{K: t.Kind(), I: a.I}, nil
 		}
 	case kv.AttrFloat:
@@ -302,6 +307,8 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.NewBPChar(strings.Clone(a.S)), nil
 		case sqltypes.KindJSON:
 			return sqltypes.NewJSON(strings.Clone(a.S)), nil
+		case sqltypes.KindXML:
+			return sqltypes.NewXML(strings.Clone(a.S)), nil
 		}
 	case kv.AttrBytes:
 		switch t.Kind() {
@@ -576,6 +583,8 @@ func ZCode(a zorder.Attr, v sqltypes.Value) uint64 {
 		return a.String(v.S) // lossy: bit strings differing in length share a code
 	case sqltypes.KindTimeTZ:
 		return a.Int(v.TimeTZ().UTCMicros())
+	case sqltypes.KindLSN, sqltypes.KindXID8:
+		return a.Int(v.I ^ math.MinInt64) // unsigned order, as AppendKeyValue
 	}
 	return a.Int(v.I)
 }
@@ -607,6 +616,8 @@ func ZAbove(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 			return a.BoolEq(true)
 		}
 		return a.NotNull()
+	case sqltypes.KindLSN, sqltypes.KindXID8:
+		return a.IntAbove(v.I^math.MinInt64, inclusive)
 	}
 	return a.IntAbove(v.I, inclusive)
 }
@@ -635,6 +646,8 @@ func ZBelow(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 			return a.BoolEq(false)
 		}
 		return a.NotNull()
+	case sqltypes.KindLSN, sqltypes.KindXID8:
+		return a.IntBelow(v.I^math.MinInt64, inclusive)
 	}
 	return a.IntBelow(v.I, inclusive)
 }
@@ -738,6 +751,9 @@ func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 		// PostgreSQL has btree and hash operator classes for hstore, whose
 		// order it calls not useful; zproxy has no key encoding for it.
 		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
+	case sqltypes.XML:
+		return pgerr.New(pgerr.UndefinedObject, "data type xml has no default operator class for access method %q", method).
+			WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ const CastFunc = "zp_cast"
 var unsupportedTypes = map[string]bool{
 	"serial":  true,
 	"serial2": true, "serial4": true, "serial8": true, "smallserial": true, "bigserial": true,
-	"inet": true, "cidr": true, "macaddr": true, "xml": true,
+	"inet": true, "cidr": true, "macaddr": true,
 	"point": true, "tsvector": true, "regoper": true, "regoperator": true, "regconfig": true,
 	"regdictionary": true, "regcollation": true, "aclitem": true, "pg_node_tree": true,
 }

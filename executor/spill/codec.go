@@ -34,14 +34,15 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 	buf = append(buf, byte(v.K))
 	switch v.K {
 	case sqltypes.KindNull:
-	case sqltypes.KindInt, sqltypes.KindBool, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindMoney:
+	case sqltypes.KindInt, sqltypes.KindBool, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindMoney,
+		sqltypes.KindLSN, sqltypes.KindXID, sqltypes.KindXID8, sqltypes.KindTID:
 		buf = binary.AppendVarint(buf, v.I)
 	case sqltypes.KindBit:
 		buf = binary.AppendVarint(buf, v.I)
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindFloat:
 		buf = binary.BigEndian.AppendUint64(buf, math.Float64bits(v.F))
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindXML:
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindHstore:
 		buf = appendBytes(buf, string(sqltypes.AppendHstoreBinary(nil, v.Hstore())))
@@ -167,14 +168,15 @@ func (d *decoder) value() sqltypes.Value {
 	switch k {
 	case sqltypes.KindNull:
 		return sqltypes.Null
-	case sqltypes.KindInt, sqltypes.KindBool, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindMoney:
+	case sqltypes.KindInt, sqltypes.KindBool, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindMoney,
+		sqltypes.KindLSN, sqltypes.KindXID, sqltypes.KindXID8, sqltypes.KindTID:
 		return sqltypes.Value{K: k, I: d.varint()}
 	case sqltypes.KindBit:
 		n := d.varint()
 		return sqltypes.Value{K: k, I: n, S: d.bytes()}
 	case sqltypes.KindFloat:
 		return sqltypes.NewFloat(d.float64())
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindXML:
 		return sqltypes.Value{K: k, S: d.bytes()}
 	case sqltypes.KindEnum:
 		f := d.float64()

@@ -121,6 +121,9 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 			return r, err
 		}
 	}
+	if r, ok, err := castSysInfo(v, t); ok {
+		return r, err
+	}
 	if v.K == target && !hasModifiers(t) {
 		return v, nil
 	}
@@ -370,6 +373,16 @@ func KindType(k Kind) Type {
 		return Type{ID: VarBit}
 	case KindMoney:
 		return Type{ID: Money}
+	case KindXML:
+		return Type{ID: XML}
+	case KindLSN:
+		return Type{ID: PgLSN}
+	case KindXID:
+		return Type{ID: XID}
+	case KindXID8:
+		return Type{ID: XID8}
+	case KindTID:
+		return Type{ID: TID}
 	}
 	return TypeUnknown
 }

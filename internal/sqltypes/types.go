@@ -63,6 +63,13 @@ const (
 	Bit
 	VarBit
 	Money
+	// xml (xml.go) and the system-information types a column may have
+	// (systypes.go): pg_lsn, xid, xid8 and tid.
+	XML
+	PgLSN
+	XID
+	XID8
+	TID
 	numTypeIDs
 )
 
@@ -177,6 +184,12 @@ var infos = [numTypeIDs]typeInfo{
 	Bit:    {"bit", 1560, 1561, -1, KindBit, []string{"bit"}},
 	VarBit: {"bit varying", 1562, 1563, -1, KindBit, []string{"varbit", "bit varying"}},
 	Money:  {"money", 790, 791, 8, KindMoney, []string{"money"}},
+
+	XML:   {"xml", 142, 143, -1, KindXML, []string{"xml"}},
+	PgLSN: {"pg_lsn", 3220, 3221, 8, KindLSN, []string{"pg_lsn"}},
+	XID:   {"xid", 28, 1011, 4, KindXID, []string{"xid"}},
+	XID8:  {"xid8", 5069, 271, 8, KindXID8, []string{"xid8"}},
+	TID:   {"tid", 27, 1010, 6, KindTID, []string{"tid"}},
 }
 
 // The fixed OIDs of the extension types (see infos).

@@ -38,6 +38,11 @@ const (
 	KindEnum        // an enum: the label in S, its sort order in F, the *EnumType in X
 	KindBit         // bit(n), varbit(n): the bits packed in S (pad bits zero), their number in I
 	KindMoney       // money: cents in I
+	KindXML         // xml: the text as written, in S
+	KindLSN         // pg_lsn: the unsigned 64-bit position in I
+	KindXID         // xid: the 32-bit id in I
+	KindXID8        // xid8: the unsigned 64-bit id in I
+	KindTID         // tid: block<<16 | offset in I
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -213,6 +218,10 @@ func Compare(a, b Value) int {
 		return CompareArrays(a.Array(), b.Array())
 	case a.K == KindTimeTZ && b.K == KindTimeTZ:
 		return CompareTimeTZ(a.TimeTZ(), b.TimeTZ())
+	case a.K == KindLSN || a.K == KindXID8:
+		return cmp.Compare(uint64(a.I), uint64(b.I))
+	case a.K == KindXML:
+		return strings.Compare(a.S, b.S) // no SQL operator; sorts for DISTINCT and hashing only
 	default:
 		return cmp.Compare(a.I, b.I)
 	}
@@ -282,7 +291,7 @@ func (v Value) Hash(h uint64) uint64 {
 			f = math.NaN()
 		}
 		h = hashUint64(h, math.Float64bits(f))
-	case KindText, KindBytes, KindUUID, KindJSON, KindEnum:
+	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindXML:
 		h = hashString(h, v.S)
 	case KindBPChar:
 		h = hashString(h, strings.TrimRight(v.S, " "))
