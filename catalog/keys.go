@@ -725,6 +725,9 @@ func CheckKeyEncodable(t sqltypes.Type) error {
 	if t.ID == sqltypes.Hstore {
 		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
 	}
+	if t.ID == sqltypes.XML {
+		return CheckKeyType(t, KindBTree) // no btree operator class: PostgreSQL's 42704
+	}
 	return nil
 }
 

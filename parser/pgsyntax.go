@@ -54,6 +54,12 @@ const (
 	GroupingSetFunc  = "zp_set"
 	DistinctArgFunc  = "zp_distinct"
 	SymmetricFunc    = "zp_symmetric"
+	// XMLFunc carries the XML constructs PostgreSQL's grammar spells with
+	// keywords: XMLPARSE(DOCUMENT|CONTENT x) is zp_xml('parse_document'|
+	// 'parse_content', x), XMLSERIALIZE(DOCUMENT|CONTENT x AS t) is
+	// zp_xml('serialize_document'|'serialize_content', x) cast to t, and
+	// x IS [NOT] DOCUMENT is zp_xml('is_document'|'is_not_document', x).
+	XMLFunc = "zp_xml"
 )
 
 // tidbDistinctAggs are the aggregates whose DISTINCT TiDB parses itself.
@@ -100,6 +106,13 @@ func (r *rewriter) pgSyntax(head int) error {
 					}
 				}
 			}
+		case t.kind == tkIdent && (t.val == "xmlparse" || t.val == "xmlserialize") && r.peek(i+1, "(") && !afterDot:
+			if err := r.xmlCall(i); err != nil {
+				return err
+			}
+		case t.kind == tkIdent && (t.val == "xmlelement" || t.val == "xmlforest" || t.val == "xmlattributes" ||
+			t.val == "xmlpi" || t.val == "xmlroot" || t.val == "xmlexists" || t.val == "xmltable" || t.val == "xmlnamespaces") && r.peek(i+1, "(") && !afterDot:
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", strings.ToUpper(t.val)).WithPosition(r.pos(i))
 		case t.kind == tkIdent && t.val == "normalize" && r.peek(i+1, "(") && !afterDot:
 			if err := r.normalizeCall(i); err != nil {
 				return err
@@ -425,4 +438,68 @@ func (r *rewriter) skipElement(k int) int {
 		}
 	}
 	return k
+}
+
+// xmlCall respells XMLPARSE(DOCUMENT|CONTENT x [PRESERVE WHITESPACE]) and
+// XMLSERIALIZE(DOCUMENT|CONTENT x AS type) at token i (see XMLFunc).
+func (r *rewriter) xmlCall(i int) error {
+	close := r.matching(i + 1)
+	if close < 0 {
+		return nil // unbalanced: TiDB reports it
+	}
+	k := i + 2
+	if !r.peek(k, "document") && !r.peek(k, "content") {
+		return r.syntaxErrorAt(k)
+	}
+	verb := strings.TrimPrefix(r.toks[i].val, "xml")
+	r.replace(k, "'"+verb+"_"+r.toks[k].val+"', ")
+	if verb == "parse" {
+		r.replace(i, XMLFunc)
+		if close-2 > k && r.peek(close-1, "whitespace") {
+			if r.peek(close-2, "strip") {
+				return pgerr.New(pgerr.FeatureNotSupported, "XMLPARSE with STRIP WHITESPACE is not supported").WithPosition(r.pos(close - 2))
+			}
+			if r.peek(close-2, "preserve") {
+				r.drop(close-2, close) // libxml's default
+			}
+		}
+		return nil
+	}
+	as := r.topLevel(i+1, close, "as")["as"]
+	if as == 0 {
+		return r.syntaxErrorAt(close)
+	}
+	typ, udt, next, err := r.parseTypeRef(as + 1)
+	if err != nil {
+		return err
+	}
+	if next != close {
+		return r.syntaxErrorAt(next)
+	}
+	target := castName(typ)
+	if udt != "" {
+		target = userTypeCast(udt)
+	}
+	r.replace(i, CastFunc+"("+XMLFunc)
+	r.replace(as, "), '"+target+"'")
+	r.drop(as+1, close)
+	return nil
+}
+
+// isDocument respells x IS [NOT] DOCUMENT, whose IS is token i (see
+// XMLFunc).
+func (r *rewriter) isDocument(head, i int) error {
+	start, ok := r.primaryStart(i-1, head)
+	if !ok {
+		return r.syntaxErrorAt(i)
+	}
+	last, mode := i+1, "is_document"
+	if r.peek(i+1, "not") {
+		last, mode = i+2, "is_not_document"
+	}
+	r.ed[start].pre = XMLFunc + "('" + mode + "', " + r.ed[start].pre
+	r.replace(i, ")")
+	r.drop(i+1, last+1)
+	r.primStart[last] = start
+	return nil
 }

@@ -96,6 +96,20 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 	case parser.ConcatFunc:
 		// The parser's name for concat(), which TiDB would read as its own.
 		return b.bindBuiltin("concat", args)
+	case parser.XMLFunc:
+		return b.bindXMLConstruct(args)
+	case "xmlconcat":
+		// Grammar in PostgreSQL (no pg_proc row): xml arguments, NULLs
+		// skipped.
+		for i, a := range args {
+			var err error
+			if args[i], err = b.coerceTo(a, sqltypes.Type{ID: sqltypes.XML}, false); err != nil {
+				return nil, err
+			}
+		}
+		return fold(&ir.Func{Name: name, Args: args, Typ: sqltypes.Type{ID: sqltypes.XML}, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			return builtins.XMLConcat(a), nil
+		}})
 	case parser.TrimFromFunc:
 		// TRIM(chars FROM s): zp_trim_from('btrim', chars, s).
 		fn, ok := args[0].(*ir.Const)
@@ -104,7 +118,80 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 		}
 		return b.bindBuiltin(fn.V.S, append(append([]ir.Expr(nil), args[2:]...), args[1]))
 	}
+	if msg, ok := refusedFuncs[name]; ok && !builtins.Exists(name) {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s", msg)
+	}
 	return b.bindBuiltin(name, args)
+}
+
+// refusedFuncs are PostgreSQL's functions zproxy refuses with 0A000
+// rather than "does not exist": large objects (zproxy stores none) and
+// the XPath and schema-to-XML functions.
+var refusedFuncs = map[string]string{
+	"lo_close": errLargeObjects, "lo_creat": errLargeObjects, "lo_create": errLargeObjects, "lo_export": errLargeObjects,
+	"lo_from_bytea": errLargeObjects, "lo_get": errLargeObjects, "lo_import": errLargeObjects, "lo_lseek": errLargeObjects,
+	"lo_lseek64": errLargeObjects, "lo_open": errLargeObjects, "lo_put": errLargeObjects, "lo_tell": errLargeObjects,
+	"lo_tell64": errLargeObjects, "lo_truncate": errLargeObjects, "lo_truncate64": errLargeObjects, "lo_unlink": errLargeObjects,
+	"loread": errLargeObjects, "lowrite": errLargeObjects,
+	"xpath": errXPath, "xpath_exists": errXPath, "xmlexists": errXPath, "xmlvalidate": "xmlvalidate is not supported",
+	"xmlagg":        "xmlagg is not supported",
+	"cursor_to_xml": errXMLMapping, "cursor_to_xmlschema": errXMLMapping, "database_to_xml": errXMLMapping,
+	"database_to_xml_and_xmlschema": errXMLMapping, "database_to_xmlschema": errXMLMapping, "query_to_xml": errXMLMapping,
+	"query_to_xml_and_xmlschema": errXMLMapping, "query_to_xmlschema": errXMLMapping, "schema_to_xml": errXMLMapping,
+	"schema_to_xml_and_xmlschema": errXMLMapping, "schema_to_xmlschema": errXMLMapping, "table_to_xml": errXMLMapping,
+	"table_to_xml_and_xmlschema": errXMLMapping, "table_to_xmlschema": errXMLMapping,
+}
+
+const (
+	errLargeObjects = "large objects are not supported"
+	errXPath        = "xpath is not supported"
+	errXMLMapping   = "mapping SQL to XML is not supported"
+)
+
+// bindXMLConstruct binds parser.XMLFunc: XMLPARSE, XMLSERIALIZE's inner
+// call and IS [NOT] DOCUMENT, named by the constant first argument.
+func (b *Binder) bindXMLConstruct(args []ir.Expr) (ir.Expr, error) {
+	mode, ok := args[0].(*ir.Const)
+	if len(args) != 2 || !ok || mode.V.K != sqltypes.KindText {
+		return nil, pgerr.New(pgerr.InternalError, "malformed XML construct")
+	}
+	tXML := sqltypes.Type{ID: sqltypes.XML}
+	var from sqltypes.Type
+	var typ sqltypes.Type
+	var fn func(v sqltypes.Value) (sqltypes.Value, error)
+	switch mode.V.S {
+	case "parse_document", "parse_content":
+		from, typ = sqltypes.TypeText, tXML
+		doc := mode.V.S == "parse_document"
+		fn = func(v sqltypes.Value) (sqltypes.Value, error) { return sqltypes.ParseXML(v.S, doc) }
+	case "serialize_document", "serialize_content":
+		from, typ = tXML, sqltypes.TypeText
+		doc := mode.V.S == "serialize_document"
+		fn = func(v sqltypes.Value) (sqltypes.Value, error) {
+			if doc && !sqltypes.XMLWellFormedDocument(v.S) {
+				return sqltypes.Null, pgerr.New(pgerr.NotAnXMLDocument, "not an XML document")
+			}
+			return sqltypes.NewText(v.S), nil
+		}
+	case "is_document", "is_not_document":
+		from, typ = tXML, sqltypes.TypeBool
+		want := mode.V.S == "is_document"
+		fn = func(v sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.NewBool(sqltypes.XMLWellFormedDocument(v.S) == want), nil
+		}
+	default:
+		return nil, pgerr.New(pgerr.InternalError, "malformed XML construct")
+	}
+	arg, err := b.coerceTo(args[1], from, false)
+	if err != nil {
+		return nil, err
+	}
+	return fold(&ir.Func{Name: "xml" + mode.V.S, Args: []ir.Expr{arg}, Typ: typ, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() {
+			return sqltypes.Null, nil
+		}
+		return fn(a[0])
+	}})
 }
 
 // bindBuiltin binds a call through the function registry: it resolves the

@@ -1139,6 +1139,17 @@ func exprLabel(node ast.ExprNode) string {
 			}
 		case parser.NumericLiteralFunc:
 			return "?column?"
+		case parser.XMLFunc:
+			if c, ok := e.Args[0].(*driver.ValueExpr); ok {
+				mode := c.GetString()
+				switch {
+				case strings.HasPrefix(mode, "parse_"):
+					return "xmlparse"
+				case strings.HasPrefix(mode, "serialize_"):
+					return "xmlserialize"
+				}
+			}
+			return "?column?"
 		case parser.ExtractFunc:
 			return "extract"
 		case parser.AtTimeZoneFunc:

@@ -30,6 +30,8 @@ var sendFuncs = []sendFunc{
 	{"regclasssend", 2205, false}, {"regtypesend", 2206, false}, {"void_send", 2278, false}, {"uuid_send", 2950, false},
 	{"jsonb_send", 3802, false}, {"regnamespacesend", 4089, false}, {"regrolesend", 4096, false},
 	{"bit_send", 1560, false}, {"varbit_send", 1562, false}, {"cash_send", 790, false},
+	{"xml_send", 142, true}, {"pg_lsn_send", 3220, false}, {"xidsend", 28, false}, {"xid8send", 5069, false},
+	{"tidsend", 27, false},
 }
 
 func init() {

@@ -62,6 +62,9 @@ type Style struct {
 	ExtraFloatDigits int8
 	// ByteaEscape is bytea_output escape (else hex).
 	ByteaEscape bool
+	// XMLDocument is xmloption document: text cast to xml must be a
+	// document (else content).
+	XMLDocument bool
 }
 
 // dateDefault reports whether dates, timestamps and timestamptz print as

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cockroachdb/apd/v3"
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
@@ -229,4 +230,33 @@ func castSysInfo(v Value, t Type) (Value, bool, error) {
 		return NewXID(uint32(v.I)), true, nil
 	}
 	return Null, true, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", KindType(v.K), t)
+}
+
+// LSNToNumeric is a pg_lsn position as numeric (pg_lsn_mi's operands).
+func LSNToNumeric(v Value) Value {
+	d := new(apd.Decimal)
+	d.Coeff.SetUint64(uint64(v.I))
+	return NewNumeric(d)
+}
+
+// NumericToLSN is numeric_pg_lsn: the number rounded to an integer (half
+// away from zero), which must lie in [0, 2^64); NaN and the infinities
+// are refused with 0A000 as "cannot <verb> ... pg_lsn" (what names the
+// operation: "convert NaN to", "add NaN to", "subtract NaN from").
+func NumericToLSN(v Value, nanVerb string) (Value, error) {
+	d := v.Numeric()
+	switch d.Form {
+	case apd.NaN, apd.NaNSignaling:
+		return Null, pgerr.New(pgerr.FeatureNotSupported, "cannot %s pg_lsn", strings.Replace(nanVerb, "%s", "NaN", 1))
+	case apd.Infinite:
+		return Null, pgerr.New(pgerr.FeatureNotSupported, "cannot convert infinity to pg_lsn")
+	}
+	r := new(apd.Decimal)
+	if _, err := apd.BaseContext.WithPrecision(1000).Quantize(r, d, 0); err != nil {
+		return Null, err
+	}
+	if r.Negative && r.Coeff.Sign() != 0 || r.Coeff.BitLen() > 64 {
+		return Null, pgerr.New(pgerr.InvalidParameterValue, "pg_lsn out of range")
+	}
+	return NewLSN(r.Coeff.Uint64()), nil
 }

@@ -205,26 +205,46 @@ func XMLWellFormedDocument(s string) bool {
 // any, is dropped unless it says something beyond version 1.0 (another
 // version, or standalone), which is then printed in PostgreSQL's form.
 func AppendXML(buf []byte, s string) []byte {
+	version, standalone, rest := XMLDeclParts(s)
+	return append(AppendXMLDecl(buf, version, standalone), rest...)
+}
+
+// XMLDeclParts splits an xml value's declaration off: its version ("" for
+// none), standalone (1 yes, 0 no, -1 not given) and the text after it.
+func XMLDeclParts(s string) (version string, standalone int, rest string) {
 	attrs, rest, ok, err := xmlDecl(s)
 	if !ok || err != nil {
-		return append(buf, s...)
+		return "", -1, s
 	}
-	version, standalone := attrs["version"], attrs["standalone"]
-	if version != "" && version != "1.0" || standalone != "" {
-		if version == "" {
-			version = "1.0"
-		}
-		buf = append(buf, `<?xml version="`...)
-		buf = append(buf, version...)
-		buf = append(buf, '"')
-		if standalone != "" {
-			buf = append(buf, ` standalone="`...)
-			buf = append(buf, standalone...)
-			buf = append(buf, '"')
-		}
-		buf = append(buf, "?>"...)
+	standalone = -1
+	switch attrs["standalone"] {
+	case "yes":
+		standalone = 1
+	case "no":
+		standalone = 0
 	}
-	return append(buf, rest...)
+	return attrs["version"], standalone, rest
+}
+
+// AppendXMLDecl appends PostgreSQL's print_xml_decl: a declaration only
+// when the version is not 1.0 or standalone is given.
+func AppendXMLDecl(buf []byte, version string, standalone int) []byte {
+	if (version == "" || version == "1.0") && standalone < 0 {
+		return buf
+	}
+	if version == "" {
+		version = "1.0"
+	}
+	buf = append(buf, `<?xml version="`...)
+	buf = append(buf, version...)
+	buf = append(buf, '"')
+	switch standalone {
+	case 1:
+		buf = append(buf, ` standalone="yes"`...)
+	case 0:
+		buf = append(buf, ` standalone="no"`...)
+	}
+	return append(buf, "?>"...)
 }
 
 // XMLComment is xmlcomment: text as an XML comment, refused (2200S) when
