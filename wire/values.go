@@ -290,7 +290,7 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 	case sqltypes.Money, sqltypes.PgLSN, sqltypes.XID8:
 		return binary.BigEndian.AppendUint64(buf, uint64(v.I)), nil
 	case sqltypes.XML:
-		return append(buf, v.S...), nil // xml_send: the text as stored
+		return sqltypes.AppendXML(buf, v.S), nil // xml_send: xml_out's text
 	case sqltypes.XID:
 		return binary.BigEndian.AppendUint32(buf, uint32(v.I)), nil
 	case sqltypes.TID:
