@@ -129,7 +129,7 @@ func init() {
 		binop(tPgLSN, tNumeric, tPgLSN, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return lsnAdd(a, b, false) }),
 		binop(tNumeric, tPgLSN, tPgLSN, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) { return lsnAdd(b, a, false) }))
 	Register("pg_wal_lsn_diff", Overload{Params: []Param{T(tPgLSN), T(tPgLSN)}, Result: Returns(tNumeric),
-		Doc: "the difference of two WAL positions in bytes",
+		Doc:  "the difference of two WAL positions in bytes",
 		Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) { return lsnDiff(ctx, a[0], a[1]) }})
 	Register("pg_lsn", Overload{Params: []Param{T(tNumeric)}, Result: Returns(tPgLSN),
 		Doc: "the numeric as a WAL position",
