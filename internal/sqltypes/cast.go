@@ -373,16 +373,8 @@ func KindType(k Kind) Type {
 		return Type{ID: VarBit}
 	case KindMoney:
 		return Type{ID: Money}
-	case KindXML:
-		return Type{ID: XML}
-	case KindLSN:
-		return Type{ID: PgLSN}
-	case KindXID:
-		return Type{ID: XID}
-	case KindXID8:
-		return Type{ID: XID8}
-	case KindTID:
-		return Type{ID: TID}
+	case KindXML, KindLSN, KindXID, KindXID8, KindTID:
+		return Type{ID: sysInfoTypes[k]}
 	}
 	return TypeUnknown
 }

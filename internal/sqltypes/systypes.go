@@ -14,6 +14,10 @@ import (
 // offset). Their values are in Value.I: pg_lsn and xid8 as the unsigned
 // number's bits (Compare orders them unsigned), tid as block<<16|offset.
 
+// sysInfoTypes are the types of the kinds of xml and the system
+// information types (one type a kind).
+var sysInfoTypes = map[Kind]TypeID{KindXML: XML, KindLSN: PgLSN, KindXID: XID, KindXID8: XID8, KindTID: TID}
+
 // NewLSN returns a pg_lsn value.
 func NewLSN(u uint64) Value { return Value{K: KindLSN, I: int64(u)} }
 

@@ -142,14 +142,20 @@ func xmlTokens(s string) (kinds []byte, ok bool) {
 	}
 }
 
+// xmlTopLevel is xmlTokens of s after its XML declaration, if any; ok is
+// false when the declaration or the rest is malformed.
+func xmlTopLevel(s string) (kinds []byte, ok bool) {
+	_, rest, _, err := xmlDecl(s)
+	if err != nil {
+		return nil, false
+	}
+	return xmlTokens(rest)
+}
+
 // XMLWellFormedContent reports whether s is well-formed XML content, as
 // xml_is_well_formed_content answers.
 func XMLWellFormedContent(s string) bool {
-	_, rest, _, err := xmlDecl(s)
-	if err != nil {
-		return false
-	}
-	kinds, ok := xmlTokens(rest)
+	kinds, ok := xmlTopLevel(s)
 	if !ok {
 		return false
 	}
@@ -176,11 +182,7 @@ func indexNot(kinds []byte, c byte) int {
 // a prolog (declaration, comments, processing instructions, a DOCTYPE),
 // one root element, then comments and processing instructions only.
 func XMLWellFormedDocument(s string) bool {
-	_, rest, _, err := xmlDecl(s)
-	if err != nil {
-		return false
-	}
-	kinds, ok := xmlTokens(rest)
+	kinds, ok := xmlTopLevel(s)
 	if !ok {
 		return false
 	}
