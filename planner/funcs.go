@@ -125,8 +125,8 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 }
 
 // refusedFuncs are PostgreSQL's functions zproxy refuses with 0A000
-// rather than "does not exist": large objects (zproxy stores none) and
-// the XPath and schema-to-XML functions.
+// rather than "does not exist": large objects (zproxy stores none), the
+// XPath functions, XML Schema validation and the SQL-to-XML mappings.
 var refusedFuncs = map[string]string{
 	"lo_close": errLargeObjects, "lo_creat": errLargeObjects, "lo_create": errLargeObjects, "lo_export": errLargeObjects,
 	"lo_from_bytea": errLargeObjects, "lo_get": errLargeObjects, "lo_import": errLargeObjects, "lo_lseek": errLargeObjects,

@@ -74,6 +74,14 @@ func init() {
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			return sqltypes.NewText(a[0].S), nil
 		}})
+	RegisterAggregate(&Func{Name: "xmlagg", Overloads: []Overload{
+		Sig("the non-NULL xml values concatenated (xmlconcat2 folded over them)", tXML, tXML),
+	}, Type: func(c *Call) (sqltypes.Type, error) {
+		if len(c.Args) != 1 || c.Args[0].ID != sqltypes.XML && c.Args[0].ID != sqltypes.Unknown {
+			return errNoOverload()
+		}
+		return tXML, nil
+	}})
 	Register("xmlconcat2", Overload{Params: []Param{T(tXML), T(tXML)}, Result: Returns(tXML), CalledOnNull: true,
 		Doc: "the two xml values concatenated (xmlagg's step)",
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
