@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
 // PostgreSQL expression syntax that TiDB's grammar lacks, respelled in
@@ -476,9 +477,15 @@ func (r *rewriter) xmlCall(i int) error {
 	if next != close {
 		return r.syntaxErrorAt(next)
 	}
-	target := castName(typ)
-	if udt != "" {
-		target = userTypeCast(udt)
+	target := userTypeCast(udt)
+	if udt == "" {
+		// PostgreSQL's transformXmlSerialize: text converts to the
+		// character types only (a user's type, a domain, is left to the
+		// cast).
+		if k := typ.Kind(); k != sqltypes.KindText && k != sqltypes.KindBPChar {
+			return pgerr.New(pgerr.CannotCoerce, "cannot cast XMLSERIALIZE result to %s", typ).WithPosition(r.pos(i))
+		}
+		target = castName(typ)
 	}
 	r.replace(i, CastFunc+"("+XMLFunc)
 	r.replace(as, "), '"+target+"'")
