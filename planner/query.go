@@ -445,6 +445,9 @@ func (b *Binder) orderLimitOutput(r ir.Rel, order *ast.OrderByClause, limit *ast
 					WithDetail("Only result column names can be used, not expressions or functions.")
 			}
 			desc = desc || it.Desc
+			if err := orderable(cols[idx].Type); err != nil {
+				return nil, err
+			}
 			keys = append(keys, ir.SortKey{Col: idx, Desc: desc, NullsFirst: nullsFirst(desc, nulls)})
 		}
 		r = &ir.Sort{Input: r, Keys: keys}
@@ -766,6 +769,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			node, _, nulls := unwrapNulls(item.Expr)
 			idx, err := b.bindOrderItem(lv, &exprs, &cols, visible, n.Fields, node)
 			if err != nil {
+				return nil, err
+			}
+			if err := orderable(exprs[idx].Type()); err != nil {
 				return nil, err
 			}
 			keys = append(keys, ir.SortKey{Col: idx, Desc: item.Desc, NullsFirst: nullsFirst(item.Desc, nulls)})
@@ -1258,4 +1264,14 @@ func castLabel(t sqltypes.Type) string {
 func isNoColumns(f *ast.SelectField) bool {
 	c, ok := f.Expr.(*ast.FuncCallExpr)
 	return ok && f.WildCard == nil && c.FnName.L == parser.NoColumnsFunc && len(c.Args) == 0
+}
+
+// orderable refuses ORDER BY a type PostgreSQL has no ordering operator
+// for (no btree operator class): xml and xid.
+func orderable(t sqltypes.Type) error {
+	if t.ID == sqltypes.XML || t.ID == sqltypes.XID {
+		return pgerr.New(pgerr.UndefinedFunction, "could not identify an ordering operator for type %s", t).
+			WithHint("Use an explicit ordering operator or modify the query.")
+	}
+	return nil
 }
