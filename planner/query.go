@@ -801,6 +801,13 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			}
 		}
 	}
+	if n.Distinct {
+		for _, e := range exprs[:visible] {
+			if err := groupable(e.Type()); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if n.Distinct && len(onCols) == 0 && len(exprs) > visible {
 		return nil, pgerr.New(pgerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
 	}
@@ -809,6 +816,11 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 	// projection, DISTINCT, ORDER BY, LIMIT, and the projection down to the
 	// visible columns.
 	if aggregated {
+		for _, g := range lv.agg.groups {
+			if err := groupable(g.Type()); err != nil {
+				return nil, err
+			}
+		}
 		a := ir.NewAggregate(rel, lv.agg.groups, lv.agg.aggs, groupNames)
 		a.GroupingSets = lv.agg.sets
 		rel = a
@@ -1272,6 +1284,15 @@ func orderable(t sqltypes.Type) error {
 	if t.ID == sqltypes.XML || t.ID == sqltypes.XID {
 		return pgerr.New(pgerr.UndefinedFunction, "could not identify an ordering operator for type %s", t).
 			WithHint("Use an explicit ordering operator or modify the query.")
+	}
+	return nil
+}
+
+// groupable refuses GROUP BY and DISTINCT over a type PostgreSQL has no
+// equality operator for: xml.
+func groupable(t sqltypes.Type) error {
+	if t.ID == sqltypes.XML {
+		return pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type %s", t)
 	}
 	return nil
 }
