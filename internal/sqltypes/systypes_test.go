@@ -1,6 +1,10 @@
 package sqltypes
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
 
 // TestXMLWellFormed checks xml_is_well_formed_content and
 // xml_is_well_formed_document against PostgreSQL 15's answers.
@@ -97,3 +101,33 @@ func TestUnsignedOrder(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseSysInfo: the text input of xml, pg_lsn, xid, xid8 and tid never
+// panics, fails only with its input-syntax code, and what it accepts
+// prints as text that reads back to the same value.
+func FuzzParseSysInfo(f *testing.F) {
+	for _, s := range []string{"<a/>", `<?xml version="1.0"?><a/>`, "16/B374D848", "(1,2)", "x,1,2)", "-1", "0x10", "&", "<!DOCTYPE a><a/>"} {
+		for id := range sysInfoIDs {
+			f.Add(uint8(id), s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, id uint8, s string) {
+		typ := Type{ID: sysInfoIDs[int(id)%len(sysInfoIDs)]}
+		v, err := ParseText(typ, s)
+		if err != nil {
+			switch c := pgerr.CodeOf(err); c {
+			case pgerr.InvalidTextRepresentation, pgerr.InvalidXMLContent:
+			default:
+				t.Fatalf("%s %q: code %s: %v", typ, s, c, err)
+			}
+			return
+		}
+		out := FormatText(v)
+		back, err := ParseText(typ, out)
+		if err != nil || FormatText(back) != out {
+			t.Fatalf("%s %q -> %q -> %v", typ, s, FormatText(back), err)
+		}
+	})
+}
+
+var sysInfoIDs = []TypeID{XML, PgLSN, XID, XID8, TID}
