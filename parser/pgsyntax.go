@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -61,6 +62,13 @@ const (
 	// zp_xml('serialize_document'|'serialize_content', x) cast to t, and
 	// x IS [NOT] DOCUMENT is zp_xml('is_document'|'is_not_document', x).
 	XMLFunc = "zp_xml"
+	// XMLElementFunc is XMLELEMENT(NAME n [, XMLATTRIBUTES(v AS a, ...)]
+	// [, content ...]): zp_xmlelement('n', <number of attributes>, 'a',
+	// v, ..., content ...); XMLForestFunc is XMLFOREST(v AS n, ...):
+	// zp_xmlforest('n', v, ...). The names are SQL identifiers, mapped to
+	// XML names by the planner.
+	XMLElementFunc = "zp_xmlelement"
+	XMLForestFunc  = "zp_xmlforest"
 )
 
 // tidbDistinctAggs are the aggregates whose DISTINCT TiDB parses itself.
@@ -111,7 +119,18 @@ func (r *rewriter) pgSyntax(head int) error {
 			if err := r.xmlCall(i); err != nil {
 				return err
 			}
-		case t.kind == tkIdent && (t.val == "xmlelement" || t.val == "xmlforest" || t.val == "xmlattributes" ||
+		case t.kind == tkIdent && t.val == "xmlelement" && r.peek(i+1, "(") && !afterDot:
+			if err := r.xmlElement(i); err != nil {
+				return err
+			}
+		case t.kind == tkIdent && t.val == "xmlforest" && r.peek(i+1, "(") && !afterDot:
+			if close := r.matching(i + 1); close > 0 {
+				r.replace(i, XMLForestFunc)
+				if _, err := r.xmlNamedList(i+1, close, "element"); err != nil {
+					return err
+				}
+			}
+		case t.kind == tkIdent && (t.val == "xmlattributes" ||
 			t.val == "xmlpi" || t.val == "xmlroot" || t.val == "xmlexists" || t.val == "xmltable" || t.val == "xmlnamespaces") && r.peek(i+1, "(") && !afterDot:
 			return pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", strings.ToUpper(t.val)).WithPosition(r.pos(i))
 		case t.kind == tkIdent && t.val == "normalize" && r.peek(i+1, "(") && !afterDot:
@@ -510,3 +529,102 @@ func (r *rewriter) isDocument(head, i int) error {
 	r.primStart[last] = start
 	return nil
 }
+
+// xmlElement respells XMLELEMENT at token i (see XMLElementFunc).
+func (r *rewriter) xmlElement(i int) error {
+	close := r.matching(i + 1)
+	if close < 0 {
+		return nil // unbalanced: TiDB reports it
+	}
+	k := i + 2
+	if !r.peek(k, "name") || k+1 >= close || r.toks[k+1].kind != tkIdent && r.toks[k+1].kind != tkQIdent {
+		return r.syntaxErrorAt(k)
+	}
+	r.replace(i, XMLElementFunc)
+	r.replace(k, "")
+	r.replace(k+1, sqlString(r.toks[k+1].val))
+	next := k + 2
+	attrs := 0
+	if r.peek(next, ",") && r.peek(next+1, "xmlattributes") && r.peek(next+2, "(") {
+		open := next + 2
+		end := r.matching(open)
+		if end < 0 || end >= close {
+			return r.syntaxErrorAt(open)
+		}
+		n, err := r.xmlNamedList(open, end, "attribute")
+		if err != nil {
+			return err
+		}
+		attrs = n
+		r.replace(next+1, "")
+		r.replace(open, "")
+		r.replace(end, "")
+		r.ed[next+1].post += fmt.Sprint(attrs) + ", "
+		return nil
+	}
+	r.ed[k+1].post += ", 0"
+	return nil
+}
+
+// xmlNamedList puts each item's name before it in the list between the
+// brackets at open and close ('n', v for v AS n; a column reference is
+// named by its column) and returns the number of items. what names the
+// item in PostgreSQL's error for an unnamed one.
+func (r *rewriter) xmlNamedList(open, close int, what string) (int, error) {
+	n, start, depth := 0, open+1, 0
+	item := func(end int) error {
+		if start >= end {
+			return r.syntaxErrorAt(end)
+		}
+		n++
+		as := -1
+		for k := start; k < end; k++ {
+			if r.toks[k].is("(") {
+				depth++
+			} else if r.toks[k].is(")") {
+				depth--
+			} else if depth == 0 && r.toks[k].is("as") {
+				as = k
+			}
+		}
+		var name string
+		switch {
+		case as >= 0 && as+2 == end && (r.toks[as+1].kind == tkIdent || r.toks[as+1].kind == tkQIdent):
+			name = r.toks[as+1].val
+			r.drop(as, end)
+		case as >= 0:
+			return r.syntaxErrorAt(as + 1)
+		default:
+			last := end - 1
+			for k := start; k <= last; k++ {
+				tk := r.toks[k]
+				if !(tk.kind == tkIdent || tk.kind == tkQIdent) && !(tk.is(".") && k > start && k < last) {
+					return pgerr.New(pgerr.SyntaxError, "unnamed XML %s value must be a column reference", what).WithPosition(r.pos(start))
+				}
+			}
+			name = r.toks[last].val
+		}
+		r.ed[start].pre = sqlString(name) + ", " + r.ed[start].pre
+		return nil
+	}
+	for k := open + 1; k < close; k++ {
+		switch {
+		case r.toks[k].is("(") || r.toks[k].is("["):
+			depth++
+		case r.toks[k].is(")") || r.toks[k].is("]"):
+			depth--
+		case depth == 0 && r.toks[k].is(","):
+			if err := item(k); err != nil {
+				return 0, err
+			}
+			start = k + 1
+		}
+	}
+	if err := item(close); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// sqlString quotes s as an SQL string constant.
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -3,8 +3,10 @@ package sqltypes
 import (
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
@@ -256,4 +258,87 @@ func XMLComment(s string) (Value, error) {
 		return Null, pgerr.New(pgerr.InvalidXMLComment, "invalid XML comment")
 	}
 	return NewXML("<!--" + s + "-->"), nil
+}
+
+// XMLName is map_sql_identifier_to_xml_name (not fully escaped, periods
+// kept): an SQL identifier as an XML name, a character no XML name may
+// hold there written _xHHHH_, as is the "_" of a leading "_x" and a
+// leading ":".
+func XMLName(ident string) string {
+	var b strings.Builder
+	for i, r := range ident {
+		switch {
+		case r == ':' && i == 0,
+			r == '_' && strings.HasPrefix(ident[i:], "_x"),
+			i == 0 && !xmlNameStart(r),
+			i > 0 && !xmlNameStart(r) && !xmlNameChar(r):
+			if r > 0xFFFF {
+				fmt.Fprintf(&b, "_x%08X_", r)
+			} else {
+				fmt.Fprintf(&b, "_x%04X_", r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// xmlNameStart and xmlNameChar are libxml2's xmlIsNameStartChar and
+// xmlIsNameChar as PostgreSQL uses them (XML 1.0's letters, "_" and ":";
+// then digits, ".", "-" and combining marks too).
+func xmlNameStart(r rune) bool {
+	return r == '_' || r == ':' || unicode.IsLetter(r)
+}
+
+func xmlNameChar(r rune) bool {
+	return r == '.' || r == '-' || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) || r == 0xB7
+}
+
+// XMLEscapeContent is escape_xml: &, <, > and carriage returns escaped,
+// as XMLELEMENT and XMLFOREST write a non-xml value.
+func XMLEscapeContent(s string) string {
+	return xmlContentEscaper.Replace(s)
+}
+
+// XMLEscapeAttr escapes an attribute value as libxml2's attribute writer
+// does (quotes and the white-space controls too).
+func XMLEscapeAttr(s string) string {
+	return xmlAttrEscaper.Replace(s)
+}
+
+var (
+	xmlContentEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\r", "&#x0d;")
+	xmlAttrEscaper    = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "\n", "&#10;", "\r", "&#13;", "\t", "&#9;")
+)
+
+// XMLValueText is map_sql_value_to_xml_value for the types zproxy maps:
+// an xml value as it is, others by their text output (a date in ISO
+// form), escaped for content when escape is set. ok is false for types
+// whose XML Schema mapping differs from their text output (timestamps,
+// times, intervals, bytea, arrays, records ...).
+func XMLValueText(t Type, v Value, escape bool) (string, bool) {
+	switch v.K {
+	case KindXML:
+		return v.S, true
+	case KindText, KindBPChar, KindCitext, KindFloat, KindNumeric, KindBool, KindUUID, KindJSON, KindJSONB, KindMoney, KindLSN, KindXID, KindXID8, KindTID, KindEnum, KindBit:
+	case KindInt:
+		if t.ID.System() && t.ID != Oid {
+			return "", false // reg* names
+		}
+	case KindDate:
+		if !IsFiniteDate(v.I) {
+			return "", false
+		}
+	default:
+		return "", false
+	}
+	s := FormatText(v)
+	if v.K == KindBool {
+		s = boolText(v.I != 0)
+	}
+	if escape {
+		s = XMLEscapeContent(s)
+	}
+	return s, true
 }
