@@ -1157,6 +1157,10 @@ func exprLabel(node ast.ExprNode) string {
 			}
 		case parser.NumericLiteralFunc:
 			return "?column?"
+		case parser.XMLElementFunc:
+			return "xmlelement"
+		case parser.XMLForestFunc:
+			return "xmlforest"
 		case parser.XMLFunc:
 			if c, ok := e.Args[0].(*driver.ValueExpr); ok {
 				mode := c.GetString()
