@@ -571,19 +571,20 @@ func (r *rewriter) xmlElement(i int) error {
 // named by its column) and returns the number of items. what names the
 // item in PostgreSQL's error for an unnamed one.
 func (r *rewriter) xmlNamedList(open, close int, what string) (int, error) {
-	n, start, depth := 0, open+1, 0
-	item := func(end int) error {
+	n := 0
+	for start := open + 1; start <= close; n++ {
+		end := min(r.actionEnd(start), close) // the item's comma, or the bracket
 		if start >= end {
-			return r.syntaxErrorAt(end)
+			return 0, r.syntaxErrorAt(end)
 		}
-		n++
-		as := -1
+		as, depth := -1, 0
 		for k := start; k < end; k++ {
-			if r.toks[k].is("(") {
+			switch {
+			case r.toks[k].is("("):
 				depth++
-			} else if r.toks[k].is(")") {
+			case r.toks[k].is(")"):
 				depth--
-			} else if depth == 0 && r.toks[k].is("as") {
+			case depth == 0 && r.toks[k].is("as"):
 				as = k
 			}
 		}
@@ -593,35 +594,19 @@ func (r *rewriter) xmlNamedList(open, close int, what string) (int, error) {
 			name = r.toks[as+1].val
 			r.drop(as, end)
 		case as >= 0:
-			return r.syntaxErrorAt(as + 1)
+			return 0, r.syntaxErrorAt(as + 1)
 		default:
 			last := end - 1
 			for k := start; k <= last; k++ {
 				tk := r.toks[k]
 				if !(tk.kind == tkIdent || tk.kind == tkQIdent) && !(tk.is(".") && k > start && k < last) {
-					return pgerr.New(pgerr.SyntaxError, "unnamed XML %s value must be a column reference", what).WithPosition(r.pos(start))
+					return 0, pgerr.New(pgerr.SyntaxError, "unnamed XML %s value must be a column reference", what).WithPosition(r.pos(start))
 				}
 			}
 			name = r.toks[last].val
 		}
 		r.ed[start].pre = sqlString(name) + ", " + r.ed[start].pre
-		return nil
-	}
-	for k := open + 1; k < close; k++ {
-		switch {
-		case r.toks[k].is("(") || r.toks[k].is("["):
-			depth++
-		case r.toks[k].is(")") || r.toks[k].is("]"):
-			depth--
-		case depth == 0 && r.toks[k].is(","):
-			if err := item(k); err != nil {
-				return 0, err
-			}
-			start = k + 1
-		}
-	}
-	if err := item(close); err != nil {
-		return 0, err
+		start = end + 1
 	}
 	return n, nil
 }
