@@ -127,13 +127,17 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 		return zorder.AppendFloat(b, v.F, desc)
 	case sqltypes.KindBool:
 		return zorder.AppendBool(b, v.I != 0, desc)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindMacAddr:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindMacAddr, sqltypes.KindXML:
 		return zorder.AppendString(b, v.S, desc)
 	case sqltypes.KindInet:
 		// An inet's S is its order-preserving form (family, network
 		// part, mask length, address: network_cmp's order), the same
 		// for inet and cidr, which compare alike.
 		return zorder.AppendString(b, v.S, desc)
+	case sqltypes.KindLSN, sqltypes.KindXID8:
+		// Unsigned: flipping the sign bit makes the signed order of the
+		// encoding the unsigned order of the numbers.
+		return zorder.AppendInt(b, v.I^math.MinInt64, desc)
 	default: // ints, timestamps, dates
 		return zorder.AppendInt(b, v.I, desc)
 	}
@@ -281,7 +285,7 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.I = kv.AttrBool, v.I
 	case sqltypes.KindFloat:
 		a.Kind, a.F = kv.AttrFloat, v.F
-	case sqltypes.KindText:
+	case sqltypes.KindText, sqltypes.KindXML:
 		a.Kind, a.S = kv.AttrString, v.S
 	case sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr:
 		// Stored as their text, readable in the store and exact.
@@ -307,7 +311,8 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.NumericFromInt(a.I), nil
 		case sqltypes.KindFloat:
 			return sqltypes.NewFloat(float64(a.I)), nil
-		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindBool, sqltypes.KindTime, sqltypes.KindMoney:
+		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindBool, sqltypes.KindTime, sqltypes.KindMoney,
+			sqltypes.KindLSN, sqltypes.KindXID, sqltypes.KindXID8, sqltypes.KindTID:
 			return sqltypes.Value{K: t.Kind(), I: a.I}, nil
 		}
 	case kv.AttrFloat:
@@ -342,6 +347,8 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.NewBPChar(strings.Clone(a.S)), nil
 		case sqltypes.KindJSON:
 			return sqltypes.NewJSON(strings.Clone(a.S)), nil
+		case sqltypes.KindXML:
+			return sqltypes.NewXML(strings.Clone(a.S)), nil
 		}
 	case kv.AttrBytes:
 		switch t.Kind() {
@@ -616,6 +623,8 @@ func ZCode(a zorder.Attr, v sqltypes.Value) uint64 {
 		return a.String(v.S) // lossy: bit strings differing in length share a code
 	case sqltypes.KindTimeTZ:
 		return a.Int(v.TimeTZ().UTCMicros())
+	case sqltypes.KindLSN, sqltypes.KindXID8:
+		return a.Int(v.I ^ math.MinInt64) // unsigned order, as AppendKeyValue
 	}
 	return a.Int(v.I)
 }
@@ -647,6 +656,8 @@ func ZAbove(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 			return a.BoolEq(true)
 		}
 		return a.NotNull()
+	case sqltypes.KindLSN, sqltypes.KindXID8:
+		return a.IntAbove(v.I^math.MinInt64, inclusive)
 	}
 	return a.IntAbove(v.I, inclusive)
 }
@@ -675,6 +686,8 @@ func ZBelow(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 			return a.BoolEq(false)
 		}
 		return a.NotNull()
+	case sqltypes.KindLSN, sqltypes.KindXID8:
+		return a.IntBelow(v.I^math.MinInt64, inclusive)
 	}
 	return a.IntBelow(v.I, inclusive)
 }
@@ -753,6 +766,9 @@ func CheckKeyEncodable(t sqltypes.Type) error {
 	case sqltypes.Hstore, sqltypes.TSVector, sqltypes.TSQuery:
 		return pgerr.New(pgerr.FeatureNotSupported, "%s columns cannot be key or index columns", t)
 	}
+	if t.ID == sqltypes.XML {
+		return CheckKeyType(t, KindBTree) // no btree operator class: PostgreSQL's 42704
+	}
 	return nil
 }
 
@@ -779,6 +795,9 @@ func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 		// PostgreSQL has btree and hash operator classes for hstore, whose
 		// order it calls not useful; zproxy has no key encoding for it.
 		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
+	case sqltypes.XML:
+		return pgerr.New(pgerr.UndefinedObject, "data type xml has no default operator class for access method %q", method).
+			WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 	case sqltypes.TSVector, sqltypes.TSQuery:
 		// PostgreSQL's btree order of tsvector and tsquery (by stored
 		// size first) has no key encoding in zproxy.

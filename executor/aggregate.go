@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -65,6 +66,7 @@ func init() {
 		return &stringAgg{bytes: call.Typ.Kind() == sqltypes.KindBytes}
 	}, "string_agg")
 	registerAggregator(func(call ir.AggCall) aggregator { return &arrayAgg{elem: call.Typ.ElemType()} }, "array_agg")
+	registerAggregator(func(ir.AggCall) aggregator { return &xmlAgg{acc: sqltypes.Null} }, "xmlagg")
 }
 
 type countAgg struct {
@@ -528,3 +530,17 @@ func (a *aggRows) Close() {
 	a.spill.close()
 	a.in.Close()
 }
+
+// xmlAgg is xmlagg: xmlconcat2 folded over the values in input order, so
+// each step applies xmlconcat's declaration rule to the pair (NULL when
+// every value was NULL).
+type xmlAgg struct{ acc sqltypes.Value }
+
+func (a *xmlAgg) add(args []sqltypes.Value) error {
+	if !args[0].IsNull() {
+		a.acc = builtins.XMLConcat([]sqltypes.Value{a.acc, args[0]})
+	}
+	return nil
+}
+
+func (a *xmlAgg) result() (sqltypes.Value, error) { return a.acc, nil }

@@ -38,6 +38,9 @@ func CastValueStyled(v sqltypes.Value, from, to sqltypes.Type, explicit bool, st
 		v = sqltypes.NewText(string(sqltypes.AppendTextStyled(nil, from, v, st)))
 		from = sqltypes.TypeText
 	}
+	if st.XMLDocument && to.ID == sqltypes.XML && (v.K == sqltypes.KindText || v.K == sqltypes.KindBPChar) {
+		return sqltypes.ParseXML(v.S, true) // xmloption document
+	}
 	if st.Order != sqltypes.DateOrderMDY && (v.K == sqltypes.KindText || v.K == sqltypes.KindBPChar) && readsDates(to) {
 		return sqltypes.ParseTextStyled(to, v.S, st)
 	}

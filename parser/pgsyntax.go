@@ -1,9 +1,11 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
 // PostgreSQL expression syntax that TiDB's grammar lacks, respelled in
@@ -54,6 +56,19 @@ const (
 	GroupingSetFunc  = "zp_set"
 	DistinctArgFunc  = "zp_distinct"
 	SymmetricFunc    = "zp_symmetric"
+	// XMLFunc carries the XML constructs PostgreSQL's grammar spells with
+	// keywords: XMLPARSE(DOCUMENT|CONTENT x) is zp_xml('parse_document'|
+	// 'parse_content', x), XMLSERIALIZE(DOCUMENT|CONTENT x AS t) is
+	// zp_xml('serialize_document'|'serialize_content', x) cast to t, and
+	// x IS [NOT] DOCUMENT is zp_xml('is_document'|'is_not_document', x).
+	XMLFunc = "zp_xml"
+	// XMLElementFunc is XMLELEMENT(NAME n [, XMLATTRIBUTES(v AS a, ...)]
+	// [, content ...]): zp_xmlelement('n', <number of attributes>, 'a',
+	// v, ..., content ...); XMLForestFunc is XMLFOREST(v AS n, ...):
+	// zp_xmlforest('n', v, ...). The names are SQL identifiers, mapped to
+	// XML names by the planner.
+	XMLElementFunc = "zp_xmlelement"
+	XMLForestFunc  = "zp_xmlforest"
 )
 
 // tidbDistinctAggs are the aggregates whose DISTINCT TiDB parses itself.
@@ -102,6 +117,24 @@ func (r *rewriter) pgSyntax(head int) error {
 					}
 				}
 			}
+		case t.kind == tkIdent && (t.val == "xmlparse" || t.val == "xmlserialize") && r.peek(i+1, "(") && !afterDot:
+			if err := r.xmlCall(i); err != nil {
+				return err
+			}
+		case t.kind == tkIdent && t.val == "xmlelement" && r.peek(i+1, "(") && !afterDot:
+			if err := r.xmlElement(i); err != nil {
+				return err
+			}
+		case t.kind == tkIdent && t.val == "xmlforest" && r.peek(i+1, "(") && !afterDot:
+			if close := r.matching(i + 1); close > 0 {
+				r.replace(i, XMLForestFunc)
+				if _, err := r.xmlNamedList(i+1, close, "element"); err != nil {
+					return err
+				}
+			}
+		case t.kind == tkIdent && (t.val == "xmlattributes" ||
+			t.val == "xmlpi" || t.val == "xmlroot" || t.val == "xmlexists" || t.val == "xmltable" || t.val == "xmlnamespaces") && r.peek(i+1, "(") && !afterDot:
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", strings.ToUpper(t.val)).WithPosition(r.pos(i))
 		case t.kind == tkIdent && t.val == "normalize" && r.peek(i+1, "(") && !afterDot:
 			if err := r.normalizeCall(i); err != nil {
 				return err
@@ -428,3 +461,157 @@ func (r *rewriter) skipElement(k int) int {
 	}
 	return k
 }
+
+// xmlCall respells XMLPARSE(DOCUMENT|CONTENT x [PRESERVE WHITESPACE]) and
+// XMLSERIALIZE(DOCUMENT|CONTENT x AS type) at token i (see XMLFunc).
+func (r *rewriter) xmlCall(i int) error {
+	close := r.matching(i + 1)
+	if close < 0 {
+		return nil // unbalanced: TiDB reports it
+	}
+	k := i + 2
+	if !r.peek(k, "document") && !r.peek(k, "content") {
+		return r.syntaxErrorAt(k)
+	}
+	verb := strings.TrimPrefix(r.toks[i].val, "xml")
+	r.replace(k, "'"+verb+"_"+r.toks[k].val+"', ")
+	if verb == "parse" {
+		r.replace(i, XMLFunc)
+		if close-2 > k && r.peek(close-1, "whitespace") {
+			if r.peek(close-2, "strip") {
+				return pgerr.New(pgerr.FeatureNotSupported, "XMLPARSE with STRIP WHITESPACE is not supported").WithPosition(r.pos(close - 2))
+			}
+			if r.peek(close-2, "preserve") {
+				r.drop(close-2, close) // libxml's default
+			}
+		}
+		return nil
+	}
+	as := r.topLevel(i+1, close, "as")["as"]
+	if as == 0 {
+		return r.syntaxErrorAt(close)
+	}
+	typ, udt, next, err := r.parseTypeRef(as + 1)
+	if err != nil {
+		return err
+	}
+	if next != close {
+		return r.syntaxErrorAt(next)
+	}
+	target := userTypeCast(udt)
+	if udt == "" {
+		// PostgreSQL's transformXmlSerialize: text converts to the
+		// character types only (a user's type, a domain, is left to the
+		// cast).
+		if k := typ.Kind(); k != sqltypes.KindText && k != sqltypes.KindBPChar {
+			return pgerr.New(pgerr.CannotCoerce, "cannot cast XMLSERIALIZE result to %s", typ).WithPosition(r.pos(i))
+		}
+		target = castName(typ)
+	}
+	r.replace(i, CastFunc+"("+XMLFunc)
+	r.replace(as, "), '"+target+"'")
+	r.drop(as+1, close)
+	return nil
+}
+
+// isDocument respells x IS [NOT] DOCUMENT, whose IS is token i (see
+// XMLFunc).
+func (r *rewriter) isDocument(head, i int) error {
+	start, ok := r.primaryStart(i-1, head)
+	if !ok {
+		return r.syntaxErrorAt(i)
+	}
+	last, mode := i+1, "is_document"
+	if r.peek(i+1, "not") {
+		last, mode = i+2, "is_not_document"
+	}
+	r.ed[start].pre = XMLFunc + "('" + mode + "', " + r.ed[start].pre
+	r.replace(i, ")")
+	r.drop(i+1, last+1)
+	r.primStart[last] = start
+	return nil
+}
+
+// xmlElement respells XMLELEMENT at token i (see XMLElementFunc).
+func (r *rewriter) xmlElement(i int) error {
+	close := r.matching(i + 1)
+	if close < 0 {
+		return nil // unbalanced: TiDB reports it
+	}
+	k := i + 2
+	if !r.peek(k, "name") || k+1 >= close || r.toks[k+1].kind != tkIdent && r.toks[k+1].kind != tkQIdent {
+		return r.syntaxErrorAt(k)
+	}
+	r.replace(i, XMLElementFunc)
+	r.replace(k, "")
+	r.replace(k+1, sqlString(r.toks[k+1].val))
+	next := k + 2
+	attrs := 0
+	if r.peek(next, ",") && r.peek(next+1, "xmlattributes") && r.peek(next+2, "(") {
+		open := next + 2
+		end := r.matching(open)
+		if end < 0 || end >= close {
+			return r.syntaxErrorAt(open)
+		}
+		n, err := r.xmlNamedList(open, end, "attribute")
+		if err != nil {
+			return err
+		}
+		attrs = n
+		r.replace(next+1, "")
+		r.replace(open, "")
+		r.replace(end, "")
+		r.ed[next+1].post += fmt.Sprint(attrs) + ", "
+		return nil
+	}
+	r.ed[k+1].post += ", 0"
+	return nil
+}
+
+// xmlNamedList puts each item's name before it in the list between the
+// brackets at open and close ('n', v for v AS n; a column reference is
+// named by its column) and returns the number of items. what names the
+// item in PostgreSQL's error for an unnamed one.
+func (r *rewriter) xmlNamedList(open, close int, what string) (int, error) {
+	n := 0
+	for start := open + 1; start <= close; n++ {
+		end := min(r.actionEnd(start), close) // the item's comma, or the bracket
+		if start >= end {
+			return 0, r.syntaxErrorAt(end)
+		}
+		as, depth := -1, 0
+		for k := start; k < end; k++ {
+			switch {
+			case r.toks[k].is("("):
+				depth++
+			case r.toks[k].is(")"):
+				depth--
+			case depth == 0 && r.toks[k].is("as"):
+				as = k
+			}
+		}
+		var name string
+		switch {
+		case as >= 0 && as+2 == end && (r.toks[as+1].kind == tkIdent || r.toks[as+1].kind == tkQIdent):
+			name = r.toks[as+1].val
+			r.drop(as, end)
+		case as >= 0:
+			return 0, r.syntaxErrorAt(as + 1)
+		default:
+			last := end - 1
+			for k := start; k <= last; k++ {
+				tk := r.toks[k]
+				if !(tk.kind == tkIdent || tk.kind == tkQIdent) && !(tk.is(".") && k > start && k < last) {
+					return 0, pgerr.New(pgerr.SyntaxError, "unnamed XML %s value must be a column reference", what).WithPosition(r.pos(start))
+				}
+			}
+			name = r.toks[last].val
+		}
+		r.ed[start].pre = sqlString(name) + ", " + r.ed[start].pre
+		start = end + 1
+	}
+	return n, nil
+}
+
+// sqlString quotes s as an SQL string constant.
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

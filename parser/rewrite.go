@@ -269,6 +269,10 @@ func (r *rewriter) rewrite(head int) (err error) {
 			// it reads 1e3 as a float where PostgreSQL has a numeric: such
 			// literals reach the planner as text instead.
 			r.replace(i, NumericLiteralFunc+"('"+t.val+"')")
+		case t.is("is") && (r.peek(i+1, "document") || r.peek(i+1, "not") && r.peek(i+2, "document")):
+			if err := r.isDocument(head, i); err != nil {
+				return err
+			}
 		case t.kind == tkIdent && t.val == "limit" && r.peek(i+1, "all"):
 			// LIMIT ALL is no limit at all.
 			r.drop(i, i+2)
@@ -438,7 +442,7 @@ func (r *rewriter) typedLiteral(i int) error {
 	switch r.toks[i].val {
 	case "smallint", "int2", "integer", "int", "int4", "bigint", "int8", "real", "float4", "float8",
 		"double", "text", "varchar", "character", "boolean", "bool", "timestamp", "timestamptz", "date",
-		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit", "bit", "inet", "cidr", "macaddr", "macaddr8":
+		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit", "bit", "inet", "cidr", "macaddr", "macaddr8", "xml", "pg_lsn", "xid", "xid8", "tid":
 	default:
 		return nil
 	}

@@ -745,6 +745,13 @@ func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
 		return nil, pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s %s %s", lt, op, rt).
 			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
 	}
+	if err := systemTypeComparable(op, l.Type(), r.Type()); err != nil {
+		return nil, err
+	}
+	if lx, rx := l.Type().ID == sqltypes.XID, r.Type().ID == sqltypes.XID; lx && r.Type().ID == sqltypes.Int4 || rx && l.Type().ID == sqltypes.Int4 {
+		// xideqint4 and xidneqint4: the integer as an xid (its bits).
+		return fold(&ir.Binary{Op: op, L: asXID(l), R: asXID(r), Typ: sqltypes.TypeBool})
+	}
 	l, r, err := b.unify(l, r)
 	if err != nil {
 		return nil, err
@@ -919,4 +926,31 @@ func checkCastPair(from, to sqltypes.Type) error {
 		return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from, to)
 	}
 	return nil
+}
+
+// systemTypeComparable refuses the comparisons PostgreSQL has no operator
+// for: none at all for xml, only = and <> for xid (against xid or
+// integer).
+func systemTypeComparable(op ir.BinOp, lt, rt sqltypes.Type) error {
+	switch {
+	case lt.ID == sqltypes.XML || rt.ID == sqltypes.XML:
+		return noOperator(string(op), lt, rt)
+	case (lt.ID == sqltypes.XID || rt.ID == sqltypes.XID) && op != ir.OpEq && op != ir.OpNe:
+		return noOperator(string(op), lt, rt)
+	}
+	return nil
+}
+
+// asXID converts an integer operand of xideqint4 to an xid as the C
+// function does, (TransactionId) of the int32; an xid operand is kept.
+func asXID(e ir.Expr) ir.Expr {
+	if e.Type().ID == sqltypes.XID {
+		return e
+	}
+	return &ir.Func{Name: "xid", Args: []ir.Expr{e}, Typ: sqltypes.Type{ID: sqltypes.XID}, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() {
+			return sqltypes.Null, nil
+		}
+		return sqltypes.NewXID(uint32(a[0].I)), nil
+	}}
 }

@@ -96,6 +96,24 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 	case parser.ConcatFunc:
 		// The parser's name for concat(), which TiDB would read as its own.
 		return b.bindBuiltin("concat", args)
+	case parser.XMLFunc:
+		return b.bindXMLConstruct(args)
+	case parser.XMLElementFunc:
+		return b.bindXMLElement(args)
+	case parser.XMLForestFunc:
+		return b.bindXMLForest(args)
+	case "xmlconcat":
+		// Grammar in PostgreSQL (no pg_proc row): xml arguments, NULLs
+		// skipped.
+		for i, a := range args {
+			var err error
+			if args[i], err = b.coerceTo(a, sqltypes.Type{ID: sqltypes.XML}, false); err != nil {
+				return nil, err
+			}
+		}
+		return fold(&ir.Func{Name: name, Args: args, Typ: sqltypes.Type{ID: sqltypes.XML}, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			return builtins.XMLConcat(a), nil
+		}})
 	case parser.TrimFromFunc:
 		// TRIM(chars FROM s): zp_trim_from('btrim', chars, s).
 		fn, ok := args[0].(*ir.Const)
@@ -104,7 +122,80 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 		}
 		return b.bindBuiltin(fn.V.S, append(append([]ir.Expr(nil), args[2:]...), args[1]))
 	}
+	if msg, ok := refusedFuncs[name]; ok && !builtins.Exists(name) {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s", msg)
+	}
 	return b.bindBuiltin(name, args)
+}
+
+// refusedFuncs are PostgreSQL's functions zproxy refuses with 0A000
+// rather than "does not exist": large objects (zproxy stores none), the
+// XPath functions, XML Schema validation and the SQL-to-XML mappings.
+var refusedFuncs = map[string]string{
+	"lo_close": errLargeObjects, "lo_creat": errLargeObjects, "lo_create": errLargeObjects, "lo_export": errLargeObjects,
+	"lo_from_bytea": errLargeObjects, "lo_get": errLargeObjects, "lo_import": errLargeObjects, "lo_lseek": errLargeObjects,
+	"lo_lseek64": errLargeObjects, "lo_open": errLargeObjects, "lo_put": errLargeObjects, "lo_tell": errLargeObjects,
+	"lo_tell64": errLargeObjects, "lo_truncate": errLargeObjects, "lo_truncate64": errLargeObjects, "lo_unlink": errLargeObjects,
+	"loread": errLargeObjects, "lowrite": errLargeObjects,
+	"xpath": errXPath, "xpath_exists": errXPath, "xmlexists": errXPath, "xmlvalidate": "xmlvalidate is not supported",
+	"xmlagg":        "xmlagg is not supported",
+	"cursor_to_xml": errXMLMapping, "cursor_to_xmlschema": errXMLMapping, "database_to_xml": errXMLMapping,
+	"database_to_xml_and_xmlschema": errXMLMapping, "database_to_xmlschema": errXMLMapping, "query_to_xml": errXMLMapping,
+	"query_to_xml_and_xmlschema": errXMLMapping, "query_to_xmlschema": errXMLMapping, "schema_to_xml": errXMLMapping,
+	"schema_to_xml_and_xmlschema": errXMLMapping, "schema_to_xmlschema": errXMLMapping, "table_to_xml": errXMLMapping,
+	"table_to_xml_and_xmlschema": errXMLMapping, "table_to_xmlschema": errXMLMapping,
+}
+
+const (
+	errLargeObjects = "large objects are not supported"
+	errXPath        = "xpath is not supported"
+	errXMLMapping   = "mapping SQL to XML is not supported"
+)
+
+// bindXMLConstruct binds parser.XMLFunc: XMLPARSE, XMLSERIALIZE's inner
+// call and IS [NOT] DOCUMENT, named by the constant first argument.
+func (b *Binder) bindXMLConstruct(args []ir.Expr) (ir.Expr, error) {
+	mode, ok := args[0].(*ir.Const)
+	if len(args) != 2 || !ok || mode.V.K != sqltypes.KindText {
+		return nil, pgerr.New(pgerr.InternalError, "malformed XML construct")
+	}
+	tXML := sqltypes.Type{ID: sqltypes.XML}
+	var from sqltypes.Type
+	var typ sqltypes.Type
+	var fn func(v sqltypes.Value) (sqltypes.Value, error)
+	switch mode.V.S {
+	case "parse_document", "parse_content":
+		from, typ = sqltypes.TypeText, tXML
+		doc := mode.V.S == "parse_document"
+		fn = func(v sqltypes.Value) (sqltypes.Value, error) { return sqltypes.ParseXML(v.S, doc) }
+	case "serialize_document", "serialize_content":
+		from, typ = tXML, sqltypes.TypeText
+		doc := mode.V.S == "serialize_document"
+		fn = func(v sqltypes.Value) (sqltypes.Value, error) {
+			if doc && !sqltypes.XMLWellFormedDocument(v.S) {
+				return sqltypes.Null, pgerr.New(pgerr.NotAnXMLDocument, "not an XML document")
+			}
+			return sqltypes.NewText(v.S), nil
+		}
+	case "is_document", "is_not_document":
+		from, typ = tXML, sqltypes.TypeBool
+		want := mode.V.S == "is_document"
+		fn = func(v sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.NewBool(sqltypes.XMLWellFormedDocument(v.S) == want), nil
+		}
+	default:
+		return nil, pgerr.New(pgerr.InternalError, "malformed XML construct")
+	}
+	arg, err := b.coerceTo(args[1], from, false)
+	if err != nil {
+		return nil, err
+	}
+	return fold(&ir.Func{Name: "xml" + mode.V.S, Args: []ir.Expr{arg}, Typ: typ, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() {
+			return sqltypes.Null, nil
+		}
+		return fn(a[0])
+	}})
 }
 
 // bindBuiltin binds a call through the function registry: it resolves the
@@ -256,6 +347,151 @@ func evalCoalesce(ctx *ir.EvalContext, row []sqltypes.Value, args []ir.Expr) (sq
 		}
 	}
 	return sqltypes.Null, nil
+}
+
+// xmlNames reads the constant names the parser put in a call of
+// parser.XMLElementFunc or parser.XMLForestFunc, mapped to XML names.
+func xmlNames(args []ir.Expr) ([]string, error) {
+	out := make([]string, len(args))
+	for i, a := range args {
+		c, ok := a.(*ir.Const)
+		if !ok || c.V.K != sqltypes.KindText {
+			return nil, pgerr.New(pgerr.InternalError, "malformed XML name")
+		}
+		out[i] = sqltypes.XMLName(c.V.S)
+	}
+	return out, nil
+}
+
+// xmlValues refuses values of types whose XML mapping zproxy does not
+// make (sqltypes.XMLValueText) and types an untyped one as text.
+func (b *Binder) xmlValues(args []ir.Expr, construct string) ([]ir.Expr, error) {
+	for i, a := range args {
+		if a.Type().ID == sqltypes.Unknown {
+			var err error
+			if args[i], err = b.coerceTo(a, sqltypes.TypeText, false); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		switch a.Type().Kind() {
+		case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindTime, sqltypes.KindTimeTZ, sqltypes.KindInterval,
+			sqltypes.KindBytes, sqltypes.KindArray, sqltypes.KindHstore:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s of a value of type %s is not supported", construct, a.Type())
+		}
+	}
+	return args, nil
+}
+
+// bindXMLElement binds XMLELEMENT: zp_xmlelement(name, n, attribute
+// name, value, ..., content ...). NULL attributes and content are left
+// out; an element without content is written <name .../>.
+func (b *Binder) bindXMLElement(args []ir.Expr) (ir.Expr, error) {
+	if len(args) < 2 {
+		return nil, pgerr.New(pgerr.InternalError, "malformed XMLELEMENT")
+	}
+	name, err := xmlNames(args[:1])
+	if err != nil {
+		return nil, err
+	}
+	nc, ok := args[1].(*ir.Const)
+	if !ok || nc.V.K != sqltypes.KindInt || int(nc.V.I)*2 > len(args)-2 {
+		return nil, pgerr.New(pgerr.InternalError, "malformed XMLELEMENT")
+	}
+	nattr := int(nc.V.I)
+	var attrNames []string
+	var vals []ir.Expr
+	for k := 0; k < nattr; k++ {
+		n, err := xmlNames(args[2+2*k : 3+2*k])
+		if err != nil {
+			return nil, err
+		}
+		attrNames = append(attrNames, n[0])
+		vals = append(vals, args[3+2*k])
+	}
+	vals = append(vals, args[2+2*nattr:]...)
+	if vals, err = b.xmlValues(vals, "XMLELEMENT"); err != nil {
+		return nil, err
+	}
+	types := make([]sqltypes.Type, len(vals))
+	for i, v := range vals {
+		types[i] = v.Type()
+	}
+	return fold(&ir.Func{Name: "xmlelement", Args: vals, Typ: sqltypes.Type{ID: sqltypes.XML}, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		out := "<" + name[0]
+		for k, an := range attrNames {
+			if a[k].IsNull() {
+				continue
+			}
+			s, ok := sqltypes.XMLValueText(types[k], a[k], false)
+			if !ok {
+				return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "XMLELEMENT of a value of type %s is not supported", types[k])
+			}
+			out += " " + an + `="` + sqltypes.XMLEscapeAttr(s) + `"`
+		}
+		var content string
+		hasContent := false
+		for k := nattr; k < len(a); k++ {
+			if a[k].IsNull() {
+				continue
+			}
+			hasContent = true
+			s, ok := sqltypes.XMLValueText(types[k], a[k], true)
+			if !ok {
+				return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "XMLELEMENT of a value of type %s is not supported", types[k])
+			}
+			content += s
+		}
+		if !hasContent {
+			return sqltypes.NewXML(out + "/>"), nil
+		}
+		return sqltypes.NewXML(out + ">" + content + "</" + name[0] + ">"), nil
+	}})
+}
+
+// bindXMLForest binds XMLFOREST: zp_xmlforest(name, value, ...), each
+// non-NULL value as an element of its name; NULL when all are NULL.
+func (b *Binder) bindXMLForest(args []ir.Expr) (ir.Expr, error) {
+	if len(args)%2 != 0 {
+		return nil, pgerr.New(pgerr.InternalError, "malformed XMLFOREST")
+	}
+	var names []string
+	var vals []ir.Expr
+	for k := 0; k < len(args); k += 2 {
+		n, err := xmlNames(args[k : k+1])
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, n[0])
+		vals = append(vals, args[k+1])
+	}
+	vals, err := b.xmlValues(vals, "XMLFOREST")
+	if err != nil {
+		return nil, err
+	}
+	types := make([]sqltypes.Type, len(vals))
+	for i, v := range vals {
+		types[i] = v.Type()
+	}
+	return fold(&ir.Func{Name: "xmlforest", Args: vals, Typ: sqltypes.Type{ID: sqltypes.XML}, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		var out string
+		any := false
+		for k, n := range names {
+			if a[k].IsNull() {
+				continue
+			}
+			s, ok := sqltypes.XMLValueText(types[k], a[k], true)
+			if !ok {
+				return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "XMLFOREST of a value of type %s is not supported", types[k])
+			}
+			any = true
+			out += "<" + n + ">" + s + "</" + n + ">"
+		}
+		if !any {
+			return sqltypes.Null, nil
+		}
+		return sqltypes.NewXML(out), nil
+	}})
 }
 
 // args0Const returns the only argument when it is a constant.

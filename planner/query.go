@@ -448,6 +448,9 @@ func (b *Binder) orderLimitOutput(r ir.Rel, order *ast.OrderByClause, limit *ast
 					WithDetail("Only result column names can be used, not expressions or functions.")
 			}
 			desc = desc || it.Desc
+			if err := orderable(cols[idx].Type); err != nil {
+				return nil, err
+			}
 			keys = append(keys, ir.SortKey{Col: idx, Desc: desc, NullsFirst: nullsFirst(desc, nulls)})
 		}
 		r = &ir.Sort{Input: r, Keys: keys}
@@ -771,6 +774,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			if err != nil {
 				return nil, err
 			}
+			if err := orderable(exprs[idx].Type()); err != nil {
+				return nil, err
+			}
 			keys = append(keys, ir.SortKey{Col: idx, Desc: item.Desc, NullsFirst: nullsFirst(item.Desc, nulls)})
 		}
 	}
@@ -798,6 +804,13 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			}
 		}
 	}
+	if n.Distinct {
+		for _, e := range exprs[:visible] {
+			if err := groupable(e.Type()); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if n.Distinct && len(onCols) == 0 && len(exprs) > visible {
 		return nil, pgerr.New(pgerr.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
 	}
@@ -806,6 +819,11 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 	// projection, DISTINCT, ORDER BY, LIMIT, and the projection down to the
 	// visible columns.
 	if aggregated {
+		for _, g := range lv.agg.groups {
+			if err := groupable(g.Type()); err != nil {
+				return nil, err
+			}
+		}
 		a := ir.NewAggregate(rel, lv.agg.groups, lv.agg.aggs, groupNames)
 		a.GroupingSets = lv.agg.sets
 		rel = a
@@ -1142,6 +1160,21 @@ func exprLabel(node ast.ExprNode) string {
 			}
 		case parser.NumericLiteralFunc:
 			return "?column?"
+		case parser.XMLElementFunc:
+			return "xmlelement"
+		case parser.XMLForestFunc:
+			return "xmlforest"
+		case parser.XMLFunc:
+			if c, ok := e.Args[0].(*driver.ValueExpr); ok {
+				mode := c.GetString()
+				switch {
+				case strings.HasPrefix(mode, "parse_"):
+					return "xmlparse"
+				case strings.HasPrefix(mode, "serialize_"):
+					return "xmlserialize"
+				}
+			}
+			return "?column?"
 		case parser.ExtractFunc:
 			return "extract"
 		case parser.AtTimeZoneFunc:
@@ -1250,4 +1283,23 @@ func castLabel(t sqltypes.Type) string {
 func isNoColumns(f *ast.SelectField) bool {
 	c, ok := f.Expr.(*ast.FuncCallExpr)
 	return ok && f.WildCard == nil && c.FnName.L == parser.NoColumnsFunc && len(c.Args) == 0
+}
+
+// orderable refuses ORDER BY a type PostgreSQL has no ordering operator
+// for (no btree operator class): xml and xid.
+func orderable(t sqltypes.Type) error {
+	if t.ID == sqltypes.XML || t.ID == sqltypes.XID {
+		return pgerr.New(pgerr.UndefinedFunction, "could not identify an ordering operator for type %s", t).
+			WithHint("Use an explicit ordering operator or modify the query.")
+	}
+	return nil
+}
+
+// groupable refuses GROUP BY and DISTINCT over a type PostgreSQL has no
+// equality operator for: xml.
+func groupable(t sqltypes.Type) error {
+	if t.ID == sqltypes.XML {
+		return pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type %s", t)
+	}
+	return nil
 }

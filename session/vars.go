@@ -66,6 +66,7 @@ var knownVars = map[string]string{
 	"transaction_deferrable":              "off",
 	"standard_conforming_strings":         "on",
 	"bytea_output":                        "hex",
+	"xmloption":                           "content",
 	"client_min_messages":                 "notice",
 	"check_function_bodies":               "on",
 	"is_superuser":                        "on",

@@ -75,5 +75,6 @@ func (s *Session) Style() sqltypes.Style {
 		st.RoundFloats, st.ExtraFloatDigits = true, int8(efd)
 	}
 	st.ByteaEscape = s.varValue("bytea_output") == "escape"
+	st.XMLDocument = s.varValue("xmloption") == "document"
 	return st
 }

@@ -32,6 +32,8 @@ var sendFuncs = []sendFunc{
 	{"bit_send", 1560, false}, {"varbit_send", 1562, false}, {"cash_send", 790, false},
 	{"cidr_send", 650, false}, {"macaddr8_send", 774, false}, {"macaddr_send", 829, false}, {"inet_send", 869, false},
 	{"tsvectorsend", 3614, false}, {"tsquerysend", 3615, false}, {"regconfigsend", 3734, false},
+	{"xml_send", 142, true}, {"pg_lsn_send", 3220, false}, {"xidsend", 28, false}, {"xid8send", 5069, false},
+	{"tidsend", 27, false},
 }
 
 func init() {

@@ -140,6 +140,28 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.Null, err
 		}
 		return sqltypes.NewTSQuery(q), nil
+	case sqltypes.XML:
+		// xml_recv: the text, checked as content.
+		if !utf8.Valid(src) {
+			return sqltypes.Null, errInvalidUTF8()
+		}
+		return sqltypes.ParseXML(string(src), false)
+	case sqltypes.PgLSN, sqltypes.XID8:
+		if err := fixed(8); err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.Value{K: t.Kind(), I: int64(binary.BigEndian.Uint64(src))}, nil
+	case sqltypes.XID:
+		if err := fixed(4); err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewXID(binary.BigEndian.Uint32(src)), nil
+	case sqltypes.TID:
+		// tidrecv: the block (uint32), then the offset (uint16).
+		if err := fixed(6); err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewTID(binary.BigEndian.Uint32(src), binary.BigEndian.Uint16(src[4:])), nil
 	case sqltypes.Bytea:
 		return sqltypes.NewBytes(src), nil
 	case sqltypes.UUID:
@@ -298,7 +320,7 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		// bit_send and varbit_send: the length in bits, then the bytes.
 		buf = binary.BigEndian.AppendUint32(buf, uint32(v.BitLen()))
 		return append(buf, v.S...), nil
-	case sqltypes.Money:
+	case sqltypes.Money, sqltypes.PgLSN, sqltypes.XID8:
 		return binary.BigEndian.AppendUint64(buf, uint64(v.I)), nil
 	case sqltypes.Inet, sqltypes.Cidr:
 		// inet_send and cidr_send: family, mask length, is_cidr (the
@@ -316,6 +338,13 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return sqltypes.AppendTSVectorBinary(buf, v.TSVector()), nil
 	case sqltypes.TSQuery:
 		return sqltypes.AppendTSQueryBinary(buf, v.TSQuery()), nil
+	case sqltypes.XML:
+		return sqltypes.AppendXML(buf, v.S), nil // xml_send: xml_out's text
+	case sqltypes.XID:
+		return binary.BigEndian.AppendUint32(buf, uint32(v.I)), nil
+	case sqltypes.TID:
+		block, off := sqltypes.TIDParts(v)
+		return binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint32(buf, block), off), nil
 	case sqltypes.Date:
 		switch v.I {
 		case sqltypes.DateInfinity:

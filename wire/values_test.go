@@ -251,6 +251,11 @@ func FuzzDecodeBinary(f *testing.F) {
 	f.Add(index[sqltypes.Type{ID: sqltypes.Bit}], []byte{0, 0, 0, 9, 0xff})    // a byte short
 	f.Add(index[sqltypes.Type{ID: sqltypes.Bit}], []byte{0xff, 0, 0, 1, 0})    // negative length
 	f.Add(index[sqltypes.Type{ID: sqltypes.Money}], []byte{0, 1})
+	f.Add(index[sqltypes.Type{ID: sqltypes.XML}], []byte("<a>"))                               // not well-formed
+	f.Add(index[sqltypes.Type{ID: sqltypes.XML}], []byte(`<?xml version="1.0"?><a/><!--c-->`)) // declaration dropped
+	f.Add(index[sqltypes.Type{ID: sqltypes.TID}], []byte{0, 0, 0, 1, 0})                       // a byte short
+	f.Add(index[sqltypes.Type{ID: sqltypes.PgLSN}], []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	f.Add(index[sqltypes.Type{ID: sqltypes.XID}], []byte{0xff, 0xff, 0xff, 0xff})
 	f.Fuzz(func(t *testing.T, id uint8, data []byte) {
 		typ := fuzzTypes[int(id)%len(fuzzTypes)]
 		v, err := DecodeBinary(typ, data)
@@ -262,8 +267,8 @@ func FuzzDecodeBinary(f *testing.F) {
 				// As PostgreSQL's pq_getmsg* in a type's recv function: a short
 				// buffer is 08P01 (an ERROR, the connection stays), an hstore
 				// key of length -1 is 22004; a range's bounds out of order
-				// are 22000.
-				pgerr.ProtocolViolation, pgerr.NullValueNotAllowed, pgerr.DataException:
+				// are 22000; xml_recv checks the text is well-formed content.
+				pgerr.ProtocolViolation, pgerr.NullValueNotAllowed, pgerr.DataException, pgerr.InvalidXMLContent:
 			default:
 				t.Fatalf("DecodeBinary(%s, %x): code %s: %v", typ, data, code, err)
 			}
@@ -298,6 +303,13 @@ func FuzzDecodeBinary(f *testing.F) {
 			// be written in more than one way.
 			back, err := DecodeBinary(typ, out)
 			if err != nil || !sqltypes.Equal(back, v) || sqltypes.FormatText(back) != sqltypes.FormatText(v) {
+				t.Fatalf("%s %x -> %x -> %v", typ, data, out, err)
+			}
+		case typ.ID == sqltypes.XML:
+			// xml_send writes xml_out's text: a version 1.0 declaration
+			// is dropped, so only the text must survive.
+			back, err := DecodeBinary(typ, out)
+			if err != nil || sqltypes.FormatText(back) != sqltypes.FormatText(v) {
 				t.Fatalf("%s %x -> %x -> %v", typ, data, out, err)
 			}
 		case !bytes.Equal(out, data):

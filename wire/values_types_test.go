@@ -278,7 +278,9 @@ func TestBinaryMatchesPostgres(t *testing.T) {
 			t.Errorf("%s %s: encoded %x, %v; PostgreSQL %x", typ, c[1], got, err, want)
 		}
 		back, err := DecodeBinary(typ, want)
-		if err != nil || !sqltypes.Equal(back, v) || sqltypes.FormatText(back) != sqltypes.FormatText(v) {
+		// xml is sent as xml_out prints it (a declaration of version 1.0
+		// dropped), so what comes back is equal in its text only.
+		if err != nil || v.K != sqltypes.KindXML && !sqltypes.Equal(back, v) || sqltypes.FormatText(back) != sqltypes.FormatText(v) {
 			t.Errorf("%s %x: decoded %s, %v; want %s", typ, want, sqltypes.FormatText(back), err, sqltypes.FormatText(v))
 		}
 	}

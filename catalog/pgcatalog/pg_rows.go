@@ -273,7 +273,7 @@ func init() {
 	})
 	generate("pg_catalog.pg_database", func(e *Env) []row {
 		return []row{&pgDatabaseRow{Oid: oidV(DatabaseOID), Datname: nameV(e.database()), Datdba: oidV(BootstrapOID), Encoding: intV(6),
-			Datlocprovider: charV('c'), Datallowconn: boolV(true), Datconnlimit: intV(-1), Datminmxid: oidV(1),
+			Datlocprovider: charV('c'), Datallowconn: boolV(true), Datconnlimit: intV(-1), Datminmxid: sqltypes.NewXID(1),
 			Dattablespace: oidV(TablespaceOID), Datcollate: textV("C"), Datctype: textV("C")}}
 	})
 	// roleRows builds one relation's rows of the roles; password is what
@@ -594,7 +594,7 @@ func classRow(o *object) *pgClassRow {
 	r := &pgClassRow{Oid: oidV(o.oid), Relname: nameV(o.name), Relnamespace: oidV(o.ns), Reltype: oidV(o.rowType()),
 		Relowner: oidV(ownerOID(o.owner)), Relam: oidV(o.am), Relfilenode: oidV(o.oid), Reltuples: floatV(-1),
 		Relpersistence: charV(o.persistence()), Relkind: charV(o.kind), Relnatts: intV(int64(natts)), Relispopulated: boolV(true),
-		Relreplident: charV('n'), Relminmxid: oidV(0)}
+		Relreplident: charV('n'), Relminmxid: sqltypes.NewXID(0)}
 	if o.kind == 'v' || o.kind == 'S' {
 		r.Relam = oidV(0)
 	}

@@ -35,14 +35,15 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 	buf = append(buf, byte(v.K))
 	switch v.K {
 	case sqltypes.KindNull:
-	case sqltypes.KindInt, sqltypes.KindBool, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindMoney:
+	case sqltypes.KindInt, sqltypes.KindBool, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindMoney,
+		sqltypes.KindLSN, sqltypes.KindXID, sqltypes.KindXID8, sqltypes.KindTID:
 		buf = binary.AppendVarint(buf, v.I)
 	case sqltypes.KindBit:
 		buf = binary.AppendVarint(buf, v.I)
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindFloat:
 		buf = binary.BigEndian.AppendUint64(buf, math.Float64bits(v.F))
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindMacAddr:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindMacAddr, sqltypes.KindXML:
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindInet:
 		buf = binary.AppendVarint(buf, v.I) // 1 for a cidr
@@ -186,14 +187,15 @@ func (d *decoder) value() sqltypes.Value {
 	switch k {
 	case sqltypes.KindNull:
 		return sqltypes.Null
-	case sqltypes.KindInt, sqltypes.KindBool, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindMoney:
+	case sqltypes.KindInt, sqltypes.KindBool, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindMoney,
+		sqltypes.KindLSN, sqltypes.KindXID, sqltypes.KindXID8, sqltypes.KindTID:
 		return sqltypes.Value{K: k, I: d.varint()}
 	case sqltypes.KindBit:
 		n := d.varint()
 		return sqltypes.Value{K: k, I: n, S: d.bytes()}
 	case sqltypes.KindFloat:
 		return sqltypes.NewFloat(d.float64())
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindMacAddr:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindMacAddr, sqltypes.KindXML:
 		return sqltypes.Value{K: k, S: d.bytes()}
 	case sqltypes.KindInet:
 		i := d.varint()

@@ -16,7 +16,7 @@ var (
 	tIntervalArray   = sqltypes.ArrayOf(sqltypes.TypeInterval)
 	numericAggInputs = []sqltypes.Type{tInt8, tInt4, tInt2, tFloat4, tFloat8, tNumeric}
 	sameType         = func(t sqltypes.Type) any { return t }
-	minMaxInputs     = []sqltypes.Type{tInt8, tInt4, tInt2, {ID: sqltypes.Oid}, tFloat4, tFloat8, tDate, {ID: sqltypes.Time}, {ID: sqltypes.TimeTZ}, tTS, tTSTZ, tInterval, tText, tNumeric, sqltypes.TypeBPChar, tMoney, sqltypes.TypeInet}
+	minMaxInputs     = []sqltypes.Type{tInt8, tInt4, tInt2, {ID: sqltypes.Oid}, tFloat4, tFloat8, tDate, {ID: sqltypes.Time}, {ID: sqltypes.TimeTZ}, tTS, tTSTZ, tInterval, tText, tNumeric, sqltypes.TypeBPChar, tMoney, sqltypes.TypeInet, tPgLSN, tXID8, tTID}
 	errNoOverload    = func() (sqltypes.Type, error) { return sqltypes.Type{}, ErrNoOverload }
 )
 

@@ -143,6 +143,9 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 	if r, ok, err := castNet(v, t); ok {
 		return r, err
 	}
+	if r, ok, err := castSysInfo(v, t); ok {
+		return r, err
+	}
 	if v.K == target && !hasModifiers(t) {
 		return v, nil
 	}
@@ -404,6 +407,8 @@ func KindType(k Kind) Type {
 		return TypeTSVector
 	case KindTSQuery:
 		return TypeTSQuery
+	case KindXML, KindLSN, KindXID, KindXID8, KindTID:
+		return Type{ID: sysInfoTypes[k]}
 	}
 	return TypeUnknown
 }

@@ -120,11 +120,13 @@ func DatumSize(v Value) int64 {
 		return 0
 	case KindEnum:
 		return 4 // the label's OID
-	case KindMoney:
+	case KindMoney, KindLSN, KindXID8:
 		return 8
+	case KindTID:
+		return 6
 	case KindBit:
 		return int64(len(v.S)) + 5 // a short varlena header and the bit count
-	case KindText, KindBytes, KindBPChar, KindJSON, KindCitext:
+	case KindText, KindBytes, KindBPChar, KindJSON, KindCitext, KindXML:
 		if len(v.S) < 127 {
 			return int64(len(v.S)) + 1
 		}

@@ -62,6 +62,9 @@ type Style struct {
 	ExtraFloatDigits int8
 	// ByteaEscape is bytea_output escape (else hex).
 	ByteaEscape bool
+	// XMLDocument is xmloption document: text cast to xml must be a
+	// document (else content).
+	XMLDocument bool
 }
 
 // dateDefault reports whether dates, timestamps and timestamptz print as
@@ -222,8 +225,11 @@ func AppendByteaEscape(buf []byte, b string) []byte {
 // ParseTextStyled is ParseText in a session whose settings are st: dates,
 // timestamps and times (also as array elements) read ambiguous numeric
 // dates in st.Order, and timestamptz and timetz without a zone are
-// wall-clock times in st.Location.
+// wall-clock times in st.Location; xml is checked as xmloption says.
 func ParseTextStyled(t Type, s string, st Style) (Value, error) {
+	if t.ID == XML {
+		return ParseXML(s, st.XMLDocument)
+	}
 	if st.Order == DateOrderMDY && (st.Location == nil || st.Location == time.UTC) {
 		return ParseText(t, s)
 	}

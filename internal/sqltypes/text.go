@@ -124,6 +124,16 @@ func ParseText(t Type, s string) (Value, error) {
 		return ParseBit(s, t.Width, t.ID == VarBit)
 	case Money:
 		return ParseMoney(s)
+	case XML:
+		return ParseXML(s, false)
+	case PgLSN:
+		return ParseLSN(s)
+	case XID:
+		return ParseXID(s)
+	case XID8:
+		return ParseXID8(s)
+	case TID:
+		return ParseTID(s)
 	case Hstore:
 		h, err := ParseHstore(s)
 		if err != nil {
@@ -433,6 +443,14 @@ func AppendText(buf []byte, v Value) []byte {
 		return AppendTSVector(buf, v.TSVector())
 	case KindTSQuery:
 		return AppendTSQuery(buf, v.TSQuery())
+	case KindXML:
+		return AppendXML(buf, v.S)
+	case KindLSN:
+		return AppendLSN(buf, uint64(v.I))
+	case KindXID, KindXID8:
+		return strconv.AppendUint(buf, uint64(v.I), 10)
+	case KindTID:
+		return AppendTID(buf, v)
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

@@ -88,6 +88,13 @@ const (
 	TSVector
 	TSQuery
 	RegConfig
+	// xml (xml.go) and the system-information types a column may have
+	// (systypes.go): pg_lsn, xid, xid8 and tid.
+	XML
+	PgLSN
+	XID
+	XID8
+	TID
 	numTypeIDs
 )
 
@@ -229,6 +236,12 @@ var infos = [numTypeIDs]typeInfo{
 	TSVector:       {"tsvector", 3614, 3643, -1, KindTSVector, []string{"tsvector"}},
 	TSQuery:        {"tsquery", 3615, 3645, -1, KindTSQuery, []string{"tsquery"}},
 	RegConfig:      {"regconfig", 3734, 3735, 4, KindInt, []string{"regconfig"}},
+
+	XML:   {"xml", 142, 143, -1, KindXML, []string{"xml"}},
+	PgLSN: {"pg_lsn", 3220, 3221, 8, KindLSN, []string{"pg_lsn"}},
+	XID:   {"xid", 28, 1011, 4, KindXID, []string{"xid"}},
+	XID8:  {"xid8", 5069, 271, 8, KindXID8, []string{"xid8"}},
+	TID:   {"tid", 27, 1010, 6, KindTID, []string{"tid"}},
 }
 
 // The fixed OIDs of the extension types (see infos).

@@ -44,6 +44,11 @@ const (
 	KindMacAddr     // macaddr and macaddr8: the 6 or 8 bytes in S
 	KindTSVector    // tsvector: *TSVector in X
 	KindTSQuery     // tsquery: *TSQuery in X
+	KindXML         // xml: the text as written, in S
+	KindLSN         // pg_lsn: the unsigned 64-bit position in I
+	KindXID         // xid: the 32-bit id in I
+	KindXID8        // xid8: the unsigned 64-bit id in I
+	KindTID         // tid: block<<16 | offset in I
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -227,6 +232,10 @@ func Compare(a, b Value) int {
 		return CompareArrays(a.Array(), b.Array())
 	case a.K == KindTimeTZ && b.K == KindTimeTZ:
 		return CompareTimeTZ(a.TimeTZ(), b.TimeTZ())
+	case a.K == KindLSN || a.K == KindXID8:
+		return cmp.Compare(uint64(a.I), uint64(b.I))
+	case a.K == KindXML:
+		return strings.Compare(a.S, b.S) // no SQL operator; sorts for DISTINCT and hashing only
 	default:
 		return cmp.Compare(a.I, b.I)
 	}
@@ -296,7 +305,7 @@ func (v Value) Hash(h uint64) uint64 {
 			f = math.NaN()
 		}
 		h = hashUint64(h, math.Float64bits(f))
-	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindInet, KindMacAddr:
+	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindInet, KindMacAddr, KindXML:
 		h = hashString(h, v.S)
 	case KindBPChar:
 		h = hashString(h, strings.TrimRight(v.S, " "))

@@ -8,9 +8,9 @@
 //	go run gen/columns.go 'host=... user=postgres dbname=postgres' > columns_gen.go
 //
 // A column keeps PostgreSQL's type where zproxy has it; a domain (the
-// information_schema ones) becomes its base type, xid and xid8 become oid
-// and bigint, and a type zproxy lacks (pg_node_tree, aclitem, pg_lsn, inet,
-// anyarray, ...) becomes text, its arrays text[].
+// information_schema ones) becomes its base type, and a type zproxy lacks
+// (pg_node_tree, aclitem, inet, anyarray, ...) becomes text, its arrays
+// text[]; cid (which zproxy lacks) becomes oid.
 package main
 
 import (
@@ -105,8 +105,6 @@ func respell(t string) string {
 			return t
 		}
 		return "oid"
-	case "xid8":
-		return "bigint"
 	case `"char"`, `"char"[]`:
 		return t
 	}
