@@ -31,6 +31,10 @@ type ExplainDoc struct {
 	StoreRequests int64
 	Capacity      float64
 	Backend       string
+	// QueryText, when set, lays the document out as auto_explain logs a
+	// plan: "Query Text" and "Plan" at the top, in one object (JSON),
+	// mapping (YAML) or <explain> element (XML), no "Query" wrapper.
+	QueryText string
 }
 
 // ExplainStructured renders the plan in PostgreSQL's structured EXPLAIN
@@ -52,7 +56,9 @@ func ExplainStructured(p *Plan, stats map[Node]*NodeStats, doc ExplainDoc) strin
 		q = append(q, pgFloat("Planning Time", ms(doc.Planning), 3))
 	}
 	if doc.Analyze {
-		q = append(q, pgProp{key: "Triggers", array: true, elem: "Trigger"})
+		if doc.QueryText == "" { // auto_explain lists triggers only when asked
+			q = append(q, pgProp{key: "Triggers", array: true, elem: "Trigger"})
+		}
 		if doc.Summary {
 			q = append(q, pgFloat("Execution Time", ms(doc.Execution), 3))
 		}
@@ -65,6 +71,9 @@ func ExplainStructured(p *Plan, stats map[Node]*NodeStats, doc ExplainDoc) strin
 		}
 	}
 	w := &pgWriter{format: doc.Format}
+	if doc.QueryText != "" {
+		return w.autoExplain(append([]pgProp{pgText("Query Text", doc.QueryText)}, q...))
+	}
 	w.begin()
 	w.open("Query", "", true)
 	for _, pr := range q {
@@ -72,6 +81,34 @@ func ExplainStructured(p *Plan, stats map[Node]*NodeStats, doc ExplainDoc) strin
 	}
 	w.close("Query", "", true)
 	w.end()
+	return w.b.String()
+}
+
+// autoExplain writes props as auto_explain's document: JSON's top-level
+// array becomes an object (auto_explain replaces the brackets), YAML's
+// list item a mapping, and XML keeps <explain> around them.
+func (w *pgWriter) autoExplain(props []pgProp) string {
+	switch w.format {
+	case "json":
+		w.b.WriteString("{")
+		w.stack = append(w.stack, false)
+		w.indent++
+		for _, pr := range props {
+			w.prop(pr)
+		}
+		w.b.WriteString("\n}")
+	case "yaml":
+		w.stack = append(w.stack, false)
+		for _, pr := range props {
+			w.prop(pr)
+		}
+	default:
+		w.begin()
+		for _, pr := range props {
+			w.prop(pr)
+		}
+		w.end()
+	}
 	return w.b.String()
 }
 

@@ -36,6 +36,7 @@ var loggingParams = map[string]bool{
 	"log_statement": true, "log_duration": true, "log_min_duration_statement": true,
 	"log_min_duration_sample": true, "log_statement_sample_rate": true,
 	"auto_explain.log_min_duration": true, "auto_explain.log_analyze": true, "auto_explain.sample_rate": true,
+	"auto_explain.log_format": true,
 }
 
 // Log levels of statements, PostgreSQL's LogStmtLevel: log_statement logs
@@ -353,7 +354,15 @@ func (st *statement) autoExplainDone(plan *optimizer.Plan, elapsed time.Duration
 	if stats != nil && stats[plan.Root] == nil {
 		stats[plan.Root] = &optimizer.NodeStats{Rows: rows, Time: elapsed, Loops: 1}
 	}
-	text := "Query Text: " + st.parsed.Text + "\n" + strings.Join(optimizer.Explain(plan, stats), "\n")
+	var text string
+	if format := st.sess.vars["auto_explain.log_format"]; format != "" && format != "text" {
+		// auto_explain's structured formats: the query text and the plan
+		// in PostgreSQL's layout (costs on, as auto_explain's are).
+		text = optimizer.ExplainStructured(plan, stats, optimizer.ExplainDoc{Format: format, Analyze: stats != nil,
+			Costs: true, Timing: true, QueryText: st.parsed.Text})
+	} else {
+		text = "Query Text: " + st.parsed.Text + "\n" + strings.Join(optimizer.Explain(plan, stats), "\n")
+	}
 	st.sess.logRecord(fmt.Sprintf("duration: %.3f ms  plan:\n%s", float64(elapsed.Nanoseconds())/1e6, text),
 		"duration_ms", float64(elapsed.Microseconds())/1000, "statement", st.parsed.Text, "plan", text)
 }
