@@ -17,6 +17,11 @@ import (
 type ExplainDoc struct {
 	Format  string // "json", "yaml" or "xml"
 	Analyze bool
+	// Buffers (with Analyze) adds PostgreSQL's buffer keys to each node,
+	// mapped from what zproxy counts: store items read as "Shared Read
+	// Blocks", spilled bytes in 8 kB blocks as temp blocks; each node's
+	// counts include its inputs', as PostgreSQL's do.
+	Buffers bool
 	Verbose bool // adds each node's "Output"
 	Costs   bool // "Startup Cost" ... "Plan Rows" where zproxy estimates them
 	Timing  bool // "Actual Startup Time", "Actual Total Time"
@@ -110,6 +115,23 @@ func (w *pgWriter) autoExplain(props []pgProp) string {
 		w.end()
 	}
 	return w.b.String()
+}
+
+// inclusiveStats sums the store items read and bytes spilled by n and
+// every node under it.
+func (n *pgNode) inclusiveStats(stats map[Node]*NodeStats) (items, spilled int64) {
+	key := n.node
+	if n.statsOf != nil {
+		key = n.statsOf
+	}
+	if st := stats[key]; st != nil && key != nil {
+		items, spilled = st.ItemsRead, st.SpilledBytes
+	}
+	for _, k := range n.kids {
+		i, s := k.inclusiveStats(stats)
+		items, spilled = items+i, spilled+s
+	}
+	return items, spilled
 }
 
 // pgTree is the plan as PostgreSQL's nodes.
@@ -264,6 +286,13 @@ func (n *pgNode) props(relationship []pgProp, stats map[Node]*NodeStats, doc Exp
 		out = append(out, pgList("Output", cols))
 	}
 	out = append(out, n.attrs...)
+	if doc.Buffers && doc.Analyze && !n.noStats {
+		items, spilled := n.inclusiveStats(stats)
+		temp := (spilled + 8191) / 8192
+		out = append(out, pgInt("Shared Hit Blocks", 0), pgInt("Shared Read Blocks", items), pgInt("Shared Dirtied Blocks", 0),
+			pgInt("Shared Written Blocks", 0), pgInt("Local Hit Blocks", 0), pgInt("Local Read Blocks", 0),
+			pgInt("Local Dirtied Blocks", 0), pgInt("Local Written Blocks", 0), pgInt("Temp Read Blocks", temp), pgInt("Temp Written Blocks", temp))
+	}
 	if n.node != nil {
 		out = append(out, pgText("zproxy Operator", n.desc.Head))
 		out = append(out, zproxyAttrs(n.desc)...)

@@ -599,7 +599,7 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 	}
 	var lines []string
 	if x.Format != "text" {
-		doc := optimizer.ExplainDoc{Format: x.Format, Analyze: x.Analyze, Verbose: x.Verbose, Costs: x.Costs,
+		doc := optimizer.ExplainDoc{Format: x.Format, Analyze: x.Analyze, Buffers: x.Buffers, Verbose: x.Verbose, Costs: x.Costs,
 			Timing: x.Timing, Summary: x.Summary, Planning: planning, Execution: total,
 			ItemsRead: kvStats.ItemsRead.Load(), StoreRequests: kvStats.Requests.Load(), Capacity: kvStats.Capacity(), Backend: e.opts.Caps.Name}
 		if x.Settings {
