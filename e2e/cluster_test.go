@@ -35,7 +35,7 @@ func TestClusterOfProxies(t *testing.T) {
 	requireZproxy(t)
 	ep := dynamoEndpoint(t)
 	dynamoCreds(t)
-	args := append(dynamoArgs(ep, fmt.Sprintf("e2e_cluster_%d", os.Getpid())), "--registry-ttl", "3s")
+	args := append(dynamoArgs(ep, fmt.Sprintf("e2e_cluster_%d_%d", os.Getpid(), time.Now().UnixNano())), "--registry-ttl", "3s")
 	proxies := []*server{startServer(t, "", args...)}
 	// The first proxy makes the table; the others join it then.
 	proxies[0].Connect(t)
@@ -344,7 +344,7 @@ func TestEventualReads(t *testing.T) {
 	requireZproxy(t)
 	ep := dynamoEndpoint(t)
 	dynamoCreds(t)
-	s := startServer(t, "", dynamoArgs(ep, fmt.Sprintf("e2e_eventual_%d", os.Getpid()))...)
+	s := startServer(t, "", dynamoArgs(ep, fmt.Sprintf("e2e_eventual_%d_%d", os.Getpid(), time.Now().UnixNano()))...)
 	conn := s.Connect(t)
 	ctx := testCtx(t)
 	mustExec(t, conn, `CREATE TABLE docs (id int PRIMARY KEY, body text)`)
@@ -479,7 +479,7 @@ func TestCapacityBudget(t *testing.T) {
 	ep := dynamoEndpoint(t)
 	dynamoCreds(t)
 	front, throttled := throttlingProxy(t, ep, 20)
-	s := startServer(t, "", append(dynamoArgs(front, fmt.Sprintf("e2e_budget_%d", os.Getpid())), "--dynamodb-read-capacity", "20")...)
+	s := startServer(t, "", append(dynamoArgs(front, fmt.Sprintf("e2e_budget_%d_%d", os.Getpid(), time.Now().UnixNano())), "--dynamodb-read-capacity", "20")...)
 	scanner, pointer := s.Connect(t), s.Connect(t)
 	ctx := testCtx(t)
 	mustExec(t, scanner, `CREATE TABLE docs (id int PRIMARY KEY, body text)`)
@@ -519,6 +519,9 @@ func TestCapacityBudget(t *testing.T) {
 	}
 	if q := m[`zproxy_capacity_queued_seconds_total{kind="read"}`]; q > 0.5 {
 		t.Fatalf("point reads queued %.2fs behind the scans", q)
+	}
+	if m[`zproxy_table_capacity_total{table="docs"}`] < float64(n)*30 {
+		t.Fatalf("per-table capacity of docs: %v after %d scans of about 45 units", m[`zproxy_table_capacity_total{table="docs"}`], n)
 	}
 	if m[`zproxy_capacity_budget_units{kind="read"}`] != 20 {
 		t.Fatalf("budget gauge: %v", m[`zproxy_capacity_budget_units{kind="read"}`])

@@ -5,6 +5,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv"
 )
 
 // Analyze reads every row of each table once, computes its statistics
@@ -15,6 +16,8 @@ import (
 // two apart). Rows are read as of the store's current state, outside any
 // transaction, as PostgreSQL's ANALYZE reads its own snapshot.
 func (e *Executor) Analyze(ctx context.Context, cat *catalog.Catalog, tables []*catalog.Table, auto bool) ([]*catalog.TableStats, error) {
+	// Sampling whole tables is bulk work for a store's capacity budget.
+	ctx = kv.WithBulkReads(ctx)
 	var out []*catalog.TableStats
 	for _, t := range tables {
 		if t.Virtual != nil {

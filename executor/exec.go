@@ -93,6 +93,10 @@ type RunOptions struct {
 	// consistent, so a statement sees every commit before it, as in
 	// PostgreSQL.
 	EventualReads bool
+	// Capacity, when set, receives the capacity units each table's reads
+	// consumed, as each scan or lookup of it ends (per-table metrics); it
+	// may be called from several goroutines.
+	Capacity func(table string, units float64)
 	// MaxReadCapacity, when positive, is the most capacity units the
 	// statement's reads outside a transaction may consume (the session's
 	// zproxy.max_read_capacity) on a store that charges reads by size:
@@ -236,7 +240,7 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 	if e.Store.Capabilities().ReadUnitBytes > 0 {
 		reads.capacity, reads.limit = true, opts.MaxReadCapacity
 	}
-	ec := &execCtx{ex: e, ctx: ctx, kv: reads, txn: opts.Txn, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
+	ec := &execCtx{ex: e, ctx: ctx, kv: reads, txn: opts.Txn, capacity: opts.Capacity, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
 		ctes: map[int]*cteState{}, work: map[int]*cteState{}, spill: e.newSpillState(opts.TempFileLimit)}
 	if opts.Txn != nil {
 		ec.kv = opts.Txn.kv
@@ -264,7 +268,9 @@ type execCtx struct {
 	changed []change
 	stats   map[optimizer.Node]*optimizer.NodeStats
 	kvStats *kv.Stats
-	mem     *memBudget
+	// capacity is RunOptions.Capacity.
+	capacity func(table string, units float64)
+	mem      *memBudget
 	// ctes holds the rows of shared WITH queries, computed once.
 	ctes map[int]*cteState
 	// work holds the previous round of each running recursive CTE.

@@ -687,6 +687,9 @@ func (l *lookupJoinRows) Close() {
 		l.ec.kvStats.BytesRead.Add(l.stats.BytesRead.Load())
 		l.ec.kvStats.AddCapacity(l.stats.Capacity())
 	}
+	if units := l.stats.Capacity(); units > 0 && l.ec.capacity != nil {
+		l.ec.capacity(l.node.Table.Name, units)
+	}
 	if st := l.ec.stats[l.node]; st != nil {
 		st.ItemsRead += l.stats.ItemsRead.Load()
 		st.Requests += l.stats.Requests.Load()

@@ -372,6 +372,9 @@ func (s *scanRows) Close() {
 		s.ec.kvStats.BytesRead.Add(s.stats.BytesRead.Load())
 		s.ec.kvStats.AddCapacity(s.stats.Capacity())
 	}
+	if units := s.stats.Capacity(); units > 0 && s.ec.capacity != nil {
+		s.ec.capacity(s.node.Table.Name, units)
+	}
 	if st := s.ec.stats[s.statKey]; st != nil {
 		// (build adds the node's entry once the scan has started.)
 		st.ItemsRead += s.stats.ItemsRead.Load()

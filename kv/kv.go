@@ -597,3 +597,12 @@ func ReadCostOf(ctx context.Context) *atomic.Int64 {
 	used, _ := ctx.Value(readCostKey{}).(*atomic.Int64)
 	return used
 }
+
+// WithBulkReads returns ctx marking its reads as bulk work of no
+// statement (ANALYZE's sampling, automatic analyses), which a store that
+// queues requests for a capacity budget queues behind point reads.
+func WithBulkReads(ctx context.Context) context.Context {
+	var past atomic.Int64
+	past.Store(math.MaxInt64 / 2) // far past any statement's consumption
+	return WithReadCost(ctx, &past)
+}

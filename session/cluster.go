@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/metrics"
 	"github.com/zproxy/zproxy/internal/stmtstats"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/optimizer"
 )
 
 // Cluster is what a session sees of the other proxies sharing its store
@@ -167,4 +171,48 @@ func (e *Engine) remoteSession(ctx context.Context, pid int32) (peerSession, boo
 // remotePID reports whether pid belongs to another proxy of the cluster.
 func (e *Engine) remotePID(pid int32) bool {
 	return e.cfg.Cluster != nil && pid > 0 && !e.cfg.Cluster.Owns(uint32(pid))
+}
+
+// tableCapacity gathers, for one execution, the capacity units each
+// table's reads consumed (executor.RunOptions.Capacity).
+type tableCapacity struct {
+	mu    sync.Mutex
+	units map[string]float64
+}
+
+// add records a scan's or lookup's capacity; nil-safe, for statements run
+// outside the statement path.
+func (c *tableCapacity) add(table string, units float64) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.units == nil {
+		c.units = map[string]float64{}
+	}
+	c.units[table] += units
+}
+
+// report adds the execution's capacity to the per-table metrics: each
+// table's reads, and for a write the rest of the statement's capacity
+// (its own writes and constraint checks) to its target table.
+func (c *tableCapacity) report(m *metrics.Metrics, plan *optimizer.Plan, stats *kv.Stats) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	read := 0.0
+	for table, units := range c.units {
+		m.AddTableCapacity(table, units)
+		read += units
+	}
+	if plan == nil {
+		return
+	}
+	if w, ok := plan.Root.(optimizer.Write); ok && stats != nil {
+		m.AddTableCapacity(w.Target().Name, stats.Capacity()-read)
+	}
+	c.units = nil
 }

@@ -150,7 +150,10 @@ func (st *statement) MemSize() int64 {
 
 // statement is one parsed statement of a session.
 type statement struct {
-	sess     *Session
+	sess *Session
+	// tables gathers the capacity each table's reads consumed in the
+	// current execution (per-table metrics).
+	tables   *tableCapacity
 	parsed   *parser.Statement
 	declared []sqltypes.Type
 
@@ -424,11 +427,13 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	if err := s.checkPrivileges(ctx, bound); err != nil {
 		return nil, err
 	}
+	st.tables = &tableCapacity{}
 	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned, rows int64) {
 		var read int64
 		if stats != nil {
 			read = stats.ItemsRead.Load()
 		}
+		st.tables.report(e.cfg.Metrics, plan, stats)
 		e.cfg.Metrics.Query(kind, plan.AccessPath(), time.Since(start), read, returned)
 		st.record(plan, stats, rows, time.Since(start))
 		st.autoExplainDone(plan, time.Since(start), rows)
@@ -497,7 +502,7 @@ func (st *statement) write(ctx context.Context, b ir.Statement, params []sqltype
 	st.sendNotices(plan)
 	stats := &kv.Stats{}
 	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn, Txn: txn,
-		Stats: st.autoExplainStart()})
+		Stats: st.autoExplainStart(), Capacity: st.tables.add})
 	if err != nil {
 		st.sess.redactValues(ctx, bound, err)
 		return executor.WriteResult{}, nil, nil, storeErr(err)
@@ -721,7 +726,7 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	}
 	stats := &kv.Stats{}
 	rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: txn,
-		Stats: st.autoExplainStart(), EventualReads: eventual, MaxReadCapacity: s.maxReadCapacity()})
+		Stats: st.autoExplainStart(), EventualReads: eventual, MaxReadCapacity: s.maxReadCapacity(), Capacity: st.tables.add})
 	if err != nil {
 		return nil, storeErr(err)
 	}

@@ -23,6 +23,7 @@ type Metrics struct {
 	DynamoDBThrottled     *prometheus.CounterVec   // zproxy_dynamodb_throttled_total{code}
 	CapacityQueued        *prometheus.CounterVec   // zproxy_capacity_queued_seconds_total{kind}
 	CapacityBudget        *prometheus.GaugeVec     // zproxy_capacity_budget_units{kind}
+	TableCapacity         *prometheus.CounterVec   // zproxy_table_capacity_total{table}
 
 	// statements exports the top statements (statements.go).
 	statements *statementCollector
@@ -95,12 +96,16 @@ func New(reg prometheus.Registerer) *Metrics {
 			Name: "zproxy_capacity_budget_units",
 			Help: "This proxy's share of the table's capacity budget, units a second (0: none), by kind (read, write).",
 		}, []string{"kind"}),
+		TableCapacity: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "zproxy_table_capacity_total",
+			Help: "DynamoDB capacity units the statements of this proxy consumed, by SQL table (reads by the table read, a write's own by its target).",
+		}, []string{"table"}),
 		statements: newStatementCollector(),
 	}
 	reg.MustRegister(m.statements)
 	reg.MustRegister(m.Queries, m.QueryDuration, m.StoreRequests, m.StoreRequestDuration,
 		m.StoreErrors, m.RowsRead, m.RowsReturned, m.ZOrderRanges, m.ShardFanout,
-		m.Connections, m.Errors, m.DynamoDBCapacityTotal, m.DynamoDBThrottled, m.CapacityQueued, m.CapacityBudget)
+		m.Connections, m.Errors, m.DynamoDBCapacityTotal, m.DynamoDBThrottled, m.CapacityQueued, m.CapacityBudget, m.TableCapacity)
 	return m
 }
 
@@ -190,5 +195,12 @@ func (m *Metrics) ZOrderScan(ranges int) {
 func (m *Metrics) Fanout(shards int) {
 	if m != nil {
 		m.ShardFanout.Observe(float64(shards))
+	}
+}
+
+// AddTableCapacity records capacity units consumed for a SQL table.
+func (m *Metrics) AddTableCapacity(table string, units float64) {
+	if m != nil && units > 0 {
+		m.TableCapacity.WithLabelValues(table).Add(units)
 	}
 }
