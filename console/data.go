@@ -97,8 +97,9 @@ func statements(ctx context.Context, conn *pgx.Conn, _ *http.Request) (any, erro
 		FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 200`)
 }
 
-// sessions: pg_stat_activity, this proxy's sessions (each proxy knows its
-// own; roles without pg_read_all_stats see others' only by name).
+// sessions: pg_stat_activity, the sessions of every proxy of the store
+// (a proxy's slot is the high bits of its sessions' process IDs; roles
+// without pg_read_all_stats see others' only by name).
 func sessions(ctx context.Context, conn *pgx.Conn, _ *http.Request) (any, error) {
 	return queryRows(ctx, conn, `SELECT pid, usename, application_name, host(client_addr) AS client_addr,
 		backend_start, xact_start, query_start, state, query, pid = pg_backend_pid() AS console
