@@ -237,7 +237,7 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 		budget = DefaultWorkMem
 	}
 	reads := statementReads{ReadWriter: e.Store, eventual: opts.EventualReads, used: &atomic.Int64{}}
-	if e.Store.Capabilities().ReadUnitBytes > 0 {
+	if e.Caps.ReadUnitBytes > 0 {
 		reads.capacity, reads.limit = true, opts.MaxReadCapacity
 	}
 	ec := &execCtx{ex: e, ctx: ctx, kv: reads, txn: opts.Txn, capacity: opts.Capacity, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},

@@ -114,9 +114,6 @@ type candidate struct {
 	// admit, entries it reads, items read (entries plus looked-up rows),
 	// store requests, and the cost comparing them.
 	rows, entries, items, requests, cost float64
-	// capacity is the read capacity the reads are charged, on a store
-	// that charges by size (capacity.go); 0 elsewhere.
-	capacity float64
 }
 
 // isPointGet reports whether c binds the whole primary key by equality.

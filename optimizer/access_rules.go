@@ -214,9 +214,6 @@ func (c *candidate) estimate(t *catalog.Table, b bounds, ac *accessContext, limi
 		c.requests += math.Ceil(entries / lookupBatch)
 	}
 	c.cost = c.items + c.requests*requestWeight(ac.opts)
-	if unit := ac.opts.Caps.ReadUnitBytes; unit > 0 {
-		c.capacity = c.readCapacity(t, ts, float64(unit))
-	}
 }
 
 // zBudgets are the range budgets a Z-order path on a store without cheap

@@ -53,7 +53,12 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		Estimate: best.fraction, Covering: best.covering, Reverse: best.reverse, Ordered: best.ordered, Reason: d.reason}
 	scan.Lookup = best.index != nil && !best.covering
 	if best.cost > 0 || best.rows > 0 || best.items > 0 {
-		scan.Estimated = &Estimate{Rows: best.rows, Items: best.items, Requests: best.requests, Cost: best.cost, Capacity: best.capacity}
+		scan.Estimated = &Estimate{Rows: best.rows, Items: best.items, Requests: best.requests, Cost: best.cost}
+		if unit := opts.Caps.ReadUnitBytes; unit > 0 && opts.Stats != nil {
+			// The capacity of the path taken only: the candidates
+			// compare by cost.
+			scan.Estimated.Capacity = best.readCapacity(t, opts.Stats(t.ID), float64(unit))
+		}
 	}
 
 	// Conjuncts the key ranges enforce exactly need no residual check.

@@ -180,12 +180,17 @@ type tableCapacity struct {
 	units map[string]float64
 }
 
-// add records a scan's or lookup's capacity; nil-safe, for statements run
-// outside the statement path.
-func (c *tableCapacity) add(table string, units float64) {
+// adder is the executor's callback, nil when nothing is gathered (a store
+// that charges no capacity), so scans make no call for it.
+func (c *tableCapacity) adder() func(table string, units float64) {
 	if c == nil {
-		return
+		return nil
 	}
+	return c.add
+}
+
+// add records a scan's or lookup's capacity.
+func (c *tableCapacity) add(table string, units float64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.units == nil {

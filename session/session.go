@@ -427,7 +427,10 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	if err := s.checkPrivileges(ctx, bound); err != nil {
 		return nil, err
 	}
-	st.tables = &tableCapacity{}
+	st.tables = nil
+	if e.opts.Caps.ReadUnitBytes > 0 {
+		st.tables = &tableCapacity{} // a store that charges reads (DynamoDB)
+	}
 	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned, rows int64) {
 		var read int64
 		if stats != nil {
@@ -502,7 +505,7 @@ func (st *statement) write(ctx context.Context, b ir.Statement, params []sqltype
 	st.sendNotices(plan)
 	stats := &kv.Stats{}
 	res, err := e.exec.Write(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: opts.Fn, Txn: txn,
-		Stats: st.autoExplainStart(), Capacity: st.tables.add})
+		Stats: st.autoExplainStart(), Capacity: st.tables.adder()})
 	if err != nil {
 		st.sess.redactValues(ctx, bound, err)
 		return executor.WriteResult{}, nil, nil, storeErr(err)
@@ -726,7 +729,7 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	}
 	stats := &kv.Stats{}
 	rows, err := e.exec.Run(ctx, plan, params, executor.RunOptions{KV: stats, WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: txn,
-		Stats: st.autoExplainStart(), EventualReads: eventual, MaxReadCapacity: s.maxReadCapacity(), Capacity: st.tables.add})
+		Stats: st.autoExplainStart(), EventualReads: eventual, MaxReadCapacity: s.maxReadCapacity(), Capacity: st.tables.adder()})
 	if err != nil {
 		return nil, storeErr(err)
 	}
