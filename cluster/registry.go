@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -330,11 +331,13 @@ func (r *Registry) scan(ctx context.Context) ([]Member, error) {
 	return out, nil
 }
 
+// decodeMember reads an entry; its strings are copied, since a scan's
+// items are valid only until the iterator moves (kv.Iterator).
 func decodeMember(slot int, attrs []kv.Attr) Member {
 	return Member{
 		Slot:      slot,
-		ID:        kv.Lookup(attrs, attrID).S,
-		Addr:      kv.Lookup(attrs, attrAddr).S,
+		ID:        strings.Clone(kv.Lookup(attrs, attrID).S),
+		Addr:      strings.Clone(kv.Lookup(attrs, attrAddr).S),
 		Started:   time.UnixMilli(kv.Lookup(attrs, attrStarted).I),
 		Heartbeat: time.UnixMilli(kv.Lookup(attrs, attrBeat).I),
 	}
