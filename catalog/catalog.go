@@ -221,6 +221,9 @@ type Index struct {
 	// values (a uniqueness violation's DETAIL) and covers queries reading
 	// those columns.
 	ExprColumns []int `json:"expr_columns,omitempty"`
+	// Gist, on a Z-order index, says it is a GiST index over a point
+	// column (gist.go).
+	Gist *GistKey `json:"gist,omitempty"`
 
 	// zschema caches the Z-order schema of a Z-order index; descriptors
 	// are immutable once in a snapshot, so it is computed once at load.

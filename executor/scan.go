@@ -86,6 +86,9 @@ func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, 
 	if err != nil {
 		return nil, err
 	}
+	if n.Method == optimizer.ZOrderNearest {
+		return ec.newNearest(ctx, planned, n)
+	}
 	s := &scanRows{ec: ec, node: n, statKey: planned}
 	if n == planned && n.ZSchema != nil && ec.stats != nil {
 		s.rangeItems = make([]atomic.Int64, len(n.Ranges))

@@ -266,6 +266,9 @@ type scanSpec struct {
 	// Limit, when positive, is the LIMIT (plus OFFSET) the plan above
 	// would push into a scan that yields its order (or when it wants none).
 	Limit int
+	// Nearest, when set, is an ORDER BY distance LIMIT k above the scan
+	// that a gist index may answer (nearest.go).
+	Nearest *nearestReq
 }
 
 // yieldsOrder reports whether reading keyCols in order (or in reverse)

@@ -44,6 +44,18 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 	if view != nil {
 		d.rejected = append(d.rejected, view.skipped...)
 	}
+	var nearest *NearestQuery
+	if s.Nearest != nil && !hint.forced && !best.isPointGet() && !best.isUniquePoint() {
+		// A gist index answers ORDER BY col <-> point LIMIT k by reading
+		// outward from the point: any other path reads every row its
+		// bounds admit and sorts them (nearest.go).
+		if c, q := nearestPath(s, b, view, opts); c != nil {
+			d.rejected = append(d.rejected, Rejection{Path: best.label, Reason: fmt.Sprintf("reads every row its bounds admit to sort them for ORDER BY %s LIMIT %d", q.Dist, q.K)})
+			best, nearest = c, q
+			d.winner = c
+			d.reason = fmt.Sprintf("nearest-neighbour search: ORDER BY %s LIMIT %d reads %s outward from the point, ring by ring", q.Dist, q.K, c.label)
+		}
+	}
 	scanInv, lostInv := invertedScan(origSpec, origConj, ctx, opts, d, hint)
 	if scanInv != nil {
 		return scanInv, nil
@@ -70,6 +82,12 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		scan.Method = ZOrderRanges
 		if opts.Caps.CheapSeek {
 			scan.Method = ZOrderSkipScan
+		}
+		if nearest != nil {
+			// The rings' ranges are the executor's: each follows from
+			// the rows the one before found.
+			scan.Method, scan.Nearest = ZOrderNearest, nearest
+			break
 		}
 		for _, r := range best.cover.Ranges {
 			scan.Ranges = append(scan.Ranges, KeyRange{Start: r.Lo, End: r.Hi})

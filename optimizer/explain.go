@@ -29,6 +29,9 @@ type NodeStats struct {
 	// RangeItems are the items a Z-order scan read in each of its ranges
 	// (Scan.Ranges' order), all shards together.
 	RangeItems []int64
+	// Rings and RingRanges are the rings a nearest-neighbour scan read
+	// and their Z-address ranges, all openings together.
+	Rings, RingRanges int64
 }
 
 // maxShownRanges is how many key ranges EXPLAIN prints before "...".
@@ -117,6 +120,9 @@ func analyzed(s *NodeStats) string {
 	}
 	if s.Capacity > 0 {
 		out += fmt.Sprintf(" capacity=%.1f", s.Capacity)
+	}
+	if s.Rings > 0 {
+		out += fmt.Sprintf(" rings=%d ranges=%d", s.Rings, s.RingRanges)
 	}
 	if s.SpilledRows > 0 {
 		out += fmt.Sprintf(" spilled=%d rows, %dkB", s.SpilledRows, (s.SpilledBytes+1023)/1024)
@@ -211,6 +217,8 @@ func (x *Scan) Describe() Description {
 		d.add("tokens", "%d: %s", len(x.Inverted.Tokens()), x.Inverted)
 	case x.Method == PointGet:
 		d.add("keys", "%d%s", len(x.Points), shownList(x.described()))
+	case x.Method == ZOrderNearest:
+		d.add("nearest", "%s", x.Nearest.Describe())
 	default:
 		d.add("key ranges", "%d%s", len(x.Ranges), shownRanges(x))
 	}

@@ -306,6 +306,9 @@ func (n *pgNode) props(relationship []pgProp, stats map[Node]*NodeStats, doc Exp
 	if st != nil && st.Capacity > 0 {
 		out = append(out, pgFloat("zproxy Capacity Units", st.Capacity, 1))
 	}
+	if st != nil && st.Rings > 0 {
+		out = append(out, pgInt("zproxy Nearest Rings", st.Rings), pgInt("zproxy Nearest Ranges", st.RingRanges))
+	}
 	if st != nil && st.SpilledRows > 0 {
 		out = append(out, pgInt("zproxy Spilled Rows", st.SpilledRows), pgInt("zproxy Spilled Bytes", st.SpilledBytes))
 	}
@@ -501,6 +504,10 @@ func pgShape(node Node, d Description) *pgNode {
 		n.est = x.Estimated
 		if c := indexCond(x); c != "" {
 			n.attrs = append(n.attrs, pgText("Index Cond", c))
+		}
+		if x.Nearest != nil {
+			// PostgreSQL's index-ordered kNN scan shows its distance so.
+			n.attrs = append(n.attrs, pgText("Order By", cond(x.Nearest.Dist)))
 		}
 		if x.Residual != nil {
 			n.attrs = append(n.attrs, pgText("Filter", cond(x.Residual)))

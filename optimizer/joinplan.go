@@ -649,7 +649,7 @@ func (b *builder) ownPathRank(r ir.Rel) int {
 		return 4
 	case RangeScan:
 		return 3
-	case ZOrderRanges, ZOrderSkipScan:
+	case ZOrderRanges, ZOrderSkipScan, ZOrderNearest:
 		return 2
 	}
 	return 1

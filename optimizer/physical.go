@@ -163,6 +163,9 @@ type request struct {
 	need  []bool
 	order []ir.SortKey
 	limit int
+	// nearest asks the scan below for the rows nearest a point: an order
+	// no key yields, that a gist index's search can (nearest.go).
+	nearest *nearestReq
 }
 
 func needAll(n int) []bool {
@@ -440,6 +443,7 @@ func (b *builder) buildScan(s *ir.Scan, pred ir.Expr, req request) (Node, bool, 
 	spec.Needed = neededOf(need, andAll(append(plain, atOpen...)))
 	if len(withSub) == 0 {
 		spec.Limit = req.limit
+		spec.Nearest = req.nearest
 	}
 	var scan *Scan
 	var err error
@@ -629,10 +633,12 @@ func (b *builder) planProject(n *ir.Project, req request) (Node, bool, error) {
 	// A limit passes down only with the order it applies after: a sort
 	// key this projection computes cannot be delivered below it.
 	limit := req.limit
+	var nearest *nearestReq
 	if len(req.order) > 0 && order == nil {
 		limit = 0
+		nearest = nearestOrder(req.order, n.Exprs, req.limit)
 	}
-	in, delivered, err := b.build(n.Input, request{need: need, order: order, limit: limit})
+	in, delivered, err := b.build(n.Input, request{need: need, order: order, limit: limit, nearest: nearest})
 	if err != nil {
 		return nil, false, err
 	}

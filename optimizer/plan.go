@@ -51,6 +51,10 @@ const (
 	// InvertedScan reads the posting lists of an inverted index's tokens
 	// (Scan.Inverted), then gets the rows they name.
 	InvertedScan Method = "inverted scan"
+	// ZOrderNearest reads a gist index's Z-order entries ring by ring
+	// outward from a point until it holds the nearest rows
+	// (Scan.Nearest; nearest.go).
+	ZOrderNearest Method = "z-order nearest"
 )
 
 // KeyRange is a half-open [Start, End) range of sort keys; a nil Start or
@@ -111,6 +115,8 @@ type Scan struct {
 	Lookup bool
 	// Inverted is what an InvertedScan reads (inverted.go).
 	Inverted *InvertedQuery
+	// Nearest is what a ZOrderNearest scan searches for.
+	Nearest *NearestQuery
 	// Z-order: the schema and query box; Ranges cover the box.
 	ZSchema *zorder.Schema
 	ZBox    zorder.Box

@@ -16,14 +16,16 @@ import (
 // that close. The caller keeps the k best candidates and stops as soon as
 // the k-th is settled; the last ring, reached when the box outgrows the
 // data's extent or the float range, reads every address not yet read
-// (points with NaN or NULL coordinates, which no box holds, included), so
-// the search always ends with an exact answer.
+// of the base box (points with NaN or NULL coordinates, which no square
+// holds, included), so the search always ends with an exact answer.
 //
-// Other attributes of the index are left unbounded: the search is over the
-// two attributes only, and a filter on the rest is the caller's residual.
+// Every ring is intersected with a base box, the query's own bounds (the
+// whole index when it has none): the search finds the nearest points
+// among those in the base box, and the last ring is the base box itself.
 // Not safe for concurrent use.
 type NearestSearch struct {
 	s      *Schema
+	base   Box
 	x, y   int
 	cx, cy float64
 	next   float64 // the next ring's half-width
@@ -37,11 +39,11 @@ type NearestSearch struct {
 
 // Ring is one step of a NearestSearch.
 type Ring struct {
-	// Box is the ring's box: after its Ranges are read, every address in
-	// it has been read.
+	// Box is the ring's box, the base box within the ring's square: after
+	// its Ranges are read, every address in it has been read.
 	Box Box
-	// Radius is the half-width of the box around the centre; +Inf for the
-	// last ring, which reads the whole index.
+	// Radius is the half-width of the square around the centre; +Inf for
+	// the last ring, which reads the whole base box.
 	Radius float64
 	// Ranges are the parts of the box's cover no earlier ring read,
 	// sorted and disjoint.
@@ -51,12 +53,16 @@ type Ring struct {
 }
 
 // NearestSearch starts a search around (cx, cy) over attributes x and y,
-// both float attributes of the schema. r0 is the first ring's half-width
+// both float attributes of the schema, among the points of base (nil: the
+// whole index). r0 is the first ring's half-width
 // (a radius expected to hold about k points: see NearestRadius); budget
 // bounds each ring's cover (see Plan). A centre with a NaN or infinite
 // coordinate has no finite neighbourhood: the first ring is then the last.
-func (s *Schema) NearestSearch(x, y int, cx, cy, r0 float64, budget int) *NearestSearch {
-	n := &NearestSearch{s: s, x: x, y: y, cx: cx, cy: cy, next: r0, budget: budget}
+func (s *Schema) NearestSearch(base Box, x, y int, cx, cy, r0 float64, budget int) *NearestSearch {
+	if base == nil {
+		base = s.Universe()
+	}
+	n := &NearestSearch{s: s, base: base, x: x, y: y, cx: cx, cy: cy, next: r0, budget: budget}
 	if !(r0 > 0) || math.IsInf(r0, 0) || !finite(cx) || !finite(cy) {
 		n.next = math.Inf(1)
 	}
@@ -95,7 +101,7 @@ func (n *NearestSearch) Next() (ring Ring, ok bool) {
 		if math.IsInf(xlo, 0) || math.IsInf(xhi, 0) || math.IsInf(ylo, 0) || math.IsInf(yhi, 0) {
 			last = true
 		} else {
-			box = n.s.Universe()
+			box = append(Box(nil), n.base...)
 			box.Narrow(n.x, n.s.attrs[n.x].FloatBetween(xlo, xhi))
 			box.Narrow(n.y, n.s.attrs[n.y].FloatBetween(ylo, yhi))
 			// The inscribed radius as the box was rounded: the distance
@@ -108,14 +114,14 @@ func (n *NearestSearch) Next() (ring Ring, ok bool) {
 			}
 		}
 	}
-	var cover []Range
 	if last {
-		box = n.s.Universe()
+		box = n.base
 		r = math.Inf(1)
 		n.settled = math.Inf(1)
 		n.done = true
-		cover = []Range{{Lo: make([]byte, n.s.addrLen)}}
-	} else {
+	}
+	var cover []Range
+	if !box.Empty() {
 		cover = n.s.Ranges(box, n.budget)
 	}
 	fresh := SubtractRanges(cover, n.read)
@@ -205,4 +211,31 @@ func UnionRanges(a, b []Range) []Range {
 		out = append(out, r)
 	}
 	return out
+}
+
+// FloatSpan is the range of float values whose codes lie in iv, for a
+// float attribute: from the first value of iv.Lo's code to the last value
+// of iv.Hi's (a code narrower than 64 bits stands for a run of floats).
+// ok is false when the span is not finite numbers (an empty interval, or
+// one reaching NULL, infinities or NaN): no extent can be drawn from it.
+func (a Attr) FloatSpan(iv Interval) (lo, hi float64, ok bool) {
+	if iv.Empty() || a.Type != TypeFloat {
+		return 0, 0, false
+	}
+	w := a.w()
+	loC, hiC := iv.Lo, iv.Hi
+	if a.Nullable {
+		if loC == 0 {
+			return 0, 0, false
+		}
+		loC, hiC = loC-1, hiC-1
+	}
+	shift := uint(64 - w)
+	lo = floatFromOrderBits(loC << shift)
+	// The last float of hiC's run: its bits followed by all ones.
+	hi = floatFromOrderBits(hiC<<shift | (1<<shift - 1))
+	if !finite(lo) || !finite(hi) {
+		return 0, 0, false
+	}
+	return lo, hi, true
 }
