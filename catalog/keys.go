@@ -287,8 +287,9 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.F = kv.AttrFloat, v.F
 	case sqltypes.KindText, sqltypes.KindXML:
 		a.Kind, a.S = kv.AttrString, v.S
-	case sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr:
-		// Stored as their text, readable in the store and exact.
+	case sqltypes.KindUUID, sqltypes.KindInet, sqltypes.KindMacAddr, sqltypes.KindGeo:
+		// Stored as their text, readable in the store and exact (a
+		// geometric value's floats print in their shortest exact form).
 		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
 	case sqltypes.KindBytes:
 		a.Kind, a.B = kv.AttrBytes, []byte(v.S)
@@ -334,7 +335,7 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 		case sqltypes.KindText:
 			// Scanned attributes may alias store memory (kv.Iterator).
 			return sqltypes.NewText(strings.Clone(a.S)), nil
-		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ, sqltypes.KindBit, sqltypes.KindInet, sqltypes.KindMacAddr:
+		case sqltypes.KindUUID, sqltypes.KindNumeric, sqltypes.KindInterval, sqltypes.KindTimeTZ, sqltypes.KindBit, sqltypes.KindInet, sqltypes.KindMacAddr, sqltypes.KindGeo:
 			// Parsed without the type's modifiers: what was stored fits them.
 			return sqltypes.ParseText(storedType(t), a.S)
 		case sqltypes.KindJSONB, sqltypes.KindArray, sqltypes.KindHstore, sqltypes.KindRange, sqltypes.KindMultirange, sqltypes.KindTSVector, sqltypes.KindTSQuery:
@@ -766,7 +767,7 @@ func CheckKeyEncodable(t sqltypes.Type) error {
 	case sqltypes.Hstore, sqltypes.TSVector, sqltypes.TSQuery:
 		return pgerr.New(pgerr.FeatureNotSupported, "%s columns cannot be key or index columns", t)
 	}
-	if t.ID == sqltypes.XML {
+	if t.ID == sqltypes.XML || sqltypes.IsGeo(t.ID) {
 		return CheckKeyType(t, KindBTree) // no btree operator class: PostgreSQL's 42704
 	}
 	return nil
@@ -795,8 +796,8 @@ func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 		// PostgreSQL has btree and hash operator classes for hstore, whose
 		// order it calls not useful; zproxy has no key encoding for it.
 		return pgerr.New(pgerr.FeatureNotSupported, "hstore columns cannot be key or index columns")
-	case sqltypes.XML:
-		return pgerr.New(pgerr.UndefinedObject, "data type xml has no default operator class for access method %q", method).
+	case sqltypes.XML, sqltypes.GeoPoint, sqltypes.GeoLSeg, sqltypes.GeoBox, sqltypes.GeoLine, sqltypes.GeoPath, sqltypes.GeoPolygon, sqltypes.GeoCircle:
+		return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method %q", t, method).
 			WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 	case sqltypes.TSVector, sqltypes.TSQuery:
 		// PostgreSQL's btree order of tsvector and tsquery (by stored

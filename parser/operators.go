@@ -47,7 +47,14 @@ var infixOps = map[string]bool{
 	"@>": true, "<@": true, "&&": true, "^@": true, "&": true, "|": true, "#": true,
 	// Shifts of integers, containment of networks (inet's << <<= >> >>=).
 	"<<": true, ">>": true, "<<=": true, ">>=": true,
+	// The geometric types' (also the prefix @-@, ?-, ?| and #).
+	"##": true, "<<|": true, "|>>": true, "&<|": true, "|&>": true, "<^": true, ">^": true,
+	"?#": true, "?-": true, "?-|": true, "?||": true, "~=": true, "@-@": true,
 }
+
+// prefixOps are the infix operators that also stand without a left
+// operand, as prefix operators (~ x, @-@ lseg, # path, ?- line, ?| line).
+var prefixOps = map[string]bool{"~": true, "@-@": true, "#": true, "?-": true, "?|": true, "@@": true}
 
 // comparisonOps may precede ANY/ALL (besides the infix operators).
 var comparisonOps = map[string]bool{"=": true, "<>": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
@@ -404,7 +411,7 @@ func (r *rewriter) pgOperators(head int) error {
 			if err := r.similar(head, j); err != nil {
 				return err
 			}
-		case t.kind == tkOp && infixOps[t.val] && !r.ed[j].done:
+		case t.kind == tkOp && (infixOps[t.val] || prefixOps[t.val]) && !r.ed[j].done:
 			if err := r.infix(head, j); err != nil {
 				return err
 			}
@@ -497,19 +504,20 @@ func (r *rewriter) similar(head, j int) error {
 func (r *rewriter) infix(head, j int) error {
 	leftEnd, rightStart := r.operatorAt(j)
 	lo, ok := r.operandStart(leftEnd, head)
-	if !ok && r.toks[j].val == "~" && rightStart == j+1 {
-		// No left operand: the prefix ~ (bitwise NOT), zp_op('~', x),
-		// whose operand extends over the operators binding tighter than
-		// PostgreSQL's other operators (~ 1 + 1 is ~(1 + 1)).
+	if op := r.toks[j].val; !ok && prefixOps[op] && rightStart == j+1 {
+		// No left operand: a prefix operator (~ x, bitwise NOT),
+		// zp_op('~', x), whose operand extends over the operators
+		// binding tighter than PostgreSQL's other operators (~ 1 + 1 is
+		// ~(1 + 1)).
 		start := j + 1
-		for start < len(r.toks) && r.toks[start].kind == tkOp && r.toks[start].val == "~" {
+		for start < len(r.toks) && r.toks[start].kind == tkOp && prefixOps[r.toks[start].val] {
 			start++ // ~ ~x: the inner ones are respelled in their turn
 		}
 		hi, ok := r.operandEnd(start, precOther)
 		if !ok {
 			return r.syntaxErrorAt(start)
 		}
-		r.replace(j, OpFunc+"('~', ")
+		r.replace(j, OpFunc+"('"+op+"', ")
 		r.ed[hi].post += ")"
 		r.primStart[hi] = j
 		return nil

@@ -242,7 +242,7 @@ func TestColumnTypeRejectsOthers(t *testing.T) {
 	// name for the binder to look up as user-defined types (which it
 	// refuses when there is none), so they can never reach ColumnType
 	// disguised as a supported type.
-	for _, q := range []string{`CREATE TABLE t (a datetime)`, `CREATE TABLE t (a tinyint)`, `CREATE TABLE t (a point)`, `CREATE TABLE t (a point[])`, `CREATE TABLE t (a enum)`} {
+	for _, q := range []string{`CREATE TABLE t (a datetime)`, `CREATE TABLE t (a tinyint)`, `CREATE TABLE t (a aclitem)`, `CREATE TABLE t (a aclitem[])`, `CREATE TABLE t (a enum)`} {
 		sts, err := Parse(q)
 		if err == nil && len(sts) == 1 && sts[0].Columns["a"] != nil && sts[0].Columns["a"].TypeName != "" {
 			continue
@@ -546,9 +546,9 @@ func TestErrors(t *testing.T) {
 		{`SELECT E'abc`, pgerr.SyntaxError.String(), 8, `unterminated quoted string`},
 		{`SELECT ""`, pgerr.SyntaxError.String(), 8, `zero-length delimited identifier`},
 		{`SELECT 12abc`, pgerr.SyntaxError.String(), 8, `trailing junk`},
-		{`SELECT a ## b`, pgerr.FeatureNotSupported.String(), 10, `operator ##`},
+		{`SELECT a ### b`, pgerr.FeatureNotSupported.String(), 10, `operator ###`},
 		{"SELECT `a`", pgerr.FeatureNotSupported.String(), 8, "operator `"},
-		{`SELECT CAST(1 AS point)`, pgerr.FeatureNotSupported.String(), 18, `type point is not supported`},
+		{`SELECT CAST(1 AS aclitem)`, pgerr.FeatureNotSupported.String(), 18, `type aclitem is not supported`},
 		{`SELECT ::int`, pgerr.SyntaxError.String(), 8, `"::"`},
 		{`SELECT E'\uD800'`, pgerr.InvalidEscapeSequence.String(), 0, `invalid Unicode escape`},
 		{`SELECT E'\xff'`, "22021", 8, `invalid byte sequence`},
@@ -568,7 +568,7 @@ func TestErrors(t *testing.T) {
 		{`SHOW a b`, pgerr.SyntaxError.String(), 8, `"b"`},
 		{`DROP INDEX a, b`, pgerr.FeatureNotSupported.String(), 13, `several`},
 		{`COMMIT now`, pgerr.SyntaxError.String(), 8, `"now"`},
-		{`SELECT 1 ## 2`, pgerr.FeatureNotSupported.String(), 10, `operator ## is not supported`},
+		{`SELECT 1 ### 2`, pgerr.FeatureNotSupported.String(), 10, `operator ### is not supported`},
 		{`SELECT a ~ FROM t`, pgerr.SyntaxError.String(), 12, `FROM`},
 		{`SELECT a COLLATE "de_DE" FROM t`, pgerr.UndefinedObject.String(), 10, `collation "de_DE"`},
 	}

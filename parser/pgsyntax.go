@@ -100,7 +100,9 @@ func (r *rewriter) pgSyntax(head int) error {
 		t := r.toks[i]
 		afterDot := i > head && r.toks[i-1].is(".")
 		switch {
-		case t.kind == tkOp && OtherOperators[t.val]:
+		case t.kind == tkOp && OtherOperators[t.val] && !(prefixOps[t.val] && (i == head || !r.endsPrimary(i-1))):
+			// (@@ and ?| without a left operand are the geometric types'
+			// prefix operators, respelled with the infix ones.)
 			r.replace(i, "| "+OtherOpFunc+"('"+t.val+"') |")
 		case t.kind == tkIdent && t.val == "trim" && r.peek(i+1, "(") && !afterDot:
 			if err := r.trimCall(i); err != nil {

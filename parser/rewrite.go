@@ -350,7 +350,7 @@ func (r *rewriter) rewrite(head int) (err error) {
 			switch t.val {
 			case "+", "-", "*", "/", "%", "^", "<", ">", "=", "<=", ">=", "<>", "!=", "||":
 			default:
-				if infixOps[t.val] || t.val == "!!" {
+				if infixOps[t.val] || prefixOps[t.val] || t.val == "!!" {
 					continue // pgOperators (operators.go) respells it
 				}
 				return pgerr.New(pgerr.FeatureNotSupported, "operator %s is not supported", t.val).WithPosition(r.pos(i))
@@ -442,7 +442,8 @@ func (r *rewriter) typedLiteral(i int) error {
 	switch r.toks[i].val {
 	case "smallint", "int2", "integer", "int", "int4", "bigint", "int8", "real", "float4", "float8",
 		"double", "text", "varchar", "character", "boolean", "bool", "timestamp", "timestamptz", "date",
-		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit", "bit", "inet", "cidr", "macaddr", "macaddr8", "xml", "pg_lsn", "xid", "xid8", "tid":
+		"bytea", "uuid", "interval", "numeric", "decimal", "time", "timetz", "money", "varbit", "bit", "inet", "cidr", "macaddr", "macaddr8", "xml", "pg_lsn", "xid", "xid8", "tid",
+		"point", "lseg", "box", "line", "path", "polygon", "circle":
 	default:
 		return nil
 	}

@@ -472,6 +472,11 @@ func castAllowedImplicitly(from, to sqltypes.Type) bool {
 	if from.ID == sqltypes.Unknown {
 		return true
 	}
+	if sqltypes.IsGeo(from.ID) || sqltypes.IsGeo(to.ID) {
+		// The geometric types share a kind but convert to one another
+		// only explicitly or by assignment (pg_cast).
+		return from.ID == to.ID
+	}
 	if from.Kind() == sqltypes.KindInet && to.Kind() == sqltypes.KindInet {
 		// inet and cidr share a kind, but only cidr converts to inet
 		// implicitly (inet to cidr is an assignment cast).
@@ -506,6 +511,13 @@ func castAllowedAssignment(from, to sqltypes.Type) bool {
 	if to.ID == sqltypes.Money {
 		// pg_cast: integer, bigint and numeric to money are assignment casts.
 		return from.ID == sqltypes.Int4 || from.ID == sqltypes.Int8 || from.ID == sqltypes.Numeric
+	}
+	if sqltypes.IsGeo(to.ID) && sqltypes.IsGeo(from.ID) {
+		// pg_cast's assignment casts among the geometric types.
+		return from.ID == sqltypes.GeoPoint && to.ID == sqltypes.GeoBox ||
+			from.ID == sqltypes.GeoPath && to.ID == sqltypes.GeoPolygon ||
+			from.ID == sqltypes.GeoBox && to.ID == sqltypes.GeoPolygon ||
+			from.ID == sqltypes.GeoPolygon && to.ID == sqltypes.GeoPath
 	}
 	return to.Kind() == sqltypes.KindText || to.ID == sqltypes.Citext || from.ID == sqltypes.Inet && to.ID == sqltypes.Cidr
 }

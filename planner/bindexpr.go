@@ -731,6 +731,14 @@ func arithType(a, b sqltypes.Type) sqltypes.Type {
 // compare binds a comparison, giving untyped literals and parameters the
 // other side's type.
 func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
+	if geoOperand(l) || geoOperand(r) {
+		// The geometric types' comparisons compare lengths, areas or
+		// numbers of points where they exist at all (the registry's).
+		if op == ir.OpNotDistinct {
+			return nil, noOperator("=", l.Type(), r.Type())
+		}
+		return b.bindRegisteredOp(string(op), l, r)
+	}
 	if (isHstore(l.Type()) || isHstore(r.Type())) && op != ir.OpEq && op != ir.OpNe && op != ir.OpNotDistinct {
 		// hstore has = and <> but no ordering operators (its btree order
 		// serves ORDER BY, DISTINCT and grouping only).
@@ -921,6 +929,12 @@ func checkCastPair(from, to sqltypes.Type) error {
 		ok = to.ID == sqltypes.Money || to.ID == sqltypes.Numeric || stringish(to)
 	case to.ID == sqltypes.Money:
 		ok = stringish(from) || from.ID == sqltypes.Int4 || from.ID == sqltypes.Int8 || from.ID == sqltypes.Numeric
+	case sqltypes.IsGeo(from.ID) && sqltypes.IsGeo(to.ID):
+		ok = from.ID == to.ID || geoCasts[[2]sqltypes.TypeID{from.ID, to.ID}]
+	case sqltypes.IsGeo(from.ID):
+		ok = stringish(to)
+	case sqltypes.IsGeo(to.ID):
+		ok = stringish(from)
 	}
 	if !ok {
 		return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from, to)
@@ -954,3 +968,17 @@ func asXID(e ir.Expr) ir.Expr {
 		return sqltypes.NewXID(uint32(a[0].I)), nil
 	}}
 }
+
+// geoCasts are pg_cast's conversions among the geometric types.
+var geoCasts = map[[2]sqltypes.TypeID]bool{
+	{sqltypes.GeoPoint, sqltypes.GeoBox}: true, {sqltypes.GeoLSeg, sqltypes.GeoPoint}: true,
+	{sqltypes.GeoPath, sqltypes.GeoPolygon}: true, {sqltypes.GeoBox, sqltypes.GeoPoint}: true,
+	{sqltypes.GeoBox, sqltypes.GeoLSeg}: true, {sqltypes.GeoBox, sqltypes.GeoPolygon}: true,
+	{sqltypes.GeoBox, sqltypes.GeoCircle}: true, {sqltypes.GeoPolygon, sqltypes.GeoPoint}: true,
+	{sqltypes.GeoPolygon, sqltypes.GeoPath}: true, {sqltypes.GeoPolygon, sqltypes.GeoBox}: true,
+	{sqltypes.GeoPolygon, sqltypes.GeoCircle}: true, {sqltypes.GeoCircle, sqltypes.GeoPoint}: true,
+	{sqltypes.GeoCircle, sqltypes.GeoBox}: true, {sqltypes.GeoCircle, sqltypes.GeoPolygon}: true,
+}
+
+// geoOperand reports whether e is of a geometric type.
+func geoOperand(e ir.Expr) bool { return sqltypes.IsGeo(e.Type().ID) }

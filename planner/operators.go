@@ -63,6 +63,9 @@ func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *agg
 	if err != nil {
 		return nil, err
 	}
+	if geoOperand(l) || geoOperand(r) {
+		return b.bindRegisteredOp(op, l, r) // builtins/geometric.go
+	}
 	for _, typed := range typedOps[op] {
 		if e, ok, err := typed(b, l, r); ok {
 			return e, err

@@ -30,6 +30,8 @@ var sendFuncs = []sendFunc{
 	{"regclasssend", 2205, false}, {"regtypesend", 2206, false}, {"void_send", 2278, false}, {"uuid_send", 2950, false},
 	{"jsonb_send", 3802, false}, {"regnamespacesend", 4089, false}, {"regrolesend", 4096, false},
 	{"bit_send", 1560, false}, {"varbit_send", 1562, false}, {"cash_send", 790, false},
+	{"point_send", 600, false}, {"lseg_send", 601, false}, {"path_send", 602, false}, {"box_send", 603, false},
+	{"poly_send", 604, false}, {"line_send", 628, false}, {"circle_send", 718, false},
 	{"cidr_send", 650, false}, {"macaddr8_send", 774, false}, {"macaddr_send", 829, false}, {"inet_send", 869, false},
 	{"tsvectorsend", 3614, false}, {"tsquerysend", 3615, false}, {"regconfigsend", 3734, false},
 	{"xml_send", 142, true}, {"pg_lsn_send", 3220, false}, {"xidsend", 28, false}, {"xid8send", 5069, false},

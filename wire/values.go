@@ -156,6 +156,8 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 			return sqltypes.Null, err
 		}
 		return sqltypes.NewXID(binary.BigEndian.Uint32(src)), nil
+	case sqltypes.GeoPoint, sqltypes.GeoLSeg, sqltypes.GeoBox, sqltypes.GeoLine, sqltypes.GeoPath, sqltypes.GeoPolygon, sqltypes.GeoCircle:
+		return sqltypes.DecodeGeoBinary(t.ID, src)
 	case sqltypes.TID:
 		// tidrecv: the block (uint32), then the offset (uint16).
 		if err := fixed(6); err != nil {
@@ -342,6 +344,8 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return sqltypes.AppendXML(buf, v.S), nil // xml_send: xml_out's text
 	case sqltypes.XID:
 		return binary.BigEndian.AppendUint32(buf, uint32(v.I)), nil
+	case sqltypes.GeoPoint, sqltypes.GeoLSeg, sqltypes.GeoBox, sqltypes.GeoLine, sqltypes.GeoPath, sqltypes.GeoPolygon, sqltypes.GeoCircle:
+		return sqltypes.AppendGeoBinary(buf, v), nil
 	case sqltypes.TID:
 		block, off := sqltypes.TIDParts(v)
 		return binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint32(buf, block), off), nil

@@ -50,6 +50,10 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindHstore:
 		buf = appendBytes(buf, string(sqltypes.AppendHstoreBinary(nil, v.Hstore())))
+	case sqltypes.KindGeo:
+		// The type, then its binary send form.
+		buf = append(buf, byte(sqltypes.GeoTypeID(v)))
+		buf = appendBytes(buf, string(sqltypes.AppendGeoBinary(nil, v)))
 	case sqltypes.KindRange:
 		// The type, the flags and the bounds (NULL where absent).
 		r := v.Range()
@@ -203,6 +207,21 @@ func (d *decoder) value() sqltypes.Value {
 	case sqltypes.KindEnum:
 		f := d.float64()
 		return sqltypes.Value{K: k, F: f, S: d.bytes()}
+	case sqltypes.KindGeo:
+		if len(d.b) < 1 {
+			d.err = errCorrupt
+			return sqltypes.Null
+		}
+		id := sqltypes.TypeID(d.b[0])
+		d.b = d.b[1:]
+		g, err := sqltypes.DecodeGeoBinary(id, []byte(d.bytes()))
+		if err != nil {
+			if d.err == nil {
+				d.err = err
+			}
+			return sqltypes.Null
+		}
+		return g
 	case sqltypes.KindHstore:
 		h, err := sqltypes.DecodeHstoreBinary([]byte(d.bytes()))
 		if err != nil {

@@ -52,6 +52,8 @@ func AppendTextStyled(buf []byte, t Type, v Value, st Style) []byte {
 		if st.ByteaEscape {
 			return AppendByteaEscape(buf, v.S)
 		}
+	case KindGeo:
+		return appendGeo(buf, v, st)
 	case KindInet:
 		// The type says whether the /n always shows (a cidr value read
 		// as inet, by max() say, prints as an inet).
@@ -141,6 +143,9 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 		return MakeMultirange(t.ID, []*RangeValue{v.Range()})
 	}
 	if r, ok, err := castNet(v, t); ok {
+		return r, err
+	}
+	if r, ok, err := castGeo(v, t); ok {
 		return r, err
 	}
 	if r, ok, err := castSysInfo(v, t); ok {
@@ -430,6 +435,8 @@ func TypeOfValue(v Value) Type {
 		return EnumOf(e)
 	}
 	switch {
+	case v.K == KindGeo:
+		return Type{ID: GeoTypeID(v)}
 	case v.K == KindInet && v.I != 0:
 		return TypeCidr
 	case v.K == KindMacAddr && len(v.S) == 8:

@@ -124,6 +124,8 @@ func DatumSize(v Value) int64 {
 		return 8
 	case KindTID:
 		return 6
+	case KindGeo:
+		return geoDatumSize(v)
 	case KindBit:
 		return int64(len(v.S)) + 5 // a short varlena header and the bit count
 	case KindText, KindBytes, KindBPChar, KindJSON, KindCitext, KindXML:

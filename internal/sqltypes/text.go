@@ -134,6 +134,8 @@ func ParseText(t Type, s string) (Value, error) {
 		return ParseXID8(s)
 	case TID:
 		return ParseTID(s)
+	case GeoPoint, GeoLSeg, GeoBox, GeoLine, GeoPath, GeoPolygon, GeoCircle:
+		return ParseGeo(t.ID, s)
 	case Hstore:
 		h, err := ParseHstore(s)
 		if err != nil {
@@ -451,6 +453,8 @@ func AppendText(buf []byte, v Value) []byte {
 		return strconv.AppendUint(buf, uint64(v.I), 10)
 	case KindTID:
 		return AppendTID(buf, v)
+	case KindGeo:
+		return appendGeo(buf, v, Style{})
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

@@ -95,6 +95,14 @@ const (
 	XID
 	XID8
 	TID
+	// PostgreSQL's geometric types (geo.go), in this order (IsGeo).
+	GeoPoint
+	GeoLSeg
+	GeoBox
+	GeoLine
+	GeoPath
+	GeoPolygon
+	GeoCircle
 	numTypeIDs
 )
 
@@ -242,6 +250,14 @@ var infos = [numTypeIDs]typeInfo{
 	XID:   {"xid", 28, 1011, 4, KindXID, []string{"xid"}},
 	XID8:  {"xid8", 5069, 271, 8, KindXID8, []string{"xid8"}},
 	TID:   {"tid", 27, 1010, 6, KindTID, []string{"tid"}},
+
+	GeoPoint:   {"point", 600, 1017, 16, KindGeo, []string{"point"}},
+	GeoLSeg:    {"lseg", 601, 1018, 32, KindGeo, []string{"lseg"}},
+	GeoBox:     {"box", 603, 1020, 32, KindGeo, []string{"box"}},
+	GeoLine:    {"line", 628, 629, 24, KindGeo, []string{"line"}},
+	GeoPath:    {"path", 602, 1019, -1, KindGeo, []string{"path"}},
+	GeoPolygon: {"polygon", 604, 1027, -1, KindGeo, []string{"polygon"}},
+	GeoCircle:  {"circle", 718, 719, 24, KindGeo, []string{"circle"}},
 }
 
 // The fixed OIDs of the extension types (see infos).

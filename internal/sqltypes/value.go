@@ -49,6 +49,7 @@ const (
 	KindXID         // xid: the 32-bit id in I
 	KindXID8        // xid8: the unsigned 64-bit id in I
 	KindTID         // tid: block<<16 | offset in I
+	KindGeo         // a geometric type: a Point, LSeg, Box, Line, Path, Polygon or Circle in X (geo.go)
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -236,6 +237,10 @@ func Compare(a, b Value) int {
 		return cmp.Compare(uint64(a.I), uint64(b.I))
 	case a.K == KindXML:
 		return strings.Compare(a.S, b.S) // no SQL operator; sorts for DISTINCT and hashing only
+	case a.K == KindGeo && b.K == KindGeo:
+		// No SQL ordering (the planner refuses ORDER BY, GROUP BY and
+		// DISTINCT); a total order for what sorts values internally.
+		return compareGeo(a, b)
 	default:
 		return cmp.Compare(a.I, b.I)
 	}
@@ -307,6 +312,8 @@ func (v Value) Hash(h uint64) uint64 {
 		h = hashUint64(h, math.Float64bits(f))
 	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindInet, KindMacAddr, KindXML:
 		h = hashString(h, v.S)
+	case KindGeo:
+		h = hashString(h, string(AppendGeoBinary(nil, v)))
 	case KindBPChar:
 		h = hashString(h, strings.TrimRight(v.S, " "))
 	case KindCitext:
