@@ -15,3 +15,14 @@ type GistKey struct {
 	// gist_geometry_ops_2d).
 	Opclass string `json:"opclass"`
 }
+
+// DeclaredColumns are the key columns as CREATE INDEX declared them, which
+// the catalogs show (pg_index, pg_get_indexdef): a gist index's one column
+// (its operator class the default, so unsaid), every other index's
+// Columns.
+func (ix *Index) DeclaredColumns() []KeyColumn {
+	if ix.Gist != nil {
+		return []KeyColumn{{Column: ix.Gist.Column}}
+	}
+	return ix.Columns
+}

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"slices"
@@ -10,17 +11,29 @@ import (
 	"github.com/zproxy/zproxy/zorder"
 )
 
-// nearestRows runs a nearest-neighbour scan (optimizer.ZOrderNearest): the
-// gist index is read ring by ring outward from the query point
-// (zorder.NearestSearch), each ring an ordinary Z-order scan of the ranges
-// no earlier ring read, with the scan's residual filter and row lookups.
-// After each ring the candidates are cut to the K nearest and every row
-// tied with the K-th, and the search stops once the K-th is settled: no
-// unread row can be nearer. Those candidates are its rows, nearest first;
-// the Sort and Limit above order them by every ORDER BY key and take K.
+// nearestRows runs a nearest-neighbour scan (optimizer.ZOrderNearest) of a
+// gist index, a Z-order index over a point column's x and y.
+//
+// A probe first reads the K entries that follow the query point's own
+// Z-address (and, when too few follow it, the first ones of the index):
+// they are real rows, so the K-th nearest lies within their K-th
+// distance, which sizes the first ring. The rings (zorder.NearestSearch)
+// then read the index outward from the point, each an ordinary Z-order
+// scan of the ranges no ring or probe read, with the scan's box, residual
+// filter and row lookups. After each ring the candidates are cut to the
+// K nearest and every row tied with the K-th, and the search stops once
+// the K-th is settled: no unread row can be nearer. Those candidates are
+// its rows, nearest first; the Sort and Limit above order them by every
+// ORDER BY key and take K.
 type nearestRows struct {
-	cands []nearestCand
-	pos   int
+	ec             *execCtx
+	planned, node  *optimizer.Scan
+	q              *optimizer.NearestQuery
+	started        bool
+	cands          []nearestCand
+	pos            int
+	rings, ranges  int64
+	probeK, probed int
 }
 
 type nearestCand struct {
@@ -28,14 +41,27 @@ type nearestCand struct {
 	dist sqltypes.Value
 }
 
-// newNearest runs the search of n (the resolved scan of plan node
-// planned, which EXPLAIN ANALYZE's figures are kept against) to the end:
-// its rows are at most K and ties, so they are held.
-func (ec *execCtx) newNearest(ctx context.Context, planned, n *optimizer.Scan) (Rows, error) {
-	q := n.Nearest
+// newNearest opens the search of n, the resolved scan of plan node
+// planned (which EXPLAIN ANALYZE's figures are kept against). It runs at
+// the first Next, so that its time is the node's.
+func (ec *execCtx) newNearest(planned, n *optimizer.Scan) Rows {
+	if ec.stats != nil && ec.stats[planned] == nil {
+		// The rings' scans add their items to it as they close.
+		ec.stats[planned] = &optimizer.NodeStats{}
+	}
+	return &nearestRows{ec: ec, planned: planned, node: n, q: n.Nearest}
+}
+
+// nearestSlack widens the probe's radius for the rounding of a ring's box
+// around the centre, so that the ring of that radius settles.
+const nearestSlack = 1 + 1e-6
+
+// run is the search.
+func (r *nearestRows) run(ctx context.Context) error {
+	ec, n, q := r.ec, r.node, r.q
 	centre, err := q.Center.Eval(ec.eval, nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cx, cy, ok := q.Coords(centre)
 	if !ok {
@@ -43,75 +69,170 @@ func (ec *execCtx) newNearest(ctx context.Context, planned, n *optimizer.Scan) (
 		// any K rows do; the first ring is the last and reads them all.
 		cx, cy = math.NaN(), math.NaN()
 	}
-	search := n.ZSchema.NearestSearch(n.ZBox, q.X, q.Y, cx, cy, q.Radius, q.Budget)
+	s := n.ZSchema
+	r0 := 0.0
+	var probed []zorder.Range
+	if finiteF(cx) && finiteF(cy) {
+		var radius float64
+		if probed, radius, err = r.probe(ctx, cx, cy); err != nil {
+			return err
+		}
+		// Rings double from a quarter of the probe's radius: the K-th
+		// nearest is often nearer, and the ring at that radius settles
+		// whatever it is.
+		switch {
+		case radius > 0:
+			r0 = radius * nearestSlack / 4
+		case radius == 0:
+			// K rows at the centre itself: the narrowest ring settles them.
+			r0 = math.Max(math.Max(math.Abs(cx), math.Abs(cy)), 1) * 1e-12
+		}
+		r.trim(q.K)
+	}
+	search := s.NearestSearch(n.ZBox, q.X, q.Y, cx, cy, r0, q.Budget)
 	if e := q.Extent; e != nil {
 		search.SetExtent(e[0], e[1], e[2], e[3])
 	}
-	out := &nearestRows{}
-	var rings, ranges int64
+	for _, p := range probed {
+		search.MarkRead(p)
+	}
+
 	for {
 		ring, ok := search.Next()
 		if !ok {
 			break
 		}
-		rings++
-		ranges += int64(len(ring.Ranges))
+		r.rings++
+		r.ranges += int64(len(ring.Ranges))
+
 		if len(ring.Ranges) > 0 {
-			if err := ec.readRing(ctx, planned, n, ring, out); err != nil {
-				return nil, err
+			// Checked against the base box, not the ring's: the ranges
+			// are read for good, so every row of the base box in them is
+			// a candidate, over-cover included.
+			if err := r.read(ctx, n.ZBox, ring.Ranges, 0, nil); err != nil {
+				return err
 			}
 		}
-		out.trim(q.K)
-		if ring.Last || out.settled(q.K, search.Settled()) {
+		r.trim(q.K)
+		if ring.Last || r.settled(q.K, search.Settled()) {
 			break
 		}
+		if len(r.cands) >= q.K {
+			// The ring of the K-th candidate's distance settles it.
+			if d := r.cands[q.K-1].dist; !d.IsNull() && finiteF(d.AsFloat()) {
+				search.Within(d.AsFloat() * nearestSlack)
+			}
+		}
 	}
-	if st := ec.stats[planned]; st != nil {
-		st.Rings += rings
-		st.RingRanges += ranges
+	if st := ec.stats[r.planned]; st != nil {
+		st.Rings += r.rings
+		st.RingRanges += r.ranges
 	}
-	return out, nil
+	return nil
 }
 
-// readRing reads one ring's new ranges as a Z-order scan and adds the rows
-// it admits to the candidates with their distances.
-func (ec *execCtx) readRing(ctx context.Context, planned, n *optimizer.Scan, ring zorder.Ring, out *nearestRows) error {
+// probe reads the K entries of the base box from the centre's Z-address on
+// (and, if fewer follow it, the first K of the box before it), keeps them
+// as candidates, and returns the address ranges it read whole, which no
+// ring reads again, and the K-th smallest distance among the rows it read
+// (-1 when it read fewer, or that distance is no number). An entry at the
+// last address it reached is no candidate, since entries sharing that
+// address past it were not read.
+func (r *nearestRows) probe(ctx context.Context, cx, cy float64) (read []zorder.Range, radius float64, err error) {
+	n, q := r.node, r.q
+	s := n.ZSchema
+	codes := make([]uint64, s.Dims())
+	for d := range codes {
+		codes[d] = n.ZBox[d].Lo
+	}
+	codes[q.X], codes[q.Y] = s.Attr(q.X).Float(cx), s.Attr(q.Y).Float(cy)
+	centre := s.Encode(codes)
+	var dists []sqltypes.Value
+	from := []zorder.Range{{Lo: centre}, {Lo: make([]byte, s.AddrLen()), Hi: centre}}
+	for _, rg := range from {
+		var got []nearestCand
+		if err := r.read(ctx, n.ZBox, []zorder.Range{rg}, q.K-len(dists), &got); err != nil {
+			return nil, 0, err
+		}
+		for _, c := range got {
+			dists = append(dists, c.dist)
+		}
+		if len(dists) < q.K {
+			// The whole range was read.
+			r.cands = append(r.cands, got...)
+			read = append(read, rg)
+			continue
+		}
+		last := r.address(got[len(got)-1].row)
+		for _, c := range got {
+			if bytes.Compare(r.address(c.row), last) < 0 {
+				r.cands = append(r.cands, c)
+			}
+		}
+		read = append(read, zorder.Range{Lo: rg.Lo, Hi: last})
+		break
+	}
+	radius = -1
+	if len(dists) >= q.K {
+		slices.SortFunc(dists, compareDist)
+		if d := dists[q.K-1]; !d.IsNull() && finiteF(d.AsFloat()) {
+			radius = d.AsFloat()
+		}
+	}
+	return read, radius, nil
+}
+
+// address is the Z-address of a row's entry in the gist index: the codes
+// of its point's x and y (NULL codes for a NULL or non-point value).
+func (r *nearestRows) address(row []sqltypes.Value) []byte {
+	s, q := r.node.ZSchema, r.q
+	codes := make([]uint64, s.Dims())
+	if x, y, ok := q.Coords(row[q.Column]); ok {
+		codes[q.X], codes[q.Y] = s.Attr(q.X).Float(x), s.Attr(q.Y).Float(y)
+	}
+	return s.Encode(codes)
+}
+
+// read scans ranges of the index within box as a Z-order scan, stopping
+// after limit rows when it is positive, and adds the rows it admits with
+// their distances to *into (the candidates when nil).
+func (r *nearestRows) read(ctx context.Context, box zorder.Box, ranges []zorder.Range, limit int, into *[]nearestCand) error {
+	ec, n := r.ec, r.node
 	rs := *n
-	rs.Method, rs.Nearest, rs.Limit, rs.Ordered = optimizer.ZOrderRanges, nil, 0, false
+	rs.Method, rs.Nearest, rs.Limit, rs.Ordered = optimizer.ZOrderRanges, nil, limit, limit > 0
 	if ec.ex.Caps.CheapSeek {
 		rs.Method = optimizer.ZOrderSkipScan
 	}
-	rs.ZBox = ring.Box
-	rs.Ranges = make([]optimizer.KeyRange, len(ring.Ranges))
-	for i, r := range ring.Ranges {
-		rs.Ranges[i] = optimizer.KeyRange{Start: r.Lo, End: r.Hi}
+	rs.ZBox = box
+	rs.Ranges = make([]optimizer.KeyRange, len(ranges))
+	for i, rg := range ranges {
+		rs.Ranges[i] = optimizer.KeyRange{Start: rg.Lo, End: rg.Hi}
 	}
-	s := &scanRows{ec: ec, node: &rs, statKey: planned}
+	if into == nil {
+		into = &r.cands
+	}
+	s := &scanRows{ec: ec, node: &rs, statKey: r.planned}
 	defer s.Close()
 	if err := s.start(ctx); err != nil {
 		return err
 	}
 	for {
 		row, ok, err := s.Next(ctx)
+		if err != nil || !ok {
+			return err
+		}
+		d, err := r.q.Dist.Eval(ec.eval, row)
 		if err != nil {
 			return err
 		}
-		if !ok {
-			return nil
-		}
-		d, err := n.Nearest.Dist.Eval(ec.eval, row)
-		if err != nil {
-			return err
-		}
-		out.cands = append(out.cands, nearestCand{row: row, dist: d})
+		*into = append(*into, nearestCand{row: row, dist: d})
 	}
 }
 
 // compareDist orders distances as ORDER BY ... ASC does: numbers, then
 // NaN, then NULL.
 func compareDist(a, b sqltypes.Value) int {
-	switch {
-	case a.IsNull() || b.IsNull():
+	if a.IsNull() || b.IsNull() {
 		return -sqltypes.Compare(a, b) // Compare puts NULL first
 	}
 	return sqltypes.Compare(a, b)
@@ -147,7 +268,15 @@ func (r *nearestRows) settled(k int, radius float64) bool {
 	return !math.IsNaN(f) && f <= radius
 }
 
-func (r *nearestRows) Next(context.Context) ([]sqltypes.Value, bool, error) {
+func finiteF(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+func (r *nearestRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
+	if !r.started {
+		r.started = true
+		if err := r.run(ctx); err != nil {
+			return nil, false, err
+		}
+	}
 	if r.pos >= len(r.cands) {
 		return nil, false, nil
 	}

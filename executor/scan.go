@@ -87,7 +87,7 @@ func (ec *execCtx) newScan(ctx context.Context, planned *optimizer.Scan) (Rows, 
 		return nil, err
 	}
 	if n.Method == optimizer.ZOrderNearest {
-		return ec.newNearest(ctx, planned, n)
+		return ec.newNearest(planned, n), nil
 	}
 	s := &scanRows{ec: ec, node: n, statKey: planned}
 	if n == planned && n.ZSchema != nil && ec.stats != nil {

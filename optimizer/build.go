@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -45,11 +46,14 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		d.rejected = append(d.rejected, view.skipped...)
 	}
 	var nearest *NearestQuery
-	if s.Nearest != nil && !hint.forced && !best.isPointGet() && !best.isUniquePoint() {
+	if s.Nearest != nil && !hint.forced && !best.isPointGet() && !best.isUniquePoint() &&
+		!(opts.Disabled.Has(MethodIndexScan) && opts.AllowFullScan) {
 		// A gist index answers ORDER BY col <-> point LIMIT k by reading
 		// outward from the point: any other path reads every row its
 		// bounds admit and sorts them (nearest.go).
 		if c, q := nearestPath(s, b, view, opts); c != nil {
+			// The gist index itself is no longer among the rejected.
+			d.rejected = slices.DeleteFunc(d.rejected, func(r Rejection) bool { return r.Path == c.label })
 			d.rejected = append(d.rejected, Rejection{Path: best.label, Reason: fmt.Sprintf("reads every row its bounds admit to sort them for ORDER BY %s LIMIT %d", q.Dist, q.K)})
 			best, nearest = c, q
 			d.winner = c

@@ -50,6 +50,8 @@ func newIndexView(s *scanSpec, ctx *ir.EvalContext) (*indexView, error) {
 	ext.Columns = append([]catalog.Column(nil), t.Columns...)
 	ext.Indexes = nil
 	pseudo := map[string]*ir.ColRef{} // ir.ExprKey → the pseudo column
+	var derived []ir.Expr
+	gistCols := map[int]bool{}
 	for _, ix := range t.Indexes {
 		if ix.State != catalog.StatePublic || ix.Plain() {
 			ext.Indexes = append(ext.Indexes, ix)
@@ -83,7 +85,14 @@ func newIndexView(s *scanSpec, ctx *ir.EvalContext) (*indexView, error) {
 		}
 		ext.Indexes = append(ext.Indexes, &nix)
 		v.orig[&nix] = ix
+		if g := ix.Gist; g != nil && !gistCols[g.Column] {
+			// Spatial predicates on its column bound its x and y
+			// (gistbounds.go).
+			gistCols[g.Column] = true
+			derived = append(derived, gistConjuncts(v.conj, g.Column, bound.Keys[0], bound.Keys[1], ctx)...)
+		}
 	}
+	v.conj = append(v.conj, derived...)
 	v.ext = &ext
 	v.rew = make([]ir.Expr, len(v.conj))
 	for i, c := range v.conj {

@@ -2,12 +2,10 @@ package optimizer
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/ir"
-	"github.com/zproxy/zproxy/zorder"
 )
 
 // Nearest-neighbour search. ORDER BY col <-> constant LIMIT k over a
@@ -36,13 +34,12 @@ type NearestQuery struct {
 	Dist ir.Expr
 	// Center is the query point: a constant or a parameter.
 	Center ir.Expr
-	// Coords gives the centre's coordinates.
+	// Coords gives the coordinates of the centre and of Column's values.
 	Coords builtins.PlanarPoint
+	// Column is the indexed column's ordinal in the table row.
+	Column int
 	// X and Y are the Z-order attributes holding the column's x and y.
 	X, Y int
-	// Radius is the first ring's half-width, from the statistics and the
-	// data's extent (zorder.NearestRadius); 0 when neither is known.
-	Radius float64
 	// Extent is the data's extent [xlo, xhi, ylo, yhi] from the index's
 	// data bounds, nil when it keeps none.
 	Extent *[4]float64
@@ -52,11 +49,7 @@ type NearestQuery struct {
 
 // Describe is the search in EXPLAIN's words.
 func (q *NearestQuery) Describe() string {
-	out := fmt.Sprintf("nearest %d to %s", q.K, q.Center)
-	if q.Radius > 0 {
-		out += fmt.Sprintf(", first ring half-width %.6g", q.Radius)
-	}
-	return out
+	return fmt.Sprintf("%d nearest to %s", q.K, q.Center)
 }
 
 // nearestOrder returns the nearest-neighbour request for an ORDER BY whose
@@ -122,7 +115,7 @@ func nearestPath(s *scanSpec, b bounds, view *indexView, opts Options) (*candida
 		if ac.stats != nil {
 			c.estimate(s.Table, b, ac, s.Nearest.k, true)
 		}
-		q := &NearestQuery{K: s.Nearest.k, Dist: s.Nearest.dist, Center: center, Coords: coords, X: 0, Y: 1, Budget: zBudget(opts)}
+		q := &NearestQuery{K: s.Nearest.k, Dist: s.Nearest.dist, Center: center, Coords: coords, Column: col, X: 0, Y: 1, Budget: zBudget(opts)}
 		if opts.ZBounds != nil {
 			if zb := opts.ZBounds(ix); zb != nil {
 				data := c.zschema.Universe()
@@ -135,30 +128,7 @@ func nearestPath(s *scanSpec, b bounds, view *indexView, opts Options) (*candida
 				}
 			}
 		}
-		q.Radius = firstRing(q, ac)
 		return c, q
 	}
 	return nil, nil
-}
-
-// firstRing is the first ring's half-width: the radius expected to hold
-// K rows over the data's extent at the table's row count, or, without
-// statistics, a sixteenth of the extent's larger side (rings double, so a
-// poor guess costs a few rings, never a wrong answer).
-func firstRing(q *NearestQuery, ac *accessContext) float64 {
-	if q.Extent == nil {
-		return 0
-	}
-	w, h := q.Extent[1]-q.Extent[0], q.Extent[3]-q.Extent[2]
-	side := math.Max(w, h)
-	if side <= 0 {
-		// Every point in one place (or a line): a ring around it is the
-		// extent's scale; any positive width finds them.
-		return math.Max(math.Abs(q.Extent[0]), 1) * 1e-9
-	}
-	if ac.stats != nil && ac.stats.Rows > 0 {
-		area := math.Max(w, side*1e-6) * math.Max(h, side*1e-6)
-		return zorder.NearestRadius(q.K, ac.stats.Rows, area)
-	}
-	return side / 16
 }

@@ -25,8 +25,8 @@ var byteOrderOpclasses = map[string]bool{
 
 // dropOpclasses removes the operator classes named after the columns of a
 // CREATE INDEX column list (the tokens from open to its closing
-// parenthesis close): those in byteOrderOpclasses; in a gin index, any,
-// since the class says what its tokens are: kept in
+// parenthesis close): those in byteOrderOpclasses; in a gin or gist index,
+// any, since the class says what its tokens or coordinates are: kept in
 // Statement.IndexOpclasses for the binder to check; any other is 0A000.
 func (r *rewriter) dropOpclasses(open, close int) error {
 	depth, part := 0, 0
@@ -41,13 +41,13 @@ func (r *rewriter) dropOpclasses(open, close int) error {
 		case depth == 0 && r.toks[k].kind == tkIdent && strings.HasSuffix(r.toks[k].val, "_ops") && k > open+1:
 			name := r.toks[k].val
 			switch {
-			case r.st.IndexMethod == "gin":
+			case r.st.IndexMethod == "gin" || r.st.IndexMethod == "gist":
 				// The binder checks the class against the key's type.
 				if r.st.IndexOpclasses == nil {
 					r.st.IndexOpclasses = map[int]string{}
 				}
 				r.st.IndexOpclasses[part] = name
-			case r.st.IndexMethod != "gin" && byteOrderOpclasses[name]:
+			case byteOrderOpclasses[name]:
 			default:
 				return pgerr.New(pgerr.FeatureNotSupported, "operator class %s is not supported", name).WithPosition(r.pos(k))
 			}

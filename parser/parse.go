@@ -52,7 +52,7 @@ type Statement struct {
 	// IndexMethod is "btree", "zorder" or "gin" for CREATE INDEX, ""
 	// otherwise.
 	IndexMethod string
-	// IndexOpclasses are the operator classes a gin index's key parts
+	// IndexOpclasses are the operator classes a gin or gist index's key parts
 	// name, by key part (ordinal in the key list).
 	IndexOpclasses map[int]string
 	// IndexUnnamed marks CREATE INDEX ON t (...) without a name: the AST

@@ -555,7 +555,7 @@ func TestErrors(t *testing.T) {
 		{`SELECT $0`, pgerr.UndefinedParameter.String(), 8, `there is no parameter $0`},
 		{`INSERT INTO t VALUES (1) ON CONFLICT DO UPDATE SET a = 1`, pgerr.SyntaxError.String(), 26, `inference specification`},
 		{`INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET a = 1 WHERE a > 0`, pgerr.FeatureNotSupported.String(), 62, `WHERE`},
-		{`CREATE INDEX i ON t USING gist (a)`, pgerr.FeatureNotSupported.String(), 27, `index method gist`},
+		{`CREATE INDEX i ON t USING spgist (a)`, pgerr.FeatureNotSupported.String(), 27, `index method spgist`},
 		{`CREATE TABLE t (a int) WITH (shards = 4, shards = 5)`, pgerr.SyntaxError.String(), 42, `more than once`},
 		{`CREATE UNLOGGED TABLE t (a int)`, pgerr.FeatureNotSupported.String(), 8, `UNLOGGED`},
 		{`CREATE TABLE t (a int) ON COMMIT DROP`, pgerr.InvalidTableDefinition.String(), 24, `ON COMMIT can only be used on temporary tables`},

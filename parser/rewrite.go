@@ -1057,10 +1057,10 @@ func (r *rewriter) createIndex(i int) error {
 			return r.syntaxErrorAt(i + 1)
 		}
 		switch m := r.toks[i+1].val; m {
-		case "btree", "zorder", "gin":
+		case "btree", "zorder", "gin", "gist":
 			r.st.IndexMethod = m
 		default:
-			return pgerr.New(pgerr.FeatureNotSupported, "index method %s is not supported (use btree, zorder or gin)", m).WithPosition(r.pos(i + 1))
+			return pgerr.New(pgerr.FeatureNotSupported, "index method %s is not supported (use btree, zorder, gin or gist)", m).WithPosition(r.pos(i + 1))
 		}
 		r.drop(i, i+2)
 		i += 2

@@ -272,13 +272,16 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	kind := catalog.KindBTree
+	kind, gist := catalog.KindBTree, false
 	switch strings.ToLower(b.stmt.IndexMethod) {
 	case "", "btree":
 	case "zorder":
 		kind = catalog.KindZOrder
 	case "gin":
 		kind = catalog.KindGIN
+	case "gist":
+		// A Z-order index over the column's x and y (gist.go).
+		kind, gist = catalog.KindZOrder, true
 	default:
 		return nil, pgerr.New(pgerr.UndefinedObject, "access method %q does not exist", b.stmt.IndexMethod)
 	}
@@ -296,6 +299,11 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 	for _, part := range n.IndexPartSpecifications {
 		if part.Column == nil {
 			return nil, unsupported("expression indexes are not supported")
+		}
+		if gist {
+			if err := checkGistPart(part); err != nil {
+				return nil, err
+			}
 		}
 		if x := indexExprOrdinal(part.Column.Name.O); x >= 0 {
 			kc := catalog.KeyColumn{Desc: part.Desc}
@@ -319,7 +327,7 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q appears twice in index", part.Column.Name.O)
 		}
 		seen[i] = true
-		if kind != catalog.KindGIN { // a gin key is tokenized by its operator class
+		if kind != catalog.KindGIN && !gist { // a gin key is tokenized by its operator class, a gist one is a point
 			if err := catalog.CheckKeyEncodable(t.Columns[i].Type); err != nil {
 				return nil, err
 			}
@@ -350,6 +358,11 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 	if err := b.bindIndexPredicate(t, ix); err != nil {
 		return nil, err
 	}
+	if gist {
+		if err := b.bindGistKey(t, ix, n.KeyType == ast.IndexKeyTypeUnique); err != nil {
+			return nil, err
+		}
+	}
 	if kind == catalog.KindGIN {
 		if err := b.bindInvertedKeys(t, ix, n); err != nil {
 			return nil, err
@@ -368,7 +381,7 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 			seen[i] = true
 		}
 	}
-	align := false
+	align := gist // a gist index is laid out over its data, as its R-tree would be
 	for key, val := range b.stmt.With {
 		switch key {
 		case "shards":

@@ -230,21 +230,27 @@ func (b *Binder) subscriptArgs(args []ir.Expr) (sqltypes.Type, error) {
 		}
 		return elem, pgerr.New(pgerr.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", args[0].Type())
 	}
+	return elem, b.integerSubscripts(args)
+}
+
+// integerSubscripts casts the subscripts args[1:] (nil for a slice's
+// missing bound) to integer, as array subscripts are.
+func (b *Binder) integerSubscripts(args []ir.Expr) error {
 	for i := 1; i < len(args); i++ {
 		if args[i] == nil {
 			continue
 		}
 		b.inferParam(args[i], sqltypes.TypeInt4)
 		if !args[i].Type().IsNumeric() && args[i].Type().ID != sqltypes.Unknown {
-			return elem, pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer")
+			return pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer")
 		}
 		x, err := b.coerceTo(args[i], sqltypes.TypeInt4, true)
 		if err != nil {
-			return elem, err
+			return err
 		}
 		args[i] = x
 	}
-	return elem, nil
+	return nil
 }
 
 // bindSubscript binds x[i] and x[i][j]: the element, or NULL out of range.
@@ -254,6 +260,9 @@ func (b *Binder) bindSubscript(args []ir.Expr) (ir.Expr, error) {
 	}
 	if isHstore(args[0].Type()) {
 		return b.bindHstoreSubscript(args)
+	}
+	if _, ok := fixedArrayElem(args[0].Type()); ok {
+		return b.bindFixedSubscript(args)
 	}
 	elem, err := b.subscriptArgs(args)
 	if err != nil {
@@ -309,6 +318,9 @@ func (b *Binder) bindNameSubscript(args []ir.Expr) (ir.Expr, error) {
 func (b *Binder) bindSlice(args []ir.Expr) (ir.Expr, error) {
 	if isHstore(args[0].Type()) {
 		return nil, errHstoreSubscripts()
+	}
+	if _, ok := fixedArrayElem(args[0].Type()); ok {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "slices of fixed-length arrays not implemented")
 	}
 	elem, err := b.subscriptArgs(args)
 	if err != nil {

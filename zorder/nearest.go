@@ -29,6 +29,7 @@ type NearestSearch struct {
 	x, y   int
 	cx, cy float64
 	next   float64 // the next ring's half-width
+	last   float64 // the last ring's half-width
 	budget int
 	// settled is the radius within which every point has been read.
 	settled float64
@@ -46,7 +47,9 @@ type Ring struct {
 	// the last ring, which reads the whole base box.
 	Radius float64
 	// Ranges are the parts of the box's cover no earlier ring read,
-	// sorted and disjoint.
+	// sorted and disjoint. They are read for good: the caller must keep
+	// every entry of the base box they hold, those past the ring's box
+	// (the cover's over-cover) included, or a later ring misses them.
 	Ranges []Range
 	// Last is set on the ring that reads every address not yet read.
 	Last bool
@@ -55,7 +58,8 @@ type Ring struct {
 // NearestSearch starts a search around (cx, cy) over attributes x and y,
 // both float attributes of the schema, among the points of base (nil: the
 // whole index). r0 is the first ring's half-width
-// (a radius expected to hold about k points: see NearestRadius); budget
+// (a radius expected to hold about k points: the executor probes the
+// index for one); budget
 // bounds each ring's cover (see Plan). A centre with a NaN or infinite
 // coordinate has no finite neighbourhood: the first ring is then the last.
 func (s *Schema) NearestSearch(base Box, x, y int, cx, cy, r0 float64, budget int) *NearestSearch {
@@ -93,6 +97,7 @@ func (n *NearestSearch) Next() (ring Ring, ok bool) {
 		return Ring{}, false
 	}
 	r := n.next
+	n.last = r
 	n.next *= 2
 	var box Box
 	last := math.IsInf(r, 1)
@@ -127,21 +132,6 @@ func (n *NearestSearch) Next() (ring Ring, ok bool) {
 	fresh := SubtractRanges(cover, n.read)
 	n.read = UnionRanges(n.read, fresh)
 	return Ring{Box: box, Radius: r, Ranges: fresh, Last: last}, true
-}
-
-// NearestRadius is a first ring's half-width expected to hold about k of
-// rows points spread uniformly over an extent of the given area: the
-// radius of a circle holding k/rows of the area, widened to the square
-// box's side. It is only a starting guess (rings double from it).
-func NearestRadius(k int, rows, area float64) float64 {
-	if k < 1 {
-		k = 1
-	}
-	if !(rows > 0) || !(area > 0) || math.IsInf(area, 0) {
-		return 0
-	}
-	frac := math.Min(1, float64(k)/rows)
-	return math.Sqrt(frac*area/math.Pi) * 1.2
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
@@ -238,4 +228,21 @@ func (a Attr) FloatSpan(iv Interval) (lo, hi float64, ok bool) {
 		return 0, 0, false
 	}
 	return lo, hi, true
+}
+
+// MarkRead records a range the caller read outside the rings (a probe for
+// the first ring's size): no ring reads it again. The caller must have read
+// every entry of the base box in it.
+func (n *NearestSearch) MarkRead(r Range) {
+	n.read = UnionRanges(n.read, []Range{r})
+}
+
+// Within tells the search that the caller holds enough candidates within
+// distance d: the next ring need not be wider than d to settle them, so it
+// is the ring of half-width d rather than the doubled one (never narrower
+// than the last ring).
+func (n *NearestSearch) Within(d float64) {
+	if d > n.last && d < n.next && !math.IsInf(n.next, 1) {
+		n.next = d
+	}
 }

@@ -152,7 +152,7 @@ func TestNearestSearchMatchesBruteForce(t *testing.T) {
 					if rng.Intn(8) == 0 {
 						k = n + rng.Intn(3) // more than there are
 					}
-					r0 := NearestRadius(k, float64(n), (xhi-xlo)*(yhi-ylo))
+					r0 := math.Sqrt(float64(k)/float64(n)*(xhi-xlo)*(yhi-ylo)/math.Pi) * 1.2
 					if rng.Intn(4) == 0 {
 						r0 = scale * math.Pow(2, float64(rng.Intn(12)-6))
 					}
@@ -209,6 +209,9 @@ func TestNearestSearchMatchesBruteForce(t *testing.T) {
 						sort.SliceStable(cands, func(i, j int) bool { return nnLess(cands[i], cands[j]) })
 						if len(cands) >= k && cands[k-1].class == 0 && cands[k-1].d <= search.Settled() {
 							break
+						}
+						if len(cands) >= k && cands[k-1].class == 0 && rng.Intn(2) == 0 {
+							search.Within(cands[k-1].d * (1 + 1e-6))
 						}
 					}
 					var all []nnCand

@@ -49,6 +49,7 @@ const (
 	AmHeap   = 2
 	AmBtree  = 403
 	AmGin    = 2742
+	AmGist   = 783
 	AmZOrder = 9403 // zproxy's own access method, outside PostgreSQL's range
 
 	DatabaseOID   = 5 // the database every client is in (PostgreSQL's "postgres")
@@ -336,14 +337,16 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 					continue // zproxy's own, for a foreign key (catalog.Index.Auto)
 				}
 				am := uint32(AmBtree)
-				switch ix.Kind {
-				case catalog.KindZOrder:
+				switch {
+				case ix.Gist != nil:
+					am = AmGist
+				case ix.Kind == catalog.KindZOrder:
 					am = AmZOrder
-				case catalog.KindGIN:
+				case ix.Kind == catalog.KindGIN:
 					am = AmGin
 				}
 				add(&object{oid: ObjectOID(ix.ID, 0), name: ix.Name, ns: ns, kind: 'i', am: am, owner: t.Owner,
-					cols: keyColumns(t, ix.Columns, ix.Include), table: t, index: ix, comment: ix.Comment})
+					cols: keyColumns(t, ix.DeclaredColumns(), ix.Include), table: t, index: ix, comment: ix.Comment})
 			}
 		}
 		for _, v := range relationsOf(snap, (*catalog.Snapshot).Views, func(v *catalog.View) bool { return v.Temp }) {

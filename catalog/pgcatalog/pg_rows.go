@@ -153,6 +153,7 @@ func init() {
 		return []row{
 			&pgAmRow{Oid: oidV(AmHeap), Amname: nameV("heap"), Amhandler: regprocV(proc{3, "heap_tableam_handler"}), Amtype: charV('t')},
 			&pgAmRow{Oid: oidV(AmBtree), Amname: nameV("btree"), Amhandler: regprocV(proc{330, "bthandler"}), Amtype: charV('i')},
+			&pgAmRow{Oid: oidV(AmGist), Amname: nameV("gist"), Amhandler: regprocV(proc{332, "gisthandler"}), Amtype: charV('i')},
 			&pgAmRow{Oid: oidV(AmGin), Amname: nameV("gin"), Amhandler: regprocV(proc{333, "ginhandler"}), Amtype: charV('i')},
 			&pgAmRow{Oid: oidV(AmZOrder), Amname: nameV("zorder"), Amhandler: regprocV(proc{}), Amtype: charV('i')},
 		}
@@ -169,7 +170,7 @@ func init() {
 			var include []int
 			valid := true
 			if o.index != nil {
-				keys, include = o.index.Columns, o.index.Include
+				keys, include = o.index.DeclaredColumns(), o.index.Include
 				valid = o.index.State == catalog.StatePublic
 			}
 			var attnums, options, classes, colls []int64
@@ -717,14 +718,16 @@ func indexDef(o *object, qualified bool) string {
 	shards := 0
 	unique := "UNIQUE "
 	if o.index != nil {
-		keys, include, shards = o.index.Columns, o.index.Include, o.index.Shards
+		keys, include, shards = o.index.DeclaredColumns(), o.index.Include, o.index.Shards
 		if !o.index.Unique {
 			unique = ""
 		}
-		switch o.index.Kind {
-		case catalog.KindZOrder:
+		switch {
+		case o.index.Gist != nil:
+			method = "gist"
+		case o.index.Kind == catalog.KindZOrder:
 			method = "zorder"
-		case catalog.KindGIN:
+		case o.index.Kind == catalog.KindGIN:
 			method = "gin"
 		}
 	}
@@ -762,7 +765,7 @@ func indexDef(o *object, qualified bool) string {
 	if o.index != nil && (shards != t.Shards || o.index.ShardColumns > 0) { // an index's default is its table's, left unsaid
 		opts = t.ShardOptions(o.index)
 	}
-	if o.index != nil {
+	if o.index != nil && o.index.Gist == nil { // a gist index's layout follows its data, PostgreSQL's syntax has no leads
 		if leads := o.index.LeadsOption(); leads != "" {
 			opts = append(opts, "leads="+leads)
 		}
@@ -789,7 +792,7 @@ func indexColumnDef(o *object, col int) string {
 	keys := o.table.PrimaryKey
 	var include []int
 	if o.index != nil {
-		keys, include = o.index.Columns, o.index.Include
+		keys, include = o.index.DeclaredColumns(), o.index.Include
 	}
 	switch {
 	case col >= 1 && col <= len(keys):

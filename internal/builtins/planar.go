@@ -27,3 +27,14 @@ func PlanarPointOf(t sqltypes.Type) PlanarPoint {
 	}
 	return planarPoints[t.ID]
 }
+
+func init() {
+	// point <-> point is point_distance: the Euclidean distance (HYPOT).
+	RegisterPlanarPoint(sqltypes.GeoPoint, func(v sqltypes.Value) (float64, float64, bool) {
+		if v.IsNull() {
+			return 0, 0, false
+		}
+		p := v.Point()
+		return p.X, p.Y, true
+	})
+}

@@ -1,0 +1,127 @@
+package optimizer
+
+import (
+	"math"
+
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+)
+
+// Spatial predicates on a gist index's column. The index is a Z-order
+// index over the column's x and y (catalog.GistKey), and the access-path
+// rules reason about bounds on those two expressions; a predicate such as
+// p <@ box '((0,0),(1,1))' bounds neither as written. gistConjuncts
+// derives from each such conjunct the box it confines the point to, as
+// conjuncts on x and y that it implies: the index view (indexexpr.go) adds
+// them to the scan's conjuncts, so the rules see a Z-order box, while the
+// spatial conjunct itself stays the residual check.
+
+// geoEpsilon is PostgreSQL's EPSILON (geo_decls.h): its fuzzy comparisons
+// (~=, polygon and circle containment, the positional operators) admit
+// points this far past the exact bound.
+const geoEpsilon = 1e-6
+
+// gistConjuncts returns conjuncts over x and y (the index's key
+// expressions over the table row) implied by the conjuncts of conj that
+// relate column col to a constant.
+func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, ctx *ir.EvalContext) []ir.Expr {
+	var out []ir.Expr
+	for _, c := range conj {
+		f, ok := c.(*ir.Func)
+		if !ok || len(f.Args) != 2 {
+			continue
+		}
+		op, other, ok := gistOperand(f, col)
+		if !ok {
+			continue
+		}
+		v, err := other.Eval(ctx, nil)
+		if err != nil || v.IsNull() || v.K != sqltypes.KindGeo {
+			continue
+		}
+		lo, hi, ok := gistBox(op, v)
+		if !ok {
+			continue
+		}
+		bound := func(e ir.Expr, bop ir.BinOp, at float64) {
+			if !math.IsInf(at, 0) && !math.IsNaN(at) {
+				out = append(out, &ir.Binary{Op: bop, L: e, R: &ir.Const{V: sqltypes.NewFloat(at), Typ: sqltypes.TypeFloat8}, Typ: sqltypes.TypeBool})
+			}
+		}
+		bound(x, ir.OpGe, lo.X)
+		bound(x, ir.OpLe, hi.X)
+		bound(y, ir.OpGe, lo.Y)
+		bound(y, ir.OpLe, hi.Y)
+	}
+	return out
+}
+
+// gistOperand recognises f as column col compared with a constant and
+// returns the operator as if the column were on its left (box @> p is
+// p <@ box).
+func gistOperand(f *ir.Func, col int) (op string, other ir.Expr, ok bool) {
+	mirror := map[string]string{"<@": "@>", "@>": "<@", "<<": ">>", ">>": "<<", "<^": ">^", ">^": "<^", "~=": "~="}
+	for i, a := range f.Args {
+		ref, isCol := a.(*ir.ColRef)
+		if !isCol || ref.Index != col || !ir.IsStatementConstant(f.Args[1-i]) {
+			continue
+		}
+		op := f.Name
+		if i == 1 {
+			if op, ok = mirror[op]; !ok {
+				return "", nil, false
+			}
+		}
+		return op, f.Args[1-i], true
+	}
+	return "", nil, false
+}
+
+// gistBox is the box that "point op v" confines the point to, or ok false
+// for a predicate that confines it to none.
+func gistBox(op string, v sqltypes.Value) (lo, hi sqltypes.Point, ok bool) {
+	inf := math.Inf(1)
+	// fuzzy widens an exact box by PostgreSQL's tolerance, and by a few
+	// ulps of its coordinates for the rounding of computed corners.
+	fuzzy := func(lo, hi sqltypes.Point) (sqltypes.Point, sqltypes.Point, bool) {
+		w := func(a float64) float64 { return geoEpsilon + math.Abs(a)*1e-12 }
+		return sqltypes.Point{X: lo.X - w(lo.X), Y: lo.Y - w(lo.Y)}, sqltypes.Point{X: hi.X + w(hi.X), Y: hi.Y + w(hi.Y)}, true
+	}
+	switch op {
+	case "<@":
+		switch g := v.X.(type) {
+		case sqltypes.Box:
+			return g.Low, g.High, true // box_contain_point is exact
+		case sqltypes.Polygon:
+			return fuzzy(g.Bound.Low, g.Bound.High)
+		case sqltypes.Circle:
+			c, r := g.Center, g.Radius
+			if math.IsNaN(r) {
+				return lo, hi, false
+			}
+			return fuzzy(sqltypes.Point{X: c.X - r, Y: c.Y - r}, sqltypes.Point{X: c.X + r, Y: c.Y + r})
+		}
+	case "~=":
+		if p, isPoint := v.X.(sqltypes.Point); isPoint {
+			return fuzzy(p, p)
+		}
+	case "<<", ">>", "<^", ">^":
+		p, isPoint := v.X.(sqltypes.Point)
+		if !isPoint {
+			return lo, hi, false
+		}
+		lo, hi = sqltypes.Point{X: -inf, Y: -inf}, sqltypes.Point{X: inf, Y: inf}
+		switch op {
+		case "<<": // left of: x < p.x
+			hi.X = p.X
+		case ">>":
+			lo.X = p.X
+		case "<^": // below: y < p.y
+			hi.Y = p.Y
+		case ">^":
+			lo.Y = p.Y
+		}
+		return lo, hi, true
+	}
+	return lo, hi, false
+}

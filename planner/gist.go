@@ -1,0 +1,73 @@
+package planner
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// CREATE INDEX ... USING gist over a column of a planar point type
+// (builtins.RegisterPlanarPoint) is a Z-order index over the column's x
+// and y, (col)[0] and (col)[1], aligned to the data (catalog.GistKey):
+// PostgreSQL's R-tree serves boxes and nearest-neighbour searches, and so
+// does a Z-order index (optimizer/nearest.go). Other gist indexes (ranges,
+// network types, polygons, several columns) are 0A000.
+
+// gistOpclasses are the operator classes of the gist keys zproxy builds,
+// by column type: the default ones, which pg_get_indexdef leaves unsaid.
+var gistOpclasses = map[sqltypes.TypeID]string{sqltypes.GeoPoint: "point_ops"}
+
+// checkGistPart refuses what a gist key part cannot have.
+func checkGistPart(part *ast.IndexPartSpecification) error {
+	if part.Desc {
+		return pgerr.New(pgerr.FeatureNotSupported, "access method \"gist\" does not support ASC/DESC options")
+	}
+	if part.Length > 0 {
+		return unsupported("column widths are only supported in Z-order indexes")
+	}
+	return nil
+}
+
+// bindGistKey turns ix, bound with one key column, into the Z-order index
+// over that column's coordinates.
+func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) error {
+	if unique {
+		return pgerr.New(pgerr.FeatureNotSupported, "access method \"gist\" does not support unique indexes")
+	}
+	for i, k := range ix.Columns {
+		if k.Column < 0 {
+			return unsupported("gist indexes over expressions are not supported")
+		}
+		if typ := t.Columns[k.Column].Type; gistOpclasses[typ.ID] == "" || builtins.PlanarPointOf(typ) == nil {
+			if named, ok := b.stmt.IndexOpclasses[i]; ok {
+				return unsupported("operator class %s is not supported (gist indexes are supported over point columns only)", named)
+			}
+			return pgerr.New(pgerr.UndefinedObject, "data type %s has no default operator class for access method \"gist\"", typ).
+				WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
+		}
+	}
+	if len(ix.Columns) != 1 {
+		return unsupported("gist indexes over more than one column are not supported")
+	}
+	col := ix.Columns[0].Column
+	opclass := gistOpclasses[t.Columns[col].Type.ID]
+	if named, ok := b.stmt.IndexOpclasses[0]; ok && named != opclass {
+		return unsupported("operator class %s is not supported (a gist index over %s is %s)", named, t.Columns[col].Type, opclass)
+	}
+	ix.Columns = nil
+	name := sqltypes.QuoteIdent(t.Columns[col].Name)
+	for _, sql := range []string{"(" + name + ")[0]", "(" + name + ")[1]"} {
+		e, err := b.bindIndexExpr(t, sql, false)
+		if err != nil {
+			return err
+		}
+		typ := e.Type()
+		ix.Columns = append(ix.Columns, catalog.KeyColumn{Column: -1, Expr: b.storedIndexText(t, e, sql, false), ExprType: &typ})
+	}
+	ix.ExprColumns = []int{col}
+	ix.Gist = &catalog.GistKey{Column: col, Opclass: opclass}
+	return nil
+}
