@@ -132,6 +132,8 @@ func ParseText(t Type, s string) (Value, error) {
 		return ParseXID(s)
 	case XID8:
 		return ParseXID8(s)
+	case Geometry, Geography:
+		return ParseGeometryText(t, s)
 	case TID:
 		return ParseTID(s)
 	case Hstore:
@@ -451,6 +453,8 @@ func AppendText(buf []byte, v Value) []byte {
 		return strconv.AppendUint(buf, uint64(v.I), 10)
 	case KindTID:
 		return AppendTID(buf, v)
+	case KindGeometry:
+		return AppendGeometry(buf, v)
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

@@ -95,6 +95,10 @@ const (
 	XID
 	XID8
 	TID
+	// The PostGIS extension's geometry and geography (geometry.go); a
+	// type's Width is PostGIS's typmod.
+	Geometry
+	Geography
 	numTypeIDs
 )
 
@@ -152,6 +156,8 @@ var (
 	TypeTSVector    = Type{ID: TSVector}
 	TypeTSQuery     = Type{ID: TSQuery}
 	TypeRegConfig   = Type{ID: RegConfig}
+	TypeGeometry    = Type{ID: Geometry}
+	TypeGeography   = Type{ID: Geography}
 )
 
 type typeInfo struct {
@@ -242,6 +248,9 @@ var infos = [numTypeIDs]typeInfo{
 	XID:   {"xid", 28, 1011, 4, KindXID, []string{"xid"}},
 	XID8:  {"xid8", 5069, 271, 8, KindXID8, []string{"xid8"}},
 	TID:   {"tid", 27, 1010, 6, KindTID, []string{"tid"}},
+
+	Geometry:  {"geometry", GeometryOID, GeometryArrayOID, -1, KindGeometry, []string{"geometry"}},
+	Geography: {"geography", GeographyOID, GeographyArrayOID, -1, KindGeometry, []string{"geography"}},
 }
 
 // The fixed OIDs of the extension types (see infos).
@@ -250,6 +259,11 @@ const (
 	CitextArrayOID = 12941
 	HstoreOID      = 12942
 	HstoreArrayOID = 12943
+	// postgis's (catalog/pgcatalog/extensions.go).
+	GeometryOID       = 12961
+	GeometryArrayOID  = 12962
+	GeographyOID      = 12963
+	GeographyArrayOID = 12964
 )
 
 // ArrayOf returns the type of arrays of elem. Arrays of arrays are not
@@ -363,6 +377,8 @@ func (t Type) String() string {
 		}
 	case Bit, VarBit:
 		return bitTypeName(t)
+	case Geometry, Geography:
+		return geomTypeName(t)
 	}
 	return infos[t.ID].name
 }
@@ -379,7 +395,7 @@ func (t Type) InfoSchemaName() string {
 		return "ARRAY"
 	case BPChar:
 		return "character"
-	case Citext, Hstore, Enum:
+	case Citext, Hstore, Enum, Geometry, Geography:
 		// Extension types are user-defined to information_schema.
 		return "USER-DEFINED"
 	}
@@ -432,6 +448,10 @@ func (t Type) TypeMod() int32 {
 	case Bit, VarBit:
 		if t.Width > 0 {
 			return int32(t.Width) // bit's typmod is the length itself
+		}
+	case Geometry, Geography:
+		if t.Width != 0 {
+			return int32(max(t.Width, 0)) // PostGIS's packed typmod
 		}
 	}
 	return -1

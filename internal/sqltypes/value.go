@@ -49,6 +49,7 @@ const (
 	KindXID         // xid: the 32-bit id in I
 	KindXID8        // xid8: the unsigned 64-bit id in I
 	KindTID         // tid: block<<16 | offset in I
+	KindGeometry    // geometry and geography: EWKB in S, 1 in I for a geography (geometry.go)
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -236,6 +237,10 @@ func Compare(a, b Value) int {
 		return cmp.Compare(uint64(a.I), uint64(b.I))
 	case a.K == KindXML:
 		return strings.Compare(a.S, b.S) // no SQL operator; sorts for DISTINCT and hashing only
+	case a.K == KindGeometry:
+		// By the EWKB bytes: equality is PostGIS's =; the order is not
+		// PostGIS's (a Hilbert order of the boxes).
+		return strings.Compare(a.S, b.S)
 	default:
 		return cmp.Compare(a.I, b.I)
 	}
@@ -305,7 +310,7 @@ func (v Value) Hash(h uint64) uint64 {
 			f = math.NaN()
 		}
 		h = hashUint64(h, math.Float64bits(f))
-	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindInet, KindMacAddr, KindXML:
+	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindInet, KindMacAddr, KindXML, KindGeometry:
 		h = hashString(h, v.S)
 	case KindBPChar:
 		h = hashString(h, strings.TrimRight(v.S, " "))
