@@ -47,6 +47,8 @@ var infixOps = map[string]bool{
 	"@>": true, "<@": true, "&&": true, "^@": true, "&": true, "|": true, "#": true,
 	// Shifts of integers, containment of networks (inet's << <<= >> >>=).
 	"<<": true, ">>": true, "<<=": true, ">>=": true,
+	// PostGIS's same-box operator.
+	"~=": true,
 }
 
 // comparisonOps may precede ANY/ALL (besides the infix operators).

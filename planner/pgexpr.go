@@ -448,6 +448,13 @@ func elementTest(pred ir.Expr) func(ctx *ir.EvalContext, left, elem sqltypes.Val
 
 // bindOperator binds l op r for the operators the parser respells.
 func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
+	if geoOperand(l) || geoOperand(r) {
+		switch op {
+		case "&&", "~=":
+			// PostGIS's box operators (builtins/ext_postgis.go).
+			return b.bindRegisteredOp(op, l, r)
+		}
+	}
 	if netOperand(l) || netOperand(r) {
 		switch op {
 		case "&&", "&", "|":
@@ -527,6 +534,9 @@ func (b *Binder) bindPrefixOp(op string, e ir.Expr) (ir.Expr, error) {
 }
 
 // netOperand reports whether e is of a network address type.
+// geoOperand reports whether e is a geometry or geography.
+func geoOperand(e ir.Expr) bool { return e.Type().Kind() == sqltypes.KindGeometry }
+
 func netOperand(e ir.Expr) bool {
 	k := e.Type().Kind()
 	return k == sqltypes.KindInet || k == sqltypes.KindMacAddr

@@ -287,6 +287,15 @@ func (t Type) ElemType() Type {
 	return Type{ID: t.Elem, Width: t.Width, Scale: t.Scale, Enum: t.Enum, Domain: t.Domain}
 }
 
+// ArrayDelim is pg_type's typdelim: the separator of t's elements in an
+// array's text form (PostGIS's types take ':').
+func (t Type) ArrayDelim() byte {
+	if t.ID == Geometry || t.ID == Geography {
+		return ':'
+	}
+	return ','
+}
+
 // IsArray reports whether t is an array type.
 func (t Type) IsArray() bool { return t.ID == Array }
 
