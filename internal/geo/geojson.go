@@ -52,8 +52,8 @@ func geojsonMessage(err error) string {
 // GeoJSON options (ST_AsGeoJSON's bit mask).
 const (
 	GeoJSONBBox       = 1
-	GeoJSONLongCRS    = 2
-	GeoJSONShortCRS   = 4
+	GeoJSONLongCRS    = 4
+	GeoJSONShortCRS   = 2
 	GeoJSONCRSNot4326 = 8
 )
 

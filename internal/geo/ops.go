@@ -227,7 +227,6 @@ func Points(s *Shape) (xy [][2]float64, ok bool) {
 	return nil, false
 }
 
-
 // ToMercator projects lon/lat degrees to EPSG:3857 metres, as PROJ's
 // "+proj=merc +a=6378137 +b=6378137" does.
 func ToMercator(lon, lat float64) (float64, float64) {
