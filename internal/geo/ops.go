@@ -17,6 +17,16 @@ func CheckSameSRID(fn string, a, b Geom) error {
 		fn, a.Shape.Kind, a.SRID, b.Shape.Kind, b.SRID)
 }
 
+// recoverLibrary turns a panic of the geometry library on a degenerate
+// input (PostGIS keeps invalid geometries, which the library's algorithms
+// assume valid) into PostGIS's kind of error, so one odd row fails its
+// statement rather than the session.
+func recoverLibrary(err *error) {
+	if r := recover(); r != nil {
+		*err = pgerr.New(pgerr.InternalError, "geometry operation failed on an invalid geometry: %v", r)
+	}
+}
+
 // Predicate is one of the DE-9IM predicates.
 type Predicate int
 
@@ -30,7 +40,8 @@ const (
 
 // Relate evaluates p(a, b) by simplefeatures' DE-9IM relate (Intersects
 // by its dedicated test).
-func Relate(p Predicate, a, b *Shape) (bool, error) {
+func Relate(p Predicate, a, b *Shape) (r bool, err error) {
+	defer recoverLibrary(&err)
 	x, err := toLibrary(a)
 	if err != nil {
 		return false, err
@@ -54,6 +65,7 @@ func Relate(p Predicate, a, b *Shape) (bool, error) {
 // Distance is the planar distance between a and b; ok is false when one
 // is empty (PostGIS's ST_Distance is NULL then).
 func Distance(a, b *Shape) (d float64, ok bool, err error) {
+	defer recoverLibrary(&err)
 	x, err := toLibrary(a)
 	if err != nil {
 		return 0, false, err
@@ -67,7 +79,8 @@ func Distance(a, b *Shape) (d float64, ok bool, err error) {
 }
 
 // Area is the planar area.
-func Area(s *Shape) (float64, error) {
+func Area(s *Shape) (a float64, err error) {
+	defer recoverLibrary(&err)
 	g, err := toLibrary(s)
 	if err != nil {
 		return 0, err
@@ -76,7 +89,8 @@ func Area(s *Shape) (float64, error) {
 }
 
 // Length is the planar length of the linear parts.
-func Length(s *Shape) (float64, error) {
+func Length(s *Shape) (l float64, err error) {
+	defer recoverLibrary(&err)
 	g, err := toLibrary(s)
 	if err != nil {
 		return 0, err
@@ -86,7 +100,8 @@ func Length(s *Shape) (float64, error) {
 
 // Centroid is the centroid of the highest-dimension parts (an empty
 // point for an empty geometry).
-func Centroid(s *Shape) (*Shape, error) {
+func Centroid(s *Shape) (c *Shape, err error) {
+	defer recoverLibrary(&err)
 	g, err := toLibrary(s)
 	if err != nil {
 		return nil, err
