@@ -36,10 +36,10 @@ func (v Value) IsGeography() bool { return v.K == KindGeometry && v.I == 1 }
 func (v Value) Geom() (geo.Geom, error) { return geo.DecodeEWKB([]byte(v.S)) }
 
 // Typmod parts (PostGIS's TYPMOD_GET_* macros).
-func geomTypmodSRID(m int) int32 { return int32(((m & 0x0FFFFF00) - (m & 0x10000000)) >> 8) }
+func geomTypmodSRID(m int) int32    { return int32(((m & 0x0FFFFF00) - (m & 0x10000000)) >> 8) }
 func geomTypmodKind(m int) geo.Kind { return geo.Kind((m & 0xFC) >> 2) }
-func geomTypmodZ(m int) bool       { return m&2 != 0 }
-func geomTypmodM(m int) bool       { return m&1 != 0 }
+func geomTypmodZ(m int) bool        { return m&2 != 0 }
+func geomTypmodM(m int) bool        { return m&1 != 0 }
 
 // GeomTypmod packs a geometry typmod; kind 0 is any kind.
 func GeomTypmod(kind geo.Kind, srid int32, z, m bool) int {
