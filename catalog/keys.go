@@ -775,7 +775,7 @@ func CheckKeyEncodable(t sqltypes.Type) error {
 	case sqltypes.Geometry, sqltypes.Geography:
 		// PostGIS's btree operator class orders by a Hilbert curve of the
 		// boxes; zproxy has neither it nor a spatial index yet.
-		return pgerr.New(pgerr.FeatureNotSupported, "%s columns cannot be key or index columns", t)
+		return pgerr.New(pgerr.FeatureNotSupported, "%s columns cannot be key or index columns", sqltypes.Type{ID: t.ID})
 	}
 	if t.ID == sqltypes.XML {
 		return CheckKeyType(t, KindBTree) // no btree operator class: PostgreSQL's 42704
