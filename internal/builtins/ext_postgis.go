@@ -530,8 +530,12 @@ func init() {
 	}))
 	Register("postgis_version", Overload{Result: Returns(sqltypes.TypeText), Volatility: Immutable, Doc: "the PostGIS version and build options",
 		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewText(PostGISVersion), nil }})
+	Register("postgis_full_version", Overload{Result: Returns(sqltypes.TypeText), Volatility: Immutable, Doc: "the PostGIS version and its libraries",
+		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.NewText(`POSTGIS="3.3.2 zproxy" [EXTENSION] PGSQL="150" GEOS="simplefeatures" PROJ="4326 and 3857 only" LIBJSON="encoding/json"`), nil
+		}})
 	Register("postgis_lib_version", Overload{Result: Returns(sqltypes.TypeText), Volatility: Immutable, Doc: "the PostGIS library version",
-		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewText("3.3.4"), nil }})
+		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewText("3.3.2"), nil }})
 
 	// Operators.
 	RegisterOperator("&&",

@@ -13,7 +13,7 @@ import (
 func ParseGeoJSON(s string) (Geom, error) {
 	g, err := geom.UnmarshalGeoJSON([]byte(s), geom.NoValidate{})
 	if err != nil {
-		return Geom{}, errInvalid("%s", geojsonMessage(err))
+		return Geom{}, errInvalid("invalid GeoJson representation")
 	}
 	sh, err := fromLibrary(g)
 	if err != nil {
@@ -36,17 +36,6 @@ func ParseGeoJSON(s string) (Geom, error) {
 		}
 	}
 	return Geom{SRID: srid, Shape: sh}, nil
-}
-
-// geojsonMessage is PostGIS's message for GeoJSON it cannot read, by the
-// library's complaint.
-func geojsonMessage(err error) string {
-	msg := err.Error()
-	switch {
-	case strings.Contains(msg, "unknown geojson type"), strings.Contains(msg, "type field"):
-		return "unknown GeoJSON type"
-	}
-	return "invalid GeoJSON representation"
 }
 
 // GeoJSON options (ST_AsGeoJSON's bit mask).
