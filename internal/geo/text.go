@@ -54,11 +54,7 @@ func errParse() error { return errInvalid("parse error - invalid geometry") }
 // spelled as a suffix (POINTM). simplefeatures reads the ISO spelling
 // only, so the tags are respelled first.
 func ParseWKT(s string) (*Shape, error) {
-	iso, ok := isoWKT(s)
-	if !ok {
-		return nil, errParse()
-	}
-	g, err := geom.UnmarshalWKT(iso, geom.NoValidate{})
+	g, err := geom.UnmarshalWKT(isoWKT(s), geom.NoValidate{})
 	if err != nil {
 		return nil, errParse()
 	}
@@ -70,9 +66,9 @@ var wktTags = map[string]bool{"point": true, "linestring": true, "polygon": true
 
 // isoWKT respells PostGIS's WKT dimension forms as ISO's: POINTM(...) is
 // POINT M (...), and an untagged tag whose first vertex has three or four
-// numbers is tagged Z or ZM. Numbers PostGIS reads and Go's ParseFloat
-// would not (none that matter) are left for the library to refuse.
-func isoWKT(s string) (string, bool) {
+// numbers is tagged Z or ZM. Anything else is left for the library to
+// judge.
+func isoWKT(s string) string {
 	var b strings.Builder
 	i := 0
 	for i < len(s) {
@@ -118,7 +114,7 @@ func isoWKT(s string) (string, bool) {
 			b.WriteString(" ZM ")
 		}
 	}
-	return b.String(), true
+	return b.String()
 }
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
