@@ -127,7 +127,7 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 		return zorder.AppendFloat(b, v.F, desc)
 	case sqltypes.KindBool:
 		return zorder.AppendBool(b, v.I != 0, desc)
-	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindMacAddr, sqltypes.KindXML:
+	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindMacAddr, sqltypes.KindXML, sqltypes.KindGeometry:
 		return zorder.AppendString(b, v.S, desc)
 	case sqltypes.KindInet:
 		// An inet's S is its order-preserving form (family, network
@@ -291,7 +291,8 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		// Stored as their text, readable in the store and exact (a
 		// geometric value's floats print in their shortest exact form).
 		a.Kind, a.S = kv.AttrString, sqltypes.FormatText(v)
-	case sqltypes.KindBytes:
+	case sqltypes.KindBytes, sqltypes.KindGeometry:
+		// A geometry is its EWKB, as PostGIS stores and sends it.
 		a.Kind, a.B = kv.AttrBytes, []byte(v.S)
 	default:
 		a.Kind, a.I = kv.AttrInt, v.I
@@ -357,6 +358,12 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.NewBytes(a.B), nil
 		case sqltypes.KindText:
 			return sqltypes.NewText(string(a.B)), nil
+		case sqltypes.KindGeometry:
+			v := sqltypes.Value{K: sqltypes.KindGeometry, S: string(a.B)}
+			if t.ID == sqltypes.Geography {
+				v.I = 1
+			}
+			return v, nil
 		}
 	}
 	return sqltypes.Null, fmt.Errorf("catalog: stored attribute %q (kind %d) does not fit column type %s", a.Name, a.Kind, t)
@@ -766,6 +773,10 @@ func CheckKeyEncodable(t sqltypes.Type) error {
 	switch t.ID {
 	case sqltypes.Hstore, sqltypes.TSVector, sqltypes.TSQuery:
 		return pgerr.New(pgerr.FeatureNotSupported, "%s columns cannot be key or index columns", t)
+	case sqltypes.Geometry, sqltypes.Geography:
+		// PostGIS's btree operator class orders by a Hilbert curve of the
+		// boxes; zproxy has neither it nor a spatial index yet.
+		return pgerr.New(pgerr.FeatureNotSupported, "%s columns cannot be key or index columns", sqltypes.Type{ID: t.ID})
 	}
 	if t.ID == sqltypes.XML || sqltypes.IsGeo(t.ID) {
 		return CheckKeyType(t, KindBTree) // no btree operator class: PostgreSQL's 42704

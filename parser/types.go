@@ -40,6 +40,9 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 	if r.peek(i, "pg_catalog") && r.peek(i+1, ".") {
 		i += 2 // every type zproxy knows lives in pg_catalog
 	}
+	if r.peek(i, "public") && r.peek(i+1, ".") && (r.peek(i+2, "geometry") || r.peek(i+2, "geography")) {
+		i += 2 // ... but PostGIS's, in public as CREATE EXTENSION puts them
+	}
 	if i < len(r.toks) && r.toks[i].kind == tkQIdent && r.toks[i].val == "char" {
 		return r.arrayDecoration(sqltypes.TypeChar, i+1) // "char", not char(1)
 	}
@@ -172,6 +175,32 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 			return t, i, pgerr.New(pgerr.InvalidParameterValue, "NUMERIC scale %d must be between -1000 and 1000", sc).WithPosition(r.pos(next))
 		}
 		t, next = sqltypes.NumericType(p, sc), k
+	case (t.ID == sqltypes.Geometry || t.ID == sqltypes.Geography) && peek(next, "("):
+		// geometry(Point, 4326): a geometry type's name and an SRID.
+		var args []string
+		k := next + 1
+		for k < len(r.toks) && !r.toks[k].is(")") {
+			w := r.toks[k].val
+			if r.toks[k].is("-") && k+1 < len(r.toks) {
+				k++
+				w = "-" + r.toks[k].val
+			}
+			args = append(args, w)
+			k++
+			if r.peek(k, ",") {
+				k++
+			} else if !r.peek(k, ")") {
+				return t, i, r.syntaxErrorAt(min(k, len(r.toks)))
+			}
+		}
+		if k >= len(r.toks) {
+			return t, i, r.syntaxErrorAt(k)
+		}
+		gt, err := sqltypes.GeomType(t.ID, args)
+		if err != nil {
+			return t, i, err
+		}
+		t, next = gt, k+1
 	case (t.ID == sqltypes.TimestampTZ && word == "timestamptz" || t.ID == sqltypes.TimeTZ && word == "timetz") && peek(next, "("):
 		p, k, err := r.parenInt(next)
 		if err != nil {

@@ -417,6 +417,11 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 		if q, ok := snap.Sequence(name); ok && (!tempOnly || q.Temp) {
 			return ir.NewVirtual(sequenceRelation(q)), nil
 		}
+		// The built-in extensions' relations in public (postgis's
+		// spatial_ref_sys and geometry_columns), after the user's own.
+		if v, ok := pgcatalog.Lookup(b.snap, "public", name); ok && !isTempSchema(schema) {
+			return ir.NewVirtual(v), nil
+		}
 		if schema != "" {
 			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", schema+"."+name)
 		}

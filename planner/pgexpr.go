@@ -463,6 +463,13 @@ func (b *Binder) bindOperator(op string, l, r ir.Expr) (ir.Expr, error) {
 	if geoOperand(l) || geoOperand(r) {
 		return b.bindRegisteredOp(op, l, r) // builtins/geometric.go
 	}
+	if geometryOperand(l) || geometryOperand(r) {
+		switch op {
+		case "&&", "~=":
+			// PostGIS's box operators (builtins/ext_postgis.go).
+			return b.bindRegisteredOp(op, l, r)
+		}
+	}
 	if netOperand(l) || netOperand(r) {
 		switch op {
 		case "&&", "&", "|":
@@ -542,6 +549,10 @@ func (b *Binder) bindPrefixOp(op string, e ir.Expr) (ir.Expr, error) {
 }
 
 // netOperand reports whether e is of a network address type.
+// geoOperand reports whether e is a geometry or geography.
+// geometryOperand reports a PostGIS geometry or geography operand.
+func geometryOperand(e ir.Expr) bool { return e.Type().Kind() == sqltypes.KindGeometry }
+
 func netOperand(e ir.Expr) bool {
 	k := e.Type().Kind()
 	return k == sqltypes.KindInet || k == sqltypes.KindMacAddr

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/binary"
+	"github.com/zproxy/zproxy/internal/geo"
 	"math"
 	"unicode/utf8"
 
@@ -106,6 +107,13 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		return sqltypes.NewHstore(h), nil
 	case sqltypes.Bit, sqltypes.VarBit:
 		return decodeBit(t, src)
+	case sqltypes.Geometry, sqltypes.Geography:
+		// geometry_recv and geography_recv: EWKB (or ISO WKB).
+		g, err := geo.DecodeEWKB(src)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.GeomValue(t, g)
 	case sqltypes.Money:
 		if err := fixed(8); err != nil {
 			return sqltypes.Null, err
@@ -342,6 +350,8 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return sqltypes.AppendTSQueryBinary(buf, v.TSQuery()), nil
 	case sqltypes.XML:
 		return sqltypes.AppendXML(buf, v.S), nil // xml_send: xml_out's text
+	case sqltypes.Geometry, sqltypes.Geography:
+		return append(buf, v.S...), nil // geometry_send: the EWKB
 	case sqltypes.XID:
 		return binary.BigEndian.AppendUint32(buf, uint32(v.I)), nil
 	case sqltypes.GeoPoint, sqltypes.GeoLSeg, sqltypes.GeoBox, sqltypes.GeoLine, sqltypes.GeoPath, sqltypes.GeoPolygon, sqltypes.GeoCircle:

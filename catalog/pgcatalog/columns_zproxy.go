@@ -11,6 +11,11 @@ var zproxyRelationColumns = map[string]string{
 	"pg_catalog.zproxy_index_advice":         "table_name name, kind text, recommendation text, statements bigint[], calls bigint, items_before double precision, items_after double precision, requests_before double precision, requests_after double precision, write_items_per_row double precision, rows_written bigint, reason text",
 	"pg_catalog.zproxy_hypothetical_indexes": "indexrelid oid, index_name text, schema_name name, table_name name, am_name name, definition text",
 	"pg_catalog.zproxy_proxies":              "slot integer, proxy_id text, address text, started timestamp with time zone, heartbeat timestamp with time zone, is_self boolean",
+	// The postgis extension's table and views (ext_postgis.go), in public
+	// with PostGIS 3.3's columns.
+	"public.spatial_ref_sys":   "srid integer, auth_name character varying(256), auth_srid integer, srtext character varying(2048), proj4text character varying(2048)",
+	"public.geometry_columns":  "f_table_catalog character varying(256), f_table_schema name, f_table_name name, f_geometry_column name, coord_dimension integer, srid integer, type character varying(30)",
+	"public.geography_columns": "f_table_catalog name, f_table_schema name, f_table_name name, f_geography_column name, coord_dimension integer, srid integer, type text",
 }
 
 // zproxyRelationInfo are their OIDs.
@@ -20,4 +25,7 @@ var zproxyRelationInfo = map[string]relInfo{
 	"pg_catalog.zproxy_index_advice":         {12910, false},
 	"pg_catalog.zproxy_hypothetical_indexes": {12911, false},
 	"pg_catalog.zproxy_proxies":              {12912, false},
+	"public.spatial_ref_sys":                 {12977, true},
+	"public.geometry_columns":                {12978, false},
+	"public.geography_columns":               {12979, false},
 }

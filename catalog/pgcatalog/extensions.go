@@ -43,6 +43,13 @@ var Extensions = []Extension{
 	// (internal/guc/extensions.go).
 	{OID: 12930, Name: "pg_trgm", Version: "1.6", Namespace: NamespacePublic,
 		Description: "text similarity measurement and index searching based on trigrams"},
+	// A subset of PostGIS 3.3: its types are sqltypes.Geometry and
+	// sqltypes.Geography (extensionTypes below), its functions and
+	// operators in package builtins (ext_postgis.go), its relations in
+	// ext_postgis.go here.
+	{OID: 12960, Name: "postgis", Version: "3.3.2", Namespace: NamespacePublic,
+		Description: "PostGIS geometry and geography spatial types and functions",
+		Relations:   []string{"public.spatial_ref_sys", "public.geometry_columns", "public.geography_columns"}},
 }
 
 // extensionTypes are the pg_type rows of the built-in extensions' types,
@@ -64,7 +71,23 @@ var extensionTypes = []pgType{
 	{oid: sqltypes.HstoreArrayOID, name: "_hstore", len: -1, typtype: 'b', category: 'A', delim: ',', elem: sqltypes.HstoreOID,
 		in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
 		align: 'i', storage: 'x', subscript: "array_subscript_handler", display: "hstore[]"},
+	{oid: sqltypes.GeometryOID, name: "geometry", len: -1, typtype: 'b', category: 'U', delim: ':', array: sqltypes.GeometryArrayOID,
+		in: proc{12965, "geometry_in"}, out: proc{12966, "geometry_out"}, recv: proc{12967, "geometry_recv"}, send: proc{12968, "geometry_send"},
+		align: 'd', storage: 'm', subscript: "-", display: "geometry"},
+	{oid: sqltypes.GeometryArrayOID, name: "_geometry", len: -1, typtype: 'b', category: 'A', delim: ':', elem: sqltypes.GeometryOID,
+		in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
+		align: 'd', storage: 'x', subscript: "array_subscript_handler", display: "geometry[]"},
+	{oid: sqltypes.GeographyOID, name: "geography", len: -1, typtype: 'b', category: 'U', delim: ':', array: sqltypes.GeographyArrayOID,
+		in: proc{12969, "geography_in"}, out: proc{12970, "geography_out"}, recv: proc{12971, "geography_recv"}, send: proc{12972, "geography_send"},
+		align: 'd', storage: 'm', subscript: "-", display: "geography"},
+	{oid: sqltypes.GeographyArrayOID, name: "_geography", len: -1, typtype: 'b', category: 'A', delim: ':', elem: sqltypes.GeographyOID,
+		in: proc{750, "array_in"}, out: proc{751, "array_out"}, recv: proc{2400, "array_recv"}, send: proc{2401, "array_send"},
+		align: 'd', storage: 'x', subscript: "array_subscript_handler", display: "geography[]"},
 }
+
+// typeExtension names the extension of the extension types not named
+// after theirs.
+var typeExtension = map[string]string{"geometry": "postgis", "geography": "postgis"}
 
 // FindExtension returns the built-in extension of that name.
 func FindExtension(name string) (Extension, bool) {
@@ -103,7 +126,7 @@ func extensionDepends() []row {
 		// them (their array types depend on them, not on it): pg_dump
 		// writes CREATE EXTENSION for them, never CREATE TYPE.
 		for _, t := range extensionTypes {
-			if t.name == x.Name {
+			if t.name == x.Name || typeExtension[t.name] == x.Name {
 				member(pgTypeOID, t.oid, x)
 			}
 		}

@@ -3787,3 +3787,46 @@ type pgZproxyProxiesRow struct {
 func (r *pgZproxyProxiesRow) values() []sqltypes.Value {
 	return []sqltypes.Value{r.Slot, r.ProxyId, r.Address, r.Started, r.Heartbeat, r.IsSelf}
 }
+
+// pgGeographyColumnsRow is a row of public.geography_columns.
+type pgGeographyColumnsRow struct {
+	FTableCatalog    sqltypes.Value
+	FTableSchema     sqltypes.Value
+	FTableName       sqltypes.Value
+	FGeographyColumn sqltypes.Value
+	CoordDimension   sqltypes.Value
+	Srid             sqltypes.Value
+	Type             sqltypes.Value
+}
+
+func (r *pgGeographyColumnsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.FTableCatalog, r.FTableSchema, r.FTableName, r.FGeographyColumn, r.CoordDimension, r.Srid, r.Type}
+}
+
+// pgGeometryColumnsRow is a row of public.geometry_columns.
+type pgGeometryColumnsRow struct {
+	FTableCatalog   sqltypes.Value
+	FTableSchema    sqltypes.Value
+	FTableName      sqltypes.Value
+	FGeometryColumn sqltypes.Value
+	CoordDimension  sqltypes.Value
+	Srid            sqltypes.Value
+	Type            sqltypes.Value
+}
+
+func (r *pgGeometryColumnsRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.FTableCatalog, r.FTableSchema, r.FTableName, r.FGeometryColumn, r.CoordDimension, r.Srid, r.Type}
+}
+
+// pgSpatialRefSysRow is a row of public.spatial_ref_sys.
+type pgSpatialRefSysRow struct {
+	Srid      sqltypes.Value
+	AuthName  sqltypes.Value
+	AuthSrid  sqltypes.Value
+	Srtext    sqltypes.Value
+	Proj4text sqltypes.Value
+}
+
+func (r *pgSpatialRefSysRow) values() []sqltypes.Value {
+	return []sqltypes.Value{r.Srid, r.AuthName, r.AuthSrid, r.Srtext, r.Proj4text}
+}

@@ -255,6 +255,11 @@ func withTypmod(t sqltypes.Type, typmod int32) sqltypes.Type {
 		t.Scale = int16(typmod + 1) // an array keeps its element's modifier
 	case sqltypes.Bit, sqltypes.VarBit:
 		t.Width = int(typmod)
+	case sqltypes.Geometry, sqltypes.Geography:
+		t.Width = int(typmod) // PostGIS's packed typmod
+		if typmod == 0 {
+			t.Width = -1 // geometry(Geometry)
+		}
 	}
 	return t
 }

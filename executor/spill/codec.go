@@ -45,8 +45,8 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 		buf = binary.BigEndian.AppendUint64(buf, math.Float64bits(v.F))
 	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindMacAddr, sqltypes.KindXML:
 		buf = appendBytes(buf, v.S)
-	case sqltypes.KindInet:
-		buf = binary.AppendVarint(buf, v.I) // 1 for a cidr
+	case sqltypes.KindInet, sqltypes.KindGeometry:
+		buf = binary.AppendVarint(buf, v.I) // 1 for a cidr, or a geography
 		buf = appendBytes(buf, v.S)
 	case sqltypes.KindHstore:
 		buf = appendBytes(buf, string(sqltypes.AppendHstoreBinary(nil, v.Hstore())))
@@ -201,7 +201,7 @@ func (d *decoder) value() sqltypes.Value {
 		return sqltypes.NewFloat(d.float64())
 	case sqltypes.KindText, sqltypes.KindBytes, sqltypes.KindUUID, sqltypes.KindBPChar, sqltypes.KindJSON, sqltypes.KindCitext, sqltypes.KindMacAddr, sqltypes.KindXML:
 		return sqltypes.Value{K: k, S: d.bytes()}
-	case sqltypes.KindInet:
+	case sqltypes.KindInet, sqltypes.KindGeometry:
 		i := d.varint()
 		return sqltypes.Value{K: k, I: i, S: d.bytes()}
 	case sqltypes.KindEnum:

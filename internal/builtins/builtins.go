@@ -417,6 +417,12 @@ func ImplicitCast(from, to sqltypes.Type) bool {
 		return from.Kind() == to.Kind() // bit and bit varying, both ways
 	case from.ID == sqltypes.Money || to.ID == sqltypes.Money:
 		return false
+	case from.Kind() == sqltypes.KindGeometry || to.Kind() == sqltypes.KindGeometry:
+		// PostGIS's implicit casts: geometry to geography (so that
+		// ST_DWithin(geog, ST_MakePoint(...), 1000) is geography's), and
+		// bytea to either.
+		return from.ID == sqltypes.Geometry && to.ID == sqltypes.Geography ||
+			from.ID == sqltypes.Bytea && to.Kind() == sqltypes.KindGeometry
 	case isNetType(from) || isNetType(to):
 		// pg_cast's implicit casts among the network types: cidr to
 		// inet (binary-coercible) and macaddr to macaddr8 and back.

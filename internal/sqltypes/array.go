@@ -237,7 +237,7 @@ func (ap *arrayParser) parse() error {
 			}
 			counts[depth]++
 			state = afterItem
-		case c == ',':
+		case c == ap.elem.ArrayDelim():
 			if state != afterItem {
 				return malformedArray(s, "Unexpected \",\" character.")
 			}
@@ -291,7 +291,7 @@ func (ap *arrayParser) element() (Value, error) {
 				for ap.p < len(s) && isArraySpace(s[ap.p]) {
 					ap.p++
 				}
-				if ap.p < len(s) && s[ap.p] != ',' && s[ap.p] != '}' {
+				if ap.p < len(s) && s[ap.p] != ap.elem.ArrayDelim() && s[ap.p] != '}' {
 					return Null, malformedArray(s, "Incorrectly quoted array element.")
 				}
 				return ParseTextStyled(ap.elem, b.String(), ap.st)
@@ -305,7 +305,7 @@ func (ap *arrayParser) element() (Value, error) {
 			ap.p++
 			continue
 		}
-		if c == ',' || c == '}' {
+		if c == ap.elem.ArrayDelim() || c == '}' {
 			break
 		}
 		if c == '{' {
@@ -368,7 +368,7 @@ func appendArrayDim(buf []byte, a *ArrayValue, elem Type, d, i int, st Style) ([
 	buf = append(buf, '{')
 	for k := int32(0); k < a.Dims[d]; k++ {
 		if k > 0 {
-			buf = append(buf, ',')
+			buf = append(buf, elem.ArrayDelim())
 		}
 		if d < len(a.Dims)-1 {
 			buf, i = appendArrayDim(buf, a, elem, d+1, i, st)
@@ -389,7 +389,7 @@ func appendArrayElem(buf []byte, v Value, elem Type, st Style) []byte {
 	text := buf[start:]
 	need := len(text) == 0 || strings.EqualFold(string(text), "NULL")
 	for _, c := range text {
-		if c == '"' || c == '\\' || c == '{' || c == '}' || c == ',' || isArraySpace(c) {
+		if c == '"' || c == '\\' || c == '{' || c == '}' || c == elem.ArrayDelim() || isArraySpace(c) {
 			need = true
 			break
 		}

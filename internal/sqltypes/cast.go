@@ -83,7 +83,7 @@ func hasModifiers(t Type) bool {
 		return t.Width != 0 || t.Scale != 0
 	case Timestamp, TimestampTZ, Time, TimeTZ:
 		return t.Scale != 0
-	case Bit, VarBit:
+	case Bit, VarBit, Geometry, Geography:
 		return t.Width != 0
 	case Int2, Int4, Float4, Array, Name, Char, Int2Vector, OidVector:
 		return true
@@ -149,6 +149,9 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 		return r, err
 	}
 	if r, ok, err := castSysInfo(v, t); ok {
+		return r, err
+	}
+	if r, ok, err := castGeometry(v, t); ok {
 		return r, err
 	}
 	if v.K == target && !hasModifiers(t) {
@@ -414,6 +417,8 @@ func KindType(k Kind) Type {
 		return TypeTSQuery
 	case KindXML, KindLSN, KindXID, KindXID8, KindTID:
 		return Type{ID: sysInfoTypes[k]}
+	case KindGeometry:
+		return TypeGeometry
 	}
 	return TypeUnknown
 }
@@ -437,6 +442,8 @@ func TypeOfValue(v Value) Type {
 	switch {
 	case v.K == KindGeo:
 		return Type{ID: GeoTypeID(v)}
+	case v.K == KindGeometry && v.I == 1:
+		return TypeGeography
 	case v.K == KindInet && v.I != 0:
 		return TypeCidr
 	case v.K == KindMacAddr && len(v.S) == 8:

@@ -132,6 +132,8 @@ func ParseText(t Type, s string) (Value, error) {
 		return ParseXID(s)
 	case XID8:
 		return ParseXID8(s)
+	case Geometry, Geography:
+		return ParseGeometryText(t, s)
 	case TID:
 		return ParseTID(s)
 	case GeoPoint, GeoLSeg, GeoBox, GeoLine, GeoPath, GeoPolygon, GeoCircle:
@@ -455,6 +457,8 @@ func AppendText(buf []byte, v Value) []byte {
 		return AppendTID(buf, v)
 	case KindGeo:
 		return appendGeo(buf, v, Style{})
+	case KindGeometry:
+		return AppendGeometry(buf, v)
 	case KindJSONB:
 		return AppendJSONB(buf, v.JSONB())
 	case KindArray:

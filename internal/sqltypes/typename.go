@@ -32,6 +32,14 @@ func parseScalarTypeName(name string) (Type, bool) {
 	}
 	base, args, hasArgs := strings.Cut(name, "(")
 	base = strings.TrimSpace(base)
+	if id := map[string]TypeID{"geometry": Geometry, "geography": Geography}[base]; id != 0 && hasArgs {
+		inner, ok := strings.CutSuffix(strings.TrimSpace(args), ")")
+		if !ok {
+			return Type{}, false
+		}
+		t, err := GeomType(id, strings.Split(inner, ","))
+		return t, err == nil
+	}
 	var nums []int
 	if hasArgs {
 		inner, ok := strings.CutSuffix(strings.TrimSpace(args), ")")

@@ -103,6 +103,10 @@ const (
 	GeoPath
 	GeoPolygon
 	GeoCircle
+	// The PostGIS extension's geometry and geography (geometry.go); a
+	// type's Width is PostGIS's typmod.
+	Geometry
+	Geography
 	numTypeIDs
 )
 
@@ -160,6 +164,8 @@ var (
 	TypeTSVector    = Type{ID: TSVector}
 	TypeTSQuery     = Type{ID: TSQuery}
 	TypeRegConfig   = Type{ID: RegConfig}
+	TypeGeometry    = Type{ID: Geometry}
+	TypeGeography   = Type{ID: Geography}
 )
 
 type typeInfo struct {
@@ -258,6 +264,8 @@ var infos = [numTypeIDs]typeInfo{
 	GeoPath:    {"path", 602, 1019, -1, KindGeo, []string{"path"}},
 	GeoPolygon: {"polygon", 604, 1027, -1, KindGeo, []string{"polygon"}},
 	GeoCircle:  {"circle", 718, 719, 24, KindGeo, []string{"circle"}},
+	Geometry:  {"geometry", GeometryOID, GeometryArrayOID, -1, KindGeometry, []string{"geometry"}},
+	Geography: {"geography", GeographyOID, GeographyArrayOID, -1, KindGeometry, []string{"geography"}},
 }
 
 // The fixed OIDs of the extension types (see infos).
@@ -266,6 +274,11 @@ const (
 	CitextArrayOID = 12941
 	HstoreOID      = 12942
 	HstoreArrayOID = 12943
+	// postgis's (catalog/pgcatalog/extensions.go).
+	GeometryOID       = 12961
+	GeometryArrayOID  = 12962
+	GeographyOID      = 12963
+	GeographyArrayOID = 12964
 )
 
 // ArrayOf returns the type of arrays of elem. Arrays of arrays are not
@@ -287,6 +300,15 @@ func (t Type) ElemType() Type {
 		t.Domain = nil // a domain over an array: its base's elements
 	}
 	return Type{ID: t.Elem, Width: t.Width, Scale: t.Scale, Enum: t.Enum, Domain: t.Domain}
+}
+
+// ArrayDelim is pg_type's typdelim: the separator of t's elements in an
+// array's text form (PostGIS's types take ':').
+func (t Type) ArrayDelim() byte {
+	if t.ID == Geometry || t.ID == Geography {
+		return ':'
+	}
+	return ','
 }
 
 // IsArray reports whether t is an array type.
@@ -379,6 +401,8 @@ func (t Type) String() string {
 		}
 	case Bit, VarBit:
 		return bitTypeName(t)
+	case Geometry, Geography:
+		return geomTypeName(t)
 	}
 	return infos[t.ID].name
 }
@@ -395,7 +419,7 @@ func (t Type) InfoSchemaName() string {
 		return "ARRAY"
 	case BPChar:
 		return "character"
-	case Citext, Hstore, Enum:
+	case Citext, Hstore, Enum, Geometry, Geography:
 		// Extension types are user-defined to information_schema.
 		return "USER-DEFINED"
 	}
@@ -448,6 +472,10 @@ func (t Type) TypeMod() int32 {
 	case Bit, VarBit:
 		if t.Width > 0 {
 			return int32(t.Width) // bit's typmod is the length itself
+		}
+	case Geometry, Geography:
+		if t.Width != 0 {
+			return int32(max(t.Width, 0)) // PostGIS's packed typmod
 		}
 	}
 	return -1

@@ -50,6 +50,7 @@ const (
 	KindXID8        // xid8: the unsigned 64-bit id in I
 	KindTID         // tid: block<<16 | offset in I
 	KindGeo         // a geometric type: a Point, LSeg, Box, Line, Path, Polygon or Circle in X (geo.go)
+	KindGeometry    // geometry and geography: EWKB in S, 1 in I for a geography (geometry.go)
 )
 
 // Value is one SQL datum. Which field holds the datum depends on K:
@@ -241,6 +242,10 @@ func Compare(a, b Value) int {
 		// No SQL ordering (the planner refuses ORDER BY, GROUP BY and
 		// DISTINCT); a total order for what sorts values internally.
 		return compareGeo(a, b)
+	case a.K == KindGeometry:
+		// By the EWKB bytes: equality is PostGIS's =; the order is not
+		// PostGIS's (a Hilbert order of the boxes).
+		return strings.Compare(a.S, b.S)
 	default:
 		return cmp.Compare(a.I, b.I)
 	}
@@ -310,7 +315,7 @@ func (v Value) Hash(h uint64) uint64 {
 			f = math.NaN()
 		}
 		h = hashUint64(h, math.Float64bits(f))
-	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindInet, KindMacAddr, KindXML:
+	case KindText, KindBytes, KindUUID, KindJSON, KindEnum, KindInet, KindMacAddr, KindXML, KindGeometry:
 		h = hashString(h, v.S)
 	case KindGeo:
 		h = hashString(h, string(AppendGeoBinary(nil, v)))

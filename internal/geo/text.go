@@ -1,0 +1,283 @@
+package geo
+
+import (
+	"encoding/hex"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/peterstace/simplefeatures/geom"
+)
+
+// DefaultPrecision is the number of decimals ST_AsText and ST_AsEWKT print
+// at most (PostGIS's OUT_DEFAULT_DECIMAL_DIGITS).
+const DefaultPrecision = 15
+
+// Parse reads a geometry's text input as PostGIS's geometry_in does: hex
+// EWKB when it starts with '0', otherwise EWKT or WKT ("SRID=4326;POINT(1
+// 2)", "POINT(1 2 3)", "POINTM(1 2 3)", "POINT Z (1 2 3)").
+func Parse(s string) (Geom, error) {
+	if strings.HasPrefix(s, "0") {
+		b, err := hex.DecodeString(s)
+		if err != nil {
+			return Geom{}, errInvalid("Invalid hex string, length (%d) has to be a multiple of two!", len(s))
+		}
+		return DecodeEWKB(b)
+	}
+	return ParseEWKT(s)
+}
+
+// ParseEWKT reads EWKT: WKT after an optional "SRID=n;".
+func ParseEWKT(s string) (Geom, error) {
+	var srid int32
+	t := strings.TrimLeftFunc(s, unicode.IsSpace)
+	if len(t) >= 5 && strings.EqualFold(t[:5], "srid=") {
+		num, rest, ok := strings.Cut(t[5:], ";")
+		n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 32)
+		if !ok || err != nil {
+			return Geom{}, errParse()
+		}
+		srid, t = clampSRID(int32(n)), rest
+	}
+	sh, err := ParseWKT(t)
+	if err != nil {
+		return Geom{}, err
+	}
+	return Geom{SRID: srid, Shape: sh}, nil
+}
+
+func errParse() error { return errInvalid("parse error - invalid geometry") }
+
+// ParseWKT reads WKT with PostGIS's extensions: a tag's dimensions may be
+// left for the coordinates to say (three numbers are XYZ, four XYZM) or
+// spelled as a suffix (POINTM). simplefeatures reads the ISO spelling
+// only, so the tags are respelled first.
+func ParseWKT(s string) (*Shape, error) {
+	g, err := geom.UnmarshalWKT(isoWKT(s), geom.NoValidate{})
+	if err != nil {
+		return nil, errParse()
+	}
+	return fromLibrary(g)
+}
+
+var wktTags = map[string]bool{"point": true, "linestring": true, "polygon": true, "multipoint": true,
+	"multilinestring": true, "multipolygon": true, "geometrycollection": true}
+
+// isoWKT respells PostGIS's WKT dimension forms as ISO's: POINTM(...) is
+// POINT M (...), and an untagged tag whose first vertex has three or four
+// numbers is tagged Z or ZM. Anything else is left for the library to
+// judge.
+func isoWKT(s string) string {
+	var b strings.Builder
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if !isLetter(c) {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isLetter(s[j]) {
+			j++
+		}
+		word := strings.ToLower(s[i:j])
+		b.WriteString(s[i:j])
+		i = j
+		tag, mSuffix := word, false
+		if !wktTags[tag] && strings.HasSuffix(word, "m") && wktTags[word[:len(word)-1]] {
+			tag, mSuffix = word[:len(word)-1], true
+		}
+		if !wktTags[tag] {
+			continue // EMPTY, Z, M, ZM, or a number's exponent
+		}
+		if mSuffix {
+			str := b.String()
+			b.Reset()
+			b.WriteString(str[:len(str)-1])
+			b.WriteString(" M ")
+			continue
+		}
+		// Already tagged, or empty: as written.
+		k := i
+		for k < len(s) && s[k] == ' ' {
+			k++
+		}
+		if k < len(s) && isLetter(s[k]) {
+			continue
+		}
+		switch firstVertexSize(s[i:]) {
+		case 3:
+			b.WriteString(" Z ")
+		case 4:
+			b.WriteString(" ZM ")
+		}
+	}
+	return b.String()
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// firstVertexSize counts the numbers of the first vertex in s: those
+// after the first run of '(' up to the next ',' or ')'.
+func firstVertexSize(s string) int {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '(') {
+		i++
+	}
+	if i < len(s) && isLetter(s[i]) {
+		// A collection's first member: its own tag decides.
+		j := i
+		for j < len(s) && isLetter(s[j]) {
+			j++
+		}
+		w := strings.ToLower(s[i:j])
+		if w == "empty" {
+			return 0
+		}
+		return firstVertexSize(s[j:])
+	}
+	end := strings.IndexAny(s[i:], ",)")
+	if end < 0 {
+		return 0
+	}
+	return len(strings.Fields(s[i : i+end]))
+}
+
+// fromLibrary converts a simplefeatures geometry through its ISO WKB.
+func fromLibrary(g geom.Geometry) (*Shape, error) {
+	gm, err := DecodeEWKB(g.AppendWKB(nil))
+	if err != nil {
+		return nil, err
+	}
+	return gm.Shape, nil
+}
+
+// toLibrary converts a shape to a simplefeatures geometry, unvalidated as
+// PostGIS keeps invalid geometries.
+func toLibrary(s *Shape) (geom.Geometry, error) {
+	g, err := geom.UnmarshalWKB(AppendISOWKB(nil, s), geom.NoValidate{})
+	if err != nil {
+		return geom.Geometry{}, errInvalid("%s", err.Error())
+	}
+	return g, nil
+}
+
+// FormatHex is the geometry's text output: its EWKB in upper-case hex.
+func FormatHex(g Geom) string {
+	return strings.ToUpper(hex.EncodeToString(AppendEWKB(nil, g)))
+}
+
+// AppendNumber appends f as PostGIS's lwprint_double prints it: the
+// shortest form that reads back as f, rounded to at most precision
+// decimals; exponent form outside [1e-8, 1e15).
+func AppendNumber(dst []byte, f float64, precision int) []byte {
+	if f == 0 {
+		return append(dst, '0') // no "-0"
+	}
+	a := math.Abs(f)
+	if a >= 1e15 || a < 1e-8 {
+		s := strconv.FormatFloat(f, 'e', -1, 64)
+		mant, exp, _ := strings.Cut(s, "e")
+		if dot := strings.IndexByte(mant, '.'); dot >= 0 && len(mant)-dot-1 > precision {
+			s = strconv.FormatFloat(f, 'e', precision, 64)
+			mant, exp, _ = strings.Cut(s, "e")
+			if strings.IndexByte(mant, '.') >= 0 {
+				mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+			}
+		}
+		return append(append(append(dst, mant...), 'e'), exp...)
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if dot := strings.IndexByte(s, '.'); dot >= 0 && len(s)-dot-1 > precision {
+		s = strconv.FormatFloat(f, 'f', precision, 64)
+		if strings.IndexByte(s, '.') >= 0 {
+			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		}
+		if s == "-0" {
+			s = "0"
+		}
+	}
+	return append(dst, s...)
+}
+
+// FormatWKT is ST_AsText: ISO WKT (POINT Z (1 2 3)) without the SRID.
+func FormatWKT(s *Shape, precision int) string {
+	return string(appendWKT(nil, s, precision, false, true))
+}
+
+// FormatEWKT is ST_AsEWKT: "SRID=n;" when it has one, then PostGIS's own
+// WKT spelling (POINT(1 2 3), POINTM(1 2 3)).
+func FormatEWKT(g Geom, precision int) string {
+	var dst []byte
+	if g.SRID != 0 {
+		dst = append(strconv.AppendInt(append(dst, "SRID="...), int64(g.SRID), 10), ';')
+	}
+	return string(appendWKT(dst, g.Shape, precision, true, true))
+}
+
+var wktNames = [...]string{"", "POINT", "LINESTRING", "POLYGON", "MULTIPOINT", "MULTILINESTRING", "MULTIPOLYGON", "GEOMETRYCOLLECTION"}
+
+func appendWKT(dst []byte, s *Shape, prec int, extended, tagged bool) []byte {
+	if tagged {
+		dst = append(dst, wktNames[s.Kind]...)
+		switch {
+		case extended && s.M && !s.Z:
+			dst = append(dst, 'M')
+		case !extended && s.Z && s.M:
+			dst = append(dst, " ZM "...)
+		case !extended && s.Z:
+			dst = append(dst, " Z "...)
+		case !extended && s.M:
+			dst = append(dst, " M "...)
+		}
+	}
+	if s.IsEmpty() && (s.Kind <= Polygon || len(s.Parts) == 0) {
+		if tagged && (extended || !s.Z && !s.M) {
+			dst = append(dst, ' ')
+		}
+		return append(dst, "EMPTY"...)
+	}
+	st := s.Stride()
+	seq := func(c []float64) {
+		dst = append(dst, '(')
+		for i := 0; i < len(c); i += st {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			for k := range st {
+				if k > 0 {
+					dst = append(dst, ' ')
+				}
+				dst = AppendNumber(dst, c[i+k], prec)
+			}
+		}
+		dst = append(dst, ')')
+	}
+	switch s.Kind {
+	case Point, LineString:
+		seq(s.Coords)
+	case Polygon:
+		dst = append(dst, '(')
+		for i, r := range s.Rings {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			seq(r)
+		}
+		dst = append(dst, ')')
+	default:
+		dst = append(dst, '(')
+		for i, p := range s.Parts {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			// A multi-geometry's members go untagged, a collection's
+			// tagged.
+			dst = appendWKT(dst, p, prec, extended, s.Kind == GeometryCollection)
+		}
+		dst = append(dst, ')')
+	}
+	return dst
+}
