@@ -105,7 +105,7 @@ func parseArrayStyled(s string, elem Type, st Style) (*ArrayValue, error) {
 	if p >= len(s) || s[p] != '{' {
 		return nil, malformedArray(s, "Array value must start with \"{\" or dimension information.")
 	}
-	ap := arrayParser{s: s, p: p, elem: elem, st: st}
+	ap := arrayParser{s: s, p: p, delim: ArrayDelim(elem), elem: elem, st: st}
 	if err := ap.parse(); err != nil {
 		return nil, err
 	}
@@ -173,6 +173,7 @@ func parseDimBounds(s string) (lo, hi int32, n int, ok bool) {
 type arrayParser struct {
 	s     string
 	p     int
+	delim byte // the element separator (ArrayDelim)
 	elem  Type
 	st    Style // the session's settings elements are read in
 	dims  []int32
@@ -237,7 +238,7 @@ func (ap *arrayParser) parse() error {
 			}
 			counts[depth]++
 			state = afterItem
-		case c == ',':
+		case c == ap.delim:
 			if state != afterItem {
 				return malformedArray(s, "Unexpected \",\" character.")
 			}
@@ -291,7 +292,7 @@ func (ap *arrayParser) element() (Value, error) {
 				for ap.p < len(s) && isArraySpace(s[ap.p]) {
 					ap.p++
 				}
-				if ap.p < len(s) && s[ap.p] != ',' && s[ap.p] != '}' {
+				if ap.p < len(s) && s[ap.p] != ap.delim && s[ap.p] != '}' {
 					return Null, malformedArray(s, "Incorrectly quoted array element.")
 				}
 				return ParseTextStyled(ap.elem, b.String(), ap.st)
@@ -305,7 +306,7 @@ func (ap *arrayParser) element() (Value, error) {
 			ap.p++
 			continue
 		}
-		if c == ',' || c == '}' {
+		if c == ap.delim || c == '}' {
 			break
 		}
 		if c == '{' {
@@ -368,7 +369,7 @@ func appendArrayDim(buf []byte, a *ArrayValue, elem Type, d, i int, st Style) ([
 	buf = append(buf, '{')
 	for k := int32(0); k < a.Dims[d]; k++ {
 		if k > 0 {
-			buf = append(buf, ',')
+			buf = append(buf, ArrayDelim(elem))
 		}
 		if d < len(a.Dims)-1 {
 			buf, i = appendArrayDim(buf, a, elem, d+1, i, st)
@@ -389,7 +390,7 @@ func appendArrayElem(buf []byte, v Value, elem Type, st Style) []byte {
 	text := buf[start:]
 	need := len(text) == 0 || strings.EqualFold(string(text), "NULL")
 	for _, c := range text {
-		if c == '"' || c == '\\' || c == '{' || c == '}' || c == ',' || isArraySpace(c) {
+		if c == '"' || c == '\\' || c == '{' || c == '}' || c == ArrayDelim(elem) || isArraySpace(c) {
 			need = true
 			break
 		}
@@ -475,4 +476,14 @@ func CastArray(v Value, elem Type, explicit bool) (Value, error) {
 		out.Elems[i] = c
 	}
 	return NewArray(out), nil
+}
+
+// ArrayDelim is pg_type's typdelim of an element type: the separator of
+// its array's elements in text, a semicolon for box (whose text has
+// commas) and a comma for every other type.
+func ArrayDelim(elem Type) byte {
+	if elem.ID == GeoBox {
+		return ';'
+	}
+	return ','
 }
