@@ -255,6 +255,21 @@ func (b *Binder) bindSubscript(args []ir.Expr) (ir.Expr, error) {
 	if isHstore(args[0].Type()) {
 		return b.bindHstoreSubscript(args)
 	}
+	if elem, ok := sqltypes.GeoElemType(args[0].Type().ID); ok && len(args) == 2 {
+		// point[0] is x: the geometric types PostgreSQL subscripts as
+		// fixed-length arrays from 0.
+		b.inferParam(args[1], sqltypes.TypeInt4)
+		if !args[1].Type().IsNumeric() && args[1].Type().ID != sqltypes.Unknown {
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "array subscript must have type integer")
+		}
+		i, err := b.coerceTo(args[1], sqltypes.TypeInt4, true)
+		if err != nil {
+			return nil, err
+		}
+		return fold(&ir.Func{Name: "subscript", Args: []ir.Expr{args[0], i}, Typ: elem, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.GeoElem(a[0], a[1].I), nil
+		})})
+	}
 	elem, err := b.subscriptArgs(args)
 	if err != nil {
 		return nil, err

@@ -787,3 +787,36 @@ func compareGeo(a, b Value) int {
 	}
 	return strings.Compare(string(AppendGeoBinary(nil, a)), string(AppendGeoBinary(nil, b)))
 }
+
+// GeoElemType is the element type of the geometric types PostgreSQL
+// subscripts as fixed-length arrays (point[0] is x; box[1] its low
+// corner): float8 for point and line, point for lseg and box.
+func GeoElemType(id TypeID) (Type, bool) {
+	switch id {
+	case GeoPoint, GeoLine:
+		return TypeFloat8, true
+	case GeoLSeg, GeoBox:
+		return Type{ID: GeoPoint}, true
+	}
+	return Type{}, false
+}
+
+// GeoElem is element i of a subscriptable geometric value (GeoElemType),
+// NULL outside its bounds, from 0.
+func GeoElem(v Value, i int64) Value {
+	var elems []Value
+	switch g := v.X.(type) {
+	case Point:
+		elems = []Value{NewFloat(g.X), NewFloat(g.Y)}
+	case Line:
+		elems = []Value{NewFloat(g.A), NewFloat(g.B), NewFloat(g.C)}
+	case LSeg:
+		elems = []Value{NewGeo(g.P[0]), NewGeo(g.P[1])}
+	case Box:
+		elems = []Value{NewGeo(g.High), NewGeo(g.Low)}
+	}
+	if i < 0 || i >= int64(len(elems)) {
+		return Null
+	}
+	return elems[i]
+}
