@@ -234,6 +234,14 @@ func TestNewTypeAttrRoundTrip(t *testing.T) {
 		{sqltypes.TypeMacAddr, "08:00:2b:01:02:03", kv.AttrString},
 		{sqltypes.TypeMacAddr8, "08:00:2b:01:02:03:04:05", kv.AttrString},
 		{sqltypes.ArrayOf(sqltypes.TypeCidr), "{10.0.0.0/8,::/0}", kv.AttrString},
+		{sqltypes.Type{ID: sqltypes.GeoPoint}, "(0.1,-1e-300)", kv.AttrString},
+		{sqltypes.Type{ID: sqltypes.GeoLSeg}, "[(0,0),(1,NaN)]", kv.AttrString},
+		{sqltypes.Type{ID: sqltypes.GeoBox}, "(1,1),(0,0)", kv.AttrString},
+		{sqltypes.Type{ID: sqltypes.GeoLine}, "{1,-1,0.30000000000000004}", kv.AttrString},
+		{sqltypes.Type{ID: sqltypes.GeoPath}, "[(0,0),(1,1)]", kv.AttrString},
+		{sqltypes.Type{ID: sqltypes.GeoPolygon}, "(0,0),(1,1),(2,0)", kv.AttrString},
+		{sqltypes.Type{ID: sqltypes.GeoCircle}, "<(1,2),inf>", kv.AttrString},
+		{sqltypes.ArrayOf(sqltypes.Type{ID: sqltypes.GeoBox}), "{(1,1),(0,0);(3,3),(2,2)}", kv.AttrString},
 	}
 	for _, c := range cases {
 		v, err := sqltypes.ParseText(c.typ, c.text)

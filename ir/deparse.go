@@ -176,6 +176,12 @@ func (d *deparser) fn(x *Func) {
 		d.expr(x.Args[1])
 		d.w(")")
 		return
+	case isOperatorName(x.Name) && len(x.Args) == 1:
+		// A prefix operator (~ x, @-@ lseg, ?| line).
+		d.w("(" + x.Name + " ")
+		d.expr(x.Args[0])
+		d.w(")")
+		return
 	case x.Name == "timezone" && len(x.Args) == 2:
 		d.w("(")
 		d.expr(x.Args[1])

@@ -100,7 +100,7 @@ func (r *rewriter) pgSyntax(head int) error {
 		t := r.toks[i]
 		afterDot := i > head && r.toks[i-1].is(".")
 		switch {
-		case t.kind == tkOp && OtherOperators[t.val] && !(prefixOps[t.val] && (i == head || !r.endsPrimary(i-1))):
+		case t.kind == tkOp && OtherOperators[t.val] && !(prefixOps[t.val] && !r.endsOperand(head, i-1)):
 			// (@@ and ?| without a left operand are the geometric types'
 			// prefix operators, respelled with the infix ones.)
 			r.replace(i, "| "+OtherOpFunc+"('"+t.val+"') |")
@@ -617,3 +617,18 @@ func (r *rewriter) xmlNamedList(open, close int, what string) (int, error) {
 
 // sqlString quotes s as an SQL string constant.
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// endsOperand reports whether token j (from head on) can end a left
+// operand: a name, a constant, a parameter or a closing bracket. After
+// anything else an operator that may also be a prefix one (@@ and ?| of
+// the geometric types) is the prefix one.
+func (r *rewriter) endsOperand(head, j int) bool {
+	if j < head {
+		return false
+	}
+	switch r.toks[j].kind {
+	case tkString, tkNumber:
+		return true
+	}
+	return r.endsPrimary(j)
+}

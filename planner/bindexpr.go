@@ -282,6 +282,12 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			if err != nil {
 				return nil, err
 			}
+			if geoOperand(e) || geoOperand(x) {
+				// The geometric types' = (and NOT IN's <>) are the
+				// registry's, where they exist at all: an OR of
+				// them (an AND for NOT IN), as PostgreSQL's = ANY.
+				return b.geoInList(sc, e, n.List, n.Not, agg)
+			}
 			l, r, err := b.unify(e, x)
 			if err != nil {
 				return nil, err
@@ -982,3 +988,25 @@ var geoCasts = map[[2]sqltypes.TypeID]bool{
 
 // geoOperand reports whether e is of a geometric type.
 func geoOperand(e ir.Expr) bool { return sqltypes.IsGeo(e.Type().ID) }
+
+// geoInList binds e [NOT] IN (list) over a geometric type: e = x OR ...
+// (e <> x AND ... for NOT IN), by the registry's operators.
+func (b *Binder) geoInList(sc *scope, e ir.Expr, list []ast.ExprNode, not bool, agg *aggBinder) (ir.Expr, error) {
+	op, logic := "=", ir.OpOr
+	if not {
+		op, logic = "<>", ir.OpAnd
+	}
+	terms := make([]ir.Expr, 0, len(list))
+	for _, item := range list {
+		x, err := b.child(sc, item, agg)
+		if err != nil {
+			return nil, err
+		}
+		t, err := b.bindRegisteredOp(op, e, x)
+		if err != nil {
+			return nil, err
+		}
+		terms = append(terms, t)
+	}
+	return fold(balanced(logic, terms))
+}

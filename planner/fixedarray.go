@@ -14,35 +14,7 @@ import (
 // (p)[1] (catalog.GistKey), so these are also its key expressions.
 
 // fixedArrayElem returns the element type of a fixed-length array type.
-func fixedArrayElem(t sqltypes.Type) (sqltypes.Type, bool) {
-	switch t.ID {
-	case sqltypes.GeoPoint, sqltypes.GeoLine:
-		return sqltypes.TypeFloat8, true
-	case sqltypes.GeoLSeg, sqltypes.GeoBox:
-		return sqltypes.Type{ID: sqltypes.GeoPoint}, true
-	}
-	return sqltypes.Type{}, false
-}
-
-// fixedArrayElement is element i of a fixed-length array value, or NULL
-// outside it.
-func fixedArrayElement(v sqltypes.Value, i int64) sqltypes.Value {
-	var elems []sqltypes.Value
-	switch g := v.X.(type) {
-	case sqltypes.Point:
-		elems = []sqltypes.Value{sqltypes.NewFloat(g.X), sqltypes.NewFloat(g.Y)}
-	case sqltypes.Line:
-		elems = []sqltypes.Value{sqltypes.NewFloat(g.A), sqltypes.NewFloat(g.B), sqltypes.NewFloat(g.C)}
-	case sqltypes.LSeg:
-		elems = []sqltypes.Value{sqltypes.NewGeo(g.P[0]), sqltypes.NewGeo(g.P[1])}
-	case sqltypes.Box:
-		elems = []sqltypes.Value{sqltypes.NewGeo(g.High), sqltypes.NewGeo(g.Low)}
-	}
-	if i < 0 || i >= int64(len(elems)) {
-		return sqltypes.Null
-	}
-	return elems[i]
-}
+func fixedArrayElem(t sqltypes.Type) (sqltypes.Type, bool) { return sqltypes.GeoElemType(t.ID) }
 
 // bindFixedSubscript binds x[i] of a fixed-length array type.
 func (b *Binder) bindFixedSubscript(args []ir.Expr) (ir.Expr, error) {
@@ -58,6 +30,6 @@ func (b *Binder) bindFixedSubscript(args []ir.Expr) (ir.Expr, error) {
 		}})
 	}
 	return fold(&ir.Func{Name: "subscript", Args: args, Typ: elem, Fn: strict(func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-		return fixedArrayElement(a[0], a[1].I), nil
+		return sqltypes.GeoElem(a[0], a[1].I), nil
 	})})
 }

@@ -327,6 +327,12 @@ func (b *Binder) setOp(kind ir.SetOpKind, all bool, l, r ir.Rel) (ir.Rel, error)
 		if err != nil {
 			return nil, err
 		}
+		if !(kind == ir.Union && all) {
+			// Only UNION ALL keeps rows without comparing them.
+			if err := groupable(t); err != nil {
+				return nil, err
+			}
+		}
 		cols[i] = ir.Column{Name: lc[i].Name, Type: t, Col: -1}
 	}
 	var err error

@@ -56,6 +56,10 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 		rng(sqltypes.Int8Multirange, "{[1,3),(5,)}"), rng(sqltypes.DateMultirange, "{}"),
 		parse(sqltypes.TypeInet, "10.1.2.3/8"), parse(sqltypes.TypeCidr, "2001:db8::/32"),
 		parse(sqltypes.TypeMacAddr, "08:00:2b:01:02:03"), parse(sqltypes.TypeMacAddr8, "08:00:2b:01:02:03:04:05"),
+		parse(sqltypes.Type{ID: sqltypes.GeoPoint}, "(1.5,-0)"), parse(sqltypes.Type{ID: sqltypes.GeoLSeg}, "[(0,0),(1,NaN)]"),
+		parse(sqltypes.Type{ID: sqltypes.GeoBox}, "(1,1),(0,0)"), parse(sqltypes.Type{ID: sqltypes.GeoLine}, "{1,2,3}"),
+		parse(sqltypes.Type{ID: sqltypes.GeoPath}, "[(0,0),(1,1)]"), parse(sqltypes.Type{ID: sqltypes.GeoPolygon}, "(0,0),(1,1),(2,0)"),
+		parse(sqltypes.Type{ID: sqltypes.GeoCircle}, "<(1,2),inf>"),
 	}
 }
 

@@ -102,8 +102,8 @@ func minMax(name string) *Func {
 		case sqltypes.Cidr:
 			return sqltypes.TypeInet, nil // max(inet), through cidr's implicit cast
 		}
-		if c.Args[0].IsRange() {
-			return errNoOverload() // nor of ranges
+		if c.Args[0].IsRange() || sqltypes.IsGeo(c.Args[0].ID) {
+			return errNoOverload() // nor of ranges and the geometric types
 		}
 		return c.Args[0], nil
 	}}

@@ -105,7 +105,7 @@ func parseArrayStyled(s string, elem Type, st Style) (*ArrayValue, error) {
 	if p >= len(s) || s[p] != '{' {
 		return nil, malformedArray(s, "Array value must start with \"{\" or dimension information.")
 	}
-	ap := arrayParser{s: s, p: p, elem: elem, st: st}
+	ap := arrayParser{s: s, p: p, delim: elem.ArrayDelim(), elem: elem, st: st}
 	if err := ap.parse(); err != nil {
 		return nil, err
 	}
@@ -173,6 +173,7 @@ func parseDimBounds(s string) (lo, hi int32, n int, ok bool) {
 type arrayParser struct {
 	s     string
 	p     int
+	delim byte // the element separator (ArrayDelim)
 	elem  Type
 	st    Style // the session's settings elements are read in
 	dims  []int32
@@ -237,7 +238,7 @@ func (ap *arrayParser) parse() error {
 			}
 			counts[depth]++
 			state = afterItem
-		case c == ap.elem.ArrayDelim():
+		case c == ap.delim:
 			if state != afterItem {
 				return malformedArray(s, "Unexpected \",\" character.")
 			}
@@ -291,7 +292,7 @@ func (ap *arrayParser) element() (Value, error) {
 				for ap.p < len(s) && isArraySpace(s[ap.p]) {
 					ap.p++
 				}
-				if ap.p < len(s) && s[ap.p] != ap.elem.ArrayDelim() && s[ap.p] != '}' {
+				if ap.p < len(s) && s[ap.p] != ap.delim && s[ap.p] != '}' {
 					return Null, malformedArray(s, "Incorrectly quoted array element.")
 				}
 				return ParseTextStyled(ap.elem, b.String(), ap.st)
@@ -305,7 +306,7 @@ func (ap *arrayParser) element() (Value, error) {
 			ap.p++
 			continue
 		}
-		if c == ap.elem.ArrayDelim() || c == '}' {
+		if c == ap.delim || c == '}' {
 			break
 		}
 		if c == '{' {

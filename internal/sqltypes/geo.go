@@ -149,6 +149,10 @@ func Float8Lt(a, b float64) bool { return !math.IsNaN(a) && (math.IsNaN(b) || a 
 // Float8Gt is float8's >, NaN above every number (float8_gt).
 func Float8Gt(a, b float64) bool { return !math.IsNaN(b) && (math.IsNaN(a) || a > b) }
 
+// pgNaN is the NaN float8in returns (C's NAN): its bits, not Go's
+// math.NaN()'s, are what point_send sends.
+var pgNaN = math.Float64frombits(0x7ff8000000000000)
+
 // geoReader reads a geometric type's text input as geo_ops.c's
 // pair_decode, path_decode and single_decode do: every syntax error is
 // the type's 22P02 quoting the whole input.
@@ -201,7 +205,7 @@ func (r *geoReader) float() (float64, error) {
 		}
 		r.p = i + n
 	case strings.HasPrefix(rest, "nan"):
-		f, r.p = math.NaN(), i+3
+		f, r.p = pgNaN, i+3
 	default:
 		digits := 0
 		for i < len(r.s) && r.s[i] >= '0' && r.s[i] <= '9' {
@@ -782,4 +786,37 @@ func compareGeo(a, b Value) int {
 		return int(x) - int(y)
 	}
 	return strings.Compare(string(AppendGeoBinary(nil, a)), string(AppendGeoBinary(nil, b)))
+}
+
+// GeoElemType is the element type of the geometric types PostgreSQL
+// subscripts as fixed-length arrays (point[0] is x; box[1] its low
+// corner): float8 for point and line, point for lseg and box.
+func GeoElemType(id TypeID) (Type, bool) {
+	switch id {
+	case GeoPoint, GeoLine:
+		return TypeFloat8, true
+	case GeoLSeg, GeoBox:
+		return Type{ID: GeoPoint}, true
+	}
+	return Type{}, false
+}
+
+// GeoElem is element i of a subscriptable geometric value (GeoElemType),
+// NULL outside its bounds, from 0.
+func GeoElem(v Value, i int64) Value {
+	var elems []Value
+	switch g := v.X.(type) {
+	case Point:
+		elems = []Value{NewFloat(g.X), NewFloat(g.Y)}
+	case Line:
+		elems = []Value{NewFloat(g.A), NewFloat(g.B), NewFloat(g.C)}
+	case LSeg:
+		elems = []Value{NewGeo(g.P[0]), NewGeo(g.P[1])}
+	case Box:
+		elems = []Value{NewGeo(g.High), NewGeo(g.Low)}
+	}
+	if i < 0 || i >= int64(len(elems)) {
+		return Null
+	}
+	return elems[i]
 }

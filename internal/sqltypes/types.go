@@ -264,8 +264,8 @@ var infos = [numTypeIDs]typeInfo{
 	GeoPath:    {"path", 602, 1019, -1, KindGeo, []string{"path"}},
 	GeoPolygon: {"polygon", 604, 1027, -1, KindGeo, []string{"polygon"}},
 	GeoCircle:  {"circle", 718, 719, 24, KindGeo, []string{"circle"}},
-	Geometry:  {"geometry", GeometryOID, GeometryArrayOID, -1, KindGeometry, []string{"geometry"}},
-	Geography: {"geography", GeographyOID, GeographyArrayOID, -1, KindGeometry, []string{"geography"}},
+	Geometry:   {"geometry", GeometryOID, GeometryArrayOID, -1, KindGeometry, []string{"geometry"}},
+	Geography:  {"geography", GeographyOID, GeographyArrayOID, -1, KindGeometry, []string{"geography"}},
 }
 
 // The fixed OIDs of the extension types (see infos).
@@ -303,10 +303,14 @@ func (t Type) ElemType() Type {
 }
 
 // ArrayDelim is pg_type's typdelim: the separator of t's elements in an
-// array's text form (PostGIS's types take ':').
+// array's text form (PostGIS's types take ':', box, whose text has
+// commas, ';').
 func (t Type) ArrayDelim() byte {
-	if t.ID == Geometry || t.ID == Geography {
+	switch t.ID {
+	case Geometry, Geography:
 		return ':'
+	case GeoBox:
+		return ';'
 	}
 	return ','
 }

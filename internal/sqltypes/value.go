@@ -391,6 +391,8 @@ func Identical(a, b Value) bool {
 			}
 		}
 		return true
+	case KindGeo:
+		return compareGeo(a, b) == 0 // the same floats, bit for bit
 	case KindTSVector:
 		return CompareTSVector(a.TSVector(), b.TSVector()) == 0
 	case KindTSQuery:
