@@ -28,19 +28,43 @@ func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, ctx *ir.EvalContext) [
 	var out []ir.Expr
 	for _, c := range conj {
 		f, ok := c.(*ir.Func)
-		if !ok || len(f.Args) != 2 {
-			continue
-		}
-		op, other, ok := gistOperand(f, col)
 		if !ok {
 			continue
 		}
-		v, err := other.Eval(ctx, nil)
-		if err != nil || v.IsNull() || v.K != sqltypes.KindGeo {
-			continue
-		}
-		lo, hi, ok := gistBox(op, v)
-		if !ok {
+		var lo, hi sqltypes.Point
+		switch {
+		case len(f.Args) == 2:
+			op, other, ok := gistOperand(f, col)
+			if !ok {
+				continue
+			}
+			v, err := other.Eval(ctx, nil)
+			if err != nil || v.IsNull() {
+				continue
+			}
+			switch v.K {
+			case sqltypes.KindGeo:
+				lo, hi, ok = gistBox(op, v)
+			case sqltypes.KindGeometry:
+				lo, hi, ok = geometryBox(op, v, 0)
+			}
+			if !ok {
+				continue
+			}
+		case f.Name == "st_dwithin" && len(f.Args) == 3 && ir.IsStatementConstant(f.Args[2]):
+			_, other, ok := gistOperand(&ir.Func{Name: f.Name, Args: f.Args[:2]}, col)
+			if !ok {
+				continue
+			}
+			v, err := other.Eval(ctx, nil)
+			d, derr := f.Args[2].Eval(ctx, nil)
+			if err != nil || derr != nil || v.K != sqltypes.KindGeometry || d.IsNull() {
+				continue
+			}
+			if lo, hi, ok = geometryBox(f.Name, v, d.AsFloat()); !ok {
+				continue
+			}
+		default:
 			continue
 		}
 		bound := func(e ir.Expr, bop ir.BinOp, at float64) {
@@ -60,7 +84,11 @@ func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, ctx *ir.EvalContext) [
 // returns the operator as if the column were on its left (box @> p is
 // p <@ box).
 func gistOperand(f *ir.Func, col int) (op string, other ir.Expr, ok bool) {
-	mirror := map[string]string{"<@": "@>", "@>": "<@", "<<": ">>", ">>": "<<", "<^": ">^", ">^": "<^", "~=": "~="}
+	mirror := map[string]string{"<@": "@>", "@>": "<@", "<<": ">>", ">>": "<<", "<^": ">^", ">^": "<^", "~=": "~=",
+		// PostGIS's: for a point, each confines it to the other's box
+		// whichever side it is on (a shape within a point is that point).
+		"&&": "&&", "st_intersects": "st_intersects", "st_within": "st_within", "st_contains": "st_contains",
+		"st_covers": "st_covers", "st_dwithin": "st_dwithin"}
 	for i, a := range f.Args {
 		ref, isCol := a.(*ir.ColRef)
 		if !isCol || ref.Index != col || !ir.IsStatementConstant(f.Args[1-i]) {
@@ -124,4 +152,28 @@ func gistBox(op string, v sqltypes.Value) (lo, hi sqltypes.Point, ok bool) {
 		return lo, hi, true
 	}
 	return lo, hi, false
+}
+
+// geometryBox is the box that a PostGIS predicate between a point column
+// and the constant geometry v confines the point to: v's bounding box,
+// grown by d for ST_DWithin, and by a float4's rounding for &&, which
+// PostGIS decides on float4 boxes.
+func geometryBox(op string, v sqltypes.Value, d float64) (lo, hi sqltypes.Point, ok bool) {
+	switch op {
+	case "&&", "st_intersects", "st_within", "st_contains", "st_covers", "st_dwithin":
+	default:
+		return lo, hi, false
+	}
+	g, err := v.Geom()
+	if err != nil {
+		return lo, hi, false
+	}
+	b, ok := g.Shape.Bounds()
+	if !ok || math.IsNaN(d) || d < 0 {
+		return lo, hi, false
+	}
+	// A float4 has 24 bits of mantissa: widen by more than its rounding,
+	// and by a few ulps for the arithmetic of d.
+	w := func(a float64) float64 { return d + math.Abs(a)*1e-6 + 1e-9 }
+	return sqltypes.Point{X: b.MinX - w(b.MinX), Y: b.MinY - w(b.MinY)}, sqltypes.Point{X: b.MaxX + w(b.MaxX), Y: b.MaxY + w(b.MaxY)}, true
 }

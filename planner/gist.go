@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/geo"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -18,7 +19,17 @@ import (
 
 // gistOpclasses are the operator classes of the gist keys zproxy builds,
 // by column type: the default ones, which pg_get_indexdef leaves unsaid.
-var gistOpclasses = map[sqltypes.TypeID]string{sqltypes.GeoPoint: "point_ops"}
+var gistOpclasses = map[sqltypes.TypeID]string{sqltypes.GeoPoint: "point_ops", sqltypes.Geometry: "gist_geometry_ops_2d"}
+
+// gistCoordinates are the key expressions of a gist index's x and y over
+// column col of type t: a point's subscripts, a PostGIS point's ST_X and
+// ST_Y.
+func gistCoordinates(col string, t sqltypes.Type) [2]string {
+	if t.ID == sqltypes.Geometry {
+		return [2]string{"st_x(" + col + ")", "st_y(" + col + ")"}
+	}
+	return [2]string{"(" + col + ")[0]", "(" + col + ")[1]"}
+}
 
 // checkGistPart refuses what a gist key part cannot have.
 func checkGistPart(part *ast.IndexPartSpecification) error {
@@ -57,9 +68,16 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 	if named, ok := b.stmt.IndexOpclasses[0]; ok && named != opclass {
 		return unsupported("operator class %s is not supported (a gist index over %s is %s)", named, t.Columns[col].Type, opclass)
 	}
+	if typ := t.Columns[col].Type; typ.ID == sqltypes.Geometry {
+		// Points only: other shapes need an extent per entry (XZ-order).
+		if kind, _, _, _ := typ.GeomTypmodParts(); kind != geo.Point {
+			return pgerr.New(pgerr.FeatureNotSupported, "gist indexes over geometry are supported for geometry(Point) columns only").
+				WithHint("Declare the column geometry(Point) or geometry(Point, srid).")
+		}
+	}
 	ix.Columns = nil
 	name := sqltypes.QuoteIdent(t.Columns[col].Name)
-	for _, sql := range []string{"(" + name + ")[0]", "(" + name + ")[1]"} {
+	for _, sql := range gistCoordinates(name, t.Columns[col].Type) {
 		e, err := b.bindIndexExpr(t, sql, false)
 		if err != nil {
 			return err

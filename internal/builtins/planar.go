@@ -37,4 +37,16 @@ func init() {
 		p := v.Point()
 		return p.X, p.Y, true
 	})
+	// PostGIS's geometry <-> geometry of two points is their Euclidean
+	// distance (geography's is on the sphere: not planar).
+	RegisterPlanarPoint(sqltypes.Geometry, func(v sqltypes.Value) (float64, float64, bool) {
+		if v.IsNull() {
+			return 0, 0, false
+		}
+		g, err := v.Geom()
+		if err != nil {
+			return 0, 0, false
+		}
+		return g.PointXY()
+	})
 }
