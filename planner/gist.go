@@ -4,8 +4,8 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
-	"github.com/zproxy/zproxy/internal/geo"
 	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/geo"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
