@@ -157,9 +157,13 @@ type Scan struct {
 	// Estimated is the statistics' estimate for the path chosen (nil when
 	// the table has no statistics).
 	Estimated *Estimate
-	Covering  bool
-	describe  func() []string
-	cols      []ir.Column
+	// Assumed is, for a table without statistics, the same estimate over
+	// unanalyzedRows with PostgreSQL's default selectivities: what
+	// EXPLAIN's costs show (cost.go); no rule decides by it.
+	Assumed  *Estimate
+	Covering bool
+	describe func() []string
+	cols     []ir.Column
 }
 
 // Rowset yields the rows of a catalog relation (information_schema,
@@ -408,6 +412,8 @@ type Plan struct {
 	// each, in order, before the statement; their RETURNING rows are what
 	// the statement's CTE Scans of them read.
 	Writes []*CTEWrite
+	// Costs are every operator's estimate (cost.go), for EXPLAIN.
+	Costs map[Node]*NodeCost
 }
 
 // CTEWrite is a data-modifying WITH query planned.

@@ -257,8 +257,9 @@ type ExplainOptions struct {
 	Buffers bool
 	Timing  bool
 	Summary bool
-	// Settings and WAL are accepted as PostgreSQL accepts them; zproxy has
-	// no write-ahead log of its own to report.
+	// Settings lists the planner settings changed from their defaults;
+	// WAL (with ANALYZE) the items a write hands to the store and their
+	// bytes, zproxy's counterpart of PostgreSQL's WAL records.
 	Settings bool
 	WAL      bool
 }

@@ -361,7 +361,8 @@ func (st *statement) autoExplainDone(plan *optimizer.Plan, elapsed time.Duration
 		text = optimizer.ExplainStructured(plan, stats, optimizer.ExplainDoc{Format: format, Analyze: stats != nil,
 			Costs: true, Timing: true, QueryText: st.parsed.Text})
 	} else {
-		text = "Query Text: " + st.parsed.Text + "\n" + strings.Join(optimizer.Explain(plan, stats), "\n")
+		// Costs on, as auto_explain's are.
+		text = "Query Text: " + st.parsed.Text + "\n" + strings.Join(optimizer.ExplainText(plan, stats, optimizer.ExplainDoc{Costs: true}), "\n")
 	}
 	st.sess.logRecord(fmt.Sprintf("duration: %.3f ms  plan:\n%s", float64(elapsed.Nanoseconds())/1e6, text),
 		"duration_ms", float64(elapsed.Microseconds())/1000, "statement", st.parsed.Text, "plan", text)
