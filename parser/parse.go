@@ -262,6 +262,11 @@ type ExplainOptions struct {
 	// bytes, zproxy's counterpart of PostgreSQL's WAL records.
 	Settings bool
 	WAL      bool
+	// Err is the first option PostgreSQL would reject (an unknown option
+	// or value, WAL or TIMING without ANALYZE): PostgreSQL checks them
+	// when it analyzes the statement, after the explained statement's own
+	// errors, so the binder raises it once that statement is bound.
+	Err error
 }
 
 // Position converts a byte offset into SQL (for instance an expression's

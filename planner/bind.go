@@ -269,6 +269,9 @@ func (b *Binder) bindStmt(node ast.StmtNode) (ir.Statement, error) {
 		}
 		x := &ir.Explain{Stmt: inner, Analyze: n.Analyze, Format: "text", Costs: true, Timing: n.Analyze, Summary: n.Analyze}
 		if o := b.stmt.Explain; o != nil {
+			if o.Err != nil {
+				return nil, o.Err
+			}
 			x.Format, x.Verbose, x.Costs, x.Buffers, x.Timing, x.Summary, x.Settings = o.Format, o.Verbose, o.Costs, o.Buffers, o.Timing, o.Summary, o.Settings
 			x.WAL = o.WAL
 		}
