@@ -136,6 +136,9 @@ func (n *pgNode) inclusiveStats(stats map[Node]*NodeStats) NodeStats {
 	if n.statsOf != nil {
 		return sum // a drawn-in node's figures are its input's, counted once
 	}
+	if _, ok := n.node.(Write); ok && stats[n.node] != nil {
+		return sum // a write's figures are its statement's, its inputs' included
+	}
 	for _, k := range n.kids {
 		s := k.inclusiveStats(stats)
 		sum.ItemsRead += s.ItemsRead

@@ -439,7 +439,7 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 		st.tables.report(e.cfg.Metrics, plan, stats)
 		e.cfg.Metrics.Query(kind, plan.AccessPath(), time.Since(start), read, returned)
 		st.record(plan, stats, rows, time.Since(start))
-		st.autoExplainDone(plan, time.Since(start), rows)
+		st.autoExplainDone(plan, time.Since(start), rows, stats)
 	}
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"

@@ -195,7 +195,7 @@ async function sessionsPage() {
       h('td', {}, r.state ? h('span', { class: 'tag', text: r.state }) : '—'),
       h('td', {}, h('code', { text: r.query || '' }))))));
   return [card(h('h1', { text: 'Sessions' }),
-    h('p', { class: 'muted', text: `pg_stat_activity: the ${rows.length} session${rows.length === 1 ? '' : 's'} of this proxy. Each proxy over a shared store knows its own sessions; open the console of each to see them all.` })),
+    h('p', { class: 'muted', text: `pg_stat_activity: ${rows.length} session${rows.length === 1 ? '' : 's'}, of every proxy sharing this store (a role without pg_read_all_stats sees others' sessions without their queries).` })),
     card(table)];
 }
 
