@@ -53,14 +53,16 @@ const (
 // few columns.
 const unanalyzedRows = 1000
 
-// costPlan estimates every operator of p, its subplans' and WITH queries'.
+// costPlan estimates every operator of p, its subplans' and WITH queries'
+// (Plan.Costs).
 func costPlan(p *Plan, opts Options) map[Node]*NodeCost {
 	c := &coster{opts: opts, out: map[Node]*NodeCost{}, work: map[int]float64{}, writes: map[int]*NodeCost{}}
 	for _, w := range p.Writes {
-		for n, nc := range w.Plan.Costs {
+		wc := w.Plan.Costs()
+		for n, nc := range wc {
 			c.out[n] = nc
 		}
-		c.writes[w.ID] = w.Plan.Costs[w.Plan.Root]
+		c.writes[w.ID] = wc[w.Plan.Root]
 	}
 	c.cost(p.Root)
 	return c.out

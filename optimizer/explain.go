@@ -96,6 +96,10 @@ func Explain(p *Plan, stats map[Node]*NodeStats) []string {
 // under each operator that wrote.
 func ExplainText(p *Plan, stats map[Node]*NodeStats, doc ExplainDoc) []string {
 	var lines []string
+	var costs map[Node]*NodeCost
+	if doc.Costs {
+		costs = p.Costs()
+	}
 	walkDescriptions(p, func(s explainStep) {
 		// PostgreSQL's layout: children start with "->" and their details
 		// line up under the operator name.
@@ -108,7 +112,7 @@ func ExplainText(p *Plan, stats map[Node]*NodeStats, doc ExplainDoc) []string {
 			lines = append(lines, strings.Repeat("      ", s.depth-1)+"  "+s.label)
 		}
 		cost := ""
-		if c := p.Costs[s.node]; doc.Costs && c != nil {
+		if c := costs[s.node]; c != nil {
 			cost = fmt.Sprintf("  (cost=%.2f..%.2f rows=%.0f width=%d)", c.Startup, c.Total, c.Rows, c.Width)
 		}
 		lines = append(lines, head+s.desc.Head+cost+analyzed(stats[s.node]))

@@ -153,11 +153,12 @@ func (n *pgNode) inclusiveStats(stats map[Node]*NodeStats) NodeStats {
 func pgTree(p *Plan) *pgNode {
 	var root *pgNode
 	var stack []*pgNode
+	costs := p.Costs()
 	walkDescriptions(p, func(s explainStep) {
 		n := pgShape(s.node, s.desc)
 		n.label = s.label
 		n.node = s.node
-		n.cost = p.Costs[s.node]
+		n.cost = costs[s.node]
 		if n.cost != nil {
 			n.innerCost = n.cost.Inner
 		}

@@ -77,7 +77,7 @@ func Optimize(stmt ir.Statement, params []sqltypes.Value, opts Options) (*Plan, 
 	if plan.Columns == nil {
 		plan.Columns = plan.Root.Columns()
 	}
-	plan.Costs = costPlan(plan, b.opts)
+	plan.opts = b.opts
 	return plan, nil
 }
 

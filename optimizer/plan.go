@@ -6,6 +6,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/zorder"
+	"sync"
 )
 
 // Node is one operator of a physical plan. The executor builds one
@@ -412,8 +413,18 @@ type Plan struct {
 	// each, in order, before the statement; their RETURNING rows are what
 	// the statement's CTE Scans of them read.
 	Writes []*CTEWrite
-	// Costs are every operator's estimate (cost.go), for EXPLAIN.
-	Costs map[Node]*NodeCost
+	// opts are what the plan was built with, for its costs; costs are
+	// every operator's estimate (cost.go), computed when EXPLAIN first
+	// asks (Costs), off the path of statements that are not explained.
+	opts      Options
+	costsOnce sync.Once
+	costs     map[Node]*NodeCost
+}
+
+// Costs returns every operator's estimate (cost.go), for EXPLAIN.
+func (p *Plan) Costs() map[Node]*NodeCost {
+	p.costsOnce.Do(func() { p.costs = costPlan(p, p.opts) })
+	return p.costs
 }
 
 // CTEWrite is a data-modifying WITH query planned.
