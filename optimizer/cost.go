@@ -45,6 +45,7 @@ const (
 	recursiveRounds    = 10      // a recursive union's rounds (cost_recursive_union)
 	appendCPUFactor    = 0.5     // APPEND_CPU_COST_MULTIPLIER
 	defaultVarWidth    = 32      // get_typavgwidth's guess for a varlena
+	hashBucketDefault  = 0.1     // estimate_hash_bucketsize without statistics
 )
 
 // unanalyzedRows is the rows a table never analyzed is assumed to hold
@@ -110,7 +111,7 @@ func (c *coster) cost(n Node) *NodeCost {
 	// Rows are whole and at least one (clamp_row_est), but a write's
 	// without RETURNING, which returns none.
 	if _, ok := n.(Write); !ok || nc.Rows > 0 {
-		nc.Rows = math.Max(math.Round(nc.Rows), 1)
+		nc.Rows = math.Max(math.RoundToEven(nc.Rows), 1) // rint, as clamp_row_est
 	}
 	c.out[n] = nc
 	return nc
@@ -157,13 +158,11 @@ func (c *coster) node(n Node) *NodeCost {
 		in := c.cost(x.Input)
 		return &NodeCost{Startup: in.Startup, Total: in.Total + in.Rows*(cpuOperator*float64(len(x.Calls))+cpuTuple), Rows: in.Rows}
 	case *Sort:
+		// A top-N sort reports its input's rows, as PostgreSQL's bounded
+		// Sort does: the Limit above it scales the run by what it keeps.
 		in := c.cost(x.Input)
-		rows := in.Rows
-		if x.Limit > 0 {
-			rows = math.Min(rows, float64(x.Limit))
-		}
-		return &NodeCost{Startup: in.Total + sortComparisons(in.Rows, x.Limit)*2*cpuOperator,
-			Total: in.Total + sortComparisons(in.Rows, x.Limit)*2*cpuOperator + in.Rows*cpuOperator, Rows: rows}
+		startup := in.Total + sortComparisons(in.Rows, x.Limit)*2*cpuOperator
+		return &NodeCost{Startup: startup, Total: startup + in.Rows*cpuOperator, Rows: in.Rows}
 	case *Distinct:
 		in := c.cost(x.Input)
 		if len(x.On) > 0 {
@@ -218,7 +217,10 @@ func (c *coster) node(n Node) *NodeCost {
 		keys := float64(len(x.LeftKeys))
 		rows := joinRows(x.Kind, o.Rows, i.Rows, c.equiSel(x.Left, x.Right, x.LeftKeys, x.RightKeys)*c.selectivity(x.Residual))
 		startup := o.Startup + i.Total + (cpuOperator*keys+cpuTuple)*i.Rows
-		return &NodeCost{Startup: startup, Total: startup + (o.Total - o.Startup) + cpuOperator*keys*o.Rows + cpuTuple*rows, Rows: rows}
+		// Each outer row hashes its keys and compares them with half the
+		// rows of its bucket (final_cost_hashjoin).
+		probe := cpuOperator * keys * o.Rows * (1 + math.Max(math.Round(i.Rows*c.bucketFraction(x.Right, x.RightKeys)), 1)*0.5)
+		return &NodeCost{Startup: startup, Total: startup + (o.Total - o.Startup) + probe + cpuTuple*rows, Rows: rows}
 	case *MergeJoin:
 		o, i := c.cost(x.Left), c.cost(x.Right)
 		keys := float64(len(x.LeftKeys))
@@ -446,6 +448,33 @@ func (c *coster) equiSel(l, r Node, lk, rk []ir.Expr) float64 {
 		sel /= math.Max(math.Max(nl, nr), 1)
 	}
 	return sel
+}
+
+// bucketFraction is the share of a hash table's rows in one bucket, as
+// estimate_hash_bucketsize: one over the keys' distinct values where the
+// statistics (or a one-column primary key) know them, else PostgreSQL's
+// 0.1.
+func (c *coster) bucketFraction(n Node, keys []ir.Expr) float64 {
+	frac := 1.0
+	out := n.Columns()
+	for _, k := range keys {
+		ref, ok := k.(*ir.ColRef)
+		if !ok || ref.Index >= len(out) || out[ref.Index].Table == nil || out[ref.Index].Col < 0 {
+			return hashBucketDefault
+		}
+		t, col := out[ref.Index].Table, out[ref.Index].Col
+		ts := c.stats(t)
+		pk := len(t.PrimaryKey) == 1 && t.PrimaryKey[0].Column == col
+		if ts == nil && !pk || ts != nil && !pk && ts.Column(&t.Columns[col]) == nil {
+			return hashBucketDefault
+		}
+		rows := float64(unanalyzedRows)
+		if ts != nil {
+			rows = ts.Rows
+		}
+		frac = math.Min(frac, 1/columnDistinct(t, ts, col, rows))
+	}
+	return frac
 }
 
 func (c *coster) exprDistinct(n Node, e ir.Expr, rows float64) float64 {
