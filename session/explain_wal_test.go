@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -97,5 +98,37 @@ func TestExplainSettingsAsPostgres(t *testing.T) {
 	text := mustExec(t, sess, `EXPLAIN (SETTINGS, COSTS off) SELECT 1`)
 	if last := text[len(text)-1]; last != "Settings: enable_seqscan = 'off', random_page_cost = '1.1', search_path = 'public', work_mem = '8MB'" {
 		t.Errorf("text: %q", last)
+	}
+}
+
+// TestExplainTextCosts: the text format puts PostgreSQL's
+// (cost=startup..total rows=n width=w) on every operator's head line, and
+// COSTS off leaves them out; the structured formats carry the same four
+// figures on every node.
+func TestExplainTextCosts(t *testing.T) {
+	_, sess := newSession(t, memStore(t))
+	mustExec(t, sess, `CREATE TABLE c (id int PRIMARY KEY, g int, v text)`)
+	mustExec(t, sess, `INSERT INTO c SELECT n, n % 10, 'v' || n FROM generate_series(1, 200) n`)
+	mustExec(t, sess, `ANALYZE c`)
+	const q = `SELECT g, count(*) FROM c WHERE id > 10 GROUP BY g ORDER BY 2 DESC LIMIT 3`
+	heads := 0
+	for i, l := range mustExec(t, sess, `EXPLAIN `+q) {
+		if i == 0 || strings.Contains(l, "->  ") { // an operator's head line
+			heads++
+			if !regexp.MustCompile(`  \(cost=\d+\.\d\d\.\.\d+\.\d\d rows=\d+ width=\d+\)$`).MatchString(l) {
+				t.Errorf("head line without its costs: %q", l)
+			}
+		}
+	}
+	if heads < 4 {
+		t.Errorf("%d operators", heads)
+	}
+	if out := strings.Join(mustExec(t, sess, `EXPLAIN (COSTS off) `+q), "\n"); strings.Contains(out, "(cost=") {
+		t.Errorf("COSTS off:\n%s", out)
+	}
+	// The scan of an analyzed table: the rows its bounds admit.
+	out := strings.Join(mustExec(t, sess, `EXPLAIN (FORMAT JSON) SELECT v FROM c WHERE id > 100`), "\n")
+	if !strings.Contains(out, `"Plan Rows": 100,`) {
+		t.Errorf("the scan's rows from the statistics:\n%s", out)
 	}
 }
