@@ -71,6 +71,14 @@ func TestExplainWAL(t *testing.T) {
 	if !strings.Contains(text, "WAL: records=3 bytes=") {
 		t.Errorf("text format:\n%s", text)
 	}
+	// A query whose WITH query writes: the writes run and are counted on
+	// the top node.
+	if r := doc(`EXPLAIN (ANALYZE, WAL, FORMAT JSON) WITH gone AS (DELETE FROM w WHERE id = 5 RETURNING v) SELECT count(*) FROM gone`); r["WAL Records"].(float64) != 2 {
+		t.Errorf("a data-modifying WITH query's WAL: %v", r)
+	}
+	if n := mustExec(t, sess, `SELECT count(*) FROM w WHERE id = 5`); n[0] != "0" {
+		t.Errorf("EXPLAIN ANALYZE did not run the WITH query's DELETE")
+	}
 	_, err := runSQL(t.Context(), sess, `EXPLAIN (WAL) SELECT 1`)
 	if pgerr.CodeOf(err) != pgerr.InvalidParameterValue || err == nil || !strings.Contains(err.Error(), "EXPLAIN option WAL requires ANALYZE") {
 		t.Errorf("WAL without ANALYZE: %v", err)

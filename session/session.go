@@ -576,7 +576,7 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 			}
 			run.MaxReadCapacity = st.sess.maxReadCapacity()
 		}
-		if x.Stmt.Describe().Writes {
+		if _, write := plan.Root.(optimizer.Write); write {
 			// EXPLAIN ANALYZE runs the statement, writes included, as
 			// PostgreSQL's does.
 			res, err := e.exec.Write(ctx, plan, params, run)
@@ -603,6 +603,11 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 				}
 			}
 			rows.Close()
+			if st := stats[plan.Root]; st != nil {
+				// A query's data-modifying WITH queries: their writes are
+				// the statement's, shown on the top node.
+				st.WALRecords, st.WALBytes = kvStats.OpsWritten.Load(), kvStats.BytesWritten.Load()
+			}
 		}
 		total = time.Since(start)
 	}
