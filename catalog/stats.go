@@ -444,3 +444,54 @@ func (c *Catalog) PutStats(ctx context.Context, stats ...*TableStats) error {
 	})
 	return err
 }
+
+// itemOverhead is what an item holds besides its columns' values: the
+// partition and sort keys and the store's own attributes (the commit
+// timestamp, attribute names' type tags), in bytes.
+const itemOverhead = 64
+
+// defaultWidth is the width assumed for a column without statistics.
+const defaultWidth = 16
+
+// ItemBytes estimates the size of an item holding the given columns of t
+// (every column when cols is nil), from the columns' average widths and
+// NULL fractions where the table has statistics (ts may be nil): the
+// optimizer's capacity estimates and the sizes of relations on a store
+// that cannot measure them use it.
+func ItemBytes(t *Table, ts *TableStats, cols []int) float64 {
+	if cols == nil {
+		cols = make([]int, len(t.Columns))
+		for i := range cols {
+			cols[i] = i
+		}
+	}
+	seen := map[int]bool{}
+	size := float64(itemOverhead)
+	for _, i := range cols {
+		if i < 0 || i >= len(t.Columns) || seen[i] {
+			continue
+		}
+		seen[i] = true
+		col := &t.Columns[i]
+		width := float64(defaultWidth)
+		if cs := ts.Column(col); cs != nil {
+			width = float64(cs.AvgWidth) * (1 - cs.NullFrac)
+		}
+		size += width + float64(len(col.AttrName())) + 1
+	}
+	return size
+}
+
+// IndexEntryColumns are the columns an entry of ix holds: its key
+// columns, included columns and the table's primary key.
+func IndexEntryColumns(t *Table, ix *Index) []int {
+	var cols []int
+	for _, k := range ix.Columns {
+		cols = append(cols, k.Column)
+	}
+	cols = append(cols, ix.Include...)
+	for _, k := range t.PrimaryKey {
+		cols = append(cols, k.Column)
+	}
+	return cols
+}

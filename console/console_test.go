@@ -155,7 +155,7 @@ func TestConsoleAPI(t *testing.T) {
 		{"statements", []string{"queryid", "query", "calls", "total_exec_time", "mean_exec_time", "items_read", "access_path", "full_scans", "plan"}},
 		{"sessions", []string{"pid", "usename", "application_name", "state", "query", "console"}},
 		{"advice", []string{"table_name", "kind", "recommendation", "items_before", "items_after", "requests_before", "requests_after", "reason", "statement_texts"}},
-		{"tables", []string{"name", "reltuples", "indexes", "columns", "estimated_bytes"}},
+		{"tables", []string{"name", "reltuples", "indexes", "columns", "table_bytes", "index_bytes", "total_bytes"}},
 	} {
 		st, _, rows := do(t, c, "GET", api+tc.path, "")
 		if st != 200 || len(rows) == 0 {
@@ -166,6 +166,26 @@ func TestConsoleAPI(t *testing.T) {
 		for _, k := range tc.keys {
 			if _, ok := row[k]; !ok {
 				t.Errorf("%s: no %q in %v", tc.path, k, row)
+			}
+		}
+	}
+	// Sizes: the store (Pebble here) measures the table and its index.
+	_, _, tabs := do(t, c, "GET", api+"tables", "")
+	for _, r := range tabs {
+		m := r.(map[string]any)
+		if m["name"] != "pts" {
+			continue
+		}
+		tb, _ := m["table_bytes"].(float64)
+		ib, _ := m["index_bytes"].(float64)
+		if tb < 2000*8 || ib <= 0 || m["total_bytes"] != tb+ib {
+			t.Errorf("pts sizes: table %v, indexes %v, total %v", m["table_bytes"], m["index_bytes"], m["total_bytes"])
+		}
+		ix := m["indexes"].([]any)
+		for _, i := range ix {
+			im := i.(map[string]any)
+			if b, _ := im["bytes"].(float64); im["indexname"] == "pts_xy" && b != ib {
+				t.Errorf("pts_xy's size %v, the table's indexes %v", im["bytes"], ib)
 			}
 		}
 	}

@@ -140,12 +140,13 @@ func advice(ctx context.Context, conn *pgx.Conn, _ *http.Request) (any, error) {
 }
 
 // tables: the tables and views of the public schema with their rows,
-// options and statistics, their indexes, and per column the statistics
-// ANALYZE keeps. zproxy does not track sizes on disk (pg_relation_size
-// is NULL), so the size shown is estimated from the statistics: rows ×
-// the columns' average widths.
+// options, statistics and sizes (pg_table_size, pg_indexes_size,
+// pg_total_relation_size: measured by the store where it can, else
+// estimated from the statistics; NULL when neither can say), their indexes
+// with their sizes, and per column the statistics ANALYZE keeps.
 func tables(ctx context.Context, conn *pgx.Conn, _ *http.Request) (any, error) {
 	tabs, err := queryRows(ctx, conn, `SELECT c.relname AS name, c.relkind::text AS kind, c.reltuples, array_to_string(c.reloptions, ', ') AS options,
+		pg_table_size(c.oid) AS table_bytes, pg_indexes_size(c.oid) AS index_bytes, pg_total_relation_size(c.oid) AS total_bytes,
 		s.n_live_tup, s.n_tup_ins, s.n_tup_upd, s.n_tup_del, s.last_analyze, s.last_autoanalyze,
 		pg_get_userbyid(c.relowner) AS owner
 		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -154,7 +155,7 @@ func tables(ctx context.Context, conn *pgx.Conn, _ *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx, err := queryRows(ctx, conn, `SELECT i.tablename, i.indexname, i.indexdef, c.reltuples
+	idx, err := queryRows(ctx, conn, `SELECT i.tablename, i.indexname, i.indexdef, c.reltuples, pg_relation_size(c.oid) AS bytes
 		FROM pg_indexes i JOIN pg_class c ON c.relname = i.indexname AND c.relkind = 'i'
 		WHERE i.schemaname = 'public' ORDER BY i.tablename, i.indexname`)
 	if err != nil {
@@ -181,15 +182,6 @@ func tables(ctx context.Context, conn *pgx.Conn, _ *http.Request) (any, error) {
 			continue
 		}
 		t["columns"] = append(t["columns"].(Rows), col)
-		w, _ := col["avg_width"].(int32)
-		width, _ := t["row_width"].(float64)
-		t["row_width"] = width + float64(w)
-	}
-	for _, t := range tabs {
-		rows, _ := t["reltuples"].(float32)
-		if width, ok := t["row_width"].(float64); ok && rows > 0 {
-			t["estimated_bytes"] = width * float64(rows)
-		}
 	}
 	return tabs, nil
 }

@@ -257,11 +257,16 @@ func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) err
 		if err := writeErr(ec.txn.kv.Write(ctx, kv.Batch{Ops: w.ops, Stats: stats}), w); err != nil {
 			return err
 		}
+		stats.AddWriteOps(w.ops)
 		return ec.enforceReferences(ctx, w, stats)
 	}
 	e := ec.ex
 	if max := e.Caps.MaxAtomicOps; max <= 0 || len(w.ops) <= max {
-		return writeErr(e.Store.Write(ctx, kv.Batch{Ops: w.ops, Atomic: true, Stats: stats}), w)
+		err := writeErr(e.Store.Write(ctx, kv.Batch{Ops: w.ops, Atomic: true, Stats: stats}), w)
+		if err == nil {
+			stats.AddWriteOps(w.ops)
+		}
+		return err
 	}
 	txn, err := e.Begin(ctx, false, stats)
 	if err != nil {
@@ -272,6 +277,7 @@ func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) err
 		txn.Rollback()
 		return err
 	}
+	stats.AddWriteOps(w.ops)
 	// The session holds the Gate for the whole statement, so only other
 	// proxies' schema changes need checking (nil current).
 	return txn.Commit(ctx, nil)

@@ -266,7 +266,7 @@ type Explain struct {
 	// structured formats: "json", "yaml", "xml".
 	Format string
 	// The other options, resolved as PostgreSQL resolves them.
-	Verbose, Costs, Buffers, Timing, Summary, Settings bool
+	Verbose, Costs, Buffers, Timing, Summary, Settings, WAL bool
 }
 
 // Kind implements Statement.

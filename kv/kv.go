@@ -347,6 +347,45 @@ type Stats struct {
 	ItemsWritten  atomic.Int64
 	BytesRead     atomic.Int64
 	capacityMilli atomic.Int64 // read+write capacity units × 1000
+	// OpsWritten and BytesWritten count the puts and deletes a statement
+	// hands to the store or to its transaction, and their bytes (Op.Size),
+	// when it hands them, so a write inside a transaction block counts
+	// before COMMIT: EXPLAIN (ANALYZE, WAL) shows them.
+	OpsWritten   atomic.Int64
+	BytesWritten atomic.Int64
+}
+
+// AddWriteOps records ops handed to the store for writing.
+func (s *Stats) AddWriteOps(ops []Op) {
+	if s == nil || len(ops) == 0 {
+		return
+	}
+	n := int64(0)
+	for i := range ops {
+		n += int64(ops[i].Size())
+	}
+	s.OpsWritten.Add(int64(len(ops)))
+	s.BytesWritten.Add(n)
+}
+
+// Size is the bytes an op writes: its key's, and for a put each
+// attribute's name and value (8 bytes a number, 1 a boolean), as a store
+// that charges by item size counts them.
+func (op *Op) Size() int {
+	n := len(op.Key.Partition) + len(op.Key.Sort)
+	for i := range op.Attrs {
+		a := &op.Attrs[i]
+		n += len(a.Name)
+		switch a.Kind {
+		case AttrBool:
+			n++
+		case AttrInt, AttrFloat:
+			n += 8
+		default:
+			n += len(a.S) + len(a.B)
+		}
+	}
+	return n
 }
 
 // AddCapacity records consumed capacity units (DynamoDB RCU/WCU).
@@ -494,6 +533,17 @@ type Compacter interface {
 	// CompactPartitions rewrites the stored spans of the partitions, so
 	// the space of their deleted and overwritten items is given back.
 	CompactPartitions(ctx context.Context, partitions [][]byte) error
+}
+
+// SizeEstimator is a store that can say how many bytes it holds for
+// partitions: the size of their key spans in its files (an LSM tree's
+// sstables, compressed, with deleted items it has not compacted yet).
+// pg_relation_size and its kin answer from it; a store that cannot
+// measure (DynamoDB reports only its whole table's size, every six hours)
+// does not implement it.
+type SizeEstimator interface {
+	// PartitionBytes returns the bytes stored for the partitions.
+	PartitionBytes(ctx context.Context, partitions [][]byte) (int64, error)
 }
 
 type Transactional interface {

@@ -37,6 +37,27 @@ type accessRule struct {
 type accessContext struct {
 	opts  Options
 	stats *catalog.TableStats // nil: the table was never analyzed
+	// assumed: stats are an assumed row count without column statistics
+	// (EXPLAIN's costs of a table never analyzed): each bound column
+	// keeps PostgreSQL's default selectivity.
+	assumed bool
+}
+
+// selectivity is ColumnSelectivity, or under assumed statistics
+// PostgreSQL's defaults: an equality 0.005, a range a third.
+func (ac *accessContext) selectivity(t *catalog.Table, col int, set ValueSet) float64 {
+	if !ac.assumed || set == nil {
+		return ColumnSelectivity(t, ac.stats, col, set)
+	}
+	sel := 0.0
+	for _, iv := range set {
+		if iv.IsPoint() {
+			sel += defaultEqSel
+		} else {
+			sel += defaultIneqSel
+		}
+	}
+	return math.Min(sel, 1)
 }
 
 var accessRules = []accessRule{
@@ -170,20 +191,20 @@ func (c *candidate) estimate(t *catalog.Table, b bounds, ac *accessContext, limi
 		enforced = map[int]bool{}
 		for _, k := range c.index.Columns {
 			if set, ok := b[k.Column]; ok && set != nil {
-				sel *= ColumnSelectivity(t, ts, k.Column, set)
+				sel *= ac.selectivity(t, k.Column, set)
 				enforced[k.Column] = true
 			}
 		}
 	default:
 		enforced = map[int]bool{}
 		for _, k := range c.keyCols[:c.prefix] {
-			sel *= ColumnSelectivity(t, ts, k.Column, b[k.Column])
+			sel *= ac.selectivity(t, k.Column, b[k.Column])
 			enforced[k.Column] = true
 		}
 	}
 	c.rows = n * sel
 	entries := c.rows
-	if c.zorder && !ac.opts.Caps.CheapSeek && c.cover.InBox > 0 {
+	if c.zorder && !ac.assumed && !ac.opts.Caps.CheapSeek && c.cover.InBox > 0 {
 		// Ranges read what they cover (a skip-scan seeks past the rest):
 		// the budget is the one whose cover costs least for these rows.
 		c.pickBudget(n, ac.opts)
@@ -195,7 +216,7 @@ func (c *candidate) estimate(t *catalog.Table, b bounds, ac *accessContext, limi
 		rest := 1.0
 		for col, set := range b {
 			if set != nil && !enforced[col] {
-				rest *= ColumnSelectivity(t, ts, col, set)
+				rest *= ac.selectivity(t, col, set)
 			}
 		}
 		if rest > 0 {

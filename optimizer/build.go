@@ -75,6 +75,19 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 			// compare by cost.
 			scan.Estimated.Capacity = best.readCapacity(t, opts.Stats(t.ID), float64(unit))
 		}
+	} else {
+		// No statistics: EXPLAIN's costs assume a table of unanalyzedRows
+		// and PostgreSQL's default selectivities (a copy: the estimate
+		// must not change the path chosen).
+		assumed := *best
+		assumed.estimate(t, b, &accessContext{opts: opts, stats: &catalog.TableStats{Rows: unanalyzedRows}, assumed: true}, s.Limit, len(s.Order) > 0)
+		if r := float64(assumed.ranges); (assumed.isPointGet() || assumed.isUniquePoint()) && r < assumed.rows {
+			// A key fully bound finds at most a row per key.
+			assumed.items *= r / assumed.rows
+			assumed.rows = r
+			assumed.cost = assumed.items + assumed.requests*requestWeight(opts)
+		}
+		scan.Assumed = &Estimate{Rows: assumed.rows, Items: assumed.items, Requests: assumed.requests, Cost: assumed.cost}
 	}
 
 	// Conjuncts the key ranges enforce exactly need no residual check.

@@ -7,14 +7,6 @@ import (
 	"github.com/zproxy/zproxy/ir"
 )
 
-// itemOverhead is what an item holds besides its columns' values: the
-// partition and sort keys and the store's own attributes (the commit
-// timestamp, attribute names' type tags), in bytes.
-const itemOverhead = 64
-
-// defaultWidth is the width assumed for a column without statistics.
-const defaultWidth = 16
-
 // readCapacity estimates the read capacity units a candidate's reads are
 // charged on a store that charges by item size (unit bytes a unit,
 // strongly consistent): a range read (DynamoDB's Query) is charged the
@@ -22,7 +14,7 @@ const defaultWidth = 16
 // point read (BatchGetItem) rounds up each item on its own; a
 // non-covering index's lookups are point reads of the rows.
 func (c *candidate) readCapacity(t *catalog.Table, ts *catalog.TableStats, unit float64) float64 {
-	row := itemBytes(t, ts, nil)
+	row := catalog.ItemBytes(t, ts, nil)
 	entry := row
 	if c.index != nil {
 		var cols []int
@@ -33,7 +25,7 @@ func (c *candidate) readCapacity(t *catalog.Table, ts *catalog.TableStats, unit 
 		for _, k := range t.PrimaryKey {
 			cols = append(cols, k.Column)
 		}
-		entry = itemBytes(t, ts, cols)
+		entry = catalog.ItemBytes(t, ts, cols)
 	}
 	var rcu float64
 	if c.isPointGet() {
@@ -46,33 +38,6 @@ func (c *candidate) readCapacity(t *catalog.Table, ts *catalog.TableStats, unit 
 		rcu += c.entries * math.Ceil(row/unit)
 	}
 	return rcu
-}
-
-// itemBytes estimates the size of an item holding the given columns of t
-// (every column when cols is nil), from the columns' average widths and
-// NULL fractions where the table has statistics.
-func itemBytes(t *catalog.Table, ts *catalog.TableStats, cols []int) float64 {
-	if cols == nil {
-		cols = make([]int, len(t.Columns))
-		for i := range cols {
-			cols[i] = i
-		}
-	}
-	seen := map[int]bool{}
-	size := float64(itemOverhead)
-	for _, i := range cols {
-		if i < 0 || i >= len(t.Columns) || seen[i] {
-			continue
-		}
-		seen[i] = true
-		col := &t.Columns[i]
-		width := float64(defaultWidth)
-		if cs := ts.Column(col); cs != nil {
-			width = float64(cs.AvgWidth) * (1 - cs.NullFrac)
-		}
-		size += width + float64(len(col.AttrName())) + 1
-	}
-	return size
 }
 
 // sourceRows estimates the rows a write's source yields: a VALUES list's
@@ -102,7 +67,7 @@ func sourceRows(n Node) (float64, bool) {
 // item and, per row, entriesPerRow index entries (an inverted index's
 // entries are not counted: their number is the rows' tokens').
 func writeEstimate(t *catalog.Table, ts *catalog.TableStats, rows, entriesPerRow float64, unit float64) *WriteEstimate {
-	row := math.Ceil(itemBytes(t, ts, nil) / unit)
+	row := math.Ceil(catalog.ItemBytes(t, ts, nil) / unit)
 	entry := 0.0
 	for _, ix := range t.Indexes {
 		if ix.Kind == catalog.KindGIN {
@@ -112,7 +77,7 @@ func writeEstimate(t *catalog.Table, ts *catalog.TableStats, rows, entriesPerRow
 		for _, k := range ix.Columns {
 			cols = append(cols, k.Column)
 		}
-		entry = math.Max(entry, math.Ceil(itemBytes(t, ts, append(cols, ix.Include...))/unit))
+		entry = math.Max(entry, math.Ceil(catalog.ItemBytes(t, ts, append(cols, ix.Include...))/unit))
 	}
 	return &WriteEstimate{Rows: rows, Items: rows * (1 + entriesPerRow), Capacity: 2 * rows * (row + entriesPerRow*entry)}
 }

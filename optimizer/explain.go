@@ -32,6 +32,9 @@ type NodeStats struct {
 	// Rings and RingRanges are the rings a nearest-neighbour scan read
 	// and their Z-address ranges, all openings together.
 	Rings, RingRanges int64
+	// WALRecords and WALBytes are the items a write handed to the store
+	// (or its transaction) and their bytes: EXPLAIN's WAL figures.
+	WALRecords, WALBytes int64
 }
 
 // maxShownRanges is how many key ranges EXPLAIN prints before "...".
@@ -87,7 +90,19 @@ func walkDescriptions(p *Plan, fn func(explainStep)) {
 // details indented below, as EXPLAIN returns them. With stats (EXPLAIN
 // ANALYZE) each operator also shows what it did.
 func Explain(p *Plan, stats map[Node]*NodeStats) []string {
+	return ExplainText(p, stats, ExplainDoc{})
+}
+
+// ExplainText is Explain with EXPLAIN's options: doc.Costs adds each
+// operator's "(cost=startup..total rows=n width=w)" to its head line as
+// PostgreSQL's text format does, and doc.WAL (with stats) a "WAL:" line
+// under each operator that wrote.
+func ExplainText(p *Plan, stats map[Node]*NodeStats, doc ExplainDoc) []string {
 	var lines []string
+	var costs map[Node]*NodeCost
+	if doc.Costs {
+		costs = p.Costs()
+	}
 	walkDescriptions(p, func(s explainStep) {
 		// PostgreSQL's layout: children start with "->" and their details
 		// line up under the operator name.
@@ -99,9 +114,16 @@ func Explain(p *Plan, stats map[Node]*NodeStats) []string {
 		if s.label != "" {
 			lines = append(lines, strings.Repeat("      ", s.depth-1)+"  "+s.label)
 		}
-		lines = append(lines, head+s.desc.Head+analyzed(stats[s.node]))
+		cost := ""
+		if c := costs[s.node]; c != nil {
+			cost = fmt.Sprintf("  (cost=%.2f..%.2f rows=%.0f width=%d)", c.Startup, c.Total, c.Rows, c.Width)
+		}
+		lines = append(lines, head+s.desc.Head+cost+analyzed(stats[s.node]))
 		for _, a := range s.desc.Attrs {
 			lines = append(lines, indent+"      "+a.Key+": "+a.Value)
+		}
+		if st := stats[s.node]; doc.WAL && st != nil && st.WALRecords > 0 {
+			lines = append(lines, fmt.Sprintf("%s      WAL: records=%d bytes=%d", indent, st.WALRecords, st.WALBytes))
 		}
 	})
 	return lines

@@ -23,7 +23,12 @@ type ExplainDoc struct {
 	// counts include its inputs', as PostgreSQL's do.
 	Buffers bool
 	Verbose bool // adds each node's "Output"
-	Costs   bool // "Startup Cost" ... "Plan Rows" where zproxy estimates them
+	Costs   bool // "Startup Cost", "Total Cost", "Plan Rows", "Plan Width" (cost.go)
+	// WAL (with Analyze) adds PostgreSQL's "WAL Records", "WAL FPI" and
+	// "WAL Bytes" to each node: the items the statement wrote to the
+	// store (or its transaction) and their bytes, a node's including its
+	// inputs', as PostgreSQL accumulates them; FPI is always 0.
+	WAL     bool
 	Timing  bool // "Actual Startup Time", "Actual Total Time"
 	Summary bool // "Planning Time", and "Execution Time" with Analyze
 	// Settings lists the planner settings that differ from their defaults
@@ -117,31 +122,46 @@ func (w *pgWriter) autoExplain(props []pgProp) string {
 	return w.b.String()
 }
 
-// inclusiveStats sums the store items read and bytes spilled by n and
-// every node under it.
-func (n *pgNode) inclusiveStats(stats map[Node]*NodeStats) (items, spilled int64) {
+// inclusiveStats sums what n and every node under it did: store items
+// read, bytes spilled, and items and bytes written (WAL).
+func (n *pgNode) inclusiveStats(stats map[Node]*NodeStats) NodeStats {
+	var sum NodeStats
 	key := n.node
 	if n.statsOf != nil {
 		key = n.statsOf
 	}
 	if st := stats[key]; st != nil && key != nil {
-		items, spilled = st.ItemsRead, st.SpilledBytes
+		sum.ItemsRead, sum.SpilledBytes, sum.WALRecords, sum.WALBytes = st.ItemsRead, st.SpilledBytes, st.WALRecords, st.WALBytes
+	}
+	if n.statsOf != nil {
+		return sum // a drawn-in node's figures are its input's, counted once
+	}
+	if _, ok := n.node.(Write); ok && stats[n.node] != nil {
+		return sum // a write's figures are its statement's, its inputs' included
 	}
 	for _, k := range n.kids {
-		i, s := k.inclusiveStats(stats)
-		items, spilled = items+i, spilled+s
+		s := k.inclusiveStats(stats)
+		sum.ItemsRead += s.ItemsRead
+		sum.SpilledBytes += s.SpilledBytes
+		sum.WALRecords += s.WALRecords
+		sum.WALBytes += s.WALBytes
 	}
-	return items, spilled
+	return sum
 }
 
 // pgTree is the plan as PostgreSQL's nodes.
 func pgTree(p *Plan) *pgNode {
 	var root *pgNode
 	var stack []*pgNode
+	costs := p.Costs()
 	walkDescriptions(p, func(s explainStep) {
 		n := pgShape(s.node, s.desc)
 		n.label = s.label
 		n.node = s.node
+		n.cost = costs[s.node]
+		if n.cost != nil {
+			n.innerCost = n.cost.Inner
+		}
 		stack = stack[:s.depth]
 		if s.depth == 0 {
 			root = n
@@ -223,7 +243,7 @@ type pgNode struct {
 	typ   string   // Node Type
 	head  []pgProp // keys before "Parent Relationship": Strategy, Operation
 	scan  []pgProp // keys between "Async Capable" and the costs
-	est   *Estimate
+	cost  *NodeCost
 	attrs []pgProp // keys after the actuals: conditions, sort keys, zproxy facts
 	desc  Description
 	node  Node
@@ -235,6 +255,9 @@ type pgNode struct {
 	// input); noStats leaves a drawn-in node without actual figures.
 	statsOf Node
 	noStats bool
+	// innerCost is a lookup join's per-loop cost of its inner reads, for
+	// the drawn-in index scan.
+	innerCost *NodeCost
 }
 
 // props are the node's keys in PostgreSQL's order.
@@ -249,8 +272,9 @@ func (n *pgNode) props(relationship []pgProp, stats map[Node]*NodeStats, doc Exp
 			out = append(out, pgText("Schema", "public")) // zproxy has the one schema
 		}
 	}
-	if doc.Costs && n.est != nil {
-		out = append(out, pgFloat("Startup Cost", 0, 2), pgFloat("Total Cost", n.est.Cost, 2), pgInt("Plan Rows", int64(n.est.Rows+0.5)))
+	if doc.Costs && n.cost != nil {
+		out = append(out, pgFloat("Startup Cost", n.cost.Startup, 2), pgFloat("Total Cost", n.cost.Total, 2),
+			pgInt("Plan Rows", int64(n.cost.Rows)), pgInt("Plan Width", int64(n.cost.Width)))
 	}
 	var st *NodeStats
 	if doc.Analyze && !n.noStats {
@@ -286,12 +310,17 @@ func (n *pgNode) props(relationship []pgProp, stats map[Node]*NodeStats, doc Exp
 		out = append(out, pgList("Output", cols))
 	}
 	out = append(out, n.attrs...)
-	if doc.Buffers && doc.Analyze && !n.noStats {
-		items, spilled := n.inclusiveStats(stats)
-		temp := (spilled + 8191) / 8192
-		out = append(out, pgInt("Shared Hit Blocks", 0), pgInt("Shared Read Blocks", items), pgInt("Shared Dirtied Blocks", 0),
-			pgInt("Shared Written Blocks", 0), pgInt("Local Hit Blocks", 0), pgInt("Local Read Blocks", 0),
-			pgInt("Local Dirtied Blocks", 0), pgInt("Local Written Blocks", 0), pgInt("Temp Read Blocks", temp), pgInt("Temp Written Blocks", temp))
+	if (doc.Buffers || doc.WAL) && doc.Analyze && !n.noStats {
+		sum := n.inclusiveStats(stats)
+		if doc.Buffers {
+			temp := (sum.SpilledBytes + 8191) / 8192
+			out = append(out, pgInt("Shared Hit Blocks", 0), pgInt("Shared Read Blocks", sum.ItemsRead), pgInt("Shared Dirtied Blocks", 0),
+				pgInt("Shared Written Blocks", 0), pgInt("Local Hit Blocks", 0), pgInt("Local Read Blocks", 0),
+				pgInt("Local Dirtied Blocks", 0), pgInt("Local Written Blocks", 0), pgInt("Temp Read Blocks", temp), pgInt("Temp Written Blocks", temp))
+		}
+		if doc.WAL {
+			out = append(out, pgInt("WAL Records", sum.WALRecords), pgInt("WAL FPI", 0), pgInt("WAL Bytes", sum.WALBytes))
+		}
 	}
 	if n.node != nil {
 		out = append(out, pgText("zproxy Operator", n.desc.Head))
@@ -501,7 +530,6 @@ func pgShape(node Node, d Description) *pgNode {
 			n.scan = append(n.scan, pgText("Scan Direction", dir), pgText("Index Name", index))
 		}
 		n.scan = append(n.scan, relation(x.Table.Name, x.Alias)...)
-		n.est = x.Estimated
 		if c := indexCond(x); c != "" {
 			n.attrs = append(n.attrs, pgText("Index Cond", c))
 		}
@@ -724,7 +752,13 @@ func drawIn(n *pgNode) {
 	case *HashJoin:
 		for i, k := range n.kids {
 			if k.node == x.Right && k.label == "" {
-				n.kids[i] = &pgNode{typ: "Hash", kids: []*pgNode{k}, statsOf: x.Right}
+				// PostgreSQL's Hash costs its input's run, all before its
+				// first row.
+				var hc *NodeCost
+				if k.cost != nil {
+					hc = &NodeCost{Startup: k.cost.Total, Total: k.cost.Total, Rows: k.cost.Rows, Width: k.cost.Width}
+				}
+				n.kids[i] = &pgNode{typ: "Hash", kids: []*pgNode{k}, statsOf: x.Right, cost: hc}
 			}
 		}
 	case *LookupJoin:
@@ -740,7 +774,7 @@ func drawIn(n *pgNode) {
 		for i, e := range x.KeyExprs {
 			keys[i] = x.Table.Columns[x.KeyCols[i].Column].Name + " = " + e.String()
 		}
-		inner := &pgNode{typ: typ, noStats: true,
+		inner := &pgNode{typ: typ, noStats: true, cost: n.innerCost,
 			scan: append([]pgProp{pgText("Scan Direction", "Forward"), pgText("Index Name", index)}, relation(x.Table.Name, x.Alias)...)}
 		inner.attrs = []pgProp{pgText("Index Cond", "("+strings.Join(keys, " AND ")+")")}
 		if x.InnerFilter != nil {

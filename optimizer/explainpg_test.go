@@ -31,7 +31,7 @@ var (
 		"Function Name", "CTE Name", "Join Type", "Command", "Startup Cost", "Total Cost", "Plan Rows",
 		"Plan Width", "Actual Startup Time", "Actual Total Time", "Actual Rows", "Actual Loops", "Output",
 		"Inner Unique", "Hash Cond", "Merge Cond", "Join Filter", "Filter", "Index Cond", "Recheck Cond",
-		"Sort Key", "Group Key", "Grouping Sets", "Plans")
+		"Sort Key", "Group Key", "Grouping Sets", "Plans", "WAL Records", "WAL FPI", "WAL Bytes")
 	pgQueryKeys = set("Plan", "Settings", "Planning", "Planning Time", "Triggers", "Execution Time")
 )
 
@@ -47,12 +47,25 @@ func set(s ...string) map[string]bool {
 // follows each "----" line up to the next blank line, without NOTICEs.
 func goldenDocs(t *testing.T, file string) []string {
 	t.Helper()
+	docs, _ := goldenCases(t, file)
+	return docs
+}
+
+// goldenCases returns goldenDocs and, for each, whether its statement
+// asks for costs (no COSTS off).
+func goldenCases(t *testing.T, file string) (docs []string, costs []bool) {
+	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var docs []string
-	for _, part := range strings.Split(string(data), "\n----\n")[1:] {
+	parts := strings.Split(string(data), "\n----\n")
+	for i, part := range parts[1:] {
+		stmt := parts[i]
+		if j := strings.LastIndex(stmt, "\n\n"); j >= 0 {
+			stmt = stmt[j:]
+		}
+		costs = append(costs, !strings.Contains(strings.ToUpper(stmt), "COSTS OFF"))
 		doc, _, _ := strings.Cut(part, "\n\n")
 		for strings.HasPrefix(doc, "NOTICE: ") {
 			_, doc, _ = strings.Cut(doc, "\n")
@@ -65,12 +78,12 @@ func goldenDocs(t *testing.T, file string) []string {
 	if len(docs) == 0 {
 		t.Fatalf("%s holds no plans", file)
 	}
-	return docs
+	return docs, costs
 }
 
 // nodeTypes walks a JSON plan node, parents first, checking its keys
 // against PostgreSQL's, and returns the node types.
-func nodeTypes(t *testing.T, where string, node map[string]any) []string {
+func nodeTypes(t *testing.T, where string, node map[string]any, costs bool) []string {
 	t.Helper()
 	typ, _ := node["Node Type"].(string)
 	if !pgNodeTypes[typ] {
@@ -86,6 +99,11 @@ func nodeTypes(t *testing.T, where string, node map[string]any) []string {
 			t.Errorf("%s: %s node has key %q, neither PostgreSQL's nor zproxy's", where, typ, k)
 		}
 	}
+	if costs {
+		checkCosts(t, where, node)
+	} else if _, ok := node["Total Cost"]; ok {
+		t.Errorf("%s: %s node has costs under COSTS off", where, typ)
+	}
 	types := []string{typ}
 	kids, _ := node["Plans"].([]any)
 	for _, k := range kids {
@@ -96,14 +114,14 @@ func nodeTypes(t *testing.T, where string, node map[string]any) []string {
 		if _, ok := kid["Parent Relationship"].(string); !ok {
 			t.Errorf("%s: %s node under %s without a Parent Relationship", where, kid["Node Type"], typ)
 		}
-		types = append(types, nodeTypes(t, where, kid)...)
+		types = append(types, nodeTypes(t, where, kid, costs)...)
 	}
 	return types
 }
 
 // parseJSONPlan checks one EXPLAIN (FORMAT JSON) document's shape: an
 // array of one object with "Plan" and PostgreSQL's keys beside it.
-func parseJSONPlan(t *testing.T, where, doc string) []string {
+func parseJSONPlan(t *testing.T, where, doc string, costs bool) []string {
 	t.Helper()
 	var top []map[string]any
 	if err := json.Unmarshal([]byte(doc), &top); err != nil || len(top) != 1 {
@@ -121,15 +139,56 @@ func parseJSONPlan(t *testing.T, where, doc string) []string {
 	if _, ok := plan["Parent Relationship"]; ok {
 		t.Errorf("%s: the top node has a Parent Relationship", where)
 	}
-	return nodeTypes(t, where, plan)
+	return nodeTypes(t, where, plan, costs)
+}
+
+// checkCosts checks that a node has PostgreSQL's four estimates, and that
+// they compose as PostgreSQL's do: startup within total, rows whole, a
+// Sort or Hash paying its input's run before its first row, a Limit at
+// most its input's run.
+func checkCosts(t *testing.T, where string, node map[string]any) {
+	t.Helper()
+	typ := node["Node Type"]
+	nums := map[string]float64{}
+	for _, k := range []string{"Startup Cost", "Total Cost", "Plan Rows", "Plan Width"} {
+		v, ok := node[k].(float64)
+		if !ok {
+			t.Errorf("%s: %s node without %q", where, typ, k)
+			return
+		}
+		nums[k] = v
+	}
+	if nums["Startup Cost"] > nums["Total Cost"] || nums["Startup Cost"] < 0 || nums["Plan Rows"] < 0 || nums["Plan Width"] < 0 {
+		t.Errorf("%s: %s node's estimates do not hold together: %v", where, typ, nums)
+	}
+	kids, _ := node["Plans"].([]any)
+	if len(kids) == 0 {
+		return
+	}
+	outer := kids[0].(map[string]any)
+	if outer["Parent Relationship"] != "Outer" {
+		return
+	}
+	in, _ := outer["Total Cost"].(float64)
+	switch typ {
+	case "Sort", "Hash":
+		if nums["Startup Cost"] < in {
+			t.Errorf("%s: %s starts (%.2f) before its input ends (%.2f)", where, typ, nums["Startup Cost"], in)
+		}
+	case "Limit":
+		if nums["Total Cost"] > in+0.005 {
+			t.Errorf("%s: Limit costs %.2f, more than its input's %.2f", where, nums["Total Cost"], in)
+		}
+	}
 }
 
 // TestStructuredPlansHavePostgresShape checks every plan of the JSON and
 // XML golden files against PostgreSQL 15's vocabulary: node types and keys
 // (taken from the server's own EXPLAIN output), nesting, the XML namespace.
 func TestStructuredPlansHavePostgresShape(t *testing.T) {
-	for i, doc := range goldenDocs(t, "testdata/plans/json.golden") {
-		parseJSONPlan(t, fmt.Sprintf("json.golden plan %d", i+1), doc)
+	docs, costs := goldenCases(t, "testdata/plans/json.golden")
+	for i, doc := range docs {
+		parseJSONPlan(t, fmt.Sprintf("json.golden plan %d", i+1), doc, costs[i])
 	}
 	for i, doc := range goldenDocs(t, "testdata/plans/xml.golden") {
 		var root struct {
@@ -174,7 +233,7 @@ func TestPEV2ReadsJSONPlans(t *testing.T) {
 		missing(t, "PEV2 is not installed in "+pev2Dir+"/node_modules (scripts/install-client-deps.sh)")
 	}
 	dir := t.TempDir()
-	docs := goldenDocs(t, "testdata/plans/json.golden")
+	docs, costs := goldenCases(t, "testdata/plans/json.golden")
 	want := map[string][]string{}
 	var files []string
 	for i, doc := range docs {
@@ -183,7 +242,7 @@ func TestPEV2ReadsJSONPlans(t *testing.T) {
 			t.Fatal(err)
 		}
 		files = append(files, f)
-		want[f] = parseJSONPlan(t, filepath.Base(f), doc)
+		want[f] = parseJSONPlan(t, filepath.Base(f), doc, costs[i])
 	}
 	cmd := exec.Command("node", append([]string{"check.mjs"}, files...)...)
 	cmd.Dir = pev2Dir

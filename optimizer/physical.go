@@ -77,6 +77,7 @@ func Optimize(stmt ir.Statement, params []sqltypes.Value, opts Options) (*Plan, 
 	if plan.Columns == nil {
 		plan.Columns = plan.Root.Columns()
 	}
+	plan.opts = b.opts
 	return plan, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/zorder"
+	"sync"
 )
 
 // Node is one operator of a physical plan. The executor builds one
@@ -163,9 +164,13 @@ type Scan struct {
 	// Estimated is the statistics' estimate for the path chosen (nil when
 	// the table has no statistics).
 	Estimated *Estimate
-	Covering  bool
-	describe  func() []string
-	cols      []ir.Column
+	// Assumed is, for a table without statistics, the same estimate over
+	// unanalyzedRows with PostgreSQL's default selectivities: what
+	// EXPLAIN's costs show (cost.go); no rule decides by it.
+	Assumed  *Estimate
+	Covering bool
+	describe func() []string
+	cols     []ir.Column
 }
 
 // Rowset yields the rows of a catalog relation (information_schema,
@@ -414,6 +419,18 @@ type Plan struct {
 	// each, in order, before the statement; their RETURNING rows are what
 	// the statement's CTE Scans of them read.
 	Writes []*CTEWrite
+	// opts are what the plan was built with, for its costs; costs are
+	// every operator's estimate (cost.go), computed when EXPLAIN first
+	// asks (Costs), off the path of statements that are not explained.
+	opts      Options
+	costsOnce sync.Once
+	costs     map[Node]*NodeCost
+}
+
+// Costs returns every operator's estimate (cost.go), for EXPLAIN.
+func (p *Plan) Costs() map[Node]*NodeCost {
+	p.costsOnce.Do(func() { p.costs = costPlan(p, p.opts) })
+	return p.costs
 }
 
 // CTEWrite is a data-modifying WITH query planned.

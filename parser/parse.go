@@ -257,10 +257,16 @@ type ExplainOptions struct {
 	Buffers bool
 	Timing  bool
 	Summary bool
-	// Settings and WAL are accepted as PostgreSQL accepts them; zproxy has
-	// no write-ahead log of its own to report.
+	// Settings lists the planner settings changed from their defaults;
+	// WAL (with ANALYZE) the items a write hands to the store and their
+	// bytes, zproxy's counterpart of PostgreSQL's WAL records.
 	Settings bool
 	WAL      bool
+	// Err is the first option PostgreSQL would reject (an unknown option
+	// or value, WAL or TIMING without ANALYZE): PostgreSQL checks them
+	// when it analyzes the statement, after the explained statement's own
+	// errors, so the binder raises it once that statement is bound.
+	Err error
 }
 
 // Position converts a byte offset into SQL (for instance an expression's

@@ -387,6 +387,14 @@ func (r *rewriter) dropIndex() (ast.StmtNode, error) {
 // are checked as PostgreSQL 15 checks them, in order, with its messages.
 func (r *rewriter) explainPrefix() (int, *ExplainOptions, error) {
 	opts := &ExplainOptions{Format: "text", Costs: true}
+	// An option PostgreSQL rejects is found when it analyzes the
+	// statement, after the explained statement's own errors: the first is
+	// kept for the binder (ExplainOptions.Err).
+	fail := func(err error) {
+		if opts.Err == nil {
+			opts.Err = err
+		}
+	}
 	k := 1
 	timingSet, summarySet := false, false
 	if r.peek(1, "(") {
@@ -412,7 +420,7 @@ func (r *rewriter) explainPrefix() (int, *ExplainOptions, error) {
 			switch opt {
 			case "analyze", "analyse", "verbose", "costs", "buffers", "timing", "summary", "settings", "wal":
 				if boolErr != nil {
-					return 0, nil, boolErr
+					fail(boolErr)
 				}
 			}
 			switch opt {
@@ -434,7 +442,8 @@ func (r *rewriter) explainPrefix() (int, *ExplainOptions, error) {
 				opts.WAL = on
 			case "format":
 				if val == nil {
-					return 0, nil, pgerr.New(pgerr.SyntaxError, "format requires a parameter")
+					fail(pgerr.New(pgerr.SyntaxError, "format requires a parameter"))
+					break
 				}
 				// PostgreSQL compares the value as written: FORMAT JSON is
 				// folded to lower case by the lexer, FORMAT 'JSON' is not.
@@ -442,12 +451,12 @@ func (r *rewriter) explainPrefix() (int, *ExplainOptions, error) {
 				case "text", "json", "yaml", "xml":
 					opts.Format = val.val
 				default:
-					return 0, nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized value for EXPLAIN option \"format\": \"%s\"", val.val).WithPosition(r.pos(optAt))
+					fail(pgerr.New(pgerr.InvalidParameterValue, "unrecognized value for EXPLAIN option \"format\": \"%s\"", val.val).WithPosition(r.pos(optAt)))
 				}
 			default:
 				// GENERIC_PLAN (PostgreSQL 16), MEMORY and SERIALIZE (17)
 				// are unknown to PostgreSQL 15, as to zproxy.
-				return 0, nil, pgerr.New(pgerr.SyntaxError, "unrecognized EXPLAIN option \"%s\"", opt).WithPosition(r.pos(optAt))
+				fail(pgerr.New(pgerr.SyntaxError, "unrecognized EXPLAIN option \"%s\"", opt).WithPosition(r.pos(optAt)))
 			}
 			if k < end {
 				if !r.peek(k, ",") {
@@ -468,12 +477,12 @@ func (r *rewriter) explainPrefix() (int, *ExplainOptions, error) {
 		}
 	}
 	if opts.WAL && !opts.Analyze {
-		return 0, nil, pgerr.New(pgerr.InvalidParameterValue, "EXPLAIN option WAL requires ANALYZE")
+		fail(pgerr.New(pgerr.InvalidParameterValue, "EXPLAIN option WAL requires ANALYZE"))
 	}
 	if !timingSet {
 		opts.Timing = opts.Analyze
 	} else if opts.Timing && !opts.Analyze {
-		return 0, nil, pgerr.New(pgerr.InvalidParameterValue, "EXPLAIN option TIMING requires ANALYZE")
+		fail(pgerr.New(pgerr.InvalidParameterValue, "EXPLAIN option TIMING requires ANALYZE"))
 	}
 	if !summarySet {
 		opts.Summary = opts.Analyze

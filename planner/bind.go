@@ -269,7 +269,11 @@ func (b *Binder) bindStmt(node ast.StmtNode) (ir.Statement, error) {
 		}
 		x := &ir.Explain{Stmt: inner, Analyze: n.Analyze, Format: "text", Costs: true, Timing: n.Analyze, Summary: n.Analyze}
 		if o := b.stmt.Explain; o != nil {
+			if o.Err != nil {
+				return nil, o.Err
+			}
 			x.Format, x.Verbose, x.Costs, x.Buffers, x.Timing, x.Summary, x.Settings = o.Format, o.Verbose, o.Costs, o.Buffers, o.Timing, o.Summary, o.Settings
+			x.WAL = o.WAL
 		}
 		return x, nil
 	case *ast.SetStmt:
@@ -421,6 +425,12 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 	et := e.Type()
 	if et == t {
 		return e, nil
+	}
+	if c, ok := e.(*ir.Const); ok && t.IsReg() && c.Typ.ID == sqltypes.Unknown {
+		// An untyped literal given for a reg* parameter is a name read in
+		// the catalog, as PostgreSQL's regclassin reads it
+		// (pg_relation_size('t')).
+		return b.bindRegCast(e, t)
 	}
 	if c, ok := e.(*ir.Const); ok && !ir.StyleDependentCast(c.Typ, t) {
 		switch {

@@ -24,6 +24,8 @@ func explainShape(lines []string) []string {
 	var out []string
 	for _, l := range lines {
 		t, _, _ := strings.Cut(strings.TrimSpace(l), "  (actual ") // ANALYZE's figures
+		// Costs weigh requests by the store's latency: the shape is the rest.
+		t = planCost.ReplaceAllString(t, "")
 		switch {
 		case strings.HasPrefix(t, "Execution: ") || strings.HasPrefix(t, "Capacity consumed: "):
 		case strings.HasPrefix(t, "why: "):

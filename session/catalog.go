@@ -14,6 +14,7 @@ import (
 	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -456,4 +457,20 @@ func (p pgSession) PreparedStatements() []pgcatalog.PreparedStatement {
 			ParamTypes: ps.ParamTypes, FromSQL: ps.FromSQL, CustomPlans: ps.Plans})
 	}
 	return out
+}
+
+var _ pgcatalog.PartitionSizer = pgSession{}
+
+// PartitionBytes implements pgcatalog.PartitionSizer: the store measures
+// the partitions when it can (kv.SizeEstimator: Pebble).
+func (p pgSession) PartitionBytes(ctx context.Context, partitions [][]byte) (int64, bool, error) {
+	se, ok := p.s.engine.cfg.Store.(kv.SizeEstimator)
+	if !ok {
+		return 0, false, nil
+	}
+	n, err := se.PartitionBytes(ctx, partitions)
+	if err != nil {
+		return 0, false, storeErr(err)
+	}
+	return n, true, nil
 }

@@ -439,7 +439,7 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 		st.tables.report(e.cfg.Metrics, plan, stats)
 		e.cfg.Metrics.Query(kind, plan.AccessPath(), time.Since(start), read, returned)
 		st.record(plan, stats, rows, time.Since(start))
-		st.autoExplainDone(plan, time.Since(start), rows)
+		st.autoExplainDone(plan, time.Since(start), rows, stats)
 	}
 	opts := e.opts
 	opts.AllowFullScan = s.vars[varAllowFullScan] != "off"
@@ -576,7 +576,7 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 			}
 			run.MaxReadCapacity = st.sess.maxReadCapacity()
 		}
-		if x.Stmt.Describe().Writes {
+		if _, write := plan.Root.(optimizer.Write); write {
 			// EXPLAIN ANALYZE runs the statement, writes included, as
 			// PostgreSQL's does.
 			res, err := e.exec.Write(ctx, plan, params, run)
@@ -585,7 +585,8 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 			}
 			took := time.Since(start)
 			stats[plan.Root] = &optimizer.NodeStats{Rows: res.Count, Time: took, Startup: took, Loops: 1,
-				ItemsRead: kvStats.ItemsRead.Load(), Requests: kvStats.Requests.Load(), Capacity: kvStats.Capacity()}
+				ItemsRead: kvStats.ItemsRead.Load(), Requests: kvStats.Requests.Load(), Capacity: kvStats.Capacity(),
+				WALRecords: kvStats.OpsWritten.Load(), WALBytes: kvStats.BytesWritten.Load()}
 		} else {
 			rows, err := e.exec.Run(ctx, plan, params, run)
 			if err != nil {
@@ -602,20 +603,35 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 				}
 			}
 			rows.Close()
+			if st := stats[plan.Root]; st != nil {
+				// A query's data-modifying WITH queries: their writes are
+				// the statement's, shown on the top node.
+				st.WALRecords, st.WALBytes = kvStats.OpsWritten.Load(), kvStats.BytesWritten.Load()
+			}
 		}
 		total = time.Since(start)
 	}
 	var lines []string
 	if x.Format != "text" {
 		doc := optimizer.ExplainDoc{Format: x.Format, Analyze: x.Analyze, Buffers: x.Buffers, Verbose: x.Verbose, Costs: x.Costs,
-			Timing: x.Timing, Summary: x.Summary, Planning: planning, Execution: total,
+			WAL: x.WAL, Timing: x.Timing, Summary: x.Summary, Planning: planning, Execution: total,
 			ItemsRead: kvStats.ItemsRead.Load(), StoreRequests: kvStats.Requests.Load(), Capacity: kvStats.Capacity(), Backend: e.opts.Caps.Name}
 		if x.Settings {
 			doc.Settings = st.sess.explainSettings()
 		}
 		lines = []string{optimizer.ExplainStructured(plan, stats, doc)}
 	} else {
-		lines = optimizer.Explain(plan, stats)
+		lines = optimizer.ExplainText(plan, stats, optimizer.ExplainDoc{Costs: x.Costs, WAL: x.WAL})
+		if x.Settings {
+			// PostgreSQL's text line: Settings: name = 'value', ...
+			var set []string
+			for _, kv := range st.sess.explainSettings() {
+				set = append(set, fmt.Sprintf("%s = '%s'", kv[0], kv[1]))
+			}
+			if len(set) > 0 {
+				lines = append(lines, "Settings: "+strings.Join(set, ", "))
+			}
+		}
 		if x.Analyze {
 			lines = append(lines, fmt.Sprintf("Execution: %.3f ms, %d items read, %d store requests, backend %s",
 				float64(total.Microseconds())/1000, kvStats.ItemsRead.Load(), kvStats.Requests.Load(), e.opts.Caps.Name))

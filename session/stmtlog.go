@@ -14,6 +14,7 @@ import (
 	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/parser"
 	"github.com/zproxy/zproxy/wire"
@@ -36,7 +37,8 @@ var loggingParams = map[string]bool{
 	"log_statement": true, "log_duration": true, "log_min_duration_statement": true,
 	"log_min_duration_sample": true, "log_statement_sample_rate": true,
 	"auto_explain.log_min_duration": true, "auto_explain.log_analyze": true, "auto_explain.sample_rate": true,
-	"auto_explain.log_format": true,
+	"auto_explain.log_format": true, "auto_explain.log_verbose": true, "auto_explain.log_buffers": true,
+	"auto_explain.log_wal": true, "auto_explain.log_timing": true, "auto_explain.log_settings": true,
 }
 
 // Log levels of statements, PostgreSQL's LogStmtLevel: log_statement logs
@@ -339,7 +341,7 @@ func (st *statement) autoExplainStart() map[optimizer.Node]*optimizer.NodeStats 
 // record, when its execution took at least auto_explain.log_min_duration.
 // rows is what the statement returned or wrote, for the plan's top node
 // under log_analyze (the executor counts the nodes below it).
-func (st *statement) autoExplainDone(plan *optimizer.Plan, elapsed time.Duration, rows int64) {
+func (st *statement) autoExplainDone(plan *optimizer.Plan, elapsed time.Duration, rows int64, kvs *kv.Stats) {
 	if !st.explainLog || plan == nil {
 		return
 	}
@@ -352,16 +354,43 @@ func (st *statement) autoExplainDone(plan *optimizer.Plan, elapsed time.Duration
 	}
 	stats := st.explainStats
 	if stats != nil && stats[plan.Root] == nil {
+		// A write's: the statement's figures, as EXPLAIN ANALYZE's.
 		stats[plan.Root] = &optimizer.NodeStats{Rows: rows, Time: elapsed, Loops: 1}
+		if kvs != nil {
+			stats[plan.Root].ItemsRead, stats[plan.Root].Requests = kvs.ItemsRead.Load(), kvs.Requests.Load()
+		}
+	}
+	on := func(name string) bool { return st.sess.vars["auto_explain."+name] == "on" }
+	// auto_explain's log_verbose, log_settings and, with log_analyze,
+	// log_buffers, log_wal and log_timing (on by default) are EXPLAIN's
+	// options of those names; costs are always on.
+	doc := optimizer.ExplainDoc{Analyze: stats != nil, Costs: true, Verbose: on("log_verbose"),
+		Buffers: stats != nil && on("log_buffers"), WAL: stats != nil && on("log_wal"),
+		Timing: stats != nil && st.sess.vars["auto_explain.log_timing"] != "off", QueryText: st.parsed.Text}
+	if doc.WAL && kvs != nil {
+		// A write's figures are the statement's: the executor counts
+		// its ops as it hands them to the store.
+		stats[plan.Root].WALRecords, stats[plan.Root].WALBytes = kvs.OpsWritten.Load(), kvs.BytesWritten.Load()
+	}
+	if on("log_settings") {
+		doc.Settings = st.sess.explainSettings()
 	}
 	var text string
 	if format := st.sess.vars["auto_explain.log_format"]; format != "" && format != "text" {
 		// auto_explain's structured formats: the query text and the plan
-		// in PostgreSQL's layout (costs on, as auto_explain's are).
-		text = optimizer.ExplainStructured(plan, stats, optimizer.ExplainDoc{Format: format, Analyze: stats != nil,
-			Costs: true, Timing: true, QueryText: st.parsed.Text})
+		// in PostgreSQL's layout.
+		doc.Format = format
+		text = optimizer.ExplainStructured(plan, stats, doc)
 	} else {
-		text = "Query Text: " + st.parsed.Text + "\n" + strings.Join(optimizer.Explain(plan, stats), "\n")
+		lines := optimizer.ExplainText(plan, stats, doc)
+		if len(doc.Settings) > 0 {
+			var set []string
+			for _, kv := range doc.Settings {
+				set = append(set, fmt.Sprintf("%s = '%s'", kv[0], kv[1]))
+			}
+			lines = append(lines, "Settings: "+strings.Join(set, ", "))
+		}
+		text = "Query Text: " + st.parsed.Text + "\n" + strings.Join(lines, "\n")
 	}
 	st.sess.logRecord(fmt.Sprintf("duration: %.3f ms  plan:\n%s", float64(elapsed.Nanoseconds())/1e6, text),
 		"duration_ms", float64(elapsed.Microseconds())/1000, "statement", st.parsed.Text, "plan", text)

@@ -434,24 +434,44 @@ func (st *statement) explainHypothetical(x *ir.Explain) (*ir.Explain, error) {
 	return x, nil
 }
 
-// explainSettings are what EXPLAIN (SETTINGS) lists: the settings that
-// change zproxy's plans (the enable_* methods and zproxy.allow_full_scan)
-// whose values differ from their defaults, by name as PostgreSQL orders
-// them.
+// explainGUCs are the parameters PostgreSQL 15 flags GUC_EXPLAIN, the ones
+// EXPLAIN (SETTINGS) lists when they differ from their boot values
+// (pg_settings_get_flags on the oracle): zproxy accepts every one, and
+// lists it as PostgreSQL does, whether or not it steers zproxy's plans.
+var explainGUCs = strings.Fields(`constraint_exclusion cpu_index_tuple_cost cpu_operator_cost cpu_tuple_cost
+	cursor_tuple_fraction effective_cache_size effective_io_concurrency enable_async_append enable_bitmapscan
+	enable_gathermerge enable_hashagg enable_hashjoin enable_incremental_sort enable_indexonlyscan enable_indexscan
+	enable_material enable_memoize enable_mergejoin enable_nestloop enable_parallel_append enable_parallel_hash
+	enable_partition_pruning enable_partitionwise_aggregate enable_partitionwise_join enable_seqscan enable_sort
+	enable_tidscan force_parallel_mode from_collapse_limit geqo geqo_effort geqo_generations geqo_pool_size geqo_seed
+	geqo_selection_bias geqo_threshold hash_mem_multiplier jit jit_above_cost jit_inline_above_cost
+	jit_optimize_above_cost join_collapse_limit maintenance_io_concurrency max_parallel_workers
+	max_parallel_workers_per_gather min_parallel_index_scan_size min_parallel_table_scan_size
+	parallel_leader_participation parallel_setup_cost parallel_tuple_cost plan_cache_mode random_page_cost
+	recursive_worktable_factor search_path seq_page_cost temp_buffers work_mem`)
+
+// explainSettings are what EXPLAIN (SETTINGS) lists: PostgreSQL's
+// explainGUCs and zproxy's own planner setting zproxy.allow_full_scan
+// whose values differ from their boot values, by name as PostgreSQL
+// orders them.
 func (s *Session) explainSettings() [][2]string {
-	names := []string{varAllowFullScan}
-	for n := range planMethodSettings {
-		names = append(names, n)
-	}
+	names := append([]string{varAllowFullScan}, explainGUCs...)
 	sort.Strings(names)
 	out := [][2]string{}
 	for _, n := range names {
-		def, ok := knownVars[n]
-		if p, known := guc.Lookup(n); !ok && known {
+		v := n
+		if n == "work_mem" {
+			v = varWorkMem // zproxy's, whose boot value is its own default
+		}
+		def, ok := knownVars[v]
+		if v == varWorkMem {
+			def, ok = defaultVars(true)[v], true
+		}
+		if p, known := guc.Lookup(v); !ok && known {
 			def = p.BootValue().Show
 		}
-		if v := s.varValue(n); v != def {
-			out = append(out, [2]string{n, v})
+		if val := s.varValue(v); val != def {
+			out = append(out, [2]string{n, val})
 		}
 	}
 	return out

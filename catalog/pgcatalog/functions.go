@@ -374,21 +374,7 @@ func init() {
 			return boolV(o != nil && o.kind == 'r' && o.table != nil), nil
 		}))
 
-	// Sizes: zproxy does not track how many bytes a table takes in the
-	// store, so it answers NULL (unknown), which psql shows as blank.
-	for _, n := range []string{"pg_relation_size", "pg_total_relation_size", "pg_table_size", "pg_indexes_size"} {
-		Register(n, fn("", []Param{T(sqltypes.TypeRegClass)}, sqltypes.TypeInt8, Volatile, noComment))
-	}
-	// pg_relation_size(relation, fork): the fork named as PostgreSQL names
-	// them; zproxy knows no sizes (NULL, as the one-argument form).
-	Register("pg_relation_size", fn("", []Param{T(sqltypes.TypeRegClass), textP}, sqltypes.TypeInt8, Volatile, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		switch a[1].S {
-		case "main", "fsm", "vm", "init":
-			return sqltypes.Null, nil
-		}
-		return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "invalid fork name").
-			WithHint("Valid fork names are \"main\", \"fsm\", \"vm\", and \"init\".")
-	}))
+	registerSizes() // sizes.go
 	Register("pg_database_size", fn("", []Param{nameP}, sqltypes.TypeInt8, Volatile, noComment),
 		fn("", []Param{oidP}, sqltypes.TypeInt8, Volatile, noComment))
 	Register("pg_size_pretty", fn("", []Param{int8P}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {

@@ -195,7 +195,7 @@ async function sessionsPage() {
       h('td', {}, r.state ? h('span', { class: 'tag', text: r.state }) : '—'),
       h('td', {}, h('code', { text: r.query || '' }))))));
   return [card(h('h1', { text: 'Sessions' }),
-    h('p', { class: 'muted', text: `pg_stat_activity: the ${rows.length} session${rows.length === 1 ? '' : 's'} of this proxy. Each proxy over a shared store knows its own sessions; open the console of each to see them all.` })),
+    h('p', { class: 'muted', text: `pg_stat_activity: ${rows.length} session${rows.length === 1 ? '' : 's'}, of every proxy sharing this store (a role without pg_read_all_stats sees others' sessions without their queries).` })),
     card(table)];
 }
 
@@ -251,12 +251,13 @@ async function tablesPage() {
       t.options ? h('span', { class: 'tag', text: t.options }) : null),
     h('p', {},
       h('b', { text: fmt(t.reltuples) }), ' rows (statistics)', ' · ', h('b', { text: fmt(t.n_live_tup) }), ' live',
-      ' · ≈ ', h('b', { text: fmtBytes(t.estimated_bytes) }), ' (rows × average widths; zproxy tracks no sizes on disk)',
+      ' · ', h('b', { class: 'size-total', text: fmtBytes(t.total_bytes) }),
+      ' (table ', h('span', { class: 'size-table', text: fmtBytes(t.table_bytes) }), ', indexes ', h('span', { class: 'size-indexes', text: fmtBytes(t.index_bytes) }), ')',
       ' · analyzed ', fmtTime(t.last_analyze || t.last_autoanalyze), ' · owner ', t.owner || '—'),
     t.indexes.length ? h('table', { class: 'indexes' },
-      h('thead', {}, h('tr', {}, h('th', { text: 'Index' }), h('th', { text: 'Definition' }), h('th', { class: 'num', text: 'Entries' }))),
+      h('thead', {}, h('tr', {}, h('th', { text: 'Index' }), h('th', { text: 'Definition' }), h('th', { class: 'num', text: 'Entries' }), h('th', { class: 'num', text: 'Size' }))),
       h('tbody', {}, t.indexes.map(i => h('tr', {}, h('td', { text: i.indexname }), h('td', {}, h('code', { text: i.indexdef })),
-        h('td', { class: 'num', text: fmt(i.reltuples) }))))) : null,
+        h('td', { class: 'num', text: fmt(i.reltuples) }), h('td', { class: 'num index-size', text: fmtBytes(i.bytes) }))))) : null,
     t.columns.length ? h('table', { class: 'columns' },
       h('thead', {}, h('tr', {}, ['Column', 'Null frac', 'Avg width', 'Distinct', 'Most common values', 'Histogram bounds']
         .map((x, i) => h('th', { class: i && i < 4 ? 'num' : '', text: x })))),
@@ -269,7 +270,7 @@ async function tablesPage() {
         h('td', {}, h('code', { text: shorten(c.histogram_bounds, 60) })))))) :
       h('p', { class: 'muted', text: 'No column statistics: run ANALYZE ' + t.name + '.' })));
   return [card(h('h1', { text: 'Tables & indexes' }),
-    h('p', { class: 'muted', text: 'pg_class, pg_stat_user_tables, pg_indexes and pg_stats of the public schema, as this role sees them.' })),
+    h('p', { class: 'muted', text: 'pg_class, pg_stat_user_tables, pg_indexes and pg_stats of the public schema, as this role sees them. Sizes are pg_table_size, pg_indexes_size and pg_relation_size: on Pebble measured in the store\'s files (compressed, deleted rows counted until VACUUM); on DynamoDB estimated as analyzed rows × average item size; — until a table is analyzed there. A primary key is the table\'s own order: its rows count as the table\'s.' })),
     ...(cards.length ? cards : [card(h('p', { class: 'muted', text: 'No tables.' }))])];
 }
 

@@ -171,15 +171,25 @@ func checkConsole(t *testing.T, p *harness.Proc, backend string) {
 
 	open("tables")
 	var tabs struct {
-		Tables  []string
-		Indexes string
-		Columns int
+		Tables     []string
+		Indexes    string
+		Columns    int
+		Sizes      []string
+		IndexSizes []string
 	}
 	b.eval(`({Tables: [...document.querySelectorAll('.table-card')].map(c => c.dataset.table),
 		Indexes: [...document.querySelectorAll('.table-card .indexes')].map(x => x.textContent).join(' '),
-		Columns: document.querySelectorAll('.table-card .columns tbody tr').length})`, &tabs)
+		Columns: document.querySelectorAll('.table-card .columns tbody tr').length,
+		Sizes: [...document.querySelectorAll('.table-card .size-total')].map(x => x.textContent),
+		IndexSizes: [...document.querySelectorAll('.table-card .index-size')].map(x => x.textContent)})`, &tabs)
 	if strings.Join(tabs.Tables, ",") != "readings,sensors" || !strings.Contains(tabs.Indexes, "USING zorder (lat, lon)") || tabs.Columns < 9 {
 		t.Errorf("tables page: %+v; want readings and sensors, by_place and their columns' statistics", tabs)
+	}
+	// Both tables are analyzed: every size is known (measured on Pebble,
+	// estimated from the statistics on DynamoDB), none the "—" of NULL.
+	if len(tabs.Sizes) != 2 || len(tabs.IndexSizes) < 1 || strings.Contains(strings.Join(append(tabs.Sizes, tabs.IndexSizes...), ","), "—") ||
+		!strings.HasSuffix(tabs.Sizes[0], "kB") && !strings.HasSuffix(tabs.Sizes[0], "MB") {
+		t.Errorf("tables page sizes: %v, index sizes %v", tabs.Sizes, tabs.IndexSizes)
 	}
 	shot(b, "tables")
 

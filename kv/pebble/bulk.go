@@ -361,6 +361,7 @@ func (b *bulk) Commit(ctx context.Context, stats *kv.Stats) (err error) {
 	if err := batch.Commit(s.sync); err != nil {
 		return fmt.Errorf("kv/pebble: commit: %w", err)
 	}
+	s.unflushed.Store(true)
 	if s.liveWriters.Load() > 0 {
 		s.recordBatch(batch)
 	}

@@ -9,6 +9,7 @@ import (
 	"log"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cockroachdb/pebble"
@@ -90,6 +91,10 @@ type Store struct {
 	iters   map[*iterator]struct{} // open iterators, closed by Close
 
 	conflicts // first-committer-wins bookkeeping for transactions (txn.go)
+
+	// unflushed says a batch was committed since PartitionBytes last
+	// flushed the memtable (size.go).
+	unflushed atomic.Bool
 }
 
 // nonAtomicChunk bounds how much of a non-atomic batch is committed (and
@@ -429,6 +434,7 @@ func (s *Store) commit(batch *pebble.Batch, ks *opKeys, ops []kv.Op, base int) e
 	if err := batch.Commit(s.sync); err != nil {
 		return fmt.Errorf("kv/pebble: commit: %w", err)
 	}
+	s.unflushed.Store(true)
 	if s.liveWriters.Load() > 0 {
 		s.recordBatch(batch)
 	}

@@ -273,6 +273,7 @@ func (b *txnBackend) CommitEach(ctx context.Context, n int, each func(yield func
 		if err := batch.Commit(s.sync); err != nil {
 			return fmt.Errorf("kv/pebble: commit: %w", err)
 		}
+		s.unflushed.Store(true)
 		stats.AddRequest()
 		stats.AddWritten(written)
 	}

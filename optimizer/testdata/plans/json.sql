@@ -87,6 +87,15 @@ EXPLAIN (FORMAT JSON) DELETE FROM sensor_log WHERE site = 'north' AND sensor_id 
 
 EXPLAIN (FORMAT JSON) WITH gone AS (DELETE FROM logs WHERE id = 1 RETURNING host) SELECT count(*) FROM gone
 
+-- Aggregate Sorted: groups streamed from a scan in their order.
+EXPLAIN (FORMAT JSON) SELECT date_trunc('hour', ts) AS hour, avg(celsius) FROM readings WHERE sensor_id = 7 AND ts >= '2024-01-01' GROUP BY 1 ORDER BY 1
+
+-- A top-N Sort (zproxy Top N), under its Limit.
+EXPLAIN (FORMAT JSON) SELECT name FROM sensors ORDER BY name DESC LIMIT 5 OFFSET 2
+
+-- An inverted (gin) scan: an Index Scan on the gin index.
+EXPLAIN (FORMAT JSON) SELECT id FROM products WHERE attrs @> '{"color": "red"}'
+
 -- ANALYZE: actual rows and loops (TIMING and SUMMARY off keep the file
 -- stable), the statement's store totals, an empty Triggers list.
 EXPLAIN (FORMAT JSON, ANALYZE, TIMING OFF, SUMMARY OFF) SELECT name FROM sensors WHERE id IN (1, 2)
