@@ -65,6 +65,11 @@ type ColRef struct {
 type Const struct {
 	V   sqltypes.Value
 	Typ sqltypes.Type
+	// From is the expression the binder folded into this constant (an
+	// immutable call on constants, lower('ABC'); a typed constant's
+	// implicit coercion), which PostgreSQL keeps unfolded in a stored
+	// tree and ruleutils prints (Deparse); nil for a literal.
+	From Expr
 }
 
 // Param is the statement parameter $N (1-based).
@@ -216,6 +221,9 @@ type Func struct {
 	PerCall bool
 	// infix: an operator (||, ->, ...) printed as (l op r).
 	Infix bool
+	// Op is the operator of an op ANY/ALL (array) test (the functions
+	// "any" and "all"), which Deparse prints.
+	Op string
 }
 
 func (e *Func) Pure() bool { return !e.Volatile }

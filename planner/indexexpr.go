@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -177,4 +178,26 @@ func (b *Binder) storedIndexText(t *catalog.Table, e ir.Expr, written string, pr
 		return strings.TrimSpace(written)
 	}
 	return text
+}
+
+func init() { pgcatalog.ExprDeparser = deparseStoredExpr }
+
+// deparseStoredExpr binds an expression text table t keeps over a row of
+// t, as any session would, and deparses it (pg_get_expr,
+// pg_get_constraintdef).
+func deparseStoredExpr(snap *catalog.Snapshot, t *catalog.Table, sql string, pretty bool) (string, bool) {
+	if snap == nil {
+		snap = &catalog.Snapshot{}
+	}
+	b := &Binder{snap: snap, loc: time.UTC}
+	sub, node, err := b.parseStoredExpr(sql, "")
+	if err != nil {
+		return "", false
+	}
+	sc := &scope{items: []*fromItem{tableItem(t, t.Name, 0)}}
+	e, err := sub.bindExpr(sc, node)
+	if err != nil {
+		return "", false
+	}
+	return ir.DeparseMode(e, pretty)
 }

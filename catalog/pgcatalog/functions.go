@@ -212,7 +212,7 @@ func init() {
 			return sqltypes.Null, nil
 		}
 		if len(a) > 1 && a[1].I != 0 {
-			return textV(indexColumnDef(o, int(a[1].I))), nil
+			return textV(e.indexColumnDef(o, int(a[1].I), len(a) > 2 && a[2].I != 0)), nil
 		}
 		return textV(indexDef(o, true)), nil
 	}
@@ -239,6 +239,10 @@ func init() {
 			}
 			for i, c := range t.Checks {
 				if oid == ObjectOID(t.ID, slotCheck+uint32(i)) {
+					pretty := len(a) > 1 && a[1].I != 0
+					if def, ok := e.deparseExpr(t, c.SQL, pretty); ok {
+						return textV("CHECK (" + def + ")"), nil
+					}
 					return textV(checkDef(c.SQL)), nil
 				}
 			}
@@ -275,9 +279,25 @@ func init() {
 	Register("pg_get_constraintdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, constraintDef),
 		fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, constraintDef))
 
-	// zproxy keeps expressions (defaults, checks) as SQL text, which is
-	// what pg_get_expr prints.
-	getExpr := func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return textV(a[0].S), nil }
+	// zproxy keeps expressions (defaults, checks, index expressions) as
+	// SQL text; pg_get_expr binds it over its relation and deparses it as
+	// PostgreSQL prints the stored tree, or prints the text as kept when
+	// it does not bind (a list of index expressions).
+	getExpr := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e := envOf(ctx)
+		if e == nil {
+			return textV(a[0].S), nil
+		}
+		o := e.objects().byOID[uint32(a[1].I)]
+		if o == nil || o.table == nil {
+			return textV(a[0].S), nil
+		}
+		pretty := len(a) > 2 && a[2].K == sqltypes.KindBool && a[2].I != 0
+		if def, ok := e.deparseExpr(o.table, a[0].S, pretty); ok {
+			return textV(def), nil
+		}
+		return textV(a[0].S), nil
+	}
 	Register("pg_get_expr", fn("", []Param{textP, oidP}, sqltypes.TypeText, Stable, getExpr),
 		fn("", []Param{textP, oidP, boolP}, sqltypes.TypeText, Stable, getExpr))
 

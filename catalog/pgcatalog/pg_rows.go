@@ -784,8 +784,10 @@ func indexDef(o *object, qualified bool) string {
 	return sb.String()
 }
 
-// indexColumnDef is pg_get_indexdef(index, column, pretty): one column.
-func indexColumnDef(o *object, col int) string {
+// indexColumnDef is pg_get_indexdef(index, column, pretty): one column,
+// an expression deparsed (pretty or not) in pg_get_indexdef's
+// parentheses.
+func (e *Env) indexColumnDef(o *object, col int, pretty bool) string {
 	keys := o.table.PrimaryKey
 	var include []int
 	if o.index != nil {
@@ -794,7 +796,10 @@ func indexColumnDef(o *object, col int) string {
 	switch {
 	case col >= 1 && col <= len(keys):
 		if k := keys[col-1]; k.Column < 0 {
-			return k.Expr
+			if def, ok := e.deparseExpr(o.table, k.Expr, pretty); ok {
+				return catalog.IndexKeyDef(def)
+			}
+			return catalog.IndexKeyDef(k.Expr)
 		}
 		return sqltypes.QuoteIdent(o.table.Columns[keys[col-1].Column].Name)
 	case col > len(keys) && col <= len(keys)+len(include):
