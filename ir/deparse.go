@@ -35,6 +35,9 @@ type deparser struct {
 	// indent is ruleutils' indentLevel: CASE moves its WHEN and ELSE
 	// lines in by four.
 	indent int
+	// cols, when set, prints a column reference of a query by its index
+	// in the input row (ref.column, or an aggregate's text).
+	cols func(i int) (string, bool)
 }
 
 func (d *deparser) w(s string) { d.b.WriteString(s) }
@@ -53,18 +56,18 @@ func (d *deparser) close() {
 	}
 }
 
-// keyword starts a new line at the current indent plus before, as
-// ruleutils' appendContextKeyword does in its indenting mode (every
-// pg_get_* function prints with it): trailing spaces go, the keyword
-// follows the indent, and the indent then moves by after.
-func (d *deparser) keyword(s string, before, after int) {
+// keyword starts a new line, as ruleutils' appendContextKeyword does in
+// its indenting mode (every pg_get_* function prints with it): trailing
+// spaces go, the indent moves by before, the keyword follows the indent
+// plus plus, and the indent then moves by after.
+func (d *deparser) keyword(s string, before, after, plus int) {
 	cur := strings.TrimRight(d.b.String(), " ")
 	d.b.Reset()
 	d.w(cur)
 	d.w("\n")
 	d.indent += before
-	if d.indent > 0 {
-		d.w(strings.Repeat(" ", d.indent))
+	if n := d.indent + plus; n > 0 {
+		d.w(strings.Repeat(" ", n))
 	}
 	d.w(s)
 	d.indent += after
@@ -236,6 +239,14 @@ func (d *deparser) paren(e, parent Expr) {
 func (d *deparser) expr(e Expr) {
 	switch x := e.(type) {
 	case *ColRef:
+		if d.cols != nil {
+			text, ok := d.cols(x.Index)
+			if !ok {
+				d.failed = true
+			}
+			d.w(text)
+			return
+		}
 		name := x.Name
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
 			name = name[i+1:]
@@ -563,20 +574,20 @@ func (d *deparser) caseExpr(x *Func) {
 		d.failed = true
 		return
 	}
-	d.keyword("CASE", 0, 4)
+	d.keyword("CASE", 0, 4, 0)
 	for i := 0; i+1 < len(x.Args); i += 2 {
-		d.keyword("WHEN ", 0, 0)
+		d.keyword("WHEN ", 0, 0, 0)
 		d.expr(x.Args[i])
 		d.w(" THEN ")
 		d.expr(x.Args[i+1])
 	}
-	d.keyword("ELSE ", 0, 0)
+	d.keyword("ELSE ", 0, 0, 0)
 	els := x.Args[len(x.Args)-1]
 	if c, ok := els.(*Const); ok && c.V.IsNull() && c.Typ.ID == sqltypes.Unknown {
 		els = &Const{V: sqltypes.Null, Typ: x.Typ}
 	}
 	d.expr(els)
-	d.keyword("END", -4, 0)
+	d.keyword("END", -4, 0, 0)
 }
 
 // isOperatorName reports whether name is spelled as an operator (@>, &&).

@@ -201,3 +201,26 @@ func deparseStoredExpr(snap *catalog.Snapshot, t *catalog.Table, sql string, pre
 	}
 	return ir.DeparseMode(e, pretty)
 }
+
+func init() { pgcatalog.ViewDeparser = deparseViewQuery }
+
+// deparseViewQuery binds a view's query as any session would and prints
+// it as pg_get_viewdef does (ir.DeparseQuery).
+func deparseViewQuery(snap *catalog.Snapshot, sql string, names []string, pretty bool) (string, bool) {
+	if snap == nil {
+		return "", false
+	}
+	stmts, err := parser.Parse(sql)
+	if err != nil || len(stmts) != 1 {
+		return "", false
+	}
+	st, _, err := BindStyled(snap, &stmts[0], nil, sqltypes.Style{Location: time.UTC})
+	if err != nil {
+		return "", false
+	}
+	q, ok := st.(*ir.Query)
+	if !ok || len(q.Writes) > 0 || q.Locking != "" {
+		return "", false
+	}
+	return ir.DeparseQuery(q.Plan, names, pretty)
+}

@@ -132,3 +132,36 @@ func (e *Env) deparseExpr(t *catalog.Table, sql string, pretty bool) (string, bo
 	}
 	return ExprDeparser(e.Snap, t, sql, pretty)
 }
+
+// ViewDeparser binds a view's query text and prints it as pg_get_viewdef
+// prints the view's rule (ir.DeparseQuery), with the view's column names
+// (nil: the query's own); ok is false when it does not bind or its shape
+// is not one the deparser prints, and the caller prints the query as
+// written. The planner registers it.
+var ViewDeparser func(snap *catalog.Snapshot, sql string, names []string, pretty bool) (string, bool)
+
+// viewDefinition is pg_get_viewdef of a view or materialized view, plain
+// or pretty; ok is false for other relations.
+func (e *Env) viewDefinition(o *object, pretty bool) (string, bool) {
+	def, ok := o.definition()
+	if !ok || ViewDeparser == nil {
+		return def, ok
+	}
+	var sql string
+	var names []string
+	switch {
+	case o.view != nil:
+		sql, names = o.view.SQL, o.view.Columns
+	case o.kind == 'm':
+		sql = o.table.Matview.SQL
+		for _, c := range o.table.Columns {
+			if !c.Hidden {
+				names = append(names, c.Name)
+			}
+		}
+	}
+	if text, ok := ViewDeparser(e.Snap, sql, names, pretty); ok {
+		return text, true
+	}
+	return def, true
+}

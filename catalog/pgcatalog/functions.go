@@ -315,7 +315,10 @@ func init() {
 		if o == nil {
 			return sqltypes.Null, nil
 		}
-		if def, ok := o.definition(); ok {
+		// pg_get_viewdef(view, pretty), or (view, wrap_column), which
+		// is pretty.
+		pretty := len(a) > 1 && a[1].I != 0
+		if def, ok := e.viewDefinition(o, pretty); ok {
 			return textV(def), nil
 		}
 		return sqltypes.Null, nil
@@ -341,9 +344,10 @@ func init() {
 			if o.rule() != oid {
 				continue
 			}
-			def, _ := o.definition()
+			pretty := len(a) > 1 && a[1].K == sqltypes.KindBool && a[1].I != 0
+			def, _ := e.viewDefinition(o, pretty)
 			name := namespaceName(o.ns) + "." + sqltypes.QuoteIdent(o.name)
-			if len(a) > 1 && a[1].K == sqltypes.KindBool && a[1].I != 0 {
+			if pretty {
 				name = e.relationName(o)
 			}
 			return textV("CREATE RULE \"_RETURN\" AS\n    ON SELECT TO " + name + " DO INSTEAD " + def), nil

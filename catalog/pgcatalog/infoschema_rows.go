@@ -62,8 +62,9 @@ func init() {
 			if o.view == nil {
 				continue
 			}
+			def, _ := e.viewDefinition(o, false)
 			out = append(out, &isViewsRow{TableCatalog: nameV(e.database()), TableSchema: nameV("public"), TableName: nameV(o.name),
-				ViewDefinition: textV(viewDef(o.view.SQL)), CheckOption: textV("NONE"), IsUpdatable: textV("NO"),
+				ViewDefinition: textV(def), CheckOption: textV("NONE"), IsUpdatable: textV("NO"),
 				IsInsertableInto: textV("NO"), IsTriggerUpdatable: textV("NO"), IsTriggerDeletable: textV("NO"),
 				IsTriggerInsertableInto: textV("NO")})
 		}

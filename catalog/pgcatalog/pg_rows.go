@@ -490,7 +490,7 @@ func init() {
 			if o.kind != 'm' {
 				continue
 			}
-			def, _ := o.definition()
+			def, _ := e.viewDefinition(o, false)
 			out = append(out, &pgMatviewsRow{Schemaname: nameV(namespaceName(o.ns)), Matviewname: nameV(o.name), Matviewowner: nameV(ownerName(o.owner)),
 				Hasindexes: boolV(len(o.table.Indexes) > 0), Ispopulated: boolV(o.table.Matview.Populated), Definition: textV(def)})
 		}
@@ -513,7 +513,7 @@ func init() {
 			if o.kind != 'v' {
 				continue
 			}
-			def, _ := o.definition()
+			def, _ := e.viewDefinition(o, false)
 			out = append(out, &pgViewsRow{Schemaname: nameV(namespaceName(o.ns)), Viewname: nameV(o.name), Viewowner: nameV(ownerName(o.owner)),
 				Definition: textV(def)})
 		}

@@ -108,3 +108,4 @@ CREATE VIEW dp_v8 AS SELECT DISTINCT name FROM dp_t ORDER BY name LIMIT 10;
 CREATE VIEW dp_v9 AS SELECT k, a + s AS total, coalesce(r, i) AS label, g - 1 AS prev, b > 0 AS positive FROM dp_s WHERE a BETWEEN 1 AND 10 AND r IS NOT NULL;
 CREATE VIEW dp_v10 AS SELECT s.k, t.n FROM dp_s s, dp_t t WHERE s.a = t.n ORDER BY s.k DESC;
 CREATE MATERIALIZED VIEW dp_mv AS SELECT n, count(*) AS cnt FROM dp_t GROUP BY n;
+CREATE VIEW dp_v11 AS SELECT 1 AS a, 'x'::text AS b, now() AS c;
