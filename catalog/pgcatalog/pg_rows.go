@@ -22,9 +22,13 @@ func init() {
 				owner = DatabaseOwnerOID
 			}
 			r := &pgNamespaceRow{Oid: oidV(n.oid), Nspname: nameV(n.name), Nspowner: oidV(owner)}
-			if n.oid == NamespacePublic && e.Snap != nil {
+			switch {
+			case n.oid == NamespacePublic && e.Snap != nil:
 				name, _ := e.roleName(owner)
 				r.Nspacl = textArray(e.Snap.SchemaACL(name))
+			case n.oid == NamespaceCatalog || n.oid == NamespaceInfoSchema:
+				// Their owner's, and USAGE to PUBLIC, as initdb grants.
+				r.Nspacl = textArray([]string{catalog.ACLItem(BootstrapRole, "UC", BootstrapRole), catalog.ACLItem("", "U", BootstrapRole)})
 			}
 			out = append(out, r)
 		}
