@@ -180,7 +180,20 @@ func (b *Binder) storedIndexText(t *catalog.Table, e ir.Expr, written string, pr
 	return text
 }
 
-func init() { pgcatalog.ExprDeparser = deparseStoredExpr }
+func init() {
+	pgcatalog.ExprDeparser = deparseStoredExpr
+	pgcatalog.CheckColumns = func(snap *catalog.Snapshot, t *catalog.Table, sql string) []int {
+		if snap == nil {
+			snap = &catalog.Snapshot{}
+		}
+		b := &Binder{snap: snap, loc: time.UTC}
+		_, cols, err := b.bindCheck(t, sql)
+		if err != nil {
+			return nil
+		}
+		return cols
+	}
+}
 
 // deparseStoredExpr binds an expression text table t keeps over a row of
 // t, as any session would, and deparses it (pg_get_expr,

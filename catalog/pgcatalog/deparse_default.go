@@ -165,3 +165,8 @@ func (e *Env) viewDefinition(o *object, pretty bool) (string, bool) {
 	}
 	return def, true
 }
+
+// CheckColumns are the columns of t a CHECK's text reads, in the order
+// they first appear (nil when it does not bind); the planner registers
+// it.
+var CheckColumns func(snap *catalog.Snapshot, t *catalog.Table, sql string) []int

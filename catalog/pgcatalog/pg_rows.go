@@ -238,7 +238,15 @@ func init() {
 				if name == "" {
 					name = t.Name + "_check"
 				}
-				out = append(out, constraintRow(ObjectOID(t.ID, slotCheck+uint32(i)), name, 'c', o.oid, 0, nil, c.SQL))
+				// conkey: the columns the check reads, as PostgreSQL
+				// records them (in the order they appear).
+				var keys []int64
+				if CheckColumns != nil {
+					for _, col := range CheckColumns(e.Snap, t, c.SQL) {
+						keys = append(keys, int64(attnum(t, col)))
+					}
+				}
+				out = append(out, constraintRow(ObjectOID(t.ID, slotCheck+uint32(i)), name, 'c', o.oid, 0, keys, c.SQL))
 			}
 			for _, ix := range t.Indexes {
 				if ix.Constraint {
