@@ -192,7 +192,15 @@ func init() {
 					opt = 3 // DESC, and so NULLS FIRST, as PostgreSQL's default
 				}
 				options = append(options, opt)
-				classes = append(classes, 0)
+				kind := catalog.KindBTree
+				if o.index != nil && o.index.Kind != "" {
+					kind = o.index.Kind
+				}
+				class := k.Opclass
+				if class == "" && kind == catalog.KindGIN {
+					class, _ = catalog.DefaultOpclass(t.KeyType(k))
+				}
+				classes = append(classes, int64(keyOpclass(kind, t.KeyType(k), class)))
 				colls = append(colls, int64(collationOf(t.KeyType(k))))
 			}
 			for _, c := range include {

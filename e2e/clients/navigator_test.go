@@ -114,6 +114,47 @@ var navigatorQueries = []struct {
 		           AND n.nspname !~ '^information_schema|catalog_history|pg_' AND ct.relname LIKE 'nav%') tmp
 		 WHERE tmp.pos = 1 ORDER BY 2, 3`,
 		[]string{"public|nav_owner|id", "public|nav_pet|id", "public|nav_pet|lower(tag)", "public|nav_pet|tag"}},
+	{name: "prisma tables", sql: `SELECT t.relname AS table_name, ns.nspname AS namespace,
+		       (t.relhassubclass AND t.relkind = 'p') AS is_partition, (t.relhassubclass AND t.relkind = 'r') AS has_subclass,
+		       t.relkind = 'f' AS is_foreign_table, t.relrowsecurity AS has_row_level_security, t.reloptions,
+		       obj_description(t.oid, 'pg_class') AS description
+		  FROM pg_class t JOIN pg_namespace ns ON ns.oid = t.relnamespace
+		 WHERE ((t.relkind = 'r' AND t.relispartition = 'f') OR t.relkind = 'p' OR t.relkind = 'f')
+		   AND ns.nspname = ANY ($1) AND t.relname LIKE 'nav%'
+		 ORDER BY namespace, table_name`,
+		want: []string{"nav_owner|public|false|false|false|false|NULL|people", "nav_pet|public|false|false|false|false|NULL|NULL"}},
+	{name: "prisma check constraints", sql: `SELECT ns.nspname AS namespace, t.relname AS table_name, con.conname AS constraint_name,
+		       con.contype::text AS constraint_type, pg_get_constraintdef(con.oid) AS constraint_definition,
+		       con.condeferrable AS is_deferrable, con.condeferred AS is_deferred
+		  FROM pg_constraint con JOIN pg_class t ON t.oid = con.conrelid JOIN pg_namespace ns ON ns.oid = t.relnamespace
+		 WHERE ns.nspname = ANY ($1) AND con.contype NOT IN ('p', 'u', 'f') AND t.relname LIKE 'nav%'
+		 ORDER BY namespace, table_name, con.contype, constraint_name`,
+		want: []string{"public|nav_owner|nav_owner_score_check|c|CHECK ((score >= (0)::numeric))|false|false"}},
+	{name: "prisma indexes", sql: `WITH keys AS (
+		SELECT indrelid, indexrelid, indisunique, indisprimary,
+		       unnest(indkey) AS key_attnum, generate_subscripts(indkey, 1) AS key_position,
+		       unnest(indclass) AS key_class, unnest(indoption) AS key_option
+		  FROM pg_index WHERE indpred IS NULL AND NOT indisexclusion)
+		SELECT ns.nspname AS namespace, ix.relname AS index_name, t.relname AS table_name, a.attname AS column_name,
+		       k.indisunique AS is_unique, k.indisprimary AS is_primary_key, k.key_position AS column_index,
+		       oc.opcname AS opclass, oc.opcdefault, am.amname AS index_algo,
+		       CASE k.key_option & 1 WHEN 1 THEN 'DESC' ELSE 'ASC' END AS column_order,
+		       CASE k.key_option & 2 WHEN 2 THEN true ELSE false END AS nulls_first,
+		       con.condeferrable, con.condeferred
+		  FROM keys k
+		  JOIN pg_class t ON t.oid = k.indrelid
+		  JOIN pg_class ix ON ix.oid = k.indexrelid
+		  JOIN pg_namespace ns ON ns.oid = t.relnamespace
+		  LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.key_attnum
+		  JOIN pg_am am ON am.oid = ix.relam
+		  LEFT JOIN pg_opclass oc ON oc.oid = k.key_class
+		  LEFT JOIN pg_constraint con ON k.indexrelid = con.conindid AND con.contype <> 'f'
+		 WHERE ns.nspname = ANY ($1) AND t.relname LIKE 'nav%'
+		 ORDER BY namespace, table_name, index_name, column_index`,
+		want: []string{"public|nav_owner_pkey|nav_owner|id|true|true|0|int4_ops|true|btree|ASC|false|false|false",
+			"public|nav_pet_lower|nav_pet|NULL|false|false|0|text_ops|true|btree|ASC|false|NULL|NULL",
+			"public|nav_pet_pkey|nav_pet|id|true|true|0|int4_ops|true|btree|ASC|false|false|false",
+			"public|nav_pet_tag_key|nav_pet|tag|true|false|0|text_ops|true|btree|ASC|false|false|false"}},
 }
 
 func TestNavigatorQueries(t *testing.T) {
@@ -129,7 +170,11 @@ func TestNavigatorQueries(t *testing.T) {
 	}
 	for _, q := range navigatorQueries {
 		var args []any
-		if strings.Contains(q.sql, "$1") {
+		switch {
+		case strings.Contains(q.sql, "ANY ($1)"):
+			// Prisma's: the schemas to describe, as an array.
+			args = append(args, []string{"public"})
+		case strings.Contains(q.sql, "$1"):
 			args = append(args, public)
 		}
 		rows, err := conn.Query(ctx, q.sql, append([]any{pgx.QueryExecModeExec}, args...)...)
