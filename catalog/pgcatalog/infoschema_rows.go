@@ -334,11 +334,16 @@ func typeColumnsRow(e *Env, o *object, i int, c column) *isColumnsRow {
 		// The extensions' types (citext, hstore and their arrays).
 		r.UdtSchema = nameV("public")
 	}
+	// PostgreSQL's view prints both with pg_get_expr.
+	def := c.deflt
+	if text, ok := e.deparseExpr(o.table, def, false); ok {
+		def = text
+	}
 	switch {
 	case c.generated:
-		r.IsGenerated, r.GenerationExpression = textV("ALWAYS"), textV(c.deflt)
+		r.IsGenerated, r.GenerationExpression = textV("ALWAYS"), textV(def)
 	case c.deflt != "":
-		r.ColumnDefault = textV(c.deflt)
+		r.ColumnDefault = textV(def)
 	}
 	switch {
 	case t.ID == sqltypes.Varchar || t.ID == sqltypes.BPChar:

@@ -112,6 +112,10 @@ var deparseQueries = []string{
 	   JOIN pg_namespace n ON n.oid = c.relnamespace,
 	        (VALUES ('plain'), ('pretty')) v(mode)
 	  WHERE n.nspname = 'public' AND i.indpred IS NOT NULL`,
+	`SELECT 'column_default ' || table_name || '.' || column_name, column_default::text
+	   FROM information_schema.columns WHERE table_schema = 'public' AND column_default IS NOT NULL`,
+	`SELECT 'view_definition ' || table_name, view_definition::text
+	   FROM information_schema.views WHERE table_schema = 'public'`,
 	`SELECT 'viewdef ' || c.relname || ' ' || v.mode,
 	        CASE v.mode WHEN 'pretty' THEN pg_get_viewdef(c.oid, true) ELSE pg_get_viewdef(c.oid) END
 	   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
