@@ -574,10 +574,31 @@ func (d *deparser) caseExpr(x *Func) {
 		d.failed = true
 		return
 	}
+	// A simple CASE prints its operand once and each value alone, when
+	// every condition is still operand = value.
+	var operand Expr
+	if x.Op == string(OpEq) {
+		for i := 0; i+1 < len(x.Args); i += 2 {
+			b, ok := x.Args[i].(*Binary)
+			if !ok || b.Op != OpEq || operand != nil && b.L != operand {
+				operand = nil
+				break
+			}
+			operand = b.L
+		}
+	}
 	d.keyword("CASE", 0, 4, 0)
+	if operand != nil {
+		d.w(" ")
+		d.expr(operand)
+	}
 	for i := 0; i+1 < len(x.Args); i += 2 {
 		d.keyword("WHEN ", 0, 0, 0)
-		d.expr(x.Args[i])
+		if operand != nil {
+			d.expr(x.Args[i].(*Binary).R)
+		} else {
+			d.expr(x.Args[i])
+		}
 		d.w(" THEN ")
 		d.expr(x.Args[i+1])
 	}

@@ -222,7 +222,8 @@ type Func struct {
 	// infix: an operator (||, ->, ...) printed as (l op r).
 	Infix bool
 	// Op is the operator of an op ANY/ALL (array) test (the functions
-	// "any" and "all"), which Deparse prints.
+	// "any" and "all"), and "=" for a simple CASE x WHEN v (each
+	// condition is x = v), which Deparse prints.
 	Op string
 }
 

@@ -893,7 +893,11 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (ir.Expr, 
 		args[i] = results[i/2]
 	}
 	args[len(args)-1] = results[len(results)-1]
-	return &ir.Func{Name: "case", Args: args, Typ: typ, Fn: nil, Lazy: evalCase}, nil
+	c := &ir.Func{Name: "case", Args: args, Typ: typ, Fn: nil, Lazy: evalCase}
+	if operand != nil {
+		c.Op = string(ir.OpEq) // CASE x WHEN v: each condition is x = v
+	}
+	return c, nil
 }
 
 func evalCase(ctx *ir.EvalContext, row []sqltypes.Value, args []ir.Expr) (sqltypes.Value, error) {
