@@ -153,6 +153,9 @@ func simple(e, parent Expr) bool {
 	if c, ok := e.(*Const); ok && c.From != nil {
 		e = c.From
 	}
+	if or := notBetween(e); or != nil {
+		e = or
+	}
 	k, op := kindOf(e)
 	pk, pop := kindOf(parent)
 	switch k {
@@ -193,6 +196,27 @@ func simple(e, parent Expr) bool {
 		}
 	}
 	return false
+}
+
+// notBetween is x NOT BETWEEN a AND b as PostgreSQL keeps it, x < a OR
+// x > b, when e is that NOT; nil otherwise.
+func notBetween(e Expr) Expr {
+	n, ok := e.(*Not)
+	if !ok {
+		return nil
+	}
+	b, ok := n.E.(*Binary)
+	if !ok || b.Op != OpAnd || !b.Nested {
+		return nil
+	}
+	ge, ok1 := b.L.(*Binary)
+	le, ok2 := b.R.(*Binary)
+	if !ok1 || !ok2 || ge.Op != OpGe || le.Op != OpLe {
+		return nil
+	}
+	return &Binary{Op: OpOr, Typ: b.Typ,
+		L: &Binary{Op: OpLt, L: ge.L, R: ge.R, Typ: ge.Typ},
+		R: &Binary{Op: OpGt, L: le.L, R: le.R, Typ: le.Typ}}
 }
 
 // priority tells + and - (lo) from *, / and % (hi), the only operators
@@ -278,6 +302,10 @@ func (d *deparser) expr(e Expr) {
 			d.w(" IS DISTINCT FROM ")
 			d.operand(b.R, b.L.Type(), x)
 			d.close()
+			return
+		}
+		if or := notBetween(x); or != nil {
+			d.expr(or)
 			return
 		}
 		d.open()
@@ -469,7 +497,7 @@ func (d *deparser) chain(x *Binary, op BinOp) {
 	var args []Expr
 	var left func(e Expr)
 	left = func(e Expr) {
-		if b, ok := e.(*Binary); ok && b.Op == op {
+		if b, ok := e.(*Binary); ok && b.Op == op && !b.Nested {
 			left(b.L)
 			args = append(args, b.R)
 			return

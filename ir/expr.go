@@ -125,6 +125,10 @@ type Binary struct {
 	// fn computes an arithmetic operator: the overload of the operator
 	// that binding resolved (see bindArith).
 	Fn func(ctx *EvalContext, l, r sqltypes.Value) (sqltypes.Value, error)
+
+	// Nested marks an AND that PostgreSQL keeps as a node of its own
+	// (BETWEEN's), which Deparse does not flatten into an enclosing AND.
+	Nested bool
 }
 
 // Not is logical negation.

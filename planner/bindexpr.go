@@ -249,7 +249,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if err := notSet(ge, "AND"); err != nil {
 			return nil, err
 		}
-		var res ir.Expr = &ir.Binary{Op: ir.OpAnd, L: ge, R: le, Typ: sqltypes.TypeBool}
+		var res ir.Expr = &ir.Binary{Op: ir.OpAnd, L: ge, R: le, Typ: sqltypes.TypeBool, Nested: true}
 		if symmetric {
 			ge2, err := b.compare(ir.OpGe, e, hi)
 			if err != nil {

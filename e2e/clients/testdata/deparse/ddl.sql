@@ -88,7 +88,8 @@ CREATE TABLE dp_s (
   CHECK (CASE WHEN a > 0 THEN 'x' END IS NOT NULL),
   CHECK (char_length(r) <= 5),
   CHECK (s > 5000000000),
-  CHECK (w < 10 AND s > a)
+  CHECK (w < 10 AND s > a),
+  CHECK (a NOT BETWEEN 100 AND 200 AND w >= 0)
 );
 CREATE INDEX dp_s_cast ON dp_s ((a::text));
 CREATE INDEX dp_s_arith ON dp_s ((a * 2 + s));
