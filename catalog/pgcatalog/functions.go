@@ -214,7 +214,17 @@ func init() {
 		if len(a) > 1 && a[1].I != 0 {
 			return textV(e.indexColumnDef(o, int(a[1].I), len(a) > 2 && a[2].I != 0)), nil
 		}
-		return textV(indexDef(o, true)), nil
+		if len(a) > 2 && a[2].I != 0 {
+			// Pretty: the table as the search path sees it (zproxy's
+			// relations are all in public), expressions reprinted.
+			return textV(indexDef(o, false, func(sql string) string {
+				if def, ok := e.deparseExpr(o.table, sql, true); ok {
+					return def
+				}
+				return sql
+			})), nil
+		}
+		return textV(indexDef(o, true, nil)), nil
 	}
 	Register("pg_get_indexdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, indexDefFn),
 		fn("", []Param{oidP, intP, boolP}, sqltypes.TypeText, Stable, indexDefFn))

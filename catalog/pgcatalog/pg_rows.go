@@ -523,7 +523,7 @@ func init() {
 				continue
 			}
 			out = append(out, &pgIndexesRow{Schemaname: nameV("public"), Tablename: nameV(o.table.Name), Indexname: nameV(o.name),
-				Indexdef: textV(indexDef(o, true))})
+				Indexdef: textV(indexDef(o, true, nil))})
 		}
 		return out
 	})
@@ -729,7 +729,9 @@ func constraintRow(oid uint32, name string, kind byte, rel, index uint32, keys [
 
 // indexDef is pg_get_indexdef: zproxy's own truth, as CREATE INDEX
 // statements it accepts (USING zorder, widths, INCLUDE, WITH (shards)).
-func indexDef(o *object, qualified bool) string {
+// pretty, when set, reprints the expression keys and the predicate
+// (pg_get_indexdef(index, 0, true)).
+func indexDef(o *object, qualified bool, pretty func(sql string) string) string {
 	t := o.table
 	keys := t.PrimaryKey
 	var include []int
@@ -751,6 +753,9 @@ func indexDef(o *object, qualified bool) string {
 	var cols []string
 	for _, k := range keys {
 		c := t.KeyDef(k)
+		if k.Column < 0 && pretty != nil {
+			c = catalog.IndexKeyDef(pretty(k.Expr))
+		}
 		if k.Width > 0 {
 			c += "(" + strconv.Itoa(k.Width) + ")"
 		}
@@ -799,7 +804,11 @@ func indexDef(o *object, qualified bool) string {
 		sb.WriteString(" WITH (" + strings.Join(opts, ", ") + ")")
 	}
 	if o.index != nil && o.index.Predicate != "" {
-		sb.WriteString(" WHERE " + o.index.Predicate)
+		pred := o.index.Predicate
+		if pretty != nil {
+			pred = pretty(pred)
+		}
+		sb.WriteString(" WHERE " + pred)
 	}
 	return sb.String()
 }

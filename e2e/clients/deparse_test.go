@@ -100,6 +100,10 @@ var deparseQueries = []string{
 	   FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
 	   JOIN pg_namespace n ON n.oid = c.relnamespace
 	  WHERE n.nspname = 'public'`,
+	`SELECT 'indexdef ' || c.relname || ' pretty', pg_get_indexdef(i.indexrelid, 0, true)
+	   FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+	   JOIN pg_namespace n ON n.oid = c.relnamespace
+	  WHERE n.nspname = 'public'`,
 	`SELECT 'indexdef ' || c.relname || ' column ' || k.i || ' ' || v.mode,
 	        pg_get_indexdef(i.indexrelid, k.i, v.mode = 'pretty')
 	   FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
