@@ -9,14 +9,21 @@ import (
 )
 
 // Deparse prints a bound expression as PostgreSQL's ruleutils prints a
-// stored expression (pg_get_expr, pg_get_indexdef): every operator
-// expression parenthesized, constants with their type ('x'::text), casts
-// as (x)::type. The text binds back to the same expression in any session
-// (a timestamptz constant carries its offset), which is why expression
-// and partial indexes keep it. ok is false for an expression it cannot
-// print faithfully; the caller then keeps the text as written.
-func Deparse(e Expr) (s string, ok bool) {
-	var d deparser
+// stored expression without pretty parentheses (pg_get_expr(e, rel),
+// pg_get_indexdef, pg_get_constraintdef(oid)): every operator expression
+// parenthesized, constants with their type ('x'::text), casts as
+// (x)::type, implicit coercions shown where ruleutils shows them. The text
+// binds back to the same expression in any session (a timestamptz
+// constant carries its offset), which is why expression and partial
+// indexes keep it. ok is false for an expression it cannot print
+// faithfully; the caller then keeps the text as written.
+func Deparse(e Expr) (s string, ok bool) { return DeparseMode(e, false) }
+
+// DeparseMode is Deparse, or with pretty the pretty form (pg_get_expr(e,
+// rel, true), pg_get_constraintdef(oid, true)): parentheses only where
+// ruleutils' isSimpleNode finds the operand not simple in its parent.
+func DeparseMode(e Expr, pretty bool) (s string, ok bool) {
+	d := deparser{pretty: pretty}
 	d.expr(e)
 	return d.b.String(), !d.failed
 }
@@ -24,100 +31,324 @@ func Deparse(e Expr) (s string, ok bool) {
 type deparser struct {
 	b      strings.Builder
 	failed bool
+	pretty bool
+	// indent is ruleutils' indentLevel: CASE moves its WHEN and ELSE
+	// lines in by four.
+	indent int
+	// cols, when set, prints a column reference of a query by its index
+	// in the input row (ref.column, or an aggregate's text).
+	cols func(i int) (string, bool)
 }
 
 func (d *deparser) w(s string) { d.b.WriteString(s) }
 
+// open and close are the parentheses ruleutils writes around an
+// operator, boolean or test expression unless it prints pretty.
+func (d *deparser) open() {
+	if !d.pretty {
+		d.w("(")
+	}
+}
+
+func (d *deparser) close() {
+	if !d.pretty {
+		d.w(")")
+	}
+}
+
+// keyword starts a new line, as ruleutils' appendContextKeyword does in
+// its indenting mode (every pg_get_* function prints with it): trailing
+// spaces go, the indent moves by before, the keyword follows the indent
+// plus plus, and the indent then moves by after.
+func (d *deparser) keyword(s string, before, after, plus int) {
+	cur := strings.TrimRight(d.b.String(), " ")
+	d.b.Reset()
+	d.w(cur)
+	d.w("\n")
+	d.indent += before
+	if n := d.indent + plus; n > 0 {
+		d.w(strings.Repeat(" ", n))
+	}
+	d.w(s)
+	d.indent += after
+}
+
+// nodeKind classifies an expression as ruleutils' node tags do, for the
+// parenthesization rules.
+type nodeKind int
+
+const (
+	kindWord  nodeKind = iota // a column, a constant, a parameter
+	kindFunc                  // name(...), COALESCE(...), ARRAY[...], CASE ... END
+	kindCast                  // arg::type (RelabelType, CoerceViaIO, a cast function)
+	kindOp                    // an operator (OpExpr)
+	kindTest                  // IS [NOT] NULL, IS DISTINCT FROM (NullTest, DistinctExpr)
+	kindBool                  // AND, OR, NOT (BoolExpr)
+	kindOther                 // = ANY (ARRAY[...]) and what ruleutils does not know
+)
+
+// kindOf is e's node kind; op is an operator's name when it is binary.
+func kindOf(e Expr) (k nodeKind, op string) {
+	switch x := e.(type) {
+	case *ColRef, *Param:
+		return kindWord, ""
+	case *Const:
+		if x.From != nil {
+			return kindOf(x.From)
+		}
+		return kindWord, ""
+	case *Cast:
+		if c, ok := x.E.(*Const); ok && c.Typ.ID == sqltypes.Unknown {
+			return kindWord, ""
+		}
+		return kindCast, ""
+	case *Binary:
+		switch x.Op {
+		case OpAnd, OpOr:
+			return kindBool, ""
+		case OpNotDistinct:
+			return kindOther, ""
+		}
+		return kindOp, string(x.Op)
+	case *Not:
+		if b, ok := x.E.(*Binary); ok && b.Op == OpNotDistinct {
+			return kindTest, ""
+		}
+		return kindBool, ""
+	case *Neg:
+		return kindOp, ""
+	case *IsNull:
+		return kindTest, ""
+	case *Like:
+		return kindOp, likeOp(x)
+	case *InList:
+		return kindOther, ""
+	case *Func:
+		if (x.Infix || isOperatorName(x.Name)) && len(x.Args) == 2 {
+			return kindOp, x.Name
+		}
+		if (x.Name == "any" || x.Name == "all") && x.Op != "" {
+			return kindOther, ""
+		}
+		if x.Name == "timezone" && len(x.Args) == 2 {
+			return kindOp, "AT TIME ZONE"
+		}
+		return kindFunc, ""
+	}
+	return kindOther, ""
+}
+
+// castArg is the operand of a cast-like node.
+func castArg(e Expr) Expr {
+	switch x := e.(type) {
+	case *Cast:
+		return x.E
+	}
+	return nil
+}
+
+// simple reports whether e prints unambiguously without parentheses as
+// an operand of parent, following ruleutils' isSimpleNode.
+func simple(e, parent Expr) bool {
+	if c, ok := e.(*Const); ok && c.From != nil {
+		e = c.From
+	}
+	if or := notBetween(e); or != nil {
+		e = or
+	}
+	k, op := kindOf(e)
+	pk, pop := kindOf(parent)
+	switch k {
+	case kindWord, kindFunc:
+		return true
+	case kindCast:
+		return simple(castArg(e), e)
+	case kindOp:
+		if pk == kindOp {
+			lo, hi := priority(op)
+			plo, phi := priority(pop)
+			switch {
+			case !(lo || hi) || !(plo || phi):
+				return false
+			case hi && plo:
+				return true
+			case lo && phi:
+				return false
+			}
+			// The same priority: (a - b) - c needs none, a - (b - c) does.
+			return firstOperand(parent) == e
+		}
+		return pk == kindFunc || pk == kindBool
+	case kindTest:
+		return pk == kindFunc || pk == kindBool
+	case kindBool:
+		switch pk {
+		case kindBool:
+			if isNot(parent) {
+				return false
+			}
+			if isAnd(e) || isNot(e) {
+				return true // inside AND or OR
+			}
+			return !isAnd(parent) // OR inside OR
+		case kindFunc:
+			return true
+		}
+	}
+	return false
+}
+
+// notBetween is x NOT BETWEEN a AND b as PostgreSQL keeps it, x < a OR
+// x > b, when e is that NOT; nil otherwise.
+func notBetween(e Expr) Expr {
+	n, ok := e.(*Not)
+	if !ok {
+		return nil
+	}
+	b, ok := n.E.(*Binary)
+	if !ok || b.Op != OpAnd || !b.Nested {
+		return nil
+	}
+	ge, ok1 := b.L.(*Binary)
+	le, ok2 := b.R.(*Binary)
+	if !ok1 || !ok2 || ge.Op != OpGe || le.Op != OpLe {
+		return nil
+	}
+	return &Binary{Op: OpOr, Typ: b.Typ,
+		L: &Binary{Op: OpLt, L: ge.L, R: ge.R, Typ: ge.Typ},
+		R: &Binary{Op: OpGt, L: le.L, R: le.R, Typ: le.Typ}}
+}
+
+// priority tells + and - (lo) from *, / and % (hi), the only operators
+// whose precedence ruleutils relies on.
+func priority(op string) (lo, hi bool) {
+	if op == "" {
+		return false, false
+	}
+	return strings.ContainsRune("+-", rune(op[0])), strings.ContainsRune("*/%", rune(op[0]))
+}
+
+func firstOperand(e Expr) Expr {
+	switch x := e.(type) {
+	case *Binary:
+		return x.L
+	case *Like:
+		return x.E
+	case *Func:
+		if len(x.Args) > 0 {
+			return x.Args[0]
+		}
+	}
+	return nil
+}
+
+func isAnd(e Expr) bool { b, ok := e.(*Binary); return ok && b.Op == OpAnd }
+
+func isNot(e Expr) bool { _, ok := e.(*Not); return ok }
+
+// paren prints e as an operand of parent: in pretty mode within
+// parentheses when it is not simple there (ruleutils'
+// get_rule_expr_paren).
+func (d *deparser) paren(e, parent Expr) {
+	need := d.pretty && !simple(e, parent)
+	if need {
+		d.w("(")
+	}
+	d.expr(e)
+	if need {
+		d.w(")")
+	}
+}
+
 func (d *deparser) expr(e Expr) {
 	switch x := e.(type) {
 	case *ColRef:
+		if d.cols != nil {
+			text, ok := d.cols(x.Index)
+			if !ok {
+				d.failed = true
+			}
+			d.w(text)
+			return
+		}
 		name := x.Name
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
 			name = name[i+1:]
 		}
 		d.w(sqltypes.QuoteIdent(name))
 	case *Const:
+		if x.From != nil {
+			d.expr(x.From)
+			return
+		}
 		d.w(deparseConst(x.V, x.Typ))
 	case *Binary:
-		if x.Op == OpAnd || x.Op == OpOr {
-			d.w("(")
+		switch x.Op {
+		case OpAnd, OpOr:
+			d.open()
 			d.chain(x, x.Op)
-			d.w(")")
+			d.close()
 			return
 		}
-		op := string(x.Op)
-		d.w("(")
-		d.textOperand(x.L)
-		d.w(" " + op + " ")
-		d.textOperand(x.R)
-		d.w(")")
+		d.open()
+		d.operand(x.L, x.R.Type(), x)
+		d.w(" " + string(x.Op) + " ")
+		d.operand(x.R, x.L.Type(), x)
+		d.close()
 	case *Not:
 		if b, ok := x.E.(*Binary); ok && b.Op == OpNotDistinct {
-			d.w("(")
-			d.expr(b.L)
+			d.open()
+			d.operand(b.L, b.R.Type(), x)
 			d.w(" IS DISTINCT FROM ")
-			d.expr(b.R)
-			d.w(")")
+			d.operand(b.R, b.L.Type(), x)
+			d.close()
 			return
 		}
-		d.w("(NOT ")
-		d.expr(x.E)
-		d.w(")")
+		if or := notBetween(x); or != nil {
+			d.expr(or)
+			return
+		}
+		d.open()
+		d.w("NOT ")
+		d.paren(x.E, x)
+		d.close()
 	case *Neg:
-		d.w("(- ")
-		d.expr(x.E)
-		d.w(")")
+		d.open()
+		d.w("- ")
+		d.paren(x.E, x)
+		d.close()
 	case *IsNull:
-		d.w("(")
-		d.expr(x.E)
+		d.open()
+		d.paren(x.E, x)
 		if x.Neg {
-			d.w(" IS NOT NULL)")
+			d.w(" IS NOT NULL")
 		} else {
-			d.w(" IS NULL)")
+			d.w(" IS NULL")
 		}
+		d.close()
 	case *InList:
-		// PostgreSQL turns x IN (list) into x = ANY (ARRAY[list]).
-		d.w("(")
-		d.expr(x.E)
-		if x.Neg {
-			d.w(" <> ALL (ARRAY[")
-		} else {
-			d.w(" = ANY (ARRAY[")
-		}
-		for i, it := range x.List {
-			if i > 0 {
-				d.w(", ")
-			}
-			d.expr(it)
-		}
-		d.w("]))")
+		d.inList(x)
 	case *Like:
 		if x.Escape != 0 && x.Escape != '\\' {
 			d.failed = true
 		}
-		op := " LIKE "
-		if x.CaseInsensitive {
-			op = " ILIKE "
-		}
-		if x.Neg {
-			op = " NOT" + op
-		}
-		d.w("(")
-		d.textOperand(x.E)
-		d.w(op)
-		d.textOperand(x.Pattern)
-		d.w(")")
+		// LIKE is the operator ~~ (ILIKE ~~*, NOT LIKE !~~), as
+		// PostgreSQL keeps and prints it.
+		d.open()
+		d.textOperand(x.E, x)
+		d.w(" " + likeOp(x) + " ")
+		d.textOperand(x.Pattern, x)
+		d.close()
 	case *Cast:
-		if c, ok := x.E.(*Const); ok && !c.V.IsNull() {
+		if c, ok := x.E.(*Const); ok && !c.V.IsNull() && c.Typ.ID == sqltypes.Unknown {
+			// A quoted literal cast is a constant of the type.
 			v, err := CastValue(c.V, c.Typ, x.To, true, time.UTC)
 			if err == nil {
 				d.w(deparseConst(v, x.To))
 				return
 			}
 		}
-		d.w("(")
-		d.expr(x.E)
-		d.w(")::" + x.To.String())
+		d.cast(x.E, x.To, x)
 	case *Func:
 		d.fn(x)
 	default:
@@ -126,33 +357,161 @@ func (d *deparser) expr(e Expr) {
 	}
 }
 
+// cast prints arg::to as ruleutils' get_coercion_expr does: the operand
+// parenthesized unless pretty and simple.
+func (d *deparser) cast(arg Expr, to sqltypes.Type, self Expr) {
+	d.open()
+	d.paren(arg, self)
+	d.close()
+	d.w("::" + to.String())
+}
+
+func likeOp(x *Like) string {
+	op := "~~"
+	if x.CaseInsensitive {
+		op += "*"
+	}
+	if x.Neg {
+		op = "!" + op
+	}
+	return op
+}
+
+// operand prints an operand of a binary operator whose other operand is
+// of type other. zproxy compares and computes across numeric types
+// directly; PostgreSQL coerces the operand of the lesser type (integer
+// below numeric below float) to the other's, which ruleutils shows as a
+// cast. Integers of different widths, and float4 with float8, have
+// cross-type operators and no coercion.
+func (d *deparser) operand(e Expr, other sqltypes.Type, parent Expr) {
+	if to, ok := promotion(e.Type(), other); ok {
+		cast := &Cast{E: e, To: to}
+		need := d.pretty && !simple(cast, parent)
+		if need {
+			d.w("(")
+		}
+		d.cast(e, to, cast)
+		if need {
+			d.w(")")
+		}
+		return
+	}
+	d.textOperand(e, parent)
+}
+
+// promotion is the type PostgreSQL coerces a numeric operand of type t
+// to beside one of type other, ok false when it is not coerced.
+func promotion(t, other sqltypes.Type) (sqltypes.Type, bool) {
+	rank := func(t sqltypes.Type) int {
+		switch t.ID {
+		case sqltypes.Int2, sqltypes.Int4, sqltypes.Int8:
+			return 1
+		case sqltypes.Numeric:
+			return 2
+		case sqltypes.Float4, sqltypes.Float8:
+			return 3
+		}
+		return 0
+	}
+	r, ro := rank(t), rank(other)
+	if r == 0 || ro == 0 || r >= ro || t.IsDomain() || other.IsDomain() {
+		return t, false
+	}
+	to := other
+	to.Width, to.Scale = 0, 0
+	if to.ID == sqltypes.Float4 {
+		// float4 compares with float8 (float48gt), so the other
+		// operand becomes float8.
+		to = sqltypes.Type{ID: sqltypes.Float8}
+	}
+	return to, true
+}
+
 // textOperand prints an operand of a text operator. varchar has no
 // operators of its own in PostgreSQL: its values are relabeled text, which
 // ruleutils prints as a cast ((nick)::text, 'x'::text).
-func (d *deparser) textOperand(e Expr) {
-	if e.Type().ID != sqltypes.Varchar {
-		d.expr(e)
-		return
-	}
-	if c, ok := e.(*Const); ok {
+func (d *deparser) textOperand(e, parent Expr) {
+	if c, ok := e.(*Const); ok && c.From == nil && c.Typ.ID == sqltypes.Unknown && !c.V.IsNull() {
+		// An untyped literal beside a text operand is text.
 		d.w(deparseConst(c.V, sqltypes.TypeText))
 		return
 	}
-	d.w("(")
-	d.expr(e)
-	d.w(")::text")
-}
-
-// chain prints an AND or OR of several operands flat, as PostgreSQL's
-// BoolExpr holds them: (a AND b AND c).
-func (d *deparser) chain(e Expr, op BinOp) {
-	if b, ok := e.(*Binary); ok && b.Op == op {
-		d.chain(b.L, op)
-		d.w(" " + string(op) + " ")
-		d.chain(b.R, op)
+	if e.Type().ID != sqltypes.Varchar {
+		d.paren(e, parent)
 		return
 	}
-	d.expr(e)
+	if c, ok := e.(*Const); ok && c.From == nil {
+		d.w(deparseConst(c.V, sqltypes.TypeText))
+		return
+	}
+	relabel := &Cast{E: e, To: sqltypes.TypeText}
+	need := d.pretty && !simple(relabel, parent)
+	if need {
+		d.w("(")
+	}
+	d.cast(e, sqltypes.TypeText, relabel)
+	if need {
+		d.w(")")
+	}
+}
+
+// inList prints x IN (list) as PostgreSQL keeps it, x = ANY (ARRAY[list])
+// (NOT IN as <> ALL); a varchar operand compares as text, its list an
+// array of varchar relabeled as text[].
+func (d *deparser) inList(x *InList) {
+	op := " = ANY ("
+	if x.Neg {
+		op = " <> ALL ("
+	}
+	d.open()
+	varchar := x.E.Type().ID == sqltypes.Varchar
+	d.textOperand(x.E, x)
+	d.w(op)
+	if varchar {
+		d.open()
+	}
+	d.w("ARRAY[")
+	for i, it := range x.List {
+		if i > 0 {
+			d.w(", ")
+		}
+		if c, ok := it.(*Const); ok && varchar && c.From == nil && !c.V.IsNull() {
+			d.w(deparseConst(c.V, sqltypes.Type{ID: sqltypes.Varchar}))
+			continue
+		}
+		d.expr(it)
+	}
+	d.w("]")
+	if varchar {
+		d.close()
+		d.w("::text[]")
+	}
+	d.w(")")
+	d.close()
+}
+
+// chain prints an AND or OR of several operands, flattening the left
+// operand as PostgreSQL's parser builds its BoolExpr (a AND b AND c is
+// one; a AND (b AND c) is two).
+func (d *deparser) chain(x *Binary, op BinOp) {
+	var args []Expr
+	var left func(e Expr)
+	left = func(e Expr) {
+		if b, ok := e.(*Binary); ok && b.Op == op && !b.Nested {
+			left(b.L)
+			args = append(args, b.R)
+			return
+		}
+		args = append(args, e)
+	}
+	left(x.L)
+	args = append(args, x.R)
+	for i, a := range args {
+		if i > 0 {
+			d.w(" " + string(op) + " ")
+		}
+		d.paren(a, x)
+	}
 }
 
 func (d *deparser) fn(x *Func) {
@@ -170,11 +529,11 @@ func (d *deparser) fn(x *Func) {
 	case (x.Infix || isOperatorName(x.Name)) && len(x.Args) == 2:
 		// Infix, and the array operators, which bind as calls named by
 		// their operator.
-		d.w("(")
-		d.expr(x.Args[0])
+		d.open()
+		d.paren(x.Args[0], x)
 		d.w(" " + x.Name + " ")
-		d.expr(x.Args[1])
-		d.w(")")
+		d.paren(x.Args[1], x)
+		d.close()
 		return
 	case isOperatorName(x.Name) && len(x.Args) == 1:
 		// A prefix operator (~ x, @-@ lseg, ?| line).
@@ -183,14 +542,29 @@ func (d *deparser) fn(x *Func) {
 		d.w(")")
 		return
 	case x.Name == "timezone" && len(x.Args) == 2:
-		d.w("(")
-		d.expr(x.Args[1])
+		d.open()
+		d.paren(x.Args[1], x)
 		d.w(" AT TIME ZONE ")
-		d.expr(x.Args[0])
-		d.w(")")
+		d.paren(x.Args[0], x)
+		d.close()
 		return
-	case x.Name == "case" || strings.HasPrefix(x.Name, "zp_"):
+	case x.Name == "case":
+		d.caseExpr(x)
+		return
+	case (x.Name == "any" || x.Name == "all") && x.Op != "" && len(x.Args) == 2:
+		d.open()
+		d.operand(x.Args[0], x.Args[1].Type().ElemType(), x)
+		d.w(" " + x.Op + " " + strings.ToUpper(x.Name) + " (")
+		d.expr(x.Args[1])
+		d.w(")")
+		d.close()
+		return
+	case strings.HasPrefix(x.Name, "zp_"):
 		d.failed = true
+	}
+	if len(x.Args) == 0 && sqlValueFunctions[x.Name] {
+		d.w(strings.ToUpper(x.Name))
+		return
 	}
 	name := x.Name
 	switch name {
@@ -204,9 +578,71 @@ func (d *deparser) fn(x *Func) {
 		if i > 0 {
 			d.w(", ")
 		}
+		if c, ok := a.(*Const); ok && c.From == nil && !c.V.IsNull() && (c.Typ.ID == sqltypes.Unknown || c.Typ.ID == sqltypes.Text) {
+			// A literal argument takes the parameter's type: text, but
+			// regclass for the sequence functions, which zproxy binds
+			// to the sequence's name.
+			t := "text"
+			if i == 0 && (x.Name == "nextval" || x.Name == "currval" || x.Name == "setval") {
+				t = "regclass"
+			}
+			d.w(deparseConst(c.V, sqltypes.TypeUnknown) + "::" + t)
+			continue
+		}
 		d.expr(a)
 	}
 	d.w(")")
+}
+
+// sqlValueFunctions are the calls PostgreSQL keeps as SQL keywords
+// (SQLValueFunction) and prints as written, without parentheses.
+var sqlValueFunctions = map[string]bool{
+	"current_date": true, "current_time": true, "current_timestamp": true, "localtime": true,
+	"localtimestamp": true, "current_user": true, "current_role": true, "session_user": true, "user": true,
+}
+
+// caseExpr prints a searched CASE over lines, as ruleutils indents it:
+// CASE, each WHEN and the ELSE four spaces in, END back out.
+func (d *deparser) caseExpr(x *Func) {
+	if len(x.Args)%2 != 1 {
+		d.failed = true
+		return
+	}
+	// A simple CASE prints its operand once and each value alone, when
+	// every condition is still operand = value.
+	var operand Expr
+	if x.Op == string(OpEq) {
+		for i := 0; i+1 < len(x.Args); i += 2 {
+			b, ok := x.Args[i].(*Binary)
+			if !ok || b.Op != OpEq || operand != nil && b.L != operand {
+				operand = nil
+				break
+			}
+			operand = b.L
+		}
+	}
+	d.keyword("CASE", 0, 4, 0)
+	if operand != nil {
+		d.w(" ")
+		d.expr(operand)
+	}
+	for i := 0; i+1 < len(x.Args); i += 2 {
+		d.keyword("WHEN ", 0, 0, 0)
+		if operand != nil {
+			d.expr(x.Args[i].(*Binary).R)
+		} else {
+			d.expr(x.Args[i])
+		}
+		d.w(" THEN ")
+		d.expr(x.Args[i+1])
+	}
+	d.keyword("ELSE ", 0, 0, 0)
+	els := x.Args[len(x.Args)-1]
+	if c, ok := els.(*Const); ok && c.V.IsNull() && c.Typ.ID == sqltypes.Unknown {
+		els = &Const{V: sqltypes.Null, Typ: x.Typ}
+	}
+	d.expr(els)
+	d.keyword("END", -4, 0, 0)
 }
 
 // isOperatorName reports whether name is spelled as an operator (@>, &&).
@@ -228,15 +664,15 @@ func deparseConst(v sqltypes.Value, t sqltypes.Type) string {
 	quoted := "'" + strings.ReplaceAll(text, "'", "''") + "'"
 	switch v.K {
 	case sqltypes.KindBool:
-		return text
+		if v.I != 0 {
+			return "true"
+		}
+		return "false"
 	case sqltypes.KindInt:
-		if t.ID == sqltypes.Int4 || t.ID == sqltypes.Int8 || t.ID == sqltypes.Int2 {
-			if v.I >= 0 && v.I <= 1<<31-1 {
-				return strconv.FormatInt(v.I, 10)
-			}
-			if v.I >= -1<<31 && v.I < 0 {
-				return quoted + "::integer"
-			}
+		// Only an int4 constant prints bare (a negative one with its
+		// cast); bigint and smallint constants always carry theirs.
+		if t.ID == sqltypes.Int4 && v.I >= 0 {
+			return strconv.FormatInt(v.I, 10)
 		}
 	case sqltypes.KindNumeric:
 		if !strings.HasPrefix(text, "-") && strings.Contains(text, ".") {

@@ -65,6 +65,11 @@ type ColRef struct {
 type Const struct {
 	V   sqltypes.Value
 	Typ sqltypes.Type
+	// From is the expression the binder folded into this constant (an
+	// immutable call on constants, lower('ABC'); a typed constant's
+	// implicit coercion), which PostgreSQL keeps unfolded in a stored
+	// tree and ruleutils prints (Deparse); nil for a literal.
+	From Expr
 }
 
 // Param is the statement parameter $N (1-based).
@@ -120,6 +125,10 @@ type Binary struct {
 	// fn computes an arithmetic operator: the overload of the operator
 	// that binding resolved (see bindArith).
 	Fn func(ctx *EvalContext, l, r sqltypes.Value) (sqltypes.Value, error)
+
+	// Nested marks an AND that PostgreSQL keeps as a node of its own
+	// (BETWEEN's), which Deparse does not flatten into an enclosing AND.
+	Nested bool
 }
 
 // Not is logical negation.
@@ -216,6 +225,10 @@ type Func struct {
 	PerCall bool
 	// infix: an operator (||, ->, ...) printed as (l op r).
 	Infix bool
+	// Op is the operator of an op ANY/ALL (array) test (the functions
+	// "any" and "all"), and "=" for a simple CASE x WHEN v (each
+	// condition is x = v), which Deparse prints.
+	Op string
 }
 
 func (e *Func) Pure() bool { return !e.Volatile }

@@ -449,7 +449,11 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 		if err != nil {
 			return nil, err
 		}
-		return &ir.Const{V: v, Typ: t}, nil
+		folded := &ir.Const{V: v, Typ: t}
+		if et.ID != sqltypes.Unknown {
+			folded.From = &ir.Cast{E: c, To: t}
+		}
+		return folded, nil
 	}
 	if et.ID == sqltypes.Unknown {
 		return &ir.Cast{E: e, To: t}, nil

@@ -249,7 +249,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if err := notSet(ge, "AND"); err != nil {
 			return nil, err
 		}
-		var res ir.Expr = &ir.Binary{Op: ir.OpAnd, L: ge, R: le, Typ: sqltypes.TypeBool}
+		var res ir.Expr = &ir.Binary{Op: ir.OpAnd, L: ge, R: le, Typ: sqltypes.TypeBool, Nested: true}
 		if symmetric {
 			ge2, err := b.compare(ir.OpGe, e, hi)
 			if err != nil {
@@ -370,7 +370,14 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 				if t.ID == sqltypes.Array && t.ElemType().IsReg() {
 					return b.nameRegElems(&ir.Const{V: v, Typ: t}, t), nil
 				}
-				return &ir.Const{V: v, Typ: t}, nil
+				folded := &ir.Const{V: v, Typ: t}
+				if c.Typ.ID != sqltypes.Unknown {
+					// A typed constant's cast stays a cast in
+					// PostgreSQL's tree ((5)::numeric); a quoted
+					// literal's is the constant of the type.
+					folded.From = &ir.Cast{E: c, To: t, Explicit: true}
+				}
+				return folded, nil
 			}
 			if e.Type() == t && t.Domain == nil {
 				return e, nil
@@ -837,7 +844,18 @@ func fold(e ir.Expr) (ir.Expr, error) {
 		// when it is planned for execution, not when it is prepared.
 		return &ir.Failed{E: e, Err: err}, nil
 	}
-	return &ir.Const{V: v, Typ: e.Type()}, nil
+	folded := &ir.Const{V: v, Typ: e.Type()}
+	switch x := e.(type) {
+	case *ir.Neg:
+		// PostgreSQL's parser makes -5 a constant itself.
+	case *ir.Cast:
+		if c, ok := x.E.(*ir.Const); !ok || c.Typ.ID != sqltypes.Unknown {
+			folded.From = e
+		}
+	default:
+		folded.From = e
+	}
+	return folded, nil
 }
 
 func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (ir.Expr, error) {
@@ -889,7 +907,11 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (ir.Expr, 
 		args[i] = results[i/2]
 	}
 	args[len(args)-1] = results[len(results)-1]
-	return &ir.Func{Name: "case", Args: args, Typ: typ, Fn: nil, Lazy: evalCase}, nil
+	c := &ir.Func{Name: "case", Args: args, Typ: typ, Fn: nil, Lazy: evalCase}
+	if operand != nil {
+		c.Op = string(ir.OpEq) // CASE x WHEN v: each condition is x = v
+	}
+	return c, nil
 }
 
 func evalCase(ctx *ir.EvalContext, row []sqltypes.Value, args []ir.Expr) (sqltypes.Value, error) {

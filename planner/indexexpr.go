@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -177,4 +178,62 @@ func (b *Binder) storedIndexText(t *catalog.Table, e ir.Expr, written string, pr
 		return strings.TrimSpace(written)
 	}
 	return text
+}
+
+func init() {
+	pgcatalog.ExprDeparser = deparseStoredExpr
+	pgcatalog.CheckColumns = func(snap *catalog.Snapshot, t *catalog.Table, sql string) []int {
+		if snap == nil {
+			snap = &catalog.Snapshot{}
+		}
+		b := &Binder{snap: snap, loc: time.UTC}
+		_, cols, err := b.bindCheck(t, sql)
+		if err != nil {
+			return nil
+		}
+		return cols
+	}
+}
+
+// deparseStoredExpr binds an expression text table t keeps over a row of
+// t, as any session would, and deparses it (pg_get_expr,
+// pg_get_constraintdef).
+func deparseStoredExpr(snap *catalog.Snapshot, t *catalog.Table, sql string, pretty bool) (string, bool) {
+	if snap == nil {
+		snap = &catalog.Snapshot{}
+	}
+	b := &Binder{snap: snap, loc: time.UTC}
+	sub, node, err := b.parseStoredExpr(sql, "")
+	if err != nil {
+		return "", false
+	}
+	sc := &scope{items: []*fromItem{tableItem(t, t.Name, 0)}}
+	e, err := sub.bindExpr(sc, node)
+	if err != nil {
+		return "", false
+	}
+	return ir.DeparseMode(e, pretty)
+}
+
+func init() { pgcatalog.ViewDeparser = deparseViewQuery }
+
+// deparseViewQuery binds a view's query as any session would and prints
+// it as pg_get_viewdef does (ir.DeparseQuery).
+func deparseViewQuery(snap *catalog.Snapshot, sql string, names []string, pretty bool) (string, bool) {
+	if snap == nil {
+		return "", false
+	}
+	stmts, err := parser.Parse(sql)
+	if err != nil || len(stmts) != 1 {
+		return "", false
+	}
+	st, _, err := BindStyled(snap, &stmts[0], nil, sqltypes.Style{Location: time.UTC})
+	if err != nil {
+		return "", false
+	}
+	q, ok := st.(*ir.Query)
+	if !ok || len(q.Writes) > 0 || q.Locking != "" {
+		return "", false
+	}
+	return ir.DeparseQuery(q.Plan, names, pretty)
 }

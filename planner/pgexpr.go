@@ -392,7 +392,7 @@ func (b *Binder) bindQuantified(args []ir.Expr, all bool) (ir.Expr, error) {
 	}
 	left = operandOf(pred, 0, left)
 	test := elementTest(pred)
-	return fold(&ir.Func{Name: map[bool]string{false: "any", true: "all"}[all], Args: []ir.Expr{left, arr}, Typ: sqltypes.TypeBool,
+	return fold(&ir.Func{Name: map[bool]string{false: "any", true: "all"}[all], Op: op, Args: []ir.Expr{left, arr}, Typ: sqltypes.TypeBool,
 		Fn: func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			if a[1].IsNull() {
 				return sqltypes.Null, nil

@@ -1,6 +1,7 @@
 package pgcatalog
 
 import (
+	"github.com/zproxy/zproxy/catalog"
 	"math"
 	"strconv"
 	"strings"
@@ -23,6 +24,15 @@ import (
 func defaultDisplay(def string, t sqltypes.Type) string {
 	lit := strings.TrimSpace(def)
 	switch {
+	case strings.EqualFold(lit, "null"):
+		// The NULL of the column's type (format_type's name).
+		bare := t
+		bare.Width, bare.Scale = 0, 0
+		name := bare.String()
+		if bare.ID == sqltypes.BPChar {
+			name = "bpchar"
+		}
+		return "NULL::" + name
 	case strings.EqualFold(lit, "true") || strings.EqualFold(lit, "false"):
 		return strings.ToLower(lit)
 	case isNumberLiteral(lit, false):
@@ -106,3 +116,57 @@ func isNumberLiteral(s string, decimal bool) bool {
 	}
 	return digits > 0 && frac == decimal
 }
+
+// ExprDeparser binds the text of an expression that table t keeps (a
+// default, a CHECK, an index expression or predicate) over a row of t and
+// prints it as ruleutils does (ir.DeparseMode); ok is false when the text
+// does not bind or does not deparse faithfully, and the caller prints the
+// text as kept. The planner registers it: binding is the planner's, and
+// every pg_get_* function deparses through this one path.
+var ExprDeparser func(snap *catalog.Snapshot, t *catalog.Table, sql string, pretty bool) (string, bool)
+
+// deparseExpr is ExprDeparser over the environment's snapshot.
+func (e *Env) deparseExpr(t *catalog.Table, sql string, pretty bool) (string, bool) {
+	if ExprDeparser == nil || t == nil || strings.TrimSpace(sql) == "" {
+		return "", false
+	}
+	return ExprDeparser(e.Snap, t, sql, pretty)
+}
+
+// ViewDeparser binds a view's query text and prints it as pg_get_viewdef
+// prints the view's rule (ir.DeparseQuery), with the view's column names
+// (nil: the query's own); ok is false when it does not bind or its shape
+// is not one the deparser prints, and the caller prints the query as
+// written. The planner registers it.
+var ViewDeparser func(snap *catalog.Snapshot, sql string, names []string, pretty bool) (string, bool)
+
+// viewDefinition is pg_get_viewdef of a view or materialized view, plain
+// or pretty; ok is false for other relations.
+func (e *Env) viewDefinition(o *object, pretty bool) (string, bool) {
+	def, ok := o.definition()
+	if !ok || ViewDeparser == nil {
+		return def, ok
+	}
+	var sql string
+	var names []string
+	switch {
+	case o.view != nil:
+		sql, names = o.view.SQL, o.view.Columns
+	case o.kind == 'm':
+		sql = o.table.Matview.SQL
+		for _, c := range o.table.Columns {
+			if !c.Hidden {
+				names = append(names, c.Name)
+			}
+		}
+	}
+	if text, ok := ViewDeparser(e.Snap, sql, names, pretty); ok {
+		return text, true
+	}
+	return def, true
+}
+
+// CheckColumns are the columns of t a CHECK's text reads, in the order
+// they first appear (nil when it does not bind); the planner registers
+// it.
+var CheckColumns func(snap *catalog.Snapshot, t *catalog.Table, sql string) []int

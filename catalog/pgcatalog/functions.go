@@ -212,9 +212,19 @@ func init() {
 			return sqltypes.Null, nil
 		}
 		if len(a) > 1 && a[1].I != 0 {
-			return textV(indexColumnDef(o, int(a[1].I))), nil
+			return textV(e.indexColumnDef(o, int(a[1].I), len(a) > 2 && a[2].I != 0)), nil
 		}
-		return textV(indexDef(o, true)), nil
+		if len(a) > 2 && a[2].I != 0 {
+			// Pretty: the table as the search path sees it (zproxy's
+			// relations are all in public), expressions reprinted.
+			return textV(indexDef(o, false, func(sql string) string {
+				if def, ok := e.deparseExpr(o.table, sql, true); ok {
+					return def
+				}
+				return sql
+			})), nil
+		}
+		return textV(indexDef(o, true, nil)), nil
 	}
 	Register("pg_get_indexdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, indexDefFn),
 		fn("", []Param{oidP, intP, boolP}, sqltypes.TypeText, Stable, indexDefFn))
@@ -239,6 +249,10 @@ func init() {
 			}
 			for i, c := range t.Checks {
 				if oid == ObjectOID(t.ID, slotCheck+uint32(i)) {
+					pretty := len(a) > 1 && a[1].I != 0
+					if def, ok := e.deparseExpr(t, c.SQL, pretty); ok {
+						return textV("CHECK (" + def + ")"), nil
+					}
 					return textV(checkDef(c.SQL)), nil
 				}
 			}
@@ -275,9 +289,25 @@ func init() {
 	Register("pg_get_constraintdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, constraintDef),
 		fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, constraintDef))
 
-	// zproxy keeps expressions (defaults, checks) as SQL text, which is
-	// what pg_get_expr prints.
-	getExpr := func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return textV(a[0].S), nil }
+	// zproxy keeps expressions (defaults, checks, index expressions) as
+	// SQL text; pg_get_expr binds it over its relation and deparses it as
+	// PostgreSQL prints the stored tree, or prints the text as kept when
+	// it does not bind (a list of index expressions).
+	getExpr := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e := envOf(ctx)
+		if e == nil {
+			return textV(a[0].S), nil
+		}
+		o := e.objects().byOID[uint32(a[1].I)]
+		if o == nil || o.table == nil {
+			return textV(a[0].S), nil
+		}
+		pretty := len(a) > 2 && a[2].K == sqltypes.KindBool && a[2].I != 0
+		if def, ok := e.deparseExpr(o.table, a[0].S, pretty); ok {
+			return textV(def), nil
+		}
+		return textV(a[0].S), nil
+	}
 	Register("pg_get_expr", fn("", []Param{textP, oidP}, sqltypes.TypeText, Stable, getExpr),
 		fn("", []Param{textP, oidP, boolP}, sqltypes.TypeText, Stable, getExpr))
 
@@ -295,7 +325,10 @@ func init() {
 		if o == nil {
 			return sqltypes.Null, nil
 		}
-		if def, ok := o.definition(); ok {
+		// pg_get_viewdef(view, pretty), or (view, wrap_column), which
+		// is pretty.
+		pretty := len(a) > 1 && a[1].I != 0
+		if def, ok := e.viewDefinition(o, pretty); ok {
 			return textV(def), nil
 		}
 		return sqltypes.Null, nil
@@ -321,9 +354,10 @@ func init() {
 			if o.rule() != oid {
 				continue
 			}
-			def, _ := o.definition()
+			pretty := len(a) > 1 && a[1].K == sqltypes.KindBool && a[1].I != 0
+			def, _ := e.viewDefinition(o, pretty)
 			name := namespaceName(o.ns) + "." + sqltypes.QuoteIdent(o.name)
-			if len(a) > 1 && a[1].K == sqltypes.KindBool && a[1].I != 0 {
+			if pretty {
 				name = e.relationName(o)
 			}
 			return textV("CREATE RULE \"_RETURN\" AS\n    ON SELECT TO " + name + " DO INSTEAD " + def), nil
@@ -673,21 +707,25 @@ func objectPrivilege(e *Env, role string, o *object, column *sqltypes.Value, pri
 		valid = catalog.PrivSelect | catalog.PrivInsert | catalog.PrivUpdate | catalog.PrivReferences
 	}
 	var wants []catalog.Privilege
+	var grants []bool
 	for _, p := range strings.Split(privs, ",") {
-		p = strings.TrimSuffix(strings.TrimSpace(strings.ToUpper(p)), " WITH GRANT OPTION")
+		p, grant := strings.CutSuffix(strings.Join(strings.Fields(strings.ToUpper(p)), " "), grantOption)
 		want, ok := catalog.ParsePrivilege(p)
 		if !ok || want == catalog.PrivAll || want&valid == 0 {
 			return false, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: \"%s\"", p)
 		}
-		wants = append(wants, want)
+		wants, grants = append(wants, want), append(grants, grant)
 	}
 	if o.rel != nil || isSuperuser(e, role) {
 		// Catalog relations are readable by everyone.
 		return o.rel == nil || wants[0] == catalog.PrivSelect, nil
 	}
 	held := e.Snap.ObjectPrivileges(role, kind, id, owner)
-	for _, want := range wants {
+	for i, want := range wants {
 		switch {
+		case grants[i] && role != owner:
+			// Grants carry no grant option in zproxy: the owner's
+			// privileges alone come with one.
 		case held&want != 0:
 			return true, nil
 		case attr != "" && e.Snap.ColumnPrivileges(role, id, attr)&want != 0:
@@ -705,7 +743,7 @@ func registerPrivileges() {
 	// check answers has_table_privilege (column nil, any false),
 	// has_column_privilege (column set), has_any_column_privilege (any)
 	// and has_sequence_privilege.
-	check := func(ctx *Context, user, tableArg sqltypes.Value, column *sqltypes.Value, any bool, privs string) (sqltypes.Value, error) {
+	check := func(ctx *Context, user, tableArg sqltypes.Value, column *sqltypes.Value, any, seq bool, privs string) (sqltypes.Value, error) {
 		e, err := needEnv(ctx)
 		if err != nil {
 			return sqltypes.Null, err
@@ -737,6 +775,9 @@ func registerPrivileges() {
 				return sqltypes.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", tableArg.S)
 			}
 		}
+		if seq && o.seq == nil {
+			return sqltypes.Null, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", o.name)
+		}
 		ok, err := objectPrivilege(e, name, o, column, privs, any)
 		if err != nil {
 			return sqltypes.Null, err
@@ -744,72 +785,275 @@ func registerPrivileges() {
 		return boolV(ok), nil
 	}
 	for _, n := range []string{"has_table_privilege", "has_any_column_privilege", "has_sequence_privilege"} {
-		any := n == "has_any_column_privilege"
+		any, seq := n == "has_any_column_privilege", n == "has_sequence_privilege"
 		Register(n,
 			fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				return check(ctx, sqltypes.Null, a[0], nil, any, a[1].S)
+				return check(ctx, sqltypes.Null, a[0], nil, any, seq, a[1].S)
 			}),
 			fn("", []Param{oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				return check(ctx, sqltypes.Null, a[0], nil, any, a[1].S)
+				return check(ctx, sqltypes.Null, a[0], nil, any, seq, a[1].S)
 			}),
 			fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				return check(ctx, a[0], a[1], nil, any, a[2].S)
+				return check(ctx, a[0], a[1], nil, any, seq, a[2].S)
 			}),
 			fn("", []Param{nameP, oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				return check(ctx, a[0], a[1], nil, any, a[2].S)
+				return check(ctx, a[0], a[1], nil, any, seq, a[2].S)
 			}),
 			fn("", []Param{oidP, oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				return check(ctx, a[0], a[1], nil, any, a[2].S)
+				return check(ctx, a[0], a[1], nil, any, seq, a[2].S)
 			}))
 	}
 	Register("has_column_privilege",
 		fn("", []Param{textP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, sqltypes.Null, a[0], &a[1], false, a[2].S)
+			return check(ctx, sqltypes.Null, a[0], &a[1], false, false, a[2].S)
 		}),
 		fn("", []Param{oidP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, sqltypes.Null, a[0], &a[1], false, a[2].S)
+			return check(ctx, sqltypes.Null, a[0], &a[1], false, false, a[2].S)
+		}),
+		fn("", []Param{textP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return check(ctx, sqltypes.Null, a[0], &a[1], false, false, a[2].S)
+		}),
+		fn("", []Param{oidP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return check(ctx, sqltypes.Null, a[0], &a[1], false, false, a[2].S)
 		}),
 		fn("", []Param{nameP, textP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, a[0], a[1], &a[2], false, a[3].S)
+			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
+		}),
+		fn("", []Param{nameP, oidP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
+		}),
+		fn("", []Param{nameP, textP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
+		}),
+		fn("", []Param{nameP, oidP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
+		}),
+		fn("", []Param{oidP, textP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
+		}),
+		fn("", []Param{oidP, oidP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
+		}),
+		fn("", []Param{oidP, textP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
+		}),
+		fn("", []Param{oidP, oidP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
 		}))
-	// Schemas, databases and functions: everyone may use the public and
-	// catalog schemas, connect and execute; only superusers create.
-	schemaPriv := func(ctx *Context, schema, privs string) (sqltypes.Value, error) {
-		e, err := needEnv(ctx)
-		if err != nil {
-			return sqltypes.Null, err
+	// The other kinds of object, each as PostgreSQL answers for it: by
+	// name (an unknown one is an error) or by OID (an unknown one is
+	// NULL), for the session's role or a named one (by name or OID).
+	for _, k := range privilegeKinds {
+		k := k
+		call := func(ctx *Context, user, obj, privs sqltypes.Value) (sqltypes.Value, error) {
+			e, err := needEnv(ctx)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			role, ok, err := privilegeRole(e, user)
+			if err != nil || !ok {
+				return sqltypes.Null, err
+			}
+			var id string
+			if obj.K == sqltypes.KindInt {
+				if id, ok = k.byOID(e, uint32(obj.I)); !ok {
+					return sqltypes.Null, nil
+				}
+			} else if id, err = k.byName(e, obj.S); err != nil {
+				return sqltypes.Null, err
+			}
+			wants, err := parsePrivileges(privs.S, k.valid)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			if isSuperuser(e, role) {
+				return boolV(true), nil
+			}
+			for _, w := range wants {
+				// The defaults and grants zproxy keeps carry no grant
+				// option: only a superuser holds one.
+				if !strings.HasSuffix(w, grantOption) && k.holds(e, role, id, w) {
+					return boolV(true), nil
+				}
+			}
+			return boolV(false), nil
 		}
-		if _, err := namespaceOID(schema); err != nil {
-			return sqltypes.Null, err
-		}
-		var want catalog.Privilege
-		for _, p := range strings.Split(privs, ",") {
-			p = strings.TrimSuffix(strings.TrimSpace(strings.ToUpper(p)), " WITH GRANT OPTION")
-			switch p {
-			case "USAGE", "CREATE":
-				pv, _ := catalog.ParsePrivilege(p)
-				want |= pv
-			default:
-				return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: \"%s\"", p)
+		Register(k.fn,
+			fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return call(ctx, sqltypes.Null, a[0], a[1])
+			}),
+			fn("", []Param{oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return call(ctx, sqltypes.Null, a[0], a[1])
+			}),
+			fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return call(ctx, a[0], a[1], a[2])
+			}),
+			fn("", []Param{nameP, oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return call(ctx, a[0], a[1], a[2])
+			}),
+			fn("", []Param{oidP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return call(ctx, a[0], a[1], a[2])
+			}),
+			fn("", []Param{oidP, oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return call(ctx, a[0], a[1], a[2])
+			}))
+	}
+}
+
+// privilegeKind is how has_<kind>_privilege finds its object and decides.
+type privilegeKind struct {
+	fn string
+	// valid are the privilege names PostgreSQL accepts for the kind.
+	valid []string
+	// byName resolves a name to the object's identity, failing as
+	// PostgreSQL fails for an unknown one; byOID reports whether an OID
+	// names one.
+	byName func(e *Env, name string) (string, error)
+	byOID  func(e *Env, oid uint32) (string, bool)
+	// holds decides a role (not a superuser) holding privilege p.
+	holds func(e *Env, role, id, p string) bool
+}
+
+var privilegeKinds = []privilegeKind{
+	{fn: "has_schema_privilege", valid: []string{"CREATE", "USAGE"},
+		byName: func(_ *Env, name string) (string, error) {
+			oid, err := namespaceOID(name)
+			return namespaceName(oid), err
+		},
+		byOID: func(_ *Env, oid uint32) (string, bool) { n := namespaceName(oid); return n, n != "" },
+		holds: func(e *Env, role, schema, p string) bool {
+			if schema != "public" {
+				// pg_catalog, information_schema and pg_toast: USAGE to
+				// PUBLIC, as their nspacl says; a session's temporary
+				// schemas are its own.
+				return p == "USAGE" || strings.HasPrefix(schema, "pg_temp_")
+			}
+			pv, _ := catalog.ParsePrivilege(p)
+			return e.Snap.SchemaPrivileges(role, schema)&pv != 0
+		}},
+	{fn: "has_database_privilege", valid: []string{"CREATE", "CONNECT", "TEMPORARY", "TEMP"},
+		byName: func(e *Env, name string) (string, error) {
+			if unquoteIdent(name) != e.database() {
+				return "", pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", unquoteIdent(name))
+			}
+			return name, nil
+		},
+		byOID: func(_ *Env, oid uint32) (string, bool) { return "", oid == DatabaseOID },
+		// PUBLIC may connect and make temporary tables, as PostgreSQL's
+		// default database ACL says; only its owner creates schemas.
+		holds: func(_ *Env, _, _, p string) bool { return p != "CREATE" }},
+	{fn: "has_function_privilege", valid: []string{"EXECUTE"},
+		byName: func(e *Env, name string) (string, error) {
+			_, err := e.RegOID(sqltypes.TypeRegProcedure, name)
+			return name, err
+		},
+		byOID: func(e *Env, oid uint32) (string, bool) {
+			return "", e.RegName(sqltypes.TypeRegProcedure, oid) != ""
+		},
+		// EXECUTE is PUBLIC's by default.
+		holds: func(*Env, string, string, string) bool { return true }},
+	{fn: "has_language_privilege", valid: []string{"USAGE"},
+		byName: func(_ *Env, name string) (string, error) {
+			name = unquoteIdent(name)
+			if _, ok := languageTrusted[name]; !ok {
+				return "", pgerr.New(pgerr.UndefinedObject, "language %q does not exist", name)
+			}
+			return name, nil
+		},
+		byOID: func(_ *Env, oid uint32) (string, bool) {
+			for name := range languageTrusted {
+				if langOID(name) == oid {
+					return name, true
+				}
+			}
+			return "", false
+		},
+		// Every language's default ACL gives PUBLIC USAGE (whether an
+		// untrusted one may be used is decided by CREATE FUNCTION).
+		holds: func(*Env, string, string, string) bool { return true }},
+	{fn: "has_type_privilege", valid: []string{"USAGE"},
+		byName: func(e *Env, name string) (string, error) {
+			_, err := e.RegOID(sqltypes.TypeRegType, name)
+			return name, err
+		},
+		byOID: func(e *Env, oid uint32) (string, bool) { _, ok := e.typeByOID(oid); return "", ok },
+		holds: func(*Env, string, string, string) bool { return true }},
+	{fn: "has_tablespace_privilege", valid: []string{"CREATE"},
+		byName: func(_ *Env, name string) (string, error) {
+			name = unquoteIdent(name)
+			if name != "pg_default" && name != "pg_global" {
+				return "", pgerr.New(pgerr.UndefinedObject, "tablespace %q does not exist", name)
+			}
+			return name, nil
+		},
+		byOID: func(_ *Env, oid uint32) (string, bool) { return "", oid == 1663 || oid == 1664 },
+		// The tablespaces' ACLs are their owner's (the bootstrap
+		// superuser) alone.
+		holds: func(*Env, string, string, string) bool { return false }},
+	{fn: "has_foreign_data_wrapper_privilege", valid: []string{"USAGE"},
+		byName: func(_ *Env, name string) (string, error) {
+			return "", pgerr.New(pgerr.UndefinedObject, "foreign-data wrapper %q does not exist", unquoteIdent(name))
+		},
+		byOID: func(*Env, uint32) (string, bool) { return "", false },
+		holds: func(*Env, string, string, string) bool { return false }},
+	{fn: "has_server_privilege", valid: []string{"USAGE"},
+		byName: func(_ *Env, name string) (string, error) {
+			return "", pgerr.New(pgerr.UndefinedObject, "server %q does not exist", unquoteIdent(name))
+		},
+		byOID: func(*Env, uint32) (string, bool) { return "", false },
+		holds: func(*Env, string, string, string) bool { return false }},
+}
+
+// grantOption ends a privilege asked for with its grant option.
+const grantOption = " WITH GRANT OPTION"
+
+// languageTrusted lists pg_language's rows: whether each is trusted.
+var languageTrusted = map[string]bool{"internal": false, "c": false, "sql": true, "plpgsql": true}
+
+// parsePrivileges reads a has_*_privilege privilege list (comma
+// separated, any case, each optionally WITH GRANT OPTION) against the
+// names valid for the object's kind, as PostgreSQL's
+// convert_any_priv_string does.
+func parsePrivileges(privs string, valid []string) ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(privs, ",") {
+		p = strings.Join(strings.Fields(strings.ToUpper(p)), " ")
+		p, grant := strings.CutSuffix(p, grantOption)
+		found := false
+		for _, v := range valid {
+			if p == v {
+				found = true
 			}
 		}
-		return boolV(e.Snap.SchemaPrivileges(e.user(), schema)&want == want || isSuperuser(e, e.user())), nil
+		if !found {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: \"%s\"", p)
+		}
+		if p == "TEMP" {
+			p = "TEMPORARY"
+		}
+		if grant {
+			p += grantOption
+		}
+		out = append(out, p)
 	}
-	Register("has_schema_privilege",
-		fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return schemaPriv(ctx, a[0].S, a[1].S)
-		}),
-		fn("", []Param{oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return schemaPriv(ctx, namespaceName(uint32(a[0].I)), a[1].S)
-		}),
-		fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return schemaPriv(ctx, a[1].S, a[2].S)
-		}))
-	always := func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return boolV(true), nil }
-	Register("has_database_privilege", fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, always),
-		fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, always))
-	Register("has_function_privilege", fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, always),
-		fn("", []Param{oidP, textP}, sqltypes.TypeBool, Stable, always))
+	return out, nil
+}
+
+// privilegeRole is the role a has_*_privilege call asks about: the
+// session's, or the one named (an unknown name is an error) or given by
+// OID (an unknown OID makes the answer NULL).
+func privilegeRole(e *Env, user sqltypes.Value) (string, bool, error) {
+	switch {
+	case user.IsNull():
+		return e.user(), true, nil
+	case user.K == sqltypes.KindInt:
+		n, ok := e.roleName(uint32(user.I))
+		return n, ok, nil
+	}
+	if _, err := e.roleOID(user.S); err != nil {
+		return "", false, err
+	}
+	return unquoteIdent(user.S), true, nil
 }
 
 func isSuperuser(e *Env, name string) bool {

@@ -62,8 +62,9 @@ func init() {
 			if o.view == nil {
 				continue
 			}
+			def, _ := e.viewDefinition(o, false)
 			out = append(out, &isViewsRow{TableCatalog: nameV(e.database()), TableSchema: nameV("public"), TableName: nameV(o.name),
-				ViewDefinition: textV(viewDef(o.view.SQL)), CheckOption: textV("NONE"), IsUpdatable: textV("NO"),
+				ViewDefinition: textV(def), CheckOption: textV("NONE"), IsUpdatable: textV("NO"),
 				IsInsertableInto: textV("NO"), IsTriggerUpdatable: textV("NO"), IsTriggerDeletable: textV("NO"),
 				IsTriggerInsertableInto: textV("NO")})
 		}
@@ -333,11 +334,16 @@ func typeColumnsRow(e *Env, o *object, i int, c column) *isColumnsRow {
 		// The extensions' types (citext, hstore and their arrays).
 		r.UdtSchema = nameV("public")
 	}
+	// PostgreSQL's view prints both with pg_get_expr.
+	def := c.deflt
+	if text, ok := e.deparseExpr(o.table, def, false); ok {
+		def = text
+	}
 	switch {
 	case c.generated:
-		r.IsGenerated, r.GenerationExpression = textV("ALWAYS"), textV(c.deflt)
+		r.IsGenerated, r.GenerationExpression = textV("ALWAYS"), textV(def)
 	case c.deflt != "":
-		r.ColumnDefault = textV(c.deflt)
+		r.ColumnDefault = textV(def)
 	}
 	switch {
 	case t.ID == sqltypes.Varchar || t.ID == sqltypes.BPChar:

@@ -22,9 +22,13 @@ func init() {
 				owner = DatabaseOwnerOID
 			}
 			r := &pgNamespaceRow{Oid: oidV(n.oid), Nspname: nameV(n.name), Nspowner: oidV(owner)}
-			if n.oid == NamespacePublic && e.Snap != nil {
+			switch {
+			case n.oid == NamespacePublic && e.Snap != nil:
 				name, _ := e.roleName(owner)
 				r.Nspacl = textArray(e.Snap.SchemaACL(name))
+			case n.oid == NamespaceCatalog || n.oid == NamespaceInfoSchema:
+				// Their owner's, and USAGE to PUBLIC, as initdb grants.
+				r.Nspacl = textArray([]string{catalog.ACLItem(BootstrapRole, "UC", BootstrapRole), catalog.ACLItem("", "U", BootstrapRole)})
 			}
 			out = append(out, r)
 		}
@@ -189,7 +193,15 @@ func init() {
 					opt = 3 // DESC, and so NULLS FIRST, as PostgreSQL's default
 				}
 				options = append(options, opt)
-				classes = append(classes, 0)
+				kind := catalog.KindBTree
+				if o.index != nil && o.index.Kind != "" {
+					kind = o.index.Kind
+				}
+				class := k.Opclass
+				if class == "" && kind == catalog.KindGIN {
+					class, _ = catalog.DefaultOpclass(t.KeyType(k))
+				}
+				classes = append(classes, int64(keyOpclass(kind, t.KeyType(k), class)))
 				colls = append(colls, int64(collationOf(t.KeyType(k))))
 			}
 			for _, c := range include {
@@ -235,7 +247,15 @@ func init() {
 				if name == "" {
 					name = t.Name + "_check"
 				}
-				out = append(out, constraintRow(ObjectOID(t.ID, slotCheck+uint32(i)), name, 'c', o.oid, 0, nil, c.SQL))
+				// conkey: the columns the check reads, as PostgreSQL
+				// records them (in the order they appear).
+				var keys []int64
+				if CheckColumns != nil {
+					for _, col := range CheckColumns(e.Snap, t, c.SQL) {
+						keys = append(keys, int64(attnum(t, col)))
+					}
+				}
+				out = append(out, constraintRow(ObjectOID(t.ID, slotCheck+uint32(i)), name, 'c', o.oid, 0, keys, c.SQL))
 			}
 			for _, ix := range t.Indexes {
 				if ix.Constraint {
@@ -491,7 +511,7 @@ func init() {
 			if o.kind != 'm' {
 				continue
 			}
-			def, _ := o.definition()
+			def, _ := e.viewDefinition(o, false)
 			out = append(out, &pgMatviewsRow{Schemaname: nameV(namespaceName(o.ns)), Matviewname: nameV(o.name), Matviewowner: nameV(ownerName(o.owner)),
 				Hasindexes: boolV(len(o.table.Indexes) > 0), Ispopulated: boolV(o.table.Matview.Populated), Definition: textV(def)})
 		}
@@ -504,7 +524,7 @@ func init() {
 				continue
 			}
 			out = append(out, &pgIndexesRow{Schemaname: nameV("public"), Tablename: nameV(o.table.Name), Indexname: nameV(o.name),
-				Indexdef: textV(indexDef(o, true))})
+				Indexdef: textV(indexDef(o, true, nil))})
 		}
 		return out
 	})
@@ -514,7 +534,7 @@ func init() {
 			if o.kind != 'v' {
 				continue
 			}
-			def, _ := o.definition()
+			def, _ := e.viewDefinition(o, false)
 			out = append(out, &pgViewsRow{Schemaname: nameV(namespaceName(o.ns)), Viewname: nameV(o.name), Viewowner: nameV(ownerName(o.owner)),
 				Definition: textV(def)})
 		}
@@ -710,7 +730,9 @@ func constraintRow(oid uint32, name string, kind byte, rel, index uint32, keys [
 
 // indexDef is pg_get_indexdef: zproxy's own truth, as CREATE INDEX
 // statements it accepts (USING zorder, widths, INCLUDE, WITH (shards)).
-func indexDef(o *object, qualified bool) string {
+// pretty, when set, reprints the expression keys and the predicate
+// (pg_get_indexdef(index, 0, true)).
+func indexDef(o *object, qualified bool, pretty func(sql string) string) string {
 	t := o.table
 	keys := t.PrimaryKey
 	var include []int
@@ -734,6 +756,9 @@ func indexDef(o *object, qualified bool) string {
 	var cols []string
 	for _, k := range keys {
 		c := t.KeyDef(k)
+		if k.Column < 0 && pretty != nil {
+			c = catalog.IndexKeyDef(pretty(k.Expr))
+		}
 		if k.Width > 0 {
 			c += "(" + strconv.Itoa(k.Width) + ")"
 		}
@@ -782,13 +807,19 @@ func indexDef(o *object, qualified bool) string {
 		sb.WriteString(" WITH (" + strings.Join(opts, ", ") + ")")
 	}
 	if o.index != nil && o.index.Predicate != "" {
-		sb.WriteString(" WHERE " + o.index.Predicate)
+		pred := o.index.Predicate
+		if pretty != nil {
+			pred = pretty(pred)
+		}
+		sb.WriteString(" WHERE " + pred)
 	}
 	return sb.String()
 }
 
-// indexColumnDef is pg_get_indexdef(index, column, pretty): one column.
-func indexColumnDef(o *object, col int) string {
+// indexColumnDef is pg_get_indexdef(index, column, pretty): one column,
+// an expression deparsed (pretty or not) in pg_get_indexdef's
+// parentheses.
+func (e *Env) indexColumnDef(o *object, col int, pretty bool) string {
 	keys := o.table.PrimaryKey
 	var include []int
 	if o.index != nil {
@@ -797,7 +828,10 @@ func indexColumnDef(o *object, col int) string {
 	switch {
 	case col >= 1 && col <= len(keys):
 		if k := keys[col-1]; k.Column < 0 {
-			return k.Expr
+			if def, ok := e.deparseExpr(o.table, k.Expr, pretty); ok {
+				return catalog.IndexKeyDef(def)
+			}
+			return catalog.IndexKeyDef(k.Expr)
 		}
 		return sqltypes.QuoteIdent(o.table.Columns[keys[col-1].Column].Name)
 	case col > len(keys) && col <= len(keys)+len(include):

@@ -42,7 +42,9 @@ func init() {
 		if ctx != nil && ctx.Session.Database != "" {
 			return sqltypes.NewText(ctx.Session.Database), nil
 		}
-		return sqltypes.NewText("zproxy"), nil
+		// Without a session's database (an embedded session), the
+		// catalog's default one, which pg_database lists.
+		return sqltypes.NewText("postgres"), nil
 	}}
 	Register("current_database", database)
 	Register("current_catalog", database)

@@ -1,0 +1,370 @@
+package ir
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// DeparseQuery prints a bound view query as PostgreSQL's pg_get_viewdef
+// prints the view's rule (ruleutils' get_query_def in its indenting mode):
+// " SELECT" and one target per line, FROM, WHERE, GROUP BY, HAVING, ORDER
+// BY and LIMIT each on a line of their own, every column qualified by its
+// relation's name or alias, and the whole ended by a semicolon. names are
+// the view's column names (nil: the query's own). ok is false for a shape
+// it does not print faithfully (a subquery, a set operation, a window,
+// DISTINCT ON...); the caller then prints the query as written.
+func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
+	q, ok := splitQuery(rel)
+	if !ok {
+		return "", false
+	}
+	d := &deparser{pretty: pretty}
+	from, ok := fromColumns(q.from)
+	if !ok {
+		return "", false
+	}
+	// The select list reads the FROM row, or the aggregate's row: its
+	// group keys, then its aggregates.
+	input := from
+	if q.agg != nil {
+		input = nil
+		for _, g := range q.agg.GroupBy {
+			text, ok := deparseOver(g, from, pretty)
+			if !ok {
+				return "", false
+			}
+			input = append(input, text)
+		}
+		for i := range q.agg.Aggs {
+			text, ok := deparseAgg(&q.agg.Aggs[i], from, pretty)
+			if !ok {
+				return "", false
+			}
+			input = append(input, text)
+		}
+	}
+	d.cols = func(i int) (string, bool) {
+		if i < 0 || i >= len(input) {
+			return "", false
+		}
+		return input[i], true
+	}
+	d.indent = 8
+	d.w(" SELECT")
+	if q.distinct {
+		d.w(" DISTINCT")
+	}
+	for i, e := range q.project.Exprs {
+		if q.project.Cols[i].Hidden {
+			return "", false
+		}
+		mark := 0
+		if i == 0 {
+			d.w(" ")
+		} else {
+			d.w(",")
+			mark = d.b.Len()
+			d.keyword("", -8, 8, 4)
+		}
+		d.expr(e)
+		if s := d.b.String(); mark > 0 && strings.HasPrefix(s[mark:], "\n\n") {
+			// A target that starts a line of its own (CASE) takes the
+			// place of the separator's line, as ruleutils does.
+			d.b.Reset()
+			d.w(s[:mark] + s[mark+1:])
+		}
+		name := q.project.Cols[i].Name
+		if names != nil {
+			if len(names) != len(q.project.Exprs) {
+				return "", false
+			}
+			name = names[i]
+		}
+		// A column printed as itself needs no label (ruleutils compares
+		// the column's name with the output's).
+		if c, ok := e.(*ColRef); !ok || q.agg != nil && c.Index >= len(q.agg.GroupBy) || !sameColumn(input[c.Index], name) {
+			d.w(" AS " + sqltypes.QuoteIdent(name))
+		}
+	}
+	if !noFrom(q.from) {
+		d.keyword(" FROM ", -8, 8, 2)
+		if !d.fromItem(q.from, from, true) {
+			return "", false
+		}
+	}
+	d.cols = func(i int) (string, bool) {
+		if i < 0 || i >= len(from) {
+			return "", false
+		}
+		return from[i], true
+	}
+	if q.where != nil {
+		d.keyword(" WHERE ", -8, 8, 1)
+		d.expr(q.where)
+	}
+	if q.agg != nil && len(q.agg.GroupBy) > 0 {
+		if q.agg.GroupingSets != nil {
+			return "", false
+		}
+		d.keyword(" GROUP BY ", -8, 8, 1)
+		for i, g := range q.agg.GroupBy {
+			if i > 0 {
+				d.w(", ")
+			}
+			if _, ok := g.(*ColRef); !ok {
+				return "", false
+			}
+			d.expr(g)
+		}
+	}
+	d.cols = func(i int) (string, bool) {
+		if i < 0 || i >= len(input) {
+			return "", false
+		}
+		return input[i], true
+	}
+	if q.having != nil {
+		d.keyword(" HAVING ", -8, 8, 0)
+		d.expr(q.having)
+	}
+	if q.sort != nil {
+		d.keyword(" ORDER BY ", -8, 8, 1)
+		for i, k := range q.sort.Keys {
+			if i > 0 {
+				d.w(", ")
+			}
+			if k.Col < 0 || k.Col >= len(q.project.Exprs) {
+				return "", false
+			}
+			d.expr(q.project.Exprs[k.Col])
+			switch {
+			case k.Desc:
+				d.w(" DESC")
+				if !k.NullsFirst {
+					d.w(" NULLS LAST")
+				}
+			case k.NullsFirst:
+				d.w(" NULLS FIRST")
+			}
+		}
+	}
+	if q.limit != nil {
+		if q.limit.Offset != nil {
+			d.keyword(" OFFSET ", -8, 8, 0)
+			d.limitValue(q.limit.Offset)
+		}
+		if q.limit.Count != nil {
+			d.keyword(" LIMIT ", -8, 8, 0)
+			d.limitValue(q.limit.Count)
+		}
+	}
+	d.w(";")
+	return d.b.String(), !d.failed
+}
+
+// limitValue prints LIMIT's or OFFSET's value: PostgreSQL keeps an
+// integer literal as int4 coerced to bigint, and hides the coercion.
+func (d *deparser) limitValue(e Expr) {
+	if c, ok := e.(*Const); ok && c.V.K == sqltypes.KindInt && c.V.I >= 0 {
+		d.w(sqltypes.FormatText(c.V))
+		return
+	}
+	d.expr(e)
+}
+
+// sameColumn reports whether a qualified column's text names column name.
+func sameColumn(text, name string) bool {
+	i := strings.LastIndexByte(text, '.')
+	return i >= 0 && text[i+1:] == sqltypes.QuoteIdent(name)
+}
+
+// query is a bound SELECT taken apart into ruleutils' clauses.
+type query struct {
+	limit    *Limit
+	sort     *Sort
+	distinct bool
+	project  *Project
+	having   Expr
+	agg      *Aggregate
+	where    Expr
+	from     Rel
+}
+
+// splitQuery takes apart the plan the binder makes of a plain SELECT:
+// [Limit] [Sort] [Distinct] Project [Filter (HAVING)] [Aggregate]
+// [Filter (WHERE)] over a FROM tree of scans and joins.
+func splitQuery(rel Rel) (*query, bool) {
+	q := &query{}
+	for q.project == nil {
+		switch x := rel.(type) {
+		case *Limit:
+			if q.limit != nil || q.sort != nil || q.distinct {
+				return nil, false
+			}
+			q.limit, rel = x, x.Input
+		case *Sort:
+			if q.sort != nil || q.distinct {
+				return nil, false
+			}
+			q.sort, rel = x, x.Input
+		case *Distinct:
+			if q.distinct || len(x.On) > 0 {
+				return nil, false
+			}
+			q.distinct, rel = true, x.Input
+		case *Project:
+			q.project, rel = x, x.Input
+		default:
+			return nil, false
+		}
+	}
+	if f, ok := rel.(*Filter); ok {
+		if _, agg := f.Input.(*Aggregate); agg {
+			q.having, rel = f.Pred, f.Input
+		}
+	}
+	if a, ok := rel.(*Aggregate); ok {
+		q.agg, rel = a, a.Input
+	}
+	if f, ok := rel.(*Filter); ok {
+		q.where, rel = f.Pred, f.Input
+	}
+	q.from = rel
+	return q, true
+}
+
+// noFrom reports whether rel is the single empty row of a SELECT without
+// FROM.
+func noFrom(rel Rel) bool {
+	v, ok := rel.(*Values)
+	return ok && len(v.Rows) == 1 && len(v.Rows[0]) == 0 && len(v.Cols) == 0
+}
+
+// fromColumns names each column of a FROM tree's row as ruleutils prints
+// a Var: the relation's name or alias, a dot, the column's name.
+func fromColumns(rel Rel) ([]string, bool) {
+	if noFrom(rel) {
+		return nil, true
+	}
+	switch x := rel.(type) {
+	case *Scan:
+		ref := refName(x)
+		out := make([]string, len(x.Table.Columns))
+		for i, c := range x.Table.Columns {
+			out[i] = ref + "." + sqltypes.QuoteIdent(c.Name)
+		}
+		return out, true
+	case *Join:
+		if x.Kind > FullJoin || x.Lateral {
+			return nil, false
+		}
+		l, ok := fromColumns(x.Left)
+		if !ok {
+			return nil, false
+		}
+		r, ok := fromColumns(x.Right)
+		if !ok {
+			return nil, false
+		}
+		return append(append([]string(nil), l...), r...), true
+	}
+	return nil, false
+}
+
+func refName(s *Scan) string {
+	if s.Alias != "" {
+		return sqltypes.QuoteIdent(s.Alias)
+	}
+	return sqltypes.QuoteIdent(s.Table.Name)
+}
+
+// fromItem prints a FROM tree: a list of relations (a cross join without
+// a condition, as the binder makes of FROM a, b) or joins, each JOIN on a
+// line of its own and, unless pretty, in parentheses.
+func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
+	switch x := rel.(type) {
+	case *Scan:
+		d.w(sqltypes.QuoteIdent(x.Table.Name))
+		if x.Alias != "" && x.Alias != x.Table.Name {
+			d.w(" " + sqltypes.QuoteIdent(x.Alias))
+		}
+		return true
+	case *Join:
+		if x.Kind == InnerJoin && x.On == nil {
+			if !top {
+				return false
+			}
+			if !d.fromItem(x.Left, cols, true) {
+				return false
+			}
+			d.w(",")
+			d.keyword("", -8, 8, 4)
+			return d.fromItem(x.Right, cols, false)
+		}
+		d.open()
+		if !d.fromItem(x.Left, cols, false) {
+			return false
+		}
+		kw := map[JoinKind]string{InnerJoin: " JOIN ", LeftJoin: " LEFT JOIN ", RightJoin: " RIGHT JOIN ", FullJoin: " FULL JOIN "}[x.Kind]
+		d.keyword(kw, -8, 8, 4)
+		if !d.fromItem(x.Right, cols, false) {
+			return false
+		}
+		d.w(" ON ")
+		d.open()
+		prev := d.cols
+		d.cols = func(i int) (string, bool) {
+			if i < 0 || i >= len(cols) {
+				return "", false
+			}
+			return cols[i], true
+		}
+		d.expr(x.On)
+		d.cols = prev
+		d.close()
+		d.close()
+		return true
+	}
+	return false
+}
+
+// deparseOver prints e over a row whose columns print as cols.
+func deparseOver(e Expr, cols []string, pretty bool) (string, bool) {
+	d := &deparser{pretty: pretty, cols: func(i int) (string, bool) {
+		if i < 0 || i >= len(cols) {
+			return "", false
+		}
+		return cols[i], true
+	}}
+	d.expr(e)
+	return d.b.String(), !d.failed
+}
+
+// deparseAgg prints an aggregate call: count(*), sum(t.x), count(DISTINCT
+// t.x); one with FILTER, ORDER BY or grouping() is not printed.
+func deparseAgg(a *AggCall, cols []string, pretty bool) (string, bool) {
+	if a.Filter != nil || len(a.OrderBy) > 0 || a.Grouping != nil {
+		return "", false
+	}
+	if a.Func == AggCountStar {
+		return "count(*)", true
+	}
+	args := a.Args
+	if len(args) == 0 && a.Arg != nil {
+		args = []Expr{a.Arg}
+	}
+	var parts []string
+	for _, e := range args {
+		text, ok := deparseOver(e, cols, pretty)
+		if !ok {
+			return "", false
+		}
+		parts = append(parts, text)
+	}
+	distinct := ""
+	if a.Distinct {
+		distinct = "DISTINCT "
+	}
+	return sqltypes.QuoteIdent(string(a.Func)) + "(" + distinct + strings.Join(parts, ", ") + ")", true
+}
