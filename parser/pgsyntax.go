@@ -350,7 +350,15 @@ func (r *rewriter) substringFor(i int) {
 	if close < 0 {
 		return
 	}
-	kw := r.topLevel(open, close, "from", "for")
+	kw := r.topLevel(open, close, "from", "for", "similar", "escape")
+	// SUBSTRING(s SIMILAR pattern ESCAPE e) is substring(s, pattern, e).
+	if sim, ok := kw["similar"]; ok {
+		if esc, ok := kw["escape"]; ok && esc > sim {
+			r.replace(sim, ",")
+			r.replace(esc, ",")
+		}
+		return
+	}
 	if f, ok := kw["for"]; ok {
 		if _, hasFrom := kw["from"]; !hasFrom {
 			r.replace(f, ", 1,")

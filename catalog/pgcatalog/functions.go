@@ -496,6 +496,33 @@ func init() {
 			}
 			return textV(quoteLiteral(a[0].S)), nil
 		}})
+	// quote_literal(anyelement) and quote_nullable(anyelement) quote the
+	// value cast to text, as PostgreSQL's SQL functions over $1::text do
+	// (stable: the text may read DateStyle or TimeZone).
+	quoteAny := func(nullable bool) Overload {
+		return Overload{Params: []Param{{Any: true}}, Result: Returns(sqltypes.TypeText), CalledOnNull: nullable, Volatility: Stable,
+			Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+				return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+					if a[0].IsNull() {
+						return textV("NULL"), nil
+					}
+					s := ctx.OutputText(ts[0], a[0])
+					switch ts[0].ID {
+					case sqltypes.Bool, sqltypes.Inet, sqltypes.Cidr, sqltypes.BPChar:
+						// Their casts to text are not their output
+						// functions ('true', the netmask, no padding).
+						t, err := sqltypes.CastIn(a[0], sqltypes.TypeText, true, SessionLocation(ctx))
+						if err != nil {
+							return sqltypes.Null, err
+						}
+						s = t.S
+					}
+					return textV(quoteLiteral(s)), nil
+				}
+			}}
+	}
+	Register("quote_literal", quoteAny(false))
+	Register("quote_nullable", quoteAny(true))
 
 	registerPrivileges()
 	registerAdvisory()
