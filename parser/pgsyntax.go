@@ -159,7 +159,7 @@ func (r *rewriter) pgSyntax(head int) error {
 			// plain function (bytea between encodings).
 			r.replace(i, "`convert`")
 		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, "(") && r.peek(i+2, "distinct") && !afterDot:
-			r.distinctArg(i, tidbDistinctAggs[t.val] && t.kind == tkIdent)
+			r.distinctArg(i, tidbDistinctAggs[t.val]) // quoted too: emit writes them bare
 		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "asymmetric"):
 			r.drop(i+1, i+2) // the default
 		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "symmetric"):
