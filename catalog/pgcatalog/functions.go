@@ -21,6 +21,7 @@ var (
 	oidP  = T(sqltypes.TypeOid)
 	textP = T(sqltypes.TypeText)
 	intP  = T(sqltypes.TypeInt4)
+	int2P = T(sqltypes.TypeInt2)
 	int8P = T(sqltypes.TypeInt8)
 	boolP = T(sqltypes.TypeBool)
 	nameP = T(sqltypes.TypeName)
@@ -714,11 +715,11 @@ func objectPrivilege(e *Env, role string, o *object, column *sqltypes.Value, pri
 		valid = catalog.PrivSelect | catalog.PrivInsert | catalog.PrivUpdate | catalog.PrivReferences
 	}
 	var wants []catalog.Privilege
-	for _, p := range strings.Split(privs, ",") {
-		p = strings.TrimSuffix(strings.TrimSpace(strings.ToUpper(p)), " WITH GRANT OPTION")
+	for _, given := range strings.Split(privs, ",") {
+		p := strings.TrimSuffix(strings.TrimSpace(strings.ToUpper(given)), " WITH GRANT OPTION")
 		want, ok := catalog.ParsePrivilege(p)
 		if !ok || want == catalog.PrivAll || want&valid == 0 {
-			return false, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: \"%s\"", p)
+			return false, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: \"%s\"", strings.TrimSpace(given))
 		}
 		wants = append(wants, want)
 	}
@@ -740,13 +741,39 @@ func objectPrivilege(e *Env, role string, o *object, column *sqltypes.Value, pri
 	return false, nil
 }
 
+// columnExists reports whether a table's or view's column named or
+// numbered by column exists: a name it lacks is 42703 (as PostgreSQL's
+// column_privilege_check), an attnum it lacks is no column (NULL).
+func columnExists(o *object, column sqltypes.Value) (bool, error) {
+	var names []string
+	switch {
+	case o.view != nil:
+		names = o.view.Columns
+	case o.table != nil && !o.isIndex():
+		for _, c := range o.table.Columns {
+			names = append(names, c.Name)
+		}
+	default:
+		return true, nil
+	}
+	if column.K == sqltypes.KindInt {
+		return column.I >= 1 && int(column.I) <= len(names), nil
+	}
+	for _, n := range names {
+		if n == column.S {
+			return true, nil
+		}
+	}
+	return false, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", column.S, o.name)
+}
+
 // registerPrivileges registers has_table_privilege and its friends,
 // answered from the catalog's roles and grants.
 func registerPrivileges() {
 	// check answers has_table_privilege (column nil, any false),
 	// has_column_privilege (column set), has_any_column_privilege (any)
 	// and has_sequence_privilege.
-	check := func(ctx *Context, user, tableArg sqltypes.Value, column *sqltypes.Value, any bool, privs string) (sqltypes.Value, error) {
+	checkRel := func(ctx *Context, user, tableArg sqltypes.Value, column *sqltypes.Value, any, seqOnly bool, privs string) (sqltypes.Value, error) {
 		e, err := needEnv(ctx)
 		if err != nil {
 			return sqltypes.Null, err
@@ -754,11 +781,9 @@ func registerPrivileges() {
 		name := e.user()
 		if !user.IsNull() {
 			if user.K == sqltypes.KindInt {
-				n, ok := e.roleName(uint32(user.I))
-				if !ok {
-					return sqltypes.Null, nil
-				}
-				name = n
+				// A role OID that names no role holds only PUBLIC's
+				// privileges, as PostgreSQL's aclcheck sees it.
+				name, _ = e.roleName(uint32(user.I))
 			} else {
 				name = user.S
 				if _, err := e.roleOID(name); err != nil {
@@ -778,14 +803,32 @@ func registerPrivileges() {
 				return sqltypes.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", tableArg.S)
 			}
 		}
+		if seqOnly && o.seq == nil {
+			return sqltypes.Null, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", o.name)
+		}
+		if column != nil {
+			switch known, err := columnExists(o, *column); {
+			case err != nil:
+				return sqltypes.Null, err
+			case !known:
+				return sqltypes.Null, nil // an attnum the relation lacks
+			}
+		}
 		ok, err := objectPrivilege(e, name, o, column, privs, any)
 		if err != nil {
 			return sqltypes.Null, err
 		}
 		return boolV(ok), nil
 	}
+	check := func(ctx *Context, user, tableArg sqltypes.Value, column *sqltypes.Value, any bool, privs string) (sqltypes.Value, error) {
+		return checkRel(ctx, user, tableArg, column, any, false, privs)
+	}
 	for _, n := range []string{"has_table_privilege", "has_any_column_privilege", "has_sequence_privilege"} {
 		any := n == "has_any_column_privilege"
+		seqOnly := n == "has_sequence_privilege"
+		check := func(ctx *Context, user, tableArg sqltypes.Value, column *sqltypes.Value, any bool, privs string) (sqltypes.Value, error) {
+			return checkRel(ctx, user, tableArg, column, any, seqOnly, privs)
+		}
 		Register(n,
 			fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				return check(ctx, sqltypes.Null, a[0], nil, any, a[1].S)
@@ -801,18 +844,34 @@ func registerPrivileges() {
 			}),
 			fn("", []Param{oidP, oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				return check(ctx, a[0], a[1], nil, any, a[2].S)
+			}),
+			fn("", []Param{oidP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return check(ctx, a[0], a[1], nil, any, a[2].S)
 			}))
 	}
-	Register("has_column_privilege",
-		fn("", []Param{textP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, sqltypes.Null, a[0], &a[1], false, a[2].S)
-		}),
-		fn("", []Param{oidP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, sqltypes.Null, a[0], &a[1], false, a[2].S)
-		}),
-		fn("", []Param{nameP, textP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, a[0], a[1], &a[2], false, a[3].S)
-		}))
+	// has_column_privilege([user,] table, column, privilege): the user by
+	// name or OID (or the session's), the table by name or OID, the
+	// column by name or attnum (smallint), as PostgreSQL's twelve.
+	var columnOverloads []Overload
+	for _, user := range []*Param{nil, &nameP, &oidP} {
+		for _, table := range []Param{textP, oidP} {
+			for _, col := range []Param{textP, int2P} {
+				params := []Param{table, col, textP}
+				if user != nil {
+					params = append([]Param{*user}, params...)
+				}
+				hasUser := user != nil
+				columnOverloads = append(columnOverloads, fn("", params, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+					u := sqltypes.Null
+					if hasUser {
+						u, a = a[0], a[1:]
+					}
+					return check(ctx, u, a[0], &a[1], false, a[2].S)
+				}))
+			}
+		}
+	}
+	Register("has_column_privilege", columnOverloads...)
 	// Schemas, databases and functions: everyone may use the public and
 	// catalog schemas, connect and execute; only superusers create.
 	schemaPriv := func(ctx *Context, schema, privs string) (sqltypes.Value, error) {
