@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -526,6 +527,7 @@ func init() {
 	Register("quote_nullable", quoteAny(true))
 
 	registerPrivileges()
+	registerCatalogInfo()
 	registerAdvisory()
 	registerFunctionInfo()
 
@@ -1106,4 +1108,69 @@ func checkDef(sql string) string {
 		return "CHECK (" + sql + ")"
 	}
 	return "CHECK ((" + sql + "))"
+}
+
+// encodingMaxLength is pg_encoding_max_length's answer by encoding ID
+// (PostgreSQL 15's pg_wchar_table maxmblen, SQL_ASCII = 0 to GB18030 = 41).
+var encodingMaxLength = [...]int64{1, 3, 3, 3, 4, 3, 4, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 4, 3, 2}
+
+var (
+	operatorOIDsOnce sync.Once
+	operatorOIDs     map[uint32]bool
+)
+
+// isOperatorOID reports whether oid is a row of pg_operator.
+func isOperatorOID(oid uint32) bool {
+	operatorOIDsOnce.Do(func() {
+		operatorOIDs = map[uint32]bool{}
+		for _, line := range strings.Split(strings.TrimSpace(pgOperatorTable), "\n") {
+			if f := operatorFields(line); f != nil {
+				if n, err := strconv.ParseUint(f[0], 10, 32); err == nil {
+					operatorOIDs[uint32(n)] = true
+				}
+			}
+		}
+	})
+	return operatorOIDs[oid]
+}
+
+// registerCatalogInfo registers pg_encoding_max_length, the visibility of
+// collations and operators (all in pg_catalog, so visible when they
+// exist; NULL for an OID that names none) and row_security_active (zproxy
+// has no row-level security: false for any relation, 42P01 for a name
+// that is none).
+func registerCatalogInfo() {
+	Register("pg_encoding_max_length", fn("", []Param{intP}, sqltypes.TypeInt4, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].I < 0 || a[0].I >= int64(len(encodingMaxLength)) {
+			return sqltypes.Null, nil
+		}
+		return intV(encodingMaxLength[a[0].I]), nil
+	}))
+	Register("pg_collation_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		switch a[0].I {
+		case CollationDflt, CollationC, 951:
+			return boolV(true), nil
+		}
+		return sqltypes.Null, nil
+	}))
+	Register("pg_operator_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		if !isOperatorOID(uint32(a[0].I)) {
+			return sqltypes.Null, nil
+		}
+		return boolV(true), nil
+	}))
+	Register("row_security_active",
+		fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+			return boolV(false), nil
+		}),
+		fn("", []Param{textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			e, err := needEnv(ctx)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			if e.objects().lookup(a[0].S) == nil {
+				return sqltypes.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+			}
+			return boolV(false), nil
+		}))
 }
