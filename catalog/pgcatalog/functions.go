@@ -448,22 +448,10 @@ func init() {
 		return sqltypes.NewTimestampTZ(started.UnixMicro()), nil
 	}))
 	Register("pg_encoding_to_char", fn("", []Param{intP}, sqltypes.TypeName, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		switch a[0].I {
-		case 6:
-			return nameV("UTF8"), nil
-		case 0:
-			return nameV("SQL_ASCII"), nil
-		}
-		return nameV(""), nil
+		return nameV(EncodingName(a[0].I)), nil
 	}))
 	Register("pg_char_to_encoding", fn("", []Param{nameP}, sqltypes.TypeInt4, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		switch strings.ToUpper(strings.ReplaceAll(a[0].S, "-", "")) {
-		case "UTF8", "UNICODE":
-			return intV(6), nil
-		case "SQL_ASCII":
-			return intV(0), nil
-		}
-		return intV(-1), nil
+		return intV(EncodingID(a[0].S)), nil
 	}))
 	user := fn("", nil, sqltypes.TypeName, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
 		if ctx != nil && ctx.Session.User != "" {

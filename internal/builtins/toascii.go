@@ -76,3 +76,27 @@ func init() {
 			return toASCII(a[0].S, pgEncodingNames[a[1].I])
 		}})
 }
+
+// EncodingName is pg_encoding_to_char: the name of PostgreSQL's encoding
+// id ("" for none).
+func EncodingName(id int64) string {
+	if id < 0 || id >= int64(len(pgEncodingNames)) {
+		return ""
+	}
+	return pgEncodingNames[id]
+}
+
+// EncodingID is pg_char_to_encoding: the id of the encoding a name or
+// alias names (-1 for none).
+func EncodingID(name string) int64 {
+	n, ok := encodingByName(name)
+	if !ok {
+		return -1
+	}
+	for i, e := range pgEncodingNames {
+		if e == n {
+			return int64(i)
+		}
+	}
+	return -1
+}
