@@ -199,3 +199,25 @@ func (s *Snapshot) DropMembershipsIn(names []string) []*Role {
 	}
 	return out
 }
+
+// GroupsOf lists the roles role is a member of, directly or through other
+// roles, sorted; being a superuser adds none (pg_hba.conf's +group tests
+// membership this way, not has_privs_of_role's).
+func (s *Snapshot) GroupsOf(role string) []string {
+	seen := map[string]bool{role: true}
+	var out []string
+	queue := []string{role}
+	for len(queue) > 0 {
+		cur := queue[0]
+		queue = queue[1:]
+		for g := range s.directGroups(cur) {
+			if !seen[g] {
+				seen[g] = true
+				out = append(out, g)
+				queue = append(queue, g)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -41,8 +41,26 @@ func CastValueStyled(v sqltypes.Value, from, to sqltypes.Type, explicit bool, st
 	if st.XMLDocument && to.ID == sqltypes.XML && (v.K == sqltypes.KindText || v.K == sqltypes.KindBPChar) {
 		return sqltypes.ParseXML(v.S, true) // xmloption document
 	}
-	if st.Order != sqltypes.DateOrderMDY && (v.K == sqltypes.KindText || v.K == sqltypes.KindBPChar) && readsDates(to) {
-		return sqltypes.ParseTextStyled(to, v.S, st)
+	if st.Order != sqltypes.DateOrderMDY && readsDates(to) || st.Interval == sqltypes.IntervalStyleSQLStandard && readsIntervals(to) {
+		switch {
+		case v.K == sqltypes.KindText || v.K == sqltypes.KindBPChar:
+			return sqltypes.ParseTextStyled(to, v.S, st)
+		case v.K == sqltypes.KindArray && from.ID == sqltypes.Array && from.ElemType().IsTextual() && to.ID == sqltypes.Array:
+			// text[] to date[] or interval[]: each element read in the
+			// style, as PostgreSQL's array_map runs the element cast.
+			a := v.Array()
+			out := *a
+			out.Elem = to.ElemType()
+			out.Elems = make([]sqltypes.Value, len(a.Elems))
+			for i, e := range a.Elems {
+				c, err := CastValueStyled(e, from.ElemType(), to.ElemType(), explicit, st)
+				if err != nil {
+					return sqltypes.Null, err
+				}
+				out.Elems[i] = c
+			}
+			return sqltypes.NewArray(&out), nil
+		}
 	}
 	if from.ID == sqltypes.Float4 && v.K == sqltypes.KindFloat {
 		switch {
@@ -90,6 +108,15 @@ func readsDates(t sqltypes.Type) bool {
 		return true
 	}
 	return false
+}
+
+// readsIntervals reports whether text converted to t reads intervals,
+// which IntervalStyle sql_standard reads its own way.
+func readsIntervals(t sqltypes.Type) bool {
+	for t.ID == sqltypes.Array {
+		t = t.ElemType()
+	}
+	return t.ID == sqltypes.Interval
 }
 
 // StyleDependentCast reports whether converting from to to depends on the

@@ -107,6 +107,13 @@ func Normalize(text string) (string, int64) {
 			}
 			next++
 			out.WriteString("$" + strconv.Itoa(next))
+			if t.kind == tkString && t.str == strUni && t.n > 0 {
+				// U&'...' UESCAPE '!': the escape character is a
+				// constant of its own to PostgreSQL.
+				next++
+				out.WriteString(" " + text[t.n:t.n+len("uescape")] + " $" + strconv.Itoa(next))
+				h.Write([]byte{0, '?', byte(tkIdent)})
+			}
 			i += n - 1
 			last = toks[i].end
 			if last < len(text) && isIdentCont(text[last]) {

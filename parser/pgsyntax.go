@@ -161,7 +161,7 @@ func (r *rewriter) pgSyntax(head int) error {
 			// plain function (bytea between encodings).
 			r.replace(i, "`convert`")
 		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, "(") && r.peek(i+2, "distinct") && !afterDot:
-			r.distinctArg(i, tidbDistinctAggs[t.val] && t.kind == tkIdent)
+			r.distinctArg(i, tidbDistinctAggs[t.val]) // quoted too: emit writes them bare
 		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "asymmetric"):
 			r.drop(i+1, i+2) // the default
 		case t.kind == tkIdent && t.val == "between" && r.peek(i+1, "symmetric"):
@@ -352,7 +352,15 @@ func (r *rewriter) substringFor(i int) {
 	if close < 0 {
 		return
 	}
-	kw := r.topLevel(open, close, "from", "for")
+	kw := r.topLevel(open, close, "from", "for", "similar", "escape")
+	// SUBSTRING(s SIMILAR pattern ESCAPE e) is substring(s, pattern, e).
+	if sim, ok := kw["similar"]; ok {
+		if esc, ok := kw["escape"]; ok && esc > sim {
+			r.replace(sim, ",")
+			r.replace(esc, ",")
+		}
+		return
+	}
 	if f, ok := kw["for"]; ok {
 		if _, hasFrom := kw["from"]; !hasFrom {
 			r.replace(f, ", 1,")

@@ -1323,9 +1323,14 @@ func (r *rewriter) emit(head int) string {
 			}
 		case t.kind == tkIdent:
 			r.copyText(t.start, t.val) // ASCII folding keeps byte offsets
+		case t.kind == tkQIdent && r.peek(i+1, "(") && tidbAggregateName(t.val):
+			// "count"(*) is count(*): the aggregates go to TiDB bare,
+			// whose grammar knows their special arguments (*, DISTINCT)
+			// only so.
+			r.insert(t.start, t.val)
 		case t.kind == tkQIdent:
 			r.insert(t.start, "`"+strings.ReplaceAll(t.val, "`", "``")+"`")
-		case t.kind == tkString && (t.str == strEscape || t.str == strDollar):
+		case t.kind == tkString && (t.str == strEscape || t.str == strDollar || t.str == strUni):
 			r.insert(t.start, "'"+strings.ReplaceAll(t.val, "'", "''")+"'")
 		case t.kind == tkParam:
 			r.params = append(r.params, paramAt{out: r.out.Len(), n: t.n})
@@ -1391,3 +1396,8 @@ func isUnsignedInt(s string) bool {
 	}
 	return true
 }
+
+// tidbAggregateName reports whether a quoted function name is one of the
+// aggregates TiDB's grammar reads specially ("count"(*), "sum"(DISTINCT
+// x)), which mean the same unquoted.
+func tidbAggregateName(s string) bool { return tidbDistinctAggs[s] }

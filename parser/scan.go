@@ -29,6 +29,7 @@ const (
 	strDollar = '$'
 	strBit    = 'B' // B'0101' and X'1F': passed through as written
 	strNation = 'N'
+	strUni    = 'U' // U&'...': val is decoded, emitted as a plain string
 )
 
 // token is one lexical token of the original query; [start, end) are byte
@@ -39,7 +40,7 @@ type token struct {
 	start int
 	end   int
 	val   string
-	n     int
+	n     int // tkParam: the number; a U&'' string: where its UESCAPE is (0: none)
 }
 
 // is reports whether t is the unquoted word w (w in lower case) or the
@@ -135,6 +136,17 @@ func scan(sql string) ([]token, error) {
 			i = end
 		case (c == 'e' || c == 'E') && i+1 < len(sql) && sql[i+1] == '\'':
 			t, err := scanEString(sql, i)
+			for err == nil {
+				q, ok := continuationAt(sql, t.end)
+				if !ok {
+					break
+				}
+				var next token
+				if next, err = scanEString(sql, q-1); err == nil {
+					t.val += next.val
+					t.end = next.end
+				}
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -154,6 +166,13 @@ func scan(sql string) ([]token, error) {
 				return nil, err
 			}
 			t.start, t.str = i, strNation
+			toks = append(toks, t)
+			i = t.end
+		case (c == 'u' || c == 'U') && i+2 < len(sql) && sql[i+1] == '&' && (sql[i+2] == '\'' || sql[i+2] == '"'):
+			t, err := scanUnicode(sql, i)
+			if err != nil {
+				return nil, err
+			}
 			toks = append(toks, t)
 			i = t.end
 		case isIdentStart(c):
@@ -183,6 +202,19 @@ func scan(sql string) ([]token, error) {
 			i = t.end
 		case c == '\'':
 			t, err := scanPlainString(sql, i)
+			for err == nil {
+				q, ok := continuationAt(sql, t.end)
+				if !ok {
+					break
+				}
+				var next token
+				if next, err = scanPlainString(sql, q); err == nil {
+					// Emitted as its value, re-quoted (see emit).
+					t.val += next.val
+					t.end = next.end
+					t.str = strEscape
+				}
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -460,4 +492,212 @@ func hexVal(c byte) int {
 		return int(c-'a') + 10
 	}
 	return int(c-'A') + 10
+}
+
+// scanUnicode scans a Unicode-escape string U&'...' or identifier U&"..."
+// at i, with the UESCAPE 'c' clause that may follow it (after blanks and
+// comments), and decodes its escapes: c (default \) then four hex digits,
+// or c+ then six, c c for c itself; surrogate pairs combine.
+func scanUnicode(sql string, i int) (token, error) {
+	var t token
+	var err error
+	if sql[i+2] == '\'' {
+		t, err = scanPlainString(sql, i+2)
+	} else {
+		t, err = scanQuotedIdent(sql, i+2)
+	}
+	if err != nil {
+		return token{}, err
+	}
+	body := sql[i+3 : t.end-1] // the escapes are decoded over the raw text
+	for t.kind == tkString {
+		q, ok := continuationAt(sql, t.end)
+		if !ok {
+			break
+		}
+		next, err := scanPlainString(sql, q)
+		if err != nil {
+			return token{}, err
+		}
+		body += sql[q+1 : next.end-1]
+		t.end = next.end
+	}
+	esc := byte('\\')
+	end := t.end
+	if k, ok := uescapeAt(sql, t.end); ok {
+		open := k + len("uescape")
+		for open < len(sql) && isSpace(sql[open]) {
+			open++
+		}
+		if open >= len(sql) || sql[open] != '\'' {
+			return token{}, scanError(sql, open, "UESCAPE must be followed by a simple string literal at or near %q", nearText(sql, open, min(open+1, len(sql))))
+		}
+		lit, err := scanPlainString(sql, open)
+		if err != nil {
+			return token{}, err
+		}
+		if len(lit.val) != 1 {
+			return token{}, scanError(sql, open, "invalid Unicode escape character at or near %q", sql[open:lit.end])
+		}
+		esc = lit.val[0]
+		if isHexDigit(esc) || esc == '+' || esc == '\'' || esc == '"' || isSpace(esc) || esc >= 0x80 {
+			return token{}, scanError(sql, open, "invalid Unicode escape character at or near %q", sql[open:lit.end])
+		}
+		end = lit.end
+		t.n = k // where UESCAPE is (Normalize keeps the word)
+	}
+	quote := sql[i+2]
+	// Doubled quotes are one quote in the raw text.
+	body = strings.ReplaceAll(body, string([]byte{quote, quote}), string(quote))
+	val, off, msg, hint := decodeUnicodeEscapes(body, esc)
+	if msg != "" {
+		// The offset is into the undoubled body; close enough to point
+		// at the escape in all but strings with doubled quotes before it.
+		e := pgerr.New(pgerr.SyntaxError, "%s", msg).WithPosition(charPos(sql, min(i+3+off, t.end-1)))
+		if hint != "" {
+			e = e.WithHint("%s", hint)
+		}
+		return token{}, e
+	}
+	t.start, t.end, t.val = i, end, val
+	if t.kind == tkString {
+		t.str = strUni
+	}
+	return t, nil
+}
+
+// uescapeAt finds the word UESCAPE after blanks and comments from i.
+func uescapeAt(sql string, i int) (int, bool) {
+	for i < len(sql) {
+		switch {
+		case isSpace(sql[i]):
+			i++
+		case strings.HasPrefix(sql[i:], "--"):
+			for i < len(sql) && sql[i] != '\n' && sql[i] != '\r' {
+				i++
+			}
+		case strings.HasPrefix(sql[i:], "/*"):
+			end, ok := blockCommentEnd(sql, i)
+			if !ok {
+				return 0, false
+			}
+			i = end
+		default:
+			if len(sql)-i >= 7 && strings.EqualFold(sql[i:i+7], "uescape") && (i+7 == len(sql) || !isIdentCont(sql[i+7])) {
+				return i, true
+			}
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+func isHexDigit(c byte) bool {
+	return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// decodeUnicodeEscapes decodes s's escapes; a failure returns PostgreSQL's
+// message (and hint) with the byte offset of the escape at fault.
+func decodeUnicodeEscapes(s string, esc byte) (val string, off int, msg, hint string) {
+	const badEscape = "invalid Unicode escape"
+	const badHint = "Unicode escapes must be \\XXXX or \\+XXXXXX."
+	var b strings.Builder
+	var high rune // a pending high surrogate
+	highAt := 0
+	hex := func(h string) (rune, bool) {
+		v, err := strconv.ParseUint(h, 16, 32)
+		return rune(v), err == nil
+	}
+	for j := 0; j < len(s); {
+		if s[j] != esc {
+			if high != 0 {
+				return "", highAt, "invalid Unicode surrogate pair", ""
+			}
+			b.WriteByte(s[j])
+			j++
+			continue
+		}
+		var r rune
+		var ok bool
+		start := j
+		switch {
+		case j+1 < len(s) && s[j+1] == esc:
+			if high != 0 {
+				return "", highAt, "invalid Unicode surrogate pair", ""
+			}
+			b.WriteByte(esc)
+			j += 2
+			continue
+		case j+8 <= len(s) && s[j+1] == '+' && allHex(s[j+2:j+8]):
+			r, ok = hex(s[j+2 : j+8])
+			if !ok {
+				return "", j, badEscape, badHint
+			}
+			j += 8
+		case j+5 <= len(s) && allHex(s[j+1:j+5]):
+			r, _ = hex(s[j+1 : j+5])
+			j += 5
+		default:
+			return "", j, badEscape, badHint
+		}
+		at := start
+		switch {
+		case r == 0 || r > 0x10FFFF:
+			return "", at, "invalid Unicode escape value", ""
+		case r >= 0xD800 && r <= 0xDBFF:
+			if high != 0 {
+				return "", highAt, "invalid Unicode surrogate pair", ""
+			}
+			high, highAt = r, at
+			continue
+		case r >= 0xDC00 && r <= 0xDFFF:
+			if high == 0 {
+				return "", at, "invalid Unicode surrogate pair", ""
+			}
+			r = (high-0xD800)<<10 + (r - 0xDC00) + 0x10000
+			high = 0
+		case high != 0:
+			return "", highAt, "invalid Unicode surrogate pair", ""
+		}
+		b.WriteRune(r)
+	}
+	if high != 0 {
+		return "", len(s), "invalid Unicode surrogate pair", ""
+	}
+	return b.String(), 0, "", ""
+}
+
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isHexDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// continuationAt finds the quote that continues a string literal ending at
+// i: PostgreSQL joins 'a' and 'b' when only blanks and line comments stand
+// between them and they include a newline ('a'<newline>'b' is 'ab'; 'a'
+// 'b' on one line is a syntax error).
+func continuationAt(sql string, i int) (int, bool) {
+	newline := false
+	for i < len(sql) {
+		switch c := sql[i]; {
+		case c == '\n' || c == '\r':
+			newline = true
+			i++
+		case isSpace(c):
+			i++
+		case strings.HasPrefix(sql[i:], "--"):
+			for i < len(sql) && sql[i] != '\n' && sql[i] != '\r' {
+				i++
+			}
+		case c == '\'' && newline:
+			return i, true
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
 }

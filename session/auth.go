@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/auth"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
@@ -21,10 +22,17 @@ func (e *Engine) LookupRole(ctx context.Context, name string) (wire.Role, error)
 		return wire.Role{}, storeErr(err)
 	}
 	r := snap.Role(name)
+	if name == pgcatalog.BootstrapRole && r == nil {
+		// The bootstrap superuser (OID 10, owner of the system objects)
+		// exists until a role of its name is stored (--users, CREATE
+		// ROLE), as initdb's: it may log in without a password under
+		// trust, and has none to prove under a password method.
+		return wire.Role{Name: name, Exists: true, Login: true, Superuser: true}, nil
+	}
 	if r == nil || name == catalog.PublicRole {
 		return wire.Role{Name: name}, nil
 	}
-	return wire.Role{Name: r.Name, Exists: true, Login: r.Login, Superuser: r.Superuser, Verifier: r.Verifier}, nil
+	return wire.Role{Name: r.Name, Exists: true, Login: r.Login, Superuser: r.Superuser, Verifier: r.Verifier, Groups: snap.GroupsOf(r.Name)}, nil
 }
 
 // BootstrapUsers creates the roles of --users that do not exist yet, as
@@ -75,10 +83,17 @@ var errNothingToDo = pgerr.New(pgerr.SuccessfulCompletion, "nothing to change")
 // wire.SessionParams.Authenticated) a superuser unless it authenticated
 // as a role that has since been dropped.
 func (s *Session) isSuperuser(snap *catalog.Snapshot) bool {
-	if r := snap.Role(s.params.User); r != nil && s.params.User != catalog.PublicRole {
+	return roleIsSuperuser(snap, s.params.User, s.params.Authenticated)
+}
+
+// roleIsSuperuser: a stored role's attribute; the bootstrap superuser
+// while no role of its name is stored; otherwise a superuser only for a
+// session zproxy opened for itself (not authenticated as a role).
+func roleIsSuperuser(snap *catalog.Snapshot, user string, authenticated bool) bool {
+	if r := snap.Role(user); r != nil && user != catalog.PublicRole {
 		return r.Superuser
 	}
-	return !s.params.Authenticated
+	return user == pgcatalog.BootstrapRole || !authenticated
 }
 
 // tablePrivilege is one privilege a statement needs on a whole table

@@ -392,12 +392,7 @@ func (p pgSession) SignalBackend(pid int32, terminate bool) (bool, error) {
 		return false, storeErr(err)
 	}
 	me := p.s.params.User
-	targetSuper := func() bool {
-		if r := snap.Role(them); r != nil && them != catalog.PublicRole {
-			return r.Superuser
-		}
-		return !authenticated
-	}()
+	targetSuper := roleIsSuperuser(snap, them, authenticated)
 	switch {
 	case targetSuper && !p.s.isSuperuser(snap):
 		if terminate {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/auth"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
@@ -122,7 +123,7 @@ func (s *Session) createRole(ctx context.Context, x *ir.CreateRole) error {
 		if err := unsupportedOption(x.Options); err != nil {
 			return catalog.Change{}, err
 		}
-		if snap.RoleExists(x.Name) {
+		if snap.RoleExists(x.Name) || x.Name == pgcatalog.BootstrapRole {
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateObject, "role \"%s\" already exists", x.Name)
 		}
 		return catalog.Change{PutRoles: []*catalog.Role{r}}, nil
@@ -140,6 +141,10 @@ func (s *Session) alterRole(ctx context.Context, x *ir.AlterRole) error {
 	}
 	return s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
 		old := snap.Role(name)
+		if old == nil && name == pgcatalog.BootstrapRole {
+			// The bootstrap superuser, stored from its first change on.
+			old = &catalog.Role{Name: name, Login: true, Superuser: true}
+		}
 		if old == nil && catalog.Predefined(name) != nil {
 			return catalog.Change{}, pgerr.New(pgerr.ReservedName, "role name \"%s\" is reserved", name).
 				WithDetail("Cannot alter reserved roles.")
@@ -183,6 +188,13 @@ func (s *Session) dropRole(ctx context.Context, x *ir.DropRole) error {
 		}
 		var ch catalog.Change
 		for _, name := range x.Names {
+			if name == pgcatalog.BootstrapRole {
+				if name == s.params.User {
+					return catalog.Change{}, pgerr.New(pgerr.ObjectInUse, "current user cannot be dropped")
+				}
+				// It owns the system objects, as initdb's superuser.
+				return catalog.Change{}, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop role %s because it is required by the database system", name)
+			}
 			if catalog.Predefined(name) != nil {
 				return catalog.Change{}, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop role %s because it is required by the database system", name)
 			}

@@ -273,3 +273,38 @@ func TestStartupSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestBootstrapSuperuser: zproxy, the bootstrap superuser, exists in an
+// empty store (a superuser that may log in, without a password) until a
+// change stores it; it cannot be created again or dropped, as initdb's
+// superuser. A name that is no role is no role.
+func TestBootstrapSuperuser(t *testing.T) {
+	eng, admin := adminEngine(t, true)
+	ctx := context.Background()
+	if r, err := eng.LookupRole(ctx, "zproxy"); err != nil || !r.Exists || !r.Superuser || !r.Login || r.Verifier != "" {
+		t.Fatalf("LookupRole(zproxy) = %+v, %v", r, err)
+	}
+	if r, err := eng.LookupRole(ctx, "nobody"); err != nil || r.Exists {
+		t.Fatalf("LookupRole(nobody) = %+v, %v", r, err)
+	}
+	zp, _, err := connectAs(t, eng, "zproxy", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectSQL(t, zp, "CREATE TABLE boot (a INT PRIMARY KEY)", pgerr.SuccessfulCompletion, "")
+	expectSQL(t, admin, "CREATE ROLE zproxy", pgerr.DuplicateObject, `role "zproxy" already exists`)
+	expectSQL(t, admin, "DROP ROLE zproxy", pgerr.DependentObjectsStillExist, "cannot drop role zproxy because it is required by the database system")
+	expectSQL(t, zp, "DROP ROLE zproxy", pgerr.ObjectInUse, "current user cannot be dropped")
+	expectSQL(t, admin, "ALTER ROLE zproxy PASSWORD 'boot'", pgerr.SuccessfulCompletion, "")
+	r, err := eng.LookupRole(ctx, "zproxy")
+	if err != nil || !r.Superuser || !r.Login {
+		t.Fatalf("LookupRole(zproxy) after ALTER ROLE = %+v, %v", r, err)
+	}
+	if v, err := auth.ParseVerifier(r.Verifier); err != nil || !v.Check("boot") {
+		t.Fatalf("zproxy's password was not stored (%v)", err)
+	}
+	expectSQL(t, admin, "CREATE ROLE grp; CREATE ROLE member LOGIN; GRANT grp TO member", pgerr.SuccessfulCompletion, "")
+	if r, err := eng.LookupRole(ctx, "member"); err != nil || len(r.Groups) != 1 || r.Groups[0] != "grp" {
+		t.Fatalf("LookupRole(member).Groups = %+v, %v", r, err)
+	}
+}

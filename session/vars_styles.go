@@ -12,8 +12,8 @@ import (
 // The output-style settings: DateStyle, IntervalStyle, extra_float_digits
 // and bytea_output, which Style hands to everything that prints a value
 // (wire's rows and COPY, casts to text through builtins.Context.Style).
-// IntervalStyle sql_standard is refused (0A000): it also changes how
-// interval input is read, which zproxy does not.
+// IntervalStyle sql_standard also changes how interval text is read
+// (sqltypes.ParseIntervalStyled).
 
 // styleVar checks and normalizes a value of DateStyle, IntervalStyle or
 // extra_float_digits; ok is false for other settings. cur is the
@@ -25,13 +25,8 @@ func styleVar(name, value, cur, reset string) (normalized string, ok bool, err e
 		return v, true, err
 	case "intervalstyle":
 		switch v := strings.ToLower(strings.TrimSpace(value)); v {
-		case "postgres", "postgres_verbose", "iso_8601":
+		case "postgres", "postgres_verbose", "sql_standard", "iso_8601":
 			return v, true, nil
-		case "sql_standard":
-			// sql_standard also changes how interval input is read (a
-			// leading minus negates every field), which zproxy does not.
-			return "", true, pgerr.New(pgerr.FeatureNotSupported, "IntervalStyle %s is not supported", v).
-				WithHint("zproxy prints intervals in the postgres, postgres_verbose and iso_8601 styles.")
 		}
 		return "", true, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"intervalstyle\": %q", value).
 			WithHint("Available values: postgres, postgres_verbose, sql_standard, iso_8601.")

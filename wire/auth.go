@@ -12,8 +12,10 @@ import (
 
 // authenticate authenticates the connecting role by the server's method
 // and returns it. Whatever the method, a role that exists without LOGIN is
-// refused once authenticated, as in PostgreSQL.
-func (c *conn) authenticate() (Role, error) {
+// refused once authenticated, and a name that is no role is refused
+// (under trust at once, 28000; under a password method after the mock
+// exchange, as a wrong password), as in PostgreSQL.
+func (c *conn) authenticate(database string) (Role, error) {
 	role, err := c.lookupRole()
 	if err != nil {
 		pe := toPgError(err)
@@ -22,12 +24,44 @@ func (c *conn) authenticate() (Role, error) {
 		}
 		return Role{}, c.fatalError(pe)
 	}
+	method := HBATrust
 	if c.srv.cfg.Auth == AuthSCRAM {
+		method = HBASCRAM
+	}
+	if hba := c.srv.cfg.HBA; hba != nil {
+		// The first rule for the connection's kind, address, database
+		// and user decides, as pg_hba.conf's.
+		addr := tcpAddrPort(c.raw.RemoteAddr())
+		host, encryption := "[local]", "no encryption"
+		if addr.IsValid() {
+			host = addr.Addr().Unmap().String()
+		}
+		if c.encrypted {
+			encryption = "SSL encryption"
+		}
+		rule := hba.match(hbaConn{local: !addr.IsValid(), ssl: c.encrypted, addr: addr.Addr(), database: database, user: c.user, groups: role.Groups})
+		switch {
+		case rule == nil:
+			return Role{}, c.fatal(pgerr.InvalidAuthorizationSpecification, "no pg_hba.conf entry for host \"%s\", user \"%s\", database \"%s\", %s", host, c.user, database, encryption)
+		case rule.Method == HBAReject:
+			return Role{}, c.fatal(pgerr.InvalidAuthorizationSpecification, "pg_hba.conf rejects connection for host \"%s\", user \"%s\", database \"%s\", %s", host, c.user, database, encryption)
+		}
+		method = rule.Method
+	}
+	switch method {
+	case HBASCRAM:
 		if err := c.scram(role); err != nil {
 			return Role{}, err
 		}
+	case HBAPassword:
+		if err := c.cleartextPassword(role); err != nil {
+			return Role{}, err
+		}
 	}
-	if role.Exists && !role.Login {
+	if !role.Exists {
+		return Role{}, c.fatal(pgerr.InvalidAuthorizationSpecification, "role \"%s\" does not exist", c.user)
+	}
+	if !role.Login {
 		return Role{}, c.fatal(pgerr.InvalidAuthorizationSpecification, "role \"%s\" is not permitted to log in", c.user)
 	}
 	return role, nil
@@ -95,6 +129,26 @@ func (c *conn) scram(role Role) error {
 		}
 		msg = next.Data
 	}
+}
+
+// cleartextPassword asks for the password in clear text (the HBA method
+// password) and checks it against the role's verifier; a role that does
+// not exist or has no password fails as a wrong password does.
+func (c *conn) cleartextPassword(role Role) error {
+	c.send(&pgproto3.AuthenticationCleartextPassword{})
+	if err := c.flush(); err != nil {
+		return errQuietClose
+	}
+	var msg pgproto3.PasswordMessage
+	if err := c.readPasswordMessage(&msg); err != nil {
+		return err
+	}
+	if role.Exists && role.Verifier != "" {
+		if v, err := auth.ParseVerifier(role.Verifier); err == nil && v.Check(msg.Password) {
+			return nil
+		}
+	}
+	return c.fatal(pgerr.InvalidPassword, "password authentication failed for user \"%s\"", c.user)
 }
 
 // readPasswordMessage reads the client's next 'p' message (its length

@@ -74,7 +74,9 @@ func TestStartup(t *testing.T) {
 		{name: "trust, a role that is no superuser", msgs: []pgproto3.FrontendMessage{startup("user", "app")},
 			want: []string{"AuthenticationOk"}, super: "off"},
 		{name: "trust, a user that is no role", msgs: []pgproto3.FrontendMessage{startup("user", "stranger")},
-			want: []string{"AuthenticationOk"}, super: "on"},
+			want: []string{`Error(FATAL 28000 role "stranger" does not exist)`, "EOF"}},
+		{name: "password, a user that is no role", cfg: scram, msgs: []pgproto3.FrontendMessage{startup("user", "stranger")}, password: "pw",
+			want: []string{"AuthenticationSASL", "AuthenticationSASLContinue", `Error(FATAL 28P01 password authentication failed for user "stranger")`, "EOF"}},
 		{name: "trust, NOLOGIN", msgs: []pgproto3.FrontendMessage{startup("user", "nologin")},
 			want: []string{`Error(FATAL 28000 role "nologin" is not permitted to log in)`, "EOF"}},
 		{name: "role lookup fails", msgs: []pgproto3.FrontendMessage{startup("user", "lookupfails")},
@@ -123,6 +125,24 @@ func TestStartup(t *testing.T) {
 			want: []string{"AuthenticationSASL", "Error(FATAL 08P01 malformed SASL message)", "EOF"}},
 		{name: "a query instead of a password", cfg: scram, msgs: []pgproto3.FrontendMessage{startup("user", "u")}, password: "query",
 			want: []string{"AuthenticationSASL", "Error(FATAL 08P01 expected SASL response, got message type 81)", "EOF"}},
+		{name: "hba: reject before trust", cfg: hbaConfig(t, "host all app 127.0.0.1/32 reject\nhost all all 127.0.0.1/32 trust"), msgs: []pgproto3.FrontendMessage{startup("user", "app")},
+			want: []string{`Error(FATAL 28000 pg_hba.conf rejects connection for host "127.0.0.1", user "app", database "app", no encryption)`, "EOF"}},
+		{name: "hba: the next rule", cfg: hbaConfig(t, "host all app 127.0.0.1/32 reject\nhost all all 127.0.0.1/32 trust"), msgs: []pgproto3.FrontendMessage{startup("user", "u", "database", "d")},
+			want: []string{"AuthenticationOk"}, super: "on"},
+		{name: "hba: trust, a name that is no role", cfg: hbaConfig(t, "host all all 127.0.0.1/32 trust"), msgs: []pgproto3.FrontendMessage{startup("user", "stranger")},
+			want: []string{`Error(FATAL 28000 role "stranger" does not exist)`, "EOF"}},
+		{name: "hba: no rule for the address", cfg: hbaConfig(t, "host all all 10.0.0.0/8 trust\nlocal all all trust"), msgs: []pgproto3.FrontendMessage{startup("user", "u", "database", "d")},
+			want: []string{`Error(FATAL 28000 no pg_hba.conf entry for host "127.0.0.1", user "u", database "d", no encryption)`, "EOF"}},
+		{name: "hba: hostssl needs TLS", cfg: hbaConfig(t, "hostssl all all all trust"), msgs: []pgproto3.FrontendMessage{startup("user", "u", "database", "d")},
+			want: []string{`Error(FATAL 28000 no pg_hba.conf entry for host "127.0.0.1", user "u", database "d", no encryption)`, "EOF"}},
+		{name: "hba: by database", cfg: hbaConfig(t, "host other all all trust\nhost d,x all 127.0.0.1 255.255.255.255 scram-sha-256"), msgs: []pgproto3.FrontendMessage{startup("user", "u", "database", "d")}, password: "pw",
+			want: []string{"AuthenticationSASL", "AuthenticationSASLContinue", "AuthenticationSASLFinal", "AuthenticationOk"}},
+		{name: "hba: password in clear text", cfg: hbaConfig(t, "host all all 127.0.0.1/32 password"), msgs: []pgproto3.FrontendMessage{startup("user", "u")}, password: "pw",
+			want: []string{"AuthenticationCleartextPassword", "AuthenticationOk"}},
+		{name: "hba: wrong password in clear text", cfg: hbaConfig(t, "host all all 127.0.0.1/32 password"), msgs: []pgproto3.FrontendMessage{startup("user", "u")}, password: "nope",
+			want: []string{"AuthenticationCleartextPassword", `Error(FATAL 28P01 password authentication failed for user "u")`, "EOF"}},
+		{name: "hba: md5 is SCRAM", cfg: hbaConfig(t, "host all all 127.0.0.1/32 md5"), msgs: []pgproto3.FrontendMessage{startup("user", "app")}, password: "pw",
+			want: []string{"AuthenticationSASL", "AuthenticationSASLContinue", "AuthenticationSASLFinal", "AuthenticationOk"}, super: "off"},
 		{name: "bad length", raw: []byte{0, 0, 0, 3},
 			want: []string{"Error(FATAL 08P01 invalid length of startup packet)", "EOF"}},
 	}
@@ -161,6 +181,8 @@ func TestStartup(t *testing.T) {
 						sc = newSCRAMClient(t, tt.password)
 						c.send(sc.first(m.AuthMechanisms))
 					}
+				case *pgproto3.AuthenticationCleartextPassword:
+					c.send(&pgproto3.PasswordMessage{Password: tt.password})
 				case *pgproto3.AuthenticationSASLContinue:
 					c.send(sc.final(m.Data))
 				case *pgproto3.AuthenticationSASLFinal:

@@ -24,10 +24,10 @@ type AuthMode string
 
 // Authentication modes.
 const (
-	// AuthTrust accepts every user without a password. A role that exists
-	// in the catalog keeps its attributes (NOLOGIN refuses it, NOSUPERUSER
-	// limits it to its privileges); a user that does not exist is a
-	// superuser, since with trust anyone may claim any name anyway.
+	// AuthTrust accepts every role without a password, with its
+	// attributes (NOLOGIN refuses it, NOSUPERUSER limits it to its
+	// privileges); a name that is no role is refused (28000), as
+	// PostgreSQL refuses it whatever the method.
 	AuthTrust AuthMode = "trust"
 	// AuthSCRAM is SCRAM-SHA-256 (PostgreSQL's default password method):
 	// the client proves it knows the password of a role that has one,
@@ -65,6 +65,10 @@ type Config struct {
 	Addr string
 	// Auth is the authentication mode; empty means AuthTrust.
 	Auth AuthMode
+	// HBA, when set, chooses the method per connection instead of Auth:
+	// its first rule matching the connection's kind, client address,
+	// database and user (pg_hba.conf's rules).
+	HBA *HBA
 	// TLS, when not nil, lets clients encrypt their connection: an
 	// SSLRequest is answered 'S' and the session continues over TLS.
 	TLS *tls.Config

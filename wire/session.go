@@ -29,17 +29,20 @@ type Role struct {
 	// Verifier is the role's SCRAM-SHA-256 verifier in PostgreSQL's form
 	// (auth.Verifier.String), empty when it has no password.
 	Verifier string
+	// Groups are the roles it is a member of, directly or not (an HBA
+	// rule's +group), superuser or not.
+	Groups []string
 }
 
 // SessionParams describes the connecting client.
 type SessionParams struct {
 	User     string
 	Database string
-	// Authenticated is true when the user proved with a password that it is
-	// a role. A session's privileges are its role's, and a user that is no
-	// role (under trust authentication, or a session zproxy opens for
-	// itself) is a superuser; an authenticated user whose role is dropped
-	// while it is connected has no privileges left.
+	// Authenticated is true for a client's session: its user is a role
+	// that authentication found (and proved, under a password method). A
+	// session's privileges are its role's; a session zproxy opens for
+	// itself (not authenticated) is a superuser; an authenticated user
+	// whose role is dropped while it is connected has no privileges left.
 	Authenticated bool
 	// Startup holds the run-time parameters the client set at startup:
 	// those of the StartupMessage (application_name, client_encoding,

@@ -144,11 +144,11 @@ func (c *conn) startup() error {
 		}
 		settings["client_encoding"] = "UTF8"
 	}
-	role, err := c.authenticate()
+	role, err := c.authenticate(database)
 	if err != nil {
 		return err
 	}
-	superuser := role.Superuser || !role.Exists
+	superuser := role.Superuser
 	if pe := c.srv.admit(c, superuser); pe != nil {
 		return c.fatalError(pe)
 	}
@@ -161,7 +161,7 @@ func (c *conn) startup() error {
 		sess, err = c.srv.eng.NewSession(c.ctx, SessionParams{
 			User:            c.user,
 			Database:        database,
-			Authenticated:   c.srv.cfg.Auth == AuthSCRAM,
+			Authenticated:   true, // authenticate found the role
 			Startup:         settings,
 			Notice:          c.notice,
 			ParameterStatus: c.parameterStatus,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,6 +22,7 @@ var (
 	oidP  = T(sqltypes.TypeOid)
 	textP = T(sqltypes.TypeText)
 	intP  = T(sqltypes.TypeInt4)
+	int2P = T(sqltypes.TypeInt2)
 	int8P = T(sqltypes.TypeInt8)
 	boolP = T(sqltypes.TypeBool)
 	nameP = T(sqltypes.TypeName)
@@ -466,22 +468,10 @@ func init() {
 		return sqltypes.NewTimestampTZ(started.UnixMicro()), nil
 	}))
 	Register("pg_encoding_to_char", fn("", []Param{intP}, sqltypes.TypeName, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		switch a[0].I {
-		case 6:
-			return nameV("UTF8"), nil
-		case 0:
-			return nameV("SQL_ASCII"), nil
-		}
-		return nameV(""), nil
+		return nameV(EncodingName(a[0].I)), nil
 	}))
 	Register("pg_char_to_encoding", fn("", []Param{nameP}, sqltypes.TypeInt4, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		switch strings.ToUpper(strings.ReplaceAll(a[0].S, "-", "")) {
-		case "UTF8", "UNICODE":
-			return intV(6), nil
-		case "SQL_ASCII":
-			return intV(0), nil
-		}
-		return intV(-1), nil
+		return intV(EncodingID(a[0].S)), nil
 	}))
 	user := fn("", nil, sqltypes.TypeName, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
 		if ctx != nil && ctx.Session.User != "" {
@@ -516,8 +506,36 @@ func init() {
 			}
 			return textV(quoteLiteral(a[0].S)), nil
 		}})
+	// quote_literal(anyelement) and quote_nullable(anyelement) quote the
+	// value cast to text, as PostgreSQL's SQL functions over $1::text do
+	// (stable: the text may read DateStyle or TimeZone).
+	quoteAny := func(nullable bool) Overload {
+		return Overload{Params: []Param{{Any: true}}, Result: Returns(sqltypes.TypeText), CalledOnNull: nullable, Volatility: Stable,
+			Typed: func(ts []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+				return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+					if a[0].IsNull() {
+						return textV("NULL"), nil
+					}
+					s := ctx.OutputText(ts[0], a[0])
+					switch ts[0].ID {
+					case sqltypes.Bool, sqltypes.Inet, sqltypes.Cidr, sqltypes.BPChar:
+						// Their casts to text are not their output
+						// functions ('true', the netmask, no padding).
+						t, err := sqltypes.CastIn(a[0], sqltypes.TypeText, true, SessionLocation(ctx))
+						if err != nil {
+							return sqltypes.Null, err
+						}
+						s = t.S
+					}
+					return textV(quoteLiteral(s)), nil
+				}
+			}}
+	}
+	Register("quote_literal", quoteAny(false))
+	Register("quote_nullable", quoteAny(true))
 
 	registerPrivileges()
+	registerCatalogInfo()
 	registerAdvisory()
 	registerFunctionInfo()
 
@@ -708,11 +726,12 @@ func objectPrivilege(e *Env, role string, o *object, column *sqltypes.Value, pri
 	}
 	var wants []catalog.Privilege
 	var grants []bool
-	for _, p := range strings.Split(privs, ",") {
-		p, grant := strings.CutSuffix(strings.Join(strings.Fields(strings.ToUpper(p)), " "), grantOption)
+	for _, given := range strings.Split(privs, ",") {
+		p, grant := strings.CutSuffix(strings.Join(strings.Fields(strings.ToUpper(given)), " "), grantOption)
 		want, ok := catalog.ParsePrivilege(p)
 		if !ok || want == catalog.PrivAll || want&valid == 0 {
-			return false, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: \"%s\"", p)
+			// PostgreSQL names the privilege as it was given.
+			return false, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: \"%s\"", strings.TrimSpace(given))
 		}
 		wants, grants = append(wants, want), append(grants, grant)
 	}
@@ -751,11 +770,9 @@ func registerPrivileges() {
 		name := e.user()
 		if !user.IsNull() {
 			if user.K == sqltypes.KindInt {
-				n, ok := e.roleName(uint32(user.I))
-				if !ok {
-					return sqltypes.Null, nil
-				}
-				name = n
+				// A role OID that names no role holds only PUBLIC's
+				// privileges, as PostgreSQL's aclcheck sees it.
+				name, _ = e.roleName(uint32(user.I))
 			} else {
 				name = user.S
 				if _, err := e.roleOID(name); err != nil {
@@ -778,6 +795,14 @@ func registerPrivileges() {
 		if seq && o.seq == nil {
 			return sqltypes.Null, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", o.name)
 		}
+		if column != nil {
+			switch known, err := columnExists(o, *column); {
+			case err != nil:
+				return sqltypes.Null, err
+			case !known:
+				return sqltypes.Null, nil // an attnum the relation lacks
+			}
+		}
 		ok, err := objectPrivilege(e, name, o, column, privs, any)
 		if err != nil {
 			return sqltypes.Null, err
@@ -799,47 +824,36 @@ func registerPrivileges() {
 			fn("", []Param{nameP, oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				return check(ctx, a[0], a[1], nil, any, seq, a[2].S)
 			}),
+			fn("", []Param{oidP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				return check(ctx, a[0], a[1], nil, any, seq, a[2].S)
+			}),
 			fn("", []Param{oidP, oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				return check(ctx, a[0], a[1], nil, any, seq, a[2].S)
 			}))
 	}
-	Register("has_column_privilege",
-		fn("", []Param{textP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, sqltypes.Null, a[0], &a[1], false, false, a[2].S)
-		}),
-		fn("", []Param{oidP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, sqltypes.Null, a[0], &a[1], false, false, a[2].S)
-		}),
-		fn("", []Param{textP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, sqltypes.Null, a[0], &a[1], false, false, a[2].S)
-		}),
-		fn("", []Param{oidP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, sqltypes.Null, a[0], &a[1], false, false, a[2].S)
-		}),
-		fn("", []Param{nameP, textP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
-		}),
-		fn("", []Param{nameP, oidP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
-		}),
-		fn("", []Param{nameP, textP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
-		}),
-		fn("", []Param{nameP, oidP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
-		}),
-		fn("", []Param{oidP, textP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
-		}),
-		fn("", []Param{oidP, oidP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
-		}),
-		fn("", []Param{oidP, textP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
-		}),
-		fn("", []Param{oidP, oidP, intP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return check(ctx, a[0], a[1], &a[2], false, false, a[3].S)
-		}))
+	// has_column_privilege's twelve forms: the table by name or OID, the
+	// column by name or attribute number, for the session's role or one
+	// named by name or OID.
+	var columnOverloads []Overload
+	for _, user := range []*Param{nil, &nameP, &oidP} {
+		for _, table := range []Param{textP, oidP} {
+			for _, col := range []Param{textP, int2P} {
+				params := []Param{table, col, textP}
+				if user != nil {
+					params = append([]Param{*user}, params...)
+				}
+				hasUser := user != nil
+				columnOverloads = append(columnOverloads, fn("", params, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+					u := sqltypes.Null
+					if hasUser {
+						u, a = a[0], a[1:]
+					}
+					return check(ctx, u, a[0], &a[1], false, false, a[2].S)
+				}))
+			}
+		}
+	}
+	Register("has_column_privilege", columnOverloads...)
 	// The other kinds of object, each as PostgreSQL answers for it: by
 	// name (an unknown one is an error) or by OID (an unknown one is
 	// NULL), for the session's role or a named one (by name or OID).
@@ -1250,4 +1264,95 @@ func checkDef(sql string) string {
 		return "CHECK (" + sql + ")"
 	}
 	return "CHECK ((" + sql + "))"
+}
+
+var (
+	operatorOIDsOnce sync.Once
+	operatorOIDs     map[uint32]bool
+)
+
+// isOperatorOID reports whether oid is a row of pg_operator.
+func isOperatorOID(oid uint32) bool {
+	operatorOIDsOnce.Do(func() {
+		operatorOIDs = map[uint32]bool{}
+		for _, line := range strings.Split(strings.TrimSpace(pgOperatorTable), "\n") {
+			if f := operatorFields(line); f != nil {
+				if n, err := strconv.ParseUint(f[0], 10, 32); err == nil {
+					operatorOIDs[uint32(n)] = true
+				}
+			}
+		}
+	})
+	return operatorOIDs[oid]
+}
+
+// registerCatalogInfo registers pg_encoding_max_length, the visibility of
+// collations and operators (all in pg_catalog, so visible when they
+// exist; NULL for an OID that names none) and row_security_active (zproxy
+// has no row-level security: false for any relation, 42P01 for a name
+// that is none).
+func registerCatalogInfo() {
+	Register("pg_encoding_max_length", fn("", []Param{intP}, sqltypes.TypeInt4, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].I < 0 || a[0].I >= int64(len(encodingMaxLength)) {
+			return sqltypes.Null, nil
+		}
+		return intV(encodingMaxLength[a[0].I]), nil
+	}))
+	Register("pg_collation_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		switch a[0].I {
+		case CollationDflt, CollationC, 951:
+			return boolV(true), nil
+		}
+		return sqltypes.Null, nil
+	}))
+	Register("pg_operator_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		if !isOperatorOID(uint32(a[0].I)) {
+			return sqltypes.Null, nil
+		}
+		return boolV(true), nil
+	}))
+	Register("row_security_active",
+		fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+			return boolV(false), nil
+		}),
+		fn("", []Param{textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			e, err := needEnv(ctx)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			if e.objects().lookup(a[0].S) == nil {
+				return sqltypes.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+			}
+			return boolV(false), nil
+		}))
+}
+
+// encodingMaxLength is pg_encoding_max_length's answer by encoding ID
+// (PostgreSQL 15's pg_wchar_table maxmblen, SQL_ASCII = 0 to GB18030 = 41).
+var encodingMaxLength = [...]int64{1, 3, 3, 3, 4, 3, 4, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 4, 3, 2}
+
+// columnExists reports whether a table's or view's column named or
+// numbered by column exists: a name it lacks is 42703 (as PostgreSQL's
+// column_privilege_check), an attnum it lacks is no column (NULL).
+func columnExists(o *object, column sqltypes.Value) (bool, error) {
+	var names []string
+	switch {
+	case o.view != nil:
+		names = o.view.Columns
+	case o.table != nil && !o.isIndex():
+		for _, c := range o.table.Columns {
+			names = append(names, c.Name)
+		}
+	default:
+		return true, nil
+	}
+	if column.K == sqltypes.KindInt {
+		return column.I >= 1 && int(column.I) <= len(names), nil
+	}
+	for _, n := range names {
+		if n == column.S {
+			return true, nil
+		}
+	}
+	return false, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", column.S, o.name)
 }

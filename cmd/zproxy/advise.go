@@ -22,7 +22,7 @@ import (
 func adviseCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("zproxy advise", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	url := fs.String("url", "postgres://postgres@"+defaultListen+"/postgres?sslmode=disable", "the proxy to ask (a PostgreSQL connection `URL`)")
+	url := fs.String("url", "postgres://zproxy@"+defaultListen+"/postgres?sslmode=disable", "the proxy to ask (a PostgreSQL connection `URL`)")
 	file := fs.String("file", "", "advise for the statements in this `file` (\"-\": standard input) instead of the recorded workload")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: zproxy advise [--url URL] [--file statements.sql]\n\nPrints the index advisor's recommendations (zproxy_index_advice) for a running proxy's\nworkload, or for a file of statements, with the statements each one helps.")

@@ -51,7 +51,7 @@ func TestAdviseCommand(t *testing.T) {
 	for _, v := range []string{"v1", "v2", "v3"} {
 		execSQL(t, sess, "SELECT * FROM t WHERE v = '"+v+"'")
 	}
-	url := "postgres://postgres@" + ln.Addr().String() + "/postgres?sslmode=disable"
+	url := "postgres://zproxy@" + ln.Addr().String() + "/postgres?sslmode=disable"
 
 	var out, errOut bytes.Buffer
 	if code := run(ctx, []string{"advise", "--url", url}, &out, &errOut); code != 0 {

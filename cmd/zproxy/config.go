@@ -65,6 +65,7 @@ const (
 	authTrust    = "trust"
 	authPassword = "password"
 	authSCRAM    = "scram-sha-256"
+	authHBA      = "hba" // --hba-file's rules
 )
 
 // Config is zproxy's resolved configuration.
@@ -91,8 +92,11 @@ type Config struct {
 	RegistryTTL time.Duration
 	// Users is the raw user list, "name:password,name:password"; Credentials
 	// parses it.
-	Users         string
-	Auth          string
+	Users string
+	Auth  string
+	// HBAFile is a pg_hba.conf-style file choosing the method per
+	// connection (wire.ParseHBA); it replaces --auth.
+	HBAFile       string
 	TLSCert       string
 	TLSKey        string
 	TLSRequired   bool
@@ -225,6 +229,8 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"comma-separated `user:password` list: superuser roles created at start-up, if missing, with a SCRAM verifier of the password")
 	fs.StringVar(&cfg.Auth, "auth", cfg.Auth,
 		"authentication `method`: password (SCRAM-SHA-256; also spelled scram-sha-256) or trust (empty: password when --users is set, trust when --listen is a loopback address, else refuse to start)")
+	fs.StringVar(&cfg.HBAFile, "hba-file", cfg.HBAFile,
+		"`file` of host-based authentication rules in pg_hba.conf's syntax (local, host, hostssl, hostnossl; database and user lists, +group; CIDR addresses; trust, reject, scram-sha-256, md5 (as scram-sha-256), password): the first rule matching a connection chooses its method, none refuses it; replaces --auth")
 	fs.StringVar(&cfg.TLSCert, "tls-cert", cfg.TLSCert,
 		"PEM `file` of the server certificate (chain) offered to clients that ask for TLS (with --tls-key)")
 	fs.StringVar(&cfg.TLSKey, "tls-key", cfg.TLSKey,
@@ -456,6 +462,12 @@ func (c *Config) AuthMethod() (string, error) {
 	users, err := c.Credentials()
 	if err != nil {
 		return "", err
+	}
+	if c.HBAFile != "" {
+		if c.Auth != "" {
+			return "", errors.New("--auth with --hba-file: the file chooses the method; drop --auth")
+		}
+		return authHBA, nil
 	}
 	switch c.Auth {
 	case "":

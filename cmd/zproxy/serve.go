@@ -9,6 +9,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -267,6 +268,12 @@ func newWireServer(cfg Config, eng wire.Engine, m *metrics.Metrics, logger *slog
 	if auth == authPassword {
 		mode = wire.AuthSCRAM
 	}
+	var hba *wire.HBA
+	if auth == authHBA {
+		if hba, err = loadHBA(cfg.HBAFile); err != nil {
+			return nil, err
+		}
+	}
 	var peers wire.Peers
 	var pidPrefix uint32
 	var pidBits int
@@ -279,6 +286,7 @@ func newWireServer(cfg Config, eng wire.Engine, m *metrics.Metrics, logger *slog
 		PIDPrefix:      pidPrefix,
 		PIDBits:        pidBits,
 		Auth:           mode,
+		HBA:            hba,
 		TLS:            tlsConfig,
 		TLSRequired:    cfg.TLSRequired,
 		MaxMessageSize: int(cfg.MaxMessageSize),
@@ -290,4 +298,18 @@ func newWireServer(cfg Config, eng wire.Engine, m *metrics.Metrics, logger *slog
 		NotifyQueueSize:              int64(cfg.NotifyQueueSize),
 		Logger:                       logger,
 	}, eng), nil
+}
+
+// loadHBA reads --hba-file.
+func loadHBA(path string) (*wire.HBA, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--hba-file: %w", err)
+	}
+	defer f.Close()
+	hba, err := wire.ParseHBA(f)
+	if err != nil {
+		return nil, fmt.Errorf("--hba-file %s: %w", path, err)
+	}
+	return hba, nil
 }

@@ -43,7 +43,11 @@ func newCatalogTarget(t *testing.T) *catalogTarget {
 	pg := os.Getenv("E2E_POSTGRES")
 	if pg == "" {
 		s := startServer(t)
-		// The user PostgreSQL's superuser has, so owners print alike.
+		// The user PostgreSQL's superuser has, so owners print alike: a
+		// superuser role made by the bootstrap one.
+		if _, err := connect(t, s.pgxConnString()).Exec(context.Background(), "CREATE ROLE postgres SUPERUSER LOGIN"); err != nil {
+			t.Fatal(err)
+		}
 		return &catalogTarget{host: s.host, port: s.port, db: "zproxy", user: "postgres"}
 	}
 	cfg, err := pgx.ParseConfig(pg)

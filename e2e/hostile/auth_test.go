@@ -2,6 +2,8 @@ package hostile
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
 )
 
@@ -85,5 +89,48 @@ func TestTrustOnlyOnLoopback(t *testing.T) {
 		t.Fatalf("trust on 0.0.0.0: %v", err)
 	}
 	s := start(t, "--listen", "0.0.0.0:0", "--auth", "trust")
-	s.connect(t, "anyone", "sslmode=disable")
+	s.connect(t, "zproxy", "sslmode=disable")
+	// Trust lets a role in without a password, not a name that is no
+	// role (PostgreSQL: 28000 whatever the method).
+	_, err = pgx.Connect(context.Background(), s.connString("anyone", "sslmode=disable"))
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "28000" || pe.Message != `role "anyone" does not exist` {
+		t.Fatalf("trust, a name that is no role: %v", err)
+	}
+}
+
+// TestHBAFile: --hba-file chooses the method per connection by
+// pg_hba.conf's rules, first match first: a password for admin, trust for
+// the members of a group (granted after start: membership is read at each
+// connection), reject for everyone else, and no rule at all for the
+// other database.
+func TestHBAFile(t *testing.T) {
+	hba := filepath.Join(t.TempDir(), "pg_hba.conf")
+	if err := os.WriteFile(hba, []byte(`# TYPE  DATABASE  USER      ADDRESS        METHOD
+host    zproxy    admin     127.0.0.1/32   scram-sha-256
+host    zproxy    +readers  127.0.0.1/32   trust
+host    zproxy    all       127.0.0.1/32   reject
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := start(t, "--users", "admin:adm1n-Secret", "--hba-file", hba)
+	mustPsql(t, s, "admin", "adm1n-Secret", "sslmode=disable", "CREATE ROLE readers NOLOGIN; CREATE ROLE bob LOGIN; CREATE ROLE carol LOGIN; GRANT readers TO bob;")
+	if out := mustPsql(t, s, "bob", "", "sslmode=disable", "SELECT current_user;"); strings.TrimSpace(out) != "bob" {
+		t.Errorf("bob, trusted as a member of readers: %q", out)
+	}
+	fails := func(user, dbname, code, msg string) {
+		t.Helper()
+		_, err := pgx.Connect(context.Background(), strings.Replace(s.connString(user, "sslmode=disable"), "dbname=zproxy", "dbname="+dbname, 1))
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != code || pe.Message != msg {
+			t.Errorf("%s to %s: %v, want %s %s", user, dbname, err, code, msg)
+		}
+	}
+	fails("carol", "zproxy", "28000", `pg_hba.conf rejects connection for host "127.0.0.1", user "carol", database "zproxy", no encryption`)
+	fails("zproxy", "zproxy", "28000", `pg_hba.conf rejects connection for host "127.0.0.1", user "zproxy", database "zproxy", no encryption`)
+	fails("admin", "zproxy", "28P01", `password authentication failed for user "admin"`)
+	fails("bob", "other", "28000", `no pg_hba.conf entry for host "127.0.0.1", user "bob", database "other", no encryption`)
+	if _, err := tryStart(t, "--hba-file", hba, "--auth", "trust"); err == nil || !strings.Contains(err.Error(), "--auth with --hba-file") {
+		t.Errorf("--auth with --hba-file: %v", err)
+	}
 }

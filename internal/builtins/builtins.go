@@ -246,6 +246,22 @@ func choose(ovs []Overload, args []sqltypes.Type, none, ambiguous func() error) 
 		return Resolved{}, none()
 	}
 	if len(tied) > 1 {
+		// PostgreSQL's func_select_candidate keeps the candidates with
+		// the most arguments of exactly their parameter's type (a
+		// polymorphic parameter matches none): quote_literal(text) over
+		// quote_literal(anyelement) for a text argument.
+		most, kept := -1, tied[:0:0]
+		for _, i := range tied {
+			switch n := exactMatches(&ovs[i], args); {
+			case n > most:
+				most, kept = n, []int{i}
+			case n == most:
+				kept = append(kept, i)
+			}
+		}
+		tied, best = kept, kept[0]
+	}
+	if len(tied) > 1 {
 		// PostgreSQL's tie-break for untyped literals: a string-category
 		// parameter first, then the preferred type of a category (double
 		// precision for numbers, timestamptz for times).
@@ -265,6 +281,18 @@ func choose(ovs []Overload, args []sqltypes.Type, none, ambiguous func() error) 
 		}
 	}
 	return resolved(&ovs[best], args), nil
+}
+
+// exactMatches counts the typed arguments of a call that have exactly
+// their parameter's (non-polymorphic) type.
+func exactMatches(o *Overload, args []sqltypes.Type) int {
+	n := 0
+	for i, a := range args {
+		if p := paramAt(o, i); !p.Any && a.ID != sqltypes.Unknown && a.ID == p.Type.ID {
+			n++
+		}
+	}
+	return n
 }
 
 // resolved is the call of o with args: the types the arguments are cast to

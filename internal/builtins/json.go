@@ -75,6 +75,7 @@ func init() {
 	Register("jsonb_typeof", jsonFn([]Param{jsonbT}, sqltypes.TypeText, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONTypeof(a[0]) }))
 	Register("json_array_length", jsonFn([]Param{jsonT}, sqltypes.TypeInt4, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONArrayLength(a[0]) }))
 	Register("jsonb_array_length", jsonFn([]Param{jsonbT}, sqltypes.TypeInt4, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONArrayLength(a[0]) }))
+	Register("json_strip_nulls", jsonFn([]Param{jsonT}, sqltypes.TypeJSON, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONStripNulls(a[0]) }))
 	Register("jsonb_strip_nulls", jsonFn([]Param{jsonbT}, sqltypes.TypeJSONB, func(a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.JSONBStripNulls(a[0]), nil }))
 	Register("jsonb_pretty", jsonFn([]Param{jsonbT}, sqltypes.TypeText, func(a []sqltypes.Value) (sqltypes.Value, error) {
 		return sqltypes.NewText(sqltypes.JSONBPretty(a[0])), nil

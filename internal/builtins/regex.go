@@ -179,6 +179,7 @@ func SimilarToRegex(pat, escape string) (string, error) {
 	var sb strings.Builder
 	sb.WriteString("^(?:")
 	inBracket := false
+	nquotes := 0
 	rs := []rune(pat)
 	for i := 0; i < len(rs); i++ {
 		c := rs[i]
@@ -188,6 +189,22 @@ func SimilarToRegex(pat, escape string) (string, error) {
 				return "", pgerr.New(pgerr.InvalidEscapeSequence, "invalid escape string")
 			}
 			i++
+			if rs[i] == '"' && !inBracket {
+				// The escape-double-quote separators mark the part
+				// SUBSTRING(... SIMILAR ...) returns: what precedes the
+				// first matches as little as it can, as PostgreSQL's
+				// similar_escape writes it.
+				switch nquotes {
+				case 0:
+					sb.WriteString("){1,1}?(")
+				case 1:
+					sb.WriteString("){1,1}(?:")
+				default:
+					return "", pgerr.New(pgerr.InvalidUseOfEscapeCharacter, "SQL regular expression may not contain more than two escape-double-quote separators")
+				}
+				nquotes++
+				continue
+			}
 			sb.WriteString(regexp.QuoteMeta(string(rs[i])))
 		case inBracket:
 			if c == ']' {

@@ -77,21 +77,19 @@ func init() {
 	// matching the pattern, or its first parenthesized subexpression.
 	Register("substring", Overload{Params: []Param{text, text}, Result: Returns(sqltypes.TypeText),
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			re, err := CompileRegex(a[1].S, "")
+			return substringRegex(a[0].S, a[1].S)
+		}})
+
+	// substring(text SIMILAR pattern ESCAPE e) is substring(text,
+	// similar_to_escape(pattern, e)): the part between the pattern's
+	// escape-double-quote separators, or the whole match.
+	Register("substring", Overload{Params: []Param{text, text, text}, Result: Returns(sqltypes.TypeText),
+		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			pat, err := SimilarToRegex(a[1].S, a[2].S)
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			m := re.FindStringSubmatchIndex(a[0].S)
-			switch {
-			case m == nil:
-				return sqltypes.Null, nil
-			case len(m) > 2:
-				if m[2] < 0 {
-					return sqltypes.Null, nil
-				}
-				return sqltypes.NewText(a[0].S[m[2]:m[3]]), nil
-			}
-			return sqltypes.NewText(a[0].S[m[0]:m[1]]), nil
+			return substringRegex(a[0].S, pat)
 		}})
 
 	position := func(a []sqltypes.Value) int64 {
@@ -580,4 +578,24 @@ func init() {
 			s, err := overlay(a, false, a[3].I)
 			return []byte(s), err
 		}))
+}
+
+// substringRegex is substring(s FROM pattern): the part of s matching the
+// pattern, or its first parenthesized subexpression; NULL without a match.
+func substringRegex(s, pattern string) (sqltypes.Value, error) {
+	re, err := CompileRegex(pattern, "")
+	if err != nil {
+		return sqltypes.Null, err
+	}
+	m := re.FindStringSubmatchIndex(s)
+	switch {
+	case m == nil:
+		return sqltypes.Null, nil
+	case len(m) > 2:
+		if m[2] < 0 {
+			return sqltypes.Null, nil
+		}
+		return sqltypes.NewText(s[m[2]:m[3]]), nil
+	}
+	return sqltypes.NewText(s[m[0]:m[1]]), nil
 }

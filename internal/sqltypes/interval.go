@@ -168,9 +168,17 @@ func errIntervalOutOfRange() error {
 // apply as for a typed column. Errors: 22007 bad syntax, 22015 a field out
 // of range, 22008 the interval out of range.
 func ParseInterval(s string, t Type) (IntervalValue, error) {
+	return ParseIntervalStyled(s, t, IntervalStylePostgres)
+}
+
+// ParseIntervalStyled is ParseInterval under an IntervalStyle: in
+// sql_standard a leading minus with no other sign negates every field
+// ('-1 2:00:00' is -1 day -2 hours), as PostgreSQL's DecodeInterval reads
+// it; the other styles read alike.
+func ParseIntervalStyled(s string, t Type, style IntervalStyle) (IntervalValue, error) {
 	fields, prec := t.IntervalTypmod()
 	rng := fields
-	r, e := decodeIntervalText(s, rng)
+	r, e := decodeIntervalText(s, rng, style == IntervalStyleSQLStandard)
 	if e == dtBadFormat {
 		r, e = decodeISO8601Interval(s)
 	}
@@ -532,7 +540,7 @@ const (
 
 // decodeIntervalText is PostgreSQL's DecodeInterval: the fields are read
 // right to left so a unit word applies to the number before it.
-func decodeIntervalText(s string, rng IntervalFields) (itmIn, dtErr) {
+func decodeIntervalText(s string, rng IntervalFields, sqlStandard bool) (itmIn, dtErr) {
 	var r itmIn
 	f, ok := tokenizeInterval(s)
 	if !ok {
@@ -602,6 +610,21 @@ func decodeIntervalText(s string, rng IntervalFields) (itmIn, dtErr) {
 	}
 	if fmask == 0 {
 		return r, dtBadFormat
+	}
+	if sqlStandard && f[0].s[0] == '-' {
+		// SQL's '-1 1:00:00' is minus one day and one hour; a value
+		// whose other fields carry signs of their own (postgres-style
+		// output) keeps them.
+		more := false
+		for _, x := range f[1:] {
+			if x.s[0] == '-' || x.s[0] == '+' {
+				more = true
+				break
+			}
+		}
+		if !more {
+			r.usec, r.mday, r.mon, r.year = -abs(r.usec), -abs(r.mday), -abs(r.mon), -abs(r.year)
+		}
 	}
 	if isBefore {
 		if r.usec == math.MinInt64 || r.mday == math.MinInt32 || r.mon == math.MinInt32 || r.year == math.MinInt32 {
@@ -1531,4 +1554,11 @@ func Age(a, b int64) (IntervalValue, error) {
 		return IntervalValue{}, errIntervalOutOfRange()
 	}
 	return IntervalValue{Months: int32(months), Days: int32(mday), Micros: ((hour*60+min)*60+sec)*usPerSec + fsec}, nil
+}
+
+func abs[T int32 | int64](v T) T {
+	if v < 0 {
+		return -v
+	}
+	return v
 }

@@ -340,3 +340,48 @@ func appendPretty(buf []byte, j *JSONValue, depth int) []byte {
 	indent(depth)
 	return append(buf, close)
 }
+
+// JSONStripNulls is json_strip_nulls: the json text without the object
+// fields whose value is null, rewritten as PostgreSQL's semantic actions
+// emit it (no whitespace, duplicate keys kept, numbers and literals as
+// written, strings re-escaped).
+func JSONStripNulls(v Value) (Value, error) {
+	j, err := jsonTree(v)
+	if err != nil {
+		return Null, err
+	}
+	return NewJSON(string(appendStrippedJSON(nil, j))), nil
+}
+
+func appendStrippedJSON(buf []byte, j *JSONValue) []byte {
+	switch j.Kind {
+	case JSONObject:
+		buf = append(buf, '{')
+		first := true
+		for i := range j.Keys {
+			if j.Elems[i].Kind == JSONNull {
+				continue
+			}
+			if !first {
+				buf = append(buf, ',')
+			}
+			first = false
+			buf = appendJSONString(buf, j.Keys[i])
+			buf = append(buf, ':')
+			buf = appendStrippedJSON(buf, &j.Elems[i])
+		}
+		return append(buf, '}')
+	case JSONArray:
+		buf = append(buf, '[')
+		for i := range j.Elems {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendStrippedJSON(buf, &j.Elems[i])
+		}
+		return append(buf, ']')
+	case JSONString:
+		return appendJSONString(buf, j.Str)
+	}
+	return append(buf, j.raw...)
+}

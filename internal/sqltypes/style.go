@@ -225,12 +225,13 @@ func AppendByteaEscape(buf []byte, b string) []byte {
 // ParseTextStyled is ParseText in a session whose settings are st: dates,
 // timestamps and times (also as array elements) read ambiguous numeric
 // dates in st.Order, and timestamptz and timetz without a zone are
-// wall-clock times in st.Location; xml is checked as xmloption says.
+// wall-clock times in st.Location; intervals read a leading minus as
+// IntervalStyle sql_standard does; xml is checked as xmloption says.
 func ParseTextStyled(t Type, s string, st Style) (Value, error) {
 	if t.ID == XML {
 		return ParseXML(s, st.XMLDocument)
 	}
-	if st.Order == DateOrderMDY && (st.Location == nil || st.Location == time.UTC) {
+	if st.Order == DateOrderMDY && (st.Location == nil || st.Location == time.UTC) && st.Interval != IntervalStyleSQLStandard {
 		return ParseText(t, s)
 	}
 	if t.DatetimePrecision() >= 0 {
@@ -258,6 +259,12 @@ func ParseTextStyled(t Type, s string, st Style) (Value, error) {
 		return NewDate(d), nil
 	case Time, TimeTZ:
 		return ParseTimeStyled(s, t.ID == TimeTZ, st)
+	case Interval:
+		iv, err := ParseIntervalStyled(s, t, st.Interval)
+		if err != nil {
+			return Null, err
+		}
+		return NewInterval(iv), nil
 	case Int4Range, Int8Range, NumRange, TsRange, TstzRange, DateRange:
 		return parseRangeStyled(t, s, st)
 	case Int4Multirange, Int8Multirange, NumMultirange, TsMultirange, TstzMultirange, DateMultirange:
