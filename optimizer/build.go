@@ -103,7 +103,9 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		if nearest != nil {
 			// The rings' ranges are the executor's: each follows from
 			// the rows the one before found.
-			scan.Method, scan.Nearest = ZOrderNearest, nearest
+			// Its reads follow from the rows, not from a box: no
+			// estimate of the box's (the cost model sizes it: cost.go).
+			scan.Method, scan.Nearest, scan.Estimated = ZOrderNearest, nearest, nil
 			break
 		}
 		for _, r := range best.cover.Ranges {

@@ -263,6 +263,9 @@ func (c *coster) node(n Node) *NodeCost {
 // selectivities (the Scan's Assumed estimate); rows past the residual
 // filter, which costs an operator per item read.
 func (c *coster) scan(x *Scan, w float64) *NodeCost {
+	if x.Nearest != nil {
+		return c.nearest(x, w)
+	}
 	est := x.Estimated
 	if est == nil {
 		est = x.Assumed
@@ -295,6 +298,37 @@ func (c *coster) scan(x *Scan, w float64) *NodeCost {
 		nc.Rows *= c.selectivity(x.Residual)
 	}
 	return nc
+}
+
+// nearestOverRead is how many entries a nearest-neighbour scan reads per
+// candidate it needs: its square rings hold 4/π of the circle they settle,
+// and the last ring overshoots the k-th distance (executor/nearest.go).
+const nearestOverRead = 2.0
+
+// nearest: a nearest-neighbour scan reads about K rows that pass its
+// residual, each ring a few requests per shard; its rows are those K.
+func (c *coster) nearest(x *Scan, w float64) *NodeCost {
+	sel := 1.0
+	if x.Residual != nil {
+		sel = math.Max(c.selectivity(x.Residual), 1e-6)
+	}
+	read := float64(x.Nearest.K) / sel * nearestOverRead
+	rows := float64(unanalyzedRows)
+	if ts := c.stats(x.Table); ts != nil {
+		rows = ts.Rows
+	}
+	read = math.Min(read, rows)
+	items := read
+	if x.Lookup {
+		items *= 2
+	}
+	const rings = 3 // the probe and two rings, typically
+	requests := rings * float64(max(len(x.Shards), 1))
+	total := items + requests*w
+	if x.Residual != nil {
+		total += read * cpuOperator * float64(conjuncts(x.Residual))
+	}
+	return &NodeCost{Total: total, Rows: math.Min(float64(x.Nearest.K), read*sel)}
 }
 
 // lookupJoin: the outer input, then per outer row the inner rows its key

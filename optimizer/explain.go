@@ -264,7 +264,7 @@ func (x *Scan) Describe() Description {
 		} else {
 			d.add("estimate", "~%s rows, %s items read, %s requests (statistics)", countText(e.Rows), countText(e.Items), countText(e.Requests))
 		}
-	} else if x.Method != InvertedScan { // no search space to measure
+	} else if x.Method != InvertedScan && x.Method != ZOrderNearest { // no search space to measure (a nearest scan reads until it settles)
 
 		d.add("estimate", "%.3g of the search space", x.Estimate)
 	}

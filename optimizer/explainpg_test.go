@@ -30,7 +30,7 @@ var (
 		"Parallel Aware", "Async Capable", "Scan Direction", "Index Name", "Relation Name", "Schema", "Alias",
 		"Function Name", "CTE Name", "Join Type", "Command", "Startup Cost", "Total Cost", "Plan Rows",
 		"Plan Width", "Actual Startup Time", "Actual Total Time", "Actual Rows", "Actual Loops", "Output",
-		"Inner Unique", "Hash Cond", "Merge Cond", "Join Filter", "Filter", "Index Cond", "Recheck Cond",
+		"Inner Unique", "Hash Cond", "Merge Cond", "Join Filter", "Filter", "Index Cond", "Order By", "Recheck Cond",
 		"Sort Key", "Group Key", "Grouping Sets", "Plans", "WAL Records", "WAL FPI", "WAL Bytes")
 	pgQueryKeys = set("Plan", "Settings", "Planning", "Planning Time", "Triggers", "Execution Time")
 )

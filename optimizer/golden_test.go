@@ -138,6 +138,10 @@ var schema = []string{
 	// bound as key ranges (network.sql).
 	`CREATE TABLE hosts (addr INET PRIMARY KEY, net CIDR, mac MACADDR, name TEXT)`,
 	`CREATE INDEX hosts_net ON hosts (net)`,
+	// Points with a gist index (a Z-order index over x and y): boxes and
+	// nearest neighbours (gist.sql).
+	`CREATE TABLE spots (id BIGINT PRIMARY KEY, p POINT, kind TEXT)`,
+	`CREATE INDEX spots_p ON spots USING gist (p)`,
 }
 
 // remoteStore presents an in-memory Pebble store with the capabilities of a

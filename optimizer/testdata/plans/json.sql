@@ -103,3 +103,7 @@ EXPLAIN (FORMAT JSON, ANALYZE, TIMING OFF, SUMMARY OFF) SELECT name FROM sensors
 -- SETTINGS lists the planner settings changed from their defaults.
 SET enable_hashjoin = off;
 EXPLAIN (FORMAT JSON, COSTS OFF, SETTINGS) SELECT 1
+
+-- A nearest-neighbour search: PostgreSQL's index-ordered Index Scan with
+-- its Order By.
+EXPLAIN (FORMAT JSON) SELECT id FROM spots ORDER BY p <-> point '(10,20)' LIMIT 3

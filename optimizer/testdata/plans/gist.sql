@@ -1,0 +1,14 @@
+-- A point inside a box: the box bounds the gist index's x and y, the
+-- containment itself is rechecked on each row.
+SELECT id FROM spots WHERE p <@ box '((1,2),(3,4))'
+
+-- The nearest neighbours of a point: a z-order nearest scan under the
+-- Sort and Limit, which order its candidates and break ties by id.
+SELECT id FROM spots ORDER BY p <-> point '(10,20)', id LIMIT 5
+
+-- With a filter the index does not bound: the scan keeps the rows that
+-- pass it until the fifth nearest is settled.
+SELECT id FROM spots WHERE kind = 'cafe' ORDER BY p <-> point '(10,20)' LIMIT 5
+
+-- Descending distance is no nearest-neighbour search: every row is sorted.
+SELECT id FROM spots ORDER BY p <-> point '(10,20)' DESC LIMIT 5
