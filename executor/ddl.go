@@ -724,7 +724,7 @@ func ShowIndexes(t *catalog.Table) [][]sqltypes.Value {
 		return strings.Join(names, ", ")
 	}
 	rows := [][]sqltypes.Value{{
-		sqltypes.NewText(t.Name + "_pkey"), sqltypes.NewText(string(catalog.KindPrimary)), sqltypes.NewText(colList(t.PrimaryKey)),
+		sqltypes.NewText(t.BareName() + "_pkey"), sqltypes.NewText(string(catalog.KindPrimary)), sqltypes.NewText(colList(t.PrimaryKey)),
 		sqltypes.Null, sqltypes.Null, sqltypes.NewInt(int64(t.Shards)), sqltypes.NewText(string(catalog.StatePublic)),
 	}}
 	for _, ix := range t.Indexes {
@@ -808,7 +808,7 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 			return nil, ClassifyError(err)
 		}
 	}
-	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.Name + "_pkey", Entries: rows, Expected: rows}}
+	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.BareName() + "_pkey", Entries: rows, Expected: rows}}
 	for i, ix := range t.Indexes {
 		res := CheckResult{Table: t.Name, Rows: rows, Index: ix.Name}
 		found := map[string]bool{}

@@ -138,13 +138,17 @@ func (r *rewriter) relationName(k int) (string, int, error) {
 	name := r.toks[k].val
 	k++
 	if r.peek(k, ".") {
-		if name != "public" {
-			return "", k, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name).WithPosition(r.pos(k - 1))
-		}
 		if k+1 >= len(r.toks) || r.toks[k+1].kind != tkIdent && r.toks[k+1].kind != tkQIdent {
 			return "", k + 1, r.syntaxErrorAt(k + 1)
 		}
-		name = r.toks[k+1].val
+		// A relation of a schema other than public is named by its key,
+		// "schema.name" (catalog/schemas.go); the binder checks the
+		// schema.
+		if name == "public" {
+			name = r.toks[k+1].val
+		} else {
+			name += "." + r.toks[k+1].val
+		}
 		k += 2
 	}
 	return name, k, nil

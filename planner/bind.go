@@ -147,6 +147,10 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		st, err := bindTypeChange(snap, stmt.Type, loc, style)
 		return st, nil, err
 	}
+	if stmt.Schema != nil {
+		st, err := bindSchema(stmt.Schema)
+		return st, nil, err
+	}
 	if stmt.Extension != nil {
 		st, err := bindExtension(stmt.Extension)
 		return st, nil, err
@@ -171,7 +175,11 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		}
 	}
 	var st ir.Statement
-	var err error
+	restore, err := qualifyNames(snap, stmt.AST)
+	defer restore()
+	if err != nil {
+		return nil, nil, err
+	}
 	switch {
 	case stmt.CreateAs != nil:
 		st, err = b.bindCreateTableAs(stmt.AST)

@@ -214,7 +214,7 @@ func (b *Binder) uniqueIndex(t *catalog.Table, name string, cols []string, nnd b
 	}
 	switch {
 	case name == "":
-		name = chooseName(t.Name+"_"+strings.Join(cols, "_"), "key", b.nameTaken(t, true))
+		name = chooseName(t.BareName()+"_"+strings.Join(cols, "_"), "key", b.nameTaken(t, true))
 	case t.Index(name) != nil || b.snap.HasRelation(name) || name == t.Name:
 		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	case b.nameTaken(t, true)(name):
@@ -300,7 +300,7 @@ func (b *Binder) newForeignKey(t *catalog.Table, name string, cols []string, ref
 		for _, c := range fk.Columns {
 			names = append(names, t.Columns[c].Name)
 		}
-		name = chooseName(t.Name+"_"+strings.Join(names, "_"), "fkey", b.nameTaken(t, false))
+		name = chooseName(t.BareName()+"_"+strings.Join(names, "_"), "fkey", b.nameTaken(t, false))
 	} else if b.nameTaken(t, false)(name) {
 		return nil, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, t.Name)
 	}

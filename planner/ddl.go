@@ -344,7 +344,7 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 	if name == "" {
 		// PostgreSQL's ChooseIndexName: table_key1_key2_idx, numbered
 		// when taken.
-		name = chooseName(strings.Join(append([]string{t.Name}, uniqueKeyNames(keyNames)...), "_"), "idx", b.nameTaken(t, true))
+		name = chooseName(strings.Join(append([]string{t.BareName()}, uniqueKeyNames(keyNames)...), "_"), "idx", b.nameTaken(t, true))
 		ix.Name = name
 	}
 	if err := b.bindIndexPredicate(t, ix); err != nil {

@@ -80,7 +80,7 @@ func init() {
 				for _, k := range t.PrimaryKey {
 					cols = append(cols, t.Columns[k.Column].Name)
 				}
-				fn(tableConstraint{o: o, name: t.Name + "_pkey", kind: "PRIMARY KEY", cols: cols})
+				fn(tableConstraint{o: o, name: t.BareName() + "_pkey", kind: "PRIMARY KEY", cols: cols})
 			}
 			for _, c := range t.Checks {
 				name := c.Name
@@ -182,7 +182,7 @@ func init() {
 			if c.fk == nil {
 				return
 			}
-			unique := c.refTable.Name + "_pkey"
+			unique := c.refTable.BareName() + "_pkey"
 			if ix, _, ok := c.refTable.KeyFor(c.fk.RefColumns); ok && ix != nil {
 				unique = ix.Name
 			}

@@ -328,7 +328,7 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 			}
 			add(&object{oid: ObjectOID(t.ID, 0), name: t.Name, ns: ns, kind: kind, am: AmHeap, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
 			if !hasRowID(t) {
-				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.Name + "_pkey", ns: ns, kind: 'i', am: AmBtree, owner: t.Owner,
+				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.BareName() + "_pkey", ns: ns, kind: 'i', am: AmBtree, owner: t.Owner,
 					cols: keyColumns(t, t.PrimaryKey, nil), table: t})
 			}
 			for _, ix := range t.Indexes {
