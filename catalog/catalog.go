@@ -361,6 +361,10 @@ type View struct {
 	Owner string `json:"owner,omitempty"`
 	// Temp marks a temporary view (temp.go).
 	Temp bool `json:"temp,omitempty"`
+	// Path is the search path the view was created under, which binds
+	// its query wherever it is read (nil: created before any user schema
+	// existed, when every name was in public; schemas.go).
+	Path []string `json:"path,omitempty"`
 }
 
 // Snapshot is an immutable view of the catalog at one version.

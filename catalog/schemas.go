@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
 )
 
@@ -239,4 +240,31 @@ func (s *Snapshot) findIndexIn(schema, name string) (*Table, *Index) {
 		}
 	}
 	return nil, nil
+}
+
+// UserSchemaACL is a user schema's nspacl: NULL (nil) until something is
+// granted on it, then the owner's and the grantees' items.
+func (s *Snapshot) UserSchemaACL(sc *Schema) []string {
+	return s.acl(KindSchema, sc.Owner, func(r *Role) Privilege { return r.Schemas[sc.Name] })
+}
+
+// QuoteKey spells a relation's key as SQL: its name quoted as an
+// identifier, qualified by its schema outside public.
+func QuoteKey(key string) string {
+	sc, name := SplitName(key)
+	if sc == PublicSchema {
+		return sqltypes.QuoteIdent(name)
+	}
+	return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(name)
+}
+
+// SplitOwnedBy splits a sequence's OwnedBy, "table.column", where the
+// table is a key that may itself be "schema.name": the column is what
+// follows the last dot.
+func SplitOwnedBy(s string) (table, column string, ok bool) {
+	i := strings.LastIndexByte(s, '.')
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
 }

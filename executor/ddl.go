@@ -155,7 +155,7 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 			dropped = append(dropped, t)
 			ch.Delete = append(ch.Delete, name)
 			for _, q := range s.Sequences() {
-				if tbl, _, _ := strings.Cut(q.OwnedBy, "."); q.OwnedBy != "" && tbl == name {
+				if tbl, _, _ := catalog.SplitOwnedBy(q.OwnedBy); q.OwnedBy != "" && tbl == name {
 					ch.DeleteSequences = append(ch.DeleteSequences, q.Name)
 					owned = append(owned, q)
 				}
@@ -881,7 +881,7 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *ir.
 		if err := s.CheckRelationName(cv.Name); err != nil {
 			return ch, err
 		}
-		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends, Owner: cv.Owner, Temp: cv.Temp}
+		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends, Owner: cv.Owner, Temp: cv.Temp, Path: cv.Path}
 		for _, c := range cv.Columns {
 			v.Columns = append(v.Columns, c.Name)
 			v.Types = append(v.Types, c.Type)

@@ -357,6 +357,9 @@ type CreateView struct {
 	Depends []string
 	// Owner is the role creating the view (the session sets it).
 	Owner string
+	// Path is the search path the view's query was bound under
+	// (catalog.View.Path).
+	Path []string
 	// Temp makes a temporary view (CREATE TEMP VIEW, or a view reading a
 	// temporary relation: ImplicitTemp, which PostgreSQL announces).
 	Temp, ImplicitTemp bool

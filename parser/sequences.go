@@ -305,7 +305,9 @@ func (r *rewriter) sequenceOptions(k int, alter bool) (SequenceOptions, int, err
 			case len(parts) == 3 && parts[0] == "public":
 				parts = parts[1:]
 			case len(parts) == 3:
-				return o, k, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
+				// A table of a user schema is named by its key
+				// (catalog/schemas.go).
+				parts = []string{parts[0] + "." + parts[1], parts[2]}
 			case len(parts) != 2:
 				return o, k, pgerr.New(pgerr.SyntaxError, "invalid relation name in OWNED BY").WithPosition(r.pos(k - 1))
 			}

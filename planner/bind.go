@@ -107,6 +107,11 @@ func BindIn(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltype
 // (st.Location) and the DateStyle field order text constants are read in.
 func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type, style sqltypes.Style) (ir.Statement, []sqltypes.Type, error) {
 	loc := style.Location
+	restoreNames, err := qualifySpecial(snap, stmt)
+	defer restoreNames()
+	if err != nil {
+		return nil, nil, err
+	}
 	if stmt.Role != nil {
 		st, err := bindRole(snap, stmt.Role)
 		return st, nil, err
@@ -175,7 +180,7 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		}
 	}
 	var st ir.Statement
-	restore, err := qualifyNames(snap, stmt.AST)
+	restore, err := qualifyNames(snap, stmt.AST, stmt.Temp)
 	defer restore()
 	if err != nil {
 		return nil, nil, err

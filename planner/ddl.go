@@ -167,6 +167,19 @@ func (b *Binder) newTable(schema, name string) (*catalog.Table, error) {
 	case temp && schema != "":
 		return nil, pgerr.New(pgerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
 	default:
+		// A relation of a user schema is keyed "schema.name"; an
+		// unqualified one goes to the search path's first schema
+		// (catalog/schemas.go).
+		switch {
+		case schema != "" && schema != catalog.PublicSchema && b.snap.HasSchema(schema):
+			name, schema = catalog.QualifiedKey(schema, name), ""
+		case schema == "" && !strings.Contains(name, "."):
+			key, err := b.snap.CreationKey(name)
+			if err != nil {
+				return nil, err
+			}
+			name = key
+		}
 		if err := creationSchema(schema, name); err != nil {
 			return nil, err
 		}

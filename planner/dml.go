@@ -560,7 +560,7 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 		}
 		seen[c.Name] = true
 	}
-	cv := &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps, Temp: b.stmt.Temp}
+	cv := &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps, Temp: b.stmt.Temp, Path: b.storedPath()}
 	if !cv.Temp {
 		// A view reading a temporary relation is temporary itself, as
 		// PostgreSQL makes it (with a NOTICE the session sends).

@@ -1,7 +1,7 @@
 package pgcatalog
 
 import (
-	"strings"
+	"github.com/zproxy/zproxy/catalog"
 )
 
 // Dependencies between user objects, as PostgreSQL records them in
@@ -48,7 +48,7 @@ func init() {
 			case o.isIndex() && o.index != nil:
 				dep(pgClassOID, o.oid, 0, pgClassOID, ObjectOID(o.table.ID, 0), 0, 'a')
 			case o.seq != nil && o.seq.OwnedBy != "":
-				table, column, _ := strings.Cut(o.seq.OwnedBy, ".")
+				table, column, _ := catalog.SplitOwnedBy(o.seq.OwnedBy)
 				owner := os.lookup(table)
 				if owner == nil || owner.table == nil {
 					continue

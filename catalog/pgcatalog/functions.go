@@ -349,6 +349,16 @@ func init() {
 				}
 			}
 			return sqltypes.Null, nil
+		} else if len(a) > 1 && a[1].S == "pg_namespace" {
+			if uint32(a[0].I) == NamespacePublic {
+				return textV("standard public schema"), nil
+			}
+			for _, sc := range e.schemas() {
+				if schemaOID(e.Snap, sc.Name) == uint32(a[0].I) && sc.Comment != "" {
+					return textV(sc.Comment), nil
+				}
+			}
+			return sqltypes.Null, nil
 		} else if len(a) > 1 && a[1].S != "pg_class" {
 			return sqltypes.Null, nil // only relations and extensions have comments
 		}
@@ -472,8 +482,28 @@ func init() {
 	for _, n := range []string{"current_user", "session_user", "user", "current_role"} {
 		Register(n, user)
 	}
-	Register("current_schemas", fn("", []Param{boolP}, sqltypes.ArrayOf(sqltypes.TypeName), Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		names := []sqltypes.Value{nameV("public")}
+	// The schemas of the search path that exist (the session's snapshot
+	// carries them once the catalog has a user schema; public alone
+	// before).
+	pathSchemas := func(ctx *Context) []string {
+		if e := envOf(ctx); e != nil && e.Snap != nil {
+			if path, ok := e.Snap.SearchPath(); ok {
+				return path
+			}
+		}
+		return []string{"public"}
+	}
+	Register("current_schema", fn("", nil, sqltypes.TypeName, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+		if p := pathSchemas(ctx); len(p) > 0 {
+			return nameV(p[0]), nil
+		}
+		return sqltypes.Null, nil
+	}))
+	Register("current_schemas", fn("", []Param{boolP}, sqltypes.ArrayOf(sqltypes.TypeName), Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		var names []sqltypes.Value
+		for _, n := range pathSchemas(ctx) {
+			names = append(names, nameV(n))
+		}
 		if a[0].Bool() {
 			names = append([]sqltypes.Value{nameV("pg_catalog")}, names...)
 		}
@@ -539,13 +569,18 @@ func init() {
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		_, table := splitQualified(a[0].S)
-		if e.objects().lookup(a[0].S) == nil {
+		o := e.objects().lookup(a[0].S)
+		if o == nil {
 			return sqltypes.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+		}
+		table := o.name
+		if o.table != nil {
+			table = o.table.Name // its key, which OwnedBy names
 		}
 		for _, q := range e.Snap.Sequences() {
 			if q.OwnedBy == table+"."+a[1].S {
-				return textV("public." + sqltypes.QuoteIdent(q.Name)), nil
+				sc, name := catalog.SplitName(q.Name)
+				return textV(sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(name)), nil
 			}
 		}
 		return sqltypes.Null, nil

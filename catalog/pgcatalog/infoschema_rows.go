@@ -23,6 +23,11 @@ func init() {
 		for _, n := range namespaces {
 			out = append(out, &isSchemataRow{CatalogName: nameV(e.database()), SchemaName: nameV(n.name), SchemaOwner: nameV(BootstrapRole)})
 		}
+		if e.Snap != nil {
+			for _, sc := range e.Snap.Schemas() {
+				out = append(out, &isSchemataRow{CatalogName: nameV(e.database()), SchemaName: nameV(sc.Name), SchemaOwner: nameV(sc.Owner)})
+			}
+		}
 		return out
 	})
 	generate("information_schema.tables", func(e *Env) []row {

@@ -31,6 +31,13 @@ func init() {
 		if e.Snap == nil {
 			return out
 		}
+		for _, sc := range e.Snap.Schemas() {
+			r := &pgNamespaceRow{Oid: oidV(schemaOID(e.Snap, sc.Name)), Nspname: nameV(sc.Name), Nspowner: oidV(RoleOID(sc.Owner))}
+			if acl := e.Snap.UserSchemaACL(sc); len(acl) > 0 {
+				r.Nspacl = textArray(acl)
+			}
+			out = append(out, r)
+		}
 		if n, ok := e.Snap.TempSchema(); ok {
 			oid := TempNamespaceOID(n)
 			out = append(out, &pgNamespaceRow{Oid: oidV(oid), Nspname: nameV(namespaceName(oid)), Nspowner: oidV(BootstrapOID)},
@@ -97,6 +104,13 @@ func init() {
 		// Schema public's comment, as PostgreSQL 15 creates it (pg_dump
 		// writes COMMENT ON SCHEMA public IS '' when it is missing).
 		out := []row{&pgDescriptionRow{Objoid: oidV(NamespacePublic), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0), Description: textV("standard public schema")}}
+		if e.Snap != nil {
+			for _, sc := range e.Snap.Schemas() {
+				if sc.Comment != "" {
+					out = append(out, &pgDescriptionRow{Objoid: oidV(schemaOID(e.Snap, sc.Name)), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0), Description: textV(sc.Comment)})
+				}
+			}
+		}
 		for _, o := range e.objects().list {
 			if o.comment != "" {
 				out = append(out, &pgDescriptionRow{Objoid: oidV(o.oid), Classoid: oidV(pgClassOID), Objsubid: intV(0), Description: textV(o.comment)})
