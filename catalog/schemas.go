@@ -268,3 +268,12 @@ func SplitOwnedBy(s string) (table, column string, ok bool) {
 	}
 	return s[:i], s[i+1:], true
 }
+
+// TableByKey returns the table stored under key exactly, never through
+// the search path (a foreign key's RefTable, a view's Depends).
+func (s *Snapshot) TableByKey(key string) (*Table, error) {
+	if t, ok := s.tables[key]; ok {
+		return t, nil
+	}
+	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", key)
+}

@@ -26,6 +26,9 @@ type SequenceStatement struct {
 	Options  SequenceOptions
 	// Pos is the byte offset of the (first) sequence name, for errors.
 	Pos int
+	// Qualified: the (first) name was written with its schema, so CREATE
+	// does not choose one from search_path.
+	Qualified bool
 }
 
 // SequenceOptions are the options of CREATE/ALTER SEQUENCE and of an
@@ -85,6 +88,7 @@ func (r *rewriter) sequenceStmt() (*SequenceStatement, error) {
 		}
 		if len(st.Names) == 0 {
 			st.Pos = r.pos(k)
+			st.Qualified = next-k > 1
 		}
 		st.Names = append(st.Names, name)
 		k = next

@@ -255,7 +255,14 @@ func (b *Binder) newForeignKey(t *catalog.Table, name string, cols []string, ref
 	}
 	parent := t
 	if fk.RefTable != t.Name {
-		p, err := b.snap.Table(fk.RefTable)
+		snap := b.snap
+		if ref.Table.Schema.L == catalog.PublicSchema {
+			snap = snap.Permanent() // public's relations by their bare keys
+		}
+		p, err := snap.Table(fk.RefTable)
+		if err == nil {
+			fk.RefTable = p.Name // its key
+		}
 		if err != nil {
 			if _, isView := b.snap.StoredView(fk.RefTable); isView {
 				return nil, pgerr.New(pgerr.WrongObjectType, "referenced relation %q is not a table", fk.RefTable)

@@ -27,6 +27,9 @@ func (b *Binder) targetTable(refs *ast.TableRefsClause) (*catalog.Table, string,
 	if err != nil {
 		return nil, "", err
 	}
+	// A relation of a user schema is named by its key "schema.name"
+	// (schemas.go); its default alias is the name in the schema.
+	_, alias = catalog.SplitName(alias)
 	if ts.AsName.O != "" {
 		alias = ts.AsName.O
 	}

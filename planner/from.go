@@ -315,7 +315,10 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 	switch src := ts.Source.(type) {
 	case *ast.TableName:
 		if alias == "" {
-			alias = src.Name.O
+			// A relation of a user schema is named by its key
+			// "schema.name" (schemas.go); its default alias is the
+			// name in the schema.
+			_, alias = catalog.SplitName(src.Name.O)
 		}
 		rel, err := b.bindTableName(src, sc, alias)
 		if err != nil {

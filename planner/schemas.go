@@ -208,9 +208,16 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 		rel(&t.Table)
 	}
 	if q := st.Sequence; q != nil {
+		if o := q.Options.OwnedBy; o != "" && o != "none" {
+			if tbl, col, ok := catalog.SplitOwnedBy(o); ok {
+				set(&q.Options.OwnedBy, snap.Resolve(tbl)+"."+col)
+			}
+		}
 		for i := range q.Names {
 			if q.Kind == "create" {
-				create(&q.Names[i])
+				if !q.Qualified {
+					create(&q.Names[i])
+				}
 			} else {
 				key := rel(&q.Names[i])
 				if i == 0 {

@@ -55,7 +55,7 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 			fk := &cur.ForeignKeys[i]
 			parent := cur
 			if fk.RefTable != cur.Name {
-				p, err := b.snap.Table(fk.RefTable)
+				p, err := b.snap.TableByKey(fk.RefTable)
 				if err != nil {
 					return nil, err
 				}

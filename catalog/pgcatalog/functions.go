@@ -260,8 +260,8 @@ func init() {
 					continue
 				}
 				fk := &t.ForeignKeys[i]
-				ref := e.objects().lookup(fk.RefTable)
-				if ref == nil || ref.table == nil {
+				ref := e.objects().tableByKey(fk.RefTable, t.Temp)
+				if ref == nil {
 					return sqltypes.Null, nil
 				}
 				return textV(foreignKeyDef(t, ref.table, fk, e.relationName(ref))), nil

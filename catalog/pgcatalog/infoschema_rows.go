@@ -105,7 +105,7 @@ func init() {
 			}
 			for i := range t.ForeignKeys {
 				fk := &t.ForeignKeys[i]
-				ref, err := e.Snap.Table(fk.RefTable)
+				ref, err := e.Snap.TableByKey(fk.RefTable)
 				if err != nil {
 					continue
 				}

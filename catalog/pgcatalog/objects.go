@@ -292,6 +292,9 @@ type objects struct {
 	byName map[string][]*object // name → objects of that name (by schema order)
 	// tempNS is the OID of the session's temporary schema, 0 if none.
 	tempNS uint32
+	// keys finds a stored relation by its catalog key (catalog/schemas.go),
+	// whatever the search path: descriptors name relations by key.
+	keys map[string]*object
 	// path is the search path's schemas (pg_catalog first), nil for the
 	// default one (searchPath) when the catalog has no user schema.
 	path []uint32
@@ -318,10 +321,25 @@ func (e *Env) objects() *objects {
 
 func buildObjects(snap *catalog.Snapshot) *objects {
 	out := &objects{byOID: map[uint32]*object{}, byName: map[string][]*object{}}
+	out.keys = map[string]*object{}
 	add := func(o *object) {
 		out.list = append(out.list, o)
 		out.byOID[o.oid] = o
 		out.byName[o.name] = append(out.byName[o.name], o)
+		key := ""
+		switch {
+		case (o.kind == 'r' || o.kind == 'm') && o.table != nil && o.rel == nil:
+			key = o.table.Name
+		case o.kind == 'v' && o.view != nil:
+			key = o.view.Name
+		case o.kind == 'S' && o.seq != nil:
+			key = o.seq.Name
+		}
+		// The session's temporary relations come first, as lookup finds
+		// them first.
+		if prev := out.keys[key]; key != "" && (prev == nil || prev.ns != out.tempNS && o.ns == out.tempNS) {
+			out.keys[key] = o
+		}
 	}
 	if snap != nil {
 		tempNS := uint32(0)
@@ -359,6 +377,9 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 					id = "d"
 				}
 				col := column{name: c.Name, typ: c.Type, notNull: c.NotNull || t.IsPKColumn(i), deflt: defaultDisplay(c.Default, c.Type), ident: id, ordinal: i, comment: c.Comment}
+				if c.Sequence != "" && c.Default == "nextval("+quoteLiteral(catalog.QuoteKey(c.Sequence))+"::regclass)" {
+					col.deflt = "nextval(" + quoteLiteral(seqDisplay(snap, c.Sequence)) + "::regclass)"
+				}
 				if c.Generated != "" {
 					// PostgreSQL keeps the generation expression in
 					// pg_attrdef, as a default.
@@ -515,6 +536,23 @@ func (os *objects) lookup(name string) *object {
 			if o.ns == ns {
 				return o
 			}
+		}
+	}
+	return nil
+}
+
+// tableByKey finds the table stored under a catalog key (a foreign key's
+// RefTable): a temporary one only for a temporary referencing table.
+func (os *objects) tableByKey(key string, temp bool) *object {
+	_, name := catalog.SplitName(key)
+	for _, o := range os.byName[name] {
+		if o.table != nil && o.table.Name == key && o.table.Temp == temp {
+			return o
+		}
+	}
+	for _, o := range os.byName[name] {
+		if o.table != nil && o.table.Name == key {
+			return o
 		}
 	}
 	return nil
@@ -698,3 +736,19 @@ func (e *Env) relationACL(o *object) []string {
 
 // ownerOID is the OID of a table owner ("" is the bootstrap superuser).
 func ownerOID(owner string) uint32 { return RoleOID(owner) }
+
+// seqDisplay is a SERIAL column's sequence as its default prints it: bare
+// when the search path finds it, else qualified by its schema (pg_dump
+// empties search_path). Before any user schema exists, the snapshot has no
+// path and the name prints as it is stored.
+func seqDisplay(snap *catalog.Snapshot, key string) string {
+	path, ok := snap.SearchPath()
+	if !ok {
+		return catalog.QuoteKey(key)
+	}
+	sc, name := catalog.SplitName(key)
+	if slices.Contains(path, sc) && snap.Resolve(name) == key {
+		return sqltypes.QuoteIdent(name)
+	}
+	return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(name)
+}

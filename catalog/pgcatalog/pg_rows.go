@@ -649,7 +649,7 @@ var fkActionLetters = map[catalog.FKAction]byte{catalog.NoAction: 'a', catalog.R
 // the table it references is gone from the snapshot).
 func (e *Env) foreignKeyRow(t *catalog.Table, i int) *pgConstraintRow {
 	fk := &t.ForeignKeys[i]
-	ref, err := e.Snap.Table(fk.RefTable)
+	ref, err := e.Snap.TableByKey(fk.RefTable)
 	if err != nil {
 		return nil
 	}
@@ -756,10 +756,7 @@ func indexDef(o *object, qualified bool) string {
 		}
 		cols = append(cols, c)
 	}
-	table := sqltypes.QuoteIdent(t.Name)
-	if qualified {
-		table = "public." + table
-	}
+	table := qualifiedTable(t, qualified)
 	var sb strings.Builder
 	sb.WriteString("CREATE " + unique + "INDEX " + sqltypes.QuoteIdent(o.name) + " ON " + table + " USING " + method + " (" + strings.Join(cols, ", ") + ")")
 	if len(include) > 0 {
@@ -863,4 +860,15 @@ func operatorFields(line string) []string {
 	}
 	name := strings.Join(f[1:len(f)-10], "|")
 	return append([]string{f[0], name}, f[len(f)-10:]...)
+}
+
+// qualifiedTable spells a table's name for a definition: qualified by its
+// schema when qualified (the session's search_path would not find it
+// bare) or when the schema is not public, else bare.
+func qualifiedTable(t *catalog.Table, qualified bool) string {
+	sc, name := catalog.SplitName(t.Name)
+	if qualified || sc != catalog.PublicSchema {
+		return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(name)
+	}
+	return sqltypes.QuoteIdent(name)
 }
