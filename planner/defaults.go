@@ -200,7 +200,7 @@ func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error)
 			}
 			c.Default = ext.Default
 			if seq := nextvalTarget(e); seq != "" {
-				c.Sequence = seq
+				c.Sequence = b.snap.Resolve(seq)
 			}
 		}
 	}
@@ -237,6 +237,10 @@ func relationNameText(s string) (string, error) {
 	s = strings.TrimPrefix(s, "public.")
 	if strings.HasPrefix(s, `"`) && strings.HasSuffix(s, `"`) && len(s) >= 2 {
 		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`), nil
+	}
+	if schema, name, ok := strings.Cut(s, "."); ok && !strings.ContainsAny(name, `."`) && !strings.Contains(schema, `"`) {
+		// A sequence of a user schema, named by its key (schemas.go).
+		return catalog.QualifiedKey(strings.ToLower(schema), strings.ToLower(name)), nil
 	}
 	if strings.ContainsAny(s, `."`) {
 		return "", pgerr.New(pgerr.InvalidName, "invalid name syntax")

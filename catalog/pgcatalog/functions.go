@@ -501,7 +501,15 @@ func init() {
 	}))
 	Register("current_schemas", fn("", []Param{boolP}, sqltypes.ArrayOf(sqltypes.TypeName), Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		var names []sqltypes.Value
-		for _, n := range pathSchemas(ctx) {
+		path := pathSchemas(ctx)
+		if len(path) == 0 {
+			// pg_dump writes the path current_schemas(false) reports
+			// under its empty search_path into the dump; zproxy keeps a
+			// view's query as written, unqualified, so the dump sets
+			// public, as before schemas existed (README: schemas).
+			path = []string{catalog.PublicSchema}
+		}
+		for _, n := range path {
 			names = append(names, nameV(n))
 		}
 		if a[0].Bool() {

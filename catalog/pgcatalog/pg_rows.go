@@ -267,6 +267,15 @@ func init() {
 				}
 			}
 		}
+		// A constraint is in its table's schema.
+		os := e.objects()
+		for _, r := range out {
+			if c, ok := r.(*pgConstraintRow); ok {
+				if t := os.byOID[uint32(c.Conrelid.I)]; t != nil && t.ns != 0 {
+					c.Connamespace = oidV(t.ns)
+				}
+			}
+		}
 		return append(out, e.domainConstraintRows()...)
 	})
 	generate("pg_catalog.pg_attrdef", func(e *Env) []row {
