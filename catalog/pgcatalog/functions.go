@@ -831,13 +831,18 @@ func registerPrivileges() {
 		}))
 	// Schemas, databases and functions: everyone may use the public and
 	// catalog schemas, connect and execute; only superusers create.
-	schemaPriv := func(ctx *Context, schema, privs string) (sqltypes.Value, error) {
+	schemaPriv := func(ctx *Context, role, schema, privs string) (sqltypes.Value, error) {
 		e, err := needEnv(ctx)
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		if _, err := namespaceOID(schema); err != nil {
-			return sqltypes.Null, err
+		if _, user := e.Snap.Schema(schema); !user {
+			if _, err := namespaceOID(schema); err != nil {
+				return sqltypes.Null, err
+			}
+		}
+		if role == "" {
+			role = e.user()
 		}
 		var want catalog.Privilege
 		for _, p := range strings.Split(privs, ",") {
@@ -850,17 +855,17 @@ func registerPrivileges() {
 				return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: \"%s\"", p)
 			}
 		}
-		return boolV(e.Snap.SchemaPrivileges(e.user(), schema)&want == want || isSuperuser(e, e.user())), nil
+		return boolV(e.Snap.SchemaPrivileges(role, schema)&want == want || isSuperuser(e, role)), nil
 	}
 	Register("has_schema_privilege",
 		fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return schemaPriv(ctx, a[0].S, a[1].S)
+			return schemaPriv(ctx, "", a[0].S, a[1].S)
 		}),
 		fn("", []Param{oidP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return schemaPriv(ctx, namespaceName(uint32(a[0].I)), a[1].S)
+			return schemaPriv(ctx, "", namespaceName(uint32(a[0].I)), a[1].S)
 		}),
 		fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return schemaPriv(ctx, a[1].S, a[2].S)
+			return schemaPriv(ctx, a[0].S, a[1].S, a[2].S)
 		}))
 	always := func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return boolV(true), nil }
 	Register("has_database_privilege", fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, always),
