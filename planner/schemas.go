@@ -6,6 +6,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
@@ -162,6 +163,28 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 		if *p != "" && strings.IndexByte(*p, '.') < 0 {
 			sc, _ := catalog.SplitName(of)
 			set(p, catalog.QualifiedKey(sc, *p))
+		}
+	}
+	// Types, domains and routines live in schema public: one qualified by
+	// a user schema is refused rather than created in public.
+	inSchema := func(name string) error {
+		if sc, _, ok := strings.Cut(name, "."); ok && snap.HasSchema(sc) && sc != catalog.PublicSchema {
+			return pgerr.New(pgerr.FeatureNotSupported, "%q: types, domains, functions and procedures in schemas other than public are not supported", name)
+		}
+		return nil
+	}
+	if t := st.Type; t != nil {
+		for _, n := range t.Names {
+			if err := inSchema(n); err != nil {
+				return func() {}, err
+			}
+		}
+	}
+	if r := st.Routine; r != nil {
+		for _, ref := range r.Refs {
+			if err := inSchema(ref.Name); err != nil {
+				return func() {}, err
+			}
 		}
 	}
 	if a := st.Alter; a != nil {
