@@ -26,6 +26,11 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 	if x.Current {
 		role = s.params.User
 	}
+	if x.Action == "drop" && x.Cascade {
+		if err := st.dropSchemaObjects(ctx, cat, x.Names); err != nil {
+			return nil, err
+		}
+	}
 	var notices []*pgerr.Error
 	_, err = cat.Update(ctx, func(snap *catalog.Snapshot, version uint64) (catalog.Change, error) {
 		notices = nil
@@ -109,7 +114,8 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 			tables, views, seqs := snap.SchemaObjects(sc.Name)
 			if len(tables)+len(views)+len(seqs) > 0 {
 				if x.Cascade {
-					return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "DROP SCHEMA ... CASCADE of a schema that has objects is not supported (drop its objects first)")
+					// Created by another session since dropSchemaObjects.
+					return catalog.Change{}, pgerr.New(pgerr.SerializationFailure, "schema %s gained objects while DROP SCHEMA ... CASCADE dropped its own", sc.Name)
 				}
 				var deps []string
 				for _, k := range tables {
@@ -202,4 +208,85 @@ func splitSearchPath(v string) []string {
 		out = append(out, item)
 	}
 	return out
+}
+
+// dropSchemaObjects is DROP SCHEMA ... CASCADE's first step: the views,
+// tables, materialized views and sequences of each named schema are
+// dropped (with what depends on them) by the DROP statements' own
+// executor paths, through the same catalog, so a block's ROLLBACK undoes
+// them with the schema. It refuses (42501) a schema the user does not own
+// before dropping anything, and announces the objects as PostgreSQL does.
+func (st *statement) dropSchemaObjects(ctx context.Context, cat *catalog.Catalog, names []string) error {
+	s := st.sess
+	e := s.engine
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return storeErr(err)
+	}
+	var gone []string
+	type work struct{ tables, matviews, views, seqs []string }
+	var all []work
+	for _, name := range names {
+		sc, ok := snap.Schema(name)
+		if !ok {
+			continue // the catalog update reports it
+		}
+		if !s.isSuperuser(snap) && !snap.IsMemberOf(s.params.User, sc.Owner) {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", name)
+		}
+		tables, views, seqs := snap.SchemaObjects(name)
+		var w work
+		w.views, w.seqs = views, seqs
+		for _, k := range tables {
+			kind := "table"
+			if t, _ := snap.TableByKey(k); t != nil && t.IsMatview() {
+				w.matviews, kind = append(w.matviews, k), "materialized view"
+			} else {
+				w.tables = append(w.tables, k)
+			}
+			gone = append(gone, "drop cascades to "+kind+" "+k)
+		}
+		for _, k := range views {
+			gone = append(gone, "drop cascades to view "+k)
+		}
+		for _, k := range seqs {
+			if q, ok := snap.Sequence(k); ok && q.OwnedBy == "" {
+				gone = append(gone, "drop cascades to sequence "+k)
+			}
+		}
+		all = append(all, w)
+	}
+	quiet := func(*pgerr.Error) {}
+	for _, w := range all {
+		if len(w.views) > 0 {
+			if err := e.exec.DropView(ctx, cat, &ir.DropView{Names: w.views, IfExists: true, Cascade: true}, quiet); err != nil {
+				return storeErr(err)
+			}
+		}
+		if len(w.matviews) > 0 {
+			if err := e.exec.DropTable(ctx, cat, &ir.DropTable{Names: w.matviews, IfExists: true, Cascade: true, Matview: true}, quiet); err != nil {
+				return storeErr(err)
+			}
+		}
+		if len(w.tables) > 0 {
+			if err := e.exec.DropTable(ctx, cat, &ir.DropTable{Names: w.tables, IfExists: true, Cascade: true}, quiet); err != nil {
+				return storeErr(err)
+			}
+		}
+		if len(w.seqs) > 0 {
+			if err := e.exec.DropSequence(ctx, cat, &ir.DropSequence{Names: w.seqs, IfExists: true, Cascade: true}, quiet); err != nil {
+				return storeErr(err)
+			}
+		}
+	}
+	switch len(gone) {
+	case 0:
+	case 1:
+		s.notice(pgerr.Notice("%s", gone[0]))
+	default:
+		n := pgerr.Notice("drop cascades to %d other objects", len(gone))
+		n.Detail = strings.Join(gone, "\n")
+		s.notice(n)
+	}
+	return nil
 }
