@@ -277,3 +277,12 @@ func (s *Snapshot) TableByKey(key string) (*Table, error) {
 	}
 	return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", key)
 }
+
+// HasUserSchemas reports whether any user schema exists (cheaply: the
+// session asks on every statement).
+func (s *Snapshot) HasUserSchemas() bool {
+	if s.perm != nil {
+		return s.perm.HasUserSchemas()
+	}
+	return len(s.schemas) > 0
+}

@@ -159,7 +159,7 @@ type pathState struct {
 // (snapshot, search_path, user) triple, so prepared statements rebind when
 // search_path changes.
 func (s *Session) withPath(snap *catalog.Snapshot) *catalog.Snapshot {
-	if len(snap.Schemas()) == 0 {
+	if !snap.HasUserSchemas() {
 		return snap
 	}
 	path := s.varValue("search_path")
