@@ -418,7 +418,7 @@ func init() {
 		var out []row
 		for _, o := range e.objects().list {
 			if q := o.seq; q != nil {
-				out = append(out, &pgSequencesRow{Schemaname: nameV("public"), Sequencename: nameV(q.Name), Sequenceowner: nameV(BootstrapRole),
+				out = append(out, &pgSequencesRow{Schemaname: nameV(namespaceName(o.ns)), Sequencename: nameV(o.name), Sequenceowner: nameV(BootstrapRole),
 					DataType: sqltypes.NewReg(seqType(q).OID(), seqType(q).String()), StartValue: intV(q.Start), MinValue: intV(q.Min),
 					MaxValue: intV(q.Max), IncrementBy: intV(q.Increment), Cycle: boolV(q.Cycle), CacheSize: intV(q.Cache)})
 			}
@@ -525,7 +525,7 @@ func init() {
 			if !o.isIndex() {
 				continue
 			}
-			out = append(out, &pgIndexesRow{Schemaname: nameV("public"), Tablename: nameV(o.table.Name), Indexname: nameV(o.name),
+			out = append(out, &pgIndexesRow{Schemaname: nameV(namespaceName(o.ns)), Tablename: nameV(o.table.BareName()), Indexname: nameV(o.name),
 				Indexdef: textV(indexDef(o, true))})
 		}
 		return out
