@@ -125,13 +125,17 @@ func changedObjects(ch Change, ops []kv.Op) []string {
 	for _, f := range ch.PutFunctions {
 		add(namePrefix + "f:" + f.Name) // two overloads created at once may collide
 	}
+	for _, sc := range ch.PutSchemas {
+		add(namePrefix + "h:" + sc.Name)
+	}
 	return out
 }
 
 // markerKind is the kind of change ch records (see versionMarker).
 func markerKind(ch Change) string {
 	if len(ch.Put)+len(ch.Delete)+len(ch.PutViews)+len(ch.DeleteViews)+len(ch.PutSequences)+len(ch.DeleteSequences)+
-		len(ch.PutRoles)+len(ch.DeleteRoles)+len(ch.PutTypes)+len(ch.DeleteTypes)+len(ch.PutFunctions)+len(ch.DeleteFunctions) == 0 &&
+		len(ch.PutRoles)+len(ch.DeleteRoles)+len(ch.PutTypes)+len(ch.DeleteTypes)+len(ch.PutFunctions)+len(ch.DeleteFunctions)+
+		len(ch.PutSchemas)+len(ch.DeleteSchemas) == 0 &&
 		len(ch.PutStats)+len(ch.DeleteStats) > 0 {
 		return markerStats
 	}

@@ -364,6 +364,10 @@ type View struct {
 	Owner string `json:"owner,omitempty"`
 	// Temp marks a temporary view (temp.go).
 	Temp bool `json:"temp,omitempty"`
+	// Path is the search path the view was created under, which binds
+	// its query wherever it is read (nil: created before any user schema
+	// existed, when every name was in public; schemas.go).
+	Path []string `json:"path,omitempty"`
 }
 
 // Snapshot is an immutable view of the catalog at one version.
@@ -376,15 +380,21 @@ type Snapshot struct {
 	stats     map[uint64]*TableStats // by table ID; see stats.go
 	types     map[string]*UserType   // see types.go
 	funcs     map[string][]*Function // see functions.go
+	schemas   map[string]*Schema     // see schemas.go
 	// perm is the permanent schema under a session's temporary objects
 	// (WithTemp, temp.go); nil for a catalog's own snapshot. tempNum
 	// numbers the session's temporary schema (TempSchema).
 	perm    *Snapshot
 	tempNum uint64
+	// path is the search_path's existing schemas (WithPath, schemas.go),
+	// set when pathSet.
+	path    []string
+	pathSet bool
 }
 
 // Sequence returns the named sequence.
 func (s *Snapshot) Sequence(name string) (*Sequence, bool) {
+	name = s.Resolve(name)
 	q, ok := s.sequences[name]
 	return q, ok
 }
@@ -401,6 +411,7 @@ func (s *Snapshot) Sequences() []*Sequence {
 
 // StoredView returns the named view.
 func (s *Snapshot) StoredView(name string) (*View, bool) {
+	name = s.Resolve(name)
 	v, ok := s.views[name]
 	return v, ok
 }
@@ -418,6 +429,7 @@ func (s *Snapshot) Views() []*View {
 // HasRelation reports whether a table or view of that name exists (they
 // share one name space, as in PostgreSQL).
 func (s *Snapshot) HasRelation(name string) bool {
+	name = s.Resolve(name)
 	_, t := s.tables[name]
 	_, v := s.views[name]
 	_, q := s.sequences[name]
@@ -426,6 +438,7 @@ func (s *Snapshot) HasRelation(name string) bool {
 
 // Table returns the named table, or a 42P01 error.
 func (s *Snapshot) Table(name string) (*Table, error) {
+	name = s.Resolve(name)
 	if t, ok := s.tables[name]; ok {
 		return t, nil
 	}
@@ -443,10 +456,24 @@ func (s *Snapshot) Tables() []*Table {
 }
 
 // HasTable reports whether a table of that name exists.
-func (s *Snapshot) HasTable(name string) bool { _, ok := s.tables[name]; return ok }
+func (s *Snapshot) HasTable(name string) bool { _, ok := s.tables[s.Resolve(name)]; return ok }
 
 // FindIndex returns the table holding the named index, and the index.
 func (s *Snapshot) FindIndex(name string) (*Table, *Index) {
+	if sc, n := SplitName(name); sc != PublicSchema {
+		return s.findIndexIn(sc, n)
+	}
+	if s.pathSet {
+		if t, ix := s.findIndexIn("", name); t != nil && t.Temp {
+			return t, ix
+		}
+		for _, sc := range s.path {
+			if t, ix := s.findIndexIn(sc, name); ix != nil {
+				return t, ix
+			}
+		}
+		return nil, nil
+	}
 	for _, t := range s.tables {
 		if ix := t.Index(name); ix != nil {
 			return t, ix
@@ -665,12 +692,16 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
+		schemas, err := c.loadSchemas(ctx)
+		if err != nil {
+			return nil, err
+		}
 		v2, err := c.viewVersion(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, tempNum: c.tempNum}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, schemas: schemas, tempNum: c.tempNum}, nil
 		}
 	}
 }
@@ -752,6 +783,11 @@ type Change struct {
 	// functions and procedures (functions.go).
 	PutFunctions    []*Function
 	DeleteFunctions []uint32
+
+	// PutSchemas and DeleteSchemas (by name) change user schemas
+	// (schemas.go).
+	PutSchemas    []*Schema
+	DeleteSchemas []string
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -853,6 +889,11 @@ func (c *Catalog) changeOps(snap *Snapshot, ch Change, rev uint64) ([]kv.Op, err
 		return nil, err
 	}
 	ops = append(ops, fops...)
+	hops, err := c.schemaOps(ch)
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, hops...)
 	sops, err := c.statsOps(snap, ch)
 	if err != nil {
 		return nil, err

@@ -22,6 +22,9 @@ type Matview struct {
 	// WITH NO DATA: reading the view is then an error (55000), as in
 	// PostgreSQL.
 	Populated bool `json:"populated,omitempty"`
+	// Path is the search path the query was created under (see
+	// View.Path).
+	Path []string `json:"path,omitempty"`
 }
 
 // IsMatview reports whether t is a materialized view.

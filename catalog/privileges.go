@@ -235,15 +235,21 @@ func (s *Snapshot) AnyColumnPrivilege(role string, id uint64, p Privilege) bool 
 // SchemaPrivileges returns the privileges role holds on a schema. The
 // catalog schemas may be used by everyone and created in by no one;
 // public may be used by everyone and created in by superusers and those
-// granted CREATE.
+// granted CREATE; a user schema's owner holds USAGE and CREATE, others
+// what they were granted.
 func (s *Snapshot) SchemaPrivileges(role, schema string) Privilege {
-	if schema != PublicSchema {
+	sc, user := s.Schema(schema)
+	if schema != PublicSchema && !user {
 		return PrivUsage
 	}
-	if s.isSuperuser(role) {
+	if s.isSuperuser(role) || user && sc.Owner != "" && s.IsMemberOf(role, sc.Owner) {
 		return KindSchema.All()
 	}
-	p := PrivUsage
+	// A user schema grants nothing to PUBLIC until GRANT says so.
+	var p Privilege
+	if !user {
+		p = PrivUsage
+	}
 	for _, r := range s.rolesOf(role) {
 		if g := s.roles[r]; g != nil {
 			p |= g.Schemas[schema]

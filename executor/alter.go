@@ -798,7 +798,7 @@ func (e *Executor) Truncate(ctx context.Context, cat *catalog.Catalog, tr *ir.Tr
 			old = append(old, t)
 			ch.Put = append(ch.Put, nt)
 			for _, q := range s.Sequences() {
-				if tbl, _, _ := strings.Cut(q.OwnedBy, "."); tr.RestartIdentity && tbl == t.Name {
+				if tbl, _, _ := catalog.SplitOwnedBy(q.OwnedBy); tr.RestartIdentity && tbl == t.Name {
 					owned = append(owned, q)
 				}
 			}

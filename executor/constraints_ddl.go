@@ -400,7 +400,7 @@ func (e *Executor) dropConstraint(ctx context.Context, cat *catalog.Catalog, d *
 		if removeConstraint(nt, d.Name) {
 			return catalog.Change{Put: []*catalog.Table{nt}}, nil
 		}
-		if d.Name == t.Name+"_pkey" && t.HasConstraint(d.Name) {
+		if d.Name == t.BareName()+"_pkey" && t.HasConstraint(d.Name) {
 			if refs := dependentKeys(s, t, nil); len(refs) > 0 {
 				return catalog.Change{}, dependentsError("constraint "+d.Name+" on table "+t.Name, refs, "index "+d.Name)
 			}
@@ -724,7 +724,7 @@ func keyChangeReferences(s *catalog.Snapshot, t, future *catalog.Table, dropsKey
 	if len(broken) == 0 {
 		return nil
 	}
-	pk := t.Name + "_pkey"
+	pk := t.BareName() + "_pkey"
 	return dependentsError("constraint "+pk+" on table "+t.Name, broken, "index "+pk)
 }
 
@@ -759,7 +759,7 @@ func (e *Executor) renameConstraint(ctx context.Context, cat *catalog.Catalog, r
 		switch {
 		case !t.HasConstraint(r.From):
 			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", r.From, t.Name)
-		case r.From == t.Name+"_pkey":
+		case r.From == t.BareName()+"_pkey":
 			return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "renaming the primary key constraint is not supported")
 		case t.HasConstraint(r.To):
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", r.To, t.Name)

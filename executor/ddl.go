@@ -155,7 +155,7 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 			dropped = append(dropped, t)
 			ch.Delete = append(ch.Delete, name)
 			for _, q := range s.Sequences() {
-				if tbl, _, _ := strings.Cut(q.OwnedBy, "."); q.OwnedBy != "" && tbl == name {
+				if tbl, _, _ := catalog.SplitOwnedBy(q.OwnedBy); q.OwnedBy != "" && tbl == name {
 					ch.DeleteSequences = append(ch.DeleteSequences, q.Name)
 					owned = append(owned, q)
 				}
@@ -730,7 +730,7 @@ func ShowIndexes(t *catalog.Table) [][]sqltypes.Value {
 		return strings.Join(names, ", ")
 	}
 	rows := [][]sqltypes.Value{{
-		sqltypes.NewText(t.Name + "_pkey"), sqltypes.NewText(string(catalog.KindPrimary)), sqltypes.NewText(colList(t.PrimaryKey)),
+		sqltypes.NewText(t.BareName() + "_pkey"), sqltypes.NewText(string(catalog.KindPrimary)), sqltypes.NewText(colList(t.PrimaryKey)),
 		sqltypes.Null, sqltypes.Null, sqltypes.NewInt(int64(t.Shards)), sqltypes.NewText(string(catalog.StatePublic)),
 	}}
 	for _, ix := range t.Indexes {
@@ -814,7 +814,7 @@ func (e *Executor) Check(ctx context.Context, t *catalog.Table) ([]CheckResult, 
 			return nil, ClassifyError(err)
 		}
 	}
-	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.Name + "_pkey", Entries: rows, Expected: rows}}
+	out := []CheckResult{{Table: t.Name, Rows: rows, Index: t.BareName() + "_pkey", Entries: rows, Expected: rows}}
 	for i, ix := range t.Indexes {
 		res := CheckResult{Table: t.Name, Rows: rows, Index: ix.Name}
 		found := map[string]bool{}
@@ -887,7 +887,7 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *ir.
 		if err := s.CheckRelationName(cv.Name); err != nil {
 			return ch, err
 		}
-		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends, Owner: cv.Owner, Temp: cv.Temp}
+		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends, Owner: cv.Owner, Temp: cv.Temp, Path: cv.Path}
 		for _, c := range cv.Columns {
 			v.Columns = append(v.Columns, c.Name)
 			v.Types = append(v.Types, c.Type)

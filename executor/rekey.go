@@ -212,7 +212,7 @@ func (e *Executor) copyRows(ctx context.Context, old, future *catalog.Table) err
 		if errors.As(err, &cf) {
 			row := make([]sqltypes.Value, len(future.Columns))
 			_ = future.DecodeRow(ops[cf.Index].Attrs, row)
-			return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", future.Name+"_pkey").
+			return pgerr.New(pgerr.UniqueViolation, "could not create unique index %q", future.BareName()+"_pkey").
 				WithValues(keyDetail(future, keyCols(future.PrimaryKey), row, "Key %s is duplicated."))
 		}
 		ops, rows = ops[:0], 0

@@ -11,6 +11,8 @@ type Comment struct {
 	Column int            // COLUMN: its ordinal in Table.Columns; else -1
 	Index  string         // INDEX
 	View   *catalog.View  // VIEW
+	// Schema is SCHEMA's schema (a user schema's name).
+	Schema string
 	Text   string
 }
 
@@ -28,6 +30,10 @@ func (x *Comment) Describe() Description {
 		d.Owns = []ObjectRef{{Kind: ObjectIndex, Name: x.Index, Owner: x.Table.Owner}}
 	case x.Table != nil:
 		d.Owns = []ObjectRef{{Kind: ObjectTable, Name: x.Table.Name, Owner: x.Table.Owner}}
+	}
+	if x.Schema != "" {
+		// The session checks the schema's ownership as it applies it.
+		d.ChangesSchema = true
 	}
 	return d
 }

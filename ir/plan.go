@@ -150,6 +150,9 @@ func (x *CreateTable) Describe() Description {
 		// A temporary table needs the database's TEMP privilege, which
 		// PUBLIC holds and zproxy does not revoke.
 		d.CreatesIn = catalog.PublicSchema
+		if x != nil && x.Table != nil {
+			d.CreatesIn, _ = catalog.SplitName(x.Table.Name)
+		}
 	}
 	return d
 }
@@ -354,6 +357,9 @@ type CreateView struct {
 	Depends []string
 	// Owner is the role creating the view (the session sets it).
 	Owner string
+	// Path is the search path the view's query was bound under
+	// (catalog.View.Path).
+	Path []string
 	// Temp makes a temporary view (CREATE TEMP VIEW, or a view reading a
 	// temporary relation: ImplicitTemp, which PostgreSQL announces).
 	Temp, ImplicitTemp bool
@@ -367,7 +373,7 @@ func (*CreateView) Kind() string { return "create_view" }
 func (x *CreateView) Describe() Description {
 	d := ddl()
 	if !x.Temp {
-		d.CreatesIn = catalog.PublicSchema
+		d.CreatesIn, _ = catalog.SplitName(x.Name)
 	}
 	if x.OrReplace {
 		d.Owns = refs(ObjectView, x.Name)

@@ -29,14 +29,14 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 	}
 	cs := &CommentStatement{Object: r.toks[k].val}
 	switch cs.Object {
-	case "table", "view", "index", "column":
+	case "table", "view", "index", "column", "schema":
 	case "materialized":
 		if !r.peek(k+1, "view") {
 			return nil, r.syntaxErrorAt(k + 1)
 		}
 		cs.Object = "materialized view"
 		k++
-	case "foreign", "schema", "database", "function", "type", "domain", "sequence", "role", "constraint", "trigger", "extension":
+	case "foreign", "database", "function", "type", "domain", "sequence", "role", "constraint", "trigger", "extension":
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported", cs.Object).WithPosition(r.pos(k))
 	default:
 		return nil, r.syntaxErrorAt(k)

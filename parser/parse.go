@@ -151,6 +151,8 @@ type Statement struct {
 	// Extension is CREATE or DROP EXTENSION (extension.go); AST is nil
 	// then.
 	Extension *ExtensionStatement
+	// Schema is CREATE, ALTER or DROP SCHEMA (schema.go); AST is nil then.
+	Schema *SchemaStatement
 	// Type is a statement on user-defined types (typestmt.go).
 	Type *TypeStatement
 	// Refresh is REFRESH MATERIALIZED VIEW (matview.go); AST is nil then.
@@ -418,7 +420,7 @@ func Parse(sql string) ([]Statement, error) {
 // into one of its own descriptions (no AST: Role, Sequence, Routine ...).
 func (st *Statement) ParsedApart() bool {
 	return st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil ||
-		st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Type != nil || st.Utility != nil ||
+		st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Schema != nil || st.Type != nil || st.Utility != nil ||
 		st.Routine != nil || st.Trigger != nil || st.Refresh != nil
 }
 

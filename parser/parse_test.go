@@ -675,8 +675,9 @@ func TestSequenceStatements(t *testing.T) {
 	}{
 		{sql: `CREATE SEQUENCE s`, want: SequenceStatement{Kind: "create", Names: []string{"s"}}},
 		{sql: `CREATE SEQUENCE IF NOT EXISTS public.s AS integer INCREMENT BY -2 MINVALUE -10 NO MAXVALUE START WITH 5 CACHE 20 CYCLE OWNED BY t.id`,
-			want: SequenceStatement{Kind: "create", IfNotExists: true, Names: []string{"s"}, Options: SequenceOptions{
+			want: SequenceStatement{Kind: "create", IfNotExists: true, Names: []string{"s"}, Qualified: true, Options: SequenceOptions{
 				Type: "integer", Increment: i64(-2), Min: i64(-10), NoMax: true, Start: i64(5), Cache: i64(20), Cycle: boolp(true), OwnedBy: "t.id"}}},
+		{sql: `CREATE SEQUENCE app.s`, want: SequenceStatement{Kind: "create", Names: []string{"app.s"}, Qualified: true}},
 		{sql: `CREATE SEQUENCE s BIT_REVERSED`, want: SequenceStatement{Kind: "create", Names: []string{"s"}, Options: SequenceOptions{BitReversed: true}}},
 		{sql: `ALTER SEQUENCE IF EXISTS s RESTART WITH 7 NO CYCLE`, want: SequenceStatement{Kind: "alter", IfExists: true, Names: []string{"s"}, Options: SequenceOptions{Restart: i64(7), Cycle: boolp(false)}}},
 		{sql: `ALTER SEQUENCE s RESTART`, want: SequenceStatement{Kind: "alter", Names: []string{"s"}, Options: SequenceOptions{RestartStart: true}}},

@@ -26,6 +26,9 @@ type SequenceStatement struct {
 	Options  SequenceOptions
 	// Pos is the byte offset of the (first) sequence name, for errors.
 	Pos int
+	// Qualified: the (first) name was written with its schema, so CREATE
+	// does not choose one from search_path.
+	Qualified bool
 }
 
 // SequenceOptions are the options of CREATE/ALTER SEQUENCE and of an
@@ -85,6 +88,7 @@ func (r *rewriter) sequenceStmt() (*SequenceStatement, error) {
 		}
 		if len(st.Names) == 0 {
 			st.Pos = r.pos(k)
+			st.Qualified = next-k > 1
 		}
 		st.Names = append(st.Names, name)
 		k = next
@@ -138,13 +142,17 @@ func (r *rewriter) relationName(k int) (string, int, error) {
 	name := r.toks[k].val
 	k++
 	if r.peek(k, ".") {
-		if name != "public" {
-			return "", k, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name).WithPosition(r.pos(k - 1))
-		}
 		if k+1 >= len(r.toks) || r.toks[k+1].kind != tkIdent && r.toks[k+1].kind != tkQIdent {
 			return "", k + 1, r.syntaxErrorAt(k + 1)
 		}
-		name = r.toks[k+1].val
+		// A relation of a schema other than public is named by its key,
+		// "schema.name" (catalog/schemas.go); the binder checks the
+		// schema.
+		if name == "public" {
+			name = r.toks[k+1].val
+		} else {
+			name += "." + r.toks[k+1].val
+		}
 		k += 2
 	}
 	return name, k, nil
@@ -301,7 +309,9 @@ func (r *rewriter) sequenceOptions(k int, alter bool) (SequenceOptions, int, err
 			case len(parts) == 3 && parts[0] == "public":
 				parts = parts[1:]
 			case len(parts) == 3:
-				return o, k, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
+				// A table of a user schema is named by its key
+				// (catalog/schemas.go).
+				parts = []string{parts[0] + "." + parts[1], parts[2]}
 			case len(parts) != 2:
 				return o, k, pgerr.New(pgerr.SyntaxError, "invalid relation name in OWNED BY").WithPosition(r.pos(k - 1))
 			}

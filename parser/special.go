@@ -77,6 +77,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Routine = rs // no AST: see RoutineStatement
 		return nil, err
 	}
+	if ss, err := r.schemaStmt(); err != nil || ss != nil {
+		r.st.Schema = ss // no AST: see SchemaStatement
+		return nil, err
+	}
 	if es, err := r.extensionStmt(); err != nil || es != nil {
 		r.st.Extension = es // no AST: see ExtensionStatement
 		return nil, err

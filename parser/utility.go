@@ -478,11 +478,20 @@ func (r *rewriter) copyStmt() (*UtilityStatement, error) {
 		}
 		us.NamePos = r.pos(k)
 		k++
-		for r.peek(k, ".") { // schema-qualified: zproxy has one schema
+		if r.peek(k, ".") {
+			schema := n
 			if n, err = r.name(k + 1); err != nil {
 				return nil, err
 			}
 			k += 2
+			if r.peek(k, ".") {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented")
+			}
+			// A relation of a user schema is named by its key
+			// (catalog/schemas.go).
+			if schema != "public" && schema != "pg_catalog" {
+				n = schema + "." + n
+			}
 		}
 		c.Table = n
 		if r.peek(k, "(") {

@@ -67,7 +67,7 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			if err != nil {
 				return nil, err
 			}
-			ba.DefaultSequence = nextvalTarget(e)
+			ba.DefaultSequence = snap.Resolve(nextvalTarget(e))
 		case parser.AlterAddIdentity:
 			if err := b.bindAddIdentity(t, &ba); err != nil {
 				return nil, err
@@ -84,8 +84,8 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 // bindPrimaryKey checks a primary-key change against the table.
 func bindPrimaryKey(t *catalog.Table, a *ir.AlterAction) error {
 	hidden := len(t.PrimaryKey) == 1 && t.Columns[t.PrimaryKey[0].Column].Hidden
-	if a.DropConstraint != "" && a.DropConstraint != t.Name+"_pkey" {
-		return pgerr.New(pgerr.FeatureNotSupported, "a statement that changes the primary key may drop only the key's constraint %q", t.Name+"_pkey")
+	if a.DropConstraint != "" && a.DropConstraint != t.BareName()+"_pkey" {
+		return pgerr.New(pgerr.FeatureNotSupported, "a statement that changes the primary key may drop only the key's constraint %q", t.BareName()+"_pkey")
 	}
 	seen := map[int]bool{}
 	for _, p := range a.Key {

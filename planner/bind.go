@@ -107,6 +107,11 @@ func BindIn(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltype
 // (st.Location) and the DateStyle field order text constants are read in.
 func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type, style sqltypes.Style) (ir.Statement, []sqltypes.Type, error) {
 	loc := style.Location
+	restoreNames, err := qualifySpecial(snap, stmt)
+	defer restoreNames()
+	if err != nil {
+		return nil, nil, err
+	}
 	if stmt.Role != nil {
 		st, err := bindRole(snap, stmt.Role)
 		return st, nil, err
@@ -147,6 +152,10 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		st, err := bindTypeChange(snap, stmt.Type, loc, style)
 		return st, nil, err
 	}
+	if stmt.Schema != nil {
+		st, err := bindSchema(stmt.Schema)
+		return st, nil, err
+	}
 	if stmt.Extension != nil {
 		st, err := bindExtension(stmt.Extension)
 		return st, nil, err
@@ -171,7 +180,11 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		}
 	}
 	var st ir.Statement
-	var err error
+	restore, err := qualifyNames(snap, stmt.AST, stmt.Temp)
+	defer restore()
+	if err != nil {
+		return nil, nil, err
+	}
 	switch {
 	case stmt.CreateAs != nil:
 		st, err = b.bindCreateTableAs(stmt.AST)

@@ -20,10 +20,31 @@ func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*ir.Comme
 		}
 		col, name = name[len(name)-1], name[:len(name)-1]
 	}
-	if len(name) == 2 && name[0] != "public" || len(name) > 2 {
+	if cs.Object == "schema" {
+		if len(name) != 1 {
+			return nil, pgerr.New(pgerr.SyntaxError, "schema name can not be qualified").WithPosition(cs.Pos)
+		}
+		if _, ok := snap.Schema(name[0]); !ok {
+			if name[0] == catalog.PublicSchema || name[0] == "pg_catalog" || name[0] == "information_schema" {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON SCHEMA %s is not supported (the schema is built into zproxy)", name[0])
+			}
+			return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name[0])
+		}
+		c.Schema = name[0]
+		return c, nil
+	}
+	if len(name) > 2 || len(name) == 2 && name[0] != "public" && !snap.HasSchema(name[0]) {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", strings.Join(name, ".")).WithPosition(cs.Pos)
 	}
+	// A relation of a user schema is found by its key; an unqualified
+	// name through search_path (catalog/schemas.go).
 	rel := name[len(name)-1]
+	if len(name) == 2 {
+		rel = catalog.QualifiedKey(name[0], rel)
+	}
+	if cs.Object != "index" {
+		rel = snap.Resolve(rel)
+	}
 	switch cs.Object {
 	case "view":
 		v, ok := snap.StoredView(rel)

@@ -214,7 +214,7 @@ func (b *Binder) uniqueIndex(t *catalog.Table, name string, cols []string, nnd b
 	}
 	switch {
 	case name == "":
-		name = chooseName(t.Name+"_"+strings.Join(cols, "_"), "key", b.nameTaken(t, true))
+		name = chooseName(t.BareName()+"_"+strings.Join(cols, "_"), "key", b.nameTaken(t, true))
 	case t.Index(name) != nil || b.snap.HasRelation(name) || name == t.Name:
 		return nil, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", name)
 	case b.nameTaken(t, true)(name):
@@ -255,7 +255,14 @@ func (b *Binder) newForeignKey(t *catalog.Table, name string, cols []string, ref
 	}
 	parent := t
 	if fk.RefTable != t.Name {
-		p, err := b.snap.Table(fk.RefTable)
+		snap := b.snap
+		if ref.Table.Schema.L == catalog.PublicSchema {
+			snap = snap.Permanent() // public's relations by their bare keys
+		}
+		p, err := snap.Table(fk.RefTable)
+		if err == nil {
+			fk.RefTable = p.Name // its key
+		}
 		if err != nil {
 			if _, isView := b.snap.StoredView(fk.RefTable); isView {
 				return nil, pgerr.New(pgerr.WrongObjectType, "referenced relation %q is not a table", fk.RefTable)
@@ -300,7 +307,7 @@ func (b *Binder) newForeignKey(t *catalog.Table, name string, cols []string, ref
 		for _, c := range fk.Columns {
 			names = append(names, t.Columns[c].Name)
 		}
-		name = chooseName(t.Name+"_"+strings.Join(names, "_"), "fkey", b.nameTaken(t, false))
+		name = chooseName(t.BareName()+"_"+strings.Join(names, "_"), "fkey", b.nameTaken(t, false))
 	} else if b.nameTaken(t, false)(name) {
 		return nil, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, t.Name)
 	}

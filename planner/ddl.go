@@ -167,6 +167,19 @@ func (b *Binder) newTable(schema, name string) (*catalog.Table, error) {
 	case temp && schema != "":
 		return nil, pgerr.New(pgerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
 	default:
+		// A relation of a user schema is keyed "schema.name"; an
+		// unqualified one goes to the search path's first schema
+		// (catalog/schemas.go).
+		switch {
+		case schema != "" && schema != catalog.PublicSchema && b.snap.HasSchema(schema):
+			name, schema = catalog.QualifiedKey(schema, name), ""
+		case schema == "" && !strings.Contains(name, "."):
+			key, err := b.snap.CreationKey(name)
+			if err != nil {
+				return nil, err
+			}
+			name = key
+		}
 		if err := creationSchema(schema, name); err != nil {
 			return nil, err
 		}
@@ -352,7 +365,7 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 	if name == "" {
 		// PostgreSQL's ChooseIndexName: table_key1_key2_idx, numbered
 		// when taken.
-		name = chooseName(strings.Join(append([]string{t.Name}, uniqueKeyNames(keyNames)...), "_"), "idx", b.nameTaken(t, true))
+		name = chooseName(strings.Join(append([]string{t.BareName()}, uniqueKeyNames(keyNames)...), "_"), "idx", b.nameTaken(t, true))
 		ix.Name = name
 	}
 	if err := b.bindIndexPredicate(t, ix); err != nil {

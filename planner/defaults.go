@@ -119,12 +119,14 @@ func (v *defaultChecker) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error) {
 	var seqs []*catalog.Sequence
 	taken := map[string]bool{}
+	// The sequence goes to the table's schema, named from the table's
+	// name in it.
+	schema, bare := catalog.SplitName(t.Name)
 	seqName := func(col string) string {
-		base := sqltypes.TruncateIdent(t.Name+"_"+col, 59) + "_seq"
-		name := base
+		name := catalog.QualifiedKey(schema, sqltypes.TruncateIdent(bare+"_"+col, 59)+"_seq")
 		for i := 1; b.snap.HasRelation(name) || taken[name] || name == t.Name; i++ {
 			suffix := fmt.Sprint(i)
-			name = sqltypes.TruncateIdent(t.Name+"_"+col, 59-len(suffix)) + "_seq" + suffix
+			name = catalog.QualifiedKey(schema, sqltypes.TruncateIdent(bare+"_"+col, 59-len(suffix))+"_seq"+suffix)
 		}
 		taken[name] = true
 		return name
@@ -171,7 +173,7 @@ func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error)
 			if err := owned(parser.SequenceOptions{Type: ext.Serial}); err != nil {
 				return nil, err
 			}
-			c.Default = "nextval(" + quoteText(sqltypes.QuoteIdent(c.Sequence)) + "::regclass)"
+			c.Default = "nextval(" + quoteText(catalog.QuoteKey(c.Sequence)) + "::regclass)"
 		case ext.Identity != nil:
 			typeName := map[sqltypes.TypeID]string{sqltypes.Int2: "smallint", sqltypes.Int4: "integer", sqltypes.Int8: "bigint"}[c.Type.ID]
 			if typeName == "" {
@@ -198,7 +200,7 @@ func (b *Binder) columnGenerators(t *catalog.Table) ([]*catalog.Sequence, error)
 			}
 			c.Default = ext.Default
 			if seq := nextvalTarget(e); seq != "" {
-				c.Sequence = seq
+				c.Sequence = b.snap.Resolve(seq)
 			}
 		}
 	}
@@ -235,6 +237,10 @@ func relationNameText(s string) (string, error) {
 	s = strings.TrimPrefix(s, "public.")
 	if strings.HasPrefix(s, `"`) && strings.HasSuffix(s, `"`) && len(s) >= 2 {
 		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`), nil
+	}
+	if schema, name, ok := strings.Cut(s, "."); ok && !strings.ContainsAny(name, `."`) && !strings.Contains(schema, `"`) {
+		// A sequence of a user schema, named by its key (schemas.go).
+		return catalog.QualifiedKey(strings.ToLower(schema), strings.ToLower(name)), nil
 	}
 	if strings.ContainsAny(s, `."`) {
 		return "", pgerr.New(pgerr.InvalidName, "invalid name syntax")

@@ -27,6 +27,9 @@ func (b *Binder) targetTable(refs *ast.TableRefsClause) (*catalog.Table, string,
 	if err != nil {
 		return nil, "", err
 	}
+	// A relation of a user schema is named by its key "schema.name"
+	// (schemas.go); its default alias is the name in the schema.
+	_, alias = catalog.SplitName(alias)
 	if ts.AsName.O != "" {
 		alias = ts.AsName.O
 	}
@@ -560,7 +563,7 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 		}
 		seen[c.Name] = true
 	}
-	cv := &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps, Temp: b.stmt.Temp}
+	cv := &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps, Temp: b.stmt.Temp, Path: b.storedPath()}
 	if !cv.Temp {
 		// A view reading a temporary relation is temporary itself, as
 		// PostgreSQL makes it (with a NOTICE the session sends).

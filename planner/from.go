@@ -315,7 +315,10 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 	switch src := ts.Source.(type) {
 	case *ast.TableName:
 		if alias == "" {
-			alias = src.Name.O
+			// A relation of a user schema is named by its key
+			// "schema.name" (schemas.go); its default alias is the
+			// name in the schema.
+			_, alias = catalog.SplitName(src.Name.O)
 		}
 		rel, err := b.bindTableName(src, sc, alias)
 		if err != nil {
@@ -490,7 +493,7 @@ func (b *Binder) bindView(v *catalog.View) (ir.Rel, error) {
 		b.checkAs = v.Owner
 	}
 	defer func() { b.stmt, b.checkAs = saved, savedAs; b.viewDepth-- }()
-	rel, err := b.bindQuery(stmts[0].AST, env{})
+	rel, err := b.bindStored(v.Path, stmts[0].AST, func() (ir.Rel, error) { return b.bindQuery(stmts[0].AST, env{}) })
 	if err != nil {
 		return nil, err
 	}

@@ -40,10 +40,14 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, 
 	}
 	object := func(name string) (ir.GrantObject, error) {
 		if schema, rest, ok := strings.Cut(name, "."); ok {
-			if schema != catalog.PublicSchema {
+			switch {
+			case schema == catalog.PublicSchema:
+				name = rest
+			case !snap.HasSchema(schema):
 				return ir.GrantObject{}, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 			}
-			name = rest
+			// A relation of a user schema is found by its key
+			// (catalog/schemas.go).
 		}
 		if rs.Object == "sequence" {
 			q, ok := snap.Sequence(name)
@@ -71,27 +75,42 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, 
 	switch {
 	case rs.Object == "schema":
 		for _, name := range rs.Tables {
-			if name != catalog.PublicSchema {
+			owner := ""
+			if sc, ok := snap.Schema(name); ok {
+				owner = sc.Owner
+			} else if name != catalog.PublicSchema {
 				return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", name)
 			}
-			objects = append(objects, ir.GrantObject{Kind: catalog.KindSchema, Name: name})
+			objects = append(objects, ir.GrantObject{Kind: catalog.KindSchema, Name: name, Owner: owner})
 		}
 	case len(rs.Schemas) > 0:
+		// The relations of the schema: keys "schema.name", or bare in
+		// public (catalog/schemas.go).
+		in := func(schema, key string, temp bool) bool {
+			sc, _ := catalog.SplitName(key)
+			return sc == schema && !temp
+		}
 		for _, schema := range rs.Schemas {
-			if schema != catalog.PublicSchema {
+			if !snap.HasSchema(schema) {
 				return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 			}
 			if rs.Object == "sequence" {
 				for _, q := range snap.Sequences() {
-					objects = append(objects, ir.GrantObject{Kind: catalog.KindSequence, ID: q.ID, Name: q.Name, Owner: q.Owner})
+					if in(schema, q.Name, q.Temp) {
+						objects = append(objects, ir.GrantObject{Kind: catalog.KindSequence, ID: q.ID, Name: q.Name, Owner: q.Owner})
+					}
 				}
 				continue
 			}
 			for _, t := range snap.Tables() {
-				objects = append(objects, ir.GrantObject{Kind: catalog.KindTable, ID: t.ID, Name: t.Name, Owner: t.Owner})
+				if in(schema, t.Name, t.Temp) {
+					objects = append(objects, ir.GrantObject{Kind: catalog.KindTable, ID: t.ID, Name: t.Name, Owner: t.Owner})
+				}
 			}
 			for _, v := range snap.Views() {
-				objects = append(objects, ir.GrantObject{Kind: catalog.KindView, ID: v.ID, Name: v.Name, Owner: v.Owner})
+				if in(schema, v.Name, v.Temp) {
+					objects = append(objects, ir.GrantObject{Kind: catalog.KindView, ID: v.ID, Name: v.Name, Owner: v.Owner})
+				}
 			}
 		}
 	default:

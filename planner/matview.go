@@ -28,7 +28,7 @@ func (b *Binder) matviewQuery(t *catalog.Table) error {
 			return unsupported("materialized views must not use temporary tables or views")
 		}
 	}
-	t.Matview = &catalog.Matview{SQL: b.stmt.CreateAs.Query, Depends: b.deps, Populated: !b.stmt.CreateAs.NoData}
+	t.Matview = &catalog.Matview{SQL: b.stmt.CreateAs.Query, Depends: b.deps, Populated: !b.stmt.CreateAs.NoData, Path: b.storedPath()}
 	return nil
 }
 
@@ -69,7 +69,7 @@ func (b *Binder) bindRefresh(rs *parser.RefreshStatement) (ir.Statement, error) 
 		b.checkAs = t.Owner
 	}
 	defer func() { b.stmt, b.checkAs = saved, savedAs }()
-	plan, err := b.bindQuery(stmts[0].AST, env{})
+	plan, err := b.bindStored(t.Matview.Path, stmts[0].AST, func() (ir.Rel, error) { return b.bindQuery(stmts[0].AST, env{}) })
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,6 @@
 package planner
 
 import (
-	"strings"
-
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
@@ -34,7 +32,7 @@ func checkOwner(snap *catalog.Snapshot, owned string) error {
 	if owned == "" || owned == "none" {
 		return nil
 	}
-	tbl, col, _ := strings.Cut(owned, ".")
+	tbl, col, _ := catalog.SplitOwnedBy(owned)
 	t, err := snap.Table(tbl)
 	if err != nil {
 		return err

@@ -133,7 +133,7 @@ func (b *Binder) updatableView(v *catalog.View, depth int) (*viewWrite, error) {
 	}
 	alias, _, _ := parser.SplitAlias(ts.AsName.O)
 	if alias == "" {
-		alias = tn.Name.O
+		_, alias = catalog.SplitName(tn.Name.O)
 	}
 
 	// Its columns and WHERE, bound over that row.

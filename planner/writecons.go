@@ -55,7 +55,7 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 			fk := &cur.ForeignKeys[i]
 			parent := cur
 			if fk.RefTable != cur.Name {
-				p, err := b.snap.Table(fk.RefTable)
+				p, err := b.snap.TableByKey(fk.RefTable)
 				if err != nil {
 					return nil, err
 				}
@@ -133,7 +133,7 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 // arbiter (DO NOTHING; the rewriter requires a target for DO UPDATE).
 func (b *Binder) conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*catalog.Index, error) {
 	if oc.Constraint != "" {
-		if oc.Constraint == t.Name+"_pkey" && !t.Columns[t.PrimaryKey[0].Column].Hidden {
+		if oc.Constraint == t.BareName()+"_pkey" && !t.Columns[t.PrimaryKey[0].Column].Hidden {
 			return []*catalog.Index{nil}, nil
 		}
 		if ix := t.Index(oc.Constraint); ix != nil && ix.Unique && ix.Constraint {

@@ -144,6 +144,12 @@ func (s *Session) checkPrivileges(ctx context.Context, bound ir.Statement) error
 		if role == user && super {
 			continue
 		}
+		// A relation of a user schema needs USAGE on the schema, as
+		// PostgreSQL checks when it looks the name up (so not for the
+		// relations a view reads, found when the view was created).
+		if sc, _ := catalog.SplitName(p.Name()); p.CheckAs == "" && sc != catalog.PublicSchema && snap.SchemaPrivileges(role, sc)&catalog.PrivUsage == 0 {
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", sc)
+		}
 		if err := checkRelPermission(snap, role, p); err != nil {
 			return err
 		}
@@ -182,7 +188,8 @@ func checkRelPermission(snap *catalog.Snapshot, role string, p *ir.RelPermission
 	if p.View == nil && p.Table.IsMatview() {
 		noun = p.Table.KindName()
 	}
-	denied := pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", noun, p.Name())
+	_, name := catalog.SplitName(p.Name()) // as PostgreSQL, unqualified
+	denied := pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", noun, name)
 	if missing&^(catalog.PrivSelect|catalog.PrivInsert|catalog.PrivUpdate) != 0 {
 		return denied
 	}

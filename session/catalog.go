@@ -289,6 +289,18 @@ func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (
 		}
 	}
 	_, err := cat.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		if c.Schema != "" {
+			sc, ok := snap.Schema(c.Schema)
+			if !ok {
+				return catalog.Change{}, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", c.Schema)
+			}
+			if !s.isSuperuser(snap) && !snap.IsMemberOf(s.params.User, sc.Owner) {
+				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", sc.Name)
+			}
+			n := *sc
+			n.Comment = c.Text
+			return catalog.Change{PutSchemas: []*catalog.Schema{&n}}, nil
+		}
 		if c.View != nil {
 			v, ok := snap.StoredView(c.View.Name)
 			if !ok {

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -80,7 +79,7 @@ func (st *statement) runAlterOwner(ctx context.Context, x *ir.AlterOwner, env *r
 			nt.Owner = role
 			ch.Put = append(ch.Put, nt)
 			for _, q := range snap.Sequences() {
-				if owned, _, ok := strings.Cut(q.OwnedBy, "."); ok && owned == t.Name {
+				if owned, _, ok := catalog.SplitOwnedBy(q.OwnedBy); ok && owned == t.Name {
 					nq := *q
 					nq.Owner = role
 					ch.PutSequences = append(ch.PutSequences, &nq)

@@ -246,7 +246,7 @@ func (s *Session) grant(ctx context.Context, x *ir.Grant) error {
 				// Dropped since the statement was bound.
 				return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", o.Name)
 			}
-			if s.isSuperuser(snap) || o.Kind != catalog.KindSchema && o.Owner == user {
+			if s.isSuperuser(snap) || o.Owner != "" && o.Owner == user {
 				objects = append(objects, o)
 				continue
 			}
@@ -350,7 +350,7 @@ func setPrivilege[K comparable](m map[K]catalog.Privilege, k K, p catalog.Privil
 func grantObjectLive(snap *catalog.Snapshot, o ir.GrantObject) bool {
 	switch o.Kind {
 	case catalog.KindSchema:
-		return true
+		return snap.HasSchema(o.Name)
 	case catalog.KindView:
 		v, ok := snap.StoredView(o.Name)
 		return ok && v.ID == o.ID

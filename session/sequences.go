@@ -40,6 +40,9 @@ func (q *sessionSequences) lookup(text string) (*catalog.Sequence, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sc, _ := catalog.SplitName(name); !snap.HasSchema(sc) {
+		return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", sc)
+	}
 	seq, ok := snap.Sequence(name)
 	if !ok {
 		if snap.HasRelation(name) {
@@ -99,7 +102,9 @@ func relationNameOf(text string) (string, error) {
 	case len(parts) == 2 && parts[0] == "public":
 		return parts[1], nil
 	case len(parts) == 2:
-		return "", pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", parts[0])
+		// A relation of a user schema is keyed "schema.name"
+		// (catalog/schemas.go); lookup checks the schema.
+		return catalog.QualifiedKey(parts[0], parts[1]), nil
 	}
 	return "", pgerr.New(pgerr.InvalidName, "improper relation name (too many dotted names): %s", text)
 }
@@ -126,7 +131,7 @@ func (q *sessionSequences) require(seq *catalog.Sequence, any catalog.Privilege)
 // values (PostgreSQL draws those without checking the sequence's
 // privileges; a SERIAL's default is an ordinary nextval call).
 func identitySequence(snap *catalog.Snapshot, seq *catalog.Sequence) bool {
-	table, column, ok := strings.Cut(seq.OwnedBy, ".")
+	table, column, ok := catalog.SplitOwnedBy(seq.OwnedBy)
 	if !ok {
 		return false
 	}

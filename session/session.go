@@ -67,6 +67,8 @@ type Session struct {
 	explained *stmtstats.Store
 	// temp is the session's temporary objects (temp.go).
 	temp tempState
+	// pathCache is the last snapshot laid under search_path (schemas.go).
+	pathCache pathState
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -721,6 +723,7 @@ func init() {
 	runs((*statement).runComment)
 	runs((*statement).runAnalyze)
 	runs((*statement).runExtension)
+	runs((*statement).runSchemaChange)
 }
 
 // runQuery runs Query.

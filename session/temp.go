@@ -255,7 +255,7 @@ func (s *Session) latest(ctx context.Context) (*catalog.Snapshot, error) {
 func (s *Session) withTemp(ctx context.Context, main *catalog.Snapshot) (*catalog.Snapshot, error) {
 	ts := &s.temp
 	if ts.cat == nil {
-		return main, nil
+		return s.withPath(main), nil
 	}
 	temp, err := ts.cat.Snapshot(ctx)
 	if err != nil {
@@ -264,7 +264,7 @@ func (s *Session) withTemp(ctx context.Context, main *catalog.Snapshot) (*catalo
 	if ts.merged == nil || ts.main != main || ts.temp != temp {
 		ts.merged, ts.main, ts.temp = main.WithTemp(temp), main, temp
 	}
-	return ts.merged, nil
+	return s.withPath(ts.merged), nil
 }
 
 // tempCatalog returns the session's catalog of temporary objects, opening

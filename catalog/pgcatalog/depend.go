@@ -1,7 +1,7 @@
 package pgcatalog
 
 import (
-	"strings"
+	"github.com/zproxy/zproxy/catalog"
 )
 
 // Dependencies between user objects, as PostgreSQL records them in
@@ -40,7 +40,7 @@ func init() {
 					def := ObjectOID(t.ID, slotAttrDef+uint32(c.ordinal))
 					dep(pgAttrdefOID, def, 0, pgClassOID, o.oid, attnum(t, c.ordinal), 'a')
 					if seqName := t.Columns[c.ordinal].Sequence; seqName != "" {
-						if q := os.lookup(seqName); q != nil && q.seq != nil {
+						if q := os.keys[seqName]; q != nil && q.seq != nil {
 							dep(pgAttrdefOID, def, 0, pgClassOID, q.oid, 0, 'n')
 						}
 					}
@@ -48,8 +48,8 @@ func init() {
 			case o.isIndex() && o.index != nil:
 				dep(pgClassOID, o.oid, 0, pgClassOID, ObjectOID(o.table.ID, 0), 0, 'a')
 			case o.seq != nil && o.seq.OwnedBy != "":
-				table, column, _ := strings.Cut(o.seq.OwnedBy, ".")
-				owner := os.lookup(table)
+				table, column, _ := catalog.SplitOwnedBy(o.seq.OwnedBy)
+				owner := os.keys[table]
 				if owner == nil || owner.table == nil {
 					continue
 				}
@@ -66,7 +66,7 @@ func init() {
 			if rule := o.rule(); rule != 0 {
 				dep(pgRewriteOID, rule, 0, pgClassOID, o.oid, 0, 'i')
 				for _, name := range o.dependsOn() {
-					if r := os.lookup(name); r != nil && r.oid != o.oid {
+					if r := os.keys[name]; r != nil && r.oid != o.oid {
 						dep(pgRewriteOID, rule, 0, pgClassOID, r.oid, 0, 'n')
 					}
 				}

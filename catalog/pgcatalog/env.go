@@ -147,7 +147,10 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 	switch t.ID {
 	case sqltypes.RegClass:
 		if o := e.objects().byOID[oid]; o != nil {
-			return sqltypes.QuoteIdent(o.name)
+			if o.ns == NamespaceCatalog {
+				return sqltypes.QuoteIdent(o.name)
+			}
+			return e.relationName(o)
 		}
 	case sqltypes.RegType:
 		if ty, ok := e.typeByOID(oid); ok {

@@ -276,8 +276,8 @@ func init() {
 					continue
 				}
 				fk := &t.ForeignKeys[i]
-				ref := e.objects().lookup(fk.RefTable)
-				if ref == nil || ref.table == nil {
+				ref := e.objects().tableByKey(fk.RefTable, t.Temp)
+				if ref == nil {
 					return sqltypes.Null, nil
 				}
 				return textV(foreignKeyDef(t, ref.table, fk, e.relationName(ref))), nil
@@ -385,6 +385,16 @@ func init() {
 				}
 			}
 			return sqltypes.Null, nil
+		} else if len(a) > 1 && a[1].S == "pg_namespace" {
+			if uint32(a[0].I) == NamespacePublic {
+				return textV("standard public schema"), nil
+			}
+			for _, sc := range e.schemas() {
+				if schemaOID(e.Snap, sc.Name) == uint32(a[0].I) && sc.Comment != "" {
+					return textV(sc.Comment), nil
+				}
+			}
+			return sqltypes.Null, nil
 		} else if len(a) > 1 && a[1].S != "pg_class" {
 			return sqltypes.Null, nil // only relations and extensions have comments
 		}
@@ -482,8 +492,36 @@ func init() {
 	for _, n := range []string{"current_user", "session_user", "user", "current_role"} {
 		Register(n, user)
 	}
-	Register("current_schemas", fn("", []Param{boolP}, sqltypes.ArrayOf(sqltypes.TypeName), Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		names := []sqltypes.Value{nameV("public")}
+	// The schemas of the search path that exist (the session's snapshot
+	// carries them once the catalog has a user schema; public alone
+	// before).
+	pathSchemas := func(ctx *Context) []string {
+		if e := envOf(ctx); e != nil && e.Snap != nil {
+			if path, ok := e.Snap.SearchPath(); ok {
+				return path
+			}
+		}
+		return []string{"public"}
+	}
+	Register("current_schema", fn("", nil, sqltypes.TypeName, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+		if p := pathSchemas(ctx); len(p) > 0 {
+			return nameV(p[0]), nil
+		}
+		return sqltypes.Null, nil
+	}))
+	Register("current_schemas", fn("", []Param{boolP}, sqltypes.ArrayOf(sqltypes.TypeName), Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		var names []sqltypes.Value
+		path := pathSchemas(ctx)
+		if len(path) == 0 {
+			// pg_dump writes the path current_schemas(false) reports
+			// under its empty search_path into the dump; zproxy keeps a
+			// view's query as written, unqualified, so the dump sets
+			// public, as before schemas existed (README: schemas).
+			path = []string{catalog.PublicSchema}
+		}
+		for _, n := range path {
+			names = append(names, nameV(n))
+		}
 		if a[0].Bool() {
 			names = append([]sqltypes.Value{nameV("pg_catalog")}, names...)
 		}
@@ -577,13 +615,18 @@ func init() {
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		_, table := splitQualified(a[0].S)
-		if e.objects().lookup(a[0].S) == nil {
+		o := e.objects().lookup(a[0].S)
+		if o == nil {
 			return sqltypes.Null, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a[0].S)
+		}
+		table := o.name
+		if o.table != nil {
+			table = o.table.Name // its key, which OwnedBy names
 		}
 		for _, q := range e.Snap.Sequences() {
 			if q.OwnedBy == table+"."+a[1].S {
-				return textV("public." + sqltypes.QuoteIdent(q.Name)), nil
+				sc, name := catalog.SplitName(q.Name)
+				return textV(sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(name)), nil
 			}
 		}
 		return sqltypes.Null, nil
@@ -930,13 +973,16 @@ type privilegeKind struct {
 
 var privilegeKinds = []privilegeKind{
 	{fn: "has_schema_privilege", valid: []string{"CREATE", "USAGE"},
-		byName: func(_ *Env, name string) (string, error) {
+		byName: func(e *Env, name string) (string, error) {
+			if _, user := e.Snap.Schema(name); user {
+				return name, nil
+			}
 			oid, err := namespaceOID(name)
 			return namespaceName(oid), err
 		},
 		byOID: func(_ *Env, oid uint32) (string, bool) { n := namespaceName(oid); return n, n != "" },
 		holds: func(e *Env, role, schema, p string) bool {
-			if schema != "public" {
+			if _, user := e.Snap.Schema(schema); !user && schema != "public" {
 				// pg_catalog, information_schema and pg_toast: USAGE to
 				// PUBLIC, as their nspacl says; a session's temporary
 				// schemas are its own.

@@ -23,6 +23,11 @@ func init() {
 		for _, n := range namespaces {
 			out = append(out, &isSchemataRow{CatalogName: nameV(e.database()), SchemaName: nameV(n.name), SchemaOwner: nameV(BootstrapRole)})
 		}
+		if e.Snap != nil {
+			for _, sc := range e.Snap.Schemas() {
+				out = append(out, &isSchemataRow{CatalogName: nameV(e.database()), SchemaName: nameV(sc.Name), SchemaOwner: nameV(sc.Owner)})
+			}
+		}
 		return out
 	})
 	generate("information_schema.tables", func(e *Env) []row {
@@ -63,7 +68,7 @@ func init() {
 				continue
 			}
 			def, _ := e.viewDefinition(o, false)
-			out = append(out, &isViewsRow{TableCatalog: nameV(e.database()), TableSchema: nameV("public"), TableName: nameV(o.name),
+			out = append(out, &isViewsRow{TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name),
 				ViewDefinition: textV(def), CheckOption: textV("NONE"), IsUpdatable: textV("NO"),
 				IsInsertableInto: textV("NO"), IsTriggerUpdatable: textV("NO"), IsTriggerDeletable: textV("NO"),
 				IsTriggerInsertableInto: textV("NO")})
@@ -81,7 +86,7 @@ func init() {
 				for _, k := range t.PrimaryKey {
 					cols = append(cols, t.Columns[k.Column].Name)
 				}
-				fn(tableConstraint{o: o, name: t.Name + "_pkey", kind: "PRIMARY KEY", cols: cols})
+				fn(tableConstraint{o: o, name: t.BareName() + "_pkey", kind: "PRIMARY KEY", cols: cols})
 			}
 			for _, c := range t.Checks {
 				name := c.Name
@@ -101,7 +106,7 @@ func init() {
 			}
 			for i := range t.ForeignKeys {
 				fk := &t.ForeignKeys[i]
-				ref, err := e.Snap.Table(fk.RefTable)
+				ref, err := e.Snap.TableByKey(fk.RefTable)
 				if err != nil {
 					continue
 				}
@@ -119,8 +124,8 @@ func init() {
 	generate("information_schema.table_constraints", func(e *Env) []row {
 		var out []row
 		add := func(o *object, name, kind string, deferrable, deferred bool, nullsDistinct sqltypes.Value) {
-			out = append(out, &isTableConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"), ConstraintName: nameV(name),
-				TableCatalog: nameV(e.database()), TableSchema: nameV("public"), TableName: nameV(o.name), ConstraintType: textV(kind),
+			out = append(out, &isTableConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(namespaceName(o.ns)), ConstraintName: nameV(name),
+				TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name), ConstraintType: textV(kind),
 				IsDeferrable: yesNo(deferrable), InitiallyDeferred: yesNo(deferred), Enforced: textV("YES"), NullsDistinct: nullsDistinct})
 		}
 		constraints(e, func(c tableConstraint) {
@@ -141,8 +146,8 @@ func init() {
 		var out []row
 		constraints(e, func(c tableConstraint) {
 			for i, col := range c.cols {
-				r := &isKeyColumnUsageRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
-					ConstraintName: nameV(c.name), TableCatalog: nameV(e.database()), TableSchema: nameV("public"),
+				r := &isKeyColumnUsageRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(namespaceName(c.o.ns)),
+					ConstraintName: nameV(c.name), TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(c.o.ns)),
 					TableName: nameV(c.o.name), ColumnName: nameV(col), OrdinalPosition: intV(int64(i + 1))}
 				if c.fk != nil {
 					// The position of the referenced column in the key it
@@ -165,14 +170,17 @@ func init() {
 		constraints(e, func(c tableConstraint) {
 			// A foreign key uses the columns it references, as in
 			// PostgreSQL; the other constraints their own.
-			table, cols := c.o.name, c.cols
+			schema, table, cols := namespaceName(c.o.ns), c.o.name, c.cols
 			if c.fk != nil {
-				table, cols = c.refTable.Name, c.refCols
+				table, cols = c.refTable.BareName(), c.refCols
+				if sc, _ := catalog.SplitName(c.refTable.Name); !c.refTable.Temp {
+					schema = sc
+				}
 			}
 			for _, col := range cols {
-				out = append(out, &isConstraintColumnUsageRow{TableCatalog: nameV(e.database()), TableSchema: nameV("public"),
+				out = append(out, &isConstraintColumnUsageRow{TableCatalog: nameV(e.database()), TableSchema: nameV(schema),
 					TableName: nameV(table), ColumnName: nameV(col), ConstraintCatalog: nameV(e.database()),
-					ConstraintSchema: nameV("public"), ConstraintName: nameV(c.name)})
+					ConstraintSchema: nameV(namespaceName(c.o.ns)), ConstraintName: nameV(c.name)})
 			}
 		})
 		return out
@@ -183,7 +191,7 @@ func init() {
 			if c.fk == nil {
 				return
 			}
-			unique := c.refTable.Name + "_pkey"
+			unique := c.refTable.BareName() + "_pkey"
 			if ix, _, ok := c.refTable.KeyFor(c.fk.RefColumns); ok && ix != nil {
 				unique = ix.Name
 			}
@@ -197,8 +205,9 @@ func init() {
 				}
 				return string(a)
 			}
-			out = append(out, &isReferentialConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
-				ConstraintName: nameV(c.name), UniqueConstraintCatalog: nameV(e.database()), UniqueConstraintSchema: nameV("public"),
+			refSchema, _ := catalog.SplitName(c.refTable.Name)
+			out = append(out, &isReferentialConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(namespaceName(c.o.ns)),
+				ConstraintName: nameV(c.name), UniqueConstraintCatalog: nameV(e.database()), UniqueConstraintSchema: nameV(refSchema),
 				UniqueConstraintName: nameV(unique), MatchOption: textV(match), UpdateRule: textV(rule(c.fk.OnUpdate)), DeleteRule: textV(rule(c.fk.OnDelete))})
 		})
 		return out
@@ -214,12 +223,12 @@ func init() {
 				if name == "" {
 					name = o.name + "_check"
 				}
-				out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
+				out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(namespaceName(o.ns)),
 					ConstraintName: nameV(name), CheckClause: textV("(" + c.SQL + ")")})
 			}
 		}
-		notNulls(e, func(_ *object, name, col string) {
-			out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
+		notNulls(e, func(o *object, name, col string) {
+			out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(namespaceName(o.ns)),
 				ConstraintName: nameV(name), CheckClause: textV(sqltypes.QuoteIdent(col) + " IS NOT NULL")})
 		})
 		return append(out, e.domainCheckConstraints()...)
@@ -243,7 +252,7 @@ func init() {
 		for _, o := range e.objects().list {
 			if q := o.seq; q != nil {
 				t := seqType(q)
-				out = append(out, &isSequencesRow{SequenceCatalog: nameV(e.database()), SequenceSchema: nameV("public"), SequenceName: nameV(q.Name),
+				out = append(out, &isSequencesRow{SequenceCatalog: nameV(e.database()), SequenceSchema: nameV(namespaceName(o.ns)), SequenceName: nameV(o.name),
 					DataType: textV(t.String()), NumericPrecision: intV(int64(numericPrecision(t))), NumericPrecisionRadix: intV(2),
 					NumericScale: intV(0), StartValue: textV(itoa(q.Start)), MinimumValue: textV(itoa(q.Min)),
 					MaximumValue: textV(itoa(q.Max)), Increment: textV(itoa(q.Increment)), CycleOption: yesNo(q.Cycle)})

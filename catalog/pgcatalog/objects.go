@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -101,6 +102,34 @@ func RoleOID(name string) uint32 {
 	return 1<<31 | h.Sum32()&(1<<31-1)
 }
 
+// userSchemaNames maps the OIDs of user schemas (ObjectOID of their IDs,
+// which no other schema ever gets) to their names as last seen, for
+// namespaceName, which has no snapshot to ask.
+var userSchemaNames sync.Map
+
+// schemaOID is the OID of a schema relations are in: public's, or a user
+// schema's (recorded for namespaceName).
+func schemaOID(snap *catalog.Snapshot, name string) uint32 {
+	if name == catalog.PublicSchema {
+		return NamespacePublic
+	}
+	sc, ok := snap.Schema(name)
+	if !ok {
+		return NamespacePublic
+	}
+	oid := ObjectOID(sc.ID, 0)
+	userSchemaNames.Store(oid, sc.Name)
+	return oid
+}
+
+// schemas are the user schemas of the statement's snapshot.
+func (e *Env) schemas() []*catalog.Schema {
+	if e.Snap == nil {
+		return nil
+	}
+	return e.Snap.Schemas()
+}
+
 type namespace struct {
 	oid  uint32
 	name string
@@ -115,6 +144,9 @@ func namespaceName(oid uint32) string {
 		if n.oid == oid {
 			return n.name
 		}
+	}
+	if n, ok := userSchemaNames.Load(oid); ok {
+		return n.(string)
 	}
 	if n, toast, ok := tempNamespaceNum(oid); ok {
 		if toast {
@@ -261,6 +293,12 @@ type objects struct {
 	byName map[string][]*object // name → objects of that name (by schema order)
 	// tempNS is the OID of the session's temporary schema, 0 if none.
 	tempNS uint32
+	// keys finds a stored relation by its catalog key (catalog/schemas.go),
+	// whatever the search path: descriptors name relations by key.
+	keys map[string]*object
+	// path is the search path's schemas (pg_catalog first), nil for the
+	// default one (searchPath) when the catalog has no user schema.
+	path []uint32
 }
 
 var (
@@ -284,10 +322,25 @@ func (e *Env) objects() *objects {
 
 func buildObjects(snap *catalog.Snapshot) *objects {
 	out := &objects{byOID: map[uint32]*object{}, byName: map[string][]*object{}}
+	out.keys = map[string]*object{}
 	add := func(o *object) {
 		out.list = append(out.list, o)
 		out.byOID[o.oid] = o
 		out.byName[o.name] = append(out.byName[o.name], o)
+		key := ""
+		switch {
+		case (o.kind == 'r' || o.kind == 'm') && o.table != nil && o.rel == nil:
+			key = o.table.Name
+		case o.kind == 'v' && o.view != nil:
+			key = o.view.Name
+		case o.kind == 'S' && o.seq != nil:
+			key = o.seq.Name
+		}
+		// The session's temporary relations come first, as lookup finds
+		// them first.
+		if prev := out.keys[key]; key != "" && (prev == nil || prev.ns != out.tempNS && o.ns == out.tempNS) {
+			out.keys[key] = o
+		}
 	}
 	if snap != nil {
 		tempNS := uint32(0)
@@ -295,14 +348,23 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 			tempNS = TempNamespaceOID(n)
 			out.tempNS = tempNS
 		}
-		nsOf := func(temp bool) uint32 {
-			if temp {
-				return tempNS
+		if path, ok := snap.SearchPath(); ok {
+			out.path = []uint32{NamespaceCatalog}
+			for _, sc := range path {
+				out.path = append(out.path, schemaOID(snap, sc))
 			}
-			return NamespacePublic
+		}
+		// A relation of a user schema is keyed "schema.name"
+		// (catalog/schemas.go): its row shows the name in the schema.
+		place := func(temp bool, key string) (uint32, string) {
+			if temp {
+				return tempNS, key
+			}
+			sc, name := catalog.SplitName(key)
+			return schemaOID(snap, sc), name
 		}
 		for _, t := range relationsOf(snap, (*catalog.Snapshot).Tables, func(t *catalog.Table) bool { return t.Temp }) {
-			ns := nsOf(t.Temp)
+			ns, tname := place(t.Temp, t.Name)
 			var cols []column
 			for i, c := range t.Columns {
 				if c.Hidden {
@@ -316,6 +378,9 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 					id = "d"
 				}
 				col := column{name: c.Name, typ: c.Type, notNull: c.NotNull || t.IsPKColumn(i), deflt: defaultDisplay(c.Default, c.Type), ident: id, ordinal: i, comment: c.Comment}
+				if c.Sequence != "" && c.Default == "nextval("+quoteLiteral(catalog.QuoteKey(c.Sequence))+"::regclass)" {
+					col.deflt = "nextval(" + quoteLiteral(seqDisplay(snap, c.Sequence)) + "::regclass)"
+				}
 				if c.Generated != "" {
 					// PostgreSQL keeps the generation expression in
 					// pg_attrdef, as a default.
@@ -327,9 +392,9 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 			if t.IsMatview() {
 				kind = 'm'
 			}
-			add(&object{oid: ObjectOID(t.ID, 0), name: t.Name, ns: ns, kind: kind, am: AmHeap, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
+			add(&object{oid: ObjectOID(t.ID, 0), name: tname, ns: ns, kind: kind, am: AmHeap, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
 			if !hasRowID(t) {
-				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.Name + "_pkey", ns: ns, kind: 'i', am: AmBtree, owner: t.Owner,
+				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.BareName() + "_pkey", ns: ns, kind: 'i', am: AmBtree, owner: t.Owner,
 					cols: keyColumns(t, t.PrimaryKey, nil), table: t})
 			}
 			for _, ix := range t.Indexes {
@@ -358,10 +423,12 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				}
 				cols[i] = column{name: c, typ: typ, ordinal: i}
 			}
-			add(&object{oid: ObjectOID(v.ID, 0), name: v.Name, ns: nsOf(v.Temp), kind: 'v', owner: v.Owner, cols: cols, view: v, comment: v.Comment})
+			vns, vname := place(v.Temp, v.Name)
+			add(&object{oid: ObjectOID(v.ID, 0), name: vname, ns: vns, kind: 'v', owner: v.Owner, cols: cols, view: v, comment: v.Comment})
 		}
 		for _, q := range relationsOf(snap, (*catalog.Snapshot).Sequences, func(q *catalog.Sequence) bool { return q.Temp }) {
-			add(&object{oid: ObjectOID(q.ID, 0), name: q.Name, ns: nsOf(q.Temp), kind: 'S', seq: q, owner: q.Owner,
+			qns, qname := place(q.Temp, q.Name)
+			add(&object{oid: ObjectOID(q.ID, 0), name: qname, ns: qns, kind: 'S', seq: q, owner: q.Owner,
 				cols: []column{{name: "last_value", typ: sqltypes.TypeInt8, notNull: true}, {name: "log_cnt", typ: sqltypes.TypeInt8, notNull: true, ordinal: 1},
 					{name: "is_called", typ: sqltypes.TypeBool, notNull: true, ordinal: 2}}})
 		}
@@ -463,7 +530,11 @@ func (os *objects) lookup(name string) *object {
 			}
 		}
 	}
-	for _, ns := range searchPath {
+	path := searchPath
+	if os.path != nil {
+		path = os.path
+	}
+	for _, ns := range path {
 		for _, o := range cands {
 			if o.ns == ns {
 				return o
@@ -473,9 +544,26 @@ func (os *objects) lookup(name string) *object {
 	return nil
 }
 
+// tableByKey finds the table stored under a catalog key (a foreign key's
+// RefTable): a temporary one only for a temporary referencing table.
+func (os *objects) tableByKey(key string, temp bool) *object {
+	_, name := catalog.SplitName(key)
+	for _, o := range os.byName[name] {
+		if o.table != nil && o.table.Name == key && o.table.Temp == temp {
+			return o
+		}
+	}
+	for _, o := range os.byName[name] {
+		if o.table != nil && o.table.Name == key {
+			return o
+		}
+	}
+	return nil
+}
+
 // visible reports whether an unqualified name finds o (pg_table_is_visible).
 func (os *objects) visible(o *object) bool {
-	if o.ns != NamespaceCatalog && o.ns != NamespacePublic && (o.ns != os.tempNS || o.ns == 0) {
+	if o.ns != NamespaceCatalog && o.ns != NamespacePublic && (o.ns != os.tempNS || o.ns == 0) && !slices.Contains(os.path, o.ns) {
 		return false
 	}
 	return os.lookup(o.name) == o
@@ -487,6 +575,13 @@ func (os *objects) visible(o *object) bool {
 // so its definitions come out qualified).
 func (e *Env) relationName(o *object) string {
 	name := sqltypes.QuoteIdent(o.name)
+	if os := e.objects(); os.path != nil || o.ns != NamespacePublic && o.ns != NamespaceCatalog && (o.ns != os.tempNS || o.ns == 0) {
+		// A user schema exists: the snapshot knows the search path.
+		if os.visible(o) {
+			return name
+		}
+		return sqltypes.QuoteIdent(namespaceName(o.ns)) + "." + name
+	}
 	if e.Sess == nil || o.ns != NamespacePublic {
 		return name // pg_catalog's, or the session's temporary schema's: always searched
 	}
@@ -497,6 +592,18 @@ func (e *Env) relationName(o *object) string {
 		}
 	}
 	return "public." + name
+}
+
+// QualifiedRelationName is the name of the relation (table, view,
+// materialized view, sequence, index) with OID oid as PostgreSQL's
+// deparsers and regclass print it from the session's search_path: bare
+// when an unqualified name finds it, else qualified by its schema; ""
+// when there is no such relation. The deparsing functions call it.
+func (e *Env) QualifiedRelationName(oid uint32) string {
+	if o := e.objects().byOID[oid]; o != nil {
+		return e.relationName(o)
+	}
+	return ""
 }
 
 func (e *Env) classOID(name string) (uint32, error) {
@@ -632,3 +739,19 @@ func (e *Env) relationACL(o *object) []string {
 
 // ownerOID is the OID of a table owner ("" is the bootstrap superuser).
 func ownerOID(owner string) uint32 { return RoleOID(owner) }
+
+// seqDisplay is a SERIAL column's sequence as its default prints it: bare
+// when the search path finds it, else qualified by its schema (pg_dump
+// empties search_path). Before any user schema exists, the snapshot has no
+// path and the name prints as it is stored.
+func seqDisplay(snap *catalog.Snapshot, key string) string {
+	path, ok := snap.SearchPath()
+	if !ok {
+		return catalog.QuoteKey(key)
+	}
+	sc, name := catalog.SplitName(key)
+	if slices.Contains(path, sc) && snap.Resolve(name) == key {
+		return sqltypes.QuoteIdent(name)
+	}
+	return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(name)
+}

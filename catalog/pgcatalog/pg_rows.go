@@ -35,6 +35,13 @@ func init() {
 		if e.Snap == nil {
 			return out
 		}
+		for _, sc := range e.Snap.Schemas() {
+			r := &pgNamespaceRow{Oid: oidV(schemaOID(e.Snap, sc.Name)), Nspname: nameV(sc.Name), Nspowner: oidV(RoleOID(sc.Owner))}
+			if acl := e.Snap.UserSchemaACL(sc); len(acl) > 0 {
+				r.Nspacl = textArray(acl)
+			}
+			out = append(out, r)
+		}
 		if n, ok := e.Snap.TempSchema(); ok {
 			oid := TempNamespaceOID(n)
 			out = append(out, &pgNamespaceRow{Oid: oidV(oid), Nspname: nameV(namespaceName(oid)), Nspowner: oidV(BootstrapOID)},
@@ -101,6 +108,13 @@ func init() {
 		// Schema public's comment, as PostgreSQL 15 creates it (pg_dump
 		// writes COMMENT ON SCHEMA public IS '' when it is missing).
 		out := []row{&pgDescriptionRow{Objoid: oidV(NamespacePublic), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0), Description: textV("standard public schema")}}
+		if e.Snap != nil {
+			for _, sc := range e.Snap.Schemas() {
+				if sc.Comment != "" {
+					out = append(out, &pgDescriptionRow{Objoid: oidV(schemaOID(e.Snap, sc.Name)), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0), Description: textV(sc.Comment)})
+				}
+			}
+		}
 		for _, o := range e.objects().list {
 			if o.comment != "" {
 				out = append(out, &pgDescriptionRow{Objoid: oidV(o.oid), Classoid: oidV(pgClassOID), Objsubid: intV(0), Description: textV(o.comment)})
@@ -240,7 +254,7 @@ func init() {
 				for _, k := range t.PrimaryKey {
 					keys = append(keys, int64(attnum(t, k.Column)))
 				}
-				out = append(out, constraintRow(ObjectOID(t.ID, slotPKey), t.Name+"_pkey", 'p', o.oid, ObjectOID(t.ID, slotPKeyIndex), keys, ""))
+				out = append(out, constraintRow(ObjectOID(t.ID, slotPKey), t.BareName()+"_pkey", 'p', o.oid, ObjectOID(t.ID, slotPKeyIndex), keys, ""))
 			}
 			for i, c := range t.Checks {
 				name := c.Name
@@ -271,6 +285,15 @@ func init() {
 			for i := range t.ForeignKeys {
 				if r := e.foreignKeyRow(t, i); r != nil {
 					out = append(out, r)
+				}
+			}
+		}
+		// A constraint is in its table's schema.
+		os := e.objects()
+		for _, r := range out {
+			if c, ok := r.(*pgConstraintRow); ok {
+				if t := os.byOID[uint32(c.Conrelid.I)]; t != nil && t.ns != 0 {
+					c.Connamespace = oidV(t.ns)
 				}
 			}
 		}
@@ -416,7 +439,7 @@ func init() {
 		var out []row
 		for _, o := range e.objects().list {
 			if q := o.seq; q != nil {
-				out = append(out, &pgSequencesRow{Schemaname: nameV("public"), Sequencename: nameV(q.Name), Sequenceowner: nameV(BootstrapRole),
+				out = append(out, &pgSequencesRow{Schemaname: nameV(namespaceName(o.ns)), Sequencename: nameV(o.name), Sequenceowner: nameV(BootstrapRole),
 					DataType: sqltypes.NewReg(seqType(q).OID(), seqType(q).String()), StartValue: intV(q.Start), MinValue: intV(q.Min),
 					MaxValue: intV(q.Max), IncrementBy: intV(q.Increment), Cycle: boolV(q.Cycle), CacheSize: intV(q.Cache)})
 			}
@@ -523,7 +546,7 @@ func init() {
 			if !o.isIndex() {
 				continue
 			}
-			out = append(out, &pgIndexesRow{Schemaname: nameV("public"), Tablename: nameV(o.table.Name), Indexname: nameV(o.name),
+			out = append(out, &pgIndexesRow{Schemaname: nameV(namespaceName(o.ns)), Tablename: nameV(o.table.BareName()), Indexname: nameV(o.name),
 				Indexdef: textV(indexDef(o, true, nil))})
 		}
 		return out
@@ -656,7 +679,7 @@ var fkActionLetters = map[catalog.FKAction]byte{catalog.NoAction: 'a', catalog.R
 // the table it references is gone from the snapshot).
 func (e *Env) foreignKeyRow(t *catalog.Table, i int) *pgConstraintRow {
 	fk := &t.ForeignKeys[i]
-	ref, err := e.Snap.Table(fk.RefTable)
+	ref, err := e.Snap.TableByKey(fk.RefTable)
 	if err != nil {
 		return nil
 	}
@@ -770,10 +793,7 @@ func indexDef(o *object, qualified bool, pretty func(sql string) string) string 
 		}
 		cols = append(cols, c)
 	}
-	table := sqltypes.QuoteIdent(t.Name)
-	if qualified {
-		table = "public." + table
-	}
+	table := qualifiedTable(t, qualified)
 	var sb strings.Builder
 	sb.WriteString("CREATE " + unique + "INDEX " + sqltypes.QuoteIdent(o.name) + " ON " + table + " USING " + method + " (" + strings.Join(cols, ", ") + ")")
 	if len(include) > 0 {
@@ -886,4 +906,15 @@ func operatorFields(line string) []string {
 	}
 	name := strings.Join(f[1:len(f)-10], "|")
 	return append([]string{f[0], name}, f[len(f)-10:]...)
+}
+
+// qualifiedTable spells a table's name for a definition: qualified by its
+// schema when qualified (the session's search_path would not find it
+// bare) or when the schema is not public, else bare.
+func qualifiedTable(t *catalog.Table, qualified bool) string {
+	sc, name := catalog.SplitName(t.Name)
+	if qualified || sc != catalog.PublicSchema {
+		return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(name)
+	}
+	return sqltypes.QuoteIdent(name)
 }

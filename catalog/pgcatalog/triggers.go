@@ -102,10 +102,7 @@ func (e *Env) triggerDef(oid uint32, pretty bool) (string, bool) {
 					sb.WriteString(" OF " + strings.Join(cols, ", "))
 				}
 			}
-			table := sqltypes.QuoteIdent(t.Name)
-			if !pretty {
-				table = "public." + table
-			}
+			table := qualifiedTable(t, !pretty)
 			sb.WriteString(" ON " + table + " FOR EACH ")
 			if tg.Row {
 				sb.WriteString("ROW ")

@@ -138,6 +138,7 @@ var psqlDescribe = []struct{ name, cmd string }{
 	{"dt", `\dt`}, {"dt_plus", `\dt+`}, {"d", `\d`}, {"d_readings", `\d readings`}, {"d_plus_readings", `\d+ readings`},
 	{"d_sensors", `\d sensors`}, {"di", `\di`}, {"dv", `\dv`}, {"dn", `\dn`}, {"du", `\du`}, {"l", `\l`}, {"df", `\df`}, {"dT", `\dT`}, {"dx", `\dx`},
 	{"dT_plus_sensor_kind", `\dT+ sensor_kind`}, {"dD", `\dD`}, {"dD_plus", `\dD+`},
+	{"dn_plus", `\dn+`}, {"dt_field", `\dt field.*`}, {"d_field_probes", `\d field.probes`}, {"di_field", `\di field.*`},
 	{"dm", `\dm`}, {"d_sensor_counts", `\d sensor_counts`}, {"d_plus_sensor_counts", `\d+ sensor_counts`}, {"d_plus_warm", `\d+ warm`},
 }
 
@@ -148,7 +149,10 @@ func TestCatalogPSQL(t *testing.T) {
 	c.exec(t, catalogSchema...)
 	c.exec(t, `CREATE TYPE sensor_kind AS ENUM ('thermo', 'hygro', 'baro')`,
 		`CREATE DOMAIN sensor_serial AS bigint CONSTRAINT serial_positive CHECK (VALUE > 0) CHECK (VALUE < 1000000)`,
-		`CREATE DOMAIN sensor_label AS varchar(20) NOT NULL DEFAULT 'none'`)
+		`CREATE DOMAIN sensor_label AS varchar(20) NOT NULL DEFAULT 'none'`,
+		`CREATE SCHEMA field`, `COMMENT ON SCHEMA field IS 'probes in the field'`,
+		`CREATE TABLE field.probes (id bigserial PRIMARY KEY, sensor_id bigint REFERENCES sensors (id), label text)`,
+		`CREATE INDEX probes_label ON field.probes (label)`)
 	kind := "zproxy"
 	if c.postgres {
 		kind = "postgres"

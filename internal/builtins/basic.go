@@ -48,8 +48,6 @@ func init() {
 	}}
 	Register("current_database", database)
 	Register("current_catalog", database)
-	Register("current_schema", Overload{Result: Returns(sqltypes.Type{ID: sqltypes.Name}), Volatility: Stable,
-		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.NewText("public"), nil }})
 
 	for _, t := range []sqltypes.Type{sqltypes.TypeInt2, sqltypes.TypeInt4, sqltypes.TypeInt8} {
 		t := t

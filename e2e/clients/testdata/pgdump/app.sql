@@ -56,3 +56,11 @@ SELECT nextval('invoice_no');
 CREATE MATERIALIZED VIEW task_counts AS SELECT project_id, count(*) AS n, count(*) FILTER (WHERE done) AS finished FROM tasks GROUP BY project_id;
 CREATE UNIQUE INDEX task_counts_project ON task_counts (project_id);
 CREATE MATERIALIZED VIEW task_titles AS SELECT title FROM tasks WITH NO DATA;
+-- A schema of its own, with a serial table referencing public, an index, a
+-- view and a comment: dumped with qualified names, restored in place.
+CREATE SCHEMA audit;
+COMMENT ON SCHEMA audit IS 'who did what';
+CREATE TABLE audit.events (id bigserial PRIMARY KEY, account_id bigint REFERENCES public.accounts (id), what text NOT NULL);
+CREATE INDEX events_account ON audit.events (account_id);
+CREATE VIEW audit.recent AS SELECT id, what FROM audit.events WHERE id > 1;
+INSERT INTO audit.events (account_id, what) VALUES (1, 'signed up'), (2, 'paid'), (1, 'left');

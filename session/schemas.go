@@ -1,0 +1,292 @@
+package session
+
+import (
+	"context"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// builtinSchemas are the schemas zproxy has without CREATE SCHEMA.
+var builtinSchemas = map[string]bool{catalog.PublicSchema: true, "pg_catalog": true, "information_schema": true, "pg_toast": true}
+
+// runSchemaChange runs CREATE, ALTER and DROP SCHEMA on the schema
+// descriptors, through the block's catalog inside a transaction block so
+// ROLLBACK undoes it as any other DDL.
+func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, env *runEnv) (wire.Result, error) {
+	s := st.sess
+	cat, err := s.permCatalog(ctx)
+	if err != nil {
+		return nil, err
+	}
+	role := x.Role
+	if x.Current {
+		role = s.params.User
+	}
+	if x.Action == "drop" && x.Cascade {
+		if err := st.dropSchemaObjects(ctx, cat, x.Names); err != nil {
+			return nil, err
+		}
+	}
+	var notices []*pgerr.Error
+	_, err = cat.Update(ctx, func(snap *catalog.Snapshot, version uint64) (catalog.Change, error) {
+		notices = nil
+		super := s.isSuperuser(snap)
+		if role != "" && !snap.RoleExists(role) {
+			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", role)
+		}
+		owned := func(name string) (*catalog.Schema, error) {
+			sc, ok := snap.Schema(name)
+			if !ok {
+				if builtinSchemas[name] {
+					return nil, pgerr.New(pgerr.FeatureNotSupported, "schema %q is built into zproxy and cannot be changed", name)
+				}
+				return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
+			}
+			if !super && !snap.IsMemberOf(s.params.User, sc.Owner) {
+				return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", name)
+			}
+			return sc, nil
+		}
+		switch x.Action {
+		case "create":
+			if !super {
+				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %s", s.params.Database)
+			}
+			name := role
+			if len(x.Names) > 0 {
+				name = x.Names[0]
+			}
+			if _, ok := snap.Schema(name); ok || builtinSchemas[name] {
+				if x.MissingOK {
+					notices = append(notices, pgerr.Notice("schema %q already exists, skipping", name))
+					return catalog.Change{}, nil
+				}
+				return catalog.Change{}, pgerr.New(pgerr.DuplicateSchema, "schema %q already exists", name)
+			}
+			if strings.HasPrefix(name, "pg_") {
+				return catalog.Change{}, pgerr.New(pgerr.ReservedName, "unacceptable schema name %q", name).
+					WithDetail("The prefix \"pg_\" is reserved for system schemas.")
+			}
+			owner := role
+			if owner == "" {
+				owner = s.params.User
+			}
+			return catalog.Change{PutSchemas: []*catalog.Schema{{ID: catalog.ObjectID(version, 0), Name: name, Owner: owner}}}, nil
+		case "rename", "owner":
+			sc, err := owned(x.Names[0])
+			if err != nil {
+				return catalog.Change{}, err
+			}
+			n := *sc
+			if x.Action == "owner" {
+				n.Owner = role
+				return catalog.Change{PutSchemas: []*catalog.Schema{&n}}, nil
+			}
+			if _, ok := snap.Schema(x.NewName); ok || builtinSchemas[x.NewName] {
+				return catalog.Change{}, pgerr.New(pgerr.DuplicateSchema, "schema %q already exists", x.NewName)
+			}
+			if strings.HasPrefix(x.NewName, "pg_") {
+				return catalog.Change{}, pgerr.New(pgerr.ReservedName, "unacceptable schema name %q", x.NewName).
+					WithDetail("The prefix \"pg_\" is reserved for system schemas.")
+			}
+			if t, v, q := snap.SchemaObjects(sc.Name); len(t)+len(v)+len(q) > 0 {
+				// Relations are keyed by their qualified names (catalog/schemas.go).
+				return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER SCHEMA RENAME of a schema that has objects is not supported")
+			}
+			n.Name = x.NewName
+			return catalog.Change{PutSchemas: []*catalog.Schema{&n}, DeleteSchemas: []string{sc.Name}}, nil
+		}
+		// DROP SCHEMA
+		var ch catalog.Change
+		for _, name := range x.Names {
+			if _, ok := snap.Schema(name); !ok && !builtinSchemas[name] && x.MissingOK {
+				notices = append(notices, pgerr.Notice("schema %q does not exist, skipping", name))
+				continue
+			}
+			sc, err := owned(name)
+			if err != nil {
+				return catalog.Change{}, err
+			}
+			tables, views, seqs := snap.SchemaObjects(sc.Name)
+			if len(tables)+len(views)+len(seqs) > 0 {
+				if x.Cascade {
+					// Created by another session since dropSchemaObjects.
+					return catalog.Change{}, pgerr.New(pgerr.SerializationFailure, "schema %s gained objects while DROP SCHEMA ... CASCADE dropped its own", sc.Name)
+				}
+				var deps []string
+				for _, k := range tables {
+					kind := "table"
+					if t, _ := snap.Table(k); t != nil && t.IsMatview() {
+						kind = "materialized view"
+					}
+					deps = append(deps, kind+" "+k+" depends on schema "+sc.Name)
+				}
+				for _, k := range views {
+					deps = append(deps, "view "+k+" depends on schema "+sc.Name)
+				}
+				for _, k := range seqs {
+					deps = append(deps, "sequence "+k+" depends on schema "+sc.Name)
+				}
+				return catalog.Change{}, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", sc.Name).
+					WithDetail("%s", strings.Join(deps, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			ch.DeleteSchemas = append(ch.DeleteSchemas, sc.Name)
+		}
+		return ch, nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	for _, n := range notices {
+		s.notice(n)
+	}
+	return tagResult(x.Describe().Tag), nil
+}
+
+// pathState caches the snapshot withPath handed out last.
+type pathState struct {
+	in, out   *catalog.Snapshot
+	path, who string
+}
+
+// withPath lays the session's search_path over snap once the catalog has
+// user schemas (catalog.Snapshot.WithPath); before that every relation is
+// in public and snap is returned as it is. The result is cached for the
+// (snapshot, search_path, user) triple, so prepared statements rebind when
+// search_path changes.
+func (s *Session) withPath(snap *catalog.Snapshot) *catalog.Snapshot {
+	if !snap.HasUserSchemas() {
+		return snap
+	}
+	path := s.varValue("search_path")
+	ps := &s.pathCache
+	if ps.in == snap && ps.path == path && ps.who == s.params.User {
+		return ps.out
+	}
+	ps.in, ps.path, ps.who, ps.out = snap, path, s.params.User, snap.WithPath(searchPathSchemas(snap, path, s.params.User))
+	return ps.out
+}
+
+// searchPathSchemas reads a search_path value into the schemas of it that
+// exist and hold relations (public and user schemas), in order: "$user"
+// is the schema named like the user, if any; the catalog schemas and
+// pg_temp are searched by their own rules.
+func searchPathSchemas(snap *catalog.Snapshot, path, user string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range splitSearchPath(path) {
+		if p == "$user" {
+			p = user
+		}
+		if !seen[p] && snap.HasSchema(p) {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// splitSearchPath splits a search_path value at its commas, unquoting
+// quoted names and folding unquoted ones to lower case, as PostgreSQL
+// reads the list.
+func splitSearchPath(v string) []string {
+	var out []string
+	for _, item := range strings.Split(v, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if len(item) >= 2 && item[0] == '"' && item[len(item)-1] == '"' {
+			item = strings.ReplaceAll(item[1:len(item)-1], `""`, `"`)
+		} else {
+			item = strings.ToLower(item)
+		}
+		out = append(out, item)
+	}
+	return out
+}
+
+// dropSchemaObjects is DROP SCHEMA ... CASCADE's first step: the views,
+// tables, materialized views and sequences of each named schema are
+// dropped (with what depends on them) by the DROP statements' own
+// executor paths, through the same catalog, so a block's ROLLBACK undoes
+// them with the schema. It refuses (42501) a schema the user does not own
+// before dropping anything, and announces the objects as PostgreSQL does.
+func (st *statement) dropSchemaObjects(ctx context.Context, cat *catalog.Catalog, names []string) error {
+	s := st.sess
+	e := s.engine
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return storeErr(err)
+	}
+	var gone []string
+	type work struct{ tables, matviews, views, seqs []string }
+	var all []work
+	for _, name := range names {
+		sc, ok := snap.Schema(name)
+		if !ok {
+			continue // the catalog update reports it
+		}
+		if !s.isSuperuser(snap) && !snap.IsMemberOf(s.params.User, sc.Owner) {
+			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", name)
+		}
+		tables, views, seqs := snap.SchemaObjects(name)
+		var w work
+		w.views, w.seqs = views, seqs
+		for _, k := range tables {
+			kind := "table"
+			if t, _ := snap.TableByKey(k); t != nil && t.IsMatview() {
+				w.matviews, kind = append(w.matviews, k), "materialized view"
+			} else {
+				w.tables = append(w.tables, k)
+			}
+			gone = append(gone, "drop cascades to "+kind+" "+k)
+		}
+		for _, k := range views {
+			gone = append(gone, "drop cascades to view "+k)
+		}
+		for _, k := range seqs {
+			if q, ok := snap.Sequence(k); ok && q.OwnedBy == "" {
+				gone = append(gone, "drop cascades to sequence "+k)
+			}
+		}
+		all = append(all, w)
+	}
+	quiet := func(*pgerr.Error) {}
+	for _, w := range all {
+		if len(w.views) > 0 {
+			if err := e.exec.DropView(ctx, cat, &ir.DropView{Names: w.views, IfExists: true, Cascade: true}, quiet); err != nil {
+				return storeErr(err)
+			}
+		}
+		if len(w.matviews) > 0 {
+			if err := e.exec.DropTable(ctx, cat, &ir.DropTable{Names: w.matviews, IfExists: true, Cascade: true, Matview: true}, quiet); err != nil {
+				return storeErr(err)
+			}
+		}
+		if len(w.tables) > 0 {
+			if err := e.exec.DropTable(ctx, cat, &ir.DropTable{Names: w.tables, IfExists: true, Cascade: true}, quiet); err != nil {
+				return storeErr(err)
+			}
+		}
+		if len(w.seqs) > 0 {
+			if err := e.exec.DropSequence(ctx, cat, &ir.DropSequence{Names: w.seqs, IfExists: true, Cascade: true}, quiet); err != nil {
+				return storeErr(err)
+			}
+		}
+	}
+	switch len(gone) {
+	case 0:
+	case 1:
+		s.notice(pgerr.Notice("%s", gone[0]))
+	default:
+		n := pgerr.Notice("drop cascades to %d other objects", len(gone))
+		n.Detail = strings.Join(gone, "\n")
+		s.notice(n)
+	}
+	return nil
+}
