@@ -28,6 +28,12 @@ if [[ ! -x /usr/lib/postgresql/15/bin/pg_ctl ]] && ! command -v pg_ctl >/dev/nul
 	# leave that one as the package set it up.
 fi
 
+if [[ " $* " == *" -workload spatial "* || " $* " == *" -workload=spatial "* ]] &&
+	[[ ! -f /usr/share/postgresql/15/extension/postgis.control ]]; then
+	echo "bench-sidebyside: installing PostGIS 3 for PostgreSQL 15 (Debian package postgresql-15-postgis-3)" >&2
+	apt_install postgresql-15-postgis-3
+fi
+
 bin_dir="$(mktemp -d "${TMPDIR:-/tmp}/zproxy-bench-XXXXXX")"
 trap 'rm -rf "$bin_dir"' EXIT
 go build -o "$bin_dir/zproxy" ./cmd/zproxy

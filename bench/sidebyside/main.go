@@ -44,6 +44,7 @@ type config struct {
 	copyOnly                           bool
 	workload                           string
 	docs                               int
+	points                             int
 	rounds                             int
 	only                               string
 	whatIf                             bool
@@ -86,8 +87,9 @@ func main() {
 	flag.StringVar(&cfg.cpuprofileDir, "cpuprofile-dir", "", "after each class's timed queries, run the class on zproxy for -profile-seconds while taking a CPU profile of zproxy into `dir`/<class>.pprof")
 	flag.IntVar(&cfg.profileSeconds, "profile-seconds", 5, "length of each class's CPU profile (with -cpuprofile-dir)")
 	flag.BoolVar(&cfg.verbose, "v", false, "print one EXPLAIN ANALYZE per class from each system")
-	flag.StringVar(&cfg.workload, "workload", "readings", "readings (single-table query classes and INSERT throughput), star (readings joined to sensors and regions) or docs (JSON documents and tag arrays under gin indexes)")
+	flag.StringVar(&cfg.workload, "workload", "readings", "readings (single-table query classes and INSERT throughput), star (readings joined to sensors and regions), docs (JSON documents and tag arrays under gin indexes) or spatial (PostGIS points under gist indexes: boxes, radii, nearest neighbours, point in polygon)")
 	flag.IntVar(&cfg.docs, "docs", 100000, "documents of the docs workload")
+	flag.IntVar(&cfg.points, "points", 1000000, "points of the spatial workload")
 	flag.IntVar(&cfg.rounds, "rounds", 1, "times to run the whole set of classes; latencies are the medians of the rounds' percentiles")
 	flag.BoolVar(&cfg.whatIf, "what-if", false, "star: also run variants of the classes that show what other plans cost on zproxy (hash joins, dimension first, the fact scan alone)")
 	flag.StringVar(&cfg.only, "classes", "", "comma-separated names of the classes to run (default all)")
@@ -103,8 +105,8 @@ func main() {
 		}
 		cfg.throughputClients = append(cfg.throughputClients, n)
 	}
-	if cfg.workload != "readings" && cfg.workload != "star" && cfg.workload != "docs" {
-		fatal(fmt.Errorf("-workload must be readings, star or docs, not %q", cfg.workload))
+	if cfg.workload != "readings" && cfg.workload != "star" && cfg.workload != "docs" && cfg.workload != "spatial" {
+		fatal(fmt.Errorf("-workload must be readings, star, docs or spatial, not %q", cfg.workload))
 	}
 	if cfg.workload == "star" {
 		// A star query reads tens of thousands of rows on zproxy (up to a
@@ -259,6 +261,13 @@ func run(ctx context.Context, cfg config) error {
 		}
 		classes = docsClasses(cfg)
 	}
+	if cfg.workload == "spatial" {
+		logf("loading %d points", cfg.points)
+		if err := loadSpatial(ctx, cfg, ds, zconn, pconn); err != nil {
+			return err
+		}
+		classes = spatialClasses(cfg)
+	}
 	if classes, err = selectClasses(classes, cfg.only); err != nil {
 		return err
 	}
@@ -281,6 +290,10 @@ func run(ctx context.Context, cfg config) error {
 	}
 	if cfg.workload == "docs" {
 		reportDocs(os.Stdout, cfg, ds, pgVersion, loads, results, loadAvg)
+		return nil
+	}
+	if cfg.workload == "spatial" {
+		reportSpatial(os.Stdout, cfg, ds, pgVersion, loads, results, loadAvg)
 		return nil
 	}
 	thr := throughput(ctx, cfg, classes, zp, pg)
