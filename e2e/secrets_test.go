@@ -39,6 +39,7 @@ var secretWorkload = []string{
 	`ALTER USER zquser PASSWORD 'SCRAM-SHA-256$4096:zqsalt$zqstoredkey:zqserverkey'`,
 	`EXPLAIN SELECT id FROM sec WHERE note = 'zq-explain'`,
 	`SELECT 'zq-multi-1'; SELECT 7340020`,
+	`SELECT U&'zq-unicode\0061'`,
 }
 
 // Statements of the workload that fail: their text reaches the error path
@@ -49,8 +50,8 @@ var secretFailures = []string{
 	`SELECT 'zq-unterminated`,
 	`ALTER ROLE no_such_role PASSWORD 'zq-missing-role-pw'`,
 	`SELECT 7340022 / 0`,
-	// zproxy does not read U&'...' yet (42703 on the U).
-	`SELECT U&'zq-unicode\0061'`,
+	// A Unicode escape that names no character (22025).
+	`SELECT U&'zq-badescape\00zz'`,
 	`INSERT INTO sec VALUES (7340001, 'zq-duplicate')`,
 }
 

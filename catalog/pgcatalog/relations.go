@@ -103,6 +103,14 @@ func Lookup(snap *catalog.Snapshot, schema, name string) (*catalog.Table, bool) 
 		schema = "pg_catalog"
 	}
 	r, ok := registry[schema+"."+name]
+	if !ok && schema == "pg_catalog" {
+		// The built-in extensions' relations (PostGIS's spatial_ref_sys)
+		// are public's by name but listed with the catalogs, so that they
+		// stay out of a schema's listings (\dt) where no CREATE EXTENSION
+		// put them; a tool that takes pg_class at its word (vacuumdb)
+		// names them so.
+		r, ok = registry["public."+name]
+	}
 	if !ok {
 		return nil, false
 	}
