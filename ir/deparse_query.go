@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"github.com/zproxy/zproxy/catalog"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -276,7 +277,7 @@ func refName(s *Scan) string {
 	if s.Alias != "" {
 		return sqltypes.QuoteIdent(s.Alias)
 	}
-	return sqltypes.QuoteIdent(s.Table.Name)
+	return sqltypes.QuoteIdent(s.Table.BareName())
 }
 
 // fromItem prints a FROM tree: a list of relations (a cross join without
@@ -285,8 +286,9 @@ func refName(s *Scan) string {
 func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 	switch x := rel.(type) {
 	case *Scan:
-		d.w(sqltypes.QuoteIdent(x.Table.Name))
-		if x.Alias != "" && x.Alias != x.Table.Name {
+		// Qualified outside public (the catalog's key is schema.name).
+		d.w(catalog.QuoteKey(x.Table.Name))
+		if x.Alias != "" && x.Alias != x.Table.BareName() {
 			d.w(" " + sqltypes.QuoteIdent(x.Alias))
 		}
 		return true
