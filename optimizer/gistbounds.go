@@ -90,7 +90,7 @@ func gistOperand(f *ir.Func, col int) (op string, other ir.Expr, ok bool) {
 		"&&": "&&", "st_intersects": "st_intersects", "st_within": "st_within", "st_contains": "st_contains",
 		"st_covers": "st_covers", "st_dwithin": "st_dwithin"}
 	for i, a := range f.Args {
-		ref, isCol := a.(*ir.ColRef)
+		ref, isCol := columnOperand(a)
 		if !isCol || ref.Index != col || !ir.IsStatementConstant(f.Args[1-i]) {
 			continue
 		}

@@ -142,6 +142,8 @@ var schema = []string{
 	// nearest neighbours (gist.sql).
 	`CREATE TABLE spots (id BIGINT PRIMARY KEY, p POINT, kind TEXT)`,
 	`CREATE INDEX spots_p ON spots USING gist (p)`,
+	`CREATE TABLE pois (id BIGINT PRIMARY KEY, geom geometry(Point, 4326), kind INT)`,
+	`CREATE INDEX pois_geom ON pois USING gist (geom)`,
 }
 
 // remoteStore presents an in-memory Pebble store with the capabilities of a

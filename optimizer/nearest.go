@@ -5,6 +5,7 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 )
 
@@ -76,7 +77,7 @@ func nearestOperand(dist ir.Expr) (col int, center ir.Expr, coords builtins.Plan
 		return 0, nil, nil, false
 	}
 	for i, a := range f.Args {
-		c, isCol := a.(*ir.ColRef)
+		c, isCol := columnOperand(a)
 		other := f.Args[1-i]
 		if !isCol || !ir.IsStatementConstant(other) {
 			continue
@@ -131,4 +132,15 @@ func nearestPath(s *scanSpec, b bounds, view *indexView, opts Options) (*candida
 		return c, q
 	}
 	return nil, nil
+}
+
+// columnOperand returns the column an operand reads as it is: a column,
+// or a column under a cast that drops only its typmod (geometry(Point,
+// 4326) to geometry, which the binder adds to reach an operator).
+func columnOperand(e ir.Expr) (*ir.ColRef, bool) {
+	if c, ok := e.(*ir.Cast); ok && c.E.Type().ID == c.To.ID && c.To.ID != sqltypes.Array {
+		e = c.E
+	}
+	ref, ok := e.(*ir.ColRef)
+	return ref, ok
 }

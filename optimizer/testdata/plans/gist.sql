@@ -12,3 +12,13 @@ SELECT id FROM spots WHERE kind = 'cafe' ORDER BY p <-> point '(10,20)' LIMIT 5
 
 -- Descending distance is no nearest-neighbour search: every row is sorted.
 SELECT id FROM spots ORDER BY p <-> point '(10,20)' DESC LIMIT 5
+
+-- PostGIS points: the column of a typmod is cast to plain geometry to
+-- reach the operators, and the gist index still serves the box...
+SELECT id FROM pois WHERE geom && ST_MakeEnvelope(-74.0, 40.5, -73.98, 40.52, 4326)
+
+-- ... a radius, as its bounding box ...
+SELECT id FROM pois WHERE ST_DWithin(geom, ST_SetSRID(ST_MakePoint(-74, 40.5), 4326), 0.01)
+
+-- ... and the nearest neighbours.
+SELECT id FROM pois ORDER BY geom <-> ST_SetSRID(ST_MakePoint(-74, 40.5), 4326) LIMIT 10
