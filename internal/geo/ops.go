@@ -38,9 +38,13 @@ const (
 	Covers
 )
 
-// Relate evaluates p(a, b) by simplefeatures' DE-9IM relate (Intersects
-// by its dedicated test).
+// Relate evaluates p(a, b): a point against a polygon by where it lies
+// (pip.go), anything else by simplefeatures' DE-9IM relate (Intersects by
+// its dedicated test).
 func Relate(p Predicate, a, b *Shape) (r bool, err error) {
+	if r, ok := relatePointArea(p, a, b); ok {
+		return r, nil // a point and an area: pip.go
+	}
 	defer recoverLibrary(&err)
 	x, err := toLibrary(a)
 	if err != nil {
@@ -50,6 +54,11 @@ func Relate(p Predicate, a, b *Shape) (r bool, err error) {
 	if err != nil {
 		return false, err
 	}
+	return relateLibrary(p, x, y)
+}
+
+// relateLibrary is p(x, y) by simplefeatures.
+func relateLibrary(p Predicate, x, y geom.Geometry) (bool, error) {
 	switch p {
 	case Intersects:
 		return geom.Intersects(x, y), nil
