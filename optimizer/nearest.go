@@ -100,21 +100,16 @@ func nearestPath(s *scanSpec, b bounds, view *indexView, opts Options) (*candida
 	if !ok {
 		return nil, nil
 	}
-	ac := &accessContext{opts: opts}
-	if opts.Stats != nil {
-		ac.stats = opts.Stats(s.Table.ID)
-	}
 	for _, ix := range s.Table.Indexes {
 		orig := view.index(ix)
 		if orig == nil || orig.Gist == nil || orig.Gist.Column != col || ix.State != catalog.StatePublic || ix.Kind != catalog.KindZOrder {
 			continue
 		}
+		// No statistics' estimate: a search reads until it settles, and
+		// the cost model sizes it by K (cost.go).
 		c := newCandidate(s, b, ix, opts)
 		if c.zbox.Empty() {
 			continue // the filter admits no row the index holds
-		}
-		if ac.stats != nil {
-			c.estimate(s.Table, b, ac, s.Nearest.k, true)
 		}
 		q := &NearestQuery{K: s.Nearest.k, Dist: s.Nearest.dist, Center: center, Coords: coords, Column: col, X: 0, Y: 1, Budget: zBudget(opts)}
 		if opts.ZBounds != nil {

@@ -13,12 +13,9 @@ import (
 // A gist index over a point column is a Z-order index over (p)[0] and
 // (p)[1] (catalog.GistKey), so these are also its key expressions.
 
-// fixedArrayElem returns the element type of a fixed-length array type.
-func fixedArrayElem(t sqltypes.Type) (sqltypes.Type, bool) { return sqltypes.GeoElemType(t.ID) }
-
 // bindFixedSubscript binds x[i] of a fixed-length array type.
 func (b *Binder) bindFixedSubscript(args []ir.Expr) (ir.Expr, error) {
-	elem, _ := fixedArrayElem(args[0].Type())
+	elem, _ := sqltypes.GeoElemType(args[0].Type().ID)
 	if err := b.integerSubscripts(args); err != nil {
 		return nil, err
 	}

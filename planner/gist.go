@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"fmt"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -12,24 +14,12 @@ import (
 
 // CREATE INDEX ... USING gist over a column of a planar point type
 // (builtins.RegisterPlanarPoint) is a Z-order index over the column's x
-// and y, (col)[0] and (col)[1], aligned to the data (catalog.GistKey):
+// and y (the key expressions its registration gives: (col)[0] and (col)[1]
+// for a point, ST_X and ST_Y for a PostGIS point), aligned to the data
+// (catalog.GistKey):
 // PostgreSQL's R-tree serves boxes and nearest-neighbour searches, and so
 // does a Z-order index (optimizer/nearest.go). Other gist indexes (ranges,
 // network types, polygons, several columns) are 0A000.
-
-// gistOpclasses are the operator classes of the gist keys zproxy builds,
-// by column type: the default ones, which pg_get_indexdef leaves unsaid.
-var gistOpclasses = map[sqltypes.TypeID]string{sqltypes.GeoPoint: "point_ops", sqltypes.Geometry: "gist_geometry_ops_2d"}
-
-// gistCoordinates are the key expressions of a gist index's x and y over
-// column col of type t: a point's subscripts, a PostGIS point's ST_X and
-// ST_Y.
-func gistCoordinates(col string, t sqltypes.Type) [2]string {
-	if t.ID == sqltypes.Geometry {
-		return [2]string{"st_x(" + col + ")", "st_y(" + col + ")"}
-	}
-	return [2]string{"(" + col + ")[0]", "(" + col + ")[1]"}
-}
 
 // checkGistPart refuses what a gist key part cannot have.
 func checkGistPart(part *ast.IndexPartSpecification) error {
@@ -52,7 +42,7 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 		if k.Column < 0 {
 			return unsupported("gist indexes over expressions are not supported")
 		}
-		if typ := t.Columns[k.Column].Type; gistOpclasses[typ.ID] == "" || builtins.PlanarPointOf(typ) == nil {
+		if typ := t.Columns[k.Column].Type; !isPlanar(typ) {
 			if named, ok := b.stmt.IndexOpclasses[i]; ok {
 				return unsupported("operator class %s is not supported (gist indexes are supported over point columns only)", named)
 			}
@@ -64,7 +54,8 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 		return unsupported("gist indexes over more than one column are not supported")
 	}
 	col := ix.Columns[0].Column
-	opclass := gistOpclasses[t.Columns[col].Type.ID]
+	planar, _ := builtins.PlanarTypeOf(t.Columns[col].Type)
+	opclass := planar.Opclass
 	if named, ok := b.stmt.IndexOpclasses[0]; ok && named != opclass {
 		return unsupported("operator class %s is not supported (a gist index over %s is %s)", named, t.Columns[col].Type, opclass)
 	}
@@ -77,7 +68,7 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 	}
 	ix.Columns = nil
 	name := sqltypes.QuoteIdent(t.Columns[col].Name)
-	for _, sql := range gistCoordinates(name, t.Columns[col].Type) {
+	for _, sql := range []string{fmt.Sprintf(planar.X, name), fmt.Sprintf(planar.Y, name)} {
 		e, err := b.bindIndexExpr(t, sql, false)
 		if err != nil {
 			return err
@@ -89,3 +80,6 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 	ix.Gist = &catalog.GistKey{Column: col, Opclass: opclass}
 	return nil
 }
+
+// isPlanar reports whether t is a planar point type.
+func isPlanar(t sqltypes.Type) bool { _, ok := builtins.PlanarTypeOf(t); return ok }

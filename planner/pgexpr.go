@@ -261,7 +261,7 @@ func (b *Binder) bindSubscript(args []ir.Expr) (ir.Expr, error) {
 	if isHstore(args[0].Type()) {
 		return b.bindHstoreSubscript(args)
 	}
-	if _, ok := fixedArrayElem(args[0].Type()); ok {
+	if _, ok := sqltypes.GeoElemType(args[0].Type().ID); ok {
 		return b.bindFixedSubscript(args)
 	}
 	elem, err := b.subscriptArgs(args)
@@ -319,7 +319,7 @@ func (b *Binder) bindSlice(args []ir.Expr) (ir.Expr, error) {
 	if isHstore(args[0].Type()) {
 		return nil, errHstoreSubscripts()
 	}
-	if _, ok := fixedArrayElem(args[0].Type()); ok {
+	if _, ok := sqltypes.GeoElemType(args[0].Type().ID); ok {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "slices of fixed-length arrays not implemented")
 	}
 	elem, err := b.subscriptArgs(args)
