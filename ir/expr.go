@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zproxy/zproxy/internal/builtins"
@@ -702,17 +703,27 @@ func Walk(e Expr, fn func(Expr)) {
 		return
 	}
 	// The planner walks every statement's expressions several times: a
-	// stack on the goroutine's own and children pushed in place keep a walk
-	// of a typical WHERE clause free of allocations.
-	var buf [16]Expr
-	stack := append(buf[:0], e)
+	// pooled stack and children pushed in place keep a walk free of
+	// allocations (a stack array of the walk's own escapes to the heap
+	// through AppendChildren, an interface call).
+	sp := walkStacks.Get().(*[]Expr)
+	stack := append((*sp)[:0], e)
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		fn(x)
 		stack = pushChildren(stack, x)
 	}
+	clear(stack[:cap(stack)])
+	*sp = stack[:0]
+	walkStacks.Put(sp)
 }
+
+// walkStacks are Walk's stacks.
+var walkStacks = sync.Pool{New: func() any {
+	s := make([]Expr, 0, 32)
+	return &s
+}}
 
 // pushChildren appends e's sub-expressions to stack in reverse, so the
 // first is popped first, skipping nil ones.

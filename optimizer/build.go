@@ -115,15 +115,7 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		// The candidate was fitted to the IN-list cap before the rules saw it.
 		eqLen, hasRange := best.eqLen, best.hasRange
 		ranges, _ := keyRanges(nil, best.keyCols, eqLen, hasRange, b, opts.MaxPoints)
-		keyCols := best.keyCols
-		scan.describe = func() []string {
-			described, _ := keyRanges(t, keyCols, eqLen, hasRange, b, opts.MaxPoints)
-			out := make([]string, len(described))
-			for i, r := range described {
-				out[i] = r.Shown
-			}
-			return out
-		}
+		scan.describe = describeRanges(t, best, b, opts.MaxPoints)
 		for _, k := range best.keyCols[:best.prefix] {
 			enforced[k.Column] = true
 		}
@@ -183,7 +175,32 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		residual = append(residual, c)
 	}
 	scan.Residual = andAll(residual)
+	if view == nil && nearest == nil && !best.zorder {
+		// Its ranges follow from the bounds alone: a generic plan derives
+		// them for other values (generic.go).
+		d := &scanDerivation{spec: s, best: best, enforced: map[ir.Expr]int{}, maxPoints: opts.MaxPoints}
+		for c, col := range exact {
+			if enforced[col] {
+				d.enforced[c] = col
+			}
+		}
+		scan.derive = d
+	}
 	return scan, nil
+}
+
+// describeRanges is EXPLAIN's account of a prefix path's ranges over
+// bounds b, computed when EXPLAIN asks.
+func describeRanges(t *catalog.Table, best *candidate, b bounds, maxPoints int) func() []string {
+	keyCols, eqLen, hasRange := best.keyCols, best.eqLen, best.hasRange
+	return func() []string {
+		described, _ := keyRanges(t, keyCols, eqLen, hasRange, b, maxPoints)
+		out := make([]string, len(described))
+		for i, r := range described {
+			out[i] = r.Shown
+		}
+		return out
+	}
 }
 
 // losslessZ reports whether a Z-order attribute's code tells every value of

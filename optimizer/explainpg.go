@@ -45,6 +45,9 @@ type ExplainDoc struct {
 	// plan: "Query Text" and "Plan" at the top, in one object (JSON),
 	// mapping (YAML) or <explain> element (XML), no "Query" wrapper.
 	QueryText string
+	// PlanCache is, for EXPLAIN EXECUTE, how the prepared statement's
+	// plan cache planned it: "generic" or "custom" ("zproxy Plan Cache").
+	PlanCache string
 }
 
 // ExplainStructured renders the plan in PostgreSQL's structured EXPLAIN
@@ -64,6 +67,9 @@ func ExplainStructured(p *Plan, stats map[Node]*NodeStats, doc ExplainDoc) strin
 	}
 	if doc.Summary {
 		q = append(q, pgFloat("Planning Time", ms(doc.Planning), 3))
+	}
+	if doc.PlanCache != "" {
+		q = append(q, pgText("zproxy Plan Cache", doc.PlanCache))
 	}
 	if doc.Analyze {
 		if doc.QueryText == "" { // auto_explain lists triggers only when asked

@@ -144,6 +144,9 @@ type Scan struct {
 	// use is what the index advisor's TableUse is computed from, when
 	// asked for (workload.go).
 	use useSource
+	// derive re-derives a prefix path's ranges for other values of the
+	// statement's parameters (generic.go); nil on other paths.
+	derive *scanDerivation
 
 	// Dynamic scans read outer rows (a correlated subquery, the inner side
 	// of an Apply): their access path is chosen again each time they open,

@@ -452,6 +452,13 @@ func parseOne(sql string, toks []token) (Statement, error) {
 		if head, st.Explain, err = r.explainPrefix(); err != nil {
 			return st, err
 		}
+		if r.peek(head, "execute") {
+			// EXPLAIN EXECUTE name(args): the utility statement, explained
+			// with the prepared statement's plan.
+			sub := &rewriter{sql: sql, toks: toks[head:], ed: make([]edit, len(toks)-head), primStart: map[int]int{}, st: &st}
+			st.Utility, err = sub.executeStmt()
+			return st, err
+		}
 	}
 	if head, err = r.createTableAs(head); err != nil {
 		return st, err

@@ -280,15 +280,10 @@ func (b *Binder) bindStmt(node ast.StmtNode) (ir.Statement, error) {
 		if err != nil {
 			return nil, err
 		}
-		x := &ir.Explain{Stmt: inner, Analyze: n.Analyze, Format: "text", Costs: true, Timing: n.Analyze, Summary: n.Analyze}
 		if o := b.stmt.Explain; o != nil {
-			if o.Err != nil {
-				return nil, o.Err
-			}
-			x.Format, x.Verbose, x.Costs, x.Buffers, x.Timing, x.Summary, x.Settings = o.Format, o.Verbose, o.Costs, o.Buffers, o.Timing, o.Summary, o.Settings
-			x.WAL = o.WAL
+			return ExplainOf(inner, o)
 		}
-		return x, nil
+		return &ir.Explain{Stmt: inner, Analyze: n.Analyze, Format: "text", Costs: true, Timing: n.Analyze, Summary: n.Analyze}, nil
 	case *ast.SetStmt:
 		if len(n.Variables) == 1 && n.Variables[0].Name == parser.SetConstraintsName {
 			return b.bindSetConstraints(n.Variables[0])
@@ -645,4 +640,14 @@ func datumText(v *driver.ValueExpr) string {
 		return ""
 	}
 	return v.GetString()
+}
+
+// ExplainOf is EXPLAIN with options o of the bound statement inner (also
+// EXPLAIN EXECUTE's, whose statement is a prepared one's).
+func ExplainOf(inner ir.Statement, o *parser.ExplainOptions) (*ir.Explain, error) {
+	if o.Err != nil {
+		return nil, o.Err
+	}
+	return &ir.Explain{Stmt: inner, Analyze: o.Analyze, Format: o.Format, Verbose: o.Verbose, Costs: o.Costs, Buffers: o.Buffers,
+		Timing: o.Timing, Summary: o.Summary, Settings: o.Settings, WAL: o.WAL}, nil
 }

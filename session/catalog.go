@@ -461,7 +461,7 @@ func (p pgSession) PreparedStatements() []pgcatalog.PreparedStatement {
 	}
 	for _, ps := range p.s.ext.reg.Statements() {
 		out = append(out, pgcatalog.PreparedStatement{Name: ps.Name, Statement: ps.Statement, PrepareTime: ps.PrepareTime,
-			ParamTypes: ps.ParamTypes, FromSQL: ps.FromSQL, CustomPlans: ps.Plans})
+			ParamTypes: ps.ParamTypes, FromSQL: ps.FromSQL, GenericPlans: ps.GenericPlans, CustomPlans: ps.CustomPlans})
 	}
 	return out
 }

@@ -69,6 +69,9 @@ type Session struct {
 	temp tempState
 	// pathCache is the last snapshot laid under search_path (schemas.go).
 	pathCache pathState
+	// planEpoch counts DISCARD PLANS: a prepared statement's cached plan
+	// is kept within one epoch (plancache.go).
+	planEpoch uint64
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -164,6 +167,9 @@ type statement struct {
 	boundSnap  *catalog.Snapshot
 	bound      ir.Statement
 	boundTypes []sqltypes.Type
+	// cache keeps the generic plan of a statement executed again and
+	// again (plancache.go).
+	cache planCache
 
 	// For pg_stat_statements (tuning.go): the last planning's time, and
 	// the normalised text and its ID, computed at the first record.
@@ -175,6 +181,10 @@ type statement struct {
 	// logged, with these node statistics under log_analyze.
 	explainLog   bool
 	explainStats map[optimizer.Node]*optimizer.NodeStats
+
+	// explainCached: EXPLAIN EXECUTE is explaining this statement, with
+	// the plan its cache gives (explainPrepared).
+	explainCached bool
 }
 
 // SQL implements wire.Statement.
@@ -500,7 +510,7 @@ func (st *statement) write(ctx context.Context, b ir.Statement, params []sqltype
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, err
 	}
-	plan, err := st.optimize(bound, params, opts)
+	plan, err := st.plan(bound, params, opts)
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, err
 	}
@@ -557,7 +567,19 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 		return nil, err
 	}
 	planStart := time.Now()
-	plan, err := optimizer.Optimize(x.Stmt, params, opts)
+	var plan *optimizer.Plan
+	cacheNote := ""
+	if st.explainCached && x.Stmt == st.bound {
+		// EXPLAIN EXECUTE: the plan EXECUTE would run.
+		generic := st.cache.genericPlans
+		plan, err = st.plan(x.Stmt, params, opts)
+		cacheNote = "custom"
+		if st.cache.genericPlans > generic {
+			cacheNote = "generic"
+		}
+	} else {
+		plan, err = optimizer.Optimize(x.Stmt, params, opts)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -617,7 +639,8 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 	if x.Format != "text" {
 		doc := optimizer.ExplainDoc{Format: x.Format, Analyze: x.Analyze, Buffers: x.Buffers, Verbose: x.Verbose, Costs: x.Costs,
 			WAL: x.WAL, Timing: x.Timing, Summary: x.Summary, Planning: planning, Execution: total,
-			ItemsRead: kvStats.ItemsRead.Load(), StoreRequests: kvStats.Requests.Load(), Capacity: kvStats.Capacity(), Backend: e.opts.Caps.Name}
+			ItemsRead: kvStats.ItemsRead.Load(), StoreRequests: kvStats.Requests.Load(), Capacity: kvStats.Capacity(), Backend: e.opts.Caps.Name,
+			PlanCache: cacheNote}
 		if x.Settings {
 			doc.Settings = st.sess.explainSettings()
 		}
@@ -633,6 +656,9 @@ func (st *statement) explain(ctx context.Context, x *ir.Explain, params []sqltyp
 			if len(set) > 0 {
 				lines = append(lines, "Settings: "+strings.Join(set, ", "))
 			}
+		}
+		if cacheNote != "" {
+			lines = append(lines, "Plan Cache: "+cacheNote+" plan")
 		}
 		if x.Analyze {
 			lines = append(lines, fmt.Sprintf("Execution: %.3f ms, %d items read, %d store requests, backend %s",
@@ -737,7 +763,7 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	if err := ir.PlanErr(x.Plan); err != nil {
 		return nil, err // a constant's error, PostgreSQL's at planning
 	}
-	plan, err := st.optimize(x, params, opts)
+	plan, err := st.plan(x, params, opts)
 	if err != nil {
 		return nil, err
 	}

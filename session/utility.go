@@ -7,7 +7,9 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
+	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -55,6 +57,9 @@ func (st *statement) describeUtility(ctx context.Context) ([]sqltypes.Type, []wi
 			return nil, nil, err
 		}
 		types, err := st.describeArgs(ctx, len(params))
+		if o := st.parsed.Explain; o != nil && err == nil {
+			cols = columnsOf(&ir.Explain{Format: o.Format})
+		}
 		return types, cols, err
 	case "declare":
 		types, _, err := st.sub(u.Inner).Describe(ctx)
@@ -220,6 +225,10 @@ func (st *statement) executePrepared(ctx context.Context, params []sqltypes.Valu
 			return nil, u.Kind, err
 		}
 	}
+	if o := st.parsed.Explain; o != nil {
+		res, err := st.explainPrepared(ctx, ps, o, args, start)
+		return res, "explain", err
+	}
 	res, err := ps.Execute(ctx, args)
 	kind := u.Kind
 	if inner, ok := ps.(*statement); ok && inner.bound != nil {
@@ -255,8 +264,8 @@ func (s *Session) discard(ctx context.Context, what string) (wire.Result, error)
 		s.discardSequences()
 		return tagResult("DISCARD SEQUENCES"), nil
 	case "plans":
-		// zproxy plans every execution afresh and binds again whenever the
-		// catalog changes: there is no cached plan to throw away.
+		// Every prepared statement plans anew (plancache.go).
+		s.planEpoch++
 		return tagResult("DISCARD PLANS"), nil
 	case "temp":
 		if err := s.dropTemp(ctx); err != nil {
@@ -285,4 +294,25 @@ func (s *Session) closeExt() {
 	s.ext.reg.ClosePortals(nil)
 	s.unlistenAll()
 	sessionsByPID.CompareAndDelete(s.params.PID, s)
+}
+
+// explainPrepared runs EXPLAIN EXECUTE: the prepared statement's plan for
+// args, taken through its plan cache as EXECUTE would take it (and counted
+// there, as PostgreSQL counts it), with the cache's choice in the output.
+func (st *statement) explainPrepared(ctx context.Context, ps wire.Statement, o *parser.ExplainOptions, args []sqltypes.Value, start time.Time) (wire.Result, error) {
+	inner, ok := ps.(*statement)
+	if !ok || inner.parsed.Utility != nil {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXPLAIN EXECUTE of this prepared statement is not supported")
+	}
+	bound, _, _, err := inner.bind(ctx)
+	if err != nil {
+		return nil, err
+	}
+	x, err := planner.ExplainOf(bound, o)
+	if err != nil {
+		return nil, err
+	}
+	inner.explainCached = true
+	defer func() { inner.explainCached = false }()
+	return inner.run(ctx, x, args, start)
 }

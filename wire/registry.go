@@ -146,7 +146,17 @@ type PreparedInfo struct {
 	// statement's binding found them.
 	ParamTypes []uint32
 	FromSQL    bool
-	Plans      int64
+	// GenericPlans and CustomPlans count the executions that used the
+	// statement's generic plan and those planned with their values
+	// (PlanCounter); a statement that does not count them has each
+	// execution counted as a custom plan.
+	GenericPlans, CustomPlans int64
+}
+
+// PlanCounter is a Statement that keeps a plan cache and counts how its
+// executions were planned (pg_prepared_statements).
+type PlanCounter interface {
+	PlanCounts() (generic, custom int64)
 }
 
 // Statements lists the named prepared statements, made by PREPARE or by
@@ -157,7 +167,10 @@ func (r *Registry) Statements() []PreparedInfo {
 		if ps.name == "" {
 			continue // the unnamed statement is not listed, as in PostgreSQL
 		}
-		info := PreparedInfo{Name: ps.name, Statement: ps.text, PrepareTime: ps.at, FromSQL: ps.fromSQL, Plans: ps.plans}
+		info := PreparedInfo{Name: ps.name, Statement: ps.text, PrepareTime: ps.at, FromSQL: ps.fromSQL, CustomPlans: ps.plans}
+		if pc, ok := ps.stmt.(PlanCounter); ok {
+			info.GenericPlans, info.CustomPlans = pc.PlanCounts()
+		}
 		if ps.described {
 			for _, sp := range ps.params {
 				info.ParamTypes = append(info.ParamTypes, sp.oid)

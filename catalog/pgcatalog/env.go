@@ -67,7 +67,9 @@ type PreparedStatement struct {
 	PrepareTime     time.Time
 	ParamTypes      []uint32 // type OIDs
 	FromSQL         bool
-	CustomPlans     int64
+	// GenericPlans and CustomPlans count executions by how they were
+	// planned.
+	GenericPlans, CustomPlans int64
 }
 
 // Proxy is one row of zproxy_proxies: a live proxy of the store's

@@ -458,7 +458,7 @@ func init() {
 			}
 			out = append(out, &pgPreparedStatementsRow{Name: textV(ps.Name), Statement: textV(ps.Statement),
 				PrepareTime: sqltypes.NewTimestampTZ(ps.PrepareTime.UnixMicro()), ParameterTypes: sqltypes.NewArray1(sqltypes.TypeRegType, types),
-				FromSql: boolV(ps.FromSQL), GenericPlans: intV(0), CustomPlans: intV(ps.CustomPlans)})
+				FromSql: boolV(ps.FromSQL), GenericPlans: intV(ps.GenericPlans), CustomPlans: intV(ps.CustomPlans)})
 		}
 		return out
 	})

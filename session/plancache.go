@@ -1,0 +1,157 @@
+package session
+
+import (
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/optimizer"
+)
+
+// The plan cache of a prepared statement, PostgreSQL's plancache.c for
+// zproxy's plans (optimizer/generic.go says what a generic plan is). With
+// plan_cache_mode auto, the first executions are planned with their values
+// (custom plans); once customPlansBeforeGeneric of them in a row have taken
+// the same paths and could serve as a generic plan, the last one does, and
+// later executions only derive its scans' key ranges from their values.
+// force_generic_plan keeps the first plan that can serve; force_custom_plan
+// plans every execution. A plan is kept for one schema snapshot (statistics
+// included) and the planner settings it was built under.
+
+// customPlansBeforeGeneric is how many custom plans PostgreSQL's plan cache
+// makes before it considers a generic one.
+const customPlansBeforeGeneric = 5
+
+// planCache is one prepared statement's cached plan.
+type planCache struct {
+	snap     *catalog.Snapshot
+	settings planSettings
+	epoch    uint64 // Session.planEpoch
+	// recent are the shapes of this snapshot's last custom plans, at
+	// most customPlansBeforeGeneric.
+	recent []planShape
+	// generic serves the executions once chosen. settled: the statement
+	// uses generic plans (after its first custom plans, or in an earlier
+	// snapshot); the next plan that can serve becomes the generic plan.
+	generic *optimizer.GenericPlan
+	settled bool
+	// How the executions were planned, for pg_prepared_statements.
+	genericPlans, customPlans int64
+}
+
+// planShape is what a custom plan says of a generic one: the plan as a
+// generic plan (nil when it cannot serve as one), and whether its values
+// made it read nothing (an empty range, a NULL key), which any plan does
+// as cheaply.
+type planShape struct {
+	generic *optimizer.GenericPlan
+	empty   bool
+}
+
+// settles reports whether a statement whose recent custom plans are
+// these should use a generic plan, as PostgreSQL does when the generic
+// plan's cost is no more than the custom plans' average: most of them took
+// the paths of the last one that read something, and it can serve as a
+// generic plan (plans that read nothing cost the same on any path). It
+// returns that plan, nil when every recent plan read nothing (the next one
+// that reads something serves).
+func settles(recent []planShape) (bool, *optimizer.GenericPlan) {
+	last := -1
+	for i := len(recent) - 1; i >= 0 && last < 0; i-- {
+		if !recent[i].empty {
+			last = i
+		}
+	}
+	if last < 0 {
+		return true, nil
+	}
+	pick := recent[last].generic
+	if pick == nil {
+		return false, nil
+	}
+	same := 0
+	for _, r := range recent {
+		if r.empty || (r.generic != nil && optimizer.SameShape(r.generic.Plan(), pick.Plan())) {
+			same++
+		}
+	}
+	return 2*same > len(recent), pick
+}
+
+// planSettings are the options that change which plan the optimizer
+// builds; a cached plan is kept only under the same ones.
+type planSettings struct {
+	allowFullScan             bool
+	disabled                  optimizer.PlanMethods
+	maxPoints, zBudget, skipZ int
+}
+
+func settingsOf(o optimizer.Options) planSettings {
+	return planSettings{allowFullScan: o.AllowFullScan, disabled: o.Disabled, maxPoints: o.MaxPoints, zBudget: o.ZBudget, skipZ: o.SkipScanBudget}
+}
+
+// plan is optimize through the statement's plan cache: the plan for these
+// values, from the generic plan where it serves. As in PostgreSQL, a
+// statement without parameters has nothing to customise: its first plan is
+// its generic plan whatever plan_cache_mode says.
+func (st *statement) plan(b ir.Statement, params []sqltypes.Value, opts optimizer.Options) (*optimizer.Plan, error) {
+	mode := st.sess.varValue("plan_cache_mode")
+	noParams := len(params) == 0
+	custom := mode == "force_custom_plan" && !noParams
+	c := &st.cache
+	if c.snap != st.boundSnap || c.settings != settingsOf(opts) || c.epoch != st.sess.planEpoch {
+		// A schema or settings change, or DISCARD PLANS: plan anew. A statement that had
+		// settled on a generic plan builds its new one at once, as
+		// PostgreSQL's plan cache rebuilds an invalidated generic plan.
+		*c = planCache{snap: st.boundSnap, settings: settingsOf(opts), epoch: st.sess.planEpoch, genericPlans: c.genericPlans, customPlans: c.customPlans,
+			settled: c.settled}
+	}
+	if c.generic != nil && !custom {
+		start := time.Now()
+		if p, ok := c.generic.Instantiate(params, opts); ok {
+			st.planTime = time.Since(start)
+			c.genericPlans++
+			return p, nil
+		}
+		// These values leave the generic plan's paths (a NULL where
+		// the key wants a point): a custom plan for them.
+	}
+	p, err := st.optimize(b, params, opts)
+	if err != nil {
+		return nil, err
+	}
+	if custom || c.generic != nil || st.boundSnap == nil {
+		c.customPlans++
+		return p, nil
+	}
+	g, ok := optimizer.Generic(p)
+	empty := optimizer.ReadsNothing(p)
+	if ok && (noParams || (!empty && (mode == "force_generic_plan" || c.settled))) {
+		// This plan is the generic plan from now on.
+		c.generic = g
+		c.genericPlans++
+		return p, nil
+	}
+	c.customPlans++
+	shape := planShape{empty: empty}
+	if ok {
+		shape.generic = g
+	}
+	if len(c.recent) == customPlansBeforeGeneric {
+		c.recent = append(c.recent[:0], c.recent[1:]...)
+	}
+	c.recent = append(c.recent, shape)
+	if c.customPlans >= customPlansBeforeGeneric && mode != "force_generic_plan" {
+		if ok, pick := settles(c.recent); ok {
+			c.settled, c.generic = true, pick
+		}
+	}
+	return p, nil
+}
+
+// PlanCounts reports how many executions used the generic plan and how
+// many were planned with their values (pg_prepared_statements).
+func (st *statement) PlanCounts() (generic, custom int64) {
+	return st.cache.genericPlans, st.cache.customPlans
+}
