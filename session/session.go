@@ -72,6 +72,8 @@ type Session struct {
 	// planEpoch counts DISCARD PLANS: a prepared statement's cached plan
 	// is kept within one epoch (plancache.go).
 	planEpoch uint64
+	// styleCache is Style's last answer (vars_styles.go).
+	styleCache styleCache
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -170,6 +172,9 @@ type statement struct {
 	// cache keeps the generic plan of a statement executed again and
 	// again (plancache.go).
 	cache planCache
+	// planErr is ir.PlanErr of the query planErrOf (the binding's).
+	planErrOf *ir.Query
+	planErr   error
 
 	// For pg_stat_statements (tuning.go): the last planning's time, and
 	// the normalised text and its ID, computed at the first record.
@@ -760,8 +765,12 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	opts := env.opts
 	txn := env.txn
 	done := env.done
-	if err := ir.PlanErr(x.Plan); err != nil {
-		return nil, err // a constant's error, PostgreSQL's at planning
+	if st.planErrOf != x {
+		// Once per binding: the walk is a tenth of a key lookup's time.
+		st.planErrOf, st.planErr = x, ir.PlanErr(x.Plan)
+	}
+	if st.planErr != nil {
+		return nil, st.planErr // a constant's error, PostgreSQL's at planning
 	}
 	plan, err := st.plan(x, params, opts)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
@@ -41,6 +42,10 @@ type Param struct {
 	// pg_read_all_settings.
 	SuperuserOnly      bool
 	minValue, maxValue float64
+	// boot is BootValue, parsed once: sessions read unset parameters'
+	// defaults on every statement.
+	bootOnce sync.Once
+	boot     Value
 }
 
 // SessionSettable reports whether a session may change the parameter at
@@ -86,6 +91,9 @@ var byName = func() map[string]*Param {
 
 // Lookup returns the parameter named name, in any case.
 func Lookup(name string) (*Param, bool) {
+	if p, ok := byName[name]; ok {
+		return p, true // already lower case, as sessions keep names
+	}
 	p, ok := byName[strings.ToLower(name)]
 	return p, ok
 }
@@ -98,13 +106,16 @@ func All() []*Param {
 
 // BootValue is the parameter's value when nothing has set it.
 func (p *Param) BootValue() Value {
-	v, err := p.Parse(p.Boot)
-	if err != nil {
-		// Boot values come from PostgreSQL and parse by construction;
-		// a string parameter's is returned as it is.
-		return Value{Setting: p.Boot, Show: p.Boot}
-	}
-	return v
+	p.bootOnce.Do(func() {
+		v, err := p.Parse(p.Boot)
+		if err != nil {
+			// Boot values come from PostgreSQL and parse by
+			// construction; a string parameter's is returned as it is.
+			v = Value{Setting: p.Boot, Show: p.Boot}
+		}
+		p.boot = v
+	})
+	return p.boot
 }
 
 // Parse reads value as SET name = value does and returns it normalised,
