@@ -509,7 +509,7 @@ type Catalog struct {
 	// start (kv.Capabilities.KeepsVersions).
 	keepsVersions bool
 
-	mu      sync.Mutex
+	mu      sync.RWMutex // every statement reads snap; few change it
 	snap    *Snapshot
 	checked time.Time // when snap was last known to be the newest
 }
@@ -533,9 +533,9 @@ func (c *Catalog) Snapshot(ctx context.Context) (*Snapshot, error) {
 	if c.block != nil {
 		return c.blockSnapshot(ctx)
 	}
-	c.mu.Lock()
+	c.mu.RLock()
 	cur, checked := c.snap, c.checked
-	c.mu.Unlock()
+	c.mu.RUnlock()
 	if cur != nil && (c.exclusive || time.Since(checked) < SharedStaleness) {
 		return cur, nil
 	}

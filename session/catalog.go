@@ -32,10 +32,14 @@ type catalogState struct {
 	locks    pgcatalog.AdvisoryLockTable
 }
 
-// activity is what pg_stat_activity shows of one session.
+// activity is what pg_stat_activity shows of one session. pid and start
+// are fixed; mu guards the rest, which the session's goroutine changes at
+// every statement: a lock of the session's own, so that statements of
+// different sessions never wait on each other to say they run.
 type activity struct {
 	pid        int32
 	start      time.Time
+	mu         sync.Mutex
 	queryStart time.Time
 	change     time.Time
 	query      string
@@ -69,9 +73,11 @@ func (c *catalogState) register(s *Session) {
 	if pid == 0 {
 		pid = c.nextPID.Add(1)
 	}
+	a := &activity{pid: pid, start: now, change: now}
+	s.activity = a
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.sessions[s] = &activity{pid: pid, start: now, change: now}
+	c.sessions[s] = a
 }
 
 // unregister forgets a session and releases its advisory locks.
@@ -92,27 +98,25 @@ func (c *catalogState) unregister(s *Session) {
 
 // started marks a session running query; the returned func marks it idle.
 func (c *catalogState) started(s *Session, query string) func() {
-	now := time.Now()
-	c.mu.Lock()
-	if a := c.sessions[s]; a != nil {
-		a.query, a.queryStart, a.change, a.active = query, now, now, true
-		a.appName, a.txStatus = s.vars["application_name"], s.txStatus
+	a := s.activity
+	if a == nil {
+		return func() {}
 	}
-	c.mu.Unlock()
+	now := time.Now()
+	a.mu.Lock()
+	a.query, a.queryStart, a.change, a.active = query, now, now, true
+	a.appName, a.txStatus = s.vars["application_name"], s.txStatus
+	a.mu.Unlock()
 	return func() {
-		c.mu.Lock()
-		if a := c.sessions[s]; a != nil {
-			a.active, a.change = false, time.Now()
-			a.appName, a.txStatus = s.vars["application_name"], s.txStatus
-		}
-		c.mu.Unlock()
+		a.mu.Lock()
+		a.active, a.change = false, time.Now()
+		a.appName, a.txStatus = s.vars["application_name"], s.txStatus
+		a.mu.Unlock()
 	}
 }
 
 func (c *catalogState) pid(s *Session) int32 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if a := c.sessions[s]; a != nil {
+	if a := s.activity; a != nil {
 		return a.pid
 	}
 	return 0

@@ -119,6 +119,7 @@ func (e *Engine) localActivity() []peerSession {
 	defer c.mu.Unlock()
 	out := make([]peerSession, 0, len(c.sessions))
 	for s, a := range c.sessions {
+		a.mu.Lock()
 		state := "idle"
 		switch {
 		case a.active:
@@ -134,6 +135,7 @@ func (e *Engine) localActivity() []peerSession {
 		out = append(out, peerSession{Activity: pgcatalog.Activity{PID: a.pid, User: s.params.User, Database: s.params.Database,
 			Client: s.params.ClientAddr, ApplicationName: a.appName, BackendStart: a.start, QueryStart: a.queryStart,
 			StateChange: a.change, State: state, Query: a.query}, Authenticated: s.params.Authenticated})
+		a.mu.Unlock()
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].PID < out[j].PID })
 	return out

@@ -72,6 +72,8 @@ type Session struct {
 	// planEpoch counts DISCARD PLANS: a prepared statement's cached plan
 	// is kept within one epoch (plancache.go).
 	planEpoch uint64
+	// activity is what pg_stat_activity shows of the session (catalog.go).
+	activity *activity
 	// styleCache is Style's last answer (vars_styles.go).
 	styleCache styleCache
 }

@@ -31,6 +31,11 @@ type Pool struct {
 	pressure   func(high bool)
 	pressureAt int64
 	high       bool
+	// watch mirrors pressureAt (0: no hook) and highNow high, so that
+	// the requests of every session check the threshold without taking
+	// pressureMu unless they cross it.
+	watch   atomic.Int64
+	highNow atomic.Bool
 }
 
 // SetPressureHook calls fn(true) when the Pool's use rises past at, and
@@ -43,10 +48,22 @@ func (p *Pool) SetPressureHook(at int64, fn func(high bool)) {
 	p.pressureMu.Lock()
 	defer p.pressureMu.Unlock()
 	p.pressure, p.pressureAt = fn, at
+	if fn != nil {
+		p.watch.Store(max(at, 1))
+	} else {
+		p.watch.Store(0)
+	}
 }
 
 // checkPressure calls the hook when use crossed its threshold.
 func (p *Pool) checkPressure(now int64) {
+	at := p.watch.Load()
+	if at == 0 {
+		return
+	}
+	if high := p.highNow.Load(); (high && now >= at/2) || (!high && now <= at) {
+		return // no crossing: the common case, without the lock
+	}
 	p.pressureMu.Lock()
 	defer p.pressureMu.Unlock()
 	if p.pressure == nil {
@@ -55,9 +72,11 @@ func (p *Pool) checkPressure(now int64) {
 	switch {
 	case !p.high && now > p.pressureAt:
 		p.high = true
+		p.highNow.Store(true)
 		p.pressure(true)
 	case p.high && now < p.pressureAt/2:
 		p.high = false
+		p.highNow.Store(false)
 		p.pressure(false)
 	}
 }

@@ -146,10 +146,16 @@ func (e *Entry) clone() Entry {
 
 // Store is the statistics of one proxy. Its methods are safe for
 // concurrent use.
+//
+// Every execution of every session records into it, so recording takes
+// the store's lock shared and only its entry's lock exclusively: sessions
+// running different statements never wait on each other, and only a new
+// statement's first execution (which adds an entry) takes the store
+// exclusively.
 type Store struct {
-	mu      sync.Mutex
+	mu      sync.RWMutex
 	max     int
-	entries map[Key]*Entry
+	entries map[Key]*slot
 	dealloc int64
 	reset   time.Time
 	now     func() time.Time
@@ -160,7 +166,13 @@ func New(max int) *Store {
 	if max <= 0 {
 		max = DefaultMax
 	}
-	return &Store{max: max, entries: map[Key]*Entry{}, reset: time.Now(), now: time.Now}
+	return &Store{max: max, entries: map[Key]*slot{}, reset: time.Now(), now: time.Now}
+}
+
+// slot is an entry with the lock its updates take.
+type slot struct {
+	mu sync.Mutex
+	e  Entry
 }
 
 // Record adds one execution of the statement k.
@@ -168,16 +180,31 @@ func (s *Store) Record(k Key, x Exec) {
 	if s == nil {
 		return
 	}
+	s.mu.RLock()
+	if sl := s.entries[k]; sl != nil {
+		sl.mu.Lock()
+		s.add(&sl.e, x)
+		sl.mu.Unlock()
+		s.mu.RUnlock()
+		return
+	}
+	s.mu.RUnlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	e := s.entries[k]
-	if e == nil {
+	sl := s.entries[k]
+	if sl == nil {
 		if len(s.entries) >= s.max {
 			s.evict()
 		}
-		e = &Entry{Key: k, Query: x.Query, Paths: map[string]int64{}, First: s.now()}
-		s.entries[k] = e
+		sl = &slot{e: Entry{Key: k, Query: x.Query, Paths: map[string]int64{}, First: s.now()}}
+		s.entries[k] = sl
 	}
+	s.add(&sl.e, x) // the store is held exclusively: no other update runs
+}
+
+// add records x in e, whose slot's lock (or the store's, exclusively) the
+// caller holds.
+func (s *Store) add(e *Entry, x Exec) {
 	e.Last = s.now()
 	e.usage++
 	if x.Planned {
@@ -216,13 +243,14 @@ func (s *Store) WantSample(k Key) bool {
 	if s == nil {
 		return false
 	}
-	s.mu.Lock()
-	e := s.entries[k]
+	s.mu.RLock()
 	var n int64
-	if e != nil {
-		n = e.Exec.N
+	if sl := s.entries[k]; sl != nil {
+		sl.mu.Lock()
+		n = sl.e.Exec.N
+		sl.mu.Unlock()
 	}
-	s.mu.Unlock()
+	s.mu.RUnlock()
 	return n < MaxSamples || rand.Int64N(n+1) < MaxSamples
 }
 
@@ -232,8 +260,8 @@ func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 // the usage of the rest, as pg_stat_statements does.
 func (s *Store) evict() {
 	all := make([]*Entry, 0, len(s.entries))
-	for _, e := range s.entries {
-		all = append(all, e)
+	for _, sl := range s.entries {
+		all = append(all, &sl.e)
 	}
 	sort.Slice(all, func(i, j int) bool {
 		if all[i].usage != all[j].usage {
@@ -256,12 +284,14 @@ func (s *Store) Entries() []Entry {
 	if s == nil {
 		return nil
 	}
-	s.mu.Lock()
+	s.mu.RLock()
 	out := make([]Entry, 0, len(s.entries))
-	for _, e := range s.entries {
-		out = append(out, e.clone())
+	for _, sl := range s.entries {
+		sl.mu.Lock()
+		out = append(out, sl.e.clone())
+		sl.mu.Unlock()
 	}
-	s.mu.Unlock()
+	s.mu.RUnlock()
 	sortEntries(out)
 	return out
 }
@@ -276,7 +306,7 @@ func (s *Store) Reset(userID, dbID uint32, queryID int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if userID == 0 && dbID == 0 && queryID == 0 {
-		s.entries = map[Key]*Entry{}
+		s.entries = map[Key]*slot{}
 		s.dealloc = 0
 		s.reset = s.now()
 		return
@@ -291,8 +321,8 @@ func (s *Store) Reset(userID, dbID uint32, queryID int64) {
 // Info is pg_stat_statements_info: evictions since the last full reset,
 // and when that was.
 func (s *Store) Info() (dealloc int64, reset time.Time) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	return s.dealloc, s.reset
 }
 
