@@ -111,6 +111,9 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		for _, r := range best.cover.Ranges {
 			scan.Ranges = append(scan.Ranges, KeyRange{Start: r.Lo, End: r.Hi})
 		}
+		if view == nil && !hint.forced {
+			scan.TopN = topNQuery(s, best, opts)
+		}
 	default:
 		// The candidate was fitted to the IN-list cap before the rules saw it.
 		eqLen, hasRange := best.eqLen, best.hasRange

@@ -32,6 +32,9 @@ type NodeStats struct {
 	// Rings and RingRanges are the rings a nearest-neighbour scan read
 	// and their Z-address ranges, all openings together.
 	Rings, RingRanges int64
+	// Slabs and SlabRanges are the slabs a top-N Z-order scan read
+	// (TopNQuery) and the ranges of their covers.
+	Slabs, SlabRanges int64
 	// WALRecords and WALBytes are the items a write handed to the store
 	// (or its transaction) and their bytes: EXPLAIN's WAL figures.
 	WALRecords, WALBytes int64
@@ -143,6 +146,9 @@ func analyzed(s *NodeStats) string {
 	if s.Capacity > 0 {
 		out += fmt.Sprintf(" capacity=%.1f", s.Capacity)
 	}
+	if s.Slabs > 0 {
+		out += fmt.Sprintf(" slabs=%d ranges=%d", s.Slabs, s.SlabRanges)
+	}
 	if s.Rings > 0 {
 		out += fmt.Sprintf(" rings=%d ranges=%d", s.Rings, s.RingRanges)
 	}
@@ -243,6 +249,9 @@ func (x *Scan) Describe() Description {
 		d.add("nearest", "%s", x.Nearest.Describe())
 	default:
 		d.add("key ranges", "%d%s", len(x.Ranges), shownRanges(x))
+	}
+	if x.TopN != nil {
+		d.add("top-n", "%s", x.TopN.Describe())
 	}
 	if x.ZSchema != nil {
 		layout := "" // the default layout goes unsaid

@@ -118,6 +118,9 @@ type Scan struct {
 	Inverted *InvertedQuery
 	// Nearest is what a ZOrderNearest scan searches for.
 	Nearest *NearestQuery
+	// TopN, on a Z-order scan under ORDER BY ... LIMIT, has the executor
+	// read the box in slabs along the first ORDER BY column (topn.go).
+	TopN *TopNQuery
 	// Z-order: the schema and query box; Ranges cover the box.
 	ZSchema *zorder.Schema
 	ZBox    zorder.Box
