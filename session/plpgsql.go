@@ -38,6 +38,8 @@ type plVar struct {
 	record      bool
 	cols        []ir.Column
 	row         []sqltypes.Value // nil: a record not yet assigned
+	// cursor is a bound cursor's declaration (its variable a refcursor).
+	cursor *plCursor
 }
 
 // plExec is one activation of a PL/pgSQL body.
@@ -59,6 +61,14 @@ type plExec struct {
 	// handling are the errors being handled, innermost last (RAISE;
 	// re-raises the last; GET STACKED DIAGNOSTICS reads it).
 	handling []*pgerr.Error
+	// nonAtomic: COMMIT and ROLLBACK may end the transaction (a CALL or
+	// DO outside a transaction block, plpgsql_cursor.go).
+	nonAtomic bool
+	// pinned are the cursors of the cursor FOR loops running.
+	pinned []*cursor
+	// orphans are the cursors opened outside any transaction: they close
+	// when the activation ends, no transaction's end being there to.
+	orphans []string
 }
 
 // Control flow out of statements travels as these errors.
@@ -88,6 +98,10 @@ func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, b
 	inner.RoutineDepth++
 	x := &plExec{r: r, fn: fn, body: body, opts: r.opts, ret: sqltypes.Null}
 	x.opts.Fn = inner
+	// A CALL or DO run in a transaction of its own may end it; so may a
+	// procedure a non-atomic body CALLs (plExec.call).
+	x.nonAtomic = r.nonAtomic && (fc.RoutineDepth == 0 || r.callNonAtomic) && (fn == nil || fn.Procedure())
+	r.callNonAtomic = false // what this body calls is atomic unless a CALL says otherwise
 	var top []*plVar
 	if fn != nil {
 		in := 0
@@ -101,6 +115,11 @@ func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, b
 		}
 	}
 	x.scope = append(x.scope, top)
+	defer func() {
+		for _, name := range x.orphans {
+			_ = r.st.sess.ext.reg.ClosePortal(name)
+		}
+	}()
 	err = x.block(block)
 	var ret plReturn
 	if err != nil && !errors.As(err, &ret) {
@@ -219,7 +238,9 @@ func (x *plExec) block(b *parser.PLBlock) error {
 	if txn != nil {
 		sp = txn.Savepoint()
 	}
+	x.r.subxacts++
 	err := x.stmts(b.Body)
+	x.r.subxacts--
 	if err == nil || isControl(err) {
 		if txn != nil {
 			if rerr := txn.Release(sp); rerr != nil {
@@ -316,6 +337,21 @@ func (x *plExec) declare(label string, d parser.PLDecl) error {
 					return nil
 				}
 			}
+		}
+	case d.Cursor:
+		// A bound cursor's portal is named after its variable unless the
+		// variable is set to another name before OPEN.
+		v.typ, v.val = refcursorType, sqltypes.NewText(d.Name)
+		v.cursor = &plCursor{query: d.CursorQuery, scroll: d.Scroll}
+		for _, a := range d.CursorArgs {
+			t := a.Type
+			if a.TypeName != "" {
+				var err error
+				if t, err = planner.ResolveTypeName(snap, a.TypeName); err != nil {
+					return err
+				}
+			}
+			v.cursor.args = append(v.cursor.args, &plVar{name: a.Name, label: d.Name, typ: t, val: sqltypes.Null})
 		}
 	case d.Record:
 		v.record = true
@@ -551,6 +587,10 @@ func (x *plExec) run(sql string, collect int) ([][]sqltypes.Value, []ir.Column, 
 	if err := x.r.ctx.Err(); err != nil {
 		return nil, nil, 0, storeErr(err)
 	}
+	if c, ok := st.(*ir.Call); ok {
+		vars, _, _ := x.variables()
+		return nil, nil, 0, x.call(c, params, vars)
+	}
 	rows, n, err := x.r.runStatement(x.fn, st, params, x.opts, collect)
 	return rows, planner.ResultColumns(st), n, err
 }
@@ -689,6 +729,14 @@ func (x *plExec) stmt(s parser.PLStmt) error {
 		return x.getDiag(s)
 	case *parser.PLRaise:
 		return x.raise(s)
+	case *parser.PLOpen:
+		return x.open(s)
+	case *parser.PLFetch:
+		return x.fetch(s)
+	case *parser.PLClose:
+		return x.closeCursor(s)
+	case *parser.PLCommit:
+		return x.transactionControl(s)
 	case *parser.PLAssert:
 		ok, err := x.evalBool(s.Cond)
 		if err != nil || ok {
@@ -747,12 +795,22 @@ func (x *plExec) sqlStmt(sql string, into []string, strict bool, using []sqltype
 
 // runDynamic runs EXECUTE's statement, its $n the USING values.
 func (x *plExec) runDynamic(sql string, using []sqltypes.Value, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
-	stmts, err := parser.Parse(sql)
+	st, err := x.bindDynamic(sql, using)
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	rows, n, err := x.r.runStatement(x.fn, st, using, x.opts, collect)
+	return rows, planner.ResultColumns(st), n, err
+}
+
+// bindDynamic binds an EXECUTE's statement, its $n the USING values.
+func (x *plExec) bindDynamic(sql string, using []sqltypes.Value) (ir.Statement, error) {
+	stmts, err := parser.Parse(sql)
+	if err != nil {
+		return nil, err
+	}
 	if len(stmts) != 1 {
-		return nil, nil, 0, pgerr.New(pgerr.FeatureNotSupported, "EXECUTE of several statements is not supported")
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXECUTE of several statements is not supported")
 	}
 	vars := make([]planner.Variable, len(using))
 	for i, v := range using {
@@ -762,45 +820,43 @@ func (x *plExec) runDynamic(sql string, using []sqltypes.Value, collect int) ([]
 	if x.fn != nil && x.fn.Definer {
 		owner = x.fn.Owner
 	}
-	st, err := planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style)
+	return planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style)
+}
+
+// dynamicQuery computes an EXECUTE's query string and its USING
+// arguments.
+func (x *plExec) dynamicQuery(query string, using []string) (string, []sqltypes.Value, error) {
+	q, t, err := x.eval(query)
 	if err != nil {
-		return nil, nil, 0, err
+		return "", nil, err
 	}
-	rows, n, err := x.r.runStatement(x.fn, st, using, x.opts, collect)
-	return rows, planner.ResultColumns(st), n, err
+	if q.IsNull() {
+		return "", nil, pgerr.New(pgerr.NullValueNotAllowed, "query string argument of EXECUTE is null")
+	}
+	args, err := x.evalList(using)
+	if err != nil {
+		return "", nil, err
+	}
+	return x.text(q, t), args, nil
 }
 
 // dynamicRows runs the query the expression query computes, its $n the
 // USING expressions' values, and returns all its rows.
 func (x *plExec) dynamicRows(query string, using []string) ([][]sqltypes.Value, []ir.Column, error) {
-	q, t, err := x.eval(query)
+	sql, args, err := x.dynamicQuery(query, using)
 	if err != nil {
 		return nil, nil, err
 	}
-	if q.IsNull() {
-		return nil, nil, pgerr.New(pgerr.NullValueNotAllowed, "query string argument of EXECUTE is null")
-	}
-	args, err := x.evalList(using)
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, cols, _, err := x.runDynamic(x.text(q, t), args, collectAll)
+	rows, cols, _, err := x.runDynamic(sql, args, collectAll)
 	return rows, cols, err
 }
 
 func (x *plExec) execute(s *parser.PLExecute) error {
-	q, t, err := x.eval(s.Query)
+	sql, using, err := x.dynamicQuery(s.Query, s.Using)
 	if err != nil {
 		return err
 	}
-	if q.IsNull() {
-		return pgerr.New(pgerr.NullValueNotAllowed, "query string argument of EXECUTE is null")
-	}
-	using, err := x.evalList(s.Using)
-	if err != nil {
-		return err
-	}
-	return x.sqlStmt("\x00"+x.text(q, t), s.Into, s.Strict, using)
+	return x.sqlStmt("\x00"+sql, s.Into, s.Strict, using)
 }
 
 // evalList computes USING's arguments.
@@ -824,11 +880,9 @@ func (x *plExec) text(v sqltypes.Value, t sqltypes.Type) string {
 	if v.K == sqltypes.KindText {
 		return v.S
 	}
-	tv, err := ir.CastValueStyled(v, t, sqltypes.TypeText, false, x.r.style)
-	if err != nil {
-		return fmt.Sprint(v.X)
-	}
-	return tv.S
+	// The type's output function, as RAISE prints (a boolean is t or f,
+	// where a cast to text says true or false).
+	return string(sqltypes.AppendTextStyled(nil, t, v, x.r.style))
 }
 
 func (x *plExec) loop(s *parser.PLLoop) error {
@@ -889,7 +943,12 @@ func (x *plExec) loop(s *parser.PLLoop) error {
 			}
 		}
 		return nil
+	case parser.LoopCursor:
+		return x.cursorLoop(s, body)
 	case parser.LoopQuery, parser.LoopExecute:
+		// PostgreSQL runs the loop's query as an unnamed cursor: it takes
+		// a number of "<unnamed portal N>".
+		x.unnamedPortal()
 		var rows [][]sqltypes.Value
 		var cols []ir.Column
 		var err error

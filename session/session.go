@@ -175,6 +175,11 @@ type statement struct {
 	// logged, with these node statistics under log_analyze.
 	explainLog   bool
 	explainStats map[optimizer.Node]*optimizer.NodeStats
+
+	// ownTxn: the statement runs in a transaction of its own
+	// (runInTransaction), which a CALL's or DO's COMMIT may end
+	// (ownTxnEnded then).
+	ownTxn, ownTxnEnded bool
 }
 
 // SQL implements wire.Statement.
