@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/executor"
@@ -69,6 +70,9 @@ type plExec struct {
 	// orphans are the cursors opened outside any transaction: they close
 	// when the activation ends, no transaction's end being there to.
 	orphans []string
+	// top is the body's block; vc the variables of the last statement.
+	top *parser.PLBlock
+	vc  plVarsCache
 }
 
 // Control flow out of statements travels as these errors.
@@ -96,7 +100,7 @@ func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, b
 	}
 	inner := *fc
 	inner.RoutineDepth++
-	x := &plExec{r: r, fn: fn, body: body, opts: r.opts, ret: sqltypes.Null}
+	x := &plExec{r: r, fn: fn, body: body, opts: r.opts, ret: sqltypes.Null, top: block}
 	x.opts.Fn = inner
 	// A CALL or DO run in a transaction of its own may end it; so may a
 	// procedure a non-atomic body CALLs (plExec.call).
@@ -498,17 +502,56 @@ func (x *plExec) assignRow(targets []string, row []sqltypes.Value, cols []ir.Col
 	return nil
 }
 
+// plVarsCache is the last variables() answer and the shape it was
+// computed for: the variables in scope, in order, and each record's
+// columns. A statement in a loop sees the same shape every time.
+type plVarsCache struct {
+	shape []*plVar
+	cols  []*ir.Column // each record's columns' first element (nil: none)
+	vars  []planner.Variable
+	vals  []func() sqltypes.Value
+	sig   string
+}
+
+// sameShape reports whether the scope still has the cached shape.
+func (x *plExec) sameShape() bool {
+	c := &x.vc
+	k := 0
+	for _, level := range x.scope {
+		for _, v := range level {
+			if k >= len(c.shape) || c.shape[k] != v || c.cols[k] != firstColumn(v) {
+				return false
+			}
+			k++
+		}
+	}
+	return k == len(c.shape) && c.vars != nil
+}
+
+func firstColumn(v *plVar) *ir.Column {
+	if !v.record || len(v.cols) == 0 {
+		return nil
+	}
+	return &v.cols[0]
+}
+
 // variables lists the variables in scope for a statement, with the slots
 // their values come from, and a signature of their names and types (the
 // plan cache's key).
 func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, string) {
+	if x.sameShape() {
+		return x.vc.vars, x.vc.vals, x.vc.sig
+	}
 	// FOUND is a variable of every block, outside the function's own.
 	vars := []planner.Variable{{Name: "found", Type: sqltypes.TypeBool}}
 	vals := []func() sqltypes.Value{func() sqltypes.Value { return sqltypes.NewBool(x.found) }}
 	var sig strings.Builder
+	var shape []*plVar
+	var cols []*ir.Column
 	for _, level := range x.scope {
 		for _, v := range level {
 			v := v
+			shape, cols = append(shape, v), append(cols, firstColumn(v))
 			if v.record {
 				for i, c := range v.cols {
 					i := i
@@ -528,22 +571,72 @@ func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, strin
 			fmt.Fprintf(&sig, "%s.%s:%d;", v.label, v.name, v.typ.OID())
 		}
 	}
-	return vars, vals, sig.String()
+	x.vc = plVarsCache{shape: shape, cols: cols, vars: vars, vals: vals, sig: sig.String()}
+	return vars, vals, x.vc.sig
+}
+
+// plBound is a bound statement of a PL/pgSQL body. simple are the
+// expressions of a SELECT of expressions alone (no FROM, WHERE,
+// subquery...), which the interpreter evaluates itself without planning
+// or running a plan, as PostgreSQL's PL/pgSQL evaluates its "simple
+// expressions".
+type plBound struct {
+	st     ir.Statement
+	simple []ir.Expr
+	cols   []ir.Column
+}
+
+// simpleExprs returns the expressions of a bound SELECT of expressions
+// alone, or nil.
+func simpleExprs(st ir.Statement) []ir.Expr {
+	q, ok := st.(*ir.Query)
+	if !ok || q.Locking != "" || len(q.Writes) > 0 {
+		return nil
+	}
+	p, ok := q.Plan.(*ir.Project)
+	if !ok || len(p.Exprs) == 0 {
+		return nil
+	}
+	if v, ok := p.Input.(*ir.Values); !ok || len(v.Rows) != 1 || len(v.Rows[0]) != 0 {
+		return nil
+	}
+	simple := true
+	for _, e := range p.Exprs {
+		ir.Walk(e, func(e ir.Expr) {
+			switch e.(type) {
+			case *ir.Binary, *ir.Cast, *ir.Const, *ir.Func, *ir.InList, *ir.IsNull, *ir.Like, *ir.Neg, *ir.Not, *ir.Param, *ir.RowExpr:
+			default:
+				simple = false // a subquery, a column, anything else the executor runs
+			}
+		})
+	}
+	if !simple {
+		return nil
+	}
+	return p.Exprs
 }
 
 // bind binds one SQL statement of the body with the variables in scope
 // (cached per snapshot, text and variable shape) and returns its
 // parameter values.
 func (x *plExec) bind(sql string) (ir.Statement, []sqltypes.Value, error) {
+	b, params, err := x.bindFull(sql)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.st, params, nil
+}
+
+func (x *plExec) bindFull(sql string) (*plBound, []sqltypes.Value, error) {
 	vars, vals, sig := x.variables()
-	key := plPlanKey{body: x.body, sql: sql, sig: sig}
+	key := plPlanKey{block: x.top, sql: sql, sig: sig}
 	s := x.r.st.sess
 	c := &s.bodies
 	c.mu.Lock()
 	if c.snap != x.r.snap {
 		c.snap, c.bodies, c.plans = x.r.snap, map[*catalog.Function][]ir.Statement{}, nil
 	}
-	st, ok := c.plans[key]
+	b, ok := c.plans[key]
 	c.mu.Unlock()
 	if !ok {
 		stmts, err := parser.Parse(sql)
@@ -557,42 +650,84 @@ func (x *plExec) bind(sql string) (ir.Statement, []sqltypes.Value, error) {
 		if x.fn != nil && x.fn.Definer {
 			owner = x.fn.Owner
 		}
-		if st, err = planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style); err != nil {
+		st, err := planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style)
+		if err != nil {
 			return nil, nil, err
 		}
+		b = &plBound{st: st, simple: simpleExprs(st), cols: planner.ResultColumns(st)}
 		c.mu.Lock()
 		if c.plans == nil {
-			c.plans = map[plPlanKey]ir.Statement{}
+			c.plans = map[plPlanKey]*plBound{}
 		}
-		c.plans[key] = st
+		c.plans[key] = b
 		c.mu.Unlock()
 	}
 	params := make([]sqltypes.Value, len(vals))
 	for i, f := range vals {
 		params[i] = f()
 	}
-	return st, params, nil
+	return b, params, nil
 }
 
-// plPlanKey identifies a bound statement of a PL/pgSQL body.
-type plPlanKey struct{ body, sql, sig string }
+// plPlanKey identifies a bound statement of a PL/pgSQL body: the body
+// (its parsed block, which the session keeps per text), the statement's
+// text and the variables' shape.
+type plPlanKey struct {
+	block    *parser.PLBlock
+	sql, sig string
+}
 
 // run binds and runs a SQL statement, returning rows as collect asks and
 // their columns.
 func (x *plExec) run(sql string, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
-	st, params, err := x.bind(sql)
+	b, params, err := x.bindFull(sql)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	if err := x.r.ctx.Err(); err != nil {
 		return nil, nil, 0, storeErr(err)
 	}
+	st := b.st
+	if b.simple != nil {
+		row, err := x.evalSimple(b, params)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if collect == collectNone {
+			return nil, b.cols, 1, nil
+		}
+		return [][]sqltypes.Value{row}, b.cols, 1, nil
+	}
 	if c, ok := st.(*ir.Call); ok {
 		vars, _, _ := x.variables()
 		return nil, nil, 0, x.call(c, params, vars)
 	}
 	rows, n, err := x.r.runStatement(x.fn, st, params, x.opts, collect)
-	return rows, planner.ResultColumns(st), n, err
+	return rows, b.cols, n, err
+}
+
+// evalSimple evaluates a simple statement's expressions (plBound.simple)
+// with params: its one row.
+func (x *plExec) evalSimple(b *plBound, params []sqltypes.Value) ([]sqltypes.Value, error) {
+	if len(b.st.(*ir.Query).Routines) > 0 {
+		if err := x.r.st.sess.checkPrivileges(x.r.ctx, b.st); err != nil {
+			return nil, err
+		}
+	}
+	fn := x.opts.Fn
+	if fn.Now.IsZero() {
+		fn.Now = time.Now()
+	}
+	ec := &ir.EvalContext{Params: params, Now: fn.Now, Fn: fn}
+	row := make([]sqltypes.Value, len(b.simple))
+	for i, e := range b.simple {
+		v, err := e.Eval(ec, nil)
+		if err != nil {
+			return nil, err
+		}
+		row[i] = v
+	}
+	return row, nil
 }
 
 // eval computes an expression's value and type.
@@ -888,6 +1023,11 @@ func (x *plExec) text(v sqltypes.Value, t sqltypes.Type) string {
 func (x *plExec) loop(s *parser.PLLoop) error {
 	// body runs the loop's body once: done when the loop ends.
 	body := func() (done bool, err error) {
+		// Each iteration heeds statement_timeout and cancel, even one
+		// with an empty body.
+		if err := x.r.ctx.Err(); err != nil {
+			return false, storeErr(err)
+		}
 		err = x.stmts(s.Body)
 		var exit *plExit
 		if errors.As(err, &exit) && (exit.label == "" || exit.label == s.Label) {

@@ -136,7 +136,7 @@ type routineBodies struct {
 	// pl are parsed PL/pgSQL bodies, by text; plans the bound statements
 	// of PL/pgSQL bodies (plpgsql.go).
 	pl    map[string]*parser.PLBlock
-	plans map[plPlanKey]ir.Statement
+	plans map[plPlanKey]*plBound
 	// portals numbers the session's unnamed PL/pgSQL cursors
 	// ("<unnamed portal N>"): it survives snapshots.
 	portals int
