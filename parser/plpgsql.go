@@ -1405,3 +1405,26 @@ func (p *plParser) fetchStmt() (PLStmt, error) {
 	p.k = end + 1
 	return x, nil
 }
+
+// CurrentOf finds WHERE CURRENT OF cursor in a statement: the byte range
+// of "CURRENT OF cursor" in sql and the cursor's name (folded, or as
+// quoted). The caller puts the cursor's current row in its place.
+func CurrentOf(sql string) (start, end int, cursor string, ok bool) {
+	toks, err := scan(sql)
+	if err != nil {
+		return 0, 0, "", false
+	}
+	depth := 0
+	for i := 0; i+3 < len(toks); i++ {
+		switch {
+		case toks[i].is("("):
+			depth++
+		case toks[i].is(")"):
+			depth--
+		case depth == 0 && toks[i].is("where") && toks[i+1].is("current") && toks[i+2].is("of") &&
+			(toks[i+3].kind == tkIdent || toks[i+3].kind == tkQIdent):
+			return toks[i+1].start, toks[i+3].end, toks[i+3].val, true
+		}
+	}
+	return 0, 0, "", false
+}

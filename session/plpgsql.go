@@ -620,14 +620,15 @@ func simpleExprs(st ir.Statement) []ir.Expr {
 // (cached per snapshot, text and variable shape) and returns its
 // parameter values.
 func (x *plExec) bind(sql string) (ir.Statement, []sqltypes.Value, error) {
-	b, params, err := x.bindFull(sql)
+	b, params, err := x.bindFull(sql, true)
 	if err != nil {
 		return nil, nil, err
 	}
 	return b.st, params, nil
 }
 
-func (x *plExec) bindFull(sql string) (*plBound, []sqltypes.Value, error) {
+// bindFull binds sql, from the cache when cache is set.
+func (x *plExec) bindFull(sql string, cache bool) (*plBound, []sqltypes.Value, error) {
 	vars, vals, sig := x.variables()
 	key := plPlanKey{block: x.top, sql: sql, sig: sig}
 	s := x.r.st.sess
@@ -638,7 +639,7 @@ func (x *plExec) bindFull(sql string) (*plBound, []sqltypes.Value, error) {
 	}
 	b, ok := c.plans[key]
 	c.mu.Unlock()
-	if !ok {
+	if !ok || !cache {
 		stmts, err := parser.Parse(sql)
 		if err != nil {
 			return nil, nil, err
@@ -655,6 +656,9 @@ func (x *plExec) bindFull(sql string) (*plBound, []sqltypes.Value, error) {
 			return nil, nil, err
 		}
 		b = &plBound{st: st, simple: simpleExprs(st), cols: planner.ResultColumns(st)}
+		if !cache {
+			return b, values(vals), nil
+		}
 		c.mu.Lock()
 		if c.plans == nil {
 			c.plans = map[plPlanKey]*plBound{}
@@ -662,11 +666,16 @@ func (x *plExec) bindFull(sql string) (*plBound, []sqltypes.Value, error) {
 		c.plans[key] = b
 		c.mu.Unlock()
 	}
+	return b, values(vals), nil
+}
+
+// values reads the variables' slots.
+func values(vals []func() sqltypes.Value) []sqltypes.Value {
 	params := make([]sqltypes.Value, len(vals))
 	for i, f := range vals {
 		params[i] = f()
 	}
-	return b, params, nil
+	return params
 }
 
 // plPlanKey identifies a bound statement of a PL/pgSQL body: the body
@@ -680,7 +689,7 @@ type plPlanKey struct {
 // run binds and runs a SQL statement, returning rows as collect asks and
 // their columns.
 func (x *plExec) run(sql string, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
-	b, params, err := x.bindFull(sql)
+	b, params, err := x.bindStatement(sql)
 	if err != nil {
 		return nil, nil, 0, err
 	}
@@ -704,6 +713,33 @@ func (x *plExec) run(sql string, collect int) ([][]sqltypes.Value, []ir.Column, 
 	}
 	rows, n, err := x.r.runStatement(x.fn, st, params, x.opts, collect)
 	return rows, b.cols, n, err
+}
+
+// bindStatement binds a statement of the body; one with WHERE CURRENT OF
+// cursor (a cursor variable, or a portal's name) is bound afresh with the
+// cursor's current row in its place.
+func (x *plExec) bindStatement(sql string) (*plBound, []sqltypes.Value, error) {
+	start, end, name, ok := parser.CurrentOf(sql)
+	if !ok {
+		return x.bindFull(sql, true)
+	}
+	portal := name
+	if v, field := x.lookup(name); v != nil && field == "" && !v.record && v.typ.ID == sqltypes.RefCursor {
+		c, err := x.portalOf(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		portal = c.name
+	}
+	text, t, err := x.r.st.sess.currentOfText(sql, start, end, portal)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, params, err := x.bindFull(text, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, params, checkCurrentOfTarget(b.st, t, portal)
 }
 
 // evalSimple evaluates a simple statement's expressions (plBound.simple)

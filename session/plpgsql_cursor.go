@@ -220,7 +220,8 @@ func (x *plExec) openPortal(name string, st ir.Statement, params []sqltypes.Valu
 	}
 	cols := wireColumns(planner.ResultColumns(st))
 	res := &rowsResult{cols: cols, rows: it, visible: len(cols)}
-	c := &cursor{sess: s, name: name, cols: cols, res: res, cancel: cancel, scroll: scroll, limit: s.workMem(), atStart: true}
+	c := &cursor{sess: s, name: name, cols: cols, res: res, cancel: cancel, scroll: scroll, limit: s.workMem(), atStart: true,
+		src: planner.ResultColumns(st)}
 	if err := c.charge(cursorCost); err != nil {
 		c.Close()
 		return nil, err
