@@ -104,8 +104,10 @@ func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, b
 	x.opts.Fn = inner
 	// A CALL or DO run in a transaction of its own may end it; so may a
 	// procedure a non-atomic body CALLs (plExec.call).
-	x.nonAtomic = r.nonAtomic && (fc.RoutineDepth == 0 || r.callNonAtomic) && (fn == nil || fn.Procedure())
-	r.callNonAtomic = false // what this body calls is atomic unless a CALL says otherwise
+	x.nonAtomic = r.nonAtomic && (fc.RoutineDepth == 0 || r.callNonAtomic.Load()) && (fn == nil || fn.Procedure())
+	if x.nonAtomic {
+		r.callNonAtomic.Store(false) // what this body calls is atomic unless a CALL says otherwise
+	}
 	var top []*plVar
 	if fn != nil {
 		in := 0
@@ -242,9 +244,9 @@ func (x *plExec) block(b *parser.PLBlock) error {
 	if txn != nil {
 		sp = txn.Savepoint()
 	}
-	x.r.subxacts++
+	x.r.subxacts.Add(1)
 	err := x.stmts(b.Body)
-	x.r.subxacts--
+	x.r.subxacts.Add(-1)
 	if err == nil || isControl(err) {
 		if txn != nil {
 			if rerr := txn.Release(sp); rerr != nil {

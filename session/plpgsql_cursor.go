@@ -380,7 +380,7 @@ func (x *plExec) transactionControl(s *parser.PLCommit) error {
 	if !x.nonAtomic {
 		return pgerr.New(pgerr.InvalidTransactionTermination, "invalid transaction termination")
 	}
-	if x.r.subxacts > 0 {
+	if x.r.subxacts.Load() > 0 {
 		if s.Rollback {
 			return pgerr.New(pgerr.InvalidTransactionTermination, "cannot roll back while a subtransaction is active")
 		}
@@ -437,9 +437,9 @@ func (x *plExec) call(c *ir.Call, params []sqltypes.Value, vars []planner.Variab
 		args[i] = v
 	}
 	fc := x.opts.Fn
-	x.r.callNonAtomic = x.nonAtomic
+	x.r.callNonAtomic.Store(x.nonAtomic)
 	rows, err := x.r.CallRoutine(&fc, c.Routine, args)
-	x.r.callNonAtomic = false
+	x.r.callNonAtomic.Store(false)
 	if err != nil || len(c.Cols) == 0 {
 		return err
 	}

@@ -204,9 +204,10 @@ type routineRunner struct {
 	nonAtomic bool
 	// subxacts counts the PL/pgSQL exception blocks running (their
 	// savepoints forbid COMMIT and ROLLBACK).
-	subxacts int
+	// (Atomic: a statement's functions may run on several goroutines.)
+	subxacts atomic.Int32
 	// callNonAtomic: the routine being called is a non-atomic body's CALL.
-	callNonAtomic bool
+	callNonAtomic atomic.Bool
 }
 
 // routinesFor makes the runner of the routines the statement calls.
