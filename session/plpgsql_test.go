@@ -81,3 +81,35 @@ $$`,
 		}
 	}
 }
+
+// A procedure's COMMIT makes its writes visible to other sessions while it
+// goes on; its later ROLLBACK undoes only what came after.
+func TestProcedureCommitIsVisible(t *testing.T) {
+	eng := newEngine(t, memStore(t))
+	a, b := openSession(t, eng), openSession(t, eng)
+	mustExec(t, a, `CREATE TABLE pv (id int PRIMARY KEY)`)
+	mustExec(t, a, `CREATE PROCEDURE pv_run() LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO pv VALUES (1);
+  COMMIT;
+  INSERT INTO pv VALUES (2);
+  PERFORM pg_sleep(0.6);
+  ROLLBACK;
+END
+$$`)
+	done := make(chan error, 1)
+	go func() {
+		_, err := runSQL(context.Background(), a, `CALL pv_run()`)
+		done <- err
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if got := mustExec(t, b, `SELECT string_agg(id::text, ',') FROM pv`); got[0] != "1" {
+		t.Errorf("while the procedure runs, another session sees %v, want 1", got)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := mustExec(t, b, `SELECT string_agg(id::text, ',') FROM pv`); got[0] != "1" {
+		t.Errorf("after the procedure, %v, want 1", got)
+	}
+}
