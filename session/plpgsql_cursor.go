@@ -212,7 +212,17 @@ func (x *plExec) openPortal(name string, st ir.Statement, params []sqltypes.Valu
 	}
 	qctx, cancel := context.WithCancelCause(s.ext.ctx)
 	stop := linkCancel(r.ctx, cancel)
-	it, err := e.exec.Run(qctx, plan, params, executor.RunOptions{WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: x.opts.Fn, Txn: r.txn})
+	// The query outlives the statement: what its functions see of the
+	// statement (cancellation, sequences, the catalog, the routines they
+	// call) is the cursor's context, as for DECLARE.
+	fn := x.opts.Fn
+	fn.Done, fn.Err = qctx.Done(), qctx.Err
+	fn.Sequences = &sessionSequences{s: s, ctx: qctx}
+	fn.Catalog = r.st.catalogEnv(qctx)
+	rr := &routineRunner{st: r.st, ctx: qctx, txn: r.txn, opts: r.opts, snap: r.snap, style: r.style}
+	fn.Routines = rr
+	rr.opts.Fn = fn
+	it, err := e.exec.Run(qctx, plan, params, executor.RunOptions{WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: fn, Txn: r.txn})
 	stop()
 	if err != nil {
 		cancel(nil)
