@@ -306,8 +306,14 @@ func (x *plExec) closeCursor(s *parser.PLClose) error {
 	if err != nil {
 		return err
 	}
-	if _, err := x.portalOf(v); err != nil {
+	c, err := x.portalOf(v)
+	if err != nil {
 		return err
+	}
+	for _, p := range x.pinned {
+		if p == c {
+			return pgerr.New(pgerr.InvalidCursorState, "cannot drop pinned portal \"%s\"", c.name)
+		}
 	}
 	return x.r.st.sess.ext.reg.ClosePortal(v.val.S)
 }
@@ -359,6 +365,10 @@ func (x *plExec) cursorLoop(s *parser.PLLoop, body func() (bool, error)) error {
 	ctx := x.r.ctx
 	found := false
 	for {
+		if wc, err := x.r.st.sess.ext.reg.Cursor(name); err != nil || wc != c {
+			// The body closed it.
+			return pgerr.New(pgerr.InvalidCursorName, "cursor \"%s\" does not exist", name)
+		}
 		var row []sqltypes.Value
 		n, err := c.withStatement(ctx, func() (int64, error) {
 			return c.fetch(ctx, parser.FetchDirection{Kind: parser.FetchForward, Count: 1}, func(r []sqltypes.Value) {
@@ -396,8 +406,13 @@ func (x *plExec) transactionControl(s *parser.PLCommit) error {
 		}
 		return pgerr.New(pgerr.InvalidTransactionTermination, "cannot commit while a subtransaction is active")
 	}
+	// The running cursor FOR loops' cursors are read to their end in
+	// this transaction and go on in the next (PostgreSQL's
+	// HoldPinnedPortals, at a ROLLBACK too).
 	for _, c := range x.pinned {
-		c.hold = true
+		if err := c.materialize(x.r.ctx); err != nil {
+			return err
+		}
 	}
 	return x.r.endAndBegin(!s.Rollback, s.Chain)
 }
