@@ -123,7 +123,9 @@ func (x *plExec) open(s *parser.PLOpen) error {
 	if _, err := x.r.st.sess.ext.reg.Cursor(name); err == nil {
 		return pgerr.New(pgerr.DuplicateCursor, "cursor \"%s\" already in use", name)
 	}
-	if _, err := x.openPortal(name, st, params, scroll >= 0); err != nil {
+	// Without SCROLL a cursor only goes forward and keeps no rows, as a
+	// DECLAREd one (PostgreSQL lets most plans go back without it).
+	if _, err := x.openPortal(name, st, params, scroll > 0); err != nil {
 		return err
 	}
 	v.val = sqltypes.NewText(name)
