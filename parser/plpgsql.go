@@ -39,6 +39,20 @@ type PLDecl struct {
 	Default string
 	// Alias is n for ALIAS FOR $n (0 otherwise).
 	Alias int
+	// Cursor marks a bound cursor, name [[NO] SCROLL] CURSOR [(args)]
+	// FOR query: its parameters, its query and Scroll (1 SCROLL, -1 NO
+	// SCROLL, 0 neither). Its variable is a refcursor.
+	Cursor      bool
+	CursorArgs  []PLCursorArg
+	CursorQuery string
+	Scroll      int
+}
+
+// PLCursorArg is a parameter of a bound cursor.
+type PLCursorArg struct {
+	Name     string
+	Type     sqltypes.Type
+	TypeName string
 }
 
 // PLHandler is one WHEN of an EXCEPTION clause: its conditions (condition
@@ -78,6 +92,7 @@ const (
 	LoopQuery
 	LoopForeach
 	LoopExecute
+	LoopCursor
 )
 
 // PLLoop is LOOP, WHILE, FOR (integer range, query, EXECUTE) and FOREACH.
@@ -98,7 +113,49 @@ type PLLoop struct {
 	Array string
 	Slice int
 	Body  []PLStmt
+	// Cursor is a bound cursor FOR loops over (LoopCursor), Args its
+	// arguments.
+	Cursor string
+	Args   PLArgs
 }
+
+// PLArgs are a bound cursor's arguments: expressions, each named when
+// written name := expr (Names[i] "" when positional).
+type PLArgs struct {
+	Exprs []string
+	Names []string
+}
+
+// PLOpen is OPEN cursor [[NO] SCROLL] FOR query, FOR EXECUTE string
+// [USING args], or a bound cursor's OPEN cursor [(args)].
+type PLOpen struct {
+	Cursor  string
+	Scroll  int // 1 SCROLL, -1 NO SCROLL, 0 neither
+	Query   string
+	Execute string
+	Using   []string
+	Args    PLArgs
+}
+
+// PLFetch is FETCH [direction {FROM | IN}] cursor INTO targets, or (Move)
+// MOVE [direction {FROM | IN}] cursor. Kind is FetchForward,
+// FetchBackward, FetchAbsolute or FetchRelative; Count the count's
+// expression ("" for 1 unless All).
+type PLFetch struct {
+	Move   bool
+	Cursor string
+	Kind   string
+	Count  string
+	All    bool
+	Into   []string
+}
+
+// PLClose is CLOSE cursor.
+type PLClose struct{ Cursor string }
+
+// PLCommit is COMMIT or (Rollback) ROLLBACK [AND [NO] CHAIN] in a
+// procedure or DO block.
+type PLCommit struct{ Rollback, Chain bool }
 
 // PLExit is EXIT or CONTINUE [label] [WHEN cond].
 type PLExit struct {
@@ -179,6 +236,10 @@ func (*PLGetDiag) plStmt() {}
 func (*PLRaise) plStmt()   {}
 func (*PLNull) plStmt()    {}
 func (*PLAssert) plStmt()  {}
+func (*PLOpen) plStmt()    {}
+func (*PLFetch) plStmt()   {}
+func (*PLClose) plStmt()   {}
+func (*PLCommit) plStmt()  {}
 
 // plParser reads a PL/pgSQL body's tokens.
 type plParser struct {
@@ -402,6 +463,9 @@ func (p *plParser) decl() (PLDecl, error) {
 		d.Constant = true
 		p.k++
 	}
+	if p.is("cursor") || p.is("scroll") || p.is("no") && p.isAt(p.k+1, "scroll") {
+		return d, p.cursorDecl(&d)
+	}
 	switch {
 	case p.is("record"):
 		d.Record = true
@@ -561,9 +625,31 @@ func (p *plParser) stmt() (PLStmt, error) {
 		p.k += 2
 		return &PLNull{}, nil
 	case p.is("commit") || p.is("rollback"):
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "transaction control in PL/pgSQL is not supported").WithPosition(charPos(p.src, p.toks[p.k].start))
-	case p.is("open") || p.is("fetch") || p.is("close") || p.is("move"):
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "cursors in PL/pgSQL are not supported").WithPosition(charPos(p.src, p.toks[p.k].start))
+		x := &PLCommit{Rollback: p.is("rollback")}
+		p.k++
+		if p.is("and") {
+			p.k++
+			if p.is("no") {
+				p.k++
+			} else {
+				x.Chain = true
+			}
+			if err := p.expect("chain"); err != nil {
+				return nil, err
+			}
+		}
+		return x, p.expect(";")
+	case p.is("open"):
+		return p.openStmt()
+	case p.is("fetch") || p.is("move"):
+		return p.fetchStmt()
+	case p.is("close"):
+		p.k++
+		name, err := p.ident()
+		if err != nil {
+			return nil, err
+		}
+		return &PLClose{Cursor: name}, p.expect(";")
 	}
 	// target := expr, or a SQL statement.
 	if p.k < len(p.toks) && (p.toks[p.k].kind == tkIdent || p.toks[p.k].kind == tkQIdent) {
@@ -814,15 +900,8 @@ func (p *plParser) forSource(x *PLLoop) error {
 		return p.errAt(end)
 	}
 	if p.is("execute") {
-		p.k++
 		x.Kind = LoopExecute
-		stop := p.until(p.k, "using", "loop")
-		x.Query = p.text(p.k, stop)
-		p.k = stop
-		if p.is("using") {
-			p.k++
-			x.Using = p.list(end)
-		}
+		x.Query, x.Using = p.executeUsing(end)
 		p.k = end
 		return nil
 	}
@@ -846,6 +925,25 @@ func (p *plParser) forSource(x *PLLoop) error {
 	if dots < 0 {
 		if x.Reverse {
 			return p.errAt(p.k)
+		}
+		// A bound cursor, with its arguments: a name alone, or a name
+		// and a parenthesized list, is no query.
+		if p.toks[p.k].kind == tkIdent || p.toks[p.k].kind == tkQIdent {
+			if p.k+1 == end {
+				x.Kind, x.Cursor = LoopCursor, p.toks[p.k].val
+				p.k = end
+				return nil
+			}
+			if p.toks[p.k+1].is("(") && p.closeParen(p.k+1)+1 == end {
+				x.Kind, x.Cursor = LoopCursor, p.toks[p.k].val
+				p.k++
+				args, err := p.cursorArgs()
+				if err != nil {
+					return err
+				}
+				x.Args = args
+				return nil
+			}
 		}
 		x.Kind, x.Query = LoopQuery, p.text(p.k, end)
 		p.k = end
@@ -896,14 +994,7 @@ func (p *plParser) returnStmt() (PLStmt, error) {
 			return nil, p.errAt(end)
 		}
 		if p.is("execute") {
-			p.k++
-			stop := min(p.until(p.k, "using"), end)
-			x.Execute = p.text(p.k, stop)
-			p.k = stop
-			if p.is("using") {
-				p.k++
-				x.Using = p.list(end)
-			}
+			x.Execute, x.Using = p.executeUsing(end)
 		} else {
 			x.Query = p.text(p.k, end)
 		}
@@ -1063,4 +1154,277 @@ func (p *plParser) raise() (PLStmt, error) {
 	}
 	p.k = end + 1
 	return x, nil
+}
+
+// cursorDecl reads the rest of a bound cursor's declaration: [[NO]
+// SCROLL] CURSOR [(name type, ...)] {FOR | IS} query;
+func (p *plParser) cursorDecl(d *PLDecl) error {
+	d.Cursor = true
+	switch {
+	case p.is("no"):
+		d.Scroll = -1
+		p.k += 2
+	case p.is("scroll"):
+		d.Scroll = 1
+		p.k++
+	}
+	if err := p.expect("cursor"); err != nil {
+		return err
+	}
+	if p.is("(") {
+		p.k++
+		for {
+			name, err := p.ident()
+			if err != nil {
+				return err
+			}
+			r := &rewriter{sql: p.src, toks: p.toks}
+			t, udt, next, err := r.parseTypeRef(p.k)
+			if err != nil {
+				return err
+			}
+			p.k = next
+			d.CursorArgs = append(d.CursorArgs, PLCursorArg{Name: name, Type: t, TypeName: udt})
+			if p.is(",") {
+				p.k++
+				continue
+			}
+			if err := p.expect(")"); err != nil {
+				return err
+			}
+			break
+		}
+	}
+	if !p.is("for") && !p.is("is") {
+		return p.errAt(p.k)
+	}
+	p.k++
+	q, err := p.exprUntil(";")
+	if err != nil {
+		return err
+	}
+	d.CursorQuery = q
+	p.k++
+	return nil
+}
+
+// cursorArgs reads a bound cursor's arguments: (expr, ...), each
+// argument possibly named (name := expr or name => expr).
+func (p *plParser) cursorArgs() (PLArgs, error) {
+	var a PLArgs
+	end := p.closeParen(p.k)
+	if err := p.expect("("); err != nil {
+		return a, err
+	}
+	if end >= len(p.toks) {
+		return a, p.errAt(end)
+	}
+	for p.k < end {
+		stop := min(p.until(p.k, ","), end)
+		name := ""
+		if p.k+2 < stop && p.toks[p.k].kind == tkIdent && p.toks[p.k+1].is(":") && p.toks[p.k+2].is("=") {
+			name = p.toks[p.k].val
+			p.k += 3
+		} else if p.k+1 < stop && p.toks[p.k].kind == tkIdent && p.toks[p.k+1].is("=>") {
+			name = p.toks[p.k].val
+			p.k += 2
+		}
+		if p.k >= stop {
+			return a, p.errAt(p.k)
+		}
+		a.Exprs = append(a.Exprs, p.text(p.k, stop))
+		a.Names = append(a.Names, name)
+		p.k = stop
+		if p.is(",") {
+			p.k++
+		}
+	}
+	p.k = end + 1
+	return a, nil
+}
+
+// closeParen is the index of the parenthesis closing the one at i
+// (len(toks) when there is none).
+func (p *plParser) closeParen(i int) int {
+	depth := 0
+	for ; i < len(p.toks); i++ {
+		switch {
+		case p.toks[i].is("(") || p.toks[i].is("["):
+			depth++
+		case p.toks[i].is(")") || p.toks[i].is("]"):
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return len(p.toks)
+}
+
+// executeUsing reads EXECUTE string [USING args] up to token end (not
+// consumed).
+func (p *plParser) executeUsing(end int) (string, []string) {
+	p.k++
+	stop := min(p.until(p.k, "using"), end)
+	query := p.text(p.k, stop)
+	p.k = stop
+	var using []string
+	if p.is("using") {
+		p.k++
+		using = p.list(end)
+	}
+	return query, using
+}
+
+// openStmt reads OPEN.
+func (p *plParser) openStmt() (PLStmt, error) {
+	p.k++
+	x := &PLOpen{}
+	name, err := p.ident()
+	if err != nil {
+		return nil, err
+	}
+	x.Cursor = name
+	switch {
+	case p.is("no") && p.isAt(p.k+1, "scroll"):
+		x.Scroll = -1
+		p.k += 2
+	case p.is("scroll"):
+		x.Scroll = 1
+		p.k++
+	}
+	switch {
+	case p.is("for"):
+		p.k++
+		end := p.until(p.k, ";")
+		if end >= len(p.toks) {
+			return nil, p.errAt(end)
+		}
+		if p.is("execute") {
+			if x.Execute, x.Using = p.executeUsing(end); x.Execute == "" {
+				return nil, p.errAt(p.k)
+			}
+		} else {
+			if x.Query = p.text(p.k, end); x.Query == "" {
+				return nil, p.errAt(p.k)
+			}
+		}
+		p.k = end
+	case p.is("("):
+		if x.Args, err = p.cursorArgs(); err != nil {
+			return nil, err
+		}
+	}
+	return x, p.expect(";")
+}
+
+// fetchStmt reads FETCH and MOVE: [direction {FROM | IN}] cursor [INTO
+// targets].
+func (p *plParser) fetchStmt() (PLStmt, error) {
+	x := &PLFetch{Move: p.is("move"), Kind: FetchForward}
+	start := p.k
+	p.k++
+	end := p.until(p.k, ";")
+	if end >= len(p.toks) {
+		return nil, p.errAt(end)
+	}
+	stop := end
+	if !x.Move {
+		if stop = p.until(p.k, "into"); stop >= end {
+			return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \";\"").WithPosition(charPos(p.src, p.toks[end].start))
+		}
+	}
+	// The cursor is the last word before INTO (or the end); what comes
+	// before it is the direction, then FROM or IN.
+	c := stop - 1
+	if c < p.k || p.toks[c].kind != tkIdent && p.toks[c].kind != tkQIdent {
+		return nil, p.errAt(c + 1)
+	}
+	x.Cursor = p.toks[c].val
+	dirEnd := c
+	if dirEnd > p.k && (p.toks[dirEnd-1].is("from") || p.toks[dirEnd-1].is("in")) {
+		dirEnd--
+	}
+	multi := false
+	if p.k < dirEnd {
+		w := p.toks[p.k]
+		rest := func() string { return p.text(p.k+1, dirEnd) }
+		switch {
+		case w.is("next") && p.k+1 == dirEnd:
+		case w.is("prior") && p.k+1 == dirEnd:
+			x.Kind = FetchBackward
+		case w.is("first") && p.k+1 == dirEnd:
+			x.Kind, x.Count = FetchAbsolute, "1"
+		case w.is("last") && p.k+1 == dirEnd:
+			x.Kind, x.Count = FetchAbsolute, "-1"
+		case w.is("absolute") || w.is("relative"):
+			x.Kind, x.Count = w.val, rest()
+			if x.Count == "" {
+				return nil, p.errAt(p.k + 1)
+			}
+		case w.is("all") && p.k+1 == dirEnd:
+			x.All, multi = true, true
+		case w.is("forward") || w.is("backward"):
+			x.Kind = w.val
+			switch {
+			case p.k+1 == dirEnd:
+			case p.toks[p.k+1].is("all") && p.k+2 == dirEnd:
+				x.All, multi = true, true
+			default:
+				x.Count, multi = rest(), true
+			}
+		default:
+			x.Count, multi = p.text(p.k, dirEnd), true
+		}
+	}
+	if multi && !x.Move {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "FETCH statement cannot return multiple rows").WithPosition(charPos(p.src, p.toks[start].start))
+	}
+	if !x.Move {
+		p.k = stop + 1
+		for {
+			i := p.k
+			if i >= end || p.toks[i].kind != tkIdent && p.toks[i].kind != tkQIdent {
+				return nil, p.errAt(i)
+			}
+			i++
+			for i+1 < end && p.toks[i].is(".") {
+				i += 2
+			}
+			x.Into = append(x.Into, p.dotted(p.k, i))
+			p.k = i
+			if p.is(",") {
+				p.k++
+				continue
+			}
+			break
+		}
+		if p.k != end {
+			return nil, p.errAt(p.k)
+		}
+	}
+	p.k = end + 1
+	return x, nil
+}
+
+// CurrentOf finds WHERE CURRENT OF cursor in a statement: the byte range
+// of "CURRENT OF cursor" in sql and the cursor's name (folded, or as
+// quoted). The caller puts the cursor's current row in its place.
+func CurrentOf(sql string) (start, end int, cursor string, ok bool) {
+	toks, err := scan(sql)
+	if err != nil {
+		return 0, 0, "", false
+	}
+	depth := 0
+	for i := 0; i+3 < len(toks); i++ {
+		switch {
+		case toks[i].is("("):
+			depth++
+		case toks[i].is(")"):
+			depth--
+		case depth == 0 && toks[i].is("where") && toks[i+1].is("current") && toks[i+2].is("of") &&
+			(toks[i+3].kind == tkIdent || toks[i+3].kind == tkQIdent):
+			return toks[i+1].start, toks[i+3].end, toks[i+3].val, true
+		}
+	}
+	return 0, 0, "", false
 }

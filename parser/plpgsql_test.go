@@ -1,7 +1,9 @@
 package parser
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -96,6 +98,8 @@ func FuzzPLpgSQL(f *testing.F) {
 		`<<l>> BEGIN BEGIN SELECT 1 INTO x; EXCEPTION WHEN others THEN NULL; END; END l`,
 		`BEGIN CASE WHEN x THEN RETURN NEXT; END CASE; RETURN QUERY EXECUTE 'q' USING 1; END`,
 		`DECLARE r record; BEGIN FOREACH r IN ARRAY a LOOP END LOOP; GET DIAGNOSTICS n = ROW_COUNT; END`,
+		`DECLARE c SCROLL CURSOR (k int, t text) FOR SELECT k; d refcursor; BEGIN OPEN c(k := 1, 'x'); FETCH RELATIVE -1 FROM c INTO a, b.f; MOVE BACKWARD ALL IN c; CLOSE c; END`,
+		`DECLARE c NO SCROLL CURSOR IS SELECT 1; BEGIN OPEN d SCROLL FOR EXECUTE 'q' USING 1, 2; FOR r IN c(1) LOOP COMMIT AND CHAIN; END LOOP; ROLLBACK; END`,
 	} {
 		f.Add(s)
 	}
@@ -112,4 +116,62 @@ func FuzzPLpgSQL(f *testing.F) {
 			t.Fatalf("%q: position %d outside the body", body, pe.Position)
 		}
 	})
+}
+
+// The cursor statements and transaction control parse into their nodes.
+func TestPLpgSQLCursorStatements(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want string // the %+v of the first statement
+	}{
+		{`BEGIN OPEN c FOR SELECT 1; END`, `&{Cursor:c Scroll:0 Query:SELECT 1 Execute: Using:[] Args:{Exprs:[] Names:[]}}`},
+		{`BEGIN OPEN c NO SCROLL FOR EXECUTE 'q' || x USING 1, y; END`, `&{Cursor:c Scroll:-1 Query: Execute:'q' || x Using:[1 y] Args:{Exprs:[] Names:[]}}`},
+		{`BEGIN OPEN c(1, k => f(2, 3)); END`, `&{Cursor:c Scroll:0 Query: Execute: Using:[] Args:{Exprs:[1 f(2, 3)] Names:[ k]}}`},
+		{`BEGIN FETCH c INTO a, r.f; END`, `&{Move:false Cursor:c Kind:forward Count: All:false Into:[a r.f]}`},
+		{`BEGIN FETCH LAST FROM c INTO a; END`, `&{Move:false Cursor:c Kind:absolute Count:-1 All:false Into:[a]}`},
+		{`BEGIN FETCH ABSOLUTE n + 1 IN c INTO a; END`, `&{Move:false Cursor:c Kind:absolute Count:n + 1 All:false Into:[a]}`},
+		{`BEGIN MOVE BACKWARD ALL FROM c; END`, `&{Move:true Cursor:c Kind:backward Count: All:true Into:[]}`},
+		{`BEGIN MOVE FORWARD 2 IN c; END`, `&{Move:true Cursor:c Kind:forward Count:2 All:false Into:[]}`},
+		{`BEGIN CLOSE c; END`, `&{Cursor:c}`},
+		{`BEGIN COMMIT AND CHAIN; END`, `&{Rollback:false Chain:true}`},
+		{`BEGIN ROLLBACK AND NO CHAIN; END`, `&{Rollback:true Chain:false}`},
+		{`BEGIN FOR r IN c(1, 2) LOOP END LOOP; END`, `LoopCursor c [1 2]`},
+	} {
+		b, err := ParsePLpgSQL(c.body)
+		if err != nil {
+			t.Errorf("%s: %v", c.body, err)
+			continue
+		}
+		got := strings.ReplaceAll(fmt.Sprintf("%+v", b.Body[0]), "[]]", "]]")
+		if l, ok := b.Body[0].(*PLLoop); ok {
+			got = fmt.Sprintf("LoopCursor %s %v", l.Cursor, l.Args.Exprs)
+			if l.Kind != LoopCursor {
+				got = "kind " + fmt.Sprint(l.Kind)
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.body, got, c.want)
+		}
+	}
+	for _, bad := range []string{
+		`BEGIN FETCH FORWARD 2 FROM c INTO a; END`,
+		`BEGIN FETCH c; END`,
+		`BEGIN OPEN c(1; END`,
+		`DECLARE c CURSOR (k) FOR SELECT 1; BEGIN END`,
+	} {
+		if _, err := ParsePLpgSQL(bad); err == nil {
+			t.Errorf("%s: parsed", bad)
+		}
+	}
+}
+
+func TestCurrentOf(t *testing.T) {
+	sql := `UPDATE t SET v = (SELECT 1 WHERE x) WHERE CURRENT OF "My Cur"`
+	start, end, name, ok := CurrentOf(sql)
+	if !ok || name != "My Cur" || sql[start:end] != `CURRENT OF "My Cur"` {
+		t.Errorf("CurrentOf = %d %d %q %v", start, end, name, ok)
+	}
+	if _, _, _, ok := CurrentOf(`SELECT current FROM of WHERE current = of`); ok {
+		t.Error("found CURRENT OF where there is none")
+	}
 }

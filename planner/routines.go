@@ -101,6 +101,15 @@ func BindRoutineStatement(snap *catalog.Snapshot, fn *catalog.Function, stmt *pa
 // statement's relations are checked with (a SECURITY DEFINER routine's
 // owner).
 func BindWithVariables(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variable, checkAs string, style sqltypes.Style) (ir.Statement, error) {
+	if rs := stmt.Routine; rs != nil && rs.Action == parser.RoutineCall {
+		// PL/pgSQL's CALL: the arguments may name variables.
+		b := &Binder{snap: snap, stmt: rs.Call, loc: style.Location, style: style, routine: newVariableScope(vars), checkAs: checkAs}
+		b.params, b.declared = make([]sqltypes.Type, len(vars)), make([]bool, len(vars))
+		for i, v := range vars {
+			b.params[i], b.declared[i] = v.Type, true
+		}
+		return b.bindCall(rs)
+	}
 	if stmt.AST == nil || stmt.CreateAs != nil || stmt.Explain != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "only SELECT, INSERT, UPDATE and DELETE are supported in the body of a function").
 			WithDetail("The body has %s.", firstWords(stmt.Text))
@@ -822,8 +831,15 @@ func (v *inlineChecker) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 // bindCall binds CALL: the procedure chosen among those of the name by
 // its arguments, as functions are.
 func bindCall(snap *catalog.Snapshot, rs *parser.RoutineStatement, style sqltypes.Style) (ir.Statement, error) {
+	b := &Binder{snap: snap, stmt: rs.Call, loc: style.Location, style: style}
+	return b.bindCall(rs)
+}
+
+// bindCall binds CALL with b (whose scope may hold a PL/pgSQL body's
+// variables).
+func (b *Binder) bindCall(rs *parser.RoutineStatement) (ir.Statement, error) {
 	stmt := rs.Call
-	b := &Binder{snap: snap, stmt: stmt, loc: style.Location, style: style}
+	snap := b.snap
 	sel, ok := stmt.AST.(*ast.SelectStmt)
 	var call *ast.FuncCallExpr
 	if ok && sel.Fields != nil && len(sel.Fields.Fields) == 1 {

@@ -9,6 +9,7 @@ import (
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
+	"github.com/zproxy/zproxy/planner"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -60,6 +61,12 @@ type cursor struct {
 	portalPos int64
 	atStart   bool
 	atEnd     bool
+
+	// src are the query's columns as bound (their tables and columns),
+	// and current the row the cursor is on (nil when on none): what
+	// WHERE CURRENT OF reads (currentof.go).
+	src     []ir.Column
+	current []sqltypes.Value
 }
 
 var _ wire.Cursor = (*cursor)(nil)
@@ -99,7 +106,8 @@ func (st *statement) declare(ctx context.Context, params []sqltypes.Value, start
 		return nil, err
 	}
 	c := &cursor{sess: s, name: u.Name, cols: res.Columns(), res: res, cancel: cancel,
-		binary: u.Cursor.Binary, hold: u.Cursor.Hold, scroll: u.Cursor.Scroll, limit: s.workMem(), atStart: true}
+		binary: u.Cursor.Binary, hold: u.Cursor.Hold, scroll: u.Cursor.Scroll, limit: s.workMem(), atStart: true,
+		src: planner.ResultColumns(bound)}
 	if err := c.charge(cursorCost + int64(len(st.parsed.Text))); err != nil {
 		c.Close()
 		return nil, err
@@ -267,8 +275,10 @@ func (c *cursor) step(ctx context.Context, forward bool) ([]sqltypes.Value, bool
 		} else {
 			c.ep = c.read + 1
 		}
+		c.current = row
 		return row, ok, nil
 	}
+	c.current = nil
 	if c.ep <= 1 {
 		c.ep = 0
 		return nil, false, nil
@@ -278,6 +288,7 @@ func (c *cursor) step(ctx context.Context, forward bool) ([]sqltypes.Value, bool
 		return nil, false, err
 	}
 	c.ep--
+	c.current = row
 	return row, true, nil
 }
 
@@ -344,7 +355,7 @@ func (c *cursor) rewind() error {
 	if !c.scroll {
 		return errForwardOnly()
 	}
-	c.ep, c.portalPos, c.atStart, c.atEnd = 0, 0, true, false
+	c.ep, c.portalPos, c.atStart, c.atEnd, c.current = 0, 0, true, false, nil
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/executor"
@@ -38,6 +39,8 @@ type plVar struct {
 	record      bool
 	cols        []ir.Column
 	row         []sqltypes.Value // nil: a record not yet assigned
+	// cursor is a bound cursor's declaration (its variable a refcursor).
+	cursor *plCursor
 }
 
 // plExec is one activation of a PL/pgSQL body.
@@ -59,6 +62,17 @@ type plExec struct {
 	// handling are the errors being handled, innermost last (RAISE;
 	// re-raises the last; GET STACKED DIAGNOSTICS reads it).
 	handling []*pgerr.Error
+	// nonAtomic: COMMIT and ROLLBACK may end the transaction (a CALL or
+	// DO outside a transaction block, plpgsql_cursor.go).
+	nonAtomic bool
+	// pinned are the cursors of the cursor FOR loops running.
+	pinned []*cursor
+	// orphans are the cursors opened outside any transaction: they close
+	// when the activation ends, no transaction's end being there to.
+	orphans []string
+	// top is the body's block; vc the variables of the last statement.
+	top *parser.PLBlock
+	vc  plVarsCache
 }
 
 // Control flow out of statements travels as these errors.
@@ -86,8 +100,14 @@ func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, b
 	}
 	inner := *fc
 	inner.RoutineDepth++
-	x := &plExec{r: r, fn: fn, body: body, opts: r.opts, ret: sqltypes.Null}
+	x := &plExec{r: r, fn: fn, body: body, opts: r.opts, ret: sqltypes.Null, top: block}
 	x.opts.Fn = inner
+	// A CALL or DO run in a transaction of its own may end it; so may a
+	// procedure a non-atomic body CALLs (plExec.call).
+	x.nonAtomic = r.nonAtomic && (fc.RoutineDepth == 0 || r.callNonAtomic.Load()) && (fn == nil || fn.Procedure())
+	if x.nonAtomic {
+		r.callNonAtomic.Store(false) // what this body calls is atomic unless a CALL says otherwise
+	}
 	var top []*plVar
 	if fn != nil {
 		in := 0
@@ -101,6 +121,11 @@ func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, b
 		}
 	}
 	x.scope = append(x.scope, top)
+	defer func() {
+		for _, name := range x.orphans {
+			_ = r.st.sess.ext.reg.ClosePortal(name)
+		}
+	}()
 	err = x.block(block)
 	var ret plReturn
 	if err != nil && !errors.As(err, &ret) {
@@ -219,7 +244,9 @@ func (x *plExec) block(b *parser.PLBlock) error {
 	if txn != nil {
 		sp = txn.Savepoint()
 	}
+	x.r.subxacts.Add(1)
 	err := x.stmts(b.Body)
+	x.r.subxacts.Add(-1)
 	if err == nil || isControl(err) {
 		if txn != nil {
 			if rerr := txn.Release(sp); rerr != nil {
@@ -316,6 +343,21 @@ func (x *plExec) declare(label string, d parser.PLDecl) error {
 					return nil
 				}
 			}
+		}
+	case d.Cursor:
+		// A bound cursor's portal is named after its variable unless the
+		// variable is set to another name before OPEN.
+		v.typ, v.val = refcursorType, sqltypes.NewText(d.Name)
+		v.cursor = &plCursor{query: d.CursorQuery, scroll: d.Scroll}
+		for _, a := range d.CursorArgs {
+			t := a.Type
+			if a.TypeName != "" {
+				var err error
+				if t, err = planner.ResolveTypeName(snap, a.TypeName); err != nil {
+					return err
+				}
+			}
+			v.cursor.args = append(v.cursor.args, &plVar{name: a.Name, label: d.Name, typ: t, val: sqltypes.Null})
 		}
 	case d.Record:
 		v.record = true
@@ -462,17 +504,56 @@ func (x *plExec) assignRow(targets []string, row []sqltypes.Value, cols []ir.Col
 	return nil
 }
 
+// plVarsCache is the last variables() answer and the shape it was
+// computed for: the variables in scope, in order, and each record's
+// columns. A statement in a loop sees the same shape every time.
+type plVarsCache struct {
+	shape []*plVar
+	cols  []*ir.Column // each record's columns' first element (nil: none)
+	vars  []planner.Variable
+	vals  []func() sqltypes.Value
+	sig   string
+}
+
+// sameShape reports whether the scope still has the cached shape.
+func (x *plExec) sameShape() bool {
+	c := &x.vc
+	k := 0
+	for _, level := range x.scope {
+		for _, v := range level {
+			if k >= len(c.shape) || c.shape[k] != v || c.cols[k] != firstColumn(v) {
+				return false
+			}
+			k++
+		}
+	}
+	return k == len(c.shape) && c.vars != nil
+}
+
+func firstColumn(v *plVar) *ir.Column {
+	if !v.record || len(v.cols) == 0 {
+		return nil
+	}
+	return &v.cols[0]
+}
+
 // variables lists the variables in scope for a statement, with the slots
 // their values come from, and a signature of their names and types (the
 // plan cache's key).
 func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, string) {
+	if x.sameShape() {
+		return x.vc.vars, x.vc.vals, x.vc.sig
+	}
 	// FOUND is a variable of every block, outside the function's own.
 	vars := []planner.Variable{{Name: "found", Type: sqltypes.TypeBool}}
 	vals := []func() sqltypes.Value{func() sqltypes.Value { return sqltypes.NewBool(x.found) }}
 	var sig strings.Builder
+	var shape []*plVar
+	var cols []*ir.Column
 	for _, level := range x.scope {
 		for _, v := range level {
 			v := v
+			shape, cols = append(shape, v), append(cols, firstColumn(v))
 			if v.record {
 				for i, c := range v.cols {
 					i := i
@@ -492,24 +573,75 @@ func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, strin
 			fmt.Fprintf(&sig, "%s.%s:%d;", v.label, v.name, v.typ.OID())
 		}
 	}
-	return vars, vals, sig.String()
+	x.vc = plVarsCache{shape: shape, cols: cols, vars: vars, vals: vals, sig: sig.String()}
+	return vars, vals, x.vc.sig
+}
+
+// plBound is a bound statement of a PL/pgSQL body. simple are the
+// expressions of a SELECT of expressions alone (no FROM, WHERE,
+// subquery...), which the interpreter evaluates itself without planning
+// or running a plan, as PostgreSQL's PL/pgSQL evaluates its "simple
+// expressions".
+type plBound struct {
+	st     ir.Statement
+	simple []ir.Expr
+	cols   []ir.Column
+}
+
+// simpleExprs returns the expressions of a bound SELECT of expressions
+// alone, or nil.
+func simpleExprs(st ir.Statement) []ir.Expr {
+	q, ok := st.(*ir.Query)
+	if !ok || q.Locking != "" || len(q.Writes) > 0 {
+		return nil
+	}
+	p, ok := q.Plan.(*ir.Project)
+	if !ok || len(p.Exprs) == 0 {
+		return nil
+	}
+	if v, ok := p.Input.(*ir.Values); !ok || len(v.Rows) != 1 || len(v.Rows[0]) != 0 {
+		return nil
+	}
+	simple := true
+	for _, e := range p.Exprs {
+		ir.Walk(e, func(e ir.Expr) {
+			switch e.(type) {
+			case *ir.Binary, *ir.Cast, *ir.Const, *ir.Func, *ir.InList, *ir.IsNull, *ir.Like, *ir.Neg, *ir.Not, *ir.Param, *ir.RowExpr:
+			default:
+				simple = false // a subquery, a column, anything else the executor runs
+			}
+		})
+	}
+	if !simple {
+		return nil
+	}
+	return p.Exprs
 }
 
 // bind binds one SQL statement of the body with the variables in scope
 // (cached per snapshot, text and variable shape) and returns its
 // parameter values.
 func (x *plExec) bind(sql string) (ir.Statement, []sqltypes.Value, error) {
+	b, params, err := x.bindFull(sql, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.st, params, nil
+}
+
+// bindFull binds sql, from the cache when cache is set.
+func (x *plExec) bindFull(sql string, cache bool) (*plBound, []sqltypes.Value, error) {
 	vars, vals, sig := x.variables()
-	key := plPlanKey{body: x.body, sql: sql, sig: sig}
+	key := plPlanKey{block: x.top, sql: sql, sig: sig}
 	s := x.r.st.sess
 	c := &s.bodies
 	c.mu.Lock()
 	if c.snap != x.r.snap {
 		c.snap, c.bodies, c.plans = x.r.snap, map[*catalog.Function][]ir.Statement{}, nil
 	}
-	st, ok := c.plans[key]
+	b, ok := c.plans[key]
 	c.mu.Unlock()
-	if !ok {
+	if !ok || !cache {
 		stmts, err := parser.Parse(sql)
 		if err != nil {
 			return nil, nil, err
@@ -521,38 +653,119 @@ func (x *plExec) bind(sql string) (ir.Statement, []sqltypes.Value, error) {
 		if x.fn != nil && x.fn.Definer {
 			owner = x.fn.Owner
 		}
-		if st, err = planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style); err != nil {
+		st, err := planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style)
+		if err != nil {
 			return nil, nil, err
+		}
+		b = &plBound{st: st, simple: simpleExprs(st), cols: planner.ResultColumns(st)}
+		if !cache {
+			return b, values(vals), nil
 		}
 		c.mu.Lock()
 		if c.plans == nil {
-			c.plans = map[plPlanKey]ir.Statement{}
+			c.plans = map[plPlanKey]*plBound{}
 		}
-		c.plans[key] = st
+		c.plans[key] = b
 		c.mu.Unlock()
 	}
+	return b, values(vals), nil
+}
+
+// values reads the variables' slots.
+func values(vals []func() sqltypes.Value) []sqltypes.Value {
 	params := make([]sqltypes.Value, len(vals))
 	for i, f := range vals {
 		params[i] = f()
 	}
-	return st, params, nil
+	return params
 }
 
-// plPlanKey identifies a bound statement of a PL/pgSQL body.
-type plPlanKey struct{ body, sql, sig string }
+// plPlanKey identifies a bound statement of a PL/pgSQL body: the body
+// (its parsed block, which the session keeps per text), the statement's
+// text and the variables' shape.
+type plPlanKey struct {
+	block    *parser.PLBlock
+	sql, sig string
+}
 
 // run binds and runs a SQL statement, returning rows as collect asks and
 // their columns.
 func (x *plExec) run(sql string, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
-	st, params, err := x.bind(sql)
+	b, params, err := x.bindStatement(sql)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	if err := x.r.ctx.Err(); err != nil {
 		return nil, nil, 0, storeErr(err)
 	}
+	st := b.st
+	if b.simple != nil {
+		row, err := x.evalSimple(b, params)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if collect == collectNone {
+			return nil, b.cols, 1, nil
+		}
+		return [][]sqltypes.Value{row}, b.cols, 1, nil
+	}
+	if c, ok := st.(*ir.Call); ok {
+		vars, _, _ := x.variables()
+		return nil, nil, 0, x.call(c, params, vars)
+	}
 	rows, n, err := x.r.runStatement(x.fn, st, params, x.opts, collect)
-	return rows, planner.ResultColumns(st), n, err
+	return rows, b.cols, n, err
+}
+
+// bindStatement binds a statement of the body; one with WHERE CURRENT OF
+// cursor (a cursor variable, or a portal's name) is bound afresh with the
+// cursor's current row in its place.
+func (x *plExec) bindStatement(sql string) (*plBound, []sqltypes.Value, error) {
+	start, end, name, ok := parser.CurrentOf(sql)
+	if !ok {
+		return x.bindFull(sql, true)
+	}
+	portal := name
+	if v, field := x.lookup(name); v != nil && field == "" && !v.record && v.typ.ID == sqltypes.RefCursor {
+		c, err := x.portalOf(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		portal = c.name
+	}
+	text, t, err := x.r.st.sess.currentOfText(sql, start, end, portal)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, params, err := x.bindFull(text, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, params, checkCurrentOfTarget(b.st, t, portal)
+}
+
+// evalSimple evaluates a simple statement's expressions (plBound.simple)
+// with params: its one row.
+func (x *plExec) evalSimple(b *plBound, params []sqltypes.Value) ([]sqltypes.Value, error) {
+	if len(b.st.(*ir.Query).Routines) > 0 {
+		if err := x.r.st.sess.checkPrivileges(x.r.ctx, b.st); err != nil {
+			return nil, err
+		}
+	}
+	fn := x.opts.Fn
+	if fn.Now.IsZero() {
+		fn.Now = time.Now()
+	}
+	ec := &ir.EvalContext{Params: params, Now: fn.Now, Fn: fn}
+	row := make([]sqltypes.Value, len(b.simple))
+	for i, e := range b.simple {
+		v, err := e.Eval(ec, nil)
+		if err != nil {
+			return nil, err
+		}
+		row[i] = v
+	}
+	return row, nil
 }
 
 // eval computes an expression's value and type.
@@ -689,6 +902,14 @@ func (x *plExec) stmt(s parser.PLStmt) error {
 		return x.getDiag(s)
 	case *parser.PLRaise:
 		return x.raise(s)
+	case *parser.PLOpen:
+		return x.open(s)
+	case *parser.PLFetch:
+		return x.fetch(s)
+	case *parser.PLClose:
+		return x.closeCursor(s)
+	case *parser.PLCommit:
+		return x.transactionControl(s)
 	case *parser.PLAssert:
 		ok, err := x.evalBool(s.Cond)
 		if err != nil || ok {
@@ -747,12 +968,22 @@ func (x *plExec) sqlStmt(sql string, into []string, strict bool, using []sqltype
 
 // runDynamic runs EXECUTE's statement, its $n the USING values.
 func (x *plExec) runDynamic(sql string, using []sqltypes.Value, collect int) ([][]sqltypes.Value, []ir.Column, int64, error) {
-	stmts, err := parser.Parse(sql)
+	st, err := x.bindDynamic(sql, using)
 	if err != nil {
 		return nil, nil, 0, err
 	}
+	rows, n, err := x.r.runStatement(x.fn, st, using, x.opts, collect)
+	return rows, planner.ResultColumns(st), n, err
+}
+
+// bindDynamic binds an EXECUTE's statement, its $n the USING values.
+func (x *plExec) bindDynamic(sql string, using []sqltypes.Value) (ir.Statement, error) {
+	stmts, err := parser.Parse(sql)
+	if err != nil {
+		return nil, err
+	}
 	if len(stmts) != 1 {
-		return nil, nil, 0, pgerr.New(pgerr.FeatureNotSupported, "EXECUTE of several statements is not supported")
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "EXECUTE of several statements is not supported")
 	}
 	vars := make([]planner.Variable, len(using))
 	for i, v := range using {
@@ -762,45 +993,43 @@ func (x *plExec) runDynamic(sql string, using []sqltypes.Value, collect int) ([]
 	if x.fn != nil && x.fn.Definer {
 		owner = x.fn.Owner
 	}
-	st, err := planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style)
+	return planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style)
+}
+
+// dynamicQuery computes an EXECUTE's query string and its USING
+// arguments.
+func (x *plExec) dynamicQuery(query string, using []string) (string, []sqltypes.Value, error) {
+	q, t, err := x.eval(query)
 	if err != nil {
-		return nil, nil, 0, err
+		return "", nil, err
 	}
-	rows, n, err := x.r.runStatement(x.fn, st, using, x.opts, collect)
-	return rows, planner.ResultColumns(st), n, err
+	if q.IsNull() {
+		return "", nil, pgerr.New(pgerr.NullValueNotAllowed, "query string argument of EXECUTE is null")
+	}
+	args, err := x.evalList(using)
+	if err != nil {
+		return "", nil, err
+	}
+	return x.text(q, t), args, nil
 }
 
 // dynamicRows runs the query the expression query computes, its $n the
 // USING expressions' values, and returns all its rows.
 func (x *plExec) dynamicRows(query string, using []string) ([][]sqltypes.Value, []ir.Column, error) {
-	q, t, err := x.eval(query)
+	sql, args, err := x.dynamicQuery(query, using)
 	if err != nil {
 		return nil, nil, err
 	}
-	if q.IsNull() {
-		return nil, nil, pgerr.New(pgerr.NullValueNotAllowed, "query string argument of EXECUTE is null")
-	}
-	args, err := x.evalList(using)
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, cols, _, err := x.runDynamic(x.text(q, t), args, collectAll)
+	rows, cols, _, err := x.runDynamic(sql, args, collectAll)
 	return rows, cols, err
 }
 
 func (x *plExec) execute(s *parser.PLExecute) error {
-	q, t, err := x.eval(s.Query)
+	sql, using, err := x.dynamicQuery(s.Query, s.Using)
 	if err != nil {
 		return err
 	}
-	if q.IsNull() {
-		return pgerr.New(pgerr.NullValueNotAllowed, "query string argument of EXECUTE is null")
-	}
-	using, err := x.evalList(s.Using)
-	if err != nil {
-		return err
-	}
-	return x.sqlStmt("\x00"+x.text(q, t), s.Into, s.Strict, using)
+	return x.sqlStmt("\x00"+sql, s.Into, s.Strict, using)
 }
 
 // evalList computes USING's arguments.
@@ -824,16 +1053,19 @@ func (x *plExec) text(v sqltypes.Value, t sqltypes.Type) string {
 	if v.K == sqltypes.KindText {
 		return v.S
 	}
-	tv, err := ir.CastValueStyled(v, t, sqltypes.TypeText, false, x.r.style)
-	if err != nil {
-		return fmt.Sprint(v.X)
-	}
-	return tv.S
+	// The type's output function, as RAISE prints (a boolean is t or f,
+	// where a cast to text says true or false).
+	return string(sqltypes.AppendTextStyled(nil, t, v, x.r.style))
 }
 
 func (x *plExec) loop(s *parser.PLLoop) error {
 	// body runs the loop's body once: done when the loop ends.
 	body := func() (done bool, err error) {
+		// Each iteration heeds statement_timeout and cancel, even one
+		// with an empty body.
+		if err := x.r.ctx.Err(); err != nil {
+			return false, storeErr(err)
+		}
 		err = x.stmts(s.Body)
 		var exit *plExit
 		if errors.As(err, &exit) && (exit.label == "" || exit.label == s.Label) {
@@ -889,7 +1121,12 @@ func (x *plExec) loop(s *parser.PLLoop) error {
 			}
 		}
 		return nil
+	case parser.LoopCursor:
+		return x.cursorLoop(s, body)
 	case parser.LoopQuery, parser.LoopExecute:
+		// PostgreSQL runs the loop's query as an unnamed cursor: it takes
+		// a number of "<unnamed portal N>".
+		x.unnamedPortal()
 		var rows [][]sqltypes.Value
 		var cols []ir.Column
 		var err error

@@ -110,7 +110,10 @@ func (st *statement) runCall(ctx context.Context, x *ir.Call, env *runEnv) (wire
 	if err != nil {
 		return nil, err
 	}
-	res := &memResult{tag: "CALL", cols: wireColumns(x.Cols)}
+	res := &memResult{tag: "CALL"}
+	if len(x.Cols) > 0 {
+		res.cols = wireColumns(x.Cols) // no columns: no RowDescription, as PostgreSQL sends none
+	}
 	if len(x.Cols) > 0 {
 		row, ok, err := rows.Next()
 		if err != nil {
@@ -133,7 +136,10 @@ type routineBodies struct {
 	// pl are parsed PL/pgSQL bodies, by text; plans the bound statements
 	// of PL/pgSQL bodies (plpgsql.go).
 	pl    map[string]*parser.PLBlock
-	plans map[plPlanKey]ir.Statement
+	plans map[plPlanKey]*plBound
+	// portals numbers the session's unnamed PL/pgSQL cursors
+	// ("<unnamed portal N>"): it survives snapshots.
+	portals int
 }
 
 // body returns fn's statements bound against snap.
@@ -193,6 +199,15 @@ type routineRunner struct {
 	// statement: a body's write takes it unless the statement (a write)
 	// or an enclosing body's write holds it already.
 	gate atomic.Int32
+	// nonAtomic: the statement is a CALL or DO in a transaction of its
+	// own (runInTransaction), which its body may COMMIT or ROLLBACK.
+	nonAtomic bool
+	// subxacts counts the PL/pgSQL exception blocks running (their
+	// savepoints forbid COMMIT and ROLLBACK).
+	// (Atomic: a statement's functions may run on several goroutines.)
+	subxacts atomic.Int32
+	// callNonAtomic: the routine being called is a non-atomic body's CALL.
+	callNonAtomic atomic.Bool
 }
 
 // routinesFor makes the runner of the routines the statement calls.
@@ -201,6 +216,8 @@ func (st *statement) routinesFor(ctx context.Context, bound ir.Statement, txn *e
 	switch bound.(type) {
 	case *ir.Insert, *ir.Update, *ir.Delete:
 		r.gate.Store(1) // st.write holds the gate while the statement runs
+	case *ir.Call, *ir.Do:
+		r.nonAtomic = st.ownTxn
 	}
 	return r
 }
@@ -432,8 +449,11 @@ const ownTransactionAttempts = 3
 // Nothing reached the client but NOTICEs, which a retry may repeat.
 func (st *statement) runInTransaction(ctx context.Context, bound ir.Statement, params []sqltypes.Value, start time.Time) (wire.Result, error) {
 	for attempt := 1; ; attempt++ {
+		st.ownTxn, st.ownTxnEnded = true, false
 		res, err := st.runOnceInTransaction(ctx, bound, params, start)
-		if pgerr.CodeOf(err) != pgerr.SerializationFailure || attempt == ownTransactionAttempts || ctx.Err() != nil {
+		st.ownTxn = false
+		// A procedure that committed part of its work is not run again.
+		if pgerr.CodeOf(err) != pgerr.SerializationFailure || attempt == ownTransactionAttempts || ctx.Err() != nil || st.ownTxnEnded {
 			return res, err
 		}
 	}

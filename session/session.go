@@ -84,6 +84,9 @@ var _ wire.Session = (*Session)(nil)
 func (s *Session) Parse(_ context.Context, sql string, paramTypes []sqltypes.Type) ([]wire.Statement, error) {
 	stmts, err := parser.Parse(sql)
 	if err != nil {
+		if st := s.parseCurrentOf(sql, paramTypes); st != nil {
+			return []wire.Statement{st}, nil // the grammar has no WHERE CURRENT OF
+		}
 		s.failBlock()
 		return nil, err
 	}
@@ -192,6 +195,14 @@ type statement struct {
 	// explainCached: EXPLAIN EXECUTE is explaining this statement, with
 	// the plan its cache gives (explainPrepared).
 	explainCached bool
+
+	// currentOf is an UPDATE's or DELETE's WHERE CURRENT OF (currentof.go).
+	currentOf *currentOfRef
+
+	// ownTxn: the statement runs in a transaction of its own
+	// (runInTransaction), which a CALL's or DO's COMMIT may end
+	// (ownTxnEnded then).
+	ownTxn, ownTxnEnded bool
 }
 
 // SQL implements wire.Statement.
@@ -421,6 +432,9 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 func (st *statement) execute(ctx context.Context, params []sqltypes.Value, start time.Time) (wire.Result, string, error) {
 	if st.parsed.Utility != nil {
 		return st.runUtility(ctx, params, start)
+	}
+	if st.currentOf != nil {
+		return st.executeCurrentOf(ctx, params, start)
 	}
 	bound, _, _, err := st.bind(ctx)
 	if err != nil {

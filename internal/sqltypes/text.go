@@ -46,7 +46,7 @@ func ParseText(t Type, s string) (Value, error) {
 			return Null, err
 		}
 		return NewFloat(f), nil
-	case Text, Unknown:
+	case Text, Unknown, RefCursor:
 		return NewText(s), nil
 	case Varchar:
 		return CheckWidth(t, NewText(s))

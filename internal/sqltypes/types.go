@@ -107,6 +107,9 @@ const (
 	// type's Width is PostGIS's typmod.
 	Geometry
 	Geography
+	// RefCursor is refcursor, a cursor's (portal's) name: text in
+	// everything but its type (PL/pgSQL's cursor variables).
+	RefCursor
 	numTypeIDs
 )
 
@@ -266,6 +269,7 @@ var infos = [numTypeIDs]typeInfo{
 	GeoCircle:  {"circle", 718, 719, 24, KindGeo, []string{"circle"}},
 	Geometry:   {"geometry", GeometryOID, GeometryArrayOID, -1, KindGeometry, []string{"geometry"}},
 	Geography:  {"geography", GeographyOID, GeographyArrayOID, -1, KindGeometry, []string{"geography"}},
+	RefCursor:  {"refcursor", 1790, 2201, -1, KindText, []string{"refcursor"}},
 }
 
 // The fixed OIDs of the extension types (see infos).
