@@ -368,6 +368,9 @@ type View struct {
 	// its query wherever it is read (nil: created before any user schema
 	// existed, when every name was in public; schemas.go).
 	Path []string `json:"path,omitempty"`
+	// Triggers are the view's triggers (INSTEAD OF row triggers, and
+	// statement triggers; triggers.go).
+	Triggers []*Trigger `json:"triggers,omitempty"`
 }
 
 // Snapshot is an immutable view of the catalog at one version.

@@ -38,12 +38,31 @@ func (e *Executor) ChangeTrigger(ctx context.Context, cat *catalog.Catalog, x *i
 }
 
 func triggerChange(s *catalog.Snapshot, version uint64, x *ir.TriggerChange) (catalog.Change, []*pgerr.Error, error) {
-	cur, err := s.Table(x.Table)
-	if err != nil {
-		return catalog.Change{}, nil, err
+	// The trigger's relation: a table, or a view.
+	var (
+		name string
+		tgs  *[]*catalog.Trigger
+		put  func() catalog.Change
+	)
+	if x.View {
+		cur, ok := s.StoredView(x.Table)
+		if !ok {
+			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", x.Table)
+		}
+		v := *cur
+		v.Triggers = cloneTriggers(cur.Triggers)
+		name, tgs = v.Name, &v.Triggers
+		put = func() catalog.Change { return catalog.Change{PutViews: []*catalog.View{&v}} }
+	} else {
+		cur, err := s.Table(x.Table)
+		if err != nil {
+			return catalog.Change{}, nil, err
+		}
+		t := cur.Clone()
+		name, tgs = t.Name, &t.Triggers
+		put = func() catalog.Change { return catalog.Change{Put: []*catalog.Table{t}} }
 	}
-	t := cur.Clone()
-	tg, at := t.Trigger(x.Name)
+	tg, at := catalog.FindTrigger(*tgs, x.Name)
 	switch x.Action {
 	case parser.TriggerCreate:
 		if x.Function == nil {
@@ -53,7 +72,11 @@ func triggerChange(s *catalog.Snapshot, version uint64, x *ir.TriggerChange) (ca
 			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedFunction, "function %s() does not exist", x.TriggerStatement.Function)
 		}
 		nt := &catalog.Trigger{Name: x.Name, Function: x.Function.OID, Args: x.Args, Timing: x.Timing, Columns: x.Columns, Row: x.Row, When: x.When,
-			OID: pgcatalog.ObjectOID(catalog.ObjectID(version, 0), 0)}
+			OID: pgcatalog.ObjectOID(catalog.ObjectID(version, 0), 0), OldTable: x.OldTable, NewTable: x.NewTable,
+			Constraint: x.Constraint, ConstrTable: x.ConstrTable, Deferrable: x.Deferrable, InitiallyDeferred: x.InitiallyDeferred}
+		if x.Constraint {
+			nt.ConstraintOID = pgcatalog.ObjectOID(catalog.ObjectID(version, 0), 1)
+		}
 		// pg_trigger's order of events: INSERT, DELETE, UPDATE, TRUNCATE.
 		for _, ev := range []string{"INSERT", "DELETE", "UPDATE", "TRUNCATE"} {
 			if slices.Contains(x.Events, ev) {
@@ -61,43 +84,53 @@ func triggerChange(s *catalog.Snapshot, version uint64, x *ir.TriggerChange) (ca
 			}
 		}
 		if tg != nil {
-			if !x.Replace {
-				return catalog.Change{}, nil, pgerr.New(pgerr.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", x.Name, t.Name)
+			if !x.Replace || tg.Constraint {
+				return catalog.Change{}, nil, pgerr.New(pgerr.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", x.Name, name)
 			}
 			nt.OID = tg.OID
-			t.Triggers[at] = nt
+			(*tgs)[at] = nt
 		} else {
-			t.Triggers = append(t.Triggers, nt)
+			*tgs = append(*tgs, nt)
 		}
 	case parser.TriggerDrop:
 		if tg == nil {
 			if x.MissingOK {
-				return catalog.Change{}, []*pgerr.Error{pgerr.Notice("trigger \"%s\" for relation \"%s\" does not exist, skipping", x.Name, t.Name)}, errSkip
+				return catalog.Change{}, []*pgerr.Error{pgerr.Notice("trigger \"%s\" for relation \"%s\" does not exist, skipping", x.Name, name)}, errSkip
 			}
-			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", x.Name, t.Name)
+			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", x.Name, name)
 		}
-		t.Triggers = slices.Delete(t.Triggers, at, at+1)
+		*tgs = slices.Delete(*tgs, at, at+1)
 	case parser.TriggerRename:
 		if tg == nil {
-			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", x.Name, t.Name)
+			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", x.Name, name)
 		}
-		if other, _ := t.Trigger(x.NewName); other != nil {
-			return catalog.Change{}, nil, pgerr.New(pgerr.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", x.NewName, t.Name)
+		if other, _ := catalog.FindTrigger(*tgs, x.NewName); other != nil {
+			return catalog.Change{}, nil, pgerr.New(pgerr.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", x.NewName, name)
 		}
 		tg.Name = x.NewName
 	case parser.TriggerEnable:
 		if x.Name == "" {
-			for _, g := range t.Triggers {
+			for _, g := range *tgs {
 				g.Disabled = !x.Enable
 			}
 			break
 		}
 		if tg == nil {
-			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", x.Name, t.Name)
+			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", x.Name, name)
 		}
 		tg.Disabled = !x.Enable
 	}
-	return catalog.Change{Put: []*catalog.Table{t}}, nil, nil
+	return put(), nil, nil
+}
+
+// cloneTriggers copies a relation's triggers for a change to them.
+func cloneTriggers(tgs []*catalog.Trigger) []*catalog.Trigger {
+	out := make([]*catalog.Trigger, len(tgs))
+	for i, tg := range tgs {
+		c := *tg
+		out[i] = &c
+	}
+	return out
 }
 
 // fire runs one trigger; for a BEFORE ROW trigger it returns the row to
@@ -264,4 +297,17 @@ func (ec *execCtx) afterModify(t *catalog.Table, event string, set map[int]ir.Ex
 		return WriteResult{}, err
 	}
 	return res, nil
+}
+
+// FireTruncate fires the FOR EACH STATEMENT TRUNCATE triggers of tables
+// at timing (BEFORE, AFTER), in the transaction opts.Txn.
+func (e *Executor) FireTruncate(ctx context.Context, tables []*catalog.Table, timing string, opts RunOptions) error {
+	ec := e.newExecCtx(ctx, nil, opts)
+	defer ec.finish()
+	for _, t := range tables {
+		if err := ec.fireStatement(t, "TRUNCATE", timing); err != nil {
+			return err
+		}
+	}
+	return nil
 }

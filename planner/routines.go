@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -927,38 +928,75 @@ func ResolveTypeName(snap *catalog.Snapshot, name string) (sqltypes.Type, error)
 	return columnTypeName(snap, name)
 }
 
-// bindTrigger binds a trigger statement: CREATE's table, columns and
-// function are checked as PostgreSQL's CreateTrigger does.
+// bindTrigger binds a trigger statement: CREATE's relation, columns,
+// transition tables and function are checked as PostgreSQL's
+// CreateTrigger does, in its order.
 func bindTrigger(snap *catalog.Snapshot, ts *parser.TriggerStatement) (ir.Statement, error) {
 	x := &ir.TriggerChange{TriggerStatement: ts}
-	if ts.Action != parser.TriggerCreate {
-		return x, nil
-	}
 	t, err := snap.Table(ts.Table)
 	if err != nil {
 		if _, isView := snap.StoredView(ts.Table); isView {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "triggers on views are not supported")
+			x.View = true
+		} else if ts.Action == parser.TriggerCreate {
+			return nil, err
 		}
-		return nil, err
 	}
-	if t.Temp {
+	if ts.Action != parser.TriggerCreate {
+		return x, nil
+	}
+	row, timing := ts.Row, ts.Timing
+	truncate := slices.Contains(ts.Events, "TRUNCATE")
+	wrongType := func(kind, detail string) error {
+		return pgerr.New(pgerr.WrongObjectType, "\"%s\" is a %s", ts.Table, kind).WithDetail("%s", detail)
+	}
+	switch {
+	case x.View:
+		if timing != "INSTEAD OF" && row {
+			return nil, wrongType("view", "Views cannot have row-level BEFORE or AFTER triggers.")
+		}
+		if truncate {
+			return nil, wrongType("view", "Views cannot have TRUNCATE triggers.")
+		}
+	case t.IsMatview():
+		return nil, pgerr.New(pgerr.WrongObjectType, "relation \"%s\" cannot have triggers", ts.Table).
+			WithDetail("This operation is not supported for materialized views.")
+	case timing == "INSTEAD OF":
+		return nil, wrongType("table", "Tables cannot have INSTEAD OF triggers.")
+	case t.Temp:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "triggers on temporary tables are not supported")
 	}
-	for _, c := range ts.Columns {
-		if t.ColumnIndex(c) < 0 {
-			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, t.Name)
+	if truncate && row {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
+	}
+	if timing == "INSTEAD OF" {
+		switch {
+		case !row:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers must be FOR EACH ROW")
+		case ts.When != "":
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have WHEN conditions")
+		case len(ts.Columns) > 0:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have column lists")
 		}
 	}
-	for _, e := range ts.Events {
-		if e == "TRUNCATE" {
-			if ts.Row {
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
+	if err := bindTransitionTables(x, truncate); err != nil {
+		return nil, err
+	}
+	if !x.View {
+		for _, c := range ts.Columns {
+			if t.ColumnIndex(c) < 0 {
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, t.Name)
 			}
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE triggers are not supported")
 		}
 	}
-	if ts.When != "" && !ts.Row {
+	if ts.When != "" && !row {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement trigger's WHEN condition cannot reference column values")
+	}
+	if ts.ConstrTable != "" {
+		if _, err := snap.Table(ts.ConstrTable); err != nil {
+			if _, ok := snap.StoredView(ts.ConstrTable); !ok {
+				return nil, err
+			}
+		}
 	}
 	for _, fn := range snap.Functions(ts.Function) {
 		if len(fn.Inputs()) == 0 && !fn.Procedure() {
@@ -970,4 +1008,55 @@ func bindTrigger(snap *catalog.Snapshot, ts *parser.TriggerStatement) (ir.Statem
 		}
 	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s() does not exist", ts.Function)
+}
+
+// bindTransitionTables checks REFERENCING's transition tables and names
+// them in x.
+func bindTransitionTables(x *ir.TriggerChange, truncate bool) error {
+	ts := x.TriggerStatement
+	if len(ts.Referencing) == 0 {
+		return nil
+	}
+	events := 0
+	for _, e := range []string{"INSERT", "UPDATE", "DELETE"} {
+		if slices.Contains(ts.Events, e) {
+			events++
+		}
+	}
+	has := func(e string) bool { return slices.Contains(ts.Events, e) }
+	for _, tt := range ts.Referencing {
+		switch {
+		case x.View:
+			return pgerr.New(pgerr.WrongObjectType, "\"%s\" is a view", ts.Table).WithDetail("Triggers on views cannot have transition tables.")
+		case ts.Timing != "AFTER":
+			return pgerr.New(pgerr.InvalidObjectDefinition, "transition table name can only be specified for an AFTER trigger")
+		case truncate:
+			return pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE triggers with transition tables are not supported")
+		case events != 1:
+			return pgerr.New(pgerr.FeatureNotSupported, "transition tables cannot be specified for triggers with more than one event")
+		case len(ts.Columns) > 0:
+			return pgerr.New(pgerr.FeatureNotSupported, "transition tables cannot be specified for triggers with column lists")
+		}
+		if tt.Old {
+			if !has("DELETE") && !has("UPDATE") {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "OLD TABLE can only be specified for a DELETE or UPDATE trigger")
+			}
+			if x.OldTable != "" {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "OLD TABLE cannot be specified multiple times")
+			}
+			x.OldTable = tt.Name
+		} else {
+			if !has("INSERT") && !has("UPDATE") {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "NEW TABLE can only be specified for an INSERT or UPDATE trigger")
+			}
+			if x.NewTable != "" {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "NEW TABLE cannot be specified multiple times")
+			}
+			x.NewTable = tt.Name
+		}
+	}
+	if x.OldTable != "" && x.OldTable == x.NewTable {
+		return pgerr.New(pgerr.InvalidObjectDefinition, "OLD TABLE name and NEW TABLE name cannot be the same")
+	}
+	return nil
 }

@@ -409,6 +409,9 @@ func needsTransaction(b ir.Statement) bool {
 	if t := writeTarget(b); t != nil && len(t.Triggers) > 0 {
 		return true // its triggers' writes are the statement's
 	}
+	if x, ok := b.(*ir.Truncate); ok && truncateTriggers(x) {
+		return true
+	}
 	for _, fn := range ir.RoutinesOf(b) {
 		if fn.Volatility == 'v' {
 			return true // it may write (a stable or immutable one may not)

@@ -933,6 +933,10 @@ func (st *statement) runDropTable(ctx context.Context, x *ir.DropTable, env *run
 // runTruncate runs Truncate.
 func (st *statement) runTruncate(ctx context.Context, x *ir.Truncate, env *runEnv) (wire.Result, error) {
 	e := st.sess.engine
+	fire := func(timing string) error { return st.fireTruncate(ctx, x, timing, env) }
+	if err := fire("BEFORE"); err != nil {
+		return nil, err
+	}
 	var temp, perm []*catalog.Table
 	for _, t := range x.Tables {
 		if t.Temp {
@@ -959,6 +963,9 @@ func (st *statement) runTruncate(ctx context.Context, x *ir.Truncate, env *runEn
 		if err := e.exec.Truncate(ctx, part.cat, &px); err != nil {
 			return nil, storeErr(err)
 		}
+	}
+	if err := fire("AFTER"); err != nil {
+		return nil, err
 	}
 	return tagResult("TRUNCATE TABLE"), nil
 }

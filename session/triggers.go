@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -93,4 +94,34 @@ func zeroBased(elems []sqltypes.Value) sqltypes.Value {
 		a.Dims, a.Lower = []int32{int32(len(elems))}, []int32{0}
 	}
 	return sqltypes.NewArray(a)
+}
+
+// fireTruncate fires the TRUNCATE triggers of x's tables at timing, in the
+// statement's transaction (needsTransaction gives it one).
+func (st *statement) fireTruncate(ctx context.Context, x *ir.Truncate, timing string, env *runEnv) error {
+	if !truncateTriggers(x) {
+		return nil
+	}
+	e := st.sess.engine
+	if rr, ok := env.opts.Fn.Routines.(*routineRunner); ok && timing == "AFTER" {
+		// The AFTER triggers see the emptied tables.
+		snap, err := st.sess.snapshot(ctx)
+		if err != nil {
+			return storeErr(err)
+		}
+		rr.snap = snap
+	}
+	err := e.exec.FireTruncate(ctx, x.Tables, timing, executor.RunOptions{WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: env.opts.Fn, Txn: env.txn})
+	return storeErr(err)
+}
+
+// truncateTriggers reports whether a TRUNCATE's tables have TRUNCATE
+// triggers.
+func truncateTriggers(x *ir.Truncate) bool {
+	for _, t := range x.Tables {
+		if t.HasTriggers("TRUNCATE") {
+			return true
+		}
+	}
+	return false
 }
