@@ -168,6 +168,13 @@ func updateOf(tg *catalog.Trigger, t *catalog.Table, set map[int]ir.Expr) bool {
 // order: it returns the row to write (each trigger's result feeds the
 // next) or nil to skip it.
 func (ec *execCtx) fireBefore(t *catalog.Table, event string, set map[int]ir.Expr, old, new []sqltypes.Value) ([]sqltypes.Value, error) {
+	return ec.fireRow(t, "BEFORE", event, set, old, new)
+}
+
+// fireRow runs the BEFORE or INSTEAD OF row triggers of event on a row,
+// in name order: it returns the row the triggers leave (each trigger's
+// result feeds the next) or nil when one returned NULL.
+func (ec *execCtx) fireRow(t *catalog.Table, timing, event string, set map[int]ir.Expr, old, new []sqltypes.Value) ([]sqltypes.Value, error) {
 	if len(t.Triggers) == 0 {
 		if event == "DELETE" {
 			return old, nil
@@ -179,14 +186,14 @@ func (ec *execCtx) fireBefore(t *catalog.Table, event string, set map[int]ir.Exp
 		row = old
 	}
 	for _, tg := range sortedTriggers(t) {
-		if !tg.Fires("BEFORE", event, true) || event == "UPDATE" && !updateOf(tg, t, set) {
+		if !tg.Fires(timing, event, true) || event == "UPDATE" && !updateOf(tg, t, set) {
 			continue
 		}
 		next := new
 		if event != "DELETE" {
 			next = row
 		}
-		out, err := ec.fire(tg, t, event, "BEFORE", old, next)
+		out, err := ec.fire(tg, t, event, timing, old, next)
 		if err != nil {
 			return nil, err
 		}

@@ -534,6 +534,9 @@ func (ec *execCtx) sourceRows(ctx context.Context, src optimizer.Node) ([][]sqlt
 
 func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.Stats) (WriteResult, error) {
 	t := n.Table
+	if t.InsteadOf != nil {
+		return ec.insteadInsert(ctx, n)
+	}
 	if err := ec.beforeStatement(t, "INSERT", n.OnConflict != nil); err != nil {
 		return WriteResult{}, err
 	}
@@ -856,6 +859,9 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 
 func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.Stats) (WriteResult, error) {
 	t := u.Table
+	if t.InsteadOf != nil {
+		return ec.insteadModify(ctx, t, "UPDATE", u.Source, u.Set, u.Returning)
+	}
 	if t.Mutability == catalog.ImmutableRows {
 		return WriteResult{}, immutable(t)
 	}
@@ -896,6 +902,9 @@ func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.St
 }
 
 func (ec *execCtx) delete(ctx context.Context, d *optimizer.Delete, stats *kv.Stats) (WriteResult, error) {
+	if d.Table.InsteadOf != nil {
+		return ec.insteadModify(ctx, d.Table, "DELETE", d.Source, nil, d.Returning)
+	}
 	if err := ec.beforeStatement(d.Table, "DELETE", false); err != nil {
 		return WriteResult{}, err
 	}

@@ -81,7 +81,7 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 	if !x.hasRet {
 		return nil, pgerr.New(pgerr.FunctionExecutedNoReturnStatement, "control reached end of trigger procedure without RETURN")
 	}
-	if call.Timing != "BEFORE" || !tg.Row || x.trigRow == nil {
+	if call.Timing == "AFTER" || !tg.Row || x.trigRow == nil {
 		return builtins.Table(nil), nil
 	}
 	return builtins.Table([][]sqltypes.Value{x.trigRow}), nil

@@ -912,9 +912,5 @@ func operatorFields(line string) []string {
 // schema when qualified (the session's search_path would not find it
 // bare) or when the schema is not public, else bare.
 func qualifiedTable(t *catalog.Table, qualified bool) string {
-	sc, name := catalog.SplitName(t.Name)
-	if qualified || sc != catalog.PublicSchema {
-		return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(name)
-	}
-	return sqltypes.QuoteIdent(name)
+	return qualifiedName(t.Name, qualified)
 }
