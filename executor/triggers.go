@@ -24,10 +24,18 @@ import (
 type TriggerCall struct {
 	Trigger *catalog.Trigger
 	Table   *catalog.Table
-	// Event is INSERT, UPDATE or DELETE; Timing BEFORE or AFTER.
+	// Event is INSERT, UPDATE, DELETE or TRUNCATE; Timing BEFORE, AFTER
+	// or INSTEAD OF.
 	Event, Timing string
 	// New and Old are the row's new and old versions (ROW triggers).
 	New, Old []sqltypes.Value
+	// OldTable and NewTable are the statement's transition tables' rows,
+	// when the trigger names them (REFERENCING).
+	OldTable, NewTable [][]sqltypes.Value
+	// Ctx is the context of a deferred constraint trigger's firing (at
+	// COMMIT or SET CONSTRAINTS ... IMMEDIATE, after its statement ended,
+	// with the write gate held); nil for one fired by its statement.
+	Ctx context.Context
 }
 
 // ChangeTrigger applies a trigger statement to its table's descriptor.
@@ -84,8 +92,11 @@ func triggerChange(s *catalog.Snapshot, version uint64, x *ir.TriggerChange) (ca
 			}
 		}
 		if tg != nil {
-			if !x.Replace || tg.Constraint {
+			if !x.Replace {
 				return catalog.Change{}, nil, pgerr.New(pgerr.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", x.Name, name)
+			}
+			if tg.Constraint {
+				return catalog.Change{}, nil, pgerr.New(pgerr.DuplicateObject, "trigger \"%s\" for relation \"%s\" is a constraint trigger", x.Name, name)
 			}
 			nt.OID = tg.OID
 			(*tgs)[at] = nt
@@ -136,10 +147,15 @@ func cloneTriggers(tgs []*catalog.Trigger) []*catalog.Trigger {
 // fire runs one trigger; for a BEFORE ROW trigger it returns the row to
 // write (nil: skip the row).
 func (ec *execCtx) fire(tg *catalog.Trigger, t *catalog.Table, event, timing string, old, new []sqltypes.Value) ([]sqltypes.Value, error) {
+	return ec.fireCall(&TriggerCall{Trigger: tg, Table: t, Event: event, Timing: timing, New: new, Old: old})
+}
+
+// fireCall runs one firing of a trigger (see fire).
+func (ec *execCtx) fireCall(call *TriggerCall) ([]sqltypes.Value, error) {
 	if ec.txn == nil {
-		return nil, pgerr.New(pgerr.InternalError, "executor: trigger %s fired outside a transaction", tg.Name)
+		return nil, pgerr.New(pgerr.InternalError, "executor: trigger %s fired outside a transaction", call.Trigger.Name)
 	}
-	rows, err := builtins.RoutineCall(&ec.eval.Fn, &TriggerCall{Trigger: tg, Table: t, Event: event, Timing: timing, New: new, Old: old}, nil)
+	rows, err := builtins.RoutineCall(&ec.eval.Fn, call, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -211,14 +227,35 @@ func (ec *execCtx) fireRow(t *catalog.Table, timing, event string, set map[int]i
 }
 
 // fireAfter runs the AFTER ROW triggers of event on the rows a statement
-// changed.
+// changed, row by row and each row's triggers in name order (the order of
+// PostgreSQL's after-trigger queue). A deferred constraint trigger waits
+// for COMMIT in the transaction (deferTrigger).
 func (ec *execCtx) fireAfter(t *catalog.Table, event string, set map[int]ir.Expr, changes []change) error {
+	var tgs []*catalog.Trigger
 	for _, tg := range sortedTriggers(t) {
-		if !tg.Fires("AFTER", event, true) || event == "UPDATE" && !updateOf(tg, t, set) {
-			continue
+		if tg.Fires("AFTER", event, true) && (event != "UPDATE" || updateOf(tg, t, set)) {
+			tgs = append(tgs, tg)
 		}
-		for _, c := range changes {
-			if _, err := ec.fire(tg, t, event, "AFTER", c.old, c.new); err != nil {
+	}
+	if len(tgs) == 0 {
+		return nil
+	}
+	var oldRows, newRows [][]sqltypes.Value
+	for _, tg := range tgs {
+		if tg.OldTable != "" || tg.NewTable != "" {
+			oldRows, newRows = transitionRows(changes)
+			break
+		}
+	}
+	for _, c := range changes {
+		for _, tg := range tgs {
+			call := &TriggerCall{Trigger: tg, Table: t, Event: event, Timing: "AFTER", New: c.new, Old: c.old}
+			withTransitions(call, oldRows, newRows)
+			if tg.Constraint && ec.txn != nil && ec.txn.defersTrigger(tg) {
+				ec.deferTrigger(call)
+				continue
+			}
+			if _, err := ec.fireCall(call); err != nil {
 				return err
 			}
 		}
@@ -226,13 +263,67 @@ func (ec *execCtx) fireAfter(t *catalog.Table, event string, set map[int]ir.Expr
 	return nil
 }
 
-// fireStatement runs the FOR EACH STATEMENT triggers of event at timing.
-func (ec *execCtx) fireStatement(t *catalog.Table, event, timing string) error {
+// transitionRows are a statement's transition tables: the old and the
+// new versions of the rows it changed.
+func transitionRows(changes []change) (old, new [][]sqltypes.Value) {
+	for _, c := range changes {
+		if c.old != nil {
+			old = append(old, c.old)
+		}
+		if c.new != nil {
+			new = append(new, c.new)
+		}
+	}
+	return old, new
+}
+
+// withTransitions gives a firing the transition tables its trigger names.
+func withTransitions(call *TriggerCall, old, new [][]sqltypes.Value) {
+	if call.Trigger.OldTable != "" {
+		call.OldTable = nonNil(old)
+	}
+	if call.Trigger.NewTable != "" {
+		call.NewTable = nonNil(new)
+	}
+}
+
+func nonNil(rows [][]sqltypes.Value) [][]sqltypes.Value {
+	if rows == nil {
+		return [][]sqltypes.Value{}
+	}
+	return rows
+}
+
+// deferTrigger queues a deferred constraint trigger's firing in the
+// transaction: it runs at COMMIT (or SET CONSTRAINTS ... IMMEDIATE) on
+// the rows as they were when it was queued, as PostgreSQL's deferred
+// after-trigger events do.
+func (ec *execCtx) deferTrigger(call *TriggerCall) {
+	ec.txn.deferConstraint(call.Trigger.Name, func(ctx context.Context) error {
+		c := *call
+		c.Ctx = ctx
+		_, err := ec.fireCall(&c)
+		return err
+	})
+}
+
+// fireStatement runs the FOR EACH STATEMENT triggers of event at timing;
+// changes are an AFTER statement's rows (its transition tables).
+func (ec *execCtx) fireStatement(t *catalog.Table, event, timing string, changes ...change) error {
+	var oldRows, newRows [][]sqltypes.Value
+	done := false
 	for _, tg := range sortedTriggers(t) {
-		if tg.Fires(timing, event, false) {
-			if _, err := ec.fire(tg, t, event, timing, nil, nil); err != nil {
-				return err
-			}
+		if !tg.Fires(timing, event, false) {
+			continue
+		}
+		call := &TriggerCall{Trigger: tg, Table: t, Event: event, Timing: timing}
+		if (tg.OldTable != "" || tg.NewTable != "") && !done {
+			oldRows, newRows = transitionRows(changes)
+			done = true
+		}
+		withTransitions(call, oldRows, newRows)
+		if _, err := ec.fireCall(call); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -283,10 +374,11 @@ func (ec *execCtx) afterInsert(t *catalog.Table, rows [][]sqltypes.Value) error 
 	if len(t.Triggers) == 0 {
 		return nil
 	}
-	if err := ec.fireAfter(t, "INSERT", nil, changesOf(rows)); err != nil {
+	changes := changesOf(rows)
+	if err := ec.fireAfter(t, "INSERT", nil, changes); err != nil {
 		return err
 	}
-	return ec.fireStatement(t, "INSERT", "AFTER")
+	return ec.fireStatement(t, "INSERT", "AFTER", changes...)
 }
 
 // afterModify fires an UPDATE's or DELETE's AFTER ROW triggers on the
@@ -300,7 +392,7 @@ func (ec *execCtx) afterModify(t *catalog.Table, event string, set map[int]ir.Ex
 	if err := ec.fireAfter(t, event, set, changed); err != nil {
 		return WriteResult{}, err
 	}
-	if err := ec.fireStatement(t, event, "AFTER"); err != nil {
+	if err := ec.fireStatement(t, event, "AFTER", changed...); err != nil {
 		return WriteResult{}, err
 	}
 	return res, nil

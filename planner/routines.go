@@ -1060,3 +1060,17 @@ func bindTransitionTables(x *ir.TriggerChange, truncate bool) error {
 	}
 	return nil
 }
+
+// constraintTriggerNamed reports whether a constraint trigger (a table's)
+// has that name, for SET CONSTRAINTS: 42809 when it is not deferrable.
+func constraintTriggerNamed(snap *catalog.Snapshot, name string) (bool, error) {
+	for _, t := range snap.Tables() {
+		if tg, _ := catalog.FindTrigger(t.Triggers, name); tg != nil && tg.Constraint {
+			if !tg.Deferrable {
+				return true, pgerr.New(pgerr.WrongObjectType, "constraint %q is not deferrable", name)
+			}
+			return true, nil
+		}
+	}
+	return false, nil
+}

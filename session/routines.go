@@ -208,6 +208,9 @@ func (st *statement) routinesFor(ctx context.Context, bound ir.Statement, txn *e
 // CallRoutine implements builtins.Routines.
 func (r *routineRunner) CallRoutine(fc *builtins.Context, routine any, args []sqltypes.Value) (builtins.SetRows, error) {
 	if call, ok := routine.(*executor.TriggerCall); ok {
+		if call.Ctx != nil {
+			r = r.deferred(call.Ctx)
+		}
 		if fc.RoutineDepth >= builtins.MaxRoutineDepth {
 			return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
 				WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")

@@ -1082,7 +1082,7 @@ func (st *statement) runSetConstraints(ctx context.Context, x *ir.SetConstraints
 	txn := env.txn
 	if txn == nil {
 		s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "SET CONSTRAINTS can only be used in transaction blocks"})
-	} else if err := txn.SetConstraints(ctx, x.Names, x.Immediate); err != nil {
+	} else if err := st.setConstraints(ctx, txn, x); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult("SET CONSTRAINTS"), nil

@@ -39,6 +39,7 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 	}
 	inner := *fc
 	inner.RoutineDepth++
+	inner.Routines = r // a deferred firing's runner (deferred)
 	x := &plExec{r: r, fn: fn, body: fn.Body, opts: r.opts, ret: sqltypes.Null}
 	x.opts.Fn = inner
 	level := "STATEMENT"
@@ -124,4 +125,24 @@ func truncateTriggers(x *ir.Truncate) bool {
 		}
 	}
 	return false
+}
+
+// deferred is the runner of a deferred constraint trigger's firing, which
+// runs after its statement, at COMMIT or SET CONSTRAINTS ... IMMEDIATE:
+// in ctx, that statement's, with the write gate already held
+// (setConstraints, commitBlock).
+func (r *routineRunner) deferred(ctx context.Context) *routineRunner {
+	d := &routineRunner{st: r.st, ctx: ctx, txn: r.txn, opts: r.opts, snap: r.snap, style: r.style}
+	d.gate.Store(1)
+	return d
+}
+
+// setConstraints runs SET CONSTRAINTS under the write gate: making
+// constraints immediate fires their deferred triggers, whose writes need
+// it, as COMMIT's do (commitBlock).
+func (st *statement) setConstraints(ctx context.Context, txn *executor.Txn, x *ir.SetConstraints) error {
+	e := st.sess.engine
+	e.exec.Gate.RLock()
+	defer e.exec.Gate.RUnlock()
+	return txn.SetConstraints(ctx, x.Names, x.Immediate)
 }
