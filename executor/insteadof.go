@@ -43,6 +43,22 @@ func (ec *execCtx) insteadInsert(ctx context.Context, n *optimizer.Insert) (Writ
 	return res, ec.fireStatement(t, "INSERT", "AFTER")
 }
 
+// insteadRows runs a view's INSTEAD OF INSERT triggers on rows (COPY's),
+// returning those they returned a row for (the rows COPY counts).
+func (ec *execCtx) insteadRows(t *catalog.Table, rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
+	kept := rows[:0]
+	for _, row := range rows {
+		out, err := ec.fireRow(t, "INSTEAD OF", "INSERT", nil, nil, row)
+		if err != nil {
+			return nil, err
+		}
+		if out != nil {
+			kept = append(kept, row)
+		}
+	}
+	return kept, nil
+}
+
 // insteadModify runs UPDATE (event UPDATE, with set) or DELETE on a view
 // through its INSTEAD OF triggers: the source yields the view's rows
 // (then the columns of FROM or USING items).

@@ -263,6 +263,17 @@ func (ec *execCtx) fireAfter(t *catalog.Table, event string, set map[int]ir.Expr
 	return nil
 }
 
+// hasTransitionTable reports whether an enabled trigger of the table for
+// event has a transition table.
+func hasTransitionTable(t *catalog.Table, event string) bool {
+	for _, tg := range t.Triggers {
+		if !tg.Disabled && tg.HasEvent(event) && (tg.OldTable != "" || tg.NewTable != "") {
+			return true
+		}
+	}
+	return false
+}
+
 // transitionRows are a statement's transition tables: the old and the
 // new versions of the rows it changed.
 func transitionRows(changes []change) (old, new [][]sqltypes.Value) {

@@ -26,6 +26,30 @@ import (
 // $n.
 type routineScope struct {
 	names map[string]int
+	// relations are the trigger's transition tables (TransitionTable).
+	relations map[string]*catalog.Table
+}
+
+// TransitionTable is a trigger's transition table (REFERENCING), which
+// the trigger function's statements read by name, before any table of
+// that name, as PostgreSQL's ephemeral named relations: its rows are the
+// firing's (builtins.Context.Transition).
+type TransitionTable struct {
+	Name    string
+	Columns []catalog.Column
+}
+
+// transitionTable returns the transition table a FROM item's unqualified name
+// names, as a relation (nil: none).
+func (b *Binder) transitionTable(name string) ir.Rel {
+	if b.routine == nil || b.viewDepth > 0 {
+		return nil
+	}
+	t, ok := b.routine.relations[name]
+	if !ok {
+		return nil
+	}
+	return ir.NewVirtual(t)
 }
 
 // Variable is a name a routine's statement may read as a value: $N for
@@ -102,6 +126,12 @@ func BindRoutineStatement(snap *catalog.Snapshot, fn *catalog.Function, stmt *pa
 // statement's relations are checked with (a SECURITY DEFINER routine's
 // owner).
 func BindWithVariables(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variable, checkAs string, style sqltypes.Style) (ir.Statement, error) {
+	return BindInTrigger(snap, stmt, vars, nil, checkAs, style)
+}
+
+// BindInTrigger is BindWithVariables for a statement of a trigger
+// function, which also reads the firing's transition tables.
+func BindInTrigger(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variable, tables []TransitionTable, checkAs string, style sqltypes.Style) (ir.Statement, error) {
 	if stmt.AST == nil || stmt.CreateAs != nil || stmt.Explain != nil {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "only SELECT, INSERT, UPDATE and DELETE are supported in the body of a function").
 			WithDetail("The body has %s.", firstWords(stmt.Text))
@@ -113,6 +143,19 @@ func BindWithVariables(snap *catalog.Snapshot, stmt *parser.Statement, vars []Va
 			WithDetail("The body has %s.", firstWords(stmt.Text))
 	}
 	b := &Binder{snap: snap, stmt: stmt, loc: style.Location, style: style, routine: newVariableScope(vars), checkAs: checkAs}
+	for _, tt := range tables {
+		if b.routine.relations == nil {
+			b.routine.relations = map[string]*catalog.Table{}
+		}
+		name := tt.Name
+		b.routine.relations[name] = &catalog.Table{Name: name, Columns: tt.Columns, Virtual: func(fn *builtins.Context) ([][]sqltypes.Value, error) {
+			rows, ok := fn.Transition[name]
+			if !ok {
+				return nil, pgerr.New(pgerr.UndefinedTable, "transition table %q is not available here", name)
+			}
+			return rows, nil
+		}}
+	}
 	n := max(stmt.NumParams, len(vars))
 	b.params, b.declared = make([]sqltypes.Type, n), make([]bool, n)
 	for i, v := range vars {

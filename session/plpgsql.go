@@ -56,6 +56,8 @@ type plExec struct {
 	hasRet bool
 	// trigRow is a trigger function's returned row (nil: NULL).
 	trigRow []sqltypes.Value
+	// tables are a trigger function's transition tables (triggers.go).
+	tables []planner.TransitionTable
 	// handling are the errors being handled, innermost last (RAISE;
 	// re-raises the last; GET STACKED DIAGNOSTICS reads it).
 	handling []*pgerr.Error
@@ -500,6 +502,12 @@ func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, strin
 // parameter values.
 func (x *plExec) bind(sql string) (ir.Statement, []sqltypes.Value, error) {
 	vars, vals, sig := x.variables()
+	for _, tt := range x.tables {
+		sig += "\x00" + tt.Name
+		for _, c := range tt.Columns {
+			sig += fmt.Sprintf(";%s:%d", c.Name, c.Type.OID())
+		}
+	}
 	key := plPlanKey{body: x.body, sql: sql, sig: sig}
 	s := x.r.st.sess
 	c := &s.bodies
@@ -521,7 +529,7 @@ func (x *plExec) bind(sql string) (ir.Statement, []sqltypes.Value, error) {
 		if x.fn != nil && x.fn.Definer {
 			owner = x.fn.Owner
 		}
-		if st, err = planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style); err != nil {
+		if st, err = planner.BindInTrigger(x.r.snap, &stmts[0], vars, x.tables, owner, x.r.style); err != nil {
 			return nil, nil, err
 		}
 		c.mu.Lock()
@@ -762,7 +770,7 @@ func (x *plExec) runDynamic(sql string, using []sqltypes.Value, collect int) ([]
 	if x.fn != nil && x.fn.Definer {
 		owner = x.fn.Owner
 	}
-	st, err := planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style)
+	st, err := planner.BindInTrigger(x.r.snap, &stmts[0], vars, x.tables, owner, x.r.style)
 	if err != nil {
 		return nil, nil, 0, err
 	}

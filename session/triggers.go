@@ -10,6 +10,8 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/planner"
+	"github.com/zproxy/zproxy/wire"
 )
 
 // runTrigger runs one firing of a trigger: its function's body with NEW,
@@ -41,6 +43,19 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 	inner.RoutineDepth++
 	inner.Routines = r // a deferred firing's runner (deferred)
 	x := &plExec{r: r, fn: fn, body: fn.Body, opts: r.opts, ret: sqltypes.Null}
+	if tg.OldTable != "" || tg.NewTable != "" {
+		inner.Transition = map[string][][]sqltypes.Value{}
+		for _, tt := range []struct {
+			name string
+			rows [][]sqltypes.Value
+		}{{tg.OldTable, call.OldTable}, {tg.NewTable, call.NewTable}} {
+			if tt.name != "" {
+				cols, rows := visibleRows(t, tt.rows)
+				inner.Transition[tt.name] = rows
+				x.tables = append(x.tables, planner.TransitionTable{Name: tt.name, Columns: cols})
+			}
+		}
+	}
 	x.opts.Fn = inner
 	level := "STATEMENT"
 	if tg.Row {
@@ -145,4 +160,42 @@ func (st *statement) setConstraints(ctx context.Context, txn *executor.Txn, x *i
 	e.exec.Gate.RLock()
 	defer e.exec.Gate.RUnlock()
 	return txn.SetConstraints(ctx, x.Names, x.Immediate)
+}
+
+// visibleRows are a transition table's columns and rows: the table's
+// visible columns (not its hidden row id).
+func visibleRows(t *catalog.Table, rows [][]sqltypes.Value) ([]catalog.Column, [][]sqltypes.Value) {
+	var cols []catalog.Column
+	var keep []int
+	for i, c := range t.Columns {
+		if !c.Hidden {
+			cols, keep = append(cols, c), append(keep, i)
+		}
+	}
+	if len(keep) == len(t.Columns) {
+		return cols, rows
+	}
+	out := make([][]sqltypes.Value, len(rows))
+	for i, r := range rows {
+		out[i] = make([]sqltypes.Value, len(keep))
+		for j, k := range keep {
+			out[i][j] = r[k]
+		}
+	}
+	return cols, out
+}
+
+// copyToView runs COPY view FROM STDIN on a view with an INSTEAD OF INSERT
+// trigger: its rows go through an INSERT on the view, which runs the
+// trigger on each (planner/insteadof.go), as PostgreSQL's COPY does.
+func (st *statement) copyToView(ctx context.Context, v *catalog.View, names []string) (wire.Result, error) {
+	t := &catalog.Table{Name: v.Name, Triggers: v.Triggers}
+	for i, c := range v.Columns {
+		t.Columns = append(t.Columns, catalog.Column{Name: c, Type: v.Types[i]})
+	}
+	cols, err := copyColumns(t, names)
+	if err != nil {
+		return nil, err
+	}
+	return st.copyFrom(ctx, t, cols)
 }
