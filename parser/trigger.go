@@ -246,7 +246,13 @@ func (r *rewriter) createTrigger(ts *TriggerStatement, k int) error {
 		if close < 0 || close == k+2 {
 			return r.syntaxErrorAt(len(r.toks))
 		}
-		ts.When = r.sql[r.toks[k+2].start:r.toks[close-1].end]
+		// Parentheses around the whole condition are dropped, so a
+		// condition pg_dump printed (WHEN ((cond))) prints as it did.
+		from, to := k+2, close-1
+		for r.peek(from, "(") && r.matching(from) == to && to > from+1 {
+			from, to = from+1, to-1
+		}
+		ts.When = r.sql[r.toks[from].start:r.toks[to].end]
 		k = close + 1
 	}
 	if !r.peek(k, "execute") || !r.peekAny(k+1, "function", "procedure") {
