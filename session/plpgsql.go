@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -468,10 +469,22 @@ func (x *plExec) assignRow(targets []string, row []sqltypes.Value, cols []ir.Col
 // their values come from, and a signature of their names and types (the
 // plan cache's key).
 func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, string) {
+	n := 1
+	for _, level := range x.scope {
+		for _, v := range level {
+			n += max(len(v.cols), 1)
+		}
+	}
 	// FOUND is a variable of every block, outside the function's own.
-	vars := []planner.Variable{{Name: "found", Type: sqltypes.TypeBool}}
-	vals := []func() sqltypes.Value{func() sqltypes.Value { return sqltypes.NewBool(x.found) }}
-	var sig strings.Builder
+	vars := append(make([]planner.Variable, 0, n), planner.Variable{Name: "found", Type: sqltypes.TypeBool})
+	vals := append(make([]func() sqltypes.Value, 0, n), func() sqltypes.Value { return sqltypes.NewBool(x.found) })
+	// The signature is built by hand: it is computed for every statement
+	// a body runs (a trigger's, for every row), where fmt showed.
+	sig := make([]byte, 0, 32*n)
+	add := func(qual, name string, t sqltypes.Type) {
+		sig = append(append(append(append(sig, qual...), '.'), name...), ':')
+		sig = append(strconv.AppendUint(sig, uint64(t.OID()), 10), ';')
+	}
 	for _, level := range x.scope {
 		for _, v := range level {
 			v := v
@@ -485,16 +498,16 @@ func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, strin
 						}
 						return v.row[i]
 					})
-					fmt.Fprintf(&sig, "%s.%s:%d;", v.name, c.Name, c.Type.OID())
+					add(v.name, c.Name, c.Type)
 				}
 				continue
 			}
 			vars = append(vars, planner.Variable{Name: v.name, Qualifier: v.label, Type: v.typ})
 			vals = append(vals, func() sqltypes.Value { return v.val })
-			fmt.Fprintf(&sig, "%s.%s:%d;", v.label, v.name, v.typ.OID())
+			add(v.label, v.name, v.typ)
 		}
 	}
-	return vars, vals, sig.String()
+	return vars, vals, string(sig)
 }
 
 // bind binds one SQL statement of the body with the variables in scope
@@ -997,6 +1010,10 @@ func (x *plExec) returnStmt(s *parser.PLReturn) error {
 		}
 		if v, field := x.lookup(s.Expr); v != nil && v.record && field == "" {
 			x.trigRow = v.row
+			return plReturn{}
+		}
+		if strings.EqualFold(strings.TrimSpace(s.Expr), "null") {
+			x.trigRow = nil // RETURN NULL, without a query
 			return plReturn{}
 		}
 		val, _, err := x.eval(s.Expr)
