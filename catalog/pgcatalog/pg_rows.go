@@ -287,6 +287,7 @@ func init() {
 					out = append(out, r)
 				}
 			}
+			out = append(out, triggerConstraintRows(t, o.oid)...)
 		}
 		// A constraint is in its table's schema.
 		os := e.objects()

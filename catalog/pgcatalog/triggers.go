@@ -215,3 +215,39 @@ func (e *Env) triggerDef(oid uint32, pretty bool) (string, bool) {
 	}
 	return "", false
 }
+
+// triggerConstraintRows are the pg_constraint rows (contype 't') of a
+// table's constraint triggers.
+func triggerConstraintRows(t *catalog.Table, rel uint32) []row {
+	var out []row
+	for _, tg := range t.Triggers {
+		if tg.Constraint {
+			r := constraintRow(tg.ConstraintOID, tg.Name, 't', rel, 0, nil, "")
+			r.Condeferrable, r.Condeferred, r.Connoinherit = boolV(tg.Deferrable), boolV(tg.InitiallyDeferred), boolV(true)
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// triggerConstraintDef is pg_get_constraintdef of a constraint trigger's
+// constraint.
+func (e *Env) triggerConstraintDef(oid uint32) (string, bool) {
+	if e == nil || e.Snap == nil {
+		return "", false
+	}
+	for _, t := range e.Snap.Tables() {
+		for _, tg := range t.Triggers {
+			if tg.Constraint && tg.ConstraintOID == oid {
+				switch {
+				case tg.InitiallyDeferred:
+					return "TRIGGER DEFERRABLE INITIALLY DEFERRED", true
+				case tg.Deferrable:
+					return "TRIGGER DEFERRABLE", true
+				}
+				return "TRIGGER", true
+			}
+		}
+	}
+	return "", false
+}
