@@ -409,9 +409,15 @@ func (ec *execCtx) afterModify(t *catalog.Table, event string, set map[int]ir.Ex
 	return res, nil
 }
 
-// FireTruncate fires the FOR EACH STATEMENT TRUNCATE triggers of tables
-// at timing (BEFORE, AFTER), in the transaction opts.Txn.
-func (e *Executor) FireTruncate(ctx context.Context, tables []*catalog.Table, timing string, opts RunOptions) error {
+// FireTruncate fires the FOR EACH STATEMENT TRUNCATE triggers at timing
+// (BEFORE, AFTER) of the tables TRUNCATE empties (named, and with cascade
+// those referencing them, as Truncate finds them in snapshot s), in the
+// transaction opts.Txn.
+func (e *Executor) FireTruncate(ctx context.Context, s *catalog.Snapshot, named []*catalog.Table, cascade bool, timing string, opts RunOptions) error {
+	tables, err := TruncatedTables(s, named, cascade)
+	if err != nil {
+		return err
+	}
 	ec := e.newExecCtx(ctx, nil, opts)
 	defer ec.finish()
 	for _, t := range tables {
@@ -420,4 +426,10 @@ func (e *Executor) FireTruncate(ctx context.Context, tables []*catalog.Table, ti
 		}
 	}
 	return nil
+}
+
+// TruncatedTables are the tables TRUNCATE empties: those named, and with
+// cascade those referencing them, in the order PostgreSQL lists them.
+func TruncatedTables(s *catalog.Snapshot, named []*catalog.Table, cascade bool) ([]*catalog.Table, error) {
+	return truncatedWith(s, named, cascade)
 }

@@ -112,28 +112,40 @@ func zeroBased(elems []sqltypes.Value) sqltypes.Value {
 	return sqltypes.NewArray(a)
 }
 
-// fireTruncate fires the TRUNCATE triggers of x's tables at timing, in the
-// statement's transaction (needsTransaction gives it one).
+// fireTruncate fires the TRUNCATE triggers of the tables x empties at
+// timing, in the statement's transaction (needsTransaction gives it one);
+// before them, TRUNCATE ... CASCADE's notices name the tables it reaches.
 func (st *statement) fireTruncate(ctx context.Context, x *ir.Truncate, timing string, env *runEnv) error {
 	if !truncateTriggers(x) {
 		return nil
 	}
 	e := st.sess.engine
-	if rr, ok := env.opts.Fn.Routines.(*routineRunner); ok && timing == "AFTER" {
-		// The AFTER triggers see the emptied tables.
-		snap, err := st.sess.snapshot(ctx)
-		if err != nil {
-			return storeErr(err)
-		}
-		rr.snap = snap
+	snap, err := st.sess.snapshot(ctx)
+	if err != nil {
+		return storeErr(err)
 	}
-	err := e.exec.FireTruncate(ctx, x.Tables, timing, executor.RunOptions{WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: env.opts.Fn, Txn: env.txn})
+	if rr, ok := env.opts.Fn.Routines.(*routineRunner); ok && timing == "AFTER" {
+		rr.snap = snap // the AFTER triggers see the emptied tables
+	}
+	if timing == "BEFORE" && x.Cascade {
+		tables, err := executor.TruncatedTables(snap, x.Tables, true)
+		if err != nil {
+			return err
+		}
+		for _, t := range tables[len(x.Tables):] {
+			st.sess.notice(pgerr.Notice("truncate cascades to table \"%s\"", t.Name))
+		}
+	}
+	err = e.exec.FireTruncate(ctx, snap, x.Tables, x.Cascade, timing, executor.RunOptions{WorkMem: st.sess.workMem(), TempFileLimit: st.sess.tempFileLimit(), Fn: env.opts.Fn, Txn: env.txn})
 	return storeErr(err)
 }
 
-// truncateTriggers reports whether a TRUNCATE's tables have TRUNCATE
-// triggers.
+// truncateTriggers reports whether a TRUNCATE's tables may have TRUNCATE
+// triggers (with CASCADE, those it reaches may).
 func truncateTriggers(x *ir.Truncate) bool {
+	if x.Cascade {
+		return true
+	}
 	for _, t := range x.Tables {
 		if t.HasTriggers("TRUNCATE") {
 			return true
