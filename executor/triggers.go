@@ -10,6 +10,8 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/parser"
 )
 
@@ -231,26 +233,43 @@ func (ec *execCtx) fireRow(t *catalog.Table, timing, event string, set map[int]i
 // PostgreSQL's after-trigger queue). A deferred constraint trigger waits
 // for COMMIT in the transaction (deferTrigger).
 func (ec *execCtx) fireAfter(t *catalog.Table, event string, set map[int]ir.Expr, changes []change) error {
-	var tgs []*catalog.Trigger
-	for _, tg := range sortedTriggers(t) {
-		if tg.Fires("AFTER", event, true) && (event != "UPDATE" || updateOf(tg, t, set)) {
-			tgs = append(tgs, tg)
+	return ec.fireAfterOf(t, []string{event}, set, changes)
+}
+
+// fireAfterOf is fireAfter for changes of several events (INSERT ... ON
+// CONFLICT DO UPDATE's inserts and updates): events[i] is changes[i]'s,
+// or events[0] every change's; each event's transition tables hold its
+// changes.
+func (ec *execCtx) fireAfterOf(t *catalog.Table, events []string, set map[int]ir.Expr, changes []change) error {
+	type fired struct {
+		tgs              []*catalog.Trigger
+		oldRows, newRows [][]sqltypes.Value
+	}
+	byEvent := map[string]*fired{}
+	for _, event := range events {
+		if byEvent[event] != nil {
+			continue
+		}
+		f := &fired{}
+		byEvent[event] = f
+		for _, tg := range sortedTriggers(t) {
+			if tg.Fires("AFTER", event, true) && (event != "UPDATE" || updateOf(tg, t, set)) {
+				f.tgs = append(f.tgs, tg)
+				if tg.OldTable != "" || tg.NewTable != "" {
+					f.oldRows, f.newRows = transitionRows(changesOfEvent(changes, events, event))
+				}
+			}
 		}
 	}
-	if len(tgs) == 0 {
-		return nil
-	}
-	var oldRows, newRows [][]sqltypes.Value
-	for _, tg := range tgs {
-		if tg.OldTable != "" || tg.NewTable != "" {
-			oldRows, newRows = transitionRows(changes)
-			break
+	for i, c := range changes {
+		event := events[0]
+		if len(events) > 1 {
+			event = events[i]
 		}
-	}
-	for _, c := range changes {
-		for _, tg := range tgs {
+		f := byEvent[event]
+		for _, tg := range f.tgs {
 			call := &TriggerCall{Trigger: tg, Table: t, Event: event, Timing: "AFTER", New: c.new, Old: c.old}
-			withTransitions(call, oldRows, newRows)
+			withTransitions(call, f.oldRows, f.newRows)
 			if tg.Constraint && ec.txn != nil && ec.txn.defersTrigger(tg) {
 				ec.deferTrigger(call)
 				continue
@@ -261,6 +280,41 @@ func (ec *execCtx) fireAfter(t *catalog.Table, event string, set map[int]ir.Expr
 		}
 	}
 	return nil
+}
+
+// changesOfEvent are the changes of event (events as fireAfterOf's).
+func changesOfEvent(changes []change, events []string, event string) []change {
+	if len(events) == 1 {
+		return changes
+	}
+	var out []change
+	for i, c := range changes {
+		if events[i] == event {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// afterUpsert fires INSERT ... ON CONFLICT's AFTER triggers: the row
+// triggers of each row's event in row order, then the statement triggers,
+// UPDATE's before INSERT's, as PostgreSQL fires them.
+func (ec *execCtx) afterUpsert(t *catalog.Table, ins *optimizer.Insert, changes []change, events []string) error {
+	var set map[int]ir.Expr
+	if ins.OnConflict != nil {
+		set = ins.OnConflict.Set
+	}
+	if len(changes) > 0 {
+		if err := ec.fireAfterOf(t, events, set, changes); err != nil {
+			return err
+		}
+	}
+	if ins.OnConflict != nil && !ins.OnConflict.DoNothing {
+		if err := ec.fireStatement(t, "UPDATE", "AFTER", changesOfEvent(changes, events, "UPDATE")...); err != nil {
+			return err
+		}
+	}
+	return ec.fireStatement(t, "INSERT", "AFTER", changesOfEvent(changes, events, "INSERT")...)
 }
 
 // hasTransitionTable reports whether an enabled trigger of the table for
@@ -360,15 +414,15 @@ func sortedTriggers(t *catalog.Table) []*catalog.Trigger {
 }
 
 // beforeStatement fires a write's BEFORE STATEMENT triggers (INSERT ...
-// ON CONFLICT on a table with triggers is refused).
-func (ec *execCtx) beforeStatement(t *catalog.Table, event string, onConflict bool) error {
+// ON CONFLICT DO UPDATE's: INSERT's, then UPDATE's).
+func (ec *execCtx) beforeStatement(t *catalog.Table, event string, doUpdate bool) error {
 	if len(t.Triggers) == 0 {
 		return nil
 	}
-	if onConflict && t.HasTriggers("INSERT") || onConflict && t.HasTriggers("UPDATE") {
-		return pgerr.New(pgerr.FeatureNotSupported, "INSERT ... ON CONFLICT on a table with triggers is not supported")
+	if err := ec.fireStatement(t, event, "BEFORE"); err != nil || !doUpdate {
+		return err
 	}
-	return ec.fireStatement(t, event, "BEFORE")
+	return ec.fireStatement(t, "UPDATE", "BEFORE")
 }
 
 // changesOf are inserted rows as changes.
@@ -432,4 +486,28 @@ func (e *Executor) FireTruncate(ctx context.Context, s *catalog.Snapshot, named 
 // cascade those referencing them, in the order PostgreSQL lists them.
 func TruncatedTables(s *catalog.Snapshot, named []*catalog.Table, cascade bool) ([]*catalog.Table, error) {
 	return truncatedWith(s, named, cascade)
+}
+
+// upsertBefore fires a proposed row's BEFORE INSERT triggers for INSERT
+// ... ON CONFLICT and reads the rows its arbiter keys meet into cur (rows
+// the statement recorded there win); it returns the row to decide, or
+// nil when a trigger skipped it.
+func (ec *execCtx) upsertBefore(ctx context.Context, arb *arbiters, cur map[string]current, row []sqltypes.Value, stats *kv.Stats) ([]sqltypes.Value, error) {
+	row, err := ec.fireBefore(arb.t, "INSERT", nil, nil, row)
+	if err != nil || row == nil {
+		return nil, err
+	}
+	if err := ec.checkConstraints(arb.t, row); err != nil {
+		return nil, err
+	}
+	read, err := ec.readArbiters(ctx, arb, [][]sqltypes.Value{row}, stats)
+	if err != nil {
+		return nil, err
+	}
+	for k, c := range read {
+		if _, ok := cur[k]; !ok {
+			cur[k] = c
+		}
+	}
+	return row, nil
 }
