@@ -35,8 +35,10 @@ type TriggerStatement struct {
 	Events  []string
 	Columns []string
 	Row     bool
-	// When is WHEN's condition as written.
-	When string
+	// When is WHEN's condition as written; WhenNew and WhenOld say it
+	// names NEW or OLD.
+	When             string
+	WhenNew, WhenOld bool
 	// Referencing are REFERENCING's transition tables, as written.
 	Referencing []TransitionTable
 	// Constraint is CREATE CONSTRAINT TRIGGER, with FROM's table
@@ -253,6 +255,12 @@ func (r *rewriter) createTrigger(ts *TriggerStatement, k int) error {
 			from, to = from+1, to-1
 		}
 		ts.When = r.sql[r.toks[from].start:r.toks[to].end]
+		for i := from; i <= to; i++ {
+			if t := r.toks[i]; t.kind == tkIdent || t.kind == tkQIdent {
+				ts.WhenNew = ts.WhenNew || strings.EqualFold(t.val, "new")
+				ts.WhenOld = ts.WhenOld || strings.EqualFold(t.val, "old")
+			}
+		}
 		k = close + 1
 	}
 	if !r.peek(k, "execute") || !r.peekAny(k+1, "function", "procedure") {

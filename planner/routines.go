@@ -1031,8 +1031,13 @@ func bindTrigger(snap *catalog.Snapshot, ts *parser.TriggerStatement) (ir.Statem
 			}
 		}
 	}
-	if ts.When != "" && !row {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement trigger's WHEN condition cannot reference column values")
+	switch {
+	case (ts.WhenNew || ts.WhenOld) && !row:
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "statement trigger's WHEN condition cannot reference column values")
+	case ts.WhenOld && slices.Contains(ts.Events, "INSERT"):
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "INSERT trigger's WHEN condition cannot reference OLD values")
+	case ts.WhenNew && slices.Contains(ts.Events, "DELETE"):
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "DELETE trigger's WHEN condition cannot reference NEW values")
 	}
 	if ts.ConstrTable != "" {
 		if _, err := snap.Table(ts.ConstrTable); err != nil {
