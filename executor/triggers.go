@@ -53,6 +53,7 @@ func triggerChange(s *catalog.Snapshot, version uint64, x *ir.TriggerChange) (ca
 		name string
 		tgs  *[]*catalog.Trigger
 		put  func() catalog.Change
+		temp bool
 	)
 	if x.View {
 		cur, ok := s.StoredView(x.Table)
@@ -69,7 +70,7 @@ func triggerChange(s *catalog.Snapshot, version uint64, x *ir.TriggerChange) (ca
 			return catalog.Change{}, nil, err
 		}
 		t := cur.Clone()
-		name, tgs = t.Name, &t.Triggers
+		name, tgs, temp = t.Name, &t.Triggers, t.Temp
 		put = func() catalog.Change { return catalog.Change{Put: []*catalog.Table{t}} }
 	}
 	tg, at := catalog.FindTrigger(*tgs, x.Name)
@@ -78,7 +79,9 @@ func triggerChange(s *catalog.Snapshot, version uint64, x *ir.TriggerChange) (ca
 		if x.Function == nil {
 			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedFunction, "function %s() does not exist", x.TriggerStatement.Function)
 		}
-		if fn, ok := s.FunctionByOID(x.Function.OID); !ok || !fn.Trigger {
+		// (A temporary table's catalog holds no functions: the binder
+		// found the function in the session's whole schema.)
+		if fn, ok := s.FunctionByOID(x.Function.OID); !temp && (!ok || !fn.Trigger) {
 			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedFunction, "function %s() does not exist", x.TriggerStatement.Function)
 		}
 		nt := &catalog.Trigger{Name: x.Name, Function: x.Function.OID, Args: x.Args, Timing: x.Timing, Columns: x.Columns, Row: x.Row, When: x.When,

@@ -1005,8 +1005,6 @@ func bindTrigger(snap *catalog.Snapshot, ts *parser.TriggerStatement) (ir.Statem
 			WithDetail("This operation is not supported for materialized views.")
 	case timing == "INSTEAD OF":
 		return nil, wrongType("table", "Tables cannot have INSTEAD OF triggers.")
-	case t.Temp:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "triggers on temporary tables are not supported")
 	}
 	if truncate && row {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")

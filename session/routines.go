@@ -83,7 +83,7 @@ func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, 
 // ... ENABLE | DISABLE TRIGGER.
 func (st *statement) runTriggerChange(ctx context.Context, x *ir.TriggerChange, env *runEnv) (wire.Result, error) {
 	s := st.sess
-	cat, err := s.permCatalog(ctx)
+	cat, err := s.catalogFor(ctx, x.Table) // a temporary table's are in the session's
 	if err != nil {
 		return nil, err
 	}
