@@ -542,6 +542,7 @@ func stillReferenced(parent *catalog.Table, in ir.IncomingFK, old []sqltypes.Val
 type deferredCheck struct {
 	name string
 	run  func(ctx context.Context) error
+	seq  uint64 // its place in the queue (Txn.queued)
 }
 
 // Constraint modes SET CONSTRAINTS sets.
@@ -595,7 +596,8 @@ func (t *Txn) deferCheck(fk *catalog.ForeignKey, run func(ctx context.Context) e
 func (t *Txn) deferConstraint(name string, run func(ctx context.Context) error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.deferred = append(t.deferred, deferredCheck{name: name, run: run})
+	t.deferred = append(t.deferred, deferredCheck{name: name, run: run, seq: t.queued})
+	t.queued++
 }
 
 // SetConstraints is SET CONSTRAINTS: names (nil for ALL) are checked at
