@@ -56,8 +56,14 @@ func (b *Binder) finishInsteadOf(st ir.Statement, w *viewWrite) (ir.Statement, e
 	}
 	switch s := st.(type) {
 	case *ir.Insert:
+		// The view has no unique keys: a conflict target fails to bind
+		// (42P10), as in PostgreSQL, and DO NOTHING without one has
+		// nothing to conflict with, so the trigger runs on every row.
+		if s.OnConflict != nil && s.OnConflict.DoNothing {
+			s.OnConflict = nil
+		}
 		if s.OnConflict != nil {
-			return nil, unsupported("INSERT with an ON CONFLICT clause cannot be used with a view that has INSTEAD OF triggers")
+			return nil, unsupported("INSERT ... ON CONFLICT DO UPDATE on a view with INSTEAD OF triggers is not supported")
 		}
 	case *ir.Update:
 		s.Source, s.Recheck = swap(s.Source), nil
