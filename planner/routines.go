@@ -984,6 +984,14 @@ func bindTrigger(snap *catalog.Snapshot, ts *parser.TriggerStatement) (ir.Statem
 			return nil, err
 		}
 	}
+	if ts.Action == parser.TriggerEnable && x.View {
+		action := "ENABLE"
+		if !ts.Enable {
+			action = "DISABLE"
+		}
+		return nil, pgerr.New(pgerr.WrongObjectType, "ALTER action %s TRIGGER cannot be performed on relation \"%s\"", action, ts.Table).
+			WithDetail("This operation is not supported for views.")
+	}
 	if ts.Action != parser.TriggerCreate {
 		return x, nil
 	}
