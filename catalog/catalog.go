@@ -243,6 +243,10 @@ type Table struct {
 	Shards     int         `json:"shards"`
 	// Triggers are the table's triggers (triggers.go).
 	Triggers []*Trigger `json:"triggers,omitempty"`
+	// InsteadOf is set on the stand-in a write to a view with INSTEAD OF
+	// triggers is bound against (never stored): the view whose triggers
+	// run instead of a write.
+	InsteadOf *View `json:"-"`
 	// ShardColumns, when positive, is how many leading primary-key columns
 	// a row's shard hashes (WITH (shard_columns = ...); shards.go); 0, as
 	// for every table created before the option, hashes the whole key.
@@ -368,6 +372,9 @@ type View struct {
 	// its query wherever it is read (nil: created before any user schema
 	// existed, when every name was in public; schemas.go).
 	Path []string `json:"path,omitempty"`
+	// Triggers are the view's triggers (INSTEAD OF row triggers, and
+	// statement triggers; triggers.go).
+	Triggers []*Trigger `json:"triggers,omitempty"`
 }
 
 // Snapshot is an immutable view of the catalog at one version.

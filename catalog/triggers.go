@@ -21,13 +21,22 @@ type Trigger struct {
 	When string `json:"when,omitempty"`
 	// Disabled is ALTER TABLE ... DISABLE TRIGGER.
 	Disabled bool `json:"disabled,omitempty"`
+	// OldTable and NewTable name REFERENCING's transition tables.
+	OldTable string `json:"old_table,omitempty"`
+	NewTable string `json:"new_table,omitempty"`
+	// Constraint marks CREATE CONSTRAINT TRIGGER, whose constraint (of
+	// the trigger's name, for SET CONSTRAINTS) has ConstraintOID;
+	// ConstrTable is its FROM table; Deferrable and InitiallyDeferred its
+	// options.
+	Constraint        bool   `json:"constraint,omitempty"`
+	ConstraintOID     uint32 `json:"constraint_oid,omitempty"`
+	ConstrTable       string `json:"constr_table,omitempty"`
+	Deferrable        bool   `json:"deferrable,omitempty"`
+	InitiallyDeferred bool   `json:"initially_deferred,omitempty"`
 }
 
-// Fires reports whether the trigger fires for event at timing and level.
-func (tg *Trigger) Fires(timing, event string, row bool) bool {
-	if tg.Disabled || tg.Timing != timing || tg.Row != row {
-		return false
-	}
+// HasEvent reports whether the trigger fires on event (enabled or not).
+func (tg *Trigger) HasEvent(event string) bool {
 	for _, e := range tg.Events {
 		if e == event {
 			return true
@@ -36,23 +45,40 @@ func (tg *Trigger) Fires(timing, event string, row bool) bool {
 	return false
 }
 
+// Fires reports whether the trigger fires for event at timing and level.
+func (tg *Trigger) Fires(timing, event string, row bool) bool {
+	return !tg.Disabled && tg.Timing == timing && tg.Row == row && tg.HasEvent(event)
+}
+
 // HasTriggers reports whether the table has an enabled trigger for event.
 func (t *Table) HasTriggers(event string) bool {
-	for _, tg := range t.Triggers {
-		if !tg.Disabled {
-			for _, e := range tg.Events {
-				if e == event {
-					return true
-				}
-			}
+	return hasTriggers(t.Triggers, event)
+}
+
+// InsteadOf reports whether the view has an enabled INSTEAD OF trigger
+// for event (a write through it runs the trigger instead).
+func (v *View) InsteadOf(event string) bool {
+	for _, tg := range v.Triggers {
+		if tg.Fires("INSTEAD OF", event, true) {
+			return true
 		}
 	}
 	return false
 }
 
-// Trigger returns the table's trigger of that name.
-func (t *Table) Trigger(name string) (*Trigger, int) {
-	for i, tg := range t.Triggers {
+func hasTriggers(tgs []*Trigger, event string) bool {
+	for _, tg := range tgs {
+		if !tg.Disabled && tg.HasEvent(event) {
+			return true
+		}
+	}
+	return false
+}
+
+// FindTrigger returns the trigger of that name among tgs (a table's or
+// a view's) and its index, or nil and -1.
+func FindTrigger(tgs []*Trigger, name string) (*Trigger, int) {
+	for i, tg := range tgs {
 		if tg.Name == name {
 			return tg, i
 		}

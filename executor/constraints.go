@@ -537,10 +537,12 @@ func stillReferenced(parent *catalog.Table, in ir.IncomingFK, old []sqltypes.Val
 // before the transaction commits, or when SET CONSTRAINTS ... IMMEDIATE
 // names them. Referential actions never wait, as in PostgreSQL.
 
-// deferredCheck is one foreign-key check waiting for COMMIT.
+// deferredCheck is one foreign-key check, or one constraint trigger's
+// firing (triggers.go), waiting for COMMIT; name is its constraint's.
 type deferredCheck struct {
-	fk  *catalog.ForeignKey
-	run func(ctx context.Context) error
+	name string
+	run  func(ctx context.Context) error
+	seq  uint64 // its place in the queue (Txn.queued)
 }
 
 // Constraint modes SET CONSTRAINTS sets.
@@ -559,24 +561,43 @@ type constraintModes struct {
 
 // defers reports whether fk's checks wait for COMMIT.
 func (t *Txn) defers(fk *catalog.ForeignKey) bool {
-	if !fk.Deferrable {
+	return t.defersConstraint(fk.Name, fk.Deferrable, fk.InitiallyDeferred)
+}
+
+// defersTrigger reports whether a constraint trigger's firings wait for
+// COMMIT.
+func (t *Txn) defersTrigger(tg *catalog.Trigger) bool {
+	return t.defersConstraint(tg.Name, tg.Deferrable, tg.InitiallyDeferred)
+}
+
+// defersConstraint reports whether the constraint of that name, declared
+// so, waits for COMMIT under SET CONSTRAINTS' choices.
+func (t *Txn) defersConstraint(name string, deferrable, initiallyDeferred bool) bool {
+	if !deferrable {
 		return false
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if m, ok := t.modes.named[fk.Name]; ok {
+	if m, ok := t.modes.named[name]; ok {
 		return m == modeDeferred
 	}
 	if t.modes.all != modeDeclared {
 		return t.modes.all == modeDeferred
 	}
-	return fk.InitiallyDeferred
+	return initiallyDeferred
 }
 
 func (t *Txn) deferCheck(fk *catalog.ForeignKey, run func(ctx context.Context) error) {
+	t.deferConstraint(fk.Name, run)
+}
+
+// deferConstraint queues run, a check of the constraint of that name, for
+// COMMIT.
+func (t *Txn) deferConstraint(name string, run func(ctx context.Context) error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.deferred = append(t.deferred, deferredCheck{fk: fk, run: run})
+	t.deferred = append(t.deferred, deferredCheck{name: name, run: run, seq: t.queued})
+	t.queued++
 }
 
 // SetConstraints is SET CONSTRAINTS: names (nil for ALL) are checked at
@@ -606,29 +627,34 @@ func (t *Txn) SetConstraints(ctx context.Context, names []string, immediate bool
 }
 
 // runDeferred runs (and forgets) the waiting checks of the constraints
-// names (nil: all).
+// names (nil: all), until none is left: a deferred trigger's writes may
+// queue more.
 func (t *Txn) runDeferred(ctx context.Context, names []string) error {
-	t.mu.Lock()
-	var run, keep []deferredCheck
-	for _, d := range t.deferred {
-		match := names == nil
-		for _, n := range names {
-			match = match || n == d.fk.Name
+	for {
+		t.mu.Lock()
+		var run, keep []deferredCheck
+		for _, d := range t.deferred {
+			match := names == nil
+			for _, n := range names {
+				match = match || n == d.name
+			}
+			if match {
+				run = append(run, d)
+			} else {
+				keep = append(keep, d)
+			}
 		}
-		if match {
-			run = append(run, d)
-		} else {
-			keep = append(keep, d)
+		t.deferred = keep
+		t.mu.Unlock()
+		if len(run) == 0 {
+			return nil
+		}
+		for _, d := range run {
+			if err := d.run(ctx); err != nil {
+				return err
+			}
 		}
 	}
-	t.deferred = keep
-	t.mu.Unlock()
-	for _, d := range run {
-		if err := d.run(ctx); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // deferReferenced defers checkReferenced for the new referencing keys of

@@ -42,16 +42,20 @@ import (
 type BulkInsert struct {
 	// started: the BEFORE STATEMENT triggers have fired (start).
 	started bool
-	ex      *Executor
-	t       *catalog.Table
-	exprs   []ir.Expr // one per table column, over the copied values ($n)
-	ev      *ir.EvalContext
-	txn     kv.Txn
-	own     bool // txn was begun here: Commit commits it
-	rowID   int  // the hidden row id's column, or -1
-	stats   *kv.Stats
-	rows    int64 // rows added so far
-	done    bool
+	// inserted are the rows so far when an INSERT trigger has a
+	// transition table, which holds all of them: the AFTER ROW triggers
+	// then fire at Commit.
+	inserted [][]sqltypes.Value
+	ex       *Executor
+	t        *catalog.Table
+	exprs    []ir.Expr // one per table column, over the copied values ($n)
+	ev       *ir.EvalContext
+	txn      kv.Txn
+	own      bool // txn was begun here: Commit commits it
+	rowID    int  // the hidden row id's column, or -1
+	stats    *kv.Stats
+	rows     int64 // rows added so far
+	done     bool
 
 	// For the single atomic batch: the writes so far, and the row (by
 	// number) each row key was written for, to find duplicates within
@@ -147,7 +151,9 @@ func (e *Executor) NewBulkInsert(ctx context.Context, plan *optimizer.Plan, opts
 		if opts.Txn.readOnly {
 			return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute COPY FROM in a read-only transaction")
 		}
-		opts.Txn.noteWrite(ins.Table)
+		if ins.Table.InsteadOf == nil {
+			opts.Txn.noteWrite(ins.Table)
+		}
 		b.txn = opts.Txn.kv
 		b.ec.txn, b.ec.kv = opts.Txn, opts.Txn.kv
 	case e.Caps.MaxAtomicOps <= 0 && isBulkWriter(e.Store):
@@ -198,8 +204,13 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 		return err
 	}
 	full, err := b.form(rows)
-	if err != nil {
-		b.done = true
+	if err == nil && b.t.InsteadOf != nil {
+		// A view's INSTEAD OF INSERT triggers take the rows.
+		full, err = b.ec.insteadRows(b.t, full)
+		b.rows += int64(len(full))
+	}
+	if err != nil || b.t.InsteadOf != nil {
+		b.done = err != nil
 		return err
 	}
 	switch {
@@ -209,7 +220,11 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 		err = b.keep(ctx, full)
 	default:
 		err = b.writeTxn(ctx, full)
-		if err == nil && len(b.t.Triggers) > 0 {
+		switch {
+		case err != nil || len(b.t.Triggers) == 0:
+		case hasTransitionTable(b.t, "INSERT"):
+			b.inserted = append(b.inserted, full...)
+		default:
 			err = b.ec.fireAfter(b.t, "INSERT", nil, changesOf(full))
 		}
 	}
@@ -483,7 +498,11 @@ func (b *BulkInsert) Commit(ctx context.Context) (int64, error) {
 		if err := b.start(); err != nil {
 			return 0, err
 		}
-		if err := b.ec.fireStatement(b.t, "INSERT", "AFTER"); err != nil {
+		changes := changesOf(b.inserted)
+		if err := b.ec.fireAfter(b.t, "INSERT", nil, changes); err != nil {
+			return 0, err
+		}
+		if err := b.ec.fireStatement(b.t, "INSERT", "AFTER", changes...); err != nil {
 			return 0, err
 		}
 	}

@@ -912,6 +912,7 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *ir.
 				}
 			}
 			v.ID = old.ID
+			v.Triggers = old.Triggers // CREATE OR REPLACE VIEW keeps them
 		}
 		for _, d := range cv.Depends {
 			if d == cv.Name {

@@ -139,6 +139,11 @@ func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 				return ch, nil, err
 			}
 			ch.Put, notes = put, append(notes, notes2...)
+			views, notes3, err := dropViewTriggersOf(s, fn, x.Cascade, ch.PutViews)
+			if err != nil {
+				return ch, nil, err
+			}
+			ch.PutViews, notes = views, append(notes, notes3...)
 			ch.DeleteFunctions = append(ch.DeleteFunctions, fn.OID)
 			continue
 		}
@@ -250,6 +255,45 @@ func grantExecute(s *catalog.Snapshot, fn *catalog.Function, x *ir.RoutineChange
 	return nil
 }
 
+// dropViewTriggersOf is dropTriggersOf for views' triggers.
+func dropViewTriggersOf(s *catalog.Snapshot, fn *catalog.Function, cascade bool, put []*catalog.View) ([]*catalog.View, []*pgerr.Error, error) {
+	var notes []*pgerr.Error
+	for _, v := range s.Views() {
+		uses := false
+		for _, tg := range v.Triggers {
+			if tg.Function != fn.OID {
+				continue
+			}
+			if err := triggerDependsOn(fn, tg, "view", v.Name, cascade); err != nil {
+				return nil, nil, err
+			}
+			notes = append(notes, pgerr.Notice("drop cascades to trigger %s on view %s", tg.Name, v.Name))
+			uses = true
+		}
+		if !uses {
+			continue
+		}
+		i := slices.IndexFunc(put, func(p *catalog.View) bool { return p.Name == v.Name })
+		if i < 0 {
+			nv := *v
+			put, i = append(put, &nv), len(put)
+		}
+		put[i].Triggers = slices.DeleteFunc(slices.Clone(put[i].Triggers), func(tg *catalog.Trigger) bool { return tg.Function == fn.OID })
+	}
+	return put, notes, nil
+}
+
+// triggerDependsOn is DROP FUNCTION's 2BP01 for a trigger on a relation
+// (of kind "table" or "view") executing fn, unless cascade.
+func triggerDependsOn(fn *catalog.Function, tg *catalog.Trigger, kind, rel string, cascade bool) error {
+	if cascade {
+		return nil
+	}
+	return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop function %s because other objects depend on it", signature(fn.Name, identity(fn))).
+		WithDetail("trigger %s on %s %s depends on function %s", tg.Name, kind, rel, signature(fn.Name, identity(fn))).
+		WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+}
+
 // dropTriggersOf handles the triggers that execute fn when it is dropped:
 // 2BP01 unless cascade, else the triggers go too (put are the tables the
 // change rewrites already, which it extends).
@@ -261,10 +305,8 @@ func dropTriggersOf(s *catalog.Snapshot, fn *catalog.Function, cascade bool, put
 			if tg.Function != fn.OID {
 				continue
 			}
-			if !cascade {
-				return nil, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop function %s because other objects depend on it", signature(fn.Name, identity(fn))).
-					WithDetail("trigger %s on table %s depends on function %s", tg.Name, t.Name, signature(fn.Name, identity(fn))).
-					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			if err := triggerDependsOn(fn, tg, "table", t.Name, cascade); err != nil {
+				return nil, nil, err
 			}
 			notes = append(notes, pgerr.Notice("drop cascades to trigger %s on table %s", tg.Name, t.Name))
 			uses = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -54,6 +55,9 @@ type Txn struct {
 	// what SET CONSTRAINTS chose (constraints.go).
 	deferred []deferredCheck
 	modes    constraintModes
+	// queued numbers the deferred checks (deferredCheck.seq), so rolling
+	// back to a savepoint drops those queued after it.
+	queued uint64
 
 	// mem is the session's memory account (nil: none), charged for the
 	// writes the transaction buffers until its end (memHeld).
@@ -73,6 +77,8 @@ type Txn struct {
 type txnMark struct {
 	wrote map[string]uint64
 	after int
+	// queued is Txn.queued at the savepoint.
+	queued uint64
 }
 
 // SetMemAccount charges the transaction's buffered writes to a session's
@@ -146,7 +152,7 @@ func (t *Txn) Savepoint() kv.Savepoint {
 	if t.marks == nil {
 		t.marks = map[kv.Savepoint]txnMark{}
 	}
-	t.marks[sp] = txnMark{wrote: maps.Clone(t.wrote), after: len(t.after)}
+	t.marks[sp] = txnMark{wrote: maps.Clone(t.wrote), after: len(t.after), queued: t.queued}
 	return sp
 }
 
@@ -162,6 +168,10 @@ func (t *Txn) RollbackTo(sp kv.Savepoint) error {
 		// The schema changes made after sp are undone with its writes,
 		// and with them what they left for after the commit.
 		t.after = t.after[:m.after]
+		// The checks and constraint triggers the undone writes queued go
+		// with them, as PostgreSQL's deferred events of an aborted
+		// subtransaction.
+		t.deferred = slices.DeleteFunc(t.deferred, func(d deferredCheck) bool { return d.seq >= m.queued })
 	}
 	for s := range t.marks {
 		if s > sp {

@@ -534,7 +534,10 @@ func (ec *execCtx) sourceRows(ctx context.Context, src optimizer.Node) ([][]sqlt
 
 func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.Stats) (WriteResult, error) {
 	t := n.Table
-	if err := ec.beforeStatement(t, "INSERT", n.OnConflict != nil); err != nil {
+	if t.InsteadOf != nil {
+		return ec.insteadInsert(ctx, n)
+	}
+	if err := ec.beforeStatement(t, "INSERT", n.OnConflict != nil && !n.OnConflict.DoNothing); err != nil {
 		return WriteResult{}, err
 	}
 	src, err := ec.sourceRows(ctx, n.Source)
@@ -547,6 +550,12 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 			return WriteResult{}, err
 		}
 		row = row[:len(t.Columns):len(t.Columns)]
+		if n.OnConflict != nil && len(t.Triggers) > 0 {
+			// ON CONFLICT fires each row's BEFORE triggers as it
+			// decides the row (upsert).
+			rows = append(rows, row)
+			continue
+		}
 		if row, err = ec.fireBefore(t, "INSERT", nil, nil, row); err != nil || row == nil {
 			if err != nil {
 				return WriteResult{}, err
@@ -639,14 +648,30 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 		arbiters = ins.OnConflict.Arbiters
 	}
 	arb := newArbiters(t, arbiters)
+	// With triggers, each row's BEFORE INSERT triggers fire as the row is
+	// decided, and its arbiter keys are read after them (the statement
+	// runs in a transaction: no retries).
+	trig := ins.OnConflict != nil && len(t.Triggers) > 0
 	for attempt := 0; ; attempt++ {
-		cur, err := ec.readArbiters(ctx, arb, rows, stats)
-		if err != nil {
+		var cur map[string]current
+		var err error
+		if trig {
+			cur = map[string]current{}
+		} else if cur, err = ec.readArbiters(ctx, arb, rows, stats); err != nil {
 			return WriteResult{}, err
 		}
 		w := &writeSet{t: t}
+		var events []string // each change's event, for the AFTER triggers
 		touched := map[string]bool{}
 		for _, row := range rows {
+			if trig {
+				if row, err = ec.upsertBefore(ctx, arb, cur, row, stats); err != nil {
+					return WriteResult{}, err
+				}
+				if row == nil {
+					continue // a BEFORE trigger skipped the row
+				}
+			}
 			old, by, exists := arb.find(cur, row)
 			k := string(t.EncodePK(nil, row))
 			if exists {
@@ -655,10 +680,12 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 			switch {
 			case !exists:
 				w.add(change{new: row})
+				events = append(events, "INSERT")
 				arb.record(cur, current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}})
 			case old.expired:
 				// An expired row still stored: the insert replaces it.
 				w.add(change{old: old.row, new: row, oldVersion: old.version})
+				events = append(events, "INSERT")
 				arb.record(cur, current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: old.version.I + 1}})
 			case ins.OnConflict == nil:
 				if by != nil {
@@ -687,6 +714,14 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 				if err := ec.generate(t, updated); err != nil {
 					return WriteResult{}, err
 				}
+				if trig {
+					if updated, err = ec.fireBefore(t, "UPDATE", ins.OnConflict.Set, old.row, updated); err != nil {
+						return WriteResult{}, err
+					}
+					if updated == nil {
+						continue // a BEFORE UPDATE trigger skipped it
+					}
+				}
 				if err := checkRow(t, updated); err != nil {
 					return WriteResult{}, err
 				}
@@ -697,6 +732,7 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 					return WriteResult{}, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE may not change the primary key")
 				}
 				w.add(change{old: old.row, new: updated, oldVersion: old.version})
+				events = append(events, "UPDATE")
 			}
 			touched[k] = true
 		}
@@ -707,6 +743,11 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 		}
 		if err != nil {
 			return WriteResult{}, finishWrite(t, err)
+		}
+		if trig {
+			if err := ec.afterUpsert(t, ins, w.changes, events); err != nil {
+				return WriteResult{}, err
+			}
 		}
 		res := WriteResult{Count: int64(len(w.changes))}
 		if ins.Returning != nil {
@@ -856,6 +897,9 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 
 func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.Stats) (WriteResult, error) {
 	t := u.Table
+	if t.InsteadOf != nil {
+		return ec.insteadModify(ctx, t, "UPDATE", u.Source, u.Set, u.Returning)
+	}
 	if t.Mutability == catalog.ImmutableRows {
 		return WriteResult{}, immutable(t)
 	}
@@ -896,6 +940,9 @@ func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.St
 }
 
 func (ec *execCtx) delete(ctx context.Context, d *optimizer.Delete, stats *kv.Stats) (WriteResult, error) {
+	if d.Table.InsteadOf != nil {
+		return ec.insteadModify(ctx, d.Table, "DELETE", d.Source, nil, d.Returning)
+	}
 	if err := ec.beforeStatement(d.Table, "DELETE", false); err != nil {
 		return WriteResult{}, err
 	}

@@ -140,10 +140,13 @@ func (*Do) Describe() Description { return Description{Class: ClassUtility, Tag:
 // TriggerChange is CREATE, DROP or ALTER TRIGGER, or ALTER TABLE ...
 // ENABLE | DISABLE TRIGGER: the executor applies it to the table's
 // descriptor (executor.ChangeTrigger). Function is CREATE's trigger
-// function, resolved by the binder.
+// function, resolved by the binder; View says the trigger's relation is
+// a view; OldTable and NewTable name its transition tables.
 type TriggerChange struct {
 	*parser.TriggerStatement
-	Function *catalog.Function
+	Function           *catalog.Function
+	View               bool
+	OldTable, NewTable string
 }
 
 // Kind implements Statement.
@@ -153,6 +156,9 @@ func (*TriggerChange) Kind() string { return "trigger" }
 // one needs the table's ownership.
 func (x *TriggerChange) Describe() Description {
 	d := ddl(ObjectRef{Kind: ObjectTable, Name: x.Table})
+	if x.View {
+		d = ddl(ObjectRef{Kind: ObjectView, Name: x.Table})
+	}
 	switch x.Action {
 	case parser.TriggerCreate:
 		return d.tagged("CREATE TRIGGER")

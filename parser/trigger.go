@@ -35,8 +35,18 @@ type TriggerStatement struct {
 	Events  []string
 	Columns []string
 	Row     bool
-	// When is WHEN's condition as written.
-	When string
+	// When is WHEN's condition as written; WhenNew and WhenOld say it
+	// names NEW or OLD.
+	When             string
+	WhenNew, WhenOld bool
+	// Referencing are REFERENCING's transition tables, as written.
+	Referencing []TransitionTable
+	// Constraint is CREATE CONSTRAINT TRIGGER, with FROM's table
+	// (ConstrTable), DEFERRABLE and INITIALLY DEFERRED.
+	Constraint        bool
+	ConstrTable       string
+	Deferrable        bool
+	InitiallyDeferred bool
 	// Function and Args are EXECUTE FUNCTION's.
 	Function string
 	Args     []string
@@ -46,6 +56,12 @@ type TriggerStatement struct {
 	Cascade   bool
 	NewName   string
 	Enable    bool
+}
+
+// TransitionTable is one of REFERENCING's OLD TABLE or NEW TABLE.
+type TransitionTable struct {
+	Old  bool
+	Name string
 }
 
 // triggerStmt parses the trigger statements, or returns nil for another.
@@ -58,10 +74,11 @@ func (r *rewriter) triggerStmt() (*TriggerStatement, error) {
 			ts.Replace, k = true, 4
 		}
 		return ts, r.createTrigger(ts, k)
-	case r.peek(0, "create") && (r.peek(1, "constraint") || r.peek(1, "or") && r.peek(2, "replace") && r.peek(3, "constraint")):
-		if r.peekAny(2, "trigger") || r.peek(4, "trigger") {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "constraint triggers are not supported").WithPosition(r.pos(0))
-		}
+	case r.peek(0, "create") && r.peek(1, "constraint") && r.peek(2, "trigger"):
+		ts := &TriggerStatement{Action: TriggerCreate, Constraint: true}
+		return ts, r.createTrigger(ts, 3)
+	case r.peek(0, "create") && r.peek(1, "or") && r.peek(2, "replace") && r.peek(3, "constraint") && r.peek(4, "trigger"):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE OR REPLACE CONSTRAINT TRIGGER is not supported").WithPosition(r.pos(0))
 	case r.peek(0, "drop") && r.peek(1, "trigger"):
 		ts := &TriggerStatement{Action: TriggerDrop}
 		k := 2
@@ -148,10 +165,10 @@ func (r *rewriter) createTrigger(ts *TriggerStatement, k int) error {
 	}
 	k++
 	switch {
-	case r.peek(k, "before"), r.peek(k, "after"):
+	case r.peek(k, "after"), r.peek(k, "before") && !ts.Constraint:
 		ts.Timing, k = strings.ToUpper(r.toks[k].val), k+1
-	case r.peek(k, "instead") && r.peek(k+1, "of"):
-		return pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers are not supported").WithPosition(r.pos(k))
+	case r.peek(k, "instead") && r.peek(k+1, "of") && !ts.Constraint:
+		ts.Timing, k = "INSTEAD OF", k+2
 	default:
 		return r.syntaxErrorAt(k)
 	}
@@ -189,11 +206,25 @@ func (r *rewriter) createTrigger(ts *TriggerStatement, k int) error {
 	if ts.Table, k, err = r.relationName(k + 1); err != nil {
 		return err
 	}
-	if r.peek(k, "referencing") {
-		return pgerr.New(pgerr.FeatureNotSupported, "transition tables (REFERENCING) are not supported").WithPosition(r.pos(k))
-	}
-	if r.peekAny(k, "from", "deferrable", "initially", "not") {
-		return pgerr.New(pgerr.FeatureNotSupported, "constraint trigger options are not supported").WithPosition(r.pos(k))
+	if ts.Constraint {
+		if k, err = r.constraintTriggerOptions(ts, k); err != nil {
+			return err
+		}
+		// A constraint trigger is FOR EACH ROW, written so.
+		if !r.peek(k, "for") || !r.peek(k+1, "each") || !r.peek(k+2, "row") {
+			switch {
+			case !r.peek(k, "for"):
+			case !r.peek(k+1, "each"):
+				k++
+			default:
+				k += 2
+			}
+			return r.syntaxErrorAt(k)
+		}
+	} else if r.peek(k, "referencing") {
+		if k, err = r.referencing(ts, k+1); err != nil {
+			return err
+		}
 	}
 	if r.peek(k, "for") {
 		k++
@@ -217,7 +248,19 @@ func (r *rewriter) createTrigger(ts *TriggerStatement, k int) error {
 		if close < 0 || close == k+2 {
 			return r.syntaxErrorAt(len(r.toks))
 		}
-		ts.When = r.sql[r.toks[k+2].start:r.toks[close-1].end]
+		// Parentheses around the whole condition are dropped, so a
+		// condition pg_dump printed (WHEN ((cond))) prints as it did.
+		from, to := k+2, close-1
+		for r.peek(from, "(") && r.matching(from) == to && to > from+1 {
+			from, to = from+1, to-1
+		}
+		ts.When = r.sql[r.toks[from].start:r.toks[to].end]
+		for i := from; i <= to; i++ {
+			if t := r.toks[i]; t.kind == tkIdent || t.kind == tkQIdent {
+				ts.WhenNew = ts.WhenNew || strings.EqualFold(t.val, "new")
+				ts.WhenOld = ts.WhenOld || strings.EqualFold(t.val, "old")
+			}
+		}
 		k = close + 1
 	}
 	if !r.peek(k, "execute") || !r.peekAny(k+1, "function", "procedure") {
@@ -251,4 +294,68 @@ func (r *rewriter) createTrigger(ts *TriggerStatement, k int) error {
 		return r.syntaxErrorAt(k)
 	}
 	return nil
+}
+
+// referencing reads REFERENCING's transition tables from k (after the
+// word), returning the index after them.
+func (r *rewriter) referencing(ts *TriggerStatement, k int) (int, error) {
+	for n := 0; ; n++ {
+		if !r.peekAny(k, "old", "new") {
+			if n == 0 {
+				return 0, r.syntaxErrorAt(k)
+			}
+			return k, nil
+		}
+		old := r.peek(k, "old")
+		switch {
+		case r.peek(k+1, "table"):
+		case r.peek(k+1, "row"):
+			return 0, pgerr.New(pgerr.FeatureNotSupported, "ROW variable naming in the REFERENCING clause is not supported").
+				WithHint("Use OLD TABLE or NEW TABLE for naming transition tables.").WithPosition(r.pos(k))
+		default:
+			return 0, r.syntaxErrorAt(k + 1)
+		}
+		k += 2
+		if r.peek(k, "as") {
+			k++
+		}
+		name, err := r.name(k)
+		if err != nil {
+			return 0, err
+		}
+		ts.Referencing = append(ts.Referencing, TransitionTable{Old: old, Name: name})
+		k++
+	}
+}
+
+// constraintTriggerOptions reads a constraint trigger's FROM table and its
+// DEFERRABLE / INITIALLY options from k.
+func (r *rewriter) constraintTriggerOptions(ts *TriggerStatement, k int) (int, error) {
+	var err error
+	if r.peek(k, "from") {
+		if ts.ConstrTable, k, err = r.relationName(k + 1); err != nil {
+			return 0, err
+		}
+	}
+	notDeferrable := -1
+	for {
+		switch {
+		case r.peek(k, "deferrable"):
+			ts.Deferrable, k = true, k+1
+		case r.peek(k, "not") && r.peek(k+1, "deferrable"):
+			notDeferrable, k = k, k+2
+		case r.peek(k, "initially") && r.peek(k+1, "deferred"):
+			if notDeferrable >= 0 {
+				return 0, pgerr.New(pgerr.SyntaxError, "constraint declared INITIALLY DEFERRED must be DEFERRABLE").WithPosition(r.pos(notDeferrable))
+			}
+			ts.InitiallyDeferred, ts.Deferrable, k = true, true, k+2
+		case r.peek(k, "initially") && r.peek(k+1, "immediate"):
+			k += 2
+		default:
+			if notDeferrable >= 0 && ts.Deferrable {
+				return 0, pgerr.New(pgerr.SyntaxError, "conflicting constraint properties").WithPosition(r.pos(notDeferrable))
+			}
+			return k, nil
+		}
+	}
 }

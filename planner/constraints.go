@@ -612,7 +612,10 @@ func (b *Binder) bindSetConstraints(va *ast.VariableAssignment) (ir.Statement, e
 		return st, nil
 	}
 	for _, name := range strings.Split(names, ",") {
-		found := false
+		found, err := constraintTriggerNamed(b.snap, name)
+		if err != nil {
+			return nil, err
+		}
 		for _, t := range b.snap.Tables() {
 			for _, c := range t.Constraints() {
 				if c.Name != name {

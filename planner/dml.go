@@ -37,6 +37,9 @@ func (b *Binder) targetTable(refs *ast.TableRefsClause) (*catalog.Table, string,
 }
 
 func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) {
+	if tn.Schema.O == "" && b.transitionTable(tn.Name.O) != nil {
+		return nil, "", pgerr.New(pgerr.FeatureNotSupported, "relation %q cannot be the target of a modifying statement", tn.Name.O)
+	}
 	if s := tn.Schema.L; s == "public" || isTempSchema(s) {
 		snap, tempOnly := b.snapFor(s)
 		if t, err := snap.Table(tn.Name.O); err == nil && (!tempOnly || t.Temp) {

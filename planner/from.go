@@ -390,6 +390,9 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 			cte.Refs++
 			return ir.NewCTEScan(cte, alias), nil
 		}
+		if r := b.transitionTable(name); r != nil {
+			return r, nil
+		}
 	}
 	if schema == "" {
 		// pg_catalog is searched before public unless search_path names

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,30 @@ import (
 // $n.
 type routineScope struct {
 	names map[string]int
+	// relations are the trigger's transition tables (TransitionTable).
+	relations map[string]*catalog.Table
+}
+
+// TransitionTable is a trigger's transition table (REFERENCING), which
+// the trigger function's statements read by name, before any table of
+// that name, as PostgreSQL's ephemeral named relations: its rows are the
+// firing's (builtins.Context.Transition).
+type TransitionTable struct {
+	Name    string
+	Columns []catalog.Column
+}
+
+// transitionTable returns the transition table a FROM item's unqualified name
+// names, as a relation (nil: none).
+func (b *Binder) transitionTable(name string) ir.Rel {
+	if b.routine == nil || b.viewDepth > 0 {
+		return nil
+	}
+	t, ok := b.routine.relations[name]
+	if !ok {
+		return nil
+	}
+	return ir.NewVirtual(t)
 }
 
 // Variable is a name a routine's statement may read as a value: $N for
@@ -101,6 +126,12 @@ func BindRoutineStatement(snap *catalog.Snapshot, fn *catalog.Function, stmt *pa
 // statement's relations are checked with (a SECURITY DEFINER routine's
 // owner).
 func BindWithVariables(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variable, checkAs string, style sqltypes.Style) (ir.Statement, error) {
+	return BindInTrigger(snap, stmt, vars, nil, checkAs, style)
+}
+
+// BindInTrigger is BindWithVariables for a statement of a trigger
+// function, which also reads the firing's transition tables.
+func BindInTrigger(snap *catalog.Snapshot, stmt *parser.Statement, vars []Variable, tables []TransitionTable, checkAs string, style sqltypes.Style) (ir.Statement, error) {
 	if rs := stmt.Routine; rs != nil && rs.Action == parser.RoutineCall {
 		// PL/pgSQL's CALL: the arguments may name variables.
 		b := &Binder{snap: snap, stmt: rs.Call, loc: style.Location, style: style, routine: newVariableScope(vars), checkAs: checkAs}
@@ -121,6 +152,19 @@ func BindWithVariables(snap *catalog.Snapshot, stmt *parser.Statement, vars []Va
 			WithDetail("The body has %s.", firstWords(stmt.Text))
 	}
 	b := &Binder{snap: snap, stmt: stmt, loc: style.Location, style: style, routine: newVariableScope(vars), checkAs: checkAs}
+	for _, tt := range tables {
+		if b.routine.relations == nil {
+			b.routine.relations = map[string]*catalog.Table{}
+		}
+		name := tt.Name
+		b.routine.relations[name] = &catalog.Table{Name: name, Columns: tt.Columns, Virtual: func(fn *builtins.Context) ([][]sqltypes.Value, error) {
+			rows, ok := fn.Transition[name]
+			if !ok {
+				return nil, pgerr.New(pgerr.UndefinedTable, "transition table %q is not available here", name)
+			}
+			return rows, nil
+		}}
+	}
 	n := max(stmt.NumParams, len(vars))
 	b.params, b.declared = make([]sqltypes.Type, n), make([]bool, n)
 	for i, v := range vars {
@@ -943,38 +987,86 @@ func ResolveTypeName(snap *catalog.Snapshot, name string) (sqltypes.Type, error)
 	return columnTypeName(snap, name)
 }
 
-// bindTrigger binds a trigger statement: CREATE's table, columns and
-// function are checked as PostgreSQL's CreateTrigger does.
+// bindTrigger binds a trigger statement: CREATE's relation, columns,
+// transition tables and function are checked as PostgreSQL's
+// CreateTrigger does, in its order.
 func bindTrigger(snap *catalog.Snapshot, ts *parser.TriggerStatement) (ir.Statement, error) {
 	x := &ir.TriggerChange{TriggerStatement: ts}
-	if ts.Action != parser.TriggerCreate {
-		return x, nil
-	}
 	t, err := snap.Table(ts.Table)
 	if err != nil {
 		if _, isView := snap.StoredView(ts.Table); isView {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "triggers on views are not supported")
+			x.View = true
+		} else if ts.Action == parser.TriggerCreate {
+			return nil, err
 		}
+	}
+	if ts.Action == parser.TriggerEnable && x.View {
+		action := "ENABLE"
+		if !ts.Enable {
+			action = "DISABLE"
+		}
+		return nil, pgerr.New(pgerr.WrongObjectType, "ALTER action %s TRIGGER cannot be performed on relation \"%s\"", action, ts.Table).
+			WithDetail("This operation is not supported for views.")
+	}
+	if ts.Action != parser.TriggerCreate {
+		return x, nil
+	}
+	row, timing := ts.Row, ts.Timing
+	truncate := slices.Contains(ts.Events, "TRUNCATE")
+	wrongType := func(kind, detail string) error {
+		return pgerr.New(pgerr.WrongObjectType, "\"%s\" is a %s", ts.Table, kind).WithDetail("%s", detail)
+	}
+	switch {
+	case x.View:
+		if timing != "INSTEAD OF" && row {
+			return nil, wrongType("view", "Views cannot have row-level BEFORE or AFTER triggers.")
+		}
+		if truncate {
+			return nil, wrongType("view", "Views cannot have TRUNCATE triggers.")
+		}
+	case t.IsMatview():
+		return nil, pgerr.New(pgerr.WrongObjectType, "relation \"%s\" cannot have triggers", ts.Table).
+			WithDetail("This operation is not supported for materialized views.")
+	case timing == "INSTEAD OF":
+		return nil, wrongType("table", "Tables cannot have INSTEAD OF triggers.")
+	}
+	if truncate && row {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
+	}
+	if timing == "INSTEAD OF" {
+		switch {
+		case !row:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers must be FOR EACH ROW")
+		case ts.When != "":
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have WHEN conditions")
+		case len(ts.Columns) > 0:
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "INSTEAD OF triggers cannot have column lists")
+		}
+	}
+	if err := bindTransitionTables(x, truncate); err != nil {
 		return nil, err
 	}
-	if t.Temp {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "triggers on temporary tables are not supported")
-	}
-	for _, c := range ts.Columns {
-		if t.ColumnIndex(c) < 0 {
-			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, t.Name)
-		}
-	}
-	for _, e := range ts.Events {
-		if e == "TRUNCATE" {
-			if ts.Row {
-				return nil, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
+	if !x.View {
+		for _, c := range ts.Columns {
+			if t.ColumnIndex(c) < 0 {
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, t.Name)
 			}
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE triggers are not supported")
 		}
 	}
-	if ts.When != "" && !ts.Row {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement trigger's WHEN condition cannot reference column values")
+	switch {
+	case (ts.WhenNew || ts.WhenOld) && !row:
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "statement trigger's WHEN condition cannot reference column values")
+	case ts.WhenOld && slices.Contains(ts.Events, "INSERT"):
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "INSERT trigger's WHEN condition cannot reference OLD values")
+	case ts.WhenNew && slices.Contains(ts.Events, "DELETE"):
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "DELETE trigger's WHEN condition cannot reference NEW values")
+	}
+	if ts.ConstrTable != "" {
+		if _, err := snap.Table(ts.ConstrTable); err != nil {
+			if _, ok := snap.StoredView(ts.ConstrTable); !ok {
+				return nil, err
+			}
+		}
 	}
 	for _, fn := range snap.Functions(ts.Function) {
 		if len(fn.Inputs()) == 0 && !fn.Procedure() {
@@ -986,4 +1078,69 @@ func bindTrigger(snap *catalog.Snapshot, ts *parser.TriggerStatement) (ir.Statem
 		}
 	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s() does not exist", ts.Function)
+}
+
+// bindTransitionTables checks REFERENCING's transition tables and names
+// them in x.
+func bindTransitionTables(x *ir.TriggerChange, truncate bool) error {
+	ts := x.TriggerStatement
+	if len(ts.Referencing) == 0 {
+		return nil
+	}
+	events := 0
+	for _, e := range []string{"INSERT", "UPDATE", "DELETE"} {
+		if slices.Contains(ts.Events, e) {
+			events++
+		}
+	}
+	has := func(e string) bool { return slices.Contains(ts.Events, e) }
+	for _, tt := range ts.Referencing {
+		switch {
+		case x.View:
+			return pgerr.New(pgerr.WrongObjectType, "\"%s\" is a view", ts.Table).WithDetail("Triggers on views cannot have transition tables.")
+		case ts.Timing != "AFTER":
+			return pgerr.New(pgerr.InvalidObjectDefinition, "transition table name can only be specified for an AFTER trigger")
+		case truncate:
+			return pgerr.New(pgerr.FeatureNotSupported, "TRUNCATE triggers with transition tables are not supported")
+		case events != 1:
+			return pgerr.New(pgerr.FeatureNotSupported, "transition tables cannot be specified for triggers with more than one event")
+		case len(ts.Columns) > 0:
+			return pgerr.New(pgerr.FeatureNotSupported, "transition tables cannot be specified for triggers with column lists")
+		}
+		if tt.Old {
+			if !has("DELETE") && !has("UPDATE") {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "OLD TABLE can only be specified for a DELETE or UPDATE trigger")
+			}
+			if x.OldTable != "" {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "OLD TABLE cannot be specified multiple times")
+			}
+			x.OldTable = tt.Name
+		} else {
+			if !has("INSERT") && !has("UPDATE") {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "NEW TABLE can only be specified for an INSERT or UPDATE trigger")
+			}
+			if x.NewTable != "" {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "NEW TABLE cannot be specified multiple times")
+			}
+			x.NewTable = tt.Name
+		}
+	}
+	if x.OldTable != "" && x.OldTable == x.NewTable {
+		return pgerr.New(pgerr.InvalidObjectDefinition, "OLD TABLE name and NEW TABLE name cannot be the same")
+	}
+	return nil
+}
+
+// constraintTriggerNamed reports whether a constraint trigger (a table's)
+// has that name, for SET CONSTRAINTS: 42809 when it is not deferrable.
+func constraintTriggerNamed(snap *catalog.Snapshot, name string) (bool, error) {
+	for _, t := range snap.Tables() {
+		if tg, _ := catalog.FindTrigger(t.Triggers, name); tg != nil && tg.Constraint {
+			if !tg.Deferrable {
+				return true, pgerr.New(pgerr.WrongObjectType, "constraint %q is not deferrable", name)
+			}
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -37,10 +37,17 @@ type viewWrite struct {
 	// perm is the write's target permission, recorded against the
 	// stand-in (permissions.go).
 	perm *ir.RelPermission
+	// instead is the view when the write runs its INSTEAD OF triggers
+	// (insteadof.go); then base and stand are its stand-in.
+	instead *catalog.View
 }
 
 // viewTarget returns the stand-in table for a write through view v.
 func (b *Binder) viewTarget(v *catalog.View) (*catalog.Table, error) {
+	if w := b.insteadOfTarget(v); w != nil {
+		b.viewWrite = w
+		return w.stand, nil
+	}
 	w, err := b.updatableView(v, 0)
 	if err != nil {
 		return nil, err
@@ -280,6 +287,9 @@ func (b *Binder) finishWrite(st ir.Statement, err error) (ir.Statement, error) {
 func (b *Binder) finishViewWrite(st ir.Statement) (ir.Statement, error) {
 	w := b.viewWrite
 	b.viewWrite = nil
+	if w.instead != nil {
+		return b.finishInsteadOf(st, w)
+	}
 	b.viewWritePermissions(w)
 	scanOf := func(r ir.Rel) ir.Rel { return b.viewScan(r, w) }
 	recheck := func(r ir.Expr) ir.Expr {

@@ -157,8 +157,9 @@ func (e *Engine) analyzed(tableID uint64) {
 // whatever the count.
 func (e *Engine) noteWrites(t *catalog.Table, n int64, force bool) {
 	a := e.auto
-	if a.disabled || t == nil || t.Virtual != nil || t.Temp {
-		// As PostgreSQL's autovacuum, never a session's temporary table:
+	if a.disabled || t == nil || t.Virtual != nil || t.Temp || t.InsteadOf != nil {
+		// As PostgreSQL's autovacuum, never a session's temporary table
+		// (nor a view written through its INSTEAD OF triggers):
 		// only that session can read it.
 		return
 	}

@@ -58,7 +58,10 @@ func (st *statement) copy(ctx context.Context, params []sqltypes.Value, start ti
 	}
 	t, err := snap.Table(c.Table)
 	if err != nil {
-		if _, isView := snap.StoredView(c.Table); isView {
+		if v, isView := snap.StoredView(c.Table); isView {
+			if c.From && v.InsteadOf("INSERT") {
+				return st.copyToView(ctx, v, c.Columns)
+			}
 			if c.From {
 				return nil, pgerr.New(pgerr.WrongObjectType, "cannot copy to view \"%s\"", c.Table).
 					WithHint("To enable copying to a view, provide an INSTEAD OF INSERT trigger.")

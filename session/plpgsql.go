@@ -2,7 +2,7 @@ package session
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,6 +59,8 @@ type plExec struct {
 	hasRet bool
 	// trigRow is a trigger function's returned row (nil: NULL).
 	trigRow []sqltypes.Value
+	// tables are a trigger function's transition tables (triggers.go).
+	tables []planner.TransitionTable
 	// handling are the errors being handled, innermost last (RAISE;
 	// re-raises the last; GET STACKED DIAGNOSTICS reads it).
 	handling []*pgerr.Error
@@ -547,9 +549,15 @@ func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, strin
 	// FOUND is a variable of every block, outside the function's own.
 	vars := []planner.Variable{{Name: "found", Type: sqltypes.TypeBool}}
 	vals := []func() sqltypes.Value{func() sqltypes.Value { return sqltypes.NewBool(x.found) }}
-	var sig strings.Builder
 	var shape []*plVar
 	var cols []*ir.Column
+	// The signature is built by hand, without fmt: it is computed
+	// whenever a body's scope changes shape.
+	var sig []byte
+	add := func(qual, name string, t sqltypes.Type) {
+		sig = append(append(append(append(sig, qual...), '.'), name...), ':')
+		sig = append(strconv.AppendUint(sig, uint64(t.OID()), 10), ';')
+	}
 	for _, level := range x.scope {
 		for _, v := range level {
 			v := v
@@ -564,16 +572,16 @@ func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, strin
 						}
 						return v.row[i]
 					})
-					fmt.Fprintf(&sig, "%s.%s:%d;", v.name, c.Name, c.Type.OID())
+					add(v.name, c.Name, c.Type)
 				}
 				continue
 			}
 			vars = append(vars, planner.Variable{Name: v.name, Qualifier: v.label, Type: v.typ})
 			vals = append(vals, func() sqltypes.Value { return v.val })
-			fmt.Fprintf(&sig, "%s.%s:%d;", v.label, v.name, v.typ.OID())
+			add(v.label, v.name, v.typ)
 		}
 	}
-	x.vc = plVarsCache{shape: shape, cols: cols, vars: vars, vals: vals, sig: sig.String()}
+	x.vc = plVarsCache{shape: shape, cols: cols, vars: vars, vals: vals, sig: string(sig)}
 	return vars, vals, x.vc.sig
 }
 
@@ -632,6 +640,18 @@ func (x *plExec) bind(sql string) (ir.Statement, []sqltypes.Value, error) {
 // bindFull binds sql, from the cache when cache is set.
 func (x *plExec) bindFull(sql string, cache bool) (*plBound, []sqltypes.Value, error) {
 	vars, vals, sig := x.variables()
+	if len(x.tables) > 0 {
+		// A trigger's statements also read its transition tables.
+		t := []byte(sig)
+		for _, tt := range x.tables {
+			t = append(append(t, 0), tt.Name...)
+			for _, c := range tt.Columns {
+				t = append(append(append(t, ';'), c.Name...), ':')
+				t = strconv.AppendUint(t, uint64(c.Type.OID()), 10)
+			}
+		}
+		sig = string(t)
+	}
 	key := plPlanKey{block: x.top, sql: sql, sig: sig}
 	s := x.r.st.sess
 	c := &s.bodies
@@ -653,7 +673,7 @@ func (x *plExec) bindFull(sql string, cache bool) (*plBound, []sqltypes.Value, e
 		if x.fn != nil && x.fn.Definer {
 			owner = x.fn.Owner
 		}
-		st, err := planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style)
+		st, err := planner.BindInTrigger(x.r.snap, &stmts[0], vars, x.tables, owner, x.r.style)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -993,7 +1013,7 @@ func (x *plExec) bindDynamic(sql string, using []sqltypes.Value) (ir.Statement, 
 	if x.fn != nil && x.fn.Definer {
 		owner = x.fn.Owner
 	}
-	return planner.BindWithVariables(x.r.snap, &stmts[0], vars, owner, x.r.style)
+	return planner.BindInTrigger(x.r.snap, &stmts[0], vars, x.tables, owner, x.r.style)
 }
 
 // dynamicQuery computes an EXECUTE's query string and its USING
@@ -1226,6 +1246,10 @@ func (x *plExec) returnStmt(s *parser.PLReturn) error {
 		}
 		if v, field := x.lookup(s.Expr); v != nil && v.record && field == "" {
 			x.trigRow = v.row
+			return plReturn{}
+		}
+		if strings.EqualFold(strings.TrimSpace(s.Expr), "null") {
+			x.trigRow = nil // RETURN NULL, without a query
 			return plReturn{}
 		}
 		val, _, err := x.eval(s.Expr)

@@ -83,7 +83,7 @@ func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, 
 // ... ENABLE | DISABLE TRIGGER.
 func (st *statement) runTriggerChange(ctx context.Context, x *ir.TriggerChange, env *runEnv) (wire.Result, error) {
 	s := st.sess
-	cat, err := s.permCatalog(ctx)
+	cat, err := s.catalogFor(ctx, x.Table) // a temporary table's are in the session's
 	if err != nil {
 		return nil, err
 	}
@@ -225,6 +225,9 @@ func (st *statement) routinesFor(ctx context.Context, bound ir.Statement, txn *e
 // CallRoutine implements builtins.Routines.
 func (r *routineRunner) CallRoutine(fc *builtins.Context, routine any, args []sqltypes.Value) (builtins.SetRows, error) {
 	if call, ok := routine.(*executor.TriggerCall); ok {
+		if call.Ctx != nil {
+			r = r.deferred(call.Ctx)
+		}
 		if fc.RoutineDepth >= builtins.MaxRoutineDepth {
 			return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
 				WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
@@ -425,6 +428,9 @@ func needsTransaction(b ir.Statement) bool {
 	}
 	if t := writeTarget(b); t != nil && len(t.Triggers) > 0 {
 		return true // its triggers' writes are the statement's
+	}
+	if x, ok := b.(*ir.Truncate); ok && truncateTriggers(x) {
+		return true
 	}
 	for _, fn := range ir.RoutinesOf(b) {
 		if fn.Volatility == 'v' {

@@ -984,6 +984,10 @@ func (st *statement) runDropTable(ctx context.Context, x *ir.DropTable, env *run
 // runTruncate runs Truncate.
 func (st *statement) runTruncate(ctx context.Context, x *ir.Truncate, env *runEnv) (wire.Result, error) {
 	e := st.sess.engine
+	fire := func(timing string) error { return st.fireTruncate(ctx, x, timing, env) }
+	if err := fire("BEFORE"); err != nil {
+		return nil, err
+	}
 	var temp, perm []*catalog.Table
 	for _, t := range x.Tables {
 		if t.Temp {
@@ -1010,6 +1014,9 @@ func (st *statement) runTruncate(ctx context.Context, x *ir.Truncate, env *runEn
 		if err := e.exec.Truncate(ctx, part.cat, &px); err != nil {
 			return nil, storeErr(err)
 		}
+	}
+	if err := fire("AFTER"); err != nil {
+		return nil, err
 	}
 	return tagResult("TRUNCATE TABLE"), nil
 }
@@ -1126,7 +1133,7 @@ func (st *statement) runSetConstraints(ctx context.Context, x *ir.SetConstraints
 	txn := env.txn
 	if txn == nil {
 		s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "SET CONSTRAINTS can only be used in transaction blocks"})
-	} else if err := txn.SetConstraints(ctx, x.Names, x.Immediate); err != nil {
+	} else if err := st.setConstraints(ctx, txn, x); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult("SET CONSTRAINTS"), nil

@@ -12,6 +12,11 @@
 // grouped by region), reporting zproxy's items read per fact row and the
 // plans both systems chose.
 //
+// With -workload triggers it measures instead the insert rate of a
+// trigger-maintained table (an updated_at BEFORE ROW trigger and an audit
+// AFTER ROW trigger writing a history table) against the same table
+// without triggers, single-row and 1000-row INSERTs (triggers.go).
+//
 // Data flows generator → (multi-row INSERT over pgx) → both servers; query
 // parameters come from the same seed, so each query runs with identical
 // arguments against both, and each result is fingerprinted and compared.

@@ -45,6 +45,7 @@ type config struct {
 	workload                           string
 	docs                               int
 	points                             int
+	triggerRows, triggerSingleRows     int
 	rounds                             int
 	only                               string
 	whatIf                             bool
@@ -87,9 +88,11 @@ func main() {
 	flag.StringVar(&cfg.cpuprofileDir, "cpuprofile-dir", "", "after each class's timed queries, run the class on zproxy for -profile-seconds while taking a CPU profile of zproxy into `dir`/<class>.pprof")
 	flag.IntVar(&cfg.profileSeconds, "profile-seconds", 5, "length of each class's CPU profile (with -cpuprofile-dir)")
 	flag.BoolVar(&cfg.verbose, "v", false, "print one EXPLAIN ANALYZE per class from each system")
-	flag.StringVar(&cfg.workload, "workload", "readings", "readings (single-table query classes and INSERT throughput), star (readings joined to sensors and regions), docs (JSON documents and tag arrays under gin indexes) or spatial (PostGIS points under gist indexes: boxes, radii, nearest neighbours, point in polygon)")
+	flag.StringVar(&cfg.workload, "workload", "readings", "readings (single-table query classes and INSERT throughput), star (readings joined to sensors and regions), docs (JSON documents and tag arrays under gin indexes), spatial (PostGIS points under gist indexes: boxes, radii, nearest neighbours, point in polygon) or triggers (the insert rate of a table with an updated_at and an audit trigger)")
 	flag.IntVar(&cfg.docs, "docs", 100000, "documents of the docs workload")
 	flag.IntVar(&cfg.points, "points", 1000000, "points of the spatial workload")
+	flag.IntVar(&cfg.triggerRows, "trigger-rows", 50000, "rows of the triggers workload's 1000-row INSERTs, per configuration")
+	flag.IntVar(&cfg.triggerSingleRows, "trigger-single-rows", 5000, "rows of the triggers workload's single-row INSERTs, per configuration")
 	flag.IntVar(&cfg.rounds, "rounds", 1, "times to run the whole set of classes; latencies are the medians of the rounds' percentiles")
 	flag.BoolVar(&cfg.whatIf, "what-if", false, "star: also run variants of the classes that show what other plans cost on zproxy (hash joins, dimension first, the fact scan alone)")
 	flag.StringVar(&cfg.only, "classes", "", "comma-separated names of the classes to run (default all)")
@@ -105,8 +108,8 @@ func main() {
 		}
 		cfg.throughputClients = append(cfg.throughputClients, n)
 	}
-	if cfg.workload != "readings" && cfg.workload != "star" && cfg.workload != "docs" && cfg.workload != "spatial" {
-		fatal(fmt.Errorf("-workload must be readings, star, docs or spatial, not %q", cfg.workload))
+	if cfg.workload != "readings" && cfg.workload != "star" && cfg.workload != "docs" && cfg.workload != "spatial" && cfg.workload != "triggers" {
+		fatal(fmt.Errorf("-workload must be readings, star, docs, spatial or triggers, not %q", cfg.workload))
 	}
 	if cfg.workload == "star" {
 		// A star query reads tens of thousands of rows on zproxy (up to a
@@ -234,6 +237,14 @@ func run(ctx context.Context, cfg config) error {
 
 	loadAvg := []string{readLoadAvg()}
 	defer func() { logf("load average at the end: %s", readLoadAvg()) }()
+	if cfg.workload == "triggers" {
+		res, err := triggerThroughput(ctx, cfg, zp, pg)
+		if err != nil {
+			return err
+		}
+		reportTriggers(os.Stdout, cfg, pgVersion, res, append(loadAvg, readLoadAvg()))
+		return nil
+	}
 	if cfg.copyOnly {
 		copies, err := copyThroughput(ctx, cfg, zp, pg)
 		if err != nil {

@@ -286,6 +286,9 @@ func init() {
 		if def, ok := e.domainConstraintDef(oid, len(a) > 1 && a[1].I != 0); ok {
 			return textV(def), nil
 		}
+		if def, ok := e.triggerConstraintDef(oid); ok {
+			return textV(def), nil
+		}
 		return sqltypes.Null, nil
 	}
 	Register("pg_get_constraintdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, constraintDef),

@@ -287,6 +287,7 @@ func init() {
 					out = append(out, r)
 				}
 			}
+			out = append(out, triggerConstraintRows(t, o.oid)...)
 		}
 		// A constraint is in its table's schema.
 		os := e.objects()
@@ -912,9 +913,5 @@ func operatorFields(line string) []string {
 // schema when qualified (the session's search_path would not find it
 // bare) or when the schema is not public, else bare.
 func qualifiedTable(t *catalog.Table, qualified bool) string {
-	sc, name := catalog.SplitName(t.Name)
-	if qualified || sc != catalog.PublicSchema {
-		return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(name)
-	}
-	return sqltypes.QuoteIdent(name)
+	return qualifiedName(t.Name, qualified)
 }

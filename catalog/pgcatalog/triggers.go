@@ -21,18 +21,55 @@ const (
 	tgInstead  = 1 << 6
 )
 
+// triggerRel is a relation with triggers: a table or a view.
+type triggerRel struct {
+	oid      uint32
+	name     string // its catalog name ("schema.name" outside public)
+	triggers []*catalog.Trigger
+	table    *catalog.Table // nil for a view
+}
+
+// triggerRels are the snapshot's relations that have triggers.
+func triggerRels(snap *catalog.Snapshot) []triggerRel {
+	var out []triggerRel
+	for _, t := range snap.Tables() {
+		if len(t.Triggers) > 0 {
+			out = append(out, triggerRel{oid: ObjectOID(t.ID, 0), name: t.Name, triggers: t.Triggers, table: t})
+		}
+	}
+	for _, v := range snap.Views() {
+		if len(v.Triggers) > 0 {
+			out = append(out, triggerRel{oid: ObjectOID(v.ID, 0), name: v.Name, triggers: v.Triggers})
+		}
+	}
+	return out
+}
+
+// relationOID is the OID of the table or view of that name (0: none).
+func relationOID(snap *catalog.Snapshot, name string) uint32 {
+	if t, err := snap.Table(name); err == nil {
+		return ObjectOID(t.ID, 0)
+	}
+	if v, ok := snap.StoredView(name); ok {
+		return ObjectOID(v.ID, 0)
+	}
+	return 0
+}
+
 func init() {
 	generate("pg_catalog.pg_trigger", func(e *Env) []row {
 		if e.Snap == nil {
 			return nil
 		}
 		var out []row
-		for _, t := range e.Snap.Tables() {
-			for _, tg := range t.Triggers {
+		for _, rel := range triggerRels(e.Snap) {
+			for _, tg := range rel.triggers {
 				var attnums []int64
-				for _, c := range tg.Columns {
-					if i := t.ColumnIndex(c); i >= 0 {
-						attnums = append(attnums, int64(attnum(t, i)))
+				if t := rel.table; t != nil {
+					for _, c := range tg.Columns {
+						if i := t.ColumnIndex(c); i >= 0 {
+							attnums = append(attnums, int64(attnum(t, i)))
+						}
 					}
 				}
 				var args []byte
@@ -43,13 +80,23 @@ func init() {
 				if tg.Disabled {
 					enabled = 'D'
 				}
-				r := &pgTriggerRow{Oid: oidV(tg.OID), Tgrelid: oidV(ObjectOID(t.ID, 0)), Tgparentid: oidV(0), Tgname: nameV(tg.Name),
+				var constrRel uint32
+				if tg.ConstrTable != "" {
+					constrRel = relationOID(e.Snap, tg.ConstrTable)
+				}
+				r := &pgTriggerRow{Oid: oidV(tg.OID), Tgrelid: oidV(rel.oid), Tgparentid: oidV(0), Tgname: nameV(tg.Name),
 					Tgfoid: oidV(tg.Function), Tgtype: intV(int64(triggerType(tg))), Tgenabled: charV(enabled), Tgisinternal: boolV(false),
-					Tgconstrrelid: oidV(0), Tgconstrindid: oidV(0), Tgconstraint: oidV(0), Tgdeferrable: boolV(false), Tginitdeferred: boolV(false),
-					Tgnargs: intV(int64(len(tg.Args))), Tgattr: vector(sqltypes.TypeInt2Vector, attnums), Tgargs: sqltypes.NewBytes(args),
-					Tgqual: sqltypes.Null, Tgoldtable: sqltypes.Null, Tgnewtable: sqltypes.Null}
+					Tgconstrrelid: oidV(constrRel), Tgconstrindid: oidV(0), Tgconstraint: oidV(tg.ConstraintOID), Tgdeferrable: boolV(tg.Deferrable),
+					Tginitdeferred: boolV(tg.InitiallyDeferred), Tgnargs: intV(int64(len(tg.Args))), Tgattr: vector(sqltypes.TypeInt2Vector, attnums),
+					Tgargs: sqltypes.NewBytes(args), Tgqual: sqltypes.Null, Tgoldtable: sqltypes.Null, Tgnewtable: sqltypes.Null}
 				if tg.When != "" {
 					r.Tgqual = textV(tg.When)
+				}
+				if tg.OldTable != "" {
+					r.Tgoldtable = nameV(tg.OldTable)
+				}
+				if tg.NewTable != "" {
+					r.Tgnewtable = nameV(tg.NewTable)
 				}
 				out = append(out, r)
 			}
@@ -76,19 +123,34 @@ func triggerType(tg *catalog.Trigger) int {
 	return n
 }
 
+// qualifiedName is a relation's name as pg_get_triggerdef prints it:
+// schema-qualified when qualified is set or it is outside public.
+func qualifiedName(name string, qualified bool) string {
+	sc, n := catalog.SplitName(name)
+	if qualified || sc != catalog.PublicSchema {
+		return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(n)
+	}
+	return sqltypes.QuoteIdent(n)
+}
+
 // triggerDef is pg_get_triggerdef of the trigger of that OID (pretty:
-// its table unqualified).
+// its relation unqualified), as ruleutils.c's pg_get_triggerdef_worker
+// prints it.
 func (e *Env) triggerDef(oid uint32, pretty bool) (string, bool) {
 	if e == nil || e.Snap == nil {
 		return "", false
 	}
-	for _, t := range e.Snap.Tables() {
-		for _, tg := range t.Triggers {
+	for _, rel := range triggerRels(e.Snap) {
+		for _, tg := range rel.triggers {
 			if tg.OID != oid {
 				continue
 			}
 			var sb strings.Builder
-			sb.WriteString("CREATE TRIGGER " + sqltypes.QuoteIdent(tg.Name) + " " + tg.Timing + " ")
+			sb.WriteString("CREATE ")
+			if tg.Constraint {
+				sb.WriteString("CONSTRAINT ")
+			}
+			sb.WriteString("TRIGGER " + sqltypes.QuoteIdent(tg.Name) + " " + tg.Timing + " ")
 			for i, ev := range tg.Events {
 				if i > 0 {
 					sb.WriteString(" OR ")
@@ -102,8 +164,31 @@ func (e *Env) triggerDef(oid uint32, pretty bool) (string, bool) {
 					sb.WriteString(" OF " + strings.Join(cols, ", "))
 				}
 			}
-			table := qualifiedTable(t, !pretty)
-			sb.WriteString(" ON " + table + " FOR EACH ")
+			sb.WriteString(" ON " + qualifiedName(rel.name, !pretty) + " ")
+			if tg.Constraint {
+				if tg.ConstrTable != "" {
+					sb.WriteString("FROM " + qualifiedName(tg.ConstrTable, false) + " ")
+				}
+				if !tg.Deferrable {
+					sb.WriteString("NOT ")
+				}
+				sb.WriteString("DEFERRABLE INITIALLY ")
+				if tg.InitiallyDeferred {
+					sb.WriteString("DEFERRED ")
+				} else {
+					sb.WriteString("IMMEDIATE ")
+				}
+			}
+			if tg.OldTable != "" || tg.NewTable != "" {
+				sb.WriteString("REFERENCING ")
+				if tg.OldTable != "" {
+					sb.WriteString("OLD TABLE AS " + sqltypes.QuoteIdent(tg.OldTable) + " ")
+				}
+				if tg.NewTable != "" {
+					sb.WriteString("NEW TABLE AS " + sqltypes.QuoteIdent(tg.NewTable) + " ")
+				}
+			}
+			sb.WriteString("FOR EACH ")
 			if tg.Row {
 				sb.WriteString("ROW ")
 			} else {
@@ -126,6 +211,42 @@ func (e *Env) triggerDef(oid uint32, pretty bool) (string, bool) {
 			}
 			sb.WriteString("EXECUTE FUNCTION " + name + "(" + strings.Join(args, ", ") + ")")
 			return sb.String(), true
+		}
+	}
+	return "", false
+}
+
+// triggerConstraintRows are the pg_constraint rows (contype 't') of a
+// table's constraint triggers.
+func triggerConstraintRows(t *catalog.Table, rel uint32) []row {
+	var out []row
+	for _, tg := range t.Triggers {
+		if tg.Constraint {
+			r := constraintRow(tg.ConstraintOID, tg.Name, 't', rel, 0, nil, "")
+			r.Condeferrable, r.Condeferred, r.Connoinherit = boolV(tg.Deferrable), boolV(tg.InitiallyDeferred), boolV(true)
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// triggerConstraintDef is pg_get_constraintdef of a constraint trigger's
+// constraint.
+func (e *Env) triggerConstraintDef(oid uint32) (string, bool) {
+	if e == nil || e.Snap == nil {
+		return "", false
+	}
+	for _, t := range e.Snap.Tables() {
+		for _, tg := range t.Triggers {
+			if tg.Constraint && tg.ConstraintOID == oid {
+				switch {
+				case tg.InitiallyDeferred:
+					return "TRIGGER DEFERRABLE INITIALLY DEFERRED", true
+				case tg.Deferrable:
+					return "TRIGGER DEFERRABLE", true
+				}
+				return "TRIGGER", true
+			}
 		}
 	}
 	return "", false

@@ -72,6 +72,9 @@ type Context struct {
 	// bodies the call runs inside.
 	Routines     Routines
 	RoutineDepth int
+	// Transition are the transition tables' rows of the trigger whose
+	// function runs (REFERENCING), by name; nil outside one.
+	Transition map[string][][]sqltypes.Value
 	// Done, when set, is closed when the statement is cancelled (by the
 	// client, statement_timeout or a lost connection); functions that wait
 	// (pg_sleep) stop then, and Err says why.
