@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -36,6 +37,10 @@ type planCache struct {
 	// snapshot); the next plan that can serve becomes the generic plan.
 	generic *optimizer.GenericPlan
 	settled bool
+	// genericParams are the values the generic plan was built with;
+	// rebuildWith, after a schema change, those of the one before, to
+	// build the new one with.
+	genericParams, rebuildWith []sqltypes.Value
 	// How the executions were planned, for pg_prepared_statements.
 	genericPlans, customPlans int64
 }
@@ -47,6 +52,7 @@ type planCache struct {
 type planShape struct {
 	generic *optimizer.GenericPlan
 	empty   bool
+	params  []sqltypes.Value // the values it was built with
 }
 
 // settles reports whether a statement whose recent custom plans are
@@ -56,7 +62,7 @@ type planShape struct {
 // generic plan (plans that read nothing cost the same on any path). It
 // returns that plan, nil when every recent plan read nothing (the next one
 // that reads something serves).
-func settles(recent []planShape) (bool, *optimizer.GenericPlan) {
+func settles(recent []planShape) (bool, planShape) {
 	last := -1
 	for i := len(recent) - 1; i >= 0 && last < 0; i-- {
 		if !recent[i].empty {
@@ -64,15 +70,15 @@ func settles(recent []planShape) (bool, *optimizer.GenericPlan) {
 		}
 	}
 	if last < 0 {
-		return true, nil
+		return true, planShape{}
 	}
-	pick := recent[last].generic
-	if pick == nil {
-		return false, nil
+	pick := recent[last]
+	if pick.generic == nil {
+		return false, planShape{}
 	}
 	same := 0
 	for _, r := range recent {
-		if r.empty || (r.generic != nil && optimizer.SameShape(r.generic.Plan(), pick.Plan())) {
+		if r.empty || (r.generic != nil && optimizer.SameShape(r.generic.Plan(), pick.generic.Plan())) {
 			same++
 		}
 	}
@@ -105,7 +111,18 @@ func (st *statement) plan(b ir.Statement, params []sqltypes.Value, opts optimize
 		// settled on a generic plan builds its new one at once, as
 		// PostgreSQL's plan cache rebuilds an invalidated generic plan.
 		*c = planCache{snap: st.boundSnap, settings: settingsOf(opts), epoch: st.sess.planEpoch, genericPlans: c.genericPlans, customPlans: c.customPlans,
-			settled: c.settled}
+			settled: c.settled, rebuildWith: c.genericParams}
+	}
+	if c.generic == nil && c.settled && c.rebuildWith != nil && !custom {
+		// Rebuild the generic plan with the values it was built from
+		// before: these values may not make a plan that can serve (a
+		// NULL key reads nothing).
+		if p, err := st.optimize(b, c.rebuildWith, opts); err == nil {
+			if g, ok := optimizer.Generic(p); ok && !optimizer.ReadsNothing(p) {
+				c.generic, c.genericParams = g, c.rebuildWith
+			}
+		}
+		c.rebuildWith = nil
 	}
 	if c.generic != nil && !custom {
 		start := time.Now()
@@ -129,14 +146,14 @@ func (st *statement) plan(b ir.Statement, params []sqltypes.Value, opts optimize
 	empty := optimizer.ReadsNothing(p)
 	if ok && (noParams || (!empty && (mode == "force_generic_plan" || c.settled))) {
 		// This plan is the generic plan from now on.
-		c.generic = g
+		c.generic, c.genericParams = g, slices.Clone(params)
 		c.genericPlans++
 		return p, nil
 	}
 	c.customPlans++
 	shape := planShape{empty: empty}
 	if ok {
-		shape.generic = g
+		shape.generic, shape.params = g, slices.Clone(params)
 	}
 	if len(c.recent) == customPlansBeforeGeneric {
 		c.recent = append(c.recent[:0], c.recent[1:]...)
@@ -144,7 +161,10 @@ func (st *statement) plan(b ir.Statement, params []sqltypes.Value, opts optimize
 	c.recent = append(c.recent, shape)
 	if c.customPlans >= customPlansBeforeGeneric && mode != "force_generic_plan" {
 		if ok, pick := settles(c.recent); ok {
-			c.settled, c.generic = true, pick
+			c.settled, c.generic = true, pick.generic
+			if pick.generic != nil {
+				c.genericParams = pick.params
+			}
 		}
 	}
 	return p, nil
