@@ -202,6 +202,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if err != nil {
 			return nil, err
 		}
+		if e.Type().ID == sqltypes.Record {
+			return bindRowIsNull(e, n.Not), nil
+		}
 		return &ir.IsNull{E: e, Neg: n.Not}, nil
 	case *ast.IsTruthExpr:
 		e, err := b.child(sc, n.Expr, agg)
@@ -432,7 +435,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 	case *ast.CaseExpr:
 		return b.bindCase(sc, n, agg)
 	case *ast.RowExpr:
-		return nil, unsupported("row constructors are not supported here")
+		return b.bindRowValue(sc, n, agg)
 	}
 	return nil, unsupported("%s is not supported", exprName(node))
 }

@@ -77,7 +77,7 @@ func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) 
 
 // tableItem is the FROM item of a write's target table.
 func tableItem(t *catalog.Table, alias string, offset int) *fromItem {
-	return &fromItem{alias: alias, offset: offset, cols: ir.NewScan(t, alias).Columns()}
+	return &fromItem{alias: alias, offset: offset, cols: ir.NewScan(t, alias).Columns(), table: t}
 }
 
 func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {

@@ -1201,6 +1201,8 @@ func exprLabel(node ast.ExprNode) string {
 		return "case"
 	case *ast.ExistsSubqueryExpr:
 		return "exists"
+	case *ast.RowExpr:
+		return "row"
 	case *ast.SubqueryExpr:
 		if s, ok := e.Query.(*ast.SelectStmt); ok && s.Fields != nil && len(s.Fields.Fields) == 1 && s.Fields.Fields[0].Expr != nil {
 			if s.Fields.Fields[0].AsName.O != "" {

@@ -231,6 +231,9 @@ func ParseTextStyled(t Type, s string, st Style) (Value, error) {
 	if t.ID == XML {
 		return ParseXML(s, st.XMLDocument)
 	}
+	if t.ID == Record && t.Domain == nil {
+		return parseRecordStyled(t, s, st)
+	}
 	if st.Order == DateOrderMDY && (st.Location == nil || st.Location == time.UTC) && st.Interval != IntervalStyleSQLStandard {
 		return ParseText(t, s)
 	}
@@ -451,6 +454,11 @@ func JSONInputStyled(t Type, v Value, st Style) Value {
 		}
 	case KindArray:
 		a := v.Array()
+		if a.Record && t.ID == Record && t.Composite != nil && len(t.Composite.Fields) == len(a.Elems) {
+			// composite_to_json: an object of the fields by name.
+			c := t.Composite
+			return RowToJSONStyled(compositeNames(c), c.FieldTypes(), a.Elems, st)
+		}
 		if a.Record || a.Vector {
 			break
 		}

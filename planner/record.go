@@ -1,0 +1,163 @@
+package planner
+
+import (
+	"fmt"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+)
+
+// Record values (sqltypes/composite.go): a row constructor standing as a
+// value, ROW(a, b) or (a, b), is an anonymous record whose fields are
+// f1, f2, ... as PostgreSQL names them; a FROM item's name standing as a
+// value is its whole row, of the table's row type (pg_type's row of the
+// table, typrelid the table) or, for a subquery or function, an
+// anonymous record of its columns. Records compare field by field
+// (record_eq, record_lt: NULL fields equal to each other and after every
+// other value), so they sort, group and take DISTINCT; IS NULL of a
+// record is true when every field is NULL, IS NOT NULL when none is.
+
+// bindRowValue binds a row constructor as a record value.
+func (b *Binder) bindRowValue(sc *scope, row *ast.RowExpr, agg *aggBinder) (ir.Expr, error) {
+	items, err := b.rowItems(sc, row, agg)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(items))
+	types := make([]sqltypes.Type, len(items))
+	for i, x := range items {
+		if x.Type().ID == sqltypes.Unknown {
+			// An untyped literal field is text, as PostgreSQL resolves it.
+			if items[i], err = b.coerceTo(x, sqltypes.TypeText, false); err != nil {
+				return nil, err
+			}
+		}
+		names[i], types[i] = fmt.Sprintf("f%d", i+1), items[i].Type()
+	}
+	return ir.NewRecordExpr(items, sqltypes.AnonymousRecord(names, types)), nil
+}
+
+// rowTypeOf is the row type of table t, as pg_type lists it: its OIDs are
+// the table's row type's, its fields the visible columns.
+func (b *Binder) rowTypeOf(t *catalog.Table) *sqltypes.CompositeType {
+	if c, ok := b.rowTypes[t.ID]; ok {
+		return c
+	}
+	c := &sqltypes.CompositeType{Name: t.Name, OID: pgcatalog.TypeOID(t.ID), ArrayOID: pgcatalog.TypeArrayOID(t.ID), RelID: pgcatalog.ObjectOID(t.ID, 0)}
+	for _, col := range t.Columns {
+		if !col.Hidden {
+			c.Fields = append(c.Fields, sqltypes.CompositeField{Name: col.Name, Type: col.Type})
+		}
+	}
+	if b.rowTypes == nil {
+		b.rowTypes = map[uint64]*sqltypes.CompositeType{}
+	}
+	b.rowTypes[t.ID] = c
+	return c
+}
+
+// wholeRowValue is the whole row of the FROM item named qual as a record.
+func (b *Binder) wholeRowValue(sc *scope, qual string) (ir.Expr, error) {
+	exprs, cols, err := sc.star(qual)
+	if err != nil {
+		return nil, err
+	}
+	if it := sc.item(qual); it != nil && it.table != nil {
+		return ir.NewRecordExpr(exprs, sqltypes.CompositeOf(b.rowTypeOf(it.table))), nil
+	}
+	names := make([]string, len(cols))
+	types := make([]sqltypes.Type, len(cols))
+	for i, c := range cols {
+		names[i], types[i] = c.Name, c.Type
+	}
+	return ir.NewRecordExpr(exprs, sqltypes.AnonymousRecord(names, types)), nil
+}
+
+// item is the FROM item of sc named alias, nil if none.
+func (s *scope) item(alias string) *fromItem {
+	for _, it := range s.items {
+		if it.alias == alias {
+			return it
+		}
+	}
+	return nil
+}
+
+// bindRowIsNull is IS [NOT] NULL of a record: of its fields, not of the
+// record (ROW(NULL, NULL) IS NULL, ROW(1, NULL) neither IS NULL nor IS NOT
+// NULL).
+func bindRowIsNull(e ir.Expr, not bool) ir.Expr {
+	name := "is null"
+	test := sqltypes.IsRowNull
+	if not {
+		name, test = "is not null", sqltypes.IsRowNotNull
+	}
+	return &ir.Func{Name: name, Args: []ir.Expr{e}, Typ: sqltypes.TypeBool, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.NewBool(test(a[0])), nil
+	}}
+}
+
+// compareRecordValues binds op between a row constructor and a record
+// value (a whole row, a composite column): the constructor becomes a
+// record of the value's type, and the two compare as records.
+func (b *Binder) compareRecordValues(sc *scope, op ir.BinOp, l, r ast.ExprNode, agg *aggBinder) (ir.Expr, error) {
+	le, err := b.child(sc, l, agg)
+	if err != nil {
+		return nil, err
+	}
+	re, err := b.child(sc, r, agg)
+	if err != nil {
+		return nil, err
+	}
+	if le.Type().ID != sqltypes.Record || re.Type().ID != sqltypes.Record {
+		return nil, pgerr.New(pgerr.SyntaxError, "cannot compare a row constructor with a single value")
+	}
+	if le, re, err = b.unifyRecords(le, re); err != nil {
+		return nil, err
+	}
+	return fold(&ir.Binary{Op: op, L: le, R: re, Typ: sqltypes.TypeBool})
+}
+
+// unifyRecords casts a row constructor compared with a named composite to
+// that type, so both sides' fields have one type.
+func (b *Binder) unifyRecords(l, r ir.Expr) (ir.Expr, ir.Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	var err error
+	switch {
+	case lt.IsNamedComposite() && !rt.IsNamedComposite():
+		r, err = b.castRecordTo(r, lt)
+	case rt.IsNamedComposite() && !lt.IsNamedComposite():
+		l, err = b.castRecordTo(l, rt)
+	case lt.IsNamedComposite() && rt.IsNamedComposite() && lt.Composite.OID != rt.Composite.OID:
+		return nil, nil, noOperator("=", lt, rt)
+	}
+	return l, r, err
+}
+
+// castRecordTo converts record e to the composite type t: a row
+// constructor field by field (each field's assignment cast), another
+// record when it runs.
+func (b *Binder) castRecordTo(e ir.Expr, t sqltypes.Type) (ir.Expr, error) {
+	if rec, ok := e.(*ir.RecordExpr); ok && !rec.Typ.IsNamedComposite() {
+		fields := t.Composite.Fields
+		if len(rec.Items) != len(fields) {
+			return nil, pgerr.New(pgerr.CannotCoerce, "cannot cast type record to %s", t).
+				WithDetail("Input has too %s columns.", map[bool]string{true: "many", false: "few"}[len(rec.Items) > len(fields)])
+		}
+		items := make([]ir.Expr, len(fields))
+		for i, f := range fields {
+			x, err := b.coerceTo(rec.Items[i], f.Type, true)
+			if err != nil {
+				return nil, err
+			}
+			items[i] = x
+		}
+		return ir.NewRecordExpr(items, t), nil
+	}
+	return &ir.Cast{E: e, To: t}, nil
+}
