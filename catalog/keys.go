@@ -332,6 +332,10 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			}
 		}
 	case kv.AttrString:
+		if t.ID == sqltypes.Record {
+			// A composite column: its record text (sqltypes.ParseStoredRecord).
+			return sqltypes.ParseStoredRecord(t, strings.Clone(a.S))
+		}
 		switch t.Kind() {
 		case sqltypes.KindText:
 			// Scanned attributes may alias store memory (kv.Iterator).

@@ -36,6 +36,8 @@ const (
 	OpFunc        = "zp_op"
 	SimilarFunc   = "zp_similar"
 	FieldFunc     = "zp_field"
+	// FieldStarFunc is (row).*, expanded by the planner into the fields.
+	FieldStarFunc = "zp_field_star"
 	// RowsFromFunc zips set-returning functions in FROM (the planner makes
 	// it of a select list's set-returning functions).
 	RowsFromFunc = "zp_rows_from"
@@ -111,6 +113,11 @@ func (r *rewriter) pgPrimaries(head int) error {
 				r.replace(close+1, ", '")
 				r.replace(close+2, strings.ReplaceAll(r.toks[close+2].val, "'", "''")+"')")
 				r.primStart[close+2] = i
+			} else if close > 0 && r.peek(close+1, ".") && r.peek(close+2, "*") {
+				// (row).*: all its fields (a select list's item).
+				r.ed[i].pre = FieldStarFunc + "(" + r.ed[i].pre
+				r.replace(close+1, ")")
+				r.replace(close+2, "")
 			}
 		case t.is("as") && i+1 < len(r.toks) && r.toks[i+1].kind == tkIdent && !r.ed[i+1].done &&
 			(i+2 >= len(r.toks) || r.peek(i+2, ",") || r.peek(i+2, "from") || r.peek(i+2, ")")) && !r.inCast(i):

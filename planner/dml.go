@@ -454,6 +454,16 @@ func (b *Binder) bindUpdate(n *ast.UpdateStmt) (ir.Statement, error) {
 	u := &ir.Update{Table: t, Source: src, Set: map[int]ir.Expr{}, Recheck: recheck}
 	for _, a := range n.List {
 		if q := a.Column.Table.O; q != "" && q != alias {
+			if i := t.ColumnIndex(q); i >= 0 && t.Columns[i].Type.ID == sqltypes.Record {
+				// SET col.field = value (record.go).
+				e, err := b.bindFieldAssign(sc, t, i, u.Set[i], a.Column.Name.O, a.Expr)
+				if err != nil {
+					return nil, err
+				}
+				u.Set[i] = e
+				target.Updated.Add(i)
+				continue
+			}
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", q+"."+a.Column.Name.O, t.Name)
 		}
 		i := t.ColumnIndex(a.Column.Name.O)

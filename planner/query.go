@@ -723,6 +723,15 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			cols = append(cols, scols...)
 			continue
 		}
+		if arg, ok := fieldStarOf(f.Expr); ok {
+			se, scols, err := b.fieldStar(lv, arg)
+			if err != nil {
+				return nil, err
+			}
+			exprs = append(exprs, se...)
+			cols = append(cols, scols...)
+			continue
+		}
 		x, err := lv.bind(b, f.Expr)
 		if err != nil {
 			return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
 )
 
 // Record values (sqltypes/composite.go): a row constructor standing as a
@@ -160,4 +161,102 @@ func (b *Binder) castRecordTo(e ir.Expr, t sqltypes.Type) (ir.Expr, error) {
 		return ir.NewRecordExpr(items, t), nil
 	}
 	return &ir.Cast{E: e, To: t}, nil
+}
+
+// compositeAttrTypes resolves the attribute types of CREATE TYPE ... AS
+// (...) or ADD ATTRIBUTE: a composite type's fields may be of any type a
+// column may have, composites among them.
+func compositeAttrTypes(snap *catalog.Snapshot, ts *parser.TypeStatement) ([]sqltypes.Type, error) {
+	out := make([]sqltypes.Type, len(ts.Attrs))
+	for i, a := range ts.Attrs {
+		t := a.Type
+		if a.TypeName != "" {
+			var err error
+			if t, err = columnTypeName(snap, a.TypeName); err != nil {
+				if pe := pgerr.As(err); pe != nil && pe.Position == 0 {
+					return nil, pe.WithPosition(a.Pos)
+				}
+				return nil, err
+			}
+		} else if !parser.StorableType(t.ID) || !parser.StorableType(t.Elem) {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported as an attribute's type", t).WithPosition(a.Pos)
+		}
+		if t.IsNamedComposite() && t.Composite.Name == ts.Names[0] {
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "composite type %s cannot be made a member of itself", sqltypes.QuoteIdent(ts.Names[0]))
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+// bindFieldAssign binds UPDATE's SET col.field = value: col's record (as
+// earlier assignments of the statement left it, else as stored; a NULL
+// one as a row of NULLs) with field replaced by value.
+func (b *Binder) bindFieldAssign(sc *scope, t *catalog.Table, col int, prev ir.Expr, field string, value ast.ExprNode) (ir.Expr, error) {
+	typ := t.Columns[col].Type
+	c := typ.Composite
+	if !c.Named() {
+		return nil, unsupported("assignment to a field of column %q is not supported", t.Columns[col].Name)
+	}
+	fi, ok := c.Field(field)
+	if !ok {
+		return nil, pgerr.New(pgerr.UndefinedColumn, "cannot assign to field %q of column %q because there is no such column in data type %s", field, t.Columns[col].Name, typ)
+	}
+	base := prev
+	if base == nil {
+		var err error
+		if base, err = sc.resolve(&ast.ColumnName{Name: ast.NewCIStr(t.Columns[col].Name)}); err != nil {
+			return nil, err
+		}
+	}
+	v, err := b.bindAssign(sc, value, catalog.Column{Name: t.Columns[col].Name + "." + field, Type: c.Fields[fi].Type})
+	if err != nil {
+		return nil, err
+	}
+	types := c.FieldTypes()
+	n := len(c.Fields)
+	return &ir.Func{Name: "field_assign", Args: []ir.Expr{base, v}, Typ: typ, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		fields := make([]sqltypes.Value, n)
+		if !a[0].IsNull() {
+			copy(fields, a[0].Array().Elems)
+		}
+		fields[fi] = a[1]
+		return sqltypes.NewRecordOf(fields, types), nil
+	}}, nil
+}
+
+// fieldStarOf recognises the parser's spelling of (row).*.
+func fieldStarOf(e ast.ExprNode) (ast.ExprNode, bool) {
+	c, ok := e.(*ast.FuncCallExpr)
+	if !ok || c.FnName.L != parser.FieldStarFunc || len(c.Args) != 1 {
+		return nil, false
+	}
+	return c.Args[0], true
+}
+
+// fieldStar expands (row).* of a select list into the row's fields, named
+// as the fields are.
+func (b *Binder) fieldStar(lv *selectLevel, arg ast.ExprNode) ([]ir.Expr, []ir.Column, error) {
+	x, err := lv.bind(b, arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := x.Type()
+	if t.ID != sqltypes.Record || t.Composite == nil {
+		if t.ID == sqltypes.Record {
+			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "record type has not been registered")
+		}
+		return nil, nil, pgerr.New(pgerr.SyntaxError, "type %s is not composite", t)
+	}
+	var exprs []ir.Expr
+	var cols []ir.Column
+	for _, f := range t.Composite.Fields {
+		e, err := b.bindField(x, f.Name)
+		if err != nil {
+			return nil, nil, err
+		}
+		exprs = append(exprs, e)
+		cols = append(cols, ir.Column{Name: f.Name, Type: e.Type(), Col: -1})
+	}
+	return exprs, cols, nil
 }

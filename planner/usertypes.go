@@ -90,6 +90,11 @@ func (b *Binder) bindDomainCheckExpr(base sqltypes.Type, sql string) (ir.Expr, e
 // the change to the catalog as it is then.
 func bindTypeChange(snap *catalog.Snapshot, ts *parser.TypeStatement, loc *time.Location, style sqltypes.Style) (ir.Statement, error) {
 	x := &ir.TypeChange{TypeStatement: ts}
+	if len(ts.Attrs) > 0 {
+		types, err := compositeAttrTypes(snap, ts)
+		x.AttrTypes = types
+		return x, err
+	}
 	if !ts.Domain {
 		return x, nil
 	}

@@ -163,6 +163,12 @@ func malformedRecord(s, detail string) error {
 // after ')'. n is the number of fields wanted (22P02 with record_in's
 // DETAIL when the text has more or fewer). null[i] marks the NULLs.
 func SplitRecord(s string, n int) (fields []string, null []bool, err error) {
+	return splitRecord(s, n, false)
+}
+
+// splitRecord is SplitRecord; short lets the text end early, its missing
+// fields NULL (a value stored before ADD ATTRIBUTE).
+func splitRecord(s string, n int, short bool) (fields []string, null []bool, err error) {
 	p := 0
 	for p < len(s) && isPGSpace(s[p]) {
 		p++
@@ -175,9 +181,15 @@ func SplitRecord(s string, n int) (fields []string, null []bool, err error) {
 	var buf strings.Builder
 	for i := 0; i < n; i++ {
 		if i > 0 {
-			if p < len(s) && s[p] == ',' {
+			switch {
+			case p < len(s) && s[p] == ',':
 				p++
-			} else {
+			case short && p < len(s) && s[p] == ')':
+				for ; i < n; i++ {
+					null[i] = true
+				}
+				return fields, null, nil
+			default:
 				return nil, nil, malformedRecord(s, "Too few columns.")
 			}
 		}
@@ -230,11 +242,23 @@ func SplitRecord(s string, n int) (fields []string, null []bool, err error) {
 // a session whose settings are st. An anonymous record has no input
 // function (0A000, as PostgreSQL says).
 func parseRecordStyled(t Type, s string, st Style) (Value, error) {
+	return parseRecord(t, s, st, false)
+}
+
+// ParseStoredRecord reads a composite value as the store keeps it (its
+// record text, written with the default output settings): a value
+// stored before ALTER TYPE ... ADD ATTRIBUTE has fewer fields, the
+// missing ones NULL, also in nested composites.
+func ParseStoredRecord(t Type, s string) (Value, error) {
+	return parseRecord(t, s, Style{}, true)
+}
+
+func parseRecord(t Type, s string, st Style, stored bool) (Value, error) {
 	c := t.Composite
 	if !c.Named() {
 		return Null, pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
 	}
-	parts, null, err := SplitRecord(s, len(c.Fields))
+	parts, null, err := splitRecord(s, len(c.Fields), stored)
 	if err != nil {
 		return Null, err
 	}
@@ -242,12 +266,21 @@ func parseRecordStyled(t Type, s string, st Style) (Value, error) {
 	types := c.FieldTypes()
 	for i, f := range c.Fields {
 		if null[i] {
+			if stored {
+				continue
+			}
 			if err := CheckDomain(f.Type, Null, false); err != nil {
 				return Null, err
 			}
 			continue
 		}
-		v, err := ParseTextStyled(f.Type, parts[i], st)
+		var v Value
+		var err error
+		if stored && f.Type.ID == Record {
+			v, err = parseRecord(f.Type, parts[i], st, true)
+		} else {
+			v, err = ParseTextStyled(f.Type, parts[i], st)
+		}
 		if err != nil {
 			return Null, err
 		}
@@ -267,7 +300,7 @@ func castRecord(v Value, t Type, explicit bool) (Value, error) {
 	}
 	if len(a.Elems) != len(c.Fields) {
 		return Null, pgerr.New(pgerr.CannotCoerce, "cannot cast type record to %s", c.TypeName()).
-			WithDetail("Input has %s columns than expected.", map[bool]string{true: "too many", false: "too few"}[len(a.Elems) > len(c.Fields)])
+			WithDetail("Input has too %s columns.", map[bool]string{true: "many", false: "few"}[len(a.Elems) > len(c.Fields)])
 	}
 	out := make([]Value, len(a.Elems))
 	for i, f := range c.Fields {
