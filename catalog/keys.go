@@ -332,8 +332,9 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			}
 		}
 	case kv.AttrString:
-		if t.ID == sqltypes.Record {
-			// A composite column: its record text (sqltypes.ParseStoredRecord).
+		if t.HasComposite() {
+			// A composite column or an array of composites: its text
+			// (sqltypes.ParseStoredRecord).
 			return sqltypes.ParseStoredRecord(t, strings.Clone(a.S))
 		}
 		switch t.Kind() {

@@ -113,3 +113,24 @@ func (r *rewriter) alterAttribute(ts *TypeStatement, k int) (*TypeStatement, err
 	}
 	return ts, nil
 }
+
+// singleItem reports whether the parenthesis at open holds at most one
+// item (no comma outside inner parentheses and brackets).
+func (r *rewriter) singleItem(open int) bool {
+	close := r.matching(open)
+	if close < 0 {
+		return false
+	}
+	depth := 0
+	for j := open + 1; j < close; j++ {
+		switch {
+		case r.toks[j].is("(") || r.toks[j].is("["):
+			depth++
+		case r.toks[j].is(")") || r.toks[j].is("]"):
+			depth--
+		case r.toks[j].is(",") && depth == 0:
+			return false
+		}
+	}
+	return true
+}

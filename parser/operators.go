@@ -36,6 +36,8 @@ const (
 	OpFunc        = "zp_op"
 	SimilarFunc   = "zp_similar"
 	FieldFunc     = "zp_field"
+	// RowFunc is ROW(x) and ROW() (composite.go).
+	RowFunc = "zp_row"
 	// FieldStarFunc is (row).*, expanded by the planner into the fields.
 	FieldStarFunc = "zp_field_star"
 	// RowsFromFunc zips set-returning functions in FROM (the planner makes
@@ -105,6 +107,10 @@ func (r *rewriter) pgPrimaries(head int) error {
 			r.replace(i, t.val+"()")
 		case t.kind == tkIdent && tidbKeywordFuncs[t.val] && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			r.replace(i, "`"+t.val+"`") // a key word in TiDB's grammar, a function in PostgreSQL's
+		case t.is("row") && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")) && r.singleItem(i+1):
+			// ROW(x), ROW(): a row of one field or none, which TiDB's
+			// grammar has no row constructor for.
+			r.replace(i, RowFunc)
 		case t.is("(") && !r.isCallParen(head, i):
 			// (row).field: a field of a record.
 			close := r.matching(i)

@@ -408,6 +408,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			}
 			args[i] = x
 		}
+		if n.FnName.L == "row_to_json" && len(args) > 0 {
+			args[0] = recordAsJSON(args[0])
+		}
 		if isNamedSRF(n.FnName.L) {
 			return b.namedSetCall(n.FnName.L, args)
 		}

@@ -1190,6 +1190,8 @@ func exprLabel(node ast.ExprNode) string {
 				}
 			}
 			return "?column?"
+		case parser.RowFunc:
+			return "row"
 		case parser.ExtractFunc:
 			return "extract"
 		case parser.AtTimeZoneFunc:

@@ -260,3 +260,23 @@ func (b *Binder) fieldStar(lv *selectLevel, arg ast.ExprNode) ([]ir.Expr, []ir.C
 	}
 	return exprs, cols, nil
 }
+
+// recordAsJSON is row_to_json's record argument e as the json object of
+// its fields (composite_to_json), which the builtin takes; e unchanged
+// when it is no record whose fields are known.
+func recordAsJSON(e ir.Expr) ir.Expr {
+	t := e.Type()
+	if t.ID != sqltypes.Record || t.Composite == nil {
+		return e
+	}
+	return &ir.Func{Name: "composite_to_json", Args: []ir.Expr{e}, Typ: sqltypes.TypeJSON, Fn: func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() {
+			return sqltypes.Null, nil
+		}
+		var st sqltypes.Style
+		if ctx != nil {
+			st = ctx.Fn.OutputStyle()
+		}
+		return sqltypes.JSONInputStyled(t, a[0], st), nil
+	}}
+}

@@ -250,8 +250,12 @@ func parseRecordStyled(t Type, s string, st Style) (Value, error) {
 // stored before ALTER TYPE ... ADD ATTRIBUTE has fewer fields, the
 // missing ones NULL, also in nested composites.
 func ParseStoredRecord(t Type, s string) (Value, error) {
-	return parseRecord(t, s, Style{}, true)
+	return ParseTextStyled(t, s, Style{storedRecords: true})
 }
+
+// HasComposite reports whether t is a composite type or an array of one,
+// whose stored text ParseStoredRecord reads.
+func (t Type) HasComposite() bool { return t.Composite.Named() }
 
 func parseRecord(t Type, s string, st Style, stored bool) (Value, error) {
 	c := t.Composite
@@ -274,13 +278,7 @@ func parseRecord(t Type, s string, st Style, stored bool) (Value, error) {
 			}
 			continue
 		}
-		var v Value
-		var err error
-		if stored && f.Type.ID == Record {
-			v, err = parseRecord(f.Type, parts[i], st, true)
-		} else {
-			v, err = ParseTextStyled(f.Type, parts[i], st)
-		}
+		v, err := ParseTextStyled(f.Type, parts[i], st)
 		if err != nil {
 			return Null, err
 		}

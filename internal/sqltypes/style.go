@@ -65,6 +65,9 @@ type Style struct {
 	// XMLDocument is xmloption document: text cast to xml must be a
 	// document (else content).
 	XMLDocument bool
+	// storedRecords reads composite values as the store keeps them
+	// (ParseStoredRecord): fields added since they were written are NULL.
+	storedRecords bool
 }
 
 // dateDefault reports whether dates, timestamps and timestamptz print as
@@ -232,9 +235,9 @@ func ParseTextStyled(t Type, s string, st Style) (Value, error) {
 		return ParseXML(s, st.XMLDocument)
 	}
 	if t.ID == Record && t.Domain == nil {
-		return parseRecordStyled(t, s, st)
+		return parseRecord(t, s, st, st.storedRecords)
 	}
-	if st.Order == DateOrderMDY && (st.Location == nil || st.Location == time.UTC) && st.Interval != IntervalStyleSQLStandard {
+	if st.Order == DateOrderMDY && (st.Location == nil || st.Location == time.UTC) && st.Interval != IntervalStyleSQLStandard && !st.storedRecords {
 		return ParseText(t, s)
 	}
 	if t.DatetimePrecision() >= 0 {
