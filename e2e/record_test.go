@@ -35,17 +35,15 @@ func TestRecordBinaryRoundTrip(t *testing.T) {
 		t.Fatalf("record fields %v %q %v %v", f1, f2, f3, f4)
 	}
 
-	// The composite type, registered as pgx's LoadType would make it.
-	var oid uint32
-	if err := conn.QueryRow(ctx, "SELECT oid FROM pg_type WHERE typname = 'e2e_addr'").Scan(&oid); err != nil {
-		t.Fatal(err)
+	// The composite type and its array, as pgx's LoadType reads them
+	// from pg_type, pg_class and pg_attribute.
+	for _, name := range []string{"e2e_addr", "_e2e_addr"} {
+		typ, err := conn.LoadType(ctx, name)
+		if err != nil {
+			t.Fatalf("LoadType(%s): %v", name, err)
+		}
+		conn.TypeMap().RegisterType(typ)
 	}
-	m := conn.TypeMap()
-	text, _ := m.TypeForName("text")
-	int4, _ := m.TypeForName("int4")
-	m.RegisterType(&pgtype.Type{Name: "e2e_addr", OID: oid, Codec: &pgtype.CompositeCodec{Fields: []pgtype.CompositeCodecField{
-		{Name: "street", Type: text}, {Name: "zip", Type: int4},
-	}}})
 
 	type addr struct {
 		Street *string
@@ -56,6 +54,14 @@ func TestRecordBinaryRoundTrip(t *testing.T) {
 		t.Fatalf("insert binary composite: %v", err)
 	}
 	mustExec(t, conn, "INSERT INTO record_rt VALUES (2, '(\"x,y\",)')")
+	var arr []addr
+	if err := conn.QueryRow(ctx, "SELECT array_agg(a ORDER BY id) FROM record_rt", pgx.QueryResultFormats{pgx.BinaryFormatCode}).Scan(&arr); err != nil {
+		t.Fatalf("array of composites in binary: %v", err)
+	}
+	if len(arr) != 2 || arr[0].Street == nil || *arr[0].Street != street || arr[0].Zip == nil || *arr[0].Zip != zip ||
+		arr[1].Street == nil || *arr[1].Street != "x,y" || arr[1].Zip != nil {
+		t.Fatalf("array of composites: %+v", arr)
+	}
 	for _, format := range []int16{pgx.TextFormatCode, pgx.BinaryFormatCode} {
 		rows, err := conn.Query(ctx, "SELECT a FROM record_rt ORDER BY id", pgx.QueryResultFormats{format})
 		if err != nil {

@@ -85,8 +85,8 @@ func (e *Env) userTypes() []*pgType {
 	var out []*pgType
 	for _, o := range e.objects().list {
 		rt := o.rowType()
-		if rt == 0 {
-			continue
+		if rt == 0 || o.kind == 'c' {
+			continue // a composite type's rows are its UserType's, below
 		}
 		var id uint64
 		if o.table != nil {
