@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -83,5 +86,54 @@ func TestRecordBinaryRoundTrip(t *testing.T) {
 			got[1].Street == nil || *got[1].Street != "x,y" || got[1].Zip != nil {
 			t.Fatalf("format %d: %+v", format, got)
 		}
+	}
+}
+
+// TestCompositeSurvivesRestart stores composite values (nested, in an
+// array, some written before ALTER TYPE ... ADD ATTRIBUTE), stops zproxy
+// and starts it again on the same store, Pebble and DynamoDB Local: the
+// types, their attributes and the values read back the same.
+func TestCompositeSurvivesRestart(t *testing.T) {
+	requireZproxy(t)
+	stores := map[string]func(t *testing.T) (string, []string){
+		"pebble": func(t *testing.T) (string, []string) { return t.TempDir(), nil },
+		"dynamodb": func(t *testing.T) (string, []string) {
+			ep := dynamoEndpoint(t)
+			dynamoCreds(t)
+			return t.TempDir(), dynamoArgs(ep, fmt.Sprintf("e2e_composite_%d", os.Getpid()))
+		},
+	}
+	for name, store := range stores {
+		t.Run(name, func(t *testing.T) {
+			dir, args := store(t)
+			first := startServer(t, dir, args...)
+			conn := first.Connect(t)
+			mustExec(t, conn, "CREATE TYPE rs_pt AS (x int, y float8)")
+			mustExec(t, conn, "CREATE TYPE rs_shape AS (name text, pts rs_pt[], c rs_pt)")
+			mustExec(t, conn, "CREATE TABLE rs_shapes (id int PRIMARY KEY, s rs_shape, p rs_pt)")
+			mustExec(t, conn, `INSERT INTO rs_shapes VALUES (1, ROW('tri "1"', ARRAY[ROW(1, 2.5)::rs_pt, NULL], ROW(0, -0.5)), '(5,6)'), (2, NULL, ROW(NULL, NULL))`)
+			mustExec(t, conn, "ALTER TYPE rs_pt ADD ATTRIBUTE label text")
+			mustExec(t, conn, "INSERT INTO rs_shapes VALUES (3, NULL, ROW(7, 8, 'a,b'))")
+			const q = "SELECT id, s::text, p::text, (p).label, ((s).pts[1]).y FROM rs_shapes ORDER BY id"
+			before := queryAll(t, conn, q)
+			_ = conn.Close(context.Background())
+			first.Stop()
+
+			second := startServer(t, dir, args...)
+			conn = second.Connect(t)
+			after := queryAll(t, conn, q)
+			if !rowsEqual(after, before) {
+				t.Fatalf("after restart: %v\nbefore: %v", after, before)
+			}
+			want := `[1 ("tri ""1""","{""(1,2.5,)"",NULL}","(0,-0.5,)") (5,6,) <nil> 2.5]`
+			if got := fmt.Sprint(after[0]); got != want {
+				t.Errorf("row 1: %s, want %s", got, want)
+			}
+			var attrs int
+			if err := conn.QueryRow(testCtx(t), "SELECT count(*) FROM pg_attribute WHERE attrelid = 'rs_pt'::regclass AND attnum > 0").Scan(&attrs); err != nil || attrs != 3 {
+				t.Errorf("rs_pt's attributes after restart: %d, %v; want 3", attrs, err)
+			}
+			second.Stop()
+		})
 	}
 }
