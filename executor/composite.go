@@ -93,10 +93,21 @@ func compositeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owne
 }
 
 // compositeDependents lists the composite types with an attribute of the
-// user-defined type oid (other than those being dropped), as DROP TYPE's
-// DETAIL names them.
+// user-defined type u (other than those being dropped) and the functions
+// taking or returning a composite u, as DROP TYPE's DETAIL names them.
 func compositeDependents(s *catalog.Snapshot, u *catalog.UserType, dropping []string) []string {
 	var lines []string
+	if u.Composite != nil {
+		for _, fn := range s.AllFunctions() {
+			uses := fn.Result.UDT() == u.OID
+			for _, p := range fn.Params {
+				uses = uses || p.Type.UDT() == u.OID
+			}
+			if uses {
+				lines = append(lines, "function "+signature(fn.Name, identity(fn))+" depends on type "+sqltypes.QuoteIdent(u.Name))
+			}
+		}
+	}
 	for _, o := range s.UserTypes() {
 		if o.Composite == nil || slices.Contains(dropping, o.Name) {
 			continue

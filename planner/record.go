@@ -280,3 +280,51 @@ func recordAsJSON(e ir.Expr) ir.Expr {
 		return sqltypes.JSONInputStyled(t, a[0], st), nil
 	}}
 }
+
+// rowOfComposite reports whether the final query of fn, a SQL function
+// returning a named composite type, returns the type's fields as columns
+// rather than one column of the type (PostgreSQL takes either form).
+func rowOfComposite(fn *catalog.Function, cols []ir.Column) bool {
+	return fn.Result.IsNamedComposite() && len(fn.Outputs()) == 0 &&
+		!(len(cols) == 1 && cols[0].Type.ID == sqltypes.Record) && len(cols) == len(fn.Result.Composite.Fields)
+}
+
+// RoutineRowAsComposite packs a result row of fn whose columns are the
+// fields of its composite result type into the one record it returns
+// (rowOfComposite); ok is false for any other row.
+func RoutineRowAsComposite(fn *catalog.Function, row []sqltypes.Value, cols []ir.Column) (sqltypes.Value, bool, error) {
+	if !rowOfComposite(fn, cols) {
+		return sqltypes.Null, false, nil
+	}
+	c := fn.Result.Composite
+	fields := make([]sqltypes.Value, len(row))
+	for i, f := range c.Fields {
+		v := row[i]
+		if !v.IsNull() && !cols[i].Type.Same(f.Type) {
+			var err error
+			if v, err = sqltypes.Cast(v, f.Type); err != nil {
+				return sqltypes.Null, true, err
+			}
+		}
+		fields[i] = v
+	}
+	return sqltypes.NewRecordOf(fields, c.FieldTypes()), true, nil
+}
+
+// ColumnTypes lists the types of cols.
+func ColumnTypes(cols []ir.Column) []sqltypes.Type {
+	out := make([]sqltypes.Type, len(cols))
+	for i, c := range cols {
+		out[i] = c.Type
+	}
+	return out
+}
+
+// ColumnNames lists the names of cols.
+func ColumnNames(cols []ir.Column) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = c.Name
+	}
+	return out
+}

@@ -33,6 +33,14 @@ func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 			// A user-defined scalar function in FROM: a relation of one
 			// row.
 			tf.Name, tf.Args = ir.ScalarTableFunc, []ir.Expr{e}
+			if t := e.Type(); t.IsNamedComposite() {
+				// A composite result: a column per field.
+				tf.Name = ir.ScalarRowTableFunc
+				for _, f := range t.Composite.Fields {
+					col(f.Name, f.Type)
+				}
+				return tf, nil
+			}
 			col(name, e.Type())
 			return tf, nil
 		}

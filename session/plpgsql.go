@@ -319,6 +319,8 @@ func (x *plExec) declare(label string, d parser.PLDecl) error {
 		}
 	case d.Record:
 		v.record = true
+	case d.RowOf != "" && compositeNamed(snap, d.RowOf) != nil:
+		declareComposite(v, compositeNamed(snap, d.RowOf)) // addr%ROWTYPE of a composite type
 	case d.RowOf != "":
 		t, err := snap.Table(d.RowOf)
 		if err != nil {
@@ -353,6 +355,9 @@ func (x *plExec) declare(label string, d parser.PLDecl) error {
 			return err
 		}
 		v.typ = t
+		if t.IsNamedComposite() {
+			declareComposite(v, t.Composite)
+		}
 	default:
 		v.typ = d.Type
 	}
@@ -490,6 +495,7 @@ func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, strin
 			vars = append(vars, planner.Variable{Name: v.name, Qualifier: v.label, Type: v.typ})
 			vals = append(vals, func() sqltypes.Value { return v.val })
 			fmt.Fprintf(&sig, "%s.%s:%d;", v.label, v.name, v.typ.OID())
+			vars, vals = compositeFieldVars(v, vars, vals, &sig)
 		}
 	}
 	return vars, vals, sig.String()
@@ -1015,6 +1021,11 @@ func (x *plExec) returnStmt(s *parser.PLReturn) error {
 				return err
 			}
 			x.ret = sqltypes.Value{K: sqltypes.KindArray, X: row}
+		} else if rec, ok, err := x.compositeReturn(s.Expr); ok {
+			if err != nil {
+				return err
+			}
+			x.ret = rec
 		} else {
 			v, t, err := x.eval(s.Expr)
 			if err != nil {
