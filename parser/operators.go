@@ -107,6 +107,12 @@ func (r *rewriter) pgPrimaries(head int) error {
 			r.replace(i, t.val+"()")
 		case t.kind == tkIdent && tidbKeywordFuncs[t.val] && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			r.replace(i, "`"+t.val+"`") // a key word in TiDB's grammar, a function in PostgreSQL's
+		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, ".") && r.peek(i+2, "*") && i > head && r.peek(i-1, "(") &&
+			r.isCallParen(head, i-1) && (r.peek(i+3, ")") || r.peek(i+3, ",")):
+			// f(t.*): the whole row of t, as f(t) (PostgreSQL expands t.*
+			// only in a select list).
+			r.replace(i+1, "")
+			r.replace(i+2, "")
 		case t.is("row") && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")) && r.singleItem(i+1):
 			// ROW(x), ROW(): a row of one field or none, which TiDB's
 			// grammar has no row constructor for.
