@@ -571,6 +571,10 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 		if seen[c.Name] {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", c.Name)
 		}
+		if c.Type.ID == sqltypes.Record && !c.Type.Composite.Named() {
+			// An anonymous record (PostgreSQL's CheckAttributeType).
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" has pseudo-type record", c.Name)
+		}
 		seen[c.Name] = true
 	}
 	cv := &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps, Temp: b.stmt.Temp, Path: b.storedPath()}

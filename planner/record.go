@@ -49,7 +49,7 @@ func (b *Binder) rowTypeOf(t *catalog.Table) *sqltypes.CompositeType {
 	if c, ok := b.rowTypes[t.ID]; ok {
 		return c
 	}
-	c := &sqltypes.CompositeType{Name: t.Name, OID: pgcatalog.TypeOID(t.ID), ArrayOID: pgcatalog.TypeArrayOID(t.ID), RelID: pgcatalog.ObjectOID(t.ID, 0)}
+	c := &sqltypes.CompositeType{Name: t.Name, OID: pgcatalog.TypeOID(t.ID), ArrayOID: pgcatalog.TypeArrayOID(t.ID), RelID: pgcatalog.ObjectOID(t.ID, 0), TableRow: true}
 	for _, col := range t.Columns {
 		if !col.Hidden {
 			c.Fields = append(c.Fields, sqltypes.CompositeField{Name: col.Name, Type: col.Type})

@@ -24,6 +24,9 @@ type CompositeType struct {
 	ArrayOID uint32           `json:"array_oid"`
 	RelID    uint32           `json:"relid,omitempty"`
 	Fields   []CompositeField `json:"fields"`
+	// TableRow marks a table's row type (never stored: columns have
+	// CREATE TYPE's composite types only).
+	TableRow bool `json:"-"`
 }
 
 // CompositeField is one attribute of a composite type.
