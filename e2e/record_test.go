@@ -57,6 +57,28 @@ func TestRecordBinaryRoundTrip(t *testing.T) {
 		t.Fatalf("insert binary composite: %v", err)
 	}
 	mustExec(t, conn, "INSERT INTO record_rt VALUES (2, '(\"x,y\",)')")
+	// The modes that describe the statement, so pgx knows the
+	// parameter's type and sends it in binary (record_recv); a text
+	// parameter is record_in's (records.slt).
+	for i, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeDescribeExec} {
+		c := tg.Connect(t, mode)
+		for _, name := range []string{"e2e_addr", "_e2e_addr"} {
+			typ, err := c.LoadType(ctx, name)
+			if err != nil {
+				t.Fatalf("%v: LoadType(%s): %v", mode, name, err)
+			}
+			c.TypeMap().RegisterType(typ)
+		}
+		st, z := fmt.Sprintf("mode %d, \"quoted\"", i), int32(i)
+		if _, err := c.Exec(ctx, "INSERT INTO record_rt VALUES ($1, $2)", 100+i, pgtype.CompositeFields{&st, &z}); err != nil {
+			t.Fatalf("%v: insert: %v", mode, err)
+		}
+		var back string
+		if err := c.QueryRow(ctx, "SELECT (a).street FROM record_rt WHERE id = $1 AND a = $2::e2e_addr", 100+i, pgtype.CompositeFields{&st, &z}).Scan(&back); err != nil || back != st {
+			t.Fatalf("%v: read back %q, %v", mode, back, err)
+		}
+	}
+	mustExec(t, conn, "DELETE FROM record_rt WHERE id >= 100")
 	var arr []addr
 	if err := conn.QueryRow(ctx, "SELECT array_agg(a ORDER BY id) FROM record_rt", pgx.QueryResultFormats{pgx.BinaryFormatCode}).Scan(&arr); err != nil {
 		t.Fatalf("array of composites in binary: %v", err)
