@@ -154,6 +154,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		return &ir.Param{N: num, Typ: b.params[num-1]}, nil
 	case *ast.ColumnNameExpr:
 		if agg != nil {
+			if g := b.groupedWholeRow(sc, n.Name, agg); g != nil {
+				return g, nil
+			}
 			return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", n.Name.Name.O)
 		}
 		e, err := sc.resolve(n.Name)

@@ -328,3 +328,27 @@ func ColumnNames(cols []ir.Column) []string {
 	}
 	return out
 }
+
+// groupedWholeRow is the whole row of the FROM item cn names in an
+// aggregated query that groups by that row (GROUP BY t ... SELECT t), read
+// from the group; nil when cn is a column, or the row is not grouped.
+func (b *Binder) groupedWholeRow(sc *scope, cn *ast.ColumnName, agg *aggBinder) ir.Expr {
+	if cn.Table.O != "" {
+		return nil
+	}
+	if _, err := sc.resolve(cn); err == nil {
+		return nil
+	}
+	rec, err := b.wholeRowValue(sc, cn.Name.O)
+	if err != nil {
+		return nil
+	}
+	g, ok := agg.groupCol(rec)
+	if !ok {
+		return nil
+	}
+	if b.wholeRowOK {
+		return recordAsJSON(g) // the json functions' argument (rowjson.go)
+	}
+	return g
+}
