@@ -753,6 +753,9 @@ func arithType(a, b sqltypes.Type) sqltypes.Type {
 // compare binds a comparison, giving untyped literals and parameters the
 // other side's type.
 func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
+	if err := recordLiteralOperand(l, r); err != nil {
+		return nil, err
+	}
 	if geoOperand(l) || geoOperand(r) {
 		// The geometric types' comparisons compare lengths, areas or
 		// numbers of points where they exist at all (the registry's).

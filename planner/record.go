@@ -115,6 +115,9 @@ func (b *Binder) compareRecordValues(sc *scope, op ir.BinOp, l, r ast.ExprNode, 
 	if err != nil {
 		return nil, err
 	}
+	if err := recordLiteralOperand(le, re); err != nil {
+		return nil, err
+	}
 	if le.Type().ID != sqltypes.Record || re.Type().ID != sqltypes.Record {
 		return nil, pgerr.New(pgerr.SyntaxError, "cannot compare a row constructor with a single value")
 	}
@@ -351,4 +354,17 @@ func (b *Binder) groupedWholeRow(sc *scope, cn *ast.ColumnName, agg *aggBinder) 
 		return recordAsJSON(g) // the json functions' argument (rowjson.go)
 	}
 	return g
+}
+
+// recordLiteralOperand refuses a record compared with an untyped string
+// literal: PostgreSQL's record operators take the literal as an anonymous
+// record, which has no input function (0A000).
+func recordLiteralOperand(l, r ir.Expr) error {
+	for _, p := range [2][2]ir.Expr{{l, r}, {r, l}} {
+		c, ok := p[1].(*ir.Const)
+		if p[0].Type().ID == sqltypes.Record && ok && c.Typ.ID == sqltypes.Unknown && !c.V.IsNull() {
+			return pgerr.New(pgerr.FeatureNotSupported, "input of anonymous composite types is not implemented")
+		}
+	}
+	return nil
 }
