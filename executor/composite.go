@@ -72,10 +72,9 @@ func compositeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owne
 			}
 			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", x.Value, name)
 		}
-		if users := s.TypeUsers(c.OID); len(users) > 0 {
-			t := users[0]
+		if t, col, ok := storedIn(s, c.OID); ok {
 			return catalog.Change{}, nil, pgerr.New(pgerr.FeatureNotSupported, "cannot drop an attribute of type %s while column %s.%s stores it",
-				sqltypes.QuoteIdent(name), t.Name, t.Columns[catalog.TypeColumn(t, c.OID)].Name).
+				sqltypes.QuoteIdent(name), t.Name, t.Columns[col].Name).
 				WithHint("zproxy stores a composite value's fields in order; drop or change the column first.")
 		}
 		c.Fields = slices.Delete(c.Fields, i, i+1)
@@ -90,6 +89,35 @@ func compositeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owne
 		c.Fields[i].Name = x.NewName
 	}
 	return catalog.Change{PutTypes: []*catalog.UserType{u}}, nil, nil
+}
+
+// storedIn finds a table column that stores values of the composite
+// type oid: of the type, an array of it, or a composite type holding it
+// (at any depth).
+func storedIn(s *catalog.Snapshot, oid uint32) (*catalog.Table, int, bool) {
+	holders := map[uint32]bool{oid: true}
+	for grown := true; grown; {
+		grown = false
+		for _, u := range s.UserTypes() {
+			if u.Composite == nil || holders[u.OID] {
+				continue
+			}
+			for _, f := range u.Composite.Fields {
+				if holders[f.Type.UDT()] {
+					holders[u.OID], grown = true, true
+					break
+				}
+			}
+		}
+	}
+	for _, t := range s.Tables() {
+		for i, c := range t.Columns {
+			if holders[c.Type.UDT()] {
+				return t, i, true
+			}
+		}
+	}
+	return nil, 0, false
 }
 
 // compositeDependents lists the composite types with an attribute of the

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -107,6 +108,9 @@ func (r *rewriter) alterAttribute(ts *TypeStatement, k int) (*TypeStatement, err
 		ts.Cascade, k = true, k+1
 	case r.peek(k, "restrict"):
 		k++
+	}
+	if r.peek(k, ",") {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TYPE with several actions is not supported").WithPosition(r.pos(k))
 	}
 	if k < len(r.toks) {
 		return nil, r.syntaxErrorAt(k)
