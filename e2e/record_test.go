@@ -79,6 +79,17 @@ func TestRecordBinaryRoundTrip(t *testing.T) {
 		}
 	}
 	mustExec(t, conn, "DELETE FROM record_rt WHERE id >= 100")
+	// COPY in binary: record_recv per row.
+	cs, cz := "copied", int32(77)
+	if n, err := conn.CopyFrom(ctx, pgx.Identifier{"record_rt"}, []string{"id", "a"},
+		pgx.CopyFromRows([][]any{{200, pgtype.CompositeFields{&cs, &cz}}, {201, nil}})); err != nil || n != 2 {
+		t.Fatalf("CopyFrom: %d, %v", n, err)
+	}
+	var copied string
+	if err := conn.QueryRow(ctx, "SELECT a::text FROM record_rt WHERE id = 200").Scan(&copied); err != nil || copied != "(copied,77)" {
+		t.Fatalf("copied row: %q, %v", copied, err)
+	}
+	mustExec(t, conn, "DELETE FROM record_rt WHERE id >= 200")
 	var arr []addr
 	if err := conn.QueryRow(ctx, "SELECT array_agg(a ORDER BY id) FROM record_rt", pgx.QueryResultFormats{pgx.BinaryFormatCode}).Scan(&arr); err != nil {
 		t.Fatalf("array of composites in binary: %v", err)
