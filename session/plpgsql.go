@@ -439,6 +439,9 @@ func (x *plExec) convert(val sqltypes.Value, from, to sqltypes.Type) (sqltypes.V
 func (x *plExec) assignRow(targets []string, row []sqltypes.Value, cols []ir.Column) error {
 	if len(targets) == 1 {
 		if v, field := x.lookup(targets[0]); v != nil && v.record && field == "" {
+			if v.typ.IsNamedComposite() {
+				return x.assignCompositeRow(v, row, cols)
+			}
 			v.cols = append([]ir.Column(nil), cols...)
 			if row == nil {
 				v.row = make([]sqltypes.Value, len(cols))

@@ -81,3 +81,21 @@ func compositeFieldVars(v *plVar, vars []planner.Variable, vals []func() sqltype
 	}
 	return vars, vals
 }
+
+// assignCompositeRow is SELECT ... INTO r of a variable of a composite
+// type: the row's columns go to the type's fields in order, each cast to
+// the field's type (missing ones NULL), the fields keeping their names.
+func (x *plExec) assignCompositeRow(v *plVar, row []sqltypes.Value, cols []ir.Column) error {
+	for i, c := range v.cols {
+		val := sqltypes.Null
+		if row != nil && i < len(row) {
+			cv, err := x.convert(row[i], cols[i].Type, c.Type)
+			if err != nil {
+				return err
+			}
+			val = cv
+		}
+		v.row[i] = val
+	}
+	return nil
+}
