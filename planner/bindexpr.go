@@ -414,6 +414,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if n.FnName.L == "row_to_json" && len(args) > 0 {
 			args[0] = recordAsJSON(args[0])
 		}
+		if e, ok := b.populateRecord(n.FnName.L, args); ok {
+			return e, nil
+		}
 		if isNamedSRF(n.FnName.L) {
 			return b.namedSetCall(n.FnName.L, args)
 		}

@@ -368,3 +368,27 @@ func recordLiteralOperand(l, r ir.Expr) error {
 	}
 	return nil
 }
+
+// populateRecord binds json_populate_record(base, json) and
+// jsonb_populate_record(base, jsonb) whose base is of a named composite
+// type: a record of the type from the object's keys (sqltypes.PopulateRecord);
+// ok is false for another call.
+func (b *Binder) populateRecord(name string, args []ir.Expr) (ir.Expr, bool) {
+	if name != "json_populate_record" && name != "jsonb_populate_record" || len(args) != 2 || !args[0].Type().IsNamedComposite() {
+		return nil, false
+	}
+	t := args[0].Type()
+	doc := args[1]
+	if doc.Type().ID == sqltypes.Unknown {
+		want := sqltypes.TypeJSON
+		if name == "jsonb_populate_record" {
+			want = sqltypes.TypeJSONB
+		}
+		if c, err := b.coerceTo(doc, want, false); err == nil {
+			doc = c
+		}
+	}
+	return &ir.Func{Name: name, Args: []ir.Expr{args[0], doc}, Typ: t, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.PopulateRecord(t, a[0], a[1])
+	}}, true
+}

@@ -322,3 +322,84 @@ func compositeNames(c *CompositeType) []string {
 	}
 	return out
 }
+
+// PopulateRecord is json_populate_record and jsonb_populate_record: a
+// record of composite type t whose fields are the object doc's keys of
+// their names, converted as PostgreSQL's populate_record_field does (a
+// string by the field type's input, null as NULL, an object into a
+// composite field, an array into an array field, anything else by its
+// text), the fields doc lacks taken from base (NULL when base is).
+func PopulateRecord(t Type, base, doc Value) (Value, error) {
+	if doc.IsNull() {
+		return base, nil
+	}
+	j, err := jsonTree(doc)
+	if err != nil {
+		return Null, err
+	}
+	switch j.Kind {
+	case JSONArray:
+		return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot call populate_composite on an array")
+	case JSONObject:
+	default:
+		return Null, pgerr.New(pgerr.InvalidParameterValue, "cannot call populate_composite on a scalar")
+	}
+	return populateComposite(t, base, j)
+}
+
+func populateComposite(t Type, base Value, j *JSONValue) (Value, error) {
+	c := t.Composite
+	fields := make([]Value, len(c.Fields))
+	if !base.IsNull() {
+		copy(fields, base.Array().Elems)
+	}
+	for i, f := range c.Fields {
+		node := j.field(f.Name)
+		if node == nil {
+			continue
+		}
+		v, err := populateField(f.Type, node)
+		if err != nil {
+			return Null, err
+		}
+		fields[i] = v
+	}
+	return NewRecordOf(fields, c.FieldTypes()), nil
+}
+
+// populateField converts one JSON value to a field of type t.
+func populateField(t Type, node *JSONValue) (Value, error) {
+	switch {
+	case node.Kind == JSONNull:
+		return Null, CheckDomain(t, Null, false)
+	case t.ID == JSON:
+		return NewJSON(jsonNodeText(node)), nil
+	case t.ID == JSONB:
+		return ParseText(t, jsonNodeText(node))
+	case t.IsNamedComposite() && node.Kind == JSONObject:
+		return populateComposite(t, Null, node)
+	case t.ID == Array && node.Kind == JSONArray:
+		elem := t.ElemType()
+		elems := make([]Value, len(node.Elems))
+		for i := range node.Elems {
+			v, err := populateField(elem, &node.Elems[i])
+			if err != nil {
+				return Null, err
+			}
+			elems[i] = v
+		}
+		return NewArray1(elem, elems), nil
+	case node.Kind == JSONString:
+		return ParseText(t, node.Str)
+	}
+	return ParseText(t, jsonNodeText(node))
+}
+
+// jsonNodeText is a node's JSON text: as written in json, normalized in
+// jsonb.
+func jsonNodeText(node *JSONValue) string {
+	if node.raw != "" {
+		return node.raw
+	}
+	return JSONBText(node)
+}
