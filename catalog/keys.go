@@ -332,6 +332,11 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			}
 		}
 	case kv.AttrString:
+		if t.HasComposite() {
+			// A composite column or an array of composites: its text
+			// (sqltypes.ParseStoredRecord).
+			return sqltypes.ParseStoredRecord(t, strings.Clone(a.S))
+		}
 		switch t.Kind() {
 		case sqltypes.KindText:
 			// Scanned attributes may alias store memory (kv.Iterator).
@@ -766,10 +771,20 @@ func storedType(t sqltypes.Type) sqltypes.Type {
 	return t
 }
 
+// compositeKeyError refuses a composite column (or an array of one) as a
+// key: a key of its record text would change when ALTER TYPE ... ADD
+// ATTRIBUTE lengthens the text, and would not sort as record_cmp does.
+func compositeKeyError(t sqltypes.Type) error {
+	return pgerr.New(pgerr.FeatureNotSupported, "columns of composite type %s cannot be key or index columns", t)
+}
+
 // CheckKeyEncodable refuses, for a primary key or an index, a type whose
 // values have no key encoding at all (hstore); the types CheckKeyType
 // refuses for unique constraints have one and stay allowed there.
 func CheckKeyEncodable(t sqltypes.Type) error {
+	if t.HasComposite() {
+		return compositeKeyError(t)
+	}
 	switch t.ID {
 	case sqltypes.Hstore, sqltypes.TSVector, sqltypes.TSQuery:
 		return pgerr.New(pgerr.FeatureNotSupported, "%s columns cannot be key or index columns", t)
@@ -794,6 +809,9 @@ func CheckKeyType(t sqltypes.Type, kind IndexKind) error {
 	method := "btree"
 	if kind == KindZOrder {
 		method = "zorder"
+	}
+	if t.HasComposite() {
+		return compositeKeyError(t)
 	}
 	switch t.ID {
 	case sqltypes.JSON:

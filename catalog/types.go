@@ -31,12 +31,18 @@ type UserType struct {
 	Enum *sqltypes.EnumType `json:"enum,omitempty"`
 	// Domain is the definition of a domain.
 	Domain *sqltypes.DomainType `json:"domain,omitempty"`
+	// Composite is the definition of a composite type (CREATE TYPE ...
+	// AS (...)); its attributes' types are stored as columns' are.
+	Composite *sqltypes.CompositeType `json:"composite,omitempty"`
 }
 
 // Type returns the SQL type of t.
 func (t *UserType) Type() sqltypes.Type {
 	if t.Domain != nil {
 		return sqltypes.DomainOf(t.Domain)
+	}
+	if t.Composite != nil {
+		return sqltypes.CompositeOf(t.Composite)
 	}
 	return sqltypes.EnumOf(t.Enum)
 }
@@ -122,6 +128,11 @@ func linkDomains(types map[string]*UserType) {
 			d.Base, _ = links.link(d.Base)
 			d.Env = env
 		}
+		if c := u.Composite; c != nil {
+			for i := range c.Fields {
+				c.Fields[i].Type, _ = links.link(c.Fields[i].Type)
+			}
+		}
 	}
 }
 
@@ -147,19 +158,23 @@ func linkTypes(t *Table, types *typeLinks, shared bool) *Table {
 // typeLinks are the enum and domain definitions of a snapshot's types,
 // by OID.
 type typeLinks struct {
-	enums   map[uint32]*sqltypes.EnumType
-	domains map[uint32]*sqltypes.DomainType
+	enums      map[uint32]*sqltypes.EnumType
+	domains    map[uint32]*sqltypes.DomainType
+	composites map[uint32]*sqltypes.CompositeType
 }
 
 // typesByOID indexes the definitions of types.
 func typesByOID(types map[string]*UserType) *typeLinks {
-	l := &typeLinks{enums: map[uint32]*sqltypes.EnumType{}, domains: map[uint32]*sqltypes.DomainType{}}
+	l := &typeLinks{enums: map[uint32]*sqltypes.EnumType{}, domains: map[uint32]*sqltypes.DomainType{}, composites: map[uint32]*sqltypes.CompositeType{}}
 	for _, t := range types {
 		if t.Enum != nil {
 			l.enums[t.OID] = t.Enum
 		}
 		if t.Domain != nil {
 			l.domains[t.OID] = t.Domain
+		}
+		if t.Composite != nil {
+			l.composites[t.OID] = t.Composite
 		}
 	}
 	return l
@@ -179,6 +194,11 @@ func (l *typeLinks) link(t sqltypes.Type) (sqltypes.Type, bool) {
 		if e, ok := l.enums[t.Enum.OID]; ok && e != t.Enum {
 			t = t.WithEnum(e)
 			changed = true
+		}
+	}
+	if t.Composite.Named() {
+		if c, ok := l.composites[t.Composite.OID]; ok && c != t.Composite {
+			t.Composite, changed = c, true
 		}
 	}
 	return t, changed

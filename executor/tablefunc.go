@@ -54,6 +54,16 @@ func (ec *execCtx) openTableFunc(n *optimizer.TableFunc, args []sqltypes.Value) 
 		return newRegexRows(n.Name, args, n.Ordinality)
 	case n.Name == ir.ScalarTableFunc:
 		return &valuesOnce{row: args[:1], ordinality: n.Ordinality}, nil
+	case n.Name == ir.ScalarRowTableFunc:
+		// The composite's fields, NULLs for a NULL result.
+		row := make([]sqltypes.Value, len(n.Cols))
+		if n.Ordinality {
+			row = row[:len(row)-1]
+		}
+		if !args[0].IsNull() {
+			copy(row, args[0].Array().Elems)
+		}
+		return &valuesOnce{row: row, ordinality: n.Ordinality}, nil
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "function %s in FROM is not supported", n.Name)
 }

@@ -62,6 +62,9 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 	if x.Action == parser.TypeDrop {
 		return dropTypes(s, x)
 	}
+	if isCompositeAction(x) {
+		return compositeChange(s, version, x, owner)
+	}
 	if x.Domain && x.Action != parser.TypeRename && x.Action != parser.TypeOwner {
 		return domainChange(s, version, x, owner)
 	}
@@ -140,6 +143,9 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 		}
 		if u.Domain != nil {
 			u.Domain.Name = x.NewName
+		}
+		if u.Composite != nil {
+			u.Composite.Name = x.NewName
 		}
 		ch.DeleteTypes = []string{name}
 	case parser.TypeOwner:
@@ -268,6 +274,11 @@ func cloneUserType(u *catalog.UserType) *catalog.UserType {
 	}
 	if u.Domain != nil {
 		c.Domain = u.Domain.Clone()
+	}
+	if u.Composite != nil {
+		comp := *u.Composite
+		comp.Fields = slices.Clone(u.Composite.Fields)
+		c.Composite = &comp
 	}
 	return &c
 }

@@ -351,6 +351,15 @@ func (d *deparser) expr(e Expr) {
 		d.cast(x.E, x.To, x)
 	case *Func:
 		d.fn(x)
+	case *RecordExpr:
+		d.w("ROW(")
+		for i, a := range x.Items {
+			if i > 0 {
+				d.w(", ")
+			}
+			d.expr(a)
+		}
+		d.w(")")
 	default:
 		d.failed = true
 		d.w(e.String())
@@ -516,6 +525,12 @@ func (d *deparser) chain(x *Binary, op BinOp) {
 
 func (d *deparser) fn(x *Func) {
 	switch {
+	case strings.HasPrefix(x.Name, ".") && len(x.Args) == 1:
+		// A field selection (planner's bindField): (row).field.
+		d.w("(")
+		d.expr(x.Args[0])
+		d.w(")." + sqltypes.QuoteIdent(x.Name[1:]))
+		return
 	case x.Name == "array":
 		d.w("ARRAY[")
 		for i, a := range x.Args {

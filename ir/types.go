@@ -13,6 +13,9 @@ type TypeChange struct {
 	*parser.TypeStatement
 	// Base is CREATE DOMAIN's base type, resolved by the binder.
 	Base sqltypes.Type
+	// AttrTypes are the types of a composite type's Attrs, resolved by
+	// the binder.
+	AttrTypes []sqltypes.Type
 }
 
 // Kind implements Statement.
@@ -26,7 +29,7 @@ func (x *TypeChange) Describe() Description {
 		kind = "DOMAIN"
 	}
 	switch x.Action {
-	case parser.TypeCreateEnum, parser.TypeCreateDomain:
+	case parser.TypeCreateEnum, parser.TypeCreateDomain, parser.TypeCreateComposite:
 		d := ddl()
 		d.CreatesIn = catalog.PublicSchema
 		return d.tagged("CREATE " + kind)

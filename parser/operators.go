@@ -36,6 +36,10 @@ const (
 	OpFunc        = "zp_op"
 	SimilarFunc   = "zp_similar"
 	FieldFunc     = "zp_field"
+	// RowFunc is ROW(x) and ROW() (composite.go).
+	RowFunc = "zp_row"
+	// FieldStarFunc is (row).*, expanded by the planner into the fields.
+	FieldStarFunc = "zp_field_star"
 	// RowsFromFunc zips set-returning functions in FROM (the planner makes
 	// it of a select list's set-returning functions).
 	RowsFromFunc = "zp_rows_from"
@@ -103,6 +107,16 @@ func (r *rewriter) pgPrimaries(head int) error {
 			r.replace(i, t.val+"()")
 		case t.kind == tkIdent && tidbKeywordFuncs[t.val] && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")):
 			r.replace(i, "`"+t.val+"`") // a key word in TiDB's grammar, a function in PostgreSQL's
+		case (t.kind == tkIdent || t.kind == tkQIdent) && r.peek(i+1, ".") && r.peek(i+2, "*") && i > head && r.peek(i-1, "(") &&
+			r.isCallParen(head, i-1) && (r.peek(i+3, ")") || r.peek(i+3, ",")):
+			// f(t.*): the whole row of t, as f(t) (PostgreSQL expands t.*
+			// only in a select list).
+			r.replace(i+1, "")
+			r.replace(i+2, "")
+		case t.is("row") && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")) && r.singleItem(i+1):
+			// ROW(x), ROW(): a row of one field or none, which TiDB's
+			// grammar has no row constructor for.
+			r.replace(i, RowFunc)
 		case t.is("(") && !r.isCallParen(head, i):
 			// (row).field: a field of a record.
 			close := r.matching(i)
@@ -111,6 +125,11 @@ func (r *rewriter) pgPrimaries(head int) error {
 				r.replace(close+1, ", '")
 				r.replace(close+2, strings.ReplaceAll(r.toks[close+2].val, "'", "''")+"')")
 				r.primStart[close+2] = i
+			} else if close > 0 && r.peek(close+1, ".") && r.peek(close+2, "*") {
+				// (row).*: all its fields (a select list's item).
+				r.ed[i].pre = FieldStarFunc + "(" + r.ed[i].pre
+				r.replace(close+1, ")")
+				r.replace(close+2, "")
 			}
 		case t.is("as") && i+1 < len(r.toks) && r.toks[i+1].kind == tkIdent && !r.ed[i+1].done &&
 			(i+2 >= len(r.toks) || r.peek(i+2, ",") || r.peek(i+2, "from") || r.peek(i+2, ")")) && !r.inCast(i):

@@ -89,6 +89,10 @@ type TypeStatement struct {
 	Checks []NamedCheck
 	// NotValid is ADD's NOT VALID.
 	NotValid bool
+
+	// Attrs are a composite type's attributes (composite.go): CREATE's,
+	// or ADD ATTRIBUTE's one.
+	Attrs []TypeAttr
 }
 
 // typeStmt parses the statements of TypeStatement, or returns nil for
@@ -149,7 +153,7 @@ func (r *rewriter) createType() (*TypeStatement, error) {
 	switch {
 	case r.peek(k, "as") && r.peek(k+1, "enum") && r.peek(k+2, "("):
 	case r.peek(k, "as") && r.peek(k+1, "("):
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "composite types are not supported").WithPosition(r.pos(0))
+		return r.createComposite(ts, k+1)
 	case r.peek(k, "as") && r.peek(k+1, "range"):
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "range types are not supported").WithPosition(r.pos(0))
 	case k == len(r.toks) || r.peek(k, "("):
@@ -203,6 +207,9 @@ func (r *rewriter) alterType() (*TypeStatement, error) {
 			return nil, err
 		}
 	default:
+		if a, err := r.alterAttribute(ts, k); a != nil || err != nil {
+			return a, err
+		}
 		return r.renameOrOwner(ts, k, "TYPE")
 	}
 	if k < len(r.toks) {

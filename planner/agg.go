@@ -124,6 +124,9 @@ func (a *aggBinder) bind(node ast.ExprNode) (ir.Expr, error) {
 	case *ast.AggregateFuncExpr:
 		return a.bindAgg(n.F, n.Args, n.Distinct, nil, nil)
 	case *ast.ColumnNameExpr:
+		if g := a.b.groupedWholeRow(a.sc, n.Name, a); g != nil {
+			return g, nil // GROUP BY t ... SELECT f(t) (record.go)
+		}
 		// PostgreSQL names the column with its relation (od.name).
 		name, qual := n.Name.Name.O, n.Name.Table.O
 		if qual == "" {

@@ -23,8 +23,11 @@ type Binder struct {
 	depth int
 	// wholeRowOK: a FROM item's name may stand for its row (rowjson.go).
 	wholeRowOK bool
-	snap       *catalog.Snapshot
-	stmt       *parser.Statement
+	// rowTypes are the row types of the tables whose whole rows the
+	// statement reads (record.go), one per table.
+	rowTypes map[uint64]*sqltypes.CompositeType
+	snap     *catalog.Snapshot
+	stmt     *parser.Statement
 	// level is the SELECT whose select list, HAVING or ORDER BY is being
 	// bound (window functions attach to it), nil elsewhere.
 	level *selectLevel

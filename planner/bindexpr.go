@@ -154,6 +154,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		return &ir.Param{N: num, Typ: b.params[num-1]}, nil
 	case *ast.ColumnNameExpr:
 		if agg != nil {
+			if g := b.groupedWholeRow(sc, n.Name, agg); g != nil {
+				return g, nil
+			}
 			return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", n.Name.Name.O)
 		}
 		e, err := sc.resolve(n.Name)
@@ -201,6 +204,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		e, err := b.child(sc, n.Expr, agg)
 		if err != nil {
 			return nil, err
+		}
+		if e.Type().ID == sqltypes.Record {
+			return bindRowIsNull(e, n.Not), nil
 		}
 		return &ir.IsNull{E: e, Neg: n.Not}, nil
 	case *ast.IsTruthExpr:
@@ -405,6 +411,12 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			}
 			args[i] = x
 		}
+		if n.FnName.L == "row_to_json" && len(args) > 0 {
+			args[0] = recordAsJSON(args[0])
+		}
+		if e, ok := b.populateRecord(n.FnName.L, args); ok {
+			return e, nil
+		}
 		if isNamedSRF(n.FnName.L) {
 			return b.namedSetCall(n.FnName.L, args)
 		}
@@ -432,7 +444,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 	case *ast.CaseExpr:
 		return b.bindCase(sc, n, agg)
 	case *ast.RowExpr:
-		return nil, unsupported("row constructors are not supported here")
+		return b.bindRowValue(sc, n, agg)
 	}
 	return nil, unsupported("%s is not supported", exprName(node))
 }
@@ -744,6 +756,9 @@ func arithType(a, b sqltypes.Type) sqltypes.Type {
 // compare binds a comparison, giving untyped literals and parameters the
 // other side's type.
 func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
+	if err := recordLiteralOperand(l, r); err != nil {
+		return nil, err
+	}
 	if geoOperand(l) || geoOperand(r) {
 		// The geometric types' comparisons compare lengths, areas or
 		// numbers of points where they exist at all (the registry's).

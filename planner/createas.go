@@ -109,8 +109,13 @@ func (b *Binder) fillingInsert(t *catalog.Table, plan ir.Rel) (*ir.Insert, error
 // regclass, ...), which PostgreSQL stores and zproxy does not.
 func storableColumn(name string, t sqltypes.Type) error {
 	switch {
-	case t.ID == sqltypes.Record || t.ID == sqltypes.Void:
+	case t.ID == sqltypes.Record && !t.IsNamedComposite() || t.ID == sqltypes.Void:
 		return pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, t)
+	case t.Composite != nil && t.Composite.TableRow:
+		// zproxy's columns have user-defined composite types only.
+		return pgerr.New(pgerr.FeatureNotSupported, "column \"%s\" has type %s, a table's row type, which is not supported as a column type", name, t)
+	case t.HasComposite():
+		return nil // a CREATE TYPE ... AS (...) type or an array of one
 	case !parser.StorableType(t.ID) || !parser.StorableType(t.Elem) || t.ID == sqltypes.Array && t.Elem == sqltypes.Unknown:
 		return pgerr.New(pgerr.FeatureNotSupported, "column \"%s\" has type %s, which is not supported as a column type", name, t).
 			WithHint("Cast the column in the query to a type zproxy stores, such as text or bigint.")

@@ -80,7 +80,7 @@ func (b *Binder) writeTarget(tn *ast.TableName) (*catalog.Table, string, error) 
 
 // tableItem is the FROM item of a write's target table.
 func tableItem(t *catalog.Table, alias string, offset int) *fromItem {
-	return &fromItem{alias: alias, offset: offset, cols: ir.NewScan(t, alias).Columns()}
+	return &fromItem{alias: alias, offset: offset, cols: ir.NewScan(t, alias).Columns(), table: t}
 }
 
 func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
@@ -457,6 +457,16 @@ func (b *Binder) bindUpdate(n *ast.UpdateStmt) (ir.Statement, error) {
 	u := &ir.Update{Table: t, Source: src, Set: map[int]ir.Expr{}, Recheck: recheck}
 	for _, a := range n.List {
 		if q := a.Column.Table.O; q != "" && q != alias {
+			if i := t.ColumnIndex(q); i >= 0 && t.Columns[i].Type.ID == sqltypes.Record {
+				// SET col.field = value (record.go).
+				e, err := b.bindFieldAssign(sc, t, i, u.Set[i], a.Column.Name.O, a.Expr)
+				if err != nil {
+					return nil, err
+				}
+				u.Set[i] = e
+				target.Updated.Add(i)
+				continue
+			}
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", q+"."+a.Column.Name.O, t.Name)
 		}
 		i := t.ColumnIndex(a.Column.Name.O)
@@ -563,6 +573,10 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 	for _, c := range cols {
 		if seen[c.Name] {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", c.Name)
+		}
+		if c.Type.ID == sqltypes.Record && !c.Type.Composite.Named() {
+			// An anonymous record (PostgreSQL's CheckAttributeType).
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" has pseudo-type record", c.Name)
 		}
 		seen[c.Name] = true
 	}

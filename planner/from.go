@@ -310,7 +310,11 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 		if err != nil {
 			return nil, err
 		}
-		return &fromPart{rel: rel, items: []*fromItem{{alias: alias, cols: cols, perm: b.permissionFor(rel)}}}, nil
+		it := &fromItem{alias: alias, cols: cols, perm: b.permissionFor(rel)}
+		if s, ok := rel.(*ir.Scan); ok {
+			it.table = s.Table
+		}
+		return &fromPart{rel: rel, items: []*fromItem{it}}, nil
 	}
 	switch src := ts.Source.(type) {
 	case *ast.TableName:

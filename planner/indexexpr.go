@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -205,6 +207,11 @@ func deparseStoredExpr(snap *catalog.Snapshot, t *catalog.Table, sql string, pre
 	b := &Binder{snap: snap, loc: time.UTC}
 	sub, node, err := b.parseStoredExpr(sql, "")
 	if err != nil {
+		return "", false
+	}
+	if _, row := node.(*ast.RowExpr); row && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(sql)), "row") {
+		// An index's list of expressions, kept as "(a), (b)": no row
+		// constructor, printed as kept.
 		return "", false
 	}
 	sc := &scope{items: []*fromItem{tableItem(t, t.Name, 0)}}

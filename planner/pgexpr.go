@@ -43,6 +43,9 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.
 			oid = 705 // unknown
 		}
 		return &ir.Const{V: sqltypes.NewReg(oid, pgcatalog.NewEnv(b.snap, nil).RegName(sqltypes.TypeRegType, oid)), Typ: sqltypes.TypeRegType}, true, nil
+	case parser.RowFunc:
+		e, err := b.bindRowValue(sc, &ast.RowExpr{Values: n.Args}, agg)
+		return e, true, err
 	case parser.ArrayFunc, parser.SubscriptFunc, parser.SliceFunc, parser.AnyFunc, parser.AllFunc, parser.OpFunc, parser.SimilarFunc, parser.FieldFunc:
 	default:
 		return nil, false, nil

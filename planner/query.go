@@ -723,6 +723,15 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			cols = append(cols, scols...)
 			continue
 		}
+		if arg, ok := fieldStarOf(f.Expr); ok {
+			se, scols, err := b.fieldStar(lv, arg)
+			if err != nil {
+				return nil, err
+			}
+			exprs = append(exprs, se...)
+			cols = append(cols, scols...)
+			continue
+		}
 		x, err := lv.bind(b, f.Expr)
 		if err != nil {
 			return nil, err
@@ -1181,6 +1190,8 @@ func exprLabel(node ast.ExprNode) string {
 				}
 			}
 			return "?column?"
+		case parser.RowFunc:
+			return "row"
 		case parser.ExtractFunc:
 			return "extract"
 		case parser.AtTimeZoneFunc:
@@ -1201,6 +1212,8 @@ func exprLabel(node ast.ExprNode) string {
 		return "case"
 	case *ast.ExistsSubqueryExpr:
 		return "exists"
+	case *ast.RowExpr:
+		return "row"
 	case *ast.SubqueryExpr:
 		if s, ok := e.Query.(*ast.SelectStmt); ok && s.Fields != nil && len(s.Fields.Fields) == 1 && s.Fields.Fields[0].Expr != nil {
 			if s.Fields.Fields[0].AsName.O != "" {

@@ -267,6 +267,11 @@ func CheckRoutineResult(fn *catalog.Function, last ir.Statement) error {
 		return mismatch("Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
 	}
 	want := RoutineResultTypes(fn)
+	if rowOfComposite(fn, cols) {
+		// A function returning a composite type may end in a query of
+		// the type's columns (check_sql_fn_retval's row form).
+		want = fn.Result.Composite.FieldTypes()
+	}
 	if len(cols) > len(want) {
 		return mismatch("Final statement returns too many columns.")
 	}
@@ -404,7 +409,7 @@ func bindCreateRoutine(snap *catalog.Snapshot, rs *parser.RoutineStatement) (ir.
 		if err != nil {
 			return nil, err
 		}
-		if t.ID == sqltypes.Record || t.ID == sqltypes.Void || t.ID == sqltypes.Unknown {
+		if t.ID == sqltypes.Record && !t.IsNamedComposite() || t.ID == sqltypes.Void || t.ID == sqltypes.Unknown {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "parameters of type %s are not supported", t)
 		}
 		fp := catalog.FuncParam{Name: p.Name, Mode: p.Mode, Type: t, Default: p.Default}
@@ -491,7 +496,7 @@ func bindCreateRoutine(snap *catalog.Snapshot, rs *parser.RoutineStatement) (ir.
 	default:
 		return nil, bad("function result type must be specified")
 	}
-	if x.Result.ID == sqltypes.Record && len(outs) == 0 && x.RowType == "" {
+	if x.Result.ID == sqltypes.Record && len(outs) == 0 && x.RowType == "" && !x.Result.IsNamedComposite() {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "functions returning record without output parameters are not supported").
 			WithHint("Declare the result's columns with OUT parameters or RETURNS TABLE.")
 	}

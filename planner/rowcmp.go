@@ -49,7 +49,7 @@ func (b *Binder) bindRowBinary(sc *scope, n *ast.BinaryOperationExpr, op ir.BinO
 	}
 	rrow, ok := r.(*ast.RowExpr)
 	if !ok {
-		return nil, pgerr.New(pgerr.SyntaxError, "cannot compare a row constructor with a single value")
+		return b.compareRecordValues(sc, op, l, r, agg)
 	}
 	rs, err := b.rowItems(sc, rrow, agg)
 	if err != nil {

@@ -36,7 +36,7 @@ func (b *Binder) wholeRow(sc *scope, cn *ast.ColumnName) (ir.Expr, error) {
 		return nil, nil
 	}
 	if !b.wholeRowOK {
-		return nil, unsupported("whole-row reference %q is supported only as the argument of row_to_json, to_json[b] and json[b]_agg", cn.Name.O)
+		return b.wholeRowValue(sc, cn.Name.O)
 	}
 	names := make([]string, len(cols))
 	types := make([]sqltypes.Type, len(cols))

@@ -3,6 +3,7 @@ package planner
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
 )
@@ -48,6 +49,9 @@ type fromItem struct {
 	// perm, for a stored table or view, is its reference's permission
 	// entry: every column found through the item is marked read there.
 	perm *ir.RelPermission
+	// table is the stored table the item reads, whose row type its whole
+	// row has (record.go); nil for other items.
+	table *catalog.Table
 }
 
 // mergedCol is a column of JOIN USING / NATURAL: one name, its value read

@@ -18,6 +18,14 @@ func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 	}
 	tf := &ir.TableFunc{Name: name, Args: args}
 	col := func(n string, t sqltypes.Type) { tf.Cols = append(tf.Cols, ir.Column{Name: n, Type: t, Col: -1}) }
+	if e, ok := b.populateRecord(name, args); ok {
+		// json[b]_populate_record in FROM: a column per field.
+		tf.Name, tf.Args = ir.ScalarRowTableFunc, []ir.Expr{e}
+		for _, f := range e.Type().Composite.Fields {
+			col(f.Name, f.Type)
+		}
+		return tf, nil
+	}
 	user := b.snap != nil && len(b.snap.Functions(name)) > 0
 	if builtins.ReturnsSet(name) || user {
 		// A set-returning function of the registry (builtins.SetFunc) or
@@ -33,6 +41,14 @@ func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 			// A user-defined scalar function in FROM: a relation of one
 			// row.
 			tf.Name, tf.Args = ir.ScalarTableFunc, []ir.Expr{e}
+			if t := e.Type(); t.IsNamedComposite() {
+				// A composite result: a column per field.
+				tf.Name = ir.ScalarRowTableFunc
+				for _, f := range t.Composite.Fields {
+					col(f.Name, f.Type)
+				}
+				return tf, nil
+			}
 			col(name, e.Type())
 			return tf, nil
 		}

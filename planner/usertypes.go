@@ -18,6 +18,12 @@ import (
 func userType(snap *catalog.Snapshot, name string, array bool) (sqltypes.Type, error) {
 	u, ok := snap.UserType(name)
 	if !ok {
+		if snap.HasRelation(name) {
+			// PostgreSQL's relation row types (t as a type): zproxy has
+			// CREATE TYPE's composite types only.
+			return sqltypes.Type{}, pgerr.New(pgerr.FeatureNotSupported, "the row type of relation \"%s\" is not supported as a type here", name).
+				WithHint("Create a composite type with CREATE TYPE ... AS (...) instead.")
+		}
 		return sqltypes.Type{}, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
 	}
 	t := u.Type()
@@ -49,6 +55,15 @@ func (b *Binder) castOf(e ast.ExprNode) (operand ast.ExprNode, t sqltypes.Type, 
 		return nil, t, false, nil
 	}
 	t, err = userType(b.snap, name, array)
+	if err != nil && b.snap != nil {
+		// A cast to a table's row type ('(1,a)'::t).
+		if tbl, terr := b.snap.Table(name); terr == nil {
+			t, err = sqltypes.CompositeOf(b.rowTypeOf(tbl)), nil
+			if array {
+				t = sqltypes.ArrayOf(t)
+			}
+		}
+	}
 	return operand, t, true, err
 }
 
@@ -90,6 +105,11 @@ func (b *Binder) bindDomainCheckExpr(base sqltypes.Type, sql string) (ir.Expr, e
 // the change to the catalog as it is then.
 func bindTypeChange(snap *catalog.Snapshot, ts *parser.TypeStatement, loc *time.Location, style sqltypes.Style) (ir.Statement, error) {
 	x := &ir.TypeChange{TypeStatement: ts}
+	if len(ts.Attrs) > 0 {
+		types, err := compositeAttrTypes(snap, ts)
+		x.AttrTypes = types
+		return x, err
+	}
 	if !ts.Domain {
 		return x, nil
 	}

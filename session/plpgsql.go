@@ -363,6 +363,8 @@ func (x *plExec) declare(label string, d parser.PLDecl) error {
 		}
 	case d.Record:
 		v.record = true
+	case d.RowOf != "" && compositeNamed(snap, d.RowOf) != nil:
+		declareComposite(v, compositeNamed(snap, d.RowOf)) // addr%ROWTYPE of a composite type
 	case d.RowOf != "":
 		t, err := snap.Table(d.RowOf)
 		if err != nil {
@@ -397,6 +399,9 @@ func (x *plExec) declare(label string, d parser.PLDecl) error {
 			return err
 		}
 		v.typ = t
+		if t.IsNamedComposite() {
+			declareComposite(v, t.Composite)
+		}
 	default:
 		v.typ = d.Type
 	}
@@ -478,6 +483,9 @@ func (x *plExec) convert(val sqltypes.Value, from, to sqltypes.Type) (sqltypes.V
 func (x *plExec) assignRow(targets []string, row []sqltypes.Value, cols []ir.Column) error {
 	if len(targets) == 1 {
 		if v, field := x.lookup(targets[0]); v != nil && v.record && field == "" {
+			if v.typ.IsNamedComposite() {
+				return x.assignCompositeRow(v, row, cols)
+			}
 			v.cols = append([]ir.Column(nil), cols...)
 			if row == nil {
 				v.row = make([]sqltypes.Value, len(cols))
@@ -579,6 +587,7 @@ func (x *plExec) variables() ([]planner.Variable, []func() sqltypes.Value, strin
 			vars = append(vars, planner.Variable{Name: v.name, Qualifier: v.label, Type: v.typ})
 			vals = append(vals, func() sqltypes.Value { return v.val })
 			add(v.label, v.name, v.typ)
+			vars, vals = compositeFieldVars(v, vars, vals, add)
 		}
 	}
 	x.vc = plVarsCache{shape: shape, cols: cols, vars: vars, vals: vals, sig: string(sig)}
@@ -1276,6 +1285,11 @@ func (x *plExec) returnStmt(s *parser.PLReturn) error {
 				return err
 			}
 			x.ret = sqltypes.Value{K: sqltypes.KindArray, X: row}
+		} else if rec, ok, err := x.compositeReturn(s.Expr); ok {
+			if err != nil {
+				return err
+			}
+			x.ret = rec
 		} else {
 			v, t, err := x.eval(s.Expr)
 			if err != nil {

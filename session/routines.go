@@ -392,7 +392,14 @@ func (r *routineRunner) result(fn *catalog.Function, rows [][]sqltypes.Value, fr
 		return builtins.Table([][]sqltypes.Value{{sqltypes.Null}}), nil
 	}
 	want := planner.RoutineResultTypes(fn)
-	for _, row := range rows {
+	for ri, row := range rows {
+		if rec, ok, err := planner.RoutineRowAsComposite(fn, row, from); ok {
+			if err != nil {
+				return nil, err
+			}
+			rows[ri] = []sqltypes.Value{rec}
+			continue
+		}
 		for i := range row {
 			if i >= len(want) || i >= len(from) || from[i].Type == want[i] || row[i].IsNull() {
 				continue

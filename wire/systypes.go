@@ -15,6 +15,8 @@ import (
 
 func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	switch {
+	case t.ID == sqltypes.Record:
+		return decodeRecord(t, src)
 	case t.IsOIDLike():
 		if len(src) != 4 {
 			return sqltypes.Null, errBadBinary(t, "expected 4 bytes, got %d", len(src))
@@ -69,7 +71,7 @@ func appendSystem(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 	case t.ID == sqltypes.Name || t.ID == sqltypes.Char:
 		return append(buf, v.S...), nil
 	case t.ID == sqltypes.Record:
-		return buf, pgerr.New(pgerr.FeatureNotSupported, "binary format for type record is not supported")
+		return appendRecord(buf, t, v)
 	case t.ID == sqltypes.Void:
 		return buf, nil // void_send sends nothing
 	default: // int2vector, oidvector

@@ -117,6 +117,8 @@ func domainUDT(t sqltypes.Type) (schema, name string, ok bool) {
 		name = t.Domain.Name
 	case t.Enum != nil:
 		name = t.Enum.Name
+	case t.Composite.Named():
+		name = t.Composite.Name
 	default:
 		return "", "", false
 	}

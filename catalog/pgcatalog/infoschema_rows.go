@@ -336,7 +336,7 @@ func typeColumnsRow(e *Env, o *object, i int, c column) *isColumnsRow {
 		}
 	}
 
-	if t.ID.System() {
+	if t.ID.System() && !t.IsNamedComposite() {
 		r.DataType = textV(typeNameOf(t.OID()))
 	}
 	if pt, ok := typesByOID[t.OID()]; ok && pt.ns == NamespacePublic {

@@ -232,6 +232,8 @@ type object struct {
 	view  *catalog.View     // a stored view
 	seq   *catalog.Sequence // a sequence
 	rel   *Relation         // a catalog relation
+	// compType is a composite type's pg_type OID (relkind c).
+	compType uint32
 }
 
 // isIndex reports whether o is an index (primary key or secondary).
@@ -283,7 +285,7 @@ func (o *object) rowType() uint32 {
 	case o.rel != nil:
 		return 0
 	}
-	return 0
+	return o.compType
 }
 
 // objects is the relations of one snapshot, by OID and by name.
@@ -431,6 +433,17 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 			add(&object{oid: ObjectOID(q.ID, 0), name: qname, ns: qns, kind: 'S', seq: q, owner: q.Owner,
 				cols: []column{{name: "last_value", typ: sqltypes.TypeInt8, notNull: true}, {name: "log_cnt", typ: sqltypes.TypeInt8, notNull: true, ordinal: 1},
 					{name: "is_called", typ: sqltypes.TypeBool, notNull: true, ordinal: 2}}})
+		}
+		for _, u := range snap.UserTypes() {
+			// A composite type's relation (relkind c), whose attributes
+			// are the type's (psql's \d and pgx's LoadType read them).
+			if c := u.Composite; c != nil {
+				cols := make([]column, len(c.Fields))
+				for i, f := range c.Fields {
+					cols[i] = column{name: f.Name, typ: f.Type, ordinal: i}
+				}
+				add(&object{oid: c.RelID, name: u.Name, ns: NamespacePublic, kind: 'c', owner: u.Owner, cols: cols, comment: u.Comment, compType: u.OID})
+			}
 		}
 	}
 	for _, r := range relationList() {

@@ -84,6 +84,9 @@ func init() {
 				}
 				if t != nil {
 					r.Attlen, r.Attbyval, r.Attalign, r.Attstorage = intV(int64(t.len)), boolV(t.byval), charV(t.align), charV(t.storage)
+				} else if c.typ.HasComposite() || c.typ.ID == sqltypes.Record {
+					// A composite (or record) value: varlena, stored extended.
+					r.Attlen, r.Attbyval, r.Attalign, r.Attstorage = intV(-1), boolV(false), charV('d'), charV('x')
 				}
 				out = append(out, r)
 			}

@@ -85,8 +85,8 @@ func (e *Env) userTypes() []*pgType {
 	var out []*pgType
 	for _, o := range e.objects().list {
 		rt := o.rowType()
-		if rt == 0 {
-			continue
+		if rt == 0 || o.kind == 'c' {
+			continue // a composite type's rows are its UserType's, below
 		}
 		var id uint64
 		if o.table != nil {
@@ -109,6 +109,14 @@ func (e *Env) userTypes() []*pgType {
 			out = append(out, enumPgType(u.OID, u.Name, u.ArrayOID, u.Owner), arrayPgType(u.ArrayOID, u.Name, u.OID, 'i', u.Owner))
 		case u.Domain != nil:
 			out = append(out, domainPgTypes(u)...)
+		case u.Composite != nil:
+			// A composite type's row, as a table's row type has it
+			// (typrelid its relation slot), and its array type's.
+			out = append(out,
+				&pgType{oid: u.OID, name: u.Name, len: -1, typtype: 'c', category: 'C', delim: ',', array: u.ArrayOID, ns: NamespacePublic, relid: u.Composite.RelID,
+					in: proc{2290, "record_in"}, out: proc{2291, "record_out"}, recv: proc{2402, "record_recv"}, send: proc{2403, "record_send"},
+					align: 'd', storage: 'x', display: sqltypes.QuoteIdent(u.Name), owner: u.Owner},
+				arrayPgType(u.ArrayOID, u.Name, u.OID, 'd', u.Owner))
 		}
 	}
 	return out

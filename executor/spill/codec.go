@@ -95,6 +95,24 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 		for _, l := range a.Lower {
 			buf = binary.AppendVarint(buf, int64(l))
 		}
+		// What prints it: an int2vector's or oidvector's spaces, a
+		// record's parentheses and its fields' types (without the
+		// definitions of user-defined types: a field's text and the
+		// float4 precision need only the ID).
+		var flags uint64
+		if a.Vector {
+			flags |= 1
+		}
+		if a.Record {
+			flags |= 2
+		}
+		buf = binary.AppendUvarint(buf, flags)
+		if a.Record {
+			buf = binary.AppendUvarint(buf, uint64(len(a.FieldTypes)))
+			for _, t := range a.FieldTypes {
+				buf = appendType(buf, t)
+			}
+		}
 		buf = AppendRow(buf, a.Elems)
 	}
 	return buf
@@ -323,6 +341,19 @@ func (d *decoder) value() sqltypes.Value {
 			a.Lower = make([]int32, n)
 			for i := range a.Lower {
 				a.Lower[i] = int32(d.varint())
+			}
+		}
+		flags := d.uvarint()
+		a.Vector, a.Record = flags&1 != 0, flags&2 != 0
+		if a.Record {
+			n := d.uvarint()
+			if n > uint64(len(d.b)) {
+				d.err = errCorrupt
+				return sqltypes.Null
+			}
+			a.FieldTypes = make([]sqltypes.Type, n)
+			for i := range a.FieldTypes {
+				a.FieldTypes[i] = d.typ()
 			}
 		}
 		a.Elems = d.row()

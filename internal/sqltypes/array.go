@@ -21,6 +21,8 @@ type ArrayValue struct {
 	// Record marks a row value (oidtypes.go): its elements are the
 	// fields, printed as (a,b).
 	Record bool
+	// FieldTypes are a record's fields' types when known (composite.go).
+	FieldTypes []Type
 }
 
 // MaxArrayDims is PostgreSQL's MAXDIM.

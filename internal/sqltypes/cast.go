@@ -98,6 +98,9 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 	if v.K == KindNull {
 		return Null, nil
 	}
+	if t.ID == Record && v.K == KindArray && v.Array().Record {
+		return castRecord(v, t, explicit)
+	}
 	if t.DatetimePrecision() >= 0 {
 		r, err := castValue(v, t.withoutPrecision(), explicit)
 		if err != nil {

@@ -110,6 +110,9 @@ type typeJSON struct {
 	UDT   uint32 `json:",omitempty"`
 	// Dom is the OID of the domain the type is (or is an array of).
 	Dom uint32 `json:",omitempty"`
+	// Comp is the OID of the named composite type the type is (or is
+	// an array of).
+	Comp uint32 `json:",omitempty"`
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -120,6 +123,9 @@ func (t Type) MarshalJSON() ([]byte, error) {
 	}
 	if t.Domain != nil {
 		j.Dom = t.Domain.OID
+	}
+	if t.Composite.Named() {
+		j.Comp = t.Composite.OID
 	}
 	return json.Marshal(j)
 }
@@ -138,6 +144,9 @@ func (t *Type) UnmarshalJSON(b []byte) error {
 	if j.Dom != 0 {
 		t.Domain = &DomainType{OID: j.Dom}
 	}
+	if j.Comp != 0 {
+		t.Composite = &CompositeType{OID: j.Comp}
+	}
 	return nil
 }
 
@@ -149,6 +158,9 @@ func (t Type) UDT() uint32 {
 	}
 	if t.Enum != nil {
 		return t.Enum.OID
+	}
+	if t.Composite.Named() {
+		return t.Composite.OID
 	}
 	return 0
 }
@@ -165,6 +177,13 @@ func (t Type) Same(o Type) bool {
 	if t.Enum != nil && o.Enum != nil {
 		same := t.Enum.OID == o.Enum.OID
 		t.Enum, o.Enum = nil, nil
+		return same && t.Same(o)
+	}
+	if t.Composite != nil && o.Composite != nil {
+		// Named composites are one type by OID; anonymous records are
+		// all record.
+		same := t.Composite.OID == o.Composite.OID
+		t.Composite, o.Composite = nil, nil
 		return same && t == o
 	}
 	return t == o

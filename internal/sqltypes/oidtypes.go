@@ -261,6 +261,13 @@ func RecordField(t Type, name string) (int, Type, bool) {
 	if t.ID != Record {
 		return 0, Type{}, false
 	}
+	if t.Composite != nil {
+		i, ok := t.Composite.Field(name)
+		if !ok {
+			return 0, Type{}, false
+		}
+		return i, t.Composite.Fields[i].Type, true
+	}
 	switch t.Width {
 	case RecordExpandArray:
 		switch name {
@@ -295,7 +302,7 @@ func appendRecordStyled(buf []byte, a *ArrayValue, st Style) []byte {
 		if f.IsNull() {
 			continue
 		}
-		s := string(AppendValueStyled(nil, f, st))
+		s := string(AppendTextStyled(nil, a.RecordFieldType(i), f, st))
 		if s == "" || strings.ContainsAny(s, "(),\\\" \t\n") {
 			s = `"` + strings.NewReplacer(`"`, `""`, `\`, `\\`).Replace(s) + `"`
 		}

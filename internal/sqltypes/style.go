@@ -65,6 +65,9 @@ type Style struct {
 	// XMLDocument is xmloption document: text cast to xml must be a
 	// document (else content).
 	XMLDocument bool
+	// storedRecords reads composite values as the store keeps them
+	// (ParseStoredRecord): fields added since they were written are NULL.
+	storedRecords bool
 }
 
 // dateDefault reports whether dates, timestamps and timestamptz print as
@@ -231,7 +234,10 @@ func ParseTextStyled(t Type, s string, st Style) (Value, error) {
 	if t.ID == XML {
 		return ParseXML(s, st.XMLDocument)
 	}
-	if st.Order == DateOrderMDY && (st.Location == nil || st.Location == time.UTC) && st.Interval != IntervalStyleSQLStandard {
+	if t.ID == Record && t.Domain == nil {
+		return parseRecord(t, s, st, st.storedRecords)
+	}
+	if st.Order == DateOrderMDY && (st.Location == nil || st.Location == time.UTC) && st.Interval != IntervalStyleSQLStandard && !st.storedRecords {
 		return ParseText(t, s)
 	}
 	if t.DatetimePrecision() >= 0 {
@@ -451,6 +457,11 @@ func JSONInputStyled(t Type, v Value, st Style) Value {
 		}
 	case KindArray:
 		a := v.Array()
+		if a.Record && t.ID == Record && t.Composite != nil && len(t.Composite.Fields) == len(a.Elems) {
+			// composite_to_json: an object of the fields by name.
+			c := t.Composite
+			return RowToJSONStyled(compositeNames(c), c.FieldTypes(), a.Elems, st)
+		}
 		if a.Record || a.Vector {
 			break
 		}

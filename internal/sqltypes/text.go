@@ -26,6 +26,8 @@ func ParseText(t Type, s string) (Value, error) {
 		return applyDatetimePrecision(v, t)
 	}
 	switch t.ID {
+	case Record:
+		return parseRecordStyled(t, s, Style{})
 	case Enum:
 		return parseEnum(t, s)
 	case Int2, Int4, Int8:

@@ -136,6 +136,10 @@ type Type struct {
 	// Domain is the domain t is, or is an array of (domain.go); the
 	// other fields are then the domain's innermost base type's.
 	Domain *DomainType
+	// Composite is the row type of a record (ID Record), or of an array
+	// of records' elements (composite.go); nil for an anonymous record
+	// whose fields are unknown, and for every other type.
+	Composite *CompositeType
 }
 
 // Common types, for brevity at call sites.
@@ -292,7 +296,7 @@ func ArrayOf(elem Type) Type {
 	if elem.ID == Array {
 		return elem.StripDomain() // a domain over an array: its base
 	}
-	return Type{ID: Array, Elem: elem.ID, Width: elem.Width, Scale: elem.Scale, Enum: elem.Enum, Domain: elem.Domain}
+	return Type{ID: Array, Elem: elem.ID, Width: elem.Width, Scale: elem.Scale, Enum: elem.Enum, Domain: elem.Domain, Composite: elem.Composite}
 }
 
 // ElemType returns the element type of an array type (Unknown otherwise).
@@ -303,7 +307,7 @@ func (t Type) ElemType() Type {
 	if t.IsDomain() {
 		t.Domain = nil // a domain over an array: its base's elements
 	}
-	return Type{ID: t.Elem, Width: t.Width, Scale: t.Scale, Enum: t.Enum, Domain: t.Domain}
+	return Type{ID: t.Elem, Width: t.Width, Scale: t.Scale, Enum: t.Enum, Domain: t.Domain, Composite: t.Composite}
 }
 
 // ArrayDelim is pg_type's typdelim: the separator of t's elements in an
@@ -354,6 +358,12 @@ func (t Type) OID() uint32 {
 		}
 		return t.Enum.OID
 	}
+	if t.Composite.Named() {
+		if t.ID == Array {
+			return t.Composite.ArrayOID
+		}
+		return t.Composite.OID
+	}
 	if t.ID == Array {
 		return infos[t.Elem].arrayOID
 	}
@@ -367,6 +377,9 @@ func (t Type) ArrayOID() uint32 {
 	}
 	if t.Enum != nil {
 		return t.Enum.ArrayOID
+	}
+	if t.Composite.Named() {
+		return t.Composite.ArrayOID
 	}
 	return infos[t.ID].arrayOID
 }
@@ -407,6 +420,10 @@ func (t Type) String() string {
 		if t.Enum != nil {
 			return t.Enum.TypeName()
 		}
+	case Record:
+		if t.Composite.Named() {
+			return t.Composite.TypeName()
+		}
 	case Bit, VarBit:
 		return bitTypeName(t)
 	case Geometry, Geography:
@@ -427,6 +444,10 @@ func (t Type) InfoSchemaName() string {
 		return "ARRAY"
 	case BPChar:
 		return "character"
+	case Record:
+		if t.Composite.Named() {
+			return "USER-DEFINED"
+		}
 	case Citext, Hstore, Enum, Geometry, Geography:
 		// Extension types are user-defined to information_schema.
 		return "USER-DEFINED"
