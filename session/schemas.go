@@ -24,7 +24,7 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 	}
 	role := x.Role
 	if x.Current {
-		role = s.params.User
+		role = s.ownerRole(x.Role)
 	}
 	if x.Action == "drop" && x.Cascade {
 		if err := st.dropSchemaObjects(ctx, cat, x.Names); err != nil {
@@ -46,7 +46,7 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 				}
 				return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 			}
-			if !super && !snap.IsMemberOf(s.params.User, sc.Owner) {
+			if !super && !snap.IsMemberOf(s.currentUser(), sc.Owner) {
 				return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", name)
 			}
 			return sc, nil
@@ -73,7 +73,7 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 			}
 			owner := role
 			if owner == "" {
-				owner = s.params.User
+				owner = s.currentUser()
 			}
 			return catalog.Change{PutSchemas: []*catalog.Schema{{ID: catalog.ObjectID(version, 0), Name: name, Owner: owner}}}, nil
 		case "rename", "owner":
@@ -164,10 +164,10 @@ func (s *Session) withPath(snap *catalog.Snapshot) *catalog.Snapshot {
 	}
 	path := s.varValue("search_path")
 	ps := &s.pathCache
-	if ps.in == snap && ps.path == path && ps.who == s.params.User {
+	if ps.in == snap && ps.path == path && ps.who == s.currentUser() {
 		return ps.out
 	}
-	ps.in, ps.path, ps.who, ps.out = snap, path, s.params.User, snap.WithPath(searchPathSchemas(snap, path, s.params.User))
+	ps.in, ps.path, ps.who, ps.out = snap, path, s.currentUser(), snap.WithPath(searchPathSchemas(snap, path, s.currentUser()))
 	return ps.out
 }
 
@@ -231,7 +231,7 @@ func (st *statement) dropSchemaObjects(ctx context.Context, cat *catalog.Catalog
 		if !ok {
 			continue // the catalog update reports it
 		}
-		if !s.isSuperuser(snap) && !snap.IsMemberOf(s.params.User, sc.Owner) {
+		if !s.isSuperuser(snap) && !snap.IsMemberOf(s.currentUser(), sc.Owner) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", name)
 		}
 		tables, views, seqs := snap.SchemaObjects(name)

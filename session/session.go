@@ -69,6 +69,9 @@ type Session struct {
 	temp tempState
 	// pathCache is the last snapshot laid under search_path (schemas.go).
 	pathCache pathState
+	// reportedAuth is the session_authorization the client last heard of
+	// (setrole.go).
+	reportedAuth string
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -332,7 +335,7 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 	}
 	return builtins.Context{Now: start, Location: s.location(), Style: s.Style(), Sequences: &sessionSequences{s: s, ctx: ctx}, Random: &s.random,
 		Done: ctx.Done(), Err: ctx.Err,
-		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID), ClientAddr: s.params.ClientAddr, ServerAddr: s.params.ServerAddr},
+		Session:  builtins.SessionInfo{User: s.currentUser(), SessionUser: s.sessionUser(), Database: s.params.Database, PID: int(s.params.PID), ClientAddr: s.params.ClientAddr, ServerAddr: s.params.ServerAddr},
 		Settings: s.Setting, ExactSettings: s.exactSetting}
 }
 
@@ -783,7 +786,7 @@ func (st *statement) runWrite(ctx context.Context, x ir.Statement, env *runEnv) 
 func (st *statement) runCreateView(ctx context.Context, x *ir.CreateView, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	x.Owner = s.params.User
+	x.Owner = s.currentUser()
 	cat, err := s.catalogForNew(ctx, x.Temp)
 	if err != nil {
 		return nil, err
@@ -819,7 +822,7 @@ func (st *statement) runDropView(ctx context.Context, x *ir.DropView, env *runEn
 func (st *statement) runCreateTable(ctx context.Context, x *ir.CreateTable, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	x.Table.Owner = s.params.User
+	x.Table.Owner = s.currentUser()
 	if st.parsed.TempGlobal {
 		s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: "GLOBAL is deprecated in temporary table creation"})
 	}
@@ -846,7 +849,7 @@ func (st *statement) runCreateTableAs(ctx context.Context, x *ir.CreateTableAs, 
 	s := st.sess
 	e := s.engine
 	t := x.Create.Table
-	t.Owner = s.params.User
+	t.Owner = s.currentUser()
 	if st.parsed.TempGlobal {
 		s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: "GLOBAL is deprecated in temporary table creation"})
 	}
@@ -984,7 +987,7 @@ func (st *statement) runAlterTable(ctx context.Context, x *ir.AlterTable, env *r
 func (st *statement) runCreateSequence(ctx context.Context, x *ir.CreateSequence, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	x.Seq.Owner = s.params.User
+	x.Seq.Owner = s.currentUser()
 	cat, err := s.permCatalog(ctx)
 	if err != nil {
 		return nil, err

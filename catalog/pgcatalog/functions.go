@@ -440,7 +440,13 @@ func init() {
 			if err != nil || e.Sess == nil {
 				return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "set_config needs a session")
 			}
-			v, err := e.Sess.SetSetting(strings.ToLower(a[0].S), a[1].S, a[2].Bool())
+			name := strings.ToLower(a[0].S)
+			if ctx.Session.Definer && (name == "role" || name == "session_authorization") {
+				// As PostgreSQL: a SECURITY DEFINER routine may not change
+				// who the session is under its owner's identity.
+				return sqltypes.Null, pgerr.New(pgerr.InsufficientPrivilege, "cannot set parameter \"%s\" within security-definer function", name)
+			}
+			v, err := e.Sess.SetSetting(name, a[1].S, a[2].Bool())
 			if err != nil {
 				return sqltypes.Null, err
 			}
@@ -489,9 +495,20 @@ func init() {
 		}
 		return nameV(BootstrapRole), nil
 	})
-	for _, n := range []string{"current_user", "session_user", "user", "current_role"} {
+	for _, n := range []string{"current_user", "user", "current_role"} {
 		Register(n, user)
 	}
+	// session_user is SET SESSION AUTHORIZATION's user, which neither SET
+	// ROLE nor a SECURITY DEFINER routine changes.
+	Register("session_user", fn("", nil, sqltypes.TypeName, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+		switch {
+		case ctx != nil && ctx.Session.SessionUser != "":
+			return nameV(ctx.Session.SessionUser), nil
+		case ctx != nil && ctx.Session.User != "":
+			return nameV(ctx.Session.User), nil
+		}
+		return nameV(BootstrapRole), nil
+	}))
 	// The schemas of the search path that exist (the session's snapshot
 	// carries them once the catalog has a user schema; public alone
 	// before).
