@@ -25,6 +25,9 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Trigger = ts // no AST: see TriggerStatement
 		return nil, err
 	}
+	if err := r.databaseStmt(); err != nil {
+		return nil, err
+	}
 	r.matviewAsTable()
 	if rs, err := r.refreshStmt(); err != nil || rs != nil {
 		r.st.Refresh = rs // no AST: see RefreshStatement
