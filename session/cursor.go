@@ -60,6 +60,9 @@ type cursor struct {
 	portalPos int64
 	atStart   bool
 	atEnd     bool
+
+	// key is what WHERE CURRENT OF needs (currentof.go).
+	key keyedCursor
 }
 
 var _ wire.Cursor = (*cursor)(nil)
@@ -87,19 +90,25 @@ func (st *statement) declare(ctx context.Context, params []sqltypes.Value, start
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := bound.(*ir.Query); !ok {
+	q, ok := bound.(*ir.Query)
+	if !ok {
 		return nil, pgerr.New(pgerr.InvalidCursorDefinition, "DECLARE CURSOR must be a SELECT")
 	}
+	// A simple scan of one table runs with its rows' keys, for WHERE
+	// CURRENT OF (currentof.go).
+	keyed, table, keyCols := keyedQuery(q)
 	qctx, cancel := context.WithCancelCause(s.ext.ctx)
 	stop := linkCancel(ctx, cancel)
-	res, _, err := inner.execute(qctx, params, start)
+	res, err := inner.run(qctx, keyed, params, start)
 	stop()
 	if err != nil {
 		cancel(nil)
 		return nil, err
 	}
-	c := &cursor{sess: s, name: u.Name, cols: res.Columns(), res: res, cancel: cancel,
-		binary: u.Cursor.Binary, hold: u.Cursor.Hold, scroll: u.Cursor.Scroll, limit: s.workMem(), atStart: true}
+	cols := res.Columns()
+	c := &cursor{sess: s, name: u.Name, cols: cols[:len(cols)-keyCols], res: res, cancel: cancel,
+		binary: u.Cursor.Binary, hold: u.Cursor.Hold, scroll: u.Cursor.Scroll, limit: s.workMem(), atStart: true,
+		key: keyedCursor{table: table, keyCols: keyCols, locking: q.Locking != ""}}
 	if err := c.charge(cursorCost + int64(len(st.parsed.Text))); err != nil {
 		c.Close()
 		return nil, err
@@ -257,6 +266,11 @@ func (c *cursor) rowAt(ctx context.Context, p int64) ([]sqltypes.Value, bool, er
 
 // step moves the query one row forward or back (ExecutorRun for one row).
 func (c *cursor) step(ctx context.Context, forward bool) ([]sqltypes.Value, bool, error) {
+	return c.stepKeyed(ctx, forward)
+}
+
+// stepRow is step over the query's rows as they come (with their keys).
+func (c *cursor) stepRow(ctx context.Context, forward bool) ([]sqltypes.Value, bool, error) {
 	if forward {
 		row, ok, err := c.rowAt(ctx, c.ep+1)
 		if err != nil {
@@ -345,6 +359,7 @@ func (c *cursor) rewind() error {
 		return errForwardOnly()
 	}
 	c.ep, c.portalPos, c.atStart, c.atEnd = 0, 0, true, false
+	c.key.cur = nil
 	return nil
 }
 

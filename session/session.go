@@ -420,6 +420,14 @@ func (st *statement) execute(ctx context.Context, params []sqltypes.Value, start
 func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqltypes.Value, start time.Time) (wire.Result, error) {
 	s := st.sess
 	e := s.engine
+	if st.parsed != nil && st.parsed.CurrentOf != "" {
+		// UPDATE/DELETE ... WHERE CURRENT OF: the cursor's row now.
+		b, err := s.currentOf(bound, st.parsed.CurrentOf)
+		if err != nil {
+			return nil, err
+		}
+		bound = b
+	}
 	kind := bound.Kind()
 	st.explainLog = false // until autoExplainStart says otherwise
 	if q, ok := bound.(*ir.Query); ok && q.Locking != "" && s.readOnly() {
@@ -500,6 +508,9 @@ func (st *statement) write(ctx context.Context, b ir.Statement, params []sqltype
 	// Re-bind under the gate: an index that started building before the
 	// gate was taken must be maintained by this statement.
 	bound, _, _, err := st.bind(ctx)
+	if err == nil && st.parsed.CurrentOf != "" {
+		bound, err = st.sess.currentOf(bound, st.parsed.CurrentOf) // as run did
+	}
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, err
 	}
