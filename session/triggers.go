@@ -38,6 +38,11 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 	}
 	inner := *fc
 	inner.RoutineDepth++
+	if fn.Definer {
+		// A SECURITY DEFINER trigger function runs as its owner, as any
+		// SECURITY DEFINER routine (CallRoutine).
+		inner.Session.User, inner.Session.Definer = fn.Owner, true
+	}
 	x := &plExec{r: r, fn: fn, body: fn.Body, opts: r.opts, ret: sqltypes.Null}
 	x.opts.Fn = inner
 	level := "STATEMENT"
