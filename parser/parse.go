@@ -470,6 +470,9 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	if err := r.currentOf(head); err != nil {
 		return st, err
 	}
+	if err := r.searchCycle(head); err != nil {
+		return st, err
+	}
 	if err := r.rewrite(head); err != nil {
 		return st, err
 	}

@@ -3,6 +3,8 @@ package parser
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
 // WITH clauses TiDB's grammar lacks: one before INSERT, UPDATE or DELETE
@@ -135,4 +137,39 @@ func itoa(i int) string {
 		return string(rune('0' + i))
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// searchCycle refuses a WITH query's SEARCH {DEPTH | BREADTH} FIRST BY ...
+// SET col and CYCLE col, ... SET col [TO v DEFAULT v] USING col clauses
+// (PostgreSQL 14's) with 0A000 rather than a syntax error: the columns
+// they add are record and record[] values (ROW(...) and arrays of them),
+// which zproxy does not have. They follow a WITH query's closing
+// parenthesis, wherever the WITH is.
+func (r *rewriter) searchCycle(head int) error {
+	for k := head + 1; k < len(r.toks); k++ {
+		if !r.toks[k-1].is(")") {
+			continue
+		}
+		clause := ""
+		switch {
+		case r.peek(k, "search") && (r.peek(k+1, "depth") || r.peek(k+1, "breadth")) && r.peek(k+2, "first") && r.peek(k+3, "by"):
+			clause = "SEARCH"
+		case r.peek(k, "cycle") && k+1 < len(r.toks) && (r.toks[k+1].kind == tkIdent || r.toks[k+1].kind == tkQIdent):
+			// CYCLE a, b SET is_cycle ...: a column list, then SET.
+			n := k + 2
+			for r.peek(n, ",") && n+1 < len(r.toks) {
+				n += 2
+			}
+			if r.peek(n, "set") {
+				clause = "CYCLE"
+			}
+		}
+		if clause != "" {
+			return pgerr.New(pgerr.FeatureNotSupported, "the %s clause of a WITH query is not supported", clause).
+				WithDetail("Its column holds record values, which zproxy does not have.").
+				WithHint("Compute the order or the cycle check in the recursive query itself (a depth counter, an array of the visited keys with = ANY).").
+				WithPosition(r.pos(k))
+		}
+	}
+	return nil
 }
