@@ -827,7 +827,7 @@ func registerPrivileges() {
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		name := e.user()
+		name := e.userIn(ctx)
 		if !user.IsNull() {
 			if user.K == sqltypes.KindInt {
 				// A role OID that names no role holds only PUBLIC's
@@ -924,7 +924,7 @@ func registerPrivileges() {
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			role, ok, err := privilegeRole(e, user)
+			role, ok, err := privilegeRole(ctx, e, user)
 			if err != nil || !ok {
 				return sqltypes.Null, err
 			}
@@ -1119,10 +1119,10 @@ func parsePrivileges(privs string, valid []string) ([]string, error) {
 // privilegeRole is the role a has_*_privilege call asks about: the
 // session's, or the one named (an unknown name is an error) or given by
 // OID (an unknown OID makes the answer NULL).
-func privilegeRole(e *Env, user sqltypes.Value) (string, bool, error) {
+func privilegeRole(ctx *Context, e *Env, user sqltypes.Value) (string, bool, error) {
 	switch {
 	case user.IsNull():
-		return e.user(), true, nil
+		return e.userIn(ctx), true, nil
 	case user.K == sqltypes.KindInt:
 		n, ok := e.roleName(uint32(user.I))
 		return n, ok, nil
