@@ -1,9 +1,9 @@
 package parser
 
 import (
+	"reflect"
+	"strings"
 	"testing"
-
-	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
 // TestCurrentOf: WHERE CURRENT OF in UPDATE's and DELETE's own WHERE is
@@ -33,23 +33,43 @@ func TestCurrentOf(t *testing.T) {
 	}
 }
 
-// TestSearchCycleRefused: SEARCH and CYCLE after a WITH query are 0A000
-// (record values), while the words elsewhere keep their meaning.
-func TestSearchCycleRefused(t *testing.T) {
+// TestSearchCycleClauses: SEARCH and CYCLE after a WITH query are taken
+// out of the text into Statement.SearchCycles, wherever the WITH is, while
+// the words elsewhere keep their meaning.
+func TestSearchCycleClauses(t *testing.T) {
 	for _, c := range []struct {
-		sql     string
-		refused bool
+		sql  string
+		want []SearchCycle
+		err  string
 	}{
-		{"WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM t WHERE n < 3) SEARCH DEPTH FIRST BY n SET ord SELECT * FROM t", true},
-		{"WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM t) SEARCH BREADTH FIRST BY n SET ord SELECT * FROM t", true},
-		{"WITH RECURSIVE g(a, b) AS (SELECT 1, 2 UNION ALL SELECT b, a FROM g) CYCLE a, b SET is_cycle USING path SELECT * FROM g", true},
-		{"SELECT * FROM (WITH RECURSIVE g(a) AS (SELECT 1 UNION ALL SELECT a FROM g) CYCLE a SET c TO 'Y' DEFAULT 'N' USING p SELECT a FROM g) s", true},
-		{"SELECT (a) cycle, search FROM (SELECT 1 AS a, 2 AS search) s", false},
-		{"SELECT cycle FROM (SELECT 1 AS cycle) s", false},
+		{sql: "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM t WHERE n < 3) SEARCH DEPTH FIRST BY n SET ord SELECT * FROM t",
+			want: []SearchCycle{{CTE: "t", Search: true, SearchBy: []string{"n"}, SearchSet: "ord"}}},
+		{sql: "WITH RECURSIVE t AS NOT MATERIALIZED (SELECT 1 AS n UNION ALL SELECT n+1 FROM t) SEARCH BREADTH FIRST BY n, m SET ord CYCLE n SET c TO 'Y' DEFAULT 'N' USING p SELECT * FROM t",
+			want: []SearchCycle{{CTE: "t", Search: true, Breadth: true, SearchBy: []string{"n", "m"}, SearchSet: "ord", Cycle: true, CycleCols: []string{"n"}, CycleSet: "c",
+				Mark: &SearchCycleValue{Text: "Y", String: true}, Default: &SearchCycleValue{Text: "N", String: true}, CyclePath: "p"}}},
+		{sql: "SELECT * FROM (WITH RECURSIVE g(a, b) AS (SELECT 1, 2 UNION ALL SELECT b, a FROM g) CYCLE a, b SET is_cycle USING path SELECT a FROM g) s",
+			want: []SearchCycle{{CTE: "g", Cycle: true, CycleCols: []string{"a", "b"}, CycleSet: "is_cycle", CyclePath: "path"}}},
+		{sql: "SELECT (a) cycle, search FROM (SELECT 1 AS a, 2 AS search) s"},
+		{sql: "WITH RECURSIVE t(n) AS (SELECT 1) CYCLE n SET c TO now() DEFAULT 'N' USING p SELECT 1", err: "cycle mark value"},
+		{sql: "WITH RECURSIVE t(n) AS (SELECT 1) SEARCH DEPTH FIRST BY n SELECT 1", err: "syntax error"},
 	} {
-		_, err := Parse(c.sql)
-		if got := pgerr.CodeOf(err) == pgerr.FeatureNotSupported; got != c.refused {
-			t.Errorf("%s: %v, want refused %v", c.sql, err, c.refused)
+		stmts, err := Parse(c.sql)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: %v, want %q", c.sql, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.sql, err)
+			continue
+		}
+		got := stmts[0].SearchCycles
+		for i := range got {
+			got[i].Pos, got[i].CyclePos = 0, 0
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", c.sql, got, c.want)
 		}
 	}
 }

@@ -33,6 +33,9 @@ type Statement struct {
 	// SetToDefault marks SET name TO DEFAULT, a reset PostgreSQL tags SET
 	// (RESET name is tagged RESET).
 	SetToDefault bool
+	// SearchCycles are the SEARCH and CYCLE clauses of the statement's
+	// WITH queries, taken out of its text (with.go).
+	SearchCycles []SearchCycle
 	// CurrentOf is the cursor of UPDATE or DELETE ... WHERE CURRENT OF
 	// cursor, whose WHERE reads TRUE in the AST: the session narrows the
 	// statement to the cursor's current row when it runs (currentof.go).
