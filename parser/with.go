@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
@@ -190,11 +192,11 @@ func (r *rewriter) searchCycle(head int) error {
 		if !isSearch && !isCycle {
 			continue
 		}
-		name, ok := r.cteNameBefore(k - 1)
+		at, ok := r.cteNameBefore(k - 1)
 		if !ok {
 			return r.syntaxErrorAt(k)
 		}
-		sc := SearchCycle{CTE: name, Pos: r.pos(k)}
+		sc := SearchCycle{CTE: r.toks[at].val, Pos: r.pos(k)}
 		from := k
 		var err error
 		if isSearch {
@@ -243,15 +245,25 @@ func (r *rewriter) searchCycle(head int) error {
 			k += 2
 		}
 		r.st.SearchCycles = append(r.st.SearchCycles, sc)
+		// The query's name carries the clause's number to the binder
+		// (cteMaterialized encodes it when it respells the name itself).
+		if r.cteSearchCycle == nil {
+			r.cteSearchCycle = map[int]int{}
+		}
+		r.cteSearchCycle[at] = len(r.st.SearchCycles)
+		if !r.ed[at].hasRep {
+			r.replace(at, "`"+strings.ReplaceAll(encodeAlias(r.toks[at].val, AliasFlags{SearchCycle: len(r.st.SearchCycles)}, nil), "`", "``")+"`")
+		}
 		r.drop(from, k)
 		k--
 	}
 	return nil
 }
 
-// cteNameBefore finds the name of the WITH query whose body closes at
-// the parenthesis close: name [(columns)] AS [[NOT] MATERIALIZED] (body).
-func (r *rewriter) cteNameBefore(close int) (string, bool) {
+// cteNameBefore finds the name token of the WITH query whose body closes
+// at the parenthesis close: name [(columns)] AS [[NOT] MATERIALIZED]
+// (body).
+func (r *rewriter) cteNameBefore(close int) (int, bool) {
 	open := -1
 	depth := 0
 	for j := close; j >= 0; j-- {
@@ -274,7 +286,7 @@ func (r *rewriter) cteNameBefore(close int) (string, bool) {
 		j--
 	}
 	if j < 1 || !r.peek(j, "as") {
-		return "", false
+		return 0, false
 	}
 	j--
 	if r.peek(j, ")") {
@@ -289,10 +301,10 @@ func (r *rewriter) cteNameBefore(close int) (string, bool) {
 		}
 		j--
 	}
-	if j < 0 || r.toks[j].kind != tkIdent && r.toks[j].kind != tkQIdent {
-		return "", false
+	if j < 0 || r.toks[j].kind != tkIdent && r.toks[j].kind != tkQIdent || strings.Contains(r.toks[j].val, aliasSep) {
+		return 0, false
 	}
-	return r.toks[j].val, true
+	return j, true
 }
 
 // identList reads name [, name ...] at k and returns where it ends.

@@ -109,13 +109,20 @@ func (b *Binder) fillingInsert(t *catalog.Table, plan ir.Rel) (*ir.Insert, error
 // regclass, ...), which PostgreSQL stores and zproxy does not.
 func storableColumn(name string, t sqltypes.Type) error {
 	switch {
-	case t.ID == sqltypes.Record || t.ID == sqltypes.Void:
+	case isPseudoType(t):
 		return pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, t)
 	case !parser.StorableType(t.ID) || !parser.StorableType(t.Elem) || t.ID == sqltypes.Array && t.Elem == sqltypes.Unknown:
 		return pgerr.New(pgerr.FeatureNotSupported, "column \"%s\" has type %s, which is not supported as a column type", name, t).
 			WithHint("Cast the column in the query to a type zproxy stores, such as text or bigint.")
 	}
 	return nil
+}
+
+// isPseudoType reports whether t is one of PostgreSQL's pseudo-types a
+// column of a table or view cannot have: record, record[] (SEARCH's and
+// CYCLE's columns) and void.
+func isPseudoType(t sqltypes.Type) bool {
+	return t.ID == sqltypes.Record || t.ID == sqltypes.Void || t.ID == sqltypes.Array && t.Elem == sqltypes.Record
 }
 
 // tagOf is the command's name in messages.

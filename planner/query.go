@@ -74,7 +74,7 @@ func (b *Binder) withCTEs(w *ast.WithClause, e env) (env, error) {
 		var err error
 		if w.IsRecursive && refersTo(c.Query.Query, name) {
 			plan, err = b.bindRecursiveCTE(cte, c, inner)
-		} else if sc := b.searchCycleOf(name); sc != nil {
+		} else if sc := b.searchCycleOf(c); sc != nil {
 			return e, searchCycleError(sc, "WITH query is not recursive")
 		} else {
 			plan, err = b.bindQuery(c.Query.Query, inner)
@@ -167,7 +167,7 @@ func (b *Binder) bindRecursiveCTE(cte *ir.CTE, c *ast.CommonTableExpression, e e
 	cte.Cols, cte.Recursive = cols, true
 	// SEARCH and CYCLE add columns the work table carries too
 	// (searchcycle.go).
-	sc := b.searchCycleOf(cte.Name)
+	sc := b.searchCycleOf(c)
 	var extra []ir.Column
 	var mark, def *ir.Const
 	if sc != nil {

@@ -3,6 +3,8 @@ package planner
 import (
 	"strconv"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -16,17 +18,14 @@ import (
 // CYCLE also stops extending a row already marked as a cycle. The columns
 // come after the query's own, SEARCH's first (ir/searchcycle.go).
 
-// searchCycleOf returns the clauses written for WITH query name.
-func (b *Binder) searchCycleOf(name string) *parser.SearchCycle {
-	if b.stmt == nil {
+// searchCycleOf returns the clauses written for WITH query c (its encoded
+// name numbers them: parser.AliasFlags.SearchCycle).
+func (b *Binder) searchCycleOf(c *ast.CommonTableExpression) *parser.SearchCycle {
+	_, flags, _ := parser.SplitAlias(c.Name.O)
+	if b.stmt == nil || flags.SearchCycle < 1 || flags.SearchCycle > len(b.stmt.SearchCycles) {
 		return nil
 	}
-	for i := range b.stmt.SearchCycles {
-		if b.stmt.SearchCycles[i].CTE == name {
-			return &b.stmt.SearchCycles[i]
-		}
-	}
-	return nil
+	return &b.stmt.SearchCycles[flags.SearchCycle-1]
 }
 
 // searchCycleError is PostgreSQL's 42601 for a malformed clause, at it.
