@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/binary"
+	"math"
 	"unicode/utf8"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -69,10 +70,42 @@ func appendSystem(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 	case t.ID == sqltypes.Name || t.ID == sqltypes.Char:
 		return append(buf, v.S...), nil
 	case t.ID == sqltypes.Record:
-		return buf, pgerr.New(pgerr.FeatureNotSupported, "binary format for type record is not supported")
+		return appendRecordBinary(buf, v)
 	case t.ID == sqltypes.Void:
 		return buf, nil // void_send sends nothing
 	default: // int2vector, oidvector
 		return appendArray(buf, sqltypes.ArrayOf(sqltypes.VectorElem(t)), v)
 	}
+}
+
+// appendRecordBinary is record_send: the number of fields, then each
+// field's type OID and its binary form (length -1 for NULL). zproxy's row
+// values do not keep their fields' declared types, so a field is sent as
+// its value's type (an integer as bigint, where PostgreSQL would say the
+// column's int4): what a client decodes is the same value.
+func appendRecordBinary(buf []byte, v sqltypes.Value) ([]byte, error) {
+	a := v.Array()
+	if a == nil {
+		return buf, errBadBinary(sqltypes.Type{ID: sqltypes.Record}, "not a row value")
+	}
+	buf = binary.BigEndian.AppendUint32(buf, uint32(len(a.Elems)))
+	for _, f := range a.Elems {
+		t := sqltypes.TypeOfValue(f)
+		if fa := f.Array(); f.K == sqltypes.KindArray && fa != nil && fa.Record {
+			t = sqltypes.Type{ID: sqltypes.Record}
+		}
+		buf = binary.BigEndian.AppendUint32(buf, t.OID())
+		if f.IsNull() {
+			buf = binary.BigEndian.AppendUint32(buf, math.MaxUint32)
+			continue
+		}
+		at := len(buf)
+		buf = append(buf, 0, 0, 0, 0)
+		var err error
+		if buf, err = AppendBinary(buf, t, f); err != nil {
+			return buf, err
+		}
+		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
+	}
+	return buf, nil
 }
