@@ -117,20 +117,22 @@ func rowKeyPlan(rel ir.Rel) (ir.Rel, *catalog.Table, []int) {
 // its EXPLAIN) to the cursor's current row, with PostgreSQL's errors in
 // its order: no such cursor (34000), one held from a committed
 // transaction, one that is no simply updatable scan of the target table,
-// one standing on no row (24000).
-func (s *Session) currentOf(bound ir.Statement, name string) (ir.Statement, error) {
+// one standing on no row (24000). The key is compared with parameters
+// base+1, ... (a plan the statement keeps stays right when the cursor
+// moves), whose values it returns.
+func (s *Session) currentOf(bound ir.Statement, name string, base int) (ir.Statement, []sqltypes.Value, error) {
 	if x, ok := bound.(*ir.Explain); ok {
-		inner, err := s.currentOf(x.Stmt, name)
+		inner, key, err := s.currentOf(x.Stmt, name, base)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		c := *x
 		c.Stmt = inner
-		return &c, nil
+		return &c, key, nil
 	}
 	wc, err := s.ext.reg.Cursor(name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var target *catalog.Table
 	switch x := bound.(type) {
@@ -139,31 +141,31 @@ func (s *Session) currentOf(bound ir.Statement, name string) (ir.Statement, erro
 	case *ir.Delete:
 		target = x.Table
 	default:
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF is only supported in UPDATE and DELETE")
+		return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "WHERE CURRENT OF is only supported in UPDATE and DELETE")
 	}
 	_, tname := catalog.SplitName(target.Name)
 	c, ok := wc.(*cursor)
 	if !ok {
-		return nil, pgerr.New(pgerr.InvalidCursorState, "cursor \"%s\" is not a SELECT query", name)
+		return nil, nil, pgerr.New(pgerr.InvalidCursorState, "cursor \"%s\" is not a SELECT query", name)
 	}
 	if c.held {
-		return nil, pgerr.New(pgerr.InvalidCursorState, "cursor \"%s\" is held from a previous transaction", name)
+		return nil, nil, pgerr.New(pgerr.InvalidCursorState, "cursor \"%s\" is held from a previous transaction", name)
 	}
 	k := &c.key
 	if k.table == nil || k.table.ID != target.ID {
 		if k.locking {
-			return nil, pgerr.New(pgerr.InvalidCursorState, "cursor \"%s\" does not have a FOR UPDATE/SHARE reference to table \"%s\"", name, tname)
+			return nil, nil, pgerr.New(pgerr.InvalidCursorState, "cursor \"%s\" does not have a FOR UPDATE/SHARE reference to table \"%s\"", name, tname)
 		}
-		return nil, pgerr.New(pgerr.InvalidCursorState, "cursor \"%s\" is not a simply updatable scan of table \"%s\"", name, tname)
+		return nil, nil, pgerr.New(pgerr.InvalidCursorState, "cursor \"%s\" is not a simply updatable scan of table \"%s\"", name, tname)
 	}
 	if k.cur == nil {
-		return nil, pgerr.New(pgerr.InvalidCursorState, "cursor \"%s\" is not positioned on a row", name)
+		return nil, nil, pgerr.New(pgerr.InvalidCursorState, "cursor \"%s\" is not positioned on a row", name)
 	}
 	var pred ir.Expr
 	for i, pk := range target.PrimaryKey {
 		col := target.Columns[pk.Column]
 		eq := &ir.Binary{Op: ir.OpEq, L: &ir.ColRef{Index: pk.Column, Name: col.Name, Typ: col.Type},
-			R: &ir.Const{V: k.cur[i], Typ: col.Type}, Typ: sqltypes.TypeBool}
+			R: &ir.Param{N: base + i + 1, Typ: col.Type}, Typ: sqltypes.TypeBool}
 		if pred == nil {
 			pred = eq
 		} else {
@@ -180,13 +182,13 @@ func (s *Session) currentOf(bound ir.Statement, name string) (ir.Statement, erro
 	case *ir.Update:
 		u := *x
 		u.Source, u.Recheck = &ir.Filter{Input: x.Source, Pred: pred}, and(x.Recheck)
-		return &u, nil
+		return &u, k.cur, nil
 	case *ir.Delete:
 		d := *x
 		d.Source, d.Recheck = &ir.Filter{Input: x.Source, Pred: pred}, and(x.Recheck)
-		return &d, nil
+		return &d, k.cur, nil
 	}
-	return bound, nil
+	return bound, nil, nil
 }
 
 // stepKeyed is step for a cursor that keeps its rows' keys: the key goes

@@ -156,6 +156,9 @@ func (st *statement) MemSize() int64 {
 // statement is one parsed statement of a session.
 type statement struct {
 	sess *Session
+	// currentOfBase is how many parameters an execution of UPDATE/DELETE
+	// ... WHERE CURRENT OF has before the cursor row's key (currentof.go).
+	currentOfBase int
 	// tables gathers the capacity each table's reads consumed in the
 	// current execution (per-table metrics).
 	tables   *tableCapacity
@@ -421,12 +424,15 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	s := st.sess
 	e := s.engine
 	if st.parsed != nil && st.parsed.CurrentOf != "" {
-		// UPDATE/DELETE ... WHERE CURRENT OF: the cursor's row now.
-		b, err := s.currentOf(bound, st.parsed.CurrentOf)
+		// UPDATE/DELETE ... WHERE CURRENT OF: the cursor's row now, its
+		// key given as parameters after the statement's own, so that a
+		// plan kept for the statement serves every row.
+		st.currentOfBase = len(params)
+		b, key, err := s.currentOf(bound, st.parsed.CurrentOf, st.currentOfBase)
 		if err != nil {
 			return nil, err
 		}
-		bound = b
+		bound, params = b, append(params[:len(params):len(params)], key...)
 	}
 	kind := bound.Kind()
 	st.explainLog = false // until autoExplainStart says otherwise
@@ -509,7 +515,8 @@ func (st *statement) write(ctx context.Context, b ir.Statement, params []sqltype
 	// gate was taken must be maintained by this statement.
 	bound, _, _, err := st.bind(ctx)
 	if err == nil && st.parsed.CurrentOf != "" {
-		bound, err = st.sess.currentOf(bound, st.parsed.CurrentOf) // as run did
+		// As run did; params already hold the key.
+		bound, _, err = st.sess.currentOf(bound, st.parsed.CurrentOf, st.currentOfBase)
 	}
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, err
