@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/zproxy/zproxy/parser"
+
 // SchemaChange is CREATE, ALTER or DROP SCHEMA (see parser.SchemaStatement):
 // the session applies it to the catalog's schema descriptors.
 type SchemaChange struct {
@@ -15,6 +17,9 @@ type SchemaChange struct {
 	Current bool
 	NewName string
 	Cascade bool
+	// Elements are CREATE SCHEMA's schema elements, run by the session in
+	// the new schema as its owner (parser.SchemaElement).
+	Elements []parser.SchemaElement
 }
 
 // Kind implements Statement.

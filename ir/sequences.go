@@ -36,9 +36,13 @@ type DropSequence struct {
 func (*CreateSequence) Kind() string { return "create_sequence" }
 
 // Describe implements Statement.
-func (*CreateSequence) Describe() Description {
+func (x *CreateSequence) Describe() Description {
 	d := ddl()
 	d.CreatesIn = catalog.PublicSchema
+	if x != nil && x.Seq != nil {
+		// The schema it is created in, which needs CREATE there.
+		d.CreatesIn, _ = catalog.SplitName(x.Seq.Name)
+	}
 	return d
 }
 

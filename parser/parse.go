@@ -33,6 +33,13 @@ type Statement struct {
 	// SetToDefault marks SET name TO DEFAULT, a reset PostgreSQL tags SET
 	// (RESET name is tagged RESET).
 	SetToDefault bool
+	// SearchCycles are the SEARCH and CYCLE clauses of the statement's
+	// WITH queries, taken out of its text (with.go).
+	SearchCycles []SearchCycle
+	// CurrentOf is the cursor of UPDATE or DELETE ... WHERE CURRENT OF
+	// cursor, whose WHERE reads TRUE in the AST: the session narrows the
+	// statement to the cursor's current row when it runs (currentof.go).
+	CurrentOf string
 	// Text is the statement as the client wrote it, and Offset its byte
 	// offset in the whole query string.
 	Text   string
@@ -468,6 +475,12 @@ func parseOne(sql string, toks []token) (Statement, error) {
 	}
 	toks = r.toks // less a CREATE TABLE's WITH DATA or a SELECT's INTO
 	if err := r.fetchClauses(head); err != nil {
+		return st, err
+	}
+	if err := r.currentOf(head); err != nil {
+		return st, err
+	}
+	if err := r.searchCycle(head); err != nil {
 		return st, err
 	}
 	if err := r.rewrite(head); err != nil {

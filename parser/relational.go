@@ -81,6 +81,9 @@ type AliasFlags struct {
 	// NaturalFull marks the right item of NATURAL FULL JOIN, which is
 	// respelled STRAIGHT_JOIN (TiDB has no NATURAL form of it).
 	NaturalFull bool
+	// SearchCycle is a WITH query's SEARCH/CYCLE clause, 1-based in
+	// Statement.SearchCycles (0: none).
+	SearchCycle int
 }
 
 // SplitAlias decodes a FROM alias: the name, the flags and the column
@@ -91,8 +94,17 @@ func SplitAlias(s string) (string, AliasFlags, []string) {
 	}
 	parts := strings.Split(s, aliasSep)
 	var f AliasFlags
-	for _, c := range parts[1] {
+	for i, c := range parts[1] {
 		switch c {
+		case 'S':
+			n := 0
+			for _, d := range parts[1][i+1:] {
+				if d < '0' || d > '9' {
+					break
+				}
+				n = n*10 + int(d-'0')
+			}
+			f.SearchCycle = n
 		case 'L':
 			f.Lateral = true
 		case 'N':
@@ -129,6 +141,9 @@ func encodeAlias(name string, f AliasFlags, cols []string) string {
 	}
 	if f.NaturalFull {
 		flags += "F"
+	}
+	if f.SearchCycle > 0 {
+		flags += "S" + strconv.Itoa(f.SearchCycle)
 	}
 	return strings.Join(append([]string{name, flags}, cols...), aliasSep)
 }
@@ -710,6 +725,7 @@ func (r *rewriter) cteMaterialized(head, i int) error {
 	if t := r.toks[name]; t.kind != tkIdent && t.kind != tkQIdent || strings.Contains(t.val, aliasSep) {
 		return r.syntaxErrorAt(i)
 	}
+	f.SearchCycle = r.cteSearchCycle[name]
 	r.replace(name, "`"+strings.ReplaceAll(encodeAlias(r.toks[name].val, f, nil), "`", "``")+"`")
 	r.drop(as+1, i+1)
 	return nil

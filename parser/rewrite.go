@@ -55,6 +55,10 @@ type rewriter struct {
 	startInFrom bool
 	// root is the statement a part parsed apart belongs to (nil: st).
 	root *Statement
+	// cteSearchCycle maps a WITH query's name token to its SEARCH/CYCLE
+	// clause (1-based in Statement.SearchCycles), which its encoded name
+	// carries (AliasFlags.SearchCycle).
+	cteSearchCycle map[int]int
 }
 
 // lifted is the statement that keeps what the rewriting lifts out of the

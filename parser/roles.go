@@ -50,8 +50,8 @@ type RoleStatement struct {
 // RoleName is a role named in a statement.
 type RoleName struct {
 	Name string
-	// Current is CURRENT_USER, CURRENT_ROLE or SESSION_USER: the session's
-	// user (zproxy has no SET ROLE, so they are the same).
+	// Current is CURRENT_USER, CURRENT_ROLE or SESSION_USER (Name says
+	// which): the session's current or session user.
 	Current bool
 	// Public is PUBLIC in GRANT/REVOKE: every role.
 	Public bool

@@ -1,6 +1,10 @@
 package parser
 
-import "github.com/zproxy/zproxy/internal/pgerr"
+import (
+	"sort"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
 
 // SchemaStatement is CREATE, ALTER or DROP SCHEMA, parsed by the front
 // end. Statement.AST is nil for it.
@@ -21,10 +25,24 @@ type SchemaStatement struct {
 	NewName string
 	// Cascade is DROP's CASCADE.
 	Cascade bool
-	// Elements is set when CREATE SCHEMA names schema elements (CREATE
-	// TABLE ... after the schema name), which zproxy refuses.
-	Elements bool
+	// Elements are CREATE SCHEMA's schema elements (CREATE TABLE, VIEW,
+	// INDEX, SEQUENCE, TRIGGER and GRANT after the schema name), in the
+	// order PostgreSQL runs them (transformCreateSchemaStmt: sequences,
+	// tables, views, indexes, triggers, grants; as written within a kind).
+	Elements []SchemaElement
 }
+
+// SchemaElement is one element of CREATE SCHEMA: its text, a statement of
+// its own, and its kind ("sequence", "table", "view", "index", "trigger",
+// "grant").
+type SchemaElement struct {
+	Kind string
+	SQL  string
+}
+
+// schemaElementOrder is the rank of each element kind in PostgreSQL's
+// execution order.
+var schemaElementOrder = map[string]int{"sequence": 0, "table": 1, "view": 2, "index": 3, "trigger": 4, "grant": 5}
 
 // schemaStmt parses
 //
@@ -74,7 +92,20 @@ func (r *rewriter) schemaStmt() (*SchemaStatement, error) {
 			if !r.peek(k, "create") && !r.peek(k, "grant") {
 				return nil, r.syntaxErrorAt(k)
 			}
-			st.Elements = true
+			if st.MissingOK {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE SCHEMA IF NOT EXISTS cannot include schema elements").WithPosition(r.pos(k))
+			}
+			schema := ""
+			if len(st.Names) > 0 {
+				schema = st.Names[0]
+			} else if st.Role != nil && !st.Role.Current {
+				schema = st.Role.Name
+			}
+			els, err := r.schemaElements(k, schema)
+			if err != nil {
+				return nil, err
+			}
+			st.Elements = els
 		}
 	case "alter":
 		n, err := r.name(k)
@@ -132,4 +163,92 @@ func (r *rewriter) schemaStmt() (*SchemaStatement, error) {
 // prefix pg_ is PostgreSQL's.
 func reservedSchemaName(name string) bool {
 	return len(name) >= 3 && name[:3] == "pg_"
+}
+
+// schemaElements splits the tokens from k on into CREATE SCHEMA's
+// elements: each starts at CREATE or GRANT outside parentheses. An element
+// that names its object (or, for an index or trigger, its table) in
+// another schema than schema is PostgreSQL's 42P15; schema is empty when
+// it is the current user's name, known only to the session, which then
+// checks nothing here.
+func (r *rewriter) schemaElements(k int, schema string) ([]SchemaElement, error) {
+	var starts []int
+	depth := 0
+	for i := k; i < len(r.toks); i++ {
+		switch {
+		case r.toks[i].is("(") || r.toks[i].is("["):
+			depth++
+		case r.toks[i].is(")") || r.toks[i].is("]"):
+			depth--
+		case depth == 0 && (r.toks[i].is("create") || r.toks[i].is("grant")):
+			// GRANT's own words never include CREATE outside a privilege
+			// list (GRANT CREATE ON SCHEMA): a CREATE right after GRANT or
+			// a comma is a privilege.
+			if r.toks[i].is("create") && i > k && (r.toks[i-1].is("grant") || r.toks[i-1].is(",")) {
+				continue
+			}
+			starts = append(starts, i)
+		}
+	}
+	var out []SchemaElement
+	for n, from := range starts {
+		to := len(r.toks)
+		if n+1 < len(starts) {
+			to = starts[n+1]
+		}
+		kind, named, err := r.schemaElementKind(from, to)
+		if err != nil {
+			return nil, err
+		}
+		if named >= 0 && named+2 < to && r.toks[named+1].is(".") && schema != "" {
+			if other := r.toks[named].val; other != schema {
+				return nil, pgerr.New(pgerr.InvalidSchemaDefinition, "CREATE specifies a schema (%s) different from the one being created (%s)", other, schema).
+					WithPosition(r.pos(named))
+			}
+		}
+		out = append(out, SchemaElement{Kind: kind, SQL: r.sql[r.toks[from].start:r.toks[to-1].end]})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return schemaElementOrder[out[i].Kind] < schemaElementOrder[out[j].Kind] })
+	return out, nil
+}
+
+// schemaElementKind reads the kind of the element in tokens [from, to)
+// and where the name it creates in the schema (or an index's or
+// trigger's table) stands, -1 for GRANT. Only the statements PostgreSQL's
+// grammar allows as schema elements are accepted.
+func (r *rewriter) schemaElementKind(from, to int) (string, int, error) {
+	if r.toks[from].is("grant") {
+		return "grant", -1, nil
+	}
+	k := from + 1
+	if r.peek(k, "or") && r.peek(k+1, "replace") {
+		k += 2
+	}
+	for r.peek(k, "temp") || r.peek(k, "temporary") || r.peek(k, "unlogged") || r.peek(k, "unique") || r.peek(k, "recursive") {
+		k++
+	}
+	kinds := map[string]string{"table": "table", "view": "view", "index": "index", "sequence": "sequence", "trigger": "trigger"}
+	if k >= to || kinds[r.toks[k].val] == "" || r.toks[k].kind != tkIdent {
+		return "", 0, r.syntaxErrorAt(min(k, to))
+	}
+	kind := kinds[r.toks[k].val]
+	k++
+	switch kind {
+	case "index", "trigger":
+		for k < to && !r.peek(k, "on") {
+			k++
+		}
+		k++
+		if r.peek(k, "only") {
+			k++
+		}
+	default:
+		if r.peek(k, "if") && r.peek(k+1, "not") && r.peek(k+2, "exists") {
+			k += 3
+		}
+	}
+	if k >= to {
+		return "", 0, r.syntaxErrorAt(to)
+	}
+	return kind, k, nil
 }

@@ -25,6 +25,9 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Trigger = ts // no AST: see TriggerStatement
 		return nil, err
 	}
+	if err := r.databaseStmt(); err != nil {
+		return nil, err
+	}
 	r.matviewAsTable()
 	if rs, err := r.refreshStmt(); err != nil || rs != nil {
 		r.st.Refresh = rs // no AST: see RefreshStatement
@@ -179,6 +182,9 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		if n == 2 && r.peek(1, "all") {
 			return resetStmt("all"), nil
 		}
+		if n == 3 && r.peek(1, "session") && r.peek(2, "authorization") {
+			return resetStmt("session_authorization"), nil
+		}
 		name, k, err := r.settingName(1)
 		if err != nil {
 			return nil, err
@@ -195,6 +201,27 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		}
 	}
 	return nil, nil
+}
+
+// roleSetting reads the one value of SET ROLE (name, 'name' or NONE) or
+// SET SESSION AUTHORIZATION (name, 'name' or DEFAULT) at k: the parameter
+// name gets it as SET name = value would.
+func (r *rewriter) roleSetting(name string, k int) (ast.StmtNode, error) {
+	if k != len(r.toks)-1 {
+		return nil, r.syntaxErrorAt(min(k+1, len(r.toks)))
+	}
+	t := r.toks[k]
+	va := &ast.VariableAssignment{Name: name, IsSystem: true}
+	switch {
+	case t.kind == tkIdent && name == "session_authorization" && t.val == "default":
+		r.st.SetToDefault = true
+		va.Value = &ast.DefaultExpr{}
+	case t.kind == tkIdent || t.kind == tkQIdent || t.kind == tkString:
+		va.Value = ast.NewValueExpr(t.val, "", "")
+	default:
+		return nil, r.syntaxErrorAt(k)
+	}
+	return &ast.SetStmt{Variables: []*ast.VariableAssignment{va}}, nil
 }
 
 func resetStmt(name string) ast.StmtNode {
@@ -221,9 +248,18 @@ func (r *rewriter) settingName(i int) (string, int, error) {
 // joined with ", " the way Postgres flattens it.
 func (r *rewriter) setStmt() (ast.StmtNode, error) {
 	k := 1
-	if r.peek(k, "session") || r.peek(k, "local") {
+	if (r.peek(k, "session") || r.peek(k, "local")) && !(r.peek(k, "session") && r.peek(k+1, "authorization")) {
 		r.st.SetLocal = r.peek(k, "local")
 		k++
+	}
+	if r.peek(k, "role") && !r.peek(k+1, "=") && !r.peek(k+1, "to") {
+		// SET ROLE name | NONE: the role parameter, as PostgreSQL's
+		// grammar makes it.
+		return r.roleSetting("role", k+1)
+	}
+	if r.peek(k, "session") && r.peek(k+1, "authorization") {
+		// SET SESSION AUTHORIZATION name | DEFAULT.
+		return r.roleSetting("session_authorization", k+2)
 	}
 	if r.peek(k, "characteristics") && r.peek(k+1, "as") && r.peek(k+2, "transaction") {
 		return r.transactionModes(k+3, "default_transaction_")

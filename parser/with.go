@@ -1,8 +1,12 @@
 package parser
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
 // WITH clauses TiDB's grammar lacks: one before INSERT, UPDATE or DELETE
@@ -135,4 +139,200 @@ func itoa(i int) string {
 		return string(rune('0' + i))
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// SearchCycle is a WITH query's SEARCH and CYCLE clauses (PostgreSQL
+// 14's), which TiDB's grammar lacks: the front end takes them out of the
+// text and the binder adds the columns they define
+// (planner/searchcycle.go).
+type SearchCycle struct {
+	// CTE is the WITH query's name, Pos the clause's 1-based position.
+	CTE string
+	Pos int
+	// Search: SEARCH {DEPTH | BREADTH} FIRST BY SearchBy SET SearchSet.
+	Search    bool
+	Breadth   bool
+	SearchBy  []string
+	SearchSet string
+	// Cycle: CYCLE CycleCols SET CycleSet [TO Mark DEFAULT Default]
+	// USING CyclePath; Mark and Default are the constants' tokens as
+	// written (nil: TRUE and FALSE).
+	Cycle         bool
+	CycleCols     []string
+	CycleSet      string
+	Mark, Default *SearchCycleValue
+	CyclePath     string
+	CyclePos      int
+}
+
+// SearchCycleValue is a cycle mark constant: a string, a number or a
+// boolean as written.
+type SearchCycleValue struct {
+	Text   string
+	String bool // a string constant (else a number or TRUE/FALSE)
+}
+
+// searchCycle takes out the SEARCH and CYCLE clauses that follow a WITH
+// query's closing parenthesis, wherever the WITH is, into
+// Statement.SearchCycles.
+func (r *rewriter) searchCycle(head int) error {
+	for k := head + 1; k < len(r.toks); k++ {
+		if !r.toks[k-1].is(")") {
+			continue
+		}
+		isSearch := r.peek(k, "search") && (r.peek(k+1, "depth") || r.peek(k+1, "breadth")) && r.peek(k+2, "first") && r.peek(k+3, "by")
+		isCycle := false
+		if r.peek(k, "cycle") && k+1 < len(r.toks) && (r.toks[k+1].kind == tkIdent || r.toks[k+1].kind == tkQIdent) {
+			n := k + 2
+			for r.peek(n, ",") && n+1 < len(r.toks) {
+				n += 2
+			}
+			isCycle = r.peek(n, "set")
+		}
+		if !isSearch && !isCycle {
+			continue
+		}
+		at, ok := r.cteNameBefore(k - 1)
+		if !ok {
+			return r.syntaxErrorAt(k)
+		}
+		sc := SearchCycle{CTE: r.toks[at].val, Pos: r.pos(k)}
+		from := k
+		var err error
+		if isSearch {
+			sc.Search, sc.Breadth = true, r.peek(k+1, "breadth")
+			if sc.SearchBy, k, err = r.identList(k + 4); err != nil {
+				return err
+			}
+			if !r.peek(k, "set") {
+				return r.syntaxErrorAt(k)
+			}
+			if sc.SearchSet, err = r.name(k + 1); err != nil {
+				return err
+			}
+			k += 2
+		}
+		if r.peek(k, "cycle") {
+			sc.Cycle, sc.CyclePos = true, r.pos(k)
+			if sc.CycleCols, k, err = r.identList(k + 1); err != nil {
+				return err
+			}
+			if !r.peek(k, "set") {
+				return r.syntaxErrorAt(k)
+			}
+			if sc.CycleSet, err = r.name(k + 1); err != nil {
+				return err
+			}
+			k += 2
+			if r.peek(k, "to") {
+				if sc.Mark, err = r.cycleValue(k + 1); err != nil {
+					return err
+				}
+				if !r.peek(k+2, "default") {
+					return r.syntaxErrorAt(k + 2)
+				}
+				if sc.Default, err = r.cycleValue(k + 3); err != nil {
+					return err
+				}
+				k += 4
+			}
+			if !r.peek(k, "using") {
+				return r.syntaxErrorAt(k)
+			}
+			if sc.CyclePath, err = r.name(k + 1); err != nil {
+				return err
+			}
+			k += 2
+		}
+		r.st.SearchCycles = append(r.st.SearchCycles, sc)
+		// The query's name carries the clause's number to the binder
+		// (cteMaterialized encodes it when it respells the name itself).
+		if r.cteSearchCycle == nil {
+			r.cteSearchCycle = map[int]int{}
+		}
+		r.cteSearchCycle[at] = len(r.st.SearchCycles)
+		if !r.ed[at].hasRep {
+			r.replace(at, "`"+strings.ReplaceAll(encodeAlias(r.toks[at].val, AliasFlags{SearchCycle: len(r.st.SearchCycles)}, nil), "`", "``")+"`")
+		}
+		r.drop(from, k)
+		k--
+	}
+	return nil
+}
+
+// cteNameBefore finds the name token of the WITH query whose body closes
+// at the parenthesis close: name [(columns)] AS [[NOT] MATERIALIZED]
+// (body).
+func (r *rewriter) cteNameBefore(close int) (int, bool) {
+	open := -1
+	depth := 0
+	for j := close; j >= 0; j-- {
+		switch {
+		case r.toks[j].is(")"):
+			depth++
+		case r.toks[j].is("("):
+			depth--
+		}
+		if depth == 0 {
+			open = j
+			break
+		}
+	}
+	j := open - 1
+	if r.peek(j, "materialized") {
+		j--
+	}
+	if r.peek(j, "not") {
+		j--
+	}
+	if j < 1 || !r.peek(j, "as") {
+		return 0, false
+	}
+	j--
+	if r.peek(j, ")") {
+		for d := 0; j >= 0; j-- {
+			if r.toks[j].is(")") {
+				d++
+			} else if r.toks[j].is("(") {
+				if d--; d == 0 {
+					break
+				}
+			}
+		}
+		j--
+	}
+	if j < 0 || r.toks[j].kind != tkIdent && r.toks[j].kind != tkQIdent || strings.Contains(r.toks[j].val, aliasSep) {
+		return 0, false
+	}
+	return j, true
+}
+
+// identList reads name [, name ...] at k and returns where it ends.
+func (r *rewriter) identList(k int) ([]string, int, error) {
+	var out []string
+	for {
+		n, err := r.name(k)
+		if err != nil {
+			return nil, k, err
+		}
+		out, k = append(out, n), k+1
+		if !r.peek(k, ",") {
+			return out, k, nil
+		}
+		k++
+	}
+}
+
+// cycleValue reads a cycle mark constant at k.
+func (r *rewriter) cycleValue(k int) (*SearchCycleValue, error) {
+	if k >= len(r.toks) {
+		return nil, r.syntaxErrorAt(k)
+	}
+	switch t := r.toks[k]; {
+	case t.kind == tkString:
+		return &SearchCycleValue{Text: t.val, String: true}, nil
+	case t.kind == tkNumber, t.is("true"), t.is("false"):
+		return &SearchCycleValue{Text: t.val}, nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "a cycle mark value other than a string, number or boolean constant is not supported").WithPosition(r.pos(k))
 }

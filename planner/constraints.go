@@ -237,8 +237,10 @@ func (b *Binder) uniqueIndex(t *catalog.Table, name string, cols []string, nnd b
 // against the snapshot, or against t itself for a self-reference.
 func (b *Binder) newForeignKey(t *catalog.Table, name string, cols []string, ref *ast.ReferenceDef) (*catalog.ForeignKey, error) {
 	fk := &catalog.ForeignKey{RefTable: ref.Table.Name.O, OnDelete: fkAction(ref.OnDelete), OnUpdate: fkAction(ref.OnUpdate)}
-	if s := ref.Table.Schema.L; s != "" && s != "public" {
-		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", s+"."+fk.RefTable)
+	qualified := ref.Table.Schema.L != "" && ref.Table.Schema.L != catalog.PublicSchema
+	if qualified {
+		// A user schema's table, by its key (catalog/schemas.go).
+		fk.RefTable = catalog.QualifiedKey(ref.Table.Schema.L, fk.RefTable)
 	}
 	switch ref.Match {
 	case ast.MatchFull:
@@ -259,7 +261,11 @@ func (b *Binder) newForeignKey(t *catalog.Table, name string, cols []string, ref
 		if ref.Table.Schema.L == catalog.PublicSchema {
 			snap = snap.Permanent() // public's relations by their bare keys
 		}
-		p, err := snap.Table(fk.RefTable)
+		lookup := snap.Table
+		if qualified {
+			lookup = snap.Permanent().TableByKey
+		}
+		p, err := lookup(fk.RefTable)
 		if err == nil {
 			fk.RefTable = p.Name // its key
 		}

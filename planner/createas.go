@@ -109,7 +109,7 @@ func (b *Binder) fillingInsert(t *catalog.Table, plan ir.Rel) (*ir.Insert, error
 // regclass, ...), which PostgreSQL stores and zproxy does not.
 func storableColumn(name string, t sqltypes.Type) error {
 	switch {
-	case t.ID == sqltypes.Record && !t.IsNamedComposite() || t.ID == sqltypes.Void:
+	case isPseudoType(t):
 		return pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, t)
 	case t.Composite != nil && t.Composite.TableRow:
 		// zproxy's columns have user-defined composite types only.
@@ -121,6 +121,21 @@ func storableColumn(name string, t sqltypes.Type) error {
 			WithHint("Cast the column in the query to a type zproxy stores, such as text or bigint.")
 	}
 	return nil
+}
+
+// isPseudoType reports whether t is one of PostgreSQL's pseudo-types a
+// column of a table or view cannot have: record, record[] (SEARCH's and
+// CYCLE's columns) and void.
+func isPseudoType(t sqltypes.Type) bool {
+	switch {
+	case t.ID == sqltypes.Void:
+		return true
+	case t.ID == sqltypes.Record:
+		return !t.IsNamedComposite() // a composite type is a column type
+	case t.ID == sqltypes.Array && t.Elem == sqltypes.Record:
+		return t.Composite == nil || !t.Composite.Named()
+	}
+	return false
 }
 
 // tagOf is the command's name in messages.

@@ -579,6 +579,9 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 			return nil, pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" has pseudo-type record", c.Name)
 		}
 		seen[c.Name] = true
+		if isPseudoType(c.Type) {
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", c.Name, c.Type)
+		}
 	}
 	cv := &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps, Temp: b.stmt.Temp, Path: b.storedPath()}
 	if !cv.Temp {

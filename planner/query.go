@@ -74,6 +74,8 @@ func (b *Binder) withCTEs(w *ast.WithClause, e env) (env, error) {
 		var err error
 		if w.IsRecursive && refersTo(c.Query.Query, name) {
 			plan, err = b.bindRecursiveCTE(cte, c, inner)
+		} else if sc := b.searchCycleOf(c); sc != nil {
+			return e, searchCycleError(sc, "WITH query is not recursive")
 		} else {
 			plan, err = b.bindQuery(c.Query.Query, inner)
 		}
@@ -163,6 +165,17 @@ func (b *Binder) bindRecursiveCTE(cte *ir.CTE, c *ast.CommonTableExpression, e e
 		cols[i].Table, cols[i].Col = nil, -1
 	}
 	cte.Cols, cte.Recursive = cols, true
+	// SEARCH and CYCLE add columns the work table carries too
+	// (searchcycle.go).
+	sc := b.searchCycleOf(c)
+	var extra []ir.Column
+	var mark, def *ir.Const
+	if sc != nil {
+		if extra, mark, def, err = searchCycleColumns(sc, cols); err != nil {
+			return nil, err
+		}
+		cte.Cols = append(append([]ir.Column(nil), cols...), extra...)
+	}
 	rec := e
 	rec.ctes = &cteEnv{outer: e.ctes, self: cte}
 	recursive, err := b.bindQuery(last, rec)
@@ -184,6 +197,11 @@ func (b *Binder) bindRecursiveCTE(cte *ir.CTE, c *ast.CommonTableExpression, e e
 	recursive, err = b.castColumns(recursive, cols)
 	if err != nil {
 		return nil, err
+	}
+	if sc != nil {
+		if anchor, recursive, err = bindSearchCycle(sc, cte, cols, extra, anchor, recursive, mark, def); err != nil {
+			return nil, err
+		}
 	}
 	return &ir.RecursiveUnion{Anchor: anchor, Recursive: recursive, All: *op == ast.UnionAll, CTE: cte}, nil
 }

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
@@ -9,10 +8,7 @@ import (
 // bindSchema binds CREATE, ALTER and DROP SCHEMA; the session checks the
 // names against the catalog when it applies the change.
 func bindSchema(st *parser.SchemaStatement) (*ir.SchemaChange, error) {
-	if st.Elements {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "CREATE SCHEMA with schema elements is not supported (create the schema, then its objects)")
-	}
-	x := &ir.SchemaChange{Action: st.Action, Names: st.Names, MissingOK: st.MissingOK, NewName: st.NewName, Cascade: st.Cascade}
+	x := &ir.SchemaChange{Action: st.Action, Names: st.Names, MissingOK: st.MissingOK, NewName: st.NewName, Cascade: st.Cascade, Elements: st.Elements}
 	if st.Role != nil {
 		x.Role, x.Current = st.Role.Name, st.Role.Current
 	}

@@ -35,7 +35,7 @@ func (st *statement) runAnalyze(ctx context.Context, x *ir.Analyze, _ *runEnv) (
 	super := s.isSuperuser(snap)
 	var tables []*catalog.Table
 	for _, t := range x.Tables {
-		if !super && t.Owner != s.params.User {
+		if !super && t.Owner != s.currentUser() {
 			s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING",
 				Message: fmt.Sprintf("skipping %q --- only table or database owner can %s it", t.Name, map[bool]string{true: "vacuum", false: "analyze"}[x.Vacuum])})
 			continue

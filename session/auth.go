@@ -78,12 +78,12 @@ func (e *Engine) BootstrapUsers(ctx context.Context, users map[string]string) ([
 // errNothingToDo aborts a catalog change that turns out to change nothing.
 var errNothingToDo = pgerr.New(pgerr.SuccessfulCompletion, "nothing to change")
 
-// isSuperuser reports whether the session's user is a superuser now: its
-// role's attribute when the role exists; otherwise (see
-// wire.SessionParams.Authenticated) a superuser unless it authenticated
-// as a role that has since been dropped.
+// isSuperuser reports whether the session's current user (setrole.go) is
+// a superuser now: its role's attribute when the role exists; otherwise
+// (see wire.SessionParams.Authenticated) a superuser only when it is the
+// user of a session zproxy opened for itself.
 func (s *Session) isSuperuser(snap *catalog.Snapshot) bool {
-	return roleIsSuperuser(snap, s.params.User, s.params.Authenticated)
+	return s.userIsSuperuser(snap, s.currentUser())
 }
 
 // roleIsSuperuser: a stored role's attribute; the bootstrap superuser
@@ -111,6 +111,12 @@ type tablePrivilege struct {
 // table-level privileges of TRUNCATE, creating in schema public, and for
 // DDL being the owner of what it changes.
 func (s *Session) checkPrivileges(ctx context.Context, bound ir.Statement) error {
+	return s.checkPrivilegesAs(ctx, bound, s.currentUser())
+}
+
+// checkPrivilegesAs is checkPrivileges for user: the current user, or
+// inside a SECURITY DEFINER routine its owner.
+func (s *Session) checkPrivilegesAs(ctx context.Context, bound ir.Statement, user string) error {
 	perms := ir.PermissionsOf(bound)
 	needs := statementPrivileges(bound)
 	desc := bound.Describe()
@@ -122,9 +128,8 @@ func (s *Session) checkPrivileges(ctx context.Context, bound ir.Statement) error
 	if err != nil {
 		return storeErr(err)
 	}
-	user := s.params.User
-	super := s.isSuperuser(snap)
-	if err := s.checkExecute(snap, super, routines); err != nil {
+	super := s.userIsSuperuser(snap, user)
+	if err := checkExecute(snap, user, super, routines); err != nil {
 		return err
 	}
 	if restricted, _ := restrictedKinds(s.varValue("restrict_nonsystem_relation_kind")); restricted["view"] {
@@ -161,13 +166,14 @@ func (s *Session) checkPrivileges(ctx context.Context, bound ir.Statement) error
 		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", desc.CreatesIn)
 	}
 	for _, o := range ownersOf(snap, desc.Owns) {
-		if o.owner != user {
+		if o.owner != user && !snap.IsMemberOf(user, o.owner) { // pg_class_ownercheck: has_privs_of_role
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s", o.what)
 		}
 	}
 	for _, n := range needs {
 		if !snap.Allowed(user, n.table, n.priv) {
-			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table %s", n.table.Name)
+			_, name := catalog.SplitName(n.table.Name) // as PostgreSQL, unqualified
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table %s", name)
 		}
 	}
 	return nil
@@ -259,7 +265,7 @@ func (s *Session) redactValues(ctx context.Context, bound ir.Statement, err erro
 		pgerr.RenderValues(err, nil, style)
 		return
 	}
-	user := s.params.User
+	user := s.currentUser()
 	written := map[uint64]*ir.RelPermission{}
 	for _, p := range ir.PermissionsOf(bound) {
 		if p.Table != nil && p.CheckAs == "" {
@@ -289,41 +295,48 @@ func ownersOf(snap *catalog.Snapshot, refs []ir.ObjectRef) []ownership {
 	var out []ownership
 	for _, r := range refs {
 		if r.Owner != "" {
-			out = append(out, ownership{r.Owner, objectKindName(r.Kind) + " " + r.Name})
+			out = append(out, ownership{r.Owner, objectKindName(r.Kind) + " " + bareName(r.Name)})
 			continue
 		}
 		switch r.Kind {
 		case ir.ObjectTable:
 			if t, err := snap.Table(r.Name); err == nil {
-				out = append(out, ownership{t.Owner, t.KindName() + " " + t.Name})
+				out = append(out, ownership{t.Owner, t.KindName() + " " + bareName(t.Name)})
 			}
 		case ir.ObjectView:
 			if v, ok := snap.StoredView(r.Name); ok {
-				out = append(out, ownership{v.Owner, "view " + v.Name})
+				out = append(out, ownership{v.Owner, "view " + bareName(v.Name)})
 			}
 		case ir.ObjectSequence:
 			if q, ok := snap.Sequence(r.Name); ok {
-				out = append(out, ownership{q.Owner, "sequence " + q.Name})
+				out = append(out, ownership{q.Owner, "sequence " + bareName(q.Name)})
 			}
 		case ir.ObjectType:
 			if u, ok := snap.UserType(r.Name); ok {
-				out = append(out, ownership{u.Owner, "type " + u.Name})
+				out = append(out, ownership{u.Owner, "type " + bareName(u.Name)})
 			}
 		case ir.ObjectIndex:
 			if t, _ := snap.FindIndex(r.Name); t != nil {
-				out = append(out, ownership{t.Owner, "index " + r.Name})
+				out = append(out, ownership{t.Owner, "index " + bareName(r.Name)})
 			}
 		case ir.ObjectRelation:
 			switch t, ix := snap.FindIndex(r.Name); {
 			case snap.HasTable(r.Name):
 				tb, _ := snap.Table(r.Name)
-				out = append(out, ownership{tb.Owner, tb.KindName() + " " + tb.Name})
+				out = append(out, ownership{tb.Owner, tb.KindName() + " " + bareName(tb.Name)})
 			case t != nil && ix != nil:
-				out = append(out, ownership{t.Owner, "index " + r.Name})
+				out = append(out, ownership{t.Owner, "index " + bareName(r.Name)})
 			}
 		}
 	}
 	return out
+}
+
+// bareName is an object's name without its schema, as PostgreSQL's
+// privilege errors print it.
+func bareName(key string) string {
+	_, name := catalog.SplitName(key)
+	return name
 }
 
 // objectKindName is how "must be owner of" names a kind of object.

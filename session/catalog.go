@@ -134,7 +134,7 @@ func (st *statement) catalogEnv(ctx context.Context) *pgcatalog.Env {
 	return env
 }
 
-func (p pgSession) User() string     { return p.s.params.User }
+func (p pgSession) User() string     { return p.s.currentUser() }
 func (p pgSession) Database() string { return p.s.params.Database }
 func (p pgSession) PID() int32       { return p.s.engine.cat.pid(p.s) }
 
@@ -298,7 +298,7 @@ func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (
 			if !ok {
 				return catalog.Change{}, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", c.Schema)
 			}
-			if !s.isSuperuser(snap) && !snap.IsMemberOf(s.params.User, sc.Owner) {
+			if !s.isSuperuser(snap) && !snap.IsMemberOf(s.currentUser(), sc.Owner) {
 				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", sc.Name)
 			}
 			n := *sc
@@ -321,7 +321,7 @@ func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (
 		if err != nil || t.ID != c.Table.ID {
 			return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", c.Table.Name)
 		}
-		if !s.isSuperuser(snap) && t.Owner != s.params.User {
+		if !s.isSuperuser(snap) && t.Owner != s.currentUser() {
 			return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of table %s", t.Name)
 		}
 		nt := t.Clone()
@@ -407,7 +407,7 @@ func (p pgSession) SignalBackend(pid int32, terminate bool) (bool, error) {
 	if err != nil {
 		return false, storeErr(err)
 	}
-	me := p.s.params.User
+	me := p.s.currentUser()
 	targetSuper := roleIsSuperuser(snap, them, authenticated)
 	switch {
 	case targetSuper && !p.s.isSuperuser(snap):

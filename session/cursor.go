@@ -63,10 +63,12 @@ type cursor struct {
 	atEnd     bool
 
 	// src are the query's columns as bound (their tables and columns),
-	// and current the row the cursor is on (nil when on none): what
-	// WHERE CURRENT OF reads (currentof.go).
+	// and current the row the cursor is on (nil when on none): what a
+	// PL/pgSQL body's WHERE CURRENT OF reads (currentOfText).
 	src     []ir.Column
 	current []sqltypes.Value
+	// key is what SQL's WHERE CURRENT OF needs (currentof.go).
+	key keyedCursor
 }
 
 var _ wire.Cursor = (*cursor)(nil)
@@ -94,20 +96,25 @@ func (st *statement) declare(ctx context.Context, params []sqltypes.Value, start
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := bound.(*ir.Query); !ok {
+	q, ok := bound.(*ir.Query)
+	if !ok {
 		return nil, pgerr.New(pgerr.InvalidCursorDefinition, "DECLARE CURSOR must be a SELECT")
 	}
+	// A simple scan of one table runs with its rows' keys, for WHERE
+	// CURRENT OF (currentof.go).
+	keyed, table, keyCols := keyedQuery(q)
 	qctx, cancel := context.WithCancelCause(s.ext.ctx)
 	stop := linkCancel(ctx, cancel)
-	res, _, err := inner.execute(qctx, params, start)
+	res, err := inner.run(qctx, keyed, params, start)
 	stop()
 	if err != nil {
 		cancel(nil)
 		return nil, err
 	}
-	c := &cursor{sess: s, name: u.Name, cols: res.Columns(), res: res, cancel: cancel,
+	cols := res.Columns()
+	c := &cursor{sess: s, name: u.Name, cols: cols[:len(cols)-keyCols], res: res, cancel: cancel,
 		binary: u.Cursor.Binary, hold: u.Cursor.Hold, scroll: u.Cursor.Scroll, limit: s.workMem(), atStart: true,
-		src: planner.ResultColumns(bound)}
+		key: keyedCursor{table: table, keyCols: keyCols, locking: q.Locking != ""}, src: planner.ResultColumns(bound)}
 	if err := c.charge(cursorCost + int64(len(st.parsed.Text))); err != nil {
 		c.Close()
 		return nil, err
@@ -265,6 +272,11 @@ func (c *cursor) rowAt(ctx context.Context, p int64) ([]sqltypes.Value, bool, er
 
 // step moves the query one row forward or back (ExecutorRun for one row).
 func (c *cursor) step(ctx context.Context, forward bool) ([]sqltypes.Value, bool, error) {
+	return c.stepKeyed(ctx, forward)
+}
+
+// stepRow is step over the query's rows as they come (with their keys).
+func (c *cursor) stepRow(ctx context.Context, forward bool) ([]sqltypes.Value, bool, error) {
 	if forward {
 		row, ok, err := c.rowAt(ctx, c.ep+1)
 		if err != nil {
@@ -356,6 +368,7 @@ func (c *cursor) rewind() error {
 		return errForwardOnly()
 	}
 	c.ep, c.portalPos, c.atStart, c.atEnd, c.current = 0, 0, true, false, nil
+	c.key.cur = nil
 	return nil
 }
 

@@ -99,5 +99,9 @@ func (s *Session) gucCommit() {
 // (the time zone's location, ParameterStatus to the client) without
 // recording it.
 func (s *Session) restoreVar(n, value string) error {
+	if isRoleVar(n) {
+		s.restoreRoleVar(n, value)
+		return nil
+	}
 	return s.setVar(n, value, false)
 }

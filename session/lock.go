@@ -38,12 +38,12 @@ func (st *statement) runLock(ctx context.Context, x *ir.Lock, env *runEnv) (wire
 			need = catalog.PrivInsert | catalog.PrivUpdate | catalog.PrivDelete | catalog.PrivTruncate
 		}
 		for _, t := range x.Tables {
-			if snap.Privileges(s.params.User, t)&need == 0 {
+			if snap.Privileges(s.currentUser(), t)&need == 0 {
 				return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table %s", t.Name)
 			}
 		}
 		for _, v := range x.Views {
-			if snap.ViewPrivileges(s.params.User, v)&need == 0 {
+			if snap.ViewPrivileges(s.currentUser(), v)&need == 0 {
 				return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for view %s", v.Name)
 			}
 		}

@@ -30,7 +30,7 @@ func (s *Session) grantRole(ctx context.Context, x *ir.GrantRole) error {
 		name := func(r ir.RoleSpec) (string, error) {
 			n := r.Name
 			if r.Current {
-				n = s.params.User
+				n = s.ownerRole(r.Name)
 			}
 			if r.Public || !snap.RoleExists(n) {
 				return "", pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", n)
@@ -61,7 +61,7 @@ func (s *Session) grantRole(ctx context.Context, x *ir.GrantRole) error {
 			return snap.Role(n)
 		}
 		for _, g := range granted {
-			if !s.isSuperuser(snap) && !snap.HasAdminOf(s.params.User, g) {
+			if !s.isSuperuser(snap) && !snap.HasAdminOf(s.currentUser(), g) {
 				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must have admin option on role \"%s\"", g)
 			}
 			for _, m := range members {
@@ -137,11 +137,11 @@ func (s *Session) alterSystem(x *ir.AlterSystem) error {
 // tuning functions, which would otherwise tell of tables it may not read:
 // a superuser, a holder of SELECT, or a member of pg_read_all_data.
 func (s *Session) maySelect(snap *catalog.Snapshot, t *catalog.Table) bool {
-	return s.isSuperuser(snap) || snap.Allowed(s.params.User, t, catalog.PrivSelect) // memberships included
+	return s.isSuperuser(snap) || snap.Allowed(s.currentUser(), t, catalog.PrivSelect) // memberships included
 }
 
 // readsAllStats reports whether the session's role sees every role's
 // statement statistics: a superuser or a member of pg_read_all_stats.
 func (s *Session) readsAllStats(snap *catalog.Snapshot) bool {
-	return s.isSuperuser(snap) || snap.IsMemberOf(s.params.User, catalog.RoleReadAllStats)
+	return s.isSuperuser(snap) || snap.IsMemberOf(s.currentUser(), catalog.RoleReadAllStats)
 }

@@ -11,12 +11,15 @@ import (
 
 func init() { runs((*statement).runAlterOwner) }
 
-// ownerRole is the role OWNER TO names: CURRENT_USER, CURRENT_ROLE and
-// SESSION_USER are the session's user.
+// ownerRole is the role a statement names (OWNER TO, GRANT ... TO,
+// AUTHORIZATION): CURRENT_USER and CURRENT_ROLE are the current user,
+// SESSION_USER the session user (setrole.go).
 func (s *Session) ownerRole(role string) string {
 	switch role {
-	case "current_user", "current_role", "session_user":
-		return s.params.User
+	case "current_user", "current_role":
+		return s.currentUser()
+	case "session_user":
+		return s.sessionUser()
 	}
 	return role
 }
@@ -27,7 +30,7 @@ func (s *Session) checkNewOwner(snap *catalog.Snapshot, role string) error {
 	if r := snap.Role(role); r == nil || role == catalog.PublicRole {
 		return pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", role)
 	}
-	if !s.isSuperuser(snap) && role != s.params.User && !snap.IsMemberOf(s.params.User, role) {
+	if !s.isSuperuser(snap) && role != s.currentUser() && !snap.IsMemberOf(s.currentUser(), role) {
 		return pgerr.New(pgerr.InsufficientPrivilege, "must be member of role \"%s\"", role)
 	}
 	return nil

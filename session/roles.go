@@ -133,7 +133,7 @@ func (s *Session) createRole(ctx context.Context, x *ir.CreateRole) error {
 func (s *Session) alterRole(ctx context.Context, x *ir.AlterRole) error {
 	name := x.Role.Name
 	if x.Role.Current {
-		name = s.params.User
+		name = s.ownerRole(x.Role.Name)
 	}
 	var changed catalog.Role
 	if err := s.applyOptions(&changed, x.Options); err != nil {
@@ -157,7 +157,7 @@ func (s *Session) alterRole(ctx context.Context, x *ir.AlterRole) error {
 			switch {
 			case old.Superuser || x.Options.Superuser != nil:
 				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to alter superuser roles or change superuser attribute")
-			case name != s.params.User || x.Options.Login != nil || x.Options.Unsupported != "":
+			case name != s.currentUser() || x.Options.Login != nil || x.Options.Unsupported != "":
 				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied")
 			}
 		}
@@ -189,8 +189,8 @@ func (s *Session) dropRole(ctx context.Context, x *ir.DropRole) error {
 		var ch catalog.Change
 		for _, name := range x.Names {
 			if name == pgcatalog.BootstrapRole {
-				if name == s.params.User {
-					return catalog.Change{}, pgerr.New(pgerr.ObjectInUse, "current user cannot be dropped")
+				if err := s.inUseRole(name); err != nil {
+					return catalog.Change{}, err
 				}
 				// It owns the system objects, as initdb's superuser.
 				return catalog.Change{}, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop role %s because it is required by the database system", name)
@@ -205,8 +205,8 @@ func (s *Session) dropRole(ctx context.Context, x *ir.DropRole) error {
 				skipped = append(skipped, name)
 				continue
 			}
-			if name == s.params.User {
-				return catalog.Change{}, pgerr.New(pgerr.ObjectInUse, "current user cannot be dropped")
+			if err := s.inUseRole(name); err != nil {
+				return catalog.Change{}, err
 			}
 			deps := append(snap.Owned(name), snap.Granted(name)...)
 			if len(deps) > 0 {
@@ -239,7 +239,7 @@ func (s *Session) grant(ctx context.Context, x *ir.Grant) error {
 	var warnings []*pgerr.Error
 	err := s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
 		warnings = warnings[:0]
-		user := s.params.User
+		user := s.currentUser()
 		var objects []ir.GrantObject
 		for _, o := range x.Objects {
 			if !grantObjectLive(snap, o) {
@@ -274,7 +274,7 @@ func (s *Session) grant(ctx context.Context, x *ir.Grant) error {
 			case spec.Public:
 				name = catalog.PublicRole
 			case spec.Current:
-				name = user
+				name = s.ownerRole(spec.Name)
 			}
 			if done[name] {
 				continue

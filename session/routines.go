@@ -64,7 +64,7 @@ func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, 
 		x = &ir.RoutineChange{RoutineStatement: &c, RefArgs: x.RefArgs}
 	}
 	if x.Action == parser.RoutineCreate && s.varValue("check_function_bodies") != "off" {
-		if err := planner.CheckRoutineBody(snap, x.Function(s.params.User), s.bindStyle()); err != nil {
+		if err := planner.CheckRoutineBody(snap, x.Function(s.currentUser()), s.bindStyle()); err != nil {
 			return nil, err
 		}
 	}
@@ -72,7 +72,7 @@ func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, 
 	if err != nil {
 		return nil, err
 	}
-	who := executor.RoutineActor{User: s.params.User, Super: s.isSuperuser(snap)}
+	who := executor.RoutineActor{User: s.currentUser(), Super: s.isSuperuser(snap)}
 	if err := s.engine.exec.ChangeRoutine(ctx, cat, x, who, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
@@ -252,6 +252,14 @@ func (r *routineRunner) CallRoutine(fc *builtins.Context, routine any, args []sq
 		return r.runPLpgSQL(fc, nil, do.Body, nil)
 	}
 	fn := routine.(*catalog.Function)
+	if fn.Definer {
+		// A SECURITY DEFINER routine runs as its owner: current_user and
+		// every privilege check in its body are the owner's, and the
+		// caller's come back when it returns (fc is the caller's).
+		def := *fc
+		def.Session.User, def.Session.Definer = fn.Owner, true
+		fc = &def
+	}
 	if fc.RoutineDepth >= builtins.MaxRoutineDepth {
 		return nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
 			WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
@@ -326,7 +334,11 @@ func (r *routineRunner) runStatement(fn *catalog.Function, b ir.Statement, param
 			return nil, 0, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", commandTag(b, desc))
 		}
 	}
-	if err := s.checkPrivileges(r.ctx, b); err != nil {
+	who := opts.Fn.Session.User // the definer's inside a SECURITY DEFINER routine
+	if who == "" {
+		who = s.currentUser()
+	}
+	if err := s.checkPrivilegesAs(r.ctx, b, who); err != nil {
 		return nil, 0, err
 	}
 	if q, ok := b.(*ir.Query); ok {
@@ -506,8 +518,7 @@ func (st *statement) runOnceInTransaction(ctx context.Context, bound ir.Statemen
 // checkExecute refuses a call of a routine the user may not execute
 // (42501): EXECUTE is PUBLIC's unless revoked, and the owner's and a
 // superuser's always.
-func (s *Session) checkExecute(snap *catalog.Snapshot, super bool, fns []*catalog.Function) error {
-	user := s.params.User
+func checkExecute(snap *catalog.Snapshot, user string, super bool, fns []*catalog.Function) error {
 	for _, fn := range fns {
 		if !fn.CanExecute(super || fn.Owner == user || snap.IsMemberOf(user, fn.Owner), func(r string) bool { return snap.IsMemberOf(user, r) }) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", map[bool]string{true: "procedure", false: "function"}[fn.Procedure()], fn.Name)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/wire"
@@ -17,6 +18,9 @@ var builtinSchemas = map[string]bool{catalog.PublicSchema: true, "pg_catalog": t
 // descriptors, through the block's catalog inside a transaction block so
 // ROLLBACK undoes it as any other DDL.
 func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, env *runEnv) (wire.Result, error) {
+	if len(x.Elements) > 0 {
+		return st.createSchemaWithElements(ctx, x, env) // schema_elements.go
+	}
 	s := st.sess
 	cat, err := s.permCatalog(ctx)
 	if err != nil {
@@ -24,7 +28,7 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 	}
 	role := x.Role
 	if x.Current {
-		role = s.params.User
+		role = s.ownerRole(x.Role)
 	}
 	if x.Action == "drop" && x.Cascade {
 		if err := st.dropSchemaObjects(ctx, cat, x.Names); err != nil {
@@ -46,7 +50,7 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 				}
 				return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", name)
 			}
-			if !super && !snap.IsMemberOf(s.params.User, sc.Owner) {
+			if !super && !snap.IsMemberOf(s.currentUser(), sc.Owner) {
 				return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", name)
 			}
 			return sc, nil
@@ -73,7 +77,7 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 			}
 			owner := role
 			if owner == "" {
-				owner = s.params.User
+				owner = s.currentUser()
 			}
 			return catalog.Change{PutSchemas: []*catalog.Schema{{ID: catalog.ObjectID(version, 0), Name: name, Owner: owner}}}, nil
 		case "rename", "owner":
@@ -83,6 +87,14 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 			}
 			n := *sc
 			if x.Action == "owner" {
+				if err := s.checkNewOwner(snap, role); err != nil {
+					return catalog.Change{}, err
+				}
+				if !super && role != sc.Owner {
+					// The new owner needs CREATE on the database (PostgreSQL's
+					// AlterSchemaOwner_internal), which only superusers hold.
+					return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %s", s.params.Database)
+				}
 				n.Owner = role
 				return catalog.Change{PutSchemas: []*catalog.Schema{&n}}, nil
 			}
@@ -93,12 +105,20 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 				return catalog.Change{}, pgerr.New(pgerr.ReservedName, "unacceptable schema name %q", x.NewName).
 					WithDetail("The prefix \"pg_\" is reserved for system schemas.")
 			}
-			if t, v, q := snap.SchemaObjects(sc.Name); len(t)+len(v)+len(q) > 0 {
-				// Relations are keyed by their qualified names (catalog/schemas.go).
-				return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "ALTER SCHEMA RENAME of a schema that has objects is not supported")
+			if !super {
+				// As PostgreSQL: renaming needs CREATE on the database,
+				// which only superusers hold in zproxy's one database.
+				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %s", s.params.Database)
+			}
+			// Relations are keyed by their qualified names
+			// (catalog/schemas.go): they move with the schema.
+			var ch catalog.Change
+			if err := executor.RenameSchemaObjects(snap, sc.Name, x.NewName, &ch); err != nil {
+				return catalog.Change{}, err
 			}
 			n.Name = x.NewName
-			return catalog.Change{PutSchemas: []*catalog.Schema{&n}, DeleteSchemas: []string{sc.Name}}, nil
+			ch.PutSchemas, ch.DeleteSchemas = []*catalog.Schema{&n}, []string{sc.Name}
+			return ch, nil
 		}
 		// DROP SCHEMA
 		var ch catalog.Change
@@ -164,10 +184,10 @@ func (s *Session) withPath(snap *catalog.Snapshot) *catalog.Snapshot {
 	}
 	path := s.varValue("search_path")
 	ps := &s.pathCache
-	if ps.in == snap && ps.path == path && ps.who == s.params.User {
+	if ps.in == snap && ps.path == path && ps.who == s.currentUser() {
 		return ps.out
 	}
-	ps.in, ps.path, ps.who, ps.out = snap, path, s.params.User, snap.WithPath(searchPathSchemas(snap, path, s.params.User))
+	ps.in, ps.path, ps.who, ps.out = snap, path, s.currentUser(), snap.WithPath(searchPathSchemas(snap, path, s.currentUser()))
 	return ps.out
 }
 
@@ -231,7 +251,7 @@ func (st *statement) dropSchemaObjects(ctx context.Context, cat *catalog.Catalog
 		if !ok {
 			continue // the catalog update reports it
 		}
-		if !s.isSuperuser(snap) && !snap.IsMemberOf(s.params.User, sc.Owner) {
+		if !s.isSuperuser(snap) && !snap.IsMemberOf(s.currentUser(), sc.Owner) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of schema %s", name)
 		}
 		tables, views, seqs := snap.SchemaObjects(name)

@@ -121,7 +121,7 @@ func (q *sessionSequences) require(seq *catalog.Sequence, any catalog.Privilege)
 	if q.s.isSuperuser(snap) || identitySequence(snap, seq) {
 		return nil
 	}
-	if snap.SequencePrivileges(q.s.params.User, seq)&any == 0 {
+	if snap.SequencePrivileges(q.s.currentUser(), seq)&any == 0 {
 		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for sequence %s", seq.Name)
 	}
 	return nil

@@ -118,7 +118,7 @@ func (s *Session) mayReadVar(n string) bool {
 	if err != nil {
 		return false
 	}
-	return s.isSuperuser(snap) || snap.IsMemberOf(s.params.User, catalog.RoleReadAllSettings)
+	return s.isSuperuser(snap) || snap.IsMemberOf(s.currentUser(), catalog.RoleReadAllSettings)
 }
 
 // errCannotExamine is PostgreSQL's refusal to show a superuser-only

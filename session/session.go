@@ -76,6 +76,9 @@ type Session struct {
 	activity *activity
 	// styleCache is Style's last answer (vars_styles.go).
 	styleCache styleCache
+	// reportedAuth is the session_authorization the client last heard of
+	// (setrole.go).
+	reportedAuth string
 }
 
 var _ wire.Session = (*Session)(nil)
@@ -84,9 +87,6 @@ var _ wire.Session = (*Session)(nil)
 func (s *Session) Parse(_ context.Context, sql string, paramTypes []sqltypes.Type) ([]wire.Statement, error) {
 	stmts, err := parser.Parse(sql)
 	if err != nil {
-		if st := s.parseCurrentOf(sql, paramTypes); st != nil {
-			return []wire.Statement{st}, nil // the grammar has no WHERE CURRENT OF
-		}
 		s.failBlock()
 		return nil, err
 	}
@@ -163,6 +163,9 @@ func (st *statement) MemSize() int64 {
 // statement is one parsed statement of a session.
 type statement struct {
 	sess *Session
+	// currentOfBase is how many parameters an execution of UPDATE/DELETE
+	// ... WHERE CURRENT OF has before the cursor row's key (currentof.go).
+	currentOfBase int
 	// tables gathers the capacity each table's reads consumed in the
 	// current execution (per-table metrics).
 	tables   *tableCapacity
@@ -195,9 +198,6 @@ type statement struct {
 	// explainCached: EXPLAIN EXECUTE is explaining this statement, with
 	// the plan its cache gives (explainPrepared).
 	explainCached bool
-
-	// currentOf is an UPDATE's or DELETE's WHERE CURRENT OF (currentof.go).
-	currentOf *currentOfRef
 
 	// ownTxn: the statement runs in a transaction of its own
 	// (runInTransaction), which a CALL's or DO's COMMIT may end
@@ -360,7 +360,7 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 	}
 	return builtins.Context{Now: start, Location: s.location(), Style: s.Style(), Sequences: &sessionSequences{s: s, ctx: ctx}, Random: &s.random,
 		Done: ctx.Done(), Err: ctx.Err,
-		Session:  builtins.SessionInfo{User: s.params.User, Database: s.params.Database, PID: int(s.params.PID), ClientAddr: s.params.ClientAddr, ServerAddr: s.params.ServerAddr},
+		Session:  builtins.SessionInfo{User: s.currentUser(), SessionUser: s.sessionUser(), Database: s.params.Database, PID: int(s.params.PID), ClientAddr: s.params.ClientAddr, ServerAddr: s.params.ServerAddr},
 		Settings: s.Setting, ExactSettings: s.exactSetting}
 }
 
@@ -433,9 +433,6 @@ func (st *statement) execute(ctx context.Context, params []sqltypes.Value, start
 	if st.parsed.Utility != nil {
 		return st.runUtility(ctx, params, start)
 	}
-	if st.currentOf != nil {
-		return st.executeCurrentOf(ctx, params, start)
-	}
 	bound, _, _, err := st.bind(ctx)
 	if err != nil {
 		return nil, "", err
@@ -448,6 +445,17 @@ func (st *statement) execute(ctx context.Context, params []sqltypes.Value, start
 func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqltypes.Value, start time.Time) (wire.Result, error) {
 	s := st.sess
 	e := s.engine
+	if st.parsed != nil && st.parsed.CurrentOf != "" {
+		// UPDATE/DELETE ... WHERE CURRENT OF: the cursor's row now, its
+		// key given as parameters after the statement's own, so that a
+		// plan kept for the statement serves every row.
+		st.currentOfBase = len(params)
+		b, key, err := s.currentOf(bound, st.parsed.CurrentOf, st.currentOfBase)
+		if err != nil {
+			return nil, err
+		}
+		bound, params = b, append(params[:len(params):len(params)], key...)
+	}
 	kind := bound.Kind()
 	st.explainLog = false // until autoExplainStart says otherwise
 	if q, ok := bound.(*ir.Query); ok && q.Locking != "" && s.readOnly() {
@@ -528,6 +536,10 @@ func (st *statement) write(ctx context.Context, b ir.Statement, params []sqltype
 	// Re-bind under the gate: an index that started building before the
 	// gate was taken must be maintained by this statement.
 	bound, _, _, err := st.bind(ctx)
+	if err == nil && st.parsed.CurrentOf != "" {
+		// As run did; params already hold the key.
+		bound, _, err = st.sess.currentOf(bound, st.parsed.CurrentOf, st.currentOfBase)
+	}
 	if err != nil {
 		return executor.WriteResult{}, nil, nil, err
 	}
@@ -834,7 +846,7 @@ func (st *statement) runWrite(ctx context.Context, x ir.Statement, env *runEnv) 
 func (st *statement) runCreateView(ctx context.Context, x *ir.CreateView, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	x.Owner = s.params.User
+	x.Owner = s.currentUser()
 	cat, err := s.catalogForNew(ctx, x.Temp)
 	if err != nil {
 		return nil, err
@@ -870,7 +882,7 @@ func (st *statement) runDropView(ctx context.Context, x *ir.DropView, env *runEn
 func (st *statement) runCreateTable(ctx context.Context, x *ir.CreateTable, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	x.Table.Owner = s.params.User
+	x.Table.Owner = s.currentUser()
 	if st.parsed.TempGlobal {
 		s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: "GLOBAL is deprecated in temporary table creation"})
 	}
@@ -897,7 +909,7 @@ func (st *statement) runCreateTableAs(ctx context.Context, x *ir.CreateTableAs, 
 	s := st.sess
 	e := s.engine
 	t := x.Create.Table
-	t.Owner = s.params.User
+	t.Owner = s.currentUser()
 	if st.parsed.TempGlobal {
 		s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: "GLOBAL is deprecated in temporary table creation"})
 	}
@@ -1042,7 +1054,7 @@ func (st *statement) runAlterTable(ctx context.Context, x *ir.AlterTable, env *r
 func (st *statement) runCreateSequence(ctx context.Context, x *ir.CreateSequence, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	x.Seq.Owner = s.params.User
+	x.Seq.Owner = s.currentUser()
 	cat, err := s.permCatalog(ctx)
 	if err != nil {
 		return nil, err

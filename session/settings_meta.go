@@ -48,7 +48,7 @@ var varMetas = map[string]varMeta{
 
 // hiddenVars are the parameters SHOW answers but pg_settings does not list
 // (PostgreSQL's GUC_NO_SHOW_ALL).
-var hiddenVars = map[string]bool{"is_superuser": true}
+var hiddenVars = map[string]bool{"is_superuser": true, varRole: true, varSessionAuth: true}
 
 // metaOf returns n's description.
 func metaOf(n string) varMeta {

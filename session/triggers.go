@@ -42,6 +42,11 @@ func (r *routineRunner) runTrigger(fc *builtins.Context, call *executor.TriggerC
 	inner := *fc
 	inner.RoutineDepth++
 	inner.Routines = r // a deferred firing's runner (deferred)
+	if fn.Definer {
+		// A SECURITY DEFINER trigger function runs as its owner, as any
+		// SECURITY DEFINER routine (CallRoutine).
+		inner.Session.User, inner.Session.Definer = fn.Owner, true
+	}
 	x := &plExec{r: r, fn: fn, body: fn.Body, opts: r.opts, ret: sqltypes.Null}
 	if tg.OldTable != "" || tg.NewTable != "" {
 		inner.Transition = map[string][][]sqltypes.Value{}

@@ -56,7 +56,7 @@ func (st *statement) recordExplained(plan *optimizer.Plan) {
 	if sample := sampleOf(plan, 0); sample != nil {
 		x.Sample = sample
 	}
-	s.explained.Record(stmtstats.Key{UserID: pgcatalog.RoleOID(s.params.User), DBID: pgcatalog.DatabaseOID, QueryID: id, Toplevel: true}, x)
+	s.explained.Record(stmtstats.Key{UserID: pgcatalog.RoleOID(s.currentUser()), DBID: pgcatalog.DatabaseOID, QueryID: id, Toplevel: true}, x)
 }
 
 // explainedText is the statement an EXPLAIN wraps: the text after the
@@ -102,7 +102,7 @@ func (st *statement) record(plan *optimizer.Plan, stats *kv.Stats, rows int64, e
 	if st.queryID == 0 {
 		st.norm, st.queryID = parser.Normalize(st.parsed.Text)
 	}
-	key := stmtstats.Key{UserID: pgcatalog.RoleOID(st.sess.params.User), DBID: pgcatalog.DatabaseOID, QueryID: st.queryID, Toplevel: true}
+	key := stmtstats.Key{UserID: pgcatalog.RoleOID(st.sess.currentUser()), DBID: pgcatalog.DatabaseOID, QueryID: st.queryID, Toplevel: true}
 	x := stmtstats.Exec{Query: st.norm, ExecTime: elapsed, Rows: rows}
 	if plan != nil {
 		x.Planned, x.PlanTime = true, st.planTime
@@ -156,7 +156,7 @@ func (p pgSession) IndexAdvice(ctx context.Context) ([]pgcatalog.IndexAdvice, er
 		// Advice quotes predicates and counts of the statements it is
 		// drawn from: a role without pg_read_all_stats gets advice from
 		// its own statements only, and about tables it may read.
-		me := pgcatalog.RoleOID(p.s.params.User)
+		me := pgcatalog.RoleOID(p.s.currentUser())
 		mine := entries[:0:0]
 		for _, en := range entries {
 			if en.UserID == me {

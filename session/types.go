@@ -32,7 +32,7 @@ func (st *statement) runTypeChange(ctx context.Context, x *ir.TypeChange, env *r
 	if err != nil {
 		return nil, err
 	}
-	if err := e.exec.ChangeType(ctx, cat, x, s.params.User, s.notice); err != nil {
+	if err := e.exec.ChangeType(ctx, cat, x, s.currentUser(), s.notice); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult(x.Describe().Tag), nil

@@ -248,6 +248,7 @@ func (s *Session) discard(ctx context.Context, what string) (wire.Result, error)
 		// RESET ALL, DEALLOCATE ALL, UNLISTEN *, DISCARD PLANS, DISCARD
 		// SEQUENCES, DISCARD TEMP.
 		s.ext.reg.ClosePortals(nil)
+		s.resetRoles() // SET SESSION AUTHORIZATION DEFAULT, which RESET ALL is not
 		if err := s.resetAll(); err != nil {
 			return nil, err
 		}

@@ -70,6 +70,8 @@ var knownVars = map[string]string{
 	"client_min_messages":                 "notice",
 	"check_function_bodies":               "on",
 	"is_superuser":                        "on",
+	varRole:                               roleNone,
+	varSessionAuth:                        "", // the session user (setrole.go)
 	"default_text_search_config":          "pg_catalog.simple",
 	varAllowFullScan:                      "on",
 	varWorkMem:                            "256MB",
@@ -167,6 +169,9 @@ func (s *Session) exactSetting(name string) (string, bool) {
 
 // varValue is the value of parameter n (canonical).
 func (s *Session) varValue(n string) string {
+	if n == varSessionAuth {
+		return s.sessionUser()
+	}
 	if v, ok := s.vars[n]; ok {
 		if p, ext := guc.Lookup(n); ext && p.IsExtension() && p.Type == guc.Real {
 			if pv, err := p.Parse(v); err == nil {
@@ -197,19 +202,28 @@ func (s *Session) setScoped(name, value string, reset, local bool) error {
 			return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter %q", name)
 		}
 		s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "SET LOCAL can only be used in transaction blocks"})
-		before := s.varValue(n)
+		before, role := s.varValue(n), s.varValue(varRole)
 		if err := s.setVar(name, value, reset); err != nil {
 			return err
+		}
+		if n == varSessionAuth {
+			s.restoreRoleVar(varRole, role) // SET SESSION AUTHORIZATION also ended SET ROLE
 		}
 		return s.restoreVar(n, before)
 	}
 	if s.txStatus != 'I' {
 		if n, ok := canonicalVar(name); ok && !strings.HasPrefix(n, "transaction_") {
 			s.gucChanging(n)
+			if n == varSessionAuth {
+				s.gucChanging(varRole) // which it sets to none
+			}
 			if err := s.setVar(name, value, reset); err != nil {
 				return err
 			}
 			s.gucChanged(n, local)
+			if n == varSessionAuth {
+				s.gucChanged(varRole, local)
+			}
 			return nil
 		}
 	}
@@ -240,6 +254,9 @@ func (s *Session) setVar(name, value string, reset bool) error {
 	}
 	if reset {
 		value = s.resetValue(n)
+	}
+	if isRoleVar(n) {
+		return s.setRoleVar(n, value)
 	}
 	if p, ok := guc.Lookup(n); ok && !customHandled[n] {
 		v, err := setGUC(p, n, value)
@@ -360,6 +377,9 @@ func (s *Session) setVar(name, value string, reset bool) error {
 // resetValue is what RESET gives a parameter: the value the client set at
 // startup, else the default (PostgreSQL's reset_val).
 func (s *Session) resetValue(n string) string {
+	if n == varSessionAuth {
+		return s.params.User // the authenticated user
+	}
 	for k, v := range s.params.Startup {
 		if c, ok := canonicalVar(k); ok && c == n {
 			return v
@@ -382,7 +402,9 @@ func (s *Session) resetAll() error {
 	for _, n := range allVarNames() {
 		// As PostgreSQL's RESET ALL, it passes over what the session may
 		// not change rather than failing on it.
-		if !isServerVar(n) && !strings.HasPrefix(n, "transaction_") && s.varValue(n) != s.resetValue(n) &&
+		// role and session_authorization are GUC_NO_RESET_ALL: RESET ALL
+		// leaves SET ROLE in force (DISCARD ALL does not).
+		if !isServerVar(n) && !strings.HasPrefix(n, "transaction_") && !isRoleVar(n) && s.varValue(n) != s.resetValue(n) &&
 			s.checkVarContext(n, n) == nil && s.checkVarCeiling(n, n, s.resetValue(n)) == nil {
 			names = append(names, n)
 		}

@@ -78,3 +78,4 @@ func appendSystem(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return appendArray(buf, sqltypes.ArrayOf(sqltypes.VectorElem(t)), v)
 	}
 }
+

@@ -134,6 +134,16 @@ func (e *Env) user() string {
 	return BootstrapRole
 }
 
+// userIn is the current user of the call ctx: a SECURITY DEFINER
+// routine's owner inside it (builtins.SessionInfo.User), else the
+// session's.
+func (e *Env) userIn(ctx *builtins.Context) string {
+	if ctx != nil && ctx.Session.User != "" {
+		return ctx.Session.User
+	}
+	return e.user()
+}
+
 func (e *Env) database() string {
 	if e.Sess != nil && e.Sess.Database() != "" {
 		return e.Sess.Database()

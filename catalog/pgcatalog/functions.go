@@ -443,7 +443,13 @@ func init() {
 			if err != nil || e.Sess == nil {
 				return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "set_config needs a session")
 			}
-			v, err := e.Sess.SetSetting(strings.ToLower(a[0].S), a[1].S, a[2].Bool())
+			name := strings.ToLower(a[0].S)
+			if ctx.Session.Definer && (name == "role" || name == "session_authorization") {
+				// As PostgreSQL: a SECURITY DEFINER routine may not change
+				// who the session is under its owner's identity.
+				return sqltypes.Null, pgerr.New(pgerr.InsufficientPrivilege, "cannot set parameter \"%s\" within security-definer function", name)
+			}
+			v, err := e.Sess.SetSetting(name, a[1].S, a[2].Bool())
 			if err != nil {
 				return sqltypes.Null, err
 			}
@@ -492,9 +498,20 @@ func init() {
 		}
 		return nameV(BootstrapRole), nil
 	})
-	for _, n := range []string{"current_user", "session_user", "user", "current_role"} {
+	for _, n := range []string{"current_user", "user", "current_role"} {
 		Register(n, user)
 	}
+	// session_user is SET SESSION AUTHORIZATION's user, which neither SET
+	// ROLE nor a SECURITY DEFINER routine changes.
+	Register("session_user", fn("", nil, sqltypes.TypeName, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+		switch {
+		case ctx != nil && ctx.Session.SessionUser != "":
+			return nameV(ctx.Session.SessionUser), nil
+		case ctx != nil && ctx.Session.User != "":
+			return nameV(ctx.Session.User), nil
+		}
+		return nameV(BootstrapRole), nil
+	}))
 	// The schemas of the search path that exist (the session's snapshot
 	// carries them once the catalog has a user schema; public alone
 	// before).
@@ -813,7 +830,7 @@ func registerPrivileges() {
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		name := e.user()
+		name := e.userIn(ctx)
 		if !user.IsNull() {
 			if user.K == sqltypes.KindInt {
 				// A role OID that names no role holds only PUBLIC's
@@ -910,7 +927,7 @@ func registerPrivileges() {
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			role, ok, err := privilegeRole(e, user)
+			role, ok, err := privilegeRole(ctx, e, user)
 			if err != nil || !ok {
 				return sqltypes.Null, err
 			}
@@ -1105,10 +1122,10 @@ func parsePrivileges(privs string, valid []string) ([]string, error) {
 // privilegeRole is the role a has_*_privilege call asks about: the
 // session's, or the one named (an unknown name is an error) or given by
 // OID (an unknown OID makes the answer NULL).
-func privilegeRole(e *Env, user sqltypes.Value) (string, bool, error) {
+func privilegeRole(ctx *Context, e *Env, user sqltypes.Value) (string, bool, error) {
 	switch {
 	case user.IsNull():
-		return e.user(), true, nil
+		return e.userIn(ctx), true, nil
 	case user.K == sqltypes.KindInt:
 		n, ok := e.roleName(uint32(user.I))
 		return n, ok, nil

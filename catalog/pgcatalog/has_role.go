@@ -69,7 +69,7 @@ func init() {
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		user, userOK := e.user(), true
+		user, userOK := e.userIn(ctx), true
 		if len(a) == 3 {
 			if user, userOK, err = roleArg(e, a[0]); err != nil {
 				return sqltypes.Null, err

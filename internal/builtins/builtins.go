@@ -96,7 +96,13 @@ type Sequences interface {
 
 // SessionInfo describes the session for the functions that report it.
 type SessionInfo struct {
-	User     string
+	// User is the current user (current_user): the session's role after
+	// SET ROLE, a SECURITY DEFINER routine's owner inside it;
+	// SessionUser is session_user (SET SESSION AUTHORIZATION's).
+	User, SessionUser string
+	// Definer is set inside a SECURITY DEFINER routine, where the role
+	// and session_authorization parameters may not be set.
+	Definer  bool
 	Database string
 	PID      int
 	// ClientAddr and ServerAddr are the connection's two ends over TCP

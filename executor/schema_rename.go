@@ -1,0 +1,125 @@
+package executor
+
+import (
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+)
+
+// RenameSchemaObjects adds to ch what ALTER SCHEMA from RENAME TO to does
+// to everything keyed by the schema's name: relations are keyed by their
+// qualified names (catalog/schemas.go), so each table, materialized view
+// and sequence of the schema moves to its new key with its ID (its rows,
+// grants and statistics stay where they are); the foreign keys that
+// reference a moved table, the columns that draw from a moved sequence
+// (their nextval default's text with them) and the sequences owned by a
+// moved table's columns follow; the roles' grants on the schema move to
+// the new name. A stored view keeps its query as text, as ALTER TABLE
+// RENAME's refusal explains: a schema whose relations a view reads, or
+// that holds a view, is refused with 0A000 rather than left with views
+// naming what no longer exists. The schema descriptor itself is the
+// caller's.
+func RenameSchemaObjects(s *catalog.Snapshot, from, to string, ch *catalog.Change) error {
+	tables, views, seqs := s.SchemaObjects(from)
+	refuse := func(what string) error {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename schema %s: %s keeps its query as text", from, what).
+			WithHint("Drop the view, rename the schema, and create the view again.")
+	}
+	if len(views) > 0 {
+		return refuse("view " + views[0])
+	}
+	moved := func(key string) string {
+		_, name := catalog.SplitName(key)
+		return catalog.QualifiedKey(to, name)
+	}
+	movedTables := map[string]string{}
+	for _, k := range tables {
+		t, err := s.Table(k)
+		if err != nil {
+			return err
+		}
+		if t.IsMatview() {
+			return refuse("materialized view " + k)
+		}
+		if err := noTextDependents(s, t, "rename schema "+from); err != nil {
+			return err
+		}
+		if err := notRewriting(t); err != nil {
+			return err
+		}
+		movedTables[k] = moved(k)
+	}
+	movedSeqs := map[string]string{}
+	for _, k := range seqs {
+		movedSeqs[k] = moved(k)
+	}
+	// Every table whose descriptor names a moved table or sequence.
+	for _, t := range s.Tables() {
+		newKey, inSchema := movedTables[t.Name]
+		var nt *catalog.Table
+		clone := func() *catalog.Table {
+			if nt == nil {
+				nt = t.Clone()
+			}
+			return nt
+		}
+		if inSchema {
+			clone().Name = newKey
+		}
+		for i, fk := range t.ForeignKeys {
+			if to, ok := movedTables[fk.RefTable]; ok {
+				clone().ForeignKeys[i].RefTable = to
+			}
+		}
+		for i, c := range t.Columns {
+			if to, ok := movedSeqs[c.Sequence]; ok {
+				col := &clone().Columns[i]
+				col.Sequence = to
+				col.Default = strings.ReplaceAll(c.Default, quoteLiteral(c.Sequence), quoteLiteral(to))
+			}
+		}
+		if nt == nil {
+			continue
+		}
+		if err := notRewriting(t); err != nil {
+			return err
+		}
+		ch.Put = append(ch.Put, nt)
+		if inSchema {
+			ch.Delete = append(ch.Delete, t.Name)
+		}
+	}
+	// Sequences: those of the schema move; any owned by a moved table's
+	// column ("table.column") follows its table.
+	for _, q := range s.Sequences() {
+		newKey, inSchema := movedSeqs[q.Name]
+		owner := ""
+		if i := strings.LastIndexByte(q.OwnedBy, '.'); i > 0 {
+			if to, ok := movedTables[q.OwnedBy[:i]]; ok {
+				owner = to + q.OwnedBy[i:]
+			}
+		}
+		if !inSchema && owner == "" {
+			continue
+		}
+		c := *q
+		if inSchema {
+			c.Name = newKey
+			ch.DeleteSequences = append(ch.DeleteSequences, q.Name)
+		}
+		if owner != "" {
+			c.OwnedBy = owner
+		}
+		ch.PutSequences = append(ch.PutSequences, &c)
+	}
+	for _, r := range s.Roles() {
+		if p, ok := r.Schemas[from]; ok {
+			c := r.Clone()
+			delete(c.Schemas, from)
+			c.Schemas[to] = p
+			ch.PutRoles = append(ch.PutRoles, c)
+		}
+	}
+	return nil
+}
