@@ -112,11 +112,18 @@ func (r *routineRunner) runPLpgSQL(fc *builtins.Context, fn *catalog.Function, b
 	}
 	var top []*plVar
 	if fn != nil {
+		// A procedure's CALL gives every parameter an argument, OUT ones
+		// too; a function's call its inputs only.
+		all := fn.Procedure() && len(args) == len(fn.Params)
 		in := 0
-		for _, p := range fn.Params {
+		for i, p := range fn.Params {
 			v := &plVar{name: p.Name, label: fn.Name, typ: p.Type, val: sqltypes.Null}
 			if p.IsInput() {
-				v.val = args[in]
+				if all {
+					v.val = args[i]
+				} else {
+					v.val = args[in]
+				}
 				in++
 			}
 			top = append(top, v)
