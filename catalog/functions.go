@@ -81,6 +81,8 @@ type Function struct {
 	// default); Grantees hold EXECUTE granted to them.
 	PublicRevoked bool     `json:"public_revoked,omitempty"`
 	Grantees      []string `json:"grantees,omitempty"`
+	// Aggregate is an aggregate's definition (Kind 'a', aggregates.go).
+	Aggregate *AggregateDef `json:"aggregate,omitempty"`
 }
 
 // InputTypes are the types of the function's call arguments, in order
@@ -226,6 +228,10 @@ func (c *Catalog) loadFunctions(ctx context.Context, types map[string]*UserType)
 			return nil, err
 		}
 		f.Result, _ = links.link(f.Result)
+		if a := f.Aggregate; a != nil {
+			a.State, _ = links.link(a.State)
+			a.MState, _ = links.link(a.MState)
+		}
 		for i := range f.Params {
 			f.Params[i].Type, _ = links.link(f.Params[i].Type)
 		}

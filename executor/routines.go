@@ -93,6 +93,9 @@ func findRoutine(s *catalog.Snapshot, ref parser.RoutineRef, args []sqltypes.Typ
 // ... IF EXISTS that skipped a routine.
 func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who RoutineActor) (catalog.Change, []*pgerr.Error, error) {
 	kind := routineKind(x.Procedure)
+	if x.Aggregate != nil {
+		kind = "aggregate"
+	}
 	mustOwn := func(fn *catalog.Function) error {
 		if !who.Super && fn.Owner != who.User && !s.IsMemberOf(who.User, fn.Owner) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", routineKind(fn.Procedure()), fn.Name)
@@ -123,6 +126,9 @@ func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 			}
 			return ch, nil, pgerr.New(pgerr.UndefinedFunction, "could not find a %s named \"%s\"", kind, ref.Name)
 		}
+		if err := checkAggregateKind(fn, x); err != nil {
+			return ch, nil, err
+		}
 		if fn.Procedure() != x.Procedure && !(x.Action == parser.RoutineGrant && !x.Procedure) {
 			not := "function"
 			if x.Procedure {
@@ -139,7 +145,16 @@ func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 				return ch, nil, err
 			}
 			ch.Put, notes = put, append(notes, notes2...)
-			ch.DeleteFunctions = append(ch.DeleteFunctions, fn.OID)
+			gone, notes3, err := dropAggregatesOf(s, fn, x.Cascade)
+			if err != nil {
+				return ch, nil, err
+			}
+			notes = append(notes, notes3...)
+			for _, oid := range append([]uint32{fn.OID}, gone...) {
+				if !slices.Contains(ch.DeleteFunctions, oid) {
+					ch.DeleteFunctions = append(ch.DeleteFunctions, oid)
+				}
+			}
 			continue
 		}
 		c := fn.Clone()
@@ -201,9 +216,21 @@ func createRoutine(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 		if err := mustOwn(old); err != nil {
 			return catalog.Change{}, nil, err
 		}
-		if old.Procedure() != fn.Procedure() {
+		if old.Procedure() != fn.Procedure() || old.IsAggregate() != fn.IsAggregate() {
+			what := routineKind(old.Procedure())
+			if old.IsAggregate() {
+				what = "aggregate function"
+			}
 			return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
-				WithDetail("\"%s\" is a %s.", name, routineKind(old.Procedure()))
+				WithDetail("\"%s\" is a %s.", name, what)
+		}
+		if fn.IsAggregate() {
+			if old.Result.OID() != fn.Result.OID() {
+				return catalog.Change{}, nil, pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change return type of existing function").
+					WithHint("Use DROP AGGREGATE %s first.", signature(name, identity(old)))
+			}
+			fn.OID, fn.Owner, fn.PublicRevoked, fn.Grantees, fn.Comment = old.OID, old.Owner, old.PublicRevoked, old.Grantees, old.Comment
+			return catalog.Change{PutFunctions: []*catalog.Function{fn}}, nil, nil
 		}
 		drop := "Use DROP " + strings.ToUpper(routineKind(old.Procedure())) + " " + signature(name, identity(old)) + " first."
 		if old.Result.OID() != fn.Result.OID() || old.ReturnsSet != fn.ReturnsSet {

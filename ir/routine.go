@@ -26,6 +26,9 @@ type RoutineChange struct {
 	// RefArgs are the argument types of each of Refs (nil where a ref
 	// names no argument list), resolved.
 	RefArgs [][]sqltypes.Type
+	// AggDef is CREATE AGGREGATE's definition, its types and support
+	// functions resolved.
+	AggDef *catalog.AggregateDef
 }
 
 // Kind implements Statement.
@@ -38,6 +41,9 @@ func (x *RoutineChange) Describe() Description {
 	kind := "FUNCTION"
 	if x.Procedure {
 		kind = "PROCEDURE"
+	}
+	if x.Aggregate != nil {
+		kind = "AGGREGATE"
 	}
 	switch x.Action {
 	case parser.RoutineCreate:
@@ -70,6 +76,15 @@ func (x *RoutineChange) Function(owner string) *catalog.Function {
 	}
 	if x.ReturnsSet {
 		fn.Rows = 1000
+	}
+	if x.AggDef != nil {
+		// pg_proc's row of an aggregate: language internal, immutable,
+		// COST 1, as PostgreSQL's AggregateCreate makes it.
+		fn.Kind, fn.Aggregate, fn.Body, fn.Volatility, fn.Cost = 'a', x.AggDef, "aggregate_dummy", 'i', 1
+		if p := x.RoutineStatement.Aggregate.Parallel; p != 0 {
+			fn.Parallel = p
+		}
+		return fn
 	}
 	ApplyRoutineOptions(fn, x.Options)
 	return fn

@@ -138,6 +138,9 @@ type RoutineStatement struct {
 	// words).
 	Revoke   bool
 	Grantees []string
+	// Aggregate marks CREATE and DROP AGGREGATE (aggregate.go): CREATE's
+	// definition list.
+	Aggregate *AggregateSpec
 }
 
 // Routine returns the routine CREATE defines or ALTER names.
@@ -154,11 +157,17 @@ func (r *rewriter) routineStmt() (*RoutineStatement, error) {
 		if r.peek(1, "or") && r.peek(2, "replace") {
 			k, replace = 3, true
 		}
+		if r.peek(k, "aggregate") {
+			rs := &RoutineStatement{Action: RoutineCreate, Replace: replace}
+			return rs, r.createAggregate(rs, k+1)
+		}
 		if !r.peek(k, "function") && !r.peek(k, "procedure") {
 			return nil, nil
 		}
 		rs := &RoutineStatement{Action: RoutineCreate, Replace: replace, Procedure: r.peek(k, "procedure")}
 		return rs, r.createRoutine(rs, k+1)
+	case r.peek(0, "drop") && r.peek(1, "aggregate"):
+		return r.dropAggregate(2)
 	case r.peek(0, "drop") && (r.peek(1, "function") || r.peek(1, "procedure") || r.peek(1, "routine")):
 		rs := &RoutineStatement{Action: RoutineDrop, Procedure: r.peek(1, "procedure")}
 		k = 2
@@ -169,16 +178,7 @@ func (r *rewriter) routineStmt() (*RoutineStatement, error) {
 		if rs.Refs, k, err = r.routineRefs(k); err != nil {
 			return nil, err
 		}
-		switch {
-		case r.peek(k, "cascade"):
-			rs.Cascade, k = true, k+1
-		case r.peek(k, "restrict"):
-			k++
-		}
-		if k < len(r.toks) {
-			return nil, r.syntaxErrorAt(k)
-		}
-		return rs, nil
+		return rs, r.dropBehavior(rs, k)
 	case r.peek(0, "alter") && (r.peek(1, "function") || r.peek(1, "procedure") || r.peek(1, "routine")):
 		rs := &RoutineStatement{Procedure: r.peek(1, "procedure")}
 		return rs, r.alterRoutine(rs)

@@ -152,6 +152,9 @@ func ParseRoutineBody(fn *catalog.Function) ([]parser.Statement, error) {
 // check_function_bodies does at CREATE: every statement binds, and the
 // last one returns what the routine is declared to return.
 func CheckRoutineBody(snap *catalog.Snapshot, fn *catalog.Function, style sqltypes.Style) error {
+	if fn.IsAggregate() {
+		return nil // its support functions were resolved as it was bound
+	}
 	if fn.Language == "plpgsql" {
 		// PostgreSQL's plpgsql_validator parses the body; its SQL binds
 		// when it runs.
@@ -308,6 +311,9 @@ func bindRoutineStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement, s
 		}
 		return &ir.Do{Body: rs.Body}, nil
 	case parser.RoutineCreate:
+		if rs.Aggregate != nil {
+			return bindCreateAggregate(snap, rs)
+		}
 		return bindCreateRoutine(snap, rs)
 	}
 	x := &ir.RoutineChange{RoutineStatement: rs}
@@ -464,7 +470,7 @@ func (b *Binder) userOverloads(name string, proc bool) []builtins.Overload {
 	}
 	var out []builtins.Overload
 	for _, fn := range b.snap.Functions(name) {
-		if fn.Procedure() != proc {
+		if fn.Procedure() != proc || fn.IsAggregate() {
 			continue
 		}
 		in := fn.Inputs()
