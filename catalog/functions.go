@@ -218,14 +218,11 @@ func funcKey(oid uint32) string { return funcPrefix + strconv.FormatUint(uint64(
 
 func (c *Catalog) loadFunctions(ctx context.Context, types map[string]*UserType) (map[string][]*Function, error) {
 	funcs := map[string][]*Function{}
-	start := []byte(funcPrefix)
-	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
-	defer it.Close()
 	links := typesByOID(types)
-	for it.Next() {
+	if err := c.scanDescriptors(ctx, funcPrefix, func(it kv.Item) error {
 		var f Function
-		if err := decodeDesc(it.Item(), &f); err != nil {
-			return nil, err
+		if err := decodeDesc(it, &f); err != nil {
+			return err
 		}
 		f.Result, _ = links.link(f.Result)
 		if a := f.Aggregate; a != nil {
@@ -236,8 +233,8 @@ func (c *Catalog) loadFunctions(ctx context.Context, types map[string]*UserType)
 			f.Params[i].Type, _ = links.link(f.Params[i].Type)
 		}
 		funcs[f.Name] = append(funcs[f.Name], &f)
-	}
-	if err := it.Err(); err != nil {
+		return nil
+	}); err != nil {
 		return nil, fmt.Errorf("catalog: reading functions: %w", err)
 	}
 	for _, fs := range funcs {

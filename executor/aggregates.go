@@ -27,37 +27,8 @@ func checkAggregateKind(fn *catalog.Function, x *ir.RoutineChange) error {
 	return nil
 }
 
-// dropAggregatesOf handles the aggregates whose support functions include
-// fn when fn is dropped: 2BP01 unless cascade, else they go too (their
-// OIDs, with a notice each).
-func dropAggregatesOf(s *catalog.Snapshot, fn *catalog.Function, cascade bool) ([]uint32, []*pgerr.Error, error) {
-	var deps []*catalog.Function
-	for _, f := range s.AllFunctions() {
-		if f.Aggregate != nil && f.OID != fn.OID && f.Aggregate.UsesFunction(fn.OID) {
-			deps = append(deps, f)
-		}
-	}
-	if len(deps) == 0 {
-		return nil, nil, nil
-	}
-	// PostgreSQL's dependency messages list argument types without spaces.
-	what := strings.ReplaceAll(signature(fn.Name, identity(fn)), ", ", ",")
-	if !cascade {
-		detail := ""
-		for i, d := range deps {
-			if i > 0 {
-				detail += "\n"
-			}
-			detail += "function " + signature(d.Name, identity(d)) + " depends on function " + what
-		}
-		return nil, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop function %s because other objects depend on it", what).
-			WithDetail("%s", detail).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
-	}
-	var oids []uint32
-	var notes []*pgerr.Error
-	for _, d := range deps {
-		oids = append(oids, d.OID)
-		notes = append(notes, pgerr.Notice("drop cascades to function %s", signature(d.Name, identity(d))))
-	}
-	return oids, notes, nil
+// sigNoSpace is name(type,type) as PostgreSQL's dependency messages print
+// a function.
+func sigNoSpace(fn *catalog.Function) string {
+	return strings.ReplaceAll(signature(fn.Name, identity(fn)), ", ", ",")
 }

@@ -92,6 +92,12 @@ func findRoutine(s *catalog.Snapshot, ref parser.RoutineRef, args []sqltypes.Typ
 // routineChange computes the change of x on s, with the notices of DROP
 // ... IF EXISTS that skipped a routine.
 func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who RoutineActor) (catalog.Change, []*pgerr.Error, error) {
+	switch {
+	case x.Operator != nil:
+		return operatorChange(s, version, x, who)
+	case x.Cast != nil:
+		return castChange(s, version, x)
+	}
 	kind := routineKind(x.Procedure)
 	if x.Aggregate != nil {
 		kind = "aggregate"
@@ -145,15 +151,13 @@ func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 				return ch, nil, err
 			}
 			ch.Put, notes = put, append(notes, notes2...)
-			gone, notes3, err := dropAggregatesOf(s, fn, x.Cascade)
+			notes3, err := dependentsOfFunction(s, fn, x.Cascade, &ch)
 			if err != nil {
 				return ch, nil, err
 			}
 			notes = append(notes, notes3...)
-			for _, oid := range append([]uint32{fn.OID}, gone...) {
-				if !slices.Contains(ch.DeleteFunctions, oid) {
-					ch.DeleteFunctions = append(ch.DeleteFunctions, oid)
-				}
+			if !slices.Contains(ch.DeleteFunctions, fn.OID) {
+				ch.DeleteFunctions = append(ch.DeleteFunctions, fn.OID)
 			}
 			continue
 		}
@@ -190,7 +194,7 @@ func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 		}
 		ch.PutFunctions = append(ch.PutFunctions, c)
 	}
-	if len(ch.PutFunctions)+len(ch.DeleteFunctions) == 0 {
+	if len(ch.PutFunctions)+len(ch.DeleteFunctions)+len(ch.DeleteOperators)+len(ch.DeleteCasts) == 0 {
 		return ch, notes, errSkip
 	}
 	return ch, notes, nil

@@ -29,6 +29,13 @@ type RoutineChange struct {
 	// AggDef is CREATE AGGREGATE's definition, its types and support
 	// functions resolved.
 	AggDef *catalog.AggregateDef
+	// OperDef is CREATE OPERATOR's operator (its COMMUTATOR and NEGATOR
+	// resolved as the change commits) and DropOps DROP OPERATOR's
+	// operators (name, kind and operand types); CastDef is CREATE or
+	// DROP CAST's cast.
+	OperDef *catalog.Operator
+	DropOps []catalog.Operator
+	CastDef *catalog.Cast
 }
 
 // Kind implements Statement.
@@ -42,8 +49,13 @@ func (x *RoutineChange) Describe() Description {
 	if x.Procedure {
 		kind = "PROCEDURE"
 	}
-	if x.Aggregate != nil {
+	switch {
+	case x.Aggregate != nil:
 		kind = "AGGREGATE"
+	case x.Operator != nil:
+		kind = "OPERATOR"
+	case x.Cast != nil:
+		kind = "CAST"
 	}
 	switch x.Action {
 	case parser.RoutineCreate:

@@ -141,6 +141,10 @@ type RoutineStatement struct {
 	// Aggregate marks CREATE and DROP AGGREGATE (aggregate.go): CREATE's
 	// definition list.
 	Aggregate *AggregateSpec
+	// Operator and Cast mark CREATE and DROP OPERATOR and CAST
+	// (operator.go).
+	Operator *OperatorSpec
+	Cast     *CastSpec
 }
 
 // Routine returns the routine CREATE defines or ALTER names.
@@ -157,6 +161,9 @@ func (r *rewriter) routineStmt() (*RoutineStatement, error) {
 		if r.peek(1, "or") && r.peek(2, "replace") {
 			k, replace = 3, true
 		}
+		if r.peek(k, "operator") && !r.peekAny(k+1, "class", "family") && !replace || r.peek(k, "cast") && !replace {
+			return r.operatorStmt(true, r.peek(k, "cast"), k+1)
+		}
 		if r.peek(k, "aggregate") {
 			rs := &RoutineStatement{Action: RoutineCreate, Replace: replace}
 			return rs, r.createAggregate(rs, k+1)
@@ -166,6 +173,8 @@ func (r *rewriter) routineStmt() (*RoutineStatement, error) {
 		}
 		rs := &RoutineStatement{Action: RoutineCreate, Replace: replace, Procedure: r.peek(k, "procedure")}
 		return rs, r.createRoutine(rs, k+1)
+	case r.peek(0, "drop") && (r.peek(1, "operator") && !r.peekAny(2, "class", "family") || r.peek(1, "cast")):
+		return r.operatorStmt(false, r.peek(1, "cast"), 2)
 	case r.peek(0, "drop") && r.peek(1, "aggregate"):
 		return r.dropAggregate(2)
 	case r.peek(0, "drop") && (r.peek(1, "function") || r.peek(1, "procedure") || r.peek(1, "routine")):

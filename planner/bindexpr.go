@@ -344,6 +344,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			if err != nil {
 				return nil, err
 			}
+			if x, ok, err := b.userCast(e, t, 'e'); ok {
+				return x, err
+			}
 			if t.IsReg() || e.Type().IsReg() {
 				return b.bindRegCast(e, t)
 			}
@@ -610,6 +613,14 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 	if err != nil {
 		return nil, err
 	}
+	if op != ir.OpNotDistinct && len(b.userOperators(string(op), false)) > 0 {
+		return b.withUserOperators(string(op), l, r, func() (ir.Expr, error) { return b.bindBuiltinBinary(op, l, r) })
+	}
+	return b.bindBuiltinBinary(op, l, r)
+}
+
+// bindBuiltinBinary binds l op r by the built-in operators.
+func (b *Binder) bindBuiltinBinary(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
 	switch op {
 	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe, ir.OpNotDistinct:
 		return b.compare(op, l, r)

@@ -296,6 +296,12 @@ func paramType(snap *catalog.Snapshot, t sqltypes.Type, name string) (sqltypes.T
 // bindRoutineStatement binds CREATE, ALTER and DROP FUNCTION/PROCEDURE,
 // CALL and DO.
 func bindRoutineStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement, style sqltypes.Style) (ir.Statement, error) {
+	switch {
+	case rs.Operator != nil:
+		return bindOperatorStatement(snap, rs)
+	case rs.Cast != nil:
+		return bindCastStatement(snap, rs)
+	}
 	switch rs.Action {
 	case parser.RoutineCall:
 		return bindCall(snap, rs, style)

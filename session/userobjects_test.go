@@ -43,9 +43,18 @@ var userObjectsDDL = []string{
 	`INSERT INTO r VALUES (1, 1), (2, 2), (3, NULL)`,
 	`CREATE FUNCTION addsq(s int8, x int4) RETURNS int8 LANGUAGE sql AS 'SELECT s + coalesce(x * x, 0)'`,
 	`CREATE AGGREGATE sumsq(int4) (SFUNC = addsq, STYPE = int8, INITCOND = '0')`,
+	`CREATE FUNCTION txt_eqi(a text, b text) RETURNS bool LANGUAGE sql IMMUTABLE AS 'SELECT lower(a) = lower(b)'`,
+	`CREATE OPERATOR === (FUNCTION = txt_eqi, LEFTARG = text, RIGHTARG = text, COMMUTATOR = ===)`,
+	`CREATE TYPE mood AS ENUM ('sad', 'happy')`,
+	`CREATE FUNCTION mood_score(m mood) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT CASE WHEN m = ''sad'' THEN 0 ELSE 10 END'`,
+	`CREATE CAST (mood AS int) WITH FUNCTION mood_score(mood) AS ASSIGNMENT`,
 }
 
 var userObjectsChecks = []struct{ q, want string }{
 	{`SELECT sumsq(v) FROM r`, "5"},
 	{`SELECT aggtransfn, agginitval FROM pg_aggregate WHERE aggfnoid = 'sumsq'::regproc`, "addsq|0"},
+	{`SELECT 'A' === 'a', 'A' === 'b'`, "t|f"},
+	{`SELECT oprname, oprcode FROM pg_operator WHERE oprcom = oid AND oid >= 16384`, "===|txt_eqi"},
+	{`SELECT 'happy'::mood::int`, "10"},
+	{`SELECT castcontext, castfunc::regproc FROM pg_cast WHERE castsource = 'mood'::regtype`, "a|mood_score"},
 }

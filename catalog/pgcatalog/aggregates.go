@@ -48,10 +48,8 @@ func supportProc(e *Env, r catalog.FuncRef) sqltypes.Value {
 	switch {
 	case r.IsZero():
 		return regprocV(proc{})
-	case r.OID != 0:
-		return regprocV(proc{r.OID, r.Name})
 	}
-	return regprocV(proc{BuiltinProcOID(r.Name, r.Args), r.Name})
+	return regprocV(proc{funcRefOID(r), r.Name})
 }
 
 // OperatorOID is the pg_operator OID of the built-in operator name over
