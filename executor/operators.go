@@ -37,6 +37,22 @@ func findOperator(s *catalog.Snapshot, name string, kind byte, left, right sqlty
 // operatorChange computes CREATE or DROP OPERATOR of x on s.
 func operatorChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who RoutineActor) (catalog.Change, []*pgerr.Error, error) {
 	var ch catalog.Change
+	if x.Action == parser.RoutineOwner {
+		sig := x.DropOps[0]
+		o := findOperator(s, sig.Name, sig.Kind, sig.Left, sig.Right)
+		if o == nil {
+			return ch, nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", operatorText(&sig))
+		}
+		if !who.Super && o.Owner != who.User && !s.IsMemberOf(who.User, o.Owner) {
+			return ch, nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of operator %s", o.Name)
+		}
+		if !s.RoleExists(x.NewName) {
+			return ch, nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", x.NewName)
+		}
+		c := *o
+		c.Owner = x.NewName
+		return catalog.Change{PutOperators: []*catalog.Operator{&c}}, nil, nil
+	}
 	if x.Action == parser.RoutineDrop {
 		var notes []*pgerr.Error
 		for _, sig := range x.DropOps {
@@ -46,11 +62,7 @@ func operatorChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, wh
 					notes = append(notes, pgerr.Notice("operator %s does not exist, skipping", sig.Name))
 					continue
 				}
-				text := sig.Name + " " + sig.Right.String()
-				if sig.Kind == 'b' {
-					text = sig.Left.String() + " " + text
-				}
-				return ch, nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", text)
+				return ch, nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", operatorText(&sig))
 			}
 			if !who.Super && o.Owner != who.User && !s.IsMemberOf(who.User, o.Owner) {
 				return ch, nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of operator %s", o.Name)
@@ -208,4 +220,13 @@ func dependentsOfFunction(s *catalog.Snapshot, fn *catalog.Function, cascade boo
 		notes = append(notes, pgerr.Notice("drop cascades to %s", d))
 	}
 	return notes, nil
+}
+
+// operatorText is an operator with its operand types, as "operator does
+// not exist" prints it.
+func operatorText(o *catalog.Operator) string {
+	if o.Kind == 'l' {
+		return o.Name + " " + o.Right.String()
+	}
+	return o.Left.String() + " " + o.Name + " " + o.Right.String()
 }

@@ -92,6 +92,23 @@ func findRoutine(s *catalog.Snapshot, ref parser.RoutineRef, args []sqltypes.Typ
 // routineChange computes the change of x on s, with the notices of DROP
 // ... IF EXISTS that skipped a routine.
 func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who RoutineActor) (catalog.Change, []*pgerr.Error, error) {
+	if len(x.Skipped) > 0 {
+		// DROP ... IF EXISTS of objects over types that do not exist.
+		var skipped []*pgerr.Error
+		for _, s := range x.Skipped {
+			skipped = append(skipped, pgerr.Notice("%s", s))
+		}
+		if len(x.Refs)+len(x.DropOps) == 0 && (x.Cast == nil || x.CastDef == nil) {
+			return catalog.Change{}, skipped, errSkip
+		}
+		ch, notes, err := changeOf(s, version, x, who)
+		return ch, append(skipped, notes...), err
+	}
+	return changeOf(s, version, x, who)
+}
+
+// changeOf computes the change of x on s.
+func changeOf(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who RoutineActor) (catalog.Change, []*pgerr.Error, error) {
 	switch {
 	case x.Operator != nil:
 		return operatorChange(s, version, x, who)

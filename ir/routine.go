@@ -36,6 +36,10 @@ type RoutineChange struct {
 	OperDef *catalog.Operator
 	DropOps []catalog.Operator
 	CastDef *catalog.Cast
+	// Skipped are the notices of DROP ... IF EXISTS for the objects it
+	// named over types that do not exist (left out of Refs, DropOps and
+	// CastDef).
+	Skipped []string
 }
 
 // Kind implements Statement.

@@ -259,3 +259,36 @@ func (r *rewriter) operatorRef(k int) (string, int, error) {
 	}
 	return r.qualifiedOperator(k)
 }
+
+// alterObject reads ALTER AGGREGATE sig {OWNER TO | RENAME TO} name and
+// ALTER OPERATOR sig OWNER TO role.
+func (r *rewriter) alterObject(operator bool) (*RoutineStatement, error) {
+	rs := &RoutineStatement{}
+	k := 2
+	if operator {
+		sig, next, err := r.operatorSig(k)
+		if err != nil {
+			return nil, err
+		}
+		rs.Operator, k = &OperatorSpec{Drop: []OperatorSig{sig}}, next
+	} else {
+		ref, next, err := r.aggregateSignature(k)
+		if err != nil {
+			return nil, err
+		}
+		rs.Aggregate, rs.Refs, k = &AggregateSpec{}, []RoutineRef{ref}, next
+	}
+	switch {
+	case r.peek(k, "owner") && r.peek(k+1, "to"):
+		rs.Action = RoutineOwner
+	case r.peek(k, "rename") && r.peek(k+1, "to") && !operator:
+		rs.Action = RoutineRename
+	case r.peek(k, "set") && r.peek(k+1, "schema"):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER ... SET SCHEMA is not supported: zproxy keeps routines and operators in public").WithPosition(r.pos(k))
+	case operator && r.peek(k, "set"):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER OPERATOR ... SET is not supported").WithPosition(r.pos(k))
+	default:
+		return nil, r.syntaxErrorAt(k)
+	}
+	return rs, r.newName(rs, k+2)
+}

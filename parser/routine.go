@@ -175,6 +175,8 @@ func (r *rewriter) routineStmt() (*RoutineStatement, error) {
 		return rs, r.createRoutine(rs, k+1)
 	case r.peek(0, "drop") && (r.peek(1, "operator") && !r.peekAny(2, "class", "family") || r.peek(1, "cast")):
 		return r.operatorStmt(false, r.peek(1, "cast"), 2)
+	case r.peek(0, "alter") && (r.peek(1, "aggregate") || r.peek(1, "operator") && !r.peekAny(2, "class", "family")):
+		return r.alterObject(r.peek(1, "operator"))
 	case r.peek(0, "drop") && r.peek(1, "aggregate"):
 		return r.dropAggregate(2)
 	case r.peek(0, "drop") && (r.peek(1, "function") || r.peek(1, "procedure") || r.peek(1, "routine")):
@@ -723,15 +725,22 @@ func (r *rewriter) alterRoutine(rs *RoutineStatement) error {
 		}
 		return nil
 	}
-	if rs.NewName, err = r.name(k + 2); err != nil {
-		if rs.Action == RoutineOwner && r.peekAny(k+2, "current_user", "current_role", "session_user") {
-			rs.NewName, err = r.toks[k+2].val, nil
+	return r.newName(rs, k+2)
+}
+
+// newName reads RENAME TO's or OWNER TO's name at k, the statement's last
+// word.
+func (r *rewriter) newName(rs *RoutineStatement, k int) error {
+	var err error
+	if rs.NewName, err = r.name(k); err != nil {
+		if rs.Action == RoutineOwner && r.peekAny(k, "current_user", "current_role", "session_user") {
+			rs.NewName, err = r.toks[k].val, nil
 		} else {
 			return err
 		}
 	}
-	if k+3 < len(r.toks) {
-		return r.syntaxErrorAt(k + 3)
+	if k+1 < len(r.toks) {
+		return r.syntaxErrorAt(k + 1)
 	}
 	return nil
 }

@@ -323,23 +323,38 @@ func bindRoutineStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement, s
 		return bindCreateRoutine(snap, rs)
 	}
 	x := &ir.RoutineChange{RoutineStatement: rs}
+	var kept []parser.RoutineRef
 	for _, ref := range rs.Refs {
 		if !ref.HasArgs {
 			x.RefArgs = append(x.RefArgs, nil)
+			kept = append(kept, ref)
 			continue
 		}
 		args := []sqltypes.Type{}
+		skipped := false
 		for _, p := range ref.Args {
 			if p.Mode == parser.ModeOut && !rs.Procedure {
 				continue // OUT parameters do not identify a function
 			}
 			t, err := paramType(snap, p.Type, p.TypeName)
+			if skip, ok := missingTypeSkip(rs, p, err); ok {
+				x.Skipped, skipped = append(x.Skipped, skip), true
+				break
+			}
 			if err != nil {
 				return nil, err
 			}
 			args = append(args, t)
 		}
-		x.RefArgs = append(x.RefArgs, args)
+		if !skipped {
+			x.RefArgs = append(x.RefArgs, args)
+			kept = append(kept, ref)
+		}
+	}
+	if len(kept) < len(rs.Refs) {
+		c := *rs
+		c.Refs = kept
+		x.RoutineStatement = &c
 	}
 	return x, nil
 }

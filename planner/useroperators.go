@@ -180,17 +180,28 @@ func bindOperatorStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement) 
 		return pgerr.New(pgerr.InvalidFunctionDefinition, format, args...)
 	}
 	typeOf := func(p parser.RoutineParam) (sqltypes.Type, error) { return paramType(snap, p.Type, p.TypeName) }
-	if rs.Action == parser.RoutineDrop {
+	if rs.Action != parser.RoutineCreate {
+	sigs:
 		for _, sig := range spec.Drop {
 			o := catalog.Operator{Name: sig.Name, Kind: 'l'}
 			var err error
 			if sig.HasLeft {
 				o.Kind = 'b'
-				if o.Left, err = typeOf(sig.Left); err != nil {
+				o.Left, err = typeOf(sig.Left)
+				if skip, ok := missingTypeSkip(rs, sig.Left, err); ok {
+					x.Skipped = append(x.Skipped, skip)
+					continue sigs
+				}
+				if err != nil {
 					return nil, err
 				}
 			}
-			if o.Right, err = typeOf(sig.Right); err != nil {
+			o.Right, err = typeOf(sig.Right)
+			if skip, ok := missingTypeSkip(rs, sig.Right, err); ok {
+				x.Skipped = append(x.Skipped, skip)
+				continue
+			}
+			if err != nil {
 				return nil, err
 			}
 			x.DropOps = append(x.DropOps, o)
@@ -249,10 +260,18 @@ func bindCastStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement) (ir.
 	spec := rs.Cast
 	x := &ir.RoutineChange{RoutineStatement: rs}
 	source, err := paramType(snap, spec.Source.Type, spec.Source.TypeName)
+	if skip, ok := missingTypeSkip(rs, spec.Source, err); ok {
+		x.Skipped = append(x.Skipped, skip)
+		return x, nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	target, err := paramType(snap, spec.Target.Type, spec.Target.TypeName)
+	if skip, ok := missingTypeSkip(rs, spec.Target, err); ok {
+		x.Skipped = append(x.Skipped, skip)
+		return x, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -331,4 +350,14 @@ func builtinCastExists(source, target sqltypes.Type) bool {
 		return false
 	}
 	return checkCastPair(source, target) == nil && castAllowedAssignment(source, target)
+}
+
+// missingTypeSkip is DROP ... IF EXISTS's notice for an object named over
+// a type that does not exist (err is resolving p's type): PostgreSQL
+// skips the object.
+func missingTypeSkip(rs *parser.RoutineStatement, p parser.RoutineParam, err error) (string, bool) {
+	if err == nil || !rs.MissingOK || rs.Action != parser.RoutineDrop || pgerr.CodeOf(err) != pgerr.UndefinedObject || p.TypeName == "" {
+		return "", false
+	}
+	return "type \"" + p.TypeName + "\" does not exist, skipping", true
 }

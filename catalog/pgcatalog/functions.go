@@ -1351,8 +1351,8 @@ func registerCatalogInfo() {
 		}
 		return sqltypes.Null, nil
 	}))
-	Register("pg_operator_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		if !isOperatorOID(uint32(a[0].I)) {
+	Register("pg_operator_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		if !isOperatorOID(uint32(a[0].I)) && !isUserOperatorOID(envOf(ctx), uint32(a[0].I)) {
 			return sqltypes.Null, nil
 		}
 		return boolV(true), nil

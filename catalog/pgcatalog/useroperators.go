@@ -66,3 +66,17 @@ func funcRefOID(r catalog.FuncRef) uint32 {
 	}
 	return BuiltinProcOID(r.Name, r.Args)
 }
+
+// isUserOperatorOID reports whether oid is a user-defined operator's (in
+// public, so visible).
+func isUserOperatorOID(e *Env, oid uint32) bool {
+	if e == nil || e.Snap == nil {
+		return false
+	}
+	for _, o := range e.Snap.AllOperators() {
+		if o.OID == oid {
+			return true
+		}
+	}
+	return false
+}
