@@ -1241,6 +1241,9 @@ func registerFunctionInfo() {
 				case "identity":
 					return textV(functionArguments(f, true)), nil
 				case "def":
+					if f.IsAggregate() {
+						return sqltypes.Null, pgerr.New(pgerr.WrongObjectType, "\"%s\" is an aggregate function", f.Name)
+					}
 					return textV(functionDef(f)), nil
 				}
 				return textV(functionArguments(f, false)), nil
