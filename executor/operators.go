@@ -230,3 +230,21 @@ func operatorText(o *catalog.Operator) string {
 	}
 	return o.Left.String() + " " + o.Name + " " + o.Right.String()
 }
+
+// typeObjectDependents are the user-defined casts and operators over the
+// type u, as DROP TYPE's 2BP01 lists them.
+func typeObjectDependents(s *catalog.Snapshot, u *catalog.UserType) []string {
+	var lines []string
+	on := " depends on type " + sqltypes.QuoteIdent(u.Name)
+	for _, c := range s.Casts() {
+		if c.Source.OID() == u.OID || c.Target.OID() == u.OID {
+			lines = append(lines, "cast from "+c.Source.String()+" to "+c.Target.String()+on)
+		}
+	}
+	for _, o := range s.AllOperators() {
+		if o.Kind == 'b' && o.Left.OID() == u.OID || o.Right.OID() == u.OID || o.Result.OID() == u.OID && !o.Shell() {
+			lines = append(lines, "operator "+operatorSignature(o)+on)
+		}
+	}
+	return lines
+}
