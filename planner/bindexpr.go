@@ -192,8 +192,11 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			}
 			return &ir.Not{E: e}, nil
 		case opcode.Minus:
-			return b.bindNeg(e)
+			return b.withUserOperators("-", nil, e, func() (ir.Expr, error) { return b.bindNeg(e) })
 		case opcode.Plus:
+			if len(b.userOperators("+", true)) > 0 {
+				return b.withUserOperators("+", nil, e, func() (ir.Expr, error) { return e, nil })
+			}
 			return e, nil
 		}
 		return nil, unsupported("operator %s is not supported", opName(n.Op))
