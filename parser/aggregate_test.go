@@ -9,10 +9,7 @@ import (
 )
 
 func TestAggregateOperatorCastStatements(t *testing.T) {
-	for _, tc := range []struct {
-		sql   string
-		check func(rs *RoutineStatement) bool
-	}{
+	checkRoutineCases(t, []routineCase{
 		{`CREATE AGGREGATE public.sumsq(integer) (SFUNC = public.addsq, STYPE = bigint, INITCOND = '0', FINALFUNC = public.fin, FINALFUNC_EXTRA, SORTOP = OPERATOR(pg_catalog.>), PARALLEL = safe)`,
 			func(rs *RoutineStatement) bool {
 				a := rs.Aggregate
@@ -55,20 +52,7 @@ func TestAggregateOperatorCastStatements(t *testing.T) {
 		{`CREATE CAST (text AS mood) WITH INOUT AS IMPLICIT`, func(rs *RoutineStatement) bool { return rs.Cast.Method == 'i' && rs.Cast.Context == 'i' }},
 		{`CREATE CAST (int4 AS int8) WITHOUT FUNCTION`, func(rs *RoutineStatement) bool { return rs.Cast.Method == 'b' && rs.Cast.Context == 'e' }},
 		{`DROP CAST IF EXISTS (text AS mood)`, func(rs *RoutineStatement) bool { return rs.Action == RoutineDrop && rs.MissingOK && rs.Cast != nil }},
-	} {
-		sts, err := Parse(tc.sql)
-		if err != nil {
-			t.Errorf("%s: %v", tc.sql, err)
-			continue
-		}
-		if len(sts) != 1 || sts[0].Routine == nil {
-			t.Errorf("%s: %d statements, not a routine statement", tc.sql, len(sts))
-			continue
-		}
-		if !tc.check(sts[0].Routine) {
-			t.Errorf("%s: parsed as %+v", tc.sql, *sts[0].Routine)
-		}
-	}
+	})
 }
 
 func TestAggregateOperatorCastErrors(t *testing.T) {
