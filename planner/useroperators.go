@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -52,9 +54,10 @@ func (b *Binder) withUserOperators(op string, l, r ir.Expr, builtin func() (ir.E
 	if err == nil || pgerr.CodeOf(err) != pgerr.UndefinedFunction && pgerr.CodeOf(err) != pgerr.FeatureNotSupported {
 		return e, err
 	}
-	if pgerr.CodeOf(err) == pgerr.FeatureNotSupported && parser.IsUserOperator(op) {
-		// No built-in operator has the name: PostgreSQL's error for an
-		// operator that does not exist.
+	if pgerr.CodeOf(err) == pgerr.FeatureNotSupported && parser.IsUserOperator(op) && !postgresOperatorNames[op] {
+		// Neither zproxy nor PostgreSQL has a built-in operator of the
+		// name: PostgreSQL's error for an operator that does not exist
+		// (one PostgreSQL has and zproxy lacks stays 0A000).
 		err = pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", operatorText(op, l, r)).
 			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 	}
@@ -361,3 +364,14 @@ func missingTypeSkip(rs *parser.RoutineStatement, p parser.RoutineParam, err err
 	}
 	return "type \"" + p.TypeName + "\" does not exist, skipping", true
 }
+
+// postgresOperatorNames are the names of PostgreSQL 15's built-in
+// operators (pg_operator in pg_catalog).
+var postgresOperatorNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, op := range strings.Fields(`!! !~ !~* !~~ !~~* # ## #- #> #>> % & && &< &<| &> * *< *<= *<> *= *> *>= + - -> ->> -|- / < <-> <<
+		<<= <<| <= <> <@ <^ = > >= >> >>= >^ ? ?# ?& ?- ?-| ?| ?|| @ @-@ @> @? @@ @@@ ^ ^@ | |&> |/ |>> || ||/ ~ ~* ~<=~ ~<~ ~= ~>=~ ~>~ ~~ ~~*`) {
+		m[op] = true
+	}
+	return m
+}()
