@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -128,6 +129,12 @@ func changedObjects(ch Change, ops []kv.Op) []string {
 	for _, sc := range ch.PutSchemas {
 		add(namePrefix + "h:" + sc.Name)
 	}
+	for _, o := range ch.PutOperators {
+		add(namePrefix + "o:" + o.Name + "(" + strconv.FormatUint(uint64(o.Left.OID()), 10) + "," + strconv.FormatUint(uint64(o.Right.OID()), 10) + ")")
+	}
+	for _, k := range ch.PutCasts {
+		add(namePrefix + "c:" + strconv.FormatUint(uint64(k.Source.OID()), 10) + "," + strconv.FormatUint(uint64(k.Target.OID()), 10))
+	}
 	return out
 }
 
@@ -135,7 +142,7 @@ func changedObjects(ch Change, ops []kv.Op) []string {
 func markerKind(ch Change) string {
 	if len(ch.Put)+len(ch.Delete)+len(ch.PutViews)+len(ch.DeleteViews)+len(ch.PutSequences)+len(ch.DeleteSequences)+
 		len(ch.PutRoles)+len(ch.DeleteRoles)+len(ch.PutTypes)+len(ch.DeleteTypes)+len(ch.PutFunctions)+len(ch.DeleteFunctions)+
-		len(ch.PutSchemas)+len(ch.DeleteSchemas) == 0 &&
+		len(ch.PutSchemas)+len(ch.DeleteSchemas)+len(ch.PutOperators)+len(ch.DeleteOperators)+len(ch.PutCasts)+len(ch.DeleteCasts) == 0 &&
 		len(ch.PutStats)+len(ch.DeleteStats) > 0 {
 		return markerStats
 	}

@@ -387,7 +387,9 @@ type Snapshot struct {
 	stats     map[uint64]*TableStats // by table ID; see stats.go
 	types     map[string]*UserType   // see types.go
 	funcs     map[string][]*Function // see functions.go
-	schemas   map[string]*Schema     // see schemas.go
+	operators []*Operator            // see operators.go
+	casts     []*Cast
+	schemas   map[string]*Schema // see schemas.go
 	// perm is the permanent schema under a session's temporary objects
 	// (WithTemp, temp.go); nil for a catalog's own snapshot. tempNum
 	// numbers the session's temporary schema (TempSchema).
@@ -703,12 +705,16 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
+		operators, casts, err := c.loadOperators(ctx, types)
+		if err != nil {
+			return nil, err
+		}
 		v2, err := c.viewVersion(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, schemas: schemas, tempNum: c.tempNum}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, operators: operators, casts: casts, schemas: schemas, tempNum: c.tempNum}, nil
 		}
 	}
 }
@@ -795,6 +801,13 @@ type Change struct {
 	// (schemas.go).
 	PutSchemas    []*Schema
 	DeleteSchemas []string
+
+	// PutOperators, DeleteOperators, PutCasts and DeleteCasts (by OID)
+	// change user-defined operators and casts (operators.go).
+	PutOperators    []*Operator
+	DeleteOperators []uint32
+	PutCasts        []*Cast
+	DeleteCasts     []uint32
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -896,6 +909,11 @@ func (c *Catalog) changeOps(snap *Snapshot, ch Change, rev uint64) ([]kv.Op, err
 		return nil, err
 	}
 	ops = append(ops, fops...)
+	oops, err := c.operatorOps(ch)
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, oops...)
 	hops, err := c.schemaOps(ch)
 	if err != nil {
 		return nil, err

@@ -81,6 +81,8 @@ type Function struct {
 	// default); Grantees hold EXECUTE granted to them.
 	PublicRevoked bool     `json:"public_revoked,omitempty"`
 	Grantees      []string `json:"grantees,omitempty"`
+	// Aggregate is an aggregate's definition (Kind 'a', aggregates.go).
+	Aggregate *AggregateDef `json:"aggregate,omitempty"`
 }
 
 // InputTypes are the types of the function's call arguments, in order
@@ -216,22 +218,23 @@ func funcKey(oid uint32) string { return funcPrefix + strconv.FormatUint(uint64(
 
 func (c *Catalog) loadFunctions(ctx context.Context, types map[string]*UserType) (map[string][]*Function, error) {
 	funcs := map[string][]*Function{}
-	start := []byte(funcPrefix)
-	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
-	defer it.Close()
 	links := typesByOID(types)
-	for it.Next() {
+	if err := c.scanDescriptors(ctx, funcPrefix, func(it kv.Item) error {
 		var f Function
-		if err := decodeDesc(it.Item(), &f); err != nil {
-			return nil, err
+		if err := decodeDesc(it, &f); err != nil {
+			return err
 		}
 		f.Result, _ = links.link(f.Result)
+		if a := f.Aggregate; a != nil {
+			a.State, _ = links.link(a.State)
+			a.MState, _ = links.link(a.MState)
+		}
 		for i := range f.Params {
 			f.Params[i].Type, _ = links.link(f.Params[i].Type)
 		}
 		funcs[f.Name] = append(funcs[f.Name], &f)
-	}
-	if err := it.Err(); err != nil {
+		return nil
+	}); err != nil {
 		return nil, fmt.Errorf("catalog: reading functions: %w", err)
 	}
 	for _, fs := range funcs {

@@ -306,8 +306,14 @@ func (in *aggInstance) charged() int64 {
 	return n
 }
 
-func newInstance(call *ir.AggCall, mem *memBudget) *aggInstance {
-	in := &aggInstance{call: call, acc: newAggregator(*call)}
+func newInstance(call *ir.AggCall, mem *memBudget, ev *ir.EvalContext) *aggInstance {
+	acc := newAggregator(*call)
+	if call.User != nil {
+		// A user-defined aggregate runs its functions as expressions,
+		// with the statement's evaluation context (useragg.go).
+		acc = newUserAgg(call.User, ev)
+	}
+	in := &aggInstance{call: call, acc: acc}
 	if call.Distinct {
 		in.distinct = newRowSet(mem)
 	}

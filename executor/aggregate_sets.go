@@ -38,7 +38,7 @@ func setKey(key, full []sqltypes.Value, set []int) {
 func (a *aggRows) newGroup(key []sqltypes.Value, set []int) *group {
 	g := &group{key: key, aggs: make([]*aggInstance, len(a.node.Aggs))}
 	for i := range a.node.Aggs {
-		g.aggs[i] = newInstance(&a.node.Aggs[i], a.mem)
+		g.aggs[i] = newInstance(&a.node.Aggs[i], a.mem, a.ec.eval)
 		if ga, ok := g.aggs[i].acc.(*groupingAgg); ok {
 			ga.value = groupingBits(a.node.Aggs[i].Grouping, set)
 		}

@@ -346,6 +346,7 @@ func typeDependents(s *catalog.Snapshot, u *catalog.UserType, dropping []string)
 		lines = append(lines, "column "+c.Name+" of table "+t.Name+" depends on type "+c.Type.String())
 	}
 	lines = append(lines, compositeDependents(s, u, dropping)...)
+	lines = append(lines, typeObjectDependents(s, u)...)
 	detail := ""
 	for i, l := range lines {
 		if i > 0 {

@@ -92,7 +92,33 @@ func findRoutine(s *catalog.Snapshot, ref parser.RoutineRef, args []sqltypes.Typ
 // routineChange computes the change of x on s, with the notices of DROP
 // ... IF EXISTS that skipped a routine.
 func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who RoutineActor) (catalog.Change, []*pgerr.Error, error) {
+	if len(x.Skipped) > 0 {
+		// DROP ... IF EXISTS of objects over types that do not exist.
+		var skipped []*pgerr.Error
+		for _, s := range x.Skipped {
+			skipped = append(skipped, pgerr.Notice("%s", s))
+		}
+		if len(x.Refs)+len(x.DropOps) == 0 && (x.Cast == nil || x.CastDef == nil) {
+			return catalog.Change{}, skipped, errSkip
+		}
+		ch, notes, err := changeOf(s, version, x, who)
+		return ch, append(skipped, notes...), err
+	}
+	return changeOf(s, version, x, who)
+}
+
+// changeOf computes the change of x on s.
+func changeOf(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who RoutineActor) (catalog.Change, []*pgerr.Error, error) {
+	switch {
+	case x.Operator != nil:
+		return operatorChange(s, version, x, who)
+	case x.Cast != nil:
+		return castChange(s, version, x)
+	}
 	kind := routineKind(x.Procedure)
+	if x.Aggregate != nil {
+		kind = "aggregate"
+	}
 	mustOwn := func(fn *catalog.Function) error {
 		if !who.Super && fn.Owner != who.User && !s.IsMemberOf(who.User, fn.Owner) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s %s", routineKind(fn.Procedure()), fn.Name)
@@ -123,6 +149,9 @@ func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 			}
 			return ch, nil, pgerr.New(pgerr.UndefinedFunction, "could not find a %s named \"%s\"", kind, ref.Name)
 		}
+		if err := checkAggregateKind(fn, x); err != nil {
+			return ch, nil, err
+		}
 		if fn.Procedure() != x.Procedure && !(x.Action == parser.RoutineGrant && !x.Procedure) {
 			not := "function"
 			if x.Procedure {
@@ -144,7 +173,14 @@ func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 				return ch, nil, err
 			}
 			ch.PutViews, notes = views, append(notes, notes3...)
-			ch.DeleteFunctions = append(ch.DeleteFunctions, fn.OID)
+			notes4, err := dependentsOfFunction(s, fn, x.Cascade, &ch)
+			if err != nil {
+				return ch, nil, err
+			}
+			notes = append(notes, notes4...)
+			if !slices.Contains(ch.DeleteFunctions, fn.OID) {
+				ch.DeleteFunctions = append(ch.DeleteFunctions, fn.OID)
+			}
 			continue
 		}
 		c := fn.Clone()
@@ -180,7 +216,7 @@ func routineChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 		}
 		ch.PutFunctions = append(ch.PutFunctions, c)
 	}
-	if len(ch.PutFunctions)+len(ch.DeleteFunctions) == 0 {
+	if len(ch.PutFunctions)+len(ch.DeleteFunctions)+len(ch.DeleteOperators)+len(ch.DeleteCasts) == 0 {
 		return ch, notes, errSkip
 	}
 	return ch, notes, nil
@@ -206,9 +242,21 @@ func createRoutine(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 		if err := mustOwn(old); err != nil {
 			return catalog.Change{}, nil, err
 		}
-		if old.Procedure() != fn.Procedure() {
+		if old.Procedure() != fn.Procedure() || old.IsAggregate() != fn.IsAggregate() {
+			what := routineKind(old.Procedure())
+			if old.IsAggregate() {
+				what = "aggregate function"
+			}
 			return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "cannot change routine kind").
-				WithDetail("\"%s\" is a %s.", name, routineKind(old.Procedure()))
+				WithDetail("\"%s\" is a %s.", name, what)
+		}
+		if fn.IsAggregate() {
+			if old.Result.OID() != fn.Result.OID() {
+				return catalog.Change{}, nil, pgerr.New(pgerr.InvalidFunctionDefinition, "cannot change return type of existing function").
+					WithHint("Use DROP AGGREGATE %s first.", signature(name, identity(old)))
+			}
+			fn.OID, fn.Owner, fn.PublicRevoked, fn.Grantees, fn.Comment = old.OID, old.Owner, old.PublicRevoked, old.Grantees, old.Comment
+			return catalog.Change{PutFunctions: []*catalog.Function{fn}}, nil, nil
 		}
 		drop := "Use DROP " + strings.ToUpper(routineKind(old.Procedure())) + " " + signature(name, identity(old)) + " first."
 		if old.Result.OID() != fn.Result.OID() || old.ReturnsSet != fn.ReturnsSet {

@@ -41,7 +41,7 @@ func (a *scanAggRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) 
 	a.done = true
 	aggs := make([]*aggInstance, len(a.node.Aggs))
 	for i := range a.node.Aggs {
-		aggs[i] = newInstance(&a.node.Aggs[i], a.mem)
+		aggs[i] = newInstance(&a.node.Aggs[i], a.mem, a.ec.eval)
 	}
 	// The scan is not built as a node of its own: its EXPLAIN ANALYZE
 	// record (which Close adds the store figures to) is made here, and

@@ -35,7 +35,7 @@ func (a *streamAggRows) startGroup(key []sqltypes.Value) {
 	a.ec.mem.mu.Unlock()
 	a.cur = &group{key: copyRow(key), aggs: make([]*aggInstance, len(a.node.Aggs))}
 	for i := range a.node.Aggs {
-		a.cur.aggs[i] = newInstance(&a.node.Aggs[i], a.mem)
+		a.cur.aggs[i] = newInstance(&a.node.Aggs[i], a.mem, a.ec.eval)
 	}
 }
 

@@ -398,7 +398,7 @@ func (p *partition) frameFunc(col int) error {
 			return pgerr.New(pgerr.FeatureNotSupported, "window function %s is not supported", c.Func)
 		}
 		if !running || acc == nil {
-			acc = newInstance(c.Agg, p.ec.mem)
+			acc = newInstance(c.Agg, p.ec.mem, p.ec.eval)
 			fed = lo
 		}
 		for ; fed < hi; fed++ {

@@ -253,7 +253,7 @@ func (s *windowStream) next(rows, keys [][]sqltypes.Value, np int) error {
 		return nil
 	}
 	if s.acc == nil {
-		s.acc = newInstance(c.Agg, s.ec.mem)
+		s.acc = newInstance(c.Agg, s.ec.mem, s.ec.eval)
 	}
 	for i, r := range rows {
 		if err := s.acc.feed(s.ec.eval, r[:s.width], s.ec.mem); err != nil {

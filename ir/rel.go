@@ -229,6 +229,8 @@ type AggCall struct {
 	// Grouping, for grouping(a, b, ...), holds the GroupBy index of each
 	// argument.
 	Grouping []int
+	// User is a user-defined aggregate's computation (useragg.go).
+	User *UserAgg
 }
 
 // SortKeyExpr is a sort key given as an expression over the input row.

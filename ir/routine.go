@@ -26,6 +26,20 @@ type RoutineChange struct {
 	// RefArgs are the argument types of each of Refs (nil where a ref
 	// names no argument list), resolved.
 	RefArgs [][]sqltypes.Type
+	// AggDef is CREATE AGGREGATE's definition, its types and support
+	// functions resolved.
+	AggDef *catalog.AggregateDef
+	// OperDef is CREATE OPERATOR's operator (its COMMUTATOR and NEGATOR
+	// resolved as the change commits) and DropOps DROP OPERATOR's
+	// operators (name, kind and operand types); CastDef is CREATE or
+	// DROP CAST's cast.
+	OperDef *catalog.Operator
+	DropOps []catalog.Operator
+	CastDef *catalog.Cast
+	// Skipped are the notices of DROP ... IF EXISTS for the objects it
+	// named over types that do not exist (left out of Refs, DropOps and
+	// CastDef).
+	Skipped []string
 }
 
 // Kind implements Statement.
@@ -38,6 +52,14 @@ func (x *RoutineChange) Describe() Description {
 	kind := "FUNCTION"
 	if x.Procedure {
 		kind = "PROCEDURE"
+	}
+	switch {
+	case x.Aggregate != nil:
+		kind = "AGGREGATE"
+	case x.Operator != nil:
+		kind = "OPERATOR"
+	case x.Cast != nil:
+		kind = "CAST"
 	}
 	switch x.Action {
 	case parser.RoutineCreate:
@@ -70,6 +92,15 @@ func (x *RoutineChange) Function(owner string) *catalog.Function {
 	}
 	if x.ReturnsSet {
 		fn.Rows = 1000
+	}
+	if x.AggDef != nil {
+		// pg_proc's row of an aggregate: language internal, immutable,
+		// COST 1, as PostgreSQL's AggregateCreate makes it.
+		fn.Kind, fn.Aggregate, fn.Body, fn.Volatility, fn.Cost = 'a', x.AggDef, "aggregate_dummy", 'i', 1
+		if p := x.RoutineStatement.Aggregate.Parallel; p != 0 {
+			fn.Parallel = p
+		}
+		return fn
 	}
 	ApplyRoutineOptions(fn, x.Options)
 	return fn

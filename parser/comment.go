@@ -36,7 +36,7 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 		}
 		cs.Object = "materialized view"
 		k++
-	case "foreign", "database", "function", "type", "domain", "sequence", "role", "constraint", "trigger", "extension":
+	case "foreign", "database", "function", "type", "domain", "sequence", "role", "constraint", "trigger", "extension", "aggregate", "operator", "cast":
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported", cs.Object).WithPosition(r.pos(k))
 	default:
 		return nil, r.syntaxErrorAt(k)

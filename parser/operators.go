@@ -60,6 +60,25 @@ var infixOps = map[string]bool{
 // operand, as prefix operators (~ x, @-@ lseg, # path, ?- line, ?| line).
 var prefixOps = map[string]bool{"~": true, "@-@": true, "#": true, "?-": true, "?|": true, "@@": true}
 
+// nativeOps are the operators TiDB's grammar reads itself, or that the
+// respellings above handle by their own rules.
+var nativeOps = map[string]bool{"+": true, "-": true, "*": true, "/": true, "%": true, "^": true, "||": true, "!!": true,
+	"=>": true, ":=": true, "!": true, "<=>": true}
+
+// userOperator reports whether op is an operator no rule above knows: a
+// user-defined one (CREATE OPERATOR), respelled as zp_op('op', l, r) or,
+// without a left operand, zp_op('op', x), at PostgreSQL's level of "any
+// other operator".
+func userOperator(op string) bool {
+	// (A backquote is an operator character to PostgreSQL, TiDB's
+	// quote: no operator of one is accepted.)
+	return !nativeOps[op] && !infixOps[op] && !prefixOps[op] && !OtherOperators[op] && !comparisonOps[op] && !strings.Contains(op, "`")
+}
+
+// IsUserOperator reports whether op is an operator only CREATE OPERATOR
+// can define (no built-in one has its name).
+func IsUserOperator(op string) bool { return userOperator(op) }
+
 // comparisonOps may precede ANY/ALL (besides the infix operators).
 var comparisonOps = map[string]bool{"=": true, "<>": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
 
@@ -101,6 +120,10 @@ func (r *rewriter) pgPrimaries(head int) error {
 			}
 			r.replace(i, ArraySubFunc+"(")
 			r.ed[close].post += ")"
+		case (t.kind == tkIdent || t.kind == tkQIdent) && t.val != "count" && r.peek(i+1, "(") && r.peek(i+2, "*") && r.peek(i+3, ")"):
+			// agg(*): a user-defined aggregate of no arguments, called
+			// as agg() (count(*) is TiDB's own).
+			r.replace(i+2, "")
 		case t.kind == tkIdent && sqlValueFuncs[t.val] && !r.peek(i+1, "(") && !(i > head && (r.toks[i-1].is(".") || r.toks[i-1].is("as"))) &&
 			r.isQuery(head):
 			// SQL's value functions without parentheses (SELECT session_user).
@@ -349,7 +372,7 @@ func (r *rewriter) operatorForm(i int) error {
 	switch {
 	case op == i+2:
 	case op == i+4 && r.toks[i+3].is("."):
-		if s := r.toks[i+2]; s.kind != tkIdent && s.kind != tkQIdent || s.val != "pg_catalog" {
+		if s := r.toks[i+2]; s.kind != tkIdent && s.kind != tkQIdent || s.val != "pg_catalog" && s.val != "public" {
 			return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s.%s", s.val, r.toks[op].val).WithPosition(r.pos(i))
 		}
 	default:
@@ -430,7 +453,7 @@ func (r *rewriter) pgOperators(head int) error {
 			if err := r.similar(head, j); err != nil {
 				return err
 			}
-		case t.kind == tkOp && (infixOps[t.val] || prefixOps[t.val]) && !r.ed[j].done:
+		case t.kind == tkOp && (infixOps[t.val] || prefixOps[t.val] || userOperator(t.val)) && !r.ed[j].done:
 			if err := r.infix(head, j); err != nil {
 				return err
 			}
@@ -523,13 +546,13 @@ func (r *rewriter) similar(head, j int) error {
 func (r *rewriter) infix(head, j int) error {
 	leftEnd, rightStart := r.operatorAt(j)
 	lo, ok := r.operandStart(leftEnd, head)
-	if op := r.toks[j].val; !ok && prefixOps[op] && rightStart == j+1 {
+	if op := r.toks[j].val; !ok && (prefixOps[op] || userOperator(op)) && rightStart == j+1 {
 		// No left operand: a prefix operator (~ x, bitwise NOT),
 		// zp_op('~', x), whose operand extends over the operators
 		// binding tighter than PostgreSQL's other operators (~ 1 + 1 is
 		// ~(1 + 1)).
 		start := j + 1
-		for start < len(r.toks) && r.toks[start].kind == tkOp && prefixOps[r.toks[start].val] {
+		for start < len(r.toks) && r.toks[start].kind == tkOp && (prefixOps[r.toks[start].val] || userOperator(r.toks[start].val)) {
 			start++ // ~ ~x: the inner ones are respelled in their turn
 		}
 		hi, ok := r.operandEnd(start, precOther)
@@ -590,7 +613,7 @@ func (r *rewriter) binaryPrec(k int) int {
 	case "||":
 		return precOther
 	}
-	if infixOps[t.val] {
+	if infixOps[t.val] || userOperator(t.val) {
 		return precOther
 	}
 	return 0
@@ -625,8 +648,8 @@ func (r *rewriter) operandStart(end, head int) (int, bool) {
 // expression there, extended over operators that bind tighter.
 func (r *rewriter) operandEnd(i, prec int) (int, bool) {
 	start := i
-	for start < len(r.toks) && (r.toks[start].val == "-" || r.toks[start].val == "+") && r.toks[start].kind == tkOp {
-		start++ // unary signs
+	for start < len(r.toks) && r.prefixAt(start) {
+		start++ // unary signs and prefix operators
 	}
 	hi, ok := r.primaryEnd(start)
 	if !ok {
@@ -634,7 +657,7 @@ func (r *rewriter) operandEnd(i, prec int) (int, bool) {
 	}
 	for k := hi + 1; k < len(r.toks) && r.binaryPrec(k) > prec; k = hi + 1 {
 		next := k + 1
-		for next < len(r.toks) && (r.toks[next].val == "-" || r.toks[next].val == "+") && r.toks[next].kind == tkOp {
+		for next < len(r.toks) && r.prefixAt(next) {
 			next++
 		}
 		e, ok := r.primaryEnd(next)
@@ -644,6 +667,13 @@ func (r *rewriter) operandEnd(i, prec int) (int, bool) {
 		hi = e
 	}
 	return hi, true
+}
+
+// prefixAt reports whether token k, at the start of an operand, is a
+// unary sign or a prefix operator not yet respelled.
+func (r *rewriter) prefixAt(k int) bool {
+	t := r.toks[k]
+	return t.kind == tkOp && (t.val == "-" || t.val == "+" || !r.ed[k].done && (prefixOps[t.val] || userOperator(t.val)))
 }
 
 // primaryEnd returns the last token of the primary expression starting at

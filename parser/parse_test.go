@@ -546,7 +546,6 @@ func TestErrors(t *testing.T) {
 		{`SELECT E'abc`, pgerr.SyntaxError.String(), 8, `unterminated quoted string`},
 		{`SELECT ""`, pgerr.SyntaxError.String(), 8, `zero-length delimited identifier`},
 		{`SELECT 12abc`, pgerr.SyntaxError.String(), 8, `trailing junk`},
-		{`SELECT a ### b`, pgerr.FeatureNotSupported.String(), 10, `operator ###`},
 		{"SELECT `a`", pgerr.FeatureNotSupported.String(), 8, "operator `"},
 		{`SELECT CAST(1 AS aclitem)`, pgerr.FeatureNotSupported.String(), 18, `type aclitem is not supported`},
 		{`SELECT ::int`, pgerr.SyntaxError.String(), 8, `"::"`},
@@ -568,7 +567,6 @@ func TestErrors(t *testing.T) {
 		{`SHOW a b`, pgerr.SyntaxError.String(), 8, `"b"`},
 		{`DROP INDEX a, b`, pgerr.FeatureNotSupported.String(), 13, `several`},
 		{`COMMIT now`, pgerr.SyntaxError.String(), 8, `"now"`},
-		{`SELECT 1 ### 2`, pgerr.FeatureNotSupported.String(), 10, `operator ### is not supported`},
 		{`SELECT a ~ FROM t`, pgerr.SyntaxError.String(), 12, `FROM`},
 		{`SELECT a COLLATE "de_DE" FROM t`, pgerr.UndefinedObject.String(), 10, `collation "de_DE"`},
 	}

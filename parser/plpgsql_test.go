@@ -165,7 +165,7 @@ func TestPLpgSQLCursorStatements(t *testing.T) {
 	}
 }
 
-func TestCurrentOf(t *testing.T) {
+func TestPLpgSQLCurrentOf(t *testing.T) {
 	sql := `UPDATE t SET v = (SELECT 1 WHERE x) WHERE CURRENT OF "My Cur"`
 	start, end, name, ok := CurrentOf(sql)
 	if !ok || name != "My Cur" || sql[start:end] != `CURRENT OF "My Cur"` {

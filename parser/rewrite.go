@@ -354,7 +354,7 @@ func (r *rewriter) rewrite(head int) (err error) {
 			switch t.val {
 			case "+", "-", "*", "/", "%", "^", "<", ">", "=", "<=", ">=", "<>", "!=", "||":
 			default:
-				if infixOps[t.val] || prefixOps[t.val] || t.val == "!!" {
+				if infixOps[t.val] || prefixOps[t.val] || t.val == "!!" || userOperator(t.val) {
 					continue // pgOperators (operators.go) respells it
 				}
 				return pgerr.New(pgerr.FeatureNotSupported, "operator %s is not supported", t.val).WithPosition(r.pos(i))

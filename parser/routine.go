@@ -138,6 +138,13 @@ type RoutineStatement struct {
 	// words).
 	Revoke   bool
 	Grantees []string
+	// Aggregate marks CREATE and DROP AGGREGATE (aggregate.go): CREATE's
+	// definition list.
+	Aggregate *AggregateSpec
+	// Operator and Cast mark CREATE and DROP OPERATOR and CAST
+	// (operator.go).
+	Operator *OperatorSpec
+	Cast     *CastSpec
 }
 
 // Routine returns the routine CREATE defines or ALTER names.
@@ -154,11 +161,24 @@ func (r *rewriter) routineStmt() (*RoutineStatement, error) {
 		if r.peek(1, "or") && r.peek(2, "replace") {
 			k, replace = 3, true
 		}
+		if r.peek(k, "operator") && !r.peekAny(k+1, "class", "family") && !replace || r.peek(k, "cast") && !replace {
+			return r.operatorStmt(true, r.peek(k, "cast"), k+1)
+		}
+		if r.peek(k, "aggregate") {
+			rs := &RoutineStatement{Action: RoutineCreate, Replace: replace}
+			return rs, r.createAggregate(rs, k+1)
+		}
 		if !r.peek(k, "function") && !r.peek(k, "procedure") {
 			return nil, nil
 		}
 		rs := &RoutineStatement{Action: RoutineCreate, Replace: replace, Procedure: r.peek(k, "procedure")}
 		return rs, r.createRoutine(rs, k+1)
+	case r.peek(0, "drop") && (r.peek(1, "operator") && !r.peekAny(2, "class", "family") || r.peek(1, "cast")):
+		return r.operatorStmt(false, r.peek(1, "cast"), 2)
+	case r.peek(0, "alter") && (r.peek(1, "aggregate") || r.peek(1, "operator") && !r.peekAny(2, "class", "family")):
+		return r.alterObject(r.peek(1, "operator"))
+	case r.peek(0, "drop") && r.peek(1, "aggregate"):
+		return r.dropAggregate(2)
 	case r.peek(0, "drop") && (r.peek(1, "function") || r.peek(1, "procedure") || r.peek(1, "routine")):
 		rs := &RoutineStatement{Action: RoutineDrop, Procedure: r.peek(1, "procedure")}
 		k = 2
@@ -169,16 +189,7 @@ func (r *rewriter) routineStmt() (*RoutineStatement, error) {
 		if rs.Refs, k, err = r.routineRefs(k); err != nil {
 			return nil, err
 		}
-		switch {
-		case r.peek(k, "cascade"):
-			rs.Cascade, k = true, k+1
-		case r.peek(k, "restrict"):
-			k++
-		}
-		if k < len(r.toks) {
-			return nil, r.syntaxErrorAt(k)
-		}
-		return rs, nil
+		return rs, r.dropBehavior(rs, k)
 	case r.peek(0, "alter") && (r.peek(1, "function") || r.peek(1, "procedure") || r.peek(1, "routine")):
 		rs := &RoutineStatement{Procedure: r.peek(1, "procedure")}
 		return rs, r.alterRoutine(rs)
@@ -714,15 +725,22 @@ func (r *rewriter) alterRoutine(rs *RoutineStatement) error {
 		}
 		return nil
 	}
-	if rs.NewName, err = r.name(k + 2); err != nil {
-		if rs.Action == RoutineOwner && r.peekAny(k+2, "current_user", "current_role", "session_user") {
-			rs.NewName, err = r.toks[k+2].val, nil
+	return r.newName(rs, k+2)
+}
+
+// newName reads RENAME TO's or OWNER TO's name at k, the statement's last
+// word.
+func (r *rewriter) newName(rs *RoutineStatement, k int) error {
+	var err error
+	if rs.NewName, err = r.name(k); err != nil {
+		if rs.Action == RoutineOwner && r.peekAny(k, "current_user", "current_role", "session_user") {
+			rs.NewName, err = r.toks[k].val, nil
 		} else {
 			return err
 		}
 	}
-	if k+3 < len(r.toks) {
-		return r.syntaxErrorAt(k + 3)
+	if k+1 < len(r.toks) {
+		return r.syntaxErrorAt(k + 1)
 	}
 	return nil
 }

@@ -8,11 +8,34 @@ import (
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
+// routineCase is a statement and a check of the RoutineStatement it
+// parses to.
+type routineCase struct {
+	sql   string
+	check func(rs *RoutineStatement) bool
+}
+
+// checkRoutineCases parses each case and checks its RoutineStatement.
+func checkRoutineCases(t *testing.T, cases []routineCase) {
+	t.Helper()
+	for _, tc := range cases {
+		sts, err := Parse(tc.sql)
+		if err != nil {
+			t.Errorf("%s: %v", tc.sql, err)
+			continue
+		}
+		if len(sts) != 1 || sts[0].Routine == nil {
+			t.Errorf("%s: %d statements, not a routine statement", tc.sql, len(sts))
+			continue
+		}
+		if !tc.check(sts[0].Routine) {
+			t.Errorf("%s: parsed as %+v", tc.sql, *sts[0].Routine)
+		}
+	}
+}
+
 func TestRoutineStatements(t *testing.T) {
-	for _, tc := range []struct {
-		sql   string
-		check func(rs *RoutineStatement) bool
-	}{
+	checkRoutineCases(t, []routineCase{
 		{`CREATE FUNCTION add(a integer, b integer DEFAULT 1) RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT a + b'`, func(rs *RoutineStatement) bool {
 			return rs.Action == RoutineCreate && rs.Routine().Name == "add" && len(rs.Params) == 2 && rs.Params[1].Default == "1" &&
 				rs.Params[0].Name == "a" && rs.Params[0].Type == sqltypes.TypeInt4 && rs.Returns == sqltypes.TypeInt4 &&
@@ -54,20 +77,7 @@ func TestRoutineStatements(t *testing.T) {
 		}},
 		{`DO $$ begin end $$`, func(rs *RoutineStatement) bool { return rs.Action == RoutineDo && rs.Options.Language == "plpgsql" }},
 		{`DO LANGUAGE sql 'select 1'`, func(rs *RoutineStatement) bool { return rs.Options.Language == "sql" && rs.Body == "select 1" }},
-	} {
-		sts, err := Parse(tc.sql)
-		if err != nil {
-			t.Errorf("%s: %v", tc.sql, err)
-			continue
-		}
-		if len(sts) != 1 || sts[0].Routine == nil {
-			t.Errorf("%s: %d statements, routine %v", tc.sql, len(sts), sts[0].Routine)
-			continue
-		}
-		if !tc.check(sts[0].Routine) {
-			t.Errorf("%s: parsed as %+v", tc.sql, *sts[0].Routine)
-		}
-	}
+	})
 }
 
 func TestRoutineStatementErrors(t *testing.T) {

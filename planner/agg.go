@@ -16,28 +16,32 @@ import (
 
 // hasAggregate reports whether any select field contains an aggregate of
 // this query level.
-func hasAggregate(fields *ast.FieldList) bool {
+func hasAggregate(b *Binder, fields *ast.FieldList) bool {
 	found := false
 	for _, f := range fields.Fields {
 		if f.Expr != nil {
-			f.Expr.Accept(&aggFinder{found: &found})
+			f.Expr.Accept(&aggFinder{found: &found, b: b})
 		}
 	}
 	return found
 }
 
-func hasAggregateInOrder(ob *ast.OrderByClause) bool {
+func hasAggregateInOrder(b *Binder, ob *ast.OrderByClause) bool {
 	found := false
 	for _, it := range ob.Items {
-		it.Expr.Accept(&aggFinder{found: &found})
+		it.Expr.Accept(&aggFinder{found: &found, b: b})
 	}
 	return found
 }
 
 // aggFinder looks for aggregates of the current level: it does not enter
 // subqueries (their aggregates are theirs) or window calls (an aggregate
-// with OVER is a window function).
-type aggFinder struct{ found *bool }
+// with OVER is a window function). b, when set, knows the user-defined
+// aggregates.
+type aggFinder struct {
+	found *bool
+	b     *Binder
+}
 
 func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 	switch x := n.(type) {
@@ -45,7 +49,7 @@ func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 		*v.found = true
 		return n, true
 	case *ast.FuncCallExpr:
-		if IsAggregateName(x.FnName.L) {
+		if v.b.isAggregate(x.FnName.L) {
 			*v.found = true
 			return n, true
 		}
@@ -63,7 +67,7 @@ func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 // bindExprNoAgg binds an expression in which aggregates are not allowed.
 func (b *Binder) bindExprNoAgg(sc *scope, node ast.ExprNode) (ir.Expr, error) {
 	found := false
-	node.Accept(&aggFinder{found: &found})
+	node.Accept(&aggFinder{found: &found, b: b})
 	if found {
 		return nil, pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here")
 	}
@@ -151,7 +155,7 @@ func (a *aggBinder) bindFromRow(node ast.ExprNode) (ir.Expr, error) {
 	a.b.level = nil
 	defer func() { a.b.level = savedLevel }()
 	found := false
-	node.Accept(&aggFinder{found: &found})
+	node.Accept(&aggFinder{found: &found, b: a.b})
 	if found {
 		return nil, pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested")
 	}
@@ -264,7 +268,7 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 	}
 	call := ir.AggCall{Func: fn, Distinct: distinct}
 	defer b.allowWholeRow(string(fn))()
-	if !IsAggregateName(string(fn)) {
+	if !b.isAggregate(string(fn)) {
 		return call, unsupported("aggregate function %s is not supported", fname)
 	}
 	if fn == ir.AggCount && len(argNodes) == 1 && !distinct {
@@ -300,6 +304,11 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 			return call, err
 		}
 		call.OrderBy = append(call.OrderBy, ir.SortKeyExpr{E: x, Desc: desc, NullsFirst: nullsFirst(desc, nulls)})
+	}
+	if users := b.userAggregates(string(fn)); len(users) > 0 {
+		if handled, err := b.bindUserAggregate(&call, users); handled || err != nil {
+			return call, err
+		}
 	}
 	typ, err := aggType(call)
 	if err != nil {

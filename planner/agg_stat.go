@@ -68,7 +68,7 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 	var direct []ir.Expr
 	for _, d := range directNodes {
 		found := false
-		d.Accept(&aggFinder{found: &found})
+		d.Accept(&aggFinder{found: &found, b: a.b})
 		if found {
 			return nil, pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested")
 		}

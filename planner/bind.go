@@ -437,6 +437,13 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 	if et == t {
 		return e, nil
 	}
+	context := byte('i')
+	if assignment {
+		context = 'a'
+	}
+	if x, ok, err := b.userCast(e, t, context); ok {
+		return x, err
+	}
 	if c, ok := e.(*ir.Const); ok && t.IsReg() && c.Typ.ID == sqltypes.Unknown {
 		// An untyped literal given for a reg* parameter is a name read in
 		// the catalog, as PostgreSQL's regclassin reads it

@@ -195,8 +195,11 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			}
 			return &ir.Not{E: e}, nil
 		case opcode.Minus:
-			return b.bindNeg(e)
+			return b.withUserOperators("-", nil, e, func() (ir.Expr, error) { return b.bindNeg(e) })
 		case opcode.Plus:
+			if len(b.userOperators("+", true)) > 0 {
+				return b.withUserOperators("+", nil, e, func() (ir.Expr, error) { return e, nil })
+			}
 			return e, nil
 		}
 		return nil, unsupported("operator %s is not supported", opName(n.Op))
@@ -349,6 +352,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			e, err := b.child(sc, operand, agg)
 			if err != nil {
 				return nil, err
+			}
+			if x, ok, err := b.userCast(e, t, 'e'); ok {
+				return x, err
 			}
 			if t.IsReg() || e.Type().IsReg() {
 				return b.bindRegCast(e, t)
@@ -622,6 +628,14 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 	if err != nil {
 		return nil, err
 	}
+	if op != ir.OpNotDistinct && len(b.userOperators(string(op), false)) > 0 {
+		return b.withUserOperators(string(op), l, r, func() (ir.Expr, error) { return b.bindBuiltinBinary(op, l, r) })
+	}
+	return b.bindBuiltinBinary(op, l, r)
+}
+
+// bindBuiltinBinary binds l op r by the built-in operators.
+func (b *Binder) bindBuiltinBinary(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
 	switch op {
 	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe, ir.OpNotDistinct:
 		return b.compare(op, l, r)

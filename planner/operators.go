@@ -63,6 +63,14 @@ func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *agg
 	if err != nil {
 		return nil, err
 	}
+	if len(b.userOperators(op, false)) > 0 {
+		return b.withUserOperators(op, l, r, func() (ir.Expr, error) { return b.bindBuiltinOtherOp(op, bind, l, r) })
+	}
+	return b.bindBuiltinOtherOp(op, bind, l, r)
+}
+
+// bindBuiltinOtherOp binds l op r by the built-in operators.
+func (b *Binder) bindBuiltinOtherOp(op string, bind func(*Binder, ir.Expr, ir.Expr) (ir.Expr, error), l, r ir.Expr) (ir.Expr, error) {
 	if geoOperand(l) || geoOperand(r) {
 		return b.bindRegisteredOp(op, l, r) // builtins/geometric.go
 	}

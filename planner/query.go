@@ -678,7 +678,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 		}
 	}
 
-	aggregated := n.GroupBy != nil || n.Having != nil || hasAggregate(n.Fields) || (n.OrderBy != nil && hasAggregateInOrder(n.OrderBy))
+	aggregated := n.GroupBy != nil || n.Having != nil || hasAggregate(b, n.Fields) || (n.OrderBy != nil && hasAggregateInOrder(b, n.OrderBy))
 	var groupNames []string
 	if aggregated {
 		lv.agg = &aggBinder{b: b, sc: sc, lv: lv}

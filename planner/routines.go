@@ -205,6 +205,9 @@ func ParseRoutineBody(fn *catalog.Function) ([]parser.Statement, error) {
 // check_function_bodies does at CREATE: every statement binds, and the
 // last one returns what the routine is declared to return.
 func CheckRoutineBody(snap *catalog.Snapshot, fn *catalog.Function, style sqltypes.Style) error {
+	if fn.IsAggregate() {
+		return nil // its support functions were resolved as it was bound
+	}
 	if fn.Language == "plpgsql" {
 		// PostgreSQL's plpgsql_validator parses the body; its SQL binds
 		// when it runs.
@@ -351,6 +354,12 @@ func paramType(snap *catalog.Snapshot, t sqltypes.Type, name string) (sqltypes.T
 // bindRoutineStatement binds CREATE, ALTER and DROP FUNCTION/PROCEDURE,
 // CALL and DO.
 func bindRoutineStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement, style sqltypes.Style) (ir.Statement, error) {
+	switch {
+	case rs.Operator != nil:
+		return bindOperatorStatement(snap, rs)
+	case rs.Cast != nil:
+		return bindCastStatement(snap, rs)
+	}
 	switch rs.Action {
 	case parser.RoutineCall:
 		return bindCall(snap, rs, style)
@@ -366,26 +375,44 @@ func bindRoutineStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement, s
 		}
 		return &ir.Do{Body: rs.Body}, nil
 	case parser.RoutineCreate:
+		if rs.Aggregate != nil {
+			return bindCreateAggregate(snap, rs)
+		}
 		return bindCreateRoutine(snap, rs)
 	}
 	x := &ir.RoutineChange{RoutineStatement: rs}
+	var kept []parser.RoutineRef
 	for _, ref := range rs.Refs {
 		if !ref.HasArgs {
 			x.RefArgs = append(x.RefArgs, nil)
+			kept = append(kept, ref)
 			continue
 		}
 		args := []sqltypes.Type{}
+		skipped := false
 		for _, p := range ref.Args {
 			if p.Mode == parser.ModeOut && !rs.Procedure {
 				continue // OUT parameters do not identify a function
 			}
 			t, err := paramType(snap, p.Type, p.TypeName)
+			if skip, ok := missingTypeSkip(rs, p, err); ok {
+				x.Skipped, skipped = append(x.Skipped, skip), true
+				break
+			}
 			if err != nil {
 				return nil, err
 			}
 			args = append(args, t)
 		}
-		x.RefArgs = append(x.RefArgs, args)
+		if !skipped {
+			x.RefArgs = append(x.RefArgs, args)
+			kept = append(kept, ref)
+		}
+	}
+	if len(kept) < len(rs.Refs) {
+		c := *rs
+		c.Refs = kept
+		x.RoutineStatement = &c
 	}
 	return x, nil
 }
@@ -522,7 +549,7 @@ func (b *Binder) userOverloads(name string, proc bool) []builtins.Overload {
 	}
 	var out []builtins.Overload
 	for _, fn := range b.snap.Functions(name) {
-		if fn.Procedure() != proc {
+		if fn.Procedure() != proc || fn.IsAggregate() {
 			continue
 		}
 		in := fn.Inputs()

@@ -98,7 +98,7 @@ func (b *Binder) updatableView(v *catalog.View, depth int) (*viewWrite, error) {
 		detail = "Views containing HAVING are not automatically updatable."
 	case sel.Limit != nil:
 		detail = "Views containing LIMIT or OFFSET are not automatically updatable."
-	case hasAggregate(sel.Fields):
+	case hasAggregate(b, sel.Fields):
 		detail = "Views that return aggregate functions are not automatically updatable."
 	case fieldsHave(sel.Fields, containsWindow):
 		detail = "Views that return window functions are not automatically updatable."

@@ -93,7 +93,7 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 	}
 	defer b.srfDenied(srfInWindowDef)()
 	name := ws.name
-	isAgg := IsAggregateName(name)
+	isAgg := b.isAggregate(name)
 	win, isWin := builtins.LookupWindow(name)
 	switch {
 	case !isWin && !isAgg:

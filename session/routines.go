@@ -47,7 +47,9 @@ func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, 
 	if x.Action == parser.RoutineOwner {
 		c := *x.RoutineStatement
 		c.NewName = s.ownerRole(c.NewName)
-		x = &ir.RoutineChange{RoutineStatement: &c, RefArgs: x.RefArgs}
+		y := *x
+		y.RoutineStatement = &c
+		x = &y
 		if err := s.checkNewOwner(snap, c.NewName); err != nil {
 			return nil, err
 		}
@@ -61,9 +63,11 @@ func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, 
 				c.Grantees[i] = s.ownerRole(g)
 			}
 		}
-		x = &ir.RoutineChange{RoutineStatement: &c, RefArgs: x.RefArgs}
+		y := *x
+		y.RoutineStatement = &c
+		x = &y
 	}
-	if x.Action == parser.RoutineCreate && s.varValue("check_function_bodies") != "off" {
+	if x.Action == parser.RoutineCreate && x.Operator == nil && x.Cast == nil && s.varValue("check_function_bodies") != "off" {
 		if err := planner.CheckRoutineBody(snap, x.Function(s.currentUser()), s.bindStyle()); err != nil {
 			return nil, err
 		}

@@ -1261,6 +1261,9 @@ func registerFunctionInfo() {
 				case "identity":
 					return textV(functionArguments(f, true)), nil
 				case "def":
+					if f.IsAggregate() {
+						return sqltypes.Null, pgerr.New(pgerr.WrongObjectType, "\"%s\" is an aggregate function", f.Name)
+					}
 					return textV(functionDef(f)), nil
 				}
 				return textV(functionArguments(f, false)), nil
@@ -1371,8 +1374,8 @@ func registerCatalogInfo() {
 		}
 		return sqltypes.Null, nil
 	}))
-	Register("pg_operator_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		if !isOperatorOID(uint32(a[0].I)) {
+	Register("pg_operator_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		if !isOperatorOID(uint32(a[0].I)) && !isUserOperatorOID(envOf(ctx), uint32(a[0].I)) {
 			return sqltypes.Null, nil
 		}
 		return boolV(true), nil

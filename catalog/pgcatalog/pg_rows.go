@@ -146,7 +146,7 @@ func init() {
 				Oprright: oidV(num(f[6])), Oprresult: oidV(num(f[7])), Oprcom: oidV(num(f[8])), Oprnegate: oidV(num(f[9])),
 				Oprcode: sqltypes.NewReg(num(f[10]), f[11])})
 		}
-		return out
+		return append(out, userOperatorRows(e)...)
 	})
 	generate("pg_catalog.pg_range", func(e *Env) []row {
 		// The built-in range types, as PostgreSQL 15 has them: subtype,

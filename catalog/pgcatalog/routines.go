@@ -81,6 +81,9 @@ func userProcRows(e *Env) []row {
 		if f.Atomic || f.Return {
 			r.Prosrc, r.Prosqlbody = textV(""), textV(f.Body)
 		}
+		if f.IsAggregate() {
+			r.Prolang = oidV(LangInternal)
+		}
 		if !plain {
 			elems := make([]sqltypes.Value, len(allTypes))
 			for i, t := range allTypes {
