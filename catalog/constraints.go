@@ -77,7 +77,7 @@ func (fk ForeignKey) clone() ForeignKey {
 type ConstraintInfo struct {
 	Name string
 	// Kind is pg_constraint.contype: 'p' primary key, 'u' unique, 'f'
-	// foreign key, 'c' check.
+	// foreign key, 'c' check, 'x' exclusion.
 	Kind byte
 	// Columns are the constrained columns (ordinals; nil for a check).
 	Columns []int
@@ -105,7 +105,9 @@ func (t *Table) Constraints() []ConstraintInfo {
 		out = append(out, ConstraintInfo{Name: t.BareName() + "_pkey", Kind: 'p', Columns: cols, Validated: true})
 	}
 	for _, ix := range t.Indexes {
-		if ix.Constraint {
+		if ix.Exclusion != nil {
+			out = append(out, ConstraintInfo{Name: ix.Name, Kind: 'x', Columns: ix.Exclusion.ExclusionColumns(), Index: ix, Validated: true})
+		} else if ix.Constraint {
 			cols := make([]int, len(ix.Columns))
 			for i, k := range ix.Columns {
 				cols[i] = k.Column

@@ -51,6 +51,13 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 			}
 			tc.Generated = append(tc.Generated, ir.BoundGenerated{Column: i, Expr: e})
 		}
+		if cur == t && k != writeDelete {
+			x, err := b.bindExclusions(cur)
+			if err != nil {
+				return nil, err
+			}
+			tc.Exclusions = x
+		}
 		for i := range cur.ForeignKeys {
 			fk := &cur.ForeignKeys[i]
 			parent := cur
@@ -118,6 +125,9 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 			c.Txn = c.Txn || assigned(in.FK.RefColumns)
 		}
 	}
+	// An exclusion constraint's check reads other rows and locks its key
+	// in the statement's transaction.
+	c.Txn = c.Txn || len(target.Exclusions) > 0
 	if !c.Txn && len(c.Tables) == 1 && len(target.Checks) == 0 && len(target.Generated) == 0 {
 		return nil, nil
 	}

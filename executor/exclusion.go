@@ -1,0 +1,265 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/kv"
+)
+
+// Exclusion constraints on the write path.
+//
+// A table with an exclusion constraint is written in a transaction (the
+// session's block or the statement's own, ir.Constraints.Txn). After a
+// statement's rows are buffered in it, every row it inserted or changed
+// (with an entry in the constraint's index, and no NULL element) is
+// checked against the candidates: the index entries under the prefix of
+// its equality elements' values (catalog.Exclusion), read through the
+// transaction so the statement's own rows count, each entry holding the
+// element values. A candidate for which every element's operator is true
+// is a conflict (23P01); rows of the statement written after the row are
+// left to their own check, so the error names the pair PostgreSQL's
+// row-by-row checks would.
+//
+// Concurrency: two transactions that each insert one of a conflicting pair
+// read snapshots without the other's row. So each check also takes an
+// update lock on an item keyed by the row's equality values (all rows share
+// one when there is none), in a partition of the index no scan reads: two
+// rows that could conflict have equal equality values, so their
+// transactions lock one item and the later committer fails (first
+// committer wins, 40001); a statement in a transaction of its own then
+// runs again on a new snapshot, which has the winner's row, and fails with
+// 23P01 as PostgreSQL's waiting insert does.
+
+// exclusionLockShard is the shard number of the partition holding an
+// exclusion constraint's lock items: past every shard an index can have,
+// so no scan of the index reads it.
+const exclusionLockShard = 0xFFFF
+
+// enforceExclusions checks the rows of w against t's exclusion
+// constraints.
+func (ec *execCtx) enforceExclusions(ctx context.Context, w *writeSet, tc *ir.TableConstraints, stats *kv.Stats) error {
+	if len(tc.Exclusions) == 0 {
+		return nil
+	}
+	t := w.t
+	// The statement's order of its new rows, by row key.
+	order := map[string]int{}
+	for i, c := range w.changes {
+		if c.new != nil {
+			order[string(t.RowKey(c.new).Sort)] = i
+		}
+	}
+	for _, bx := range tc.Exclusions {
+		cols := bx.Index.Exclusion.ExclusionColumns()
+		for i, c := range w.changes {
+			if c.new == nil {
+				continue
+			}
+			in, err := exclusionEntry(t, bx.Index, c.new)
+			if err != nil {
+				return err
+			}
+			if !in {
+				continue
+			}
+			if c.old != nil && !keyChanged(c, cols) {
+				if wasIn, err := exclusionEntry(t, bx.Index, c.old); err != nil || wasIn {
+					continue // the row's values are those checked when it was written
+				}
+			}
+			if err := ec.checkExclusion(ctx, t, bx, c.new, i, order, stats); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// exclusionEntry reports whether row has an entry in the constraint's
+// index (its predicate holds) with no NULL element, the rows the
+// constraint constrains.
+func exclusionEntry(t *catalog.Table, ix *catalog.Index, row []sqltypes.Value) (bool, error) {
+	for _, el := range ix.Exclusion.Elements {
+		if row[el.Column].IsNull() {
+			return false, nil
+		}
+	}
+	_, in, err := ir.IndexRow(t, ix, row)
+	return in, err
+}
+
+// exclusionPrefix is the key prefix of the equality elements' values of
+// row in ix, and how many key columns it binds.
+func exclusionPrefix(ix *catalog.Index, row []sqltypes.Value) ([]byte, int) {
+	var p []byte
+	n := 0
+	for _, k := range ix.Columns {
+		eq := false
+		for _, el := range ix.Exclusion.Elements {
+			if el.Column == k.Column && el.IsEquality() {
+				eq = true
+			}
+		}
+		if !eq {
+			break
+		}
+		p = catalog.AppendKeyValue(p, row[k.Column], k.Desc)
+		n++
+	}
+	return p, n
+}
+
+// checkExclusion checks row, the i-th change of its statement, against
+// the rows the constraint's index finds.
+func (ec *execCtx) checkExclusion(ctx context.Context, t *catalog.Table, bx ir.BoundExclusion, row []sqltypes.Value, i int, order map[string]int, stats *kv.Stats) error {
+	ix := bx.Index
+	prefix, bound := exclusionPrefix(ix, row)
+	lock := kv.Key{Partition: catalog.IndexPartition(ix.ID, exclusionLockShard), Sort: append([]byte{0}, prefix...)}
+	if err := ec.txn.kv.Lock(ctx, []kv.Key{lock}, kv.LockUpdate); err != nil {
+		return txnErr(err)
+	}
+	self := t.RowKey(row).Sort
+	var end []byte
+	if bound > 0 {
+		end = kv.PrefixEnd(prefix)
+	}
+	pair := make([]sqltypes.Value, 2)
+	for _, sh := range t.ShardsFor(ix, prefix, bound) {
+		it := ec.kv.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: prefix, End: end, Consistent: true, Stats: stats})
+		for it.Next() {
+			other := make([]sqltypes.Value, len(t.Columns))
+			if err := t.DecodeRow(it.Item().Attrs, other); err != nil {
+				it.Close()
+				return err
+			}
+			key := t.RowKey(other).Sort
+			if bytes.Equal(key, self) {
+				continue
+			}
+			if j, ok := order[string(key)]; ok && j > i {
+				continue // a later row of the statement: its own check meets this one
+			}
+			conflict, err := conflicts(ec.eval, bx.Ops, ix, row, other, pair)
+			if err != nil {
+				it.Close()
+				return err
+			}
+			if conflict && !t.Expired(other, ec.eval.Now) {
+				it.Close()
+				return exclusionViolation(t, ix, row, other)
+			}
+		}
+		err := it.Err()
+		it.Close()
+		if err != nil {
+			return txnErr(err)
+		}
+	}
+	return nil
+}
+
+// conflicts reports whether every element's operator holds between row
+// and other; pair is scratch space of two values.
+func conflicts(ev *ir.EvalContext, ops []ir.Expr, ix *catalog.Index, row, other, pair []sqltypes.Value) (bool, error) {
+	for i, el := range ix.Exclusion.Elements {
+		pair[0], pair[1] = row[el.Column], other[el.Column]
+		v, err := ops[i].Eval(ev, pair)
+		if err != nil {
+			return false, err
+		}
+		if v.IsNull() || !ir.Truthy(v) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// exclusionViolation is PostgreSQL's 23P01 for row conflicting with
+// other: "Key (a, b)=(...) conflicts with existing key (a, b)=(...)."
+func exclusionViolation(t *catalog.Table, ix *catalog.Index, row, other []sqltypes.Value) error {
+	return pgerr.New(pgerr.ExclusionViolation, "conflicting key value violates exclusion constraint %q", ix.Name).
+		WithValues(conflictDetail(t, ix, row, other, "Key %s conflicts with existing key %s."))
+}
+
+// conflictDetail renders format with the exclusion keys of row and other
+// (no DETAIL to a role that may not read them all).
+func conflictDetail(t *catalog.Table, ix *catalog.Index, row, other []sqltypes.Value, format string) func(pgerr.ColumnVisibility, any) string {
+	cols := ix.Exclusion.ExclusionColumns()
+	mine, theirs := keyDetail(t, cols, row, "%s"), keyDetail(t, cols, other, "%s")
+	return func(vis pgerr.ColumnVisibility, style any) string {
+		a, b := mine(vis, style), theirs(vis, style)
+		if a == "" || b == "" {
+			return ""
+		}
+		return fmt.Sprintf(format, a, b)
+	}
+}
+
+// addExclusion runs ALTER TABLE ... ADD CONSTRAINT ... EXCLUDE: the
+// constraint's index is built online as any index (writers enforce the
+// constraint from its publication on), then the rows are checked against
+// each other, grouped by their equality values; a conflict drops the
+// constraint again and fails the statement as PostgreSQL's index build
+// does.
+func (e *Executor) addExclusion(ctx context.Context, cat *catalog.Catalog, add *ir.AddConstraint, fn builtins.Context, notice func(*pgerr.Error)) error {
+	ix := *add.Exclusion.Index
+	if err := e.CreateIndex(ctx, cat, &ir.CreateIndex{Table: add.Table, Index: &ix}, notice); err != nil {
+		return err
+	}
+	err := e.validateExclusion(ctx, cat, add.Table, add.Exclusion, fn)
+	if err != nil {
+		_ = e.dropConstraint(ctx, cat, &ir.DropConstraint{Table: add.Table, Name: ix.Name, IfExists: true}, func(*pgerr.Error) {})
+	}
+	return err
+}
+
+// validateExclusion checks the rows of table against each other under
+// exclusion constraint bx (whose index is public by now).
+func (e *Executor) validateExclusion(ctx context.Context, cat *catalog.Catalog, table string, bx *ir.BoundExclusion, fn builtins.Context) error {
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := snap.Table(table)
+	if err != nil {
+		return err
+	}
+	ix := t.Index(bx.Index.Name)
+	if ix == nil || ix.Exclusion == nil {
+		return pgerr.New(pgerr.SerializationFailure, "could not serialize access: exclusion constraint %q was dropped while it was validated", bx.Index.Name)
+	}
+	if fn.Now.IsZero() {
+		fn.Now = time.Now()
+	}
+	ev := &ir.EvalContext{Now: fn.Now, Fn: fn}
+	groups := map[string][][]sqltypes.Value{}
+	pair := make([]sqltypes.Value, 2)
+	return e.eachRow(ctx, e.rowsOf(ctx, cat, t), t, func(row []sqltypes.Value) error {
+		in, err := exclusionEntry(t, ix, row)
+		if err != nil || !in {
+			return err
+		}
+		row = append([]sqltypes.Value(nil), row...)
+		prefix, _ := exclusionPrefix(ix, row)
+		for _, other := range groups[string(prefix)] {
+			conflict, err := conflicts(ev, bx.Ops, ix, row, other, pair)
+			if err != nil {
+				return err
+			}
+			if conflict {
+				return pgerr.New(pgerr.ExclusionViolation, "could not create exclusion constraint %q", ix.Name).
+					WithValues(conflictDetail(t, ix, row, other, "Key %s conflicts with key %s."))
+			}
+		}
+		groups[string(prefix)] = append(groups[string(prefix)], row)
+		return nil
+	})
+}
