@@ -29,12 +29,14 @@ import (
 // row-by-row checks would.
 //
 // Concurrency: two transactions that each insert one of a conflicting pair
-// read snapshots without the other's row. So each check also takes an
-// update lock on an item keyed by the row's equality values (all rows share
-// one when there is none), in a partition of the index no scan reads: two
-// rows that could conflict have equal equality values, so their
-// transactions lock one item and the later committer fails (first
-// committer wins, 40001); a statement in a transaction of its own then
+// read snapshots without the other's row. So each check also writes an
+// item keyed by the row's equality values (all rows share one when there
+// is none), in a partition of the index no scan reads: two rows that could
+// conflict have equal equality values, so their transactions write one
+// item and the later committer fails (first committer wins, 40001). The
+// write is a delete, so the item stays absent (on DynamoDB a tombstone the
+// store's TTL removes); a lock would not do, since DynamoDB checks a lock
+// of an absent key only against writers, not against other lockers; a statement in a transaction of its own then
 // runs again on a new snapshot, which has the winner's row, and fails with
 // 23P01 as PostgreSQL's waiting insert does.
 
@@ -123,7 +125,7 @@ func (ec *execCtx) checkExclusion(ctx context.Context, t *catalog.Table, bx ir.B
 	ix := bx.Index
 	prefix, bound := exclusionPrefix(ix, row)
 	lock := kv.Key{Partition: catalog.IndexPartition(ix.ID, exclusionLockShard), Sort: append([]byte{0}, prefix...)}
-	if err := ec.txn.kv.Lock(ctx, []kv.Key{lock}, kv.LockUpdate); err != nil {
+	if err := ec.txn.kv.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpDelete, Key: lock}}, Stats: stats}); err != nil {
 		return txnErr(err)
 	}
 	self := t.RowKey(row).Sort
@@ -249,6 +251,9 @@ func (e *Executor) validateExclusion(ctx context.Context, cat *catalog.Catalog, 
 		}
 		row = append([]sqltypes.Value(nil), row...)
 		prefix, _ := exclusionPrefix(ix, row)
+		// PostgreSQL's build checks each row in heap order against the
+		// index and names the row first, the other second: here the
+		// earlier row of a pair in key order.
 		for _, other := range groups[string(prefix)] {
 			conflict, err := conflicts(ev, bx.Ops, ix, row, other, pair)
 			if err != nil {
@@ -256,7 +261,7 @@ func (e *Executor) validateExclusion(ctx context.Context, cat *catalog.Catalog, 
 			}
 			if conflict {
 				return pgerr.New(pgerr.ExclusionViolation, "could not create exclusion constraint %q", ix.Name).
-					WithValues(conflictDetail(t, ix, row, other, "Key %s conflicts with key %s."))
+					WithValues(conflictDetail(t, ix, other, row, "Key %s conflicts with key %s."))
 			}
 		}
 		groups[string(prefix)] = append(groups[string(prefix)], row)

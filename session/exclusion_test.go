@@ -1,0 +1,131 @@
+package session_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// raceBookings races pairs of sessions inserting bookings of one room
+// whose times overlap, alone and in transaction blocks: every round
+// exactly one insert commits and the other fails with 23P01 naming the
+// constraint or, in a block, 40001.
+func raceBookings(t *testing.T, a, b wire.Session) {
+	t.Helper()
+	const rounds = 12
+	for r := 0; r < rounds; r++ {
+		room := 100 + r
+		ins := func(id, from, to int) string {
+			return fmt.Sprintf(`INSERT INTO booking VALUES (%d, %d, int4range(%d, %d))`, id, room, from, to)
+		}
+		var sqls []string
+		if r%2 == 0 {
+			sqls = []string{ins(2*r, 1, 10), ins(2*r+1, 5, 15)}
+		} else {
+			sqls = []string{"BEGIN; " + ins(2*r, 1, 10) + "; COMMIT", "BEGIN; " + ins(2*r+1, 5, 15) + "; COMMIT"}
+		}
+		errs := race([]wire.Session{a, b}, sqls)
+		failed := 0
+		for i, err := range errs {
+			if err == nil {
+				continue
+			}
+			failed++
+			code := pgerr.CodeOf(err)
+			switch {
+			case code == pgerr.ExclusionViolation:
+				if !strings.Contains(err.Error(), `"booking_room_during_excl"`) {
+					t.Fatalf("round %d: %v does not name the constraint", r, err)
+				}
+			case code == pgerr.SerializationFailure && r%2 == 1:
+			default:
+				t.Fatalf("round %d, session %d: %v (%s)", r, i, err, code)
+			}
+			_, _ = runSQL(context.Background(), []wire.Session{a, b}[i], `ROLLBACK`)
+		}
+		rows := mustExec(t, a, fmt.Sprintf(`SELECT count(*) FROM booking WHERE room = %d`, room))
+		if failed != 1 || rows[0] != "1" {
+			t.Fatalf("round %d: %d of 2 racing inserts failed, %s rows stored; want exactly one", r, failed, rows[0])
+		}
+	}
+	checkConsistent(t, a, "booking")
+}
+
+const bookingDDL = `CREATE TABLE booking (id int PRIMARY KEY, room int, during int4range, EXCLUDE USING gist (room WITH =, during WITH &&))`
+
+// TestExclusionRace: two sessions of one proxy, on every backend.
+func TestExclusionRace(t *testing.T) {
+	for _, be := range backends(t) {
+		t.Run(be.name, func(t *testing.T) {
+			store := be.open(t)
+			defer store.Close()
+			eng, a := newSession(t, store)
+			b, err := eng.NewSession(context.Background(), wire.SessionParams{User: "test", Notice: func(*pgerr.Error) {}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustExec(t, a, bookingDDL)
+			raceBookings(t, a, b)
+		})
+	}
+}
+
+// TestTwoProxiesExclusion: two proxies over one DynamoDB table.
+func TestTwoProxiesExclusion(t *testing.T) {
+	stores := sharedDynamo(t, 2)
+	_, a := newSession(t, stores[0])
+	_, b := newSession(t, stores[1])
+	mustExec(t, a, bookingDDL)
+	eventually(t, b, `SELECT count(*) FROM booking`)
+	raceBookings(t, a, b)
+}
+
+// TestExclusionDetail: the DETAIL names both keys as PostgreSQL's does,
+// and COPY is checked as INSERT is.
+func TestExclusionDetail(t *testing.T) {
+	for _, be := range backends(t) {
+		t.Run(be.name, func(t *testing.T) {
+			store := be.open(t)
+			defer store.Close()
+			_, sess := newSession(t, store)
+			mustExec(t, sess, bookingDDL)
+			mustExec(t, sess, `INSERT INTO booking VALUES (1, 1, '[1,5)')`)
+			_, err := runSQL(context.Background(), sess, `INSERT INTO booking VALUES (2, 1, '[3,4)')`)
+			var pe *pgerr.Error
+			if !errors.As(err, &pe) || pe.Detail != "Key (room, during)=(1, [3,4)) conflicts with existing key (room, during)=(1, [1,5))." {
+				t.Fatalf("%v: detail %q", err, pe.Detail)
+			}
+			mustExec(t, sess, `CREATE TABLE later (id int PRIMARY KEY, room int, r int4range)`)
+			mustExec(t, sess, `INSERT INTO later VALUES (1, 1, '[1,5)'), (2, 1, '[2,3)')`)
+			_, err = runSQL(context.Background(), sess, `ALTER TABLE later ADD EXCLUDE USING gist (room WITH =, r WITH &&)`)
+			if !errors.As(err, &pe) || pe.Detail != "Key (room, r)=(1, [1,5)) conflicts with key (room, r)=(1, [2,3))." {
+				t.Fatalf("%v: detail %q", err, pe.Detail)
+			}
+			row := func(id, room int64, r string) []sqltypes.Value {
+				v, err := sqltypes.ParseText(sqltypes.Type{ID: sqltypes.Int4Range}, r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return []sqltypes.Value{sqltypes.NewInt(id), sqltypes.NewInt(room), v}
+			}
+			for _, rows := range [][][]sqltypes.Value{
+				{row(10, 2, "[1,3)"), row(11, 1, "[4,6)")},                      // against a stored row
+				{row(10, 2, "[1,3)"), row(11, 2, "[5,6)"), row(12, 2, "[2,6)")}, // within the stream
+			} {
+				_, err := copyIn(context.Background(), sess, "COPY booking FROM STDIN", rows, 2)
+				if pgerr.CodeOf(err) != pgerr.ExclusionViolation {
+					t.Fatalf("COPY: %v, want 23P01", err)
+				}
+			}
+			if got := mustExec(t, sess, `SELECT count(*) FROM booking`); got[0] != "1" {
+				t.Fatalf("%s rows after failed COPYs", got[0])
+			}
+		})
+	}
+}
