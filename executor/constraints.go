@@ -540,10 +540,11 @@ func stillReferenced(parent *catalog.Table, in ir.IncomingFK, old []sqltypes.Val
 // before the transaction commits, or when SET CONSTRAINTS ... IMMEDIATE
 // names them. Referential actions never wait, as in PostgreSQL.
 
-// deferredCheck is one foreign-key check waiting for COMMIT.
+// deferredCheck is one check of constraint name (a foreign key's, an
+// exclusion constraint's) waiting for COMMIT.
 type deferredCheck struct {
-	fk  *catalog.ForeignKey
-	run func(ctx context.Context) error
+	name string
+	run  func(ctx context.Context) error
 }
 
 // Constraint modes SET CONSTRAINTS sets.
@@ -562,24 +563,31 @@ type constraintModes struct {
 
 // defers reports whether fk's checks wait for COMMIT.
 func (t *Txn) defers(fk *catalog.ForeignKey) bool {
-	if !fk.Deferrable {
+	return t.defersConstraint(fk.Name, fk.Deferrable, fk.InitiallyDeferred)
+}
+
+// defersConstraint reports whether the checks of constraint name, declared
+// DEFERRABLE (deferrable) and INITIALLY DEFERRED (initially), wait for
+// COMMIT.
+func (t *Txn) defersConstraint(name string, deferrable, initially bool) bool {
+	if !deferrable {
 		return false
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if m, ok := t.modes.named[fk.Name]; ok {
+	if m, ok := t.modes.named[name]; ok {
 		return m == modeDeferred
 	}
 	if t.modes.all != modeDeclared {
 		return t.modes.all == modeDeferred
 	}
-	return fk.InitiallyDeferred
+	return initially
 }
 
-func (t *Txn) deferCheck(fk *catalog.ForeignKey, run func(ctx context.Context) error) {
+func (t *Txn) deferCheck(name string, run func(ctx context.Context) error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.deferred = append(t.deferred, deferredCheck{fk: fk, run: run})
+	t.deferred = append(t.deferred, deferredCheck{name: name, run: run})
 }
 
 // SetConstraints is SET CONSTRAINTS: names (nil for ALL) are checked at
@@ -616,7 +624,7 @@ func (t *Txn) runDeferred(ctx context.Context, names []string) error {
 	for _, d := range t.deferred {
 		match := names == nil
 		for _, n := range names {
-			match = match || n == d.fk.Name
+			match = match || n == d.name
 		}
 		if match {
 			run = append(run, d)
@@ -646,7 +654,7 @@ func (ec *execCtx) deferReferenced(t *catalog.Table, o ir.OutgoingFK, changes []
 	if len(rows) == 0 {
 		return
 	}
-	ec.txn.deferCheck(o.FK, func(ctx context.Context) error {
+	ec.txn.deferCheck(o.FK.Name, func(ctx context.Context) error {
 		keys := make([]kv.Key, len(rows))
 		for i, r := range rows {
 			keys[i] = t.RowKey(r)
@@ -670,7 +678,7 @@ func (ec *execCtx) deferReferenced(t *catalog.Table, o ir.OutgoingFK, changes []
 // statement removed: at COMMIT, unless a row has the key again, no row may
 // reference it.
 func (ec *execCtx) deferReferencing(parent *catalog.Table, in ir.IncomingFK, key, old []sqltypes.Value) {
-	ec.txn.deferCheck(in.FK, func(ctx context.Context) error {
+	ec.txn.deferCheck(in.FK.Name, func(ctx context.Context) error {
 		k, ok, err := referencedKey(parent, in.FK, key)
 		if err != nil {
 			return err

@@ -60,7 +60,12 @@ func (ec *execCtx) enforceExclusions(ctx context.Context, w *writeSet, tc *ir.Ta
 		}
 	}
 	for _, bx := range tc.Exclusions {
-		cols := bx.Index.Exclusion.ExclusionColumns()
+		x := bx.Index.Exclusion
+		if ec.txn.defersConstraint(bx.Index.Name, x.Deferrable, x.InitiallyDeferred) {
+			ec.deferExclusion(t, bx, w.changes)
+			continue
+		}
+		cols := x.ExclusionColumns()
 		for i, c := range w.changes {
 			if c.new == nil {
 				continue
@@ -83,6 +88,44 @@ func (ec *execCtx) enforceExclusions(ctx context.Context, w *writeSet, tc *ir.Ta
 		}
 	}
 	return nil
+}
+
+// deferExclusion defers the checks of the rows changes write: at COMMIT
+// (or SET CONSTRAINTS ... IMMEDIATE) each row still there is checked
+// against every other row, as PostgreSQL rechecks a deferred constraint's
+// queued rows.
+func (ec *execCtx) deferExclusion(t *catalog.Table, bx ir.BoundExclusion, changes []change) {
+	var keys []kv.Key
+	for _, c := range changes {
+		if c.new != nil {
+			keys = append(keys, t.RowKey(c.new))
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	ec.txn.deferCheck(bx.Index.Name, func(ctx context.Context) error {
+		cur, err := ec.readCurrent(ctx, t, keys, nil)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			c, ok := cur[string(k.Sort)]
+			if !ok || c.expired {
+				continue
+			}
+			in, err := exclusionEntry(t, bx.Index, c.row)
+			if err != nil {
+				return err
+			}
+			if in {
+				if err := ec.checkExclusion(ctx, t, bx, c.row, 0, nil, nil); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // exclusionEntry reports whether row has an entry in the constraint's

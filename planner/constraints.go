@@ -653,7 +653,8 @@ func (b *Binder) bindSetConstraints(va *ast.VariableAssignment) (ir.Statement, e
 					continue
 				}
 				found = true
-				if c.FK == nil || !c.FK.Deferrable {
+				deferrable := c.FK != nil && c.FK.Deferrable || c.Index != nil && c.Index.Exclusion != nil && c.Index.Exclusion.Deferrable
+				if !deferrable {
 					return nil, pgerr.New(pgerr.WrongObjectType, "constraint %q is not deferrable", name)
 				}
 			}

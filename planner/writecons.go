@@ -149,9 +149,17 @@ func (b *Binder) conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*c
 		if ix := t.Index(oc.Constraint); ix != nil && ix.Unique && ix.Constraint {
 			return []*catalog.Index{ix}, nil
 		}
+		if ix := t.Index(oc.Constraint); ix != nil && ix.Exclusion != nil {
+			return nil, exclusionArbiter(oc)
+		}
 		return nil, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", oc.Constraint, t.Name)
 	}
 	if len(oc.Columns) == 0 && len(oc.Exprs) == 0 {
+		for _, ix := range t.Indexes {
+			if ix.Exclusion != nil {
+				return nil, exclusionArbiter(oc)
+			}
+		}
 		return allUniqueKeys(t), nil
 	}
 	cols := make([]int, 0, len(oc.Columns))
