@@ -12,6 +12,7 @@ import (
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/zorder"
 )
 
 // Exclusion constraints on the write path.
@@ -162,6 +163,46 @@ func exclusionPrefix(ix *catalog.Index, row []sqltypes.Value) ([]byte, int) {
 	return p, n
 }
 
+// overlapSpan is the span of the index entries that may conflict with
+// row: those under the prefix of its equality values and, when the next
+// key column is a range compared with &&, only the non-empty ranges whose
+// lower bound lies before row's upper bound (the key encoding orders
+// ranges by emptiness, then lower bound: catalog.appendRangeKey), since
+// no other range can overlap it.
+func overlapSpan(ix *catalog.Index, row []sqltypes.Value, prefix []byte, bound int) (start, end []byte) {
+	start = prefix
+	if bound > 0 {
+		end = kv.PrefixEnd(prefix)
+	}
+	if bound >= len(ix.Columns) {
+		return start, end
+	}
+	col := ix.Columns[bound].Column
+	v := row[col]
+	if v.K != sqltypes.KindRange {
+		return start, end
+	}
+	for _, el := range ix.Exclusion.Elements {
+		if el.Column != col || el.Op != "&&" {
+			continue
+		}
+		r := v.Range()
+		if r == nil || r.Empty {
+			return start, end
+		}
+		nonEmpty := zorder.AppendInt(bytes.Clone(prefix), 1, false)
+		start = nonEmpty
+		if !r.UpperInf {
+			// A lower bound equal to row's upper one overlaps only when
+			// both are inclusive: its key continues with false (inclusive).
+			e := catalog.AppendKeyValue(zorder.AppendInt(bytes.Clone(nonEmpty), 1, false), r.Upper, false)
+			end = zorder.AppendBool(e, r.UpperInc, false)
+		}
+		return start, end
+	}
+	return start, end
+}
+
 // checkExclusion checks row, the i-th change of its statement, against
 // the rows the constraint's index finds.
 func (ec *execCtx) checkExclusion(ctx context.Context, t *catalog.Table, bx ir.BoundExclusion, row []sqltypes.Value, i int, order map[string]int, stats *kv.Stats) error {
@@ -172,13 +213,10 @@ func (ec *execCtx) checkExclusion(ctx context.Context, t *catalog.Table, bx ir.B
 		return txnErr(err)
 	}
 	self := t.RowKey(row).Sort
-	var end []byte
-	if bound > 0 {
-		end = kv.PrefixEnd(prefix)
-	}
+	start, end := overlapSpan(ix, row, prefix, bound)
 	pair := make([]sqltypes.Value, 2)
 	for _, sh := range t.ShardsFor(ix, prefix, bound) {
-		it := ec.kv.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: prefix, End: end, Consistent: true, Stats: stats})
+		it := ec.kv.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: start, End: end, Consistent: true, Stats: stats})
 		for it.Next() {
 			other := make([]sqltypes.Value, len(t.Columns))
 			if err := t.DecodeRow(it.Item().Attrs, other); err != nil {
