@@ -9,6 +9,8 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv/kvlog"
+	zpebble "github.com/zproxy/zproxy/kv/pebble"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -127,5 +129,49 @@ func TestExclusionDetail(t *testing.T) {
 				t.Fatalf("%s rows after failed COPYs", got[0])
 			}
 		})
+	}
+}
+
+// TestExclusionCheckReads: a row's check reads the entries of its
+// equality values, and of those only the ranges starting before it ends,
+// not the table (items scanned, through the logging store; the row's own
+// entry, already written in the transaction, is among them).
+func TestExclusionCheckReads(t *testing.T) {
+	store, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := kvlog.New(store, kvlog.Options{})
+	defer log.Close()
+	_, sess := newSession(t, log)
+	mustExec(t, sess, bookingDDL)
+	mustExec(t, sess, `INSERT INTO booking SELECT r * 100 + k, r, int4range(k * 10, k * 10 + 5) FROM generate_series(1, 50) r, generate_series(1, 40) k`)
+	mustExec(t, sess, `CREATE TABLE spans (id int PRIMARY KEY, r int4range, EXCLUDE USING gist (r WITH &&))`)
+	mustExec(t, sess, `INSERT INTO spans SELECT k, int4range(k * 10, k * 10 + 5) FROM generate_series(1, 500) k`)
+	scanned := func(sql string) int {
+		log.Reset()
+		mustExec(t, sess, sql)
+		n := 0
+		for _, e := range log.Entries() {
+			if e.Op == kvlog.OpScan {
+				n += e.Items
+			}
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		sql  string
+		max  int
+		what string
+	}{
+		{`INSERT INTO booking VALUES (1, 7, int4range(1000, 1001))`, 41, "a late booking reads its room's 40 bookings and itself"},
+		{`INSERT INTO booking VALUES (2, 7, int4range(1, 2))`, 1, "an early booking reads only the ranges starting before it ends"},
+		{`INSERT INTO spans VALUES (0, int4range(1, 9))`, 1, "a range alone reads the ranges starting before it ends"},
+	} {
+		got := scanned(tc.sql)
+		t.Logf("%s: %d items scanned", tc.sql, got)
+		if got > tc.max {
+			t.Errorf("%s: %d items scanned, want at most %d (%s)", tc.sql, got, tc.max, tc.what)
+		}
 	}
 }
