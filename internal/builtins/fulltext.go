@@ -339,6 +339,15 @@ func init() {
 	rank("ts_rank", tsearch.Rank, "how well the tsvector matches the tsquery, by its lexemes' frequency")
 	rank("ts_rank_cd", tsearch.RankCD, "how well the tsvector matches the tsquery, by cover density")
 
+	Register("ts_rewrite",
+		fn([]Param{tq, tq, tq}, tTQ, Immutable, "the tsquery with each occurrence of the second replaced by the third", func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return tsqueryV(tsearch.Rewrite(a[0].TSQuery(), a[1].TSQuery(), a[2].TSQuery())), nil
+		}),
+		fn([]Param{tq, text}, tTQ, Volatile, "the tsquery rewritten by the (target, substitute) pairs a query returns: not supported", func(_ *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "ts_rewrite with a query is not supported").
+				WithHint("Call ts_rewrite(query, target, substitute) for each pair.")
+		}))
+
 	Register("ts_lexize", fn([]Param{text, text}, sqltypes.ArrayOf(sqltypes.TypeText), Immutable, "the word through the dictionary: its lexemes, empty for a stop word", func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		d, err := tsearch.DictionaryByName(a[0].S)
 		if err != nil {
