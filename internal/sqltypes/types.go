@@ -107,6 +107,9 @@ const (
 	// type's Width is PostGIS's typmod.
 	Geometry
 	Geography
+	// regdictionary, the reg* alias naming a text search dictionary
+	// (regconfig.go), for ts_debug's columns.
+	RegDictionary
 	numTypeIDs
 )
 
@@ -164,8 +167,10 @@ var (
 	TypeTSVector    = Type{ID: TSVector}
 	TypeTSQuery     = Type{ID: TSQuery}
 	TypeRegConfig   = Type{ID: RegConfig}
-	TypeGeometry    = Type{ID: Geometry}
-	TypeGeography   = Type{ID: Geography}
+	// TypeRegDictionary is regdictionary.
+	TypeRegDictionary = Type{ID: RegDictionary}
+	TypeGeometry      = Type{ID: Geometry}
+	TypeGeography     = Type{ID: Geography}
 )
 
 type typeInfo struct {
@@ -266,6 +271,8 @@ var infos = [numTypeIDs]typeInfo{
 	GeoCircle:  {"circle", 718, 719, 24, KindGeo, []string{"circle"}},
 	Geometry:   {"geometry", GeometryOID, GeometryArrayOID, -1, KindGeometry, []string{"geometry"}},
 	Geography:  {"geography", GeographyOID, GeographyArrayOID, -1, KindGeometry, []string{"geography"}},
+
+	RegDictionary: {"regdictionary", 3769, 3770, 4, KindInt, []string{"regdictionary"}},
 }
 
 // The fixed OIDs of the extension types (see infos).
