@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/binary"
+	"slices"
 	"sort"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -106,7 +107,13 @@ func (t *Table) Constraints() []ConstraintInfo {
 	}
 	for _, ix := range t.Indexes {
 		if ix.Exclusion != nil {
-			out = append(out, ConstraintInfo{Name: ix.Name, Kind: 'x', Columns: ix.Exclusion.ExclusionColumns(), Index: ix, Validated: true})
+			var cols []int // the columns it reads: element columns, then the expressions'
+			for _, c := range append(ix.Exclusion.ExclusionColumns(), ix.ExprColumns...) {
+				if c >= 0 && !slices.Contains(cols, c) {
+					cols = append(cols, c)
+				}
+			}
+			out = append(out, ConstraintInfo{Name: ix.Name, Kind: 'x', Columns: cols, Index: ix, Validated: true})
 		} else if ix.Constraint {
 			cols := make([]int, len(ix.Columns))
 			for i, k := range ix.Columns {

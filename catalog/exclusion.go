@@ -7,8 +7,8 @@ package catalog
 // them: the executor checks each written row against the candidates the
 // index finds (executor/exclusion.go).
 //
-// zproxy has no GiST: the index is a btree over the element columns, the
-// columns of equality elements first, so the rows that could conflict
+// zproxy has no GiST: the index is a btree over the elements (columns or
+// expressions, as an expression index's key parts), equality elements first, so the rows that could conflict
 // with a row are the entries under the prefix of its equality values (all
 // of them when no element is an equality), each entry holding the
 // element values the operators compare. The catalogs show the index as
@@ -28,7 +28,11 @@ type Exclusion struct {
 // ExclusionElement is one element of an exclusion constraint: a column
 // and the operator that must not hold between two rows' values of it.
 type ExclusionElement struct {
+	// Column is the column's ordinal, -1 for an expression.
 	Column int `json:"column"`
+	// Key is the element's key part in the index's Columns (a column or
+	// an expression).
+	Key int `json:"key"`
 	// Op is the operator's name (=, &&, -|-, <>).
 	Op string `json:"op"`
 }
@@ -38,7 +42,7 @@ type ExclusionElement struct {
 func (e ExclusionElement) IsEquality() bool { return e.Op == "=" }
 
 // ExclusionColumns are the constraint's element columns in declared order
-// (pg_constraint.conkey).
+// (pg_constraint.conkey), -1 for an expression.
 func (x *Exclusion) ExclusionColumns() []int {
 	out := make([]int, len(x.Elements))
 	for i, e := range x.Elements {

@@ -27,7 +27,7 @@ func (ix *Index) DeclaredColumns() []KeyColumn {
 	if ix.Exclusion != nil {
 		out := make([]KeyColumn, len(ix.Exclusion.Elements))
 		for i, e := range ix.Exclusion.Elements {
-			out[i] = KeyColumn{Column: e.Column}
+			out[i] = ix.Columns[e.Key]
 		}
 		return out
 	}

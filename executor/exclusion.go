@@ -66,24 +66,23 @@ func (ec *execCtx) enforceExclusions(ctx context.Context, w *writeSet, tc *ir.Ta
 			ec.deferExclusion(t, bx, w.changes)
 			continue
 		}
-		cols := x.ExclusionColumns()
 		for i, c := range w.changes {
 			if c.new == nil {
 				continue
 			}
-			in, err := exclusionEntry(t, bx.Index, c.new)
+			erow, err := exclusionEntry(t, bx.Index, c.new)
 			if err != nil {
 				return err
 			}
-			if !in {
+			if erow == nil {
 				continue
 			}
-			if c.old != nil && !keyChanged(c, cols) {
-				if wasIn, err := exclusionEntry(t, bx.Index, c.old); err != nil || wasIn {
+			if c.old != nil {
+				if was, err := exclusionEntry(t, bx.Index, c.old); err != nil || was != nil && sameElements(t, bx.Index, was, erow) {
 					continue // the row's values are those checked when it was written
 				}
 			}
-			if err := ec.checkExclusion(ctx, t, bx, c.new, i, order, stats); err != nil {
+			if err := ec.checkExclusion(ctx, t, bx, erow, i, order, stats); err != nil {
 				return err
 			}
 		}
@@ -115,12 +114,12 @@ func (ec *execCtx) deferExclusion(t *catalog.Table, bx ir.BoundExclusion, change
 			if !ok || c.expired {
 				continue
 			}
-			in, err := exclusionEntry(t, bx.Index, c.row)
+			erow, err := exclusionEntry(t, bx.Index, c.row)
 			if err != nil {
 				return err
 			}
-			if in {
-				if err := ec.checkExclusion(ctx, t, bx, c.row, 0, nil, nil); err != nil {
+			if erow != nil {
+				if err := ec.checkExclusion(ctx, t, bx, erow, 0, nil, nil); err != nil {
 					return err
 				}
 			}
@@ -129,35 +128,49 @@ func (ec *execCtx) deferExclusion(t *catalog.Table, bx ir.BoundExclusion, change
 	})
 }
 
-// exclusionEntry reports whether row has an entry in the constraint's
-// index (its predicate holds) with no NULL element, the rows the
-// constraint constrains.
-func exclusionEntry(t *catalog.Table, ix *catalog.Index, row []sqltypes.Value) (bool, error) {
+// exclusionEntry is row's entry row in the constraint's index (the row
+// followed by the values of its expressions), or nil when the row has no
+// entry (its predicate fails) or a NULL element: the rows the constraint
+// constrains.
+func exclusionEntry(t *catalog.Table, ix *catalog.Index, row []sqltypes.Value) ([]sqltypes.Value, error) {
+	erow, in, err := ir.IndexRow(t, ix, row)
+	if err != nil || !in {
+		return nil, err
+	}
 	for _, el := range ix.Exclusion.Elements {
-		if row[el.Column].IsNull() {
-			return false, nil
+		if t.KeyValue(ix, el.Key, erow).IsNull() {
+			return nil, nil
 		}
 	}
-	_, in, err := ir.IndexRow(t, ix, row)
-	return in, err
+	return erow, nil
+}
+
+// sameElements reports whether two entry rows have equal element values.
+func sameElements(t *catalog.Table, ix *catalog.Index, a, b []sqltypes.Value) bool {
+	for _, el := range ix.Exclusion.Elements {
+		if !bytes.Equal(catalog.AppendKeyValue(nil, t.KeyValue(ix, el.Key, a), false), catalog.AppendKeyValue(nil, t.KeyValue(ix, el.Key, b), false)) {
+			return false
+		}
+	}
+	return true
 }
 
 // exclusionPrefix is the key prefix of the equality elements' values of
-// row in ix, and how many key columns it binds.
-func exclusionPrefix(ix *catalog.Index, row []sqltypes.Value) ([]byte, int) {
+// the entry row erow in ix, and how many key parts it binds.
+func exclusionPrefix(t *catalog.Table, ix *catalog.Index, erow []sqltypes.Value) ([]byte, int) {
 	var p []byte
 	n := 0
-	for _, k := range ix.Columns {
+	for i, k := range ix.Columns {
 		eq := false
 		for _, el := range ix.Exclusion.Elements {
-			if el.Column == k.Column && el.IsEquality() {
+			if el.Key == i && el.IsEquality() {
 				eq = true
 			}
 		}
 		if !eq {
 			break
 		}
-		p = catalog.AppendKeyValue(p, row[k.Column], k.Desc)
+		p = catalog.AppendKeyValue(p, t.KeyValue(ix, i, erow), k.Desc)
 		n++
 	}
 	return p, n
@@ -169,7 +182,7 @@ func exclusionPrefix(ix *catalog.Index, row []sqltypes.Value) ([]byte, int) {
 // lower bound lies before row's upper bound (the key encoding orders
 // ranges by emptiness, then lower bound: catalog.appendRangeKey), since
 // no other range can overlap it.
-func overlapSpan(ix *catalog.Index, row []sqltypes.Value, prefix []byte, bound int) (start, end []byte) {
+func overlapSpan(t *catalog.Table, ix *catalog.Index, erow []sqltypes.Value, prefix []byte, bound int) (start, end []byte) {
 	start = prefix
 	if bound > 0 {
 		end = kv.PrefixEnd(prefix)
@@ -177,13 +190,12 @@ func overlapSpan(ix *catalog.Index, row []sqltypes.Value, prefix []byte, bound i
 	if bound >= len(ix.Columns) {
 		return start, end
 	}
-	col := ix.Columns[bound].Column
-	v := row[col]
+	v := t.KeyValue(ix, bound, erow)
 	if v.K != sqltypes.KindRange {
 		return start, end
 	}
 	for _, el := range ix.Exclusion.Elements {
-		if el.Column != col || el.Op != "&&" {
+		if el.Key != bound || el.Op != "&&" {
 			continue
 		}
 		r := v.Range()
@@ -207,13 +219,13 @@ func overlapSpan(ix *catalog.Index, row []sqltypes.Value, prefix []byte, bound i
 // the rows the constraint's index finds.
 func (ec *execCtx) checkExclusion(ctx context.Context, t *catalog.Table, bx ir.BoundExclusion, row []sqltypes.Value, i int, order map[string]int, stats *kv.Stats) error {
 	ix := bx.Index
-	prefix, bound := exclusionPrefix(ix, row)
+	prefix, bound := exclusionPrefix(t, ix, row)
 	lock := kv.Key{Partition: catalog.IndexPartition(ix.ID, exclusionLockShard), Sort: append([]byte{0}, prefix...)}
 	if err := ec.txn.kv.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpDelete, Key: lock}}, Stats: stats}); err != nil {
 		return txnErr(err)
 	}
 	self := t.RowKey(row).Sort
-	start, end := overlapSpan(ix, row, prefix, bound)
+	start, end := overlapSpan(t, ix, row, prefix, bound)
 	pair := make([]sqltypes.Value, 2)
 	for _, sh := range t.ShardsFor(ix, prefix, bound) {
 		it := ec.kv.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: start, End: end, Consistent: true, Stats: stats})
@@ -230,14 +242,21 @@ func (ec *execCtx) checkExclusion(ctx context.Context, t *catalog.Table, bx ir.B
 			if j, ok := order[string(key)]; ok && j > i {
 				continue // a later row of the statement: its own check meets this one
 			}
-			conflict, err := conflicts(ec.eval, bx.Ops, ix, row, other, pair)
+			// An entry's row satisfies the index predicate (whose columns
+			// the entry may not hold): only its key values are computed.
+			otherE, err := ir.IndexKeyRow(t, ix, other)
+			if err != nil {
+				it.Close()
+				return err
+			}
+			conflict, err := conflicts(ec.eval, bx.Ops, t, ix, row, otherE, pair)
 			if err != nil {
 				it.Close()
 				return err
 			}
 			if conflict && !t.Expired(other, ec.eval.Now) {
 				it.Close()
-				return exclusionViolation(t, ix, row, other)
+				return exclusionViolation(t, ix, row, otherE)
 			}
 		}
 		err := it.Err()
@@ -251,9 +270,9 @@ func (ec *execCtx) checkExclusion(ctx context.Context, t *catalog.Table, bx ir.B
 
 // conflicts reports whether every element's operator holds between row
 // and other; pair is scratch space of two values.
-func conflicts(ev *ir.EvalContext, ops []ir.Expr, ix *catalog.Index, row, other, pair []sqltypes.Value) (bool, error) {
+func conflicts(ev *ir.EvalContext, ops []ir.Expr, t *catalog.Table, ix *catalog.Index, row, other, pair []sqltypes.Value) (bool, error) {
 	for i, el := range ix.Exclusion.Elements {
-		pair[0], pair[1] = row[el.Column], other[el.Column]
+		pair[0], pair[1] = t.KeyValue(ix, el.Key, row), t.KeyValue(ix, el.Key, other)
 		v, err := ops[i].Eval(ev, pair)
 		if err != nil {
 			return false, err
@@ -275,8 +294,19 @@ func exclusionViolation(t *catalog.Table, ix *catalog.Index, row, other []sqltyp
 // conflictDetail renders format with the exclusion keys of row and other
 // (no DETAIL to a role that may not read them all).
 func conflictDetail(t *catalog.Table, ix *catalog.Index, row, other []sqltypes.Value, format string) func(pgerr.ColumnVisibility, any) string {
-	cols := ix.Exclusion.ExclusionColumns()
-	mine, theirs := keyDetail(t, cols, row, "%s"), keyDetail(t, cols, other, "%s")
+	parts := func(erow []sqltypes.Value) []keyPart {
+		out := make([]keyPart, len(ix.Exclusion.Elements))
+		for i, el := range ix.Exclusion.Elements {
+			k := ix.Columns[el.Key]
+			cols := []int{k.Column}
+			if k.Column < 0 {
+				cols = ix.ExprColumns
+			}
+			out[i] = keyPart{name: t.KeyName(k), typ: t.KeyType(k), val: t.KeyValue(ix, el.Key, erow), cols: cols}
+		}
+		return out
+	}
+	mine, theirs := partsDetail(t, parts(row), "%s"), partsDetail(t, parts(other), "%s")
 	return func(vis pgerr.ColumnVisibility, style any) string {
 		a, b := mine(vis, style), theirs(vis, style)
 		if a == "" || b == "" {
@@ -326,17 +356,17 @@ func (e *Executor) validateExclusion(ctx context.Context, cat *catalog.Catalog, 
 	groups := map[string][][]sqltypes.Value{}
 	pair := make([]sqltypes.Value, 2)
 	return e.eachRow(ctx, e.rowsOf(ctx, cat, t), t, func(row []sqltypes.Value) error {
-		in, err := exclusionEntry(t, ix, row)
-		if err != nil || !in {
+		erow, err := exclusionEntry(t, ix, row)
+		if err != nil || erow == nil {
 			return err
 		}
-		row = append([]sqltypes.Value(nil), row...)
-		prefix, _ := exclusionPrefix(ix, row)
+		row = append([]sqltypes.Value(nil), erow...)
+		prefix, _ := exclusionPrefix(t, ix, row)
 		// PostgreSQL's build checks each row in heap order against the
 		// index and names the row first, the other second: here the
 		// earlier row of a pair in key order.
 		for _, other := range groups[string(prefix)] {
-			conflict, err := conflicts(ev, bx.Ops, ix, row, other, pair)
+			conflict, err := conflicts(ev, bx.Ops, t, ix, row, other, pair)
 			if err != nil {
 				return err
 			}

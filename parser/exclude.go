@@ -88,9 +88,12 @@ func (r *rewriter) exclude(k, end int) error {
 			el.SQL = r.toks[s].val
 		case r.peek(s, "(") && r.matching(s) == w-1:
 			el.SQL, el.Expr = r.sql[r.toks[s+1].start:r.toks[w-2].end], true
+		case r.toks[s].kind == tkIdent && r.peek(s+1, "(") && r.matching(s+1) == w-1:
+			// A function call, which needs no parentheses of its own.
+			el.SQL, el.Expr = r.sql[r.toks[s].start:r.toks[w-1].end], true
 		default:
-			// A function call, a column with an operator class, ...
-			return pgerr.New(pgerr.FeatureNotSupported, "exclusion constraint elements other than a column or a parenthesised expression are not supported").WithPosition(r.pos(s))
+			// A column with an operator class, a qualified function, ...
+			return pgerr.New(pgerr.FeatureNotSupported, "exclusion constraint elements other than a column, a function call or a parenthesised expression are not supported").WithPosition(r.pos(s))
 		}
 		op := strings.TrimSpace(r.sql[r.toks[w+1].start:r.toks[e-1].end])
 		if low := strings.ToLower(op); strings.HasPrefix(low, "operator") {

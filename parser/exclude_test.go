@@ -16,6 +16,8 @@ func TestExcludeLifted(t *testing.T) {
 			[]ExcludeSyntax{{Method: "gist", Elements: []ExcludeElement{{SQL: "room", Op: "="}, {SQL: "during", Op: "&&"}}}}},
 		{`CREATE TABLE b (r int4range, k text, CONSTRAINT x EXCLUDE (r WITH OPERATOR(pg_catalog.-|-)) WHERE (k <> 'free') DEFERRABLE INITIALLY DEFERRED, UNIQUE (k))`,
 			[]ExcludeSyntax{{Method: "btree", Elements: []ExcludeElement{{SQL: "r", Op: "-|-"}}, Where: "k <> 'free'", Deferral: InitiallyDeferred}}},
+		{`CREATE TABLE b (s timestamp, e timestamp, EXCLUDE USING gist (tsrange(s, e) WITH &&))`,
+			[]ExcludeSyntax{{Method: "gist", Elements: []ExcludeElement{{SQL: "tsrange(s, e)", Expr: true, Op: "&&"}}}}},
 		{`ALTER TABLE b ADD CONSTRAINT x EXCLUDE USING gist ((r) WITH &&)`,
 			[]ExcludeSyntax{{Method: "gist", Elements: []ExcludeElement{{SQL: "r", Expr: true, Op: "&&"}}}}},
 	} {

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -59,16 +60,33 @@ func (b *Binder) exclusionIndex(t *catalog.Table, name string, n int) (*catalog.
 		return nil, pgerr.New(pgerr.UndefinedObject, "access method %q does not exist", method)
 	}
 	x := &catalog.Exclusion{Method: method, Deferrable: syn.Deferral != "", InitiallyDeferred: syn.Deferral == parser.InitiallyDeferred}
+	ix := &catalog.Index{Kind: catalog.KindBTree, Shards: t.Shards, Constraint: true, Exclusion: x}
 	var colNames []string
-	for _, el := range syn.Elements {
+	keys := make([]catalog.KeyColumn, len(syn.Elements))
+	for i, el := range syn.Elements {
+		var typ sqltypes.Type
 		if el.Expr {
-			return nil, unsupported("expressions in exclusion constraints are not supported")
+			e, err := b.bindIndexExpr(t, el.SQL, false)
+			if err != nil {
+				return nil, err
+			}
+			typ = e.Type()
+			keys[i] = catalog.KeyColumn{Column: -1, Expr: b.storedIndexText(t, e, el.SQL, false), ExprType: &typ}
+			for _, c := range ir.Columns(e) {
+				if !slices.Contains(ix.ExprColumns, c) {
+					ix.ExprColumns = append(ix.ExprColumns, c)
+				}
+			}
+			colNames = append(colNames, catalog.ExprAttName(keys[i].Expr))
+		} else {
+			col := t.ColumnIndex(el.SQL)
+			if col < 0 || t.Columns[col].Hidden {
+				return nil, pgerr.New(pgerr.UndefinedColumn, "column %q named in key does not exist", el.SQL)
+			}
+			typ = t.Columns[col].Type
+			keys[i] = catalog.KeyColumn{Column: col}
+			colNames = append(colNames, t.Columns[col].Name)
 		}
-		col := t.ColumnIndex(el.SQL)
-		if col < 0 || t.Columns[col].Hidden {
-			return nil, pgerr.New(pgerr.UndefinedColumn, "column %q named in key does not exist", el.SQL)
-		}
-		typ := t.Columns[col].Type
 		if err := exclusionOpclass(method, typ); err != nil {
 			return nil, err
 		}
@@ -78,8 +96,10 @@ func (b *Binder) exclusionIndex(t *catalog.Table, name string, n int) (*catalog.
 		if err := exclusionMember(method, el.Op, typ); err != nil {
 			return nil, err
 		}
-		x.Elements = append(x.Elements, catalog.ExclusionElement{Column: col, Op: el.Op})
-		colNames = append(colNames, t.Columns[col].Name)
+		if err := catalog.CheckKeyType(typ, catalog.KindBTree); err != nil {
+			return nil, err
+		}
+		x.Elements = append(x.Elements, catalog.ExclusionElement{Column: keys[i].Column, Op: el.Op})
 	}
 	switch {
 	case name == "":
@@ -89,15 +109,23 @@ func (b *Binder) exclusionIndex(t *catalog.Table, name string, n int) (*catalog.
 	case b.nameTaken(t, true)(name):
 		return nil, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, t.Name)
 	}
-	ix := &catalog.Index{Name: name, Kind: catalog.KindBTree, Shards: t.Shards, Constraint: true, Exclusion: x}
-	// Equality elements lead, so a row's candidates are one key prefix.
+	ix.Name = name
+	// Equality elements lead, so a row's candidates are one key prefix; a
+	// column named twice is one key part.
 	for pass := 0; pass < 2; pass++ {
-		for _, el := range x.Elements {
-			if el.IsEquality() == (pass == 0) && !hasKeyColumn(ix.Columns, el.Column) {
-				if err := catalog.CheckKeyType(t.Columns[el.Column].Type, catalog.KindBTree); err != nil {
-					return nil, err
+		for i := range x.Elements {
+			el := &x.Elements[i]
+			if el.IsEquality() != (pass == 0) {
+				continue
+			}
+			el.Key = len(ix.Columns)
+			for j, k := range ix.Columns {
+				if k.Column >= 0 && k.Column == keys[i].Column {
+					el.Key = j
 				}
-				ix.Columns = append(ix.Columns, catalog.KeyColumn{Column: el.Column})
+			}
+			if el.Key == len(ix.Columns) {
+				ix.Columns = append(ix.Columns, keys[i])
 			}
 		}
 	}
@@ -109,15 +137,6 @@ func (b *Binder) exclusionIndex(t *catalog.Table, name string, n int) (*catalog.
 		ix.Predicate = b.storedIndexText(t, e, syn.Where, true)
 	}
 	return ix, nil
-}
-
-func hasKeyColumn(keys []catalog.KeyColumn, col int) bool {
-	for _, k := range keys {
-		if k.Column == col {
-			return true
-		}
-	}
-	return false
 }
 
 // btreeGistTypes are the scalar types btree_gist gives a gist operator
@@ -283,7 +302,7 @@ func (b *Binder) bindExclusions(t *catalog.Table) ([]ir.BoundExclusion, error) {
 func (b *Binder) bindExclusion(t *catalog.Table, ix *catalog.Index) (ir.BoundExclusion, error) {
 	bx := ir.BoundExclusion{Index: ix}
 	for _, el := range ix.Exclusion.Elements {
-		e, err := b.exclusionOp(el.Op, t.Columns[el.Column].Type)
+		e, err := b.exclusionOp(el.Op, t.KeyType(ix.Columns[el.Key]))
 		if err != nil {
 			return bx, fmt.Errorf("exclusion constraint %q: %w", ix.Name, err)
 		}

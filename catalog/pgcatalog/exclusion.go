@@ -30,10 +30,11 @@ func exclusionOpArg(t sqltypes.Type) uint32 {
 
 // exclusionOperators are conexclop: each element's operator OID (0 when
 // pg_operator has none of that name on the column's type).
-func exclusionOperators(t *catalog.Table, x *catalog.Exclusion) []int64 {
+func exclusionOperators(t *catalog.Table, ix *catalog.Index) []int64 {
+	x := ix.Exclusion
 	out := make([]int64, len(x.Elements))
 	for i, el := range x.Elements {
-		arg := strconv.FormatUint(uint64(exclusionOpArg(t.Columns[el.Column].Type)), 10)
+		arg := strconv.FormatUint(uint64(exclusionOpArg(t.KeyType(ix.Columns[el.Key]))), 10)
 		for _, line := range strings.Split(strings.TrimSpace(pgOperatorTable), "\n") {
 			f := operatorFields(line)
 			if f != nil && f[1] == el.Op && f[2] == "b" && f[5] == arg && f[6] == arg {
@@ -50,12 +51,16 @@ func exclusionOperators(t *catalog.Table, x *catalog.Exclusion) []int64 {
 func exclusionRow(t *catalog.Table, ix *catalog.Index, rel uint32) *pgConstraintRow {
 	var keys []int64
 	for _, c := range ix.Exclusion.ExclusionColumns() {
+		if c < 0 {
+			keys = append(keys, 0) // an expression, as in indkey
+			continue
+		}
 		keys = append(keys, int64(attnum(t, c)))
 	}
 	r := constraintRow(ObjectOID(ix.ID, slotPKey), ix.Name, 'x', rel, ObjectOID(ix.ID, 0), keys, "")
 	r.Condeferrable, r.Condeferred = boolV(ix.Exclusion.Deferrable), boolV(ix.Exclusion.InitiallyDeferred)
 	var ops []sqltypes.Value
-	for _, op := range exclusionOperators(t, ix.Exclusion) {
+	for _, op := range exclusionOperators(t, ix) {
 		ops = append(ops, oidV(uint32(op)))
 	}
 	r.Conexclop = sqltypes.NewArray1(sqltypes.Type{ID: sqltypes.Oid}, ops)
@@ -63,11 +68,17 @@ func exclusionRow(t *catalog.Table, ix *catalog.Index, rel uint32) *pgConstraint
 }
 
 // exclusionDef is pg_get_constraintdef of an exclusion constraint; pred
-// prints the index predicate (deparsed as the session shows it).
+// prints a stored expression (deparsed as the session shows it): the
+// elements' and the predicate.
 func exclusionDef(t *catalog.Table, ix *catalog.Index, pred func(string) string) string {
 	var elems []string
 	for _, el := range ix.Exclusion.Elements {
-		elems = append(elems, sqltypes.QuoteIdent(t.Columns[el.Column].Name)+" WITH "+el.Op)
+		k := ix.Columns[el.Key]
+		def := t.KeyDef(k)
+		if k.Column < 0 {
+			def = catalog.IndexKeyDef(pred(k.Expr))
+		}
+		elems = append(elems, def+" WITH "+el.Op)
 	}
 	s := "EXCLUDE USING " + ix.Exclusion.Method + " (" + strings.Join(elems, ", ") + ")"
 	if ix.Predicate != "" {
