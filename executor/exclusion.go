@@ -215,15 +215,92 @@ func overlapSpan(t *catalog.Table, ix *catalog.Index, erow []sqltypes.Value, pre
 	return start, end
 }
 
+// exclusionArbiters splits ON CONFLICT's arbiters into the unique keys and
+// the exclusion constraints (DO NOTHING's, bound for this statement).
+func (ec *execCtx) exclusionArbiters(t *catalog.Table, keys []*catalog.Index) ([]*catalog.Index, []ir.BoundExclusion, error) {
+	var uniq []*catalog.Index
+	var excl []ir.BoundExclusion
+	tc := ec.cons.For(t.Name)
+	for _, ix := range keys {
+		if ix == nil || ix.Exclusion == nil {
+			uniq = append(uniq, ix)
+			continue
+		}
+		if ix.Exclusion.Deferrable {
+			return nil, nil, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters")
+		}
+		if tc != nil {
+			for _, bx := range tc.Exclusions {
+				if bx.Index.ID == ix.ID {
+					excl = append(excl, bx)
+				}
+			}
+		}
+	}
+	return uniq, excl, nil
+}
+
+// exclusionConflict reports whether row, proposed by INSERT ... ON
+// CONFLICT DO NOTHING, conflicts on one of the exclusion constraints with
+// a stored row or with a row the statement inserts before it (accepted).
+// The statement's write enforces the constraints again, so a row a
+// concurrent transaction inserts meanwhile is caught there.
+func (ec *execCtx) exclusionConflict(ctx context.Context, t *catalog.Table, excl []ir.BoundExclusion, row []sqltypes.Value, accepted [][]sqltypes.Value, stats *kv.Stats) (bool, error) {
+	pair := make([]sqltypes.Value, 2)
+	for _, bx := range excl {
+		erow, err := exclusionEntry(t, bx.Index, row)
+		if err != nil || erow == nil {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		for _, a := range accepted {
+			aE, err := exclusionEntry(t, bx.Index, a)
+			if err != nil {
+				return false, err
+			}
+			if aE == nil {
+				continue
+			}
+			if c, err := conflicts(ec.eval, bx.Ops, t, bx.Index, erow, aE, pair); err != nil || c {
+				return c, err
+			}
+		}
+		other, err := ec.findExclusionConflict(ctx, t, bx, erow, nil, stats)
+		if err != nil || other != nil {
+			return other != nil, err
+		}
+	}
+	return false, nil
+}
+
 // checkExclusion checks row, the i-th change of its statement, against
 // the rows the constraint's index finds.
 func (ec *execCtx) checkExclusion(ctx context.Context, t *catalog.Table, bx ir.BoundExclusion, row []sqltypes.Value, i int, order map[string]int, stats *kv.Stats) error {
 	ix := bx.Index
-	prefix, bound := exclusionPrefix(t, ix, row)
+	prefix, _ := exclusionPrefix(t, ix, row)
 	lock := kv.Key{Partition: catalog.IndexPartition(ix.ID, exclusionLockShard), Sort: append([]byte{0}, prefix...)}
 	if err := ec.txn.kv.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpDelete, Key: lock}}, Stats: stats}); err != nil {
 		return txnErr(err)
 	}
+	skip := func(key []byte) bool {
+		j, ok := order[string(key)]
+		return ok && j > i // a later row of the statement: its own check meets this one
+	}
+	other, err := ec.findExclusionConflict(ctx, t, bx, row, skip, stats)
+	if err != nil || other == nil {
+		return err
+	}
+	return exclusionViolation(t, ix, row, other)
+}
+
+// findExclusionConflict returns the entry row of a row the constraint's
+// index finds in conflict with row (an entry row), other than row itself
+// and rows skip names by row key; nil when there is none.
+func (ec *execCtx) findExclusionConflict(ctx context.Context, t *catalog.Table, bx ir.BoundExclusion, row []sqltypes.Value, skip func(key []byte) bool, stats *kv.Stats) ([]sqltypes.Value, error) {
+	ix := bx.Index
+	prefix, bound := exclusionPrefix(t, ix, row)
 	self := t.RowKey(row).Sort
 	start, end := overlapSpan(t, ix, row, prefix, bound)
 	pair := make([]sqltypes.Value, 2)
@@ -233,39 +310,39 @@ func (ec *execCtx) checkExclusion(ctx context.Context, t *catalog.Table, bx ir.B
 			other := make([]sqltypes.Value, len(t.Columns))
 			if err := t.DecodeRow(it.Item().Attrs, other); err != nil {
 				it.Close()
-				return err
+				return nil, err
 			}
 			key := t.RowKey(other).Sort
 			if bytes.Equal(key, self) {
 				continue
 			}
-			if j, ok := order[string(key)]; ok && j > i {
-				continue // a later row of the statement: its own check meets this one
+			if skip != nil && skip(key) {
+				continue
 			}
 			// An entry's row satisfies the index predicate (whose columns
 			// the entry may not hold): only its key values are computed.
 			otherE, err := ir.IndexKeyRow(t, ix, other)
 			if err != nil {
 				it.Close()
-				return err
+				return nil, err
 			}
 			conflict, err := conflicts(ec.eval, bx.Ops, t, ix, row, otherE, pair)
 			if err != nil {
 				it.Close()
-				return err
+				return nil, err
 			}
 			if conflict && !t.Expired(other, ec.eval.Now) {
 				it.Close()
-				return exclusionViolation(t, ix, row, otherE)
+				return otherE, nil
 			}
 		}
 		err := it.Err()
 		it.Close()
 		if err != nil {
-			return txnErr(err)
+			return nil, txnErr(err)
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // conflicts reports whether every element's operator holds between row

@@ -310,13 +310,3 @@ func (b *Binder) bindExclusion(t *catalog.Table, ix *catalog.Index) (ir.BoundExc
 	}
 	return bx, nil
 }
-
-// exclusionArbiter refuses an exclusion constraint as ON CONFLICT's
-// arbiter: PostgreSQL's DO UPDATE cannot have one (42809), and zproxy
-// does not skip the rows DO NOTHING would for one.
-func exclusionArbiter(oc *parser.OnConflict) error {
-	if !oc.DoNothing {
-		return pgerr.New(pgerr.WrongObjectType, "ON CONFLICT DO UPDATE not supported with exclusion constraints")
-	}
-	return unsupported("ON CONFLICT DO NOTHING is not supported on a table with exclusion constraints")
-}

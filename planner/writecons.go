@@ -139,8 +139,10 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 // infer_arbiter_indexes does: the primary key (nil) or unique indexes whose
 // keys (columns and expressions) are exactly the target's, in any order,
 // a partial one only when the target's WHERE implies its predicate; or the
-// constraint ON CONSTRAINT names. Without a target every unique key is an
-// arbiter (DO NOTHING; the rewriter requires a target for DO UPDATE).
+// constraint ON CONSTRAINT names. Without a target every unique key and
+// exclusion constraint is an arbiter (DO NOTHING; the rewriter requires a
+// target for DO UPDATE), and ON CONSTRAINT may name an exclusion
+// constraint for DO NOTHING.
 func (b *Binder) conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*catalog.Index, error) {
 	if oc.Constraint != "" {
 		if oc.Constraint == t.BareName()+"_pkey" && !t.Columns[t.PrimaryKey[0].Column].Hidden {
@@ -150,17 +152,23 @@ func (b *Binder) conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*c
 			return []*catalog.Index{ix}, nil
 		}
 		if ix := t.Index(oc.Constraint); ix != nil && ix.Exclusion != nil {
-			return nil, exclusionArbiter(oc)
+			if !oc.DoNothing {
+				return nil, pgerr.New(pgerr.WrongObjectType, "ON CONFLICT DO UPDATE not supported with exclusion constraints")
+			}
+			return []*catalog.Index{ix}, nil
 		}
 		return nil, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", oc.Constraint, t.Name)
 	}
 	if len(oc.Columns) == 0 && len(oc.Exprs) == 0 {
+		// DO NOTHING (the only action without a target): every unique
+		// key and exclusion constraint arbitrates.
+		keys := allUniqueKeys(t)
 		for _, ix := range t.Indexes {
 			if ix.Exclusion != nil {
-				return nil, exclusionArbiter(oc)
+				keys = append(keys, ix)
 			}
 		}
-		return allUniqueKeys(t), nil
+		return keys, nil
 	}
 	cols := make([]int, 0, len(oc.Columns))
 	for _, name := range oc.Columns {
