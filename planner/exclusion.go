@@ -129,6 +129,20 @@ func (b *Binder) exclusionIndex(t *catalog.Table, name string, n int) (*catalog.
 			}
 		}
 	}
+	// A row's candidates share its equality values: placed by them, they
+	// are in one shard (one request on DynamoDB); without equality
+	// elements every row is a candidate, in one shard too.
+	// (Shard columns are columns: an expression ends them.)
+	lead := 0
+	for lead < len(ix.Columns) && leadsEquality(x, lead) && ix.Columns[lead].Column >= 0 {
+		lead++
+	}
+	switch {
+	case lead > 0:
+		ix.ShardColumns = lead
+	case !leadsEquality(x, 0):
+		ix.Shards = 1
+	}
 	if syn.Where != "" {
 		e, err := b.bindIndexExpr(t, syn.Where, true)
 		if err != nil {
@@ -137,6 +151,17 @@ func (b *Binder) exclusionIndex(t *catalog.Table, name string, n int) (*catalog.
 		ix.Predicate = b.storedIndexText(t, e, syn.Where, true)
 	}
 	return ix, nil
+}
+
+// leadsEquality reports whether key part i of the exclusion index is an
+// equality element's.
+func leadsEquality(x *catalog.Exclusion, i int) bool {
+	for _, el := range x.Elements {
+		if el.Key == i && el.IsEquality() {
+			return true
+		}
+	}
+	return false
 }
 
 // btreeGistTypes are the scalar types btree_gist gives a gist operator

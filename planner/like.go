@@ -173,6 +173,7 @@ func (b *Binder) likeConstraints(t *catalog.Table, likes []likeSource) error {
 					}
 				}
 				nix.Exclusion, suffix = &x, "excl"
+				nix.Shards, nix.ShardColumns = ix.Shards, ix.ShardColumns
 			}
 			nix.Name = chooseName(strings.Join(names, "_"), suffix, b.nameTaken(t, true))
 			if l.including["comments"] {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -173,5 +175,37 @@ func TestExclusionCheckReads(t *testing.T) {
 		if got > tc.max {
 			t.Errorf("%s: %d items scanned, want at most %d (%s)", tc.sql, got, tc.max, tc.what)
 		}
+	}
+}
+
+// TestExclusionCosts measures, on DynamoDB Local, what an exclusion
+// constraint costs an INSERT (EXPLAIN ANALYZE's request and capacity
+// figures), against the same table with a plain index instead.
+func TestExclusionCosts(t *testing.T) {
+	if os.Getenv("ZPROXY_EXCL_COSTS") == "" {
+		t.Skip("set ZPROXY_EXCL_COSTS=1 to measure")
+	}
+	stores := sharedDynamo(t, 1)
+	_, sess := newSession(t, stores[0])
+	mustExec(t, sess, bookingDDL)
+	mustExec(t, sess, `CREATE TABLE plain (id int PRIMARY KEY, room int, during int4range)`)
+	mustExec(t, sess, `CREATE INDEX plain_room ON plain (room, during)`)
+	for _, tbl := range []string{"booking", "plain"} {
+		mustExec(t, sess, `INSERT INTO `+tbl+` SELECT r * 100 + k, r, int4range(k * 10, k * 10 + 5) FROM generate_series(1, 20) r, generate_series(1, 20) k`)
+	}
+	time.Sleep(1500 * time.Millisecond) // past the store's uncertainty window
+	figures := func(sql string) string {
+		var out []string
+		for _, l := range mustExec(t, sess, "EXPLAIN ANALYZE "+sql) {
+			if strings.HasPrefix(l, "Execution:") || strings.HasPrefix(l, "Capacity") {
+				out = append(out, l)
+			}
+		}
+		return strings.Join(out, "; ")
+	}
+	for i, tbl := range []string{"booking", "plain"} {
+		t.Logf("%-8s 1 row, a late booking:  %s", tbl, figures(fmt.Sprintf(`INSERT INTO %s VALUES (%d, 3, int4range(1000, 1001))`, tbl, 5000+i)))
+		t.Logf("%-8s 1 row, an early one:    %s", tbl, figures(fmt.Sprintf(`INSERT INTO %s VALUES (%d, 4, int4range(1, 2))`, tbl, 6000+i)))
+		t.Logf("%-8s 10 rows, 10 rooms:      %s", tbl, figures(fmt.Sprintf(`INSERT INTO %s SELECT %d + g, g, int4range(2000, 2001) FROM generate_series(1, 10) g`, tbl, 7000+100*i)))
 	}
 }

@@ -814,7 +814,7 @@ func indexDef(o *object, qualified bool, pretty func(sql string) string) string 
 		sb.WriteString(" NULLS NOT DISTINCT")
 	}
 	var opts []string
-	if o.index != nil && (shards != t.Shards || o.index.ShardColumns > 0) { // an index's default is its table's, left unsaid
+	if o.index != nil && o.index.Exclusion == nil && (shards != t.Shards || o.index.ShardColumns > 0) { // an index's default is its table's, left unsaid; an exclusion constraint's placement is zproxy's choice
 		opts = t.ShardOptions(o.index)
 	}
 	if o.index != nil && o.index.Gist == nil { // a gist index's layout follows its data, PostgreSQL's syntax has no leads
