@@ -194,18 +194,23 @@ func TestExclusionCosts(t *testing.T) {
 		mustExec(t, sess, `INSERT INTO `+tbl+` SELECT r * 100 + k, r, int4range(k * 10, k * 10 + 5) FROM generate_series(1, 20) r, generate_series(1, 20) k`)
 	}
 	time.Sleep(1500 * time.Millisecond) // past the store's uncertainty window
-	figures := func(sql string) string {
-		var out []string
-		for _, l := range mustExec(t, sess, "EXPLAIN ANALYZE "+sql) {
-			if strings.HasPrefix(l, "Execution:") || strings.HasPrefix(l, "Capacity") {
-				out = append(out, l)
-			}
-		}
-		return strings.Join(out, "; ")
-	}
+	figures := func(sql string) string { return analyzeFigures(t, sess, sql) }
 	for i, tbl := range []string{"booking", "plain"} {
 		t.Logf("%-8s 1 row, a late booking:  %s", tbl, figures(fmt.Sprintf(`INSERT INTO %s VALUES (%d, 3, int4range(1000, 1001))`, tbl, 5000+i)))
 		t.Logf("%-8s 1 row, an early one:    %s", tbl, figures(fmt.Sprintf(`INSERT INTO %s VALUES (%d, 4, int4range(1, 2))`, tbl, 6000+i)))
 		t.Logf("%-8s 10 rows, 10 rooms:      %s", tbl, figures(fmt.Sprintf(`INSERT INTO %s SELECT %d + g, g, int4range(2000, 2001) FROM generate_series(1, 10) g`, tbl, 7000+100*i)))
 	}
+}
+
+// analyzeFigures runs EXPLAIN ANALYZE sql and returns its execution and
+// capacity lines.
+func analyzeFigures(t *testing.T, sess wire.Session, sql string) string {
+	t.Helper()
+	var out []string
+	for _, l := range mustExec(t, sess, "EXPLAIN ANALYZE "+sql) {
+		if strings.HasPrefix(l, "Execution:") || strings.HasPrefix(l, "Capacity") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "; ")
 }
