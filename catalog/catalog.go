@@ -224,6 +224,9 @@ type Index struct {
 	// Gist, on a Z-order index, says it is a GiST index over a point
 	// column (gist.go).
 	Gist *GistKey `json:"gist,omitempty"`
+	// Exclusion, on a btree index with Constraint set, says it is an
+	// EXCLUDE constraint's index (exclusion.go).
+	Exclusion *Exclusion `json:"exclusion,omitempty"`
 
 	// zschema caches the Z-order schema of a Z-order index; descriptors
 	// are immutable once in a snapshot, so it is computed once at load.

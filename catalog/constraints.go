@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/binary"
+	"slices"
 	"sort"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -77,7 +78,7 @@ func (fk ForeignKey) clone() ForeignKey {
 type ConstraintInfo struct {
 	Name string
 	// Kind is pg_constraint.contype: 'p' primary key, 'u' unique, 'f'
-	// foreign key, 'c' check.
+	// foreign key, 'c' check, 'x' exclusion.
 	Kind byte
 	// Columns are the constrained columns (ordinals; nil for a check).
 	Columns []int
@@ -105,7 +106,15 @@ func (t *Table) Constraints() []ConstraintInfo {
 		out = append(out, ConstraintInfo{Name: t.BareName() + "_pkey", Kind: 'p', Columns: cols, Validated: true})
 	}
 	for _, ix := range t.Indexes {
-		if ix.Constraint {
+		if ix.Exclusion != nil {
+			var cols []int // the columns it reads: element columns, then the expressions'
+			for _, c := range append(ix.Exclusion.ExclusionColumns(), ix.ExprColumns...) {
+				if c >= 0 && !slices.Contains(cols, c) {
+					cols = append(cols, c)
+				}
+			}
+			out = append(out, ConstraintInfo{Name: ix.Name, Kind: 'x', Columns: cols, Index: ix, Validated: true})
+		} else if ix.Constraint {
 			cols := make([]int, len(ix.Columns))
 			for i, k := range ix.Columns {
 				cols[i] = k.Column

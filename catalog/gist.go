@@ -24,5 +24,12 @@ func (ix *Index) DeclaredColumns() []KeyColumn {
 	if ix.Gist != nil {
 		return []KeyColumn{{Column: ix.Gist.Column}}
 	}
+	if ix.Exclusion != nil {
+		out := make([]KeyColumn, len(ix.Exclusion.Elements))
+		for i, e := range ix.Exclusion.Elements {
+			out[i] = ix.Columns[e.Key]
+		}
+		return out
+	}
 	return ix.Columns
 }

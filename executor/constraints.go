@@ -149,6 +149,9 @@ func (ec *execCtx) enforceReferences(ctx context.Context, w *writeSet, stats *kv
 	if tc == nil {
 		return nil
 	}
+	if err := ec.enforceExclusions(ctx, w, tc, stats); err != nil {
+		return err
+	}
 	for _, o := range tc.Outgoing {
 		if ec.txn.defers(o.FK) {
 			ec.deferReferenced(w.t, o, w.changes)
@@ -587,10 +590,6 @@ func (t *Txn) defersConstraint(name string, deferrable, initiallyDeferred bool) 
 	return initiallyDeferred
 }
 
-func (t *Txn) deferCheck(fk *catalog.ForeignKey, run func(ctx context.Context) error) {
-	t.deferConstraint(fk.Name, run)
-}
-
 // deferConstraint queues run, a check of the constraint of that name, for
 // COMMIT.
 func (t *Txn) deferConstraint(name string, run func(ctx context.Context) error) {
@@ -669,7 +668,7 @@ func (ec *execCtx) deferReferenced(t *catalog.Table, o ir.OutgoingFK, changes []
 	if len(rows) == 0 {
 		return
 	}
-	ec.txn.deferCheck(o.FK, func(ctx context.Context) error {
+	ec.txn.deferConstraint(o.FK.Name, func(ctx context.Context) error {
 		keys := make([]kv.Key, len(rows))
 		for i, r := range rows {
 			keys[i] = t.RowKey(r)
@@ -693,7 +692,7 @@ func (ec *execCtx) deferReferenced(t *catalog.Table, o ir.OutgoingFK, changes []
 // statement removed: at COMMIT, unless a row has the key again, no row may
 // reference it.
 func (ec *execCtx) deferReferencing(parent *catalog.Table, in ir.IncomingFK, key, old []sqltypes.Value) {
-	ec.txn.deferCheck(in.FK, func(ctx context.Context) error {
+	ec.txn.deferConstraint(in.FK.Name, func(ctx context.Context) error {
 		k, ok, err := referencedKey(parent, in.FK, key)
 		if err != nil {
 			return err

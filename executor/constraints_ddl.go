@@ -51,6 +51,9 @@ func (e *Executor) AlterConstraint(ctx context.Context, cat *catalog.Catalog, st
 }
 
 func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add *ir.AddConstraint, fn builtins.Context, notice func(*pgerr.Error)) error {
+	if add.Exclusion != nil {
+		return e.addExclusion(ctx, cat, add, fn, notice)
+	}
 	if add.Unique != nil {
 		ix := *add.Unique
 		return e.CreateIndex(ctx, cat, &ir.CreateIndex{Table: add.Table, Index: &ix}, notice)

@@ -643,11 +643,18 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 	t := ins.Table
 	// A plain INSERT comes here when a key it writes into a table with a
 	// TTL is taken: by an expired row, which it replaces, or not (23505).
-	arbiters := allUniqueKeys(t)
+	keys := allUniqueKeys(t)
 	if ins.OnConflict != nil {
-		arbiters = ins.OnConflict.Arbiters
+		keys = ins.OnConflict.Arbiters
 	}
-	arb := newArbiters(t, arbiters)
+	keys, excl, err := ec.exclusionArbiters(t, keys)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	arb := newArbiters(t, keys)
+	if len(keys) == 0 && len(excl) > 0 {
+		arb = &arbiters{t: t} // only exclusion constraints arbitrate
+	}
 	// With triggers, each row's BEFORE INSERT triggers fire as the row is
 	// decided, and its arbiter keys are read after them (the statement
 	// runs in a transaction: no retries).
@@ -663,6 +670,7 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 		w := &writeSet{t: t}
 		var events []string // each change's event, for the AFTER triggers
 		touched := map[string]bool{}
+		var accepted [][]sqltypes.Value // rows DO NOTHING inserts, for its exclusion arbiters
 		for _, row := range rows {
 			if trig {
 				if row, err = ec.upsertBefore(ctx, arb, cur, row, stats); err != nil {
@@ -673,6 +681,16 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 				}
 			}
 			old, by, exists := arb.find(cur, row)
+			if !exists && len(excl) > 0 {
+				conflict, err := ec.exclusionConflict(ctx, t, excl, row, accepted, stats)
+				if err != nil {
+					return WriteResult{}, err
+				}
+				if conflict {
+					continue // DO NOTHING (only DO NOTHING has exclusion arbiters)
+				}
+				accepted = append(accepted, row)
+			}
 			k := string(t.EncodePK(nil, row))
 			if exists {
 				k = string(t.EncodePK(nil, old.row))

@@ -19,6 +19,9 @@ type AddConstraint struct {
 	// row of the table, to validate the existing rows.
 	Check     *catalog.Check
 	CheckExpr Expr
+	// Exclusion is a new exclusion constraint (its index, built online
+	// before the existing rows are checked against each other).
+	Exclusion *BoundExclusion
 	// NotValid skips the validation of existing rows.
 	NotValid bool
 }

@@ -35,6 +35,17 @@ type TableConstraints struct {
 	// Generated are the table's generated columns, each expression bound
 	// over a row of the table: every row written gets them computed.
 	Generated []BoundGenerated
+	// Exclusions are the table's exclusion constraints, checked on every
+	// row an INSERT or UPDATE writes.
+	Exclusions []BoundExclusion
+}
+
+// BoundExclusion is an exclusion constraint (its index, Index.Exclusion)
+// with each element's operator bound over a row of two values: the
+// written row's value, then the other row's.
+type BoundExclusion struct {
+	Index *catalog.Index
+	Ops   []Expr
 }
 
 // BoundGenerated is a generated column's expression bound over a row of

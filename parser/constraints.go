@@ -38,6 +38,9 @@ type ConstraintSyntax struct {
 	Specs []AlterSpecSyntax
 	// TableIfExists: ALTER TABLE IF EXISTS (a missing table is a NOTICE).
 	TableIfExists bool
+	// Excludes are the exclusion constraints, each replaced in the text by
+	// a CHECK (zp_exclude(n)) (exclude.go).
+	Excludes []ExcludeSyntax
 }
 
 // AlterSpecSyntax is what the rewriter lifted from one ALTER TABLE action.
@@ -185,7 +188,7 @@ func (r *rewriter) tableConstraint(e, end int) (constraintAttrs, error) {
 		k += 2
 	}
 	if r.peek(k, "exclude") {
-		return a, pgerr.New(pgerr.FeatureNotSupported, "EXCLUDE constraints are not supported").WithPosition(r.pos(k))
+		return a, r.exclude(k, end)
 	}
 	for depth := 0; k < end; k++ {
 		switch {

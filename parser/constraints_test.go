@@ -96,7 +96,8 @@ func TestConstraintSyntax(t *testing.T) {
 func TestConstraintSyntaxRefused(t *testing.T) {
 	for sql, code := range map[string]string{
 		`CREATE TABLE c (a INT, b INT, FOREIGN KEY (a, b) REFERENCES p ON DELETE SET NULL (a))`: pgerr.FeatureNotSupported.String(),
-		`CREATE TABLE c (a INT, EXCLUDE USING gist (a WITH =))`:                                 pgerr.FeatureNotSupported.String(),
+		`CREATE TABLE c (a INT, EXCLUDE USING gist (a WITH =) INCLUDE (a))`:                     pgerr.FeatureNotSupported.String(),
+		`CREATE TABLE c (a INT, EXCLUDE USING gist (a gist_int4_ops WITH =))`:                   pgerr.FeatureNotSupported.String(),
 	} {
 		if _, err := Parse(sql); pgerr.CodeOf(err).String() != code {
 			t.Errorf("%s: %v, want %s", sql, err, code)

@@ -32,6 +32,14 @@ type constraintBuilder struct {
 	t      *catalog.Table
 	unique []uniqueDef
 	fks    []fkDef
+	// excludes are the exclusion constraints: their names and their
+	// indexes in parser.ConstraintSyntax.Excludes.
+	excludes []excludeDef
+}
+
+type excludeDef struct {
+	name string
+	n    int
 }
 
 type uniqueDef struct {
@@ -95,6 +103,9 @@ func (cb *constraintBuilder) tableConstraint(n int, c *ast.Constraint) error {
 		}
 		cb.fks = append(cb.fks, f)
 	case ast.ConstraintCheck:
+		if x := exclusionMarker(c); x >= 0 {
+			cb.excludes = append(cb.excludes, excludeDef{name: c.Name, n: x})
+		}
 	default:
 		return unsupported("table constraint is not supported")
 	}
@@ -125,6 +136,14 @@ func (cb *constraintBuilder) finish() error {
 			return err
 		}
 		t.Checks = append(t.Checks, ch)
+	}
+	for _, x := range cb.excludes {
+		ix, err := cb.b.exclusionIndex(t, x.name, x.n)
+		if err != nil {
+			return err
+		}
+		ix.State = catalog.StatePublic // the table is empty
+		t.Indexes = append(t.Indexes, ix)
 	}
 	for _, u := range cb.unique {
 		if u.deferral == parser.InitiallyDeferred {
@@ -585,6 +604,21 @@ func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn pars
 		setDeferral(fk, syn.Deferral)
 		add.FK, add.AutoIndex = fk, b.referencingIndex(t, fk)
 	case ast.ConstraintCheck:
+		if x := exclusionMarker(c); x >= 0 {
+			if syn.NotValid {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "EXCLUDE constraints cannot be marked NOT VALID")
+			}
+			ix, err := b.exclusionIndex(t, c.Name, x)
+			if err != nil {
+				return nil, err
+			}
+			bx, err := b.bindExclusion(t, ix)
+			if err != nil {
+				return nil, err
+			}
+			add.Exclusion = &bx
+			break
+		}
 		if len(b.stmt.Checks) != 1 {
 			return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"check\"")
 		}
@@ -628,7 +662,8 @@ func (b *Binder) bindSetConstraints(va *ast.VariableAssignment) (ir.Statement, e
 					continue
 				}
 				found = true
-				if c.FK == nil || !c.FK.Deferrable {
+				deferrable := c.FK != nil && c.FK.Deferrable || c.Index != nil && c.Index.Exclusion != nil && c.Index.Exclusion.Deferrable
+				if !deferrable {
 					return nil, pgerr.New(pgerr.WrongObjectType, "constraint %q is not deferrable", name)
 				}
 			}

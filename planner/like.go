@@ -159,6 +159,22 @@ func (b *Binder) likeConstraints(t *catalog.Table, likes []likeSource) error {
 			if ix.Constraint {
 				suffix = "key"
 			}
+			if ix.Gist != nil {
+				g := *ix.Gist
+				g.Column = t.ColumnIndex(l.src.Columns[g.Column].Name)
+				nix.Gist = &g
+			}
+			if ix.Exclusion != nil {
+				x := *ix.Exclusion
+				x.Elements = append([]catalog.ExclusionElement(nil), x.Elements...)
+				for i, el := range x.Elements {
+					if el.Column >= 0 {
+						x.Elements[i].Column = t.ColumnIndex(l.src.Columns[el.Column].Name)
+					}
+				}
+				nix.Exclusion, suffix = &x, "excl"
+				nix.Shards, nix.ShardColumns = ix.Shards, ix.ShardColumns
+			}
 			nix.Name = chooseName(strings.Join(names, "_"), suffix, b.nameTaken(t, true))
 			if l.including["comments"] {
 				nix.Comment = ix.Comment

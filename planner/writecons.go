@@ -51,6 +51,13 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 			}
 			tc.Generated = append(tc.Generated, ir.BoundGenerated{Column: i, Expr: e})
 		}
+		if cur == t && k != writeDelete {
+			x, err := b.bindExclusions(cur)
+			if err != nil {
+				return nil, err
+			}
+			tc.Exclusions = x
+		}
 		for i := range cur.ForeignKeys {
 			fk := &cur.ForeignKeys[i]
 			parent := cur
@@ -118,6 +125,9 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 			c.Txn = c.Txn || assigned(in.FK.RefColumns)
 		}
 	}
+	// An exclusion constraint's check reads other rows and locks its key
+	// in the statement's transaction.
+	c.Txn = c.Txn || len(target.Exclusions) > 0
 	if !c.Txn && len(c.Tables) == 1 && len(target.Checks) == 0 && len(target.Generated) == 0 {
 		return nil, nil
 	}
@@ -129,8 +139,10 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 // infer_arbiter_indexes does: the primary key (nil) or unique indexes whose
 // keys (columns and expressions) are exactly the target's, in any order,
 // a partial one only when the target's WHERE implies its predicate; or the
-// constraint ON CONSTRAINT names. Without a target every unique key is an
-// arbiter (DO NOTHING; the rewriter requires a target for DO UPDATE).
+// constraint ON CONSTRAINT names. Without a target every unique key and
+// exclusion constraint is an arbiter (DO NOTHING; the rewriter requires a
+// target for DO UPDATE), and ON CONSTRAINT may name an exclusion
+// constraint for DO NOTHING.
 func (b *Binder) conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*catalog.Index, error) {
 	if oc.Constraint != "" {
 		if oc.Constraint == t.BareName()+"_pkey" && !t.Columns[t.PrimaryKey[0].Column].Hidden {
@@ -139,10 +151,24 @@ func (b *Binder) conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*c
 		if ix := t.Index(oc.Constraint); ix != nil && ix.Unique && ix.Constraint {
 			return []*catalog.Index{ix}, nil
 		}
+		if ix := t.Index(oc.Constraint); ix != nil && ix.Exclusion != nil {
+			if !oc.DoNothing {
+				return nil, pgerr.New(pgerr.WrongObjectType, "ON CONFLICT DO UPDATE not supported with exclusion constraints")
+			}
+			return []*catalog.Index{ix}, nil
+		}
 		return nil, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", oc.Constraint, t.Name)
 	}
 	if len(oc.Columns) == 0 && len(oc.Exprs) == 0 {
-		return allUniqueKeys(t), nil
+		// DO NOTHING (the only action without a target): every unique
+		// key and exclusion constraint arbitrates.
+		keys := allUniqueKeys(t)
+		for _, ix := range t.Indexes {
+			if ix.Exclusion != nil {
+				keys = append(keys, ix)
+			}
+		}
+		return keys, nil
 	}
 	cols := make([]int, 0, len(oc.Columns))
 	for _, name := range oc.Columns {

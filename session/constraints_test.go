@@ -452,15 +452,7 @@ func TestForeignKeyCosts(t *testing.T) {
 	// Referenced rows written within the store's uncertainty window (1 s)
 	// make a transaction read what it read again: measure past it.
 	time.Sleep(1500 * time.Millisecond)
-	figures := func(sql string) string {
-		var out []string
-		for _, l := range mustExec(t, sess, "EXPLAIN ANALYZE "+sql) {
-			if strings.HasPrefix(l, "Execution:") || strings.HasPrefix(l, "Capacity") {
-				out = append(out, l)
-			}
-		}
-		return strings.Join(out, "; ")
-	}
+	figures := func(sql string) string { return analyzeFigures(t, sess, sql) }
 	next := 0
 	rows := func(n, parents int) string {
 		var vals []string

@@ -28,6 +28,9 @@ func decodeSystem(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		if c, ok := sqltypes.TSConfigByOID(o); ok && t.ID == sqltypes.RegConfig {
 			return sqltypes.NewReg(o, c.Name), nil // the configurations are fixed: no catalog needed
 		}
+		if d, ok := sqltypes.TSDictionaryByOID(o); ok && t.ID == sqltypes.RegDictionary {
+			return sqltypes.NewReg(o, d.Name), nil
+		}
 		return sqltypes.NewReg(o, ""), nil
 	case t.ID == sqltypes.Char:
 		// charrecv reads one byte, and nothing may follow it.

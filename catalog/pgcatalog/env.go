@@ -220,6 +220,10 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 		if c, ok := sqltypes.TSConfigByOID(oid); ok {
 			return c.Name
 		}
+	case sqltypes.RegDictionary:
+		if d, ok := sqltypes.TSDictionaryByOID(oid); ok {
+			return d.Name
+		}
 	}
 	return ""
 }
@@ -242,6 +246,12 @@ func (e *Env) RegOID(t sqltypes.Type, name string) (uint32, error) {
 		return e.roleOID(name)
 	case sqltypes.RegConfig:
 		v, err := sqltypes.ParseRegConfig(name)
+		if err != nil {
+			return 0, err
+		}
+		return uint32(v.I), nil
+	case sqltypes.RegDictionary:
+		v, err := sqltypes.ParseRegDictionary(name)
 		if err != nil {
 			return 0, err
 		}

@@ -43,6 +43,11 @@ var Extensions = []Extension{
 	// (internal/guc/extensions.go).
 	{OID: 12930, Name: "pg_trgm", Version: "1.6", Namespace: NamespacePublic,
 		Description: "text similarity measurement and index searching based on trigrams"},
+	// Its gist operator classes of scalar types serve exclusion
+	// constraints (planner/exclusion.go: btreeGistTypes); it has no
+	// functions of its own that zproxy lists.
+	{OID: 12932, Name: "btree_gist", Version: "1.7", Namespace: NamespacePublic,
+		Description: "support for indexing common datatypes in GiST"},
 	// A subset of PostGIS 3.3: its types are sqltypes.Geometry and
 	// sqltypes.Geography (extensionTypes below), its functions and
 	// operators in package builtins (ext_postgis.go), its relations in

@@ -259,6 +259,15 @@ func init() {
 				}
 			}
 			for _, ix := range t.Indexes {
+				if ix.Exclusion != nil && oid == ObjectOID(ix.ID, slotPKey) {
+					pretty := len(a) > 1 && a[1].I != 0
+					return textV(exclusionDef(t, ix, func(sql string) string {
+						if def, ok := e.deparseExpr(t, sql, pretty); ok {
+							return def
+						}
+						return sql
+					})), nil
+				}
 				if ix.Constraint && oid == ObjectOID(ix.ID, slotPKey) {
 					var cols []string
 					for _, k := range ix.Columns {

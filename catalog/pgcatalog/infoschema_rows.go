@@ -96,7 +96,7 @@ func init() {
 				fn(tableConstraint{o: o, name: name, kind: "CHECK"})
 			}
 			for _, ix := range t.Indexes {
-				if ix.Constraint {
+				if ix.Constraint && ix.Exclusion == nil { // PostgreSQL's view leaves exclusion constraints out
 					var cols []string
 					for _, k := range ix.Columns {
 						cols = append(cols, t.Columns[k.Column].Name)

@@ -51,6 +51,7 @@ const (
 	AmBtree  = 403
 	AmGin    = 2742
 	AmGist   = 783
+	AmHash   = 405
 	AmZOrder = 9403 // zproxy's own access method, outside PostgreSQL's range
 
 	DatabaseOID   = 5 // the database every client is in (PostgreSQL's "postgres")
@@ -405,6 +406,8 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				}
 				am := uint32(AmBtree)
 				switch {
+				case ix.Exclusion != nil:
+					am = exclusionAm(ix.Exclusion.Method)
 				case ix.Gist != nil:
 					am = AmGist
 				case ix.Kind == catalog.KindZOrder:

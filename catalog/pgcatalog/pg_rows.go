@@ -228,8 +228,9 @@ func init() {
 			unique := primary || o.index.Unique
 			r := &pgIndexRow{Indexrelid: oidV(o.oid), Indrelid: oidV(ObjectOID(t.ID, 0)), Indnatts: intV(int64(len(attnums))),
 				Indnkeyatts: intV(int64(len(keys))), Indisunique: boolV(unique), Indnullsnotdistinct: boolV(!primary && o.index.NullsNotDistinct),
-				Indisprimary: boolV(primary), Indimmediate: boolV(true),
-				Indisvalid: boolV(valid), Indisready: boolV(true), Indislive: boolV(true), Indkey: vector(sqltypes.TypeInt2Vector, attnums),
+				Indisprimary: boolV(primary), Indimmediate: boolV(o.index == nil || o.index.Exclusion == nil || !o.index.Exclusion.Deferrable),
+				Indisexclusion: boolV(o.index != nil && o.index.Exclusion != nil),
+				Indisvalid:     boolV(valid), Indisready: boolV(true), Indislive: boolV(true), Indkey: vector(sqltypes.TypeInt2Vector, attnums),
 				Indcollation: vector(sqltypes.TypeOidVector, colls), Indclass: vector(sqltypes.TypeOidVector, classes),
 				Indoption: vector(sqltypes.TypeInt2Vector, options), Indexprs: sqltypes.Null, Indpred: sqltypes.Null}
 			// pg_node_tree is PostgreSQL's internal form; zproxy holds the
@@ -275,6 +276,10 @@ func init() {
 				out = append(out, constraintRow(ObjectOID(t.ID, slotCheck+uint32(i)), name, 'c', o.oid, 0, keys, c.SQL))
 			}
 			for _, ix := range t.Indexes {
+				if ix.Exclusion != nil {
+					out = append(out, exclusionRow(t, ix, o.oid))
+					continue
+				}
 				if ix.Constraint {
 					var keys []int64
 					for _, k := range ix.Columns {
@@ -772,6 +777,8 @@ func indexDef(o *object, qualified bool, pretty func(sql string) string) string 
 			unique = ""
 		}
 		switch {
+		case o.index.Exclusion != nil:
+			method = o.index.Exclusion.Method
 		case o.index.Gist != nil:
 			method = "gist"
 		case o.index.Kind == catalog.KindZOrder:
@@ -811,7 +818,7 @@ func indexDef(o *object, qualified bool, pretty func(sql string) string) string 
 		sb.WriteString(" NULLS NOT DISTINCT")
 	}
 	var opts []string
-	if o.index != nil && (shards != t.Shards || o.index.ShardColumns > 0) { // an index's default is its table's, left unsaid
+	if o.index != nil && o.index.Exclusion == nil && (shards != t.Shards || o.index.ShardColumns > 0) { // an index's default is its table's, left unsaid; an exclusion constraint's placement is zproxy's choice
 		opts = t.ShardOptions(o.index)
 	}
 	if o.index != nil && o.index.Gist == nil { // a gist index's layout follows its data, PostgreSQL's syntax has no leads

@@ -339,8 +339,21 @@ func init() {
 	rank("ts_rank", tsearch.Rank, "how well the tsvector matches the tsquery, by its lexemes' frequency")
 	rank("ts_rank_cd", tsearch.RankCD, "how well the tsvector matches the tsquery, by cover density")
 
-	Register("ts_lexize", fn([]Param{text, text}, sqltypes.ArrayOf(sqltypes.TypeText), Immutable, "the word through the dictionary: its lexemes, empty for a stop word", func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		d, err := tsearch.DictionaryByName(a[0].S)
+	Register("ts_rewrite",
+		fn([]Param{tq, tq, tq}, tTQ, Immutable, "the tsquery with each occurrence of the second replaced by the third", func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return tsqueryV(tsearch.Rewrite(a[0].TSQuery(), a[1].TSQuery(), a[2].TSQuery())), nil
+		}),
+		fn([]Param{tq, text}, tTQ, Volatile, "the tsquery rewritten by the (target, substitute) pairs a query returns: not supported", func(_ *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "ts_rewrite with a query is not supported").
+				WithHint("Call ts_rewrite(query, target, substitute) for each pair.")
+		}))
+
+	Register("ts_lexize", fn([]Param{T(sqltypes.TypeRegDictionary), text}, sqltypes.ArrayOf(sqltypes.TypeText), Immutable, "the word through the dictionary: its lexemes, empty for a stop word", func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		dict, ok := sqltypes.TSDictionaryByOID(uint32(a[0].I))
+		if !ok {
+			return sqltypes.Null, pgerr.New(pgerr.InternalError, "cache lookup failed for text search dictionary %d", a[0].I)
+		}
+		d, err := tsearch.DictionaryByName(dict.Name)
 		if err != nil {
 			return sqltypes.Null, err
 		}
@@ -497,6 +510,26 @@ func init() {
 				}}}
 	}
 	Register("ts_token_type", tokenTypes(oid, Immutable), tokenTypes(text, Stable))
+	debug := func(withCfg bool) Overload {
+		params := []Param{text}
+		if withCfg {
+			params = []Param{cfg, text}
+		}
+		dict := sqltypes.TypeRegDictionary
+		return Overload{Params: params, Result: Returns(record), Volatility: Stable,
+			Doc: "the text's tokens by the configuration, each with its dictionaries and lexemes",
+			Set: &SetFunc{Columns: []SetColumn{{Name: "alias", Type: sqltypes.TypeText}, {Name: "description", Type: sqltypes.TypeText},
+				{Name: "token", Type: sqltypes.TypeText}, {Name: "dictionaries", Type: sqltypes.ArrayOf(dict)},
+				{Name: "dictionary", Type: dict}, {Name: "lexemes", Type: sqltypes.ArrayOf(sqltypes.TypeText)}},
+				Rows: func(ctx *Context, a []sqltypes.Value) (SetRows, error) {
+					c, a, err := configArgs(ctx, a, withCfg)
+					if err != nil {
+						return nil, err
+					}
+					return Table(tsDebug(c, a[0].S)), nil
+				}}}
+	}
+	Register("ts_debug", debug(true), debug(false))
 
 	// to_tsvector of json and jsonb: the document's strings.
 	jsonVector := func(withCfg, jsonb, filtered bool) Overload {
@@ -597,4 +630,25 @@ func init() {
 			}}
 	}
 	Register("ts_headline", headline(true, true), headline(true, false), headline(false, true), headline(false, false))
+}
+
+// tsDebug is ts_debug's rows: each token's type, text, the dictionaries
+// the configuration maps its type to (one or none here), the dictionary
+// that recognised it and its lexemes (none for a type nothing indexes).
+func tsDebug(c *tsearch.Config, doc string) [][]sqltypes.Value {
+	var rows [][]sqltypes.Value
+	for _, t := range tsearch.Parse(doc) {
+		info := tsearch.TokenTypes[t.Type-1]
+		row := []sqltypes.Value{sqltypes.NewText(info.Alias), sqltypes.NewText(info.Description), sqltypes.NewText(t.Text)}
+		d := c.Dictionary(t.Type)
+		if d == 0 {
+			row = append(row, sqltypes.NewArray1(sqltypes.TypeRegDictionary, nil), sqltypes.Null, sqltypes.Null)
+		} else {
+			name := d.Name()
+			v, _ := sqltypes.ParseRegDictionary(name)
+			row = append(row, sqltypes.NewArray1(sqltypes.TypeRegDictionary, []sqltypes.Value{v}), v, wordsArray(d.Lexize(t.Text)))
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }

@@ -26,10 +26,14 @@ import (
 //	void                KindText, always "" (its text and binary forms are empty)
 
 // System reports whether t is one of the catalogs' system types.
-func (id TypeID) System() bool { return id >= Oid && id <= Void || id == RegConfig }
+func (id TypeID) System() bool {
+	return id >= Oid && id <= Void || id == RegConfig || id == RegDictionary
+}
 
 // IsReg reports whether t is one of the reg* OID alias types.
-func (t Type) IsReg() bool { return t.ID >= RegClass && t.ID <= RegRole || t.ID == RegConfig }
+func (t Type) IsReg() bool {
+	return t.ID >= RegClass && t.ID <= RegRole || t.ID == RegConfig || t.ID == RegDictionary
+}
 
 // IsOIDLike reports whether t is oid or one of its reg* aliases.
 func (t Type) IsOIDLike() bool { return t.ID == Oid || t.IsReg() }
@@ -132,6 +136,8 @@ func parseSystem(t Type, s string) (Value, error) {
 		return NewOID(o), nil
 	case t.ID == RegConfig && !IsOIDText(s):
 		return ParseRegConfig(s)
+	case t.ID == RegDictionary && !IsOIDText(s):
+		return ParseRegDictionary(s)
 	case t.IsReg():
 		if !IsOIDText(s) {
 			return Null, pgerr.New(pgerr.FeatureNotSupported, "%s input by name needs the catalog", t)

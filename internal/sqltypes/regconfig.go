@@ -6,8 +6,8 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
-// TSConfig is one of the text search configurations zproxy has: its
-// pg_ts_config OID and name (in pg_catalog).
+// TSConfig is one of the text search configurations (or dictionaries)
+// zproxy has: its pg_ts_config (pg_ts_dict) OID and name (in pg_catalog).
 type TSConfig struct {
 	OID  uint32
 	Name string
@@ -22,8 +22,11 @@ var TSConfigs = []TSConfig{
 }
 
 // TSConfigByOID returns the configuration with that OID.
-func TSConfigByOID(oid uint32) (TSConfig, bool) {
-	for _, c := range TSConfigs {
+func TSConfigByOID(oid uint32) (TSConfig, bool) { return tsByOID(TSConfigs, oid) }
+
+// tsByOID finds the text search object of objs with that OID.
+func tsByOID(objs []TSConfig, oid uint32) (TSConfig, bool) {
+	for _, c := range objs {
 		if c.OID == oid {
 			return c, true
 		}
@@ -31,9 +34,31 @@ func TSConfigByOID(oid uint32) (TSConfig, bool) {
 	return TSConfig{}, false
 }
 
+// TSDictionaries are the text search dictionaries, with PostgreSQL 15's
+// OIDs (simple's is fixed; english_stem's is the one initdb gives it).
+var TSDictionaries = []TSConfig{
+	{OID: 3765, Name: "simple"},
+	{OID: 13163, Name: "english_stem"},
+}
+
+// TSDictionaryByOID returns the dictionary with that OID.
+func TSDictionaryByOID(oid uint32) (TSConfig, bool) { return tsByOID(TSDictionaries, oid) }
+
+// ParseRegDictionary reads a dictionary's name, optionally qualified by
+// pg_catalog, as regdictionaryin does, to a regdictionary value.
+func ParseRegDictionary(s string) (Value, error) {
+	return parseTSName(s, TSDictionaries, "text search dictionary")
+}
+
 // ParseRegConfig reads a configuration's name, optionally qualified by
 // pg_catalog, as regconfigin does, to a regconfig value.
 func ParseRegConfig(s string) (Value, error) {
+	return parseTSName(s, TSConfigs, "text search configuration")
+}
+
+// parseTSName finds a text search object of objs (named what in errors)
+// by its possibly pg_catalog-qualified name.
+func parseTSName(s string, objs []TSConfig, what string) (Value, error) {
 	parts, err := SplitQualifiedName(s)
 	if err != nil || len(parts) == 0 || len(parts) > 2 {
 		return Null, pgerr.New(pgerr.InvalidName, "invalid name syntax")
@@ -41,16 +66,16 @@ func ParseRegConfig(s string) (Value, error) {
 	name := parts[len(parts)-1]
 	if len(parts) == 2 && parts[0] != "pg_catalog" {
 		if parts[0] == "public" || parts[0] == "information_schema" {
-			return Null, pgerr.New(pgerr.UndefinedObject, "text search configuration \"%s\" does not exist", strings.Join(parts, "."))
+			return Null, pgerr.New(pgerr.UndefinedObject, "%s \"%s\" does not exist", what, strings.Join(parts, "."))
 		}
 		return Null, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", parts[0])
 	}
-	for _, c := range TSConfigs {
+	for _, c := range objs {
 		if c.Name == name {
 			return NewReg(c.OID, c.Name), nil
 		}
 	}
-	return Null, pgerr.New(pgerr.UndefinedObject, "text search configuration \"%s\" does not exist", strings.Join(parts, "."))
+	return Null, pgerr.New(pgerr.UndefinedObject, "%s \"%s\" does not exist", what, strings.Join(parts, "."))
 }
 
 // SplitQualifiedName splits a possibly qualified name as stringToQualifiedNameList

@@ -110,6 +110,9 @@ const (
 	// RefCursor is refcursor, a cursor's (portal's) name: text in
 	// everything but its type (PL/pgSQL's cursor variables).
 	RefCursor
+	// regdictionary, the reg* alias naming a text search dictionary
+	// (regconfig.go), for ts_debug's columns.
+	RegDictionary
 	numTypeIDs
 )
 
@@ -171,8 +174,10 @@ var (
 	TypeTSVector    = Type{ID: TSVector}
 	TypeTSQuery     = Type{ID: TSQuery}
 	TypeRegConfig   = Type{ID: RegConfig}
-	TypeGeometry    = Type{ID: Geometry}
-	TypeGeography   = Type{ID: Geography}
+	// TypeRegDictionary is regdictionary.
+	TypeRegDictionary = Type{ID: RegDictionary}
+	TypeGeometry      = Type{ID: Geometry}
+	TypeGeography     = Type{ID: Geography}
 )
 
 type typeInfo struct {
@@ -274,6 +279,7 @@ var infos = [numTypeIDs]typeInfo{
 	Geometry:   {"geometry", GeometryOID, GeometryArrayOID, -1, KindGeometry, []string{"geometry"}},
 	Geography:  {"geography", GeographyOID, GeographyArrayOID, -1, KindGeometry, []string{"geography"}},
 	RefCursor:  {"refcursor", 1790, 2201, -1, KindText, []string{"refcursor"}},
+	RegDictionary: {"regdictionary", 3769, 3770, 4, KindInt, []string{"regdictionary"}},
 }
 
 // The fixed OIDs of the extension types (see infos).

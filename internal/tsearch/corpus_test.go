@@ -186,7 +186,8 @@ func TestHeadlineMatchesPostgres(t *testing.T) {
 			fields[0] + " or " + fields[len(fields)-1], "-" + fields[0] + " " + fields[len(fields)-1],
 			`"` + strings.Join(fields[1:min(3, len(fields))], " ") + `"`, "rats cheese",
 		} {
-			for _, opts := range []string{"", "MaxWords=8, MinWords=3", "StartSel=<<, StopSel=>>, ShortWord=1", "HighlightAll=true", "MaxWords=60, MinWords=30"} {
+			for _, opts := range []string{"", "MaxWords=8, MinWords=3", "StartSel=<<, StopSel=>>, ShortWord=1", "HighlightAll=true", "MaxWords=60, MinWords=30",
+				"MaxFragments=2, MaxWords=5, MinWords=2", "MaxFragments=3, MaxWords=10, MinWords=3, FragmentDelimiter=\" | \"", "MaxFragments=1", "MaxFragments=2, HighlightAll=true, MaxWords=4, MinWords=1"} {
 				for _, cfg := range []*Config{SimpleConfig, EnglishConfig} {
 					var pg string
 					if err := conn.QueryRow(ctx, "SELECT ts_headline($1::regconfig, $2, websearch_to_tsquery($1::regconfig, $3), $4)", cfg.Name, doc, qtext, opts).Scan(&pg); err != nil {

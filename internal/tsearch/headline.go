@@ -79,10 +79,16 @@ func ParseHeadlineOptions(s string) (HeadlineOptions, error) {
 			return o, pgerr.New(pgerr.InvalidParameterValue, "MaxFragments should be >= 0")
 		}
 	}
-	if o.MaxFragments > 0 {
-		return o, pgerr.New(pgerr.FeatureNotSupported, "ts_headline with MaxFragments is not supported")
-	}
 	return o, nil
+}
+
+// maxCover is prsd_headline's bound on a cover's length in words.
+func (o HeadlineOptions) maxCover() int {
+	n := max(o.MaxWords*10, 100)
+	if o.MaxFragments > 0 {
+		n *= o.MaxFragments
+	}
+	return n
 }
 
 // splitOptions splits the options text at commas outside quotes.
@@ -184,115 +190,39 @@ func hlCheck(words []hlWord) checkFunc {
 	}
 }
 
-// locations is TS_execute_locations: when the query matches, the
-// positions of each AND'ed term or phrase (ORs combined pairwise, NOTs
-// contributing none).
-func locations(check checkFunc, n *sqltypes.TSQueryNode) ([]*phraseData, bool) {
-	switch n.Op {
-	case sqltypes.TSVal:
-		d := &phraseData{}
-		if check(n, d) == tsYes {
-			return []*phraseData{d}, true
-		}
-		return nil, false
-	case sqltypes.TSNot:
-		// A negation has no locations of its own; whether it holds is
-		// checked on each candidate range.
-		return nil, true
-	case sqltypes.TSAnd:
-		l, ok := locations(check, n.Left)
-		if !ok {
-			return nil, false
-		}
-		r, ok := locations(check, n.Right)
-		if !ok {
-			return nil, false
-		}
-		return append(l, r...), true
-	case sqltypes.TSOr:
-		l, lok := locations(check, n.Left)
-		r, rok := locations(check, n.Right)
-		if !lok && !rok {
-			return nil, false
-		}
-		switch {
-		case l == nil:
-			return r, true
-		case r == nil:
-			return l, true
-		}
-		var out []*phraseData
-		for _, ld := range l {
-			for _, rd := range r {
-				d := &phraseData{}
-				phraseOutput(d, ld, rd, emitBoth|emitLOnly|emitROnly, 0, 0)
-				d.width = max(ld.width, rd.width)
-				out = append(out, d)
-			}
-		}
-		return out, true
-	case sqltypes.TSPhrase:
-		d := &phraseData{}
-		if phraseExecute(check, n, d) == tsYes {
-			if !d.negate {
-				return []*phraseData{d}, true
-			}
-			return nil, true
+// hlFirstIndex is the first word from index from on that a query operand
+// matches, or -1.
+func hlFirstIndex(words []hlWord, from int) int {
+	for i := from; i < len(words); i++ {
+		if words[i].item != nil {
+			return i
 		}
 	}
-	return nil, false
+	return -1
 }
 
-// hlCover finds the next cover from lexeme position *next: the word
-// range from the first to the last word of the shortest stretch where
-// every AND'ed term occurs, that satisfies the query.
-func hlCover(words []hlWord, root *sqltypes.TSQueryNode, locs []*phraseData, next *int) (p, q int, ok bool) {
-	pos := *next
-	for {
-		pose := -1
-		for _, d := range locs {
-			first := -1
-			for _, e := range d.pos {
-				if e >= pos {
-					first = e
-					break
-				}
+// hlCover is PostgreSQL's hlCover: the earliest, shortest stretch of
+// words from index *next on, both of whose ends are query words, of at
+// most maxCover words, that satisfies the query; *next moves past its
+// start.
+func hlCover(words []hlWord, root *sqltypes.TSQueryNode, maxCover int, next *int) (p, q int, ok bool) {
+	pmin := hlFirstIndex(words, *next)
+	for pmin >= 0 {
+		nextpmin := -1
+		for pmax := pmin; pmax >= 0 && pmax-pmin < maxCover; {
+			if execute(hlCheck(words[pmin:pmax+1]), root) != tsNo {
+				*next = pmin + 1
+				return pmin, pmax, true
 			}
-			if first < 0 {
-				return 0, 0, false
+			nextpmax := hlFirstIndex(words, pmax+1)
+			if pmax == pmin {
+				nextpmin = nextpmax
 			}
-			pose = max(pose, first)
+			pmax = nextpmax
 		}
-		if pose < 0 {
-			return 0, 0, false
-		}
-		posb := math.MaxInt - 1
-		for _, d := range locs {
-			last := -1
-			for i := len(d.pos) - 1; i >= 0; i-- {
-				if s := d.pos[i] - d.width; s <= pose {
-					last = s
-					break
-				}
-			}
-			posb = min(posb, last)
-		}
-		p, q = -1, -1
-		for i, w := range words {
-			if w.pos >= posb && w.pos > 0 && p < 0 {
-				p = i
-			}
-			if w.pos >= pose && q < 0 {
-				q = i
-			}
-		}
-		// Each try starts past the last one's start, so the search ends.
-		if p >= 0 && q >= p && execute(hlCheck(words[p:q+1]), root) != tsNo {
-			*next = max(posb, *next) + 1
-			return p, q, true
-		}
-		pos = max(posb, pos) + 1
+		pmin = nextpmin
 	}
+	return 0, 0, false
 }
 
 func nonWord(t TokenType) bool {
@@ -303,132 +233,20 @@ func noEnd(t TokenType) bool {
 	return nonWord(t) || t == SFloat || t == Version || t == Float || t == Int || t == UInt || t == Protocol || t == Entity
 }
 
-// Headline is ts_headline: the document with the query's words marked, cut
-// to the best stretch (mark_hl_words) unless HighlightAll.
+// Headline is ts_headline: the document with the query's words marked,
+// cut to the best stretch (mark_hl_words) or to the best MaxFragments
+// fragments (mark_hl_fragments), unless HighlightAll (and no fragments)
+// keeps all of it.
 func (c *Config) Headline(doc string, q *sqltypes.TSQueryValue, o HeadlineOptions) string {
-	words := c.hlParse(doc, q)
-	interesting := func(i int) bool { return words[i].item != nil && !words[i].repeated }
-	badEnd := func(i int) bool {
-		return (noEnd(words[i].tok.Type) || len(words[i].tok.Text) <= o.ShortWord) && !interesting(i)
-	}
-	var bestb, beste int
-	if o.HighlightAll {
-		bestb, beste = 0, len(words)-1
+	h := &headline{words: c.hlParse(doc, q), q: q, o: o}
+	if o.MaxFragments == 0 {
+		h.markWords()
 	} else {
-		bestb, beste = -1, -1
-		bestlen, bestcover := -1, false
-		if q.Root != nil {
-			locs, _ := locations(hlCheck(words), q.Root)
-			next := 0
-			for {
-				p, qq, ok := hlCover(words, q.Root, locs, &next)
-				if !ok {
-					break
-				}
-				curlen, poslen := 0, 0
-				posb, pose := p, p
-				i := p
-				for ; i <= qq && curlen < o.MaxWords; i++ {
-					if !nonWord(words[i].tok.Type) {
-						curlen++
-					}
-					if interesting(i) {
-						poslen++
-					}
-					pose = i
-				}
-				if curlen < o.MaxWords {
-					for i = i - 1; i < len(words) && curlen < o.MaxWords; i++ {
-						if i > qq {
-							if !nonWord(words[i].tok.Type) {
-								curlen++
-							}
-							if interesting(i) {
-								poslen++
-							}
-						}
-						pose = i
-						if badEnd(i) {
-							continue
-						}
-						if curlen >= o.MinWords {
-							break
-						}
-					}
-					if curlen < o.MinWords {
-						for i = p - 1; i >= 0; i-- {
-							if !nonWord(words[i].tok.Type) {
-								curlen++
-							}
-							if interesting(i) {
-								poslen++
-							}
-							if curlen >= o.MaxWords {
-								break
-							}
-							if badEnd(i) {
-								continue
-							}
-							if curlen >= o.MinWords {
-								break
-							}
-						}
-						posb = max(i, 0)
-					}
-				} else {
-					if i > qq {
-						i = qq
-					}
-					for ; curlen > o.MinWords; i-- {
-						if !badEnd(i) {
-							break
-						}
-						if !nonWord(words[i].tok.Type) {
-							curlen--
-						}
-						if interesting(i) {
-							poslen--
-						}
-						pose = i - 1
-					}
-				}
-				poscover := posb <= p && pose >= qq
-				if b2i(poscover) > b2i(bestcover) || poscover == bestcover && poslen > bestlen ||
-					poscover == bestcover && poslen == bestlen && !badEnd(pose) && beste >= 0 && badEnd(beste) {
-					bestb, beste, bestlen, bestcover = posb, pose, poslen, poscover
-				}
-			}
-		}
-		if bestlen < 0 {
-			curlen, pose := 0, 0
-			for i := 0; i < len(words) && curlen < o.MinWords; i++ {
-				if !nonWord(words[i].tok.Type) {
-					curlen++
-				}
-				pose = i
-			}
-			bestb, beste = 0, pose
-		}
-	}
-	for i := bestb; i <= beste && i < len(words); i++ {
-		w := &words[i]
-		if w.item != nil {
-			w.selected = true
-		}
-		if !o.HighlightAll {
-			if w.tok.Type == Tag {
-				w.replace = true
-			} else if w.tok.Type == URL || w.tok.Type == NumHWord || w.tok.Type == ASCIIHWord || w.tok.Type == HWord {
-				w.skip = true
-			}
-		} else if w.tok.Type == URL || w.tok.Type == NumHWord || w.tok.Type == ASCIIHWord || w.tok.Type == HWord {
-			w.skip = true
-		}
-		w.in = !w.repeated
+		h.markFragments()
 	}
 	var b strings.Builder
 	infrag, frags := false, 0
-	for _, w := range words {
+	for _, w := range h.words {
 		switch {
 		case w.in && !w.repeated:
 			if !infrag {
@@ -455,6 +273,274 @@ func (c *Config) Headline(doc string, q *sqltypes.TSQueryValue, o HeadlineOption
 		}
 	}
 	return b.String()
+}
+
+// headline is the parsed document and the options a headline selector
+// works on.
+type headline struct {
+	words []hlWord
+	q     *sqltypes.TSQueryValue
+	o     HeadlineOptions
+}
+
+// interesting is INTERESTINGWORD: a query word, not a repeat.
+func (h *headline) interesting(i int) bool { return h.words[i].item != nil && !h.words[i].repeated }
+
+// badEnd is BADENDPOINT: a non-word or short word that is not interesting.
+func (h *headline) badEnd(i int) bool {
+	w := &h.words[i]
+	return (noEnd(w.tok.Type) || len(w.tok.Text) <= h.o.ShortWord) && !h.interesting(i)
+}
+
+// isWord counts toward a headline's length (!NONWORDTOKEN).
+func (h *headline) isWord(i int) bool { return !nonWord(h.words[i].tok.Type) }
+
+// covers calls fn with each cover of the query, as hlCover finds them.
+func (h *headline) covers(fn func(p, q int)) {
+	if h.q.Root == nil {
+		return
+	}
+	next := 0
+	for {
+		p, q, ok := hlCover(h.words, h.q.Root, h.o.maxCover(), &next)
+		if !ok {
+			return
+		}
+		fn(p, q)
+	}
+}
+
+// markFragment is mark_fragment: words start..end in the headline.
+func (h *headline) markFragment(start, end int) {
+	for i := start; i <= end && i < len(h.words); i++ {
+		w := &h.words[i]
+		if w.item != nil {
+			w.selected = true
+		}
+		switch {
+		case !h.o.HighlightAll && w.tok.Type == Tag:
+			w.replace = true
+		case w.tok.Type == URL || w.tok.Type == NumHWord || w.tok.Type == ASCIIHWord || w.tok.Type == HWord:
+			w.skip = true
+		}
+		w.in = !w.repeated
+	}
+}
+
+// firstWords is the stretch of the first MinWords words, shown when no
+// cover is chosen.
+func (h *headline) firstWords() int {
+	curlen, pose := 0, 0
+	for i := 0; i < len(h.words) && curlen < h.o.MinWords; i++ {
+		if h.isWord(i) {
+			curlen++
+		}
+		pose = i
+	}
+	return pose
+}
+
+// markWords is mark_hl_words.
+func (h *headline) markWords() {
+	o := h.o
+	if o.HighlightAll {
+		h.markFragment(0, len(h.words)-1)
+		return
+	}
+	bestb, beste, bestlen, bestcover := -1, -1, -1, false
+	h.covers(func(p, q int) {
+		curlen, poslen := 0, 0
+		posb, pose := p, p
+		i := p
+		for ; i <= q && curlen < o.MaxWords; i++ {
+			if h.isWord(i) {
+				curlen++
+			}
+			if h.interesting(i) {
+				poslen++
+			}
+			pose = i
+		}
+		if curlen < o.MaxWords {
+			for i = i - 1; i < len(h.words) && curlen < o.MaxWords; i++ {
+				if i > q {
+					if h.isWord(i) {
+						curlen++
+					}
+					if h.interesting(i) {
+						poslen++
+					}
+				}
+				pose = i
+				if h.badEnd(i) {
+					continue
+				}
+				if curlen >= o.MinWords {
+					break
+				}
+			}
+			if curlen < o.MinWords {
+				for i = p - 1; i >= 0; i-- {
+					if h.isWord(i) {
+						curlen++
+					}
+					if h.interesting(i) {
+						poslen++
+					}
+					if curlen >= o.MaxWords {
+						break
+					}
+					if h.badEnd(i) {
+						continue
+					}
+					if curlen >= o.MinWords {
+						break
+					}
+				}
+				posb = max(i, 0)
+			}
+		} else {
+			if i > q {
+				i = q
+			}
+			for ; curlen > o.MinWords; i-- {
+				if !h.badEnd(i) {
+					break
+				}
+				if h.isWord(i) {
+					curlen--
+				}
+				if h.interesting(i) {
+					poslen--
+				}
+				pose = i - 1
+			}
+		}
+		poscover := posb <= p && pose >= q
+		if b2i(poscover) > b2i(bestcover) || poscover == bestcover && poslen > bestlen ||
+			poscover == bestcover && poslen == bestlen && !h.badEnd(pose) && beste >= 0 && h.badEnd(beste) {
+			bestb, beste, bestlen, bestcover = posb, pose, poslen, poscover
+		}
+	})
+	if bestlen < 0 {
+		bestb, beste = 0, h.firstWords()
+	}
+	h.markFragment(bestb, beste)
+}
+
+// fragment is CoverPos: one fragment of a cover for markFragments.
+type fragment struct {
+	start, end, poslen, curlen int
+	chosen, excluded           bool
+}
+
+// nextFragment is get_next_fragment: the next piece of the cover
+// [*start, *end] of at most MaxWords words, both ends query words.
+func (h *headline) nextFragment(start, end *int) (curlen, poslen int) {
+	for i := *start; i <= *end; i++ {
+		*start = i
+		if h.interesting(i) {
+			break
+		}
+	}
+	i := *start
+	for ; i <= *end && curlen < h.o.MaxWords; i++ {
+		if h.isWord(i) {
+			curlen++
+		}
+		if h.interesting(i) {
+			poslen++
+		}
+	}
+	if *end > i {
+		*end = i
+		for i = *end; i >= *start; i-- {
+			*end = i
+			if h.interesting(i) {
+				break
+			}
+			if h.isWord(i) {
+				curlen--
+			}
+		}
+	}
+	return curlen, poslen
+}
+
+// markFragments is mark_hl_fragments: the covers cut into fragments of at
+// most MaxWords words, the MaxFragments with the most query words (then
+// the fewest words) chosen, each stretched toward MaxWords, overlapping
+// ones excluded.
+func (h *headline) markFragments() {
+	o := h.o
+	var covers []fragment
+	h.covers(func(p, q int) {
+		start, end := p, q
+		for start <= end {
+			curlen, poslen := h.nextFragment(&start, &end)
+			covers = append(covers, fragment{start: start, end: end, curlen: curlen, poslen: poslen})
+			start, end = end+1, q
+		}
+	})
+	chosen := 0
+	for f := 0; f < o.MaxFragments; f++ {
+		maxitems, minwords, best := 0, math.MaxInt32, -1
+		for i := range covers {
+			c := &covers[i]
+			if !c.chosen && !c.excluded && (maxitems < c.poslen || maxitems == c.poslen && minwords > c.curlen) {
+				maxitems, minwords, best = c.poslen, c.curlen, i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		c := &covers[best]
+		c.chosen = true
+		start, end, curlen := c.start, c.end, c.curlen
+		if curlen < o.MaxWords {
+			maxstretch := (o.MaxWords - curlen) / 2
+			stretch, marker := 0, start
+			for i := start - 1; i >= 0 && stretch < maxstretch && !h.words[i].in; i-- {
+				if h.isWord(i) {
+					curlen++
+					stretch++
+				}
+				marker = i
+			}
+			i := marker
+			for ; i < start && h.badEnd(i); i++ {
+				if h.isWord(i) {
+					curlen--
+				}
+			}
+			start = i
+			marker = end
+			for i = end + 1; i < len(h.words) && curlen < o.MaxWords && !h.words[i].in; i++ {
+				if h.isWord(i) {
+					curlen++
+				}
+				marker = i
+			}
+			for i = marker; i > end && h.badEnd(i); i-- {
+				if h.isWord(i) {
+					curlen--
+				}
+			}
+			end = i
+		}
+		c.start, c.end, c.curlen = start, end, curlen
+		h.markFragment(start, end)
+		chosen++
+		for i := range covers {
+			d := &covers[i]
+			if i != best && (d.start >= start && d.start <= end || d.end >= start && d.end <= end || d.start < start && d.end > end) {
+				d.excluded = true
+			}
+		}
+	}
+	if chosen == 0 {
+		h.markFragment(0, h.firstWords())
+	}
 }
 
 func b2i(b bool) int {

@@ -64,3 +64,7 @@ CREATE TABLE audit.events (id bigserial PRIMARY KEY, account_id bigint REFERENCE
 CREATE INDEX events_account ON audit.events (account_id);
 CREATE VIEW audit.recent AS SELECT id, what FROM audit.events WHERE id > 1;
 INSERT INTO audit.events (account_id, what) VALUES (1, 'signed up'), (2, 'paid'), (1, 'left');
+-- An exclusion constraint (pg_get_constraintdef, its index left out of the
+-- dump's indexes).
+CREATE TABLE slots (id int PRIMARY KEY, during tsrange, EXCLUDE USING gist (during WITH &&) WHERE (id > 0));
+INSERT INTO slots VALUES (1, '[2024-01-01 10:00, 2024-01-01 11:00)'), (2, '[2024-01-01 11:00, 2024-01-01 12:00)');

@@ -26,3 +26,5 @@ SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint WHERE conn
 SELECT * FROM audit.events ORDER BY id;
 SELECT * FROM audit.recent ORDER BY id;
 SELECT last_value, is_called FROM audit.events_id_seq;
+SELECT pg_get_constraintdef(oid), pg_get_indexdef(conindid) FROM pg_constraint WHERE conname = 'slots_during_excl';
+SELECT id, during FROM slots ORDER BY id;

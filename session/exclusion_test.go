@@ -1,0 +1,216 @@
+package session_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/kv/kvlog"
+	zpebble "github.com/zproxy/zproxy/kv/pebble"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// raceBookings races pairs of sessions inserting bookings of one room
+// whose times overlap, alone and in transaction blocks: every round
+// exactly one insert commits and the other fails with 23P01 naming the
+// constraint or, in a block, 40001.
+func raceBookings(t *testing.T, a, b wire.Session) {
+	t.Helper()
+	const rounds = 12
+	for r := 0; r < rounds; r++ {
+		room := 100 + r
+		ins := func(id, from, to int) string {
+			return fmt.Sprintf(`INSERT INTO booking VALUES (%d, %d, int4range(%d, %d))`, id, room, from, to)
+		}
+		var sqls []string
+		if r%2 == 0 {
+			sqls = []string{ins(2*r, 1, 10), ins(2*r+1, 5, 15)}
+		} else {
+			sqls = []string{"BEGIN; " + ins(2*r, 1, 10) + "; COMMIT", "BEGIN; " + ins(2*r+1, 5, 15) + "; COMMIT"}
+		}
+		errs := race([]wire.Session{a, b}, sqls)
+		failed := 0
+		for i, err := range errs {
+			if err == nil {
+				continue
+			}
+			failed++
+			code := pgerr.CodeOf(err)
+			switch {
+			case code == pgerr.ExclusionViolation:
+				if !strings.Contains(err.Error(), `"booking_room_during_excl"`) {
+					t.Fatalf("round %d: %v does not name the constraint", r, err)
+				}
+			case code == pgerr.SerializationFailure && r%2 == 1:
+			default:
+				t.Fatalf("round %d, session %d: %v (%s)", r, i, err, code)
+			}
+			_, _ = runSQL(context.Background(), []wire.Session{a, b}[i], `ROLLBACK`)
+		}
+		rows := mustExec(t, a, fmt.Sprintf(`SELECT count(*) FROM booking WHERE room = %d`, room))
+		if failed != 1 || rows[0] != "1" {
+			t.Fatalf("round %d: %d of 2 racing inserts failed, %s rows stored; want exactly one", r, failed, rows[0])
+		}
+	}
+	checkConsistent(t, a, "booking")
+}
+
+const bookingDDL = `CREATE TABLE booking (id int PRIMARY KEY, room int, during int4range, EXCLUDE USING gist (room WITH =, during WITH &&))`
+
+// TestExclusionRace: two sessions of one proxy, on every backend.
+func TestExclusionRace(t *testing.T) {
+	for _, be := range backends(t) {
+		t.Run(be.name, func(t *testing.T) {
+			store := be.open(t)
+			defer store.Close()
+			eng, a := newSession(t, store)
+			b, err := eng.NewSession(context.Background(), wire.SessionParams{User: "test", Notice: func(*pgerr.Error) {}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustExec(t, a, bookingDDL)
+			raceBookings(t, a, b)
+		})
+	}
+}
+
+// TestTwoProxiesExclusion: two proxies over one DynamoDB table.
+func TestTwoProxiesExclusion(t *testing.T) {
+	stores := sharedDynamo(t, 2)
+	_, a := newSession(t, stores[0])
+	_, b := newSession(t, stores[1])
+	mustExec(t, a, bookingDDL)
+	eventually(t, b, `SELECT count(*) FROM booking`)
+	raceBookings(t, a, b)
+}
+
+// TestExclusionDetail: the DETAIL names both keys as PostgreSQL's does,
+// and COPY is checked as INSERT is.
+func TestExclusionDetail(t *testing.T) {
+	for _, be := range backends(t) {
+		t.Run(be.name, func(t *testing.T) {
+			store := be.open(t)
+			defer store.Close()
+			_, sess := newSession(t, store)
+			mustExec(t, sess, bookingDDL)
+			mustExec(t, sess, `INSERT INTO booking VALUES (1, 1, '[1,5)')`)
+			_, err := runSQL(context.Background(), sess, `INSERT INTO booking VALUES (2, 1, '[3,4)')`)
+			var pe *pgerr.Error
+			if !errors.As(err, &pe) || pe.Detail != "Key (room, during)=(1, [3,4)) conflicts with existing key (room, during)=(1, [1,5))." {
+				t.Fatalf("%v: detail %q", err, pe.Detail)
+			}
+			mustExec(t, sess, `CREATE TABLE later (id int PRIMARY KEY, room int, r int4range)`)
+			mustExec(t, sess, `INSERT INTO later VALUES (1, 1, '[1,5)'), (2, 1, '[2,3)')`)
+			_, err = runSQL(context.Background(), sess, `ALTER TABLE later ADD EXCLUDE USING gist (room WITH =, r WITH &&)`)
+			if !errors.As(err, &pe) || pe.Detail != "Key (room, r)=(1, [1,5)) conflicts with key (room, r)=(1, [2,3))." {
+				t.Fatalf("%v: detail %q", err, pe.Detail)
+			}
+			row := func(id, room int64, r string) []sqltypes.Value {
+				v, err := sqltypes.ParseText(sqltypes.Type{ID: sqltypes.Int4Range}, r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return []sqltypes.Value{sqltypes.NewInt(id), sqltypes.NewInt(room), v}
+			}
+			for _, rows := range [][][]sqltypes.Value{
+				{row(10, 2, "[1,3)"), row(11, 1, "[4,6)")},                      // against a stored row
+				{row(10, 2, "[1,3)"), row(11, 2, "[5,6)"), row(12, 2, "[2,6)")}, // within the stream
+			} {
+				_, err := copyIn(context.Background(), sess, "COPY booking FROM STDIN", rows, 2)
+				if pgerr.CodeOf(err) != pgerr.ExclusionViolation {
+					t.Fatalf("COPY: %v, want 23P01", err)
+				}
+			}
+			if got := mustExec(t, sess, `SELECT count(*) FROM booking`); got[0] != "1" {
+				t.Fatalf("%s rows after failed COPYs", got[0])
+			}
+		})
+	}
+}
+
+// TestExclusionCheckReads: a row's check reads the entries of its
+// equality values, and of those only the ranges starting before it ends,
+// not the table (items scanned, through the logging store; the row's own
+// entry, already written in the transaction, is among them).
+func TestExclusionCheckReads(t *testing.T) {
+	store, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := kvlog.New(store, kvlog.Options{})
+	defer log.Close()
+	_, sess := newSession(t, log)
+	mustExec(t, sess, bookingDDL)
+	mustExec(t, sess, `INSERT INTO booking SELECT r * 100 + k, r, int4range(k * 10, k * 10 + 5) FROM generate_series(1, 50) r, generate_series(1, 40) k`)
+	mustExec(t, sess, `CREATE TABLE spans (id int PRIMARY KEY, r int4range, EXCLUDE USING gist (r WITH &&))`)
+	mustExec(t, sess, `INSERT INTO spans SELECT k, int4range(k * 10, k * 10 + 5) FROM generate_series(1, 500) k`)
+	scanned := func(sql string) int {
+		log.Reset()
+		mustExec(t, sess, sql)
+		n := 0
+		for _, e := range log.Entries() {
+			if e.Op == kvlog.OpScan {
+				n += e.Items
+			}
+		}
+		return n
+	}
+	for _, tc := range []struct {
+		sql  string
+		max  int
+		what string
+	}{
+		{`INSERT INTO booking VALUES (1, 7, int4range(1000, 1001))`, 41, "a late booking reads its room's 40 bookings and itself"},
+		{`INSERT INTO booking VALUES (2, 7, int4range(1, 2))`, 1, "an early booking reads only the ranges starting before it ends"},
+		{`INSERT INTO spans VALUES (0, int4range(1, 9))`, 1, "a range alone reads the ranges starting before it ends"},
+	} {
+		got := scanned(tc.sql)
+		t.Logf("%s: %d items scanned", tc.sql, got)
+		if got > tc.max {
+			t.Errorf("%s: %d items scanned, want at most %d (%s)", tc.sql, got, tc.max, tc.what)
+		}
+	}
+}
+
+// TestExclusionCosts measures, on DynamoDB Local, what an exclusion
+// constraint costs an INSERT (EXPLAIN ANALYZE's request and capacity
+// figures), against the same table with a plain index instead.
+func TestExclusionCosts(t *testing.T) {
+	if os.Getenv("ZPROXY_EXCL_COSTS") == "" {
+		t.Skip("set ZPROXY_EXCL_COSTS=1 to measure")
+	}
+	stores := sharedDynamo(t, 1)
+	_, sess := newSession(t, stores[0])
+	mustExec(t, sess, bookingDDL)
+	mustExec(t, sess, `CREATE TABLE plain (id int PRIMARY KEY, room int, during int4range)`)
+	mustExec(t, sess, `CREATE INDEX plain_room ON plain (room, during)`)
+	for _, tbl := range []string{"booking", "plain"} {
+		mustExec(t, sess, `INSERT INTO `+tbl+` SELECT r * 100 + k, r, int4range(k * 10, k * 10 + 5) FROM generate_series(1, 20) r, generate_series(1, 20) k`)
+	}
+	time.Sleep(1500 * time.Millisecond) // past the store's uncertainty window
+	figures := func(sql string) string { return analyzeFigures(t, sess, sql) }
+	for i, tbl := range []string{"booking", "plain"} {
+		t.Logf("%-8s 1 row, a late booking:  %s", tbl, figures(fmt.Sprintf(`INSERT INTO %s VALUES (%d, 3, int4range(1000, 1001))`, tbl, 5000+i)))
+		t.Logf("%-8s 1 row, an early one:    %s", tbl, figures(fmt.Sprintf(`INSERT INTO %s VALUES (%d, 4, int4range(1, 2))`, tbl, 6000+i)))
+		t.Logf("%-8s 10 rows, 10 rooms:      %s", tbl, figures(fmt.Sprintf(`INSERT INTO %s SELECT %d + g, g, int4range(2000, 2001) FROM generate_series(1, 10) g`, tbl, 7000+100*i)))
+	}
+}
+
+// analyzeFigures runs EXPLAIN ANALYZE sql and returns its execution and
+// capacity lines.
+func analyzeFigures(t *testing.T, sess wire.Session, sql string) string {
+	t.Helper()
+	var out []string
+	for _, l := range mustExec(t, sess, "EXPLAIN ANALYZE "+sql) {
+		if strings.HasPrefix(l, "Execution:") || strings.HasPrefix(l, "Capacity") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "; ")
+}
