@@ -102,22 +102,32 @@ func settingsOf(o optimizer.Options) planSettings {
 // statement without parameters has nothing to customise: its first plan is
 // its generic plan whatever plan_cache_mode says.
 func (st *statement) plan(b ir.Statement, params []sqltypes.Value, opts optimizer.Options) (*optimizer.Plan, error) {
-	mode := st.sess.varValue("plan_cache_mode")
+	return st.sess.planThrough(&st.cache, st.boundSnap, params, opts, func(vals []sqltypes.Value) (*optimizer.Plan, error) {
+		return st.optimize(b, vals, opts)
+	}, &st.planTime)
+}
+
+// planThrough plans through cache c, of a statement bound against snap:
+// optimize makes a custom plan with the values given; planTime, when
+// set, takes the time an instantiated generic plan took. A PL/pgSQL
+// statement has a cache of its own too (plBound).
+func (s *Session) planThrough(c *planCache, snap *catalog.Snapshot, params []sqltypes.Value, opts optimizer.Options,
+	optimize func([]sqltypes.Value) (*optimizer.Plan, error), planTime *time.Duration) (*optimizer.Plan, error) {
+	mode := s.varValue("plan_cache_mode")
 	noParams := len(params) == 0
 	custom := mode == "force_custom_plan" && !noParams
-	c := &st.cache
-	if c.snap != st.boundSnap || c.settings != settingsOf(opts) || c.epoch != st.sess.planEpoch {
+	if c.snap != snap || c.settings != settingsOf(opts) || c.epoch != s.planEpoch {
 		// A schema or settings change, or DISCARD PLANS: plan anew. A statement that had
 		// settled on a generic plan builds its new one at once, as
 		// PostgreSQL's plan cache rebuilds an invalidated generic plan.
-		*c = planCache{snap: st.boundSnap, settings: settingsOf(opts), epoch: st.sess.planEpoch, genericPlans: c.genericPlans, customPlans: c.customPlans,
+		*c = planCache{snap: snap, settings: settingsOf(opts), epoch: s.planEpoch, genericPlans: c.genericPlans, customPlans: c.customPlans,
 			settled: c.settled, rebuildWith: c.genericParams}
 	}
 	if c.generic == nil && c.settled && c.rebuildWith != nil && !custom {
 		// Rebuild the generic plan with the values it was built from
 		// before: these values may not make a plan that can serve (a
 		// NULL key reads nothing).
-		if p, err := st.optimize(b, c.rebuildWith, opts); err == nil {
+		if p, err := optimize(c.rebuildWith); err == nil {
 			if g, ok := optimizer.Generic(p); ok && !optimizer.ReadsNothing(p) {
 				c.generic, c.genericParams = g, c.rebuildWith
 			}
@@ -127,18 +137,20 @@ func (st *statement) plan(b ir.Statement, params []sqltypes.Value, opts optimize
 	if c.generic != nil && !custom {
 		start := time.Now()
 		if p, ok := c.generic.Instantiate(params, opts); ok {
-			st.planTime = time.Since(start)
+			if planTime != nil {
+				*planTime = time.Since(start)
+			}
 			c.genericPlans++
 			return p, nil
 		}
 		// These values leave the generic plan's paths (a NULL where
 		// the key wants a point): a custom plan for them.
 	}
-	p, err := st.optimize(b, params, opts)
+	p, err := optimize(params)
 	if err != nil {
 		return nil, err
 	}
-	if custom || c.generic != nil || st.boundSnap == nil {
+	if custom || c.generic != nil || snap == nil {
 		c.customPlans++
 		return p, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -610,6 +611,12 @@ type plBound struct {
 	st     ir.Statement
 	simple []ir.Expr
 	cols   []ir.Column
+	// cache is the statement's plan cache (plancache.go), as a prepared
+	// statement's: custom plans, then a generic plan whose key ranges
+	// come from each execution's values. mu guards it: a statement's
+	// functions may run on several goroutines.
+	mu    sync.Mutex
+	cache planCache
 }
 
 // simpleExprs returns the expressions of a bound SELECT of expressions
@@ -749,7 +756,7 @@ func (x *plExec) run(sql string, collect int) ([][]sqltypes.Value, []ir.Column, 
 		vars, _, _ := x.variables()
 		return nil, nil, 0, x.call(c, params, vars)
 	}
-	rows, n, err := x.r.runStatement(x.fn, st, params, x.opts, collect)
+	rows, n, err := x.r.runStatement(x.fn, st, params, x.opts, collect, b)
 	return rows, b.cols, n, err
 }
 
@@ -1008,7 +1015,7 @@ func (x *plExec) runDynamic(sql string, using []sqltypes.Value, collect int) ([]
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	rows, n, err := x.r.runStatement(x.fn, st, using, x.opts, collect)
+	rows, n, err := x.r.runStatement(x.fn, st, using, x.opts, collect, nil)
 	return rows, planner.ResultColumns(st), n, err
 }
 

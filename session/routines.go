@@ -318,7 +318,7 @@ func (r *routineRunner) runBodyStatement(fn *catalog.Function, b ir.Statement, a
 			collect = collectFirst // a scalar function returns its first row
 		}
 	}
-	rows, _, err := r.runStatement(fn, b, args, opts, collect)
+	rows, _, err := r.runStatement(fn, b, args, opts, collect, nil)
 	return rows, err
 }
 
@@ -326,7 +326,7 @@ func (r *routineRunner) runBodyStatement(fn *catalog.Function, b ir.Statement, a
 // block's) with params, returning the rows collect asks for and how many
 // rows it returned or wrote (a query's count stops at the first row under
 // collectFirst... no: it counts every row).
-func (r *routineRunner) runStatement(fn *catalog.Function, b ir.Statement, params []sqltypes.Value, opts optimizer.Options, collect int) ([][]sqltypes.Value, int64, error) {
+func (r *routineRunner) runStatement(fn *catalog.Function, b ir.Statement, params []sqltypes.Value, opts optimizer.Options, collect int, pc *plBound) ([][]sqltypes.Value, int64, error) {
 	s := r.st.sess
 	e := s.engine
 	desc := b.Describe()
@@ -350,7 +350,18 @@ func (r *routineRunner) runStatement(fn *catalog.Function, b ir.Statement, param
 			return nil, 0, err
 		}
 	}
-	plan, err := optimizer.Optimize(b, params, opts)
+	var plan *optimizer.Plan
+	var err error
+	if pc != nil {
+		// A PL/pgSQL statement plans through its own plan cache.
+		pc.mu.Lock()
+		plan, err = s.planThrough(&pc.cache, r.snap, params, opts, func(vals []sqltypes.Value) (*optimizer.Plan, error) {
+			return optimizer.Optimize(b, vals, opts)
+		}, nil)
+		pc.mu.Unlock()
+	} else {
+		plan, err = optimizer.Optimize(b, params, opts)
+	}
 	if err != nil {
 		return nil, 0, err
 	}
