@@ -1,7 +1,6 @@
 package session
 
 import (
-
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"

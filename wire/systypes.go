@@ -81,4 +81,3 @@ func appendSystem(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return appendArray(buf, sqltypes.ArrayOf(sqltypes.VectorElem(t)), v)
 	}
 }
-

@@ -1274,10 +1274,20 @@ func registerFunctionInfo() {
 						return sqltypes.Null, pgerr.New(pgerr.WrongObjectType, "\"%s\" is an aggregate function", f.Name)
 					}
 					return textV(functionDef(f)), nil
+				case "sqlbody":
+					// A body in SQL's own syntax (RETURN, BEGIN ATOMIC);
+					// NULL for a string body, as PostgreSQL's prosqlbody.
+					switch {
+					case f.Return:
+						return textV("RETURN " + strings.TrimPrefix(f.Body, "SELECT ")), nil
+					case f.Atomic:
+						return textV("BEGIN ATOMIC\n " + f.Body + "\nEND"), nil
+					}
+					return sqltypes.Null, nil
 				}
 				return textV(functionArguments(f, false)), nil
 			}
-			if what == "def" {
+			if what == "def" || what == "sqlbody" {
 				return sqltypes.Null, nil
 			}
 			p, ok := procByOID(uint32(a[0].I))
@@ -1303,6 +1313,7 @@ func registerFunctionInfo() {
 	Register("pg_get_function_arguments", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("arguments")))
 	Register("pg_get_function_identity_arguments", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("identity")))
 	Register("pg_get_functiondef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("def")))
+	Register("pg_get_function_sqlbody", fn("", []Param{oidP}, sqltypes.TypeText, Stable, info("sqlbody")))
 }
 
 // defaultACL is acldefault: the privileges objects of a kind (PostgreSQL's
