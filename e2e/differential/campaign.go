@@ -412,8 +412,34 @@ func (c *campaign) reset(ctx context.Context) error {
 	return nil
 }
 
-// load creates a schema's tables, indexes, rows and views on both servers.
+// routinesSQL are the functions every round's statements may call (the
+// generator's "expr.function"): SQL functions the planner inlines and
+// PL/pgSQL ones it calls, with NULL, branches and a STRICT one.
+var routinesSQL = []string{
+	`CREATE OR REPLACE FUNCTION df_inc(x integer) RETURNS integer LANGUAGE sql IMMUTABLE RETURN x + 1`,
+	`CREATE OR REPLACE FUNCTION df_clamp(x bigint, lo bigint, hi bigint) RETURNS bigint LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+	IF x IS NULL THEN
+		RETURN NULL;
+	ELSIF x < lo THEN
+		RETURN lo;
+	ELSIF x > hi THEN
+		RETURN hi;
+	END IF;
+	RETURN x;
+END $$`,
+	`CREATE OR REPLACE FUNCTION df_tag(t text) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT coalesce(upper(t), 'none') || '!' $$`,
+	`CREATE OR REPLACE FUNCTION df_pos(x double precision) RETURNS boolean LANGUAGE plpgsql STRICT STABLE AS $$ BEGIN RETURN x > 0; END $$`,
+}
+
+// load creates a schema's routines, tables, indexes, rows and views on
+// both servers.
 func (c *campaign) load(ctx context.Context, sch *schema) error {
+	for _, sql := range routinesSQL {
+		if err := c.exec2(ctx, sql, sql); err != nil {
+			return err
+		}
+	}
 	for _, t := range sch.tables {
 		if err := c.loadTable(ctx, t, true); err != nil {
 			return err
@@ -836,6 +862,9 @@ func referenced(sch *schema, sql string) map[string]bool {
 // all when used is nil), as zproxy gets it.
 func schemaSQL(sch *schema, used map[string]bool, zp bool) string {
 	var b strings.Builder
+	for _, sql := range routinesSQL {
+		b.WriteString(sql + ";\n")
+	}
 	for _, t := range sch.tables {
 		if used != nil && !used[t.name] {
 			continue

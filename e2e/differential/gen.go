@@ -284,6 +284,13 @@ func (g *gen) intExpr(c ectx, depth int) *expr {
 		op := pick(g, []string{"/", "%"})
 		return mk(intResult(a.t, tInt4), "($1 "+op+" $2)", a, leaf(tInt4, fmt.Sprint(1+g.n(3))))
 	case 7:
+		if g.chance(40) {
+			g.tag("expr.function")
+			if g.chance(50) {
+				return mk(tInt4, "df_inc(CAST($1 AS integer))", a)
+			}
+			return mk(tInt8, "df_clamp(CAST($1 AS bigint), -5, 5)", a)
+		}
 		return mk(tInt4, "length($1)", g.expr(c, cText, depth-1))
 	default:
 		if g.chance(50) && !g.opts.Gaps.DateArithmetic {
@@ -329,6 +336,10 @@ func (g *gen) textExpr(c ectx, depth int) *expr {
 	case 0:
 		return mk(tText, "lower($1)", g.expr(c, cText, depth-1))
 	case 1:
+		if g.chance(30) {
+			g.tag("expr.function")
+			return mk(tText, "df_tag($1)", g.expr(c, cText, depth-1))
+		}
 		return mk(tText, "upper($1)", g.expr(c, cText, depth-1))
 	case 2:
 		return mk(tText, g.castSpelling("text", "text"), g.expr(c, cInt, depth-1))
@@ -389,6 +400,9 @@ func (g *gen) pred(c ectx, depth int) *expr {
 		}
 		g.tag("expr.in-list")
 		return mk(tBool, "($1 "+op+" ("+strings.Join(ph, ", ")+"))", args...)
+	case r < 50 && g.chance(50):
+		g.tag("expr.function")
+		return mk(tBool, "df_pos(CAST($1 AS double precision))", g.expr(c, pick(g, []class{cFloat, cInt}), depth-1))
 	case r < 52:
 		pat := pick(g, []string{"'a%'", "'%b%'", "'_'", "'a_c'", "'%'", "'B%'"})
 		op := pick(g, []string{"LIKE", "NOT LIKE", "ILIKE"})
