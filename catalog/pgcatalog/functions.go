@@ -604,6 +604,7 @@ func init() {
 	registerPrivileges()
 	registerCatalogInfo()
 	registerAdvisory()
+	registerSessionInfo()
 	registerFunctionInfo()
 
 	toReg := func(t sqltypes.Type) Overload {
