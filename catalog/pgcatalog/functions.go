@@ -605,6 +605,7 @@ func init() {
 	registerCatalogInfo()
 	registerAdvisory()
 	registerSessionInfo()
+	registerOpclassVisibility()
 	registerFunctionInfo()
 
 	toReg := func(t sqltypes.Type) Overload {
