@@ -606,6 +606,7 @@ func init() {
 	registerAdvisory()
 	registerSessionInfo()
 	registerOpclassVisibility()
+	registerArgDefault()
 	registerFunctionInfo()
 
 	toReg := func(t sqltypes.Type) Overload {
