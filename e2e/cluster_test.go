@@ -275,6 +275,25 @@ func TestClusterOfProxies(t *testing.T) {
 	}
 	mustExec(t, conns[2], `SELECT pg_advisory_unlock_all()`)
 
+	// A transaction-scoped lock excludes the other proxies' sessions
+	// until its block commits.
+	tx, err := conns[1].Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(8)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := conns[2].QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(8)`).Scan(&got); err != nil || got {
+		t.Fatalf("proxy 2 took a lock proxy 1's transaction holds: %v %v", got, err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := conns[2].QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(8)`).Scan(&got); err != nil || !got {
+		t.Fatalf("proxy 1's COMMIT did not release its transaction-scoped lock: %v %v", got, err)
+	}
+
 	// pg_stat_statements is every proxy's: a statement run 3 times on
 	// proxy 1 and 4 times on proxy 2 shows 7 calls on proxy 1 and 2; a
 	// reset on one proxy resets it everywhere.

@@ -423,6 +423,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if e, ok := b.populateRecord(n.FnName.L, args); ok {
 			return e, nil
 		}
+		if _, ok := b.populateRecordset(n.FnName.L, args); ok {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is supported in FROM only", n.FnName.L)
+		}
 		if isNamedSRF(n.FnName.L) {
 			return b.namedSetCall(n.FnName.L, args)
 		}

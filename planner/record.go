@@ -2,11 +2,13 @@ package planner
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -374,21 +376,68 @@ func recordLiteralOperand(l, r ir.Expr) error {
 // type: a record of the type from the object's keys (sqltypes.PopulateRecord);
 // ok is false for another call.
 func (b *Binder) populateRecord(name string, args []ir.Expr) (ir.Expr, bool) {
-	if name != "json_populate_record" && name != "jsonb_populate_record" || len(args) != 2 || !args[0].Type().IsNamedComposite() {
+	if name != "json_populate_record" && name != "jsonb_populate_record" {
+		return nil, false
+	}
+	doc, ok := b.populateArgs(name, args)
+	if !ok {
 		return nil, false
 	}
 	t := args[0].Type()
+	return &ir.Func{Name: name, Args: []ir.Expr{args[0], doc}, Typ: t, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return sqltypes.PopulateRecord(t, a[0], a[1])
+	}}, true
+}
+
+// populateArgs checks the arguments of json[b]_populate_record(set) (base,
+// doc), and json's third, use_json_as_text, which PostgreSQL ignores, and
+// returns doc, an untyped literal taken as the function's json or jsonb;
+// ok is false when they are not a named composite base and a document.
+func (b *Binder) populateArgs(name string, args []ir.Expr) (ir.Expr, bool) {
+	jsonb := strings.HasPrefix(name, "jsonb_")
+	if len(args) != 2 && (jsonb || len(args) != 3 || args[2].Type().ID != sqltypes.Bool && args[2].Type().ID != sqltypes.Unknown) || !args[0].Type().IsNamedComposite() {
+		return nil, false
+	}
 	doc := args[1]
 	if doc.Type().ID == sqltypes.Unknown {
 		want := sqltypes.TypeJSON
-		if name == "jsonb_populate_record" {
+		if jsonb {
 			want = sqltypes.TypeJSONB
 		}
 		if c, err := b.coerceTo(doc, want, false); err == nil {
 			doc = c
 		}
 	}
-	return &ir.Func{Name: name, Args: []ir.Expr{args[0], doc}, Typ: t, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-		return sqltypes.PopulateRecord(t, a[0], a[1])
-	}}, true
+	return doc, true
+}
+
+// populateRecordset binds json[b]_populate_recordset(base, doc) in FROM: a
+// row per object of the array doc, a column per field of base's named
+// composite type; ok is false for another call.
+func (b *Binder) populateRecordset(name string, args []ir.Expr) (*ir.TableFunc, bool) {
+	if name != "json_populate_recordset" && name != "jsonb_populate_recordset" {
+		return nil, false
+	}
+	doc, ok := b.populateArgs(name, args)
+	if !ok {
+		return nil, false
+	}
+	t := args[0].Type()
+	tf := &ir.TableFunc{Name: name, Args: []ir.Expr{args[0], doc}}
+	for _, f := range t.Composite.Fields {
+		tf.Cols = append(tf.Cols, ir.Column{Name: f.Name, Type: f.Type, Col: -1})
+	}
+	tf.Fn = &builtins.Overload{CalledOnNull: true, Set: &builtins.SetFunc{
+		Rows: func(_ *builtins.Context, a []sqltypes.Value) (builtins.SetRows, error) {
+			recs, err := sqltypes.PopulateRecordset(name, t, a[0], a[1])
+			if err != nil {
+				return nil, err
+			}
+			rows := make([][]sqltypes.Value, len(recs))
+			for i, r := range recs {
+				rows[i] = r.Array().Elems
+			}
+			return builtins.Table(rows), nil
+		}}}
+	return tf, true
 }

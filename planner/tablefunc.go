@@ -26,6 +26,9 @@ func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 		}
 		return tf, nil
 	}
+	if tf, ok := b.populateRecordset(name, args); ok {
+		return tf, nil
+	}
 	user := b.snap != nil && len(b.snap.Functions(name)) > 0
 	if builtins.ReturnsSet(name) || user {
 		// A set-returning function of the registry (builtins.SetFunc) or

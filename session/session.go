@@ -52,6 +52,9 @@ type Session struct {
 	gucLevels []map[string]*gucSave
 	txDDL     bool
 	blockDDL  bool
+	// xactLocks are the advisory locks pg_advisory_xact_lock took in the
+	// transaction, released at its end (xactlocks.go).
+	xactLocks []xactLock
 	// seqs holds currval and lastval (sequences.go).
 	seqs seqState
 	// random is random()'s generator once setseed has seeded it.
@@ -103,6 +106,13 @@ func (s *Session) Parse(_ context.Context, sql string, paramTypes []sqltypes.Typ
 func (s *Session) failBlock() {
 	if s.txStatus == 'T' {
 		s.txStatus = 'E'
+		// PostgreSQL aborts the (sub)transaction at the error, releasing
+		// the locks it took there, before ROLLBACK.
+		n := 0
+		if len(s.savepoints) > 0 {
+			n = s.savepoints[len(s.savepoints)-1].xactLocks
+		}
+		s.releaseXactLocks(n)
 	}
 }
 
@@ -418,6 +428,9 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 		idle()
 		if err == nil && s.txStatus == 'I' {
 			s.transactionDone(ctx)
+		} else if s.txStatus == 'I' {
+			// A failed statement's transaction has ended too.
+			s.releaseXactLocks(0)
 		}
 	}
 	if m, ok := res.(*memResult); ok && err == nil && !m.recorded {

@@ -95,6 +95,9 @@ func TestSQLScripts(t *testing.T) {
 		t.Run(be.name, func(t *testing.T) {
 			for _, f := range files {
 				t.Run(strings.TrimSuffix(filepath.Base(f), ".slt"), func(t *testing.T) {
+					if only := scriptBackend(t, f); only != "" && only != be.name {
+						t.Skipf("the script runs on %s only", only)
+					}
 					store := be.open(t)
 					defer store.Close()
 					RunScript(t, store, f)
@@ -102,6 +105,27 @@ func TestSQLScripts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// scriptBackend is the backend a script's "# backend: NAME" line (among
+// its leading comments) restricts it to, or "". A script needing what
+// only an exclusive store gives a session harness without a cluster (the
+// proxy's own advisory lock table) says pebble; package e2e covers the
+// shared store.
+func scriptBackend(t *testing.T, path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			break
+		}
+		if name, ok := strings.CutPrefix(line, "# backend: "); ok {
+			return strings.TrimSpace(name)
+		}
+	}
+	return ""
 }
 
 // record is one test step of a script.

@@ -417,6 +417,7 @@ func (s *Session) dropTemp(ctx context.Context) error {
 // transactionDone runs the ON COMMIT actions after a transaction ended
 // (see onCommit); a failure is logged, the transaction having ended.
 func (s *Session) transactionDone(ctx context.Context) {
+	s.releaseXactLocks(0)
 	if s.temp.cat == nil {
 		return
 	}

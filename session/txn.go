@@ -38,6 +38,9 @@ type savepoint struct {
 	// temps is how many temporary objects the block had created when
 	// the savepoint was taken (tempState.created).
 	temps int
+	// xactLocks is how many transaction-scoped advisory locks the block
+	// held then: rolling back to the savepoint releases the later ones.
+	xactLocks int
 }
 
 // blockTxn returns the block's transaction, beginning it at the block's
@@ -67,6 +70,7 @@ func (s *Session) endBlock() {
 	// Whatever the block set and did not commit is undone (gucCommit
 	// has already settled a committed block's settings).
 	s.gucRollbackTo(0)
+	s.releaseXactLocks(0)
 	s.txn, s.savepoints, s.txDDL = nil, nil, false
 	s.temp.created = nil
 	s.txStatus = 'I'
@@ -248,7 +252,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		if err != nil {
 			return nil, err
 		}
-		s.savepoints = append(s.savepoints, savepoint{name: name, sp: t.Savepoint(), temps: len(s.temp.created)})
+		s.savepoints = append(s.savepoints, savepoint{name: name, sp: t.Savepoint(), temps: len(s.temp.created), xactLocks: len(s.xactLocks)})
 		return tagResult("SAVEPOINT"), nil
 	}
 	// The innermost savepoint of that name, as PostgreSQL finds it.
@@ -270,6 +274,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		// The savepoint stays; the later ones go, and so do the settings
 		// made since it.
 		s.gucRollbackTo(i + 1)
+		s.releaseXactLocks(sp.xactLocks)
 		s.savepoints = s.savepoints[:i+1]
 		s.txStatus = 'T'
 		return tagResult("ROLLBACK"), nil

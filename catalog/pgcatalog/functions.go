@@ -604,6 +604,9 @@ func init() {
 	registerPrivileges()
 	registerCatalogInfo()
 	registerAdvisory()
+	registerSessionInfo()
+	registerOpclassVisibility()
+	registerArgDefault()
 	registerFunctionInfo()
 
 	toReg := func(t sqltypes.Type) Overload {
@@ -1157,7 +1160,16 @@ func isSuperuser(e *Env, name string) bool {
 	return false
 }
 
-// registerAdvisory registers the session-level advisory lock functions.
+// XactLockHolder is a Session that holds advisory locks for the rest of
+// its transaction (pg_advisory_xact_lock): it releases each hold, through
+// its Locks table, when the transaction commits or rolls back, or when
+// the savepoint it was taken after is rolled back to.
+type XactLockHolder interface {
+	HoldForTransaction(key int64, shared bool)
+}
+
+// registerAdvisory registers the advisory lock functions, session-level
+// and transaction-level.
 func registerAdvisory() {
 	locks := func(ctx *Context) (*Env, AdvisoryLockTable, error) {
 		e, err := needEnv(ctx)
@@ -1168,6 +1180,17 @@ func registerAdvisory() {
 			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "advisory locks need a session")
 		}
 		return e, e.Sess.Locks(), nil
+	}
+	xactLocks := func(ctx *Context) (*Env, AdvisoryLockTable, XactLockHolder, error) {
+		e, l, err := locks(ctx)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		h, ok := e.Sess.(XactLockHolder)
+		if !ok {
+			return nil, nil, nil, pgerr.New(pgerr.FeatureNotSupported, "transaction-scoped advisory locks need a session")
+		}
+		return e, l, h, nil
 	}
 	key := func(a []sqltypes.Value) int64 {
 		if len(a) == 2 {
@@ -1222,7 +1245,38 @@ func registerAdvisory() {
 			}
 			return boolV(ok), nil
 		}
+		// The transaction-scoped forms take the same lock and leave it to
+		// the session to release at COMMIT or ROLLBACK.
+		xactLock := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			e, l, h, err := xactLocks(ctx)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			if err := l.Lock(e.Ctx, uint64(e.Sess.PID()), key(a), shared); err != nil {
+				return sqltypes.Null, pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement while waiting for an advisory lock")
+			}
+			h.HoldForTransaction(key(a), shared)
+			return sqltypes.Value{}, nil
+		}
+		xactTry := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			e, l, h, err := xactLocks(ctx)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			got, err := l.TryLock(e.Ctx, uint64(e.Sess.PID()), key(a), shared)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			if got {
+				h.HoldForTransaction(key(a), shared)
+			}
+			return boolV(got), nil
+		}
 		void := sqltypes.TypeVoid
+		Register("pg_advisory_xact_lock"+suffix, Overload{Params: []Param{int8P}, Result: Returns(void), Volatility: Volatile, Eval: voidOf(xactLock)},
+			Overload{Params: []Param{intP, intP}, Result: Returns(void), Volatility: Volatile, Eval: voidOf(xactLock)})
+		Register("pg_try_advisory_xact_lock"+suffix, fn("", []Param{int8P}, sqltypes.TypeBool, Volatile, xactTry),
+			fn("", []Param{intP, intP}, sqltypes.TypeBool, Volatile, xactTry))
 		Register("pg_advisory_lock"+suffix, Overload{Params: []Param{int8P}, Result: Returns(void), Volatility: Volatile, Eval: voidOf(lock)},
 			Overload{Params: []Param{intP, intP}, Result: Returns(void), Volatility: Volatile, Eval: voidOf(lock)})
 		Register("pg_try_advisory_lock"+suffix, fn("", []Param{int8P}, sqltypes.TypeBool, Volatile, try),

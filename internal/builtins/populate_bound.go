@@ -1,0 +1,14 @@
+package builtins
+
+// json[b]_populate_record and json[b]_populate_recordset the planner binds
+// itself (planner/record.go), their result being the named composite type
+// of their first argument; listed here so pg_proc has them. json's third
+// argument, use_json_as_text, PostgreSQL ignores.
+func init() {
+	stable := func(o Overload) Overload { return o.WithVolatility(Stable) }
+	set := func(o Overload) Overload { o.Retset = true; return stable(o) }
+	RegisterPlannerBound("json_populate_record", stable(Sig("a record of the base's type, its fields from the object's keys", AnyElement, AnyElement, tJSON, tBool)))
+	RegisterPlannerBound("jsonb_populate_record", stable(Sig("a record of the base's type, its fields from the object's keys", AnyElement, AnyElement, tJSONB)))
+	RegisterPlannerBound("json_populate_recordset", set(Sig("a record of the base's type per object of the array", AnyElement, AnyElement, tJSON, tBool)))
+	RegisterPlannerBound("jsonb_populate_recordset", set(Sig("a record of the base's type per object of the array", AnyElement, AnyElement, tJSONB)))
+}
