@@ -343,10 +343,7 @@ func init() {
 		fn([]Param{tq, tq, tq}, tTQ, Immutable, "the tsquery with each occurrence of the second replaced by the third", func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			return tsqueryV(tsearch.Rewrite(a[0].TSQuery(), a[1].TSQuery(), a[2].TSQuery())), nil
 		}),
-		fn([]Param{tq, text}, tTQ, Volatile, "the tsquery rewritten by the (target, substitute) pairs a query returns: not supported", func(_ *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
-			return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "ts_rewrite with a query is not supported").
-				WithHint("Call ts_rewrite(query, target, substitute) for each pair.")
-		}))
+		fn([]Param{tq, text}, tTQ, Volatile, "the tsquery rewritten by the (target, substitute) pairs a query returns", tsRewriteQuery))
 
 	Register("ts_lexize", fn([]Param{T(sqltypes.TypeRegDictionary), text}, sqltypes.ArrayOf(sqltypes.TypeText), Immutable, "the word through the dictionary: its lexemes, empty for a stop word", func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		dict, ok := sqltypes.TSDictionaryByOID(uint32(a[0].I))

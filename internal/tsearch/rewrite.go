@@ -17,20 +17,46 @@ import (
 // is made binary again as QTNBinary does, which fixes the order PostgreSQL
 // prints.
 func Rewrite(query, target, subst *sqltypes.TSQueryValue) *sqltypes.TSQueryValue {
-	if query.Root == nil || target.Root == nil {
+	if target.Root == nil {
+		return query
+	}
+	return RewriteAll(query, []RewritePair{{Target: target, Substitute: subst}})
+}
+
+// RewritePair is one (target, substitute) row of ts_rewrite's query.
+type RewritePair struct {
+	Target, Substitute *sqltypes.TSQueryValue
+}
+
+// RewriteAll is ts_rewrite(query, sql): the pairs applied in turn to one
+// n-ary tree, as tsquery_rewrite_query does (a later pair may rewrite an
+// earlier one's substitute: the marks that keep a substitute from being
+// searched again last for one pair). Pairs with an empty target are
+// skipped; once the whole query is removed, the rest are not looked at.
+func RewriteAll(query *sqltypes.TSQueryValue, pairs []RewritePair) *sqltypes.TSQueryValue {
+	if query.Root == nil {
 		return query
 	}
 	tree := toQTN(query.Root)
 	tree.ternary()
 	tree.sort()
-	ex := toQTN(target.Root)
-	ex.ternary()
-	ex.sort()
-	var subs *qtNode
-	if subst.Root != nil {
-		subs = toQTN(subst.Root)
+	for _, p := range pairs {
+		if tree == nil {
+			break
+		}
+		if p.Target.Root == nil {
+			continue
+		}
+		ex := toQTN(p.Target.Root)
+		ex.ternary()
+		ex.sort()
+		var subs *qtNode
+		if p.Substitute.Root != nil {
+			subs = toQTN(p.Substitute.Root)
+		}
+		tree = findSubquery(tree, ex, subs)
+		tree.clearNoChange()
 	}
-	tree = findSubquery(tree, ex, subs)
 	if tree == nil {
 		return &sqltypes.TSQueryValue{}
 	}
@@ -419,5 +445,16 @@ func pgQsort(s []*qtNode, cmp func(a, b *qtNode) int) {
 			}
 			n = d1
 		}
+	}
+}
+
+// clearNoChange drops the substitutes' marks below q (nil: none).
+func (q *qtNode) clearNoChange() {
+	if q == nil {
+		return
+	}
+	q.noChange = false
+	for _, c := range q.child {
+		c.clearNoChange()
 	}
 }
