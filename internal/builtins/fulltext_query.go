@@ -143,7 +143,9 @@ func tsRewriteQuery(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 	if err != nil {
 		return sqltypes.Null, err
 	}
-	if len(types) != 2 || types[0].ID != sqltypes.TSQuery || types[1].ID != sqltypes.TSQuery {
+	// Exactly tsquery: PostgreSQL compares the columns' type OIDs, so a
+	// domain over tsquery is refused (ts_stat takes one over tsvector).
+	if len(types) != 2 || types[0].ID != sqltypes.TSQuery || types[1].ID != sqltypes.TSQuery || types[0].IsDomain() || types[1].IsDomain() {
 		return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "ts_rewrite query must return two tsquery columns")
 	}
 	pairs := make([]tsearch.RewritePair, 0, len(rows))
