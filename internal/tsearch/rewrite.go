@@ -17,10 +17,12 @@ import (
 // is made binary again as QTNBinary does, which fixes the order PostgreSQL
 // prints.
 func Rewrite(query, target, subst *sqltypes.TSQueryValue) *sqltypes.TSQueryValue {
-	if target.Root == nil {
+	if query.Root == nil || target.Root == nil {
 		return query
 	}
-	return RewriteAll(query, []RewritePair{{Target: target, Substitute: subst}})
+	tree := prepareQTN(query.Root)
+	tree = findSubquery(tree, prepareQTN(target.Root), substituteQTN(subst))
+	return fromQTN(tree)
 }
 
 // RewritePair is one (target, substitute) row of ts_rewrite's query.
@@ -31,15 +33,15 @@ type RewritePair struct {
 // RewriteAll is ts_rewrite(query, sql): the pairs applied in turn to one
 // n-ary tree, as tsquery_rewrite_query does (a later pair may rewrite an
 // earlier one's substitute: the marks that keep a substitute from being
-// searched again last for one pair). Pairs with an empty target are
+// searched again last for one pair, after which the tree is flattened and
+// sorted again, so the query form prints differently from the
+// three-argument one even for a single pair). Pairs with an empty target are
 // skipped; once the whole query is removed, the rest are not looked at.
 func RewriteAll(query *sqltypes.TSQueryValue, pairs []RewritePair) *sqltypes.TSQueryValue {
 	if query.Root == nil {
 		return query
 	}
-	tree := toQTN(query.Root)
-	tree.ternary()
-	tree.sort()
+	tree := prepareQTN(query.Root)
 	for _, p := range pairs {
 		if tree == nil {
 			break
@@ -47,16 +49,36 @@ func RewriteAll(query *sqltypes.TSQueryValue, pairs []RewritePair) *sqltypes.TSQ
 		if p.Target.Root == nil {
 			continue
 		}
-		ex := toQTN(p.Target.Root)
-		ex.ternary()
-		ex.sort()
-		var subs *qtNode
-		if p.Substitute.Root != nil {
-			subs = toQTN(p.Substitute.Root)
+		// Ready the tree for the next pair, as PostgreSQL does: the
+		// substitutes unmarked, flattened and sorted with the rest.
+		if tree = findSubquery(tree, prepareQTN(p.Target.Root), substituteQTN(p.Substitute)); tree != nil {
+			tree.clearNoChange()
+			tree.ternary()
+			tree.sort()
 		}
-		tree = findSubquery(tree, ex, subs)
-		tree.clearNoChange()
 	}
+	return fromQTN(tree)
+}
+
+// prepareQTN is a query or target as QTNode tree: n-ary and sorted.
+func prepareQTN(n *sqltypes.TSQueryNode) *qtNode {
+	q := toQTN(n)
+	q.ternary()
+	q.sort()
+	return q
+}
+
+// substituteQTN is a substitute as QTNode tree as written (nil when empty).
+func substituteQTN(s *sqltypes.TSQueryValue) *qtNode {
+	if s.Root == nil {
+		return nil
+	}
+	return toQTN(s.Root)
+}
+
+// fromQTN is the rewritten tree as a tsquery, binary again (empty when
+// everything was removed).
+func fromQTN(tree *qtNode) *sqltypes.TSQueryValue {
 	if tree == nil {
 		return &sqltypes.TSQueryValue{}
 	}
