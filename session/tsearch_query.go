@@ -14,26 +14,26 @@ import (
 // snapshot as the current user (the owner inside a SECURITY DEFINER
 // routine), so that its privilege checks are those of the same query sent
 // by the caller. As PostgreSQL's SPI cursor, it must be one statement and
-// read only.
-func (r *routineRunner) RunQuery(fc *builtins.Context, sql string) ([]sqltypes.Type, [][]sqltypes.Value, error) {
+// read only. columns sees the result's types before any row is read.
+func (r *routineRunner) RunQuery(fc *builtins.Context, sql string, columns func([]sqltypes.Type) error, row func([]sqltypes.Value) error) error {
 	if fc.RoutineDepth >= builtins.MaxRoutineDepth {
-		return nil, nil, pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
+		return pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
 			WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
 	}
 	if err := r.ctx.Err(); err != nil {
-		return nil, nil, storeErr(err)
+		return storeErr(err)
 	}
 	stmts, err := parser.Parse(sql)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	if len(stmts) != 1 {
-		return nil, nil, pgerr.New(pgerr.InvalidCursorDefinition, "cannot open multi-query plan as cursor")
+		return pgerr.New(pgerr.InvalidCursorDefinition, "cannot open multi-query plan as cursor")
 	}
 	if r.snap == nil {
 		snap, err := r.st.sess.snapshot(r.ctx)
 		if err != nil {
-			return nil, nil, storeErr(err)
+			return storeErr(err)
 		}
 		r.snap = snap
 	}
@@ -43,28 +43,37 @@ func (r *routineRunner) RunQuery(fc *builtins.Context, sql string) ([]sqltypes.T
 	}
 	b, err := planner.BindWithVariables(r.snap, &stmts[0], nil, owner, r.style)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	if _, ok := b.(*ir.Query); !ok {
 		desc := b.Describe()
 		tag := commandTag(b, desc)
 		if desc.Writes && len(planner.ResultColumns(b)) > 0 {
-			return nil, nil, pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed in a non-volatile function", tag)
+			return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed in a non-volatile function", tag)
 		}
-		return nil, nil, pgerr.New(pgerr.InvalidCursorDefinition, "cannot open %s query as cursor", tag)
+		return pgerr.New(pgerr.InvalidCursorDefinition, "cannot open %s query as cursor", tag)
 	}
 	inner := *fc
 	inner.RoutineDepth++
 	opts := r.opts
 	opts.Fn = inner
-	rows, _, err := r.runStatement(nil, b, nil, opts, collectAll, nil)
+	// Privileges first, then the result's shape, as PostgreSQL checks
+	// them when it opens the cursor and after its first fetch.
+	plan, ro, err := r.planStatement(b, nil, opts, nil)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	cols := planner.ResultColumns(b)
 	types := make([]sqltypes.Type, len(cols))
 	for i, c := range cols {
 		types[i] = c.Type
 	}
-	return types, rows, nil
+	if err := columns(types); err != nil {
+		return err
+	}
+	// Rows are handed over one at a time: ts_stat keeps its counts, not
+	// the documents.
+	return r.eachRow(plan, nil, ro, func(v []sqltypes.Value) (bool, error) {
+		return true, row(v)
+	})
 }
