@@ -338,34 +338,10 @@ func (r *routineRunner) runStatement(fn *catalog.Function, b ir.Statement, param
 			return nil, 0, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", commandTag(b, desc))
 		}
 	}
-	who := opts.Fn.Session.User // the definer's inside a SECURITY DEFINER routine
-	if who == "" {
-		who = s.currentUser()
-	}
-	if err := s.checkPrivilegesAs(r.ctx, b, who); err != nil {
-		return nil, 0, err
-	}
-	if q, ok := b.(*ir.Query); ok {
-		if err := ir.PlanErr(q.Plan); err != nil {
-			return nil, 0, err
-		}
-	}
-	var plan *optimizer.Plan
-	var err error
-	if pc != nil {
-		// A PL/pgSQL statement plans through its own plan cache.
-		pc.mu.Lock()
-		plan, err = s.planThrough(&pc.cache, r.snap, params, opts, func(vals []sqltypes.Value) (*optimizer.Plan, error) {
-			return optimizer.Optimize(b, vals, opts)
-		}, nil)
-		pc.mu.Unlock()
-	} else {
-		plan, err = optimizer.Optimize(b, params, opts)
-	}
+	plan, ro, err := r.planStatement(b, params, opts, pc)
 	if err != nil {
 		return nil, 0, err
 	}
-	ro := executor.RunOptions{WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: r.txn}
 	switch b.(type) {
 	case *ir.Insert, *ir.Update, *ir.Delete:
 		if r.gate.Add(1) == 1 {
@@ -383,30 +359,76 @@ func (r *routineRunner) runStatement(fn *catalog.Function, b ir.Statement, param
 		}
 		return res.Returning, res.Count, nil
 	}
-	it, err := e.exec.Run(r.ctx, plan, params, ro)
-	if err != nil {
-		return nil, 0, storeErr(err)
-	}
-	defer it.Close()
 	var out [][]sqltypes.Value
 	var n int64
-	for {
-		row, ok, err := it.Next(r.ctx)
-		if err != nil {
-			return nil, 0, storeErr(err)
-		}
-		if !ok {
-			break
-		}
+	err = r.eachRow(plan, params, ro, func(row []sqltypes.Value) (bool, error) {
 		n++
 		if collect == collectAll || collect == collectFirst && n == 1 {
 			out = append(out, append([]sqltypes.Value(nil), row...))
 		}
-		if collect == collectFirst && n == 2 {
-			break // enough to tell one row from several
-		}
+		return collect != collectFirst || n < 2, nil // two tell one row from several
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	return out, n, nil
+}
+
+// planStatement checks a body statement's privileges (as the definer
+// inside a SECURITY DEFINER routine) and plans it, through pc's plan
+// cache for a PL/pgSQL statement.
+func (r *routineRunner) planStatement(b ir.Statement, params []sqltypes.Value, opts optimizer.Options, pc *plBound) (*optimizer.Plan, executor.RunOptions, error) {
+	s := r.st.sess
+	who := opts.Fn.Session.User // the definer's inside a SECURITY DEFINER routine
+	if who == "" {
+		who = s.currentUser()
+	}
+	if err := s.checkPrivilegesAs(r.ctx, b, who); err != nil {
+		return nil, executor.RunOptions{}, err
+	}
+	if q, ok := b.(*ir.Query); ok {
+		if err := ir.PlanErr(q.Plan); err != nil {
+			return nil, executor.RunOptions{}, err
+		}
+	}
+	var plan *optimizer.Plan
+	var err error
+	if pc != nil {
+		// A PL/pgSQL statement plans through its own plan cache.
+		pc.mu.Lock()
+		plan, err = s.planThrough(&pc.cache, r.snap, params, opts, func(vals []sqltypes.Value) (*optimizer.Plan, error) {
+			return optimizer.Optimize(b, vals, opts)
+		}, nil)
+		pc.mu.Unlock()
+	} else {
+		plan, err = optimizer.Optimize(b, params, opts)
+	}
+	if err != nil {
+		return nil, executor.RunOptions{}, err
+	}
+	return plan, executor.RunOptions{WorkMem: s.workMem(), TempFileLimit: s.tempFileLimit(), Fn: opts.Fn, Txn: r.txn}, nil
+}
+
+// eachRow runs a planned query, passing each row to f (read only until
+// f returns) until f says no more or an error.
+func (r *routineRunner) eachRow(plan *optimizer.Plan, params []sqltypes.Value, ro executor.RunOptions, f func(row []sqltypes.Value) (more bool, err error)) error {
+	it, err := r.st.sess.engine.exec.Run(r.ctx, plan, params, ro)
+	if err != nil {
+		return storeErr(err)
+	}
+	defer it.Close()
+	for {
+		row, ok, err := it.Next(r.ctx)
+		if err != nil {
+			return storeErr(err)
+		}
+		if !ok {
+			return nil
+		}
+		if more, err := f(row); err != nil || !more {
+			return err
+		}
+	}
 }
 
 // result shapes the rows of fn's last statement (of columns from) as its

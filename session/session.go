@@ -521,11 +521,11 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 		// Schema changes go through the block (executor.InBlock).
 		ctx = executor.InBlock(ctx, txn)
 	}
-	if st.boundSnap == nil || st.boundSnap.HasFunctions() {
-		rr := st.routinesFor(ctx, bound, txn, opts)
-		opts.Fn.Routines = rr
-		rr.opts = opts
-	}
+	// Every statement gets the runner: besides user-defined routines,
+	// ts_stat and ts_rewrite run queries through it (RunQuery).
+	rr := st.routinesFor(ctx, bound, txn, opts)
+	opts.Fn.Routines = rr
+	rr.opts = opts
 	run, ok := runners[reflect.TypeOf(bound)]
 	if !ok {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", kind)

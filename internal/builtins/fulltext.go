@@ -343,10 +343,7 @@ func init() {
 		fn([]Param{tq, tq, tq}, tTQ, Immutable, "the tsquery with each occurrence of the second replaced by the third", func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			return tsqueryV(tsearch.Rewrite(a[0].TSQuery(), a[1].TSQuery(), a[2].TSQuery())), nil
 		}),
-		fn([]Param{tq, text}, tTQ, Volatile, "the tsquery rewritten by the (target, substitute) pairs a query returns: not supported", func(_ *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
-			return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "ts_rewrite with a query is not supported").
-				WithHint("Call ts_rewrite(query, target, substitute) for each pair.")
-		}))
+		fn([]Param{tq, text}, tTQ, Volatile, "the tsquery rewritten by the (target, substitute) pairs a query returns", tsRewriteQuery))
 
 	Register("ts_lexize", fn([]Param{T(sqltypes.TypeRegDictionary), text}, sqltypes.ArrayOf(sqltypes.TypeText), Immutable, "the word through the dictionary: its lexemes, empty for a stop word", func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		dict, ok := sqltypes.TSDictionaryByOID(uint32(a[0].I))
@@ -600,8 +597,10 @@ func init() {
 	text := T(sqltypes.TypeText)
 	tq := T(sqltypes.TypeTSQuery)
 	cfg := T(sqltypes.TypeRegConfig)
-	headline := func(withCfg, withOpts bool) Overload {
-		params := []Param{text, tq}
+	// ts_headline of text, and of json and jsonb: each string value
+	// highlighted on its own, the document's structure kept.
+	headline := func(doc Param, withCfg, withOpts bool) Overload {
+		params := []Param{doc, tq}
 		vol := Immutable
 		if withCfg {
 			params = append([]Param{cfg}, params...)
@@ -611,8 +610,12 @@ func init() {
 		if withOpts {
 			params = append(params, text)
 		}
-		return Overload{Params: params, Result: Returns(sqltypes.TypeText), Volatility: vol,
-			Doc: "the document with the query's words marked, cut to its best stretch",
+		isText := doc.Type.ID == sqltypes.Text
+		docText := "the document with the query's words marked, cut to its best stretch"
+		if !isText {
+			docText = "the document with the query's words marked in each of its strings"
+		}
+		return Overload{Params: params, Result: Returns(doc.Type), Volatility: vol, Doc: docText,
 			Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 				c, a, err := configArgs(ctx, a, withCfg)
 				if err != nil {
@@ -622,14 +625,35 @@ func init() {
 				if withOpts {
 					opts = a[2].S
 				}
-				o, err := tsearch.ParseHeadlineOptions(opts)
-				if err != nil {
+				q := a[1].TSQuery()
+				if isText {
+					o, err := tsearch.ParseHeadlineOptions(opts)
+					if err != nil {
+						return sqltypes.Null, err
+					}
+					return sqltypes.NewText(c.Headline(a[0].S, q, o)), nil
+				}
+				// PostgreSQL reads the options list first, their values
+				// when it highlights the first string.
+				if err := tsearch.CheckHeadlineOptionsList(opts); err != nil {
 					return sqltypes.Null, err
 				}
-				return sqltypes.NewText(c.Headline(a[0].S, a[1].TSQuery(), o)), nil
+				var o *tsearch.HeadlineOptions
+				return sqltypes.TransformJSONStrings(a[0], func(s string) (string, error) {
+					if o == nil {
+						po, err := tsearch.ParseHeadlineOptions(opts)
+						if err != nil {
+							return "", err
+						}
+						o = &po
+					}
+					return c.Headline(s, q, *o), nil
+				})
 			}}
 	}
-	Register("ts_headline", headline(true, true), headline(true, false), headline(false, true), headline(false, false))
+	for _, doc := range []Param{text, T(sqltypes.TypeJSONB), T(sqltypes.TypeJSON)} {
+		Register("ts_headline", headline(doc, true, true), headline(doc, true, false), headline(doc, false, true), headline(doc, false, false))
+	}
 }
 
 // tsDebug is ts_debug's rows: each token's type, text, the dictionaries

@@ -350,16 +350,19 @@ func JSONStripNulls(v Value) (Value, error) {
 	if err != nil {
 		return Null, err
 	}
-	return NewJSON(string(appendStrippedJSON(nil, j))), nil
+	return NewJSON(string(appendCompactJSON(nil, j, true))), nil
 }
 
-func appendStrippedJSON(buf []byte, j *JSONValue) []byte {
+// appendCompactJSON appends j as json's semantic actions emit it (no
+// whitespace, duplicate keys kept, numbers and literals as written,
+// strings re-escaped), without the fields whose value is null when strip.
+func appendCompactJSON(buf []byte, j *JSONValue, strip bool) []byte {
 	switch j.Kind {
 	case JSONObject:
 		buf = append(buf, '{')
 		first := true
 		for i := range j.Keys {
-			if j.Elems[i].Kind == JSONNull {
+			if strip && j.Elems[i].Kind == JSONNull {
 				continue
 			}
 			if !first {
@@ -368,7 +371,7 @@ func appendStrippedJSON(buf []byte, j *JSONValue) []byte {
 			first = false
 			buf = appendJSONString(buf, j.Keys[i])
 			buf = append(buf, ':')
-			buf = appendStrippedJSON(buf, &j.Elems[i])
+			buf = appendCompactJSON(buf, &j.Elems[i], strip)
 		}
 		return append(buf, '}')
 	case JSONArray:
@@ -377,7 +380,7 @@ func appendStrippedJSON(buf []byte, j *JSONValue) []byte {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = appendStrippedJSON(buf, &j.Elems[i])
+			buf = appendCompactJSON(buf, &j.Elems[i], strip)
 		}
 		return append(buf, ']')
 	case JSONString:

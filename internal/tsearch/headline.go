@@ -20,12 +20,12 @@ type HeadlineOptions struct {
 // StartSel=<em>"), checking the values as prsd_headline does.
 func ParseHeadlineOptions(s string) (HeadlineOptions, error) {
 	o := HeadlineOptions{MaxWords: 35, MinWords: 15, ShortWord: 3, StartSel: "<b>", StopSel: "</b>", FragmentDelimiter: " ... "}
+	if err := CheckHeadlineOptionsList(s); err != nil {
+		return o, err
+	}
 	for _, item := range splitOptions(s) {
-		k, v, ok := strings.Cut(item, "=")
+		k, v, _ := strings.Cut(item, "=")
 		k = strings.TrimSpace(k)
-		if !ok {
-			return o, pgerr.New(pgerr.SyntaxError, "invalid parameter list format: \"%s\"", s)
-		}
 		v = strings.TrimSpace(v)
 		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
 			v = strings.ReplaceAll(v[1:len(v)-1], string(v[0])+string(v[0]), string(v[0]))
@@ -80,6 +80,19 @@ func ParseHeadlineOptions(s string) (HeadlineOptions, error) {
 		}
 	}
 	return o, nil
+}
+
+// CheckHeadlineOptionsList is deserialize_deflist's check of the options
+// text alone, before any value is looked at: every item is name=value
+// (42601 otherwise). ts_headline of json and jsonb makes it whatever the
+// document holds, the values' checks only when it highlights a string.
+func CheckHeadlineOptionsList(s string) error {
+	for _, item := range splitOptions(s) {
+		if !strings.Contains(item, "=") {
+			return pgerr.New(pgerr.SyntaxError, "invalid parameter list format: \"%s\"", s)
+		}
+	}
+	return nil
 }
 
 // maxCover is prsd_headline's bound on a cover's length in words.

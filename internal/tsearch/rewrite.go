@@ -20,17 +20,65 @@ func Rewrite(query, target, subst *sqltypes.TSQueryValue) *sqltypes.TSQueryValue
 	if query.Root == nil || target.Root == nil {
 		return query
 	}
-	tree := toQTN(query.Root)
-	tree.ternary()
-	tree.sort()
-	ex := toQTN(target.Root)
-	ex.ternary()
-	ex.sort()
-	var subs *qtNode
-	if subst.Root != nil {
-		subs = toQTN(subst.Root)
+	tree := prepareQTN(query.Root)
+	tree = findSubquery(tree, prepareQTN(target.Root), substituteQTN(subst))
+	return fromQTN(tree)
+}
+
+// RewritePair is one (target, substitute) row of ts_rewrite's query.
+type RewritePair struct {
+	Target, Substitute *sqltypes.TSQueryValue
+}
+
+// RewriteAll is ts_rewrite(query, sql): the pairs applied in turn to one
+// n-ary tree, as tsquery_rewrite_query does (a later pair may rewrite an
+// earlier one's substitute: the marks that keep a substitute from being
+// searched again last for one pair, after which the tree is flattened and
+// sorted again, so the query form prints differently from the
+// three-argument one even for a single pair). Pairs with an empty target are
+// skipped; once the whole query is removed, the rest are not looked at.
+func RewriteAll(query *sqltypes.TSQueryValue, pairs []RewritePair) *sqltypes.TSQueryValue {
+	if query.Root == nil {
+		return query
 	}
-	tree = findSubquery(tree, ex, subs)
+	tree := prepareQTN(query.Root)
+	for _, p := range pairs {
+		if tree == nil {
+			break
+		}
+		if p.Target.Root == nil {
+			continue
+		}
+		// Ready the tree for the next pair, as PostgreSQL does: the
+		// substitutes unmarked, flattened and sorted with the rest.
+		if tree = findSubquery(tree, prepareQTN(p.Target.Root), substituteQTN(p.Substitute)); tree != nil {
+			tree.clearNoChange()
+			tree.ternary()
+			tree.sort()
+		}
+	}
+	return fromQTN(tree)
+}
+
+// prepareQTN is a query or target as QTNode tree: n-ary and sorted.
+func prepareQTN(n *sqltypes.TSQueryNode) *qtNode {
+	q := toQTN(n)
+	q.ternary()
+	q.sort()
+	return q
+}
+
+// substituteQTN is a substitute as QTNode tree as written (nil when empty).
+func substituteQTN(s *sqltypes.TSQueryValue) *qtNode {
+	if s.Root == nil {
+		return nil
+	}
+	return toQTN(s.Root)
+}
+
+// fromQTN is the rewritten tree as a tsquery, binary again (empty when
+// everything was removed).
+func fromQTN(tree *qtNode) *sqltypes.TSQueryValue {
 	if tree == nil {
 		return &sqltypes.TSQueryValue{}
 	}
@@ -419,5 +467,16 @@ func pgQsort(s []*qtNode, cmp func(a, b *qtNode) int) {
 			}
 			n = d1
 		}
+	}
+}
+
+// clearNoChange drops the substitutes' marks below q (nil: none).
+func (q *qtNode) clearNoChange() {
+	if q == nil {
+		return
+	}
+	q.noChange = false
+	for _, c := range q.child {
+		c.clearNoChange()
 	}
 }

@@ -63,3 +63,42 @@ func TestRewriteMatchesPostgres(t *testing.T) {
 		}
 	}
 }
+
+// TestRewriteAllMatchesPostgres compares ts_rewrite(query, sql) with
+// several (target, substitute) rows, targets often words of the query and
+// of earlier substitutes, with PostgreSQL 15's. It needs TSEARCH_POSTGRES.
+func TestRewriteAllMatchesPostgres(t *testing.T) {
+	ctx := context.Background()
+	conn := postgres(t)
+	r := rand.New(rand.NewSource(2))
+	parse := func(s string) *sqltypes.TSQueryValue {
+		v, err := sqltypes.ParseTSQueryText(s)
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		return v
+	}
+	for i := 0; i < 500; i++ {
+		q := randomQuery(r, 3)
+		n := 1 + r.Intn(4)
+		targets, substs := make([]string, n), make([]string, n)
+		pairs := make([]RewritePair, n)
+		for k := range n {
+			targets[k] = randomQuery(r, r.Intn(2))
+			if r.Intn(5) != 0 {
+				substs[k] = randomQuery(r, r.Intn(3))
+			}
+			pairs[k] = RewritePair{Target: parse(targets[k]), Substitute: parse(substs[k])}
+		}
+		var want string
+		err := conn.QueryRow(ctx, `SELECT ts_rewrite($1::tsquery, format('SELECT t::tsquery, s::tsquery FROM unnest(%L::text[], %L::text[]) WITH ORDINALITY AS p(t, s, n) ORDER BY n', $2::text[], $3::text[]))::text`,
+			q, targets, substs).Scan(&want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := sqltypes.TSQueryString(RewriteAll(parse(q), pairs))
+		if got != want {
+			t.Errorf("ts_rewrite(%q, pairs %q → %q):\n got %s\nwant %s", q, targets, substs, got, want)
+		}
+	}
+}
