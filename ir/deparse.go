@@ -101,6 +101,9 @@ func kindOf(e Expr) (k nodeKind, op string) {
 		if c, ok := x.E.(*Const); ok && c.Typ.ID == sqltypes.Unknown {
 			return kindWord, ""
 		}
+		if lengthOnlyCast(x) {
+			return kindOf(x.E)
+		}
 		return kindCast, ""
 	case *Binary:
 		switch x.Op {
@@ -136,6 +139,17 @@ func kindOf(e Expr) (k nodeKind, op string) {
 		return kindFunc, ""
 	}
 	return kindOther, ""
+}
+
+// lengthOnlyCast reports whether c only drops its operand's length or
+// precision (varchar(10) to varchar, numeric(8,3) to numeric), which
+// PostgreSQL's coerce_type makes no node of: COALESCE(varchar(10),
+// 'x') keeps its first argument as it is.
+func lengthOnlyCast(c *Cast) bool {
+	from, to := c.E.Type(), c.To
+	return from.ID == to.ID && from.ID != sqltypes.Unknown && from.Elem == to.Elem &&
+		to.Width == 0 && to.Scale == 0 && to.Domain == nil && from.Domain == nil &&
+		to.Enum == nil && to.Composite == nil
 }
 
 // castArg is the operand of a cast-like node.
@@ -340,6 +354,10 @@ func (d *deparser) expr(e Expr) {
 		d.textOperand(x.Pattern, x)
 		d.close()
 	case *Cast:
+		if lengthOnlyCast(x) {
+			d.expr(x.E)
+			return
+		}
 		if c, ok := x.E.(*Const); ok && !c.V.IsNull() && c.Typ.ID == sqltypes.Unknown {
 			// A quoted literal cast is a constant of the type.
 			v, err := CastValue(c.V, c.Typ, x.To, true, time.UTC)
