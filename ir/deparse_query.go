@@ -331,6 +331,12 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 	return false
 }
 
+// DeparseOver is DeparseMode for an expression over a row whose columns
+// print as cols (a domain CHECK's one column prints as VALUE).
+func DeparseOver(e Expr, cols []string, pretty bool) (string, bool) {
+	return deparseOver(e, cols, pretty)
+}
+
 // deparseOver prints e over a row whose columns print as cols.
 func deparseOver(e Expr, cols []string, pretty bool) (string, bool) {
 	d := &deparser{pretty: pretty, cols: func(i int) (string, bool) {
