@@ -1,8 +1,10 @@
 package ir
 
 import (
-	"github.com/zproxy/zproxy/catalog"
+	"strconv"
 	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -16,6 +18,129 @@ import (
 // it does not print faithfully (a subquery, a set operation, a window,
 // DISTINCT ON...); the caller then prints the query as written.
 func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
+	if text, ok, setop := deparseSetOp(rel, names, pretty); setop {
+		return text, ok
+	}
+	text, ok := deparseSelect(rel, names, pretty)
+	return text + ";", ok
+}
+
+// deparseSetOp prints a set operation's query as ruleutils'
+// get_setop_query does: each SELECT as DeparseQuery prints one, with
+// the view's column names, the operator on a line of its own, and the
+// whole query's ORDER BY (by column number) and LIMIT after the last.
+// setop is false when rel is no set operation. ok is false for a shape
+// it does not print faithfully: an operand that ruleutils parenthesizes
+// (a set operation on the right, or on the left with another operator),
+// or one that is no plain SELECT.
+func deparseSetOp(rel Rel, names []string, pretty bool) (text string, ok, setop bool) {
+	var limit *Limit
+	var sort *Sort
+	if l, ok := rel.(*Limit); ok {
+		limit, rel = l, l.Input
+	}
+	if s, ok := rel.(*Sort); ok {
+		sort, rel = s, s.Input
+	}
+	op, isSetOp := rel.(*SetOp)
+	if !isSetOp {
+		return "", false, false
+	}
+	if names == nil {
+		for _, c := range op.Cols {
+			names = append(names, c.Name)
+		}
+	}
+	// The chain's operands, leftmost first: a left operand of the same
+	// operator prints without parentheses.
+	var leaves []Rel
+	var ops []*SetOp
+	var left func(r Rel) bool
+	left = func(r Rel) bool {
+		x, ok := r.(*SetOp)
+		if !ok {
+			leaves = append(leaves, r)
+			return true
+		}
+		if x.Op != op.Op || x.All != op.All {
+			return false
+		}
+		if !left(x.Left) {
+			return false
+		}
+		if _, nested := x.Right.(*SetOp); nested {
+			return false
+		}
+		leaves, ops = append(leaves, x.Right), append(ops, x)
+		return true
+	}
+	if !left(op) {
+		return "", false, true
+	}
+	d := &deparser{pretty: pretty, indent: 8}
+	for i, leaf := range leaves {
+		if i > 0 {
+			kw := ops[i-1].Op.String()
+			if ops[i-1].All {
+				kw += " ALL"
+			}
+			d.w("\n" + kw + "\n")
+		}
+		switch leaf.(type) {
+		case *Limit, *Sort:
+			return "", false, true // parenthesized by ruleutils
+		}
+		text, ok := deparseSelect(leaf, names, pretty)
+		if !ok {
+			return "", false, true
+		}
+		d.w(text)
+	}
+	if sort != nil {
+		d.keyword(" ORDER BY ", -8, 8, 1)
+		for i, k := range sort.Keys {
+			if i > 0 {
+				d.w(", ")
+			}
+			d.w(strconv.Itoa(k.Col + 1))
+			sortDirection(d, k)
+		}
+	}
+	if limit != nil {
+		d.limitClause(limit)
+	}
+	d.w(";")
+	return d.b.String(), !d.failed, true
+}
+
+// sortDirection prints a sort key's DESC and NULLS, as ruleutils leaves
+// out the defaults.
+func sortDirection(d *deparser, k SortKey) {
+	switch {
+	case k.Desc:
+		d.w(" DESC")
+		if !k.NullsFirst {
+			d.w(" NULLS LAST")
+		}
+	case k.NullsFirst:
+		d.w(" NULLS FIRST")
+	}
+}
+
+// limitClause prints OFFSET and LIMIT, each on a line of its own.
+func (d *deparser) limitClause(l *Limit) {
+	if l.Offset != nil {
+		d.keyword(" OFFSET ", -8, 8, 0)
+		d.limitValue(l.Offset)
+	}
+	if l.Count != nil {
+		d.keyword(" LIMIT ", -8, 8, 0)
+		d.limitValue(l.Count)
+	}
+}
+
+// deparseSelect prints one plain SELECT, without the final semicolon.
+func deparseSelect(rel Rel, names []string, pretty bool) (string, bool) {
 	q, ok := splitQuery(rel)
 	if !ok {
 		return "", false
@@ -139,28 +264,12 @@ func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
 				return "", false
 			}
 			d.expr(q.project.Exprs[k.Col])
-			switch {
-			case k.Desc:
-				d.w(" DESC")
-				if !k.NullsFirst {
-					d.w(" NULLS LAST")
-				}
-			case k.NullsFirst:
-				d.w(" NULLS FIRST")
-			}
+			sortDirection(d, k)
 		}
 	}
 	if q.limit != nil {
-		if q.limit.Offset != nil {
-			d.keyword(" OFFSET ", -8, 8, 0)
-			d.limitValue(q.limit.Offset)
-		}
-		if q.limit.Count != nil {
-			d.keyword(" LIMIT ", -8, 8, 0)
-			d.limitValue(q.limit.Count)
-		}
+		d.limitClause(q.limit)
 	}
-	d.w(";")
 	return d.b.String(), !d.failed
 }
 
