@@ -21,7 +21,7 @@ func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
 	if text, ok, setop := deparseSetOp(rel, names, pretty); setop {
 		return text, ok
 	}
-	text, ok := deparseSelect(rel, names, pretty)
+	text, ok := deparseSelect(rel, names, pretty, 0)
 	return text + ";", ok
 }
 
@@ -30,9 +30,8 @@ func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
 // the view's column names, the operator on a line of its own, and the
 // whole query's ORDER BY (by column number) and LIMIT after the last.
 // setop is false when rel is no set operation. ok is false for a shape
-// it does not print faithfully: an operand that ruleutils parenthesizes
-// (a set operation on the right, or on the left with another operator),
-// or one that is no plain SELECT.
+// it does not print faithfully: an operand that is no plain SELECT (one
+// with its own ORDER BY or LIMIT, a subquery...).
 func deparseSetOp(rel Rel, names []string, pretty bool) (text string, ok, setop bool) {
 	var limit *Limit
 	var sort *Sort
@@ -51,51 +50,11 @@ func deparseSetOp(rel Rel, names []string, pretty bool) (text string, ok, setop 
 			names = append(names, c.Name)
 		}
 	}
-	// The chain's operands, leftmost first: a left operand of the same
-	// operator prints without parentheses.
-	var leaves []Rel
-	var ops []*SetOp
-	var left func(r Rel) bool
-	left = func(r Rel) bool {
-		x, ok := r.(*SetOp)
-		if !ok {
-			leaves = append(leaves, r)
-			return true
-		}
-		if x.Op != op.Op || x.All != op.All {
-			return false
-		}
-		if !left(x.Left) {
-			return false
-		}
-		if _, nested := x.Right.(*SetOp); nested {
-			return false
-		}
-		leaves, ops = append(leaves, x.Right), append(ops, x)
-		return true
-	}
-	if !left(op) {
+	d := &deparser{pretty: pretty}
+	if !d.setOperation(op, names) {
 		return "", false, true
 	}
-	d := &deparser{pretty: pretty, indent: 8}
-	for i, leaf := range leaves {
-		if i > 0 {
-			kw := ops[i-1].Op.String()
-			if ops[i-1].All {
-				kw += " ALL"
-			}
-			d.w("\n" + kw + "\n")
-		}
-		switch leaf.(type) {
-		case *Limit, *Sort:
-			return "", false, true // parenthesized by ruleutils
-		}
-		text, ok := deparseSelect(leaf, names, pretty)
-		if !ok {
-			return "", false, true
-		}
-		d.w(text)
-	}
+	d.indent = 8 // ORDER BY and LIMIT as after a SELECT
 	if sort != nil {
 		d.keyword(" ORDER BY ", -8, 8, 1)
 		for i, k := range sort.Keys {
@@ -111,6 +70,62 @@ func deparseSetOp(rel Rel, names []string, pretty bool) (text string, ok, setop 
 	}
 	d.w(";")
 	return d.b.String(), !d.failed, true
+}
+
+// setOperation prints r, a set operation or one of its operands, as
+// get_setop_query does at the current indent: a left operand of another
+// operator and every right operand that is a set operation in
+// parentheses, the inner SELECTs eight further in.
+func (d *deparser) setOperation(r Rel, names []string) bool {
+	x, ok := r.(*SetOp)
+	if !ok {
+		switch r.(type) {
+		case *Limit, *Sort:
+			return false // a SELECT of its own ORDER BY or LIMIT: not printed
+		}
+		text, ok := deparseSelect(r, names, d.pretty, d.indent)
+		d.w(text)
+		return ok
+	}
+	l, paren := x.Left.(*SetOp)
+	paren = paren && (l.Op != x.Op || l.All != x.All)
+	sub := d.openOperand(paren)
+	if paren {
+		d.keyword("", sub, 0, 0)
+	}
+	if !d.setOperation(x.Left, names) {
+		return false
+	}
+	if paren {
+		d.keyword(") ", -sub, 0, 0)
+	} else {
+		d.keyword("", -sub, 0, 0)
+	}
+	d.w(x.Op.String() + " ")
+	if x.All {
+		d.w("ALL ")
+	}
+	_, paren = x.Right.(*SetOp)
+	sub = d.openOperand(paren)
+	d.keyword("", sub, 0, 0)
+	if !d.setOperation(x.Right, names) {
+		return false
+	}
+	d.indent -= sub
+	if paren {
+		d.keyword(")", 0, 0, 0)
+	}
+	return true
+}
+
+// openOperand opens a parenthesized set-operation operand, whose lines
+// go eight further in, and gives that indent (0 without parentheses).
+func (d *deparser) openOperand(paren bool) int {
+	if !paren {
+		return 0
+	}
+	d.w("(")
+	return 8
 }
 
 // sortDirection prints a sort key's DESC and NULLS, as ruleutils leaves
@@ -139,8 +154,9 @@ func (d *deparser) limitClause(l *Limit) {
 	}
 }
 
-// deparseSelect prints one plain SELECT, without the final semicolon.
-func deparseSelect(rel Rel, names []string, pretty bool) (string, bool) {
+// deparseSelect prints one plain SELECT, without the final semicolon,
+// its lines indent further in (a set operation's parenthesized operand).
+func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bool) {
 	q, ok := splitQuery(rel)
 	if !ok {
 		return "", false
@@ -176,7 +192,7 @@ func deparseSelect(rel Rel, names []string, pretty bool) (string, bool) {
 		}
 		return input[i], true
 	}
-	d.indent = 8
+	d.indent = indent + 8
 	d.w(" SELECT")
 	if q.distinct {
 		d.w(" DISTINCT")
