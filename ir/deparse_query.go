@@ -128,6 +128,48 @@ func (d *deparser) openOperand(paren bool) int {
 	return 8
 }
 
+// sortGroupExpr prints an ORDER BY or DISTINCT ON expression as
+// ruleutils' get_rule_sortgroupclause does: a column bare, anything else
+// in parentheses when pretty, and a function call or aggregate always
+// (it might read as a column name otherwise).
+func (d *deparser) sortGroupExpr(e Expr, agg *Aggregate) {
+	c, col := e.(*ColRef)
+	isAgg := col && agg != nil && c.Index >= len(agg.GroupBy)
+	if col && !isAgg {
+		d.expr(e)
+		return
+	}
+	need := d.pretty || isAgg || funcCall(e)
+	if need {
+		d.w("(")
+	}
+	d.expr(e)
+	if need {
+		d.w(")")
+	}
+}
+
+// funcCall reports whether e is what PostgreSQL keeps as a FuncExpr: a
+// call by name, not one of the constructs that print like one (CASE,
+// COALESCE, GREATEST, LEAST, NULLIF, ARRAY[...], CURRENT_DATE).
+func funcCall(e Expr) bool {
+	if c, ok := e.(*Const); ok && c.From != nil {
+		e = c.From
+	}
+	f, ok := e.(*Func)
+	if !ok {
+		return false
+	}
+	if k, _ := kindOf(f); k != kindFunc || sqlValueFunctions[f.Name] || strings.HasPrefix(f.Name, ".") {
+		return false
+	}
+	switch f.Name {
+	case "case", "coalesce", "greatest", "least", "nullif", "array":
+		return false
+	}
+	return true
+}
+
 // sortDirection prints a sort key's DESC and NULLS, as ruleutils leaves
 // out the defaults.
 func sortDirection(d *deparser, k SortKey) {
@@ -196,6 +238,19 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 	d.w(" SELECT")
 	if q.distinct {
 		d.w(" DISTINCT")
+	}
+	if len(q.distinctOn) > 0 {
+		d.w(" ON (")
+		for i, c := range q.distinctOn {
+			if i > 0 {
+				d.w(", ")
+			}
+			if c < 0 || c >= len(q.project.Exprs) {
+				return "", false
+			}
+			d.sortGroupExpr(q.project.Exprs[c], q.agg)
+		}
+		d.w(")")
 	}
 	for i, e := range q.project.Exprs {
 		if q.project.Cols[i].Hidden {
@@ -270,7 +325,7 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 		d.keyword(" HAVING ", -8, 8, 0)
 		d.expr(q.having)
 	}
-	if q.sort != nil {
+	if q.sort != nil && !q.sort.Implied {
 		d.keyword(" ORDER BY ", -8, 8, 1)
 		for i, k := range q.sort.Keys {
 			if i > 0 {
@@ -279,7 +334,7 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 			if k.Col < 0 || k.Col >= len(q.project.Exprs) {
 				return "", false
 			}
-			d.expr(q.project.Exprs[k.Col])
+			d.sortGroupExpr(q.project.Exprs[k.Col], q.agg)
 			sortDirection(d, k)
 		}
 	}
@@ -310,11 +365,13 @@ type query struct {
 	limit    *Limit
 	sort     *Sort
 	distinct bool
-	project  *Project
-	having   Expr
-	agg      *Aggregate
-	where    Expr
-	from     Rel
+	// distinctOn are DISTINCT ON's select-list columns.
+	distinctOn []int
+	project    *Project
+	having     Expr
+	agg        *Aggregate
+	where      Expr
+	from       Rel
 }
 
 // splitQuery takes apart the plan the binder makes of a plain SELECT:
@@ -330,15 +387,17 @@ func splitQuery(rel Rel) (*query, bool) {
 			}
 			q.limit, rel = x, x.Input
 		case *Sort:
-			if q.sort != nil || q.distinct {
+			// DISTINCT ON keeps the first row of each group in the
+			// query's order, so the binder sorts below it.
+			if q.sort != nil || q.distinct && len(q.distinctOn) == 0 {
 				return nil, false
 			}
 			q.sort, rel = x, x.Input
 		case *Distinct:
-			if q.distinct || len(x.On) > 0 {
+			if q.distinct {
 				return nil, false
 			}
-			q.distinct, rel = true, x.Input
+			q.distinct, q.distinctOn, rel = true, x.On, x.Input
 		case *Project:
 			q.project, rel = x, x.Input
 		default:

@@ -265,6 +265,9 @@ type SortKey struct {
 type Sort struct {
 	Input Rel
 	Keys  []SortKey
+	// Implied marks the order the binder gives DISTINCT ON without an
+	// ORDER BY (its keys), which the query did not write.
+	Implied bool
 }
 
 // Limit skips Offset rows and yields at most Count (nil: no limit).

@@ -948,7 +948,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			for _, c := range onCols {
 				keys = append(keys, ir.SortKey{Col: c})
 			}
-			rel = &ir.Sort{Input: rel, Keys: keys}
+			rel = &ir.Sort{Input: rel, Keys: keys, Implied: true}
 			keys = nil
 		}
 		rel = &ir.Distinct{Input: rel, On: onCols}
