@@ -252,7 +252,11 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 		}
 		d.w(")")
 	}
-	for i, e := range q.project.Exprs {
+	visible := len(q.project.Exprs)
+	if q.visible > 0 {
+		visible = q.visible // ORDER BY's keys outside the select list follow
+	}
+	for i, e := range q.project.Exprs[:visible] {
 		if q.project.Cols[i].Hidden {
 			return "", false
 		}
@@ -273,7 +277,7 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 		}
 		name := q.project.Cols[i].Name
 		if names != nil {
-			if len(names) != len(q.project.Exprs) {
+			if len(names) != visible {
 				return "", false
 			}
 			name = names[i]
@@ -367,11 +371,14 @@ type query struct {
 	distinct bool
 	// distinctOn are DISTINCT ON's select-list columns.
 	distinctOn []int
-	project    *Project
-	having     Expr
-	agg        *Aggregate
-	where      Expr
-	from       Rel
+	// visible, when not 0, is the number of the project's columns the
+	// query yields; ORDER BY's keys outside the select list follow them.
+	visible int
+	project *Project
+	having  Expr
+	agg     *Aggregate
+	where   Expr
+	from    Rel
 }
 
 // splitQuery takes apart the plan the binder makes of a plain SELECT:
@@ -379,6 +386,9 @@ type query struct {
 // [Filter (WHERE)] over a FROM tree of scans and joins.
 func splitQuery(rel Rel) (*query, bool) {
 	q := &query{}
+	if p, ok := rel.(*Project); ok && p.DropsOrderKeys && stripsHidden(p) {
+		q.visible, rel = len(p.Exprs), p.Input
+	}
 	for q.project == nil {
 		switch x := rel.(type) {
 		case *Limit:
@@ -417,6 +427,26 @@ func splitQuery(rel Rel) (*query, bool) {
 	}
 	q.from = rel
 	return q, true
+}
+
+// stripsHidden reports whether p only drops the trailing columns (ORDER
+// BY's keys outside the select list) of the query's own Project below
+// its Limit, Sort and Distinct, as the binder does.
+func stripsHidden(p *Project) bool {
+	for i, e := range p.Exprs {
+		if c, ok := e.(*ColRef); !ok || c.Index != i {
+			return false
+		}
+	}
+	for in := p.Input; ; in = in.Inputs()[0] {
+		switch x := in.(type) {
+		case *Limit, *Sort, *Distinct:
+		case *Project:
+			return len(x.Exprs) > len(p.Exprs)
+		default:
+			return false
+		}
+	}
 }
 
 // noFrom reports whether rel is the single empty row of a SELECT without

@@ -136,6 +136,10 @@ type Project struct {
 	Input Rel
 	Exprs []Expr
 	Cols  []Column
+	// DropsOrderKeys marks the Project the binder puts over a SELECT
+	// whose ORDER BY reads expressions outside its select list, to drop
+	// them (the deparser prints the two as one query).
+	DropsOrderKeys bool
 }
 
 // JoinKind is the kind of a join.

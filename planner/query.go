@@ -966,7 +966,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 		for i := range out {
 			out[i] = &ir.ColRef{Index: i, Name: cols[i].Name, Typ: cols[i].Type}
 		}
-		rel = &ir.Project{Input: rel, Exprs: out, Cols: cols[:visible]}
+		rel = &ir.Project{Input: rel, Exprs: out, Cols: cols[:visible], DropsOrderKeys: true}
 	}
 	if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
 		if err := b.lockRows(rel, n.LockInfo, aggregated || n.GroupBy != nil, n.Distinct, len(lv.windows) > 0); err != nil {
