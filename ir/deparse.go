@@ -101,6 +101,9 @@ func kindOf(e Expr) (k nodeKind, op string) {
 		if c, ok := x.E.(*Const); ok && c.Typ.ID == sqltypes.Unknown {
 			return kindWord, ""
 		}
+		if lengthOnlyCast(x) {
+			return kindOf(x.E)
+		}
 		return kindCast, ""
 	case *Binary:
 		switch x.Op {
@@ -136,6 +139,17 @@ func kindOf(e Expr) (k nodeKind, op string) {
 		return kindFunc, ""
 	}
 	return kindOther, ""
+}
+
+// lengthOnlyCast reports whether c only drops its operand's length or
+// precision (varchar(10) to varchar, numeric(8,3) to numeric), which
+// PostgreSQL's coerce_type makes no node of: COALESCE(varchar(10),
+// 'x') keeps its first argument as it is.
+func lengthOnlyCast(c *Cast) bool {
+	from, to := c.E.Type(), c.To
+	return from.ID == to.ID && from.ID != sqltypes.Unknown && from.Elem == to.Elem &&
+		to.Width == 0 && to.Scale == 0 && to.Domain == nil && from.Domain == nil &&
+		to.Enum == nil && to.Composite == nil
 }
 
 // castArg is the operand of a cast-like node.
@@ -315,7 +329,9 @@ func (d *deparser) expr(e Expr) {
 	case *Neg:
 		d.open()
 		d.w("- ")
-		d.paren(x.E, x)
+		if !d.relabel(x.E, x) {
+			d.paren(x.E, x)
+		}
 		d.close()
 	case *IsNull:
 		d.open()
@@ -340,6 +356,10 @@ func (d *deparser) expr(e Expr) {
 		d.textOperand(x.Pattern, x)
 		d.close()
 	case *Cast:
+		if lengthOnlyCast(x) {
+			d.expr(x.E)
+			return
+		}
 		if c, ok := x.E.(*Const); ok && !c.V.IsNull() && c.Typ.ID == sqltypes.Unknown {
 			// A quoted literal cast is a constant of the type.
 			v, err := CastValue(c.V, c.Typ, x.To, true, time.UTC)
@@ -393,19 +413,46 @@ func likeOp(x *Like) string {
 // cast. Integers of different widths, and float4 with float8, have
 // cross-type operators and no coercion.
 func (d *deparser) operand(e Expr, other sqltypes.Type, parent Expr) {
-	if to, ok := promotion(e.Type(), other); ok {
-		cast := &Cast{E: e, To: to}
-		need := d.pretty && !simple(cast, parent)
-		if need {
-			d.w("(")
-		}
-		d.cast(e, to, cast)
-		if need {
-			d.w(")")
+	if d.relabel(e, parent) {
+		if _, ok := promotion(e.Type(), other); ok {
+			d.failed = true // a second coercion, not printed
 		}
 		return
 	}
+	if to, ok := promotion(e.Type(), other); ok {
+		d.implicitCast(e, to, parent)
+		return
+	}
 	d.textOperand(e, parent)
+}
+
+// implicitCast prints an implicit coercion of operand e to type to as
+// ruleutils shows it in parent: e::to, parenthesized in pretty mode where
+// the cast is not simple there.
+func (d *deparser) implicitCast(e Expr, to sqltypes.Type, parent Expr) {
+	cast := &Cast{E: e, To: to}
+	need := d.pretty && !simple(cast, parent)
+	if need {
+		d.w("(")
+	}
+	d.cast(e, to, cast)
+	if need {
+		d.w(")")
+	}
+}
+
+// relabel prints a domain's column read as its base type (ColRef's
+// Relabeled) with the cast ruleutils shows for it, and reports whether e
+// was one; a varchar domain's goes on to text instead (textOperand).
+func (d *deparser) relabel(e, parent Expr) bool {
+	c, ok := e.(*ColRef)
+	if !ok || !c.Relabeled || c.Typ.ID == sqltypes.Varchar || c.Typ.IsArray() {
+		return false
+	}
+	to := c.Typ
+	to.Width, to.Scale = 0, 0
+	d.implicitCast(e, to, parent)
+	return true
 }
 
 // promotion is the type PostgreSQL coerces a numeric operand of type t
@@ -453,15 +500,7 @@ func (d *deparser) textOperand(e, parent Expr) {
 		d.w(deparseConst(c.V, sqltypes.TypeText))
 		return
 	}
-	relabel := &Cast{E: e, To: sqltypes.TypeText}
-	need := d.pretty && !simple(relabel, parent)
-	if need {
-		d.w("(")
-	}
-	d.cast(e, sqltypes.TypeText, relabel)
-	if need {
-		d.w(")")
-	}
+	d.implicitCast(e, sqltypes.TypeText, parent)
 }
 
 // inList prints x IN (list) as PostgreSQL keeps it, x = ANY (ARRAY[list])
@@ -545,9 +584,22 @@ func (d *deparser) fn(x *Func) {
 		// Infix, and the array operators, which bind as calls named by
 		// their operator.
 		d.open()
-		d.paren(x.Args[0], x)
-		d.w(" " + x.Name + " ")
-		d.paren(x.Args[1], x)
+		if textOperator(x) {
+			// Text's operators take a varchar operand relabeled to
+			// text, as ruleutils shows it ((v)::text ~ 'a'::text).
+			d.textOperand(x.Args[0], x)
+			d.w(" " + x.Name + " ")
+			d.textOperand(x.Args[1], x)
+		} else {
+			for i, a := range x.Args {
+				if i > 0 {
+					d.w(" " + x.Name + " ")
+				}
+				if !d.relabel(a, x) {
+					d.paren(a, x)
+				}
+			}
+		}
 		d.close()
 		return
 	case isOperatorName(x.Name) && len(x.Args) == 1:
@@ -665,6 +717,23 @@ func isOperatorName(name string) bool {
 	return name != "" && strings.Trim(name, "+-*/<>=~!@#%^&|`?") == ""
 }
 
+// textOperator reports whether x is one of text's binary operators over
+// two string operands: the regular expression matches, and || between
+// two strings.
+func textOperator(x *Func) bool {
+	switch x.Name {
+	case "~", "~*", "!~", "!~*", "||":
+	default:
+		return false
+	}
+	for _, a := range x.Args {
+		if k := a.Type().Kind(); k != sqltypes.KindText && a.Type().ID != sqltypes.Unknown {
+			return false
+		}
+	}
+	return true
+}
+
 // deparseConst prints a constant as ruleutils' get_const_expr does:
 // non-negative integers that fit int4 and decimal numerics bare, booleans
 // as true/false, anything else as a quoted literal with its type.
@@ -694,7 +763,8 @@ func deparseConst(v sqltypes.Value, t sqltypes.Type) string {
 			return text
 		}
 	case sqltypes.KindFloat:
-		if _, err := strconv.ParseFloat(text, 64); err == nil && !strings.HasPrefix(text, "-") {
+		// Digits print bare; NaN and Infinity are quoted (get_const_expr).
+		if strings.Trim(text, "0123456789+-eE.") == "" && !strings.HasPrefix(text, "-") {
 			return "(" + text + ")::" + t.String()
 		}
 	}

@@ -1,8 +1,10 @@
 package ir
 
 import (
-	"github.com/zproxy/zproxy/catalog"
+	"strconv"
 	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -16,6 +18,187 @@ import (
 // it does not print faithfully (a subquery, a set operation, a window,
 // DISTINCT ON...); the caller then prints the query as written.
 func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
+	if text, ok, setop := deparseSetOp(rel, names, pretty); setop {
+		return text, ok
+	}
+	text, ok := deparseSelect(rel, names, pretty, 0)
+	return text + ";", ok
+}
+
+// deparseSetOp prints a set operation's query as ruleutils'
+// get_setop_query does: each SELECT as DeparseQuery prints one, with
+// the view's column names, the operator on a line of its own, and the
+// whole query's ORDER BY (by column number) and LIMIT after the last.
+// setop is false when rel is no set operation. ok is false for a shape
+// it does not print faithfully: an operand that is no plain SELECT (one
+// with its own ORDER BY or LIMIT, a subquery...).
+func deparseSetOp(rel Rel, names []string, pretty bool) (text string, ok, setop bool) {
+	var limit *Limit
+	var sort *Sort
+	if l, ok := rel.(*Limit); ok {
+		limit, rel = l, l.Input
+	}
+	if s, ok := rel.(*Sort); ok {
+		sort, rel = s, s.Input
+	}
+	op, isSetOp := rel.(*SetOp)
+	if !isSetOp {
+		return "", false, false
+	}
+	if names == nil {
+		for _, c := range op.Cols {
+			names = append(names, c.Name)
+		}
+	}
+	d := &deparser{pretty: pretty}
+	if !d.setOperation(op, names) {
+		return "", false, true
+	}
+	d.indent = 8 // ORDER BY and LIMIT as after a SELECT
+	if sort != nil {
+		d.keyword(" ORDER BY ", -8, 8, 1)
+		for i, k := range sort.Keys {
+			if i > 0 {
+				d.w(", ")
+			}
+			d.w(strconv.Itoa(k.Col + 1))
+			sortDirection(d, k)
+		}
+	}
+	if limit != nil {
+		d.limitClause(limit)
+	}
+	d.w(";")
+	return d.b.String(), !d.failed, true
+}
+
+// setOperation prints r, a set operation or one of its operands, as
+// get_setop_query does at the current indent: a left operand of another
+// operator and every right operand that is a set operation in
+// parentheses, the inner SELECTs eight further in.
+func (d *deparser) setOperation(r Rel, names []string) bool {
+	x, ok := r.(*SetOp)
+	if !ok {
+		switch r.(type) {
+		case *Limit, *Sort:
+			return false // a SELECT of its own ORDER BY or LIMIT: not printed
+		}
+		text, ok := deparseSelect(r, names, d.pretty, d.indent)
+		d.w(text)
+		return ok
+	}
+	l, paren := x.Left.(*SetOp)
+	paren = paren && (l.Op != x.Op || l.All != x.All)
+	sub := d.openOperand(paren)
+	if paren {
+		d.keyword("", sub, 0, 0)
+	}
+	if !d.setOperation(x.Left, names) {
+		return false
+	}
+	if paren {
+		d.keyword(") ", -sub, 0, 0)
+	} else {
+		d.keyword("", -sub, 0, 0)
+	}
+	d.w(x.Op.String() + " ")
+	if x.All {
+		d.w("ALL ")
+	}
+	_, paren = x.Right.(*SetOp)
+	sub = d.openOperand(paren)
+	d.keyword("", sub, 0, 0)
+	if !d.setOperation(x.Right, names) {
+		return false
+	}
+	d.indent -= sub
+	if paren {
+		d.keyword(")", 0, 0, 0)
+	}
+	return true
+}
+
+// openOperand opens a parenthesized set-operation operand, whose lines
+// go eight further in, and gives that indent (0 without parentheses).
+func (d *deparser) openOperand(paren bool) int {
+	if !paren {
+		return 0
+	}
+	d.w("(")
+	return 8
+}
+
+// sortGroupExpr prints an ORDER BY or DISTINCT ON expression as
+// ruleutils' get_rule_sortgroupclause does: a column bare, anything else
+// in parentheses when pretty, and a function call or aggregate always
+// (it might read as a column name otherwise).
+func (d *deparser) sortGroupExpr(e Expr, agg *Aggregate) {
+	c, col := e.(*ColRef)
+	isAgg := col && agg != nil && c.Index >= len(agg.GroupBy)
+	if col && !isAgg {
+		d.expr(e)
+		return
+	}
+	need := d.pretty || isAgg || funcCall(e)
+	if need {
+		d.w("(")
+	}
+	d.expr(e)
+	if need {
+		d.w(")")
+	}
+}
+
+// funcCall reports whether e is what PostgreSQL keeps as a FuncExpr: a
+// call by name, not one of the constructs that print like one (CASE,
+// COALESCE, GREATEST, LEAST, NULLIF, ARRAY[...], CURRENT_DATE).
+func funcCall(e Expr) bool {
+	if c, ok := e.(*Const); ok && c.From != nil {
+		e = c.From
+	}
+	f, ok := e.(*Func)
+	if !ok {
+		return false
+	}
+	if k, _ := kindOf(f); k != kindFunc || sqlValueFunctions[f.Name] || strings.HasPrefix(f.Name, ".") {
+		return false
+	}
+	switch f.Name {
+	case "case", "coalesce", "greatest", "least", "nullif", "array":
+		return false
+	}
+	return true
+}
+
+// sortDirection prints a sort key's DESC and NULLS, as ruleutils leaves
+// out the defaults.
+func sortDirection(d *deparser, k SortKey) {
+	switch {
+	case k.Desc:
+		d.w(" DESC")
+		if !k.NullsFirst {
+			d.w(" NULLS LAST")
+		}
+	case k.NullsFirst:
+		d.w(" NULLS FIRST")
+	}
+}
+
+// limitClause prints OFFSET and LIMIT, each on a line of its own.
+func (d *deparser) limitClause(l *Limit) {
+	if l.Offset != nil {
+		d.keyword(" OFFSET ", -8, 8, 0)
+		d.limitValue(l.Offset)
+	}
+	if l.Count != nil {
+		d.keyword(" LIMIT ", -8, 8, 0)
+		d.limitValue(l.Count)
+	}
+}
+
+// deparseSelect prints one plain SELECT, without the final semicolon,
+// its lines indent further in (a set operation's parenthesized operand).
+func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bool) {
 	q, ok := splitQuery(rel)
 	if !ok {
 		return "", false
@@ -51,12 +234,29 @@ func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
 		}
 		return input[i], true
 	}
-	d.indent = 8
+	d.indent = indent + 8
 	d.w(" SELECT")
 	if q.distinct {
 		d.w(" DISTINCT")
 	}
-	for i, e := range q.project.Exprs {
+	if len(q.distinctOn) > 0 {
+		d.w(" ON (")
+		for i, c := range q.distinctOn {
+			if i > 0 {
+				d.w(", ")
+			}
+			if c < 0 || c >= len(q.project.Exprs) {
+				return "", false
+			}
+			d.sortGroupExpr(q.project.Exprs[c], q.agg)
+		}
+		d.w(")")
+	}
+	visible := len(q.project.Exprs)
+	if q.visible > 0 {
+		visible = q.visible // ORDER BY's keys outside the select list follow
+	}
+	for i, e := range q.project.Exprs[:visible] {
 		if q.project.Cols[i].Hidden {
 			return "", false
 		}
@@ -77,7 +277,7 @@ func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
 		}
 		name := q.project.Cols[i].Name
 		if names != nil {
-			if len(names) != len(q.project.Exprs) {
+			if len(names) != visible {
 				return "", false
 			}
 			name = names[i]
@@ -129,7 +329,7 @@ func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
 		d.keyword(" HAVING ", -8, 8, 0)
 		d.expr(q.having)
 	}
-	if q.sort != nil {
+	if q.sort != nil && !q.sort.Implied {
 		d.keyword(" ORDER BY ", -8, 8, 1)
 		for i, k := range q.sort.Keys {
 			if i > 0 {
@@ -138,29 +338,13 @@ func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
 			if k.Col < 0 || k.Col >= len(q.project.Exprs) {
 				return "", false
 			}
-			d.expr(q.project.Exprs[k.Col])
-			switch {
-			case k.Desc:
-				d.w(" DESC")
-				if !k.NullsFirst {
-					d.w(" NULLS LAST")
-				}
-			case k.NullsFirst:
-				d.w(" NULLS FIRST")
-			}
+			d.sortGroupExpr(q.project.Exprs[k.Col], q.agg)
+			sortDirection(d, k)
 		}
 	}
 	if q.limit != nil {
-		if q.limit.Offset != nil {
-			d.keyword(" OFFSET ", -8, 8, 0)
-			d.limitValue(q.limit.Offset)
-		}
-		if q.limit.Count != nil {
-			d.keyword(" LIMIT ", -8, 8, 0)
-			d.limitValue(q.limit.Count)
-		}
+		d.limitClause(q.limit)
 	}
-	d.w(";")
 	return d.b.String(), !d.failed
 }
 
@@ -185,11 +369,16 @@ type query struct {
 	limit    *Limit
 	sort     *Sort
 	distinct bool
-	project  *Project
-	having   Expr
-	agg      *Aggregate
-	where    Expr
-	from     Rel
+	// distinctOn are DISTINCT ON's select-list columns.
+	distinctOn []int
+	// visible, when not 0, is the number of the project's columns the
+	// query yields; ORDER BY's keys outside the select list follow them.
+	visible int
+	project *Project
+	having  Expr
+	agg     *Aggregate
+	where   Expr
+	from    Rel
 }
 
 // splitQuery takes apart the plan the binder makes of a plain SELECT:
@@ -197,6 +386,9 @@ type query struct {
 // [Filter (WHERE)] over a FROM tree of scans and joins.
 func splitQuery(rel Rel) (*query, bool) {
 	q := &query{}
+	if p, ok := rel.(*Project); ok && p.DropsOrderKeys && stripsHidden(p) {
+		q.visible, rel = len(p.Exprs), p.Input
+	}
 	for q.project == nil {
 		switch x := rel.(type) {
 		case *Limit:
@@ -205,15 +397,17 @@ func splitQuery(rel Rel) (*query, bool) {
 			}
 			q.limit, rel = x, x.Input
 		case *Sort:
-			if q.sort != nil || q.distinct {
+			// DISTINCT ON keeps the first row of each group in the
+			// query's order, so the binder sorts below it.
+			if q.sort != nil || q.distinct && len(q.distinctOn) == 0 {
 				return nil, false
 			}
 			q.sort, rel = x, x.Input
 		case *Distinct:
-			if q.distinct || len(x.On) > 0 {
+			if q.distinct {
 				return nil, false
 			}
-			q.distinct, rel = true, x.Input
+			q.distinct, q.distinctOn, rel = true, x.On, x.Input
 		case *Project:
 			q.project, rel = x, x.Input
 		default:
@@ -233,6 +427,26 @@ func splitQuery(rel Rel) (*query, bool) {
 	}
 	q.from = rel
 	return q, true
+}
+
+// stripsHidden reports whether p only drops the trailing columns (ORDER
+// BY's keys outside the select list) of the query's own Project below
+// its Limit, Sort and Distinct, as the binder does.
+func stripsHidden(p *Project) bool {
+	for i, e := range p.Exprs {
+		if c, ok := e.(*ColRef); !ok || c.Index != i {
+			return false
+		}
+	}
+	for in := p.Input; ; in = in.Inputs()[0] {
+		switch x := in.(type) {
+		case *Limit, *Sort, *Distinct:
+		case *Project:
+			return len(x.Exprs) > len(p.Exprs)
+		default:
+			return false
+		}
+	}
 }
 
 // noFrom reports whether rel is the single empty row of a SELECT without
@@ -329,6 +543,12 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 		return true
 	}
 	return false
+}
+
+// DeparseOver is DeparseMode for an expression over a row whose columns
+// print as cols (a domain CHECK's one column prints as VALUE).
+func DeparseOver(e Expr, cols []string, pretty bool) (string, bool) {
+	return deparseOver(e, cols, pretty)
 }
 
 // deparseOver prints e over a row whose columns print as cols.

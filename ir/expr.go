@@ -60,6 +60,10 @@ type ColRef struct {
 	Index int
 	Name  string
 	Typ   sqltypes.Type
+	// Relabeled marks a column of a domain read as its base type Typ
+	// (PostgreSQL's RelabelType, which ruleutils prints as a cast:
+	// (p)::integer + 1).
+	Relabeled bool
 }
 
 // Const is a constant value.

@@ -136,6 +136,10 @@ type Project struct {
 	Input Rel
 	Exprs []Expr
 	Cols  []Column
+	// DropsOrderKeys marks the Project the binder puts over a SELECT
+	// whose ORDER BY reads expressions outside its select list, to drop
+	// them (the deparser prints the two as one query).
+	DropsOrderKeys bool
 }
 
 // JoinKind is the kind of a join.
@@ -265,6 +269,9 @@ type SortKey struct {
 type Sort struct {
 	Input Rel
 	Keys  []SortKey
+	// Implied marks the order the binder gives DISTINCT ON without an
+	// ORDER BY (its keys), which the query did not write.
+	Implied bool
 }
 
 // Limit skips Offset rows and yields at most Count (nil: no limit).

@@ -926,19 +926,21 @@ func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (ir.Expr, 
 	}
 	args = append(args, els)
 	// The results take their common type, as PostgreSQL resolves CASE.
-	var results []ir.Expr
+	// ELSE comes first, as transformCaseExpr lists it: where neither of
+	// two types is preferred, the first wins (CASE WHEN c THEN varchar
+	// ELSE text END is text).
+	results := []ir.Expr{els}
 	for i := 1; i < len(args)-1; i += 2 {
 		results = append(results, args[i])
 	}
-	results = append(results, els)
 	typ, err := b.commonArgType(results, "CASE")
 	if err != nil {
 		return nil, err
 	}
 	for i := 1; i < len(args)-1; i += 2 {
-		args[i] = results[i/2]
+		args[i] = results[1+i/2]
 	}
-	args[len(args)-1] = results[len(results)-1]
+	args[len(args)-1] = results[0]
 	c := &ir.Func{Name: "case", Args: args, Typ: typ, Fn: nil, Lazy: evalCase}
 	if operand != nil {
 		c.Op = string(ir.OpEq) // CASE x WHEN v: each condition is x = v

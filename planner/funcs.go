@@ -317,6 +317,12 @@ func (b *Binder) commonArgType(args []ir.Expr, ctx string) (sqltypes.Type, error
 	if typ.ID == sqltypes.Unknown {
 		typ = sqltypes.TypeText
 	}
+	if untyped && typ.Kind() != sqltypes.KindArray && (stringCategory(typ) || typ.ID == sqltypes.Numeric) {
+		// An untyped argument has no length or precision, so the
+		// result has none (select_common_typmod): COALESCE(varchar(10),
+		// 'x') is varchar.
+		typ.Width, typ.Scale = 0, 0
+	}
 	for i := range args {
 		b.inferParam(args[i], typ)
 		var err error

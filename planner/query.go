@@ -414,9 +414,7 @@ func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
 	case a.IsNumeric() && b.IsNumeric():
 		return arithType(a, b), nil
 	case stringCategory(a) && stringCategory(b):
-		// citext beside text or varchar: text, the string category's
-		// preferred type, as select_common_type picks.
-		return sqltypes.TypeText, nil
+		return commonStringType(a, b), nil
 	case a.Kind() == sqltypes.KindInet && b.Kind() == sqltypes.KindInet:
 		// cidr beside inet: inet, which cidr converts to implicitly.
 		return sqltypes.TypeInet, nil
@@ -435,6 +433,61 @@ func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
 // (typcategory S): text, varchar, char(n), name and citext.
 func stringCategory(t sqltypes.Type) bool {
 	return t.Kind() == sqltypes.KindText || t.ID == sqltypes.BPChar || t.ID == sqltypes.Citext
+}
+
+// commonStringType is select_common_type's choice between two types of
+// the string category, a the one met first: a if it is text (the
+// category's preferred type), b if a converts to b implicitly but not b
+// to a (citext to varchar, name to text), else a. The result keeps a
+// length only when both have the same one (select_common_typmod):
+// COALESCE(varchar(10), text) is varchar, text beside varchar is text.
+func commonStringType(a, b sqltypes.Type) sqltypes.Type {
+	sa, sb := stringTypeID(a), stringTypeID(b)
+	switch {
+	case sa == sb && a.ID != b.ID:
+		return sqltypes.TypeText
+	case sa == sb:
+		if a.Width != b.Width {
+			a.Width = 0
+		}
+		return a
+	case sa == sqltypes.Text:
+		return sqltypes.TypeText
+	case implicitStringCast(sa, sb) && !implicitStringCast(sb, sa):
+		b.Width = 0
+		return b
+	}
+	a.Width = 0
+	return a
+}
+
+// stringTypeID names a string-category type for commonStringType; the
+// kinds zproxy stores as text but PostgreSQL does not count as strings
+// ("char", refcursor) meet others as text, as zproxy always had them.
+func stringTypeID(t sqltypes.Type) sqltypes.TypeID {
+	switch t.ID {
+	case sqltypes.Varchar, sqltypes.BPChar, sqltypes.Name, sqltypes.Citext:
+		return t.ID
+	}
+	return sqltypes.Text
+}
+
+// implicitStringCast reports whether pg_cast has an implicit cast from
+// one string type to another: every pair of text, varchar, char(n) and
+// name but name to varchar or char(n) (assignment casts), and from citext
+// to text and varchar only (the citext extension's casts).
+func implicitStringCast(from, to sqltypes.TypeID) bool {
+	switch {
+	case from == to:
+		return true
+	case to == sqltypes.Citext:
+		return false
+	case from == sqltypes.Citext:
+		return to == sqltypes.Text || to == sqltypes.Varchar
+	case from == sqltypes.Name:
+		return to == sqltypes.Text
+	}
+	return true
 }
 
 func dateish(t sqltypes.Type) bool {
@@ -895,7 +948,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			for _, c := range onCols {
 				keys = append(keys, ir.SortKey{Col: c})
 			}
-			rel = &ir.Sort{Input: rel, Keys: keys}
+			rel = &ir.Sort{Input: rel, Keys: keys, Implied: true}
 			keys = nil
 		}
 		rel = &ir.Distinct{Input: rel, On: onCols}
@@ -913,7 +966,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 		for i := range out {
 			out[i] = &ir.ColRef{Index: i, Name: cols[i].Name, Typ: cols[i].Type}
 		}
-		rel = &ir.Project{Input: rel, Exprs: out, Cols: cols[:visible]}
+		rel = &ir.Project{Input: rel, Exprs: out, Cols: cols[:visible], DropsOrderKeys: true}
 	}
 	if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
 		if err := b.lockRows(rel, n.LockInfo, aggregated || n.GroupBy != nil, n.Distinct, len(lv.windows) > 0); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -99,6 +100,20 @@ func (b *Binder) bindDomainCheckExpr(base sqltypes.Type, sql string) (ir.Expr, e
 	return sub.bindBool(sc, node, "CHECK")
 }
 
+func init() {
+	pgcatalog.DomainCheckDeparser = func(snap *catalog.Snapshot, base sqltypes.Type, sql string, pretty bool) (string, bool) {
+		if snap == nil {
+			snap = &catalog.Snapshot{}
+		}
+		b := &Binder{snap: snap, loc: time.UTC}
+		e, err := b.bindDomainCheckExpr(base, sql)
+		if err != nil {
+			return "", false
+		}
+		return ir.DeparseOver(e, []string{"VALUE"}, pretty)
+	}
+}
+
 // bindTypeChange binds CREATE/ALTER/DROP TYPE and DOMAIN: a domain's base
 // type is resolved, and its DEFAULT and CHECK expressions are bound to
 // refuse what PostgreSQL refuses when it is created; the executor applies
@@ -169,7 +184,7 @@ func baseOf(e ir.Expr) ir.Expr {
 		return &ir.Const{V: x.V, Typ: t.StripDomain()}
 	case *ir.ColRef:
 		c := *x
-		c.Typ = t.StripDomain()
+		c.Typ, c.Relabeled = t.StripDomain(), true
 		return &c
 	}
 	return &ir.Cast{E: e, To: t.StripDomain()}

@@ -87,18 +87,36 @@ func (e *Env) domainConstraintRows() []row {
 	return out
 }
 
+// DomainCheckDeparser binds the text of a domain's CHECK over VALUE, of
+// the domain's base type base, and prints it as ruleutils does
+// (ir.DeparseOver); ok is false when it does not bind or deparse
+// faithfully, and the caller prints the text as kept. The planner
+// registers it.
+var DomainCheckDeparser func(snap *catalog.Snapshot, base sqltypes.Type, sql string, pretty bool) (string, bool)
+
+// domainCheckDef is pg_get_constraintdef of a domain's CHECK whose text
+// is sql, without NOT VALID: deparsed, else as written.
+func (e *Env) domainCheckDef(base sqltypes.Type, sql string, pretty bool) string {
+	if DomainCheckDeparser != nil {
+		if def, ok := DomainCheckDeparser(e.Snap, base, sql, pretty); ok {
+			return "CHECK (" + def + ")"
+		}
+	}
+	if pretty {
+		return "CHECK (" + sql + ")"
+	}
+	return checkDef(sql)
+}
+
 // domainConstraintDef is pg_get_constraintdef of a domain's CHECK, or ok
-// false when oid is none: pretty, it prints the expression as written.
+// false when oid is none.
 func (e *Env) domainConstraintDef(oid uint32, pretty bool) (string, bool) {
 	for _, u := range e.domains() {
 		for _, c := range u.Domain.Checks {
 			if c.OID != oid {
 				continue
 			}
-			def := checkDef(c.SQL)
-			if pretty {
-				def = "CHECK (" + c.SQL + ")"
-			}
+			def := e.domainCheckDef(u.Domain.Base, c.SQL, pretty)
 			if c.NotValid {
 				def += " NOT VALID"
 			}
@@ -186,7 +204,7 @@ func (e *Env) domainCheckConstraints() []row {
 	for _, u := range e.domains() {
 		for _, c := range u.Domain.Checks {
 			out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
-				ConstraintName: nameV(c.Name), CheckClause: textV(strings.TrimPrefix(checkDef(c.SQL), "CHECK "))})
+				ConstraintName: nameV(c.Name), CheckClause: textV(strings.TrimPrefix(e.domainCheckDef(u.Domain.Base, c.SQL, false), "CHECK "))})
 		}
 	}
 	return out
