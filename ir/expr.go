@@ -117,9 +117,9 @@ const (
 
 const OpConcat BinOp = "||"
 
-const // OpNotDistinct is IS NOT DISTINCT FROM: equality that treats two NULLs
+// OpNotDistinct is IS NOT DISTINCT FROM: equality that treats two NULLs
 // as equal and is never NULL itself.
-OpNotDistinct BinOp = "IS NOT DISTINCT FROM"
+const OpNotDistinct BinOp = "IS NOT DISTINCT FROM"
 
 // Binary applies Op to L and R.
 type Binary struct {

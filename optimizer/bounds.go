@@ -215,6 +215,13 @@ func conjunctSet(e ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqltypes.Kin
 		if err != nil {
 			return 0, nil, false, false
 		}
+		if op == ir.OpNotDistinct {
+			if v.IsNull() {
+				// x IS NOT DISTINCT FROM NULL is x IS NULL: no key range.
+				return 0, nil, false, false
+			}
+			op = ir.OpEq // against a value it is plain equality
+		}
 		if v.IsNull() {
 			return cr.Index, ValueSet{}, true, true // comparison with NULL is never true
 		}

@@ -1,6 +1,8 @@
 package optimizer
 
 import (
+	"sort"
+
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 )
@@ -299,7 +301,49 @@ func filtered(r ir.Rel, preds []ir.Expr) ir.Rel {
 	if len(preds) == 0 {
 		return r
 	}
-	return &ir.Filter{Input: r, Pred: andAll(preds)}
+	return &ir.Filter{Input: r, Pred: andAll(orderQuals(preds))}
+}
+
+// orderQuals orders a filter's conjuncts cheapest first, keeping the
+// written order among equals, as PostgreSQL's order_qual_clauses does. It
+// decides which conjunct stops a row first, and so which rows ever reach an
+// expression that can fail: WHERE e = 2 AND (h + h)::integer > 0 must not
+// raise 22003 for a row whose e is not 2, and PostgreSQL tests e first
+// wherever it was written.
+func orderQuals(preds []ir.Expr) []ir.Expr {
+	if len(preds) < 2 {
+		return preds
+	}
+	costs := make(map[ir.Expr]int, len(preds))
+	for _, p := range preds {
+		costs[p] = qualCost(p)
+	}
+	out := append([]ir.Expr(nil), preds...)
+	sort.SliceStable(out, func(i, j int) bool { return costs[out[i]] < costs[out[j]] })
+	return out
+}
+
+// qualCost counts an expression's evaluation cost in PostgreSQL's units of
+// cpu_operator_cost: one per operator, function or cast, none for columns,
+// constants and the boolean connectives, and a subquery dearer than any
+// expression.
+func qualCost(e ir.Expr) int {
+	cost := 0
+	ir.Walk(e, func(x ir.Expr) {
+		switch y := x.(type) {
+		case *ir.Binary:
+			if y.Op != ir.OpAnd && y.Op != ir.OpOr {
+				cost++
+			}
+		case *ir.Func, *ir.Cast, *ir.Like, *ir.Neg:
+			cost++
+		case *ir.InList:
+			cost += len(y.List)
+		case *ir.Subquery, *SubPlan:
+			cost += 1000
+		}
+	})
+	return cost
 }
 
 // movable reports whether a predicate may be evaluated on another row
@@ -392,7 +436,7 @@ func pushJoin(j *ir.Join, preds []ir.Expr) ir.Rel {
 	// A WHERE conjunct that is never true when the NULL-extended side's
 	// columns are NULL makes the outer join an inner one.
 	for _, p := range preds {
-		strict := strictCols(p)
+		strict := nullRejected(p)
 		rejectsRight, rejectsLeft := false, false
 		for c := range strict {
 			if c >= lw {
@@ -457,46 +501,83 @@ func pushJoin(j *ir.Join, preds []ir.Expr) ir.Rel {
 	return filtered(out, keep)
 }
 
-// strictCols returns the columns whose being NULL makes p not true.
-func strictCols(p ir.Expr) map[int]bool {
+// nullRejected returns the columns whose being NULL keeps predicate p from
+// being true. A WHERE conjunct that rejects a column of an outer join's
+// NULL-extended side drops every NULL-extended row, so the join may become
+// an inner one (PostgreSQL's reduce_outer_joins). It is not the same set as
+// nullYielding's: NOT (x IS NOT NULL) is true when x is NULL, and
+// (false AND x < 5) IS NOT NULL is true whatever x is.
+func nullRejected(p ir.Expr) map[int]bool {
 	switch x := p.(type) {
+	case *ir.Binary:
+		switch x.Op {
+		case ir.OpAnd:
+			return colUnion(nullRejected(x.L), nullRejected(x.R))
+		case ir.OpOr:
+			return colIntersection(nullRejected(x.L), nullRejected(x.R))
+		}
+	case *ir.Not:
+		// NOT false is true, so only a NULL operand keeps NOT e from being true.
+		return nullYielding(x.E)
+	case *ir.IsNull:
+		if x.Neg {
+			return nullYielding(x.E)
+		}
+		return map[int]bool{}
+	}
+	return nullYielding(p)
+}
+
+// nullYielding returns the columns whose being NULL makes e NULL (the
+// strictness PostgreSQL's find_nonnullable_vars follows). Where unsure it
+// leaves a column out: that only keeps an outer join outer.
+func nullYielding(e ir.Expr) map[int]bool {
+	switch x := e.(type) {
 	case *ir.ColRef:
 		return map[int]bool{x.Index: true}
 	case *ir.Binary:
-		l, r := strictCols(x.L), strictCols(x.R)
-		if x.Op == ir.OpOr {
-			out := map[int]bool{}
-			for c := range l {
-				if r[c] {
-					out[c] = true
-				}
-			}
-			return out
+		switch x.Op {
+		case ir.OpNotDistinct:
+			// Never NULL.
+			return map[int]bool{}
+		case ir.OpAnd, ir.OpOr:
+			// NULL AND false is false, NULL OR true is true: NULL only
+			// when both sides are.
+			return colIntersection(nullYielding(x.L), nullYielding(x.R))
 		}
-		for c := range r {
-			l[c] = true
-		}
-		return l
+		// Every other binary operator is NULL when an operand is (Binary.Eval).
+		return colUnion(nullYielding(x.L), nullYielding(x.R))
 	case *ir.Not:
-		return strictCols(x.E)
+		return nullYielding(x.E)
 	case *ir.Neg:
-		return strictCols(x.E)
+		return nullYielding(x.E)
 	case *ir.Cast:
-		return strictCols(x.E)
+		return nullYielding(x.E)
 	case *ir.Like:
-		l := strictCols(x.E)
-		for c := range strictCols(x.Pattern) {
-			l[c] = true
-		}
-		return l
+		return colUnion(nullYielding(x.E), nullYielding(x.Pattern))
 	case *ir.InList:
-		return strictCols(x.E)
-	case *ir.IsNull:
-		if x.Neg {
-			return strictCols(x.E)
-		}
+		return nullYielding(x.E)
 	}
 	return map[int]bool{}
+}
+
+// colUnion adds b's members to a and returns a.
+func colUnion(a, b map[int]bool) map[int]bool {
+	for c := range b {
+		a[c] = true
+	}
+	return a
+}
+
+// colIntersection returns the members of both a and b.
+func colIntersection(a, b map[int]bool) map[int]bool {
+	out := map[int]bool{}
+	for c := range a {
+		if b[c] {
+			out[c] = true
+		}
+	}
+	return out
 }
 
 func andAll(es []ir.Expr) ir.Expr {

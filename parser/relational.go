@@ -551,7 +551,7 @@ func (r *rewriter) fromItems(head int) error {
 				}
 				inner := level{}
 				flags := AliasFlags{Lateral: lateral, NotLateral: !lateral, NaturalFull: naturalFull}
-				if !r.peek(i+1, "select") && !r.peek(i+1, "values") && !r.peek(i+1, "with") && !r.peek(i+1, "(") {
+				if r.parenthesizedJoin(i) {
 					inner = level{query: true, inFrom: true, expect: true} // a parenthesized join
 					if r.hasAlias(close + 1) {
 						// (a JOIN b) AS j(x, y): a derived table, which
@@ -561,7 +561,12 @@ func (r *rewriter) fromItems(head int) error {
 							return err
 						}
 					} else if naturalFull {
-						return pgerr.New(pgerr.FeatureNotSupported, "NATURAL FULL JOIN of a parenthesized join is not supported; use FULL JOIN ... USING").WithPosition(r.pos(i))
+						// NATURAL FULL JOIN (b JOIN c): the join has no
+						// alias to carry the flag, so its first item does
+						// (the planner looks for it there, naturalFullRight).
+						lv.expect, lateral = false, false
+						stack = append(stack, inner)
+						continue
 					}
 				} else if err := r.itemAlias(close+1, flags, false); err != nil {
 					return err
@@ -584,6 +589,8 @@ func (r *rewriter) fromItems(head int) error {
 		case !lv.inFrom:
 		case t.is(","), t.kind == tkIdent && (t.val == "join" || t.val == "straight_join"):
 			lv.expect, lateral = true, false
+		case t.kind == tkIdent && t.val == "inner" && i > head && r.toks[i-1].is("natural"):
+			r.drop(i, i+1) // NATURAL INNER JOIN is NATURAL JOIN, which TiDB has
 		case t.kind == tkIdent && t.val == "full":
 			k := i + 1
 			if r.peek(k, "outer") {
@@ -646,6 +653,28 @@ func (r *rewriter) fromItems(head int) error {
 		}
 	}
 	return nil
+}
+
+// parenthesizedJoin reports whether the FROM item opening with the "(" at
+// i is a parenthesized join, (a JOIN b), rather than a derived table,
+// (SELECT ...) or ((SELECT ...) UNION (SELECT ...)). A join may itself start
+// with a parenthesized item, ((VALUES ...) AS v JOIN b ...), so an inner
+// "(" decides by what follows its own close: an alias or a join keyword
+// makes a join, a set operation or ORDER BY/LIMIT a query.
+func (r *rewriter) parenthesizedJoin(i int) bool {
+	j := i + 1
+	if !r.peek(j, "(") {
+		return !r.peekAny(j, "select", "values", "with", "table")
+	}
+	close := r.matching(j)
+	if close < 0 {
+		return false
+	}
+	next := close + 1
+	if r.peek(next, ")") {
+		return r.parenthesizedJoin(j) // ((a JOIN b)) or ((SELECT ...))
+	}
+	return !r.peekAny(next, "union", "intersect", "except", "order", "limit", "offset", "fetch", "for")
 }
 
 // itemAlias reads "[AS] alias [(col, ...)]" at k and, when there is a

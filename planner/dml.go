@@ -386,7 +386,7 @@ func (b *Binder) rowSource(t *catalog.Table, target *ir.RelPermission, alias str
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		items, merged := shiftItems(part.items, part.merged, len(t.Columns))
+		items, merged := shiftItems(part.items, part.merged, len(t.Columns), 1)
 		for _, it := range items {
 			if it.alias == alias {
 				return nil, nil, nil, pgerr.New(pgerr.DuplicateAlias, "table name %q specified more than once", alias)

@@ -98,7 +98,7 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 			}
 		}
 	}
-	ritems, rmerged := shiftItems(r.items, r.merged, lw)
+	ritems, rmerged := shiftItems(r.items, r.merged, lw, len(l.items))
 	out := &fromPart{items: append(append([]*fromItem(nil), l.items...), ritems...)}
 	out.merged = append(append([]mergedCol(nil), l.merged...), rmerged...)
 	lateral := isLateral(n.Right)
@@ -108,7 +108,7 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 
 	var on ir.Expr
 	using := n.Using
-	natural := n.NaturalJoin || rightFlags(n.Right).NaturalFull
+	natural := n.NaturalJoin || naturalFullRight(n.Right)
 	if natural {
 		using = nil
 		for _, lc := range visibleNames(l) {
@@ -142,30 +142,33 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 				}
 				return nil, pgerr.New(pgerr.UndefinedColumn, "column %q specified in USING clause does not exist in %s table", name, side)
 			}
+			// The merged column has both sides' common type (PostgreSQL's
+			// buildMergedJoinVar): smallint USING integer is integer.
+			t, err := commonType(le.Type(), re.Type(), "JOIN/USING")
+			if err != nil {
+				return nil, err
+			}
 			eq, err := b.compare(ir.OpEq, le, re)
 			if err != nil {
 				return nil, err
 			}
 			on = andExpr(on, eq)
+			lt, err := b.coerceTo(le, t, false)
+			if err != nil {
+				return nil, err
+			}
+			rt, err := b.coerceTo(re, t, false)
+			if err != nil {
+				return nil, err
+			}
 			var m ir.Expr
 			switch kind {
 			case ir.RightJoin:
-				m = re
+				m = rt
 			case ir.FullJoin:
-				lt, rt := le, re
-				t, err := commonType(le.Type(), re.Type(), "JOIN/USING")
-				if err != nil {
-					return nil, err
-				}
-				if lt, err = b.coerceTo(lt, t, false); err != nil {
-					return nil, err
-				}
-				if rt, err = b.coerceTo(rt, t, false); err != nil {
-					return nil, err
-				}
 				m = &ir.Func{Name: "coalesce", Args: []ir.Expr{lt, rt}, Typ: t, Lazy: evalCoalesce}
 			default:
-				m = le
+				m = lt
 			}
 			merged = append(merged, mergedCol{name: name, expr: m})
 			hideUsing(out.items, le)
@@ -263,6 +266,27 @@ func rightFlags(node ast.ResultSetNode) parser.AliasFlags {
 	}
 	_, flags, _ := parser.SplitAlias(ts.AsName.O)
 	return flags
+}
+
+// naturalFullRight reports whether a join's right side is the right item of
+// NATURAL FULL JOIN: its alias says so, or, for a parenthesized join (which
+// has no alias), the alias of its leftmost item does (the parser marks it
+// there; a leftmost item is never itself a join's right item).
+func naturalFullRight(node ast.ResultSetNode) bool {
+	for {
+		switch n := node.(type) {
+		case *ast.Join:
+			node = n.Left
+		case *ast.TableSource:
+			if j, ok := n.Source.(*ast.Join); ok && n.AsName.O == "" {
+				node = j
+				continue
+			}
+			return rightFlags(n).NaturalFull
+		default:
+			return false
+		}
+	}
 }
 
 // isLateral reports whether a join's right side is a LATERAL item (table

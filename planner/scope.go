@@ -59,6 +59,11 @@ type fromItem struct {
 type mergedCol struct {
 	name string
 	expr ir.Expr
+	// before is the index in the scope's items of the first item of the
+	// join that merged the column: * lists it just before that item's
+	// columns, as PostgreSQL lists a join's merged columns first of the
+	// join's own (FROM a, b JOIN c USING (x) is a's columns, x, b's, c's).
+	before int
 }
 
 // groupMap maps FROM columns to the aggregated row of the same level.
@@ -99,9 +104,10 @@ func (s *scope) width() int {
 	return n
 }
 
-// shifted returns the scope's items and merged columns moved right by
-// delta, for the right side of a join.
-func shiftItems(items []*fromItem, merged []mergedCol, delta int) ([]*fromItem, []mergedCol) {
+// shiftItems returns the scope's items and merged columns moved right by
+// delta columns, for the right side of a join whose left side has
+// itemsBefore items.
+func shiftItems(items []*fromItem, merged []mergedCol, delta, itemsBefore int) ([]*fromItem, []mergedCol) {
 	outItems := make([]*fromItem, len(items))
 	for i, it := range items {
 		c := *it
@@ -110,7 +116,7 @@ func shiftItems(items []*fromItem, merged []mergedCol, delta int) ([]*fromItem, 
 	}
 	outMerged := make([]mergedCol, len(merged))
 	for i, m := range merged {
-		outMerged[i] = mergedCol{name: m.name, expr: ir.ShiftCols(m.expr, delta)}
+		outMerged[i] = mergedCol{name: m.name, expr: ir.ShiftCols(m.expr, delta), before: m.before + itemsBefore}
 	}
 	return outItems, outMerged
 }
@@ -266,18 +272,21 @@ func (s *scope) outerRef(e ir.Expr, depth int) (ir.Expr, error) {
 }
 
 // star expands * (qual "") or qual.* into column references, in FROM
-// order, merged USING columns first, hidden columns left out.
+// order, each join's merged USING columns first of its own, hidden columns
+// left out.
 func (s *scope) star(qual string) ([]ir.Expr, []ir.Column, error) {
 	var exprs []ir.Expr
 	var cols []ir.Column
-	if qual == "" {
-		for _, m := range s.merged {
-			exprs = append(exprs, m.expr)
-			cols = append(cols, ir.Column{Name: m.name, Type: m.expr.Type(), Col: -1})
-		}
-	}
 	found := false
-	for _, it := range s.items {
+	for i, it := range s.items {
+		if qual == "" {
+			for _, m := range s.merged {
+				if m.before == i {
+					exprs = append(exprs, m.expr)
+					cols = append(cols, ir.Column{Name: m.name, Type: m.expr.Type(), Col: -1})
+				}
+			}
+		}
 		if qual != "" && it.alias != qual {
 			continue
 		}

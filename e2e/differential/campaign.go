@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -175,6 +176,23 @@ func AllGaps() Gaps {
 		ExistsSetOpLimit: true, EmptyNamedWindow: true, NotDistinct: true, ComputedOrderLimit: true,
 		MixedIntBranches: true, Varchar: true, NestedUsing: true, NullRejecting: true, SkipLevelOuterRef: true, ExistsSelectList: true,
 		MergedColumnType: true, CorrelatedDerived: true, ValuesNull: true, CrossJoinParens: true, StarUsingOrder: true}
+}
+
+// Lift turns off the gaps named in list (Gaps field names, separated by
+// commas), so a campaign that avoids the others checks their fix.
+func (g *Gaps) Lift(list string) error {
+	v := reflect.ValueOf(g).Elem()
+	for _, name := range strings.Split(list, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		f := v.FieldByName(name)
+		if !f.IsValid() || f.Kind() != reflect.Bool {
+			return fmt.Errorf("no gap %q", name)
+		}
+		f.SetBool(false)
+	}
+	return nil
 }
 
 func (o *Options) defaults() {
