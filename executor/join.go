@@ -194,8 +194,17 @@ func (h *hashJoinRows) buildTable(ctx context.Context) error {
 func (h *hashJoinRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	if !h.built {
 		h.built = true
+		var err error
+		if h.left, h.leftDone, err = peekLeft(ctx, h.node.Kind, h.left); err != nil || h.leftDone {
+			return nil, false, err
+		}
 		if err := h.buildTable(ctx); err != nil {
 			return nil, false, err
+		}
+		if len(h.build) == 0 && h.spill.build == nil && (h.node.Kind == ir.InnerJoin || h.node.Kind == ir.SemiJoin) {
+			// Nothing to match: the rest of the left input is never read.
+			h.leftDone = true
+			return nil, false, nil
 		}
 		if h.spill.build != nil {
 			if err := h.partitionProbe(ctx); err != nil {
@@ -256,6 +265,38 @@ func (h *hashJoinRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error)
 	return nil, false, nil
 }
 
+// peekLeft reads the first left row of a join whose output is empty when
+// its left input is (every kind but RIGHT and FULL) before the right input
+// is read at all, as PostgreSQL's nested loop and hash join do: over an
+// empty left input the right one is never read, so a right-side filter
+// never meets (and never fails on) its rows. done is true when the left
+// input is empty; left is then closed to nothing more.
+func peekLeft(ctx context.Context, kind ir.JoinKind, left Rows) (rows Rows, done bool, err error) {
+	if kind == ir.RightJoin || kind == ir.FullJoin {
+		return left, false, nil
+	}
+	first, ok, err := left.Next(ctx)
+	if err != nil || !ok {
+		return left, !ok, err
+	}
+	return &pushedBack{row: copyRow(first), Rows: left}, false, nil
+}
+
+// pushedBack is a Rows whose first row was read ahead (peekLeft).
+type pushedBack struct {
+	row []sqltypes.Value
+	Rows
+}
+
+func (p *pushedBack) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
+	if p.row != nil {
+		row := p.row
+		p.row = nil
+		return row, true, nil
+	}
+	return p.Rows.Next(ctx)
+}
+
 // keysEqual compares join keys (never NULL here) by SQL equality.
 func keysEqual(a, b []sqltypes.Value) bool {
 	if len(a) != len(b) {
@@ -314,6 +355,10 @@ func (ec *execCtx) newNestedLoop(ctx context.Context, n *optimizer.NestedLoop) (
 func (nl *nestedLoopRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 	if !nl.built {
 		nl.built = true
+		var err error
+		if nl.left, nl.leftDone, err = peekLeft(ctx, nl.node.Kind, nl.left); err != nil || nl.leftDone {
+			return nil, false, err
+		}
 		if err := drain(ctx, nl.right, func(row []sqltypes.Value) error {
 			kept := copyRow(row)
 			size := rowSize(kept)

@@ -163,6 +163,29 @@ func extractBounds(filter ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqlty
 	return b, exact
 }
 
+// neverTrue reports whether a conjunct of filter is a constant that is false
+// or NULL (WHERE false; f(x) > NULL, which binding folds to NULL): then no
+// row qualifies, and the scan reads nothing, where PostgreSQL plans a
+// One-Time Filter: false.
+func neverTrue(filter ir.Expr, ctx *ir.EvalContext) bool {
+	for _, c := range ir.Conjuncts(filter) {
+		if len(ir.Columns(c)) > 0 || !ir.IsStatementConstant(c) {
+			continue
+		}
+		if v, err := c.Eval(ctx, nil); err == nil && (v.IsNull() || v.K == sqltypes.KindBool && !v.Bool()) {
+			return true
+		}
+	}
+	return false
+}
+
+// emptyAll bounds every one of width columns by the empty set.
+func (b bounds) emptyAll(width int) {
+	for c := 0; c < width; c++ {
+		b[c] = ValueSet{}
+	}
+}
+
 // conjunctSet translates one conjunct over a single column into a set.
 func conjunctSet(e ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqltypes.Kind) (col int, set ValueSet, exact, ok bool) {
 	switch x := e.(type) {

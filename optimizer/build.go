@@ -33,6 +33,9 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 	t := s.Table
 	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
 	b, exact := extractBounds(s.Filter, ctx, kinds)
+	if neverTrue(s.Filter, ctx) {
+		b.emptyAll(len(t.Columns))
+	}
 	if opts.MaxPoints <= 0 {
 		opts.MaxPoints = DefaultMaxPoints
 	}

@@ -208,6 +208,9 @@ func (d *scanDerivation) rederive(tmpl *Scan, ctx *ir.EvalContext) (*Scan, bool)
 	t := d.spec.Table
 	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
 	b, exact := extractBounds(d.spec.Filter, ctx, kinds)
+	if neverTrue(d.spec.Filter, ctx) {
+		b.emptyAll(len(t.Columns))
+	}
 	for c, col := range d.enforced {
 		if got, ok := exact[c]; !ok || got != col {
 			return nil, false

@@ -131,6 +131,9 @@ func (a *aggBinder) bind(node ast.ExprNode) (ir.Expr, error) {
 		if g := a.b.groupedWholeRow(a.sc, n.Name, a); g != nil {
 			return g, nil // GROUP BY t ... SELECT f(t) (record.go)
 		}
+		if e, ok, err := outerColumn(a.sc, n.Name); ok || err != nil {
+			return e, err
+		}
 		// PostgreSQL names the column with its relation (od.name).
 		name, qual := n.Name.Name.O, n.Name.Table.O
 		if qual == "" {
@@ -214,7 +217,41 @@ func (a *aggBinder) bindAgg(fname string, argNodes []ast.ExprNode, distinct bool
 	if err != nil {
 		return nil, err
 	}
+	if outerLevelAgg(call) {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "aggregate %s over columns of an outer query only is not supported", fname).
+			WithHint("PostgreSQL computes such an aggregate in the outer query; write it there.")
+	}
 	return a.addAgg(call), nil
+}
+
+// outerLevelAgg reports whether an aggregate reads columns of enclosing
+// queries and none of its own level's, which PostgreSQL computes as an
+// aggregate of the outer query (agglevelsup). zproxy aggregates at the
+// level where the call is written, which would answer differently, so the
+// call is refused.
+func outerLevelAgg(call ir.AggCall) bool {
+	exprs := append([]ir.Expr{call.Filter}, call.Args...)
+	if call.Arg != nil {
+		exprs = append(exprs, call.Arg)
+	}
+	for _, k := range call.OrderBy {
+		exprs = append(exprs, k.E)
+	}
+	outer := false
+	for _, e := range exprs {
+		if e == nil {
+			continue
+		}
+		if len(ir.Columns(e)) > 0 {
+			return false
+		}
+		ir.Walk(e, func(x ir.Expr) {
+			if _, ok := x.(*ir.OuterRef); ok {
+				outer = true
+			}
+		})
+	}
+	return outer
 }
 
 // addAgg adds an aggregate to the aggregated row (once, if an equal one

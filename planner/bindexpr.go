@@ -157,6 +157,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			if g := b.groupedWholeRow(sc, n.Name, agg); g != nil {
 				return g, nil
 			}
+			if e, ok, err := outerColumn(sc, n.Name); ok || err != nil {
+				return e, err
+			}
 			return nil, pgerr.New(pgerr.GroupingError, "column %q must appear in the GROUP BY clause or be used in an aggregate function", n.Name.Name.O)
 		}
 		e, err := sc.resolve(n.Name)
@@ -865,6 +868,12 @@ func fold(e ir.Expr) (ir.Expr, error) {
 	case *ir.ColRef, *ir.Param, *ir.OuterRef, *ir.Subquery, *windowRef:
 		return e, nil
 	}
+	if nullOperand(e) {
+		// A strict operator with a NULL operand is NULL whatever the other
+		// operand is, which is then never evaluated (PostgreSQL's
+		// eval_const_expressions): f(x) > NULL reads no x, fails on none.
+		return &ir.Const{V: sqltypes.Null, Typ: e.Type(), From: e}, nil
+	}
 	for _, c := range ir.Children(e) {
 		if _, ok := c.(*ir.Const); !ok {
 			return e, nil
@@ -888,6 +897,30 @@ func fold(e ir.Expr) (ir.Expr, error) {
 		folded.From = e
 	}
 	return folded, nil
+}
+
+// nullOperand reports whether e is a strict binary operator (one that is
+// NULL when an operand is: every Binary but AND, OR and IS NOT DISTINCT
+// FROM) with a NULL constant operand and an operand that computes
+// something. A column compared with NULL stays as written: reading it
+// cannot fail, and the optimizer turns col = NULL into an empty key set.
+func nullOperand(e ir.Expr) bool {
+	x, ok := e.(*ir.Binary)
+	if !ok || x.Op == ir.OpAnd || x.Op == ir.OpOr || x.Op == ir.OpNotDistinct {
+		return false
+	}
+	null := func(c ir.Expr) bool {
+		k, ok := c.(*ir.Const)
+		return ok && k.V.IsNull()
+	}
+	computes := func(c ir.Expr) bool {
+		switch c.(type) {
+		case *ir.ColRef, *ir.OuterRef, *ir.Param, *ir.Const:
+			return false
+		}
+		return true
+	}
+	return null(x.L) && computes(x.R) || null(x.R) && computes(x.L)
 }
 
 func (b *Binder) bindCase(sc *scope, n *ast.CaseExpr, agg *aggBinder) (ir.Expr, error) {

@@ -235,6 +235,22 @@ func (s *scope) resolve(cn *ast.ColumnName) (ir.Expr, error) {
 	return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", name)
 }
 
+// outerColumn resolves a column name that the scope's own FROM items do
+// not have but an enclosing query's do: an outer reference, which is a
+// constant for an aggregating level (PostgreSQL allows it anywhere in a
+// grouped subquery: SELECT (SELECT max(y) + t.x FROM s) FROM t). ok is
+// false when the name is the scope's own or is found nowhere.
+func outerColumn(s *scope, cn *ast.ColumnName) (e ir.Expr, ok bool, err error) {
+	if _, found, err := s.lookup(cn.Table.O, cn.Name.O); found || err != nil {
+		return nil, false, nil
+	}
+	e, err = s.resolve(cn)
+	if err != nil {
+		return nil, false, nil
+	}
+	return e, true, nil
+}
+
 // outerRef turns a column found in this (outer) scope into a reference from
 // depth levels below; the scope's row is then read per evaluation, so every
 // scope between must know it is correlated.

@@ -57,20 +57,6 @@ type Options struct {
 // open. Each names its repro in the report; remove it once fixed. The long
 // campaign (scripts/difftest.sh) runs with all of them off.
 type Gaps struct {
-	// StddevNames: zproxy names stddev(x) and variance(x) columns
-	// stddev_samp and var_samp; PostgreSQL names them stddev and variance.
-	StddevNames bool
-	// DateArithmetic: date + integer, date - integer and date - date are
-	// 42883 "operator does not exist: date = integer".
-	DateArithmetic bool
-	// NaturalFullJoin: NATURAL FULL JOIN is 0A000.
-	NaturalFullJoin bool
-	// GroupedOuterRef: an outer reference in the select list or HAVING of
-	// a grouped (or aggregate) subquery is 42803.
-	GroupedOuterRef bool
-	// NestedJoinDerived: a parenthesised join that starts with a derived
-	// table or VALUES, JOIN ((VALUES ...) AS v JOIN ...), is 42601.
-	NestedJoinDerived bool
 	// SeriesOuterJoin: generate_series on the right of a RIGHT or FULL
 	// JOIN is 42P10 "the combining JOIN type must be INNER or LEFT for a
 	// LATERAL reference", though nothing is LATERAL.
@@ -83,8 +69,6 @@ type Gaps struct {
 	// operand of IS [NOT] DISTINCT FROM is 42601 or 0A000 "row
 	// constructors are not supported here"; parenthesised operands work.
 	IsDistinctOperands bool
-	// NaturalInnerJoin: NATURAL INNER JOIN is 42601 (NATURAL JOIN works).
-	NaturalInnerJoin bool
 	// LateralJoinSibling: a LATERAL item inside a JOIN that references a
 	// FROM item before the join is 42P01 (FROM a, b JOIN LATERAL (... a.x
 	// ...)) or XX000 "outer reference a.x evaluated without its outer
@@ -103,30 +87,6 @@ type Gaps struct {
 	// ExistsSetOpLimit: EXISTS ((SELECT ...) UNION (SELECT ...) ORDER BY
 	// 1 LIMIT n) is 42601 (the same under IN works).
 	ExistsSetOpLimit bool
-	// EmptyNamedWindow: WINDOW w AS () sends zproxy into endless
-	// recursion (resolveWindowSpec): the server dies of a stack overflow.
-	EmptyNamedWindow bool
-	// NotDistinct: col IS NOT DISTINCT FROM NULL, with an index on col,
-	// becomes an index range for the key NULL and finds nothing; and IS
-	// [NOT] DISTINCT FROM over the nullable side of an outer join is taken
-	// for a null-rejecting condition, so the LEFT JOIN becomes an inner
-	// one and its NULL-extended rows are lost. The short campaign
-	// generates no IS [NOT] DISTINCT FROM.
-	NotDistinct bool
-	// ComputedOrderLimit: ORDER BY over a computed output column (a + 1,
-	// b || b, a constant; also through a derived table or view) with
-	// LIMIT reads only the first LIMIT rows of the table ("stops after: n
-	// rows" under the TopN), so the wrong rows come back, and with several
-	// shards different ones each time.
-	ComputedOrderLimit bool
-	// MixedIntBranches: CASE and coalesce over integer and bigint
-	// branches are typed integer, so a bigint value fails with 22003.
-	MixedIntBranches bool
-	// NullRejecting: over the nullable side of an outer join, NOT (x IS
-	// NOT NULL), (false AND x < 5) IS NOT NULL and (a = b) = (x > 1 AND
-	// false) are taken for null-rejecting: the outer join becomes an
-	// inner (or a FULL a LEFT) one and the NULL-extended rows are lost.
-	NullRejecting bool
 	// SkipLevelOuterRef: a subquery that references a query two or more
 	// levels out (a scalar subquery in the select list of an EXISTS or IN
 	// subquery, or in a LATERAL item, that reads the outermost row) is
@@ -137,27 +97,11 @@ type Gaps struct {
 	// EXISTS subquery, which PostgreSQL never evaluates, is XX000 "outer
 	// reference ... evaluated without its outer row".
 	ExistsSelectList bool
-	// ValuesNull: VALUES whose first rows have NULL in a column that a
-	// later row types (boolean, say) is 42804 "VALUES types text and
-	// boolean cannot be matched".
-	ValuesNull bool
-	// MergedColumnType: the merged column of USING or NATURAL has the
-	// left column's type, not the common type of both (smallint USING
-	// integer is smallint, not integer).
-	MergedColumnType bool
 	// CorrelatedDerived: a derived table that references a column of an
 	// enclosing query (not a LATERAL sibling), e.g. EXISTS (SELECT ...
 	// FROM (SELECT outer.x) AS s), is XX000 "outer reference ... evaluated
 	// without its outer row".
 	CorrelatedDerived bool
-	// CrossJoinParens: a CROSS JOIN (e FULL JOIN b ON true) CROSS JOIN k
-	// joins as if the parentheses were not there: a's columns come back
-	// NULL-extended, and the row count is wrong.
-	CrossJoinParens bool
-	// StarUsingOrder: SELECT * over a FROM list whose later item is a
-	// USING or NATURAL join puts the merged columns first of all, not
-	// first of that item.
-	StarUsingOrder bool
 	// Varchar: zproxy keeps varchar where PostgreSQL resolves text (a set
 	// operation of a varchar column and a literal, string_agg, min and
 	// max of varchar); the schemas get text columns instead.
@@ -170,12 +114,10 @@ type Gaps struct {
 
 // AllGaps steers clear of every gap.
 func AllGaps() Gaps {
-	return Gaps{StddevNames: true, DateArithmetic: true, NaturalFullJoin: true, GroupedOuterRef: true,
-		NestedJoinDerived: true, SeriesOuterJoin: true, LateralSeries: true, IsDistinctOperands: true,
-		NaturalInnerJoin: true, LateralJoinSibling: true, DeleteUsing: true, ColumnNames: true,
-		ExistsSetOpLimit: true, EmptyNamedWindow: true, NotDistinct: true, ComputedOrderLimit: true,
-		MixedIntBranches: true, Varchar: true, NestedUsing: true, NullRejecting: true, SkipLevelOuterRef: true, ExistsSelectList: true,
-		MergedColumnType: true, CorrelatedDerived: true, ValuesNull: true, CrossJoinParens: true, StarUsingOrder: true}
+	return Gaps{SeriesOuterJoin: true, LateralSeries: true, IsDistinctOperands: true,
+		LateralJoinSibling: true, DeleteUsing: true, ColumnNames: true,
+		ExistsSetOpLimit: true, Varchar: true, NestedUsing: true, SkipLevelOuterRef: true, ExistsSelectList: true,
+		CorrelatedDerived: true}
 }
 
 // Lift turns off the gaps named in list (Gaps field names, separated by

@@ -134,8 +134,7 @@ func (g *gen) col(c ectx, k class) *expr {
 	}
 	// Outer references: never inside an aggregate, whose level would
 	// then be the outer query's.
-	grouped := c.sc.grouped && g.opts.Gaps.GroupedOuterRef
-	if !c.inAgg && !grouped && c.sc.parent != nil && (len(cands) == 0 || g.chance(15)) {
+	if !c.inAgg && c.sc.parent != nil && (len(cands) == 0 || g.chance(15)) {
 		var outer []scopeCol
 		for p := c.sc.parent; p != nil; p = p.parent {
 			if p != c.sc.parent && g.opts.Gaps.SkipLevelOuterRef {
@@ -195,7 +194,7 @@ func (g *gen) expr(c ectx, k class, depth int) *expr {
 	case r < 27:
 		g.tag("expr.case")
 		if g.chance(50) {
-			a, b := g.branches(g.expr(c, k, depth-1), g.expr(c, k, depth-1))
+			a, b := g.expr(c, k, depth-1), g.expr(c, k, depth-1)
 			return mk(unify(a.t, b.t), "CASE WHEN $1 THEN $2 ELSE $3 END", g.pred(c, depth-1), a, b)
 		}
 		a := g.expr(c, k, depth-1)
@@ -211,9 +210,6 @@ func (g *gen) expr(c ectx, k class, depth int) *expr {
 	case cText:
 		return g.textExpr(c, depth)
 	case cDate:
-		if g.opts.Gaps.DateArithmetic {
-			return g.typedLiteral(tDate)
-		}
 		g.tag("expr.date-arithmetic")
 		if g.chance(50) {
 			return mk(tDate, "($1 + $2)", g.expr(c, cDate, depth-1), leaf(tInt4, fmt.Sprint(g.n(5))))
@@ -227,24 +223,7 @@ func (g *gen) expr(c ectx, k class, depth int) *expr {
 
 // coalesce is coalesce(a, b).
 func (g *gen) coalesce(a, b *expr) *expr {
-	a, b = g.branches(a, b)
 	return mk(unify(a.t, b.t), "coalesce($1, $2)", a, b)
-}
-
-// branches are CASE or coalesce operands; with Gaps.MixedIntBranches an
-// integer next to a bigint is cast to bigint.
-func (g *gen) branches(a, b *expr) (*expr, *expr) {
-	if !g.opts.Gaps.MixedIntBranches || !a.t.isInt() || !b.t.isInt() || a.t == b.t {
-		return a, b
-	}
-	w := unify(a.t, b.t)
-	cast := func(e *expr) *expr {
-		if e.t == w {
-			return e
-		}
-		return mk(w, "CAST($1 AS "+w.sql()+")", e)
-	}
-	return cast(a), cast(b)
 }
 
 func repType(k class) typ {
@@ -293,7 +272,7 @@ func (g *gen) intExpr(c ectx, depth int) *expr {
 		}
 		return mk(tInt4, "length($1)", g.expr(c, cText, depth-1))
 	default:
-		if g.chance(50) && !g.opts.Gaps.DateArithmetic {
+		if g.chance(50) {
 			g.tag("expr.date-arithmetic")
 			return mk(tInt4, "($1 - $2)", g.expr(c, cDate, depth-1), g.expr(c, cDate, depth-1))
 		}
@@ -363,18 +342,12 @@ func (g *gen) pred(c ectx, depth int) *expr {
 	case r < 34:
 		k := g.someClass(c)
 		e := g.expr(c, k, depth-1)
-		if g.opts.Gaps.NullRejecting && strings.Contains(e.String(), " AND ") {
-			e = g.comparison(c, depth-1)
-		}
 		return mk(tBool, pick(g, []string{"($1 IS NULL)", "($1 IS NOT NULL)"}), e)
 	case r < 37:
 		k := g.someClass(c)
 		g.tag("expr.is-distinct")
 		op := pick(g, []string{"IS DISTINCT FROM", "IS NOT DISTINCT FROM"})
 		a, b := g.expr(c, k, depth-1), g.expr(c, k, depth-1)
-		if g.opts.Gaps.NotDistinct {
-			return mk(tBool, pick(g, []string{"($1 IS NULL)", "($1 IS NOT NULL)"}), a)
-		}
 		if g.opts.Gaps.IsDistinctOperands {
 			return mk(tBool, "(($1) "+op+" ($2))", a, b)
 		}
@@ -417,11 +390,7 @@ func (g *gen) pred(c ectx, depth int) *expr {
 	case r < 77:
 		return mk(tBool, "($1 OR $2)", g.pred(c, depth-1), g.pred(c, depth-1))
 	case r < 80:
-		p := g.pred(c, depth-1)
-		if g.opts.Gaps.NullRejecting && (strings.Contains(p.String(), "IS NOT NULL") || strings.Contains(p.String(), " AND ")) {
-			return mk(tBool, "(NOT $1)", g.comparison(c, depth-1))
-		}
-		return mk(tBool, "(NOT $1)", p)
+		return mk(tBool, "(NOT $1)", g.pred(c, depth-1))
 	case r < 86:
 		return g.inSubquery(c, depth)
 	case r < 93:
@@ -433,7 +402,7 @@ func (g *gen) pred(c ectx, depth int) *expr {
 
 func (g *gen) comparison(c ectx, depth int) *expr {
 	k := g.someClass(c)
-	if k == cBool && (g.chance(50) || g.opts.Gaps.NullRejecting) {
+	if k == cBool && g.chance(50) {
 		k = cInt
 	}
 	a := g.expr(c, k, depth)
@@ -550,10 +519,6 @@ func (g *gen) aggregate(c ectx, k class) *expr {
 		case 2:
 			e = mk(tFloat8, "sum($1)", g.expr(ac, cFloat, 1))
 		case 3:
-			if g.opts.Gaps.StddevNames {
-				e = mk(tFloat8, "sum($1)", g.expr(ac, cFloat, 1))
-				break
-			}
 			fn := pick(g, []string{"stddev", "variance", "stddev_pop", "var_pop", "stddev_samp", "var_samp"})
 			if g.chance(50) {
 				e = mk(tFloat8, "CAST("+fn+"($1) AS double precision)", g.expr(ac, cInt, 1))

@@ -173,8 +173,7 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 	mode := "plain"
 	switch r := g.n(100); {
 	case sh.oneRow:
-		// LIMIT 1 over a computed column is Gaps.ComputedOrderLimit.
-		if g.chance(70) || g.opts.Gaps.ComputedOrderLimit {
+		if g.chance(70) {
 			mode = "aggregate"
 		}
 	case sh.exists:
@@ -213,9 +212,6 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 	}
 
 	g.selectList(s, c, sh, mode)
-	// Gaps.ComputedOrderLimit: no LIMIT over computed columns.
-	computed := mode == "plain" && len(s.windows) == 0 && g.opts.Gaps.ComputedOrderLimit &&
-		(hasComputed(s.items) || !baseTablesOnly(g.sch, s.from))
 
 	if g.chance(10) && !sh.exists {
 		s.distinct = true
@@ -233,40 +229,7 @@ func (g *gen) selectQuery(parent *scope, depth int, sh shape) *selectStmt {
 	if sh.oneRow && mode == "aggregate" {
 		s.orderBy, s.limit = nil, -1
 	}
-	if computed && !sh.oneRow {
-		s.limit, s.offset = -1, -1
-	}
 	return s
-}
-
-// baseTablesOnly: every FROM item is a table (not a view, a CTE, a
-// derived table, VALUES or generate_series), joins included.
-func baseTablesOnly(sch *schema, from []*fromItem) bool {
-	for _, f := range from {
-		switch f.kind {
-		case fJoin:
-			if !baseTablesOnly(sch, []*fromItem{f.left, f.right}) {
-				return false
-			}
-		case fTable:
-			if sch.table(f.name) == nil {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// hasComputed: some item is neither a column nor a star nor a window call.
-func hasComputed(items []selItem) bool {
-	for _, it := range items {
-		if it.star == "" && !it.e.win && colName(it.e) == "" {
-			return true
-		}
-	}
-	return false
 }
 
 // selectList fills s.items and s.out.
@@ -318,8 +281,7 @@ func (g *gen) selectList(s *selectStmt, c ectx, sh shape, mode string) {
 		}
 	case sh.exists && (g.chance(60) || g.opts.Gaps.ExistsSelectList):
 		add(leaf(tInt4, "1"), "")
-	case mode == "plain" && len(s.from) > 0 && g.chance(12) && (!sh.unique || namesUnique(fromOut(c.sc))) &&
-		!(g.opts.Gaps.StarUsingOrder && len(s.from) > 1 && hasMerged(c.sc.out)):
+	case mode == "plain" && len(s.from) > 0 && g.chance(12) && (!sh.unique || namesUnique(fromOut(c.sc))):
 		g.tag("select.star")
 		if len(c.sc.rels) > 1 && g.chance(50) {
 			r := pick(g, c.sc.rels)
@@ -352,11 +314,6 @@ func namedDifferently(e *expr) bool {
 	}
 	return strings.HasPrefix(e.tmpl, "CASE") || strings.HasPrefix(e.tmpl, "CAST(") || strings.HasPrefix(e.tmpl, "(NOT EXISTS") ||
 		strings.Contains(e.tmpl, " || ") && strings.HasPrefix(e.tmpl, "(")
-}
-
-// hasMerged: some column is the merged column of USING or NATURAL.
-func hasMerged(cols []fromCol) bool {
-	return slices.ContainsFunc(cols, func(c fromCol) bool { return c.merged })
 }
 
 func fromOut(sc *scope) []outCol {
@@ -523,9 +480,6 @@ func (g *gen) valuesItem() (*fromItem, []rel, []fromCol) {
 		var row []*expr
 		for j, k := range classes {
 			e := g.literal(repType(k))
-			if g.opts.Gaps.ValuesNull && e.t == tNull {
-				e = typedNull(repType(k))
-			}
 			types[j] = unify(types[j], e.t)
 			row = append(row, e)
 		}
@@ -611,9 +565,6 @@ func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []
 	if outerRight && g.opts.Gaps.SeriesOuterJoin {
 		g.noSeries--
 	}
-	if k := leftmost(right).kind; right.kind == fJoin && (k == fSub || k == fValues) && g.opts.Gaps.NestedJoinDerived {
-		right, rrels, rout = g.relationItem()
-	}
 	it.left, it.right = left, right
 	rels := append(slices.Clone(lrels), rrels...)
 	kind := strings.ToLower(strings.Fields(jt)[0])
@@ -622,23 +573,17 @@ func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []
 	}
 	g.tag("join." + kind)
 	if jt == "CROSS JOIN" {
-		if right.kind == fJoin && g.opts.Gaps.CrossJoinParens {
-			it.joinType, it.on = "JOIN", leaf(tBool, "true")
-		}
 		return it, rels, append(slices.Clone(lout), rout...)
 	}
 
-	common := commonNames(lout, rout, g.opts.Gaps.MergedColumnType)
+	common := commonNames(lout, rout)
 	if g.rightJoin > 0 && g.opts.Gaps.NestedUsing {
 		common = nil // and no NATURAL either
 	}
 	switch r := g.n(100); {
-	case r < 8 && naturalOK(lout, rout, g.opts.Gaps.MergedColumnType) && !(strings.HasPrefix(jt, "FULL") && g.opts.Gaps.NaturalFullJoin) &&
+	case r < 8 && naturalOK(lout, rout) &&
 		!(g.rightJoin > 0 && g.opts.Gaps.NestedUsing):
 		it.natural = true
-		if it.joinType == "INNER JOIN" && g.opts.Gaps.NaturalInnerJoin {
-			it.joinType = "JOIN"
-		}
 		g.tag("join.natural")
 		return it, rels, mergeOut(lout, rout, common)
 	case r < 25 && len(common) > 0:
@@ -736,8 +681,8 @@ func (g *gen) nonEquality(l, r *scope, c ectx) *expr {
 }
 
 // commonNames are the names both sides output exactly once, with
-// comparable types (the same type, when sameType): what USING may name.
-func commonNames(l, r []fromCol, sameType bool) []string {
+// comparable types: what USING may name.
+func commonNames(l, r []fromCol) []string {
 	lc, rc := map[string]int{}, map[string]int{}
 	lt, rt := map[string]typ{}, map[string]typ{}
 	for _, c := range l {
@@ -751,7 +696,7 @@ func commonNames(l, r []fromCol, sameType bool) []string {
 	var out []string
 	for _, c := range l {
 		if c.name != "" && lc[c.name] == 1 && rc[c.name] == 1 && comparable(lt[c.name], rt[c.name]) &&
-			lt[c.name].class() == rt[c.name].class() && (!sameType || lt[c.name] == rt[c.name]) {
+			lt[c.name].class() == rt[c.name].class() {
 			out = append(out, c.name)
 		}
 	}
@@ -760,8 +705,8 @@ func commonNames(l, r []fromCol, sameType bool) []string {
 
 // naturalOK: every name the sides share occurs once on each side with the
 // same class (otherwise NATURAL is an error in PostgreSQL).
-func naturalOK(l, r []fromCol, sameType bool) bool {
-	common := commonNames(l, r, sameType)
+func naturalOK(l, r []fromCol) bool {
+	common := commonNames(l, r)
 	shared := 0
 	rn := map[string]bool{}
 	for _, c := range r {
@@ -782,7 +727,7 @@ func naturalOK(l, r []fromCol, sameType bool) bool {
 func mergeOut(l, r []fromCol, using []string) []fromCol {
 	if len(using) == 0 {
 		// NATURAL over no common column: a cross join.
-		using = commonNames(l, r, false)
+		using = commonNames(l, r)
 	}
 	var out []fromCol
 	is := map[string]bool{}

@@ -164,7 +164,7 @@ func (g *gen) window(c ectx, k class) *expr {
 		}
 		needsOrder := strings.HasPrefix(frame, "GROUPS") || strings.HasPrefix(frame, "RANGE")
 		if def == nil || needsOrder && def.nOrder == 0 {
-			d, spec := g.winSpec(c, sens, false, needsOrder || g.opts.Gaps.EmptyNamedWindow)
+			d, spec := g.winSpec(c, sens, false, needsOrder)
 			w.named = append(w.named, d)
 			w.s.windows = append(w.s.windows, namedWindow{name: d.name, spec: spec})
 			def = &w.named[len(w.named)-1]

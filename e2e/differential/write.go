@@ -170,7 +170,7 @@ func (g *gen) insert(t *table, w *writeStmt, depth int) {
 				s.items[i].e = g.coalesce(s.items[i].e, g.literalNotNull(c.typ))
 			}
 		}
-		if s.limit < 0 && !(g.opts.Gaps.ComputedOrderLimit && (hasComputed(s.items) || !baseTablesOnly(g.sch, s.from))) {
+		if s.limit < 0 {
 			s.orderBy = nil
 			for _, p := range g.rng.Perm(len(s.out)) {
 				s.orderBy = append(s.orderBy, g.orderPos(p+1))
