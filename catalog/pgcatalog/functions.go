@@ -432,7 +432,9 @@ func init() {
 			return boolV(o != nil && o.kind == 'r' && o.table != nil), nil
 		}))
 
-	registerSizes() // sizes.go
+	registerSizes()         // sizes.go
+	registerAmProperties()  // amprops.go
+	registerIntrospection() // introspect.go
 	Register("pg_database_size", fn("", []Param{nameP}, sqltypes.TypeInt8, Volatile, noComment),
 		fn("", []Param{oidP}, sqltypes.TypeInt8, Volatile, noComment))
 	Register("pg_size_pretty", fn("", []Param{int8P}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
