@@ -1,6 +1,8 @@
 package pgcatalog
 
 import (
+	"strings"
+
 	. "github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -50,6 +52,47 @@ func registerIntrospection() {
 		}
 		return e, o, nil
 	}
+	paramPriv := func(ctx *Context, user sqltypes.Value, privs string) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		// An unknown role OID is no superuser: false, not NULL, as
+		// has_parameter_privilege_id_name does not look the role up.
+		role, known, err := privilegeRole(ctx, e, user)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return parameterPrivilege(e, role, known, privs)
+	}
+	Register("has_parameter_privilege",
+		fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return paramPriv(ctx, sqltypes.Null, a[1].S)
+		}),
+		fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return paramPriv(ctx, a[0], a[2].S)
+		}),
+		fn("", []Param{oidP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return paramPriv(ctx, a[0], a[2].S)
+		}))
+	// pg_collation_for("any") is not strict: a NULL of a collatable type
+	// has its type's collation; an untyped literal none (NULL).
+	Register("pg_collation_for", Overload{Params: []Param{{Any: true, Pseudo: AnyType}}, Result: Returns(sqltypes.TypeText), Volatility: Stable,
+		CalledOnNull: true, KeepUnknown: true, Typed: func(args []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+			t := args[0]
+			return func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+				if t.ID == sqltypes.Unknown {
+					return sqltypes.Null, nil
+				}
+				switch collationFor(t) {
+				case CollationDflt:
+					return textV(`"default"`), nil
+				case CollationC:
+					return textV(`"C"`), nil
+				}
+				return sqltypes.Null, pgerr.New(pgerr.DatatypeMismatch, "collations are not supported by type %s", t)
+			}
+		}})
 	Register("pg_sequence_last_value", fn("", []Param{T(sqltypes.TypeRegClass)}, sqltypes.TypeInt8, Volatile, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		e, err := needEnv(ctx)
 		if err != nil {
@@ -83,6 +126,39 @@ func registerIntrospection() {
 			return sqltypes.NewRecordOf([]sqltypes.Value{intV(q.Start), intV(q.Min), intV(q.Max), intV(q.Increment), boolV(q.Cycle), intV(q.Cache),
 				oidV(seqType(q).OID())}, setColumnTypes(sequenceParameters)), nil
 		}})
+}
+
+// parameterPrivilege is has_parameter_privilege for role: PostgreSQL 15
+// grants SET and ALTER SYSTEM on a parameter through pg_parameter_acl
+// alone, which has no entries in zproxy (GRANT ... ON PARAMETER is not
+// supported), so a superuser holds both and any other role neither, even
+// for a parameter every user may SET. privs is checked as
+// convert_any_priv_string does: comma-separated names, each trimmed and
+// matched case-insensitively (22023 for another).
+func parameterPrivilege(e *Env, role string, known bool, privs string) (sqltypes.Value, error) {
+	for _, chunk := range strings.Split(privs, ",") {
+		chunk = strings.TrimSpace(chunk)
+		switch strings.ToUpper(chunk) {
+		case "SET", "SET WITH GRANT OPTION", "ALTER SYSTEM", "ALTER SYSTEM WITH GRANT OPTION":
+		default:
+			return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: \"%s\"", chunk)
+		}
+	}
+	return boolV(known && isSuperuser(e, role)), nil
+}
+
+// collationFor is the collation pg_collation_for reports for a value of
+// type t: its type's (pg_type.typcollation; a domain's is its base
+// type's, as every domain zproxy has declares no other), 0 for a type
+// that has none. zproxy drops an expression's COLLATE clause (it compares
+// strings bytewise whatever the collation: README, Regular expressions),
+// so the answer is the type's even after one.
+func collationFor(t sqltypes.Type) uint32 {
+	t = t.StripDomain()
+	if t.ID == sqltypes.Citext || t.ID == sqltypes.Array && t.Elem == sqltypes.Citext {
+		return CollationDflt
+	}
+	return collationOf(t)
 }
 
 func setColumnNames(cols []SetColumn) []string {
