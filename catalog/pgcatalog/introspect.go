@@ -93,6 +93,16 @@ func registerIntrospection() {
 				return sqltypes.Null, pgerr.New(pgerr.DatatypeMismatch, "collations are not supported by type %s", t)
 			}
 		}})
+	Register("pg_get_keywords", Overload{Result: Returns(sqltypes.TypeText), ResultPseudo: Record, Volatility: Stable,
+		Set: &SetFunc{Columns: []SetColumn{{Name: "word", Type: sqltypes.TypeText}, {Name: "catcode", Type: sqltypes.TypeChar},
+			{Name: "barelabel", Type: sqltypes.TypeBool}, {Name: "catdesc", Type: sqltypes.TypeText}, {Name: "baredesc", Type: sqltypes.TypeText}},
+			Rows: func(*Context, []sqltypes.Value) (SetRows, error) {
+				rows := make([][]sqltypes.Value, len(keywords))
+				for i, k := range keywords {
+					rows[i] = []sqltypes.Value{textV(k.word), charV(k.catcode), boolV(k.barelabel), textV(k.catdesc), textV(k.baredesc)}
+				}
+				return Table(rows), nil
+			}}})
 	Register("pg_sequence_last_value", fn("", []Param{T(sqltypes.TypeRegClass)}, sqltypes.TypeInt8, Volatile, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		e, err := needEnv(ctx)
 		if err != nil {
@@ -159,6 +169,14 @@ func collationFor(t sqltypes.Type) uint32 {
 		return CollationDflt
 	}
 	return collationOf(t)
+}
+
+// keyword is a row of pg_get_keywords() (keywords_gen.go).
+type keyword struct {
+	word              string
+	catcode           byte // U unreserved, C column name, T type or function name, R reserved
+	barelabel         bool // may be a column label without AS
+	catdesc, baredesc string
 }
 
 func setColumnNames(cols []SetColumn) []string {
