@@ -437,6 +437,7 @@ func init() {
 	registerIntrospection() // introspect.go
 	registerUpdatable()     // updatable.go
 	registerIdentify()      // identify.go
+	registerObjectAddress()
 	Register("pg_database_size", fn("", []Param{nameP}, sqltypes.TypeInt8, Volatile, noComment),
 		fn("", []Param{oidP}, sqltypes.TypeInt8, Volatile, noComment))
 	Register("pg_size_pretty", fn("", []Param{int8P}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {

@@ -219,3 +219,174 @@ func registerIdentify() {
 			return sqltypes.NewRecordOf([]sqltypes.Value{textV(id.typ), names, args}, []sqltypes.Type{sqltypes.TypeText, textArr, textArr}), nil
 		}})
 }
+
+// relationKindWords are get_object_address's relation types and the
+// relkinds each accepts.
+var relationKindWords = map[string]byte{"table": 'r', "index": 'i', "sequence": 'S', "view": 'v', "materialized view": 'm', "composite type": 'c'}
+
+// objectAddress is pg_get_object_address for the object types zproxy
+// has: the object's catalog, OID and column number, failing as
+// get_object_address does for a missing object.
+func (e *Env) objectAddress(typ string, names, args []string) (classID, objID uint32, sub int, err error) {
+	exactly := func(list []string, n int, what string) error {
+		if len(list) != n {
+			return pgerr.New(pgerr.InvalidParameterValue, "%s list length must be exactly %d", what, n)
+		}
+		return nil
+	}
+	// relation reads a qualified relation name (1 to 3 parts).
+	relation := func(parts []string) (*object, error) {
+		full := strings.Join(parts, ".")
+		if len(parts) < 1 || len(parts) > 3 {
+			return nil, pgerr.New(pgerr.SyntaxError, "improper relation name (too many dotted names): %s", full)
+		}
+		schema := ""
+		if len(parts) > 1 {
+			schema = parts[len(parts)-2]
+		}
+		o := e.objects().find(schema, parts[len(parts)-1])
+		if o == nil {
+			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", full)
+		}
+		return o, nil
+	}
+	// member reads "relation..., name" for a column, constraint or trigger.
+	member := func(what string) (*object, string, error) {
+		if len(names) < 2 {
+			return nil, "", pgerr.New(pgerr.SyntaxError, "%s name must be qualified", what)
+		}
+		o, err := relation(names[:len(names)-1])
+		return o, names[len(names)-1], err
+	}
+	switch typ {
+	case "table", "index", "sequence", "view", "materialized view":
+		if err := exactly(args, 0, "argument"); err != nil {
+			return 0, 0, 0, err
+		}
+		o, err := relation(names)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		if o.kind != relationKindWords[typ] {
+			return 0, 0, 0, pgerr.New(pgerr.WrongObjectType, "%q is not a%s %s", o.name, map[bool]string{true: "n"}[typ == "index"], typ)
+		}
+		return pgClassOID, o.oid, 0, nil
+	case "view column", "materialized view column", "index column", "sequence column", "relation":
+		return 0, 0, 0, pgerr.New(pgerr.InvalidParameterValue, "unsupported object type %q", typ)
+	case "table column":
+		if err := exactly(args, 0, "argument"); err != nil {
+			return 0, 0, 0, err
+		}
+		o, col, err := member("column")
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		for i, c := range o.cols {
+			if c.name == col {
+				return pgClassOID, o.oid, i + 1, nil
+			}
+		}
+		return 0, 0, 0, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", col, o.name)
+	case "type":
+		if err := exactly(names, 1, "name"); err != nil {
+			return 0, 0, 0, err
+		}
+		if err := exactly(args, 0, "argument"); err != nil {
+			return 0, 0, 0, err
+		}
+		oid, err := e.typeOID(names[0])
+		return pgTypeOID, oid, 0, err
+	case "function":
+		var qn, types []string
+		for _, n := range names {
+			qn = append(qn, sqltypes.QuoteIdent(n))
+		}
+		for _, a := range args {
+			// Each argument as regtype reads it ("pg_catalog.text"),
+			// given to regprocedure's input as format_type prints it.
+			t, err := e.typeOID(a)
+			if err != nil {
+				return 0, 0, 0, err
+			}
+			types = append(types, e.RegName(sqltypes.TypeRegType, t))
+		}
+		oid, err := e.RegOID(sqltypes.TypeRegProcedure, strings.Join(qn, ".")+"("+strings.Join(types, ",")+")")
+		return pgProcOID, oid, 0, err
+	case "schema":
+		if err := exactly(names, 1, "name"); err != nil {
+			return 0, 0, 0, err
+		}
+		oid, err := e.RegOID(sqltypes.TypeRegNamespace, sqltypes.QuoteIdent(names[0]))
+		return pgNamespaceOID, oid, 0, err
+	case "role":
+		if err := exactly(names, 1, "name"); err != nil {
+			return 0, 0, 0, err
+		}
+		oid, err := e.roleOID(sqltypes.QuoteIdent(names[0]))
+		return pgAuthidOID, oid, 0, err
+	case "table constraint", "trigger":
+		if err := exactly(args, 0, "argument"); err != nil {
+			return 0, 0, 0, err
+		}
+		o, name, err := member(strings.TrimPrefix(typ, "table "))
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		if typ == "trigger" {
+			for _, r := range generators["pg_catalog.pg_trigger"](e) {
+				if t := r.(*pgTriggerRow); uint32(t.Tgrelid.I) == o.oid && t.Tgname.S == name {
+					return pgTriggerOID, uint32(t.Oid.I), 0, nil
+				}
+			}
+			return 0, 0, 0, pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", name, o.name)
+		}
+		for _, r := range generators["pg_catalog.pg_constraint"](e) {
+			if c := r.(*pgConstraintRow); uint32(c.Conrelid.I) == o.oid && c.Conname.S == name {
+				return pgConstraintOID, uint32(c.Oid.I), 0, nil
+			}
+		}
+		return 0, 0, 0, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", name, o.name)
+	}
+	if objectTypeWords[typ] {
+		return 0, 0, 0, pgerr.New(pgerr.FeatureNotSupported, "pg_get_object_address of a %s is not supported", typ)
+	}
+	return 0, 0, 0, pgerr.New(pgerr.InvalidParameterValue, "unrecognized object type %q", typ)
+}
+
+// objectTypeWords are PostgreSQL's other object types (ObjectTypeMap),
+// which zproxy has none of or does not address.
+var objectTypeWords = map[string]bool{
+	"foreign table": true, "foreign table column": true, "composite type column": true, "aggregate": true, "procedure": true,
+	"routine": true, "collation": true, "conversion": true, "default value": true, "domain constraint": true, "language": true,
+	"large object": true, "operator": true, "operator class": true, "operator family": true, "access method": true,
+	"operator of access method": true, "function of access method": true, "rule": true, "foreign-data wrapper": true, "server": true,
+	"user mapping": true, "default acl": true, "database": true, "tablespace": true, "extension": true, "event trigger": true,
+	"policy": true, "publication": true, "publication namespace": true, "publication relation": true, "subscription": true,
+	"text search parser": true, "text search dictionary": true, "text search template": true, "text search configuration": true,
+	"transform": true, "statistics object": true, "cast": true, "composite type": true,
+}
+
+func registerObjectAddress() {
+	textArr := sqltypes.ArrayOf(sqltypes.TypeText)
+	strs := func(v sqltypes.Value) []string {
+		var out []string
+		for _, x := range v.Array().Elems {
+			out = append(out, x.S)
+		}
+		return out
+	}
+	Register("pg_get_object_address", Overload{Params: []Param{textP, T(textArr), T(textArr)}, Volatility: Stable,
+		Result: Returns(sqltypes.AnonymousRecord([]string{"classid", "objid", "objsubid"}, []sqltypes.Type{sqltypes.TypeOid, sqltypes.TypeOid, sqltypes.TypeInt4})),
+		Eval: func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			e, err := needEnv(ctx)
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			class, oid, sub, err := e.objectAddress(a[0].S, strs(a[1]), strs(a[2]))
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return sqltypes.NewRecordOf([]sqltypes.Value{oidV(class), oidV(oid), intV(int64(sub))},
+				[]sqltypes.Type{sqltypes.TypeOid, sqltypes.TypeOid, sqltypes.TypeInt4}), nil
+		}})
+}
