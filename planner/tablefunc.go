@@ -124,6 +124,15 @@ func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 			return nil, err
 		}
 		tf.Name, tf.Args = ir.ScalarTableFunc, []ir.Expr{e}
+		if t := e.Type(); t.ID == sqltypes.Record && t.Composite != nil && len(t.Composite.Fields) > 0 {
+			// A function with OUT parameters (pg_sequence_parameters,
+			// pg_identify_object): a column per parameter.
+			tf.Name = ir.ScalarRowTableFunc
+			for _, f := range t.Composite.Fields {
+				col(f.Name, f.Type)
+			}
+			return tf, nil
+		}
 		col(name, e.Type())
 		return tf, nil
 	}

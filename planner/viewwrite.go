@@ -1,9 +1,12 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
@@ -82,42 +85,10 @@ func (b *Binder) updatableView(v *catalog.View, depth int) (*viewWrite, error) {
 	if err != nil || len(stmts) != 1 {
 		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "view %q has an invalid definition: %v", v.Name, err)
 	}
-	sel, ok := stmts[0].AST.(*ast.SelectStmt)
-	if !ok || sel.Kind != ast.SelectStmtKindSelect {
-		return nil, b.notUpdatable(v.Name, "Views containing UNION, INTERSECT, or EXCEPT are not automatically updatable.")
-	}
-	var detail string
-	switch {
-	case sel.With != nil:
-		detail = "Views containing WITH are not automatically updatable."
-	case sel.Distinct:
-		detail = "Views containing DISTINCT are not automatically updatable."
-	case sel.GroupBy != nil:
-		detail = "Views containing GROUP BY are not automatically updatable."
-	case sel.Having != nil:
-		detail = "Views containing HAVING are not automatically updatable."
-	case sel.Limit != nil:
-		detail = "Views containing LIMIT or OFFSET are not automatically updatable."
-	case hasAggregate(b, sel.Fields):
-		detail = "Views that return aggregate functions are not automatically updatable."
-	case fieldsHave(sel.Fields, containsWindow):
-		detail = "Views that return window functions are not automatically updatable."
-	case fieldsHave(sel.Fields, containsSetCall):
-		detail = "Views that return set-returning functions are not automatically updatable."
-	}
+	sel, _ := stmts[0].AST.(*ast.SelectStmt)
+	ts, tn, detail := autoUpdatable(b, sel)
 	if detail != "" {
 		return nil, b.notUpdatable(v.Name, detail)
-	}
-	var ts *ast.TableSource
-	if sel.From != nil && sel.From.TableRefs != nil && sel.From.TableRefs.Right == nil {
-		ts, _ = sel.From.TableRefs.Left.(*ast.TableSource)
-	}
-	var tn *ast.TableName
-	if ts != nil {
-		tn, _ = ts.Source.(*ast.TableName)
-	}
-	if tn == nil || tn.Schema.O != "" && tn.Schema.O != "public" {
-		return nil, b.notUpdatable(v.Name, "Views that do not select from a single table or view are not automatically updatable.")
 	}
 
 	// What the view reads: a table, or a view written through in turn.
@@ -199,6 +170,131 @@ func (b *Binder) updatableView(v *catalog.View, depth int) (*viewWrite, error) {
 	}
 	w.stand = &stand
 	return w, nil
+}
+
+// autoUpdatable applies PostgreSQL's view_query_is_auto_updatable to a
+// view's query sel: the detail of its error when the view is not
+// automatically updatable, else its one table source and that source's
+// name.
+func autoUpdatable(b *Binder, sel *ast.SelectStmt) (*ast.TableSource, *ast.TableName, string) {
+	if sel == nil || sel.Kind != ast.SelectStmtKindSelect {
+		return nil, nil, "Views containing UNION, INTERSECT, or EXCEPT are not automatically updatable."
+	}
+	var detail string
+	switch {
+	case sel.With != nil:
+		detail = "Views containing WITH are not automatically updatable."
+	case sel.Distinct:
+		detail = "Views containing DISTINCT are not automatically updatable."
+	case sel.GroupBy != nil:
+		detail = "Views containing GROUP BY are not automatically updatable."
+	case sel.Having != nil:
+		detail = "Views containing HAVING are not automatically updatable."
+	case sel.Limit != nil:
+		detail = "Views containing LIMIT or OFFSET are not automatically updatable."
+	case hasAggregate(b, sel.Fields):
+		detail = "Views that return aggregate functions are not automatically updatable."
+	case fieldsHave(sel.Fields, containsWindow):
+		detail = "Views that return window functions are not automatically updatable."
+	case fieldsHave(sel.Fields, containsSetCall):
+		detail = "Views that return set-returning functions are not automatically updatable."
+	}
+	if detail != "" {
+		return nil, nil, detail
+	}
+	var ts *ast.TableSource
+	if sel.From != nil && sel.From.TableRefs != nil && sel.From.TableRefs.Right == nil {
+		ts, _ = sel.From.TableRefs.Left.(*ast.TableSource)
+	}
+	var tn *ast.TableName
+	if ts != nil {
+		tn, _ = ts.Source.(*ast.TableName)
+	}
+	if tn == nil || tn.Schema.O != "" && tn.Schema.O != "public" {
+		return nil, nil, "Views that do not select from a single table or view are not automatically updatable."
+	}
+	return ts, tn, ""
+}
+
+func init() { pgcatalog.ViewUpdatability = viewUpdatability }
+
+// viewUpdatability answers pgcatalog.ViewUpdatability: whether view v is
+// automatically updatable as PostgreSQL decides (whatever zproxy itself
+// can write through: a view with computed columns is updatable in its
+// other columns there), the table or view it writes through, and for
+// each view column the source column it shows by name (its index in the
+// table's Columns or the view's Columns), -1 for any other expression.
+func viewUpdatability(snap *catalog.Snapshot, v *catalog.View) (base any, cols []int, ok bool) {
+	stmts, err := parser.Parse(v.SQL)
+	if err != nil || len(stmts) != 1 {
+		return nil, nil, false
+	}
+	b := &Binder{snap: snap, stmt: &stmts[0]}
+	sel, _ := stmts[0].AST.(*ast.SelectStmt)
+	ts, tn, detail := autoUpdatable(b, sel)
+	if detail != "" {
+		return nil, nil, false
+	}
+	var names []string
+	if t, err := snap.Table(tn.Name.O); err == nil {
+		if t.IsMatview() {
+			return nil, nil, false
+		}
+		base = t
+		for _, c := range t.Columns {
+			if c.Hidden {
+				names = append(names, "")
+			} else {
+				names = append(names, c.Name)
+			}
+		}
+	} else if inner, ok := snap.StoredView(tn.Name.O); ok {
+		base, names = inner, inner.Columns
+	} else {
+		return nil, nil, false
+	}
+	alias, _, _ := parser.SplitAlias(ts.AsName.O)
+	if alias == "" {
+		_, alias = catalog.SplitName(tn.Name.O)
+	}
+	source := func(n *ast.ColumnName) int {
+		if n.Schema.O != "" || n.Table.O != "" && n.Table.L != strings.ToLower(alias) {
+			return -1
+		}
+		for i, name := range names {
+			if name != "" && name == n.Name.O {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, f := range sel.Fields.Fields {
+		if f.WildCard != nil {
+			for i, name := range names {
+				if name != "" {
+					cols = append(cols, i)
+				}
+			}
+			continue
+		}
+		x := f.Expr
+		for {
+			p, ok := x.(*ast.ParenthesesExpr)
+			if !ok {
+				break
+			}
+			x = p.Expr
+		}
+		if c, ok := x.(*ast.ColumnNameExpr); ok {
+			cols = append(cols, source(c.Name))
+		} else {
+			cols = append(cols, -1)
+		}
+	}
+	if len(cols) != len(v.Columns) {
+		return nil, nil, false
+	}
+	return base, cols, true
 }
 
 func fieldsHave(fields *ast.FieldList, pred func(ast.ExprNode) bool) bool {

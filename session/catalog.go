@@ -457,6 +457,11 @@ func (p pgSession) BackendAlive(pid int32) bool {
 	return false
 }
 
+// SequenceState implements pgcatalog.Session.
+func (p pgSession) SequenceState(ctx context.Context, seq *catalog.Sequence) (int64, bool, error) {
+	return p.s.engine.exec.SequenceState(ctx, seq)
+}
+
 // PreparedStatements implements pgcatalog.Session.
 func (p pgSession) PreparedStatements() []pgcatalog.PreparedStatement {
 	var out []pgcatalog.PreparedStatement

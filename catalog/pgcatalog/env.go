@@ -52,6 +52,10 @@ type Session interface {
 	// IsSuperuser reports whether the session's role is a superuser
 	// (a user that is no role is one, under trust authentication).
 	IsSuperuser() bool
+	// SequenceState reads a sequence's last value and whether nextval
+	// has returned it (pg_sequence_last_value, pg_sequences), checking
+	// no privilege: the caller checks PostgreSQL's.
+	SequenceState(ctx context.Context, seq *catalog.Sequence) (last int64, called bool, err error)
 }
 
 // Setting is one row of pg_settings.

@@ -1,6 +1,9 @@
 package pgcatalog
 
-import "github.com/zproxy/zproxy/internal/sqltypes"
+import (
+	. "github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
 
 // Extension is an extension zproxy has built in: always installed, never
 // created or dropped (CREATE EXTENSION of one is 42710, as for an
@@ -11,6 +14,10 @@ type Extension struct {
 	Version     string
 	Namespace   uint32 // the schema of its objects
 	Description string // its control file's comment (pg_description)
+	// Trusted and Relocatable are its control file's trusted and
+	// relocatable (pg_available_extension_versions; every one needs a
+	// superuser to create, which its control file does not waive).
+	Trusted, Relocatable bool
 	// Relations are the catalog relations it provides, which pg_depend
 	// records as its members (psql's \dx+ lists them).
 	Relations []string
@@ -23,36 +30,36 @@ const pgExtensionOID = 3079
 // Extensions are the built-in extensions pg_extension lists: tools look
 // for pg_stat_statements there before they read it.
 var Extensions = []Extension{
-	{OID: 12920, Name: "pg_stat_statements", Version: "1.10", Namespace: NamespaceCatalog,
+	{OID: 12920, Name: "pg_stat_statements", Trusted: false, Relocatable: true, Version: "1.10", Namespace: NamespaceCatalog,
 		Description: "track planning and execution statistics of all SQL statements executed",
 		Relations:   []string{"pg_catalog.pg_stat_statements", "pg_catalog.pg_stat_statements_info"}},
 	// Their functions are in package builtins (ext_uuid_pgcrypto.go).
-	{OID: 12921, Name: "uuid-ossp", Version: "1.1", Namespace: NamespacePublic,
+	{OID: 12921, Name: "uuid-ossp", Trusted: true, Relocatable: true, Version: "1.1", Namespace: NamespacePublic,
 		Description: "generate universally unique identifiers (UUIDs)"},
-	{OID: 12922, Name: "pgcrypto", Version: "1.3", Namespace: NamespacePublic,
+	{OID: 12922, Name: "pgcrypto", Trusted: true, Relocatable: true, Version: "1.3", Namespace: NamespacePublic,
 		Description: "cryptographic functions"},
 	// Their types are sqltypes.Citext and sqltypes.Hstore (extensionTypes
 	// below), their functions in package builtins (ext_citext.go,
 	// ext_hstore.go).
-	{OID: 12926, Name: "citext", Version: "1.6", Namespace: NamespacePublic,
+	{OID: 12926, Name: "citext", Trusted: true, Relocatable: true, Version: "1.6", Namespace: NamespacePublic,
 		Description: "data type for case-insensitive character strings"},
-	{OID: 12927, Name: "hstore", Version: "1.8", Namespace: NamespacePublic,
+	{OID: 12927, Name: "hstore", Trusted: true, Relocatable: true, Version: "1.8", Namespace: NamespacePublic,
 		Description: "data type for storing sets of (key, value) pairs"},
 	// Its functions and operators are in package builtins (ext_trgm.go),
 	// set_limit in ext_trgm.go here; its thresholds are settings
 	// (internal/guc/extensions.go).
-	{OID: 12930, Name: "pg_trgm", Version: "1.6", Namespace: NamespacePublic,
+	{OID: 12930, Name: "pg_trgm", Trusted: true, Relocatable: true, Version: "1.6", Namespace: NamespacePublic,
 		Description: "text similarity measurement and index searching based on trigrams"},
 	// Its gist operator classes of scalar types serve exclusion
 	// constraints (planner/exclusion.go: btreeGistTypes); it has no
 	// functions of its own that zproxy lists.
-	{OID: 12932, Name: "btree_gist", Version: "1.7", Namespace: NamespacePublic,
+	{OID: 12932, Name: "btree_gist", Trusted: true, Relocatable: true, Version: "1.7", Namespace: NamespacePublic,
 		Description: "support for indexing common datatypes in GiST"},
 	// A subset of PostGIS 3.3: its types are sqltypes.Geometry and
 	// sqltypes.Geography (extensionTypes below), its functions and
 	// operators in package builtins (ext_postgis.go), its relations in
 	// ext_postgis.go here.
-	{OID: 12960, Name: "postgis", Version: "3.3.2", Namespace: NamespacePublic,
+	{OID: 12960, Name: "postgis", Trusted: false, Relocatable: false, Version: "3.3.2", Namespace: NamespacePublic,
 		Description: "PostGIS geometry and geography spatial types and functions",
 		Relations:   []string{"public.spatial_ref_sys", "public.geometry_columns", "public.geography_columns"}},
 }
@@ -109,10 +116,53 @@ func init() {
 		var out []row
 		for _, x := range Extensions {
 			out = append(out, &pgExtensionRow{Oid: oidV(x.OID), Extname: nameV(x.Name), Extowner: oidV(BootstrapOID),
-				Extnamespace: oidV(x.Namespace), Extrelocatable: boolV(true), Extversion: textV(x.Version)})
+				Extnamespace: oidV(x.Namespace), Extrelocatable: boolV(x.Relocatable), Extversion: textV(x.Version)})
 		}
 		return out
 	})
+	// Every built-in extension is installed, at the one version zproxy
+	// has of it (the views join pg_extension as PostgreSQL's do).
+	generate("pg_catalog.pg_available_extensions", func(*Env) []row {
+		var out []row
+		for _, x := range Extensions {
+			out = append(out, &pgAvailableExtensionsRow{Name: nameV(x.Name), DefaultVersion: textV(x.Version), InstalledVersion: textV(x.Version),
+				Comment: textV(x.Description)})
+		}
+		return out
+	})
+	generate("pg_catalog.pg_available_extension_versions", func(*Env) []row {
+		var out []row
+		for _, x := range Extensions {
+			out = append(out, &pgAvailableExtensionVersionsRow{Name: nameV(x.Name), Version: textV(x.Version), Installed: boolV(true),
+				Superuser: boolV(true), Trusted: boolV(x.Trusted), Relocatable: boolV(x.Relocatable), Schema: nullV, Requires: nullV,
+				Comment: textV(x.Description)})
+		}
+		return out
+	})
+	// The functions behind the views: an extension's control file as the
+	// server has it (zproxy's are built in), installed or not.
+	Register("pg_available_extensions", Overload{Result: Returns(sqltypes.TypeText), ResultPseudo: Record, Volatility: Stable,
+		Set: &SetFunc{Columns: []SetColumn{{Name: "name", Type: sqltypes.TypeName}, {Name: "default_version", Type: sqltypes.TypeText},
+			{Name: "comment", Type: sqltypes.TypeText}},
+			Rows: func(*Context, []sqltypes.Value) (SetRows, error) {
+				var rows [][]sqltypes.Value
+				for _, x := range Extensions {
+					rows = append(rows, []sqltypes.Value{nameV(x.Name), textV(x.Version), textV(x.Description)})
+				}
+				return Table(rows), nil
+			}}})
+	Register("pg_available_extension_versions", Overload{Result: Returns(sqltypes.TypeText), ResultPseudo: Record, Volatility: Stable,
+		Set: &SetFunc{Columns: []SetColumn{{Name: "name", Type: sqltypes.TypeName}, {Name: "version", Type: sqltypes.TypeText},
+			{Name: "superuser", Type: sqltypes.TypeBool}, {Name: "trusted", Type: sqltypes.TypeBool}, {Name: "relocatable", Type: sqltypes.TypeBool},
+			{Name: "schema", Type: sqltypes.TypeName}, {Name: "requires", Type: sqltypes.ArrayOf(sqltypes.TypeName)}, {Name: "comment", Type: sqltypes.TypeText}},
+			Rows: func(*Context, []sqltypes.Value) (SetRows, error) {
+				var rows [][]sqltypes.Value
+				for _, x := range Extensions {
+					rows = append(rows, []sqltypes.Value{nameV(x.Name), textV(x.Version), boolV(true), boolV(x.Trusted), boolV(x.Relocatable),
+						sqltypes.Null, sqltypes.Null, textV(x.Description)})
+				}
+				return Table(rows), nil
+			}}})
 }
 
 // extensionDepends are the pg_depend rows tying each extension's

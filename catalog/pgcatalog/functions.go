@@ -432,7 +432,13 @@ func init() {
 			return boolV(o != nil && o.kind == 'r' && o.table != nil), nil
 		}))
 
-	registerSizes() // sizes.go
+	registerSizes()         // sizes.go
+	registerAmProperties()  // amprops.go
+	registerIntrospection() // introspect.go
+	registerUpdatable()     // updatable.go
+	registerIdentify()      // identify.go
+	registerObjectAddress()
+	registerBlocking() // blocking.go
 	Register("pg_database_size", fn("", []Param{nameP}, sqltypes.TypeInt8, Volatile, noComment),
 		fn("", []Param{oidP}, sqltypes.TypeInt8, Volatile, noComment))
 	Register("pg_size_pretty", fn("", []Param{int8P}, sqltypes.TypeText, Immutable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
@@ -1209,7 +1215,7 @@ func registerAdvisory() {
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			if err := l.Lock(e.Ctx, uint64(e.Sess.PID()), key(a), shared); err != nil {
+			if err := waitForAdvisory(e, l, key(a), shared); err != nil {
 				return sqltypes.Null, pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement while waiting for an advisory lock")
 			}
 			return sqltypes.Value{}, nil
@@ -1252,7 +1258,7 @@ func registerAdvisory() {
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			if err := l.Lock(e.Ctx, uint64(e.Sess.PID()), key(a), shared); err != nil {
+			if err := waitForAdvisory(e, l, key(a), shared); err != nil {
 				return sqltypes.Null, pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement while waiting for an advisory lock")
 			}
 			h.HoldForTransaction(key(a), shared)

@@ -45,7 +45,8 @@ func init() {
 				continue
 			}
 			out = append(out, &isTablesRow{TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name),
-				TableType: textV(typ), IsInsertableInto: yesNo(o.kind == 'r' && o.rel == nil), IsTyped: textV("NO")})
+				TableType: textV(typ), IsInsertableInto: yesNo(o.kind == 'r' && o.rel == nil || o.view != nil && e.relationUpdatable(o, nil, false, nil)&eventInsert != 0),
+				IsTyped: textV("NO")})
 		}
 		return out
 	})
@@ -68,10 +69,14 @@ func init() {
 				continue
 			}
 			def, _ := e.viewDefinition(o, false)
+			// As PostgreSQL's view defines them: from
+			// pg_relation_is_updatable(oid, false) and the view's
+			// INSTEAD OF row triggers.
+			events, instead := e.relationUpdatable(o, nil, false, nil), insteadEvents(o.view)
 			out = append(out, &isViewsRow{TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name),
-				ViewDefinition: textV(def), CheckOption: textV("NONE"), IsUpdatable: textV("NO"),
-				IsInsertableInto: textV("NO"), IsTriggerUpdatable: textV("NO"), IsTriggerDeletable: textV("NO"),
-				IsTriggerInsertableInto: textV("NO")})
+				ViewDefinition: textV(def), CheckOption: textV("NONE"), IsUpdatable: yesNo(events&(eventUpdate|eventDelete) == eventUpdate|eventDelete),
+				IsInsertableInto: yesNo(events&eventInsert != 0), IsTriggerUpdatable: yesNo(instead&eventUpdate != 0),
+				IsTriggerDeletable: yesNo(instead&eventDelete != 0), IsTriggerInsertableInto: yesNo(instead&eventInsert != 0)})
 		}
 		return out
 	})
@@ -327,7 +332,7 @@ func typeColumnsRow(e *Env, o *object, i int, c column) *isColumnsRow {
 		ColumnName: nameV(c.name), OrdinalPosition: intV(int64(i + 1)), IsNullable: yesNo(!c.notNull),
 		DataType: textV(t.InfoSchemaName()), UdtCatalog: nameV(e.database()), UdtSchema: nameV("pg_catalog"), UdtName: nameV(udt),
 		DtdIdentifier: textV(itoa(int64(i + 1))), IsSelfReferencing: textV("NO"), IsIdentity: yesNo(c.ident != ""),
-		IsGenerated: textV("NEVER"), IsUpdatable: yesNo(o.kind == 'r' && o.rel == nil)}
+		IsGenerated: textV("NEVER"), IsUpdatable: yesNo(o.kind == 'r' && o.rel == nil || o.view != nil && e.columnUpdatable(o, i+1, false))}
 	if schema, name, ok := domainUDT(t); ok {
 		// A user-defined type is pg_type's row in schema public.
 		r.UdtSchema, r.UdtName = nameV(schema), nameV(name)

@@ -527,7 +527,12 @@ var searchPath = []uint32{NamespaceCatalog, NamespacePublic}
 // lookup finds a relation by possibly qualified name, as regclass's input
 // does; nil when none.
 func (os *objects) lookup(name string) *object {
-	schema, rel := splitQualified(name)
+	return os.find(splitQualified(name))
+}
+
+// find finds relation rel of schema, or the one the search path reaches
+// first when schema is "".
+func (os *objects) find(schema, rel string) *object {
 	cands := os.byName[rel]
 	if schema != "" {
 		for _, o := range cands {

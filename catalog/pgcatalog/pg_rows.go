@@ -448,9 +448,22 @@ func init() {
 		var out []row
 		for _, o := range e.objects().list {
 			if q := o.seq; q != nil {
-				out = append(out, &pgSequencesRow{Schemaname: nameV(namespaceName(o.ns)), Sequencename: nameV(o.name), Sequenceowner: nameV(BootstrapRole),
+				owner := q.Owner
+				if owner == "" {
+					owner = BootstrapRole
+				}
+				// last_value as the view defines it: CASE WHEN
+				// has_sequence_privilege(oid, 'SELECT,USAGE') THEN
+				// pg_sequence_last_value(oid) END.
+				last := nullV
+				if ok, err := objectPrivilege(e, e.user(), o, nil, "SELECT,USAGE", false); err == nil && ok && e.Sess != nil {
+					if v, err := e.sequenceLastValue(o); err == nil {
+						last = v
+					}
+				}
+				out = append(out, &pgSequencesRow{Schemaname: nameV(namespaceName(o.ns)), Sequencename: nameV(o.name), Sequenceowner: nameV(owner),
 					DataType: sqltypes.NewReg(seqType(q).OID(), seqType(q).String()), StartValue: intV(q.Start), MinValue: intV(q.Min),
-					MaxValue: intV(q.Max), IncrementBy: intV(q.Increment), Cycle: boolV(q.Cycle), CacheSize: intV(q.Cache)})
+					MaxValue: intV(q.Max), IncrementBy: intV(q.Increment), Cycle: boolV(q.Cycle), CacheSize: intV(q.Cache), LastValue: last})
 			}
 		}
 		return out

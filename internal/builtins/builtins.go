@@ -167,6 +167,11 @@ type Overload struct {
 	// argument by its type (concat and format print each one with its
 	// type's output function).
 	Typed func(args []sqltypes.Type) func(ctx *Context, args []sqltypes.Value) (sqltypes.Value, error)
+	// KeepUnknown leaves an untyped argument of an Any parameter
+	// unknown rather than text, for a function that reports its
+	// argument's type (pg_collation_for: an untyped literal has no
+	// collation).
+	KeepUnknown bool
 	// ResultPseudo is the result's pseudo-type in pg_proc (anyarray ...)
 	// when Result cannot say it.
 	ResultPseudo Pseudo
@@ -312,7 +317,7 @@ func resolved(o *Overload, args []sqltypes.Type) Resolved {
 		p := paramAt(o, i)
 		if p.Any {
 			want[i] = a
-			if a.ID == sqltypes.Unknown {
+			if a.ID == sqltypes.Unknown && !o.KeepUnknown {
 				want[i] = sqltypes.TypeText
 				if p.Pseudo == AnyEnum {
 					// An untyped argument takes the enum type the others have.

@@ -21,7 +21,9 @@ func QuoteIdent(s string) string {
 
 // reservedKeywords are PostgreSQL 15's keywords that are not unreserved
 // (reserved, type or function names, column names): quote_ident quotes
-// them. pg_get_keywords() lists them.
+// them. pg_get_keywords() lists every keyword (catalog/pgcatalog,
+// keywords_gen.go, generated from PostgreSQL), and TestKeywordsQuoted
+// there checks this list against it.
 var reservedKeywords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`all analyse analyze and any array as asc asymmetric authorization
