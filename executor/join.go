@@ -445,6 +445,9 @@ func (a *applyRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 				return nil, false, err
 			}
 			a.cur = copyRow(left)
+			if a.cur == nil {
+				a.cur = []sqltypes.Value{} // a row without columns is still an outer row
+			}
 			a.rctx = a.ec.child(a.cur)
 			if a.right, err = a.rctx.build(ctx, a.node.Right); err != nil {
 				return nil, false, err

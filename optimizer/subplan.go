@@ -146,6 +146,12 @@ func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Valu
 		}
 		row = bound
 	}
+	if row == nil {
+		// A row without columns (SELECT (SELECT ...) with no FROM) is
+		// still a level of outer rows: the plan's references two levels
+		// out count it (nil would push nothing).
+		row = []sqltypes.Value{}
+	}
 	res, err := ctx.Subplans.RunSubplan(ctx, s.Plan, row)
 	if err != nil {
 		return sqltypes.Null, err

@@ -75,10 +75,6 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.bindTableRef(n.Right, sc, l)
-	if err != nil {
-		return nil, err
-	}
 	kind := ir.InnerJoin
 	switch {
 	case n.StraightJoin:
@@ -89,6 +85,19 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 		kind = ir.LeftJoin
 	case n.Tp == ast.RightJoin:
 		kind = ir.RightJoin
+	}
+	// A function in FROM is implicitly LATERAL, but only a reference to the
+	// left makes it so for PostgreSQL's rule that RIGHT and FULL joins take
+	// no LATERAL item: ga RIGHT JOIN generate_series(1, 3) g is a plain
+	// join, its function run once.
+	rightLeft, plainFunc := l, false
+	if ts, ok := n.Right.(*ast.TableSource); ok && (kind == ir.RightJoin || kind == ir.FullJoin) &&
+		tableFuncOf(ts) != nil && !ts.Lateral && !rightFlags(ts).Lateral {
+		rightLeft, plainFunc = nil, true
+	}
+	r, err := b.bindTableRef(n.Right, sc, rightLeft)
+	if err != nil {
+		return nil, err
 	}
 	lw := len(l.rel.Columns())
 	for _, li := range l.items {
@@ -101,7 +110,7 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 	ritems, rmerged := shiftItems(r.items, r.merged, lw, len(l.items))
 	out := &fromPart{items: append(append([]*fromItem(nil), l.items...), ritems...)}
 	out.merged = append(append([]mergedCol(nil), l.merged...), rmerged...)
-	lateral := isLateral(n.Right)
+	lateral := isLateral(n.Right) && !plainFunc
 	if lateral && (kind == ir.RightJoin || kind == ir.FullJoin) {
 		return nil, pgerr.New(pgerr.InvalidColumnReference, "the combining JOIN type must be INNER or LEFT for a LATERAL reference")
 	}
