@@ -391,6 +391,23 @@ func (in *aggInstance) feed(ev *ir.EvalContext, row []sqltypes.Value, mem *memBu
 	return in.acc.add(args)
 }
 
+// orderKeyAggregator is an aggregate of sorted input that reads the sort
+// key values too, after its arguments (the hypothetical-set aggregates).
+type orderKeyAggregator interface {
+	aggregator
+	withOrderKeys()
+}
+
+// sortedArgs is what the aggregate is given of a sorted row r (its
+// arguments, then the sort key values): the arguments alone unless it is
+// an orderKeyAggregator.
+func (in *aggInstance) sortedArgs(r []sqltypes.Value) []sqltypes.Value {
+	if _, ok := in.acc.(orderKeyAggregator); ok {
+		return r
+	}
+	return r[:len(in.call.Args)]
+}
+
 func (in *aggInstance) value() (sqltypes.Value, error) {
 	if in.spilled != nil {
 		if err := in.feedSpilled(); err != nil {
@@ -405,7 +422,7 @@ func (in *aggInstance) value() (sqltypes.Value, error) {
 		}
 		sort.SliceStable(in.ordered, func(i, j int) bool { return lessBy(keys, in.ordered[i], in.ordered[j]) })
 		for _, r := range in.ordered {
-			if err := in.acc.add(r[:n]); err != nil {
+			if err := in.acc.add(in.sortedArgs(r)); err != nil {
 				return sqltypes.Null, err
 			}
 		}

@@ -49,6 +49,10 @@ const (
 	NoColumnsFunc = "zp_no_columns"
 )
 
+// hypotheticalNames are the hypothetical-set aggregates, which TiDB parses
+// as window functions unless quoted.
+var hypotheticalNames = map[string]bool{"rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true}
+
 // emptyListFollowers are the words that may follow SELECT when its select
 // list is empty.
 var emptyListFollowers = map[string]bool{
@@ -196,6 +200,11 @@ func (r *rewriter) relational(head int) error {
 				return r.syntaxErrorAt(len(r.toks))
 			}
 			start, _ := r.primaryStart(i-1, head)
+			if n := r.toks[start]; n.kind == tkIdent && hypotheticalNames[n.val] && r.peek(start+1, "(") && !r.ed[start].hasRep {
+				// TiDB's grammar has these only as window functions of no
+				// arguments; quoted, they are plain calls.
+				r.replace(start, "`"+n.val+"`")
+			}
 			if err = r.wrapCall(head, i, WithinGroupFunc, 5); err == nil {
 				r.descKeys(i+5, close)
 				r.primStart[close] = start // a FILTER clause wraps the whole call
