@@ -426,6 +426,12 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if _, ok := b.populateRecordset(n.FnName.L, args); ok {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is supported in FROM only", n.FnName.L)
 		}
+		if isJSONToRecord(n.FnName.L) {
+			// Its columns come from a column definition list, which only
+			// FROM has.
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "could not determine row type for result of %s", n.FnName.L).
+				WithHint("Provide a non-null record argument, or call the function in the FROM clause using a column definition list.")
+		}
 		if isNamedSRF(n.FnName.L) {
 			return b.namedSetCall(n.FnName.L, args)
 		}
