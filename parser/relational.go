@@ -49,6 +49,21 @@ const (
 	NoColumnsFunc = "zp_no_columns"
 )
 
+// windowOrOrderedCall reports whether the call whose name is token i is
+// followed by OVER or WITHIN GROUP (after a FILTER clause, if any).
+func (r *rewriter) windowOrOrderedCall(i int) bool {
+	k := r.matching(i+1) + 1
+	if k == 0 {
+		return true // unbalanced: TiDB reports it
+	}
+	if r.peek(k, "filter") && r.peek(k+1, "(") {
+		if close := r.matching(k + 1); close > 0 {
+			k = close + 1
+		}
+	}
+	return r.peek(k, "over") || r.peek(k, "within")
+}
+
 // hypotheticalNames are the hypothetical-set aggregates, which TiDB parses
 // as window functions unless quoted.
 var hypotheticalNames = map[string]bool{"rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true}
@@ -181,6 +196,12 @@ func (r *rewriter) relational(head int) error {
 		}
 		var err error
 		switch {
+		case tidbWindowNames[t.val] && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")) && !r.windowOrOrderedCall(i):
+			// A window function's name called without OVER (or WITHIN
+			// GROUP), which TiDB's grammar cannot parse: a plain call of
+			// the marked name, which the binder refuses as PostgreSQL
+			// does.
+			r.replace(i, WindowFuncPrefix+t.val)
 		case t.val == "nulls" && (r.peek(i+1, "first") || r.peek(i+1, "last")):
 			err = r.nullsOrder(head, i)
 		case t.val == "select" && r.emptySelectList(i):

@@ -187,3 +187,22 @@ func (a *aggBinder) bindHypothetical(call ir.AggCall, def *builtins.Func, direct
 	}
 	return a.addAgg(call), nil
 }
+
+// orderedOrWindowWithout is PostgreSQL's 42809 for a plain call (nargs
+// arguments) of an ordered-set aggregate, which needs WITHIN GROUP, or of
+// a window function (the parser marks those TiDB cannot parse bare with
+// parser.WindowFuncPrefix), which needs OVER; nil for other calls.
+func orderedOrWindowWithout(name string, nargs int) error {
+	base, marked := strings.CutPrefix(name, parser.WindowFuncPrefix)
+	if def, ok := builtins.LookupAggregate(base); ok && def.OrderedSet && nargs > 0 {
+		for _, o := range def.Overloads {
+			if o.Variadic || len(o.Params) == nargs {
+				return pgerr.New(pgerr.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", base)
+			}
+		}
+	}
+	if marked {
+		return pgerr.New(pgerr.WrongObjectType, "window function %s requires an OVER clause", base)
+	}
+	return nil
+}

@@ -402,6 +402,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if n.FnName.L == parser.OverFunc {
 			return b.bindOver(n, agg)
 		}
+		if err := orderedOrWindowWithout(n.FnName.L, len(n.Args)); err != nil {
+			return nil, err
+		}
 		if e, ok, err := b.bindAggregateCall(sc, n, agg); ok || err != nil {
 			return e, err
 		}
