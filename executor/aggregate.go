@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/zproxy/zproxy/internal/builtins"
@@ -65,7 +66,12 @@ func init() {
 	registerAggregator(func(call ir.AggCall) aggregator {
 		return &stringAgg{bytes: call.Typ.Kind() == sqltypes.KindBytes}
 	}, "string_agg")
-	registerAggregator(func(call ir.AggCall) aggregator { return &arrayAgg{elem: call.Typ.ElemType()} }, "array_agg")
+	registerAggregator(func(call ir.AggCall) aggregator {
+		if len(call.Args) == 1 && call.Args[0].Type().StripDomain().IsArray() {
+			return &arrayArrayAgg{arrayAgg: arrayAgg{elem: call.Typ.ElemType()}}
+		}
+		return &arrayAgg{elem: call.Typ.ElemType()}
+	}, "array_agg")
 	registerAggregator(func(ir.AggCall) aggregator { return &xmlAgg{acc: sqltypes.Null} }, "xmlagg")
 }
 
@@ -235,6 +241,7 @@ type arrayAgg struct {
 	elem  sqltypes.Type
 	elems []sqltypes.Value
 	any   bool
+	rows  int // the arrays array_agg(anyarray) has taken
 	// size is a lower bound of the array's data, checked as it grows.
 	size int64
 }
@@ -266,6 +273,58 @@ func (a *arrayAgg) result() (sqltypes.Value, error) {
 		return sqltypes.Null, nil
 	}
 	return sqltypes.NewArray1(a.elem, a.elems), nil
+}
+
+// arrayArrayAgg is array_agg(anyarray): the arrays, of one shape, as the
+// rows of an array of one more dimension (PostgreSQL's
+// accumArrayResultArr, with its errors).
+type arrayArrayAgg struct {
+	arrayAgg
+	dims, lower []int32 // the first array's
+}
+
+func (a *arrayArrayAgg) add(args []sqltypes.Value) error {
+	if args[0].IsNull() {
+		return pgerr.New(pgerr.NullValueNotAllowed, "cannot accumulate null arrays")
+	}
+	arr := args[0].Array()
+	lower := make([]int32, len(arr.Dims))
+	for i := range lower {
+		lower[i] = arr.LowerBound(i)
+	}
+	if !a.any {
+		if len(arr.Dims) == 0 {
+			return pgerr.New(pgerr.ArraySubscriptError, "cannot accumulate empty arrays")
+		}
+		if len(arr.Dims)+1 > sqltypes.MaxArrayDims {
+			return pgerr.New(pgerr.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)",
+				len(arr.Dims)+1, sqltypes.MaxArrayDims)
+		}
+		a.dims, a.lower = arr.Dims, lower
+	} else if !slices.Equal(a.dims, arr.Dims) || !slices.Equal(a.lower, lower) {
+		return pgerr.New(pgerr.ArraySubscriptError, "cannot accumulate arrays of different dimensionality")
+	}
+	a.rows++
+	for _, e := range arr.Elems {
+		if err := a.arrayAgg.add([]sqltypes.Value{e}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *arrayArrayAgg) result() (sqltypes.Value, error) {
+	if !a.any {
+		return sqltypes.Null, nil
+	}
+	out := &sqltypes.ArrayValue{Elem: a.elem, Dims: append([]int32{int32(a.rows)}, a.dims...), Elems: a.elems}
+	for _, l := range a.lower {
+		if l != 1 {
+			out.Lower = append([]int32{1}, a.lower...)
+			break
+		}
+	}
+	return sqltypes.NewArray(out), nil
 }
 
 type unknownAgg struct{ name string }
@@ -391,6 +450,23 @@ func (in *aggInstance) feed(ev *ir.EvalContext, row []sqltypes.Value, mem *memBu
 	return in.acc.add(args)
 }
 
+// orderKeyAggregator is an aggregate of sorted input that reads the sort
+// key values too, after its arguments (the hypothetical-set aggregates).
+type orderKeyAggregator interface {
+	aggregator
+	withOrderKeys()
+}
+
+// sortedArgs is what the aggregate is given of a sorted row r (its
+// arguments, then the sort key values): the arguments alone unless it is
+// an orderKeyAggregator.
+func (in *aggInstance) sortedArgs(r []sqltypes.Value) []sqltypes.Value {
+	if _, ok := in.acc.(orderKeyAggregator); ok {
+		return r
+	}
+	return r[:len(in.call.Args)]
+}
+
 func (in *aggInstance) value() (sqltypes.Value, error) {
 	if in.spilled != nil {
 		if err := in.feedSpilled(); err != nil {
@@ -405,7 +481,7 @@ func (in *aggInstance) value() (sqltypes.Value, error) {
 		}
 		sort.SliceStable(in.ordered, func(i, j int) bool { return lessBy(keys, in.ordered[i], in.ordered[j]) })
 		for _, r := range in.ordered {
-			if err := in.acc.add(r[:n]); err != nil {
+			if err := in.acc.add(in.sortedArgs(r)); err != nil {
 				return sqltypes.Null, err
 			}
 		}

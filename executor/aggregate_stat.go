@@ -51,6 +51,13 @@ func init() {
 	registerAggregator(func(call ir.AggCall) aggregator {
 		return &orderedSetAgg{kind: string(call.Func), typ: call.Typ}
 	}, "percentile_cont", "percentile_disc", "mode")
+	registerAggregator(func(call ir.AggCall) aggregator {
+		a := &hypotheticalAgg{kind: string(call.Func), n: len(call.Args)}
+		for i, k := range call.OrderBy {
+			a.keys = append(a.keys, ir.SortKey{Col: i, Desc: k.Desc, NullsFirst: k.NullsFirst})
+		}
+		return a
+	}, "rank", "dense_rank", "percent_rank", "cume_dist")
 }
 
 func floatOverflow() error {
@@ -475,4 +482,54 @@ func (a *rangeAgg) result() (sqltypes.Value, error) {
 		return sqltypes.Null, nil
 	}
 	return sqltypes.MakeMultirange(a.typ, a.ranges)
+}
+
+// hypotheticalAgg is a hypothetical-set aggregate (rank, dense_rank,
+// percent_rank, cume_dist WITHIN GROUP): each row arrives sorted, as its
+// arguments (the first sort key, then the hypothetical row) followed by
+// its sort key values (it is an orderKeyAggregator), and is compared with
+// the hypothetical row by the WITHIN GROUP order.
+type hypotheticalAgg struct {
+	kind string
+	n    int          // arguments before the sort key values
+	keys []ir.SortKey // the WITHIN GROUP order, over the key values
+	rows int64
+	// before counts the rows sorting before the hypothetical row, peers
+	// those equal to it by the order; groups counts the distinct rows
+	// (peer groups) before it, prev is the last of them.
+	before, peers, groups int64
+	prev                  []sqltypes.Value
+}
+
+func (a *hypotheticalAgg) withOrderKeys() {}
+
+func (a *hypotheticalAgg) add(args []sqltypes.Value) error {
+	hypo, vals := args[1:a.n], args[a.n:]
+	a.rows++
+	switch c := compareBy(a.keys, vals, hypo); {
+	case c < 0:
+		a.before++
+		if a.prev == nil || compareBy(a.keys, a.prev, vals) != 0 {
+			a.groups++
+			a.prev = copyRow(vals)
+		}
+	case c == 0:
+		a.peers++
+	}
+	return nil
+}
+
+func (a *hypotheticalAgg) result() (sqltypes.Value, error) {
+	switch a.kind {
+	case "rank":
+		return sqltypes.NewInt(a.before + 1), nil
+	case "dense_rank":
+		return sqltypes.NewInt(a.groups + 1), nil
+	case "percent_rank":
+		if a.rows == 0 {
+			return sqltypes.NewFloat(0), nil
+		}
+		return sqltypes.NewFloat(float64(a.before) / float64(a.rows)), nil
+	}
+	return sqltypes.NewFloat(float64(a.before+a.peers+1) / float64(a.rows+1)), nil
 }

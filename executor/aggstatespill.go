@@ -77,7 +77,6 @@ func (in *aggInstance) feedSpilled() error {
 		rows.Close()
 		es.mem.release(es.held)
 	}()
-	n := len(in.call.Args)
 	var prev []sqltypes.Value
 	return drain(ctx, rows, func(r []sqltypes.Value) error {
 		// DISTINCT is on the first argument (string_agg(DISTINCT s, ',')).
@@ -89,7 +88,7 @@ func (in *aggInstance) feedSpilled() error {
 				}
 				prev = copyRow(r[:1])
 			}
-			return in.acc.add(r[:n])
+			return in.acc.add(in.sortedArgs(r))
 		}
 		if repeated || in.distinct.find(r[:1]) != nil {
 			return nil

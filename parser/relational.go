@@ -49,6 +49,25 @@ const (
 	NoColumnsFunc = "zp_no_columns"
 )
 
+// windowOrOrderedCall reports whether the call whose name is token i is
+// followed by OVER or WITHIN GROUP (after a FILTER clause, if any).
+func (r *rewriter) windowOrOrderedCall(i int) bool {
+	k := r.matching(i+1) + 1
+	if k == 0 {
+		return true // unbalanced: TiDB reports it
+	}
+	if r.peek(k, "filter") && r.peek(k+1, "(") {
+		if close := r.matching(k + 1); close > 0 {
+			k = close + 1
+		}
+	}
+	return r.peek(k, "over") || r.peek(k, "within")
+}
+
+// hypotheticalNames are the hypothetical-set aggregates, which TiDB parses
+// as window functions unless quoted.
+var hypotheticalNames = map[string]bool{"rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true}
+
 // emptyListFollowers are the words that may follow SELECT when its select
 // list is empty.
 var emptyListFollowers = map[string]bool{
@@ -177,6 +196,12 @@ func (r *rewriter) relational(head int) error {
 		}
 		var err error
 		switch {
+		case tidbWindowNames[t.val] && r.peek(i+1, "(") && !(i > head && r.toks[i-1].is(".")) && !r.windowOrOrderedCall(i):
+			// A window function's name called without OVER (or WITHIN
+			// GROUP), which TiDB's grammar cannot parse: a plain call of
+			// the marked name, which the binder refuses as PostgreSQL
+			// does.
+			r.replace(i, WindowFuncPrefix+t.val)
 		case t.val == "nulls" && (r.peek(i+1, "first") || r.peek(i+1, "last")):
 			err = r.nullsOrder(head, i)
 		case t.val == "select" && r.emptySelectList(i):
@@ -196,6 +221,11 @@ func (r *rewriter) relational(head int) error {
 				return r.syntaxErrorAt(len(r.toks))
 			}
 			start, _ := r.primaryStart(i-1, head)
+			if n := r.toks[start]; n.kind == tkIdent && hypotheticalNames[n.val] && r.peek(start+1, "(") && !r.ed[start].hasRep {
+				// TiDB's grammar has these only as window functions of no
+				// arguments; quoted, they are plain calls.
+				r.replace(start, "`"+n.val+"`")
+			}
 			if err = r.wrapCall(head, i, WithinGroupFunc, 5); err == nil {
 				r.descKeys(i+5, close)
 				r.primStart[close] = start // a FILTER clause wraps the whole call
@@ -682,6 +712,11 @@ func (r *rewriter) parenthesizedJoin(i int) bool {
 // table function always gets an alias (TiDB wants one on derived tables).
 func (r *rewriter) itemAlias(k int, flags AliasFlags, always bool) error {
 	aliasAt := -1
+	if always && r.peek(k, "as") && r.peek(k+1, "(") {
+		// A function's column definition list with no alias:
+		// FROM f() AS (a int, b text).
+		return r.columnDefinitions(k, k+1, "", flags)
+	}
 	if r.peek(k, "as") {
 		if k+1 >= len(r.toks) || r.toks[k+1].kind != tkIdent && r.toks[k+1].kind != tkQIdent {
 			return r.syntaxErrorAt(k + 1)
@@ -692,6 +727,16 @@ func (r *rewriter) itemAlias(k int, flags AliasFlags, always bool) error {
 	}
 	var cols []string
 	colsEnd := -1
+	if always && aliasAt >= 0 && r.peek(aliasAt+1, "(") && r.columnDefinitionList(aliasAt+1) {
+		name := r.toks[aliasAt].val
+		if strings.Contains(name, aliasSep) {
+			return pgerr.New(pgerr.InvalidName, "invalid character in alias %q", name).WithPosition(r.pos(aliasAt))
+		}
+		if !r.peek(k, "as") {
+			r.ed[aliasAt].pre = "AS " + r.ed[aliasAt].pre
+		}
+		return r.columnDefinitions(aliasAt, aliasAt+1, name, flags)
+	}
 	if aliasAt >= 0 && r.peek(aliasAt+1, "(") {
 		close := r.matching(aliasAt + 1)
 		if close < 0 {
@@ -735,6 +780,72 @@ func (r *rewriter) itemAlias(k int, flags AliasFlags, always bool) error {
 		r.ed[k-1].post += " AS " + enc
 	}
 	return nil
+}
+
+// ColumnDefSep separates a column's name from its type in an encoded
+// FROM alias's column definition list (AS t(a int, b text)).
+const ColumnDefSep = "\x1e"
+
+// columnDefinitionList reports whether the parenthesized list at open is
+// a column definition list (its first column has a type) rather than a
+// list of column aliases.
+func (r *rewriter) columnDefinitionList(open int) bool {
+	return open+2 < len(r.toks) && (r.toks[open+1].kind == tkIdent || r.toks[open+1].kind == tkQIdent) &&
+		!r.peek(open+2, ",") && !r.peek(open+2, ")")
+}
+
+// columnDefinitions reads a function's column definition list "(name
+// type, ...)" at open, the alias (name, possibly empty) at at (the AS
+// when there is none), and replaces them with the encoded alias, each
+// column "name" ColumnDefSep "type" (the type as zp_cast names it).
+func (r *rewriter) columnDefinitions(at, open int, name string, flags AliasFlags) error {
+	close := r.matching(open)
+	if close < 0 {
+		return r.syntaxErrorAt(len(r.toks))
+	}
+	var cols []string
+	for c := open + 1; c < close; {
+		if t := r.toks[c]; t.kind != tkIdent && t.kind != tkQIdent {
+			return r.syntaxErrorAt(c)
+		}
+		col := r.toks[c].val
+		if strings.Contains(col, aliasSep) || strings.Contains(col, ColumnDefSep) {
+			return pgerr.New(pgerr.InvalidName, "invalid character in column name %q", col).WithPosition(r.pos(c))
+		}
+		target, next, err := r.castTarget(c + 1)
+		if err != nil {
+			return err
+		}
+		if r.peek(next, "collate") && next+1 < close {
+			next += 2 // PostgreSQL's collations are all the same to zproxy
+		}
+		cols = append(cols, col+ColumnDefSep+target)
+		if next < close && !r.peek(next, ",") {
+			return r.syntaxErrorAt(next)
+		}
+		c = next + 1
+	}
+	if len(cols) == 0 {
+		return r.syntaxErrorAt(close)
+	}
+	enc := "`" + strings.ReplaceAll(encodeAlias(name, flags, cols), "`", "``") + "`"
+	if name == "" {
+		// AS (...): the AS stays, the list becomes the alias.
+		r.replace(open, enc)
+		r.drop(open+1, close+1)
+		return nil
+	}
+	r.replace(at, enc)
+	r.drop(open, close+1)
+	return nil
+}
+
+// SplitColumnDef splits an entry of a FROM alias's column list: the
+// column's name and, from a column definition list, its type's name as
+// zp_cast spells it ("" for a plain column alias).
+func SplitColumnDef(s string) (name, typ string) {
+	name, typ, _ = strings.Cut(s, ColumnDefSep)
+	return name, typ
 }
 
 // cteMaterialized removes [NOT] MATERIALIZED (at i) from a WITH query and

@@ -325,13 +325,9 @@ func (r *rewriter) rewrite(head int) (err error) {
 			if !ok {
 				return r.syntaxErrorAt(i)
 			}
-			typ, udt, next, err := r.parseTypeRef(i + 1)
+			target, next, err := r.castTarget(i + 1)
 			if err != nil {
 				return err
-			}
-			target := castName(typ)
-			if udt != "" {
-				target = userTypeCast(udt)
 			}
 			r.ed[start].pre = CastFunc + "(" + r.ed[start].pre
 			r.replace(i, ", '"+target+"')")
@@ -419,16 +415,12 @@ func (r *rewriter) castCall(i int) error {
 		case r.toks[k].is(")") || r.toks[k].is("]"):
 			depth--
 		case depth == 1 && r.toks[k].is("as"):
-			typ, udt, next, err := r.parseTypeRef(k + 1)
+			target, next, err := r.castTarget(k + 1)
 			if err != nil {
 				return err
 			}
 			if next != end {
 				return r.syntaxErrorAt(next)
-			}
-			target := castName(typ)
-			if udt != "" {
-				target = userTypeCast(udt)
 			}
 			r.replace(i, CastFunc)
 			r.replace(k, ", '"+target+"'")

@@ -241,6 +241,19 @@ func (r *rewriter) parseTypeRef(i int) (t sqltypes.Type, name string, next int, 
 	return sqltypes.Type{}, name, next, nil
 }
 
+// castTarget reads the type at i (parseTypeRef) and returns its name as
+// zp_cast's type argument spells it, and where the type ends.
+func (r *rewriter) castTarget(i int) (string, int, error) {
+	typ, udt, next, err := r.parseTypeRef(i)
+	if err != nil {
+		return "", next, err
+	}
+	if udt != "" {
+		return userTypeCast(udt), next, nil
+	}
+	return castName(typ), next, nil
+}
+
 // userTypeCast is the zp_cast type argument naming a user-defined type:
 // the name in double quotes (no built-in type's canonical name starts
 // with one but "char", which parseType reads itself), in a string

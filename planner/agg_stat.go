@@ -9,6 +9,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
 )
 
 // The ordered-set aggregates written f(direct args) WITHIN GROUP (ORDER BY
@@ -48,6 +49,12 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 		name, directNodes = strings.ToLower(f.F), f.Args
 	default:
 		return nil, pgerr.New(pgerr.SyntaxError, "malformed WITHIN GROUP")
+	}
+	if len(directNodes) > 0 {
+		if m, ok := directNodes[0].(*ast.FuncCallExpr); ok && m.FnName.L == parser.DistinctArgFunc {
+			// f(DISTINCT ...) of a call TiDB parses as a plain one.
+			return nil, pgerr.New(pgerr.SyntaxError, "cannot use DISTINCT with WITHIN GROUP")
+		}
 	}
 	def, ok := builtins.LookupAggregate(name)
 	if !ok || !def.OrderedSet {
@@ -100,6 +107,9 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 	for _, k := range keys {
 		types = append(types, k.E.Type())
 	}
+	if def.Hypothetical {
+		return a.bindHypothetical(call, def, direct, keys, types, filter)
+	}
 	if len(direct) != def.DirectArgs || len(keys) != 1 {
 		return nil, noAggFunc(name, types)
 	}
@@ -136,4 +146,63 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 		return nil, err
 	}
 	return a.addAgg(call), nil
+}
+
+// bindHypothetical binds a hypothetical-set aggregate (rank(a, b) WITHIN
+// GROUP (ORDER BY x, y)): a direct argument per sort key, each pair taken
+// to their common type as PostgreSQL's unify_hypothetical_args does. The
+// aggregate sees every row's sort key values after its arguments
+// (executor's hypotheticalAgg).
+func (a *aggBinder) bindHypothetical(call ir.AggCall, def *builtins.Func, direct []ir.Expr, keys []ir.SortKeyExpr, types []sqltypes.Type, filter ast.ExprNode) (ir.Expr, error) {
+	b := a.b
+	if len(direct) != len(keys) {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", def.Name, typeNames(types)).
+			WithHint("To use the hypothetical-set aggregate %s, the number of hypothetical direct arguments (here %d) must match the number of ordering columns (here %d).",
+				def.Name, len(direct), len(keys))
+	}
+	for i := range direct {
+		t, err := commonType(keys[i].E.Type(), direct[i].Type(), "WITHIN GROUP")
+		if err != nil {
+			return nil, err
+		}
+		b.inferParam(direct[i], t)
+		b.inferParam(keys[i].E, t)
+		if direct[i], err = b.coerceTo(direct[i], t, false); err != nil {
+			return nil, err
+		}
+		if keys[i].E, err = b.coerceTo(keys[i].E, t, false); err != nil {
+			return nil, err
+		}
+	}
+	typ, err := def.Type(&builtins.Call{Args: types, Common: commonType})
+	if err != nil {
+		return nil, err
+	}
+	call.Args = append([]ir.Expr{keys[0].E}, direct...)
+	call.Arg = keys[0].E
+	call.OrderBy = keys
+	call.Typ = typ
+	if call.Filter, err = b.bindFilter(filter, a.bindFromRow); err != nil {
+		return nil, err
+	}
+	return a.addAgg(call), nil
+}
+
+// orderedOrWindowWithout is PostgreSQL's 42809 for a plain call (nargs
+// arguments) of an ordered-set aggregate, which needs WITHIN GROUP, or of
+// a window function (the parser marks those TiDB cannot parse bare with
+// parser.WindowFuncPrefix), which needs OVER; nil for other calls.
+func orderedOrWindowWithout(name string, nargs int) error {
+	base, marked := strings.CutPrefix(name, parser.WindowFuncPrefix)
+	if def, ok := builtins.LookupAggregate(base); ok && def.OrderedSet && nargs > 0 {
+		for _, o := range def.Overloads {
+			if o.Variadic || len(o.Params) == nargs {
+				return pgerr.New(pgerr.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", base)
+			}
+		}
+	}
+	if marked {
+		return pgerr.New(pgerr.WrongObjectType, "window function %s requires an OVER clause", base)
+	}
+	return nil
 }

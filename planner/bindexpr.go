@@ -405,6 +405,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		if n.FnName.L == parser.OverFunc {
 			return b.bindOver(n, agg)
 		}
+		if err := orderedOrWindowWithout(n.FnName.L, len(n.Args)); err != nil {
+			return nil, err
+		}
 		if e, ok, err := b.bindAggregateCall(sc, n, agg); ok || err != nil {
 			return e, err
 		}
@@ -428,6 +431,12 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		}
 		if _, ok := b.populateRecordset(n.FnName.L, args); ok {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "%s is supported in FROM only", n.FnName.L)
+		}
+		if isJSONToRecord(n.FnName.L) {
+			// Its columns come from a column definition list, which only
+			// FROM has.
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "could not determine row type for result of %s", n.FnName.L).
+				WithHint("Provide a non-null record argument, or call the function in the FROM clause using a column definition list.")
 		}
 		if isNamedSRF(n.FnName.L) {
 			return b.namedSetCall(n.FnName.L, args)

@@ -333,8 +333,9 @@ func tableFuncOf(ts *ast.TableSource) *ast.FuncCallExpr {
 func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart) (*fromPart, error) {
 	alias, flags, colAliases := parser.SplitAlias(ts.AsName.O)
 	lateral := (ts.Lateral || flags.Lateral) && !flags.NotLateral
-	names := make([]ast.CIStr, len(colAliases))
-	for i, c := range colAliases {
+	colNames, defTypes := splitColumnDefs(colAliases)
+	names := make([]ast.CIStr, len(colNames))
+	for i, c := range colNames {
 		names[i] = ast.NewCIStr(c)
 	}
 	names = append(names, ts.ColumnNames...)
@@ -364,7 +365,7 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 		return finish(rel, alias, "table \""+alias+"\"")
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		if f := tableFuncOf(ts); f != nil {
-			return b.bindTableFunc(f, alias, names, flags.Ordinality, sc, left)
+			return b.bindTableFunc(f, alias, names, defTypes, flags.Ordinality, sc, left)
 		}
 		if alias == "" {
 			return nil, pgerr.New(pgerr.SyntaxError, "subquery in FROM must have an alias").
@@ -554,10 +555,18 @@ func (b *Binder) bindView(v *catalog.View) (ir.Rel, error) {
 // bindTableFunc binds the function of a FROM item. Its arguments may read
 // the items to its left (functions in FROM are implicitly LATERAL) but may
 // not call set-returning functions themselves.
-func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CIStr, ordinality bool, sc *scope, left *fromPart) (*fromPart, error) {
+func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CIStr, defTypes []string, ordinality bool, sc *scope, left *fromPart) (*fromPart, error) {
 	name := f.FnName.L
 	if alias == "" {
 		alias = name
+	}
+	if len(defTypes) > 0 && ordinality {
+		return nil, pgerr.New(pgerr.SyntaxError, "WITH ORDINALITY cannot be used with a column definition list").
+			WithHint("Put the column definition list inside ROWS FROM().")
+	}
+	if len(defTypes) > 0 && name == parser.RowsFromFunc {
+		return nil, pgerr.New(pgerr.SyntaxError, "ROWS FROM() with multiple functions cannot have a column definition list").
+			WithHint("Put a separate column definition list for each function inside ROWS FROM().")
 	}
 	if name == parser.RowsFromFunc {
 		return b.bindRowsFrom(f, alias, names, sc, left)
@@ -586,7 +595,23 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 	if ls.correlated {
 		sc.correlated = true
 	}
-	tf, err := b.tableFunc(name, args)
+	colNames := make([]string, len(names))
+	for i, n := range names {
+		colNames[i] = n.O
+	}
+	defs, err := b.columnDefTypes(colNames, defTypes)
+	if err != nil {
+		return nil, err
+	}
+	var tf *ir.TableFunc
+	if isJSONToRecord(name) {
+		tf, err = b.jsonToRecord(name, args, colNames, defs)
+	} else {
+		tf, err = b.tableFunc(name, args)
+		if err == nil && defs != nil {
+			err = columnDefinitionNotAllowed(name, tf)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

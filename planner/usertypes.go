@@ -55,9 +55,15 @@ func (b *Binder) castOf(e ast.ExprNode) (operand ast.ExprNode, t sqltypes.Type, 
 	if !ok {
 		return nil, t, false, nil
 	}
-	t, err = userType(b.snap, name, array)
+	t, err = b.userOrRowType(name, array)
+	return operand, t, true, err
+}
+
+// userOrRowType resolves a user-defined type's name, or a table's, whose
+// row type it then is ('(1,a)'::t).
+func (b *Binder) userOrRowType(name string, array bool) (sqltypes.Type, error) {
+	t, err := userType(b.snap, name, array)
 	if err != nil && b.snap != nil {
-		// A cast to a table's row type ('(1,a)'::t).
 		if tbl, terr := b.snap.Table(name); terr == nil {
 			t, err = sqltypes.CompositeOf(b.rowTypeOf(tbl)), nil
 			if array {
@@ -65,7 +71,7 @@ func (b *Binder) castOf(e ast.ExprNode) (operand ast.ExprNode, t sqltypes.Type, 
 			}
 		}
 	}
-	return operand, t, true, err
+	return t, err
 }
 
 func init() { sqltypes.BindDomainCheck = bindDomainCheck }

@@ -150,6 +150,7 @@ func init() {
 	}})
 	RegisterAggregate(&Func{Name: "array_agg", Overloads: []Overload{
 		Sig("the values, NULLs included, as an array", AnyArray, AnyNonArray),
+		Sig("the arrays, of one shape, as an array of one more dimension", AnyArray, AnyArray),
 	}, Type: func(c *Call) (sqltypes.Type, error) {
 		if len(c.Args) != 1 {
 			return errNoOverload()
@@ -159,7 +160,7 @@ func init() {
 			t = tText
 		}
 		if t.ID == sqltypes.Array {
-			return sqltypes.Type{}, pgerr.New(pgerr.FeatureNotSupported, "array_agg of arrays is not supported")
+			return t, nil // array_agg(anyarray): of the same array type
 		}
 		return sqltypes.ArrayOf(t), nil
 	}})

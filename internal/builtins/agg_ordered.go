@@ -67,4 +67,16 @@ func init() {
 		}
 		return c.Args[0], nil
 	}})
+	// The hypothetical-set aggregates: where the row of the direct
+	// arguments would fall among the group's rows sorted by the WITHIN
+	// GROUP order. They share their names with the window functions.
+	hypo := func(name, doc string, res sqltypes.Type) {
+		RegisterAggregate(&Func{Name: name, OrderedSet: true, Hypothetical: true, Overloads: []Overload{
+			{Params: []Param{{Any: true, Pseudo: AnyType}}, Variadic: true, MinArgs: 1, CalledOnNull: true, Result: Returns(res), Doc: doc},
+		}, Type: func(*Call) (sqltypes.Type, error) { return res, nil }})
+	}
+	hypo("rank", "the rank of the hypothetical row, with gaps", tInt8)
+	hypo("dense_rank", "the rank of the hypothetical row, without gaps", tInt8)
+	hypo("percent_rank", "the relative rank of the hypothetical row, from 0 to 1", tFloat8)
+	hypo("cume_dist", "the cumulative distribution of the hypothetical row: the rows before it or its peers, it included, over the rows", tFloat8)
 }

@@ -81,6 +81,10 @@ type Func struct {
 	// DirectArgs direct arguments.
 	OrderedSet bool
 	DirectArgs int
+	// Hypothetical: an ordered-set aggregate whose direct arguments are a
+	// hypothetical row, one per sort key (rank(a, b) WITHIN GROUP (ORDER
+	// BY x, y)), each taking the common type of itself and its key.
+	Hypothetical bool
 }
 
 // IntParam reports whether argument i is declared integer in some

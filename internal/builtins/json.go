@@ -1,6 +1,8 @@
 package builtins
 
 import (
+	"strings"
+
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -117,5 +119,44 @@ func init() {
 	// call (planner/rowjson.go), so the value arriving is that json; pg_proc
 	// declares the record PostgreSQL's takes.
 	Register("row_to_json", Overload{Params: []Param{{Type: sqltypes.TypeJSON, Pseudo: Record}}, Result: Returns(sqltypes.TypeJSON), Volatility: Stable,
-		Doc: "map row to json", Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return a[0], nil }})
+		Doc: "map row to json", Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return a[0], nil }},
+		Overload{Params: []Param{{Type: sqltypes.TypeJSON, Pseudo: Record}, T(sqltypes.TypeBool)}, Result: Returns(sqltypes.TypeJSON), Volatility: Stable,
+			Doc: "map row to json with optional pretty printing", Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				if !a[1].Bool() {
+					return a[0], nil
+				}
+				return sqltypes.NewJSON(prettyRowJSON(a[0].S)), nil
+			}})
+}
+
+// prettyRowJSON is row_to_json's pretty form of the row's json object s:
+// a line feed and a space after each comma between its fields (the
+// fields' own values are left as they are).
+func prettyRowJSON(s string) string {
+	var b strings.Builder
+	depth, inString, escaped := 0, false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		b.WriteByte(c)
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth == 1:
+			b.WriteString("\n ")
+		}
+	}
+	return b.String()
 }

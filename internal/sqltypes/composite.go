@@ -379,20 +379,58 @@ func populateField(t Type, node *JSONValue) (Value, error) {
 	case t.IsNamedComposite() && node.Kind == JSONObject:
 		return populateComposite(t, Null, node)
 	case t.ID == Array && node.Kind == JSONArray:
-		elem := t.ElemType()
-		elems := make([]Value, len(node.Elems))
-		for i := range node.Elems {
-			v, err := populateField(elem, &node.Elems[i])
-			if err != nil {
-				return Null, err
-			}
-			elems[i] = v
-		}
-		return NewArray1(elem, elems), nil
+		return populateArray(t, node)
 	case node.Kind == JSONString:
 		return ParseText(t, node.Str)
 	}
 	return ParseText(t, jsonNodeText(node))
+}
+
+// populateArray converts a JSON array to an array of type t, nested JSON
+// arrays being its dimensions (the first elements' nesting sets how
+// many), as PostgreSQL's populate_array.
+func populateArray(t Type, node *JSONValue) (Value, error) {
+	elem := t.ElemType()
+	var dims []int32
+	for n := node; ; n = &n.Elems[0] {
+		dims = append(dims, int32(len(n.Elems)))
+		if len(n.Elems) == 0 || n.Elems[0].Kind != JSONArray || len(dims) == MaxArrayDims {
+			break
+		}
+	}
+	var elems []Value
+	var walk func(n *JSONValue, level int) error
+	walk = func(n *JSONValue, level int) error {
+		if int32(len(n.Elems)) != dims[level] {
+			return pgerr.New(pgerr.InvalidTextRepresentation, "malformed JSON array").
+				WithDetail("Multidimensional arrays must have sub-arrays with matching dimensions.")
+		}
+		for i := range n.Elems {
+			e := &n.Elems[i]
+			if level < len(dims)-1 {
+				if e.Kind != JSONArray {
+					return pgerr.New(pgerr.InvalidTextRepresentation, "expected JSON array")
+				}
+				if err := walk(e, level+1); err != nil {
+					return err
+				}
+				continue
+			}
+			v, err := populateField(elem, e)
+			if err != nil {
+				return err
+			}
+			elems = append(elems, v)
+		}
+		return nil
+	}
+	if err := walk(node, 0); err != nil {
+		return Null, err
+	}
+	if len(elems) == 0 {
+		return NewArray(&ArrayValue{Elem: elem}), nil
+	}
+	return NewArray(&ArrayValue{Elem: elem, Dims: dims, Elems: elems}), nil
 }
 
 // jsonNodeText is a node's JSON text: as written in json, normalized in
