@@ -231,6 +231,8 @@ func newEngine(ctx context.Context, cfg Config, store kv.Store, m *metrics.Metri
 		Metrics:       m,
 		Logger:        logger,
 		AllowFullScan: cfg.AllowFullScan,
+		Database:      cfg.Database,
+		AnyDatabase:   cfg.AnyDatabase,
 		StatementsMax: cfg.StatementsMax,
 
 		SessionMemoryLimit:     int64(cfg.SessionMemoryLimit),

@@ -1,0 +1,27 @@
+package pgcatalog
+
+// DatabaseLister is a Session that knows the store's databases: pg_database
+// lists them. A session without it sees one database, its own.
+type DatabaseLister interface {
+	Databases() []DatabaseInfo
+}
+
+// DatabaseInfo is what pg_database shows of one database.
+type DatabaseInfo struct {
+	OID  uint32
+	Name string
+	// Owner is the owning role; empty for the bootstrap superuser.
+	Owner      string
+	IsTemplate bool
+	AllowConn  bool
+	ConnLimit  int
+}
+
+// databases are the rows of pg_database: the session's list, or its own
+// database alone.
+func (e *Env) databases() []DatabaseInfo {
+	if l, ok := e.Sess.(DatabaseLister); ok {
+		return l.Databases()
+	}
+	return []DatabaseInfo{{OID: DatabaseOID, Name: e.database(), AllowConn: true, ConnLimit: -1}}
+}

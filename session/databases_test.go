@@ -1,0 +1,140 @@
+package session_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/kv"
+	zdynamo "github.com/zproxy/zproxy/kv/dynamodb"
+	"github.com/zproxy/zproxy/session"
+	"github.com/zproxy/zproxy/wire"
+)
+
+// connectTo opens a session of the bootstrap superuser admin in database
+// db, closed when the test ends.
+func connectTo(t *testing.T, eng *session.Engine, db string) (wire.Session, error) {
+	t.Helper()
+	sess, err := eng.NewSession(context.Background(), wire.SessionParams{User: "admin", Database: db, Authenticated: true,
+		Notice: func(*pgerr.Error) {}})
+	if err == nil {
+		t.Cleanup(sess.Close)
+	}
+	return sess, err
+}
+
+// TestDatabases: databases of one store keep their catalogs and rows
+// apart, share roles, and come and go with PostgreSQL's rules.
+func TestDatabases(t *testing.T) {
+	testDatabases(t, memStore(t))
+}
+
+func testDatabases(t *testing.T, store kv.Store) {
+	ctx := context.Background()
+	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	if _, err := eng.BootstrapUsers(ctx, map[string]string{"admin": "secret"}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := connectTo(t, eng, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(mustExec(t, first, "SELECT current_database()"), ";"); got != "postgres" {
+		t.Fatalf("the first database is %q", got)
+	}
+	if _, err := connectTo(t, eng, "d1"); pgerr.CodeOf(err) != pgerr.UndefinedDatabase || !strings.Contains(err.Error(), `database "d1" does not exist`) {
+		t.Fatalf("connecting to a missing database: %v", err)
+	}
+	mustExec(t, first, "CREATE DATABASE d1")
+	mustExec(t, first, "CREATE DATABASE d2 WITH OWNER admin TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C'")
+	expectSQL(t, first, "CREATE DATABASE d1", pgerr.DuplicateDatabase, `database "d1" already exists`)
+	expectSQL(t, first, "CREATE DATABASE d3 ENCODING 'LATIN1'", pgerr.FeatureNotSupported, "LATIN1")
+	expectSQL(t, first, "BEGIN; CREATE DATABASE d3", pgerr.ActiveSQLTransaction, "cannot run inside a transaction block")
+	mustExec(t, first, "ROLLBACK")
+	mustExec(t, first, "CREATE TABLE t (k int PRIMARY KEY, v text)")
+	mustExec(t, first, "INSERT INTO t VALUES (1, 'first')")
+	mustExec(t, first, "CREATE ROLE shared_role")
+	d1, err := connectTo(t, eng, "d1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectSQL(t, d1, "SELECT * FROM t", pgerr.UndefinedTable, `relation "t" does not exist`)
+	mustExec(t, d1, "CREATE TABLE t (k int PRIMARY KEY, v text)")
+	mustExec(t, d1, "CREATE SEQUENCE s")
+	mustExec(t, d1, "INSERT INTO t VALUES (1, 'd1'), (2, 'd1')")
+	for _, c := range []struct {
+		sess       wire.Session
+		sql, want string
+	}{
+		{first, "SELECT v FROM t ORDER BY k", "first"},
+		{d1, "SELECT v FROM t ORDER BY k", "d1;d1"},
+		{d1, "SELECT current_database()", "d1"},
+		{d1, "SELECT rolname FROM pg_roles WHERE rolname = 'shared_role'", "shared_role"},
+		{first, "SELECT count(*) FROM pg_class WHERE relname = 's'", "0"},
+		{d1, "SELECT datname FROM pg_database ORDER BY datname", "d1;d2;postgres"},
+		{first, "SELECT datname, datallowconn, datconnlimit FROM pg_database WHERE datname = 'd2'", "d2|t|-1"},
+	} {
+		if got := strings.Join(mustExec(t, c.sess, c.sql), ";"); got != c.want {
+			t.Errorf("%s: %q, want %q", c.sql, got, c.want)
+		}
+	}
+	expectSQL(t, first, "DROP DATABASE d1", pgerr.ObjectInUse, `database "d1" is being accessed by other users`)
+	expectSQL(t, d1, "DROP DATABASE d1", pgerr.ObjectInUse, "cannot drop the currently open database")
+	expectSQL(t, first, "ALTER DATABASE postgres RENAME TO p2", pgerr.FeatureNotSupported, "current database cannot be renamed")
+	mustExec(t, first, "ALTER DATABASE d2 RENAME TO d3")
+	mustExec(t, first, "ALTER DATABASE d3 SET work_mem = '2MB'")
+	expectSQL(t, first, "ALTER DATABASE d3 SET work_mem = 'abc'", pgerr.InvalidParameterValue, "work_mem")
+	d3, err := connectTo(t, eng, "d3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(mustExec(t, d3, "SHOW work_mem"), ";"); got != "2MB" {
+		t.Errorf("d3's work_mem is %q", got)
+	}
+	d1.Close()
+	mustExec(t, first, "DROP DATABASE d1")
+	expectSQL(t, first, "DROP DATABASE d1", pgerr.UndefinedDatabase, `database "d1" does not exist`)
+	mustExec(t, first, "DROP DATABASE IF EXISTS d1")
+	if _, err := connectTo(t, eng, "d1"); pgerr.CodeOf(err) != pgerr.UndefinedDatabase {
+		t.Fatalf("connecting to a dropped database: %v", err)
+	}
+	// A database of the same name is a new, empty one.
+	mustExec(t, first, "CREATE DATABASE d1")
+	d1, err = connectTo(t, eng, "d1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectSQL(t, d1, "SELECT * FROM t", pgerr.UndefinedTable, `relation "t" does not exist`)
+	// FORCE terminates sessions through their connections (e2e tests it);
+	// these have none.
+	d3.Close()
+	mustExec(t, first, "DROP DATABASE d3 WITH (FORCE)")
+	if got := strings.Join(mustExec(t, first, "SELECT v FROM t"), ";"); got != "first" {
+		t.Errorf("the first database's rows after the drops: %q", got)
+	}
+}
+
+// TestDatabasesDynamoDB is TestDatabases over DynamoDB Local, where DROP
+// DATABASE deletes in batches what a filtered scan finds.
+func TestDatabasesDynamoDB(t *testing.T) {
+	ep := os.Getenv("DYNAMODB_ENDPOINT")
+	if ep == "" {
+		t.Skip("needs DynamoDB Local (DYNAMODB_ENDPOINT)")
+	}
+	s, err := zdynamo.Open(context.Background(), zdynamo.Options{Table: fmt.Sprintf("databases_%d", os.Getpid()), Endpoint: ep, Region: "us-east-1",
+		Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	testDatabases(t, s)
+}
