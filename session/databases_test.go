@@ -12,6 +12,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/kv"
 	zdynamo "github.com/zproxy/zproxy/kv/dynamodb"
+	zpebble "github.com/zproxy/zproxy/kv/pebble"
 	"github.com/zproxy/zproxy/session"
 	"github.com/zproxy/zproxy/wire"
 )
@@ -137,4 +138,89 @@ func TestDatabasesDynamoDB(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 	testDatabases(t, s)
+}
+
+// TestStoreBeforeDatabases opens a store written before a store could
+// hold several databases (testdata/prestore, see its README): its data is
+// the first database's, unmoved, and new databases live beside it, also
+// after a restart.
+func TestStoreBeforeDatabases(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	files, err := os.ReadDir("testdata/prestore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.Name() == "README" {
+			continue
+		}
+		b, err := os.ReadFile("testdata/prestore/" + f.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dir+"/"+f.Name(), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func() (*session.Engine, wire.Session, func()) {
+		store, err := zpebble.Open(dir, zpebble.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sess, err := connectTo(t, eng, "postgres")
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := false
+		closeAll := func() {
+			if !closed {
+				closed = true
+				sess.Close()
+				eng.Close()
+				store.Close()
+			}
+		}
+		t.Cleanup(closeAll)
+		return eng, sess, closeAll
+	}
+	eng, first, closeAll := open()
+	for _, c := range []struct{ sql, want string }{
+		{"SELECT id, note FROM kept ORDER BY id", "1|written before databases;2|two"},
+		{"SELECT id FROM kept WHERE note = 'two'", "2"},
+		// The old proxy had claimed a block of 32 values.
+		{"SELECT nextval('kept_seq')", "33"},
+		{"SELECT a FROM old_schema.t", "7"},
+		{"SELECT rolname, rolcanlogin FROM pg_roles WHERE rolname = 'old_role'", "old_role|t"},
+		{"SELECT datname FROM pg_database", "postgres"},
+	} {
+		if got := strings.Join(mustExec(t, first, c.sql), ";"); got != c.want {
+			t.Errorf("%s: %q, want %q", c.sql, got, c.want)
+		}
+	}
+	mustExec(t, first, "CREATE DATABASE later")
+	later, err := connectTo(t, eng, "later")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, later, "CREATE TABLE kept (id int PRIMARY KEY)")
+	mustExec(t, later, "INSERT INTO kept VALUES (10)")
+	later.Close()
+	closeAll()
+
+	eng, first, _ = open()
+	later, err = connectTo(t, eng, "later")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(mustExec(t, later, "SELECT id FROM kept"), ";"); got != "10" {
+		t.Errorf("the later database after a restart: %q", got)
+	}
+	if got := strings.Join(mustExec(t, first, "SELECT count(*) FROM kept"), ";"); got != "2" {
+		t.Errorf("the first database after a restart: %q rows", got)
+	}
 }
