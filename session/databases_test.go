@@ -73,7 +73,7 @@ func testDatabases(t *testing.T, store kv.Store) {
 	mustExec(t, d1, "CREATE SEQUENCE s")
 	mustExec(t, d1, "INSERT INTO t VALUES (1, 'd1'), (2, 'd1')")
 	for _, c := range []struct {
-		sess       wire.Session
+		sess      wire.Session
 		sql, want string
 	}{
 		{first, "SELECT v FROM t ORDER BY k", "first"},
