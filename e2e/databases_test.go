@@ -55,24 +55,13 @@ func testDatabasesOver(t *testing.T, s *server) {
 	}
 	rows := func(conn *pgx.Conn, sql string) string {
 		t.Helper()
-		rs, err := conn.Query(testCtx(t), sql)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
 		var out []string
-		for rs.Next() {
-			vals, err := rs.Values()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var parts []string
-			for _, v := range vals {
-				parts = append(parts, fmt.Sprint(v))
+		for _, r := range queryAll(t, conn, sql) {
+			parts := make([]string, len(r))
+			for i, v := range r {
+				parts[i] = fmt.Sprint(v)
 			}
 			out = append(out, strings.Join(parts, "|"))
-		}
-		if err := rs.Err(); err != nil {
-			t.Fatalf("%s: %v", sql, err)
 		}
 		return strings.Join(out, ";")
 	}
