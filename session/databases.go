@@ -435,8 +435,10 @@ func (s *Session) dropDatabase(ctx context.Context, snap *catalog.Snapshot, ds *
 }
 
 // evictDatabase makes sure no other session of this proxy is in d: with
-// force it terminates them (with pg_terminate_backend's privilege rules)
-// and waits for them to go, else it fails with PostgreSQL's 55006.
+// force it first terminates them (with pg_terminate_backend's privilege
+// rules). As PostgreSQL's CountOtherDBBackends, it waits up to 5 seconds
+// for the sessions to end (a client that just closed its connection may
+// not be gone yet) before failing with 55006.
 func (s *Session) evictDatabase(d *catalog.Database, force bool) error {
 	pids := s.engine.sessionsIn(d.ID, s)
 	if len(pids) == 0 {
@@ -448,10 +450,10 @@ func (s *Session) evictDatabase(d *catalog.Database, force bool) error {
 				return err
 			}
 		}
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-			if pids = s.engine.sessionsIn(d.ID, s); len(pids) == 0 {
-				return nil
-			}
+	}
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if pids = s.engine.sessionsIn(d.ID, s); len(pids) == 0 {
+			return nil
 		}
 	}
 	detail := "There is 1 other session using the database."
