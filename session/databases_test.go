@@ -88,6 +88,28 @@ func testDatabases(t *testing.T, store kv.Store) {
 			t.Errorf("%s: %q, want %q", c.sql, got, c.want)
 		}
 	}
+	// What a database's sessions do goes through its view of the store:
+	// transactional DDL, temporary tables, sequences, ANALYZE, VACUUM.
+	mustExec(t, d1, "BEGIN")
+	mustExec(t, d1, "CREATE TABLE u (k int PRIMARY KEY)")
+	mustExec(t, d1, "INSERT INTO u SELECT g FROM generate_series(1, 50) g")
+	mustExec(t, d1, "COMMIT")
+	mustExec(t, d1, "CREATE TEMP TABLE tmp (k int)")
+	mustExec(t, d1, "INSERT INTO tmp VALUES (1)")
+	mustExec(t, d1, "ANALYZE u")
+	mustExec(t, d1, "VACUUM u")
+	for _, c := range []struct {
+		sess      wire.Session
+		sql, want string
+	}{
+		{d1, "SELECT count(*), (SELECT count(*) FROM tmp), nextval('s') FROM u", "50|1|1"},
+		{d1, "SELECT reltuples FROM pg_class WHERE relname = 'u'", "50"},
+		{first, "SELECT count(*) FROM pg_class WHERE relname IN ('u', 'tmp')", "0"},
+	} {
+		if got := strings.Join(mustExec(t, c.sess, c.sql), ";"); got != c.want {
+			t.Errorf("%s: %q, want %q", c.sql, got, c.want)
+		}
+	}
 	expectSQL(t, first, "DROP DATABASE d1", pgerr.ObjectInUse, `database "d1" is being accessed by other users`)
 	expectSQL(t, d1, "DROP DATABASE d1", pgerr.ObjectInUse, "cannot drop the currently open database")
 	expectSQL(t, first, "ALTER DATABASE postgres RENAME TO p2", pgerr.FeatureNotSupported, "current database cannot be renamed")

@@ -2,9 +2,14 @@ package kvprefix_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
 	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/kv/dynamodb"
 	"github.com/zproxy/zproxy/kv/kvprefix"
 	"github.com/zproxy/zproxy/kv/kvtest"
 	"github.com/zproxy/zproxy/kv/pebble"
@@ -31,8 +36,32 @@ func TestConformance(t *testing.T) {
 // three items; Shared reaches the unprefixed one; DeletePartitionPrefix
 // removes one database's items and nothing else.
 func TestDatabasesApart(t *testing.T) {
+	testDatabasesApart(t, openPebble(t))
+}
+
+// TestDatabasesApartDynamoDB is TestDatabasesApart on DynamoDB Local.
+func TestDatabasesApartDynamoDB(t *testing.T) {
+	ep := os.Getenv("DYNAMODB_ENDPOINT")
+	if ep == "" {
+		t.Skip("needs DynamoDB Local (DYNAMODB_ENDPOINT)")
+	}
+	s, err := dynamodb.Open(context.Background(), dynamodb.Options{Table: fmt.Sprintf("kvprefix_%d", os.Getpid()), Endpoint: ep, Region: "us-east-1",
+		Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	testDatabasesApart(t, s)
+}
+
+// rawStore is a store that deletes by partition prefix.
+type rawStore interface {
+	kv.Store
+	kv.PrefixDeleter
+}
+
+func testDatabasesApart(t *testing.T, raw rawStore) {
 	ctx := context.Background()
-	raw := openPebble(t)
 	a, b := kvprefix.New(raw, kvprefix.Prefix(1)), kvprefix.New(raw, kvprefix.Prefix(2))
 	put := func(s kv.Store, p, v string) {
 		t.Helper()
