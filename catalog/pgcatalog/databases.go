@@ -25,3 +25,13 @@ func (e *Env) databases() []DatabaseInfo {
 	}
 	return []DatabaseInfo{{OID: DatabaseOID, Name: e.database(), AllowConn: true, ConnLimit: -1}}
 }
+
+// databaseNamed returns the database named name.
+func (e *Env) databaseNamed(name string) (DatabaseInfo, bool) {
+	for _, d := range e.databases() {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return DatabaseInfo{}, false
+}
