@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -523,6 +525,11 @@ type Catalog struct {
 	// snapshot is older reloads, so a role one database's session changed
 	// is seen by the others'.
 	clock *Clock
+	// objTag marks the objects a version marker lists as this database's
+	// (SetDatabase): markers are the store's, and a change of one
+	// database's table must not conflict with a block of another's that
+	// depends on a table of the same name. Empty for the first database.
+	objTag string
 	// temp marks a session's catalog of temporary objects, whose versions
 	// (and so the IDs of its objects) come from NextTempVersion.
 	temp    bool
@@ -555,6 +562,36 @@ func OpenIn(ctx context.Context, store kv.Store, shared []byte, clock *Clock) (*
 		return nil, err
 	}
 	return c, nil
+}
+
+// SetDatabase tags the objects c's version markers list with database
+// id's tag (the first database's are untagged, as markers were before
+// there were several databases).
+func (c *Catalog) SetDatabase(id uint64) {
+	if id != FirstDatabaseID {
+		c.objTag = "@" + strconv.FormatUint(id, 10) + ":"
+	}
+}
+
+// tagged returns objects with c's database tag.
+func (c *Catalog) tagged(objects []string) []string {
+	if c.objTag == "" {
+		return objects
+	}
+	out := make([]string, len(objects))
+	for i, o := range objects {
+		out[i] = c.objTag + o
+	}
+	return out
+}
+
+// ownObject returns the object a marker lists as c's database's, false
+// when it is another database's.
+func (c *Catalog) ownObject(o string) (string, bool) {
+	if c.objTag != "" {
+		return strings.CutPrefix(o, c.objTag)
+	}
+	return o, !strings.HasPrefix(o, "@")
 }
 
 // Clock is the newest catalog version the catalogs of one process have
@@ -903,7 +940,7 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		if err != nil {
 			return nil, err
 		}
-		ops = append([]kv.Op{versionMarker(c.sharedPartition(), next, markerKind(ch), changedObjects(ch, ops))}, ops...)
+		ops = append([]kv.Op{versionMarker(c.sharedPartition(), next, markerKind(ch), c.tagged(changedObjects(ch, ops)))}, ops...)
 		err = c.rw.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {

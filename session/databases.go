@@ -75,6 +75,7 @@ func (e *Engine) databaseEngine(ctx context.Context, d *catalog.Database) (*Engi
 	if err != nil {
 		return nil, err
 	}
+	cat.SetDatabase(d.ID)
 	store := kvsplit.New(base, r.temp, catalog.IsTempPartition)
 	c := &Engine{cfg: r.cfg, catalog: cat, exec: executor.New(store), store: store, temp: r.temp, base: base, opts: r.opts,
 		cat: r.cat, auto: newAutoAnalyze(r.cfg.AutoAnalyzeNap), stmts: r.stmts, mem: r.mem,
