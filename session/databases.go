@@ -283,7 +283,7 @@ func (s *Session) checkDatabaseOptions(snap *catalog.Snapshot, opts []parser.Dat
 		case o.Default:
 			// DEFAULT is the template's value, which is zproxy's own.
 		case name == "owner":
-			if snap.Role(o.Value) == nil {
+			if !roleExists(snap, o.Value) {
 				err = pgerr.New(pgerr.UndefinedObject, "role %q does not exist", o.Value)
 			}
 			out.owner = o.Value
@@ -490,7 +490,7 @@ func (s *Session) alterDatabase(ctx context.Context, snap *catalog.Snapshot, ds 
 		if ds.Owner.Current {
 			owner = s.currentUser()
 		}
-		if snap.Role(owner) == nil {
+		if !roleExists(snap, owner) {
 			return nil, pgerr.New(pgerr.UndefinedObject, "role %q does not exist", owner)
 		}
 		nd.Owner = owner

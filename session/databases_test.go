@@ -120,6 +120,10 @@ func testDatabases(t *testing.T, store kv.Store) {
 	expectSQL(t, d1, "DROP DATABASE d1", pgerr.ObjectInUse, "cannot drop the currently open database")
 	expectSQL(t, first, "ALTER DATABASE postgres RENAME TO p2", pgerr.FeatureNotSupported, "current database cannot be renamed")
 	mustExec(t, first, "ALTER DATABASE d2 RENAME TO d3")
+	// pg_dump -C's statements: the bootstrap superuser is a role to own it.
+	mustExec(t, first, "CREATE DATABASE d4 WITH TEMPLATE = template0 ENCODING = 'UTF8' LOCALE_PROVIDER = libc LOCALE = 'C'")
+	mustExec(t, first, "ALTER DATABASE d4 OWNER TO zproxy")
+	mustExec(t, first, "DROP DATABASE d4")
 	mustExec(t, first, "ALTER DATABASE d3 SET work_mem = '2MB'")
 	expectSQL(t, first, "ALTER DATABASE d3 SET work_mem = 'abc'", pgerr.InvalidParameterValue, "work_mem")
 	d3, err := connectTo(t, eng, "d3")
