@@ -83,6 +83,7 @@ func testDatabases(t *testing.T, store kv.Store) {
 		{first, "SELECT count(*) FROM pg_class WHERE relname = 's'", "0"},
 		{d1, "SELECT datname FROM pg_database ORDER BY datname", "d1;d2;postgres"},
 		{first, "SELECT datname, datallowconn, datconnlimit FROM pg_database WHERE datname = 'd2'", "d2|t|-1"},
+		{first, "SELECT count(*) FROM pg_stat_activity a JOIN pg_database d ON d.oid = a.datid WHERE a.datname = d.datname AND d.datname = 'd1'", "1"},
 	} {
 		if got := strings.Join(mustExec(t, c.sess, c.sql), ";"); got != c.want {
 			t.Errorf("%s: %q, want %q", c.sql, got, c.want)

@@ -35,3 +35,19 @@ func (e *Env) databaseNamed(name string) (DatabaseInfo, bool) {
 	}
 	return DatabaseInfo{}, false
 }
+
+// databaseOIDs returns the OID of the database named by its argument
+// (pg_stat_activity's datid): the first database's for a name the store
+// lacks (a session that --any-database let in under it).
+func (e *Env) databaseOIDs() func(name string) uint32 {
+	oids := map[string]uint32{}
+	for _, d := range e.databases() {
+		oids[d.Name] = d.OID
+	}
+	return func(name string) uint32 {
+		if oid, ok := oids[name]; ok {
+			return oid
+		}
+		return DatabaseOID
+	}
+}

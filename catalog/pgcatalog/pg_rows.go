@@ -490,9 +490,10 @@ func init() {
 			return sqltypes.NewTimestampTZ(t.UnixMicro())
 		}
 		me, allStats := e.Sess.User(), e.readsAllStats()
+		dbOIDs := e.databaseOIDs()
 		var out []row
 		for _, a := range e.Sess.Activity() {
-			r := &pgStatActivityRow{Datid: oidV(DatabaseOID), Datname: nameV(a.Database), Pid: intV(int64(a.PID)), Usesysid: oidV(RoleOID(a.User)),
+			r := &pgStatActivityRow{Datid: oidV(dbOIDs(a.Database)), Datname: nameV(a.Database), Pid: intV(int64(a.PID)), Usesysid: oidV(RoleOID(a.User)),
 				Usename: nameV(a.User), ApplicationName: textV(a.ApplicationName), BackendStart: ts(a.BackendStart),
 				XactStart: ts(a.XactStart), QueryStart: ts(a.QueryStart), StateChange: ts(a.StateChange), State: textV(a.State),
 				Query: textV(a.Query), BackendType: textV("client backend"), LeaderPid: nullV, BackendXid: nullV,
