@@ -175,9 +175,9 @@ func (e *Engine) sessionsIn(id uint64, except *Session) []int32 {
 // (ALTER DATABASE SET), before the startup packet's, which override
 // them, as PostgreSQL orders them. A setting that no longer applies is
 // skipped with a warning in the log, as PostgreSQL does.
-func (s *Session) applyDatabaseSettings(d *catalog.Database) error {
+func (s *Session) applyDatabaseSettings(d *catalog.Database) {
 	if d == nil {
-		return nil
+		return
 	}
 	names := make([]string, 0, len(d.Settings))
 	for n := range d.Settings {
@@ -189,7 +189,6 @@ func (s *Session) applyDatabaseSettings(d *catalog.Database) error {
 			s.engine.cfg.Logger.Warn("skipping a database setting", "database", d.Name, "setting", n, "err", err)
 		}
 	}
-	return nil
 }
 
 // runDatabase runs CREATE, DROP and ALTER DATABASE against the store's

@@ -248,9 +248,7 @@ func (e *Engine) newSession(ctx context.Context, p wire.SessionParams, d *catalo
 		s.params.Notice = func(*pgerr.Error) {}
 	}
 	s.initServerVars()
-	if err := s.applyDatabaseSettings(d); err != nil {
-		return nil, err
-	}
+	s.applyDatabaseSettings(d)
 	if err := s.applyStartup(ctx); err != nil {
 		return nil, err
 	}
