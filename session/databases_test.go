@@ -164,13 +164,30 @@ func TestDatabasesDynamoDB(t *testing.T) {
 	if ep == "" {
 		t.Skip("needs DynamoDB Local (DYNAMODB_ENDPOINT)")
 	}
-	s, err := zdynamo.Open(context.Background(), zdynamo.Options{Table: fmt.Sprintf("databases_%d", os.Getpid()), Endpoint: ep, Region: "us-east-1",
-		Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")})
+	open := func() kv.Store {
+		s, err := zdynamo.Open(context.Background(), zdynamo.Options{Table: fmt.Sprintf("databases_%d", os.Getpid()), Endpoint: ep, Region: "us-east-1",
+			Credentials: credentials.NewStaticCredentialsProvider("test", "test", "")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	testDatabases(t, open())
+	// A second proxy over the table sees the databases the first made.
+	other, err := session.New(context.Background(), session.Config{Store: open(), AllowFullScan: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
-	testDatabases(t, s)
+	t.Cleanup(func() { other.Close() })
+	d1, err := connectTo(t, other, "d1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, d1, "CREATE TABLE from_other (k int PRIMARY KEY)")
+	if got := strings.Join(mustExec(t, d1, "SELECT current_database(), count(*) FROM from_other"), ";"); got != "d1|0" {
+		t.Errorf("the second proxy's d1: %q", got)
+	}
 }
 
 // TestStoreBeforeDatabases opens a store written before a store could
