@@ -112,3 +112,31 @@ func (c *Catalog) databaseOps(ch Change) ([]kv.Op, error) {
 	}
 	return ops, nil
 }
+
+// AllDatabases lists the store's databases, the first one first: its item,
+// or when it has none a description named first (the name it is served
+// under: session.Config.Database).
+func (s *Snapshot) AllDatabases(first string) []*Database {
+	head := s.DatabaseByID(FirstDatabaseID)
+	if head == nil {
+		head = &Database{ID: FirstDatabaseID, Name: first, AllowConn: true, ConnLimit: -1}
+	}
+	out := []*Database{head}
+	for _, d := range s.Databases() {
+		if d.ID != FirstDatabaseID {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// FindDatabase returns the database named name among AllDatabases(first),
+// or nil.
+func (s *Snapshot) FindDatabase(name, first string) *Database {
+	for _, d := range s.AllDatabases(first) {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}

@@ -90,31 +90,17 @@ func (e *Engine) databaseEngine(ctx context.Context, d *catalog.Database) (*Engi
 // firstDatabase is the first database as the registry describes it: its
 // item, or the engine's defaults when it has none.
 func (e *Engine) firstDatabase(snap *catalog.Snapshot) *catalog.Database {
-	if d := snap.DatabaseByID(catalog.FirstDatabaseID); d != nil {
-		return d
-	}
-	return &catalog.Database{ID: catalog.FirstDatabaseID, Name: e.root.cfg.Database, AllowConn: true, ConnLimit: -1}
+	return e.databases(snap)[0]
 }
 
 // databases lists the store's databases, the first one first.
 func (e *Engine) databases(snap *catalog.Snapshot) []*catalog.Database {
-	out := []*catalog.Database{e.firstDatabase(snap)}
-	for _, d := range snap.Databases() {
-		if d.ID != catalog.FirstDatabaseID {
-			out = append(out, d)
-		}
-	}
-	return out
+	return snap.AllDatabases(e.root.cfg.Database)
 }
 
 // findDatabase returns the database named name, or nil.
 func (e *Engine) findDatabase(snap *catalog.Snapshot, name string) *catalog.Database {
-	for _, d := range e.databases(snap) {
-		if d.Name == name {
-			return d
-		}
-	}
-	return nil
+	return snap.FindDatabase(name, e.root.cfg.Database)
 }
 
 // templateDatabases are PostgreSQL's template databases, which CREATE
