@@ -30,19 +30,26 @@ func execSQL(t *testing.T, sess wire.Session, sql string) {
 	}
 }
 
+// openCheckStore opens a Pebble store in dir and an engine over it.
+func openCheckStore(t *testing.T, dir string) (*zpebble.Store, *session.Engine) {
+	t.Helper()
+	store, err := zpebble.Open(dir, zpebble.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := session.New(context.Background(), session.Config{Store: store, AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store, eng
+}
+
 // TestCheckCommand builds a table with indexes, then checks it with the
 // subcommand before and after removing one index entry behind its back.
 func TestCheckCommand(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	store, err := zpebble.Open(dir, zpebble.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, eng := openCheckStore(t, dir)
 	sess, err := eng.NewSession(ctx, wire.SessionParams{Notice: func(*pgerr.Error) {}})
 	if err != nil {
 		t.Fatal(err)
@@ -90,14 +97,7 @@ func TestCheckCommand(t *testing.T) {
 func TestCheckCommandDatabase(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	store, err := zpebble.Open(dir, zpebble.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, eng := openCheckStore(t, dir)
 	first, err := eng.NewSession(ctx, wire.SessionParams{Notice: func(*pgerr.Error) {}})
 	if err != nil {
 		t.Fatal(err)
