@@ -17,7 +17,8 @@ var _ kv.PrefixDeleter = (*Store)(nil)
 // DeletePartitionPrefix implements kv.PrefixDeleter. DynamoDB cannot
 // query partition keys by prefix, so it scans the whole table with a
 // begins_with filter on the partition key, reading only the keys, and
-// deletes what it finds with BatchWriteItem, 25 items a request: a full
+// deletes what it finds with BatchWriteItem, 25 items a request, several
+// requests at once: a full
 // table scan (read capacity for every item of the table, however few
 // match) and one write unit per item deleted. It is not atomic: a failure
 // leaves some items, which a retry deletes.
@@ -34,15 +35,16 @@ func (s *Store) DeletePartitionPrefix(ctx context.Context, prefix []byte) error 
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 	}
 	var pending []types.WriteRequest
+	// Each page's deletes go out in BatchWriteItems of 25, several at
+	// once, as a non-atomic batch's do (batchWrite).
 	flush := func() error {
-		for len(pending) > 0 {
-			n := min(len(pending), maxBatchWrite)
-			if err := s.batchWriteChunk(ctx, pending[:n], nil); err != nil {
-				return err
-			}
-			pending = pending[n:]
-		}
-		return nil
+		chunks := (len(pending) + maxBatchWrite - 1) / maxBatchWrite
+		err := parallel(ctx, chunks, s.concurrency, func(ctx context.Context, c int) error {
+			lo := c * maxBatchWrite
+			return s.batchWriteChunk(ctx, pending[lo:min(lo+maxBatchWrite, len(pending))], nil)
+		})
+		pending = pending[:0]
+		return err
 	}
 	p := dynamodb.NewScanPaginator(s.client, in)
 	for p.HasMorePages() {
