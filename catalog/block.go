@@ -157,7 +157,7 @@ func (c *Catalog) Block(ctx context.Context, rw kv.ReadWriter) (*Catalog, error)
 	if c.block != nil || c.temp {
 		return nil, fmt.Errorf("catalog: a block's catalog must be made from the store's")
 	}
-	b := &Catalog{rw: rw, partition: c.partition, exclusive: true, block: &blockState{base: c, claimed: map[uint64]bool{}, objects: map[string]bool{}}}
+	b := &Catalog{rw: rw, partition: c.partition, shared: c.shared, objTag: c.objTag, exclusive: true, block: &blockState{base: c, claimed: map[uint64]bool{}, objects: map[string]bool{}}}
 	// The version of the schema the transaction sees. A store that keeps
 	// versions shows the transaction the schema as of its snapshot, which a
 	// change may have replaced since: changesSince below fails the block
@@ -169,7 +169,7 @@ func (c *Catalog) Block(ctx context.Context, rw kv.ReadWriter) (*Catalog, error)
 	if c.keepsVersions {
 		r = rw
 	}
-	from, err := latestVersionIn(ctx, r, c.partition)
+	from, err := latestVersionIn(ctx, r, c.sharedPartition())
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +270,7 @@ func (c *Catalog) claimVersion(ctx context.Context) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
-		err = c.rw.Write(ctx, kv.Batch{Ops: []kv.Op{versionMarker(c.partition, v+1, markerClaim, nil)}, Atomic: true})
+		err = c.rw.Write(ctx, kv.Batch{Ops: []kv.Op{versionMarker(c.sharedPartition(), v+1, markerClaim, nil)}, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
 			continue
@@ -305,7 +305,7 @@ func (c *Catalog) Seal(ctx context.Context, wrote []string) error {
 		objects = append(objects, o)
 	}
 	sort.Strings(objects)
-	marker := versionMarker(c.partition, latest+1, "", objects)
+	marker := versionMarker(c.sharedPartition(), latest+1, "", c.tagged(objects))
 	// Read the marker through the transaction first: a store that checks
 	// each written key against the version it read (DynamoDB) then makes
 	// the commit conditional on the marker still not existing, whatever
@@ -354,7 +354,7 @@ func (c *Catalog) dependencies(ctx context.Context, wrote []string) (map[string]
 // change touched conflicts with everything.
 func (c *Catalog) changesSince(ctx context.Context, from uint64, deps map[string]bool) (uint64, error) {
 	start := versionKey(from + 1)
-	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd([]byte(versionPrefix)), Consistent: true})
+	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.sharedPartition(), Start: start, End: kv.PrefixEnd([]byte(versionPrefix)), Consistent: true})
 	defer it.Close()
 	latest := from
 	for it.Next() {
@@ -374,7 +374,9 @@ func (c *Catalog) changesSince(ctx context.Context, from uint64, deps map[string
 		}
 		conflict := !listed
 		for _, o := range strings.Split(objects, "\n") {
-			conflict = conflict || deps[o]
+			if own, ok := c.ownObject(o); ok {
+				conflict = conflict || deps[own]
+			}
 		}
 		if conflict {
 			return 0, pgerr.New(pgerr.SerializationFailure, "could not serialize access: the schema changed during the transaction").

@@ -9,7 +9,10 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zproxy/zproxy/internal/builtins"
@@ -392,7 +395,8 @@ type Snapshot struct {
 	funcs     map[string][]*Function // see functions.go
 	operators []*Operator            // see operators.go
 	casts     []*Cast
-	schemas   map[string]*Schema // see schemas.go
+	schemas   map[string]*Schema   // see schemas.go
+	databases map[uint64]*Database // the store's, by ID; see databases.go
 	// perm is the permanent schema under a session's temporary objects
 	// (WithTemp, temp.go); nil for a catalog's own snapshot. tempNum
 	// numbers the session's temporary schema (TempSchema).
@@ -510,6 +514,22 @@ type Catalog struct {
 	// partition holds the descriptors: CatalogPartition, or a session's
 	// temporary catalog's own partition (temp.go).
 	partition []byte
+	// shared holds what every database of the store shares: the version
+	// markers, the roles and the registry of databases (databases.go).
+	// It is partition itself for the first database and a temporary
+	// catalog; another database's catalog names CatalogPartition outside
+	// its prefix (kvprefix.Shared).
+	shared []byte
+	// clock, when set, is the newest version any catalog of this process
+	// over the store wrote or read: on an exclusive store, a catalog whose
+	// snapshot is older reloads, so a role one database's session changed
+	// is seen by the others'.
+	clock *Clock
+	// objTag marks the objects a version marker lists as this database's
+	// (SetDatabase): markers are the store's, and a change of one
+	// database's table must not conflict with a block of another's that
+	// depends on a table of the same name. Empty for the first database.
+	objTag string
 	// temp marks a session's catalog of temporary objects, whose versions
 	// (and so the IDs of its objects) come from NextTempVersion.
 	temp    bool
@@ -528,12 +548,79 @@ type Catalog struct {
 
 // Open returns a Catalog over store and loads the current schema.
 func Open(ctx context.Context, store kv.Store) (*Catalog, error) {
+	return OpenIn(ctx, store, CatalogPartition, nil)
+}
+
+// OpenIn returns the Catalog of one database over store (its view of the
+// store, kv/kvprefix), whose shared items (roles, the registry of
+// databases, the version markers) are in partition shared, and loads the
+// current schema. The catalogs of one process over one store share clock.
+func OpenIn(ctx context.Context, store kv.Store, shared []byte, clock *Clock) (*Catalog, error) {
 	caps := store.Capabilities()
-	c := &Catalog{rw: store, partition: CatalogPartition, exclusive: caps.Exclusive, keepsVersions: caps.KeepsVersions}
+	c := &Catalog{rw: store, partition: CatalogPartition, shared: shared, clock: clock, exclusive: caps.Exclusive, keepsVersions: caps.KeepsVersions}
 	if _, err := c.Snapshot(ctx); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// SetDatabase tags the objects c's version markers list with database
+// id's tag (the first database's are untagged, as markers were before
+// there were several databases).
+func (c *Catalog) SetDatabase(id uint64) {
+	if id != FirstDatabaseID {
+		c.objTag = "@" + strconv.FormatUint(id, 10) + ":"
+	}
+}
+
+// tagged returns objects with c's database tag.
+func (c *Catalog) tagged(objects []string) []string {
+	if c.objTag == "" {
+		return objects
+	}
+	out := make([]string, len(objects))
+	for i, o := range objects {
+		out[i] = c.objTag + o
+	}
+	return out
+}
+
+// ownObject returns the object a marker lists as c's database's, false
+// when it is another database's.
+func (c *Catalog) ownObject(o string) (string, bool) {
+	if c.objTag != "" {
+		return strings.CutPrefix(o, c.objTag)
+	}
+	return o, !strings.HasPrefix(o, "@")
+}
+
+// Clock is the newest catalog version the catalogs of one process have
+// seen (Catalog.clock).
+type Clock struct{ v atomic.Uint64 }
+
+// observe records version v.
+func (k *Clock) observe(v uint64) {
+	if k == nil {
+		return
+	}
+	for {
+		cur := k.v.Load()
+		if v <= cur || k.v.CompareAndSwap(cur, v) {
+			return
+		}
+	}
+}
+
+// behind reports whether a snapshot of version v is older than the
+// newest seen.
+func (k *Clock) behind(v uint64) bool { return k != nil && v < k.v.Load() }
+
+// sharedPartition is where c's shared items are.
+func (c *Catalog) sharedPartition() []byte {
+	if c.shared != nil {
+		return c.shared
+	}
+	return c.partition
 }
 
 // Snapshot returns the current schema, re-reading it from the store if
@@ -548,7 +635,7 @@ func (c *Catalog) Snapshot(ctx context.Context) (*Snapshot, error) {
 	c.mu.RLock()
 	cur, checked := c.snap, c.checked
 	c.mu.RUnlock()
-	if cur != nil && (c.exclusive || time.Since(checked) < SharedStaleness) {
+	if cur != nil && (c.exclusive && !c.clock.behind(cur.Version) || time.Since(checked) < SharedStaleness) {
 		return cur, nil
 	}
 	return c.refresh(ctx)
@@ -572,6 +659,7 @@ func (c *Catalog) refresh(ctx context.Context) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.clock.observe(v)
 	c.mu.Lock()
 	cur := c.snap
 	if cur != nil && cur.Version == v {
@@ -600,7 +688,7 @@ func versionKey(v uint64) []byte {
 }
 
 func (c *Catalog) latestVersion(ctx context.Context) (uint64, error) {
-	return latestVersionIn(ctx, c.rw, c.partition)
+	return latestVersionIn(ctx, c.rw, c.sharedPartition())
 }
 
 // latestVersionIn reads the newest version marker of the catalog in
@@ -708,6 +796,10 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
+		databases, err := c.loadDatabases(ctx)
+		if err != nil {
+			return nil, err
+		}
 		operators, casts, err := c.loadOperators(ctx, types)
 		if err != nil {
 			return nil, err
@@ -717,7 +809,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, operators: operators, casts: casts, schemas: schemas, tempNum: c.tempNum}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, operators: operators, casts: casts, schemas: schemas, databases: databases, tempNum: c.tempNum}, nil
 		}
 	}
 }
@@ -811,6 +903,11 @@ type Change struct {
 	DeleteOperators []uint32
 	PutCasts        []*Cast
 	DeleteCasts     []uint32
+
+	// PutDatabases and DeleteDatabases (by ID) change the registry of
+	// databases (databases.go).
+	PutDatabases    []*Database
+	DeleteDatabases []uint64
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -843,7 +940,7 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		if err != nil {
 			return nil, err
 		}
-		ops = append([]kv.Op{versionMarker(c.partition, next, markerKind(ch), changedObjects(ch, ops))}, ops...)
+		ops = append([]kv.Op{versionMarker(c.sharedPartition(), next, markerKind(ch), c.tagged(changedObjects(ch, ops)))}, ops...)
 		err = c.rw.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
@@ -922,6 +1019,11 @@ func (c *Catalog) changeOps(snap *Snapshot, ch Change, rev uint64) ([]kv.Op, err
 		return nil, err
 	}
 	ops = append(ops, hops...)
+	dops, err := c.databaseOps(ch)
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, dops...)
 	sops, err := c.statsOps(snap, ch)
 	if err != nil {
 		return nil, err

@@ -168,7 +168,7 @@ func (s *Snapshot) PruneGrants(r *Role) {
 func (c *Catalog) loadRoles(ctx context.Context) (map[string]*Role, error) {
 	roles := map[string]*Role{}
 	start := []byte(rolePrefix)
-	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.partition, Start: start, End: kv.PrefixEnd(start), Consistent: true})
+	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.sharedPartition(), Start: start, End: kv.PrefixEnd(start), Consistent: true})
 	defer it.Close()
 	for it.Next() {
 		item := it.Item()
@@ -188,24 +188,29 @@ func (c *Catalog) loadRoles(ctx context.Context) (map[string]*Role, error) {
 func (c *Catalog) roleOps(ch Change) ([]kv.Op, error) {
 	var ops []kv.Op
 	for _, r := range ch.PutRoles {
-		op, err := c.putDescriptor(rolePrefix+r.Name, r)
+		op, err := c.putDescriptorIn(c.sharedPartition(), rolePrefix+r.Name, r)
 		if err != nil {
 			return nil, err
 		}
 		ops = append(ops, op)
 	}
 	for _, name := range ch.DeleteRoles {
-		ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.partition, Sort: []byte(rolePrefix + name)}})
+		ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.sharedPartition(), Sort: []byte(rolePrefix + name)}})
 	}
 	return ops, nil
 }
 
 // putDescriptor is the write of a catalog item holding v as JSON.
 func (c *Catalog) putDescriptor(sortKey string, v any) (kv.Op, error) {
+	return c.putDescriptorIn(c.partition, sortKey, v)
+}
+
+// putDescriptorIn is putDescriptor's write in partition.
+func (c *Catalog) putDescriptorIn(partition []byte, sortKey string, v any) (kv.Op, error) {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return kv.Op{}, err
 	}
-	return kv.Op{Kind: kv.OpPut, Key: kv.Key{Partition: c.partition, Sort: []byte(sortKey)},
+	return kv.Op{Kind: kv.OpPut, Key: kv.Key{Partition: partition, Sort: []byte(sortKey)},
 		Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}}, nil
 }

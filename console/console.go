@@ -40,6 +40,9 @@ type Config struct {
 	// console connects to as each logged-in role. An unspecified host
 	// (0.0.0.0, ::) is reached on loopback.
 	SQLAddr string
+	// Database is the database the console's connections open (the
+	// store's first database); empty names the role's own, as libpq does.
+	Database string
 	// RequireTLS refuses console requests over plain HTTP from addresses
 	// other than loopback (the listener serves TLS too).
 	RequireTLS bool
@@ -209,8 +212,12 @@ func (c *Console) connect(ctx context.Context, cr credentials) (*pgx.Conn, error
 	}
 	// The keywords are quoted, so a user name or password may hold any
 	// character; sslmode prefer takes TLS when the listener offers it.
+	db := c.cfg.Database
+	if db == "" {
+		db = cr.User
+	}
 	dsn := "host=" + quoteDSN(host) + " port=" + quoteDSN(port) + " user=" + quoteDSN(cr.User) +
-		" password=" + quoteDSN(cr.Password) + " dbname=" + quoteDSN(cr.User) +
+		" password=" + quoteDSN(cr.Password) + " dbname=" + quoteDSN(db) +
 		" sslmode=prefer connect_timeout=10 application_name='zproxy console'"
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {

@@ -50,7 +50,7 @@ func startSQL(t *testing.T) string {
 		defer cancel()
 		srv.Shutdown(sctx)
 	})
-	conn, err := pgx.Connect(ctx, "postgres://admin:secret@"+ln.Addr().String()+"/zproxy?sslmode=disable")
+	conn, err := pgx.Connect(ctx, "postgres://admin:secret@"+ln.Addr().String()+"/postgres?sslmode=disable")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func do(t *testing.T, c *http.Client, method, url, body string) (int, map[string
 
 func TestConsoleAPI(t *testing.T) {
 	addr := startSQL(t)
-	cons := console.New(console.Config{SQLAddr: addr})
+	cons := console.New(console.Config{SQLAddr: addr, Database: "postgres"})
 	defer cons.Close()
 	ts := httptest.NewServer(cons)
 	defer ts.Close()

@@ -656,3 +656,15 @@ func WithBulkReads(ctx context.Context) context.Context {
 	past.Store(math.MaxInt64 / 2) // far past any statement's consumption
 	return WithReadCost(ctx, &past)
 }
+
+// PrefixDeleter is a store that can delete every item whose partition
+// begins with a prefix, however many partitions that is: DROP DATABASE
+// removes a database's items, which all lie under its prefix (package
+// kv/kvprefix). Both backends implement it.
+type PrefixDeleter interface {
+	// DeletePartitionPrefix deletes every item of every partition that
+	// begins with prefix. It is not atomic on every backend (DynamoDB
+	// deletes in batches): a failure may leave some items, and a retry
+	// deletes the rest.
+	DeletePartitionPrefix(ctx context.Context, prefix []byte) error
+}

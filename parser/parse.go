@@ -160,6 +160,9 @@ type Statement struct {
 	Extension *ExtensionStatement
 	// Schema is CREATE, ALTER or DROP SCHEMA (schema.go); AST is nil then.
 	Schema *SchemaStatement
+	// Database is CREATE, DROP or ALTER DATABASE (database.go); AST is
+	// nil then.
+	Database *DatabaseStatement
 	// Type is a statement on user-defined types (typestmt.go).
 	Type *TypeStatement
 	// Refresh is REFRESH MATERIALIZED VIEW (matview.go); AST is nil then.
@@ -427,7 +430,7 @@ func Parse(sql string) ([]Statement, error) {
 // into one of its own descriptions (no AST: Role, Sequence, Routine ...).
 func (st *Statement) ParsedApart() bool {
 	return st.Role != nil || st.Sequence != nil || st.Alter != nil || st.Truncate != nil || st.Reindex != nil || st.Lock != nil ||
-		st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Schema != nil || st.Type != nil || st.Utility != nil ||
+		st.Owner != nil || st.Comment != nil || st.Analyze != nil || st.Extension != nil || st.Schema != nil || st.Database != nil || st.Type != nil || st.Utility != nil ||
 		st.Routine != nil || st.Trigger != nil || st.Refresh != nil
 }
 

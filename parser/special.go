@@ -25,7 +25,8 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Trigger = ts // no AST: see TriggerStatement
 		return nil, err
 	}
-	if err := r.databaseStmt(); err != nil {
+	if ds, err := r.databaseStmt(); err != nil || ds != nil {
+		r.st.Database = ds // no AST: see DatabaseStatement
 		return nil, err
 	}
 	r.matviewAsTable()

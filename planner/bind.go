@@ -159,6 +159,9 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 		st, err := bindSchema(stmt.Schema)
 		return st, nil, err
 	}
+	if stmt.Database != nil {
+		return &ir.Database{Stmt: stmt.Database}, nil, nil
+	}
 	if stmt.Extension != nil {
 		st, err := bindExtension(stmt.Extension)
 		return st, nil, err

@@ -480,7 +480,7 @@ var _ pgcatalog.PartitionSizer = pgSession{}
 // PartitionBytes implements pgcatalog.PartitionSizer: the store measures
 // the partitions when it can (kv.SizeEstimator: Pebble).
 func (p pgSession) PartitionBytes(ctx context.Context, partitions [][]byte) (int64, bool, error) {
-	se, ok := p.s.engine.cfg.Store.(kv.SizeEstimator)
+	se, ok := p.s.engine.base.(kv.SizeEstimator)
 	if !ok {
 		return 0, false, nil
 	}

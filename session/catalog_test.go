@@ -21,7 +21,7 @@ func TestAdvisoryLocksAcrossSessions(t *testing.T) {
 	}
 	defer eng.Close()
 	open := func(app string) wire.Session {
-		s, err := eng.NewSession(context.Background(), wire.SessionParams{User: "u", Database: "db",
+		s, err := eng.NewSession(context.Background(), wire.SessionParams{User: "u", Database: "postgres",
 			Startup: map[string]string{"application_name": app}, Notice: func(*pgerr.Error) {}})
 		if err != nil {
 			t.Fatal(err)

@@ -63,7 +63,20 @@ type Config struct {
 	// sessions too, and pg_cancel_backend and pg_terminate_backend reach
 	// them.
 	Cluster Cluster
+	// Database names the store's first database (the one whose data keeps
+	// the unprefixed layout) until ALTER DATABASE renames it; empty means
+	// DefaultDatabase. A session with no database name opens it.
+	Database string
+	// AnyDatabase makes a database name the store does not have open the
+	// first database under that name, as zproxy did when a store held one
+	// database; PostgreSQL refuses such a connection (3D000), and so does
+	// the engine without it.
+	AnyDatabase bool
 }
+
+// DefaultDatabase is the first database's name when Config.Database is
+// empty: PostgreSQL's maintenance database, which tools connect to.
+const DefaultDatabase = "postgres"
 
 // DefaultTTLSweep is the TTL sweeper's period on an exclusive store.
 const DefaultTTLSweep = time.Minute
@@ -75,10 +88,22 @@ type Engine struct {
 	closeErr  error
 	cfg       Config
 	catalog   *catalog.Catalog
-	// store is what the executor reads and writes: cfg.Store, with the
+	// store is what the executor reads and writes: base, with the
 	// partitions of temporary objects sent to temp (temp.go).
-	store  kv.Store
-	temp   *tempStore
+	store kv.Store
+	temp  *tempStore
+	// base is the database's view of cfg.Store: cfg.Store itself for the
+	// first database, its kvprefix view for another (databases.go).
+	base kv.Store
+	// root is the engine of the first database, which wire talks to; dbID
+	// is this engine's database; dbs are the other databases' engines,
+	// opened at their first session, and clock the newest catalog version
+	// any of them saw (catalog.Clock). root, dbs and clock are shared by
+	// all of them, as are cat, stmts and mem.
+	root   *Engine
+	dbID   uint64
+	dbs    *openDatabases
+	clock  *catalog.Clock
 	exec   *executor.Executor
 	opts   optimizer.Options
 	cat    *catalogState // sessions and advisory locks (catalog.go)
@@ -130,27 +155,43 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	cfg.Settings = settings
-	cat, err := catalog.Open(ctx, cfg.Store)
+	if cfg.Database == "" {
+		cfg.Database = DefaultDatabase
+	}
+	clock := &catalog.Clock{}
+	cat, err := catalog.OpenIn(ctx, cfg.Store, catalog.CatalogPartition, clock)
 	if err != nil {
 		return nil, err
 	}
 	temp := &tempStore{}
 	store := kvsplit.New(cfg.Store, temp, catalog.IsTempPartition)
 	ex := executor.New(store)
-	e := &Engine{cfg: cfg, catalog: cat, exec: ex, store: store, temp: temp, opts: optimizer.DefaultOptions(cfg.Store.Capabilities()),
+	e := &Engine{cfg: cfg, catalog: cat, exec: ex, store: store, temp: temp, base: cfg.Store, opts: optimizer.DefaultOptions(cfg.Store.Capabilities()),
 		cat: newCatalogState(cfg.Store.Capabilities().Exclusive, clusterLocks(cfg.Cluster)), auto: newAutoAnalyze(cfg.AutoAnalyzeNap),
-		stmts: stmtstats.New(cfg.StatementsMax), mem: memacct.NewPool(cfg.AllSessionsMemoryLimit)}
+		stmts: stmtstats.New(cfg.StatementsMax), mem: memacct.NewPool(cfg.AllSessionsMemoryLimit),
+		dbID: catalog.FirstDatabaseID, dbs: &openDatabases{open: map[uint64]*Engine{}}, clock: clock}
+	e.root = e
 	if cfg.MemoryPressure != nil {
 		e.mem.SetPressureHook(cfg.MemoryPressureAt, cfg.MemoryPressure)
 	}
 	cfg.Metrics.WatchStatements(e.stmts)
+	if err := e.startBackground(ctx); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// startBackground starts the engine's background work: the index builds
+// a restart interrupted, and the TTL sweeper.
+func (e *Engine) startBackground(ctx context.Context) error {
+	cfg, cat, ex := e.cfg, e.catalog, e.exec
 	// Index builds a restart interrupted are finished in the background;
 	// the indexes stay unused by queries until they are.
 	// The builds to resume are those the schema holds now, at start: one
 	// that a later statement begins is that statement's to finish.
 	startSnap, err := cat.Snapshot(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	bctx, cancel := context.WithCancel(context.Background())
 	e.stopBuilds, e.buildCtx = cancel, bctx
@@ -173,7 +214,7 @@ func New(ctx context.Context, cfg Config) (*Engine, error) {
 		e.sweeper.Add(1)
 		go e.sweep(bctx, period)
 	}
-	return e, nil
+	return nil
 }
 
 // WaitForBuilds waits until the builds resumed at start-up are done.
@@ -188,14 +229,26 @@ func (e *Engine) SessionMemory() int64 { return e.mem.Used() }
 // Executor returns the engine's executor.
 func (e *Engine) Executor() *executor.Executor { return e.exec }
 
-// NewSession implements wire.Engine.
+// NewSession implements wire.Engine: the session opens the database the
+// startup packet names (databases.go).
 func (e *Engine) NewSession(ctx context.Context, p wire.SessionParams) (wire.Session, error) {
+	db, d, err := e.root.connect(ctx, &p)
+	if err != nil {
+		return nil, err
+	}
+	return db.newSession(ctx, p, d)
+}
+
+// newSession starts a session in e's database, described by d (nil for
+// the first database without a registry item).
+func (e *Engine) newSession(ctx context.Context, p wire.SessionParams, d *catalog.Database) (*Session, error) {
 	s := &Session{engine: e, params: p, vars: e.defaultVars(), txStatus: 'I',
 		mem: e.mem.Account(e.cfg.SessionMemoryLimit)}
 	if s.params.Notice == nil {
 		s.params.Notice = func(*pgerr.Error) {}
 	}
 	s.initServerVars()
+	s.applyDatabaseSettings(d)
 	if err := s.applyStartup(ctx); err != nil {
 		return nil, err
 	}
@@ -212,7 +265,11 @@ func (e *Engine) Close() error {
 		e.builds.Wait()
 		e.auto.stop()
 		e.sweeper.Wait()
-		e.closeErr = errors.Join(e.exec.Close(), e.temp.close()) // the spill store, the temporary tables
+		if e.root != e {
+			e.closeErr = e.exec.Close() // the temporary tables are the root's
+			return
+		}
+		e.closeErr = errors.Join(e.dbs.closeAll(), e.exec.Close(), e.temp.close()) // the spill store, the temporary tables
 	})
 	return e.closeErr
 }

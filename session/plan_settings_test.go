@@ -20,7 +20,7 @@ func TestPlanMethodSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "admin", Database: "db"})
+	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "admin", Database: "postgres"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func TestReindexRepairs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "admin", Database: "db"})
+	sess, err := eng.NewSession(ctx, wire.SessionParams{User: "admin", Database: "postgres"})
 	if err != nil {
 		t.Fatal(err)
 	}

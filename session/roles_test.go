@@ -16,7 +16,7 @@ import (
 func connectAs(t *testing.T, eng *session.Engine, user string, startup map[string]string) (wire.Session, []string, error) {
 	t.Helper()
 	var notices []string
-	sess, err := eng.NewSession(context.Background(), wire.SessionParams{User: user, Database: "db", Authenticated: true, Startup: startup,
+	sess, err := eng.NewSession(context.Background(), wire.SessionParams{User: user, Database: "postgres", Authenticated: true, Startup: startup,
 		Notice: func(e *pgerr.Error) { notices = append(notices, e.Message) }})
 	return sess, notices, err
 }

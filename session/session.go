@@ -796,6 +796,7 @@ func init() {
 	runs((*statement).runAnalyze)
 	runs((*statement).runExtension)
 	runs((*statement).runSchemaChange)
+	runs((*statement).runDatabase)
 }
 
 // runQuery runs Query.

@@ -35,7 +35,7 @@ func TestSettingsMatchPostgres(t *testing.T) {
 	defer eng.Close()
 	// A superuser (the bootstrap session of a store without roles) sees
 	// every row, as PostgreSQL's superuser does.
-	sess, err := eng.NewSession(context.Background(), wire.SessionParams{User: "admin", Database: "db"})
+	sess, err := eng.NewSession(context.Background(), wire.SessionParams{User: "admin", Database: "postgres"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestServerParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close()
-	admin, err := eng.NewSession(context.Background(), wire.SessionParams{User: "admin", Database: "db",
+	admin, err := eng.NewSession(context.Background(), wire.SessionParams{User: "admin", Database: "postgres",
 		ServerSettings: map[string]string{"server_version": "15.7 (zproxy)", "port": "6543", "max_connections": "42"}})
 	if err != nil {
 		t.Fatal(err)

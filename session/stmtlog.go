@@ -243,7 +243,7 @@ func parsedLogLevel(p *parser.Statement) int {
 		}
 		return logStmtAll
 	case p.CreateAs != nil || p.Role != nil || p.Sequence != nil || p.Alter != nil || p.Comment != nil ||
-		p.Extension != nil || p.Owner != nil:
+		p.Extension != nil || p.Owner != nil || p.Database != nil:
 		return logStmtDDL
 	case p.Truncate != nil:
 		return logStmtMod

@@ -44,7 +44,7 @@ func loggingEngine(t *testing.T, settings map[string]string) (*session.Engine, *
 // superuser, as under trust authentication.
 func superuserSession(t *testing.T, eng *session.Engine) wire.Session {
 	t.Helper()
-	sess, err := eng.NewSession(context.Background(), wire.SessionParams{User: "admin", Database: "db", PID: 7, Notice: func(*pgerr.Error) {}})
+	sess, err := eng.NewSession(context.Background(), wire.SessionParams{User: "admin", Database: "postgres", PID: 7, Notice: func(*pgerr.Error) {}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestStatementLog(t *testing.T) {
 			var got []string
 			for _, r := range records(t, buf) {
 				got = append(got, r.Msg)
-				if r.User != "admin" || r.Database != "db" {
+				if r.User != "admin" || r.Database != "postgres" {
 					t.Errorf("%q: user %q, database %q", r.Msg, r.User, r.Database)
 				}
 				if strings.Contains(r.Msg, "sekrit") || strings.Contains(r.Statement, "sekrit") {

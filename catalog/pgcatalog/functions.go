@@ -1031,12 +1031,19 @@ var privilegeKinds = []privilegeKind{
 		}},
 	{fn: "has_database_privilege", valid: []string{"CREATE", "CONNECT", "TEMPORARY", "TEMP"},
 		byName: func(e *Env, name string) (string, error) {
-			if unquoteIdent(name) != e.database() {
+			if _, ok := e.databaseNamed(unquoteIdent(name)); !ok {
 				return "", pgerr.New(pgerr.InvalidCatalogName, "database %q does not exist", unquoteIdent(name))
 			}
 			return name, nil
 		},
-		byOID: func(_ *Env, oid uint32) (string, bool) { return "", oid == DatabaseOID },
+		byOID: func(e *Env, oid uint32) (string, bool) {
+			for _, d := range e.databases() {
+				if d.OID == oid {
+					return d.Name, true
+				}
+			}
+			return "", false
+		},
 		// PUBLIC may connect and make temporary tables, as PostgreSQL's
 		// default database ACL says; only its owner creates schemas.
 		holds: func(_ *Env, _, _, p string) bool { return p != "CREATE" }},

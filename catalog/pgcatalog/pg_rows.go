@@ -325,9 +325,17 @@ func init() {
 		return out
 	})
 	generate("pg_catalog.pg_database", func(e *Env) []row {
-		return []row{&pgDatabaseRow{Oid: oidV(DatabaseOID), Datname: nameV(e.database()), Datdba: oidV(BootstrapOID), Encoding: intV(6),
-			Datlocprovider: charV('c'), Datallowconn: boolV(true), Datconnlimit: intV(-1), Datminmxid: sqltypes.NewXID(1),
-			Dattablespace: oidV(TablespaceOID), Datcollate: textV("C"), Datctype: textV("C")}}
+		var out []row
+		for _, d := range e.databases() {
+			owner := uint32(BootstrapOID)
+			if d.Owner != "" {
+				owner = RoleOID(d.Owner)
+			}
+			out = append(out, &pgDatabaseRow{Oid: oidV(d.OID), Datname: nameV(d.Name), Datdba: oidV(owner), Encoding: intV(6),
+				Datlocprovider: charV('c'), Datistemplate: boolV(d.IsTemplate), Datallowconn: boolV(d.AllowConn), Datconnlimit: intV(int64(d.ConnLimit)),
+				Datminmxid: sqltypes.NewXID(1), Dattablespace: oidV(TablespaceOID), Datcollate: textV("C"), Datctype: textV("C")})
+		}
+		return out
 	})
 	// roleRows builds one relation's rows of the roles; password is what
 	// it shows of a role that has one.
@@ -495,9 +503,10 @@ func init() {
 			return sqltypes.NewTimestampTZ(t.UnixMicro())
 		}
 		me, allStats := e.Sess.User(), e.readsAllStats()
+		dbOIDs := e.databaseOIDs()
 		var out []row
 		for _, a := range e.Sess.Activity() {
-			r := &pgStatActivityRow{Datid: oidV(DatabaseOID), Datname: nameV(a.Database), Pid: intV(int64(a.PID)), Usesysid: oidV(RoleOID(a.User)),
+			r := &pgStatActivityRow{Datid: oidV(dbOIDs(a.Database)), Datname: nameV(a.Database), Pid: intV(int64(a.PID)), Usesysid: oidV(RoleOID(a.User)),
 				Usename: nameV(a.User), ApplicationName: textV(a.ApplicationName), BackendStart: ts(a.BackendStart),
 				XactStart: ts(a.XactStart), QueryStart: ts(a.QueryStart), StateChange: ts(a.StateChange), State: textV(a.State),
 				Query: textV(a.Query), BackendType: textV("client backend"), LeaderPid: nullV, BackendXid: nullV,

@@ -11,6 +11,8 @@ import (
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/executor"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/kv/kvprefix"
 )
 
 // checkCommand verifies that tables and their indexes agree, reading the
@@ -34,7 +36,7 @@ func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return 1
 	}
 	defer store.Close()
-	cat, err := catalog.Open(ctx, store)
+	cat, dbStore, err := openDatabase(ctx, store, cfg.Database)
 	if err != nil {
 		fmt.Fprintf(stderr, "zproxy check: %v\n", err)
 		return 1
@@ -56,7 +58,7 @@ func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		targets = append(targets, t)
 	}
-	ex := executor.New(store)
+	ex := executor.New(dbStore)
 	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "TABLE\tINDEX\tROWS\tENTRIES\tMISSING\tORPHANED\tOK")
 	bad := false
@@ -77,4 +79,35 @@ func checkCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return 1
 	}
 	return 0
+}
+
+// openDatabase opens the catalog of the store's database named name
+// (--database; the first database's name unless ALTER DATABASE renamed
+// it) and its view of the store.
+func openDatabase(ctx context.Context, store kv.Store, name string) (*catalog.Catalog, kv.Store, error) {
+	first, err := catalog.Open(ctx, store)
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, err := first.Snapshot(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	// --database both names the first database and chooses the one to
+	// check: another database of that name is the one meant.
+	var d *catalog.Database
+	for _, o := range snap.Databases() {
+		if o.ID != catalog.FirstDatabaseID && o.Name == name {
+			d = o
+		}
+	}
+	if d == nil {
+		if f := snap.DatabaseByID(catalog.FirstDatabaseID); f != nil && f.Name != name {
+			return nil, nil, fmt.Errorf("database %q does not exist", name)
+		}
+		return first, store, nil
+	}
+	view := kvprefix.New(store, kvprefix.Prefix(d.ID))
+	cat, err := catalog.OpenIn(ctx, view, kvprefix.Shared(catalog.CatalogPartition), nil)
+	return cat, view, err
 }

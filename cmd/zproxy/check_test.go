@@ -30,19 +30,26 @@ func execSQL(t *testing.T, sess wire.Session, sql string) {
 	}
 }
 
+// openCheckStore opens a Pebble store in dir and an engine over it.
+func openCheckStore(t *testing.T, dir string) (*zpebble.Store, *session.Engine) {
+	t.Helper()
+	store, err := zpebble.Open(dir, zpebble.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := session.New(context.Background(), session.Config{Store: store, AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store, eng
+}
+
 // TestCheckCommand builds a table with indexes, then checks it with the
 // subcommand before and after removing one index entry behind its back.
 func TestCheckCommand(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	store, err := zpebble.Open(dir, zpebble.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, eng := openCheckStore(t, dir)
 	sess, err := eng.NewSession(ctx, wire.SessionParams{Notice: func(*pgerr.Error) {}})
 	if err != nil {
 		t.Fatal(err)
@@ -82,5 +89,38 @@ func TestCheckCommand(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "false") {
 		t.Fatalf("check output does not report the missing entry:\n%s", out.String())
+	}
+}
+
+// TestCheckCommandDatabase checks the tables of the database --database
+// names.
+func TestCheckCommandDatabase(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	store, eng := openCheckStore(t, dir)
+	first, err := eng.NewSession(ctx, wire.SessionParams{Notice: func(*pgerr.Error) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	execSQL(t, first, `CREATE TABLE t (id INT PRIMARY KEY, v TEXT); CREATE INDEX t_v ON t (v); CREATE DATABASE other`)
+	sess, err := eng.NewSession(ctx, wire.SessionParams{Database: "other", Notice: func(*pgerr.Error) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	execSQL(t, sess, `CREATE TABLE u (id INT PRIMARY KEY, v TEXT); CREATE INDEX u_v ON u (v); INSERT INTO u VALUES (1, 'a')`)
+	sess.Close()
+	first.Close()
+	eng.Close()
+	store.Close()
+	for _, c := range []struct {
+		db, has, hasNot string
+	}{{"other", "u_v", "t_v"}, {"postgres", "t_v", "u_v"}} {
+		var out, errOut bytes.Buffer
+		if code := checkCommand(ctx, []string{"--data-dir", dir, "--database", c.db}, &out, &errOut); code != 0 {
+			t.Fatalf("check of %s: exit %d\n%s%s", c.db, code, out.String(), errOut.String())
+		}
+		if !strings.Contains(out.String(), c.has) || strings.Contains(out.String(), c.hasNot) {
+			t.Errorf("check of %s:\n%s", c.db, out.String())
+		}
 	}
 }

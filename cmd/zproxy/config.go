@@ -103,6 +103,10 @@ type Config struct {
 	ConfigFile    string
 	LogLevel      string
 	AllowFullScan bool
+	// Database names the store's first database (session.Config.Database);
+	// AnyDatabase opens it for any database name the store lacks.
+	Database    string
+	AnyDatabase bool
 	// Pprof serves net/http/pprof's /debug/pprof/ on the metrics listener.
 	Pprof bool
 	// Console serves the browser console at /console/ on the metrics
@@ -183,6 +187,7 @@ func defaultConfig() Config {
 		DynamoDBTable:   defaultDynamoDBTable,
 		LogLevel:        "info",
 		AllowFullScan:   true,
+		Database:        "postgres",
 		MaxMessageSize:  defaultMaxMessageSize,
 		CacheSize:       defaultCacheSize,
 		GCPercent:       defaultGCPercent,
@@ -243,6 +248,10 @@ func newFlagSet(cfg *Config) *flag.FlagSet {
 		"log `level`: debug, info, warn or error (logs go to stderr)")
 	fs.BoolVar(&cfg.AllowFullScan, "allow-full-scan", cfg.AllowFullScan,
 		"allow queries no key or index can serve to read the whole table (false: reject them; only a superuser may SET zproxy.allow_full_scan = on then)")
+	fs.StringVar(&cfg.Database, "database", cfg.Database,
+		"`name` of the store's first database (the one a store written before zproxy had several databases holds) until ALTER DATABASE renames it; a connection that names no database opens it")
+	fs.BoolVar(&cfg.AnyDatabase, "any-database", cfg.AnyDatabase,
+		"open the first database for a connection naming a database the store does not have, under the name asked for (zproxy's behaviour when a store held one database); without it such a connection fails with 3D000, as in PostgreSQL")
 	fs.BoolVar(&cfg.Pprof, "pprof", cfg.Pprof,
 		"serve Go profiles at /debug/pprof/ on --metrics-listen (CPU, heap, goroutines, mutex and block profiles); off by default because a profile exposes internals")
 	fs.BoolVar(&cfg.Console, "console", cfg.Console,
@@ -526,7 +535,8 @@ func (c *Config) LogAttrs() []any {
 		"tls", c.TLSCert != "", "tls_required", c.TLSRequired, "max_connections", c.MaxConnections,
 		"superuser_reserved_connections", c.SuperuserReservedConnections, "authentication_timeout", time.Duration(c.AuthenticationTimeout),
 		"notify_queue_size", int64(c.NotifyQueueSize),
-		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof, "console", c.Console}
+		"allow_full_scan", c.AllowFullScan, "max_message_size", int64(c.MaxMessageSize), "pprof", c.Pprof, "console", c.Console,
+		"database", c.Database, "any_database", c.AnyDatabase}
 	for _, f := range c.statementLogFlags() {
 		if *f.value != "" {
 			attrs = append(attrs, f.setting, *f.value)

@@ -133,7 +133,7 @@ func serve(ctx context.Context, cfg Config, logger *slog.Logger) (err error) {
 		if cfg.Console {
 			// The console is a SQL client of this proxy: it logs in to
 			// the listener just opened.
-			cons = console.New(console.Config{SQLAddr: ln.Addr().String(), RequireTLS: tlsConfig != nil, Logger: logger})
+			cons = console.New(console.Config{SQLAddr: ln.Addr().String(), Database: cfg.Database, RequireTLS: tlsConfig != nil, Logger: logger})
 			mux.Handle("/console/", cons)
 			mux.Handle("/console", cons)
 			if tlsConfig != nil {
@@ -231,6 +231,8 @@ func newEngine(ctx context.Context, cfg Config, store kv.Store, m *metrics.Metri
 		Metrics:       m,
 		Logger:        logger,
 		AllowFullScan: cfg.AllowFullScan,
+		Database:      cfg.Database,
+		AnyDatabase:   cfg.AnyDatabase,
 		StatementsMax: cfg.StatementsMax,
 
 		SessionMemoryLimit:     int64(cfg.SessionMemoryLimit),

@@ -45,7 +45,13 @@ func Start(bin string, args ...string) (*Proc, error) {
 // StartEnv is Start with env (KEY=value entries) added to the process's
 // environment, for settings a parallel test cannot put in its own
 // environment with t.Setenv (DynamoDB Local's dummy credentials).
+//
+// The process runs with --any-database before args: the tests and the
+// clients they drive connect with whatever database name suits them
+// (zproxy, db, pgx_test ...) and mean the store's one database. A test of
+// databases themselves passes --any-database=false, which wins.
 func StartEnv(bin string, env []string, args ...string) (*Proc, error) {
+	args = append([]string{"--any-database"}, args...)
 	ready := make(chan struct{})
 	p := &Proc{exited: make(chan struct{}), ready: ready}
 	wantMetrics := true

@@ -72,7 +72,7 @@ func (s *Server) Pid() int { return s.cmd.Process.Pid }
 
 // DSN is the connection string for pgx.
 func (s *Server) DSN() string {
-	return fmt.Sprintf("host=127.0.0.1 port=%d user=zproxy dbname=zproxy sslmode=disable", s.Port)
+	return fmt.Sprintf("host=127.0.0.1 port=%d user=zproxy dbname=postgres sslmode=disable", s.Port)
 }
 
 // Stop ends the process with SIGTERM, killing it after 30 seconds.

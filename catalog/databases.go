@@ -1,0 +1,142 @@
+package catalog
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"sort"
+
+	"github.com/zproxy/zproxy/kv"
+)
+
+// The registry of databases. A store holds any number of databases; each
+// is its own catalog and data under a key prefix (kv/kvprefix), but the
+// registry, like the roles, is the store's: its items live in the shared
+// partition under databasePrefix, one per database, keyed by its ID, and
+// change with the version markers, so every proxy and every database's
+// catalog sees one registry.
+//
+// The first database (ID FirstDatabaseID) is the one a store held before
+// there were several: it keeps the unprefixed layout and needs no item;
+// one is written when it is altered (renamed, given an owner or
+// settings). Every other database's ID is the catalog version that
+// created it, so no ID is ever used twice, and its data lies under
+// kvprefix.Prefix(ID).
+const databasePrefix = "d/"
+
+// FirstDatabaseID is the ID of a store's first database.
+const FirstDatabaseID = 0
+
+// Database describes one database of the store.
+type Database struct {
+	ID   uint64 `json:"id"`
+	Name string `json:"name"`
+	// Owner is the owning role; empty for the first database until
+	// ALTER DATABASE OWNER TO names one (the bootstrap superuser owns it).
+	Owner string `json:"owner,omitempty"`
+	// IsTemplate, AllowConn and ConnLimit are pg_database's
+	// datistemplate, datallowconn and datconnlimit (-1: no limit).
+	IsTemplate bool `json:"is_template,omitempty"`
+	AllowConn  bool `json:"allow_conn"`
+	ConnLimit  int  `json:"conn_limit"`
+	// Settings are the run-time parameters ALTER DATABASE SET gave the
+	// database's new sessions, by name.
+	Settings map[string]string `json:"settings,omitempty"`
+}
+
+// Clone returns a copy of d, for building a changed database.
+func (d *Database) Clone() *Database {
+	c := *d
+	c.Settings = make(map[string]string, len(d.Settings))
+	for k, v := range d.Settings {
+		c.Settings[k] = v
+	}
+	return &c
+}
+
+func databaseKey(id uint64) string {
+	return databasePrefix + string(binary.BigEndian.AppendUint64(nil, id))
+}
+
+// Databases returns the registered databases, by ID (the first database
+// only when it has an item).
+func (s *Snapshot) Databases() []*Database {
+	if s.perm != nil {
+		return s.perm.Databases()
+	}
+	out := make([]*Database, 0, len(s.databases))
+	for _, d := range s.databases {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// DatabaseByID returns the registered database id, or nil.
+func (s *Snapshot) DatabaseByID(id uint64) *Database {
+	if s.perm != nil {
+		return s.perm.DatabaseByID(id)
+	}
+	return s.databases[id]
+}
+
+func (c *Catalog) loadDatabases(ctx context.Context) (map[uint64]*Database, error) {
+	out := map[uint64]*Database{}
+	start := []byte(databasePrefix)
+	it := c.rw.Scan(ctx, kv.ScanRequest{Partition: c.sharedPartition(), Start: start, End: kv.PrefixEnd(start), Consistent: true})
+	defer it.Close()
+	for it.Next() {
+		var d Database
+		if err := decodeDesc(it.Item(), &d); err != nil {
+			return nil, err
+		}
+		out[d.ID] = &d
+	}
+	if err := it.Err(); err != nil {
+		return nil, fmt.Errorf("catalog: reading databases: %w", err)
+	}
+	return out, nil
+}
+
+func (c *Catalog) databaseOps(ch Change) ([]kv.Op, error) {
+	var ops []kv.Op
+	for _, d := range ch.PutDatabases {
+		op, err := c.putDescriptorIn(c.sharedPartition(), databaseKey(d.ID), d)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	for _, id := range ch.DeleteDatabases {
+		ops = append(ops, kv.Op{Kind: kv.OpDelete, Key: kv.Key{Partition: c.sharedPartition(), Sort: []byte(databaseKey(id))}})
+	}
+	return ops, nil
+}
+
+// AllDatabases lists the store's databases, the first one first: its item,
+// or when it has none a description named first (the name it is served
+// under: session.Config.Database).
+func (s *Snapshot) AllDatabases(first string) []*Database {
+	head := s.DatabaseByID(FirstDatabaseID)
+	if head == nil {
+		head = &Database{ID: FirstDatabaseID, Name: first, AllowConn: true, ConnLimit: -1}
+	}
+	out := []*Database{head}
+	for _, d := range s.Databases() {
+		if d.ID != FirstDatabaseID {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// FindDatabase returns the database named name among AllDatabases(first),
+// or nil.
+func (s *Snapshot) FindDatabase(name, first string) *Database {
+	for _, d := range s.AllDatabases(first) {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}

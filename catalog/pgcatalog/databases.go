@@ -1,0 +1,53 @@
+package pgcatalog
+
+// DatabaseLister is a Session that knows the store's databases: pg_database
+// lists them. A session without it sees one database, its own.
+type DatabaseLister interface {
+	Databases() []DatabaseInfo
+}
+
+// DatabaseInfo is what pg_database shows of one database.
+type DatabaseInfo struct {
+	OID  uint32
+	Name string
+	// Owner is the owning role; empty for the bootstrap superuser.
+	Owner      string
+	IsTemplate bool
+	AllowConn  bool
+	ConnLimit  int
+}
+
+// databases are the rows of pg_database: the session's list, or its own
+// database alone.
+func (e *Env) databases() []DatabaseInfo {
+	if l, ok := e.Sess.(DatabaseLister); ok {
+		return l.Databases()
+	}
+	return []DatabaseInfo{{OID: DatabaseOID, Name: e.database(), AllowConn: true, ConnLimit: -1}}
+}
+
+// databaseNamed returns the database named name.
+func (e *Env) databaseNamed(name string) (DatabaseInfo, bool) {
+	for _, d := range e.databases() {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return DatabaseInfo{}, false
+}
+
+// databaseOIDs returns the OID of the database named by its argument
+// (pg_stat_activity's datid): the first database's for a name the store
+// lacks (a session that --any-database let in under it).
+func (e *Env) databaseOIDs() func(name string) uint32 {
+	oids := map[string]uint32{}
+	for _, d := range e.databases() {
+		oids[d.Name] = d.OID
+	}
+	return func(name string) uint32 {
+		if oid, ok := oids[name]; ok {
+			return oid
+		}
+		return DatabaseOID
+	}
+}
