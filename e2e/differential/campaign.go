@@ -57,14 +57,6 @@ type Options struct {
 // open. Each names its repro in the report; remove it once fixed. The long
 // campaign (scripts/difftest.sh) runs with all of them off.
 type Gaps struct {
-	// SeriesOuterJoin: generate_series on the right of a RIGHT or FULL
-	// JOIN is 42P10 "the combining JOIN type must be INNER or LEFT for a
-	// LATERAL reference", though nothing is LATERAL.
-	SeriesOuterJoin bool
-	// LateralSeries: generate_series whose bounds reference an earlier
-	// FROM item, FROM t, generate_series(1, t.a), is XX000 "index out of
-	// range".
-	LateralSeries bool
 	// IsDistinctOperands: a CASE or a typed literal (DATE '...') as an
 	// operand of IS [NOT] DISTINCT FROM is 42601 or 0A000 "row
 	// constructors are not supported here"; parenthesised operands work.
@@ -87,21 +79,7 @@ type Gaps struct {
 	// ExistsSetOpLimit: EXISTS ((SELECT ...) UNION (SELECT ...) ORDER BY
 	// 1 LIMIT n) is 42601 (the same under IN works).
 	ExistsSetOpLimit bool
-	// SkipLevelOuterRef: a subquery that references a query two or more
-	// levels out (a scalar subquery in the select list of an EXISTS or IN
-	// subquery, or in a LATERAL item, that reads the outermost row) is
-	// XX000 "outer reference ... evaluated without its outer row".
-	SkipLevelOuterRef bool
 
-	// ExistsSelectList: a correlated subquery in the select list of an
-	// EXISTS subquery, which PostgreSQL never evaluates, is XX000 "outer
-	// reference ... evaluated without its outer row".
-	ExistsSelectList bool
-	// CorrelatedDerived: a derived table that references a column of an
-	// enclosing query (not a LATERAL sibling), e.g. EXISTS (SELECT ...
-	// FROM (SELECT outer.x) AS s), is XX000 "outer reference ... evaluated
-	// without its outer row".
-	CorrelatedDerived bool
 	// Varchar: zproxy keeps varchar where PostgreSQL resolves text (a set
 	// operation of a varchar column and a literal, string_agg, min and
 	// max of varchar); the schemas get text columns instead.
@@ -114,10 +92,9 @@ type Gaps struct {
 
 // AllGaps steers clear of every gap.
 func AllGaps() Gaps {
-	return Gaps{SeriesOuterJoin: true, LateralSeries: true, IsDistinctOperands: true,
+	return Gaps{IsDistinctOperands: true,
 		LateralJoinSibling: true, DeleteUsing: true, ColumnNames: true,
-		ExistsSetOpLimit: true, Varchar: true, NestedUsing: true, SkipLevelOuterRef: true, ExistsSelectList: true,
-		CorrelatedDerived: true}
+		ExistsSetOpLimit: true, Varchar: true, NestedUsing: true}
 }
 
 // Lift turns off the gaps named in list (Gaps field names, separated by

@@ -23,7 +23,6 @@ type gen struct {
 	ctes   []*cte          // WITH items visible here
 	tags   map[string]bool // the constructs the statement uses
 
-	noSeries  int // > 0: no generate_series here (Gaps.SeriesOuterJoin)
 	rightJoin int // > 0: generating the right side of a join
 }
 
@@ -32,7 +31,7 @@ func (g *gen) reset() {
 	g.quals = map[string]bool{}
 	g.ctes = nil
 	g.tags = map[string]bool{}
-	g.noSeries, g.rightJoin = 0, 0
+	g.rightJoin = 0
 }
 
 func (g *gen) tag(t string) { g.tags[t] = true }
@@ -137,9 +136,6 @@ func (g *gen) col(c ectx, k class) *expr {
 	if !c.inAgg && c.sc.parent != nil && (len(cands) == 0 || g.chance(15)) {
 		var outer []scopeCol
 		for p := c.sc.parent; p != nil; p = p.parent {
-			if p != c.sc.parent && g.opts.Gaps.SkipLevelOuterRef {
-				break
-			}
 			for _, oc := range p.outer() {
 				if oc.t.class() == k {
 					outer = append(outer, oc)

@@ -279,7 +279,7 @@ func (g *gen) selectList(s *selectStmt, c ectx, sh shape, mode string) {
 		for _, k := range sh.want {
 			add(item(k), naming())
 		}
-	case sh.exists && (g.chance(60) || g.opts.Gaps.ExistsSelectList):
+	case sh.exists && g.chance(60):
 		add(leaf(tInt4, "1"), "")
 	case mode == "plain" && len(s.from) > 0 && g.chance(12) && (!sh.unique || namesUnique(fromOut(c.sc))):
 		g.tag("select.star")
@@ -386,7 +386,7 @@ func (g *gen) fromItem(parent, lat *scope, depth int, joins *int) (*fromItem, []
 		return g.derivedItem(parent, lat, depth)
 	case r < 70:
 		return g.valuesItem()
-	case r < 76 && g.noSeries == 0:
+	case r < 76:
 		return g.seriesItem(lat)
 	case *joins < 4:
 		*joins++
@@ -445,15 +445,9 @@ func fromCols(cols []outCol) []fromCol {
 func (g *gen) derivedItem(parent, lat *scope, depth int) (*fromItem, []rel, []fromCol) {
 	it := &fromItem{kind: fSub, alias: g.alias("s")}
 	p := parent
-	if g.opts.Gaps.CorrelatedDerived {
-		p = nil
-	}
 	if lat != nil && g.chance(40) {
 		it.lateral = true
 		p = lat
-		if g.opts.Gaps.CorrelatedDerived {
-			p = newScope(lat.rels, nil, nil)
-		}
 		g.tag("from.lateral")
 	}
 	g.tag("from.subquery")
@@ -508,7 +502,7 @@ func (g *gen) seriesItem(lat *scope) (*fromItem, []rel, []fromCol) {
 	it := &fromItem{kind: fSeries, alias: g.alias("g")}
 	lo := leaf(tInt4, fmt.Sprint(g.n(4)-1))
 	hi := leaf(tInt4, fmt.Sprint(g.n(7)))
-	if lat != nil && g.chance(40) && !g.opts.Gaps.LateralSeries {
+	if lat != nil && g.chance(40) {
 		var ints []scopeCol
 		for _, c := range lat.cols {
 			if c.t.isInt() && c.t != tInt8 {
@@ -555,16 +549,9 @@ func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []
 		}
 		rlat = newScope(append(slices.Clone(before), lrels...), nil, parent)
 	}
-	outerRight := strings.HasPrefix(jt, "RIGHT") || strings.HasPrefix(jt, "FULL")
-	if outerRight && g.opts.Gaps.SeriesOuterJoin {
-		g.noSeries++
-	}
 	g.rightJoin++
 	right, rrels, rout := g.fromItem(parent, rlat, depth, joins)
 	g.rightJoin--
-	if outerRight && g.opts.Gaps.SeriesOuterJoin {
-		g.noSeries--
-	}
 	it.left, it.right = left, right
 	rels := append(slices.Clone(lrels), rrels...)
 	kind := strings.ToLower(strings.Fields(jt)[0])
