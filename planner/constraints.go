@@ -471,6 +471,9 @@ func (b *Binder) parseStoredExpr(sql, where string) (*Binder, ast.ExprNode, erro
 	if refused != nil {
 		return nil, nil, refused
 	}
+	if err := qualifyStored(b.snap, node); err != nil {
+		return nil, nil, err
+	}
 	return &Binder{snap: b.snap, stmt: stmt, loc: b.loc, style: b.style}, node, nil
 }
 

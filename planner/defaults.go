@@ -73,6 +73,9 @@ func (b *Binder) bindDefault(c catalog.Column, text string) (ir.Expr, error) {
 	if bad.err != nil {
 		return nil, bad.err
 	}
+	if err := qualifyStored(b.snap, node); err != nil {
+		return nil, err
+	}
 	sub := &Binder{snap: b.snap, stmt: stmt, loc: b.loc, style: b.style}
 	e, err := sub.bindExpr(env{}.newScope(), node)
 	if err != nil {

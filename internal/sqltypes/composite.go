@@ -57,7 +57,7 @@ func (c *CompositeType) TypeName() string {
 	if !c.Named() {
 		return "record"
 	}
-	return QuoteIdent(c.Name)
+	return QuoteKey(c.Name)
 }
 
 // FieldTypes lists the types of the fields.

@@ -77,7 +77,7 @@ func DomainOf(d *DomainType) Type {
 }
 
 // TypeName is the domain's name as format_type prints it.
-func (d *DomainType) TypeName() string { return QuoteIdent(d.Name) }
+func (d *DomainType) TypeName() string { return QuoteKey(d.Name) }
 
 // Parent is the domain d was created over, or nil.
 func (d *DomainType) Parent() *DomainType {
