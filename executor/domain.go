@@ -335,7 +335,7 @@ func typeDependents(s *catalog.Snapshot, u *catalog.UserType, dropping []string)
 		if slices.Contains(dropping, d.Name) {
 			continue // dropped by the same statement
 		}
-		lines = append(lines, "type "+sqltypes.QuoteIdent(d.Name)+" depends on type "+sqltypes.QuoteKey(u.Name))
+		lines = append(lines, "type "+sqltypes.QuoteKey(d.Name)+" depends on type "+sqltypes.QuoteKey(u.Name))
 	}
 	var first *catalog.Table
 	for _, t := range s.TypeUsers(u.OID) {

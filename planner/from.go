@@ -524,7 +524,7 @@ func (b *Binder) bindView(v *catalog.View) (ir.Rel, error) {
 func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CIStr, ordinality bool, sc *scope, left *fromPart) (*fromPart, error) {
 	name := f.FnName.L
 	if alias == "" {
-		alias = name
+		_, alias = catalog.SplitName(name) // s.f(...) (its key, qualifyCall) is named f
 	}
 	if name == parser.RowsFromFunc {
 		return b.bindRowsFrom(f, alias, names, sc, left)
