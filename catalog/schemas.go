@@ -158,6 +158,36 @@ func (s *Snapshot) WithPath(path []string) *Snapshot {
 	o.perm = s.Permanent()
 	o.path = append([]string{}, path...)
 	o.pathSet = true
+	o.noUsage = nil
+	return &o
+}
+
+// WithoutUsage returns s (a snapshot WithPath made) for a user without
+// USAGE on the given schemas: UsageDenied reports them, so that naming a
+// type or routine of one is 42501, as PostgreSQL's namespace lookup
+// checks.
+func (s *Snapshot) WithoutUsage(schemas map[string]bool) *Snapshot {
+	if len(schemas) == 0 {
+		return s
+	}
+	o := *s
+	o.noUsage = schemas
+	return &o
+}
+
+// UsageDenied reports whether the snapshot's user may not use schema
+// (see WithoutUsage).
+func (s *Snapshot) UsageDenied(schema string) bool { return s != nil && s.noUsage[schema] }
+
+// IgnoringUsage returns s without WithoutUsage's schemas: for binding
+// what a schema object keeps as text (a DEFAULT, a CHECK, a view's
+// query), whose names PostgreSQL looked up once, when it was created.
+func (s *Snapshot) IgnoringUsage() *Snapshot {
+	if s == nil || s.noUsage == nil {
+		return s
+	}
+	o := *s
+	o.noUsage = nil
 	return &o
 }
 

@@ -99,6 +99,11 @@ func (q *qualifier) qualifyCall(fc *ast.FuncCallExpr) {
 			q.err = pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 		}
 		return
+	case q.snap.UsageDenied(schema):
+		if q.err == nil {
+			q.err = pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", schema)
+		}
+		return
 	}
 	q.savedCalls = append(q.savedCalls, savedCall{fc: fc, schema: fc.Schema, name: fc.FnName})
 	key := catalog.QualifiedKey(schema, fc.FnName.L)

@@ -17,6 +17,9 @@ import (
 // (parser.ColumnExtras.TypeName, parser.UserTypeCastOf): "mood" or, with
 // array, an array of it.
 func userType(snap *catalog.Snapshot, name string, array bool) (sqltypes.Type, error) {
+	if sc, _, q := strings.Cut(name, "."); q && snap.UsageDenied(sc) {
+		return sqltypes.Type{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", sc)
+	}
 	u, ok := snap.UserType(name)
 	if !ok {
 		if sc, _, q := strings.Cut(name, "."); q && !snap.HasSchema(sc) {

@@ -194,7 +194,19 @@ func (s *Session) withPath(snap *catalog.Snapshot) *catalog.Snapshot {
 	if ps.in == snap && ps.path == path && ps.who == s.currentUser() {
 		return ps.out
 	}
-	ps.in, ps.path, ps.who, ps.out = snap, path, s.currentUser(), snap.WithPath(searchPathSchemas(snap, path, s.currentUser()))
+	user := s.currentUser()
+	var denied map[string]bool
+	if !s.userIsSuperuser(snap, user) {
+		for _, sc := range snap.Schemas() {
+			if snap.SchemaPrivileges(user, sc.Name)&catalog.PrivUsage == 0 {
+				if denied == nil {
+					denied = map[string]bool{}
+				}
+				denied[sc.Name] = true
+			}
+		}
+	}
+	ps.in, ps.path, ps.who, ps.out = snap, path, user, snap.WithPath(searchPathSchemas(snap, path, user)).WithoutUsage(denied)
 	return ps.out
 }
 
