@@ -31,10 +31,14 @@ func (x *TypeChange) Describe() Description {
 	switch x.Action {
 	case parser.TypeCreateEnum, parser.TypeCreateDomain, parser.TypeCreateComposite:
 		d := ddl()
-		d.CreatesIn = catalog.PublicSchema
+		d.CreatesIn, _ = catalog.SplitName(x.Names[0]) // the key's schema (planner/schemas.go)
 		return d.tagged("CREATE " + kind)
 	case parser.TypeDrop:
 		return ddl(refs(ObjectType, x.Names...)...).tagged("DROP " + kind)
 	}
-	return ddl(refs(ObjectType, x.Names...)...).tagged("ALTER " + kind)
+	d := ddl(refs(ObjectType, x.Names...)...)
+	if x.SetSchema {
+		d.CreatesIn, _ = catalog.SplitName(x.NewName)
+	}
+	return d.tagged("ALTER " + kind)
 }
