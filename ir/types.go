@@ -31,7 +31,10 @@ func (x *TypeChange) Describe() Description {
 	switch x.Action {
 	case parser.TypeCreateEnum, parser.TypeCreateDomain, parser.TypeCreateComposite:
 		d := ddl()
-		d.CreatesIn, _ = catalog.SplitName(x.Names[0]) // the key's schema (planner/schemas.go)
+		d.CreatesIn = catalog.PublicSchema
+		if len(x.Names) > 0 {
+			d.CreatesIn, _ = catalog.SplitName(x.Names[0]) // the key's schema (planner/schemas.go)
+		}
 		return d.tagged("CREATE " + kind)
 	case parser.TypeDrop:
 		return ddl(refs(ObjectType, x.Names...)...).tagged("DROP " + kind)
