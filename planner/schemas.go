@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -273,7 +274,10 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 		c.Refs = append([]parser.RoutineRef(nil), r.Refs...)
 		st.Routine, swaps = &c, append(swaps, func() { st.Routine = r })
 		for i := range c.Refs {
-			named(&c.Refs[i].Name, c.Action == parser.RoutineCreate, snap.ResolveFunction)
+			ref := c.Refs[i]
+			named(&c.Refs[i].Name, c.Action == parser.RoutineCreate, func(name string) string {
+				return resolveRoutineRef(snap, name, ref)
+			})
 		}
 		if c.Action == parser.RoutineRename && len(c.Refs) > 0 {
 			newSibling(c.Refs[0].Name, &c.NewName, c.SetSchema)
@@ -349,6 +353,47 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 			swap()
 		}
 	}, err
+}
+
+// resolveRoutineRef is the key of the routine an unqualified name in DROP
+// or ALTER denotes: with an argument list, the first schema of the path
+// holding a routine of that name and those input types (the types the
+// binder resolves, compared by OID), else the first holding the name.
+func resolveRoutineRef(snap *catalog.Snapshot, name string, ref parser.RoutineRef) string {
+	if !ref.HasArgs {
+		return snap.ResolveFunction(name)
+	}
+	var want []uint32
+	for _, a := range ref.Args {
+		if a.Mode == parser.ModeOut {
+			continue
+		}
+		t := a.Type
+		if a.TypeName != "" {
+			ut, err := columnTypeName(snap, a.TypeName)
+			if err != nil {
+				return snap.ResolveFunction(name)
+			}
+			t = ut
+		}
+		want = append(want, t.OID())
+	}
+	path, _ := snap.SearchPath()
+	for _, sc := range path {
+		key := catalog.QualifiedKey(sc, name)
+		for _, fn := range snap.FunctionsByKey(key) {
+			var have []uint32
+			for _, p := range fn.Params {
+				if p.IsInput() {
+					have = append(have, p.Type.OID())
+				}
+			}
+			if slices.Equal(have, want) {
+				return key
+			}
+		}
+	}
+	return snap.ResolveFunction(name)
 }
 
 // storedPath is the search path a view or materialized view created now
