@@ -146,11 +146,12 @@ func domainNamed(s *catalog.Snapshot, name string, forDrop bool) (*catalog.UserT
 func addDomainCheck(d *sqltypes.DomainType, c parser.NamedCheck, oid uint32, notValid bool) error {
 	name := c.Name
 	if name == "" {
-		base := sqltypes.TruncateIdent(d.Name, maxIdentLen-len("_check"))
+		_, bare := catalog.SplitName(d.Name) // d.Name is the catalog's key
+		base := sqltypes.TruncateIdent(bare, maxIdentLen-len("_check"))
 		name = base + "_check"
 		for i := 1; domainCheckIndex(d, name) >= 0; i++ {
 			suffix := strconv.Itoa(i)
-			name = sqltypes.TruncateIdent(d.Name, maxIdentLen-len("_check")-len(suffix)) + "_check" + suffix
+			name = sqltypes.TruncateIdent(bare, maxIdentLen-len("_check")-len(suffix)) + "_check" + suffix
 		}
 	} else if domainCheckIndex(d, name) >= 0 {
 		return pgerr.New(pgerr.DuplicateObject, "constraint \"%s\" for domain \"%s\" already exists", name, d.Name)
