@@ -406,6 +406,9 @@ type Snapshot struct {
 	// set when pathSet.
 	path    []string
 	pathSet bool
+	// noUsage are the user schemas the session's user may not use
+	// (WithoutUsage, schemas.go).
+	noUsage map[string]bool
 }
 
 // Sequence returns the named sequence.

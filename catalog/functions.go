@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -169,13 +170,71 @@ func (f *Function) CanExecute(ownerOrSuper bool, memberOf func(string) bool) boo
 	return false
 }
 
-// Functions returns the functions and procedures of that name (nil when
-// none), in OID order.
+// Functions returns the functions and procedures a name denotes (nil
+// when none), in OID order: those stored under the key when name is one
+// ("schema.f", or a bare name with no search path), else those of the
+// name in each schema of the search path, where a function hides a later
+// schema's of the same argument types, as PostgreSQL's
+// FuncnameGetCandidates gathers them.
 func (s *Snapshot) Functions(name string) []*Function {
-	if s.perm != nil {
-		return s.perm.Functions(name)
+	if !s.pathSet || strings.IndexByte(name, '.') >= 0 {
+		return s.FunctionsByKey(name)
 	}
-	return s.funcs[name]
+	var out []*Function
+	seen := map[string]bool{}
+	for _, sc := range s.path {
+		fs := s.FunctionsByKey(QualifiedKey(sc, name))
+		added := map[string]bool{}
+		for _, f := range fs {
+			sig := f.inputSignature()
+			if seen[sig] {
+				continue
+			}
+			added[sig] = true
+			out = append(out, f)
+		}
+		for sig := range added {
+			seen[sig] = true
+		}
+	}
+	return out
+}
+
+// FunctionsByKey returns the functions and procedures stored under key
+// exactly, in OID order.
+func (s *Snapshot) FunctionsByKey(key string) []*Function {
+	if s.perm != nil {
+		return s.perm.FunctionsByKey(key)
+	}
+	return s.funcs[key]
+}
+
+// ResolveFunction returns the key of the first schema of the search path
+// holding a function or procedure named name (name itself when it is a
+// key, without a path, or when none has it).
+func (s *Snapshot) ResolveFunction(name string) string {
+	if !s.pathSet || strings.IndexByte(name, '.') >= 0 {
+		return name
+	}
+	for _, sc := range s.path {
+		if k := QualifiedKey(sc, name); len(s.FunctionsByKey(k)) > 0 {
+			return k
+		}
+	}
+	return name
+}
+
+// inputSignature identifies f's input argument types (its identity for
+// overloading).
+func (f *Function) inputSignature() string {
+	var b strings.Builder
+	for _, p := range f.Params {
+		if p.IsInput() {
+			b.WriteString(strconv.FormatUint(uint64(p.Type.OID()), 10))
+			b.WriteByte(',')
+		}
+	}
+	return b.String()
 }
 
 // FunctionByOID returns the function of that OID.

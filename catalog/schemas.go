@@ -158,6 +158,36 @@ func (s *Snapshot) WithPath(path []string) *Snapshot {
 	o.perm = s.Permanent()
 	o.path = append([]string{}, path...)
 	o.pathSet = true
+	o.noUsage = nil
+	return &o
+}
+
+// WithoutUsage returns s (a snapshot WithPath made) for a user without
+// USAGE on the given schemas: UsageDenied reports them, so that naming a
+// type or routine of one is 42501, as PostgreSQL's namespace lookup
+// checks.
+func (s *Snapshot) WithoutUsage(schemas map[string]bool) *Snapshot {
+	if len(schemas) == 0 {
+		return s
+	}
+	o := *s
+	o.noUsage = schemas
+	return &o
+}
+
+// UsageDenied reports whether the snapshot's user may not use schema
+// (see WithoutUsage).
+func (s *Snapshot) UsageDenied(schema string) bool { return s != nil && s.noUsage[schema] }
+
+// IgnoringUsage returns s without WithoutUsage's schemas: for binding
+// what a schema object keeps as text (a DEFAULT, a CHECK, a view's
+// query), whose names PostgreSQL looked up once, when it was created.
+func (s *Snapshot) IgnoringUsage() *Snapshot {
+	if s == nil || s.noUsage == nil {
+		return s
+	}
+	o := *s
+	o.noUsage = nil
 	return &o
 }
 
@@ -219,6 +249,49 @@ func (s *Snapshot) Resolve(name string) string {
 	return name
 }
 
+// ResolveType returns the key of the user-defined type an unqualified
+// name denotes on the snapshot's search path: the first schema of the
+// path with a type of that name (the name itself when it is a key, when
+// the snapshot has no path, or when no schema of the path has it). The
+// built-in types, pg_catalog's, are found before (the front end reads
+// them).
+func (s *Snapshot) ResolveType(name string) string {
+	if !s.pathSet || strings.IndexByte(name, '.') >= 0 {
+		return name
+	}
+	for _, sc := range s.path {
+		if k := QualifiedKey(sc, name); s.types[k] != nil {
+			return k
+		}
+	}
+	return name
+}
+
+// SchemaTypes lists the keys of the user-defined types of a user schema,
+// sorted.
+func (s *Snapshot) SchemaTypes(schema string) []string {
+	var out []string
+	for k := range s.types {
+		if sc, _ := SplitName(k); sc == schema {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SchemaFunctions lists the functions, procedures and aggregates of a
+// user schema, by name then OID.
+func (s *Snapshot) SchemaFunctions(schema string) []*Function {
+	var out []*Function
+	for _, f := range s.AllFunctions() {
+		if sc, _ := SplitName(f.Name); sc == schema {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // CreationKey is the key a new relation named name (unqualified) gets:
 // its name in CreationSchema.
 func (s *Snapshot) CreationKey(name string) (string, error) {
@@ -250,13 +323,7 @@ func (s *Snapshot) UserSchemaACL(sc *Schema) []string {
 
 // QuoteKey spells a relation's key as SQL: its name quoted as an
 // identifier, qualified by its schema outside public.
-func QuoteKey(key string) string {
-	sc, name := SplitName(key)
-	if sc == PublicSchema {
-		return sqltypes.QuoteIdent(name)
-	}
-	return sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(name)
-}
+func QuoteKey(key string) string { return sqltypes.QuoteKey(key) }
 
 // SplitOwnedBy splits a sequence's OwnedBy, "table.column", where the
 // table is a key that may itself be "schema.name": the column is what

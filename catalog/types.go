@@ -47,9 +47,18 @@ func (t *UserType) Type() sqltypes.Type {
 	return sqltypes.EnumOf(t.Enum)
 }
 
-// UserType returns the named user-defined type.
+// UserType returns the user-defined type a name denotes: a key
+// ("schema.name", or a bare name in public) as it is, an unqualified name
+// through the snapshot's search path (ResolveType).
 func (s *Snapshot) UserType(name string) (*UserType, bool) {
-	t, ok := s.types[name]
+	t, ok := s.types[s.ResolveType(name)]
+	return t, ok
+}
+
+// UserTypeByKey returns the user-defined type stored under key exactly,
+// never through the search path.
+func (s *Snapshot) UserTypeByKey(key string) (*UserType, bool) {
+	t, ok := s.types[key]
 	return t, ok
 }
 

@@ -751,7 +751,7 @@ func (e *Executor) renameIndex(ctx context.Context, cat *catalog.Catalog, at *ir
 		if s.HasRelation(to) {
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", to)
 		}
-		if _, ok := s.UserType(to); ok {
+		if _, ok := s.UserTypeByKey(to); ok {
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateObject, "type \"%s\" already exists", to)
 		}
 		if other, _ := s.FindIndex(to); other != nil {

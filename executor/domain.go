@@ -125,18 +125,18 @@ func currentBase(s *catalog.Snapshot, base sqltypes.Type) (sqltypes.Type, error)
 // domainNamed finds the named domain; forDrop words its errors as DROP
 // DOMAIN does.
 func domainNamed(s *catalog.Snapshot, name string, forDrop bool) (*catalog.UserType, error) {
-	u, ok := s.UserType(name)
+	u, ok := s.UserTypeByKey(name)
 	switch {
 	case !ok && s.HasRelation(name) && forDrop:
 		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", name)
 	case !ok && s.HasRelation(name):
-		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteIdent(name))
+		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteKey(name))
 	case !ok:
 		return nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
 	case u.Domain == nil && forDrop:
 		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", name)
 	case u.Domain == nil:
-		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteIdent(name))
+		return nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteKey(name))
 	}
 	return u, nil
 }
@@ -146,11 +146,12 @@ func domainNamed(s *catalog.Snapshot, name string, forDrop bool) (*catalog.UserT
 func addDomainCheck(d *sqltypes.DomainType, c parser.NamedCheck, oid uint32, notValid bool) error {
 	name := c.Name
 	if name == "" {
-		base := sqltypes.TruncateIdent(d.Name, maxIdentLen-len("_check"))
+		_, bare := catalog.SplitName(d.Name) // d.Name is the catalog's key
+		base := sqltypes.TruncateIdent(bare, maxIdentLen-len("_check"))
 		name = base + "_check"
 		for i := 1; domainCheckIndex(d, name) >= 0; i++ {
 			suffix := strconv.Itoa(i)
-			name = sqltypes.TruncateIdent(d.Name, maxIdentLen-len("_check")-len(suffix)) + "_check" + suffix
+			name = sqltypes.TruncateIdent(bare, maxIdentLen-len("_check")-len(suffix)) + "_check" + suffix
 		}
 	} else if domainCheckIndex(d, name) >= 0 {
 		return pgerr.New(pgerr.DuplicateObject, "constraint \"%s\" for domain \"%s\" already exists", name, d.Name)
@@ -194,7 +195,7 @@ func (e *Executor) changeDomainValidated(ctx context.Context, cat *catalog.Catal
 		if err != nil {
 			return ch, err
 		}
-		before, _ = s.UserType(x.Names[0])
+		before, _ = s.UserTypeByKey(x.Names[0])
 		after = ch.PutTypes[0]
 		return ch, nil
 	})
@@ -231,7 +232,7 @@ func (e *Executor) validateDomain(ctx context.Context, cat *catalog.Catalog, bef
 		added = after.Checks[n-1].OID
 	}
 	_, uerr := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
-		cur, ok := s.UserType(x.Names[0])
+		cur, ok := s.UserTypeByKey(x.Names[0])
 		if !ok || cur.Domain == nil {
 			return catalog.Change{}, errSkip
 		}
@@ -335,7 +336,7 @@ func typeDependents(s *catalog.Snapshot, u *catalog.UserType, dropping []string)
 		if slices.Contains(dropping, d.Name) {
 			continue // dropped by the same statement
 		}
-		lines = append(lines, "type "+sqltypes.QuoteIdent(d.Name)+" depends on type "+sqltypes.QuoteIdent(u.Name))
+		lines = append(lines, "type "+sqltypes.QuoteKey(d.Name)+" depends on type "+sqltypes.QuoteKey(u.Name))
 	}
 	var first *catalog.Table
 	for _, t := range s.TypeUsers(u.OID) {

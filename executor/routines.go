@@ -66,7 +66,7 @@ func signature(name string, types []sqltypes.Type) string {
 // argument types when they are given, else by name alone (which must then
 // be unique). nil, nil when there is none.
 func findRoutine(s *catalog.Snapshot, ref parser.RoutineRef, args []sqltypes.Type, proc bool) (*catalog.Function, error) {
-	fns := s.Functions(ref.Name)
+	fns := s.FunctionsByKey(ref.Name)
 	if !ref.HasArgs {
 		switch len(fns) {
 		case 0:
@@ -186,9 +186,10 @@ func changeOf(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who Rout
 		c := fn.Clone()
 		switch x.Action {
 		case parser.RoutineRename:
-			for _, other := range s.Functions(x.NewName) {
+			for _, other := range s.FunctionsByKey(x.NewName) {
 				if sameTypes(identity(other), identity(fn)) {
-					return ch, nil, pgerr.New(pgerr.DuplicateFunction, "%s %s already exists in schema \"public\"", kind, signature(x.NewName, identity(fn)))
+					sc, name := catalog.SplitName(x.NewName)
+					return ch, nil, pgerr.New(pgerr.DuplicateFunction, "%s %s already exists in schema \"%s\"", kind, signature(name, identity(fn)), sc)
 				}
 			}
 			c.Name = x.NewName
@@ -232,7 +233,7 @@ func createRoutine(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who
 	if len(name) > 63 {
 		return catalog.Change{}, nil, pgerr.New(pgerr.NameTooLong, "function name \"%s\" is too long", name)
 	}
-	for _, old := range s.Functions(name) {
+	for _, old := range s.FunctionsByKey(name) {
 		if !sameTypes(identity(old), identity(fn)) {
 			continue
 		}

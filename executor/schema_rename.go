@@ -113,6 +113,19 @@ func RenameSchemaObjects(s *catalog.Snapshot, from, to string, ch *catalog.Chang
 		}
 		ch.PutSequences = append(ch.PutSequences, &c)
 	}
+	// Types and routines are keyed like relations: they move to their
+	// new keys with their OIDs, so the columns, domains and functions that
+	// use a type (by OID) follow it.
+	for _, k := range s.SchemaTypes(from) {
+		u, _ := s.UserTypeByKey(k)
+		ch.PutTypes = append(ch.PutTypes, renamedType(u, moved(k)))
+		ch.DeleteTypes = append(ch.DeleteTypes, k)
+	}
+	for _, f := range s.SchemaFunctions(from) {
+		c := f.Clone()
+		c.Name = moved(f.Name)
+		ch.PutFunctions = append(ch.PutFunctions, c)
+	}
 	for _, r := range s.Roles() {
 		if p, ok := r.Schemas[from]; ok {
 			c := r.Clone()

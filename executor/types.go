@@ -92,15 +92,15 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 		}
 		return catalog.Change{PutTypes: []*catalog.UserType{u}}, nil, nil
 	}
-	cur, ok := s.UserType(name)
+	cur, ok := s.UserTypeByKey(name)
 	if !ok {
 		return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
 	}
 	switch {
 	case x.Domain && cur.Domain == nil:
-		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteIdent(name))
+		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteKey(name))
 	case (x.Action == parser.TypeAddValue || x.Action == parser.TypeRenameValue) && cur.Enum == nil:
-		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not an enum", sqltypes.QuoteIdent(name))
+		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not an enum", sqltypes.QuoteKey(name))
 	}
 	u := cloneUserType(cur)
 	ch := catalog.Change{PutTypes: []*catalog.UserType{u}}
@@ -137,16 +137,7 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 		if err := checkTypeNameFree(s, x.NewName); err != nil {
 			return catalog.Change{}, nil, err
 		}
-		u.Name = x.NewName
-		if u.Enum != nil {
-			u.Enum.Name = x.NewName
-		}
-		if u.Domain != nil {
-			u.Domain.Name = x.NewName
-		}
-		if u.Composite != nil {
-			u.Composite.Name = x.NewName
-		}
+		ch.PutTypes = []*catalog.UserType{renamedType(u, x.NewName)}
 		ch.DeleteTypes = []string{name}
 	case parser.TypeOwner:
 		role := x.NewName
@@ -165,7 +156,7 @@ func dropTypes(s *catalog.Snapshot, x *ir.TypeChange) (catalog.Change, *pgerr.Er
 	var ch catalog.Change
 	var missing []string
 	for _, name := range x.Names {
-		u, ok := s.UserType(name)
+		u, ok := s.UserTypeByKey(name)
 		if !ok && x.Domain && s.HasRelation(name) {
 			_, err := domainNamed(s, name, true)
 			return catalog.Change{}, nil, err
@@ -190,7 +181,7 @@ func dropTypes(s *catalog.Snapshot, x *ir.TypeChange) (catalog.Change, *pgerr.Er
 					WithDetail("%s", detail).
 					WithHint("Drop or change the dependent objects first.")
 			}
-			return catalog.Change{}, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", sqltypes.QuoteIdent(name)).
+			return catalog.Change{}, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", sqltypes.QuoteKey(name)).
 				WithDetail("%s", detail).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
@@ -209,7 +200,7 @@ func dropTypes(s *catalog.Snapshot, x *ir.TypeChange) (catalog.Change, *pgerr.Er
 // checkTypeNameFree refuses a type name a type or relation (whose row
 // type has its name) already has.
 func checkTypeNameFree(s *catalog.Snapshot, name string) error {
-	if _, ok := s.UserType(name); ok {
+	if _, ok := s.UserTypeByKey(name); ok {
 		return pgerr.New(pgerr.DuplicateObject, "type \"%s\" already exists", name)
 	}
 	if s.HasRelation(name) {
@@ -263,6 +254,23 @@ func enumPosition(e *sqltypes.EnumType, x *ir.TypeChange) (int, float64, error) 
 			e.Labels[at-1].Label, e.Labels[at].Label).WithHint("Create the type again with its labels in order.")
 	}
 	return at, mid, nil
+}
+
+// renamedType is a copy of u keyed (and named) key: ALTER TYPE RENAME,
+// SET SCHEMA and ALTER SCHEMA RENAME.
+func renamedType(u *catalog.UserType, key string) *catalog.UserType {
+	c := cloneUserType(u)
+	c.Name = key
+	if c.Enum != nil {
+		c.Enum.Name = key
+	}
+	if c.Domain != nil {
+		c.Domain.Name = key
+	}
+	if c.Composite != nil {
+		c.Composite.Name = key
+	}
+	return c
 }
 
 func cloneUserType(u *catalog.UserType) *catalog.UserType {

@@ -638,7 +638,7 @@ func (d *deparser) fn(x *Func) {
 	case "coalesce", "nullif", "greatest", "least":
 		name = strings.ToUpper(name)
 	default:
-		name = sqltypes.QuoteIdent(name)
+		name = sqltypes.QuoteKey(name) // a user schema's routine is keyed s.f
 	}
 	d.w(name + "(")
 	for i, a := range x.Args {

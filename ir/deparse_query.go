@@ -588,5 +588,5 @@ func deparseAgg(a *AggCall, cols []string, pretty bool) (string, bool) {
 	if a.Distinct {
 		distinct = "DISTINCT "
 	}
-	return sqltypes.QuoteIdent(string(a.Func)) + "(" + distinct + strings.Join(parts, ", ") + ")", true
+	return sqltypes.QuoteKey(string(a.Func)) + "(" + distinct + strings.Join(parts, ", ") + ")", true
 }

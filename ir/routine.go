@@ -65,6 +65,9 @@ func (x *RoutineChange) Describe() Description {
 	case parser.RoutineCreate:
 		d := ddl()
 		d.CreatesIn = catalog.PublicSchema
+		if x.Operator == nil && x.Cast == nil && len(x.Refs) > 0 {
+			d.CreatesIn, _ = catalog.SplitName(x.Refs[0].Name) // the key's schema (planner/schemas.go)
+		}
 		return d.tagged("CREATE " + kind)
 	case parser.RoutineDrop:
 		return ddl().tagged("DROP " + kind)
@@ -75,7 +78,11 @@ func (x *RoutineChange) Describe() Description {
 		}
 		return Description{Class: ClassDCL, ChangesSchema: true, Writes: true, Tag: tag}
 	}
-	return ddl().tagged("ALTER " + kind)
+	d := ddl()
+	if x.SetSchema {
+		d.CreatesIn, _ = catalog.SplitName(x.NewName)
+	}
+	return d.tagged("ALTER " + kind)
 }
 
 // Function is the descriptor CREATE defines, owned by owner, before the

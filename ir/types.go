@@ -32,9 +32,16 @@ func (x *TypeChange) Describe() Description {
 	case parser.TypeCreateEnum, parser.TypeCreateDomain, parser.TypeCreateComposite:
 		d := ddl()
 		d.CreatesIn = catalog.PublicSchema
+		if len(x.Names) > 0 {
+			d.CreatesIn, _ = catalog.SplitName(x.Names[0]) // the key's schema (planner/schemas.go)
+		}
 		return d.tagged("CREATE " + kind)
 	case parser.TypeDrop:
 		return ddl(refs(ObjectType, x.Names...)...).tagged("DROP " + kind)
 	}
-	return ddl(refs(ObjectType, x.Names...)...).tagged("ALTER " + kind)
+	d := ddl(refs(ObjectType, x.Names...)...)
+	if x.SetSchema {
+		d.CreatesIn, _ = catalog.SplitName(x.NewName)
+	}
+	return d.tagged("ALTER " + kind)
 }

@@ -67,7 +67,7 @@ func TestAggregateOperatorCastErrors(t *testing.T) {
 		{`CREATE AGGREGATE a(int) (SFUNC = f, STYPE = int, HYPOTHETICAL)`, pgerr.FeatureNotSupported},
 		{`DROP AGGREGATE a`, pgerr.SyntaxError},
 		{`DROP OPERATOR === (text)`, pgerr.SyntaxError},
-		{`CREATE OPERATOR other.=== (FUNCTION = f, RIGHTARG = int)`, pgerr.InvalidSchemaName},
+		{`CREATE OPERATOR other.=== (FUNCTION = f, RIGHTARG = int)`, pgerr.FeatureNotSupported},
 		{`CREATE CAST (int AS text) WITH f`, pgerr.SyntaxError},
 		{`COMMENT ON AGGREGATE a(int) IS 'x'`, pgerr.FeatureNotSupported},
 	} {

@@ -67,7 +67,8 @@ func TestDomainStatementErrors(t *testing.T) {
 		{`CREATE DOMAIN d AS int CHECK ()`, pgerr.SyntaxError, ""},
 		{`CREATE DOMAIN d AS int bogus`, pgerr.SyntaxError, ""},
 		{`ALTER DOMAIN d ADD CONSTRAINT c NOT NULL`, pgerr.SyntaxError, ""},
-		{`ALTER DOMAIN d SET SCHEMA s`, pgerr.FeatureNotSupported, "this form of ALTER DOMAIN is not supported"},
+		{`ALTER DOMAIN d SET SCHEMA s extra`, pgerr.SyntaxError, ""},
+		{`ALTER DOMAIN d RESET x`, pgerr.FeatureNotSupported, "this form of ALTER DOMAIN is not supported"},
 		{`ALTER DOMAIN d RENAME CONSTRAINT c c2`, pgerr.SyntaxError, ""},
 	} {
 		_, err := Parse(tc.sql)

@@ -143,7 +143,9 @@ func (r *rewriter) typeParam(k int) (RoutineParam, int, error) {
 func (r *rewriter) qualifiedOperator(k int) (string, int, error) {
 	if k+2 < len(r.toks) && (r.toks[k].kind == tkIdent || r.toks[k].kind == tkQIdent) && r.peek(k+1, ".") {
 		if s := r.toks[k].val; s != "public" && s != "pg_catalog" {
-			return "", k, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", s).WithPosition(r.pos(k))
+			// (Types and functions live in any schema; operators in
+			// public only.)
+			return "", k, pgerr.New(pgerr.FeatureNotSupported, "operators in schema \"%s\" are not supported: user-defined operators live in schema public", s).WithPosition(r.pos(k))
 		}
 		k += 2
 	}

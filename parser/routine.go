@@ -129,8 +129,11 @@ type RoutineStatement struct {
 	HasAS  bool
 	// BodyPos is the 1-based position of the body in the statement.
 	BodyPos int
-	// NewName is RENAME TO's name or OWNER TO's role.
-	NewName string
+	// NewName is RENAME TO's name or OWNER TO's role, or SET SCHEMA's
+	// schema (SetSchema, read as RoutineRename: the binder makes NewName
+	// the routine's key in that schema).
+	NewName   string
+	SetSchema bool
 	// Call is CALL's call, parsed as SELECT name(args).
 	Call *Statement
 	// Revoke and Grantees are GRANT's and REVOKE's: the roles as
@@ -707,7 +710,7 @@ func (r *rewriter) alterRoutine(rs *RoutineStatement) error {
 	case r.peek(k, "owner") && r.peek(k+1, "to"):
 		rs.Action = RoutineOwner
 	case r.peek(k, "set") && r.peek(k+1, "schema"):
-		return pgerr.New(pgerr.FeatureNotSupported, "ALTER FUNCTION ... SET SCHEMA is not supported: zproxy has one schema, public").WithPosition(r.pos(k))
+		rs.Action, rs.SetSchema = RoutineRename, true
 	case r.peek(k, "depends") || r.peek(k, "no") && r.peek(k+1, "depends"):
 		return pgerr.New(pgerr.FeatureNotSupported, "ALTER FUNCTION ... DEPENDS ON EXTENSION is not supported").WithPosition(r.pos(k))
 	default:

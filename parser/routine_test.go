@@ -93,7 +93,7 @@ func TestRoutineStatementErrors(t *testing.T) {
 		{`CREATE FUNCTION f() RETURNS int LANGUAGE sql WINDOW AS 'x'`, pgerr.FeatureNotSupported},
 		{`CALL p`, pgerr.SyntaxError},
 		{`DO`, pgerr.SyntaxError},
-		{`ALTER FUNCTION f SET SCHEMA s`, pgerr.FeatureNotSupported},
+		{`ALTER FUNCTION f SET SCHEMA s t`, pgerr.SyntaxError},
 	} {
 		_, err := Parse(tc.sql)
 		if pgerr.CodeOf(err) != tc.code {

@@ -219,18 +219,36 @@ func (r *rewriter) parseType(i int) (sqltypes.Type, int, error) {
 // back as name, with "[]" when an array of it is meant, for the binder to
 // look up in the catalog (the front end has none).
 func (r *rewriter) parseTypeRef(i int) (t sqltypes.Type, name string, next int, err error) {
-	t, next, err = r.parseType(i)
-	if pgerr.CodeOf(err) != pgerr.UndefinedObject {
-		return t, "", next, err
+	ident := func(k int) bool { return k < len(r.toks) && (r.toks[k].kind == tkIdent || r.toks[k].kind == tkQIdent) }
+	qualified := ident(i) && r.peek(i+1, ".") && ident(i+2)
+	if !qualified || r.toks[i].val == "pg_catalog" || r.toks[i].val == "public" {
+		// (A user schema's name is never read as a built-in type's.)
+		t, next, err = r.parseType(i)
+		if pgerr.CodeOf(err) != pgerr.UndefinedObject {
+			return t, "", next, err
+		}
+	} else {
+		err = pgerr.New(pgerr.UndefinedObject, "type \"%s.%s\" does not exist", r.toks[i].val, r.toks[i+2].val).WithPosition(r.pos(i))
 	}
 	k := i
-	if r.peek(k, "public") && r.peek(k+1, ".") {
-		k += 2
-	}
-	if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+	if !ident(k) {
 		return t, "", next, err
 	}
 	name = r.toks[k].val
+	if r.peek(k+1, ".") && ident(k+2) {
+		// schema.name: a type of public is keyed by its bare name, one of
+		// another schema by "schema.name" (catalog/schemas.go); pg_catalog
+		// has the built-in types alone, which parseType read.
+		switch schema := name; schema {
+		case "pg_catalog":
+			return t, "", next, err
+		case "public":
+			name = r.toks[k+2].val
+		default:
+			name = schema + "." + r.toks[k+2].val
+		}
+		k += 2
+	}
 	decorated, next, derr := r.arrayDecoration(sqltypes.TypeText, k+1)
 	if derr != nil {
 		return t, "", next, derr

@@ -71,6 +71,9 @@ type TypeStatement struct {
 	Before           bool
 	// NewName is RENAME TO's name, or RENAME VALUE's new label.
 	NewName string
+	// SetSchema marks SET SCHEMA NewName, read as TypeRename: the binder
+	// makes NewName the type's key in that schema.
+	SetSchema bool
 
 	// Domain: the statement is CREATE, ALTER or DROP DOMAIN.
 	Domain bool
@@ -226,6 +229,8 @@ func (r *rewriter) renameOrOwner(ts *TypeStatement, k int, what string) (*TypeSt
 		ts.Action = TypeRename
 	case r.peek(k, "owner") && r.peek(k+1, "to"):
 		ts.Action = TypeOwner
+	case r.peek(k, "set") && r.peek(k+1, "schema"):
+		ts.Action, ts.SetSchema = TypeRename, true
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "this form of ALTER %s is not supported", what).WithPosition(r.pos(0))
 	}

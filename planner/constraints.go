@@ -471,7 +471,11 @@ func (b *Binder) parseStoredExpr(sql, where string) (*Binder, ast.ExprNode, erro
 	if refused != nil {
 		return nil, nil, refused
 	}
-	return &Binder{snap: b.snap, stmt: stmt, loc: b.loc, style: b.style}, node, nil
+	snap := b.snap.IgnoringUsage()
+	if err := qualifyStored(snap, node); err != nil {
+		return nil, nil, err
+	}
+	return &Binder{snap: snap, stmt: stmt, loc: b.loc, style: b.style}, node, nil
 }
 
 // checkRefuser finds what an expression a table keeps may not contain: a

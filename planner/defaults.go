@@ -73,7 +73,11 @@ func (b *Binder) bindDefault(c catalog.Column, text string) (ir.Expr, error) {
 	if bad.err != nil {
 		return nil, bad.err
 	}
-	sub := &Binder{snap: b.snap, stmt: stmt, loc: b.loc, style: b.style}
+	snap := b.snap.IgnoringUsage()
+	if err := qualifyStored(snap, node); err != nil {
+		return nil, err
+	}
+	sub := &Binder{snap: snap, stmt: stmt, loc: b.loc, style: b.style}
 	e, err := sub.bindExpr(env{}.newScope(), node)
 	if err != nil {
 		return nil, err

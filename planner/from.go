@@ -558,7 +558,7 @@ func (b *Binder) bindView(v *catalog.View) (ir.Rel, error) {
 func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CIStr, defTypes []string, ordinality bool, sc *scope, left *fromPart) (*fromPart, error) {
 	name := f.FnName.L
 	if alias == "" {
-		alias = name
+		_, alias = catalog.SplitName(name) // s.f(...) (its key, qualifyCall) is named f
 	}
 	if len(defTypes) > 0 && ordinality {
 		return nil, pgerr.New(pgerr.SyntaxError, "WITH ORDINALITY cannot be used with a column definition list").

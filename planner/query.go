@@ -1233,7 +1233,8 @@ func exprLabel(node ast.ExprNode) string {
 			if strongLabel(operand) {
 				return exprLabel(operand)
 			}
-			return name
+			_, bare := catalog.SplitName(name)
+			return bare
 		}
 		switch e.FnName.L {
 		case parser.OverFunc:
@@ -1274,7 +1275,9 @@ func exprLabel(node ast.ExprNode) string {
 		case "coalesce", "nullif", "greatest", "least":
 			return e.FnName.L
 		}
-		return e.FnName.L
+		// A call of s.f is of its key "s.f" (qualifyCall): named f.
+		_, name := catalog.SplitName(e.FnName.L)
+		return name
 	case *ast.CaseExpr:
 		// Named after its ELSE result when that has a name of its own.
 		if e.ElseClause != nil && strongLabel(e.ElseClause) {

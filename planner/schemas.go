@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -49,6 +50,9 @@ func qualifyNames(snap *catalog.Snapshot, node ast.Node, temp bool) (restore fun
 			s := q.saved[i]
 			s.tn.Schema, s.tn.Name = s.schema, s.name
 		}
+		for _, c := range q.savedCalls {
+			c.fc.Schema, c.fc.FnName = c.schema, c.name
+		}
 	}, q.err
 }
 
@@ -63,7 +67,9 @@ type qualifier struct {
 	creates map[*ast.TableName]bool
 	skip    *ast.TableName
 	saved   []savedName
-	err     error
+	// savedCalls are the calls qualifyCall rewrote.
+	savedCalls []savedCall
+	err        error
 }
 
 func (q *qualifier) Enter(n ast.Node) (ast.Node, bool) {
@@ -74,8 +80,40 @@ func (q *qualifier) Enter(n ast.Node) (ast.Node, bool) {
 		}
 	case *ast.TableName:
 		q.qualify(n)
+	case *ast.FuncCallExpr:
+		q.qualifyCall(n)
 	}
 	return n, false
+}
+
+// qualifyCall turns a call of a function qualified by a user schema,
+// s.f(...), into a call of its key, "s.f" (catalog.Snapshot.Functions
+// finds the functions stored under it); an unqualified name is left to
+// Functions, which searches the path.
+func (q *qualifier) qualifyCall(fc *ast.FuncCallExpr) {
+	schema := fc.Schema.O
+	switch {
+	case schema == "" || schema == catalog.PublicSchema || schema == "pg_catalog":
+		return
+	case !q.snap.HasSchema(schema):
+		if q.err == nil {
+			q.err = pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+		}
+		return
+	case q.snap.UsageDenied(schema):
+		if q.err == nil {
+			q.err = pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", schema)
+		}
+		return
+	}
+	q.savedCalls = append(q.savedCalls, savedCall{fc: fc, schema: fc.Schema, name: fc.FnName})
+	key := catalog.QualifiedKey(schema, fc.FnName.L)
+	fc.Schema, fc.FnName = ast.CIStr{}, ast.CIStr{O: key, L: key}
+}
+
+type savedCall struct {
+	fc           *ast.FuncCallExpr
+	schema, name ast.CIStr
 }
 
 func (q *qualifier) Leave(n ast.Node) (ast.Node, bool) { return n, true }
@@ -117,6 +155,14 @@ func (q *qualifier) qualify(tn *ast.TableName) {
 	q.saved = append(q.saved, savedName{tn: tn, schema: tn.Schema, name: tn.Name})
 	tn.Schema = ast.NewCIStr("")
 	tn.Name = ast.CIStr{O: key, L: strings.ToLower(key)}
+}
+
+// qualifyStored is qualifyNames for an expression a schema object keeps
+// as text (a DEFAULT, a CHECK), parsed afresh for each binding, so nothing
+// is put back.
+func qualifyStored(snap *catalog.Snapshot, node ast.Node) error {
+	_, err := qualifyNames(snap, node, false)
+	return err
 }
 
 // qualifySpecial does for the statements the front end parses itself
@@ -165,26 +211,76 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 			set(p, catalog.QualifiedKey(sc, *p))
 		}
 	}
-	// Types, domains and routines live in schema public: one qualified by
-	// a user schema is refused rather than created in public.
-	inSchema := func(name string) error {
-		if sc, _, ok := strings.Cut(name, "."); ok && snap.HasSchema(sc) && sc != catalog.PublicSchema {
-			return pgerr.New(pgerr.FeatureNotSupported, "%q: types, domains, functions and procedures in schemas other than public are not supported", name)
+	// Types, domains and routines are keyed as relations are: a name
+	// qualified by a user schema is its key (the schema must exist), an
+	// unqualified one the key the search path finds, a created one's the
+	// key in the path's first schema. The bound statement keeps the
+	// statement's description itself, so the keys go into a copy of it
+	// that replaces it until restore.
+	var swaps []func()
+	named := func(p *string, creating bool, resolve func(string) string) {
+		if err != nil {
+			return
 		}
-		return nil
+		if sc, _, ok := strings.Cut(*p, "."); ok {
+			if !snap.HasSchema(sc) {
+				err = pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", sc)
+			}
+			return
+		}
+		if !creating {
+			*p = resolve(*p)
+			return
+		}
+		k, cerr := snap.CreationKey(*p)
+		if cerr != nil {
+			err = cerr
+			return
+		}
+		*p = k
+	}
+	newSibling := func(of string, p *string, setSchema bool) {
+		if setSchema {
+			// SET SCHEMA: the same name in the schema *p names.
+			if !snap.HasSchema(*p) {
+				if err == nil {
+					err = pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", *p)
+				}
+				return
+			}
+			_, name := catalog.SplitName(of)
+			*p = catalog.QualifiedKey(*p, name)
+			return
+		}
+		if *p != "" && strings.IndexByte(*p, '.') < 0 {
+			sc, _ := catalog.SplitName(of)
+			*p = catalog.QualifiedKey(sc, *p)
+		}
 	}
 	if t := st.Type; t != nil {
-		for _, n := range t.Names {
-			if err := inSchema(n); err != nil {
-				return func() {}, err
-			}
+		c := *t
+		c.Names = append([]string(nil), t.Names...)
+		st.Type, swaps = &c, append(swaps, func() { st.Type = t })
+		creating := c.Action == parser.TypeCreateEnum || c.Action == parser.TypeCreateDomain || c.Action == parser.TypeCreateComposite
+		for i := range c.Names {
+			named(&c.Names[i], creating, snap.ResolveType)
+		}
+		if c.Action == parser.TypeRename && len(c.Names) > 0 {
+			newSibling(c.Names[0], &c.NewName, c.SetSchema)
 		}
 	}
-	if r := st.Routine; r != nil {
-		for _, ref := range r.Refs {
-			if err := inSchema(ref.Name); err != nil {
-				return func() {}, err
-			}
+	if r := st.Routine; r != nil && r.Operator == nil && r.Cast == nil && r.Action != parser.RoutineCall && r.Action != parser.RoutineDo {
+		c := *r
+		c.Refs = append([]parser.RoutineRef(nil), r.Refs...)
+		st.Routine, swaps = &c, append(swaps, func() { st.Routine = r })
+		for i := range c.Refs {
+			ref := c.Refs[i]
+			named(&c.Refs[i].Name, c.Action == parser.RoutineCreate, func(name string) string {
+				return resolveRoutineRef(snap, name, ref)
+			})
+		}
+		if c.Action == parser.RoutineRename && len(c.Refs) > 0 {
+			newSibling(c.Refs[0].Name, &c.NewName, c.SetSchema)
 		}
 	}
 	if a := st.Alter; a != nil {
@@ -253,7 +349,51 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 		for i := len(undo) - 1; i >= 0; i-- {
 			*undo[i].p = undo[i].old
 		}
+		for _, swap := range swaps {
+			swap()
+		}
 	}, err
+}
+
+// resolveRoutineRef is the key of the routine an unqualified name in DROP
+// or ALTER denotes: with an argument list, the first schema of the path
+// holding a routine of that name and those input types (the types the
+// binder resolves, compared by OID), else the first holding the name.
+func resolveRoutineRef(snap *catalog.Snapshot, name string, ref parser.RoutineRef) string {
+	if !ref.HasArgs {
+		return snap.ResolveFunction(name)
+	}
+	var want []uint32
+	for _, a := range ref.Args {
+		if a.Mode == parser.ModeOut {
+			continue
+		}
+		t := a.Type
+		if a.TypeName != "" {
+			ut, err := columnTypeName(snap, a.TypeName)
+			if err != nil {
+				return snap.ResolveFunction(name)
+			}
+			t = ut
+		}
+		want = append(want, t.OID())
+	}
+	path, _ := snap.SearchPath()
+	for _, sc := range path {
+		key := catalog.QualifiedKey(sc, name)
+		for _, fn := range snap.FunctionsByKey(key) {
+			var have []uint32
+			for _, p := range fn.Params {
+				if p.IsInput() {
+					have = append(have, p.Type.OID())
+				}
+			}
+			if slices.Equal(have, want) {
+				return key
+			}
+		}
+	}
+	return snap.ResolveFunction(name)
 }
 
 // storedPath is the search path a view or materialized view created now

@@ -17,8 +17,14 @@ import (
 // (parser.ColumnExtras.TypeName, parser.UserTypeCastOf): "mood" or, with
 // array, an array of it.
 func userType(snap *catalog.Snapshot, name string, array bool) (sqltypes.Type, error) {
+	if sc, _, q := strings.Cut(name, "."); q && snap.UsageDenied(sc) {
+		return sqltypes.Type{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", sc)
+	}
 	u, ok := snap.UserType(name)
 	if !ok {
+		if sc, _, q := strings.Cut(name, "."); q && !snap.HasSchema(sc) {
+			return sqltypes.Type{}, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", sc)
+		}
 		if snap.HasRelation(name) {
 			// PostgreSQL's relation row types (t as a type): zproxy has
 			// CREATE TYPE's composite types only.
@@ -156,7 +162,7 @@ func bindTypeChange(snap *catalog.Snapshot, ts *parser.TypeStatement, loc *time.
 		}
 		x.Base = base
 	case parser.DomainSetDefault, parser.DomainAddCheck:
-		u, ok := snap.UserType(ts.Names[0])
+		u, ok := snap.UserTypeByKey(ts.Names[0])
 		if !ok || u.Domain == nil {
 			return x, nil // the executor says what is wrong
 		}

@@ -557,8 +557,14 @@ func (st *statement) runOnceInTransaction(ctx context.Context, bound ir.Statemen
 // superuser's always.
 func checkExecute(snap *catalog.Snapshot, user string, super bool, fns []*catalog.Function) error {
 	for _, fn := range fns {
+		sc, name := catalog.SplitName(fn.Name)
+		if !super && sc != catalog.PublicSchema && snap.SchemaPrivileges(user, sc)&catalog.PrivUsage == 0 {
+			// A routine of a user schema needs USAGE on the schema, as
+			// PostgreSQL checks when it looks the name up.
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", sc)
+		}
 		if !fn.CanExecute(super || fn.Owner == user || snap.IsMemberOf(user, fn.Owner), func(r string) bool { return snap.IsMemberOf(user, r) }) {
-			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", map[bool]string{true: "procedure", false: "function"}[fn.Procedure()], fn.Name)
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", map[bool]string{true: "procedure", false: "function"}[fn.Procedure()], name)
 		}
 	}
 	return nil

@@ -132,7 +132,8 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 				return catalog.Change{}, err
 			}
 			tables, views, seqs := snap.SchemaObjects(sc.Name)
-			if len(tables)+len(views)+len(seqs) > 0 {
+			types, funcs := snap.SchemaTypes(sc.Name), snap.SchemaFunctions(sc.Name)
+			if len(tables)+len(views)+len(seqs)+len(types)+len(funcs) > 0 {
 				if x.Cascade {
 					// Created by another session since dropSchemaObjects.
 					return catalog.Change{}, pgerr.New(pgerr.SerializationFailure, "schema %s gained objects while DROP SCHEMA ... CASCADE dropped its own", sc.Name)
@@ -150,6 +151,12 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 				}
 				for _, k := range seqs {
 					deps = append(deps, "sequence "+k+" depends on schema "+sc.Name)
+				}
+				for _, k := range types {
+					deps = append(deps, typeObjectName(snap, k)+" depends on schema "+sc.Name)
+				}
+				for _, f := range funcs {
+					deps = append(deps, executor.RoutineObjectName(f)+" depends on schema "+sc.Name)
 				}
 				return catalog.Change{}, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", sc.Name).
 					WithDetail("%s", strings.Join(deps, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
@@ -187,7 +194,19 @@ func (s *Session) withPath(snap *catalog.Snapshot) *catalog.Snapshot {
 	if ps.in == snap && ps.path == path && ps.who == s.currentUser() {
 		return ps.out
 	}
-	ps.in, ps.path, ps.who, ps.out = snap, path, s.currentUser(), snap.WithPath(searchPathSchemas(snap, path, s.currentUser()))
+	user := s.currentUser()
+	var denied map[string]bool
+	if !s.userIsSuperuser(snap, user) {
+		for _, sc := range snap.Schemas() {
+			if snap.SchemaPrivileges(user, sc.Name)&catalog.PrivUsage == 0 {
+				if denied == nil {
+					denied = map[string]bool{}
+				}
+				denied[sc.Name] = true
+			}
+		}
+	}
+	ps.in, ps.path, ps.who, ps.out = snap, path, user, snap.WithPath(searchPathSchemas(snap, path, user)).WithoutUsage(denied)
 	return ps.out
 }
 
@@ -244,7 +263,10 @@ func (st *statement) dropSchemaObjects(ctx context.Context, cat *catalog.Catalog
 		return storeErr(err)
 	}
 	var gone []string
-	type work struct{ tables, matviews, views, seqs []string }
+	type work struct {
+		schema                        string
+		tables, matviews, views, seqs []string
+	}
 	var all []work
 	for _, name := range names {
 		sc, ok := snap.Schema(name)
@@ -274,6 +296,13 @@ func (st *statement) dropSchemaObjects(ctx context.Context, cat *catalog.Catalog
 				gone = append(gone, "drop cascades to sequence "+k)
 			}
 		}
+		for _, k := range snap.SchemaTypes(name) {
+			gone = append(gone, "drop cascades to "+typeObjectName(snap, k))
+		}
+		for _, f := range snap.SchemaFunctions(name) {
+			gone = append(gone, "drop cascades to "+executor.RoutineObjectName(f))
+		}
+		w.schema = name
 		all = append(all, w)
 	}
 	quiet := func(*pgerr.Error) {}
@@ -298,6 +327,14 @@ func (st *statement) dropSchemaObjects(ctx context.Context, cat *catalog.Catalog
 				return storeErr(err)
 			}
 		}
+		now, err := cat.Snapshot(ctx)
+		if err != nil {
+			return storeErr(err)
+		}
+		who := executor.RoutineActor{User: s.currentUser(), Super: s.isSuperuser(now)}
+		if err := e.exec.DropSchemaRoutinesAndTypes(ctx, cat, now, w.schema, who); err != nil {
+			return storeErr(err)
+		}
 	}
 	switch len(gone) {
 	case 0:
@@ -309,4 +346,10 @@ func (st *statement) dropSchemaObjects(ctx context.Context, cat *catalog.Catalog
 		s.notice(n)
 	}
 	return nil
+}
+
+// typeObjectName is a type's or domain's name as PostgreSQL's dependency
+// messages print it: "type s.t" (a domain's too).
+func typeObjectName(_ *catalog.Snapshot, key string) string {
+	return "type " + catalog.QuoteKey(key)
 }

@@ -81,6 +81,8 @@ func (e *Env) domainConstraintRows() []row {
 		for _, c := range u.Domain.Checks {
 			r := constraintRow(c.OID, c.Name, 'c', 0, 0, nil, c.SQL)
 			r.Contypid, r.Convalidated = oidV(u.OID), boolV(!c.NotValid)
+			sc, _ := catalog.SplitName(u.Name)
+			r.Connamespace = oidV(schemaOID(e.Snap, sc))
 			out = append(out, r)
 		}
 	}
@@ -140,10 +142,11 @@ func domainUDT(t sqltypes.Type) (schema, name string, ok bool) {
 	default:
 		return "", "", false
 	}
+	schema, name = catalog.SplitName(name) // the catalog's key
 	if !t.IsDomain() && t.IsArray() {
 		name = "_" + name
 	}
-	return "public", name, true
+	return schema, name, true
 }
 
 func init() {
@@ -152,7 +155,8 @@ func init() {
 		for _, u := range e.domains() {
 			// A domain's type facts are a column's of its base type.
 			c := typeColumnsRow(e, &object{ns: NamespacePublic}, 0, column{typ: u.Domain.Base})
-			r := &isDomainsRow{DomainCatalog: nameV(e.database()), DomainSchema: nameV("public"), DomainName: nameV(u.Name),
+			sc, bare := catalog.SplitName(u.Name)
+			r := &isDomainsRow{DomainCatalog: nameV(e.database()), DomainSchema: nameV(sc), DomainName: nameV(bare),
 				DataType: c.DataType, CharacterMaximumLength: c.CharacterMaximumLength, CharacterOctetLength: c.CharacterOctetLength,
 				CollationCatalog: c.CollationCatalog, CollationSchema: c.CollationSchema, CollationName: c.CollationName,
 				NumericPrecision: c.NumericPrecision, NumericPrecisionRadix: c.NumericPrecisionRadix, NumericScale: c.NumericScale,
@@ -171,10 +175,11 @@ func init() {
 	generate("information_schema.domain_constraints", func(e *Env) []row {
 		var out []row
 		for _, u := range e.domains() {
+			sc, bare := catalog.SplitName(u.Name)
 			for _, c := range u.Domain.Checks {
-				out = append(out, &isDomainConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
-					ConstraintName: nameV(c.Name), DomainCatalog: nameV(e.database()), DomainSchema: nameV("public"),
-					DomainName: nameV(u.Name), IsDeferrable: textV("NO"), InitiallyDeferred: textV("NO")})
+				out = append(out, &isDomainConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(sc),
+					ConstraintName: nameV(c.Name), DomainCatalog: nameV(e.database()), DomainSchema: nameV(sc),
+					DomainName: nameV(bare), IsDeferrable: textV("NO"), InitiallyDeferred: textV("NO")})
 			}
 		}
 		return out
@@ -187,8 +192,9 @@ func init() {
 			}
 			for _, c := range o.cols {
 				if c.typ.IsDomain() {
-					out = append(out, &isColumnDomainUsageRow{DomainCatalog: nameV(e.database()), DomainSchema: nameV("public"),
-						DomainName: nameV(c.typ.Domain.Name), TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)),
+					sc, bare := catalog.SplitName(c.typ.Domain.Name)
+					out = append(out, &isColumnDomainUsageRow{DomainCatalog: nameV(e.database()), DomainSchema: nameV(sc),
+						DomainName: nameV(bare), TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)),
 						TableName: nameV(o.name), ColumnName: nameV(c.name)})
 				}
 			}
@@ -202,8 +208,9 @@ func init() {
 func (e *Env) domainCheckConstraints() []row {
 	var out []row
 	for _, u := range e.domains() {
+		sc, _ := catalog.SplitName(u.Name)
 		for _, c := range u.Domain.Checks {
-			out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV("public"),
+			out = append(out, &isCheckConstraintsRow{ConstraintCatalog: nameV(e.database()), ConstraintSchema: nameV(sc),
 				ConstraintName: nameV(c.Name), CheckClause: textV(strings.TrimPrefix(e.domainCheckDef(u.Domain.Base, c.SQL, false), "CHECK "))})
 		}
 	}

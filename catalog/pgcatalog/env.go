@@ -181,9 +181,9 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 						names = append(names, p.Type.String())
 					}
 				}
-				return sqltypes.QuoteIdent(f.Name) + "(" + strings.Join(names, ",") + ")"
+				return e.functionName(f) + "(" + strings.Join(names, ",") + ")"
 			}
-			return sqltypes.QuoteIdent(f.Name)
+			return e.functionName(f)
 		}
 		if p, ok := procByOID(oid); ok {
 			if t.ID == sqltypes.RegProcedure {
@@ -212,6 +212,11 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 		for _, n := range namespaces {
 			if n.oid == oid {
 				return sqltypes.QuoteIdent(n.name)
+			}
+		}
+		for _, sc := range e.schemas() {
+			if schemaOID(e.Snap, sc.Name) == oid {
+				return sqltypes.QuoteIdent(sc.Name)
 			}
 		}
 	case sqltypes.RegRole:
@@ -245,6 +250,11 @@ func (e *Env) RegOID(t sqltypes.Type, name string) (uint32, error) {
 		}
 		return procOID(name, t.ID == sqltypes.RegProcedure)
 	case sqltypes.RegNamespace:
+		if e.Snap != nil {
+			if sc, ok := e.Snap.Schema(unquoteIdent(name)); ok {
+				return schemaOID(e.Snap, sc.Name), nil
+			}
+		}
 		return namespaceOID(name)
 	case sqltypes.RegRole:
 		return e.roleOID(name)

@@ -71,11 +71,26 @@ func init() {
 				if !ok {
 					return sqltypes.Null, nil
 				}
+				if t.ns != NamespaceCatalog && t.ns != NamespacePublic && e.Snap != nil {
+					// A user schema's type: the path finds it by its
+					// bare name (placeType's rule).
+					for _, u := range e.Snap.UserTypes() {
+						if u.OID == oid || u.ArrayOID == oid {
+							_, bare := catalog.SplitName(u.Name)
+							return boolV(e.Snap.ResolveType(bare) == u.Name), nil
+						}
+					}
+				}
 				return boolV(t.ns == NamespaceCatalog || t.ns == NamespacePublic), nil
 			}
 			_, ok := procByOID(oid)
-			if _, user := e.userFunction(oid); !ok && !user {
+			f, user := e.userFunction(oid)
+			if !ok && !user {
 				return sqltypes.Null, nil
+			}
+			if user {
+				_, bare := catalog.SplitName(f.Name)
+				return boolV(e.functionName(f) == sqltypes.QuoteIdent(bare)), nil
 			}
 			return boolV(true), nil
 		}

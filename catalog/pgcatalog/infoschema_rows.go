@@ -317,7 +317,8 @@ func columnRow(e *Env, o *object, i int, c column) *isColumnsRow {
 	// level down, as _pg_truetypid reads it).
 	c.typ = domain.Base
 	r := typeColumnsRow(e, o, i, c)
-	r.DomainCatalog, r.DomainSchema, r.DomainName = nameV(e.database()), nameV("public"), nameV(domain.Name)
+	dsc, dname := catalog.SplitName(domain.Name)
+	r.DomainCatalog, r.DomainSchema, r.DomainName = nameV(e.database()), nameV(dsc), nameV(dname)
 	if domain.NotNull {
 		r.IsNullable = yesNo(false)
 	}

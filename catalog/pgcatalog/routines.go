@@ -70,7 +70,8 @@ func userProcRows(e *Env) []row {
 			in := f.Inputs()
 			variadic = in[len(in)-1].Type.ElemType().OID()
 		}
-		r := &pgProcRow{Oid: oidV(f.OID), Proname: nameV(f.Name), Pronamespace: oidV(NamespacePublic), Proowner: oidV(RoleOID(f.Owner)),
+		sc, bare := catalog.SplitName(f.Name)
+		r := &pgProcRow{Oid: oidV(f.OID), Proname: nameV(bare), Pronamespace: oidV(schemaOID(e.Snap, sc)), Proowner: oidV(RoleOID(f.Owner)),
 			Prolang: oidV(langOID(f.Language)), Procost: floatV(f.Cost), Prorows: floatV(f.Rows), Provariadic: oidV(variadic),
 			Prosupport: regprocV(proc{}), Prokind: charV(f.Kind), Prosecdef: boolV(f.Definer), Proleakproof: boolV(f.Leakproof),
 			Proisstrict: boolV(f.Strict), Proretset: boolV(f.ReturnsSet), Provolatile: charV(f.Volatility), Proparallel: charV(f.Parallel),
@@ -214,6 +215,17 @@ func functionResult(f *catalog.Function) string {
 	return r
 }
 
+// functionName is a user-defined routine's name as regproc and
+// regprocedure print it: bare when the session's search path finds it by
+// that name (FunctionIsVisible), else qualified by its schema.
+func (e *Env) functionName(f *catalog.Function) string {
+	sc, bare := catalog.SplitName(f.Name)
+	if sc == catalog.PublicSchema || e.Snap != nil && e.Snap.ResolveFunction(bare) == f.Name {
+		return sqltypes.QuoteIdent(bare)
+	}
+	return sqltypes.QuoteKey(f.Name)
+}
+
 // functionDef is pg_get_functiondef of a user-defined routine.
 func functionDef(f *catalog.Function) string {
 	var sb strings.Builder
@@ -221,7 +233,8 @@ func functionDef(f *catalog.Function) string {
 	if f.Procedure() {
 		kind = "PROCEDURE"
 	}
-	sb.WriteString("CREATE OR REPLACE " + kind + " public." + sqltypes.QuoteIdent(f.Name) + "(" + functionArguments(f, false) + ")\n")
+	sc, bare := catalog.SplitName(f.Name)
+	sb.WriteString("CREATE OR REPLACE " + kind + " " + sqltypes.QuoteIdent(sc) + "." + sqltypes.QuoteIdent(bare) + "(" + functionArguments(f, false) + ")\n")
 	if !f.Procedure() {
 		sb.WriteString(" RETURNS " + functionResult(f) + "\n")
 	}
@@ -310,7 +323,11 @@ func (e *Env) userProcOID(name string, withArgs bool) (uint32, bool, error) {
 		args = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(n[i+1:]), ")"))
 		n = strings.TrimSpace(n[:i])
 	}
-	n = strings.TrimPrefix(unquoteIdent(n), "public.")
+	schema, bare := splitQualified(n)
+	n = bare
+	if schema != "" && schema != catalog.PublicSchema && e.Snap.HasSchema(schema) {
+		n = catalog.QualifiedKey(schema, bare) // a user schema's routine: its key
+	}
 	var found []*catalog.Function
 	for _, f := range e.Snap.Functions(n) {
 		if withArgs {

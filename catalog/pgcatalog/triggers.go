@@ -203,7 +203,7 @@ func (e *Env) triggerDef(oid uint32, pretty bool) (string, bool) {
 			}
 			name := "???"
 			if f, ok := e.Snap.FunctionByOID(tg.Function); ok {
-				name = sqltypes.QuoteIdent(f.Name)
+				name = e.functionName(f)
 			}
 			args := make([]string, len(tg.Args))
 			for i, a := range tg.Args {

@@ -104,6 +104,7 @@ func (e *Env) userTypes() []*pgType {
 				align: 'd', storage: 'x', subscript: "array_subscript_handler", display: sqltypes.QuoteIdent(o.name) + "[]", owner: o.owner})
 	}
 	for _, u := range e.enumTypes() {
+		n := len(out)
 		switch {
 		case u.Enum != nil:
 			out = append(out, enumPgType(u.OID, u.Name, u.ArrayOID, u.Owner), arrayPgType(u.ArrayOID, u.Name, u.OID, 'i', u.Owner))
@@ -118,8 +119,32 @@ func (e *Env) userTypes() []*pgType {
 					align: 'd', storage: 'x', display: sqltypes.QuoteIdent(u.Name), owner: u.Owner},
 				arrayPgType(u.ArrayOID, u.Name, u.OID, 'd', u.Owner))
 		}
+		if strings.IndexByte(u.Name, '.') >= 0 {
+			for _, t := range out[n:] {
+				e.placeType(t, u.Name)
+			}
+		}
 	}
 	return out
+}
+
+// placeType puts the pg_type row t of the user-defined type keyed key
+// (or of its array type) in its schema: typname its bare name,
+// typnamespace the schema's OID, and its display as format_type prints
+// it, qualified unless the session's search path finds the type by its
+// bare name (TypeIsVisible).
+func (e *Env) placeType(t *pgType, key string) {
+	sc, bare := catalog.SplitName(key)
+	t.ns = schemaOID(e.Snap, sc)
+	name := sqltypes.QuoteIdent(bare)
+	if _, builtin := sqltypes.LookupType(bare); builtin || e.Snap.ResolveType(bare) != key {
+		name = sqltypes.QuoteKey(key)
+	}
+	if t.elem != 0 {
+		t.name, t.display = "_"+bare, name+"[]"
+	} else {
+		t.name, t.display = bare, name
+	}
 }
 
 // enumPgType is the pg_type row of an enum type.
@@ -170,6 +195,9 @@ func (e *Env) typeByOID(oid uint32) (*pgType, bool) {
 // PostgreSQL accepts for the types zproxy knows ("int4", "integer",
 // "character varying(20)", "text[]", "pg_catalog.int8", "\"char\"").
 func (e *Env) typeOID(name string) (uint32, error) {
+	if oid, ok := e.schemaTypeOID(name); ok {
+		return oid, nil
+	}
 	n := strings.TrimSpace(name)
 	if strings.HasPrefix(n, `"`) && !strings.HasPrefix(n, `"char"`) {
 		// A quoted name ("pg_catalog"."uuid", as TypeORM writes it) is
@@ -221,6 +249,32 @@ func (e *Env) typeOID(name string) (uint32, error) {
 		}
 	}
 	return 0, pgerr.New(pgerr.UndefinedObject, "type %q does not exist", n)
+}
+
+// schemaTypeOID finds a type of a user schema by name as regtype's input
+// reads it: "s.t" (either part possibly quoted, an array's with "[]") by
+// its key, an unqualified name through the session's search path.
+func (e *Env) schemaTypeOID(name string) (uint32, bool) {
+	if e.Snap == nil || !e.Snap.HasUserSchemas() {
+		return 0, false
+	}
+	n, array := strings.CutSuffix(strings.TrimSpace(name), "[]")
+	schema, bare := splitQualified(n)
+	key := bare
+	if schema != "" {
+		if schema == catalog.PublicSchema || !e.Snap.HasSchema(schema) {
+			return 0, false
+		}
+		key = catalog.QualifiedKey(schema, bare)
+	}
+	u, ok := e.Snap.UserType(key)
+	if !ok {
+		return 0, false
+	}
+	if array {
+		return u.ArrayOID, true
+	}
+	return u.OID, true
 }
 
 // formatType is format_type(oid, typmod): the SQL spelling with the

@@ -52,12 +52,13 @@ func AnonymousRecord(names []string, types []Type) Type {
 // record).
 func (c *CompositeType) Named() bool { return c != nil && c.OID != 0 }
 
-// TypeName is the type's name as format_type prints it.
+// TypeName is the type's name as format_type prints it (qualified
+// outside public: Name is the catalog's key).
 func (c *CompositeType) TypeName() string {
 	if !c.Named() {
 		return "record"
 	}
-	return QuoteIdent(c.Name)
+	return QuoteKey(c.Name)
 }
 
 // FieldTypes lists the types of the fields.

@@ -76,8 +76,9 @@ func DomainOf(d *DomainType) Type {
 	return t
 }
 
-// TypeName is the domain's name as format_type prints it.
-func (d *DomainType) TypeName() string { return QuoteIdent(d.Name) }
+// TypeName is the domain's name as format_type prints it (qualified
+// outside public: Name is the catalog's key).
+func (d *DomainType) TypeName() string { return QuoteKey(d.Name) }
 
 // Parent is the domain d was created over, or nil.
 func (d *DomainType) Parent() *DomainType {

@@ -43,3 +43,13 @@ var reservedKeywords = func() map[string]bool {
 	}
 	return m
 }()
+
+// QuoteKey spells a catalog key as SQL: "schema.name" (an object of a
+// schema other than public, keyed by its qualified name) as its two parts
+// quoted each, a bare key as its quoted name.
+func QuoteKey(key string) string {
+	if i := strings.IndexByte(key, '.'); i > 0 {
+		return QuoteIdent(key[:i]) + "." + QuoteIdent(key[i+1:])
+	}
+	return QuoteIdent(key)
+}

@@ -1,0 +1,23 @@
+-- A schema holding an enum, a domain, a composite type and a function,
+-- used by a table's columns and default and by a view (pgdump_schema_test.go).
+CREATE SCHEMA app;
+CREATE TYPE app.mood AS ENUM ('sad', 'ok', 'happy');
+CREATE DOMAIN app.pos AS integer CHECK (VALUE > 0);
+CREATE TYPE app.pair AS (a integer, b text);
+CREATE FUNCTION app.next_no(x integer) RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT x + 1';
+CREATE FUNCTION app.describe(m app.mood) RETURNS text LANGUAGE sql STABLE AS $$SELECT 'feeling ' || m::text$$;
+CREATE TABLE app.entries (
+    id integer PRIMARY KEY,
+    m app.mood NOT NULL DEFAULT 'ok',
+    moods app.mood[],
+    qty app.pos,
+    p app.pair,
+    n integer DEFAULT app.next_no(41)
+);
+INSERT INTO app.entries (id, m, moods, qty, p) VALUES
+    (1, 'happy', '{sad,ok}', 3, ROW(1, 'one')),
+    (2, DEFAULT, NULL, NULL, NULL),
+    (3, 'sad', '{}', 7, ROW(3, 'three'));
+CREATE VIEW app.feelings AS SELECT id, app.describe(m) AS d, qty FROM app.entries;
+CREATE TABLE public.notes (id integer PRIMARY KEY, m app.mood);
+INSERT INTO public.notes VALUES (1, 'ok');

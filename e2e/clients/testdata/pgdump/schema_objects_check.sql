@@ -1,0 +1,12 @@
+-- What must agree between the databases of pgdump_schema_test.go.
+SELECT t.typname, n.nspname, t.typtype FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = 'app' AND t.typtype IN ('e', 'd', 'c') AND t.typname <> 'entries' AND t.typname <> 'feelings' ORDER BY 1;
+SELECT p.proname, n.nspname, pg_get_function_arguments(p.oid), pg_get_function_result(p.oid) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'app' ORDER BY 1;
+SELECT e.enumlabel FROM pg_enum e WHERE e.enumtypid = 'app.mood'::regtype ORDER BY e.enumsortorder;
+SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = 'app.entries'::regclass AND a.attnum > 0 ORDER BY a.attnum;
+SELECT id, m, moods, qty, p, n FROM app.entries ORDER BY id;
+SELECT id, d, qty FROM app.feelings ORDER BY id;
+SELECT id, m, pg_typeof(m) FROM public.notes;
+BEGIN;
+INSERT INTO app.entries (id, qty) VALUES (4, 2) RETURNING id, m, n;
+ROLLBACK;
+SELECT 'happy'::app.mood > 'sad'::app.mood, app.next_no(1), app.describe('sad');

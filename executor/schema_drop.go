@@ -1,0 +1,46 @@
+package executor
+
+import (
+	"context"
+	"strings"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// DropSchemaRoutinesAndTypes is the part of DROP SCHEMA ... CASCADE that
+// drops the schema's functions, procedures and aggregates and then its
+// types and domains (DROP TYPE drops a domain too), each through DROP FUNCTION's and DROP TYPE's own
+// paths (with CASCADE, so what depends on them goes too), on cat. The
+// relations of the schema are dropped before. notice receives nothing:
+// the caller announces the objects as PostgreSQL does.
+func (e *Executor) DropSchemaRoutinesAndTypes(ctx context.Context, cat *catalog.Catalog, s *catalog.Snapshot, schema string, who RoutineActor) error {
+	quiet := func(*pgerr.Error) {}
+	for _, fn := range s.SchemaFunctions(schema) {
+		rs := &parser.RoutineStatement{Action: parser.RoutineDrop, Procedure: fn.Procedure(), MissingOK: true, Cascade: true,
+			Refs: []parser.RoutineRef{{Name: fn.Name, HasArgs: true}}}
+		if fn.IsAggregate() {
+			rs.Aggregate = &parser.AggregateSpec{}
+		}
+		x := &ir.RoutineChange{RoutineStatement: rs, RefArgs: [][]sqltypes.Type{identity(fn)}}
+		if err := e.ChangeRoutine(ctx, cat, x, who, quiet); err != nil {
+			return err
+		}
+	}
+	types := s.SchemaTypes(schema)
+	if len(types) == 0 {
+		return nil
+	}
+	x := &ir.TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeDrop, Names: types, MissingOK: true, Cascade: true}}
+	return e.ChangeType(ctx, cat, x, who.User, quiet)
+}
+
+// RoutineObjectName is a routine's name as PostgreSQL's dependency
+// messages print it: "function s.f(integer,text)", procedures and
+// aggregates included.
+func RoutineObjectName(fn *catalog.Function) string {
+	return "function " + strings.ReplaceAll(signature(catalog.QuoteKey(fn.Name), identity(fn)), ", ", ",")
+}
