@@ -18,11 +18,69 @@ import (
 // it does not print faithfully (a subquery, a set operation, a window,
 // DISTINCT ON...); the caller then prints the query as written.
 func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
-	if text, ok, setop := deparseSetOp(rel, names, pretty); setop {
+	return DeparseQueryNotes(rel, names, pretty, nil)
+}
+
+// DeparseQueryNotes is DeparseQuery with what the binder noted of how the
+// query was written (the aliases of FROM's subqueries), without which
+// such a query is not printed.
+func DeparseQueryNotes(rel Rel, names []string, pretty bool, notes *QueryNotes) (string, bool) {
+	top := &deparser{pretty: pretty, notes: notes}
+	if text, ok, setop := top.deparseSetOp(rel, names); setop {
 		return text, ok
 	}
-	text, ok := deparseSelect(rel, names, pretty, 0)
+	text, ok := top.deparseSelect(rel, names, 0, nil)
 	return text + ";", ok
+}
+
+// QueryNotes keep what a bound query's plan does not of how the query was
+// written and pg_get_viewdef prints: each subquery or VALUES list of a
+// FROM clause, its alias, whether it was LATERAL and whether it named its
+// columns.
+type QueryNotes struct {
+	from map[Rel]fromNote
+}
+
+type fromNote struct {
+	alias     string
+	aliasCols bool
+	lateral   bool
+	cols      []string
+}
+
+// NoteFrom records that rel is a FROM item written as a subquery or a
+// VALUES list, named alias (and its columns cols, named in the FROM item
+// when aliasCols).
+func (n *QueryNotes) NoteFrom(rel Rel, alias string, aliasCols, lateral bool, cols []Column) {
+	if n.from == nil {
+		n.from = map[Rel]fromNote{}
+	}
+	note := fromNote{alias: alias, aliasCols: aliasCols, lateral: lateral}
+	for _, c := range cols {
+		note.cols = append(note.cols, c.Name)
+	}
+	n.from[rel] = note
+}
+
+// fromNote is the note of a FROM item, if it was written as a subquery.
+func (d *deparser) fromNote(rel Rel) (fromNote, bool) {
+	if d.notes == nil {
+		return fromNote{}, false
+	}
+	n, ok := d.notes.from[rel]
+	return n, ok
+}
+
+// nested is a deparser for a query inside the one d prints (a subquery
+// in an expression or in FROM), whose outer references read outer.
+func (d *deparser) nested(outer []func(int) (string, bool)) *deparser {
+	return &deparser{pretty: d.pretty, notes: d.notes, outer: outer, hideUnnamed: d.hideUnnamed}
+}
+
+// withRow is d's outer rows and the row d reads now, the outer rows of a
+// query nested where d prints.
+func (d *deparser) withRow(cols func(int) (string, bool)) []func(int) (string, bool) {
+	return append(d.outer[:len(d.outer):len(d.outer)], cols)
 }
 
 // deparseSetOp prints a set operation's query as ruleutils'
@@ -32,7 +90,7 @@ func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
 // setop is false when rel is no set operation. ok is false for a shape
 // it does not print faithfully: an operand that is no plain SELECT (one
 // with its own ORDER BY or LIMIT, a subquery...).
-func deparseSetOp(rel Rel, names []string, pretty bool) (text string, ok, setop bool) {
+func (top *deparser) deparseSetOp(rel Rel, names []string) (text string, ok, setop bool) {
 	var limit *Limit
 	var sort *Sort
 	if l, ok := rel.(*Limit); ok {
@@ -50,7 +108,7 @@ func deparseSetOp(rel Rel, names []string, pretty bool) (text string, ok, setop 
 			names = append(names, c.Name)
 		}
 	}
-	d := &deparser{pretty: pretty}
+	d := top.nested(top.outer)
 	if !d.setOperation(op, names) {
 		return "", false, true
 	}
@@ -83,7 +141,7 @@ func (d *deparser) setOperation(r Rel, names []string) bool {
 		case *Limit, *Sort:
 			return false // a SELECT of its own ORDER BY or LIMIT: not printed
 		}
-		text, ok := deparseSelect(r, names, d.pretty, d.indent)
+		text, ok := d.deparseSelect(r, names, d.indent, d.outer)
 		d.w(text)
 		return ok
 	}
@@ -198,13 +256,14 @@ func (d *deparser) limitClause(l *Limit) {
 
 // deparseSelect prints one plain SELECT, without the final semicolon,
 // its lines indent further in (a set operation's parenthesized operand).
-func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bool) {
+// Its outer references read outer.
+func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer []func(int) (string, bool)) (string, bool) {
 	q, ok := splitQuery(rel)
 	if !ok {
 		return "", false
 	}
-	d := &deparser{pretty: pretty}
-	from, ok := fromColumns(q.from)
+	d := parent.nested(outer)
+	from, ok := d.fromColumns(q.from)
 	if !ok {
 		return "", false
 	}
@@ -214,26 +273,34 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 	if q.agg != nil {
 		input = nil
 		for _, g := range q.agg.GroupBy {
-			text, ok := deparseOver(g, from, pretty)
+			text, ok := d.over(g, from)
 			if !ok {
 				return "", false
 			}
 			input = append(input, text)
 		}
 		for i := range q.agg.Aggs {
-			text, ok := deparseAgg(&q.agg.Aggs[i], from, pretty)
+			text, ok := d.aggText(&q.agg.Aggs[i], from)
 			if !ok {
 				return "", false
 			}
 			input = append(input, text)
 		}
 	}
-	d.cols = func(i int) (string, bool) {
-		if i < 0 || i >= len(input) {
-			return "", false
+	if q.window != nil {
+		// The select list reads the window's row: its input's, then
+		// each call's value.
+		wins := make([]string, 0, len(q.window.Calls))
+		for i := range q.window.Calls {
+			text, ok := d.windowCall(&q.window.Calls[i], input, q.agg)
+			if !ok {
+				return "", false
+			}
+			wins = append(wins, text)
 		}
-		return input[i], true
+		input = append(input[:len(input):len(input)], wins...)
 	}
+	d.cols = rowOf(input)
 	d.indent = indent + 8
 	d.w(" SELECT")
 	if q.distinct {
@@ -284,6 +351,11 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 		}
 		// A column printed as itself needs no label (ruleutils compares
 		// the column's name with the output's).
+		if d.hideUnnamed && name == "?column?" {
+			if _, ok := e.(*ColRef); !ok {
+				continue
+			}
+		}
 		if c, ok := e.(*ColRef); !ok || q.agg != nil && c.Index >= len(q.agg.GroupBy) || !sameColumn(input[c.Index], name) {
 			d.w(" AS " + sqltypes.QuoteIdent(name))
 		}
@@ -294,12 +366,7 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 			return "", false
 		}
 	}
-	d.cols = func(i int) (string, bool) {
-		if i < 0 || i >= len(from) {
-			return "", false
-		}
-		return from[i], true
-	}
+	d.cols = rowOf(from)
 	if q.where != nil {
 		d.keyword(" WHERE ", -8, 8, 1)
 		d.expr(q.where)
@@ -319,12 +386,7 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 			d.expr(g)
 		}
 	}
-	d.cols = func(i int) (string, bool) {
-		if i < 0 || i >= len(input) {
-			return "", false
-		}
-		return input[i], true
-	}
+	d.cols = rowOf(input)
 	if q.having != nil {
 		d.keyword(" HAVING ", -8, 8, 0)
 		d.expr(q.having)
@@ -375,10 +437,12 @@ type query struct {
 	// query yields; ORDER BY's keys outside the select list follow them.
 	visible int
 	project *Project
-	having  Expr
-	agg     *Aggregate
-	where   Expr
-	from    Rel
+	// window computes the select list's window functions.
+	window *Window
+	having Expr
+	agg    *Aggregate
+	where  Expr
+	from   Rel
 }
 
 // splitQuery takes apart the plan the binder makes of a plain SELECT:
@@ -413,6 +477,9 @@ func splitQuery(rel Rel) (*query, bool) {
 		default:
 			return nil, false
 		}
+	}
+	if w, ok := rel.(*Window); ok {
+		q.window, rel = w, w.Input
 	}
 	if f, ok := rel.(*Filter); ok {
 		if _, agg := f.Input.(*Aggregate); agg {
@@ -458,9 +525,16 @@ func noFrom(rel Rel) bool {
 
 // fromColumns names each column of a FROM tree's row as ruleutils prints
 // a Var: the relation's name or alias, a dot, the column's name.
-func fromColumns(rel Rel) ([]string, bool) {
+func (d *deparser) fromColumns(rel Rel) ([]string, bool) {
 	if noFrom(rel) {
 		return nil, true
+	}
+	if n, ok := d.fromNote(rel); ok {
+		out := make([]string, len(n.cols))
+		for i, c := range n.cols {
+			out[i] = sqltypes.QuoteIdent(n.alias) + "." + sqltypes.QuoteIdent(c)
+		}
+		return out, true
 	}
 	switch x := rel.(type) {
 	case *Scan:
@@ -471,14 +545,14 @@ func fromColumns(rel Rel) ([]string, bool) {
 		}
 		return out, true
 	case *Join:
-		if x.Kind > FullJoin || x.Lateral {
+		if x.Kind > FullJoin {
 			return nil, false
 		}
-		l, ok := fromColumns(x.Left)
+		l, ok := d.fromColumns(x.Left)
 		if !ok {
 			return nil, false
 		}
-		r, ok := fromColumns(x.Right)
+		r, ok := d.fromColumns(x.Right)
 		if !ok {
 			return nil, false
 		}
@@ -498,6 +572,9 @@ func refName(s *Scan) string {
 // a condition, as the binder makes of FROM a, b) or joins, each JOIN on a
 // line of its own and, unless pretty, in parentheses.
 func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
+	if n, ok := d.fromNote(rel); ok {
+		return d.subqueryItem(rel, n)
+	}
 	switch x := rel.(type) {
 	case *Scan:
 		// Qualified outside public (the catalog's key is schema.name).
@@ -507,6 +584,19 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 		}
 		return true
 	case *Join:
+		if x.Lateral {
+			// The right side reads the left's row as its outer row.
+			if _, ok := d.fromNote(x.Right); !ok {
+				return false
+			}
+			left, ok := d.fromColumns(x.Left)
+			if !ok {
+				return false
+			}
+			saved := d.outer
+			d.outer = d.withRow(rowOf(left))
+			defer func() { d.outer = saved }()
+		}
 		if x.Kind == InnerJoin && x.On == nil {
 			if !top {
 				return false
@@ -530,12 +620,7 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 		d.w(" ON ")
 		d.open()
 		prev := d.cols
-		d.cols = func(i int) (string, bool) {
-			if i < 0 || i >= len(cols) {
-				return "", false
-			}
-			return cols[i], true
-		}
+		d.cols = rowOf(cols)
 		d.expr(x.On)
 		d.cols = prev
 		d.close()
@@ -545,48 +630,264 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 	return false
 }
 
-// DeparseOver is DeparseMode for an expression over a row whose columns
-// print as cols (a domain CHECK's one column prints as VALUE).
-func DeparseOver(e Expr, cols []string, pretty bool) (string, bool) {
-	return deparseOver(e, cols, pretty)
+// subqueryItem prints a FROM item written as a subquery or a VALUES list
+// as ruleutils' get_from_clause_item does: [LATERAL] (query) alias, and
+// the column names when the item named them.
+func (d *deparser) subqueryItem(rel Rel, n fromNote) bool {
+	if n.lateral {
+		d.w("LATERAL ")
+	}
+	d.w("(")
+	if v, ok := rel.(*Values); ok {
+		if !d.valuesList(v) {
+			return false
+		}
+	} else {
+		// (A set operation is not printed: splitQuery refuses it.) The
+		// subquery's column names are visible, as the FROM item's.
+		saved := d.hideUnnamed
+		d.hideUnnamed = false
+		text, ok := d.deparseSelect(rel, nil, d.indent, d.outer)
+		d.hideUnnamed = saved
+		if !ok {
+			return false
+		}
+		d.w(text)
+	}
+	d.w(") " + sqltypes.QuoteIdent(n.alias))
+	if n.aliasCols {
+		d.w("(")
+		for i, c := range n.cols {
+			if i > 0 {
+				d.w(", ")
+			}
+			d.w(sqltypes.QuoteIdent(c))
+		}
+		d.w(")")
+	}
+	return true
 }
 
-// deparseOver prints e over a row whose columns print as cols.
-func deparseOver(e Expr, cols []string, pretty bool) (string, bool) {
-	d := &deparser{pretty: pretty, cols: func(i int) (string, bool) {
+// valuesList prints a VALUES list as ruleutils' get_values_def does: the
+// values of a row separated by commas alone.
+func (d *deparser) valuesList(v *Values) bool {
+	d.w(" VALUES ")
+	for i, row := range v.Rows {
+		if i > 0 {
+			d.w(", ")
+		}
+		d.w("(")
+		for j, e := range row {
+			if j > 0 {
+				d.w(",")
+			}
+			d.expr(e)
+		}
+		d.w(")")
+	}
+	return !d.failed
+}
+
+// rowOf is a row whose columns print as cols.
+func rowOf(cols []string) func(int) (string, bool) {
+	return func(i int) (string, bool) {
 		if i < 0 || i >= len(cols) {
 			return "", false
 		}
 		return cols[i], true
-	}}
-	d.expr(e)
-	return d.b.String(), !d.failed
+	}
 }
 
-// deparseAgg prints an aggregate call: count(*), sum(t.x), count(DISTINCT
-// t.x); one with FILTER, ORDER BY or grouping() is not printed.
-func deparseAgg(a *AggCall, cols []string, pretty bool) (string, bool) {
-	if a.Filter != nil || len(a.OrderBy) > 0 || a.Grouping != nil {
+// DeparseOver is DeparseMode for an expression over a row whose columns
+// print as cols (a domain CHECK's one column prints as VALUE).
+func DeparseOver(e Expr, cols []string, pretty bool) (string, bool) {
+	return (&deparser{pretty: pretty}).over(e, cols)
+}
+
+// over prints e over a row whose columns print as cols, with d's outer
+// rows.
+func (d *deparser) over(e Expr, cols []string) (string, bool) {
+	sub := d.nested(d.outer)
+	sub.indent = d.indent
+	sub.cols = rowOf(cols)
+	sub.expr(e)
+	return sub.b.String(), !sub.failed
+}
+
+// aggText prints an aggregate call: count(*), sum(t.x), count(DISTINCT
+// t.x), with its FILTER; one with ORDER BY or grouping() is not printed.
+func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
+	if len(a.OrderBy) > 0 || a.Grouping != nil || a.User != nil {
 		return "", false
 	}
+	var text string
 	if a.Func == AggCountStar {
-		return "count(*)", true
+		text = "count(*)"
+	} else {
+		args := a.Args
+		if len(args) == 0 && a.Arg != nil {
+			args = []Expr{a.Arg}
+		}
+		var parts []string
+		for _, e := range args {
+			t, ok := d.over(e, cols)
+			if !ok {
+				return "", false
+			}
+			parts = append(parts, t)
+		}
+		distinct := ""
+		if a.Distinct {
+			distinct = "DISTINCT "
+		}
+		text = sqltypes.QuoteIdent(string(a.Func)) + "(" + distinct + strings.Join(parts, ", ") + ")"
 	}
-	args := a.Args
-	if len(args) == 0 && a.Arg != nil {
-		args = []Expr{a.Arg}
-	}
-	var parts []string
-	for _, e := range args {
-		text, ok := deparseOver(e, cols, pretty)
+	if a.Filter != nil {
+		f, ok := d.over(a.Filter, cols)
 		if !ok {
 			return "", false
 		}
-		parts = append(parts, text)
+		text += " FILTER (WHERE " + f + ")"
 	}
-	distinct := ""
-	if a.Distinct {
-		distinct = "DISTINCT "
+	return text, true
+}
+
+// sublink prints a subquery used as a value as ruleutils'
+// get_sublink_expr does: in parentheses, ( SELECT ...) for a scalar,
+// (EXISTS ( SELECT ...)), (x IN ( SELECT ...)) for = ANY, (x op ANY (
+// SELECT ...)), ARRAY( SELECT ...); NOT IN and NOT EXISTS are the NOT of
+// one. The subquery's outer references read the row d reads now.
+func (d *deparser) sublink(x *Subquery) {
+	if x.Neg {
+		c := *x
+		c.Neg = false
+		d.expr(&Not{E: &c})
+		return
 	}
-	return sqltypes.QuoteIdent(string(a.Func)) + "(" + distinct + strings.Join(parts, ", ") + ")", true
+	if x.RowMap != nil {
+		d.failed = true
+		return
+	}
+	cols := x.Plan.Columns()
+	saved := d.hideUnnamed
+	d.hideUnnamed = true
+	text, ok := d.deparseSelect(x.Plan, nil, d.indent, d.withRow(d.cols))
+	d.hideUnnamed = saved
+	if !ok {
+		d.failed = true
+		return
+	}
+	switch x.Kind {
+	case ScalarSubquery:
+		d.w("(" + text + ")")
+	case ArraySubquery:
+		d.w("ARRAY(" + text + ")")
+	case ExistsSubquery:
+		d.w("(EXISTS (" + text + "))")
+	case AnySubquery, AllSubquery:
+		if x.Left == nil || len(cols) != 1 {
+			d.failed = true
+			return
+		}
+		d.w("(")
+		d.operand(x.Left, cols[0].Type, x)
+		switch {
+		case x.Kind == AnySubquery && x.Op == OpEq:
+			d.w(" IN (")
+		case x.Kind == AnySubquery:
+			d.w(" " + string(x.Op) + " ANY (")
+		default:
+			d.w(" " + string(x.Op) + " ALL (")
+		}
+		d.w(text + "))")
+	default:
+		d.failed = true
+	}
+}
+
+// windowCall prints a window function's call as ruleutils'
+// get_windowfunc_expr does, its window inline (get_rule_windowspec):
+// f(args) [FILTER (WHERE ...)] OVER ([PARTITION BY ...] [ORDER BY ...]
+// [frame]), the frame left out when it is the default.
+func (d *deparser) windowCall(w *WindowCall, cols []string, agg *Aggregate) (string, bool) {
+	var text string
+	if w.Agg != nil {
+		t, ok := d.aggText(w.Agg, cols)
+		if !ok {
+			return "", false
+		}
+		text = t
+	} else {
+		var args []string
+		for _, a := range w.Args {
+			t, ok := d.over(a, cols)
+			if !ok {
+				return "", false
+			}
+			args = append(args, t)
+		}
+		text = sqltypes.QuoteIdent(w.Func) + "(" + strings.Join(args, ", ") + ")"
+	}
+	sub := d.nested(d.outer)
+	sub.cols = rowOf(cols)
+	sub.w(" OVER (")
+	space := false
+	if len(w.PartitionBy) > 0 {
+		sub.w("PARTITION BY ")
+		for i, e := range w.PartitionBy {
+			if i > 0 {
+				sub.w(", ")
+			}
+			sub.sortGroupExpr(e, agg)
+		}
+		space = true
+	}
+	if len(w.OrderBy) > 0 {
+		if space {
+			sub.w(" ")
+		}
+		sub.w("ORDER BY ")
+		for i, k := range w.OrderBy {
+			if i > 0 {
+				sub.w(", ")
+			}
+			sub.sortGroupExpr(k.E, agg)
+			sortDirection(sub, SortKey{Desc: k.Desc, NullsFirst: k.NullsFirst})
+		}
+		space = true
+	}
+	f := w.Frame
+	if !(f.Mode == FrameRange && f.Start.Kind == UnboundedPreceding && f.End.Kind == CurrentRow && f.Exclude == "") {
+		if space {
+			sub.w(" ")
+		}
+		sub.w([...]string{"RANGE", "ROWS", "GROUPS"}[f.Mode] + " BETWEEN ")
+		sub.frameBound(f.Start)
+		sub.w(" AND ")
+		sub.frameBound(f.End)
+		if f.Exclude != "" {
+			sub.w(" EXCLUDE " + strings.ToUpper(f.Exclude))
+		}
+	}
+	sub.w(")")
+	return text + sub.b.String(), !sub.failed
+}
+
+// frameBound prints one end of a window frame.
+func (d *deparser) frameBound(b FrameBound) {
+	switch b.Kind {
+	case UnboundedPreceding:
+		d.w("UNBOUNDED PRECEDING")
+	case UnboundedFollowing:
+		d.w("UNBOUNDED FOLLOWING")
+	case CurrentRow:
+		d.w("CURRENT ROW")
+	case OffsetPreceding, OffsetFollowing:
+		d.limitValue(b.Offset)
+		if b.Kind == OffsetPreceding {
+			d.w(" PRECEDING")
+		} else {
+			d.w(" FOLLOWING")
+		}
+	}
 }

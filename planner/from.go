@@ -350,7 +350,11 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 		if ls != nil && ls.correlated {
 			sc.correlated = true
 		}
-		return finish(rel, alias, "table \""+alias+"\"")
+		part, err := finish(rel, alias, "table \""+alias+"\"")
+		if err == nil && b.notes != nil {
+			b.notes.NoteFrom(rel, alias, len(names) > 0, lateral, part.items[0].cols)
+		}
+		return part, err
 	case *ast.Join:
 		if alias != "" {
 			return nil, unsupported("an alias for a parenthesized join is not supported")
