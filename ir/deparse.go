@@ -47,6 +47,11 @@ type deparser struct {
 	// subquery's in an expression), so a column named ?column? needs no
 	// label (ruleutils' colNamesVisible false).
 	hideUnnamed bool
+	// used are the relation names of the queries around this one and of
+	// its own FROM, which a nested query's names must differ from; refs
+	// are the names of this query's FROM items (nameLevel).
+	used []string
+	refs map[Rel]string
 }
 
 func (d *deparser) w(s string) { d.b.WriteString(s) }

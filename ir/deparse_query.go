@@ -27,7 +27,7 @@ func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
 func DeparseQueryNotes(rel Rel, names []string, pretty bool, notes *QueryNotes) (string, bool) {
 	top := &deparser{pretty: pretty, notes: notes}
 	if text, ok, setop := top.deparseSetOp(rel, names); setop {
-		return text, ok
+		return text + ";", ok
 	}
 	text, ok := top.deparseSelect(rel, names, 0, nil)
 	return text + ";", ok
@@ -39,6 +39,39 @@ func DeparseQueryNotes(rel Rel, names []string, pretty bool, notes *QueryNotes) 
 // columns.
 type QueryNotes struct {
 	from map[Rel]fromNote
+	with map[Rel]withNote
+	// alias is the alias of a recursive WITH query's reference to itself
+	// (a WorkTable keeps none).
+	alias map[Rel]string
+	// printed are the WITH queries printed so far: a reference to
+	// another (a WITH clause not noted) is not printed.
+	printed map[*CTE]bool
+}
+
+// withNote is the WITH clause of a query: its queries in order, and the
+// column names each was given (nil: none).
+type withNote struct {
+	recursive bool
+	ctes      []*CTE
+	colNames  [][]string
+}
+
+// NoteWith records that the query whose plan is rel has a WITH clause
+// of ctes (each named the columns colNames[i], nil when it named none).
+func (n *QueryNotes) NoteWith(rel Rel, recursive bool, ctes []*CTE, colNames [][]string) {
+	if n.with == nil {
+		n.with = map[Rel]withNote{}
+	}
+	n.with[rel] = withNote{recursive: recursive, ctes: ctes, colNames: colNames}
+}
+
+// NoteAlias records the alias a recursive WITH query's reference to
+// itself, rel, was given.
+func (n *QueryNotes) NoteAlias(rel Rel, alias string) {
+	if n.alias == nil {
+		n.alias = map[Rel]string{}
+	}
+	n.alias[rel] = alias
 }
 
 type fromNote struct {
@@ -74,7 +107,72 @@ func (d *deparser) fromNote(rel Rel) (fromNote, bool) {
 // nested is a deparser for a query inside the one d prints (a subquery
 // in an expression or in FROM), whose outer references read outer.
 func (d *deparser) nested(outer []func(int) (string, bool)) *deparser {
-	return &deparser{pretty: d.pretty, notes: d.notes, outer: outer, hideUnnamed: d.hideUnnamed}
+	return &deparser{pretty: d.pretty, notes: d.notes, outer: outer, hideUnnamed: d.hideUnnamed,
+		used: d.used[:len(d.used):len(d.used)]}
+}
+
+// nameLevel gives each relation of a FROM tree the name ruleutils'
+// set_rtable_names does: its alias, or its own name, made unique among
+// the names of this query and of the queries around it by a suffix _1,
+// _2...
+func (d *deparser) nameLevel(from Rel) {
+	counters := map[string]int{}
+	for _, n := range d.used {
+		counters[n] = 0
+	}
+	d.refs = map[Rel]string{}
+	var walk func(r Rel)
+	walk = func(r Rel) {
+		var name string
+		if n, ok := d.fromNote(r); ok {
+			name = n.alias
+		} else {
+			switch x := r.(type) {
+			case *Join:
+				walk(x.Left)
+				walk(x.Right)
+				return
+			case *Scan:
+				name = x.Alias
+				if name == "" {
+					name = x.Table.BareName()
+				}
+			case *CTEScan:
+				name = x.Alias
+				if name == "" {
+					name = x.CTE.Name
+				}
+			case *WorkTable:
+				name = x.CTE.Name
+				if d.notes != nil && d.notes.alias[r] != "" {
+					name = d.notes.alias[r]
+				}
+			default:
+				return
+			}
+		}
+		if _, taken := counters[name]; taken {
+			base := name
+			for {
+				counters[base]++
+				name = base + "_" + strconv.Itoa(counters[base])
+				if _, taken := counters[name]; !taken {
+					break
+				}
+			}
+		}
+		counters[name] = 0
+		d.refs[r] = name
+		d.used = append(d.used, name)
+	}
+	if !noFrom(from) {
+		walk(from)
+	}
+}
+
+// refName is the name a FROM item's columns are qualified by.
+func (d *deparser) refName(r Rel) string {
+	return sqltypes.QuoteIdent(d.refs[r])
 }
 
 // withRow is d's outer rows and the row d reads now, the outer rows of a
@@ -91,6 +189,13 @@ func (d *deparser) withRow(cols func(int) (string, bool)) []func(int) (string, b
 // it does not print faithfully: an operand that is no plain SELECT (one
 // with its own ORDER BY or LIMIT, a subquery...).
 func (top *deparser) deparseSetOp(rel Rel, names []string) (text string, ok, setop bool) {
+	return top.deparseSetOpAt(rel, names, 0)
+}
+
+// deparseSetOpAt is deparseSetOp with the query's lines indent further
+// in (a WITH query's).
+func (top *deparser) deparseSetOpAt(rel Rel, names []string, indent int) (text string, ok, setop bool) {
+	whole := rel
 	var limit *Limit
 	var sort *Sort
 	if l, ok := rel.(*Limit); ok {
@@ -103,16 +208,16 @@ func (top *deparser) deparseSetOp(rel Rel, names []string) (text string, ok, set
 	if !isSetOp {
 		return "", false, false
 	}
-	if names == nil {
-		for _, c := range op.Cols {
-			names = append(names, c.Name)
-		}
-	}
 	d := top.nested(top.outer)
+	d.nameLevel(nil)
+	if !d.withClause(whole, indent) {
+		return "", false, true
+	}
+	d.indent = indent
 	if !d.setOperation(op, names) {
 		return "", false, true
 	}
-	d.indent = 8 // ORDER BY and LIMIT as after a SELECT
+	d.indent = indent + 8 // ORDER BY and LIMIT as after a SELECT
 	if sort != nil {
 		d.keyword(" ORDER BY ", -8, 8, 1)
 		for i, k := range sort.Keys {
@@ -126,7 +231,6 @@ func (top *deparser) deparseSetOp(rel Rel, names []string) (text string, ok, set
 	if limit != nil {
 		d.limitClause(limit)
 	}
-	d.w(";")
 	return d.b.String(), !d.failed, true
 }
 
@@ -166,7 +270,13 @@ func (d *deparser) setOperation(r Rel, names []string) bool {
 	_, paren = x.Right.(*SetOp)
 	sub = d.openOperand(paren)
 	d.keyword("", sub, 0, 0)
-	if !d.setOperation(x.Right, names) {
+	// A right operand's column names are not visible (ruleutils'
+	// get_setop_query).
+	saved := d.hideUnnamed
+	d.hideUnnamed = true
+	ok = d.setOperation(x.Right, names)
+	d.hideUnnamed = saved
+	if !ok {
 		return false
 	}
 	d.indent -= sub
@@ -263,8 +373,12 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 		return "", false
 	}
 	d := parent.nested(outer)
+	d.nameLevel(q.from)
 	from, ok := d.fromColumns(q.from)
 	if !ok {
+		return "", false
+	}
+	if !d.withClause(rel, indent) {
 		return "", false
 	}
 	// The select list reads the FROM row, or the aggregate's row: its
@@ -529,21 +643,30 @@ func (d *deparser) fromColumns(rel Rel) ([]string, bool) {
 	if noFrom(rel) {
 		return nil, true
 	}
-	if n, ok := d.fromNote(rel); ok {
-		out := make([]string, len(n.cols))
-		for i, c := range n.cols {
-			out[i] = sqltypes.QuoteIdent(n.alias) + "." + sqltypes.QuoteIdent(c)
+	qualify := func(names []string) []string {
+		ref := d.refName(rel)
+		out := make([]string, len(names))
+		for i, c := range names {
+			out[i] = ref + "." + sqltypes.QuoteIdent(c)
 		}
-		return out, true
+		return out
+	}
+	if n, ok := d.fromNote(rel); ok {
+		return qualify(n.cols), true
 	}
 	switch x := rel.(type) {
 	case *Scan:
-		ref := refName(x)
-		out := make([]string, len(x.Table.Columns))
-		for i, c := range x.Table.Columns {
-			out[i] = ref + "." + sqltypes.QuoteIdent(c.Name)
+		var names []string
+		for _, c := range x.Table.Columns {
+			names = append(names, c.Name)
 		}
-		return out, true
+		return qualify(names), true
+	case *CTEScan, *WorkTable:
+		var names []string
+		for _, c := range x.Columns() {
+			names = append(names, c.Name)
+		}
+		return qualify(names), true
 	case *Join:
 		if x.Kind > FullJoin {
 			return nil, false
@@ -561,13 +684,6 @@ func (d *deparser) fromColumns(rel Rel) ([]string, bool) {
 	return nil, false
 }
 
-func refName(s *Scan) string {
-	if s.Alias != "" {
-		return sqltypes.QuoteIdent(s.Alias)
-	}
-	return sqltypes.QuoteIdent(s.Table.BareName())
-}
-
 // fromItem prints a FROM tree: a list of relations (a cross join without
 // a condition, as the binder makes of FROM a, b) or joins, each JOIN on a
 // line of its own and, unless pretty, in parentheses.
@@ -579,8 +695,24 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 	case *Scan:
 		// Qualified outside public (the catalog's key is schema.name).
 		d.w(catalog.QuoteKey(x.Table.Name))
-		if x.Alias != "" && x.Alias != x.Table.BareName() {
-			d.w(" " + sqltypes.QuoteIdent(x.Alias))
+		if ref := d.refs[x]; ref != x.Table.BareName() {
+			d.w(" " + sqltypes.QuoteIdent(ref))
+		}
+		return true
+	case *CTEScan, *WorkTable:
+		var cte *CTE
+		if c, ok := x.(*CTEScan); ok {
+			cte = c.CTE
+		} else {
+			cte = x.(*WorkTable).CTE
+		}
+		if d.notes == nil || !d.notes.printed[cte] {
+			return false
+		}
+		name := cte.Name
+		d.w(sqltypes.QuoteIdent(name))
+		if ref := d.refs[x]; ref != name {
+			d.w(" " + sqltypes.QuoteIdent(ref))
 		}
 		return true
 	case *Join:
@@ -890,4 +1022,76 @@ func (d *deparser) frameBound(b FrameBound) {
 			d.w(" FOLLOWING")
 		}
 	}
+}
+
+// withClause prints the WITH clause of the query whose plan is rel, if
+// it has one, as ruleutils' get_with_clause does: each query in
+// parentheses on lines of its own, eight further in.
+func (d *deparser) withClause(rel Rel, indent int) bool {
+	if d.notes == nil {
+		return true
+	}
+	w, ok := d.notes.with[rel]
+	if !ok {
+		return true
+	}
+	d.indent = indent + 8
+	d.w(" WITH ")
+	if w.recursive {
+		d.w("RECURSIVE ")
+	}
+	for i, c := range w.ctes {
+		if i > 0 {
+			d.w(", ")
+		}
+		if c.Write != nil || c.Plan == nil {
+			return false
+		}
+		d.w(sqltypes.QuoteIdent(c.Name))
+		if names := w.colNames[i]; len(names) > 0 {
+			d.w("(")
+			for j, n := range names {
+				if j > 0 {
+					d.w(", ")
+				}
+				d.w(sqltypes.QuoteIdent(n))
+			}
+			d.w(")")
+		}
+		d.w(" AS ")
+		if d.notes.printed == nil {
+			d.notes.printed = map[*CTE]bool{}
+		}
+		d.notes.printed[c] = true // before its query, which may read it
+		switch {
+		case c.Materialized:
+			d.w("MATERIALIZED ")
+		case c.NotMaterialized:
+			d.w("NOT MATERIALIZED ")
+		}
+		d.w("(")
+		d.keyword("", 0, 0, 0)
+		plan := c.Plan
+		if r, ok := plan.(*RecursiveUnion); ok {
+			plan = &SetOp{Op: Union, All: r.All, Left: r.Anchor, Right: r.Recursive, Cols: r.Columns()}
+		}
+		// The query's column names are visible, and it reads no row of
+		// the query around it.
+		saved := d.hideUnnamed
+		d.hideUnnamed = false
+		text, ok, setop := d.deparseSetOpAt(plan, nil, d.indent)
+		if !setop {
+			text, ok = d.deparseSelect(plan, nil, d.indent, d.outer)
+		}
+		d.hideUnnamed = saved
+		if !ok {
+			return false
+		}
+		d.w(text)
+		d.keyword("", 0, 0, 0)
+		d.w(")")
+	}
+	d.indent -= 8
+	d.keyword("", 0, 0, 0)
+	return true
 }

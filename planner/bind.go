@@ -23,7 +23,8 @@ type Binder struct {
 	depth int
 	// notes, when set, collect what the plan does not keep of how the
 	// query was written, for pg_get_viewdef (deparseViewQuery).
-	notes *ir.QueryNotes
+	notes     *ir.QueryNotes
+	withNotes map[*ast.WithClause]*withNote
 	// wholeRowOK: a FROM item's name may stand for its row (rowjson.go).
 	wholeRowOK bool
 	// rowTypes are the row types of the tables whose whole rows the

@@ -390,7 +390,11 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 		}
 		if ok {
 			if self {
-				return ir.NewWorkTable(cte), nil
+				wt := ir.NewWorkTable(cte)
+				if b.notes != nil && alias != name {
+					b.notes.NoteAlias(wt, alias)
+				}
+				return wt, nil
 			}
 			if cte.Write != nil && cte.Cols == nil {
 				return nil, noReturning(cte)
