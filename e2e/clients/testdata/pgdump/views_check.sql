@@ -1,0 +1,34 @@
+-- Each view's definition as pg_get_viewdef prints it, plain and pretty,
+-- and how many rows it yields.
+SET client_min_messages = warning;
+SELECT c.relname, pg_get_viewdef(c.oid), pg_get_viewdef(c.oid, true) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'v' ORDER BY c.relname;
+SELECT table_name, view_definition FROM information_schema.views WHERE table_schema = 'public' ORDER BY table_name;
+SELECT 'vs_s1', count(*) FROM vs_s1;
+SELECT 'vs_s2', count(*) FROM vs_s2;
+SELECT 'vs_s3', count(*) FROM vs_s3;
+SELECT 'vs_s4', count(*) FROM vs_s4;
+SELECT 'vs_s5', count(*) FROM vs_s5;
+SELECT 'vs_s6', count(*) FROM vs_s6;
+SELECT 'vs_s7', count(*) FROM vs_s7;
+SELECT 'vs_s8', count(*) FROM vs_s8;
+SELECT 'vs_s9', count(*) FROM vs_s9;
+SELECT 'vs_w1', count(*) FROM vs_w1;
+SELECT 'vs_w3', count(*) FROM vs_w3;
+SELECT 'vs_w4', count(*) FROM vs_w4;
+SELECT 'vs_c1', count(*) FROM vs_c1;
+SELECT 'vs_c2', count(*) FROM vs_c2;
+SELECT 'vs_c3', count(*) FROM vs_c3;
+SELECT 'vs_g4', count(*) FROM vs_g4;
+SELECT 'vs_g5', count(*) FROM vs_g5;
+SELECT 'vs_g6', count(*) FROM vs_g6;
+SELECT 'vs_g7', count(*) FROM vs_g7;
+SELECT 'vs_n1', count(*) FROM vs_n1;
+SELECT 'vs_n2', count(*) FROM vs_n2;
+SELECT 'vs_n3', count(*) FROM vs_n3;
+SELECT 'vs_n4', count(*) FROM vs_n4;
+SELECT 'vs_n5', count(*) FROM vs_n5;
+SELECT 'vs_n6', count(*) FROM vs_n6;
+SELECT 'vs_n7', count(*) FROM vs_n7;
+SELECT 'vs_n8', count(*) FROM vs_n8;
+SELECT 'vs_n9', count(*) FROM vs_n9;
+SELECT 'vs_n10', count(*) FROM vs_n10;
