@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,9 @@ func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
 // query was written (the aliases of FROM's subqueries), without which
 // such a query is not printed.
 func DeparseQueryNotes(rel Rel, names []string, pretty bool, notes *QueryNotes) (string, bool) {
+	if notes != nil && notes.refused {
+		return "", false
+	}
 	top := &deparser{pretty: pretty, notes: notes}
 	if text, ok, setop := top.deparseSetOp(rel, names); setop {
 		return text + ";", ok
@@ -46,6 +50,123 @@ type QueryNotes struct {
 	// printed are the WITH queries printed so far: a reference to
 	// another (a WITH clause not noted) is not printed.
 	printed map[*CTE]bool
+	// grouping is how an Aggregate's GROUPING SETS, ROLLUP or CUBE was
+	// written.
+	grouping map[*Aggregate][]GroupingItem
+	// windows are a Window node's WINDOW clause and how each of its calls
+	// named its window.
+	windows map[*Window]windowsNote
+	// refused: the query has what the notes do not keep; not printed.
+	refused bool
+}
+
+type windowsNote struct {
+	named []NamedWindow
+	calls []WindowNote
+}
+
+// WindowNote is how a window call named its window: OVER name (Bare),
+// OVER (name ...) (Ref, with an ORDER BY of its own when OwnOrder), or
+// inline (Ref "").
+type WindowNote struct {
+	Ref      string
+	Bare     bool
+	OwnOrder bool
+}
+
+// NamedWindow is a window of a WINDOW clause: its name, the window it
+// builds on (Ref) and whether its ORDER BY is its own, and its
+// definition resolved (Spec's PartitionBy, OrderBy and Frame).
+type NamedWindow struct {
+	Name, Ref string
+	OwnOrder  bool
+	Spec      WindowCall
+}
+
+// NoteWindows records the WINDOW clause of the query whose Window node
+// is w, and how each of w's calls named its window.
+func (n *QueryNotes) NoteWindows(w *Window, named []NamedWindow, calls []WindowNote) {
+	if n.windows == nil {
+		n.windows = map[*Window]windowsNote{}
+	}
+	n.windows[w] = windowsNote{named: named, calls: calls}
+}
+
+// Refuse marks the query as one the notes cannot print faithfully.
+func (n *QueryNotes) Refuse() { n.refused = true }
+
+// GroupingKind is the form of a GROUP BY element.
+type GroupingKind uint8
+
+// GROUP BY elements.
+const (
+	GroupingExpr   GroupingKind = iota // an expression
+	GroupingList                       // a parenthesized list, () included
+	GroupingRollup                     // ROLLUP (...)
+	GroupingCube                       // CUBE (...)
+	GroupingSets                       // GROUPING SETS (...)
+)
+
+// GroupingItem is a GROUP BY element as written: an expression (Index,
+// into Aggregate.GroupBy), or a list, ROLLUP, CUBE or GROUPING SETS of
+// Items.
+type GroupingItem struct {
+	Kind  GroupingKind
+	Index int
+	Items []GroupingItem
+}
+
+// NoteGrouping records how the GROUP BY of a, one with grouping sets, was
+// written.
+func (n *QueryNotes) NoteGrouping(a *Aggregate, items []GroupingItem) {
+	if n.grouping == nil {
+		n.grouping = map[*Aggregate][]GroupingItem{}
+	}
+	n.grouping[a] = items
+}
+
+// groupingItem prints a GROUP BY element as ruleutils'
+// get_rule_groupingset does; omitParens drops the parentheses of a
+// one-expression list (everywhere but directly in GROUPING SETS).
+func (d *deparser) groupingItem(g GroupingItem, groupBy []Expr, omitParens bool) {
+	switch g.Kind {
+	case GroupingExpr, GroupingList:
+		items := g.Items
+		if g.Kind == GroupingExpr {
+			items = []GroupingItem{g}
+		}
+		paren := !omitParens || len(items) != 1
+		if paren {
+			d.w("(")
+		}
+		for i, it := range items {
+			if i > 0 {
+				d.w(", ")
+			}
+			if it.Kind != GroupingExpr || it.Index < 0 || it.Index >= len(groupBy) {
+				d.failed = true
+				return
+			}
+			d.sortGroupExpr(groupBy[it.Index], nil)
+		}
+		if paren {
+			d.w(")")
+		}
+		return
+	case GroupingRollup:
+		d.w("ROLLUP(")
+	case GroupingCube:
+		d.w("CUBE(")
+	case GroupingSets:
+		d.w("GROUPING SETS (")
+	}
+	for i, it := range g.Items {
+		if i > 0 {
+			d.w(", ")
+		}
+		d.groupingItem(it, groupBy, g.Kind != GroupingSets)
+	}
+	d.w(")")
 }
 
 // withNote is the WITH clause of a query: its queries in order, and the
@@ -75,6 +196,9 @@ func (n *QueryNotes) NoteAlias(rel Rel, alias string) {
 }
 
 type fromNote struct {
+	// relation, when set, is the key of the view the item names (the
+	// plan holds the view's query).
+	relation  string
 	alias     string
 	aliasCols bool
 	lateral   bool
@@ -88,14 +212,29 @@ func (n *QueryNotes) NoteFrom(rel Rel, alias string, aliasCols, lateral bool, co
 	if n.from == nil {
 		n.from = map[Rel]fromNote{}
 	}
-	note := fromNote{alias: alias, aliasCols: aliasCols, lateral: lateral}
+	note := fromNote{relation: n.from[rel].relation, alias: alias, aliasCols: aliasCols, lateral: lateral}
 	for _, c := range cols {
 		note.cols = append(note.cols, c.Name)
 	}
 	n.from[rel] = note
 }
 
-// fromNote is the note of a FROM item, if it was written as a subquery.
+// NoteRelation records that rel is the query of view key, named in a
+// FROM clause (NoteFrom then gives its alias and columns).
+func (n *QueryNotes) NoteRelation(rel Rel, key string) {
+	if n.from == nil {
+		n.from = map[Rel]fromNote{}
+	}
+	n.from[rel] = fromNote{relation: key}
+}
+
+// IsRelation reports whether rel is a view's query NoteRelation noted.
+func (n *QueryNotes) IsRelation(rel Rel) bool {
+	return n.from[rel].relation != ""
+}
+
+// fromNote is the note of a FROM item, if it was written as a subquery
+// or names a view.
 func (d *deparser) fromNote(rel Rel) (fromNote, bool) {
 	if d.notes == nil {
 		return fromNote{}, false
@@ -401,12 +540,21 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 			input = append(input, text)
 		}
 	}
+	var windows windowsNote
 	if q.window != nil {
 		// The select list reads the window's row: its input's, then
-		// each call's value.
+		// each call's value. How the calls named their windows is
+		// noted; without the note they are not printed.
+		var ok bool
+		if d.notes != nil {
+			windows, ok = d.notes.windows[q.window]
+		}
+		if !ok || len(windows.calls) != len(q.window.Calls) {
+			return "", false
+		}
 		wins := make([]string, 0, len(q.window.Calls))
 		for i := range q.window.Calls {
-			text, ok := d.windowCall(&q.window.Calls[i], input, q.agg)
+			text, ok := d.windowCall(&q.window.Calls[i], windows.calls[i], windows.named, input, q.agg)
 			if !ok {
 				return "", false
 			}
@@ -414,6 +562,7 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 		}
 		input = append(input[:len(input):len(input)], wins...)
 	}
+	windowInput := input[:len(input)-len(windows.calls)]
 	d.cols = rowOf(input)
 	d.indent = indent + 8
 	d.w(" SELECT")
@@ -485,10 +634,22 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 		d.keyword(" WHERE ", -8, 8, 1)
 		d.expr(q.where)
 	}
-	if q.agg != nil && len(q.agg.GroupBy) > 0 {
-		if q.agg.GroupingSets != nil {
+	if q.agg != nil && q.agg.GroupingSets != nil {
+		var items []GroupingItem
+		if d.notes != nil {
+			items = d.notes.grouping[q.agg]
+		}
+		if items == nil {
 			return "", false
 		}
+		d.keyword(" GROUP BY ", -8, 8, 1)
+		for i, g := range items {
+			if i > 0 {
+				d.w(", ")
+			}
+			d.groupingItem(g, q.agg.GroupBy, true)
+		}
+	} else if q.agg != nil && len(q.agg.GroupBy) > 0 {
 		d.keyword(" GROUP BY ", -8, 8, 1)
 		for i, g := range q.agg.GroupBy {
 			if i > 0 {
@@ -504,6 +665,18 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 	if q.having != nil {
 		d.keyword(" HAVING ", -8, 8, 0)
 		d.expr(q.having)
+	}
+	for i, n := range windows.named {
+		if i == 0 {
+			d.keyword(" WINDOW ", -8, 8, 1)
+		} else {
+			d.w(", ")
+		}
+		spec, ok := d.windowSpec(&n.Spec, n.Ref, n.OwnOrder, windowInput, q.agg)
+		if !ok {
+			return "", false
+		}
+		d.w(sqltypes.QuoteIdent(n.Name) + " AS " + spec)
 	}
 	if q.sort != nil && !q.sort.Implied {
 		d.keyword(" ORDER BY ", -8, 8, 1)
@@ -688,7 +861,15 @@ func (d *deparser) fromColumns(rel Rel) ([]string, bool) {
 // a condition, as the binder makes of FROM a, b) or joins, each JOIN on a
 // line of its own and, unless pretty, in parentheses.
 func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
-	if n, ok := d.fromNote(rel); ok {
+	if n, ok := d.fromNote(rel); ok && n.relation != "" {
+		// A view, printed as a table is.
+		d.w(catalog.QuoteKey(n.relation))
+		if _, bare := catalog.SplitName(n.relation); d.refs[rel] != bare || n.aliasCols {
+			d.w(" " + sqltypes.QuoteIdent(d.refs[rel]))
+		}
+		d.aliasColumns(n)
+		return true
+	} else if ok {
 		return d.subqueryItem(rel, n)
 	}
 	switch x := rel.(type) {
@@ -786,18 +967,24 @@ func (d *deparser) subqueryItem(rel Rel, n fromNote) bool {
 		}
 		d.w(text)
 	}
-	d.w(") " + sqltypes.QuoteIdent(n.alias))
-	if n.aliasCols {
-		d.w("(")
-		for i, c := range n.cols {
-			if i > 0 {
-				d.w(", ")
-			}
-			d.w(sqltypes.QuoteIdent(c))
-		}
-		d.w(")")
-	}
+	d.w(") " + sqltypes.QuoteIdent(d.refs[rel]))
+	d.aliasColumns(n)
 	return true
+}
+
+// aliasColumns prints a FROM item's column names when it named them.
+func (d *deparser) aliasColumns(n fromNote) {
+	if !n.aliasCols {
+		return
+	}
+	d.w("(")
+	for i, c := range n.cols {
+		if i > 0 {
+			d.w(", ")
+		}
+		d.w(sqltypes.QuoteIdent(c))
+	}
+	d.w(")")
 }
 
 // valuesList prints a VALUES list as ruleutils' get_values_def does: the
@@ -938,10 +1125,10 @@ func (d *deparser) sublink(x *Subquery) {
 }
 
 // windowCall prints a window function's call as ruleutils'
-// get_windowfunc_expr does, its window inline (get_rule_windowspec):
-// f(args) [FILTER (WHERE ...)] OVER ([PARTITION BY ...] [ORDER BY ...]
-// [frame]), the frame left out when it is the default.
-func (d *deparser) windowCall(w *WindowCall, cols []string, agg *Aggregate) (string, bool) {
+// get_windowfunc_expr does: f(args) [FILTER (WHERE ...)] OVER and its
+// window, by name when it names one of the WINDOW clause or is one of
+// them written again, else inline.
+func (d *deparser) windowCall(w *WindowCall, note WindowNote, named []NamedWindow, cols []string, agg *Aggregate) (string, bool) {
 	var text string
 	if w.Agg != nil {
 		t, ok := d.aggText(w.Agg, cols)
@@ -960,11 +1147,52 @@ func (d *deparser) windowCall(w *WindowCall, cols []string, agg *Aggregate) (str
 		}
 		text = sqltypes.QuoteIdent(w.Func) + "(" + strings.Join(args, ", ") + ")"
 	}
+	if note.Ref == "" {
+		// PostgreSQL takes an inline window equal to a named one for it.
+		key := windowKey(w)
+		for _, n := range named {
+			if n.Ref == "" && windowKey(&n.Spec) == key {
+				note = WindowNote{Ref: n.Name, Bare: true}
+				break
+			}
+		}
+	}
+	if note.Bare {
+		return text + " OVER " + sqltypes.QuoteIdent(note.Ref), true
+	}
+	spec, ok := d.windowSpec(w, note.Ref, note.Ref == "" || note.OwnOrder, cols, agg)
+	return text + " OVER " + spec, ok
+}
+
+// windowKey tells window definitions apart.
+func windowKey(w *WindowCall) string {
+	var b strings.Builder
+	for _, e := range w.PartitionBy {
+		b.WriteString(e.String() + ",")
+	}
+	b.WriteString("|")
+	for _, k := range w.OrderBy {
+		fmt.Fprintf(&b, "%s %v %v,", k.E, k.Desc, k.NullsFirst)
+	}
+	f := w.Frame
+	fmt.Fprintf(&b, "|%d %d %v %d %v %s", f.Mode, f.Start.Kind, f.Start.Offset, f.End.Kind, f.End.Offset, f.Exclude)
+	return b.String()
+}
+
+// windowSpec prints a window definition as ruleutils'
+// get_rule_windowspec does: ([ref] [PARTITION BY ...] [ORDER BY ...]
+// [frame]), the partitioning left to ref when it builds on one, the order
+// printed when its own, the frame when not the default.
+func (d *deparser) windowSpec(w *WindowCall, ref string, ownOrder bool, cols []string, agg *Aggregate) (string, bool) {
 	sub := d.nested(d.outer)
 	sub.cols = rowOf(cols)
-	sub.w(" OVER (")
+	sub.w("(")
 	space := false
-	if len(w.PartitionBy) > 0 {
+	if ref != "" {
+		sub.w(sqltypes.QuoteIdent(ref))
+		space = true
+	}
+	if len(w.PartitionBy) > 0 && ref == "" {
 		sub.w("PARTITION BY ")
 		for i, e := range w.PartitionBy {
 			if i > 0 {
@@ -974,7 +1202,7 @@ func (d *deparser) windowCall(w *WindowCall, cols []string, agg *Aggregate) (str
 		}
 		space = true
 	}
-	if len(w.OrderBy) > 0 {
+	if len(w.OrderBy) > 0 && ownOrder {
 		if space {
 			sub.w(" ")
 		}
@@ -1002,7 +1230,7 @@ func (d *deparser) windowCall(w *WindowCall, cols []string, agg *Aggregate) (str
 		}
 	}
 	sub.w(")")
-	return text + sub.b.String(), !sub.failed
+	return sub.b.String(), !sub.failed
 }
 
 // frameBound prints one end of a window frame.

@@ -328,7 +328,11 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 		if err != nil {
 			return nil, err
 		}
-		return finish(rel, alias, "table \""+alias+"\"")
+		part, err := finish(rel, alias, "table \""+alias+"\"")
+		if err == nil && b.notes != nil && b.notes.IsRelation(rel) {
+			b.notes.NoteFrom(rel, alias, len(names) > 0, false, part.items[0].cols)
+		}
+		return part, err
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		if f := tableFuncOf(ts); f != nil {
 			return b.bindTableFunc(f, alias, names, flags.Ordinality, sc, left)
@@ -429,6 +433,9 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 			r, err := b.bindView(v)
 			if err == nil {
 				b.notePermission(r, p)
+				if b.notes != nil {
+					b.notes.NoteRelation(r, v.Name)
+				}
 			}
 			return r, err
 		}

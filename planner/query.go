@@ -704,8 +704,10 @@ func itoa(i int) string {
 type selectLevel struct {
 	sc  *scope
 	agg *aggBinder
-	// windows are the window calls met in the select list and ORDER BY.
-	windows []ir.WindowCall
+	// windows are the window calls met in the select list and ORDER BY,
+	// and how each named its window.
+	windows     []ir.WindowCall
+	windowNotes []ir.WindowNote
 	// named windows (WINDOW w AS (...)).
 	named map[string]*ast.WindowSpec
 	// srfs are the set-returning function calls of the select list, ORDER
@@ -954,6 +956,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 		}
 		a := ir.NewAggregate(rel, lv.agg.groups, lv.agg.aggs, groupNames)
 		a.GroupingSets = lv.agg.sets
+		if b.notes != nil && a.GroupingSets != nil {
+			b.notes.NoteGrouping(a, lv.agg.syntax)
+		}
 		rel = a
 		fix := lv.agg.fixer(len(lv.agg.groups))
 		for i := range exprs {
@@ -966,9 +971,18 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			lv.windows[i] = fixWindow(lv.windows[i], fix)
 		}
 	}
+	if b.notes != nil && len(lv.windows) == 0 && len(n.WindowSpecs) > 0 {
+		b.notes.Refuse() // a WINDOW clause no call uses: not printed
+	}
 	if len(lv.windows) > 0 {
 		base := len(rel.Columns())
-		rel = ir.NewWindow(rel, lv.windows)
+		w := ir.NewWindow(rel, lv.windows)
+		if b.notes != nil {
+			if err := b.noteWindows(lv, n.WindowSpecs, w); err != nil {
+				return nil, err
+			}
+		}
+		rel = w
 		fix := windowFixer(base)
 		for i := range exprs {
 			exprs[i] = fix(exprs[i])

@@ -1,6 +1,7 @@
 -- Views of the shapes real schemas use (subqueries, FROM subqueries,
--- LATERAL, FILTER, window functions, WITH, ORDER BY and LIMIT, VALUES),
--- for the pg_dump round trip of pgdump_views_test.go.
+-- LATERAL, FILTER, window functions and WINDOW clauses, WITH, grouping
+-- sets, ORDER BY and LIMIT, VALUES, views over views), for the pg_dump
+-- round trip of pgdump_views_test.go.
 CREATE TABLE vs_t (k int PRIMARY KEY, g text, v int, d date);
 CREATE TABLE vs_u (id int PRIMARY KEY, k int, amt numeric(10,2));
 INSERT INTO vs_t VALUES (1,'a',10,'2024-01-01'),(2,'a',20,'2024-01-02'),(3,'b',30,NULL),(4,'b',NULL,'2024-02-01'),(5,'c',50,'2024-03-01');
@@ -15,11 +16,15 @@ CREATE VIEW vs_s7 AS SELECT x.a, x.b FROM (SELECT k, v FROM vs_t) AS x(a, b);
 CREATE VIEW vs_s8 AS SELECT t.k, l.amt FROM vs_t t, LATERAL (SELECT u.amt FROM vs_u u WHERE u.k = t.k ORDER BY u.amt DESC LIMIT 1) l;
 CREATE VIEW vs_s9 AS SELECT k FROM vs_t WHERE k NOT IN (SELECT k FROM vs_u WHERE k IS NOT NULL);
 CREATE VIEW vs_w1 AS SELECT k, g, row_number() OVER (PARTITION BY g ORDER BY k) AS rn, sum(v) OVER (ORDER BY k ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS running FROM vs_t;
+CREATE VIEW vs_w2 AS SELECT k, rank() OVER w AS r, lag(v) OVER w AS prev FROM vs_t WINDOW w AS (PARTITION BY g ORDER BY v DESC);
 CREATE VIEW vs_w3 AS SELECT g, count(*) FILTER (WHERE v > 15) AS big, sum(v) AS total FROM vs_t GROUP BY g;
 CREATE VIEW vs_w4 AS SELECT k, sum(v) OVER () AS s, avg(v) OVER (PARTITION BY g) AS a FROM vs_t;
 CREATE VIEW vs_c1 AS WITH big AS (SELECT k, v FROM vs_t WHERE v > 15) SELECT k FROM big;
 CREATE VIEW vs_c2 AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT n FROM r;
 CREATE VIEW vs_c3 AS WITH m AS MATERIALIZED (SELECT k FROM vs_t), n AS NOT MATERIALIZED (SELECT k FROM vs_u) SELECT m.k FROM m JOIN n ON m.k = n.k;
+CREATE VIEW vs_g1 AS SELECT g, v, count(*) AS n FROM vs_t GROUP BY GROUPING SETS ((g), (v), ());
+CREATE VIEW vs_g2 AS SELECT g, v, sum(k) AS s FROM vs_t GROUP BY ROLLUP (g, v);
+CREATE VIEW vs_g3 AS SELECT g, v, count(*) AS n FROM vs_t GROUP BY CUBE (g, v) HAVING count(*) > 1;
 CREATE VIEW vs_g4 AS SELECT g, count(*) AS n FROM vs_t GROUP BY g HAVING sum(v) > 10 ORDER BY g DESC LIMIT 2 OFFSET 1;
 CREATE VIEW vs_g5 AS SELECT k FROM vs_t ORDER BY k FETCH FIRST 3 ROWS ONLY;
 CREATE VIEW vs_g6 AS SELECT x.a, x.b FROM (VALUES (1, 'one'), (2, 'two')) AS x(a, b);
@@ -34,3 +39,12 @@ CREATE VIEW vs_n7 AS WITH RECURSIVE tree(id, depth) AS (SELECT k, 0 FROM vs_t WH
 CREATE VIEW vs_n8 AS SELECT g, k FROM vs_t UNION ALL SELECT 'z', (SELECT count(*)::int FROM vs_t WHERE v > 10) ORDER BY 2;
 CREATE VIEW vs_n9 AS SELECT k, v FROM vs_t t WHERE v > ALL (SELECT amt FROM vs_u WHERE vs_u.k = t.k) AND v <> ANY (SELECT k FROM vs_u);
 CREATE VIEW vs_n10 AS SELECT count(*) AS n, avg(x.v) FILTER (WHERE x.g <> 'a') AS av FROM (SELECT g, v, rank() OVER (PARTITION BY g ORDER BY v DESC NULLS LAST) AS r FROM vs_t) x WHERE x.r = 1;
+CREATE VIEW vs_g8 AS SELECT g, v, d, count(*) AS n FROM vs_t GROUP BY g, ROLLUP (v, d);
+CREATE VIEW vs_g9 AS SELECT g, v, max(k) AS m FROM vs_t GROUP BY GROUPING SETS (g, (g, v), ROLLUP (v));
+CREATE VIEW vs_g10 AS SELECT g, v, min(d) AS first FROM vs_t GROUP BY CUBE ((g, v), d), d;
+CREATE VIEW vs_w5 AS SELECT k, sum(v) OVER (w ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND 1 FOLLOWING) AS s, first_value(k) OVER w AS f, count(*) OVER (PARTITION BY g) AS c FROM vs_t WINDOW w AS (PARTITION BY g), w2 AS (w ORDER BY v DESC NULLS LAST);
+CREATE VIEW vs_w6 AS SELECT g, sum(v) AS total, rank() OVER (ORDER BY sum(v) DESC) AS r, lead(g, 1, 'none') OVER (ORDER BY g RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING EXCLUDE TIES) AS nxt FROM vs_t GROUP BY g;
+CREATE VIEW vs_w7 AS SELECT k, ntile(2) OVER w AS half, max(v) FILTER (WHERE k > 1) OVER w AS mx FROM vs_t WINDOW w AS (ORDER BY k GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING);
+CREATE VIEW vs_v1 AS SELECT s.g, s.n, t.k FROM vs_s6 s JOIN vs_t t ON t.g = s.g;
+CREATE VIEW vs_v2 AS SELECT vs_w3.g, x.top FROM vs_w3, vs_s1 x(kk, top) WHERE x.kk = 1;
+CREATE VIEW vs_v3 AS SELECT g FROM vs_w3 WHERE total > (SELECT min(total) FROM vs_w3);
