@@ -58,6 +58,32 @@ type QueryNotes struct {
 	windows map[*Window]windowsNote
 	// refused: the query has what the notes do not keep; not printed.
 	refused bool
+	// using are the joins written with USING or NATURAL.
+	using map[*Join]usingNote
+}
+
+type usingNote struct {
+	cols  []string
+	mixed bool
+}
+
+// usingOf is the note of a join written with USING or NATURAL.
+func (n *QueryNotes) usingOf(j *Join) (usingNote, bool) {
+	if n == nil {
+		return usingNote{}, false
+	}
+	u, ok := n.using[j]
+	return u, ok
+}
+
+// NoteUsing records that j was written with USING (cols) or as a
+// NATURAL join (matching cols, which PostgreSQL prints as USING);
+// mixed, when it had an ON condition too.
+func (n *QueryNotes) NoteUsing(j *Join, cols []string, mixed bool) {
+	if n.using == nil {
+		n.using = map[*Join]usingNote{}
+	}
+	n.using[j] = usingNote{cols: cols, mixed: mixed}
 }
 
 type windowsNote struct {
@@ -72,6 +98,8 @@ type WindowNote struct {
 	Ref      string
 	Bare     bool
 	OwnOrder bool
+	// OneBound: the frame was written with one bound, no BETWEEN.
+	OneBound bool
 }
 
 // NamedWindow is a window of a WINDOW clause: its name, the window it
@@ -328,12 +356,13 @@ func (d *deparser) withRow(cols func(int) (string, bool)) []func(int) (string, b
 // it does not print faithfully: an operand that is no plain SELECT (one
 // with its own ORDER BY or LIMIT, a subquery...).
 func (top *deparser) deparseSetOp(rel Rel, names []string) (text string, ok, setop bool) {
-	return top.deparseSetOpAt(rel, names, 0)
+	return top.deparseSetOpAt(rel, names, 0, top.outer)
 }
 
 // deparseSetOpAt is deparseSetOp with the query's lines indent further
 // in (a WITH query's).
-func (top *deparser) deparseSetOpAt(rel Rel, names []string, indent int) (text string, ok, setop bool) {
+// Its outer references read outer.
+func (top *deparser) deparseSetOpAt(rel Rel, names []string, indent int, outer []func(int) (string, bool)) (text string, ok, setop bool) {
 	whole := rel
 	var limit *Limit
 	var sort *Sort
@@ -347,7 +376,7 @@ func (top *deparser) deparseSetOpAt(rel Rel, names []string, indent int) (text s
 	if !isSetOp {
 		return "", false, false
 	}
-	d := top.nested(top.outer)
+	d := top.nested(outer)
 	d.nameLevel(nil)
 	if !d.withClause(whole, indent) {
 		return "", false, true
@@ -533,6 +562,18 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 			input = append(input, text)
 		}
 		for i := range q.agg.Aggs {
+			if g := q.agg.Aggs[i].Grouping; g != nil {
+				// GROUPING(a, b), over the group keys' texts.
+				var keys []string
+				for _, k := range g {
+					if k < 0 || k >= len(q.agg.GroupBy) {
+						return "", false
+					}
+					keys = append(keys, input[k])
+				}
+				input = append(input, "GROUPING("+strings.Join(keys, ", ")+")")
+				continue
+			}
 			text, ok := d.aggText(&q.agg.Aggs[i], from)
 			if !ok {
 				return "", false
@@ -672,7 +713,7 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 		} else {
 			d.w(", ")
 		}
-		spec, ok := d.windowSpec(&n.Spec, n.Ref, n.OwnOrder, windowInput, q.agg)
+		spec, ok := d.windowSpec(&n.Spec, n.Ref, n.OwnOrder, false, windowInput, q.agg)
 		if !ok {
 			return "", false
 		}
@@ -910,7 +951,7 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 			d.outer = d.withRow(rowOf(left))
 			defer func() { d.outer = saved }()
 		}
-		if x.Kind == InnerJoin && x.On == nil {
+		if _, using := d.notes.usingOf(x); x.Kind == InnerJoin && x.On == nil && !using {
 			if !top {
 				return false
 			}
@@ -921,6 +962,10 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 			d.keyword("", -8, 8, 4)
 			return d.fromItem(x.Right, cols, false)
 		}
+		using, isUsing := d.notes.usingOf(x)
+		if isUsing && (using.mixed || x.Kind == FullJoin || len(using.cols) == 0) {
+			return false // a FULL JOIN's merged columns are not printed
+		}
 		d.open()
 		if !d.fromItem(x.Left, cols, false) {
 			return false
@@ -929,6 +974,19 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 		d.keyword(kw, -8, 8, 4)
 		if !d.fromItem(x.Right, cols, false) {
 			return false
+		}
+		if isUsing {
+			// A NATURAL join too, by the columns it matched.
+			d.w(" USING (")
+			for i, c := range using.cols {
+				if i > 0 {
+					d.w(", ")
+				}
+				d.w(sqltypes.QuoteIdent(c))
+			}
+			d.w(")")
+			d.close()
+			return true
 		}
 		d.w(" ON ")
 		d.open()
@@ -956,11 +1014,11 @@ func (d *deparser) subqueryItem(rel Rel, n fromNote) bool {
 			return false
 		}
 	} else {
-		// (A set operation is not printed: splitQuery refuses it.) The
+		// The
 		// subquery's column names are visible, as the FROM item's.
 		saved := d.hideUnnamed
 		d.hideUnnamed = false
-		text, ok := d.deparseSelect(rel, nil, d.indent, d.outer)
+		text, ok := d.subquery(rel, d.outer)
 		d.hideUnnamed = saved
 		if !ok {
 			return false
@@ -1036,7 +1094,7 @@ func (d *deparser) over(e Expr, cols []string) (string, bool) {
 // aggText prints an aggregate call: count(*), sum(t.x), count(DISTINCT
 // t.x), with its FILTER; one with ORDER BY or grouping() is not printed.
 func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
-	if len(a.OrderBy) > 0 || a.Grouping != nil || a.User != nil {
+	if a.Grouping != nil || a.User != nil || len(a.OrderBy) > 0 && orderedSetAggs[string(a.Func)] {
 		return "", false
 	}
 	var text string
@@ -1059,7 +1117,24 @@ func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
 		if a.Distinct {
 			distinct = "DISTINCT "
 		}
-		text = sqltypes.QuoteIdent(string(a.Func)) + "(" + distinct + strings.Join(parts, ", ") + ")"
+		text = sqltypes.QuoteIdent(string(a.Func)) + "(" + distinct + strings.Join(parts, ", ")
+		if len(a.OrderBy) > 0 {
+			sub := d.nested(d.outer)
+			sub.cols = rowOf(cols)
+			sub.w(" ORDER BY ")
+			for i, k := range a.OrderBy {
+				if i > 0 {
+					sub.w(", ")
+				}
+				sub.sortGroupExpr(k.E, nil)
+				sortDirection(sub, SortKey{Desc: k.Desc, NullsFirst: k.NullsFirst})
+			}
+			if sub.failed {
+				return "", false
+			}
+			text += sub.b.String()
+		}
+		text += ")"
 	}
 	if a.Filter != nil {
 		f, ok := d.over(a.Filter, cols)
@@ -1090,7 +1165,7 @@ func (d *deparser) sublink(x *Subquery) {
 	cols := x.Plan.Columns()
 	saved := d.hideUnnamed
 	d.hideUnnamed = true
-	text, ok := d.deparseSelect(x.Plan, nil, d.indent, d.withRow(d.cols))
+	text, ok := d.subquery(x.Plan, d.withRow(d.cols))
 	d.hideUnnamed = saved
 	if !ok {
 		d.failed = true
@@ -1104,12 +1179,26 @@ func (d *deparser) sublink(x *Subquery) {
 	case ExistsSubquery:
 		d.w("(EXISTS (" + text + "))")
 	case AnySubquery, AllSubquery:
-		if x.Left == nil || len(cols) != 1 {
+		row, isRow := x.Left.(*RowExpr)
+		if x.Left == nil || !isRow && len(cols) != 1 || isRow && len(row.Items) != len(cols) {
 			d.failed = true
 			return
 		}
 		d.w("(")
-		d.operand(x.Left, cols[0].Type, x)
+		if isRow {
+			// (a, b) IN (SELECT ...): the row's items, as ruleutils
+			// prints the comparisons' left operands.
+			d.w("(")
+			for i, e := range row.Items {
+				if i > 0 {
+					d.w(", ")
+				}
+				d.operand(e, cols[i].Type, x)
+			}
+			d.w(")")
+		} else {
+			d.operand(x.Left, cols[0].Type, x)
+		}
 		switch {
 		case x.Kind == AnySubquery && x.Op == OpEq:
 			d.w(" IN (")
@@ -1160,7 +1249,7 @@ func (d *deparser) windowCall(w *WindowCall, note WindowNote, named []NamedWindo
 	if note.Bare {
 		return text + " OVER " + sqltypes.QuoteIdent(note.Ref), true
 	}
-	spec, ok := d.windowSpec(w, note.Ref, note.Ref == "" || note.OwnOrder, cols, agg)
+	spec, ok := d.windowSpec(w, note.Ref, note.Ref == "" || note.OwnOrder, note.OneBound, cols, agg)
 	return text + " OVER " + spec, ok
 }
 
@@ -1183,7 +1272,7 @@ func windowKey(w *WindowCall) string {
 // get_rule_windowspec does: ([ref] [PARTITION BY ...] [ORDER BY ...]
 // [frame]), the partitioning left to ref when it builds on one, the order
 // printed when its own, the frame when not the default.
-func (d *deparser) windowSpec(w *WindowCall, ref string, ownOrder bool, cols []string, agg *Aggregate) (string, bool) {
+func (d *deparser) windowSpec(w *WindowCall, ref string, ownOrder, oneBound bool, cols []string, agg *Aggregate) (string, bool) {
 	sub := d.nested(d.outer)
 	sub.cols = rowOf(cols)
 	sub.w("(")
@@ -1221,10 +1310,15 @@ func (d *deparser) windowSpec(w *WindowCall, ref string, ownOrder bool, cols []s
 		if space {
 			sub.w(" ")
 		}
-		sub.w([...]string{"RANGE", "ROWS", "GROUPS"}[f.Mode] + " BETWEEN ")
-		sub.frameBound(f.Start)
-		sub.w(" AND ")
-		sub.frameBound(f.End)
+		sub.w([...]string{"RANGE", "ROWS", "GROUPS"}[f.Mode] + " ")
+		if oneBound {
+			sub.frameBound(f.Start)
+		} else {
+			sub.w("BETWEEN ")
+			sub.frameBound(f.Start)
+			sub.w(" AND ")
+			sub.frameBound(f.End)
+		}
 		if f.Exclude != "" {
 			sub.w(" EXCLUDE " + strings.ToUpper(f.Exclude))
 		}
@@ -1307,10 +1401,7 @@ func (d *deparser) withClause(rel Rel, indent int) bool {
 		// the query around it.
 		saved := d.hideUnnamed
 		d.hideUnnamed = false
-		text, ok, setop := d.deparseSetOpAt(plan, nil, d.indent)
-		if !setop {
-			text, ok = d.deparseSelect(plan, nil, d.indent, d.outer)
-		}
+		text, ok := d.subquery(plan, d.outer)
 		d.hideUnnamed = saved
 		if !ok {
 			return false
@@ -1323,3 +1414,17 @@ func (d *deparser) withClause(rel Rel, indent int) bool {
 	d.keyword("", 0, 0, 0)
 	return true
 }
+
+// subquery prints a query nested at d's indent (in an expression, in
+// FROM, in WITH): a set operation or a SELECT, its outer references
+// reading outer.
+func (d *deparser) subquery(rel Rel, outer []func(int) (string, bool)) (string, bool) {
+	if text, ok, setop := d.deparseSetOpAt(rel, nil, d.indent, outer); setop {
+		return text, ok
+	}
+	return d.deparseSelect(rel, nil, d.indent, outer)
+}
+
+// orderedSetAggs are the aggregates whose ORDER BY is WITHIN GROUP.
+var orderedSetAggs = map[string]bool{"percentile_cont": true, "percentile_disc": true, "mode": true,
+	"rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true}

@@ -190,6 +190,15 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 	j := ir.NewJoin(kind, l.rel, r.rel, on)
 	j.Lateral = lateral
 	out.rel = j
+	if b.notes != nil && (natural || len(using) > 0) {
+		var names []string
+		for _, u := range using {
+			names = append(names, u.Name.O)
+		}
+		// ON's own condition follows USING's in On: only USING is
+		// printed, so a join with both is not.
+		b.notes.NoteUsing(j, names, n.On != nil)
+	}
 	return out, nil
 }
 

@@ -136,7 +136,8 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 		}
 	}
 	lv.windows = append(lv.windows, call)
-	lv.windowNotes = append(lv.windowNotes, ir.WindowNote{Ref: ws.over.ref, Bare: ws.over.bare, OwnOrder: ws.over.order != nil})
+	lv.windowNotes = append(lv.windowNotes, ir.WindowNote{Ref: ws.over.ref, Bare: ws.over.bare, OwnOrder: ws.over.order != nil,
+		OneBound: ws.over.frame != nil && ws.over.frame.single})
 	return &windowRef{i: len(lv.windows) - 1, name: name, typ: call.Typ}, nil
 }
 

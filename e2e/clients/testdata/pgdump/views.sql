@@ -1,7 +1,7 @@
 -- Views of the shapes real schemas use (subqueries, FROM subqueries,
 -- LATERAL, FILTER, window functions and WINDOW clauses, WITH, grouping
--- sets, ORDER BY and LIMIT, VALUES, views over views), for the pg_dump
--- round trip of pgdump_views_test.go.
+-- sets, ORDER BY and LIMIT, VALUES, views over views, USING), for the
+-- pg_dump round trip of pgdump_views_test.go.
 CREATE TABLE vs_t (k int PRIMARY KEY, g text, v int, d date);
 CREATE TABLE vs_u (id int PRIMARY KEY, k int, amt numeric(10,2));
 INSERT INTO vs_t VALUES (1,'a',10,'2024-01-01'),(2,'a',20,'2024-01-02'),(3,'b',30,NULL),(4,'b',NULL,'2024-02-01'),(5,'c',50,'2024-03-01');
@@ -48,3 +48,21 @@ CREATE VIEW vs_w7 AS SELECT k, ntile(2) OVER w AS half, max(v) FILTER (WHERE k >
 CREATE VIEW vs_v1 AS SELECT s.g, s.n, t.k FROM vs_s6 s JOIN vs_t t ON t.g = s.g;
 CREATE VIEW vs_v2 AS SELECT vs_w3.g, x.top FROM vs_w3, vs_s1 x(kk, top) WHERE x.kk = 1;
 CREATE VIEW vs_v3 AS SELECT g FROM vs_w3 WHERE total > (SELECT min(total) FROM vs_w3);
+CREATE VIEW vx_1 AS SELECT * FROM vs_t JOIN vs_u USING (k);
+CREATE VIEW vx_2 AS SELECT s.k FROM (SELECT k FROM vs_t UNION SELECT k FROM vs_u) s;
+CREATE VIEW vx_3 AS SELECT k, ARRAY(SELECT amt FROM vs_u WHERE vs_u.k = vs_t.k ORDER BY amt) AS amts FROM vs_t;
+CREATE VIEW vx_4 AS SELECT g, string_agg(k::text, ',' ORDER BY k DESC) AS ks FROM vs_t GROUP BY g;
+CREATE VIEW vx_5 AS SELECT g, v, grouping(g, v) AS gr FROM vs_t GROUP BY ROLLUP (g, v);
+CREATE VIEW vx_7 AS SELECT k, CASE WHEN EXISTS (SELECT 1 FROM vs_u u WHERE u.k = t.k) THEN 'yes' ELSE 'no' END AS has FROM vs_t t;
+CREATE VIEW vx_8 AS WITH a AS (SELECT k FROM vs_t) SELECT a.k FROM a WHERE a.k IN (SELECT k FROM a WHERE k > 1);
+CREATE VIEW vx_9 AS SELECT k FROM vs_t WHERE (k, v) IN (SELECT k, id FROM vs_u);
+CREATE VIEW vx_10 AS SELECT k, coalesce((SELECT sum(amt) FROM vs_u WHERE vs_u.k = vs_t.k), 0) AS total FROM vs_t ORDER BY 2 DESC, 1;
+CREATE VIEW vx_11 AS SELECT t.k FROM vs_t t LEFT JOIN LATERAL (SELECT max(amt) AS m FROM vs_u WHERE vs_u.k = t.k) l ON true WHERE l.m IS NULL;
+CREATE VIEW vx_13 AS SELECT k FROM vs_t WHERE v > (SELECT avg(v) FROM vs_t) LIMIT 10;
+CREATE VIEW vx_14 AS SELECT DISTINCT ON (g) g, k FROM vs_t WHERE k NOT IN (SELECT k FROM vs_u WHERE k IS NOT NULL) ORDER BY g, k DESC;
+CREATE VIEW vx_15 AS SELECT k, sum(v) OVER (ORDER BY k ROWS UNBOUNDED PRECEDING) AS run FROM vs_t;
+CREATE VIEW vx_16 AS SELECT k FROM vs_t t WHERE EXISTS (SELECT 1 FROM vs_u u WHERE u.k = t.k UNION ALL SELECT 1 FROM vs_u WHERE false);
+CREATE VIEW vx_17 AS SELECT g, count(*) AS n FROM vs_t GROUP BY 1 HAVING count(*) > (SELECT count(*) FROM vs_u) / 4;
+CREATE VIEW vx_18 AS SELECT u.id, t.g FROM vs_u u JOIN vs_t t ON t.k = u.k AND t.v > (SELECT min(v) FROM vs_t);
+CREATE VIEW vx_19 AS SELECT * FROM vs_t NATURAL JOIN vs_u;
+CREATE VIEW vx_20 AS SELECT a.k, b.id FROM vs_t a LEFT JOIN vs_u b USING (k) WHERE (a.k, a.v) NOT IN (SELECT id, k FROM vs_u WHERE k IS NOT NULL AND id IS NOT NULL);
