@@ -977,14 +977,8 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 		}
 		if isUsing {
 			// A NATURAL join too, by the columns it matched.
-			d.w(" USING (")
-			for i, c := range using.cols {
-				if i > 0 {
-					d.w(", ")
-				}
-				d.w(sqltypes.QuoteIdent(c))
-			}
-			d.w(")")
+			d.w(" USING ")
+			d.nameList(using.cols)
 			d.close()
 			return true
 		}
@@ -1014,8 +1008,7 @@ func (d *deparser) subqueryItem(rel Rel, n fromNote) bool {
 			return false
 		}
 	} else {
-		// The
-		// subquery's column names are visible, as the FROM item's.
+		// The subquery's column names are visible, as the FROM item's.
 		saved := d.hideUnnamed
 		d.hideUnnamed = false
 		text, ok := d.subquery(rel, d.outer)
@@ -1032,11 +1025,15 @@ func (d *deparser) subqueryItem(rel Rel, n fromNote) bool {
 
 // aliasColumns prints a FROM item's column names when it named them.
 func (d *deparser) aliasColumns(n fromNote) {
-	if !n.aliasCols {
-		return
+	if n.aliasCols {
+		d.nameList(n.cols)
 	}
+}
+
+// nameList prints names as a parenthesized list of identifiers.
+func (d *deparser) nameList(names []string) {
 	d.w("(")
-	for i, c := range n.cols {
+	for i, c := range names {
 		if i > 0 {
 			d.w(", ")
 		}
@@ -1371,14 +1368,7 @@ func (d *deparser) withClause(rel Rel, indent int) bool {
 		}
 		d.w(sqltypes.QuoteIdent(c.Name))
 		if names := w.colNames[i]; len(names) > 0 {
-			d.w("(")
-			for j, n := range names {
-				if j > 0 {
-					d.w(", ")
-				}
-				d.w(sqltypes.QuoteIdent(n))
-			}
-			d.w(")")
+			d.nameList(names)
 		}
 		d.w(" AS ")
 		if d.notes.printed == nil {
