@@ -52,6 +52,8 @@ type deparser struct {
 	// are the names of this query's FROM items (nameLevel).
 	used []string
 	refs map[Rel]string
+	// lateralRight is the right side of the LATERAL join being printed.
+	lateralRight Rel
 }
 
 func (d *deparser) w(s string) { d.b.WriteString(s) }

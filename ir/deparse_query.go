@@ -903,8 +903,13 @@ func (d *deparser) fromColumns(rel Rel) ([]string, bool) {
 // line of its own and, unless pretty, in parentheses.
 func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 	if n, ok := d.fromNote(rel); ok && n.relation != "" {
-		// A view, printed as a table is.
-		d.w(catalog.QuoteKey(n.relation))
+		// A view or catalog relation, printed as a table is (pg_catalog
+		// is on every path).
+		if sc, name := catalog.SplitName(n.relation); sc == "pg_catalog" {
+			d.w(sqltypes.QuoteIdent(name))
+		} else {
+			d.w(catalog.QuoteKey(n.relation))
+		}
 		if _, bare := catalog.SplitName(n.relation); d.refs[rel] != bare || n.aliasCols {
 			d.w(" " + sqltypes.QuoteIdent(d.refs[rel]))
 		}
@@ -947,9 +952,9 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 			if !ok {
 				return false
 			}
-			saved := d.outer
-			d.outer = d.withRow(rowOf(left))
-			defer func() { d.outer = saved }()
+			saved, savedRight := d.outer, d.lateralRight
+			d.outer, d.lateralRight = d.withRow(rowOf(left)), x.Right
+			defer func() { d.outer, d.lateralRight = saved, savedRight }()
 		}
 		if _, using := d.notes.usingOf(x); x.Kind == InnerJoin && x.On == nil && !using {
 			if !top {
@@ -999,6 +1004,9 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 // as ruleutils' get_from_clause_item does: [LATERAL] (query) alias, and
 // the column names when the item named them.
 func (d *deparser) subqueryItem(rel Rel, n fromNote) bool {
+	if f, ok := rel.(*TableFunc); ok {
+		return d.functionItem(f, n)
+	}
 	if n.lateral {
 		d.w("LATERAL ")
 	}
@@ -1418,3 +1426,30 @@ func (d *deparser) subquery(rel Rel, outer []func(int) (string, bool)) (string, 
 // orderedSetAggs are the aggregates whose ORDER BY is WITHIN GROUP.
 var orderedSetAggs = map[string]bool{"percentile_cont": true, "percentile_disc": true, "mode": true,
 	"rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true}
+
+// functionItem prints a set-returning function in FROM as ruleutils'
+// get_from_clause_item does: LATERAL when written so or when it reads the
+// items to its left, the call, WITH ORDINALITY, and always its alias and
+// the names of its columns.
+func (d *deparser) functionItem(f *TableFunc, n fromNote) bool {
+	lateral := n.lateral
+	if d.lateralRight == f {
+		for _, a := range f.Args {
+			Walk(a, func(x Expr) {
+				if o, ok := x.(*OuterRef); ok && o.Depth == 1 {
+					lateral = true
+				}
+			})
+		}
+	}
+	if lateral {
+		d.w("LATERAL ")
+	}
+	d.fn(&Func{Name: f.Name, Args: f.Args, Typ: f.Cols[0].Type})
+	if f.Ordinality {
+		d.w(" WITH ORDINALITY")
+	}
+	d.w(" " + sqltypes.QuoteIdent(d.refs[f]))
+	d.nameList(n.cols)
+	return !d.failed
+}

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -337,6 +339,12 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 		if err != nil {
 			return nil, err
 		}
+		if v, ok := rel.(*ir.Virtual); ok && b.notes != nil && strings.HasPrefix(v.Table.Name, "pg_catalog.") {
+			// A pg_catalog relation, printed by its name (not
+			// information_schema's, whose columns' domains zproxy does
+			// not keep).
+			b.notes.NoteRelation(v, v.Table.Name)
+		}
 		part, err := finish(rel, alias, "table \""+alias+"\"")
 		if err == nil && b.notes != nil && b.notes.IsRelation(rel) {
 			b.notes.NoteFrom(rel, alias, len(names) > 0, false, part.items[0].cols)
@@ -344,7 +352,13 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 		return part, err
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		if f := tableFuncOf(ts); f != nil {
-			return b.bindTableFunc(f, alias, names, flags.Ordinality, sc, left)
+			part, err := b.bindTableFunc(f, alias, names, flags.Ordinality, sc, left)
+			if err == nil && b.notes != nil {
+				if tf, ok := part.rel.(*ir.TableFunc); ok && tf.Parts == nil {
+					b.notes.NoteFrom(tf, part.items[0].alias, len(names) > 0, lateral, part.items[0].cols)
+				}
+			}
+			return part, err
 		}
 		if alias == "" {
 			return nil, pgerr.New(pgerr.SyntaxError, "subquery in FROM must have an alias").

@@ -1,7 +1,8 @@
 -- Views of the shapes real schemas use (subqueries, FROM subqueries,
 -- LATERAL, FILTER, window functions and WINDOW clauses, WITH, grouping
--- sets, ORDER BY and LIMIT, VALUES, views over views, USING), for the
--- pg_dump round trip of pgdump_views_test.go.
+-- sets, ORDER BY and LIMIT, VALUES and functions in FROM, views and
+-- catalog relations in FROM, USING), for the pg_dump round trip of
+-- pgdump_views_test.go.
 CREATE TABLE vs_t (k int PRIMARY KEY, g text, v int, d date);
 CREATE TABLE vs_u (id int PRIMARY KEY, k int, amt numeric(10,2));
 INSERT INTO vs_t VALUES (1,'a',10,'2024-01-01'),(2,'a',20,'2024-01-02'),(3,'b',30,NULL),(4,'b',NULL,'2024-02-01'),(5,'c',50,'2024-03-01');
@@ -66,3 +67,9 @@ CREATE VIEW vx_17 AS SELECT g, count(*) AS n FROM vs_t GROUP BY 1 HAVING count(*
 CREATE VIEW vx_18 AS SELECT u.id, t.g FROM vs_u u JOIN vs_t t ON t.k = u.k AND t.v > (SELECT min(v) FROM vs_t);
 CREATE VIEW vx_19 AS SELECT * FROM vs_t NATURAL JOIN vs_u;
 CREATE VIEW vx_20 AS SELECT a.k, b.id FROM vs_t a LEFT JOIN vs_u b USING (k) WHERE (a.k, a.v) NOT IN (SELECT id, k FROM vs_u WHERE k IS NOT NULL AND id IS NOT NULL);
+CREATE VIEW vx_6 AS SELECT t.k, x.n FROM vs_t t, generate_series(1, t.k) AS x(n);
+CREATE VIEW vx_12 AS SELECT relname FROM pg_class WHERE relkind = 'v' AND relname LIKE 'vs%';
+CREATE VIEW vy_1 AS SELECT u.x, u.n FROM unnest(ARRAY[1,2,3]) WITH ORDINALITY u(x, n);
+CREATE VIEW vy_2 AS SELECT g FROM generate_series(1, 3) g;
+CREATE VIEW vy_3 AS SELECT * FROM generate_series(1, 2);
+CREATE VIEW vy_4 AS SELECT c.relname, c.relkind, n.nspname = 'pg_catalog' AS sys FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = 'vs_t';
