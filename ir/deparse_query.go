@@ -1417,6 +1417,14 @@ func (d *deparser) withClause(rel Rel, indent int) bool {
 // FROM, in WITH): a set operation or a SELECT, its outer references
 // reading outer.
 func (d *deparser) subquery(rel Rel, outer []func(int) (string, bool)) (string, bool) {
+	if v, ok := rel.(*Values); ok && !noFrom(v) {
+		// A VALUES list, as get_basic_select_query prints SELECT * FROM
+		// (VALUES ...).
+		sub := d.nested(outer)
+		sub.indent = d.indent
+		ok := sub.valuesList(v)
+		return sub.b.String(), ok
+	}
 	if text, ok, setop := d.deparseSetOpAt(rel, nil, d.indent, outer); setop {
 		return text, ok
 	}

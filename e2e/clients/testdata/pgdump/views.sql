@@ -73,3 +73,15 @@ CREATE VIEW vy_1 AS SELECT u.x, u.n FROM unnest(ARRAY[1,2,3]) WITH ORDINALITY u(
 CREATE VIEW vy_2 AS SELECT g FROM generate_series(1, 3) g;
 CREATE VIEW vy_3 AS SELECT * FROM generate_series(1, 2);
 CREATE VIEW vy_4 AS SELECT c.relname, c.relkind, n.nspname = 'pg_catalog' AS sys FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = 'vs_t';
+CREATE VIEW vz_1 AS SELECT s.k FROM (WITH a AS (SELECT k FROM vs_t WHERE v > 10) SELECT k FROM a) s;
+CREATE VIEW vz_2 AS SELECT k FROM vs_t ORDER BY (SELECT count(*) FROM vs_u WHERE vs_u.k = vs_t.k) DESC, k;
+CREATE VIEW vz_3 AS SELECT k FROM vs_t WHERE EXISTS (SELECT FROM vs_u WHERE vs_u.k = vs_t.k);
+CREATE VIEW vz_4 AS SELECT k FROM vs_t WHERE k IN (VALUES (1), (2));
+CREATE VIEW vz_5 (key, total) AS SELECT t.k, (SELECT sum(u.amt) FROM vs_u u WHERE u.k = t.k) FROM vs_t t;
+CREATE VIEW vz_6 AS SELECT count(DISTINCT g) FILTER (WHERE v IS NOT NULL) AS n FROM vs_t;
+CREATE VIEW vz_7 AS SELECT t.*, (SELECT max(id) FROM vs_u) AS m FROM vs_t t;
+CREATE VIEW vz_8 AS SELECT DISTINCT g FROM vs_t WHERE k IN (SELECT DISTINCT k FROM vs_u) ORDER BY g;
+CREATE VIEW vz_9 AS SELECT k FROM vs_t LIMIT (SELECT count(*) FROM vs_u);
+CREATE VIEW vz_10 AS SELECT k, g FROM vs_t WHERE g = (SELECT g FROM vs_t WHERE k = 1) AND v IS NOT NULL;
+CREATE VIEW vz_11 AS SELECT k, (SELECT string_agg(id::text, ',') FROM vs_u WHERE vs_u.k = t.k) AS ids, row_number() OVER (ORDER BY k) AS rn FROM vs_t t;
+CREATE VIEW vz_12 AS SELECT x.g, x.c FROM (SELECT g, count(*) AS c FROM vs_t GROUP BY g HAVING count(*) > 1) AS x JOIN (SELECT DISTINCT g FROM vs_t) AS y ON y.g = x.g;
