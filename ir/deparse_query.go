@@ -30,6 +30,13 @@ func DeparseQueryNotes(rel Rel, names []string, pretty bool, notes *QueryNotes) 
 		return "", false
 	}
 	top := &deparser{pretty: pretty, notes: notes}
+	if v, ok := rel.(*Values); ok && !noFrom(v) {
+		if sameNames(v.Cols, names) {
+			text, ok := top.subquery(v, nil)
+			return text + ";", ok
+		}
+		return top.renamedValues(v, names)
+	}
 	if text, ok, setop := top.deparseSetOp(rel, names); setop {
 		return text + ";", ok
 	}
@@ -1012,6 +1019,9 @@ func (d *deparser) subqueryItem(rel Rel, n fromNote) bool {
 	}
 	d.w("(")
 	if v, ok := rel.(*Values); ok {
+		// A query of its own (SELECT * FROM (VALUES ...)), after the
+		// space its SELECT would have.
+		d.w(" ")
 		if !d.valuesList(v) {
 			return false
 		}
@@ -1053,7 +1063,7 @@ func (d *deparser) nameList(names []string) {
 // valuesList prints a VALUES list as ruleutils' get_values_def does: the
 // values of a row separated by commas alone.
 func (d *deparser) valuesList(v *Values) bool {
-	d.w(" VALUES ")
+	d.w("VALUES ")
 	for i, row := range v.Rows {
 		if i > 0 {
 			d.w(", ")
@@ -1422,6 +1432,7 @@ func (d *deparser) subquery(rel Rel, outer []func(int) (string, bool)) (string, 
 		// (VALUES ...).
 		sub := d.nested(outer)
 		sub.indent = d.indent
+		sub.w(" ")
 		ok := sub.valuesList(v)
 		return sub.b.String(), ok
 	}
@@ -1460,4 +1471,45 @@ func (d *deparser) functionItem(f *TableFunc, n fromNote) bool {
 	d.w(" " + sqltypes.QuoteIdent(d.refs[f]))
 	d.nameList(n.cols)
 	return !d.failed
+}
+
+// sameNames reports whether cols are named names (nil: their own).
+func sameNames(cols []Column, names []string) bool {
+	if names == nil {
+		return true
+	}
+	if len(names) != len(cols) {
+		return false
+	}
+	for i, c := range cols {
+		if c.Name != names[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// renamedValues prints a VALUES view whose columns the view renamed as
+// ruleutils does: a SELECT of the VALUES list named "*VALUES*".
+func (d *deparser) renamedValues(v *Values, names []string) (string, bool) {
+	if len(names) != len(v.Cols) {
+		return "", false
+	}
+	d.indent = 8
+	d.w(" SELECT ")
+	for i, c := range v.Cols {
+		if i > 0 {
+			d.w(",")
+			d.keyword("", -8, 8, 4)
+		}
+		d.w(`"*VALUES*".` + sqltypes.QuoteIdent(c.Name))
+		if names[i] != c.Name {
+			d.w(" AS " + sqltypes.QuoteIdent(names[i]))
+		}
+	}
+	d.keyword(" FROM ", -8, 8, 2)
+	d.w("(")
+	ok := d.valuesList(v)
+	d.w(`) "*VALUES*";`)
+	return d.b.String(), ok && !d.failed
 }

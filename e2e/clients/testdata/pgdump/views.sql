@@ -85,3 +85,6 @@ CREATE VIEW vz_9 AS SELECT k FROM vs_t LIMIT (SELECT count(*) FROM vs_u);
 CREATE VIEW vz_10 AS SELECT k, g FROM vs_t WHERE g = (SELECT g FROM vs_t WHERE k = 1) AND v IS NOT NULL;
 CREATE VIEW vz_11 AS SELECT k, (SELECT string_agg(id::text, ',') FROM vs_u WHERE vs_u.k = t.k) AS ids, row_number() OVER (ORDER BY k) AS rn FROM vs_t t;
 CREATE VIEW vz_12 AS SELECT x.g, x.c FROM (SELECT g, count(*) AS c FROM vs_t GROUP BY g HAVING count(*) > 1) AS x JOIN (SELECT DISTINCT g FROM vs_t) AS y ON y.g = x.g;
+CREATE VIEW vq_1 AS VALUES (1, 'a'), (2, 'b');
+CREATE VIEW vq_2 (n, s) AS VALUES (1, 'a'), (2, 'b');
+CREATE VIEW vq_3 AS TABLE vs_u;
