@@ -12,20 +12,15 @@ import (
 
 // DeparseQuery prints a bound view query as PostgreSQL's pg_get_viewdef
 // prints the view's rule (ruleutils' get_query_def in its indenting mode):
-// " SELECT" and one target per line, FROM, WHERE, GROUP BY, HAVING, ORDER
-// BY and LIMIT each on a line of their own, every column qualified by its
-// relation's name or alias, and the whole ended by a semicolon. names are
-// the view's column names (nil: the query's own). ok is false for a shape
-// it does not print faithfully (a subquery, a set operation, a window,
-// DISTINCT ON...); the caller then prints the query as written.
-func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
-	return DeparseQueryNotes(rel, names, pretty, nil)
-}
-
-// DeparseQueryNotes is DeparseQuery with what the binder noted of how the
-// query was written (the aliases of FROM's subqueries), without which
-// such a query is not printed.
-func DeparseQueryNotes(rel Rel, names []string, pretty bool, notes *QueryNotes) (string, bool) {
+// " SELECT" and one target per line, FROM, WHERE, GROUP BY, HAVING, WINDOW,
+// ORDER BY and LIMIT each on a line of their own, every column qualified
+// by its relation's name or alias, and the whole ended by a semicolon.
+// names are the view's column names (nil: the query's own); notes are
+// what the binder noted of how the query was written (QueryNotes), which
+// a FROM subquery, a WITH, a WINDOW clause, grouping sets and JOIN USING
+// need. ok is false for a shape it does not print faithfully; the caller
+// then prints the query as written.
+func DeparseQuery(rel Rel, names []string, pretty bool, notes *QueryNotes) (string, bool) {
 	if notes != nil && notes.refused {
 		return "", false
 	}
@@ -45,9 +40,11 @@ func DeparseQueryNotes(rel Rel, names []string, pretty bool, notes *QueryNotes) 
 }
 
 // QueryNotes keep what a bound query's plan does not of how the query was
-// written and pg_get_viewdef prints: each subquery or VALUES list of a
-// FROM clause, its alias, whether it was LATERAL and whether it named its
-// columns.
+// written and pg_get_viewdef prints: the FROM items written as subqueries,
+// VALUES lists, functions, views or catalog relations (aliases, column
+// lists, LATERAL), WITH clauses, WINDOW clauses and how calls named their
+// windows, grouping sets as written, JOIN USING. The binder fills them
+// only when it binds for the deparser.
 type QueryNotes struct {
 	from map[Rel]fromNote
 	with map[Rel]withNote

@@ -243,5 +243,5 @@ func deparseViewQuery(snap *catalog.Snapshot, sql string, names []string, pretty
 	if !ok || len(q.Writes) > 0 || q.Locking != "" {
 		return "", false
 	}
-	return ir.DeparseQueryNotes(q.Plan, names, pretty, notes)
+	return ir.DeparseQuery(q.Plan, names, pretty, notes)
 }
