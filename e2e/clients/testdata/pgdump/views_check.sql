@@ -82,5 +82,4 @@ SELECT 'vz_10', count(*) FROM vz_10;
 SELECT 'vz_11', count(*) FROM vz_11;
 SELECT 'vz_12', count(*) FROM vz_12;
 SELECT 'vq_1', count(*) FROM vq_1;
-SELECT 'vq_2', count(*) FROM vq_2;
 SELECT 'vq_3', count(*) FROM vq_3;
