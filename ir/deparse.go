@@ -38,6 +38,22 @@ type deparser struct {
 	// cols, when set, prints a column reference of a query by its index
 	// in the input row (ref.column, or an aggregate's text).
 	cols func(i int) (string, bool)
+	// outer are the rows of the queries around the one printed, the
+	// nearest last: an OuterRef of depth n reads outer[len-n].
+	outer []func(i int) (string, bool)
+	// notes are the binder's notes of how the query was written.
+	notes *QueryNotes
+	// hideUnnamed: the query's column names are not visible (a
+	// subquery's in an expression), so a column named ?column? needs no
+	// label (ruleutils' colNamesVisible false).
+	hideUnnamed bool
+	// used are the relation names of the queries around this one and of
+	// its own FROM, which a nested query's names must differ from; refs
+	// are the names of this query's FROM items (nameLevel).
+	used []string
+	refs map[Rel]string
+	// lateralRight is the right side of the LATERAL join being printed.
+	lateralRight Rel
 }
 
 func (d *deparser) w(s string) { d.b.WriteString(s) }
@@ -90,8 +106,14 @@ const (
 // kindOf is e's node kind; op is an operator's name when it is binary.
 func kindOf(e Expr) (k nodeKind, op string) {
 	switch x := e.(type) {
-	case *ColRef, *Param:
+	case *ColRef, *Param, *OuterRef:
 		return kindWord, ""
+	case *Subquery:
+		// ruleutils' isSimpleNode takes a SubLink as it takes a NullTest.
+		if x.Neg {
+			return kindBool, ""
+		}
+		return kindTest, ""
 	case *Const:
 		if x.From != nil {
 			return kindOf(x.From)
@@ -258,7 +280,16 @@ func firstOperand(e Expr) Expr {
 
 func isAnd(e Expr) bool { b, ok := e.(*Binary); return ok && b.Op == OpAnd }
 
-func isNot(e Expr) bool { _, ok := e.(*Not); return ok }
+// isNot reports whether e prints as NOT (NOT IN and NOT EXISTS do).
+func isNot(e Expr) bool {
+	switch x := e.(type) {
+	case *Not:
+		return true
+	case *Subquery:
+		return x.Neg
+	}
+	return false
+}
 
 // paren prints e as an operand of parent: in pretty mode within
 // parentheses when it is not simple there (ruleutils'
@@ -371,6 +402,18 @@ func (d *deparser) expr(e Expr) {
 		d.cast(x.E, x.To, x)
 	case *Func:
 		d.fn(x)
+	case *OuterRef:
+		if x.Depth < 1 || x.Depth > len(d.outer) {
+			d.failed = true
+			return
+		}
+		text, ok := d.outer[len(d.outer)-x.Depth](x.Index)
+		if !ok {
+			d.failed = true
+		}
+		d.w(text)
+	case *Subquery:
+		d.sublink(x)
 	case *RecordExpr:
 		d.w("ROW(")
 		for i, a := range x.Items {

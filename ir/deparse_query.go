@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -11,18 +12,344 @@ import (
 
 // DeparseQuery prints a bound view query as PostgreSQL's pg_get_viewdef
 // prints the view's rule (ruleutils' get_query_def in its indenting mode):
-// " SELECT" and one target per line, FROM, WHERE, GROUP BY, HAVING, ORDER
-// BY and LIMIT each on a line of their own, every column qualified by its
-// relation's name or alias, and the whole ended by a semicolon. names are
-// the view's column names (nil: the query's own). ok is false for a shape
-// it does not print faithfully (a subquery, a set operation, a window,
-// DISTINCT ON...); the caller then prints the query as written.
-func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
-	if text, ok, setop := deparseSetOp(rel, names, pretty); setop {
-		return text, ok
+// " SELECT" and one target per line, FROM, WHERE, GROUP BY, HAVING, WINDOW,
+// ORDER BY and LIMIT each on a line of their own, every column qualified
+// by its relation's name or alias, and the whole ended by a semicolon.
+// names are the view's column names (nil: the query's own); notes are
+// what the binder noted of how the query was written (QueryNotes), which
+// a FROM subquery, a WITH, a WINDOW clause, grouping sets and JOIN USING
+// need. ok is false for a shape it does not print faithfully; the caller
+// then prints the query as written.
+func DeparseQuery(rel Rel, names []string, pretty bool, notes *QueryNotes) (string, bool) {
+	if notes != nil && notes.refused {
+		return "", false
 	}
-	text, ok := deparseSelect(rel, names, pretty, 0)
+	top := &deparser{pretty: pretty, notes: notes}
+	if v, ok := rel.(*Values); ok && !noFrom(v) {
+		if sameNames(v.Cols, names) {
+			text, ok := top.subquery(v, nil)
+			return text + ";", ok
+		}
+		return top.renamedValues(v, names)
+	}
+	if text, ok, setop := top.deparseSetOp(rel, names); setop {
+		return text + ";", ok
+	}
+	text, ok := top.deparseSelect(rel, names, 0, nil)
 	return text + ";", ok
+}
+
+// QueryNotes keep what a bound query's plan does not of how the query was
+// written and pg_get_viewdef prints: the FROM items written as subqueries,
+// VALUES lists, functions, views or catalog relations (aliases, column
+// lists, LATERAL), WITH clauses, WINDOW clauses and how calls named their
+// windows, grouping sets as written, JOIN USING. The binder fills them
+// only when it binds for the deparser.
+type QueryNotes struct {
+	from map[Rel]fromNote
+	with map[Rel]withNote
+	// alias is the alias of a recursive WITH query's reference to itself
+	// (a WorkTable keeps none).
+	alias map[Rel]string
+	// printed are the WITH queries printed so far: a reference to
+	// another (a WITH clause not noted) is not printed.
+	printed map[*CTE]bool
+	// grouping is how an Aggregate's GROUPING SETS, ROLLUP or CUBE was
+	// written.
+	grouping map[*Aggregate][]GroupingItem
+	// windows are a Window node's WINDOW clause and how each of its calls
+	// named its window.
+	windows map[*Window]windowsNote
+	// refused: the query has what the notes do not keep; not printed.
+	refused bool
+	// using are the joins written with USING or NATURAL.
+	using map[*Join]usingNote
+}
+
+type usingNote struct {
+	cols  []string
+	mixed bool
+}
+
+// usingOf is the note of a join written with USING or NATURAL.
+func (n *QueryNotes) usingOf(j *Join) (usingNote, bool) {
+	if n == nil {
+		return usingNote{}, false
+	}
+	u, ok := n.using[j]
+	return u, ok
+}
+
+// NoteUsing records that j was written with USING (cols) or as a
+// NATURAL join (matching cols, which PostgreSQL prints as USING);
+// mixed, when it had an ON condition too.
+func (n *QueryNotes) NoteUsing(j *Join, cols []string, mixed bool) {
+	if n.using == nil {
+		n.using = map[*Join]usingNote{}
+	}
+	n.using[j] = usingNote{cols: cols, mixed: mixed}
+}
+
+type windowsNote struct {
+	named []NamedWindow
+	calls []WindowNote
+}
+
+// WindowNote is how a window call named its window: OVER name (Bare),
+// OVER (name ...) (Ref, with an ORDER BY of its own when OwnOrder), or
+// inline (Ref "").
+type WindowNote struct {
+	Ref      string
+	Bare     bool
+	OwnOrder bool
+	// OneBound: the frame was written with one bound, no BETWEEN.
+	OneBound bool
+}
+
+// NamedWindow is a window of a WINDOW clause: its name, the window it
+// builds on (Ref) and whether its ORDER BY is its own, and its
+// definition resolved (Spec's PartitionBy, OrderBy and Frame).
+type NamedWindow struct {
+	Name, Ref string
+	OwnOrder  bool
+	Spec      WindowCall
+}
+
+// NoteWindows records the WINDOW clause of the query whose Window node
+// is w, and how each of w's calls named its window.
+func (n *QueryNotes) NoteWindows(w *Window, named []NamedWindow, calls []WindowNote) {
+	if n.windows == nil {
+		n.windows = map[*Window]windowsNote{}
+	}
+	n.windows[w] = windowsNote{named: named, calls: calls}
+}
+
+// Refuse marks the query as one the notes cannot print faithfully.
+func (n *QueryNotes) Refuse() { n.refused = true }
+
+// GroupingKind is the form of a GROUP BY element.
+type GroupingKind uint8
+
+// GROUP BY elements.
+const (
+	GroupingExpr   GroupingKind = iota // an expression
+	GroupingList                       // a parenthesized list, () included
+	GroupingRollup                     // ROLLUP (...)
+	GroupingCube                       // CUBE (...)
+	GroupingSets                       // GROUPING SETS (...)
+)
+
+// GroupingItem is a GROUP BY element as written: an expression (Index,
+// into Aggregate.GroupBy), or a list, ROLLUP, CUBE or GROUPING SETS of
+// Items.
+type GroupingItem struct {
+	Kind  GroupingKind
+	Index int
+	Items []GroupingItem
+}
+
+// NoteGrouping records how the GROUP BY of a, one with grouping sets, was
+// written.
+func (n *QueryNotes) NoteGrouping(a *Aggregate, items []GroupingItem) {
+	if n.grouping == nil {
+		n.grouping = map[*Aggregate][]GroupingItem{}
+	}
+	n.grouping[a] = items
+}
+
+// groupingItem prints a GROUP BY element as ruleutils'
+// get_rule_groupingset does; omitParens drops the parentheses of a
+// one-expression list (everywhere but directly in GROUPING SETS).
+func (d *deparser) groupingItem(g GroupingItem, groupBy []Expr, omitParens bool) {
+	switch g.Kind {
+	case GroupingExpr, GroupingList:
+		items := g.Items
+		if g.Kind == GroupingExpr {
+			items = []GroupingItem{g}
+		}
+		paren := !omitParens || len(items) != 1
+		if paren {
+			d.w("(")
+		}
+		for i, it := range items {
+			if i > 0 {
+				d.w(", ")
+			}
+			if it.Kind != GroupingExpr || it.Index < 0 || it.Index >= len(groupBy) {
+				d.failed = true
+				return
+			}
+			d.sortGroupExpr(groupBy[it.Index], nil)
+		}
+		if paren {
+			d.w(")")
+		}
+		return
+	case GroupingRollup:
+		d.w("ROLLUP(")
+	case GroupingCube:
+		d.w("CUBE(")
+	case GroupingSets:
+		d.w("GROUPING SETS (")
+	}
+	for i, it := range g.Items {
+		if i > 0 {
+			d.w(", ")
+		}
+		d.groupingItem(it, groupBy, g.Kind != GroupingSets)
+	}
+	d.w(")")
+}
+
+// withNote is the WITH clause of a query: its queries in order, and the
+// column names each was given (nil: none).
+type withNote struct {
+	recursive bool
+	ctes      []*CTE
+	colNames  [][]string
+}
+
+// NoteWith records that the query whose plan is rel has a WITH clause
+// of ctes (each named the columns colNames[i], nil when it named none).
+func (n *QueryNotes) NoteWith(rel Rel, recursive bool, ctes []*CTE, colNames [][]string) {
+	if n.with == nil {
+		n.with = map[Rel]withNote{}
+	}
+	n.with[rel] = withNote{recursive: recursive, ctes: ctes, colNames: colNames}
+}
+
+// NoteAlias records the alias a recursive WITH query's reference to
+// itself, rel, was given.
+func (n *QueryNotes) NoteAlias(rel Rel, alias string) {
+	if n.alias == nil {
+		n.alias = map[Rel]string{}
+	}
+	n.alias[rel] = alias
+}
+
+type fromNote struct {
+	// relation, when set, is the key of the view the item names (the
+	// plan holds the view's query).
+	relation  string
+	alias     string
+	aliasCols bool
+	lateral   bool
+	cols      []string
+}
+
+// NoteFrom records that rel is a FROM item written as a subquery or a
+// VALUES list, named alias (and its columns cols, named in the FROM item
+// when aliasCols).
+func (n *QueryNotes) NoteFrom(rel Rel, alias string, aliasCols, lateral bool, cols []Column) {
+	if n.from == nil {
+		n.from = map[Rel]fromNote{}
+	}
+	note := fromNote{relation: n.from[rel].relation, alias: alias, aliasCols: aliasCols, lateral: lateral}
+	for _, c := range cols {
+		note.cols = append(note.cols, c.Name)
+	}
+	n.from[rel] = note
+}
+
+// NoteRelation records that rel is the query of view key, named in a
+// FROM clause (NoteFrom then gives its alias and columns).
+func (n *QueryNotes) NoteRelation(rel Rel, key string) {
+	if n.from == nil {
+		n.from = map[Rel]fromNote{}
+	}
+	n.from[rel] = fromNote{relation: key}
+}
+
+// IsRelation reports whether rel is a view's query NoteRelation noted.
+func (n *QueryNotes) IsRelation(rel Rel) bool {
+	return n.from[rel].relation != ""
+}
+
+// fromNote is the note of a FROM item, if it was written as a subquery
+// or names a view.
+func (d *deparser) fromNote(rel Rel) (fromNote, bool) {
+	if d.notes == nil {
+		return fromNote{}, false
+	}
+	n, ok := d.notes.from[rel]
+	return n, ok
+}
+
+// nested is a deparser for a query inside the one d prints (a subquery
+// in an expression or in FROM), whose outer references read outer.
+func (d *deparser) nested(outer []func(int) (string, bool)) *deparser {
+	return &deparser{pretty: d.pretty, notes: d.notes, outer: outer, hideUnnamed: d.hideUnnamed,
+		used: d.used[:len(d.used):len(d.used)]}
+}
+
+// nameLevel gives each relation of a FROM tree the name ruleutils'
+// set_rtable_names does: its alias, or its own name, made unique among
+// the names of this query and of the queries around it by a suffix _1,
+// _2...
+func (d *deparser) nameLevel(from Rel) {
+	counters := map[string]int{}
+	for _, n := range d.used {
+		counters[n] = 0
+	}
+	d.refs = map[Rel]string{}
+	var walk func(r Rel)
+	walk = func(r Rel) {
+		var name string
+		if n, ok := d.fromNote(r); ok {
+			name = n.alias
+		} else {
+			switch x := r.(type) {
+			case *Join:
+				walk(x.Left)
+				walk(x.Right)
+				return
+			case *Scan:
+				name = x.Alias
+				if name == "" {
+					name = x.Table.BareName()
+				}
+			case *CTEScan:
+				name = x.Alias
+				if name == "" {
+					name = x.CTE.Name
+				}
+			case *WorkTable:
+				name = x.CTE.Name
+				if d.notes != nil && d.notes.alias[r] != "" {
+					name = d.notes.alias[r]
+				}
+			default:
+				return
+			}
+		}
+		if _, taken := counters[name]; taken {
+			base := name
+			for {
+				counters[base]++
+				name = base + "_" + strconv.Itoa(counters[base])
+				if _, taken := counters[name]; !taken {
+					break
+				}
+			}
+		}
+		counters[name] = 0
+		d.refs[r] = name
+		d.used = append(d.used, name)
+	}
+	if !noFrom(from) {
+		walk(from)
+	}
+}
+
+// refName is the name a FROM item's columns are qualified by.
+func (d *deparser) refName(r Rel) string {
+	return sqltypes.QuoteIdent(d.refs[r])
+}
+
+// withRow is d's outer rows and the row d reads now, the outer rows of a
+// query nested where d prints.
+func (d *deparser) withRow(cols func(int) (string, bool)) []func(int) (string, bool) {
+	return append(d.outer[:len(d.outer):len(d.outer)], cols)
 }
 
 // deparseSetOp prints a set operation's query as ruleutils'
@@ -32,7 +359,15 @@ func DeparseQuery(rel Rel, names []string, pretty bool) (string, bool) {
 // setop is false when rel is no set operation. ok is false for a shape
 // it does not print faithfully: an operand that is no plain SELECT (one
 // with its own ORDER BY or LIMIT, a subquery...).
-func deparseSetOp(rel Rel, names []string, pretty bool) (text string, ok, setop bool) {
+func (top *deparser) deparseSetOp(rel Rel, names []string) (text string, ok, setop bool) {
+	return top.deparseSetOpAt(rel, names, 0, top.outer)
+}
+
+// deparseSetOpAt is deparseSetOp with the query's lines indent further
+// in (a WITH query's).
+// Its outer references read outer.
+func (top *deparser) deparseSetOpAt(rel Rel, names []string, indent int, outer []func(int) (string, bool)) (text string, ok, setop bool) {
+	whole := rel
 	var limit *Limit
 	var sort *Sort
 	if l, ok := rel.(*Limit); ok {
@@ -45,16 +380,16 @@ func deparseSetOp(rel Rel, names []string, pretty bool) (text string, ok, setop 
 	if !isSetOp {
 		return "", false, false
 	}
-	if names == nil {
-		for _, c := range op.Cols {
-			names = append(names, c.Name)
-		}
+	d := top.nested(outer)
+	d.nameLevel(nil)
+	if !d.withClause(whole, indent) {
+		return "", false, true
 	}
-	d := &deparser{pretty: pretty}
+	d.indent = indent
 	if !d.setOperation(op, names) {
 		return "", false, true
 	}
-	d.indent = 8 // ORDER BY and LIMIT as after a SELECT
+	d.indent = indent + 8 // ORDER BY and LIMIT as after a SELECT
 	if sort != nil {
 		d.keyword(" ORDER BY ", -8, 8, 1)
 		for i, k := range sort.Keys {
@@ -68,7 +403,6 @@ func deparseSetOp(rel Rel, names []string, pretty bool) (text string, ok, setop 
 	if limit != nil {
 		d.limitClause(limit)
 	}
-	d.w(";")
 	return d.b.String(), !d.failed, true
 }
 
@@ -83,7 +417,7 @@ func (d *deparser) setOperation(r Rel, names []string) bool {
 		case *Limit, *Sort:
 			return false // a SELECT of its own ORDER BY or LIMIT: not printed
 		}
-		text, ok := deparseSelect(r, names, d.pretty, d.indent)
+		text, ok := d.deparseSelect(r, names, d.indent, d.outer)
 		d.w(text)
 		return ok
 	}
@@ -108,7 +442,13 @@ func (d *deparser) setOperation(r Rel, names []string) bool {
 	_, paren = x.Right.(*SetOp)
 	sub = d.openOperand(paren)
 	d.keyword("", sub, 0, 0)
-	if !d.setOperation(x.Right, names) {
+	// A right operand's column names are not visible (ruleutils'
+	// get_setop_query).
+	saved := d.hideUnnamed
+	d.hideUnnamed = true
+	ok = d.setOperation(x.Right, names)
+	d.hideUnnamed = saved
+	if !ok {
 		return false
 	}
 	d.indent -= sub
@@ -198,14 +538,19 @@ func (d *deparser) limitClause(l *Limit) {
 
 // deparseSelect prints one plain SELECT, without the final semicolon,
 // its lines indent further in (a set operation's parenthesized operand).
-func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bool) {
+// Its outer references read outer.
+func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer []func(int) (string, bool)) (string, bool) {
 	q, ok := splitQuery(rel)
 	if !ok {
 		return "", false
 	}
-	d := &deparser{pretty: pretty}
-	from, ok := fromColumns(q.from)
+	d := parent.nested(outer)
+	d.nameLevel(q.from)
+	from, ok := d.fromColumns(q.from)
 	if !ok {
+		return "", false
+	}
+	if !d.withClause(rel, indent) {
 		return "", false
 	}
 	// The select list reads the FROM row, or the aggregate's row: its
@@ -214,26 +559,56 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 	if q.agg != nil {
 		input = nil
 		for _, g := range q.agg.GroupBy {
-			text, ok := deparseOver(g, from, pretty)
+			text, ok := d.over(g, from)
 			if !ok {
 				return "", false
 			}
 			input = append(input, text)
 		}
 		for i := range q.agg.Aggs {
-			text, ok := deparseAgg(&q.agg.Aggs[i], from, pretty)
+			if g := q.agg.Aggs[i].Grouping; g != nil {
+				// GROUPING(a, b), over the group keys' texts.
+				var keys []string
+				for _, k := range g {
+					if k < 0 || k >= len(q.agg.GroupBy) {
+						return "", false
+					}
+					keys = append(keys, input[k])
+				}
+				input = append(input, "GROUPING("+strings.Join(keys, ", ")+")")
+				continue
+			}
+			text, ok := d.aggText(&q.agg.Aggs[i], from)
 			if !ok {
 				return "", false
 			}
 			input = append(input, text)
 		}
 	}
-	d.cols = func(i int) (string, bool) {
-		if i < 0 || i >= len(input) {
+	var windows windowsNote
+	if q.window != nil {
+		// The select list reads the window's row: its input's, then
+		// each call's value. How the calls named their windows is
+		// noted; without the note they are not printed.
+		var ok bool
+		if d.notes != nil {
+			windows, ok = d.notes.windows[q.window]
+		}
+		if !ok || len(windows.calls) != len(q.window.Calls) {
 			return "", false
 		}
-		return input[i], true
+		wins := make([]string, 0, len(q.window.Calls))
+		for i := range q.window.Calls {
+			text, ok := d.windowCall(&q.window.Calls[i], windows.calls[i], windows.named, input, q.agg)
+			if !ok {
+				return "", false
+			}
+			wins = append(wins, text)
+		}
+		input = append(input[:len(input):len(input)], wins...)
 	}
+	windowInput := input[:len(input)-len(windows.calls)]
+	d.cols = rowOf(input)
 	d.indent = indent + 8
 	d.w(" SELECT")
 	if q.distinct {
@@ -284,6 +659,11 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 		}
 		// A column printed as itself needs no label (ruleutils compares
 		// the column's name with the output's).
+		if d.hideUnnamed && name == "?column?" {
+			if _, ok := e.(*ColRef); !ok {
+				continue
+			}
+		}
 		if c, ok := e.(*ColRef); !ok || q.agg != nil && c.Index >= len(q.agg.GroupBy) || !sameColumn(input[c.Index], name) {
 			d.w(" AS " + sqltypes.QuoteIdent(name))
 		}
@@ -294,20 +674,27 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 			return "", false
 		}
 	}
-	d.cols = func(i int) (string, bool) {
-		if i < 0 || i >= len(from) {
-			return "", false
-		}
-		return from[i], true
-	}
+	d.cols = rowOf(from)
 	if q.where != nil {
 		d.keyword(" WHERE ", -8, 8, 1)
 		d.expr(q.where)
 	}
-	if q.agg != nil && len(q.agg.GroupBy) > 0 {
-		if q.agg.GroupingSets != nil {
+	if q.agg != nil && q.agg.GroupingSets != nil {
+		var items []GroupingItem
+		if d.notes != nil {
+			items = d.notes.grouping[q.agg]
+		}
+		if items == nil {
 			return "", false
 		}
+		d.keyword(" GROUP BY ", -8, 8, 1)
+		for i, g := range items {
+			if i > 0 {
+				d.w(", ")
+			}
+			d.groupingItem(g, q.agg.GroupBy, true)
+		}
+	} else if q.agg != nil && len(q.agg.GroupBy) > 0 {
 		d.keyword(" GROUP BY ", -8, 8, 1)
 		for i, g := range q.agg.GroupBy {
 			if i > 0 {
@@ -319,15 +706,22 @@ func deparseSelect(rel Rel, names []string, pretty bool, indent int) (string, bo
 			d.expr(g)
 		}
 	}
-	d.cols = func(i int) (string, bool) {
-		if i < 0 || i >= len(input) {
-			return "", false
-		}
-		return input[i], true
-	}
+	d.cols = rowOf(input)
 	if q.having != nil {
 		d.keyword(" HAVING ", -8, 8, 0)
 		d.expr(q.having)
+	}
+	for i, n := range windows.named {
+		if i == 0 {
+			d.keyword(" WINDOW ", -8, 8, 1)
+		} else {
+			d.w(", ")
+		}
+		spec, ok := d.windowSpec(&n.Spec, n.Ref, n.OwnOrder, false, windowInput, q.agg)
+		if !ok {
+			return "", false
+		}
+		d.w(sqltypes.QuoteIdent(n.Name) + " AS " + spec)
 	}
 	if q.sort != nil && !q.sort.Implied {
 		d.keyword(" ORDER BY ", -8, 8, 1)
@@ -375,10 +769,12 @@ type query struct {
 	// query yields; ORDER BY's keys outside the select list follow them.
 	visible int
 	project *Project
-	having  Expr
-	agg     *Aggregate
-	where   Expr
-	from    Rel
+	// window computes the select list's window functions.
+	window *Window
+	having Expr
+	agg    *Aggregate
+	where  Expr
+	from   Rel
 }
 
 // splitQuery takes apart the plan the binder makes of a plain SELECT:
@@ -413,6 +809,9 @@ func splitQuery(rel Rel) (*query, bool) {
 		default:
 			return nil, false
 		}
+	}
+	if w, ok := rel.(*Window); ok {
+		q.window, rel = w, w.Input
 	}
 	if f, ok := rel.(*Filter); ok {
 		if _, agg := f.Input.(*Aggregate); agg {
@@ -458,27 +857,43 @@ func noFrom(rel Rel) bool {
 
 // fromColumns names each column of a FROM tree's row as ruleutils prints
 // a Var: the relation's name or alias, a dot, the column's name.
-func fromColumns(rel Rel) ([]string, bool) {
+func (d *deparser) fromColumns(rel Rel) ([]string, bool) {
 	if noFrom(rel) {
 		return nil, true
 	}
+	qualify := func(names []string) []string {
+		ref := d.refName(rel)
+		out := make([]string, len(names))
+		for i, c := range names {
+			out[i] = ref + "." + sqltypes.QuoteIdent(c)
+		}
+		return out
+	}
+	if n, ok := d.fromNote(rel); ok {
+		return qualify(n.cols), true
+	}
 	switch x := rel.(type) {
 	case *Scan:
-		ref := refName(x)
-		out := make([]string, len(x.Table.Columns))
-		for i, c := range x.Table.Columns {
-			out[i] = ref + "." + sqltypes.QuoteIdent(c.Name)
+		var names []string
+		for _, c := range x.Table.Columns {
+			names = append(names, c.Name)
 		}
-		return out, true
+		return qualify(names), true
+	case *CTEScan, *WorkTable:
+		var names []string
+		for _, c := range x.Columns() {
+			names = append(names, c.Name)
+		}
+		return qualify(names), true
 	case *Join:
-		if x.Kind > FullJoin || x.Lateral {
+		if x.Kind > FullJoin {
 			return nil, false
 		}
-		l, ok := fromColumns(x.Left)
+		l, ok := d.fromColumns(x.Left)
 		if !ok {
 			return nil, false
 		}
-		r, ok := fromColumns(x.Right)
+		r, ok := d.fromColumns(x.Right)
 		if !ok {
 			return nil, false
 		}
@@ -487,27 +902,65 @@ func fromColumns(rel Rel) ([]string, bool) {
 	return nil, false
 }
 
-func refName(s *Scan) string {
-	if s.Alias != "" {
-		return sqltypes.QuoteIdent(s.Alias)
-	}
-	return sqltypes.QuoteIdent(s.Table.BareName())
-}
-
 // fromItem prints a FROM tree: a list of relations (a cross join without
 // a condition, as the binder makes of FROM a, b) or joins, each JOIN on a
 // line of its own and, unless pretty, in parentheses.
 func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
+	if n, ok := d.fromNote(rel); ok && n.relation != "" {
+		// A view or catalog relation, printed as a table is (pg_catalog
+		// is on every path).
+		if sc, name := catalog.SplitName(n.relation); sc == "pg_catalog" {
+			d.w(sqltypes.QuoteIdent(name))
+		} else {
+			d.w(catalog.QuoteKey(n.relation))
+		}
+		if _, bare := catalog.SplitName(n.relation); d.refs[rel] != bare || n.aliasCols {
+			d.w(" " + sqltypes.QuoteIdent(d.refs[rel]))
+		}
+		d.aliasColumns(n)
+		return true
+	} else if ok {
+		return d.subqueryItem(rel, n)
+	}
 	switch x := rel.(type) {
 	case *Scan:
 		// Qualified outside public (the catalog's key is schema.name).
 		d.w(catalog.QuoteKey(x.Table.Name))
-		if x.Alias != "" && x.Alias != x.Table.BareName() {
-			d.w(" " + sqltypes.QuoteIdent(x.Alias))
+		if ref := d.refs[x]; ref != x.Table.BareName() {
+			d.w(" " + sqltypes.QuoteIdent(ref))
+		}
+		return true
+	case *CTEScan, *WorkTable:
+		var cte *CTE
+		if c, ok := x.(*CTEScan); ok {
+			cte = c.CTE
+		} else {
+			cte = x.(*WorkTable).CTE
+		}
+		if d.notes == nil || !d.notes.printed[cte] {
+			return false
+		}
+		name := cte.Name
+		d.w(sqltypes.QuoteIdent(name))
+		if ref := d.refs[x]; ref != name {
+			d.w(" " + sqltypes.QuoteIdent(ref))
 		}
 		return true
 	case *Join:
-		if x.Kind == InnerJoin && x.On == nil {
+		if x.Lateral {
+			// The right side reads the left's row as its outer row.
+			if _, ok := d.fromNote(x.Right); !ok {
+				return false
+			}
+			left, ok := d.fromColumns(x.Left)
+			if !ok {
+				return false
+			}
+			saved, savedRight := d.outer, d.lateralRight
+			d.outer, d.lateralRight = d.withRow(rowOf(left)), x.Right
+			defer func() { d.outer, d.lateralRight = saved, savedRight }()
+		}
+		if _, using := d.notes.usingOf(x); x.Kind == InnerJoin && x.On == nil && !using {
 			if !top {
 				return false
 			}
@@ -518,6 +971,10 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 			d.keyword("", -8, 8, 4)
 			return d.fromItem(x.Right, cols, false)
 		}
+		using, isUsing := d.notes.usingOf(x)
+		if isUsing && (using.mixed || x.Kind == FullJoin || len(using.cols) == 0) {
+			return false // a FULL JOIN's merged columns are not printed
+		}
 		d.open()
 		if !d.fromItem(x.Left, cols, false) {
 			return false
@@ -527,15 +984,17 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 		if !d.fromItem(x.Right, cols, false) {
 			return false
 		}
+		if isUsing {
+			// A NATURAL join too, by the columns it matched.
+			d.w(" USING ")
+			d.nameList(using.cols)
+			d.close()
+			return true
+		}
 		d.w(" ON ")
 		d.open()
 		prev := d.cols
-		d.cols = func(i int) (string, bool) {
-			if i < 0 || i >= len(cols) {
-				return "", false
-			}
-			return cols[i], true
-		}
+		d.cols = rowOf(cols)
 		d.expr(x.On)
 		d.cols = prev
 		d.close()
@@ -545,48 +1004,509 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 	return false
 }
 
-// DeparseOver is DeparseMode for an expression over a row whose columns
-// print as cols (a domain CHECK's one column prints as VALUE).
-func DeparseOver(e Expr, cols []string, pretty bool) (string, bool) {
-	return deparseOver(e, cols, pretty)
+// subqueryItem prints a FROM item written as a subquery or a VALUES list
+// as ruleutils' get_from_clause_item does: [LATERAL] (query) alias, and
+// the column names when the item named them.
+func (d *deparser) subqueryItem(rel Rel, n fromNote) bool {
+	if f, ok := rel.(*TableFunc); ok {
+		return d.functionItem(f, n)
+	}
+	if n.lateral {
+		d.w("LATERAL ")
+	}
+	d.w("(")
+	if v, ok := rel.(*Values); ok {
+		// A query of its own (SELECT * FROM (VALUES ...)), after the
+		// space its SELECT would have.
+		d.w(" ")
+		if !d.valuesList(v) {
+			return false
+		}
+	} else {
+		// The subquery's column names are visible, as the FROM item's.
+		saved := d.hideUnnamed
+		d.hideUnnamed = false
+		text, ok := d.subquery(rel, d.outer)
+		d.hideUnnamed = saved
+		if !ok {
+			return false
+		}
+		d.w(text)
+	}
+	d.w(") " + sqltypes.QuoteIdent(d.refs[rel]))
+	d.aliasColumns(n)
+	return true
 }
 
-// deparseOver prints e over a row whose columns print as cols.
-func deparseOver(e Expr, cols []string, pretty bool) (string, bool) {
-	d := &deparser{pretty: pretty, cols: func(i int) (string, bool) {
+// aliasColumns prints a FROM item's column names when it named them.
+func (d *deparser) aliasColumns(n fromNote) {
+	if n.aliasCols {
+		d.nameList(n.cols)
+	}
+}
+
+// nameList prints names as a parenthesized list of identifiers.
+func (d *deparser) nameList(names []string) {
+	d.w("(")
+	for i, c := range names {
+		if i > 0 {
+			d.w(", ")
+		}
+		d.w(sqltypes.QuoteIdent(c))
+	}
+	d.w(")")
+}
+
+// valuesList prints a VALUES list as ruleutils' get_values_def does: the
+// values of a row separated by commas alone.
+func (d *deparser) valuesList(v *Values) bool {
+	d.w("VALUES ")
+	for i, row := range v.Rows {
+		if i > 0 {
+			d.w(", ")
+		}
+		d.w("(")
+		for j, e := range row {
+			if j > 0 {
+				d.w(",")
+			}
+			d.expr(e)
+		}
+		d.w(")")
+	}
+	return !d.failed
+}
+
+// rowOf is a row whose columns print as cols.
+func rowOf(cols []string) func(int) (string, bool) {
+	return func(i int) (string, bool) {
 		if i < 0 || i >= len(cols) {
 			return "", false
 		}
 		return cols[i], true
-	}}
-	d.expr(e)
-	return d.b.String(), !d.failed
+	}
 }
 
-// deparseAgg prints an aggregate call: count(*), sum(t.x), count(DISTINCT
-// t.x); one with FILTER, ORDER BY or grouping() is not printed.
-func deparseAgg(a *AggCall, cols []string, pretty bool) (string, bool) {
-	if a.Filter != nil || len(a.OrderBy) > 0 || a.Grouping != nil {
+// DeparseOver is DeparseMode for an expression over a row whose columns
+// print as cols (a domain CHECK's one column prints as VALUE).
+func DeparseOver(e Expr, cols []string, pretty bool) (string, bool) {
+	return (&deparser{pretty: pretty}).over(e, cols)
+}
+
+// over prints e over a row whose columns print as cols, with d's outer
+// rows.
+func (d *deparser) over(e Expr, cols []string) (string, bool) {
+	sub := d.nested(d.outer)
+	sub.indent = d.indent
+	sub.cols = rowOf(cols)
+	sub.expr(e)
+	return sub.b.String(), !sub.failed
+}
+
+// aggText prints an aggregate call: count(*), sum(t.x), count(DISTINCT
+// t.x), with its FILTER; one with ORDER BY or grouping() is not printed.
+func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
+	if a.Grouping != nil || a.User != nil || len(a.OrderBy) > 0 && orderedSetAggs[string(a.Func)] {
 		return "", false
 	}
+	var text string
 	if a.Func == AggCountStar {
-		return "count(*)", true
+		text = "count(*)"
+	} else {
+		args := a.Args
+		if len(args) == 0 && a.Arg != nil {
+			args = []Expr{a.Arg}
+		}
+		var parts []string
+		for _, e := range args {
+			t, ok := d.over(e, cols)
+			if !ok {
+				return "", false
+			}
+			parts = append(parts, t)
+		}
+		distinct := ""
+		if a.Distinct {
+			distinct = "DISTINCT "
+		}
+		text = sqltypes.QuoteKey(string(a.Func)) + "(" + distinct + strings.Join(parts, ", ")
+		if len(a.OrderBy) > 0 {
+			sub := d.nested(d.outer)
+			sub.cols = rowOf(cols)
+			sub.w(" ORDER BY ")
+			for i, k := range a.OrderBy {
+				if i > 0 {
+					sub.w(", ")
+				}
+				sub.sortGroupExpr(k.E, nil)
+				sortDirection(sub, SortKey{Desc: k.Desc, NullsFirst: k.NullsFirst})
+			}
+			if sub.failed {
+				return "", false
+			}
+			text += sub.b.String()
+		}
+		text += ")"
 	}
-	args := a.Args
-	if len(args) == 0 && a.Arg != nil {
-		args = []Expr{a.Arg}
-	}
-	var parts []string
-	for _, e := range args {
-		text, ok := deparseOver(e, cols, pretty)
+	if a.Filter != nil {
+		f, ok := d.over(a.Filter, cols)
 		if !ok {
 			return "", false
 		}
-		parts = append(parts, text)
+		text += " FILTER (WHERE " + f + ")"
 	}
-	distinct := ""
-	if a.Distinct {
-		distinct = "DISTINCT "
+	return text, true
+}
+
+// sublink prints a subquery used as a value as ruleutils'
+// get_sublink_expr does: in parentheses, ( SELECT ...) for a scalar,
+// (EXISTS ( SELECT ...)), (x IN ( SELECT ...)) for = ANY, (x op ANY (
+// SELECT ...)), ARRAY( SELECT ...); NOT IN and NOT EXISTS are the NOT of
+// one. The subquery's outer references read the row d reads now.
+func (d *deparser) sublink(x *Subquery) {
+	if x.Neg {
+		c := *x
+		c.Neg = false
+		d.expr(&Not{E: &c})
+		return
 	}
-	return sqltypes.QuoteKey(string(a.Func)) + "(" + distinct + strings.Join(parts, ", ") + ")", true
+	if x.RowMap != nil {
+		d.failed = true
+		return
+	}
+	cols := x.Plan.Columns()
+	saved := d.hideUnnamed
+	d.hideUnnamed = true
+	text, ok := d.subquery(x.Plan, d.withRow(d.cols))
+	d.hideUnnamed = saved
+	if !ok {
+		d.failed = true
+		return
+	}
+	switch x.Kind {
+	case ScalarSubquery:
+		d.w("(" + text + ")")
+	case ArraySubquery:
+		d.w("ARRAY(" + text + ")")
+	case ExistsSubquery:
+		d.w("(EXISTS (" + text + "))")
+	case AnySubquery, AllSubquery:
+		row, isRow := x.Left.(*RowExpr)
+		if x.Left == nil || !isRow && len(cols) != 1 || isRow && len(row.Items) != len(cols) {
+			d.failed = true
+			return
+		}
+		d.w("(")
+		if isRow {
+			// (a, b) IN (SELECT ...): the row's items, as ruleutils
+			// prints the comparisons' left operands.
+			d.w("(")
+			for i, e := range row.Items {
+				if i > 0 {
+					d.w(", ")
+				}
+				d.operand(e, cols[i].Type, x)
+			}
+			d.w(")")
+		} else {
+			d.operand(x.Left, cols[0].Type, x)
+		}
+		switch {
+		case x.Kind == AnySubquery && x.Op == OpEq:
+			d.w(" IN (")
+		case x.Kind == AnySubquery:
+			d.w(" " + string(x.Op) + " ANY (")
+		default:
+			d.w(" " + string(x.Op) + " ALL (")
+		}
+		d.w(text + "))")
+	default:
+		d.failed = true
+	}
+}
+
+// windowCall prints a window function's call as ruleutils'
+// get_windowfunc_expr does: f(args) [FILTER (WHERE ...)] OVER and its
+// window, by name when it names one of the WINDOW clause or is one of
+// them written again, else inline.
+func (d *deparser) windowCall(w *WindowCall, note WindowNote, named []NamedWindow, cols []string, agg *Aggregate) (string, bool) {
+	var text string
+	if w.Agg != nil {
+		t, ok := d.aggText(w.Agg, cols)
+		if !ok {
+			return "", false
+		}
+		text = t
+	} else {
+		var args []string
+		for _, a := range w.Args {
+			t, ok := d.over(a, cols)
+			if !ok {
+				return "", false
+			}
+			args = append(args, t)
+		}
+		text = sqltypes.QuoteIdent(w.Func) + "(" + strings.Join(args, ", ") + ")"
+	}
+	if note.Ref == "" {
+		// PostgreSQL takes an inline window equal to a named one for it.
+		key := windowKey(w)
+		for _, n := range named {
+			if n.Ref == "" && windowKey(&n.Spec) == key {
+				note = WindowNote{Ref: n.Name, Bare: true}
+				break
+			}
+		}
+	}
+	if note.Bare {
+		return text + " OVER " + sqltypes.QuoteIdent(note.Ref), true
+	}
+	spec, ok := d.windowSpec(w, note.Ref, note.Ref == "" || note.OwnOrder, note.OneBound, cols, agg)
+	return text + " OVER " + spec, ok
+}
+
+// windowKey tells window definitions apart.
+func windowKey(w *WindowCall) string {
+	var b strings.Builder
+	for _, e := range w.PartitionBy {
+		b.WriteString(e.String() + ",")
+	}
+	b.WriteString("|")
+	for _, k := range w.OrderBy {
+		fmt.Fprintf(&b, "%s %v %v,", k.E, k.Desc, k.NullsFirst)
+	}
+	f := w.Frame
+	fmt.Fprintf(&b, "|%d %d %v %d %v %s", f.Mode, f.Start.Kind, f.Start.Offset, f.End.Kind, f.End.Offset, f.Exclude)
+	return b.String()
+}
+
+// windowSpec prints a window definition as ruleutils'
+// get_rule_windowspec does: ([ref] [PARTITION BY ...] [ORDER BY ...]
+// [frame]), the partitioning left to ref when it builds on one, the order
+// printed when its own, the frame when not the default.
+func (d *deparser) windowSpec(w *WindowCall, ref string, ownOrder, oneBound bool, cols []string, agg *Aggregate) (string, bool) {
+	sub := d.nested(d.outer)
+	sub.cols = rowOf(cols)
+	sub.w("(")
+	space := false
+	if ref != "" {
+		sub.w(sqltypes.QuoteIdent(ref))
+		space = true
+	}
+	if len(w.PartitionBy) > 0 && ref == "" {
+		sub.w("PARTITION BY ")
+		for i, e := range w.PartitionBy {
+			if i > 0 {
+				sub.w(", ")
+			}
+			sub.sortGroupExpr(e, agg)
+		}
+		space = true
+	}
+	if len(w.OrderBy) > 0 && ownOrder {
+		if space {
+			sub.w(" ")
+		}
+		sub.w("ORDER BY ")
+		for i, k := range w.OrderBy {
+			if i > 0 {
+				sub.w(", ")
+			}
+			sub.sortGroupExpr(k.E, agg)
+			sortDirection(sub, SortKey{Desc: k.Desc, NullsFirst: k.NullsFirst})
+		}
+		space = true
+	}
+	f := w.Frame
+	if !(f.Mode == FrameRange && f.Start.Kind == UnboundedPreceding && f.End.Kind == CurrentRow && f.Exclude == "") {
+		if space {
+			sub.w(" ")
+		}
+		sub.w([...]string{"RANGE", "ROWS", "GROUPS"}[f.Mode] + " ")
+		if oneBound {
+			sub.frameBound(f.Start)
+		} else {
+			sub.w("BETWEEN ")
+			sub.frameBound(f.Start)
+			sub.w(" AND ")
+			sub.frameBound(f.End)
+		}
+		if f.Exclude != "" {
+			sub.w(" EXCLUDE " + strings.ToUpper(f.Exclude))
+		}
+	}
+	sub.w(")")
+	return sub.b.String(), !sub.failed
+}
+
+// frameBound prints one end of a window frame.
+func (d *deparser) frameBound(b FrameBound) {
+	switch b.Kind {
+	case UnboundedPreceding:
+		d.w("UNBOUNDED PRECEDING")
+	case UnboundedFollowing:
+		d.w("UNBOUNDED FOLLOWING")
+	case CurrentRow:
+		d.w("CURRENT ROW")
+	case OffsetPreceding, OffsetFollowing:
+		d.limitValue(b.Offset)
+		if b.Kind == OffsetPreceding {
+			d.w(" PRECEDING")
+		} else {
+			d.w(" FOLLOWING")
+		}
+	}
+}
+
+// withClause prints the WITH clause of the query whose plan is rel, if
+// it has one, as ruleutils' get_with_clause does: each query in
+// parentheses on lines of its own, eight further in.
+func (d *deparser) withClause(rel Rel, indent int) bool {
+	if d.notes == nil {
+		return true
+	}
+	w, ok := d.notes.with[rel]
+	if !ok {
+		return true
+	}
+	d.indent = indent + 8
+	d.w(" WITH ")
+	if w.recursive {
+		d.w("RECURSIVE ")
+	}
+	for i, c := range w.ctes {
+		if i > 0 {
+			d.w(", ")
+		}
+		if c.Write != nil || c.Plan == nil {
+			return false
+		}
+		d.w(sqltypes.QuoteIdent(c.Name))
+		if names := w.colNames[i]; len(names) > 0 {
+			d.nameList(names)
+		}
+		d.w(" AS ")
+		if d.notes.printed == nil {
+			d.notes.printed = map[*CTE]bool{}
+		}
+		d.notes.printed[c] = true // before its query, which may read it
+		switch {
+		case c.Materialized:
+			d.w("MATERIALIZED ")
+		case c.NotMaterialized:
+			d.w("NOT MATERIALIZED ")
+		}
+		d.w("(")
+		d.keyword("", 0, 0, 0)
+		plan := c.Plan
+		if r, ok := plan.(*RecursiveUnion); ok {
+			plan = &SetOp{Op: Union, All: r.All, Left: r.Anchor, Right: r.Recursive, Cols: r.Columns()}
+		}
+		// The query's column names are visible, and it reads no row of
+		// the query around it.
+		saved := d.hideUnnamed
+		d.hideUnnamed = false
+		text, ok := d.subquery(plan, d.outer)
+		d.hideUnnamed = saved
+		if !ok {
+			return false
+		}
+		d.w(text)
+		d.keyword("", 0, 0, 0)
+		d.w(")")
+	}
+	d.indent -= 8
+	d.keyword("", 0, 0, 0)
+	return true
+}
+
+// subquery prints a query nested at d's indent (in an expression, in
+// FROM, in WITH): a set operation or a SELECT, its outer references
+// reading outer.
+func (d *deparser) subquery(rel Rel, outer []func(int) (string, bool)) (string, bool) {
+	if v, ok := rel.(*Values); ok && !noFrom(v) {
+		// A VALUES list, as get_basic_select_query prints SELECT * FROM
+		// (VALUES ...).
+		sub := d.nested(outer)
+		sub.indent = d.indent
+		sub.w(" ")
+		ok := sub.valuesList(v)
+		return sub.b.String(), ok
+	}
+	if text, ok, setop := d.deparseSetOpAt(rel, nil, d.indent, outer); setop {
+		return text, ok
+	}
+	return d.deparseSelect(rel, nil, d.indent, outer)
+}
+
+// orderedSetAggs are the aggregates whose ORDER BY is WITHIN GROUP.
+var orderedSetAggs = map[string]bool{"percentile_cont": true, "percentile_disc": true, "mode": true,
+	"rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true}
+
+// functionItem prints a set-returning function in FROM as ruleutils'
+// get_from_clause_item does: LATERAL when written so or when it reads the
+// items to its left, the call, WITH ORDINALITY, and always its alias and
+// the names of its columns.
+func (d *deparser) functionItem(f *TableFunc, n fromNote) bool {
+	lateral := n.lateral
+	if d.lateralRight == f {
+		for _, a := range f.Args {
+			Walk(a, func(x Expr) {
+				if o, ok := x.(*OuterRef); ok && o.Depth == 1 {
+					lateral = true
+				}
+			})
+		}
+	}
+	if lateral {
+		d.w("LATERAL ")
+	}
+	d.fn(&Func{Name: f.Name, Args: f.Args, Typ: f.Cols[0].Type})
+	if f.Ordinality {
+		d.w(" WITH ORDINALITY")
+	}
+	d.w(" " + sqltypes.QuoteIdent(d.refs[f]))
+	d.nameList(n.cols)
+	return !d.failed
+}
+
+// sameNames reports whether cols are named names (nil: their own).
+func sameNames(cols []Column, names []string) bool {
+	if names == nil {
+		return true
+	}
+	if len(names) != len(cols) {
+		return false
+	}
+	for i, c := range cols {
+		if c.Name != names[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// renamedValues prints a VALUES view whose columns the view renamed as
+// ruleutils does: a SELECT of the VALUES list named "*VALUES*".
+func (d *deparser) renamedValues(v *Values, names []string) (string, bool) {
+	if len(names) != len(v.Cols) {
+		return "", false
+	}
+	d.indent = 8
+	d.w(" SELECT ")
+	for i, c := range v.Cols {
+		if i > 0 {
+			d.w(",")
+			d.keyword("", -8, 8, 4)
+		}
+		d.w(`"*VALUES*".` + sqltypes.QuoteIdent(c.Name))
+		if names[i] != c.Name {
+			d.w(" AS " + sqltypes.QuoteIdent(names[i]))
+		}
+	}
+	d.keyword(" FROM ", -8, 8, 2)
+	d.w("(")
+	ok := d.valuesList(v)
+	d.w(`) "*VALUES*";`)
+	return d.b.String(), ok && !d.failed
 }

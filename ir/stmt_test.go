@@ -26,6 +26,7 @@ func sampleStatements() []Statement {
 		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeCreateDomain, Domain: true, Names: []string{"d"}}},
 		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.DomainAddCheck, Domain: true, Names: []string{"d"}}},
 		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeDrop, Domain: true, Names: []string{"d"}}},
+		&Database{Stmt: &parser.DatabaseStatement{Action: "create"}}, &Database{Stmt: &parser.DatabaseStatement{Action: "drop"}},
 	}
 }
 

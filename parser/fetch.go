@@ -57,6 +57,7 @@ func (r *rewriter) fetchClauses(head int) error {
 	if drop == nil {
 		return nil
 	}
+	r.textEnd = r.toks[len(r.toks)-1].end
 	toks, ed := r.toks[:0:0], r.ed[:0:0]
 	for k := range r.toks {
 		if !drop[k] {

@@ -41,6 +41,9 @@ type rewriter struct {
 	toks      []token // this statement's tokens
 	ed        []edit
 	primStart map[int]int // last token of a rewritten primary → its first token
+	// textEnd is where the statement's text ends when fetchClauses took
+	// its last tokens out (FETCH FIRST n ROWS ONLY's ROWS ONLY); 0 else.
+	textEnd int
 
 	st  *Statement
 	out strings.Builder
@@ -569,8 +572,8 @@ func (r *rewriter) createView(i int) error {
 			if c := r.checkOption(k + 1); c >= 0 {
 				return pgerr.New(pgerr.FeatureNotSupported, "WITH CHECK OPTION is not supported").WithPosition(r.pos(c))
 			}
-			last := r.toks[len(r.toks)-1]
-			r.st.ViewQuery = r.sql[r.toks[k+1].start:last.end]
+			end := max(r.toks[len(r.toks)-1].end, r.textEnd)
+			r.st.ViewQuery = r.sql[r.toks[k+1].start:end]
 			return nil
 		}
 	}

@@ -19,7 +19,8 @@ import "strings"
 // f' is f, or zp_wf_f for the window functions TiDB reserves as keywords
 // (rank(), lead(...) are no ordinary calls for it). Frame bound kinds are
 // 'up' (UNBOUNDED PRECEDING), 'p' (offset PRECEDING), 'c' (CURRENT ROW),
-// 'f' (offset FOLLOWING), 'uf' (UNBOUNDED FOLLOWING); the exclusion is
+// 'f' (offset FOLLOWING), 'uf' (UNBOUNDED FOLLOWING), and 'ci' the CURRENT
+// ROW a frame of one bound (no BETWEEN) ends at; the exclusion is
 // 'current row', 'group', 'ties' or empty (NO OTHERS). The WINDOW clause
 // keeps TiDB's own syntax.
 const (
@@ -208,7 +209,7 @@ func (r *rewriter) frameClause(m, end int, sep string) error {
 			return err
 		}
 	} else {
-		r.ed[excl].pre += ", 'c', NULL"
+		r.ed[excl].pre += ", 'ci', NULL"
 	}
 	exclusion := "''"
 	if excl < end {

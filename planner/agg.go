@@ -85,6 +85,9 @@ type aggBinder struct {
 	// sets are the grouping sets of GROUPING SETS, ROLLUP and CUBE (see
 	// Aggregate.GroupingSets).
 	sets [][]int
+	// syntax is how the GROUP BY elements were written, when the binder
+	// keeps notes.
+	syntax []ir.GroupingItem
 }
 
 // groupCol returns the group column equal to e, if any. Expressions are

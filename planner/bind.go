@@ -21,6 +21,10 @@ import (
 type Binder struct {
 	// depth is how deeply bindExprWith is nested now (see parser.MaxExprDepth).
 	depth int
+	// notes, when set, collect what the plan does not keep of how the
+	// query was written, for pg_get_viewdef (deparseViewQuery).
+	notes     *ir.QueryNotes
+	withNotes map[*ast.WithClause]*withNote
 	// wholeRowOK: a FROM item's name may stand for its row (rowjson.go).
 	wholeRowOK bool
 	// rowTypes are the row types of the tables whose whole rows the
@@ -109,6 +113,12 @@ func BindIn(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltype
 // BindStyled is Bind in a session whose settings are st: TimeZone
 // (st.Location) and the DateStyle field order text constants are read in.
 func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type, style sqltypes.Style) (ir.Statement, []sqltypes.Type, error) {
+	return bindStyled(snap, stmt, paramTypes, style, nil)
+}
+
+// bindStyled is BindStyled, collecting notes for the deparser when notes
+// is set.
+func bindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sqltypes.Type, style sqltypes.Style, notes *ir.QueryNotes) (ir.Statement, []sqltypes.Type, error) {
 	loc := style.Location
 	restoreNames, err := qualifySpecial(snap, stmt)
 	defer restoreNames()
@@ -178,7 +188,7 @@ func BindStyled(snap *catalog.Snapshot, stmt *parser.Statement, paramTypes []sql
 	if len(paramTypes) > n {
 		n = len(paramTypes)
 	}
-	b := &Binder{snap: snap, stmt: stmt, params: make([]sqltypes.Type, n), declared: make([]bool, n), loc: loc, style: style}
+	b := &Binder{snap: snap, stmt: stmt, params: make([]sqltypes.Type, n), declared: make([]bool, n), loc: loc, style: style, notes: notes}
 	for i, t := range paramTypes {
 		if t.ID != sqltypes.Unknown {
 			b.params[i] = t

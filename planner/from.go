@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -202,6 +204,15 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 	j := ir.NewJoin(kind, l.rel, r.rel, on)
 	j.Lateral = lateral
 	out.rel = j
+	if b.notes != nil && (natural || len(using) > 0) {
+		var names []string
+		for _, u := range using {
+			names = append(names, u.Name.O)
+		}
+		// ON's own condition follows USING's in On: only USING is
+		// printed, so a join with both is not.
+		b.notes.NoteUsing(j, names, n.On != nil)
+	}
 	return out, nil
 }
 
@@ -362,10 +373,28 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 		if err != nil {
 			return nil, err
 		}
-		return finish(rel, alias, "table \""+alias+"\"")
+		if v, ok := rel.(*ir.Virtual); ok && b.notes != nil && strings.HasPrefix(v.Table.Name, "pg_catalog.") {
+			// A pg_catalog relation, printed by its name (not
+			// information_schema's, whose columns' domains zproxy does
+			// not keep).
+			b.notes.NoteRelation(v, v.Table.Name)
+		}
+		part, err := finish(rel, alias, "table \""+alias+"\"")
+		if err == nil && b.notes != nil && b.notes.IsRelation(rel) {
+			b.notes.NoteFrom(rel, alias, len(names) > 0, false, part.items[0].cols)
+		}
+		return part, err
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		if f := tableFuncOf(ts); f != nil {
-			return b.bindTableFunc(f, alias, names, defTypes, flags.Ordinality, sc, left)
+			part, err := b.bindTableFunc(f, alias, names, defTypes, flags.Ordinality, sc, left)
+			if err == nil && b.notes != nil && len(defTypes) == 0 {
+				// With a column definition list the note would print the
+				// columns without their types: the stored text is printed.
+				if tf, ok := part.rel.(*ir.TableFunc); ok && tf.Parts == nil {
+					b.notes.NoteFrom(tf, part.items[0].alias, len(names) > 0, lateral, part.items[0].cols)
+				}
+			}
+			return part, err
 		}
 		if alias == "" {
 			return nil, pgerr.New(pgerr.SyntaxError, "subquery in FROM must have an alias").
@@ -384,7 +413,11 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 		if ls != nil && ls.correlated {
 			sc.correlated = true
 		}
-		return finish(rel, alias, "table \""+alias+"\"")
+		part, err := finish(rel, alias, "table \""+alias+"\"")
+		if err == nil && b.notes != nil {
+			b.notes.NoteFrom(rel, alias, len(names) > 0, lateral, part.items[0].cols)
+		}
+		return part, err
 	case *ast.Join:
 		if alias != "" {
 			return nil, unsupported("an alias for a parenthesized join is not supported")
@@ -420,7 +453,11 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 		}
 		if ok {
 			if self {
-				return ir.NewWorkTable(cte), nil
+				wt := ir.NewWorkTable(cte)
+				if b.notes != nil && alias != name {
+					b.notes.NoteAlias(wt, alias)
+				}
+				return wt, nil
 			}
 			if cte.Write != nil && cte.Cols == nil {
 				return nil, noReturning(cte)
@@ -455,6 +492,9 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 			r, err := b.bindView(v)
 			if err == nil {
 				b.notePermission(r, p)
+				if b.notes != nil {
+					b.notes.NoteRelation(r, v.Name)
+				}
 			}
 			return r, err
 		}

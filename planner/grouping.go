@@ -32,6 +32,9 @@ func (a *aggBinder) bindGroupBy(items []*ast.ByItem, fields *ast.FieldList) erro
 		if err != nil {
 			return err
 		}
+		if a.b.notes != nil {
+			a.syntax = append(a.syntax, a.groupingSyntax(item.Expr, fields))
+		}
 		special = special || isSets
 		var next [][]int
 		for _, r := range result {
@@ -186,4 +189,33 @@ func (b *Binder) bindGrouping(n *ast.FuncCallExpr, agg *aggBinder) (ir.Expr, err
 		call.Arg = call.Args[0]
 	}
 	return agg.addAgg(call), nil
+}
+
+// groupingSyntax is how a GROUP BY element bound by groupingElement was
+// written, for pg_get_viewdef (ir.QueryNotes.NoteGrouping).
+func (a *aggBinder) groupingSyntax(node ast.ExprNode, fields *ast.FieldList) ir.GroupingItem {
+	call, ok := node.(*ast.FuncCallExpr)
+	kind := ir.GroupingExpr
+	if ok {
+		switch call.FnName.L {
+		case parser.GroupingSetFunc:
+			kind = ir.GroupingList
+		case parser.RollupFunc:
+			kind = ir.GroupingRollup
+		case parser.CubeFunc:
+			kind = ir.GroupingCube
+		case parser.GroupingSetsFunc:
+			kind = ir.GroupingSets
+		}
+	}
+	if kind == ir.GroupingExpr {
+		// Bound already: groupIndex finds its index.
+		i, _ := a.groupIndex(node, fields)
+		return ir.GroupingItem{Kind: kind, Index: i}
+	}
+	item := ir.GroupingItem{Kind: kind}
+	for _, arg := range call.Args {
+		item.Items = append(item.Items, a.groupingSyntax(arg, fields))
+	}
+	return item
 }

@@ -234,7 +234,8 @@ func deparseViewQuery(snap *catalog.Snapshot, sql string, names []string, pretty
 	if err != nil || len(stmts) != 1 {
 		return "", false
 	}
-	st, _, err := BindStyled(snap, &stmts[0], nil, sqltypes.Style{Location: time.UTC})
+	notes := &ir.QueryNotes{}
+	st, _, err := bindStyled(snap, &stmts[0], nil, sqltypes.Style{Location: time.UTC}, notes)
 	if err != nil {
 		return "", false
 	}
@@ -242,5 +243,5 @@ func deparseViewQuery(snap *catalog.Snapshot, sql string, names []string, pretty
 	if !ok || len(q.Writes) > 0 || q.Locking != "" {
 		return "", false
 	}
-	return ir.DeparseQuery(q.Plan, names, pretty)
+	return ir.DeparseQuery(q.Plan, names, pretty, notes)
 }

@@ -49,6 +49,9 @@ type frameDef struct {
 	mode       ir.WindowFrameMode
 	start, end boundDef
 	exclude    string
+	// single: written with one bound, no BETWEEN (an inline window's;
+	// TiDB's WINDOW clause does not tell).
+	single bool
 }
 
 type boundDef struct {
@@ -127,7 +130,9 @@ func decodeFrame(args []ast.ExprNode) (*frameDef, error) {
 	}
 	f := &frameDef{exclude: str(5)}
 	f.mode = map[string]ir.WindowFrameMode{"range": ir.FrameRange, "rows": ir.FrameRows, "groups": ir.FrameGroups}[str(0)]
-	kinds := map[string]ir.FrameBoundKind{"up": ir.UnboundedPreceding, "p": ir.OffsetPreceding, "c": ir.CurrentRow, "f": ir.OffsetFollowing, "uf": ir.UnboundedFollowing}
+	kinds := map[string]ir.FrameBoundKind{"up": ir.UnboundedPreceding, "p": ir.OffsetPreceding, "c": ir.CurrentRow, "f": ir.OffsetFollowing, "uf": ir.UnboundedFollowing,
+		"ci": ir.CurrentRow}
+	f.single = str(3) == "ci"
 	for i, b := range []*boundDef{&f.start, &f.end} {
 		k, ok := kinds[str(1+2*i)]
 		if !ok {

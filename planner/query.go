@@ -37,9 +37,16 @@ func (b *Binder) bindQuery(node ast.Node, e env) (ir.Rel, error) {
 	defer func() { b.nesting-- }()
 	switch n := node.(type) {
 	case *ast.SelectStmt:
-		return b.bindSelect(n, e)
+		rel, err := b.bindSelect(n, e)
+		b.noteWith(rel, err, n.With)
+		return rel, err
 	case *ast.SetOprStmt:
-		return b.bindSetOpr(n, e)
+		rel, err := b.bindSetOpr(n, e)
+		if n.SelectList != nil && n.SelectList.With != nil {
+			b.noteWith(rel, err, n.SelectList.With)
+		}
+		b.noteWith(rel, err, n.With)
+		return rel, err
 	case *ast.SetOprSelectList:
 		return b.bindSetOprList(n, nil, nil, e)
 	case *ast.SubqueryExpr:
@@ -88,8 +95,43 @@ func (b *Binder) withCTEs(w *ast.WithClause, e env) (env, error) {
 		}
 		cte.Plan, cte.Cols = plan, cols
 		ce.ctes[name] = cte
+		if b.notes != nil {
+			if b.withNotes == nil {
+				b.withNotes = map[*ast.WithClause]*withNote{}
+			}
+			wn := b.withNotes[w]
+			if wn == nil {
+				wn = &withNote{}
+				b.withNotes[w] = wn
+			}
+			var names []string
+			for _, c := range c.ColNameList {
+				names = append(names, c.O)
+			}
+			wn.ctes, wn.colNames = append(wn.ctes, cte), append(wn.colNames, names)
+		}
 	}
 	return inner, nil
+}
+
+// withNote is a WITH clause's queries, for the notes of the query it
+// belongs to (noteWith).
+type withNote struct {
+	ctes     []*ir.CTE
+	colNames [][]string
+}
+
+// noteWith notes, when the binder keeps notes for pg_get_viewdef, the
+// WITH clause w of the query bound as rel.
+func (b *Binder) noteWith(rel ir.Rel, err error, w *ast.WithClause) {
+	if b.notes == nil || err != nil || w == nil || b.withNotes[w] == nil {
+		return
+	}
+	wn := b.withNotes[w]
+	if len(wn.ctes) != len(w.CTEs) {
+		return // a data-modifying WITH query: not noted, not printed
+	}
+	b.notes.NoteWith(rel, w.IsRecursive, wn.ctes, wn.colNames)
 }
 
 // renameColumns applies a column alias list (WITH t(a, b), AS t(a, b)):
@@ -662,8 +704,10 @@ func itoa(i int) string {
 type selectLevel struct {
 	sc  *scope
 	agg *aggBinder
-	// windows are the window calls met in the select list and ORDER BY.
-	windows []ir.WindowCall
+	// windows are the window calls met in the select list and ORDER BY,
+	// and how each named its window.
+	windows     []ir.WindowCall
+	windowNotes []ir.WindowNote
 	// named windows (WINDOW w AS (...)).
 	named map[string]*ast.WindowSpec
 	// srfs are the set-returning function calls of the select list, ORDER
@@ -912,6 +956,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 		}
 		a := ir.NewAggregate(rel, lv.agg.groups, lv.agg.aggs, groupNames)
 		a.GroupingSets = lv.agg.sets
+		if b.notes != nil && a.GroupingSets != nil {
+			b.notes.NoteGrouping(a, lv.agg.syntax)
+		}
 		rel = a
 		fix := lv.agg.fixer(len(lv.agg.groups))
 		for i := range exprs {
@@ -924,9 +971,18 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			lv.windows[i] = fixWindow(lv.windows[i], fix)
 		}
 	}
+	if b.notes != nil && len(lv.windows) == 0 && len(n.WindowSpecs) > 0 {
+		b.notes.Refuse() // a WINDOW clause no call uses: not printed
+	}
 	if len(lv.windows) > 0 {
 		base := len(rel.Columns())
-		rel = ir.NewWindow(rel, lv.windows)
+		w := ir.NewWindow(rel, lv.windows)
+		if b.notes != nil {
+			if err := b.noteWindows(lv, n.WindowSpecs, w); err != nil {
+				return nil, err
+			}
+		}
+		rel = w
 		fix := windowFixer(base)
 		for i := range exprs {
 			exprs[i] = fix(exprs[i])

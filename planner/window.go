@@ -79,18 +79,7 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 	if lv == nil {
 		return nil, pgerr.New(pgerr.WindowingError, "window functions are not allowed here")
 	}
-	// Arguments, PARTITION BY and ORDER BY are evaluated on the row the
-	// Window node reads: the aggregated row when the level aggregates.
-	bind := func(node ast.ExprNode) (ir.Expr, error) {
-		saved := b.level
-		b.level = nil // window calls do not nest
-		defer func() { b.level = saved }()
-		if lv.agg != nil {
-			e, err := lv.agg.bind(node)
-			return e, b.positioned(err, node)
-		}
-		return b.bindExpr(lv.sc, node)
-	}
+	bind := b.windowExprBinder(lv)
 	defer b.srfDenied(srfInWindowDef)()
 	name := ws.name
 	isAgg := b.isAggregate(name)
@@ -113,21 +102,7 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, node := range spec.partition {
-		x, err := bind(node)
-		if err != nil {
-			return nil, err
-		}
-		call.PartitionBy = append(call.PartitionBy, x)
-	}
-	for _, k := range spec.order {
-		x, err := bind(k.expr)
-		if err != nil {
-			return nil, err
-		}
-		call.OrderBy = append(call.OrderBy, ir.SortKeyExpr{E: x, Desc: k.desc, NullsFirst: nullsFirst(k.desc, k.nulls)})
-	}
-	if call.Frame, err = b.bindFrame(spec.frame, call.OrderBy, bind); err != nil {
+	if err := b.bindWindowSpec(&call, spec, bind); err != nil {
 		return nil, err
 	}
 	b.srf.where = srfInWindow
@@ -161,6 +136,8 @@ func (b *Binder) bindWindow(ws windowSyntax, agg *aggBinder) (ir.Expr, error) {
 		}
 	}
 	lv.windows = append(lv.windows, call)
+	lv.windowNotes = append(lv.windowNotes, ir.WindowNote{Ref: ws.over.ref, Bare: ws.over.bare, OwnOrder: ws.over.order != nil,
+		OneBound: ws.over.frame != nil && ws.over.frame.single})
 	return &windowRef{i: len(lv.windows) - 1, name: name, typ: call.Typ}, nil
 }
 
@@ -262,3 +239,66 @@ func (v *windowFinder) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (v *windowFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// windowExprBinder binds a window call's arguments, PARTITION BY and
+// ORDER BY on the row the Window node reads: the aggregated row when the
+// level aggregates.
+func (b *Binder) windowExprBinder(lv *selectLevel) func(ast.ExprNode) (ir.Expr, error) {
+	return func(node ast.ExprNode) (ir.Expr, error) {
+		saved := b.level
+		b.level = nil // window calls do not nest
+		defer func() { b.level = saved }()
+		if lv.agg != nil {
+			e, err := lv.agg.bind(node)
+			return e, b.positioned(err, node)
+		}
+		return b.bindExpr(lv.sc, node)
+	}
+}
+
+// bindWindowSpec binds a resolved window definition into call's
+// PartitionBy, OrderBy and Frame.
+func (b *Binder) bindWindowSpec(call *ir.WindowCall, spec windowDef, bind func(ast.ExprNode) (ir.Expr, error)) error {
+	for _, node := range spec.partition {
+		x, err := bind(node)
+		if err != nil {
+			return err
+		}
+		call.PartitionBy = append(call.PartitionBy, x)
+	}
+	for _, k := range spec.order {
+		x, err := bind(k.expr)
+		if err != nil {
+			return err
+		}
+		call.OrderBy = append(call.OrderBy, ir.SortKeyExpr{E: x, Desc: k.desc, NullsFirst: nullsFirst(k.desc, k.nulls)})
+	}
+	var err error
+	call.Frame, err = b.bindFrame(spec.frame, call.OrderBy, bind)
+	return err
+}
+
+// noteWindows notes, for pg_get_viewdef, the level's WINDOW clause
+// (specs, bound as its calls are) and how each call named its window;
+// w is the level's Window node.
+func (b *Binder) noteWindows(lv *selectLevel, specs []ast.WindowSpec, w *ir.Window) error {
+	bind := b.windowExprBinder(lv)
+	var named []ir.NamedWindow
+	for i := range specs {
+		own, err := defFromAST(&specs[i])
+		if err != nil {
+			return err
+		}
+		spec, err := resolveWindow(own, lv.named, 0)
+		if err != nil {
+			return err
+		}
+		nw := ir.NamedWindow{Name: specs[i].Name.O, Ref: own.ref, OwnOrder: own.order != nil}
+		if err := b.bindWindowSpec(&nw.Spec, spec, bind); err != nil {
+			return err
+		}
+		named = append(named, nw)
+	}
+	b.notes.NoteWindows(w, named, lv.windowNotes)
+	return nil
+}

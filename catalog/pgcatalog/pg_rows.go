@@ -27,8 +27,7 @@ func init() {
 				name, _ := e.roleName(owner)
 				r.Nspacl = textArray(e.Snap.SchemaACL(name))
 			case n.oid == NamespaceCatalog || n.oid == NamespaceInfoSchema:
-				// Their owner's, and USAGE to PUBLIC, as initdb grants.
-				r.Nspacl = textArray([]string{catalog.ACLItem(BootstrapRole, "UC", BootstrapRole), catalog.ACLItem("", "U", BootstrapRole)})
+				r.Nspacl = textArray(initdbSchemaACL(BootstrapRole))
 			}
 			out = append(out, r)
 		}
@@ -48,6 +47,20 @@ func init() {
 				&pgNamespaceRow{Oid: oidV(oid + 1), Nspname: nameV(namespaceName(oid + 1)), Nspowner: oidV(BootstrapOID)})
 		}
 		return out
+	})
+	generate("pg_catalog.pg_init_privs", func(e *Env) []row {
+		// The ACLs initdb leaves on system objects, which pg_dump takes
+		// as the baseline of what it dumps (a GRANT on one of them shows
+		// as the difference): pg_catalog's, and public's, as
+		// PostgreSQL 15 records them. zproxy's system relations and
+		// functions keep their default ACL (NULL relacl and proacl), so
+		// they need no row.
+		return []row{
+			&pgInitPrivsRow{Objoid: oidV(NamespaceCatalog), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0),
+				Privtype: charV('i'), Initprivs: textArray(initdbSchemaACL(BootstrapRole))},
+			&pgInitPrivsRow{Objoid: oidV(NamespacePublic), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0),
+				Privtype: charV('i'), Initprivs: textArray(initdbSchemaACL(catalog.RoleDatabaseOwner))},
+		}
 	})
 	generate("pg_catalog.pg_class", func(e *Env) []row {
 		var out []row
@@ -946,4 +959,10 @@ func operatorFields(line string) []string {
 // bare) or when the schema is not public, else bare.
 func qualifiedTable(t *catalog.Table, qualified bool) string {
 	return qualifiedName(t.Name, qualified)
+}
+
+// initdbSchemaACL is the ACL initdb gives a system schema: its owner's
+// privileges, and USAGE to PUBLIC.
+func initdbSchemaACL(owner string) []string {
+	return []string{catalog.ACLItem(owner, "UC", owner), catalog.ACLItem("", "U", owner)}
 }
