@@ -5,6 +5,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/zorder"
 )
 
 // Spatial predicates on a gist index's column. The index is a Z-order
@@ -176,4 +177,79 @@ func geometryBox(op string, v sqltypes.Value, d float64) (lo, hi sqltypes.Point,
 	// and by a few ulps for the arithmetic of d.
 	w := func(a float64) float64 { return d + math.Abs(a)*1e-6 + 1e-9 }
 	return sqltypes.Point{X: b.MinX - w(b.MinX), Y: b.MinY - w(b.MinY)}, sqltypes.Point{X: b.MaxX + w(b.MaxX), Y: b.MaxY + w(b.MaxY)}, true
+}
+
+// xzConjuncts returns, for each spatial conjunct of conj relating column
+// col (indexed by XZ-ordering: catalog.GistKey.XZ) to a constant, the
+// conjunct that key, the index's XZ2 code expression, lies in the code
+// ranges of the box every geometry satisfying it meets (the constant's
+// box, grown as geometryBox grows it): a disjunction of ranges, which the
+// rules read as one key range each. Every predicate served (&&,
+// ST_Intersects, ST_Within, ST_Contains, ST_Covers, ST_DWithin) holds only
+// of geometries whose boxes meet that box, whichever side the column is
+// on; the conjunct itself stays the residual check.
+func xzConjuncts(conj []ir.Expr, col int, key ir.Expr, s zorder.XZ2, budget int, ctx *ir.EvalContext) []ir.Expr {
+	var out []ir.Expr
+	for _, c := range conj {
+		lo, hi, ok := xzBox(c, col, ctx)
+		if !ok {
+			continue
+		}
+		var terms []ir.Expr
+		code := func(v int64) ir.Expr { return &ir.Const{V: sqltypes.NewInt(v), Typ: sqltypes.TypeInt8} }
+		cmp := func(op ir.BinOp, v int64) ir.Expr {
+			return &ir.Binary{Op: op, L: key, R: code(v), Typ: sqltypes.TypeBool}
+		}
+		for _, r := range s.Ranges(lo.X, lo.Y, hi.X, hi.Y, budget) {
+			if r.Hi == r.Lo+1 {
+				terms = append(terms, cmp(ir.OpEq, r.Lo))
+				continue
+			}
+			terms = append(terms, &ir.Binary{Op: ir.OpAnd, L: cmp(ir.OpGe, r.Lo), R: cmp(ir.OpLt, r.Hi), Typ: sqltypes.TypeBool})
+		}
+		out = append(out, anyOf(terms))
+	}
+	return out
+}
+
+// xzBox is the box a geometry in column col meets when conjunct c holds,
+// for a PostGIS predicate between the column and a constant.
+func xzBox(c ir.Expr, col int, ctx *ir.EvalContext) (lo, hi sqltypes.Point, ok bool) {
+	f, isFunc := c.(*ir.Func)
+	if !isFunc {
+		return lo, hi, false
+	}
+	d := 0.0
+	args := f.Args
+	switch {
+	case len(args) == 2:
+	case f.Name == "st_dwithin" && len(args) == 3 && ir.IsStatementConstant(args[2]):
+		dv, err := args[2].Eval(ctx, nil)
+		if err != nil || dv.IsNull() {
+			return lo, hi, false
+		}
+		d, args = dv.AsFloat(), args[:2]
+	default:
+		return lo, hi, false
+	}
+	op, other, ok := gistOperand(&ir.Func{Name: f.Name, Args: args}, col)
+	if !ok {
+		return lo, hi, false
+	}
+	v, err := other.Eval(ctx, nil)
+	if err != nil || v.K != sqltypes.KindGeometry {
+		return lo, hi, false
+	}
+	return geometryBox(op, v, d)
+}
+
+// anyOf is the disjunction of terms as a balanced tree: a chain hundreds
+// deep would make every walk that keys its subexpressions (ir.ExprKey)
+// quadratic.
+func anyOf(terms []ir.Expr) ir.Expr {
+	if len(terms) == 1 {
+		return terms[0]
+	}
+	m := len(terms) / 2
+	return &ir.Binary{Op: ir.OpOr, L: anyOf(terms[:m]), R: anyOf(terms[m:]), Typ: sqltypes.TypeBool}
 }

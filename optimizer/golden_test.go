@@ -144,6 +144,10 @@ var schema = []string{
 	`CREATE INDEX spots_p ON spots USING gist (p)`,
 	`CREATE TABLE pois (id BIGINT PRIMARY KEY, geom geometry(Point, 4326), kind INT)`,
 	`CREATE INDEX pois_geom ON pois USING gist (geom)`,
+	// Polygons with a gist index (XZ-ordering: a btree over each box's
+	// XZ2 code).
+	`CREATE TABLE zones (id BIGINT PRIMARY KEY, geom geometry(Polygon, 4326), name TEXT)`,
+	`CREATE INDEX zones_geom ON zones USING gist (geom)`,
 }
 
 // remoteStore presents an in-memory Pebble store with the capabilities of a

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/zproxy/zproxy/internal/geo"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/zorder"
 )
 
 // CREATE INDEX ... USING gist over a column of a planar point type
@@ -18,8 +20,9 @@ import (
 // for a point, ST_X and ST_Y for a PostGIS point), aligned to the data
 // (catalog.GistKey):
 // PostgreSQL's R-tree serves boxes and nearest-neighbour searches, and so
-// does a Z-order index (optimizer/nearest.go). Other gist indexes (ranges,
-// network types, polygons, several columns) are 0A000.
+// does a Z-order index (optimizer/nearest.go). Over a geometry column of
+// any other shape it is an XZ index (bindXZKey). Other gist indexes
+// (ranges, network types, box, polygon, several columns) are 0A000.
 
 // checkGistPart refuses what a gist key part cannot have.
 func checkGistPart(part *ast.IndexPartSpecification) error {
@@ -59,15 +62,15 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 	if named, ok := b.stmt.IndexOpclasses[0]; ok && named != opclass {
 		return unsupported("operator class %s is not supported (a gist index over %s is %s)", named, t.Columns[col].Type, opclass)
 	}
+	name := sqltypes.QuoteIdent(t.Columns[col].Name)
 	if typ := t.Columns[col].Type; typ.ID == sqltypes.Geometry {
-		// Points only: other shapes need an extent per entry (XZ-order).
-		if kind, _, _, _ := typ.GeomTypmodParts(); kind != geo.Point {
-			return pgerr.New(pgerr.FeatureNotSupported, "gist indexes over geometry are supported for geometry(Point) columns only").
-				WithHint("Declare the column geometry(Point) or geometry(Point, srid).")
+		// Points are a Z-order index over x and y; other shapes have an
+		// extent, indexed by XZ-ordering.
+		if kind, srid, _, _ := typ.GeomTypmodParts(); kind != geo.Point {
+			return b.bindXZKey(t, ix, col, name, opclass, srid)
 		}
 	}
 	ix.Columns = nil
-	name := sqltypes.QuoteIdent(t.Columns[col].Name)
 	for _, sql := range []string{fmt.Sprintf(planar.X, name), fmt.Sprintf(planar.Y, name)} {
 		e, err := b.bindIndexExpr(t, sql, false)
 		if err != nil {
@@ -83,3 +86,51 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 
 // isPlanar reports whether t is a planar point type.
 func isPlanar(t sqltypes.Type) bool { _, ok := builtins.PlanarTypeOf(t); return ok }
+
+// The worlds of XZ gist indexes, by the column's SRID: a geometry outside
+// its index's world is coded as the root, which every query reads, so a
+// world too small costs reads, never answers.
+var (
+	// lonLatWorld is a geographic SRID's (EPSG 4000-4999: 4326, 4269 ...).
+	lonLatWorld = zorder.XZ2{MinX: -180, MinY: -90, MaxX: 180, MaxY: 90, Levels: xzLevels}
+	// mercatorWorld is EPSG:3857's square.
+	mercatorWorld = zorder.XZ2{MinX: -20037508.342789244, MinY: -20037508.342789244, MaxX: 20037508.342789244, MaxY: 20037508.342789244, Levels: xzLevels}
+	// planarWorld is every other SRID's, 0 included.
+	planarWorld = zorder.XZ2{MinX: -1e6, MinY: -1e6, MaxX: 1e6, MaxY: 1e6, Levels: xzLevels}
+)
+
+// xzLevels is the XZ quadtree's depth: cells of 1/2^24 of the world
+// (about 2 metres of longitude, 0.12 units of the planar world).
+const xzLevels = 24
+
+// bindXZKey makes ix, a gist index over geometry column col of any shape,
+// the btree index over the XZ2 code of each row's bounding box
+// (builtins.XZ2Func): entries follow every write as any expression
+// index's do, and the optimizer turns a spatial predicate's box into the
+// code ranges of the cells that can hold a geometry meeting it.
+func (b *Binder) bindXZKey(t *catalog.Table, ix *catalog.Index, col int, name, opclass string, srid int32) error {
+	world := planarWorld
+	switch {
+	case srid == 3857 || srid == 900913:
+		world = mercatorWorld
+	case srid >= 4000 && srid < 5000:
+		world = lonLatWorld
+	}
+	sql := fmt.Sprintf("%s(%s, %s, %s, %s, %s, %d)", builtins.XZ2Func, name, fmtFloat(world.MinX), fmtFloat(world.MinY),
+		fmtFloat(world.MaxX), fmtFloat(world.MaxY), world.Levels)
+	e, err := b.bindIndexExpr(t, sql, false)
+	if err != nil {
+		return err
+	}
+	typ := e.Type()
+	ix.Kind, ix.Bounds = catalog.KindBTree, false
+	ix.Columns = []catalog.KeyColumn{{Column: -1, Expr: b.storedIndexText(t, e, sql, false), ExprType: &typ}}
+	ix.ExprColumns = []int{col}
+	ix.Gist = &catalog.GistKey{Column: col, Opclass: opclass, XZ: &world}
+	return nil
+}
+
+// fmtFloat spells a world's bound as a float8 literal.
+func fmtFloat(f float64) string {
+	return "(" + strconv.FormatFloat(f, 'g', -1, 64) + ")::float8"
+}

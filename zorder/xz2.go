@@ -19,9 +19,12 @@ import (
 // root's, which every query's ranges hold: it is always read and the exact
 // predicate decides, so a world too small costs reads, never answers.
 type XZ2 struct {
-	MinX, MinY, MaxX, MaxY float64
+	MinX float64 `json:"min_x"`
+	MinY float64 `json:"min_y"`
+	MaxX float64 `json:"max_x"`
+	MaxY float64 `json:"max_y"`
 	// Levels is the quadtree's depth g, at most MaxXZLevels.
-	Levels int
+	Levels int `json:"levels"`
 }
 
 // MaxXZLevels is the deepest XZ2 quadtree whose codes fit an int64
@@ -78,9 +81,12 @@ func (s XZ2) Code(minx, miny, maxx, maxy float64) int64 {
 
 // Ranges returns sorted, disjoint code intervals holding the code of
 // every rectangle that meets the box [minx, maxx] × [miny, maxy], the
-// root's code among them, in at most max intervals (at least 2): where
-// refining further would exceed it, a cell's whole subtree is taken, and
-// then the nearest intervals are merged.
+// root's code among them, in at most max intervals (at least 2). Cells
+// are refined level by level down to the finest unless that would make
+// far more intervals than max (a large box's boundary), when the cells
+// left are taken whole; then the intervals nearest in code space are
+// merged, which are those of the finest cells: the coarse cells' codes,
+// far apart, stay single, and the merged gaps hold few codes.
 func (s XZ2) Ranges(minx, miny, maxx, maxy float64, max int) []XZRange {
 	max = int(math.Max(float64(max), 2))
 	x0, y0 := s.norm(minx, miny)
@@ -118,7 +124,7 @@ func (s XZ2) Ranges(minx, miny, maxx, maxy float64, max int) []XZRange {
 				next = append(next, ch)
 			}
 		}
-		if len(out)+4*len(next) > 4*max {
+		if len(out)+4*len(next) > 16*max+1024 {
 			// Refining would exceed the budget: take each cell whole.
 			for _, c := range next {
 				out = append(out, XZRange{c.code, c.code + s.subtree(c.l)})

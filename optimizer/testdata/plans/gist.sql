@@ -22,3 +22,14 @@ SELECT id FROM pois WHERE ST_DWithin(geom, ST_SetSRID(ST_MakePoint(-74, 40.5), 4
 
 -- ... and the nearest neighbours.
 SELECT id FROM pois ORDER BY geom <-> ST_SetSRID(ST_MakePoint(-74, 40.5), 4326) LIMIT 10
+
+-- Polygons: the gist index is a btree over each row's XZ2 code, and a
+-- spatial predicate reads the code ranges of the cells whose enlarged
+-- elements meet its box; the predicate is rechecked on each row.
+SELECT id FROM zones WHERE ST_Intersects(geom, 'SRID=4326;POINT(-73.97 40.61)')
+
+-- ... a radius, as its box grown by the distance ...
+SELECT id FROM zones WHERE ST_DWithin(geom, 'SRID=4326;POINT(-73.97 40.61)', 0.01)
+
+-- ... and the column on either side.
+SELECT name FROM zones WHERE ST_Contains(ST_MakeEnvelope(-74, 40.6, -73.9, 40.7, 4326), geom)
