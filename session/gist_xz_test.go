@@ -160,3 +160,43 @@ func withoutIndexReads(t *testing.T, sess wire.Session, f func() []string) []str
 	defer mustExec(t, sess, "RESET enable_indexscan")
 	return f()
 }
+
+// TestSpatialLookupJoin: a point-in-polygon join reads, per zone, the
+// points of its box through the gist index (EXPLAIN names it), and reads
+// far fewer items than the nested loop that reads every point per zone.
+func TestSpatialLookupJoin(t *testing.T) {
+	_, sess := newSession(t, backends(t)[0].open(t))
+	mustExec(t, sess, "CREATE EXTENSION IF NOT EXISTS postgis")
+	mustExec(t, sess, "CREATE TABLE zones (id int PRIMARY KEY, geom geometry(Polygon, 4326))")
+	mustExec(t, sess, `INSERT INTO zones SELECT i * 10 + j, ST_MakeEnvelope(-74 + i * 0.1, 40 + j * 0.1, -74 + i * 0.1 + 0.1, 40 + j * 0.1 + 0.1, 4326)
+		FROM generate_series(0, 4) i, generate_series(0, 3) j`)
+	mustExec(t, sess, "CREATE TABLE pois (id int PRIMARY KEY, geom geometry(Point, 4326))")
+	mustExec(t, sess, `INSERT INTO pois SELECT i, ST_SetSRID(ST_MakePoint(-74.005 + (i % 60) * 0.01, 39.995 + (i / 60) * 0.01), 4326) FROM generate_series(0, 2999) i`)
+	mustExec(t, sess, "CREATE INDEX pois_geom ON pois USING gist (geom)")
+	q := "SELECT z.id, count(*) FROM zones z JOIN pois p ON ST_Within(p.geom, z.geom) GROUP BY z.id ORDER BY z.id"
+	plan := strings.Join(mustExec(t, sess, "EXPLAIN "+q), "\n")
+	if !strings.Contains(plan, "spatial lookup join") || !strings.Contains(plan, "pois_geom") {
+		t.Fatalf("not a spatial lookup join:\n%s", plan)
+	}
+	got := mustExec(t, sess, q)
+	items := func() int {
+		p := strings.Join(mustExec(t, sess, "EXPLAIN ANALYZE "+q), "\n")
+		m := regexp.MustCompile(`(?m)^Execution: .*?(\d+) items read`).FindStringSubmatch(p)
+		if m == nil {
+			t.Fatalf("no items read in:\n%s", p)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	through := items()
+	var want []string
+	full := 0
+	withoutIndexReads(t, sess, func() []string { want, full = mustExec(t, sess, q), items(); return nil })
+	if strings.Join(got, ",") != strings.Join(want, ",") || len(got) != 20 {
+		t.Fatalf("%s through the index: %v, without: %v", q, got, want)
+	}
+	t.Logf("20 zones joined with 3000 points: %d items read through the gist index, %d without index reads", through, full)
+	if through > 3000 || full < 20*3000 {
+		t.Errorf("items read: %d through the index, %d without", through, full)
+	}
+}
