@@ -253,3 +253,12 @@ func anyOf(terms []ir.Expr) ir.Expr {
 	m := len(terms) / 2
 	return &ir.Binary{Op: ir.OpOr, L: anyOf(terms[:m]), R: anyOf(terms[m:]), Typ: sqltypes.TypeBool}
 }
+
+// spatialBoxes returns the bounds on x and y that the spatial conjuncts of
+// conj relating column col to a constant imply, over placeholder x and y
+// expressions: none when no conjunct confines the column to a box (the
+// index advisor asks whether a gist index would serve a read).
+func spatialBoxes(conj []ir.Expr, col int, ctx *ir.EvalContext) []ir.Expr {
+	x := &ir.Const{V: sqltypes.Null, Typ: sqltypes.TypeFloat8}
+	return gistConjuncts(conj, col, x, x, ctx)
+}

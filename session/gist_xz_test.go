@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -131,18 +129,9 @@ func TestXZGistPlan(t *testing.T) {
 	if got := mustExec(t, sess, q); strings.Join(got, ",") != "180" {
 		t.Errorf("%s = %v, want 180", q, got)
 	}
-	items := func(q string) int {
-		p := strings.Join(mustExec(t, sess, "EXPLAIN ANALYZE "+q), "\n")
-		m := regexp.MustCompile(`(\d+) items read`).FindStringSubmatch(p)
-		if m == nil {
-			t.Fatalf("no items read in:\n%s", p)
-		}
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	through := items(q)
+	through, _ := itemsRead(t, sess, "EXPLAIN ANALYZE "+q)
 	full := 0
-	withoutIndexReads(t, sess, func() []string { full = items(q); return nil })
+	withoutIndexReads(t, sess, func() []string { full, _ = itemsRead(t, sess, "EXPLAIN ANALYZE "+q); return nil })
 	t.Logf("a point among 1000 polygons: %d items read through the index, %d by a full scan", through, full)
 	if full < 1000 || through > 40 {
 		t.Errorf("items read: %d through the index, %d by a full scan", through, full)
@@ -179,24 +168,61 @@ func TestSpatialLookupJoin(t *testing.T) {
 		t.Fatalf("not a spatial lookup join:\n%s", plan)
 	}
 	got := mustExec(t, sess, q)
-	items := func() int {
-		p := strings.Join(mustExec(t, sess, "EXPLAIN ANALYZE "+q), "\n")
-		m := regexp.MustCompile(`(?m)^Execution: .*?(\d+) items read`).FindStringSubmatch(p)
-		if m == nil {
-			t.Fatalf("no items read in:\n%s", p)
-		}
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	through := items()
+	through, _ := itemsRead(t, sess, "EXPLAIN ANALYZE "+q)
 	var want []string
 	full := 0
-	withoutIndexReads(t, sess, func() []string { want, full = mustExec(t, sess, q), items(); return nil })
+	withoutIndexReads(t, sess, func() []string {
+		want = mustExec(t, sess, q)
+		full, _ = itemsRead(t, sess, "EXPLAIN ANALYZE "+q)
+		return nil
+	})
 	if strings.Join(got, ",") != strings.Join(want, ",") || len(got) != 20 {
 		t.Fatalf("%s through the index: %v, without: %v", q, got, want)
 	}
 	t.Logf("20 zones joined with 3000 points: %d items read through the gist index, %d without index reads", through, full)
 	if through > 3000 || full < 20*3000 {
 		t.Errorf("items read: %d through the index, %d without", through, full)
+	}
+}
+
+// TestAdvisorRecommendsGist: a workload of spatial predicates on polygons
+// and nearest-neighbour queries on points gets a gist index on each
+// column; once made, the same queries read far fewer items.
+func TestAdvisorRecommendsGist(t *testing.T) {
+	eng := newEngine(t, memStore(t))
+	defer eng.Close()
+	sess := openSession(t, eng)
+	mustExec(t, sess, "CREATE EXTENSION IF NOT EXISTS postgis")
+	mustExec(t, sess, "CREATE TABLE zones (id int PRIMARY KEY, geom geometry(Polygon, 4326))")
+	mustExec(t, sess, `INSERT INTO zones SELECT i * 100 + j, ST_MakeEnvelope(-74 + i * 0.01, 40 + j * 0.01, -74 + i * 0.01 + 0.01, 40 + j * 0.01 + 0.01, 4326)
+		FROM generate_series(0, 49) i, generate_series(0, 49) j`)
+	mustExec(t, sess, "CREATE TABLE pois (id int PRIMARY KEY, geom geometry(Point, 4326))")
+	mustExec(t, sess, `INSERT INTO pois SELECT i, ST_SetSRID(ST_MakePoint(-74 + (i % 50) * 0.01, 40 + (i / 50) * 0.01), 4326) FROM generate_series(0, 2499) i`)
+	mustExec(t, sess, "ANALYZE")
+	workload := func() {
+		for i := 0; i < 10; i++ {
+			x, y := -74+float64(i)*0.04, 40+float64(i)*0.03
+			mustExec(t, sess, fmt.Sprintf("SELECT id FROM zones WHERE ST_Intersects(geom, 'SRID=4326;POINT(%g %g)')", x+0.005, y+0.005))
+			mustExec(t, sess, fmt.Sprintf("SELECT id FROM pois ORDER BY geom <-> 'SRID=4326;POINT(%g %g)'::geometry LIMIT 5", x, y))
+		}
+	}
+	mustExec(t, sess, `SELECT pg_stat_statements_reset()`)
+	workload()
+	items := func() int64 { return statementItems(t, sess, "SELECT id FROM %geom%", "20") }
+	before := items()
+	advice := mustExec(t, sess, `SELECT recommendation FROM zproxy_index_advice WHERE kind = 'gist' ORDER BY recommendation`)
+	want := []string{"CREATE INDEX pois_geom_idx ON pois USING gist (geom)", "CREATE INDEX zones_geom_idx ON zones USING gist (geom)"}
+	if strings.Join(advice, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("gist advice: %v, want %v", advice, want)
+	}
+	for _, sql := range advice {
+		mustExec(t, sess, sql)
+	}
+	mustExec(t, sess, `SELECT pg_stat_statements_reset()`)
+	workload()
+	after := items()
+	t.Logf("the workload read %d items without gist indexes, %d with the advised ones", before, after)
+	if after*10 > before {
+		t.Errorf("the advised gist indexes read %d items, %d before", after, before)
 	}
 }
