@@ -23,6 +23,11 @@ type GistKey struct {
 	// the code ranges of the cells whose enlarged elements meet it
 	// (optimizer/gistbounds.go).
 	XZ *zorder.XZ2 `json:"xz,omitempty"`
+	// Geography, on a Z-order gist index over a geography(Point) column,
+	// says its keys are longitude and latitude in degrees: distances in
+	// metres bound them through a covering box on the sphere
+	// (optimizer/gistbounds.go), and <-> is no planar distance.
+	Geography bool `json:"geography,omitempty"`
 }
 
 // DeclaredColumns are the key columns as CREATE INDEX declared them, which

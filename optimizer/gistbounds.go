@@ -25,7 +25,7 @@ const geoEpsilon = 1e-6
 // gistConjuncts returns conjuncts over x and y (the index's key
 // expressions over the table row) implied by the conjuncts of conj that
 // relate column col to a constant.
-func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, ctx *ir.EvalContext) []ir.Expr {
+func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, geog bool, ctx *ir.EvalContext) []ir.Expr {
 	var out []ir.Expr
 	for _, c := range conj {
 		f, ok := c.(*ir.Func)
@@ -34,6 +34,11 @@ func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, ctx *ir.EvalContext) [
 		}
 		var lo, hi sqltypes.Point
 		switch {
+		case geog:
+			// Longitude and latitude: only ST_DWithin in metres bounds them.
+			if lo, hi, ok = geographyBox(f, col, ctx); !ok {
+				continue
+			}
 		case len(f.Args) == 2:
 			op, other, ok := gistOperand(f, col)
 			if !ok {
@@ -260,5 +265,63 @@ func anyOf(terms []ir.Expr) ir.Expr {
 // index advisor asks whether a gist index would serve a read).
 func spatialBoxes(conj []ir.Expr, col int, ctx *ir.EvalContext) []ir.Expr {
 	x := &ir.Const{V: sqltypes.Null, Typ: sqltypes.TypeFloat8}
-	return gistConjuncts(conj, col, x, x, ctx)
+	return gistConjuncts(conj, col, x, x, false, ctx)
+}
+
+// minEarthRadius is below every radius of curvature of WGS84's ellipsoid
+// (the meridional radius at the equator is 6,335,439 m) and the sphere's
+// 6,371,008.8 m: an arc of d metres on either subtends at most
+// d/minEarthRadius radians.
+const minEarthRadius = 6_335_000.0
+
+// geographyBox is the longitude/latitude box (degrees) holding every point
+// within the distance of ST_DWithin(col, constant, metres[, spheroid]) of
+// the constant geography point: the spherical cap of angular radius
+// d/minEarthRadius (grown by a part in 10⁶ for the spheroid's flattening
+// and the floats), whose latitudes span ±the radius and longitudes
+// ±asin(sin r / cos lat); a cap reaching a pole or across the antimeridian
+// takes every longitude. ok is false for any other conjunct.
+func geographyBox(f *ir.Func, col int, ctx *ir.EvalContext) (lo, hi sqltypes.Point, ok bool) {
+	if f.Name != "st_dwithin" || len(f.Args) < 3 || len(f.Args) > 4 {
+		return lo, hi, false
+	}
+	for _, a := range f.Args[2:] {
+		if !ir.IsStatementConstant(a) {
+			return lo, hi, false
+		}
+	}
+	_, other, ok := gistOperand(&ir.Func{Name: f.Name, Args: f.Args[:2]}, col)
+	if !ok {
+		return lo, hi, false
+	}
+	v, err := other.Eval(ctx, nil)
+	dv, derr := f.Args[2].Eval(ctx, nil)
+	if err != nil || derr != nil || v.IsNull() || dv.IsNull() || !v.IsGeography() {
+		return lo, hi, false
+	}
+	g, err := v.Geom()
+	if err != nil {
+		return lo, hi, false
+	}
+	lon, lat, isPoint := g.PointXY()
+	d := dv.AsFloat()
+	if !isPoint || math.IsNaN(d) || d < 0 || math.IsNaN(lon) || math.IsNaN(lat) {
+		return lo, hi, false
+	}
+	r := d/minEarthRadius*(1+1e-6) + 1e-12 // radians
+	deg := r * 180 / math.Pi
+	lo, hi = sqltypes.Point{X: math.Inf(-1), Y: lat - deg}, sqltypes.Point{X: math.Inf(1), Y: lat + deg}
+	if lat+deg >= 90 || lat-deg <= -90 || r >= math.Pi/2 {
+		return lo, hi, true // the cap holds a pole: every longitude
+	}
+	s := math.Sin(r) / math.Cos(lat*math.Pi/180)
+	if s >= 1 {
+		return lo, hi, true
+	}
+	dlon := math.Asin(s)*180/math.Pi*(1+1e-9) + 1e-9
+	if lon-dlon < -180 || lon+dlon > 180 {
+		return lo, hi, true // across the antimeridian
+	}
+	lo.X, hi.X = lon-dlon, lon+dlon
+	return lo, hi, true
 }

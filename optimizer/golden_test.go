@@ -148,6 +148,9 @@ var schema = []string{
 	// XZ2 code).
 	`CREATE TABLE zones (id BIGINT PRIMARY KEY, geom geometry(Polygon, 4326), name TEXT)`,
 	`CREATE INDEX zones_geom ON zones USING gist (geom)`,
+	// Geography points: a Z-order index over longitude and latitude.
+	`CREATE TABLE places (id BIGINT PRIMARY KEY, g geography(Point, 4326))`,
+	`CREATE INDEX places_g ON places USING gist (g)`,
 }
 
 // remoteStore presents an in-memory Pebble store with the capabilities of a

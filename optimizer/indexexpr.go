@@ -103,7 +103,7 @@ func newIndexView(s *scanSpec, ctx *ir.EvalContext, opts Options) (*indexView, e
 					derived = append(derived, c)
 				}
 			} else {
-				derived = append(derived, gistConjuncts(v.conj, g.Column, bound.Keys[0], bound.Keys[1], ctx)...)
+				derived = append(derived, gistConjuncts(v.conj, g.Column, bound.Keys[0], bound.Keys[1], g.Geography, ctx)...)
 			}
 		}
 	}

@@ -45,6 +45,9 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 		if k.Column < 0 {
 			return unsupported("gist indexes over expressions are not supported")
 		}
+		if typ := t.Columns[k.Column].Type; typ.ID == sqltypes.Geography && len(ix.Columns) == 1 {
+			return b.bindGeographyKey(t, ix, k.Column)
+		}
 		if typ := t.Columns[k.Column].Type; !isPlanar(typ) {
 			if named, ok := b.stmt.IndexOpclasses[i]; ok {
 				return unsupported("operator class %s is not supported (gist indexes are supported over point columns only)", named)
@@ -133,4 +136,32 @@ func (b *Binder) bindXZKey(t *catalog.Table, ix *catalog.Index, col int, name, o
 // fmtFloat spells a world's bound as a float8 literal.
 func fmtFloat(f float64) string {
 	return "(" + strconv.FormatFloat(f, 'g', -1, 64) + ")::float8"
+}
+
+// bindGeographyKey makes ix, a gist index over geography column col, the
+// Z-order index over its points' longitude and latitude: a geography of
+// points only (other shapes would need XZ-ordering on the sphere, across
+// the antimeridian).
+func (b *Binder) bindGeographyKey(t *catalog.Table, ix *catalog.Index, col int) error {
+	const opclass = "gist_geography_ops"
+	if named, ok := b.stmt.IndexOpclasses[0]; ok && named != opclass {
+		return unsupported("operator class %s is not supported (a gist index over geography is %s)", named, opclass)
+	}
+	if kind, _, _, _ := t.Columns[col].Type.GeomTypmodParts(); kind != geo.Point {
+		return pgerr.New(pgerr.FeatureNotSupported, "gist indexes over geography are supported for geography(Point) columns only").
+			WithHint("Declare the column geography(Point), or index a geometry column of the shapes.")
+	}
+	name := sqltypes.QuoteIdent(t.Columns[col].Name)
+	ix.Columns = nil
+	for _, sql := range []string{fmt.Sprintf("st_x((%s)::geometry)", name), fmt.Sprintf("st_y((%s)::geometry)", name)} {
+		e, err := b.bindIndexExpr(t, sql, false)
+		if err != nil {
+			return err
+		}
+		typ := e.Type()
+		ix.Columns = append(ix.Columns, catalog.KeyColumn{Column: -1, Expr: b.storedIndexText(t, e, sql, false), ExprType: &typ})
+	}
+	ix.ExprColumns = []int{col}
+	ix.Gist = &catalog.GistKey{Column: col, Opclass: opclass, Geography: true}
+	return nil
 }

@@ -3,6 +3,7 @@ package session_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand"
 	"strings"
 	"testing"
@@ -224,5 +225,53 @@ func TestAdvisorRecommendsGist(t *testing.T) {
 	t.Logf("the workload read %d items without gist indexes, %d with the advised ones", before, after)
 	if after*10 > before {
 		t.Errorf("the advised gist indexes read %d items, %d before", after, before)
+	}
+}
+
+// TestGeographyGistMatchesFullScans: ST_DWithin on a geography(Point)
+// gist index (longitude and latitude bounded by a spherical cap's box)
+// answers as a full scan does, for random points and centres everywhere,
+// poles and the antimeridian included, on the spheroid and the sphere.
+func TestGeographyGistMatchesFullScans(t *testing.T) {
+	_, sess := newSession(t, backends(t)[0].open(t))
+	mustExec(t, sess, "CREATE EXTENSION IF NOT EXISTS postgis")
+	mustExec(t, sess, "CREATE TABLE pl (id int PRIMARY KEY, g geography(Point, 4326))")
+	mustExec(t, sess, "CREATE INDEX pl_g ON pl USING gist (g)")
+	rng := rand.New(rand.NewSource(11))
+	lonLat := func() (float64, float64) {
+		lon, lat := rng.Float64()*360-180, math.Asin(rng.Float64()*2-1)*180/math.Pi
+		switch rng.Intn(6) {
+		case 0:
+			lon = 180 - rng.Float64()*2*float64(rng.Intn(2)*2-1) // near the antimeridian
+			lon = math.Max(-180, math.Min(180, lon))
+		case 1:
+			lat = (90 - rng.Float64()*3) * float64(rng.Intn(2)*2-1) // near a pole
+		}
+		return lon, lat
+	}
+	var rows []string
+	for id := 0; id < 600; id++ {
+		lon, lat := lonLat()
+		rows = append(rows, fmt.Sprintf("(%d, 'SRID=4326;POINT(%.6f %.6f)')", id, lon, lat))
+	}
+	mustExec(t, sess, "INSERT INTO pl VALUES "+strings.Join(rows, ", "))
+	found := 0
+	for i := 0; i < 80; i++ {
+		lon, lat := lonLat()
+		d := math.Pow(10, 3+rng.Float64()*3.5) // 1 km to 3000 km
+		q := fmt.Sprintf("SELECT id FROM pl WHERE ST_DWithin(g, 'SRID=4326;POINT(%.6f %.6f)', %.1f%s) ORDER BY id", lon, lat, d,
+			[]string{"", ", true", ", false"}[rng.Intn(3)])
+		if plan := strings.Join(mustExec(t, sess, "EXPLAIN "+q), "\n"); !strings.Contains(plan, "pl_g") {
+			t.Fatalf("%s does not read the gist index:\n%s", q, plan)
+		}
+		got := mustExec(t, sess, q)
+		want := withoutIndexReads(t, sess, func() []string { return mustExec(t, sess, q) })
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Fatalf("%s\nthrough the index: %v\nfull scan:         %v", q, got, want)
+		}
+		found += len(got)
+	}
+	if found < 100 {
+		t.Fatalf("the queries found %d points in all: too few to test anything", found)
 	}
 }

@@ -38,3 +38,7 @@ SELECT name FROM zones WHERE ST_Contains(ST_MakeEnvelope(-74, 40.6, -73.9, 40.7,
 -- geometry bounds a read of the points' gist index (a dynamic scan per
 -- zone) and the predicate decides on each pair.
 SELECT z.id, count(*) FROM zones z JOIN pois p ON ST_Within(p.geom, z.geom) GROUP BY z.id
+
+-- Geography points: ST_DWithin in metres bounds longitude and latitude by
+-- the box of its spherical cap; the distance decides on each row.
+SELECT id FROM places WHERE ST_DWithin(g, 'SRID=4326;POINT(2.35 48.85)'::geography, 2000)
