@@ -73,8 +73,14 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 			return b.bindXZKey(t, ix, col, name, opclass, srid)
 		}
 	}
+	return b.bindGistExprs(t, ix, &catalog.GistKey{Column: col, Opclass: opclass}, fmt.Sprintf(planar.X, name), fmt.Sprintf(planar.Y, name))
+}
+
+// bindGistExprs gives ix, a gist index with key g, the key expressions
+// sqls over g's column.
+func (b *Binder) bindGistExprs(t *catalog.Table, ix *catalog.Index, g *catalog.GistKey, sqls ...string) error {
 	ix.Columns = nil
-	for _, sql := range []string{fmt.Sprintf(planar.X, name), fmt.Sprintf(planar.Y, name)} {
+	for _, sql := range sqls {
 		e, err := b.bindIndexExpr(t, sql, false)
 		if err != nil {
 			return err
@@ -82,8 +88,8 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 		typ := e.Type()
 		ix.Columns = append(ix.Columns, catalog.KeyColumn{Column: -1, Expr: b.storedIndexText(t, e, sql, false), ExprType: &typ})
 	}
-	ix.ExprColumns = []int{col}
-	ix.Gist = &catalog.GistKey{Column: col, Opclass: opclass}
+	ix.ExprColumns = []int{g.Column}
+	ix.Gist = g
 	return nil
 }
 
@@ -121,16 +127,8 @@ func (b *Binder) bindXZKey(t *catalog.Table, ix *catalog.Index, col int, name, o
 	}
 	sql := fmt.Sprintf("%s(%s, %s, %s, %s, %s, %d)", builtins.XZ2Func, name, fmtFloat(world.MinX), fmtFloat(world.MinY),
 		fmtFloat(world.MaxX), fmtFloat(world.MaxY), world.Levels)
-	e, err := b.bindIndexExpr(t, sql, false)
-	if err != nil {
-		return err
-	}
-	typ := e.Type()
 	ix.Kind, ix.Bounds = catalog.KindBTree, false
-	ix.Columns = []catalog.KeyColumn{{Column: -1, Expr: b.storedIndexText(t, e, sql, false), ExprType: &typ}}
-	ix.ExprColumns = []int{col}
-	ix.Gist = &catalog.GistKey{Column: col, Opclass: opclass, XZ: &world}
-	return nil
+	return b.bindGistExprs(t, ix, &catalog.GistKey{Column: col, Opclass: opclass, XZ: &world}, sql)
 }
 
 // fmtFloat spells a world's bound as a float8 literal.
@@ -152,16 +150,6 @@ func (b *Binder) bindGeographyKey(t *catalog.Table, ix *catalog.Index, col int) 
 			WithHint("Declare the column geography(Point), or index a geometry column of the shapes.")
 	}
 	name := sqltypes.QuoteIdent(t.Columns[col].Name)
-	ix.Columns = nil
-	for _, sql := range []string{fmt.Sprintf("st_x((%s)::geometry)", name), fmt.Sprintf("st_y((%s)::geometry)", name)} {
-		e, err := b.bindIndexExpr(t, sql, false)
-		if err != nil {
-			return err
-		}
-		typ := e.Type()
-		ix.Columns = append(ix.Columns, catalog.KeyColumn{Column: -1, Expr: b.storedIndexText(t, e, sql, false), ExprType: &typ})
-	}
-	ix.ExprColumns = []int{col}
-	ix.Gist = &catalog.GistKey{Column: col, Opclass: opclass, Geography: true}
-	return nil
+	return b.bindGistExprs(t, ix, &catalog.GistKey{Column: col, Opclass: opclass, Geography: true},
+		fmt.Sprintf("st_x((%s)::geometry)", name), fmt.Sprintf("st_y((%s)::geometry)", name))
 }
