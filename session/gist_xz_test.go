@@ -8,14 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/wire"
 )
 
 // TestXZGistMatchesFullScans is the property test of gist indexes over
 // geometries of any shape (XZ-ordering): random polygons, lines, points,
 // empty and NULL geometries, some outside the index's world, under random
-// INSERT, UPDATE and DELETE, and random spatial predicates answered through
-// the index and again with index scans off. The answers must be the same,
+// INSERT, UPDATE, DELETE and COPY FROM, and random spatial predicates
+// answered through the index and again with index scans off. The answers must be the same,
 // the index must stay exact (CHECK TABLE), and the predicates must read it.
 func TestXZGistMatchesFullScans(t *testing.T) {
 	for _, be := range backends(t) {
@@ -62,7 +63,25 @@ func TestXZGistMatchesFullScans(t *testing.T) {
 			for step := 0; step < steps; step++ {
 				id := rng.Intn(340)
 				var write string
-				switch rng.Intn(3) {
+				switch rng.Intn(4) {
+				case 3:
+					// COPY FROM of new rows, as wire hands them over.
+					var rows [][]sqltypes.Value
+					for k := 0; k < 3; k++ {
+						g := sqltypes.Null
+						if text := shape(); text != "NULL" {
+							v, err := sqltypes.ParseGeometryText(sqltypes.TypeGeometry, strings.Trim(text, "'"))
+							if err != nil {
+								t.Fatal(err)
+							}
+							g = v
+						}
+						rows = append(rows, []sqltypes.Value{sqltypes.NewInt(int64(1000 + 3*step + k)), g, sqltypes.NewInt(int64(k))})
+					}
+					if _, err := copyIn(ctx, sess, "COPY sh (id, g, tag) FROM STDIN", rows, 2); err != nil {
+						t.Fatalf("step %d: COPY: %v", step, err)
+					}
+					write = "SELECT 1"
 				case 0:
 					write = fmt.Sprintf("INSERT INTO sh VALUES (%d, %s, %d) ON CONFLICT (id) DO UPDATE SET g = excluded.g", id, shape(), rng.Intn(5))
 				case 1:
