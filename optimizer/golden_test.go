@@ -149,8 +149,8 @@ var schema = []string{
 	`CREATE TABLE zones (id BIGINT PRIMARY KEY, geom geometry(Polygon, 4326), name TEXT)`,
 	`CREATE INDEX zones_geom ON zones USING gist (geom)`,
 	// Geography points: a Z-order index over longitude and latitude.
-	`CREATE TABLE places (id BIGINT PRIMARY KEY, g geography(Point, 4326))`,
-	`CREATE INDEX places_g ON places USING gist (g)`,
+	`CREATE TABLE geoplaces (id BIGINT PRIMARY KEY, g geography(Point, 4326))`,
+	`CREATE INDEX geoplaces_g ON geoplaces USING gist (g)`,
 }
 
 // remoteStore presents an in-memory Pebble store with the capabilities of a

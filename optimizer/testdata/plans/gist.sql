@@ -41,4 +41,4 @@ SELECT z.id, count(*) FROM zones z JOIN pois p ON ST_Within(p.geom, z.geom) GROU
 
 -- Geography points: ST_DWithin in metres bounds longitude and latitude by
 -- the box of its spherical cap; the distance decides on each row.
-SELECT id FROM places WHERE ST_DWithin(g, 'SRID=4326;POINT(2.35 48.85)'::geography, 2000)
+SELECT id FROM geoplaces WHERE ST_DWithin(g, 'SRID=4326;POINT(2.35 48.85)'::geography, 2000)
