@@ -242,10 +242,45 @@ func xzBox(c ir.Expr, col int, ctx *ir.EvalContext) (lo, hi sqltypes.Point, ok b
 		return lo, hi, false
 	}
 	v, err := other.Eval(ctx, nil)
-	if err != nil || v.K != sqltypes.KindGeometry {
+	switch {
+	case err != nil || v.IsNull():
+		return lo, hi, false
+	case v.K == sqltypes.KindGeo && len(args) == 2:
+		return shapeBox(op, v)
+	case v.K != sqltypes.KindGeometry:
 		return lo, hi, false
 	}
 	return geometryBox(op, v, d)
+}
+
+// shapeBox is the box that a box, polygon or circle column meets when it
+// overlaps, contains, is contained by or is the same as (&&, @>, <@, ~=)
+// the constant shape v: v's bounding box grown by PostgreSQL's fuzzy
+// tolerance, twice, and by a few ulps of its coordinates.
+func shapeBox(op string, v sqltypes.Value) (lo, hi sqltypes.Point, ok bool) {
+	switch op {
+	case "&&", "@>", "<@", "~=":
+	default:
+		return lo, hi, false
+	}
+	switch g := v.X.(type) {
+	case sqltypes.Box:
+		lo, hi = g.Low, g.High
+	case sqltypes.Polygon:
+		lo, hi = g.Bound.Low, g.Bound.High
+	case sqltypes.Circle:
+		r := g.Radius
+		if math.IsNaN(r) {
+			return lo, hi, false
+		}
+		lo, hi = sqltypes.Point{X: g.Center.X - r, Y: g.Center.Y - r}, sqltypes.Point{X: g.Center.X + r, Y: g.Center.Y + r}
+	case sqltypes.Point:
+		lo, hi = g, g
+	default:
+		return lo, hi, false
+	}
+	w := func(a float64) float64 { return 2*geoEpsilon + math.Abs(a)*1e-9 }
+	return sqltypes.Point{X: lo.X - w(lo.X), Y: lo.Y - w(lo.Y)}, sqltypes.Point{X: hi.X + w(hi.X), Y: hi.Y + w(hi.Y)}, true
 }
 
 // anyOf is the disjunction of terms as a balanced tree: a chain hundreds

@@ -21,8 +21,9 @@ import (
 // (catalog.GistKey):
 // PostgreSQL's R-tree serves boxes and nearest-neighbour searches, and so
 // does a Z-order index (optimizer/nearest.go). Over a geometry column of
-// any other shape it is an XZ index (bindXZKey). Other gist indexes
-// (ranges, network types, box, polygon, several columns) are 0A000.
+// any other shape, and over box, polygon and circle, it is an XZ index
+// (bindXZKey). Other gist indexes (ranges, network types, several
+// columns) are 0A000.
 
 // checkGistPart refuses what a gist key part cannot have.
 func checkGistPart(part *ast.IndexPartSpecification) error {
@@ -47,6 +48,13 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 		}
 		if typ := t.Columns[k.Column].Type; typ.ID == sqltypes.Geography && len(ix.Columns) == 1 {
 			return b.bindGeographyKey(t, ix, k.Column)
+		}
+		if opclass, ok := shapeOpclasses[t.Columns[k.Column].Type.ID]; ok && t.Columns[k.Column].Type.ID != sqltypes.Array && len(ix.Columns) == 1 {
+			// PostgreSQL's own shapes: XZ-ordering of their boxes.
+			if named, ok := b.stmt.IndexOpclasses[0]; ok && named != opclass {
+				return unsupported("operator class %s is not supported (a gist index over %s is %s)", named, t.Columns[k.Column].Type, opclass)
+			}
+			return b.bindXZKey(t, ix, k.Column, sqltypes.QuoteIdent(t.Columns[k.Column].Name), opclass, 0)
 		}
 		if typ := t.Columns[k.Column].Type; !isPlanar(typ) {
 			if named, ok := b.stmt.IndexOpclasses[i]; ok {
@@ -92,6 +100,10 @@ func (b *Binder) bindGistExprs(t *catalog.Table, ix *catalog.Index, g *catalog.G
 	ix.Gist = g
 	return nil
 }
+
+// shapeOpclasses are the gist operator classes of PostgreSQL's shapes,
+// indexed by XZ-ordering of their bounding boxes.
+var shapeOpclasses = map[sqltypes.TypeID]string{sqltypes.GeoBox: "box_ops", sqltypes.GeoPolygon: "poly_ops", sqltypes.GeoCircle: "circle_ops"}
 
 // isPlanar reports whether t is a planar point type.
 func isPlanar(t sqltypes.Type) bool { _, ok := builtins.PlanarTypeOf(t); return ok }

@@ -294,3 +294,33 @@ func TestGeographyGistMatchesFullScans(t *testing.T) {
 		t.Fatalf("the queries found %d points in all: too few to test anything", found)
 	}
 }
+
+// TestShapeGistPlans: over box, polygon and circle columns the gist index
+// (XZ-ordering) serves &&, @>, <@ and ~= against a constant, either side.
+func TestShapeGistPlans(t *testing.T) {
+	_, sess := newSession(t, backends(t)[0].open(t))
+	mustExec(t, sess, "CREATE TABLE bx (id int PRIMARY KEY, b box, p polygon, c circle)")
+	mustExec(t, sess, "INSERT INTO bx SELECT i, box(point(i, i), point(i + 1, i + 2)), polygon(box(point(i, 0), point(i + 1, 1))), circle(point(i, i), 1) FROM generate_series(0, 99) i")
+	for _, col := range []string{"b", "p", "c"} {
+		mustExec(t, sess, fmt.Sprintf("CREATE INDEX bx_%s ON bx USING gist (%s)", col, col))
+	}
+	for q, ix := range map[string]string{
+		"SELECT id FROM bx WHERE b && box '((10,10),(12,11))'":       "bx_b",
+		"SELECT id FROM bx WHERE box '((0,0),(10,7))' @> b":          "bx_b",
+		"SELECT id FROM bx WHERE p @> point '(9,0.5)'":               "bx_p",
+		"SELECT id FROM bx WHERE p <@ polygon '((0,0),(5,0),(0,5))'": "bx_p",
+		"SELECT id FROM bx WHERE c && circle '<(30,30),2>'":          "bx_c",
+		"SELECT id FROM bx WHERE c ~= circle '<(9,9),1>'":            "bx_c",
+		"SELECT id FROM bx WHERE b ~= box '((9,9),(10,11))'":         "bx_b",
+	} {
+		plan := strings.Join(mustExec(t, sess, "EXPLAIN "+q), "\n")
+		if !strings.Contains(plan, "via btree index "+ix) {
+			t.Errorf("%s does not read %s:\n%s", q, ix, plan)
+		}
+		got := mustExec(t, sess, q+" ORDER BY id")
+		want := withoutIndexReads(t, sess, func() []string { return mustExec(t, sess, q+" ORDER BY id") })
+		if strings.Join(got, ",") != strings.Join(want, ",") || len(got) == 0 {
+			t.Errorf("%s: %v through the index, %v without", q, got, want)
+		}
+	}
+}
