@@ -8,9 +8,12 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/geo"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/optimizer"
+	"github.com/zproxy/zproxy/zorder"
 )
 
 // Sample is one execution's workload record, as the session keeps it in
@@ -48,6 +51,7 @@ type Input struct {
 const (
 	KindBTree     = "btree"
 	KindZOrder    = "zorder"
+	KindGist      = "gist"
 	KindShards    = "shards"
 	KindUnused    = "unused"
 	KindDuplicate = "duplicate"
@@ -204,6 +208,9 @@ func (a *tableAdvisor) estimate(u *optimizer.TableUse, ix *catalog.Index) cost {
 	shards = math.Max(shards, 1)
 	sel := func(col int) float64 { return a.st.Selectivity(col, u.Bounds[col]) }
 	covering := ix == nil || t.Covers(ix, u.Needed)
+	if ix != nil && ix.Gist != nil {
+		return a.estimateGist(u, ix, n, shards)
+	}
 	if ix != nil && ix.Kind == catalog.KindZOrder {
 		f, bound := 1.0, 0
 		for _, k := range ix.Columns {
@@ -272,6 +279,36 @@ func (a *tableAdvisor) estimate(u *optimizer.TableUse, ix *catalog.Index) cost {
 	if !covering {
 		c.items += entries
 		c.requests += math.Ceil(entries / 100)
+	}
+	return c
+}
+
+// spatialSelectivity is the share of a table's rows a spatial predicate
+// against a constant is taken to keep: PostgreSQL's areasel, its default
+// for geometric overlap (zproxy keeps no statistics of shapes).
+const spatialSelectivity = 0.005
+
+// estimateGist is what one read costs through a gist index: the rows of
+// its box (spatialSelectivity of the table) with the over-cover of a 2-D
+// box, or for ORDER BY col <-> constant LIMIT k a few rings of about k
+// rows each; a read that neither bounds the column nor orders by distance
+// to it reads the whole index.
+func (a *tableAdvisor) estimateGist(u *optimizer.TableUse, ix *catalog.Index, n, shards float64) cost {
+	col := ix.Gist.Column
+	var matches float64
+	switch {
+	case slices.Contains(u.Spatial, col):
+		matches = n * spatialSelectivity
+	case u.Nearest == col && u.NearestK > 0:
+		matches = math.Min(n, float64(4*u.NearestK))
+	default:
+		return a.fullScan(u, ix, false)
+	}
+	items := matches * overcover(2, 0)
+	c := cost{items: items, requests: shards*8 + items/1000}
+	if !a.t.Covers(ix, u.Needed) {
+		c.items += matches
+		c.requests += math.Ceil(matches / 100)
 	}
 	return c
 }
@@ -407,6 +444,19 @@ func (a *tableAdvisor) candidates() []*catalog.Index {
 			}
 		}
 	}
+	for _, r := range a.w.reads {
+		for _, u := range r.uses {
+			cols := append([]int(nil), u.Spatial...)
+			if u.Nearest >= 0 && u.NearestK > 0 {
+				cols = append(cols, u.Nearest)
+			}
+			for _, c := range cols {
+				if ix := a.gistCandidate(c); ix != nil {
+					add(ix)
+				}
+			}
+		}
+	}
 	freq := func(c int) float64 { return eqFreq[c] + rangeFreq[c] }
 	mkZ := func(cols []int) {
 		cols = append([]int(nil), cols...)
@@ -429,6 +479,28 @@ func (a *tableAdvisor) candidates() []*catalog.Index {
 		}
 	}
 	return out
+}
+
+// gistCandidate is a gist index over column col, as CREATE INDEX ...
+// USING gist would make it (planner/gist.go: a Z-order index over points,
+// an XZ index over other geometries), or nil when the column has one or is
+// of a type zproxy cannot index so.
+func (a *tableAdvisor) gistCandidate(col int) *catalog.Index {
+	typ := a.t.Columns[col].Type
+	if _, planar := builtins.PlanarTypeOf(typ); !planar {
+		return nil
+	}
+	for _, ix := range a.t.Indexes {
+		if ix.Gist != nil && ix.Gist.Column == col {
+			return nil
+		}
+	}
+	kind, xz := catalog.KindZOrder, (*zorder.XZ2)(nil)
+	if k, _, _, _ := typ.GeomTypmodParts(); typ.ID == sqltypes.Geometry && k != geo.Point {
+		kind, xz = catalog.KindBTree, &zorder.XZ2{}
+	}
+	return &catalog.Index{Kind: kind, Shards: a.t.Shards, State: catalog.StatePublic,
+		Columns: []catalog.KeyColumn{{Column: col}}, ExprColumns: []int{col}, Gist: &catalog.GistKey{Column: col, XZ: xz}}
 }
 
 // hasColumn reports whether col is among keys.
@@ -683,6 +755,9 @@ func includes(ix *catalog.Index, cols []int) bool {
 // maintenance writes).
 func (a *tableAdvisor) evaluate(config []*catalog.Index, ix *catalog.Index) (*Recommendation, float64) {
 	rec := &Recommendation{Table: a.t.Name, Kind: string(ix.Kind), WriteItems: 1, RowsWritten: a.w.rowsWritten}
+	if ix.Gist != nil {
+		rec.Kind = KindGist
+	}
 	var calls, before, after, reqBefore, reqAfter, saved float64
 	with := append(append([]*catalog.Index(nil), config...), ix)
 	type helped struct {
@@ -744,7 +819,7 @@ func (a *tableAdvisor) named(ix *catalog.Index) *catalog.Index {
 		parts = append(parts, a.t.Columns[k.Column].Name)
 	}
 	suffix := "idx"
-	if ix.Kind == catalog.KindZOrder {
+	if ix.Kind == catalog.KindZOrder && ix.Gist == nil {
 		suffix = "zidx"
 	}
 	base := strings.Join(parts, "_")
@@ -770,6 +845,10 @@ func (a *tableAdvisor) reason(ix *catalog.Index) string {
 	for _, k := range ix.Columns {
 		cols = append(cols, a.t.Columns[k.Column].Name)
 	}
+	if ix.Gist != nil {
+		return fmt.Sprintf("reads confine %s to a box by spatial predicates (&&, ST_Intersects, <@ ...) or ask for its nearest neighbours "+
+			"(ORDER BY %s <-> point LIMIT k); a gist index reads about the rows in the box, or a few rings around the point", cols[0], cols[0])
+	}
 	if ix.Kind == catalog.KindZOrder {
 		s := fmt.Sprintf("reads bound %s together by ranges; a Z-order index reads about the rows in the box", strings.Join(cols, ", "))
 		if ix.LeadsOption() != "" {
@@ -793,6 +872,10 @@ func CreateIndexSQL(t *catalog.Table, ix *catalog.Index) string {
 		b.WriteString(quoteIdent(ix.Name) + " ")
 	}
 	fmt.Fprintf(&b, "ON %s", quoteIdent(t.Name))
+	if ix.Gist != nil {
+		fmt.Fprintf(&b, " USING gist (%s)", quoteIdent(t.Columns[ix.Gist.Column].Name))
+		return b.String()
+	}
 	if ix.Kind == catalog.KindZOrder {
 		b.WriteString(" USING zorder")
 	}

@@ -1,8 +1,11 @@
 package catalog
 
+import "github.com/zproxy/zproxy/zorder"
+
 // GistKey marks a Z-order index as the GiST index CREATE INDEX ... USING
 // gist made over one column of a planar point type (a point, a geometry of
-// points). zproxy has no R-tree: such an index is a Z-order index whose two
+// points), or a btree index as the one made over a geometry column of any
+// shape (XZ). zproxy has no R-tree: such an index is a Z-order index whose two
 // key expressions are the column's x and y, aligned to the data, so the
 // Z-order machinery keeps it exact on every write and serves boxes, and the
 // optimizer answers ORDER BY column <-> constant LIMIT k from it by a
@@ -14,6 +17,17 @@ type GistKey struct {
 	// Opclass is the operator class the catalogs name (point_ops,
 	// gist_geometry_ops_2d).
 	Opclass string `json:"opclass"`
+	// XZ, on a gist index over geometries of any shape, says it is a
+	// btree index over one key expression, the XZ2 code of each row's
+	// bounding box (builtins.XZ2Func) in this world: a query box becomes
+	// the code ranges of the cells whose enlarged elements meet it
+	// (optimizer/gistbounds.go).
+	XZ *zorder.XZ2 `json:"xz,omitempty"`
+	// Geography, on a Z-order gist index over a geography(Point) column,
+	// says its keys are longitude and latitude in degrees: distances in
+	// metres bound them through a covering box on the sphere
+	// (optimizer/gistbounds.go), and <-> is no planar distance.
+	Geography bool `json:"geography,omitempty"`
 }
 
 // DeclaredColumns are the key columns as CREATE INDEX declared them, which

@@ -18,7 +18,7 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 	orig := s.Table
 	conj := ir.Conjuncts(s.Filter)
 	origSpec, origConj := s, conj
-	view, err := newIndexView(s, ctx)
+	view, err := newIndexView(s, ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -176,6 +176,9 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 			continue
 		}
 		if view != nil {
+			if view.implied[i] {
+				continue
+			}
 			c = view.conj[i] // evaluated on the table's row
 		}
 		residual = append(residual, c)

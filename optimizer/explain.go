@@ -643,7 +643,11 @@ func (x *NestedLoop) Describe() Description {
 
 func (x *Apply) Describe() Description {
 	d := Description{Head: fmt.Sprintf("Apply (%s)", x.Kind)}
-	d.add("why", "the right side reads the left row (LATERAL or a correlated subquery): run once per left row")
+	if x.Reason != "" {
+		d.add("why", "%s", x.Reason)
+	} else {
+		d.add("why", "the right side reads the left row (LATERAL or a correlated subquery): run once per left row")
+	}
 	if x.Pred != nil {
 		d.add("join filter", "%s", x.Pred.String())
 	}

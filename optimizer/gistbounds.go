@@ -5,6 +5,7 @@ import (
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/zorder"
 )
 
 // Spatial predicates on a gist index's column. The index is a Z-order
@@ -24,7 +25,7 @@ const geoEpsilon = 1e-6
 // gistConjuncts returns conjuncts over x and y (the index's key
 // expressions over the table row) implied by the conjuncts of conj that
 // relate column col to a constant.
-func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, ctx *ir.EvalContext) []ir.Expr {
+func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, geog bool, ctx *ir.EvalContext) []ir.Expr {
 	var out []ir.Expr
 	for _, c := range conj {
 		f, ok := c.(*ir.Func)
@@ -33,6 +34,11 @@ func gistConjuncts(conj []ir.Expr, col int, x, y ir.Expr, ctx *ir.EvalContext) [
 		}
 		var lo, hi sqltypes.Point
 		switch {
+		case geog:
+			// Longitude and latitude: only ST_DWithin in metres bounds them.
+			if lo, hi, ok = geographyBox(f, col, ctx); !ok {
+				continue
+			}
 		case len(f.Args) == 2:
 			op, other, ok := gistOperand(f, col)
 			if !ok {
@@ -176,4 +182,181 @@ func geometryBox(op string, v sqltypes.Value, d float64) (lo, hi sqltypes.Point,
 	// and by a few ulps for the arithmetic of d.
 	w := func(a float64) float64 { return d + math.Abs(a)*1e-6 + 1e-9 }
 	return sqltypes.Point{X: b.MinX - w(b.MinX), Y: b.MinY - w(b.MinY)}, sqltypes.Point{X: b.MaxX + w(b.MaxX), Y: b.MaxY + w(b.MaxY)}, true
+}
+
+// xzConjuncts returns, for each spatial conjunct of conj relating column
+// col (indexed by XZ-ordering: catalog.GistKey.XZ) to a constant, the
+// conjunct that key, the index's XZ2 code expression, lies in the code
+// ranges of the box every geometry satisfying it meets (the constant's
+// box, grown as geometryBox grows it): a disjunction of ranges, which the
+// rules read as one key range each. Every predicate served (&&,
+// ST_Intersects, ST_Within, ST_Contains, ST_Covers, ST_DWithin) holds only
+// of geometries whose boxes meet that box, whichever side the column is
+// on; the conjunct itself stays the residual check.
+func xzConjuncts(conj []ir.Expr, col int, key ir.Expr, s zorder.XZ2, budget int, ctx *ir.EvalContext) []ir.Expr {
+	var out []ir.Expr
+	for _, c := range conj {
+		lo, hi, ok := xzBox(c, col, ctx)
+		if !ok {
+			continue
+		}
+		var terms []ir.Expr
+		code := func(v int64) ir.Expr { return &ir.Const{V: sqltypes.NewInt(v), Typ: sqltypes.TypeInt8} }
+		cmp := func(op ir.BinOp, v int64) ir.Expr {
+			return &ir.Binary{Op: op, L: key, R: code(v), Typ: sqltypes.TypeBool}
+		}
+		for _, r := range s.Ranges(lo.X, lo.Y, hi.X, hi.Y, budget) {
+			if r.Hi == r.Lo+1 {
+				terms = append(terms, cmp(ir.OpEq, r.Lo))
+				continue
+			}
+			terms = append(terms, &ir.Binary{Op: ir.OpAnd, L: cmp(ir.OpGe, r.Lo), R: cmp(ir.OpLt, r.Hi), Typ: sqltypes.TypeBool})
+		}
+		out = append(out, anyOf(terms))
+	}
+	return out
+}
+
+// xzBox is the box a geometry in column col meets when conjunct c holds,
+// for a PostGIS predicate between the column and a constant.
+func xzBox(c ir.Expr, col int, ctx *ir.EvalContext) (lo, hi sqltypes.Point, ok bool) {
+	f, isFunc := c.(*ir.Func)
+	if !isFunc {
+		return lo, hi, false
+	}
+	d := 0.0
+	args := f.Args
+	switch {
+	case len(args) == 2:
+	case f.Name == "st_dwithin" && len(args) == 3 && ir.IsStatementConstant(args[2]):
+		dv, err := args[2].Eval(ctx, nil)
+		if err != nil || dv.IsNull() {
+			return lo, hi, false
+		}
+		d, args = dv.AsFloat(), args[:2]
+	default:
+		return lo, hi, false
+	}
+	op, other, ok := gistOperand(&ir.Func{Name: f.Name, Args: args}, col)
+	if !ok {
+		return lo, hi, false
+	}
+	v, err := other.Eval(ctx, nil)
+	switch {
+	case err != nil || v.IsNull():
+		return lo, hi, false
+	case v.K == sqltypes.KindGeo && len(args) == 2:
+		return shapeBox(op, v)
+	case v.K != sqltypes.KindGeometry:
+		return lo, hi, false
+	}
+	return geometryBox(op, v, d)
+}
+
+// shapeBox is the box that a box, polygon or circle column meets when it
+// overlaps, contains, is contained by or is the same as (&&, @>, <@, ~=)
+// the constant shape v: v's bounding box grown by PostgreSQL's fuzzy
+// tolerance, twice, and by a few ulps of its coordinates.
+func shapeBox(op string, v sqltypes.Value) (lo, hi sqltypes.Point, ok bool) {
+	switch op {
+	case "&&", "@>", "<@", "~=":
+	default:
+		return lo, hi, false
+	}
+	switch g := v.X.(type) {
+	case sqltypes.Box:
+		lo, hi = g.Low, g.High
+	case sqltypes.Polygon:
+		lo, hi = g.Bound.Low, g.Bound.High
+	case sqltypes.Circle:
+		r := g.Radius
+		if math.IsNaN(r) {
+			return lo, hi, false
+		}
+		lo, hi = sqltypes.Point{X: g.Center.X - r, Y: g.Center.Y - r}, sqltypes.Point{X: g.Center.X + r, Y: g.Center.Y + r}
+	case sqltypes.Point:
+		lo, hi = g, g
+	default:
+		return lo, hi, false
+	}
+	w := func(a float64) float64 { return 2*geoEpsilon + math.Abs(a)*1e-9 }
+	return sqltypes.Point{X: lo.X - w(lo.X), Y: lo.Y - w(lo.Y)}, sqltypes.Point{X: hi.X + w(hi.X), Y: hi.Y + w(hi.Y)}, true
+}
+
+// anyOf is the disjunction of terms as a balanced tree: a chain hundreds
+// deep would make every walk that keys its subexpressions (ir.ExprKey)
+// quadratic.
+func anyOf(terms []ir.Expr) ir.Expr {
+	if len(terms) == 1 {
+		return terms[0]
+	}
+	m := len(terms) / 2
+	return &ir.Binary{Op: ir.OpOr, L: anyOf(terms[:m]), R: anyOf(terms[m:]), Typ: sqltypes.TypeBool}
+}
+
+// spatialBoxes returns the bounds on x and y that the spatial conjuncts of
+// conj relating column col to a constant imply, over placeholder x and y
+// expressions: none when no conjunct confines the column to a box (the
+// index advisor asks whether a gist index would serve a read).
+func spatialBoxes(conj []ir.Expr, col int, ctx *ir.EvalContext) []ir.Expr {
+	x := &ir.Const{V: sqltypes.Null, Typ: sqltypes.TypeFloat8}
+	return gistConjuncts(conj, col, x, x, false, ctx)
+}
+
+// minEarthRadius is below every radius of curvature of WGS84's ellipsoid
+// (the meridional radius at the equator is 6,335,439 m) and the sphere's
+// 6,371,008.8 m: an arc of d metres on either subtends at most
+// d/minEarthRadius radians.
+const minEarthRadius = 6_335_000.0
+
+// geographyBox is the longitude/latitude box (degrees) holding every point
+// within the distance of ST_DWithin(col, constant, metres[, spheroid]) of
+// the constant geography point: the spherical cap of angular radius
+// d/minEarthRadius (grown by a part in 10⁶ for the spheroid's flattening
+// and the floats), whose latitudes span ±the radius and longitudes
+// ±asin(sin r / cos lat); a cap reaching a pole or across the antimeridian
+// takes every longitude. ok is false for any other conjunct.
+func geographyBox(f *ir.Func, col int, ctx *ir.EvalContext) (lo, hi sqltypes.Point, ok bool) {
+	if f.Name != "st_dwithin" || len(f.Args) < 3 || len(f.Args) > 4 {
+		return lo, hi, false
+	}
+	for _, a := range f.Args[2:] {
+		if !ir.IsStatementConstant(a) {
+			return lo, hi, false
+		}
+	}
+	_, other, ok := gistOperand(&ir.Func{Name: f.Name, Args: f.Args[:2]}, col)
+	if !ok {
+		return lo, hi, false
+	}
+	v, err := other.Eval(ctx, nil)
+	dv, derr := f.Args[2].Eval(ctx, nil)
+	if err != nil || derr != nil || v.IsNull() || dv.IsNull() || !v.IsGeography() {
+		return lo, hi, false
+	}
+	g, err := v.Geom()
+	if err != nil {
+		return lo, hi, false
+	}
+	lon, lat, isPoint := g.PointXY()
+	d := dv.AsFloat()
+	if !isPoint || math.IsNaN(d) || d < 0 || math.IsNaN(lon) || math.IsNaN(lat) {
+		return lo, hi, false
+	}
+	r := d/minEarthRadius*(1+1e-6) + 1e-12 // radians
+	deg := r * 180 / math.Pi
+	lo, hi = sqltypes.Point{X: math.Inf(-1), Y: lat - deg}, sqltypes.Point{X: math.Inf(1), Y: lat + deg}
+	if lat+deg >= 90 || lat-deg <= -90 || r >= math.Pi/2 {
+		return lo, hi, true // the cap holds a pole: every longitude
+	}
+	s := math.Sin(r) / math.Cos(lat*math.Pi/180)
+	if s >= 1 {
+		return lo, hi, true
+	}
+	dlon := math.Asin(s)*180/math.Pi*(1+1e-9) + 1e-9
+	if lon-dlon < -180 || lon+dlon > 180 {
+		return lo, hi, true // across the antimeridian
+	}
+	lo.X, hi.X = lon-dlon, lon+dlon
+	return lo, hi, true
 }

@@ -144,6 +144,13 @@ var schema = []string{
 	`CREATE INDEX spots_p ON spots USING gist (p)`,
 	`CREATE TABLE pois (id BIGINT PRIMARY KEY, geom geometry(Point, 4326), kind INT)`,
 	`CREATE INDEX pois_geom ON pois USING gist (geom)`,
+	// Polygons with a gist index (XZ-ordering: a btree over each box's
+	// XZ2 code).
+	`CREATE TABLE zones (id BIGINT PRIMARY KEY, geom geometry(Polygon, 4326), name TEXT)`,
+	`CREATE INDEX zones_geom ON zones USING gist (geom)`,
+	// Geography points: a Z-order index over longitude and latitude.
+	`CREATE TABLE geoplaces (id BIGINT PRIMARY KEY, g geography(Point, 4326))`,
+	`CREATE INDEX geoplaces_g ON geoplaces USING gist (g)`,
 }
 
 // remoteStore presents an in-memory Pebble store with the capabilities of a

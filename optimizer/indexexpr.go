@@ -32,11 +32,15 @@ type indexView struct {
 	conj, rew []ir.Expr
 	// skipped names the partial indexes whose predicate is not implied.
 	skipped []Rejection
+	// implied marks the conjuncts of conj derived for an XZ gist index
+	// (xzConjuncts): implied by others, and costly on a row, so never a
+	// residual check.
+	implied map[int]bool
 }
 
 // newIndexView builds the view of s's table, or returns nil when it has
 // no public expression or partial index.
-func newIndexView(s *scanSpec, ctx *ir.EvalContext) (*indexView, error) {
+func newIndexView(s *scanSpec, ctx *ir.EvalContext, opts Options) (*indexView, error) {
 	t := s.Table
 	plain := true
 	for _, ix := range t.Indexes {
@@ -89,7 +93,18 @@ func newIndexView(s *scanSpec, ctx *ir.EvalContext) (*indexView, error) {
 			// Spatial predicates on its column bound its x and y
 			// (gistbounds.go).
 			gistCols[g.Column] = true
-			derived = append(derived, gistConjuncts(v.conj, g.Column, bound.Keys[0], bound.Keys[1], ctx)...)
+			if g.XZ != nil {
+				// Over shapes, the code ranges of their XZ2 cells.
+				for _, c := range xzConjuncts(v.conj, g.Column, bound.Keys[0], *g.XZ, xzBudget(opts), ctx) {
+					if v.implied == nil {
+						v.implied = map[int]bool{}
+					}
+					v.implied[len(v.conj)+len(derived)] = true
+					derived = append(derived, c)
+				}
+			} else {
+				derived = append(derived, gistConjuncts(v.conj, g.Column, bound.Keys[0], bound.Keys[1], g.Geography, ctx)...)
+			}
 		}
 	}
 	v.conj = append(v.conj, derived...)
@@ -134,6 +149,20 @@ func (v *indexView) index(ix *catalog.Index) *catalog.Index {
 		return ix
 	}
 	return v.orig[ix]
+}
+
+// xzBudget caps the code ranges of one spatial predicate on an XZ gist
+// index (zorder.XZ2.Ranges): each is a key range, a seek where seeks are
+// cheap (Pebble), a request where every range costs one (DynamoDB), which
+// gets a Z-order path's budget.
+func xzBudget(opts Options) int {
+	switch {
+	case opts.Caps.CheapSeek:
+		return 256
+	case opts.ZBudget > 0:
+		return opts.ZBudget
+	}
+	return 64
 }
 
 // exprAttrPrefix begins the attribute name of a pseudo column, which no

@@ -79,7 +79,10 @@ type Apply struct {
 	Kind        ir.JoinKind
 	Left, Right Node
 	Pred        ir.Expr
-	cols        []ir.Column
+	// Reason, when set, says why a join is an Apply (a spatial lookup
+	// join: spatialjoin.go); otherwise the right side reads the left row.
+	Reason string
+	cols   []ir.Column
 }
 
 var (

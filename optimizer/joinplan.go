@@ -117,6 +117,7 @@ var joinRuleTable = []joinRule{
 	{"rule 3: look up the less selective side of an inner join", ruleSwappedLookup, MethodNestLoop},
 	{"rule 3: look up the right side", ruleLookup, MethodNestLoop},
 	{"rule 3: merge join of inputs ordered on the keys", ruleMerge, MethodMergeJoin},
+	{"rule 3: spatial lookup join", ruleSpatialLookup, MethodNestLoop},
 	{"rule 4: hash join on the equalities", ruleHash, MethodHashJoin},
 	{"rule 5: nested loop", ruleNestedLoop, MethodNestLoop},
 }

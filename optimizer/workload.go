@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 )
@@ -26,6 +27,14 @@ type TableUse struct {
 	// Correlated: the read is planned per outer row (a correlated
 	// subquery), so Bounds lack the outer values.
 	Correlated bool
+	// Spatial are the columns of a planar type (point, geometry) that a
+	// spatial predicate against a constant confines to a box (&&,
+	// ST_Intersects, <@ ...: what a gist index serves), in ordinal order.
+	Spatial []int
+	// Nearest is the column of an ORDER BY col <-> constant LIMIT k the
+	// read could answer by a nearest-neighbour search (-1: none), and
+	// NearestK its k.
+	Nearest, NearestK int
 }
 
 // useSource is what a scan's TableUse is computed from: the conjuncts
@@ -47,8 +56,19 @@ func useOf(scan *Scan) *TableUse {
 	t := src.spec.Table
 	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
 	bounds, _ := extractBounds(src.spec.Filter, src.ctx, kinds)
-	return &TableUse{Table: t, Bounds: bounds, Needed: src.spec.Needed, Order: src.spec.Order, Limit: src.limit,
-		Index: scan.Index, Method: scan.Method, Correlated: scan.Dynamic}
+	u := &TableUse{Table: t, Bounds: bounds, Needed: src.spec.Needed, Order: src.spec.Order, Limit: src.limit,
+		Index: scan.Index, Method: scan.Method, Correlated: scan.Dynamic, Nearest: -1}
+	for col := range t.Columns {
+		if _, planar := builtins.PlanarTypeOf(t.Columns[col].Type); planar && len(spatialBoxes(ir.Conjuncts(src.spec.Filter), col, src.ctx)) > 0 {
+			u.Spatial = append(u.Spatial, col)
+		}
+	}
+	if n := src.spec.Nearest; n != nil {
+		if col, _, _, ok := nearestOperand(n.dist); ok {
+			u.Nearest, u.NearestK = col, n.k
+		}
+	}
+	return u
 }
 
 // Uses lists the table reads of a plan, those of its subqueries included,

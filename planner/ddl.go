@@ -394,7 +394,7 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 			seen[i] = true
 		}
 	}
-	align := gist // a gist index is laid out over its data, as its R-tree would be
+	align := gist && ix.Kind == catalog.KindZOrder // a gist index is laid out over its data, as its R-tree would be
 	for key, val := range b.stmt.With {
 		switch key {
 		case "shards":

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/zproxy/zproxy/internal/geo"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/zorder"
 )
 
 // CREATE INDEX ... USING gist over a column of a planar point type
@@ -18,8 +20,10 @@ import (
 // for a point, ST_X and ST_Y for a PostGIS point), aligned to the data
 // (catalog.GistKey):
 // PostgreSQL's R-tree serves boxes and nearest-neighbour searches, and so
-// does a Z-order index (optimizer/nearest.go). Other gist indexes (ranges,
-// network types, polygons, several columns) are 0A000.
+// does a Z-order index (optimizer/nearest.go). Over a geometry column of
+// any other shape, and over box, polygon and circle, it is an XZ index
+// (bindXZKey). Other gist indexes (ranges, network types, several
+// columns) are 0A000.
 
 // checkGistPart refuses what a gist key part cannot have.
 func checkGistPart(part *ast.IndexPartSpecification) error {
@@ -42,6 +46,16 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 		if k.Column < 0 {
 			return unsupported("gist indexes over expressions are not supported")
 		}
+		if typ := t.Columns[k.Column].Type; typ.ID == sqltypes.Geography && len(ix.Columns) == 1 {
+			return b.bindGeographyKey(t, ix, k.Column)
+		}
+		if opclass, ok := shapeOpclasses[t.Columns[k.Column].Type.ID]; ok && t.Columns[k.Column].Type.ID != sqltypes.Array && len(ix.Columns) == 1 {
+			// PostgreSQL's own shapes: XZ-ordering of their boxes.
+			if named, ok := b.stmt.IndexOpclasses[0]; ok && named != opclass {
+				return unsupported("operator class %s is not supported (a gist index over %s is %s)", named, t.Columns[k.Column].Type, opclass)
+			}
+			return b.bindXZKey(t, ix, k.Column, sqltypes.QuoteIdent(t.Columns[k.Column].Name), opclass, 0)
+		}
 		if typ := t.Columns[k.Column].Type; !isPlanar(typ) {
 			if named, ok := b.stmt.IndexOpclasses[i]; ok {
 				return unsupported("operator class %s is not supported (gist indexes are supported over point columns only)", named)
@@ -59,16 +73,22 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 	if named, ok := b.stmt.IndexOpclasses[0]; ok && named != opclass {
 		return unsupported("operator class %s is not supported (a gist index over %s is %s)", named, t.Columns[col].Type, opclass)
 	}
+	name := sqltypes.QuoteIdent(t.Columns[col].Name)
 	if typ := t.Columns[col].Type; typ.ID == sqltypes.Geometry {
-		// Points only: other shapes need an extent per entry (XZ-order).
-		if kind, _, _, _ := typ.GeomTypmodParts(); kind != geo.Point {
-			return pgerr.New(pgerr.FeatureNotSupported, "gist indexes over geometry are supported for geometry(Point) columns only").
-				WithHint("Declare the column geometry(Point) or geometry(Point, srid).")
+		// Points are a Z-order index over x and y; other shapes have an
+		// extent, indexed by XZ-ordering.
+		if kind, srid, _, _ := typ.GeomTypmodParts(); kind != geo.Point {
+			return b.bindXZKey(t, ix, col, name, opclass, srid)
 		}
 	}
+	return b.bindGistExprs(t, ix, &catalog.GistKey{Column: col, Opclass: opclass}, fmt.Sprintf(planar.X, name), fmt.Sprintf(planar.Y, name))
+}
+
+// bindGistExprs gives ix, a gist index with key g, the key expressions
+// sqls over g's column.
+func (b *Binder) bindGistExprs(t *catalog.Table, ix *catalog.Index, g *catalog.GistKey, sqls ...string) error {
 	ix.Columns = nil
-	name := sqltypes.QuoteIdent(t.Columns[col].Name)
-	for _, sql := range []string{fmt.Sprintf(planar.X, name), fmt.Sprintf(planar.Y, name)} {
+	for _, sql := range sqls {
 		e, err := b.bindIndexExpr(t, sql, false)
 		if err != nil {
 			return err
@@ -76,10 +96,72 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 		typ := e.Type()
 		ix.Columns = append(ix.Columns, catalog.KeyColumn{Column: -1, Expr: b.storedIndexText(t, e, sql, false), ExprType: &typ})
 	}
-	ix.ExprColumns = []int{col}
-	ix.Gist = &catalog.GistKey{Column: col, Opclass: opclass}
+	ix.ExprColumns = []int{g.Column}
+	ix.Gist = g
 	return nil
 }
 
+// shapeOpclasses are the gist operator classes of PostgreSQL's shapes,
+// indexed by XZ-ordering of their bounding boxes.
+var shapeOpclasses = map[sqltypes.TypeID]string{sqltypes.GeoBox: "box_ops", sqltypes.GeoPolygon: "poly_ops", sqltypes.GeoCircle: "circle_ops"}
+
 // isPlanar reports whether t is a planar point type.
 func isPlanar(t sqltypes.Type) bool { _, ok := builtins.PlanarTypeOf(t); return ok }
+
+// The worlds of XZ gist indexes, by the column's SRID: a geometry outside
+// its index's world is coded as the root, which every query reads, so a
+// world too small costs reads, never answers.
+var (
+	// lonLatWorld is a geographic SRID's (EPSG 4000-4999: 4326, 4269 ...).
+	lonLatWorld = zorder.XZ2{MinX: -180, MinY: -90, MaxX: 180, MaxY: 90, Levels: xzLevels}
+	// mercatorWorld is EPSG:3857's square.
+	mercatorWorld = zorder.XZ2{MinX: -20037508.342789244, MinY: -20037508.342789244, MaxX: 20037508.342789244, MaxY: 20037508.342789244, Levels: xzLevels}
+	// planarWorld is every other SRID's, 0 included.
+	planarWorld = zorder.XZ2{MinX: -1e6, MinY: -1e6, MaxX: 1e6, MaxY: 1e6, Levels: xzLevels}
+)
+
+// xzLevels is the XZ quadtree's depth: cells of 1/2^24 of the world
+// (about 2 metres of longitude, 0.12 units of the planar world).
+const xzLevels = 24
+
+// bindXZKey makes ix, a gist index over geometry column col of any shape,
+// the btree index over the XZ2 code of each row's bounding box
+// (builtins.XZ2Func): entries follow every write as any expression
+// index's do, and the optimizer turns a spatial predicate's box into the
+// code ranges of the cells that can hold a geometry meeting it.
+func (b *Binder) bindXZKey(t *catalog.Table, ix *catalog.Index, col int, name, opclass string, srid int32) error {
+	world := planarWorld
+	switch {
+	case srid == 3857 || srid == 900913:
+		world = mercatorWorld
+	case srid >= 4000 && srid < 5000:
+		world = lonLatWorld
+	}
+	sql := fmt.Sprintf("%s(%s, %s, %s, %s, %s, %d)", builtins.XZ2Func, name, fmtFloat(world.MinX), fmtFloat(world.MinY),
+		fmtFloat(world.MaxX), fmtFloat(world.MaxY), world.Levels)
+	ix.Kind, ix.Bounds = catalog.KindBTree, false
+	return b.bindGistExprs(t, ix, &catalog.GistKey{Column: col, Opclass: opclass, XZ: &world}, sql)
+}
+
+// fmtFloat spells a world's bound as a float8 literal.
+func fmtFloat(f float64) string {
+	return "(" + strconv.FormatFloat(f, 'g', -1, 64) + ")::float8"
+}
+
+// bindGeographyKey makes ix, a gist index over geography column col, the
+// Z-order index over its points' longitude and latitude: a geography of
+// points only (other shapes would need XZ-ordering on the sphere, across
+// the antimeridian).
+func (b *Binder) bindGeographyKey(t *catalog.Table, ix *catalog.Index, col int) error {
+	const opclass = "gist_geography_ops"
+	if named, ok := b.stmt.IndexOpclasses[0]; ok && named != opclass {
+		return unsupported("operator class %s is not supported (a gist index over geography is %s)", named, opclass)
+	}
+	if kind, _, _, _ := t.Columns[col].Type.GeomTypmodParts(); kind != geo.Point {
+		return pgerr.New(pgerr.FeatureNotSupported, "gist indexes over geography are supported for geography(Point) columns only").
+			WithHint("Declare the column geography(Point), or index a geometry column of the shapes.")
+	}
+	name := sqltypes.QuoteIdent(t.Columns[col].Name)
+	return b.bindGistExprs(t, ix, &catalog.GistKey{Column: col, Opclass: opclass, Geography: true},
+		fmt.Sprintf("st_x((%s)::geometry)", name), fmt.Sprintf("st_y((%s)::geometry)", name))
+}

@@ -107,10 +107,17 @@ func TestAdvisorRecommendsForReadings(t *testing.T) {
 // statements on readings.
 func workloadItems(t *testing.T, sess wire.Session) int64 {
 	t.Helper()
-	got := mustExec(t, sess, `SELECT sum(items_read), sum(calls) FROM pg_stat_statements WHERE query LIKE '%FROM readings WHERE%'`)
+	return statementItems(t, sess, "%FROM readings WHERE%", "45")
+}
+
+// statementItems is the items pg_stat_statements counts for the statements
+// whose text is like pattern, which must have been called calls times.
+func statementItems(t *testing.T, sess wire.Session, pattern, calls string) int64 {
+	t.Helper()
+	got := mustExec(t, sess, `SELECT sum(items_read), sum(calls) FROM pg_stat_statements WHERE query LIKE '`+pattern+`'`)
 	f := strings.Split(got[0], "|")
-	if f[1] != "45" {
-		t.Fatalf("pg_stat_statements counted %s calls of the workload, want 45", f[1])
+	if f[1] != calls {
+		t.Fatalf("pg_stat_statements counted %s calls of the workload, want %s", f[1], calls)
 	}
 	n, err := strconv.ParseInt(f[0], 10, 64)
 	if err != nil {

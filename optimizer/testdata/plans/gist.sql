@@ -22,3 +22,23 @@ SELECT id FROM pois WHERE ST_DWithin(geom, ST_SetSRID(ST_MakePoint(-74, 40.5), 4
 
 -- ... and the nearest neighbours.
 SELECT id FROM pois ORDER BY geom <-> ST_SetSRID(ST_MakePoint(-74, 40.5), 4326) LIMIT 10
+
+-- Polygons: the gist index is a btree over each row's XZ2 code, and a
+-- spatial predicate reads the code ranges of the cells whose enlarged
+-- elements meet its box; the predicate is rechecked on each row.
+SELECT id FROM zones WHERE ST_Intersects(geom, 'SRID=4326;POINT(-73.97 40.61)')
+
+-- ... a radius, as its box grown by the distance ...
+SELECT id FROM zones WHERE ST_DWithin(geom, 'SRID=4326;POINT(-73.97 40.61)', 0.01)
+
+-- ... and the column on either side.
+SELECT name FROM zones WHERE ST_Contains(ST_MakeEnvelope(-74, 40.6, -73.9, 40.7, 4326), geom)
+
+-- A point-in-polygon join: no equality to look up by, so each zone's
+-- geometry bounds a read of the points' gist index (a dynamic scan per
+-- zone) and the predicate decides on each pair.
+SELECT z.id, count(*) FROM zones z JOIN pois p ON ST_Within(p.geom, z.geom) GROUP BY z.id
+
+-- Geography points: ST_DWithin in metres bounds longitude and latitude by
+-- the box of its spherical cap; the distance decides on each row.
+SELECT id FROM geoplaces WHERE ST_DWithin(g, 'SRID=4326;POINT(2.35 48.85)'::geography, 2000)
