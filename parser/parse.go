@@ -508,16 +508,17 @@ func parseOne(sql string, toks []token) (Statement, error) {
 			break
 		}
 		i := r.tidbErrorToken(&st, err)
-		if i > head && i < len(toks) && toks[i].kind != tkIdent && toks[i-1].kind == tkIdent && (windowWords[toks[i-1].val] || tidbListKeywords[toks[i-1].val]) {
-			// "SELECT rank, ..." fails after the word, which TiDB takes for
-			// a window function.
+		if i > head && i <= len(toks) && (i == len(toks) || !toks[i].is("(")) && toks[i-1].kind == tkIdent && !r.ed[i-1].hasRep && (windowWords[toks[i-1].val] || tidbListKeywords[toks[i-1].val]) {
+			// "SELECT rank, ...", "SELECT last_value FROM" fail after the
+			// word, which TiDB takes for a window function (whose name a
+			// "(" would follow).
 			i--
 		} else if i > head && i < len(toks) && toks[i].is("(") && toks[i-1].kind == tkIdent && !r.ed[i-1].hasRep && !pgReserved[toks[i-1].val] {
 			// A call of a function whose name TiDB reserves (a
 			// user-defined low(x), slow(n)): the name is quoted.
 			i--
 		}
-		if i < head || i >= len(toks) || attempt == 8 || toks[i].kind != tkIdent || pgReserved[toks[i].val] || r.ed[i].hasRep {
+		if i < head || i >= len(toks) || attempt == 32 || toks[i].kind != tkIdent || pgReserved[toks[i].val] || r.ed[i].hasRep {
 			return st, r.tidbError(i, err)
 		}
 		r.replace(i, "`"+toks[i].val+"`")

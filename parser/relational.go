@@ -565,7 +565,7 @@ func (r *rewriter) fromItems(head int) error {
 		expect bool // the next token starts a FROM item
 	}
 	stack := []level{{query: r.startInFrom, inFrom: r.startInFrom, expect: r.startInFrom}}
-	lateral, naturalFull := false, false
+	lateral, naturalFull, deleteUsing := false, false, false
 	for i := head; i < len(r.toks); i++ {
 		if r.ed[i].done {
 			continue
@@ -614,8 +614,10 @@ func (r *rewriter) fromItems(head int) error {
 			lv.query = true
 		case t.kind == tkIdent && t.val == "from" && lv.query && !(i > head && r.toks[i-1].is("distinct")):
 			lv.inFrom, lv.expect = true, true
-		case t.kind == tkIdent && t.val == "using" && lv.query && !lv.inFrom && r.peek(head, "delete"):
-			lv.inFrom, lv.expect = true, true
+		case t.kind == tkIdent && t.val == "using" && lv.query && len(stack) == 1 && !deleteUsing && r.peek(head, "delete"):
+			// DELETE's USING list (its target, the FROM item before,
+			// has no joins, so this USING is no join's).
+			lv.inFrom, lv.expect, deleteUsing = true, true, true
 		case !lv.inFrom:
 		case t.is(","), t.kind == tkIdent && (t.val == "join" || t.val == "straight_join"):
 			lv.expect, lateral = true, false
@@ -994,7 +996,7 @@ func (r *rewriter) insideCall(head, i int) bool {
 			}
 			f := r.toks[k-1]
 			return (f.kind == tkIdent || f.kind == tkQIdent) && !notFunctionNames[f.val] && !pgReserved[f.val] &&
-				f.val != "over" && f.val != "filter" && f.val != "group"
+				f.val != "over" && f.val != "filter" && f.val != "group" && f.val != "exists"
 		case depth == 0 && (t.is("select") || t.is("from") || t.is("where")):
 			return false
 		}
@@ -1091,6 +1093,15 @@ func (r *rewriter) distinctFrom(head, i int) error {
 			}
 			continue
 		}
+		if t.kind == tkIdent && t.val == "end" {
+			// CASE ... END IS DISTINCT FROM: the operand is the whole CASE.
+			c, ok := r.primaryStart(k, head)
+			if !ok {
+				return r.syntaxErrorAt(i)
+			}
+			start, k = c, c
+			continue
+		}
 		if t.is("(") || t.is("[") || t.is(",") || t.is(";") || t.kind == tkIdent && isStoppers[t.val] {
 			break
 		}
@@ -1139,9 +1150,9 @@ func (r *rewriter) distinctFrom(head, i int) error {
 	r.ed[start].outer = open + r.ed[start].outer
 	r.replace(i, ") <=> (")
 	r.drop(i+1, opEnd)
-	r.ed[end-1].post += "))"
+	r.ed[end-1].outerPost += "))"
 	if neg {
-		r.ed[end-1].post += ")"
+		r.ed[end-1].outerPost += ")"
 	}
 	return nil
 }

@@ -18,12 +18,15 @@ type edit struct {
 	// that starts here (IS DISTINCT FROM's), which the respellings of the
 	// operand itself (a cast, zp_cast(x, 'text')) must stay inside even
 	// though they run later and prefix pre.
-	outer  string
-	pre    string
-	rep    string
-	post   string
-	hasRep bool
-	done   bool
+	outer string
+	pre   string
+	rep   string
+	post  string
+	// outerPost goes after post: the close of a wrapper around an operand
+	// that ends here (the counterpart of outer).
+	outerPost string
+	hasRep    bool
+	done      bool
 }
 
 // seg maps a run of the TiDB text back to the original query: bytes
@@ -1342,6 +1345,9 @@ func (r *rewriter) emit(head int) string {
 		}
 		if e.post != "" {
 			r.insert(t.end, e.post)
+		}
+		if e.outerPost != "" {
+			r.insert(t.end, e.outerPost)
 		}
 	}
 	return r.out.String()

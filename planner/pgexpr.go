@@ -896,29 +896,6 @@ func (b *Binder) unnestFunc(tf *ir.TableFunc, args []ir.Expr) (*ir.TableFunc, er
 	return tf, nil
 }
 
-// pgLabel is the column name PostgreSQL gives the constructs the parser
-// respells as zp_ calls: "array" for ARRAY[...] and ARRAY(...), the array's
-// own name for a subscript, "?column?" for operators.
-func pgLabel(e *ast.FuncCallExpr) (string, bool) {
-	switch e.FnName.L {
-	case parser.ArrayFunc, parser.ArraySubFunc:
-		return "array", true
-	case parser.SubscriptFunc, parser.SliceFunc:
-		if len(e.Args) > 0 {
-			return exprLabel(e.Args[0]), true
-		}
-	case parser.FieldFunc:
-		if len(e.Args) == 2 {
-			if v, ok := e.Args[1].(ast.ValueExpr); ok {
-				return v.GetString(), true
-			}
-		}
-	case parser.AnyFunc, parser.AllFunc, parser.OpFunc, parser.SimilarFunc:
-		return "?column?", true
-	}
-	return "", false
-}
-
 // bitwise binds the integer operators & (and), | (or) and # (xor).
 func (b *Binder) bitwise(op string, l, r ir.Expr) (ir.Expr, error) {
 	if l.Type().Kind() == sqltypes.KindBit || r.Type().Kind() == sqltypes.KindBit {

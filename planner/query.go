@@ -1264,97 +1264,10 @@ func outputName(f *ast.SelectField) string {
 }
 
 // exprLabel is PostgreSQL's FigureColname: the column name of an output
-// expression without an alias.
+// expression without an alias ("?column?" when it has none).
 func exprLabel(node ast.ExprNode) string {
-	switch e := node.(type) {
-	case *ast.ColumnNameExpr:
-		return e.Name.Name.O
-	case *ast.AggregateFuncExpr:
-		return strings.ToLower(e.F)
-	case *ast.ParenthesesExpr:
-		return exprLabel(e.Expr)
-	case *ast.FuncCallExpr:
-		if l, ok := pgLabel(e); ok {
-			return l
-		}
-		if operand, t, ok := parser.CastOf(e); ok {
-			// PostgreSQL's FigureColname: a cast takes its operand's name
-			// unless that is only a type's (a cast of a cast or constant).
-			if strongLabel(operand) {
-				return exprLabel(operand)
-			}
-			return castLabel(t)
-		}
-		if operand, name, _, ok := parser.UserTypeCastOf(e); ok {
-			if strongLabel(operand) {
-				return exprLabel(operand)
-			}
-			_, bare := catalog.SplitName(name)
-			return bare
-		}
-		switch e.FnName.L {
-		case parser.OverFunc:
-			return strings.TrimPrefix(exprLabel(e.Args[0]), parser.WindowFuncPrefix)
-		case parser.ConcatFunc:
-			return "concat"
-		case parser.TrimFromFunc:
-			if c, ok := e.Args[0].(*driver.ValueExpr); ok {
-				return c.GetString()
-			}
-		case parser.NumericLiteralFunc:
-			return "?column?"
-		case parser.XMLElementFunc:
-			return "xmlelement"
-		case parser.XMLForestFunc:
-			return "xmlforest"
-		case parser.XMLFunc:
-			if c, ok := e.Args[0].(*driver.ValueExpr); ok {
-				mode := c.GetString()
-				switch {
-				case strings.HasPrefix(mode, "parse_"):
-					return "xmlparse"
-				case strings.HasPrefix(mode, "serialize_"):
-					return "xmlserialize"
-				}
-			}
-			return "?column?"
-		case parser.RowFunc:
-			return "row"
-		case parser.ExtractFunc:
-			return "extract"
-		case parser.AtTimeZoneFunc:
-			return "timezone"
-		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
-			if len(e.Args) > 0 {
-				return exprLabel(e.Args[0])
-			}
-		case "coalesce", "nullif", "greatest", "least":
-			return e.FnName.L
-		}
-		// A call of s.f is of its key "s.f" (qualifyCall): named f.
-		_, name := catalog.SplitName(e.FnName.L)
+	if name, strength := figureColname(node); strength > 0 {
 		return name
-	case *ast.CaseExpr:
-		// Named after its ELSE result when that has a name of its own.
-		if e.ElseClause != nil && strongLabel(e.ElseClause) {
-			return exprLabel(e.ElseClause)
-		}
-		return "case"
-	case *ast.ExistsSubqueryExpr:
-		return "exists"
-	case *ast.RowExpr:
-		return "row"
-	case *ast.SubqueryExpr:
-		if s, ok := e.Query.(*ast.SelectStmt); ok && s.Fields != nil && len(s.Fields.Fields) == 1 && s.Fields.Fields[0].Expr != nil {
-			if s.Fields.Fields[0].AsName.O != "" {
-				return s.Fields.Fields[0].AsName.O
-			}
-			return exprLabel(s.Fields.Fields[0].Expr)
-		}
-	case *ast.FuncCastExpr:
-		if c, ok := e.Expr.(*ast.ColumnNameExpr); ok {
-			return c.Name.Name.O
-		}
 	}
 	return "?column?"
 }
@@ -1363,31 +1276,156 @@ func exprLabel(node ast.ExprNode) string {
 // (a column's, a function's; PostgreSQL's FigureColname strength 2) rather
 // than a type's, "case" or "?column?".
 func strongLabel(node ast.ExprNode) bool {
+	_, strength := figureColname(node)
+	return strength == 2
+}
+
+// figureColname follows PostgreSQL's FigureColnameInternal (parse_target.c)
+// over the AST: the name an expression gives its output column and the
+// name's strength, 2 for a name of the expression's own (a column, a
+// function, EXISTS, a scalar subquery's column), 1 for a fallback (a cast's
+// type, "case") that an enclosing cast or CASE may override, 0 for none
+// (operators, NOT, literals: "?column?").
+func figureColname(node ast.ExprNode) (string, int) {
 	switch e := node.(type) {
+	case *ast.ColumnNameExpr:
+		return e.Name.Name.O, 2
+	case *ast.AggregateFuncExpr:
+		return strings.ToLower(e.F), 2
+	case *ast.WindowFuncExpr:
+		return strings.ToLower(e.Name), 2
 	case *ast.ParenthesesExpr:
-		return strongLabel(e.Expr)
-	case *ast.ColumnNameExpr, *ast.AggregateFuncExpr, *ast.WindowFuncExpr, *ast.ExistsSubqueryExpr:
-		return true
-	case *ast.SubqueryExpr:
-		return exprLabel(e) != "?column?"
-	case *ast.CaseExpr:
-		return e.ElseClause != nil && strongLabel(e.ElseClause)
+		return figureColname(e.Expr)
 	case *ast.FuncCallExpr:
-		if operand, _, ok := parser.CastOf(e); ok {
-			return strongLabel(operand)
+		return funcColname(e)
+	case *ast.CaseExpr:
+		// Named after its ELSE result when that has a name of its own.
+		if e.ElseClause != nil {
+			if name, strength := figureColname(e.ElseClause); strength == 2 {
+				return name, 2
+			}
 		}
-		if operand, _, _, ok := parser.UserTypeCastOf(e); ok {
-			return strongLabel(operand)
+		return "case", 1
+	case *ast.ExistsSubqueryExpr:
+		if e.Not {
+			return "", 0 // NOT EXISTS is a NOT (a BoolExpr): no name
 		}
-		switch e.FnName.L {
-		case parser.NumericLiteralFunc:
-			return false
-		case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
-			return len(e.Args) > 0 && strongLabel(e.Args[0])
+		return "exists", 2
+	case *ast.RowExpr:
+		return "row", 2
+	case *ast.SubqueryExpr:
+		// The subquery's (leftmost, under a set operation) first column.
+		if f := firstSelectField(e.Query); f != nil {
+			if f.AsName.O != "" {
+				return f.AsName.O, 2
+			}
+			if f.Expr != nil {
+				return exprLabel(f.Expr), 2
+			}
 		}
-		return true
+	case *ast.FuncCastExpr:
+		if name, strength := figureColname(e.Expr); strength == 2 {
+			return name, 2
+		}
 	}
-	return false
+	return "", 0
+}
+
+// funcColname is figureColname of a call, which is named after the
+// function unless it stands for PostgreSQL syntax (a cast, an operator,
+// a subscript) that names its column otherwise.
+func funcColname(e *ast.FuncCallExpr) (string, int) {
+	switch e.FnName.L {
+	case parser.ArrayFunc, parser.ArraySubFunc:
+		return "array", 2
+	case parser.SubscriptFunc, parser.SliceFunc:
+		if len(e.Args) > 0 {
+			return figureColname(e.Args[0])
+		}
+	case parser.FieldFunc:
+		if len(e.Args) == 2 {
+			if v, ok := e.Args[1].(ast.ValueExpr); ok {
+				return v.GetString(), 2
+			}
+		}
+	case parser.AnyFunc, parser.AllFunc, parser.OpFunc, parser.SimilarFunc, parser.NumericLiteralFunc:
+		return "", 0
+	}
+	if operand, t, ok := parser.CastOf(e); ok {
+		// A cast takes its operand's name unless that is only a
+		// fallback (a cast of a cast, of a constant, of a CASE).
+		if name, strength := figureColname(operand); strength == 2 {
+			return name, 2
+		}
+		return castLabel(t), 1
+	}
+	if operand, name, _, ok := parser.UserTypeCastOf(e); ok {
+		if n, strength := figureColname(operand); strength == 2 {
+			return n, 2
+		}
+		_, bare := catalog.SplitName(name) // s.t names its column t
+		return bare, 1
+	}
+	switch e.FnName.L {
+	case parser.OverFunc:
+		name, strength := figureColname(e.Args[0])
+		return strings.TrimPrefix(name, parser.WindowFuncPrefix), strength
+	case parser.ConcatFunc:
+		return "concat", 2
+	case parser.TrimFromFunc:
+		if c, ok := e.Args[0].(*driver.ValueExpr); ok {
+			return c.GetString(), 2
+		}
+	case parser.XMLElementFunc:
+		return "xmlelement", 2
+	case parser.XMLForestFunc:
+		return "xmlforest", 2
+	case parser.XMLFunc:
+		if c, ok := e.Args[0].(*driver.ValueExpr); ok {
+			mode := c.GetString()
+			switch {
+			case strings.HasPrefix(mode, "parse_"):
+				return "xmlparse", 2
+			case strings.HasPrefix(mode, "serialize_"):
+				return "xmlserialize", 2
+			}
+		}
+		return "", 0
+	case parser.RowFunc:
+		return "row", 2
+	case parser.ExtractFunc:
+		return "extract", 2
+	case parser.AtTimeZoneFunc:
+		return "timezone", 2
+	case parser.AggFilterFunc, parser.AggOrderFunc, parser.WithinGroupFunc:
+		if len(e.Args) > 0 {
+			return figureColname(e.Args[0])
+		}
+	}
+	// A call of s.f is of its key "s.f" (qualifyCall): named f.
+	_, name := catalog.SplitName(e.FnName.L)
+	return name, 2
+}
+
+// firstSelectField is the first select-list item of a query, the leftmost
+// SELECT's under a set operation (whose columns it names), or nil (VALUES,
+// TABLE, a star).
+func firstSelectField(n ast.Node) *ast.SelectField {
+	switch q := n.(type) {
+	case *ast.SelectStmt:
+		if q.Fields != nil && len(q.Fields.Fields) > 0 && q.Fields.Fields[0].WildCard == nil {
+			return q.Fields.Fields[0]
+		}
+	case *ast.SetOprStmt:
+		if q.SelectList != nil {
+			return firstSelectField(q.SelectList)
+		}
+	case *ast.SetOprSelectList:
+		if len(q.Selects) > 0 {
+			return firstSelectField(q.Selects[0])
+		}
+	}
+	return nil
 }
 
 // castLabel is the column name PostgreSQL gives a cast of a non-column:

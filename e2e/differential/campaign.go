@@ -57,29 +57,11 @@ type Options struct {
 // open. Each names its repro in the report; remove it once fixed. The long
 // campaign (scripts/difftest.sh) runs with all of them off.
 type Gaps struct {
-	// IsDistinctOperands: a CASE or a typed literal (DATE '...') as an
-	// operand of IS [NOT] DISTINCT FROM is 42601 or 0A000 "row
-	// constructors are not supported here"; parenthesised operands work.
-	IsDistinctOperands bool
 	// LateralJoinSibling: a LATERAL item inside a JOIN that references a
 	// FROM item before the join is 42P01 (FROM a, b JOIN LATERAL (... a.x
 	// ...)) or XX000 "outer reference a.x evaluated without its outer
 	// row" (FROM a, LATERAL (... a.x ...) s JOIN b ON ...).
 	LateralJoinSibling bool
-	// DeleteUsing: DELETE FROM t AS alias USING ..., and DELETE ... USING
-	// anything but a table or a derived table without column aliases
-	// (generate_series, VALUES, (...) AS s(a, b)), are 42601.
-	DeleteUsing bool
-	// ColumnNames: zproxy names an unaliased CASE "case" (PostgreSQL: the
-	// name of its ELSE branch), a || b "concat" (?column?), CAST(e AS t)
-	// after e's type instead of t, NOT EXISTS "exists" (?column?), and a
-	// scalar subquery over a set operation ?column? (PostgreSQL: its first
-	// column's name).
-	ColumnNames bool
-	// ExistsSetOpLimit: EXISTS ((SELECT ...) UNION (SELECT ...) ORDER BY
-	// 1 LIMIT n) is 42601 (the same under IN works).
-	ExistsSetOpLimit bool
-
 	// Varchar: zproxy keeps varchar where PostgreSQL resolves text (a set
 	// operation of a varchar column and a literal, string_agg, min and
 	// max of varchar); the schemas get text columns instead.
@@ -92,9 +74,7 @@ type Gaps struct {
 
 // AllGaps steers clear of every gap.
 func AllGaps() Gaps {
-	return Gaps{IsDistinctOperands: true,
-		LateralJoinSibling: true, DeleteUsing: true, ColumnNames: true,
-		ExistsSetOpLimit: true, Varchar: true, NestedUsing: true}
+	return Gaps{LateralJoinSibling: true, Varchar: true, NestedUsing: true}
 }
 
 // Lift turns off the gaps named in list (Gaps field names, separated by

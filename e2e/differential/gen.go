@@ -344,9 +344,6 @@ func (g *gen) pred(c ectx, depth int) *expr {
 		g.tag("expr.is-distinct")
 		op := pick(g, []string{"IS DISTINCT FROM", "IS NOT DISTINCT FROM"})
 		a, b := g.expr(c, k, depth-1), g.expr(c, k, depth-1)
-		if g.opts.Gaps.IsDistinctOperands {
-			return mk(tBool, "(($1) "+op+" ($2))", a, b)
-		}
 		return mk(tBool, "($1 "+op+" $2)", a, b)
 	case r < 41:
 		k := g.someClass(c)

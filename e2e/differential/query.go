@@ -51,9 +51,7 @@ func (g *gen) setQuery(parent *scope, depth int, sh shape) query {
 	if sh.unique && !namesUnique(s.out) {
 		return g.selectQuery(parent, depth, sh)
 	}
-	if !(sh.exists && g.opts.Gaps.ExistsSetOpLimit) {
-		g.orderAndLimit(&s.orderBy, &s.limit, &s.offset, len(s.out), sh, nil)
-	}
+	g.orderAndLimit(&s.orderBy, &s.limit, &s.offset, len(s.out), sh, nil)
 	return s
 }
 
@@ -258,9 +256,6 @@ func (g *gen) selectList(s *selectStmt, c ectx, sh shape, mode string) {
 		return g.expr(c, k, 2)
 	}
 	add := func(e *expr, alias string) {
-		if alias == "" && g.opts.Gaps.ColumnNames && namedDifferently(e) {
-			alias = g.alias("x")
-		}
 		s.items = append(s.items, selItem{e: e, alias: alias})
 		name := alias
 		if name == "" {
@@ -304,16 +299,6 @@ func (g *gen) selectList(s *selectStmt, c ectx, sh shape, mode string) {
 			}
 		}
 	}
-}
-
-// namedDifferently: zproxy's name for this unaliased item is not
-// PostgreSQL's (Gaps.ColumnNames).
-func namedDifferently(e *expr) bool {
-	if _, ok := e.sub.(*setStmt); ok && strings.HasPrefix(e.tmpl, "("+subMark) {
-		return true // a scalar subquery over a set operation: ?column?, not its first column's name
-	}
-	return strings.HasPrefix(e.tmpl, "CASE") || strings.HasPrefix(e.tmpl, "CAST(") || strings.HasPrefix(e.tmpl, "(NOT EXISTS") ||
-		strings.Contains(e.tmpl, " || ") && strings.HasPrefix(e.tmpl, "(")
 }
 
 func fromOut(sc *scope) []outCol {

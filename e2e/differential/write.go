@@ -334,27 +334,14 @@ func (g *gen) uniqueSource(tr rel) (*fromItem, []rel, []fromCol, *expr) {
 func (g *gen) delete(t *table, w *writeStmt, depth int) {
 	w.verb = "DELETE"
 	using := g.chance(35)
-	if using && g.opts.Gaps.DeleteUsing {
-		g.quals[t.name] = true
-	}
 	tr, _ := g.target(t, w)
-	if using && g.opts.Gaps.DeleteUsing && w.alias != "" {
-		w.alias = ""
-		tr = tableRel(t, t.name)
-	}
 	rels := []rel{tr}
 	if using {
 		// DELETE ... USING: a row is deleted once however many source
 		// rows match it.
 		g.tag("write.delete-using")
 		joins := 0
-		var it *fromItem
-		var r []rel
-		if g.opts.Gaps.DeleteUsing {
-			it, r, _ = g.relationItem()
-		} else {
-			it, r, _ = g.fromItem(nil, nil, depth, &joins)
-		}
+		it, r, _ := g.fromItem(nil, nil, depth, &joins)
 		w.from = []*fromItem{it}
 		rels = append(rels, r...)
 	}
@@ -415,9 +402,6 @@ func (g *gen) returning(w *writeStmt, tr rel, withSource bool) {
 	c := ectx{sc: sc}
 	for i, n := 0, 1+g.n(3); i < n; i++ {
 		it := selItem{e: g.expr(c, g.someClass(c), 1)}
-		if g.opts.Gaps.ColumnNames && namedDifferently(it.e) {
-			it.alias = g.alias("x")
-		}
 		w.returning = append(w.returning, it)
 	}
 }
