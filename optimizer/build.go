@@ -96,6 +96,9 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 	case best.zorder:
 		scan.ZSchema, scan.ZBox, scan.ZClipped, scan.ZBudget = best.zschema, best.zbox, best.clipped, best.budgetNote
 		scan.ZData = best.dataBox
+		if g := scan.Index.Gist; g != nil && view != nil {
+			scan.ZRangeBox = view.rangeBoxes[g.Column]
+		}
 		scan.Method = ZOrderRanges
 		if opts.Caps.CheapSeek {
 			scan.Method = ZOrderSkipScan
@@ -171,6 +174,9 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 	for i, c := range conj {
 		if col, ok := exact[c]; ok && enforced[col] {
 			continue
+		}
+		if view != nil && i >= view.derived {
+			continue // a gist box's bound, implied by a conjunct kept
 		}
 		if view != nil {
 			c = view.conj[i] // evaluated on the table's row

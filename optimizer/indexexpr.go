@@ -32,6 +32,13 @@ type indexView struct {
 	conj, rew []ir.Expr
 	// skipped names the partial indexes whose predicate is not implied.
 	skipped []Rejection
+	// derived is where the conjuncts gist indexes' boxes add to conj
+	// begin (gistbounds.go, rangebounds.go): each is implied by a conjunct
+	// before it, which stays the residual check, so none is one itself.
+	derived int
+	// rangeBoxes are, per range column a gist index covers, its box for
+	// EXPLAIN, over the bounds' names.
+	rangeBoxes map[int]string
 }
 
 // newIndexView builds the view of s's table, or returns nil when it has
@@ -87,11 +94,29 @@ func newIndexView(s *scanSpec, ctx *ir.EvalContext) (*indexView, error) {
 		v.orig[&nix] = ix
 		if g := ix.Gist; g != nil && !gistCols[g.Column] {
 			// Spatial predicates on its column bound its x and y
-			// (gistbounds.go).
+			// (gistbounds.go), range predicates its bounds
+			// (rangebounds.go).
 			gistCols[g.Column] = true
-			derived = append(derived, gistConjuncts(v.conj, g.Column, bound.Keys[0], bound.Keys[1], ctx)...)
+			if typ := t.Columns[g.Column].Type; typ.IsRange() {
+				box := rangeGistConjuncts(v.conj, g.Column, typ, bound.Keys[0], bound.Keys[1], ctx)
+				derived = append(derived, box...)
+				if len(box) > 0 {
+					name := t.Columns[g.Column].Name
+					shown := map[string]*ir.ColRef{
+						ir.ExprKey(bound.Keys[0]): {Name: "lower(" + name + ")"},
+						ir.ExprKey(bound.Keys[1]): {Name: "upper(" + name + ")"},
+					}
+					if v.rangeBoxes == nil {
+						v.rangeBoxes = map[int]string{}
+					}
+					v.rangeBoxes[g.Column] = replaceExprs(andAll(box), shown).String()
+				}
+			} else {
+				derived = append(derived, gistConjuncts(v.conj, g.Column, bound.Keys[0], bound.Keys[1], ctx)...)
+			}
 		}
 	}
+	v.derived = len(v.conj)
 	v.conj = append(v.conj, derived...)
 	v.ext = &ext
 	v.rew = make([]ir.Expr, len(v.conj))
