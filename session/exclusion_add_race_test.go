@@ -73,26 +73,8 @@ func raceAddExclusion(t *testing.T, a, b wire.Session) {
 	t.Logf("outcomes: %v", outcomes)
 }
 
-// TestAddExclusionRace: two sessions of one proxy, on every backend.
+// TestAddExclusionRace: two sessions of one proxy, on every backend, and
+// two proxies over one DynamoDB table.
 func TestAddExclusionRace(t *testing.T) {
-	for _, be := range backends(t) {
-		t.Run(be.name, func(t *testing.T) {
-			store := be.open(t)
-			defer store.Close()
-			eng, a := newSession(t, store)
-			b, err := eng.NewSession(context.Background(), wire.SessionParams{User: "test", Notice: func(*pgerr.Error) {}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			raceAddExclusion(t, a, b)
-		})
-	}
-}
-
-// TestTwoProxiesAddExclusionRace: two proxies over one DynamoDB table.
-func TestTwoProxiesAddExclusionRace(t *testing.T) {
-	stores := sharedDynamo(t, 2)
-	_, a := newSession(t, stores[0])
-	_, b := newSession(t, stores[1])
-	raceAddExclusion(t, a, b)
+	raceSessions(t, "", "", raceAddExclusion)
 }

@@ -63,8 +63,11 @@ func raceBookings(t *testing.T, a, b wire.Session) {
 
 const bookingDDL = `CREATE TABLE booking (id int PRIMARY KEY, room int, during int4range, EXCLUDE USING gist (room WITH =, during WITH &&))`
 
-// TestExclusionRace: two sessions of one proxy, on every backend.
-func TestExclusionRace(t *testing.T) {
+// raceSessions runs race on two sessions of one proxy over every backend
+// and, with DynamoDB Local, on two proxies sharing a table; setup runs
+// first on the first session, and the second waits until visible, a
+// query that fails until the other proxy sees what setup made.
+func raceSessions(t *testing.T, setup, visible string, race func(t *testing.T, a, b wire.Session)) {
 	for _, be := range backends(t) {
 		t.Run(be.name, func(t *testing.T) {
 			store := be.open(t)
@@ -74,20 +77,28 @@ func TestExclusionRace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mustExec(t, a, bookingDDL)
-			raceBookings(t, a, b)
+			if setup != "" {
+				mustExec(t, a, setup)
+			}
+			race(t, a, b)
 		})
 	}
+	t.Run("two proxies", func(t *testing.T) {
+		stores := sharedDynamo(t, 2)
+		_, a := newSession(t, stores[0])
+		_, b := newSession(t, stores[1])
+		if setup != "" {
+			mustExec(t, a, setup)
+			eventually(t, b, visible)
+		}
+		race(t, a, b)
+	})
 }
 
-// TestTwoProxiesExclusion: two proxies over one DynamoDB table.
-func TestTwoProxiesExclusion(t *testing.T) {
-	stores := sharedDynamo(t, 2)
-	_, a := newSession(t, stores[0])
-	_, b := newSession(t, stores[1])
-	mustExec(t, a, bookingDDL)
-	eventually(t, b, `SELECT count(*) FROM booking`)
-	raceBookings(t, a, b)
+// TestExclusionRace: two sessions of one proxy, on every backend, and two
+// proxies over one DynamoDB table.
+func TestExclusionRace(t *testing.T) {
+	raceSessions(t, bookingDDL, `SELECT count(*) FROM booking`, raceBookings)
 }
 
 // TestExclusionDetail: the DETAIL names both keys as PostgreSQL's does,
