@@ -6,6 +6,7 @@ import (
 
 	"github.com/zproxy/zproxy/kv/kvlog"
 	zpebble "github.com/zproxy/zproxy/kv/pebble"
+	"github.com/zproxy/zproxy/wire"
 )
 
 // TestGistRangeReads: a range predicate read through a gist index over the
@@ -13,29 +14,12 @@ import (
 // of 20,000 rows, each a day or a few long, with some unbounded ones and
 // some empty (items scanned, through the logging store).
 func TestGistRangeReads(t *testing.T) {
-	store, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := kvlog.New(store, kvlog.Options{})
-	defer log.Close()
-	_, sess := newSession(t, log)
+	scanned, sess := scanCounter(t)
 	mustExec(t, sess, `CREATE TABLE stays (id int PRIMARY KEY, during tsrange)`)
 	mustExec(t, sess, `INSERT INTO stays SELECT i, CASE WHEN i % 1000 = 0 THEN tsrange(NULL, timestamp '2020-01-01' + i * interval '1 hour')
 		WHEN i % 997 = 0 THEN 'empty' ELSE tsrange(timestamp '2020-01-01' + i * interval '1 hour', timestamp '2020-01-01' + (i + 24 + i % 72) * interval '1 hour') END
 		FROM generate_series(1, 20000) i`)
 	mustExec(t, sess, `CREATE INDEX stays_during ON stays USING gist (during)`)
-	scanned := func(sql string) (int, string) {
-		log.Reset()
-		rows := mustExec(t, sess, sql)
-		n := 0
-		for _, e := range log.Entries() {
-			if e.Op == kvlog.OpScan {
-				n += e.Items
-			}
-		}
-		return n, rows[0]
-	}
 	for _, tc := range []struct {
 		where string
 		max   int
@@ -56,4 +40,32 @@ func TestGistRangeReads(t *testing.T) {
 			t.Errorf("%s: %d items scanned, want at most %d", tc.where, idx, tc.max)
 		}
 	}
+}
+
+// scanCounter opens a session over an in-memory Pebble store through the
+// logging store; scanned runs a statement and returns the items its scans
+// read and its first row.
+func scanCounter(t *testing.T) (scanned func(sql string) (int, string), sess wire.Session) {
+	store, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := kvlog.New(store, kvlog.Options{})
+	t.Cleanup(func() { log.Close() })
+	_, sess = newSession(t, log)
+	return func(sql string) (int, string) {
+		log.Reset()
+		rows := mustExec(t, sess, sql)
+		n := 0
+		for _, e := range log.Entries() {
+			if e.Op == kvlog.OpScan {
+				n += e.Items
+			}
+		}
+		first := ""
+		if len(rows) > 0 {
+			first = rows[0]
+		}
+		return n, first
+	}, sess
 }
