@@ -11,6 +11,7 @@ import (
 // range at the point (greatest, least)), so a predicate relating the
 // column to a constant range or element confines the two keys to a box:
 //
+//	r = q     lower = q.lower,  upper = q.upper
 //	r && q    lower ≤ q.upper,  upper ≥ q.lower
 //	r @> q    lower ≤ q.lower,  upper ≥ q.upper
 //	r @> e    lower ≤ e,        upper ≥ e
@@ -40,6 +41,9 @@ func rangeGistConjuncts(conj []ir.Expr, col int, colType sqltypes.Type, lower, u
 	}
 	for _, c := range conj {
 		f, ok := c.(*ir.Func)
+		if b, isEq := c.(*ir.Binary); isEq && b.Op == ir.OpEq {
+			f, ok = &ir.Func{Name: "=", Args: []ir.Expr{b.L, b.R}}, true // = is a comparison, not an operator call
+		}
 		if !ok || len(f.Args) != 2 {
 			continue
 		}
@@ -83,7 +87,7 @@ type rangeBound struct {
 // &< and &> have no such operator and are named "&<'" and "&>'" (q &< r,
 // q &> r).
 func rangeOperand(f *ir.Func, col int) (op string, other ir.Expr, ok bool) {
-	mirror := map[string]string{"&&": "&&", "@>": "<@", "<@": "@>", "<<": ">>", ">>": "<<", "&<": "&<'", "&>": "&>'"}
+	mirror := map[string]string{"=": "=", "&&": "&&", "@>": "<@", "<@": "@>", "<<": ">>", ">>": "<<", "&<": "&<'", "&>": "&>'"}
 	for i, a := range f.Args {
 		ref, isCol := columnOperand(a)
 		if !isCol || ref.Index != col || !ir.IsStatementConstant(f.Args[1-i]) {
@@ -116,7 +120,7 @@ func rangeBox(op string, v sqltypes.Value, colType sqltypes.Type) []rangeBound {
 		return nil
 	}
 	if q.Empty {
-		if op == "<@" { // only the empty range is within the empty range
+		if op == "<@" || op == "=" { // only the empty range is within (or equals) the empty range
 			return []rangeBound{{op: ir.OpGe, v: sqltypes.Null}, {upper: true, op: ir.OpLe, v: sqltypes.Null}}
 		}
 		return nil
@@ -128,6 +132,11 @@ func rangeBox(op string, v sqltypes.Value, colType sqltypes.Type) []rangeBound {
 		}
 	}
 	switch op {
+	case "=":
+		add(false, ir.OpGe, q.LowerInf, q.Lower)
+		add(false, ir.OpLe, q.LowerInf, q.Lower)
+		add(true, ir.OpGe, q.UpperInf, q.Upper)
+		add(true, ir.OpLe, q.UpperInf, q.Upper)
 	case "&&":
 		add(false, ir.OpLe, q.UpperInf, q.Upper)
 		add(true, ir.OpGe, q.LowerInf, q.Lower)

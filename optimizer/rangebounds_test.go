@@ -33,8 +33,9 @@ func TestRangeBoxHoldsEveryMatch(t *testing.T) {
 		{typ: sqltypes.Type{ID: sqltypes.Int4Range}, vals: ints, least: sqltypes.NewInt(math.MinInt32), most: sqltypes.NewInt(math.MaxInt32)},
 		{typ: sqltypes.Type{ID: sqltypes.TsRange}, vals: ts, least: sqltypes.NewTimestamp(math.MinInt32), most: sqltypes.NewTimestamp(math.MaxInt32)},
 	}
-	ops := []string{"&&", "@>", "<@", "<<", ">>", "&<", "&>", "-|-"}
+	ops := []string{"=", "&&", "@>", "<@", "<<", ">>", "&<", "&>", "-|-"}
 	eval := map[string]func(a, b *sqltypes.RangeValue) bool{
+		"=":   func(a, b *sqltypes.RangeValue) bool { return sqltypes.CompareRanges(a, b) == 0 },
 		"&&":  sqltypes.RangeOverlaps,
 		"@>":  sqltypes.RangeContains,
 		"<@":  func(a, b *sqltypes.RangeValue) bool { return sqltypes.RangeContains(b, a) },
