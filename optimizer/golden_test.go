@@ -144,6 +144,10 @@ var schema = []string{
 	`CREATE INDEX spots_p ON spots USING gist (p)`,
 	`CREATE TABLE pois (id BIGINT PRIMARY KEY, geom geometry(Point, 4326), kind INT)`,
 	`CREATE INDEX pois_geom ON pois USING gist (geom)`,
+	// Ranges with a gist index (a Z-order index over the bounds): boxes
+	// (gist.sql).
+	`CREATE TABLE stays (id BIGINT PRIMARY KEY, guest INT, during TSTZRANGE)`,
+	`CREATE INDEX stays_during ON stays USING gist (during)`,
 }
 
 // remoteStore presents an in-memory Pebble store with the capabilities of a

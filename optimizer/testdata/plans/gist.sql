@@ -22,3 +22,10 @@ SELECT id FROM pois WHERE ST_DWithin(geom, ST_SetSRID(ST_MakePoint(-74, 40.5), 4
 
 -- ... and the nearest neighbours.
 SELECT id FROM pois ORDER BY geom <-> ST_SetSRID(ST_MakePoint(-74, 40.5), 4326) LIMIT 10
+
+-- Ranges: an overlap is the box lower <= its upper, upper >= its lower on
+-- the gist index's two bounds; the operator is rechecked on each row.
+SELECT id FROM stays WHERE during && tstzrange('2024-01-01 00:00+00', '2024-01-08 00:00+00')
+
+-- Containment of an instant, and a filter the index does not bound.
+SELECT id FROM stays WHERE during @> timestamptz '2024-03-01 12:00+00' AND guest = 7
