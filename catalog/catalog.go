@@ -224,8 +224,8 @@ type Index struct {
 	// values (a uniqueness violation's DETAIL) and covers queries reading
 	// those columns.
 	ExprColumns []int `json:"expr_columns,omitempty"`
-	// Gist, on a Z-order index, says it is a GiST index over a point
-	// column (gist.go).
+	// Gist, on a Z-order index, says it is a GiST index over a point or
+	// range column (gist.go).
 	Gist *GistKey `json:"gist,omitempty"`
 	// Exclusion, on a btree index with Constraint set, says it is an
 	// EXCLUDE constraint's index (exclusion.go).

@@ -4,18 +4,19 @@ import "github.com/zproxy/zproxy/zorder"
 
 // GistKey marks a Z-order index as the GiST index CREATE INDEX ... USING
 // gist made over one column of a planar point type (a point, a geometry of
-// points), or a btree index as the one made over a geometry column of any
-// shape (XZ). zproxy has no R-tree: such an index is a Z-order index whose two
-// key expressions are the column's x and y, aligned to the data, so the
-// Z-order machinery keeps it exact on every write and serves boxes, and the
-// optimizer answers ORDER BY column <-> constant LIMIT k from it by a
+// points) or of a range type, or a btree index as the one made over a
+// geometry column of any shape (XZ). zproxy has no R-tree: such a Z-order
+// index's two key expressions are the column's x and y (a range's lower and
+// upper bound, planner/gist.go), aligned to the data, so the Z-order
+// machinery keeps it exact on every write and serves boxes, and the
+// optimizer answers ORDER BY column <-> constant LIMIT k from a point's by a
 // nearest-neighbour search (optimizer/nearest.go). The catalogs show the
 // index as PostgreSQL would: gist over the column with its operator class.
 type GistKey struct {
 	// Column is the indexed column's ordinal in Table.Columns.
 	Column int `json:"column"`
 	// Opclass is the operator class the catalogs name (point_ops,
-	// gist_geometry_ops_2d).
+	// gist_geometry_ops_2d, range_ops).
 	Opclass string `json:"opclass"`
 	// XZ, on a gist index over geometries of any shape, says it is a
 	// btree index over one key expression, the XZ2 code of each row's

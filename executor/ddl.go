@@ -406,9 +406,12 @@ func (e *Executor) alignToData(ctx context.Context, cat *catalog.Catalog, ci *ir
 			evalErr = err
 			return false
 		}
+		if !in {
+			return rows%cancelCheckEvery != 0 || ctx.Err() == nil // outside a partial index: no entry, no key values
+		}
 		for d := range ix.Columns {
 			v := t.KeyValue(&ix, d, erow)
-			if !in || v.K == sqltypes.KindNull {
+			if v.K == sqltypes.KindNull {
 				continue
 			}
 			c := catalog.ZCode(s.Attr(d), v)

@@ -46,6 +46,12 @@ import (
 // so no scan of the index reads it.
 const exclusionLockShard = 0xFFFF
 
+// exclusionLock is the lock item of the equality values whose key prefix
+// is prefix in exclusion constraint ix.
+func exclusionLock(ix *catalog.Index, prefix []byte) kv.Key {
+	return kv.Key{Partition: catalog.IndexPartition(ix.ID, exclusionLockShard), Sort: append([]byte{0}, prefix...)}
+}
+
 // enforceExclusions checks the rows of w against t's exclusion
 // constraints.
 func (ec *execCtx) enforceExclusions(ctx context.Context, w *writeSet, tc *ir.TableConstraints, stats *kv.Stats) error {
@@ -280,8 +286,7 @@ func (ec *execCtx) exclusionConflict(ctx context.Context, t *catalog.Table, excl
 func (ec *execCtx) checkExclusion(ctx context.Context, t *catalog.Table, bx ir.BoundExclusion, row []sqltypes.Value, i int, order map[string]int, stats *kv.Stats) error {
 	ix := bx.Index
 	prefix, _ := exclusionPrefix(t, ix, row)
-	lock := kv.Key{Partition: catalog.IndexPartition(ix.ID, exclusionLockShard), Sort: append([]byte{0}, prefix...)}
-	if err := ec.txn.kv.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpDelete, Key: lock}}, Stats: stats}); err != nil {
+	if err := ec.txn.kv.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpDelete, Key: exclusionLock(ix, prefix)}}, Stats: stats}); err != nil {
 		return txnErr(err)
 	}
 	skip := func(key []byte) bool {
@@ -432,13 +437,33 @@ func (e *Executor) validateExclusion(ctx context.Context, cat *catalog.Catalog, 
 	ev := &ir.EvalContext{Now: fn.Now, Fn: fn}
 	groups := map[string][][]sqltypes.Value{}
 	pair := make([]sqltypes.Value, 2)
-	return e.eachRow(ctx, e.rowsOf(ctx, cat, t), t, func(row []sqltypes.Value) error {
+	// A transaction that began before the index's entries were built may
+	// check a row against an index its snapshot shows incomplete, and
+	// commit after this validation read the rows: the validation reads in
+	// a transaction of its own and writes the lock item of every equality
+	// value it checks, as writers do, so that of two such the later
+	// committer fails (40001; an ALTER that fails drops the constraint).
+	src := e.rowsOf(ctx, cat, t)
+	var locks kv.Txn
+	if ts, ok := e.Store.(kv.Transactional); ok && src == kv.ReadWriter(e.Store) {
+		if locks, err = ts.Begin(ctx, kv.TxnOptions{}); err != nil {
+			return txnErr(err)
+		}
+		defer locks.Rollback()
+		src = locks
+	}
+	err = e.eachRow(ctx, src, t, func(row []sqltypes.Value) error {
 		erow, err := exclusionEntry(t, ix, row)
 		if err != nil || erow == nil {
 			return err
 		}
 		row = append([]sqltypes.Value(nil), erow...)
 		prefix, _ := exclusionPrefix(t, ix, row)
+		if _, seen := groups[string(prefix)]; !seen && locks != nil {
+			if err := locks.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpDelete, Key: exclusionLock(ix, prefix)}}}); err != nil {
+				return txnErr(err)
+			}
+		}
 		// PostgreSQL's build checks each row in heap order against the
 		// index and names the row first, the other second: here the
 		// earlier row of a pair in key order.
@@ -455,4 +480,10 @@ func (e *Executor) validateExclusion(ctx context.Context, cat *catalog.Catalog, 
 		groups[string(prefix)] = append(groups[string(prefix)], row)
 		return nil
 	})
+	if err == nil && locks != nil {
+		if err = locks.Commit(ctx); err != nil {
+			err = txnErr(err)
+		}
+	}
+	return err
 }

@@ -99,6 +99,9 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 	case best.zorder:
 		scan.ZSchema, scan.ZBox, scan.ZClipped, scan.ZBudget = best.zschema, best.zbox, best.clipped, best.budgetNote
 		scan.ZData = best.dataBox
+		if g := scan.Index.Gist; g != nil && view != nil {
+			scan.ZRangeBox = view.rangeBoxes[g.Column]
+		}
 		scan.Method = ZOrderRanges
 		if opts.Caps.CheapSeek {
 			scan.Method = ZOrderSkipScan
@@ -175,10 +178,10 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 		if col, ok := exact[c]; ok && enforced[col] {
 			continue
 		}
+		if view != nil && i >= view.derived {
+			continue // a gist box's bound, implied by a conjunct kept
+		}
 		if view != nil {
-			if view.implied[i] {
-				continue
-			}
 			c = view.conj[i] // evaluated on the table's row
 		}
 		residual = append(residual, c)

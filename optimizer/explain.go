@@ -262,6 +262,9 @@ func (x *Scan) Describe() Description {
 		if x.ZBudget != "" {
 			d.add("z-order budget", "%s", x.ZBudget)
 		}
+		if x.ZRangeBox != "" {
+			d.add("range box", "%s", x.ZRangeBox)
+		}
 		if x.ZClipped {
 			d.add("z-order box", "clipped to the data bounds (%.3g of the search space)", x.ZSchema.Estimate(x.ZBox))
 		}

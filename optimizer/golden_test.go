@@ -151,6 +151,10 @@ var schema = []string{
 	// Geography points: a Z-order index over longitude and latitude.
 	`CREATE TABLE geoplaces (id BIGINT PRIMARY KEY, g geography(Point, 4326))`,
 	`CREATE INDEX geoplaces_g ON geoplaces USING gist (g)`,
+	// Ranges with a gist index (a Z-order index over the bounds): boxes
+	// (gist.sql).
+	`CREATE TABLE stays (id BIGINT PRIMARY KEY, guest INT, during TSTZRANGE)`,
+	`CREATE INDEX stays_during ON stays USING gist (during)`,
 }
 
 // remoteStore presents an in-memory Pebble store with the capabilities of a

@@ -32,10 +32,13 @@ type indexView struct {
 	conj, rew []ir.Expr
 	// skipped names the partial indexes whose predicate is not implied.
 	skipped []Rejection
-	// implied marks the conjuncts of conj derived for an XZ gist index
-	// (xzConjuncts): implied by others, and costly on a row, so never a
-	// residual check.
-	implied map[int]bool
+	// derived is where the conjuncts gist indexes' boxes add to conj
+	// begin (gistbounds.go, rangebounds.go): each is implied by a conjunct
+	// before it, which stays the residual check, so none is one itself.
+	derived int
+	// rangeBoxes are, per range column a gist index covers, its box for
+	// EXPLAIN, over the bounds' names.
+	rangeBoxes map[int]string
 }
 
 // newIndexView builds the view of s's table, or returns nil when it has
@@ -91,22 +94,32 @@ func newIndexView(s *scanSpec, ctx *ir.EvalContext, opts Options) (*indexView, e
 		v.orig[&nix] = ix
 		if g := ix.Gist; g != nil && !gistCols[g.Column] {
 			// Spatial predicates on its column bound its x and y
-			// (gistbounds.go).
+			// (gistbounds.go), range predicates its bounds
+			// (rangebounds.go).
 			gistCols[g.Column] = true
-			if g.XZ != nil {
-				// Over shapes, the code ranges of their XZ2 cells.
-				for _, c := range xzConjuncts(v.conj, g.Column, bound.Keys[0], *g.XZ, xzBudget(opts), ctx) {
-					if v.implied == nil {
-						v.implied = map[int]bool{}
+			if typ := t.Columns[g.Column].Type; typ.IsRange() {
+				box := rangeGistConjuncts(v.conj, g.Column, typ, bound.Keys[0], bound.Keys[1], ctx)
+				derived = append(derived, box...)
+				if len(box) > 0 {
+					name := t.Columns[g.Column].Name
+					shown := map[string]*ir.ColRef{
+						ir.ExprKey(bound.Keys[0]): {Name: "lower(" + name + ")"},
+						ir.ExprKey(bound.Keys[1]): {Name: "upper(" + name + ")"},
 					}
-					v.implied[len(v.conj)+len(derived)] = true
-					derived = append(derived, c)
+					if v.rangeBoxes == nil {
+						v.rangeBoxes = map[int]string{}
+					}
+					v.rangeBoxes[g.Column] = replaceExprs(andAll(box), shown).String()
 				}
+			} else if g.XZ != nil {
+				// Over shapes, the code ranges of their XZ2 cells.
+				derived = append(derived, xzConjuncts(v.conj, g.Column, bound.Keys[0], *g.XZ, xzBudget(opts), ctx)...)
 			} else {
 				derived = append(derived, gistConjuncts(v.conj, g.Column, bound.Keys[0], bound.Keys[1], g.Geography, ctx)...)
 			}
 		}
 	}
+	v.derived = len(v.conj)
 	v.conj = append(v.conj, derived...)
 	v.ext = &ext
 	v.rew = make([]ir.Expr, len(v.conj))

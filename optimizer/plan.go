@@ -131,6 +131,10 @@ type Scan struct {
 	ZData    zorder.Box
 	// ZBudget says how the number of ranges was chosen (statistics).
 	ZBudget string
+	// ZRangeBox, on a scan of a gist index over a range column, is the
+	// box its range predicates drew on the ranges' bounds (rangebounds.go),
+	// for EXPLAIN: "lower(r) < 110 AND upper(r) >= 100".
+	ZRangeBox string
 	// Ordered: the output must keep key order across shards (k-way merge);
 	// otherwise shards stream in any interleaving.
 	Ordered bool

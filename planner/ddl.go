@@ -340,12 +340,12 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column %q appears twice in index", part.Column.Name.O)
 		}
 		seen[i] = true
-		if kind != catalog.KindGIN && !gist { // a gin key is tokenized by its operator class, a gist one is a point
+		if kind != catalog.KindGIN && !gist { // a gin key is tokenized by its operator class, a gist one is a point's or range's coordinates
 			if err := catalog.CheckKeyEncodable(t.Columns[i].Type); err != nil {
 				return nil, err
 			}
 		}
-		if typ := t.Columns[i].Type; kind == catalog.KindZOrder && (typ.IsRange() || typ.IsMultirange()) {
+		if typ := t.Columns[i].Type; kind == catalog.KindZOrder && !gist && (typ.IsRange() || typ.IsMultirange()) { // a gist index's range is its two bounds (gist.go)
 			if err := catalog.CheckKeyType(typ, kind); err != nil {
 				return nil, err
 			}

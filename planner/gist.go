@@ -20,10 +20,12 @@ import (
 // for a point, ST_X and ST_Y for a PostGIS point), aligned to the data
 // (catalog.GistKey):
 // PostgreSQL's R-tree serves boxes and nearest-neighbour searches, and so
-// does a Z-order index (optimizer/nearest.go). Over a geometry column of
-// any other shape, and over box, polygon and circle, it is an XZ index
-// (bindXZKey). Other gist indexes (ranges, network types, several
-// columns) are 0A000.
+// does a Z-order index (optimizer/nearest.go). Over a range column it is a
+// Z-order index over the range's two bounds (rangeGistKeys), where a
+// range predicate against a constant is a box (optimizer/gistbounds.go).
+// Over a geometry column of any other shape, and over box, polygon and
+// circle, it is an XZ index (bindXZKey). Other gist indexes (network types,
+// several columns) are 0A000.
 
 // checkGistPart refuses what a gist key part cannot have.
 func checkGistPart(part *ast.IndexPartSpecification) error {
@@ -56,7 +58,9 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 			}
 			return b.bindXZKey(t, ix, k.Column, sqltypes.QuoteIdent(t.Columns[k.Column].Name), opclass, 0)
 		}
-		if typ := t.Columns[k.Column].Type; !isPlanar(typ) {
+		if typ := t.Columns[k.Column].Type; typ.IsMultirange() {
+			return unsupported("gist indexes over multirange columns are not supported (over a range column they are)")
+		} else if !isPlanar(typ) && !typ.IsRange() {
 			if named, ok := b.stmt.IndexOpclasses[i]; ok {
 				return unsupported("operator class %s is not supported (gist indexes are supported over point columns only)", named)
 			}
@@ -69,7 +73,10 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 	}
 	col := ix.Columns[0].Column
 	planar, _ := builtins.PlanarTypeOf(t.Columns[col].Type)
-	opclass := planar.Opclass
+	opclass, keys := planar.Opclass, []string{planar.X, planar.Y}
+	if typ := t.Columns[col].Type; typ.IsRange() {
+		opclass, keys = "range_ops", rangeGistKeys(typ)
+	}
 	if named, ok := b.stmt.IndexOpclasses[0]; ok && named != opclass {
 		return unsupported("operator class %s is not supported (a gist index over %s is %s)", named, t.Columns[col].Type, opclass)
 	}
@@ -81,7 +88,11 @@ func (b *Binder) bindGistKey(t *catalog.Table, ix *catalog.Index, unique bool) e
 			return b.bindXZKey(t, ix, col, name, opclass, srid)
 		}
 	}
-	return b.bindGistExprs(t, ix, &catalog.GistKey{Column: col, Opclass: opclass}, fmt.Sprintf(planar.X, name), fmt.Sprintf(planar.Y, name))
+	sqls := make([]string, len(keys))
+	for i, key := range keys {
+		sqls[i] = fmt.Sprintf(key, name)
+	}
+	return b.bindGistExprs(t, ix, &catalog.GistKey{Column: col, Opclass: opclass}, sqls...)
 }
 
 // bindGistExprs gives ix, a gist index with key g, the key expressions
@@ -164,4 +175,36 @@ func (b *Binder) bindGeographyKey(t *catalog.Table, ix *catalog.Index, col int) 
 	name := sqltypes.QuoteIdent(t.Columns[col].Name)
 	return b.bindGistExprs(t, ix, &catalog.GistKey{Column: col, Opclass: opclass, Geography: true},
 		fmt.Sprintf("st_x((%s)::geometry)", name), fmt.Sprintf("st_y((%s)::geometry)", name))
+}
+
+// rangeGistKeys are the two key expressions (formats of the column's
+// name) of a gist index over a column of range type typ: the range's
+// lower and upper bound values, of its subtype. An infinite bound is the
+// subtype's end (its least or greatest value, or -infinity and infinity),
+// and the empty range is the point (greatest, least), which no other
+// range reaches: it lies in the box of r <@ q, whose rows it is among,
+// and outside those of &&, @>, <<, >>, which it never satisfies. A NULL
+// range has NULL keys. Bounds keep their values, not their inclusivity:
+// the boxes are drawn to hold both (optimizer/gistbounds.go) and the
+// operator rechecks each row.
+func rangeGistKeys(typ sqltypes.Type) []string {
+	least, greatest := rangeGistEnds(typ)
+	return []string{
+		"CASE WHEN isempty(%[1]s) THEN " + greatest + " WHEN lower_inf(%[1]s) THEN " + least + " ELSE lower(%[1]s) END",
+		"CASE WHEN isempty(%[1]s) THEN " + least + " WHEN upper_inf(%[1]s) THEN " + greatest + " ELSE upper(%[1]s) END",
+	}
+}
+
+// rangeGistEnds are the least and greatest values of range type typ's
+// subtype, as SQL constants: where a gist index's keys put its ranges'
+// infinite bounds (rangeGistKeys).
+func rangeGistEnds(typ sqltypes.Type) (least, greatest string) {
+	sub := sqltypes.RangeSubtype(typ.ID)
+	switch sub.ID {
+	case sqltypes.Int4:
+		return "(-2147483648)::integer", "2147483647"
+	case sqltypes.Int8:
+		return "(-9223372036854775808)::bigint", "9223372036854775807::bigint"
+	}
+	return "'-infinity'::" + sub.String(), "'infinity'::" + sub.String()
 }

@@ -11,8 +11,6 @@ import (
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
-	"github.com/zproxy/zproxy/kv/kvlog"
-	zpebble "github.com/zproxy/zproxy/kv/pebble"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -63,8 +61,11 @@ func raceBookings(t *testing.T, a, b wire.Session) {
 
 const bookingDDL = `CREATE TABLE booking (id int PRIMARY KEY, room int, during int4range, EXCLUDE USING gist (room WITH =, during WITH &&))`
 
-// TestExclusionRace: two sessions of one proxy, on every backend.
-func TestExclusionRace(t *testing.T) {
+// raceSessions runs race on two sessions of one proxy over every backend
+// and, with DynamoDB Local, on two proxies sharing a table; setup runs
+// first on the first session, and the second waits until visible, a
+// query that fails until the other proxy sees what setup made.
+func raceSessions(t *testing.T, setup, visible string, race func(t *testing.T, a, b wire.Session)) {
 	for _, be := range backends(t) {
 		t.Run(be.name, func(t *testing.T) {
 			store := be.open(t)
@@ -74,20 +75,28 @@ func TestExclusionRace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mustExec(t, a, bookingDDL)
-			raceBookings(t, a, b)
+			if setup != "" {
+				mustExec(t, a, setup)
+			}
+			race(t, a, b)
 		})
 	}
+	t.Run("two proxies", func(t *testing.T) {
+		stores := sharedDynamo(t, 2)
+		_, a := newSession(t, stores[0])
+		_, b := newSession(t, stores[1])
+		if setup != "" {
+			mustExec(t, a, setup)
+			eventually(t, b, visible)
+		}
+		race(t, a, b)
+	})
 }
 
-// TestTwoProxiesExclusion: two proxies over one DynamoDB table.
-func TestTwoProxiesExclusion(t *testing.T) {
-	stores := sharedDynamo(t, 2)
-	_, a := newSession(t, stores[0])
-	_, b := newSession(t, stores[1])
-	mustExec(t, a, bookingDDL)
-	eventually(t, b, `SELECT count(*) FROM booking`)
-	raceBookings(t, a, b)
+// TestExclusionRace: two sessions of one proxy, on every backend, and two
+// proxies over one DynamoDB table.
+func TestExclusionRace(t *testing.T) {
+	raceSessions(t, bookingDDL, `SELECT count(*) FROM booking`, raceBookings)
 }
 
 // TestExclusionDetail: the DETAIL names both keys as PostgreSQL's does,
@@ -139,28 +148,11 @@ func TestExclusionDetail(t *testing.T) {
 // not the table (items scanned, through the logging store; the row's own
 // entry, already written in the transaction, is among them).
 func TestExclusionCheckReads(t *testing.T) {
-	store, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := kvlog.New(store, kvlog.Options{})
-	defer log.Close()
-	_, sess := newSession(t, log)
+	scanned, sess := scanCounter(t)
 	mustExec(t, sess, bookingDDL)
 	mustExec(t, sess, `INSERT INTO booking SELECT r * 100 + k, r, int4range(k * 10, k * 10 + 5) FROM generate_series(1, 50) r, generate_series(1, 40) k`)
 	mustExec(t, sess, `CREATE TABLE spans (id int PRIMARY KEY, r int4range, EXCLUDE USING gist (r WITH &&))`)
 	mustExec(t, sess, `INSERT INTO spans SELECT k, int4range(k * 10, k * 10 + 5) FROM generate_series(1, 500) k`)
-	scanned := func(sql string) int {
-		log.Reset()
-		mustExec(t, sess, sql)
-		n := 0
-		for _, e := range log.Entries() {
-			if e.Op == kvlog.OpScan {
-				n += e.Items
-			}
-		}
-		return n
-	}
 	for _, tc := range []struct {
 		sql  string
 		max  int
@@ -170,7 +162,7 @@ func TestExclusionCheckReads(t *testing.T) {
 		{`INSERT INTO booking VALUES (2, 7, int4range(1, 2))`, 1, "an early booking reads only the ranges starting before it ends"},
 		{`INSERT INTO spans VALUES (0, int4range(1, 9))`, 1, "a range alone reads the ranges starting before it ends"},
 	} {
-		got := scanned(tc.sql)
+		got, _ := scanned(tc.sql)
 		t.Logf("%s: %d items scanned", tc.sql, got)
 		if got > tc.max {
 			t.Errorf("%s: %d items scanned, want at most %d (%s)", tc.sql, got, tc.max, tc.what)

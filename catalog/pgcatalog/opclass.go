@@ -6,7 +6,8 @@ import (
 )
 
 // opclass is a row of pg_opclass: PostgreSQL 15's default btree operator
-// classes and the GIN classes zproxy's inverted indexes use, with their
+// classes, the GIN classes zproxy's inverted indexes use and the GiST
+// classes of its gist indexes (catalog.GistKey), with their
 // OIDs, families and input types as PostgreSQL 15 has them (SELECT oid,
 // opcmethod, opcname, opcfamily, opcintype, opckeytype FROM pg_opclass
 // WHERE opcmethod = 403 AND opcdefault, and the GIN ones by name).
@@ -21,6 +22,7 @@ type opclass struct {
 
 const (
 	amBTree = 403
+	amGiST  = 783
 	amGIN   = 2742
 )
 
@@ -46,6 +48,19 @@ var opclasses = []opclass{
 	{3123, amBTree, "float8_ops", 1970, 701, 0, true}, {3124, amBTree, "int8_ops", 1976, 20, 0, true},
 	{3125, amBTree, "numeric_ops", 1988, 1700, 0, true}, {3126, amBTree, "text_ops", 1994, 25, 0, true},
 	{3127, amBTree, "timestamptz_ops", 434, 1184, 0, true}, {3128, amBTree, "timestamp_ops", 434, 1114, 0, true},
+	{10061, amGiST, "point_ops", 1029, 600, 603, true}, {10078, amGiST, "range_ops", 3919, 3831, 0, true},
+}
+
+// gistOpclass is the pg_index.indclass entry of a gist index's column
+// (catalog.GistKey.Opclass names the class); 0 for a class of an
+// extension (PostGIS's), whose OID PostgreSQL assigns at installation.
+func gistOpclass(name string) uint32 {
+	for _, c := range opclasses {
+		if c.method == amGiST && c.name == name {
+			return c.oid
+		}
+	}
+	return 0
 }
 
 func init() {

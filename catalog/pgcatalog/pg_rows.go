@@ -231,7 +231,11 @@ func init() {
 				if class == "" && kind == catalog.KindGIN {
 					class, _ = catalog.DefaultOpclass(t.KeyType(k))
 				}
-				classes = append(classes, int64(keyOpclass(kind, t.KeyType(k), class)))
+				if o.index != nil && o.index.Gist != nil {
+					classes = append(classes, int64(gistOpclass(o.index.Gist.Opclass)))
+				} else {
+					classes = append(classes, int64(keyOpclass(kind, t.KeyType(k), class)))
+				}
 				colls = append(colls, int64(collationOf(t.KeyType(k))))
 			}
 			for _, c := range include {

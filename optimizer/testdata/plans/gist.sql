@@ -42,3 +42,10 @@ SELECT z.id, count(*) FROM zones z JOIN pois p ON ST_Within(p.geom, z.geom) GROU
 -- Geography points: ST_DWithin in metres bounds longitude and latitude by
 -- the box of its spherical cap; the distance decides on each row.
 SELECT id FROM geoplaces WHERE ST_DWithin(g, 'SRID=4326;POINT(2.35 48.85)'::geography, 2000)
+
+-- Ranges: an overlap is the box lower <= its upper, upper >= its lower on
+-- the gist index's two bounds; the operator is rechecked on each row.
+SELECT id FROM stays WHERE during && tstzrange('2024-01-01 00:00+00', '2024-01-08 00:00+00')
+
+-- Containment of an instant, and a filter the index does not bound.
+SELECT id FROM stays WHERE during @> timestamptz '2024-03-01 12:00+00' AND guest = 7
