@@ -1,0 +1,285 @@
+package catalog
+
+import (
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/zproxy/zproxy/internal/sqltypes"
+)
+
+// Declarative partitioning. A partitioned table (PostgreSQL's relkind
+// 'p') is a table descriptor with Partitioning set: it has columns,
+// constraints and indexes but never holds a row. Each of its partitions
+// is an ordinary table of its own (its own store ID, key range, indexes
+// and shards) whose Parents name the partitioned table and whose Bound
+// says which rows it takes. Writes to the partitioned table are routed
+// row by row (Route); reads of it read its partitions.
+
+// Partitioning is a partitioned table's PARTITION BY.
+type Partitioning struct {
+	// Strategy is "range", "list" or "hash".
+	Strategy string `json:"strategy"`
+	// Columns are the key's column ordinals.
+	Columns []int `json:"columns"`
+}
+
+// PartitionBound is a partition's FOR VALUES (or DEFAULT).
+type PartitionBound struct {
+	Default bool `json:"default,omitempty"`
+	// In are a list partition's values.
+	In []BoundValue `json:"in,omitempty"`
+	// From and To are a range partition's bounds, one value per key
+	// column: the partition takes From <= key < To.
+	From []BoundValue `json:"from,omitempty"`
+	To   []BoundValue `json:"to,omitempty"`
+	// Modulus and Remainder are a hash partition's.
+	Modulus   int `json:"modulus,omitempty"`
+	Remainder int `json:"remainder,omitempty"`
+}
+
+// BoundValue is one value of a bound: the value's text output (of the
+// key column's type), NULL, or MINVALUE (Inf -1) or MAXVALUE (Inf 1).
+type BoundValue struct {
+	Text string `json:"text,omitempty"`
+	Null bool   `json:"null,omitempty"`
+	Inf  int    `json:"inf,omitempty"`
+}
+
+// Value returns the bound value as a value of type t.
+func (b BoundValue) Value(t sqltypes.Type) (sqltypes.Value, error) {
+	if b.Null {
+		return sqltypes.Null, nil
+	}
+	return sqltypes.Cast(sqltypes.NewText(b.Text), t)
+}
+
+// IsPartitioned reports whether t is a partitioned table.
+func (t *Table) IsPartitioned() bool { return t.Partitioning != nil }
+
+// IsPartition reports whether t is a partition of another table.
+func (t *Table) IsPartition() bool { return t.Bound != nil }
+
+// PartitionKey returns the names of a partitioned table's key columns.
+func (t *Table) PartitionKey() []string {
+	var out []string
+	for _, c := range t.Partitioning.Columns {
+		out = append(out, t.Columns[c].Name)
+	}
+	return out
+}
+
+// Children returns the tables whose parent is t (its partitions, or the
+// tables inheriting from it), ordered by ID (creation order).
+func (s *Snapshot) Children(t *Table) []*Table {
+	var out []*Table
+	for _, c := range s.tables {
+		if slices.Contains(c.Parents, t.ID) {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Descendants returns every table below t in the partition (or
+// inheritance) tree, depth first, children in creation order.
+func (s *Snapshot) Descendants(t *Table) []*Table {
+	var out []*Table
+	for _, c := range s.Children(t) {
+		out = append(out, c)
+		out = append(out, s.Descendants(c)...)
+	}
+	return out
+}
+
+// Parent returns the partitioned table a partition belongs to, or nil.
+func (s *Snapshot) Parent(t *Table) *Table {
+	if t.Bound == nil || len(t.Parents) == 0 {
+		return nil
+	}
+	return s.TableByID(t.Parents[0])
+}
+
+// PartitionMatches reports whether the partition bound b of a table
+// partitioned by p (columns of parent) takes a row whose partition key
+// values are key (in p.Columns order). A default partition matches
+// nothing here: Route falls back to it.
+func PartitionMatches(parent *Table, b *PartitionBound, key []sqltypes.Value) (bool, error) {
+	p := parent.Partitioning
+	switch {
+	case b.Default:
+		return false, nil
+	case p.Strategy == "list":
+		for _, v := range b.In {
+			if v.Null {
+				if key[0].IsNull() {
+					return true, nil
+				}
+				continue
+			}
+			bv, err := v.Value(parent.Columns[p.Columns[0]].Type)
+			if err != nil {
+				return false, err
+			}
+			if !key[0].IsNull() && sqltypes.Compare(key[0], bv) == 0 {
+				return true, nil
+			}
+		}
+		return false, nil
+	case p.Strategy == "range":
+		for _, k := range key {
+			if k.IsNull() {
+				return false, nil // only a default partition takes NULL
+			}
+		}
+		lo, err := compareBound(parent, key, b.From)
+		if err != nil || lo < 0 {
+			return false, err
+		}
+		hi, err := compareBound(parent, key, b.To)
+		return hi < 0, err
+	case p.Strategy == "hash":
+		types := make([]sqltypes.Type, len(p.Columns))
+		for i, c := range p.Columns {
+			types[i] = parent.Columns[c].Type
+		}
+		h, err := PartitionHash(types, key)
+		if err != nil {
+			return false, err
+		}
+		return h%uint64(b.Modulus) == uint64(b.Remainder), nil
+	}
+	return false, nil
+}
+
+// compareBound compares a row's range key with a range bound: negative
+// when the key sorts before it, else non-negative (a key equal to the
+// bound is at it). MINVALUE and MAXVALUE decide at their column.
+func compareBound(parent *Table, key []sqltypes.Value, bound []BoundValue) (int, error) {
+	for i, bv := range bound {
+		if bv.Inf != 0 {
+			return -bv.Inf, nil
+		}
+		v, err := bv.Value(parent.Columns[parent.Partitioning.Columns[i]].Type)
+		if err != nil {
+			return 0, err
+		}
+		if c := sqltypes.Compare(key[i], v); c != 0 {
+			return c, nil
+		}
+	}
+	return 0, nil
+}
+
+// Route returns the partition of parent that takes a row (full parent
+// row, parent's column order), descending through sub-partitioned
+// partitions to a leaf; nil when none does. Partitions are tried in
+// creation order, the default partition last.
+func (s *Snapshot) Route(parent *Table, row []sqltypes.Value) (*Table, error) {
+	key := make([]sqltypes.Value, len(parent.Partitioning.Columns))
+	for i, c := range parent.Partitioning.Columns {
+		key[i] = row[c]
+	}
+	var def *Table
+	for _, c := range s.Children(parent) {
+		if c.Bound == nil {
+			continue
+		}
+		if c.Bound.Default {
+			def = c
+			continue
+		}
+		ok, err := PartitionMatches(parent, c.Bound, key)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			def = c
+			break
+		}
+	}
+	if def == nil || !def.IsPartitioned() {
+		return def, nil
+	}
+	// A sub-partitioned partition routes by its own key, over its own
+	// columns (which are its parent's, by name).
+	sub := make([]sqltypes.Value, len(def.Columns))
+	for i, c := range def.Columns {
+		if j := parent.ColumnIndex(c.Name); j >= 0 {
+			sub[i] = row[j]
+		}
+	}
+	return s.Route(def, sub)
+}
+
+// BoundSQL spells a partition's bound as pg_get_expr prints relpartbound:
+// FOR VALUES IN (...), FROM (...) TO (...), WITH (modulus m, remainder
+// r), or DEFAULT.
+func BoundSQL(parent *Table, b *PartitionBound) string {
+	if b.Default {
+		return "DEFAULT"
+	}
+	list := func(vs []BoundValue) string { return BoundList(parent, vs) }
+	switch {
+	case b.Modulus > 0:
+		return "FOR VALUES WITH (modulus " + strconv.Itoa(b.Modulus) + ", remainder " + strconv.Itoa(b.Remainder) + ")"
+	case b.From != nil:
+		return "FOR VALUES FROM " + list(b.From) + " TO " + list(b.To)
+	}
+	typ := sqltypes.TypeText
+	if parent != nil && parent.Partitioning != nil {
+		typ = parent.Columns[parent.Partitioning.Columns[0]].Type
+	}
+	parts := make([]string, len(b.In))
+	for i, v := range b.In {
+		parts[i] = boundLiteral(v, typ)
+	}
+	return "FOR VALUES IN (" + strings.Join(parts, ", ") + ")"
+}
+
+// BoundList spells a range bound's values, one per key column of
+// parent, as "(v, ...)".
+func BoundList(parent *Table, vs []BoundValue) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		typ := sqltypes.TypeText
+		if parent != nil && parent.Partitioning != nil && i < len(parent.Partitioning.Columns) {
+			typ = parent.Columns[parent.Partitioning.Columns[i]].Type
+		}
+		parts[i] = boundLiteral(v, typ)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// boundLiteral spells one bound value as ruleutils' get_const_expr does
+// with no type shown: an integer bare unless negative, a numeric bare
+// when it has a point or an exponent, a boolean as a word, anything else
+// quoted.
+func boundLiteral(v BoundValue, t sqltypes.Type) string {
+	switch {
+	case v.Inf < 0:
+		return "MINVALUE"
+	case v.Inf > 0:
+		return "MAXVALUE"
+	case v.Null:
+		return "NULL"
+	}
+	switch t.ID {
+	case sqltypes.Int4:
+		if !strings.HasPrefix(v.Text, "-") {
+			return v.Text
+		}
+	case sqltypes.Numeric:
+		if v.Text != "" && v.Text[0] >= '0' && v.Text[0] <= '9' && strings.ContainsAny(v.Text, "eE.") {
+			return v.Text
+		}
+	case sqltypes.Bool:
+		if v.Text == "t" || v.Text == "true" {
+			return "true"
+		}
+		return "false"
+	}
+	return "'" + strings.ReplaceAll(v.Text, "'", "''") + "'"
+}
