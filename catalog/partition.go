@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -173,45 +174,91 @@ func compareBound(parent *Table, key []sqltypes.Value, bound []BoundValue) (int,
 	return 0, nil
 }
 
-// Route returns the partition of parent that takes a row (full parent
-// row, parent's column order), descending through sub-partitioned
-// partitions to a leaf; nil when none does. Partitions are tried in
-// creation order, the default partition last.
-func (s *Snapshot) Route(parent *Table, row []sqltypes.Value) (*Table, error) {
-	key := make([]sqltypes.Value, len(parent.Partitioning.Columns))
-	for i, c := range parent.Partitioning.Columns {
-		key[i] = row[c]
+// PartitionSet is a partitioned table with every table below it, as a
+// statement binds them: writes to the root route each row to a leaf
+// (Route), reads of it read the leaves. Every member has the root's
+// columns in the root's order (PARTITION OF copies them; ATTACH
+// PARTITION requires them), so a row of the root is a row of any member.
+type PartitionSet struct {
+	Root    *Table
+	Members []*Table
+}
+
+// PartitionSet returns t's partition set (nil unless t is partitioned).
+func (s *Snapshot) PartitionSet(t *Table) *PartitionSet {
+	if !t.IsPartitioned() {
+		return nil
 	}
-	var def *Table
-	for _, c := range s.Children(parent) {
-		if c.Bound == nil {
-			continue
-		}
-		if c.Bound.Default {
-			def = c
-			continue
-		}
-		ok, err := PartitionMatches(parent, c.Bound, key)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			def = c
-			break
-		}
-	}
-	if def == nil || !def.IsPartitioned() {
-		return def, nil
-	}
-	// A sub-partitioned partition routes by its own key, over its own
-	// columns (which are its parent's, by name).
-	sub := make([]sqltypes.Value, len(def.Columns))
-	for i, c := range def.Columns {
-		if j := parent.ColumnIndex(c.Name); j >= 0 {
-			sub[i] = row[j]
+	return &PartitionSet{Root: t, Members: s.Descendants(t)}
+}
+
+// Leaves returns the members that hold rows (the partitions that are not
+// partitioned themselves), in tree order.
+func (p *PartitionSet) Leaves() []*Table {
+	var out []*Table
+	for _, m := range p.Members {
+		if !m.IsPartitioned() {
+			out = append(out, m)
 		}
 	}
-	return s.Route(def, sub)
+	return out
+}
+
+// children returns the members whose parent is t, in creation order.
+func (p *PartitionSet) children(t *Table) []*Table {
+	var out []*Table
+	for _, m := range p.Members {
+		if len(m.Parents) > 0 && m.Parents[0] == t.ID && m.Bound != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Route returns the leaf partition that takes row (a row of the root),
+// or a 23514 error naming the (sub)partitioned table none of whose
+// partitions takes it, as PostgreSQL's.
+func (p *PartitionSet) Route(row []sqltypes.Value) (*Table, error) {
+	t := p.Root
+	for t.IsPartitioned() {
+		key := make([]sqltypes.Value, len(t.Partitioning.Columns))
+		for i, c := range t.Partitioning.Columns {
+			key[i] = row[c]
+		}
+		var next, def *Table
+		for _, c := range p.children(t) {
+			if c.Bound.Default {
+				def = c
+				continue
+			}
+			ok, err := PartitionMatches(t, c.Bound, key)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			next = def
+		}
+		if next == nil {
+			names := make([]string, len(key))
+			vals := make([]string, len(key))
+			for i, c := range t.Partitioning.Columns {
+				names[i] = sqltypes.QuoteIdent(t.Columns[c].Name)
+				vals[i] = "null"
+				if !key[i].IsNull() {
+					vals[i] = sqltypes.FormatText(key[i])
+				}
+			}
+			return nil, pgerr.New(pgerr.CheckViolation, "no partition of relation %q found for row", t.BareName()).
+				WithDetail("Partition key of the failing row contains (%s) = (%s).", strings.Join(names, ", "), strings.Join(vals, ", "))
+		}
+		t = next
+	}
+	return t, nil
 }
 
 // BoundSQL spells a partition's bound as pg_get_expr prints relpartbound:

@@ -437,7 +437,11 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 			return nil, err
 		}
 	}
-	return &ir.CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists, AlignToData: align}, nil
+	ci := &ir.CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists, AlignToData: align}
+	if err := b.partitionIndexes(t, ci); err != nil {
+		return nil, err
+	}
+	return ci, nil
 }
 
 // parseAlign binds a Z-order index's align option: 'data' aligns the

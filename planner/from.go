@@ -411,7 +411,10 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 		snap, tempOnly := b.snapFor(schema)
 		if t, err := snap.Table(name); err == nil && (!tempOnly || t.Temp) {
 			b.depends(name)
-			s := ir.NewScan(t, alias)
+			var s ir.Rel = ir.NewScan(t, alias)
+			if t.IsPartitioned() {
+				s = b.partitionedScan(t, alias)
+			}
 			b.notePermission(s, b.addPermission(t, nil, catalog.PrivSelect))
 			return s, nil
 		}

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/zproxy/zproxy/catalog"
@@ -385,4 +386,72 @@ func hashModulusDetail(nb, ob *catalog.PartitionBound, other string) string {
 		return fmt.Sprintf("The new modulus %d is not a factor of %d, the modulus of existing partition %q.", nb.Modulus, ob.Modulus, other)
 	}
 	return fmt.Sprintf("The new modulus %d is not divisible by %d, the modulus of existing partition %q.", nb.Modulus, ob.Modulus, other)
+}
+
+// partitionedScan reads a partitioned table: its leaf partitions' rows,
+// one scan each, appended (UNION ALL), with the parent's columns. A
+// partitioned table without partitions has no rows.
+func (b *Binder) partitionedScan(t *catalog.Table, alias string) ir.Rel {
+	cols := ir.NewScan(t, alias).Columns()
+	var out ir.Rel
+	for _, leaf := range b.snap.PartitionSet(t).Leaves() {
+		b.depends(leaf.Name)
+		var s ir.Rel = ir.NewScan(leaf, alias)
+		if out == nil {
+			out = s
+			continue
+		}
+		out = &ir.SetOp{Op: ir.Union, All: true, Left: out, Right: s, Cols: cols}
+	}
+	if out == nil {
+		return &ir.Values{Cols: cols}
+	}
+	if _, ok := out.(*ir.SetOp); !ok {
+		// One partition: its scan, under the parent's columns.
+		exprs := make([]ir.Expr, len(cols))
+		for i, c := range cols {
+			exprs[i] = &ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}
+		}
+		out = &ir.Project{Input: out, Exprs: exprs, Cols: cols}
+	}
+	return out
+}
+
+// partitionIndexes gives CREATE INDEX on a partitioned table the same
+// index on each of its partitions (as PostgreSQL does), named for the
+// partition; a unique one must include the partition key.
+func (b *Binder) partitionIndexes(t *catalog.Table, ci *ir.CreateIndex) error {
+	ps := b.snap.PartitionSet(t)
+	if ps == nil {
+		return nil
+	}
+	if ci.AlignToData {
+		return unsupported("align = 'data' on a partitioned table is not supported")
+	}
+	if ci.Index.Unique {
+		probe := *t
+		probe.Indexes = []*catalog.Index{ci.Index}
+		if err := checkUniqueKeys(&probe); err != nil {
+			return err
+		}
+	}
+	for _, m := range ps.Members {
+		pix, err := b.copyIndex(t, m, ci.Index)
+		if err != nil {
+			return err
+		}
+		ci.Partitions = append(ci.Partitions, &ir.CreateIndex{Table: m.Name, Index: pix})
+	}
+	return nil
+}
+
+// partitionAlter refuses an ALTER TABLE action zproxy does not carry
+// through a partition tree (columns, constraints, keys, options) on a
+// partitioned table or a partition: their columns must stay alike.
+func partitionAlter(t *catalog.Table, action string) error {
+	if !t.IsPartitioned() && !t.IsPartition() {
+		return nil
+	}
+	what := strings.ReplaceAll(action, "_", " ")
+	return unsupported("ALTER TABLE (%s) of a partitioned table or a partition is not supported", what)
 }
