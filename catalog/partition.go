@@ -330,3 +330,157 @@ func boundLiteral(v BoundValue, t sqltypes.Type) string {
 	}
 	return "'" + strings.ReplaceAll(v.Text, "'", "''") + "'"
 }
+
+// KeyRange is what a query's WHERE clause says of one column: equal to
+// Eq, or within Lo .. Hi (either may be absent; LoIncl and HiIncl say
+// whether the ends are in), or IS NULL. Absent fields say nothing.
+type KeyRange struct {
+	Eq             *sqltypes.Value
+	Lo, Hi         *sqltypes.Value
+	LoIncl, HiIncl bool
+	IsNull         bool
+}
+
+// Excludes reports whether no row of leaf (a leaf of p) can satisfy the
+// column ranges (by column ordinal, the root's order): partition
+// pruning. It is sound and incomplete: a point on every key column is
+// routed as a row would be (so a default partition is pruned when
+// another takes the point); otherwise range and list bounds are compared
+// with the first key column's range; a default partition and a hash
+// partition are kept unless a point decides.
+func (p *PartitionSet) Excludes(leaf *Table, ranges map[int]KeyRange) bool {
+	for c := leaf; c != p.Root && c.Bound != nil; {
+		parent := p.member(c.Parents[0])
+		if parent == nil {
+			return false
+		}
+		if p.excludedAt(parent, c, ranges) {
+			return true
+		}
+		c = parent
+	}
+	return false
+}
+
+// member returns the member (or the root) of the given ID.
+func (p *PartitionSet) member(id uint64) *Table {
+	if p.Root.ID == id {
+		return p.Root
+	}
+	for _, m := range p.Members {
+		if m.ID == id {
+			return m
+		}
+	}
+	return nil
+}
+
+// excludedAt tests c, a partition of parent, against the ranges.
+func (p *PartitionSet) excludedAt(parent, c *Table, ranges map[int]KeyRange) bool {
+	cols := parent.Partitioning.Columns
+	if point, ok := pointOf(cols, ranges); ok {
+		if !c.Bound.Default {
+			in, err := PartitionMatches(parent, c.Bound, point)
+			return err == nil && !in
+		}
+		for _, s := range p.children(parent) {
+			if s.Bound.Default {
+				continue
+			}
+			if in, err := PartitionMatches(parent, s.Bound, point); err == nil && in {
+				return true // a sibling takes the point
+			}
+		}
+		return false
+	}
+	r, ok := ranges[cols[0]]
+	if !ok || c.Bound.Default {
+		return false
+	}
+	typ := parent.Columns[cols[0]].Type
+	switch parent.Partitioning.Strategy {
+	case "range":
+		if r.IsNull {
+			return true // only a default partition takes NULL
+		}
+		lo, hi := c.Bound.From[0], c.Bound.To[0]
+		single := len(cols) == 1
+		if r.Hi != nil && lo.Inf == 0 {
+			// The query's values end below the partition's lower bound.
+			v, err := lo.Value(typ)
+			if err == nil && sameKind(*r.Hi, v) {
+				if cmp := sqltypes.Compare(*r.Hi, v); cmp < 0 || cmp == 0 && !r.HiIncl {
+					return true
+				}
+			}
+		}
+		if r.Lo != nil && hi.Inf == 0 {
+			// The query's values start at or above the upper bound.
+			v, err := hi.Value(typ)
+			if err == nil && sameKind(*r.Lo, v) {
+				if cmp := sqltypes.Compare(*r.Lo, v); cmp > 0 || cmp == 0 && (single || !r.LoIncl) {
+					return true
+				}
+			}
+		}
+	case "list":
+		if r.IsNull {
+			return !slices.ContainsFunc(c.Bound.In, func(b BoundValue) bool { return b.Null })
+		}
+		for _, b := range c.Bound.In {
+			if b.Null {
+				continue
+			}
+			v, err := b.Value(typ)
+			if err != nil || !inRange(r, v) {
+				continue
+			}
+			return false
+		}
+		return r.Eq != nil || r.Lo != nil || r.Hi != nil
+	}
+	return false
+}
+
+// pointOf returns the key when every key column has one value (or is
+// NULL).
+func pointOf(cols []int, ranges map[int]KeyRange) ([]sqltypes.Value, bool) {
+	key := make([]sqltypes.Value, len(cols))
+	for i, c := range cols {
+		r, ok := ranges[c]
+		switch {
+		case !ok:
+			return nil, false
+		case r.IsNull:
+			key[i] = sqltypes.Null
+		case r.Eq != nil:
+			key[i] = *r.Eq
+		default:
+			return nil, false
+		}
+	}
+	return key, true
+}
+
+// inRange reports whether v may satisfy r (true when r's values are of
+// another kind, which it cannot compare).
+func inRange(r KeyRange, v sqltypes.Value) bool {
+	if r.Eq != nil {
+		return !sameKind(*r.Eq, v) || sqltypes.Compare(*r.Eq, v) == 0
+	}
+	if r.Lo != nil && sameKind(*r.Lo, v) {
+		if c := sqltypes.Compare(v, *r.Lo); c < 0 || c == 0 && !r.LoIncl {
+			return false
+		}
+	}
+	if r.Hi != nil && sameKind(*r.Hi, v) {
+		if c := sqltypes.Compare(v, *r.Hi); c > 0 || c == 0 && !r.HiIncl {
+			return false
+		}
+	}
+	return true
+}
+
+// sameKind reports whether two non-NULL values are of one kind (and so
+// comparable).
+func sameKind(a, b sqltypes.Value) bool { return a.K == b.K && !a.IsNull() && !b.IsNull() }

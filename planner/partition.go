@@ -394,9 +394,12 @@ func hashModulusDetail(nb, ob *catalog.PartitionBound, other string) string {
 func (b *Binder) partitionedScan(t *catalog.Table, alias string) ir.Rel {
 	cols := ir.NewScan(t, alias).Columns()
 	var out ir.Rel
-	for _, leaf := range b.snap.PartitionSet(t).Leaves() {
+	ps := b.snap.PartitionSet(t)
+	for _, leaf := range ps.Leaves() {
 		b.depends(leaf.Name)
-		var s ir.Rel = ir.NewScan(leaf, alias)
+		scan := ir.NewScan(leaf, alias)
+		scan.Partitions = ps
+		var s ir.Rel = scan
 		if out == nil {
 			out = s
 			continue

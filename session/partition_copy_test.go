@@ -23,7 +23,9 @@ func TestCopyIntoPartitionedTable(t *testing.T) {
 	mustExec(t, sess, "CREATE TABLE pc (k int, v text) PARTITION BY RANGE (k)")
 	mustExec(t, sess, "CREATE TABLE pc1 PARTITION OF pc FOR VALUES FROM (0) TO (10)")
 	mustExec(t, sess, "CREATE TABLE pc2 PARTITION OF pc FOR VALUES FROM (10) TO (20)")
-	row := func(k int64, v string) []sqltypes.Value { return []sqltypes.Value{sqltypes.NewInt(k), sqltypes.NewText(v)} }
+	row := func(k int64, v string) []sqltypes.Value {
+		return []sqltypes.Value{sqltypes.NewInt(k), sqltypes.NewText(v)}
+	}
 	rows := [][]sqltypes.Value{row(1, "a"), row(15, "b"), row(2, "c"), row(3, "d"), row(19, "e")}
 	if tag, err := copyIn(ctx, sess, "COPY pc FROM STDIN", rows, 2); err != nil || tag != "COPY 5" {
 		t.Fatalf("COPY: %q, %v", tag, err)
