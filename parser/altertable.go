@@ -2,6 +2,7 @@ package parser
 
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -360,6 +361,8 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 			a.Reset = append(a.Reset, r.toks[j].val)
 		}
 		return a, close + 1, nil
+	case (r.peek(k, "attach") || r.peek(k, "detach")) && r.peek(k+1, "partition"):
+		return a, k, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ... %s PARTITION is not supported", strings.ToUpper(r.toks[k].val)).WithPosition(r.pos(k))
 	}
 	return a, k, pgerr.New(pgerr.FeatureNotSupported, "this ALTER TABLE form is not supported").WithPosition(r.pos(min(k, len(r.toks)-1)))
 }
