@@ -484,3 +484,123 @@ func inRange(r KeyRange, v sqltypes.Value) bool {
 // sameKind reports whether two non-NULL values are of one kind (and so
 // comparable).
 func sameKind(a, b sqltypes.Value) bool { return a.K == b.K && !a.IsNull() && !b.IsNull() }
+
+// ConstraintSQL spells the partition constraint of c, a partition of
+// parent, as pg_get_partition_constraintdef does, for a one-column key of
+// a table that is not itself a partition; ok is false otherwise (a
+// multi-column range key, a sub-partition). siblings are parent's
+// partitions (a default partition's constraint excludes theirs).
+func ConstraintSQL(parent, c *Table, siblings []*Table, hashOID uint32) (string, bool) {
+	p := parent.Partitioning
+	if p == nil || c.Bound == nil || parent.Bound != nil {
+		return "", false
+	}
+	if p.Strategy == "hash" {
+		cols := make([]string, len(p.Columns))
+		for i, k := range p.Columns {
+			cols[i] = sqltypes.QuoteIdent(parent.Columns[k].Name)
+		}
+		return "satisfies_hash_partition('" + strconv.FormatUint(uint64(hashOID), 10) + "'::oid, " + strconv.Itoa(c.Bound.Modulus) + ", " +
+			strconv.Itoa(c.Bound.Remainder) + ", " + strings.Join(cols, ", ") + ")", true
+	}
+	if len(p.Columns) != 1 {
+		return "", false
+	}
+	col := sqltypes.QuoteIdent(parent.Columns[p.Columns[0]].Name)
+	typ := parent.Columns[p.Columns[0]].Type
+	if !c.Bound.Default {
+		return "(" + boundConstraint(p.Strategy, col, typ, []*PartitionBound{c.Bound}) + ")", true
+	}
+	var others []*PartitionBound
+	for _, s := range siblings {
+		if s.Bound != nil && !s.Bound.Default {
+			others = append(others, s.Bound)
+		}
+	}
+	if len(others) == 0 {
+		return "", false
+	}
+	return "(NOT (" + boundConstraint(p.Strategy, col, typ, others) + "))", true
+}
+
+// boundConstraint is the condition that the bounds' rows meet, as
+// PostgreSQL's get_qual_for_list and get_qual_for_range build it (several
+// bounds: the default partition's complement, of the values in order).
+func boundConstraint(strategy, col string, typ sqltypes.Type, bounds []*PartitionBound) string {
+	if strategy == "list" {
+		var vals []BoundValue
+		hasNull := false
+		for _, b := range bounds {
+			for _, v := range b.In {
+				if v.Null {
+					hasNull = true
+				} else {
+					vals = append(vals, v)
+				}
+			}
+		}
+		sort.SliceStable(vals, func(i, j int) bool {
+			a, _ := vals[i].Value(typ)
+			b, _ := vals[j].Value(typ)
+			return sqltypes.Compare(a, b) < 0
+		})
+		var in string
+		if len(vals) == 1 {
+			in = "(" + col + " = " + typedLiteral(vals[0], typ) + ")"
+		} else {
+			parts := make([]string, len(vals))
+			for i, v := range vals {
+				parts[i] = typedLiteral(v, typ)
+			}
+			in = "(" + col + " = ANY (ARRAY[" + strings.Join(parts, ", ") + "]))"
+		}
+		switch {
+		case len(vals) == 0:
+			return "(" + col + " IS NULL)"
+		case hasNull:
+			return "(" + col + " IS NULL) OR " + in
+		}
+		return "(" + col + " IS NOT NULL) AND " + in
+	}
+	one := func(b *PartitionBound) string {
+		var parts []string
+		if b.From[0].Inf == 0 {
+			parts = append(parts, "("+col+" >= "+typedLiteral(b.From[0], typ)+")")
+		}
+		if b.To[0].Inf == 0 {
+			parts = append(parts, "("+col+" < "+typedLiteral(b.To[0], typ)+")")
+		}
+		return strings.Join(parts, " AND ")
+	}
+	if len(bounds) == 1 {
+		return "(" + col + " IS NOT NULL) AND " + one(bounds[0])
+	}
+	sort.SliceStable(bounds, func(i, j int) bool {
+		if bounds[i].From[0].Inf != 0 || bounds[j].From[0].Inf != 0 {
+			return bounds[i].From[0].Inf < bounds[j].From[0].Inf
+		}
+		a, _ := bounds[i].From[0].Value(typ)
+		b, _ := bounds[j].From[0].Value(typ)
+		return sqltypes.Compare(a, b) < 0
+	})
+	ors := make([]string, len(bounds))
+	for i, b := range bounds {
+		ors[i] = one(b)
+		if b.From[0].Inf == 0 && b.To[0].Inf == 0 {
+			ors[i] = "(" + ors[i] + ")" // two conditions: an AND of its own
+		}
+	}
+	return "(" + col + " IS NOT NULL) AND (" + strings.Join(ors, " OR ") + ")"
+}
+
+// typedLiteral spells a bound value as ruleutils prints a constant with
+// its type shown: an int4 bare (quoted and cast when negative), a numeric
+// bare when it has a point, a boolean as a word, anything else quoted
+// and cast.
+func typedLiteral(v BoundValue, t sqltypes.Type) string {
+	s := boundLiteral(v, t)
+	if strings.HasPrefix(s, "'") {
+		return s + "::" + t.String()
+	}
+	return s
+}

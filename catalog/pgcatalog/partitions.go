@@ -136,6 +136,30 @@ func init() {
 		return textV(partitionKeyDef(o.table)), nil
 	}))
 
+	// pg_get_partition_constraintdef prints a partition's implicit
+	// constraint (psql's \d+ shows it); NULL where zproxy does not spell
+	// it (multi-column range keys, sub-partitions).
+	Register("pg_get_partition_constraintdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		os := e.objects()
+		o := os.byOID[uint32(a[0].I)]
+		p := os.parentOf(o)
+		if o == nil || p == nil || o.table.Bound == nil {
+			return sqltypes.Null, nil
+		}
+		var siblings []*catalog.Table
+		for _, c := range os.childrenOf(p) {
+			siblings = append(siblings, c.table)
+		}
+		if def, ok := catalog.ConstraintSQL(p.table, o.table, siblings, p.oid); ok {
+			return textV(def), nil
+		}
+		return sqltypes.Null, nil
+	}))
+
 	regclass := func(e *Env, o *object) sqltypes.Value {
 		return sqltypes.NewReg(o.oid, e.RegName(sqltypes.TypeRegClass, o.oid))
 	}
@@ -143,7 +167,8 @@ func init() {
 	// nearest first; a table that is no partition has none (not even
 	// itself).
 	Register("pg_partition_ancestors", Overload{Params: []Param{T(sqltypes.TypeRegClass)}, Result: Returns(sqltypes.TypeRegClass), Volatility: Volatile,
-		Set: &SetFunc{Rows: func(ctx *Context, a []sqltypes.Value) (SetRows, error) {
+		// Its OUT parameter names the column (psql's \d reads relid).
+		Set: &SetFunc{Columns: []SetColumn{{Name: "relid", Type: sqltypes.TypeRegClass}}, Rows: func(ctx *Context, a []sqltypes.Value) (SetRows, error) {
 			e, os, o, err := partitionMember(ctx, a[0])
 			if err != nil || o == nil {
 				return Table(nil), err
