@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
@@ -254,4 +255,20 @@ func withPartitions(s *catalog.Snapshot, names []string) []string {
 		}
 	}
 	return out
+}
+
+// detachPartition makes the partition name of nt a table of its own (its
+// rows, keys and indexes stay as they are).
+func detachPartition(s *catalog.Snapshot, nt *catalog.Table, name string, ch *catalog.Change) error {
+	p, err := s.Table(name)
+	if err != nil {
+		return err
+	}
+	if p.Bound == nil || len(p.Parents) == 0 || p.Parents[0] != nt.ID {
+		return pgerr.New(pgerr.UndefinedTable, "relation %q is not a partition of relation %q", name, nt.Name)
+	}
+	pc := p.Clone()
+	pc.Parents, pc.Bound = nil, nil
+	ch.Put = append(ch.Put, pc)
+	return nil
 }

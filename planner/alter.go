@@ -36,6 +36,22 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 		return nil, err
 	}
 	for _, a := range st.Actions {
+		if a.Kind == parser.AlterDetachPartition {
+			if !t.IsPartitioned() {
+				return nil, pgerr.New(pgerr.WrongObjectType, "table %q is not partitioned", st.Table)
+			}
+			p, err := snap.Table(a.Column)
+			if err != nil {
+				return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a.Column)
+			}
+			if p.Bound == nil || p.Parents[0] != t.ID {
+				return nil, pgerr.New(pgerr.UndefinedTable, "relation %q is not a partition of relation %q", a.Column, st.Table)
+			}
+			if len(st.Actions) > 1 {
+				return nil, pgerr.New(pgerr.SyntaxError, "DETACH PARTITION must be the only action of ALTER TABLE")
+			}
+			continue
+		}
 		if a.Kind != parser.AlterRenameTable {
 			if err := partitionAlter(t, string(a.Kind)); err != nil {
 				return nil, err

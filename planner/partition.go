@@ -36,8 +36,12 @@ func (b *Binder) partitionParent() (*catalog.Table, error) {
 	if !parent.IsPartitioned() {
 		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "%q is not partitioned", ps.Of)
 	}
-	b.stmt.Like = append([]parser.LikeClause{{Schema: ps.OfSchema, Table: ps.Of, Position: ps.OfPos,
+	// On a copy of the statement: a statement may be bound again (a
+	// catalog change meanwhile), and must not gain a second clause.
+	st := *b.stmt
+	st.Like = append([]parser.LikeClause{{Schema: ps.OfSchema, Table: ps.Of, Position: ps.OfPos,
 		Including: map[string]bool{"defaults": true, "constraints": true, "indexes": true}}}, b.stmt.Like...)
+	b.stmt = &st
 	return parent, nil
 }
 
