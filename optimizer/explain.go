@@ -313,6 +313,9 @@ func (x *Rowset) Describe() Description {
 
 func (x *Values) Describe() Description {
 	d := Description{Head: fmt.Sprintf("Values (%d row%s)", len(x.Rows), plural(len(x.Rows)))}
+	if x.Pruned {
+		d.Head = "Result (no rows: the filter excludes every partition)"
+	}
 	if len(x.Rows) == 1 && len(x.Rows[0]) == 0 {
 		d.Head = "Result"
 	}

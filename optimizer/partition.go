@@ -56,7 +56,7 @@ func (b *builder) planPartitions(n *ir.SetOp) (Node, bool, error) {
 	read := &PartitionsRead{Root: ps.Root.BareName(), Read: len(kept), Total: len(branches)}
 	switch len(kept) {
 	case 0:
-		return &Values{Cols: n.Cols}, true, nil
+		return &Values{Cols: n.Cols, Pruned: true}, true, nil
 	case 1:
 		node, _, err := b.build(kept[0], request{})
 		if err != nil {

@@ -194,6 +194,9 @@ type Rowset struct {
 type Values struct {
 	Rows [][]ir.Expr
 	Cols []ir.Column
+	// Pruned marks the empty read of a partitioned table whose filter
+	// excluded every partition (partition.go).
+	Pruned bool
 }
 
 // TableFunc yields the rows of a set-returning function.
