@@ -289,6 +289,13 @@ type Table struct {
 	// Matview, when set, makes the table a materialized view (matview.go):
 	// its rows are its query's as of the last REFRESH.
 	Matview *Matview `json:"matview,omitempty"`
+	// Partitioning makes the table a partitioned table, which holds no
+	// rows (partition.go).
+	Partitioning *Partitioning `json:"partitioning,omitempty"`
+	// Parents are the IDs of the table a partition belongs to (with its
+	// Bound) or of the tables it inherits from.
+	Parents []uint64        `json:"parents,omitempty"`
+	Bound   *PartitionBound `json:"bound,omitempty"`
 
 	// Virtual computes the rows of a catalog relation (information_schema,
 	// pg_catalog; see package catalog/pgcatalog) when a statement reads it;

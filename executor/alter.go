@@ -166,6 +166,8 @@ func applyAlter(s *catalog.Snapshot, nt *catalog.Table, a ir.AlterAction, versio
 		return i, nil
 	}
 	switch a.Kind {
+	case parser.AlterDetachPartition:
+		return detachPartition(s, nt, a.Column, ch)
 	case parser.AlterAddColumn:
 		c := *a.NewColumn
 		if nt.ColumnIndex(c.Name) >= 0 {

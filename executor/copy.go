@@ -218,8 +218,10 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 		err = b.keepBulk(ctx, full)
 	case b.w != nil:
 		err = b.keep(ctx, full)
+	case b.ec.cons.PartitionsOf() != nil:
+		err = b.writePartitioned(ctx, b.ec.cons.PartitionsOf(), full)
 	default:
-		err = b.writeTxn(ctx, full)
+		err = b.writeTxn(ctx, b.t, full, b.rows)
 		switch {
 		case err != nil || len(b.t.Triggers) == 0:
 		case hasTransitionTable(b.t, "INSERT"):
@@ -231,7 +233,7 @@ func (b *BulkInsert) Add(ctx context.Context, rows [][]sqltypes.Value) error {
 	if err == nil && b.txn != nil {
 		err = b.chargeTxn()
 	}
-	if err == nil {
+	if err == nil && b.ec.cons.PartitionsOf() == nil {
 		// The rows (with any row ids redrawn) commit later, at Commit or
 		// the transaction's: the Z-order bounds must hold them first.
 		err = b.ex.widenZBounds(ctx, b.t, nil, full)
@@ -429,21 +431,21 @@ func isBulkWriter(s kv.Store) bool {
 	return ok
 }
 
-// writeTxn writes the rows into the transaction.
-func (b *BulkInsert) writeTxn(ctx context.Context, full [][]sqltypes.Value) error {
-	t := b.t
+// writeTxn writes the rows into table t (the target or one of its
+// partitions) in the transaction; base is the number of the first row.
+func (b *BulkInsert) writeTxn(ctx context.Context, t *catalog.Table, full [][]sqltypes.Value, base int64) error {
 	for attempt := 0; ; attempt++ {
 		w := &writeSet{t: t, ops: make([]kv.Op, 0, len(full)*(1+len(t.Indexes))),
 			groups: make([]int, 0, len(full)), changes: make([]change, 0, len(full))}
 		for i, row := range full {
 			w.add(change{new: row})
 			if w.dup != nil { // a unique value an earlier row of the batch has
-				return b.firstDuplicate(ctx, b.txn, w, w.dupAt, b.rows, b.rows+int64(i), w.dup)
+				return b.firstDuplicate(ctx, b.txn, w, w.dupAt, base, base+int64(i), w.dup)
 			}
 		}
 		err := b.txn.Write(ctx, kv.Batch{Ops: w.ops, Stats: b.stats})
 		if err == nil {
-			b.lastOpsSize = opsSize(w.ops)
+			b.lastOpsSize += opsSize(w.ops)
 		}
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
@@ -455,7 +457,7 @@ func (b *BulkInsert) writeTxn(ctx context.Context, full [][]sqltypes.Value) erro
 				}
 				continue
 			}
-			return &BulkRowError{Row: b.rows + int64(rowOfOp(w, cf.Index)), Err: finishWrite(t, &conflictError{op: w.ops[cf.Index]})}
+			return &BulkRowError{Row: base + int64(rowOfOp(w, cf.Index)), Err: finishWrite(t, &conflictError{op: w.ops[cf.Index]})}
 		}
 		if err != nil {
 			return ClassifyError(err)

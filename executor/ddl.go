@@ -121,7 +121,8 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		dropped, owned, cascaded = nil, nil, nil
 		var ch catalog.Change
-		for _, name := range dt.Names {
+		names := withPartitions(s, dt.Names)
+		for _, name := range names {
 			t, err := s.Table(name)
 			if err != nil {
 				if _, isView := s.StoredView(name); isView {
@@ -142,10 +143,10 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 				matviews, objects := dropDependents(s, name, &ch)
 				dropped = append(dropped, matviews...)
 				cascaded = append(cascaded, objects...)
-			} else if err := dependents(s, name, kind, dt.Names); err != nil {
+			} else if err := dependents(s, name, kind, names); err != nil {
 				return ch, err
 			}
-			refs := referencesFrom(s, name, dt.Names)
+			refs := referencesFrom(s, name, names)
 			if len(refs) > 0 && !dt.Cascade {
 				return ch, dependentsError(kind+" "+name, refs, kind+" "+name)
 			}
@@ -163,7 +164,7 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 		}
 		// Other tables' defaults drawing from the sequences dropped with
 		// these tables depend on them, as in PostgreSQL.
-		defaults, err := sequenceUsers(s, owned, dt.Names, dt.Cascade)
+		defaults, err := sequenceUsers(s, owned, names, dt.Cascade)
 		if err != nil {
 			return ch, err
 		}
@@ -307,9 +308,19 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *ir
 	}
 	adviseIndex(table, index, notice)
 	if cat.InBlock() {
-		return e.buildInBlock(ctx, cat, table, index)
+		err = e.buildInBlock(ctx, cat, table, index)
+	} else {
+		err = e.build(ctx, cat, table, index)
 	}
-	return e.build(ctx, cat, table, index)
+	for _, p := range ci.Partitions {
+		// An index of a partitioned table is one index on each partition
+		// (the partitioned table's own holds nothing).
+		if err != nil {
+			break
+		}
+		err = e.CreateIndex(ctx, cat, p, notice)
+	}
+	return err
 }
 
 // buildInBlock builds an index a transaction block created (see

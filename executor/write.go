@@ -567,6 +567,17 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 		}
 		rows = append(rows, row)
 	}
+	if ps := n.Constraints.PartitionsOf(); ps != nil {
+		return ec.insertPartitioned(ctx, n, ps, rows, stats)
+	}
+	return ec.insertRows(ctx, n, t, rows, n.Returning, stats)
+}
+
+// insertRows writes an INSERT's rows, cast and checked, into table t
+// (the statement's target or one of its partitions) and evaluates
+// returning over them.
+func (ec *execCtx) insertRows(ctx context.Context, n *optimizer.Insert, t *catalog.Table, rows [][]sqltypes.Value, returning *ir.Returning, stats *kv.Stats) (WriteResult, error) {
+	var err error
 	var res WriteResult
 	if n.OnConflict == nil {
 		// Uniqueness is the store's condition on each row put: no read.
@@ -619,9 +630,9 @@ func (ec *execCtx) insert(ctx context.Context, n *optimizer.Insert, stats *kv.St
 		if err := ec.afterInsert(t, rows); err != nil {
 			return WriteResult{}, err
 		}
-		if n.Returning != nil {
+		if returning != nil {
 			for _, row := range rows {
-				r, err := ec.returningRow(n.Returning, row)
+				r, err := ec.returningRow(returning, row)
 				if err != nil {
 					return WriteResult{}, err
 				}
@@ -837,6 +848,9 @@ func (ec *execCtx) targets(ctx context.Context, t *catalog.Table, src optimizer.
 // retrying rows a concurrent statement changed first.
 func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.Node, recheck ir.Expr, ret *ir.Returning, stats *kv.Stats,
 	mk func(old current, extra []sqltypes.Value) (change, error)) (WriteResult, error) {
+	if ps := ec.cons.PartitionsOf(); ps != nil && ps.Root == t {
+		return ec.modifyPartitioned(ctx, ps, src, recheck, ret, stats, mk)
+	}
 	tgts, err := ec.targets(ctx, t, src)
 	if err != nil {
 		return WriteResult{}, err
@@ -859,25 +873,12 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 			if !ok || old.expired {
 				continue // deleted, moved or expired since the scan
 			}
-			if recheck != nil {
-				v, err := recheck.Eval(ec.eval, old.row)
-				if err != nil {
-					return WriteResult{}, err
-				}
-				if !ir.Truthy(v) {
-					continue // changed by another statement and no longer matches
-				}
-			}
-			var extra []sqltypes.Value
-			if tg.src != nil {
-				extra = tg.src[w:]
-			}
-			c, err := mk(old, extra)
+			c, extra, ok, err := ec.targetChange(tg, w, old, recheck, mk)
 			if err != nil {
 				return WriteResult{}, err
 			}
-			if c.old == nil && c.new == nil {
-				continue // a BEFORE trigger skipped the row
+			if !ok {
+				continue
 			}
 			if c.new != nil {
 				// Two rows updated onto one key: PostgreSQL's unique check
@@ -911,6 +912,28 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 		ec.changed = ws.changes // for the AFTER triggers
 		return WriteResult{Count: int64(len(ws.changes)), Returning: outRows}, nil
 	}
+}
+
+// targetChange turns one target row an UPDATE or DELETE found, as read
+// now (old), into its change; ok is false for a row to leave alone: one
+// that another statement changed so that it no longer passes the
+// recheck, or one a BEFORE trigger skipped. extra are the source row's
+// FROM/USING columns (after its first w, the table row's).
+func (ec *execCtx) targetChange(tg target, w int, old current, recheck ir.Expr,
+	mk func(old current, extra []sqltypes.Value) (change, error)) (c change, extra []sqltypes.Value, ok bool, err error) {
+	if recheck != nil {
+		v, err := recheck.Eval(ec.eval, old.row)
+		if err != nil || !ir.Truthy(v) {
+			return change{}, nil, false, err
+		}
+	}
+	if tg.src != nil {
+		extra = tg.src[w:]
+	}
+	if c, err = mk(old, extra); err != nil {
+		return change{}, nil, false, err
+	}
+	return c, extra, c.old != nil || c.new != nil, nil
 }
 
 func (ec *execCtx) update(ctx context.Context, u *optimizer.Update, stats *kv.Stats) (WriteResult, error) {

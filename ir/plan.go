@@ -223,6 +223,9 @@ type CreateIndex struct {
 	// set the index's leads from the table's rows (catalog.Table.AlignLeads)
 	// before the index is published.
 	AlignToData bool
+	// Partitions are the same index on each partition of a partitioned
+	// table, created after it.
+	Partitions []*CreateIndex
 }
 
 // Kind implements Statement.

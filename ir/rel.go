@@ -55,7 +55,11 @@ type Scan struct {
 	// Lock is the row lock a SELECT ... FOR UPDATE / FOR SHARE takes on
 	// the rows this scan yields (LockNone for other scans).
 	Lock LockStrength
-	cols []Column
+	// Partitions is set on the scans of a partitioned table's leaves
+	// (the planner's read of the table): the optimizer prunes the leaves
+	// the scan's filter excludes (catalog.PartitionSet.Excludes).
+	Partitions *catalog.PartitionSet
+	cols       []Column
 }
 
 // LockStrength is the row lock of a locking read.

@@ -16,6 +16,9 @@ type Constraints struct {
 	// reads of referenced and referencing rows and its writes then commit
 	// together or not at all.
 	Txn bool
+	// Partitions is set when the target is a partitioned table: the rows
+	// are written to (and read from) its partitions (catalog/partition.go).
+	Partitions *catalog.PartitionSet
 }
 
 // TableConstraints are the constraints writes to one table enforce.
@@ -79,4 +82,13 @@ func (c *Constraints) For(table string) *TableConstraints {
 		return nil
 	}
 	return c.Tables[table]
+}
+
+// PartitionsOf returns the partition set the write routes rows through
+// (nil for a table that is not partitioned, or no constraints).
+func (c *Constraints) PartitionsOf() *catalog.PartitionSet {
+	if c == nil {
+		return nil
+	}
+	return c.Partitions
 }

@@ -224,6 +224,10 @@ func (x *Scan) Describe() Description {
 		}
 		return d
 	}
+	if x.Partitions != nil {
+		d.add("partition of", "%s", x.Partitions.Root)
+		x.Partitions.describe(&d)
+	}
 	d.add("why", "%s", x.Reason)
 	for _, r := range x.Rejected {
 		d.add("rejected", "%s (%s)", r.Path, r.Reason)
@@ -312,6 +316,9 @@ func (x *Rowset) Describe() Description {
 
 func (x *Values) Describe() Description {
 	d := Description{Head: fmt.Sprintf("Values (%d row%s)", len(x.Rows), plural(len(x.Rows)))}
+	if x.Pruned {
+		d.Head = "Result (no rows: the filter excludes every partition)"
+	}
 	if len(x.Rows) == 1 && len(x.Rows[0]) == 0 {
 		d.Head = "Result"
 	}
@@ -524,6 +531,11 @@ func (x *Limit) Describe() Description {
 }
 
 func (x *SetOp) Describe() Description {
+	if x.Partitions != nil {
+		d := Description{Head: "Append (UNION ALL) of the partitions of " + x.Partitions.Root}
+		x.Partitions.describe(&d)
+		return d
+	}
 	if x.Op == ir.Union && x.All {
 		return Description{Head: "Append (UNION ALL)"}
 	}

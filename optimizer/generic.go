@@ -117,13 +117,15 @@ func genericNode(n Node) bool {
 	}
 	switch x := n.(type) {
 	case *Scan:
-		return x.derive != nil && !x.Dynamic && x.SortKeys == nil && x.Table.TTL == nil
+		// The one partition a filter left (Partitions) was chosen with
+		// this execution's values.
+		return x.derive != nil && !x.Dynamic && x.SortKeys == nil && x.Table.TTL == nil && x.Partitions == nil
 	case *Limit:
 		return constantCount(x.CountExpr) && constantCount(x.OffsetExpr) && genericNode(x.Input)
 	case *Project, *Filter, *Sort, *Distinct, *Aggregate:
 		return genericNode(n.Inputs()[0])
 	case *Values:
-		return true
+		return !x.Pruned
 	case *Insert:
 		return genericNode(x.Source)
 	case *Update:

@@ -795,6 +795,9 @@ func (b *builder) planJoin(n *ir.Join, req request) (Node, bool, error) {
 
 // planSetOp plans a logical SetOp.
 func (b *builder) planSetOp(n *ir.SetOp, req request) (Node, bool, error) {
+	if node, ok, err := b.planPartitions(n); ok || err != nil {
+		return node, false, err
+	}
 	l, _, err := b.build(n.Left, request{})
 	if err != nil {
 		return nil, false, err

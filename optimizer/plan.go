@@ -99,10 +99,13 @@ type Estimate struct {
 // from every shard it must touch, applies the residual filter, and yields
 // table-shaped rows (columns the path does not read are NULL).
 type Scan struct {
-	Table  *catalog.Table
-	Alias  string
-	Index  *catalog.Index // nil: the table itself (primary key order)
-	Method Method
+	Table *catalog.Table
+	Alias string
+	// Partitions is set on the scan of the one partition of a
+	// partitioned table the filter left to read (partition.go).
+	Partitions *PartitionsRead
+	Index      *catalog.Index // nil: the table itself (primary key order)
+	Method     Method
 	// Shards are the shards read, ascending; ShardNote says how they were
 	// narrowed by the placement's shard columns, for EXPLAIN.
 	Shards    []int
@@ -195,6 +198,9 @@ type Rowset struct {
 type Values struct {
 	Rows [][]ir.Expr
 	Cols []ir.Column
+	// Pruned marks the empty read of a partitioned table whose filter
+	// excluded every partition (partition.go).
+	Pruned bool
 }
 
 // TableFunc yields the rows of a set-returning function.
@@ -280,6 +286,9 @@ type SetOp struct {
 	All         bool
 	Left, Right Node
 	Cols        []ir.Column
+	// Partitions, on the Append of a partitioned table's leaves, says
+	// how many the filter left to read (partition.go).
+	Partitions *PartitionsRead
 }
 
 // CTE is a WITH query's plan, computed once per execution when it is read

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"strings"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -47,6 +48,8 @@ const (
 	// (cols) (CockroachDB's spelling), or PostgreSQL's DROP CONSTRAINT
 	// pkey, ADD PRIMARY KEY (cols) in one statement.
 	AlterPrimaryKey AlterKind = "primary_key"
+	// AlterDetachPartition is DETACH PARTITION Column (partition.go).
+	AlterDetachPartition AlterKind = "detach_partition"
 )
 
 // KeyPart is one column of a key, as written.
@@ -360,6 +363,19 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 			a.Reset = append(a.Reset, r.toks[j].val)
 		}
 		return a, close + 1, nil
+	case r.peek(k, "detach") && r.peek(k+1, "partition"):
+		// DETACH PARTITION name: the partition becomes a table of its own.
+		name, err := r.name(k + 2)
+		if err != nil {
+			return a, k, err
+		}
+		if r.peek(k+3, "concurrently") || r.peek(k+3, "finalize") {
+			return a, k, pgerr.New(pgerr.FeatureNotSupported, "DETACH PARTITION %s is not supported", strings.ToUpper(r.toks[k+3].val)).WithPosition(r.pos(k + 3))
+		}
+		a.Kind, a.Column = AlterDetachPartition, name
+		return a, k + 3, nil
+	case r.peek(k, "attach") && r.peek(k+1, "partition"):
+		return a, k, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ... ATTACH PARTITION is not supported").WithPosition(r.pos(k))
 	}
 	return a, k, pgerr.New(pgerr.FeatureNotSupported, "this ALTER TABLE form is not supported").WithPosition(r.pos(min(k, len(r.toks)-1)))
 }

@@ -131,6 +131,9 @@ type Statement struct {
 	Like     []LikeClause
 	LikeOnly bool
 	Checks   []NamedCheck
+	// Partition holds CREATE TABLE's PARTITION BY, PARTITION OF and
+	// INHERITS (partition.go); nil when it has none.
+	Partition *PartitionSyntax
 	// Constraints holds constraint syntax TiDB's grammar lacks
 	// (constraints.go); nil when there is none.
 	Constraints *ConstraintSyntax

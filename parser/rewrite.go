@@ -610,6 +610,13 @@ func (r *rewriter) createTable(i int) error {
 	if err != nil {
 		return err
 	}
+	if r.peek(i, "partition") && r.peek(i+1, "of") {
+		k, err := r.partitionOf(i)
+		if err != nil {
+			return err
+		}
+		return r.tableOptionClauses(k)
+	}
 	if !r.peek(i, "(") {
 		return nil // CREATE TABLE ... AS and friends: TiDB decides
 	}
@@ -662,7 +669,16 @@ func (r *rewriter) createTable(i int) error {
 		r.st.LikeOnly = true
 		r.ed[end].pre = LikePlaceholder + " int" + r.ed[end].pre
 	}
-	k := end + 1
+	return r.tableOptionClauses(end + 1)
+}
+
+// tableOptionClauses lifts what follows CREATE TABLE's element list at
+// k: INHERITS, PARTITION BY, WITH (...), WITHOUT OIDS, ON COMMIT.
+func (r *rewriter) tableOptionClauses(k int) error {
+	k, err := r.partitionClauses(k)
+	if err != nil {
+		return err
+	}
 	if r.peek(k, "with") && r.peek(k+1, "(") {
 		next, err := r.withOptions(k)
 		if err != nil {

@@ -35,6 +35,29 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 	if err := matviewAlter(t, stmt.Matview, st.Actions); err != nil {
 		return nil, err
 	}
+	for _, a := range st.Actions {
+		if a.Kind == parser.AlterDetachPartition {
+			if !t.IsPartitioned() {
+				return nil, pgerr.New(pgerr.WrongObjectType, "table %q is not partitioned", st.Table)
+			}
+			p, err := snap.Table(a.Column)
+			if err != nil {
+				return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", a.Column)
+			}
+			if p.Bound == nil || p.Parents[0] != t.ID {
+				return nil, pgerr.New(pgerr.UndefinedTable, "relation %q is not a partition of relation %q", a.Column, st.Table)
+			}
+			if len(st.Actions) > 1 {
+				return nil, pgerr.New(pgerr.SyntaxError, "DETACH PARTITION must be the only action of ALTER TABLE")
+			}
+			continue
+		}
+		if a.Kind != parser.AlterRenameTable {
+			if err := partitionAlter(t, string(a.Kind)); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if ra, ok, err := bindReshard(t, st.Actions); ok {
 		if err != nil {
 			return nil, err
@@ -212,9 +235,12 @@ func bindTruncate(snap *catalog.Snapshot, st *parser.TruncateStatement) (ir.Stat
 		if t.IsMatview() {
 			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", name)
 		}
-		if !seen[name] {
-			seen[name] = true
-			tr.Tables = append(tr.Tables, t)
+		// TRUNCATE of a partitioned table truncates its partitions.
+		for _, m := range append([]*catalog.Table{t}, snap.Descendants(t)...) {
+			if !seen[m.Name] {
+				seen[m.Name] = true
+				tr.Tables = append(tr.Tables, m)
+			}
 		}
 	}
 	return tr, nil

@@ -540,6 +540,9 @@ func (b *Binder) bindAlterConstraint(n *ast.AlterTableStmt) (ir.Statement, error
 		}
 		return nil, err
 	}
+	if err := partitionAlter(t, "constraint"); err != nil {
+		return nil, err
+	}
 	if err := writable(t); err != nil {
 		return nil, err
 	}

@@ -44,6 +44,10 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	cb := &constraintBuilder{b: b, t: t}
 	var pk []*ast.IndexPartSpecification
 	pkCount := 0
+	parent, err := b.partitionParent()
+	if err != nil {
+		return nil, err
+	}
 	likes, err := b.likeSources()
 	if err != nil {
 		return nil, err
@@ -150,6 +154,9 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		return nil, err
 	}
 	if err := b.likeConstraints(t, likes); err != nil {
+		return nil, err
+	}
+	if err := b.bindPartitioning(t, parent); err != nil {
 		return nil, err
 	}
 	return &ir.CreateTable{Table: t, IfNotExists: n.IfNotExists, Sequences: seqs}, nil
@@ -430,7 +437,11 @@ func (b *Binder) bindCreateIndex(n *ast.CreateIndexStmt) (ir.Statement, error) {
 			return nil, err
 		}
 	}
-	return &ir.CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists, AlignToData: align}, nil
+	ci := &ir.CreateIndex{Table: t.Name, Index: ix, IfNotExists: n.IfNotExists, AlignToData: align}
+	if err := b.partitionIndexes(t, ci); err != nil {
+		return nil, err
+	}
+	return ci, nil
 }
 
 // parseAlign binds a Z-order index's align option: 'data' aligns the

@@ -207,6 +207,9 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 		ins.Source = vals
 	}
 	if oc := b.stmt.OnConflict; oc != nil {
+		if t.IsPartitioned() {
+			return nil, unsupported("INSERT ... ON CONFLICT on a partitioned table is not supported")
+		}
 		ins.OnConflict = &ir.OnConflict{DoNothing: oc.DoNothing}
 		if !oc.DoNothing {
 			target.Required |= catalog.PrivUpdate
@@ -377,8 +380,11 @@ func (b *Binder) bindReturning(sc *scope) (*ir.Returning, error) {
 // comes first.
 func (b *Binder) rowSource(t *catalog.Table, target *ir.RelPermission, alias string, extra *ast.Join, where ast.ExprNode, hints []*ast.TableOptimizerHint) (ir.Rel, *scope, ir.Expr, error) {
 	sc := env{}.newScope()
-	scan := ir.NewScan(t, alias)
-	var rel ir.Rel = scan
+	var scan ir.Rel = ir.NewScan(t, alias)
+	if t.IsPartitioned() {
+		scan = b.partitionedScan(t, alias)
+	}
+	rel := scan
 	sc.items = []*fromItem{tableItem(t, alias, 0)}
 	sc.items[0].perm = target
 	if extra != nil {

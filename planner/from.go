@@ -482,7 +482,10 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 		snap, tempOnly := b.snapFor(schema)
 		if t, err := snap.Table(name); err == nil && (!tempOnly || t.Temp) {
 			b.depends(name)
-			s := ir.NewScan(t, alias)
+			var s ir.Rel = ir.NewScan(t, alias)
+			if t.IsPartitioned() {
+				s = b.partitionedScan(t, alias)
+			}
 			b.notePermission(s, b.addPermission(t, nil, catalog.PrivSelect))
 			return s, nil
 		}
@@ -656,10 +659,11 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 		return nil, err
 	}
 	tf.Ordinality = ordinality
-	if len(tf.Cols) == 1 && len(names) == 0 && !hasOutColumns(name) {
+	if len(tf.Cols) == 1 && len(names) == 0 && !hasOutColumns(name) && !(tf.Fn != nil && tf.Fn.Set != nil && len(tf.Fn.Set.Columns) == 1) {
 		// A function returning one column names it after the alias, as
 		// PostgreSQL does (FROM generate_series(1, 3) AS g gives column g),
-		// unless it names its column itself (an OUT parameter).
+		// unless it names its column itself (an OUT parameter, such as
+		// pg_partition_ancestors' relid).
 		tf.Cols[0].Name = alias
 	}
 	if ordinality {

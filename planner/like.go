@@ -131,51 +131,10 @@ func (b *Binder) likeConstraints(t *catalog.Table, likes []likeSource) error {
 			if ix.Auto || ix.State != catalog.StatePublic {
 				continue
 			}
-			nix := &catalog.Index{Kind: ix.Kind, Shards: t.Shards, State: catalog.StatePublic, Unique: ix.Unique,
-				NullsNotDistinct: ix.NullsNotDistinct, Constraint: ix.Constraint, Bounds: ix.Bounds, Predicate: ix.Predicate}
-			bound, err := ir.BindIndex(l.src, ix)
+			nix, err := b.copyIndex(l.src, t, ix)
 			if err != nil {
 				return err
 			}
-			names := []string{t.Name}
-			for i, k := range ix.Columns {
-				if k.Column < 0 { // an expression reads columns by name
-					nix.Columns = append(nix.Columns, k)
-					names = append(names, ir.IndexExprName(bound.Keys[i]))
-					continue
-				}
-				name := l.src.Columns[k.Column].Name
-				k.Column = t.ColumnIndex(name)
-				nix.Columns = append(nix.Columns, k)
-				names = append(names, name)
-			}
-			for _, c := range ix.ExprColumns {
-				nix.ExprColumns = append(nix.ExprColumns, t.ColumnIndex(l.src.Columns[c].Name))
-			}
-			for _, i := range ix.Include {
-				nix.Include = append(nix.Include, t.ColumnIndex(l.src.Columns[i].Name))
-			}
-			suffix := "idx"
-			if ix.Constraint {
-				suffix = "key"
-			}
-			if ix.Gist != nil {
-				g := *ix.Gist
-				g.Column = t.ColumnIndex(l.src.Columns[g.Column].Name)
-				nix.Gist = &g
-			}
-			if ix.Exclusion != nil {
-				x := *ix.Exclusion
-				x.Elements = append([]catalog.ExclusionElement(nil), x.Elements...)
-				for i, el := range x.Elements {
-					if el.Column >= 0 {
-						x.Elements[i].Column = t.ColumnIndex(l.src.Columns[el.Column].Name)
-					}
-				}
-				nix.Exclusion, suffix = &x, "excl"
-				nix.Shards, nix.ShardColumns = ix.Shards, ix.ShardColumns
-			}
-			nix.Name = chooseName(strings.Join(names, "_"), suffix, b.nameTaken(t, true))
 			if l.including["comments"] {
 				nix.Comment = ix.Comment
 			}
@@ -189,4 +148,56 @@ func (b *Binder) likeConstraints(t *catalog.Table, likes []likeSource) error {
 // declared without a primary key).
 func rowIDKeyed(t *catalog.Table) bool {
 	return len(t.PrimaryKey) == 1 && t.Columns[t.PrimaryKey[0].Column].Hidden
+}
+
+// copyIndex makes, for table t, the index ix of table src: its columns
+// found in t by name, named for t as PostgreSQL names the indexes LIKE
+// ... INCLUDING INDEXES and partitions get.
+func (b *Binder) copyIndex(src, t *catalog.Table, ix *catalog.Index) (*catalog.Index, error) {
+	nix := &catalog.Index{Kind: ix.Kind, Shards: t.Shards, State: catalog.StatePublic, Unique: ix.Unique,
+		NullsNotDistinct: ix.NullsNotDistinct, Constraint: ix.Constraint, Bounds: ix.Bounds, Predicate: ix.Predicate}
+	bound, err := ir.BindIndex(src, ix)
+	if err != nil {
+		return nil, err
+	}
+	names := []string{t.Name}
+	for i, k := range ix.Columns {
+		if k.Column < 0 { // an expression reads columns by name
+			nix.Columns = append(nix.Columns, k)
+			names = append(names, ir.IndexExprName(bound.Keys[i]))
+			continue
+		}
+		name := src.Columns[k.Column].Name
+		k.Column = t.ColumnIndex(name)
+		nix.Columns = append(nix.Columns, k)
+		names = append(names, name)
+	}
+	for _, c := range ix.ExprColumns {
+		nix.ExprColumns = append(nix.ExprColumns, t.ColumnIndex(src.Columns[c].Name))
+	}
+	for _, i := range ix.Include {
+		nix.Include = append(nix.Include, t.ColumnIndex(src.Columns[i].Name))
+	}
+	suffix := "idx"
+	if ix.Constraint {
+		suffix = "key"
+	}
+	if ix.Gist != nil {
+		g := *ix.Gist
+		g.Column = t.ColumnIndex(src.Columns[g.Column].Name)
+		nix.Gist = &g
+	}
+	if ix.Exclusion != nil {
+		x := *ix.Exclusion
+		x.Elements = append([]catalog.ExclusionElement(nil), x.Elements...)
+		for i, el := range x.Elements {
+			if el.Column >= 0 {
+				x.Elements[i].Column = t.ColumnIndex(src.Columns[el.Column].Name)
+			}
+		}
+		nix.Exclusion, suffix = &x, "excl"
+		nix.Shards, nix.ShardColumns = ix.Shards, ix.ShardColumns
+	}
+	nix.Name = chooseName(strings.Join(names, "_"), suffix, b.nameTaken(t, true))
+	return nix, nil
 }

@@ -140,7 +140,7 @@ func (b *Binder) setCall(name string, args []ir.Expr, res builtins.Resolved) (ir
 	if lv == nil || b.level != lv {
 		return nil, srfRefused(place.where)
 	}
-	if res.Set.Columns != nil {
+	if len(res.Set.Columns) > 1 {
 		// A function returning rows of several columns (hstore's each)
 		// yields one record value per row in a select list, printed
 		// (key,value) as PostgreSQL prints a record.

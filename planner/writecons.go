@@ -26,6 +26,12 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 	c := &ir.Constraints{Tables: map[string]*ir.TableConstraints{}}
 	// The target, then every table a referential action writes.
 	queue := []*catalog.Table{t}
+	if ps := b.snap.PartitionSet(t); ps != nil {
+		// A write to a partitioned table writes its partitions (each
+		// with its own constraints), in a transaction of its own.
+		c.Partitions, c.Txn = ps, true
+		queue = append(queue, ps.Members...)
+	}
 	for len(queue) > 0 {
 		cur := queue[0]
 		queue = queue[1:]
@@ -82,6 +88,11 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 				}
 			}
 		}
+		if cur.IsPartitioned() {
+			// Its partitions have its checks, and check the rows they
+			// take (named for the partition, as PostgreSQL names it).
+			tc.Checks = nil
+		}
 		c.Tables[cur.Name] = tc
 	}
 	for _, tc := range c.Tables {
@@ -113,9 +124,9 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 	}
 	switch k {
 	case writeInsert:
-		c.Txn = len(target.Outgoing) > 0
+		c.Txn = c.Txn || len(target.Outgoing) > 0
 	case writeDelete:
-		c.Txn = len(target.Incoming) > 0
+		c.Txn = c.Txn || len(target.Incoming) > 0
 	}
 	if k != writeDelete {
 		for _, o := range target.Outgoing {

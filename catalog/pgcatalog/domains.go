@@ -187,7 +187,7 @@ func init() {
 	generate("information_schema.column_domain_usage", func(e *Env) []row {
 		var out []row
 		for _, o := range e.objects().list {
-			if o.kind != 'r' && o.kind != 'v' {
+			if !o.isTable() && o.kind != 'v' {
 				continue
 			}
 			for _, c := range o.cols {

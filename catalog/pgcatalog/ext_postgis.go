@@ -34,7 +34,7 @@ func init() {
 	})
 	geomColumns := func(e *Env, id sqltypes.TypeID, f func(o *object, c column, dims, srid int64, typ string)) {
 		for _, o := range e.objects().list {
-			if o.kind != 'r' && o.kind != 'v' {
+			if !o.isTable() && o.kind != 'v' {
 				continue
 			}
 			for _, c := range o.cols {

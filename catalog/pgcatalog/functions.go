@@ -185,15 +185,6 @@ func init() {
 	}
 	Register("pg_get_triggerdef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, triggerDefOf), fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, triggerDefOf))
 
-	// zproxy has no partitioned tables: no relation has partition
-	// ancestors (PostgreSQL lists none for a table that is no partition,
-	// not even itself), and none has a partition key.
-	Register("pg_partition_ancestors", Overload{Params: []Param{T(sqltypes.TypeRegClass)}, Result: Returns(sqltypes.TypeRegClass), Volatility: Volatile,
-		Set: &SetFunc{Rows: func(*Context, []sqltypes.Value) (SetRows, error) { return Table(nil), nil }}})
-	Register("pg_get_partkeydef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
-		return sqltypes.Null, nil
-	}))
-
 	// pg_tablespace_location: zproxy's two tablespaces are PostgreSQL's
 	// built-in ones, whose location is the data directory (empty text).
 	Register("pg_tablespace_location", fn("", []Param{oidP}, sqltypes.TypeText, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
@@ -254,7 +245,7 @@ func init() {
 		oid := uint32(a[0].I)
 		for _, o := range e.objects().list {
 			t := o.table
-			if o.kind != 'r' || t == nil {
+			if !o.isTable() || t == nil {
 				continue
 			}
 			if oid == ObjectOID(t.ID, slotPKey) && !hasRowID(t) {
@@ -444,7 +435,7 @@ func init() {
 				return sqltypes.Null, err
 			}
 			o := e.objects().byOID[uint32(a[0].I)]
-			return boolV(o != nil && o.kind == 'r' && o.table != nil), nil
+			return boolV(o != nil && o.isTable() && o.table != nil), nil
 		}))
 
 	registerSizes()         // sizes.go

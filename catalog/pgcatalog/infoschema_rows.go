@@ -35,9 +35,9 @@ func init() {
 		for _, o := range e.objects().list {
 			var typ string
 			switch {
-			case o.kind == 'r' && o.persistence() == 't':
+			case o.isTable() && o.persistence() == 't':
 				typ = "LOCAL TEMPORARY"
-			case o.kind == 'r':
+			case o.isTable():
 				typ = "BASE TABLE"
 			case o.kind == 'v':
 				typ = "VIEW"
@@ -45,7 +45,7 @@ func init() {
 				continue
 			}
 			out = append(out, &isTablesRow{TableCatalog: nameV(e.database()), TableSchema: nameV(namespaceName(o.ns)), TableName: nameV(o.name),
-				TableType: textV(typ), IsInsertableInto: yesNo(o.kind == 'r' && o.rel == nil || o.view != nil && e.relationUpdatable(o, nil, false, nil)&eventInsert != 0),
+				TableType: textV(typ), IsInsertableInto: yesNo(o.isTable() && o.rel == nil || o.view != nil && e.relationUpdatable(o, nil, false, nil)&eventInsert != 0),
 				IsTyped: textV("NO")})
 		}
 		return out
@@ -53,7 +53,7 @@ func init() {
 	generate("information_schema.columns", func(e *Env) []row {
 		var out []row
 		for _, o := range e.objects().list {
-			if o.kind != 'r' && o.kind != 'v' {
+			if !o.isTable() && o.kind != 'v' {
 				continue
 			}
 			for i, c := range o.cols {
@@ -83,7 +83,7 @@ func init() {
 	constraints := func(e *Env, fn func(c tableConstraint)) {
 		for _, o := range e.objects().list {
 			t := o.table
-			if o.kind != 'r' || t == nil {
+			if !o.isTable() || t == nil {
 				continue
 			}
 			if !hasRowID(t) {
@@ -220,7 +220,7 @@ func init() {
 	generate("information_schema.check_constraints", func(e *Env) []row {
 		var out []row
 		for _, o := range e.objects().list {
-			if o.kind != 'r' || o.table == nil {
+			if !o.isTable() || o.table == nil {
 				continue
 			}
 			for _, c := range o.table.Checks {
@@ -333,7 +333,7 @@ func typeColumnsRow(e *Env, o *object, i int, c column) *isColumnsRow {
 		ColumnName: nameV(c.name), OrdinalPosition: intV(int64(i + 1)), IsNullable: yesNo(!c.notNull),
 		DataType: textV(t.InfoSchemaName()), UdtCatalog: nameV(e.database()), UdtSchema: nameV("pg_catalog"), UdtName: nameV(udt),
 		DtdIdentifier: textV(itoa(int64(i + 1))), IsSelfReferencing: textV("NO"), IsIdentity: yesNo(c.ident != ""),
-		IsGenerated: textV("NEVER"), IsUpdatable: yesNo(o.kind == 'r' && o.rel == nil || o.view != nil && e.columnUpdatable(o, i+1, false))}
+		IsGenerated: textV("NEVER"), IsUpdatable: yesNo(o.isTable() && o.rel == nil || o.view != nil && e.columnUpdatable(o, i+1, false))}
 	if schema, name, ok := domainUDT(t); ok {
 		// A user-defined type is pg_type's row in schema public.
 		r.UdtSchema, r.UdtName = nameV(schema), nameV(name)
@@ -406,7 +406,7 @@ func typeColumnsRow(e *Env, o *object, i int, c column) *isColumnsRow {
 // (<schema oid>_<table oid>_<attnum>_not_null).
 func notNulls(e *Env, fn func(o *object, name, col string)) {
 	for _, o := range e.objects().list {
-		if o.kind != 'r' || o.table == nil {
+		if !o.isTable() || o.table == nil {
 			continue
 		}
 		for i, c := range o.cols {

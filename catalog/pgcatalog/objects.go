@@ -238,7 +238,10 @@ type object struct {
 }
 
 // isIndex reports whether o is an index (primary key or secondary).
-func (o *object) isIndex() bool { return o.kind == 'i' }
+func (o *object) isIndex() bool { return o.kind == 'i' || o.kind == 'I' }
+
+// isTable reports whether o is a table: an ordinary or a partitioned one.
+func (o *object) isTable() bool { return o.kind == 'r' || o.kind == 'p' }
 
 // definition is the query of a view or materialized view, as
 // pg_get_viewdef prints it; ok is false for other relations.
@@ -302,6 +305,9 @@ type objects struct {
 	// path is the search path's schemas (pg_catalog first), nil for the
 	// default one (searchPath) when the catalog has no user schema.
 	path []uint32
+	// hasChildren holds the IDs of the tables that have partitions or
+	// inheriting tables (relhassubclass).
+	hasChildren map[uint64]bool
 }
 
 var (
@@ -324,7 +330,7 @@ func (e *Env) objects() *objects {
 }
 
 func buildObjects(snap *catalog.Snapshot) *objects {
-	out := &objects{byOID: map[uint32]*object{}, byName: map[string][]*object{}}
+	out := &objects{byOID: map[uint32]*object{}, byName: map[string][]*object{}, hasChildren: map[uint64]bool{}}
 	out.keys = map[string]*object{}
 	add := func(o *object) {
 		out.list = append(out.list, o)
@@ -332,7 +338,7 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 		out.byName[o.name] = append(out.byName[o.name], o)
 		key := ""
 		switch {
-		case (o.kind == 'r' || o.kind == 'm') && o.table != nil && o.rel == nil:
+		case (o.isTable() || o.kind == 'm') && o.table != nil && o.rel == nil:
 			key = o.table.Name
 		case o.kind == 'v' && o.view != nil:
 			key = o.view.Name
@@ -391,13 +397,21 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				}
 				cols = append(cols, col)
 			}
-			kind := byte('r')
-			if t.IsMatview() {
+			kind, am, ixKind := byte('r'), uint32(AmHeap), byte('i')
+			switch {
+			case t.IsMatview():
 				kind = 'm'
+			case t.IsPartitioned():
+				// A partitioned table and its indexes hold nothing:
+				// relkind 'p' (no access method) and 'I'.
+				kind, am, ixKind = 'p', 0, 'I'
 			}
-			add(&object{oid: ObjectOID(t.ID, 0), name: tname, ns: ns, kind: kind, am: AmHeap, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
+			add(&object{oid: ObjectOID(t.ID, 0), name: tname, ns: ns, kind: kind, am: am, owner: t.Owner, cols: cols, table: t, comment: t.Comment})
+			for _, p := range t.Parents {
+				out.hasChildren[p] = true
+			}
 			if !hasRowID(t) {
-				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.BareName() + "_pkey", ns: ns, kind: 'i', am: AmBtree, owner: t.Owner,
+				add(&object{oid: ObjectOID(t.ID, slotPKeyIndex), name: t.BareName() + "_pkey", ns: ns, kind: ixKind, am: AmBtree, owner: t.Owner,
 					cols: keyColumns(t, t.PrimaryKey, nil), table: t})
 			}
 			for _, ix := range t.Indexes {
@@ -415,7 +429,7 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				case ix.Kind == catalog.KindGIN:
 					am = AmGin
 				}
-				add(&object{oid: ObjectOID(ix.ID, 0), name: ix.Name, ns: ns, kind: 'i', am: am, owner: t.Owner,
+				add(&object{oid: ObjectOID(ix.ID, 0), name: ix.Name, ns: ns, kind: ixKind, am: am, owner: t.Owner,
 					cols: keyColumns(t, ix.DeclaredColumns(), ix.Include), table: t, index: ix, comment: ix.Comment})
 			}
 		}

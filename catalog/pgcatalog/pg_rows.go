@@ -66,6 +66,9 @@ func init() {
 		var out []row
 		for _, o := range e.objects().list {
 			r := classRow(o)
+			if o.table != nil && o.table.Virtual == nil && o.isTable() {
+				partitionClass(e.objects(), o, r)
+			}
 			if o.table != nil && o.table.Virtual == nil {
 				r.Reltuples = floatV(reltuples(e.Snap, o.table))
 			}
@@ -267,7 +270,7 @@ func init() {
 		var out []row
 		for _, o := range e.objects().list {
 			t := o.table
-			if o.kind != 'r' || t == nil {
+			if !o.isTable() || t == nil {
 				continue
 			}
 			if !hasRowID(t) {
@@ -328,7 +331,7 @@ func init() {
 	generate("pg_catalog.pg_attrdef", func(e *Env) []row {
 		var out []row
 		for _, o := range e.objects().list {
-			if o.kind != 'r' || o.table == nil {
+			if !o.isTable() || o.table == nil {
 				continue
 			}
 			for i, c := range o.cols {
@@ -568,7 +571,7 @@ func init() {
 	generate("pg_catalog.pg_tables", func(e *Env) []row {
 		var out []row
 		for _, o := range e.objects().list {
-			if o.kind != 'r' {
+			if !o.isTable() {
 				continue
 			}
 			out = append(out, &pgTablesRow{Schemaname: nameV(namespaceName(o.ns)), Tablename: nameV(o.name), Tableowner: nameV(ownerName(o.owner)),

@@ -54,7 +54,7 @@ func (e *Env) relationUpdatable(o *object, outer []uint32, triggers bool, includ
 	switch {
 	case o == nil || slices.Contains(outer, o.oid):
 		return 0
-	case o.kind == 'r' && o.table != nil && !o.table.IsMatview():
+	case o.isTable() && o.table != nil && !o.table.IsMatview():
 		return allEvents
 	case o.view == nil:
 		return 0

@@ -1,0 +1,274 @@
+package executor
+
+import (
+	"context"
+	"slices"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/kv"
+	"github.com/zproxy/zproxy/optimizer"
+)
+
+// Writes to a partitioned table (catalog/partition.go) go to its
+// partitions: each row is routed to the leaf whose bound takes it, and
+// the rows of each leaf are written as a write to that table (its own
+// key range, indexes and triggers). The binder made the statement run in
+// a transaction of its own (ir.Constraints.Txn), so the leaves' writes
+// commit together.
+
+// routeRows groups rows by the leaf partition each belongs to, leaves in
+// the order their first row came.
+func routeRows(ps *catalog.PartitionSet, rows [][]sqltypes.Value) ([]*catalog.Table, map[*catalog.Table][][]sqltypes.Value, error) {
+	var order []*catalog.Table
+	groups := map[*catalog.Table][][]sqltypes.Value{}
+	for _, row := range rows {
+		leaf, err := ps.Route(row)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, ok := groups[leaf]; !ok {
+			order = append(order, leaf)
+		}
+		groups[leaf] = append(groups[leaf], row)
+	}
+	return order, groups, nil
+}
+
+// insertPartitioned writes an INSERT's rows into the partitions of its
+// target; RETURNING follows the statement's row order, as PostgreSQL's.
+func (ec *execCtx) insertPartitioned(ctx context.Context, n *optimizer.Insert, ps *catalog.PartitionSet, rows [][]sqltypes.Value, stats *kv.Stats) (WriteResult, error) {
+	order, groups, err := routeRows(ps, rows)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	for _, leaf := range order {
+		for _, row := range groups[leaf] {
+			if err := ec.checkConstraints(leaf, row); err != nil {
+				return WriteResult{}, err
+			}
+		}
+	}
+	var res WriteResult
+	for _, leaf := range order {
+		r, err := ec.insertRows(ctx, n, leaf, groups[leaf], nil, stats)
+		if err != nil {
+			return WriteResult{}, err
+		}
+		res.Count += r.Count
+	}
+	if n.Returning != nil {
+		for _, row := range rows {
+			r, err := ec.returningRow(n.Returning, row)
+			if err != nil {
+				return WriteResult{}, err
+			}
+			res.Returning = append(res.Returning, r)
+		}
+	}
+	return res, nil
+}
+
+// partTarget is one row an UPDATE or DELETE of a partitioned table found:
+// the leaf holding it, its key there and the whole source row.
+type partTarget struct {
+	leaf *catalog.Table
+	target
+}
+
+// modifyPartitioned is modify for a partitioned table: each row the
+// source finds is in the leaf its key routes to (every row of a leaf is
+// within its bound), read there and changed there; an UPDATE that moves a
+// row out of its leaf's bound deletes it there and inserts it into the
+// leaf the new row routes to, as PostgreSQL's does. The statement runs in
+// a transaction (ir.Constraints.Txn), so no retry is needed here.
+func (ec *execCtx) modifyPartitioned(ctx context.Context, ps *catalog.PartitionSet, src optimizer.Node, recheck ir.Expr, ret *ir.Returning, stats *kv.Stats,
+	mk func(old current, extra []sqltypes.Value) (change, error)) (WriteResult, error) {
+	w := len(ps.Root.Columns)
+	in, err := ec.build(ctx, src)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	var tgts []partTarget
+	seen := map[*catalog.Table]map[string]bool{}
+	err = drain(ctx, in, func(row []sqltypes.Value) error {
+		leaf, err := ps.Route(row[:w])
+		if err != nil {
+			return err
+		}
+		k := leaf.RowKey(row[:w])
+		if seen[leaf] == nil {
+			seen[leaf] = map[string]bool{}
+		}
+		if seen[leaf][string(k.Sort)] {
+			return nil
+		}
+		seen[leaf][string(k.Sort)] = true
+		var s []sqltypes.Value
+		if len(row) > w {
+			s = copyRow(row)
+		}
+		tgts = append(tgts, partTarget{leaf: leaf, target: target{key: k, src: s}})
+		return nil
+	})
+	in.Close()
+	if err != nil {
+		return WriteResult{}, err
+	}
+	keys := map[*catalog.Table][]kv.Key{}
+	var order []*catalog.Table
+	for _, tg := range tgts {
+		if keys[tg.leaf] == nil {
+			order = append(order, tg.leaf)
+		}
+		keys[tg.leaf] = append(keys[tg.leaf], tg.key)
+	}
+	cur := map[*catalog.Table]map[string]current{}
+	for _, leaf := range order {
+		if cur[leaf], err = ec.readCurrent(ctx, leaf, keys[leaf], stats); err != nil {
+			return WriteResult{}, err
+		}
+	}
+	sets := map[*catalog.Table]*writeSet{}
+	var written []*catalog.Table
+	set := func(t *catalog.Table) *writeSet {
+		if sets[t] == nil {
+			sets[t] = &writeSet{t: t}
+			written = append(written, t)
+		}
+		return sets[t]
+	}
+	newKeys := map[*catalog.Table]map[string]bool{}
+	var res WriteResult
+	for _, tg := range tgts {
+		old, ok := cur[tg.leaf][string(tg.key.Sort)]
+		if !ok || old.expired {
+			continue
+		}
+		c, extra, ok, err := ec.targetChange(tg.target, w, old, recheck, mk)
+		if err != nil {
+			return WriteResult{}, err
+		}
+		if !ok {
+			continue
+		}
+		if c.new != nil {
+			dest, err := ps.Route(c.new)
+			if err != nil {
+				return WriteResult{}, err
+			}
+			if err := ec.checkConstraints(dest, c.new); err != nil {
+				return WriteResult{}, err
+			}
+			if newKeys[dest] == nil {
+				newKeys[dest] = map[string]bool{}
+			}
+			nk := string(dest.EncodePK(nil, c.new))
+			if newKeys[dest][nk] {
+				return WriteResult{}, duplicateKey(dest, dest.RowAttrs(c.new, 0))
+			}
+			newKeys[dest][nk] = true
+			if dest != tg.leaf {
+				// The row moves: deleted from its leaf, inserted into
+				// the one its new key routes to.
+				set(tg.leaf).add(change{old: c.old, oldVersion: c.oldVersion})
+				set(dest).add(change{new: c.new})
+			} else {
+				set(tg.leaf).add(c)
+			}
+		} else {
+			set(tg.leaf).add(c)
+		}
+		res.Count++
+		if ret != nil {
+			base := c.new
+			if base == nil {
+				base = c.old
+			}
+			r, err := ec.returningRow(ret, append(copyRow(base), extra...))
+			if err != nil {
+				return WriteResult{}, err
+			}
+			res.Returning = append(res.Returning, r)
+		}
+	}
+	ec.changed = nil
+	for _, t := range written {
+		ws := sets[t]
+		if err := ec.commit(ctx, ws, stats); err != nil {
+			return WriteResult{}, finishWrite(t, err)
+		}
+		ec.changed = append(ec.changed, ws.changes...)
+	}
+	return res, nil
+}
+
+// writePartitioned writes COPY's rows into the partitions of its target
+// (in the COPY's transaction): each run of consecutive rows bound for one
+// leaf is one write, so that an error names the row it is about.
+func (b *BulkInsert) writePartitioned(ctx context.Context, ps *catalog.PartitionSet, full [][]sqltypes.Value) error {
+	leaves := make([]*catalog.Table, len(full))
+	for i, row := range full {
+		leaf, err := ps.Route(row)
+		if err != nil {
+			return &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
+		}
+		if err := b.ec.checkConstraints(leaf, row); err != nil {
+			return &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
+		}
+		leaves[i] = leaf
+	}
+	for from := 0; from < len(full); {
+		to := from + 1
+		for to < len(full) && leaves[to] == leaves[from] {
+			to++
+		}
+		if b.ec.txn != nil {
+			b.ec.txn.noteWrite(leaves[from])
+		}
+		if err := b.writeTxn(ctx, leaves[from], full[from:to], b.rows+int64(from)); err != nil {
+			return err
+		}
+		if err := b.ex.widenZBounds(ctx, leaves[from], nil, full[from:to]); err != nil {
+			return err
+		}
+		from = to
+	}
+	return nil
+}
+
+// withPartitions adds to the tables DROP TABLE names the partitions of
+// those that are partitioned: they go with them, as in PostgreSQL.
+func withPartitions(s *catalog.Snapshot, names []string) []string {
+	out := append([]string(nil), names...)
+	for _, name := range names {
+		t, err := s.Table(name)
+		if err != nil {
+			continue
+		}
+		for _, m := range s.Descendants(t) {
+			if !slices.Contains(out, m.Name) {
+				out = append(out, m.Name)
+			}
+		}
+	}
+	return out
+}
+
+// detachPartition makes the partition name of nt a table of its own (its
+// rows, keys and indexes stay as they are).
+func detachPartition(s *catalog.Snapshot, nt *catalog.Table, name string, ch *catalog.Change) error {
+	p, err := s.Table(name)
+	if err != nil {
+		return err
+	}
+	if p.Bound == nil || len(p.Parents) == 0 || p.Parents[0] != nt.ID {
+		return pgerr.New(pgerr.UndefinedTable, "relation %q is not a partition of relation %q", name, nt.Name)
+	}
+	pc := p.Clone()
+	pc.Parents, pc.Bound = nil, nil
+	ch.Put = append(ch.Put, pc)
+	return nil
+}

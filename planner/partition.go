@@ -1,0 +1,464 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// CREATE TABLE ... PARTITION BY makes a partitioned table and CREATE
+// TABLE ... PARTITION OF one of its partitions (catalog/partition.go):
+// the partition takes its parent's columns, defaults, CHECK constraints,
+// primary key and indexes (as LIKE ... INCLUDING those would), and its
+// bound is checked against its siblings' as PostgreSQL checks it.
+
+// partitionParent resolves the parent of CREATE TABLE ... PARTITION OF
+// and lends its columns to the new table through a LIKE clause.
+func (b *Binder) partitionParent() (*catalog.Table, error) {
+	ps := b.stmt.Partition
+	if ps == nil || ps.Of == "" {
+		return nil, nil
+	}
+	if len(ps.Inherits) > 0 {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"INHERITS\"")
+	}
+	parent, err := b.resolveTable(ps.OfSchema, ps.Of, ps.OfPos)
+	if err != nil {
+		return nil, err
+	}
+	if !parent.IsPartitioned() {
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "%q is not partitioned", ps.Of)
+	}
+	// On a copy of the statement: a statement may be bound again (a
+	// catalog change meanwhile), and must not gain a second clause.
+	st := *b.stmt
+	st.Like = append([]parser.LikeClause{{Schema: ps.OfSchema, Table: ps.Of, Position: ps.OfPos,
+		Including: map[string]bool{"defaults": true, "constraints": true, "indexes": true}}}, b.stmt.Like...)
+	b.stmt = &st
+	return parent, nil
+}
+
+// resolveTable finds a stored table by its possibly qualified name.
+func (b *Binder) resolveTable(schema, name string, pos int) (*catalog.Table, error) {
+	snap, tempOnly := b.snapFor(schema)
+	key := name
+	if schema != "" && schema != catalog.PublicSchema && !tempOnly {
+		key = catalog.QualifiedKey(schema, name)
+	}
+	t, err := snap.Table(key)
+	if err != nil || tempOnly && !t.Temp || t.Virtual != nil {
+		shown := name
+		if schema != "" {
+			shown = schema + "." + name
+		}
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", shown).WithPosition(pos)
+	}
+	return t, nil
+}
+
+// bindPartitioning applies CREATE TABLE's PARTITION BY and PARTITION OF
+// to t, whose columns, keys and indexes are complete; parent is the
+// table PARTITION OF names (nil without the clause).
+func (b *Binder) bindPartitioning(t *catalog.Table, parent *catalog.Table) error {
+	ps := b.stmt.Partition
+	if ps == nil {
+		return nil
+	}
+	if len(ps.Inherits) > 0 {
+		return unsupported("table inheritance (INHERITS) is not supported")
+	}
+	if ps.Strategy != "" {
+		if err := b.partitionKey(t, ps); err != nil {
+			return err
+		}
+	}
+	if parent != nil {
+		bound, err := b.partitionBound(t, parent, ps.Bound)
+		if err != nil {
+			return err
+		}
+		t.Parents, t.Bound = []uint64{parent.ID}, bound
+	}
+	return nil
+}
+
+// partitionKey checks PARTITION BY's key and makes t a partitioned
+// table.
+func (b *Binder) partitionKey(t *catalog.Table, ps *parser.PartitionSyntax) error {
+	if t.Temp && !b.stmt.Temp {
+		return unsupported("temporary partitioned tables are not supported")
+	}
+	if t.TTL != nil {
+		return unsupported("row expiry (ttl) on a partitioned table is not supported")
+	}
+	p := &catalog.Partitioning{Strategy: ps.Strategy}
+	if ps.Strategy == "list" && len(ps.KeyColumns) > 1 {
+		return pgerr.New(pgerr.InvalidObjectDefinition, "cannot use \"list\" partition strategy with more than one column")
+	}
+	for _, name := range ps.KeyColumns {
+		i := t.ColumnIndex(name)
+		if i < 0 || t.Columns[i].Hidden {
+			return pgerr.New(pgerr.UndefinedColumn, "column %q named in partition key does not exist", name).WithPosition(ps.KeyPos)
+		}
+		typ := t.Columns[i].Type
+		if ps.Strategy == "hash" && !catalog.HashPartitionable(typ) {
+			return unsupported("hash partitioning by a column of type %s is not supported", typ)
+		}
+		if err := catalog.CheckKeyEncodable(typ); err != nil {
+			return err
+		}
+		p.Columns = append(p.Columns, i)
+	}
+	t.Partitioning = p
+	return checkUniqueKeys(t)
+}
+
+// checkUniqueKeys refuses a primary key or unique constraint of a
+// partitioned table that lacks a partition key column: a partition can
+// only enforce uniqueness within itself.
+func checkUniqueKeys(t *catalog.Table) error {
+	if t.Partitioning == nil {
+		return nil
+	}
+	lacks := func(kind string, cols []int) error {
+		for _, c := range t.Partitioning.Columns {
+			if !slices.Contains(cols, c) {
+				return pgerr.New(pgerr.FeatureNotSupported, "unique constraint on partitioned table must include all partitioning columns").
+					WithDetail("%s constraint on table %q lacks column %q which is part of the partition key.", kind, t.Name, t.Columns[c].Name)
+			}
+		}
+		return nil
+	}
+	if hiddenKey := len(t.PrimaryKey) == 1 && t.Columns[t.PrimaryKey[0].Column].Hidden; !hiddenKey {
+		var cols []int
+		for _, k := range t.PrimaryKey {
+			cols = append(cols, k.Column)
+		}
+		if err := lacks("PRIMARY KEY", cols); err != nil {
+			return err
+		}
+	}
+	for _, ix := range t.Indexes {
+		if !ix.Unique {
+			continue
+		}
+		var cols []int
+		for _, k := range ix.Columns {
+			cols = append(cols, k.Column)
+		}
+		kind := "UNIQUE"
+		if !ix.Constraint {
+			kind = "UNIQUE INDEX"
+		}
+		if err := lacks(kind, cols); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// partitionBound binds a partition's bound against its parent's key and
+// checks it against the bounds of the parent's other partitions.
+func (b *Binder) partitionBound(t, parent *catalog.Table, bs *parser.BoundSyntax) (*catalog.PartitionBound, error) {
+	p := parent.Partitioning
+	if bs.Default {
+		if p.Strategy == "hash" {
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "a hash-partitioned table may not have a default partition")
+		}
+		for _, c := range b.snap.Children(parent) {
+			if c.Bound != nil && c.Bound.Default {
+				return nil, pgerr.New(pgerr.InvalidObjectDefinition, "partition %q conflicts with existing default partition %q", t.Name, c.Name).WithPosition(bs.Pos)
+			}
+		}
+		return &catalog.PartitionBound{Default: true}, nil
+	}
+	if bs.Strategy != p.Strategy {
+		return nil, pgerr.New(pgerr.InvalidTableDefinition, "invalid bound specification for a %s partition", p.Strategy).WithPosition(bs.Pos)
+	}
+	nb := &catalog.PartitionBound{}
+	var err error
+	switch p.Strategy {
+	case "list":
+		typ := parent.Columns[p.Columns[0]].Type
+		for _, e := range bs.In {
+			v, err := b.boundValue(parent, typ, e)
+			if err != nil {
+				return nil, err
+			}
+			if !slices.Contains(nb.In, v) {
+				nb.In = append(nb.In, v)
+			}
+		}
+	case "range":
+		if nb.From, err = b.rangeBound(parent, bs.From); err != nil {
+			return nil, err
+		}
+		if nb.To, err = b.rangeBound(parent, bs.To); err != nil {
+			return nil, err
+		}
+		if c, err := compareBounds(parent, nb.From, nb.To); err != nil {
+			return nil, err
+		} else if c >= 0 {
+			return nil, pgerr.New(pgerr.InvalidObjectDefinition, "empty range bound specified for partition %q", t.Name).
+				WithDetail("Specified lower bound %s is greater than or equal to upper bound %s.", catalog.BoundList(parent, nb.From), catalog.BoundList(parent, nb.To)).WithPosition(bs.From[0].Pos)
+		}
+	case "hash":
+		if bs.Modulus <= 0 {
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "modulus for hash partition must be an integer value greater than zero")
+		}
+		if bs.Remainder < 0 {
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "remainder for hash partition must be an integer value greater than or equal to zero")
+		}
+		if bs.Remainder >= bs.Modulus {
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "remainder for hash partition must be less than modulus")
+		}
+		nb.Modulus, nb.Remainder = bs.Modulus, bs.Remainder
+	}
+	return nb, b.checkOverlap(t, parent, nb, bs)
+}
+
+// rangeBound binds one side of a range bound: after a MINVALUE every
+// value must be MINVALUE, and after a MAXVALUE MAXVALUE.
+func (b *Binder) rangeBound(parent *catalog.Table, es []parser.BoundExpr) ([]catalog.BoundValue, error) {
+	p := parent.Partitioning
+	if len(es) > len(p.Columns) {
+		return nil, pgerr.New(pgerr.InvalidTableDefinition, "too many values in partition bound specification").WithPosition(es[len(p.Columns)].Pos)
+	}
+	if len(es) < len(p.Columns) {
+		return nil, pgerr.New(pgerr.InvalidTableDefinition, "too few values in partition bound specification").WithPosition(es[0].Pos)
+	}
+	var out []catalog.BoundValue
+	inf := 0
+	for i, e := range es {
+		if inf != 0 && e.Inf != inf {
+			word := map[int]string{-1: "MINVALUE", 1: "MAXVALUE"}[inf]
+			return nil, pgerr.New(pgerr.DatatypeMismatch, "every bound following %s must also be %s", word, word).WithPosition(e.Pos)
+		}
+		if e.Inf != 0 {
+			inf = e.Inf
+			out = append(out, catalog.BoundValue{Inf: e.Inf})
+			continue
+		}
+		v, err := b.boundValue(parent, parent.Columns[p.Columns[i]].Type, e)
+		if err != nil {
+			return nil, err
+		}
+		if v.Null {
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "cannot specify NULL in range bound").WithPosition(e.Pos)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// boundValue evaluates one bound expression as a value of the key
+// column's type: a constant expression without column references.
+func (b *Binder) boundValue(parent *catalog.Table, typ sqltypes.Type, e parser.BoundExpr) (catalog.BoundValue, error) {
+	stmt, node, err := parser.ParseExpression(e.Text)
+	if err != nil {
+		return catalog.BoundValue{}, err
+	}
+	var bad boundChecker
+	node.Accept(&bad)
+	if bad.err != nil {
+		return catalog.BoundValue{}, bad.err.WithPosition(e.Pos)
+	}
+	sub := &Binder{snap: b.snap, stmt: stmt, loc: b.loc, style: b.style}
+	x, err := sub.bindExpr(env{}.newScope(), node)
+	if err != nil {
+		return catalog.BoundValue{}, err
+	}
+	if x, err = sub.coerceTo(x, typ, true); err != nil {
+		return catalog.BoundValue{}, err
+	}
+	v, err := x.Eval(&ir.EvalContext{}, nil)
+	if err != nil {
+		return catalog.BoundValue{}, err
+	}
+	if v.IsNull() {
+		return catalog.BoundValue{Null: true}, nil
+	}
+	return catalog.BoundValue{Text: string(sqltypes.AppendTextAs(nil, typ, v))}, nil
+}
+
+// boundChecker finds what a partition bound expression may not contain.
+type boundChecker struct{ err *pgerr.Error }
+
+func (v *boundChecker) Enter(n ast.Node) (ast.Node, bool) {
+	if v.err != nil {
+		return n, true
+	}
+	switch n.(type) {
+	case *ast.ColumnNameExpr:
+		v.err = pgerr.New(pgerr.FeatureNotSupported, "cannot use column reference in partition bound expression")
+	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr:
+		v.err = pgerr.New(pgerr.FeatureNotSupported, "cannot use subquery in partition bound")
+	case *ast.AggregateFuncExpr:
+		v.err = pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in partition bound")
+	}
+	return n, v.err != nil
+}
+
+func (v *boundChecker) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// compareBounds compares two range bounds value by value (MINVALUE
+// below and MAXVALUE above every value).
+func compareBounds(parent *catalog.Table, a, b []catalog.BoundValue) (int, error) {
+	for i := range a {
+		switch {
+		case a[i].Inf != 0 || b[i].Inf != 0:
+			if a[i].Inf != b[i].Inf {
+				return a[i].Inf - b[i].Inf, nil
+			}
+			return 0, nil // both MINVALUE or both MAXVALUE: the rest follow
+		}
+		typ := parent.Columns[parent.Partitioning.Columns[i]].Type
+		av, err := a[i].Value(typ)
+		if err != nil {
+			return 0, err
+		}
+		bv, err := b[i].Value(typ)
+		if err != nil {
+			return 0, err
+		}
+		if c := sqltypes.Compare(av, bv); c != 0 {
+			return c, nil
+		}
+	}
+	return 0, nil
+}
+
+// checkOverlap refuses a bound that takes rows another partition of
+// parent takes (PostgreSQL's check_new_partition_bound).
+func (b *Binder) checkOverlap(t, parent *catalog.Table, nb *catalog.PartitionBound, bs *parser.BoundSyntax) error {
+	overlap := func(other string, pos int) error {
+		return pgerr.New(pgerr.InvalidObjectDefinition, "partition %q would overlap partition %q", t.Name, other).WithPosition(pos)
+	}
+	for _, c := range b.snap.Children(parent) {
+		ob := c.Bound
+		if ob == nil || ob.Default {
+			continue
+		}
+		switch parent.Partitioning.Strategy {
+		case "list":
+			for i, v := range nb.In {
+				if slices.Contains(ob.In, v) {
+					return overlap(c.Name, bs.In[min(i, len(bs.In)-1)].Pos)
+				}
+			}
+		case "range":
+			// [from, to) meets [ofrom, oto) unless to <= ofrom or oto <= from.
+			c1, err := compareBounds(parent, nb.To, ob.From)
+			if err != nil {
+				return err
+			}
+			c2, err := compareBounds(parent, ob.To, nb.From)
+			if err != nil {
+				return err
+			}
+			if c1 > 0 && c2 > 0 {
+				return overlap(c.Name, bs.From[0].Pos)
+			}
+		case "hash":
+			lo, hi := nb, ob
+			if lo.Modulus > hi.Modulus {
+				lo, hi = hi, lo
+			}
+			if hi.Modulus%lo.Modulus != 0 {
+				return pgerr.New(pgerr.InvalidObjectDefinition, "every hash partition modulus must be a factor of the next larger modulus").
+					WithDetail("%s", hashModulusDetail(nb, ob, c.Name))
+			}
+			if hi.Remainder%lo.Modulus == lo.Remainder {
+				return overlap(c.Name, bs.Pos)
+			}
+		}
+	}
+	return nil
+}
+
+// hashModulusDetail is the detail of PostgreSQL's refusal of a hash
+// modulus that does not divide (or is not divided by) a sibling's.
+func hashModulusDetail(nb, ob *catalog.PartitionBound, other string) string {
+	if nb.Modulus < ob.Modulus {
+		return fmt.Sprintf("The new modulus %d is not a factor of %d, the modulus of existing partition %q.", nb.Modulus, ob.Modulus, other)
+	}
+	return fmt.Sprintf("The new modulus %d is not divisible by %d, the modulus of existing partition %q.", nb.Modulus, ob.Modulus, other)
+}
+
+// partitionedScan reads a partitioned table: its leaf partitions' rows,
+// one scan each, appended (UNION ALL), with the parent's columns. A
+// partitioned table without partitions has no rows.
+func (b *Binder) partitionedScan(t *catalog.Table, alias string) ir.Rel {
+	cols := ir.NewScan(t, alias).Columns()
+	var out ir.Rel
+	ps := b.snap.PartitionSet(t)
+	for _, leaf := range ps.Leaves() {
+		b.depends(leaf.Name)
+		scan := ir.NewScan(leaf, alias)
+		scan.Partitions = ps
+		var s ir.Rel = scan
+		if out == nil {
+			out = s
+			continue
+		}
+		out = &ir.SetOp{Op: ir.Union, All: true, Left: out, Right: s, Cols: cols}
+	}
+	if out == nil {
+		return &ir.Values{Cols: cols}
+	}
+	if _, ok := out.(*ir.SetOp); !ok {
+		// One partition: its scan, under the parent's columns.
+		exprs := make([]ir.Expr, len(cols))
+		for i, c := range cols {
+			exprs[i] = &ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}
+		}
+		out = &ir.Project{Input: out, Exprs: exprs, Cols: cols}
+	}
+	return out
+}
+
+// partitionIndexes gives CREATE INDEX on a partitioned table the same
+// index on each of its partitions (as PostgreSQL does), named for the
+// partition; a unique one must include the partition key.
+func (b *Binder) partitionIndexes(t *catalog.Table, ci *ir.CreateIndex) error {
+	ps := b.snap.PartitionSet(t)
+	if ps == nil {
+		return nil
+	}
+	if ci.AlignToData {
+		return unsupported("align = 'data' on a partitioned table is not supported")
+	}
+	if ci.Index.Unique {
+		probe := *t
+		probe.Indexes = []*catalog.Index{ci.Index}
+		if err := checkUniqueKeys(&probe); err != nil {
+			return err
+		}
+	}
+	for _, m := range ps.Members {
+		pix, err := b.copyIndex(t, m, ci.Index)
+		if err != nil {
+			return err
+		}
+		ci.Partitions = append(ci.Partitions, &ir.CreateIndex{Table: m.Name, Index: pix})
+	}
+	return nil
+}
+
+// partitionAlter refuses an ALTER TABLE action zproxy does not carry
+// through a partition tree (columns, constraints, keys, options) on a
+// partitioned table or a partition: their columns must stay alike.
+func partitionAlter(t *catalog.Table, action string) error {
+	if !t.IsPartitioned() && !t.IsPartition() {
+		return nil
+	}
+	what := strings.ReplaceAll(action, "_", " ")
+	return unsupported("ALTER TABLE (%s) of a partitioned table or a partition is not supported", what)
+}
