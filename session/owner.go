@@ -27,7 +27,7 @@ func (s *Session) ownerRole(role string) string {
 // checkNewOwner applies PostgreSQL's rules for OWNER TO role: the role
 // must exist, and a role that is not a superuser must be a member of it.
 func (s *Session) checkNewOwner(snap *catalog.Snapshot, role string) error {
-	if r := snap.Role(role); r == nil || role == catalog.PublicRole {
+	if !roleExists(snap, role) { // the bootstrap superuser too, which no role item stores
 		return pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", role)
 	}
 	if !s.isSuperuser(snap) && role != s.currentUser() && !snap.IsMemberOf(s.currentUser(), role) {

@@ -292,6 +292,9 @@ func TestBootstrapSuperuser(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectSQL(t, zp, "CREATE TABLE boot (a INT PRIMARY KEY)", pgerr.SuccessfulCompletion, "")
+	// Before any change stores it, the bootstrap superuser may own what a
+	// dump of this store restores (ALTER TABLE ... OWNER TO zproxy).
+	expectSQL(t, admin, "CREATE TABLE boot_owned (a INT); ALTER TABLE boot_owned OWNER TO zproxy", pgerr.SuccessfulCompletion, "")
 	expectSQL(t, admin, "CREATE ROLE zproxy", pgerr.DuplicateObject, `role "zproxy" already exists`)
 	expectSQL(t, admin, "DROP ROLE zproxy", pgerr.DependentObjectsStillExist, "cannot drop role zproxy because it is required by the database system")
 	expectSQL(t, zp, "DROP ROLE zproxy", pgerr.ObjectInUse, "current user cannot be dropped")
