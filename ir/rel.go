@@ -93,7 +93,7 @@ type Virtual struct {
 func NewVirtual(t *catalog.Table) *Virtual {
 	v := &Virtual{Table: t, cols: make([]Column, len(t.Columns))}
 	for i, c := range t.Columns {
-		v.cols[i] = Column{Name: c.Name, Type: c.Type, Col: -1}
+		v.cols[i] = Column{Name: c.Name, Type: c.Type, Col: -1, Hidden: c.Hidden}
 	}
 	return v
 }
