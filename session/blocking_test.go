@@ -21,7 +21,7 @@ func TestBlockingPIDs(t *testing.T) {
 	}
 	defer eng.Close()
 	open := func() (wire.Session, string) {
-		s, err := eng.NewSession(context.Background(), wire.SessionParams{User: "u", Database: "db", Notice: func(*pgerr.Error) {}})
+		s, err := eng.NewSession(context.Background(), wire.SessionParams{User: "u", Database: "postgres", Notice: func(*pgerr.Error) {}})
 		if err != nil {
 			t.Fatal(err)
 		}

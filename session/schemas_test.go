@@ -32,7 +32,7 @@ func TestSchemaPrivileges(t *testing.T) {
 	expectSQL(t, bob, "SELECT * FROM s.t", denied, "permission denied for schema s")
 	expectSQL(t, bob, "CREATE TABLE s.x (a int)", denied, "permission denied for schema s")
 	expectSQL(t, bob, "DROP SCHEMA s", denied, "must be owner of schema s")
-	expectSQL(t, bob, "CREATE SCHEMA b", denied, "permission denied for database db")
+	expectSQL(t, bob, "CREATE SCHEMA b", denied, "permission denied for database postgres")
 	if rows := expectSQL(t, bob, "SELECT has_schema_privilege('s', 'USAGE')", ok, ""); len(rows) != 1 || rows[0] != "f" {
 		t.Errorf("has_schema_privilege before GRANT: %v", rows)
 	}
