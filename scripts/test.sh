@@ -6,7 +6,7 @@
 # Environment:
 #   DYNAMODB_LOCAL_PORT  port of the DynamoDB Local instance (default 18000,
 #                        away from the emulator's usual 8000)
-#   GO_TEST_TIMEOUT      per-package go test timeout (default 18m: the session
+#   GO_TEST_TIMEOUT      per-package go test timeout (default 22m: the session
 #                        package runs every SQL script on Pebble and DynamoDB
 #                        Local under the race detector)
 #   GO_TEST_FLAGS        extra go test flags (e.g. -run or -v)
@@ -46,4 +46,4 @@ fi
 
 echo "test: go test -race ./..."
 # shellcheck disable=SC2086 # GO_TEST_FLAGS is a list of flags
-go test -race -count=1 -timeout "${GO_TEST_TIMEOUT:-18m}" ${GO_TEST_FLAGS:-} ./...
+go test -race -count=1 -timeout "${GO_TEST_TIMEOUT:-22m}" ${GO_TEST_FLAGS:-} ./...
