@@ -183,11 +183,7 @@ func (ec *execCtx) modifyPartitioned(ctx context.Context, ps *catalog.PartitionS
 		}
 		res.Count++
 		if ret != nil {
-			base := c.new
-			if base == nil {
-				base = c.old
-			}
-			r, err := ec.returningRow(ret, append(copyRow(base), extra...))
+			r, err := ec.changeReturning(ret, c, extra)
 			if err != nil {
 				return WriteResult{}, err
 			}

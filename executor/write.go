@@ -481,6 +481,16 @@ func hiddenRowID(t *catalog.Table) int {
 }
 
 // returningRow evaluates a RETURNING list over row.
+// changeReturning is RETURNING's row for an UPDATE or DELETE change: the
+// new row (the old one for a delete) followed by the FROM items' columns.
+func (ec *execCtx) changeReturning(r *ir.Returning, c change, extra []sqltypes.Value) ([]sqltypes.Value, error) {
+	base := c.new
+	if base == nil {
+		base = c.old
+	}
+	return ec.returningRow(r, append(copyRow(base), extra...))
+}
+
 func (ec *execCtx) returningRow(r *ir.Returning, row []sqltypes.Value) ([]sqltypes.Value, error) {
 	out := make([]sqltypes.Value, len(r.Exprs))
 	for i, x := range r.Exprs {
@@ -891,11 +901,7 @@ func (ec *execCtx) modify(ctx context.Context, t *catalog.Table, src optimizer.N
 			}
 			ws.add(c)
 			if ret != nil {
-				base := c.new
-				if base == nil {
-					base = c.old
-				}
-				r, err := ec.returningRow(ret, append(copyRow(base), extra...))
+				r, err := ec.changeReturning(ret, c, extra)
 				if err != nil {
 					return WriteResult{}, err
 				}
