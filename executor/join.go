@@ -470,7 +470,9 @@ func (a *applyRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 			continue
 		}
 		joined := a.em.pair(a.cur, row)
-		keep, err := truthy(a.node.Pred, a.rctx.eval, joined)
+		// The join's own condition is of the join's level: the left row
+		// pushed for the right side is not its outer row.
+		keep, err := truthy(a.node.Pred, a.ec.eval, joined)
 		if err != nil {
 			return nil, false, err
 		}

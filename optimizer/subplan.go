@@ -106,12 +106,20 @@ func (s *SubPlan) leftValues(ctx *ir.EvalContext, row []sqltypes.Value) ([]sqlty
 }
 
 func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	// The left operand is evaluated only once the subquery has a row, as
+	// PostgreSQL's subplans do: x IN (an empty subquery) is false even
+	// where x would fail (a scalar subquery of two rows, 21000).
 	var left []sqltypes.Value
-	if s.Left != nil {
-		var err error
-		if left, err = s.leftValues(ctx, row); err != nil {
-			return sqltypes.Null, err
+	leftDone := s.Left == nil
+	outerRow := row
+	evalLeft := func() error {
+		if leftDone {
+			return nil
 		}
+		leftDone = true
+		var err error
+		left, err = s.leftValues(ctx, outerRow)
+		return err
 	}
 	if !s.Correlated {
 		if err := s.fill(ctx, row); err != nil {
@@ -125,12 +133,17 @@ func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Valu
 			return s.rows[0][0], nil
 		case ir.ExistsSubquery:
 			return sqltypes.NewBool(len(s.rows) > 0), nil
-		case ir.AnySubquery:
-			if s.Op == ir.OpEq && len(left) == 1 {
-				return s.inSet(left[0]), nil
-			}
 		case ir.ArraySubquery:
 			return arrayOfRows(s.Typ, s.rows), nil
+		}
+		if len(s.rows) == 0 {
+			return compareRows(s.Kind, s.Op, nil, nil)
+		}
+		if err := evalLeft(); err != nil {
+			return sqltypes.Null, err
+		}
+		if s.Kind == ir.AnySubquery && s.Op == ir.OpEq && len(left) == 1 {
+			return s.inSet(left[0]), nil
 		}
 		return compareRows(s.Kind, s.Op, left, s.rows)
 	}
@@ -185,6 +198,9 @@ func (s *SubPlan) eval(ctx *ir.EvalContext, row []sqltypes.Value) (sqltypes.Valu
 		}
 		if s.Kind == ir.RowSubquery && len(rows) == 1 {
 			return sqltypes.Null, tooManyRows()
+		}
+		if err := evalLeft(); err != nil {
+			return sqltypes.Null, err
 		}
 		rows = append(rows, append([]sqltypes.Value(nil), r[:s.width()]...))
 		if v := rowCompare(s.Op, left, r); s.Kind == ir.AnySubquery && !v.IsNull() && v.Bool() {

@@ -563,8 +563,12 @@ func (r *rewriter) fromItems(head int) error {
 		query  bool // SELECT or DELETE seen at this level
 		inFrom bool
 		expect bool // the next token starts a FROM item
+		// elemAfter is the token after which the current element of the
+		// FROM list starts (FROM, a comma, a parenthesized join's "("),
+		// -1 when the element starts the statement.
+		elemAfter int
 	}
-	stack := []level{{query: r.startInFrom, inFrom: r.startInFrom, expect: r.startInFrom}}
+	stack := []level{{query: r.startInFrom, inFrom: r.startInFrom, expect: r.startInFrom, elemAfter: head - 1}}
 	lateral, naturalFull, deleteUsing := false, false, false
 	for i := head; i < len(r.toks); i++ {
 		if r.ed[i].done {
@@ -582,7 +586,7 @@ func (r *rewriter) fromItems(head int) error {
 				inner := level{}
 				flags := AliasFlags{Lateral: lateral, NotLateral: !lateral, NaturalFull: naturalFull}
 				if r.parenthesizedJoin(i) {
-					inner = level{query: true, inFrom: true, expect: true} // a parenthesized join
+					inner = level{query: true, inFrom: true, expect: true, elemAfter: i} // a parenthesized join
 					if r.hasAlias(close + 1) {
 						// (a JOIN b) AS j(x, y): a derived table, which
 						// TiDB can alias (and which hides a and b too).
@@ -590,7 +594,17 @@ func (r *rewriter) fromItems(head int) error {
 						if err := r.itemAlias(close+1, flags, false); err != nil {
 							return err
 						}
-					} else if naturalFull {
+					} else if i >= 2 && r.peek(i-1, "join") && r.peek(i-2, "cross") {
+						// a CROSS JOIN (b JOIN c) JOIN d: TiDB's grammar
+						// reads it as a CROSS JOIN ((b JOIN c) JOIN d),
+						// then rotates the cross join into the leftmost
+						// leaf (ast.NewCrossJoin), which it finds inside
+						// the parentheses. PostgreSQL's left-to-right
+						// reading is kept by parenthesizing the element
+						// up to here: (a CROSS JOIN (b JOIN c)) JOIN d.
+						r.wrapElement(lv.elemAfter, close)
+					}
+					if naturalFull && !r.hasAlias(close+1) {
 						// NATURAL FULL JOIN (b JOIN c): the join has no
 						// alias to carry the flag, so its first item does
 						// (the planner looks for it there, naturalFullRight).
@@ -613,13 +627,15 @@ func (r *rewriter) fromItems(head int) error {
 		case t.kind == tkIdent && (t.val == "select" || t.val == "delete"):
 			lv.query = true
 		case t.kind == tkIdent && t.val == "from" && lv.query && !(i > head && r.toks[i-1].is("distinct")):
-			lv.inFrom, lv.expect = true, true
+			lv.inFrom, lv.expect, lv.elemAfter = true, true, i
 		case t.kind == tkIdent && t.val == "using" && lv.query && len(stack) == 1 && !deleteUsing && r.peek(head, "delete"):
 			// DELETE's USING list (its target, the FROM item before,
 			// has no joins, so this USING is no join's).
-			lv.inFrom, lv.expect, deleteUsing = true, true, true
+			lv.inFrom, lv.expect, deleteUsing, lv.elemAfter = true, true, true, i
 		case !lv.inFrom:
-		case t.is(","), t.kind == tkIdent && (t.val == "join" || t.val == "straight_join"):
+		case t.is(","):
+			lv.expect, lateral, lv.elemAfter = true, false, i
+		case t.kind == tkIdent && (t.val == "join" || t.val == "straight_join"):
 			lv.expect, lateral = true, false
 		case t.kind == tkIdent && t.val == "inner" && i > head && r.toks[i-1].is("natural"):
 			r.drop(i, i+1) // NATURAL INNER JOIN is NATURAL JOIN, which TiDB has
@@ -685,6 +701,17 @@ func (r *rewriter) fromItems(head int) error {
 		}
 	}
 	return nil
+}
+
+// wrapElement parenthesizes the tokens after token after through token
+// last (after -1: from the statement's start).
+func (r *rewriter) wrapElement(after, last int) {
+	if after < 0 {
+		r.ed[0].outer = "(" + r.ed[0].outer
+	} else {
+		r.ed[after].outerPost += " ("
+	}
+	r.ed[last].outerPost += ")"
 }
 
 // parenthesizedJoin reports whether the FROM item opening with the "(" at

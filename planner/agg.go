@@ -122,7 +122,9 @@ func (a *aggBinder) bind(node ast.ExprNode) (ir.Expr, error) {
 			if g, ok := a.groupCol(e); ok {
 				return g, nil
 			}
-			if ir.IsConstant(e) {
+			if ir.IsConstant(e) && !a.readsOwnColumns(node) {
+				// (pg_typeof(x) folds to a constant but reads x, which
+				// PostgreSQL's grouping rule looks at.)
 				return e, nil
 			}
 		}
@@ -181,22 +183,48 @@ func (a *aggBinder) bindBound(e ir.Expr) (ir.Expr, error) {
 }
 
 func containsSubquery(node ast.ExprNode) bool {
+	return containsNode(node, func(n ast.Node) bool {
+		_, ok := n.(*ast.SubqueryExpr)
+		return ok
+	})
+}
+
+// readsOwnColumns reports whether node names a column of the aggregated
+// level's FROM items.
+func (a *aggBinder) readsOwnColumns(node ast.ExprNode) bool {
+	return containsNode(node, func(n ast.Node) bool {
+		c, ok := n.(*ast.ColumnNameExpr)
+		if !ok {
+			return false
+		}
+		_, found, _ := a.sc.lookup(c.Name.Table.O, c.Name.Name.O)
+		return found
+	})
+}
+
+// containsNode reports whether node holds a node that match accepts,
+// outside subqueries.
+func containsNode(node ast.ExprNode, match func(ast.Node) bool) bool {
 	found := false
-	node.Accept(&subqueryFinder{found: &found})
+	node.Accept(&nodeFinder{found: &found, match: match})
 	return found
 }
 
-type subqueryFinder struct{ found *bool }
+type nodeFinder struct {
+	found *bool
+	match func(ast.Node) bool
+}
 
-func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
-	if _, ok := n.(*ast.SubqueryExpr); ok {
+func (v *nodeFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if v.match(n) {
 		*v.found = true
 		return n, true
 	}
-	return n, false
+	_, sub := n.(*ast.SubqueryExpr)
+	return n, sub
 }
 
-func (v *subqueryFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+func (v *nodeFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // IsAggregateName reports whether name is an aggregate function called
 // as f(args) (of the registry of package builtins; TiDB parses some as

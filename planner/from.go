@@ -46,20 +46,32 @@ func (b *Binder) bindFrom(j *ast.Join, sc *scope) (ir.Rel, error) {
 	return p.rel, nil
 }
 
-// leftScope is the name space a LATERAL item sees: the items to its left,
-// as the row of an outer level one push away.
-func leftScope(sc *scope, left *fromPart) *scope {
-	ls := &scope{outer: sc.outer, depthToOuter: sc.depthToOuter, ctes: sc.ctes}
-	if left != nil {
-		ls.items, ls.merged = left.items, left.merged
+// lateralEnv is what a LATERAL item sees to its left: the scope of the
+// items before it in its join, chained (through the scope's outer) to the
+// items before each enclosing join, and then to the enclosing query; depth
+// is the number of outer rows pushed between the item and sc's row (1 when
+// the join above the item runs it per left row, 0 for the right side of a
+// RIGHT or FULL join, which runs it once).
+type lateralEnv struct {
+	sc    *scope
+	depth int
+}
+
+// lateralArgScope is the scope in which an implicitly LATERAL item (a
+// function in FROM) binds its arguments: the items to its left as an outer
+// row, or, with nothing to its left, the enclosing query's row directly (a
+// correlated subquery's FROM unnest(outer.col)).
+func lateralArgScope(sc *scope, left *lateralEnv) *scope {
+	if left == nil {
+		return &scope{outer: sc.outer, depthToOuter: sc.depthToOuter, ctes: sc.ctes}
 	}
-	return ls
+	return &scope{outer: left.sc, depthToOuter: left.depth, ctes: sc.ctes}
 }
 
 // bindTableRef binds one FROM element: a join, a table, a derived table,
-// a table function, a CTE reference. left is what lies to its left at the
-// same level (for LATERAL), or nil.
-func (b *Binder) bindTableRef(node ast.ResultSetNode, sc *scope, left *fromPart) (*fromPart, error) {
+// a table function, a CTE reference. left is what a LATERAL item there
+// sees to its left, or nil.
+func (b *Binder) bindTableRef(node ast.ResultSetNode, sc *scope, left *lateralEnv) (*fromPart, error) {
 	switch n := node.(type) {
 	case *ast.Join:
 		if n.Right == nil {
@@ -72,7 +84,15 @@ func (b *Binder) bindTableRef(node ast.ResultSetNode, sc *scope, left *fromPart)
 	return nil, unsupported("this FROM item is not supported")
 }
 
-func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPart, error) {
+// bindJoin binds left JOIN right. A LATERAL item anywhere in the right
+// side may read the left side's columns (PostgreSQL: the items on the left
+// of every JOIN it is on the right of, and the FROM items before them), so
+// the join is bound as lateral, running its right side per left row, when
+// the right side holds such an item; the right side's other items then read
+// the enclosing query's row one push further away. A join whose right side
+// turns out to read neither the left side nor anything beyond is an
+// ordinary join.
+func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *lateralEnv) (*fromPart, error) {
 	l, err := b.bindTableRef(n.Left, sc, outerLeft)
 	if err != nil {
 		return nil, err
@@ -88,19 +108,28 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 	case n.Tp == ast.RightJoin:
 		kind = ir.RightJoin
 	}
-	// A function in FROM is implicitly LATERAL, but only a reference to the
-	// left makes it so for PostgreSQL's rule that RIGHT and FULL joins take
-	// no LATERAL item: ga RIGHT JOIN generate_series(1, 3) g is a plain
-	// join, its function run once.
-	rightLeft, plainFunc := l, false
-	if ts, ok := n.Right.(*ast.TableSource); ok && (kind == ir.RightJoin || kind == ir.FullJoin) &&
-		tableFuncOf(ts) != nil && !ts.Lateral && !rightFlags(ts).Lateral {
-		rightLeft, plainFunc = nil, true
+	next, nextDepth := sc.outer, sc.depthToOuter
+	if outerLeft != nil {
+		next, nextDepth = outerLeft.sc, outerLeft.depth
 	}
-	r, err := b.bindTableRef(n.Right, sc, rightLeft)
+	ls := &scope{items: l.items, merged: l.merged, outer: next, depthToOuter: nextDepth, ctes: sc.ctes}
+	rightEnv, rsc := &lateralEnv{sc: ls}, sc
+	if kind == ir.RightJoin || kind == ir.FullJoin {
+		// The right side of a RIGHT or FULL join is computed once: a
+		// LATERAL item there may not read the left side (but may read
+		// what lies before the join).
+		ls.lateralDenied = true
+	} else if hasLateralItem(n.Right) {
+		rightEnv.depth = 1
+		rsc = &scope{outer: sc.outer, depthToOuter: sc.depthToOuter + 1, ctes: sc.ctes}
+	}
+	r, err := b.bindTableRef(n.Right, rsc, rightEnv)
 	if err != nil {
 		return nil, err
 	}
+	// Presumed lateral, the right side's references past the left side
+	// counted the push; a right side with none is an ordinary join.
+	lateral := rightEnv.depth == 1 && (ls.correlated || ir.Escapes(r.rel))
 	lw := len(l.rel.Columns())
 	for _, li := range l.items {
 		for _, ri := range r.items {
@@ -112,10 +141,6 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *fromPart) (*fromPar
 	ritems, rmerged := shiftItems(r.items, r.merged, lw, len(l.items))
 	out := &fromPart{items: append(append([]*fromItem(nil), l.items...), ritems...)}
 	out.merged = append(append([]mergedCol(nil), l.merged...), rmerged...)
-	lateral := isLateral(n.Right) && !plainFunc
-	if lateral && (kind == ir.RightJoin || kind == ir.FullJoin) {
-		return nil, pgerr.New(pgerr.InvalidColumnReference, "the combining JOIN type must be INNER or LEFT for a LATERAL reference")
-	}
 
 	var on ir.Expr
 	using := n.Using
@@ -309,6 +334,21 @@ func naturalFullRight(node ast.ResultSetNode) bool {
 	}
 }
 
+// hasLateralItem reports whether a FROM item is, or is a join holding, a
+// LATERAL item (a function in FROM is one).
+func hasLateralItem(node ast.ResultSetNode) bool {
+	switch n := node.(type) {
+	case *ast.Join:
+		return hasLateralItem(n.Left) || (n.Right != nil && hasLateralItem(n.Right))
+	case *ast.TableSource:
+		if j, ok := n.Source.(*ast.Join); ok {
+			return hasLateralItem(j)
+		}
+		return isLateral(n)
+	}
+	return false
+}
+
 // isLateral reports whether a join's right side is a LATERAL item (table
 // functions are always lateral, as in PostgreSQL).
 func isLateral(node ast.ResultSetNode) bool {
@@ -341,7 +381,7 @@ func tableFuncOf(ts *ast.TableSource) *ast.FuncCallExpr {
 	return f
 }
 
-func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart) (*fromPart, error) {
+func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *lateralEnv) (*fromPart, error) {
 	alias, flags, colAliases := parser.SplitAlias(ts.AsName.O)
 	lateral := (ts.Lateral || flags.Lateral) && !flags.NotLateral
 	colNames, defTypes := splitColumnDefs(colAliases)
@@ -401,17 +441,12 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *fromPart)
 				WithHint("For example, FROM (SELECT ...) [AS] foo.")
 		}
 		e := env{outer: sc.outer, depth: sc.depthToOuter, ctes: sc.ctes}
-		var ls *scope
 		if lateral && left != nil {
-			ls = leftScope(sc, left)
-			e = env{outer: ls, depth: 1, ctes: sc.ctes}
+			e = env{outer: left.sc, depth: left.depth, ctes: sc.ctes}
 		}
 		rel, err := b.bindQuery(src, e)
 		if err != nil {
 			return nil, err
-		}
-		if ls != nil && ls.correlated {
-			sc.correlated = true
 		}
 		part, err := finish(rel, alias, "table \""+alias+"\"")
 		if err == nil && b.notes != nil {
@@ -598,7 +633,7 @@ func (b *Binder) bindView(v *catalog.View) (ir.Rel, error) {
 // bindTableFunc binds the function of a FROM item. Its arguments may read
 // the items to its left (functions in FROM are implicitly LATERAL) but may
 // not call set-returning functions themselves.
-func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CIStr, defTypes []string, ordinality bool, sc *scope, left *fromPart) (*fromPart, error) {
+func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CIStr, defTypes []string, ordinality bool, sc *scope, left *lateralEnv) (*fromPart, error) {
 	name := f.FnName.L
 	if alias == "" {
 		_, alias = catalog.SplitName(name) // s.f(...) (its key, qualifyCall) is named f
@@ -614,16 +649,7 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 	if name == parser.RowsFromFunc {
 		return b.bindRowsFrom(f, alias, names, sc, left)
 	}
-	// The arguments see the items to the left as an outer row (one push:
-	// the join above runs the function per left row).
-	ls := leftScope(sc, left)
-	argScope := &scope{outer: ls, depthToOuter: 1, ctes: sc.ctes}
-	if left == nil {
-		// Nothing to the left: no join runs the function per left row, so
-		// its arguments see the enclosing query's row directly (a
-		// correlated subquery's FROM unnest(outer.col)).
-		argScope = ls
-	}
+	argScope := lateralArgScope(sc, left)
 	args := make([]ir.Expr, len(f.Args))
 	restore := b.srfDenied(srfInFromArgs)
 	for i, a := range f.Args {
@@ -635,9 +661,6 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 		args[i] = x
 	}
 	restore()
-	if ls.correlated {
-		sc.correlated = true
-	}
 	colNames := make([]string, len(names))
 	for i, n := range names {
 		colNames[i] = n.O

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -22,6 +23,11 @@ type env struct {
 	outer *scope
 	depth int
 	ctes  *cteEnv
+	// setOpLeaf: the query is an operand of UNION, INTERSECT or EXCEPT,
+	// whose untyped literals stay unknown for the set operation to
+	// resolve with its other operands (SELECT 'a' UNION SELECT v, v
+	// varchar, is varchar), as PostgreSQL leaves them.
+	setOpLeaf bool
 }
 
 // newScope opens the scope of a query level bound in e.
@@ -62,7 +68,7 @@ func (b *Binder) withCTEs(w *ast.WithClause, e env) (env, error) {
 	}
 	ce := &cteEnv{ctes: map[string]*ir.CTE{}, outer: e.ctes}
 	inner := e
-	inner.ctes = ce
+	inner.ctes, inner.setOpLeaf = ce, false
 	for _, c := range w.CTEs {
 		name, flags, _ := parser.SplitAlias(c.Name.O)
 		if _, dup := ce.ctes[name]; dup {
@@ -220,6 +226,7 @@ func (b *Binder) bindRecursiveCTE(cte *ir.CTE, c *ast.CommonTableExpression, e e
 	}
 	rec := e
 	rec.ctes = &cteEnv{outer: e.ctes, self: cte}
+	rec.setOpLeaf = true // its literals take the non-recursive term's types
 	recursive, err := b.bindQuery(last, rec)
 	if err != nil {
 		return nil, err
@@ -328,8 +335,10 @@ func (b *Binder) bindSetOprList(l *ast.SetOprSelectList, order *ast.OrderByClaus
 		op  ast.SetOprType
 	}
 	var ops []operand
+	leaf := e
+	leaf.setOpLeaf = true
 	for i, s := range l.Selects {
-		rel, err := b.bindQuery(s, e)
+		rel, err := b.bindQuery(s, leaf)
 		if err != nil {
 			return nil, err
 		}
@@ -408,6 +417,33 @@ func (b *Binder) setOp(kind ir.SetOpKind, all bool, l, r ir.Rel) (ir.Rel, error)
 // castColumns projects r onto the given column types (casting where they
 // differ), or returns it unchanged.
 func (b *Binder) castColumns(r ir.Rel, want []ir.Column) (ir.Rel, error) {
+	if p, ok := r.(*ir.Project); ok {
+		// An operand's untyped literal (env.setOpLeaf) becomes a literal
+		// of the resolved type, as PostgreSQL's coercion of an unknown
+		// constant does, rather than a cast over it.
+		var typed *ir.Project
+		for i, x := range p.Exprs {
+			c, isConst := x.(*ir.Const)
+			if !isConst || c.Typ.ID != sqltypes.Unknown || want[i].Type.ID == sqltypes.Unknown {
+				continue
+			}
+			e, err := b.coerceTo(c, want[i].Type, true)
+			if err != nil {
+				return nil, err
+			}
+			if typed == nil {
+				cp := *p
+				cp.Exprs = slices.Clone(p.Exprs)
+				cp.Cols = slices.Clone(p.Cols)
+				typed = &cp
+			}
+			typed.Exprs[i] = e
+			typed.Cols[i].Type = e.Type()
+		}
+		if typed != nil {
+			r = typed
+		}
+	}
 	have := r.Columns()
 	same := true
 	for i := range have {
@@ -861,7 +897,12 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 				}
 			}
 		}
-		x = b.finishUnknown(x)
+		// (A leaf that sorts or removes duplicates types them first:
+		// PostgreSQL's addTargetToSortList makes them text.)
+		keepUnknown := e.setOpLeaf && n.OrderBy == nil && !n.Distinct && n.GroupBy == nil
+		if c, isConst := x.(*ir.Const); !isConst || c.Typ.ID != sqltypes.Unknown || !keepUnknown {
+			x = b.finishUnknown(x)
+		}
 		col := ir.Column{Name: outputName(f), Type: x.Type(), Col: -1}
 		if cr, ok := x.(*ir.ColRef); ok && !aggregated && cr.Index < len(rel.Columns()) {
 			src := rel.Columns()[cr.Index]

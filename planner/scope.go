@@ -31,6 +31,9 @@ type scope struct {
 	// correlated is set when an expression bound in a scope below this one
 	// read this scope's row (the subquery must be evaluated per row).
 	correlated bool
+	// lateralDenied marks the left side of a RIGHT or FULL join as seen
+	// from its right side: a LATERAL reference to it is 42P01.
+	lateralDenied bool
 	// excluded: ON CONFLICT DO UPDATE, where the row is [existing...,
 	// excluded...] and "excluded" qualifies the second half.
 	ctes *cteEnv
@@ -217,6 +220,9 @@ func (s *scope) resolve(cn *ast.ColumnName) (ir.Expr, error) {
 			return nil, err
 		}
 		if found {
+			if sc.lateralDenied {
+				return nil, sc.deniedReference(qual, name)
+			}
 			if depth == 0 {
 				return e, nil
 			}
@@ -233,6 +239,26 @@ func (s *scope) resolve(cn *ast.ColumnName) (ir.Expr, error) {
 		return nil, pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)
 	}
 	return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", name)
+}
+
+// deniedReference is PostgreSQL's error for a LATERAL item on the right
+// of a RIGHT or FULL join reading the join's left side.
+func (s *scope) deniedReference(qual, name string) error {
+	table := qual
+	if table == "" {
+		for _, it := range s.items {
+			for _, c := range it.cols {
+				if c.Name == name {
+					table = it.alias
+				}
+			}
+			if table != "" {
+				break
+			}
+		}
+	}
+	return pgerr.New(pgerr.InvalidColumnReference, "invalid reference to FROM-clause entry for table %q", table).
+		WithDetail("The combining JOIN type must be INNER or LEFT for a LATERAL reference.")
 }
 
 // outerColumn resolves a column name that the scope's own FROM items do

@@ -16,12 +16,8 @@ var selectListSRFs = map[string]bool{"unnest": true, "_pg_expandarray": true, "g
 
 // bindRowsFrom binds zp_rows_from(f1(...), f2(...)): the functions' rows
 // zipped, their columns side by side.
-func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIStr, sc *scope, left *fromPart) (*fromPart, error) {
-	ls := leftScope(sc, left)
-	argScope := &scope{outer: ls, depthToOuter: 1, ctes: sc.ctes}
-	if left == nil {
-		argScope = ls
-	}
+func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIStr, sc *scope, left *lateralEnv) (*fromPart, error) {
+	argScope := lateralArgScope(sc, left)
 	tf := &ir.TableFunc{Name: "rows from"}
 	for _, a := range f.Args {
 		call, ok := a.(*ast.FuncCallExpr)
@@ -43,9 +39,6 @@ func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIS
 		tf.Args = append(tf.Args, part.Args...)
 		tf.Cols = append(tf.Cols, part.Cols...)
 		tf.Parts = append(tf.Parts, ir.TableFuncPart{Name: part.Name, Args: len(part.Args), NCols: len(part.Cols), Fn: part.Fn})
-	}
-	if ls.correlated {
-		sc.correlated = true
 	}
 	cols, err := renameColumns(tf.Cols, names, "function \"rows from\"")
 	if err != nil {

@@ -22,8 +22,6 @@ type gen struct {
 	quals  map[string]bool // qualifiers (aliases, bare table names) in use
 	ctes   []*cte          // WITH items visible here
 	tags   map[string]bool // the constructs the statement uses
-
-	rightJoin int // > 0: generating the right side of a join
 }
 
 func (g *gen) reset() {
@@ -31,7 +29,6 @@ func (g *gen) reset() {
 	g.quals = map[string]bool{}
 	g.ctes = nil
 	g.tags = map[string]bool{}
-	g.rightJoin = 0
 }
 
 func (g *gen) tag(t string) { g.tags[t] = true }

@@ -520,23 +520,15 @@ var joinTypes = []string{"JOIN", "INNER JOIN", "LEFT JOIN", "LEFT OUTER JOIN", "
 func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []rel, []fromCol) {
 	jt := pick(g, joinTypes)
 	it := &fromItem{kind: fJoin, joinType: jt}
-	llat := lat
-	if g.opts.Gaps.LateralJoinSibling {
-		llat = nil
-	}
-	left, lrels, lout := g.fromItem(parent, llat, depth, joins)
-	// The right side of an inner or left join may be LATERAL over the left.
-	var rlat *scope
+	left, lrels, lout := g.fromItem(parent, lat, depth, joins)
+	// The right side of an inner or left join may be LATERAL over the left
+	// and what lies before the join; that of a RIGHT or FULL join only over
+	// what lies before it.
+	rlat := lat
 	if !strings.HasPrefix(jt, "RIGHT") && !strings.HasPrefix(jt, "FULL") {
-		before := relsOf(lat)
-		if g.opts.Gaps.LateralJoinSibling {
-			before = nil
-		}
-		rlat = newScope(append(slices.Clone(before), lrels...), nil, parent)
+		rlat = newScope(append(slices.Clone(relsOf(lat)), lrels...), nil, parent)
 	}
-	g.rightJoin++
 	right, rrels, rout := g.fromItem(parent, rlat, depth, joins)
-	g.rightJoin--
 	it.left, it.right = left, right
 	rels := append(slices.Clone(lrels), rrels...)
 	kind := strings.ToLower(strings.Fields(jt)[0])
@@ -549,12 +541,8 @@ func (g *gen) joinItem(parent, lat *scope, depth int, joins *int) (*fromItem, []
 	}
 
 	common := commonNames(lout, rout)
-	if g.rightJoin > 0 && g.opts.Gaps.NestedUsing {
-		common = nil // and no NATURAL either
-	}
 	switch r := g.n(100); {
-	case r < 8 && naturalOK(lout, rout) &&
-		!(g.rightJoin > 0 && g.opts.Gaps.NestedUsing):
+	case r < 8 && naturalOK(lout, rout):
 		it.natural = true
 		g.tag("join.natural")
 		return it, rels, mergeOut(lout, rout, common)

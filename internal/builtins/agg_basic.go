@@ -101,6 +101,8 @@ func minMax(name string) *Func {
 			return errNoOverload()
 		case sqltypes.Cidr:
 			return sqltypes.TypeInet, nil // max(inet), through cidr's implicit cast
+		case sqltypes.Varchar, sqltypes.Name:
+			return tText, nil // max(text), through the implicit cast
 		}
 		if c.Args[0].IsRange() || sqltypes.IsGeo(c.Args[0].ID) {
 			return errNoOverload() // nor of ranges and the geometric types
@@ -143,10 +145,13 @@ func init() {
 		if err := wantArgs("string_agg", 2, c); err != nil {
 			return sqltypes.Type{}, err
 		}
-		if k := c.Args[0].Kind(); k != sqltypes.KindText && k != sqltypes.KindBytes {
-			return errNoOverload()
+		switch c.Args[0].Kind() {
+		case sqltypes.KindText:
+			return tText, nil // string_agg(text, text), varchar through its implicit cast
+		case sqltypes.KindBytes:
+			return c.Args[0], nil
 		}
-		return c.Args[0], nil
+		return errNoOverload()
 	}})
 	RegisterAggregate(&Func{Name: "array_agg", Overloads: []Overload{
 		Sig("the values, NULLs included, as an array", AnyArray, AnyNonArray),
