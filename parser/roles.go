@@ -315,6 +315,9 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 			}
 			k++
 		}
+	case r.peek(k, "large") && r.peek(k+1, "object"):
+		// Large objects keep their owner; grants on them are not stored.
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on large objects are not supported: only a large object's owner and superusers may read and write it").WithPosition(r.pos(k))
 	case r.peek(k, "function") || r.peek(k, "database") || r.peek(k, "procedure") || r.peek(k, "routine") ||
 		r.peek(k, "type") || r.peek(k, "domain") || r.peek(k, "all") || r.peek(k, "language") ||
 		r.peek(k, "tablespace") || r.peek(k, "foreign") || r.peek(k, "large") || r.peek(k, "parameter"):

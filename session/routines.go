@@ -488,6 +488,9 @@ func needsTransaction(b ir.Statement) bool {
 	if x, ok := b.(*ir.Truncate); ok && truncateTriggers(x) {
 		return true
 	}
+	if ir.CallsStoreFunctions(b) {
+		return true // large objects are written in the statement's transaction
+	}
 	for _, fn := range ir.RoutinesOf(b) {
 		if fn.Volatility == 'v' {
 			return true // it may write (a stable or immutable one may not)

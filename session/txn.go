@@ -72,6 +72,7 @@ func (s *Session) endBlock() {
 	s.gucRollbackTo(0)
 	s.releaseXactLocks(0)
 	s.txn, s.savepoints, s.txDDL = nil, nil, false
+	s.loDescs = nil // descriptors last for the transaction
 	s.temp.created = nil
 	s.txStatus = 'I'
 	for _, v := range []string{"transaction_read_only", "transaction_isolation", "transaction_deferrable"} {
