@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/zproxy/zproxy/kv"
 )
@@ -41,9 +44,60 @@ const (
 type LargeObject struct {
 	OID   uint32
 	Owner string
-	// ACL is its grants, as aclitem text ("role=rw/grantor"), one per
-	// grantee; empty is the owner's default.
-	ACL []string
+	// Grants are its access control list in order, the owner's entry
+	// first; nil when nothing was ever granted (lomacl NULL: the owner's
+	// default).
+	Grants []LargeObjectGrant
+}
+
+// LargeObjectGrant is one entry of a large object's ACL: what Role
+// (PublicRole for PUBLIC) holds, of PrivSelect and PrivUpdate.
+type LargeObjectGrant struct {
+	Role  string
+	Privs Privilege
+}
+
+// ACL is the object's lomacl as aclitem text, granted by the owner; nil
+// when nothing was ever granted.
+func (lo LargeObject) ACL() []string {
+	if lo.Grants == nil {
+		return nil
+	}
+	out := make([]string, 0, len(lo.Grants))
+	for _, g := range lo.Grants {
+		grantee := g.Role
+		if grantee == PublicRole {
+			grantee = ""
+		}
+		out = append(out, ACLItem(grantee, g.Privs.ACLLetters(), lo.Owner))
+	}
+	return out
+}
+
+// Grant gives role privs on the object (with revoke, takes them away), as
+// PostgreSQL's aclupdate: the owner's default entry is made explicit
+// first, a new grantee goes last, an entry left with nothing goes.
+func (lo *LargeObject) Grant(role string, privs Privilege, revoke bool) {
+	if lo.Grants == nil {
+		lo.Grants = []LargeObjectGrant{{Role: lo.Owner, Privs: KindLargeObject.All()}}
+	}
+	for i := range lo.Grants {
+		if lo.Grants[i].Role != role {
+			continue
+		}
+		if revoke {
+			lo.Grants[i].Privs &^= privs
+		} else {
+			lo.Grants[i].Privs |= privs
+		}
+		if lo.Grants[i].Privs == 0 {
+			lo.Grants = append(lo.Grants[:i], lo.Grants[i+1:]...)
+		}
+		return
+	}
+	if !revoke && privs != 0 {
+		lo.Grants = append(lo.Grants, LargeObjectGrant{Role: role, Privs: privs})
+	}
 }
 
 // LargeObjectPage is one stored page (pg_largeobject).
@@ -69,37 +123,37 @@ func LargeObjectMeta(ctx context.Context, rw kv.ReadWriter, oid uint32) (lo Larg
 
 func decodeLargeObject(it kv.Item) LargeObject {
 	lo := LargeObject{OID: binary.BigEndian.Uint32(it.Key.Sort), Owner: kv.Lookup(it.Attrs, loOwnerAttr).S}
-	if a := kv.Lookup(it.Attrs, loACLAttr); a.Kind == kv.AttrString {
-		lo.ACL = splitACL(a.S)
+	a := kv.Lookup(it.Attrs, loACLAttr)
+	if a.Kind != kv.AttrString {
+		return lo
+	}
+	lo.Grants = []LargeObjectGrant{}
+	for _, line := range strings.Split(a.S, "\n") {
+		role, bits, ok := strings.Cut(line, "\t")
+		if !ok {
+			continue
+		}
+		p, _ := strconv.ParseUint(bits, 10, 64)
+		lo.Grants = append(lo.Grants, LargeObjectGrant{Role: role, Privs: Privilege(p)})
 	}
 	return lo
 }
 
-// splitACL splits the stored ACL, its items separated by newlines (no
-// role name holds one unquoted in aclitem text).
-func splitACL(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == '\n' {
-			if i > start {
-				out = append(out, s[start:i])
-			}
-			start = i + 1
-		}
-	}
-	return out
-}
-
+// largeObjectItem is the metadata item's attributes: the ACL, when there
+// is one, as lines of role TAB privilege bits.
 func largeObjectItem(lo LargeObject) []kv.Attr {
-	acl := ""
-	for i, a := range lo.ACL {
-		if i > 0 {
-			acl += "\n"
+	attrs := []kv.Attr{{Name: loOwnerAttr, Kind: kv.AttrString, S: lo.Owner}}
+	if lo.Grants != nil {
+		var b strings.Builder
+		for i, g := range lo.Grants {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			fmt.Fprintf(&b, "%s\t%d", g.Role, g.Privs)
 		}
-		acl += a
+		attrs = append(attrs, kv.Attr{Name: loACLAttr, Kind: kv.AttrString, S: b.String()})
 	}
-	return []kv.Attr{{Name: loOwnerAttr, Kind: kv.AttrString, S: lo.Owner}, {Name: loACLAttr, Kind: kv.AttrString, S: acl}}
+	return attrs
 }
 
 // ErrLargeObjectExists is CreateLargeObject's error when the OID is taken.

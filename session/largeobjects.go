@@ -9,6 +9,7 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
 )
 
@@ -71,10 +72,10 @@ func (l *sessionLargeObjects) object(oid uint32) (kv.ReadWriter, catalog.LargeOb
 	return rw, lo, nil
 }
 
-// allowed reports whether the current user holds priv ('r' SELECT, 'w'
-// UPDATE) on lo: a superuser, its owner (or a member of the owner), a
+// allowed reports whether the current user holds priv (PrivSelect or
+// PrivUpdate) on lo: a superuser, its owner (or a member of the owner), a
 // grantee (or PUBLIC), or anyone with lo_compat_privileges on.
-func (l *sessionLargeObjects) allowed(lo catalog.LargeObject, priv byte) (bool, error) {
+func (l *sessionLargeObjects) allowed(lo catalog.LargeObject, priv catalog.Privilege) (bool, error) {
 	if v, _ := l.s.Setting("lo_compat_privileges"); v == "on" {
 		return true, nil
 	}
@@ -86,51 +87,22 @@ func (l *sessionLargeObjects) allowed(lo catalog.LargeObject, priv byte) (bool, 
 	if l.s.isSuperuser(snap) || user == lo.Owner || snap.IsMemberOf(user, lo.Owner) {
 		return true, nil
 	}
-	for _, item := range lo.ACL {
-		grantee, privs, ok := parseLOACLItem(item)
-		if !ok || !containsByte(privs, priv) {
-			continue
-		}
-		if grantee == catalog.PublicRole || grantee == user || snap.IsMemberOf(user, grantee) {
-			return true, nil
-		}
-	}
-	return false, nil
+	return holds(snap, user, lo, priv), nil
 }
 
-func containsByte(s string, c byte) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
+// holds reports whether user holds priv through lo's ACL (its own entry,
+// a role it is a member of, or PUBLIC's).
+func holds(snap *catalog.Snapshot, user string, lo catalog.LargeObject, priv catalog.Privilege) bool {
+	for _, g := range lo.Grants {
+		if g.Privs&priv != 0 && (g.Role == catalog.PublicRole || g.Role == user || snap.IsMemberOf(user, g.Role)) {
 			return true
 		}
 	}
 	return false
 }
 
-// parseLOACLItem splits "grantee=privs/grantor" (grantee empty for
-// PUBLIC), as the metadata stores it.
-func parseLOACLItem(item string) (grantee, privs string, ok bool) {
-	eq, slash := -1, -1
-	for i := 0; i < len(item); i++ {
-		switch {
-		case item[i] == '=' && eq < 0:
-			eq = i
-		case item[i] == '/':
-			slash = i
-		}
-	}
-	if eq < 0 || slash < eq {
-		return "", "", false
-	}
-	grantee = item[:eq]
-	if grantee == "" {
-		grantee = catalog.PublicRole
-	}
-	return grantee, item[eq+1 : slash], true
-}
-
 // require fails with 42501 unless the user holds priv on lo.
-func (l *sessionLargeObjects) require(lo catalog.LargeObject, priv byte) error {
+func (l *sessionLargeObjects) require(lo catalog.LargeObject, priv catalog.Privilege) error {
 	ok, err := l.allowed(lo, priv)
 	if err == nil && !ok {
 		err = pgerr.New(pgerr.InsufficientPrivilege, "permission denied for large object %d", lo.OID)
@@ -180,11 +152,11 @@ func (l *sessionLargeObjects) Open(oid uint32, mode int32) (int32, error) {
 		return 0, err
 	}
 	// Opening for writing needs both privileges, as in inv_open.
-	if err := l.require(lo, 'r'); err != nil {
+	if err := l.require(lo, catalog.PrivSelect); err != nil {
 		return 0, err
 	}
 	if write {
-		if err := l.require(lo, 'w'); err != nil {
+		if err := l.require(lo, catalog.PrivUpdate); err != nil {
 			return 0, err
 		}
 	}
@@ -344,7 +316,7 @@ func (l *sessionLargeObjects) Get(oid uint32, off int64, n int64) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
-	if err := l.require(lo, 'r'); err != nil {
+	if err := l.require(lo, catalog.PrivSelect); err != nil {
 		return nil, err
 	}
 	if off < 0 || off > catalog.MaxLargeObjectSize {
@@ -366,10 +338,10 @@ func (l *sessionLargeObjects) Put(oid uint32, off int64, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := l.require(lo, 'r'); err != nil {
+	if err := l.require(lo, catalog.PrivSelect); err != nil {
 		return err
 	}
-	if err := l.require(lo, 'w'); err != nil {
+	if err := l.require(lo, catalog.PrivUpdate); err != nil {
 		return err
 	}
 	if off < 0 || off > catalog.MaxLargeObjectSize {
@@ -412,4 +384,50 @@ func (p pgSession) LargeObjectPages(ctx context.Context, oid uint32) ([]catalog.
 	}
 	pages, err := catalog.LargeObjectPages(ctx, rw, oid, 0)
 	return pages, storeErr(err)
+}
+
+// grantLargeObjects runs GRANT or REVOKE ON LARGE OBJECT: each object's
+// ACL (its metadata item) is rewritten in the statement's transaction.
+// As for other objects, only the owner (or a superuser, granting as the
+// owner) changes it; a role that holds some privilege on it gets a
+// warning, one that holds none is refused.
+func (s *Session) grantLargeObjects(ctx context.Context, x *ir.Grant) error {
+	l := &sessionLargeObjects{s: s, ctx: ctx}
+	snap, err := s.snapshot(ctx)
+	if err != nil {
+		return storeErr(err)
+	}
+	user := s.currentUser()
+	var grantees []string
+	for _, spec := range x.Roles {
+		name := s.granteeName(spec)
+		if !spec.Public && snap.Role(name) == nil {
+			return pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", name)
+		}
+		grantees = append(grantees, name)
+	}
+	for _, o := range x.Objects {
+		rw, lo, err := l.object(uint32(o.ID))
+		if err != nil {
+			return err
+		}
+		if !s.isSuperuser(snap) && user != lo.Owner && !snap.IsMemberOf(user, lo.Owner) {
+			if !holds(snap, user, lo, catalog.KindLargeObject.All()) {
+				return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for large object %d", lo.OID)
+			}
+			if x.Revoke {
+				s.notice(pgerr.NewWarning(pgerr.PrivilegeNotRevoked, "no privileges could be revoked for \"%s\"", o.Name))
+			} else {
+				s.notice(pgerr.NewWarning(pgerr.PrivilegeNotGranted, "no privileges were granted for \"%s\"", o.Name))
+			}
+			continue
+		}
+		for _, g := range grantees {
+			lo.Grant(g, o.Privileges, x.Revoke)
+		}
+		if err := catalog.SetLargeObjectMeta(ctx, rw, lo); err != nil {
+			return storeErr(err)
+		}
+	}
+	return nil
 }

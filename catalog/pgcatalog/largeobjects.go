@@ -35,8 +35,8 @@ func init() {
 		out := make([]row, 0, len(los))
 		for _, lo := range los {
 			r := &pgLargeobjectMetadataRow{Oid: oidV(lo.OID), Lomowner: oidV(RoleOID(lo.Owner))}
-			if len(lo.ACL) > 0 {
-				r.Lomacl = textArray(lo.ACL)
+			if acl := lo.ACL(); acl != nil {
+				r.Lomacl = textArray(acl)
 			}
 			out = append(out, r)
 		}
