@@ -31,6 +31,30 @@ type loDesc struct {
 	oid    uint32
 	offset int64
 	write  bool
+	// depth is how many savepoints were open when it was opened: rolling
+	// back to one of them closes it, as PostgreSQL closes the descriptors
+	// of an aborted subtransaction.
+	depth int
+}
+
+// closeLargeObjectsAbove closes the descriptors opened while more than
+// depth savepoints were open (ROLLBACK TO SAVEPOINT).
+func (s *Session) closeLargeObjectsAbove(depth int) {
+	for i, d := range s.loDescs {
+		if d != nil && d.depth >= depth {
+			s.loDescs[i] = nil
+		}
+	}
+}
+
+// keepLargeObjectsAt hands the descriptors of released savepoints to the
+// enclosing level (RELEASE SAVEPOINT), as a subtransaction's commit does.
+func (s *Session) keepLargeObjectsAt(depth int) {
+	for _, d := range s.loDescs {
+		if d != nil && d.depth > depth {
+			d.depth = depth
+		}
+	}
 }
 
 // sessionLargeObjects implements builtins.LargeObjects for one statement.
@@ -160,7 +184,7 @@ func (l *sessionLargeObjects) Open(oid uint32, mode int32) (int32, error) {
 			return 0, err
 		}
 	}
-	d := &loDesc{oid: oid, write: write}
+	d := &loDesc{oid: oid, write: write, depth: len(l.s.savepoints)}
 	for i, x := range l.s.loDescs {
 		if x == nil {
 			l.s.loDescs[i] = d

@@ -276,6 +276,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		// made since it.
 		s.gucRollbackTo(i + 1)
 		s.releaseXactLocks(sp.xactLocks)
+		s.closeLargeObjectsAbove(i + 1)
 		s.savepoints = s.savepoints[:i+1]
 		s.txStatus = 'T'
 		return tagResult("ROLLBACK"), nil
@@ -284,6 +285,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		return nil, err
 	}
 	s.gucRelease(i + 1)
+	s.keepLargeObjectsAt(i)
 	s.savepoints = s.savepoints[:i]
 	return tagResult("RELEASE"), nil
 }
