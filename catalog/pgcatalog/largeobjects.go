@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -43,6 +44,12 @@ func init() {
 		return out, nil
 	})
 	generateChecked("pg_catalog.pg_largeobject", func(e *Env) ([]row, error) {
+		// The objects' bytes: as in PostgreSQL, only superusers read the
+		// catalog itself (others go through the functions, which check the
+		// objects' privileges).
+		if e.Sess != nil && !e.Sess.IsSuperuser() {
+			return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for table pg_largeobject")
+		}
 		l, los, err := e.largeObjects()
 		if err != nil {
 			return nil, err
