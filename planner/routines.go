@@ -375,13 +375,6 @@ func bindRoutineStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement, s
 		}
 		return &ir.Do{Body: rs.Body}, nil
 	case parser.RoutineCreate:
-		kind := "functions"
-		if rs.Procedure {
-			kind = "procedures"
-		}
-		if err := refuseTempSchema(rs.Refs[0].Name, kind); err != nil {
-			return nil, pgerr.As(err).WithPosition(rs.Refs[0].Pos)
-		}
 		if rs.Aggregate != nil {
 			return bindCreateAggregate(snap, rs)
 		}

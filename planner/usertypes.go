@@ -134,7 +134,7 @@ func bindTypeChange(snap *catalog.Snapshot, ts *parser.TypeStatement, loc *time.
 	x := &ir.TypeChange{TypeStatement: ts}
 	switch ts.Action {
 	case parser.TypeCreateEnum, parser.TypeCreateDomain, parser.TypeCreateComposite:
-		if err := refuseTempSchema(ts.Names[0], "types"); err != nil {
+		if err := refuseTempTypes(ts.Names[0]); err != nil {
 			return nil, pgerr.As(err).WithPosition(ts.NamePos)
 		}
 	}
@@ -215,13 +215,13 @@ func domainViolation(err error) bool {
 	return c == pgerr.NotNullViolation || c == pgerr.CheckViolation
 }
 
-// refuseTempSchema refuses (0A000) to create an object of a kind zproxy
-// keeps no temporary ones of in pg_temp, where PostgreSQL would create it
-// in the session's temporary schema: a permanent object must not be made
-// under that name.
-func refuseTempSchema(name, kind string) error {
+// refuseTempTypes refuses (0A000) to create a type in pg_temp, where
+// PostgreSQL would create it in the session's temporary schema: zproxy
+// has no temporary types, and must not make a permanent one under that
+// name.
+func refuseTempTypes(name string) error {
 	if sc, _, ok := strings.Cut(name, "."); ok && isTempSchema(strings.ToLower(sc)) {
-		return pgerr.New(pgerr.FeatureNotSupported, "temporary %s are not supported: zproxy cannot create %s in schema %s", kind, kind, sc)
+		return pgerr.New(pgerr.FeatureNotSupported, "temporary types are not supported: zproxy cannot create types in schema %s", sc)
 	}
 	return nil
 }
