@@ -91,6 +91,7 @@ const (
 	KindView
 	KindSequence
 	KindSchema
+	KindLargeObject
 )
 
 // All is what ALL PRIVILEGES grants on an object of the kind.
@@ -100,6 +101,8 @@ func (k ObjectKind) All() Privilege {
 		return PrivUsage | PrivSelect | PrivUpdate
 	case KindSchema:
 		return PrivUsage | PrivCreate
+	case KindLargeObject:
+		return PrivSelect | PrivUpdate
 	}
 	return PrivSelect | PrivInsert | PrivUpdate | PrivDelete | PrivTruncate | PrivReferences | PrivTrigger
 }
@@ -114,6 +117,8 @@ func (k ObjectKind) Noun() string {
 		return "sequence"
 	case KindSchema:
 		return "schema"
+	case KindLargeObject:
+		return "large object"
 	}
 	return "table"
 }

@@ -487,3 +487,7 @@ func (l *lockingRows) Close() {
 	_ = l.flush(context.Background())
 	l.in.Close()
 }
+
+// KV is the transaction's reads and writes of the store, for what the
+// session keeps beside rows: large objects (catalog/largeobjects.go).
+func (t *Txn) KV() kv.ReadWriter { return t.kv }

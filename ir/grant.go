@@ -32,3 +32,10 @@ type GrantObject struct {
 	// column's name).
 	Columns map[string]catalog.Privilege
 }
+
+// OnLargeObjects reports whether the statement grants on large objects,
+// which are stored beside the rows (the session changes them in a
+// transaction) rather than in the catalog.
+func (g *Grant) OnLargeObjects() bool {
+	return len(g.Objects) > 0 && g.Objects[0].Kind == catalog.KindLargeObject
+}

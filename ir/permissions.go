@@ -129,7 +129,18 @@ type Permissions struct {
 	// needs EXECUTE; the session runs a statement calling any in a
 	// transaction, so their writes are atomic with its own).
 	Routines []*catalog.Function
+	// StoreFunctions: the statement calls built-in functions that keep
+	// stored state of their own (the large-object functions), which the
+	// session runs in a transaction as it does user routines.
+	StoreFunctions bool
 }
+
+// CallsStoreFunctions reports whether the statement calls built-in
+// functions that read and write stored state (Permissions.StoreFunctions).
+func (p *Permissions) CallsStoreFunctions() bool { return p.StoreFunctions }
+
+// SetStoreFunctions records whether the statement calls such functions.
+func (p *Permissions) SetStoreFunctions(v bool) { p.StoreFunctions = v }
 
 // CalledRoutines returns the user-defined functions the statement calls.
 func (p *Permissions) CalledRoutines() []*catalog.Function { return p.Routines }
@@ -162,6 +173,16 @@ func PermissionsOf(st Statement) []*RelPermission {
 		return x.RequiredPermissions()
 	}
 	return nil
+}
+
+// CallsStoreFunctions reports whether a bound statement calls built-in
+// functions that keep stored state (the large-object functions).
+func CallsStoreFunctions(st Statement) bool {
+	if x, ok := st.(*Explain); ok {
+		return CallsStoreFunctions(x.Stmt)
+	}
+	p, ok := st.(interface{ CallsStoreFunctions() bool })
+	return ok && p.CallsStoreFunctions()
 }
 
 // RoutinesOf returns the user-defined functions a bound statement calls.

@@ -25,9 +25,10 @@ type RoleStatement struct {
 	Privileges       []string
 	PrivilegeColumns [][]string
 	// Object is what the privileges are on: "table" (ON [TABLE], the
-	// default; views too), "sequence" or "schema".
+	// default; views too), "sequence", "schema" or "large object".
 	Object string
-	// Tables are the objects of ON [TABLE | SEQUENCE | SCHEMA] x, ...;
+	// Tables are the objects of ON [TABLE | SEQUENCE | SCHEMA] x, ... (the
+	// OIDs of ON LARGE OBJECT, as written);
 	// Schemas those of ON ALL TABLES | SEQUENCES IN SCHEMA s, ....
 	Tables  []string
 	Schemas []string
@@ -303,18 +304,19 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 		if r.peek(k+1, "sequences") {
 			st.Object = "sequence"
 		}
-		k += 4
-		for {
-			if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
-				return nil, r.syntaxErrorAt(k)
-			}
-			st.Schemas = append(st.Schemas, r.toks[k].val)
-			k++
-			if !r.peek(k, ",") {
-				break
-			}
-			k++
+		names, next, err := r.tokenList(k+4, func(t token) bool { return t.kind == tkIdent || t.kind == tkQIdent })
+		if err != nil {
+			return nil, err
 		}
+		st.Schemas, k = names, next
+	case r.peek(k, "large") && r.peek(k+1, "object"):
+		// ON LARGE OBJECT oid, ...: the OIDs as written.
+		st.Object = "large object"
+		oids, next, err := r.tokenList(k+2, func(t token) bool { return t.kind == tkNumber })
+		if err != nil {
+			return nil, err
+		}
+		st.Tables, k = oids, next
 	case r.peek(k, "function") || r.peek(k, "database") || r.peek(k, "procedure") || r.peek(k, "routine") ||
 		r.peek(k, "type") || r.peek(k, "domain") || r.peek(k, "all") || r.peek(k, "language") ||
 		r.peek(k, "tablespace") || r.peek(k, "foreign") || r.peek(k, "large") || r.peek(k, "parameter"):
@@ -367,6 +369,23 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 		return nil, r.syntaxErrorAt(k)
 	}
 	return st, nil
+}
+
+// tokenList reads a comma-separated list of single tokens that ok
+// accepts from k, returning their values and the index after the list.
+func (r *rewriter) tokenList(k int, ok func(token) bool) ([]string, int, error) {
+	var out []string
+	for {
+		if k >= len(r.toks) || !ok(r.toks[k]) {
+			return nil, k, r.syntaxErrorAt(k)
+		}
+		out = append(out, r.toks[k].val)
+		k++
+		if !r.peek(k, ",") {
+			return out, k, nil
+		}
+		k++
+	}
 }
 
 // tableName reads a [schema.]table name at k; the schema is kept as

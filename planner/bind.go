@@ -79,7 +79,10 @@ type Binder struct {
 	// inlining the functions whose bodies are being inlined.
 	routine  *routineScope
 	routines []*catalog.Function
-	inlining map[uint32]bool
+	// storeFunctions: the statement calls a built-in function that keeps
+	// stored state (builtins.Overload.Stores: large objects).
+	storeFunctions bool
+	inlining       map[uint32]bool
 }
 
 // castStyle is the session's settings constants are converted in.

@@ -129,14 +129,10 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 }
 
 // refusedFuncs are PostgreSQL's functions zproxy refuses with 0A000
-// rather than "does not exist": large objects (zproxy stores none), the
+// rather than "does not exist": the server-side large-object file functions, the
 // XPath functions, XML Schema validation and the SQL-to-XML mappings.
 var refusedFuncs = map[string]string{
-	"lo_close": errLargeObjects, "lo_creat": errLargeObjects, "lo_create": errLargeObjects, "lo_export": errLargeObjects,
-	"lo_from_bytea": errLargeObjects, "lo_get": errLargeObjects, "lo_import": errLargeObjects, "lo_lseek": errLargeObjects,
-	"lo_lseek64": errLargeObjects, "lo_open": errLargeObjects, "lo_put": errLargeObjects, "lo_tell": errLargeObjects,
-	"lo_tell64": errLargeObjects, "lo_truncate": errLargeObjects, "lo_truncate64": errLargeObjects, "lo_unlink": errLargeObjects,
-	"loread": errLargeObjects, "lowrite": errLargeObjects,
+	"lo_export": errLargeObjects, "lo_import": errLargeObjects,
 	"xpath": errXPath, "xpath_exists": errXPath, "xmlexists": errXPath, "xmlvalidate": "xmlvalidate is not supported",
 	"xmlagg":        "xmlagg is not supported",
 	"cursor_to_xml": errXMLMapping, "cursor_to_xmlschema": errXMLMapping, "database_to_xml": errXMLMapping,
@@ -147,7 +143,7 @@ var refusedFuncs = map[string]string{
 }
 
 const (
-	errLargeObjects = "large objects are not supported"
+	errLargeObjects = "the server-side lo_import and lo_export are not supported: zproxy reads and writes no files of its host (the client's \\lo_import and \\lo_export work)"
 	errXPath        = "xpath is not supported"
 	errXMLMapping   = "mapping SQL to XML is not supported"
 )
@@ -202,6 +198,9 @@ func (b *Binder) bindXMLConstruct(args []ir.Expr) (ir.Expr, error) {
 // overload by argument types, casts the arguments to it, and folds calls of
 // immutable functions with constant arguments.
 func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
+	if builtins.Stores(name) {
+		b.storeFunctions = true
+	}
 	var user []builtins.Overload
 	if b.snap != nil && b.snap.HasFunctions() {
 		user = b.userOverloads(name, false)

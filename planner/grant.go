@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -73,6 +74,16 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, 
 	}
 	var objects []ir.GrantObject
 	switch {
+	case rs.Object == "large object":
+		// Stored beside the rows, not in the catalog: the session finds
+		// each when it runs the statement.
+		for _, n := range rs.Tables {
+			oid, err := strconv.ParseUint(n, 10, 32)
+			if err != nil {
+				return nil, pgerr.New(pgerr.NumericValueOutOfRange, "OID out of range")
+			}
+			objects = append(objects, ir.GrantObject{Kind: catalog.KindLargeObject, ID: oid, Name: "large object " + n})
+		}
 	case rs.Object == "schema":
 		for _, name := range rs.Tables {
 			owner := ""

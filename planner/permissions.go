@@ -121,4 +121,7 @@ func (b *Binder) finishPermissions(st ir.Statement) {
 		p.SetPermissions(b.perms)
 		p.SetRoutines(b.routines)
 	}
+	if p, ok := st.(interface{ SetStoreFunctions(bool) }); ok {
+		p.SetStoreFunctions(b.storeFunctions)
+	}
 }

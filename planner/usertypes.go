@@ -132,6 +132,12 @@ func init() {
 // the change to the catalog as it is then.
 func bindTypeChange(snap *catalog.Snapshot, ts *parser.TypeStatement, loc *time.Location, style sqltypes.Style) (ir.Statement, error) {
 	x := &ir.TypeChange{TypeStatement: ts}
+	switch ts.Action {
+	case parser.TypeCreateEnum, parser.TypeCreateDomain, parser.TypeCreateComposite:
+		if err := refuseTempTypes(ts.Names[0]); err != nil {
+			return nil, pgerr.As(err).WithPosition(ts.NamePos)
+		}
+	}
 	if len(ts.Attrs) > 0 {
 		types, err := compositeAttrTypes(snap, ts)
 		x.AttrTypes = types
@@ -207,4 +213,15 @@ func baseOf(e ir.Expr) ir.Expr {
 func domainViolation(err error) bool {
 	c := pgerr.CodeOf(err)
 	return c == pgerr.NotNullViolation || c == pgerr.CheckViolation
+}
+
+// refuseTempTypes refuses (0A000) to create a type in pg_temp, where
+// PostgreSQL would create it in the session's temporary schema: zproxy
+// has no temporary types, and must not make a permanent one under that
+// name.
+func refuseTempTypes(name string) error {
+	if sc, _, ok := strings.Cut(name, "."); ok && isTempSchema(strings.ToLower(sc)) {
+		return pgerr.New(pgerr.FeatureNotSupported, "temporary types are not supported: zproxy cannot create types in schema %s", sc)
+	}
+	return nil
 }

@@ -236,6 +236,9 @@ func (s *Session) grant(ctx context.Context, x *ir.Grant) error {
 	for _, w := range x.Warnings {
 		s.notice(w)
 	}
+	if x.OnLargeObjects() {
+		return s.grantLargeObjects(ctx, x)
+	}
 	var warnings []*pgerr.Error
 	err := s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
 		warnings = warnings[:0]
@@ -269,13 +272,7 @@ func (s *Session) grant(ctx context.Context, x *ir.Grant) error {
 		var ch catalog.Change
 		done := map[string]bool{}
 		for _, spec := range x.Roles {
-			name := spec.Name
-			switch {
-			case spec.Public:
-				name = catalog.PublicRole
-			case spec.Current:
-				name = s.ownerRole(spec.Name)
-			}
+			name := s.granteeName(spec)
 			if done[name] {
 				continue
 			}
@@ -301,6 +298,18 @@ func (s *Session) grant(ctx context.Context, x *ir.Grant) error {
 		s.notice(w)
 	}
 	return err
+}
+
+// granteeName is the role a GRANT or REVOKE names: PUBLIC's name, or the
+// session's role for CURRENT_USER and the like.
+func (s *Session) granteeName(spec ir.RoleSpec) string {
+	switch {
+	case spec.Public:
+		return catalog.PublicRole
+	case spec.Current:
+		return s.ownerRole(spec.Name)
+	}
+	return spec.Name
 }
 
 // applyGrant adds (or with revoke, removes) o's privileges to r.

@@ -488,6 +488,12 @@ func needsTransaction(b ir.Statement) bool {
 	if x, ok := b.(*ir.Truncate); ok && truncateTriggers(x) {
 		return true
 	}
+	if g, ok := b.(*ir.Grant); ok && g.OnLargeObjects() {
+		return true // the objects' ACLs are written in a transaction
+	}
+	if ir.CallsStoreFunctions(b) {
+		return true // large objects are written in the statement's transaction
+	}
 	for _, fn := range ir.RoutinesOf(b) {
 		if fn.Volatility == 'v' {
 			return true // it may write (a stable or immutable one may not)

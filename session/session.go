@@ -57,6 +57,9 @@ type Session struct {
 	xactLocks []xactLock
 	// seqs holds currval and lastval (sequences.go).
 	seqs seqState
+	// loDescs are the transaction's large-object descriptors, by number
+	// (largeobjects.go); a closed one is nil.
+	loDescs []*loDesc
 	// random is random()'s generator once setseed has seeded it.
 	random builtins.Random
 	// ext holds prepared statements, cursors and notifications (utility.go).
@@ -368,7 +371,7 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 	if clock := s.engine.cfg.Clock; clock != nil {
 		start = clock()
 	}
-	return builtins.Context{Now: start, Location: s.location(), Style: s.Style(), Sequences: &sessionSequences{s: s, ctx: ctx}, Random: &s.random,
+	return builtins.Context{Now: start, Location: s.location(), Style: s.Style(), Sequences: &sessionSequences{s: s, ctx: ctx}, LargeObjects: &sessionLargeObjects{s: s, ctx: ctx}, Random: &s.random,
 		Done: ctx.Done(), Err: ctx.Err,
 		Session:  builtins.SessionInfo{User: s.currentUser(), SessionUser: s.sessionUser(), Database: s.params.Database, PID: int(s.params.PID), ClientAddr: s.params.ClientAddr, ServerAddr: s.params.ServerAddr},
 		Settings: s.Setting, ExactSettings: s.exactSetting}

@@ -86,6 +86,9 @@ func handlingOf(n string) paramHandling {
 	if _, ok := loggingParams[n]; ok {
 		return paramImplemented // stmtlog.go
 	}
+	if n == "lo_compat_privileges" {
+		return paramImplemented // largeobjects.go
+	}
 	if p.IsExtension() && !strings.HasPrefix(n, "auto_explain.") {
 		return paramImplemented // pg_trgm's thresholds (builtins.TrgmThreshold)
 	}

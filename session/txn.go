@@ -72,6 +72,7 @@ func (s *Session) endBlock() {
 	s.gucRollbackTo(0)
 	s.releaseXactLocks(0)
 	s.txn, s.savepoints, s.txDDL = nil, nil, false
+	s.loDescs = nil // descriptors last for the transaction
 	s.temp.created = nil
 	s.txStatus = 'I'
 	for _, v := range []string{"transaction_read_only", "transaction_isolation", "transaction_deferrable"} {
@@ -275,6 +276,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		// made since it.
 		s.gucRollbackTo(i + 1)
 		s.releaseXactLocks(sp.xactLocks)
+		s.closeLargeObjectsAbove(i + 1)
 		s.savepoints = s.savepoints[:i+1]
 		s.txStatus = 'T'
 		return tagResult("ROLLBACK"), nil
@@ -283,6 +285,7 @@ func (st *statement) txnControl(ctx context.Context, op *ir.TxnOp) (wire.Result,
 		return nil, err
 	}
 	s.gucRelease(i + 1)
+	s.keepLargeObjectsAt(i)
 	s.savepoints = s.savepoints[:i]
 	return tagResult("RELEASE"), nil
 }

@@ -443,7 +443,7 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) error {
 	case *pgproto3.Terminate:
 		return errQuietClose
 	case *pgproto3.FunctionCall:
-		c.sendError(pgerr.New(pgerr.FeatureNotSupported, "the function call protocol is not supported"))
+		c.functionCall(m)
 		return c.sendReady()
 	case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
 		// Outside COPY these are ignored, as the protocol specifies.

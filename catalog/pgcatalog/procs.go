@@ -268,3 +268,14 @@ func postgresProcByOID(oid uint32) (pgSig, bool) {
 	s, ok := pgSigByOID()[oid]
 	return s, ok
 }
+
+// BuiltinFunction is the built-in plain function (no aggregate, window or
+// set-returning one) whose pg_proc OID is oid: its name and argument type
+// OIDs. The function-call protocol calls functions by OID.
+func BuiltinFunction(oid uint32) (name string, args []uint32, ok bool) {
+	p, ok := procByOID(oid)
+	if !ok || p.kind != 'f' || p.retset || p.variadic {
+		return "", nil, false
+	}
+	return p.name, p.args, true
+}

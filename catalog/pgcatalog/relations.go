@@ -23,6 +23,9 @@ type Relation struct {
 	Columns      []catalog.Column
 	table        bool
 	rows         func(e *Env) []row
+	// failed, for a relation whose rows are read from the store (large
+	// objects), says why the last rows could not be read.
+	failed func(e *Env) ([]row, error)
 }
 
 // row is one row of a relation: a struct of rows_gen.go, with a field per
@@ -52,12 +55,25 @@ var (
 // generate registers the row generator of schema.name.
 func generate(name string, fn func(e *Env) []row) { generators[name] = fn }
 
+// checkedGenerators are the generators that read the store and may fail.
+var checkedGenerators = map[string]func(e *Env) ([]row, error){}
+
+// generateChecked registers a row generator that may fail (it reads the
+// store).
+func generateChecked(name string, fn func(e *Env) ([]row, error)) {
+	checkedGenerators[name] = fn
+	generators[name] = func(e *Env) []row {
+		rows, _ := fn(e) // Rows has no error; RowsChecked does
+		return rows
+	}
+}
+
 func buildRegistry() {
 	registry = map[string]*Relation{}
 	for full, spec := range relationColumns {
 		schema, name, _ := strings.Cut(full, ".")
 		info := relationInfo[full]
-		r := &Relation{Schema: schema, Name: name, OID: info.oid, table: info.table, rows: generators[full]}
+		r := &Relation{Schema: schema, Name: name, OID: info.oid, table: info.table, rows: generators[full], failed: checkedGenerators[full]}
 		for _, c := range strings.Split(spec, ", ") {
 			cname, ctype, _ := strings.Cut(c, " ")
 			t, ok := parseColumnType(ctype)
@@ -125,7 +141,10 @@ func Lookup(snap *catalog.Snapshot, schema, name string) (*catalog.Table, bool) 
 		if e == nil {
 			e = NewEnv(snap, nil)
 		}
-		rows := r.Rows(e)
+		rows, err := r.RowsChecked(e)
+		if err != nil {
+			return nil, err
+		}
 		if r.table {
 			tableoid := sqltypes.NewOID(r.OID)
 			for i, row := range rows {
@@ -138,10 +157,25 @@ func Lookup(snap *catalog.Snapshot, schema, name string) (*catalog.Table, bool) 
 
 // Rows computes the relation's rows for e.
 func (r *Relation) Rows(e *Env) [][]sqltypes.Value {
+	rows, _ := r.RowsChecked(e)
+	return rows
+}
+
+// RowsChecked computes the relation's rows for e, failing when they are
+// read from the store and the read fails.
+func (r *Relation) RowsChecked(e *Env) ([][]sqltypes.Value, error) {
 	if r.rows == nil {
-		return nil
+		return nil, nil
 	}
-	src := r.rows(e)
+	var src []row
+	if r.failed != nil {
+		var err error
+		if src, err = r.failed(e); err != nil {
+			return nil, err
+		}
+	} else {
+		src = r.rows(e)
+	}
 	out := make([][]sqltypes.Value, len(src))
 	for i, rw := range src {
 		vals := rw.values()
@@ -156,7 +190,7 @@ func (r *Relation) Rows(e *Env) [][]sqltypes.Value {
 		}
 		out[i] = vals
 	}
-	return out
+	return out, nil
 }
 
 func zeroOf(t sqltypes.Type) sqltypes.Value {

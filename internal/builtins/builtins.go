@@ -64,6 +64,9 @@ type Context struct {
 	// Sequences serves nextval, currval, setval and lastval; nil where
 	// sequences cannot be reached (then those functions fail).
 	Sequences Sequences
+	// LargeObjects serves the large-object functions (lo_open ...); nil
+	// where they cannot be reached (then those functions fail).
+	LargeObjects LargeObjects
 	// Random is the session's generator for random() and setseed(); nil
 	// draws from the process's generator and makes setseed a no-op.
 	Random *Random
@@ -180,9 +183,25 @@ type Overload struct {
 	Retset bool
 	// Doc says in one line what the overload computes.
 	Doc string
+	// Stores marks a function that reads and writes stored state through
+	// the Context (the large-object functions): the session runs a
+	// statement calling it in a transaction, so its writes commit or roll
+	// back with the statement's.
+	Stores bool
 	// Routine is a user-defined function's catalog descriptor (nil for a
 	// built-in): see routines.go.
 	Routine any
+}
+
+// Stores reports whether a built-in function of that name keeps stored
+// state (Overload.Stores).
+func Stores(name string) bool {
+	for _, o := range registry[name] {
+		if o.Stores {
+			return true
+		}
+	}
+	return false
 }
 
 // Returns is a Result that always gives t.
