@@ -604,3 +604,31 @@ func typedLiteral(v BoundValue, t sqltypes.Type) string {
 	}
 	return s
 }
+
+// Root returns the top of the partition tree t belongs to (t itself
+// when it is no partition).
+func (s *Snapshot) Root(t *Table) *Table {
+	for p := s.Parent(t); p != nil; p = s.Parent(t) {
+		t = p
+	}
+	return t
+}
+
+// Holds reports whether row (a row of the root) satisfies the partition
+// constraint of t, a member of p: the row routes to t or below it. A
+// row no partition takes (23514 on insert) is not held.
+func (p *PartitionSet) Holds(t *Table, row []sqltypes.Value) bool {
+	leaf, err := p.Route(row)
+	if err != nil {
+		return false
+	}
+	for c := leaf; c != nil; c = p.member(c.Parents[0]) {
+		if c == t || c.ID == t.ID {
+			return true
+		}
+		if c.Bound == nil || len(c.Parents) == 0 {
+			return false
+		}
+	}
+	return false
+}

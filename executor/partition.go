@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -266,5 +267,116 @@ func detachPartition(s *catalog.Snapshot, nt *catalog.Table, name string, ch *ca
 	pc := p.Clone()
 	pc.Parents, pc.Bound = nil, nil
 	ch.Put = append(ch.Put, pc)
+	return nil
+}
+
+// attachPartition runs ALTER TABLE parent ATTACH PARTITION (the binder
+// checked the table's columns and the bound against its siblings'). As
+// a constraint ALTER TABLE adds, the bound is published first, so that
+// every writer that plans afterwards routes rows to the new partition
+// and checks direct writes to it against its bound; once the writers
+// that planned before have finished, the table's rows are checked
+// against the bound, and the default partition's against the bound's
+// rows now being the new partition's (PostgreSQL's two 23514 errors).
+// If one fails, the table is detached again. The parent's indexes the
+// table lacks are then built on it.
+func (e *Executor) attachPartition(ctx context.Context, cat *catalog.Catalog, parentName string, a ir.AlterAction, notice func(*pgerr.Error)) error {
+	if err := inBlockRefused(ctx, cat, "ALTER TABLE ... ATTACH PARTITION"); err != nil {
+		return err
+	}
+	var id uint64
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		parent, err := s.Table(parentName)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		t, err := s.Table(a.Column)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		if t.IsPartition() {
+			return catalog.Change{}, pgerr.New(pgerr.WrongObjectType, "%q is already a partition", t.BareName())
+		}
+		if err := notRewriting(t); err != nil {
+			return catalog.Change{}, err
+		}
+		nt := t.Clone()
+		nt.Parents, nt.Bound = []uint64{parent.ID}, a.Attach.Bound
+		id = nt.ID
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if err != nil {
+		return err
+	}
+	err = e.validateAttach(ctx, cat, id)
+	for _, ci := range a.Attach.Indexes {
+		if err != nil {
+			break
+		}
+		err = e.CreateIndex(ctx, cat, ci, notice)
+	}
+	if err == nil {
+		return nil
+	}
+	_, uerr := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		t := s.TableByID(id)
+		if t == nil {
+			return catalog.Change{}, errSkip
+		}
+		nt := t.Clone()
+		nt.Parents, nt.Bound = nil, nil
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if uerr != nil && !errors.Is(uerr, errSkip) {
+		return errors.Join(err, uerr)
+	}
+	return err
+}
+
+// validateAttach checks the rows of the partition just attached (table
+// ID id) and of its default sibling against the partition constraints
+// the attachment gave them.
+func (e *Executor) validateAttach(ctx context.Context, cat *catalog.Catalog, id uint64) error {
+	if err := e.outwaitWriters(ctx, cat); err != nil {
+		return err
+	}
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	t := snap.TableByID(id)
+	parent := snap.Parent(t)
+	ps := snap.PartitionSet(snap.Root(t))
+	check := func(m *catalog.Table, violated *pgerr.Error) error {
+		leaves := []*catalog.Table{m}
+		if m.IsPartitioned() {
+			leaves = snap.PartitionSet(m).Leaves()
+		}
+		for _, leaf := range leaves {
+			ok := true
+			err := e.forEachRow(ctx, e.Store, leaf, func(row []sqltypes.Value) bool {
+				ok = ps.Holds(m, row)
+				return ok
+			})
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return violated
+			}
+		}
+		return nil
+	}
+	if err := check(t, pgerr.New(pgerr.CheckViolation, "partition constraint of relation %q is violated by some row", t.BareName())); err != nil {
+		return err
+	}
+	if t.Bound.Default {
+		return nil
+	}
+	for _, c := range snap.Children(parent) {
+		if c.Bound != nil && c.Bound.Default {
+			return check(c, pgerr.New(pgerr.CheckViolation, "updated partition constraint for default partition %q would be violated by some row", c.BareName()))
+		}
+	}
 	return nil
 }

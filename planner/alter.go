@@ -52,7 +52,7 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			}
 			continue
 		}
-		if a.Kind != parser.AlterRenameTable {
+		if a.Kind != parser.AlterRenameTable && a.Kind != parser.AlterAttachPartition {
 			if err := partitionAlter(t, string(a.Kind)); err != nil {
 				return nil, err
 			}
@@ -93,6 +93,10 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			ba.DefaultSequence = snap.Resolve(nextvalTarget(e))
 		case parser.AlterAddIdentity:
 			if err := b.bindAddIdentity(t, &ba); err != nil {
+				return nil, err
+			}
+		case parser.AlterAttachPartition:
+			if ba.Attach, err = b.bindAttach(t, a, len(st.Actions)); err != nil {
 				return nil, err
 			}
 		}
