@@ -632,3 +632,31 @@ func (p *PartitionSet) Holds(t *Table, row []sqltypes.Value) bool {
 	}
 	return false
 }
+
+// SameKeys reports whether o, an index of the same table as ix or of a
+// member of its partition tree (whose columns are in the same order),
+// indexes the same keys the same way: PostgreSQL attaches such an index
+// to a partitioned table's rather than making another.
+func (ix *Index) SameKeys(o *Index) bool {
+	sameKey := func(a, b KeyColumn) bool {
+		return a.Column == b.Column && a.Desc == b.Desc && a.Expr == b.Expr && a.Width == b.Width && a.Lead == b.Lead && a.Opclass == b.Opclass
+	}
+	return ix.Kind == o.Kind && ix.Unique == o.Unique && ix.NullsNotDistinct == o.NullsNotDistinct &&
+		ix.Predicate == o.Predicate && slices.EqualFunc(ix.Columns, o.Columns, sameKey) && slices.Equal(ix.Include, o.Include) &&
+		ix.Gist == nil && o.Gist == nil && ix.Exclusion == nil && o.Exclusion == nil
+}
+
+// PartitionIndex returns the index of leaf, a member of ix's table's
+// partition tree, that is ix's there (nil, true for the primary key,
+// nil); false when leaf has none.
+func PartitionIndex(leaf *Table, ix *Index) (*Index, bool) {
+	if ix == nil {
+		return nil, true
+	}
+	for _, l := range leaf.Indexes {
+		if ix.SameKeys(l) {
+			return l, true
+		}
+	}
+	return nil, false
+}

@@ -53,6 +53,33 @@ func (ec *execCtx) insertPartitioned(ctx context.Context, n *optimizer.Insert, p
 		}
 	}
 	var res WriteResult
+	if n.OnConflict != nil {
+		// Each leaf's rows are an upsert of that leaf, arbitrated by its
+		// copies of the parent's unique keys (which include the partition
+		// key, so a row can only conflict within its leaf). RETURNING
+		// lists the rows inserted or updated, leaf by leaf.
+		for _, leaf := range order {
+			ln := *n
+			ln.Table = leaf
+			oc := *n.OnConflict
+			oc.Arbiters = nil
+			for _, a := range n.OnConflict.Arbiters {
+				ix, ok := catalog.PartitionIndex(leaf, a)
+				if !ok {
+					return WriteResult{}, pgerr.New(pgerr.InternalError, "partition %q lacks index %q of its partitioned table", leaf.Name, a.Name)
+				}
+				oc.Arbiters = append(oc.Arbiters, ix)
+			}
+			ln.OnConflict = &oc
+			r, err := ec.insertRows(ctx, &ln, leaf, groups[leaf], n.Returning, stats)
+			if err != nil {
+				return WriteResult{}, err
+			}
+			res.Count += r.Count
+			res.Returning = append(res.Returning, r.Returning...)
+		}
+		return res, nil
+	}
 	for _, leaf := range order {
 		r, err := ec.insertRows(ctx, n, leaf, groups[leaf], nil, stats)
 		if err != nil {

@@ -761,6 +761,10 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 						continue // a BEFORE UPDATE trigger skipped it
 					}
 				}
+				if ps := ec.cons.PartitionsOf(); ps != nil && !ps.Holds(t, updated) {
+					return WriteResult{}, pgerr.New(pgerr.FeatureNotSupported, "invalid ON UPDATE specification").
+						WithDetail("The result tuple would appear in a different partition than the original tuple.")
+				}
 				if err := checkRow(t, updated); err != nil {
 					return WriteResult{}, err
 				}

@@ -171,7 +171,7 @@ func (b *Binder) attachIndexes(parent, t *catalog.Table) ([]*ir.CreateIndex, err
 		if err != nil {
 			return nil, err
 		}
-		if slices.ContainsFunc(t.Indexes, func(have *catalog.Index) bool { return sameIndex(have, pix) }) {
+		if slices.ContainsFunc(t.Indexes, pix.SameKeys) {
 			continue
 		}
 		ci := &ir.CreateIndex{Table: t.Name, Index: pix}
@@ -181,17 +181,4 @@ func (b *Binder) attachIndexes(parent, t *catalog.Table) ([]*ir.CreateIndex, err
 		out = append(out, ci)
 	}
 	return out, nil
-}
-
-// sameIndex reports whether two indexes of one table index the same keys
-// the same way.
-func sameIndex(a, b *catalog.Index) bool {
-	return a.Kind == b.Kind && a.Unique == b.Unique && a.NullsNotDistinct == b.NullsNotDistinct &&
-		a.Predicate == b.Predicate && slices.EqualFunc(a.Columns, b.Columns, sameKeyColumn) && slices.Equal(a.Include, b.Include) &&
-		a.Gist == nil && b.Gist == nil && a.Exclusion == nil && b.Exclusion == nil
-}
-
-// sameKeyColumn reports whether two key parts of one table are alike.
-func sameKeyColumn(a, b catalog.KeyColumn) bool {
-	return a.Column == b.Column && a.Desc == b.Desc && a.Expr == b.Expr && a.Width == b.Width && a.Lead == b.Lead && a.Opclass == b.Opclass
 }

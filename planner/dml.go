@@ -207,9 +207,6 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 		ins.Source = vals
 	}
 	if oc := b.stmt.OnConflict; oc != nil {
-		if t.IsPartitioned() {
-			return nil, unsupported("INSERT ... ON CONFLICT on a partitioned table is not supported")
-		}
 		ins.OnConflict = &ir.OnConflict{DoNothing: oc.DoNothing}
 		if !oc.DoNothing {
 			target.Required |= catalog.PrivUpdate
