@@ -47,6 +47,9 @@ func (ec *execCtx) insertPartitioned(ctx context.Context, n *optimizer.Insert, p
 	}
 	for _, leaf := range order {
 		for _, row := range groups[leaf] {
+			if err := checkRow(leaf, row); err != nil {
+				return WriteResult{}, err
+			}
 			if err := ec.checkConstraints(leaf, row); err != nil {
 				return WriteResult{}, err
 			}
@@ -187,6 +190,9 @@ func (ec *execCtx) modifyPartitioned(ctx context.Context, ps *catalog.PartitionS
 			if err != nil {
 				return WriteResult{}, err
 			}
+			if err := checkRow(dest, c.new); err != nil {
+				return WriteResult{}, err
+			}
 			if err := ec.checkConstraints(dest, c.new); err != nil {
 				return WriteResult{}, err
 			}
@@ -237,6 +243,9 @@ func (b *BulkInsert) writePartitioned(ctx context.Context, ps *catalog.Partition
 	for i, row := range full {
 		leaf, err := ps.Route(row)
 		if err != nil {
+			return &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
+		}
+		if err := checkRow(leaf, row); err != nil {
 			return &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
 		}
 		if err := b.ec.checkConstraints(leaf, row); err != nil {

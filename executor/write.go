@@ -370,7 +370,9 @@ func checkRow(t *catalog.Table, row []sqltypes.Value) error {
 				return err
 			}
 		}
-		if c.NotNull && row[i].IsNull() {
+		// A partitioned table's rows are checked in the partition they
+		// route to (which names it, and may have NOT NULLs of its own).
+		if c.NotNull && row[i].IsNull() && !t.IsPartitioned() {
 			return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, t.Name).
 				WithValues(rowDetail(t, row))
 		}

@@ -53,7 +53,7 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			continue
 		}
 		if a.Kind != parser.AlterRenameTable && a.Kind != parser.AlterAttachPartition {
-			if err := partitionAlter(t, string(a.Kind)); err != nil {
+			if err := partitionAlter(snap, t, a); err != nil {
 				return nil, err
 			}
 		}
@@ -104,6 +104,9 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 	}
 	if at.Constraints, err = b.columnConstraints(t, at); err != nil {
 		return nil, err
+	}
+	if len(at.Constraints) > 0 && t.IsPartitioned() {
+		return nil, unsupported("constraints in ADD COLUMN of a partitioned table are not supported")
 	}
 	return at, nil
 }

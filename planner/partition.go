@@ -452,13 +452,66 @@ func (b *Binder) partitionIndexes(t *catalog.Table, ci *ir.CreateIndex) error {
 	return nil
 }
 
-// partitionAlter refuses an ALTER TABLE action zproxy does not carry
-// through a partition tree (columns, constraints, keys, options) on a
-// partitioned table or a partition: their columns must stay alike.
-func partitionAlter(t *catalog.Table, action string) error {
+// partitionAlter checks an ALTER TABLE action on a partitioned table or
+// a partition. Column actions on a partitioned table are its partitions'
+// too (the executor applies them down the tree); on a partition, those
+// that would make its columns differ from its parent's are refused as
+// PostgreSQL refuses them; other actions zproxy does not carry through a
+// tree are refused (0A000).
+func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterAction) error {
 	if !t.IsPartitioned() && !t.IsPartition() {
 		return nil
 	}
-	what := strings.ReplaceAll(action, "_", " ")
+	i := t.ColumnIndex(a.Column)
+	if i >= 0 && t.Columns[i].Hidden {
+		i = -1
+	}
+	// keyOf names the member of t's tree whose partition key has column
+	// i ("" for none).
+	keyOf := func() string {
+		for _, m := range append([]*catalog.Table{t}, snap.Descendants(t)...) {
+			if m.IsPartitioned() && i >= 0 && slices.Contains(m.Partitioning.Columns, i) {
+				return m.BareName()
+			}
+		}
+		return ""
+	}
+	inherited := t.IsPartition() && i >= 0
+	switch a.Kind {
+	case parser.AlterAddColumn:
+		if t.IsPartition() {
+			return pgerr.New(pgerr.WrongObjectType, "cannot add column to a partition")
+		}
+		return nil
+	case parser.AlterDropColumn, parser.AlterColumnType:
+		verb := map[parser.AlterKind]string{parser.AlterDropColumn: "drop", parser.AlterColumnType: "alter"}[a.Kind]
+		if inherited {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot %s inherited column %q", verb, a.Column)
+		}
+		if rel := keyOf(); rel != "" {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot %s column %q because it is part of the partition key of relation %q", verb, a.Column, rel)
+		}
+		if a.Kind == parser.AlterDropColumn {
+			return nil
+		}
+	case parser.AlterRenameColumn:
+		if inherited {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot rename inherited column %q", a.Column)
+		}
+		return nil
+	case parser.AlterDropNotNull:
+		if p := snap.Parent(t); inherited && p != nil {
+			if j := p.ColumnIndex(a.Column); j >= 0 && p.Columns[j].NotNull {
+				return pgerr.New(pgerr.InvalidTableDefinition, "column %q is marked NOT NULL in parent table", a.Column)
+			}
+		}
+		if t.IsPartitioned() && t.Partitioning.Strategy == "range" && slices.Contains(t.Partitioning.Columns, i) {
+			return pgerr.New(pgerr.InvalidTableDefinition, "column %q is in range partition key", a.Column)
+		}
+		return nil
+	case parser.AlterSetDefault, parser.AlterDropDefault, parser.AlterSetNotNull:
+		return nil
+	}
+	what := strings.ReplaceAll(string(a.Kind), "_", " ")
 	return unsupported("ALTER TABLE (%s) of a partitioned table or a partition is not supported", what)
 }
