@@ -515,3 +515,27 @@ func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterActi
 	what := strings.ReplaceAll(string(a.Kind), "_", " ")
 	return unsupported("ALTER TABLE (%s) of a partitioned table or a partition is not supported", what)
 }
+
+// partitionConstraint checks a constraint action on a partitioned table
+// or a partition: a CHECK constraint of a partitioned table is its
+// partitions' too (the executor adds and drops it down the tree), so a
+// partition cannot drop one it has from its parent; a partition may have
+// checks of its own. Other constraint changes are refused (0A000).
+func (b *Binder) partitionConstraint(t *catalog.Table, spec *ast.AlterTableSpec) error {
+	if !t.IsPartitioned() && !t.IsPartition() {
+		return nil
+	}
+	switch {
+	case spec.Tp == ast.AlterTableAddConstraint && spec.Constraint.Tp == ast.ConstraintCheck && exclusionMarker(spec.Constraint) < 0:
+		return nil
+	case spec.Tp == ast.AlterTableDropCheck:
+		name := spec.Constraint.Name
+		if p := b.snap.Parent(t); p != nil && slices.ContainsFunc(p.Checks, func(c catalog.Check) bool { return c.Name == name }) {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop inherited constraint %q of relation %q", name, t.BareName())
+		}
+		if slices.ContainsFunc(t.Checks, func(c catalog.Check) bool { return c.Name == name }) {
+			return nil
+		}
+	}
+	return unsupported("ALTER TABLE (constraint) of a partitioned table or a partition is not supported")
+}
