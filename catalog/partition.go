@@ -660,3 +660,20 @@ func PartitionIndex(leaf *Table, ix *Index) (*Index, bool) {
 	}
 	return nil, false
 }
+
+// Inherits reports whether t inherits from another table (CREATE TABLE
+// ... INHERITS): it has a parent but no partition bound.
+func (t *Table) Inherits() bool { return len(t.Parents) > 0 && t.Bound == nil }
+
+// Inheritors returns the tables that inherit from t, directly or below
+// them, depth first, children in creation order.
+func (s *Snapshot) Inheritors(t *Table) []*Table {
+	var out []*Table
+	for _, c := range s.Children(t) {
+		if c.Inherits() {
+			out = append(out, c)
+			out = append(out, s.Inheritors(c)...)
+		}
+	}
+	return out
+}

@@ -273,21 +273,33 @@ func (b *BulkInsert) writePartitioned(ctx context.Context, ps *catalog.Partition
 }
 
 // withPartitions adds to the tables DROP TABLE names the partitions of
-// those that are partitioned: they go with them, as in PostgreSQL.
-func withPartitions(s *catalog.Snapshot, names []string) []string {
-	out := append([]string(nil), names...)
+// those that are partitioned: they go with them, as in PostgreSQL. Tables
+// inheriting from them go with CASCADE (cascaded lists them), else the
+// drop fails (2BP01).
+func withPartitions(s *catalog.Snapshot, names []string, cascade bool) (out, cascaded []string, err error) {
+	out = append([]string(nil), names...)
 	for _, name := range names {
 		t, err := s.Table(name)
 		if err != nil {
 			continue
 		}
 		for _, m := range s.Descendants(t) {
-			if !slices.Contains(out, m.Name) {
-				out = append(out, m.Name)
+			if slices.Contains(out, m.Name) {
+				continue
 			}
+			if m.Inherits() {
+				if !cascade {
+					p := s.TableByID(m.Parents[0])
+					return nil, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", name).
+						WithDetail("table %s depends on table %s", m.Name, p.Name).
+						WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+				}
+				cascaded = append(cascaded, "table "+m.Name)
+			}
+			out = append(out, m.Name)
 		}
 	}
-	return out
+	return out, cascaded, nil
 }
 
 // detachPartition makes the partition name of nt a table of its own (its

@@ -53,6 +53,9 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			continue
 		}
 		if a.Kind != parser.AlterRenameTable && a.Kind != parser.AlterAttachPartition {
+			if err := inheritanceAlter(snap, t, string(a.Kind)); err != nil {
+				return nil, err
+			}
 			if err := partitionAlter(snap, t, a); err != nil {
 				return nil, err
 			}

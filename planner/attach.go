@@ -43,6 +43,12 @@ func (b *Binder) bindAttach(parent *catalog.Table, a parser.AlterAction, actions
 	if t.IsPartition() {
 		return nil, pgerr.New(pgerr.WrongObjectType, "%q is already a partition", t.BareName())
 	}
+	if t.Inherits() {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot attach inheritance child as partition")
+	}
+	if len(b.snap.Inheritors(t)) > 0 {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot attach inheritance parent as partition")
+	}
 	if t.ID == parent.ID || slices.Contains(b.snap.Descendants(t), parent) || b.snap.Root(parent).ID == t.ID {
 		return nil, pgerr.New(pgerr.DuplicateTable, "circular inheritance not allowed").
 			WithDetail("%q is already a child of %q.", parent.BareName(), t.BareName())

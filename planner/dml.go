@@ -381,6 +381,9 @@ func (b *Binder) rowSource(t *catalog.Table, target *ir.RelPermission, alias str
 	if t.IsPartitioned() {
 		scan = b.partitionedScan(t, alias)
 	}
+	if len(b.snap.Inheritors(t)) > 0 {
+		return nil, nil, nil, unsupported("UPDATE and DELETE of a table other tables inherit from (%q) are not supported", t.BareName())
+	}
 	rel := scan
 	sc.items = []*fromItem{tableItem(t, alias, 0)}
 	sc.items[0].perm = target

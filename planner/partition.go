@@ -71,9 +71,6 @@ func (b *Binder) bindPartitioning(t *catalog.Table, parent *catalog.Table) error
 	if ps == nil {
 		return nil
 	}
-	if len(ps.Inherits) > 0 {
-		return unsupported("table inheritance (INHERITS) is not supported")
-	}
 	if ps.Strategy != "" {
 		if err := b.partitionKey(t, ps); err != nil {
 			return err
@@ -522,6 +519,9 @@ func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterActi
 // partition cannot drop one it has from its parent; a partition may have
 // checks of its own. Other constraint changes are refused (0A000).
 func (b *Binder) partitionConstraint(t *catalog.Table, spec *ast.AlterTableSpec) error {
+	if err := inheritanceAlter(b.snap, t, "constraint"); err != nil {
+		return err
+	}
 	if !t.IsPartitioned() && !t.IsPartition() {
 		return nil
 	}
