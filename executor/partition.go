@@ -395,7 +395,8 @@ func (e *Executor) validateAttach(ctx context.Context, cat *catalog.Catalog, id 
 	t := snap.TableByID(id)
 	parent := snap.Parent(t)
 	ps := snap.PartitionSet(snap.Root(t))
-	check := func(m *catalog.Table, violated *pgerr.Error) error {
+	// violated names the leaf whose row fails, as PostgreSQL's.
+	check := func(m *catalog.Table, violated func(leaf string) *pgerr.Error) error {
 		leaves := []*catalog.Table{m}
 		if m.IsPartitioned() {
 			leaves = snap.PartitionSet(m).Leaves()
@@ -410,12 +411,14 @@ func (e *Executor) validateAttach(ctx context.Context, cat *catalog.Catalog, id 
 				return err
 			}
 			if !ok {
-				return violated
+				return violated(leaf.BareName())
 			}
 		}
 		return nil
 	}
-	if err := check(t, pgerr.New(pgerr.CheckViolation, "partition constraint of relation %q is violated by some row", t.BareName())); err != nil {
+	if err := check(t, func(leaf string) *pgerr.Error {
+		return pgerr.New(pgerr.CheckViolation, "partition constraint of relation %q is violated by some row", leaf)
+	}); err != nil {
 		return err
 	}
 	if t.Bound.Default {
@@ -423,7 +426,9 @@ func (e *Executor) validateAttach(ctx context.Context, cat *catalog.Catalog, id 
 	}
 	for _, c := range snap.Children(parent) {
 		if c.Bound != nil && c.Bound.Default {
-			return check(c, pgerr.New(pgerr.CheckViolation, "updated partition constraint for default partition %q would be violated by some row", c.BareName()))
+			return check(c, func(leaf string) *pgerr.Error {
+				return pgerr.New(pgerr.CheckViolation, "updated partition constraint for default partition %q would be violated by some row", leaf)
+			})
 		}
 	}
 	return nil
