@@ -379,7 +379,7 @@ func (b *Binder) rowSource(t *catalog.Table, target *ir.RelPermission, alias str
 	sc := env{}.newScope()
 	var scan ir.Rel = ir.NewScan(t, alias)
 	if t.IsPartitioned() {
-		scan = b.partitionedScan(t, alias)
+		scan = b.partitionedScan(t, alias, false)
 	}
 	if len(b.snap.Inheritors(t)) > 0 {
 		return nil, nil, nil, unsupported("UPDATE and DELETE of a table other tables inherit from (%q) are not supported", t.BareName())

@@ -491,10 +491,15 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 			case only && t.IsPartitioned():
 				// A partitioned table holds no rows of its own.
 				s = &ir.Values{Cols: s.Columns()}
+				if b.wantsTableOID() {
+					s = &ir.Values{Cols: append(s.Columns(), tableOIDColumn)}
+				}
 			case t.IsPartitioned():
-				s = b.partitionedScan(t, alias)
+				s = b.partitionedScan(t, alias, b.wantsTableOID())
 			case !only && len(heirs) > 0:
 				s = b.inheritedScan(t, alias, heirs)
+			default:
+				s = b.withTableOID(s, t)
 			}
 			b.notePermission(s, b.addPermission(t, nil, catalog.PrivSelect))
 			return s, nil

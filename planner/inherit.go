@@ -6,6 +6,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -69,7 +70,7 @@ func (b *Binder) inheritParent(n *ast.CreateTableStmt) (*catalog.Table, error) {
 func (b *Binder) inheritedScan(t *catalog.Table, alias string, heirs []*catalog.Table) ir.Rel {
 	own := ir.NewScan(t, alias)
 	cols := own.Columns()
-	var out ir.Rel = own
+	out := b.withTableOID(own, t)
 	for _, c := range heirs {
 		b.depends(c.Name)
 		scan := ir.NewScan(c, alias)
@@ -83,9 +84,36 @@ func (b *Binder) inheritedScan(t *catalog.Table, alias string, heirs []*catalog.
 			exprs[i] = &ir.ColRef{Index: j, Name: pc.Name, Typ: pc.Type}
 		}
 		var r ir.Rel = &ir.Project{Input: scan, Exprs: exprs, Cols: cols}
-		out = &ir.SetOp{Op: ir.Union, All: true, Left: out, Right: r, Cols: cols}
+		r = b.withTableOID(r, c)
+		out = &ir.SetOp{Op: ir.Union, All: true, Left: out, Right: r, Cols: out.Columns()}
 	}
 	return out
+}
+
+// tableOIDColumn is the system column tableoid: the OID of the table a
+// row is stored in (a partition's, a child's).
+var tableOIDColumn = ir.Column{Name: "tableoid", Type: sqltypes.TypeOid, Col: -1, Hidden: true}
+
+// wantsTableOID reports whether the statement names tableoid, so the
+// stored tables it reads carry the column (reads that do not name it
+// keep their plain scans).
+func (b *Binder) wantsTableOID() bool {
+	return b.stmt != nil && strings.Contains(strings.ToLower(b.stmt.Text), "tableoid")
+}
+
+// withTableOID appends to r, rows of table t, the hidden column
+// tableoid when the statement names it.
+func (b *Binder) withTableOID(r ir.Rel, t *catalog.Table) ir.Rel {
+	if !b.wantsTableOID() {
+		return r
+	}
+	cols := r.Columns()
+	exprs := make([]ir.Expr, len(cols), len(cols)+1)
+	for i, c := range cols {
+		exprs[i] = &ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}
+	}
+	exprs = append(exprs, &ir.Const{V: sqltypes.NewOID(pgcatalog.ObjectOID(t.ID, 0)), Typ: sqltypes.TypeOid})
+	return &ir.Project{Input: r, Exprs: exprs, Cols: append(cols[:len(cols):len(cols)], tableOIDColumn)}
 }
 
 // inheritanceAlter refuses an ALTER TABLE action on a table of an

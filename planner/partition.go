@@ -392,8 +392,11 @@ func hashModulusDetail(nb, ob *catalog.PartitionBound, other string) string {
 // partitionedScan reads a partitioned table: its leaf partitions' rows,
 // one scan each, appended (UNION ALL), with the parent's columns. A
 // partitioned table without partitions has no rows.
-func (b *Binder) partitionedScan(t *catalog.Table, alias string) ir.Rel {
+func (b *Binder) partitionedScan(t *catalog.Table, alias string, oid bool) ir.Rel {
 	cols := ir.NewScan(t, alias).Columns()
+	if oid {
+		cols = append(cols, tableOIDColumn)
+	}
 	var out ir.Rel
 	ps := b.snap.PartitionSet(t)
 	for _, leaf := range ps.Leaves() {
@@ -401,6 +404,9 @@ func (b *Binder) partitionedScan(t *catalog.Table, alias string) ir.Rel {
 		scan := ir.NewScan(leaf, alias)
 		scan.Partitions = ps
 		var s ir.Rel = scan
+		if oid {
+			s = b.withTableOID(scan, leaf)
+		}
 		if out == nil {
 			out = s
 			continue
