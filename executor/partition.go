@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -329,9 +330,6 @@ func detachPartition(s *catalog.Snapshot, nt *catalog.Table, name string, ch *ca
 // If one fails, the table is detached again. The parent's indexes the
 // table lacks are then built on it.
 func (e *Executor) attachPartition(ctx context.Context, cat *catalog.Catalog, parentName string, a ir.AlterAction, notice func(*pgerr.Error)) error {
-	if err := inBlockRefused(ctx, cat, "ALTER TABLE ... ATTACH PARTITION"); err != nil {
-		return err
-	}
 	var id uint64
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		parent, err := s.Table(parentName)
@@ -363,9 +361,28 @@ func (e *Executor) attachPartition(ctx context.Context, cat *catalog.Catalog, pa
 		}
 		err = e.CreateIndex(ctx, cat, ci, notice)
 	}
+	if cat.InBlock() {
+		if err != nil {
+			return err // the block fails, and its changes with it
+		}
+		// The block checked the rows it sees; other sessions' are
+		// checked after its commit, and the table detached again if one
+		// fails.
+		return e.afterCommit(ctx, cat, fmt.Sprintf("checking the rows of partition %q", a.Column), func(ctx context.Context, cat *catalog.Catalog) error {
+			if err := e.validateAttach(ctx, cat, id); err != nil {
+				return e.undoAttach(ctx, cat, id, err)
+			}
+			return nil
+		})
+	}
 	if err == nil {
 		return nil
 	}
+	return e.undoAttach(ctx, cat, id, err)
+}
+
+// undoAttach detaches table id again after err.
+func (e *Executor) undoAttach(ctx context.Context, cat *catalog.Catalog, id uint64, err error) error {
 	_, uerr := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		t := s.TableByID(id)
 		if t == nil {
@@ -385,8 +402,10 @@ func (e *Executor) attachPartition(ctx context.Context, cat *catalog.Catalog, pa
 // ID id) and of its default sibling against the partition constraints
 // the attachment gave them.
 func (e *Executor) validateAttach(ctx context.Context, cat *catalog.Catalog, id uint64) error {
-	if err := e.outwaitWriters(ctx, cat); err != nil {
-		return err
+	if !cat.InBlock() {
+		if err := e.outwaitWriters(ctx, cat); err != nil {
+			return err
+		}
 	}
 	snap, err := cat.Snapshot(ctx)
 	if err != nil {
@@ -403,7 +422,7 @@ func (e *Executor) validateAttach(ctx context.Context, cat *catalog.Catalog, id 
 		}
 		for _, leaf := range leaves {
 			ok := true
-			err := e.forEachRow(ctx, e.Store, leaf, func(row []sqltypes.Value) bool {
+			err := e.forEachRow(ctx, e.rowsOf(ctx, cat, leaf), leaf, func(row []sqltypes.Value) bool {
 				ok = ps.Holds(m, row)
 				return ok
 			})
