@@ -55,6 +55,9 @@ type validation struct {
 	notNull bool
 	typ     *sqltypes.Type // the narrower type rows must cast to unchanged
 	undo    func(t *catalog.Table)
+	// keep are the partitions an undo leaves alone: they had the NOT
+	// NULL of their own before.
+	keep map[uint64]bool
 }
 
 // AlterTable applies an ALTER TABLE.
@@ -172,6 +175,16 @@ func treeAlter(s *catalog.Snapshot, members []*catalog.Table, a ir.AlterAction, 
 	}
 	// The root's SERIAL sequence serves its partitions' column too.
 	a.NewSequence = nil
+	if v := lastValidation(eff); a.Kind == parser.AlterSetNotNull && v != nil && v.notNull && v.column == a.Column {
+		for _, m := range members {
+			if i := m.ColumnIndex(a.Column); i >= 0 && m.Columns[i].NotNull {
+				if v.keep == nil {
+					v.keep = map[uint64]bool{}
+				}
+				v.keep[m.ID] = true
+			}
+		}
+	}
 	for _, m := range members {
 		var meff alterEffects
 		if err := applyAlter(s, m, a, version, n, ch, &meff); err != nil {
@@ -182,6 +195,15 @@ func treeAlter(s *catalog.Snapshot, members []*catalog.Table, a ir.AlterAction, 
 		eff.dropped = append(eff.dropped, meff.dropped...)
 	}
 	return nil
+}
+
+// lastValidation returns the latest row check the actions asked for, or
+// nil.
+func lastValidation(eff *alterEffects) *validation {
+	if len(eff.validate) == 0 {
+		return nil
+	}
+	return &eff.validate[len(eff.validate)-1]
 }
 
 // treeAction reports whether a partitioned table's action a is its
@@ -731,7 +753,9 @@ func (e *Executor) validateAlter(ctx context.Context, cat *catalog.Catalog, t *c
 		for _, m := range append([]*catalog.Table{cur}, s.Descendants(cur)...) {
 			nt := m.Clone()
 			for _, v := range checks {
-				v.undo(nt)
+				if !v.keep[m.ID] {
+					v.undo(nt)
+				}
 			}
 			ch.Put = append(ch.Put, nt)
 		}
