@@ -1078,6 +1078,14 @@ func (t *Table) RemoveColumn(i int) {
 	for j := range t.PrimaryKey {
 		t.PrimaryKey[j].Column = shift(t.PrimaryKey[j].Column)
 	}
+	if t.Partitioning != nil {
+		p := *t.Partitioning
+		p.Columns = slices.Clone(p.Columns)
+		for j := range p.Columns {
+			p.Columns[j] = shift(p.Columns[j])
+		}
+		t.Partitioning = &p
+	}
 	for _, ix := range t.Indexes {
 		for j := range ix.Columns {
 			ix.Columns[j].Column = shift(ix.Columns[j].Column)

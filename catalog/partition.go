@@ -604,3 +604,76 @@ func typedLiteral(v BoundValue, t sqltypes.Type) string {
 	}
 	return s
 }
+
+// Root returns the top of the partition tree t belongs to (t itself
+// when it is no partition).
+func (s *Snapshot) Root(t *Table) *Table {
+	for p := s.Parent(t); p != nil; p = s.Parent(t) {
+		t = p
+	}
+	return t
+}
+
+// Holds reports whether row (a row of the root) satisfies the partition
+// constraint of t, a member of p: the row routes to t or below it. A
+// row no partition takes (23514 on insert) is not held.
+func (p *PartitionSet) Holds(t *Table, row []sqltypes.Value) bool {
+	leaf, err := p.Route(row)
+	if err != nil {
+		return false
+	}
+	for c := leaf; c != nil; c = p.member(c.Parents[0]) {
+		if c == t || c.ID == t.ID {
+			return true
+		}
+		if c.Bound == nil || len(c.Parents) == 0 {
+			return false
+		}
+	}
+	return false
+}
+
+// SameKeys reports whether o, an index of the same table as ix or of a
+// member of its partition tree (whose columns are in the same order),
+// indexes the same keys the same way: PostgreSQL attaches such an index
+// to a partitioned table's rather than making another.
+func (ix *Index) SameKeys(o *Index) bool {
+	sameKey := func(a, b KeyColumn) bool {
+		return a.Column == b.Column && a.Desc == b.Desc && a.Expr == b.Expr && a.Width == b.Width && a.Lead == b.Lead && a.Opclass == b.Opclass
+	}
+	return ix.Kind == o.Kind && ix.Unique == o.Unique && ix.NullsNotDistinct == o.NullsNotDistinct &&
+		ix.Predicate == o.Predicate && slices.EqualFunc(ix.Columns, o.Columns, sameKey) && slices.Equal(ix.Include, o.Include) &&
+		ix.Gist == nil && o.Gist == nil && ix.Exclusion == nil && o.Exclusion == nil
+}
+
+// PartitionIndex returns the index of leaf, a member of ix's table's
+// partition tree, that is ix's there (nil, true for the primary key,
+// nil); false when leaf has none.
+func PartitionIndex(leaf *Table, ix *Index) (*Index, bool) {
+	if ix == nil {
+		return nil, true
+	}
+	for _, l := range leaf.Indexes {
+		if ix.SameKeys(l) {
+			return l, true
+		}
+	}
+	return nil, false
+}
+
+// Inherits reports whether t inherits from another table (CREATE TABLE
+// ... INHERITS): it has a parent but no partition bound.
+func (t *Table) Inherits() bool { return len(t.Parents) > 0 && t.Bound == nil }
+
+// Inheritors returns the tables that inherit from t, directly or below
+// them, depth first, children in creation order.
+func (s *Snapshot) Inheritors(t *Table) []*Table {
+	var out []*Table
+	for _, c := range s.Children(t) {
+		if c.Inherits() {
+			out = append(out, c)
+			out = append(out, s.Inheritors(c)...)
+		}
+	}
+	return out
+}

@@ -55,12 +55,18 @@ type validation struct {
 	notNull bool
 	typ     *sqltypes.Type // the narrower type rows must cast to unchanged
 	undo    func(t *catalog.Table)
+	// keep are the partitions an undo leaves alone: they had the NOT
+	// NULL of their own before.
+	keep map[uint64]bool
 }
 
 // AlterTable applies an ALTER TABLE.
 func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable, notice func(*pgerr.Error)) error {
 	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterRenameIndex {
 		return e.renameIndex(ctx, cat, at, notice)
+	}
+	if len(at.Actions) == 1 && at.Actions[0].Attach != nil {
+		return e.attachPartition(ctx, cat, at.Table, at.Actions[0], notice)
 	}
 	if len(at.Actions) == 1 && (at.Actions[0].Kind == parser.AlterPrimaryKey || at.Actions[0].Reshard != nil) {
 		if err := inBlockRefused(ctx, cat, rekeyWhat(at.Actions[0])); err != nil {
@@ -100,8 +106,19 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 		}
 		nt := t.Clone()
 		var ch catalog.Change
+		// A partitioned table's column changes are its partitions' too
+		// (every member keeps the root's columns; treeAlter).
+		var members []*catalog.Table
+		if slices.ContainsFunc(at.Actions, treeAction) {
+			for _, m := range s.Descendants(t) {
+				members = append(members, m.Clone())
+			}
+		}
 		for i, a := range at.Actions {
 			if err := applyAlter(s, nt, a, version, i, &ch, &eff); err != nil {
+				return catalog.Change{}, err
+			}
+			if err := treeAlter(s, members, a, version, i, &ch, &eff); err != nil {
 				return catalog.Change{}, err
 			}
 		}
@@ -109,6 +126,7 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 			ch.Delete = append(ch.Delete, t.Name)
 		}
 		ch.Put = append(ch.Put, nt)
+		ch.Put = append(ch.Put, members...)
 		final = nt
 		return ch, nil
 	})
@@ -144,6 +162,59 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 		return e.validateAlter(ctx, cat, final, eff.validate)
 	}
 	return nil
+}
+
+// treeAlter applies action a of an ALTER TABLE of a partitioned table
+// to the members of its tree (clones): the column actions, which keep
+// their columns the root's (the binder refused the others). Their
+// effects join eff but for the rows to check, which validateAlter finds
+// by the root's.
+func treeAlter(s *catalog.Snapshot, members []*catalog.Table, a ir.AlterAction, version uint64, n int, ch *catalog.Change, eff *alterEffects) error {
+	if !treeAction(a) {
+		return nil
+	}
+	// The root's SERIAL sequence serves its partitions' column too.
+	a.NewSequence = nil
+	if v := lastValidation(eff); a.Kind == parser.AlterSetNotNull && v != nil && v.notNull && v.column == a.Column {
+		for _, m := range members {
+			if i := m.ColumnIndex(a.Column); i >= 0 && m.Columns[i].NotNull {
+				if v.keep == nil {
+					v.keep = map[uint64]bool{}
+				}
+				v.keep[m.ID] = true
+			}
+		}
+	}
+	for _, m := range members {
+		var meff alterEffects
+		if err := applyAlter(s, m, a, version, n, ch, &meff); err != nil {
+			return err
+		}
+		eff.droppedIndexes = append(eff.droppedIndexes, meff.droppedIndexes...)
+		eff.droppedSeqs = append(eff.droppedSeqs, meff.droppedSeqs...)
+		eff.dropped = append(eff.dropped, meff.dropped...)
+	}
+	return nil
+}
+
+// lastValidation returns the latest row check the actions asked for, or
+// nil.
+func lastValidation(eff *alterEffects) *validation {
+	if len(eff.validate) == 0 {
+		return nil
+	}
+	return &eff.validate[len(eff.validate)-1]
+}
+
+// treeAction reports whether a partitioned table's action a is its
+// partitions' too.
+func treeAction(a ir.AlterAction) bool {
+	switch a.Kind {
+	case parser.AlterAddColumn, parser.AlterDropColumn, parser.AlterRenameColumn, parser.AlterSetDefault,
+		parser.AlterDropDefault, parser.AlterSetNotNull, parser.AlterDropNotNull:
+		return true
+	}
+	return false
 }
 
 func needsEmpty(at *ir.AlterTable) bool {
@@ -628,8 +699,17 @@ func (e *Executor) validateAlter(ctx context.Context, cat *catalog.Catalog, t *c
 		// The rows the block sees; the block fails if one fails, so there
 		// is nothing to undo. Other sessions' rows are checked after the
 		// commit (ddlblock.go).
-		if err := e.checkRows(ctx, e.rowsOf(ctx, cat, t), t, checks); err != nil || !sharedTable(cat, t) {
-			return err
+		tables := []*catalog.Table{t}
+		if snap, err := cat.Snapshot(ctx); err == nil && snap.PartitionSet(t) != nil {
+			tables = snap.PartitionSet(t).Leaves()
+		}
+		for _, tbl := range tables {
+			if err := e.checkRows(ctx, e.rowsOf(ctx, cat, tbl), tbl, checks); err != nil {
+				return err
+			}
+		}
+		if !sharedTable(cat, t) {
+			return nil
 		}
 		id := t.ID
 		return e.afterCommit(ctx, cat, fmt.Sprintf("checking the rows of table %q", t.Name), func(ctx context.Context, cat *catalog.Catalog) error {
@@ -647,7 +727,20 @@ func (e *Executor) validateAlter(ctx context.Context, cat *catalog.Catalog, t *c
 	if err := e.outwaitWriters(ctx, cat); err != nil {
 		return err
 	}
-	err := e.checkRows(ctx, e.Store, t, checks)
+	// A partitioned table's rows are its leaves'.
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	tables := []*catalog.Table{t}
+	if ps := snap.PartitionSet(t); ps != nil {
+		tables = ps.Leaves()
+	}
+	for _, tbl := range tables {
+		if err = e.checkRows(ctx, e.Store, tbl, checks); err != nil {
+			break
+		}
+	}
 	if err == nil {
 		return nil
 	}
@@ -656,11 +749,17 @@ func (e *Executor) validateAlter(ctx context.Context, cat *catalog.Catalog, t *c
 		if err != nil {
 			return catalog.Change{}, err
 		}
-		nt := cur.Clone()
-		for _, v := range checks {
-			v.undo(nt)
+		var ch catalog.Change
+		for _, m := range append([]*catalog.Table{cur}, s.Descendants(cur)...) {
+			nt := m.Clone()
+			for _, v := range checks {
+				if !v.keep[m.ID] {
+					v.undo(nt)
+				}
+			}
+			ch.Put = append(ch.Put, nt)
 		}
-		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+		return ch, nil
 	})
 	if uerr != nil {
 		return errors.Join(err, uerr)
@@ -734,9 +833,17 @@ func (e *Executor) tableEmpty(ctx context.Context, cat *catalog.Catalog, name st
 	if err != nil {
 		return true, nil // the change reports it
 	}
+	tables := []*catalog.Table{t}
+	if ps := snap.PartitionSet(t); ps != nil {
+		tables = ps.Leaves()
+	}
 	empty := true
-	err = e.forEachRow(ctx, e.rowsOf(ctx, cat, t), t, func([]sqltypes.Value) bool { empty = false; return false })
-	return empty, err
+	for _, tbl := range tables {
+		if err := e.forEachRow(ctx, e.rowsOf(ctx, cat, tbl), tbl, func([]sqltypes.Value) bool { empty = false; return false }); err != nil || !empty {
+			return empty, err
+		}
+	}
+	return empty, nil
 }
 
 // renameIndex is ALTER INDEX ... RENAME TO.

@@ -139,6 +139,10 @@ func (ec *execCtx) checkConstraints(t *catalog.Table, row []sqltypes.Value) erro
 				WithValues(rowDetail(t, row))
 		}
 	}
+	if tc.PartitionOf != nil && !tc.PartitionOf.Holds(t, row) {
+		return pgerr.New(pgerr.CheckViolation, "new row for relation %q violates partition constraint", t.Name).
+			WithValues(rowDetail(t, row))
+	}
 	return nil
 }
 

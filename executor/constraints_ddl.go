@@ -72,7 +72,9 @@ func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add 
 		name = add.Check.Name
 	}
 	// Publish the constraint, not yet valid: writers enforce it from now on.
+	tables := []string{add.Table}
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		tables = []string{add.Table}
 		t, err := s.Table(add.Table)
 		if err != nil {
 			return catalog.Change{}, err
@@ -110,23 +112,45 @@ func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add 
 			c := *add.Check
 			c.NotValid = true
 			nt.Checks = append(nt.Checks, c)
+			// A partitioned table's check is its partitions' too, each
+			// validated with its own rows (before the table's own).
+			tables = nil
+			for _, m := range s.Descendants(t) {
+				if m.HasConstraint(name) {
+					return catalog.Change{}, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, m.Name)
+				}
+				mc := m.Clone()
+				mc.Checks = append(mc.Checks, c)
+				ch.Put = append(ch.Put, mc)
+				tables = append(tables, m.Name)
+			}
+			tables = append(tables, t.Name)
 		}
 		return ch, nil
 	})
 	if err != nil || add.NotValid {
 		return err
 	}
-	if err := e.validate(ctx, cat, add.Table, name, add.CheckExpr, fn); err != nil {
+	for _, table := range tables {
+		if err = e.validate(ctx, cat, table, name, add.CheckExpr, fn); err != nil {
+			break
+		}
+	}
+	if err != nil {
 		// Remove what this statement added; a concurrent DROP may have
 		// beaten us to it.
 		_, _ = cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
-			t, err := s.Table(add.Table)
-			if err != nil {
-				return catalog.Change{}, err
+			var ch catalog.Change
+			for _, table := range tables {
+				t, err := s.Table(table)
+				if err != nil {
+					continue
+				}
+				nt := t.Clone()
+				removeConstraint(nt, name)
+				ch.Put = append(ch.Put, nt)
 			}
-			nt := t.Clone()
-			removeConstraint(nt, name)
-			return catalog.Change{Put: []*catalog.Table{nt}}, nil
+			return ch, nil
 		})
 		if add.AutoIndex != nil {
 			_ = e.DropIndex(ctx, cat, &ir.DropIndex{Name: add.AutoIndex.Name, IfExists: true}, func(*pgerr.Error) {})
@@ -401,7 +425,16 @@ func (e *Executor) dropConstraint(ctx context.Context, cat *catalog.Catalog, d *
 		}
 		nt := t.Clone()
 		if removeConstraint(nt, d.Name) {
-			return catalog.Change{Put: []*catalog.Table{nt}}, nil
+			ch := catalog.Change{Put: []*catalog.Table{nt}}
+			if t.IsPartitioned() {
+				// Its partitions' copies go with it.
+				for _, m := range s.Descendants(t) {
+					if mc := m.Clone(); removeConstraint(mc, d.Name) {
+						ch.Put = append(ch.Put, mc)
+					}
+				}
+			}
+			return ch, nil
 		}
 		if d.Name == t.BareName()+"_pkey" && t.HasConstraint(d.Name) {
 			if refs := dependentKeys(s, t, nil); len(refs) > 0 {

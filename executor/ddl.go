@@ -121,7 +121,11 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
 		dropped, owned, cascaded = nil, nil, nil
 		var ch catalog.Change
-		names := withPartitions(s, dt.Names)
+		names, heirs, err := withPartitions(s, dt.Names, dt.Cascade)
+		if err != nil {
+			return ch, err
+		}
+		cascaded = append(cascaded, heirs...)
 		for _, name := range names {
 			t, err := s.Table(name)
 			if err != nil {

@@ -2,6 +2,8 @@ package executor
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -46,12 +48,42 @@ func (ec *execCtx) insertPartitioned(ctx context.Context, n *optimizer.Insert, p
 	}
 	for _, leaf := range order {
 		for _, row := range groups[leaf] {
+			if err := checkRow(leaf, row); err != nil {
+				return WriteResult{}, err
+			}
 			if err := ec.checkConstraints(leaf, row); err != nil {
 				return WriteResult{}, err
 			}
 		}
 	}
 	var res WriteResult
+	if n.OnConflict != nil {
+		// Each leaf's rows are an upsert of that leaf, arbitrated by its
+		// copies of the parent's unique keys (which include the partition
+		// key, so a row can only conflict within its leaf). RETURNING
+		// lists the rows inserted or updated, leaf by leaf.
+		for _, leaf := range order {
+			ln := *n
+			ln.Table = leaf
+			oc := *n.OnConflict
+			oc.Arbiters = nil
+			for _, a := range n.OnConflict.Arbiters {
+				ix, ok := catalog.PartitionIndex(leaf, a)
+				if !ok {
+					return WriteResult{}, pgerr.New(pgerr.InternalError, "partition %q lacks index %q of its partitioned table", leaf.Name, a.Name)
+				}
+				oc.Arbiters = append(oc.Arbiters, ix)
+			}
+			ln.OnConflict = &oc
+			r, err := ec.insertRows(ctx, &ln, leaf, groups[leaf], n.Returning, stats)
+			if err != nil {
+				return WriteResult{}, err
+			}
+			res.Count += r.Count
+			res.Returning = append(res.Returning, r.Returning...)
+		}
+		return res, nil
+	}
 	for _, leaf := range order {
 		r, err := ec.insertRows(ctx, n, leaf, groups[leaf], nil, stats)
 		if err != nil {
@@ -159,6 +191,9 @@ func (ec *execCtx) modifyPartitioned(ctx context.Context, ps *catalog.PartitionS
 			if err != nil {
 				return WriteResult{}, err
 			}
+			if err := checkRow(dest, c.new); err != nil {
+				return WriteResult{}, err
+			}
 			if err := ec.checkConstraints(dest, c.new); err != nil {
 				return WriteResult{}, err
 			}
@@ -211,6 +246,9 @@ func (b *BulkInsert) writePartitioned(ctx context.Context, ps *catalog.Partition
 		if err != nil {
 			return &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
 		}
+		if err := checkRow(leaf, row); err != nil {
+			return &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
+		}
 		if err := b.ec.checkConstraints(leaf, row); err != nil {
 			return &BulkRowError{Row: b.rows + int64(i), Formed: true, Err: err}
 		}
@@ -236,21 +274,33 @@ func (b *BulkInsert) writePartitioned(ctx context.Context, ps *catalog.Partition
 }
 
 // withPartitions adds to the tables DROP TABLE names the partitions of
-// those that are partitioned: they go with them, as in PostgreSQL.
-func withPartitions(s *catalog.Snapshot, names []string) []string {
-	out := append([]string(nil), names...)
+// those that are partitioned: they go with them, as in PostgreSQL. Tables
+// inheriting from them go with CASCADE (cascaded lists them), else the
+// drop fails (2BP01).
+func withPartitions(s *catalog.Snapshot, names []string, cascade bool) (out, cascaded []string, err error) {
+	out = append([]string(nil), names...)
 	for _, name := range names {
 		t, err := s.Table(name)
 		if err != nil {
 			continue
 		}
 		for _, m := range s.Descendants(t) {
-			if !slices.Contains(out, m.Name) {
-				out = append(out, m.Name)
+			if slices.Contains(out, m.Name) {
+				continue
 			}
+			if m.Inherits() {
+				if !cascade {
+					p := s.TableByID(m.Parents[0])
+					return nil, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", name).
+						WithDetail("table %s depends on table %s", m.Name, p.Name).
+						WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+				}
+				cascaded = append(cascaded, "table "+m.Name)
+			}
+			out = append(out, m.Name)
 		}
 	}
-	return out
+	return out, cascaded, nil
 }
 
 // detachPartition makes the partition name of nt a table of its own (its
@@ -266,5 +316,139 @@ func detachPartition(s *catalog.Snapshot, nt *catalog.Table, name string, ch *ca
 	pc := p.Clone()
 	pc.Parents, pc.Bound = nil, nil
 	ch.Put = append(ch.Put, pc)
+	return nil
+}
+
+// attachPartition runs ALTER TABLE parent ATTACH PARTITION (the binder
+// checked the table's columns and the bound against its siblings'). As
+// a constraint ALTER TABLE adds, the bound is published first, so that
+// every writer that plans afterwards routes rows to the new partition
+// and checks direct writes to it against its bound; once the writers
+// that planned before have finished, the table's rows are checked
+// against the bound, and the default partition's against the bound's
+// rows now being the new partition's (PostgreSQL's two 23514 errors).
+// If one fails, the table is detached again. The parent's indexes the
+// table lacks are then built on it.
+func (e *Executor) attachPartition(ctx context.Context, cat *catalog.Catalog, parentName string, a ir.AlterAction, notice func(*pgerr.Error)) error {
+	var id uint64
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		parent, err := s.Table(parentName)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		t, err := s.Table(a.Column)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		if t.IsPartition() {
+			return catalog.Change{}, pgerr.New(pgerr.WrongObjectType, "%q is already a partition", t.BareName())
+		}
+		if err := notRewriting(t); err != nil {
+			return catalog.Change{}, err
+		}
+		nt := t.Clone()
+		nt.Parents, nt.Bound = []uint64{parent.ID}, a.Attach.Bound
+		id = nt.ID
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if err != nil {
+		return err
+	}
+	err = e.validateAttach(ctx, cat, id)
+	for _, ci := range a.Attach.Indexes {
+		if err != nil {
+			break
+		}
+		err = e.CreateIndex(ctx, cat, ci, notice)
+	}
+	if cat.InBlock() {
+		if err != nil {
+			return err // the block fails, and its changes with it
+		}
+		// The block checked the rows it sees; other sessions' are
+		// checked after its commit, and the table detached again if one
+		// fails.
+		return e.afterCommit(ctx, cat, fmt.Sprintf("checking the rows of partition %q", a.Column), func(ctx context.Context, cat *catalog.Catalog) error {
+			if err := e.validateAttach(ctx, cat, id); err != nil {
+				return e.undoAttach(ctx, cat, id, err)
+			}
+			return nil
+		})
+	}
+	if err == nil {
+		return nil
+	}
+	return e.undoAttach(ctx, cat, id, err)
+}
+
+// undoAttach detaches table id again after err.
+func (e *Executor) undoAttach(ctx context.Context, cat *catalog.Catalog, id uint64, err error) error {
+	_, uerr := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		t := s.TableByID(id)
+		if t == nil {
+			return catalog.Change{}, errSkip
+		}
+		nt := t.Clone()
+		nt.Parents, nt.Bound = nil, nil
+		return catalog.Change{Put: []*catalog.Table{nt}}, nil
+	})
+	if uerr != nil && !errors.Is(uerr, errSkip) {
+		return errors.Join(err, uerr)
+	}
+	return err
+}
+
+// validateAttach checks the rows of the partition just attached (table
+// ID id) and of its default sibling against the partition constraints
+// the attachment gave them.
+func (e *Executor) validateAttach(ctx context.Context, cat *catalog.Catalog, id uint64) error {
+	if !cat.InBlock() {
+		if err := e.outwaitWriters(ctx, cat); err != nil {
+			return err
+		}
+	}
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	t := snap.TableByID(id)
+	parent := snap.Parent(t)
+	ps := snap.PartitionSet(snap.Root(t))
+	// violated names the leaf whose row fails, as PostgreSQL's.
+	check := func(m *catalog.Table, violated func(leaf string) *pgerr.Error) error {
+		leaves := []*catalog.Table{m}
+		if m.IsPartitioned() {
+			leaves = snap.PartitionSet(m).Leaves()
+		}
+		for _, leaf := range leaves {
+			ok := true
+			err := e.forEachRow(ctx, e.rowsOf(ctx, cat, leaf), leaf, func(row []sqltypes.Value) bool {
+				ok = ps.Holds(m, row)
+				return ok
+			})
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return violated(leaf.BareName())
+			}
+		}
+		return nil
+	}
+	if err := check(t, func(leaf string) *pgerr.Error {
+		return pgerr.New(pgerr.CheckViolation, "partition constraint of relation %q is violated by some row", leaf)
+	}); err != nil {
+		return err
+	}
+	if t.Bound.Default {
+		return nil
+	}
+	for _, c := range snap.Children(parent) {
+		if c.Bound != nil && c.Bound.Default {
+			return check(c, func(leaf string) *pgerr.Error {
+				return pgerr.New(pgerr.CheckViolation, "updated partition constraint for default partition %q would be violated by some row", leaf)
+			})
+		}
+	}
 	return nil
 }

@@ -370,7 +370,9 @@ func checkRow(t *catalog.Table, row []sqltypes.Value) error {
 				return err
 			}
 		}
-		if c.NotNull && row[i].IsNull() {
+		// A partitioned table's rows are checked in the partition they
+		// route to (which names it, and may have NOT NULLs of its own).
+		if c.NotNull && row[i].IsNull() && !t.IsPartitioned() {
 			return pgerr.New(pgerr.NotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, t.Name).
 				WithValues(rowDetail(t, row))
 		}
@@ -760,6 +762,10 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 					if updated == nil {
 						continue // a BEFORE UPDATE trigger skipped it
 					}
+				}
+				if ps := ec.cons.PartitionsOf(); ps != nil && !ps.Holds(t, updated) {
+					return WriteResult{}, pgerr.New(pgerr.FeatureNotSupported, "invalid ON UPDATE specification").
+						WithDetail("The result tuple would appear in a different partition than the original tuple.")
 				}
 				if err := checkRow(t, updated); err != nil {
 					return WriteResult{}, err

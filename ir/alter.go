@@ -48,6 +48,16 @@ type AlterAction struct {
 	// Reshard, when set, is the new placement of SET / RESET (shards,
 	// shard_columns), the statement's only action (shards.go).
 	Reshard *Reshard
+	// Attach is ATTACH PARTITION's bound partition.
+	Attach *AttachPartition
+}
+
+// AttachPartition is what ATTACH PARTITION makes of a table: its bound
+// in the partitioned table, and the partitioned table's indexes it lacks,
+// created on it once it is attached.
+type AttachPartition struct {
+	Bound   *catalog.PartitionBound
+	Indexes []*CreateIndex
 }
 
 // Truncate empties tables.

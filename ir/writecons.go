@@ -41,6 +41,10 @@ type TableConstraints struct {
 	// Exclusions are the table's exclusion constraints, checked on every
 	// row an INSERT or UPDATE writes.
 	Exclusions []BoundExclusion
+	// PartitionOf, set when the table is a partition written directly,
+	// is the partition tree's root set: a row the table takes must route
+	// to it (PostgreSQL's partition constraint).
+	PartitionOf *catalog.PartitionSet
 }
 
 // BoundExclusion is an exclusion constraint (its index, Index.Exclusion)

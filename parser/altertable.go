@@ -50,6 +50,8 @@ const (
 	AlterPrimaryKey AlterKind = "primary_key"
 	// AlterDetachPartition is DETACH PARTITION Column (partition.go).
 	AlterDetachPartition AlterKind = "detach_partition"
+	// AlterAttachPartition is ATTACH PARTITION Column Bound.
+	AlterAttachPartition AlterKind = "attach_partition"
 )
 
 // KeyPart is one column of a key, as written.
@@ -91,6 +93,8 @@ type AlterAction struct {
 	// ReplaceKey is set for the forms that replace an existing key (ALTER
 	// PRIMARY KEY, or DROP CONSTRAINT with ADD PRIMARY KEY).
 	ReplaceKey bool
+	// Bound is ATTACH PARTITION's FOR VALUES ... or DEFAULT.
+	Bound *BoundSyntax
 	// Pos is the byte offset of the action, for errors.
 	Pos int
 }
@@ -375,7 +379,17 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		a.Kind, a.Column = AlterDetachPartition, name
 		return a, k + 3, nil
 	case r.peek(k, "attach") && r.peek(k+1, "partition"):
-		return a, k, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ... ATTACH PARTITION is not supported").WithPosition(r.pos(k))
+		// ATTACH PARTITION name {FOR VALUES ... | DEFAULT}: an existing
+		// table becomes a partition.
+		name, err := r.name(k + 2)
+		if err != nil {
+			return a, k, err
+		}
+		a.Kind, a.Column = AlterAttachPartition, name
+		var ps PartitionSyntax
+		next, err := r.partitionBound(k+3, &ps)
+		a.Bound = ps.Bound
+		return a, next, err
 	}
 	return a, k, pgerr.New(pgerr.FeatureNotSupported, "this ALTER TABLE form is not supported").WithPosition(r.pos(min(k, len(r.toks)-1)))
 }

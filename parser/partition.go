@@ -14,6 +14,11 @@ import (
 // is given to TiDB as a table of one placeholder column (as LIKE-only
 // tables are) that the binder replaces with the parent's columns.
 
+// OnlySchema qualifies a table named after ONLY in a SELECT's FROM
+// (SELECT ... FROM ONLY t), for the binder: t without the tables that
+// inherit from it (or, partitioned, without its partitions).
+const OnlySchema = "zp_only"
+
 // PartitionSyntax is what CREATE TABLE says about partitioning and
 // inheritance.
 type PartitionSyntax struct {

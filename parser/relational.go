@@ -561,6 +561,7 @@ func (r *rewriter) numberSubParams(st *Statement) {
 func (r *rewriter) fromItems(head int) error {
 	type level struct {
 		query  bool // SELECT or DELETE seen at this level
+		sel    bool // SELECT seen at this level
 		inFrom bool
 		expect bool // the next token starts a FROM item
 		// elemAfter is the token after which the current element of the
@@ -626,6 +627,7 @@ func (r *rewriter) fromItems(head int) error {
 			}
 		case t.kind == tkIdent && (t.val == "select" || t.val == "delete"):
 			lv.query = true
+			lv.sel = lv.sel || t.val == "select"
 		case t.kind == tkIdent && t.val == "from" && lv.query && !(i > head && r.toks[i-1].is("distinct")):
 			lv.inFrom, lv.expect, lv.elemAfter = true, true, i
 		case t.kind == tkIdent && t.val == "using" && lv.query && len(stack) == 1 && !deleteUsing && r.peek(head, "delete"):
@@ -665,6 +667,11 @@ func (r *rewriter) fromItems(head int) error {
 			lateral = true
 		case lv.expect && t.kind == tkIdent && t.val == "only":
 			r.drop(i, i+1)
+			if lv.sel && !deleteUsing && i+1 < len(r.toks) && (r.toks[i+1].kind == tkIdent || r.toks[i+1].kind == tkQIdent) && !r.peek(i+2, ".") {
+				// SELECT ... FROM ONLY t: the binder reads t without the
+				// tables inheriting from it (OnlySchema).
+				r.ed[i+1].pre = OnlySchema + "." + r.ed[i+1].pre
+			}
 		case lv.expect && (t.kind == tkIdent || t.kind == tkQIdent):
 			end, err := r.skipName(i)
 			if err != nil {

@@ -52,8 +52,11 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			}
 			continue
 		}
-		if a.Kind != parser.AlterRenameTable {
-			if err := partitionAlter(t, string(a.Kind)); err != nil {
+		if a.Kind != parser.AlterRenameTable && a.Kind != parser.AlterAttachPartition {
+			if err := inheritanceAlter(snap, t, string(a.Kind)); err != nil {
+				return nil, err
+			}
+			if err := partitionAlter(snap, t, a); err != nil {
 				return nil, err
 			}
 		}
@@ -95,11 +98,18 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 			if err := b.bindAddIdentity(t, &ba); err != nil {
 				return nil, err
 			}
+		case parser.AlterAttachPartition:
+			if ba.Attach, err = b.bindAttach(t, a, len(st.Actions)); err != nil {
+				return nil, err
+			}
 		}
 		at.Actions = append(at.Actions, ba)
 	}
 	if at.Constraints, err = b.columnConstraints(t, at); err != nil {
 		return nil, err
+	}
+	if len(at.Constraints) > 0 && t.IsPartitioned() {
+		return nil, unsupported("constraints in ADD COLUMN of a partitioned table are not supported")
 	}
 	return at, nil
 }

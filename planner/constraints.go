@@ -540,7 +540,7 @@ func (b *Binder) bindAlterConstraint(n *ast.AlterTableStmt) (ir.Statement, error
 		}
 		return nil, err
 	}
-	if err := partitionAlter(t, "constraint"); err != nil {
+	if err := b.partitionConstraint(t, n.Specs[0]); err != nil {
 		return nil, err
 	}
 	if err := writable(t); err != nil {

@@ -48,6 +48,10 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	if err != nil {
 		return nil, err
 	}
+	heir, err := b.inheritParent(n)
+	if err != nil {
+		return nil, err
+	}
 	likes, err := b.likeSources()
 	if err != nil {
 		return nil, err
@@ -158,6 +162,9 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	}
 	if err := b.bindPartitioning(t, parent); err != nil {
 		return nil, err
+	}
+	if heir != nil {
+		t.Parents = []uint64{heir.ID}
 	}
 	return &ir.CreateTable{Table: t, IfNotExists: n.IfNotExists, Sequences: seqs}, nil
 }

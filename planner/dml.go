@@ -207,9 +207,6 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 		ins.Source = vals
 	}
 	if oc := b.stmt.OnConflict; oc != nil {
-		if t.IsPartitioned() {
-			return nil, unsupported("INSERT ... ON CONFLICT on a partitioned table is not supported")
-		}
 		ins.OnConflict = &ir.OnConflict{DoNothing: oc.DoNothing}
 		if !oc.DoNothing {
 			target.Required |= catalog.PrivUpdate
@@ -382,7 +379,10 @@ func (b *Binder) rowSource(t *catalog.Table, target *ir.RelPermission, alias str
 	sc := env{}.newScope()
 	var scan ir.Rel = ir.NewScan(t, alias)
 	if t.IsPartitioned() {
-		scan = b.partitionedScan(t, alias)
+		scan = b.partitionedScan(t, alias, false)
+	}
+	if len(b.snap.Inheritors(t)) > 0 {
+		return nil, nil, nil, unsupported("UPDATE and DELETE of a table other tables inherit from (%q) are not supported", t.BareName())
 	}
 	rel := scan
 	sc.items = []*fromItem{tableItem(t, alias, 0)}

@@ -480,6 +480,10 @@ func (b *Binder) snapFor(schema string) (snap *catalog.Snapshot, tempOnly bool) 
 // table, or a catalog relation (pg_catalog is on every search path).
 func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.Rel, error) {
 	schema, name := tn.Schema.O, tn.Name.O
+	only := schema == parser.OnlySchema // SELECT ... FROM ONLY name
+	if only {
+		schema = ""
+	}
 	if schema == "" {
 		cte, self, ok := sc.ctes.lookup(name)
 		if !ok {
@@ -518,8 +522,19 @@ func (b *Binder) bindTableName(tn *ast.TableName, sc *scope, alias string) (ir.R
 		if t, err := snap.Table(name); err == nil && (!tempOnly || t.Temp) {
 			b.depends(name)
 			var s ir.Rel = ir.NewScan(t, alias)
-			if t.IsPartitioned() {
-				s = b.partitionedScan(t, alias)
+			switch heirs := b.snap.Inheritors(t); {
+			case only && t.IsPartitioned():
+				// A partitioned table holds no rows of its own.
+				s = &ir.Values{Cols: s.Columns()}
+				if b.wantsTableOID() {
+					s = &ir.Values{Cols: append(s.Columns(), tableOIDColumn)}
+				}
+			case t.IsPartitioned():
+				s = b.partitionedScan(t, alias, b.wantsTableOID())
+			case !only && len(heirs) > 0:
+				s = b.inheritedScan(t, alias, heirs)
+			default:
+				s = b.withTableOID(s, t)
 			}
 			b.notePermission(s, b.addPermission(t, nil, catalog.PrivSelect))
 			return s, nil

@@ -71,9 +71,6 @@ func (b *Binder) bindPartitioning(t *catalog.Table, parent *catalog.Table) error
 	if ps == nil {
 		return nil
 	}
-	if len(ps.Inherits) > 0 {
-		return unsupported("table inheritance (INHERITS) is not supported")
-	}
 	if ps.Strategy != "" {
 		if err := b.partitionKey(t, ps); err != nil {
 			return err
@@ -395,8 +392,11 @@ func hashModulusDetail(nb, ob *catalog.PartitionBound, other string) string {
 // partitionedScan reads a partitioned table: its leaf partitions' rows,
 // one scan each, appended (UNION ALL), with the parent's columns. A
 // partitioned table without partitions has no rows.
-func (b *Binder) partitionedScan(t *catalog.Table, alias string) ir.Rel {
+func (b *Binder) partitionedScan(t *catalog.Table, alias string, oid bool) ir.Rel {
 	cols := ir.NewScan(t, alias).Columns()
+	if oid {
+		cols = append(cols, tableOIDColumn)
+	}
 	var out ir.Rel
 	ps := b.snap.PartitionSet(t)
 	for _, leaf := range ps.Leaves() {
@@ -404,6 +404,9 @@ func (b *Binder) partitionedScan(t *catalog.Table, alias string) ir.Rel {
 		scan := ir.NewScan(leaf, alias)
 		scan.Partitions = ps
 		var s ir.Rel = scan
+		if oid {
+			s = b.withTableOID(scan, leaf)
+		}
 		if out == nil {
 			out = s
 			continue
@@ -452,13 +455,93 @@ func (b *Binder) partitionIndexes(t *catalog.Table, ci *ir.CreateIndex) error {
 	return nil
 }
 
-// partitionAlter refuses an ALTER TABLE action zproxy does not carry
-// through a partition tree (columns, constraints, keys, options) on a
-// partitioned table or a partition: their columns must stay alike.
-func partitionAlter(t *catalog.Table, action string) error {
+// partitionAlter checks an ALTER TABLE action on a partitioned table or
+// a partition. Column actions on a partitioned table are its partitions'
+// too (the executor applies them down the tree); on a partition, those
+// that would make its columns differ from its parent's are refused as
+// PostgreSQL refuses them; other actions zproxy does not carry through a
+// tree are refused (0A000).
+func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterAction) error {
 	if !t.IsPartitioned() && !t.IsPartition() {
 		return nil
 	}
-	what := strings.ReplaceAll(action, "_", " ")
+	i := t.ColumnIndex(a.Column)
+	if i >= 0 && t.Columns[i].Hidden {
+		i = -1
+	}
+	// keyOf names the member of t's tree whose partition key has column
+	// i ("" for none).
+	keyOf := func() string {
+		for _, m := range append([]*catalog.Table{t}, snap.Descendants(t)...) {
+			if m.IsPartitioned() && i >= 0 && slices.Contains(m.Partitioning.Columns, i) {
+				return m.BareName()
+			}
+		}
+		return ""
+	}
+	inherited := t.IsPartition() && i >= 0
+	switch a.Kind {
+	case parser.AlterAddColumn:
+		if t.IsPartition() {
+			return pgerr.New(pgerr.WrongObjectType, "cannot add column to a partition")
+		}
+		return nil
+	case parser.AlterDropColumn, parser.AlterColumnType:
+		verb := map[parser.AlterKind]string{parser.AlterDropColumn: "drop", parser.AlterColumnType: "alter"}[a.Kind]
+		if inherited {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot %s inherited column %q", verb, a.Column)
+		}
+		if rel := keyOf(); rel != "" {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot %s column %q because it is part of the partition key of relation %q", verb, a.Column, rel)
+		}
+		if a.Kind == parser.AlterDropColumn {
+			return nil
+		}
+	case parser.AlterRenameColumn:
+		if inherited {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot rename inherited column %q", a.Column)
+		}
+		return nil
+	case parser.AlterDropNotNull:
+		if p := snap.Parent(t); inherited && p != nil {
+			if j := p.ColumnIndex(a.Column); j >= 0 && p.Columns[j].NotNull {
+				return pgerr.New(pgerr.InvalidTableDefinition, "column %q is marked NOT NULL in parent table", a.Column)
+			}
+		}
+		if t.IsPartitioned() && t.Partitioning.Strategy == "range" && slices.Contains(t.Partitioning.Columns, i) {
+			return pgerr.New(pgerr.InvalidTableDefinition, "column %q is in range partition key", a.Column)
+		}
+		return nil
+	case parser.AlterSetDefault, parser.AlterDropDefault, parser.AlterSetNotNull:
+		return nil
+	}
+	what := strings.ReplaceAll(string(a.Kind), "_", " ")
 	return unsupported("ALTER TABLE (%s) of a partitioned table or a partition is not supported", what)
+}
+
+// partitionConstraint checks a constraint action on a partitioned table
+// or a partition: a CHECK constraint of a partitioned table is its
+// partitions' too (the executor adds and drops it down the tree), so a
+// partition cannot drop one it has from its parent; a partition may have
+// checks of its own. Other constraint changes are refused (0A000).
+func (b *Binder) partitionConstraint(t *catalog.Table, spec *ast.AlterTableSpec) error {
+	if err := inheritanceAlter(b.snap, t, "constraint"); err != nil {
+		return err
+	}
+	if !t.IsPartitioned() && !t.IsPartition() {
+		return nil
+	}
+	switch {
+	case spec.Tp == ast.AlterTableAddConstraint && spec.Constraint.Tp == ast.ConstraintCheck && exclusionMarker(spec.Constraint) < 0:
+		return nil
+	case spec.Tp == ast.AlterTableDropCheck:
+		name := spec.Constraint.Name
+		if p := b.snap.Parent(t); p != nil && slices.ContainsFunc(p.Checks, func(c catalog.Check) bool { return c.Name == name }) {
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop inherited constraint %q of relation %q", name, t.BareName())
+		}
+		if slices.ContainsFunc(t.Checks, func(c catalog.Check) bool { return c.Name == name }) {
+			return nil
+		}
+	}
+	return unsupported("ALTER TABLE (constraint) of a partitioned table or a partition is not supported")
 }

@@ -88,6 +88,9 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 				}
 			}
 		}
+		if cur == t && k != writeDelete && t.IsPartition() && !t.IsPartitioned() {
+			tc.PartitionOf = b.snap.PartitionSet(b.snap.Root(t))
+		}
 		if cur.IsPartitioned() {
 			// Its partitions have its checks, and check the rows they
 			// take (named for the partition, as PostgreSQL names it).
@@ -139,7 +142,7 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 	// An exclusion constraint's check reads other rows and locks its key
 	// in the statement's transaction.
 	c.Txn = c.Txn || len(target.Exclusions) > 0
-	if !c.Txn && len(c.Tables) == 1 && len(target.Checks) == 0 && len(target.Generated) == 0 {
+	if !c.Txn && len(c.Tables) == 1 && len(target.Checks) == 0 && len(target.Generated) == 0 && target.PartitionOf == nil {
 		return nil, nil
 	}
 	return c, nil

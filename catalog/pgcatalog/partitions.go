@@ -26,6 +26,44 @@ func partitionClass(e *objects, o *object, r *pgClassRow) {
 	r.Relhassubclass = boolV(e.hasChildren[t.ID])
 }
 
+// indexParentOf returns the object of the partitioned table's index a
+// partition's index is a partition of (the parent's index it is a copy
+// of, which PostgreSQL records in pg_inherits), or nil.
+func (os *objects) indexParentOf(o *object) *object {
+	if o == nil || !o.isIndex() || o.table.Bound == nil {
+		return nil
+	}
+	p := os.tableByID(o.table.Parents[0])
+	if p == nil {
+		return nil
+	}
+	if o.index == nil {
+		if hasRowID(p) {
+			return nil
+		}
+		return os.byOID[ObjectOID(p.ID, slotPKeyIndex)]
+	}
+	for _, ix := range p.Indexes {
+		if ix.SameKeys(o.index) {
+			return os.byOID[ObjectOID(ix.ID, 0)]
+		}
+	}
+	return nil
+}
+
+// indexPartitionClass fills an index's pg_class partitioning columns.
+func indexPartitionClass(e *objects, o *object, r *pgClassRow) {
+	r.Relispartition = boolV(e.indexParentOf(o) != nil)
+	if o.kind == 'I' {
+		for _, c := range e.list {
+			if e.indexParentOf(c) == o {
+				r.Relhassubclass = boolV(true)
+				break
+			}
+		}
+	}
+}
+
 // tableByID returns the table of the given ID among the objects, or nil.
 func (os *objects) tableByID(id uint64) *catalog.Table {
 	if o := os.byOID[ObjectOID(id, 0)]; o != nil {
@@ -113,8 +151,15 @@ func init() {
 	})
 	generate("pg_catalog.pg_inherits", func(e *Env) []row {
 		var out []row
-		for _, o := range e.objects().list {
-			if o.table == nil || o.isIndex() || o.rel != nil {
+		os := e.objects()
+		for _, o := range os.list {
+			if o.table == nil || o.rel != nil {
+				continue
+			}
+			if o.isIndex() {
+				if p := os.indexParentOf(o); p != nil {
+					out = append(out, &pgInheritsRow{Inhrelid: oidV(o.oid), Inhparent: oidV(p.oid), Inhseqno: intV(1)})
+				}
 				continue
 			}
 			for i, p := range o.table.Parents {

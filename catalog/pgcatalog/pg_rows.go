@@ -69,6 +69,9 @@ func init() {
 			if o.table != nil && o.table.Virtual == nil && o.isTable() {
 				partitionClass(e.objects(), o, r)
 			}
+			if o.table != nil && o.table.Virtual == nil && o.isIndex() {
+				indexPartitionClass(e.objects(), o, r)
+			}
 			if o.table != nil && o.table.Virtual == nil {
 				r.Reltuples = floatV(reltuples(e.Snap, o.table))
 			}

@@ -1,0 +1,127 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
+)
+
+// Table inheritance (CREATE TABLE c (...) INHERITS (p)), as far as zproxy
+// builds it: c is an ordinary table whose columns start with p's (with
+// their NOT NULLs, defaults and CHECK constraints: bound as LIKE p
+// INCLUDING DEFAULTS CONSTRAINTS before c's own) and whose Parents hold
+// p's ID (pg_inherits). A read of p is p's rows and those of every table
+// inheriting from it, each with p's columns (SELECT ... FROM ONLY p reads
+// p's alone); writes to c are writes to c. What would change p's rows
+// through its children (UPDATE or DELETE of p) or the columns of either
+// is refused (0A000).
+
+// inheritParent resolves CREATE TABLE ... INHERITS (parent) and lends
+// the parent's columns to the new table through a LIKE clause before its
+// own columns.
+func (b *Binder) inheritParent(n *ast.CreateTableStmt) (*catalog.Table, error) {
+	ps := b.stmt.Partition
+	if ps == nil || len(ps.Inherits) == 0 || ps.Of != "" {
+		return nil, nil
+	}
+	if len(ps.Inherits) > 1 {
+		return nil, unsupported("inheriting from more than one table is not supported")
+	}
+	if ps.Strategy != "" {
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot create partitioned table as inheritance child")
+	}
+	q := ps.Inherits[0]
+	parent, err := b.resolveTable(q.Schema, q.Name, q.Pos)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case parent.IsPartitioned():
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partitioned table %q", parent.BareName())
+	case parent.IsPartition():
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partition %q", parent.BareName())
+	case parent.Matview != nil:
+		return nil, pgerr.New(pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", parent.BareName())
+	case parent.Temp && !b.stmt.Temp:
+		return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from temporary relation %q", parent.BareName())
+	}
+	for _, cd := range n.Cols {
+		if i := parent.ColumnIndex(cd.Name.Name.O); i >= 0 && !parent.Columns[i].Hidden {
+			return nil, unsupported("merging column %q with its inherited definition is not supported", cd.Name.Name.O)
+		}
+	}
+	st := *b.stmt
+	st.Like = append([]parser.LikeClause{{Schema: q.Schema, Table: q.Name, Position: q.Pos,
+		Including: map[string]bool{"defaults": true, "constraints": true}}}, b.stmt.Like...)
+	b.stmt = &st
+	return parent, nil
+}
+
+// inheritedScan reads t and every table inheriting from it: their rows
+// appended (UNION ALL), each with t's columns (a child's are found by
+// name; t's hidden row id is NULL in a child's rows).
+func (b *Binder) inheritedScan(t *catalog.Table, alias string, heirs []*catalog.Table) ir.Rel {
+	own := ir.NewScan(t, alias)
+	cols := own.Columns()
+	out := b.withTableOID(own, t)
+	for _, c := range heirs {
+		b.depends(c.Name)
+		scan := ir.NewScan(c, alias)
+		exprs := make([]ir.Expr, len(cols))
+		for i, pc := range t.Columns {
+			j := c.ColumnIndex(pc.Name)
+			if pc.Hidden || j < 0 {
+				exprs[i] = &ir.Const{V: sqltypes.Null, Typ: pc.Type}
+				continue
+			}
+			exprs[i] = &ir.ColRef{Index: j, Name: pc.Name, Typ: pc.Type}
+		}
+		var r ir.Rel = &ir.Project{Input: scan, Exprs: exprs, Cols: cols}
+		r = b.withTableOID(r, c)
+		out = &ir.SetOp{Op: ir.Union, All: true, Left: out, Right: r, Cols: out.Columns()}
+	}
+	return out
+}
+
+// tableOIDColumn is the system column tableoid: the OID of the table a
+// row is stored in (a partition's, a child's).
+var tableOIDColumn = ir.Column{Name: "tableoid", Type: sqltypes.TypeOid, Col: -1, Hidden: true}
+
+// wantsTableOID reports whether the statement names tableoid, so the
+// stored tables it reads carry the column (reads that do not name it
+// keep their plain scans).
+func (b *Binder) wantsTableOID() bool {
+	return b.stmt != nil && strings.Contains(strings.ToLower(b.stmt.Text), "tableoid")
+}
+
+// withTableOID appends to r, rows of table t, the hidden column
+// tableoid when the statement names it.
+func (b *Binder) withTableOID(r ir.Rel, t *catalog.Table) ir.Rel {
+	if !b.wantsTableOID() {
+		return r
+	}
+	cols := r.Columns()
+	exprs := make([]ir.Expr, len(cols), len(cols)+1)
+	for i, c := range cols {
+		exprs[i] = &ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}
+	}
+	exprs = append(exprs, &ir.Const{V: sqltypes.NewOID(pgcatalog.ObjectOID(t.ID, 0)), Typ: sqltypes.TypeOid})
+	return &ir.Project{Input: r, Exprs: exprs, Cols: append(cols[:len(cols):len(cols)], tableOIDColumn)}
+}
+
+// inheritanceAlter refuses an ALTER TABLE action on a table of an
+// inheritance tree: zproxy does not carry column or constraint changes
+// through one.
+func inheritanceAlter(snap *catalog.Snapshot, t *catalog.Table, action string) error {
+	if !t.Inherits() && len(snap.Inheritors(t)) == 0 {
+		return nil
+	}
+	return unsupported("ALTER TABLE (%s) of a table in an inheritance tree is not supported", strings.ReplaceAll(action, "_", " "))
+}
