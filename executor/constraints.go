@@ -152,6 +152,9 @@ func (ec *execCtx) enforceReferences(ctx context.Context, w *writeSet, stats *kv
 	if err := ec.enforceExclusions(ctx, w, tc, stats); err != nil {
 		return err
 	}
+	if err := ec.enforceDeferrable(ctx, w, tc, stats); err != nil {
+		return err
+	}
 	for _, o := range tc.Outgoing {
 		if ec.txn.defers(o.FK) {
 			ec.deferReferenced(w.t, o, w.changes)

@@ -41,6 +41,11 @@ type TableConstraints struct {
 	// Exclusions are the table's exclusion constraints, checked on every
 	// row an INSERT or UPDATE writes.
 	Exclusions []BoundExclusion
+	// Deferrable are the table's deferrable unique indexes (their
+	// entries carry the primary key, catalog.Index.Deferrable): the
+	// executor checks each new key at the end of the statement or, when
+	// the constraint is deferred, at COMMIT.
+	Deferrable []*catalog.Index
 }
 
 // BoundExclusion is an exclusion constraint (its index, Index.Exclusion)
