@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/kv"
@@ -101,8 +102,8 @@ func deferrableKey(t *catalog.Table, ix *catalog.Index, row []sqltypes.Value) ([
 // item first.
 func (ec *execCtx) checkDeferrable(ctx context.Context, t *catalog.Table, ix *catalog.Index, keys [][]byte, stats *kv.Stats) error {
 	for _, p := range keys {
-		if err := ec.txn.kv.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpDelete, Key: exclusionLock(ix, p)}}, Stats: stats}); err != nil {
-			return txnErr(err)
+		if err := writeLock(ctx, ec.txn.kv, ix, p, stats); err != nil {
+			return err
 		}
 		if err := ec.checkDeferrableKey(ctx, t, ix, p, stats); err != nil {
 			return err
@@ -137,4 +138,59 @@ func (ec *execCtx) checkDeferrableKey(ctx context.Context, t *catalog.Table, ix 
 		}
 	}
 	return nil
+}
+
+// addDeferrableUnique runs ALTER TABLE ... ADD UNIQUE ... DEFERRABLE: the
+// index is built online as any index (its entries carry no condition, so
+// the build finds no duplicate), then the rows are checked against each
+// other by their keys; a duplicate drops the constraint again and fails
+// the statement as PostgreSQL's index build does.
+func (e *Executor) addDeferrableUnique(ctx context.Context, cat *catalog.Catalog, table string, ix *catalog.Index, notice func(*pgerr.Error)) error {
+	if err := e.CreateIndex(ctx, cat, &ir.CreateIndex{Table: table, Index: ix}, notice); err != nil {
+		return err
+	}
+	err := e.validateDeferrable(ctx, cat, table, ix.Name)
+	if err != nil {
+		_ = e.dropConstraint(ctx, cat, &ir.DropConstraint{Table: table, Name: ix.Name, IfExists: true, Cascade: true}, func(*pgerr.Error) {})
+	}
+	return err
+}
+
+// validateDeferrable finds two rows of table with one key of deferrable
+// unique index name (public by now). As validateExclusion, it reads in a
+// transaction of its own that writes the lock item of every key it meets:
+// a writer whose check read the index before its entries were built, and
+// that commits after this read the rows, makes one of the two fail.
+func (e *Executor) validateDeferrable(ctx context.Context, cat *catalog.Catalog, table, name string) error {
+	t, err := e.currentTable(ctx, cat, table)
+	if err != nil {
+		return err
+	}
+	ix := t.Index(name)
+	if ix == nil || !ix.Deferrable {
+		return pgerr.New(pgerr.SerializationFailure, "could not serialize access: unique constraint %q was dropped while it was validated", name)
+	}
+	src, locks, err := e.validationReader(ctx, cat, t)
+	if err != nil {
+		return err
+	}
+	if locks != nil {
+		defer locks.Rollback()
+	}
+	seen := map[string]bool{}
+	err = e.eachRow(ctx, src, t, func(row []sqltypes.Value) error {
+		p, ok := deferrableKey(t, ix, row)
+		if !ok {
+			return nil
+		}
+		if seen[string(p)] {
+			return duplicateValues(t, ix, row)
+		}
+		seen[string(p)] = true
+		if locks != nil {
+			return writeLock(ctx, locks, ix, p, nil)
+		}
+		return nil
+	})
+	return commitValidation(ctx, locks, err)
 }
