@@ -460,7 +460,13 @@ func (e *Executor) build(ctx context.Context, cat *catalog.Catalog, table *catal
 	if err := e.outwaitWriters(ctx, cat); err != nil {
 		return err
 	}
-	if err := e.backfill(ctx, table, index); err != nil {
+	err := e.backfill(ctx, table, index)
+	if err == nil && index.Unique && index.Deferrable {
+		// Its entries carry no condition: the rows are checked against
+		// each other once they all have one (deferunique.go).
+		err = e.validateDeferrable(ctx, cat, table.Name, index.Name, true)
+	}
+	if err != nil {
 		if pgerr.CodeOf(err) == pgerr.UniqueViolation {
 			e.abandonIndex(ctx, cat, table.Name, index)
 		}

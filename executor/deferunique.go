@@ -141,15 +141,22 @@ func (ec *execCtx) checkDeferrableKey(ctx context.Context, t *catalog.Table, ix 
 }
 
 // addDeferrableUnique runs ALTER TABLE ... ADD UNIQUE ... DEFERRABLE: the
-// index is built online as any index (its entries carry no condition, so
-// the build finds no duplicate), then the rows are checked against each
-// other by their keys; a duplicate drops the constraint again and fails
-// the statement as PostgreSQL's index build does.
+// index is built online as any index, and the build, once every row has
+// its entry (which carries no condition), checks the rows against each
+// other by their keys (build, validateDeferrable); a duplicate drops the
+// constraint again and fails the statement as PostgreSQL's index build
+// does. In a transaction block the rows the block sees are checked now
+// (on a table others write, the build after the COMMIT checks them all).
 func (e *Executor) addDeferrableUnique(ctx context.Context, cat *catalog.Catalog, table string, ix *catalog.Index, notice func(*pgerr.Error)) error {
 	if err := e.CreateIndex(ctx, cat, &ir.CreateIndex{Table: table, Index: ix}, notice); err != nil {
 		return err
 	}
-	err := e.validateDeferrable(ctx, cat, table, ix.Name)
+	if !cat.InBlock() {
+		return nil
+	}
+	// No lock items here: the build after the COMMIT writes them, and
+	// the block's own checks would conflict with them.
+	err := e.validateDeferrable(ctx, cat, table, ix.Name, false)
 	if err != nil {
 		_ = e.dropConstraint(ctx, cat, &ir.DropConstraint{Table: table, Name: ix.Name, IfExists: true, Cascade: true}, func(*pgerr.Error) {})
 	}
@@ -157,11 +164,12 @@ func (e *Executor) addDeferrableUnique(ctx context.Context, cat *catalog.Catalog
 }
 
 // validateDeferrable finds two rows of table with one key of deferrable
-// unique index name (public by now). As validateExclusion, it reads in a
-// transaction of its own that writes the lock item of every key it meets:
-// a writer whose check read the index before its entries were built, and
-// that commits after this read the rows, makes one of the two fail.
-func (e *Executor) validateDeferrable(ctx context.Context, cat *catalog.Catalog, table, name string) error {
+// unique index name (all rows have their entries by now). With lock set,
+// as validateExclusion, it reads in a transaction of its own that writes
+// the lock item of every key it meets: a writer whose check read the
+// index before its entries were built, and that commits after this read
+// the rows, makes one of the two fail.
+func (e *Executor) validateDeferrable(ctx context.Context, cat *catalog.Catalog, table, name string, lock bool) error {
 	t, err := e.currentTable(ctx, cat, table)
 	if err != nil {
 		return err
@@ -170,9 +178,11 @@ func (e *Executor) validateDeferrable(ctx context.Context, cat *catalog.Catalog,
 	if ix == nil || !ix.Deferrable {
 		return pgerr.New(pgerr.SerializationFailure, "could not serialize access: unique constraint %q was dropped while it was validated", name)
 	}
-	src, locks, err := e.validationReader(ctx, cat, t)
-	if err != nil {
-		return err
+	src, locks := e.rowsOf(ctx, cat, t), kv.Txn(nil)
+	if lock {
+		if src, locks, err = e.validationReader(ctx, cat, t); err != nil {
+			return err
+		}
 	}
 	if locks != nil {
 		defer locks.Rollback()

@@ -82,8 +82,8 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 				pkCount++
 				pk = []*ast.IndexPartSpecification{{Column: cd.Name}}
 				col.NotNull = true
-				if deferredPrimaryKey(b.stmt.Constraints, name, cd.Options) {
-					return nil, unsupported("INITIALLY DEFERRED primary keys are not supported")
+				if deferrablePrimaryKey(b.stmt.Constraints, name, cd.Options) {
+					return nil, unsupported("DEFERRABLE primary keys are not supported")
 				}
 			case ast.ColumnOptionUniqKey, ast.ColumnOptionReference, ast.ColumnOptionCheck:
 				cb.column(name, opt)
@@ -101,8 +101,8 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		case ast.ConstraintPrimaryKey:
 			pkCount++
 			pk = c.Keys
-			if cs := b.stmt.Constraints; cs != nil && cs.TableDeferral[i] == parser.InitiallyDeferred {
-				return nil, unsupported("INITIALLY DEFERRED primary keys are not supported")
+			if cs := b.stmt.Constraints; cs != nil && cs.TableDeferral[i] != "" {
+				return nil, unsupported("DEFERRABLE primary keys are not supported")
 			}
 		default:
 			if err := cb.tableConstraint(i, c); err != nil {
@@ -574,12 +574,13 @@ func (b *Binder) bindInvertedKeys(t *catalog.Table, ix *catalog.Index, n *ast.Cr
 	return nil
 }
 
-// deferredPrimaryKey reports whether column col's PRIMARY KEY is INITIALLY
-// DEFERRED: a row is stored under its primary key, so two rows cannot
-// share one even for a while. (The parser records one deferral per
-// column; one that also has UNIQUE or REFERENCES gives it to those.)
-func deferredPrimaryKey(cs *parser.ConstraintSyntax, col string, opts []*ast.ColumnOption) bool {
-	if cs == nil || cs.ColumnDeferral[col] != parser.InitiallyDeferred {
+// deferrablePrimaryKey reports whether column col's PRIMARY KEY is
+// DEFERRABLE: a row is stored under its primary key, so two rows cannot
+// share one even for a while, and a rekeying UPDATE checks each row's new
+// key as it writes it. (The parser records one deferral per column; one
+// that also has UNIQUE or REFERENCES gives it to those.)
+func deferrablePrimaryKey(cs *parser.ConstraintSyntax, col string, opts []*ast.ColumnOption) bool {
+	if cs == nil || cs.ColumnDeferral[col] == "" {
 		return false
 	}
 	for _, o := range opts {

@@ -74,8 +74,8 @@ func TestDeferredUniqueRace(t *testing.T) {
 
 // TestDeferredUniqueErrors: the error at COMMIT carries PostgreSQL's
 // DETAIL, the block is over (rolled back), COPY is checked as INSERT is,
-// and an INITIALLY DEFERRED primary key is refused (a row is stored under
-// its primary key, so two cannot share one even for a while).
+// and a DEFERRABLE primary key is refused (a row is stored under its
+// primary key, so two cannot share one even for a while).
 func TestDeferredUniqueErrors(t *testing.T) {
 	for _, be := range backends(t) {
 		t.Run(be.name, func(t *testing.T) {
@@ -114,6 +114,7 @@ func TestDeferredUniqueErrors(t *testing.T) {
 			}
 			for _, ddl := range []string{
 				`CREATE TABLE dp (id int PRIMARY KEY DEFERRABLE INITIALLY DEFERRED)`,
+				`CREATE TABLE dp (id int PRIMARY KEY DEFERRABLE)`,
 				`CREATE TABLE dp (id int, PRIMARY KEY (id) INITIALLY DEFERRED)`,
 			} {
 				if _, err := runSQL(ctx, sess, ddl); pgerr.CodeOf(err) != pgerr.FeatureNotSupported {
