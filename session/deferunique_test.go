@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"testing"
+	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -122,5 +124,32 @@ func TestDeferredUniqueErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDeferredUniqueCosts logs what a deferrable unique constraint costs
+// on DynamoDB Local against a plain one: a one-row and a ten-row INSERT
+// (ZPROXY_DEFER_COSTS=1 go test -run TestDeferredUniqueCosts ./session).
+func TestDeferredUniqueCosts(t *testing.T) {
+	if os.Getenv("ZPROXY_DEFER_COSTS") == "" {
+		t.Skip("set ZPROXY_DEFER_COSTS=1 to measure")
+	}
+	stores := sharedDynamo(t, 1)
+	_, sess := newSession(t, stores[0])
+	tables := map[string]string{
+		"uplain":      `UNIQUE (n)`,
+		"udeferrable": `UNIQUE (n) DEFERRABLE`,
+		"udeferred":   `UNIQUE (n) DEFERRABLE INITIALLY DEFERRED`,
+	}
+	names := []string{"uplain", "udeferrable", "udeferred"}
+	for _, tbl := range names {
+		mustExec(t, sess, fmt.Sprintf(`CREATE TABLE %s (id int PRIMARY KEY, n int, %s)`, tbl, tables[tbl]))
+		mustExec(t, sess, fmt.Sprintf(`INSERT INTO %s SELECT g, g FROM generate_series(1, 400) g`, tbl))
+	}
+	time.Sleep(1500 * time.Millisecond) // past the store's uncertainty window
+	for _, tbl := range names {
+		t.Logf("%-11s 1 row:   %s", tbl, analyzeFigures(t, sess, fmt.Sprintf(`INSERT INTO %s VALUES (1000, 1000)`, tbl)))
+		t.Logf("%-11s 10 rows: %s", tbl, analyzeFigures(t, sess, fmt.Sprintf(`INSERT INTO %s SELECT 2000 + g, 2000 + g FROM generate_series(1, 10) g`, tbl)))
+		t.Logf("%-11s update of 1 row's key: %s", tbl, analyzeFigures(t, sess, fmt.Sprintf(`UPDATE %s SET n = 3000 WHERE id = 5`, tbl)))
 	}
 }
