@@ -153,3 +153,19 @@ func TestDeferredUniqueCosts(t *testing.T) {
 		t.Logf("%-11s update of 1 row's key: %s", tbl, analyzeFigures(t, sess, fmt.Sprintf(`UPDATE %s SET n = 3000 WHERE id = 5`, tbl)))
 	}
 }
+
+// TestAddDeferredUniqueRace races ALTER TABLE ... ADD UNIQUE ...
+// DEFERRABLE INITIALLY DEFERRED with an insert of a value a row has: two
+// sessions of one proxy, on every backend, and two proxies over one
+// DynamoDB table.
+func TestAddDeferredUniqueRace(t *testing.T) {
+	raceSessions(t, "", "", func(t *testing.T, a, b wire.Session) {
+		raceAddConstraint(t, a, b, "addu", addRace{
+			create:   `CREATE TABLE %s (id int PRIMARY KEY, n int)`,
+			fill:     `INSERT INTO %s SELECT i, i FROM generate_series(1, 100) i`,
+			insert:   `INSERT INTO %s VALUES (100000, 1)`,
+			alter:    `ALTER TABLE %[1]s ADD CONSTRAINT %[1]s_x UNIQUE (n) DEFERRABLE INITIALLY DEFERRED`,
+			conflict: pgerr.UniqueViolation,
+		})
+	})
+}
