@@ -202,6 +202,15 @@ type Index struct {
 	// condition on the entry's put.
 	Unique           bool `json:"unique,omitempty"`
 	NullsNotDistinct bool `json:"nulls_not_distinct,omitempty"`
+	// Deferrable and InitiallyDeferred, on a UNIQUE constraint's index,
+	// are its condeferrable and condeferred. A deferrable index must hold
+	// duplicates until its check (end of statement, or COMMIT when
+	// deferred), so its entries are keyed as a non-unique index's, by
+	// value and primary key (UniqueKeyed is false), and the executor
+	// checks uniqueness by reading each changed value's entries
+	// (executor/deferunique.go).
+	Deferrable        bool `json:"deferrable,omitempty"`
+	InitiallyDeferred bool `json:"initially_deferred,omitempty"`
 	// Constraint marks the index of a UNIQUE constraint (pg_constraint
 	// contype 'u', named as its index and dropped with ALTER TABLE ...
 	// DROP CONSTRAINT); false for CREATE UNIQUE INDEX.

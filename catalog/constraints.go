@@ -153,6 +153,18 @@ func (t *Table) hiddenKey() bool {
 // treats NULLs as distinct, as a foreign key needs. Its key columns are
 // returned in key order, as positions in cols.
 func (t *Table) KeyFor(cols []int) (ix *Index, order []int, ok bool) {
+	return t.keyFor(cols, false)
+}
+
+// DeferrableKeyFor reports whether a deferrable unique constraint is made
+// of exactly the columns cols: a foreign key cannot reference it
+// (PostgreSQL's 55000), since its rows may repeat until its check.
+func (t *Table) DeferrableKeyFor(cols []int) bool {
+	ix, _, ok := t.keyFor(cols, true)
+	return ok && ix != nil && ix.Deferrable
+}
+
+func (t *Table) keyFor(cols []int, deferrable bool) (ix *Index, order []int, ok bool) {
 	match := func(keys []KeyColumn) []int {
 		if len(keys) != len(cols) {
 			return nil
@@ -177,7 +189,7 @@ func (t *Table) KeyFor(cols []int) (ix *Index, order []int, ok bool) {
 		}
 	}
 	for _, x := range t.Indexes {
-		if x.Unique && x.State == StatePublic && x.Plain() {
+		if x.Unique && x.Deferrable == deferrable && x.State == StatePublic && x.Plain() {
 			if o := match(x.Columns); o != nil {
 				return x, o, true
 			}
@@ -208,13 +220,18 @@ func (s *Snapshot) ReferencedBy(name string) []Reference {
 	return out
 }
 
+// ValueKeyed reports whether ix's entries without a NULL are keyed by its
+// values alone (a unique index that is not deferrable): a point read of
+// the values finds the one row that has them.
+func (ix *Index) ValueKeyed() bool { return ix.Unique && !ix.Deferrable }
+
 // UniqueKeyed reports whether row's entry in ix is keyed by the index
 // columns alone, so that a second row with the same values would collide
 // with it: ix is unique and (NULLs being distinct) none of the values is
 // NULL. Other entries carry the primary key after the index columns, like
 // every entry of a non-unique index.
 func (t *Table) UniqueKeyed(ix *Index, row []sqltypes.Value) bool {
-	if !ix.Unique {
+	if !ix.ValueKeyed() {
 		return false
 	}
 	if ix.NullsNotDistinct {

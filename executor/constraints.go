@@ -83,6 +83,15 @@ func (e *Executor) writeInOwnTxn(ctx context.Context, plan *optimizer.Plan, para
 		o.Txn = txn
 		res, err := e.Write(ctx, plan, params, o)
 		if err == nil {
+			// The checks of deferred constraints run first: one that
+			// fails fails the commit after the statement's result, as
+			// PostgreSQL's implicit transaction does (DeferredError).
+			if err = txn.runDeferred(ctx, nil); err != nil && pgerr.CodeOf(err) != pgerr.SerializationFailure {
+				txn.Rollback()
+				return res, &DeferredError{Err: err}
+			}
+		}
+		if err == nil {
 			// The session holds the Gate for the whole statement: only
 			// other proxies' schema changes need checking (nil current).
 			err = txn.Commit(ctx, nil)
@@ -102,6 +111,21 @@ func (e *Executor) writeInOwnTxn(ctx context.Context, plan *optimizer.Plan, para
 		return res, err
 	}
 }
+
+// DeferredError is what Write returns when a statement outside a
+// transaction block ran, but a deferred constraint's check failed as its
+// transaction was to commit (nothing was committed). The WriteResult
+// returned with it is the statement's: PostgreSQL sends the statement's
+// rows and completion, then the error of its implicit transaction's
+// commit, and so should the caller.
+type DeferredError struct {
+	Err error
+}
+
+func (e *DeferredError) Error() string { return e.Err.Error() }
+
+// Unwrap gives the check's error (its SQLSTATE) to errors.As.
+func (e *DeferredError) Unwrap() error { return e.Err }
 
 // generate computes t's generated columns of row in place, from its other
 // columns (cast to the columns' types), before NOT NULL and CHECK look at
@@ -154,6 +178,9 @@ func (ec *execCtx) enforceReferences(ctx context.Context, w *writeSet, stats *kv
 		return nil
 	}
 	if err := ec.enforceExclusions(ctx, w, tc, stats); err != nil {
+		return err
+	}
+	if err := ec.enforceDeferrable(ctx, w, tc, stats); err != nil {
 		return err
 	}
 	for _, o := range tc.Outgoing {
@@ -542,10 +569,13 @@ func stillReferenced(parent *catalog.Table, in ir.IncomingFK, old []sqltypes.Val
 // the rows as they are at COMMIT (a referencing row deleted meanwhile is
 // no longer checked; a key put back again is referenced again), just
 // before the transaction commits, or when SET CONSTRAINTS ... IMMEDIATE
-// names them. Referential actions never wait, as in PostgreSQL.
+// names them. Referential actions never wait, as in PostgreSQL. Deferred
+// exclusion and unique constraints (exclusion.go, deferunique.go) queue
+// their checks here too.
 
-// deferredCheck is one foreign-key check, or one constraint trigger's
-// firing (triggers.go), waiting for COMMIT; name is its constraint's.
+// deferredCheck is one foreign-key, exclusion or unique check, or one
+// constraint trigger's firing (triggers.go), waiting for COMMIT; name is
+// its constraint's.
 type deferredCheck struct {
 	name string
 	run  func(ctx context.Context) error

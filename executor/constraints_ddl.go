@@ -56,6 +56,9 @@ func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add 
 	}
 	if add.Unique != nil {
 		ix := *add.Unique
+		if ix.Deferrable {
+			return e.addDeferrableUnique(ctx, cat, add.Table, &ix, notice)
+		}
 		return e.CreateIndex(ctx, cat, &ir.CreateIndex{Table: add.Table, Index: &ix}, notice)
 	}
 	if add.AutoIndex != nil {

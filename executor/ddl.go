@@ -464,7 +464,18 @@ func (e *Executor) build(ctx context.Context, cat *catalog.Catalog, table *catal
 	if err := e.outwaitWriters(ctx, cat); err != nil {
 		return err
 	}
-	if err := e.backfill(ctx, table, index); err != nil {
+	err := e.backfill(ctx, table, index)
+	if err == nil && index.Unique && index.Deferrable {
+		// Its entries carry no condition: the rows are checked against
+		// each other once they all have one (deferunique.go). A check
+		// that did not finish (40001: a writer took a key it read)
+		// leaves the index unchecked, so it goes too.
+		if err = e.validateDeferrable(ctx, cat, table.Name, index.Name, true); err != nil {
+			e.abandonIndex(ctx, cat, table.Name, index)
+			return err
+		}
+	}
+	if err != nil {
 		if pgerr.CodeOf(err) == pgerr.UniqueViolation {
 			e.abandonIndex(ctx, cat, table.Name, index)
 		}

@@ -52,6 +52,40 @@ func exclusionLock(ix *catalog.Index, prefix []byte) kv.Key {
 	return kv.Key{Partition: catalog.IndexPartition(ix.ID, exclusionLockShard), Sort: append([]byte{0}, prefix...)}
 }
 
+// writeLock writes (deletes) the lock item of prefix in ix through w, a
+// transaction: of two transactions that write it, the later committer
+// fails.
+func writeLock(ctx context.Context, w kv.ReadWriter, ix *catalog.Index, prefix []byte, stats *kv.Stats) error {
+	return txnErr(w.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpDelete, Key: exclusionLock(ix, prefix)}}, Stats: stats}))
+}
+
+// validationReader is what the validation of a constraint added to t
+// reads the rows through: outside a transaction block, a transaction of
+// its own (locks, which the caller rolls back when done) in which it
+// writes the lock items of the keys it meets (writeLock), as writers do;
+// inside one, the block's view (locks nil).
+func (e *Executor) validationReader(ctx context.Context, cat *catalog.Catalog, t *catalog.Table) (kv.ReadWriter, kv.Txn, error) {
+	src := e.rowsOf(ctx, cat, t)
+	ts, ok := e.Store.(kv.Transactional)
+	if !ok || src != kv.ReadWriter(e.Store) {
+		return src, nil, nil
+	}
+	locks, err := ts.Begin(ctx, kv.TxnOptions{})
+	if err != nil {
+		return nil, nil, txnErr(err)
+	}
+	return locks, locks, nil
+}
+
+// commitValidation commits a validation's lock items when it found
+// nothing (err nil).
+func commitValidation(ctx context.Context, locks kv.Txn, err error) error {
+	if err == nil && locks != nil {
+		err = txnErr(locks.Commit(ctx))
+	}
+	return err
+}
+
 // enforceExclusions checks the rows of w against t's exclusion
 // constraints.
 func (ec *execCtx) enforceExclusions(ctx context.Context, w *writeSet, tc *ir.TableConstraints, stats *kv.Stats) error {
@@ -286,8 +320,8 @@ func (ec *execCtx) exclusionConflict(ctx context.Context, t *catalog.Table, excl
 func (ec *execCtx) checkExclusion(ctx context.Context, t *catalog.Table, bx ir.BoundExclusion, row []sqltypes.Value, i int, order map[string]int, stats *kv.Stats) error {
 	ix := bx.Index
 	prefix, _ := exclusionPrefix(t, ix, row)
-	if err := ec.txn.kv.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpDelete, Key: exclusionLock(ix, prefix)}}, Stats: stats}); err != nil {
-		return txnErr(err)
+	if err := writeLock(ctx, ec.txn.kv, ix, prefix, stats); err != nil {
+		return err
 	}
 	skip := func(key []byte) bool {
 		j, ok := order[string(key)]
@@ -443,14 +477,12 @@ func (e *Executor) validateExclusion(ctx context.Context, cat *catalog.Catalog, 
 	// a transaction of its own and writes the lock item of every equality
 	// value it checks, as writers do, so that of two such the later
 	// committer fails (40001; an ALTER that fails drops the constraint).
-	src := e.rowsOf(ctx, cat, t)
-	var locks kv.Txn
-	if ts, ok := e.Store.(kv.Transactional); ok && src == kv.ReadWriter(e.Store) {
-		if locks, err = ts.Begin(ctx, kv.TxnOptions{}); err != nil {
-			return txnErr(err)
-		}
+	src, locks, err := e.validationReader(ctx, cat, t)
+	if err != nil {
+		return err
+	}
+	if locks != nil {
 		defer locks.Rollback()
-		src = locks
 	}
 	err = e.eachRow(ctx, src, t, func(row []sqltypes.Value) error {
 		erow, err := exclusionEntry(t, ix, row)
@@ -460,8 +492,8 @@ func (e *Executor) validateExclusion(ctx context.Context, cat *catalog.Catalog, 
 		row = append([]sqltypes.Value(nil), erow...)
 		prefix, _ := exclusionPrefix(t, ix, row)
 		if _, seen := groups[string(prefix)]; !seen && locks != nil {
-			if err := locks.Write(ctx, kv.Batch{Ops: []kv.Op{{Kind: kv.OpDelete, Key: exclusionLock(ix, prefix)}}}); err != nil {
-				return txnErr(err)
+			if err := writeLock(ctx, locks, ix, prefix, nil); err != nil {
+				return err
 			}
 		}
 		// PostgreSQL's build checks each row in heap order against the
@@ -480,10 +512,5 @@ func (e *Executor) validateExclusion(ctx context.Context, cat *catalog.Catalog, 
 		groups[string(prefix)] = append(groups[string(prefix)], row)
 		return nil
 	})
-	if err == nil && locks != nil {
-		if err = locks.Commit(ctx); err != nil {
-			err = txnErr(err)
-		}
-	}
-	return err
+	return commitValidation(ctx, locks, err)
 }

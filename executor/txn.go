@@ -51,7 +51,7 @@ type Txn struct {
 	// actions there were, so rolling back to one forgets the tables
 	// written and the schema changes' leftovers after it.
 	marks map[kv.Savepoint]txnMark
-	// deferred are the foreign-key checks waiting for COMMIT, and modes
+	// deferred are the constraint checks waiting for COMMIT, and modes
 	// what SET CONSTRAINTS chose (constraints.go).
 	deferred []deferredCheck
 	modes    constraintModes

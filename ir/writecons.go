@@ -45,6 +45,11 @@ type TableConstraints struct {
 	// is the partition tree's root set: a row the table takes must route
 	// to it (PostgreSQL's partition constraint).
 	PartitionOf *catalog.PartitionSet
+	// Deferrable are the table's deferrable unique indexes (their
+	// entries carry the primary key, catalog.Index.Deferrable): the
+	// executor checks each new key at the end of the statement or, when
+	// the constraint is deferred, at COMMIT.
+	Deferrable []*catalog.Index
 }
 
 // BoundExclusion is an exclusion constraint (its index, Index.Exclusion)

@@ -123,7 +123,7 @@ func (c *candidate) isPointGet() bool { return c.index == nil && c.eqLen == len(
 // equality: at most one row per key, read by a point get of its entry
 // (bound values are never NULL, and only entries with a NULL repeat).
 func (c *candidate) isUniquePoint() bool {
-	return c.index != nil && c.index.Unique && c.eqLen == len(c.keyCols)
+	return c.index != nil && c.index.ValueKeyed() && c.eqLen == len(c.keyCols)
 }
 
 // keyColumnsOf returns the columns an index is ordered by: its key
@@ -134,7 +134,7 @@ func keyColumnsOf(t *catalog.Table, ix *catalog.Index) []catalog.KeyColumn {
 	if ix == nil {
 		return t.PrimaryKey
 	}
-	if ix.Unique {
+	if ix.ValueKeyed() {
 		return ix.Columns
 	}
 	cols := append([]catalog.KeyColumn(nil), ix.Columns...)

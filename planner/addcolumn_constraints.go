@@ -53,10 +53,7 @@ func (b *Binder) columnConstraints(t *catalog.Table, at *ir.AlterTable) ([]*ir.A
 			cb.column(a.Column, opt)
 		}
 		for _, u := range cb.unique {
-			if u.deferral == parser.InitiallyDeferred {
-				return nil, unsupported("INITIALLY DEFERRED unique constraints are not supported")
-			}
-			ix, err := sub.uniqueIndex(nt, u.name, u.cols, u.nnd)
+			ix, err := sub.uniqueIndex(nt, u.name, u.cols, u.nnd, u.deferral)
 			if err != nil {
 				return nil, err
 			}

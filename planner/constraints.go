@@ -146,10 +146,7 @@ func (cb *constraintBuilder) finish() error {
 		t.Indexes = append(t.Indexes, ix)
 	}
 	for _, u := range cb.unique {
-		if u.deferral == parser.InitiallyDeferred {
-			return unsupported("INITIALLY DEFERRED unique constraints are not supported")
-		}
-		ix, err := cb.b.uniqueIndex(t, u.name, u.cols, u.nnd)
+		ix, err := cb.b.uniqueIndex(t, u.name, u.cols, u.nnd, u.deferral)
 		if err != nil {
 			return err
 		}
@@ -226,7 +223,7 @@ func columnOrdinals(t *catalog.Table, names []string, what string) ([]int, error
 
 // uniqueIndex builds the index of a UNIQUE constraint on cols of t (ID
 // and state are set by the caller).
-func (b *Binder) uniqueIndex(t *catalog.Table, name string, cols []string, nnd bool) (*catalog.Index, error) {
+func (b *Binder) uniqueIndex(t *catalog.Table, name string, cols []string, nnd bool, deferral string) (*catalog.Index, error) {
 	ords, err := columnOrdinals(t, cols, "unique")
 	if err != nil {
 		return nil, err
@@ -242,12 +239,18 @@ func (b *Binder) uniqueIndex(t *catalog.Table, name string, cols []string, nnd b
 		}
 		return nil, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", name, t.Name)
 	}
-	ix := &catalog.Index{Name: name, Kind: catalog.KindBTree, Shards: t.Shards, Unique: true, NullsNotDistinct: nnd, Constraint: true}
+	ix := &catalog.Index{Name: name, Kind: catalog.KindBTree, Shards: t.Shards, Unique: true, NullsNotDistinct: nnd, Constraint: true,
+		Deferrable: deferral != "", InitiallyDeferred: deferral == parser.InitiallyDeferred}
 	for _, c := range ords {
 		if err := catalog.CheckKeyType(t.Columns[c].Type, catalog.KindBTree); err != nil {
 			return nil, err
 		}
 		ix.Columns = append(ix.Columns, catalog.KeyColumn{Column: c})
+	}
+	if ix.Deferrable {
+		// Its check reads every entry of a value: placed by the value,
+		// they are in one shard (one request on DynamoDB).
+		ix.ShardColumns = len(ix.Columns)
 	}
 	return ix, nil
 }
@@ -325,6 +328,9 @@ func (b *Binder) newForeignKey(t *catalog.Table, name string, cols []string, ref
 		return nil, pgerr.New(pgerr.InvalidForeignKey, "number of referencing and referenced columns for foreign key disagree")
 	}
 	if _, _, ok := parent.KeyFor(fk.RefColumns); !ok {
+		if parent.DeferrableKeyFor(fk.RefColumns) {
+			return nil, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot use a deferrable unique constraint for referenced table %q", parent.Name)
+		}
 		return nil, pgerr.New(pgerr.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table %q", parent.Name)
 	}
 	if name == "" {
@@ -584,9 +590,6 @@ func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn pars
 		if syn.NotValid {
 			return nil, unsupported("UNIQUE constraints cannot be marked NOT VALID")
 		}
-		if syn.Deferral == parser.InitiallyDeferred {
-			return nil, unsupported("INITIALLY DEFERRED unique constraints are not supported")
-		}
 		var cols []string
 		for _, k := range c.Keys {
 			if k.Column == nil {
@@ -594,7 +597,7 @@ func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn pars
 			}
 			cols = append(cols, k.Column.Name.O)
 		}
-		ix, err := b.uniqueIndex(t, c.Name, cols, syn.NullsNotDistinct)
+		ix, err := b.uniqueIndex(t, c.Name, cols, syn.NullsNotDistinct, syn.Deferral)
 		if err != nil {
 			return nil, err
 		}
@@ -669,7 +672,7 @@ func (b *Binder) bindSetConstraints(va *ast.VariableAssignment) (ir.Statement, e
 					continue
 				}
 				found = true
-				deferrable := c.FK != nil && c.FK.Deferrable || c.Index != nil && c.Index.Exclusion != nil && c.Index.Exclusion.Deferrable
+				deferrable := c.FK != nil && c.FK.Deferrable || c.Index != nil && (c.Index.Deferrable || c.Index.Exclusion != nil && c.Index.Exclusion.Deferrable)
 				if !deferrable {
 					return nil, pgerr.New(pgerr.WrongObjectType, "constraint %q is not deferrable", name)
 				}

@@ -86,6 +86,9 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 				pkCount++
 				pk = []*ast.IndexPartSpecification{{Column: cd.Name}}
 				col.NotNull = true
+				if deferrablePrimaryKey(b.stmt.Constraints, name, cd.Options) {
+					return nil, unsupported("DEFERRABLE primary keys are not supported")
+				}
 			case ast.ColumnOptionUniqKey, ast.ColumnOptionReference, ast.ColumnOptionCheck:
 				cb.column(name, opt)
 			default:
@@ -102,6 +105,9 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		case ast.ConstraintPrimaryKey:
 			pkCount++
 			pk = c.Keys
+			if cs := b.stmt.Constraints; cs != nil && cs.TableDeferral[i] != "" {
+				return nil, unsupported("DEFERRABLE primary keys are not supported")
+			}
 		default:
 			if err := cb.tableConstraint(i, c); err != nil {
 				return nil, err
@@ -573,4 +579,21 @@ func (b *Binder) bindInvertedKeys(t *catalog.Table, ix *catalog.Index, n *ast.Cr
 	// expressions read are not copied into every token's entry.
 	ix.ExprColumns = nil
 	return nil
+}
+
+// deferrablePrimaryKey reports whether column col's PRIMARY KEY is
+// DEFERRABLE: a row is stored under its primary key, so two rows cannot
+// share one even for a while, and a rekeying UPDATE checks each row's new
+// key as it writes it. (The parser records one deferral per column; one
+// that also has UNIQUE or REFERENCES gives it to those.)
+func deferrablePrimaryKey(cs *parser.ConstraintSyntax, col string, opts []*ast.ColumnOption) bool {
+	if cs == nil || cs.ColumnDeferral[col] == "" {
+		return false
+	}
+	for _, o := range opts {
+		if o.Tp == ast.ColumnOptionUniqKey || o.Tp == ast.ColumnOptionReference {
+			return false
+		}
+	}
+	return true
 }

@@ -198,6 +198,12 @@ func (b *Binder) copyIndex(src, t *catalog.Table, ix *catalog.Index) (*catalog.I
 		nix.Exclusion, suffix = &x, "excl"
 		nix.Shards, nix.ShardColumns = ix.Shards, ix.ShardColumns
 	}
+	if ix.Deferrable {
+		// A deferrable constraint keeps its deferral, and its entries'
+		// placement by value (constraints.go, uniqueIndex).
+		nix.Deferrable, nix.InitiallyDeferred = true, ix.InitiallyDeferred
+		nix.ShardColumns = ix.ShardColumns
+	}
 	nix.Name = chooseName(strings.Join(names, "_"), suffix, b.nameTaken(t, true))
 	return nix, nil
 }

@@ -64,6 +64,13 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 			}
 			tc.Exclusions = x
 		}
+		if cur != t || k != writeDelete {
+			for _, ix := range cur.Indexes {
+				if ix.Unique && ix.Deferrable {
+					tc.Deferrable = append(tc.Deferrable, ix)
+				}
+			}
+		}
 		for i := range cur.ForeignKeys {
 			fk := &cur.ForeignKeys[i]
 			parent := cur
@@ -142,6 +149,10 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 	// An exclusion constraint's check reads other rows and locks its key
 	// in the statement's transaction.
 	c.Txn = c.Txn || len(target.Exclusions) > 0
+	// So does a deferrable unique constraint's (on any table it writes).
+	for _, tc := range c.Tables {
+		c.Txn = c.Txn || len(tc.Deferrable) > 0
+	}
 	if !c.Txn && len(c.Tables) == 1 && len(target.Checks) == 0 && len(target.Generated) == 0 && target.PartitionOf == nil {
 		return nil, nil
 	}
@@ -158,6 +169,21 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 // target for DO UPDATE), and ON CONSTRAINT may name an exclusion
 // constraint for DO NOTHING.
 func (b *Binder) conflictArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*catalog.Index, error) {
+	keys, err := b.inferArbiters(t, oc)
+	if err != nil {
+		return nil, err
+	}
+	for _, ix := range keys {
+		if ix != nil && ix.Deferrable {
+			// Its entries may repeat until its check: no point read
+			// decides a conflict (PostgreSQL refuses it likewise).
+			return nil, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters")
+		}
+	}
+	return keys, nil
+}
+
+func (b *Binder) inferArbiters(t *catalog.Table, oc *parser.OnConflict) ([]*catalog.Index, error) {
 	if oc.Constraint != "" {
 		if oc.Constraint == t.BareName()+"_pkey" && !t.Columns[t.PrimaryKey[0].Column].Hidden {
 			return []*catalog.Index{nil}, nil

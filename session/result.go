@@ -74,6 +74,9 @@ type memResult struct {
 	rows     [][]sqltypes.Value
 	pos      int
 	tag      string
+	// closeErr is the error that follows the result (Close): a deferred
+	// constraint's failure at the statement's commit.
+	closeErr error
 }
 
 func staticResult(cols []wire.Column, rows [][]sqltypes.Value, tag string) *memResult {
@@ -101,4 +104,4 @@ func (m *memResult) Tag() string {
 	return m.tag
 }
 
-func (m *memResult) Close() error { return nil }
+func (m *memResult) Close() error { return m.closeErr }

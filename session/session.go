@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -429,7 +430,10 @@ func (st *statement) Execute(ctx context.Context, params []sqltypes.Value) (wire
 		}
 	} else {
 		idle()
-		if err == nil && s.txStatus == 'I' {
+		if m, ok := res.(*memResult); ok && m.closeErr != nil && s.txStatus == 'I' {
+			// Its transaction failed to commit (a deferred constraint).
+			s.releaseXactLocks(0)
+		} else if err == nil && s.txStatus == 'I' {
 			s.transactionDone(ctx)
 		} else if s.txStatus == 'I' {
 			// A failed statement's transaction has ended too.
@@ -569,6 +573,11 @@ func (st *statement) write(ctx context.Context, b ir.Statement, params []sqltype
 		Stats: st.autoExplainStart(), Capacity: st.tables.adder()})
 	if err != nil {
 		st.sess.redactValues(ctx, bound, err)
+		var de *executor.DeferredError
+		if errors.As(err, &de) {
+			// The statement's result stands; the error follows it.
+			return res, plan, stats, &executor.DeferredError{Err: storeErr(de.Err)}
+		}
 		return executor.WriteResult{}, nil, nil, storeErr(err)
 	}
 	return res, plan, stats, nil
@@ -851,6 +860,12 @@ func (st *statement) runWrite(ctx context.Context, x ir.Statement, env *runEnv) 
 	kind := env.kind
 	done := env.done
 	res, plan, stats, err := st.write(ctx, x, params, opts, txn)
+	var de *executor.DeferredError
+	if errors.As(err, &de) {
+		// A deferred constraint failed the statement's commit: its rows
+		// and completion go out, then the error, as PostgreSQL sends them.
+		return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning, closeErr: de.Err}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -392,7 +392,11 @@ func runSQLColumns(ctx context.Context, sess wire.Session, sql string) ([]string
 			}
 			out = append(out, strings.Join(parts, "|"))
 		}
-		res.Close()
+		// As the wire does: an error of the result's end (a deferred
+		// constraint failing the statement's commit) follows its rows.
+		if err := res.Close(); err != nil {
+			return nil, nil, err
+		}
 	}
 	return out, names, nil
 }

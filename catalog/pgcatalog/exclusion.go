@@ -84,13 +84,7 @@ func exclusionDef(t *catalog.Table, ix *catalog.Index, pred func(string) string)
 	if ix.Predicate != "" {
 		s += " WHERE (" + pred(ix.Predicate) + ")"
 	}
-	if ix.Exclusion.Deferrable {
-		s += " DEFERRABLE"
-		if ix.Exclusion.InitiallyDeferred {
-			s += " INITIALLY DEFERRED"
-		}
-	}
-	return s
+	return s + deferralClause(ix.Exclusion.Deferrable, ix.Exclusion.InitiallyDeferred)
 }
 
 // exclusionAm is the pg_am OID of an exclusion constraint's method.

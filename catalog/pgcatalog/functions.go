@@ -283,7 +283,7 @@ func init() {
 					if ix.NullsNotDistinct {
 						nulls = " NULLS NOT DISTINCT"
 					}
-					return textV("UNIQUE" + nulls + " (" + strings.Join(cols, ", ") + ")"), nil
+					return textV("UNIQUE" + nulls + " (" + strings.Join(cols, ", ") + ")" + deferralClause(ix.Deferrable, ix.InitiallyDeferred)), nil
 				}
 			}
 			for i := range t.ForeignKeys {

@@ -106,7 +106,7 @@ func init() {
 					for _, k := range ix.Columns {
 						cols = append(cols, t.Columns[k.Column].Name)
 					}
-					fn(tableConstraint{o: o, name: ix.Name, kind: "UNIQUE", cols: cols, nullsDistinct: yesNo(!ix.NullsNotDistinct)})
+					fn(tableConstraint{o: o, name: ix.Name, kind: "UNIQUE", cols: cols, nullsDistinct: yesNo(!ix.NullsNotDistinct), index: ix})
 				}
 			}
 			for i := range t.ForeignKeys {
@@ -135,8 +135,11 @@ func init() {
 		}
 		constraints(e, func(c tableConstraint) {
 			deferrable, deferred := false, false
-			if c.fk != nil {
+			switch {
+			case c.fk != nil:
 				deferrable, deferred = c.fk.Deferrable, c.fk.InitiallyDeferred
+			case c.index != nil:
+				deferrable, deferred = c.index.Deferrable, c.index.InitiallyDeferred
 			}
 			nd := c.nullsDistinct
 			if c.kind != "UNIQUE" {
@@ -425,6 +428,7 @@ type tableConstraint struct {
 	cols          []string
 	nullsDistinct sqltypes.Value
 	fk            *catalog.ForeignKey
+	index         *catalog.Index // a UNIQUE constraint's
 	refTable      *catalog.Table
 	refCols       []string
 }

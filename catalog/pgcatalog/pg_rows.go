@@ -251,7 +251,7 @@ func init() {
 			unique := primary || o.index.Unique
 			r := &pgIndexRow{Indexrelid: oidV(o.oid), Indrelid: oidV(ObjectOID(t.ID, 0)), Indnatts: intV(int64(len(attnums))),
 				Indnkeyatts: intV(int64(len(keys))), Indisunique: boolV(unique), Indnullsnotdistinct: boolV(!primary && o.index.NullsNotDistinct),
-				Indisprimary: boolV(primary), Indimmediate: boolV(o.index == nil || o.index.Exclusion == nil || !o.index.Exclusion.Deferrable),
+				Indisprimary: boolV(primary), Indimmediate: boolV(o.index == nil || !o.index.Deferrable && (o.index.Exclusion == nil || !o.index.Exclusion.Deferrable)),
 				Indisexclusion: boolV(o.index != nil && o.index.Exclusion != nil),
 				Indisvalid:     boolV(valid), Indisready: boolV(true), Indislive: boolV(true), Indkey: vector(sqltypes.TypeInt2Vector, attnums),
 				Indcollation: vector(sqltypes.TypeOidVector, colls), Indclass: vector(sqltypes.TypeOidVector, classes),
@@ -310,6 +310,7 @@ func init() {
 					}
 					r := constraintRow(ObjectOID(ix.ID, slotPKey), ix.Name, 'u', o.oid, ObjectOID(ix.ID, 0), keys, "")
 					r.Connoinherit = boolV(true)
+					r.Condeferrable, r.Condeferred = boolV(ix.Deferrable), boolV(ix.InitiallyDeferred)
 					out = append(out, r)
 				}
 			}
@@ -714,7 +715,7 @@ func classRow(o *object) *pgClassRow {
 			r.Relhasrules, r.Relispopulated = boolV(true), boolV(t.Matview.Populated)
 		}
 	case o.index != nil:
-		if o.index.Shards != o.table.Shards || o.index.ShardColumns > 0 { // an index's default is its table's, left unsaid
+		if (o.index.Shards != o.table.Shards || o.index.ShardColumns > 0) && !o.index.Deferrable { // an index's default is its table's, left unsaid; a deferrable constraint's placement is zproxy's choice
 			r.Reloptions = textArray(o.table.ShardOptions(o.index))
 		}
 	case o.view != nil:
@@ -780,12 +781,7 @@ func foreignKeyDef(t, refTable *catalog.Table, fk *catalog.ForeignKey, ref strin
 	if fk.OnDelete != "" && fk.OnDelete != catalog.NoAction {
 		def += " ON DELETE " + string(fk.OnDelete)
 	}
-	if fk.Deferrable {
-		def += " DEFERRABLE"
-	}
-	if fk.InitiallyDeferred {
-		def += " INITIALLY DEFERRED"
-	}
+	def += deferralClause(fk.Deferrable, fk.InitiallyDeferred)
 	if fk.NotValid {
 		def += " NOT VALID"
 	}
@@ -863,7 +859,7 @@ func indexDef(o *object, qualified bool, pretty func(sql string) string) string 
 		sb.WriteString(" NULLS NOT DISTINCT")
 	}
 	var opts []string
-	if o.index != nil && o.index.Exclusion == nil && (shards != t.Shards || o.index.ShardColumns > 0) { // an index's default is its table's, left unsaid; an exclusion constraint's placement is zproxy's choice
+	if o.index != nil && o.index.Exclusion == nil && !o.index.Deferrable && (shards != t.Shards || o.index.ShardColumns > 0) { // an index's default is its table's, left unsaid; an exclusion or deferrable constraint's placement is zproxy's choice
 		opts = t.ShardOptions(o.index)
 	}
 	if o.index != nil && o.index.Gist == nil { // a gist index's layout follows its data, PostgreSQL's syntax has no leads
@@ -975,4 +971,17 @@ func qualifiedTable(t *catalog.Table, qualified bool) string {
 // privileges, and USAGE to PUBLIC.
 func initdbSchemaACL(owner string) []string {
 	return []string{catalog.ACLItem(owner, "UC", owner), catalog.ACLItem("", "U", owner)}
+}
+
+// deferralClause is how pg_get_constraintdef ends a constraint's
+// definition: " DEFERRABLE", then " INITIALLY DEFERRED" when it is.
+func deferralClause(deferrable, deferred bool) string {
+	s := ""
+	if deferrable {
+		s = " DEFERRABLE"
+	}
+	if deferred {
+		s += " INITIALLY DEFERRED"
+	}
+	return s
 }

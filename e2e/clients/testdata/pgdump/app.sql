@@ -68,3 +68,7 @@ INSERT INTO audit.events (account_id, what) VALUES (1, 'signed up'), (2, 'paid')
 -- dump's indexes).
 CREATE TABLE slots (id int PRIMARY KEY, during tsrange, EXCLUDE USING gist (during WITH &&) WHERE (id > 0));
 INSERT INTO slots VALUES (1, '[2024-01-01 10:00, 2024-01-01 11:00)'), (2, '[2024-01-01 11:00, 2024-01-01 12:00)');
+-- Deferrable constraints (pg_get_constraintdef prints the deferral; the
+-- dump adds them with ALTER TABLE ... ADD CONSTRAINT after the data).
+CREATE TABLE seats (id int PRIMARY KEY, seat int NOT NULL, holder int, UNIQUE (seat) DEFERRABLE INITIALLY DEFERRED, CONSTRAINT seats_holder FOREIGN KEY (holder) REFERENCES seats (id) DEFERRABLE, CONSTRAINT seats_pair UNIQUE (seat, holder) DEFERRABLE);
+INSERT INTO seats VALUES (1, 1, NULL), (2, 2, 1);

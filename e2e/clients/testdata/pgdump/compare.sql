@@ -28,3 +28,5 @@ SELECT * FROM audit.recent ORDER BY id;
 SELECT last_value, is_called FROM audit.events_id_seq;
 SELECT pg_get_constraintdef(oid), pg_get_indexdef(conindid) FROM pg_constraint WHERE conname = 'slots_during_excl';
 SELECT id, during FROM slots ORDER BY id;
+SELECT conname, condeferrable, condeferred, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'seats'::regclass ORDER BY 1;
+SELECT id, seat, holder FROM seats ORDER BY id;
