@@ -203,6 +203,41 @@ func (s *scope) hasQualifier(qual string) bool {
 
 // resolve finds a column by name in this scope or, failing that, in the
 // enclosing ones (an OuterRef, marking the scopes crossed as correlated).
+// storedColumn reports whether cn names a column of a stored table of
+// this scope or an outer one (not of a derived table, function or CTE):
+// the column the name resolve finds.
+func (s *scope) storedColumn(cn *ast.ColumnName) bool {
+	qual, name := cn.Table.O, cn.Name.O
+	for sc := s; sc != nil; sc = sc.outer {
+		if _, found, err := sc.lookup(qual, name); err != nil || found {
+			if err != nil || sc.groups != nil {
+				return false
+			}
+			for _, m := range sc.merged {
+				if qual == "" && m.name == name {
+					return false
+				}
+			}
+			hits := 0
+			for _, it := range sc.items {
+				if qual != "" && it.alias != qual {
+					continue
+				}
+				for i, c := range it.cols {
+					if c.Name == name && (qual != "" || !it.hiddenByUsing[i]) {
+						if it.table == nil {
+							return false
+						}
+						hits++
+					}
+				}
+			}
+			return hits == 1
+		}
+	}
+	return false
+}
+
 func (s *scope) resolve(cn *ast.ColumnName) (ir.Expr, error) {
 	qual, name := cn.Table.O, cn.Name.O
 	if cn.Schema.O != "" {
