@@ -1247,9 +1247,9 @@ func ParseTimestampStyled(s string, withZone bool, st Style) (int64, error) {
 	case "-infinity":
 		return TimestampNegInfinity, nil
 	case "epoch":
-		return 0, nil
+		return -PGEpochMicros, nil
 	case "now":
-		return time.Now().UnixMicro(), nil
+		return TimestampFromUnixMicro(time.Now().UnixMicro()), nil
 	case "":
 	default:
 		return 0, dateTimeParseError(dtBadFormat, r, s, typ)
@@ -1271,7 +1271,7 @@ func ParseTimestampStyled(s string, withZone bool, st Style) (int64, error) {
 		off = wallOffset(local, loc)
 	}
 	us := local - off*usPerSec
-	if us < MinTimestamp || us >= TimestampInfinity {
+	if !InTimestampRange(us) {
 		return 0, pgerr.New(pgerr.DatetimeValueOutOfRange, "timestamp out of range: %q", s)
 	}
 	return us, nil
@@ -1308,7 +1308,7 @@ func wallOffset(local int64, loc *time.Location) int64 {
 // that, the first time after) it used it; else the zone's offset then.
 func abbrevOffset(local int64, abbrev string, loc *time.Location) int64 {
 	at := func(us int64) (string, int64) {
-		name, off := time.Unix(floorDiv(us, usPerSec), 0).In(loc).Zone()
+		name, off := time.Unix(TimestampUnixSeconds(us), 0).In(loc).Zone()
 		return name, int64(off)
 	}
 	guess := local - wallOffset(local, loc)*usPerSec
