@@ -460,6 +460,16 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 					}
 					tmask = fmDate | fmTime | fmZone
 					d.r.special = "now"
+					// The fields of now, as PostgreSQL's DecodeDateTime
+					// fills them, so the date checks pass (the caller
+					// takes the instant itself).
+					loc := d.loc
+					if loc == nil {
+						loc = time.UTC
+					}
+					local := time.Now().In(loc)
+					tm.year, tm.mon, tm.mday = int64(local.Year()), int64(local.Month()), int64(local.Day())
+					tm.hour, tm.min, tm.sec = int64(local.Hour()), int64(local.Minute()), int64(local.Second())
 				case "today", "tomorrow", "yesterday":
 					if d.timeOnly {
 						return dtBadFormat
