@@ -138,6 +138,14 @@ func AppendKeyValue(b []byte, v sqltypes.Value, desc bool) []byte {
 		// Unsigned: flipping the sign bit makes the signed order of the
 		// encoding the unsigned order of the numbers.
 		return zorder.AppendInt(b, v.I^math.MinInt64, desc)
+	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+		// Keyed by the stored count from 1970 (sqltypes.StoredTimestamp);
+		// from its last value before +infinity's on (the last thirty
+		// years), past it.
+		if s, ok := sqltypes.StoredTimestamp(v.I); ok {
+			return zorder.AppendInt(b, s, desc)
+		}
+		return zorder.AppendIntPastMax(b, uint64(v.I-(sqltypes.MaxStoredTimestamp-sqltypes.PGEpochMicros)), desc)
 	default: // ints, timestamps, dates
 		return zorder.AppendInt(b, v.I, desc)
 	}
@@ -281,6 +289,14 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 		a.Kind, a.F = kv.AttrFloat, v.F // the sort order: labels may be renamed
 	case sqltypes.KindNull:
 		a.Kind = kv.AttrNull
+	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+		// µs since 1970 (sqltypes.StoredTimestamp); the last thirty
+		// years, past that count, as µs since 2000 in decimal text.
+		if s, ok := sqltypes.StoredTimestamp(v.I); ok {
+			a.Kind, a.I = kv.AttrInt, s
+		} else {
+			a.Kind, a.S = kv.AttrString, strconv.FormatInt(v.I, 10)
+		}
 	case sqltypes.KindBool:
 		a.Kind, a.I = kv.AttrBool, v.I
 	case sqltypes.KindFloat:
@@ -313,7 +329,9 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.NumericFromInt(a.I), nil
 		case sqltypes.KindFloat:
 			return sqltypes.NewFloat(float64(a.I)), nil
-		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindBool, sqltypes.KindTime, sqltypes.KindMoney,
+		case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+			return sqltypes.Value{K: t.Kind(), I: sqltypes.TimestampFromStored(a.I)}, nil
+		case sqltypes.KindInt, sqltypes.KindDate, sqltypes.KindBool, sqltypes.KindTime, sqltypes.KindMoney,
 			sqltypes.KindLSN, sqltypes.KindXID, sqltypes.KindXID8, sqltypes.KindTID:
 			return sqltypes.Value{K: t.Kind(), I: a.I}, nil
 		}
@@ -326,7 +344,11 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.NewFloat(a.F), nil
 		case sqltypes.KindEnum:
 			return sqltypes.DecodeEnum(t, a.F)
-		case sqltypes.KindInt, sqltypes.KindTimestamp, sqltypes.KindTimestampTZ, sqltypes.KindDate, sqltypes.KindTime:
+		case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+			if a.F == math.Trunc(a.F) {
+				return sqltypes.Value{K: t.Kind(), I: sqltypes.TimestampFromStored(int64(a.F))}, nil
+			}
+		case sqltypes.KindInt, sqltypes.KindDate, sqltypes.KindTime:
 			if a.F == math.Trunc(a.F) {
 				return sqltypes.Value{K: t.Kind(), I: int64(a.F)}, nil
 			}
@@ -356,6 +378,11 @@ func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 			return sqltypes.NewJSON(strings.Clone(a.S)), nil
 		case sqltypes.KindXML:
 			return sqltypes.NewXML(strings.Clone(a.S)), nil
+		case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+			// Past the stored count (ValueAttr): µs since 2000.
+			if us, err := strconv.ParseInt(a.S, 10, 64); err == nil {
+				return sqltypes.Value{K: t.Kind(), I: us}, nil
+			}
 		}
 	case kv.AttrBytes:
 		switch t.Kind() {
@@ -638,6 +665,9 @@ func ZCode(a zorder.Attr, v sqltypes.Value) uint64 {
 		return a.Int(v.TimeTZ().UTCMicros())
 	case sqltypes.KindLSN, sqltypes.KindXID8:
 		return a.Int(v.I ^ math.MinInt64) // unsigned order, as AppendKeyValue
+	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+		s, _ := sqltypes.StoredTimestamp(v.I) // stored codes count from 1970
+		return a.Int(s)
 	}
 	return a.Int(v.I)
 }
@@ -671,6 +701,9 @@ func ZAbove(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 		return a.NotNull()
 	case sqltypes.KindLSN, sqltypes.KindXID8:
 		return a.IntAbove(v.I^math.MinInt64, inclusive)
+	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+		s, ok := sqltypes.StoredTimestamp(v.I) // clamped: keep the last code
+		return a.IntAbove(s, inclusive || !ok)
 	}
 	return a.IntAbove(v.I, inclusive)
 }
@@ -701,6 +734,9 @@ func ZBelow(a zorder.Attr, v sqltypes.Value, inclusive bool) zorder.Interval {
 		return a.NotNull()
 	case sqltypes.KindLSN, sqltypes.KindXID8:
 		return a.IntBelow(v.I^math.MinInt64, inclusive)
+	case sqltypes.KindTimestamp, sqltypes.KindTimestampTZ:
+		s, ok := sqltypes.StoredTimestamp(v.I)
+		return a.IntBelow(s, inclusive || !ok)
 	}
 	return a.IntBelow(v.I, inclusive)
 }

@@ -347,3 +347,51 @@ func TestCheckKeyType(t *testing.T) {
 		}
 	}
 }
+
+// TestTimestampStoredForm pins the stored form of timestamps, which
+// counts µs from 1970 (zproxy's count before it took PostgreSQL's, from
+// 2000): stores written before read the same, in keys and attributes.
+// PostgreSQL's last thirty years, past that count in an int64, are an
+// attribute's text and key after every storable timestamp.
+func TestTimestampStoredForm(t *testing.T) {
+	y2000 := sqltypes.NewTimestamp(0)
+	if a := catalog.ValueAttr("c", y2000); a.Kind != kv.AttrInt || a.I != sqltypes.PGEpochMicros {
+		t.Fatalf("2000-01-01 stored as %+v, want µs since 1970", a)
+	}
+	if k := catalog.AppendKeyValue(nil, y2000, false); !bytes.Equal(k, zorder.AppendInt(nil, sqltypes.PGEpochMicros, false)) {
+		t.Fatalf("2000-01-01 keyed %x", k)
+	}
+	if v, err := catalog.AttrValue(kv.Attr{Kind: kv.AttrInt}, sqltypes.TypeTimestampTZ); err != nil || sqltypes.FormatText(v) != "1970-01-01 00:00:00+00" {
+		t.Fatalf("a stored 0 reads %s, %v", sqltypes.FormatText(v), err)
+	}
+	if s, ok := sqltypes.StoredTimestamp(sqltypes.MaxStoredTimestamp - 1 - sqltypes.PGEpochMicros); !ok || s != sqltypes.MaxStoredTimestamp-1 {
+		t.Fatalf("the last timestamp stored as a count: %d, %v", s, ok)
+	}
+	ordered := []sqltypes.Value{
+		sqltypes.NewTimestamp(sqltypes.TimestampNegInfinity),
+		sqltypes.NewTimestamp(sqltypes.MinTimestamp),
+		sqltypes.NewTimestamp(sqltypes.MaxStoredTimestamp - 2 - sqltypes.PGEpochMicros),
+		sqltypes.NewTimestamp(sqltypes.MaxStoredTimestamp - 1 - sqltypes.PGEpochMicros),
+		sqltypes.NewTimestamp(sqltypes.MaxStoredTimestamp - sqltypes.PGEpochMicros),     // 294247-01-10 04:00:54.775806
+		sqltypes.NewTimestamp(sqltypes.MaxStoredTimestamp + 1 - sqltypes.PGEpochMicros), // 294247-01-10 04:00:54.775807
+		sqltypes.NewTimestamp(sqltypes.EndTimestamp - 1),                                // 294276-12-31 23:59:59.999999
+		sqltypes.NewTimestamp(sqltypes.TimestampInfinity),
+	}
+	for i, v := range ordered {
+		a := catalog.ValueAttr("c", v)
+		back, err := catalog.AttrValue(a, sqltypes.TypeTimestamp)
+		if err != nil || back != v {
+			t.Fatalf("%s stored as %+v reads %s, %v", sqltypes.FormatText(v), a, sqltypes.FormatText(back), err)
+		}
+		for _, w := range ordered[i:] {
+			checkKeyOrder(t, v, w) // both directions, prefix-free
+		}
+	}
+	// A count written before reads as the same instant.
+	if v, err := catalog.AttrValue(kv.Attr{Kind: kv.AttrInt, I: sqltypes.MaxStoredTimestamp}, sqltypes.TypeTimestamp); err != nil || sqltypes.FormatText(v) != "294247-01-10 04:00:54.775806" {
+		t.Fatalf("the last stored count reads %s, %v", sqltypes.FormatText(v), err)
+	}
+	if got := sqltypes.FormatText(ordered[6]); got != "294276-12-31 23:59:59.999999" {
+		t.Fatalf("last timestamp prints %s", got)
+	}
+}

@@ -46,12 +46,9 @@ func PartitionHash(types []sqltypes.Type, key []sqltypes.Value) (uint64, error) 
 	return row, nil
 }
 
-// pgEpochDays and pgEpochMicros are PostgreSQL's date and timestamp
-// epoch (2000-01-01) from the Unix epoch zproxy's values count from.
-const (
-	pgEpochDays   = 10957
-	pgEpochMicros = pgEpochDays * 86400 * 1000000
-)
+// pgEpochDays is PostgreSQL's date epoch (2000-01-01) from the Unix epoch
+// zproxy's dates count from (its timestamps count from 2000 already).
+const pgEpochDays = sqltypes.PGEpochDays
 
 // hashExtended is the type's extended hash support function (hashint4extended,
 // hashtextextended, ...).
@@ -66,7 +63,7 @@ func hashExtended(t sqltypes.Type, v sqltypes.Value, seed uint64) (uint64, error
 	case sqltypes.Int8:
 		return hashInt8Extended(v.I, seed), nil
 	case sqltypes.Timestamp, sqltypes.TimestampTZ:
-		return hashInt8Extended(v.I-pgEpochMicros, seed), nil
+		return hashInt8Extended(v.I, seed), nil
 	case sqltypes.Text, sqltypes.Varchar:
 		return hashBytesExtended([]byte(v.S), seed), nil
 	case sqltypes.BPChar:

@@ -48,9 +48,9 @@ func NewTTL(t *Table, interval, column string) (*TTL, error) {
 	return &TTL{Column: column, Interval: interval, Micros: micros}, nil
 }
 
-// Cutoff is the oldest TTL column value still alive at now: rows at or
-// before it have expired.
-func (t *TTL) Cutoff(now time.Time) int64 { return now.UnixMicro() - t.Micros }
+// Cutoff is the oldest TTL column value still alive at now, a timestamp:
+// rows at or before it have expired.
+func (t *TTL) Cutoff(now time.Time) int64 { return sqltypes.TimestampFromTime(now) - t.Micros }
 
 // expiresAt returns when row expires, in Unix seconds (rounded up), and
 // false when it never does.
@@ -63,11 +63,13 @@ func (t *Table) expiresAt(row []sqltypes.Value) (int64, bool) {
 		return 0, false
 	}
 	at := row[i].I
-	if row[i].K == sqltypes.KindDate {
-		at *= 24 * int64(time.Hour/time.Microsecond)
-	}
 	if at > (1<<62)-t.TTL.Micros { // infinity and far futures never expire
 		return 0, false
+	}
+	if row[i].K == sqltypes.KindDate {
+		at *= 24 * int64(time.Hour/time.Microsecond) // Unix µs
+	} else {
+		at += sqltypes.PGEpochMicros // a timestamp counts from 2000
 	}
 	at += t.TTL.Micros
 	return (at + 999_999) / 1_000_000, true
@@ -88,17 +90,9 @@ func (t *Table) alive(row []sqltypes.Value, now time.Time) bool {
 	v := row[i].I
 	cutoff := t.TTL.Cutoff(now)
 	if row[i].K == sqltypes.KindDate {
-		return v > floorDiv(cutoff, 24*int64(time.Hour/time.Microsecond))
+		return v > sqltypes.TimestampToDate(cutoff)
 	}
 	return v > cutoff
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
 }
 
 // appendExpiry adds the item expiry attribute to a row's or index entry's

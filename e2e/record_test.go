@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"testing"
@@ -119,6 +120,50 @@ func TestRecordBinaryRoundTrip(t *testing.T) {
 			got[1].Street == nil || *got[1].Street != "x,y" || got[1].Zip != nil {
 			t.Fatalf("format %d: %+v", format, got)
 		}
+	}
+}
+
+// TestRecordPseudoTypeCasts reads casts to the pseudo-type record
+// (pgx's TestRecordCodecDecodeValue runs SELECT NULL::record) through
+// pgconn in binary: the column's type is record (OID 2249), a NULL is a
+// NULL, and ROW(1, 'a')::record is record_send's bytes, as PostgreSQL 15
+// sends them: the field count, then each field's OID, length and bytes.
+func TestRecordPseudoTypeCasts(t *testing.T) {
+	t.Parallel()
+	tg := newTarget(t)
+	ctx := testCtx(t)
+	conn := tg.Connect(t, pgx.QueryExecModeCacheStatement)
+	pc := conn.PgConn()
+	for _, c := range []struct {
+		sql, want string // want: hex of the binary value, "null" for NULL
+	}{
+		{"SELECT NULL::record", "null"},
+		{"SELECT ROW(1, 'a'::text)::record", "00000002" + "00000017" + "00000004" + "00000001" + "00000019" + "00000001" + "61"},
+		{"SELECT CAST(ROW(NULL::int8) AS pg_catalog.record)", "00000001" + "00000014" + "ffffffff"},
+	} {
+		res := pc.ExecParams(ctx, c.sql, nil, nil, nil, []int16{pgx.BinaryFormatCode}).Read()
+		if res.Err != nil {
+			t.Fatalf("%s: %v", c.sql, res.Err)
+		}
+		if len(res.FieldDescriptions) != 1 || res.FieldDescriptions[0].DataTypeOID != 2249 {
+			t.Fatalf("%s: fields %+v, want one of type record (2249)", c.sql, res.FieldDescriptions)
+		}
+		if len(res.Rows) != 1 {
+			t.Fatalf("%s: %d rows", c.sql, len(res.Rows))
+		}
+		got := "null"
+		if v := res.Rows[0][0]; v != nil {
+			got = hex.EncodeToString(v)
+		}
+		if got != c.want {
+			t.Fatalf("%s: %s, want %s", c.sql, got, c.want)
+		}
+	}
+	// A record parameter has no field types to read it by: record_recv
+	// of an anonymous record is PostgreSQL's 0A000.
+	res := pc.ExecParams(ctx, "SELECT $1::record", [][]byte{{0, 0, 0, 0}}, []uint32{2249}, []int16{pgx.BinaryFormatCode}, nil).Read()
+	if sqlstate(res.Err) != "0A000" {
+		t.Fatalf("anonymous record parameter: %v, want 0A000", res.Err)
 	}
 }
 

@@ -247,9 +247,10 @@ func truncationBound(x *ir.Binary, ctx *ir.EvalContext) (int, ValueSet, bool) {
 	switch {
 	case t.epoch:
 		var exact bool
-		if c, exact, ok = epochMicros(cv); !ok {
+		if c, exact, ok = epochMicros(cv); !ok || c < math.MinInt64+sqltypes.PGEpochMicros {
 			return 0, nil, false
 		}
+		c = sqltypes.TimestampFromUnixMicro(c) // the epoch counts from 1970
 		if !exact {
 			// Between two µs: none is equal, and the comparison is one
 			// with the one below (x < 1.5 is x <= 1, x > 1.5 is x > 1).

@@ -165,7 +165,7 @@ func TestShiftedTruncationBoundsBruteForce(t *testing.T) {
 		case "":
 		case "date":
 			e = &ir.Cast{E: e, To: sqltypes.TypeDate}
-			constant = &ir.Const{V: sqltypes.NewDate(c / 86400e6), Typ: sqltypes.TypeDate}
+			constant = &ir.Const{V: sqltypes.NewDate(c/86400e6 + sqltypes.PGEpochDays), Typ: sqltypes.TypeDate}
 		default:
 			e = &ir.Func{Name: "date_trunc", Typ: resTyp, Args: []ir.Expr{
 				&ir.Const{V: sqltypes.NewText(unit), Typ: sqltypes.TypeText}, e}}
@@ -267,8 +267,10 @@ func TestEpochBoundsBruteForce(t *testing.T) {
 		want := new(big.Rat)
 		want.SetString(text)
 		for d := int64(-3); d <= 3; d++ {
-			x := us - shift + d
-			got := new(big.Rat).SetFrac64(x+shift, 1e6)
+			// The column value x (µs from 2000) whose epoch (from
+			// 1970) is near n.
+			x := sqltypes.TimestampFromUnixMicro(us) - shift + d
+			got := new(big.Rat).SetFrac64(x+shift+sqltypes.PGEpochMicros, 1e6)
 			holds := compareHolds(op, got.Cmp(want))
 			if in := set.Contains(sqltypes.Value{K: typ.Kind(), I: x}); in != holds {
 				t.Fatalf("extract(epoch from %s, shift %d) %s %s: ts = %d in range %v, comparison %v", typ, shift, op, text, x, in, holds)

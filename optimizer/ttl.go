@@ -44,12 +44,7 @@ func ttlPredicate(s *ir.Scan, now time.Time) ir.Expr {
 	var bound sqltypes.Value
 	switch c.Type.Kind() {
 	case sqltypes.KindDate:
-		day := int64(24 * time.Hour / time.Microsecond)
-		d := cutoff / day
-		if cutoff%day != 0 && cutoff < 0 {
-			d--
-		}
-		bound = sqltypes.Value{K: sqltypes.KindDate, I: d}
+		bound = sqltypes.Value{K: sqltypes.KindDate, I: sqltypes.TimestampToDate(cutoff)}
 	default:
 		bound = sqltypes.Value{K: c.Type.Kind(), I: cutoff}
 	}

@@ -241,7 +241,10 @@ func (r *rewriter) parseTypeRef(i int) (t sqltypes.Type, name string, next int, 
 		// has the built-in types alone, which parseType read.
 		switch schema := name; schema {
 		case "pg_catalog":
-			return t, "", next, err
+			if r.toks[k+2].val != "record" {
+				return t, "", next, err
+			}
+			name = "record" // the pseudo-type, which the binder knows
 		case "public":
 			name = r.toks[k+2].val
 		default:

@@ -363,6 +363,11 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 				return b.bindRegCast(e, t)
 			}
 			b.inferParam(e, t)
+			if anonymousRecordOf(e.Type(), t) {
+				// A row or composite value cast to record is itself
+				// (PostgreSQL's no-op coercion keeps its type).
+				return e, nil
+			}
 			if err := checkCastPair(e.Type(), t); err != nil {
 				return nil, err
 			}

@@ -146,7 +146,23 @@ func (b *Binder) bindConcatOp(l, r ir.Expr) (ir.Expr, error) {
 		return nil, noOperator("||", lt, rt)
 	case lt.Kind() == sqltypes.KindBit && (rt.Kind() == sqltypes.KindBit || unknown(rt)) || unknown(lt) && rt.Kind() == sqltypes.KindBit:
 		return b.bindRegisteredOp("||", l, r) // bitcat
-	case lt.IsTextual() || rt.IsTextual() || lt.ID == sqltypes.Citext || rt.ID == sqltypes.Citext || unknown(lt) || unknown(rt):
+	case charConcatAmbiguous(lt, rt):
+		// The message names the types without modifiers (format_type_be).
+		bare := func(t sqltypes.Type) string {
+			switch {
+			case t.IsDomain():
+			case t.ID == sqltypes.BPChar:
+				return "character"
+			default:
+				t.Width = 0
+			}
+			return t.String()
+		}
+		return nil, pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s || %s", bare(lt), bare(rt)).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
+	case lt.IsTextual() || rt.IsTextual() || lt.ID == sqltypes.Citext || rt.ID == sqltypes.Citext || unknown(lt) || unknown(rt),
+		lt.ID == sqltypes.Char || rt.ID == sqltypes.Char || lt.ID == sqltypes.Name || rt.ID == sqltypes.Name:
+		// "char" and name convert to text implicitly: text || anynonarray.
 		b.inferParam(l, sqltypes.TypeText)
 		b.inferParam(r, sqltypes.TypeText)
 		l, r = b.finishUnknown(l), b.finishUnknown(r)
@@ -165,6 +181,20 @@ func (b *Binder) bindConcatOp(l, r ir.Expr) (ir.Expr, error) {
 		})
 	}
 	return nil, noOperator("||", lt, rt)
+}
+
+// charConcatAmbiguous reports "char" || s and s || "char" with s a string
+// type, "char" or untyped: "char" converts to text implicitly and is
+// anynonarray as it is, so text || text, text || anynonarray and
+// anynonarray || text all fit with one conversion and PostgreSQL cannot
+// choose (42725). With a non-string other side only one of them fits.
+func charConcatAmbiguous(lt, rt sqltypes.Type) bool {
+	str := func(t sqltypes.Type) bool {
+		t = t.StripDomain()
+		return t.IsTextual() || t.ID == sqltypes.Char || t.ID == sqltypes.Name || t.ID == sqltypes.Citext || t.ID == sqltypes.Unknown
+	}
+	lc, rc := lt.StripDomain().ID == sqltypes.Char, rt.StripDomain().ID == sqltypes.Char
+	return lc && str(rt) || rc && str(lt)
 }
 
 // sameTypeOp binds an operator whose operands both have type t (an

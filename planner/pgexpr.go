@@ -46,6 +46,8 @@ func (b *Binder) bindPGCall(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.
 	case parser.RowFunc:
 		e, err := b.bindRowValue(sc, &ast.RowExpr{Values: n.Args}, agg)
 		return e, true, err
+	case "pg_column_size":
+		return b.bindStoredColumnSize(sc, n, agg)
 	case parser.ArrayFunc, parser.SubscriptFunc, parser.SliceFunc, parser.AnyFunc, parser.AllFunc, parser.OpFunc, parser.SimilarFunc, parser.FieldFunc:
 	default:
 		return nil, false, nil
@@ -981,4 +983,42 @@ func (b *Binder) bindTrim(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.Ex
 	}
 	e, err := b.bindBuiltin(name, args)
 	return e, true, err
+}
+
+// bindStoredColumnSize binds pg_column_size(col) of a column read straight
+// from a stored table, which PostgreSQL measures in its on-disk form
+// (builtins.StoredDatumSize); ok is false for any other argument, which
+// binds as an ordinary call.
+func (b *Binder) bindStoredColumnSize(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.Expr, bool, error) {
+	if len(n.Args) != 1 {
+		return nil, false, nil
+	}
+	cn, ok := n.Args[0].(*ast.ColumnNameExpr)
+	if !ok || !sc.storedColumn(cn.Name) {
+		return nil, false, nil
+	}
+	x, err := b.child(sc, cn, agg)
+	if err != nil {
+		return nil, true, err
+	}
+	e, err := b.bindFunc(n.FnName.L, []ir.Expr{x})
+	if err != nil {
+		return nil, true, err
+	}
+	f, ok := e.(*ir.Func)
+	if !ok || len(f.Args) != 1 || f.Args[0] != x {
+		return e, true, nil // a user's pg_column_size
+	}
+	t := x.Type()
+	f.Fn = func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() {
+			return sqltypes.Null, nil
+		}
+		n, err := builtins.StoredDatumSize(t, a[0])
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewInt(n), nil
+	}
+	return f, true, nil
 }

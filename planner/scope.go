@@ -204,6 +204,45 @@ func (s *scope) hasQualifier(qual string) bool {
 	return false
 }
 
+// storedColumn reports whether cn names a column that is a stored table's
+// column passed through (ir.Column.Table: read from a table, a view or a
+// derived table that selects it as it is, grouped by, or a JOIN USING
+// column of such columns), whose datum PostgreSQL keeps as the table
+// stores it: the column the name resolve finds.
+func (s *scope) storedColumn(cn *ast.ColumnName) bool {
+	qual, name := cn.Table.O, cn.Name.O
+	for sc := s; sc != nil; sc = sc.outer {
+		_, found, err := sc.lookup(qual, name)
+		if err != nil {
+			return false
+		}
+		if !found {
+			continue
+		}
+		merged := false
+		for _, m := range sc.merged {
+			merged = merged || qual == "" && m.name == name
+		}
+		hits := 0
+		for _, it := range sc.items {
+			if qual != "" && it.alias != qual {
+				continue
+			}
+			for i, c := range it.cols {
+				if c.Name != name || !merged && qual == "" && it.hiddenByUsing[i] {
+					continue
+				}
+				if c.Table == nil {
+					return false
+				}
+				hits++
+			}
+		}
+		return hits == 1 || merged && hits > 1
+	}
+	return false
+}
+
 // resolve finds a column by name in this scope or, failing that, in the
 // enclosing ones (an OuterRef, marking the scopes crossed as correlated).
 func (s *scope) resolve(cn *ast.ColumnName) (ir.Expr, error) {

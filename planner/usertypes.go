@@ -61,6 +61,16 @@ func (b *Binder) castOf(e ast.ExprNode) (operand ast.ExprNode, t sqltypes.Type, 
 	if !ok {
 		return nil, t, false, nil
 	}
+	if name == "record" {
+		// The pseudo-type record names no column type, but a cast to it
+		// is PostgreSQL's: NULL::record, ROW(1, 'a')::record, a
+		// composite value as an anonymous record.
+		t = sqltypes.Type{ID: sqltypes.Record}
+		if array {
+			t = sqltypes.ArrayOf(t)
+		}
+		return operand, t, true, nil
+	}
 	t, err = b.userOrRowType(name, array)
 	return operand, t, true, err
 }
@@ -224,4 +234,14 @@ func refuseTempTypes(name string) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "temporary types are not supported: zproxy cannot create types in schema %s", sc)
 	}
 	return nil
+}
+
+// anonymousRecordOf reports whether to is the pseudo-type record (or
+// record[]) and from a record type (or an array of one): the cast that
+// PostgreSQL coerces without changing the value or its type.
+func anonymousRecordOf(from, to sqltypes.Type) bool {
+	if to.ID == sqltypes.Array && from.ID == sqltypes.Array {
+		from, to = from.ElemType(), to.ElemType()
+	}
+	return to.ID == sqltypes.Record && to.Composite == nil && from.ID == sqltypes.Record && !from.IsDomain()
 }

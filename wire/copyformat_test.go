@@ -287,7 +287,7 @@ func TestCopyStyled(t *testing.T) {
 	}
 	st := sqltypes.Style{Date: sqltypes.DateStyleSQL, Order: sqltypes.DateOrderDMY, RoundFloats: true, ExtraFloatDigits: -3, ByteaEscape: true, Location: ny}
 	cols := []Column{{Name: "f", Type: sqltypes.TypeFloat8}, {Name: "d", Type: sqltypes.TypeDate}, {Name: "b", Type: sqltypes.TypeBytea}, {Name: "tz", Type: sqltypes.TypeTimestampTZ}}
-	row := []sqltypes.Value{sqltypes.NewFloat(1.0 / 3), sqltypes.NewDate(19786), sqltypes.NewBytes([]byte{0x5c, 0x0a}), sqltypes.NewTimestampTZ(1709564400000000)}
+	row := []sqltypes.Value{sqltypes.NewFloat(1.0 / 3), sqltypes.NewDate(19786), sqltypes.NewBytes([]byte{0x5c, 0x0a}), sqltypes.NewTimestampTZ(sqltypes.TimestampFromUnixMicro(1709564400000000))}
 	for _, tc := range []struct {
 		f    *CopyFormat
 		want string

@@ -199,18 +199,10 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		if err := fixed(8); err != nil {
 			return sqltypes.Null, err
 		}
+		// µs from 2000, as zproxy counts them too.
 		us := int64(binary.BigEndian.Uint64(src))
-		switch {
-		case us == math.MaxInt64:
-			us = sqltypes.TimestampInfinity
-		case us == math.MinInt64:
-			us = sqltypes.TimestampNegInfinity
-		case us >= sqltypes.TimestampInfinity-pgEpochUS || us+pgEpochUS < sqltypes.MinTimestamp:
-			// PostgreSQL counts from 2000 and reaches 294276 AD; zproxy's
-			// µs from 1970 end in 294247.
+		if sqltypes.IsFiniteTimestamp(us) && !sqltypes.InTimestampRange(us) {
 			return sqltypes.Null, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range")
-		default:
-			us += pgEpochUS
 		}
 		if t.ID == sqltypes.TimestampTZ {
 			return sqltypes.NewTimestampTZ(us), nil
@@ -368,10 +360,7 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		}
 		return binary.BigEndian.AppendUint32(buf, uint32(int32(v.I-pgEpochDays))), nil
 	case sqltypes.Timestamp, sqltypes.TimestampTZ:
-		if !sqltypes.IsFiniteTimestamp(v.I) {
-			return binary.BigEndian.AppendUint64(buf, uint64(v.I)), nil
-		}
-		return binary.BigEndian.AppendUint64(buf, uint64(v.I-pgEpochUS)), nil
+		return binary.BigEndian.AppendUint64(buf, uint64(v.I)), nil
 	case sqltypes.Numeric:
 		return appendNumeric(buf, v), nil
 	case sqltypes.Interval:

@@ -89,8 +89,9 @@ func binarySamples(r *rand.Rand, n int) []binarySample {
 		add(sqltypes.TypeDate, sqltypes.NewDate(d), time.Unix(d*86400, 0).UTC())
 	}
 	for _, us := range micros {
-		add(sqltypes.TypeTimestamp, sqltypes.NewTimestamp(us), time.UnixMicro(us).UTC())
-		add(sqltypes.TypeTimestampTZ, sqltypes.NewTimestampTZ(us), time.UnixMicro(us).UTC())
+		ts := sqltypes.TimestampFromUnixMicro(us)
+		add(sqltypes.TypeTimestamp, sqltypes.NewTimestamp(ts), time.UnixMicro(us).UTC())
+		add(sqltypes.TypeTimestampTZ, sqltypes.NewTimestampTZ(ts), time.UnixMicro(us).UTC())
 	}
 	return out
 }
@@ -326,7 +327,7 @@ func FuzzDecodeBinary(f *testing.F) {
 func BenchmarkDataRow(b *testing.B) {
 	c := &conn{}
 	cols := []Column{{Type: sqltypes.TypeInt8}, {Type: sqltypes.TypeText}, {Type: sqltypes.TypeFloat8}, {Type: sqltypes.TypeTimestamp}}
-	row := []sqltypes.Value{sqltypes.NewInt(123456), sqltypes.NewText("some text"), sqltypes.NewFloat(21.5), sqltypes.NewTimestamp(1704103200000000)}
+	row := []sqltypes.Value{sqltypes.NewInt(123456), sqltypes.NewText("some text"), sqltypes.NewFloat(21.5), sqltypes.NewTimestamp(sqltypes.TimestampFromUnixMicro(1704103200000000))}
 	for _, formats := range [][]int16{nil, {formatBinary}} {
 		b.Run(fmt.Sprintf("formats=%v", formats), func(b *testing.B) {
 			b.ReportAllocs()

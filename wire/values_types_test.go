@@ -134,7 +134,7 @@ func newTypeSamples(r *rand.Rand, n int) []newTypeSample {
 		out = append(out, str(3802, sqltypes.TypeJSONB, jb, sqltypes.FormatText(jb)))
 	}
 	// Timestamps and dates at the ends of their ranges and at infinity.
-	for _, us := range []int64{sqltypes.TimestampInfinity, sqltypes.TimestampNegInfinity, sqltypes.MinTimestamp, sqltypes.TimestampInfinity - 1} {
+	for _, us := range []int64{sqltypes.TimestampInfinity, sqltypes.TimestampNegInfinity, sqltypes.MinTimestamp, sqltypes.EndTimestamp - 1} {
 		us := us
 		ts := pgtype.Timestamp{Valid: true}
 		switch us {
@@ -143,7 +143,7 @@ func newTypeSamples(r *rand.Rand, n int) []newTypeSample {
 		case sqltypes.TimestampNegInfinity:
 			ts.InfinityModifier = pgtype.NegativeInfinity
 		default:
-			ts.Time = time.UnixMicro(us).UTC()
+			ts.Time = sqltypes.TimestampTime(us).UTC()
 		}
 		out = append(out, newTypeSample{t: sqltypes.TypeTimestamp, v: sqltypes.NewTimestamp(us), goVal: ts, scan: func(m *pgtype.Map, b []byte) error {
 			var got pgtype.Timestamp

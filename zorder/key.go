@@ -111,6 +111,22 @@ func AppendInt(b []byte, v int64, desc bool) []byte {
 	return appendUint64(append(b, dirByte(tagInt, desc)), uint64(v)^(1<<63), desc)
 }
 
+// tagPastMax follows AppendInt's math.MaxInt64-1 in AppendIntPastMax.
+const tagPastMax byte = 0xff
+
+// AppendIntPastMax appends a value from math.MaxInt64-1 on, of a column
+// whose values run past int64 below a math.MaxInt64 sentinel (+infinity):
+// AppendInt(math.MaxInt64-1), a marker, then excess (the value less
+// math.MaxInt64-1), by which such values order among themselves. They
+// sort after every smaller value and before the sentinel, in either
+// direction; a column using it must not encode math.MaxInt64-1 itself by
+// AppendInt (whose key would be a prefix of these). (Timestamps of
+// PostgreSQL's last thirty years: their count from 1970 is past int64.)
+func AppendIntPastMax(b []byte, excess uint64, desc bool) []byte {
+	b = AppendInt(b, math.MaxInt64-1, desc)
+	return appendUint64(append(b, dirByte(tagPastMax, desc)), excess, desc)
+}
+
 // AppendFloat appends a float64 in IEEE total order:
 //
 //	-Inf < negatives < -0.0 < +0.0 < positives < +Inf < NaN

@@ -109,7 +109,7 @@ func offlineData(ds dataset) (d *direct, encodings []entrySet, leads []int) {
 	lo, hi := make([]uint64, dims), make([]uint64, dims)
 	for i := range codes {
 		r := ds.rowAt(i)
-		row := []sqltypes.Value{sqltypes.NewInt(r.sensorID), sqltypes.NewTimestamp(r.ts.UnixMicro()),
+		row := []sqltypes.Value{sqltypes.NewInt(r.sensorID), sqltypes.NewTimestamp(sqltypes.TimestampFromTime(r.ts)),
 			sqltypes.NewFloat(r.celsius), sqltypes.NewFloat(r.lat), sqltypes.NewFloat(r.lon), sqltypes.Null}
 		codes[i] = make([]uint64, dims)
 		for d, k := range ix.Columns {

@@ -505,7 +505,7 @@ func init() {
 		return boolV(false), nil
 	}))
 	Register("pg_postmaster_start_time", fn("", nil, sqltypes.TypeTimestampTZ, Stable, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
-		return sqltypes.NewTimestampTZ(started.UnixMicro()), nil
+		return sqltypes.NewTimestampTZ(sqltypes.TimestampFromTime(started)), nil
 	}))
 	Register("pg_encoding_to_char", fn("", []Param{intP}, sqltypes.TypeName, Stable, func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		return nameV(EncodingName(a[0].I)), nil

@@ -511,7 +511,7 @@ func init() {
 				types[i] = sqltypes.NewReg(o, e.RegName(sqltypes.TypeRegType, o))
 			}
 			out = append(out, &pgPreparedStatementsRow{Name: textV(ps.Name), Statement: textV(ps.Statement),
-				PrepareTime: sqltypes.NewTimestampTZ(ps.PrepareTime.UnixMicro()), ParameterTypes: sqltypes.NewArray1(sqltypes.TypeRegType, types),
+				PrepareTime: sqltypes.NewTimestampTZ(sqltypes.TimestampFromTime(ps.PrepareTime)), ParameterTypes: sqltypes.NewArray1(sqltypes.TypeRegType, types),
 				FromSql: boolV(ps.FromSQL), GenericPlans: intV(ps.GenericPlans), CustomPlans: intV(ps.CustomPlans)})
 		}
 		return out
@@ -524,7 +524,7 @@ func init() {
 			if t.IsZero() {
 				return sqltypes.Null
 			}
-			return sqltypes.NewTimestampTZ(t.UnixMicro())
+			return sqltypes.NewTimestampTZ(sqltypes.TimestampFromTime(t))
 		}
 		me, allStats := e.Sess.User(), e.readsAllStats()
 		dbOIDs := e.databaseOIDs()

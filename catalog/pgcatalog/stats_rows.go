@@ -98,7 +98,7 @@ func timeV(t *time.Time) sqltypes.Value {
 	if t == nil {
 		return sqltypes.Null
 	}
-	return sqltypes.NewTimestampTZ(t.UnixMicro())
+	return sqltypes.NewTimestampTZ(sqltypes.TimestampFromTime(*t))
 }
 
 // reltuples is pg_class.reltuples of a table or index: the rows counted

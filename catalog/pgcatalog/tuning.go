@@ -58,7 +58,7 @@ func init() {
 			return nil
 		}
 		dealloc, reset := t.Statements().Info()
-		return []row{&pgStatStatementsInfoRow{Dealloc: intV(dealloc), StatsReset: sqltypes.NewTimestampTZ(reset.UnixMicro())}}
+		return []row{&pgStatStatementsInfoRow{Dealloc: intV(dealloc), StatsReset: sqltypes.NewTimestampTZ(sqltypes.TimestampFromTime(reset))}}
 	})
 	generate("pg_catalog.zproxy_index_advice", func(e *Env) []row {
 		t := tuningOf(e)

@@ -24,7 +24,7 @@ func init() {
 			if ctx != nil && !ctx.Now.IsZero() {
 				t = ctx.Now
 			}
-			return sqltypes.Value{K: typ.Kind(), I: t.UnixMicro()}, nil
+			return sqltypes.Value{K: typ.Kind(), I: sqltypes.TimestampFromTime(t)}, nil
 		}}
 	}
 	for _, n := range []string{"now", "current_timestamp", "transaction_timestamp", "statement_timestamp"} {
@@ -33,7 +33,7 @@ func init() {
 	Register("localtimestamp", now(sqltypes.TypeTimestamp))
 	Register("clock_timestamp", Overload{Result: Returns(sqltypes.TypeTimestampTZ), Volatility: Volatile,
 		Eval: func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
-			return sqltypes.NewTimestampTZ(time.Now().UnixMicro()), nil
+			return sqltypes.NewTimestampTZ(sqltypes.TimestampFromTime(time.Now())), nil
 		}})
 
 	Register("version", Overload{Result: Returns(sqltypes.TypeText), Volatility: Stable,

@@ -86,7 +86,7 @@ func TestZones(t *testing.T) {
 	}
 	ny, _ := LookupZone("America/New_York")
 	local := func(y int, m time.Month, d, h, mi int) int64 {
-		return time.Date(y, m, d, h, mi, 0, 0, time.UTC).UnixMicro()
+		return sqltypes.TimestampFromTime(time.Date(y, m, d, h, mi, 0, 0, time.UTC))
 	}
 	for _, c := range []struct {
 		local, want int64
@@ -96,7 +96,7 @@ func TestZones(t *testing.T) {
 		{local(2024, 7, 1, 12, 0), local(2024, 7, 1, 16, 0)},
 	} {
 		if got := FromLocal(c.local, ny); got != c.want {
-			t.Errorf("FromLocal(%v) = %v, want %v", time.UnixMicro(c.local).UTC(), time.UnixMicro(got).UTC(), time.UnixMicro(c.want).UTC())
+			t.Errorf("FromLocal(%v) = %v, want %v", sqltypes.TimestampTime(c.local).UTC(), sqltypes.TimestampTime(got).UTC(), sqltypes.TimestampTime(c.want).UTC())
 		}
 	}
 	// A day across the spring change is 23 hours long.

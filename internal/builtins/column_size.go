@@ -10,10 +10,9 @@ import (
 )
 
 // pg_column_size("any"): the bytes PostgreSQL's datum of the value takes,
-// as a computed value (a 4-byte varlena header, never compressed), also
-// for a stored column's, which PostgreSQL reports in its on-disk form (a
-// 1-byte header under 127 bytes, compressed beyond 2 kB): zproxy's
-// storage has no such form. The
+// as a computed value (a 4-byte varlena header, never compressed). A
+// stored column read straight from its table the planner binds to
+// StoredDatumSize instead: PostgreSQL's on-disk form. The
 // types whose datum layout zproxy reproduces are the fixed-length ones,
 // the string kinds, numeric and arrays of fixed-length elements; the
 // others (jsonb, records, ranges, arrays of strings ...) are refused
@@ -52,6 +51,28 @@ func datumSize(t sqltypes.Type, v sqltypes.Value) (int64, error) {
 		}
 	}
 	return 0, pgerr.New(pgerr.FeatureNotSupported, "pg_column_size of type %s is not supported", t)
+}
+
+// shortVarlenaMax is VARATT_SHORT_MAX: the largest varlena (header
+// included) that a 1-byte header can describe.
+const shortVarlenaMax = 127
+
+// StoredDatumSize is pg_column_size of a value of type t read from a
+// stored row: PostgreSQL's heap tuple packs a varlena whose data fits in
+// 126 bytes behind a 1-byte header (VARATT_CAN_MAKE_SHORT), so such a
+// value measures 3 bytes less than computed. Longer values keep the
+// 4-byte header; PostgreSQL's toaster would compress them in a row over
+// 2 kB, which zproxy's storage does not (README).
+func StoredDatumSize(t sqltypes.Type, v sqltypes.Value) (int64, error) {
+	t = t.StripDomain()
+	n, err := datumSize(t, v)
+	if err != nil || t.Size() > 0 {
+		return n, err
+	}
+	if short := n - varHeader + 1; short <= shortVarlenaMax {
+		return short, nil
+	}
+	return n, nil
 }
 
 // numericSize is the size of PostgreSQL's numeric datum of d: the varlena

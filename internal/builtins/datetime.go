@@ -173,7 +173,7 @@ func TruncTimestamp(unit string, us int64) (int64, error) {
 	if u == unitNone {
 		return 0, unitNotRecognized(low, tTS)
 	}
-	c, ok := truncCivil(sqltypes.TimestampCivil(us), sqltypes.FloorDiv(us, usPerDay), u)
+	c, ok := truncCivil(sqltypes.TimestampCivil(us), sqltypes.TimestampToDate(us), u)
 	if !ok {
 		return 0, unitNotSupported(low, tTS)
 	}
@@ -198,7 +198,7 @@ func TruncTimestampTZ(unit string, us int64, loc *time.Location) (int64, error) 
 	}
 	off := ZoneOffset(us, loc) * 1e6
 	local := us + off
-	c, ok := truncCivil(sqltypes.TimestampCivil(local), sqltypes.FloorDiv(local, usPerDay), u)
+	c, ok := truncCivil(sqltypes.TimestampCivil(local), sqltypes.TimestampToDate(local), u)
 	if !ok {
 		return 0, unitNotSupported(low, tTSTZ)
 	}
@@ -447,7 +447,17 @@ func timestampPart(unit string, us int64, zone *time.Location, t sqltypes.Type) 
 		return part{}, unitNotSupported(low, t)
 	}
 	if u == unitEpoch {
-		return part{i: us, scale: 6, f: float64(us) / 1e6}, nil
+		// Seconds since 1970: past the int64 µs in the last thirty
+		// years, where PostgreSQL divides numerics (at the division's
+		// scale) and rounds to six digits, as zproxy does.
+		if us < math.MaxInt64-sqltypes.PGEpochMicros { // PostgreSQL's test
+			unix := us + sqltypes.PGEpochMicros
+			return part{i: unix, scale: 6, f: float64(unix) / 1e6}, nil
+		}
+		sum, _ := sqltypes.AddNumeric(sqltypes.NumericFromInt(us), sqltypes.NumericFromInt(sqltypes.PGEpochMicros))
+		secs, _ := sqltypes.DivNumeric(sum, sqltypes.NumericFromInt(1e6))
+		secs, _ = sqltypes.RoundNumeric(secs, 6)
+		return part{big: secs.Numeric(), f: (float64(us) + float64(sqltypes.PGEpochMicros)) / 1e6}, nil
 	}
 	local := us
 	if zone != nil {
@@ -462,7 +472,7 @@ func timestampPart(unit string, us int64, zone *time.Location, t sqltypes.Type) 
 		}
 		local = us + off*1e6
 	}
-	p, ok := calendarPart(u, sqltypes.TimestampCivil(local), sqltypes.FloorDiv(local, usPerDay))
+	p, ok := calendarPart(u, sqltypes.TimestampCivil(local), sqltypes.TimestampToDate(local))
 	if !ok {
 		return part{}, unitNotSupported(low, t)
 	}
@@ -578,7 +588,7 @@ func DateBin(stride sqltypes.IntervalValue, source, origin int64) (int64, error)
 		delta -= strideUs
 	}
 	r, ok := addInt64(origin, delta)
-	if !ok || !sqltypes.IsFiniteTimestamp(r) || r < sqltypes.MinTimestamp {
+	if !ok || !sqltypes.InTimestampRange(r) {
 		return 0, sqltypes.ErrTimestampOutOfRange()
 	}
 	return r, nil

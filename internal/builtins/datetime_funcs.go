@@ -137,10 +137,10 @@ func init() {
 		}),
 		// age(x) is age(current_date at midnight, x).
 		f([]sqltypes.Type{tTS}, tInterval, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return ivv(sqltypes.Age(currentDate(ctx)*usPerDay, a[0].I))
+			return ivv(sqltypes.Age((currentDate(ctx)-sqltypes.PGEpochDays)*usPerDay, a[0].I))
 		}),
 		f([]sqltypes.Type{tTSTZ}, tInterval, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return ivv(sqltypes.Age(currentDate(ctx)*usPerDay, ToLocal(a[0].I, SessionLocation(ctx))))
+			return ivv(sqltypes.Age((currentDate(ctx)-sqltypes.PGEpochDays)*usPerDay, ToLocal(a[0].I, SessionLocation(ctx))))
 		}),
 	)
 
@@ -200,10 +200,10 @@ func init() {
 		return sqltypes.NewDate(currentDate(ctx)), nil
 	}))
 	Register("current_timestamp", f([]sqltypes.Type{i4}, tTSTZ, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		return tstzv(RoundTimestamp(statementTime(ctx).UnixMicro(), a[0].I))
+		return tstzv(RoundTimestamp(sqltypes.TimestampFromTime(statementTime(ctx)), a[0].I))
 	}))
 	Register("localtimestamp", f([]sqltypes.Type{i4}, tTS, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		return tsv(RoundTimestamp(ToLocal(statementTime(ctx).UnixMicro(), SessionLocation(ctx)), a[0].I))
+		return tsv(RoundTimestamp(ToLocal(sqltypes.TimestampFromTime(statementTime(ctx)), SessionLocation(ctx)), a[0].I))
 	}))
 	Register("timeofday", f(nil, tText, Volatile, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
 		t := time.Now().In(SessionLocation(ctx))
@@ -223,7 +223,7 @@ func statementTime(ctx *Context) time.Time {
 
 // currentDate is current_date: today in the session's time zone.
 func currentDate(ctx *Context) int64 {
-	return sqltypes.FloorDiv(ToLocal(statementTime(ctx).UnixMicro(), SessionLocation(ctx)), usPerDay)
+	return sqltypes.TimestampToDate(ToLocal(sqltypes.TimestampFromTime(statementTime(ctx)), SessionLocation(ctx)))
 }
 
 // RoundTimestamp rounds a timestamp to p fractional digits of a second
@@ -272,11 +272,11 @@ func makeTimestamp(a []sqltypes.Value) (int64, error) {
 		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "time field value out of range: %d:%02d:%02s", h, mi, formatG(sec))
 	}
 	tod := (h*60+mi)*usPerMin + int64(math.RoundToEven(sec*1e6))
-	us, ok := mulInt64(days, usPerDay)
+	us, ok := mulInt64(days-sqltypes.PGEpochDays, usPerDay)
 	if ok {
 		us, ok = addInt64(us, tod)
 	}
-	if !ok || us < sqltypes.MinTimestamp || us >= sqltypes.TimestampInfinity {
+	if !ok || !sqltypes.InTimestampRange(us) {
 		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: %d-%02d-%02d %d:%02d:%02s", a[0].I, a[1].I, a[2].I, h, mi, formatG(sec))
 	}
 	return us, nil
@@ -323,8 +323,13 @@ func epochToTimestamp(secs float64) (int64, error) {
 	case math.IsInf(secs, -1):
 		return sqltypes.TimestampNegInfinity, nil
 	}
-	us := math.RoundToEven(secs * 1e6)
-	if us < float64(sqltypes.MinTimestamp) || us >= 9.2233720368547758e18 {
+	// PostgreSQL's check: seconds within the range, as a double, then
+	// rounded µs from 2000.
+	if secs < float64(sqltypes.MinTimestamp+sqltypes.PGEpochMicros)/1e6 || secs >= (float64(sqltypes.EndTimestamp)+float64(sqltypes.PGEpochMicros))/1e6 {
+		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", formatG(secs))
+	}
+	us := math.RoundToEven((secs - float64(sqltypes.PGEpochMicros/1e6)) * 1e6)
+	if us < float64(sqltypes.MinTimestamp) || us >= float64(sqltypes.EndTimestamp) {
 		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", formatG(secs))
 	}
 	return int64(us), nil

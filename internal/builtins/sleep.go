@@ -58,6 +58,6 @@ func init() {
 			case !sqltypes.IsFiniteTimestamp(a[0].I):
 				return sqltypes.NewText(""), nil
 			}
-			return sleep(c, time.Until(time.UnixMicro(a[0].I)))
+			return sleep(c, time.Until(sqltypes.TimestampTime(a[0].I)))
 		}})
 }

@@ -41,7 +41,7 @@ func roundTime(us, p int64) (int64, error) {
 // currentTime is the statement's time of day in the session's zone, with
 // the zone's offset then.
 func currentTime(ctx *Context) sqltypes.TimeTZValue {
-	us := statementTime(ctx).UnixMicro()
+	us := sqltypes.TimestampFromTime(statementTime(ctx))
 	off := ZoneOffset(us, SessionLocation(ctx))
 	return sqltypes.TimeTZValue{Micros: sqltypes.TimeOfDay(us + off*1e6), Offset: int32(off)}
 }
@@ -97,7 +97,7 @@ func init() {
 			if err != nil {
 				return sqltypes.Null, err
 			}
-			off := ZoneOffset(statementTime(ctx).UnixMicro(), loc)
+			off := ZoneOffset(sqltypes.TimestampFromTime(statementTime(ctx)), loc)
 			t := a[1].TimeTZ()
 			return sqltypes.NewTimeTZ(sqltypes.TimeTZValue{Micros: wrapDay(t.UTCMicros() + off*1e6), Offset: int32(off)}), nil
 		}))

@@ -194,7 +194,7 @@ type dtFields struct {
 
 func timestampFields(local int64) dtFields {
 	c := sqltypes.TimestampCivil(local)
-	days := sqltypes.FloorDiv(local, usPerDay)
+	days := sqltypes.TimestampToDate(local)
 	return dtFields{year: c.Year, mon: c.Month, mday: c.Day, hour: c.Hour, min: c.Minute, sec: c.Second, usec: c.Micro,
 		wday: dayOfWeek(days), yday: days - sqltypes.DaysFromCivil(c.Year, 1, 1) + 1}
 }
@@ -484,7 +484,7 @@ func marker(id, first, second string, useSecond bool) string {
 // zoneAbbrev is the abbreviation a zone's clocks show at an instant, as
 // PostgreSQL's to_char TZ prints it.
 func zoneAbbrev(us int64, loc *time.Location) string {
-	name, _ := time.Unix(sqltypes.FloorDiv(us, 1e6), 0).In(loc).Zone()
+	name, _ := time.Unix(sqltypes.TimestampUnixSeconds(us), 0).In(loc).Zone()
 	return name
 }
 

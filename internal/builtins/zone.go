@@ -142,12 +142,12 @@ func posixOffset(key string) (int, bool) {
 }
 
 // ZoneOffset is the offset east of UTC, in seconds, of loc at the instant
-// us (µs since the epoch).
+// us (a timestamp).
 func ZoneOffset(us int64, loc *time.Location) int64 {
 	if loc == time.UTC {
 		return 0
 	}
-	_, off := time.Unix(sqltypes.FloorDiv(us, 1e6), 0).In(loc).Zone()
+	_, off := time.Unix(sqltypes.TimestampUnixSeconds(us), 0).In(loc).Zone()
 	return int64(off)
 }
 

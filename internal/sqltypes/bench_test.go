@@ -10,7 +10,7 @@ import (
 func benchRows(n int) [][]Value {
 	rows := make([][]Value, n)
 	for i := range rows {
-		rows[i] = []Value{NewInt(int64(i * 7919 % n)), NewTimestamp(1704103200000000 + int64(i)*1e6),
+		rows[i] = []Value{NewInt(int64(i * 7919 % n)), NewTimestamp(1704103200000000 - PGEpochMicros + int64(i)*1e6),
 			NewFloat(float64(i%1000) / 10), NewText("note")}
 	}
 	return rows

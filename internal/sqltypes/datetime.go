@@ -4,20 +4,22 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
-// Timestamps are µs and dates days since 1970-01-01 (proleptic Gregorian,
-// astronomical years: 1 BC is year 0). PostgreSQL's 'infinity' and
-// '-infinity' are the extreme int64 values, so they sort after and before
-// every finite value with no special case in comparisons or keys.
+// Timestamps are µs since 2000-01-01 00:00:00, PostgreSQL's own count,
+// and dates days since 1970-01-01 (proleptic Gregorian, astronomical
+// years: 1 BC is year 0). PostgreSQL's 'infinity' and '-infinity' are the
+// extreme int64 values, so they sort after and before every finite value
+// with no special case in comparisons.
 //
-// Finite timestamps run from 4714-11-24 00:00:00 BC (Julian day 0, as in
-// PostgreSQL) to just below the +infinity sentinel, 294247-01-10
-// 04:00:54.775806: PostgreSQL counts from 2000 and reaches 294276-12-31,
-// but zproxy's stored µs count from 1970 and an int64 ends 30 years
-// earlier. Dates run from 4714-11-24 BC to 5874897-12-31 as in PostgreSQL.
+// Finite timestamps run from 4714-11-24 00:00:00 BC (Julian day 0) to
+// 294276-12-31 23:59:59.999999, dates from 4714-11-24 BC to 5874897-12-31,
+// as in PostgreSQL. The stores keep a timestamp as µs since 1970, the
+// count zproxy used before (StoredTimestamp, which also says what of the
+// last thirty years a store holds).
 const (
 	TimestampInfinity    = math.MaxInt64
 	TimestampNegInfinity = math.MinInt64
@@ -30,13 +32,71 @@ const (
 	usPerDay  = 24 * usPerHour
 
 	unixEpochJulian = 2440588 // Julian day of 1970-01-01
+	// PGEpochDays is 2000-01-01 in days since 1970-01-01; PGEpochMicros
+	// the same in µs: a timestamp's offset from the Unix count.
+	PGEpochDays   = 10957
+	PGEpochMicros = PGEpochDays * usPerDay
 	// MinDate and MaxDate are the first and last finite dates (days).
 	MinDate = -unixEpochJulian             // 4714-11-24 BC
 	MaxDate = 2147483493 - unixEpochJulian // 5874897-12-31
-	// MinTimestamp is the first finite timestamp (µs); the last is
-	// TimestampInfinity-1.
-	MinTimestamp = int64(MinDate) * usPerDay
+	// MinTimestamp is the first finite timestamp (µs), EndTimestamp the
+	// first after the last: 294277-01-01 (PostgreSQL's MIN_TIMESTAMP
+	// and END_TIMESTAMP).
+	MinTimestamp = (int64(MinDate) - PGEpochDays) * usPerDay
+	EndTimestamp = int64(9223371331200000000)
 )
+
+// TimestampFromUnixMicro is the timestamp of µs since 1970-01-01 UTC
+// (Go's UnixMicro).
+func TimestampFromUnixMicro(us int64) int64 { return us - PGEpochMicros }
+
+// StoredTimestamp is the integer the stores keep for timestamp us: µs
+// since 1970, zproxy's count before it took PostgreSQL's (kept so that
+// existing stores read unchanged: the key encoding of a timestamp orders
+// rows); ±infinity are themselves. ok is false from 294247-01-10
+// 04:00:54.775806 (MaxStoredTimestamp) on, the last thirty years, which
+// that count cannot hold in an int64 below +infinity's: the result is
+// then MaxStoredTimestamp, and the stores keep such a value in a form of
+// their own (catalog.ValueAttr and AppendKeyValue).
+func StoredTimestamp(us int64) (int64, bool) {
+	switch {
+	case !IsFiniteTimestamp(us):
+		return us, true
+	case us >= MaxStoredTimestamp-PGEpochMicros:
+		return MaxStoredTimestamp, false
+	}
+	return us + PGEpochMicros, true
+}
+
+// MaxStoredTimestamp is the stored count (µs from 1970) from which on a
+// timestamp is stored in the stores' own form: math.MaxInt64-1, the last
+// before +infinity's.
+const MaxStoredTimestamp = TimestampInfinity - 1
+
+// TimestampFromStored is the timestamp a store's integer holds
+// (StoredTimestamp's inverse).
+func TimestampFromStored(s int64) int64 {
+	if !IsFiniteTimestamp(s) {
+		return s
+	}
+	return s - PGEpochMicros
+}
+
+// TimestampFromTime is the timestamp of a Go time's instant.
+func TimestampFromTime(t time.Time) int64 { return TimestampFromUnixMicro(t.UnixMicro()) }
+
+// TimestampTime is the instant of a finite timestamp as a Go time.
+func TimestampTime(us int64) time.Time {
+	return time.Unix(TimestampUnixSeconds(us), (us-floorDiv(us, usPerSec)*usPerSec)*1000)
+}
+
+// TimestampUnixSeconds is a finite timestamp in whole seconds since
+// 1970-01-01 (floored), as time.Unix takes them; it cannot overflow.
+func TimestampUnixSeconds(us int64) int64 { return floorDiv(us, usPerSec) + PGEpochMicros/usPerSec }
+
+// InTimestampRange reports whether us is a finite timestamp PostgreSQL
+// accepts.
+func InTimestampRange(us int64) bool { return us >= MinTimestamp && us < EndTimestamp }
 
 // IsFiniteTimestamp reports whether us is a finite timestamp.
 func IsFiniteTimestamp(us int64) bool { return us != TimestampInfinity && us != TimestampNegInfinity }
@@ -104,7 +164,7 @@ func timestampToTm(us int64) tmParts {
 	days := floorDiv(us, usPerDay)
 	rem := us - days*usPerDay
 	var t tmParts
-	t.year, t.mon, t.mday = civilFromDays(days)
+	t.year, t.mon, t.mday = civilFromDays(days + PGEpochDays)
 	t.hour, t.min, t.sec, t.usec = splitTime(rem)
 	return t
 }
@@ -126,6 +186,7 @@ func tmToTimestamp(t tmParts) (int64, bool) {
 	if days < MinDate || days > MaxDate {
 		return 0, false
 	}
+	days -= PGEpochDays
 	tod := ((t.hour*60+t.min)*60+t.sec)*usPerSec + t.usec
 	hi, lo := mul64(days, usPerDay)
 	sum := lo + uint64(tod)
@@ -133,7 +194,7 @@ func tmToTimestamp(t tmParts) (int64, bool) {
 		hi++
 	}
 	us := int64(sum)
-	if hi != us>>63 || us >= TimestampInfinity || us < MinTimestamp {
+	if hi != us>>63 || !InTimestampRange(us) {
 		return 0, false
 	}
 	return us, true
@@ -279,7 +340,7 @@ func TimestampToDate(us int64) int64 {
 	case TimestampNegInfinity:
 		return DateNegInfinity
 	}
-	return floorDiv(us, usPerDay)
+	return floorDiv(us, usPerDay) + PGEpochDays
 }
 
 // DateToTimestamp is midnight of a date; dates past the timestamp range
@@ -291,10 +352,10 @@ func DateToTimestamp(days int64) (int64, error) {
 	case DateNegInfinity:
 		return TimestampNegInfinity, nil
 	}
-	if days > (TimestampInfinity-1)/usPerDay || days < MinDate {
+	if days >= EndTimestamp/usPerDay+PGEpochDays || days < MinDate {
 		return 0, pgerr.New(pgerr.DatetimeValueOutOfRange, "date out of range for timestamp")
 	}
-	return days * usPerDay, nil
+	return (days - PGEpochDays) * usPerDay, nil
 }
 
 // DateAddDays is date + integer (and date - integer with n negated), as

@@ -460,6 +460,16 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 					}
 					tmask = fmDate | fmTime | fmZone
 					d.r.special = "now"
+					// The fields of now, as PostgreSQL's DecodeDateTime
+					// fills them, so the date checks pass (the caller
+					// takes the instant itself).
+					loc := d.loc
+					if loc == nil {
+						loc = time.UTC
+					}
+					local := time.Now().In(loc)
+					tm.year, tm.mon, tm.mday = int64(local.Year()), int64(local.Month()), int64(local.Day())
+					tm.hour, tm.min, tm.sec = int64(local.Hour()), int64(local.Minute()), int64(local.Second())
 				case "today", "tomorrow", "yesterday":
 					if d.timeOnly {
 						return dtBadFormat
@@ -1247,9 +1257,9 @@ func ParseTimestampStyled(s string, withZone bool, st Style) (int64, error) {
 	case "-infinity":
 		return TimestampNegInfinity, nil
 	case "epoch":
-		return 0, nil
+		return -PGEpochMicros, nil
 	case "now":
-		return time.Now().UnixMicro(), nil
+		return TimestampFromUnixMicro(time.Now().UnixMicro()), nil
 	case "":
 	default:
 		return 0, dateTimeParseError(dtBadFormat, r, s, typ)
@@ -1271,7 +1281,7 @@ func ParseTimestampStyled(s string, withZone bool, st Style) (int64, error) {
 		off = wallOffset(local, loc)
 	}
 	us := local - off*usPerSec
-	if us < MinTimestamp || us >= TimestampInfinity {
+	if !InTimestampRange(us) {
 		return 0, pgerr.New(pgerr.DatetimeValueOutOfRange, "timestamp out of range: %q", s)
 	}
 	return us, nil
@@ -1308,7 +1318,7 @@ func wallOffset(local int64, loc *time.Location) int64 {
 // that, the first time after) it used it; else the zone's offset then.
 func abbrevOffset(local int64, abbrev string, loc *time.Location) int64 {
 	at := func(us int64) (string, int64) {
-		name, off := time.Unix(floorDiv(us, usPerSec), 0).In(loc).Zone()
+		name, off := time.Unix(TimestampUnixSeconds(us), 0).In(loc).Zone()
 		return name, int64(off)
 	}
 	guess := local - wallOffset(local, loc)*usPerSec

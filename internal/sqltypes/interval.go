@@ -1408,12 +1408,12 @@ func TimestampAddInterval(ts int64, iv IntervalValue) (int64, error) {
 	if !IsFiniteTimestamp(ts) {
 		return ts, nil
 	}
-	// Work on (day, time of day) and check each step against PostgreSQL's
-	// own timestamp range, which reaches past the int64 µs zproxy stores;
-	// only the result must fit that.
+	// Work on (day since 1970, time of day) and check each step against
+	// the timestamp range.
 	inPGRange := func(days int64) bool { return days >= MinDate && days < pgEndTimestampDays }
 	days := floorDiv(ts, usPerDay)
 	tod := ts - days*usPerDay
+	days += PGEpochDays
 	if iv.Months != 0 {
 		y, m, d := civilFromDays(days)
 		mon := m + int64(iv.Months)
@@ -1436,7 +1436,7 @@ func TimestampAddInterval(ts int64, iv IntervalValue) (int64, error) {
 	if !inPGRange(days) {
 		return 0, errTimestampOutOfRange()
 	}
-	hi, lo := mul64(days, usPerDay)
+	hi, lo := mul64(days-PGEpochDays, usPerDay)
 	if hi != int64(lo)>>63 {
 		return 0, errTimestampOutOfRange()
 	}
@@ -1444,13 +1444,14 @@ func TimestampAddInterval(ts int64, iv IntervalValue) (int64, error) {
 	if ok {
 		r, ok = addInt64(r, iv.Micros)
 	}
-	if !ok || r < MinTimestamp || r >= TimestampInfinity {
+	if !ok || !InTimestampRange(r) {
 		return 0, errTimestampOutOfRange()
 	}
 	return r, nil
 }
 
-// pgEndTimestampDays is PostgreSQL's END_TIMESTAMP, 294277-01-01, in days.
+// pgEndTimestampDays is PostgreSQL's END_TIMESTAMP, 294277-01-01, in days
+// since 1970.
 var pgEndTimestampDays = daysFromCivil(294277, 1, 1)
 
 // TimestampSubInterval returns ts - iv.

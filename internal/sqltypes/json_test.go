@@ -81,10 +81,10 @@ var buildCases = map[string]func() (Value, error){
 	"jsonb_build_object(null, 1)": func() (Value, error) { return JSONBBuildObject([]Value{Null, NewInt(1)}) },
 	"jsonb_build_object()":        func() (Value, error) { return JSONBBuildObject(nil) },
 	"to_jsonb('2024-01-01 10:00'::timestamp)": func() (Value, error) {
-		return ToJSONB(NewTimestamp(1704103200000000))
+		return ToJSONB(NewTimestamp(1704103200000000 - PGEpochMicros))
 	},
 	"to_jsonb('2024-01-01 10:00+00'::timestamptz)": func() (Value, error) {
-		return ToJSONB(NewTimestampTZ(1704103200000000))
+		return ToJSONB(NewTimestampTZ(1704103200000000 - PGEpochMicros))
 	},
 	"to_jsonb('NaN'::float8)":    func() (Value, error) { return ToJSONB(NewFloat(math.NaN())) },
 	"to_jsonb('1e20'::float8)":   func() (Value, error) { return ToJSONB(NewFloat(1e20)) },

@@ -54,11 +54,6 @@ func datetimeTypeName(t Type) string {
 	return base + "(" + strconv.Itoa(p) + ")" + zone
 }
 
-// pgEpochMicros is PostgreSQL's epoch, 2000-01-01, in µs since 1970:
-// rounding is symmetric around it, as PostgreSQL's timestamps count from
-// it.
-const pgEpochMicros = 946684800 * usPerSec
-
 // roundMicros rounds us to a multiple of 10^(6-p), halves away from zero.
 func roundMicros(us int64, p int) int64 {
 	scale := int64(1)
@@ -86,11 +81,10 @@ func applyDatetimePrecision(v Value, t Type) (Value, error) {
 		if !IsFiniteTimestamp(v.I) {
 			return v, nil
 		}
-		us := roundMicros(v.I-pgEpochMicros, p) + pgEpochMicros
-		if us < MinTimestamp || us >= TimestampInfinity {
-			return Null, errTimestampOutOfRange()
-		}
-		v.I = us
+		// Symmetric around 2000, as PostgreSQL's AdjustTimestampForTypmod,
+		// which does not check the range after: 294276-12-31
+		// 23:59:59.9::timestamp(0) is 294277-01-01 there too.
+		v.I = roundMicros(v.I, p)
 	case KindTime:
 		v.I = roundMicros(v.I, p)
 	case KindTimeTZ:

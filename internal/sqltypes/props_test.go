@@ -78,10 +78,10 @@ func TestIntervalCompareProperty(t *testing.T) {
 // past 9999 included.
 func TestTimestampTextRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
-	values := []int64{MinTimestamp, TimestampInfinity - 1, 0, -1, TimestampInfinity, TimestampNegInfinity}
+	values := []int64{MinTimestamp, EndTimestamp - 1, 0, -1, TimestampInfinity, TimestampNegInfinity}
 	for i := 0; i < 20000; i++ {
 		lo := int64(MinTimestamp)
-		values = append(values, lo+int64(r.Uint64N(uint64(TimestampInfinity-1)-uint64(lo))))
+		values = append(values, lo+int64(r.Uint64N(uint64(EndTimestamp-1)-uint64(lo))))
 	}
 	for _, us := range values {
 		for _, tz := range []bool{false, true} {

@@ -143,7 +143,7 @@ func AppendTimestampStyled(buf []byte, us int64, zone bool, st Style) []byte {
 		if loc == nil {
 			loc = time.UTC
 		}
-		name, off := time.Unix(floorDiv(us, usPerSec), 0).In(loc).Zone()
+		name, off := time.Unix(TimestampUnixSeconds(us), 0).In(loc).Zone()
 		local, abbrev = us+int64(off)*usPerSec, name
 	}
 	t := timestampToTm(local)
@@ -156,7 +156,7 @@ func AppendTimestampStyled(buf []byte, us int64, zone bool, st Style) []byte {
 		return appendFraction(buf, t.usec)
 	}
 	if st.Date == DateStylePostgres {
-		days := floorDiv(local, usPerDay)
+		days := floorDiv(local, usPerDay) + PGEpochDays
 		// 1970-01-01 was a Thursday.
 		buf = append(buf, weekdayAbbrevs[((days%7)+7+4)%7]...)
 		buf = append(buf, ' ')

@@ -52,7 +52,7 @@ func TestParseDateStyle(t *testing.T) {
 // AppendText does, so sessions at PostgreSQL's defaults are unchanged.
 func TestAppendTextStyledDefaults(t *testing.T) {
 	for _, v := range []Value{
-		NewFloat(0.1), NewFloat(1e15), NewDate(19786), NewTimestamp(1709546400500000), NewTimestampTZ(1709546400250000),
+		NewFloat(0.1), NewFloat(1e15), NewDate(19786), NewTimestamp(1709546400500000 - PGEpochMicros), NewTimestampTZ(1709546400250000 - PGEpochMicros),
 		NewBytes([]byte{0, '\\', 0xff}), NewText("x"), NewBool(true),
 	} {
 		if got, want := string(AppendTextStyled(nil, Type{}, v, Style{})), string(AppendText(nil, v)); got != want {

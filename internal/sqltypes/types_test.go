@@ -83,7 +83,7 @@ func TestDateHelpers(t *testing.T) {
 	if _, err := DateToTimestamp(MaxDate); pgerr.CodeOf(err) != pgerr.DatetimeValueOutOfRange {
 		t.Errorf("5874897-12-31 as timestamp: %v", err)
 	}
-	if TimestampToDate(-1) != -1 || TimestampToDate(TimestampNegInfinity) != DateNegInfinity {
+	if TimestampToDate(-1) != PGEpochDays-1 || TimestampToDate(TimestampNegInfinity) != DateNegInfinity {
 		t.Error("TimestampToDate")
 	}
 	v, err := Cast(NewDate(DateInfinity), TypeTimestamp)

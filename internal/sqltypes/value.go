@@ -21,8 +21,8 @@ const (
 	KindBool
 	KindText
 	KindBytes
-	KindTimestamp   // microseconds since the Unix epoch, no zone
-	KindTimestampTZ // microseconds since the Unix epoch, an instant in UTC
+	KindTimestamp   // microseconds since 2000-01-01 (PostgreSQL's), no zone
+	KindTimestampTZ // microseconds since 2000-01-01 UTC, an instant
 	KindDate        // days since the Unix epoch
 	KindUUID        // 16 raw bytes in S
 	KindNumeric     // *apd.Decimal in X

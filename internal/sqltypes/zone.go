@@ -19,7 +19,7 @@ func zoneOffset(us int64, loc *time.Location) int64 {
 	if loc == time.UTC {
 		return 0
 	}
-	_, off := time.Unix(floorDiv(us, usPerSec), 0).In(loc).Zone()
+	_, off := time.Unix(TimestampUnixSeconds(us), 0).In(loc).Zone()
 	return int64(off)
 }
 
@@ -132,7 +132,7 @@ func castZoned(v Value, t Type, loc *time.Location) (Value, bool, error) {
 			return NewTimestampTZ(us), true, nil
 		}
 		us -= wallOffset(us, loc) * usPerSec
-		if us < MinTimestamp || us >= TimestampInfinity {
+		if !InTimestampRange(us) {
 			return Null, true, errTimestampOutOfRange()
 		}
 		return NewTimestampTZ(us), true, nil
