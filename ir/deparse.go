@@ -149,6 +149,9 @@ func kindOf(e Expr) (k nodeKind, op string) {
 	case *InList:
 		return kindOther, ""
 	case *Func:
+		if regCast(x) {
+			return kindCast, ""
+		}
 		if (x.Infix || isOperatorName(x.Name)) && len(x.Args) == 2 {
 			return kindOp, x.Name
 		}
@@ -179,8 +182,32 @@ func castArg(e Expr) Expr {
 	switch x := e.(type) {
 	case *Cast:
 		return x.E
+	case *Func:
+		return x.Args[0]
 	}
 	return nil
+}
+
+// regCast reports whether x is the binder's cast to a reg* type (or an
+// array of one), a call named by the type, which PostgreSQL keeps as a
+// cast.
+func regCast(x *Func) bool {
+	t := x.Typ
+	if t.ID == sqltypes.Array {
+		t = t.ElemType()
+	}
+	return len(x.Args) == 1 && t.IsReg() && x.Name == x.Typ.String()
+}
+
+// regOperand prints an operand of a reg* type as the oid its operators
+// take it as, which ruleutils shows as a cast (('t'::regclass)::oid), and
+// reports whether e was one.
+func (d *deparser) regOperand(e, parent Expr) bool {
+	if !e.Type().IsReg() {
+		return false
+	}
+	d.implicitCast(e, sqltypes.TypeOid, parent)
+	return true
 }
 
 // simple reports whether e prints unambiguously without parentheses as
@@ -306,6 +333,10 @@ func (d *deparser) paren(e, parent Expr) {
 }
 
 func (d *deparser) expr(e Expr) {
+	if name, ok := d.notes.mergedName(e); ok {
+		d.w(sqltypes.QuoteIdent(name))
+		return
+	}
 	switch x := e.(type) {
 	case *ColRef:
 		if d.cols != nil {
@@ -456,6 +487,9 @@ func likeOp(x *Like) string {
 // cast. Integers of different widths, and float4 with float8, have
 // cross-type operators and no coercion.
 func (d *deparser) operand(e Expr, other sqltypes.Type, parent Expr) {
+	if d.regOperand(e, parent) {
+		return
+	}
 	if d.relabel(e, parent) {
 		if _, ok := promotion(e.Type(), other); ok {
 			d.failed = true // a second coercion, not printed
@@ -535,6 +569,9 @@ func (d *deparser) textOperand(e, parent Expr) {
 		d.w(deparseConst(c.V, sqltypes.TypeText))
 		return
 	}
+	if d.relabel(e, parent) || d.regOperand(e, parent) {
+		return
+	}
 	if e.Type().ID != sqltypes.Varchar {
 		d.paren(e, parent)
 		return
@@ -570,6 +607,9 @@ func (d *deparser) inList(x *InList) {
 			d.w(deparseConst(c.V, sqltypes.Type{ID: sqltypes.Varchar}))
 			continue
 		}
+		if d.regOperand(it, x) {
+			continue
+		}
 		d.expr(it)
 	}
 	d.w("]")
@@ -586,17 +626,19 @@ func (d *deparser) inList(x *InList) {
 // one; a AND (b AND c) is two).
 func (d *deparser) chain(x *Binary, op BinOp) {
 	var args []Expr
-	var left func(e Expr)
-	left = func(e Expr) {
-		if b, ok := e.(*Binary); ok && b.Op == op && !b.Nested {
-			left(b.L)
-			args = append(args, b.R)
+	var terms func(e Expr, first bool)
+	terms = func(e Expr, first bool) {
+		if b, ok := e.(*Binary); ok && b.Op == op && (b.Chain || first && !b.Nested) {
+			// The binder's balancing node, or the first term's own
+			// chain (which the parser's makeAndExpr extends).
+			terms(b.L, first)
+			terms(b.R, false)
 			return
 		}
 		args = append(args, e)
 	}
-	left(x.L)
-	args = append(args, x.R)
+	terms(x.L, true)
+	terms(x.R, false)
 	for i, a := range args {
 		if i > 0 {
 			d.w(" " + string(op) + " ")
@@ -612,6 +654,9 @@ func (d *deparser) fn(x *Func) {
 		d.w("(")
 		d.expr(x.Args[0])
 		d.w(")." + sqltypes.QuoteIdent(x.Name[1:]))
+		return
+	case regCast(x):
+		d.cast(x.Args[0], x.Typ, x)
 		return
 	case x.Name == "array":
 		d.w("ARRAY[")

@@ -64,6 +64,29 @@ type QueryNotes struct {
 	refused bool
 	// using are the joins written with USING or NATURAL.
 	using map[*Join]usingNote
+	// cross are the joins written CROSS JOIN (a comma's join otherwise).
+	cross map[*Join]bool
+	// merged are the columns a FULL JOIN's USING merges: the binder's
+	// COALESCE of the two sides, which ruleutils prints as the join's
+	// column, by its name alone.
+	merged map[*Func]string
+}
+
+// NoteMerged records that e is the column name a FULL JOIN's USING
+// merges.
+func (n *QueryNotes) NoteMerged(e *Func, name string) {
+	if n.merged == nil {
+		n.merged = map[*Func]string{}
+	}
+	n.merged[e] = name
+}
+
+// NoteCross records that j was written CROSS JOIN.
+func (n *QueryNotes) NoteCross(j *Join) {
+	if n.cross == nil {
+		n.cross = map[*Join]bool{}
+	}
+	n.cross[j] = true
 }
 
 type usingNote struct {
@@ -475,7 +498,7 @@ func (d *deparser) openOperand(paren bool) int {
 func (d *deparser) sortGroupExpr(e Expr, agg *Aggregate) {
 	c, col := e.(*ColRef)
 	isAgg := col && agg != nil && c.Index >= len(agg.GroupBy)
-	if col && !isAgg {
+	if _, merged := d.notes.mergedName(e); merged || col && !isAgg {
 		d.expr(e)
 		return
 	}
@@ -664,6 +687,9 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 				continue
 			}
 		}
+		if m, ok := d.notes.mergedName(e); ok && m == name {
+			continue
+		}
 		if c, ok := e.(*ColRef); !ok || q.agg != nil && c.Index >= len(q.agg.GroupBy) || !sameColumn(input[c.Index], name) {
 			d.w(" AS " + sqltypes.QuoteIdent(name))
 		}
@@ -752,10 +778,11 @@ func (d *deparser) limitValue(e Expr) {
 	d.expr(e)
 }
 
-// sameColumn reports whether a qualified column's text names column name.
+// sameColumn reports whether a column's text names column name: a
+// qualified column, or a FULL JOIN's merged one, which is unqualified.
 func sameColumn(text, name string) bool {
 	i := strings.LastIndexByte(text, '.')
-	return i >= 0 && text[i+1:] == sqltypes.QuoteIdent(name)
+	return text[i+1:] == sqltypes.QuoteIdent(name)
 }
 
 // query is a bound SELECT taken apart into ruleutils' clauses.
@@ -960,7 +987,8 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 			d.outer, d.lateralRight = d.withRow(rowOf(left)), x.Right
 			defer func() { d.outer, d.lateralRight = saved, savedRight }()
 		}
-		if _, using := d.notes.usingOf(x); x.Kind == InnerJoin && x.On == nil && !using {
+		cross := d.notes != nil && d.notes.cross[x]
+		if _, using := d.notes.usingOf(x); x.Kind == InnerJoin && x.On == nil && !using && !cross {
 			if !top {
 				return false
 			}
@@ -972,17 +1000,34 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 			return d.fromItem(x.Right, cols, false)
 		}
 		using, isUsing := d.notes.usingOf(x)
-		if isUsing && (using.mixed || x.Kind == FullJoin || len(using.cols) == 0) {
-			return false // a FULL JOIN's merged columns are not printed
+		if isUsing && (using.mixed || len(using.cols) == 0) {
+			return false
 		}
 		d.open()
 		if !d.fromItem(x.Left, cols, false) {
 			return false
 		}
 		kw := map[JoinKind]string{InnerJoin: " JOIN ", LeftJoin: " LEFT JOIN ", RightJoin: " RIGHT JOIN ", FullJoin: " FULL JOIN "}[x.Kind]
+		if cross {
+			kw = " CROSS JOIN "
+		}
 		d.keyword(kw, -8, 8, 4)
+		// A join on the right keeps its parentheses when pretty too.
+		_, noted := d.fromNote(x.Right)
+		_, rightJoin := x.Right.(*Join)
+		parenRight := d.pretty && rightJoin && !noted
+		if parenRight {
+			d.w("(")
+		}
 		if !d.fromItem(x.Right, cols, false) {
 			return false
+		}
+		if parenRight {
+			d.w(")")
+		}
+		if cross {
+			d.close()
+			return true
 		}
 		if isUsing {
 			// A NATURAL join too, by the columns it matched.
@@ -993,8 +1038,14 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 		}
 		d.w(" ON ")
 		d.open()
+		// ON reads the join's own row (a join right of another reads
+		// no row to its left).
+		own, ok := d.fromColumns(x)
+		if !ok {
+			return false
+		}
 		prev := d.cols
-		d.cols = rowOf(cols)
+		d.cols = rowOf(own)
 		d.expr(x.On)
 		d.cols = prev
 		d.close()
@@ -1461,7 +1512,21 @@ func (d *deparser) functionItem(f *TableFunc, n fromNote) bool {
 	if lateral {
 		d.w("LATERAL ")
 	}
-	d.fn(&Func{Name: f.Name, Args: f.Args, Typ: f.Cols[0].Type})
+	if f.Parts != nil {
+		// ROWS FROM(f(...), g(...)), each call over its own arguments.
+		d.w("ROWS FROM(")
+		a, c := 0, 0
+		for i, p := range f.Parts {
+			if i > 0 {
+				d.w(", ")
+			}
+			d.fn(&Func{Name: p.Name, Args: f.Args[a : a+p.Args], Typ: f.Cols[c].Type})
+			a, c = a+p.Args, c+p.NCols
+		}
+		d.w(")")
+	} else {
+		d.fn(&Func{Name: f.Name, Args: f.Args, Typ: f.Cols[0].Type})
+	}
 	if f.Ordinality {
 		d.w(" WITH ORDINALITY")
 	}
@@ -1509,4 +1574,14 @@ func (d *deparser) renamedValues(v *Values, names []string) (string, bool) {
 	ok := d.valuesList(v)
 	d.w(`) "*VALUES*";`)
 	return d.b.String(), ok && !d.failed
+}
+
+// mergedName is the name of the FULL JOIN USING column e is, if it is one.
+func (n *QueryNotes) mergedName(e Expr) (string, bool) {
+	f, ok := e.(*Func)
+	if n == nil || !ok {
+		return "", false
+	}
+	name, ok := n.merged[f]
+	return name, ok
 }

@@ -134,6 +134,10 @@ type Binary struct {
 	// Nested marks an AND that PostgreSQL keeps as a node of its own
 	// (BETWEEN's), which Deparse does not flatten into an enclosing AND.
 	Nested bool
+	// Chain marks an AND or OR the binder added inside a chain of them
+	// (a AND b AND c) to balance its tree: PostgreSQL keeps the chain as
+	// one node of all its terms, which Deparse prints flat.
+	Chain bool
 }
 
 // Not is logical negation.

@@ -744,13 +744,18 @@ func orAsIn(terms []ir.Expr) ir.Expr {
 	return ir.NewInList(col, list, false)
 }
 
-// balanced joins terms with op as a balanced binary tree.
+// balanced joins terms with op as a balanced binary tree, its inner nodes
+// marked as the chain's (ir.Binary's Chain).
 func balanced(op ir.BinOp, terms []ir.Expr) ir.Expr {
-	if len(terms) == 1 {
-		return terms[0]
+	var build func(terms []ir.Expr, inner bool) ir.Expr
+	build = func(terms []ir.Expr, inner bool) ir.Expr {
+		if len(terms) == 1 {
+			return terms[0]
+		}
+		mid := len(terms) / 2
+		return &ir.Binary{Op: op, L: build(terms[:mid], true), R: build(terms[mid:], true), Typ: sqltypes.TypeBool, Chain: inner}
 	}
-	mid := len(terms) / 2
-	return &ir.Binary{Op: op, L: balanced(op, terms[:mid]), R: balanced(op, terms[mid:]), Typ: sqltypes.TypeBool}
+	return build(terms, false)
 }
 
 // arithType is the common type of two numeric types, as PostgreSQL's

@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 )
 
@@ -16,7 +17,7 @@ var selectListSRFs = map[string]bool{"unnest": true, "_pg_expandarray": true, "g
 
 // bindRowsFrom binds zp_rows_from(f1(...), f2(...)): the functions' rows
 // zipped, their columns side by side.
-func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIStr, sc *scope, left *fromPart) (*fromPart, error) {
+func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIStr, ordinality bool, sc *scope, left *fromPart) (*fromPart, error) {
 	ls := leftScope(sc, left)
 	argScope := &scope{outer: ls, depthToOuter: 1, ctes: sc.ctes}
 	if left == nil {
@@ -46,6 +47,10 @@ func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIS
 	}
 	if ls.correlated {
 		sc.correlated = true
+	}
+	if ordinality {
+		tf.Ordinality = true
+		tf.Cols = append(tf.Cols, ir.Column{Name: "ordinality", Type: sqltypes.TypeInt8, Col: -1})
 	}
 	cols, err := renameColumns(tf.Cols, names, "function \"rows from\"")
 	if err != nil {

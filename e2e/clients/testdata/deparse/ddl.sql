@@ -110,3 +110,13 @@ CREATE VIEW dp_v9 AS SELECT k, a + s AS total, coalesce(r, i) AS label, g - 1 AS
 CREATE VIEW dp_v10 AS SELECT s.k, t.n FROM dp_s s, dp_t t WHERE s.a = t.n ORDER BY s.k DESC;
 CREATE MATERIALIZED VIEW dp_mv AS SELECT n, count(*) AS cnt FROM dp_t GROUP BY n;
 CREATE VIEW dp_v11 AS SELECT 1 AS a, 'x'::text AS b, now() AS c;
+CREATE VIEW dp_v12 AS SELECT table_name FROM information_schema.tables WHERE table_schema = 'public';
+CREATE VIEW dp_v13 AS SELECT c.table_name, c.column_name, c.ordinal_position FROM information_schema.columns c WHERE c.table_schema NOT IN ('pg_catalog', 'information_schema') AND c.ordinal_position > 1 AND c.is_nullable = 'YES' ORDER BY c.table_name, c.ordinal_position;
+CREATE VIEW dp_v14 AS SELECT upper(table_name) AS u, table_name || '_x' AS x FROM information_schema.views WHERE table_name LIKE 'dp%';
+CREATE VIEW dp_v15 AS SELECT * FROM ROWS FROM (generate_series(1, 3), unnest(ARRAY['a', 'b'])) WITH ORDINALITY AS x(a, b, o);
+CREATE VIEW dp_v16 AS SELECT * FROM ROWS FROM (generate_series(1, 3), unnest(ARRAY['a', 'b']));
+CREATE VIEW dp_v17 AS SELECT id, dp_t.n, dp_child.parent FROM dp_t FULL JOIN dp_child USING (id) WHERE id > 1 ORDER BY id;
+CREATE VIEW dp_v18 AS SELECT t.id, c.name FROM dp_t t CROSS JOIN dp_child c;
+CREATE VIEW dp_v19 AS SELECT t.id, c.name FROM dp_t t CROSS JOIN (dp_child c JOIN dp_t t2 ON t2.id = c.parent) CROSS JOIN dp_s;
+CREATE VIEW dp_v20 AS SELECT id FROM dp_t WHERE n > 0 AND n > 1 AND n > 2 AND n > 3 OR n < 0 OR id = 5;
+CREATE VIEW dp_v21 AS SELECT relname, relnamespace::regnamespace AS ns FROM pg_class WHERE relnamespace = 'public'::regnamespace AND oid IN ('dp_t'::regclass, 'dp_s'::regclass);
