@@ -132,11 +132,14 @@ func kindOf(e Expr) (k nodeKind, op string) {
 		case OpAnd, OpOr:
 			return kindBool, ""
 		case OpNotDistinct:
-			return kindOther, ""
+			return kindBool, "" // NOT (a IS DISTINCT FROM b)
 		}
 		return kindOp, string(x.Op)
 	case *Not:
 		if b, ok := x.E.(*Binary); ok && b.Op == OpNotDistinct {
+			return kindTest, ""
+		}
+		if f, ok := x.E.(*Func); ok && truthTest(f) != nil && strings.HasPrefix(f.Op, "IS NOT") {
 			return kindTest, ""
 		}
 		return kindBool, ""
@@ -152,14 +155,17 @@ func kindOf(e Expr) (k nodeKind, op string) {
 		if regCast(x) {
 			return kindCast, ""
 		}
+		if x.Op == "||" && len(x.Args) == 2 {
+			return kindOp, "||"
+		}
+		if truthTest(x) != nil {
+			return kindTest, ""
+		}
 		if (x.Infix || isOperatorName(x.Name)) && len(x.Args) == 2 {
 			return kindOp, x.Name
 		}
 		if (x.Name == "any" || x.Name == "all") && x.Op != "" {
 			return kindOther, ""
-		}
-		if x.Name == "timezone" && len(x.Args) == 2 {
-			return kindOp, "AT TIME ZONE"
 		}
 		return kindFunc, ""
 	}
@@ -312,6 +318,8 @@ func isNot(e Expr) bool {
 	switch x := e.(type) {
 	case *Not:
 		return true
+	case *Binary:
+		return x.Op == OpNotDistinct // NOT (a IS DISTINCT FROM b)
 	case *Subquery:
 		return x.Neg
 	}
@@ -366,12 +374,24 @@ func (d *deparser) expr(e Expr) {
 			d.close()
 			return
 		}
+		if x.Op == OpNotDistinct {
+			// PostgreSQL keeps it as NOT (a IS DISTINCT FROM b).
+			d.open()
+			d.w("NOT ")
+			d.expr(&Not{E: x})
+			d.close()
+			return
+		}
 		d.open()
 		d.operand(x.L, x.R.Type(), x)
 		d.w(" " + string(x.Op) + " ")
 		d.operand(x.R, x.L.Type(), x)
 		d.close()
 	case *Not:
+		if f, ok := x.E.(*Func); ok && truthTest(f) != nil && strings.HasPrefix(f.Op, "IS NOT") {
+			d.truth(f)
+			return
+		}
 		if b, ok := x.E.(*Binary); ok && b.Op == OpNotDistinct {
 			d.open()
 			d.operand(b.L, b.R.Type(), x)
@@ -658,6 +678,42 @@ func (d *deparser) fn(x *Func) {
 	case regCast(x):
 		d.cast(x.Args[0], x.Typ, x)
 		return
+	case truthTest(x) != nil:
+		// Not under its Not (IS NOT TRUE): NOT (x IS TRUE) was written.
+		f := *x
+		f.Op = strings.Replace(f.Op, "IS NOT ", "IS ", 1)
+		d.truth(&f)
+		return
+	case x.Op == "||" && len(x.Args) == 2:
+		d.open()
+		d.paren(x.Args[0], x)
+		d.w(" || ")
+		d.paren(x.Args[1], x)
+		d.close()
+		return
+	case x.Name == "subscript" && len(x.Args) >= 2 && !hasNil(x.Args):
+		// x[i][j], the container parenthesized unless a column.
+		switch x.Args[0].(type) {
+		case *ColRef, *OuterRef:
+			d.expr(x.Args[0])
+		default:
+			d.w("(")
+			d.expr(x.Args[0])
+			d.w(")")
+		}
+		for _, i := range x.Args[1:] {
+			d.w("[")
+			d.expr(i)
+			d.w("]")
+		}
+		return
+	case x.Name == "extract" && len(x.Args) == 2:
+		if c, ok := x.Args[0].(*Const); ok && c.V.K == sqltypes.KindText {
+			d.w("EXTRACT(" + c.V.S + " FROM ")
+			d.expr(x.Args[1])
+			d.w(")")
+			return
+		}
 	case x.Name == "array":
 		d.w("ARRAY[")
 		for i, a := range x.Args {
@@ -697,11 +753,13 @@ func (d *deparser) fn(x *Func) {
 		d.w(")")
 		return
 	case x.Name == "timezone" && len(x.Args) == 2:
-		d.open()
+		// ruleutils' get_func_sql_syntax: always parenthesized, and
+		// function-like (simple) as an operand.
+		d.w("(")
 		d.paren(x.Args[1], x)
 		d.w(" AT TIME ZONE ")
 		d.paren(x.Args[0], x)
-		d.close()
+		d.w(")")
 		return
 	case x.Name == "case":
 		d.caseExpr(x)
@@ -732,6 +790,12 @@ func (d *deparser) fn(x *Func) {
 	for i, a := range x.Args {
 		if i > 0 {
 			d.w(", ")
+		}
+		if c, ok := a.(*Const); ok && c.From == nil && !c.V.IsNull() && (c.Typ.ID == sqltypes.Unknown || c.Typ.ID == sqltypes.Text) && anyArgs(x.Name, i) {
+			// A literal for a parameter of type "any" stays unknown (the
+			// binder reads it as text, as a literal cast to text would be).
+			d.w(deparseConst(c.V, sqltypes.TypeUnknown))
+			continue
 		}
 		if c, ok := a.(*Const); ok && c.From == nil && !c.V.IsNull() && (c.Typ.ID == sqltypes.Unknown || c.Typ.ID == sqltypes.Text) {
 			// A literal argument takes the parameter's type: text, but
@@ -882,4 +946,53 @@ func IndexExprName(e Expr) string {
 		return IndexExprName(x.E)
 	}
 	return "expr"
+}
+
+// truthTest is the operand of x IS TRUE or x IS FALSE when f is the
+// COALESCE the binder makes of that test (Func.Op), else nil.
+func truthTest(f *Func) Expr {
+	if f.Name != "coalesce" || !strings.HasPrefix(f.Op, "IS ") || len(f.Args) != 2 {
+		return nil
+	}
+	and, ok := f.Args[0].(*Binary)
+	if !ok || and.Op != OpAnd {
+		return nil
+	}
+	n, ok := and.L.(*IsNull)
+	if !ok {
+		return nil
+	}
+	return n.E
+}
+
+// truth prints a BooleanTest as ruleutils does: (x IS [NOT] TRUE).
+func (d *deparser) truth(f *Func) {
+	d.open()
+	d.paren(truthTest(f), f)
+	d.w(" " + f.Op)
+	d.close()
+}
+
+// hasNil reports whether some of args is missing (a slice's open bound).
+func hasNil(args []Expr) bool {
+	for _, a := range args {
+		if a == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// anyArgsFrom are the functions whose parameters from the one given on
+// are of type "any" (PostgreSQL 15's pg_proc).
+var anyArgsFrom = map[string]int{
+	"concat": 0, "concat_ws": 1, "format": 1, "json_build_array": 0, "json_build_object": 0,
+	"jsonb_build_array": 0, "jsonb_build_object": 0, "num_nonnulls": 0, "num_nulls": 0,
+	"pg_collation_for": 0, "pg_column_compression": 0, "pg_column_size": 0, "pg_typeof": 0,
+}
+
+// anyArgs reports whether argument i of function name is of type "any".
+func anyArgs(name string, i int) bool {
+	from, ok := anyArgsFrom[name]
+	return ok && i >= from
 }

@@ -235,8 +235,11 @@ type Func struct {
 	// infix: an operator (||, ->, ...) printed as (l op r).
 	Infix bool
 	// Op is the operator of an op ANY/ALL (array) test (the functions
-	// "any" and "all"), and "=" for a simple CASE x WHEN v (each
-	// condition is x = v), which Deparse prints.
+	// "any" and "all"), "=" for a simple CASE x WHEN v (each condition
+	// is x = v), "IS [NOT] TRUE" or "IS [NOT] FALSE" for the COALESCE the
+	// binder makes of that test (under a Not for IS NOT), and "||" for
+	// array_cat, array_append or array_prepend written as that operator,
+	// which Deparse prints.
 	Op string
 }
 

@@ -227,8 +227,10 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		}
 		// x IS TRUE: true only when x is true; never NULL.
 		var res ir.Expr = &ir.Binary{Op: ir.OpAnd, L: &ir.IsNull{E: e, Neg: true}, R: boolEq(e, want), Typ: sqltypes.TypeBool}
-		res = &ir.Func{Name: "coalesce", Args: []ir.Expr{res, &ir.Const{V: sqltypes.NewBool(false), Typ: sqltypes.TypeBool}}, Typ: sqltypes.TypeBool, Lazy: evalCoalesce}
+		res = &ir.Func{Name: "coalesce", Args: []ir.Expr{res, &ir.Const{V: sqltypes.NewBool(false), Typ: sqltypes.TypeBool}}, Typ: sqltypes.TypeBool, Lazy: evalCoalesce,
+			Op: map[bool]string{true: "IS TRUE", false: "IS FALSE"}[want]}
 		if n.Not {
+			res.(*ir.Func).Op = map[bool]string{true: "IS NOT TRUE", false: "IS NOT FALSE"}[want]
 			res = &ir.Not{E: res}
 		}
 		return res, nil

@@ -720,6 +720,9 @@ func (b *Binder) arrayConcat(args []ir.Expr) (ir.Expr, bool, error) {
 		name = "array_prepend"
 	}
 	e, err := b.bindBuiltin(name, args)
+	if f, ok := e.(*ir.Func); ok && err == nil {
+		f.Op = "||" // written as the operator, which Deparse prints
+	}
 	return e, true, err
 }
 

@@ -120,3 +120,7 @@ CREATE VIEW dp_v18 AS SELECT t.id, c.name FROM dp_t t CROSS JOIN dp_child c;
 CREATE VIEW dp_v19 AS SELECT t.id, c.name FROM dp_t t CROSS JOIN (dp_child c JOIN dp_t t2 ON t2.id = c.parent) CROSS JOIN dp_s;
 CREATE VIEW dp_v20 AS SELECT id FROM dp_t WHERE n > 0 AND n > 1 AND n > 2 AND n > 3 OR n < 0 OR id = 5;
 CREATE VIEW dp_v21 AS SELECT relname, relnamespace::regnamespace AS ns FROM pg_class WHERE relnamespace = 'public'::regnamespace AND oid IN ('dp_t'::regclass, 'dp_s'::regclass);
+CREATE VIEW dp_v22 AS SELECT id, tags[1] AS first, (tags || 'z'::text)[2] AS second, extract(year FROM ts) AS y, tstz AT TIME ZONE 'UTC' AS utc FROM dp_t WHERE extract(dow FROM d) = 1;
+CREATE VIEW dp_v23 AS SELECT id, flag IS TRUE AS t, flag IS NOT FALSE AS nf, name IS NOT DISTINCT FROM title AS same FROM dp_t WHERE NOT (flag IS TRUE) OR n IS NOT DISTINCT FROM 1;
+CREATE VIEW dp_v24 AS SELECT id, jsonb_build_object('id', id, 'name', name) AS j, concat('a', title) AS c, format('%s-%s', id, n) AS f FROM dp_t;
+CREATE TABLE dp_x (k int, v int, flag boolean, CHECK (flag IS NOT FALSE), CHECK (k IS DISTINCT FROM v));
