@@ -498,11 +498,17 @@ func (d *deparser) openOperand(paren bool) int {
 func (d *deparser) sortGroupExpr(e Expr, agg *Aggregate) {
 	c, col := e.(*ColRef)
 	isAgg := col && agg != nil && c.Index >= len(agg.GroupBy)
-	if _, merged := d.notes.mergedName(e); merged || col && !isAgg {
+	// A group key is printed by what it groups by.
+	under := e
+	if col && agg != nil && !isAgg {
+		under = agg.GroupBy[c.Index]
+	}
+	_, underCol := under.(*ColRef)
+	if _, merged := d.notes.mergedName(under); merged || underCol && !isAgg {
 		d.expr(e)
 		return
 	}
-	need := d.pretty || isAgg || funcCall(e)
+	need := d.pretty || isAgg || funcCall(under)
 	if need {
 		d.w("(")
 	}
@@ -631,6 +637,19 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 		input = append(input[:len(input):len(input)], wins...)
 	}
 	windowInput := input[:len(input)-len(windows.calls)]
+	for _, ps := range q.sets {
+		// The select list's set-returning calls, each a call over the
+		// row below it.
+		var calls []string
+		for _, c := range ps.Calls {
+			text, ok := d.over(&Func{Name: c.Name, Args: c.Args, Typ: c.Typ}, input)
+			if !ok {
+				return "", false
+			}
+			calls = append(calls, text)
+		}
+		input = append(input[:len(input):len(input)], calls...)
+	}
 	d.cols = rowOf(input)
 	d.indent = indent + 8
 	d.w(" SELECT")
@@ -726,10 +745,7 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 			if i > 0 {
 				d.w(", ")
 			}
-			if _, ok := g.(*ColRef); !ok {
-				return "", false
-			}
-			d.expr(g)
+			d.sortGroupExpr(g, nil)
 		}
 	}
 	d.cols = rowOf(input)
@@ -798,6 +814,8 @@ type query struct {
 	project *Project
 	// window computes the select list's window functions.
 	window *Window
+	// sets compute the select list's set-returning calls, lowest first.
+	sets   []*ProjectSet
 	having Expr
 	agg    *Aggregate
 	where  Expr
@@ -836,6 +854,13 @@ func splitQuery(rel Rel) (*query, bool) {
 		default:
 			return nil, false
 		}
+	}
+	for {
+		ps, ok := rel.(*ProjectSet)
+		if !ok {
+			break
+		}
+		q.sets, rel = append([]*ProjectSet{ps}, q.sets...), ps.Input
 	}
 	if w, ok := rel.(*Window); ok {
 		q.window, rel = w, w.Input
@@ -1157,11 +1182,16 @@ func (d *deparser) over(e Expr, cols []string) (string, bool) {
 // aggText prints an aggregate call: count(*), sum(t.x), count(DISTINCT
 // t.x), with its FILTER; one with ORDER BY or grouping() is not printed.
 func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
-	if a.Grouping != nil || a.User != nil || len(a.OrderBy) > 0 && orderedSetAggs[string(a.Func)] {
+	if a.Grouping != nil || a.User != nil {
 		return "", false
 	}
 	var text string
-	if a.Func == AggCountStar {
+	if len(a.OrderBy) > 0 && orderedSetAggs[string(a.Func)] {
+		var ok bool
+		if text, ok = d.orderedSetAgg(a, cols); !ok {
+			return "", false
+		}
+	} else if a.Func == AggCountStar {
 		text = "count(*)"
 	} else {
 		args := a.Args
@@ -1207,6 +1237,50 @@ func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
 		text += " FILTER (WHERE " + f + ")"
 	}
 	return text, true
+}
+
+// orderedSetAgg prints percentile_cont, percentile_disc and mode as
+// ruleutils' get_agg_expr does: f(direct args) WITHIN GROUP (ORDER BY
+// key), the percentiles' fraction coerced to double precision, and
+// percentile_cont's key too unless it is an interval (a cast function,
+// which a sort clause parenthesizes). The hypothetical-set aggregates
+// (rank(x) WITHIN GROUP ...) are not printed.
+func (d *deparser) orderedSetAgg(a *AggCall, cols []string) (string, bool) {
+	name := string(a.Func)
+	if name != "percentile_cont" && name != "percentile_disc" && name != "mode" || len(a.OrderBy) != 1 || len(a.Args) < 1 {
+		return "", false
+	}
+	float8 := sqltypes.Type{ID: sqltypes.Float8}
+	sub := d.nested(d.outer)
+	sub.cols = rowOf(cols)
+	call := &Func{Name: name, Args: a.Args[1:]}
+	sub.w(name + "(")
+	for i, e := range a.Args[1:] {
+		if i > 0 {
+			sub.w(", ")
+		}
+		switch t := e.Type(); {
+		case t.IsArray():
+			return "", false
+		case t.ID == sqltypes.Float8:
+			sub.expr(e)
+		default:
+			sub.implicitCast(e, float8, call)
+		}
+	}
+	sub.w(") WITHIN GROUP (ORDER BY ")
+	k := a.OrderBy[0]
+	if t := k.E.Type(); name == "percentile_cont" && t.ID != sqltypes.Float8 && t.ID != sqltypes.Interval {
+		cast := &Cast{E: k.E, To: float8}
+		sub.w("(")
+		sub.cast(k.E, float8, cast)
+		sub.w(")")
+	} else {
+		sub.sortGroupExpr(k.E, nil)
+	}
+	sortDirection(sub, SortKey{Desc: k.Desc, NullsFirst: k.NullsFirst})
+	sub.w(")")
+	return sub.b.String(), !sub.failed
 }
 
 // sublink prints a subquery used as a value as ruleutils'

@@ -124,3 +124,6 @@ CREATE VIEW dp_v22 AS SELECT id, tags[1] AS first, (tags || 'z'::text)[2] AS sec
 CREATE VIEW dp_v23 AS SELECT id, flag IS TRUE AS t, flag IS NOT FALSE AS nf, name IS NOT DISTINCT FROM title AS same FROM dp_t WHERE NOT (flag IS TRUE) OR n IS NOT DISTINCT FROM 1;
 CREATE VIEW dp_v24 AS SELECT id, jsonb_build_object('id', id, 'name', name) AS j, concat('a', title) AS c, format('%s-%s', id, n) AS f FROM dp_t;
 CREATE TABLE dp_x (k int, v int, flag boolean, CHECK (flag IS NOT FALSE), CHECK (k IS DISTINCT FROM v));
+CREATE VIEW dp_v25 AS SELECT date_trunc('month', ts) AS month, lower(title) AS lt, count(*) FROM dp_t GROUP BY 1, lower(title) ORDER BY 1 DESC, 2;
+CREATE VIEW dp_v26 AS SELECT n, percentile_cont(0.5) WITHIN GROUP (ORDER BY price) AS med, percentile_disc(0.9) WITHIN GROUP (ORDER BY ts DESC) AS p90, mode() WITHIN GROUP (ORDER BY name) AS m FROM dp_t GROUP BY n;
+CREATE VIEW dp_v27 AS SELECT id, unnest(tags) AS tag, generate_series(1, n) AS g FROM dp_t WHERE n > 1;
