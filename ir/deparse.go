@@ -291,7 +291,9 @@ func notBetween(e Expr) Expr {
 // priority tells + and - (lo) from *, / and % (hi), the only operators
 // whose precedence ruleutils relies on.
 func priority(op string) (lo, hi bool) {
-	if op == "" {
+	if len(op) != 1 {
+		// -> and ->> are not -: PostgreSQL 15 parenthesizes
+		// (j -> 'a') -> 'b'.
 		return false, false
 	}
 	return strings.ContainsRune("+-", rune(op[0])), strings.ContainsRune("*/%", rune(op[0]))
@@ -450,7 +452,13 @@ func (d *deparser) expr(e Expr) {
 				return
 			}
 		}
-		d.cast(x.E, x.To, x)
+		to := x.To
+		if !x.Explicit && to.Domain == nil && to.ID == sqltypes.Numeric {
+			// A coercion to a common type (CASE, GREATEST) has no
+			// typmod in PostgreSQL (numeric(10,2) beside 0 is numeric).
+			to.Width, to.Scale = 0, 0
+		}
+		d.cast(x.E, to, x)
 	case *Func:
 		d.fn(x)
 	case *OuterRef:
@@ -691,8 +699,10 @@ func (d *deparser) fn(x *Func) {
 		d.paren(x.Args[1], x)
 		d.close()
 		return
-	case x.Name == "subscript" && len(x.Args) >= 2 && !hasNil(x.Args):
-		// x[i][j], the container parenthesized unless a column.
+	case x.Name == "subscript" && len(x.Args) >= 2 && !hasNil(x.Args),
+		x.Name == "slice" && len(x.Args) == 3 && !hasNil(x.Args):
+		// x[i][j] and x[lo:hi] (both bounds: the binder drops a missing
+		// one), the container parenthesized unless a column.
 		switch x.Args[0].(type) {
 		case *ColRef, *OuterRef:
 			d.expr(x.Args[0])
@@ -700,6 +710,14 @@ func (d *deparser) fn(x *Func) {
 			d.w("(")
 			d.expr(x.Args[0])
 			d.w(")")
+		}
+		if x.Name == "slice" {
+			d.w("[")
+			d.expr(x.Args[1])
+			d.w(":")
+			d.expr(x.Args[2])
+			d.w("]")
+			return
 		}
 		for _, i := range x.Args[1:] {
 			d.w("[")

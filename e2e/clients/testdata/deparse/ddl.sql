@@ -127,3 +127,4 @@ CREATE TABLE dp_x (k int, v int, flag boolean, CHECK (flag IS NOT FALSE), CHECK 
 CREATE VIEW dp_v25 AS SELECT date_trunc('month', ts) AS month, lower(title) AS lt, count(*) FROM dp_t GROUP BY 1, lower(title) ORDER BY 1 DESC, 2;
 CREATE VIEW dp_v26 AS SELECT n, percentile_cont(0.5) WITHIN GROUP (ORDER BY price) AS med, percentile_disc(0.9) WITHIN GROUP (ORDER BY ts DESC) AS p90, mode() WITHIN GROUP (ORDER BY name) AS m FROM dp_t GROUP BY n;
 CREATE VIEW dp_v27 AS SELECT id, unnest(tags) AS tag, generate_series(1, n) AS g FROM dp_t WHERE n > 1;
+CREATE VIEW dp_v28 AS SELECT id, j -> 'a' -> 'b' AS ab, j -> 'a' ->> 'b' AS abt, tags[1:2] AS sl, CASE WHEN price IS NULL THEN 0 ELSE price END AS p, greatest(price, 0) AS g FROM dp_t;
