@@ -692,6 +692,25 @@ func (d *deparser) fn(x *Func) {
 		f.Op = strings.Replace(f.Op, "IS NOT ", "IS ", 1)
 		d.truth(&f)
 		return
+	case x.Op == "TRIM" && (len(x.Args) == 1 || len(x.Args) == 2):
+		// ruleutils' get_func_sql_syntax: TRIM(BOTH [chars] FROM s).
+		d.w("TRIM(" + map[string]string{"btrim": "BOTH", "ltrim": "LEADING", "rtrim": "TRAILING"}[x.Name])
+		if len(x.Args) == 2 {
+			d.w(" ")
+			d.sqlSyntaxArg(x.Args[1])
+		}
+		d.w(" FROM ")
+		d.sqlSyntaxArg(x.Args[0])
+		d.w(")")
+		return
+	case x.Name == "position" && len(x.Args) == 2:
+		// POSITION(x IN y) has no call syntax: always written so.
+		d.w("POSITION((")
+		d.sqlSyntaxArg(x.Args[0])
+		d.w(") IN (")
+		d.sqlSyntaxArg(x.Args[1])
+		d.w("))")
+		return
 	case x.Op == "||" && len(x.Args) == 2:
 		d.open()
 		d.paren(x.Args[0], x)
@@ -1013,4 +1032,17 @@ var anyArgsFrom = map[string]int{
 func anyArgs(name string, i int) bool {
 	from, ok := anyArgsFrom[name]
 	return ok && i >= from
+}
+
+// sqlSyntaxArg prints an argument of a function ruleutils prints in SQL
+// syntax: a literal as text, anything else without its implicit cast.
+func (d *deparser) sqlSyntaxArg(e Expr) {
+	if c, ok := e.(*Cast); ok && !c.Explicit && c.To.ID == sqltypes.Text && c.E.Type().ID == sqltypes.Varchar {
+		e = c.E // varchar relabeled to text, a cast get_rule_expr hides
+	}
+	if c, ok := e.(*Const); ok && c.From == nil && !c.V.IsNull() && (c.Typ.ID == sqltypes.Unknown || c.Typ.ID == sqltypes.Text) {
+		d.w(deparseConst(c.V, sqltypes.TypeText))
+		return
+	}
+	d.expr(e)
 }

@@ -237,9 +237,10 @@ type Func struct {
 	// Op is the operator of an op ANY/ALL (array) test (the functions
 	// "any" and "all"), "=" for a simple CASE x WHEN v (each condition
 	// is x = v), "IS [NOT] TRUE" or "IS [NOT] FALSE" for the COALESCE the
-	// binder makes of that test (under a Not for IS NOT), and "||" for
+	// binder makes of that test (under a Not for IS NOT), "||" for
 	// array_cat, array_append or array_prepend written as that operator,
-	// which Deparse prints.
+	// and "TRIM" for btrim, ltrim or rtrim written TRIM(...), which
+	// Deparse prints.
 	Op string
 }
 

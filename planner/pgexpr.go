@@ -983,5 +983,8 @@ func (b *Binder) bindTrim(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.Ex
 		args = append(args, x)
 	}
 	e, err := b.bindBuiltin(name, args)
+	if f, ok := e.(*ir.Func); ok && err == nil {
+		f.Op = "TRIM" // written TRIM(...), which Deparse prints so
+	}
 	return e, true, err
 }

@@ -128,3 +128,5 @@ CREATE VIEW dp_v25 AS SELECT date_trunc('month', ts) AS month, lower(title) AS l
 CREATE VIEW dp_v26 AS SELECT n, percentile_cont(0.5) WITHIN GROUP (ORDER BY price) AS med, percentile_disc(0.9) WITHIN GROUP (ORDER BY ts DESC) AS p90, mode() WITHIN GROUP (ORDER BY name) AS m FROM dp_t GROUP BY n;
 CREATE VIEW dp_v27 AS SELECT id, unnest(tags) AS tag, generate_series(1, n) AS g FROM dp_t WHERE n > 1;
 CREATE VIEW dp_v28 AS SELECT id, j -> 'a' -> 'b' AS ab, j -> 'a' ->> 'b' AS abt, tags[1:2] AS sl, CASE WHEN price IS NULL THEN 0 ELSE price END AS p, greatest(price, 0) AS g FROM dp_t;
+CREATE VIEW dp_v29 AS SELECT id, trim(title) AS t1, trim(LEADING 'x' FROM title) AS t2, trim(TRAILING FROM name) AS t3, btrim(title) AS t4, position('x' IN title) AS p1, position(name IN title) AS p2 FROM dp_t WHERE position('q' IN title) > 0;
+CREATE TABLE dp_y (k int, s text, CHECK (trim(s) <> ''), CHECK (position('@' IN s) > 0));
