@@ -696,20 +696,13 @@ func (d *deparser) fn(x *Func) {
 		// ruleutils' get_func_sql_syntax: TRIM(BOTH [chars] FROM s).
 		d.w("TRIM(" + map[string]string{"btrim": "BOTH", "ltrim": "LEADING", "rtrim": "TRAILING"}[x.Name])
 		if len(x.Args) == 2 {
-			d.w(" ")
-			d.sqlSyntaxArg(x.Args[1])
+			d.sqlSyntax(" ", x.Args[1])
 		}
-		d.w(" FROM ")
-		d.sqlSyntaxArg(x.Args[0])
-		d.w(")")
+		d.sqlSyntax(" FROM ", x.Args[0], ")")
 		return
 	case x.Name == "position" && len(x.Args) == 2:
 		// POSITION(x IN y) has no call syntax: always written so.
-		d.w("POSITION((")
-		d.sqlSyntaxArg(x.Args[0])
-		d.w(") IN (")
-		d.sqlSyntaxArg(x.Args[1])
-		d.w("))")
+		d.sqlSyntax("POSITION((", x.Args[0], ") IN (", x.Args[1], "))")
 		return
 	case x.Op == "||" && len(x.Args) == 2:
 		d.open()
@@ -1032,6 +1025,18 @@ var anyArgsFrom = map[string]int{
 func anyArgs(name string, i int) bool {
 	from, ok := anyArgsFrom[name]
 	return ok && i >= from
+}
+
+// sqlSyntax prints a function call in SQL syntax: its words, and its
+// arguments as sqlSyntaxArg does.
+func (d *deparser) sqlSyntax(parts ...any) {
+	for _, p := range parts {
+		if s, ok := p.(string); ok {
+			d.w(s)
+		} else {
+			d.sqlSyntaxArg(p.(Expr))
+		}
+	}
 }
 
 // sqlSyntaxArg prints an argument of a function ruleutils prints in SQL
