@@ -132,11 +132,14 @@ func kindOf(e Expr) (k nodeKind, op string) {
 		case OpAnd, OpOr:
 			return kindBool, ""
 		case OpNotDistinct:
-			return kindOther, ""
+			return kindBool, "" // NOT (a IS DISTINCT FROM b)
 		}
 		return kindOp, string(x.Op)
 	case *Not:
 		if b, ok := x.E.(*Binary); ok && b.Op == OpNotDistinct {
+			return kindTest, ""
+		}
+		if f, ok := x.E.(*Func); ok && truthTest(f) != nil && strings.HasPrefix(f.Op, "IS NOT") {
 			return kindTest, ""
 		}
 		return kindBool, ""
@@ -149,14 +152,20 @@ func kindOf(e Expr) (k nodeKind, op string) {
 	case *InList:
 		return kindOther, ""
 	case *Func:
+		if regCast(x) {
+			return kindCast, ""
+		}
+		if x.Op == "||" && len(x.Args) == 2 {
+			return kindOp, "||"
+		}
+		if truthTest(x) != nil {
+			return kindTest, ""
+		}
 		if (x.Infix || isOperatorName(x.Name)) && len(x.Args) == 2 {
 			return kindOp, x.Name
 		}
 		if (x.Name == "any" || x.Name == "all") && x.Op != "" {
 			return kindOther, ""
-		}
-		if x.Name == "timezone" && len(x.Args) == 2 {
-			return kindOp, "AT TIME ZONE"
 		}
 		return kindFunc, ""
 	}
@@ -179,8 +188,32 @@ func castArg(e Expr) Expr {
 	switch x := e.(type) {
 	case *Cast:
 		return x.E
+	case *Func:
+		return x.Args[0]
 	}
 	return nil
+}
+
+// regCast reports whether x is the binder's cast to a reg* type (or an
+// array of one), a call named by the type, which PostgreSQL keeps as a
+// cast.
+func regCast(x *Func) bool {
+	t := x.Typ
+	if t.ID == sqltypes.Array {
+		t = t.ElemType()
+	}
+	return len(x.Args) == 1 && t.IsReg() && x.Name == x.Typ.String()
+}
+
+// regOperand prints an operand of a reg* type as the oid its operators
+// take it as, which ruleutils shows as a cast (('t'::regclass)::oid), and
+// reports whether e was one.
+func (d *deparser) regOperand(e, parent Expr) bool {
+	if !e.Type().IsReg() {
+		return false
+	}
+	d.implicitCast(e, sqltypes.TypeOid, parent)
+	return true
 }
 
 // simple reports whether e prints unambiguously without parentheses as
@@ -258,7 +291,9 @@ func notBetween(e Expr) Expr {
 // priority tells + and - (lo) from *, / and % (hi), the only operators
 // whose precedence ruleutils relies on.
 func priority(op string) (lo, hi bool) {
-	if op == "" {
+	if len(op) != 1 {
+		// -> and ->> are not -: PostgreSQL 15 parenthesizes
+		// (j -> 'a') -> 'b'.
 		return false, false
 	}
 	return strings.ContainsRune("+-", rune(op[0])), strings.ContainsRune("*/%", rune(op[0]))
@@ -285,6 +320,8 @@ func isNot(e Expr) bool {
 	switch x := e.(type) {
 	case *Not:
 		return true
+	case *Binary:
+		return x.Op == OpNotDistinct // NOT (a IS DISTINCT FROM b)
 	case *Subquery:
 		return x.Neg
 	}
@@ -306,6 +343,10 @@ func (d *deparser) paren(e, parent Expr) {
 }
 
 func (d *deparser) expr(e Expr) {
+	if name, ok := d.notes.mergedName(e); ok {
+		d.w(sqltypes.QuoteIdent(name))
+		return
+	}
 	switch x := e.(type) {
 	case *ColRef:
 		if d.cols != nil {
@@ -335,12 +376,24 @@ func (d *deparser) expr(e Expr) {
 			d.close()
 			return
 		}
+		if x.Op == OpNotDistinct {
+			// PostgreSQL keeps it as NOT (a IS DISTINCT FROM b).
+			d.open()
+			d.w("NOT ")
+			d.expr(&Not{E: x})
+			d.close()
+			return
+		}
 		d.open()
 		d.operand(x.L, x.R.Type(), x)
 		d.w(" " + string(x.Op) + " ")
 		d.operand(x.R, x.L.Type(), x)
 		d.close()
 	case *Not:
+		if f, ok := x.E.(*Func); ok && truthTest(f) != nil && strings.HasPrefix(f.Op, "IS NOT") {
+			d.truth(f)
+			return
+		}
 		if b, ok := x.E.(*Binary); ok && b.Op == OpNotDistinct {
 			d.open()
 			d.operand(b.L, b.R.Type(), x)
@@ -399,7 +452,13 @@ func (d *deparser) expr(e Expr) {
 				return
 			}
 		}
-		d.cast(x.E, x.To, x)
+		to := x.To
+		if !x.Explicit && to.Domain == nil && to.ID == sqltypes.Numeric {
+			// A coercion to a common type (CASE, GREATEST) has no
+			// typmod in PostgreSQL (numeric(10,2) beside 0 is numeric).
+			to.Width, to.Scale = 0, 0
+		}
+		d.cast(x.E, to, x)
 	case *Func:
 		d.fn(x)
 	case *OuterRef:
@@ -456,6 +515,9 @@ func likeOp(x *Like) string {
 // cast. Integers of different widths, and float4 with float8, have
 // cross-type operators and no coercion.
 func (d *deparser) operand(e Expr, other sqltypes.Type, parent Expr) {
+	if d.regOperand(e, parent) {
+		return
+	}
 	if d.relabel(e, parent) {
 		if _, ok := promotion(e.Type(), other); ok {
 			d.failed = true // a second coercion, not printed
@@ -535,6 +597,9 @@ func (d *deparser) textOperand(e, parent Expr) {
 		d.w(deparseConst(c.V, sqltypes.TypeText))
 		return
 	}
+	if d.relabel(e, parent) || d.regOperand(e, parent) {
+		return
+	}
 	if e.Type().ID != sqltypes.Varchar {
 		d.paren(e, parent)
 		return
@@ -570,6 +635,9 @@ func (d *deparser) inList(x *InList) {
 			d.w(deparseConst(c.V, sqltypes.Type{ID: sqltypes.Varchar}))
 			continue
 		}
+		if d.regOperand(it, x) {
+			continue
+		}
 		d.expr(it)
 	}
 	d.w("]")
@@ -586,17 +654,19 @@ func (d *deparser) inList(x *InList) {
 // one; a AND (b AND c) is two).
 func (d *deparser) chain(x *Binary, op BinOp) {
 	var args []Expr
-	var left func(e Expr)
-	left = func(e Expr) {
-		if b, ok := e.(*Binary); ok && b.Op == op && !b.Nested {
-			left(b.L)
-			args = append(args, b.R)
+	var terms func(e Expr, first bool)
+	terms = func(e Expr, first bool) {
+		if b, ok := e.(*Binary); ok && b.Op == op && (b.Chain || first && !b.Nested) {
+			// The binder's balancing node, or the first term's own
+			// chain (which the parser's makeAndExpr extends).
+			terms(b.L, first)
+			terms(b.R, false)
 			return
 		}
 		args = append(args, e)
 	}
-	left(x.L)
-	args = append(args, x.R)
+	terms(x.L, true)
+	terms(x.R, false)
 	for i, a := range args {
 		if i > 0 {
 			d.w(" " + string(op) + " ")
@@ -613,6 +683,67 @@ func (d *deparser) fn(x *Func) {
 		d.expr(x.Args[0])
 		d.w(")." + sqltypes.QuoteIdent(x.Name[1:]))
 		return
+	case regCast(x):
+		d.cast(x.Args[0], x.Typ, x)
+		return
+	case truthTest(x) != nil:
+		// Not under its Not (IS NOT TRUE): NOT (x IS TRUE) was written.
+		f := *x
+		f.Op = strings.Replace(f.Op, "IS NOT ", "IS ", 1)
+		d.truth(&f)
+		return
+	case x.Op == "TRIM" && (len(x.Args) == 1 || len(x.Args) == 2):
+		// ruleutils' get_func_sql_syntax: TRIM(BOTH [chars] FROM s).
+		d.w("TRIM(" + map[string]string{"btrim": "BOTH", "ltrim": "LEADING", "rtrim": "TRAILING"}[x.Name])
+		if len(x.Args) == 2 {
+			d.sqlSyntax(" ", x.Args[1])
+		}
+		d.sqlSyntax(" FROM ", x.Args[0], ")")
+		return
+	case x.Name == "position" && len(x.Args) == 2:
+		// POSITION(x IN y) has no call syntax: always written so.
+		d.sqlSyntax("POSITION((", x.Args[0], ") IN (", x.Args[1], "))")
+		return
+	case x.Op == "||" && len(x.Args) == 2:
+		d.open()
+		d.paren(x.Args[0], x)
+		d.w(" || ")
+		d.paren(x.Args[1], x)
+		d.close()
+		return
+	case x.Name == "subscript" && len(x.Args) >= 2 && !hasNil(x.Args),
+		x.Name == "slice" && len(x.Args) == 3 && !hasNil(x.Args):
+		// x[i][j] and x[lo:hi] (both bounds: the binder drops a missing
+		// one), the container parenthesized unless a column.
+		switch x.Args[0].(type) {
+		case *ColRef, *OuterRef:
+			d.expr(x.Args[0])
+		default:
+			d.w("(")
+			d.expr(x.Args[0])
+			d.w(")")
+		}
+		if x.Name == "slice" {
+			d.w("[")
+			d.expr(x.Args[1])
+			d.w(":")
+			d.expr(x.Args[2])
+			d.w("]")
+			return
+		}
+		for _, i := range x.Args[1:] {
+			d.w("[")
+			d.expr(i)
+			d.w("]")
+		}
+		return
+	case x.Name == "extract" && len(x.Args) == 2:
+		if c, ok := x.Args[0].(*Const); ok && c.V.K == sqltypes.KindText {
+			d.w("EXTRACT(" + c.V.S + " FROM ")
+			d.expr(x.Args[1])
+			d.w(")")
+			return
+		}
 	case x.Name == "array":
 		d.w("ARRAY[")
 		for i, a := range x.Args {
@@ -652,11 +783,13 @@ func (d *deparser) fn(x *Func) {
 		d.w(")")
 		return
 	case x.Name == "timezone" && len(x.Args) == 2:
-		d.open()
+		// ruleutils' get_func_sql_syntax: always parenthesized, and
+		// function-like (simple) as an operand.
+		d.w("(")
 		d.paren(x.Args[1], x)
 		d.w(" AT TIME ZONE ")
 		d.paren(x.Args[0], x)
-		d.close()
+		d.w(")")
 		return
 	case x.Name == "case":
 		d.caseExpr(x)
@@ -687,6 +820,12 @@ func (d *deparser) fn(x *Func) {
 	for i, a := range x.Args {
 		if i > 0 {
 			d.w(", ")
+		}
+		if c, ok := a.(*Const); ok && c.From == nil && !c.V.IsNull() && (c.Typ.ID == sqltypes.Unknown || c.Typ.ID == sqltypes.Text) && anyArgs(x.Name, i) {
+			// A literal for a parameter of type "any" stays unknown (the
+			// binder reads it as text, as a literal cast to text would be).
+			d.w(deparseConst(c.V, sqltypes.TypeUnknown))
+			continue
 		}
 		if c, ok := a.(*Const); ok && c.From == nil && !c.V.IsNull() && (c.Typ.ID == sqltypes.Unknown || c.Typ.ID == sqltypes.Text) {
 			// A literal argument takes the parameter's type: text, but
@@ -837,4 +976,78 @@ func IndexExprName(e Expr) string {
 		return IndexExprName(x.E)
 	}
 	return "expr"
+}
+
+// truthTest is the operand of x IS TRUE or x IS FALSE when f is the
+// COALESCE the binder makes of that test (Func.Op), else nil.
+func truthTest(f *Func) Expr {
+	if f.Name != "coalesce" || !strings.HasPrefix(f.Op, "IS ") || len(f.Args) != 2 {
+		return nil
+	}
+	and, ok := f.Args[0].(*Binary)
+	if !ok || and.Op != OpAnd {
+		return nil
+	}
+	n, ok := and.L.(*IsNull)
+	if !ok {
+		return nil
+	}
+	return n.E
+}
+
+// truth prints a BooleanTest as ruleutils does: (x IS [NOT] TRUE).
+func (d *deparser) truth(f *Func) {
+	d.open()
+	d.paren(truthTest(f), f)
+	d.w(" " + f.Op)
+	d.close()
+}
+
+// hasNil reports whether some of args is missing (a slice's open bound).
+func hasNil(args []Expr) bool {
+	for _, a := range args {
+		if a == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// anyArgsFrom are the functions whose parameters from the one given on
+// are of type "any" (PostgreSQL 15's pg_proc).
+var anyArgsFrom = map[string]int{
+	"concat": 0, "concat_ws": 1, "format": 1, "json_build_array": 0, "json_build_object": 0,
+	"jsonb_build_array": 0, "jsonb_build_object": 0, "num_nonnulls": 0, "num_nulls": 0,
+	"pg_collation_for": 0, "pg_column_compression": 0, "pg_column_size": 0, "pg_typeof": 0,
+}
+
+// anyArgs reports whether argument i of function name is of type "any".
+func anyArgs(name string, i int) bool {
+	from, ok := anyArgsFrom[name]
+	return ok && i >= from
+}
+
+// sqlSyntax prints a function call in SQL syntax: its words, and its
+// arguments as sqlSyntaxArg does.
+func (d *deparser) sqlSyntax(parts ...any) {
+	for _, p := range parts {
+		if s, ok := p.(string); ok {
+			d.w(s)
+		} else {
+			d.sqlSyntaxArg(p.(Expr))
+		}
+	}
+}
+
+// sqlSyntaxArg prints an argument of a function ruleutils prints in SQL
+// syntax: a literal as text, anything else without its implicit cast.
+func (d *deparser) sqlSyntaxArg(e Expr) {
+	if c, ok := e.(*Cast); ok && !c.Explicit && c.To.ID == sqltypes.Text && c.E.Type().ID == sqltypes.Varchar {
+		e = c.E // varchar relabeled to text, a cast get_rule_expr hides
+	}
+	if c, ok := e.(*Const); ok && c.From == nil && !c.V.IsNull() && (c.Typ.ID == sqltypes.Unknown || c.Typ.ID == sqltypes.Text) {
+		d.w(deparseConst(c.V, sqltypes.TypeText))
+		return
+	}
+	d.expr(e)
 }

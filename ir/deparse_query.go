@@ -64,6 +64,29 @@ type QueryNotes struct {
 	refused bool
 	// using are the joins written with USING or NATURAL.
 	using map[*Join]usingNote
+	// cross are the joins written CROSS JOIN (a comma's join otherwise).
+	cross map[*Join]bool
+	// merged are the columns a FULL JOIN's USING merges: the binder's
+	// COALESCE of the two sides, which ruleutils prints as the join's
+	// column, by its name alone.
+	merged map[*Func]string
+}
+
+// NoteMerged records that e is the column name a FULL JOIN's USING
+// merges.
+func (n *QueryNotes) NoteMerged(e *Func, name string) {
+	if n.merged == nil {
+		n.merged = map[*Func]string{}
+	}
+	n.merged[e] = name
+}
+
+// NoteCross records that j was written CROSS JOIN.
+func (n *QueryNotes) NoteCross(j *Join) {
+	if n.cross == nil {
+		n.cross = map[*Join]bool{}
+	}
+	n.cross[j] = true
 }
 
 type usingNote struct {
@@ -475,11 +498,17 @@ func (d *deparser) openOperand(paren bool) int {
 func (d *deparser) sortGroupExpr(e Expr, agg *Aggregate) {
 	c, col := e.(*ColRef)
 	isAgg := col && agg != nil && c.Index >= len(agg.GroupBy)
-	if col && !isAgg {
+	// A group key is printed by what it groups by.
+	under := e
+	if col && agg != nil && !isAgg {
+		under = agg.GroupBy[c.Index]
+	}
+	_, underCol := under.(*ColRef)
+	if _, merged := d.notes.mergedName(under); merged || underCol && !isAgg {
 		d.expr(e)
 		return
 	}
-	need := d.pretty || isAgg || funcCall(e)
+	need := d.pretty || isAgg || funcCall(under)
 	if need {
 		d.w("(")
 	}
@@ -608,6 +637,19 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 		input = append(input[:len(input):len(input)], wins...)
 	}
 	windowInput := input[:len(input)-len(windows.calls)]
+	for _, ps := range q.sets {
+		// The select list's set-returning calls, each a call over the
+		// row below it.
+		var calls []string
+		for _, c := range ps.Calls {
+			text, ok := d.over(&Func{Name: c.Name, Args: c.Args, Typ: c.Typ}, input)
+			if !ok {
+				return "", false
+			}
+			calls = append(calls, text)
+		}
+		input = append(input[:len(input):len(input)], calls...)
+	}
 	d.cols = rowOf(input)
 	d.indent = indent + 8
 	d.w(" SELECT")
@@ -664,6 +706,9 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 				continue
 			}
 		}
+		if m, ok := d.notes.mergedName(e); ok && m == name {
+			continue
+		}
 		if c, ok := e.(*ColRef); !ok || q.agg != nil && c.Index >= len(q.agg.GroupBy) || !sameColumn(input[c.Index], name) {
 			d.w(" AS " + sqltypes.QuoteIdent(name))
 		}
@@ -700,10 +745,7 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 			if i > 0 {
 				d.w(", ")
 			}
-			if _, ok := g.(*ColRef); !ok {
-				return "", false
-			}
-			d.expr(g)
+			d.sortGroupExpr(g, nil)
 		}
 	}
 	d.cols = rowOf(input)
@@ -752,10 +794,11 @@ func (d *deparser) limitValue(e Expr) {
 	d.expr(e)
 }
 
-// sameColumn reports whether a qualified column's text names column name.
+// sameColumn reports whether a column's text names column name: a
+// qualified column, or a FULL JOIN's merged one, which is unqualified.
 func sameColumn(text, name string) bool {
 	i := strings.LastIndexByte(text, '.')
-	return i >= 0 && text[i+1:] == sqltypes.QuoteIdent(name)
+	return text[i+1:] == sqltypes.QuoteIdent(name)
 }
 
 // query is a bound SELECT taken apart into ruleutils' clauses.
@@ -771,6 +814,8 @@ type query struct {
 	project *Project
 	// window computes the select list's window functions.
 	window *Window
+	// sets compute the select list's set-returning calls, lowest first.
+	sets   []*ProjectSet
 	having Expr
 	agg    *Aggregate
 	where  Expr
@@ -809,6 +854,13 @@ func splitQuery(rel Rel) (*query, bool) {
 		default:
 			return nil, false
 		}
+	}
+	for {
+		ps, ok := rel.(*ProjectSet)
+		if !ok {
+			break
+		}
+		q.sets, rel = append([]*ProjectSet{ps}, q.sets...), ps.Input
 	}
 	if w, ok := rel.(*Window); ok {
 		q.window, rel = w, w.Input
@@ -960,7 +1012,8 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 			d.outer, d.lateralRight = d.withRow(rowOf(left)), x.Right
 			defer func() { d.outer, d.lateralRight = saved, savedRight }()
 		}
-		if _, using := d.notes.usingOf(x); x.Kind == InnerJoin && x.On == nil && !using {
+		cross := d.notes != nil && d.notes.cross[x]
+		if _, using := d.notes.usingOf(x); x.Kind == InnerJoin && x.On == nil && !using && !cross {
 			if !top {
 				return false
 			}
@@ -972,17 +1025,34 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 			return d.fromItem(x.Right, cols, false)
 		}
 		using, isUsing := d.notes.usingOf(x)
-		if isUsing && (using.mixed || x.Kind == FullJoin || len(using.cols) == 0) {
-			return false // a FULL JOIN's merged columns are not printed
+		if isUsing && (using.mixed || len(using.cols) == 0) {
+			return false
 		}
 		d.open()
 		if !d.fromItem(x.Left, cols, false) {
 			return false
 		}
 		kw := map[JoinKind]string{InnerJoin: " JOIN ", LeftJoin: " LEFT JOIN ", RightJoin: " RIGHT JOIN ", FullJoin: " FULL JOIN "}[x.Kind]
+		if cross {
+			kw = " CROSS JOIN "
+		}
 		d.keyword(kw, -8, 8, 4)
+		// A join on the right keeps its parentheses when pretty too.
+		_, noted := d.fromNote(x.Right)
+		_, rightJoin := x.Right.(*Join)
+		parenRight := d.pretty && rightJoin && !noted
+		if parenRight {
+			d.w("(")
+		}
 		if !d.fromItem(x.Right, cols, false) {
 			return false
+		}
+		if parenRight {
+			d.w(")")
+		}
+		if cross {
+			d.close()
+			return true
 		}
 		if isUsing {
 			// A NATURAL join too, by the columns it matched.
@@ -993,8 +1063,14 @@ func (d *deparser) fromItem(rel Rel, cols []string, top bool) bool {
 		}
 		d.w(" ON ")
 		d.open()
+		// ON reads the join's own row (a join right of another reads
+		// no row to its left).
+		own, ok := d.fromColumns(x)
+		if !ok {
+			return false
+		}
 		prev := d.cols
-		d.cols = rowOf(cols)
+		d.cols = rowOf(own)
 		d.expr(x.On)
 		d.cols = prev
 		d.close()
@@ -1106,11 +1182,16 @@ func (d *deparser) over(e Expr, cols []string) (string, bool) {
 // aggText prints an aggregate call: count(*), sum(t.x), count(DISTINCT
 // t.x), with its FILTER; one with ORDER BY or grouping() is not printed.
 func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
-	if a.Grouping != nil || a.User != nil || len(a.OrderBy) > 0 && orderedSetAggs[string(a.Func)] {
+	if a.Grouping != nil || a.User != nil {
 		return "", false
 	}
 	var text string
-	if a.Func == AggCountStar {
+	if len(a.OrderBy) > 0 && orderedSetAggs[string(a.Func)] {
+		var ok bool
+		if text, ok = d.orderedSetAgg(a, cols); !ok {
+			return "", false
+		}
+	} else if a.Func == AggCountStar {
 		text = "count(*)"
 	} else {
 		args := a.Args
@@ -1156,6 +1237,50 @@ func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
 		text += " FILTER (WHERE " + f + ")"
 	}
 	return text, true
+}
+
+// orderedSetAgg prints percentile_cont, percentile_disc and mode as
+// ruleutils' get_agg_expr does: f(direct args) WITHIN GROUP (ORDER BY
+// key), the percentiles' fraction coerced to double precision, and
+// percentile_cont's key too unless it is an interval (a cast function,
+// which a sort clause parenthesizes). The hypothetical-set aggregates
+// (rank(x) WITHIN GROUP ...) are not printed.
+func (d *deparser) orderedSetAgg(a *AggCall, cols []string) (string, bool) {
+	name := string(a.Func)
+	if name != "percentile_cont" && name != "percentile_disc" && name != "mode" || len(a.OrderBy) != 1 || len(a.Args) < 1 {
+		return "", false
+	}
+	float8 := sqltypes.Type{ID: sqltypes.Float8}
+	sub := d.nested(d.outer)
+	sub.cols = rowOf(cols)
+	call := &Func{Name: name, Args: a.Args[1:]}
+	sub.w(name + "(")
+	for i, e := range a.Args[1:] {
+		if i > 0 {
+			sub.w(", ")
+		}
+		switch t := e.Type(); {
+		case t.IsArray():
+			return "", false
+		case t.ID == sqltypes.Float8:
+			sub.expr(e)
+		default:
+			sub.implicitCast(e, float8, call)
+		}
+	}
+	sub.w(") WITHIN GROUP (ORDER BY ")
+	k := a.OrderBy[0]
+	if t := k.E.Type(); name == "percentile_cont" && t.ID != sqltypes.Float8 && t.ID != sqltypes.Interval {
+		cast := &Cast{E: k.E, To: float8}
+		sub.w("(")
+		sub.cast(k.E, float8, cast)
+		sub.w(")")
+	} else {
+		sub.sortGroupExpr(k.E, nil)
+	}
+	sortDirection(sub, SortKey{Desc: k.Desc, NullsFirst: k.NullsFirst})
+	sub.w(")")
+	return sub.b.String(), !sub.failed
 }
 
 // sublink prints a subquery used as a value as ruleutils'
@@ -1461,7 +1586,21 @@ func (d *deparser) functionItem(f *TableFunc, n fromNote) bool {
 	if lateral {
 		d.w("LATERAL ")
 	}
-	d.fn(&Func{Name: f.Name, Args: f.Args, Typ: f.Cols[0].Type})
+	if f.Parts != nil {
+		// ROWS FROM(f(...), g(...)), each call over its own arguments.
+		d.w("ROWS FROM(")
+		a, c := 0, 0
+		for i, p := range f.Parts {
+			if i > 0 {
+				d.w(", ")
+			}
+			d.fn(&Func{Name: p.Name, Args: f.Args[a : a+p.Args], Typ: f.Cols[c].Type})
+			a, c = a+p.Args, c+p.NCols
+		}
+		d.w(")")
+	} else {
+		d.fn(&Func{Name: f.Name, Args: f.Args, Typ: f.Cols[0].Type})
+	}
 	if f.Ordinality {
 		d.w(" WITH ORDINALITY")
 	}
@@ -1509,4 +1648,14 @@ func (d *deparser) renamedValues(v *Values, names []string) (string, bool) {
 	ok := d.valuesList(v)
 	d.w(`) "*VALUES*";`)
 	return d.b.String(), ok && !d.failed
+}
+
+// mergedName is the name of the FULL JOIN USING column e is, if it is one.
+func (n *QueryNotes) mergedName(e Expr) (string, bool) {
+	f, ok := e.(*Func)
+	if n == nil || !ok {
+		return "", false
+	}
+	name, ok := n.merged[f]
+	return name, ok
 }

@@ -134,6 +134,10 @@ type Binary struct {
 	// Nested marks an AND that PostgreSQL keeps as a node of its own
 	// (BETWEEN's), which Deparse does not flatten into an enclosing AND.
 	Nested bool
+	// Chain marks an AND or OR the binder added inside a chain of them
+	// (a AND b AND c) to balance its tree: PostgreSQL keeps the chain as
+	// one node of all its terms, which Deparse prints flat.
+	Chain bool
 }
 
 // Not is logical negation.
@@ -231,8 +235,12 @@ type Func struct {
 	// infix: an operator (||, ->, ...) printed as (l op r).
 	Infix bool
 	// Op is the operator of an op ANY/ALL (array) test (the functions
-	// "any" and "all"), and "=" for a simple CASE x WHEN v (each
-	// condition is x = v), which Deparse prints.
+	// "any" and "all"), "=" for a simple CASE x WHEN v (each condition
+	// is x = v), "IS [NOT] TRUE" or "IS [NOT] FALSE" for the COALESCE the
+	// binder makes of that test (under a Not for IS NOT), "||" for
+	// array_cat, array_append or array_prepend written as that operator,
+	// and "TRIM" for btrim, ltrim or rtrim written TRIM(...), which
+	// Deparse prints.
 	Op string
 }
 

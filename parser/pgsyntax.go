@@ -262,10 +262,14 @@ func (r *rewriter) trimCall(i int) error {
 	from, ok := r.topLevel(open, close, "from")["from"]
 	switch {
 	case !ok:
-		r.replace(i, fn)
+		// TRIM([direction] args): zp_trim_from('=fn', args), the
+		// arguments in order (the planner notes the call was TRIM).
+		r.replace(i, TrimFromFunc)
+		r.ed[open].post += "'=" + fn + "', "
 	case from == k:
 		// TRIM([direction] FROM args): the characters default to a space.
-		r.replace(i, fn)
+		r.replace(i, TrimFromFunc)
+		r.ed[open].post += "'=" + fn + "', "
 		r.drop(from, from+1)
 	default:
 		// TRIM([direction] chars FROM args): the characters come first in

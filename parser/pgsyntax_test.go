@@ -11,7 +11,7 @@ func TestPGSyntaxRewrites(t *testing.T) {
 		{`SELECT j->'a'->>'b', j #> '{a}', j #>> '{a}', j @> '{}', j <@ '{}', j ? 'k', j ?| k, j ?& k, j #- '{a}' FROM t`,
 			"select `j`|zp_op('->')|'a'|zp_op('->>')|'b',`j`|zp_op('#>')|'{a}',`j`|zp_op('#>>')|'{a}',`j`|zp_op('@>')|'{}',`j`|zp_op('<@')|'{}',`j`|zp_op('?')|'k',`j`|zp_op('?|')|`k`,`j`|zp_op('?&')|`k`,`j`|zp_op('#-')|'{a}' from `t`"},
 		{`SELECT trim(s), trim(both from s), trim(leading 'x' from s), trim(trailing from s), trim(s, 'x'), trim('x' from s) FROM t`,
-			"select btrim(`s`),btrim(`s`),zp_trim_from('ltrim', 'x', `s`),rtrim(`s`),btrim(`s`, 'x'),zp_trim_from('btrim', 'x', `s`) from `t`"},
+			"select zp_trim_from('=btrim', `s`),zp_trim_from('=btrim', `s`),zp_trim_from('ltrim', 'x', `s`),zp_trim_from('=rtrim', `s`),zp_trim_from('=btrim', `s`, 'x'),zp_trim_from('btrim', 'x', `s`) from `t`"},
 		{`SELECT substring(s for 2), substring(s from 2 for 3), substring(s, 1) FROM t`,
 			"select substring(`s`, 1, 2),substring(`s`, 2, 3),substring(`s`, 1) from `t`"},
 		{`SELECT a, b, count(*) FROM t GROUP BY ROLLUP (a, (b, c)) ORDER BY 1`,

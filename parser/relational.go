@@ -100,6 +100,9 @@ type AliasFlags struct {
 	// NaturalFull marks the right item of NATURAL FULL JOIN, which is
 	// respelled STRAIGHT_JOIN (TiDB has no NATURAL form of it).
 	NaturalFull bool
+	// Cross marks the right item of CROSS JOIN (TiDB's parse of it is a
+	// comma's), which pg_get_viewdef prints as written.
+	Cross bool
 	// SearchCycle is a WITH query's SEARCH/CYCLE clause, 1-based in
 	// Statement.SearchCycles (0: none).
 	SearchCycle int
@@ -136,6 +139,8 @@ func SplitAlias(s string) (string, AliasFlags, []string) {
 			f.NotMaterialized = true
 		case 'F':
 			f.NaturalFull = true
+		case 'C':
+			f.Cross = true
 		}
 	}
 	return parts[0], f, parts[2:]
@@ -160,6 +165,9 @@ func encodeAlias(name string, f AliasFlags, cols []string) string {
 	}
 	if f.NaturalFull {
 		flags += "F"
+	}
+	if f.Cross {
+		flags += "C"
 	}
 	if f.SearchCycle > 0 {
 		flags += "S" + strconv.Itoa(f.SearchCycle)
@@ -564,13 +572,9 @@ func (r *rewriter) fromItems(head int) error {
 		sel    bool // SELECT seen at this level
 		inFrom bool
 		expect bool // the next token starts a FROM item
-		// elemAfter is the token after which the current element of the
-		// FROM list starts (FROM, a comma, a parenthesized join's "("),
-		// -1 when the element starts the statement.
-		elemAfter int
 	}
-	stack := []level{{query: r.startInFrom, inFrom: r.startInFrom, expect: r.startInFrom, elemAfter: head - 1}}
-	lateral, naturalFull, deleteUsing := false, false, false
+	stack := []level{{query: r.startInFrom, inFrom: r.startInFrom, expect: r.startInFrom}}
+	lateral, naturalFull, cross, deleteUsing := false, false, false, false
 	for i := head; i < len(r.toks); i++ {
 		if r.ed[i].done {
 			continue
@@ -585,9 +589,9 @@ func (r *rewriter) fromItems(head int) error {
 					return r.syntaxErrorAt(len(r.toks))
 				}
 				inner := level{}
-				flags := AliasFlags{Lateral: lateral, NotLateral: !lateral, NaturalFull: naturalFull}
+				flags := AliasFlags{Lateral: lateral, NotLateral: !lateral, NaturalFull: naturalFull, Cross: cross}
 				if r.parenthesizedJoin(i) {
-					inner = level{query: true, inFrom: true, expect: true, elemAfter: i} // a parenthesized join
+					inner = level{query: true, inFrom: true, expect: true} // a parenthesized join
 					if r.hasAlias(close + 1) {
 						// (a JOIN b) AS j(x, y): a derived table, which
 						// TiDB can alias (and which hides a and b too).
@@ -595,20 +599,19 @@ func (r *rewriter) fromItems(head int) error {
 						if err := r.itemAlias(close+1, flags, false); err != nil {
 							return err
 						}
-					} else if i >= 2 && r.peek(i-1, "join") && r.peek(i-2, "cross") {
-						// a CROSS JOIN (b JOIN c) JOIN d: TiDB's grammar
-						// reads it as a CROSS JOIN ((b JOIN c) JOIN d),
-						// then rotates the cross join into the leftmost
-						// leaf (ast.NewCrossJoin), which it finds inside
-						// the parentheses. PostgreSQL's left-to-right
-						// reading is kept by parenthesizing the element
-						// up to here: (a CROSS JOIN (b JOIN c)) JOIN d.
-						r.wrapElement(lv.elemAfter, close)
-					}
-					if naturalFull && !r.hasAlias(close+1) {
-						// NATURAL FULL JOIN (b JOIN c): the join has no
-						// alias to carry the flag, so its first item does
-						// (the planner looks for it there, naturalFullRight).
+					} else if naturalFull || cross {
+						// NATURAL FULL JOIN (b JOIN c), CROSS JOIN (b JOIN
+						// c): the join has no alias to carry the flag, so
+						// its first item does (the planner looks for it
+						// there, rightItemFlags).
+						if cross {
+							// TiDB's grammar joins a CROSS JOIN to the
+							// right and then moves its left item into the
+							// parenthesized join (ast.NewCrossJoin):
+							// JOIN (b JOIN c) ON TRUE keeps the tree as
+							// written, and the planner drops the ON.
+							r.ed[close].post += " ON TRUE"
+						}
 						lv.expect, lateral = false, false
 						stack = append(stack, inner)
 						continue
@@ -616,7 +619,7 @@ func (r *rewriter) fromItems(head int) error {
 				} else if err := r.itemAlias(close+1, flags, false); err != nil {
 					return err
 				}
-				lv.expect, lateral, naturalFull = false, false, false
+				lv.expect, lateral, naturalFull, cross = false, false, false, false
 				stack = append(stack, inner)
 				continue
 			}
@@ -629,16 +632,17 @@ func (r *rewriter) fromItems(head int) error {
 			lv.query = true
 			lv.sel = lv.sel || t.val == "select"
 		case t.kind == tkIdent && t.val == "from" && lv.query && !(i > head && r.toks[i-1].is("distinct")):
-			lv.inFrom, lv.expect, lv.elemAfter = true, true, i
+			lv.inFrom, lv.expect = true, true
 		case t.kind == tkIdent && t.val == "using" && lv.query && len(stack) == 1 && !deleteUsing && r.peek(head, "delete"):
 			// DELETE's USING list (its target, the FROM item before,
 			// has no joins, so this USING is no join's).
-			lv.inFrom, lv.expect, deleteUsing, lv.elemAfter = true, true, true, i
+			lv.inFrom, lv.expect, deleteUsing = true, true, true
 		case !lv.inFrom:
 		case t.is(","):
-			lv.expect, lateral, lv.elemAfter = true, false, i
+			lv.expect, lateral = true, false
 		case t.kind == tkIdent && (t.val == "join" || t.val == "straight_join"):
 			lv.expect, lateral = true, false
+			cross = t.val == "join" && i > head && r.toks[i-1].is("cross")
 		case t.kind == tkIdent && t.val == "inner" && i > head && r.toks[i-1].is("natural"):
 			r.drop(i, i+1) // NATURAL INNER JOIN is NATURAL JOIN, which TiDB has
 		case t.kind == tkIdent && t.val == "full":
@@ -677,6 +681,12 @@ func (r *rewriter) fromItems(head int) error {
 			if err != nil {
 				return err
 			}
+			if t.kind == tkIdent && t.val == "rows" && r.peek(i+1, "from") && r.peek(i+2, "(") {
+				// ROWS FROM (f(...), g(...)): a call of RowsFromFunc.
+				r.replace(i, RowsFromFunc)
+				r.drop(i+1, i+2)
+				end = i + 2
+			}
 			if r.peek(end, "(") {
 				close := r.matching(end)
 				if close < 0 {
@@ -685,7 +695,7 @@ func (r *rewriter) fromItems(head int) error {
 				// A function in FROM: a one-row derived table TiDB can parse.
 				r.ed[i].pre = "(SELECT " + TableFuncFunc + "(" + r.ed[i].pre
 				r.ed[close].post += "))"
-				flags := AliasFlags{NaturalFull: naturalFull}
+				flags := AliasFlags{NaturalFull: naturalFull, Cross: cross}
 				next := close + 1
 				if r.peek(next, "with") && r.peek(next+1, "ordinality") {
 					flags.Ordinality = true
@@ -697,28 +707,17 @@ func (r *rewriter) fromItems(head int) error {
 				}
 				i = close
 			} else {
-				if err := r.itemAlias(end, AliasFlags{NaturalFull: naturalFull}, false); err != nil {
+				if err := r.itemAlias(end, AliasFlags{NaturalFull: naturalFull, Cross: cross}, false); err != nil {
 					return err
 				}
 				i = end - 1
 			}
-			lv.expect, lateral, naturalFull = false, false, false
+			lv.expect, lateral, naturalFull, cross = false, false, false, false
 		default:
 			lv.expect = false
 		}
 	}
 	return nil
-}
-
-// wrapElement parenthesizes the tokens after token after through token
-// last (after -1: from the statement's start).
-func (r *rewriter) wrapElement(after, last int) {
-	if after < 0 {
-		r.ed[0].outer = "(" + r.ed[0].outer
-	} else {
-		r.ed[after].outerPost += " ("
-	}
-	r.ed[last].outerPost += ")"
 }
 
 // parenthesizedJoin reports whether the FROM item opening with the "(" at
@@ -789,10 +788,10 @@ func (r *rewriter) itemAlias(k int, flags AliasFlags, always bool) error {
 		}
 		colsEnd = close
 	}
-	if len(cols) == 0 && !flags.Lateral && !flags.Ordinality && !flags.NaturalFull && !always {
+	if len(cols) == 0 && !flags.Lateral && !flags.Ordinality && !flags.NaturalFull && !flags.Cross && !always {
 		return nil
 	}
-	if len(cols) == 0 && flags.NotLateral && !flags.NaturalFull && !always {
+	if len(cols) == 0 && flags.NotLateral && !flags.NaturalFull && !flags.Cross && !always {
 		return nil
 	}
 	name := ""

@@ -227,8 +227,10 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		}
 		// x IS TRUE: true only when x is true; never NULL.
 		var res ir.Expr = &ir.Binary{Op: ir.OpAnd, L: &ir.IsNull{E: e, Neg: true}, R: boolEq(e, want), Typ: sqltypes.TypeBool}
-		res = &ir.Func{Name: "coalesce", Args: []ir.Expr{res, &ir.Const{V: sqltypes.NewBool(false), Typ: sqltypes.TypeBool}}, Typ: sqltypes.TypeBool, Lazy: evalCoalesce}
+		res = &ir.Func{Name: "coalesce", Args: []ir.Expr{res, &ir.Const{V: sqltypes.NewBool(false), Typ: sqltypes.TypeBool}}, Typ: sqltypes.TypeBool, Lazy: evalCoalesce,
+			Op: map[bool]string{true: "IS TRUE", false: "IS FALSE"}[want]}
 		if n.Not {
+			res.(*ir.Func).Op = map[bool]string{true: "IS NOT TRUE", false: "IS NOT FALSE"}[want]
 			res = &ir.Not{E: res}
 		}
 		return res, nil
@@ -749,13 +751,18 @@ func orAsIn(terms []ir.Expr) ir.Expr {
 	return ir.NewInList(col, list, false)
 }
 
-// balanced joins terms with op as a balanced binary tree.
+// balanced joins terms with op as a balanced binary tree, its inner nodes
+// marked as the chain's (ir.Binary's Chain).
 func balanced(op ir.BinOp, terms []ir.Expr) ir.Expr {
-	if len(terms) == 1 {
-		return terms[0]
+	var build func(terms []ir.Expr, inner bool) ir.Expr
+	build = func(terms []ir.Expr, inner bool) ir.Expr {
+		if len(terms) == 1 {
+			return terms[0]
+		}
+		mid := len(terms) / 2
+		return &ir.Binary{Op: op, L: build(terms[:mid], true), R: build(terms[mid:], true), Typ: sqltypes.TypeBool, Chain: inner}
 	}
-	mid := len(terms) / 2
-	return &ir.Binary{Op: op, L: balanced(op, terms[:mid]), R: balanced(op, terms[mid:]), Typ: sqltypes.TypeBool}
+	return build(terms, false)
 }
 
 // arithType is the common type of two numeric types, as PostgreSQL's

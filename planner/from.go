@@ -202,7 +202,11 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *lateralEnv) (*fromP
 			case ir.RightJoin:
 				m = rt
 			case ir.FullJoin:
-				m = &ir.Func{Name: "coalesce", Args: []ir.Expr{lt, rt}, Typ: t, Lazy: evalCoalesce}
+				f := &ir.Func{Name: "coalesce", Args: []ir.Expr{lt, rt}, Typ: t, Lazy: evalCoalesce}
+				if b.notes != nil {
+					b.notes.NoteMerged(f, name)
+				}
+				m = f
 			default:
 				m = lt
 			}
@@ -212,6 +216,14 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *lateralEnv) (*fromP
 		}
 		// Merged columns come first, and replace any merged by an inner join.
 		out.merged = append(merged, dropMerged(out.merged, merged)...)
+	}
+	cross := rightItemFlags(n.Right).Cross
+	if cross && n.On != nil {
+		if !parenthesizedJoin(n.Right) {
+			return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near \"ON\"")
+		}
+		// The parser's ON TRUE of CROSS JOIN (a JOIN b) (fromItems).
+		n.On = nil
 	}
 	if n.On != nil {
 		onScope := &scope{outer: sc.outer, depthToOuter: sc.depthToOuter, ctes: sc.ctes, items: out.items, merged: out.merged}
@@ -237,6 +249,9 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *lateralEnv) (*fromP
 		// ON's own condition follows USING's in On: only USING is
 		// printed, so a join with both is not.
 		b.notes.NoteUsing(j, names, n.On != nil)
+	}
+	if b.notes != nil && cross {
+		b.notes.NoteCross(j)
 	}
 	return out, nil
 }
@@ -314,10 +329,14 @@ func rightFlags(node ast.ResultSetNode) parser.AliasFlags {
 }
 
 // naturalFullRight reports whether a join's right side is the right item of
-// NATURAL FULL JOIN: its alias says so, or, for a parenthesized join (which
-// has no alias), the alias of its leftmost item does (the parser marks it
-// there; a leftmost item is never itself a join's right item).
-func naturalFullRight(node ast.ResultSetNode) bool {
+// NATURAL FULL JOIN.
+func naturalFullRight(node ast.ResultSetNode) bool { return rightItemFlags(node).NaturalFull }
+
+// rightItemFlags are the flags the parser encoded for a join's right side:
+// in its alias, or, for a parenthesized join (which has no alias), in the
+// alias of its leftmost item (the parser marks it there; a leftmost item
+// is never itself a join's right item).
+func rightItemFlags(node ast.ResultSetNode) parser.AliasFlags {
 	for {
 		switch n := node.(type) {
 		case *ast.Join:
@@ -327,9 +346,9 @@ func naturalFullRight(node ast.ResultSetNode) bool {
 				node = j
 				continue
 			}
-			return rightFlags(n).NaturalFull
+			return rightFlags(n)
 		default:
-			return false
+			return parser.AliasFlags{}
 		}
 	}
 }
@@ -413,13 +432,15 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *lateralEn
 		if err != nil {
 			return nil, err
 		}
-		if v, ok := rel.(*ir.Virtual); ok && b.notes != nil && strings.HasPrefix(v.Table.Name, "pg_catalog.") {
-			// A pg_catalog relation, printed by its name (not
-			// information_schema's, whose columns' domains zproxy does
-			// not keep).
+		v, virtual := rel.(*ir.Virtual)
+		if virtual && b.notes != nil && (strings.HasPrefix(v.Table.Name, "pg_catalog.") || strings.HasPrefix(v.Table.Name, "information_schema.")) {
+			// A catalog relation, printed by its name.
 			b.notes.NoteRelation(v, v.Table.Name)
 		}
 		part, err := finish(rel, alias, "table \""+alias+"\"")
+		if err == nil && virtual && b.notes != nil {
+			part.items[0].relabel = informationSchemaDomains(v.Table)
+		}
 		if err == nil && b.notes != nil && b.notes.IsRelation(rel) {
 			b.notes.NoteFrom(rel, alias, len(names) > 0, false, part.items[0].cols)
 		}
@@ -430,7 +451,7 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *lateralEn
 			if err == nil && b.notes != nil && len(defTypes) == 0 {
 				// With a column definition list the note would print the
 				// columns without their types: the stored text is printed.
-				if tf, ok := part.rel.(*ir.TableFunc); ok && tf.Parts == nil {
+				if tf, ok := part.rel.(*ir.TableFunc); ok && (tf.Parts == nil || f.FnName.L == parser.RowsFromFunc) {
 					b.notes.NoteFrom(tf, part.items[0].alias, len(names) > 0, lateral, part.items[0].cols)
 				}
 			}
@@ -460,6 +481,55 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *lateralEn
 		return b.bindTableRef(src, sc, left)
 	}
 	return nil, unsupported("this FROM item is not supported")
+}
+
+// informationSchemaDomains marks the columns of an information_schema
+// relation that PostgreSQL declares of its domains over name, integer and
+// timestamptz (sql_identifier, cardinal_number, time_stamp): zproxy gives
+// them the base type (columns_gen.go), and every column of those base
+// types there is of one of them but for the internal _pg_ views'. An
+// operator takes such a column relabeled to the base type, which
+// pg_get_viewdef prints as a cast ((tables.table_name)::name); the
+// character_data and yes_or_no columns (varchar domains) print as varchar
+// ones do already.
+func informationSchemaDomains(t *catalog.Table) map[int]bool {
+	sc, name := catalog.SplitName(t.Name)
+	if sc != "information_schema" || strings.HasPrefix(name, "_pg_") {
+		return nil
+	}
+	var out map[int]bool
+	for i, c := range t.Columns {
+		switch c.Type.ID {
+		case sqltypes.Name, sqltypes.Int4, sqltypes.TimestampTZ:
+			if out == nil {
+				out = map[int]bool{}
+			}
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// parenthesizedJoin reports whether a join's right side is a
+// parenthesized join (no alias: one with an alias is a derived table).
+func parenthesizedJoin(node ast.ResultSetNode) bool {
+	switch n := node.(type) {
+	case *ast.Join:
+		return n.Right != nil
+	case *ast.TableSource:
+		j, ok := n.Source.(*ast.Join)
+		return ok && n.AsName.O == "" && j.Right != nil
+	}
+	return false
+}
+
+// firstArgCall is f's first argument when it is a function call.
+func firstArgCall(f *ast.FuncCallExpr) (*ast.FuncCallExpr, bool) {
+	if len(f.Args) == 0 {
+		return nil, false
+	}
+	call, ok := f.Args[0].(*ast.FuncCallExpr)
+	return call, ok
 }
 
 // snapFor is the schema a name qualified by schema resolves in: public
@@ -650,8 +720,18 @@ func (b *Binder) bindView(v *catalog.View) (ir.Rel, error) {
 // not call set-returning functions themselves.
 func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CIStr, defTypes []string, ordinality bool, sc *scope, left *lateralEnv) (*fromPart, error) {
 	name := f.FnName.L
+	if name == parser.RowsFromFunc && len(f.Args) == 1 {
+		// ROWS FROM (f(...)) is f(...) (PostgreSQL's grammar makes it so).
+		if call, ok := f.Args[0].(*ast.FuncCallExpr); ok {
+			f, name = call, call.FnName.L
+		}
+	}
 	if alias == "" {
 		_, alias = catalog.SplitName(name) // s.f(...) (its key, qualifyCall) is named f
+		if call, ok := firstArgCall(f); ok && name == parser.RowsFromFunc {
+			// ROWS FROM's default alias is its first function's name.
+			_, alias = catalog.SplitName(call.FnName.L)
+		}
 	}
 	if len(defTypes) > 0 && ordinality {
 		return nil, pgerr.New(pgerr.SyntaxError, "WITH ORDINALITY cannot be used with a column definition list").
@@ -662,7 +742,7 @@ func (b *Binder) bindTableFunc(f *ast.FuncCallExpr, alias string, names []ast.CI
 			WithHint("Put a separate column definition list for each function inside ROWS FROM().")
 	}
 	if name == parser.RowsFromFunc {
-		return b.bindRowsFrom(f, alias, names, sc, left)
+		return b.bindRowsFrom(f, alias, names, ordinality, sc, left)
 	}
 	argScope := lateralArgScope(sc, left)
 	args := make([]ir.Expr, len(f.Args))

@@ -115,12 +115,25 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 			return builtins.XMLConcat(a), nil
 		}})
 	case parser.TrimFromFunc:
-		// TRIM(chars FROM s): zp_trim_from('btrim', chars, s).
+		// TRIM(chars FROM s): zp_trim_from('btrim', chars, s); TRIM(s)
+		// and TRIM(FROM s): zp_trim_from('=btrim', s).
 		fn, ok := args[0].(*ir.Const)
-		if len(args) < 3 || !ok || fn.V.K != sqltypes.KindText {
+		if len(args) < 2 || !ok || fn.V.K != sqltypes.KindText {
 			return nil, pgerr.New(pgerr.InternalError, "malformed TRIM")
 		}
-		return b.bindBuiltin(fn.V.S, append(append([]ir.Expr(nil), args[2:]...), args[1]))
+		var e ir.Expr
+		var err error
+		if name, inOrder := strings.CutPrefix(fn.V.S, "="); inOrder {
+			e, err = b.bindBuiltin(name, args[1:])
+		} else if len(args) >= 3 {
+			e, err = b.bindBuiltin(fn.V.S, append(append([]ir.Expr(nil), args[2:]...), args[1]))
+		} else {
+			return nil, pgerr.New(pgerr.InternalError, "malformed TRIM")
+		}
+		if f, ok := e.(*ir.Func); ok && err == nil {
+			f.Op = "TRIM" // written TRIM(...), which Deparse prints so
+		}
+		return e, err
 	}
 	if msg, ok := refusedFuncs[name]; ok && !builtins.Exists(name) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "%s", msg)

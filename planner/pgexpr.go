@@ -722,6 +722,9 @@ func (b *Binder) arrayConcat(args []ir.Expr) (ir.Expr, bool, error) {
 		name = "array_prepend"
 	}
 	e, err := b.bindBuiltin(name, args)
+	if f, ok := e.(*ir.Func); ok && err == nil {
+		f.Op = "||" // written as the operator, which Deparse prints
+	}
 	return e, true, err
 }
 
@@ -982,6 +985,9 @@ func (b *Binder) bindTrim(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) (ir.Ex
 		args = append(args, x)
 	}
 	e, err := b.bindBuiltin(name, args)
+	if f, ok := e.(*ir.Func); ok && err == nil {
+		f.Op = "TRIM" // written TRIM(...), which Deparse prints so
+	}
 	return e, true, err
 }
 

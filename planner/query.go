@@ -1415,7 +1415,7 @@ func funcColname(e *ast.FuncCallExpr) (string, int) {
 		return "concat", 2
 	case parser.TrimFromFunc:
 		if c, ok := e.Args[0].(*driver.ValueExpr); ok {
-			return c.GetString(), 2
+			return strings.TrimPrefix(c.GetString(), "="), 2
 		}
 	case parser.XMLElementFunc:
 		return "xmlelement", 2

@@ -55,6 +55,9 @@ type fromItem struct {
 	// table is the stored table the item reads, whose row type its whole
 	// row has (record.go); nil for other items.
 	table *catalog.Table
+	// relabel marks the columns a deparsed query reads as of a domain
+	// relabeled to its base type (informationSchemaDomains).
+	relabel map[int]bool
 }
 
 // mergedCol is a column of JOIN USING / NATURAL: one name, its value read
@@ -158,7 +161,7 @@ func (s *scope) lookup(qual, name string) (e ir.Expr, found bool, err error) {
 				if hit != nil {
 					return nil, true, pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name)
 				}
-				hit = &ir.ColRef{Index: it.offset + i, Name: name, Typ: c.Type}
+				hit = &ir.ColRef{Index: it.offset + i, Name: name, Typ: c.Type, Relabeled: it.relabel[i]}
 				it.perm.SelectCol(i)
 			}
 		}
@@ -184,7 +187,7 @@ func (s *scope) lookup(qual, name string) (e ir.Expr, found bool, err error) {
 				// tables that both have the column.
 				return nil, true, pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name)
 			}
-			hit = &ir.ColRef{Index: item.offset + i, Name: qual + "." + name, Typ: c.Type}
+			hit = &ir.ColRef{Index: item.offset + i, Name: qual + "." + name, Typ: c.Type, Relabeled: item.relabel[i]}
 			item.perm.SelectCol(i)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 )
 
@@ -16,7 +17,7 @@ var selectListSRFs = map[string]bool{"unnest": true, "_pg_expandarray": true, "g
 
 // bindRowsFrom binds zp_rows_from(f1(...), f2(...)): the functions' rows
 // zipped, their columns side by side.
-func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIStr, sc *scope, left *lateralEnv) (*fromPart, error) {
+func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIStr, ordinality bool, sc *scope, left *lateralEnv) (*fromPart, error) {
 	argScope := lateralArgScope(sc, left)
 	tf := &ir.TableFunc{Name: "rows from"}
 	for _, a := range f.Args {
@@ -39,6 +40,10 @@ func (b *Binder) bindRowsFrom(f *ast.FuncCallExpr, alias string, names []ast.CIS
 		tf.Args = append(tf.Args, part.Args...)
 		tf.Cols = append(tf.Cols, part.Cols...)
 		tf.Parts = append(tf.Parts, ir.TableFuncPart{Name: part.Name, Args: len(part.Args), NCols: len(part.Cols), Fn: part.Fn})
+	}
+	if ordinality {
+		tf.Ordinality = true
+		tf.Cols = append(tf.Cols, ir.Column{Name: "ordinality", Type: sqltypes.TypeInt8, Col: -1})
 	}
 	cols, err := renameColumns(tf.Cols, names, "function \"rows from\"")
 	if err != nil {

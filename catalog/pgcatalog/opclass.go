@@ -49,6 +49,64 @@ var opclasses = []opclass{
 	{3125, amBTree, "numeric_ops", 1988, 1700, 0, true}, {3126, amBTree, "text_ops", 1994, 25, 0, true},
 	{3127, amBTree, "timestamptz_ops", 434, 1184, 0, true}, {3128, amBTree, "timestamp_ops", 434, 1114, 0, true},
 	{10061, amGiST, "point_ops", 1029, 600, 603, true}, {10078, amGiST, "range_ops", 3919, 3831, 0, true},
+	{10082, amGiST, "multirange_ops", 6158, 4537, 3831, true},
+}
+
+// btreeGistOpclassBase is the first OID of btree_gist's operator classes.
+// PostgreSQL assigns an extension's OIDs when it is created; zproxy's
+// btree_gist is built in (pg_extension lists it always), so its classes
+// keep fixed OIDs below 16384, as the other built-in extensions' objects
+// do (extensions.go), each class its own family's OID too.
+const btreeGistOpclassBase = 14300
+
+// btreeGistOpclasses are btree_gist's default gist classes of scalar
+// types (their input types), which exclusion constraints over those
+// types use (planner/exclusion.go's btreeGistTypes). Their key types are
+// btree_gist's internal gbtreekey types, which zproxy lacks: opckeytype
+// is 0.
+var btreeGistOpclasses = []struct {
+	name string
+	in   uint32
+}{
+	{"gist_bit_ops", 1560}, {"gist_bool_ops", 16}, {"gist_bpchar_ops", 1042}, {"gist_bytea_ops", 17},
+	{"gist_cash_ops", 790}, {"gist_cidr_ops", 650}, {"gist_date_ops", 1082}, {"gist_enum_ops", 3500},
+	{"gist_float4_ops", 700}, {"gist_float8_ops", 701}, {"gist_inet_ops", 869}, {"gist_int2_ops", 21},
+	{"gist_int4_ops", 23}, {"gist_int8_ops", 20}, {"gist_interval_ops", 1186}, {"gist_macaddr8_ops", 774},
+	{"gist_macaddr_ops", 829}, {"gist_numeric_ops", 1700}, {"gist_oid_ops", 26}, {"gist_text_ops", 25},
+	{"gist_time_ops", 1083}, {"gist_timestamp_ops", 1114}, {"gist_timestamptz_ops", 1184},
+	{"gist_timetz_ops", 1266}, {"gist_uuid_ops", 2950}, {"gist_vbit_ops", 1562},
+}
+
+func init() {
+	for i, c := range btreeGistOpclasses {
+		oid := uint32(btreeGistOpclassBase + i)
+		opclasses = append(opclasses, opclass{oid, amGiST, c.name, oid, c.in, 0, true})
+	}
+}
+
+// gistKeyOpclass is the pg_index.indclass entry of a key of type t in a
+// gist index PostgreSQL builds for an exclusion constraint: range_ops or
+// multirange_ops for a range or multirange, else btree_gist's class for
+// the type (varchar takes text's, as a binary-coercible type does).
+func gistKeyOpclass(t sqltypes.Type) uint32 {
+	t = t.StripDomain()
+	in := t.OID()
+	switch {
+	case t.Kind() == sqltypes.KindRange:
+		in = 3831
+	case t.Kind() == sqltypes.KindMultirange:
+		in = 4537
+	case t.ID == sqltypes.Enum:
+		in = 3500
+	case t.ID == sqltypes.Varchar || t.ID == sqltypes.Citext:
+		in = 25
+	}
+	for _, c := range opclasses {
+		if c.method == amGiST && c.in == in && c.dflt {
+			return c.oid
+		}
+	}
+	return 0
 }
 
 // gistOpclass is the pg_index.indclass entry of a gist index's column

@@ -237,9 +237,12 @@ func init() {
 				if class == "" && kind == catalog.KindGIN {
 					class, _ = catalog.DefaultOpclass(t.KeyType(k))
 				}
-				if o.index != nil && o.index.Gist != nil {
+				switch {
+				case o.index != nil && o.index.Gist != nil:
 					classes = append(classes, int64(gistOpclass(o.index.Gist.Opclass)))
-				} else {
+				case o.index != nil && o.index.Exclusion != nil && exclusionAm(o.index.Exclusion.Method) == AmGist:
+					classes = append(classes, int64(gistKeyOpclass(t.KeyType(k))))
+				default:
 					classes = append(classes, int64(keyOpclass(kind, t.KeyType(k), class)))
 				}
 				colls = append(colls, int64(collationOf(t.KeyType(k))))

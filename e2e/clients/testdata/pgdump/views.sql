@@ -88,3 +88,8 @@ CREATE VIEW vz_11 AS SELECT k, (SELECT string_agg(id::text, ',') FROM vs_u WHERE
 CREATE VIEW vz_12 AS SELECT x.g, x.c FROM (SELECT g, count(*) AS c FROM vs_t GROUP BY g HAVING count(*) > 1) AS x JOIN (SELECT DISTINCT g FROM vs_t) AS y ON y.g = x.g;
 CREATE VIEW vq_1 AS VALUES (1, 'a'), (2, 'b');
 CREATE VIEW vq_3 AS TABLE vs_u;
+CREATE VIEW vr_1 AS SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'VIEW';
+CREATE VIEW vr_2 AS SELECT * FROM ROWS FROM (generate_series(1, 3), unnest(ARRAY['a', 'b'])) WITH ORDINALITY AS x(a, b, o);
+CREATE VIEW vr_3 AS SELECT k, vs_t.g, vs_u.amt FROM vs_t FULL JOIN vs_u USING (k) ORDER BY k;
+CREATE VIEW vr_4 AS SELECT t.k, u.id FROM vs_t t CROSS JOIN vs_u u CROSS JOIN (vs_t t2 JOIN vs_u u2 ON u2.k = t2.k) WHERE t.k = 1 AND u.id = 1 AND t2.k > 0;
+CREATE VIEW vr_5 AS SELECT relname, relnamespace::regnamespace AS ns FROM pg_class WHERE relnamespace = 'public'::regnamespace AND oid IN ('vs_t'::regclass, 'vs_u'::regclass);

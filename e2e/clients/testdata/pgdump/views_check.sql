@@ -83,3 +83,7 @@ SELECT 'vz_11', count(*) FROM vz_11;
 SELECT 'vz_12', count(*) FROM vz_12;
 SELECT 'vq_1', count(*) FROM vq_1;
 SELECT 'vq_3', count(*) FROM vq_3;
+SELECT 'vr_2', count(*) FROM vr_2;
+SELECT 'vr_3', count(*) FROM vr_3;
+SELECT 'vr_4', count(*) FROM vr_4;
+SELECT 'vr_5', count(*) FROM vr_5;
