@@ -605,6 +605,12 @@ func (b *builder) planFilter(n *ir.Filter, req request) (Node, bool, error) {
 	if s, ok := n.Input.(*ir.Scan); ok {
 		return b.buildScan(s, n.Pred, req)
 	}
+	if neverTrue(n.Pred, b.ctx) {
+		// A filter that is false or NULL whatever the row (WHERE NULL =
+		// NULL) passes nothing: its input is not run, as PostgreSQL's
+		// one-time filter gates it (so its errors are never raised).
+		return &Values{Cols: n.Columns()}, true, nil
+	}
 	need := append([]bool(nil), req.need...)
 	usedCols(n.Pred, need)
 	in, delivered, err := b.build(n.Input, request{need: need, order: req.order, limit: 0})

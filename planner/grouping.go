@@ -132,6 +132,9 @@ func (a *aggBinder) groupIndex(node ast.ExprNode, fields *ast.FieldList) (int, e
 	if err != nil {
 		return 0, err
 	}
+	// A grouped literal is text (PostgreSQL's addTargetToGroupList), even
+	// in a set operation's operand, which keeps its other literals unknown.
+	g = a.b.finishUnknown(g)
 	key := g.String()
 	for i, x := range a.groups {
 		if x.String() == key {

@@ -414,6 +414,31 @@ func (b *Binder) setOp(kind ir.SetOpKind, all bool, l, r ir.Rel) (ir.Rel, error)
 	return &ir.SetOp{Op: kind, All: all, Left: l, Right: r, Cols: cols}, nil
 }
 
+// sortsOrGroupsBy reports whether n's ORDER BY or GROUP BY names its
+// target at position i (counting from 0) by position or by its name.
+func sortsOrGroupsBy(n *ast.SelectStmt, i int, name string) bool {
+	var items []*ast.ByItem
+	if n.OrderBy != nil {
+		items = append(items, n.OrderBy.Items...)
+	}
+	if n.GroupBy != nil {
+		items = append(items, n.GroupBy.Items...)
+	}
+	for _, it := range items {
+		switch x := it.Expr.(type) {
+		case *ast.PositionExpr:
+			if x.P == nil && x.N == i+1 {
+				return true
+			}
+		case *ast.ColumnNameExpr:
+			if x.Name.Table.L == "" && x.Name.Name.L == strings.ToLower(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // castColumns projects r onto the given column types (casting where they
 // differ), or returns it unchanged.
 func (b *Binder) castColumns(r ir.Rel, want []ir.Column) (ir.Rel, error) {
@@ -897,9 +922,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 				}
 			}
 		}
-		// (A leaf that sorts or removes duplicates types them first:
-		// PostgreSQL's addTargetToSortList makes them text.)
-		keepUnknown := e.setOpLeaf && n.OrderBy == nil && !n.Distinct && n.GroupBy == nil
+		// (A leaf that sorts, groups or removes duplicates by a literal
+		// types it first: PostgreSQL's addTargetToSortList makes it text.)
+		keepUnknown := e.setOpLeaf && !n.Distinct && !sortsOrGroupsBy(n, len(exprs), outputName(f))
 		if c, isConst := x.(*ir.Const); !isConst || c.Typ.ID != sqltypes.Unknown || !keepUnknown {
 			x = b.finishUnknown(x)
 		}

@@ -442,7 +442,7 @@ var columnTypes = []typ{tInt4, tInt4, tInt4, tInt2, tInt8, tFloat8, tText, tText
 // genSchema draws 2-5 tables. Column names come from one pool with one
 // type class per name, so tables share names (NATURAL and USING joins have
 // something to match) and same-named columns are always comparable.
-func genSchema(rng *rand.Rand, maxRows int, varchar bool) *schema {
+func genSchema(rng *rand.Rand, maxRows int) *schema {
 	pool := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
 	poolType := map[string]typ{}
 	for _, n := range pool {
@@ -464,9 +464,6 @@ func genSchema(rng *rand.Rand, maxRows int, varchar bool) *schema {
 				ty = []typ{tInt2, tInt4, tInt8}[rng.IntN(3)]
 			case ty.class() == cText && rng.IntN(3) == 0:
 				ty = []typ{tText, tVarchar}[rng.IntN(2)]
-			}
-			if ty == tVarchar && !varchar {
-				ty = tText
 			}
 			c := column{name: n, typ: ty}
 			if ty == tVarchar {
