@@ -1023,6 +1023,11 @@ func ResolveTypeName(snap *catalog.Snapshot, name string) (sqltypes.Type, error)
 // transition tables and function are checked as PostgreSQL's
 // CreateTrigger does, in its order.
 func bindTrigger(snap *catalog.Snapshot, ts *parser.TriggerStatement) (ir.Statement, error) {
+	// A copy: the names search_path resolved (qualifySpecial) are put back
+	// in the parsed statement once it is bound, and the executor needs
+	// the resolved ones.
+	resolved := *ts
+	ts = &resolved
 	x := &ir.TriggerChange{TriggerStatement: ts}
 	t, err := snap.Table(ts.Table)
 	if err != nil {
