@@ -65,6 +65,9 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 	if len(at.Actions) == 1 && at.Actions[0].Kind == parser.AlterRenameIndex {
 		return e.renameIndex(ctx, cat, at, notice)
 	}
+	if at.View {
+		return e.renameView(ctx, cat, at, notice)
+	}
 	if len(at.Actions) == 1 && at.Actions[0].Attach != nil {
 		return e.attachPartition(ctx, cat, at.Table, at.Actions[0], notice)
 	}
@@ -1051,4 +1054,55 @@ func rekeyWhat(a ir.AlterAction) string {
 		return "ALTER TABLE that changes a table's shards"
 	}
 	return "ALTER TABLE that changes a table's primary key"
+}
+
+// renameView is ALTER VIEW (or ALTER TABLE) ... RENAME on a stored view:
+// its name, or one of its column names. A view keeps its query as text, so
+// one that other views or materialized views read is refused, as a table
+// they read is (noTextDependents).
+func (e *Executor) renameView(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable, notice func(*pgerr.Error)) error {
+	a := at.Actions[0]
+	skipped := false
+	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		skipped = false
+		v, ok := s.StoredView(at.Table)
+		if !ok {
+			if at.IfExists {
+				skipped = true
+				return catalog.Change{}, errSkip
+			}
+			return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", at.Table)
+		}
+		if deps := s.DependentsClosure(v.Name); len(deps) > 0 {
+			return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename view %s: %s %s reads it and keeps its query as text", v.Name, deps[0].Kind(), deps[0].Name).
+				WithHint("Drop the view, rename, and create the view again.")
+		}
+		nv := *v
+		nv.Columns = slices.Clone(v.Columns)
+		var ch catalog.Change
+		switch a.Kind {
+		case parser.AlterRenameTable:
+			if s.HasRelation(a.NewName) {
+				return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", a.NewName)
+			}
+			nv.Name = a.NewName
+			ch.DeleteViews = []string{v.Name}
+		case parser.AlterRenameColumn:
+			i := slices.Index(nv.Columns, a.Column)
+			if i < 0 {
+				return catalog.Change{}, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", a.Column)
+			}
+			if slices.Contains(nv.Columns, a.NewName) {
+				return catalog.Change{}, pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", a.NewName, v.Name)
+			}
+			nv.Columns[i] = a.NewName
+		}
+		ch.PutViews = []*catalog.View{&nv}
+		return ch, nil
+	})
+	if skipped {
+		notice(pgerr.Notice("relation %q does not exist, skipping", at.Table))
+		return nil
+	}
+	return err
 }

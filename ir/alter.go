@@ -13,7 +13,10 @@ type AlterTable struct {
 	IfExists bool
 	// Tag is the command tag when it is not ALTER TABLE (ALTER
 	// MATERIALIZED VIEW).
-	Tag     string
+	Tag string
+	// View: the relation is a stored view, whose name or columns a
+	// RENAME action changes (the only ALTER a view takes here).
+	View    bool
 	Actions []AlterAction
 	// Constraints are the column constraints of the ADD COLUMN actions,
 	// added once the actions are done (addcolumn_constraints.go).

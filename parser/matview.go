@@ -76,3 +76,24 @@ func (r *rewriter) matviewAsTable() {
 	r.toks[1].val = "table"
 	r.replace(1, "table")
 }
+
+// viewRenameAsTable respells ALTER VIEW [IF EXISTS] v RENAME ... as ALTER
+// TABLE, for ALTER TABLE's RENAME parser; Statement.AlterView tells the
+// binder the statement named a view. (ALTER VIEW ... OWNER TO has a parser
+// of its own; other ALTER VIEW forms are left alone.)
+func (r *rewriter) viewRenameAsTable() {
+	if !r.peek(0, "alter") || !r.peek(1, "view") {
+		return
+	}
+	k := 2
+	if r.peek(k, "if") && r.peek(k+1, "exists") {
+		k += 2
+	}
+	_, next, err := r.relationName(k)
+	if err != nil || !r.peek(next, "rename") {
+		return
+	}
+	r.st.AlterView = true
+	r.toks[1].val = "table"
+	r.replace(1, "table")
+}

@@ -173,6 +173,9 @@ type Statement struct {
 	// Matview marks DROP, ALTER and COMMENT ON MATERIALIZED VIEW, parsed
 	// as their TABLE forms (matview.go).
 	Matview bool
+	// AlterView marks ALTER VIEW ... RENAME, parsed as its TABLE form
+	// (matview.go viewRenameAsTable).
+	AlterView bool
 	// Utility is set for PREPARE, EXECUTE, DEALLOCATE, DISCARD, cursors,
 	// LISTEN/NOTIFY and COPY; AST is then nil (utility.go).
 	Utility *UtilityStatement

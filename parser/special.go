@@ -30,6 +30,7 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		return nil, err
 	}
 	r.matviewAsTable()
+	r.viewRenameAsTable()
 	if rs, err := r.refreshStmt(); err != nil || rs != nil {
 		r.st.Refresh = rs // no AST: see RefreshStatement
 		return nil, err

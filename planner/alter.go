@@ -22,13 +22,26 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 		at.Actions = []ir.AlterAction{{AlterAction: st.Actions[0]}}
 		return at, nil
 	}
+	if stmt.AlterView {
+		at.Tag = "ALTER VIEW"
+	}
 	t, err := snap.Table(st.Table)
+	if err == nil && stmt.AlterView {
+		return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a view", st.Table)
+	}
 	if err != nil {
+		if _, isView := snap.StoredView(st.Table); isView {
+			// ALTER VIEW, or ALTER TABLE as PostgreSQL also takes it,
+			// renaming the view or one of its columns.
+			if len(st.Actions) == 1 && (st.Actions[0].Kind == parser.AlterRenameTable || st.Actions[0].Kind == parser.AlterRenameColumn) {
+				at.View = true
+				at.Actions = []ir.AlterAction{{AlterAction: st.Actions[0]}}
+				return at, nil
+			}
+			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", st.Table).WithHint("Use ALTER VIEW to change a view.")
+		}
 		if st.IfExists {
 			return at, nil // the executor reports the NOTICE
-		}
-		if _, isView := snap.StoredView(st.Table); isView {
-			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", st.Table).WithHint("Use ALTER VIEW to change a view.")
 		}
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", st.Table).WithPosition(st.Pos)
 	}
