@@ -899,6 +899,11 @@ func (st *statement) runCreateView(ctx context.Context, x *ir.CreateView, env *r
 func (st *statement) runDropView(ctx context.Context, x *ir.DropView, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
+	if _, perm, err := s.splitTemp(ctx, x.Names); err != nil {
+		return nil, err
+	} else if err := s.dropTempDependents(ctx, perm, "view", x.Cascade); err != nil {
+		return nil, err
+	}
 	err := s.byCatalog(ctx, x.Names, func(cat *catalog.Catalog, names []string) error {
 		y := *x
 		y.Names = names
@@ -1014,6 +1019,15 @@ func (st *statement) fillCreated(ctx context.Context, x *ir.CreateTableAs, cat *
 func (st *statement) runDropTable(ctx context.Context, x *ir.DropTable, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
+	kind := "table"
+	if x.Matview {
+		kind = "materialized view"
+	}
+	if _, perm, err := s.splitTemp(ctx, x.Names); err != nil {
+		return nil, err
+	} else if err := s.dropTempDependents(ctx, perm, kind, x.Cascade); err != nil {
+		return nil, err
+	}
 	err := s.byCatalog(ctx, x.Names, func(cat *catalog.Catalog, names []string) error {
 		y := *x
 		y.Names = names

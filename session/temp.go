@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -468,4 +469,56 @@ func (s *Session) onCommit(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// dropTempDependents deals, before a DROP of the permanent relations perm
+// (of kind "table", "view" or "materialized view"), with the session's
+// temporary views that read one of them: PostgreSQL's dependencies span
+// both, so without CASCADE the drop is refused (2BP01), and with it those
+// views are dropped first.
+func (s *Session) dropTempDependents(ctx context.Context, perm []string, kind string, cascade bool) error {
+	if s.temp.cat == nil || len(perm) == 0 {
+		return nil
+	}
+	temp, err := s.temp.cat.Snapshot(ctx)
+	if err != nil {
+		return storeErr(err)
+	}
+	if cascade {
+		// What the drop cascades to among the permanent views counts too
+		// (a temporary view over a view over the dropped table).
+		pc, err := s.permCatalog(ctx)
+		if err != nil {
+			return err
+		}
+		main, err := pc.Snapshot(ctx)
+		if err != nil {
+			return storeErr(err)
+		}
+		for _, name := range slices.Clone(perm) {
+			for _, d := range main.DependentsClosure(name) {
+				perm = append(perm, d.Name)
+			}
+		}
+	}
+	var drop []string
+	for _, name := range perm {
+		for _, d := range temp.DependentsClosure(name) {
+			if !cascade {
+				return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, name).
+					WithDetail("%s %s depends on %s %s", d.Kind(), d.Name, kind, name).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			if !slices.Contains(drop, d.Name) {
+				drop = append(drop, d.Name)
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	for _, name := range drop {
+		s.notice(pgerr.Notice("drop cascades to view %s", name))
+	}
+	return storeErr(s.engine.exec.DropView(ctx, s.temp.cat, &ir.DropView{Names: drop, IfExists: true, Cascade: true}, func(*pgerr.Error) {}))
 }
