@@ -3,6 +3,7 @@ package ir
 import (
 	"time"
 
+	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
 
@@ -74,7 +75,14 @@ func CastValueStyled(v sqltypes.Value, from, to sqltypes.Type, explicit bool, st
 			v = sqltypes.NewText(string(sqltypes.AppendTextAs(nil, from, v)))
 		}
 	}
-	return sqltypes.CastIn(v, to, explicit, st.Location)
+	r, err := sqltypes.CastIn(v, to, explicit, st.Location)
+	if err != nil && v.K == sqltypes.KindInt && (from.ID == sqltypes.Int2 || from.ID == sqltypes.Int4) && pgerr.CodeOf(err) == pgerr.CannotCoerce {
+		// An integer value does not tell its width, so the error names
+		// its type: 1::date cannot cast integer (a literal that fits
+		// int4 is one), not bigint.
+		return r, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from, to)
+	}
+	return r, err
 }
 
 // printsStyled reports whether the text of a value of type t depends on

@@ -506,7 +506,7 @@ func (b *Binder) coerceTo(e ir.Expr, t sqltypes.Type, assignment bool) (ir.Expr,
 }
 
 func mismatch(a, b sqltypes.Type) error {
-	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s = %s", a, b).
+	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s = %s", a.UnmodifiedName(), b.UnmodifiedName()).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }
 

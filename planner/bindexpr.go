@@ -323,14 +323,15 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		b.inferParam(p, sqltypes.TypeText)
 		textual := func(x ir.Expr) bool {
 			k := x.Type().Kind()
-			return k == sqltypes.KindText || k == sqltypes.KindCitext || x.Type().ID == sqltypes.Unknown
+			// char(n) has its own LIKE (bpcharlike), its padding kept.
+			return k == sqltypes.KindText || k == sqltypes.KindBPChar || k == sqltypes.KindCitext || x.Type().ID == sqltypes.Unknown
 		}
 		if !textual(e) || !textual(p) {
 			op := map[bool]string{true: "~~", false: "~~*"}[n.IsLike]
 			if n.Not {
 				op = "!" + op
 			}
-			lt, pt := e.Type().String(), p.Type().String()
+			lt, pt := e.Type().UnmodifiedName(), p.Type().UnmodifiedName()
 			if textual(e) && e.Type().ID == sqltypes.Unknown && !textual(p) {
 				lt = "unknown"
 			}
@@ -874,7 +875,7 @@ func (b *Binder) unify(l, r ir.Expr) (ir.Expr, ir.Expr, error) {
 		}
 		return l, r, err
 	}
-	return nil, nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s = %s", lt, rt).
+	return nil, nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s = %s", lt.UnmodifiedName(), rt.UnmodifiedName()).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }
 
@@ -1016,14 +1017,16 @@ func evalCase(ctx *ir.EvalContext, row []sqltypes.Value, args []ir.Expr) (sqltyp
 }
 
 // operatorArgType is the type an untyped operand of a comparison with a
-// value of type t takes: t, but a bit string's without its length, as
-// the operators' declared argument types have none (bit(3) = '1010' is
-// false, not a length error).
+// value of type t takes: t without its modifier, as the operators'
+// declared argument types have none. numeric(10,2) = '1.234' compares
+// with 1.234 (false, not rounded to 1.23), char(3) = 'abcd' and
+// bit(3) = '1010' are false, not length errors, and timestamp(0) =
+// '... 10:00:01.4' keeps the fraction. A domain keeps its type.
 func operatorArgType(t sqltypes.Type) sqltypes.Type {
-	if t.Kind() == sqltypes.KindBit && !t.IsDomain() {
-		t.Width = 0
+	if t.IsDomain() {
+		return t
 	}
-	return t
+	return t.WithoutTypmod()
 }
 
 // checkCastPair refuses the explicit casts PostgreSQL has no pg_cast row

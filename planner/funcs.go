@@ -54,6 +54,11 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 			if typ, err = b.commonArgType(args, "NULLIF"); err != nil {
 				return nil, err
 			}
+			if args[0].Type().Same(lt) {
+				// Not converted (numeric(10,2) beside an integer): the
+				// first argument's type, modifier and all.
+				typ = lt
+			}
 		}
 		l, r := args[0], args[1]
 		return fold(&ir.Func{Name: name, Args: []ir.Expr{l, r}, Typ: typ, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
@@ -329,20 +334,33 @@ func (b *Binder) commonArgType(args []ir.Expr, ctx string) (sqltypes.Type, error
 	if typ.ID == sqltypes.Unknown {
 		typ = sqltypes.TypeText
 	}
-	if untyped && typ.Kind() != sqltypes.KindArray && (stringCategory(typ) || typ.ID == sqltypes.Numeric) {
-		// An untyped argument has no length or precision, so the
-		// result has none (select_common_typmod): COALESCE(varchar(10),
-		// 'x') is varchar.
-		typ.Width, typ.Scale = 0, 0
+	// The arguments convert to the common type without a modifier, and
+	// the result keeps one only when every argument has the same type,
+	// modifier and all (select_common_typmod): CASE ... THEN 0 ELSE x
+	// END of a numeric(10,2) x is numeric, its 0 not 0.00;
+	// COALESCE(varchar(10), 'x') is varchar.
+	target := typ
+	if !typ.IsDomain() {
+		target = typ.WithoutTypmod()
+	}
+	same := true
+	for _, a := range args[1:] {
+		same = same && a.Type().Same(args[0].Type())
 	}
 	for i := range args {
-		b.inferParam(args[i], typ)
+		b.inferParam(args[i], target)
+		if at := args[i].Type(); !at.IsDomain() && at.WithoutTypmod().Same(target) {
+			continue // only its modifier differs: no conversion
+		}
 		var err error
-		if args[i], err = b.coerceTo(args[i], typ, false); err != nil {
+		if args[i], err = b.coerceTo(args[i], target, false); err != nil {
 			return typ, err
 		}
 	}
-	return typ, nil
+	if same && args[0].Type().Same(typ) {
+		return args[0].Type(), nil
+	}
+	return target, nil
 }
 
 // strict wraps fn so any NULL argument gives NULL, as for most SQL functions.

@@ -380,9 +380,12 @@ func (b *Binder) bindQuantified(args []ir.Expr, all bool) (ir.Expr, error) {
 				return nil, err
 			}
 		}
-		b.inferParam(arr, sqltypes.ArrayOf(lt))
+		// The elements take the operand's type without its modifier,
+		// as a compared literal does (operatorArgType).
+		at := sqltypes.ArrayOf(operatorArgType(lt))
+		b.inferParam(arr, at)
 		var err error
-		if arr, err = b.coerceTo(arr, sqltypes.ArrayOf(lt), false); err != nil {
+		if arr, err = b.coerceTo(arr, at, false); err != nil {
 			return nil, err
 		}
 	}

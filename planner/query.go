@@ -396,6 +396,12 @@ func (b *Binder) setOp(kind ir.SetOpKind, all bool, l, r ir.Rel) (ir.Rel, error)
 		if err != nil {
 			return nil, err
 		}
+		if !lc[i].Type.Same(rc[i].Type) && !t.IsDomain() {
+			// A modifier only when both sides have it
+			// (select_common_typmod): numeric(10,2) beside an integer
+			// is numeric, char(3) beside 'abcd' bpchar.
+			t = t.WithoutTypmod()
+		}
 		if !(kind == ir.Union && all) {
 			// Only UNION ALL keeps rows without comparing them.
 			if err := groupable(t); err != nil {
@@ -712,7 +718,6 @@ func (b *Binder) bindValues(lists []*ast.RowExpr, e env) (ir.Rel, error) {
 	}
 	width := len(lists[0].Values)
 	rows := make([][]ir.Expr, len(lists))
-	types := make([]sqltypes.Type, width)
 	for i, l := range lists {
 		if len(l.Values) != width {
 			return nil, pgerr.New(pgerr.SyntaxError, "VALUES lists must all be the same length")
@@ -724,31 +729,25 @@ func (b *Binder) bindValues(lists []*ast.RowExpr, e env) (ir.Rel, error) {
 				return nil, err
 			}
 			rows[i][j] = x
-			// All rows resolve together: untyped NULLs and literals take
-			// the type of the typed ones, in any row.
-			if i == 0 {
-				types[j] = x.Type()
-			} else if x.Type().ID != sqltypes.Unknown {
-				if types[j], err = commonType(types[j], x.Type(), "VALUES"); err != nil {
-					return nil, err
-				}
-			}
 		}
 	}
+	// All rows resolve together, as CASE's results do: untyped NULLs and
+	// literals take the type of the typed ones, in any row, and a
+	// modifier stays only when every row's value has it.
 	cols := make([]ir.Column, width)
+	column := make([]ir.Expr, len(rows))
 	for j := range cols {
-		if types[j].ID == sqltypes.Unknown {
-			types[j] = sqltypes.TypeText
-		}
-		cols[j] = ir.Column{Name: "column" + itoa(j+1), Type: types[j], Col: -1}
 		for i := range rows {
-			b.inferParam(rows[i][j], types[j])
-			x, err := b.coerceTo(rows[i][j], types[j], false)
-			if err != nil {
-				return nil, err
-			}
-			rows[i][j] = x
+			column[i] = rows[i][j]
 		}
+		t, err := b.commonArgType(column, "VALUES")
+		if err != nil {
+			return nil, err
+		}
+		for i := range rows {
+			rows[i][j] = column[i]
+		}
+		cols[j] = ir.Column{Name: "column" + itoa(j+1), Type: t, Col: -1}
 	}
 	return &ir.Values{Rows: rows, Cols: cols}, nil
 }

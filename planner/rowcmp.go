@@ -167,7 +167,7 @@ func (b *Binder) compareSubquery(sc *scope, items []ir.Expr, row bool, op ir.Bin
 		b.inferParam(items[i], c.Type)
 		t, err := commonType(items[i].Type(), c.Type, "IN")
 		if err != nil {
-			return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", items[i].Type(), op, c.Type).
+			return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", items[i].Type().UnmodifiedName(), op, c.Type.UnmodifiedName()).
 				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 		}
 		want[i] = ir.Column{Name: c.Name, Type: c.Type}

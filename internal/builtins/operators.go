@@ -69,9 +69,9 @@ func ResolveOperator(op string, args []sqltypes.Type) (Resolved, error) {
 
 func operatorCall(op string, args []sqltypes.Type) string {
 	if len(args) == 1 {
-		return op + " " + args[0].String()
+		return op + " " + args[0].UnmodifiedName()
 	}
-	return args[0].String() + " " + op + " " + args[1].String()
+	return args[0].UnmodifiedName() + " " + op + " " + args[1].UnmodifiedName()
 }
 
 func noOperator(op string, args []sqltypes.Type) error {

@@ -109,3 +109,38 @@ func (t Type) withoutPrecision() Type {
 func DatetimeTypeWithPrecision(id TypeID, p int) Type {
 	return DatetimeType(id, min(p, MaxDatetimePrecision))
 }
+
+// WithoutTypmod is t without its type modifier (a length, a numeric's
+// precision and scale, a datetime's precision, an interval's fields):
+// the type an operator or function declared on the base type takes, as
+// PostgreSQL's pg_operator and pg_proc name types without modifiers. An
+// array loses its elements' modifier. PostGIS's geometry and geography
+// keep theirs (their typmod is a subtype and SRID, not a bound).
+func (t Type) WithoutTypmod() Type {
+	id := t.ID
+	if id == Array {
+		id = t.Elem
+	}
+	switch id {
+	case Varchar, BPChar, Bit, VarBit, Numeric, Interval, Timestamp, TimestampTZ, Time, TimeTZ:
+		t.Width, t.Scale = 0, 0
+	}
+	return t
+}
+
+// UnmodifiedName is t's name as PostgreSQL's errors about operators name
+// an operand's type (format_type_be): without its modifier, and char's
+// as "character". A domain is named as itself.
+func (t Type) UnmodifiedName() string {
+	if t.IsDomain() {
+		return t.String()
+	}
+	t = t.WithoutTypmod()
+	switch {
+	case t.ID == BPChar:
+		return "character"
+	case t.ID == Array && t.Elem == BPChar:
+		return "character[]"
+	}
+	return t.String()
+}
