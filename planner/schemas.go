@@ -270,6 +270,12 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 	newSibling := func(of string, p *string, setSchema bool) {
 		if setSchema {
 			// SET SCHEMA: the same name in the schema *p names.
+			if isTempSchema(strings.ToLower(*p)) {
+				if err == nil {
+					err = errTempMove()
+				}
+				return
+			}
 			if !snap.HasSchema(*p) {
 				if err == nil {
 					err = pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", *p)
@@ -381,6 +387,11 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 			swap()
 		}
 	}, err
+}
+
+// errTempMove is PostgreSQL's error for SET SCHEMA into or out of pg_temp.
+func errTempMove() error {
+	return pgerr.New(pgerr.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
 }
 
 // qualifyTempRoutines is qualifySpecial without a search path for the

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -117,7 +118,7 @@ func (s *Session) routineCatalog(ctx context.Context, x *ir.RoutineChange) (*cat
 			temp++
 		}
 	}
-	if x.SetSchema && (temp > 0 || isTempRoutine(x.NewName)) {
+	if x.SetSchema && (temp > 0 || isTempRoutine(x.NewName) || x.NewName == "pg_temp" || strings.HasPrefix(x.NewName, "pg_temp_")) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
 	}
 	switch {
