@@ -149,6 +149,13 @@ func (st *statement) runTriggerChange(ctx context.Context, x *ir.TriggerChange, 
 	if err != nil {
 		return nil, err
 	}
+	if f := x.Function; f != nil && isTempRoutine(f.Name) && cat != s.temp.cat {
+		// PostgreSQL drops such a trigger with the session's schema; a
+		// permanent table's triggers are the store's, which other
+		// sessions and proxies fire.
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "a trigger on a permanent table cannot execute function %s of the session's temporary schema", f.Name).
+			WithHint("Create the function in a permanent schema, or the table as a temporary one.")
+	}
 	if err := s.engine.exec.ChangeTrigger(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)
 	}

@@ -167,6 +167,7 @@ func TestTempRoutinesArePrivate(t *testing.T) {
 		}
 	}
 	listed := `SELECT count(*) FROM pg_proc WHERE proname IN ('tf', 'tp', 'ttrig')`
+	var snap *catalog.Snapshot
 	a, b := open(), open()
 	defer b.Close()
 	for _, q := range []string{
@@ -182,12 +183,18 @@ func TestTempRoutinesArePrivate(t *testing.T) {
 	if got := rowsOf(t, a, listed); strings.Join(got, ",") != "3" {
 		t.Errorf("the creating session lists %v of its routines, want 3", got)
 	}
+	// A permanent table's trigger would outlive the function: refused.
+	mustRun(t, a, `CREATE TABLE permt (x int)`)
+	_, err = runSQL(ctx, a, `CREATE TRIGGER permt_trig BEFORE INSERT ON permt FOR EACH ROW EXECUTE FUNCTION pg_temp.ttrig()`)
+	if e := pgerr.As(err); e == nil || e.Code != pgerr.FeatureNotSupported {
+		t.Errorf("a permanent table's trigger on a pg_temp function: got %v, want 0A000", err)
+	}
 	missing(b, `SELECT pg_temp.tf(1)`)
 	missing(b, `CALL pg_temp.tp()`)
 	if got := rowsOf(t, b, listed); strings.Join(got, ",") != "0" {
 		t.Errorf("another session lists %v of the routines, want 0", got)
 	}
-	snap, err := e.Catalog().Snapshot(ctx)
+	snap, err = e.Catalog().Snapshot(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
