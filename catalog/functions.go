@@ -203,7 +203,7 @@ func (s *Snapshot) Functions(name string) []*Function {
 // FunctionsByKey returns the functions and procedures stored under key
 // exactly, in OID order.
 func (s *Snapshot) FunctionsByKey(key string) []*Function {
-	if s.perm != nil {
+	if s.perm != nil && s.funcs == nil {
 		return s.perm.FunctionsByKey(key)
 	}
 	return s.funcs[key]
@@ -249,7 +249,7 @@ func (s *Snapshot) FunctionByOID(oid uint32) (*Function, bool) {
 
 // AllFunctions returns every function and procedure, by name then OID.
 func (s *Snapshot) AllFunctions() []*Function {
-	if s.perm != nil {
+	if s.perm != nil && s.funcs == nil {
 		return s.perm.AllFunctions()
 	}
 	var out []*Function
@@ -267,7 +267,7 @@ func (s *Snapshot) AllFunctions() []*Function {
 
 // HasFunctions reports whether any user-defined function exists.
 func (s *Snapshot) HasFunctions() bool {
-	if s.perm != nil {
+	if s.perm != nil && s.funcs == nil {
 		return s.perm.HasFunctions()
 	}
 	return len(s.funcs) > 0

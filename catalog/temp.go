@@ -122,6 +122,18 @@ func (s *Snapshot) WithTemp(t *Snapshot) *Snapshot {
 			o.stats[k] = v
 		}
 	}
+	// The session's routines (CREATE FUNCTION pg_temp.f) join the
+	// permanent ones under their keys, "pg_temp.f": the search path never
+	// names pg_temp for routines, so they are found qualified alone, as
+	// PostgreSQL's FuncnameGetCandidates skips the temporary schema.
+	if len(t.funcs) > 0 {
+		o.funcs = make(map[string][]*Function, len(s.funcs)+len(t.funcs))
+		for _, m := range []*Snapshot{s, t} {
+			for k, v := range m.funcs {
+				o.funcs[k] = v
+			}
+		}
+	}
 	// A temporary table's columns of user-defined types are the
 	// permanent schema's types.
 	if len(s.types) > 0 {

@@ -224,7 +224,11 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		}
 		stmts, perr := Parse("CREATE TABLE zp_alter (" + r.sql[r.toks[k].start:r.toks[end-1].end] + ")")
 		if perr != nil {
-			return a, k, pgerr.New(pgerr.SyntaxError, "%s", pgerr.Classify(perr).Message).WithPosition(r.pos(k))
+			pe := pgerr.Classify(perr)
+			if pe.Code == pgerr.InvalidTableDefinition {
+				return a, k, pe // a column of a pseudo-type, as CREATE TABLE refuses it
+			}
+			return a, k, pgerr.New(pgerr.SyntaxError, "%s", pe.Message).WithPosition(r.pos(k))
 		}
 		ct, ok := stmts[0].AST.(*ast.CreateTableStmt)
 		if !ok || len(ct.Cols) != 1 || len(ct.Constraints) > 0 {

@@ -707,6 +707,40 @@ func StorableType(id sqltypes.TypeID) bool {
 	return !id.System() || id == sqltypes.Name || id == sqltypes.Char || id == sqltypes.Oid
 }
 
+// pseudoTypes are PostgreSQL's pseudo-types (pg_type.typtype 'p'), with
+// whether each has an array type: no column or composite attribute may
+// be of one (PostgreSQL's CheckAttributeType), while a name like
+// anyelement[] names no type at all.
+var pseudoTypes = map[string]bool{
+	"any": false, "anyarray": false, "anycompatible": false, "anycompatiblearray": false, "anycompatiblemultirange": false,
+	"anycompatiblenonarray": false, "anycompatiblerange": false, "anyelement": false, "anyenum": false, "anymultirange": false,
+	"anynonarray": false, "anyrange": false, "cstring": true, "event_trigger": false, "fdw_handler": false, "index_am_handler": false,
+	"internal": false, "language_handler": false, "pg_ddl_command": false, "record": true, "table_am_handler": false,
+	"trigger": false, "tsm_handler": false, "unknown": false, "void": false,
+}
+
+// PseudoTypeName is the name of the pseudo-type a column definition's
+// type is ("record", "record[]", "void"), or "" when it is none: typ is
+// the built-in type read, udt the name of a type the front end does not
+// know (parseTypeRef).
+func PseudoTypeName(typ sqltypes.Type, udt string) string {
+	if udt == "" {
+		switch typ.ID {
+		case sqltypes.Void:
+			return "void"
+		case sqltypes.Unknown:
+			return "unknown"
+		}
+		return ""
+	}
+	name := strings.TrimPrefix(udt, "pg_catalog.")
+	base, array := strings.CutSuffix(name, "[]")
+	if hasArray, ok := pseudoTypes[base]; ok && (!array || hasArray) {
+		return name
+	}
+	return ""
+}
+
 // LikePlaceholder names the column TiDB is given for CREATE TABLE t (LIKE
 // s), whose list has no column of its own.
 const LikePlaceholder = "zp_like_placeholder"
@@ -805,6 +839,9 @@ func (r *rewriter) columnDef(e, end int) error {
 		typ, udt, next, err := r.parseTypeRef(k)
 		if err != nil {
 			return err
+		}
+		if pseudo := PseudoTypeName(typ, udt); pseudo != "" {
+			return pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, pseudo)
 		}
 		if udt != "" {
 			// A user-defined type: the binder looks it up; TiDB reads text.

@@ -535,6 +535,11 @@ func checkIndexTypes(t *catalog.Table, ix *catalog.Index) error {
 	return nil
 }
 
+// tempRoutineSchema is the schema of the keys of the session's routines
+// (CREATE FUNCTION pg_temp.f, or pg_temp_N.f), "pg_temp.f": they live in
+// the session's temporary catalog.
+const tempRoutineSchema = "pg_temp"
+
 // isTempSchema reports whether a schema name names the session's schema
 // of temporary objects: pg_temp, or its pg_temp_N spelling.
 func isTempSchema(schema string) bool {

@@ -175,6 +175,9 @@ func compositeAttrTypes(snap *catalog.Snapshot, ts *parser.TypeStatement) ([]sql
 	out := make([]sqltypes.Type, len(ts.Attrs))
 	for i, a := range ts.Attrs {
 		t := a.Type
+		if pseudo := parser.PseudoTypeName(t, a.TypeName); pseudo != "" {
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", a.Name, pseudo)
+		}
 		if a.TypeName != "" {
 			var err error
 			if t, err = columnTypeName(snap, a.TypeName); err != nil {

@@ -28,8 +28,18 @@ import (
 // what puts them back. It does nothing until the catalog has a user
 // schema (the snapshot has no search path then).
 func qualifyNames(snap *catalog.Snapshot, node ast.Node, temp bool) (restore func(), err error) {
-	if _, ok := snap.SearchPath(); !ok || node == nil {
+	if node == nil {
 		return func() {}, nil
+	}
+	if _, ok := snap.SearchPath(); !ok {
+		if !snap.HasFunctions() {
+			return func() {}, nil
+		}
+		// Without a path only calls of pg_temp's routines need their
+		// keys (pg_temp.f is found qualified alone).
+		q := &qualifier{snap: snap, callsOnly: true}
+		node.Accept(q)
+		return q.restore, q.err
 	}
 	q := &qualifier{snap: snap, ctes: map[string]bool{}, creates: map[*ast.TableName]bool{}}
 	// A created table's key is chosen by newTable (which knows whether
@@ -45,15 +55,18 @@ func qualifyNames(snap *catalog.Snapshot, node ast.Node, temp bool) (restore fun
 		}
 	}
 	node.Accept(q)
-	return func() {
-		for i := len(q.saved) - 1; i >= 0; i-- {
-			s := q.saved[i]
-			s.tn.Schema, s.tn.Name = s.schema, s.name
-		}
-		for _, c := range q.savedCalls {
-			c.fc.Schema, c.fc.FnName = c.schema, c.name
-		}
-	}, q.err
+	return q.restore, q.err
+}
+
+// restore puts back the names the qualifier rewrote.
+func (q *qualifier) restore() {
+	for i := len(q.saved) - 1; i >= 0; i-- {
+		s := q.saved[i]
+		s.tn.Schema, s.tn.Name = s.schema, s.name
+	}
+	for _, c := range q.savedCalls {
+		c.fc.Schema, c.fc.FnName = c.schema, c.name
+	}
 }
 
 type savedName struct {
@@ -70,9 +83,18 @@ type qualifier struct {
 	// savedCalls are the calls qualifyCall rewrote.
 	savedCalls []savedCall
 	err        error
+	// callsOnly qualifies calls of pg_temp's routines alone (a snapshot
+	// without a search path).
+	callsOnly bool
 }
 
 func (q *qualifier) Enter(n ast.Node) (ast.Node, bool) {
+	if q.callsOnly {
+		if fc, ok := n.(*ast.FuncCallExpr); ok {
+			q.qualifyCall(fc)
+		}
+		return n, false
+	}
 	switch n := n.(type) {
 	case *ast.WithClause:
 		for _, c := range n.CTEs {
@@ -93,7 +115,9 @@ func (q *qualifier) Enter(n ast.Node) (ast.Node, bool) {
 func (q *qualifier) qualifyCall(fc *ast.FuncCallExpr) {
 	schema := fc.Schema.O
 	switch {
-	case schema == "" || schema == catalog.PublicSchema || schema == "pg_catalog":
+	case isTempSchema(fc.Schema.L):
+		schema = tempRoutineSchema // the session's routines are keyed pg_temp.f
+	case q.callsOnly || schema == "" || schema == catalog.PublicSchema || schema == "pg_catalog":
 		return
 	case !q.snap.HasSchema(schema):
 		if q.err == nil {
@@ -173,7 +197,7 @@ func qualifyStored(snap *catalog.Snapshot, node ast.Node) error {
 // renamed relation's schema.
 func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(), err error) {
 	if _, ok := snap.SearchPath(); !ok {
-		return func() {}, nil
+		return qualifyTempRoutines(st), nil
 	}
 	type saved struct {
 		p   *string
@@ -222,7 +246,11 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 		if err != nil {
 			return
 		}
-		if sc, _, ok := strings.Cut(*p, "."); ok {
+		if sc, name, ok := strings.Cut(*p, "."); ok {
+			if isTempSchema(strings.ToLower(sc)) {
+				*p = catalog.QualifiedKey(tempRoutineSchema, name)
+				return
+			}
 			if !snap.HasSchema(sc) {
 				err = pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", sc)
 			}
@@ -242,6 +270,12 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 	newSibling := func(of string, p *string, setSchema bool) {
 		if setSchema {
 			// SET SCHEMA: the same name in the schema *p names.
+			if isTempSchema(strings.ToLower(*p)) {
+				if err == nil {
+					err = errTempMove()
+				}
+				return
+			}
 			if !snap.HasSchema(*p) {
 				if err == nil {
 					err = pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", *p)
@@ -353,6 +387,44 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 			swap()
 		}
 	}, err
+}
+
+// errTempMove is PostgreSQL's error for SET SCHEMA into or out of pg_temp.
+func errTempMove() error {
+	return pgerr.New(pgerr.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
+}
+
+// qualifyTempRoutines is qualifySpecial without a search path for the
+// routines of pg_temp, which the session's temporary catalog keys
+// "pg_temp.f" (tempRoutineSchema): a routine named pg_temp_N.f is keyed
+// so, and the new name RENAME gives one of them is in pg_temp too.
+func qualifyTempRoutines(st *parser.Statement) (restore func()) {
+	r := st.Routine
+	if r == nil || r.Operator != nil || r.Cast != nil || len(r.Refs) == 0 {
+		return func() {}
+	}
+	temp := false
+	for _, ref := range r.Refs {
+		sc, _, ok := strings.Cut(ref.Name, ".")
+		temp = temp || ok && isTempSchema(strings.ToLower(sc))
+	}
+	if !temp {
+		return func() {}
+	}
+	c := *r
+	c.Refs = append([]parser.RoutineRef(nil), r.Refs...)
+	for i := range c.Refs {
+		if sc, name, ok := strings.Cut(c.Refs[i].Name, "."); ok && isTempSchema(strings.ToLower(sc)) {
+			c.Refs[i].Name = catalog.QualifiedKey(tempRoutineSchema, name)
+		}
+	}
+	if c.Action == parser.RoutineRename && !c.SetSchema && c.NewName != "" && strings.IndexByte(c.NewName, '.') < 0 {
+		if sc, _ := catalog.SplitName(c.Refs[0].Name); sc == tempRoutineSchema {
+			c.NewName = catalog.QualifiedKey(tempRoutineSchema, c.NewName)
+		}
+	}
+	st.Routine = &c
+	return func() { st.Routine = r }
 }
 
 // resolveRoutineRef is the key of the routine an unqualified name in DROP

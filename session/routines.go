@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -72,15 +73,72 @@ func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, 
 			return nil, err
 		}
 	}
-	cat, err := s.permCatalog(ctx)
+	cat, err := s.routineCatalog(ctx, x)
 	if err != nil {
 		return nil, err
 	}
 	who := executor.RoutineActor{User: s.currentUser(), Super: s.isSuperuser(snap)}
+	created := cat == s.temp.cat && x.Action == parser.RoutineCreate && s.txStatus != 'I'
+	var before *catalog.Snapshot
+	if created {
+		if before, err = cat.Snapshot(ctx); err != nil {
+			return nil, storeErr(err)
+		}
+	}
 	if err := s.engine.exec.ChangeRoutine(ctx, cat, x, who, s.notice); err != nil {
 		return nil, storeErr(err)
 	}
+	if created {
+		// A new routine of pg_temp goes at ROLLBACK, as a temporary
+		// table does (the temporary catalog is outside the block).
+		after, err := cat.Snapshot(ctx)
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		for _, f := range after.FunctionsByKey(x.Refs[0].Name) {
+			if _, ok := before.FunctionByOID(f.OID); !ok {
+				s.temp.created = append(s.temp.created, tempObject{name: f.Name, fn: f.OID})
+			}
+		}
+	}
 	return tagResult(x.Describe().Tag), nil
+}
+
+// routineCatalog is the catalog a routine statement changes: the
+// session's temporary one for routines of pg_temp (CREATE FUNCTION
+// pg_temp.f makes a routine of the session, as a temporary table is),
+// else the permanent one.
+func (s *Session) routineCatalog(ctx context.Context, x *ir.RoutineChange) (*catalog.Catalog, error) {
+	if x.Operator != nil || x.Cast != nil {
+		return s.permCatalog(ctx)
+	}
+	temp := 0
+	for _, r := range x.Refs {
+		if isTempRoutine(r.Name) {
+			temp++
+		}
+	}
+	if x.SetSchema && (temp > 0 || isTempRoutine(x.NewName) || x.NewName == "pg_temp" || strings.HasPrefix(x.NewName, "pg_temp_")) {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
+	}
+	switch {
+	case temp == 0:
+		return s.permCatalog(ctx)
+	case temp < len(x.Refs):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "a statement naming both temporary and permanent routines is not supported").
+			WithHint("Drop them with one statement each.")
+	case x.Action == parser.RoutineCreate:
+		return s.tempCatalog(ctx)
+	case s.temp.cat != nil:
+		return s.temp.cat, nil
+	}
+	return s.permCatalog(ctx) // the session has none: the statement finds no routine
+}
+
+// isTempRoutine reports whether a routine's key names one in pg_temp.
+func isTempRoutine(key string) bool {
+	sc, _ := catalog.SplitName(key)
+	return sc == "pg_temp"
 }
 
 // runTriggerChange runs CREATE, DROP and ALTER TRIGGER and ALTER TABLE
@@ -90,6 +148,13 @@ func (st *statement) runTriggerChange(ctx context.Context, x *ir.TriggerChange, 
 	cat, err := s.catalogFor(ctx, x.Table) // a temporary table's are in the session's
 	if err != nil {
 		return nil, err
+	}
+	if f := x.Function; f != nil && isTempRoutine(f.Name) && cat != s.temp.cat {
+		// PostgreSQL drops such a trigger with the session's schema; a
+		// permanent table's triggers are the store's, which other
+		// sessions and proxies fire.
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "a trigger on a permanent table cannot execute function %s of the session's temporary schema", f.Name).
+			WithHint("Create the function in a permanent schema, or the table as a temporary one.")
 	}
 	if err := s.engine.exec.ChangeTrigger(ctx, cat, x, s.notice); err != nil {
 		return nil, storeErr(err)

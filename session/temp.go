@@ -176,23 +176,25 @@ type tempState struct {
 	// outside a block, and most sessions' temporary tables have none.
 	actionsOf *catalog.Snapshot
 	actions   []*catalog.Table
-	// created are the temporary tables and views the open transaction
+	// created are the temporary tables, views and routines the open transaction
 	// block created, in order: ROLLBACK drops them (and ROLLBACK TO a
 	// savepoint those created after it), so that creating one is undone
 	// as in PostgreSQL.
 	created []tempObject
 }
 
-// tempObject names a temporary table or view.
+// tempObject names a temporary table or view, or a routine of pg_temp
+// (fn its OID).
 type tempObject struct {
 	name string
 	view bool
+	fn   uint32
 }
 
 // noteTempCreate records a temporary object created inside a block.
 func (s *Session) noteTempCreate(name string, view bool) {
 	if s.txStatus != 'I' {
-		s.temp.created = append(s.temp.created, tempObject{name, view})
+		s.temp.created = append(s.temp.created, tempObject{name: name, view: view})
 	}
 }
 
@@ -209,9 +211,14 @@ func (s *Session) undoTempCreates(ctx context.Context, from int) error {
 	for i := len(undo) - 1; i >= 0; i-- {
 		o := undo[i]
 		var err error
-		if o.view {
+		switch {
+		case o.fn != 0:
+			_, err = c.Update(ctx, func(*catalog.Snapshot, uint64) (catalog.Change, error) {
+				return catalog.Change{DeleteFunctions: []uint32{o.fn}}, nil
+			})
+		case o.view:
 			err = e.exec.DropView(ctx, c, &ir.DropView{Names: []string{o.name}, IfExists: true, Cascade: true}, func(*pgerr.Error) {})
-		} else {
+		default:
 			err = e.exec.DropTable(ctx, c, &ir.DropTable{Names: []string{o.name}, IfExists: true, Cascade: true}, func(*pgerr.Error) {})
 		}
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/kv"
 	"github.com/zproxy/zproxy/kv/kvlog"
+	zpebble "github.com/zproxy/zproxy/kv/pebble"
 	"github.com/zproxy/zproxy/session"
 	"github.com/zproxy/zproxy/wire"
 )
@@ -133,4 +134,89 @@ func rowsOf(t *testing.T, s wire.Session, sql string) []string {
 		t.Fatalf("%s: %v", sql, err)
 	}
 	return rows
+}
+
+// TestTempRoutinesArePrivate: a routine created in pg_temp is the
+// session's own, as a temporary table is: another session of the proxy
+// neither calls nor lists it (nor the permanent catalog holds it), and it
+// is gone when its session ends.
+func TestTempRoutinesArePrivate(t *testing.T) {
+	ctx := context.Background()
+	st, err := zpebble.Open(t.Name(), zpebble.Options{InMemory: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	e, err := session.New(ctx, session.Config{Store: st, AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	open := func() wire.Session {
+		s, err := e.NewSession(ctx, wire.SessionParams{User: "test", Notice: func(*pgerr.Error) {}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	missing := func(s wire.Session, sql string) {
+		t.Helper()
+		_, err := runSQL(ctx, s, sql)
+		if e := pgerr.As(err); e == nil || e.Code != pgerr.UndefinedFunction {
+			t.Errorf("%s: got %v, want 42883", sql, err)
+		}
+	}
+	listed := `SELECT count(*) FROM pg_proc WHERE proname IN ('tf', 'tp', 'ttrig')`
+	var snap *catalog.Snapshot
+	a, b := open(), open()
+	defer b.Close()
+	for _, q := range []string{
+		`CREATE FUNCTION pg_temp.tf(x int) RETURNS int LANGUAGE sql AS 'SELECT x + 1'`,
+		`CREATE PROCEDURE pg_temp.tp() LANGUAGE sql AS 'SELECT 1'`,
+		`CREATE FUNCTION pg_temp.ttrig() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RETURN NEW; END'`,
+	} {
+		mustRun(t, a, q)
+	}
+	if got := rowsOf(t, a, `SELECT pg_temp.tf(1)`); strings.Join(got, ",") != "2" {
+		t.Errorf("pg_temp.tf(1) = %v, want 2", got)
+	}
+	if got := rowsOf(t, a, listed); strings.Join(got, ",") != "3" {
+		t.Errorf("the creating session lists %v of its routines, want 3", got)
+	}
+	// A permanent table's trigger would outlive the function: refused.
+	mustRun(t, a, `CREATE TABLE permt (x int)`)
+	_, err = runSQL(ctx, a, `CREATE TRIGGER permt_trig BEFORE INSERT ON permt FOR EACH ROW EXECUTE FUNCTION pg_temp.ttrig()`)
+	if e := pgerr.As(err); e == nil || e.Code != pgerr.FeatureNotSupported {
+		t.Errorf("a permanent table's trigger on a pg_temp function: got %v, want 0A000", err)
+	}
+	missing(b, `SELECT pg_temp.tf(1)`)
+	missing(b, `CALL pg_temp.tp()`)
+	if got := rowsOf(t, b, listed); strings.Join(got, ",") != "0" {
+		t.Errorf("another session lists %v of the routines, want 0", got)
+	}
+	snap, err = e.Catalog().Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs := snap.AllFunctions(); len(fs) != 0 {
+		t.Errorf("the permanent catalog holds %d routines, want 0", len(fs))
+	}
+	// b makes its own pg_temp.tf: the sessions' routines do not meet.
+	mustRun(t, b, `CREATE FUNCTION pg_temp.tf(x int) RETURNS int LANGUAGE sql AS 'SELECT x * 10'`)
+	if got := rowsOf(t, b, `SELECT pg_temp.tf(2)`); strings.Join(got, ",") != "20" {
+		t.Errorf("b's pg_temp.tf(2) = %v, want 20", got)
+	}
+	if got := rowsOf(t, a, `SELECT pg_temp.tf(2)`); strings.Join(got, ",") != "3" {
+		t.Errorf("a's pg_temp.tf(2) = %v, want 3", got)
+	}
+	a.Close()
+	c := open()
+	defer c.Close()
+	missing(c, `SELECT pg_temp.tf(1)`)
+	if got := rowsOf(t, c, listed); strings.Join(got, ",") != "0" {
+		t.Errorf("after its session ended, %v of its routines are listed, want 0", got)
+	}
+	if got := rowsOf(t, b, `SELECT pg_temp.tf(3)`); strings.Join(got, ",") != "30" {
+		t.Errorf("b's pg_temp.tf(3) = %v after a ended, want 30", got)
+	}
 }

@@ -219,6 +219,9 @@ func (e *Env) RegName(t sqltypes.Type, oid uint32) string {
 				return sqltypes.QuoteIdent(sc.Name)
 			}
 		}
+		if _, _, ok := tempNamespaceNum(oid); ok {
+			return sqltypes.QuoteIdent(namespaceName(oid)) // pg_temp_N, pg_toast_temp_N
+		}
 	case sqltypes.RegRole:
 		for _, r := range e.roles() {
 			if r.oid == oid {

@@ -114,6 +114,12 @@ func schemaOID(snap *catalog.Snapshot, name string) uint32 {
 	if name == catalog.PublicSchema {
 		return NamespacePublic
 	}
+	if name == "pg_temp" {
+		// The session's routines (CREATE FUNCTION pg_temp.f): its pg_temp_N.
+		if n, ok := snap.TempSchema(); ok {
+			return TempNamespaceOID(n)
+		}
+	}
 	sc, ok := snap.Schema(name)
 	if !ok {
 		return NamespacePublic

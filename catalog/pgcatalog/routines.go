@@ -223,6 +223,13 @@ func (e *Env) functionName(f *catalog.Function) string {
 	if sc == catalog.PublicSchema || e.Snap != nil && e.Snap.ResolveFunction(bare) == f.Name {
 		return sqltypes.QuoteIdent(bare)
 	}
+	if sc == "pg_temp" && e.Snap != nil {
+		// A routine of the session's: its schema's real name, as
+		// PostgreSQL prints it (the search path never finds it).
+		if n, ok := e.Snap.TempSchema(); ok {
+			return sqltypes.QuoteIdent(namespaceName(TempNamespaceOID(n))) + "." + sqltypes.QuoteIdent(bare)
+		}
+	}
 	return sqltypes.QuoteKey(f.Name)
 }
 
@@ -325,7 +332,10 @@ func (e *Env) userProcOID(name string, withArgs bool) (uint32, bool, error) {
 	}
 	schema, bare := splitQualified(n)
 	n = bare
-	if schema != "" && schema != catalog.PublicSchema && e.Snap.HasSchema(schema) {
+	switch {
+	case schema == "pg_temp" || strings.HasPrefix(schema, "pg_temp_"):
+		n = catalog.QualifiedKey("pg_temp", bare) // the session's routine: keyed pg_temp.f
+	case schema != "" && schema != catalog.PublicSchema && e.Snap.HasSchema(schema):
 		n = catalog.QualifiedKey(schema, bare) // a user schema's routine: its key
 	}
 	var found []*catalog.Function
