@@ -117,6 +117,9 @@ func (b *Binder) withCTEs(w *ast.WithClause, e env) (env, error) {
 			wn.ctes, wn.colNames = append(wn.ctes, cte), append(wn.colNames, names)
 		}
 	}
+	// The query the WITH belongs to is still a set operation's operand
+	// if it was one (its literals stay unknown); the WITH queries are not.
+	inner.setOpLeaf = e.setOpLeaf
 	return inner, nil
 }
 
