@@ -32,7 +32,7 @@ func TestRangesCoverBoxEntries(t *testing.T) {
 					continue
 				}
 				in++
-				row := []sqltypes.Value{sqltypes.NewInt(r.sensorID), sqltypes.NewTimestamp(r.ts.UnixMicro()),
+				row := []sqltypes.Value{sqltypes.NewInt(r.sensorID), sqltypes.NewTimestamp(sqltypes.TimestampFromTime(r.ts)),
 					sqltypes.NewFloat(r.celsius), sqltypes.NewFloat(r.lat), sqltypes.NewFloat(r.lon), sqltypes.Null}
 				key := tbl.EntryKey(ix, row).Sort
 				if bytes.Compare(key, lo) < 0 || (hi != nil && bytes.Compare(key, hi) >= 0) {
