@@ -121,14 +121,16 @@ func LargeObjectMeta(ctx context.Context, rw kv.ReadWriter, oid uint32) (lo Larg
 	return decodeLargeObject(items[0]), true, nil
 }
 
+// decodeLargeObject decodes a metadata item. Its strings are copied: a
+// scan's item is valid only until the iterator moves (kv.Iterator).
 func decodeLargeObject(it kv.Item) LargeObject {
-	lo := LargeObject{OID: binary.BigEndian.Uint32(it.Key.Sort), Owner: kv.Lookup(it.Attrs, loOwnerAttr).S}
+	lo := LargeObject{OID: binary.BigEndian.Uint32(it.Key.Sort), Owner: strings.Clone(kv.Lookup(it.Attrs, loOwnerAttr).S)}
 	a := kv.Lookup(it.Attrs, loACLAttr)
 	if a.Kind != kv.AttrString {
 		return lo
 	}
 	lo.Grants = []LargeObjectGrant{}
-	for _, line := range strings.Split(a.S, "\n") {
+	for _, line := range strings.Split(strings.Clone(a.S), "\n") {
 		role, bits, ok := strings.Cut(line, "\t")
 		if !ok {
 			continue
