@@ -72,9 +72,6 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 		return e.attachPartition(ctx, cat, at.Table, at.Actions[0], notice)
 	}
 	if len(at.Actions) == 1 && (at.Actions[0].Kind == parser.AlterPrimaryKey || at.Actions[0].Reshard != nil) {
-		if err := inBlockRefused(ctx, cat, rekeyWhat(at.Actions[0])); err != nil {
-			return err
-		}
 		return e.rekey(ctx, cat, at)
 	}
 	if len(at.Constraints) > 0 {

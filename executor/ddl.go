@@ -205,8 +205,6 @@ func (e *Executor) DropTable(ctx context.Context, cat *catalog.Catalog, dt *ir.D
 	})
 }
 
-// clearTable deletes the rows and index entries of a table layout no
-// descriptor refers to any more.
 // ClearRows deletes every row and index entry of t, outside any
 // transaction: a temporary table's ON COMMIT DELETE ROWS, which only its
 // own session can see.
@@ -214,14 +212,22 @@ func (e *Executor) ClearRows(ctx context.Context, t *catalog.Table) error {
 	return e.clearTable(ctx, t)
 }
 
+// clearTable deletes the rows and index entries of a table layout no
+// descriptor refers to any more.
 func (e *Executor) clearTable(ctx context.Context, t *catalog.Table) error {
+	return clearTableIn(ctx, e.Store, t)
+}
+
+// clearTableIn is clearTable through rw: the store, or a transaction
+// block's writes to a layout only the block has seen.
+func clearTableIn(ctx context.Context, rw kv.ReadWriter, t *catalog.Table) error {
 	for sh := 0; sh < t.Shards; sh++ {
-		if err := e.clearPartition(ctx, t.Partition(sh)); err != nil {
+		if err := clearPartitionIn(ctx, rw, t.Partition(sh)); err != nil {
 			return err
 		}
 	}
 	for _, ix := range t.Indexes {
-		if err := e.clearIndex(ctx, ix); err != nil {
+		if err := clearIndexIn(ctx, rw, ix); err != nil {
 			return err
 		}
 	}
@@ -229,19 +235,23 @@ func (e *Executor) clearTable(ctx context.Context, t *catalog.Table) error {
 }
 
 func (e *Executor) clearIndex(ctx context.Context, ix *catalog.Index) error {
+	return clearIndexIn(ctx, e.Store, ix)
+}
+
+func clearIndexIn(ctx context.Context, rw kv.ReadWriter, ix *catalog.Index) error {
 	for sh := 0; sh < ix.Shards; sh++ {
-		if err := e.clearPartition(ctx, catalog.IndexPartition(ix.ID, sh)); err != nil {
+		if err := clearPartitionIn(ctx, rw, catalog.IndexPartition(ix.ID, sh)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// clearPartition deletes every item of a partition the schema no longer
+// clearPartitionIn deletes every item of a partition the schema no longer
 // references (a dropped table or index), in non-atomic batches.
-func (e *Executor) clearPartition(ctx context.Context, partition []byte) error {
+func clearPartitionIn(ctx context.Context, rw kv.ReadWriter, partition []byte) error {
 	for {
-		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: partition, Limit: 1000})
+		it := rw.Scan(ctx, kv.ScanRequest{Partition: partition, Limit: 1000})
 		var ops []kv.Op
 		for len(ops) < 1000 && it.Next() {
 			k := it.Item().Key
@@ -255,7 +265,7 @@ func (e *Executor) clearPartition(ctx context.Context, partition []byte) error {
 		if len(ops) == 0 {
 			return nil
 		}
-		if err := e.Store.Write(ctx, kv.Batch{Ops: ops}); err != nil {
+		if err := rw.Write(ctx, kv.Batch{Ops: ops}); err != nil {
 			return ClassifyError(err)
 		}
 	}

@@ -45,35 +45,28 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *ir.Alter
 			return nil
 		}
 	}
+	if blk := blockOf(ctx); blk != nil && cat.InBlock() {
+		t, err := e.currentTable(ctx, cat, at.Table)
+		if err != nil {
+			return err
+		}
+		if !cat.CreatedInBlock(t.ID) {
+			return inBlockRefused(ctx, cat, rekeyWhat(a))
+		}
+		return e.rekeyInBlock(ctx, cat, at, blk.kv)
+	}
 	var future *catalog.Table
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
 		t, err := s.Table(at.Table)
 		if err != nil {
 			return catalog.Change{}, err
 		}
-		if err := notRewriting(t); err != nil {
+		f, err := futureLayout(s, t, a, version)
+		if err != nil {
 			return catalog.Change{}, err
 		}
-		for _, ix := range t.Indexes {
-			if ix.State == catalog.StateBuilding {
-				return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot move the rows of %q to a new key or placement while its index %q is being built", t.Name, ix.Name)
-			}
-		}
+		future = f
 		nt := t.Clone()
-		if a.Reshard != nil {
-			future = resharded(nt, a.Reshard, version)
-		} else {
-			future = rekeyed(nt, a, version)
-			if err := keepsShardColumns(t, future); err != nil {
-				return catalog.Change{}, err
-			}
-		}
-		for _, k := range future.PrimaryKey {
-			future.Columns[k.Column].NotNull = true // as ADD PRIMARY KEY does
-		}
-		if err := keyChangeReferences(s, t, future, a.DropConstraint != ""); err != nil {
-			return catalog.Change{}, err
-		}
 		nt.Rewrite = future
 		return catalog.Change{Put: []*catalog.Table{nt}}, nil
 	})
@@ -86,7 +79,7 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *ir.Alter
 	}
 	err = e.waitForWriters(ctx, cat)
 	if err == nil {
-		err = e.copyRows(ctx, old, future)
+		err = e.copyRows(ctx, e.Store, old, future)
 	}
 	if err != nil {
 		return errors.Join(err, e.abandonRekey(context.WithoutCancel(ctx), cat, at.Table, future))
@@ -115,6 +108,80 @@ func (e *Executor) rekey(ctx context.Context, cat *catalog.Catalog, at *ir.Alter
 		return err
 	}
 	return e.clearTable(ctx, old)
+}
+
+// futureLayout is t as a primary-key or placement change a leaves it
+// (fresh store IDs for its rows and indexes), checked against the schema.
+func futureLayout(s *catalog.Snapshot, t *catalog.Table, a ir.AlterAction, version uint64) (*catalog.Table, error) {
+	if err := notRewriting(t); err != nil {
+		return nil, err
+	}
+	for _, ix := range t.Indexes {
+		if ix.State == catalog.StateBuilding {
+			return nil, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot move the rows of %q to a new key or placement while its index %q is being built", t.Name, ix.Name)
+		}
+	}
+	var future *catalog.Table
+	if a.Reshard != nil {
+		future = resharded(t.Clone(), a.Reshard, version)
+	} else {
+		future = rekeyed(t.Clone(), a, version)
+		if err := keepsShardColumns(t, future); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range future.PrimaryKey {
+		future.Columns[k.Column].NotNull = true // as ADD PRIMARY KEY does
+	}
+	if err := keyChangeReferences(s, t, future, a.DropConstraint != ""); err != nil {
+		return nil, err
+	}
+	return future, nil
+}
+
+// rekeyInBlock is rekey inside a transaction block, of a table the block
+// created: no other session can see the table, so there are no writers to
+// hold off and nothing to do online. The rows the block wrote are copied
+// to the new layout and deleted from the old one through the block's
+// transaction, and the new descriptor replaces the old one in one change
+// of the block's catalog; all of it commits or rolls back with the block.
+// This is how pg_restore --single-transaction adds a primary key after
+// loading a table's rows.
+func (e *Executor) rekeyInBlock(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable, rw kv.ReadWriter) error {
+	a := at.Actions[0]
+	snap, err := cat.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	old, err := snap.Table(at.Table)
+	if err != nil {
+		return err
+	}
+	_, err = cat.Update(ctx, func(s *catalog.Snapshot, version uint64) (catalog.Change, error) {
+		t, err := s.Table(at.Table)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		if t.StoreID() != old.StoreID() {
+			return catalog.Change{}, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "table %q changed while its rows were moved", t.Name)
+		}
+		future, err := futureLayout(s, t, a, version)
+		if err != nil {
+			return catalog.Change{}, err
+		}
+		if err := e.copyRows(ctx, rw, t, future); err != nil {
+			return catalog.Change{}, err
+		}
+		ch := catalog.Change{Put: []*catalog.Table{future}}
+		if err := rekeyedReferences(s, t, future, a.DropConstraint != "", &ch); err != nil {
+			return catalog.Change{}, err
+		}
+		return ch, nil
+	})
+	if err != nil {
+		return err
+	}
+	return clearTableIn(ctx, rw, old)
 }
 
 // resharded is t with its rows placed anew (SET / RESET of shards and
@@ -180,7 +247,7 @@ func rekeyed(t *catalog.Table, a ir.AlterAction, version uint64) *catalog.Table 
 
 // copyRows writes every row of old to its place in future, with its index
 // entries, failing on two rows with one new key or a NULL in it.
-func (e *Executor) copyRows(ctx context.Context, old, future *catalog.Table) error {
+func (e *Executor) copyRows(ctx context.Context, rw kv.ReadWriter, old, future *catalog.Table) error {
 	perRow := 1 + len(future.Indexes)
 	batch := 256
 	if max := e.Caps.MaxAtomicOps; max > 0 {
@@ -207,7 +274,7 @@ func (e *Executor) copyRows(ctx context.Context, old, future *catalog.Table) err
 			return err
 		}
 		written = written[:0]
-		err := e.Store.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
+		err := rw.Write(ctx, kv.Batch{Ops: ops, Atomic: true})
 		var cf *kv.ConditionFailedError
 		if errors.As(err, &cf) {
 			row := make([]sqltypes.Value, len(future.Columns))
@@ -219,7 +286,7 @@ func (e *Executor) copyRows(ctx context.Context, old, future *catalog.Table) err
 		return ClassifyError(err)
 	}
 	var failed error
-	err := e.forEachItem(ctx, old, func(row []sqltypes.Value, version kv.Attr) bool {
+	err := forEachItem(ctx, rw, old, func(row []sqltypes.Value, version kv.Attr) bool {
 		nr := make([]sqltypes.Value, len(keep))
 		for j, i := range keep {
 			nr[j] = row[i]
@@ -259,12 +326,12 @@ func (e *Executor) copyRows(ctx context.Context, old, future *catalog.Table) err
 	return err
 }
 
-// forEachItem reads every row of t with its version, until fn returns
-// false.
-func (e *Executor) forEachItem(ctx context.Context, t *catalog.Table, fn func(row []sqltypes.Value, version kv.Attr) bool) error {
+// forEachItem reads every row of t through rw with its version, until fn
+// returns false.
+func forEachItem(ctx context.Context, rw kv.ReadWriter, t *catalog.Table, fn func(row []sqltypes.Value, version kv.Attr) bool) error {
 	row := make([]sqltypes.Value, len(t.Columns))
 	for sh := 0; sh < t.Shards; sh++ {
-		it := e.Store.Scan(ctx, kv.ScanRequest{Partition: t.Partition(sh), Consistent: true})
+		it := rw.Scan(ctx, kv.ScanRequest{Partition: t.Partition(sh), Consistent: true})
 		for it.Next() {
 			attrs := it.Item().Attrs
 			if err := t.DecodeRow(attrs, row); err != nil {

@@ -171,10 +171,10 @@ func TestPgDumpZproxyToPostgres(t *testing.T) {
 
 // TestPgDumpPostgresToZproxy loads a PostgreSQL 15 dump into zproxy (psql
 // with ON_ERROR_STOP, and pg_restore), then dumps zproxy back into
-// PostgreSQL: all three databases must agree. (pg_restore
-// --single-transaction is not among them: zproxy applies DDL when it runs,
-// and a block's rows written before an ADD PRIMARY KEY cannot follow the
-// table's rewrite; README.md, "pg_dump and pg_restore".)
+// PostgreSQL: all three databases must agree. pg_restore
+// --single-transaction loads the dump in one transaction block, so each
+// table's primary key is added in the block that created the table and
+// loaded its rows.
 func TestPgDumpPostgresToZproxy(t *testing.T) {
 	pg, tools := pgdumpTools(t)
 	src := createPGDatabase(t, tools, pg, "source")
@@ -185,21 +185,24 @@ func TestPgDumpPostgresToZproxy(t *testing.T) {
 	tool(t, tools["pg_dump"], append(src.args(), "-f", plain)...)
 	tool(t, tools["pg_dump"], append(src.args(), "-Fc", "-f", custom)...)
 
-	for _, how := range []string{"psql", "pg_restore"} {
+	for _, how := range []string{"psql", "pg_restore", "pg_restore_single"} {
 		t.Run(how, func(t *testing.T) {
 			s := startServer(t)
 			zp := zproxyEndpoint(s)
 			// PostgreSQL's dump names its owner.
 			psqlRun(t, tools, zp, "-c", "CREATE ROLE postgres SUPERUSER LOGIN")
-			if how == "psql" {
+			switch how {
+			case "psql":
 				psqlRun(t, tools, zp, "-f", plain)
-			} else {
+			case "pg_restore":
 				tool(t, tools["pg_restore"], append(zp.args(), "--exit-on-error", custom)...)
+			default:
+				tool(t, tools["pg_restore"], append(zp.args(), "--exit-on-error", "--single-transaction", custom)...)
 			}
 			sameSnapshot(t, "PostgreSQL vs its restore into zproxy", want, snapshotOf(t, tools, zp))
 
-			back := createPGDatabase(t, tools, pg, "back"+strings.Fields(how)[0])
-			again := filepath.Join(dir, "again-"+strings.Fields(how)[0]+".sql")
+			back := createPGDatabase(t, tools, pg, "back"+how)
+			again := filepath.Join(dir, "again-"+how+".sql")
 			tool(t, tools["pg_dump"], append(zp.args(), "-f", again)...)
 			psqlRun(t, tools, back, "-f", again)
 			sameSnapshot(t, "PostgreSQL vs the round trip through zproxy", want, snapshotOf(t, tools, back))
