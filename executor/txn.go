@@ -107,15 +107,54 @@ func (t *Txn) release() {
 // Begin starts a transaction. The store must implement kv.Transactional
 // (both backends do).
 func (e *Executor) Begin(ctx context.Context, readOnly bool, stats *kv.Stats) (*Txn, error) {
+	return e.begin(ctx, kv.TxnOptions{ReadOnly: readOnly, Stats: stats})
+}
+
+// BeginOnSnapshot begins a transaction on the snapshot another open
+// transaction exported under name (Txn.ExportSnapshot): PostgreSQL's SET
+// TRANSACTION SNAPSHOT, with its errors.
+func (e *Executor) BeginOnSnapshot(ctx context.Context, readOnly bool, name string) (*Txn, error) {
+	t, err := e.begin(ctx, kv.TxnOptions{ReadOnly: readOnly, Snapshot: name})
+	switch {
+	case errors.Is(err, kv.ErrUnknownSnapshot):
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid snapshot identifier: %q", name)
+	case errors.Is(err, kv.ErrSnapshotReadOnly):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "a read-write transaction cannot import the snapshot of a read-only transaction on this store").
+			WithHint("Import it with SET TRANSACTION READ ONLY, or export it from a read-write transaction.")
+	}
+	return t, err
+}
+
+func (e *Executor) begin(ctx context.Context, opts kv.TxnOptions) (*Txn, error) {
 	ts, ok := e.Store.(kv.Transactional)
 	if !ok {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "the %s store has no transactions", e.Caps.Name)
 	}
-	t, err := ts.Begin(ctx, kv.TxnOptions{ReadOnly: readOnly, Stats: stats})
+	t, err := ts.Begin(ctx, opts)
+	if errors.Is(err, kv.ErrUnknownSnapshot) || errors.Is(err, kv.ErrSnapshotReadOnly) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, txnErr(err)
 	}
-	return &Txn{ex: e, kv: &lockedTxn{txn: t}, readOnly: readOnly, wrote: map[string]uint64{}}, nil
+	return &Txn{ex: e, kv: &lockedTxn{txn: t}, readOnly: opts.ReadOnly, wrote: map[string]uint64{}}, nil
+}
+
+// ExportSnapshot names the transaction's snapshot for other transactions
+// to begin on while it is open (pg_export_snapshot).
+func (t *Txn) ExportSnapshot() (string, error) {
+	t.kv.mu.Lock()
+	defer t.kv.mu.Unlock()
+	name, err := kv.ExportSnapshot(t.kv.txn)
+	if errors.Is(err, kv.ErrSnapshotsUnsupported) {
+		return "", pgerr.New(pgerr.FeatureNotSupported, "the %s store cannot export a transaction's snapshot", t.ex.Caps.Name).
+			WithDetail("It keeps no old versions of rows for another transaction to read.").
+			WithHint("Run pg_dump without -j, or with --no-synchronized-snapshots.")
+	}
+	if err != nil {
+		return "", txnErr(err)
+	}
+	return name, nil
 }
 
 // ReadOnly reports whether the transaction was begun read-only.

@@ -495,7 +495,39 @@ type TxnOptions struct {
 	// (the reads and writes of the transaction are charged to their own
 	// request's Stats).
 	Stats *Stats
+	// Snapshot, when set, is the name another open transaction of the same
+	// store exported its snapshot under (SnapshotExporter): the new
+	// transaction reads that snapshot instead of taking its own
+	// (PostgreSQL's SET TRANSACTION SNAPSHOT, which pg_dump -j's workers
+	// send). Begin fails with ErrUnknownSnapshot if no open transaction
+	// exported that name, and with ErrSnapshotReadOnly when a read-write
+	// transaction asks for a read-only one's snapshot (whose writes the
+	// store did not track, so conflicts with them would go unseen).
+	Snapshot string
 }
+
+// SnapshotExporter is a Txn whose snapshot other transactions of its store
+// can begin on (TxnOptions.Snapshot), as long as it is open: PostgreSQL's
+// pg_export_snapshot. A store without the capability (DynamoDB keeps no
+// old versions to share) returns ErrSnapshotsUnsupported.
+type SnapshotExporter interface {
+	ExportSnapshot() (string, error)
+}
+
+// ExportSnapshot exports t's snapshot if its store can share it.
+func ExportSnapshot(t Txn) (string, error) {
+	if e, ok := t.(SnapshotExporter); ok {
+		return e.ExportSnapshot()
+	}
+	return "", ErrSnapshotsUnsupported
+}
+
+// Errors of snapshot sharing (SnapshotExporter, TxnOptions.Snapshot).
+var (
+	ErrUnknownSnapshot      = errors.New("kv: no open transaction exported this snapshot")
+	ErrSnapshotReadOnly     = errors.New("kv: a read-write transaction cannot begin on a read-only transaction's snapshot")
+	ErrSnapshotsUnsupported = errors.New("kv: the store cannot share a transaction's snapshot")
+)
 
 // LockMode is the strength of a locking read (SELECT ... FOR SHARE / FOR
 // UPDATE), see Txn.Lock.

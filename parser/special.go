@@ -266,6 +266,18 @@ func (r *rewriter) setStmt() (ast.StmtNode, error) {
 	if r.peek(k, "characteristics") && r.peek(k+1, "as") && r.peek(k+2, "transaction") {
 		return r.transactionModes(k+3, "default_transaction_")
 	}
+	if r.peek(k, "transaction") && r.peek(k+1, "snapshot") {
+		// SET TRANSACTION SNAPSHOT 'name': the transaction_snapshot
+		// pseudo-parameter, which the session applies by beginning the
+		// block's transaction on that snapshot.
+		if k+2 >= len(r.toks) || r.toks[k+2].kind != tkString {
+			return nil, r.syntaxErrorAt(k + 2)
+		}
+		if k+3 < len(r.toks) {
+			return nil, r.syntaxErrorAt(k + 3)
+		}
+		return &ast.SetStmt{Variables: []*ast.VariableAssignment{{Name: "transaction_snapshot", IsSystem: true, Value: ast.NewValueExpr(r.toks[k+2].val, "", "")}}}, nil
+	}
 	if r.peek(k, "transaction") {
 		return r.transactionModes(k+1, "transaction_")
 	}

@@ -458,6 +458,23 @@ func (p pgSession) BackendAlive(pid int32) bool {
 }
 
 // SequenceState implements pgcatalog.Session.
+// ExportSnapshot implements pgcatalog.Session: the block's transaction's
+// snapshot. Outside a block the statement's snapshot ends with it, as in
+// PostgreSQL, so the name it returns is no longer importable.
+func (p pgSession) ExportSnapshot(ctx context.Context) (string, error) {
+	t, err := p.s.blockTxn(ctx)
+	if err != nil {
+		return "", err
+	}
+	if t == nil {
+		if t, err = p.s.engine.exec.Begin(ctx, true, nil); err != nil {
+			return "", err
+		}
+		defer t.Rollback()
+	}
+	return t.ExportSnapshot()
+}
+
 func (p pgSession) SequenceState(ctx context.Context, seq *catalog.Sequence) (int64, bool, error) {
 	return p.s.engine.exec.SequenceState(ctx, seq)
 }

@@ -1265,6 +1265,12 @@ func (st *statement) runExplain(ctx context.Context, x *ir.Explain, env *runEnv)
 func (st *statement) runSetVar(ctx context.Context, x *ir.SetVar, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	for _, v := range append([]*ir.SetVar{x}, x.More...) {
+		if v.Name == varTransactionSnapshot && !v.Reset {
+			if err := s.importSnapshot(ctx, v.Value); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err := s.setScoped(v.Name, v.Value, v.Reset, v.Local); err != nil {
 			return nil, err
 		}

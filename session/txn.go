@@ -330,3 +330,33 @@ func (s *Session) finishSchemaChanges(ctx context.Context) {
 		s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: err.Error()})
 	})
 }
+
+// varTransactionSnapshot is SET TRANSACTION SNAPSHOT's pseudo-parameter
+// (parser/special.go): not a setting, an instruction to the block.
+const varTransactionSnapshot = "transaction_snapshot"
+
+// importSnapshot is SET TRANSACTION SNAPSHOT: the block's transaction
+// begins on the snapshot another session's open transaction exported
+// (pg_export_snapshot), with PostgreSQL's checks and errors. pg_dump -j's
+// workers read the leader's snapshot this way.
+func (s *Session) importSnapshot(ctx context.Context, name string) error {
+	if s.txStatus == 'I' {
+		s.notice(&pgerr.Error{Code: pgerr.NoActiveSQLTransaction, Severity: "WARNING", Message: "SET TRANSACTION can only be used in transaction blocks"})
+	}
+	if s.txn != nil {
+		return pgerr.New(pgerr.ActiveSQLTransaction, "SET TRANSACTION SNAPSHOT must be called before any query")
+	}
+	if iso := s.vars["transaction_isolation"]; iso != "repeatable read" && iso != "serializable" {
+		return pgerr.New(pgerr.FeatureNotSupported, "a snapshot-importing transaction must have isolation level SERIALIZABLE or REPEATABLE READ")
+	}
+	if s.txStatus == 'I' {
+		return nil // no block to begin it in
+	}
+	t, err := s.engine.exec.BeginOnSnapshot(ctx, s.readOnly(), name)
+	if err != nil {
+		return err
+	}
+	t.SetMemAccount(s.mem)
+	s.txn = t
+	return nil
+}

@@ -56,6 +56,9 @@ type Session interface {
 	// has returned it (pg_sequence_last_value, pg_sequences), checking
 	// no privilege: the caller checks PostgreSQL's.
 	SequenceState(ctx context.Context, seq *catalog.Sequence) (last int64, called bool, err error)
+	// ExportSnapshot names the snapshot of the session's transaction for
+	// other sessions to import while it is open (pg_export_snapshot).
+	ExportSnapshot(ctx context.Context) (string, error)
 }
 
 // Setting is one row of pg_settings.

@@ -477,6 +477,17 @@ func init() {
 			return textV(v), nil
 		}})
 
+	Register("pg_export_snapshot", fn("", nil, sqltypes.TypeText, Volatile, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
+		e := envOf(ctx)
+		if e == nil || e.Sess == nil {
+			return sqltypes.Null, pgerr.New(pgerr.FeatureNotSupported, "pg_export_snapshot() needs a session")
+		}
+		name, err := e.Sess.ExportSnapshot(e.Ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return textV(name), nil
+	}))
 	Register("pg_backend_pid", fn("", nil, sqltypes.TypeInt4, Stable, func(ctx *Context, _ []sqltypes.Value) (sqltypes.Value, error) {
 		if e := envOf(ctx); e != nil && e.Sess != nil {
 			return intV(int64(e.Sess.PID())), nil

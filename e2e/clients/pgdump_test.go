@@ -133,10 +133,10 @@ func TestPgDumpZproxyToPostgres(t *testing.T) {
 			tool(t, tools["pg_restore"], append(into.args(), "--exit-on-error", dump("custom.dump", "-Fc"))...)
 		}},
 		{"directory", func(t *testing.T, into endpoint) {
-			// One dumping connection: pg_dump -j needs pg_export_snapshot,
-			// which zproxy lacks (README.md, "pg_dump and pg_restore");
-			// the restore runs two.
-			tool(t, tools["pg_restore"], append(into.args(), "--exit-on-error", "-j", "2", dump("dir.d", "-Fd"))...)
+			// Two connections each way: pg_dump -j's workers read the
+			// leader's snapshot (pg_export_snapshot, SET TRANSACTION
+			// SNAPSHOT).
+			tool(t, tools["pg_restore"], append(into.args(), "--exit-on-error", "-j", "2", dump("dir.d", "-Fd", "-j", "2"))...)
 		}},
 		{"schema then data", func(t *testing.T, into endpoint) {
 			psqlRun(t, tools, into, "-f", dump("schema.sql", "--schema-only"))

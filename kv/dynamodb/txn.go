@@ -38,6 +38,11 @@ func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if opts.Snapshot != "" {
+		// DynamoDB keeps no old versions to share: nothing is ever
+		// exported (kvtxn.Txn.ExportSnapshot).
+		return nil, kv.ErrUnknownSnapshot
+	}
 	now := s.clock.next()
 	b := &txnBackend{s: s, snap: now, checked: now, points: map[string]*point{}, pending: map[string]record{}}
 	return kvtxn.New(b, opts), nil

@@ -43,6 +43,10 @@ type loggedTxn struct {
 	done bool // committed or rolled back: a later Rollback is not recorded
 }
 
+// ExportSnapshot implements kv.SnapshotExporter, unrecorded (it makes no
+// store request).
+func (t *loggedTxn) ExportSnapshot() (string, error) { return kv.ExportSnapshot(t.Txn) }
+
 func (t *loggedTxn) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
 	return t.s.get(ctx, req, t.id, t.Txn.Get)
 }

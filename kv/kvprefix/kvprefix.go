@@ -199,6 +199,9 @@ type txn struct {
 	inner kv.Txn
 }
 
+// ExportSnapshot implements kv.SnapshotExporter: the store's snapshot.
+func (t *txn) ExportSnapshot() (string, error) { return kv.ExportSnapshot(t.inner) }
+
 func (t *txn) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
 	items, err := t.inner.Get(ctx, t.s.getRequest(req))
 	return found(req.Keys, items), err

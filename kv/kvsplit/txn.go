@@ -37,7 +37,9 @@ func (t *txn) localTxn(ctx context.Context) (kv.Txn, error) {
 		if t.done {
 			return nil, kv.ErrTxnDone
 		}
-		l, err := t.s.local.(kv.Transactional).Begin(ctx, t.opts)
+		opts := t.opts
+		opts.Snapshot = "" // an exported snapshot is main's (ExportSnapshot)
+		l, err := t.s.local.(kv.Transactional).Begin(ctx, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -271,3 +273,9 @@ func (t *txn) Rollback() error {
 	}
 	return err
 }
+
+// ExportSnapshot implements kv.SnapshotExporter: main's snapshot. The
+// local store holds one session's temporary tables, which no other
+// session reads, so a transaction beginning on the snapshot takes a fresh
+// one of its own local store.
+func (t *txn) ExportSnapshot() (string, error) { return kv.ExportSnapshot(t.main) }

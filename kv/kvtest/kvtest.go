@@ -43,6 +43,10 @@ type Options struct {
 	// TransferDuration is how long the concurrent transfers subtest runs.
 	// Default 2s.
 	TransferDuration time.Duration
+	// SharedSnapshotCovers, if set, says which partitions an exported
+	// snapshot covers (kv.SnapshotExporter); the others are read at a
+	// snapshot of their own (kv/kvsplit's local store). Default: all.
+	SharedSnapshotCovers func(partition []byte) bool
 }
 
 func (o Options) withDefaults() Options {

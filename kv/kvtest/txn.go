@@ -30,6 +30,7 @@ var txnTests = []struct {
 	{"TxnReadOnly", testTxnReadOnly},
 	{"TxnLarge", testTxnLarge},
 	{"TxnConcurrentTransfers", testTxnConcurrentTransfers},
+	{"TxnSharedSnapshot", testTxnSharedSnapshot},
 }
 
 func begin(t *testing.T, s kv.Transactional, opts kv.TxnOptions) kv.Txn {
@@ -635,4 +636,63 @@ func transfer(s kv.Transactional, p []byte, from, to int, amount int64) error {
 		return err
 	}
 	return txn.Commit(ctx)
+}
+
+// testTxnSharedSnapshot checks kv.SnapshotExporter and TxnOptions.Snapshot:
+// a transaction begun on an exported snapshot reads what the exporter
+// reads, not later commits, and keeps reading it after the exporter ends;
+// the name is refused once the exporter has ended, and a read-write
+// transaction refuses a read-only one's snapshot. A store that cannot share
+// snapshots must say so and refuse every name.
+func testTxnSharedSnapshot(t *testing.T, s kv.Transactional, ns namespace, opts Options) {
+	p := ns.part("p")
+	covered := opts.SharedSnapshotCovers == nil || opts.SharedSnapshotCovers(p)
+	a := item(p, "a", intAttr("v", 1))
+	put(t, s, a)
+	for _, exporterRO := range []bool{true, false} {
+		exporter := begin(t, s, kv.TxnOptions{ReadOnly: exporterRO})
+		name, err := kv.ExportSnapshot(exporter)
+		if errors.Is(err, kv.ErrSnapshotsUnsupported) {
+			if _, err := s.Begin(ctx, kv.TxnOptions{ReadOnly: true, Snapshot: "00000000-00000001-1"}); !errors.Is(err, kv.ErrUnknownSnapshot) {
+				t.Fatalf("Begin on a snapshot of a store that exports none: %v, want ErrUnknownSnapshot", err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("ExportSnapshot: %v", err)
+		}
+		put(t, s, item(p, "a", intAttr("v", 2)), item(p, "b", intAttr("v", 3)))
+
+		importer := begin(t, s, kv.TxnOptions{ReadOnly: true, Snapshot: name})
+		rw, err := s.Begin(ctx, kv.TxnOptions{Snapshot: name})
+		if err == nil {
+			rw.Rollback()
+		}
+		switch {
+		case exporterRO && !errors.Is(err, kv.ErrSnapshotReadOnly):
+			t.Fatalf("read-write Begin on a read-only transaction's snapshot: %v, want ErrSnapshotReadOnly", err)
+		case !exporterRO && err != nil:
+			t.Fatalf("read-write Begin on a read-write transaction's snapshot: %v", err)
+		}
+		if err := exporter.Rollback(); err != nil {
+			t.Fatal(err)
+		}
+		// The importer keeps the snapshot after its exporter ended.
+		if covered {
+			checkItems(t, "scan on the imported snapshot", []kv.Item{a}, txnScanAll(t, importer, kv.ScanRequest{Partition: p}))
+		}
+		if _, err := s.Begin(ctx, kv.TxnOptions{ReadOnly: true, Snapshot: name}); !errors.Is(err, kv.ErrUnknownSnapshot) {
+			t.Fatalf("Begin on the snapshot of an ended transaction: %v, want ErrUnknownSnapshot", err)
+		}
+		if err := importer.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		put(t, s, a)
+		if err := s.Write(ctx, kv.Batch{Ops: []kv.Op{txnDel(item(p, "b").Key)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Begin(ctx, kv.TxnOptions{ReadOnly: true, Snapshot: "garbage"}); !errors.Is(err, kv.ErrUnknownSnapshot) {
+		t.Fatalf("Begin on an unknown snapshot: %v, want ErrUnknownSnapshot", err)
+	}
 }

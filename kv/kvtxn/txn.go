@@ -34,6 +34,13 @@ type EachBackend interface {
 	CommitEach(ctx context.Context, n int, each func(yield func(Write) error) error, stats *kv.Stats) error
 }
 
+// SnapshotBackend is a Backend whose snapshot other transactions can
+// begin on (kv.SnapshotExporter).
+type SnapshotBackend interface {
+	Backend
+	ExportSnapshot() (string, error)
+}
+
 // ErrUnknownSavepoint is returned for a savepoint that was released or
 // rolled back past, or never existed.
 var ErrUnknownSavepoint = errors.New("kv: no such savepoint")
@@ -50,7 +57,23 @@ type Txn struct {
 	done       bool
 }
 
-var _ kv.Txn = (*Txn)(nil)
+var (
+	_ kv.Txn              = (*Txn)(nil)
+	_ kv.SnapshotExporter = (*Txn)(nil)
+)
+
+// ExportSnapshot implements kv.SnapshotExporter through the backend, if it
+// can share its snapshot.
+func (t *Txn) ExportSnapshot() (string, error) {
+	if t.done {
+		return "", kv.ErrClosed
+	}
+	b, ok := t.backend.(SnapshotBackend)
+	if !ok {
+		return "", kv.ErrSnapshotsUnsupported
+	}
+	return b.ExportSnapshot()
+}
 
 // New starts a transaction over backend.
 func New(backend Backend, opts kv.TxnOptions) *Txn {

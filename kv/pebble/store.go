@@ -169,6 +169,7 @@ func Open(dir string, opts Options) (*Store, error) {
 			live:      map[uint64]int{},
 			lastWrite: map[string]uint64{},
 			txns:      map[*txnBackend]struct{}{},
+			exported:  map[string]*txnBackend{},
 		},
 	}, nil
 }

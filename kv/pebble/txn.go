@@ -56,16 +56,22 @@ type conflicts struct {
 	lastWrite map[string]uint64 // Pebble key -> sequence of its last write
 	pruneAt   int               // prune lastWrite when it grows past this
 	txns      map[*txnBackend]struct{}
+	// exported maps the names open transactions exported their snapshots
+	// under (ExportSnapshot) to them; exports numbers the names.
+	exported map[string]*txnBackend
+	exports  uint64
 }
 
 const minPruneAt = 1024
 
 var (
-	_ kv.Transactional  = (*Store)(nil)
-	_ kvtxn.EachBackend = (*txnBackend)(nil)
+	_ kv.Transactional      = (*Store)(nil)
+	_ kvtxn.EachBackend     = (*txnBackend)(nil)
+	_ kvtxn.SnapshotBackend = (*txnBackend)(nil)
 )
 
-// Begin starts a transaction on a snapshot of the store.
+// Begin starts a transaction on a snapshot of the store, or on the
+// snapshot another open transaction exported (opts.Snapshot).
 func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
 	s.closeMu.RLock()
 	defer s.closeMu.RUnlock()
@@ -74,15 +80,63 @@ func (s *Store) Begin(ctx context.Context, opts kv.TxnOptions) (kv.Txn, error) {
 	}
 	b := &txnBackend{s: s, rw: !opts.ReadOnly}
 	s.txnMu.Lock()
-	if b.rw {
-		s.liveWriters.Add(1) // before the snapshot: see conflicts
-		b.startSeq = s.seq
-		s.live[b.startSeq]++
+	defer s.txnMu.Unlock()
+	if opts.Snapshot != "" {
+		from := s.exported[opts.Snapshot]
+		switch {
+		case from == nil || from.ref == nil:
+			return nil, kv.ErrUnknownSnapshot
+		case b.rw && !from.rw:
+			// A read-only transaction is not counted among the live
+			// writers, so plain writes after its snapshot may not have
+			// recorded their keys: a writer on that snapshot could
+			// overwrite them unseen.
+			return nil, kv.ErrSnapshotReadOnly
+		}
+		b.ref = from.ref
+		b.ref.users++
+		b.snap = b.ref.snap
+		if b.rw {
+			s.liveWriters.Add(1)
+			b.startSeq = from.startSeq
+			s.live[b.startSeq]++
+		}
+	} else {
+		if b.rw {
+			s.liveWriters.Add(1) // before the snapshot: see conflicts
+			b.startSeq = s.seq
+			s.live[b.startSeq]++
+		}
+		b.snap = s.db.NewSnapshot()
+		b.ref = &snapshotRef{snap: b.snap, users: 1}
 	}
-	b.snap = s.db.NewSnapshot()
 	s.txns[b] = struct{}{}
-	s.txnMu.Unlock()
 	return kvtxn.New(b, opts), nil
+}
+
+// snapshotRef is a Pebble snapshot and the transactions reading it: one,
+// or more once it was exported and other transactions began on it. The
+// last to end closes it.
+type snapshotRef struct {
+	snap  *pebble.Snapshot // nil once closed
+	users int
+}
+
+// ExportSnapshot implements kvtxn.SnapshotBackend: a name other
+// transactions can begin on b's snapshot with while b is open.
+func (b *txnBackend) ExportSnapshot() (string, error) {
+	s := b.s
+	s.txnMu.Lock()
+	defer s.txnMu.Unlock()
+	if b.snap == nil {
+		return "", kv.ErrClosed
+	}
+	s.exports++
+	// The shape of PostgreSQL's names, which tools may print or parse.
+	name := fmt.Sprintf("%08X-%08X-1", uint32(s.exports>>32), uint32(s.exports))
+	s.exported[name] = b
+	b.exportedAs = append(b.exportedAs, name)
+	return name, nil
 }
 
 // recordBatch gives a committed plain batch the next sequence number for
@@ -126,19 +180,27 @@ func (s *Store) closeTxns() {
 	s.txnMu.Lock()
 	defer s.txnMu.Unlock()
 	for b := range s.txns {
-		b.snap.Close()
+		if b.ref.snap != nil {
+			b.ref.snap.Close()
+			b.ref.snap = nil
+		}
 		b.snap = nil
 	}
 	clear(s.txns)
+	clear(s.exported)
 }
 
 // txnBackend is a transaction's snapshot and commit (kvtxn.Backend).
 type txnBackend struct {
 	s        *Store
 	snap     *pebble.Snapshot // nil once released or closed by Store.Close
+	ref      *snapshotRef     // snap and who else reads it
 	rw       bool
 	startSeq uint64
 	released bool
+	// exportedAs are the names ExportSnapshot gave b's snapshot; they
+	// are forgotten when b ends.
+	exportedAs []string
 }
 
 func (b *txnBackend) Get(ctx context.Context, req kv.GetRequest) ([]kv.Item, error) {
@@ -305,8 +367,14 @@ func (b *txnBackend) Release() {
 		return
 	}
 	b.released = true
+	for _, name := range b.exportedAs {
+		delete(s.exported, name)
+	}
 	if b.snap != nil {
-		b.snap.Close()
+		if b.ref.users--; b.ref.users == 0 {
+			b.ref.snap.Close()
+			b.ref.snap = nil
+		}
 		b.snap = nil
 		delete(s.txns, b)
 	}
