@@ -138,16 +138,9 @@ func (r *rewriter) createTableAs(head int) (int, error) {
 		k += 2
 	}
 	if materialized && r.peek(k, "tablespace") {
-		// zproxy has no tablespaces but PostgreSQL's default one, where
-		// every relation is.
-		name, err := r.name(k + 1)
-		if err != nil {
+		if k, err = r.tablespaceClause(k, false); err != nil {
 			return head, err
 		}
-		if name != "pg_default" {
-			return head, pgerr.New(pgerr.UndefinedObject, "tablespace \"%s\" does not exist", name).WithPosition(r.pos(k + 1))
-		}
-		k += 2
 	}
 	if !materialized && r.peek(k, "on") && r.peek(k+1, "commit") {
 		if k, err = r.onCommit(k); err != nil {

@@ -114,8 +114,13 @@ func (r *rewriter) exclude(k, end int) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "INCLUDE in exclusion constraints is not supported").WithPosition(r.pos(j))
 	case r.peek(j, "with"):
 		return pgerr.New(pgerr.FeatureNotSupported, "storage parameters of exclusion constraints are not supported").WithPosition(r.pos(j))
-	case r.peek(j, "using") && r.peek(j+1, "index"):
-		return pgerr.New(pgerr.FeatureNotSupported, "USING INDEX TABLESPACE is not supported").WithPosition(r.pos(j))
+	case r.peek(j, "using") && r.peek(j+1, "index") && r.peek(j+2, "tablespace"):
+		next, err := r.tablespaceClause(j+2, true)
+		if err != nil {
+			return err
+		}
+		r.drop(j, j+2)
+		j = next
 	}
 	if r.peek(j, "where") {
 		if !r.peek(j+1, "(") {

@@ -637,6 +637,9 @@ func (r *rewriter) createTable(i int) error {
 				break
 			}
 		}
+		if err := r.usingIndexTablespace(e, elemEnd); err != nil {
+			return err
+		}
 		t := r.toks[e]
 		if t.kind == tkIdent && t.val == "like" {
 			if err := r.likeClause(e, elemEnd, end, columns); err != nil {
@@ -691,11 +694,56 @@ func (r *rewriter) tableOptionClauses(k int) error {
 		k += 2
 	}
 	if r.peek(k, "on") && r.peek(k+1, "commit") {
-		if _, err := r.onCommit(k); err != nil {
+		if k, err = r.onCommit(k); err != nil {
+			return err
+		}
+	}
+	if r.peek(k, "tablespace") {
+		if _, err := r.tablespaceClause(k, true); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// usingIndexTablespace checks and removes each USING INDEX TABLESPACE name
+// of a PRIMARY KEY, UNIQUE or EXCLUDE constraint among tokens [from, to)
+// (see tablespaceClause).
+func (r *rewriter) usingIndexTablespace(from, to int) error {
+	for k := from; k+2 < to; k++ {
+		if r.peek(k, "using") && r.peek(k+1, "index") && r.peek(k+2, "tablespace") {
+			if _, err := r.tablespaceClause(k+2, true); err != nil {
+				return err
+			}
+			r.drop(k, k+2)
+		}
+	}
+	return nil
+}
+
+// tablespaceClause checks TABLESPACE name at k (a relation's, an index's,
+// USING INDEX TABLESPACE's) and, when drop is set, removes it from the
+// text TiDB parses. zproxy has no tablespaces but PostgreSQL's default
+// one, where every relation is (pg_tablespace lists pg_default and
+// pg_global), so pg_default is accepted and changes nothing, pg_global is
+// refused as PostgreSQL refuses it for an ordinary relation, and any other
+// name does not exist. It returns the token after the clause.
+func (r *rewriter) tablespaceClause(k int, drop bool) (int, error) {
+	name, err := r.name(k + 1)
+	if err != nil {
+		return k, err
+	}
+	switch name {
+	case "pg_default":
+	case "pg_global":
+		return k, pgerr.New(pgerr.InvalidParameterValue, "only shared relations can be placed in pg_global tablespace").WithPosition(r.pos(k + 1))
+	default:
+		return k, pgerr.New(pgerr.UndefinedObject, "tablespace \"%s\" does not exist", name).WithPosition(r.pos(k + 1))
+	}
+	if drop {
+		r.drop(k, k+2)
+	}
+	return k + 2, nil
 }
 
 // StorableType reports whether a column may have type id: any type
@@ -1152,6 +1200,12 @@ func (r *rewriter) createIndex(i int) error {
 			k = close + 1
 		case r.peek(k, "with") && r.peek(k+1, "("):
 			next, err := r.withOptions(k)
+			if err != nil {
+				return err
+			}
+			k = next
+		case r.peek(k, "tablespace"):
+			next, err := r.tablespaceClause(k, true)
 			if err != nil {
 				return err
 			}

@@ -29,6 +29,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Database = ds // no AST: see DatabaseStatement
 		return nil, err
 	}
+	if us, err := r.tablespaceStmt(); err != nil || us != nil {
+		r.st.Utility = us // no AST: DROP TABLESPACE IF EXISTS
+		return nil, err
+	}
 	r.matviewAsTable()
 	r.viewRenameAsTable()
 	if rs, err := r.refreshStmt(); err != nil || rs != nil {

@@ -18,7 +18,9 @@ import (
 // the statements they carry (Inner, Args) are ordinary parsed statements.
 type UtilityStatement struct {
 	// Kind is "prepare", "execute", "deallocate", "discard", "declare",
-	// "fetch", "move", "close", "listen", "unlisten", "notify" or "copy".
+	// "fetch", "move", "close", "listen", "unlisten", "notify", "copy" or
+	// "drop tablespace" (IF EXISTS, of a tablespace zproxy does not have:
+	// tablespace.go).
 	Kind string
 	// Name is the prepared statement, cursor or channel named, as an
 	// identifier folds; NamePos its 1-based position in the query.

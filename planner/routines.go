@@ -337,7 +337,7 @@ func checkLanguage(lang string) error {
 		return nil
 	case foreignLanguages[lang]:
 		return pgerr.New(pgerr.FeatureNotSupported, "functions in language \"%s\" are not supported", lang).
-			WithHint("zproxy runs functions written in SQL.")
+			WithHint("zproxy runs functions written in SQL and PL/pgSQL.")
 	}
 	return pgerr.New(pgerr.UndefinedObject, "language \"%s\" does not exist", lang).
 		WithHint("Use CREATE EXTENSION to load the language into the database.")

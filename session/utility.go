@@ -127,6 +127,9 @@ func (st *statement) runUtility(ctx context.Context, params []sqltypes.Value, st
 		res, err = s.notifyStatement(u)
 	case "copy":
 		res, err = st.copy(ctx, params, start)
+	case "drop tablespace":
+		s.notice(pgerr.Notice("tablespace %q does not exist, skipping", u.Name))
+		res = tagResult("DROP TABLESPACE")
 	default:
 		err = pgerr.New(pgerr.FeatureNotSupported, "%s is not supported", u.Kind)
 	}
