@@ -116,18 +116,9 @@ func (r *rewriter) createTableAs(head int) (int, error) {
 		}
 	}
 	if r.peek(k, "using") {
-		m, err := r.name(k + 1)
-		if err != nil {
+		if k, err = r.tableAccessMethod(k, false); err != nil {
 			return head, err
 		}
-		switch m {
-		case "heap":
-		case "btree", "hash", "gist", "gin", "spgist", "brin":
-			return head, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "access method \"%s\" is not of type TABLE", m)
-		default:
-			return head, pgerr.New(pgerr.UndefinedObject, "access method \"%s\" does not exist", m)
-		}
-		k += 2
 	}
 	switch {
 	case r.peek(k, "with") && r.peek(k+1, "("):

@@ -682,6 +682,14 @@ func (r *rewriter) tableOptionClauses(k int) error {
 	if err != nil {
 		return err
 	}
+	if r.peek(k, "using") {
+		if r.st.Partition != nil && r.st.Partition.Strategy != "" {
+			return pgerr.New(pgerr.FeatureNotSupported, "specifying a table access method is not supported on a partitioned table")
+		}
+		if k, err = r.tableAccessMethod(k, true); err != nil {
+			return err
+		}
+	}
 	if r.peek(k, "with") && r.peek(k+1, "(") {
 		next, err := r.withOptions(k)
 		if err != nil {
@@ -704,6 +712,30 @@ func (r *rewriter) tableOptionClauses(k int) error {
 		}
 	}
 	return nil
+}
+
+// tableAccessMethod checks a table's USING method at k and, when drop is
+// set, removes it from the text TiDB parses. zproxy's relations are in its
+// store, which pg_class shows as PostgreSQL's default table access method,
+// heap (what pg_dump's SET default_table_access_method names too); any
+// other method does not exist here. It returns the token after the
+// clause.
+func (r *rewriter) tableAccessMethod(k int, drop bool) (int, error) {
+	name, err := r.name(k + 1)
+	if err != nil {
+		return k, err
+	}
+	switch name {
+	case "heap":
+	case "btree", "hash", "gist", "gin", "spgist", "brin":
+		return k, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "access method \"%s\" is not of type TABLE", name)
+	default:
+		return k, pgerr.New(pgerr.UndefinedObject, "access method \"%s\" does not exist", name)
+	}
+	if drop {
+		r.drop(k, k+2)
+	}
+	return k + 2, nil
 }
 
 // usingIndexTablespace checks and removes each USING INDEX TABLESPACE name
