@@ -222,6 +222,11 @@ func (r *rewriter) primaryStart(j, lo int) (int, bool) {
 			if k-1 >= lo && r.toks[k-1].is("array") {
 				return k - 1, true // ARRAY[...] and ARRAY(subquery)
 			}
+			if t.val == ")" && k-2 >= lo && r.toks[k-1].is("filter") && r.toks[k-2].is(")") {
+				// agg(...) FILTER (WHERE ...): the operand is the whole
+				// aggregate call.
+				return r.primaryStart(k-2, lo)
+			}
 			if t.val == ")" && k-1 >= lo {
 				f := r.toks[k-1]
 				if f.kind == tkQIdent || f.kind == tkIdent && !notFunctionNames[f.val] {
