@@ -12,6 +12,11 @@ import (
 type RecordExpr struct {
 	Items []Expr
 	Typ   sqltypes.Type
+	// Present, when set, makes the record NULL where it is NULL: a whole
+	// row of a FROM item an outer join may null-extend reads a column the
+	// item's own rows never hold NULL in, so the null-extended row is NULL
+	// itself, as in PostgreSQL, not a row of NULLs.
+	Present Expr
 	// fields are Typ's field types, shared by every value made.
 	fields []sqltypes.Type
 }
@@ -30,10 +35,20 @@ func NewRecordExpr(items []Expr, t sqltypes.Type) *RecordExpr {
 	return r
 }
 
-func (e *RecordExpr) AppendChildren(dst []Expr) []Expr { return append(dst, e.Items...) }
+func (e *RecordExpr) AppendChildren(dst []Expr) []Expr {
+	dst = append(dst, e.Items...)
+	if e.Present != nil {
+		dst = append(dst, e.Present)
+	}
+	return dst
+}
 
 func (e *RecordExpr) WithChildren(kids []Expr) Expr {
-	return &RecordExpr{Items: kids, Typ: e.Typ, fields: e.fields}
+	r := &RecordExpr{Items: kids, Typ: e.Typ, fields: e.fields}
+	if e.Present != nil {
+		r.Items, r.Present = kids[:len(kids)-1], kids[len(kids)-1]
+	}
+	return r
 }
 
 // Type implements Expr.
@@ -41,6 +56,12 @@ func (e *RecordExpr) Type() sqltypes.Type { return e.Typ }
 
 // Eval implements Expr.
 func (e *RecordExpr) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, error) {
+	if e.Present != nil {
+		p, err := e.Present.Eval(ctx, row)
+		if err != nil || p.IsNull() {
+			return sqltypes.Null, err
+		}
+	}
 	vals := make([]sqltypes.Value, len(e.Items))
 	for i, x := range e.Items {
 		v, err := x.Eval(ctx, row)

@@ -139,6 +139,16 @@ func (b *Binder) bindJoin(n *ast.Join, sc *scope, outerLeft *lateralEnv) (*fromP
 		}
 	}
 	ritems, rmerged := shiftItems(r.items, r.merged, lw, len(l.items))
+	if kind == ir.LeftJoin || kind == ir.FullJoin {
+		for _, it := range ritems {
+			it.nullable = true
+		}
+	}
+	if kind == ir.RightJoin || kind == ir.FullJoin {
+		for _, it := range l.items {
+			it.nullable = true
+		}
+	}
 	out := &fromPart{items: append(append([]*fromItem(nil), l.items...), ritems...)}
 	out.merged = append(append([]mergedCol(nil), l.merged...), rmerged...)
 

@@ -71,7 +71,9 @@ func (b *Binder) wholeRowValue(sc *scope, qual string) (ir.Expr, error) {
 		return nil, err
 	}
 	if it := sc.item(qual); it != nil && it.table != nil {
-		return ir.NewRecordExpr(exprs, sqltypes.CompositeOf(b.rowTypeOf(it.table))), nil
+		rec := ir.NewRecordExpr(exprs, sqltypes.CompositeOf(b.rowTypeOf(it.table)))
+		rec.Present = it.presentColumn()
+		return rec, nil
 	}
 	names := make([]string, len(cols))
 	types := make([]sqltypes.Type, len(cols))

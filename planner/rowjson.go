@@ -43,7 +43,20 @@ func (b *Binder) wholeRow(sc *scope, cn *ast.ColumnName) (ir.Expr, error) {
 	for i, c := range cols {
 		names[i], types[i] = c.Name, c.Type
 	}
+	if it := sc.item(cn.Name.O); it != nil {
+		if p := it.presentColumn(); p != nil {
+			// The last argument says whether an outer join null-extended
+			// the item: its whole row is NULL then (record.go).
+			exprs = append(exprs, p)
+		}
+	}
 	return &ir.Func{Name: ir.WholeRowFunc, Args: exprs, Typ: sqltypes.TypeJSON, Fn: func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		if len(a) > len(names) {
+			if a[len(names)].IsNull() {
+				return sqltypes.Null, nil
+			}
+			a = a[:len(names)]
+		}
 		var st sqltypes.Style
 		if ctx != nil {
 			st = ctx.Fn.OutputStyle()

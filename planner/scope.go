@@ -58,6 +58,28 @@ type fromItem struct {
 	// relabel marks the columns a deparsed query reads as of a domain
 	// relabeled to its base type (informationSchemaDomains).
 	relabel map[int]bool
+	// nullable marks an item on the side of an outer join that the join
+	// null-extends: its whole row is NULL there (presentColumn).
+	nullable bool
+}
+
+// presentColumn returns a reference to a column of the item that its own
+// rows never hold NULL in, which is NULL only where an outer join
+// null-extended the item: the first primary-key column of a stored table
+// (the hidden row id of a table without a key). nil when the item may not
+// be null-extended or has no such column (a derived table: its whole row
+// is then a row of NULLs there).
+func (it *fromItem) presentColumn() ir.Expr {
+	if !it.nullable || it.table == nil || len(it.table.PrimaryKey) == 0 {
+		return nil
+	}
+	key := it.table.Columns[it.table.PrimaryKey[0].Column].Name
+	for i, c := range it.cols {
+		if c.Name == key {
+			return &ir.ColRef{Index: it.offset + i, Name: c.Name, Typ: c.Type}
+		}
+	}
+	return nil
 }
 
 // mergedCol is a column of JOIN USING / NATURAL: one name, its value read

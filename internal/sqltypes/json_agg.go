@@ -83,7 +83,8 @@ func RowToJSONStyled(names []string, types []Type, vals []Value, st Style) Value
 }
 
 // JSONAggRows is json_agg of rows (composite values): elements separated
-// by ", " and a line break, as PostgreSQL prints them.
+// by ", " and a line break before each row but the first, as PostgreSQL
+// prints them; a NULL (a row an outer join null-extended) gets no break.
 func JSONAggRows(rows []Value) Value {
-	return jsonAggText(rows, func(Value) bool { return true })
+	return jsonAggText(rows, func(v Value) bool { return !v.IsNull() })
 }
