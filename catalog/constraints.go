@@ -98,7 +98,7 @@ type ConstraintInfo struct {
 // zproxy's own).
 func (t *Table) Constraints() []ConstraintInfo {
 	var out []ConstraintInfo
-	if !t.hiddenKey() {
+	if !t.RowIDKeyed() {
 		cols := make([]int, len(t.PrimaryKey))
 		for i, k := range t.PrimaryKey {
 			cols[i] = k.Column
@@ -143,8 +143,9 @@ func (t *Table) HasConstraint(name string) bool {
 	return false
 }
 
-// hiddenKey reports whether t's primary key is zproxy's hidden row id.
-func (t *Table) hiddenKey() bool {
+// RowIDKeyed reports whether t's primary key is zproxy's hidden row id
+// (it was declared without one).
+func (t *Table) RowIDKeyed() bool {
 	return len(t.PrimaryKey) == 1 && t.Columns[t.PrimaryKey[0].Column].Hidden
 }
 
@@ -183,7 +184,7 @@ func (t *Table) keyFor(cols []int, deferrable bool) (ix *Index, order []int, ok 
 		}
 		return order
 	}
-	if !t.hiddenKey() {
+	if !t.RowIDKeyed() {
 		if o := match(t.PrimaryKey); o != nil {
 			return nil, o, true
 		}

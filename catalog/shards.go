@@ -116,7 +116,7 @@ const (
 // DefaultShardsOf is how many shards t would have if nothing had said:
 // RowIDShards while its key is the hidden row id, else DefaultShards.
 func (t *Table) DefaultShardsOf() int {
-	if t.hiddenKey() {
+	if t.RowIDKeyed() {
 		return RowIDShards
 	}
 	return DefaultShards

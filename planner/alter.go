@@ -129,7 +129,7 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 
 // bindPrimaryKey checks a primary-key change against the table.
 func bindPrimaryKey(t *catalog.Table, a *ir.AlterAction) error {
-	hidden := len(t.PrimaryKey) == 1 && t.Columns[t.PrimaryKey[0].Column].Hidden
+	hidden := t.RowIDKeyed()
 	if a.DropConstraint != "" && a.DropConstraint != t.BareName()+"_pkey" {
 		return pgerr.New(pgerr.FeatureNotSupported, "a statement that changes the primary key may drop only the key's constraint %q", t.BareName()+"_pkey")
 	}
@@ -270,7 +270,7 @@ func bindTruncate(snap *catalog.Snapshot, st *parser.TruncateStatement) (ir.Stat
 }
 
 // bindReindex resolves REINDEX's indexes: the one named, a table's, or
-// every table's for SCHEMA public and DATABASE. The primary key is the
+// every table's of a SCHEMA or the DATABASE. The primary key is the
 // table's own order, not an index, so a table has only its secondary
 // indexes to rebuild; the system catalogs are computed and have none.
 func bindReindex(snap *catalog.Snapshot, st *parser.ReindexStatement) (ir.Statement, error) {
@@ -304,12 +304,14 @@ func bindReindex(snap *catalog.Snapshot, st *parser.ReindexStatement) (ir.Statem
 		}
 		addTable(t)
 	case "schema":
-		switch st.Name {
-		case "public":
+		switch {
+		case snap.HasSchema(st.Name):
 			for _, t := range snap.Tables() {
-				addTable(t)
+				if schema, _ := catalog.SplitName(t.Name); schema == st.Name {
+					addTable(t)
+				}
 			}
-		case "pg_catalog", "information_schema":
+		case st.Name == "pg_catalog", st.Name == "information_schema":
 		default:
 			return nil, pgerr.New(pgerr.InvalidSchemaName, "schema %q does not exist", st.Name).WithPosition(st.Pos)
 		}

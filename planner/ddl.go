@@ -115,7 +115,7 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		}
 	}
 	for _, l := range likes {
-		if !l.including["indexes"] || rowIDKeyed(l.src) {
+		if !l.including["indexes"] || l.src.RowIDKeyed() {
 			continue
 		}
 		// LIKE ... INCLUDING INDEXES copies the primary key.

@@ -144,11 +144,6 @@ func (b *Binder) likeConstraints(t *catalog.Table, likes []likeSource) error {
 	return nil
 }
 
-// rowIDKeyed reports whether t is keyed by zproxy's hidden row id (it was
-// declared without a primary key).
-func rowIDKeyed(t *catalog.Table) bool {
-	return len(t.PrimaryKey) == 1 && t.Columns[t.PrimaryKey[0].Column].Hidden
-}
 
 // copyIndex makes, for table t, the index ix of table src: its columns
 // found in t by name, named for t as PostgreSQL names the indexes LIKE

@@ -133,7 +133,7 @@ func checkUniqueKeys(t *catalog.Table) error {
 		}
 		return nil
 	}
-	if hiddenKey := len(t.PrimaryKey) == 1 && t.Columns[t.PrimaryKey[0].Column].Hidden; !hiddenKey {
+	if hiddenKey := t.RowIDKeyed(); !hiddenKey {
 		var cols []int
 		for _, k := range t.PrimaryKey {
 			cols = append(cols, k.Column)

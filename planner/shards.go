@@ -85,7 +85,7 @@ func bindReshard(t *catalog.Table, actions []parser.AlterAction) (a *ir.AlterAct
 			switch key {
 			case "shards":
 				r.Shards = 1
-				if len(t.PrimaryKey) == 1 && t.Columns[t.PrimaryKey[0].Column].Hidden {
+				if t.RowIDKeyed() {
 					r.Shards = rowIDShards
 				}
 			case "shard_columns":

@@ -1339,7 +1339,9 @@ func (st *statement) runReindex(ctx context.Context, x *ir.Reindex, env *runEnv)
 	if x.Database != "" && x.Database != s.params.Database && s.params.Database != "" {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "can only reindex the currently open database")
 	}
-	if x.Object == "table" && len(x.Targets) == 0 {
+	if x.Object == "table" && len(x.Targets) == 0 && x.Tables[0].RowIDKeyed() {
+		// A primary key is an index to PostgreSQL, which rebuilds it;
+		// here it is the rows' own order, with nothing to rebuild.
 		s.notice(pgerr.Notice("table \"%s\" has no indexes to reindex", x.Tables[0].Name))
 	}
 	cat, err := s.permCatalog(ctx)
