@@ -144,7 +144,6 @@ func (b *Binder) likeConstraints(t *catalog.Table, likes []likeSource) error {
 	return nil
 }
 
-
 // copyIndex makes, for table t, the index ix of table src: its columns
 // found in t by name, named for t as PostgreSQL names the indexes LIKE
 // ... INCLUDING INDEXES and partitions get.
