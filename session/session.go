@@ -899,16 +899,22 @@ func (st *statement) runCreateView(ctx context.Context, x *ir.CreateView, env *r
 func (st *statement) runDropView(ctx context.Context, x *ir.DropView, env *runEnv) (wire.Result, error) {
 	s := st.sess
 	e := st.sess.engine
-	if _, perm, err := s.splitTemp(ctx, x.Names); err != nil {
-		return nil, err
-	} else if err := s.dropTempDependents(ctx, perm, "view", x.Cascade); err != nil {
+	_, perm, err := s.splitTemp(ctx, x.Names)
+	if err != nil {
 		return nil, err
 	}
-	err := s.byCatalog(ctx, x.Names, func(cat *catalog.Catalog, names []string) error {
+	tempViews, err := s.tempDependents(ctx, perm, "view", x.Cascade)
+	if err != nil {
+		return nil, err
+	}
+	err = s.byCatalog(ctx, x.Names, func(cat *catalog.Catalog, names []string) error {
 		y := *x
 		y.Names = names
 		return e.exec.DropView(ctx, cat, &y, s.notice)
 	})
+	if err == nil {
+		err = s.dropTempViews(ctx, tempViews)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -1023,16 +1029,22 @@ func (st *statement) runDropTable(ctx context.Context, x *ir.DropTable, env *run
 	if x.Matview {
 		kind = "materialized view"
 	}
-	if _, perm, err := s.splitTemp(ctx, x.Names); err != nil {
-		return nil, err
-	} else if err := s.dropTempDependents(ctx, perm, kind, x.Cascade); err != nil {
+	_, perm, err := s.splitTemp(ctx, x.Names)
+	if err != nil {
 		return nil, err
 	}
-	err := s.byCatalog(ctx, x.Names, func(cat *catalog.Catalog, names []string) error {
+	tempViews, err := s.tempDependents(ctx, perm, kind, x.Cascade)
+	if err != nil {
+		return nil, err
+	}
+	err = s.byCatalog(ctx, x.Names, func(cat *catalog.Catalog, names []string) error {
 		y := *x
 		y.Names = names
 		return e.exec.DropTable(ctx, cat, &y, s.notice)
 	})
+	if err == nil {
+		err = s.dropTempViews(ctx, tempViews)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -478,29 +478,31 @@ func (s *Session) onCommit(ctx context.Context) error {
 	return nil
 }
 
-// dropTempDependents deals, before a DROP of the permanent relations perm
-// (of kind "table", "view" or "materialized view"), with the session's
+// tempDependents deals, before a DROP of the permanent relations perm (of
+// kind "table", "view" or "materialized view"), with the session's
 // temporary views that read one of them: PostgreSQL's dependencies span
-// both, so without CASCADE the drop is refused (2BP01), and with it those
-// views are dropped first.
-func (s *Session) dropTempDependents(ctx context.Context, perm []string, kind string, cascade bool) error {
+// both, so without CASCADE the drop is refused (2BP01); with it, it
+// returns those views, which dropTempViews drops once the permanent DROP
+// has succeeded (were they dropped first, a DROP failing for another
+// reason would have lost them).
+func (s *Session) tempDependents(ctx context.Context, perm []string, kind string, cascade bool) ([]string, error) {
 	if s.temp.cat == nil || len(perm) == 0 {
-		return nil
+		return nil, nil
 	}
 	temp, err := s.temp.cat.Snapshot(ctx)
 	if err != nil {
-		return storeErr(err)
+		return nil, storeErr(err)
 	}
 	if cascade {
 		// What the drop cascades to among the permanent views counts too
 		// (a temporary view over a view over the dropped table).
 		pc, err := s.permCatalog(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		main, err := pc.Snapshot(ctx)
 		if err != nil {
-			return storeErr(err)
+			return nil, storeErr(err)
 		}
 		for _, name := range slices.Clone(perm) {
 			for _, d := range main.DependentsClosure(name) {
@@ -512,7 +514,7 @@ func (s *Session) dropTempDependents(ctx context.Context, perm []string, kind st
 	for _, name := range perm {
 		for _, d := range temp.DependentsClosure(name) {
 			if !cascade {
-				return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, name).
+				return nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, name).
 					WithDetail("%s %s depends on %s %s", d.Kind(), d.Name, kind, name).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
@@ -521,11 +523,16 @@ func (s *Session) dropTempDependents(ctx context.Context, perm []string, kind st
 			}
 		}
 	}
-	if len(drop) == 0 {
-		return nil
-	}
 	for _, name := range drop {
 		s.notice(pgerr.Notice("drop cascades to view %s", name))
 	}
-	return storeErr(s.engine.exec.DropView(ctx, s.temp.cat, &ir.DropView{Names: drop, IfExists: true, Cascade: true}, func(*pgerr.Error) {}))
+	return drop, nil
+}
+
+// dropTempViews drops the temporary views tempDependents returned.
+func (s *Session) dropTempViews(ctx context.Context, names []string) error {
+	if len(names) == 0 {
+		return nil
+	}
+	return storeErr(s.engine.exec.DropView(ctx, s.temp.cat, &ir.DropView{Names: names, IfExists: true, Cascade: true}, func(*pgerr.Error) {}))
 }
