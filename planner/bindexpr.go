@@ -12,6 +12,8 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -170,6 +172,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			if p := b.routineParam(n.Name); p != nil {
 				return p, nil
 			}
+			err = b.fromEntryError(sc, err)
 		}
 		return e, err
 	case *ast.AggregateFuncExpr:
@@ -348,6 +351,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 	case *ast.FuncCastExpr:
 		return nil, unsupported("MySQL-style CAST is not supported; use CAST(x AS type) with a PostgreSQL type")
 	case *ast.FuncCallExpr:
+		if err := b.qualifiedCallMissing(sc, n, agg); err != nil {
+			return nil, err
+		}
 		if e, ok, err := b.bindPGCall(sc, n, agg); ok {
 			return e, err
 		}
@@ -372,6 +378,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 				return e, nil
 			}
 			if err := checkCastPair(e.Type(), t); err != nil {
+				return nil, err
+			}
+			if err := castExists(e.Type(), t); err != nil {
 				return nil, err
 			}
 			if c, ok := e.(*ir.Const); ok && t.ID == sqltypes.Array && t.ElemType().IsReg() &&
@@ -424,8 +433,15 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		}
 		defer b.allowWholeRow(n.FnName.L)()
 		args := make([]ir.Expr, len(n.Args))
+		bindArg := b.child
+		switch n.FnName.L {
+		case "coalesce", "greatest", "least":
+			// Their inputs meet at a common type, which is a domain when
+			// all are of it (select_common_type).
+			bindArg = b.childTyped
+		}
 		for i, a := range n.Args {
-			x, err := b.child(sc, a, agg)
+			x, err := bindArg(sc, a, agg)
 			if err != nil {
 				return nil, err
 			}
@@ -801,6 +817,11 @@ func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
 	if err := recordLiteralOperand(l, r); err != nil {
 		return nil, err
 	}
+	if l.Type().ID == sqltypes.Record && r.Type().ID == sqltypes.Record {
+		if e, ok := b.recordOperatorMismatch(op, l, r); ok {
+			return e, nil
+		}
+	}
 	if geoOperand(l) || geoOperand(r) {
 		// The geometric types' comparisons compare lengths, areas or
 		// numbers of points where they exist at all (the registry's).
@@ -1057,6 +1078,71 @@ func checkCastPair(from, to sqltypes.Type) error {
 	}
 	if !ok {
 		return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from, to)
+	}
+	return nil
+}
+
+// qualifiedCallMissing is the error for a call qualified by a schema
+// other than pg_catalog (and information_schema, whose helpers zproxy has
+// built in) that holds no routine of that name: the built-in functions
+// live in pg_catalog alone, so public.now() and pg_temp.now() are 42883 as
+// in PostgreSQL, and an unknown schema is 3F000. A call the qualifier
+// (schemas.go) found a routine for is left to the usual binding.
+func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) error {
+	schema := n.Schema.L
+	if schema == "" || schema == "pg_catalog" || schema == "information_schema" {
+		return nil
+	}
+	key := catalog.QualifiedKey(schema, n.FnName.L)
+	if isTempSchema(schema) {
+		key = catalog.QualifiedKey(tempRoutineSchema, n.FnName.L)
+	} else if b.snap != nil && !b.snap.HasSchema(schema) {
+		return pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", n.Schema.O)
+	}
+	if b.snap != nil && len(b.snap.FunctionsByKey(key)) > 0 {
+		return nil
+	}
+	types := make([]sqltypes.Type, len(n.Args))
+	for i, a := range n.Args {
+		x, err := b.child(sc, a, agg)
+		if err != nil {
+			return err
+		}
+		types[i] = x.Type()
+	}
+	return builtins.NoFunction(n.Schema.O+"."+n.FnName.O, types)
+}
+
+// castProbes are a value of each source type whose casts the value alone
+// decides (not its text, whose casts read it with the target's input
+// function): converting it tells whether the type converts to another at
+// all, as PostgreSQL's pg_cast says at plan time.
+var castProbes = map[sqltypes.TypeID]sqltypes.Value{
+	sqltypes.Int2: sqltypes.NewInt(1), sqltypes.Int4: sqltypes.NewInt(1), sqltypes.Int8: sqltypes.NewInt(1),
+	sqltypes.Float4: sqltypes.NewFloat(1), sqltypes.Float8: sqltypes.NewFloat(1), sqltypes.Numeric: sqltypes.NumericFromInt(1),
+	sqltypes.Bool: sqltypes.NewBool(true), sqltypes.Date: sqltypes.NewDate(0),
+	sqltypes.Timestamp: sqltypes.NewTimestamp(0), sqltypes.TimestampTZ: sqltypes.NewTimestampTZ(0),
+	sqltypes.Time: sqltypes.NewTime(0), sqltypes.Interval: sqltypes.NewInterval(sqltypes.IntervalValue{}),
+	sqltypes.UUID: sqltypes.NewUUID([16]byte{}), sqltypes.Bytea: sqltypes.NewBytes([]byte{1}),
+}
+
+// castExists is PostgreSQL's 42846 at plan time for an explicit cast
+// between types no cast converts (integer to date, boolean to timestamp):
+// zproxy's conversions are by value, so the binder converts a probe value
+// of the source type and reports the pair when the conversion itself says
+// there is none, whether or not a row ever reaches it. Arrays are checked
+// by their element types.
+func castExists(from, to sqltypes.Type) error {
+	f, t := from.StripDomain(), to.StripDomain()
+	if f.ID == sqltypes.Array && t.ID == sqltypes.Array {
+		f, t = f.ElemType().StripDomain(), t.ElemType().StripDomain()
+	}
+	probe, ok := castProbes[f.ID]
+	if !ok {
+		return nil
+	}
+	if _, err := sqltypes.CastExplicit(probe, t); pgerr.CodeOf(err) == pgerr.CannotCoerce {
+		return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from.UnmodifiedName(), to.UnmodifiedName())
 	}
 	return nil
 }

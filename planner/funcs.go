@@ -60,6 +60,7 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 				typ = lt
 			}
 		}
+		typ = eqOperandType(typ)
 		l, r := args[0], args[1]
 		return fold(&ir.Func{Name: name, Args: []ir.Expr{l, r}, Typ: typ, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			if !a[0].IsNull() && !a[1].IsNull() && sqltypes.Compare(a[0], a[1]) == 0 {
@@ -361,6 +362,22 @@ func (b *Binder) commonArgType(args []ir.Expr, ctx string) (sqltypes.Type, error
 		return args[0].Type(), nil
 	}
 	return target, nil
+}
+
+// eqOperandType is the type an operand of type t has as the = operator
+// PostgreSQL resolves for it takes it, which is NULLIF's result type
+// (transformAExprNullIf): a domain's values compare as its base type's,
+// varchar's by text's operator and cidr's by inet's, so they become those
+// types; other types have an = operator of their own.
+func eqOperandType(t sqltypes.Type) sqltypes.Type {
+	t = t.StripDomain()
+	switch t.ID {
+	case sqltypes.Varchar:
+		return sqltypes.TypeText
+	case sqltypes.Cidr:
+		return sqltypes.TypeInet
+	}
+	return t
 }
 
 // strict wraps fn so any NULL argument gives NULL, as for most SQL functions.

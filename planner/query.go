@@ -507,6 +507,10 @@ func (b *Binder) castColumns(r ir.Rel, want []ir.Column) (ir.Rel, error) {
 // commonType is the type PostgreSQL resolves for the columns of a UNION,
 // CASE or VALUES: unknown gives way, numbers widen, text types meet at text.
 func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
+	if a.IsDomain() && a.Same(b) {
+		// Only inputs all of one type keep a domain (select_common_type).
+		return a, nil
+	}
 	if (a.IsDomain() || b.IsDomain()) && !a.Same(b) {
 		// Values of different domains (or of a domain and its base, or
 		// an untyped NULL) meet as their base types, as PostgreSQL's
@@ -798,6 +802,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 		return nil, unsupported("SELECT ... INTO OUTFILE is not supported")
 	}
 	sc := e.newScope()
+	defer func(n int) { b.rtable = b.rtable[:n] }(len(b.rtable))
 	var rel ir.Rel
 	if n.From != nil && n.From.TableRefs != nil {
 		if rel, err = b.bindFrom(n.From.TableRefs, sc); err != nil {
@@ -886,7 +891,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			}
 			se, scols, err := sc.star(f.WildCard.Table.O)
 			if err != nil {
-				return nil, err
+				return nil, b.fromEntryError(sc, err)
 			}
 			if aggregated {
 				for i := range se {
