@@ -1075,9 +1075,21 @@ func checkCastPair(from, to sqltypes.Type) error {
 		ok = stringish(to)
 	case sqltypes.IsGeo(to.ID):
 		ok = stringish(from)
+	case from.ID == sqltypes.Bool:
+		// bool converts to integer alone among the numbers (int4), as
+		// only integer converts to it.
+		ok = to.ID == sqltypes.Bool || to.ID == sqltypes.Int4 || stringish(to)
+	case to.ID == sqltypes.Bool && from.Kind() == sqltypes.KindInt:
+		ok = from.ID == sqltypes.Int4
+	case from.ID == sqltypes.Oid:
+		ok = to.ID == sqltypes.Oid || to.ID == sqltypes.Int4 || to.ID == sqltypes.Int8 || to.IsReg() || stringish(to)
+	case to.ID == sqltypes.Oid:
+		ok = from.Kind() == sqltypes.KindInt || from.IsReg() || stringish(from)
+	case from.ID == sqltypes.Timestamp && to.ID == sqltypes.TimeTZ:
+		ok = false // timestamptz's cast to timetz only
 	}
 	if !ok {
-		return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from, to)
+		return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from.UnmodifiedName(), to.UnmodifiedName())
 	}
 	return nil
 }
@@ -1117,14 +1129,27 @@ func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBi
 // decides (not its text, whose casts read it with the target's input
 // function): converting it tells whether the type converts to another at
 // all, as PostgreSQL's pg_cast says at plan time.
-var castProbes = map[sqltypes.TypeID]sqltypes.Value{
-	sqltypes.Int2: sqltypes.NewInt(1), sqltypes.Int4: sqltypes.NewInt(1), sqltypes.Int8: sqltypes.NewInt(1),
-	sqltypes.Float4: sqltypes.NewFloat(1), sqltypes.Float8: sqltypes.NewFloat(1), sqltypes.Numeric: sqltypes.NumericFromInt(1),
-	sqltypes.Bool: sqltypes.NewBool(true), sqltypes.Date: sqltypes.NewDate(0),
-	sqltypes.Timestamp: sqltypes.NewTimestamp(0), sqltypes.TimestampTZ: sqltypes.NewTimestampTZ(0),
-	sqltypes.Time: sqltypes.NewTime(0), sqltypes.Interval: sqltypes.NewInterval(sqltypes.IntervalValue{}),
-	sqltypes.UUID: sqltypes.NewUUID([16]byte{}), sqltypes.Bytea: sqltypes.NewBytes([]byte{1}),
-}
+var castProbes = func() map[sqltypes.TypeID]sqltypes.Value {
+	texts := map[sqltypes.TypeID]string{
+		sqltypes.Int2: "1", sqltypes.Int4: "1", sqltypes.Int8: "1", sqltypes.Oid: "1",
+		sqltypes.Float4: "1", sqltypes.Float8: "1", sqltypes.Numeric: "1", sqltypes.Bool: "t",
+		sqltypes.Date: "2000-01-01", sqltypes.Timestamp: "2000-01-01", sqltypes.TimestampTZ: "2000-01-01 00:00+00",
+		sqltypes.Time: "00:00", sqltypes.TimeTZ: "00:00+00", sqltypes.Interval: "1 day",
+		sqltypes.UUID: "00000000-0000-0000-0000-000000000000", sqltypes.Bytea: `\x01`,
+		sqltypes.JSON: "1", sqltypes.JSONB: "1", sqltypes.Inet: "10.0.0.1", sqltypes.Cidr: "10.0.0.0/8",
+		sqltypes.MacAddr: "08:00:2b:01:02:03", sqltypes.Int4Range: "[1,2)", sqltypes.TSVector: "a",
+		sqltypes.XML: "<a/>", sqltypes.PgLSN: "0/0",
+	}
+	out := make(map[sqltypes.TypeID]sqltypes.Value, len(texts))
+	for id, text := range texts {
+		v, err := sqltypes.ParseText(sqltypes.Type{ID: id}, text)
+		if err != nil {
+			panic("cast probe of " + sqltypes.Type{ID: id}.String() + ": " + err.Error())
+		}
+		out[id] = v
+	}
+	return out
+}()
 
 // castExists is PostgreSQL's 42846 at plan time for an explicit cast
 // between types no cast converts (integer to date, boolean to timestamp):
