@@ -528,9 +528,21 @@ func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
 	case b.ID == sqltypes.Unknown:
 		return a, nil
 	case a.IsNumeric() && b.IsNumeric():
+		if oidLike(a) != oidLike(b) && (a.Kind() != sqltypes.KindInt || b.Kind() != sqltypes.KindInt) {
+			// oid and a float or numeric: only the integers convert to oid.
+			return sqltypes.Type{}, couldNotConvert(ctx, b, a)
+		}
 		return arithType(a, b), nil
 	case stringCategory(a) && stringCategory(b):
 		return commonStringType(a, b), nil
+	case a.ID == sqltypes.Array && b.ID == sqltypes.Array && !a.ElemType().Same(b.ElemType()):
+		// Arrays meet where their elements do (category A): int[] and
+		// bigint[] are bigint[], int[] and text[] do not convert.
+		e, err := commonType(a.ElemType(), b.ElemType(), ctx)
+		if err != nil {
+			return sqltypes.Type{}, couldNotConvert(ctx, b, a)
+		}
+		return sqltypes.ArrayOf(e), nil
 	case a.Kind() == sqltypes.KindInet && b.Kind() == sqltypes.KindInet:
 		// cidr beside inet: inet, which cidr converts to implicitly.
 		return sqltypes.TypeInet, nil
@@ -542,7 +554,40 @@ func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
 		}
 		return sqltypes.TypeTimestamp, nil
 	}
+	if typeCategory(a) == typeCategory(b) && typeCategory(a) != 0 {
+		// One category (money beside an integer, date beside time) but
+		// no implicit conversion: select_common_type keeps the first type
+		// and the second fails to convert to it.
+		return sqltypes.Type{}, couldNotConvert(ctx, b, a)
+	}
 	return sqltypes.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", ctx, a, b)
+}
+
+// couldNotConvert is select_common_type's 42846 for an input of type from
+// that does not convert implicitly to the chosen type to.
+func couldNotConvert(ctx string, from, to sqltypes.Type) error {
+	if ctx == "CASE" {
+		ctx = "CASE/WHEN" // coerce_to_common_type's context for CASE
+	}
+	return pgerr.New(pgerr.CannotCoerce, "%s could not convert type %s to %s", ctx, from.UnmodifiedName(), to.UnmodifiedName())
+}
+
+func oidLike(t sqltypes.Type) bool { return t.ID == sqltypes.Oid || t.IsReg() }
+
+// typeCategory is t's pg_type.typcategory for the categories whose types
+// select_common_type may meet without a conversion between them: N
+// (numbers, money, oid), D (date and time types) and U (json, jsonb); 0
+// for the others.
+func typeCategory(t sqltypes.Type) byte {
+	switch {
+	case t.IsNumeric() || t.ID == sqltypes.Money:
+		return 'N'
+	case t.ID == sqltypes.Date || t.ID == sqltypes.Time || t.ID == sqltypes.TimeTZ || t.ID == sqltypes.Timestamp || t.ID == sqltypes.TimestampTZ:
+		return 'D'
+	case t.ID == sqltypes.JSON || t.ID == sqltypes.JSONB:
+		return 'U'
+	}
+	return 0
 }
 
 // stringCategory reports whether t is in PostgreSQL's string category
