@@ -13,6 +13,7 @@ import (
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -1097,7 +1098,8 @@ func checkCastPair(from, to sqltypes.Type) error {
 // qualifiedCallMissing is the error for a call qualified by a schema
 // other than pg_catalog (and information_schema, whose helpers zproxy has
 // built in) that holds no routine of that name: the built-in functions
-// live in pg_catalog alone, so public.now() and pg_temp.now() are 42883 as
+// live in pg_catalog alone (the extensions' in public, pg_dump's
+// public.similarity(...)), so public.now() and pg_temp.now() are 42883 as
 // in PostgreSQL, and an unknown schema is 3F000. A call the qualifier
 // (schemas.go) found a routine for is left to the usual binding.
 func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) error {
@@ -1113,6 +1115,9 @@ func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBi
 	}
 	if b.snap != nil && len(b.snap.FunctionsByKey(key)) > 0 {
 		return nil
+	}
+	if schema == catalog.PublicSchema && !pgcatalog.CoreFunction(n.FnName.L) && (builtins.Exists(n.FnName.L) || builtins.IsAggregate(n.FnName.L)) {
+		return nil // an extension's function, in public as CREATE EXTENSION puts it
 	}
 	types := make([]sqltypes.Type, len(n.Args))
 	for i, a := range n.Args {
