@@ -226,9 +226,9 @@ func dependentsOfFunction(s *catalog.Snapshot, fn *catalog.Function, cascade boo
 // not exist" prints it.
 func operatorText(o *catalog.Operator) string {
 	if o.Kind == 'l' {
-		return o.Name + " " + o.Right.String()
+		return sqltypes.OperatorCallName(o.Name, o.Right)
 	}
-	return o.Left.String() + " " + o.Name + " " + o.Right.String()
+	return sqltypes.OperatorCallName(o.Name, o.Left, o.Right)
 }
 
 // typeObjectDependents are the user-defined casts and operators over the

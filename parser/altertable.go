@@ -222,13 +222,18 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 		if end == k {
 			return a, k, r.syntaxErrorAt(k)
 		}
-		stmts, perr := Parse("CREATE TABLE zp_alter (" + r.sql[r.toks[k].start:r.toks[end-1].end] + ")")
+		const prefix = "CREATE TABLE zp_alter ("
+		stmts, perr := Parse(prefix + r.sql[r.toks[k].start:r.toks[end-1].end] + ")")
 		if perr != nil {
+			// The column fails as it would in CREATE TABLE, with that
+			// statement's SQLSTATE; only its position moves to this text.
 			pe := pgerr.Classify(perr)
-			if pe.Code == pgerr.InvalidTableDefinition {
-				return a, k, pe // a column of a pseudo-type, as CREATE TABLE refuses it
+			out := *pe
+			out.Position = r.pos(k)
+			if pe.Position > len(prefix) {
+				out.Position += pe.Position - len(prefix) - 1
 			}
-			return a, k, pgerr.New(pgerr.SyntaxError, "%s", pe.Message).WithPosition(r.pos(k))
+			return a, k, &out
 		}
 		ct, ok := stmts[0].AST.(*ast.CreateTableStmt)
 		if !ok || len(ct.Cols) != 1 || len(ct.Constraints) > 0 {

@@ -354,6 +354,17 @@ func (b *Binder) aggCall(sc *scope, fname string, argNodes []ast.ExprNode, disti
 			// An aggregate takes a domain's values as its base type's.
 			call.Args = append(call.Args, baseOf(b.finishUnknown(x)))
 		}
+		if f, ok := builtins.LookupAggregate(string(fn)); ok && b.userAggregates(string(fn)) == nil {
+			for i, a := range call.Args {
+				if a.Type().ID == sqltypes.BPChar && f.TextOnly(i) {
+					x, err := b.coerceTo(a, sqltypes.TypeText, false)
+					if err != nil {
+						return call, err
+					}
+					call.Args[i] = x
+				}
+			}
+		}
 		if len(call.Args) > 0 {
 			call.Arg = call.Args[0]
 		}
@@ -425,11 +436,11 @@ func aggType(c ir.AggCall) (sqltypes.Type, error) {
 	}
 	f, ok := builtins.LookupAggregate(string(c.Func))
 	if !ok || f.OrderedSet {
-		return sqltypes.Type{}, noAggFunc(string(c.Func), types)
+		return sqltypes.Type{}, builtins.NoFunction(string(c.Func), types)
 	}
 	t, err := f.Type(&builtins.Call{Args: types, Common: commonType})
 	if err == builtins.ErrNoOverload {
-		err = noAggFunc(string(c.Func), types)
+		err = builtins.NoFunction(string(c.Func), types)
 	}
 	return t, err
 }

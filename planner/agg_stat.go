@@ -16,15 +16,6 @@ import (
 // x), which the parser spells zp_within_group(f(direct args), x); the
 // registry of package builtins says which they are and types them.
 
-func noAggFunc(name string, args []sqltypes.Type) error {
-	ts := make([]string, len(args))
-	for i, t := range args {
-		ts[i] = t.String()
-	}
-	return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(ts, ", ")).
-		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
-}
-
 // bindWithinGroup binds an ordered-set aggregate: args are the parser's
 // zp_within_group arguments, the call with its direct arguments and then
 // the WITHIN GROUP sort keys. The aggregate sees the sort key's values in
@@ -69,7 +60,7 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 			}
 			types = append(types, e.Type())
 		}
-		return nil, noAggFunc(name, types)
+		return nil, builtins.NoFunction(name, types)
 	}
 	call := ir.AggCall{Func: ir.AggFunc(name)}
 	var direct []ir.Expr
@@ -111,7 +102,7 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 		return a.bindHypothetical(call, def, direct, keys, types, filter)
 	}
 	if len(direct) != def.DirectArgs || len(keys) != 1 {
-		return nil, noAggFunc(name, types)
+		return nil, builtins.NoFunction(name, types)
 	}
 	key := keys[0].E
 	// A direct argument the aggregate declares with a type (a percentile's
@@ -133,7 +124,7 @@ func (a *aggBinder) bindWithinGroup(args []ast.ExprNode, distinct bool, filter a
 	}
 	typ, err := def.Type(&builtins.Call{Args: append(argTypes, key.Type()), Common: commonType})
 	if err == builtins.ErrNoOverload {
-		err = noAggFunc(name, types)
+		err = builtins.NoFunction(name, types)
 	}
 	if err != nil {
 		return nil, err

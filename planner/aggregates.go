@@ -68,7 +68,7 @@ func (b *Binder) bindUserAggregate(call *ir.AggCall, users []*catalog.Function) 
 	}
 	fn, ok := res.Routine.(*catalog.Function)
 	if !ok || !fn.IsAggregate() {
-		return true, noAggFunc(name, types)
+		return true, builtins.NoFunction(name, types)
 	}
 	if err := b.coerceArgs(call.Args, res.ArgTypes); err != nil {
 		return true, err
@@ -240,14 +240,7 @@ func (b *Binder) supportFunction(name string, types []sqltypes.Type) (catalog.Fu
 }
 
 func typeNames(types []sqltypes.Type) string {
-	s := ""
-	for i, t := range types {
-		if i > 0 {
-			s += ", "
-		}
-		s += t.String()
-	}
-	return s
+	return sqltypes.UnmodifiedNames(types...)
 }
 
 // bindCreateAggregate checks CREATE AGGREGATE's definition as
@@ -366,7 +359,7 @@ func bindCreateAggregate(snap *catalog.Snapshot, rs *parser.RoutineStatement) (i
 		}
 		oid, ok := sortOperatorOID(spec.SortOp, in[0])
 		if !ok {
-			return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", in[0], spec.SortOp, in[0])
+			return nil, pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", sqltypes.OperatorCallName(spec.SortOp, in[0], in[0]))
 		}
 		def.SortOp = oid
 	}

@@ -19,6 +19,12 @@ import (
 
 // Binder binds one parsed statement to a catalog snapshot.
 type Binder struct {
+	// untypedFields marks the items of the row constructors bound so far
+	// that were untyped literals (recordFieldTypes).
+	untypedFields map[*ir.RecordExpr][]bool
+	// rtable are the FROM items bound at the query levels being bound,
+	// outermost first (fromEntryError).
+	rtable []rtEntry
 	// depth is how deeply bindExprWith is nested now (see parser.MaxExprDepth).
 	depth int
 	// notes, when set, collect what the plan does not keep of how the

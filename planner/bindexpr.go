@@ -12,6 +12,9 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
+	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
+	"github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -170,6 +173,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			if p := b.routineParam(n.Name); p != nil {
 				return p, nil
 			}
+			err = b.fromEntryError(sc, err)
 		}
 		return e, err
 	case *ast.AggregateFuncExpr:
@@ -348,6 +352,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 	case *ast.FuncCastExpr:
 		return nil, unsupported("MySQL-style CAST is not supported; use CAST(x AS type) with a PostgreSQL type")
 	case *ast.FuncCallExpr:
+		if err := b.qualifiedCallMissing(sc, n, agg); err != nil {
+			return nil, err
+		}
 		if e, ok, err := b.bindPGCall(sc, n, agg); ok {
 			return e, err
 		}
@@ -372,6 +379,9 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 				return e, nil
 			}
 			if err := checkCastPair(e.Type(), t); err != nil {
+				return nil, err
+			}
+			if err := castExists(e.Type(), t); err != nil {
 				return nil, err
 			}
 			if c, ok := e.(*ir.Const); ok && t.ID == sqltypes.Array && t.ElemType().IsReg() &&
@@ -424,8 +434,15 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		}
 		defer b.allowWholeRow(n.FnName.L)()
 		args := make([]ir.Expr, len(n.Args))
+		bindArg := b.child
+		switch n.FnName.L {
+		case "coalesce", "greatest", "least":
+			// Their inputs meet at a common type, which is a domain when
+			// all are of it (select_common_type).
+			bindArg = b.childTyped
+		}
 		for i, a := range n.Args {
-			x, err := b.child(sc, a, agg)
+			x, err := bindArg(sc, a, agg)
 			if err != nil {
 				return nil, err
 			}
@@ -801,6 +818,11 @@ func (b *Binder) compare(op ir.BinOp, l, r ir.Expr) (ir.Expr, error) {
 	if err := recordLiteralOperand(l, r); err != nil {
 		return nil, err
 	}
+	if l.Type().ID == sqltypes.Record && r.Type().ID == sqltypes.Record {
+		if e, ok := b.recordOperatorMismatch(op, l, r); ok {
+			return e, nil
+		}
+	}
 	if geoOperand(l) || geoOperand(r) {
 		// The geometric types' comparisons compare lengths, areas or
 		// numbers of points where they exist at all (the registry's).
@@ -1054,9 +1076,103 @@ func checkCastPair(from, to sqltypes.Type) error {
 		ok = stringish(to)
 	case sqltypes.IsGeo(to.ID):
 		ok = stringish(from)
+	case from.ID == sqltypes.Bool:
+		// bool converts to integer alone among the numbers (int4), as
+		// only integer converts to it.
+		ok = to.ID == sqltypes.Bool || to.ID == sqltypes.Int4 || stringish(to)
+	case to.ID == sqltypes.Bool && from.Kind() == sqltypes.KindInt:
+		ok = from.ID == sqltypes.Int4
+	case from.ID == sqltypes.Oid:
+		ok = to.ID == sqltypes.Oid || to.ID == sqltypes.Int4 || to.ID == sqltypes.Int8 || to.IsReg() || stringish(to)
+	case to.ID == sqltypes.Oid:
+		ok = from.Kind() == sqltypes.KindInt || from.IsReg() || stringish(from)
+	case from.ID == sqltypes.Timestamp && to.ID == sqltypes.TimeTZ:
+		ok = false // timestamptz's cast to timetz only
 	}
 	if !ok {
-		return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from, to)
+		return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from.UnmodifiedName(), to.UnmodifiedName())
+	}
+	return nil
+}
+
+// qualifiedCallMissing is the error for a call qualified by a schema
+// other than pg_catalog (and information_schema, whose helpers zproxy has
+// built in) that holds no routine of that name: the built-in functions
+// live in pg_catalog alone (the extensions' in public, pg_dump's
+// public.similarity(...)), so public.now() and pg_temp.now() are 42883 as
+// in PostgreSQL, and an unknown schema is 3F000. A call the qualifier
+// (schemas.go) found a routine for is left to the usual binding.
+func (b *Binder) qualifiedCallMissing(sc *scope, n *ast.FuncCallExpr, agg *aggBinder) error {
+	schema := n.Schema.L
+	if schema == "" || schema == "pg_catalog" || schema == "information_schema" {
+		return nil
+	}
+	key := catalog.QualifiedKey(schema, n.FnName.L)
+	if isTempSchema(schema) {
+		key = catalog.QualifiedKey(tempRoutineSchema, n.FnName.L)
+	} else if b.snap != nil && !b.snap.HasSchema(schema) {
+		return pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", n.Schema.O)
+	}
+	if b.snap != nil && len(b.snap.FunctionsByKey(key)) > 0 {
+		return nil
+	}
+	if schema == catalog.PublicSchema && !pgcatalog.CoreFunction(n.FnName.L) && (builtins.Exists(n.FnName.L) || builtins.IsAggregate(n.FnName.L)) {
+		return nil // an extension's function, in public as CREATE EXTENSION puts it
+	}
+	types := make([]sqltypes.Type, len(n.Args))
+	for i, a := range n.Args {
+		x, err := b.child(sc, a, agg)
+		if err != nil {
+			return err
+		}
+		types[i] = x.Type()
+	}
+	return builtins.NoFunction(n.Schema.O+"."+n.FnName.O, types)
+}
+
+// castProbes are a value of each source type whose casts the value alone
+// decides (not its text, whose casts read it with the target's input
+// function): converting it tells whether the type converts to another at
+// all, as PostgreSQL's pg_cast says at plan time.
+var castProbes = func() map[sqltypes.TypeID]sqltypes.Value {
+	texts := map[sqltypes.TypeID]string{
+		sqltypes.Int2: "1", sqltypes.Int4: "1", sqltypes.Int8: "1", sqltypes.Oid: "1",
+		sqltypes.Float4: "1", sqltypes.Float8: "1", sqltypes.Numeric: "1", sqltypes.Bool: "t",
+		sqltypes.Date: "2000-01-01", sqltypes.Timestamp: "2000-01-01", sqltypes.TimestampTZ: "2000-01-01 00:00+00",
+		sqltypes.Time: "00:00", sqltypes.TimeTZ: "00:00+00", sqltypes.Interval: "1 day",
+		sqltypes.UUID: "00000000-0000-0000-0000-000000000000", sqltypes.Bytea: `\x01`,
+		sqltypes.JSON: "1", sqltypes.JSONB: "1", sqltypes.Inet: "10.0.0.1", sqltypes.Cidr: "10.0.0.0/8",
+		sqltypes.MacAddr: "08:00:2b:01:02:03", sqltypes.Int4Range: "[1,2)", sqltypes.TSVector: "a",
+		sqltypes.XML: "<a/>", sqltypes.PgLSN: "0/0",
+	}
+	out := make(map[sqltypes.TypeID]sqltypes.Value, len(texts))
+	for id, text := range texts {
+		v, err := sqltypes.ParseText(sqltypes.Type{ID: id}, text)
+		if err != nil {
+			panic("cast probe of " + sqltypes.Type{ID: id}.String() + ": " + err.Error())
+		}
+		out[id] = v
+	}
+	return out
+}()
+
+// castExists is PostgreSQL's 42846 at plan time for an explicit cast
+// between types no cast converts (integer to date, boolean to timestamp):
+// zproxy's conversions are by value, so the binder converts a probe value
+// of the source type and reports the pair when the conversion itself says
+// there is none, whether or not a row ever reaches it. Arrays are checked
+// by their element types.
+func castExists(from, to sqltypes.Type) error {
+	f, t := from.StripDomain(), to.StripDomain()
+	if f.ID == sqltypes.Array && t.ID == sqltypes.Array {
+		f, t = f.ElemType().StripDomain(), t.ElemType().StripDomain()
+	}
+	probe, ok := castProbes[f.ID]
+	if !ok {
+		return nil
+	}
+	if _, err := sqltypes.CastExplicit(probe, t); pgerr.CodeOf(err) == pgerr.CannotCoerce {
+		return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from.UnmodifiedName(), to.UnmodifiedName())
 	}
 	return nil
 }

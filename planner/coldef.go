@@ -84,8 +84,7 @@ func (b *Binder) jsonToRecord(name string, args []ir.Expr, names []string, types
 		}
 	}
 	if len(args) != 1 || args[0].Type().StripDomain().ID != want.ID {
-		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		return nil, noFunction(name, args)
 	}
 	if types == nil {
 		return nil, columnDefinitionRequired()

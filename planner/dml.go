@@ -343,7 +343,7 @@ func (b *Binder) bindReturning(sc *scope) (*ir.Returning, error) {
 		if f.WildCard != nil {
 			es, cols, err := sc.star(f.WildCard.Table.O)
 			if err != nil {
-				return nil, err
+				return nil, b.fromEntryError(sc, err)
 			}
 			if b.viewWrite != nil {
 				es, cols = b.viewWrite.returningOrder(es, cols)

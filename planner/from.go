@@ -428,6 +428,7 @@ func (b *Binder) bindTableSource(ts *ast.TableSource, sc *scope, left *lateralEn
 		if s, ok := rel.(*ir.Scan); ok {
 			it.table = s.Table
 		}
+		b.rtable = append(b.rtable, rtEntry{alias: alias, table: it.table})
 		return &fromPart{rel: rel, items: []*fromItem{it}}, nil
 	}
 	switch src := ts.Source.(type) {

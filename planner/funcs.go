@@ -48,17 +48,24 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 		// resolves it: integers compare across widths, as do floats;
 		// other mixes meet at their common type.
 		lt, rt := args[0].Type(), args[1].Type()
-		typ := lt
-		if k := lt.Kind(); lt.ID == sqltypes.Unknown || k != rt.Kind() || k != sqltypes.KindInt && k != sqltypes.KindFloat {
+		if lt.ID == sqltypes.Array && rt.ID == sqltypes.Array && !lt.ElemType().Same(rt.ElemType()) {
+			return nil, noOperator("=", lt, rt) // anyarray = anyarray: one array type
+		}
+		typ, cross := crossTypeEq(lt, rt)
+		if !cross {
 			var err error
 			if typ, err = b.commonArgType(args, "NULLIF"); err != nil {
-				return nil, err
+				// NULLIF is an = operator: no common type, no operator.
+				return nil, noOperator("=", lt, rt)
 			}
 			if args[0].Type().Same(lt) {
 				// Not converted (numeric(10,2) beside an integer): the
 				// first argument's type, modifier and all.
 				typ = lt
 			}
+		}
+		if typ = eqOperandType(typ); typ.ID == sqltypes.JSON || typ.ID == sqltypes.XML {
+			return nil, noOperator("=", lt, rt) // types without an equality
 		}
 		l, r := args[0], args[1]
 		return fold(&ir.Func{Name: name, Args: []ir.Expr{l, r}, Typ: typ, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
@@ -361,6 +368,55 @@ func (b *Binder) commonArgType(args []ir.Expr, ctx string) (sqltypes.Type, error
 		return args[0].Type(), nil
 	}
 	return target, nil
+}
+
+// eqOperandType is the type an operand of type t has as the = operator
+// PostgreSQL resolves for it takes it, which is NULLIF's result type
+// (transformAExprNullIf): a domain's values compare as its base type's,
+// varchar's by text's operator and cidr's by inet's, so they become those
+// types; other types have an = operator of their own.
+func eqOperandType(t sqltypes.Type) sqltypes.Type {
+	t = t.StripDomain()
+	switch t.ID {
+	case sqltypes.Varchar:
+		return sqltypes.TypeText
+	case sqltypes.Cidr:
+		return sqltypes.TypeInet
+	}
+	return t
+}
+
+// crossTypeEq is the left operand type of the = operator PostgreSQL
+// resolves between operands of types l and r where that is not their
+// common type, as its cross-type operators and preferred types decide
+// (int4 = int8, float84eq for an integer or numeric beside a float, date =
+// timestamp, texteqname, bpchar = bpchar for varchar beside char(n));
+// ok is false where the operator is that of their common type.
+func crossTypeEq(l, r sqltypes.Type) (t sqltypes.Type, ok bool) {
+	l, r = l.StripDomain(), r.StripDomain()
+	lk, rk := l.Kind(), r.Kind()
+	switch {
+	case l.ID == sqltypes.Unknown || r.ID == sqltypes.Unknown || l.ID == sqltypes.Oid || r.ID == sqltypes.Oid || l.IsReg() || r.IsReg():
+		return t, false
+	case lk == sqltypes.KindInt && rk == sqltypes.KindInt, lk == sqltypes.KindFloat && r.IsNumeric():
+		return l, true
+	case (lk == sqltypes.KindInt || lk == sqltypes.KindNumeric) && rk == sqltypes.KindFloat:
+		return sqltypes.TypeFloat8, true
+	case dateish(l) && dateish(r):
+		return l, true
+	case l.ID == sqltypes.Varchar && r.ID == sqltypes.BPChar:
+		return r.WithoutTypmod(), true
+	case l.ID == sqltypes.BPChar && r.ID == sqltypes.Varchar:
+		return l.WithoutTypmod(), true
+	case l.ID == sqltypes.BPChar && (r.ID == sqltypes.Text || r.ID == sqltypes.Name),
+		(l.ID == sqltypes.Varchar || l.ID == sqltypes.Text) && r.ID == sqltypes.Name:
+		return sqltypes.TypeText, true
+	case l.ID == sqltypes.Name && (r.ID == sqltypes.Text || r.ID == sqltypes.Varchar):
+		return l, true
+	case l.ID == sqltypes.Bit && r.ID == sqltypes.VarBit:
+		return r.WithoutTypmod(), true
+	}
+	return t, false
 }
 
 // strict wraps fn so any NULL argument gives NULL, as for most SQL functions.

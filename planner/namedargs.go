@@ -38,8 +38,7 @@ func placeNamedArgs(name string, args []ir.Expr) ([]ir.Expr, error) {
 		return args, nil
 	}
 	noFunc := func() error {
-		return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		return noFunction(name, args)
 	}
 	names, optional := builtins.ParamNames(name)
 	out := make([]ir.Expr, len(names))

@@ -113,7 +113,7 @@ func operatorFunc(op string, l, r ir.Expr, typ sqltypes.Type, fn func(l, r sqlty
 }
 
 func noOperator(op string, l, r sqltypes.Type) error {
-	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s %s %s", l.UnmodifiedName(), op, r.UnmodifiedName()).
+	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", sqltypes.OperatorCallName(op, l, r)).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }
 

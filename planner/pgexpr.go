@@ -895,8 +895,7 @@ func (b *Binder) unnestFunc(tf *ir.TableFunc, args []ir.Expr) (*ir.TableFunc, er
 			if a.Type().ID == sqltypes.Unknown {
 				return nil, pgerr.New(pgerr.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown")
 			}
-			return nil, pgerr.New(pgerr.UndefinedFunction, "function unnest(%s) does not exist", a.Type()).
-				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+			return nil, noFunction("unnest", []ir.Expr{a})
 		}
 		_ = i
 		tf.Cols = append(tf.Cols, ir.Column{Name: "unnest", Type: elem, Col: -1})

@@ -507,6 +507,10 @@ func (b *Binder) castColumns(r ir.Rel, want []ir.Column) (ir.Rel, error) {
 // commonType is the type PostgreSQL resolves for the columns of a UNION,
 // CASE or VALUES: unknown gives way, numbers widen, text types meet at text.
 func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
+	if a.IsDomain() && a.Same(b) {
+		// Only inputs all of one type keep a domain (select_common_type).
+		return a, nil
+	}
 	if (a.IsDomain() || b.IsDomain()) && !a.Same(b) {
 		// Values of different domains (or of a domain and its base, or
 		// an untyped NULL) meet as their base types, as PostgreSQL's
@@ -524,9 +528,21 @@ func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
 	case b.ID == sqltypes.Unknown:
 		return a, nil
 	case a.IsNumeric() && b.IsNumeric():
+		if oidLike(a) != oidLike(b) && (a.Kind() != sqltypes.KindInt || b.Kind() != sqltypes.KindInt) {
+			// oid and a float or numeric: only the integers convert to oid.
+			return sqltypes.Type{}, couldNotConvert(ctx, b, a)
+		}
 		return arithType(a, b), nil
 	case stringCategory(a) && stringCategory(b):
 		return commonStringType(a, b), nil
+	case a.ID == sqltypes.Array && b.ID == sqltypes.Array && !a.ElemType().Same(b.ElemType()):
+		// Arrays meet where their elements do (category A): int[] and
+		// bigint[] are bigint[], int[] and text[] do not convert.
+		e, err := commonType(a.ElemType(), b.ElemType(), ctx)
+		if err != nil {
+			return sqltypes.Type{}, couldNotConvert(ctx, b, a)
+		}
+		return sqltypes.ArrayOf(e), nil
 	case a.Kind() == sqltypes.KindInet && b.Kind() == sqltypes.KindInet:
 		// cidr beside inet: inet, which cidr converts to implicitly.
 		return sqltypes.TypeInet, nil
@@ -538,7 +554,40 @@ func commonType(a, b sqltypes.Type, ctx string) (sqltypes.Type, error) {
 		}
 		return sqltypes.TypeTimestamp, nil
 	}
+	if typeCategory(a) == typeCategory(b) && typeCategory(a) != 0 {
+		// One category (money beside an integer, date beside time) but
+		// no implicit conversion: select_common_type keeps the first type
+		// and the second fails to convert to it.
+		return sqltypes.Type{}, couldNotConvert(ctx, b, a)
+	}
 	return sqltypes.Type{}, pgerr.New(pgerr.DatatypeMismatch, "%s types %s and %s cannot be matched", ctx, a, b)
+}
+
+// couldNotConvert is select_common_type's 42846 for an input of type from
+// that does not convert implicitly to the chosen type to.
+func couldNotConvert(ctx string, from, to sqltypes.Type) error {
+	if ctx == "CASE" {
+		ctx = "CASE/WHEN" // coerce_to_common_type's context for CASE
+	}
+	return pgerr.New(pgerr.CannotCoerce, "%s could not convert type %s to %s", ctx, from.UnmodifiedName(), to.UnmodifiedName())
+}
+
+func oidLike(t sqltypes.Type) bool { return t.ID == sqltypes.Oid || t.IsReg() }
+
+// typeCategory is t's pg_type.typcategory for the categories whose types
+// select_common_type may meet without a conversion between them: N
+// (numbers, money, oid), D (date and time types) and U (json, jsonb); 0
+// for the others.
+func typeCategory(t sqltypes.Type) byte {
+	switch {
+	case t.IsNumeric() || t.ID == sqltypes.Money:
+		return 'N'
+	case t.ID == sqltypes.Date || t.ID == sqltypes.Time || t.ID == sqltypes.TimeTZ || t.ID == sqltypes.Timestamp || t.ID == sqltypes.TimestampTZ:
+		return 'D'
+	case t.ID == sqltypes.JSON || t.ID == sqltypes.JSONB:
+		return 'U'
+	}
+	return 0
 }
 
 // stringCategory reports whether t is in PostgreSQL's string category
@@ -798,6 +847,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 		return nil, unsupported("SELECT ... INTO OUTFILE is not supported")
 	}
 	sc := e.newScope()
+	defer func(n int) { b.rtable = b.rtable[:n] }(len(b.rtable))
 	var rel ir.Rel
 	if n.From != nil && n.From.TableRefs != nil {
 		if rel, err = b.bindFrom(n.From.TableRefs, sc); err != nil {
@@ -886,7 +936,7 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			}
 			se, scols, err := sc.star(f.WildCard.Table.O)
 			if err != nil {
-				return nil, err
+				return nil, b.fromEntryError(sc, err)
 			}
 			if aggregated {
 				for i := range se {

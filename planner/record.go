@@ -33,8 +33,10 @@ func (b *Binder) bindRowValue(sc *scope, row *ast.RowExpr, agg *aggBinder) (ir.E
 	}
 	names := make([]string, len(items))
 	types := make([]sqltypes.Type, len(items))
+	untyped := make([]bool, len(items))
 	for i, x := range items {
 		if x.Type().ID == sqltypes.Unknown {
+			untyped[i] = true
 			// An untyped literal field is text, as PostgreSQL resolves it.
 			if items[i], err = b.coerceTo(x, sqltypes.TypeText, false); err != nil {
 				return nil, err
@@ -42,7 +44,128 @@ func (b *Binder) bindRowValue(sc *scope, row *ast.RowExpr, agg *aggBinder) (ir.E
 		}
 		names[i], types[i] = fmt.Sprintf("f%d", i+1), items[i].Type()
 	}
-	return ir.NewRecordExpr(items, sqltypes.AnonymousRecord(names, types)), nil
+	rec := ir.NewRecordExpr(items, sqltypes.AnonymousRecord(names, types))
+	if b.untypedFields == nil {
+		b.untypedFields = map[*ir.RecordExpr][]bool{}
+	}
+	b.untypedFields[rec] = untyped
+	return rec, nil
+}
+
+// recordFieldTypes are the field types record e's values have as
+// PostgreSQL's record operators see them: a row constructor's items' (an
+// untyped literal's unknown, which the constructor keeps), a composite's
+// fields'; ok is false when they are not known before the values are.
+func (b *Binder) recordFieldTypes(e ir.Expr) (types []sqltypes.Type, ok bool) {
+	if rec, isRec := e.(*ir.RecordExpr); isRec {
+		untyped := b.untypedFields[rec]
+		types = make([]sqltypes.Type, len(rec.Items))
+		for i, x := range rec.Items {
+			types[i] = x.Type()
+			if i < len(untyped) && untyped[i] {
+				types[i] = sqltypes.TypeUnknown
+			}
+		}
+		return types, true
+	}
+	if t := e.Type(); t.Composite != nil && len(t.Composite.Fields) > 0 {
+		return t.Composite.FieldTypes(), true
+	}
+	return nil, false
+}
+
+// recordOperatorMismatch binds op between two record values that are not
+// both row constructors (which compare item by item) when PostgreSQL's
+// record operators (record_eq, record_cmp) would fail on them: they take
+// columns of one type each, pair by pair (42804 "cannot compare dissimilar
+// column types"), of a type with an equality or ordering (42883: unknown,
+// json, xml have none), and as many of them (42804). As there, a pair is
+// checked only when the comparison reaches it, so the error comes when a
+// row's earlier fields are all equal: the comparison is a function that
+// checks as it goes. ok is false when nothing can fail (or the field types
+// are known only from the values): the usual comparison then.
+func (b *Binder) recordOperatorMismatch(op ir.BinOp, l, r ir.Expr) (ir.Expr, bool) {
+	if op == ir.OpNotDistinct {
+		return nil, false
+	}
+	lf, lok := b.recordFieldTypes(l)
+	rf, rok := b.recordFieldTypes(r)
+	if !lok || !rok {
+		return nil, false
+	}
+	checks := make([]error, min(len(lf), len(rf)))
+	failing := len(lf) != len(rf)
+	for j := range checks {
+		lt, rt := lf[j], rf[j]
+		switch {
+		case lt.OID() != rt.OID():
+			checks[j] = pgerr.New(pgerr.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d", lt.UnmodifiedName(), rt.UnmodifiedName(), j+1)
+		case lt.ID == sqltypes.Unknown || lt.ID == sqltypes.JSON || lt.ID == sqltypes.XML:
+			if op == ir.OpEq || op == ir.OpNe {
+				checks[j] = pgerr.New(pgerr.UndefinedFunction, "could not identify an equality operator for type %s", lt.UnmodifiedName())
+			} else {
+				checks[j] = pgerr.New(pgerr.UndefinedFunction, "could not identify a comparison function for type %s", lt.UnmodifiedName())
+			}
+		}
+		failing = failing || checks[j] != nil
+	}
+	if !failing {
+		return nil, false
+	}
+	return &ir.Func{Name: "record_" + string(op), Args: []ir.Expr{l, r}, Typ: sqltypes.TypeBool, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		if a[0].IsNull() || a[1].IsNull() {
+			return sqltypes.Null, nil
+		}
+		c, err := recordCompare(a[0].Array().Elems, a[1].Array().Elems, checks)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		return sqltypes.NewBool(compareHolds(op, c)), nil
+	}}, true
+}
+
+// recordCompare is record_cmp over two records' fields: the first unequal
+// pair decides, two NULLs are equal and a NULL sorts after a value; checks
+// are the pairs' errors, raised when the comparison reaches them.
+func recordCompare(l, r []sqltypes.Value, checks []error) (int, error) {
+	for j := 0; j < len(l) && j < len(r); j++ {
+		if j < len(checks) && checks[j] != nil {
+			return 0, checks[j]
+		}
+		x, y := l[j], r[j]
+		switch {
+		case x.IsNull() && y.IsNull():
+			continue
+		case x.IsNull():
+			return 1, nil
+		case y.IsNull():
+			return -1, nil
+		}
+		if c := sqltypes.Compare(x, y); c != 0 {
+			return c, nil
+		}
+	}
+	if len(l) != len(r) {
+		return 0, pgerr.New(pgerr.DatatypeMismatch, "cannot compare record types with different numbers of columns")
+	}
+	return 0, nil
+}
+
+// compareHolds is whether op holds between two values that compare c.
+func compareHolds(op ir.BinOp, c int) bool {
+	switch op {
+	case ir.OpEq:
+		return c == 0
+	case ir.OpNe:
+		return c != 0
+	case ir.OpLt:
+		return c < 0
+	case ir.OpLe:
+		return c <= 0
+	case ir.OpGt:
+		return c > 0
+	}
+	return c >= 0
 }
 
 // rowTypeOf is the row type of table t, as pg_type lists it: its OIDs are
@@ -68,7 +191,7 @@ func (b *Binder) rowTypeOf(t *catalog.Table) *sqltypes.CompositeType {
 func (b *Binder) wholeRowValue(sc *scope, qual string) (ir.Expr, error) {
 	exprs, cols, err := sc.star(qual)
 	if err != nil {
-		return nil, err
+		return nil, b.fromEntryError(sc, err)
 	}
 	if it := sc.item(qual); it != nil && it.table != nil {
 		rec := ir.NewRecordExpr(exprs, sqltypes.CompositeOf(b.rowTypeOf(it.table)))
@@ -124,6 +247,9 @@ func (b *Binder) compareRecordValues(sc *scope, op ir.BinOp, l, r ast.ExprNode, 
 	}
 	if le.Type().ID != sqltypes.Record || re.Type().ID != sqltypes.Record {
 		return nil, pgerr.New(pgerr.SyntaxError, "cannot compare a row constructor with a single value")
+	}
+	if e, ok := b.recordOperatorMismatch(op, le, re); ok {
+		return e, nil
 	}
 	if le, re, err = b.unifyRecords(le, re); err != nil {
 		return nil, err

@@ -33,6 +33,14 @@ func (b *Binder) rowItems(sc *scope, row *ast.RowExpr, agg *aggBinder) ([]ir.Exp
 // constructor and a subquery returning one row.
 func (b *Binder) bindRowBinary(sc *scope, n *ast.BinaryOperationExpr, op ir.BinOp, agg *aggBinder) (ir.Expr, error) {
 	l, r := n.L, n.R
+	_, lIsRow := l.(*ast.RowExpr)
+	_, rIsRow := r.(*ast.RowExpr)
+	_, lsub := l.(*ast.SubqueryExpr)
+	_, rsub := r.(*ast.SubqueryExpr)
+	if lIsRow != rIsRow && !lsub && !rsub {
+		// A row constructor beside a record value: record = record.
+		return b.compareRecordValues(sc, op, l, r, agg)
+	}
 	if _, ok := l.(*ast.RowExpr); !ok {
 		l, r, op = r, l, flipped(op) // (SELECT x, y) = (a, b)
 	}

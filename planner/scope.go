@@ -300,7 +300,7 @@ func (s *scope) resolve(cn *ast.ColumnName) (ir.Expr, error) {
 				return nil, pgerr.New(pgerr.UndefinedColumn, "column %s.%s does not exist", qual, name)
 			}
 		}
-		return nil, pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)
+		return nil, missingFromEntry(qual)
 	}
 	return nil, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", name)
 }
@@ -407,7 +407,60 @@ func (s *scope) star(qual string) ([]ir.Expr, []ir.Column, error) {
 		}
 	}
 	if qual != "" && !found {
-		return nil, nil, pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual)
+		return nil, nil, missingFromEntry(qual)
 	}
 	return exprs, cols, nil
+}
+
+// missingRTE is 42P01 for a qualifier no visible FROM item has; the
+// binder, which knows every FROM item bound so far (Binder.rtable), turns
+// it into PostgreSQL's errorMissingRTE (fromEntryError).
+type missingRTE struct {
+	pe   *pgerr.Error
+	qual string
+}
+
+func (m *missingRTE) Error() string { return m.pe.Message }
+
+// Unwrap gives the error the client sees.
+func (m *missingRTE) Unwrap() error { return m.pe }
+
+func missingFromEntry(qual string) error {
+	return &missingRTE{pe: pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table %q", qual), qual: qual}
+}
+
+// rtEntry is a FROM item bound at a query level being bound: its name,
+// and for a stored table the table, whichever part of the query may see
+// it (PostgreSQL's range table of the level).
+type rtEntry struct {
+	alias string
+	table *catalog.Table
+}
+
+// fromEntryError is PostgreSQL's errorMissingRTE for err when err is a
+// missingRTE: a qualifier naming a FROM item of this level or an enclosing
+// one that the reference may not see (FROM a, (SELECT a.x) s; a JOIN's ON
+// reading an item before the join), or a table by its name when it has an
+// alias, is "invalid reference to FROM-clause entry" with its hint.
+func (b *Binder) fromEntryError(sc *scope, err error) error {
+	m, ok := err.(*missingRTE)
+	if !ok {
+		return err
+	}
+	for i := len(b.rtable) - 1; i >= 0; i-- {
+		e := b.rtable[i]
+		if e.alias != m.qual && (e.table == nil || e.table.BareName() != m.qual || b.snap.Resolve(m.qual) != e.table.Name) {
+			continue
+		}
+		pe := pgerr.New(pgerr.UndefinedTable, "invalid reference to FROM-clause entry for table %q", m.qual).WithPosition(m.pe.Position)
+		visible := false
+		for s := sc; s != nil && e.alias != m.qual; s = s.outer {
+			visible = visible || s.hasQualifier(e.alias)
+		}
+		if visible {
+			return pe.WithHint("Perhaps you meant to reference the table alias \"%s\".", e.alias)
+		}
+		return pe.WithHint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", e.alias)
+	}
+	return m.pe
 }

@@ -141,12 +141,18 @@ func (b *Binder) tableFunc(name string, args []ir.Expr) (*ir.TableFunc, error) {
 }
 
 func typeList(args []ir.Expr) string {
-	s := ""
+	return sqltypes.UnmodifiedNames(exprTypes(args)...)
+}
+
+func exprTypes(args []ir.Expr) []sqltypes.Type {
+	ts := make([]sqltypes.Type, len(args))
 	for i, a := range args {
-		if i > 0 {
-			s += ", "
-		}
-		s += a.Type().String()
+		ts[i] = a.Type()
 	}
-	return s
+	return ts
+}
+
+// noFunction is builtins.NoFunction for a call's bound arguments.
+func noFunction(name string, args []ir.Expr) error {
+	return builtins.NoFunction(name, exprTypes(args))
 }

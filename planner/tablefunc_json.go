@@ -3,7 +3,6 @@ package planner
 import (
 	"strings"
 
-	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 )
@@ -22,14 +21,12 @@ func (b *Binder) jsonTableFunc(name string, args []ir.Expr) (*ir.TableFunc, bool
 		return nil, false, nil
 	}
 	if len(args) != 1 {
-		return nil, true, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
-			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+		return nil, true, noFunction(name, args)
 	}
 	b.inferParam(args[0], f.Doc)
 	if t := args[0].Type(); t.ID != f.Doc.ID {
 		if t.ID != sqltypes.Unknown {
-			return nil, true, pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, strings.TrimSpace(t.String())).
-				WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+			return nil, true, noFunction(name, args)
 		}
 		x, err := b.coerceTo(args[0], f.Doc, false)
 		if err != nil {

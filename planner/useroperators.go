@@ -92,9 +92,9 @@ func (b *Binder) withUserOperators(op string, l, r ir.Expr, builtin func() (ir.E
 
 func operatorText(op string, l, r ir.Expr) string {
 	if l == nil {
-		return op + " " + r.Type().String()
+		return sqltypes.OperatorCallName(op, r.Type())
 	}
-	return l.Type().String() + " " + op + " " + r.Type().String()
+	return sqltypes.OperatorCallName(op, l.Type(), r.Type())
 }
 
 // exactOperator is the operator of ops whose operand types are exactly

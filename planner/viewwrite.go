@@ -125,7 +125,7 @@ func (b *Binder) updatableView(v *catalog.View, depth int) (*viewWrite, error) {
 		var es []ir.Expr
 		if f.WildCard != nil {
 			if es, _, err = sc.star(f.WildCard.Table.O); err != nil {
-				return nil, err
+				return nil, b.fromEntryError(sc, err)
 			}
 		} else {
 			e, err := b.bindExpr(sc, f.Expr)

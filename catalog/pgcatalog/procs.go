@@ -75,6 +75,25 @@ func pgSigs() map[string][]pgSig {
 	return known
 }
 
+var (
+	coreNamesOnce sync.Once
+	coreNames     map[string]bool
+)
+
+// CoreFunction reports whether PostgreSQL 15's pg_catalog has a function
+// named name: zproxy's other built-ins are its extensions' (pg_trgm's
+// similarity, PostGIS's st_*), which PostgreSQL keeps in the schema the
+// extension was created in, public here.
+func CoreFunction(name string) bool {
+	coreNamesOnce.Do(func() {
+		coreNames = map[string]bool{}
+		for n := range pgSigs() {
+			coreNames[n] = true
+		}
+	})
+	return coreNames[name]
+}
+
 // procSig is a function's argument type OIDs as procs_gen.go spells them.
 func procSig(args []uint32) string {
 	argText := make([]string, len(args))

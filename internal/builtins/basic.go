@@ -24,7 +24,11 @@ func init() {
 			if ctx != nil && !ctx.Now.IsZero() {
 				t = ctx.Now
 			}
-			return sqltypes.Value{K: typ.Kind(), I: sqltypes.TimestampFromTime(t)}, nil
+			us := sqltypes.TimestampFromTime(t)
+			if typ.ID == sqltypes.Timestamp {
+				us = ToLocal(us, SessionLocation(ctx)) // the session's wall clock
+			}
+			return sqltypes.Value{K: typ.Kind(), I: us}, nil
 		}}
 	}
 	for _, n := range []string{"now", "current_timestamp", "transaction_timestamp", "statement_timestamp"} {

@@ -33,7 +33,6 @@ package builtins
 import (
 	"net/netip"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
@@ -250,10 +249,10 @@ type Resolved struct {
 func Resolve(name string, args []sqltypes.Type) (Resolved, error) {
 	ovs, ok := registry[name]
 	if !ok {
-		return Resolved{}, noFunction(name, args)
+		return Resolved{}, NoFunction(name, args)
 	}
-	return choose(ovs, args, func() error { return noFunction(name, args) }, func() error {
-		return pgerr.New(pgerr.AmbiguousFunction, "function %s(%s) is not unique", name, typeList(args)).
+	return choose(ovs, args, func() error { return NoFunction(name, args) }, func() error {
+		return pgerr.New(pgerr.AmbiguousFunction, "function %s(%s) is not unique", name, sqltypes.UnmodifiedNames(args...)).
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	})
 }
@@ -522,15 +521,10 @@ func intWidth(t sqltypes.Type) int {
 	return 16 // floats take any integer
 }
 
-func typeList(args []sqltypes.Type) string {
-	parts := make([]string, len(args))
-	for i, a := range args {
-		parts[i] = a.String()
-	}
-	return strings.Join(parts, ", ")
-}
-
-func noFunction(name string, args []sqltypes.Type) error {
-	return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, typeList(args)).
+// NoFunction is PostgreSQL's 42883 for a call of name with arguments of
+// types args that no function matches, the types named as
+// func_signature_string names them (without their modifiers).
+func NoFunction(name string, args []sqltypes.Type) *pgerr.Error {
+	return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, sqltypes.UnmodifiedNames(args...)).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }

@@ -120,6 +120,26 @@ func RegisterPlannerBound(name string, ovs ...Overload) {
 // LookupAggregate returns the aggregate of that name.
 func LookupAggregate(name string) (*Func, bool) { f, ok := aggregates[name]; return f, ok }
 
+// TextOnly reports whether f's argument i is a string that only text
+// parameters take: some overload declares text there and none declares
+// char(n) or a polymorphic type, so a char(n) argument reaches f through
+// bpchar's implicit cast to text (string_agg), its trailing blanks gone.
+func (f *Func) TextOnly(i int) bool {
+	text := false
+	for _, o := range f.Overloads {
+		if i >= len(o.Params) {
+			continue
+		}
+		switch p := o.Params[i]; {
+		case p.Any || p.Type.ID == sqltypes.BPChar:
+			return false
+		case p.Type.ID == sqltypes.Text:
+			text = true
+		}
+	}
+	return text
+}
+
 // LookupWindow returns the window function of that name.
 func LookupWindow(name string) (*Func, bool) { f, ok := windows[name]; return f, ok }
 

@@ -62,20 +62,13 @@ func ResolveOperator(op string, args []sqltypes.Type) (Resolved, error) {
 		}
 	}
 	return choose(ovs, args, none, func() error {
-		return pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s", operatorCall(op, args)).
+		return pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s", sqltypes.OperatorCallName(op, args...)).
 			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
 	})
 }
 
-func operatorCall(op string, args []sqltypes.Type) string {
-	if len(args) == 1 {
-		return op + " " + args[0].UnmodifiedName()
-	}
-	return args[0].UnmodifiedName() + " " + op + " " + args[1].UnmodifiedName()
-}
-
 func noOperator(op string, args []sqltypes.Type) error {
-	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", operatorCall(op, args)).
+	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", sqltypes.OperatorCallName(op, args...)).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }
 

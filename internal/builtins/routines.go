@@ -43,8 +43,8 @@ func ResolveAmong(name string, args []sqltypes.Type, extra []Overload) (Resolved
 			ovs = append(ovs, u)
 		}
 	}
-	return choose(ovs, args, func() error { return noFunction(name, args) }, func() error {
-		return pgerr.New(pgerr.AmbiguousFunction, "function %s(%s) is not unique", name, typeList(args)).
+	return choose(ovs, args, func() error { return NoFunction(name, args) }, func() error {
+		return pgerr.New(pgerr.AmbiguousFunction, "function %s(%s) is not unique", name, sqltypes.UnmodifiedNames(args...)).
 			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 	})
 }

@@ -314,13 +314,14 @@ type dtDecoder struct {
 	order DateOrder
 }
 
-// decodeDateTime decodes date/time input as PostgreSQL's DecodeDateTime.
-func decodeDateTime(s string, order DateOrder) (dtResult, dtErr) {
+// decodeDateTime decodes date/time input as PostgreSQL's DecodeDateTime
+// in a session whose TimeZone is loc (nil: UTC), where today is.
+func decodeDateTime(s string, order DateOrder, loc *time.Location) (dtResult, dtErr) {
 	fields, ok := splitDateTime(s)
 	if !ok || len(fields) == 0 {
 		return dtResult{}, dtBadFormat
 	}
-	d := &dtDecoder{mer: -1, order: order}
+	d := &dtDecoder{mer: -1, order: order, loc: loc}
 	e := d.decode(fields)
 	return d.r, e
 }
@@ -475,7 +476,7 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 						return dtBadFormat
 					}
 					tmask = fmDate
-					day := floorDiv(time.Now().UnixMicro(), usPerDay)
+					day := localDay(time.Now(), d.loc)
 					if f.s == "tomorrow" {
 						day++
 					} else if f.s == "yesterday" {
@@ -1247,7 +1248,7 @@ func ParseTimestampStyled(s string, withZone bool, st Style) (int64, error) {
 	if withZone {
 		typ = "timestamp with time zone"
 	}
-	r, e := decodeDateTime(s, st.Order)
+	r, e := decodeDateTime(s, st.Order, loc)
 	if e != dtOK {
 		return 0, dateTimeParseError(e, r, s, typ)
 	}
@@ -1259,7 +1260,13 @@ func ParseTimestampStyled(s string, withZone bool, st Style) (int64, error) {
 	case "epoch":
 		return -PGEpochMicros, nil
 	case "now":
-		return TimestampFromUnixMicro(time.Now().UnixMicro()), nil
+		now := time.Now()
+		if !withZone {
+			// A timestamp's now is the session's wall clock
+			// (localtimestamp), as timestamp_in reads it.
+			now = now.Add(time.Duration(wallOffsetAt(now, loc)) * time.Second)
+		}
+		return TimestampFromUnixMicro(now.UnixMicro()), nil
 	case "":
 	default:
 		return 0, dateTimeParseError(dtBadFormat, r, s, typ)
@@ -1343,13 +1350,14 @@ func abbrevOffset(local int64, abbrev string, loc *time.Location) int64 {
 // PostgreSQL it also accepts a timestamp and keeps its date part, and
 // infinity, -infinity and epoch.
 func ParseDate(s string) (int64, error) {
-	return ParseDateOrdered(s, DateOrderMDY)
+	return ParseDateStyled(s, Style{Order: DateOrderMDY})
 }
 
-// ParseDateOrdered is ParseDate with ambiguous dates read in order
-// (DateStyle's field order).
-func ParseDateOrdered(s string, order DateOrder) (int64, error) {
-	r, e := decodeDateTime(s, order)
+// ParseDateStyled is ParseDate with ambiguous dates read in st.Order
+// (DateStyle's field order) and now, today, tomorrow and yesterday taken
+// in the session's TimeZone, st.Location.
+func ParseDateStyled(s string, st Style) (int64, error) {
+	r, e := decodeDateTime(s, st.Order, st.Location)
 	if e != dtOK {
 		return 0, dateTimeParseError(e, r, s, "date")
 	}
@@ -1361,7 +1369,7 @@ func ParseDateOrdered(s string, order DateOrder) (int64, error) {
 	case "epoch":
 		return 0, nil
 	case "now":
-		return floorDiv(time.Now().UnixMicro(), usPerDay), nil
+		return localDay(time.Now(), st.Location), nil
 	case "":
 	default:
 		return 0, dateTimeParseError(dtBadFormat, r, s, "date")
@@ -1387,4 +1395,20 @@ func dateTimeParseError(e dtErr, r dtResult, s, typ string) error {
 		return pgerr.New(pgerr.InvalidParameterValue, "time zone %q not recognized", r.unknownZone)
 	}
 	return pgerr.New(pgerr.InvalidDatetimeFormat, "invalid input syntax for type %s: %q", typ, s)
+}
+
+// wallOffsetAt is loc's offset east of UTC at instant t, in seconds (nil
+// loc: UTC).
+func wallOffsetAt(t time.Time, loc *time.Location) int64 {
+	if loc == nil {
+		return 0
+	}
+	_, off := t.In(loc).Zone()
+	return int64(off)
+}
+
+// localDay is the day (since the Unix epoch) instant t falls on in loc
+// (nil: UTC): the current_date of a session whose TimeZone is loc.
+func localDay(t time.Time, loc *time.Location) int64 {
+	return floorDiv(t.Unix()+wallOffsetAt(t, loc), 86400)
 }

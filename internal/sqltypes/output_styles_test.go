@@ -202,7 +202,7 @@ func zproxyOutput(c outputStyleCase) (string, error) {
 		}
 		return string(AppendTimestampStyled(nil, us, tz, st)), nil
 	case "datein":
-		d, err := ParseDateOrdered(c.input, st.Order)
+		d, err := ParseDateStyled(c.input, st)
 		return answer(AppendDateStyled(nil, d, st), err)
 	case "timestampin":
 		us, err := ParseTimestampStyled(c.input, false, st)

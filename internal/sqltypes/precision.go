@@ -1,6 +1,9 @@
 package sqltypes
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // Fractional-second precision of timestamp(p), timestamptz(p), time(p) and
 // timetz(p): a type with a precision keeps p decimal digits of the second,
@@ -143,4 +146,28 @@ func (t Type) UnmodifiedName() string {
 		return "character[]"
 	}
 	return t.String()
+}
+
+// UnmodifiedNames lists ts as PostgreSQL's errors about a call list its
+// argument types (func_signature_string): each by UnmodifiedName, joined
+// by ", ".
+func UnmodifiedNames(ts ...Type) string {
+	var b strings.Builder
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(t.UnmodifiedName())
+	}
+	return b.String()
+}
+
+// OperatorCallName is an operator applied to operands of types ts as
+// PostgreSQL's errors name it (op_signature_string): "l op r", or "op r"
+// for a prefix operator (one type).
+func OperatorCallName(op string, ts ...Type) string {
+	if len(ts) == 1 {
+		return op + " " + ts[0].UnmodifiedName()
+	}
+	return ts[0].UnmodifiedName() + " " + op + " " + ts[1].UnmodifiedName()
 }

@@ -258,7 +258,7 @@ func ParseTextStyled(t Type, s string, st Style) (Value, error) {
 		}
 		return NewTimestamp(us), nil
 	case Date:
-		d, err := ParseDateOrdered(s, st.Order)
+		d, err := ParseDateStyled(s, st)
 		if err != nil {
 			return Null, err
 		}

@@ -109,6 +109,11 @@ func castZoned(v Value, t Type, loc *time.Location) (Value, bool, error) {
 			r, err := parseMultirangeStyled(t, v.S, Style{Location: loc})
 			return r, true, err
 		}
+		if t.ID == Date || t.ID == Timestamp {
+			// now, today, tomorrow and yesterday are the session's.
+			r, err := ParseTextStyled(t, v.S, Style{Location: loc})
+			return r, true, err
+		}
 		if t.ID != TimestampTZ {
 			return Null, false, nil
 		}
