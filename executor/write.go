@@ -467,11 +467,41 @@ func (ec *execCtx) write(ctx context.Context, plan *optimizer.Plan, opts RunOpti
 	case *optimizer.Insert:
 		return ec.insert(ctx, n, opts.KV)
 	case *optimizer.Update:
-		return ec.update(ctx, n, opts.KV)
+		res, err := ec.update(ctx, n, opts.KV)
+		for _, h := range n.Heirs {
+			res, err = ec.heirWrite(res, err, h, func() (WriteResult, error) { return ec.update(ctx, h, opts.KV) })
+		}
+		return res, err
 	case *optimizer.Delete:
-		return ec.delete(ctx, n, opts.KV)
+		res, err := ec.delete(ctx, n, opts.KV)
+		for _, h := range n.Heirs {
+			res, err = ec.heirWrite(res, err, h, func() (WriteResult, error) { return ec.delete(ctx, h, opts.KV) })
+		}
+		return res, err
 	}
 	return WriteResult{}, pgerr.New(pgerr.InternalError, "executor: %T is not a write", plan.Root)
+}
+
+// heirWrite runs the UPDATE or DELETE of a table inheriting from the
+// statement's target (run), after those before it (res, err), with its
+// own constraints; its counts and RETURNING rows follow theirs.
+func (ec *execCtx) heirWrite(res WriteResult, err error, h optimizer.Write, run func() (WriteResult, error)) (WriteResult, error) {
+	if err != nil {
+		return res, err
+	}
+	if err := notRewriting(h.Target()); err != nil {
+		return WriteResult{}, err
+	}
+	cons := ec.cons
+	ec.cons, ec.inHeir = h.WriteConstraints(), true
+	r, err := run()
+	ec.cons, ec.inHeir = cons, false
+	if err != nil {
+		return WriteResult{}, err
+	}
+	res.Count += r.Count
+	res.Returning = append(res.Returning, r.Returning...)
+	return res, nil
 }
 
 // hiddenRowID returns the ordinal of a table's hidden row id, or -1.

@@ -102,6 +102,10 @@ type Update struct {
 	Writes []*CTE
 	// Constraints: CHECKs and foreign keys to enforce (nil: none).
 	Constraints *Constraints
+	// Heirs are the same UPDATE of each table inheriting from Table
+	// (planner/inherit.go), each bound over that table's rows with
+	// Table's columns; they run after it, in the statement's transaction.
+	Heirs []*Update
 }
 
 // Kind implements Statement.
@@ -123,6 +127,8 @@ type Delete struct {
 	Writes []*CTE
 	// Constraints: foreign keys to enforce (nil: none).
 	Constraints *Constraints
+	// Heirs: as for Update.
+	Heirs []*Delete
 }
 
 // Kind implements Statement.

@@ -115,6 +115,10 @@ type Statement struct {
 	// TargetAlias is the alias of DELETE FROM t alias USING ...'s target,
 	// which TiDB's multi-table DELETE cannot carry.
 	TargetAlias string
+	// TargetOnly marks UPDATE ONLY t and DELETE FROM ONLY t: the write
+	// leaves the tables inheriting from t alone (and finds no row of a
+	// partitioned t, which holds none of its own).
+	TargetOnly bool
 	// From is UPDATE's FROM list.
 	From *ast.Join
 	// ViewQuery is the text of CREATE VIEW's query.

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -19,9 +20,12 @@ import (
 // INCLUDING DEFAULTS CONSTRAINTS before c's own) and whose Parents hold
 // p's ID (pg_inherits). A read of p is p's rows and those of every table
 // inheriting from it, each with p's columns (SELECT ... FROM ONLY p reads
-// p's alone); writes to c are writes to c. What would change p's rows
-// through its children (UPDATE or DELETE of p) or the columns of either
-// is refused (0A000).
+// p's alone); writes to c are writes to c. UPDATE and DELETE of p are
+// also those of every table inheriting from it (ir.Update.Heirs): the
+// statement is bound once more for each, over that table's rows with p's
+// columns alone seen in them, tableoid the table's OID; UPDATE ONLY p and
+// DELETE FROM ONLY p change p's own rows. What would change the columns
+// of either is refused (0A000).
 
 // inheritParent resolves CREATE TABLE ... INHERITS (parent) and lends
 // the parent's columns to the new table through a LIKE clause before its
@@ -90,6 +94,47 @@ func (b *Binder) inheritedScan(t *catalog.Table, alias string, heirs []*catalog.
 	return out
 }
 
+// writeHeirs are the tables an UPDATE or DELETE of t also changes: those
+// inheriting from it, none for UPDATE ONLY and DELETE FROM ONLY.
+func (b *Binder) writeHeirs(t *catalog.Table) []*catalog.Table {
+	if b.stmt.TargetOnly {
+		return nil
+	}
+	heirs := b.snap.Inheritors(t)
+	for _, h := range heirs {
+		b.depends(h.Name)
+	}
+	return heirs
+}
+
+// heirColumns are the columns of heir's rows as a write of parent sees
+// them (cols, heir's own): those parent has, and the rest hidden and
+// nameless, so neither a name nor * finds them.
+func heirColumns(heir, parent *catalog.Table, cols []ir.Column) []ir.Column {
+	out := slices.Clone(cols)
+	for i, c := range heir.Columns {
+		if j := parent.ColumnIndex(c.Name); j < 0 || parent.Columns[j].Hidden || c.Hidden {
+			out[i].Name, out[i].Hidden = "", true
+		}
+	}
+	return out
+}
+
+// inTxn is c, made to run the write in a transaction of its own (the
+// writes of a table and its heirs commit together).
+func inTxn(c *ir.Constraints) *ir.Constraints {
+	if c == nil {
+		c = &ir.Constraints{Tables: map[string]*ir.TableConstraints{}}
+	}
+	c.Txn = true
+	return c
+}
+
+// tableOIDConst is the value of tableoid in the rows of table t.
+func tableOIDConst(t *catalog.Table) ir.Expr {
+	return &ir.Const{V: sqltypes.NewOID(pgcatalog.ObjectOID(t.ID, 0)), Typ: sqltypes.TypeOid}
+}
+
 // tableOIDColumn is the system column tableoid: the OID of the table a
 // row is stored in (a partition's, a child's).
 var tableOIDColumn = ir.Column{Name: "tableoid", Type: sqltypes.TypeOid, Col: -1, Hidden: true}
@@ -112,7 +157,7 @@ func (b *Binder) withTableOID(r ir.Rel, t *catalog.Table) ir.Rel {
 	for i, c := range cols {
 		exprs[i] = &ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}
 	}
-	exprs = append(exprs, &ir.Const{V: sqltypes.NewOID(pgcatalog.ObjectOID(t.ID, 0)), Typ: sqltypes.TypeOid})
+	exprs = append(exprs, tableOIDConst(t))
 	return &ir.Project{Input: r, Exprs: exprs, Cols: append(cols[:len(cols):len(cols)], tableOIDColumn)}
 }
 

@@ -58,6 +58,10 @@ type fromItem struct {
 	// relabel marks the columns a deparsed query reads as of a domain
 	// relabeled to its base type (informationSchemaDomains).
 	relabel map[int]bool
+	// system are system columns whose value is the same in every row of
+	// the item (tableoid of an UPDATE's or DELETE's target, dml.go),
+	// found by name when no column of the item has it, never by *.
+	system map[string]ir.Expr
 }
 
 // mergedCol is a column of JOIN USING / NATURAL: one name, its value read
@@ -165,6 +169,16 @@ func (s *scope) lookup(qual, name string) (e ir.Expr, found bool, err error) {
 				it.perm.SelectCol(i)
 			}
 		}
+		if hit == nil {
+			for _, it := range s.items {
+				if e, ok := it.system[name]; ok {
+					if hit != nil {
+						return nil, true, pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name)
+					}
+					hit = e
+				}
+			}
+		}
 		return hit, hit != nil, nil
 	}
 	var item *fromItem
@@ -190,6 +204,9 @@ func (s *scope) lookup(qual, name string) (e ir.Expr, found bool, err error) {
 			hit = &ir.ColRef{Index: item.offset + i, Name: qual + "." + name, Typ: c.Type, Relabeled: item.relabel[i]}
 			item.perm.SelectCol(i)
 		}
+	}
+	if e, ok := item.system[name]; ok && hit == nil {
+		hit = e
 	}
 	if hit != nil {
 		return hit, true, nil
