@@ -2,6 +2,7 @@ package ir
 
 import (
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
 // Statement is a statement bound to the catalog. Its concrete types are the
@@ -144,6 +145,9 @@ type CreateTable struct {
 	// Sequences are the sequences of its SERIAL and identity columns,
 	// created with it (IDs assigned at execution).
 	Sequences []*catalog.Sequence
+	// Notices are what binding it announces (columns merged from several
+	// INHERITS parents), sent before it runs.
+	Notices []*pgerr.Error
 }
 
 // Kind implements Statement.

@@ -209,6 +209,10 @@ type LikeClause struct {
 	Including map[string]bool
 	// Position is the clause's offset in the statement, for errors.
 	Position int
+	// Inherit marks the clause the binder stands for an INHERITS parent:
+	// its columns merge with those of other parents and the table's own
+	// of the same name, as PostgreSQL's MergeAttributes does.
+	Inherit bool
 }
 
 // likeOptions are CREATE TABLE LIKE's INCLUDING/EXCLUDING options.

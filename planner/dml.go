@@ -394,7 +394,7 @@ func (b *Binder) rowSource(t, heirOf *catalog.Table, target *ir.RelPermission, a
 	sc.items = []*fromItem{tableItem(t, alias, 0)}
 	sc.items[0].perm = target
 	if heirOf != nil {
-		sc.items[0].cols = heirColumns(t, heirOf, sc.items[0].cols)
+		sc.items[0].cols, sc.items[0].starOrder = heirColumns(t, heirOf, sc.items[0].cols)
 	}
 	if b.wantsTableOID() && !t.IsPartitioned() {
 		// tableoid names the table the row is in: t, whose rows are the

@@ -27,45 +27,66 @@ import (
 // DELETE FROM ONLY p change p's own rows. What would change the columns
 // of either is refused (0A000).
 
-// inheritParent resolves CREATE TABLE ... INHERITS (parent) and lends
-// the parent's columns to the new table through a LIKE clause before its
-// own columns.
-func (b *Binder) inheritParent(n *ast.CreateTableStmt) (*catalog.Table, error) {
+// inheritParents resolves CREATE TABLE ... INHERITS (parent, ...) and
+// lends the parents' columns to the new table through LIKE clauses
+// before its own columns, merged by name (likeColumns, inheritedColumn).
+func (b *Binder) inheritParents(n *ast.CreateTableStmt) ([]*catalog.Table, error) {
 	ps := b.stmt.Partition
 	if ps == nil || len(ps.Inherits) == 0 || ps.Of != "" {
 		return nil, nil
 	}
-	if len(ps.Inherits) > 1 {
-		return nil, unsupported("inheriting from more than one table is not supported")
-	}
 	if ps.Strategy != "" {
 		return nil, pgerr.New(pgerr.WrongObjectType, "cannot create partitioned table as inheritance child")
 	}
-	q := ps.Inherits[0]
-	parent, err := b.resolveTable(q.Schema, q.Name, q.Pos)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case parent.IsPartitioned():
-		return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partitioned table %q", parent.BareName())
-	case parent.IsPartition():
-		return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partition %q", parent.BareName())
-	case parent.Matview != nil:
-		return nil, pgerr.New(pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", parent.BareName())
-	case parent.Temp && !b.stmt.Temp:
-		return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from temporary relation %q", parent.BareName())
-	}
-	for _, cd := range n.Cols {
-		if i := parent.ColumnIndex(cd.Name.Name.O); i >= 0 && !parent.Columns[i].Hidden {
-			return nil, unsupported("merging column %q with its inherited definition is not supported", cd.Name.Name.O)
+	var parents []*catalog.Table
+	var likes []parser.LikeClause
+	for _, q := range ps.Inherits {
+		parent, err := b.resolveTable(q.Schema, q.Name, q.Pos)
+		if err != nil {
+			return nil, err
 		}
+		switch {
+		case parent.IsPartitioned():
+			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partitioned table %q", parent.BareName())
+		case parent.IsPartition():
+			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partition %q", parent.BareName())
+		case parent.Matview != nil:
+			return nil, pgerr.New(pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", parent.BareName())
+		case parent.Temp && !b.stmt.Temp:
+			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from temporary relation %q", parent.BareName())
+		case slices.Contains(parents, parent):
+			return nil, pgerr.New(pgerr.DuplicateTable, "relation %q would be inherited from more than once", parent.BareName())
+		}
+		parents = append(parents, parent)
+		likes = append(likes, parser.LikeClause{Schema: q.Schema, Table: q.Name, Position: q.Pos, Inherit: true,
+			Including: map[string]bool{"defaults": true, "constraints": true}})
 	}
 	st := *b.stmt
-	st.Like = append([]parser.LikeClause{{Schema: q.Schema, Table: q.Name, Position: q.Pos,
-		Including: map[string]bool{"defaults": true, "constraints": true}}}, b.stmt.Like...)
+	st.Like = append(likes, b.stmt.Like...)
 	b.stmt = &st
-	return parent, nil
+	return parents, nil
+}
+
+// inheritedColumn merges column c, of an INHERITS parent or the table's
+// own definition (own), into t's column i of the same name: the types
+// must be the same (42804), a NOT NULL of either holds. PostgreSQL says
+// so in a NOTICE.
+func (b *Binder) inheritedColumn(t *catalog.Table, i int, c catalog.Column, own bool) error {
+	have := t.Columns[i]
+	if !have.Type.Same(c.Type) {
+		msg := "inherited column %q has a type conflict"
+		if own {
+			msg = "column %q has a type conflict"
+		}
+		return pgerr.New(pgerr.DatatypeMismatch, msg, c.Name).WithDetail("%s versus %s", have.Type, c.Type)
+	}
+	t.Columns[i].NotNull = have.NotNull || c.NotNull
+	msg := "merging multiple inherited definitions of column %q"
+	if own {
+		msg = "merging column %q with inherited definition"
+	}
+	b.createNotices = append(b.createNotices, pgerr.Notice(msg, c.Name))
+	return nil
 }
 
 // inheritedScan reads t and every table inheriting from it: their rows
@@ -109,15 +130,23 @@ func (b *Binder) writeHeirs(t *catalog.Table) []*catalog.Table {
 
 // heirColumns are the columns of heir's rows as a write of parent sees
 // them (cols, heir's own): those parent has, and the rest hidden and
-// nameless, so neither a name nor * finds them.
-func heirColumns(heir, parent *catalog.Table, cols []ir.Column) []ir.Column {
-	out := slices.Clone(cols)
+// nameless, so neither a name nor * finds them; order is the order *
+// lists them in, parent's (a second parent's columns need not come in
+// its order in the heir).
+func heirColumns(heir, parent *catalog.Table, cols []ir.Column) (out []ir.Column, order []int) {
+	out = slices.Clone(cols)
+	for _, pc := range parent.Columns {
+		if j := heir.ColumnIndex(pc.Name); j >= 0 && !pc.Hidden {
+			order = append(order, j)
+		}
+	}
 	for i, c := range heir.Columns {
 		if j := parent.ColumnIndex(c.Name); j < 0 || parent.Columns[j].Hidden || c.Hidden {
 			out[i].Name, out[i].Hidden = "", true
+			order = append(order, i)
 		}
 	}
-	return out
+	return out, order
 }
 
 // inTxn is c, made to run the write in a transaction of its own (the

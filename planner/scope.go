@@ -62,6 +62,9 @@ type fromItem struct {
 	// the item (tableoid of an UPDATE's or DELETE's target, dml.go),
 	// found by name when no column of the item has it, never by *.
 	system map[string]ir.Expr
+	// starOrder, when set, is the order * lists the columns in (an
+	// inheriting table's row seen as its parent's, dml.go).
+	starOrder []int
 }
 
 // mergedCol is a column of JOIN USING / NATURAL: one name, its value read
@@ -392,7 +395,12 @@ func (s *scope) star(qual string) ([]ir.Expr, []ir.Column, error) {
 			continue
 		}
 		found = true
-		for i, c := range it.cols {
+		for k := range it.cols {
+			i := k
+			if it.starOrder != nil {
+				i = it.starOrder[k]
+			}
+			c := it.cols[i]
 			if c.Hidden || (qual == "" && it.hiddenByUsing[i]) {
 				continue
 			}
