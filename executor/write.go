@@ -434,6 +434,9 @@ func evalRow(t *catalog.Table, exprs []ir.Expr, ev *ir.EvalContext, in []sqltype
 type WriteResult struct {
 	Count     int64
 	Returning [][]sqltypes.Value
+	// From, set by an upsert, is the index in the rows it was given of
+	// each row it inserted or updated (of each RETURNING row).
+	From []int
 }
 
 // Write executes an INSERT, UPDATE or DELETE plan.
@@ -722,9 +725,10 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 		}
 		w := &writeSet{t: t}
 		var events []string // each change's event, for the AFTER triggers
+		var from []int      // each change's row in rows
 		touched := map[string]bool{}
 		var accepted [][]sqltypes.Value // rows DO NOTHING inserts, for its exclusion arbiters
-		for _, row := range rows {
+		for i, row := range rows {
 			if trig {
 				if row, err = ec.upsertBefore(ctx, arb, cur, row, stats); err != nil {
 					return WriteResult{}, err
@@ -751,12 +755,12 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 			switch {
 			case !exists:
 				w.add(change{new: row})
-				events = append(events, "INSERT")
+				events, from = append(events, "INSERT"), append(from, i)
 				arb.record(cur, current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}})
 			case old.expired:
 				// An expired row still stored: the insert replaces it.
 				w.add(change{old: old.row, new: row, oldVersion: old.version})
-				events = append(events, "INSERT")
+				events, from = append(events, "INSERT"), append(from, i)
 				arb.record(cur, current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: old.version.I + 1}})
 			case ins.OnConflict == nil:
 				if by != nil {
@@ -807,7 +811,7 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 					return WriteResult{}, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE may not change the primary key")
 				}
 				w.add(change{old: old.row, new: updated, oldVersion: old.version})
-				events = append(events, "UPDATE")
+				events, from = append(events, "UPDATE"), append(from, i)
 			}
 			touched[k] = true
 		}
@@ -824,7 +828,7 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 				return WriteResult{}, err
 			}
 		}
-		res := WriteResult{Count: int64(len(w.changes))}
+		res := WriteResult{Count: int64(len(w.changes)), From: from}
 		if ins.Returning != nil {
 			for _, c := range w.changes {
 				r, err := ec.returningRow(ins.Returning, c.new)

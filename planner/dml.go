@@ -251,6 +251,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 		return nil, err
 	}
 	returning := tableItem(t, alias, 0)
+	b.targetTableOID(returning, t)
 	returning.perm = target
 	if ins.Returning, err = b.bindReturning(&scope{items: []*fromItem{returning}}); err != nil {
 		return nil, err
@@ -396,11 +397,7 @@ func (b *Binder) rowSource(t, heirOf *catalog.Table, target *ir.RelPermission, a
 	if heirOf != nil {
 		sc.items[0].cols, sc.items[0].starOrder = heirColumns(t, heirOf, sc.items[0].cols)
 	}
-	if b.wantsTableOID() && !t.IsPartitioned() {
-		// tableoid names the table the row is in: t, whose rows are the
-		// only ones this binding reads.
-		sc.items[0].system = map[string]ir.Expr{tableOIDColumn.Name: tableOIDConst(t)}
-	}
+	b.targetTableOID(sc.items[0], t)
 	if extra != nil {
 		part, err := b.bindTableRef(extra, sc, nil)
 		if err != nil {

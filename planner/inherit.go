@@ -159,6 +159,25 @@ func inTxn(c *ir.Constraints) *ir.Constraints {
 	return c
 }
 
+// targetTableOID gives it, the FROM item of a write's target t, the
+// system column tableoid when the statement names it: t's OID (a
+// binding of an UPDATE or DELETE reads the rows of one table, inherit.go)
+// or, of a partitioned t, the OID of the leaf the row routes to.
+func (b *Binder) targetTableOID(it *fromItem, t *catalog.Table) {
+	if !b.wantsTableOID() {
+		return
+	}
+	var e ir.Expr = tableOIDConst(t)
+	if ps := b.snap.PartitionSet(t); ps != nil {
+		oids := map[uint64]sqltypes.Value{}
+		for _, leaf := range ps.Leaves() {
+			oids[leaf.ID] = sqltypes.NewOID(pgcatalog.ObjectOID(leaf.ID, 0))
+		}
+		e = &ir.PartitionOID{Set: ps, Width: len(t.Columns), OIDs: oids}
+	}
+	it.system = map[string]ir.Expr{tableOIDColumn.Name: e}
+}
+
 // tableOIDConst is the value of tableoid in the rows of table t.
 func tableOIDConst(t *catalog.Table) ir.Expr {
 	return &ir.Const{V: sqltypes.NewOID(pgcatalog.ObjectOID(t.ID, 0)), Typ: sqltypes.TypeOid}
