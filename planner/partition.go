@@ -501,9 +501,9 @@ func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterActi
 		if rel := keyOf(); rel != "" {
 			return pgerr.New(pgerr.InvalidTableDefinition, "cannot %s column %q because it is part of the partition key of relation %q", verb, a.Column, rel)
 		}
-		if a.Kind == parser.AlterDropColumn {
-			return nil
-		}
+		// ALTER COLUMN TYPE changes every member's column (the rows the
+		// new type must take are checked in every leaf).
+		return nil
 	case parser.AlterRenameColumn:
 		if inherited {
 			return pgerr.New(pgerr.InvalidTableDefinition, "cannot rename inherited column %q", a.Column)
