@@ -376,6 +376,9 @@ type CreateView struct {
 	// Temp makes a temporary view (CREATE TEMP VIEW, or a view reading a
 	// temporary relation: ImplicitTemp, which PostgreSQL announces).
 	Temp, ImplicitTemp bool
+	// TempFuncs are the OIDs of the session's routines of pg_temp the
+	// query may call (catalog.View.TempFuncs).
+	TempFuncs []uint32
 }
 
 // Kind implements Statement.

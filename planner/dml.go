@@ -638,6 +638,9 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 	}
 	cv := &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps, Temp: b.stmt.Temp, Path: b.storedPath()}
 	if !cv.Temp {
+		cv.TempFuncs = b.tempCalls
+	}
+	if !cv.Temp {
 		// A view reading a temporary relation is temporary itself, as
 		// PostgreSQL makes it (with a NOTICE the session sends).
 		for _, d := range b.deps {
