@@ -390,6 +390,10 @@ type View struct {
 	Owner string `json:"owner,omitempty"`
 	// Temp marks a temporary view (temp.go).
 	Temp bool `json:"temp,omitempty"`
+	// TempFuncs are the OIDs of the routines of its creator's pg_temp
+	// the query may call: a permanent view depends on them as in
+	// PostgreSQL, so the session's end (which drops them) drops it.
+	TempFuncs []uint32 `json:"tempfuncs,omitempty"`
 	// Path is the search path the view was created under, which binds
 	// its query wherever it is read (nil: created before any user schema
 	// existed, when every name was in public; schemas.go).

@@ -667,13 +667,21 @@ func (t *Table) Inherits() bool { return len(t.Parents) > 0 && t.Bound == nil }
 
 // Inheritors returns the tables that inherit from t, directly or below
 // them, depth first, children in creation order.
+// A table inheriting from t along two paths (from two parents of the
+// tree) is listed once.
 func (s *Snapshot) Inheritors(t *Table) []*Table {
 	var out []*Table
-	for _, c := range s.Children(t) {
-		if c.Inherits() {
-			out = append(out, c)
-			out = append(out, s.Inheritors(c)...)
+	seen := map[uint64]bool{}
+	var walk func(*Table)
+	walk = func(t *Table) {
+		for _, c := range s.Children(t) {
+			if c.Inherits() && !seen[c.ID] {
+				seen[c.ID] = true
+				out = append(out, c)
+				walk(c)
+			}
 		}
 	}
+	walk(t)
 	return out
 }

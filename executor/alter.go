@@ -211,7 +211,7 @@ func lastValidation(eff *alterEffects) *validation {
 func treeAction(a ir.AlterAction) bool {
 	switch a.Kind {
 	case parser.AlterAddColumn, parser.AlterDropColumn, parser.AlterRenameColumn, parser.AlterSetDefault,
-		parser.AlterDropDefault, parser.AlterSetNotNull, parser.AlterDropNotNull:
+		parser.AlterDropDefault, parser.AlterSetNotNull, parser.AlterDropNotNull, parser.AlterColumnType:
 		return true
 	}
 	return false

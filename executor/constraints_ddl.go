@@ -59,7 +59,7 @@ func (e *Executor) addConstraint(ctx context.Context, cat *catalog.Catalog, add 
 		if ix.Deferrable {
 			return e.addDeferrableUnique(ctx, cat, add.Table, &ix, notice)
 		}
-		return e.CreateIndex(ctx, cat, &ir.CreateIndex{Table: add.Table, Index: &ix}, notice)
+		return e.CreateIndex(ctx, cat, &ir.CreateIndex{Table: add.Table, Index: &ix, Partitions: add.UniquePartitions}, notice)
 	}
 	if add.AutoIndex != nil {
 		ix := *add.AutoIndex

@@ -326,13 +326,27 @@ func (e *Executor) CreateIndex(ctx context.Context, cat *catalog.Catalog, ci *ir
 	} else {
 		err = e.build(ctx, cat, table, index)
 	}
+	built := []string{ci.Index.Name}
 	for _, p := range ci.Partitions {
 		// An index of a partitioned table is one index on each partition
 		// (the partitioned table's own holds nothing).
 		if err != nil {
 			break
 		}
-		err = e.CreateIndex(ctx, cat, p, notice)
+		if err = e.CreateIndex(ctx, cat, p, notice); err == nil {
+			built = append(built, p.Index.Name)
+		}
+	}
+	if err != nil && len(ci.Partitions) > 0 && !cat.InBlock() {
+		// A partition's failed (a unique index its rows break): the
+		// index is none of the tree's (a block's ROLLBACK undoes it).
+		if snap, serr := cat.Snapshot(ctx); serr == nil {
+			for _, name := range built {
+				if t, ix := snap.FindIndex(name); ix != nil {
+					e.abandonIndex(ctx, cat, t.Name, ix)
+				}
+			}
+		}
 	}
 	return err
 }
@@ -926,7 +940,7 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *ir.
 		if err := s.CheckRelationName(cv.Name); err != nil {
 			return ch, err
 		}
-		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends, Owner: cv.Owner, Temp: cv.Temp, Path: cv.Path}
+		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends, Owner: cv.Owner, Temp: cv.Temp, Path: cv.Path, TempFuncs: cv.TempFuncs}
 		for _, c := range cv.Columns {
 			v.Columns = append(v.Columns, c.Name)
 			v.Types = append(v.Types, c.Type)

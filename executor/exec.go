@@ -266,6 +266,10 @@ type execCtx struct {
 	// changed are the rows the last UPDATE or DELETE changed, for its
 	// AFTER triggers (triggers.go).
 	changed []change
+	// inHeir is set while an UPDATE or DELETE changes a table inheriting
+	// from the one the statement names (heirs): that table's statement
+	// triggers do not fire, as in PostgreSQL.
+	inHeir  bool
 	stats   map[optimizer.Node]*optimizer.NodeStats
 	kvStats *kv.Stats
 	// capacity is RunOptions.Capacity.

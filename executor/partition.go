@@ -22,27 +22,28 @@ import (
 // commit together.
 
 // routeRows groups rows by the leaf partition each belongs to, leaves in
-// the order their first row came.
-func routeRows(ps *catalog.PartitionSet, rows [][]sqltypes.Value) ([]*catalog.Table, map[*catalog.Table][][]sqltypes.Value, error) {
-	var order []*catalog.Table
-	groups := map[*catalog.Table][][]sqltypes.Value{}
-	for _, row := range rows {
+// the order their first row came; at maps each leaf's rows back to their
+// indexes in rows.
+func routeRows(ps *catalog.PartitionSet, rows [][]sqltypes.Value) (order []*catalog.Table, groups map[*catalog.Table][][]sqltypes.Value, at map[*catalog.Table][]int, err error) {
+	groups, at = map[*catalog.Table][][]sqltypes.Value{}, map[*catalog.Table][]int{}
+	for i, row := range rows {
 		leaf, err := ps.Route(row)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if _, ok := groups[leaf]; !ok {
 			order = append(order, leaf)
 		}
 		groups[leaf] = append(groups[leaf], row)
+		at[leaf] = append(at[leaf], i)
 	}
-	return order, groups, nil
+	return order, groups, at, nil
 }
 
 // insertPartitioned writes an INSERT's rows into the partitions of its
 // target; RETURNING follows the statement's row order, as PostgreSQL's.
 func (ec *execCtx) insertPartitioned(ctx context.Context, n *optimizer.Insert, ps *catalog.PartitionSet, rows [][]sqltypes.Value, stats *kv.Stats) (WriteResult, error) {
-	order, groups, err := routeRows(ps, rows)
+	order, groups, at, err := routeRows(ps, rows)
 	if err != nil {
 		return WriteResult{}, err
 	}
@@ -61,7 +62,9 @@ func (ec *execCtx) insertPartitioned(ctx context.Context, n *optimizer.Insert, p
 		// Each leaf's rows are an upsert of that leaf, arbitrated by its
 		// copies of the parent's unique keys (which include the partition
 		// key, so a row can only conflict within its leaf). RETURNING
-		// lists the rows inserted or updated, leaf by leaf.
+		// lists the rows inserted or updated in the statement's row
+		// order, as PostgreSQL's (which decides row by row).
+		var from []int
 		for _, leaf := range order {
 			ln := *n
 			ln.Table = leaf
@@ -81,6 +84,12 @@ func (ec *execCtx) insertPartitioned(ctx context.Context, n *optimizer.Insert, p
 			}
 			res.Count += r.Count
 			res.Returning = append(res.Returning, r.Returning...)
+			for _, i := range r.From {
+				from = append(from, at[leaf][i])
+			}
+		}
+		if len(from) == len(res.Returning) {
+			sortByInput(res.Returning, from)
 		}
 		return res, nil
 	}
@@ -101,6 +110,20 @@ func (ec *execCtx) insertPartitioned(ctx context.Context, n *optimizer.Insert, p
 		}
 	}
 	return res, nil
+}
+
+// sortByInput orders rows, the i-th from input row from[i], by from.
+func sortByInput(rows [][]sqltypes.Value, from []int) {
+	idx := make([]int, len(rows))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return from[a] - from[b] })
+	sorted := make([][]sqltypes.Value, len(rows))
+	for k, i := range idx {
+		sorted[k] = rows[i]
+	}
+	copy(rows, sorted)
 }
 
 // partTarget is one row an UPDATE or DELETE of a partitioned table found:

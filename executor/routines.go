@@ -65,6 +65,19 @@ func signature(name string, types []sqltypes.Type) string {
 // findRoutine resolves a DROP's or ALTER's reference: by name and
 // argument types when they are given, else by name alone (which must then
 // be unique). nil, nil when there is none.
+// RoutinesNamed are the routines of snapshot s a routine statement's
+// references name (those found; an ambiguous or missing one is the
+// statement's own error to report).
+func RoutinesNamed(s *catalog.Snapshot, x *ir.RoutineChange) []*catalog.Function {
+	var out []*catalog.Function
+	for i, ref := range x.Refs {
+		if fn, err := findRoutine(s, ref, x.RefArgs[i], x.Procedure); err == nil && fn != nil {
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
 func findRoutine(s *catalog.Snapshot, ref parser.RoutineRef, args []sqltypes.Type, proc bool) (*catalog.Function, error) {
 	fns := s.FunctionsByKey(ref.Name)
 	if !ref.HasArgs {

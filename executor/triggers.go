@@ -378,6 +378,9 @@ func (ec *execCtx) deferTrigger(call *TriggerCall) {
 // fireStatement runs the FOR EACH STATEMENT triggers of event at timing;
 // changes are an AFTER statement's rows (its transition tables).
 func (ec *execCtx) fireStatement(t *catalog.Table, event, timing string, changes ...change) error {
+	if ec.inHeir {
+		return nil
+	}
 	var oldRows, newRows [][]sqltypes.Value
 	done := false
 	for _, tg := range sortedTriggers(t) {

@@ -434,6 +434,9 @@ func evalRow(t *catalog.Table, exprs []ir.Expr, ev *ir.EvalContext, in []sqltype
 type WriteResult struct {
 	Count     int64
 	Returning [][]sqltypes.Value
+	// From, set by an upsert, is the index in the rows it was given of
+	// each row it inserted or updated (of each RETURNING row).
+	From []int
 }
 
 // Write executes an INSERT, UPDATE or DELETE plan.
@@ -467,11 +470,41 @@ func (ec *execCtx) write(ctx context.Context, plan *optimizer.Plan, opts RunOpti
 	case *optimizer.Insert:
 		return ec.insert(ctx, n, opts.KV)
 	case *optimizer.Update:
-		return ec.update(ctx, n, opts.KV)
+		res, err := ec.update(ctx, n, opts.KV)
+		for _, h := range n.Heirs {
+			res, err = ec.heirWrite(res, err, h, func() (WriteResult, error) { return ec.update(ctx, h, opts.KV) })
+		}
+		return res, err
 	case *optimizer.Delete:
-		return ec.delete(ctx, n, opts.KV)
+		res, err := ec.delete(ctx, n, opts.KV)
+		for _, h := range n.Heirs {
+			res, err = ec.heirWrite(res, err, h, func() (WriteResult, error) { return ec.delete(ctx, h, opts.KV) })
+		}
+		return res, err
 	}
 	return WriteResult{}, pgerr.New(pgerr.InternalError, "executor: %T is not a write", plan.Root)
+}
+
+// heirWrite runs the UPDATE or DELETE of a table inheriting from the
+// statement's target (run), after those before it (res, err), with its
+// own constraints; its counts and RETURNING rows follow theirs.
+func (ec *execCtx) heirWrite(res WriteResult, err error, h optimizer.Write, run func() (WriteResult, error)) (WriteResult, error) {
+	if err != nil {
+		return res, err
+	}
+	if err := notRewriting(h.Target()); err != nil {
+		return WriteResult{}, err
+	}
+	cons := ec.cons
+	ec.cons, ec.inHeir = h.WriteConstraints(), true
+	r, err := run()
+	ec.cons, ec.inHeir = cons, false
+	if err != nil {
+		return WriteResult{}, err
+	}
+	res.Count += r.Count
+	res.Returning = append(res.Returning, r.Returning...)
+	return res, nil
 }
 
 // hiddenRowID returns the ordinal of a table's hidden row id, or -1.
@@ -692,9 +725,10 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 		}
 		w := &writeSet{t: t}
 		var events []string // each change's event, for the AFTER triggers
+		var from []int      // each change's row in rows
 		touched := map[string]bool{}
 		var accepted [][]sqltypes.Value // rows DO NOTHING inserts, for its exclusion arbiters
-		for _, row := range rows {
+		for i, row := range rows {
 			if trig {
 				if row, err = ec.upsertBefore(ctx, arb, cur, row, stats); err != nil {
 					return WriteResult{}, err
@@ -721,12 +755,12 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 			switch {
 			case !exists:
 				w.add(change{new: row})
-				events = append(events, "INSERT")
+				events, from = append(events, "INSERT"), append(from, i)
 				arb.record(cur, current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: 1}})
 			case old.expired:
 				// An expired row still stored: the insert replaces it.
 				w.add(change{old: old.row, new: row, oldVersion: old.version})
-				events = append(events, "INSERT")
+				events, from = append(events, "INSERT"), append(from, i)
 				arb.record(cur, current{row: row, version: kv.Attr{Name: catalog.VersionAttr, Kind: kv.AttrInt, I: old.version.I + 1}})
 			case ins.OnConflict == nil:
 				if by != nil {
@@ -777,7 +811,7 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 					return WriteResult{}, pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE may not change the primary key")
 				}
 				w.add(change{old: old.row, new: updated, oldVersion: old.version})
-				events = append(events, "UPDATE")
+				events, from = append(events, "UPDATE"), append(from, i)
 			}
 			touched[k] = true
 		}
@@ -794,7 +828,7 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 				return WriteResult{}, err
 			}
 		}
-		res := WriteResult{Count: int64(len(w.changes))}
+		res := WriteResult{Count: int64(len(w.changes)), From: from}
 		if ins.Returning != nil {
 			for _, c := range w.changes {
 				r, err := ec.returningRow(ins.Returning, c.new)

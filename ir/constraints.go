@@ -11,6 +11,9 @@ type AddConstraint struct {
 	// Unique is the new constraint's index (ID and state set when it is
 	// built, online).
 	Unique *catalog.Index
+	// UniquePartitions are Unique's copies on the partitions of a
+	// partitioned table, built after it (as CreateIndex.Partitions).
+	UniquePartitions []*CreateIndex
 	// FK is the new foreign key; AutoIndex the index it needs on its
 	// columns, built first (nil when the table has one).
 	FK        *catalog.ForeignKey

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/internal/pgerr"
 )
 
 // Statement is a statement bound to the catalog. Its concrete types are the
@@ -102,6 +103,10 @@ type Update struct {
 	Writes []*CTE
 	// Constraints: CHECKs and foreign keys to enforce (nil: none).
 	Constraints *Constraints
+	// Heirs are the same UPDATE of each table inheriting from Table
+	// (planner/inherit.go), each bound over that table's rows with
+	// Table's columns; they run after it, in the statement's transaction.
+	Heirs []*Update
 }
 
 // Kind implements Statement.
@@ -123,6 +128,8 @@ type Delete struct {
 	Writes []*CTE
 	// Constraints: foreign keys to enforce (nil: none).
 	Constraints *Constraints
+	// Heirs: as for Update.
+	Heirs []*Delete
 }
 
 // Kind implements Statement.
@@ -138,6 +145,9 @@ type CreateTable struct {
 	// Sequences are the sequences of its SERIAL and identity columns,
 	// created with it (IDs assigned at execution).
 	Sequences []*catalog.Sequence
+	// Notices are what binding it announces (columns merged from several
+	// INHERITS parents), sent before it runs.
+	Notices []*pgerr.Error
 }
 
 // Kind implements Statement.
@@ -366,6 +376,9 @@ type CreateView struct {
 	// Temp makes a temporary view (CREATE TEMP VIEW, or a view reading a
 	// temporary relation: ImplicitTemp, which PostgreSQL announces).
 	Temp, ImplicitTemp bool
+	// TempFuncs are the OIDs of the session's routines of pg_temp the
+	// query may call (catalog.View.TempFuncs).
+	TempFuncs []uint32
 }
 
 // Kind implements Statement.

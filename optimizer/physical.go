@@ -38,21 +38,9 @@ func Optimize(stmt ir.Statement, params []sqltypes.Value, opts Options) (*Plan, 
 			plan.Root = &Insert{Table: s.Table, Source: src, OnConflict: b.onConflict(s.OnConflict), Returning: b.returning(s.Returning), Constraints: s.Constraints}
 		}
 	case *ir.Update:
-		var src Node
-		b.cteRefs = cteRefs(s.Source)
-		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
-			set := make(map[int]ir.Expr, len(s.Set))
-			for c, e := range s.Set {
-				set[c] = b.expr(e)
-			}
-			plan.Root = &Update{Table: s.Table, Source: src, Set: set, Recheck: s.Recheck, Returning: b.returning(s.Returning), Constraints: s.Constraints}
-		}
+		plan.Root, err = b.update(s)
 	case *ir.Delete:
-		var src Node
-		b.cteRefs = cteRefs(s.Source)
-		if src, _, err = b.build(b.logical(s.Source), request{}); err == nil {
-			plan.Root = &Delete{Table: s.Table, Source: src, Recheck: s.Recheck, Returning: b.returning(s.Returning), Constraints: s.Constraints}
-		}
+		plan.Root, err = b.delete(s)
 	default:
 		return nil, pgerr.New(pgerr.InternalError, "nothing to plan for %s", stmt.Kind())
 	}
@@ -79,6 +67,46 @@ func Optimize(stmt ir.Statement, params []sqltypes.Value, opts Options) (*Plan, 
 	}
 	plan.opts = b.opts
 	return plan, nil
+}
+
+// update plans an UPDATE and those of its target's heirs.
+func (b *builder) update(s *ir.Update) (*Update, error) {
+	b.cteRefs = cteRefs(s.Source)
+	src, _, err := b.build(b.logical(s.Source), request{})
+	if err != nil {
+		return nil, err
+	}
+	set := make(map[int]ir.Expr, len(s.Set))
+	for c, e := range s.Set {
+		set[c] = b.expr(e)
+	}
+	u := &Update{Table: s.Table, Source: src, Set: set, Recheck: s.Recheck, Returning: b.returning(s.Returning), Constraints: s.Constraints}
+	for _, h := range s.Heirs {
+		hu, err := b.update(h)
+		if err != nil {
+			return nil, err
+		}
+		u.Heirs = append(u.Heirs, hu)
+	}
+	return u, nil
+}
+
+// delete plans a DELETE and those of its target's heirs.
+func (b *builder) delete(s *ir.Delete) (*Delete, error) {
+	b.cteRefs = cteRefs(s.Source)
+	src, _, err := b.build(b.logical(s.Source), request{})
+	if err != nil {
+		return nil, err
+	}
+	d := &Delete{Table: s.Table, Source: src, Recheck: s.Recheck, Returning: b.returning(s.Returning), Constraints: s.Constraints}
+	for _, h := range s.Heirs {
+		hd, err := b.delete(h)
+		if err != nil {
+			return nil, err
+		}
+		d.Heirs = append(d.Heirs, hd)
+	}
+	return d, nil
 }
 
 // checkLeading reports a LEADING hint that names tables in an order other

@@ -39,6 +39,9 @@ type Update struct {
 	Returning *ir.Returning
 	// Constraints are the CHECKs and foreign keys the write enforces.
 	Constraints *ir.Constraints
+	// Heirs are the same UPDATE of the tables inheriting from Table
+	// (ir.Update.Heirs), run after it.
+	Heirs []*Update
 }
 
 // Delete removes the rows Source finds (the old row first in each source
@@ -51,6 +54,8 @@ type Delete struct {
 	Returning *ir.Returning
 	// Constraints are the foreign keys the write enforces.
 	Constraints *ir.Constraints
+	// Heirs: as for Update.
+	Heirs []*Delete
 }
 
 var (
@@ -60,8 +65,24 @@ var (
 )
 
 func (n *Insert) Inputs() []Node { return []Node{n.Source} }
-func (n *Update) Inputs() []Node { return []Node{n.Source} }
-func (n *Delete) Inputs() []Node { return []Node{n.Source} }
+
+// Inputs of an UPDATE or DELETE are its source and its heirs' writes.
+func (n *Update) Inputs() []Node {
+	out := []Node{n.Source}
+	for _, h := range n.Heirs {
+		out = append(out, h)
+	}
+	return out
+}
+
+// Inputs implements Node.
+func (n *Delete) Inputs() []Node {
+	out := []Node{n.Source}
+	for _, h := range n.Heirs {
+		out = append(out, h)
+	}
+	return out
+}
 
 // Write is a write operator: an INSERT, UPDATE or DELETE at a plan's root.
 type Write interface {

@@ -27,7 +27,7 @@ func (r *rewriter) lockStmt() (*LockStatement, error) {
 		k++
 	}
 	st := &LockStatement{Mode: "ACCESS EXCLUSIVE", Pos: r.pos(min(k, len(r.toks)-1))}
-	tables, k, err := r.relationList(k)
+	tables, _, k, err := r.relationList(k)
 	if err != nil {
 		return nil, err
 	}

@@ -115,6 +115,10 @@ type Statement struct {
 	// TargetAlias is the alias of DELETE FROM t alias USING ...'s target,
 	// which TiDB's multi-table DELETE cannot carry.
 	TargetAlias string
+	// TargetOnly marks UPDATE ONLY t and DELETE FROM ONLY t: the write
+	// leaves the tables inheriting from t alone (and finds no row of a
+	// partitioned t, which holds none of its own).
+	TargetOnly bool
 	// From is UPDATE's FROM list.
 	From *ast.Join
 	// ViewQuery is the text of CREATE VIEW's query.
@@ -205,6 +209,10 @@ type LikeClause struct {
 	Including map[string]bool
 	// Position is the clause's offset in the statement, for errors.
 	Position int
+	// Inherit marks the clause the binder stands for an INHERITS parent:
+	// its columns merge with those of other parents and the table's own
+	// of the same name, as PostgreSQL's MergeAttributes does.
+	Inherit bool
 }
 
 // likeOptions are CREATE TABLE LIKE's INCLUDING/EXCLUDING options.

@@ -187,6 +187,7 @@ var fromItemFollowers = map[string]bool{
 
 // relational applies the respellings above to the statement from head on.
 func (r *rewriter) relational(head int) error {
+	r.targetOnly(head)
 	if err := r.liftTail(head); err != nil {
 		return err
 	}
@@ -420,6 +421,24 @@ func (r *rewriter) liftCount(head, i int) error {
 	return nil
 }
 
+// targetOnly takes ONLY off UPDATE ONLY t and DELETE FROM ONLY t into
+// Statement.TargetOnly (TiDB's grammar has no ONLY).
+func (r *rewriter) targetOnly(head int) {
+	k := head + 1
+	if r.peek(head, "delete") {
+		k++
+		if !r.peek(head+1, "from") {
+			return
+		}
+	} else if !r.peek(head, "update") {
+		return
+	}
+	if r.peek(k, "only") && k+1 < len(r.toks) && (r.toks[k+1].kind == tkIdent || r.toks[k+1].kind == tkQIdent) {
+		r.st.TargetOnly = true
+		r.drop(k, k+1)
+	}
+}
+
 // deleteAlias takes the alias off DELETE FROM t [AS] a USING ... into
 // Statement.TargetAlias (TiDB's DELETE ... USING names its target without
 // one).
@@ -428,6 +447,9 @@ func (r *rewriter) deleteAlias(head int) {
 		return
 	}
 	k := head + 2
+	if r.st.TargetOnly {
+		k++ // DELETE FROM ONLY t (targetOnly)
+	}
 	if k+2 < len(r.toks) && r.toks[k+1].is(".") {
 		k += 2 // schema.table
 	}

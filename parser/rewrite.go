@@ -672,8 +672,9 @@ func (r *rewriter) createTable(i int) error {
 		}
 		e = elemEnd + 1
 	}
-	if len(r.st.Like) > 0 && others == 0 {
-		// TiDB's grammar wants a column; the binder drops this one.
+	if (len(r.st.Like) > 0 || r.peek(end+1, "inherits")) && others == 0 {
+		// TiDB's grammar wants a column; the binder drops this one (the
+		// columns are the LIKE sources' or the INHERITS parents').
 		r.st.LikeOnly = true
 		r.ed[end].pre = LikePlaceholder + " int" + r.ed[end].pre
 	}

@@ -5,6 +5,9 @@ package parser
 // front end (TiDB's TRUNCATE takes one table and no options).
 type TruncateStatement struct {
 	Tables []string
+	// Only marks the tables named after ONLY (their heirs and
+	// partitions not truncated with them), one flag per table.
+	Only []bool
 	// RestartIdentity resets the sequences the tables' columns own.
 	RestartIdentity bool
 	Cascade         bool
@@ -21,11 +24,11 @@ func (r *rewriter) truncateStmt() (*TruncateStatement, error) {
 		k++
 	}
 	st := &TruncateStatement{Pos: r.pos(min(k, len(r.toks)-1))}
-	tables, k, err := r.relationList(k)
+	tables, only, k, err := r.relationList(k)
 	if err != nil {
 		return nil, err
 	}
-	st.Tables = tables
+	st.Tables, st.Only = tables, only
 	for k < len(r.toks) {
 		switch {
 		case r.peek(k, "restart") && r.peek(k+1, "identity"):
@@ -44,25 +47,27 @@ func (r *rewriter) truncateStmt() (*TruncateStatement, error) {
 }
 
 // relationList reads [ONLY] name [*], ... from token k (TRUNCATE's and
-// LOCK's lists; zproxy has no inheritance, so ONLY and * change nothing)
-// and returns the names and the token after the list.
-func (r *rewriter) relationList(k int) ([]string, int, error) {
+// LOCK's lists) and returns the names, whether each had ONLY, and the
+// token after the list.
+func (r *rewriter) relationList(k int) ([]string, []bool, int, error) {
 	var names []string
+	var only []bool
 	for {
-		if r.peek(k, "only") {
+		o := r.peek(k, "only")
+		if o {
 			k++
 		}
 		name, next, err := r.relationName(k)
 		if err != nil {
-			return nil, k, err
+			return nil, nil, k, err
 		}
-		names = append(names, name)
+		names, only = append(names, name), append(only, o)
 		k = next
 		if r.peek(k, "*") {
 			k++
 		}
 		if !r.peek(k, ",") {
-			return names, k, nil
+			return names, only, k, nil
 		}
 		k++
 	}

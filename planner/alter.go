@@ -247,7 +247,7 @@ func hasVolatile(e ir.Expr) bool {
 func bindTruncate(snap *catalog.Snapshot, st *parser.TruncateStatement) (ir.Statement, error) {
 	tr := &ir.Truncate{RestartIdentity: st.RestartIdentity, Cascade: st.Cascade}
 	seen := map[string]bool{}
-	for _, name := range st.Tables {
+	for i, name := range st.Tables {
 		t, err := snap.Table(name)
 		if err != nil {
 			if _, isView := snap.StoredView(name); isView {
@@ -258,8 +258,18 @@ func bindTruncate(snap *catalog.Snapshot, st *parser.TruncateStatement) (ir.Stat
 		if t.IsMatview() {
 			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", name)
 		}
-		// TRUNCATE of a partitioned table truncates its partitions.
-		for _, m := range append([]*catalog.Table{t}, snap.Descendants(t)...) {
+		// TRUNCATE of a partitioned table truncates its partitions, of
+		// a table others inherit from theirs; TRUNCATE ONLY of the
+		// latter its own rows.
+		members := append([]*catalog.Table{t}, snap.Descendants(t)...)
+		if i < len(st.Only) && st.Only[i] {
+			if t.IsPartitioned() {
+				return nil, pgerr.New(pgerr.WrongObjectType, "cannot truncate only a partitioned table").
+					WithHint("Do not specify the ONLY keyword, or use TRUNCATE ONLY on the partitions directly.")
+			}
+			members = members[:1]
+		}
+		for _, m := range members {
 			if !seen[m.Name] {
 				seen[m.Name] = true
 				tr.Tables = append(tr.Tables, m)

@@ -38,6 +38,12 @@ type Binder struct {
 	rowTypes map[uint64]*sqltypes.CompositeType
 	snap     *catalog.Snapshot
 	stmt     *parser.Statement
+	// createNotices are the NOTICEs of the CREATE TABLE being bound
+	// (inherit.go).
+	createNotices []*pgerr.Error
+	// tempCalls are the OIDs of the routines of pg_temp the statement
+	// may call (userOverloads).
+	tempCalls []uint32
 	// level is the SELECT whose select list, HAVING or ORDER BY is being
 	// bound (window functions attach to it), nil elsewhere.
 	level *selectLevel

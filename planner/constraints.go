@@ -302,6 +302,15 @@ func (b *Binder) newForeignKey(t *catalog.Table, name string, cols []string, ref
 		}
 		parent = p
 	}
+	// zproxy checks a foreign key against the referenced table's own
+	// rows and the referencing table's own writes; a partitioned table's
+	// are its partitions', so neither end may be one (yet).
+	if parent.IsPartitioned() || parent == t && b.creatingPartitioned() {
+		return nil, unsupported("foreign keys referencing a partitioned table (%q) are not supported", parent.BareName())
+	}
+	if t.IsPartitioned() || b.creatingPartitioned() {
+		return nil, unsupported("foreign keys of a partitioned table (%q) are not supported", t.BareName())
+	}
 	if parent.Temp != t.Temp {
 		if t.Temp {
 			return nil, pgerr.New(pgerr.InvalidTableDefinition, "constraints on temporary tables may reference only temporary tables")
@@ -602,6 +611,19 @@ func (b *Binder) bindAddConstraint(t *catalog.Table, c *ast.Constraint, syn pars
 			return nil, err
 		}
 		add.Unique = ix
+		if t.IsPartitioned() {
+			// Each partition's copy enforces it; with the partition key
+			// among its columns (partitionIndexes checks), uniqueness in
+			// each partition is uniqueness in the table.
+			if ix.Deferrable {
+				return nil, unsupported("DEFERRABLE unique constraints on a partitioned table are not supported")
+			}
+			ci := &ir.CreateIndex{Table: t.Name, Index: ix}
+			if err := b.partitionIndexes(t, ci); err != nil {
+				return nil, err
+			}
+			add.UniquePartitions = ci.Partitions
+		}
 	case ast.ConstraintForeignKey:
 		var cols []string
 		for _, k := range c.Keys {

@@ -48,7 +48,7 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	heir, err := b.inheritParent(n)
+	parents, err := b.inheritParents(n)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,10 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 		if b.stmt.LikeOnly && name == parser.LikePlaceholder {
 			continue
 		}
-		if err := checkNewColumn(t, name); err != nil {
+		merge := -1 // the inherited column this definition merges with
+		if i := t.ColumnIndex(name); i >= 0 && len(parents) > 0 {
+			merge = i
+		} else if err := checkNewColumn(t, name); err != nil {
 			return nil, err
 		}
 		typ, err := parser.ColumnType(cd.Tp)
@@ -94,6 +97,12 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 			default:
 				return nil, unsupported("column constraint on %q is not supported", name)
 			}
+		}
+		if merge >= 0 {
+			if err := b.inheritedColumn(t, merge, col, true); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		t.Columns = append(t.Columns, col)
 	}
@@ -169,10 +178,10 @@ func (b *Binder) bindCreateTable(n *ast.CreateTableStmt) (ir.Statement, error) {
 	if err := b.bindPartitioning(t, parent); err != nil {
 		return nil, err
 	}
-	if heir != nil {
-		t.Parents = []uint64{heir.ID}
+	for _, p := range parents {
+		t.Parents = append(t.Parents, p.ID)
 	}
-	return &ir.CreateTable{Table: t, IfNotExists: n.IfNotExists, Sequences: seqs}, nil
+	return &ir.CreateTable{Table: t, IfNotExists: n.IfNotExists, Sequences: seqs, Notices: b.createNotices}, nil
 }
 
 // newTable starts the descriptor of a table CREATE TABLE creates: a

@@ -251,6 +251,7 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 		return nil, err
 	}
 	returning := tableItem(t, alias, 0)
+	b.targetTableOID(returning, t)
 	returning.perm = target
 	if ins.Returning, err = b.bindReturning(&scope{items: []*fromItem{returning}}); err != nil {
 		return nil, err
@@ -375,18 +376,28 @@ func (b *Binder) bindReturning(sc *scope) (*ir.Returning, error) {
 // rowSource binds the rows an UPDATE or DELETE changes: the target table
 // joined with any FROM / USING items, filtered by WHERE. The target's row
 // comes first.
-func (b *Binder) rowSource(t *catalog.Table, target *ir.RelPermission, alias string, extra *ast.Join, where ast.ExprNode, hints []*ast.TableOptimizerHint) (ir.Rel, *scope, ir.Expr, error) {
+//
+// heirOf, when set, is the table the statement names, of which t
+// inherits (inherit.go): the target's row is t's but only heirOf's
+// columns are seen in it.
+func (b *Binder) rowSource(t, heirOf *catalog.Table, target *ir.RelPermission, alias string, extra *ast.Join, where ast.ExprNode, hints []*ast.TableOptimizerHint) (ir.Rel, *scope, ir.Expr, error) {
 	sc := env{}.newScope()
 	var scan ir.Rel = ir.NewScan(t, alias)
-	if t.IsPartitioned() {
+	switch {
+	case t.IsPartitioned() && b.stmt.TargetOnly:
+		// UPDATE ONLY / DELETE FROM ONLY a partitioned table: it holds
+		// no rows of its own.
+		scan = &ir.Values{Cols: scan.Columns()}
+	case t.IsPartitioned():
 		scan = b.partitionedScan(t, alias, false)
-	}
-	if len(b.snap.Inheritors(t)) > 0 {
-		return nil, nil, nil, unsupported("UPDATE and DELETE of a table other tables inherit from (%q) are not supported", t.BareName())
 	}
 	rel := scan
 	sc.items = []*fromItem{tableItem(t, alias, 0)}
 	sc.items[0].perm = target
+	if heirOf != nil {
+		sc.items[0].cols, sc.items[0].starOrder = heirColumns(t, heirOf, sc.items[0].cols)
+	}
+	b.targetTableOID(sc.items[0], t)
 	if extra != nil {
 		part, err := b.bindTableRef(extra, sc, nil)
 		if err != nil {
@@ -455,8 +466,26 @@ func (b *Binder) bindUpdate(n *ast.UpdateStmt) (ir.Statement, error) {
 	if err != nil {
 		return nil, err
 	}
-	target := b.targetPermission(t, catalog.PrivUpdate)
-	src, sc, recheck, err := b.rowSource(t, target, alias, b.stmt.From, n.Where, n.TableHints)
+	u, err := b.bindUpdateOf(n, t, nil, b.targetPermission(t, catalog.PrivUpdate), alias)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range b.writeHeirs(t) {
+		hu, err := b.bindUpdateOf(n, h, t, &ir.RelPermission{Table: h}, alias)
+		if err != nil {
+			return nil, err
+		}
+		u.Heirs = append(u.Heirs, hu)
+	}
+	if len(u.Heirs) > 0 {
+		u.Constraints = inTxn(u.Constraints)
+	}
+	return u, nil
+}
+
+// bindUpdateOf binds UPDATE n of table t (heirOf: as for rowSource).
+func (b *Binder) bindUpdateOf(n *ast.UpdateStmt, t, heirOf *catalog.Table, target *ir.RelPermission, alias string) (*ir.Update, error) {
+	src, sc, recheck, err := b.rowSource(t, heirOf, target, alias, b.stmt.From, n.Where, n.TableHints)
 	if err != nil {
 		return nil, err
 	}
@@ -536,8 +565,26 @@ func (b *Binder) bindDelete(n *ast.DeleteStmt) (ir.Statement, error) {
 	} else if t, alias, err = b.targetTable(n.TableRefs); err != nil {
 		return nil, err
 	}
-	target := b.targetPermission(t, catalog.PrivDelete)
-	src, sc, recheck, err := b.rowSource(t, target, alias, using, n.Where, n.TableHints)
+	d, err := b.bindDeleteOf(n, t, nil, b.targetPermission(t, catalog.PrivDelete), alias, using)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range b.writeHeirs(t) {
+		hd, err := b.bindDeleteOf(n, h, t, &ir.RelPermission{Table: h}, alias, using)
+		if err != nil {
+			return nil, err
+		}
+		d.Heirs = append(d.Heirs, hd)
+	}
+	if len(d.Heirs) > 0 {
+		d.Constraints = inTxn(d.Constraints)
+	}
+	return d, nil
+}
+
+// bindDeleteOf binds DELETE n of table t (heirOf: as for rowSource).
+func (b *Binder) bindDeleteOf(n *ast.DeleteStmt, t, heirOf *catalog.Table, target *ir.RelPermission, alias string, using *ast.Join) (*ir.Delete, error) {
+	src, sc, recheck, err := b.rowSource(t, heirOf, target, alias, using, n.Where, n.TableHints)
 	if err != nil {
 		return nil, err
 	}
@@ -590,6 +637,9 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 		}
 	}
 	cv := &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps, Temp: b.stmt.Temp, Path: b.storedPath()}
+	if !cv.Temp {
+		cv.TempFuncs = b.tempCalls
+	}
 	if !cv.Temp {
 		// A view reading a temporary relation is temporary itself, as
 		// PostgreSQL makes it (with a NOTICE the session sends).

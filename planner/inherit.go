@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -19,49 +20,73 @@ import (
 // INCLUDING DEFAULTS CONSTRAINTS before c's own) and whose Parents hold
 // p's ID (pg_inherits). A read of p is p's rows and those of every table
 // inheriting from it, each with p's columns (SELECT ... FROM ONLY p reads
-// p's alone); writes to c are writes to c. What would change p's rows
-// through its children (UPDATE or DELETE of p) or the columns of either
-// is refused (0A000).
+// p's alone); writes to c are writes to c. UPDATE and DELETE of p are
+// also those of every table inheriting from it (ir.Update.Heirs): the
+// statement is bound once more for each, over that table's rows with p's
+// columns alone seen in them, tableoid the table's OID; UPDATE ONLY p and
+// DELETE FROM ONLY p change p's own rows. What would change the columns
+// of either is refused (0A000).
 
-// inheritParent resolves CREATE TABLE ... INHERITS (parent) and lends
-// the parent's columns to the new table through a LIKE clause before its
-// own columns.
-func (b *Binder) inheritParent(n *ast.CreateTableStmt) (*catalog.Table, error) {
+// inheritParents resolves CREATE TABLE ... INHERITS (parent, ...) and
+// lends the parents' columns to the new table through LIKE clauses
+// before its own columns, merged by name (likeColumns, inheritedColumn).
+func (b *Binder) inheritParents(n *ast.CreateTableStmt) ([]*catalog.Table, error) {
 	ps := b.stmt.Partition
 	if ps == nil || len(ps.Inherits) == 0 || ps.Of != "" {
 		return nil, nil
 	}
-	if len(ps.Inherits) > 1 {
-		return nil, unsupported("inheriting from more than one table is not supported")
-	}
 	if ps.Strategy != "" {
 		return nil, pgerr.New(pgerr.WrongObjectType, "cannot create partitioned table as inheritance child")
 	}
-	q := ps.Inherits[0]
-	parent, err := b.resolveTable(q.Schema, q.Name, q.Pos)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case parent.IsPartitioned():
-		return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partitioned table %q", parent.BareName())
-	case parent.IsPartition():
-		return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partition %q", parent.BareName())
-	case parent.Matview != nil:
-		return nil, pgerr.New(pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", parent.BareName())
-	case parent.Temp && !b.stmt.Temp:
-		return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from temporary relation %q", parent.BareName())
-	}
-	for _, cd := range n.Cols {
-		if i := parent.ColumnIndex(cd.Name.Name.O); i >= 0 && !parent.Columns[i].Hidden {
-			return nil, unsupported("merging column %q with its inherited definition is not supported", cd.Name.Name.O)
+	var parents []*catalog.Table
+	var likes []parser.LikeClause
+	for _, q := range ps.Inherits {
+		parent, err := b.resolveTable(q.Schema, q.Name, q.Pos)
+		if err != nil {
+			return nil, err
 		}
+		switch {
+		case parent.IsPartitioned():
+			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partitioned table %q", parent.BareName())
+		case parent.IsPartition():
+			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from partition %q", parent.BareName())
+		case parent.Matview != nil:
+			return nil, pgerr.New(pgerr.WrongObjectType, "inherited relation %q is not a table or foreign table", parent.BareName())
+		case parent.Temp && !b.stmt.Temp:
+			return nil, pgerr.New(pgerr.WrongObjectType, "cannot inherit from temporary relation %q", parent.BareName())
+		case slices.Contains(parents, parent):
+			return nil, pgerr.New(pgerr.DuplicateTable, "relation %q would be inherited from more than once", parent.BareName())
+		}
+		parents = append(parents, parent)
+		likes = append(likes, parser.LikeClause{Schema: q.Schema, Table: q.Name, Position: q.Pos, Inherit: true,
+			Including: map[string]bool{"defaults": true, "constraints": true}})
 	}
 	st := *b.stmt
-	st.Like = append([]parser.LikeClause{{Schema: q.Schema, Table: q.Name, Position: q.Pos,
-		Including: map[string]bool{"defaults": true, "constraints": true}}}, b.stmt.Like...)
+	st.Like = append(likes, b.stmt.Like...)
 	b.stmt = &st
-	return parent, nil
+	return parents, nil
+}
+
+// inheritedColumn merges column c, of an INHERITS parent or the table's
+// own definition (own), into t's column i of the same name: the types
+// must be the same (42804), a NOT NULL of either holds. PostgreSQL says
+// so in a NOTICE.
+func (b *Binder) inheritedColumn(t *catalog.Table, i int, c catalog.Column, own bool) error {
+	have := t.Columns[i]
+	if !have.Type.Same(c.Type) {
+		msg := "inherited column %q has a type conflict"
+		if own {
+			msg = "column %q has a type conflict"
+		}
+		return pgerr.New(pgerr.DatatypeMismatch, msg, c.Name).WithDetail("%s versus %s", have.Type, c.Type)
+	}
+	t.Columns[i].NotNull = have.NotNull || c.NotNull
+	msg := "merging multiple inherited definitions of column %q"
+	if own {
+		msg = "merging column %q with inherited definition"
+	}
+	b.createNotices = append(b.createNotices, pgerr.Notice(msg, c.Name))
+	return nil
 }
 
 // inheritedScan reads t and every table inheriting from it: their rows
@@ -90,6 +115,74 @@ func (b *Binder) inheritedScan(t *catalog.Table, alias string, heirs []*catalog.
 	return out
 }
 
+// writeHeirs are the tables an UPDATE or DELETE of t also changes: those
+// inheriting from it, none for UPDATE ONLY and DELETE FROM ONLY.
+func (b *Binder) writeHeirs(t *catalog.Table) []*catalog.Table {
+	if b.stmt.TargetOnly {
+		return nil
+	}
+	heirs := b.snap.Inheritors(t)
+	for _, h := range heirs {
+		b.depends(h.Name)
+	}
+	return heirs
+}
+
+// heirColumns are the columns of heir's rows as a write of parent sees
+// them (cols, heir's own): those parent has, and the rest hidden and
+// nameless, so neither a name nor * finds them; order is the order *
+// lists them in, parent's (a second parent's columns need not come in
+// its order in the heir).
+func heirColumns(heir, parent *catalog.Table, cols []ir.Column) (out []ir.Column, order []int) {
+	out = slices.Clone(cols)
+	for _, pc := range parent.Columns {
+		if j := heir.ColumnIndex(pc.Name); j >= 0 && !pc.Hidden {
+			order = append(order, j)
+		}
+	}
+	for i, c := range heir.Columns {
+		if j := parent.ColumnIndex(c.Name); j < 0 || parent.Columns[j].Hidden || c.Hidden {
+			out[i].Name, out[i].Hidden = "", true
+			order = append(order, i)
+		}
+	}
+	return out, order
+}
+
+// inTxn is c, made to run the write in a transaction of its own (the
+// writes of a table and its heirs commit together).
+func inTxn(c *ir.Constraints) *ir.Constraints {
+	if c == nil {
+		c = &ir.Constraints{Tables: map[string]*ir.TableConstraints{}}
+	}
+	c.Txn = true
+	return c
+}
+
+// targetTableOID gives it, the FROM item of a write's target t, the
+// system column tableoid when the statement names it: t's OID (a
+// binding of an UPDATE or DELETE reads the rows of one table, inherit.go)
+// or, of a partitioned t, the OID of the leaf the row routes to.
+func (b *Binder) targetTableOID(it *fromItem, t *catalog.Table) {
+	if !b.wantsTableOID() {
+		return
+	}
+	var e ir.Expr = tableOIDConst(t)
+	if ps := b.snap.PartitionSet(t); ps != nil {
+		oids := map[uint64]sqltypes.Value{}
+		for _, leaf := range ps.Leaves() {
+			oids[leaf.ID] = sqltypes.NewOID(pgcatalog.ObjectOID(leaf.ID, 0))
+		}
+		e = &ir.PartitionOID{Set: ps, Width: len(t.Columns), OIDs: oids}
+	}
+	it.system = map[string]ir.Expr{tableOIDColumn.Name: e}
+}
+
+// tableOIDConst is the value of tableoid in the rows of table t.
+func tableOIDConst(t *catalog.Table) ir.Expr {
+	return &ir.Const{V: sqltypes.NewOID(pgcatalog.ObjectOID(t.ID, 0)), Typ: sqltypes.TypeOid}
+}
+
 // tableOIDColumn is the system column tableoid: the OID of the table a
 // row is stored in (a partition's, a child's).
 var tableOIDColumn = ir.Column{Name: "tableoid", Type: sqltypes.TypeOid, Col: -1, Hidden: true}
@@ -112,7 +205,7 @@ func (b *Binder) withTableOID(r ir.Rel, t *catalog.Table) ir.Rel {
 	for i, c := range cols {
 		exprs[i] = &ir.ColRef{Index: i, Name: c.Name, Typ: c.Type}
 	}
-	exprs = append(exprs, &ir.Const{V: sqltypes.NewOID(pgcatalog.ObjectOID(t.ID, 0)), Typ: sqltypes.TypeOid})
+	exprs = append(exprs, tableOIDConst(t))
 	return &ir.Project{Input: r, Exprs: exprs, Cols: append(cols[:len(cols):len(cols)], tableOIDColumn)}
 }
 

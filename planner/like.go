@@ -27,6 +27,7 @@ type likeSource struct {
 	types     map[string]bool
 	including map[string]bool
 	before    int
+	inherit   bool // an INHERITS parent (parser.LikeClause.Inherit)
 }
 
 // likeSources resolves the statement's LIKE clauses: each names a table
@@ -38,7 +39,7 @@ func (b *Binder) likeSources() ([]likeSource, error) {
 		if l.Schema != "" && l.Schema != "public" && !tempOnly {
 			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", l.Schema+"."+l.Table).WithPosition(l.Position)
 		}
-		ls := likeSource{including: l.Including, before: l.Before}
+		ls := likeSource{including: l.Including, before: l.Before, inherit: l.Inherit}
 		if t, err := snap.Table(l.Table); err == nil && (!tempOnly || t.Temp) {
 			ls.src = t
 		} else if v, ok := snap.StoredView(l.Table); ok && !tempOnly {
@@ -69,10 +70,15 @@ func (b *Binder) likeColumns(t *catalog.Table, likes []likeSource, ci int) error
 		}
 		for _, name := range l.cols {
 			sc := l.src.Columns[l.src.ColumnIndex(name)]
-			if t.ColumnIndex(name) >= 0 {
-				return pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
-			}
 			c := catalog.Column{Name: name, Type: sc.Type, NotNull: sc.NotNull || l.src.IsPKColumn(l.src.ColumnIndex(name))}
+			if i := t.ColumnIndex(name); i >= 0 {
+				if !l.inherit {
+					return pgerr.New(pgerr.DuplicateColumn, "column %q specified more than once", name)
+				}
+				if err := b.inheritedColumn(t, i, c, false); err != nil {
+					return err
+				}
+			}
 			if l.including["comments"] {
 				c.Comment = sc.Comment
 			}
@@ -89,11 +95,20 @@ func (b *Binder) likeColumns(t *catalog.Table, likes []likeSource, ci int) error
 			case sc.Default != "" && sc.Identity == "" && l.including["defaults"]:
 				ext.Default = sc.Default
 			}
-			if ext.Identity != nil || ext.Default != "" {
+			if own := b.stmt.Columns[name]; l.inherit && own != nil {
+				// The table's own definition of the column (or an earlier
+				// parent's) has the default, if it has one.
+				if own.Default == "" && own.Identity == nil {
+					own.Default = ext.Default
+				}
+			} else if ext.Identity != nil || ext.Default != "" {
 				if b.stmt.Columns == nil {
 					b.stmt.Columns = map[string]*parser.ColumnExtras{}
 				}
 				b.stmt.Columns[name] = ext
+			}
+			if t.ColumnIndex(name) >= 0 {
+				continue // merged
 			}
 			t.Columns = append(t.Columns, c)
 		}

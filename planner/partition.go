@@ -117,6 +117,13 @@ func (b *Binder) partitionKey(t *catalog.Table, ps *parser.PartitionSyntax) erro
 	return checkUniqueKeys(t)
 }
 
+// creatingPartitioned reports whether the statement is a CREATE TABLE
+// ... PARTITION BY (whose table is not partitioned until bound).
+func (b *Binder) creatingPartitioned() bool {
+	ps := b.stmt.Partition
+	return ps != nil && ps.Strategy != ""
+}
+
 // checkUniqueKeys refuses a primary key or unique constraint of a
 // partitioned table that lacks a partition key column: a partition can
 // only enforce uniqueness within itself.
@@ -494,9 +501,9 @@ func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterActi
 		if rel := keyOf(); rel != "" {
 			return pgerr.New(pgerr.InvalidTableDefinition, "cannot %s column %q because it is part of the partition key of relation %q", verb, a.Column, rel)
 		}
-		if a.Kind == parser.AlterDropColumn {
-			return nil
-		}
+		// ALTER COLUMN TYPE changes every member's column (the rows the
+		// new type must take are checked in every leaf).
+		return nil
 	case parser.AlterRenameColumn:
 		if inherited {
 			return pgerr.New(pgerr.InvalidTableDefinition, "cannot rename inherited column %q", a.Column)
@@ -531,9 +538,14 @@ func (b *Binder) partitionConstraint(t *catalog.Table, spec *ast.AlterTableSpec)
 	if !t.IsPartitioned() && !t.IsPartition() {
 		return nil
 	}
+	isUnique := func(c *ast.Constraint) bool {
+		return c.Tp == ast.ConstraintUniq || c.Tp == ast.ConstraintUniqKey || c.Tp == ast.ConstraintUniqIndex
+	}
 	switch {
 	case spec.Tp == ast.AlterTableAddConstraint && spec.Constraint.Tp == ast.ConstraintCheck && exclusionMarker(spec.Constraint) < 0:
 		return nil
+	case spec.Tp == ast.AlterTableAddConstraint && t.IsPartitioned() && isUnique(spec.Constraint):
+		return nil // one on each partition (bindAddConstraint)
 	case spec.Tp == ast.AlterTableDropCheck:
 		name := spec.Constraint.Name
 		if p := b.snap.Parent(t); p != nil && slices.ContainsFunc(p.Checks, func(c catalog.Check) bool { return c.Name == name }) {

@@ -548,9 +548,15 @@ func (b *Binder) userOverloads(name string, proc bool) []builtins.Overload {
 		return nil
 	}
 	var out []builtins.Overload
+	temp := strings.HasPrefix(name, tempRoutineSchema+".")
 	for _, fn := range b.snap.Functions(name) {
 		if fn.Procedure() != proc || fn.IsAggregate() {
 			continue
+		}
+		if temp && !slices.Contains(b.tempCalls, fn.OID) {
+			// A routine of pg_temp the statement may call (a permanent
+			// view's dependency on it: bindCreateView).
+			b.tempCalls = append(b.tempCalls, fn.OID)
 		}
 		in := fn.Inputs()
 		if proc {

@@ -488,6 +488,12 @@ func (b *Binder) storedPath() []string {
 // reading session's path is.
 func (b *Binder) bindStored(path []string, node ast.StmtNode, bind func() (ir.Rel, error)) (ir.Rel, error) {
 	if _, ok := b.snap.SearchPath(); !ok {
+		// Calls of pg_temp's routines still need their keys.
+		restore, err := qualifyNames(b.snap, node, false)
+		defer restore()
+		if err != nil {
+			return nil, err
+		}
 		return bind()
 	}
 	if path == nil {

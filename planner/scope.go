@@ -61,6 +61,13 @@ type fromItem struct {
 	// nullable marks an item on the side of an outer join that the join
 	// null-extends: its whole row is NULL there (presentColumn).
 	nullable bool
+	// system are system columns whose value is the same in every row of
+	// the item (tableoid of an UPDATE's or DELETE's target, dml.go),
+	// found by name when no column of the item has it, never by *.
+	system map[string]ir.Expr
+	// starOrder, when set, is the order * lists the columns in (an
+	// inheriting table's row seen as its parent's, dml.go).
+	starOrder []int
 }
 
 // presentColumn returns a reference to a column of the item that its own
@@ -187,6 +194,16 @@ func (s *scope) lookup(qual, name string) (e ir.Expr, found bool, err error) {
 				it.perm.SelectCol(i)
 			}
 		}
+		if hit == nil {
+			for _, it := range s.items {
+				if e, ok := it.system[name]; ok {
+					if hit != nil {
+						return nil, true, pgerr.New(pgerr.AmbiguousColumn, "column reference %q is ambiguous", name)
+					}
+					hit = e
+				}
+			}
+		}
 		return hit, hit != nil, nil
 	}
 	var item *fromItem
@@ -212,6 +229,9 @@ func (s *scope) lookup(qual, name string) (e ir.Expr, found bool, err error) {
 			hit = &ir.ColRef{Index: item.offset + i, Name: qual + "." + name, Typ: c.Type, Relabeled: item.relabel[i]}
 			item.perm.SelectCol(i)
 		}
+	}
+	if e, ok := item.system[name]; ok && hit == nil {
+		hit = e
 	}
 	if hit != nil {
 		return hit, true, nil
@@ -397,7 +417,12 @@ func (s *scope) star(qual string) ([]ir.Expr, []ir.Column, error) {
 			continue
 		}
 		found = true
-		for i, c := range it.cols {
+		for k := range it.cols {
+			i := k
+			if it.starOrder != nil {
+				i = it.starOrder[k]
+			}
+			c := it.cols[i]
 			if c.Hidden || (qual == "" && it.hiddenByUsing[i]) {
 				continue
 			}

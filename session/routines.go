@@ -85,6 +85,11 @@ func (st *statement) runRoutineChange(ctx context.Context, x *ir.RoutineChange, 
 			return nil, storeErr(err)
 		}
 	}
+	if x.Action == parser.RoutineDrop && cat == s.temp.cat && cat != nil {
+		if err := s.dropTempRoutineDependents(ctx, x); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.engine.exec.ChangeRoutine(ctx, cat, x, who, s.notice); err != nil {
 		return nil, storeErr(err)
 	}

@@ -929,6 +929,9 @@ func (st *statement) runCreateTable(ctx context.Context, x *ir.CreateTable, env 
 	if st.parsed.TempGlobal {
 		s.notice(&pgerr.Error{Code: pgerr.Warning, Severity: "WARNING", Message: "GLOBAL is deprecated in temporary table creation"})
 	}
+	for _, n := range x.Notices {
+		s.notice(n)
+	}
 	cat, err := s.catalogForNew(ctx, x.Table.Temp)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/executor/spill"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
@@ -393,8 +394,13 @@ func (s *Session) dropTemp(ctx context.Context) error {
 	if c == nil {
 		return nil
 	}
-	s.temp = tempState{}
 	snap, err := c.Snapshot(ctx)
+	if err != nil {
+		s.temp = tempState{}
+		return err
+	}
+	err = s.dropTempFuncDependents(ctx, snap)
+	s.temp = tempState{}
 	if err != nil {
 		return err
 	}
@@ -420,6 +426,79 @@ func (s *Session) dropTemp(ctx context.Context) error {
 		}
 	}
 	return c.Destroy(ctx)
+}
+
+// dropTempFuncDependents drops the permanent views that call a routine
+// of the session's pg_temp (temp, its temporary objects): they depend on
+// it, as in PostgreSQL, whose end of the session drops them with it.
+func (s *Session) dropTempFuncDependents(ctx context.Context, temp *catalog.Snapshot) error {
+	fns := temp.AllFunctions()
+	if len(fns) == 0 {
+		return nil
+	}
+	main := s.mainCatalog()
+	perm, err := main.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	var drop []string
+	for _, v := range perm.Views() {
+		if slices.ContainsFunc(fns, func(f *catalog.Function) bool { return slices.Contains(v.TempFuncs, f.OID) }) {
+			drop = append(drop, v.Name)
+		}
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	return s.engine.exec.DropView(ctx, main, &ir.DropView{Names: drop, IfExists: true, Cascade: true}, func(*pgerr.Error) {})
+}
+
+// dropTempRoutineDependents deals, before DROP FUNCTION of routines of
+// the session's pg_temp, with the permanent views that call them: without
+// CASCADE the drop is refused (2BP01), with it they are dropped first, as
+// PostgreSQL's dependencies make it.
+func (s *Session) dropTempRoutineDependents(ctx context.Context, x *ir.RoutineChange) error {
+	temp, err := s.temp.cat.Snapshot(ctx)
+	if err != nil {
+		return storeErr(err)
+	}
+	fns := executor.RoutinesNamed(temp, x)
+	if len(fns) == 0 {
+		return nil
+	}
+	main, err := s.permCatalog(ctx)
+	if err != nil {
+		return err
+	}
+	perm, err := main.Snapshot(ctx)
+	if err != nil {
+		return storeErr(err)
+	}
+	var drop []string
+	for _, fn := range fns {
+		for _, v := range perm.Views() {
+			if !slices.Contains(v.TempFuncs, fn.OID) || slices.Contains(drop, v.Name) {
+				continue
+			}
+			if !x.Cascade {
+				kind := "function"
+				if fn.Procedure() {
+					kind = "procedure"
+				}
+				return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop %s %s() because other objects depend on it", kind, fn.Name).
+					WithDetail("view %s depends on %s %s()", v.Name, kind, fn.Name).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			drop = append(drop, v.Name)
+		}
+	}
+	if len(drop) == 0 {
+		return nil
+	}
+	for _, name := range drop {
+		s.notice(pgerr.Notice("drop cascades to view %s", name))
+	}
+	return storeErr(s.engine.exec.DropView(ctx, main, &ir.DropView{Names: drop, IfExists: true, Cascade: true}, func(*pgerr.Error) {}))
 }
 
 // transactionDone runs the ON COMMIT actions after a transaction ended
