@@ -151,6 +151,12 @@ func relatePointArea(p Predicate, a, b *Shape) (r, ok bool) {
 	if !ok {
 		return false, false
 	}
+	return predicateOfLocation(p, loc, pointFirst)
+}
+
+// predicateOfLocation is p of a point and an area, from where the point
+// lies; ok is false for an area within a point (the overlay's case).
+func predicateOfLocation(p Predicate, loc location, pointFirst bool) (r, ok bool) {
 	switch {
 	case p == Intersects:
 		return loc != exterior, true
