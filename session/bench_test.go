@@ -209,5 +209,23 @@ func BenchmarkSpatial(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) { benchQueryParams(b, sess, c.sql, c.params) })
+		if testing.Verbose() {
+			stmts, err := sess.Parse(ctx, "EXPLAIN ANALYZE "+c.sql, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := stmts[0].Execute(ctx, c.params)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				row, ok, err := res.Next(ctx)
+				if err != nil || !ok {
+					break
+				}
+				b.Logf("%s: %s", c.name, row[0].S)
+			}
+			res.Close()
+		}
 	}
 }
