@@ -401,7 +401,10 @@ func init() {
 				return sqltypes.Null, pgerr.New(pgerr.InternalError, "Tolerance cannot be less than zero")
 			}
 			d, ok, err := distanceSited(s, "ST_DWithin", a[0], a[1])
-			return sqltypes.NewBool(ok && d <= a[2].F), err
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return sqltypes.NewBool(ok && d <= a[2].F), nil
 		})
 	geogWithin := func(a []sqltypes.Value) (sqltypes.Value, error) {
 		if a[2].F < 0 {
