@@ -86,16 +86,27 @@ func TestPreparedRelatePointMatchesRelate(t *testing.T) {
 		}
 		return append(c, c[0], c[1])
 	}
-	for trial := 0; trial < 200; trial++ {
-		poly := &Shape{Kind: Polygon, Rings: [][]float64{ring(5, 5, 5, 4+rng.Intn(12))}}
+	for trial := 0; trial < 300; trial++ {
+		// Short rings, and long ones, which get an edge index.
+		n := 4 + rng.Intn(12)
+		if trial%2 == 1 {
+			n = minIndexedVertices + rng.Intn(300)
+		}
+		poly := &Shape{Kind: Polygon, Rings: [][]float64{ring(5, 5, 5, n)}}
+		if rng.Intn(2) == 0 {
+			poly.Rings = append(poly.Rings, ring(5, 5, 1.5, 4+rng.Intn(2*minIndexedVertices)))
+		}
 		var area = poly
 		if rng.Intn(3) == 0 {
-			area = &Shape{Kind: MultiPolygon, Parts: []*Shape{poly, {Kind: Polygon, Rings: [][]float64{ring(20, 5, 3, 6)}}}}
+			area = &Shape{Kind: MultiPolygon, Parts: []*Shape{poly, {Kind: Polygon, Rings: [][]float64{ring(20, 5, 3, 6+rng.Intn(60))}}}}
 		}
 		p := Prepare(Geom{SRID: 4326, Shape: area})
+		if (p.rings != nil) != (n >= minIndexedVertices) && area == poly && len(poly.Rings) == 1 {
+			t.Fatalf("trial %d: a ring of %d vertices indexed: %v", trial, n, p.rings != nil)
+		}
 		var verts [][2]float64
 		area.eachVertex(func(x, y float64) { verts = append(verts, [2]float64{x, y}) })
-		for q := 0; q < 60; q++ {
+		for q := 0; q < 120; q++ {
 			var x, y float64
 			switch rng.Intn(4) {
 			case 0: // a vertex
@@ -111,6 +122,16 @@ func TestPreparedRelatePointMatchesRelate(t *testing.T) {
 				}
 			default:
 				x, y = rng.Float64()*30-3, rng.Float64()*14-2
+			}
+			if p.rings != nil {
+				// The edge index places the point as a pass over every
+				// edge does.
+				if got, want := p.locate(x, y), mustLocate(t, x, y, area); got != want {
+					t.Fatalf("trial %d: (%v %v) located %d through the index, %d without", trial, x, y, got, want)
+				}
+			}
+			if trial%2 == 1 {
+				continue // long rings: the overlay is slow, and pip_test.go checks pointLocation against it
 			}
 			pt := &Shape{Kind: Point, Coords: []float64{x, y}}
 			for _, pred := range []Predicate{Intersects, Contains, Within, Covers} {
@@ -158,4 +179,54 @@ func TestPointDistanceMatchesDistance(t *testing.T) {
 			t.Fatalf("(%v %v) (%v %v): %v, want %v", x1, y1, x2, y2, got, want)
 		}
 	}
+}
+
+func mustLocate(t *testing.T, x, y float64, area *Shape) location {
+	t.Helper()
+	l, ok := pointLocation(x, y, area)
+	if !ok {
+		t.Fatalf("%v is not an area", area.Kind)
+	}
+	return l
+}
+
+// BenchmarkPointInPolygon places points against a polygon of 1,000
+// vertices: decoded for every point (as before call sites kept it), its
+// rings scanned whole, and prepared with its box and edge index.
+func BenchmarkPointInPolygon(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	var ring []float64
+	for i := 0; i < 1000; i++ {
+		a := 2 * math.Pi * float64(i) / 1000
+		r := 1 + 0.3*rng.Float64()
+		ring = append(ring, r*math.Cos(a), r*math.Sin(a))
+	}
+	ring = append(ring, ring[0], ring[1])
+	g := Geom{SRID: 4326, Shape: &Shape{Kind: Polygon, Rings: [][]float64{ring}}}
+	wkb := AppendEWKB(nil, g)
+	pts := make([][2]float64, 1024)
+	for i := range pts {
+		pts[i] = [2]float64{rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5}
+	}
+	b.Run("decoded_per_point", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			d, _ := DecodeEWKB(wkb)
+			p := pts[i%len(pts)]
+			pointLocation(p[0], p[1], d.Shape)
+		}
+	})
+	b.Run("scanned", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			p := pts[i%len(pts)]
+			pointLocation(p[0], p[1], g.Shape)
+		}
+	})
+	b.Run("prepared", func(b *testing.B) {
+		pr := Prepare(g)
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			p := pts[i%len(pts)]
+			pr.RelatePoint(Within, p[0], p[1], true)
+		}
+	})
 }
