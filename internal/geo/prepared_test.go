@@ -86,7 +86,7 @@ func TestPreparedRelatePointMatchesRelate(t *testing.T) {
 		}
 		return append(c, c[0], c[1])
 	}
-	for trial := 0; trial < 300; trial++ {
+	for trial := 0; trial < 160; trial++ {
 		// Short rings, and long ones, which get an edge index.
 		n := 4 + rng.Intn(12)
 		if trial%2 == 1 {
@@ -106,7 +106,7 @@ func TestPreparedRelatePointMatchesRelate(t *testing.T) {
 		}
 		var verts [][2]float64
 		area.eachVertex(func(x, y float64) { verts = append(verts, [2]float64{x, y}) })
-		for q := 0; q < 120; q++ {
+		for q := 0; q < 80; q++ {
 			var x, y float64
 			switch rng.Intn(4) {
 			case 0: // a vertex
