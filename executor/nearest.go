@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
+	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/optimizer"
 	"github.com/zproxy/zproxy/zorder"
 )
@@ -34,6 +35,11 @@ type nearestRows struct {
 	pos            int
 	rings, ranges  int64
 	probeK, probed int
+	// entryCols, when set, are the columns the rings read from the index
+	// entries alone (deferred lookups): the distance and the residual
+	// filter need no others, so only the final candidates' rows are
+	// fetched (fetchRows), not a row per entry read.
+	entryCols []int
 }
 
 type nearestCand struct {
@@ -49,7 +55,18 @@ func (ec *execCtx) newNearest(planned, n *optimizer.Scan) Rows {
 		// The rings' scans add their items to it as they close.
 		ec.stats[planned] = &optimizer.NodeStats{}
 	}
-	return &nearestRows{ec: ec, planned: planned, node: n, q: n.Nearest}
+	r := &nearestRows{ec: ec, planned: planned, node: n, q: n.Nearest}
+	if n.Lookup && n.Lock == ir.LockNone && n.Index != nil {
+		cols := ir.Columns(n.Nearest.Dist)
+		if n.Residual != nil {
+			cols = append(cols, ir.Columns(n.Residual)...)
+		}
+		cols = withPrimaryKey(n.Table, slices.Compact(slices.Sorted(slices.Values(cols))))
+		if n.Table.Covers(n.Index, cols) {
+			r.entryCols = cols
+		}
+	}
+	return r
 }
 
 // nearestSlack widens the probe's radius for the rounding of a ring's box
@@ -128,6 +145,57 @@ func (r *nearestRows) run(ctx context.Context) error {
 		st.Rings += r.rings
 		st.RingRanges += r.ranges
 	}
+	if r.entryCols != nil {
+		return r.fetchRows(ctx)
+	}
+	return nil
+}
+
+// fetchRows replaces the candidates, read from index entries alone, with
+// their table rows, in one batched get by primary key; a row deleted
+// since its entry was read is dropped. The candidates keep their order
+// (the distance was computed from the entry's copy of the point, which is
+// the row's).
+func (r *nearestRows) fetchRows(ctx context.Context) error {
+	if len(r.cands) == 0 {
+		return nil
+	}
+	n := r.node
+	rs := *n
+	rs.Method, rs.Index, rs.Lookup, rs.Nearest, rs.Residual, rs.Limit = optimizer.PointGet, nil, false, nil, nil, 0
+	rs.ZSchema, rs.ZBox, rs.Ranges = nil, nil, nil
+	rs.Points = make([][]byte, len(r.cands))
+	for i, c := range r.cands {
+		rs.Points[i] = n.Table.RowKey(c.row).Sort
+	}
+	s := &scanRows{ec: r.ec, node: &rs, statKey: r.planned}
+	defer s.Close()
+	if err := s.start(ctx); err != nil {
+		return err
+	}
+	// pointGet keeps the order of the keys and drops the missing.
+	out := r.cands[:0]
+	j := 0
+	for {
+		row, ok, err := s.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		key := n.Table.RowKey(row).Sort
+		for j < len(r.cands) && !bytes.Equal(n.Table.RowKey(r.cands[j].row).Sort, key) {
+			j++ // deleted since
+		}
+		if j == len(r.cands) {
+			break
+		}
+		out = append(out, nearestCand{row: row, dist: r.cands[j].dist})
+		j++
+	}
+	clear(r.cands[len(out):])
+	r.cands = out
 	return nil
 }
 
@@ -200,6 +268,9 @@ func (r *nearestRows) read(ctx context.Context, box zorder.Box, ranges []zorder.
 	ec, n := r.ec, r.node
 	rs := *n
 	rs.Method, rs.Nearest, rs.Limit, rs.Ordered = optimizer.ZOrderRanges, nil, limit, limit > 0
+	if r.entryCols != nil {
+		rs.Lookup, rs.Needed = false, r.entryCols
+	}
 	if ec.ex.Caps.CheapSeek {
 		rs.Method = optimizer.ZOrderSkipScan
 	}

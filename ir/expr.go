@@ -549,6 +549,12 @@ func (e *Cast) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, err
 	if err != nil {
 		return v, err
 	}
+	if v.K == sqltypes.KindGeometry && !v.IsGeography() && e.To.ID == sqltypes.Geometry && e.To.Width == 0 && e.To.Domain == nil {
+		// A geometry column's value given to a function of geometry
+		// (its typmod dropped): the same value, for every row a spatial
+		// filter reads.
+		return v, nil
+	}
 	var st sqltypes.Style
 	if ctx != nil {
 		st = ctx.Fn.Style

@@ -1,7 +1,9 @@
 package planner
 
 import (
+	"math"
 	"strings"
+	"sync/atomic"
 
 	"github.com/zproxy/zproxy/catalog"
 
@@ -292,6 +294,9 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 	}
 	if !ov.CalledOnNull {
 		fn = strict(fn)
+	}
+	if ov.Volatility == builtins.Immutable && execConstantArgs(args) {
+		fn = memoize(fn)
 	}
 	f := &ir.Func{Name: name, Args: args, Typ: res.Result, Fn: fn, Volatile: ov.Volatility != builtins.Immutable,
 		PerCall: ov.Volatility == builtins.Volatile}
@@ -593,4 +598,98 @@ func args0Const(args []ir.Expr) (*ir.Const, bool) {
 	}
 	c, ok := args[0].(*ir.Const)
 	return c, ok
+}
+
+// An immutable function whose arguments are constants or parameters (or
+// such calls of their own) has one value for a whole execution, which a
+// filter would otherwise compute again for every row:
+// ST_Within(geom, ST_GeomFromText($1, 4326)) parsed the polygon's text for
+// each point. The binder folds calls of constants; calls of parameters it
+// cannot fold (a prepared statement's plan serves every value), so their
+// call sites keep their last arguments and result instead.
+
+// execConstantArgs reports whether args are the same for every row of an
+// execution, and at least one is not a constant (a call of constants is
+// folded).
+func execConstantArgs(args []ir.Expr) bool {
+	varies := false
+	for _, a := range args {
+		if _, ok := a.(*ir.Const); !ok {
+			varies = true
+		}
+		if !execConstant(a) {
+			return false
+		}
+	}
+	return varies
+}
+
+func execConstant(e ir.Expr) bool {
+	switch x := e.(type) {
+	case *ir.Const, *ir.Param:
+		return true
+	case *ir.Cast:
+		return execConstant(x.E)
+	case *ir.Func:
+		if !x.Pure() || x.Lazy != nil {
+			return false
+		}
+		for _, a := range x.Args {
+			if !execConstant(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// memoEntry is a call site's last arguments and result, for the execution
+// whose context computed them (a function that reads the session's
+// settings sees the same ones).
+type memoEntry struct {
+	ctx  *ir.EvalContext
+	args []sqltypes.Value
+	v    sqltypes.Value
+}
+
+// memoize returns fn answering a call with the arguments and context of
+// the last one from that call's result. Only plain values are kept (a
+// value with X, an array or a composite, may be shared mutable state).
+func memoize(fn func(*ir.EvalContext, []sqltypes.Value) (sqltypes.Value, error)) func(*ir.EvalContext, []sqltypes.Value) (sqltypes.Value, error) {
+	var last atomic.Pointer[memoEntry]
+	return func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		if m := last.Load(); m != nil && m.ctx == ctx && sameValues(m.args, a) {
+			return m.v, nil
+		}
+		v, err := fn(ctx, a)
+		if err == nil && v.X == nil && plainValues(a) {
+			last.Store(&memoEntry{ctx: ctx, args: append([]sqltypes.Value(nil), a...), v: v})
+		}
+		return v, err
+	}
+}
+
+func plainValues(a []sqltypes.Value) bool {
+	for _, v := range a {
+		if v.X != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValues reports whether two plain argument lists are the same values
+// bit for bit (a string compared with itself costs no pass over it).
+func sameValues(a, b []sqltypes.Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.K != y.K || x.I != y.I || math.Float64bits(x.F) != math.Float64bits(y.F) || x.X != nil || y.X != nil || x.S != y.S {
+			return false
+		}
+	}
+	return true
 }

@@ -99,10 +99,19 @@ func (b *Binder) bindRegisteredOp(op string, l, r ir.Expr) (ir.Expr, error) {
 		return nil, err
 	}
 	ov := res.Overload
+	fn := func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+		return ov.Binary(fnContext(ctx), a[0], a[1])
+	}
+	if ov.Typed != nil {
+		// An implementation per call site (PostGIS's operators keep their
+		// constant operand prepared).
+		eval := ov.Typed(res.ArgTypes)
+		fn = func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
+			return eval(fnContext(ctx), a)
+		}
+	}
 	return fold(&ir.Func{Name: op, Args: args, Typ: res.Result, Infix: true, Volatile: ov.Volatility != builtins.Immutable,
-		Fn: strict(func(ctx *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
-			return ov.Binary(fnContext(ctx), a[0], a[1])
-		})})
+		Fn: strict(fn)})
 }
 
 // operatorFunc is the expression of a strict infix operator.

@@ -45,6 +45,7 @@ type config struct {
 	workload                           string
 	docs                               int
 	points                             int
+	spatialInclude                     bool
 	triggerRows, triggerSingleRows     int
 	rounds                             int
 	only                               string
@@ -91,6 +92,7 @@ func main() {
 	flag.StringVar(&cfg.workload, "workload", "readings", "readings (single-table query classes and INSERT throughput), star (readings joined to sensors and regions), docs (JSON documents and tag arrays under gin indexes), spatial (PostGIS points under gist indexes: boxes, radii, nearest neighbours, point in polygon) or triggers (the insert rate of a table with an updated_at and an audit trigger)")
 	flag.IntVar(&cfg.docs, "docs", 100000, "documents of the docs workload")
 	flag.IntVar(&cfg.points, "points", 1000000, "points of the spatial workload")
+	flag.BoolVar(&cfg.spatialInclude, "spatial-include", false, "spatial workload: gist (geom) INCLUDE (kind) on both systems, so the queries' kind is read from the index")
 	flag.IntVar(&cfg.triggerRows, "trigger-rows", 50000, "rows of the triggers workload's 1000-row INSERTs, per configuration")
 	flag.IntVar(&cfg.triggerSingleRows, "trigger-single-rows", 5000, "rows of the triggers workload's single-row INSERTs, per configuration")
 	flag.IntVar(&cfg.rounds, "rounds", 1, "times to run the whole set of classes; latencies are the medians of the rounds' percentiles")

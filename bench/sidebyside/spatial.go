@@ -56,7 +56,7 @@ func loadSpatial(ctx context.Context, cfg config, ds dataset, zconn, pconn *pgx.
 		}
 		loaded := time.Since(start)
 		start = time.Now()
-		if err := execAll(ctx, sys.conn, "CREATE INDEX pois_geom ON pois USING gist (geom)"); err != nil {
+		if err := execAll(ctx, sys.conn, "CREATE INDEX pois_geom ON pois USING gist (geom)"+spatialInclude(cfg)); err != nil {
 			return fmt.Errorf("%s: %w", sys.name, err)
 		}
 		logf("  %s: %d points in %s, gist index in %s", sys.name, len(rows), loaded.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
@@ -121,8 +121,18 @@ func spatialClasses(cfg config) []queryClass {
 func reportSpatial(w io.Writer, cfg config, ds dataset, pgVersion string, loads []loadResult, results []classResult, loadAvg []string) {
 	fmt.Fprintf(w, "\n## Spatial: gist indexes, zproxy (embedded Pebble) vs PostgreSQL %s with PostGIS\n\n", pgVersion)
 	fmt.Fprintf(w, "pois: %d rows (id, geom geometry(Point, 4326) uniform over a one-degree square, kind of 10; seed %d).\n", cfg.points, cfg.seed)
-	fmt.Fprintf(w, "Both systems: gist (geom) (zproxy: a Z-order index over ST_X and ST_Y; shards = %d); PostgreSQL with default settings and VACUUM ANALYZE. Fact rows are the points a box or radius returns. %d rounds of %d timed queries per class after %d warm-up, %d CPUs.\n", cfg.shards, cfg.rounds, cfg.iterations, cfg.warmup, runtime.NumCPU())
+	fmt.Fprintf(w, "Both systems: gist (geom)%s (zproxy: a Z-order index over ST_X and ST_Y; shards = %d); PostgreSQL with default settings and VACUUM ANALYZE. Fact rows are the points a box or radius returns. %d rounds of %d timed queries per class after %d warm-up, %d CPUs.\n", spatialInclude(cfg), cfg.shards, cfg.rounds, cfg.iterations, cfg.warmup, runtime.NumCPU())
 	fmt.Fprintf(w, "Machine load average (1/5/15 min) before loading: %s; after the queries: %s.\n\n", loadAvg[0], loadAvg[len(loadAvg)-1])
 	reportLoads(w, cfg, ds, loads)
 	reportFactClasses(w, cfg, results)
+}
+
+// spatialInclude is the INCLUDE clause of the gist indexes: the column the
+// queries read besides the point, with -spatial-include (both systems then
+// answer boxes and radii from the index alone).
+func spatialInclude(cfg config) string {
+	if cfg.spatialInclude {
+		return " INCLUDE (kind)"
+	}
+	return ""
 }

@@ -107,20 +107,27 @@ func init() {
 				params[i] = text
 			}
 		}
-		inner := o.Eval
 		o.Params = params
-		o.Eval = func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			args := append([]sqltypes.Value(nil), a...)
-			for i, p := range params {
-				if p.Type.ID == sqltypes.Text && i < len(o.Params) {
-					g, err := sqltypes.ParseGeometryText(tGeom, args[i].S)
-					if err != nil {
-						return sqltypes.Null, err
+		wrap := func(inner func(*Context, []sqltypes.Value) (sqltypes.Value, error)) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+			return func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				args := append([]sqltypes.Value(nil), a...)
+				for i, p := range params {
+					if p.Type.ID == sqltypes.Text && i < len(o.Params) {
+						g, err := sqltypes.ParseGeometryText(tGeom, args[i].S)
+						if err != nil {
+							return sqltypes.Null, err
+						}
+						args[i] = g
 					}
-					args[i] = g
 				}
+				return inner(ctx, args)
 			}
-			return inner(ctx, args)
+		}
+		o.Eval = wrap(o.Eval)
+		if typed := o.Typed; typed != nil {
+			o.Typed = func(types []sqltypes.Type) func(*Context, []sqltypes.Value) (sqltypes.Value, error) {
+				return wrap(typed(types))
+			}
 		}
 		return o
 	}
@@ -353,14 +360,10 @@ func init() {
 		{"st_covers", "ST_Covers", gis.Covers, "whether no point of the second is outside the first"},
 	} {
 		p := p
-		g := fn([]Param{pGeom, pGeom}, sqltypes.TypeBool, p.doc, func(a []sqltypes.Value) (sqltypes.Value, error) {
-			x, y, err := twoGeoms(p.label, a[0], a[1])
-			if err != nil {
-				return sqltypes.Null, err
-			}
-			r, err := gis.Relate(p.pred, x.Shape, y.Shape)
-			return sqltypes.NewBool(r), err
-		})
+		g := sited(Overload{Params: []Param{pGeom, pGeom}, Result: Returns(sqltypes.TypeBool), Volatility: Immutable, Doc: p.doc},
+			func(s *geoSite, a []sqltypes.Value) (sqltypes.Value, error) {
+				return relateSited(s, p.label, p.pred, a[0], a[1])
+			})
 		ovs := []Overload{g}
 		if p.pred == gis.Intersects || p.pred == gis.Covers {
 			ovs = append(ovs, textual(g), fn([]Param{pGeog, pGeog}, sqltypes.TypeBool, p.doc+" (points)", func(a []sqltypes.Value) (sqltypes.Value, error) {
@@ -372,20 +375,15 @@ func init() {
 	}
 
 	// Distances.
-	planar := func(a []sqltypes.Value) (float64, bool, error) {
-		x, y, err := twoGeoms("ST_Distance", a[0], a[1])
-		if err != nil {
-			return 0, false, err
-		}
-		return gis.Distance(x.Shape, y.Shape)
-	}
-	dist := fn([]Param{pGeom, pGeom}, sqltypes.TypeFloat8, "the planar distance", func(a []sqltypes.Value) (sqltypes.Value, error) {
-		d, ok, err := planar(a)
+	distanceValue := func(s *geoSite, a, b sqltypes.Value) (sqltypes.Value, error) {
+		d, ok, err := distanceSited(s, "ST_Distance", a, b)
 		if err != nil || !ok {
 			return sqltypes.Null, err
 		}
 		return sqltypes.NewFloat(d), nil
-	})
+	}
+	dist := sited(Overload{Params: []Param{pGeom, pGeom}, Result: Returns(sqltypes.TypeFloat8), Volatility: Immutable, Doc: "the planar distance"},
+		func(s *geoSite, a []sqltypes.Value) (sqltypes.Value, error) { return distanceValue(s, a[0], a[1]) })
 	geogDist := func(a []sqltypes.Value) (sqltypes.Value, error) {
 		spheroid := len(a) < 3 || a[2].I != 0
 		d, ok, err := geographyDistance("ST_Distance", a[0], a[1], spheroid)
@@ -397,17 +395,17 @@ func init() {
 	Register("st_distance", dist, textual(dist),
 		fn([]Param{pGeog, pGeog}, sqltypes.TypeFloat8, "the distance in metres on WGS84's spheroid (points)", geogDist),
 		fn([]Param{pGeog, pGeog, boolean}, sqltypes.TypeFloat8, "the distance in metres on the spheroid or the sphere (points)", geogDist))
-	dwithin := fn([]Param{pGeom, pGeom, f8}, sqltypes.TypeBool, "whether they are within the planar distance", func(a []sqltypes.Value) (sqltypes.Value, error) {
-		if a[2].F < 0 {
-			return sqltypes.Null, pgerr.New(pgerr.InternalError, "Tolerance cannot be less than zero")
-		}
-		x, y, err := twoGeoms("ST_DWithin", a[0], a[1])
-		if err != nil {
-			return sqltypes.Null, err
-		}
-		d, ok, err := gis.Distance(x.Shape, y.Shape)
-		return sqltypes.NewBool(ok && d <= a[2].F), err
-	})
+	dwithin := sited(Overload{Params: []Param{pGeom, pGeom, f8}, Result: Returns(sqltypes.TypeBool), Volatility: Immutable, Doc: "whether they are within the planar distance"},
+		func(s *geoSite, a []sqltypes.Value) (sqltypes.Value, error) {
+			if a[2].F < 0 {
+				return sqltypes.Null, pgerr.New(pgerr.InternalError, "Tolerance cannot be less than zero")
+			}
+			d, ok, err := distanceSited(s, "ST_DWithin", a[0], a[1])
+			if err != nil {
+				return sqltypes.Null, err
+			}
+			return sqltypes.NewBool(ok && d <= a[2].F), nil
+		})
 	geogWithin := func(a []sqltypes.Value) (sqltypes.Value, error) {
 		if a[2].F < 0 {
 			return sqltypes.Null, pgerr.New(pgerr.InternalError, "Tolerance cannot be less than zero")
@@ -539,8 +537,8 @@ func init() {
 
 	// Operators.
 	RegisterOperator("&&",
-		binop(tGeom, tGeom, sqltypes.TypeBool, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
-			return boxOp(a, b, func(x, y gis.Box) bool {
+		sitedBinary(binop(tGeom, tGeom, sqltypes.TypeBool, Immutable, nil), func(s *geoSite, a, b sqltypes.Value) (sqltypes.Value, error) {
+			return boxSited(s, a, b, func(x, y gis.Box) bool {
 				// PostGIS compares the float4 boxes it keeps (BOX2DF),
 				// each rounded outward: a point a float4's step past
 				// the other box still overlaps it.
@@ -557,13 +555,7 @@ func init() {
 		return boxOp(a, b, func(x, y gis.Box) bool { return float4Box(x) == float4Box(y) })
 	}))
 	RegisterOperator("<->",
-		binop(tGeom, tGeom, sqltypes.TypeFloat8, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
-			d, ok, err := planar([]sqltypes.Value{a, b})
-			if err != nil || !ok {
-				return sqltypes.Null, err
-			}
-			return sqltypes.NewFloat(d), nil
-		}),
+		sitedBinary(binop(tGeom, tGeom, sqltypes.TypeFloat8, Immutable, nil), distanceValue),
 		binop(tGeog, tGeog, sqltypes.TypeFloat8, Immutable, func(_ *Context, a, b sqltypes.Value) (sqltypes.Value, error) {
 			// PostGIS 3's geography <-> is the sphere's distance.
 			d, ok, err := geographyDistance("ST_Distance", a, b, false)

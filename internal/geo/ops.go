@@ -10,11 +10,16 @@ import (
 // CheckSameSRID is PostGIS's gserialized_error_if_srid_mismatch: fn names
 // the function in the message, as PostGIS's does.
 func CheckSameSRID(fn string, a, b Geom) error {
-	if a.SRID == b.SRID {
+	return CheckSRIDs(fn, a.Shape.Kind, a.SRID, b.Shape.Kind, b.SRID)
+}
+
+// CheckSRIDs is CheckSameSRID of two geometries' kinds and SRIDs.
+func CheckSRIDs(fn string, ak Kind, asrid int32, bk Kind, bsrid int32) error {
+	if asrid == bsrid {
 		return nil
 	}
 	return pgerr.New(pgerr.InternalError, "%s: Operation on mixed SRID geometries (%s, %d) != (%s, %d)",
-		fn, a.Shape.Kind, a.SRID, b.Shape.Kind, b.SRID)
+		fn, ak, asrid, bk, bsrid)
 }
 
 // recoverLibrary turns a panic of the geometry library on a degenerate

@@ -57,41 +57,76 @@ func orientation(ax, ay, bx, by, px, py float64) int {
 // coordinates of the given stride: boundary, or interior or exterior by
 // the parity of the crossings.
 func ringLocation(x, y float64, ring []float64, stride int) location {
+	return edgesLocation(x, y, ring, stride, nil)
+}
+
+// edgesLocation is ringLocation counting only the edges at the given
+// vertex offsets (nil: every edge), which must include every edge whose
+// y-range holds y.
+func edgesLocation(x, y float64, ring []float64, stride int, edges []int32) location {
 	crossings := 0
-	for i := 0; i+2*stride <= len(ring); i += stride {
-		x1, y1 := ring[i], ring[i+1]
-		x2, y2 := ring[i+stride], ring[i+stride+1]
-		if x1 < x && x2 < x {
-			continue // wholly to the left of the point
+	for k := 0; ; k++ {
+		i := k * stride
+		if edges != nil {
+			if k == len(edges) {
+				break
+			}
+			i = int(edges[k])
+		} else if i+2*stride > len(ring) {
+			break
 		}
-		if x == x2 && y == y2 {
-			return boundary // a vertex
-		}
-		if y1 == y && y2 == y {
-			// A horizontal edge: the point is on it or the ray runs
-			// along it, which counts no crossing.
-			if math.Min(x1, x2) <= x && x <= math.Max(x1, x2) {
-				return boundary
-			}
-			continue
-		}
-		if (y1 > y && y2 <= y) || (y2 > y && y1 <= y) {
-			o := orientation(x1, y1, x2, y2, x, y)
-			if o == 0 {
-				return boundary
-			}
-			if y2 < y1 {
-				o = -o // as if the edge ran upwards
-			}
-			if o > 0 {
-				crossings++
-			}
+		switch edgeEffect(x, y, ring, i, stride) {
+		case onEdge:
+			return boundary
+		case crossing:
+			crossings++
 		}
 	}
 	if crossings%2 == 1 {
 		return interior
 	}
 	return exterior
+}
+
+// An edge's effect on a point's ray-crossing count.
+const (
+	noEffect = iota
+	crossing // the ray to the right of the point crosses it
+	onEdge   // the point is on it
+)
+
+// edgeEffect is the effect of the ring's edge from vertex offset i to the
+// next. Only an edge whose y-range holds the point's y has one.
+func edgeEffect(x, y float64, ring []float64, i, stride int) int {
+	x1, y1 := ring[i], ring[i+1]
+	x2, y2 := ring[i+stride], ring[i+stride+1]
+	if x1 < x && x2 < x {
+		return noEffect // wholly to the left of the point
+	}
+	if x == x2 && y == y2 {
+		return onEdge // a vertex
+	}
+	if y1 == y && y2 == y {
+		// A horizontal edge: the point is on it or the ray runs
+		// along it, which counts no crossing.
+		if math.Min(x1, x2) <= x && x <= math.Max(x1, x2) {
+			return onEdge
+		}
+		return noEffect
+	}
+	if (y1 > y && y2 <= y) || (y2 > y && y1 <= y) {
+		o := orientation(x1, y1, x2, y2, x, y)
+		if o == 0 {
+			return onEdge
+		}
+		if y2 < y1 {
+			o = -o // as if the edge ran upwards
+		}
+		if o > 0 {
+			return crossing
+		}
+	}
+	return noEffect
 }
 
 // pointLocation is where (x, y) lies relative to a polygon or
@@ -151,6 +186,12 @@ func relatePointArea(p Predicate, a, b *Shape) (r, ok bool) {
 	if !ok {
 		return false, false
 	}
+	return predicateOfLocation(p, loc, pointFirst)
+}
+
+// predicateOfLocation is p of a point and an area, from where the point
+// lies; ok is false for an area within a point (the overlay's case).
+func predicateOfLocation(p Predicate, loc location, pointFirst bool) (r, ok bool) {
 	switch {
 	case p == Intersects:
 		return loc != exterior, true

@@ -227,6 +227,12 @@ func castGeometry(v Value, t Type) (Value, bool, error) {
 			r, err := GeomValue(t, g)
 			return r, true, err
 		case KindGeometry:
+			if t.ID == Geometry && t.Width == 0 {
+				// To a geometry without a typmod: the same bytes (values
+				// are canonical EWKB), as PostgreSQL relabels it; a
+				// filter casts its column's value so for every row.
+				return Value{K: KindGeometry, S: v.S}, true, nil
+			}
 			g, err := v.Geom()
 			if err != nil {
 				return Null, true, err
