@@ -824,7 +824,39 @@ func (b *builder) planProjectSet(n *ir.ProjectSet, req request) (Node, bool, err
 
 // planJoin plans a logical Join.
 func (b *builder) planJoin(n *ir.Join, req request) (Node, bool, error) {
+	if b.emptyRel(n) {
+		// A join an empty input empties runs neither input, as
+		// PostgreSQL plans a dummy relation there (so the other input's
+		// errors are never raised either).
+		return &Values{Cols: n.Columns()}, true, nil
+	}
 	return b.buildJoin(n, req)
+}
+
+// emptyRel reports whether r yields no row whatever the data: an empty
+// VALUES, a filter that is never true, and what passes such an input on
+// (a projection, a join that an empty side empties).
+func (b *builder) emptyRel(r ir.Rel) bool {
+	switch x := r.(type) {
+	case *ir.Values:
+		return len(x.Rows) == 0
+	case *ir.Filter:
+		return neverTrue(x.Pred, b.ctx) || b.emptyRel(x.Input)
+	case *ir.Project:
+		return b.emptyRel(x.Input)
+	case *ir.Join:
+		switch x.Kind {
+		case ir.InnerJoin, ir.SemiJoin:
+			return b.emptyRel(x.Left) || b.emptyRel(x.Right)
+		case ir.LeftJoin, ir.AntiJoin:
+			return b.emptyRel(x.Left)
+		case ir.RightJoin:
+			return b.emptyRel(x.Right)
+		case ir.FullJoin:
+			return b.emptyRel(x.Left) && b.emptyRel(x.Right)
+		}
+	}
+	return false
 }
 
 // planSetOp plans a logical SetOp.
