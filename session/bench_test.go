@@ -50,16 +50,21 @@ func benchTable(b *testing.B, n int) wire.Session {
 }
 
 func benchQuery(b *testing.B, sess wire.Session, sql string) {
-	ctx := context.Background()
-	stmts, err := sess.Parse(ctx, sql, nil)
+	stmts, err := sess.Parse(context.Background(), sql, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchStatement(b, stmts[0], nil)
+}
+
+// benchStatement executes st with params b.N times, reading every row.
+func benchStatement(b *testing.B, st wire.Statement, params []sqltypes.Value) {
+	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
 	rows := 0
 	for i := 0; i < b.N; i++ {
-		res, err := stmts[0].Execute(ctx, nil)
+		res, err := st.Execute(ctx, params)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -74,6 +79,9 @@ func benchQuery(b *testing.B, sess wire.Session, sql string) {
 			rows++
 		}
 		res.Close()
+	}
+	if rows == 0 {
+		b.Fatal("no rows")
 	}
 	b.ReportMetric(float64(rows)/float64(b.N), "rows/op")
 }
@@ -169,30 +177,7 @@ func BenchmarkSelectPrepared(b *testing.B) {
 			if _, _, err := stmts[0].Describe(ctx); err != nil {
 				b.Fatal(err)
 			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			rows := 0
-			for i := 0; i < b.N; i++ {
-				res, err := stmts[0].Execute(ctx, c.params)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for {
-					_, ok, err := res.Next(ctx)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if !ok {
-						break
-					}
-					rows++
-				}
-				res.Close()
-			}
-			if rows == 0 {
-				b.Fatal("no rows")
-			}
-			b.ReportMetric(float64(rows)/float64(b.N), "rows/op")
+			benchStatement(b, stmts[0], c.params)
 		})
 	}
 }
