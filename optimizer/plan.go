@@ -182,7 +182,7 @@ type Scan struct {
 	// EXPLAIN's costs show (cost.go); no rule decides by it.
 	Assumed  *Estimate
 	Covering bool
-	describe func() []string
+	describe rangeDescription
 	cols     []ir.Column
 }
 
