@@ -30,8 +30,9 @@ type Session struct {
 	// settingFn and exactSettingFn are Setting and exactSetting as the
 	// function values fnContext gives every statement.
 	settingFn, exactSettingFn func(string) (string, bool)
-	engine                    *Engine
-	params                    wire.SessionParams
+
+	engine *Engine
+	params wire.SessionParams
 	// bodies are the bound bodies of the routines the session called
 	// (routines.go).
 	bodies routineBodies
