@@ -87,6 +87,18 @@ type Session struct {
 	activity *activity
 	// styleCache is Style's last answer (vars_styles.go).
 	styleCache styleCache
+	// limitsCache is Limits' last answer, for the settings' texts raw.
+	limitsCache struct {
+		raw    [3]string
+		limits wire.Limits
+		ok     bool
+	}
+	// workMemCache is workMem's last answer, for the work_mem text raw.
+	workMemCache struct {
+		raw string
+		n   int64
+		ok  bool
+	}
 	// reportedAuth is the session_authorization the client last heard of
 	// (setrole.go).
 	reportedAuth string
