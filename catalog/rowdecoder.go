@@ -112,7 +112,7 @@ func (d *RowDecoder) Decode(attrs []kv.Attr, row []sqltypes.Value) error {
 		if ord < 0 {
 			continue
 		}
-		v, err := AttrValue(*a, d.t.Columns[ord].Type)
+		v, err := attrValue(a, d.t.Columns[ord].Type)
 		if err != nil {
 			return err
 		}
