@@ -88,7 +88,11 @@ func (g *GenericPlan) Instantiate(params []sqltypes.Value, opts Options) (*Plan,
 	if !ok {
 		return nil, false
 	}
-	return &Plan{Root: root, Scan: first, Notices: g.plan.Notices, Columns: g.plan.Columns, opts: opts}, true
+	// The template's count of full scans holds for every instance (a
+	// rederived scan keeps its method); counted here, on the session's
+	// goroutine, so instances only read it.
+	FullScans(g.plan)
+	return &Plan{Root: root, Scan: first, Notices: g.plan.Notices, Columns: g.plan.Columns, opts: opts, fullScans: g.plan.fullScans}, true
 }
 
 // SameShape reports whether two plans of one statement took the same

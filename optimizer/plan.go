@@ -444,6 +444,9 @@ type Plan struct {
 	opts      Options
 	costsOnce sync.Once
 	costs     map[Node]*NodeCost
+	// fullScans is FullScans plus one (zero: not counted yet); a generic
+	// plan's instances take its count, which their values cannot change.
+	fullScans int64
 }
 
 // Costs returns every operator's estimate (cost.go), for EXPLAIN.
