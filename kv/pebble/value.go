@@ -292,17 +292,21 @@ func (p *projection) keeps(i int, name []byte) bool {
 		return p.keep[i]
 	}
 	keep := false
+	var seen string
 	for _, n := range p.names {
 		if n == string(name) {
-			keep = true
+			keep, seen = true, n // the request's own string: no copy
 			break
 		}
+	}
+	if !keep {
+		seen = string(name) // a copy: name is store memory
 	}
 	if i >= len(p.seen) {
 		p.seen = slices.Grow(p.seen, i+1-len(p.seen))[:i+1]
 		p.keep = slices.Grow(p.keep, i+1-len(p.keep))[:i+1]
 	}
-	p.seen[i], p.keep[i] = string(name), keep // (a copy: name is store memory)
+	p.seen[i], p.keep[i] = seen, keep
 	return keep
 }
 
