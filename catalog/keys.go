@@ -317,7 +317,11 @@ func ValueAttr(name string, v sqltypes.Value) kv.Attr {
 }
 
 // AttrValue converts a stored attribute back into a value of type t.
-func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
+func AttrValue(a kv.Attr, t sqltypes.Type) (sqltypes.Value, error) { return attrValue(&a, t) }
+
+// attrValue is AttrValue for decoders, which hold the attribute in place:
+// an attribute is a large struct to copy for every column of every row.
+func attrValue(a *kv.Attr, t sqltypes.Type) (sqltypes.Value, error) {
 	switch a.Kind {
 	case kv.AttrNull:
 		return sqltypes.Null, nil
@@ -415,12 +419,13 @@ func (t *Table) DecodeRow(attrs []kv.Attr, row []sqltypes.Value) error {
 			row[i] = v
 		}
 	}
-	for _, a := range attrs {
+	for j := range attrs {
+		a := &attrs[j]
 		i := t.columnOrdinal(a.Name)
 		if i < 0 {
 			continue
 		}
-		v, err := AttrValue(a, t.Columns[i].Type)
+		v, err := attrValue(a, t.Columns[i].Type)
 		if err != nil {
 			return err
 		}

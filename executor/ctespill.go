@@ -64,7 +64,10 @@ func (st *cteState) release() {
 
 // releaseCTEs frees what the statement's WITH queries hold.
 func (ec *execCtx) releaseCTEs() {
-	for _, st := range ec.ctes {
+	if ec.ctes == nil {
+		return
+	}
+	for _, st := range ec.ctes.shared {
 		st.release()
 	}
 }

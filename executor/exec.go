@@ -236,12 +236,16 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 	if budget <= 0 {
 		budget = DefaultWorkMem
 	}
-	reads := statementReads{ReadWriter: e.Store, eventual: opts.EventualReads, used: &atomic.Int64{}}
+	// One allocation for what a statement's execution holds, rather than
+	// one each: a key lookup's fixed cost is mostly such allocations.
+	a := &execAlloc{mem: memBudget{limit: budget}}
+	a.reads = statementReads{ReadWriter: e.Store, eventual: opts.EventualReads, used: &a.used}
 	if e.Caps.ReadUnitBytes > 0 {
-		reads.capacity, reads.limit = true, opts.MaxReadCapacity
+		a.reads.capacity, a.reads.limit = true, opts.MaxReadCapacity
 	}
-	ec := &execCtx{ex: e, ctx: ctx, kv: reads, txn: opts.Txn, capacity: opts.Capacity, stats: opts.Stats, kvStats: opts.KV, mem: &memBudget{limit: budget},
-		ctes: map[int]*cteState{}, work: map[int]*cteState{}, spill: e.newSpillState(opts.TempFileLimit)}
+	ec := &a.ec
+	*ec = execCtx{ex: e, ctx: ctx, kv: &a.reads, txn: opts.Txn, capacity: opts.Capacity, stats: opts.Stats, kvStats: opts.KV, mem: &a.mem,
+		ctes: &a.ctes, spill: e.newSpillState(opts.TempFileLimit, &a.spill)}
 	if opts.Txn != nil {
 		ec.kv = opts.Txn.kv
 	}
@@ -249,8 +253,29 @@ func (e *Executor) newExecCtx(ctx context.Context, params []sqltypes.Value, opts
 	if fn.Now.IsZero() {
 		fn.Now = time.Now()
 	}
-	ec.eval = &ir.EvalContext{Params: params, Now: fn.Now, Subplans: ec, Fn: fn}
+	a.eval = ir.EvalContext{Params: params, Now: fn.Now, Subplans: ec, Fn: fn}
+	ec.eval = &a.eval
 	return ec
+}
+
+// execAlloc is what newExecCtx allocates for a statement, in one piece.
+type execAlloc struct {
+	ec    execCtx
+	reads statementReads
+	mem   memBudget
+	used  atomic.Int64
+	eval  ir.EvalContext
+	ctes  cteStates
+	spill spillAlloc
+}
+
+// cteStates are the WITH queries' states of one statement, shared by its
+// subplan runs (execCtx.child); the maps are made when first written.
+type cteStates struct {
+	// shared holds the rows of shared WITH queries, computed once.
+	shared map[int]*cteState
+	// work holds the previous round of each running recursive CTE.
+	work map[int]*cteState
 }
 
 // execCtx is one execution of a plan (and, for a subplan run, of a part of
@@ -275,10 +300,9 @@ type execCtx struct {
 	// capacity is RunOptions.Capacity.
 	capacity func(table string, units float64)
 	mem      *memBudget
-	// ctes holds the rows of shared WITH queries, computed once.
-	ctes map[int]*cteState
-	// work holds the previous round of each running recursive CTE.
-	work map[int]*cteState
+	// ctes holds the rows of shared WITH queries and the rounds of
+	// recursive ones.
+	ctes *cteStates
 	// spill is where operators put what exceeds the budget (nil: nowhere).
 	spill *spillState
 	// cons are a write's CHECKs and foreign keys (constraints.go), and
@@ -1078,7 +1102,7 @@ func (ec *execCtx) startRecursiveUnion(ctx context.Context, x *optimizer.Recursi
 
 // startWorkTable starts the operator of a WorkTable node.
 func (ec *execCtx) startWorkTable(ctx context.Context, x *optimizer.WorkTable) (Rows, error) {
-	if st := ec.work[x.ID]; st != nil {
+	if st := ec.ctes.work[x.ID]; st != nil {
 		return st.scan()
 	}
 	return emptyRows{}, nil
@@ -1120,4 +1144,12 @@ func (ec *execCtx) startApply(ctx context.Context, x *optimizer.Apply) (Rows, er
 		return nil, err
 	}
 	return &applyRows{ec: ec, node: x, left: in}, nil
+}
+
+// set records st under id in *m, making the map on the first write.
+func (c *cteStates) set(m *map[int]*cteState, id int, st *cteState) {
+	if *m == nil {
+		*m = map[int]*cteState{}
+	}
+	(*m)[id] = st
 }

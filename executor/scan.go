@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -17,7 +18,13 @@ import (
 
 const (
 	batchRows = 128 // rows a shard stream hands over at a time
-	lookupMax = 64  // index entries resolved per batched table Get
+	// firstSlabRows and maxSlabBytes bound a stream's row slabs
+	// (shardStream.newRow): the first holds a few rows, none is a large
+	// object (over 32 kB the runtime allocates and zeroes it on its own
+	// path).
+	firstSlabRows = 8
+	maxSlabBytes  = 32 << 10
+	lookupMax     = 64 // index entries resolved per batched table Get
 	// sparseSeek is how many out-of-box Z-order entries in a row make a
 	// scan on a store with expensive seeks restart its range at BIGMIN.
 	sparseSeek = 8
@@ -469,9 +476,11 @@ type shardStream struct {
 	keepKeys bool // the consumer merges shards by key
 	batch    []scanItem
 	sent     int
-	// slab is memory for the rows of the batch being filled: one
-	// allocation per batch instead of one per row.
+	// slab is memory for the rows of the batch being filled: a few
+	// allocations per batch instead of one per row.
 	slab []sqltypes.Value
+	// slabRows is how many rows the next slab holds (newRow).
+	slabRows int
 	// scratch is the one row a sink's items are decoded into.
 	scratch []sqltypes.Value
 	// pending index entries awaiting their table rows
@@ -795,9 +804,15 @@ func (st *shardStream) flushLookups(ctx context.Context) error {
 // newRow returns a zeroed row of n values carved from the stream's slab.
 // Rows are handed to the consumer in batches and never reused, so carving
 // is safe; the slab is replaced when it runs out.
+//
+// Slabs start small and double up to a batch, below the runtime's large
+// objects: a scan that finds a few rows (a key prefix, a secondary
+// equality) then allocates a few rows' worth, not a zeroed 128-row block.
 func (st *shardStream) newRow(n int) []sqltypes.Value {
 	if len(st.slab) < n {
-		st.slab = make([]sqltypes.Value, n*st.batchCap())
+		rows := min(max(st.slabRows, firstSlabRows), st.batchCap(), max(1, maxSlabBytes/(n*int(unsafe.Sizeof(sqltypes.Value{})))))
+		st.slabRows = 2 * rows
+		st.slab = make([]sqltypes.Value, n*rows)
 	}
 	row := st.slab[:n:n]
 	st.slab = st.slab[n:]

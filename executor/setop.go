@@ -85,10 +85,10 @@ func (ec *execCtx) newCTEScan(ctx context.Context, n *optimizer.CTEScan) (Rows, 
 	if !n.CTE.Shared {
 		return ec.build(ctx, n.CTE.Plan)
 	}
-	st := ec.ctes[n.CTE.ID]
+	st := ec.ctes.shared[n.CTE.ID]
 	if st == nil {
 		st = &cteState{mem: ec.opMem()}
-		ec.ctes[n.CTE.ID] = st
+		ec.ctes.set(&ec.ctes.shared, n.CTE.ID, st)
 	}
 	if !st.done {
 		in, err := ec.build(ctx, n.CTE.Plan)
@@ -198,7 +198,7 @@ func (r *recursiveRows) nextRound(ctx context.Context) error {
 	if r.rounds++; r.rounds > maxRecursion {
 		return pgerr.New(pgerr.ProgramLimitExceeded, "recursive query ran more than %d rounds", maxRecursion)
 	}
-	r.ec.work[r.node.ID] = r.work
+	r.ec.ctes.set(&r.ec.ctes.work, r.node.ID, r.work)
 	in, err := r.ec.build(ctx, r.node.Recursive)
 	if err != nil {
 		return err
@@ -216,7 +216,7 @@ func (r *recursiveRows) Close() {
 			st.release()
 		}
 	}
-	delete(r.ec.work, r.node.ID)
+	delete(r.ec.ctes.work, r.node.ID)
 }
 
 // runWrites runs a statement's data-modifying WITH queries, once each, in
@@ -232,7 +232,7 @@ func (ec *execCtx) runWrites(ctx context.Context, writes []*optimizer.CTEWrite, 
 				return err
 			}
 		}
-		ec.ctes[w.ID] = &cteState{rows: res.Returning, done: true}
+		ec.ctes.set(&ec.ctes.shared, w.ID, &cteState{rows: res.Returning, done: true})
 	}
 	return nil
 }

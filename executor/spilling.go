@@ -35,16 +35,23 @@ type spillState struct {
 }
 
 // newSpillState is the spill access of a statement with temp_file_limit
-// limit (RunOptions.TempFileLimit).
-func (e *Executor) newSpillState(limit int64) *spillState {
+// limit (RunOptions.TempFileLimit), made in a.
+func (e *Executor) newSpillState(limit int64, a *spillAlloc) *spillState {
 	if e.Spill == nil || limit < 0 {
 		return nil
 	}
-	q := &spill.Quota{Limit: -1}
+	a.quota = spill.Quota{Limit: -1}
 	if limit > 0 {
-		q.Limit = limit
+		a.quota.Limit = limit
 	}
-	return &spillState{store: e.Spill, quota: q}
+	a.state = spillState{store: e.Spill, quota: &a.quota}
+	return &a.state
+}
+
+// spillAlloc is the memory of a statement's spill access.
+type spillAlloc struct {
+	state spillState
+	quota spill.Quota
 }
 
 // opMem is the memory budget of an operator that can spill. As

@@ -780,10 +780,19 @@ func IsConstant(e Expr) bool {
 // function (now() qualifies, random() does not), so the optimizer may
 // evaluate it once, for a key range.
 func IsStatementConstant(e Expr) bool {
-	ok := IsConstant(e)
+	switch e.(type) {
+	case *Const, *Param:
+		return true // a key lookup's every value: no walk
+	}
+	ok := true
 	Walk(e, func(x Expr) {
-		if f, isFunc := x.(*Func); isFunc && f.PerCall {
+		switch x := x.(type) {
+		case *ColRef, *OuterRef, *Subquery:
 			ok = false
+		case *Func:
+			if x.PerCall {
+				ok = false
+			}
 		}
 	})
 	return ok

@@ -1,9 +1,10 @@
 package optimizer
 
 import (
+	"bytes"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
@@ -604,6 +605,21 @@ func keyRanges(t *catalog.Table, keyCols []catalog.KeyColumn, eqLen int, hasRang
 		if len(prefixes)*len(set) > maxRanges {
 			return nil, false
 		}
+		if len(set) == 1 {
+			// One value (a key lookup's every column): each prefix,
+			// its own copy, grows in place.
+			for i := range prefixes {
+				p := &prefixes[i]
+				if p.key == nil {
+					p.key = make([]byte, 0, 32)
+				}
+				p.key = catalog.AppendKeyValue(p.key, set[0].Lo, k.Desc)
+				if t != nil {
+					p.shown = append(p.shown, colName(t, k.Column)+" = "+literalText(set[0].Lo))
+				}
+			}
+			continue
+		}
 		next := make([]prefix, 0, len(prefixes)*len(set))
 		for _, p := range prefixes {
 			for _, iv := range set {
@@ -645,7 +661,9 @@ func keyRanges(t *catalog.Table, keyCols []catalog.KeyColumn, eqLen int, hasRang
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return string(out[i].Start) < string(out[j].Start) })
+	if len(out) > 1 {
+		slices.SortFunc(out, func(a, b KeyRange) int { return bytes.Compare(a.Start, b.Start) })
+	}
 	return out, true
 }
 

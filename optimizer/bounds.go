@@ -144,9 +144,17 @@ type bounds map[int]ValueSet
 // so a path that enforces that column through its key needs no residual
 // check for them.
 func extractBounds(filter ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqltypes.Kind) (bounds, map[ir.Expr]int) {
-	b := bounds{}
 	exact := map[ir.Expr]int{}
-	for _, c := range ir.Conjuncts(filter) {
+	conj := ir.Conjuncts(filter)
+	b := conjunctBounds(conj, ctx, colKinds, func(i, col int) { exact[conj[i]] = col })
+	return b, exact
+}
+
+// conjunctBounds is extractBounds over a filter's conjuncts, calling
+// exact(i, col) for each conjunct i its column's set captures exactly.
+func conjunctBounds(conj []ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqltypes.Kind, exact func(i, col int)) bounds {
+	b := bounds{}
+	for i, c := range conj {
 		col, set, isExact, ok := conjunctSet(c, ctx, colKinds)
 		if !ok {
 			continue
@@ -157,10 +165,10 @@ func extractBounds(filter ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqlty
 			b[col] = set
 		}
 		if isExact {
-			exact[c] = col
+			exact(i, col)
 		}
 	}
-	return b, exact
+	return b
 }
 
 // neverTrue reports whether a conjunct of filter is a constant that is false
@@ -168,10 +176,25 @@ func extractBounds(filter ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqlty
 // row qualifies, and the scan reads nothing, where PostgreSQL plans a
 // One-Time Filter: false.
 func neverTrue(filter ir.Expr, ctx *ir.EvalContext) bool {
-	for _, c := range ir.Conjuncts(filter) {
-		if len(ir.Columns(c)) > 0 || !ir.IsStatementConstant(c) {
-			continue
+	return someFalse(constantConjuncts(ir.Conjuncts(filter)), ctx)
+}
+
+// constantConjuncts are the conjuncts that read no column and are constant
+// for a statement: those neverTrue evaluates.
+func constantConjuncts(conj []ir.Expr) []ir.Expr {
+	var out []ir.Expr
+	for _, c := range conj {
+		if len(ir.Columns(c)) == 0 && ir.IsStatementConstant(c) {
+			out = append(out, c)
 		}
+	}
+	return out
+}
+
+// someFalse reports whether one of the constant conjuncts is false or NULL
+// under ctx.
+func someFalse(constant []ir.Expr, ctx *ir.EvalContext) bool {
+	for _, c := range constant {
 		if v, err := c.Eval(ctx, nil); err == nil && (v.IsNull() || v.K == sqltypes.KindBool && !v.Bool()) {
 			return true
 		}

@@ -196,23 +196,36 @@ func planScan(s *scanSpec, ctx *ir.EvalContext, opts Options, notices *[]*pgerr.
 				d.enforced[c] = col
 			}
 		}
+		d.prepare()
 		scan.derive = d
 	}
 	return scan, nil
 }
 
-// describeRanges is EXPLAIN's account of a prefix path's ranges over
-// bounds b, computed when EXPLAIN asks.
-func describeRanges(t *catalog.Table, best *candidate, b bounds, maxPoints int) func() []string {
-	keyCols, eqLen, hasRange := best.keyCols, best.eqLen, best.hasRange
-	return func() []string {
-		described, _ := keyRanges(t, keyCols, eqLen, hasRange, b, maxPoints)
-		out := make([]string, len(described))
-		for i, r := range described {
-			out[i] = r.Shown
-		}
-		return out
+// rangeDescription is what EXPLAIN's account of a prefix path's ranges
+// follows from, kept in the scan (no closure: a generic plan's every
+// execution would allocate one) and computed when EXPLAIN asks.
+type rangeDescription struct {
+	t         *catalog.Table // nil: none
+	keyCols   []catalog.KeyColumn
+	eqLen     int
+	hasRange  bool
+	b         bounds
+	maxPoints int
+}
+
+func describeRanges(t *catalog.Table, best *candidate, b bounds, maxPoints int) rangeDescription {
+	return rangeDescription{t: t, keyCols: best.keyCols, eqLen: best.eqLen, hasRange: best.hasRange, b: b, maxPoints: maxPoints}
+}
+
+// shown describes each range.
+func (r *rangeDescription) shown() []string {
+	described, _ := keyRanges(r.t, r.keyCols, r.eqLen, r.hasRange, r.b, r.maxPoints)
+	out := make([]string, len(described))
+	for i, d := range described {
+		out[i] = d.Shown
 	}
+	return out
 }
 
 // losslessZ reports whether a Z-order attribute's code tells every value of

@@ -823,13 +823,13 @@ func pkString(tb *catalog.Table) string {
 
 // described returns the SQL descriptions of a scan's points or ranges.
 func (x *Scan) described() []string {
-	if x.describe == nil {
+	if x.describe.t == nil {
 		if x.Method == PointGet {
 			return make([]string, len(x.Points))
 		}
 		return make([]string, len(x.Ranges))
 	}
-	return x.describe()
+	return x.describe.shown()
 }
 
 // shownList prints the first few descriptions: " {a = 1} {a = 2} ...".

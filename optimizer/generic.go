@@ -36,6 +36,27 @@ type scanDerivation struct {
 	// enforced maps each conjunct the ranges enforce exactly to its column.
 	enforced  map[ir.Expr]int
 	maxPoints int
+	// What rederive reads of spec.Filter, split once rather than at each
+	// execution: its conjuncts; the column each one the ranges enforce
+	// is over, plus one (zero: not enforced), and how many are; the
+	// constant ones (neverTrue).
+	conj          []ir.Expr
+	enforcedCol   []int
+	enforcedCount int
+	constant      []ir.Expr
+}
+
+// prepare splits the filter for rederive, once enforced is complete.
+func (d *scanDerivation) prepare() {
+	d.conj = ir.Conjuncts(d.spec.Filter)
+	d.constant = constantConjuncts(d.conj)
+	d.enforcedCol = make([]int, len(d.conj))
+	for i, c := range d.conj {
+		if col, ok := d.enforced[c]; ok {
+			d.enforcedCol[i] = col + 1
+			d.enforcedCount++
+		}
+	}
 }
 
 // GenericPlan is a plan reusable for other values of its parameters.
@@ -67,7 +88,11 @@ func (g *GenericPlan) Instantiate(params []sqltypes.Value, opts Options) (*Plan,
 	if !ok {
 		return nil, false
 	}
-	return &Plan{Root: root, Scan: first, Notices: g.plan.Notices, Columns: g.plan.Columns, opts: opts}, true
+	// The template's count of full scans holds for every instance (a
+	// rederived scan keeps its method); counted here, on the session's
+	// goroutine, so instances only read it.
+	FullScans(g.plan)
+	return &Plan{Root: root, Scan: first, Notices: g.plan.Notices, Columns: g.plan.Columns, opts: opts, fullScans: g.plan.fullScans}, true
 }
 
 // SameShape reports whether two plans of one statement took the same
@@ -209,14 +234,17 @@ func instantiate(n Node, ctx *ir.EvalContext, firstScan *Scan, first **Scan) (No
 func (d *scanDerivation) rederive(tmpl *Scan, ctx *ir.EvalContext) (*Scan, bool) {
 	t := d.spec.Table
 	kinds := func(c int) sqltypes.Kind { return t.Columns[c].Type.Kind() }
-	b, exact := extractBounds(d.spec.Filter, ctx, kinds)
-	if neverTrue(d.spec.Filter, ctx) {
+	exact := 0 // enforced conjuncts still exact for their column
+	b := conjunctBounds(d.conj, ctx, kinds, func(i, col int) {
+		if d.enforcedCol[i] == col+1 {
+			exact++
+		}
+	})
+	if someFalse(d.constant, ctx) {
 		b.emptyAll(len(t.Columns))
 	}
-	for c, col := range d.enforced {
-		if got, ok := exact[c]; !ok || got != col {
-			return nil, false
-		}
+	if exact != d.enforcedCount {
+		return nil, false
 	}
 	best := d.best
 	for _, k := range best.keyCols[:best.eqLen] {

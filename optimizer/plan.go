@@ -182,7 +182,7 @@ type Scan struct {
 	// EXPLAIN's costs show (cost.go); no rule decides by it.
 	Assumed  *Estimate
 	Covering bool
-	describe func() []string
+	describe rangeDescription
 	cols     []ir.Column
 }
 
@@ -444,6 +444,9 @@ type Plan struct {
 	opts      Options
 	costsOnce sync.Once
 	costs     map[Node]*NodeCost
+	// fullScans is FullScans plus one (zero: not counted yet); a generic
+	// plan's instances take its count, which their values cannot change.
+	fullScans int64
 }
 
 // Costs returns every operator's estimate (cost.go), for EXPLAIN.

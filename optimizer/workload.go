@@ -91,14 +91,19 @@ func Uses(p *Plan) []*TableUse {
 // FullScans counts the plan's full scans of a table (not of an index),
 // subqueries included.
 func FullScans(p *Plan) int64 {
-	var n int64
-	if p != nil {
-		Walk(p.Root, func(x Node) {
-			if s, ok := x.(*Scan); ok && s.Method == FullScan && s.Index == nil {
-				n++
-			}
-		})
+	if p == nil {
+		return 0
 	}
+	if p.fullScans > 0 {
+		return p.fullScans - 1
+	}
+	var n int64
+	Walk(p.Root, func(x Node) {
+		if s, ok := x.(*Scan); ok && s.Method == FullScan && s.Index == nil {
+			n++
+		}
+	})
+	p.fullScans = n + 1
 	return n
 }
 

@@ -257,22 +257,35 @@ func (e *Engine) indexBuilt(ctx context.Context, table string) {
 // the statement first plans a box on it, so rows committed before the
 // statement began are inside them. A failed read clips nothing.
 func (e *Engine) zboundsReader(ctx context.Context) func(ix *catalog.Index) *catalog.ZBounds {
-	var mu sync.Mutex
-	seen := map[uint64]*catalog.ZBounds{}
-	return func(ix *catalog.Index) *catalog.ZBounds {
-		if !ix.Bounds {
-			return nil
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if b, ok := seen[ix.ID]; ok {
-			return b
-		}
-		b, err := catalog.ReadZBounds(ctx, e.store, ix)
-		if err != nil {
-			b = nil
-		}
-		seen[ix.ID] = b
+	r := &zboundsCache{e: e, ctx: ctx}
+	return r.get
+}
+
+// zboundsCache is one statement's zboundsReader; its map is made when the
+// statement first plans a box (most statements never do).
+type zboundsCache struct {
+	e    *Engine
+	ctx  context.Context
+	mu   sync.Mutex
+	seen map[uint64]*catalog.ZBounds
+}
+
+func (r *zboundsCache) get(ix *catalog.Index) *catalog.ZBounds {
+	if !ix.Bounds {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if b, ok := r.seen[ix.ID]; ok {
 		return b
 	}
+	b, err := catalog.ReadZBounds(r.ctx, r.e.store, ix)
+	if err != nil {
+		b = nil
+	}
+	if r.seen == nil {
+		r.seen = map[uint64]*catalog.ZBounds{}
+	}
+	r.seen[ix.ID] = b
+	return b
 }

@@ -348,10 +348,10 @@ func objectKindName(k ir.ObjectKind) string {
 // and foreign-table (PostgreSQL's identifier list: blanks around, any case).
 // zproxy has no foreign tables, so only view restricts anything.
 func restrictedKinds(value string) (map[string]bool, error) {
-	kinds := map[string]bool{}
 	if strings.TrimSpace(value) == "" {
-		return kinds, nil
+		return nil, nil // the default: no map to make for every statement
 	}
+	kinds := map[string]bool{}
 	for _, word := range strings.Split(value, ",") {
 		k := strings.ToLower(strings.TrimSpace(word))
 		if k != "view" && k != "foreign-table" {

@@ -61,7 +61,7 @@ func (st *statement) refill(ctx context.Context, x *ir.RefreshMatview, fresh *ca
 	if err != nil {
 		return storeErr(err)
 	}
-	env.done("", plan, stats, 0, res.Count)
+	env.done(plan, stats, 0, res.Count)
 	e.noteWrites(fresh, res.Count, false)
 	return nil
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/zproxy/zproxy/executor"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -60,7 +61,7 @@ func (r *rowsResult) finish() {
 	}
 }
 
-func (r *rowsResult) Tag() string { return fmt.Sprintf("SELECT %d", r.n) }
+func (r *rowsResult) Tag() string { return "SELECT " + strconv.FormatInt(r.n, 10) }
 
 func (r *rowsResult) Close() error {
 	r.finish()

@@ -27,6 +27,10 @@ import (
 
 // Session is one client's SQL session.
 type Session struct {
+	// settingFn and exactSettingFn are Setting and exactSetting as the
+	// function values fnContext gives every statement.
+	settingFn, exactSettingFn func(string) (string, bool)
+
 	engine *Engine
 	params wire.SessionParams
 	// bodies are the bound bodies of the routines the session called
@@ -83,6 +87,18 @@ type Session struct {
 	activity *activity
 	// styleCache is Style's last answer (vars_styles.go).
 	styleCache styleCache
+	// limitsCache is Limits' last answer, for the settings' texts raw.
+	limitsCache struct {
+		raw    [3]string
+		limits wire.Limits
+		ok     bool
+	}
+	// workMemCache is workMem's last answer, for the work_mem text raw.
+	workMemCache struct {
+		raw string
+		n   int64
+		ok  bool
+	}
 	// reportedAuth is the session_authorization the client last heard of
 	// (setrole.go).
 	reportedAuth string
@@ -196,7 +212,9 @@ type statement struct {
 	cache planCache
 	// planErr is ir.PlanErr of the query planErrOf (the binding's).
 	planErrOf *ir.Query
-	planErr   error
+	// planCols are planErrOf's result columns.
+	planCols []wire.Column
+	planErr  error
 
 	// For pg_stat_statements (tuning.go): the last planning's time, and
 	// the normalised text and its ID, computed at the first record.
@@ -372,10 +390,23 @@ func (s *Session) fnContext(ctx context.Context, start time.Time) builtins.Conte
 	if clock := s.engine.cfg.Clock; clock != nil {
 		start = clock()
 	}
-	return builtins.Context{Now: start, Location: s.location(), Style: s.Style(), Sequences: &sessionSequences{s: s, ctx: ctx}, LargeObjects: &sessionLargeObjects{s: s, ctx: ctx}, Random: &s.random,
+	if s.settingFn == nil {
+		// Method values made once: each would be an allocation per
+		// statement.
+		s.settingFn, s.exactSettingFn = s.Setting, s.exactSetting
+	}
+	h := &stmtHandles{seq: sessionSequences{s: s, ctx: ctx}, lo: sessionLargeObjects{s: s, ctx: ctx}}
+	return builtins.Context{Now: start, Location: s.location(), Style: s.Style(), Sequences: &h.seq, LargeObjects: &h.lo, Random: &s.random,
 		Done: ctx.Done(), Err: ctx.Err,
 		Session:  builtins.SessionInfo{User: s.currentUser(), SessionUser: s.sessionUser(), Database: s.params.Database, PID: int(s.params.PID), ClientAddr: s.params.ClientAddr, ServerAddr: s.params.ServerAddr},
-		Settings: s.Setting, ExactSettings: s.exactSetting}
+		Settings: s.settingFn, ExactSettings: s.exactSettingFn}
+}
+
+// stmtHandles are a statement's handles on the session's sequences and
+// large objects, allocated together.
+type stmtHandles struct {
+	seq sessionSequences
+	lo  sessionLargeObjects
 }
 
 // wireColumns describes result columns for RowDescription.
@@ -492,7 +523,7 @@ func (st *statement) run(ctx context.Context, bound ir.Statement, params []sqlty
 	if e.opts.Caps.ReadUnitBytes > 0 {
 		st.tables = &tableCapacity{} // a store that charges reads (DynamoDB)
 	}
-	done := func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned, rows int64) {
+	done := func(plan *optimizer.Plan, stats *kv.Stats, returned, rows int64) {
 		var read int64
 		if stats != nil {
 			read = stats.ItemsRead.Load()
@@ -757,7 +788,7 @@ type runEnv struct {
 	opts   optimizer.Options
 	txn    *executor.Txn
 	kind   string
-	done   func(tag string, plan *optimizer.Plan, stats *kv.Stats, returned, rows int64)
+	done   func(plan *optimizer.Plan, stats *kv.Stats, returned, rows int64)
 }
 
 // runners run each kind of bound statement, by its Go type. A new
@@ -820,8 +851,9 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	txn := env.txn
 	done := env.done
 	if st.planErrOf != x {
-		// Once per binding: the walk is a tenth of a key lookup's time.
-		st.planErrOf, st.planErr = x, ir.PlanErr(x.Plan)
+		// Once per binding: the walk is a tenth of a key lookup's time,
+		// and the columns an allocation per execution.
+		st.planErrOf, st.planErr, st.planCols = x, ir.PlanErr(x.Plan), columnsOf(x)
 	}
 	if st.planErr != nil {
 		return nil, st.planErr // a constant's error, PostgreSQL's at planning
@@ -845,9 +877,9 @@ func (st *statement) runQuery(ctx context.Context, x *ir.Query, env *runEnv) (wi
 	if plan.Scan != nil && plan.Scan.ZSchema != nil {
 		e.cfg.Metrics.ZOrderScan(len(plan.Scan.Ranges))
 	}
-	cols := columnsOf(x)
+	cols := st.planCols
 	return &rowsResult{cols: cols, rows: rows, visible: len(cols), onDone: func(n int64) {
-		done(fmt.Sprintf("SELECT %d", n), plan, stats, n, n)
+		done(plan, stats, n, n)
 	}, onError: s.failBlock}, nil
 }
 
@@ -869,7 +901,7 @@ func (st *statement) runWrite(ctx context.Context, x ir.Statement, env *runEnv) 
 	if err != nil {
 		return nil, err
 	}
-	done("", plan, stats, int64(len(res.Returning)), res.Count)
+	done(plan, stats, int64(len(res.Returning)), res.Count)
 	e.noteWrites(writeTarget(x), res.Count, false)
 	return &memResult{tag: writeTag(kind, res.Count), recorded: true, cols: columnsOf(x), rows: res.Returning}, nil
 }
@@ -1019,7 +1051,7 @@ func (st *statement) fillCreated(ctx context.Context, x *ir.CreateTableAs, cat *
 		st.sess.redactValues(ctx, x, err)
 		return 0, storeErr(err)
 	}
-	env.done("", plan, stats, 0, res.Count)
+	env.done(plan, stats, 0, res.Count)
 	e.noteWrites(t, res.Count, false)
 	return res.Count, nil
 }

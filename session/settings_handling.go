@@ -143,15 +143,38 @@ var planMethodSettings = map[string]optimizer.PlanMethods{
 
 // disabledMethods are the plan methods the session's enable_* settings
 // turn off.
+// Every statement asks, so it reads the session's values directly (an
+// unset one is looked up as varValue would) and walks a slice, not the map.
 func (s *Session) disabledMethods() optimizer.PlanMethods {
+	off := func(n string) bool {
+		v, ok := s.vars[n]
+		if !ok {
+			v = s.varValue(n)
+		}
+		return v == "off"
+	}
 	var m optimizer.PlanMethods
-	for n, method := range planMethodSettings {
-		if s.varValue(n) == "off" {
-			m |= method
+	for _, p := range planMethodList {
+		if p.method != 0 && off(p.name) {
+			m |= p.method
 		}
 	}
-	if s.varValue("enable_indexscan") == "off" && s.varValue("enable_bitmapscan") == "off" {
+	if off("enable_indexscan") && off("enable_bitmapscan") {
 		m |= optimizer.MethodIndexScan
 	}
 	return m
+}
+
+// planMethodList is planMethodSettings as a slice, for disabledMethods.
+var planMethodList = func() []planMethodSetting {
+	var out []planMethodSetting
+	for n, m := range planMethodSettings {
+		out = append(out, planMethodSetting{n, m})
+	}
+	return out
+}()
+
+type planMethodSetting struct {
+	name   string
+	method optimizer.PlanMethods
 }

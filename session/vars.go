@@ -173,6 +173,12 @@ func (s *Session) varValue(n string) string {
 		return s.sessionUser()
 	}
 	if v, ok := s.vars[n]; ok {
+		if strings.IndexByte(n, '.') < 0 {
+			// Only an extension's parameters (their names qualified,
+			// as PostgreSQL requires) are kept other than shown; every
+			// statement reads a few settings, so skip the lookup.
+			return v
+		}
 		if p, ext := guc.Lookup(n); ext && p.IsExtension() && p.Type == guc.Real {
 			if pv, err := p.Parse(v); err == nil {
 				return pv.Show // kept in full (setGUC)
@@ -497,10 +503,15 @@ func (s *Session) tempFileLimit() int64 {
 
 // workMem is the session's zproxy.work_mem in bytes.
 func (s *Session) workMem() int64 {
-	n, err := parseMemory(s.vars[varWorkMem])
-	if err != nil {
-		return 0
+	raw := s.vars[varWorkMem]
+	if s.workMemCache.ok && s.workMemCache.raw == raw {
+		return s.workMemCache.n // every statement asks; the setting rarely changes
 	}
+	n, err := parseMemory(raw)
+	if err != nil {
+		n = 0
+	}
+	s.workMemCache.raw, s.workMemCache.n, s.workMemCache.ok = raw, n, true
 	return n
 }
 

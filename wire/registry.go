@@ -74,7 +74,11 @@ func (r *Registry) chargePortal(name string, p *portal) error {
 	for _, v := range p.params {
 		size += 48 + int64(len(v.S))
 	}
-	if err := r.mem.Grow(size, fmt.Sprintf("portal \"%s\"", name)); err != nil {
+	what := `portal ""` // the unnamed portal, every driver's: no formatting per Bind
+	if name != "" {
+		what = fmt.Sprintf("portal \"%s\"", name)
+	}
+	if err := r.mem.Grow(size, what); err != nil {
 		return err
 	}
 	p.mem = size

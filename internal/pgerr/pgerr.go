@@ -92,6 +92,9 @@ func (e *Error) WithPosition(pos int) *Error {
 
 // As returns the first *Error in err's chain, or nil.
 func As(err error) *Error {
+	if err == nil {
+		return nil // without errors.As, whose target escapes: an allocation per call
+	}
 	var pe *Error
 	if errors.As(err, &pe) {
 		return pe

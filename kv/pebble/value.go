@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -268,13 +269,20 @@ type projection struct {
 	// among names.
 	seen []string
 	keep []bool
+	// Room for seen and keep of a table's usual width, in the one
+	// allocation of the projection (growing them one attribute at a time
+	// cost most of a short scan's allocations).
+	seenBuf [16]string
+	keepBuf [16]bool
 }
 
 func newProjection(names []string) *projection {
 	if names == nil {
 		return nil
 	}
-	return &projection{names: names}
+	p := &projection{names: names}
+	p.seen, p.keep = p.seenBuf[:0], p.keepBuf[:0]
+	return p
 }
 
 // keeps reports whether the attribute named name, at position i of its
@@ -284,17 +292,21 @@ func (p *projection) keeps(i int, name []byte) bool {
 		return p.keep[i]
 	}
 	keep := false
+	var seen string
 	for _, n := range p.names {
 		if n == string(name) {
-			keep = true
+			keep, seen = true, n // the request's own string: no copy
 			break
 		}
 	}
-	if i >= len(p.seen) {
-		p.seen = append(p.seen, make([]string, i+1-len(p.seen))...)
-		p.keep = append(p.keep, make([]bool, i+1-len(p.keep))...)
+	if !keep {
+		seen = string(name) // a copy: name is store memory
 	}
-	p.seen[i], p.keep[i] = string(name), keep // (a copy: name is store memory)
+	if i >= len(p.seen) {
+		p.seen = slices.Grow(p.seen, i+1-len(p.seen))[:i+1]
+		p.keep = slices.Grow(p.keep, i+1-len(p.keep))[:i+1]
+	}
+	p.seen[i], p.keep[i] = seen, keep
 	return keep
 }
 
