@@ -240,9 +240,14 @@ type Func struct {
 	// binder makes of that test (under a Not for IS NOT), "||" for
 	// array_cat, array_append or array_prepend written as that operator,
 	// and "TRIM" for btrim, ltrim or rtrim written TRIM(...), which
-	// Deparse prints.
+	// Deparse prints, and OpSQLSyntax for a call written in its
+	// SQL-standard syntax (SUBSTRING(s FROM a FOR b), OVERLAY(...)).
 	Op string
 }
+
+// OpSQLSyntax is Func.Op of a call written in the SQL-standard syntax of
+// its function (ruleutils' COERCE_SQL_SYNTAX).
+const OpSQLSyntax = "SQL"
 
 func (e *Func) Pure() bool { return !e.Volatile }
 

@@ -1444,6 +1444,10 @@ func funcColname(e *ast.FuncCallExpr) (string, int) {
 		if c, ok := e.Args[0].(*driver.ValueExpr); ok {
 			return strings.TrimPrefix(c.GetString(), "="), 2
 		}
+	case parser.SQLSyntaxFunc:
+		if c, ok := e.Args[0].(*driver.ValueExpr); ok {
+			return c.GetString(), 2
+		}
 	case parser.XMLElementFunc:
 		return "xmlelement", 2
 	case parser.XMLForestFunc:
