@@ -53,6 +53,11 @@ type Statement struct {
 	// (markers are numbered in text order), so "$2, $1, $2" gives [2 1 2].
 	NumParams  int
 	ParamOrder []int
+	// LockStrengths are the strengths of the statement's locking clauses
+	// (FOR UPDATE, FOR NO KEY UPDATE, FOR SHARE, FOR KEY SHARE), in text
+	// order, as written: TiDB's AST has only FOR UPDATE and FOR SHARE,
+	// and pg_get_viewdef prints the clause as PostgreSQL keeps it.
+	LockStrengths []string
 	// With holds CREATE TABLE/INDEX ... WITH (key = value, ...): lower-case
 	// keys, values unquoted (a key without a value is "true").
 	With map[string]string

@@ -310,9 +310,13 @@ func (r *rewriter) rewrite(head int) (err error) {
 			// stronger lock only conflicts more).
 			if r.toks[i+1].is("no") {
 				r.drop(i+1, i+3)
+				r.st.LockStrengths = append(r.st.LockStrengths, "NO KEY UPDATE")
 			} else {
 				r.drop(i+1, i+2)
+				r.st.LockStrengths = append(r.st.LockStrengths, "KEY SHARE")
 			}
+		case t.kind == tkIdent && t.val == "for" && (r.peek(i+1, "update") || r.peek(i+1, "share")):
+			r.st.LockStrengths = append(r.st.LockStrengths, strings.ToUpper(r.toks[i+1].val))
 		case t.kind == tkIdent && t.val == "default" && r.peek(i+1, "values") && r.peek(head, "insert"):
 			// INSERT ... DEFAULT VALUES is TiDB's VALUES ().
 			r.replace(i, "")
