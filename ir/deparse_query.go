@@ -1287,13 +1287,7 @@ func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
 			sub := d.nested(d.outer)
 			sub.cols = rowOf(cols)
 			sub.w(" ORDER BY ")
-			for i, k := range a.OrderBy {
-				if i > 0 {
-					sub.w(", ")
-				}
-				sub.sortGroupExpr(k.E, nil)
-				sortDirection(sub, SortKey{Desc: k.Desc, NullsFirst: k.NullsFirst})
-			}
+			sub.aggSortKeys(a.OrderBy)
 			if sub.failed {
 				return "", false
 			}
@@ -1309,6 +1303,17 @@ func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
 		text += " FILTER (WHERE " + f + ")"
 	}
 	return text, true
+}
+
+// aggSortKeys prints an aggregate's ORDER BY keys.
+func (d *deparser) aggSortKeys(keys []SortKeyExpr) {
+	for i, k := range keys {
+		if i > 0 {
+			d.w(", ")
+		}
+		d.sortGroupExpr(k.E, nil)
+		sortDirection(d, SortKey{Desc: k.Desc, NullsFirst: k.NullsFirst})
+	}
 }
 
 // orderedSetAgg prints percentile_cont, percentile_disc and mode as
@@ -1335,13 +1340,7 @@ func (d *deparser) orderedSetAgg(a *AggCall, cols []string) (string, bool) {
 			sub.expr(e)
 		}
 		sub.w(") WITHIN GROUP (ORDER BY ")
-		for i, k := range a.OrderBy {
-			if i > 0 {
-				sub.w(", ")
-			}
-			sub.sortGroupExpr(k.E, nil)
-			sortDirection(sub, SortKey{Desc: k.Desc, NullsFirst: k.NullsFirst})
-		}
+		sub.aggSortKeys(a.OrderBy)
 		sub.w(")")
 		return sub.b.String(), !sub.failed
 	}
