@@ -366,6 +366,8 @@ type CreateView struct {
 	// Temp makes a temporary view (CREATE TEMP VIEW, or a view reading a
 	// temporary relation: ImplicitTemp, which PostgreSQL announces).
 	Temp, ImplicitTemp bool
+	// Options are WITH (...)'s reloptions, "name=value" in order written.
+	Options []string
 }
 
 // Kind implements Statement.

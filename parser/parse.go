@@ -61,6 +61,8 @@ type Statement struct {
 	// With holds CREATE TABLE/INDEX ... WITH (key = value, ...): lower-case
 	// keys, values unquoted (a key without a value is "true").
 	With map[string]string
+	// WithOrder are With's keys in the order written.
+	WithOrder []string
 	// IndexMethod is "btree", "zorder" or "gin" for CREATE INDEX, ""
 	// otherwise.
 	IndexMethod string

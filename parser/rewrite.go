@@ -570,8 +570,14 @@ func (r *rewriter) createView(i int) error {
 			depth++
 		case t.is(")"):
 			depth--
-		case depth == 0 && t.is("with") && !r.peek(k-1, "as"):
-			return pgerr.New(pgerr.FeatureNotSupported, "view options (WITH ...) are not supported").WithPosition(r.pos(k))
+		case depth == 0 && t.is("with") && !r.peek(k-1, "as") && r.peek(k+1, "("):
+			// WITH (security_invoker = true, ...): Statement.With,
+			// checked by the binder.
+			end, err := r.withOptions(k)
+			if err != nil {
+				return err
+			}
+			k = end - 1
 		case depth == 0 && t.is("as"):
 			if k+1 >= len(r.toks) {
 				return r.syntaxErrorAt(k + 1)
@@ -1060,6 +1066,7 @@ func (r *rewriter) withOptions(i int) (int, error) {
 			return i, pgerr.New(pgerr.SyntaxError, "option \"%s\" specified more than once", key).WithPosition(r.pos(keyAt))
 		}
 		r.st.With[key] = val
+		r.st.WithOrder = append(r.st.WithOrder, key)
 		if k < end {
 			if !r.peek(k, ",") {
 				return i, r.syntaxErrorAt(k)
