@@ -152,6 +152,9 @@ func kindOf(e Expr) (k nodeKind, op string) {
 	case *InList:
 		return kindOther, ""
 	case *Func:
+		if _, ok := CollateName(x); ok {
+			return kindOther, "" // CollateExpr: never simple
+		}
 		if regCast(x) {
 			return kindCast, ""
 		}
@@ -683,6 +686,16 @@ func (d *deparser) chain(x *Binary, op BinOp) {
 }
 
 func (d *deparser) fn(x *Func) {
+	if name, ok := CollateName(x); ok {
+		// ruleutils' CollateExpr: (x COLLATE name), the parentheses
+		// dropped when pretty (every collation zproxy knows is
+		// pg_catalog's, so its name is never qualified).
+		d.open()
+		d.paren(x.Args[0], x)
+		d.w(" COLLATE " + sqltypes.QuoteIdent(name))
+		d.close()
+		return
+	}
 	switch {
 	case strings.HasPrefix(x.Name, ".") && len(x.Args) == 1:
 		// A field selection (planner's bindField): (row).field.

@@ -28,6 +28,9 @@ type Binder struct {
 	// lockClauses counts the locking clauses bound so far, each the next
 	// of stmt.LockStrengths.
 	lockClauses int
+	// keepCollate: x COLLATE name binds as ir.Collate, not as x alone
+	// (pg_collation_for's argument; bindCollate).
+	keepCollate bool
 	// wholeRowOK: a FROM item's name may stand for its row (rowjson.go).
 	wholeRowOK bool
 	// rowTypes are the row types of the tables whose whole rows the

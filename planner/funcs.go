@@ -119,6 +119,15 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 		return fold(&ir.Func{Name: name, Args: args, Typ: sqltypes.Type{ID: sqltypes.XML}, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			return builtins.XMLConcat(a), nil
 		}})
+	case parser.CollateFunc:
+		return b.bindCollate(args)
+	case "pg_collation_for":
+		if len(args) == 1 {
+			if c, ok := ir.CollateName(args[0]); ok {
+				// The collation an expression's COLLATE gave it.
+				return &ir.Const{V: sqltypes.NewText(sqltypes.QuoteIdent(c)), Typ: sqltypes.TypeText}, nil
+			}
+		}
 	case parser.SQLSyntaxFunc:
 		// SUBSTRING(s FROM a FOR b), OVERLAY(s PLACING r FROM a):
 		// zp_sql_syntax('name', args...), the call of name noted as so

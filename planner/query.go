@@ -1418,7 +1418,7 @@ func funcColname(e *ast.FuncCallExpr) (string, int) {
 	switch e.FnName.L {
 	case parser.ArrayFunc, parser.ArraySubFunc:
 		return "array", 2
-	case parser.SubscriptFunc, parser.SliceFunc:
+	case parser.SubscriptFunc, parser.SliceFunc, parser.CollateFunc:
 		if len(e.Args) > 0 {
 			return figureColname(e.Args[0])
 		}
