@@ -58,6 +58,10 @@ type Statement struct {
 	// order, as written: TiDB's AST has only FOR UPDATE and FOR SHARE,
 	// and pg_get_viewdef prints the clause as PostgreSQL keeps it.
 	LockStrengths []string
+	// OneBoundWindows are the windows of WINDOW clauses whose frame was
+	// written with one bound, no BETWEEN, by name (pg_get_viewdef prints
+	// it so).
+	OneBoundWindows map[string]bool
 	// With holds CREATE TABLE/INDEX ... WITH (key = value, ...): lower-case
 	// keys, values unquoted (a key without a value is "true").
 	With map[string]string

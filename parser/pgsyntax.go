@@ -113,6 +113,8 @@ func (r *rewriter) pgSyntax(head int) error {
 			if err := r.trimCall(i); err != nil {
 				return err
 			}
+		case t.kind == tkIdent && t.val == "window" && r.peek(i+2, "as") && r.peek(i+3, "("):
+			r.windowClauseFrames(i + 1)
 		case t.kind == tkIdent && t.val == "substring" && r.peek(i+1, "(") && !afterDot:
 			r.substringFor(i)
 		case t.kind == tkIdent && t.val == "overlay" && r.peek(i+1, "(") && !afterDot:
@@ -352,6 +354,36 @@ func (r *rewriter) overlapsRows(i int) error {
 	r.replace(i-1, ",")
 	r.drop(i, right+1)
 	return nil
+}
+
+// windowClauseFrames notes the windows of the WINDOW clause whose first
+// definition starts at token k (name AS (...), ...) that give their frame
+// one bound, no BETWEEN (Statement.OneBoundWindows): TiDB's AST does not
+// tell, and pg_get_viewdef prints the frame as written.
+func (r *rewriter) windowClauseFrames(k int) {
+	for r.peek(k+1, "as") && r.peek(k+2, "(") {
+		close := r.matching(k + 2)
+		if close < 0 {
+			return
+		}
+		name := r.toks[k].val
+		r.atDepth0(k+3, close, func(m int) bool {
+			if (r.toks[m].is("rows") || r.toks[m].is("range") || r.toks[m].is("groups")) && isSpecKeyword(r, m) {
+				if !r.peek(m+1, "between") {
+					if r.st.OneBoundWindows == nil {
+						r.st.OneBoundWindows = map[string]bool{}
+					}
+					r.st.OneBoundWindows[name] = true
+				}
+				return false
+			}
+			return true
+		})
+		if !r.peek(close+1, ",") {
+			return
+		}
+		k = close + 2
+	}
 }
 
 // substringFor respells SUBSTRING's SQL-standard forms as calls of
