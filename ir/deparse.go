@@ -614,7 +614,9 @@ func (d *deparser) textOperand(e, parent Expr) {
 		d.paren(e, parent)
 		return
 	}
-	if c, ok := e.(*Const); ok && c.From == nil {
+	if c, ok := e.(*Const); ok && c.From == nil && c.Typ.Width == 0 {
+		// (A varchar(n) constant was cast so: ('x'::character
+		// varying(5))::text.)
 		d.w(deparseConst(c.V, sqltypes.TypeText))
 		return
 	}
