@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/zproxy/zproxy/internal/builtins"
+	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -401,6 +402,49 @@ type View struct {
 	// Triggers are the view's triggers (INSTEAD OF row triggers, and
 	// statement triggers; triggers.go).
 	Triggers []*Trigger `json:"triggers,omitempty"`
+	// Defaults are the columns' defaults (ALTER VIEW ... SET DEFAULT),
+	// by column, as written ("" for none); nil when no column has one.
+	// An INSERT through the view takes them for the columns it omits.
+	Defaults []string `json:"defaults,omitempty"`
+	// Options are the view's reloptions ("security_invoker=true"), in
+	// PostgreSQL's order: CREATE VIEW ... WITH (...), ALTER VIEW SET/RESET.
+	Options []string `json:"options,omitempty"`
+}
+
+// Option returns the value of reloption name and whether it is set.
+func (v *View) Option(name string) (string, bool) {
+	for _, o := range v.Options {
+		if k, val, _ := strings.Cut(o, "="); k == name {
+			return val, true
+		}
+	}
+	return "", false
+}
+
+// SecurityInvoker reports whether the view's relations are checked as
+// the user reading it (security_invoker) rather than its owner.
+func (v *View) SecurityInvoker() bool {
+	val, ok := v.Option("security_invoker")
+	b, _ := guc.ParseBool(val)
+	return ok && b
+}
+
+// WithOptions returns the view's reloptions after SET (set, its keys in
+// order written) and RESET (reset), as PostgreSQL's transformRelOptions
+// makes them: a key set again leaves its old place for the end.
+func (v *View) WithOptions(set map[string]string, order, reset []string) []string {
+	var out []string
+	for _, o := range v.Options {
+		k, _, _ := strings.Cut(o, "=")
+		if _, again := set[k]; again || slices.Contains(reset, k) {
+			continue
+		}
+		out = append(out, o)
+	}
+	for _, k := range order {
+		out = append(out, k+"="+set[k])
+	}
+	return out
 }
 
 // Snapshot is an immutable view of the catalog at one version.

@@ -66,7 +66,7 @@ func (e *Executor) AlterTable(ctx context.Context, cat *catalog.Catalog, at *ir.
 		return e.renameIndex(ctx, cat, at, notice)
 	}
 	if at.View {
-		return e.renameView(ctx, cat, at, notice)
+		return e.alterView(ctx, cat, at, notice)
 	}
 	if len(at.Actions) == 1 && at.Actions[0].Attach != nil {
 		return e.attachPartition(ctx, cat, at.Table, at.Actions[0], notice)
@@ -1053,11 +1053,12 @@ func rekeyWhat(a ir.AlterAction) string {
 	return "ALTER TABLE that changes a table's primary key"
 }
 
-// renameView is ALTER VIEW (or ALTER TABLE) ... RENAME on a stored view:
-// its name, or one of its column names. A view keeps its query as text, so
+// alterView is ALTER VIEW (or ALTER TABLE) on a stored view: RENAME (its
+// name, or one of its column names), SET SCHEMA, a column's SET/DROP
+// DEFAULT, SET/RESET of its options. A view keeps its query as text, so
 // one that other views or materialized views read is refused, as a table
 // they read is (noTextDependents).
-func (e *Executor) renameView(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable, notice func(*pgerr.Error)) error {
+func (e *Executor) alterView(ctx context.Context, cat *catalog.Catalog, at *ir.AlterTable, notice func(*pgerr.Error)) error {
 	a := at.Actions[0]
 	skipped := false
 	_, err := cat.Update(ctx, func(s *catalog.Snapshot, _ uint64) (catalog.Change, error) {
@@ -1070,29 +1071,21 @@ func (e *Executor) renameView(ctx context.Context, cat *catalog.Catalog, at *ir.
 			}
 			return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", at.Table)
 		}
-		if deps := s.DependentsClosure(v.Name); len(deps) > 0 {
+		// Renames are the only actions that change what a dependent's
+		// text names.
+		renames := a.Kind == parser.AlterRenameTable || a.Kind == parser.AlterRenameColumn
+		if deps := s.DependentsClosure(v.Name); len(deps) > 0 && renames {
 			return catalog.Change{}, pgerr.New(pgerr.FeatureNotSupported, "cannot rename view %s: %s %s reads it and keeps its query as text", v.Name, deps[0].Kind(), deps[0].Name).
 				WithHint("Drop the view, rename, and create the view again.")
 		}
 		nv := *v
 		nv.Columns = slices.Clone(v.Columns)
+		nv.Defaults = slices.Clone(v.Defaults)
 		var ch catalog.Change
-		switch a.Kind {
-		case parser.AlterRenameTable:
-			if s.HasRelation(a.NewName) {
-				return catalog.Change{}, pgerr.New(pgerr.DuplicateTable, "relation %q already exists", a.NewName)
+		for _, a := range at.Actions {
+			if err := alterViewAction(s, v, &nv, a.AlterAction, &ch); err != nil {
+				return catalog.Change{}, err
 			}
-			nv.Name = a.NewName
-			ch.DeleteViews = []string{v.Name}
-		case parser.AlterRenameColumn:
-			i := slices.Index(nv.Columns, a.Column)
-			if i < 0 {
-				return catalog.Change{}, pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", a.Column)
-			}
-			if slices.Contains(nv.Columns, a.NewName) {
-				return catalog.Change{}, pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", a.NewName, v.Name)
-			}
-			nv.Columns[i] = a.NewName
 		}
 		ch.PutViews = []*catalog.View{&nv}
 		return ch, nil
@@ -1102,4 +1095,67 @@ func (e *Executor) renameView(ctx context.Context, cat *catalog.Catalog, at *ir.
 		return nil
 	}
 	return err
+}
+
+// alterViewAction applies one action of ALTER VIEW to nv, the view v
+// becomes.
+func alterViewAction(s *catalog.Snapshot, v, nv *catalog.View, a parser.AlterAction, ch *catalog.Change) error {
+	col := func() (int, error) {
+		i := slices.Index(nv.Columns, a.Column)
+		if i < 0 {
+			return 0, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column, v.Name)
+		}
+		if nv.Defaults == nil {
+			nv.Defaults = make([]string, len(nv.Columns))
+		}
+		return i, nil
+	}
+	switch a.Kind {
+	case parser.AlterSetDefault:
+		i, err := col()
+		if err != nil {
+			return err
+		}
+		nv.Defaults[i] = a.Default
+	case parser.AlterDropDefault:
+		i, err := col()
+		if err != nil {
+			return err
+		}
+		nv.Defaults[i] = ""
+		if !slices.ContainsFunc(nv.Defaults, func(d string) bool { return d != "" }) {
+			nv.Defaults = nil
+		}
+	case parser.AlterSetOptions:
+		nv.Options = nv.WithOptions(a.Options, a.OptionOrder, nil)
+	case parser.AlterResetOptions:
+		nv.Options = nv.WithOptions(nil, nil, a.Reset)
+	}
+	return renameViewAction(s, v, nv, a, ch)
+}
+
+// renameViewAction applies RENAME [COLUMN] and SET SCHEMA to nv.
+func renameViewAction(s *catalog.Snapshot, v, nv *catalog.View, a parser.AlterAction, ch *catalog.Change) error {
+	switch a.Kind {
+	case parser.AlterRenameTable:
+		if s.HasRelation(a.NewName) {
+			if a.SetSchema {
+				sc, name := catalog.SplitName(a.NewName)
+				return pgerr.New(pgerr.DuplicateTable, "relation %q already exists in schema %q", name, sc)
+			}
+			return pgerr.New(pgerr.DuplicateTable, "relation %q already exists", a.NewName)
+		}
+		nv.Name = a.NewName
+		ch.DeleteViews = []string{v.Name}
+	case parser.AlterRenameColumn:
+		i := slices.Index(nv.Columns, a.Column)
+		if i < 0 {
+			return pgerr.New(pgerr.UndefinedColumn, "column %q does not exist", a.Column)
+		}
+		if slices.Contains(nv.Columns, a.NewName) {
+			return pgerr.New(pgerr.DuplicateColumn, "column %q of relation %q already exists", a.NewName, v.Name)
+		}
+		nv.Columns[i] = a.NewName
+	}
+	return nil
 }

@@ -940,7 +940,7 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *ir.
 		if err := s.CheckRelationName(cv.Name); err != nil {
 			return ch, err
 		}
-		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends, Owner: cv.Owner, Temp: cv.Temp, Path: cv.Path, TempFuncs: cv.TempFuncs}
+		v := &catalog.View{ID: version, Name: cv.Name, SQL: cv.SQL, Depends: cv.Depends, Owner: cv.Owner, Temp: cv.Temp, Path: cv.Path, TempFuncs: cv.TempFuncs, Options: cv.Options}
 		for _, c := range cv.Columns {
 			v.Columns = append(v.Columns, c.Name)
 			v.Types = append(v.Types, c.Type)
@@ -966,6 +966,11 @@ func (e *Executor) CreateView(ctx context.Context, cat *catalog.Catalog, cv *ir.
 			}
 			v.ID = old.ID
 			v.Triggers = old.Triggers // CREATE OR REPLACE VIEW keeps them
+			if old.Defaults != nil {
+				// and its columns' defaults (its options are the new
+				// statement's, as PostgreSQL replaces them).
+				v.Defaults = append(slices.Clone(old.Defaults), make([]string, len(v.Columns)-len(old.Defaults))...)
+			}
 		}
 		for _, d := range cv.Depends {
 			if d == cv.Name {

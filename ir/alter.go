@@ -14,8 +14,8 @@ type AlterTable struct {
 	// Tag is the command tag when it is not ALTER TABLE (ALTER
 	// MATERIALIZED VIEW).
 	Tag string
-	// View: the relation is a stored view, whose name or columns a
-	// RENAME action changes (the only ALTER a view takes here).
+	// View: the relation is a stored view (RENAME, SET SCHEMA, SET/DROP
+	// DEFAULT, SET/RESET options).
 	View    bool
 	Actions []AlterAction
 	// Constraints are the column constraints of the ADD COLUMN actions,

@@ -152,6 +152,9 @@ func kindOf(e Expr) (k nodeKind, op string) {
 	case *InList:
 		return kindOther, ""
 	case *Func:
+		if _, ok := CollateName(x); ok {
+			return kindOther, "" // CollateExpr: never simple
+		}
 		if regCast(x) {
 			return kindCast, ""
 		}
@@ -491,6 +494,13 @@ func (d *deparser) expr(e Expr) {
 // cast prints arg::to as ruleutils' get_coercion_expr does: the operand
 // parenthesized unless pretty and simple.
 func (d *deparser) cast(arg Expr, to sqltypes.Type, self Expr) {
+	if c, ok := arg.(*Const); ok && !c.V.IsNull() && c.Typ.ID == to.ID && c.Typ.ID != sqltypes.Unknown &&
+		c.Typ.Width == 0 && c.Typ.Scale == 0 && c.Typ.Domain == nil && c.From == nil {
+		// A constant of the type itself, cast to a typmod (1.5::numeric(5,2)):
+		// get_coercion_expr prints it bare, with no label of its own.
+		d.w(bareConst(c.V, c.Typ) + "::" + to.String())
+		return
+	}
 	d.open()
 	d.paren(arg, self)
 	d.close()
@@ -604,7 +614,9 @@ func (d *deparser) textOperand(e, parent Expr) {
 		d.paren(e, parent)
 		return
 	}
-	if c, ok := e.(*Const); ok && c.From == nil {
+	if c, ok := e.(*Const); ok && c.From == nil && c.Typ.Width == 0 {
+		// (A varchar(n) constant was cast so: ('x'::character
+		// varying(5))::text.)
 		d.w(deparseConst(c.V, sqltypes.TypeText))
 		return
 	}
@@ -676,6 +688,16 @@ func (d *deparser) chain(x *Binary, op BinOp) {
 }
 
 func (d *deparser) fn(x *Func) {
+	if name, ok := CollateName(x); ok {
+		// ruleutils' CollateExpr: (x COLLATE name), the parentheses
+		// dropped when pretty (every collation zproxy knows is
+		// pg_catalog's, so its name is never qualified).
+		d.open()
+		d.paren(x.Args[0], x)
+		d.w(" COLLATE " + sqltypes.QuoteIdent(name))
+		d.close()
+		return
+	}
 	switch {
 	case strings.HasPrefix(x.Name, ".") && len(x.Args) == 1:
 		// A field selection (planner's bindField): (row).field.
@@ -699,6 +721,27 @@ func (d *deparser) fn(x *Func) {
 			d.sqlSyntax(" ", x.Args[1])
 		}
 		d.sqlSyntax(" FROM ", x.Args[0], ")")
+		return
+	case x.Op == OpSQLSyntax && x.Name == "overlay" && (len(x.Args) == 3 || len(x.Args) == 4):
+		// ruleutils' get_func_sql_syntax.
+		d.sqlSyntax("OVERLAY(", x.Args[0], " PLACING ", x.Args[1], " FROM ", x.Args[2])
+		if len(x.Args) == 4 {
+			d.sqlSyntax(" FOR ", x.Args[3])
+		}
+		d.w(")")
+		return
+	case x.Op == OpSQLSyntax && x.Name == "substring" && (len(x.Args) == 2 || len(x.Args) == 3) && x.Args[1].Type().ID != sqltypes.Text:
+		// SUBSTRING(s FROM a [FOR b]); its regular-expression form by a
+		// text pattern is printed as the call (get_func_sql_syntax has
+		// no case for substring(text, text)), the SIMILAR one below.
+		d.sqlSyntax("SUBSTRING(", x.Args[0], " FROM ", x.Args[1])
+		if len(x.Args) == 3 {
+			d.sqlSyntax(" FOR ", x.Args[2])
+		}
+		d.w(")")
+		return
+	case x.Op == OpSQLSyntax && x.Name == "substring" && len(x.Args) == 3:
+		d.sqlSyntax("SUBSTRING(", x.Args[0], " SIMILAR ", x.Args[1], " ESCAPE ", x.Args[2], ")")
 		return
 	case x.Name == "position" && len(x.Args) == 2:
 		// POSITION(x IN y) has no call syntax: always written so.
@@ -929,16 +972,11 @@ func deparseConst(v sqltypes.Value, t sqltypes.Type) string {
 	text := sqltypes.FormatText(v)
 	quoted := "'" + strings.ReplaceAll(text, "'", "''") + "'"
 	switch v.K {
-	case sqltypes.KindBool:
-		if v.I != 0 {
-			return "true"
-		}
-		return "false"
-	case sqltypes.KindInt:
+	case sqltypes.KindBool, sqltypes.KindInt:
 		// Only an int4 constant prints bare (a negative one with its
 		// cast); bigint and smallint constants always carry theirs.
-		if t.ID == sqltypes.Int4 && v.I >= 0 {
-			return strconv.FormatInt(v.I, 10)
+		if bare := bareConst(v, t); bare[0] != '\'' {
+			return bare
 		}
 	case sqltypes.KindNumeric:
 		if !strings.HasPrefix(text, "-") && strings.Contains(text, ".") {
@@ -954,6 +992,26 @@ func deparseConst(v sqltypes.Value, t sqltypes.Type) string {
 		return quoted
 	}
 	return quoted + "::" + t.String()
+}
+
+// bareConst prints a constant as get_const_expr does with no type label
+// (showtype -1): non-negative integers and numbers bare, booleans as
+// words, anything else quoted.
+func bareConst(v sqltypes.Value, t sqltypes.Type) string {
+	text := sqltypes.FormatText(v)
+	switch v.K {
+	case sqltypes.KindBool:
+		return strconv.FormatBool(v.I != 0)
+	case sqltypes.KindInt:
+		if t.ID == sqltypes.Int4 && v.I >= 0 {
+			return text
+		}
+	case sqltypes.KindNumeric:
+		if text != "" && text[0] >= '0' && text[0] <= '9' && strings.Trim(text, "0123456789+-eE.") == "" {
+			return text
+		}
+	}
+	return "'" + strings.ReplaceAll(text, "'", "''") + "'"
 }
 
 // IndexExprName is the name PostgreSQL's ChooseIndexColumnNames gives an

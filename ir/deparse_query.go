@@ -36,6 +36,9 @@ func DeparseQuery(rel Rel, names []string, pretty bool, notes *QueryNotes) (stri
 		return text + ";", ok
 	}
 	text, ok := top.deparseSelect(rel, names, 0, nil)
+	if notes != nil && len(notes.lockPrinted) != len(notes.locks) {
+		return "", false // a locking clause not printed
+	}
 	return text + ";", ok
 }
 
@@ -66,10 +69,32 @@ type QueryNotes struct {
 	using map[*Join]usingNote
 	// cross are the joins written CROSS JOIN (a comma's join otherwise).
 	cross map[*Join]bool
+	// locks are the locking clauses of the SELECTs, by their plans, and
+	// lockPrinted those printed: a clause on a plan the deparser does not
+	// reach as a SELECT's is not printed, and neither is the query.
+	locks       map[Rel]LockNote
+	lockPrinted map[Rel]bool
 	// merged are the columns a FULL JOIN's USING merges: the binder's
 	// COALESCE of the two sides, which ruleutils prints as the join's
 	// column, by its name alone.
 	merged map[*Func]string
+}
+
+// LockNote is a SELECT's locking clause as written: its strength
+// (UPDATE, NO KEY UPDATE, SHARE, KEY SHARE), the relations OF names (none:
+// every relation of its FROM), NOWAIT.
+type LockNote struct {
+	Strength string
+	Of       []string
+	NoWait   bool
+}
+
+// NoteLock records the locking clause of the SELECT whose plan is rel.
+func (n *QueryNotes) NoteLock(rel Rel, l LockNote) {
+	if n.locks == nil {
+		n.locks = map[Rel]LockNote{}
+	}
+	n.locks[rel] = l
 }
 
 // NoteMerged records that e is the column name a FULL JOIN's USING
@@ -135,7 +160,9 @@ type WindowNote struct {
 type NamedWindow struct {
 	Name, Ref string
 	OwnOrder  bool
-	Spec      WindowCall
+	// OneBound: its frame was written with one bound, no BETWEEN.
+	OneBound bool
+	Spec     WindowCall
 }
 
 // NoteWindows records the WINDOW clause of the query whose Window node
@@ -759,7 +786,7 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 		} else {
 			d.w(", ")
 		}
-		spec, ok := d.windowSpec(&n.Spec, n.Ref, n.OwnOrder, false, windowInput, q.agg)
+		spec, ok := d.windowSpec(&n.Spec, n.Ref, n.OwnOrder, n.OneBound, windowInput, q.agg)
 		if !ok {
 			return "", false
 		}
@@ -781,7 +808,52 @@ func (parent *deparser) deparseSelect(rel Rel, names []string, indent int, outer
 	if q.limit != nil {
 		d.limitClause(q.limit)
 	}
+	if !d.lockClause(rel, q.from) {
+		return "", false
+	}
 	return d.b.String(), !d.failed
+}
+
+// lockClause prints the locking clause of the SELECT whose plan is rel,
+// as ruleutils does: one FOR ... OF name per relation it locks (those OF
+// names, or else every relation of the FROM tree from, left to right).
+func (d *deparser) lockClause(rel, from Rel) bool {
+	if d.notes == nil {
+		return true
+	}
+	l, ok := d.notes.locks[rel]
+	if !ok {
+		return true
+	}
+	names := l.Of
+	if names == nil {
+		var walk func(r Rel) bool
+		walk = func(r Rel) bool {
+			if j, ok := r.(*Join); ok {
+				if _, noted := d.fromNote(r); !noted {
+					return walk(j.Left) && walk(j.Right)
+				}
+			}
+			name, ok := d.refs[r]
+			names = append(names, name)
+			return ok
+		}
+		if !walk(from) {
+			return false
+		}
+	}
+	for _, name := range names {
+		d.keyword(" FOR "+l.Strength, -8, 8, 0)
+		d.w(" OF " + sqltypes.QuoteIdent(name))
+		if l.NoWait {
+			d.w(" NOWAIT")
+		}
+	}
+	if d.notes.lockPrinted == nil {
+		d.notes.lockPrinted = map[Rel]bool{}
+	}
+	d.notes.lockPrinted[rel] = true
+	return true
 }
 
 // limitValue prints LIMIT's or OFFSET's value: PostgreSQL keeps an
@@ -1215,13 +1287,7 @@ func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
 			sub := d.nested(d.outer)
 			sub.cols = rowOf(cols)
 			sub.w(" ORDER BY ")
-			for i, k := range a.OrderBy {
-				if i > 0 {
-					sub.w(", ")
-				}
-				sub.sortGroupExpr(k.E, nil)
-				sortDirection(sub, SortKey{Desc: k.Desc, NullsFirst: k.NullsFirst})
-			}
+			sub.aggSortKeys(a.OrderBy)
 			if sub.failed {
 				return "", false
 			}
@@ -1239,20 +1305,49 @@ func (d *deparser) aggText(a *AggCall, cols []string) (string, bool) {
 	return text, true
 }
 
+// aggSortKeys prints an aggregate's ORDER BY keys.
+func (d *deparser) aggSortKeys(keys []SortKeyExpr) {
+	for i, k := range keys {
+		if i > 0 {
+			d.w(", ")
+		}
+		d.sortGroupExpr(k.E, nil)
+		sortDirection(d, SortKey{Desc: k.Desc, NullsFirst: k.NullsFirst})
+	}
+}
+
 // orderedSetAgg prints percentile_cont, percentile_disc and mode as
 // ruleutils' get_agg_expr does: f(direct args) WITHIN GROUP (ORDER BY
 // key), the percentiles' fraction coerced to double precision, and
 // percentile_cont's key too unless it is an interval (a cast function,
-// which a sort clause parenthesizes). The hypothetical-set aggregates
-// (rank(x) WITHIN GROUP ...) are not printed.
+// which a sort clause parenthesizes); the hypothetical-set aggregates as
+// rank(x, y) WITHIN GROUP (ORDER BY a, b).
 func (d *deparser) orderedSetAgg(a *AggCall, cols []string) (string, bool) {
 	name := string(a.Func)
+	sub := d.nested(d.outer)
+	sub.cols = rowOf(cols)
+	if hypotheticalAggs[name] {
+		// The binder's Args are the first sort key, then the direct
+		// arguments (coerced to the keys' types).
+		if len(a.Args) != len(a.OrderBy)+1 {
+			return "", false
+		}
+		sub.w(name + "(")
+		for i, e := range a.Args[1:] {
+			if i > 0 {
+				sub.w(", ")
+			}
+			sub.expr(e)
+		}
+		sub.w(") WITHIN GROUP (ORDER BY ")
+		sub.aggSortKeys(a.OrderBy)
+		sub.w(")")
+		return sub.b.String(), !sub.failed
+	}
 	if name != "percentile_cont" && name != "percentile_disc" && name != "mode" || len(a.OrderBy) != 1 || len(a.Args) < 1 {
 		return "", false
 	}
 	float8 := sqltypes.Type{ID: sqltypes.Float8}
-	sub := d.nested(d.outer)
-	sub.cols = rowOf(cols)
 	call := &Func{Name: name, Args: a.Args[1:]}
 	sub.w(name + "(")
 	for i, e := range a.Args[1:] {
@@ -1567,6 +1662,9 @@ func (d *deparser) subquery(rel Rel, outer []func(int) (string, bool)) (string, 
 // orderedSetAggs are the aggregates whose ORDER BY is WITHIN GROUP.
 var orderedSetAggs = map[string]bool{"percentile_cont": true, "percentile_disc": true, "mode": true,
 	"rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true}
+
+// hypotheticalAggs are the hypothetical-set aggregates among them.
+var hypotheticalAggs = map[string]bool{"rank": true, "dense_rank": true, "percent_rank": true, "cume_dist": true}
 
 // functionItem prints a set-returning function in FROM as ruleutils'
 // get_from_clause_item does: LATERAL when written so or when it reads the

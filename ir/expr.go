@@ -240,9 +240,14 @@ type Func struct {
 	// binder makes of that test (under a Not for IS NOT), "||" for
 	// array_cat, array_append or array_prepend written as that operator,
 	// and "TRIM" for btrim, ltrim or rtrim written TRIM(...), which
-	// Deparse prints.
+	// Deparse prints, and OpSQLSyntax for a call written in its
+	// SQL-standard syntax (SUBSTRING(s FROM a FOR b), OVERLAY(...)).
 	Op string
 }
+
+// OpSQLSyntax is Func.Op of a call written in the SQL-standard syntax of
+// its function (ruleutils' COERCE_SQL_SYNTAX).
+const OpSQLSyntax = "SQL"
 
 func (e *Func) Pure() bool { return !e.Volatile }
 
@@ -887,4 +892,26 @@ func PlanErr(r Rel) error {
 		})
 	})
 	return err
+}
+
+// Collate is e COLLATE name: e's value, marked with the collation it was
+// given (every collation zproxy accepts compares bytewise), which Deparse
+// prints again.
+func Collate(e Expr, name string) Expr {
+	return &Func{Name: collatePrefix + name, Args: []Expr{e}, Typ: e.Type(),
+		Fn: func(_ *EvalContext, a []sqltypes.Value) (sqltypes.Value, error) { return a[0], nil }}
+}
+
+// collatePrefix starts the name of Collate's Func; the collation follows,
+// so x COLLATE "C" and x COLLATE "POSIX" are different expressions (an
+// ORDER BY matching the select list).
+const collatePrefix = "pg_catalog.collate:"
+
+// CollateName is the collation of e COLLATE name, and whether e is one.
+func CollateName(e Expr) (string, bool) {
+	f, ok := e.(*Func)
+	if !ok || len(f.Args) != 1 {
+		return "", false
+	}
+	return strings.CutPrefix(f.Name, collatePrefix)
 }

@@ -379,6 +379,8 @@ type CreateView struct {
 	// TempFuncs are the OIDs of the session's routines of pg_temp the
 	// query may call (catalog.View.TempFuncs).
 	TempFuncs []uint32
+	// Options are WITH (...)'s reloptions, "name=value" in order written.
+	Options []string
 }
 
 // Kind implements Statement.

@@ -66,6 +66,9 @@ type AlterAction struct {
 	// Column is the column acted on; NewName the new name of RENAME.
 	Column  string
 	NewName string
+	// SetSchema marks SET SCHEMA NewName, read as AlterRenameTable: the
+	// binder makes NewName the relation's name in that schema.
+	SetSchema bool
 	// IfExists (DROP COLUMN) and IfNotExists (ADD COLUMN).
 	IfExists, IfNotExists bool
 	// Cascade is DROP COLUMN ... CASCADE.
@@ -86,6 +89,8 @@ type AlterAction struct {
 	// Options are SET (key = value, ...); Reset the keys of RESET (...).
 	Options map[string]string
 	Reset   []string
+	// OptionOrder are Options' keys in the order written.
+	OptionOrder []string
 	// Key is AlterPrimaryKey's columns; DropConstraint the constraint a
 	// PostgreSQL-style key change drops first (the old key's name).
 	Key            []KeyPart
@@ -353,12 +358,20 @@ func (r *rewriter) alterAction(k int) (AlterAction, int, error) {
 			return a, k, nil
 		}
 		return a, k, pgerr.New(pgerr.FeatureNotSupported, "this ALTER COLUMN form is not supported").WithPosition(r.pos(min(k, len(r.toks)-1)))
+	case r.peek(k, "set") && r.peek(k+1, "schema"):
+		// SET SCHEMA s: a rename into schema s (SetSchema).
+		name, err := r.name(k + 2)
+		if err != nil {
+			return a, k, err
+		}
+		a.Kind, a.NewName, a.SetSchema = AlterRenameTable, name, true
+		return a, k + 3, nil
 	case r.peek(k, "set") && r.peek(k+1, "("):
-		save := r.st.With
-		r.st.With = nil
+		save, saveOrder := r.st.With, r.st.WithOrder
+		r.st.With, r.st.WithOrder = nil, nil
 		end, werr := r.withOptions(k)
-		a.Kind, a.Options = AlterSetOptions, r.st.With
-		r.st.With = save
+		a.Kind, a.Options, a.OptionOrder = AlterSetOptions, r.st.With, r.st.WithOrder
+		r.st.With, r.st.WithOrder = save, saveOrder
 		return a, end, werr
 	case r.peek(k, "reset") && r.peek(k+1, "("):
 		close := r.matching(k + 1)

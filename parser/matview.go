@@ -77,10 +77,11 @@ func (r *rewriter) matviewAsTable() {
 	r.replace(1, "table")
 }
 
-// viewRenameAsTable respells ALTER VIEW [IF EXISTS] v RENAME ... as ALTER
-// TABLE, for ALTER TABLE's RENAME parser; Statement.AlterView tells the
-// binder the statement named a view. (ALTER VIEW ... OWNER TO has a parser
-// of its own; other ALTER VIEW forms are left alone.)
+// viewRenameAsTable respells ALTER VIEW [IF EXISTS] v RENAME ..., SET
+// SCHEMA s, ALTER [COLUMN] c SET DEFAULT e / DROP DEFAULT, SET (...) and
+// RESET (...) as ALTER TABLE, for ALTER TABLE's parsers of those forms;
+// Statement.AlterView tells the binder the statement named a view. (ALTER
+// VIEW ... OWNER TO has a parser of its own.)
 func (r *rewriter) viewRenameAsTable() {
 	if !r.peek(0, "alter") || !r.peek(1, "view") {
 		return
@@ -90,7 +91,7 @@ func (r *rewriter) viewRenameAsTable() {
 		k += 2
 	}
 	_, next, err := r.relationName(k)
-	if err != nil || !r.peek(next, "rename") {
+	if err != nil || !r.peek(next, "rename") && !r.peek(next, "alter") && !r.peek(next, "set") && !r.peek(next, "reset") {
 		return
 	}
 	r.st.AlterView = true

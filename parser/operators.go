@@ -17,7 +17,9 @@ import (
 //	x ~ y, x !~* y, x @> y, ...       → zp_op('~', x, y), zp_op('!~*', x, y), ...
 //	x [NOT] SIMILAR TO y [ESCAPE e]   → zp_op('~' | '!~', x, zp_similar(y[, e]))
 //	x OPERATOR(pg_catalog.~) y        → as x ~ y
-//	x COLLATE "C"                     → x (zproxy compares strings bytewise)
+//	x COLLATE "C"                     → zp_collate(x, 'C') in queries, writes
+//	                                    and views (zproxy compares strings
+//	                                    bytewise); dropped elsewhere
 //	(row).field                       → zp_field((row), 'field')
 //
 // ANY with a subquery stays TiDB's own. The operands of a respelled
@@ -36,6 +38,8 @@ const (
 	OpFunc        = "zp_op"
 	SimilarFunc   = "zp_similar"
 	FieldFunc     = "zp_field"
+	// CollateFunc is x COLLATE name: zp_collate(x, 'name').
+	CollateFunc = "zp_collate"
 	// RowFunc is ROW(x) and ROW() (composite.go).
 	RowFunc = "zp_row"
 	// FieldStarFunc is (row).*, expanded by the planner into the fields.
@@ -418,11 +422,42 @@ func (r *rewriter) collate(head, i int) error {
 	if !validCollations[name] {
 		return pgerr.New(pgerr.UndefinedObject, "collation \"%s\" for encoding \"UTF8\" does not exist", name).WithPosition(r.pos(i))
 	}
-	if start, ok := r.primaryStart(i-1, head); ok {
+	start, ok := r.primaryStart(i-1, head)
+	if ok {
 		r.primStart[k] = start
+	}
+	if ok && r.exprStatement(head) && !r.typeSpans(head)[i-1] {
+		// x COLLATE "C" → zp_collate(x, 'C'): the binder keeps the
+		// clause for pg_get_viewdef and checks x's type.
+		r.ed[start].pre = CollateFunc + "(" + r.ed[start].pre
+		r.replace(i, ", '"+strings.ReplaceAll(name, "'", "''")+"')")
+		r.drop(i+1, k+1)
+		return nil
 	}
 	r.drop(i, k+1)
 	return nil
+}
+
+// exprStatement reports whether the statement at head is a query or a
+// write, or CREATE VIEW, whose expressions the binder binds; in other
+// statements (a column's COLLATE in CREATE TABLE, ALTER TABLE) COLLATE is
+// dropped.
+func (r *rewriter) exprStatement(head int) bool {
+	t := r.toks[head]
+	switch {
+	case t.is("select"), t.is("with"), t.is("insert"), t.is("update"), t.is("delete"), t.is("values"), t.is("("):
+		return true
+	case t.is("create"):
+		for k := head + 1; k < len(r.toks) && k < head+6; k++ {
+			if r.toks[k].is("view") {
+				return true
+			}
+			if r.toks[k].is("table") || r.toks[k].is("index") || r.toks[k].is("as") {
+				return false
+			}
+		}
+	}
+	return false
 }
 
 // pgOperators applies the respellings that bind looser than casts (ANY and

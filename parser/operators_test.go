@@ -12,7 +12,7 @@ func TestPGOperatorRewrites(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`SELECT a ~ 'x'`, `zp_op('~', a , 'x')`},
 		{`SELECT a !~* 'x' AND b = 1`, `zp_op('!~*', a , 'x') and b = 1`},
-		{`SELECT c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default`, `zp_op('~', c.relname , '^(t)$')`},
+		{`SELECT c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default`, `zp_op('~', c.relname , zp_collate('^(t)$' , 'default') )`},
 		{`SELECT a OPERATOR(pg_catalog.=) b`, `a = b`},
 		{`SELECT x::text ~ 'a'`, `zp_op('~', zp_cast(x, 'text') , 'a')`},
 		{`SELECT ARRAY[1,2]`, `zp_array(1,2)`},

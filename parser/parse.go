@@ -53,9 +53,20 @@ type Statement struct {
 	// (markers are numbered in text order), so "$2, $1, $2" gives [2 1 2].
 	NumParams  int
 	ParamOrder []int
+	// LockStrengths are the strengths of the statement's locking clauses
+	// (FOR UPDATE, FOR NO KEY UPDATE, FOR SHARE, FOR KEY SHARE), in text
+	// order, as written: TiDB's AST has only FOR UPDATE and FOR SHARE,
+	// and pg_get_viewdef prints the clause as PostgreSQL keeps it.
+	LockStrengths []string
+	// OneBoundWindows are the windows of WINDOW clauses whose frame was
+	// written with one bound, no BETWEEN, by name (pg_get_viewdef prints
+	// it so).
+	OneBoundWindows map[string]bool
 	// With holds CREATE TABLE/INDEX ... WITH (key = value, ...): lower-case
 	// keys, values unquoted (a key without a value is "true").
 	With map[string]string
+	// WithOrder are With's keys in the order written.
+	WithOrder []string
 	// IndexMethod is "btree", "zorder" or "gin" for CREATE INDEX, ""
 	// otherwise.
 	IndexMethod string

@@ -14,8 +14,9 @@ import (
 //	a -> 'k'                  → a | zp_op('->') | 'k'
 //	trim(both 'x' from s)      → zp_trim_from('btrim', 'x', s)
 //	trim(leading from s)       → ltrim(s)
-//	substring(s for 2)         → substring(s, 1, 2)
-//	overlay(s placing r from 2) → overlay(s, r, 2)
+//	substring(s from 2 for 3)  → zp_sql_syntax('substring', s, 2, 3)
+//	substring(s for 2)         → zp_sql_syntax('substring', s, 1, 2)
+//	overlay(s placing r from 2) → zp_sql_syntax('overlay', s, r, 2)
 //	normalize(s, NFKC)         → normalize(s, 'NFKC')
 //	(a, b) OVERLAPS (c, d)     → overlaps(a, b , c, d)
 //	GROUP BY ROLLUP (a, (b, c)) → GROUP BY zp_rollup(a, zp_set(b, c))
@@ -48,8 +49,12 @@ import (
 // a | m | b | m2 | c is ((((a | m) | b) | m2) | c), from which the planner
 // reads (a op b) op2 c back (see OtherOperator).
 const (
-	OtherOpFunc      = "zp_op"
-	TrimFromFunc     = "zp_trim_from"
+	OtherOpFunc  = "zp_op"
+	TrimFromFunc = "zp_trim_from"
+	// SQLSyntaxFunc is a call written in its SQL-standard syntax
+	// (SUBSTRING(s FROM a), OVERLAY(s PLACING r FROM a)):
+	// zp_sql_syntax('name', args...).
+	SQLSyntaxFunc    = "zp_sql_syntax"
 	RollupFunc       = "zp_rollup"
 	CubeFunc         = "zp_cube"
 	GroupingSetsFunc = "zp_grouping_sets"
@@ -108,6 +113,8 @@ func (r *rewriter) pgSyntax(head int) error {
 			if err := r.trimCall(i); err != nil {
 				return err
 			}
+		case t.kind == tkIdent && t.val == "window" && r.peek(i+2, "as") && r.peek(i+3, "("):
+			r.windowClauseFrames(i + 1)
 		case t.kind == tkIdent && t.val == "substring" && r.peek(i+1, "(") && !afterDot:
 			r.substringFor(i)
 		case t.kind == tkIdent && t.val == "overlay" && r.peek(i+1, "(") && !afterDot:
@@ -117,6 +124,7 @@ func (r *rewriter) pgSyntax(head int) error {
 					for _, k := range kw {
 						r.replace(k, ",")
 					}
+					r.sqlSyntax(i, "overlay")
 				}
 			}
 		case t.kind == tkIdent && (t.val == "xmlparse" || t.val == "xmlserialize") && r.peek(i+1, "(") && !afterDot:
@@ -348,8 +356,40 @@ func (r *rewriter) overlapsRows(i int) error {
 	return nil
 }
 
-// substringFor respells SUBSTRING(s FOR n), which TiDB lacks, as
-// SUBSTRING(s, 1, n); TiDB reads the FROM forms itself.
+// windowClauseFrames notes the windows of the WINDOW clause whose first
+// definition starts at token k (name AS (...), ...) that give their frame
+// one bound, no BETWEEN (Statement.OneBoundWindows): TiDB's AST does not
+// tell, and pg_get_viewdef prints the frame as written.
+func (r *rewriter) windowClauseFrames(k int) {
+	for r.peek(k+1, "as") && r.peek(k+2, "(") {
+		close := r.matching(k + 2)
+		if close < 0 {
+			return
+		}
+		name := r.toks[k].val
+		r.atDepth0(k+3, close, func(m int) bool {
+			if (r.toks[m].is("rows") || r.toks[m].is("range") || r.toks[m].is("groups")) && isSpecKeyword(r, m) {
+				if !r.peek(m+1, "between") {
+					if r.st.OneBoundWindows == nil {
+						r.st.OneBoundWindows = map[string]bool{}
+					}
+					r.st.OneBoundWindows[name] = true
+				}
+				return false
+			}
+			return true
+		})
+		if !r.peek(close+1, ",") {
+			return
+		}
+		k = close + 2
+	}
+}
+
+// substringFor respells SUBSTRING's SQL-standard forms as calls of
+// SQLSyntaxFunc: SUBSTRING(s FROM a FOR b) is zp_sql_syntax('substring',
+// s, a, b), SUBSTRING(s FOR n) zp_sql_syntax('substring', s, 1, n) and
+// SUBSTRING(s SIMILAR p ESCAPE e) zp_sql_syntax('substring', s, p, e).
 func (r *rewriter) substringFor(i int) {
 	open := i + 1
 	close := r.matching(open)
@@ -357,19 +397,36 @@ func (r *rewriter) substringFor(i int) {
 		return
 	}
 	kw := r.topLevel(open, close, "from", "for", "similar", "escape")
-	// SUBSTRING(s SIMILAR pattern ESCAPE e) is substring(s, pattern, e).
-	if sim, ok := kw["similar"]; ok {
-		if esc, ok := kw["escape"]; ok && esc > sim {
-			r.replace(sim, ",")
-			r.replace(esc, ",")
+	from, hasFrom := kw["from"]
+	f, hasFor := kw["for"]
+	switch {
+	case kw["similar"] > 0:
+		// SUBSTRING(s SIMILAR pattern ESCAPE e) is substring(s, pattern, e).
+		sim, esc := kw["similar"], kw["escape"]
+		if esc <= sim {
+			return
 		}
-		return
+		r.replace(sim, ",")
+		r.replace(esc, ",")
+	case hasFrom && hasFor && from < f:
+		r.replace(from, ",")
+		r.replace(f, ",")
+	case hasFrom && !hasFor:
+		r.replace(from, ",")
+	case hasFor && !hasFrom:
+		r.replace(f, ", 1,")
+	default:
+		return // a plain call, or an order TiDB reads itself
 	}
-	if f, ok := kw["for"]; ok {
-		if _, hasFrom := kw["from"]; !hasFrom {
-			r.replace(f, ", 1,")
-		}
-	}
+	r.sqlSyntax(i, "substring")
+}
+
+// sqlSyntax renames the call at token i, written in the SQL-standard
+// syntax of function name, to SQLSyntaxFunc('name', ...), so the planner
+// notes the form (pg_get_viewdef prints it again).
+func (r *rewriter) sqlSyntax(i int, name string) {
+	r.replace(i, SQLSyntaxFunc)
+	r.ed[i+1].post += "'" + name + "', "
 }
 
 // groupEnd are the words that end a GROUP BY list.

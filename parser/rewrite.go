@@ -315,9 +315,13 @@ func (r *rewriter) rewrite(head int) (err error) {
 			// stronger lock only conflicts more).
 			if r.toks[i+1].is("no") {
 				r.drop(i+1, i+3)
+				r.st.LockStrengths = append(r.st.LockStrengths, "NO KEY UPDATE")
 			} else {
 				r.drop(i+1, i+2)
+				r.st.LockStrengths = append(r.st.LockStrengths, "KEY SHARE")
 			}
+		case t.kind == tkIdent && t.val == "for" && (r.peek(i+1, "update") || r.peek(i+1, "share")):
+			r.st.LockStrengths = append(r.st.LockStrengths, strings.ToUpper(r.toks[i+1].val))
 		case t.kind == tkIdent && t.val == "default" && r.peek(i+1, "values") && r.peek(head, "insert"):
 			// INSERT ... DEFAULT VALUES is TiDB's VALUES ().
 			r.replace(i, "")
@@ -571,8 +575,14 @@ func (r *rewriter) createView(i int) error {
 			depth++
 		case t.is(")"):
 			depth--
-		case depth == 0 && t.is("with") && !r.peek(k-1, "as"):
-			return pgerr.New(pgerr.FeatureNotSupported, "view options (WITH ...) are not supported").WithPosition(r.pos(k))
+		case depth == 0 && t.is("with") && !r.peek(k-1, "as") && r.peek(k+1, "("):
+			// WITH (security_invoker = true, ...): Statement.With,
+			// checked by the binder.
+			end, err := r.withOptions(k)
+			if err != nil {
+				return err
+			}
+			k = end - 1
 		case depth == 0 && t.is("as"):
 			if k+1 >= len(r.toks) {
 				return r.syntaxErrorAt(k + 1)
@@ -1142,6 +1152,7 @@ func (r *rewriter) withOptions(i int) (int, error) {
 			return i, pgerr.New(pgerr.SyntaxError, "option \"%s\" specified more than once", key).WithPosition(r.pos(keyAt))
 		}
 		r.st.With[key] = val
+		r.st.WithOrder = append(r.st.WithOrder, key)
 		if k < end {
 			if !r.peek(k, ",") {
 				return i, r.syntaxErrorAt(k)

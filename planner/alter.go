@@ -30,15 +30,10 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 		return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a view", st.Table)
 	}
 	if err != nil {
-		if _, isView := snap.StoredView(st.Table); isView {
-			// ALTER VIEW, or ALTER TABLE as PostgreSQL also takes it,
-			// renaming the view or one of its columns.
-			if len(st.Actions) == 1 && (st.Actions[0].Kind == parser.AlterRenameTable || st.Actions[0].Kind == parser.AlterRenameColumn) {
-				at.View = true
-				at.Actions = []ir.AlterAction{{AlterAction: st.Actions[0]}}
-				return at, nil
-			}
-			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", st.Table).WithHint("Use ALTER VIEW to change a view.")
+		if v, isView := snap.StoredView(st.Table); isView {
+			// ALTER VIEW, or ALTER TABLE as PostgreSQL also takes it
+			// (pg_dump's ALTER TABLE ONLY v ALTER COLUMN c SET DEFAULT).
+			return bindAlterView(snap, stmt, at, v)
 		}
 		if st.IfExists {
 			return at, nil // the executor reports the NOTICE
@@ -47,6 +42,11 @@ func bindAlter(snap *catalog.Snapshot, stmt *parser.Statement) (ir.Statement, er
 	}
 	if err := matviewAlter(t, stmt.Matview, st.Actions); err != nil {
 		return nil, err
+	}
+	for _, a := range st.Actions {
+		if a.SetSchema {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER TABLE ... SET SCHEMA is not supported").WithHint("Create the table in the schema and copy its rows.")
+		}
 	}
 	for _, a := range st.Actions {
 		if a.Kind == parser.AlterDetachPartition {

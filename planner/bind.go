@@ -31,6 +31,12 @@ type Binder struct {
 	// query was written, for pg_get_viewdef (deparseViewQuery).
 	notes     *ir.QueryNotes
 	withNotes map[*ast.WithClause]*withNote
+	// lockClauses counts the locking clauses bound so far, each the next
+	// of stmt.LockStrengths.
+	lockClauses int
+	// keepCollate: x COLLATE name binds as ir.Collate, not as x alone
+	// (pg_collation_for's argument; bindCollate).
+	keepCollate bool
 	// wholeRowOK: a FROM item's name may stand for its row (rowjson.go).
 	wholeRowOK bool
 	// rowTypes are the row types of the tables whose whole rows the

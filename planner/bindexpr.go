@@ -433,6 +433,12 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 			defer b.srfDenied("COALESCE")()
 		}
 		defer b.allowWholeRow(n.FnName.L)()
+		if n.FnName.L == "pg_collation_for" {
+			// Its argument's COLLATE is what it reports (bindCollate).
+			saved := b.keepCollate
+			b.keepCollate = true
+			defer func() { b.keepCollate = saved }()
+		}
 		args := make([]ir.Expr, len(n.Args))
 		bindArg := b.child
 		switch n.FnName.L {

@@ -637,6 +637,12 @@ func (b *Binder) bindCreateView(n *ast.CreateViewStmt) (ir.Statement, error) {
 		}
 	}
 	cv := &ir.CreateView{Name: n.ViewName.Name.O, OrReplace: n.OrReplace, SQL: b.stmt.ViewQuery, Columns: cols, Depends: b.deps, Temp: b.stmt.Temp, Path: b.storedPath()}
+	for _, k := range b.stmt.WithOrder {
+		if err := checkViewOption(k, b.stmt.With[k]); err != nil {
+			return nil, err
+		}
+		cv.Options = append(cv.Options, k+"="+b.stmt.With[k])
+	}
 	if !cv.Temp {
 		cv.TempFuncs = b.tempCalls
 	}

@@ -702,9 +702,10 @@ func (b *Binder) bindView(v *catalog.View) (ir.Rel, error) {
 	saved, savedAs := b.stmt, b.checkAs
 	b.stmt = &stmts[0]
 	b.viewDepth++
-	if v.Owner != "" {
+	if v.Owner != "" && !v.SecurityInvoker() {
 		// What the view reads is checked as its owner (views created
-		// before owners were recorded: as the user).
+		// before owners were recorded, and security_invoker views: as
+		// the user, or the owner of the view around it).
 		b.checkAs = v.Owner
 	}
 	defer func() { b.stmt, b.checkAs = saved, savedAs; b.viewDepth-- }()

@@ -128,6 +128,28 @@ func (b *Binder) bindFunc(name string, args []ir.Expr) (ir.Expr, error) {
 		return fold(&ir.Func{Name: name, Args: args, Typ: sqltypes.Type{ID: sqltypes.XML}, Fn: func(_ *ir.EvalContext, a []sqltypes.Value) (sqltypes.Value, error) {
 			return builtins.XMLConcat(a), nil
 		}})
+	case parser.CollateFunc:
+		return b.bindCollate(args)
+	case "pg_collation_for":
+		if len(args) == 1 {
+			if c, ok := ir.CollateName(args[0]); ok {
+				// The collation an expression's COLLATE gave it.
+				return &ir.Const{V: sqltypes.NewText(sqltypes.QuoteIdent(c)), Typ: sqltypes.TypeText}, nil
+			}
+		}
+	case parser.SQLSyntaxFunc:
+		// SUBSTRING(s FROM a FOR b), OVERLAY(s PLACING r FROM a):
+		// zp_sql_syntax('name', args...), the call of name noted as so
+		// written.
+		fn, ok := args[0].(*ir.Const)
+		if !ok || fn.V.K != sqltypes.KindText {
+			return nil, pgerr.New(pgerr.InternalError, "malformed SQL-syntax call")
+		}
+		e, err := b.bindBuiltin(fn.V.S, args[1:])
+		if f, ok := e.(*ir.Func); ok && err == nil && f.Op == "" {
+			f.Op = ir.OpSQLSyntax
+		}
+		return e, err
 	case parser.TrimFromFunc:
 		// TRIM(chars FROM s): zp_trim_from('btrim', chars, s); TRIM(s)
 		// and TRIM(FROM s): zp_trim_from('=btrim', s).

@@ -240,7 +240,7 @@ func deparseViewQuery(snap *catalog.Snapshot, sql string, names []string, pretty
 		return "", false
 	}
 	q, ok := st.(*ir.Query)
-	if !ok || len(q.Writes) > 0 || q.Locking != "" {
+	if !ok || len(q.Writes) > 0 {
 		return "", false
 	}
 	return ir.DeparseQuery(q.Plan, names, pretty, notes)

@@ -90,7 +90,7 @@ func (b *Binder) viewWritePermissions(w *viewWrite) {
 		}
 	}
 	tp.Table = w.base
-	if v.Owner != "" {
+	if v.Owner != "" && !v.SecurityInvoker() {
 		tp.CheckAs = v.Owner
 	}
 }

@@ -1089,10 +1089,9 @@ func (b *Binder) bindSelect(n *ast.SelectStmt, e env) (ir.Rel, error) {
 			lv.windows[i] = fixWindow(lv.windows[i], fix)
 		}
 	}
-	if b.notes != nil && len(lv.windows) == 0 && len(n.WindowSpecs) > 0 {
-		b.notes.Refuse() // a WINDOW clause no call uses: not printed
-	}
-	if len(lv.windows) > 0 {
+	// A WINDOW clause no call uses is kept, when binding for the
+	// deparser (which never runs the plan), as a Window node of no calls.
+	if len(lv.windows) > 0 || b.notes != nil && len(n.WindowSpecs) > 0 {
 		base := len(rel.Columns())
 		w := ir.NewWindow(rel, lv.windows)
 		if b.notes != nil {
@@ -1222,6 +1221,19 @@ func (b *Binder) lockRows(r ir.Rel, info *ast.SelectLockInfo, grouped, distinct,
 		if !named[t.Name.L] {
 			return pgerr.New(pgerr.UndefinedTable, "relation %q in %s clause not found in FROM clause", t.Name.O, clause)
 		}
+	}
+	if b.notes != nil {
+		// The clause as written: its strength (TiDB's AST has no key
+		// strengths), the relations it names, NOWAIT.
+		note := ir.LockNote{Strength: strings.TrimPrefix(clause, "FOR "), NoWait: info.LockType == ast.SelectLockForUpdateNoWait || info.LockType == ast.SelectLockForShareNoWait}
+		if b.stmt != nil && b.lockClauses < len(b.stmt.LockStrengths) {
+			note.Strength = b.stmt.LockStrengths[b.lockClauses]
+		}
+		b.lockClauses++
+		for _, t := range info.Tables {
+			note.Of = append(note.Of, t.Name.O)
+		}
+		b.notes.NoteLock(r, note)
 	}
 	return nil
 }
@@ -1456,7 +1468,7 @@ func funcColname(e *ast.FuncCallExpr) (string, int) {
 	switch e.FnName.L {
 	case parser.ArrayFunc, parser.ArraySubFunc:
 		return "array", 2
-	case parser.SubscriptFunc, parser.SliceFunc:
+	case parser.SubscriptFunc, parser.SliceFunc, parser.CollateFunc:
 		if len(e.Args) > 0 {
 			return figureColname(e.Args[0])
 		}
@@ -1493,6 +1505,10 @@ func funcColname(e *ast.FuncCallExpr) (string, int) {
 	case parser.TrimFromFunc:
 		if c, ok := e.Args[0].(*driver.ValueExpr); ok {
 			return strings.TrimPrefix(c.GetString(), "="), 2
+		}
+	case parser.SQLSyntaxFunc:
+		if c, ok := e.Args[0].(*driver.ValueExpr); ok {
+			return c.GetString(), 2
 		}
 	case parser.XMLElementFunc:
 		return "xmlelement", 2

@@ -325,7 +325,13 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 		if !index {
 			key := rel(&a.Table)
 			for i := range a.Actions {
-				if a.Actions[i].Kind == parser.AlterRenameTable {
+				if a.Actions[i].Kind == parser.AlterRenameTable && a.Actions[i].SetSchema {
+					// SET SCHEMA: the name, kept, in the new schema.
+					schema := a.Actions[i].NewName
+					moved := schema
+					newSibling(key, &moved, true)
+					set(&a.Actions[i].NewName, moved)
+				} else if a.Actions[i].Kind == parser.AlterRenameTable {
 					sibling(key, &a.Actions[i].NewName)
 				}
 			}

@@ -154,12 +154,15 @@ func (b *Binder) updatableView(v *catalog.View, depth int) (*viewWrite, error) {
 	}
 
 	// The stand-in: the table's columns, named as the view names them.
+	// Its columns' defaults are the view's own (ALTER VIEW ... SET
+	// DEFAULT), else those of what it reads (an inner view's, the
+	// table's).
 	stand := *w.base
 	stand.Name = v.Name // errors name the view
 	stand.Columns = make([]catalog.Column, len(w.base.Columns))
-	for i, c := range w.base.Columns {
+	for i, c := range src.Columns {
 		c.Hidden = true
-		c.Name = "\x00" + c.Name // no query can name it
+		c.Name = "\x00" + w.base.Columns[i].Name // no query can name it
 		stand.Columns[i] = c
 	}
 	for i, k := range w.order {
@@ -167,6 +170,10 @@ func (b *Binder) updatableView(v *catalog.View, depth int) (*viewWrite, error) {
 			return nil, unsupported("writing through view %q is not supported: it shows column %s twice", v.Name, w.base.Columns[k].Name)
 		}
 		stand.Columns[k].Name, stand.Columns[k].Hidden = v.Columns[i], false
+		if i < len(v.Defaults) && v.Defaults[i] != "" {
+			c := &stand.Columns[k]
+			c.Default, c.Identity, c.Sequence = v.Defaults[i], "", ""
+		}
 	}
 	w.stand = &stand
 	return w, nil

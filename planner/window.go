@@ -293,7 +293,7 @@ func (b *Binder) noteWindows(lv *selectLevel, specs []ast.WindowSpec, w *ir.Wind
 		if err != nil {
 			return err
 		}
-		nw := ir.NamedWindow{Name: specs[i].Name.O, Ref: own.ref, OwnOrder: own.order != nil}
+		nw := ir.NamedWindow{Name: specs[i].Name.O, Ref: own.ref, OwnOrder: own.order != nil, OneBound: own.frame != nil && (own.frame.single || b.stmt != nil && b.stmt.OneBoundWindows[specs[i].Name.L])}
 		if err := b.bindWindowSpec(&nw.Spec, spec, bind); err != nil {
 			return err
 		}

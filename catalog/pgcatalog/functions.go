@@ -319,11 +319,12 @@ func init() {
 			return textV(a[0].S), nil
 		}
 		o := e.objects().byOID[uint32(a[1].I)]
-		if o == nil || o.table == nil {
+		t := o.tableOrView()
+		if t == nil {
 			return textV(a[0].S), nil
 		}
 		pretty := len(a) > 2 && a[2].K == sqltypes.KindBool && a[2].I != 0
-		if def, ok := e.deparseExpr(o.table, a[0].S, pretty); ok {
+		if def, ok := e.deparseExpr(t, a[0].S, pretty); ok {
 			return textV(def), nil
 		}
 		return textV(a[0].S), nil

@@ -354,7 +354,7 @@ func typeColumnsRow(e *Env, o *object, i int, c column) *isColumnsRow {
 	}
 	// PostgreSQL's view prints both with pg_get_expr.
 	def := c.deflt
-	if text, ok := e.deparseExpr(o.table, def, false); ok {
+	if text, ok := e.deparseExpr(o.tableOrView(), def, false); ok {
 		def = text
 	}
 	switch {

@@ -249,6 +249,24 @@ func (o *object) isIndex() bool { return o.kind == 'i' || o.kind == 'I' }
 // isTable reports whether o is a table: an ordinary or a partitioned one.
 func (o *object) isTable() bool { return o.kind == 'r' || o.kind == 'p' }
 
+// tableOrView is the table an expression of o's (a default) is bound
+// over: o's table, or a table of a view's columns; nil for neither.
+func (o *object) tableOrView() *catalog.Table {
+	switch {
+	case o == nil:
+		return nil
+	case o.table != nil:
+		return o.table
+	case o.view != nil:
+		t := &catalog.Table{ID: o.view.ID, Name: o.view.Name}
+		for _, c := range o.cols {
+			t.Columns = append(t.Columns, catalog.Column{Name: c.name, Type: c.typ})
+		}
+		return t
+	}
+	return nil
+}
+
 // definition is the query of a view or materialized view, as
 // pg_get_viewdef prints it; ok is false for other relations.
 func (o *object) definition() (def string, ok bool) {
@@ -447,6 +465,9 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 					typ = v.Types[i]
 				}
 				cols[i] = column{name: c, typ: typ, ordinal: i}
+				if i < len(v.Defaults) && v.Defaults[i] != "" {
+					cols[i].deflt = defaultDisplay(v.Defaults[i], typ)
+				}
 			}
 			vns, vname := place(v.Temp, v.Name)
 			add(&object{oid: ObjectOID(v.ID, 0), name: vname, ns: vns, kind: 'v', owner: v.Owner, cols: cols, view: v, comment: v.Comment})

@@ -338,14 +338,20 @@ func init() {
 	generate("pg_catalog.pg_attrdef", func(e *Env) []row {
 		var out []row
 		for _, o := range e.objects().list {
-			if !o.isTable() || o.table == nil {
+			var id uint64
+			switch {
+			case o.isTable() && o.table != nil:
+				id = o.table.ID
+			case o.view != nil:
+				id = o.view.ID // ALTER VIEW ... SET DEFAULT
+			default:
 				continue
 			}
 			for i, c := range o.cols {
 				if c.deflt == "" {
 					continue
 				}
-				out = append(out, &pgAttrdefRow{Oid: oidV(ObjectOID(o.table.ID, slotAttrDef+uint32(c.ordinal))), Adrelid: oidV(o.oid),
+				out = append(out, &pgAttrdefRow{Oid: oidV(ObjectOID(id, slotAttrDef+uint32(c.ordinal))), Adrelid: oidV(o.oid),
 					Adnum: intV(int64(i + 1)), Adbin: textV(c.deflt)})
 			}
 		}
@@ -723,6 +729,9 @@ func classRow(o *object) *pgClassRow {
 		}
 	case o.view != nil:
 		r.Relhasrules = boolV(true)
+		if len(o.view.Options) > 0 {
+			r.Reloptions = textArray(o.view.Options)
+		}
 	case o.rel != nil && o.kind == 'v':
 		r.Relhasrules = boolV(true)
 	}

@@ -175,6 +175,9 @@ func parseBool(v string) (bool, bool) {
 	return false, false
 }
 
+// ParseBool is parseBool for other packages (a view's boolean options).
+func ParseBool(v string) (value, ok bool) { return parseBool(v) }
+
 // parseInt is PostgreSQL's parse_int: an integer in C's notation (0x hex,
 // leading-0 octal), or a decimal with a fraction or exponent, then an
 // optional unit; rounded to an integer in the base unit, then checked

@@ -93,3 +93,10 @@ CREATE VIEW vr_2 AS SELECT * FROM ROWS FROM (generate_series(1, 3), unnest(ARRAY
 CREATE VIEW vr_3 AS SELECT k, vs_t.g, vs_u.amt FROM vs_t FULL JOIN vs_u USING (k) ORDER BY k;
 CREATE VIEW vr_4 AS SELECT t.k, u.id FROM vs_t t CROSS JOIN vs_u u CROSS JOIN (vs_t t2 JOIN vs_u u2 ON u2.k = t2.k) WHERE t.k = 1 AND u.id = 1 AND t2.k > 0;
 CREATE VIEW vr_5 AS SELECT relname, relnamespace::regnamespace AS ns FROM pg_class WHERE relnamespace = 'public'::regnamespace AND oid IN ('vs_t'::regclass, 'vs_u'::regclass);
+CREATE VIEW vo_1 WITH (security_invoker = true) AS SELECT k, g FROM vs_t;
+ALTER VIEW vo_1 ALTER COLUMN g SET DEFAULT 'dflt';
+ALTER VIEW vo_1 SET (security_barrier = false);
+CREATE VIEW vo_2 AS SELECT substring(g FROM 1 FOR 2) AS s, overlay(g PLACING 'x' FROM 1) AS o FROM vs_t;
+CREATE VIEW vo_3 AS SELECT k FROM vs_t FOR UPDATE;
+CREATE VIEW vo_4 AS SELECT rank(3) WITHIN GROUP (ORDER BY k) AS r FROM vs_t;
+CREATE VIEW vo_5 AS SELECT k FROM vs_t WINDOW w AS (ORDER BY k);

@@ -3,6 +3,8 @@
 SET client_min_messages = warning;
 SELECT c.relname, pg_get_viewdef(c.oid), pg_get_viewdef(c.oid, true) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'v' ORDER BY c.relname;
 SELECT table_name, view_definition FROM information_schema.views WHERE table_schema = 'public' ORDER BY table_name;
+SELECT c.relname, c.reloptions FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'v' AND c.reloptions IS NOT NULL ORDER BY c.relname;
+SELECT c.relname, d.adnum, pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_class c ON c.oid = d.adrelid WHERE c.relkind = 'v' ORDER BY 1, 2;
 SELECT 'vs_s1', count(*) FROM vs_s1;
 SELECT 'vs_s2', count(*) FROM vs_s2;
 SELECT 'vs_s3', count(*) FROM vs_s3;
@@ -87,3 +89,7 @@ SELECT 'vr_2', count(*) FROM vr_2;
 SELECT 'vr_3', count(*) FROM vr_3;
 SELECT 'vr_4', count(*) FROM vr_4;
 SELECT 'vr_5', count(*) FROM vr_5;
+SELECT 'vo_1', count(*) FROM vo_1;
+SELECT 'vo_2', count(*) FROM vo_2;
+SELECT 'vo_4', count(*) FROM vo_4;
+SELECT 'vo_5', count(*) FROM vo_5;
