@@ -349,6 +349,8 @@ func resolved(o *Overload, args []sqltypes.Type) Resolved {
 					want[i] = multirangeArg(o, args)
 				}
 			}
+		} else if isUserRangeParam(p.Type) && a.ID == p.Type.ID {
+			want[i] = a // a user-defined range keeps its definition
 		} else {
 			want[i] = p.Type
 		}
@@ -421,6 +423,9 @@ func matchCost(o *Overload, args []sqltypes.Type) (int, bool) {
 		min = o.MinArgs
 	}
 	if len(args) < min || !o.Variadic && len(args) > len(o.Params) {
+		return 0, false
+	}
+	if !userRangesAgree(args) {
 		return 0, false
 	}
 	cost := 0
