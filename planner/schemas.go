@@ -295,7 +295,7 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 		c := *t
 		c.Names = append([]string(nil), t.Names...)
 		st.Type, swaps = &c, append(swaps, func() { st.Type = t })
-		creating := c.Action == parser.TypeCreateEnum || c.Action == parser.TypeCreateDomain || c.Action == parser.TypeCreateComposite
+		creating := c.Action == parser.TypeCreateEnum || c.Action == parser.TypeCreateDomain || c.Action == parser.TypeCreateComposite || c.Action == parser.TypeCreateRange
 		for i := range c.Names {
 			named(&c.Names[i], creating, snap.ResolveType)
 		}

@@ -449,6 +449,8 @@ func matchCost(o *Overload, args []sqltypes.Type) (int, bool) {
 				cost++
 			}
 		case p.Any, a == p.Type:
+		case isUserRangeParam(p.Type) && a.ID == p.Type.ID:
+			// A user-defined range's operand: its type exactly.
 		case a.ID == sqltypes.Unknown:
 			cost++ // an untyped literal takes the parameter's type
 		case a.ID == p.Type.ID:

@@ -560,7 +560,7 @@ func LookupType(name string) (Type, bool) {
 // TypeByOID returns the type with the given OID, array types included.
 func TypeByOID(oid uint32) (Type, bool) {
 	for id, in := range infos {
-		if TypeID(id) == Unknown || TypeID(id) == Array || TypeID(id) == Enum {
+		if TypeID(id) == Unknown || TypeID(id) == Array || TypeID(id).userDefined() {
 			continue // an enum's OIDs are its EnumType's, in the catalog
 		}
 		if in.oid == oid {
@@ -575,14 +575,18 @@ func TypeByOID(oid uint32) (Type, bool) {
 
 // AllTypes lists the supported scalar column types, in declaration order
 // (array types are ArrayOf any of them). The catalogs' system types
-// (SystemTypes) are not among them, nor Enum, which is a type only with
-// a catalog's EnumType.
+// (SystemTypes) are not among them, nor Enum, UserRange and
+// UserMultirange, which are types only with a catalog's definition.
 func AllTypes() []Type {
 	out := make([]Type, 0, len(infos)-2)
 	for id := range infos {
-		if TypeID(id) != Unknown && TypeID(id) != Array && TypeID(id) != Enum && !TypeID(id).System() {
+		if TypeID(id) != Unknown && TypeID(id) != Array && !TypeID(id).userDefined() && !TypeID(id).System() {
 			out = append(out, Type{ID: TypeID(id)})
 		}
 	}
 	return out
 }
+
+// userDefined reports whether id is a type only with a catalog's
+// definition (an enum's, a user-defined range's).
+func (id TypeID) userDefined() bool { return id == Enum || id == UserRange || id == UserMultirange }

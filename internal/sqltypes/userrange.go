@@ -35,6 +35,11 @@ type RangeType struct {
 	SubtypeDiff    string `json:"subtype_diff,omitempty"`
 	SubtypeOpclass string `json:"subtype_opclass,omitempty"`
 	Collation      string `json:"collation,omitempty"`
+	// SubtypeDiffOID, OpclassOID and CollationOID are pg_range's
+	// rngsubdiff, rngsubopc and rngcollation.
+	SubtypeDiffOID uint32 `json:"subtype_diff_oid,omitempty"`
+	OpclassOID     uint32 `json:"opclass_oid,omitempty"`
+	CollationOID   uint32 `json:"collation_oid,omitempty"`
 }
 
 // RangeOf returns the type of the user-defined range r.
