@@ -317,24 +317,22 @@ func cloneUserType(u *catalog.UserType) *catalog.UserType {
 // createRangeType is CREATE TYPE ... AS RANGE: the range type the binder
 // checked (x.Range), named, with its multirange type (named by
 // multirange_type_name, or as PostgreSQL's makeMultirangeTypeName names
-// it) in the range type's schema, and the OIDs of both and their arrays.
+// it in the range type's schema), and the OIDs of both and their arrays.
 func createRangeType(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner string) (catalog.Change, *pgerr.Error, error) {
 	name := x.Names[0]
 	if err := checkTypeNameFree(s, name); err != nil {
 		return catalog.Change{}, nil, err
 	}
 	sc, bare := catalog.SplitName(name)
-	multi := x.TypeStatement.Range.MultirangeTypeName
+	multi := x.TypeStatement.Range.MultirangeTypeName // a key (planner/schemas.go)
 	if multi == "" {
 		if i := strings.Index(bare, "range"); i >= 0 {
 			multi = bare[:i] + "multirange" + bare[i+len("range"):]
 		} else {
 			multi = bare + "_multirange"
 		}
-	} else if msc, mbare, ok := strings.Cut(multi, "."); ok {
-		sc, multi = msc, mbare
+		multi = catalog.QualifiedKey(sc, multi)
 	}
-	multi = catalog.QualifiedKey(sc, multi)
 	if err := checkTypeNameFree(s, multi); err != nil || multi == name {
 		if err == nil {
 			err = pgerr.New(pgerr.DuplicateObject, "type \"%s\" already exists", multi)

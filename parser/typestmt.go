@@ -156,8 +156,17 @@ func (r *rewriter) typeStmt() (*TypeStatement, error) {
 	return nil, nil
 }
 
-// typeName reads a type's possibly schema-qualified name at k.
-func (r *rewriter) typeName(k int) (string, int, error) { return r.relationName(k) }
+// typeName reads a type's possibly schema-qualified name at k. Unlike a
+// relation's, a name qualified by public keeps its schema: the binder
+// (planner/schemas.go) tells it from an unqualified one, which goes to the
+// search path's first schema.
+func (r *rewriter) typeName(k int) (string, int, error) {
+	name, next, err := r.relationName(k)
+	if err == nil && next == k+3 && r.toks[k].val == "public" {
+		name = "public." + name
+	}
+	return name, next, err
+}
 
 func (r *rewriter) createType() (*TypeStatement, error) {
 	ts := &TypeStatement{Action: TypeCreateEnum, NamePos: r.pos(2)}
@@ -318,7 +327,11 @@ func (r *rewriter) createRange(ts *TypeStatement, k int) (*TypeStatement, error)
 		default:
 			return k, pgerr.New(pgerr.SyntaxError, "type attribute \"%s\" not recognized", opt).WithPosition(r.pos(k))
 		}
-		*target, k, err = r.relationName(k + 2)
+		if target == &ts.Range.MultirangeTypeName {
+			*target, k, err = r.typeName(k + 2)
+		} else {
+			*target, k, err = r.relationName(k + 2)
+		}
 		return k, err
 	})
 	if err != nil {
