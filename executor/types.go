@@ -287,6 +287,8 @@ func renamedType(u *catalog.UserType, key string) *catalog.UserType {
 		c.Composite.Name = key
 	}
 	if c.Range != nil {
+		// Its multirange type stays where it is, as PostgreSQL 15's
+		// AlterTypeNamespace leaves it.
 		c.Range.Name = key
 	}
 	return c

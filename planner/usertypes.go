@@ -248,7 +248,7 @@ func anonymousRecordOf(from, to sqltypes.Type) bool {
 // bindRangeType checks CREATE TYPE ... AS RANGE's options as PostgreSQL's
 // DefineRange does: the subtype resolved, the subtype_diff function,
 // operator class and collation found. A canonical function is refused
-// (0A000): the range's code would have to call a user's function.
+// as PostgreSQL refuses one without a shell type, which zproxy lacks.
 func bindRangeType(snap *catalog.Snapshot, ts *parser.TypeStatement) (*sqltypes.RangeType, error) {
 	sub, err := baseType(snap, ts)
 	if err != nil {
@@ -259,8 +259,11 @@ func bindRangeType(snap *catalog.Snapshot, ts *parser.TypeStatement) (*sqltypes.
 	}
 	o := ts.Range
 	if o.Canonical != "" {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "range types with a canonical function are not supported").
-			WithHint("zproxy cannot call a user's canonical function; create the range type without one (its ranges then keep their bounds as written).")
+		// PostgreSQL takes a canonical function only for a shell type
+		// created first (CREATE TYPE name), which zproxy refuses (0A000):
+		// it could not call a user's canonical function.
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "cannot specify a canonical function without a pre-created shell type").
+			WithHint("Create the type as a shell type, then create its canonicalization function, then do a full CREATE TYPE.")
 	}
 	r := &sqltypes.RangeType{Subtype: sub, SubtypeOpclass: o.SubtypeOpclass, Collation: o.Collation}
 	if r.OpclassOID, err = pgcatalog.RangeSubtypeOpclass(sub, o.SubtypeOpclass); err != nil {

@@ -221,5 +221,5 @@ func RangeElemMismatch(op string, l, r sqltypes.Type) bool {
 	if op != "@>" && op != "<@" || !l.IsRange() || r.IsRange() || r.IsMultirange() || r.ID == sqltypes.Unknown {
 		return false
 	}
-	return !r.StripDomain().Same(sqltypes.RangeSubtype(l))
+	return !r.StripDomain().Same(sqltypes.RangeSubtype(l).StripDomain())
 }

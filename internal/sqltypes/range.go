@@ -337,7 +337,13 @@ func ParseRange(id Type, s string, parseBound func(string) (Value, error)) (Valu
 // dates and time zone).
 func parseRangeStyled(t Type, s string, st Style) (Value, error) {
 	sub := RangeSubtype(t)
-	return ParseRange(t, s, func(b string) (Value, error) { return ParseTextStyled(sub, b, st) })
+	return ParseRange(t, s, func(b string) (Value, error) {
+		v, err := ParseTextStyled(sub, b, st)
+		if err == nil {
+			err = CheckDomain(sub, v, true) // a user-defined range's subtype may be a domain
+		}
+		return v, err
+	})
 }
 
 // AppendRangeStyled appends r's text form as range_out: "empty", or the
