@@ -262,6 +262,8 @@ func (s *Snapshot) ResolveType(name string) string {
 	for _, sc := range s.path {
 		if k := QualifiedKey(sc, name); s.types[k] != nil {
 			return k
+		} else if _, ok := s.UserTypeByKey(k); ok {
+			return k // a range type's multirange type
 		}
 	}
 	return name

@@ -34,6 +34,12 @@ type UserType struct {
 	// Composite is the definition of a composite type (CREATE TYPE ...
 	// AS (...)); its attributes' types are stored as columns' are.
 	Composite *sqltypes.CompositeType `json:"composite,omitempty"`
+	// Range is the definition of a range type (CREATE TYPE ... AS
+	// RANGE), which also names and numbers its multirange type.
+	Range *sqltypes.RangeType `json:"range,omitempty"`
+	// Multirange marks the multirange type of Range, which the snapshot
+	// finds by its name (UserType) but never stores on its own.
+	Multirange bool `json:"-"`
 }
 
 // Type returns the SQL type of t.
@@ -44,6 +50,12 @@ func (t *UserType) Type() sqltypes.Type {
 	if t.Composite != nil {
 		return sqltypes.CompositeOf(t.Composite)
 	}
+	if t.Range != nil && t.Multirange {
+		return sqltypes.MultirangeOfUser(t.Range)
+	}
+	if t.Range != nil {
+		return sqltypes.RangeOf(t.Range)
+	}
 	return sqltypes.EnumOf(t.Enum)
 }
 
@@ -51,15 +63,24 @@ func (t *UserType) Type() sqltypes.Type {
 // ("schema.name", or a bare name in public) as it is, an unqualified name
 // through the snapshot's search path (ResolveType).
 func (s *Snapshot) UserType(name string) (*UserType, bool) {
-	t, ok := s.types[s.ResolveType(name)]
-	return t, ok
+	return s.UserTypeByKey(s.ResolveType(name))
 }
 
 // UserTypeByKey returns the user-defined type stored under key exactly,
-// never through the search path.
+// never through the search path: a range type's multirange type too
+// (Multirange set).
 func (s *Snapshot) UserTypeByKey(key string) (*UserType, bool) {
-	t, ok := s.types[key]
-	return t, ok
+	if t, ok := s.types[key]; ok {
+		return t, ok
+	}
+	for _, t := range s.types {
+		if t.Range != nil && t.Range.MultiName == key {
+			m := *t
+			m.Name, m.OID, m.ArrayOID, m.Multirange, m.Comment = key, t.Range.MultiOID, t.Range.MultiArrayOID, true, ""
+			return &m, true
+		}
+	}
+	return nil, false
 }
 
 // UserTypes returns the user-defined types sorted by name.
@@ -137,6 +158,9 @@ func linkDomains(types map[string]*UserType) {
 			d.Base, _ = links.link(d.Base)
 			d.Env = env
 		}
+		if r := u.Range; r != nil {
+			r.Subtype, _ = links.link(r.Subtype)
+		}
 		if c := u.Composite; c != nil {
 			for i := range c.Fields {
 				c.Fields[i].Type, _ = links.link(c.Fields[i].Type)
@@ -170,11 +194,12 @@ type typeLinks struct {
 	enums      map[uint32]*sqltypes.EnumType
 	domains    map[uint32]*sqltypes.DomainType
 	composites map[uint32]*sqltypes.CompositeType
+	ranges     map[uint32]*sqltypes.RangeType
 }
 
 // typesByOID indexes the definitions of types.
 func typesByOID(types map[string]*UserType) *typeLinks {
-	l := &typeLinks{enums: map[uint32]*sqltypes.EnumType{}, domains: map[uint32]*sqltypes.DomainType{}, composites: map[uint32]*sqltypes.CompositeType{}}
+	l := &typeLinks{enums: map[uint32]*sqltypes.EnumType{}, domains: map[uint32]*sqltypes.DomainType{}, composites: map[uint32]*sqltypes.CompositeType{}, ranges: map[uint32]*sqltypes.RangeType{}}
 	for _, t := range types {
 		if t.Enum != nil {
 			l.enums[t.OID] = t.Enum
@@ -184,6 +209,9 @@ func typesByOID(types map[string]*UserType) *typeLinks {
 		}
 		if t.Composite != nil {
 			l.composites[t.OID] = t.Composite
+		}
+		if t.Range != nil {
+			l.ranges[t.OID] = t.Range
 		}
 	}
 	return l
@@ -208,6 +236,11 @@ func (l *typeLinks) link(t sqltypes.Type) (sqltypes.Type, bool) {
 	if t.Composite.Named() {
 		if c, ok := l.composites[t.Composite.OID]; ok && c != t.Composite {
 			t.Composite, changed = c, true
+		}
+	}
+	if t.Range != nil {
+		if r, ok := l.ranges[t.Range.OID]; ok && r != t.Range {
+			t.Range, changed = r, true
 		}
 	}
 	return t, changed

@@ -47,7 +47,7 @@ func init() {
 		return a
 	}, "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg")
 	registerAggregator(func(ir.AggCall) aggregator { return &groupingAgg{} }, "grouping")
-	registerAggregator(func(call ir.AggCall) aggregator { return &rangeAgg{typ: call.Typ.ID} }, "range_agg")
+	registerAggregator(func(call ir.AggCall) aggregator { return &rangeAgg{typ: call.Typ.StripDomain()} }, "range_agg")
 	registerAggregator(func(call ir.AggCall) aggregator {
 		return &orderedSetAgg{kind: string(call.Func), typ: call.Typ}
 	}, "percentile_cont", "percentile_disc", "mode")
@@ -459,7 +459,7 @@ func modeOf(vals []sqltypes.Value) sqltypes.Value {
 // rangeAgg is range_agg: the multirange of the non-NULL ranges (or of the
 // ranges of the non-NULL multiranges); NULL when there are none.
 type rangeAgg struct {
-	typ    sqltypes.TypeID
+	typ    sqltypes.Type
 	ranges []*sqltypes.RangeValue
 	any    bool
 }

@@ -346,6 +346,11 @@ func typeDependents(s *catalog.Snapshot, u *catalog.UserType, dropping []string)
 		c := t.Columns[catalog.TypeColumn(t, u.OID)]
 		lines = append(lines, "column "+c.Name+" of table "+t.Name+" depends on type "+c.Type.String())
 	}
+	for _, r := range s.UserTypes() {
+		if r.Range != nil && r.Range.Subtype.UDT() == u.OID && !slices.Contains(dropping, r.Name) {
+			lines = append(lines, "type "+sqltypes.QuoteKey(r.Name)+" depends on type "+sqltypes.QuoteKey(u.Name))
+		}
+	}
 	lines = append(lines, compositeDependents(s, u, dropping)...)
 	lines = append(lines, typeObjectDependents(s, u)...)
 	detail := ""

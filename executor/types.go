@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/catalog/pgcatalog"
@@ -69,6 +70,9 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 		return domainChange(s, version, x, owner)
 	}
 	name := x.Names[0]
+	if x.Action == parser.TypeCreateRange {
+		return createRangeType(s, version, x, owner)
+	}
 	if x.Action == parser.TypeCreateEnum {
 		if err := checkTypeNameFree(s, name); err != nil {
 			return catalog.Change{}, nil, err
@@ -101,6 +105,14 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteKey(name))
 	case (x.Action == parser.TypeAddValue || x.Action == parser.TypeRenameValue) && cur.Enum == nil:
 		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not an enum", sqltypes.QuoteKey(name))
+	case cur.Multirange && x.Action == parser.TypeOwner && x.NewName == cur.Owner:
+		return catalog.Change{}, nil, errSkip // no change, as PostgreSQL allows
+	case cur.Multirange && x.Action == parser.TypeOwner:
+		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "cannot alter multirange type %s", sqltypes.QuoteKey(name)).
+			WithHint("You can alter type %s, which will alter the multirange type as well.", sqltypes.QuoteKey(cur.Range.Name))
+	case cur.Multirange:
+		return catalog.Change{}, nil, pgerr.New(pgerr.FeatureNotSupported, "renaming a multirange type is not supported").
+			WithHint("Rename its range type %s, or create the range type again with multirange_type_name.", sqltypes.QuoteKey(cur.Range.Name))
 	}
 	u := cloneUserType(cur)
 	ch := catalog.Change{PutTypes: []*catalog.UserType{u}}
@@ -170,6 +182,10 @@ func dropTypes(s *catalog.Snapshot, x *ir.TypeChange) (catalog.Change, *pgerr.Er
 		}
 		if x.Domain && u.Domain == nil {
 			return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", name)
+		}
+		if u.Multirange {
+			return catalog.Change{}, nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop type %s because type %s requires it", sqltypes.QuoteKey(name), sqltypes.QuoteKey(u.Range.Name)).
+				WithHint("You can drop type %s instead.", sqltypes.QuoteKey(u.Range.Name))
 		}
 		if detail, _ := typeDependents(s, u, x.Names); detail != "" {
 			kind := "TYPE"
@@ -270,6 +286,11 @@ func renamedType(u *catalog.UserType, key string) *catalog.UserType {
 	if c.Composite != nil {
 		c.Composite.Name = key
 	}
+	if c.Range != nil {
+		// Its multirange type stays where it is, as PostgreSQL 15's
+		// AlterTypeNamespace leaves it.
+		c.Range.Name = key
+	}
 	return c
 }
 
@@ -288,5 +309,48 @@ func cloneUserType(u *catalog.UserType) *catalog.UserType {
 		comp.Fields = slices.Clone(u.Composite.Fields)
 		c.Composite = &comp
 	}
+	if u.Range != nil {
+		r := *u.Range
+		c.Range = &r
+	}
 	return &c
+}
+
+// createRangeType is CREATE TYPE ... AS RANGE: the range type the binder
+// checked (x.Range), named, with its multirange type (named by
+// multirange_type_name, or as PostgreSQL's makeMultirangeTypeName names
+// it in the range type's schema), and the OIDs of both and their arrays.
+func createRangeType(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner string) (catalog.Change, *pgerr.Error, error) {
+	name := x.Names[0]
+	if err := checkTypeNameFree(s, name); err != nil {
+		return catalog.Change{}, nil, err
+	}
+	sc, bare := catalog.SplitName(name)
+	multi := x.TypeStatement.Range.MultirangeTypeName // a key (planner/schemas.go)
+	if multi == "" {
+		if i := strings.Index(bare, "range"); i >= 0 {
+			multi = bare[:i] + "multirange" + bare[i+len("range"):]
+		} else {
+			multi = bare + "_multirange"
+		}
+		multi = catalog.QualifiedKey(sc, multi)
+	}
+	if err := checkTypeNameFree(s, multi); err != nil || multi == name {
+		if err == nil {
+			err = pgerr.New(pgerr.DuplicateObject, "type \"%s\" already exists", multi)
+		}
+		pe := pgerr.As(err)
+		if x.TypeStatement.Range.MultirangeTypeName == "" {
+			pe = pe.WithDetail("Failed while creating a multirange type for type \"%s\".", bare).
+				WithHint("You can manually specify a multirange type name using the \"multirange_type_name\" attribute.")
+		}
+		return catalog.Change{}, nil, pe
+	}
+	id, mid := catalog.ObjectID(version, 0), catalog.ObjectID(version, 1)
+	r := *x.RangeDef
+	r.Name, r.MultiName = name, multi
+	r.OID, r.ArrayOID = pgcatalog.TypeOID(id), pgcatalog.TypeArrayOID(id)
+	r.MultiOID, r.MultiArrayOID = pgcatalog.TypeOID(mid), pgcatalog.TypeArrayOID(mid)
+	u := &catalog.UserType{Name: name, OID: r.OID, ArrayOID: r.ArrayOID, Owner: owner, Range: &r}
+	return catalog.Change{PutTypes: []*catalog.UserType{u}}, nil, nil
 }

@@ -93,6 +93,9 @@ func printsStyled(t sqltypes.Type) bool {
 	for t.ID == sqltypes.Array {
 		t = t.ElemType()
 	}
+	if t.ID == sqltypes.UserRange || t.ID == sqltypes.UserMultirange {
+		return printsStyled(sqltypes.RangeSubtype(sqltypes.RangeOf(t.Range))) // its bounds'
+	}
 	switch t.ID {
 	case sqltypes.Date, sqltypes.Timestamp, sqltypes.TimestampTZ, sqltypes.Interval,
 		sqltypes.Float4, sqltypes.Float8, sqltypes.Bytea, sqltypes.Record,
@@ -108,6 +111,9 @@ func printsStyled(t sqltypes.Type) bool {
 func readsDates(t sqltypes.Type) bool {
 	for t.ID == sqltypes.Array {
 		t = t.ElemType()
+	}
+	if t.ID == sqltypes.UserRange || t.ID == sqltypes.UserMultirange {
+		return readsDates(sqltypes.RangeSubtype(sqltypes.RangeOf(t.Range))) // its bounds'
 	}
 	switch t.ID {
 	case sqltypes.Date, sqltypes.Timestamp, sqltypes.TimestampTZ, sqltypes.Time, sqltypes.TimeTZ,

@@ -16,6 +16,10 @@ type TypeChange struct {
 	// AttrTypes are the types of a composite type's Attrs, resolved by
 	// the binder.
 	AttrTypes []sqltypes.Type
+	// RangeDef is CREATE TYPE ... AS RANGE's definition as the binder
+	// checked it (subtype, functions, operator class, collation); the
+	// executor gives it its names and OIDs.
+	RangeDef *sqltypes.RangeType
 }
 
 // Kind implements Statement.
@@ -29,7 +33,7 @@ func (x *TypeChange) Describe() Description {
 		kind = "DOMAIN"
 	}
 	switch x.Action {
-	case parser.TypeCreateEnum, parser.TypeCreateDomain, parser.TypeCreateComposite:
+	case parser.TypeCreateEnum, parser.TypeCreateDomain, parser.TypeCreateComposite, parser.TypeCreateRange:
 		d := ddl()
 		d.CreatesIn = catalog.PublicSchema
 		if len(x.Names) > 0 {

@@ -33,7 +33,7 @@ func rangeOperatorSet(x *ir.Func, ctx *ir.EvalContext) (col int, set ValueSet, o
 	if v.IsNull() {
 		return cr.Index, ValueSet{}, true // a strict operator: never true
 	}
-	id := cr.Typ.ID
+	id := cr.Typ.StripDomain()
 	var start sqltypes.RangeBound // the latest lower bound a match may have
 	switch r := v.Range(); {
 	case v.K != sqltypes.KindRange:
@@ -65,7 +65,7 @@ func rangeOperatorSet(x *ir.Func, ctx *ir.EvalContext) (col int, set ValueSet, o
 
 // rangeFrom is the last range in range order whose lower bound is b: b to
 // an unbounded upper end.
-func rangeFrom(id sqltypes.TypeID, b sqltypes.RangeBound) (sqltypes.Value, error) {
+func rangeFrom(id sqltypes.Type, b sqltypes.RangeBound) (sqltypes.Value, error) {
 	b.Lower = true
 	return sqltypes.MakeRange(id, b, sqltypes.RangeBound{Inf: true}, false)
 }

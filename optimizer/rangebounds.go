@@ -63,7 +63,7 @@ func rangeGistConjuncts(conj []ir.Expr, col int, colType sqltypes.Type, lower, u
 			if b.v.K == sqltypes.KindNull {
 				// The empty ranges' point: lower's greatest, upper's least.
 				row := make([]sqltypes.Value, col+1)
-				row[col] = sqltypes.EmptyRange(colType.ID)
+				row[col] = sqltypes.EmptyRange(colType.StripDomain())
 				if b.v, err = e.Eval(ctx, row); err != nil || b.v.IsNull() {
 					continue
 				}
@@ -107,7 +107,7 @@ func rangeOperand(f *ir.Func, col int) (op string, other ir.Expr, ok bool) {
 // rangeBox is the box "r op v" confines a range r of type colType to, as
 // conjuncts on its keys; none when it confines r to none.
 func rangeBox(op string, v sqltypes.Value, colType sqltypes.Type) []rangeBound {
-	sub := sqltypes.RangeSubtype(colType.ID)
+	sub := sqltypes.RangeSubtype(colType.StripDomain())
 	if v.K != sqltypes.KindRange {
 		// An element: r @> e (e <@ r is mirrored to it).
 		if op != "@>" || v.K != sub.Kind() {
@@ -116,7 +116,7 @@ func rangeBox(op string, v sqltypes.Value, colType sqltypes.Type) []rangeBound {
 		return []rangeBound{{op: ir.OpLe, v: v}, {upper: true, op: ir.OpGe, v: v}}
 	}
 	q := v.Range()
-	if q == nil || q.Typ != colType.ID {
+	if q == nil || !q.Typ.Same(colType.StripDomain()) {
 		return nil
 	}
 	if q.Empty {

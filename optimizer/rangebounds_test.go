@@ -50,7 +50,7 @@ func TestRangeBoxHoldsEveryMatch(t *testing.T) {
 		random := func() *sqltypes.RangeValue {
 			for {
 				if rng.Intn(10) == 0 {
-					return sqltypes.EmptyRange(rt.typ.ID).Range()
+					return sqltypes.EmptyRange(rt.typ).Range()
 				}
 				lo := sqltypes.RangeBound{Val: rt.vals[rng.Intn(len(rt.vals))], Inc: rng.Intn(2) == 0, Inf: rng.Intn(6) == 0, Lower: true}
 				hi := sqltypes.RangeBound{Val: rt.vals[rng.Intn(len(rt.vals))], Inc: rng.Intn(2) == 0, Inf: rng.Intn(6) == 0}
@@ -60,7 +60,7 @@ func TestRangeBoxHoldsEveryMatch(t *testing.T) {
 				if hi.Inf {
 					hi.Val, hi.Inc = sqltypes.Null, false
 				}
-				v, err := sqltypes.MakeRange(rt.typ.ID, lo, hi, false)
+				v, err := sqltypes.MakeRange(rt.typ, lo, hi, false)
 				if err == nil {
 					return v.Range()
 				}

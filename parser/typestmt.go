@@ -49,6 +49,10 @@ const (
 	DomainRenameConstraint
 	// DomainValidate is ALTER DOMAIN name VALIDATE CONSTRAINT Value.
 	DomainValidate
+	// TypeCreateRange is CREATE TYPE name AS RANGE (SUBTYPE = type
+	// [, option = value]...): Base or BaseName is the subtype, Range the
+	// options.
+	TypeCreateRange
 )
 
 // TypeStatement is one of the statements on user-defined types, parsed by
@@ -96,6 +100,15 @@ type TypeStatement struct {
 	// Attrs are a composite type's attributes (composite.go): CREATE's,
 	// or ADD ATTRIBUTE's one.
 	Attrs []TypeAttr
+
+	// Range holds CREATE TYPE ... AS RANGE's options but the subtype.
+	Range RangeOptions
+}
+
+// RangeOptions are the options of CREATE TYPE ... AS RANGE: each a
+// (possibly qualified) name as written, "" when not given.
+type RangeOptions struct {
+	SubtypeOpclass, Collation, Canonical, SubtypeDiff, MultirangeTypeName string
 }
 
 // typeStmt parses the statements of TypeStatement, or returns nil for
@@ -143,8 +156,17 @@ func (r *rewriter) typeStmt() (*TypeStatement, error) {
 	return nil, nil
 }
 
-// typeName reads a type's possibly schema-qualified name at k.
-func (r *rewriter) typeName(k int) (string, int, error) { return r.relationName(k) }
+// typeName reads a type's possibly schema-qualified name at k. Unlike a
+// relation's, a name qualified by public keeps its schema: the binder
+// (planner/schemas.go) tells it from an unqualified one, which goes to the
+// search path's first schema.
+func (r *rewriter) typeName(k int) (string, int, error) {
+	name, next, err := r.relationName(k)
+	if err == nil && next == k+3 && r.toks[k].val == "public" {
+		name = "public." + name
+	}
+	return name, next, err
+}
 
 func (r *rewriter) createType() (*TypeStatement, error) {
 	ts := &TypeStatement{Action: TypeCreateEnum, NamePos: r.pos(2)}
@@ -157,8 +179,8 @@ func (r *rewriter) createType() (*TypeStatement, error) {
 	case r.peek(k, "as") && r.peek(k+1, "enum") && r.peek(k+2, "("):
 	case r.peek(k, "as") && r.peek(k+1, "("):
 		return r.createComposite(ts, k+1)
-	case r.peek(k, "as") && r.peek(k+1, "range"):
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "range types are not supported").WithPosition(r.pos(0))
+	case r.peek(k, "as") && r.peek(k+1, "range") && r.peek(k+2, "("):
+		return r.createRange(ts, k+2)
 	case k == len(r.toks) || r.peek(k, "("):
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "base and shell types are not supported").WithPosition(r.pos(0))
 	default:
@@ -264,4 +286,62 @@ func (r *rewriter) stringAt(k int) (string, error) {
 		return "", r.syntaxErrorAt(k)
 	}
 	return r.toks[k].val, nil
+}
+
+// createRange reads CREATE TYPE ... AS RANGE's options from the opening
+// parenthesis at k: name = value pairs, the subtype a type and the others
+// names, as PostgreSQL's DefineRange takes them (42601 for an unknown
+// option, one given twice or no subtype).
+func (r *rewriter) createRange(ts *TypeStatement, k int) (*TypeStatement, error) {
+	ts.Action = TypeCreateRange
+	seen := map[string]bool{}
+	k, err := r.parenList(k, func(k int) (int, error) {
+		opt, err := r.name(k)
+		if err != nil {
+			return k, err
+		}
+		if !r.peek(k+1, "=") {
+			return k, r.syntaxErrorAt(k + 1)
+		}
+		if seen[opt] {
+			return k, pgerr.New(pgerr.SyntaxError, "conflicting or redundant options").WithPosition(r.pos(k))
+		}
+		seen[opt] = true
+		var target *string
+		switch opt {
+		case "subtype":
+			ts.BasePos = r.pos(k + 2)
+			typ, udt, next, err := r.parseTypeRef(k + 2)
+			ts.Base, ts.BaseName = typ, udt
+			return next, err
+		case "subtype_opclass":
+			target = &ts.Range.SubtypeOpclass
+		case "collation":
+			target = &ts.Range.Collation
+		case "canonical":
+			target = &ts.Range.Canonical
+		case "subtype_diff":
+			target = &ts.Range.SubtypeDiff
+		case "multirange_type_name":
+			target = &ts.Range.MultirangeTypeName
+		default:
+			return k, pgerr.New(pgerr.SyntaxError, "type attribute \"%s\" not recognized", opt).WithPosition(r.pos(k))
+		}
+		if target == &ts.Range.MultirangeTypeName {
+			*target, k, err = r.typeName(k + 2)
+		} else {
+			*target, k, err = r.relationName(k + 2)
+		}
+		return k, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if k < len(r.toks) {
+		return nil, r.syntaxErrorAt(k)
+	}
+	if !seen["subtype"] {
+		return nil, pgerr.New(pgerr.SyntaxError, "type attribute \"subtype\" is required")
+	}
+	return ts, nil
 }

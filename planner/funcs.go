@@ -254,6 +254,7 @@ func (b *Binder) bindBuiltin(name string, args []ir.Expr) (ir.Expr, error) {
 	if b.snap != nil && b.snap.HasFunctions() {
 		user = b.userOverloads(name, false)
 	}
+	user = append(user, b.rangeConstructors(name)...)
 	if len(user) > 0 && hasNamedArgs(args) {
 		// Named arguments of a user-defined function: placed by the
 		// parameters of the one function whose names they fit.
@@ -714,4 +715,21 @@ func sameValues(a, b []sqltypes.Value) bool {
 		}
 	}
 	return true
+}
+
+// rangeConstructors are the constructor functions of the user-defined
+// range or multirange type named name (none for another name): PostgreSQL
+// creates them with the type, in its schema.
+func (b *Binder) rangeConstructors(name string) []builtins.Overload {
+	if b.snap == nil {
+		return nil
+	}
+	u, ok := b.snap.UserType(name)
+	if !ok || u.Range == nil {
+		return nil
+	}
+	if u.Multirange {
+		return builtins.MultirangeConstructors(u.Type())
+	}
+	return builtins.RangeConstructors(u.Type())
 }

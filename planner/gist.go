@@ -199,7 +199,7 @@ func rangeGistKeys(typ sqltypes.Type) []string {
 // subtype, as SQL constants: where a gist index's keys put its ranges'
 // infinite bounds (rangeGistKeys).
 func rangeGistEnds(typ sqltypes.Type) (least, greatest string) {
-	sub := sqltypes.RangeSubtype(typ.ID)
+	sub := sqltypes.RangeSubtype(typ.StripDomain())
 	switch sub.ID {
 	case sqltypes.Int4:
 		return "(-2147483648)::integer", "2147483647"

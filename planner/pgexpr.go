@@ -877,7 +877,7 @@ func (b *Binder) unnestFunc(tf *ir.TableFunc, args []ir.Expr) (*ir.TableFunc, er
 		if t := a.Type(); t.IsMultirange() {
 			// unnest(multirange): its ranges, in order, read as an array
 			// of them (args is tf.Args).
-			rt := sqltypes.MultirangeRange(t.ID)
+			rt := sqltypes.MultirangeRange(t.StripDomain())
 			args[i] = &ir.Func{Name: "unnest", Args: []ir.Expr{a}, Typ: sqltypes.ArrayOf(rt),
 				Fn: strict(func(_ *ir.EvalContext, v []sqltypes.Value) (sqltypes.Value, error) {
 					ranges := v[0].Multirange().Ranges

@@ -36,10 +36,12 @@ func (b *Binder) rangeOperator(op string, l, r ir.Expr) (ir.Expr, bool, error) {
 }
 
 // rangeComparable refuses a comparison of a range with a value of another
-// type (int4range < int8range): ranges compare with their own type only.
+// type (int4range < int8range, two user-defined range types): ranges
+// compare with their own type only.
 func rangeComparable(op ir.BinOp, l, r ir.Expr) error {
 	lt, rt := l.Type(), r.Type()
-	if (lt.IsRange() || rt.IsRange() || lt.IsMultirange() || rt.IsMultirange()) && lt.ID != rt.ID && lt.ID != sqltypes.Unknown && rt.ID != sqltypes.Unknown {
+	differ := lt.ID != rt.ID || lt.Range != nil && rt.Range != nil && lt.Range.OID != rt.Range.OID
+	if (lt.IsRange() || rt.IsRange() || lt.IsMultirange() || rt.IsMultirange()) && differ && lt.ID != sqltypes.Unknown && rt.ID != sqltypes.Unknown {
 		return noOperator(string(op), lt, rt)
 	}
 	return nil

@@ -197,6 +197,15 @@ func qualifyStored(snap *catalog.Snapshot, node ast.Node) error {
 // renamed relation's schema.
 func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(), err error) {
 	if _, ok := snap.SearchPath(); !ok {
+		if t := st.Type; t != nil {
+			// Without a search path a bare key is public's: a type name
+			// qualified by public (parser's typeName) becomes one, in
+			// place (the same name each binding).
+			for i := range t.Names {
+				t.Names[i] = strings.TrimPrefix(t.Names[i], catalog.PublicSchema+".")
+			}
+			t.Range.MultirangeTypeName = strings.TrimPrefix(t.Range.MultirangeTypeName, catalog.PublicSchema+".")
+		}
 		return qualifyTempRoutines(st), nil
 	}
 	type saved struct {
@@ -251,6 +260,10 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 				*p = catalog.QualifiedKey(tempRoutineSchema, name)
 				return
 			}
+			if sc == catalog.PublicSchema {
+				*p = name // public's keys are bare (parser's typeName)
+				return
+			}
 			if !snap.HasSchema(sc) {
 				err = pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", sc)
 			}
@@ -295,9 +308,15 @@ func qualifySpecial(snap *catalog.Snapshot, st *parser.Statement) (restore func(
 		c := *t
 		c.Names = append([]string(nil), t.Names...)
 		st.Type, swaps = &c, append(swaps, func() { st.Type = t })
-		creating := c.Action == parser.TypeCreateEnum || c.Action == parser.TypeCreateDomain || c.Action == parser.TypeCreateComposite
+		creating := c.Action == parser.TypeCreateEnum || c.Action == parser.TypeCreateDomain || c.Action == parser.TypeCreateComposite || c.Action == parser.TypeCreateRange
 		for i := range c.Names {
 			named(&c.Names[i], creating, snap.ResolveType)
+		}
+		if c.Range.MultirangeTypeName != "" {
+			// A multirange type's name given unqualified goes where a
+			// new type's does (a default one, to the range type's
+			// schema: the executor's).
+			named(&c.Range.MultirangeTypeName, true, snap.ResolveType)
 		}
 		if c.Action == parser.TypeRename && len(c.Names) > 0 {
 			newSibling(c.Names[0], &c.NewName, c.SetSchema)

@@ -143,10 +143,15 @@ func init() {
 func bindTypeChange(snap *catalog.Snapshot, ts *parser.TypeStatement, loc *time.Location, style sqltypes.Style) (ir.Statement, error) {
 	x := &ir.TypeChange{TypeStatement: ts}
 	switch ts.Action {
-	case parser.TypeCreateEnum, parser.TypeCreateDomain, parser.TypeCreateComposite:
+	case parser.TypeCreateEnum, parser.TypeCreateDomain, parser.TypeCreateComposite, parser.TypeCreateRange:
 		if err := refuseTempTypes(ts.Names[0]); err != nil {
 			return nil, pgerr.As(err).WithPosition(ts.NamePos)
 		}
+	}
+	if ts.Action == parser.TypeCreateRange {
+		r, err := bindRangeType(snap, ts)
+		x.RangeDef = r
+		return x, err
 	}
 	if len(ts.Attrs) > 0 {
 		types, err := compositeAttrTypes(snap, ts)
@@ -160,15 +165,9 @@ func bindTypeChange(snap *catalog.Snapshot, ts *parser.TypeStatement, loc *time.
 	var base sqltypes.Type
 	switch ts.Action {
 	case parser.TypeCreateDomain:
-		base = ts.Base
-		if ts.BaseName != "" {
-			t, err := columnTypeName(snap, ts.BaseName)
-			if pe := pgerr.As(err); pe != nil && pe.Position == 0 {
-				return nil, pe.WithPosition(ts.BasePos)
-			} else if err != nil {
-				return nil, err
-			}
-			base = t
+		var err error
+		if base, err = baseType(snap, ts); err != nil {
+			return nil, err
 		}
 		if !parser.StorableType(base.ID) || !parser.StorableType(base.Elem) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported as a domain's base type", base).WithPosition(ts.BasePos)
@@ -244,4 +243,53 @@ func anonymousRecordOf(from, to sqltypes.Type) bool {
 		from, to = from.ElemType(), to.ElemType()
 	}
 	return to.ID == sqltypes.Record && to.Composite == nil && from.ID == sqltypes.Record && !from.IsDomain()
+}
+
+// bindRangeType checks CREATE TYPE ... AS RANGE's options as PostgreSQL's
+// DefineRange does: the subtype resolved, the subtype_diff function,
+// operator class and collation found. A canonical function is refused
+// as PostgreSQL refuses one without a shell type, which zproxy lacks.
+func bindRangeType(snap *catalog.Snapshot, ts *parser.TypeStatement) (*sqltypes.RangeType, error) {
+	sub, err := baseType(snap, ts)
+	if err != nil {
+		return nil, err
+	}
+	if !parser.StorableType(sub.ID) || !parser.StorableType(sub.Elem) || sub.HasComposite() {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported as a range's subtype", sub).WithPosition(ts.BasePos)
+	}
+	o := ts.Range
+	if o.Canonical != "" {
+		// PostgreSQL takes a canonical function only for a shell type
+		// created first (CREATE TYPE name), which zproxy refuses (0A000):
+		// it could not call a user's canonical function.
+		return nil, pgerr.New(pgerr.InvalidObjectDefinition, "cannot specify a canonical function without a pre-created shell type").
+			WithHint("Create the type as a shell type, then create its canonicalization function, then do a full CREATE TYPE.")
+	}
+	r := &sqltypes.RangeType{Subtype: sub, SubtypeOpclass: o.SubtypeOpclass, Collation: o.Collation}
+	if r.OpclassOID, err = pgcatalog.RangeSubtypeOpclass(sub, o.SubtypeOpclass); err != nil {
+		return nil, err
+	}
+	if r.CollationOID, err = pgcatalog.RangeCollation(sub, o.Collation); err != nil {
+		return nil, err
+	}
+	if o.SubtypeDiff != "" {
+		if r.SubtypeDiffOID, r.SubtypeDiff, err = pgcatalog.RangeSubtypeDiff(o.SubtypeDiff, sub); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// baseType resolves CREATE DOMAIN's base type or CREATE TYPE ... AS
+// RANGE's subtype: a built-in type the parser read, or a user-defined
+// one it left by name.
+func baseType(snap *catalog.Snapshot, ts *parser.TypeStatement) (sqltypes.Type, error) {
+	if ts.BaseName == "" {
+		return ts.Base, nil
+	}
+	t, err := columnTypeName(snap, ts.BaseName)
+	if pe := pgerr.As(err); pe != nil && pe.Position == 0 {
+		return t, pe.WithPosition(ts.BasePos)
+	}
+	return t, err
 }

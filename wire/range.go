@@ -15,7 +15,7 @@ func appendRange(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error) 
 	r := v.Range()
 	flags := sqltypes.RangeFlags(r)
 	buf = append(buf, flags)
-	sub := sqltypes.RangeSubtype(t.ID)
+	sub := sqltypes.RangeSubtype(t.StripDomain())
 	var err error
 	if flags&(sqltypes.RangeFlagEmpty|sqltypes.RangeFlagLBInf) == 0 {
 		if buf, err = appendPrefixed(buf, sub, r.Lower, AppendBinary); err != nil {
@@ -61,7 +61,7 @@ func decodeRange(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	}
 	flags := src[0] & (sqltypes.RangeFlagEmpty | sqltypes.RangeFlagLBInc | sqltypes.RangeFlagUBInc | sqltypes.RangeFlagLBInf | sqltypes.RangeFlagUBInf)
 	src = src[1:]
-	sub := sqltypes.RangeSubtype(t.ID)
+	sub := sqltypes.RangeSubtype(t.StripDomain())
 	bound := func() (sqltypes.Value, error) { return readPrefixed(&src, sub, DecodeBinary) }
 	var lower, upper sqltypes.Value
 	var err error
@@ -78,7 +78,7 @@ func decodeRange(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	if len(src) != 0 {
 		return sqltypes.Null, errBadBinary(t, "")
 	}
-	return sqltypes.RangeFromFlags(t.ID, flags, lower, upper)
+	return sqltypes.RangeFromFlags(t.StripDomain(), flags, lower, upper)
 }
 
 // A multirange's binary form (multirange_send): the number of ranges as
@@ -87,7 +87,7 @@ func decodeRange(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 // appendMultirange appends v's binary form as a multirange of type t.
 func appendMultirange(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error) {
 	m := v.Multirange()
-	rt := sqltypes.MultirangeRange(t.ID)
+	rt := sqltypes.MultirangeRange(t.StripDomain())
 	buf = binary.BigEndian.AppendUint32(buf, uint32(len(m.Ranges)))
 	for _, r := range m.Ranges {
 		var err error
@@ -109,7 +109,7 @@ func decodeMultirange(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	if n < 0 || n > int64(len(src))/5 {
 		return sqltypes.Null, errBadBinary(t, "")
 	}
-	rt := sqltypes.MultirangeRange(t.ID)
+	rt := sqltypes.MultirangeRange(t.StripDomain())
 	ranges := make([]*sqltypes.RangeValue, 0, n)
 	for ; n > 0; n-- {
 		r, err := readPrefixed(&src, rt, decodeRange)
@@ -121,5 +121,5 @@ func decodeMultirange(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 	if len(src) != 0 {
 		return sqltypes.Null, errBadBinary(t, "")
 	}
-	return sqltypes.MakeMultirange(t.ID, ranges)
+	return sqltypes.MakeMultirange(t.StripDomain(), ranges)
 }

@@ -249,9 +249,9 @@ func DecodeBinary(t sqltypes.Type, src []byte) (sqltypes.Value, error) {
 		return sqltypes.ParseText(t, string(src[1:]))
 	case sqltypes.Array:
 		return decodeArray(t, src)
-	case sqltypes.Int4Range, sqltypes.Int8Range, sqltypes.NumRange, sqltypes.TsRange, sqltypes.TstzRange, sqltypes.DateRange:
+	case sqltypes.Int4Range, sqltypes.Int8Range, sqltypes.NumRange, sqltypes.TsRange, sqltypes.TstzRange, sqltypes.DateRange, sqltypes.UserRange:
 		return decodeRange(t, src)
-	case sqltypes.Int4Multirange, sqltypes.Int8Multirange, sqltypes.NumMultirange, sqltypes.TsMultirange, sqltypes.TstzMultirange, sqltypes.DateMultirange:
+	case sqltypes.Int4Multirange, sqltypes.Int8Multirange, sqltypes.NumMultirange, sqltypes.TsMultirange, sqltypes.TstzMultirange, sqltypes.DateMultirange, sqltypes.UserMultirange:
 		return decodeMultirange(t, src)
 	case sqltypes.Time, sqltypes.TimeTZ:
 		// time_recv: µs since midnight; timetz_recv adds the zone, in
@@ -373,9 +373,9 @@ func AppendBinary(buf []byte, t sqltypes.Type, v sqltypes.Value) ([]byte, error)
 		return sqltypes.AppendJSONB(buf, v.JSONB()), nil
 	case sqltypes.Array:
 		return appendArray(buf, t, v)
-	case sqltypes.Int4Range, sqltypes.Int8Range, sqltypes.NumRange, sqltypes.TsRange, sqltypes.TstzRange, sqltypes.DateRange:
+	case sqltypes.Int4Range, sqltypes.Int8Range, sqltypes.NumRange, sqltypes.TsRange, sqltypes.TstzRange, sqltypes.DateRange, sqltypes.UserRange:
 		return appendRange(buf, t, v)
-	case sqltypes.Int4Multirange, sqltypes.Int8Multirange, sqltypes.NumMultirange, sqltypes.TsMultirange, sqltypes.TstzMultirange, sqltypes.DateMultirange:
+	case sqltypes.Int4Multirange, sqltypes.Int8Multirange, sqltypes.NumMultirange, sqltypes.TsMultirange, sqltypes.TstzMultirange, sqltypes.DateMultirange, sqltypes.UserMultirange:
 		return appendMultirange(buf, t, v)
 	case sqltypes.Time:
 		return binary.BigEndian.AppendUint64(buf, uint64(v.I)), nil

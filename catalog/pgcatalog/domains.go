@@ -139,6 +139,11 @@ func domainUDT(t sqltypes.Type) (schema, name string, ok bool) {
 		name = t.Enum.Name
 	case t.Composite.Named():
 		name = t.Composite.Name
+	case t.Range != nil:
+		name = t.Range.Name
+		if t.ID == sqltypes.UserMultirange || t.Elem == sqltypes.UserMultirange {
+			name = t.Range.MultiName
+		}
 	default:
 		return "", "", false
 	}

@@ -187,7 +187,7 @@ func init() {
 			out = append(out, &pgRangeRow{Rngtypid: oidV(r.typ), Rngsubtype: oidV(r.sub), Rngmultitypid: oidV(r.multi), Rngcollation: oidV(0),
 				Rngsubopc: oidV(r.opc), Rngcanonical: regprocV(r.canonical), Rngsubdiff: regprocV(r.subdiff)})
 		}
-		return out
+		return append(out, e.userRangeRows()...)
 	})
 	generate("pg_catalog.pg_am", func(e *Env) []row {
 		return []row{

@@ -110,6 +110,9 @@ func (e *Env) userTypes() []*pgType {
 			out = append(out, enumPgType(u.OID, u.Name, u.ArrayOID, u.Owner), arrayPgType(u.ArrayOID, u.Name, u.OID, 'i', u.Owner))
 		case u.Domain != nil:
 			out = append(out, domainPgTypes(u)...)
+		case u.Range != nil:
+			out = append(out, e.rangePgTypes(u)...)
+			continue // placed in their schemas
 		case u.Composite != nil:
 			// A composite type's row, as a table's row type has it
 			// (typrelid its relation slot), and its array type's.

@@ -12,8 +12,16 @@ import (
 // into PostgreSQL, each loaded by psql with ON_ERROR_STOP;
 // testdata/pgdump/schema_objects_check.sql must answer alike on all three.
 func TestPgDumpSchemaObjects(t *testing.T) {
-	pg, tools, zp, check, want := pgDumpIntoZproxy(t, "schemaobjects", "schema_objects.sql", "schema_objects_check.sql")
-	back := createPGDatabase(t, tools, pg, "schemaobjectsback")
+	pgDumpBothWays(t, "schemaobjects", "schema_objects.sql", "schema_objects_check.sql")
+}
+
+// pgDumpBothWays loads fixture into PostgreSQL, restores its dump into
+// zproxy and zproxy's dump into another PostgreSQL database (db+"back"),
+// checking each with checkFile.
+func pgDumpBothWays(t *testing.T, db, fixture, checkFile string) {
+	t.Helper()
+	pg, tools, zp, check, want := pgDumpIntoZproxy(t, db, fixture, checkFile)
+	back := createPGDatabase(t, tools, pg, db+"back")
 	again := filepath.Join(t.TempDir(), "zproxy.sql")
 	tool(t, tools["pg_dump"], append(zp.args(), "-f", again)...)
 	psqlRun(t, tools, back, "-f", again)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"sync"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 )
@@ -57,11 +58,11 @@ func appendValue(buf []byte, v sqltypes.Value) []byte {
 	case sqltypes.KindRange:
 		// The type, the flags and the bounds (NULL where absent).
 		r := v.Range()
-		buf = append(buf, byte(r.Typ), sqltypes.RangeFlags(r))
+		buf = append(appendRangeType(buf, r.Typ), sqltypes.RangeFlags(r))
 		buf = appendValue(appendValue(buf, r.Lower), r.Upper)
 	case sqltypes.KindMultirange:
 		m := v.Multirange()
-		buf = binary.AppendUvarint(append(buf, byte(m.Typ)), uint64(len(m.Ranges)))
+		buf = binary.AppendUvarint(appendRangeType(buf, m.Typ), uint64(len(m.Ranges)))
 		for _, r := range m.Ranges {
 			buf = appendValue(buf, sqltypes.NewRange(r))
 		}
@@ -250,12 +251,13 @@ func (d *decoder) value() sqltypes.Value {
 		}
 		return sqltypes.NewHstore(h)
 	case sqltypes.KindRange:
-		if len(d.b) < 2 {
+		id := d.rangeType()
+		if len(d.b) < 1 {
 			d.err = errCorrupt
 			return sqltypes.Null
 		}
-		id, flags := sqltypes.TypeID(d.b[0]), d.b[1]
-		d.b = d.b[2:]
+		flags := d.b[0]
+		d.b = d.b[1:]
 		if !id.IsRange() {
 			d.err = errCorrupt
 			return sqltypes.Null
@@ -268,14 +270,9 @@ func (d *decoder) value() sqltypes.Value {
 		}
 		return r
 	case sqltypes.KindMultirange:
-		if len(d.b) < 1 {
-			d.err = errCorrupt
-			return sqltypes.Null
-		}
-		id := sqltypes.TypeID(d.b[0])
-		d.b = d.b[1:]
+		id := d.rangeType()
 		n := d.uvarint()
-		if !(sqltypes.Type{ID: id}).IsMultirange() || n > uint64(len(d.b)) {
+		if !id.IsMultirange() || n > uint64(len(d.b)) {
 			d.err = errCorrupt
 			return sqltypes.Null
 		}
@@ -365,4 +362,40 @@ func (d *decoder) value() sqltypes.Value {
 
 func (d *decoder) typ() sqltypes.Type {
 	return sqltypes.Type{ID: sqltypes.TypeID(d.uvarint()), Elem: sqltypes.TypeID(d.uvarint()), Scale: int16(d.varint()), Width: int(d.varint())}
+}
+
+// userRanges are the definitions of the user-defined range types whose
+// values this process has spilled, by OID: a spilled range stores its
+// type's ID and OID, and a spill file is read back by the process that
+// wrote it.
+var userRanges sync.Map // uint32 → *sqltypes.RangeType
+
+// appendRangeType appends a range or multirange type: its ID, and a
+// user-defined one's OID.
+func appendRangeType(buf []byte, t sqltypes.Type) []byte {
+	buf = append(buf, byte(t.ID))
+	if t.Range != nil {
+		userRanges.Store(t.Range.OID, t.Range)
+		return binary.AppendUvarint(buf, uint64(t.Range.OID))
+	}
+	return buf
+}
+
+// rangeType reads appendRangeType's type.
+func (d *decoder) rangeType() sqltypes.Type {
+	if len(d.b) < 1 {
+		d.err = errCorrupt
+		return sqltypes.TypeUnknown
+	}
+	t := sqltypes.Type{ID: sqltypes.TypeID(d.b[0])}
+	d.b = d.b[1:]
+	if t.ID == sqltypes.UserRange || t.ID == sqltypes.UserMultirange {
+		def, ok := userRanges.Load(uint32(d.uvarint()))
+		if !ok {
+			d.err = errCorrupt
+			return sqltypes.TypeUnknown
+		}
+		t.Range = def.(*sqltypes.RangeType)
+	}
+	return t
 }

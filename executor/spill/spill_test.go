@@ -54,6 +54,7 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 		sqltypes.NewBit([]byte{0xa8}, 5), sqltypes.NewBit(nil, 0), sqltypes.NewMoney(-123456),
 		rng(sqltypes.NumRange, "(1.50,)"), rng(sqltypes.Int4Range, "empty"), rng(sqltypes.TstzRange, "[2024-01-01 00:00+00,infinity]"),
 		rng(sqltypes.Int8Multirange, "{[1,3),(5,)}"), rng(sqltypes.DateMultirange, "{}"),
+		parse(sqltypes.RangeOf(userRange), "[1.5,2]"), parse(sqltypes.MultirangeOfUser(userRange), "{[1,2),(3,)}"),
 		parse(sqltypes.TypeInet, "10.1.2.3/8"), parse(sqltypes.TypeCidr, "2001:db8::/32"),
 		parse(sqltypes.TypeMacAddr, "08:00:2b:01:02:03"), parse(sqltypes.TypeMacAddr8, "08:00:2b:01:02:03:04:05"),
 		parse(sqltypes.Type{ID: sqltypes.GeoPoint}, "(1.5,-0)"), parse(sqltypes.Type{ID: sqltypes.GeoLSeg}, "[(0,0),(1,NaN)]"),
@@ -62,6 +63,11 @@ func sampleValues(t testing.TB) []sqltypes.Value {
 		parse(sqltypes.Type{ID: sqltypes.GeoCircle}, "<(1,2),inf>"),
 	}
 }
+
+// userRange is a user-defined range type's definition (CREATE TYPE
+// floatrange AS RANGE (subtype = float8)): its values spill by OID.
+var userRange = &sqltypes.RangeType{OID: 70000, ArrayOID: 70001, MultiOID: 70002, MultiArrayOID: 70003,
+	Name: "floatrange", MultiName: "floatmultirange", Subtype: sqltypes.TypeFloat8}
 
 func same(a, b sqltypes.Value) bool {
 	if a.K == sqltypes.KindFloat && b.K == sqltypes.KindFloat {

@@ -348,6 +348,8 @@ func resolved(o *Overload, args []sqltypes.Type) Resolved {
 					want[i] = multirangeArg(o, args)
 				}
 			}
+		} else if isUserRangeParam(p.Type) && a.ID == p.Type.ID {
+			want[i] = a // a user-defined range keeps its definition
 		} else {
 			want[i] = p.Type
 		}
@@ -422,6 +424,9 @@ func matchCost(o *Overload, args []sqltypes.Type) (int, bool) {
 	if len(args) < min || !o.Variadic && len(args) > len(o.Params) {
 		return 0, false
 	}
+	if !userRangesAgree(args) {
+		return 0, false
+	}
 	cost := 0
 	for i, a := range args {
 		p := paramAt(o, i)
@@ -443,6 +448,8 @@ func matchCost(o *Overload, args []sqltypes.Type) (int, bool) {
 				cost++
 			}
 		case p.Any, a == p.Type:
+		case isUserRangeParam(p.Type) && a.ID == p.Type.ID:
+			// A user-defined range's operand: its type exactly.
 		case a.ID == sqltypes.Unknown:
 			cost++ // an untyped literal takes the parameter's type
 		case a.ID == p.Type.ID:

@@ -26,9 +26,9 @@ func init() {
 			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(a[0].Multirange()), nil }}
 	}
 	subtype := func(ts []sqltypes.Type) sqltypes.Type {
-		return sqltypes.RangeSubtype(sqltypes.MultirangeRange(ts[0].ID).ID)
+		return sqltypes.RangeSubtype(sqltypes.MultirangeRange(ts[0]))
 	}
-	rangeOf := func(ts []sqltypes.Type) sqltypes.Type { return sqltypes.MultirangeRange(ts[0].ID) }
+	rangeOf := func(ts []sqltypes.Type) sqltypes.Type { return sqltypes.MultirangeRange(ts[0]) }
 	// The first range's lower bound and the last's upper: the span's.
 	span := func(f func(r *sqltypes.RangeValue) sqltypes.Value) func(m *sqltypes.MultirangeValue) sqltypes.Value {
 		return func(m *sqltypes.MultirangeValue) sqltypes.Value { return f(sqltypes.MultirangeSpan(m).Range()) }
@@ -51,11 +51,11 @@ func init() {
 			return sqltypes.NewInt(int64(sqltypes.CompareMultiranges(a[0].Multirange(), a[1].Multirange()))), nil
 		}})
 	Register("multirange", Overload{Params: []Param{{Any: true, Pseudo: AnyRange}}, ResultPseudo: AnyMultirange,
-		Result: func(ts []sqltypes.Type) sqltypes.Type { return sqltypes.MultirangeOf(ts[0].ID) },
+		Result: func(ts []sqltypes.Type) sqltypes.Type { return sqltypes.MultirangeOf(ts[0]) },
 		Doc:    "the multirange of a range",
 		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 			r := a[0].Range()
-			return sqltypes.MakeMultirange(sqltypes.MultirangeOf(r.Typ).ID, []*sqltypes.RangeValue{r})
+			return sqltypes.MakeMultirange(sqltypes.MultirangeOf(r.Typ), []*sqltypes.RangeValue{r})
 		}})
 	RegisterAggregate(&Func{Name: "range_agg", Overloads: []Overload{
 		Sig("combine aggregate input into a multirange", AnyMultirange, AnyRange),
@@ -64,46 +64,28 @@ func init() {
 		switch {
 		case len(c.Args) != 1:
 		case c.Args[0].IsRange():
-			return sqltypes.MultirangeOf(c.Args[0].ID), nil
+			return sqltypes.MultirangeOf(c.Args[0]), nil
 		case c.Args[0].IsMultirange():
 			return c.Args[0], nil
 		}
 		return errNoOverload()
 	}})
 
-	for _, rid := range rangeTypes {
-		rt, sub := sqltypes.Type{ID: rid}, sqltypes.RangeSubtype(rid)
-		mt := sqltypes.MultirangeOf(rid)
-		id := mt.ID
-		constructor := func(params []Param, f func(a []sqltypes.Value) []*sqltypes.RangeValue) Overload {
-			return Overload{Params: params, Result: Returns(mt), Doc: mt.String() + " constructor",
-				Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return sqltypes.MakeMultirange(id, f(a)) }}
+	for _, rid := range append(rangeTypes, sqltypes.UserRange) {
+		rt := sqltypes.Type{ID: rid}
+		sub, mt := sqltypes.RangeSubtype(rt), sqltypes.MultirangeOf(rt)
+		if rid == sqltypes.UserRange {
+			mt = userMultirange
+		} else {
+			Register(mt.String(), MultirangeConstructors(mt)...)
 		}
-		ranges := func(a []sqltypes.Value) []*sqltypes.RangeValue {
-			out := make([]*sqltypes.RangeValue, len(a))
-			for i, v := range a {
-				out[i] = v.Range()
-			}
-			return out
-		}
-		variadic := constructor([]Param{T(rt)}, ranges)
-		variadic.Variadic, variadic.MinArgs = true, 2
-		// PostgreSQL's is strict in its array, whose NULL members are an
-		// error: here the members are the arguments.
-		variadic.CalledOnNull = true
-		strictEval := variadic.Eval
-		variadic.Eval = func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			for _, v := range a {
-				if v.IsNull() {
-					return sqltypes.Null, pgerr.New(pgerr.NullValueNotAllowed, "multirange values cannot contain null members")
-				}
-			}
-			return strictEval(ctx, a)
-		}
-		Register(mt.String(), constructor(nil, ranges), constructor([]Param{T(rt)}, ranges), variadic)
 
 		op := func(name string, l, r, result sqltypes.Type, f func(x, y sqltypes.Value) (sqltypes.Value, error)) {
-			RegisterOperator(name, Overload{Params: []Param{T(l), T(r)}, Result: Returns(result), Doc: "multirange operator",
+			res := Returns(result)
+			if result.ID == sqltypes.UserMultirange {
+				res = multirangeResult(result)
+			}
+			RegisterOperator(name, Overload{Params: []Param{rangeParam(l), rangeParam(r)}, Result: res, Doc: "multirange operator",
 				Binary: func(_ *Context, x, y sqltypes.Value) (sqltypes.Value, error) { return f(x, y) }})
 		}
 		boolOp := func(name string, l, r sqltypes.Type, f func(x, y sqltypes.Value) bool) {
@@ -149,4 +131,35 @@ func init() {
 		op("*", mt, mt, mt, func(x, y sqltypes.Value) (sqltypes.Value, error) { return sqltypes.MultirangeIntersect(mr(x), mr(y)) })
 		op("-", mt, mt, mt, func(x, y sqltypes.Value) (sqltypes.Value, error) { return sqltypes.MultirangeMinus(mr(x), mr(y)) })
 	}
+}
+
+// MultirangeConstructors are the constructor functions of the multirange
+// type mt: mt(), mt(range) and mt(range, range, ...).
+func MultirangeConstructors(mt sqltypes.Type) []Overload {
+	rt := sqltypes.MultirangeRange(mt)
+	constructor := func(params []Param) Overload {
+		return Overload{Params: params, Result: Returns(mt), Doc: mt.String() + " constructor",
+			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+				out := make([]*sqltypes.RangeValue, len(a))
+				for i, v := range a {
+					out[i] = v.Range()
+				}
+				return sqltypes.MakeMultirange(mt, out)
+			}}
+	}
+	variadic := constructor([]Param{T(rt)})
+	variadic.Variadic, variadic.MinArgs = true, 2
+	// PostgreSQL's is strict in its array, whose NULL members are an
+	// error: here the members are the arguments.
+	variadic.CalledOnNull = true
+	strictEval := variadic.Eval
+	variadic.Eval = func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		for _, v := range a {
+			if v.IsNull() {
+				return sqltypes.Null, pgerr.New(pgerr.NullValueNotAllowed, "multirange values cannot contain null members")
+			}
+		}
+		return strictEval(ctx, a)
+	}
+	return []Overload{constructor(nil), constructor([]Param{T(rt)}), variadic}
 }

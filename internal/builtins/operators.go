@@ -56,6 +56,11 @@ func ResolveOperator(op string, args []sqltypes.Type) (Resolved, error) {
 			}
 			for i := range ovs {
 				if ovs[i].Params[0].Type.ID == known.ID && ovs[i].Params[1].Type.ID == known.ID {
+					if isUserRangeParam(known) || known.Range != nil {
+						// A user-defined range's operator: the
+						// untyped operand is of the other's type.
+						return resolved(&ovs[i], []sqltypes.Type{known, known}), nil
+					}
 					return resolved(&ovs[i], []sqltypes.Type{ovs[i].Params[0].Type, ovs[i].Params[1].Type}), nil
 				}
 			}

@@ -30,6 +30,78 @@ func pseudoArg(o *Overload, args []sqltypes.Type, pseudo Pseudo, is func(sqltype
 // rangeTypes are the built-in range types, each with its subtype.
 var rangeTypes = []sqltypes.TypeID{sqltypes.Int4Range, sqltypes.Int8Range, sqltypes.NumRange, sqltypes.TsRange, sqltypes.TstzRange, sqltypes.DateRange}
 
+// The operators of the user-defined range types are registered once for
+// all of them, on parameters of ID UserRange and UserMultirange (which
+// every such type has) and an element parameter of any type: the call's
+// user-defined range operands must all be of one definition
+// (userRangesAgree), the arguments keep their definitions (resolved) and
+// the results take it from them (rangeResult, multirangeResult). The
+// planner checks the element's type against the subtype
+// (RangeElemMismatch).
+var (
+	userRange      = sqltypes.Type{ID: sqltypes.UserRange}
+	userMultirange = sqltypes.Type{ID: sqltypes.UserMultirange}
+)
+
+// rangeParam is the parameter of a range operator's operand of type t:
+// the element parameter of a user-defined range's operators is any type.
+func rangeParam(t sqltypes.Type) Param {
+	if t.ID == sqltypes.Unknown {
+		return Param{Any: true, Pseudo: AnyElement}
+	}
+	return T(t)
+}
+
+// isUserRangeParam reports whether t is the parameter type of the
+// user-defined ranges' operators (no definition of its own).
+func isUserRangeParam(t sqltypes.Type) bool {
+	return t.Range == nil && (t.ID == sqltypes.UserRange || t.ID == sqltypes.UserMultirange)
+}
+
+// userRangesAgree reports whether the call's user-defined range and
+// multirange arguments are all of one definition.
+func userRangesAgree(args []sqltypes.Type) bool {
+	var oid uint32
+	for _, a := range args {
+		if a.Range == nil || a.ID != sqltypes.UserRange && a.ID != sqltypes.UserMultirange {
+			continue
+		}
+		if oid != 0 && a.Range.OID != oid {
+			return false
+		}
+		oid = a.Range.OID
+	}
+	return true
+}
+
+// rangeResult is the result type rt of a range operator, or for the
+// user-defined ranges' the range type of the arguments.
+func rangeResult(rt sqltypes.Type) func([]sqltypes.Type) sqltypes.Type {
+	if !isUserRangeParam(rt) {
+		return Returns(rt)
+	}
+	return func(ts []sqltypes.Type) sqltypes.Type {
+		for _, t := range ts {
+			switch t.ID {
+			case sqltypes.UserRange:
+				return t
+			case sqltypes.UserMultirange:
+				return sqltypes.MultirangeRange(t)
+			}
+		}
+		return rt
+	}
+}
+
+// multirangeResult is rangeResult's multirange counterpart.
+func multirangeResult(mt sqltypes.Type) func([]sqltypes.Type) sqltypes.Type {
+	if !isUserRangeParam(mt) {
+		return Returns(mt)
+	}
+	r := rangeResult(userRange)
+	return func(ts []sqltypes.Type) sqltypes.Type { return sqltypes.MultirangeOf(r(ts)) }
+}
+
 // The range types' functions and operators. The operators are typed per
 // range type (int4range @> integer, ...), which is how PostgreSQL resolves
 // its anyrange operators: the element operand must be of the range's
@@ -41,7 +113,7 @@ func init() {
 		return Overload{Params: []Param{anyRange}, Result: result, ResultPseudo: ret, Doc: doc,
 			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) { return f(a[0].Range()), nil }}
 	}
-	subtype := func(ts []sqltypes.Type) sqltypes.Type { return sqltypes.RangeSubtype(ts[0].ID) }
+	subtype := func(ts []sqltypes.Type) sqltypes.Type { return sqltypes.RangeSubtype(ts[0]) }
 	boolFn := func(name, doc string, f func(r *sqltypes.RangeValue) bool) {
 		Register(name, unary(doc, Returns(tBool), 0, func(r *sqltypes.RangeValue) sqltypes.Value { return sqltypes.NewBool(f(r)) }))
 	}
@@ -72,26 +144,18 @@ func init() {
 		return c.Args[0], nil
 	}})
 
-	for _, id := range rangeTypes {
-		id := id
-		rt, sub := sqltypes.Type{ID: id}, sqltypes.RangeSubtype(id)
-		// The constructors take NULL bounds (infinite); a NULL flags
-		// argument is an error.
-		two := Overload{Params: []Param{T(sub), T(sub)}, Result: Returns(rt), CalledOnNull: true, Doc: rt.String() + " constructor",
-			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				return sqltypes.ConstructRange(id, a[0], a[1], "[)")
-			}}
-		three := Overload{Params: []Param{T(sub), T(sub), T(sqltypes.TypeText)}, Result: Returns(rt), CalledOnNull: true, Doc: rt.String() + " constructor",
-			Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-				if a[2].IsNull() {
-					return sqltypes.Null, pgerr.New(pgerr.DataException, "range constructor flags argument must not be null")
-				}
-				return sqltypes.ConstructRange(id, a[0], a[1], a[2].S)
-			}}
-		Register(rt.String(), two, three)
+	for _, id := range append(rangeTypes, sqltypes.UserRange) {
+		rt, sub := sqltypes.Type{ID: id}, sqltypes.RangeSubtype(sqltypes.Type{ID: id})
+		if id != sqltypes.UserRange {
+			Register(rt.String(), RangeConstructors(rt)...)
+		}
 
 		op := func(name string, l, r, result sqltypes.Type, f func(x, y sqltypes.Value) (sqltypes.Value, error)) {
-			RegisterOperator(name, Overload{Params: []Param{T(l), T(r)}, Result: Returns(result), Doc: "range operator",
+			res := Returns(result)
+			if result.ID == sqltypes.UserRange {
+				res = rangeResult(result)
+			}
+			RegisterOperator(name, Overload{Params: []Param{rangeParam(l), rangeParam(r)}, Result: res, Doc: "range operator",
 				Binary: func(_ *Context, x, y sqltypes.Value) (sqltypes.Value, error) { return f(x, y) }})
 		}
 		both := func(name string, f func(x, y *sqltypes.RangeValue) bool) {
@@ -125,6 +189,25 @@ func init() {
 	}
 }
 
+// RangeConstructors are the constructor functions of the range type rt:
+// rt(lower, upper) and rt(lower, upper, flags). They take NULL bounds
+// (infinite); a NULL flags argument is an error.
+func RangeConstructors(rt sqltypes.Type) []Overload {
+	sub := sqltypes.RangeSubtype(rt)
+	two := Overload{Params: []Param{T(sub), T(sub)}, Result: Returns(rt), CalledOnNull: true, Doc: rt.String() + " constructor",
+		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			return sqltypes.ConstructRange(rt, a[0], a[1], "[)")
+		}}
+	three := Overload{Params: []Param{T(sub), T(sub), T(sqltypes.TypeText)}, Result: Returns(rt), CalledOnNull: true, Doc: rt.String() + " constructor",
+		Eval: func(_ *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+			if a[2].IsNull() {
+				return sqltypes.Null, pgerr.New(pgerr.DataException, "range constructor flags argument must not be null")
+			}
+			return sqltypes.ConstructRange(rt, a[0], a[1], a[2].S)
+		}}
+	return []Overload{two, three}
+}
+
 // RangeElemMismatch reports whether l op r is a range's containment of
 // an element of another type than its subtype (int8range @> integer),
 // which PostgreSQL's polymorphic operators do not take.
@@ -133,10 +216,10 @@ func RangeElemMismatch(op string, l, r sqltypes.Type) bool {
 		l, r = r, l
 	}
 	if l.IsMultirange() {
-		l = sqltypes.MultirangeRange(l.ID)
+		l = sqltypes.MultirangeRange(l)
 	}
 	if op != "@>" && op != "<@" || !l.IsRange() || r.IsRange() || r.IsMultirange() || r.ID == sqltypes.Unknown {
 		return false
 	}
-	return r.ID != sqltypes.RangeSubtype(l.ID).ID
+	return !r.StripDomain().Same(sqltypes.RangeSubtype(l).StripDomain())
 }

@@ -136,14 +136,14 @@ func castValue(v Value, t Type, explicit bool) (Value, error) {
 			return r, err
 		}
 	}
-	if target == KindRange && v.K == KindRange && v.Range().Typ != t.ID ||
-		target == KindMultirange && v.K == KindMultirange && v.Multirange().Typ != t.ID {
+	if target == KindRange && v.K == KindRange && !v.Range().Typ.Same(t.StripDomain()) ||
+		target == KindMultirange && v.K == KindMultirange && !v.Multirange().Typ.Same(t.StripDomain()) {
 		// No cast between range types (int4range to int8range).
 		return Null, pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", TypeOfValue(v), t)
 	}
-	if target == KindMultirange && v.K == KindRange && MultirangeOf(v.Range().Typ).ID == t.ID {
+	if target == KindMultirange && v.K == KindRange && MultirangeOf(v.Range().Typ).Same(t.StripDomain()) {
 		// A range's cast to its multirange type (multirange(range)).
-		return MakeMultirange(t.ID, []*RangeValue{v.Range()})
+		return MakeMultirange(t.StripDomain(), []*RangeValue{v.Range()})
 	}
 	if r, ok, err := castNet(v, t); ok {
 		return r, err
@@ -429,10 +429,10 @@ func KindType(k Kind) Type {
 // TypeOfValue is KindType that also knows an array's element type.
 func TypeOfValue(v Value) Type {
 	if r := v.Range(); v.K == KindRange && r != nil {
-		return Type{ID: r.Typ}
+		return r.Typ
 	}
 	if m := v.Multirange(); v.K == KindMultirange && m != nil {
-		return Type{ID: m.Typ}
+		return m.Typ
 	}
 	if v.K == KindArray {
 		if a := v.Array(); a != nil {

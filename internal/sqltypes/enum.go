@@ -114,6 +114,9 @@ type typeJSON struct {
 	// Comp is the OID of the named composite type the type is (or is
 	// an array of).
 	Comp uint32 `json:",omitempty"`
+	// Rng is the OID of the user-defined range type the type is (or
+	// whose multirange it is, or an array of either).
+	Rng uint32 `json:",omitempty"`
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -127,6 +130,9 @@ func (t Type) MarshalJSON() ([]byte, error) {
 	}
 	if t.Composite.Named() {
 		j.Comp = t.Composite.OID
+	}
+	if t.Range != nil {
+		j.Rng = t.Range.OID
 	}
 	return json.Marshal(j)
 }
@@ -148,6 +154,9 @@ func (t *Type) UnmarshalJSON(b []byte) error {
 	if j.Comp != 0 {
 		t.Composite = &CompositeType{OID: j.Comp}
 	}
+	if j.Rng != 0 {
+		t.Range = &RangeType{OID: j.Rng}
+	}
 	return nil
 }
 
@@ -162,6 +171,9 @@ func (t Type) UDT() uint32 {
 	}
 	if t.Composite.Named() {
 		return t.Composite.OID
+	}
+	if t.Range != nil {
+		return t.Range.OID
 	}
 	return 0
 }
@@ -178,6 +190,11 @@ func (t Type) Same(o Type) bool {
 	if t.Enum != nil && o.Enum != nil {
 		same := t.Enum.OID == o.Enum.OID
 		t.Enum, o.Enum = nil, nil
+		return same && t.Same(o)
+	}
+	if t.Range != nil && o.Range != nil {
+		same := t.Range.OID == o.Range.OID
+		t.Range, o.Range = nil, nil
 		return same && t.Same(o)
 	}
 	if t.Composite != nil && o.Composite != nil {

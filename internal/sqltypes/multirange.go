@@ -16,7 +16,7 @@ import (
 
 // MultirangeValue is a multirange of type Typ.
 type MultirangeValue struct {
-	Typ    TypeID
+	Typ    Type
 	Ranges []*RangeValue
 }
 
@@ -30,29 +30,37 @@ func (v Value) Multirange() *MultirangeValue {
 }
 
 // IsMultirange reports whether t is one of the multirange types.
-func (t Type) IsMultirange() bool { return t.ID >= Int4Multirange && t.ID <= DateMultirange }
+func (t Type) IsMultirange() bool {
+	return t.ID >= Int4Multirange && t.ID <= DateMultirange || t.ID == UserMultirange
+}
 
 // MultirangeOf returns the multirange type of a range type (Unknown for a
 // type that is not a range).
-func MultirangeOf(id TypeID) Type {
-	if !id.IsRange() {
+func MultirangeOf(t Type) Type {
+	switch {
+	case t.ID == UserRange:
+		return MultirangeOfUser(t.Range)
+	case !t.ID.IsRange():
 		return TypeUnknown
 	}
-	return Type{ID: Int4Multirange + (id - Int4Range)}
+	return Type{ID: Int4Multirange + (t.ID - Int4Range)}
 }
 
 // MultirangeRange returns the range type of a multirange type.
-func MultirangeRange(id TypeID) Type {
-	if id < Int4Multirange || id > DateMultirange {
+func MultirangeRange(t Type) Type {
+	switch {
+	case t.ID == UserMultirange:
+		return RangeOf(t.Range)
+	case t.ID < Int4Multirange || t.ID > DateMultirange:
 		return TypeUnknown
 	}
-	return Type{ID: Int4Range + (id - Int4Multirange)}
+	return Type{ID: Int4Range + (t.ID - Int4Multirange)}
 }
 
 // MakeMultirange builds the multirange of type id of ranges, as
 // make_multirange: empty ranges dropped, the others sorted, and those that
 // overlap or touch merged.
-func MakeMultirange(id TypeID, ranges []*RangeValue) (Value, error) {
+func MakeMultirange(id Type, ranges []*RangeValue) (Value, error) {
 	sorted := make([]*RangeValue, 0, len(ranges))
 	for _, r := range ranges {
 		if !r.Empty {
@@ -84,7 +92,7 @@ func malformedMultirange(s, detail string) error {
 // ParseMultirange reads a multirange's text form as multirange_in: braces
 // around ranges (or "empty") separated by commas; each range is read by
 // parseRange, within quotes and backslashes as range_in reads them.
-func ParseMultirange(id TypeID, s string, parseRange func(string) (Value, error)) (Value, error) {
+func ParseMultirange(id Type, s string, parseRange func(string) (Value, error)) (Value, error) {
 	i := 0
 	skip := func() {
 		for i < len(s) && isRangeSpace(s[i]) {
@@ -172,8 +180,8 @@ func ParseMultirange(id TypeID, s string, parseRange func(string) (Value, error)
 
 // parseMultirangeStyled reads a multirange in a session's settings.
 func parseMultirangeStyled(t Type, s string, st Style) (Value, error) {
-	rt := MultirangeRange(t.ID)
-	return ParseMultirange(t.ID, s, func(r string) (Value, error) { return parseRangeStyled(rt, r, st) })
+	rt := MultirangeRange(t)
+	return ParseMultirange(t, s, func(r string) (Value, error) { return parseRangeStyled(rt, r, st) })
 }
 
 // AppendMultirangeStyled appends m's text form as multirange_out: its
@@ -210,7 +218,7 @@ func CompareMultiranges(a, b *MultirangeValue) int {
 // MultirangeSpan is range_merge(multirange): the smallest range holding
 // every range of m (empty for the empty multirange).
 func MultirangeSpan(m *MultirangeValue) Value {
-	rt := MultirangeRange(m.Typ).ID
+	rt := MultirangeRange(m.Typ)
 	if len(m.Ranges) == 0 {
 		return EmptyRange(rt)
 	}

@@ -181,9 +181,10 @@ func TestValueSize(t *testing.T) {
 	if s := unsafe.Sizeof(Value{}); s != 56 {
 		t.Errorf("Value is %d bytes", s)
 	}
-	// Type holds an enum's, a domain's and a composite type's definition
-	// pointers besides its ID and modifiers.
-	if s := unsafe.Sizeof(Type{}); s != 40 {
+	// Type holds an enum's, a domain's, a composite type's and a
+	// user-defined range's definition pointers besides its ID and
+	// modifiers.
+	if s := unsafe.Sizeof(Type{}); s != 48 {
 		t.Errorf("Type is %d bytes", s)
 	}
 }

@@ -21,7 +21,7 @@ import (
 // the bound is infinite or the range empty); the Inc flags are false for
 // infinite bounds and for the empty range.
 type RangeValue struct {
-	Typ                TypeID
+	Typ                Type
 	Empty              bool
 	Lower, Upper       Value
 	LowerInf, UpperInf bool
@@ -56,12 +56,16 @@ func (v Value) Range() *RangeValue {
 func (t Type) IsRange() bool { return t.ID.IsRange() }
 
 // IsRange reports whether id is one of the range types.
-func (id TypeID) IsRange() bool { return id >= Int4Range && id <= DateRange }
+func (id TypeID) IsRange() bool { return id >= Int4Range && id <= DateRange || id == UserRange }
 
 // RangeSubtype returns the type of a range type's bounds (Unknown for a
 // type that is not a range).
-func RangeSubtype(id TypeID) Type {
-	switch id {
+func RangeSubtype(t Type) Type {
+	switch t.ID {
+	case UserRange:
+		if t.Range != nil {
+			return t.Range.Subtype
+		}
 	case Int4Range:
 		return TypeInt4
 	case Int8Range:
@@ -79,10 +83,10 @@ func RangeSubtype(id TypeID) Type {
 }
 
 // rangeDiscrete reports whether a range type has a canonical function.
-func rangeDiscrete(id TypeID) bool { return id == Int4Range || id == Int8Range || id == DateRange }
+func rangeDiscrete(t Type) bool { return t.ID == Int4Range || t.ID == Int8Range || t.ID == DateRange }
 
 // EmptyRange returns the empty range of type id.
-func EmptyRange(id TypeID) Value { return NewRange(&RangeValue{Typ: id, Empty: true}) }
+func EmptyRange(t Type) Value { return NewRange(&RangeValue{Typ: t, Empty: true}) }
 
 // CompareRangeBounds orders two bounds as PostgreSQL's range_cmp_bounds:
 // an infinite lower bound first, an infinite upper bound last; on equal
@@ -142,7 +146,7 @@ func errRangeBoundOrder() error {
 // make_range: 22000 when the lower bound is above the upper, empty when
 // they are equal and not both inclusive, canonical for the discrete
 // types (22003 when a canonical bound overflows its type).
-func MakeRange(id TypeID, lower, upper RangeBound, empty bool) (Value, error) {
+func MakeRange(id Type, lower, upper RangeBound, empty bool) (Value, error) {
 	r, err := serializeRange(id, lower, upper, empty)
 	if err != nil {
 		return Null, err
@@ -191,7 +195,7 @@ func MakeRange(id TypeID, lower, upper RangeBound, empty bool) (Value, error) {
 
 // serializeRange is PostgreSQL's range_serialize: the order check and
 // the emptiness of equal bounds, without canonicalisation.
-func serializeRange(id TypeID, lower, upper RangeBound, empty bool) (*RangeValue, error) {
+func serializeRange(id Type, lower, upper RangeBound, empty bool) (*RangeValue, error) {
 	if !empty && !lower.Inf && !upper.Inf {
 		c := Compare(lower.Val, upper.Val)
 		if c > 0 {
@@ -215,7 +219,7 @@ func serializeRange(id TypeID, lower, upper RangeBound, empty bool) (*RangeValue
 // ConstructRange is the constructor functions int4range(lower, upper
 // [, flags]): a NULL bound is infinite; flags is one of "[]", "[)", "(]"
 // and "()" (42601 otherwise).
-func ConstructRange(id TypeID, lower, upper Value, flags string) (Value, error) {
+func ConstructRange(id Type, lower, upper Value, flags string) (Value, error) {
 	if len(flags) != 2 || (flags[0] != '[' && flags[0] != '(') || (flags[1] != ']' && flags[1] != ')') {
 		return Null, pgerr.New(pgerr.SyntaxError, "invalid range bound flags").
 			WithHint(`Valid values are "[]", "[)", "(]", and "()".`)
@@ -239,7 +243,7 @@ func isRangeSpace(c byte) bool {
 // quotes or with backslashes when they hold special characters) and a
 // closing bracket or parenthesis. parseBound reads a bound's text as the
 // subtype (in the session's settings).
-func ParseRange(id TypeID, s string, parseBound func(string) (Value, error)) (Value, error) {
+func ParseRange(id Type, s string, parseBound func(string) (Value, error)) (Value, error) {
 	i := 0
 	skip := func() {
 		for i < len(s) && isRangeSpace(s[i]) {
@@ -332,8 +336,14 @@ func ParseRange(id TypeID, s string, parseBound func(string) (Value, error)) (Va
 // parseRangeStyled reads a range in a session's settings (its bounds'
 // dates and time zone).
 func parseRangeStyled(t Type, s string, st Style) (Value, error) {
-	sub := RangeSubtype(t.ID)
-	return ParseRange(t.ID, s, func(b string) (Value, error) { return ParseTextStyled(sub, b, st) })
+	sub := RangeSubtype(t)
+	return ParseRange(t, s, func(b string) (Value, error) {
+		v, err := ParseTextStyled(sub, b, st)
+		if err == nil {
+			err = CheckDomain(sub, v, true) // a user-defined range's subtype may be a domain
+		}
+		return v, err
+	})
 }
 
 // AppendRangeStyled appends r's text form as range_out: "empty", or the
@@ -452,7 +462,7 @@ func RangeFlags(r *RangeValue) byte {
 // RangeFromFlags builds a range of type id from a flags byte and its bound
 // values (read only where the flags say the bound is there), through
 // MakeRange as range_recv does.
-func RangeFromFlags(id TypeID, flags byte, lower, upper Value) (Value, error) {
+func RangeFromFlags(id Type, flags byte, lower, upper Value) (Value, error) {
 	return MakeRange(id,
 		RangeBound{Val: lower, Inf: flags&RangeFlagLBInf != 0, Inc: flags&RangeFlagLBInc != 0, Lower: true},
 		RangeBound{Val: upper, Inf: flags&RangeFlagUBInf != 0, Inc: flags&RangeFlagUBInc != 0},
@@ -461,5 +471,5 @@ func RangeFromFlags(id TypeID, flags byte, lower, upper Value) (Value, error) {
 
 // identicalRanges reports whether two ranges are the same datum (Identical).
 func identicalRanges(x, y *RangeValue) bool {
-	return x.Typ == y.Typ && RangeFlags(x) == RangeFlags(y) && Identical(x.Lower, y.Lower) && Identical(x.Upper, y.Upper)
+	return x.Typ.Same(y.Typ) && RangeFlags(x) == RangeFlags(y) && Identical(x.Lower, y.Lower) && Identical(x.Upper, y.Upper)
 }

@@ -271,9 +271,9 @@ func ParseTextStyled(t Type, s string, st Style) (Value, error) {
 			return Null, err
 		}
 		return NewInterval(iv), nil
-	case Int4Range, Int8Range, NumRange, TsRange, TstzRange, DateRange:
+	case Int4Range, Int8Range, NumRange, TsRange, TstzRange, DateRange, UserRange:
 		return parseRangeStyled(t, s, st)
-	case Int4Multirange, Int8Multirange, NumMultirange, TsMultirange, TstzMultirange, DateMultirange:
+	case Int4Multirange, Int8Multirange, NumMultirange, TsMultirange, TstzMultirange, DateMultirange, UserMultirange:
 		return parseMultirangeStyled(t, s, st)
 	case Array:
 		a, err := parseArrayStyled(s, t.ElemType(), st)

@@ -113,6 +113,11 @@ const (
 	// regdictionary, the reg* alias naming a text search dictionary
 	// (regconfig.go), for ts_debug's columns.
 	RegDictionary
+	// UserRange and UserMultirange are the range types CREATE TYPE ... AS
+	// RANGE makes and their multirange types (userrange.go): which one,
+	// Type.Range says.
+	UserRange
+	UserMultirange
 	numTypeIDs
 )
 
@@ -143,6 +148,10 @@ type Type struct {
 	// of records' elements (composite.go); nil for an anonymous record
 	// whose fields are unknown, and for every other type.
 	Composite *CompositeType
+	// Range is the definition of a user-defined range type, of its
+	// multirange type, or of an array of either's elements (ID or Elem
+	// is UserRange or UserMultirange); nil for every other type.
+	Range *RangeType
 }
 
 // Common types, for brevity at call sites.
@@ -280,6 +289,9 @@ var infos = [numTypeIDs]typeInfo{
 	Geography:     {"geography", GeographyOID, GeographyArrayOID, -1, KindGeometry, []string{"geography"}},
 	RefCursor:     {"refcursor", 1790, 2201, -1, KindText, []string{"refcursor"}},
 	RegDictionary: {"regdictionary", 3769, 3770, 4, KindInt, []string{"regdictionary"}},
+	// A user-defined range's names and OIDs are its RangeType's.
+	UserRange:      {"anyrange", 0, 0, -1, KindRange, nil},
+	UserMultirange: {"anymultirange", 0, 0, -1, KindMultirange, nil},
 }
 
 // The fixed OIDs of the extension types (see infos).
@@ -302,7 +314,7 @@ func ArrayOf(elem Type) Type {
 	if elem.ID == Array {
 		return elem.StripDomain() // a domain over an array: its base
 	}
-	return Type{ID: Array, Elem: elem.ID, Width: elem.Width, Scale: elem.Scale, Enum: elem.Enum, Domain: elem.Domain, Composite: elem.Composite}
+	return Type{ID: Array, Elem: elem.ID, Width: elem.Width, Scale: elem.Scale, Enum: elem.Enum, Domain: elem.Domain, Composite: elem.Composite, Range: elem.Range}
 }
 
 // ElemType returns the element type of an array type (Unknown otherwise).
@@ -313,7 +325,7 @@ func (t Type) ElemType() Type {
 	if t.IsDomain() {
 		t.Domain = nil // a domain over an array: its base's elements
 	}
-	return Type{ID: t.Elem, Width: t.Width, Scale: t.Scale, Enum: t.Enum, Domain: t.Domain, Composite: t.Composite}
+	return Type{ID: t.Elem, Width: t.Width, Scale: t.Scale, Enum: t.Enum, Domain: t.Domain, Composite: t.Composite, Range: t.Range}
 }
 
 // ArrayDelim is pg_type's typdelim: the separator of t's elements in an
@@ -370,6 +382,9 @@ func (t Type) OID() uint32 {
 		}
 		return t.Composite.OID
 	}
+	if t.Range != nil {
+		return t.Range.oid(t)
+	}
 	if t.ID == Array {
 		return infos[t.Elem].arrayOID
 	}
@@ -386,6 +401,9 @@ func (t Type) ArrayOID() uint32 {
 	}
 	if t.Composite.Named() {
 		return t.Composite.ArrayOID
+	}
+	if t.Range != nil {
+		return t.Range.oid(ArrayOf(t))
 	}
 	return infos[t.ID].arrayOID
 }
@@ -430,6 +448,10 @@ func (t Type) String() string {
 		if t.Composite.Named() {
 			return t.Composite.TypeName()
 		}
+	case UserRange, UserMultirange:
+		if t.Range != nil {
+			return t.Range.TypeName(t.ID == UserMultirange)
+		}
 	case Bit, VarBit:
 		return bitTypeName(t)
 	case Geometry, Geography:
@@ -454,7 +476,7 @@ func (t Type) InfoSchemaName() string {
 		if t.Composite.Named() {
 			return "USER-DEFINED"
 		}
-	case Citext, Hstore, Enum, Geometry, Geography:
+	case Citext, Hstore, Enum, Geometry, Geography, UserRange, UserMultirange:
 		// Extension types are user-defined to information_schema.
 		return "USER-DEFINED"
 	}
@@ -538,7 +560,7 @@ func LookupType(name string) (Type, bool) {
 // TypeByOID returns the type with the given OID, array types included.
 func TypeByOID(oid uint32) (Type, bool) {
 	for id, in := range infos {
-		if TypeID(id) == Unknown || TypeID(id) == Array || TypeID(id) == Enum {
+		if TypeID(id) == Unknown || TypeID(id) == Array || TypeID(id).userDefined() {
 			continue // an enum's OIDs are its EnumType's, in the catalog
 		}
 		if in.oid == oid {
@@ -553,14 +575,18 @@ func TypeByOID(oid uint32) (Type, bool) {
 
 // AllTypes lists the supported scalar column types, in declaration order
 // (array types are ArrayOf any of them). The catalogs' system types
-// (SystemTypes) are not among them, nor Enum, which is a type only with
-// a catalog's EnumType.
+// (SystemTypes) are not among them, nor Enum, UserRange and
+// UserMultirange, which are types only with a catalog's definition.
 func AllTypes() []Type {
 	out := make([]Type, 0, len(infos)-2)
 	for id := range infos {
-		if TypeID(id) != Unknown && TypeID(id) != Array && TypeID(id) != Enum && !TypeID(id).System() {
+		if TypeID(id) != Unknown && TypeID(id) != Array && !TypeID(id).userDefined() && !TypeID(id).System() {
 			out = append(out, Type{ID: TypeID(id)})
 		}
 	}
 	return out
 }
+
+// userDefined reports whether id is a type only with a catalog's
+// definition (an enum's, a user-defined range's).
+func (id TypeID) userDefined() bool { return id == Enum || id == UserRange || id == UserMultirange }

@@ -382,7 +382,7 @@ func Identical(a, b Value) bool {
 		return identicalRanges(a.Range(), b.Range())
 	case KindMultirange:
 		x, y := a.Multirange(), b.Multirange()
-		if x.Typ != y.Typ || len(x.Ranges) != len(y.Ranges) {
+		if !x.Typ.Same(y.Typ) || len(x.Ranges) != len(y.Ranges) {
 			return false
 		}
 		for i := range x.Ranges {
