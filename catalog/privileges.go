@@ -26,6 +26,7 @@ const (
 	PrivTrigger                          // t
 	PrivUsage                            // U
 	PrivCreate                           // C
+	PrivExecute                          // X (functions; default privileges)
 
 	// PrivAll is ALL [PRIVILEGES]: what it grants depends on the object
 	// (ObjectKind.All).
@@ -41,7 +42,7 @@ var privilegeNames = []struct {
 }{
 	{PrivInsert, "INSERT", 'a'}, {PrivSelect, "SELECT", 'r'}, {PrivUpdate, "UPDATE", 'w'},
 	{PrivDelete, "DELETE", 'd'}, {PrivTruncate, "TRUNCATE", 'D'}, {PrivReferences, "REFERENCES", 'x'},
-	{PrivTrigger, "TRIGGER", 't'}, {PrivUsage, "USAGE", 'U'}, {PrivCreate, "CREATE", 'C'},
+	{PrivTrigger, "TRIGGER", 't'}, {PrivExecute, "EXECUTE", 'X'}, {PrivUsage, "USAGE", 'U'}, {PrivCreate, "CREATE", 'C'},
 }
 
 // String lists the privileges of p ("INSERT, SELECT").
@@ -67,7 +68,7 @@ func (p Privilege) ACLLetters() string {
 }
 
 // ParsePrivilege reads one privilege keyword (case-insensitive); ALL
-// [PRIVILEGES] is PrivAll. TEMP and TEMPORARY, CONNECT and EXECUTE are
+// [PRIVILEGES] is PrivAll. TEMP and TEMPORARY and CONNECT are
 // PostgreSQL's but name nothing zproxy grants: they are not found.
 func ParsePrivilege(s string) (Privilege, bool) {
 	s = strings.ToUpper(s)

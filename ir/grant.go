@@ -39,3 +39,16 @@ type GrantObject struct {
 func (g *Grant) OnLargeObjects() bool {
 	return len(g.Objects) > 0 && g.Objects[0].Kind == catalog.KindLargeObject
 }
+
+// AlterDefaultPrivileges is ALTER DEFAULT PRIVILEGES: it grants or revokes
+// privileges on the objects of ObjType (catalog.DefaultACLTables, ...) the
+// roles For (none: the current role) create later, in each of Schemas
+// (none: everywhere).
+type AlterDefaultPrivileges struct {
+	Revoke     bool
+	For        []RoleSpec
+	Schemas    []string
+	ObjType    byte
+	Privileges catalog.Privilege
+	Roles      []RoleSpec
+}
