@@ -79,23 +79,20 @@ func DefaultACLPrivileges(objtype byte) Privilege {
 	return KindTable.All()
 }
 
-// DefaultACLItems prints acl as aclitem[] text, granted by owner: PUBLIC
-// first, then the roles by name (PostgreSQL sorts a default ACL by the
-// grantees' OIDs, PUBLIC's 0 first; zproxy's role OIDs are hashes, so
-// names give the order of roles created in alphabetical order).
+// DefaultACLItems prints acl as aclitem[] text, granted by owner: PUBLIC,
+// the owner, then the other roles by name. PostgreSQL sorts a default ACL
+// by the grantees' OIDs (PUBLIC's 0 first); zproxy's role OIDs are hashes,
+// so it puts the owner next, as a role usually predates those it grants
+// to (the bootstrap superuser's OID 10 always does).
 func DefaultACLItems(acl map[string]Privilege, owner string) []string {
 	items := []string{}
 	if p := acl[PublicRole]; p != 0 {
 		items = append(items, ACLItem("", p.ACLLetters(), owner))
 	}
-	names := make([]string, 0, len(acl))
-	for n, p := range acl {
-		if n != PublicRole && p != 0 {
-			names = append(names, n)
-		}
+	if p := acl[owner]; p != 0 && owner != PublicRole {
+		items = append(items, ACLItem(owner, p.ACLLetters(), owner))
 	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range DefaultACLItemsGrantees(acl, owner) {
 		items = append(items, ACLItem(n, acl[n].ACLLetters(), owner))
 	}
 	return items
