@@ -27,6 +27,8 @@ const (
 	PrivUsage                            // U
 	PrivCreate                           // C
 	PrivExecute                          // X (functions; default privileges)
+	PrivTemporary                        // T (databases)
+	PrivConnect                          // c (databases)
 
 	// PrivAll is ALL [PRIVILEGES]: what it grants depends on the object
 	// (ObjectKind.All).
@@ -43,6 +45,7 @@ var privilegeNames = []struct {
 	{PrivInsert, "INSERT", 'a'}, {PrivSelect, "SELECT", 'r'}, {PrivUpdate, "UPDATE", 'w'},
 	{PrivDelete, "DELETE", 'd'}, {PrivTruncate, "TRUNCATE", 'D'}, {PrivReferences, "REFERENCES", 'x'},
 	{PrivTrigger, "TRIGGER", 't'}, {PrivExecute, "EXECUTE", 'X'}, {PrivUsage, "USAGE", 'U'}, {PrivCreate, "CREATE", 'C'},
+	{PrivTemporary, "TEMPORARY", 'T'}, {PrivConnect, "CONNECT", 'c'},
 }
 
 // String lists the privileges of p ("INSERT, SELECT").
@@ -68,12 +71,14 @@ func (p Privilege) ACLLetters() string {
 }
 
 // ParsePrivilege reads one privilege keyword (case-insensitive); ALL
-// [PRIVILEGES] is PrivAll. TEMP and TEMPORARY and CONNECT are
-// PostgreSQL's but name nothing zproxy grants: they are not found.
+// [PRIVILEGES] is PrivAll, TEMP is TEMPORARY.
 func ParsePrivilege(s string) (Privilege, bool) {
 	s = strings.ToUpper(s)
 	if s == "ALL" || s == "ALL PRIVILEGES" {
 		return PrivAll, true
+	}
+	if s == "TEMP" {
+		return PrivTemporary, true
 	}
 	for _, n := range privilegeNames {
 		if n.name == s {
@@ -93,6 +98,7 @@ const (
 	KindSequence
 	KindSchema
 	KindLargeObject
+	KindDatabase
 )
 
 // All is what ALL PRIVILEGES grants on an object of the kind.
@@ -104,6 +110,8 @@ func (k ObjectKind) All() Privilege {
 		return PrivUsage | PrivCreate
 	case KindLargeObject:
 		return PrivSelect | PrivUpdate
+	case KindDatabase:
+		return PrivCreate | PrivTemporary | PrivConnect
 	}
 	return PrivSelect | PrivInsert | PrivUpdate | PrivDelete | PrivTruncate | PrivReferences | PrivTrigger
 }
@@ -120,6 +128,8 @@ func (k ObjectKind) Noun() string {
 		return "schema"
 	case KindLargeObject:
 		return "large object"
+	case KindDatabase:
+		return "database"
 	}
 	return "table"
 }

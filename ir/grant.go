@@ -33,6 +33,12 @@ type GrantObject struct {
 	Columns map[string]catalog.Privilege
 }
 
+// OnDatabases reports whether the statement grants on databases, whose
+// registry is the store's rather than the database catalog's.
+func (g *Grant) OnDatabases() bool {
+	return len(g.Objects) > 0 && g.Objects[0].Kind == catalog.KindDatabase
+}
+
 // OnLargeObjects reports whether the statement grants on large objects,
 // which are stored beside the rows (the session changes them in a
 // transaction) rather than in the catalog.

@@ -25,7 +25,8 @@ type RoleStatement struct {
 	Privileges       []string
 	PrivilegeColumns [][]string
 	// Object is what the privileges are on: "table" (ON [TABLE], the
-	// default; views too), "sequence", "schema" or "large object".
+	// default; views too), "sequence", "schema", "database" or "large
+	// object".
 	Object string
 	// Tables are the objects of ON [TABLE | SEQUENCE | SCHEMA] x, ... (the
 	// OIDs of ON LARGE OBJECT, as written);
@@ -306,7 +307,7 @@ func (r *rewriter) grantStmtAt(kind string, k int, defaults *RoleStatement) (*Ro
 		case "SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER", "USAGE", "CREATE":
 			k++
 		case "CONNECT", "TEMPORARY", "TEMP":
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported: zproxy has no databases or temporary tables to grant it on", p).WithPosition(r.pos(k))
+			k++
 		case "EXECUTE":
 			if defaults != nil {
 				k++
@@ -384,10 +385,17 @@ func (r *rewriter) grantStmtAt(kind string, k int, defaults *RoleStatement) (*Ro
 			return nil, err
 		}
 		st.Tables, k = oids, next
-	case r.peek(k, "function") || r.peek(k, "database") || r.peek(k, "procedure") || r.peek(k, "routine") ||
+	case r.peek(k, "database"):
+		st.Object = "database"
+		names, next, err := r.tokenList(k+1, func(t token) bool { return t.kind == tkIdent || t.kind == tkQIdent })
+		if err != nil {
+			return nil, err
+		}
+		st.Tables, k = names, next
+	case r.peek(k, "function") || r.peek(k, "procedure") || r.peek(k, "routine") ||
 		r.peek(k, "type") || r.peek(k, "domain") || r.peek(k, "all") || r.peek(k, "language") ||
 		r.peek(k, "tablespace") || r.peek(k, "foreign") || r.peek(k, "large") || r.peek(k, "parameter"):
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on %s are not supported: zproxy grants on tables, views, sequences and schemas", r.toks[k].val).WithPosition(r.pos(k))
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on %s are not supported: zproxy grants on tables, views, sequences, schemas, databases and large objects", r.toks[k].val).WithPosition(r.pos(k))
 	default:
 		switch {
 		case r.peek(k, "table"):

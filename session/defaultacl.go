@@ -62,14 +62,7 @@ func (s *Session) alterDefaultPrivileges(ctx context.Context, x *ir.AlterDefault
 					d.ACL = catalog.BuiltinDefaultACL(x.ObjType, role)
 				}
 				for _, g := range grantees {
-					if x.Revoke {
-						d.ACL[g] &^= x.Privileges
-					} else {
-						d.ACL[g] |= x.Privileges
-					}
-					if d.ACL[g] == 0 {
-						delete(d.ACL, g)
-					}
+					catalog.UpdateACL(d.ACL, g, x.Privileges, x.Revoke)
 				}
 				if schema == "" && d.ACL[role] != catalog.DefaultACLPrivileges(x.ObjType) {
 					// zproxy's owners always hold every privilege on

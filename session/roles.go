@@ -241,6 +241,9 @@ func (s *Session) grant(ctx context.Context, x *ir.Grant) error {
 	if x.OnLargeObjects() {
 		return s.grantLargeObjects(ctx, x)
 	}
+	if x.OnDatabases() {
+		return s.grantDatabases(ctx, x)
+	}
 	var warnings []*pgerr.Error
 	err := s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
 		warnings = warnings[:0]

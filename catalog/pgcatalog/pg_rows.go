@@ -375,7 +375,7 @@ func init() {
 			}
 			out = append(out, &pgDatabaseRow{Oid: oidV(d.OID), Datname: nameV(d.Name), Datdba: oidV(owner), Encoding: intV(6),
 				Datlocprovider: charV('c'), Datistemplate: boolV(d.IsTemplate), Datallowconn: boolV(d.AllowConn), Datconnlimit: intV(int64(d.ConnLimit)),
-				Datminmxid: sqltypes.NewXID(1), Dattablespace: oidV(TablespaceOID), Datcollate: textV("C"), Datctype: textV("C")})
+				Datminmxid: sqltypes.NewXID(1), Dattablespace: oidV(TablespaceOID), Datcollate: textV("C"), Datctype: textV("C"), Datacl: textArray(d.ACL)})
 		}
 		return out
 	})
