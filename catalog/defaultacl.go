@@ -294,6 +294,29 @@ func DefaultACLItemsGrantees(acl map[string]Privilege, owner string) []string {
 	return out
 }
 
+// defaultACLDeps describes the default privileges that keep role from
+// being dropped, as DROP ROLE's detail lists them: those belonging to it
+// ("owner of default privileges on new relations belonging to role r"),
+// and those granting it something ("privileges for default privileges
+// ...").
+func (s *Snapshot) defaultACLDeps(role string) (owned, granted []string) {
+	nouns := map[byte]string{DefaultACLTables: "relations", DefaultACLSequences: "sequences", DefaultACLFunctions: "functions",
+		DefaultACLTypes: "types", DefaultACLSchemas: "schemas"}
+	for _, d := range s.DefaultACLs() {
+		what := "default privileges on new " + nouns[d.ObjType] + " belonging to role " + d.Role
+		if d.Schema != "" {
+			what += " in schema " + d.Schema
+		}
+		switch {
+		case d.Role == role:
+			owned = append(owned, "owner of "+what)
+		case d.ACL[role] != 0:
+			granted = append(granted, "privileges for "+what)
+		}
+	}
+	return owned, granted
+}
+
 func (c *Catalog) loadDefaultACLs(ctx context.Context) (map[string]*DefaultACL, error) {
 	out := map[string]*DefaultACL{}
 	start := []byte(defaultACLPrefix)

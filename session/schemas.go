@@ -164,6 +164,13 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 					WithDetail("%s", strings.Join(deps, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
 			ch.DeleteSchemas = append(ch.DeleteSchemas, sc.Name)
+			// Its default privileges go with it (PostgreSQL's automatic
+			// dependency).
+			for _, d := range snap.DefaultACLs() {
+				if d.Schema == sc.Name {
+					ch.DeleteDefaultACLs = append(ch.DeleteDefaultACLs, d.Key())
+				}
+			}
 		}
 		return ch, nil
 	})
