@@ -75,3 +75,16 @@ func (s *Snapshot) acl(kind ObjectKind, owner string, granted func(*Role) Privil
 	}
 	return append([]string{ACLItem(owner, kind.All().ACLLetters(), owner)}, items...)
 }
+
+// UpdateACL grants p to grantee in acl (privileges by grantee), or with
+// revoke takes it away, dropping an entry left with nothing.
+func UpdateACL(acl map[string]Privilege, grantee string, p Privilege, revoke bool) {
+	if revoke {
+		acl[grantee] &^= p
+	} else {
+		acl[grantee] |= p
+	}
+	if acl[grantee] == 0 {
+		delete(acl, grantee)
+	}
+}

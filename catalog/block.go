@@ -142,7 +142,8 @@ func changedObjects(ch Change, ops []kv.Op) []string {
 func markerKind(ch Change) string {
 	if len(ch.Put)+len(ch.Delete)+len(ch.PutViews)+len(ch.DeleteViews)+len(ch.PutSequences)+len(ch.DeleteSequences)+
 		len(ch.PutRoles)+len(ch.DeleteRoles)+len(ch.PutTypes)+len(ch.DeleteTypes)+len(ch.PutFunctions)+len(ch.DeleteFunctions)+
-		len(ch.PutSchemas)+len(ch.DeleteSchemas)+len(ch.PutOperators)+len(ch.DeleteOperators)+len(ch.PutCasts)+len(ch.DeleteCasts) == 0 &&
+		len(ch.PutSchemas)+len(ch.DeleteSchemas)+len(ch.PutOperators)+len(ch.DeleteOperators)+len(ch.PutCasts)+len(ch.DeleteCasts)+
+		len(ch.PutDefaultACLs)+len(ch.DeleteDefaultACLs) == 0 &&
 		len(ch.PutStats)+len(ch.DeleteStats) > 0 {
 		return markerStats
 	}
@@ -244,6 +245,7 @@ func (c *Catalog) blockUpdate(ctx context.Context, fn func(s *Snapshot, newVersi
 	if err != nil {
 		return nil, err
 	}
+	ch = snap.WithDefaultACLs(ch)
 	ops, err := c.changeOps(snap, ch, next)
 	if err != nil {
 		return nil, err

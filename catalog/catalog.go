@@ -459,8 +459,10 @@ type Snapshot struct {
 	funcs     map[string][]*Function // see functions.go
 	operators []*Operator            // see operators.go
 	casts     []*Cast
-	schemas   map[string]*Schema   // see schemas.go
-	databases map[uint64]*Database // the store's, by ID; see databases.go
+	schemas   map[string]*Schema // see schemas.go
+	// defaultACLs are the default privileges by key (defaultacl.go).
+	defaultACLs map[string]*DefaultACL
+	databases   map[uint64]*Database // the store's, by ID; see databases.go
 	// perm is the permanent schema under a session's temporary objects
 	// (WithTemp, temp.go); nil for a catalog's own snapshot. tempNum
 	// numbers the session's temporary schema (TempSchema).
@@ -867,6 +869,10 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
+		defaultACLs, err := c.loadDefaultACLs(ctx)
+		if err != nil {
+			return nil, err
+		}
 		operators, casts, err := c.loadOperators(ctx, types)
 		if err != nil {
 			return nil, err
@@ -876,7 +882,7 @@ func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
 			return nil, err
 		}
 		if v1 == v2 || attempt > 10 {
-			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, operators: operators, casts: casts, schemas: schemas, databases: databases, tempNum: c.tempNum}, nil
+			return &Snapshot{Version: v2, tables: tables, views: views, sequences: sequences, roles: roles, stats: stats, types: types, funcs: funcs, operators: operators, casts: casts, schemas: schemas, databases: databases, defaultACLs: defaultACLs, tempNum: c.tempNum}, nil
 		}
 	}
 }
@@ -975,6 +981,11 @@ type Change struct {
 	// databases (databases.go).
 	PutDatabases    []*Database
 	DeleteDatabases []uint64
+
+	// PutDefaultACLs and DeleteDefaultACLs (by key) change default
+	// privileges (defaultacl.go).
+	PutDefaultACLs    []*DefaultACL
+	DeleteDefaultACLs []string
 }
 
 // ErrConflict is returned by Update when another change won the race for the
@@ -1002,6 +1013,9 @@ func (c *Catalog) Update(ctx context.Context, fn func(s *Snapshot, newVersion ui
 		ch, err := fn(snap, next)
 		if err != nil {
 			return nil, err
+		}
+		if !c.temp {
+			ch = snap.WithDefaultACLs(ch)
 		}
 		ops, err := c.changeOps(snap, ch, next)
 		if err != nil {
@@ -1091,6 +1105,11 @@ func (c *Catalog) changeOps(snap *Snapshot, ch Change, rev uint64) ([]kv.Op, err
 		return nil, err
 	}
 	ops = append(ops, dops...)
+	aops, err := c.defaultACLOps(ch)
+	if err != nil {
+		return nil, err
+	}
+	ops = append(ops, aops...)
 	sops, err := c.statsOps(snap, ch)
 	if err != nil {
 		return nil, err

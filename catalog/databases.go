@@ -42,6 +42,49 @@ type Database struct {
 	// Settings are the run-time parameters ALTER DATABASE SET gave the
 	// database's new sessions, by name.
 	Settings map[string]string `json:"settings,omitempty"`
+	// ACL holds the privileges granted on the database by grantee
+	// (PublicRole for PUBLIC); nil until a GRANT or REVOKE names it, when
+	// PostgreSQL's default holds (DefaultDatabaseACL).
+	ACL map[string]Privilege `json:"acl,omitempty"`
+}
+
+// DefaultDatabaseACL is acldefault('d', owner): PUBLIC may connect and
+// create temporary tables, the owner may do everything.
+func DefaultDatabaseACL(owner string) map[string]Privilege {
+	return map[string]Privilege{PublicRole: PrivTemporary | PrivConnect, owner: KindDatabase.All()}
+}
+
+// EffectiveACL is the database's ACL, owned by owner (its Owner, or the
+// bootstrap superuser's name when it has none).
+func (d *Database) EffectiveACL(owner string) map[string]Privilege {
+	if d.ACL == nil {
+		return DefaultDatabaseACL(owner)
+	}
+	return d.ACL
+}
+
+// ACLItems is datacl: nil (NULL) until something was granted, else
+// PUBLIC's entry, the owner's and the other grantees' by name.
+func (d *Database) ACLItems(owner string) []string {
+	if d.ACL == nil {
+		return nil
+	}
+	return DefaultACLItems(d.ACL, owner)
+}
+
+// DatabasePrivileges is what role holds on d, owned by owner: everything
+// for a superuser, else what the ACL gives it, PUBLIC and the roles it is
+// a member of.
+func (s *Snapshot) DatabasePrivileges(role string, d *Database, owner string) Privilege {
+	if s.isSuperuser(role) {
+		return KindDatabase.All()
+	}
+	acl := d.EffectiveACL(owner)
+	var p Privilege
+	for _, r := range s.rolesOf(role) {
+		p |= acl[r]
+	}
+	return p
 }
 
 // Clone returns a copy of d, for building a changed database.
@@ -50,6 +93,9 @@ func (d *Database) Clone() *Database {
 	c.Settings = make(map[string]string, len(d.Settings))
 	for k, v := range d.Settings {
 		c.Settings[k] = v
+	}
+	if d.ACL != nil {
+		c.ACL = copyACL(d.ACL)
 	}
 	return &c
 }

@@ -26,6 +26,9 @@ const (
 	PrivTrigger                          // t
 	PrivUsage                            // U
 	PrivCreate                           // C
+	PrivExecute                          // X (functions; default privileges)
+	PrivTemporary                        // T (databases)
+	PrivConnect                          // c (databases)
 
 	// PrivAll is ALL [PRIVILEGES]: what it grants depends on the object
 	// (ObjectKind.All).
@@ -41,7 +44,8 @@ var privilegeNames = []struct {
 }{
 	{PrivInsert, "INSERT", 'a'}, {PrivSelect, "SELECT", 'r'}, {PrivUpdate, "UPDATE", 'w'},
 	{PrivDelete, "DELETE", 'd'}, {PrivTruncate, "TRUNCATE", 'D'}, {PrivReferences, "REFERENCES", 'x'},
-	{PrivTrigger, "TRIGGER", 't'}, {PrivUsage, "USAGE", 'U'}, {PrivCreate, "CREATE", 'C'},
+	{PrivTrigger, "TRIGGER", 't'}, {PrivExecute, "EXECUTE", 'X'}, {PrivUsage, "USAGE", 'U'}, {PrivCreate, "CREATE", 'C'},
+	{PrivTemporary, "TEMPORARY", 'T'}, {PrivConnect, "CONNECT", 'c'},
 }
 
 // String lists the privileges of p ("INSERT, SELECT").
@@ -67,12 +71,14 @@ func (p Privilege) ACLLetters() string {
 }
 
 // ParsePrivilege reads one privilege keyword (case-insensitive); ALL
-// [PRIVILEGES] is PrivAll. TEMP and TEMPORARY, CONNECT and EXECUTE are
-// PostgreSQL's but name nothing zproxy grants: they are not found.
+// [PRIVILEGES] is PrivAll, TEMP is TEMPORARY.
 func ParsePrivilege(s string) (Privilege, bool) {
 	s = strings.ToUpper(s)
 	if s == "ALL" || s == "ALL PRIVILEGES" {
 		return PrivAll, true
+	}
+	if s == "TEMP" {
+		return PrivTemporary, true
 	}
 	for _, n := range privilegeNames {
 		if n.name == s {
@@ -92,6 +98,7 @@ const (
 	KindSequence
 	KindSchema
 	KindLargeObject
+	KindDatabase
 )
 
 // All is what ALL PRIVILEGES grants on an object of the kind.
@@ -103,6 +110,8 @@ func (k ObjectKind) All() Privilege {
 		return PrivUsage | PrivCreate
 	case KindLargeObject:
 		return PrivSelect | PrivUpdate
+	case KindDatabase:
+		return PrivCreate | PrivTemporary | PrivConnect
 	}
 	return PrivSelect | PrivInsert | PrivUpdate | PrivDelete | PrivTruncate | PrivReferences | PrivTrigger
 }
@@ -119,6 +128,8 @@ func (k ObjectKind) Noun() string {
 		return "schema"
 	case KindLargeObject:
 		return "large object"
+	case KindDatabase:
+		return "database"
 	}
 	return "table"
 }

@@ -101,7 +101,8 @@ func (s *Snapshot) Owned(role string) []string {
 			out = append(out, "owner of sequence "+q.Name)
 		}
 	}
-	return out
+	owned, _ := s.defaultACLDeps(role)
+	return append(out, owned...)
 }
 
 // Granted describes the privileges role holds by grant, as DROP ROLE's
@@ -136,7 +137,13 @@ func (s *Snapshot) Granted(role string) []string {
 			out = append(out, "privileges for sequence "+q.Name)
 		}
 	}
-	return out
+	for _, d := range s.Databases() {
+		if d.ACL[role] != 0 {
+			out = append(out, "privileges for database "+d.Name)
+		}
+	}
+	_, granted := s.defaultACLDeps(role)
+	return append(out, granted...)
 }
 
 // PruneGrants drops r's grants on objects and columns that no longer exist

@@ -33,9 +33,28 @@ type GrantObject struct {
 	Columns map[string]catalog.Privilege
 }
 
+// OnDatabases reports whether the statement grants on databases, whose
+// registry is the store's rather than the database catalog's.
+func (g *Grant) OnDatabases() bool {
+	return len(g.Objects) > 0 && g.Objects[0].Kind == catalog.KindDatabase
+}
+
 // OnLargeObjects reports whether the statement grants on large objects,
 // which are stored beside the rows (the session changes them in a
 // transaction) rather than in the catalog.
 func (g *Grant) OnLargeObjects() bool {
 	return len(g.Objects) > 0 && g.Objects[0].Kind == catalog.KindLargeObject
+}
+
+// AlterDefaultPrivileges is ALTER DEFAULT PRIVILEGES: it grants or revokes
+// privileges on the objects of ObjType (catalog.DefaultACLTables, ...) the
+// roles For (none: the current role) create later, in each of Schemas
+// (none: everywhere).
+type AlterDefaultPrivileges struct {
+	Revoke     bool
+	For        []RoleSpec
+	Schemas    []string
+	ObjType    byte
+	Privileges catalog.Privilege
+	Roles      []RoleSpec
 }

@@ -86,6 +86,14 @@ func (*Grant) Describe() Description {
 	return Description{Class: ClassDCL, ChangesSchema: true, Writes: true}
 }
 
+// Kind implements Statement.
+func (*AlterDefaultPrivileges) Kind() string { return "alter_default_privileges" }
+
+// Describe implements Statement.
+func (*AlterDefaultPrivileges) Describe() Description {
+	return Description{Class: ClassDCL, ChangesSchema: true, Writes: true}
+}
+
 // CheckRoleName refuses the role names PostgreSQL reserves (42939).
 func CheckRoleName(name string) error {
 	switch {

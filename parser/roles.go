@@ -25,7 +25,8 @@ type RoleStatement struct {
 	Privileges       []string
 	PrivilegeColumns [][]string
 	// Object is what the privileges are on: "table" (ON [TABLE], the
-	// default; views too), "sequence", "schema" or "large object".
+	// default; views too), "sequence", "schema", "database" or "large
+	// object".
 	Object string
 	// Tables are the objects of ON [TABLE | SEQUENCE | SCHEMA] x, ... (the
 	// OIDs of ON LARGE OBJECT, as written);
@@ -46,6 +47,12 @@ type RoleStatement struct {
 	// Setting is the parameter of ALTER SYSTEM SET/RESET (Kind
 	// "alter_system"), lower case; "all" for RESET ALL.
 	Setting string
+	// Defaults marks ALTER DEFAULT PRIVILEGES (Kind "grant" or
+	// "revoke"): Object is then "tables", "sequences", "functions"
+	// ("routines" too), "types" or "schemas", DefaultFor the roles of FOR
+	// ROLE (none: the current role) and Schemas those of IN SCHEMA.
+	Defaults   bool
+	DefaultFor []RoleName
 }
 
 // RoleName is a role named in a statement.
@@ -79,6 +86,8 @@ func (r *rewriter) roleStmt() (*RoleStatement, error) {
 		return r.grantStmt(first)
 	case first == "alter" && r.peek(1, "system"):
 		return r.alterSystem()
+	case first == "alter" && r.peek(1, "default") && r.peek(2, "privileges"):
+		return r.alterDefaultPrivileges()
 	case !r.peek(1, "role") && !r.peek(1, "user"):
 		return nil, nil
 	}
@@ -233,9 +242,51 @@ func (r *rewriter) roleList(k int, grantees bool) ([]RoleName, int, error) {
 // grantStmt parses GRANT privileges ON [TABLE] t, ... | ALL TABLES IN SCHEMA
 // s, ... TO role, ... and the REVOKE ... FROM form.
 func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
+	return r.grantStmtAt(kind, 1, nil)
+}
+
+// alterDefaultPrivileges parses ALTER DEFAULT PRIVILEGES [FOR ROLE|USER
+// r, ...] [IN SCHEMA s, ...] GRANT|REVOKE privileges ON TABLES |
+// SEQUENCES | FUNCTIONS | ROUTINES | TYPES | SCHEMAS TO|FROM role, ....
+func (r *rewriter) alterDefaultPrivileges() (*RoleStatement, error) {
+	st := &RoleStatement{Defaults: true}
+	k := 3
+	for {
+		switch {
+		case r.peek(k, "for") && (r.peek(k+1, "role") || r.peek(k+1, "user")):
+			roles, next, err := r.roleList(k+2, false)
+			if err != nil {
+				return nil, err
+			}
+			st.DefaultFor = append(st.DefaultFor, roles...)
+			k = next
+			continue
+		case r.peek(k, "in") && r.peek(k+1, "schema"):
+			names, next, err := r.tokenList(k+2, func(t token) bool { return t.kind == tkIdent || t.kind == tkQIdent })
+			if err != nil {
+				return nil, err
+			}
+			st.Schemas = append(st.Schemas, names...)
+			k = next
+			continue
+		}
+		break
+	}
+	if !r.peek(k, "grant") && !r.peek(k, "revoke") {
+		return nil, r.syntaxErrorAt(k)
+	}
+	return r.grantStmtAt(r.toks[k].val, k+1, st)
+}
+
+// grantStmtAt parses GRANT or REVOKE from its privileges at k; with
+// defaults, the rest of ALTER DEFAULT PRIVILEGES into it.
+func (r *rewriter) grantStmtAt(kind string, k int, defaults *RoleStatement) (*RoleStatement, error) {
 	st := &RoleStatement{Kind: kind}
-	k := 1
-	if kind == "revoke" && r.peek(k, "admin") && r.peek(k+1, "option") && r.peek(k+2, "for") {
+	if defaults != nil {
+		st = defaults
+		st.Kind = kind
+	}
+	if kind == "revoke" && defaults == nil && r.peek(k, "admin") && r.peek(k+1, "option") && r.peek(k+2, "for") {
 		return r.grantRoleStmt(kind)
 	}
 	if kind == "revoke" && r.peek(k, "grant") && r.peek(k+1, "option") {
@@ -256,11 +307,18 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 		case "SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER", "USAGE", "CREATE":
 			k++
 		case "CONNECT", "TEMPORARY", "TEMP":
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "privilege %s is not supported: zproxy has no databases or temporary tables to grant it on", p).WithPosition(r.pos(k))
+			k++
 		case "EXECUTE":
+			if defaults != nil {
+				k++
+				break
+			}
 			// On functions and procedures, routineGrant reads it.
 			return nil, pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type EXECUTE for relation").WithPosition(r.pos(k))
 		default:
+			if defaults != nil {
+				return nil, r.syntaxErrorAt(k)
+			}
 			// GRANT role TO role: role membership.
 			return r.grantRoleStmt(kind)
 		}
@@ -291,7 +349,7 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 		k++
 	}
 	if !r.peek(k, "on") {
-		if k < len(r.toks) && r.toks[k].kind == tkIdent && (r.peek(k, "to") || r.peek(k, "from")) {
+		if defaults == nil && k < len(r.toks) && r.toks[k].kind == tkIdent && (r.peek(k, "to") || r.peek(k, "from")) {
 			// GRANT select TO r: a role whose name is a privilege keyword.
 			return r.grantRoleStmt(kind)
 		}
@@ -300,6 +358,16 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 	k++
 	st.Object = "table"
 	switch {
+	case defaults != nil:
+		switch {
+		case r.peek(k, "tables"), r.peek(k, "sequences"), r.peek(k, "functions"), r.peek(k, "types"), r.peek(k, "schemas"):
+			st.Object = r.toks[k].val
+		case r.peek(k, "routines"):
+			st.Object = "functions"
+		default:
+			return nil, r.syntaxErrorAt(k)
+		}
+		k++
 	case r.peek(k, "all") && (r.peek(k+1, "tables") || r.peek(k+1, "sequences")) && r.peek(k+2, "in") && r.peek(k+3, "schema"):
 		if r.peek(k+1, "sequences") {
 			st.Object = "sequence"
@@ -317,10 +385,17 @@ func (r *rewriter) grantStmt(kind string) (*RoleStatement, error) {
 			return nil, err
 		}
 		st.Tables, k = oids, next
-	case r.peek(k, "function") || r.peek(k, "database") || r.peek(k, "procedure") || r.peek(k, "routine") ||
+	case r.peek(k, "database"):
+		st.Object = "database"
+		names, next, err := r.tokenList(k+1, func(t token) bool { return t.kind == tkIdent || t.kind == tkQIdent })
+		if err != nil {
+			return nil, err
+		}
+		st.Tables, k = names, next
+	case r.peek(k, "function") || r.peek(k, "procedure") || r.peek(k, "routine") ||
 		r.peek(k, "type") || r.peek(k, "domain") || r.peek(k, "all") || r.peek(k, "language") ||
 		r.peek(k, "tablespace") || r.peek(k, "foreign") || r.peek(k, "large") || r.peek(k, "parameter"):
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on %s are not supported: zproxy grants on tables, views, sequences and schemas", r.toks[k].val).WithPosition(r.pos(k))
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on %s are not supported: zproxy grants on tables, views, sequences, schemas, databases and large objects", r.toks[k].val).WithPosition(r.pos(k))
 	default:
 		switch {
 		case r.peek(k, "table"):

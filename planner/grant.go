@@ -84,6 +84,12 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, 
 			}
 			objects = append(objects, ir.GrantObject{Kind: catalog.KindLargeObject, ID: oid, Name: "large object " + n})
 		}
+	case rs.Object == "database":
+		// The registry of databases is the store's: the session finds
+		// each when it runs the statement.
+		for _, n := range rs.Tables {
+			objects = append(objects, ir.GrantObject{Kind: catalog.KindDatabase, Name: n})
+		}
 	case rs.Object == "schema":
 		for _, name := range rs.Tables {
 			owner := ""

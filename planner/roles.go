@@ -30,6 +30,9 @@ func bindRole(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, e
 		}
 		return d, nil
 	case "grant", "revoke":
+		if rs.Defaults {
+			return bindDefaultPrivileges(snap, rs)
+		}
 		return bindGrant(snap, rs)
 	}
 	return nil, unsupported("statement %s is not supported", rs.Kind)

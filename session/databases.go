@@ -131,6 +131,10 @@ func (e *Engine) connect(ctx context.Context, p *wire.SessionParams) (*Engine, *
 	if !d.AllowConn {
 		return nil, nil, &pgerr.Error{Code: pgerr.ObjectNotInPrerequisiteState, Severity: "FATAL", Message: fmt.Sprintf("database %q is not currently accepting connections", d.Name)}
 	}
+	if !roleIsSuperuser(snap, p.User, p.Authenticated) && snap.DatabasePrivileges(p.User, d, databaseOwner(d))&catalog.PrivConnect == 0 {
+		return nil, nil, &pgerr.Error{Code: pgerr.InsufficientPrivilege, Severity: "FATAL", Message: fmt.Sprintf("permission denied for database \"%s\"", d.Name),
+			Detail: "User does not have CONNECT privilege."}
+	}
 	if d.ConnLimit >= 0 && !roleIsSuperuser(snap, p.User, p.Authenticated) && len(e.sessionsIn(d.ID, nil)) >= d.ConnLimit {
 		return nil, nil, &pgerr.Error{Code: pgerr.TooManyConnections, Severity: "FATAL", Message: fmt.Sprintf("too many connections for database %q", d.Name)}
 	}
@@ -551,7 +555,8 @@ func (p pgSession) Databases() []pgcatalog.DatabaseInfo {
 	}
 	var out []pgcatalog.DatabaseInfo
 	for _, d := range s.engine.databases(snap) {
-		info := pgcatalog.DatabaseInfo{OID: pgcatalog.DatabaseOID, Name: d.Name, Owner: d.Owner, IsTemplate: d.IsTemplate, AllowConn: d.AllowConn, ConnLimit: d.ConnLimit}
+		info := pgcatalog.DatabaseInfo{OID: pgcatalog.DatabaseOID, Name: d.Name, Owner: d.Owner, IsTemplate: d.IsTemplate, AllowConn: d.AllowConn, ConnLimit: d.ConnLimit,
+			ACL: d.ACLItems(databaseOwner(d)), Privileges: func(role string) catalog.Privilege { return snap.DatabasePrivileges(role, d, databaseOwner(d)) }}
 		if d.ID != catalog.FirstDatabaseID {
 			info.OID = pgcatalog.ObjectOID(d.ID, 0)
 		} else if s.engine.dbID == d.ID && s.params.Database != "" {

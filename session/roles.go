@@ -35,6 +35,8 @@ func (st *statement) runRole(ctx context.Context, b ir.Statement) (wire.Result, 
 		tag, err = strings.ToUpper(x.Kind()), s.grant(ctx, x)
 	case *ir.GrantRole:
 		tag, err = strings.ToUpper(strings.ReplaceAll(x.Kind(), "_", " ")), s.grantRole(ctx, x)
+	case *ir.AlterDefaultPrivileges:
+		tag, err = "ALTER DEFAULT PRIVILEGES", s.alterDefaultPrivileges(ctx, x)
 	default:
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "statement %s is not supported", b.Kind())
 	}
@@ -238,6 +240,9 @@ func (s *Session) grant(ctx context.Context, x *ir.Grant) error {
 	}
 	if x.OnLargeObjects() {
 		return s.grantLargeObjects(ctx, x)
+	}
+	if x.OnDatabases() {
+		return s.grantDatabases(ctx, x)
 	}
 	var warnings []*pgerr.Error
 	err := s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {

@@ -57,8 +57,11 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 		}
 		switch x.Action {
 		case "create":
-			if !super {
+			if !super && !s.holdsDatabasePrivilege(snap, catalog.PrivCreate) {
 				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %s", s.params.Database)
+			}
+			if !super && role != "" && !snap.IsMemberOf(s.currentUser(), role) {
+				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be member of role \"%s\"", role)
 			}
 			name := role
 			if len(x.Names) > 0 {
@@ -90,9 +93,9 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 				if err := s.checkNewOwner(snap, role); err != nil {
 					return catalog.Change{}, err
 				}
-				if !super && role != sc.Owner {
-					// The new owner needs CREATE on the database (PostgreSQL's
-					// AlterSchemaOwner_internal), which only superusers hold.
+				if !super && role != sc.Owner && !s.holdsDatabasePrivilege(snap, catalog.PrivCreate) {
+					// Changing the owner needs CREATE on the database
+					// (PostgreSQL's AlterSchemaOwner_internal).
 					return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %s", s.params.Database)
 				}
 				n.Owner = role
@@ -105,9 +108,8 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 				return catalog.Change{}, pgerr.New(pgerr.ReservedName, "unacceptable schema name %q", x.NewName).
 					WithDetail("The prefix \"pg_\" is reserved for system schemas.")
 			}
-			if !super {
-				// As PostgreSQL: renaming needs CREATE on the database,
-				// which only superusers hold in zproxy's one database.
+			if !super && !s.holdsDatabasePrivilege(snap, catalog.PrivCreate) {
+				// As PostgreSQL: renaming needs CREATE on the database.
 				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %s", s.params.Database)
 			}
 			// Relations are keyed by their qualified names
@@ -162,6 +164,13 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 					WithDetail("%s", strings.Join(deps, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
 			ch.DeleteSchemas = append(ch.DeleteSchemas, sc.Name)
+			// Its default privileges go with it (PostgreSQL's automatic
+			// dependency).
+			for _, d := range snap.DefaultACLs() {
+				if d.Schema == sc.Name {
+					ch.DeleteDefaultACLs = append(ch.DeleteDefaultACLs, d.Key())
+				}
+			}
 		}
 		return ch, nil
 	})

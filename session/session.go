@@ -833,7 +833,7 @@ func init() {
 	runs((*statement).runExplain)
 	runs((*statement).runSetVar)
 	runs((*statement).runShowVar)
-	runsAll((*statement).runRoleStatement, (*ir.CreateRole)(nil), (*ir.AlterRole)(nil), (*ir.DropRole)(nil), (*ir.Grant)(nil), (*ir.GrantRole)(nil))
+	runsAll((*statement).runRoleStatement, (*ir.CreateRole)(nil), (*ir.AlterRole)(nil), (*ir.DropRole)(nil), (*ir.Grant)(nil), (*ir.GrantRole)(nil), (*ir.AlterDefaultPrivileges)(nil))
 	runs((*statement).runAlterSystem)
 	runs((*statement).runComment)
 	runs((*statement).runAnalyze)

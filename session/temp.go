@@ -169,6 +169,10 @@ type tempState struct {
 	// cat is the session's catalog of temporary objects, nil until its
 	// first CREATE TEMP TABLE (its number names pg_temp_N).
 	cat *catalog.Catalog
+	// permitted is set once the session was found to hold TEMPORARY on
+	// its database (catalogForNew), as PostgreSQL checks it once, when it
+	// makes the session's temporary schema.
+	permitted bool
 	// merged is the last schema snapshot handed out, the permanent
 	// snapshot main with the temporary one temp laid over it.
 	merged, main, temp *catalog.Snapshot
@@ -319,6 +323,18 @@ func (s *Session) catalogFor(ctx context.Context, name string) (*catalog.Catalog
 // permanent one (permCatalog).
 func (s *Session) catalogForNew(ctx context.Context, temp bool) (*catalog.Catalog, error) {
 	if temp {
+		if !s.temp.permitted {
+			// As PostgreSQL's InitTempTableNamespace: the session's first
+			// temporary object needs TEMPORARY on the database.
+			snap, err := s.engine.catalog.Snapshot(ctx)
+			if err != nil {
+				return nil, storeErr(err)
+			}
+			if !s.holdsDatabasePrivilege(snap, catalog.PrivTemporary) {
+				return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to create temporary tables in database \"%s\"", s.params.Database)
+			}
+			s.temp.permitted = true
+		}
 		return s.tempCatalog(ctx)
 	}
 	return s.permCatalog(ctx)

@@ -1,5 +1,7 @@
 package pgcatalog
 
+import "github.com/zproxy/zproxy/catalog"
+
 // DatabaseLister is a Session that knows the store's databases: pg_database
 // lists them. A session without it sees one database, its own.
 type DatabaseLister interface {
@@ -15,6 +17,10 @@ type DatabaseInfo struct {
 	IsTemplate bool
 	AllowConn  bool
 	ConnLimit  int
+	// ACL is datacl (nil: NULL, the default); Privileges what a role
+	// holds on the database (nil: PostgreSQL's default ACL).
+	ACL        []string
+	Privileges func(role string) catalog.Privilege
 }
 
 // databases are the rows of pg_database: the session's list, or its own

@@ -1062,9 +1062,15 @@ var privilegeKinds = []privilegeKind{
 			}
 			return "", false
 		},
-		// PUBLIC may connect and make temporary tables, as PostgreSQL's
-		// default database ACL says; only its owner creates schemas.
-		holds: func(_ *Env, _, _, p string) bool { return p != "CREATE" }},
+		// datacl, or PostgreSQL's default: PUBLIC may connect and make
+		// temporary tables, only the owner creates schemas.
+		holds: func(e *Env, role, name, p string) bool {
+			pv, _ := catalog.ParsePrivilege(p)
+			if d, ok := e.databaseNamed(unquoteIdent(name)); ok && d.Privileges != nil {
+				return d.Privileges(role)&pv != 0
+			}
+			return pv != catalog.PrivCreate
+		}},
 	{fn: "has_function_privilege", valid: []string{"EXECUTE"},
 		byName: func(e *Env, name string) (string, error) {
 			_, err := e.RegOID(sqltypes.TypeRegProcedure, name)

@@ -48,6 +48,21 @@ func init() {
 		}
 		return out
 	})
+	generate("pg_catalog.pg_default_acl", func(e *Env) []row {
+		var out []row
+		if e.Snap == nil {
+			return nil
+		}
+		for _, d := range e.Snap.DefaultACLs() {
+			ns := uint32(0)
+			if d.Schema != "" {
+				ns = schemaOID(e.Snap, d.Schema)
+			}
+			out = append(out, &pgDefaultAclRow{Oid: oidV(ObjectOID(d.ID, d.Slot)), Defaclrole: oidV(RoleOID(d.Role)),
+				Defaclnamespace: oidV(ns), Defaclobjtype: charV(d.ObjType), Defaclacl: textArray(catalog.DefaultACLItems(d.ACL, d.Role))})
+		}
+		return out
+	})
 	generate("pg_catalog.pg_init_privs", func(e *Env) []row {
 		// The ACLs initdb leaves on system objects, which pg_dump takes
 		// as the baseline of what it dumps (a GRANT on one of them shows
@@ -366,7 +381,7 @@ func init() {
 			}
 			out = append(out, &pgDatabaseRow{Oid: oidV(d.OID), Datname: nameV(d.Name), Datdba: oidV(owner), Encoding: intV(6),
 				Datlocprovider: charV('c'), Datistemplate: boolV(d.IsTemplate), Datallowconn: boolV(d.AllowConn), Datconnlimit: intV(int64(d.ConnLimit)),
-				Datminmxid: sqltypes.NewXID(1), Dattablespace: oidV(TablespaceOID), Datcollate: textV("C"), Datctype: textV("C")})
+				Datminmxid: sqltypes.NewXID(1), Dattablespace: oidV(TablespaceOID), Datcollate: textV("C"), Datctype: textV("C"), Datacl: textArray(d.ACL)})
 		}
 		return out
 	})

@@ -1,0 +1,9 @@
+-- Default privileges, as a read-only BI setup writes them
+-- (pgdump_defaultacl_test.go); the roles exist on both sides first.
+CREATE SCHEMA app;
+ALTER DEFAULT PRIVILEGES IN SCHEMA app GRANT SELECT ON TABLES TO acl24_ro;
+ALTER DEFAULT PRIVILEGES GRANT USAGE, SELECT ON SEQUENCES TO acl24_ro;
+ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC;
+ALTER DEFAULT PRIVILEGES GRANT USAGE ON SCHEMAS TO acl24_ro;
+CREATE TABLE app.t (id integer PRIMARY KEY, v text);
+INSERT INTO app.t VALUES (1, 'one');
