@@ -192,7 +192,9 @@ func TestPrivilegeNames(t *testing.T) {
 		{"all privileges", catalog.PrivAll, true},
 		{"truncate", catalog.PrivTruncate, true},
 		{"references", catalog.PrivReferences, true},
-		{"connect", 0, false},
+		{"connect", catalog.PrivConnect, true},
+		{"temp", catalog.PrivTemporary, true},
+		{"usage on", 0, false},
 	} {
 		if got, ok := catalog.ParsePrivilege(tc.in); got != tc.want || ok != tc.ok {
 			t.Errorf("ParsePrivilege(%q) = %v, %v", tc.in, got, ok)

@@ -16,7 +16,7 @@ func sampleStatements() []Statement {
 		&ShowIndexes{}, &CheckTable{}, &Explain{Stmt: &Query{}}, &SetVar{}, &ShowVar{}, &TxnOp{Op: TxnBegin}, &CreateView{},
 		&DropView{}, &AlterTable{}, &Truncate{}, &Reindex{}, &Lock{}, &AlterOwner{Table: &catalog.Table{}}, &Analyze{}, &Comment{}, &AddConstraint{}, &DropConstraint{},
 		&ValidateConstraint{}, &RenameConstraint{}, &SetConstraints{}, &Extension{}, &SchemaChange{Action: "create"}, &GrantRole{}, &AlterSystem{},
-		&CreateRole{}, &AlterRole{}, &DropRole{}, &Grant{}, &CreateSequence{}, &AlterSequence{}, &DropSequence{},
+		&CreateRole{}, &AlterRole{}, &DropRole{}, &Grant{}, &AlterDefaultPrivileges{}, &CreateSequence{}, &AlterSequence{}, &DropSequence{},
 		&TypeChange{TypeStatement: &parser.TypeStatement{Action: parser.TypeCreateEnum}},
 		&RoutineChange{RoutineStatement: &parser.RoutineStatement{Action: parser.RoutineCreate}}, &Call{}, &Do{}, &TriggerChange{TriggerStatement: &parser.TriggerStatement{Table: "t"}},
 		&RoutineChange{RoutineStatement: &parser.RoutineStatement{Action: parser.RoutineDrop, Procedure: true}},
