@@ -35,6 +35,9 @@ func CastValueStyled(v sqltypes.Value, from, to sqltypes.Type, explicit bool, st
 	if v.IsNull() {
 		return sqltypes.CastIn(v, to, explicit, st.Location)
 	}
+	if from.ID == sqltypes.Char && to.ID == sqltypes.Int4 {
+		return sqltypes.CharToInt(v), nil // its byte, not its text read as a number
+	}
 	if to.IsTextual() && printsStyled(from) {
 		v = sqltypes.NewText(string(sqltypes.AppendTextStyled(nil, from, v, st)))
 		from = sqltypes.TypeText

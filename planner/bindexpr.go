@@ -1092,6 +1092,12 @@ func checkCastPair(from, to sqltypes.Type) error {
 		ok = to.ID == sqltypes.Oid || to.ID == sqltypes.Int4 || to.ID == sqltypes.Int8 || to.IsReg() || stringish(to)
 	case to.ID == sqltypes.Oid:
 		ok = from.Kind() == sqltypes.KindInt || from.IsReg() || stringish(from)
+	case from.ID == sqltypes.Char:
+		// "char" converts to integer alone among the numbers, as only
+		// integer converts to it (its byte, signed).
+		ok = to.ID == sqltypes.Char || to.ID == sqltypes.Int4 || stringish(to)
+	case to.ID == sqltypes.Char:
+		ok = from.ID == sqltypes.Int4 || stringish(from)
 	case from.ID == sqltypes.Timestamp && to.ID == sqltypes.TimeTZ:
 		ok = false // timestamptz's cast to timetz only
 	}

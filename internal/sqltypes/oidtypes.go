@@ -157,12 +157,45 @@ func parseSystem(t Type, s string) (Value, error) {
 	return Null, pgerr.New(pgerr.FeatureNotSupported, "type %s is not supported", t)
 }
 
-// firstByte is "char"'s input and its cast from text: the first byte.
-func firstByte(s string) string {
-	if s == "" {
-		return ""
+// firstByte is "char"'s input and its cast from text: one byte, the
+// first, or the one a backslash and three octal digits name (charin), held
+// as its output text (CharText).
+func firstByte(s string) string { return CharText(charByte(s)) }
+
+// charByte is the byte a "char" value's text holds (firstByte, CharText).
+func charByte(s string) byte {
+	if len(s) == 4 && s[0] == '\\' && isOctal(s[1]) && isOctal(s[2]) && isOctal(s[3]) {
+		return (s[1]-'0')<<6 | (s[2]-'0')<<3 | (s[3] - '0')
 	}
-	return s[:1]
+	if s == "" {
+		return 0
+	}
+	return s[0]
+}
+
+// CharText is a "char" byte as PostgreSQL's charout prints it: nothing for
+// 0, a backslash and three octal digits for a byte with its high bit set
+// (not text on its own), else the byte.
+func CharText(b byte) string {
+	switch {
+	case b == 0:
+		return ""
+	case b >= 0x80:
+		return string([]byte{'\\', '0' + b>>6, '0' + b>>3&7, '0' + b&7})
+	}
+	return string([]byte{b})
+}
+
+// CharToInt is "char"'s cast to integer (chartoi4): its byte, signed.
+func CharToInt(v Value) Value { return NewInt(int64(int8(charByte(v.S)))) }
+
+// intToChar is integer's cast to "char" (i4tochar): the byte of a value
+// in a signed byte's range.
+func intToChar(i int64) (Value, error) {
+	if i < -128 || i > 127 {
+		return Null, pgerr.New(pgerr.NumericValueOutOfRange, "\"char\" out of range")
+	}
+	return NewText(CharText(byte(int8(i)))), nil
 }
 
 // VectorElem is the element type of int2vector (smallint) and oidvector
@@ -233,6 +266,9 @@ func castSystem(v Value, t Type) (Value, bool, error) {
 		return NewReg(o, ""), true, nil
 	case (t.ID == Name || t.ID == Char) && v.K == KindText:
 		return parseSystemOK(t, v.S)
+	case t.ID == Char && v.K == KindInt:
+		c, err := intToChar(v.I)
+		return c, true, err
 	case (t.ID == Int2Vector || t.ID == OidVector) && v.K == KindArray:
 		a := v.Array()
 		elems := make([]Value, len(a.Elems))
