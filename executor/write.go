@@ -776,6 +776,18 @@ func (ec *execCtx) upsert(ctx context.Context, ins *optimizer.Insert, rows [][]s
 				return WriteResult{}, immutable(t)
 			default:
 				both := append(copyRow(old.row), row...)
+				if w := ins.OnConflict.Where; w != nil {
+					ok, err := w.Eval(ev, both)
+					if err != nil {
+						return WriteResult{}, err
+					}
+					if !ir.Truthy(ok) {
+						// DO UPDATE ... WHERE false: neither inserted nor
+						// updated (nor touched: a later proposal of the key
+						// may still update it, as in PostgreSQL).
+						continue
+					}
+				}
 				updated := copyRow(old.row)
 				for col, x := range ins.OnConflict.Set {
 					v, err := x.Eval(ev, both)

@@ -94,6 +94,9 @@ type Statement struct {
 	OnConflict *OnConflict
 	// Overriding is INSERT's OVERRIDING "system" | "user" VALUE, or "".
 	Overriding string
+	// InsertAlias is INSERT INTO table AS alias's alias (TiDB's grammar
+	// has none), or "".
+	InsertAlias string
 	// Temp marks CREATE [LOCAL | GLOBAL] TEMP[ORARY] TABLE, and OnCommit
 	// is its ON COMMIT action: "preserve rows" (also when the clause is
 	// absent), "delete rows" or "drop".

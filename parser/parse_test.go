@@ -553,7 +553,7 @@ func TestErrors(t *testing.T) {
 		{`SELECT E'\xff'`, "22021", 8, `invalid byte sequence`},
 		{`SELECT $0`, pgerr.UndefinedParameter.String(), 8, `there is no parameter $0`},
 		{`INSERT INTO t VALUES (1) ON CONFLICT DO UPDATE SET a = 1`, pgerr.SyntaxError.String(), 26, `inference specification`},
-		{`INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET a = 1 WHERE a > 0`, pgerr.FeatureNotSupported.String(), 62, `WHERE`},
+		{`INSERT INTO t VALUES (1) ON CONFLICT (a) DO UPDATE SET a = 1 WHERE RETURNING a`, pgerr.SyntaxError.String(), 68, `RETURNING`},
 		{`CREATE INDEX i ON t USING spgist (a)`, pgerr.FeatureNotSupported.String(), 27, `index method spgist`},
 		{`CREATE TABLE t (a int) WITH (shards = 4, shards = 5)`, pgerr.SyntaxError.String(), 42, `more than once`},
 		{`CREATE UNLOGGED TABLE t (a int)`, pgerr.FeatureNotSupported.String(), 8, `UNLOGGED`},

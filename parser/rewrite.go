@@ -533,6 +533,14 @@ func (r *rewriter) constructs(head int) error {
 			return r.createIndex(k + 1)
 		}
 	case "insert":
+		if r.peek(head+1, "into") {
+			// INSERT INTO table AS alias: the alias ON CONFLICT and
+			// RETURNING name the target by.
+			if k, err := r.skipName(head + 2); err == nil && r.peek(k, "as") && k+1 < len(r.toks) && (r.toks[k+1].kind == tkIdent || r.toks[k+1].kind == tkQIdent) {
+				r.st.InsertAlias = r.toks[k+1].val
+				r.drop(k, k+2)
+			}
+		}
 		// OVERRIDING SYSTEM VALUE | USER VALUE (identity columns).
 		for k := head + 1; k+2 < len(r.toks); k++ {
 			if r.peek(k, "overriding") && (r.peek(k+1, "system") || r.peek(k+1, "user")) && r.peek(k+2, "value") {
@@ -1170,6 +1178,12 @@ func (r *rewriter) withOptions(i int) (int, error) {
 // TiDB's grammar requires; the binder replaces it.
 const UnnamedIndex = "zp_unnamed_index"
 
+// ConflictWhereColumn stands, in the TiDB text, for the condition of ON
+// CONFLICT DO UPDATE SET ... WHERE condition: TiDB's ON DUPLICATE KEY
+// UPDATE has no WHERE, so the condition is its last assignment, to this
+// name.
+const ConflictWhereColumn = "zp_on_conflict_where"
+
 func (r *rewriter) createIndex(i int) error {
 	var err error
 	if r.peek(i, "concurrently") {
@@ -1405,16 +1419,33 @@ func (r *rewriter) onConflict(head int) error {
 				}
 				r.replace(i, "ON DUPLICATE KEY UPDATE")
 				r.drop(i+1, k+3)
-				d := 0
+				d, where := 0, -1
 				for w := k + 3; w < len(r.toks); w++ {
 					switch {
 					case r.toks[w].is("("):
 						d++
 					case r.toks[w].is(")"):
 						d--
-					case d == 0 && r.toks[w].is("where"):
-						return pgerr.New(pgerr.FeatureNotSupported, "ON CONFLICT DO UPDATE ... WHERE is not supported").WithPosition(r.pos(w))
+					case d == 0 && where < 0 && r.toks[w].is("where"):
+						where = w
+					case d == 0 && where >= 0 && r.toks[w].is("returning"):
+						if w == where+1 {
+							return r.syntaxErrorAt(w)
+						}
+						// DO UPDATE's WHERE becomes the last assignment, to
+						// ConflictWhereColumn, which the binder takes
+						// back out (planner/dml.go).
+						r.replace(where, ", "+ConflictWhereColumn+" = (")
+						r.ed[w-1].post += ")"
+						where = -2
 					}
+				}
+				if where >= 0 {
+					if where == len(r.toks)-1 {
+						return r.syntaxErrorAt(len(r.toks))
+					}
+					r.replace(where, ", "+ConflictWhereColumn+" = (")
+					r.ed[len(r.toks)-1].post += ")"
 				}
 			default:
 				return r.syntaxErrorAt(k + 1)

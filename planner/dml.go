@@ -8,6 +8,7 @@ import (
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
 )
 
 // targetTable resolves the table an INSERT, UPDATE or DELETE writes.
@@ -32,6 +33,9 @@ func (b *Binder) targetTable(refs *ast.TableRefsClause) (*catalog.Table, string,
 	_, alias = catalog.SplitName(alias)
 	if ts.AsName.O != "" {
 		alias = ts.AsName.O
+	}
+	if b.stmt.InsertAlias != "" {
+		alias = b.stmt.InsertAlias
 	}
 	return t, alias, nil
 }
@@ -215,6 +219,14 @@ func (b *Binder) bindInsert(n *ast.InsertStmt) (ir.Statement, error) {
 			sc := &scope{items: []*fromItem{existing, tableItem(t, "excluded", len(t.Columns))}}
 			ins.OnConflict.Set = map[int]ir.Expr{}
 			for _, a := range n.OnDuplicate {
+				if a.Column.Name.O == parser.ConflictWhereColumn {
+					// DO UPDATE ... WHERE: over the existing and the
+					// proposed (excluded) row, as SET.
+					if ins.OnConflict.Where, err = b.bindBool(sc, a.Expr, "WHERE"); err != nil {
+						return nil, err
+					}
+					continue
+				}
 				i := t.ColumnIndex(a.Column.Name.O)
 				if i < 0 {
 					return nil, pgerr.New(pgerr.UndefinedColumn, "column %q of relation %q does not exist", a.Column.Name.O, t.Name).WithPosition(b.stmt.NamePosition(a.Column.Name.O)).WithPosition(b.stmt.NamePosition(a.Column.Name.O))
