@@ -860,7 +860,7 @@ func (d *deparser) fn(x *Func) {
 		name = sqltypes.QuoteKey(name) // a user schema's routine is keyed s.f
 	}
 	d.w(name + "(")
-	for i, a := range x.Args {
+	for i, a := range d.notes.writtenArgs(x) {
 		if i > 0 {
 			d.w(", ")
 		}

@@ -78,6 +78,28 @@ type QueryNotes struct {
 	// COALESCE of the two sides, which ruleutils prints as the join's
 	// column, by its name alone.
 	merged map[*Func]string
+	// written are calls of user functions given fewer arguments than
+	// they take (the rest are defaults): only the written ones print.
+	written map[*Func]int
+}
+
+// NoteWrittenArgs records that the call f was written with its first n
+// arguments, the others being its parameters' defaults.
+func (n *QueryNotes) NoteWrittenArgs(f *Func, count int) {
+	if n.written == nil {
+		n.written = map[*Func]int{}
+	}
+	n.written[f] = count
+}
+
+// writtenArgs is f's arguments as written (NoteWrittenArgs).
+func (n *QueryNotes) writtenArgs(f *Func) []Expr {
+	if n != nil {
+		if c, ok := n.written[f]; ok && c <= len(f.Args) {
+			return f.Args[:c]
+		}
+	}
+	return f.Args
 }
 
 // LockNote is a SELECT's locking clause as written: its strength

@@ -695,6 +695,7 @@ func (b *Binder) placeUserNamedArgs(fns []*catalog.Function, args []ir.Expr, pro
 // arguments become its array, and the call is inlined when it can be, else
 // runs the function's body through the session (builtins.Routines).
 func (b *Binder) bindUserCall(fn *catalog.Function, args []ir.Expr, res builtins.Resolved) (ir.Expr, error) {
+	written := len(args)
 	args, err := b.completeArgs(fn, fn.Inputs(), args)
 	if err != nil {
 		return nil, err
@@ -703,8 +704,12 @@ func (b *Binder) bindUserCall(fn *catalog.Function, args []ir.Expr, res builtins
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "trigger functions can only be called as triggers")
 	}
 	b.noteRoutine(fn)
-	if e := b.inline(fn, args); e != nil {
-		return e, nil
+	// A query bound to be printed (a view's definition) keeps the call:
+	// PostgreSQL inlines when it plans, after the view's text is stored.
+	if b.notes == nil {
+		if e := b.inline(fn, args); e != nil {
+			return e, nil
+		}
 	}
 	if fn.ReturnsSet || len(fn.Outputs()) > 1 {
 		o := *res.Overload
@@ -723,7 +728,11 @@ func (b *Binder) bindUserCall(fn *catalog.Function, args []ir.Expr, res builtins
 		}
 		return b.setCall(fn.Name, args, res)
 	}
-	return scalarCall(fn, args, fn.Result, func(row []sqltypes.Value) sqltypes.Value { return row[0] }), nil
+	call := scalarCall(fn, args, fn.Result, func(row []sqltypes.Value) sqltypes.Value { return row[0] })
+	if f, ok := call.(*ir.Func); ok && b.notes != nil && !fn.Variadic() && written < len(args) {
+		b.notes.NoteWrittenArgs(f, written)
+	}
+	return call, nil
 }
 
 // completeArgs gives a resolved call of fn the arguments of all its
