@@ -164,8 +164,18 @@ func pgRun(ctx context.Context, conn *pgconn.PgConn, sql string, names bool) ([]
 	}
 	last := results[len(results)-1]
 	if names {
-		cols := make([]string, len(last.FieldDescriptions))
-		for i, fd := range last.FieldDescriptions {
+		fds := last.FieldDescriptions
+		if len(last.Rows) == 0 {
+			// pgconn copies the columns of a result only with its first
+			// row: an empty result's come from describing the statement.
+			sd, err := conn.Prepare(ctx, "", sql, nil)
+			if err != nil {
+				return nil, "", err
+			}
+			fds = sd.Fields
+		}
+		cols := make([]string, len(fds))
+		for i, fd := range fds {
 			typ := fmt.Sprintf("oid %d", fd.DataTypeOID)
 			if t, ok := sqltypes.TypeByOID(fd.DataTypeOID); ok {
 				typ = t.String()
