@@ -99,6 +99,7 @@ const (
 	KindSchema
 	KindLargeObject
 	KindDatabase
+	KindType
 )
 
 // All is what ALL PRIVILEGES grants on an object of the kind.
@@ -112,6 +113,8 @@ func (k ObjectKind) All() Privilege {
 		return PrivSelect | PrivUpdate
 	case KindDatabase:
 		return PrivCreate | PrivTemporary | PrivConnect
+	case KindType:
+		return PrivUsage
 	}
 	return PrivSelect | PrivInsert | PrivUpdate | PrivDelete | PrivTruncate | PrivReferences | PrivTrigger
 }
@@ -130,6 +133,8 @@ func (k ObjectKind) Noun() string {
 		return "large object"
 	case KindDatabase:
 		return "database"
+	case KindType:
+		return "type"
 	}
 	return "table"
 }

@@ -142,6 +142,11 @@ func (s *Snapshot) Granted(role string) []string {
 			out = append(out, "privileges for database "+d.Name)
 		}
 	}
+	for _, u := range s.UserTypes() {
+		if u.ACL[role] != 0 {
+			out = append(out, "privileges for type "+u.Name)
+		}
+	}
 	_, granted := s.defaultACLDeps(role)
 	return append(out, granted...)
 }

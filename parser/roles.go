@@ -25,8 +25,8 @@ type RoleStatement struct {
 	Privileges       []string
 	PrivilegeColumns [][]string
 	// Object is what the privileges are on: "table" (ON [TABLE], the
-	// default; views too), "sequence", "schema", "database" or "large
-	// object".
+	// default; views too), "sequence", "schema", "database", "type",
+	// "domain" or "large object".
 	Object string
 	// Tables are the objects of ON [TABLE | SEQUENCE | SCHEMA] x, ... (the
 	// OIDs of ON LARGE OBJECT, as written);
@@ -393,9 +393,9 @@ func (r *rewriter) grantStmtAt(kind string, k int, defaults *RoleStatement) (*Ro
 		}
 		st.Tables, k = names, next
 	case r.peek(k, "function") || r.peek(k, "procedure") || r.peek(k, "routine") ||
-		r.peek(k, "type") || r.peek(k, "domain") || r.peek(k, "all") || r.peek(k, "language") ||
+		r.peek(k, "all") || r.peek(k, "language") ||
 		r.peek(k, "tablespace") || r.peek(k, "foreign") || r.peek(k, "large") || r.peek(k, "parameter"):
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on %s are not supported: zproxy grants on tables, views, sequences, schemas, databases and large objects", r.toks[k].val).WithPosition(r.pos(k))
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on %s are not supported: zproxy grants on tables, views, sequences, schemas, databases, types and large objects", r.toks[k].val).WithPosition(r.pos(k))
 	default:
 		switch {
 		case r.peek(k, "table"):
@@ -405,6 +405,9 @@ func (r *rewriter) grantStmtAt(kind string, k int, defaults *RoleStatement) (*Ro
 			k++
 		case r.peek(k, "schema"):
 			st.Object = "schema"
+			k++
+		case r.peek(k, "type"), r.peek(k, "domain"):
+			st.Object = strings.ToLower(r.toks[k].val)
 			k++
 		}
 		for {

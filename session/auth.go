@@ -121,7 +121,8 @@ func (s *Session) checkPrivilegesAs(ctx context.Context, bound ir.Statement, use
 	needs := statementPrivileges(bound)
 	desc := bound.Describe()
 	routines := ir.RoutinesOf(bound)
-	if len(perms) == 0 && len(needs) == 0 && desc.CreatesIn == "" && len(desc.Owns) == 0 && len(routines) == 0 {
+	colTypes := newColumnTypes(bound)
+	if len(perms) == 0 && len(needs) == 0 && desc.CreatesIn == "" && len(desc.Owns) == 0 && len(routines) == 0 && len(colTypes) == 0 {
 		return nil
 	}
 	snap, err := s.snapshot(ctx)
@@ -169,6 +170,9 @@ func (s *Session) checkPrivilegesAs(ctx context.Context, bound ir.Statement, use
 		if o.owner != user && !snap.IsMemberOf(user, o.owner) { // pg_class_ownercheck: has_privs_of_role
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s", o.what)
 		}
+	}
+	if err := checkTypeUsage(snap, user, colTypes); err != nil {
+		return err
 	}
 	for _, n := range needs {
 		if !snap.Allowed(user, n.table, n.priv) {

@@ -1102,11 +1102,26 @@ var privilegeKinds = []privilegeKind{
 		holds: func(*Env, string, string, string) bool { return true }},
 	{fn: "has_type_privilege", valid: []string{"USAGE"},
 		byName: func(e *Env, name string) (string, error) {
-			_, err := e.RegOID(sqltypes.TypeRegType, name)
-			return name, err
+			oid, err := e.RegOID(sqltypes.TypeRegType, name)
+			return strconv.FormatUint(uint64(oid), 10), err
 		},
-		byOID: func(e *Env, oid uint32) (string, bool) { _, ok := e.typeByOID(oid); return "", ok },
-		holds: func(*Env, string, string, string) bool { return true }},
+		byOID: func(e *Env, oid uint32) (string, bool) {
+			_, ok := e.typeByOID(oid)
+			return strconv.FormatUint(uint64(oid), 10), ok
+		},
+		// A user-defined type's typacl (an array type's is its element
+		// type's, as PostgreSQL checks it); the built-in types' and the
+		// relations' row types' are PostgreSQL's default, USAGE to PUBLIC.
+		holds: func(e *Env, role, id, _ string) bool {
+			oid, _ := strconv.ParseUint(id, 10, 32)
+			if t, ok := e.typeByOID(uint32(oid)); ok && t.category == 'A' && t.elem != 0 {
+				oid = uint64(t.elem)
+			}
+			if u := e.userTypeByOID(uint32(oid)); u != nil {
+				return e.Snap.TypePrivileges(role, u, UserTypeOwner(u))&catalog.PrivUsage != 0
+			}
+			return true
+		}},
 	{fn: "has_tablespace_privilege", valid: []string{"CREATE"},
 		byName: func(_ *Env, name string) (string, error) {
 			name = unquoteIdent(name)

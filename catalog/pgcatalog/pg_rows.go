@@ -137,7 +137,7 @@ func init() {
 				Typsubscript: regprocV(subscriptProc(t.subscript)), Typelem: oidV(t.elem), Typarray: oidV(t.array),
 				Typinput: regprocV(t.in), Typoutput: regprocV(t.out), Typreceive: regprocV(t.recv), Typsend: regprocV(t.send),
 				Typalign: charV(t.align), Typstorage: charV(t.storage), Typtypmod: intV(int64(t.typtypmod())), Typcollation: oidV(t.collation),
-				Typnotnull: boolV(t.notNull), Typbasetype: oidV(t.basetype), Typndims: intV(int64(t.ndims)), Typdefault: typdefaultV(t.typdefault)})
+				Typnotnull: boolV(t.notNull), Typbasetype: oidV(t.basetype), Typndims: intV(int64(t.ndims)), Typdefault: typdefaultV(t.typdefault), Typacl: textArray(t.acl)})
 		}
 		return out
 	})
