@@ -100,6 +100,7 @@ const (
 	KindLargeObject
 	KindDatabase
 	KindType
+	KindLanguage
 )
 
 // All is what ALL PRIVILEGES grants on an object of the kind.
@@ -113,7 +114,7 @@ func (k ObjectKind) All() Privilege {
 		return PrivSelect | PrivUpdate
 	case KindDatabase:
 		return PrivCreate | PrivTemporary | PrivConnect
-	case KindType:
+	case KindType, KindLanguage:
 		return PrivUsage
 	}
 	return PrivSelect | PrivInsert | PrivUpdate | PrivDelete | PrivTruncate | PrivReferences | PrivTrigger
@@ -135,6 +136,8 @@ func (k ObjectKind) Noun() string {
 		return "database"
 	case KindType:
 		return "type"
+	case KindLanguage:
+		return "language"
 	}
 	return "table"
 }

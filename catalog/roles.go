@@ -141,6 +141,11 @@ func (s *Snapshot) Granted(role string) []string {
 		if d.ACL[role] != 0 {
 			out = append(out, "privileges for database "+d.Name)
 		}
+		for _, l := range []string{"plpgsql", "sql"} {
+			if d.Languages[l][role] != 0 {
+				out = append(out, "privileges for language "+l)
+			}
+		}
 	}
 	for _, u := range s.UserTypes() {
 		if u.ACL[role] != 0 {

@@ -25,7 +25,7 @@ type RoleStatement struct {
 	Privileges       []string
 	PrivilegeColumns [][]string
 	// Object is what the privileges are on: "table" (ON [TABLE], the
-	// default; views too), "sequence", "schema", "database", "type",
+	// default; views too), "sequence", "schema", "database", "language", "type",
 	// "domain" or "large object".
 	Object string
 	// Tables are the objects of ON [TABLE | SEQUENCE | SCHEMA] x, ... (the
@@ -385,17 +385,17 @@ func (r *rewriter) grantStmtAt(kind string, k int, defaults *RoleStatement) (*Ro
 			return nil, err
 		}
 		st.Tables, k = oids, next
-	case r.peek(k, "database"):
-		st.Object = "database"
+	case r.peek(k, "database"), r.peek(k, "language"):
+		st.Object = strings.ToLower(r.toks[k].val)
 		names, next, err := r.tokenList(k+1, func(t token) bool { return t.kind == tkIdent || t.kind == tkQIdent })
 		if err != nil {
 			return nil, err
 		}
 		st.Tables, k = names, next
 	case r.peek(k, "function") || r.peek(k, "procedure") || r.peek(k, "routine") ||
-		r.peek(k, "all") || r.peek(k, "language") ||
+		r.peek(k, "all") ||
 		r.peek(k, "tablespace") || r.peek(k, "foreign") || r.peek(k, "large") || r.peek(k, "parameter"):
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on %s are not supported: zproxy grants on tables, views, sequences, schemas, databases, types and large objects", r.toks[k].val).WithPosition(r.pos(k))
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on %s are not supported: zproxy grants on tables, views, sequences, schemas, databases, types, languages and large objects", r.toks[k].val).WithPosition(r.pos(k))
 	default:
 		switch {
 		case r.peek(k, "table"):

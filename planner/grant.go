@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
@@ -90,6 +91,20 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, 
 		// each when it runs the statement.
 		for _, n := range rs.Tables {
 			objects = append(objects, ir.GrantObject{Kind: catalog.KindDatabase, Name: n})
+		}
+	case rs.Object == "language":
+		// Kept on the session's database's entry in the store's registry:
+		// the session changes it when it runs the statement.
+		for _, n := range rs.Tables {
+			trusted, ok := pgcatalog.LanguageTrusted(n)
+			switch {
+			case !ok:
+				return nil, pgerr.New(pgerr.UndefinedObject, "language \"%s\" does not exist", n)
+			case !trusted:
+				return nil, pgerr.New(pgerr.WrongObjectType, "language \"%s\" is not trusted", n).
+					WithDetail("GRANT and REVOKE are not allowed on untrusted languages, because only superusers can use untrusted languages.")
+			}
+			objects = append(objects, ir.GrantObject{Kind: catalog.KindLanguage, Name: n})
 		}
 	case rs.Object == "type" || rs.Object == "domain":
 		for _, name := range rs.Tables {

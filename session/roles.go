@@ -244,6 +244,9 @@ func (s *Session) grant(ctx context.Context, x *ir.Grant) error {
 	if x.OnDatabases() {
 		return s.grantDatabases(ctx, x)
 	}
+	if x.OnLanguages() {
+		return s.grantLanguages(ctx, x)
+	}
 	if x.OnTypes() {
 		return s.grantTypes(ctx, x)
 	}

@@ -1098,8 +1098,16 @@ var privilegeKinds = []privilegeKind{
 			return "", false
 		},
 		// Every language's default ACL gives PUBLIC USAGE (whether an
-		// untrusted one may be used is decided by CREATE FUNCTION).
-		holds: func(*Env, string, string, string) bool { return true }},
+		// untrusted one may be used is decided by CREATE FUNCTION); a
+		// trusted one's lanacl is the session's database's.
+		holds: func(e *Env, role, name, _ string) bool {
+			if l, ok := e.Sess.(LanguageACLs); ok {
+				if _, held := l.LanguageACL(name); held != nil {
+					return held(role)&catalog.PrivUsage != 0
+				}
+			}
+			return true
+		}},
 	{fn: "has_type_privilege", valid: []string{"USAGE"},
 		byName: func(e *Env, name string) (string, error) {
 			oid, err := e.RegOID(sqltypes.TypeRegType, name)
@@ -1152,6 +1160,13 @@ var privilegeKinds = []privilegeKind{
 const grantOption = " WITH GRANT OPTION"
 
 // languageTrusted lists pg_language's rows: whether each is trusted.
+// LanguageTrusted reports whether the language named name exists and
+// whether it is trusted (ordinary roles may be granted USAGE on it).
+func LanguageTrusted(name string) (trusted, ok bool) {
+	trusted, ok = languageTrusted[name]
+	return trusted, ok
+}
+
 var languageTrusted = map[string]bool{"internal": false, "c": false, "sql": true, "plpgsql": true}
 
 // parsePrivileges reads a has_*_privilege privilege list (comma
