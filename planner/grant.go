@@ -92,6 +92,11 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, 
 		for _, n := range rs.Tables {
 			objects = append(objects, ir.GrantObject{Kind: catalog.KindDatabase, Name: n})
 		}
+	case rs.Object == "parameter":
+		// Checked against the session's settings when it runs.
+		for _, n := range rs.Tables {
+			objects = append(objects, ir.GrantObject{Kind: catalog.KindParameter, Name: strings.ToLower(n)})
+		}
 	case rs.Object == "language":
 		// Kept on the session's database's entry in the store's registry:
 		// the session changes it when it runs the statement.

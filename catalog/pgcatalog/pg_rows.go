@@ -127,6 +127,27 @@ func init() {
 		}
 		return out
 	})
+	generate("pg_catalog.pg_parameter_acl", func(e *Env) []row {
+		// One row per parameter something was granted on (GRANT ... ON
+		// PARAMETER), its grantor the bootstrap superuser, who owns them.
+		if e.Snap == nil {
+			return nil
+		}
+		acls := e.Snap.ParameterACL()
+		names := make([]string, 0, len(acls))
+		for n := range acls {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		var out []row
+		for _, n := range names {
+			acl := acls[n]
+			acl[BootstrapRole] = catalog.KindParameter.All()
+			out = append(out, &pgParameterAclRow{Oid: oidV(RoleOID("parameter " + n)), Parname: textV(n),
+				Paracl: textArray(catalog.DefaultACLItems(acl, BootstrapRole))})
+		}
+		return out
+	})
 	generate("pg_catalog.pg_type", func(e *Env) []row {
 		var out []row
 		for _, t := range e.allTypes() {
