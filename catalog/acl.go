@@ -88,3 +88,12 @@ func UpdateACL(acl map[string]Privilege, grantee string, p Privilege, revoke boo
 		delete(acl, grantee)
 	}
 }
+
+// MoveACLOwner gives the privileges of from (an object's old owner) in acl
+// to to, its new owner, as ALTER ... OWNER TO does.
+func MoveACLOwner(acl map[string]Privilege, from, to string) {
+	if p, ok := acl[from]; ok && from != to {
+		acl[to] |= p
+		delete(acl, from)
+	}
+}

@@ -46,6 +46,45 @@ type Database struct {
 	// (PublicRole for PUBLIC); nil until a GRANT or REVOKE names it, when
 	// PostgreSQL's default holds (DefaultDatabaseACL).
 	ACL map[string]Privilege `json:"acl,omitempty"`
+	// Languages hold the privileges granted on the database's trusted
+	// procedural languages (lanacl), by language name and grantee; a
+	// language without an entry has PostgreSQL's default (DefaultTypeACL's
+	// shape: PUBLIC and the owner may use it).
+	Languages map[string]map[string]Privilege `json:"languages,omitempty"`
+}
+
+// LanguageACL is the ACL of language in d, owned by owner (the bootstrap
+// superuser), for changing: a copy, the default when none was granted.
+func (d *Database) LanguageACL(language, owner string) map[string]Privilege {
+	if acl, ok := d.Languages[language]; ok {
+		return copyACL(acl)
+	}
+	return map[string]Privilege{PublicRole: PrivUsage, owner: PrivUsage}
+}
+
+// LanguageACLItems is lanacl: nil (NULL) until something was granted on
+// the language, else PUBLIC's entry, the owner's and the others' by name.
+func (d *Database) LanguageACLItems(language, owner string) []string {
+	acl, ok := d.Languages[language]
+	if !ok {
+		return nil
+	}
+	return DefaultACLItems(acl, owner)
+}
+
+// LanguagePrivileges is what role holds on language in d, owned by owner:
+// everything for a superuser, else what the ACL gives it, PUBLIC and the
+// roles it is a member of.
+func (s *Snapshot) LanguagePrivileges(role string, d *Database, language, owner string) Privilege {
+	if s.isSuperuser(role) {
+		return PrivUsage
+	}
+	acl := d.LanguageACL(language, owner)
+	var p Privilege
+	for _, r := range s.rolesOf(role) {
+		p |= acl[r]
+	}
+	return p
 }
 
 // DefaultDatabaseACL is acldefault('d', owner): PUBLIC may connect and
@@ -96,6 +135,12 @@ func (d *Database) Clone() *Database {
 	}
 	if d.ACL != nil {
 		c.ACL = copyACL(d.ACL)
+	}
+	if d.Languages != nil {
+		c.Languages = make(map[string]map[string]Privilege, len(d.Languages))
+		for l, acl := range d.Languages {
+			c.Languages[l] = copyACL(acl)
+		}
 	}
 	return &c
 }

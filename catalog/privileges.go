@@ -17,18 +17,20 @@ type Privilege uint16
 
 // The privileges, with PostgreSQL's aclitem letters (see ACLLetters).
 const (
-	PrivSelect     Privilege = 1 << iota // r
-	PrivInsert                           // a
-	PrivUpdate                           // w
-	PrivDelete                           // d
-	PrivTruncate                         // D
-	PrivReferences                       // x
-	PrivTrigger                          // t
-	PrivUsage                            // U
-	PrivCreate                           // C
-	PrivExecute                          // X (functions; default privileges)
-	PrivTemporary                        // T (databases)
-	PrivConnect                          // c (databases)
+	PrivSelect      Privilege = 1 << iota // r
+	PrivInsert                            // a
+	PrivUpdate                            // w
+	PrivDelete                            // d
+	PrivTruncate                          // D
+	PrivReferences                        // x
+	PrivTrigger                           // t
+	PrivUsage                             // U
+	PrivCreate                            // C
+	PrivExecute                           // X (functions; default privileges)
+	PrivTemporary                         // T (databases)
+	PrivConnect                           // c (databases)
+	PrivSet                               // s (parameters)
+	PrivAlterSystem                       // A (parameters)
 
 	// PrivAll is ALL [PRIVILEGES]: what it grants depends on the object
 	// (ObjectKind.All).
@@ -46,6 +48,7 @@ var privilegeNames = []struct {
 	{PrivDelete, "DELETE", 'd'}, {PrivTruncate, "TRUNCATE", 'D'}, {PrivReferences, "REFERENCES", 'x'},
 	{PrivTrigger, "TRIGGER", 't'}, {PrivExecute, "EXECUTE", 'X'}, {PrivUsage, "USAGE", 'U'}, {PrivCreate, "CREATE", 'C'},
 	{PrivTemporary, "TEMPORARY", 'T'}, {PrivConnect, "CONNECT", 'c'},
+	{PrivSet, "SET", 's'}, {PrivAlterSystem, "ALTER SYSTEM", 'A'},
 }
 
 // String lists the privileges of p ("INSERT, SELECT").
@@ -99,6 +102,9 @@ const (
 	KindSchema
 	KindLargeObject
 	KindDatabase
+	KindType
+	KindLanguage
+	KindParameter
 )
 
 // All is what ALL PRIVILEGES grants on an object of the kind.
@@ -112,6 +118,10 @@ func (k ObjectKind) All() Privilege {
 		return PrivSelect | PrivUpdate
 	case KindDatabase:
 		return PrivCreate | PrivTemporary | PrivConnect
+	case KindType, KindLanguage:
+		return PrivUsage
+	case KindParameter:
+		return PrivSet | PrivAlterSystem
 	}
 	return PrivSelect | PrivInsert | PrivUpdate | PrivDelete | PrivTruncate | PrivReferences | PrivTrigger
 }
@@ -130,6 +140,12 @@ func (k ObjectKind) Noun() string {
 		return "large object"
 	case KindDatabase:
 		return "database"
+	case KindType:
+		return "type"
+	case KindLanguage:
+		return "language"
+	case KindParameter:
+		return "parameter"
 	}
 	return "table"
 }

@@ -39,6 +39,10 @@ type Role struct {
 	Columns map[uint64]map[string]Privilege `json:"columns,omitempty"`
 	// Schemas holds the privileges granted on schemas, by name.
 	Schemas map[string]Privilege `json:"schemas,omitempty"`
+	// Parameters holds SET and ALTER SYSTEM granted on run-time
+	// parameters (GRANT ... ON PARAMETER; pg_parameter_acl), by the
+	// parameter's lower-case name.
+	Parameters map[string]Privilege `json:"parameters,omitempty"`
 	// MemberOf holds the roles this one was granted (GRANT group TO
 	// role), each with whether WITH ADMIN OPTION was given; membership.go.
 	MemberOf map[string]bool `json:"member_of,omitempty"`
@@ -63,6 +67,7 @@ func (r *Role) Clone() *Role {
 	for n, p := range r.Schemas {
 		c.Schemas[n] = p
 	}
+	c.Parameters = copyACL(r.Parameters)
 	return &c
 }
 
@@ -117,6 +122,9 @@ func (s *Snapshot) Granted(role string) []string {
 	if r.Schemas[PublicSchema] != 0 {
 		out = append(out, "privileges for schema "+PublicSchema)
 	}
+	for _, n := range sortedKeys(r.Parameters) {
+		out = append(out, "privileges for parameter "+n)
+	}
 	for _, t := range s.Tables() {
 		if r.Grants[t.ID] != 0 {
 			out = append(out, "privileges for table "+t.Name)
@@ -140,6 +148,16 @@ func (s *Snapshot) Granted(role string) []string {
 	for _, d := range s.Databases() {
 		if d.ACL[role] != 0 {
 			out = append(out, "privileges for database "+d.Name)
+		}
+		for _, l := range []string{"plpgsql", "sql"} {
+			if d.Languages[l][role] != 0 {
+				out = append(out, "privileges for language "+l)
+			}
+		}
+	}
+	for _, u := range s.UserTypes() {
+		if u.ACL[role] != 0 {
+			out = append(out, "privileges for type "+u.Name)
 		}
 	}
 	_, granted := s.defaultACLDeps(role)
@@ -220,4 +238,47 @@ func (c *Catalog) putDescriptorIn(partition []byte, sortKey string, v any) (kv.O
 	}
 	return kv.Op{Kind: kv.OpPut, Key: kv.Key{Partition: partition, Sort: []byte(sortKey)},
 		Attrs: []kv.Attr{{Name: descAttr, Kind: kv.AttrBytes, B: data}}}, nil
+}
+
+// ParameterPrivileges is what role holds on the run-time parameter name
+// (lower case): SET and ALTER SYSTEM for a superuser, else what was
+// granted to it, PUBLIC and the roles it is a member of.
+func (s *Snapshot) ParameterPrivileges(role, name string) Privilege {
+	if s.isSuperuser(role) {
+		return KindParameter.All()
+	}
+	var p Privilege
+	for _, r := range s.rolesOf(role) {
+		if g := s.roles[r]; g != nil {
+			p |= g.Parameters[name]
+		}
+	}
+	return p
+}
+
+// ParameterACL is pg_parameter_acl: by parameter, its grantees' privileges
+// (PUBLIC's under PublicRole), for the parameters granted on.
+func (s *Snapshot) ParameterACL() map[string]map[string]Privilege {
+	out := map[string]map[string]Privilege{}
+	for name, r := range s.roles {
+		for n, p := range r.Parameters {
+			if p == 0 {
+				continue
+			}
+			if out[n] == nil {
+				out[n] = map[string]Privilege{}
+			}
+			out[n][name] = p
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]Privilege) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

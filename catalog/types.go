@@ -37,6 +37,10 @@ type UserType struct {
 	// Range is the definition of a range type (CREATE TYPE ... AS
 	// RANGE), which also names and numbers its multirange type.
 	Range *sqltypes.RangeType `json:"range,omitempty"`
+	// ACL holds the privileges granted on the type by grantee
+	// (PublicRole for PUBLIC); nil until a GRANT or REVOKE names it, when
+	// PostgreSQL's default holds (DefaultTypeACL).
+	ACL map[string]Privilege `json:"acl,omitempty"`
 	// Multirange marks the multirange type of Range, which the snapshot
 	// finds by its name (UserType) but never stores on its own.
 	Multirange bool `json:"-"`
@@ -57,6 +61,53 @@ func (t *UserType) Type() sqltypes.Type {
 		return sqltypes.RangeOf(t.Range)
 	}
 	return sqltypes.EnumOf(t.Enum)
+}
+
+// DefaultTypeACL is acldefault('T', owner): PUBLIC and the owner may use
+// the type.
+func DefaultTypeACL(owner string) map[string]Privilege {
+	return map[string]Privilege{PublicRole: PrivUsage, owner: PrivUsage}
+}
+
+// WithACL returns a copy of t whose ACL is its own map, for building a
+// changed type: the default ACL of owner (t's owner, named) when t had
+// none.
+func (t *UserType) WithACL(owner string) *UserType {
+	c := *t
+	if t.ACL == nil {
+		c.ACL = DefaultTypeACL(owner)
+	} else {
+		c.ACL = copyACL(t.ACL)
+	}
+	return &c
+}
+
+// ACLItems is typacl, t owned by owner: nil (NULL) until something was
+// granted, else PUBLIC's entry, the owner's and the other grantees' by
+// name.
+func (t *UserType) ACLItems(owner string) []string {
+	if t.ACL == nil {
+		return nil
+	}
+	return DefaultACLItems(t.ACL, owner)
+}
+
+// TypePrivileges is what role holds on the user-defined type t, owned by
+// owner: everything for a superuser, else what its ACL gives the role,
+// PUBLIC and the roles it is a member of.
+func (s *Snapshot) TypePrivileges(role string, t *UserType, owner string) Privilege {
+	if s.isSuperuser(role) {
+		return KindType.All()
+	}
+	acl := t.ACL
+	if acl == nil {
+		acl = DefaultTypeACL(owner)
+	}
+	var p Privilege
+	for _, r := range s.rolesOf(role) {
+		p |= acl[r]
+	}
+	return p
 }
 
 // UserType returns the user-defined type a name denotes: a key

@@ -156,6 +156,12 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 		if !s.RoleExists(role) {
 			return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", role)
 		}
+		if u.ACL != nil {
+			// The old owner's privileges become the new owner's, as
+			// PostgreSQL's aclnewowner moves them.
+			u.ACL = u.WithACL(pgcatalog.UserTypeOwner(u)).ACL
+			catalog.MoveACLOwner(u.ACL, pgcatalog.UserTypeOwner(u), role)
+		}
 		u.Owner = role
 	}
 	return ch, nil, nil

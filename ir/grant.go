@@ -33,6 +33,18 @@ type GrantObject struct {
 	Columns map[string]catalog.Privilege
 }
 
+// OnTypes reports whether the statement grants on user-defined types,
+// whose ACLs are the types' own (typacl) rather than their grantees'.
+func (g *Grant) OnTypes() bool {
+	return len(g.Objects) > 0 && g.Objects[0].Kind == catalog.KindType
+}
+
+// OnLanguages reports whether the statement grants on procedural
+// languages, whose ACLs the database's registry entry keeps.
+func (g *Grant) OnLanguages() bool {
+	return len(g.Objects) > 0 && g.Objects[0].Kind == catalog.KindLanguage
+}
+
 // OnDatabases reports whether the statement grants on databases, whose
 // registry is the store's rather than the database catalog's.
 func (g *Grant) OnDatabases() bool {

@@ -25,8 +25,8 @@ type RoleStatement struct {
 	Privileges       []string
 	PrivilegeColumns [][]string
 	// Object is what the privileges are on: "table" (ON [TABLE], the
-	// default; views too), "sequence", "schema", "database" or "large
-	// object".
+	// default; views too), "sequence", "schema", "database", "language", "parameter", "type",
+	// "domain" or "large object".
 	Object string
 	// Tables are the objects of ON [TABLE | SEQUENCE | SCHEMA] x, ... (the
 	// OIDs of ON LARGE OBJECT, as written);
@@ -306,8 +306,14 @@ func (r *rewriter) grantStmtAt(kind string, k int, defaults *RoleStatement) (*Ro
 			}
 		case "SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER", "USAGE", "CREATE":
 			k++
-		case "CONNECT", "TEMPORARY", "TEMP":
+		case "CONNECT", "TEMPORARY", "TEMP", "SET":
 			k++
+		case "ALTER":
+			if defaults != nil || !r.peek(k+1, "system") {
+				return nil, r.syntaxErrorAt(k)
+			}
+			p = "ALTER SYSTEM"
+			k += 2
 		case "EXECUTE":
 			if defaults != nil {
 				k++
@@ -385,17 +391,17 @@ func (r *rewriter) grantStmtAt(kind string, k int, defaults *RoleStatement) (*Ro
 			return nil, err
 		}
 		st.Tables, k = oids, next
-	case r.peek(k, "database"):
-		st.Object = "database"
+	case r.peek(k, "database"), r.peek(k, "language"):
+		st.Object = strings.ToLower(r.toks[k].val)
 		names, next, err := r.tokenList(k+1, func(t token) bool { return t.kind == tkIdent || t.kind == tkQIdent })
 		if err != nil {
 			return nil, err
 		}
 		st.Tables, k = names, next
 	case r.peek(k, "function") || r.peek(k, "procedure") || r.peek(k, "routine") ||
-		r.peek(k, "type") || r.peek(k, "domain") || r.peek(k, "all") || r.peek(k, "language") ||
-		r.peek(k, "tablespace") || r.peek(k, "foreign") || r.peek(k, "large") || r.peek(k, "parameter"):
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on %s are not supported: zproxy grants on tables, views, sequences, schemas, databases and large objects", r.toks[k].val).WithPosition(r.pos(k))
+		r.peek(k, "all") ||
+		r.peek(k, "tablespace") || r.peek(k, "foreign") || r.peek(k, "large"):
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "privileges on %s are not supported: zproxy grants on tables, views, sequences, schemas, databases, types, languages, parameters and large objects", r.toks[k].val).WithPosition(r.pos(k))
 	default:
 		switch {
 		case r.peek(k, "table"):
@@ -405,6 +411,9 @@ func (r *rewriter) grantStmtAt(kind string, k int, defaults *RoleStatement) (*Ro
 			k++
 		case r.peek(k, "schema"):
 			st.Object = "schema"
+			k++
+		case r.peek(k, "type"), r.peek(k, "domain"), r.peek(k, "parameter"):
+			st.Object = strings.ToLower(r.toks[k].val)
 			k++
 		}
 		for {

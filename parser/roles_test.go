@@ -115,7 +115,7 @@ func TestRoleStatementErrors(t *testing.T) {
 		{"ALTER DEFAULT PRIVILEGES FOR ROLE a SELECT ON TABLES TO r", pgerr.SyntaxError.String(), `syntax error at or near "SELECT"`},
 		{"GRANT SELECT (a ON t TO r", pgerr.SyntaxError.String(), `syntax error at or near "ON"`},
 		{"GRANT EXECUTE ON TABLE t TO r", pgerr.InvalidGrantOperation.String(), "invalid privilege type EXECUTE for relation"},
-		{"GRANT ALL ON TABLESPACE d TO r", pgerr.FeatureNotSupported.String(), "privileges on tablespace are not supported: zproxy grants on tables, views, sequences, schemas, databases and large objects"},
+		{"GRANT ALL ON TABLESPACE d TO r", pgerr.FeatureNotSupported.String(), "privileges on tablespace are not supported: zproxy grants on tables, views, sequences, schemas, databases, types, languages, parameters and large objects"},
 		{"GRANT SELECT ON t TO r WITH GRANT OPTION", pgerr.FeatureNotSupported.String(), "WITH GRANT OPTION is not supported"},
 		{"REVOKE GRANT OPTION FOR SELECT ON t FROM r", pgerr.FeatureNotSupported.String(), "GRANT OPTION is not supported"},
 		{"GRANT SELECT ON t FROM r", pgerr.SyntaxError.String(), `syntax error at or near "FROM"`},

@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/zproxy/zproxy/catalog"
+	"github.com/zproxy/zproxy/catalog/pgcatalog"
 	"github.com/zproxy/zproxy/internal/pgerr"
+	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/ir"
 	"github.com/zproxy/zproxy/parser"
 )
@@ -89,6 +91,33 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, 
 		// each when it runs the statement.
 		for _, n := range rs.Tables {
 			objects = append(objects, ir.GrantObject{Kind: catalog.KindDatabase, Name: n})
+		}
+	case rs.Object == "parameter":
+		// Checked against the session's settings when it runs.
+		for _, n := range rs.Tables {
+			objects = append(objects, ir.GrantObject{Kind: catalog.KindParameter, Name: strings.ToLower(n)})
+		}
+	case rs.Object == "language":
+		// Kept on the session's database's entry in the store's registry:
+		// the session changes it when it runs the statement.
+		for _, n := range rs.Tables {
+			trusted, ok := pgcatalog.LanguageTrusted(n)
+			switch {
+			case !ok:
+				return nil, pgerr.New(pgerr.UndefinedObject, "language \"%s\" does not exist", n)
+			case !trusted:
+				return nil, pgerr.New(pgerr.WrongObjectType, "language \"%s\" is not trusted", n).
+					WithDetail("GRANT and REVOKE are not allowed on untrusted languages, because only superusers can use untrusted languages.")
+			}
+			objects = append(objects, ir.GrantObject{Kind: catalog.KindLanguage, Name: n})
+		}
+	case rs.Object == "type" || rs.Object == "domain":
+		for _, name := range rs.Tables {
+			o, err := typeGrantObject(snap, rs.Object, name)
+			if err != nil {
+				return nil, err
+			}
+			objects = append(objects, o)
 		}
 	case rs.Object == "schema":
 		for _, name := range rs.Tables {
@@ -177,6 +206,30 @@ func bindGrant(snap *catalog.Snapshot, rs *parser.RoleStatement) (ir.Statement, 
 		g.Roles = append(g.Roles, roleSpec(n))
 	}
 	return g, nil
+}
+
+// typeGrantObject finds the user-defined type that GRANT ... ON TYPE (or ON
+// DOMAIN, which must name a domain) names. A built-in type's ACL would be
+// pg_type's own row, which zproxy does not store: 0A000.
+func typeGrantObject(snap *catalog.Snapshot, object, name string) (ir.GrantObject, error) {
+	if schema, rest, ok := strings.Cut(name, "."); ok && schema == catalog.PublicSchema {
+		name = rest
+	}
+	u, ok := snap.UserType(name)
+	if !ok {
+		if _, builtin := sqltypes.LookupType(strings.TrimPrefix(name, "pg_catalog.")); builtin {
+			return ir.GrantObject{}, unsupported("privileges on built-in type %s are not supported", name)
+		}
+		return ir.GrantObject{}, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
+	}
+	if u.Multirange {
+		return ir.GrantObject{}, unsupported("privileges on multirange type %s are not supported", name)
+	}
+	if object == "domain" && u.Domain == nil {
+		_, bare := catalog.SplitName(u.Name) // as PostgreSQL, unqualified
+		return ir.GrantObject{}, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", bare)
+	}
+	return ir.GrantObject{Kind: catalog.KindType, ID: uint64(u.OID), Name: u.Name, Owner: u.Owner}, nil
 }
 
 // columnKey returns the key of column name of a table or view in

@@ -10,6 +10,7 @@ import (
 	"github.com/zproxy/zproxy/internal/auth"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/ir"
+	"github.com/zproxy/zproxy/parser"
 	"github.com/zproxy/zproxy/wire"
 )
 
@@ -121,7 +122,8 @@ func (s *Session) checkPrivilegesAs(ctx context.Context, bound ir.Statement, use
 	needs := statementPrivileges(bound)
 	desc := bound.Describe()
 	routines := ir.RoutinesOf(bound)
-	if len(perms) == 0 && len(needs) == 0 && desc.CreatesIn == "" && len(desc.Owns) == 0 && len(routines) == 0 {
+	colTypes := newColumnTypes(bound)
+	if len(perms) == 0 && len(needs) == 0 && desc.CreatesIn == "" && len(desc.Owns) == 0 && len(routines) == 0 && len(colTypes) == 0 {
 		return nil
 	}
 	snap, err := s.snapshot(ctx)
@@ -165,10 +167,17 @@ func (s *Session) checkPrivilegesAs(ctx context.Context, bound ir.Statement, use
 	if desc.CreatesIn != "" && snap.SchemaPrivileges(user, desc.CreatesIn)&catalog.PrivCreate == 0 {
 		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", desc.CreatesIn)
 	}
+	if rc, ok := bound.(*ir.RoutineChange); ok && rc.Action == parser.RoutineCreate && rc.AggDef == nil && rc.Operator == nil && rc.Cast == nil &&
+		!s.holdsLanguageUsage(snap, rc.Options.Language) {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for language %s", rc.Options.Language)
+	}
 	for _, o := range ownersOf(snap, desc.Owns) {
 		if o.owner != user && !snap.IsMemberOf(user, o.owner) { // pg_class_ownercheck: has_privs_of_role
 			return pgerr.New(pgerr.InsufficientPrivilege, "must be owner of %s", o.what)
 		}
+	}
+	if err := checkTypeUsage(snap, user, colTypes); err != nil {
+		return err
 	}
 	for _, n := range needs {
 		if !snap.Allowed(user, n.table, n.priv) {

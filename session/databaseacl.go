@@ -68,23 +68,15 @@ func (s *Session) grantDatabases(ctx context.Context, x *ir.Grant) error {
 				if snap.DatabasePrivileges(user, d, owner) == 0 {
 					return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for database %s", d.Name)
 				}
-				if x.Revoke {
-					warnings = append(warnings, pgerr.NewWarning(pgerr.PrivilegeNotRevoked, "no privileges could be revoked for \"%s\"", d.Name))
-				} else {
-					warnings = append(warnings, pgerr.NewWarning(pgerr.PrivilegeNotGranted, "no privileges were granted for \"%s\"", d.Name))
-				}
+				warnings = append(warnings, nothingGranted(x, d.Name))
 				continue
 			}
 			nd := d.Clone()
 			if nd.ACL == nil {
 				nd.ACL = catalog.DefaultDatabaseACL(owner)
 			}
-			for _, spec := range x.Roles {
-				name := s.granteeName(spec)
-				if !spec.Public && !snap.RoleExists(name) {
-					return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", name)
-				}
-				catalog.UpdateACL(nd.ACL, name, o.Privileges, x.Revoke)
+			if err := s.grantACL(snap, nd.ACL, x, o.Privileges); err != nil {
+				return catalog.Change{}, err
 			}
 			ch.PutDatabases = append(ch.PutDatabases, nd)
 		}
@@ -100,4 +92,26 @@ func (s *Session) grantDatabases(ctx context.Context, x *ir.Grant) error {
 		return nil
 	}
 	return err
+}
+
+// grantACL grants p to (or with REVOKE takes it from) each role x names,
+// in acl, an object's own ACL by grantee.
+func (s *Session) grantACL(snap *catalog.Snapshot, acl map[string]catalog.Privilege, x *ir.Grant, p catalog.Privilege) error {
+	for _, spec := range x.Roles {
+		name := s.granteeName(spec)
+		if !spec.Public && !snap.RoleExists(name) {
+			return pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", name)
+		}
+		catalog.UpdateACL(acl, name, p, x.Revoke)
+	}
+	return nil
+}
+
+// nothingGranted is PostgreSQL's warning to a role that holds some
+// privilege on object but may not grant it.
+func nothingGranted(x *ir.Grant, object string) *pgerr.Error {
+	if x.Revoke {
+		return pgerr.NewWarning(pgerr.PrivilegeNotRevoked, "no privileges could be revoked for \"%s\"", object)
+	}
+	return pgerr.NewWarning(pgerr.PrivilegeNotGranted, "no privileges were granted for \"%s\"", object)
 }

@@ -118,16 +118,20 @@ func isSuperuserRole(snap *catalog.Snapshot, n string) bool {
 	return r != nil && r.Superuser
 }
 
-// alterSystem refuses ALTER SYSTEM: an ordinary role as PostgreSQL 15
-// does (it has no ALTER SYSTEM privilege on the parameter), a superuser
-// because zproxy's configuration lives in its flags and config file.
+// alterSystem refuses ALTER SYSTEM: an ordinary role without the ALTER
+// SYSTEM privilege on the parameter as PostgreSQL 15 does, a superuser
+// (or a role granted it) because zproxy's configuration lives in its
+// flags and config file.
 func (s *Session) alterSystem(x *ir.AlterSystem) error {
 	if !s.superuserNow() {
 		name := x.Setting
 		if strings.EqualFold(name, "all") {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to perform ALTER SYSTEM RESET ALL")
 		}
-		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set parameter \"%s\"", name)
+		snap, err := s.snapshot(context.Background())
+		if err != nil || snap.ParameterPrivileges(s.currentUser(), strings.ToLower(name))&catalog.PrivAlterSystem == 0 {
+			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set parameter \"%s\"", name)
+		}
 	}
 	return pgerr.New(pgerr.FeatureNotSupported, "ALTER SYSTEM is not supported").
 		WithHint("Set zproxy's configuration with its flags, environment or config file.")

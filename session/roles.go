@@ -244,6 +244,12 @@ func (s *Session) grant(ctx context.Context, x *ir.Grant) error {
 	if x.OnDatabases() {
 		return s.grantDatabases(ctx, x)
 	}
+	if x.OnLanguages() {
+		return s.grantLanguages(ctx, x)
+	}
+	if x.OnTypes() {
+		return s.grantTypes(ctx, x)
+	}
 	var warnings []*pgerr.Error
 	err := s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
 		warnings = warnings[:0]
@@ -254,12 +260,23 @@ func (s *Session) grant(ctx context.Context, x *ir.Grant) error {
 				// Dropped since the statement was bound.
 				return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", o.Name)
 			}
+			if o.Kind == catalog.KindParameter {
+				if _, known := canonicalVar(o.Name); !known && !strings.Contains(o.Name, ".") {
+					return catalog.Change{}, pgerr.New(pgerr.InvalidName, "invalid parameter name \"%s\"", o.Name)
+				}
+			}
 			if s.isSuperuser(snap) || o.Owner != "" && o.Owner == user {
 				objects = append(objects, o)
 				continue
 			}
-			held := snap.SchemaPrivileges(user, o.Name)
-			if o.Kind != catalog.KindSchema {
+			var held catalog.Privilege
+			switch o.Kind {
+			case catalog.KindSchema:
+				held = snap.SchemaPrivileges(user, o.Name)
+			case catalog.KindParameter:
+				// The parameters belong to the bootstrap superuser.
+				held = snap.ParameterPrivileges(user, o.Name)
+			default:
 				held = snap.ObjectPrivileges(user, o.Kind, o.ID, o.Owner)
 			}
 			if held == 0 && !snap.AnyColumnPrivilege(user, o.ID, catalog.PrivAll) {
@@ -329,6 +346,13 @@ func applyGrant(r *catalog.Role, o ir.GrantObject, revoke bool) {
 		setPrivilege(r.Schemas, o.Name, change(r.Schemas[o.Name], o.Privileges))
 		return
 	}
+	if o.Kind == catalog.KindParameter {
+		if r.Parameters == nil {
+			r.Parameters = map[string]catalog.Privilege{}
+		}
+		setPrivilege(r.Parameters, o.Name, change(r.Parameters[o.Name], o.Privileges))
+		return
+	}
 	setPrivilege(r.Grants, o.ID, change(r.Grants[o.ID], o.Privileges))
 	cols := r.Columns[o.ID]
 	if cols == nil {
@@ -365,6 +389,8 @@ func grantObjectLive(snap *catalog.Snapshot, o ir.GrantObject) bool {
 	switch o.Kind {
 	case catalog.KindSchema:
 		return snap.HasSchema(o.Name)
+	case catalog.KindParameter:
+		return true
 	case catalog.KindView:
 		v, ok := snap.StoredView(o.Name)
 		return ok && v.ID == o.ID

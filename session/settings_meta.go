@@ -2,7 +2,9 @@ package session
 
 import (
 	"context"
+	"strings"
 
+	"github.com/zproxy/zproxy/catalog"
 	"github.com/zproxy/zproxy/internal/guc"
 	"github.com/zproxy/zproxy/internal/pgerr"
 )
@@ -79,11 +81,23 @@ func (s *Session) checkVarContext(n, name string) error {
 	case ctxBackend, ctxSuperuserBackend:
 		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be set after connection start", name)
 	case ctxSuperuser:
-		if !s.superuserNow() {
+		if !s.superuserNow() && !s.mayGrantedSet(n, name) {
 			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set parameter \"%s\"", name)
 		}
 	}
 	return nil
+}
+
+// mayGrantedSet reports whether the current role was granted SET on the
+// parameter (GRANT SET ON PARAMETER), under its canonical name n or its
+// name as written.
+func (s *Session) mayGrantedSet(n, name string) bool {
+	snap, err := s.snapshot(context.Background())
+	if err != nil {
+		return false
+	}
+	user := s.currentUser()
+	return (snap.ParameterPrivileges(user, n)|snap.ParameterPrivileges(user, strings.ToLower(name)))&catalog.PrivSet != 0
 }
 
 // checkVarCeiling refuses a value that widens a limit the operator set:

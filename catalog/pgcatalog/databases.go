@@ -57,3 +57,12 @@ func (e *Env) databaseOIDs() func(name string) uint32 {
 		return DatabaseOID
 	}
 }
+
+// LanguageACLs is a Session that keeps the ACLs of its database's trusted
+// languages (GRANT ... ON LANGUAGE).
+type LanguageACLs interface {
+	// LanguageACL is language's lanacl (nil: NULL, the default) and what
+	// a role holds on it; held is nil for a language without an ACL of
+	// its own to keep (an untrusted one).
+	LanguageACL(language string) (items []string, held func(role string) catalog.Privilege)
+}

@@ -1098,15 +1098,38 @@ var privilegeKinds = []privilegeKind{
 			return "", false
 		},
 		// Every language's default ACL gives PUBLIC USAGE (whether an
-		// untrusted one may be used is decided by CREATE FUNCTION).
-		holds: func(*Env, string, string, string) bool { return true }},
+		// untrusted one may be used is decided by CREATE FUNCTION); a
+		// trusted one's lanacl is the session's database's.
+		holds: func(e *Env, role, name, _ string) bool {
+			if l, ok := e.Sess.(LanguageACLs); ok {
+				if _, held := l.LanguageACL(name); held != nil {
+					return held(role)&catalog.PrivUsage != 0
+				}
+			}
+			return true
+		}},
 	{fn: "has_type_privilege", valid: []string{"USAGE"},
 		byName: func(e *Env, name string) (string, error) {
-			_, err := e.RegOID(sqltypes.TypeRegType, name)
-			return name, err
+			oid, err := e.RegOID(sqltypes.TypeRegType, name)
+			return strconv.FormatUint(uint64(oid), 10), err
 		},
-		byOID: func(e *Env, oid uint32) (string, bool) { _, ok := e.typeByOID(oid); return "", ok },
-		holds: func(*Env, string, string, string) bool { return true }},
+		byOID: func(e *Env, oid uint32) (string, bool) {
+			_, ok := e.typeByOID(oid)
+			return strconv.FormatUint(uint64(oid), 10), ok
+		},
+		// A user-defined type's typacl (an array type's is its element
+		// type's, as PostgreSQL checks it); the built-in types' and the
+		// relations' row types' are PostgreSQL's default, USAGE to PUBLIC.
+		holds: func(e *Env, role, id, _ string) bool {
+			oid, _ := strconv.ParseUint(id, 10, 32)
+			if t, ok := e.typeByOID(uint32(oid)); ok && t.category == 'A' && t.elem != 0 {
+				oid = uint64(t.elem)
+			}
+			if u := e.userTypeByOID(uint32(oid)); u != nil {
+				return e.Snap.TypePrivileges(role, u, UserTypeOwner(u))&catalog.PrivUsage != 0
+			}
+			return true
+		}},
 	{fn: "has_tablespace_privilege", valid: []string{"CREATE"},
 		byName: func(_ *Env, name string) (string, error) {
 			name = unquoteIdent(name)
@@ -1137,6 +1160,13 @@ var privilegeKinds = []privilegeKind{
 const grantOption = " WITH GRANT OPTION"
 
 // languageTrusted lists pg_language's rows: whether each is trusted.
+// LanguageTrusted reports whether the language named name exists and
+// whether it is trusted (ordinary roles may be granted USAGE on it).
+func LanguageTrusted(name string) (trusted, ok bool) {
+	trusted, ok = languageTrusted[name]
+	return trusted, ok
+}
+
 var languageTrusted = map[string]bool{"internal": false, "c": false, "sql": true, "plpgsql": true}
 
 // parsePrivileges reads a has_*_privilege privilege list (comma

@@ -3,6 +3,7 @@ package pgcatalog
 import (
 	"strings"
 
+	"github.com/zproxy/zproxy/catalog"
 	. "github.com/zproxy/zproxy/internal/builtins"
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/internal/sqltypes"
@@ -52,7 +53,7 @@ func registerIntrospection() {
 		}
 		return e, o, nil
 	}
-	paramPriv := func(ctx *Context, user sqltypes.Value, privs string) (sqltypes.Value, error) {
+	paramPriv := func(ctx *Context, user sqltypes.Value, param, privs string) (sqltypes.Value, error) {
 		e, err := needEnv(ctx)
 		if err != nil {
 			return sqltypes.Null, err
@@ -63,17 +64,17 @@ func registerIntrospection() {
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		return parameterPrivilege(e, role, known, privs)
+		return parameterPrivilege(e, role, known, strings.ToLower(param), privs)
 	}
 	Register("has_parameter_privilege",
 		fn("", []Param{textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return paramPriv(ctx, sqltypes.Null, a[1].S)
+			return paramPriv(ctx, sqltypes.Null, a[0].S, a[1].S)
 		}),
 		fn("", []Param{nameP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return paramPriv(ctx, a[0], a[2].S)
+			return paramPriv(ctx, a[0], a[1].S, a[2].S)
 		}),
 		fn("", []Param{oidP, textP, textP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-			return paramPriv(ctx, a[0], a[2].S)
+			return paramPriv(ctx, a[0], a[1].S, a[2].S)
 		}))
 	// pg_collation_for("any") is not strict: a NULL of a collatable type
 	// has its type's collation; an untyped literal none (NULL).
@@ -138,23 +139,35 @@ func registerIntrospection() {
 		}})
 }
 
-// parameterPrivilege is has_parameter_privilege for role: PostgreSQL 15
-// grants SET and ALTER SYSTEM on a parameter through pg_parameter_acl
-// alone, which has no entries in zproxy (GRANT ... ON PARAMETER is not
-// supported), so a superuser holds both and any other role neither, even
-// for a parameter every user may SET. privs is checked as
-// convert_any_priv_string does: comma-separated names, each trimmed and
-// matched case-insensitively (22023 for another).
-func parameterPrivilege(e *Env, role string, known bool, privs string) (sqltypes.Value, error) {
+// parameterPrivilege is has_parameter_privilege for role on param (lower
+// case): PostgreSQL 15 grants SET and ALTER SYSTEM on a parameter through
+// pg_parameter_acl alone (GRANT ... ON PARAMETER), so a superuser holds
+// both and any other role what was granted to it, even for a parameter
+// every user may SET. privs is checked as convert_any_priv_string does:
+// comma-separated names, each trimmed and matched case-insensitively
+// (22023 for another).
+func parameterPrivilege(e *Env, role string, known bool, param, privs string) (sqltypes.Value, error) {
+	var want catalog.Privilege
 	for _, chunk := range strings.Split(privs, ",") {
 		chunk = strings.TrimSpace(chunk)
 		switch strings.ToUpper(chunk) {
-		case "SET", "SET WITH GRANT OPTION", "ALTER SYSTEM", "ALTER SYSTEM WITH GRANT OPTION":
+		case "SET":
+			want |= catalog.PrivSet
+		case "ALTER SYSTEM":
+			want |= catalog.PrivAlterSystem
+		case "SET WITH GRANT OPTION", "ALTER SYSTEM WITH GRANT OPTION":
+			// zproxy's grants carry no grant option: a superuser's alone.
 		default:
 			return sqltypes.Null, pgerr.New(pgerr.InvalidParameterValue, "unrecognized privilege type: \"%s\"", chunk)
 		}
 	}
-	return boolV(known && isSuperuser(e, role)), nil
+	if !known {
+		return boolV(false), nil
+	}
+	if isSuperuser(e, role) {
+		return boolV(true), nil
+	}
+	return boolV(e.Snap != nil && e.Snap.ParameterPrivileges(role, param)&want != 0), nil
 }
 
 // collationFor is the collation pg_collation_for reports for a value of

@@ -127,6 +127,27 @@ func init() {
 		}
 		return out
 	})
+	generate("pg_catalog.pg_parameter_acl", func(e *Env) []row {
+		// One row per parameter something was granted on (GRANT ... ON
+		// PARAMETER), its grantor the bootstrap superuser, who owns them.
+		if e.Snap == nil {
+			return nil
+		}
+		acls := e.Snap.ParameterACL()
+		names := make([]string, 0, len(acls))
+		for n := range acls {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		var out []row
+		for _, n := range names {
+			acl := acls[n]
+			acl[BootstrapRole] = catalog.KindParameter.All()
+			out = append(out, &pgParameterAclRow{Oid: oidV(RoleOID("parameter " + n)), Parname: textV(n),
+				Paracl: textArray(catalog.DefaultACLItems(acl, BootstrapRole))})
+		}
+		return out
+	})
 	generate("pg_catalog.pg_type", func(e *Env) []row {
 		var out []row
 		for _, t := range e.allTypes() {
@@ -137,7 +158,7 @@ func init() {
 				Typsubscript: regprocV(subscriptProc(t.subscript)), Typelem: oidV(t.elem), Typarray: oidV(t.array),
 				Typinput: regprocV(t.in), Typoutput: regprocV(t.out), Typreceive: regprocV(t.recv), Typsend: regprocV(t.send),
 				Typalign: charV(t.align), Typstorage: charV(t.storage), Typtypmod: intV(int64(t.typtypmod())), Typcollation: oidV(t.collation),
-				Typnotnull: boolV(t.notNull), Typbasetype: oidV(t.basetype), Typndims: intV(int64(t.ndims)), Typdefault: typdefaultV(t.typdefault)})
+				Typnotnull: boolV(t.notNull), Typbasetype: oidV(t.basetype), Typndims: intV(int64(t.ndims)), Typdefault: typdefaultV(t.typdefault), Typacl: textArray(t.acl)})
 		}
 		return out
 	})

@@ -27,8 +27,13 @@ const (
 func init() {
 	generate("pg_catalog.pg_language", func(e *Env) []row {
 		lang := func(oid uint32, name string, pl, trusted bool) row {
-			return &pgLanguageRow{Oid: oidV(oid), Lanname: nameV(name), Lanowner: oidV(BootstrapOID), Lanispl: boolV(pl),
-				Lanpltrusted: boolV(trusted), Lanplcallfoid: oidV(0), Laninline: oidV(0), Lanvalidator: oidV(0)}
+			r := &pgLanguageRow{Oid: oidV(oid), Lanname: nameV(name), Lanowner: oidV(BootstrapOID), Lanispl: boolV(pl),
+				Lanpltrusted: boolV(trusted), Lanplcallfoid: oidV(0), Laninline: oidV(0), Lanvalidator: oidV(0), Lanacl: sqltypes.Null}
+			if l, ok := e.Sess.(LanguageACLs); ok {
+				items, _ := l.LanguageACL(name)
+				r.Lanacl = textArray(items)
+			}
+			return r
 		}
 		return []row{lang(LangInternal, "internal", false, false), lang(LangC, "c", false, false),
 			lang(LangSQL, "sql", false, true), lang(LangPLpgSQL, "plpgsql", true, true)}

@@ -40,6 +40,8 @@ type pgType struct {
 	notNull    bool
 	typdefault string
 	ndims      int
+	// acl is typacl (nil: NULL, the default).
+	acl []string
 }
 
 // typtypmod is pg_type's typtypmod: a domain's base type's modifier, -1
@@ -112,6 +114,7 @@ func (e *Env) userTypes() []*pgType {
 			out = append(out, domainPgTypes(u)...)
 		case u.Range != nil:
 			out = append(out, e.rangePgTypes(u)...)
+			setTypeACL(out[n:], u)
 			continue // placed in their schemas
 		case u.Composite != nil:
 			// A composite type's row, as a table's row type has it
@@ -122,6 +125,7 @@ func (e *Env) userTypes() []*pgType {
 					align: 'd', storage: 'x', display: sqltypes.QuoteIdent(u.Name), owner: u.Owner},
 				arrayPgType(u.ArrayOID, u.Name, u.OID, 'd', u.Owner))
 		}
+		setTypeACL(out[n:], u)
 		if strings.IndexByte(u.Name, '.') >= 0 {
 			for _, t := range out[n:] {
 				e.placeType(t, u.Name)
@@ -129,6 +133,36 @@ func (e *Env) userTypes() []*pgType {
 		}
 	}
 	return out
+}
+
+// userTypeByOID is the user-defined type (not a multirange type, whose
+// ACL zproxy does not keep) numbered oid, or nil.
+func (e *Env) userTypeByOID(oid uint32) *catalog.UserType {
+	for _, u := range e.enumTypes() {
+		if u.OID == oid {
+			return u
+		}
+	}
+	return nil
+}
+
+// setTypeACL gives the row of u among rows (u's and its array's) u's
+// typacl.
+func setTypeACL(rows []*pgType, u *catalog.UserType) {
+	for _, t := range rows {
+		if t.oid == u.OID {
+			t.acl = u.ACLItems(UserTypeOwner(u))
+		}
+	}
+}
+
+// UserTypeOwner is the name of u's owner: its Owner, or the bootstrap
+// superuser.
+func UserTypeOwner(u *catalog.UserType) string {
+	if u.Owner != "" {
+		return u.Owner
+	}
+	return BootstrapRole
 }
 
 // placeType puts the pg_type row t of the user-defined type keyed key
