@@ -176,7 +176,39 @@ func conjunctBounds(conj []ir.Expr, ctx *ir.EvalContext, colKinds func(int) sqlt
 // row qualifies, and the scan reads nothing, where PostgreSQL plans a
 // One-Time Filter: false.
 func neverTrue(filter ir.Expr, ctx *ir.EvalContext) bool {
-	return someFalse(constantConjuncts(ir.Conjuncts(filter)), ctx)
+	conj := ir.Conjuncts(filter)
+	for _, c := range conj {
+		if nullComparison(c) {
+			return true
+		}
+	}
+	return someFalse(constantConjuncts(conj), ctx)
+}
+
+// nullComparison reports whether e compares with a NULL constant (x =
+// NULL): the comparison operators are strict, so it is NULL whatever the
+// row, which PostgreSQL's planner folds to a one-time filter.
+func nullComparison(e ir.Expr) bool {
+	b, ok := e.(*ir.Binary)
+	if !ok {
+		return false
+	}
+	switch b.Op {
+	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
+		return nullConst(b.L) || nullConst(b.R)
+	}
+	return false
+}
+
+// nullConst reports whether e is a NULL constant, cast or not.
+func nullConst(e ir.Expr) bool {
+	switch x := e.(type) {
+	case *ir.Const:
+		return x.V.IsNull()
+	case *ir.Cast:
+		return nullConst(x.E)
+	}
+	return false
 }
 
 // constantConjuncts are the conjuncts that read no column and are constant

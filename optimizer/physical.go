@@ -844,6 +844,17 @@ func (b *builder) emptyRel(r ir.Rel) bool {
 		return neverTrue(x.Pred, b.ctx) || b.emptyRel(x.Input)
 	case *ir.Project:
 		return b.emptyRel(x.Input)
+	case *ir.Sort:
+		return b.emptyRel(x.Input)
+	case *ir.Limit:
+		return b.emptyRel(x.Input)
+	case *ir.Distinct:
+		return b.emptyRel(x.Input)
+	case *ir.CTEScan:
+		// A WITH query read more than once: empty when its plan is (a
+		// data-modifying one runs whatever reads it).
+		c := x.CTE
+		return c.Write == nil && !c.Recursive && c.Plan != nil && b.emptyRel(c.Plan)
 	case *ir.Join:
 		switch x.Kind {
 		case ir.InnerJoin, ir.SemiJoin:
