@@ -342,7 +342,7 @@ func (e *Binary) Eval(ctx *EvalContext, row []sqltypes.Value) (sqltypes.Value, e
 	}
 	switch e.Op {
 	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
-		return sqltypes.NewBool(compareHolds(e.Op, sqltypes.Compare(l, r))), nil
+		return sqltypes.NewBool(CompareHolds(e.Op, sqltypes.Compare(l, r))), nil
 	case OpConcat:
 		ls, rs := textOf(ctx, l), textOf(ctx, r)
 		if err := ConcatLimit(ls, rs); err != nil {
@@ -369,7 +369,10 @@ func textOf(ctx *EvalContext, v sqltypes.Value) string {
 	return string(sqltypes.AppendTextStyled(nil, sqltypes.Type{}, v, st))
 }
 
-func compareHolds(op BinOp, c int) bool {
+// CompareHolds reports whether the comparison op holds between two values
+// whose three-way comparison is c (negative, zero or positive); false for
+// an op that is no comparison.
+func CompareHolds(op BinOp, c int) bool {
 	switch op {
 	case OpEq:
 		return c == 0

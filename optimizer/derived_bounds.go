@@ -293,7 +293,7 @@ func truncationBound(x *ir.Binary, ctx *ir.EvalContext) (int, ValueSet, bool) {
 		if err != nil {
 			return false
 		}
-		return compareHolds(op, cmp.Compare(tv, c))
+		return ir.CompareHolds(op, cmp.Compare(tv, c))
 	}
 	val := func(us int64) sqltypes.Value { return sqltypes.Value{K: t.kind, I: us} }
 	// from: the first value that passes; to: the first one after that

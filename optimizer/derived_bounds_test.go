@@ -85,7 +85,7 @@ func TestTruncationBoundsBruteForce(t *testing.T) {
 		}
 		for _, x := range xs {
 			tx := trunc(x)
-			want := compareHolds(op, cmpInt(tx, c))
+			want := ir.CompareHolds(op, cmpInt(tx, c))
 			if got := set.Contains(sqltypes.Value{K: kind, I: x}); got != want {
 				t.Fatalf("date_trunc(%q, ts) %s %d in %v: ts = %d (trunc %d) in range %v, comparison %v",
 					unit, op, c, loc, x, tx, got, want)
@@ -205,7 +205,7 @@ func TestShiftedTruncationBoundsBruteForce(t *testing.T) {
 			xs = append(xs, ref-int64(off)*1e6+d, ref+int64(off)*1e6+d)
 		}
 		for _, x := range xs {
-			want := compareHolds(op, cmpInt(f(x), ref))
+			want := ir.CompareHolds(op, cmpInt(f(x), ref))
 			if got := set.Contains(sqltypes.Value{K: colTyp.Kind(), I: x}); got != want {
 				t.Fatalf("%q of %s AT TIME ZONE %q %s %d: ts = %d (f %d) in range %v, comparison %v",
 					unit, colTyp, zone, op, ref, x, f(x), got, want)
@@ -271,7 +271,7 @@ func TestEpochBoundsBruteForce(t *testing.T) {
 			// 1970) is near n.
 			x := sqltypes.TimestampFromUnixMicro(us) - shift + d
 			got := new(big.Rat).SetFrac64(x+shift+sqltypes.PGEpochMicros, 1e6)
-			holds := compareHolds(op, got.Cmp(want))
+			holds := ir.CompareHolds(op, got.Cmp(want))
 			if in := set.Contains(sqltypes.Value{K: typ.Kind(), I: x}); in != holds {
 				t.Fatalf("extract(epoch from %s, shift %d) %s %s: ts = %d in range %v, comparison %v", typ, shift, op, text, x, in, holds)
 			}

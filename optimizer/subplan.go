@@ -357,31 +357,13 @@ func rowCompare(op ir.BinOp, l, r []sqltypes.Value) sqltypes.Value {
 		case op == ir.OpNe && c != 0:
 			return sqltypes.NewBool(true)
 		case op != ir.OpEq && op != ir.OpNe && (c != 0 || i == len(l)-1):
-			return sqltypes.NewBool(compareHolds(op, c))
+			return sqltypes.NewBool(ir.CompareHolds(op, c))
 		}
 	}
 	if sawNull {
 		return sqltypes.Null
 	}
 	return sqltypes.NewBool(op == ir.OpEq)
-}
-
-func compareHolds(op ir.BinOp, c int) bool {
-	switch op {
-	case ir.OpEq:
-		return c == 0
-	case ir.OpNe:
-		return c != 0
-	case ir.OpLt:
-		return c < 0
-	case ir.OpLe:
-		return c <= 0
-	case ir.OpGt:
-		return c > 0
-	case ir.OpGe:
-		return c >= 0
-	}
-	return false
 }
 
 // subplansOf lists the subplans inside a node's expressions.

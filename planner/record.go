@@ -120,7 +120,7 @@ func (b *Binder) recordOperatorMismatch(op ir.BinOp, l, r ir.Expr) (ir.Expr, boo
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		return sqltypes.NewBool(compareHolds(op, c)), nil
+		return sqltypes.NewBool(ir.CompareHolds(op, c)), nil
 	}}, true
 }
 
@@ -149,23 +149,6 @@ func recordCompare(l, r []sqltypes.Value, checks []error) (int, error) {
 		return 0, pgerr.New(pgerr.DatatypeMismatch, "cannot compare record types with different numbers of columns")
 	}
 	return 0, nil
-}
-
-// compareHolds is whether op holds between two values that compare c.
-func compareHolds(op ir.BinOp, c int) bool {
-	switch op {
-	case ir.OpEq:
-		return c == 0
-	case ir.OpNe:
-		return c != 0
-	case ir.OpLt:
-		return c < 0
-	case ir.OpLe:
-		return c <= 0
-	case ir.OpGt:
-		return c > 0
-	}
-	return c >= 0
 }
 
 // rowTypeOf is the row type of table t, as pg_type lists it: its OIDs are
