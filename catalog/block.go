@@ -225,8 +225,25 @@ func (c *Catalog) blockSnapshot(ctx context.Context) (*Snapshot, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.markPendingLabels(s)
 	c.block.snap = s
 	return s, nil
+}
+
+// markPendingLabels marks the enum labels the block's own ALTER TYPE ...
+// ADD VALUE added (sqltypes.EnumLabel.Pending) in its freshly loaded
+// snapshot s, which no other catalog shares.
+func (c *Catalog) markPendingLabels(s *Snapshot) {
+	for _, u := range s.types {
+		if u.Enum == nil {
+			continue
+		}
+		for i, l := range u.Enum.Labels {
+			if l.Added != 0 && c.block.claimed[l.Added] {
+				u.Enum.Labels[i].Pending = true
+			}
+		}
+	}
 }
 
 // blockUpdate is Update of a block's catalog: the change is computed on

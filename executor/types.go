@@ -131,7 +131,7 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 		if err != nil {
 			return catalog.Change{}, nil, err
 		}
-		l := sqltypes.EnumLabel{OID: pgcatalog.EnumLabelOID(catalog.ObjectID(version, 0), 0), Label: x.Value, Order: order}
+		l := sqltypes.EnumLabel{OID: pgcatalog.EnumLabelOID(catalog.ObjectID(version, 0), 0), Label: x.Value, Order: order, Added: version}
 		u.Enum.Labels = slices.Insert(u.Enum.Labels, at, l)
 	case parser.TypeRenameValue:
 		i := slices.IndexFunc(u.Enum.Labels, func(l sqltypes.EnumLabel) bool { return l.Label == x.Value })

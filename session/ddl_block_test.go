@@ -13,6 +13,7 @@ import (
 	"github.com/zproxy/zproxy/kv"
 	zpebble "github.com/zproxy/zproxy/kv/pebble"
 	"github.com/zproxy/zproxy/session"
+	"github.com/zproxy/zproxy/wire"
 )
 
 // Transactional DDL between sessions and proxies: what a block changes in
@@ -261,4 +262,96 @@ func countItems(t *testing.T, store kv.Store, partition []byte) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// ddlEveryKind is a migration that creates one object of every kind the
+// schema language has, all named kk*, and fills the table it makes.
+var ddlEveryKind = []string{
+	`CREATE SCHEMA kkapp`,
+	`CREATE TYPE kkapp.kkmood AS ENUM ('sad', 'ok')`,
+	`ALTER TYPE kkapp.kkmood ADD VALUE 'happy'`,
+	`CREATE TYPE kkpair AS (a INT, b TEXT)`,
+	`CREATE DOMAIN kkpos AS INT CHECK (VALUE > 0)`,
+	`CREATE SEQUENCE kkseq`,
+	`CREATE TABLE kkapp.kkt (k kkpos PRIMARY KEY, m kkapp.kkmood, p kkpair, s INT DEFAULT nextval('kkseq'), g INT GENERATED ALWAYS AS (k * 2) STORED)`,
+	`INSERT INTO kkapp.kkt (k, m, p) VALUES (1, 'ok', ROW(1, 'x')), (2, 'sad', NULL)`,
+	`CREATE INDEX kkt_expr ON kkapp.kkt ((g + s))`,
+	`CREATE UNIQUE INDEX kkt_part ON kkapp.kkt (s) WHERE k > 0`,
+	`COMMENT ON TABLE kkapp.kkt IS 'every kind'`,
+	`CREATE VIEW kkv AS SELECT k, m FROM kkapp.kkt`,
+	`CREATE MATERIALIZED VIEW kkmv AS SELECT count(*) AS n FROM kkapp.kkt`,
+	`CREATE FUNCTION kkf(x INT) RETURNS INT LANGUAGE sql AS 'SELECT x + 1'`,
+	`CREATE FUNCTION kktrig() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN NEW.k := NEW.k + 10; RETURN NEW; END$$`,
+	`CREATE TRIGGER kktg BEFORE INSERT ON kkapp.kkt FOR EACH ROW EXECUTE FUNCTION kktrig()`,
+	`CREATE TABLE kkpart (k INT, v INT) PARTITION BY RANGE (k)`,
+	`CREATE TABLE kkpart1 PARTITION OF kkpart FOR VALUES FROM (0) TO (10)`,
+	`INSERT INTO kkpart VALUES (5, 50)`,
+	`INSERT INTO kkapp.kkt (k) VALUES (3)`,
+}
+
+// ddlKinds lists every kk* object the catalogs show, by kind.
+const ddlKinds = `SELECT coalesce(string_agg(x, ',' ORDER BY x), '') FROM (
+	SELECT 'n:' || nspname FROM pg_namespace WHERE nspname LIKE 'kk%'
+	UNION ALL SELECT 'c:' || relname || ':' || relkind::text FROM pg_class WHERE relname LIKE 'kk%'
+	UNION ALL SELECT 't:' || typname || ':' || typtype::text FROM pg_type WHERE typname LIKE 'kk%' AND typrelid = 0 AND typcategory <> 'A'
+	UNION ALL SELECT 'e:' || enumlabel FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid WHERE t.typname = 'kkmood'
+	UNION ALL SELECT 'p:' || proname FROM pg_proc WHERE proname LIKE 'kk%'
+	UNION ALL SELECT 'g:' || tgname FROM pg_trigger WHERE tgname LIKE 'kk%'
+	UNION ALL SELECT 'd:' || description FROM pg_description WHERE description = 'every kind') s(x)`
+
+// ddlKindsWant is ddlKinds after ddlEveryKind committed.
+const ddlKindsWant = "c:kkmv:m,c:kkpair:c,c:kkpart1:r,c:kkpart:p,c:kkseq:S,c:kkt:r,c:kkt_expr:i,c:kkt_part:i,c:kkt_pkey:i,c:kkv:v," +
+	"d:every kind,e:happy,e:ok,e:sad,g:kktg,n:kkapp,p:kkf,p:kktrig,t:kkmood:e,t:kkpos:d"
+
+// TestDDLBlockIsolationEveryKind: a migration creating an object of every
+// kind is invisible to another proxy while its block is open, leaves
+// nothing anywhere when rolled back, and appears whole once committed.
+func TestDDLBlockIsolationEveryKind(t *testing.T) {
+	for _, backend := range []string{"pebble", "dynamodb"} {
+		t.Run(backend, func(t *testing.T) {
+			ctx := context.Background()
+			ea, eb, _ := ddlProxies(t, backend)
+			a, b := openSession(t, ea), openSession(t, eb)
+			kinds := func(s wire.Session) func() ([]string, error) {
+				return func() ([]string, error) { return runSQL(ctx, s, ddlKinds) }
+			}
+			if got := rowsOf(t, b, ddlKinds); got[0] != "" {
+				t.Fatalf("before the migration: %q", got[0])
+			}
+			mustRun(t, a, `BEGIN`)
+			for _, sql := range ddlEveryKind {
+				mustRun(t, a, sql)
+			}
+			if got := rowsOf(t, a, ddlKinds); got[0] != ddlKindsWant {
+				t.Errorf("inside the block:\n got %s\nwant %s", got[0], ddlKindsWant)
+			}
+			if got := rowsOf(t, b, ddlKinds); got[0] != "" {
+				t.Errorf("another proxy sees an open block's objects: %q", got[0])
+			}
+			if _, err := runSQL(ctx, b, `SELECT * FROM kkapp.kkt`); pgerr.CodeOf(err) != pgerr.UndefinedTable {
+				t.Errorf("another proxy reads an open block's table: %v", err)
+			}
+			mustRun(t, a, `ROLLBACK`)
+			time.Sleep(2 * catalog.SharedStaleness)
+			for name, s := range map[string]wire.Session{"the proxy that rolled back": a, "the other proxy": b} {
+				if got := rowsOf(t, s, ddlKinds); got[0] != "" {
+					t.Errorf("%s sees a rolled-back block's objects: %q", name, got[0])
+				}
+			}
+			// The names are free again: the same migration commits, and
+			// the other proxy sees all of it, rows included.
+			mustRun(t, a, `BEGIN`)
+			for _, sql := range ddlEveryKind {
+				mustRun(t, a, sql)
+			}
+			mustRun(t, a, `COMMIT`)
+			untilRows(t, kinds(b), ddlKindsWant)
+			untilRows(t, func() ([]string, error) {
+				return runSQL(ctx, b, `SELECT k, m, p, s, g, kkf(k) FROM kkapp.kkt ORDER BY k`)
+			}, "1|ok|(1,x)|1|2|2,2|sad|NULL|2|4|3,13|NULL|NULL|3|26|14")
+			untilRows(t, func() ([]string, error) {
+				return runSQL(ctx, b, `SELECT (SELECT n FROM kkmv), (SELECT count(*) FROM kkv), (SELECT v FROM kkpart WHERE k = 5)`)
+			}, "2|3|50")
+		})
+	}
 }

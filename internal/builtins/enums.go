@@ -38,20 +38,24 @@ func init() {
 			if len(e.Labels) == 0 {
 				return sqltypes.Null, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "enum %s contains no values", e.TypeName())
 			}
+			l := e.Labels[0]
 			if last {
-				return e.Value(e.Labels[len(e.Labels)-1]), nil
+				l = e.Labels[len(e.Labels)-1]
 			}
-			return e.Value(e.Labels[0]), nil
+			if err := e.Safe(l); err != nil {
+				return sqltypes.Null, err
+			}
+			return e.Value(l), nil
 		}
 	}
 	Register("enum_first", typed("first value of the input enum type", AnyEnum, SameAsArg(0), 1, end(false)))
 	Register("enum_last", typed("last value of the input enum type", AnyEnum, SameAsArg(0), 1, end(true)))
 	Register("enum_range",
 		typed("range of the given enum type, as an ordered array", AnyArray, arrayOf0, 1, func(e *sqltypes.EnumType, _ []sqltypes.Value) (sqltypes.Value, error) {
-			return enumRange(e, sqltypes.Null, sqltypes.Null), nil
+			return enumRange(e, sqltypes.Null, sqltypes.Null)
 		}),
 		typed("range between the two given enum values, as an ordered array", AnyArray, arrayOf0, 2, func(e *sqltypes.EnumType, args []sqltypes.Value) (sqltypes.Value, error) {
-			return enumRange(e, args[0], args[1]), nil
+			return enumRange(e, args[0], args[1])
 		}))
 
 	// The comparison functions behind the enum operators, callable by
@@ -88,13 +92,16 @@ func init() {
 
 // enumRange is the labels of e from lo to hi (a NULL end is open), as
 // an array of e.
-func enumRange(e *sqltypes.EnumType, lo, hi sqltypes.Value) sqltypes.Value {
+func enumRange(e *sqltypes.EnumType, lo, hi sqltypes.Value) (sqltypes.Value, error) {
 	elems := make([]sqltypes.Value, 0, len(e.Labels))
 	for _, l := range e.Labels {
 		if !lo.IsNull() && l.Order < lo.F || !hi.IsNull() && l.Order > hi.F {
 			continue
 		}
+		if err := e.Safe(l); err != nil {
+			return sqltypes.Null, err
+		}
 		elems = append(elems, e.Value(l))
 	}
-	return sqltypes.NewArray1(sqltypes.EnumOf(e), elems)
+	return sqltypes.NewArray1(sqltypes.EnumOf(e), elems), nil
 }

@@ -37,6 +37,26 @@ type EnumLabel struct {
 	OID   uint32  `json:"oid"`
 	Label string  `json:"label"`
 	Order float64 `json:"order"`
+	// Added is the catalog version of the ALTER TYPE ... ADD VALUE that
+	// added the label (0 for a label CREATE TYPE gave).
+	Added uint64 `json:"added,omitempty"`
+	// Pending marks a label added by the transaction block whose
+	// catalog snapshot holds it: PostgreSQL refuses to produce such a
+	// value until the block commits (Safe), because an index could
+	// otherwise keep a value whose pg_enum row a rollback removes. Set
+	// only on a block's own snapshot, never stored.
+	Pending bool `json:"-"`
+}
+
+// Safe is PostgreSQL's check_safe_enum_use: a value of an enum label
+// added by the current, uncommitted transaction may not be made (by
+// input, a cast or enum_range), only compared.
+func (e *EnumType) Safe(l EnumLabel) error {
+	if !l.Pending {
+		return nil
+	}
+	return pgerr.New(pgerr.UnsafeNewEnumValueUsage, "unsafe use of new value \"%s\" of enum type %s", l.Label, e.TypeName()).
+		WithHint("New enum values must be committed before they can be used.")
 }
 
 // EnumOf returns the type of the enum e.
@@ -80,6 +100,9 @@ func parseEnum(t Type, s string) (Value, error) {
 	l, ok := t.Enum.Label(s)
 	if !ok {
 		return Null, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input value for enum %s: \"%s\"", t.Enum.TypeName(), s)
+	}
+	if err := t.Enum.Safe(l); err != nil {
+		return Null, err
 	}
 	return t.Enum.Value(l), nil
 }
