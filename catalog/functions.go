@@ -224,6 +224,22 @@ func (s *Snapshot) ResolveFunction(name string) string {
 	return name
 }
 
+// Description names the routine with its argument types, as PostgreSQL's
+// object descriptions do: "f(integer,text)".
+func (f *Function) Description() string {
+	var b strings.Builder
+	b.WriteString(f.Name)
+	b.WriteByte('(')
+	for i, t := range f.InputTypes() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(t.String())
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
 // inputSignature identifies f's input argument types (its identity for
 // overloading).
 func (f *Function) inputSignature() string {

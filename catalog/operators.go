@@ -46,6 +46,16 @@ type Operator struct {
 	Comment  string `json:"comment,omitempty"`
 }
 
+// Description names the operator with its operand types, as PostgreSQL's
+// object descriptions do: "===(integer,integer)", "!!(NONE,integer)".
+func (o *Operator) Description() string {
+	left := "NONE"
+	if o.Kind != 'l' {
+		left = o.Left.String()
+	}
+	return o.Name + "(" + left + "," + o.Right.String() + ")"
+}
+
 // Shell reports whether the operator is a shell (not yet defined).
 func (o *Operator) Shell() bool { return o.Func.IsZero() }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/zproxy/zproxy/kv"
@@ -87,13 +88,38 @@ func (s *Snapshot) Roles() []*Role {
 	return out
 }
 
-// Owned describes the objects role owns, as DROP ROLE's detail lists
-// them ("owner of table t"), tables first, each kind sorted by name.
+// Owned describes the objects of the database role owns, as DROP ROLE's
+// detail lists them ("owner of table t"), schemas, types and routines
+// first, each kind in the catalog's order (SharedDeps adds the databases).
 func (s *Snapshot) Owned(role string) []string {
 	var out []string
+	for _, sc := range s.Schemas() {
+		if sc.Owner == role {
+			out = append(out, "owner of schema "+sc.Name)
+		}
+	}
+	for _, u := range s.UserTypes() {
+		if u.Owner == role && !u.Multirange {
+			out = append(out, "owner of type "+u.Name)
+		}
+	}
+	for _, f := range s.AllFunctions() {
+		if f.Owner == role {
+			out = append(out, "owner of function "+f.Description())
+		}
+	}
+	for _, o := range s.AllOperators() {
+		if o.Owner == role {
+			out = append(out, "owner of operator "+o.Description())
+		}
+	}
 	for _, t := range s.Tables() {
 		if t.Owner == role {
-			out = append(out, "owner of table "+t.Name)
+			noun := "table "
+			if t.IsMatview() {
+				noun = "materialized view "
+			}
+			out = append(out, "owner of "+noun+t.Name)
 		}
 	}
 	for _, v := range s.Views() {
@@ -110,6 +136,49 @@ func (s *Snapshot) Owned(role string) []string {
 	return append(out, owned...)
 }
 
+// SharedDeps describes what role owns or holds privileges on among the
+// objects every database shares: the databases themselves (and their
+// languages' grants, which zproxy keeps with them).
+func (s *Snapshot) SharedDeps(role string) []string {
+	var out []string
+	for _, d := range s.Databases() {
+		if d.Owner == role {
+			out = append(out, "owner of database "+d.Name)
+		}
+	}
+	for _, d := range s.Databases() {
+		if d.ACL[role] != 0 {
+			out = append(out, "privileges for database "+d.Name)
+		}
+		for _, l := range []string{"plpgsql", "sql"} {
+			if d.Languages[l][role] != 0 {
+				out = append(out, "privileges for language "+l)
+			}
+		}
+	}
+	return out
+}
+
+// LargeObjectDeps describes what role holds among the large objects los,
+// as DROP ROLE's detail lists them ("owner of large object 16400",
+// "privileges for large object 16401").
+func LargeObjectDeps(role string, los []LargeObject) []string {
+	var out []string
+	for _, lo := range los {
+		if lo.Owner == role {
+			out = append(out, fmt.Sprintf("owner of large object %d", lo.OID))
+			continue
+		}
+		for _, g := range lo.Grants {
+			if g.Role == role && g.Privs != 0 {
+				out = append(out, fmt.Sprintf("privileges for large object %d", lo.OID))
+				break
+			}
+		}
+	}
+	return out
+}
+
 // Granted describes the privileges role holds by grant, as DROP ROLE's
 // detail lists them ("privileges for table t", "privileges for column c of
 // table t", "privileges for schema public").
@@ -119,8 +188,17 @@ func (s *Snapshot) Granted(role string) []string {
 		return nil
 	}
 	var out []string
-	if r.Schemas[PublicSchema] != 0 {
-		out = append(out, "privileges for schema "+PublicSchema)
+	for _, n := range sortedKeys(r.Schemas) {
+		// A dropped schema's grant stays in the role until the role is
+		// rewritten: it is no dependency.
+		if _, live := s.Schema(n); r.Schemas[n] != 0 && live {
+			out = append(out, "privileges for schema "+n)
+		}
+	}
+	for _, f := range s.AllFunctions() {
+		if slices.Contains(f.Grantees, role) {
+			out = append(out, "privileges for function "+f.Description())
+		}
 	}
 	for _, n := range sortedKeys(r.Parameters) {
 		out = append(out, "privileges for parameter "+n)
@@ -143,16 +221,6 @@ func (s *Snapshot) Granted(role string) []string {
 	for _, q := range s.Sequences() {
 		if r.Grants[q.ID] != 0 {
 			out = append(out, "privileges for sequence "+q.Name)
-		}
-	}
-	for _, d := range s.Databases() {
-		if d.ACL[role] != 0 {
-			out = append(out, "privileges for database "+d.Name)
-		}
-		for _, l := range []string{"plpgsql", "sql"} {
-			if d.Languages[l][role] != 0 {
-				out = append(out, "privileges for language "+l)
-			}
 		}
 	}
 	for _, u := range s.UserTypes() {

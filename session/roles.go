@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -182,8 +183,22 @@ func (s *Session) alterRole(ctx context.Context, x *ir.AlterRole) error {
 }
 
 func (s *Session) dropRole(ctx context.Context, x *ir.DropRole) error {
+	// The large objects are the database's data, not its catalog: read
+	// once, for the roles' dependencies.
+	rw, err := s.loReader(ctx)
+	if err != nil {
+		return err
+	}
+	los, err := catalog.LargeObjects(ctx, rw)
+	if err != nil {
+		return storeErr(err)
+	}
+	elsewhere, err := s.dependenciesInOtherDatabases(ctx, x.Names)
+	if err != nil {
+		return err
+	}
 	var skipped []string
-	err := s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
+	err = s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
 		skipped = skipped[:0]
 		if !s.isSuperuser(snap) {
 			return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "permission denied to drop role")
@@ -210,7 +225,10 @@ func (s *Session) dropRole(ctx context.Context, x *ir.DropRole) error {
 			if err := s.inUseRole(name); err != nil {
 				return catalog.Change{}, err
 			}
-			deps := append(snap.Owned(name), snap.Granted(name)...)
+			deps := append(snap.SharedDeps(name), snap.Owned(name)...)
+			deps = append(deps, snap.Granted(name)...)
+			deps = append(deps, catalog.LargeObjectDeps(name, los)...)
+			deps = append(deps, elsewhere[name]...)
 			if len(deps) > 0 {
 				return catalog.Change{}, pgerr.New(pgerr.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", name).
 					WithDetail("%s", strings.Join(deps, "\n"))
@@ -228,6 +246,45 @@ func (s *Session) dropRole(ctx context.Context, x *ir.DropRole) error {
 		s.notice(pgerr.Notice("role \"%s\" does not exist, skipping", name))
 	}
 	return err
+}
+
+// dependenciesInOtherDatabases describes, for each of roles, what it
+// owns or holds privileges on in the store's other databases, as
+// PostgreSQL's DROP ROLE counts them: "2 objects in database d". Roles
+// are the cluster's, each database's objects its own catalog's.
+func (s *Session) dependenciesInOtherDatabases(ctx context.Context, roles []string) (map[string][]string, error) {
+	snap, err := s.snapshot(ctx)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	out := map[string][]string{}
+	for _, d := range s.engine.databases(snap) {
+		if d.ID == s.engine.dbID {
+			continue
+		}
+		e, err := s.engine.databaseEngine(ctx, d)
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		dsnap, err := e.catalog.Snapshot(ctx)
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		los, err := catalog.LargeObjects(ctx, e.exec.Store)
+		if err != nil {
+			return nil, storeErr(err)
+		}
+		for _, role := range roles {
+			n := len(dsnap.Owned(role)) + len(dsnap.Granted(role)) + len(catalog.LargeObjectDeps(role, los))
+			switch {
+			case n == 1:
+				out[role] = append(out[role], "1 object in database "+d.Name)
+			case n > 1:
+				out[role] = append(out[role], fmt.Sprintf("%d objects in database %s", n, d.Name))
+			}
+		}
+	}
+	return out, nil
 }
 
 // grant applies GRANT or REVOKE. Only an object's owner (or a superuser)

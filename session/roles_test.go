@@ -2,6 +2,8 @@ package session_test
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -310,4 +312,93 @@ func TestBootstrapSuperuser(t *testing.T) {
 	if r, err := eng.LookupRole(ctx, "member"); err != nil || len(r.Groups) != 1 || r.Groups[0] != "grp" {
 		t.Fatalf("LookupRole(member).Groups = %+v, %v", r, err)
 	}
+}
+
+// TestDropRoleDependencyDetail: DROP ROLE's DETAIL names each object as
+// PostgreSQL 15 does (the lines below are PostgreSQL's, for the same
+// statements; PostgreSQL lists them in the order the dependencies were
+// recorded).
+func TestDropRoleDependencyDetail(t *testing.T) {
+	eng, err := session.New(context.Background(), session.Config{Store: memStore(t), AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := openSession(t, eng)
+	for _, sql := range []string{
+		`CREATE ROLE dep`,
+		`CREATE SCHEMA dep_s AUTHORIZATION dep`,
+		`CREATE TYPE dep_c AS (a int)`, `ALTER TYPE dep_c OWNER TO dep`,
+		`CREATE DOMAIN dep_d AS int`, `ALTER DOMAIN dep_d OWNER TO dep`,
+		`CREATE SCHEMA dep_s2`, `GRANT USAGE ON SCHEMA dep_s2 TO dep`,
+		`CREATE FUNCTION dep_s2.f(x int, y text) RETURNS int LANGUAGE sql AS 'select 1'`, `ALTER FUNCTION dep_s2.f(int, text) OWNER TO dep`,
+		`CREATE FUNCTION dep_g() RETURNS int LANGUAGE sql AS 'select 1'`, `GRANT EXECUTE ON FUNCTION dep_g() TO dep`,
+		`CREATE AGGREGATE dep_a(int) (sfunc = int4pl, stype = int)`, `ALTER AGGREGATE dep_a(int) OWNER TO dep`,
+		`CREATE OPERATOR !!! (function = int4um, rightarg = int)`, `ALTER OPERATOR !!! (none, int) OWNER TO dep`,
+		`CREATE OPERATOR === (function = int4eq, leftarg = int, rightarg = int)`, `ALTER OPERATOR === (int, int) OWNER TO dep`,
+		`CREATE MATERIALIZED VIEW dep_mv AS SELECT 1`, `ALTER MATERIALIZED VIEW dep_mv OWNER TO dep`,
+		`SELECT lo_create(424243)`, `GRANT SELECT ON LARGE OBJECT 424243 TO dep`,
+	} {
+		mustRun(t, s, sql)
+	}
+	_, err = runSQL(context.Background(), s, `DROP ROLE dep`)
+	var pe *pgerr.Error
+	if !errors.As(err, &pe) || pe.Code != pgerr.DependentObjectsStillExist {
+		t.Fatalf("DROP ROLE: %v, want 2BP01", err)
+	}
+	got := strings.Split(pe.Detail, "\n")
+	want := []string{"owner of schema dep_s", "owner of type dep_c", "owner of type dep_d", "privileges for schema dep_s2",
+		"owner of function dep_s2.f(integer,text)", "privileges for function dep_g()", "owner of function dep_a(integer)",
+		"owner of operator !!!(NONE,integer)", "owner of operator ===(integer,integer)", "owner of materialized view dep_mv",
+		"privileges for large object 424243"}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("DETAIL:\n%s\nwant the lines\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestDropRoleDependsInOtherDatabases: objects a role owns or holds
+// privileges on in another database keep it from being dropped, counted
+// as PostgreSQL's DETAIL counts them.
+func TestDropRoleDependsInOtherDatabases(t *testing.T) {
+	ctx := context.Background()
+	eng, err := session.New(ctx, session.Config{Store: memStore(t), AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	if _, err := eng.BootstrapUsers(ctx, map[string]string{"admin": "secret"}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := connectTo(t, eng, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, first, `CREATE ROLE dep9`)
+	mustRun(t, first, `CREATE DATABASE d9 OWNER dep9`)
+	d9, err := connectTo(t, eng, "d9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sql := range []string{`CREATE TABLE t9 (a int)`, `CREATE TABLE t8 (a int)`, `ALTER TABLE t9 OWNER TO dep9`, `GRANT SELECT ON t8 TO dep9`} {
+		mustRun(t, d9, sql)
+	}
+	// PostgreSQL 15's DETAIL for the same statements.
+	for _, c := range []struct {
+		sess   wire.Session
+		detail string
+	}{
+		{first, "owner of database d9\n2 objects in database d9"},
+		{d9, "owner of database d9\nowner of table t9\nprivileges for table t8"},
+	} {
+		_, err := runSQL(ctx, c.sess, `DROP ROLE dep9`)
+		pe := &pgerr.Error{}
+		if !errors.As(err, &pe) || pe.Code != pgerr.DependentObjectsStillExist || pe.Detail != c.detail {
+			t.Errorf("DROP ROLE: %v (DETAIL %q), want 2BP01 with DETAIL %q", err, pe.Detail, c.detail)
+		}
+	}
+	mustRun(t, d9, `DROP TABLE t9, t8`)
+	d9.Close()
+	mustRun(t, first, `DROP DATABASE d9`)
+	mustRun(t, first, `DROP ROLE dep9`)
 }
