@@ -17,7 +17,7 @@ func checkAggregateKind(fn *catalog.Function, x *ir.RoutineChange) error {
 	switch {
 	case isAgg && !fn.IsAggregate():
 		return pgerr.New(pgerr.WrongObjectType, "function %s is not an aggregate", signature(fn.Name, identity(fn)))
-	case !isAgg && fn.IsAggregate() && x.Action != parser.RoutineGrant:
+	case !isAgg && fn.IsAggregate() && x.Action != parser.RoutineGrant && x.Action != parser.RoutineComment:
 		e := pgerr.New(pgerr.WrongObjectType, "\"%s\" is an aggregate function", fn.Name)
 		if x.Action == parser.RoutineDrop {
 			e = e.WithHint("Use DROP AGGREGATE to drop aggregate functions.")

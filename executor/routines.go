@@ -165,7 +165,7 @@ func changeOf(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who Rout
 		if err := checkAggregateKind(fn, x); err != nil {
 			return ch, nil, err
 		}
-		if fn.Procedure() != x.Procedure && !(x.Action == parser.RoutineGrant && !x.Procedure) {
+		if fn.Procedure() != x.Procedure && !(x.Action == parser.RoutineGrant && !x.Procedure) && !x.EitherKind {
 			not := "function"
 			if x.Procedure {
 				not = "procedure"
@@ -210,6 +210,8 @@ func changeOf(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who Rout
 			if err := grantExecute(s, c, x); err != nil {
 				return ch, nil, err
 			}
+		case parser.RoutineComment:
+			c.Comment = x.Comment
 		case parser.RoutineOwner:
 			if !s.RoleExists(x.NewName) {
 				return ch, nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", x.NewName)

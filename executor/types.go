@@ -66,7 +66,7 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 	if isCompositeAction(x) {
 		return compositeChange(s, version, x, owner)
 	}
-	if x.Domain && x.Action != parser.TypeRename && x.Action != parser.TypeOwner {
+	if x.Domain && x.Action != parser.TypeRename && x.Action != parser.TypeOwner && x.Action != parser.TypeComment {
 		return domainChange(s, version, x, owner)
 	}
 	name := x.Names[0]
@@ -101,6 +101,10 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 		return catalog.Change{}, nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name)
 	}
 	switch {
+	case x.Domain && cur.Domain == nil && x.Action == parser.TypeComment:
+		// COMMENT ON DOMAIN quotes the name, as PostgreSQL's
+		// get_object_address_type does (ALTER DOMAIN does not).
+		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a domain", sqltypes.QuoteKey(name))
 	case x.Domain && cur.Domain == nil:
 		return catalog.Change{}, nil, pgerr.New(pgerr.WrongObjectType, "%s is not a domain", sqltypes.QuoteKey(name))
 	case (x.Action == parser.TypeAddValue || x.Action == parser.TypeRenameValue) && cur.Enum == nil:
@@ -117,6 +121,8 @@ func typeChange(s *catalog.Snapshot, version uint64, x *ir.TypeChange, owner str
 	u := cloneUserType(cur)
 	ch := catalog.Change{PutTypes: []*catalog.UserType{u}}
 	switch x.Action {
+	case parser.TypeComment:
+		u.Comment = x.Comment
 	case parser.TypeAddValue:
 		if _, exists := u.Enum.Label(x.Value); exists {
 			if x.MissingOK {

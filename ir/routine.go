@@ -71,6 +71,8 @@ func (x *RoutineChange) Describe() Description {
 		return d.tagged("CREATE " + kind)
 	case parser.RoutineDrop:
 		return ddl().tagged("DROP " + kind)
+	case parser.RoutineComment:
+		return ddl().tagged("COMMENT")
 	case parser.RoutineGrant:
 		tag := "GRANT"
 		if x.Revoke {

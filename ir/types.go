@@ -42,6 +42,8 @@ func (x *TypeChange) Describe() Description {
 		return d.tagged("CREATE " + kind)
 	case parser.TypeDrop:
 		return ddl(refs(ObjectType, x.Names...)...).tagged("DROP " + kind)
+	case parser.TypeComment:
+		return ddl(refs(ObjectType, x.Names...)...).tagged("COMMENT")
 	}
 	d := ddl(refs(ObjectType, x.Names...)...)
 	if x.SetSchema {

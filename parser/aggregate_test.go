@@ -69,7 +69,7 @@ func TestAggregateOperatorCastErrors(t *testing.T) {
 		{`DROP OPERATOR === (text)`, pgerr.SyntaxError},
 		{`CREATE OPERATOR other.=== (FUNCTION = f, RIGHTARG = int)`, pgerr.FeatureNotSupported},
 		{`CREATE CAST (int AS text) WITH f`, pgerr.SyntaxError},
-		{`COMMENT ON AGGREGATE a(int) IS 'x'`, pgerr.FeatureNotSupported},
+		{`COMMENT ON CAST (int AS text) IS 'x'`, pgerr.FeatureNotSupported},
 	} {
 		_, err := Parse(tc.sql)
 		if pgerr.CodeOf(err) != tc.code {

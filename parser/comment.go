@@ -36,7 +36,7 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 		}
 		cs.Object = "materialized view"
 		k++
-	case "foreign", "database", "function", "type", "domain", "sequence", "role", "constraint", "trigger", "extension", "aggregate", "operator", "cast":
+	case "foreign", "database", "sequence", "role", "constraint", "trigger", "extension", "operator", "cast":
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported", cs.Object).WithPosition(r.pos(k))
 	default:
 		return nil, r.syntaxErrorAt(k)
@@ -54,20 +54,72 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 		}
 		k++
 	}
+	var err error
+	cs.Text, cs.Null, err = r.commentText(k)
+	if err != nil {
+		return nil, err
+	}
+	return cs, nil
+}
+
+// commentText reads the end of COMMENT ON at k: IS 'text' | NULL.
+func (r *rewriter) commentText(k int) (text string, null bool, err error) {
 	if !r.peek(k, "is") {
-		return nil, r.syntaxErrorAt(k)
+		return "", false, r.syntaxErrorAt(k)
 	}
 	k++
 	switch {
 	case r.peek(k, "null"):
-		cs.Null = true
+		null = true
 	case k < len(r.toks) && r.toks[k].kind == tkString && r.toks[k].str != strBit:
-		cs.Text = r.toks[k].val
+		text = r.toks[k].val
 	default:
-		return nil, r.syntaxErrorAt(k)
+		return "", false, r.syntaxErrorAt(k)
 	}
 	if k+1 < len(r.toks) {
-		return nil, r.syntaxErrorAt(k + 1)
+		return "", false, r.syntaxErrorAt(k + 1)
 	}
-	return cs, nil
+	return text, null, nil
+}
+
+// commentObjectStmt reads COMMENT ON FUNCTION | PROCEDURE | ROUTINE |
+// AGGREGATE | TYPE | DOMAIN, or returns nils for another statement. The
+// comment is a change of the routine's or type's descriptor, so it is
+// that object's statement (RoutineComment, TypeComment), found and
+// checked as ALTER finds and checks it.
+func (r *rewriter) commentObjectStmt() (*RoutineStatement, *TypeStatement, error) {
+	if !r.toks[0].is("comment") || !r.peek(1, "on") {
+		return nil, nil, nil
+	}
+	const k = 2
+	switch {
+	case r.peekAny(k, "function", "procedure", "routine"):
+		rs := &RoutineStatement{Action: RoutineComment, Procedure: r.peek(k, "procedure"), EitherKind: r.peek(k, "routine")}
+		ref, next, err := r.routineRef(k + 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		rs.Refs = []RoutineRef{ref}
+		rs.Comment, _, err = r.commentText(next)
+		return rs, nil, err
+	case r.peek(k, "aggregate"):
+		rs := &RoutineStatement{Action: RoutineComment, Aggregate: &AggregateSpec{}}
+		ref, next, err := r.aggregateSignature(k + 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		rs.Refs = []RoutineRef{ref}
+		rs.Comment, _, err = r.commentText(next)
+		return rs, nil, err
+	case r.peekAny(k, "type", "domain"):
+		ts := &TypeStatement{Action: TypeComment, Domain: r.peek(k, "domain"), NamePos: r.pos(k + 1)}
+		name, next, err := r.typeName(k + 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		ts.Names = []string{name}
+		ts.Comment, _, err = r.commentText(next)
+		return nil, ts, err
+	}
+	return nil, nil, nil
 }

@@ -41,6 +41,10 @@ const (
 	// PROCEDURE | ROUTINE ref [, ...] TO Grantees; with Revoke, REVOKE
 	// ... FROM Grantees.
 	RoutineGrant
+	// RoutineComment is COMMENT ON FUNCTION | PROCEDURE | ROUTINE |
+	// AGGREGATE ref IS 'text' | NULL: Comment is the text ("" removes
+	// it, as NULL does).
+	RoutineComment
 )
 
 // Parameter modes, as pg_proc.proargmodes spells them.
@@ -141,6 +145,11 @@ type RoutineStatement struct {
 	// words).
 	Revoke   bool
 	Grantees []string
+	// Comment is COMMENT ON's text (RoutineComment).
+	Comment string
+	// EitherKind marks ROUTINE: the routine named may be a function or a
+	// procedure.
+	EitherKind bool
 	// Aggregate marks CREATE and DROP AGGREGATE (aggregate.go): CREATE's
 	// definition list.
 	Aggregate *AggregateSpec

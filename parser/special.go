@@ -70,6 +70,10 @@ func (r *rewriter) special() (ast.StmtNode, error) {
 		r.st.Reindex = rs // no AST: see ReindexStatement
 		return nil, err
 	}
+	if rs, ts, err := r.commentObjectStmt(); err != nil || rs != nil || ts != nil {
+		r.st.Routine, r.st.Type = rs, ts // no AST: the routine's or type's statement
+		return nil, err
+	}
 	if cs, err := r.commentStmt(); err != nil || cs != nil {
 		r.st.Comment = cs // no AST: see CommentStatement
 		return nil, err

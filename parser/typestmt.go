@@ -24,6 +24,9 @@ const (
 	TypeOwner
 	// TypeDrop is DROP TYPE [IF EXISTS] name [, ...] [CASCADE | RESTRICT].
 	TypeDrop
+	// TypeComment is COMMENT ON TYPE | DOMAIN name IS 'text' | NULL:
+	// Comment is the text ("" removes it, as NULL does).
+	TypeComment
 
 	// The domain statements (domain.go): TypeRename, TypeOwner and
 	// TypeDrop with Domain set are ALTER DOMAIN ... RENAME TO, OWNER TO
@@ -78,6 +81,8 @@ type TypeStatement struct {
 	// SetSchema marks SET SCHEMA NewName, read as TypeRename: the binder
 	// makes NewName the type's key in that schema.
 	SetSchema bool
+	// Comment is COMMENT ON's text (TypeComment).
+	Comment string
 
 	// Domain: the statement is CREATE, ALTER or DROP DOMAIN.
 	Domain bool

@@ -388,36 +388,26 @@ func init() {
 	Register("pg_get_ruledef", fn("", []Param{oidP}, sqltypes.TypeText, Stable, ruleDef),
 		fn("", []Param{oidP, boolP}, sqltypes.TypeText, Stable, ruleDef))
 
-	// Descriptions are COMMENT ON's, of relations and their columns.
+	// Descriptions are COMMENT ON's (pg_description): obj_description(oid,
+	// catalog), obj_description(oid) of any catalog, col_description(table,
+	// column).
 	describe := func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
 		e, err := needEnv(ctx)
 		if err != nil {
 			return sqltypes.Null, err
 		}
-		sub := int64(0)
-		if len(a) > 1 && a[1].K == sqltypes.KindInt {
-			sub = a[1].I // col_description's column number
-		} else if len(a) > 1 && a[1].S == "pg_extension" {
-			for _, x := range Extensions {
-				if x.OID == uint32(a[0].I) {
-					return textV(x.Description), nil
-				}
+		sub, classoid := int64(0), uint32(0)
+		switch {
+		case len(a) > 1 && a[1].K == sqltypes.KindInt:
+			sub, classoid = a[1].I, pgClassOID // col_description's column number
+		case len(a) > 1:
+			info, ok := relationInfo["pg_catalog."+a[1].S]
+			if !ok {
+				return sqltypes.Null, nil
 			}
-			return sqltypes.Null, nil
-		} else if len(a) > 1 && a[1].S == "pg_namespace" {
-			if uint32(a[0].I) == NamespacePublic {
-				return textV("standard public schema"), nil
-			}
-			for _, sc := range e.schemas() {
-				if schemaOID(e.Snap, sc.Name) == uint32(a[0].I) && sc.Comment != "" {
-					return textV(sc.Comment), nil
-				}
-			}
-			return sqltypes.Null, nil
-		} else if len(a) > 1 && a[1].S != "pg_class" {
-			return sqltypes.Null, nil // only relations and extensions have comments
+			classoid = info.oid
 		}
-		if d, ok := e.description(uint32(a[0].I), sub); ok {
+		if d, ok := e.description(uint32(a[0].I), classoid, sub); ok {
 			return textV(d), nil
 		}
 		return sqltypes.Null, nil

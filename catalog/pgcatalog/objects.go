@@ -332,6 +332,10 @@ type objects struct {
 	// hasChildren holds the IDs of the tables that have partitions or
 	// inheriting tables (relhassubclass).
 	hasChildren map[uint64]bool
+	// descs are the snapshot's comments (descriptions), made once.
+	descsOnce sync.Once
+	descs     []descriptionEntry
+	descIndex map[descriptionKey]string
 }
 
 var (
@@ -486,7 +490,8 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 				for i, f := range c.Fields {
 					cols[i] = column{name: f.Name, typ: f.Type, ordinal: i}
 				}
-				add(&object{oid: c.RelID, name: u.Name, ns: NamespacePublic, kind: 'c', owner: u.Owner, cols: cols, comment: u.Comment, compType: u.OID})
+				// The type's own comment is pg_type's (descriptions).
+				add(&object{oid: c.RelID, name: u.Name, ns: NamespacePublic, kind: 'c', owner: u.Owner, cols: cols, compType: u.OID})
 			}
 		}
 	}

@@ -163,28 +163,9 @@ func init() {
 		return out
 	})
 	generate("pg_catalog.pg_description", func(e *Env) []row {
-		// Schema public's comment, as PostgreSQL 15 creates it (pg_dump
-		// writes COMMENT ON SCHEMA public IS '' when it is missing).
-		out := []row{&pgDescriptionRow{Objoid: oidV(NamespacePublic), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0), Description: textV("standard public schema")}}
-		if e.Snap != nil {
-			for _, sc := range e.Snap.Schemas() {
-				if sc.Comment != "" {
-					out = append(out, &pgDescriptionRow{Objoid: oidV(schemaOID(e.Snap, sc.Name)), Classoid: oidV(pgNamespaceOID), Objsubid: intV(0), Description: textV(sc.Comment)})
-				}
-			}
-		}
-		for _, o := range e.objects().list {
-			if o.comment != "" {
-				out = append(out, &pgDescriptionRow{Objoid: oidV(o.oid), Classoid: oidV(pgClassOID), Objsubid: intV(0), Description: textV(o.comment)})
-			}
-			for i, c := range o.cols {
-				if c.comment != "" {
-					out = append(out, &pgDescriptionRow{Objoid: oidV(o.oid), Classoid: oidV(pgClassOID), Objsubid: intV(int64(i + 1)), Description: textV(c.comment)})
-				}
-			}
-		}
-		for _, x := range Extensions {
-			out = append(out, &pgDescriptionRow{Objoid: oidV(x.OID), Classoid: oidV(pgExtensionOID), Objsubid: intV(0), Description: textV(x.Description)})
+		var out []row
+		for _, d := range e.descriptions() {
+			out = append(out, &pgDescriptionRow{Objoid: oidV(d.objoid), Classoid: oidV(d.classoid), Objsubid: intV(d.subid), Description: textV(d.text)})
 		}
 		return out
 	})
@@ -980,19 +961,84 @@ const pgClassOID = 1259
 
 // description is obj_description / col_description: the comment of the
 // relation with OID oid (sub 0) or of its column number sub.
-func (e *Env) description(oid uint32, sub int64) (string, bool) {
-	o := e.objects().byOID[oid]
-	if o == nil {
-		return "", false
+func (e *Env) description(oid, classoid uint32, sub int64) (string, bool) {
+	if classoid != 0 {
+		e.descriptions()
+		d, ok := e.objects().descIndex[descriptionKey{oid, classoid, sub}]
+		return d, ok
 	}
-	if sub == 0 {
-		return o.comment, o.comment != ""
+	for _, d := range e.descriptions() {
+		if d.objoid == oid && d.subid == sub {
+			return d.text, true
+		}
 	}
-	if sub < 1 || int(sub) > len(o.cols) {
-		return "", false
+	return "", false
+}
+
+// descriptionKey is pg_description's key.
+type descriptionKey struct {
+	objoid, classoid uint32
+	subid            int64
+}
+
+// descriptionEntry is one comment: a row of pg_description.
+type descriptionEntry struct {
+	objoid, classoid uint32
+	subid            int64
+	text             string
+}
+
+// descriptions are the database's comments, as pg_description holds
+// them: schemas, relations and their columns, routines, types and
+// extensions.
+func (e *Env) descriptions() []descriptionEntry {
+	o := e.objects()
+	o.descsOnce.Do(func() {
+		o.descs = e.buildDescriptions()
+		o.descIndex = make(map[descriptionKey]string, len(o.descs))
+		for _, d := range o.descs {
+			o.descIndex[descriptionKey{d.objoid, d.classoid, d.subid}] = d.text
+		}
+	})
+	return o.descs
+}
+
+// buildDescriptions lists the comments of e's snapshot (descriptions).
+func (e *Env) buildDescriptions() []descriptionEntry {
+	// Schema public's comment, as PostgreSQL 15 creates it (pg_dump
+	// writes COMMENT ON SCHEMA public IS '' when it is missing).
+	out := []descriptionEntry{{objoid: NamespacePublic, classoid: pgNamespaceOID, text: "standard public schema"}}
+	if e.Snap != nil {
+		for _, sc := range e.Snap.Schemas() {
+			if sc.Comment != "" {
+				out = append(out, descriptionEntry{objoid: schemaOID(e.Snap, sc.Name), classoid: pgNamespaceOID, text: sc.Comment})
+			}
+		}
+		for _, f := range e.Snap.AllFunctions() {
+			if f.Comment != "" {
+				out = append(out, descriptionEntry{objoid: f.OID, classoid: pgProcOID, text: f.Comment})
+			}
+		}
+		for _, u := range e.Snap.UserTypes() {
+			if u.Comment != "" {
+				out = append(out, descriptionEntry{objoid: u.OID, classoid: pgTypeOID, text: u.Comment})
+			}
+		}
 	}
-	c := o.cols[sub-1].comment
-	return c, c != ""
+	for _, o := range e.objects().list {
+		if o.comment != "" {
+			out = append(out, descriptionEntry{objoid: o.oid, classoid: pgClassOID, text: o.comment})
+		}
+		for i, c := range o.cols {
+			if c.comment != "" {
+				out = append(out, descriptionEntry{objoid: o.oid, classoid: pgClassOID, subid: int64(i + 1), text: c.comment})
+			}
+		}
+	}
+	for _, x := range Extensions {
+		out = append(out, descriptionEntry{objoid: x.OID, classoid: pgExtensionOID, text: x.Description})
+	}
+	return out
 }
 
 // operatorFields splits a row of pgOperatorTable into its 12 fields. The
