@@ -152,6 +152,8 @@ type Sequence struct {
 	// SERIAL and identity columns); empty for sequences created before
 	// owners were recorded, which only superusers then own.
 	Owner string `json:"owner,omitempty"`
+	// Comment is COMMENT ON SEQUENCE's text.
+	Comment string `json:"comment,omitempty"`
 }
 
 // KeyColumn is one column of a key: the primary key, a btree index or a

@@ -51,6 +51,8 @@ type Database struct {
 	// language without an entry has PostgreSQL's default (DefaultTypeACL's
 	// shape: PUBLIC and the owner may use it).
 	Languages map[string]map[string]Privilege `json:"languages,omitempty"`
+	// Comment is COMMENT ON DATABASE's text (pg_shdescription).
+	Comment string `json:"comment,omitempty"`
 }
 
 // LanguageACL is the ACL of language in d, owned by owner (the bootstrap

@@ -47,6 +47,8 @@ type Role struct {
 	// MemberOf holds the roles this one was granted (GRANT group TO
 	// role), each with whether WITH ADMIN OPTION was given; membership.go.
 	MemberOf map[string]bool `json:"member_of,omitempty"`
+	// Comment is COMMENT ON ROLE's text (pg_shdescription).
+	Comment string `json:"comment,omitempty"`
 }
 
 // Clone returns a deep copy of r, for building a changed role.

@@ -5,6 +5,8 @@ package catalog
 type Trigger struct {
 	Name string `json:"name"`
 	OID  uint32 `json:"oid"`
+	// Comment is COMMENT ON TRIGGER's text.
+	Comment string `json:"comment,omitempty"`
 	// Function is the OID of the trigger function it executes, and Args
 	// the arguments written after its name (TG_ARGV).
 	Function uint32   `json:"function"`

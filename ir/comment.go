@@ -4,8 +4,9 @@ import (
 	"github.com/zproxy/zproxy/catalog"
 )
 
-// Comment is COMMENT ON TABLE | VIEW | INDEX | COLUMN: the object it names,
-// resolved, and the new comment ("" removes it).
+// Comment is COMMENT ON TABLE | VIEW | INDEX | COLUMN | SCHEMA | SEQUENCE |
+// TRIGGER | DATABASE | ROLE: the object it names, resolved, and the new
+// comment ("" removes it).
 type Comment struct {
 	Table  *catalog.Table // TABLE, COLUMN, and the table of an INDEX
 	Column int            // COLUMN: its ordinal in Table.Columns; else -1
@@ -13,7 +14,14 @@ type Comment struct {
 	View   *catalog.View  // VIEW
 	// Schema is SCHEMA's schema (a user schema's name).
 	Schema string
-	Text   string
+	// Sequence is SEQUENCE's sequence.
+	Sequence *catalog.Sequence
+	// Trigger is TRIGGER's trigger, of Table or View.
+	Trigger string
+	// Database and Role are DATABASE's and ROLE's names, shared objects
+	// the session finds and checks as it applies the comment.
+	Database, Role string
+	Text           string
 }
 
 // Kind implements Statement.
@@ -24,6 +32,8 @@ func (*Comment) Kind() string { return "comment" }
 func (x *Comment) Describe() Description {
 	d := Description{Class: ClassDDL, Writes: true}
 	switch {
+	case x.Sequence != nil:
+		d.Owns = []ObjectRef{{Kind: ObjectSequence, Name: x.Sequence.Name, Owner: x.Sequence.Owner}}
 	case x.View != nil:
 		d.Owns = []ObjectRef{{Kind: ObjectView, Name: x.View.Name, Owner: x.View.Owner}}
 	case x.Table != nil && x.Index != "":
@@ -31,7 +41,7 @@ func (x *Comment) Describe() Description {
 	case x.Table != nil:
 		d.Owns = []ObjectRef{{Kind: ObjectTable, Name: x.Table.Name, Owner: x.Table.Owner}}
 	}
-	if x.Schema != "" {
+	if x.Schema != "" || x.Database != "" || x.Role != "" {
 		// The session checks the schema's ownership as it applies it.
 		d.ChangesSchema = true
 	}

@@ -6,12 +6,14 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 // 'text' | NULL, which TiDB cannot parse. Statement.AST is nil for it;
 // Statement.Comment holds it.
 type CommentStatement struct {
-	// Object is "table", "view", "materialized view", "index" or
-	// "column".
+	// Object is "table", "view", "materialized view", "index", "column",
+	// "schema", "sequence", "trigger", "database" or "role".
 	Object string
 	// Name is the object's name, split at dots: [schema.]relation, and
 	// for a column [schema.]relation.column.
 	Name []string
+	// On is a trigger's relation ([schema.]relation), split at dots.
+	On []string
 	// Text is the comment; Null is IS NULL (the comment removed).
 	Text string
 	Null bool
@@ -29,37 +31,55 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 	}
 	cs := &CommentStatement{Object: r.toks[k].val}
 	switch cs.Object {
-	case "table", "view", "index", "column", "schema":
+	case "table", "view", "index", "column", "schema", "sequence", "trigger", "database", "role":
+	case "large":
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON LARGE OBJECT is not supported").WithPosition(r.pos(k))
 	case "materialized":
 		if !r.peek(k+1, "view") {
 			return nil, r.syntaxErrorAt(k + 1)
 		}
 		cs.Object = "materialized view"
 		k++
-	case "foreign", "database", "sequence", "role", "constraint", "trigger", "extension", "operator", "cast":
+	case "foreign", "constraint", "extension", "operator", "cast", "policy", "rule", "publication", "subscription", "collation", "conversion", "statistics", "tablespace", "event", "language", "transform", "access", "server", "text":
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported", cs.Object).WithPosition(r.pos(k))
 	default:
 		return nil, r.syntaxErrorAt(k)
 	}
 	k++
 	cs.Pos = r.pos(k)
-	for {
-		if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+	var err error
+	if cs.Name, k, err = r.dottedName(k); err != nil {
+		return nil, err
+	}
+	if cs.Object == "trigger" {
+		if !r.peek(k, "on") {
 			return nil, r.syntaxErrorAt(k)
 		}
-		cs.Name = append(cs.Name, r.toks[k].val)
-		k++
-		if !r.peek(k, ".") {
-			break
+		if cs.On, k, err = r.dottedName(k + 1); err != nil {
+			return nil, err
 		}
-		k++
 	}
-	var err error
 	cs.Text, cs.Null, err = r.commentText(k)
 	if err != nil {
 		return nil, err
 	}
 	return cs, nil
+}
+
+// dottedName reads a name of dot-separated identifiers at k.
+func (r *rewriter) dottedName(k int) ([]string, int, error) {
+	var name []string
+	for {
+		if k >= len(r.toks) || r.toks[k].kind != tkIdent && r.toks[k].kind != tkQIdent {
+			return nil, k, r.syntaxErrorAt(k)
+		}
+		name = append(name, r.toks[k].val)
+		k++
+		if !r.peek(k, ".") {
+			return name, k, nil
+		}
+		k++
+	}
 }
 
 // commentText reads the end of COMMENT ON at k: IS 'text' | NULL.

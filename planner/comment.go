@@ -33,6 +33,23 @@ func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*ir.Comme
 		c.Schema = name[0]
 		return c, nil
 	}
+	switch cs.Object {
+	case "database", "role":
+		if len(name) != 1 {
+			return nil, pgerr.New(pgerr.SyntaxError, "%s name can not be qualified", cs.Object).WithPosition(cs.Pos)
+		}
+		if cs.Object == "database" {
+			c.Database = name[0]
+		} else {
+			c.Role = name[0]
+		}
+		return c, nil
+	case "trigger":
+		if len(name) != 1 {
+			return nil, pgerr.New(pgerr.SyntaxError, "trigger name can not be qualified").WithPosition(cs.Pos)
+		}
+		return bindTriggerComment(snap, c, name[0], cs)
+	}
 	if len(name) > 2 || len(name) == 2 && name[0] != "public" && !snap.HasSchema(name[0]) {
 		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", strings.Join(name, ".")).WithPosition(cs.Pos)
 	}
@@ -46,6 +63,16 @@ func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*ir.Comme
 		rel = snap.Resolve(rel)
 	}
 	switch cs.Object {
+	case "sequence":
+		q, ok := snap.Sequence(rel)
+		if !ok {
+			if _, err := snap.Table(rel); err == nil {
+				return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a sequence", rel).WithPosition(cs.Pos)
+			}
+			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel).WithPosition(cs.Pos)
+		}
+		c.Sequence = q
+		return c, nil
 	case "view":
 		v, ok := snap.StoredView(rel)
 		if !ok {
@@ -63,6 +90,9 @@ func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*ir.Comme
 	}
 	t, err := snap.Table(rel)
 	if err != nil {
+		if _, ok := snap.Sequence(rel); ok && cs.Object == "table" {
+			return nil, pgerr.New(pgerr.WrongObjectType, "%q is not a table", rel).WithPosition(cs.Pos)
+		}
 		if v, ok := snap.StoredView(rel); ok && cs.Object == "column" {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON COLUMN of view %q is not supported", v.Name)
 		}
@@ -79,4 +109,33 @@ func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*ir.Comme
 		}
 	}
 	return c, nil
+}
+
+// bindTriggerComment resolves COMMENT ON TRIGGER name ON relation: a
+// table's or a view's trigger.
+func bindTriggerComment(snap *catalog.Snapshot, c *ir.Comment, trigger string, cs *parser.CommentStatement) (*ir.Comment, error) {
+	on := cs.On
+	if len(on) > 2 || len(on) == 2 && on[0] != "public" && !snap.HasSchema(on[0]) {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", strings.Join(on, "."))
+	}
+	rel := on[len(on)-1]
+	if len(on) == 2 {
+		rel = catalog.QualifiedKey(on[0], rel)
+	}
+	rel = snap.Resolve(rel)
+	var triggers []*catalog.Trigger
+	if t, err := snap.Table(rel); err == nil {
+		c.Table, triggers = t, t.Triggers
+	} else if v, ok := snap.StoredView(rel); ok {
+		c.View, triggers = v, v.Triggers
+	} else {
+		return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel)
+	}
+	for _, tg := range triggers {
+		if tg.Name == trigger {
+			c.Trigger = trigger
+			return c, nil
+		}
+	}
+	return nil, pgerr.New(pgerr.UndefinedObject, "trigger %q for table %q does not exist", trigger, on[len(on)-1])
 }

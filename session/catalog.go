@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -281,6 +283,71 @@ func (p pgSession) IsSuperuser() bool {
 // held warns).
 func (p pgSession) Notice(e *pgerr.Error) { p.s.notice(e) }
 
+// commentTrigger returns triggers with the one named name commented
+// text, copied so the snapshot's descriptor stays as it was.
+func commentTrigger(triggers []*catalog.Trigger, name, text string) []*catalog.Trigger {
+	out := slices.Clone(triggers)
+	for i, tg := range out {
+		if tg.Name == name {
+			c := *tg
+			c.Comment = text
+			out[i] = &c
+		}
+	}
+	return out
+}
+
+// commentOnDatabase is COMMENT ON DATABASE: the owner (or a superuser)
+// comments; a database that does not exist is a warning, as PostgreSQL
+// gives for a comment on one (pg_dump names the database it came from).
+func (s *Session) commentOnDatabase(ctx context.Context, c *ir.Comment) (wire.Result, error) {
+	_, err := s.engine.root.catalog.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		d := s.engine.findDatabase(snap, c.Database)
+		if d == nil {
+			return catalog.Change{}, errNothingToDo
+		}
+		if !s.mayManage(snap, d) {
+			return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of database %s", d.Name)
+		}
+		nd := d.Clone()
+		nd.Comment = c.Text
+		return catalog.Change{PutDatabases: []*catalog.Database{nd}}, nil
+	})
+	if errors.Is(err, errNothingToDo) {
+		s.notice(pgerr.NewWarning(pgerr.UndefinedDatabase, "database \"%s\" does not exist", c.Database))
+		err = nil
+	}
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("COMMENT"), nil
+}
+
+// commentOnRole is COMMENT ON ROLE, which only a superuser may give (a
+// role with CREATEROLE may in PostgreSQL; zproxy's roles are created by
+// superusers only).
+func (s *Session) commentOnRole(ctx context.Context, c *ir.Comment) (wire.Result, error) {
+	err := s.updateRoles(ctx, func(snap *catalog.Snapshot) (catalog.Change, error) {
+		r := snap.Role(c.Role)
+		if r == nil || c.Role == catalog.PublicRole {
+			return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", c.Role)
+		}
+		if !s.isSuperuser(snap) {
+			if r.Superuser {
+				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be superuser")
+			}
+			return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must have CREATEROLE privilege")
+		}
+		nr := r.Clone()
+		nr.Comment = c.Text
+		return catalog.Change{PutRoles: []*catalog.Role{nr}}, nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult("COMMENT"), nil
+}
+
 // runComment applies COMMENT ON as one catalog change, on the newest
 // descriptor. Only the owner of the object (or a superuser) may comment.
 func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (wire.Result, error) {
@@ -292,7 +359,22 @@ func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (
 			return nil, err
 		}
 	}
+	switch {
+	case c.Database != "":
+		return s.commentOnDatabase(ctx, c)
+	case c.Role != "":
+		return s.commentOnRole(ctx, c)
+	}
 	_, err := cat.Update(ctx, func(snap *catalog.Snapshot, _ uint64) (catalog.Change, error) {
+		if c.Sequence != nil {
+			q, ok := snap.Sequence(c.Sequence.Name)
+			if !ok || q.ID != c.Sequence.ID {
+				return catalog.Change{}, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", c.Sequence.Name)
+			}
+			nq := *q
+			nq.Comment = c.Text
+			return catalog.Change{PutSequences: []*catalog.Sequence{&nq}}, nil
+		}
 		if c.Schema != "" {
 			sc, ok := snap.Schema(c.Schema)
 			if !ok {
@@ -314,7 +396,11 @@ func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (
 				return catalog.Change{}, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of view %s", v.Name)
 			}
 			nv := *v
-			nv.Comment = c.Text
+			if c.Trigger != "" {
+				nv.Triggers = commentTrigger(v.Triggers, c.Trigger, c.Text)
+			} else {
+				nv.Comment = c.Text
+			}
 			return catalog.Change{PutViews: []*catalog.View{&nv}}, nil
 		}
 		t, err := snap.Table(c.Table.Name)
@@ -326,6 +412,8 @@ func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (
 		}
 		nt := t.Clone()
 		switch {
+		case c.Trigger != "":
+			nt.Triggers = commentTrigger(nt.Triggers, c.Trigger, c.Text)
 		case c.Index != "":
 			ix := nt.Index(c.Index)
 			if ix == nil {

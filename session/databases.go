@@ -555,7 +555,7 @@ func (p pgSession) Databases() []pgcatalog.DatabaseInfo {
 	}
 	var out []pgcatalog.DatabaseInfo
 	for _, d := range s.engine.databases(snap) {
-		info := pgcatalog.DatabaseInfo{OID: pgcatalog.DatabaseOID, Name: d.Name, Owner: d.Owner, IsTemplate: d.IsTemplate, AllowConn: d.AllowConn, ConnLimit: d.ConnLimit,
+		info := pgcatalog.DatabaseInfo{OID: pgcatalog.DatabaseOID, Name: d.Name, Owner: d.Owner, IsTemplate: d.IsTemplate, AllowConn: d.AllowConn, ConnLimit: d.ConnLimit, Comment: d.Comment,
 			ACL: d.ACLItems(databaseOwner(d)), Privileges: func(role string) catalog.Privilege { return snap.DatabasePrivileges(role, d, databaseOwner(d)) }}
 		if d.ID != catalog.FirstDatabaseID {
 			info.OID = pgcatalog.ObjectOID(d.ID, 0)

@@ -402,3 +402,56 @@ func TestDropRoleDependsInOtherDatabases(t *testing.T) {
 	mustRun(t, first, `DROP DATABASE d9`)
 	mustRun(t, first, `DROP ROLE dep9`)
 }
+
+// TestCommentOnDatabase: COMMENT ON DATABASE keeps the text in the shared
+// registry (pg_shdescription, shobj_description), only for the owner or a
+// superuser; a database that does not exist is a WARNING, as PostgreSQL's.
+func TestCommentOnDatabase(t *testing.T) {
+	ctx := context.Background()
+	eng, err := session.New(ctx, session.Config{Store: memStore(t), AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	if _, err := eng.BootstrapUsers(ctx, map[string]string{"admin": "secret"}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := connectTo(t, eng, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, first, `CREATE DATABASE cmdb`)
+	mustRun(t, first, `COMMENT ON DATABASE cmdb IS 'analytics'`)
+	other, err := connectTo(t, eng, "cmdb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []wire.Session{first, other} {
+		got := rowsOf(t, s, `SELECT shobj_description(oid, 'pg_database'), (SELECT count(*) FROM pg_shdescription d WHERE d.objoid = db.oid AND d.classoid = 'pg_database'::regclass) FROM pg_database db WHERE datname = 'cmdb'`)
+		if strings.Join(got, ",") != "analytics|1" {
+			t.Errorf("the database's comment: %v", got)
+		}
+	}
+	mustRun(t, first, `CREATE ROLE cmuser LOGIN`)
+	user, err := eng.NewSession(ctx, wire.SessionParams{User: "cmuser", Database: "postgres", Authenticated: true, Notice: func(*pgerr.Error) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(user.Close)
+	expectSQL(t, user, `COMMENT ON DATABASE cmdb IS 'mine'`, pgerr.InsufficientPrivilege, "must be owner of database cmdb")
+	var warned []string
+	warn, err := eng.NewSession(ctx, wire.SessionParams{User: "admin", Database: "postgres", Authenticated: true,
+		Notice: func(e *pgerr.Error) { warned = append(warned, e.Code.String()+" "+e.Message) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(warn.Close)
+	mustRun(t, warn, `COMMENT ON DATABASE cm_missing IS 'x'`)
+	if strings.Join(warned, ";") != `3D000 database "cm_missing" does not exist` {
+		t.Errorf("COMMENT ON a missing database warned %q", warned)
+	}
+	mustRun(t, first, `COMMENT ON DATABASE cmdb IS NULL`)
+	if got := rowsOf(t, first, `SELECT count(*) FROM pg_shdescription WHERE classoid = 'pg_database'::regclass`); got[0] != "0" {
+		t.Errorf("after IS NULL: %v comments", got)
+	}
+}

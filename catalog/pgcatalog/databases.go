@@ -21,6 +21,8 @@ type DatabaseInfo struct {
 	// holds on the database (nil: PostgreSQL's default ACL).
 	ACL        []string
 	Privileges func(role string) catalog.Privilege
+	// Comment is COMMENT ON DATABASE's text (pg_shdescription).
+	Comment string
 }
 
 // databases are the rows of pg_database: the session's list, or its own

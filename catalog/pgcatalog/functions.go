@@ -416,7 +416,22 @@ func init() {
 	Register("obj_description", fn("", []Param{oidP, nameP}, sqltypes.TypeText, Stable, describe),
 		fn("", []Param{oidP}, sqltypes.TypeText, Stable, describe))
 	Register("col_description", fn("", []Param{oidP, intP}, sqltypes.TypeText, Stable, describe))
-	Register("shobj_description", fn("", []Param{oidP, nameP}, sqltypes.TypeText, Stable, noComment))
+	Register("shobj_description", fn("", []Param{oidP, nameP}, sqltypes.TypeText, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
+		e, err := needEnv(ctx)
+		if err != nil {
+			return sqltypes.Null, err
+		}
+		info, ok := relationInfo["pg_catalog."+a[1].S]
+		if !ok {
+			return sqltypes.Null, nil
+		}
+		for _, d := range e.sharedDescriptions() {
+			if d.objoid == uint32(a[0].I) && d.classoid == info.oid {
+				return textV(d.text), nil
+			}
+		}
+		return sqltypes.Null, nil
+	}))
 	// No extended statistics, no publications.
 	Register("pg_get_statisticsobjdef_columns", fn("", []Param{oidP}, sqltypes.TypeText, Stable, noComment))
 	Register("pg_relation_is_publishable", fn("", []Param{T(sqltypes.TypeRegClass)}, sqltypes.TypeBool, Stable,

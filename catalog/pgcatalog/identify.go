@@ -18,6 +18,7 @@ import (
 const (
 	pgProcOID       = 1255
 	pgAuthidOID     = 1260
+	pgDatabaseOID   = 1262
 	pgConstraintOID = 2606
 	pgTriggerOID    = 2620
 )

@@ -478,7 +478,7 @@ func buildObjects(snap *catalog.Snapshot) *objects {
 		}
 		for _, q := range relationsOf(snap, (*catalog.Snapshot).Sequences, func(q *catalog.Sequence) bool { return q.Temp }) {
 			qns, qname := place(q.Temp, q.Name)
-			add(&object{oid: ObjectOID(q.ID, 0), name: qname, ns: qns, kind: 'S', seq: q, owner: q.Owner,
+			add(&object{oid: ObjectOID(q.ID, 0), name: qname, ns: qns, kind: 'S', seq: q, owner: q.Owner, comment: q.Comment,
 				cols: []column{{name: "last_value", typ: sqltypes.TypeInt8, notNull: true}, {name: "log_cnt", typ: sqltypes.TypeInt8, notNull: true, ordinal: 1},
 					{name: "is_called", typ: sqltypes.TypeBool, notNull: true, ordinal: 2}}})
 		}

@@ -374,6 +374,13 @@ func init() {
 		}
 		return out
 	})
+	generate("pg_catalog.pg_shdescription", func(e *Env) []row {
+		var out []row
+		for _, d := range e.sharedDescriptions() {
+			out = append(out, &pgShdescriptionRow{Objoid: oidV(d.objoid), Classoid: oidV(d.classoid), Description: textV(d.text)})
+		}
+		return out
+	})
 	generate("pg_catalog.pg_database", func(e *Env) []row {
 		var out []row
 		for _, d := range e.databases() {
@@ -1003,6 +1010,25 @@ func (e *Env) descriptions() []descriptionEntry {
 	return o.descs
 }
 
+// sharedDescriptions are the comments of the objects every database
+// shares, as pg_shdescription holds them: databases and roles.
+func (e *Env) sharedDescriptions() []descriptionEntry {
+	var out []descriptionEntry
+	for _, d := range e.databases() {
+		if d.Comment != "" {
+			out = append(out, descriptionEntry{objoid: d.OID, classoid: pgDatabaseOID, text: d.Comment})
+		}
+	}
+	if e.Snap != nil {
+		for _, r := range e.Snap.Roles() {
+			if r.Comment != "" {
+				out = append(out, descriptionEntry{objoid: RoleOID(r.Name), classoid: pgAuthidOID, text: r.Comment})
+			}
+		}
+	}
+	return out
+}
+
 // buildDescriptions lists the comments of e's snapshot (descriptions).
 func (e *Env) buildDescriptions() []descriptionEntry {
 	// Schema public's comment, as PostgreSQL 15 creates it (pg_dump
@@ -1023,6 +1049,19 @@ func (e *Env) buildDescriptions() []descriptionEntry {
 			if u.Comment != "" {
 				out = append(out, descriptionEntry{objoid: u.OID, classoid: pgTypeOID, text: u.Comment})
 			}
+		}
+		triggers := func(tgs []*catalog.Trigger) {
+			for _, tg := range tgs {
+				if tg.Comment != "" {
+					out = append(out, descriptionEntry{objoid: tg.OID, classoid: pgTriggerOID, text: tg.Comment})
+				}
+			}
+		}
+		for _, t := range e.Snap.Tables() {
+			triggers(t.Triggers)
+		}
+		for _, v := range e.Snap.Views() {
+			triggers(v.Triggers)
 		}
 	}
 	for _, o := range e.objects().list {
