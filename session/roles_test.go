@@ -362,18 +362,7 @@ func TestDropRoleDependencyDetail(t *testing.T) {
 // as PostgreSQL's DETAIL counts them.
 func TestDropRoleDependsInOtherDatabases(t *testing.T) {
 	ctx := context.Background()
-	eng, err := session.New(ctx, session.Config{Store: memStore(t), AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.BootstrapUsers(ctx, map[string]string{"admin": "secret"}); err != nil {
-		t.Fatal(err)
-	}
-	first, err := connectTo(t, eng, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, first := adminEngine(t, true)
 	mustRun(t, first, `CREATE ROLE dep9`)
 	mustRun(t, first, `CREATE DATABASE d9 OWNER dep9`)
 	d9, err := connectTo(t, eng, "d9")
@@ -408,18 +397,7 @@ func TestDropRoleDependsInOtherDatabases(t *testing.T) {
 // superuser; a database that does not exist is a WARNING, as PostgreSQL's.
 func TestCommentOnDatabase(t *testing.T) {
 	ctx := context.Background()
-	eng, err := session.New(ctx, session.Config{Store: memStore(t), AllowFullScan: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { eng.Close() })
-	if _, err := eng.BootstrapUsers(ctx, map[string]string{"admin": "secret"}); err != nil {
-		t.Fatal(err)
-	}
-	first, err := connectTo(t, eng, "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, first := adminEngine(t, true)
 	mustRun(t, first, `CREATE DATABASE cmdb`)
 	mustRun(t, first, `COMMENT ON DATABASE cmdb IS 'analytics'`)
 	other, err := connectTo(t, eng, "cmdb")
