@@ -74,6 +74,30 @@ func (lo LargeObject) ACL() []string {
 	return out
 }
 
+// ChangeOwner gives the object to role: the old owner's ACL entry becomes
+// role's, merged with any role held (PostgreSQL's aclnewowner).
+func (lo *LargeObject) ChangeOwner(role string) {
+	old := lo.Owner
+	lo.Owner = role
+	if lo.Grants == nil || old == role {
+		return
+	}
+	var merged []LargeObjectGrant
+	at := map[string]int{}
+	for _, g := range lo.Grants {
+		if g.Role == old {
+			g.Role = role
+		}
+		if i, ok := at[g.Role]; ok {
+			merged[i].Privs |= g.Privs
+			continue
+		}
+		at[g.Role] = len(merged)
+		merged = append(merged, g)
+	}
+	lo.Grants = merged
+}
+
 // Grant gives role privs on the object (with revoke, takes them away), as
 // PostgreSQL's aclupdate: the owner's default entry is made explicit
 // first, a new grantee goes last, an entry left with nothing goes.

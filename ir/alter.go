@@ -116,6 +116,10 @@ type AlterOwner struct {
 	// Missing names the relation IF EXISTS did not find (nothing else is
 	// set then: the statement only says so).
 	Missing string
+	// LargeObject is ALTER LARGE OBJECT's object (nothing else is set
+	// then): data, not the catalog, so the session checks its owner as
+	// it rewrites the metadata.
+	LargeObject uint32
 }
 
 // Kind implements Statement.
@@ -131,6 +135,8 @@ func (a *AlterOwner) Describe() Description {
 		return ddl(refs(ObjectSequence, a.Sequence.Name)...).tagged(a.Tag)
 	case a.Table != nil:
 		return ddl(refs(ObjectTable, a.Table.Name)...).tagged(a.Tag)
+	case a.LargeObject != 0:
+		return Description{Class: ClassDDL, Writes: true, Tag: a.Tag}
 	}
 	return ddl().tagged(a.Tag)
 }

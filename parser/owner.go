@@ -1,11 +1,15 @@
 package parser
 
+import "github.com/zproxy/zproxy/internal/pgerr"
+
 // OwnerStatement is ALTER TABLE | SEQUENCE | VIEW [IF EXISTS] [ONLY] name
-// OWNER TO role, parsed by the front end (pg_dump writes one for every
-// relation it creates).
+// OWNER TO role, or ALTER LARGE OBJECT oid OWNER TO role, parsed by the
+// front end (pg_dump writes one for every relation and large object it
+// creates).
 type OwnerStatement struct {
 	// Kind is the keyword after ALTER: "table", "sequence" or "view"
-	// (ALTER TABLE may name any of the three, as in PostgreSQL).
+	// (ALTER TABLE may name any of the three, as in PostgreSQL), or
+	// "large object" (Name is then its OID as written).
 	Kind     string
 	Name     string
 	IfExists bool
@@ -17,6 +21,9 @@ type OwnerStatement struct {
 }
 
 func (r *rewriter) ownerStmt() (*OwnerStatement, error) {
+	if r.peek(0, "alter") && r.peek(1, "large") && r.peek(2, "object") {
+		return r.largeObjectOwner()
+	}
 	if !r.peek(0, "alter") || !(r.peek(1, "table") || r.peek(1, "sequence") || r.peek(1, "view")) {
 		return nil, nil
 	}
@@ -47,4 +54,22 @@ func (r *rewriter) ownerStmt() (*OwnerStatement, error) {
 	}
 	st.Role = role.val
 	return st, nil
+}
+
+// largeObjectOwner reads ALTER LARGE OBJECT oid OWNER TO role.
+func (r *rewriter) largeObjectOwner() (*OwnerStatement, error) {
+	const k = 3
+	if k >= len(r.toks) || r.toks[k].kind != tkNumber {
+		return nil, r.syntaxErrorAt(k)
+	}
+	if !r.peek(k+1, "owner") || !r.peek(k+2, "to") {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "this form of ALTER LARGE OBJECT is not supported").WithPosition(r.pos(k + 1))
+	}
+	if k+3 >= len(r.toks) || r.toks[k+3].kind != tkIdent && r.toks[k+3].kind != tkQIdent {
+		return nil, r.syntaxErrorAt(k + 3)
+	}
+	if k+4 < len(r.toks) {
+		return nil, r.syntaxErrorAt(k + 4)
+	}
+	return &OwnerStatement{Kind: "large object", Name: r.toks[k].val, Role: r.toks[k+3].val, Pos: r.pos(k)}, nil
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -363,6 +364,14 @@ func bindLock(snap *catalog.Snapshot, st *parser.LockStatement) (ir.Statement, e
 // (42809), as in PostgreSQL.
 func bindOwner(snap *catalog.Snapshot, st *parser.OwnerStatement) (ir.Statement, error) {
 	a := &ir.AlterOwner{Role: st.Role, Tag: "ALTER " + strings.ToUpper(st.Kind)}
+	if st.Kind == "large object" {
+		oid, err := strconv.ParseUint(st.Name, 10, 32)
+		if err != nil || oid == 0 {
+			return nil, pgerr.New(pgerr.UndefinedObject, "large object %s does not exist", st.Name).WithPosition(st.Pos)
+		}
+		a.LargeObject = uint32(oid)
+		return a, nil
+	}
 	t, terr := snap.Table(st.Name)
 	v, isView := snap.StoredView(st.Name)
 	q, isSeq := snap.Sequence(st.Name)

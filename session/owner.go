@@ -47,6 +47,9 @@ func (st *statement) runAlterOwner(ctx context.Context, x *ir.AlterOwner, env *r
 		return tagResult(x.Tag), nil
 	}
 	role := s.ownerRole(x.Role)
+	if x.LargeObject != 0 {
+		return s.alterLargeObjectOwner(ctx, x, role)
+	}
 	cat, err := s.permCatalog(ctx)
 	if err != nil {
 		return nil, err
@@ -92,6 +95,33 @@ func (st *statement) runAlterOwner(ctx context.Context, x *ir.AlterOwner, env *r
 		return ch, nil
 	})
 	if err != nil {
+		return nil, storeErr(err)
+	}
+	return tagResult(x.Tag), nil
+}
+
+// alterLargeObjectOwner is ALTER LARGE OBJECT oid OWNER TO role: the
+// owner (or a superuser) gives the object to a role it is a member of;
+// the old owner's ACL entry becomes the new owner's, as PostgreSQL's
+// aclnewowner moves it.
+func (s *Session) alterLargeObjectOwner(ctx context.Context, x *ir.AlterOwner, role string) (wire.Result, error) {
+	l := &sessionLargeObjects{s: s, ctx: ctx}
+	rw, lo, err := l.object(x.LargeObject)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := s.snapshot(ctx)
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	if !s.isSuperuser(snap) && lo.Owner != s.currentUser() && !snap.IsMemberOf(s.currentUser(), lo.Owner) {
+		return nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of large object %d", lo.OID)
+	}
+	if err := s.checkNewOwner(snap, role); err != nil {
+		return nil, err
+	}
+	lo.ChangeOwner(role)
+	if err := catalog.SetLargeObjectMeta(ctx, rw, lo); err != nil {
 		return nil, storeErr(err)
 	}
 	return tagResult(x.Tag), nil

@@ -561,6 +561,9 @@ func needsTransaction(b ir.Statement) bool {
 	if g, ok := b.(*ir.Grant); ok && g.OnLargeObjects() {
 		return true // the objects' ACLs are written in a transaction
 	}
+	if a, ok := b.(*ir.AlterOwner); ok && a.LargeObject != 0 {
+		return true // so is the object's owner
+	}
 	if ir.CallsStoreFunctions(b) {
 		return true // large objects are written in the statement's transaction
 	}
