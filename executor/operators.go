@@ -114,7 +114,10 @@ func operatorChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, wh
 		if !old.Shell() {
 			return ch, nil, pgerr.New(pgerr.DuplicateFunction, "operator %s already exists", o.Name)
 		}
-		o.OID, o.Commutator, o.Negator = old.OID, old.Commutator, old.Negator
+		// Filling a shell: its links are the new definition's, as
+		// PostgreSQL's OperatorCreate replaces the shell's row (the
+		// operator that named it keeps its own link).
+		o.OID = old.OID
 	} else {
 		o.OID = newOID()
 	}
