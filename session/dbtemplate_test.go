@@ -6,12 +6,14 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/zproxy/zproxy/internal/pgerr"
 	"github.com/zproxy/zproxy/kv"
 	zdynamo "github.com/zproxy/zproxy/kv/dynamodb"
+	zpebble "github.com/zproxy/zproxy/kv/pebble"
 	"github.com/zproxy/zproxy/session"
 )
 
@@ -121,5 +123,62 @@ func testDatabaseTemplate(t *testing.T, store kv.Store) {
 	mustExec(t, first, "DROP DATABASE tpl_src")
 	if got := strings.Join(mustExec(t, cp, "SELECT count(*) FROM app.t"), ";"); got != "10" {
 		t.Errorf("the copy after the source was dropped: %q", got)
+	}
+}
+
+// gatedLister is a Pebble store whose PartitionsWithPrefix, the start of
+// a database copy, waits for the test.
+type gatedLister struct {
+	*zpebble.Store
+	started, release chan struct{}
+}
+
+func (g *gatedLister) PartitionsWithPrefix(ctx context.Context, prefix []byte) ([][]byte, error) {
+	close(g.started)
+	<-g.release
+	return g.Store.PartitionsWithPrefix(ctx, prefix)
+}
+
+// TestDatabaseTemplateHoldsSessions: a session opening the source while
+// it is copied waits until the copy is done, as PostgreSQL's lock on the
+// source database makes it.
+func TestDatabaseTemplateHoldsSessions(t *testing.T) {
+	ctx := context.Background()
+	store := &gatedLister{Store: memStore(t).(*zpebble.Store), started: make(chan struct{}), release: make(chan struct{})}
+	eng, err := session.New(ctx, session.Config{Store: store, AllowFullScan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { eng.Close() })
+	if _, err := eng.BootstrapUsers(ctx, map[string]string{"admin": "secret"}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := connectTo(t, eng, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, first, "CREATE DATABASE held_src")
+	created := make(chan error, 1)
+	go func() {
+		_, err := runSQL(ctx, first, "CREATE DATABASE held_copy TEMPLATE held_src")
+		created <- err
+	}()
+	<-store.started
+	opened := make(chan error, 1)
+	go func() {
+		_, err := connectTo(t, eng, "held_src")
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		t.Fatalf("a session opened the source during its copy (%v)", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	close(store.release)
+	if err := <-created; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-opened; err != nil {
+		t.Fatal(err)
 	}
 }
