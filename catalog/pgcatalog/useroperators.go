@@ -36,7 +36,11 @@ func userOperatorRows(e *Env) []row {
 	for _, o := range e.Snap.AllOperators() {
 		code := regprocV(proc{})
 		if !o.Func.IsZero() {
-			code = regprocV(proc{funcRefOID(o.Func), o.Func.Name})
+			name := o.Func.Name
+			if fn, ok := e.Snap.FunctionByOID(o.Func.OID); ok && o.Func.OID != 0 {
+				name = fn.Name // its key now, should it have moved since
+			}
+			code = regprocV(proc{funcRefOID(o.Func), name})
 		}
 		est := func(name string) sqltypes.Value {
 			if name == "" {
