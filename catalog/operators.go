@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/zproxy/zproxy/internal/sqltypes"
 	"github.com/zproxy/zproxy/kv"
@@ -23,7 +24,10 @@ const (
 
 // Operator is a user-defined operator, as pg_operator lists it.
 type Operator struct {
-	OID   uint32 `json:"oid"`
+	OID uint32 `json:"oid"`
+	// Name is the operator's key: the bare operator in schema public,
+	// "schema.op" in another (QualifiedKey; an operator's name has no
+	// dot, so SplitName splits it back).
 	Name  string `json:"name"`
 	Owner string `json:"owner,omitempty"`
 	// Kind is 'b' (infix) or 'l' (prefix; Left is then the zero type).
@@ -56,9 +60,6 @@ func (o *Operator) Description() string {
 	return o.Name + "(" + left + "," + o.Right.String() + ")"
 }
 
-// Shell reports whether the operator is a shell (not yet defined).
-func (o *Operator) Shell() bool { return o.Func.IsZero() }
-
 // Cast is a user-defined cast, as pg_cast lists it.
 type Cast struct {
 	OID    uint32        `json:"oid"`
@@ -74,12 +75,83 @@ type Cast struct {
 	Comment string `json:"comment,omitempty"`
 }
 
-// Operators returns the user-defined operators of that name (nil when
-// none), shells included, in OID order.
+// Shell reports whether the operator is a shell (not yet defined).
+func (o *Operator) Shell() bool { return o.Func.IsZero() }
+
+// Schema is the schema the operator lives in.
+func (o *Operator) Schema() string { sc, _ := SplitName(o.Name); return sc }
+
+// Bare is the operator's name within its schema (pg_operator.oprname).
+func (o *Operator) Bare() string { _, n := SplitName(o.Name); return n }
+
+// SameOperands reports whether o is of that kind and those operand types
+// (its identity within its schema, with its name).
+func (o *Operator) SameOperands(kind byte, left, right sqltypes.Type) bool {
+	return o.Kind == kind && o.Right.OID() == right.OID() && (kind == 'l' || o.Left.OID() == left.OID())
+}
+
+// Operators returns the user-defined operators stored under the key name
+// (nil when none), shells included, in OID order.
 func (s *Snapshot) Operators(name string) []*Operator {
 	var out []*Operator
 	for _, o := range s.AllOperators() {
 		if o.Name == name {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// VisibleOperators returns the operators an unqualified name op denotes,
+// shells included: those of op in each schema of the search path (public
+// alone without one), where an operator hides a later schema's of the
+// same kind and operand types, as PostgreSQL's OpernameGetCandidates
+// gathers them. A key ("app.op") denotes the operators stored under it.
+func (s *Snapshot) VisibleOperators(op string) []*Operator {
+	if !s.pathSet || strings.IndexByte(op, '.') >= 0 {
+		return s.Operators(op)
+	}
+	var out []*Operator
+	for _, sc := range s.path {
+		if s.UsageDenied(sc) {
+			continue
+		}
+	next:
+		for _, o := range s.Operators(QualifiedKey(sc, op)) {
+			for _, p := range out {
+				if p.SameOperands(o.Kind, o.Left, o.Right) {
+					continue next
+				}
+			}
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// FindOperator is the operator an unqualified or qualified name and
+// operand types denote (through the search path), if any.
+func (s *Snapshot) FindOperator(name string, kind byte, left, right sqltypes.Type) *Operator {
+	for _, o := range s.VisibleOperators(name) {
+		if o.SameOperands(kind, left, right) {
+			return o
+		}
+	}
+	return nil
+}
+
+// OperatorVisible reports whether o is found by its unqualified name
+// (pg_operator_is_visible).
+func (s *Snapshot) OperatorVisible(o *Operator) bool {
+	return s.FindOperator(o.Bare(), o.Kind, o.Left, o.Right) == o
+}
+
+// SchemaOperators returns the operators of a schema, shells included, in
+// OID order.
+func (s *Snapshot) SchemaOperators(schema string) []*Operator {
+	var out []*Operator
+	for _, o := range s.AllOperators() {
+		if o.Schema() == schema {
 			out = append(out, o)
 		}
 	}

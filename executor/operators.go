@@ -27,7 +27,7 @@ func operatorSignature(o *catalog.Operator) string {
 // findOperator is the operator of that name and operand types.
 func findOperator(s *catalog.Snapshot, name string, kind byte, left, right sqltypes.Type) *catalog.Operator {
 	for _, o := range s.Operators(name) {
-		if o.Kind == kind && o.Right.OID() == right.OID() && (kind == 'l' || o.Left.OID() == left.OID()) {
+		if o.SameOperands(kind, left, right) {
 			return o
 		}
 	}
@@ -37,7 +37,7 @@ func findOperator(s *catalog.Snapshot, name string, kind byte, left, right sqlty
 // operatorChange computes CREATE or DROP OPERATOR of x on s.
 func operatorChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, who RoutineActor) (catalog.Change, []*pgerr.Error, error) {
 	var ch catalog.Change
-	if x.Action == parser.RoutineOwner {
+	if x.Action == parser.RoutineOwner || x.Action == parser.RoutineRename {
 		sig := x.DropOps[0]
 		o := findOperator(s, sig.Name, sig.Kind, sig.Left, sig.Right)
 		if o == nil {
@@ -45,6 +45,18 @@ func operatorChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, wh
 		}
 		if !who.Super && o.Owner != who.User && !s.IsMemberOf(who.User, o.Owner) {
 			return ch, nil, pgerr.New(pgerr.InsufficientPrivilege, "must be owner of operator %s", o.Name)
+		}
+		if x.Action == parser.RoutineRename {
+			// SET SCHEMA (the binder checked the schema exists).
+			c := *o
+			c.Name = catalog.QualifiedKey(x.NewName, o.Bare())
+			if c.Name == o.Name {
+				return ch, nil, errSkip
+			}
+			if findOperator(s, c.Name, o.Kind, o.Left, o.Right) != nil {
+				return ch, nil, pgerr.New(pgerr.DuplicateObject, "operator %s already exists in schema \"%s\"", operatorSignature(o), x.NewName)
+			}
+			return catalog.Change{PutOperators: []*catalog.Operator{&c}}, nil, nil
 		}
 		if !s.RoleExists(x.NewName) {
 			return ch, nil, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", x.NewName)
@@ -86,6 +98,8 @@ func operatorChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, wh
 		if len(ch.DeleteOperators) == 0 {
 			return ch, notes, errSkip
 		}
+		// An operator dropped with the one it named stays dropped.
+		ch.PutOperators = slices.DeleteFunc(ch.PutOperators, func(o *catalog.Operator) bool { return slices.Contains(ch.DeleteOperators, o.OID) })
 		return ch, notes, nil
 	}
 	o := *x.OperDef
@@ -100,7 +114,10 @@ func operatorChange(s *catalog.Snapshot, version uint64, x *ir.RoutineChange, wh
 		if !old.Shell() {
 			return ch, nil, pgerr.New(pgerr.DuplicateFunction, "operator %s already exists", o.Name)
 		}
-		o.OID, o.Commutator, o.Negator = old.OID, old.Commutator, old.Negator
+		// Filling a shell: its links are the new definition's, as
+		// PostgreSQL's OperatorCreate replaces the shell's row (the
+		// operator that named it keeps its own link).
+		o.OID = old.OID
 	} else {
 		o.OID = newOID()
 	}

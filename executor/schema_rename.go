@@ -113,7 +113,7 @@ func RenameSchemaObjects(s *catalog.Snapshot, from, to string, ch *catalog.Chang
 		}
 		ch.PutSequences = append(ch.PutSequences, &c)
 	}
-	// Types and routines are keyed like relations: they move to their
+	// Types, routines and operators are keyed like relations: they move to their
 	// new keys with their OIDs, so the columns, domains and functions that
 	// use a type (by OID) follow it.
 	for _, k := range s.SchemaTypes(from) {
@@ -125,6 +125,11 @@ func RenameSchemaObjects(s *catalog.Snapshot, from, to string, ch *catalog.Chang
 		c := f.Clone()
 		c.Name = moved(f.Name)
 		ch.PutFunctions = append(ch.PutFunctions, c)
+	}
+	for _, o := range s.SchemaOperators(from) {
+		c := *o
+		c.Name = moved(o.Name)
+		ch.PutOperators = append(ch.PutOperators, &c)
 	}
 	for _, r := range s.Roles() {
 		if p, ok := r.Schemas[from]; ok {

@@ -68,6 +68,9 @@ func (x *RoutineChange) Describe() Description {
 		if x.Operator == nil && x.Cast == nil && len(x.Refs) > 0 {
 			d.CreatesIn, _ = catalog.SplitName(x.Refs[0].Name) // the key's schema (planner/schemas.go)
 		}
+		if x.OperDef != nil {
+			d.CreatesIn = x.OperDef.Schema() // the binder's key
+		}
 		return d.tagged("CREATE " + kind)
 	case parser.RoutineDrop:
 		return ddl().tagged("DROP " + kind)
@@ -81,7 +84,10 @@ func (x *RoutineChange) Describe() Description {
 		return Description{Class: ClassDCL, ChangesSchema: true, Writes: true, Tag: tag}
 	}
 	d := ddl()
-	if x.SetSchema {
+	switch {
+	case x.SetSchema && x.Operator != nil:
+		d.CreatesIn = x.NewName // an operator's SET SCHEMA names the schema alone
+	case x.SetSchema:
 		d.CreatesIn, _ = catalog.SplitName(x.NewName)
 	}
 	return d.tagged("ALTER " + kind)

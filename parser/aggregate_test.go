@@ -32,9 +32,15 @@ func TestAggregateOperatorCastStatements(t *testing.T) {
 		{`CREATE OPERATOR public.=== (FUNCTION = f, LEFTARG = text, RIGHTARG = text, COMMUTATOR = OPERATOR(public.===), NEGATOR = !==, HASHES, MERGES, RESTRICT = eqsel)`,
 			func(rs *RoutineStatement) bool {
 				o := rs.Operator
-				return o.Sig.Name == "===" && o.Sig.HasLeft && o.HasRight && o.Func == "f" && o.Commutator == "===" && o.Negator == "!==" &&
+				return o.Sig.Name == "public.===" && o.Sig.HasLeft && o.HasRight && o.Func == "f" && o.Commutator == "public.===" && o.Negator == "!==" &&
 					o.Hashes && o.Merges && o.Restrict == "eqsel"
 			}},
+		{`CREATE OPERATOR app.!!! (RIGHTARG = int, PROCEDURE = app.neg, NEGATOR = pg_catalog.!=)`, func(rs *RoutineStatement) bool {
+			return rs.Operator.Sig.Name == "app.!!!" && rs.Operator.Func == "app.neg" && rs.Operator.Negator == "!="
+		}},
+		{`ALTER OPERATOR app.!!! (NONE, int) SET SCHEMA b`, func(rs *RoutineStatement) bool {
+			return rs.Action == RoutineRename && rs.SetSchema && rs.NewName == "b" && rs.Operator.Drop[0].Name == "app.!!!"
+		}},
 		{`CREATE OPERATOR !!! (RIGHTARG = int, PROCEDURE = neg)`, func(rs *RoutineStatement) bool {
 			return !rs.Operator.Sig.HasLeft && rs.Operator.Func == "neg"
 		}},
@@ -67,7 +73,6 @@ func TestAggregateOperatorCastErrors(t *testing.T) {
 		{`CREATE AGGREGATE a(int) (SFUNC = f, STYPE = int, HYPOTHETICAL)`, pgerr.FeatureNotSupported},
 		{`DROP AGGREGATE a`, pgerr.SyntaxError},
 		{`DROP OPERATOR === (text)`, pgerr.SyntaxError},
-		{`CREATE OPERATOR other.=== (FUNCTION = f, RIGHTARG = int)`, pgerr.FeatureNotSupported},
 		{`CREATE CAST (int AS text) WITH f`, pgerr.SyntaxError},
 		{`COMMENT ON CAST (int AS text) IS 'x'`, pgerr.FeatureNotSupported},
 	} {
@@ -86,7 +91,11 @@ func TestUserOperatorExpressions(t *testing.T) {
 		{`SELECT 1 + 2 <+> 3 * 4`, "zp_op('<+>', 1 + 2, 3 * 4)"},
 		{`SELECT !!! 5`, "zp_op('!!!', 5)"},
 		{`SELECT n <+> !!! n`, "zp_op('<+>', n, zp_op('!!!', n))"},
-		{`SELECT a OPERATOR(public.===) b`, "zp_op('===', a, b)"},
+		{`SELECT a OPERATOR(public.===) b`, "zp_op('public.===', a, b)"},
+		{`SELECT a OPERATOR(pg_catalog.+) b`, "a + b"},
+		{`SELECT a OPERATOR(app.+) b * c`, "zp_op('app.+', a, b * c)"},
+		{`SELECT OPERATOR(app.~~~) 5 + 1`, "zp_op('app.~~~', 5 + 1)"},
+		{`SELECT a OPERATOR(myschema.~) b`, "zp_op('myschema.~', a, b)"},
 	} {
 		sts, err := Parse(tc.sql)
 		if err != nil {

@@ -138,21 +138,21 @@ func (r *rewriter) typeParam(k int) (RoutineParam, int, error) {
 	return RoutineParam{Mode: ModeIn, Type: t, TypeName: name}, next, err
 }
 
-// qualifiedOperator reads an operator name at k: op or schema.op (public
-// and pg_catalog are the only schemas zproxy's operators live in).
+// qualifiedOperator reads an operator name at k: op, or schema.op read
+// as "schema.op" (an operator's name has no dot; pg_catalog's operators
+// are zproxy's built-in ones, named bare).
 func (r *rewriter) qualifiedOperator(k int) (string, int, error) {
+	schema := ""
 	if k+2 < len(r.toks) && (r.toks[k].kind == tkIdent || r.toks[k].kind == tkQIdent) && r.peek(k+1, ".") {
-		if s := r.toks[k].val; s != "public" && s != "pg_catalog" {
-			// (Types and functions live in any schema; operators in
-			// public only.)
-			return "", k, pgerr.New(pgerr.FeatureNotSupported, "operators in schema \"%s\" are not supported: user-defined operators live in schema public", s).WithPosition(r.pos(k))
+		if s := r.toks[k].val; s != "pg_catalog" {
+			schema = s + "."
 		}
 		k += 2
 	}
 	if k >= len(r.toks) || r.toks[k].kind != tkOp {
 		return "", k, r.syntaxErrorAt(k)
 	}
-	return r.toks[k].val, k + 1, nil
+	return schema + r.toks[k].val, k + 1, nil
 }
 
 // operatorSig reads DROP OPERATOR's name ({left | NONE}, right) at k.
@@ -262,8 +262,8 @@ func (r *rewriter) operatorRef(k int) (string, int, error) {
 	return r.qualifiedOperator(k)
 }
 
-// alterObject reads ALTER AGGREGATE sig {OWNER TO | RENAME TO} name and
-// ALTER OPERATOR sig OWNER TO role.
+// alterObject reads ALTER AGGREGATE sig {OWNER TO | RENAME TO | SET
+// SCHEMA} name and ALTER OPERATOR sig {OWNER TO role | SET SCHEMA s}.
 func (r *rewriter) alterObject(operator bool) (*RoutineStatement, error) {
 	rs := &RoutineStatement{}
 	k := 2
@@ -286,7 +286,8 @@ func (r *rewriter) alterObject(operator bool) (*RoutineStatement, error) {
 	case r.peek(k, "rename") && r.peek(k+1, "to") && !operator:
 		rs.Action = RoutineRename
 	case r.peek(k, "set") && r.peek(k+1, "schema"):
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER ... SET SCHEMA is not supported: zproxy keeps routines and operators in public").WithPosition(r.pos(k))
+		// SET SCHEMA s, read as a rename into s (SetSchema).
+		rs.Action, rs.SetSchema = RoutineRename, true
 	case operator && r.peek(k, "set"):
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "ALTER OPERATOR ... SET is not supported").WithPosition(r.pos(k))
 	default:

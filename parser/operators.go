@@ -17,6 +17,7 @@ import (
 //	x ~ y, x !~* y, x @> y, ...       → zp_op('~', x, y), zp_op('!~*', x, y), ...
 //	x [NOT] SIMILAR TO y [ESCAPE e]   → zp_op('~' | '!~', x, zp_similar(y[, e]))
 //	x OPERATOR(pg_catalog.~) y        → as x ~ y
+//	x OPERATOR(app.===) y             → zp_op('app.===', x, y)
 //	x COLLATE "C"                     → zp_collate(x, 'C') in queries, writes
 //	                                    and views (zproxy compares strings
 //	                                    bytewise); dropped elsewhere
@@ -77,6 +78,20 @@ func userOperator(op string) bool {
 	// (A backquote is an operator character to PostgreSQL, TiDB's
 	// quote: no operator of one is accepted.)
 	return !nativeOps[op] && !infixOps[op] && !prefixOps[op] && !OtherOperators[op] && !comparisonOps[op] && !strings.Contains(op, "`")
+}
+
+// userOp reports whether operator token t is one only CREATE OPERATOR
+// can define: by its name, or by the schema OPERATOR() gave it.
+func userOp(t token) bool { return t.schema != "" || userOperator(t.val) }
+
+// opName is operator token t's name as zp_op carries it: "schema.op"
+// when OPERATOR() qualified it, quoted for a string literal.
+func opName(t token) string {
+	op := t.val
+	if t.schema != "" {
+		op = t.schema + "." + op
+	}
+	return strings.ReplaceAll(op, "'", "''")
 }
 
 // IsUserOperator reports whether op is an operator only CREATE OPERATOR
@@ -376,8 +391,14 @@ func (r *rewriter) operatorForm(i int) error {
 	switch {
 	case op == i+2:
 	case op == i+4 && r.toks[i+3].is("."):
-		if s := r.toks[i+2]; s.kind != tkIdent && s.kind != tkQIdent || s.val != "pg_catalog" && s.val != "public" {
-			return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s.%s", s.val, r.toks[op].val).WithPosition(r.pos(i))
+		s := r.toks[i+2]
+		if s.kind != tkIdent && s.kind != tkQIdent {
+			return r.syntaxErrorAt(i + 2)
+		}
+		if s.val != "pg_catalog" {
+			// A user-defined operator of that schema alone (the
+			// binder's, through zp_op('schema.op', ...)).
+			r.toks[op].schema = s.val
 		}
 	default:
 		return r.syntaxErrorAt(i + 2)
@@ -470,7 +491,7 @@ func (r *rewriter) pgOperators(head int) error {
 		}
 		t := r.toks[j]
 		switch {
-		case (t.kind == tkOp && (comparisonOps[t.val] || infixOps[t.val])) && r.arrayQuantifier(r.rightOperand(j)):
+		case (t.kind == tkOp && t.schema == "" && (comparisonOps[t.val] || infixOps[t.val])) && r.arrayQuantifier(r.rightOperand(j)):
 			if err := r.quantified(head, j, t.val); err != nil {
 				return err
 			}
@@ -488,7 +509,7 @@ func (r *rewriter) pgOperators(head int) error {
 			if err := r.similar(head, j); err != nil {
 				return err
 			}
-		case t.kind == tkOp && (infixOps[t.val] || prefixOps[t.val] || userOperator(t.val)) && !r.ed[j].done:
+		case t.kind == tkOp && (infixOps[t.val] || prefixOps[t.val] || userOp(t)) && !r.ed[j].done:
 			if err := r.infix(head, j); err != nil {
 				return err
 			}
@@ -581,20 +602,20 @@ func (r *rewriter) similar(head, j int) error {
 func (r *rewriter) infix(head, j int) error {
 	leftEnd, rightStart := r.operatorAt(j)
 	lo, ok := r.operandStart(leftEnd, head)
-	if op := r.toks[j].val; !ok && (prefixOps[op] || userOperator(op)) && rightStart == j+1 {
+	if op := r.toks[j].val; !ok && (prefixOps[op] || userOp(r.toks[j])) {
 		// No left operand: a prefix operator (~ x, bitwise NOT),
 		// zp_op('~', x), whose operand extends over the operators
 		// binding tighter than PostgreSQL's other operators (~ 1 + 1 is
 		// ~(1 + 1)).
-		start := j + 1
-		for start < len(r.toks) && r.toks[start].kind == tkOp && (prefixOps[r.toks[start].val] || userOperator(r.toks[start].val)) {
+		start := rightStart
+		for start < len(r.toks) && r.toks[start].kind == tkOp && (prefixOps[r.toks[start].val] || userOp(r.toks[start])) {
 			start++ // ~ ~x: the inner ones are respelled in their turn
 		}
 		hi, ok := r.operandEnd(start, precOther)
 		if !ok {
 			return r.syntaxErrorAt(start)
 		}
-		r.replace(j, OpFunc+"('"+op+"', ")
+		r.replace(j, OpFunc+"('"+opName(r.toks[j])+"', ")
 		r.ed[hi].post += ")"
 		r.primStart[hi] = j
 		return nil
@@ -606,8 +627,7 @@ func (r *rewriter) infix(head, j int) error {
 	if !ok {
 		return r.syntaxErrorAt(rightStart)
 	}
-	op := r.toks[j].val
-	r.ed[lo].pre = OpFunc + "('" + strings.ReplaceAll(op, "'", "''") + "', " + r.ed[lo].pre
+	r.ed[lo].pre = OpFunc + "('" + opName(r.toks[j]) + "', " + r.ed[lo].pre
 	r.replace(j, ",")
 	r.drop(leftEnd+1, j)
 	r.ed[hi].post += ")"
@@ -648,7 +668,7 @@ func (r *rewriter) binaryPrec(k int) int {
 	case "||":
 		return precOther
 	}
-	if infixOps[t.val] || userOperator(t.val) {
+	if infixOps[t.val] || userOp(t) {
 		return precOther
 	}
 	return 0
@@ -708,7 +728,7 @@ func (r *rewriter) operandEnd(i, prec int) (int, bool) {
 // unary sign or a prefix operator not yet respelled.
 func (r *rewriter) prefixAt(k int) bool {
 	t := r.toks[k]
-	return t.kind == tkOp && (t.val == "-" || t.val == "+" || !r.ed[k].done && (prefixOps[t.val] || userOperator(t.val)))
+	return t.kind == tkOp && (t.val == "-" || t.val == "+" || !r.ed[k].done && (prefixOps[t.val] || userOp(t)))
 }
 
 // primaryEnd returns the last token of the primary expression starting at

@@ -41,6 +41,9 @@ type token struct {
 	end   int
 	val   string
 	n     int // tkParam: the number; a U&'' string: where its UESCAPE is (0: none)
+	// schema is the schema of OPERATOR(schema.op)'s operator token, when
+	// one other than pg_catalog: a user-defined operator of that schema.
+	schema string
 }
 
 // is reports whether t is the unquoted word w (w in lower case) or the

@@ -204,7 +204,7 @@ func (b *Binder) bindExprNode(sc *scope, node ast.ExprNode, agg *aggBinder) (ir.
 		case opcode.Minus:
 			return b.withUserOperators("-", nil, e, func() (ir.Expr, error) { return b.bindNeg(e) })
 		case opcode.Plus:
-			if len(b.userOperators("+", true)) > 0 {
+			if b.hasUserOperators("+", true) {
 				return b.withUserOperators("+", nil, e, func() (ir.Expr, error) { return e, nil })
 			}
 			return e, nil
@@ -674,7 +674,7 @@ func (b *Binder) bindBinary(sc *scope, n *ast.BinaryOperationExpr, agg *aggBinde
 	if err != nil {
 		return nil, err
 	}
-	if op != ir.OpNotDistinct && len(b.userOperators(string(op), false)) > 0 {
+	if op != ir.OpNotDistinct && b.hasUserOperators(string(op), false) {
 		return b.withUserOperators(string(op), l, r, func() (ir.Expr, error) { return b.bindBuiltinBinary(op, l, r) })
 	}
 	return b.bindBuiltinBinary(op, l, r)

@@ -63,7 +63,7 @@ func (b *Binder) bindOtherOp(sc *scope, op string, ln, rn ast.ExprNode, agg *agg
 	if err != nil {
 		return nil, err
 	}
-	if len(b.userOperators(op, false)) > 0 {
+	if b.hasUserOperators(op, false) {
 		return b.withUserOperators(op, l, r, func() (ir.Expr, error) { return b.bindBuiltinOtherOp(op, bind, l, r) })
 	}
 	return b.bindBuiltinOtherOp(op, bind, l, r)

@@ -27,39 +27,85 @@ import (
 // converts implicitly. Overload resolution does not count user-defined
 // implicit casts (see README).
 
-// userOperators are the defined (not shell) operators named op, prefix
-// ones when prefix.
-func (b *Binder) userOperators(op string, prefix bool) []*catalog.Operator {
+// userOperators are the defined (not shell) operators op denotes, prefix
+// ones when prefix: through the search path for a bare operator, in its
+// schema for a qualified one (OPERATOR(app.===), read as "app.===").
+func (b *Binder) userOperators(op string, prefix bool) ([]*catalog.Operator, error) {
 	if b == nil || b.snap == nil {
-		return nil
+		return nil, nil
+	}
+	name := op
+	if schema, bare, ok := splitOperatorName(op); ok {
+		if err := b.checkOperatorSchema(schema); err != nil {
+			return nil, err
+		}
+		name = catalog.QualifiedKey(schema, bare)
 	}
 	var out []*catalog.Operator
-	for _, o := range b.snap.AllOperators() {
-		if o.Name == op && !o.Shell() && (o.Kind == 'l') == prefix {
+	for _, o := range b.snap.VisibleOperators(name) {
+		if !o.Shell() && (o.Kind == 'l') == prefix {
 			out = append(out, o)
 		}
 	}
-	return out
+	return out, nil
+}
+
+// hasUserOperators reports whether the bare operator op (a built-in
+// one's name) denotes user-defined operators too.
+func (b *Binder) hasUserOperators(op string, prefix bool) bool {
+	ops, err := b.userOperators(op, prefix)
+	return err == nil && len(ops) > 0
+}
+
+// splitOperatorName splits a qualified operator name "schema.op" (an
+// operator has no dot); ok is false for a bare one.
+func splitOperatorName(op string) (schema, bare string, ok bool) {
+	i := strings.LastIndexByte(op, '.')
+	if i <= 0 {
+		return "", op, false
+	}
+	return op[:i], op[i+1:], true
+}
+
+// checkOperatorSchema is 3F000 for a schema that does not exist and 42501
+// for one the user may not use, as PostgreSQL's LookupExplicitNamespace.
+func (b *Binder) checkOperatorSchema(schema string) error {
+	if !b.snap.HasSchema(schema) {
+		return pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+	}
+	if b.snap.UsageDenied(schema) {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for schema %s", schema)
+	}
+	return nil
 }
 
 // withUserOperators binds l op r (l nil for a prefix operator) through
 // the user-defined operators named op, falling back to builtin, the
-// built-in operators' binding.
+// built-in operators' binding. A qualified op (a schema's other than
+// pg_catalog, whose operators the parser reads bare) names user-defined
+// operators alone.
 func (b *Binder) withUserOperators(op string, l, r ir.Expr, builtin func() (ir.Expr, error)) (ir.Expr, error) {
-	ops := b.userOperators(op, l == nil)
+	ops, err := b.userOperators(op, l == nil)
+	if err != nil {
+		return nil, err
+	}
 	if o := exactOperator(ops, l, r); o != nil {
 		return b.bindUserOperator(o, l, r)
 	}
-	e, err := builtin()
-	if err == nil || pgerr.CodeOf(err) != pgerr.UndefinedFunction && pgerr.CodeOf(err) != pgerr.FeatureNotSupported {
-		return e, err
-	}
-	if pgerr.CodeOf(err) == pgerr.FeatureNotSupported && parser.IsUserOperator(op) && !postgresOperatorNames[op] {
-		// Neither zproxy nor PostgreSQL has a built-in operator of the
-		// name: PostgreSQL's error for an operator that does not exist
-		// (one PostgreSQL has and zproxy lacks stays 0A000).
-		err = pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", operatorText(op, l, r)).
-			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	if _, _, qualified := splitOperatorName(op); qualified {
+		err = errNoOperator(op, l, r)
+	} else {
+		var e ir.Expr
+		e, err = builtin()
+		if err == nil || pgerr.CodeOf(err) != pgerr.UndefinedFunction && pgerr.CodeOf(err) != pgerr.FeatureNotSupported {
+			return e, err
+		}
+		if pgerr.CodeOf(err) == pgerr.FeatureNotSupported && parser.IsUserOperator(op) && !postgresOperatorNames[op] {
+			// Neither zproxy nor PostgreSQL has a built-in operator of the
+			// name: PostgreSQL's error for an operator that does not exist
+			// (one PostgreSQL has and zproxy lacks stays 0A000).
+			err = errNoOperator(op, l, r)
+		}
 	}
 	if len(ops) == 0 {
 		return nil, err
@@ -88,6 +134,12 @@ func (b *Binder) withUserOperators(op string, l, r ir.Expr, builtin func() (ir.E
 		return nil, err
 	}
 	return b.bindUserOperator(res.Routine.(*catalog.Operator), l, r)
+}
+
+// errNoOperator is PostgreSQL's 42883 for an operator no candidate takes.
+func errNoOperator(op string, l, r ir.Expr) error {
+	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", operatorText(op, l, r)).
+		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }
 
 func operatorText(op string, l, r ir.Expr) string {
@@ -207,7 +259,18 @@ func bindOperatorStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement) 
 			if err != nil {
 				return nil, err
 			}
+			if o.Name, err = operatorKey(snap, sig.Name, false, o.Kind, o.Left, o.Right); err != nil {
+				return nil, err
+			}
 			x.DropOps = append(x.DropOps, o)
+		}
+		if rs.SetSchema {
+			if !snap.HasSchema(rs.NewName) {
+				return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", rs.NewName)
+			}
+			if isTempSchema(rs.NewName) {
+				return nil, errTempMove()
+			}
 		}
 		return x, nil
 	}
@@ -234,9 +297,29 @@ func bindOperatorStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement) 
 		return nil, err
 	}
 	types = append(types, o.Right)
+	if o.Name, err = operatorKey(snap, o.Name, true, o.Kind, o.Left, o.Right); err != nil {
+		return nil, err
+	}
 	if o.Func, o.Result, _, err = b.supportFunction(spec.Func, types); err != nil {
 		return nil, err
 	}
+	// The commutator and negator: the operators the names find, else
+	// shells to be made where an unqualified name creates (PostgreSQL's
+	// get_other_operator).
+	others := *spec
+	if others.Commutator != "" {
+		if others.Commutator, err = otherOperatorKey(snap, others.Commutator, o.Right, o.Left); err != nil {
+			return nil, err
+		}
+	}
+	if others.Negator != "" {
+		if others.Negator, err = otherOperatorKey(snap, others.Negator, o.Left, o.Right); err != nil {
+			return nil, err
+		}
+	}
+	c := *rs
+	c.Operator = &others
+	x.RoutineStatement, spec = &c, &others
 	if o.Kind == 'l' && spec.Commutator != "" {
 		return nil, bad("only binary operators can have commutators")
 	}
@@ -254,6 +337,45 @@ func bindOperatorStatement(snap *catalog.Snapshot, rs *parser.RoutineStatement) 
 	}
 	x.OperDef = o
 	return x, nil
+}
+
+// operatorKey is the catalog key of the operator a DDL statement names:
+// a qualified name's in its schema; a bare one's, when creating, in the
+// creation schema (the first of the search path), else the one the
+// search path finds of those operands (the bare name when none, which
+// the executor reports missing).
+func operatorKey(snap *catalog.Snapshot, name string, creating bool, kind byte, left, right sqltypes.Type) (string, error) {
+	if schema, bare, ok := splitOperatorName(name); ok {
+		if !snap.HasSchema(schema) {
+			return "", pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+		}
+		return catalog.QualifiedKey(schema, bare), nil
+	}
+	if creating {
+		sc, err := snap.CreationSchema()
+		if err != nil {
+			return "", err
+		}
+		return catalog.QualifiedKey(sc, name), nil
+	}
+	if o := snap.FindOperator(name, kind, left, right); o != nil {
+		return o.Name, nil
+	}
+	return name, nil
+}
+
+// otherOperatorKey is the key of a COMMUTATOR or NEGATOR: the infix
+// operator of those operands the name finds, else where a shell of it
+// goes.
+func otherOperatorKey(snap *catalog.Snapshot, name string, left, right sqltypes.Type) (string, error) {
+	key, err := operatorKey(snap, name, false, 'b', left, right)
+	if err != nil || key != name || strings.IndexByte(name, '.') >= 0 {
+		return key, err
+	}
+	if o := snap.FindOperator(name, 'b', left, right); o != nil {
+		return o.Name, nil
+	}
+	return operatorKey(snap, name, true, 'b', left, right)
 }
 
 // bindCastStatement binds CREATE and DROP CAST as PostgreSQL's

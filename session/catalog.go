@@ -30,8 +30,14 @@ import (
 type catalogState struct {
 	mu       sync.Mutex
 	sessions map[*Session]*activity
-	nextPID  atomic.Int32
-	locks    pgcatalog.AdvisoryLockTable
+	// copying counts the CREATE DATABASE ... TEMPLATE copies of each
+	// database under way: a new session of one waits in register until
+	// they end (PostgreSQL's lock on the source database); copied is
+	// signalled as each ends.
+	copying map[uint64]int
+	copied  *sync.Cond
+	nextPID atomic.Int32
+	locks   pgcatalog.AdvisoryLockTable
 }
 
 // activity is what pg_stat_activity shows of one session. pid and start
@@ -51,7 +57,8 @@ type activity struct {
 }
 
 func newCatalogState(exclusive bool, shared pgcatalog.AdvisoryLockTable) *catalogState {
-	c := &catalogState{sessions: map[*Session]*activity{}}
+	c := &catalogState{sessions: map[*Session]*activity{}, copying: map[uint64]int{}}
+	c.copied = sync.NewCond(&c.mu)
 	c.nextPID.Store(1000)
 	switch {
 	case exclusive:
@@ -79,7 +86,26 @@ func (c *catalogState) register(s *Session) {
 	s.activity = a
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	for c.copying[s.engine.dbID] > 0 {
+		c.copied.Wait()
+	}
 	c.sessions[s] = a
+}
+
+// startCopy marks database id as being copied: new sessions of it wait.
+// The returned func ends the mark.
+func (c *catalogState) startCopy(id uint64) func() {
+	c.mu.Lock()
+	c.copying[id]++
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		if c.copying[id]--; c.copying[id] == 0 {
+			delete(c.copying, id)
+		}
+		c.mu.Unlock()
+		c.copied.Broadcast()
+	}
 }
 
 // unregister forgets a session and releases its advisory locks.

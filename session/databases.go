@@ -217,6 +217,9 @@ type databaseOptions struct {
 	connLimit             int
 	setAllow, setTemplate bool
 	setLimit              bool
+	// source is TEMPLATE's database when it is a user database (nil for
+	// template0 and template1: a new database starts empty).
+	source *catalog.Database
 }
 
 // checkDatabaseOptions checks CREATE (create) or ALTER DATABASE's
@@ -280,8 +283,11 @@ func (s *Session) checkDatabaseOptions(snap *catalog.Snapshot, opts []parser.Dat
 			switch {
 			case templateDatabases[o.Value]:
 			case s.engine.findDatabase(snap, o.Value) != nil:
-				err = pgerr.New(pgerr.FeatureNotSupported, "CREATE DATABASE with TEMPLATE %q is not supported", o.Value).
-					WithDetail("A zproxy database starts empty, as a copy of template0 or template1 does; copying a database's data is not supported.")
+				out.source = s.engine.findDatabase(snap, o.Value)
+				if out.source.ID == catalog.FirstDatabaseID {
+					err = pgerr.New(pgerr.FeatureNotSupported, "CREATE DATABASE with TEMPLATE %q is not supported", o.Value).
+						WithDetail("The first database of a store shares its key space with what all databases share (roles, the registry of databases); copying it is not supported.")
+				}
 			default:
 				err = pgerr.New(pgerr.UndefinedDatabase, "template database %q does not exist", o.Value)
 			}
@@ -361,17 +367,82 @@ func (s *Session) createDatabase(ctx context.Context, snap *catalog.Snapshot, ds
 	if owner == "" {
 		owner = s.currentUser()
 	}
-	_, err = s.engine.root.catalog.Update(ctx, func(snap *catalog.Snapshot, v uint64) (catalog.Change, error) {
+	exists := func(snap *catalog.Snapshot) error {
 		if templateDatabases[ds.Name] || s.engine.findDatabase(snap, ds.Name) != nil {
-			return catalog.Change{}, pgerr.New(pgerr.DuplicateDatabase, "database %q already exists", ds.Name)
+			return pgerr.New(pgerr.DuplicateDatabase, "database %q already exists", ds.Name)
 		}
-		d := &catalog.Database{ID: catalog.ObjectID(v, 0), Name: ds.Name, Owner: owner, AllowConn: o.allowConn, IsTemplate: o.template, ConnLimit: o.connLimit}
+		return nil
+	}
+	var id uint64
+	if o.source != nil {
+		if err := exists(snap); err != nil {
+			return nil, err
+		}
+		if id, err = s.copyDatabase(ctx, o.source); err != nil {
+			return nil, err
+		}
+	}
+	// The registry item goes last: a copy is invisible until it is
+	// complete, and a crash before leaves only unreachable items.
+	_, err = s.engine.root.catalog.Update(ctx, func(snap *catalog.Snapshot, v uint64) (catalog.Change, error) {
+		if err := exists(snap); err != nil {
+			return catalog.Change{}, err
+		}
+		d := &catalog.Database{ID: id, Name: ds.Name, Owner: owner, AllowConn: o.allowConn, IsTemplate: o.template, ConnLimit: o.connLimit}
+		if o.source == nil {
+			d.ID = catalog.ObjectID(v, 0)
+		}
 		return catalog.Change{PutDatabases: []*catalog.Database{d}}, nil
 	})
 	if err != nil {
+		if o.source != nil {
+			s.discardCopy(id)
+		}
 		return nil, storeErr(err)
 	}
 	return tagResult("CREATE DATABASE"), nil
+}
+
+// copyDatabase copies database src's items (catalog and data: everything
+// under its prefix) under the prefix of a new database ID, which it
+// returns; the caller publishes the registry item. The ID is reserved by
+// a catalog change of its own (an empty one: only its version marker),
+// so no other object or database ever has it. As PostgreSQL, it fails
+// with 55006 while another session is in src, and new sessions of src
+// wait until the copy ends.
+func (s *Session) copyDatabase(ctx context.Context, src *catalog.Database) (uint64, error) {
+	done := s.engine.cat.startCopy(src.ID)
+	defer done()
+	if err := s.evictDatabase(src, false); err != nil {
+		if e, ok := err.(*pgerr.Error); ok && e.Code == pgerr.ObjectInUse {
+			return 0, pgerr.New(pgerr.ObjectInUse, "source database %q is being accessed by other users", src.Name).WithDetail("%s", e.Detail)
+		}
+		return 0, err
+	}
+	var id uint64
+	if _, err := s.engine.root.catalog.Update(ctx, func(_ *catalog.Snapshot, v uint64) (catalog.Change, error) {
+		id = catalog.ObjectID(v, 0)
+		return catalog.Change{}, nil
+	}); err != nil {
+		return 0, storeErr(err)
+	}
+	if _, err := kv.CopyPrefix(ctx, s.engine.root.cfg.Store, kvprefix.Prefix(src.ID), kvprefix.Prefix(id)); err != nil {
+		s.discardCopy(id)
+		return 0, storeErr(err)
+	}
+	return id, nil
+}
+
+// discardCopy deletes what a failed copy wrote under database id's
+// prefix (a failure leaves unreachable items, as a crash would).
+func (s *Session) discardCopy(id uint64) {
+	if pd, ok := s.engine.root.cfg.Store.(kv.PrefixDeleter); ok {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := pd.DeletePartitionPrefix(ctx, kvprefix.Prefix(id)); err != nil {
+			s.engine.cfg.Logger.Warn("deleting a failed database copy", "id", id, "err", err)
+		}
+	}
 }
 
 // dropDatabase drops a database: its registry item goes first, so no new

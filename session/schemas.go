@@ -134,8 +134,8 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 				return catalog.Change{}, err
 			}
 			tables, views, seqs := snap.SchemaObjects(sc.Name)
-			types, funcs := snap.SchemaTypes(sc.Name), snap.SchemaFunctions(sc.Name)
-			if len(tables)+len(views)+len(seqs)+len(types)+len(funcs) > 0 {
+			types, funcs, opers := snap.SchemaTypes(sc.Name), snap.SchemaFunctions(sc.Name), snap.SchemaOperators(sc.Name)
+			if len(tables)+len(views)+len(seqs)+len(types)+len(funcs)+len(opers) > 0 {
 				if x.Cascade {
 					// Created by another session since dropSchemaObjects.
 					return catalog.Change{}, pgerr.New(pgerr.SerializationFailure, "schema %s gained objects while DROP SCHEMA ... CASCADE dropped its own", sc.Name)
@@ -159,6 +159,12 @@ func (st *statement) runSchemaChange(ctx context.Context, x *ir.SchemaChange, en
 				}
 				for _, f := range funcs {
 					deps = append(deps, executor.RoutineObjectName(f)+" depends on schema "+sc.Name)
+					for _, d := range executor.FunctionDependents(snap, f) {
+						deps = append(deps, d+" depends on "+executor.RoutineObjectName(f))
+					}
+				}
+				for _, o := range opers {
+					deps = append(deps, executor.OperatorObjectName(o)+" depends on schema "+sc.Name)
 				}
 				return catalog.Change{}, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", sc.Name).
 					WithDetail("%s", strings.Join(deps, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
@@ -310,6 +316,12 @@ func (st *statement) dropSchemaObjects(ctx context.Context, cat *catalog.Catalog
 		}
 		for _, f := range snap.SchemaFunctions(name) {
 			gone = append(gone, "drop cascades to "+executor.RoutineObjectName(f))
+			for _, d := range executor.FunctionDependents(snap, f) {
+				gone = append(gone, "drop cascades to "+d)
+			}
+		}
+		for _, o := range snap.SchemaOperators(name) {
+			gone = append(gone, "drop cascades to "+executor.OperatorObjectName(o))
 		}
 		w.schema = name
 		all = append(all, w)

@@ -11,8 +11,10 @@ import (
 
 // Catalog OIDs of the relations pg_depend's classid and refclassid name.
 const (
-	pgAttrdefOID = 2604
-	pgRewriteOID = 2618
+	pgAttrdefOID       = 2604
+	pgRewriteOID       = 2618
+	pgCastClassOID     = 2605
+	pgOperatorClassOID = 2617
 )
 
 // slotRewrite is the slot of a view's _RETURN rule (its pg_rewrite row).
@@ -70,6 +72,18 @@ func init() {
 						dep(pgRewriteOID, rule, 0, pgClassOID, r.oid, 0, 'n')
 					}
 				}
+			}
+		}
+		// A cast and an operator depend on their user-defined function
+		// (pg_dump dumps casts before functions unless told).
+		for _, c := range e.Snap.Casts() {
+			if c.Func.OID != 0 {
+				dep(pgCastClassOID, c.OID, 0, pgProcOID, c.Func.OID, 0, 'n')
+			}
+		}
+		for _, o := range e.Snap.AllOperators() {
+			if o.Func.OID != 0 {
+				dep(pgOperatorClassOID, o.OID, 0, pgProcOID, o.Func.OID, 0, 'n')
 			}
 		}
 		return out

@@ -1521,10 +1521,13 @@ func registerCatalogInfo() {
 		return sqltypes.Null, nil
 	}))
 	Register("pg_operator_is_visible", fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(ctx *Context, a []sqltypes.Value) (sqltypes.Value, error) {
-		if !isOperatorOID(uint32(a[0].I)) && !isUserOperatorOID(envOf(ctx), uint32(a[0].I)) {
-			return sqltypes.Null, nil
+		if isOperatorOID(uint32(a[0].I)) {
+			return boolV(true), nil
 		}
-		return boolV(true), nil
+		if visible, ok := isUserOperatorOID(envOf(ctx), uint32(a[0].I)); ok {
+			return boolV(visible), nil
+		}
+		return sqltypes.Null, nil
 	}))
 	Register("row_security_active",
 		fn("", []Param{oidP}, sqltypes.TypeBool, Stable, func(*Context, []sqltypes.Value) (sqltypes.Value, error) {

@@ -6,7 +6,8 @@ import (
 )
 
 // pg_operator's rows of the user-defined operators and pg_cast's of the
-// user-defined casts (CREATE OPERATOR, CREATE CAST), in schema public.
+// user-defined casts (CREATE OPERATOR, CREATE CAST); an operator is in
+// its schema, a cast in none.
 
 func init() {
 	generate("pg_catalog.pg_cast", func(e *Env) []row {
@@ -35,7 +36,11 @@ func userOperatorRows(e *Env) []row {
 	for _, o := range e.Snap.AllOperators() {
 		code := regprocV(proc{})
 		if !o.Func.IsZero() {
-			code = regprocV(proc{funcRefOID(o.Func), o.Func.Name})
+			name := o.Func.Name
+			if fn, ok := e.Snap.FunctionByOID(o.Func.OID); ok && o.Func.OID != 0 {
+				name = fn.Name // its key now, should it have moved since
+			}
+			code = regprocV(proc{funcRefOID(o.Func), name})
 		}
 		est := func(name string) sqltypes.Value {
 			if name == "" {
@@ -51,7 +56,7 @@ func userOperatorRows(e *Env) []row {
 		if o.Shell() {
 			result = 0
 		}
-		out = append(out, &pgOperatorRow{Oid: oidV(o.OID), Oprname: nameV(o.Name), Oprnamespace: oidV(NamespacePublic), Oprowner: oidV(RoleOID(o.Owner)),
+		out = append(out, &pgOperatorRow{Oid: oidV(o.OID), Oprname: nameV(o.Bare()), Oprnamespace: oidV(schemaOID(e.Snap, o.Schema())), Oprowner: oidV(RoleOID(o.Owner)),
 			Oprkind: charV(o.Kind), Oprcanmerge: boolV(o.CanMerge), Oprcanhash: boolV(o.CanHash), Oprleft: oidV(left),
 			Oprright: oidV(o.Right.OID()), Oprresult: oidV(result), Oprcom: oidV(o.Commutator), Oprnegate: oidV(o.Negator),
 			Oprcode: code, Oprrest: est(o.Restrict), Oprjoin: est(o.Join)})
@@ -67,16 +72,17 @@ func funcRefOID(r catalog.FuncRef) uint32 {
 	return BuiltinProcOID(r.Name, r.Args)
 }
 
-// isUserOperatorOID reports whether oid is a user-defined operator's (in
-// public, so visible).
-func isUserOperatorOID(e *Env, oid uint32) bool {
+// isUserOperatorOID reports whether oid is a user-defined operator's
+// that its unqualified name finds (pg_operator_is_visible); known is
+// whether it is a user-defined operator's at all.
+func isUserOperatorOID(e *Env, oid uint32) (visible, known bool) {
 	if e == nil || e.Snap == nil {
-		return false
+		return false, false
 	}
 	for _, o := range e.Snap.AllOperators() {
 		if o.OID == oid {
-			return true
+			return e.Snap.OperatorVisible(o), true
 		}
 	}
-	return false
+	return false, false
 }

@@ -23,21 +23,14 @@ var _ kv.PrefixDeleter = (*Store)(nil)
 // match) and one write unit per item deleted. It is not atomic: a failure
 // leaves some items, which a retry deletes.
 func (s *Store) DeletePartitionPrefix(ctx context.Context, prefix []byte) error {
-	in := &dynamodb.ScanInput{
-		TableName:                aws.String(s.table),
-		ConsistentRead:           aws.Bool(true),
-		FilterExpression:         aws.String("begins_with(#p, :p)"),
-		ProjectionExpression:     aws.String("#p, #s"),
-		ExpressionAttributeNames: map[string]string{"#p": PartitionKeyAttr, "#s": SortKeyAttr},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":p": &types.AttributeValueMemberB{Value: frameKey(prefix)},
-		},
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
-	}
 	var pending []types.WriteRequest
-	// Each page's deletes go out in BatchWriteItems of 25, several at
-	// once, as a non-atomic batch's do (batchWrite).
-	flush := func() error {
+	return s.scanPrefix(ctx, prefix, true, func(items []map[string]types.AttributeValue) error {
+		for _, item := range items {
+			pending = append(pending, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: map[string]types.AttributeValue{
+				PartitionKeyAttr: item[PartitionKeyAttr], SortKeyAttr: item[SortKeyAttr]}}})
+		}
+		// Each page's deletes go out in BatchWriteItems of 25, several at
+		// once, as a non-atomic batch's do (batchWrite).
 		chunks := (len(pending) + maxBatchWrite - 1) / maxBatchWrite
 		err := parallel(ctx, chunks, s.concurrency, func(ctx context.Context, c int) error {
 			lo := c * maxBatchWrite
@@ -45,6 +38,27 @@ func (s *Store) DeletePartitionPrefix(ctx context.Context, prefix []byte) error 
 		})
 		pending = pending[:0]
 		return err
+	})
+}
+
+// scanPrefix scans the whole table for the items whose partition key
+// begins with prefix, reading only their partition keys (and sort keys,
+// withSort), and calls fn with each page's.
+func (s *Store) scanPrefix(ctx context.Context, prefix []byte, withSort bool, fn func([]map[string]types.AttributeValue) error) error {
+	in := &dynamodb.ScanInput{
+		TableName:                aws.String(s.table),
+		ConsistentRead:           aws.Bool(true),
+		FilterExpression:         aws.String("begins_with(#p, :p)"),
+		ProjectionExpression:     aws.String("#p"),
+		ExpressionAttributeNames: map[string]string{"#p": PartitionKeyAttr},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":p": &types.AttributeValueMemberB{Value: frameKey(prefix)},
+		},
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+	}
+	if withSort {
+		in.ProjectionExpression = aws.String("#p, #s")
+		in.ExpressionAttributeNames["#s"] = SortKeyAttr
 	}
 	p := dynamodb.NewScanPaginator(s.client, in)
 	for p.HasMorePages() {
@@ -59,11 +73,7 @@ func (s *Store) DeletePartitionPrefix(ctx context.Context, prefix []byte) error 
 			capacity = []types.ConsumedCapacity{*page.ConsumedCapacity}
 		}
 		s.observe("scan", start, nil, capacity, nil)
-		for _, item := range page.Items {
-			pending = append(pending, types.WriteRequest{DeleteRequest: &types.DeleteRequest{Key: map[string]types.AttributeValue{
-				PartitionKeyAttr: item[PartitionKeyAttr], SortKeyAttr: item[SortKeyAttr]}}})
-		}
-		if err := flush(); err != nil {
+		if err := fn(page.Items); err != nil {
 			return err
 		}
 	}

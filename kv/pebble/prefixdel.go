@@ -28,31 +28,11 @@ func (s *Store) DeletePartitionPrefix(ctx context.Context, prefix []byte) (err e
 	}
 	start := time.Now()
 	defer func() { s.observe("delete_range", start, err) }()
-	it, err := s.db.NewIter(nil)
-	if err != nil {
-		return fmt.Errorf("kv/pebble: delete prefix: %w", err)
-	}
 	batch := s.db.NewBatch()
 	defer batch.Close()
-	var pos []byte
-	for it.SeekGE(pos); it.Valid(); it.SeekGE(pos) {
-		n, w := binary.Uvarint(it.Key())
-		if w <= 0 {
-			break // not a key of this layout; nothing after it is either
-		}
-		length := bytes.Clone(it.Key()[:w])
-		if n >= uint64(len(prefix)) {
-			lo := append(bytes.Clone(length), prefix...)
-			if err := batch.DeleteRange(lo, kv.PrefixEnd(lo), nil); err != nil {
-				it.Close()
-				return fmt.Errorf("kv/pebble: delete prefix: %w", err)
-			}
-		}
-		if pos = kv.PrefixEnd(length); pos == nil {
-			break
-		}
-	}
-	if err := it.Close(); err != nil {
+	if err := s.prefixSpans(prefix, func(_ *pebble.Iterator, lo []byte, _ int) error {
+		return batch.DeleteRange(lo, kv.PrefixEnd(lo), nil)
+	}); err != nil {
 		return fmt.Errorf("kv/pebble: delete prefix: %w", err)
 	}
 	if batch.Empty() {
@@ -63,4 +43,33 @@ func (s *Store) DeletePartitionPrefix(ctx context.Context, prefix []byte) (err e
 	}
 	s.unflushed.Store(true)
 	return nil
+}
+
+// prefixSpans calls fn with the start lo = uvarint(n) ‖ prefix of each
+// span of keys whose n-byte partition begins with prefix, for every
+// partition length n present (see DeletePartitionPrefix), and an
+// iterator fn may move within the span (w is the length of uvarint(n)).
+func (s *Store) prefixSpans(prefix []byte, fn func(it *pebble.Iterator, lo []byte, w int) error) error {
+	it, err := s.db.NewIter(nil)
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	var pos []byte
+	for it.SeekGE(pos); it.Valid(); it.SeekGE(pos) {
+		n, w := binary.Uvarint(it.Key())
+		if w <= 0 {
+			break // not a key of this layout; nothing after it is either
+		}
+		length := bytes.Clone(it.Key()[:w])
+		if n >= uint64(len(prefix)) {
+			if err := fn(it, append(bytes.Clone(length), prefix...), w); err != nil {
+				return err
+			}
+		}
+		if pos = kv.PrefixEnd(length); pos == nil {
+			break
+		}
+	}
+	return it.Error()
 }

@@ -21,3 +21,12 @@ INSERT INTO app.entries (id, m, moods, qty, p) VALUES
 CREATE VIEW app.feelings AS SELECT id, app.describe(m) AS d, qty FROM app.entries;
 CREATE TABLE public.notes (id integer PRIMARY KEY, m app.mood);
 INSERT INTO public.notes VALUES (1, 'ok');
+-- Operators, an aggregate and a cast's function in the schema.
+CREATE FUNCTION app.near(a integer, b integer) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT abs(a - b) <= 1';
+CREATE FUNCTION app.far(a integer, b integer) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT abs(a - b) > 1';
+CREATE OPERATOR app.!~= (FUNCTION = app.far, LEFTARG = integer, RIGHTARG = integer);
+CREATE OPERATOR app.=~= (FUNCTION = app.near, LEFTARG = integer, RIGHTARG = integer, COMMUTATOR = OPERATOR(app.=~=), NEGATOR = OPERATOR(app.!~=));
+CREATE OPERATOR app.~~~ (FUNCTION = app.next_no, RIGHTARG = integer);
+CREATE AGGREGATE app.total(integer) (SFUNC = int4pl, STYPE = integer, INITCOND = '0');
+CREATE FUNCTION app.mood_no(m app.mood) RETURNS integer LANGUAGE sql IMMUTABLE AS $$SELECT CASE m WHEN 'sad' THEN 0 WHEN 'ok' THEN 1 ELSE 2 END$$;
+CREATE CAST (app.mood AS integer) WITH FUNCTION app.mood_no(app.mood);

@@ -10,3 +10,7 @@ BEGIN;
 INSERT INTO app.entries (id, qty) VALUES (4, 2) RETURNING id, m, n;
 ROLLBACK;
 SELECT 'happy'::app.mood > 'sad'::app.mood, app.next_no(1), app.describe('sad');
+SELECT o.oprname, n.nspname, o.oprkind, o.oprcode::regproc::text, c.oprname AS com, x.oprname AS neg FROM pg_operator o JOIN pg_namespace n ON n.oid = o.oprnamespace LEFT JOIN pg_operator c ON c.oid = o.oprcom LEFT JOIN pg_operator x ON x.oid = o.oprnegate WHERE n.nspname = 'app' ORDER BY 1;
+SELECT e.id, e.qty OPERATOR(app.=~=) 3, e.qty OPERATOR(app.!~=) 3, OPERATOR(app.~~~) e.id, e.m::integer FROM app.entries e ORDER BY 1;
+SELECT app.total(id) FROM app.entries;
+SELECT castcontext, castmethod, castfunc::regproc::text FROM pg_cast WHERE castsource = 'app.mood'::regtype;
