@@ -1,8 +1,10 @@
 package sqltypes
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -53,6 +55,15 @@ type jsonParser struct {
 	i     int
 	raw   bool // keep source spans (json), otherwise normalize (jsonb)
 	depth int
+	// keys and elems are stacks of the members of the objects and arrays
+	// being parsed: a container's members are parsed onto them and copied
+	// into slices of their final size when it closes, so a row's jsonb
+	// decodes with one allocation per container for its values instead
+	// of append's doublings.
+	keys  []string
+	elems []JSONValue
+	// hiKeys and hiElems are the stacks' highest lengths in this parse.
+	hiKeys, hiElems int
 }
 
 func jsonSyntaxError(detail string, args ...any) error {
@@ -101,8 +112,26 @@ func (p *jsonParser) unexpected(expected string) error {
 	return jsonSyntaxError("Expected %s, but found %q.", expected, tok)
 }
 
+// jsonParsers keeps parsers for their member stacks, so that decoding a
+// row's jsonb does not grow new ones.
+var jsonParsers = sync.Pool{New: func() any { return new(jsonParser) }}
+
+// maxPooledMembers bounds the stacks a pooled parser keeps.
+const maxPooledMembers = 1024
+
 func parseJSONText(s string, raw bool) (*JSONValue, error) {
-	p := &jsonParser{s: s, raw: raw}
+	p := jsonParsers.Get().(*jsonParser)
+	p.s, p.i, p.raw, p.depth = s, 0, raw, 0
+	defer func() {
+		// The stacks are empty again; clear what they held so that the
+		// pool keeps no value alive.
+		clear(p.keys[:p.hiKeys])
+		clear(p.elems[:p.hiElems])
+		p.s, p.hiKeys, p.hiElems = "", 0, 0
+		if cap(p.elems) <= maxPooledMembers && cap(p.keys) <= maxPooledMembers {
+			jsonParsers.Put(p)
+		}
+	}()
 	v := new(JSONValue)
 	p.skipSpace()
 	if err := p.value(v); err != nil {
@@ -173,6 +202,8 @@ func (p *jsonParser) object(v *JSONValue) error {
 		v.Keys, v.Elems = []string{}, []JSONValue{}
 		return nil
 	}
+	mk, me := len(p.keys), len(p.elems)
+	defer func() { p.keys, p.elems = p.keys[:mk], p.elems[:me] }()
 	for {
 		p.skipSpace()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
@@ -188,11 +219,14 @@ func (p *jsonParser) object(v *JSONValue) error {
 		}
 		p.i++
 		p.skipSpace()
-		v.Keys = append(v.Keys, k)
-		v.Elems = append(v.Elems, JSONValue{})
-		if err := p.value(&v.Elems[len(v.Elems)-1]); err != nil {
+		// The member's value is parsed aside, then pushed: a nested
+		// object pushes its own members meanwhile.
+		var e JSONValue
+		if err := p.value(&e); err != nil {
 			return err
 		}
+		p.keys, p.elems = append(p.keys, k), append(p.elems, e)
+		p.hiKeys, p.hiElems = max(p.hiKeys, len(p.keys)), max(p.hiElems, len(p.elems))
 		p.skipSpace()
 		if p.i < len(p.s) && p.s[p.i] == ',' {
 			p.i++
@@ -204,6 +238,7 @@ func (p *jsonParser) object(v *JSONValue) error {
 		}
 		return p.unexpected(`"," or "}"`)
 	}
+	v.Keys, v.Elems = slices.Clone(p.keys[mk:]), slices.Clone(p.elems[me:])
 	if !p.raw {
 		normalizeObject(v)
 	}
@@ -218,17 +253,21 @@ func (p *jsonParser) array(v *JSONValue) error {
 	v.Kind = JSONArray
 	p.i++ // [
 	p.skipSpace()
-	v.Elems = []JSONValue{}
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
+		v.Elems = []JSONValue{}
 		return nil
 	}
+	me := len(p.elems)
+	defer func() { p.elems = p.elems[:me] }()
 	for {
 		p.skipSpace()
-		v.Elems = append(v.Elems, JSONValue{})
-		if err := p.value(&v.Elems[len(v.Elems)-1]); err != nil {
+		var e JSONValue
+		if err := p.value(&e); err != nil {
 			return err
 		}
+		p.elems = append(p.elems, e)
+		p.hiElems = max(p.hiElems, len(p.elems))
 		p.skipSpace()
 		if p.i < len(p.s) && p.s[p.i] == ',' {
 			p.i++
@@ -236,6 +275,7 @@ func (p *jsonParser) array(v *JSONValue) error {
 		}
 		if p.i < len(p.s) && p.s[p.i] == ']' {
 			p.i++
+			v.Elems = slices.Clone(p.elems[me:])
 			return nil
 		}
 		return p.unexpected(`"," or "]"`)
@@ -423,6 +463,15 @@ func jsonKeyCompare(a, b string) int {
 // duplicate keys, in place.
 func normalizeObject(v *JSONValue) {
 	n := len(v.Keys)
+	// Stored jsonb is printed in this order, so a row's objects come back
+	// sorted and without duplicates: nothing to do.
+	sorted := true
+	for i := 1; i < n && sorted; i++ {
+		sorted = jsonKeyLess(v.Keys[i-1], v.Keys[i])
+	}
+	if sorted {
+		return
+	}
 	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i
