@@ -181,6 +181,16 @@ func (p *jsonParser) value(v *JSONValue) error {
 	return nil
 }
 
+// member parses the value at the cursor and returns it, for a container
+// to push (a value parsed in place in a loop of the container's would be
+// moved to the heap; so would this one's, inlined there).
+//
+//go:noinline
+func (p *jsonParser) member() (e JSONValue, err error) {
+	err = p.value(&e)
+	return e, err
+}
+
 func (p *jsonParser) enter() error {
 	p.depth++
 	if p.depth > maxJSONDepth {
@@ -221,8 +231,8 @@ func (p *jsonParser) object(v *JSONValue) error {
 		p.skipSpace()
 		// The member's value is parsed aside, then pushed: a nested
 		// object pushes its own members meanwhile.
-		var e JSONValue
-		if err := p.value(&e); err != nil {
+		e, err := p.member()
+		if err != nil {
 			return err
 		}
 		p.keys, p.elems = append(p.keys, k), append(p.elems, e)
@@ -238,10 +248,11 @@ func (p *jsonParser) object(v *JSONValue) error {
 		}
 		return p.unexpected(`"," or "}"`)
 	}
-	v.Keys, v.Elems = slices.Clone(p.keys[mk:]), slices.Clone(p.elems[me:])
+	keys, elems := slices.Clone(p.keys[mk:]), slices.Clone(p.elems[me:])
 	if !p.raw {
-		normalizeObject(v)
+		keys, elems = normalizeMembers(keys, elems)
 	}
+	v.Keys, v.Elems = keys, elems
 	return nil
 }
 
@@ -262,8 +273,8 @@ func (p *jsonParser) array(v *JSONValue) error {
 	defer func() { p.elems = p.elems[:me] }()
 	for {
 		p.skipSpace()
-		var e JSONValue
-		if err := p.value(&e); err != nil {
+		e, err := p.member()
+		if err != nil {
 			return err
 		}
 		p.elems = append(p.elems, e)
@@ -461,16 +472,21 @@ func jsonKeyCompare(a, b string) int {
 
 // normalizeObject sorts keys into jsonb order and keeps the last of
 // duplicate keys, in place.
-func normalizeObject(v *JSONValue) {
-	n := len(v.Keys)
+func normalizeObject(v *JSONValue) { v.Keys, v.Elems = normalizeMembers(v.Keys, v.Elems) }
+
+// normalizeMembers is normalizeObject on an object's keys and values (the
+// parser calls it so: a *JSONValue passed here would escape, and with it
+// every member the parser parses into).
+func normalizeMembers(ks []string, vs []JSONValue) ([]string, []JSONValue) {
+	n := len(ks)
 	// Stored jsonb is printed in this order, so a row's objects come back
 	// sorted and without duplicates: nothing to do.
 	sorted := true
 	for i := 1; i < n && sorted; i++ {
-		sorted = jsonKeyLess(v.Keys[i-1], v.Keys[i])
+		sorted = jsonKeyLess(ks[i-1], ks[i])
 	}
 	if sorted {
-		return
+		return ks, vs
 	}
 	idx := make([]int, n)
 	for i := range idx {
@@ -478,17 +494,17 @@ func normalizeObject(v *JSONValue) {
 	}
 	// Stable insertion-merge sort by key keeps input order among
 	// duplicates, so the last duplicate ends last in its run.
-	sortStable(idx, func(a, b int) bool { return jsonKeyLess(v.Keys[a], v.Keys[b]) })
+	sortStable(idx, func(a, b int) bool { return jsonKeyLess(ks[a], ks[b]) })
 	keys := make([]string, 0, n)
 	vals := make([]JSONValue, 0, n)
 	for i, j := range idx {
-		if i+1 < n && v.Keys[idx[i+1]] == v.Keys[j] {
+		if i+1 < n && ks[idx[i+1]] == ks[j] {
 			continue
 		}
-		keys = append(keys, v.Keys[j])
-		vals = append(vals, v.Elems[j])
+		keys = append(keys, ks[j])
+		vals = append(vals, vs[j])
 	}
-	v.Keys, v.Elems = keys, vals
+	return keys, vals
 }
 
 func sortStable(idx []int, less func(a, b int) bool) {
