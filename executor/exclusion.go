@@ -336,15 +336,27 @@ func (ec *execCtx) checkExclusion(ctx context.Context, t *catalog.Table, bx ir.B
 
 // findExclusionConflict returns the entry row of a row the constraint's
 // index finds in conflict with row (an entry row), other than row itself
-// and rows skip names by row key; nil when there is none.
+// and rows skip names by row key; nil when there is none. Of several, it
+// returns the first in the index's order.
 func (ec *execCtx) findExclusionConflict(ctx context.Context, t *catalog.Table, bx ir.BoundExclusion, row []sqltypes.Value, skip func(key []byte) bool, stats *kv.Stats) ([]sqltypes.Value, error) {
 	ix := bx.Index
 	prefix, bound := exclusionPrefix(t, ix, row)
 	self := t.RowKey(row).Sort
 	start, end := overlapSpan(t, ix, row, prefix, bound)
+	ri := disjointRanges(t, ix, row, bound)
 	pair := make([]sqltypes.Value, 2)
 	for _, sh := range t.ShardsFor(ix, prefix, bound) {
-		it := ec.kv.Scan(ctx, kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: start, End: end, Consistent: true, Stats: stats})
+		req := kv.ScanRequest{Partition: catalog.IndexPartition(ix.ID, sh), Start: start, End: end, Consistent: true, Stats: stats}
+		if ri >= 0 {
+			// Descending from row's upper bound, the entries' ranges
+			// are disjoint, so their upper bounds descend too: the
+			// conflicts come first, then one range ending before row
+			// begins, and no range after it can overlap row. A page of
+			// two reads one conflict and that range.
+			req.Reverse, req.Limit = true, 2
+		}
+		var found []sqltypes.Value
+		it := ec.kv.Scan(ctx, req)
 		for it.Next() {
 			other := make([]sqltypes.Value, len(t.Columns))
 			if err := t.DecodeRow(it.Item().Attrs, other); err != nil {
@@ -371,8 +383,24 @@ func (ec *execCtx) findExclusionConflict(ctx context.Context, t *catalog.Table, 
 				return nil, err
 			}
 			if conflict && !t.Expired(other, ec.eval.Now) {
-				it.Close()
-				return otherE, nil
+				if ri < 0 {
+					it.Close()
+					return otherE, nil
+				}
+				found = otherE // the first in key order is the last met
+				continue
+			}
+			if ri >= 0 && !t.KeyValue(ix, ix.Exclusion.Elements[ri].Key, otherE).IsNull() {
+				// (A NULL range sorts after every other: the span of an
+				// unbounded row holds them, and they overlap nothing.)
+				overlap, err := holds(ec.eval, bx.Ops[ri], t, ix, ix.Exclusion.Elements[ri].Key, row, otherE, pair)
+				if err != nil {
+					it.Close()
+					return nil, err
+				}
+				if !overlap {
+					break // before row: so is every range below it
+				}
 			}
 		}
 		err := it.Err()
@@ -380,21 +408,66 @@ func (ec *execCtx) findExclusionConflict(ctx context.Context, t *catalog.Table, 
 		if err != nil {
 			return nil, txnErr(err)
 		}
+		if found != nil {
+			return found, nil
+		}
 	}
 	return nil, nil
+}
+
+// disjointRanges is the element of ix's constraint whose ranges are
+// disjoint within a group of equal values, when the check of row may stop
+// at the first range of its group ending before row begins; -1 when it
+// may not. That holds when the constraint is its equality elements (the
+// bound key parts before the range) and one range compared with &&: the
+// rows the index holds passed the check against each other (a row is
+// checked against the rows before it, its statement's earlier rows
+// included, and two transactions writing one group conflict on its lock
+// item), so a group's ranges are disjoint. It does not hold while a
+// deferred check lets overlapping rows stand until commit, nor where an
+// expired row, which conflicts with no one, may overlap a later one.
+func disjointRanges(t *catalog.Table, ix *catalog.Index, row []sqltypes.Value, bound int) int {
+	els := ix.Exclusion.Elements
+	if ix.Exclusion.Deferrable || t.TTL != nil || bound >= len(ix.Columns) || len(els) != bound+1 {
+		return -1
+	}
+	ri := -1
+	for i, el := range els {
+		switch {
+		case el.Key < bound && el.IsEquality():
+		case el.Key == bound && el.Op == "&&":
+			ri = i
+		default:
+			return -1
+		}
+	}
+	if ri < 0 {
+		return -1
+	}
+	v := t.KeyValue(ix, bound, row)
+	if v.K != sqltypes.KindRange || v.Range() == nil || v.Range().Empty {
+		return -1
+	}
+	return ri
+}
+
+// holds reports whether op holds between row's and other's values of
+// key part key; pair is scratch space of two values.
+func holds(ev *ir.EvalContext, op ir.Expr, t *catalog.Table, ix *catalog.Index, key int, row, other, pair []sqltypes.Value) (bool, error) {
+	pair[0], pair[1] = t.KeyValue(ix, key, row), t.KeyValue(ix, key, other)
+	v, err := op.Eval(ev, pair)
+	if err != nil {
+		return false, err
+	}
+	return !v.IsNull() && ir.Truthy(v), nil
 }
 
 // conflicts reports whether every element's operator holds between row
 // and other; pair is scratch space of two values.
 func conflicts(ev *ir.EvalContext, ops []ir.Expr, t *catalog.Table, ix *catalog.Index, row, other, pair []sqltypes.Value) (bool, error) {
 	for i, el := range ix.Exclusion.Elements {
-		pair[0], pair[1] = t.KeyValue(ix, el.Key, row), t.KeyValue(ix, el.Key, other)
-		v, err := ops[i].Eval(ev, pair)
-		if err != nil {
+		if ok, err := holds(ev, ops[i], t, ix, el.Key, row, other, pair); err != nil || !ok {
 			return false, err
-		}
-		if v.IsNull() || !ir.Truthy(v) {
-			return false, nil
 		}
 	}
 	return true, nil

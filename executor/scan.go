@@ -206,7 +206,18 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 			keys[i] = catalog.UniqueEntryKey(ix, p)
 		}
 	}
-	items, err := s.ec.kv.Get(ctx, kv.GetRequest{Keys: keys, Stats: &s.stats})
+	// A decoder pays for itself over many rows or when it skips columns;
+	// then a get of the rows themselves asks only for its attributes.
+	decode := t.DecodeRow
+	req := kv.GetRequest{Keys: keys, Stats: &s.stats}
+	if cols := s.decodedCols(); len(cols) < len(t.Columns) {
+		dec := catalog.NewRowDecoder(t, cols)
+		decode = dec.Decode
+		if s.node.Index == nil {
+			req.Attrs = dec.AttrNames()
+		}
+	}
+	items, err := s.ec.kv.Get(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -214,11 +225,6 @@ func (s *scanRows) pointGet(ctx context.Context) error {
 		if items, err = s.lookupRows(ctx, items); err != nil {
 			return err
 		}
-	}
-	// A decoder pays for itself over many rows or when it skips columns.
-	decode := t.DecodeRow
-	if cols := s.decodedCols(); len(cols) < len(t.Columns) {
-		decode = catalog.NewRowDecoder(t, cols).Decode
 	}
 	for _, it := range items {
 		if !kv.Found(it) {

@@ -135,6 +135,9 @@ type GetRequest struct {
 	// offers a choice (DynamoDB); the embedded store always is.
 	Consistent bool
 	Stats      *Stats
+	// Attrs, when non-nil, names the attributes the caller reads, as
+	// ScanRequest.Attrs does: a backend may leave the others out.
+	Attrs []string
 }
 
 // ScanRequest reads the items of one partition whose sort keys lie in the

@@ -1,8 +1,10 @@
 package sqltypes
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -53,6 +55,15 @@ type jsonParser struct {
 	i     int
 	raw   bool // keep source spans (json), otherwise normalize (jsonb)
 	depth int
+	// keys and elems are stacks of the members of the objects and arrays
+	// being parsed: a container's members are parsed onto them and copied
+	// into slices of their final size when it closes, so a row's jsonb
+	// decodes with one allocation per container for its values instead
+	// of append's doublings.
+	keys  []string
+	elems []JSONValue
+	// hiKeys and hiElems are the stacks' highest lengths in this parse.
+	hiKeys, hiElems int
 }
 
 func jsonSyntaxError(detail string, args ...any) error {
@@ -101,8 +112,26 @@ func (p *jsonParser) unexpected(expected string) error {
 	return jsonSyntaxError("Expected %s, but found %q.", expected, tok)
 }
 
+// jsonParsers keeps parsers for their member stacks, so that decoding a
+// row's jsonb does not grow new ones.
+var jsonParsers = sync.Pool{New: func() any { return new(jsonParser) }}
+
+// maxPooledMembers bounds the stacks a pooled parser keeps.
+const maxPooledMembers = 1024
+
 func parseJSONText(s string, raw bool) (*JSONValue, error) {
-	p := &jsonParser{s: s, raw: raw}
+	p := jsonParsers.Get().(*jsonParser)
+	p.s, p.i, p.raw, p.depth = s, 0, raw, 0
+	defer func() {
+		// The stacks are empty again; clear what they held so that the
+		// pool keeps no value alive.
+		clear(p.keys[:p.hiKeys])
+		clear(p.elems[:p.hiElems])
+		p.s, p.hiKeys, p.hiElems = "", 0, 0
+		if cap(p.elems) <= maxPooledMembers && cap(p.keys) <= maxPooledMembers {
+			jsonParsers.Put(p)
+		}
+	}()
 	v := new(JSONValue)
 	p.skipSpace()
 	if err := p.value(v); err != nil {
@@ -152,6 +181,16 @@ func (p *jsonParser) value(v *JSONValue) error {
 	return nil
 }
 
+// member parses the value at the cursor and returns it, for a container
+// to push (a value parsed in place in a loop of the container's would be
+// moved to the heap; so would this one's, inlined there).
+//
+//go:noinline
+func (p *jsonParser) member() (e JSONValue, err error) {
+	err = p.value(&e)
+	return e, err
+}
+
 func (p *jsonParser) enter() error {
 	p.depth++
 	if p.depth > maxJSONDepth {
@@ -173,6 +212,8 @@ func (p *jsonParser) object(v *JSONValue) error {
 		v.Keys, v.Elems = []string{}, []JSONValue{}
 		return nil
 	}
+	mk, me := len(p.keys), len(p.elems)
+	defer func() { p.keys, p.elems = p.keys[:mk], p.elems[:me] }()
 	for {
 		p.skipSpace()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
@@ -188,11 +229,14 @@ func (p *jsonParser) object(v *JSONValue) error {
 		}
 		p.i++
 		p.skipSpace()
-		v.Keys = append(v.Keys, k)
-		v.Elems = append(v.Elems, JSONValue{})
-		if err := p.value(&v.Elems[len(v.Elems)-1]); err != nil {
+		// The member's value is parsed aside, then pushed: a nested
+		// object pushes its own members meanwhile.
+		e, err := p.member()
+		if err != nil {
 			return err
 		}
+		p.keys, p.elems = append(p.keys, k), append(p.elems, e)
+		p.hiKeys, p.hiElems = max(p.hiKeys, len(p.keys)), max(p.hiElems, len(p.elems))
 		p.skipSpace()
 		if p.i < len(p.s) && p.s[p.i] == ',' {
 			p.i++
@@ -204,9 +248,11 @@ func (p *jsonParser) object(v *JSONValue) error {
 		}
 		return p.unexpected(`"," or "}"`)
 	}
+	keys, elems := slices.Clone(p.keys[mk:]), slices.Clone(p.elems[me:])
 	if !p.raw {
-		normalizeObject(v)
+		keys, elems = normalizeMembers(keys, elems)
 	}
+	v.Keys, v.Elems = keys, elems
 	return nil
 }
 
@@ -218,17 +264,21 @@ func (p *jsonParser) array(v *JSONValue) error {
 	v.Kind = JSONArray
 	p.i++ // [
 	p.skipSpace()
-	v.Elems = []JSONValue{}
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
+		v.Elems = []JSONValue{}
 		return nil
 	}
+	me := len(p.elems)
+	defer func() { p.elems = p.elems[:me] }()
 	for {
 		p.skipSpace()
-		v.Elems = append(v.Elems, JSONValue{})
-		if err := p.value(&v.Elems[len(v.Elems)-1]); err != nil {
+		e, err := p.member()
+		if err != nil {
 			return err
 		}
+		p.elems = append(p.elems, e)
+		p.hiElems = max(p.hiElems, len(p.elems))
 		p.skipSpace()
 		if p.i < len(p.s) && p.s[p.i] == ',' {
 			p.i++
@@ -236,6 +286,7 @@ func (p *jsonParser) array(v *JSONValue) error {
 		}
 		if p.i < len(p.s) && p.s[p.i] == ']' {
 			p.i++
+			v.Elems = slices.Clone(p.elems[me:])
 			return nil
 		}
 		return p.unexpected(`"," or "]"`)
@@ -421,25 +472,39 @@ func jsonKeyCompare(a, b string) int {
 
 // normalizeObject sorts keys into jsonb order and keeps the last of
 // duplicate keys, in place.
-func normalizeObject(v *JSONValue) {
-	n := len(v.Keys)
+func normalizeObject(v *JSONValue) { v.Keys, v.Elems = normalizeMembers(v.Keys, v.Elems) }
+
+// normalizeMembers is normalizeObject on an object's keys and values (the
+// parser calls it so: a *JSONValue passed here would escape, and with it
+// every member the parser parses into).
+func normalizeMembers(ks []string, vs []JSONValue) ([]string, []JSONValue) {
+	n := len(ks)
+	// Stored jsonb is printed in this order, so a row's objects come back
+	// sorted and without duplicates: nothing to do.
+	sorted := true
+	for i := 1; i < n && sorted; i++ {
+		sorted = jsonKeyLess(ks[i-1], ks[i])
+	}
+	if sorted {
+		return ks, vs
+	}
 	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i
 	}
 	// Stable insertion-merge sort by key keeps input order among
 	// duplicates, so the last duplicate ends last in its run.
-	sortStable(idx, func(a, b int) bool { return jsonKeyLess(v.Keys[a], v.Keys[b]) })
+	sortStable(idx, func(a, b int) bool { return jsonKeyLess(ks[a], ks[b]) })
 	keys := make([]string, 0, n)
 	vals := make([]JSONValue, 0, n)
 	for i, j := range idx {
-		if i+1 < n && v.Keys[idx[i+1]] == v.Keys[j] {
+		if i+1 < n && ks[idx[i+1]] == ks[j] {
 			continue
 		}
-		keys = append(keys, v.Keys[j])
-		vals = append(vals, v.Elems[j])
+		keys = append(keys, ks[j])
+		vals = append(vals, vs[j])
 	}
-	v.Keys, v.Elems = keys, vals
+	return keys, vals
 }
 
 func sortStable(idx []int, less func(a, b int) bool) {

@@ -257,6 +257,7 @@ func (s *Store) get(ctx context.Context, req kv.GetRequest, snap *pebble.Snapsho
 	}
 	var keyBuf []byte
 	found, readBytes := 0, 0
+	proj := newProjection(req.Attrs)
 	for i, k := range req.Keys {
 		keyBuf = appendKey(keyBuf[:0], k)
 		v, closer, err := r.Get(keyBuf)
@@ -266,7 +267,7 @@ func (s *Store) get(ctx context.Context, req kv.GetRequest, snap *pebble.Snapsho
 		if err != nil {
 			return nil, fmt.Errorf("kv/pebble: get: %w", err)
 		}
-		attrs, err := decodeValue(v)
+		attrs, err := decodeValueOf(v, proj)
 		closer.Close()
 		if err != nil {
 			return nil, fmt.Errorf("kv/pebble: get (%x, %x): %w", k.Partition, k.Sort, err)
@@ -313,6 +314,7 @@ func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item) (
 	}
 	defer it.Close()
 	found, readBytes := 0, 0
+	proj := newProjection(req.Attrs)
 	for _, i := range order {
 		if !it.SeekGE(enc[i]) {
 			break // every later key is past the last one stored
@@ -324,7 +326,7 @@ func (s *Store) getSorted(r pebble.Reader, req kv.GetRequest, items []kv.Item) (
 		if err != nil {
 			return nil, fmt.Errorf("kv/pebble: get: %w", err)
 		}
-		attrs, err := decodeValue(v)
+		attrs, err := decodeValueOf(v, proj)
 		if err != nil {
 			return nil, fmt.Errorf("kv/pebble: get (%x, %x): %w", req.Keys[i].Partition, req.Keys[i].Sort, err)
 		}

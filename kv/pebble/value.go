@@ -152,19 +152,32 @@ func minimalVarint(b []byte, n int) bool { return n == 1 || b[n-1] != 0 }
 // Bytes payload (each B is a sub-slice capped at its own length, so appending
 // to one cannot overwrite the next). That takes two passes: the first sizes
 // the three buffers, the second fills them.
-func decodeValue(v []byte) ([]kv.Attr, error) {
+func decodeValue(v []byte) ([]kv.Attr, error) { return decodeValueOf(v, nil) }
+
+// decodeValueOf is decodeValue keeping only the attributes p keeps (all
+// of them when p is nil): a Get that names its attributes copies nothing
+// of the others.
+func decodeValueOf(v []byte, p *projection) ([]kv.Attr, error) {
 	if len(v) == 0 || v[0] != valueFormatV1 {
 		return nil, errCorruptValue
 	}
 	var n, textLen, bytesLen int
 	r := valueReader{buf: v, pos: 1}
-	for {
+	var keptBuf [16]bool
+	kept := keptBuf[:0] // of each attribute, with a projection
+	for i := 0; ; i++ {
 		a, name, data, ok, err := r.next()
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			break
+		}
+		if p != nil {
+			keep := p.keeps(i, name)
+			if kept = append(kept, keep); !keep {
+				continue
+			}
 		}
 		n++
 		textLen += len(name)
@@ -192,8 +205,11 @@ func decodeValue(v []byte) ([]kv.Attr, error) {
 		blob = make([]byte, 0, bytesLen)
 	}
 	r = valueReader{buf: v, pos: 1}
-	for i := range attrs {
+	for i, j := 0, 0; i < n; j++ {
 		a, name, data, _, _ := r.next() // validated by the first pass
+		if p != nil && !kept[j] {
+			continue
+		}
 		a.Name = appendText(name)
 		switch a.Kind {
 		case kv.AttrString:
@@ -208,6 +224,7 @@ func decodeValue(v []byte) ([]kv.Attr, error) {
 			}
 		}
 		attrs[i] = a
+		i++
 	}
 	return attrs, nil
 }
