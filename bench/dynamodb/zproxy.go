@@ -262,22 +262,32 @@ func parseExplain(text string) (planStats, error) {
 	if !methodLine.MatchString(text) {
 		return ps, fmt.Errorf("plan is not a z-order range scan of by_place:\n%s", text)
 	}
-	m := executionLine.FindStringSubmatch(text)
-	if m == nil {
-		return ps, fmt.Errorf("no Execution line in EXPLAIN ANALYZE:\n%s", text)
-	}
-	ps.items, _ = strconv.Atoi(m[1])
-	ps.requests, _ = strconv.Atoi(m[2])
-	if m := capacityLine.FindStringSubmatch(text); m != nil {
-		ps.capacity, _ = strconv.ParseFloat(m[1], 64)
-	} else {
-		return ps, fmt.Errorf("no Capacity line in EXPLAIN ANALYZE:\n%s", text)
+	var err error
+	if ps.items, ps.requests, ps.capacity, err = explainTotals(text); err != nil {
+		return ps, err
 	}
 	if m := rangesLine.FindStringSubmatch(text); m != nil {
 		ps.ranges, _ = strconv.Atoi(m[1])
 		ps.firstRange = m[2]
 	}
 	return ps, nil
+}
+
+// explainTotals extracts the statement's items read, store requests and
+// capacity from EXPLAIN ANALYZE text.
+func explainTotals(text string) (items, requests int, capacity float64, err error) {
+	m := executionLine.FindStringSubmatch(text)
+	if m == nil {
+		return 0, 0, 0, fmt.Errorf("no Execution line in EXPLAIN ANALYZE:\n%s", text)
+	}
+	items, _ = strconv.Atoi(m[1])
+	requests, _ = strconv.Atoi(m[2])
+	c := capacityLine.FindStringSubmatch(text)
+	if c == nil {
+		return 0, 0, 0, fmt.Errorf("no Capacity line in EXPLAIN ANALYZE:\n%s", text)
+	}
+	capacity, _ = strconv.ParseFloat(c[1], 64)
+	return items, requests, capacity, nil
 }
 
 // runZproxy runs the box query through zproxy: once plainly, collecting the
@@ -313,24 +323,11 @@ func runZproxy(ctx context.Context, z *zproxyServer, conn *pgx.Conn, b box) (mea
 	if err != nil {
 		return m, planStats{}, counters{}, err
 	}
-	var text strings.Builder
-	erows, err := conn.Query(ctx, "EXPLAIN ANALYZE "+sql, pgx.QueryExecModeSimpleProtocol)
+	text, err := explainText(ctx, conn, "EXPLAIN ANALYZE "+sql)
 	if err != nil {
 		return m, planStats{}, counters{}, err
 	}
-	for erows.Next() {
-		var line string
-		if err := erows.Scan(&line); err != nil {
-			erows.Close()
-			return m, planStats{}, counters{}, err
-		}
-		text.WriteString(line)
-		text.WriteByte('\n')
-	}
-	if err := erows.Err(); err != nil {
-		return m, planStats{}, counters{}, err
-	}
-	ps, err := parseExplain(text.String())
+	ps, err := parseExplain(text)
 	if err != nil {
 		return m, ps, counters{}, err
 	}
