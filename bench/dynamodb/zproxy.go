@@ -219,13 +219,18 @@ type measurement struct {
 	// requests - items.
 	empty      int
 	emptyLower bool
+	// estItems is what zproxy's cost model expected its plan to read.
+	estItems float64
 }
 
 // planStats are the figures EXPLAIN ANALYZE prints for the statement.
 type planStats struct {
 	items, requests, ranges int
 	capacity                float64
-	firstRange              string // "[0x…, 0x…)" as printed
+	// estItems is the entries the cost model expected the chosen ranges to
+	// read (EXPLAIN's z-order budget line); 0 when it printed none.
+	estItems   float64
+	firstRange string // "[0x…, 0x…)" as printed
 }
 
 var (
@@ -235,6 +240,7 @@ var (
 	// followed by "…"; empty bounds print as min and max.
 	rangesLine = regexp.MustCompile(`key ranges: (\d+) (\[(?:0x[0-9a-f]+…?|min), (?:0x[0-9a-f]+…?|max)\))`)
 	methodLine = regexp.MustCompile(`via zorder index by_place: z-order ranges`)
+	budgetLine = regexp.MustCompile(`z-order budget: \d+ ranges chosen by cost: ([\d.e+]+) entries`)
 )
 
 // startPrinted reports whether EXPLAIN's text of a range, "[lo, hi)" as
@@ -269,6 +275,9 @@ func parseExplain(text string) (planStats, error) {
 	if m := rangesLine.FindStringSubmatch(text); m != nil {
 		ps.ranges, _ = strconv.Atoi(m[1])
 		ps.firstRange = m[2]
+	}
+	if m := budgetLine.FindStringSubmatch(text); m != nil {
+		ps.estItems, _ = strconv.ParseFloat(m[1], 64)
 	}
 	return ps, nil
 }
@@ -331,7 +340,7 @@ func runZproxy(ctx context.Context, z *zproxyServer, conn *pgx.Conn, b box) (mea
 	if err != nil {
 		return m, ps, counters{}, err
 	}
-	m.requests, m.items, m.rcu, m.ranges = ps.requests, ps.items, ps.capacity, ps.ranges
+	m.requests, m.items, m.rcu, m.ranges, m.estItems = ps.requests, ps.items, ps.capacity, ps.ranges, ps.estItems
 	m.empty, m.emptyLower = max(0, ps.requests-ps.items), true
 	return m, ps, after.minus(before), nil
 }
