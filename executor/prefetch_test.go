@@ -205,3 +205,21 @@ func TestScanPrefetchWindowUnderLimit(t *testing.T) {
 		t.Errorf("a LIMIT as page size: window %d, want 0", w)
 	}
 }
+
+// A stream not yet read (the next shard of a scan whose shards are read
+// one after another) prefetches from its first range; reading it then
+// takes those iterators in order.
+func TestScanPrefetchesNextShardFromItsFirstRange(t *testing.T) {
+	store := &prefetchKV{}
+	s := prefetchScan(store, 0, nil)
+	st := s.newShardStream(0, nil, false)
+	st.prefetch(context.Background())
+	if want := []string{"r0", "r1", "r2"}; !slices.Equal(store.fetched, want) {
+		t.Fatalf("an unread stream prefetched %v, want %v", store.fetched, want)
+	}
+	st.close()
+	rows, err := drainStream(context.Background(), s)
+	if err != nil || rows != 30 || store.open != 0 || len(s.slots) != 0 {
+		t.Errorf("read %d rows (err %v) with %d iterators and %d slots left, want 30 and none", rows, err, store.open, len(s.slots))
+	}
+}

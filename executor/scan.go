@@ -302,6 +302,11 @@ func (s *scanRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 			if err != nil {
 				return nil, false, err
 			}
+			if len(s.inline) > 1 {
+				// Shards read one after another (a sink's): the next
+				// one's first ranges are fetched while this one is read.
+				s.inline[1].prefetch(ctx)
+			}
 			if items == nil {
 				s.inline = s.inline[1:]
 				continue
@@ -565,7 +570,7 @@ func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *
 // LIMIT does not read far ahead.
 func (s *scanRows) prefetchWindow(nRanges int) (window, reach int) {
 	caps, n := s.ec.ex.Caps, s.node
-	if caps.CheapSeek || caps.ScanFanout <= 1 || nRanges <= 1 || s.pageLimited() {
+	if caps.CheapSeek || caps.ScanFanout <= 1 || nRanges == 0 || s.pageLimited() {
 		return 0, 0
 	}
 	reach = nRanges
@@ -608,13 +613,17 @@ func (st *shardStream) rangeRequest(i int) kv.ScanRequest {
 	return req
 }
 
-// prefetch opens the ranges after the current one, up to the window and
-// the scan's free slots, and starts their first requests, so that up to
-// ScanFanout ranges' round trips overlap while their rows are still
-// handed over in range order.
+// prefetch opens the ranges after the current one (from the first, for a
+// stream not yet read), up to the window and the scan's free slots, and
+// starts their first requests, so that up to ScanFanout ranges' round trips
+// overlap while their rows are still handed over in range order.
 func (st *shardStream) prefetch(ctx context.Context) {
+	next := st.ri
+	if st.it != nil {
+		next++ // the current range is open
+	}
 	for len(st.ahead) < st.window {
-		i := st.ri + 1 + len(st.ahead)
+		i := next + len(st.ahead)
 		if i >= st.reach {
 			return
 		}
