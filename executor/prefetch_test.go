@@ -65,14 +65,15 @@ func (it *prefetchIt) load() {
 	}
 }
 
-func (it *prefetchIt) Prefetch() {
+func (it *prefetchIt) Prefetch() bool {
 	if it.started {
-		return
+		return true
 	}
 	it.s.mu.Lock()
 	it.s.fetched = append(it.s.fetched, string(it.req.Start))
 	it.s.mu.Unlock()
 	it.load()
+	return true
 }
 
 func (it *prefetchIt) Next() bool {

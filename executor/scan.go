@@ -633,16 +633,14 @@ func (st *shardStream) prefetch(ctx context.Context) {
 			return // other streams hold every slot
 		}
 		it := st.s.ec.kv.Scan(ctx, st.rangeRequest(i))
-		p, ok := it.(kv.Prefetcher)
-		if !ok {
-			// This read's iterators cannot (a transaction's view merged
-			// with its buffered writes): read one range at a time.
+		if !kv.Prefetch(it) {
+			// This read's iterators cannot prefetch: read one range at
+			// a time.
 			it.Close()
 			<-st.s.slots
 			st.window = 0
 			return
 		}
-		p.Prefetch()
 		st.ahead = append(st.ahead, it)
 	}
 }

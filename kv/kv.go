@@ -217,8 +217,16 @@ type KeyIterator interface {
 type Prefetcher interface {
 	Iterator
 	// Prefetch starts reading the iterator's first page, at most once;
-	// after Next or Seek it does nothing.
-	Prefetch()
+	// after Next or Seek it does nothing. It reports false when the
+	// iterator cannot prefetch (a wrapper of one that cannot).
+	Prefetch() bool
+}
+
+// Prefetch starts it's first page early when it is a Prefetcher and
+// reports whether it is: what a wrapping iterator's Prefetch does.
+func Prefetch(it Iterator) bool {
+	p, ok := it.(Prefetcher)
+	return ok && p.Prefetch()
 }
 
 // Capabilities describes what a backend can do; the optimizer and executor

@@ -222,12 +222,12 @@ func (it *iterator) fetch() {
 // for fetch to take when Next or Seek first needs a page (kv.Prefetcher).
 // Only the request runs early: the page is decoded, resolved and handed to
 // onPage by fetch, on the caller's goroutine, as if read then.
-func (it *iterator) Prefetch() {
+func (it *iterator) Prefetch() bool {
 	if it.err != nil || it.closed || it.queried || it.ahead != nil || it.page != nil {
-		return
+		return true
 	}
 	if it.lo != nil && it.hi != nil && bytes.Compare(it.lo, it.hi) >= 0 {
-		return // an empty range sends nothing
+		return true // an empty range sends nothing
 	}
 	in := it.queryInput()
 	ctx, cancel := context.WithCancel(it.ctx)
@@ -240,6 +240,7 @@ func (it *iterator) Prefetch() {
 		defer close(done)
 		it.aheadResp, it.aheadErr = it.query(ctx, in)
 	}()
+	return true
 }
 
 // awaitAhead waits for the prefetched Query and hands over its answer.
