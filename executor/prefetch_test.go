@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -222,5 +223,20 @@ func TestScanPrefetchesNextShardFromItsFirstRange(t *testing.T) {
 	rows, err := drainStream(context.Background(), s)
 	if err != nil || rows != 30 || store.open != 0 || len(s.slots) != 0 {
 		t.Errorf("read %d rows (err %v) with %d iterators and %d slots left, want 30 and none", rows, err, store.open, len(s.slots))
+	}
+}
+
+// A statement's reads on a store that charges capacity wrap each iterator
+// to count it; the wrapper still prefetches.
+func TestCappedReadsPrefetch(t *testing.T) {
+	store := &prefetchKV{keys: [][]byte{[]byte("a")}}
+	reads := statementReads{ReadWriter: store, capacity: true, used: new(atomic.Int64)}
+	it := reads.Scan(context.Background(), kv.ScanRequest{Start: []byte("a"), End: []byte("b"), Stats: new(kv.Stats)})
+	defer it.Close()
+	if !kv.Prefetch(it) || !slices.Equal(store.fetched, []string{"a"}) {
+		t.Fatalf("a capped iterator did not prefetch (fetched %v)", store.fetched)
+	}
+	if !it.Next() || string(it.Item().Key.Sort) != "a" {
+		t.Fatalf("after the prefetch: %v", it.Err())
 	}
 }
