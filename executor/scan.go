@@ -502,9 +502,9 @@ type shardStream struct {
 	ranges []optimizer.KeyRange
 	ri     int
 	it     kv.Iterator
-	// ahead are the open iterators of ranges ri+1, ri+2, ..., each
-	// prefetching its first page (kv.Prefetcher) and holding one of the
-	// scan's slots; window is how many may be ahead, reach the first range
+	// ahead are the open iterators of the ranges after the current one
+	// (from ri when none is open yet), in order, each prefetching its
+	// first page (kv.Prefetcher) and holding one of the scan's slots; window is how many may be ahead, reach the first range
 	// not prefetched (under a LIMIT, past the ranges the estimate says
 	// the scan reads).
 	ahead  []kv.Iterator
