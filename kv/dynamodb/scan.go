@@ -103,13 +103,15 @@ type iterator struct {
 	// A Query sent ahead by Prefetch: ahead is closed when aheadResp or
 	// aheadErr is set; aheadCancel stops it. epoch, set for a
 	// transaction's read, reads its snapshot's generation, aheadEpoch its
-	// value when the Query was sent.
+	// value when the Query was sent; remode is the transaction's read mode
+	// now (its snapshot may have moved since the iterator was opened).
 	ahead       chan struct{}
 	aheadCancel context.CancelFunc
 	aheadResp   *dynamodb.QueryOutput
 	aheadErr    error
 	epoch       func() uint64
 	aheadEpoch  uint64
+	remode      func() readMode
 }
 
 var _ kv.Prefetcher = (*iterator)(nil)
@@ -206,6 +208,10 @@ func (it *iterator) fetch() {
 			// flight: the page may miss a commit the snapshot now
 			// covers, so it is read again (its capacity is spent).
 			resp = nil
+		}
+		if it.remode != nil {
+			// Resolved as a read opened now would resolve it.
+			it.mode = it.remode()
 		}
 	}
 	if resp == nil && err == nil {

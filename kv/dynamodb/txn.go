@@ -302,6 +302,7 @@ func (b *txnBackend) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 		return nil
 	})
 	it.epoch = func() uint64 { return b.gen }
+	it.remode = func() readMode { return b.mode(req.Stats) }
 	return it
 }
 
