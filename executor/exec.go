@@ -203,6 +203,10 @@ func (c *cappedIterator) Next() bool {
 	return more
 }
 
+// Prefetch forwards to the capped iterator; what it reads is charged at
+// the next Next.
+func (c *cappedIterator) Prefetch() bool { return kv.Prefetch(c.Iterator) }
+
 func (c *cappedIterator) Err() error {
 	if c.err != nil {
 		return c.err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/heap"
 	"context"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -64,6 +65,9 @@ type scanRows struct {
 	rangeItems []atomic.Int64
 	cancel     context.CancelFunc
 	wg         sync.WaitGroup
+	// slots bounds the ranges' first pages the scan's streams prefetch
+	// at once (kv.Capabilities.ScanFanout), whatever the shards.
+	slots chan struct{}
 
 	// sink, when set, takes every admitted row in place of the batches
 	// (scanagg.go): the row is the stream's scratch, valid until it
@@ -304,6 +308,11 @@ func (s *scanRows) Next(ctx context.Context) ([]sqltypes.Value, bool, error) {
 			if err != nil {
 				return nil, false, err
 			}
+			if len(s.inline) > 1 {
+				// Shards read one after another (a sink's): the next
+				// one's first ranges are fetched while this one is read.
+				s.inline[1].prefetch(ctx)
+			}
 			if items == nil {
 				s.inline = s.inline[1:]
 				continue
@@ -499,6 +508,14 @@ type shardStream struct {
 	ranges []optimizer.KeyRange
 	ri     int
 	it     kv.Iterator
+	// ahead are the open iterators of the ranges after the current one
+	// (from ri when none is open yet), in order, each prefetching its
+	// first page (kv.Prefetcher) and holding one of the scan's slots; window is how many may be ahead, reach the first range
+	// not prefetched (under a LIMIT, past the ranges the estimate says
+	// the scan reads).
+	ahead  []kv.Iterator
+	window int
+	reach  int
 	// keyIt is it when the store can give a key without decoding its item
 	// (kv.KeyIterator): entries a Z-order box skips are then never decoded.
 	keyIt     kv.KeyIterator
@@ -545,7 +562,93 @@ func (s *scanRows) newShardStream(shard int, sem chan struct{}, keepKeys bool) *
 		st.dec = catalog.NewRowDecoder(n.Table, withPrimaryKey(n.Table, cols))
 	}
 	st.attrs = st.dec.AttrNames()
+	st.window, st.reach = s.prefetchWindow(len(st.ranges))
 	return st
+}
+
+// prefetchWindow is how many ranges after the current one a stream of
+// nRanges ranges prefetches, and the first range it does not: none on a
+// store with cheap seeks or without prefetching iterators, nor where each
+// range's Scan carries a LIMIT's page size (rangeRequest), which depends
+// on what the earlier ranges returned. Under a LIMIT the stream prefetches
+// only within the share of the ranges that the estimated rows say it
+// reads before it stops (the rest are opened as they are reached), so a
+// LIMIT does not read far ahead.
+func (s *scanRows) prefetchWindow(nRanges int) (window, reach int) {
+	caps, n := s.ec.ex.Caps, s.node
+	if caps.CheapSeek || caps.ScanFanout <= 1 || nRanges == 0 || s.pageLimited() {
+		return 0, 0
+	}
+	reach = nRanges
+	if n.Limit > 0 {
+		if n.Estimated == nil || n.Estimated.Rows <= 0 {
+			return 0, 0
+		}
+		share := math.Min(1, float64(n.Limit)/n.Estimated.Rows)
+		reach = int(math.Ceil(share * float64(nRanges)))
+	}
+	if s.slots == nil {
+		s.slots = make(chan struct{}, caps.ScanFanout)
+	}
+	return caps.ScanFanout - 1, reach
+}
+
+// pageLimited reports whether the scan's range requests carry a LIMIT as
+// a page-size hint (rangeRequest): wherever no residual filter drops rows.
+// A Z-order scan's ranges also hold entries outside its box, which its
+// pages, growing fourfold (kv/dynamodb's pageGrowth), soon make up for;
+// without the hint its first page was DynamoDB's 1 MB, thousands of
+// entries for a nearest-neighbour probe of ten.
+func (s *scanRows) pageLimited() bool {
+	n := s.node
+	return n.Limit > 0 && n.Residual == nil
+}
+
+// rangeRequest is the Scan of range i of the stream.
+func (st *shardStream) rangeRequest(i int) kv.ScanRequest {
+	n := st.s.node
+	r := st.ranges[i]
+	req := kv.ScanRequest{Partition: st.partition, Start: r.Start, End: r.End, Reverse: n.Reverse, Stats: &st.s.stats, Attrs: st.attrs}
+	if st.s.pageLimited() {
+		req.Limit = n.Limit
+		if !n.Lookup {
+			// Every item read is a row: the earlier ranges' count.
+			req.Limit -= st.sent + len(st.batch)
+		}
+	}
+	return req
+}
+
+// prefetch opens the ranges after the current one (from the first, for a
+// stream not yet read), up to the window and the scan's free slots, and
+// starts their first requests, so that up to ScanFanout ranges' round trips
+// overlap while their rows are still handed over in range order.
+func (st *shardStream) prefetch(ctx context.Context) {
+	next := st.ri
+	if st.it != nil {
+		next++ // the current range is open
+	}
+	for len(st.ahead) < st.window {
+		i := next + len(st.ahead)
+		if i >= st.reach {
+			return
+		}
+		select {
+		case st.s.slots <- struct{}{}:
+		default:
+			return // other streams hold every slot
+		}
+		it := st.s.ec.kv.Scan(ctx, st.rangeRequest(i))
+		if !kv.Prefetch(it) {
+			// This read's iterators cannot prefetch: read one range at
+			// a time.
+			it.Close()
+			<-st.s.slots
+			st.window = 0
+			return
+		}
+		st.ahead = append(st.ahead, it)
+	}
 }
 
 // run is the stream on a goroutine of its own: every batch goes down out,
@@ -577,12 +680,15 @@ func (st *shardStream) run(ctx context.Context) {
 	}
 }
 
-// close releases the open iterator, if any.
+// close releases the open iterator, if any, and the prefetching ones
+// (cancelling their requests).
 func (st *shardStream) close() {
-	if st.it != nil {
-		st.it.Close()
-		st.it = nil
+	st.closeRange()
+	for _, it := range st.ahead {
+		it.Close()
+		<-st.s.slots
 	}
+	st.ahead = nil
 }
 
 // lookupWant is how many index entries to collect before fetching their
@@ -653,18 +759,15 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 		if st.ri >= len(st.ranges) {
 			return false, nil
 		}
-		r := st.ranges[st.ri]
-		req := kv.ScanRequest{Partition: st.partition, Start: r.Start, End: r.End, Reverse: n.Reverse, Stats: &st.s.stats, Attrs: st.attrs}
-		if n.Limit > 0 && n.Residual == nil && n.ZSchema == nil {
-			req.Limit = n.Limit
-			if !n.Lookup {
-				// Every item read is a row: the earlier ranges' count.
-				req.Limit -= st.sent + len(st.batch)
-			}
+		if len(st.ahead) > 0 {
+			st.it, st.ahead = st.ahead[0], st.ahead[1:]
+			<-st.s.slots
+		} else {
+			st.it = st.s.ec.kv.Scan(ctx, st.rangeRequest(st.ri))
 		}
-		st.it = st.s.ec.kv.Scan(ctx, req)
 		st.keyIt, _ = st.it.(kv.KeyIterator)
 		st.misses, st.target = 0, nil
+		st.prefetch(ctx)
 	}
 	st.seen++
 	if st.seen%cancelCheckEvery == 0 && ctx.Err() != nil {
@@ -767,10 +870,18 @@ func (st *shardStream) step(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
+// closeRange releases the current range's iterator.
+func (st *shardStream) closeRange() {
+	if st.it != nil {
+		st.it.Close()
+		st.it = nil
+	}
+}
+
 // endRange closes the current range's iterator and moves to the next.
 func (st *shardStream) endRange() (bool, error) {
 	err := st.it.Err()
-	st.close()
+	st.closeRange()
 	st.ri++
 	return err == nil && st.ri < len(st.ranges), err
 }

@@ -440,6 +440,12 @@ func (i *lockedIter) Seek(sort []byte) {
 	i.it.Seek(sort)
 }
 
+func (i *lockedIter) Prefetch() bool {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return kv.Prefetch(i.it)
+}
+
 func (i *lockedIter) Err() error {
 	i.mu.Lock()
 	defer i.mu.Unlock()

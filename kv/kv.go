@@ -206,6 +206,32 @@ type KeyIterator interface {
 	Key() Key
 }
 
+// Prefetcher is an Iterator that can start its first request before its
+// first Next: a caller reading ranges one after another in key order opens
+// the next few ranges' iterators early and calls Prefetch on each, so their
+// round trips overlap the reading of the current range (Capabilities.
+// ScanFanout says how many). A prefetched iterator yields exactly what it
+// would have yielded unprefetched: only the request is sent early; whatever
+// the page's items need beyond it (resolving a transaction's intents, its
+// read bookkeeping) happens on the caller's goroutine when Next or Seek
+// first reaches the page, and a transaction's page that an intervening read
+// made stale is read again. Prefetch costs one page of memory until the
+// iterator is read or closed; Close cancels a request still in flight.
+type Prefetcher interface {
+	Iterator
+	// Prefetch starts reading the iterator's first page, at most once;
+	// after Next or Seek it does nothing. It reports false when the
+	// iterator cannot prefetch (a wrapper of one that cannot).
+	Prefetch() bool
+}
+
+// Prefetch starts it's first page early when it is a Prefetcher and
+// reports whether it is: what a wrapping iterator's Prefetch does.
+func Prefetch(it Iterator) bool {
+	p, ok := it.(Prefetcher)
+	return ok && p.Prefetch()
+}
+
 // Capabilities describes what a backend can do; the optimizer and executor
 // read it instead of asking which backend they run on.
 type Capabilities struct {
@@ -249,6 +275,12 @@ type Capabilities struct {
 	// new, but a long read-only transaction over changing data may fail.
 	// Keys the transaction already read are kept either way.
 	KeepsVersions bool
+	// ScanFanout is how many ranges of one scan's shard the executor reads
+	// at once on a store whose iterators prefetch (Prefetcher): the
+	// current range and up to ScanFanout-1 after it, each one page at a
+	// time. The optimizer divides a range's request latency by it. 0 or 1:
+	// ranges are read one after another.
+	ScanFanout int
 }
 
 // Store is a sorted key-value store.

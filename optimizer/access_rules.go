@@ -227,14 +227,22 @@ func (c *candidate) estimate(t *catalog.Table, b bounds, ac *accessContext, limi
 	c.items = entries
 	shards := float64(c.shards)
 	c.requests = float64(max(c.ranges, 1)) * shards
+	w := requestWeight(ac.opts)
+	c.cost = c.requests * w
+	if c.zorder {
+		c.cost = c.requests * rangeRequestWeight(ac.opts)
+	}
 	if c.isPointGet() {
 		c.requests = math.Ceil(float64(c.ranges) / lookupBatch)
+		c.cost = c.requests * w
 	}
 	if c.index != nil && !c.covering {
 		c.items += entries
-		c.requests += math.Ceil(entries / lookupBatch)
+		lookups := math.Ceil(entries / lookupBatch)
+		c.requests += lookups
+		c.cost += lookups * w
 	}
-	c.cost = c.items + c.requests*requestWeight(ac.opts)
+	c.cost += c.items
 }
 
 // zBudgets are the range budgets a Z-order path on a store without cheap
@@ -251,7 +259,7 @@ var zBudgets = []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
 // read fewer items outside the box and cost more requests; the figures go
 // to EXPLAIN (budgetNote).
 func (c *candidate) pickBudget(n float64, opts Options) {
-	w := requestWeight(opts)
+	w := rangeRequestWeight(opts)
 	best := -1.0
 	for _, budget := range zBudgets {
 		if best >= 0 && c.rows+float64(min(budget/2+1, budget)*c.shards)*w >= best {
@@ -328,6 +336,21 @@ func requestWeight(opts Options) float64 {
 		return 1
 	}
 	return math.Min(float64(opts.Caps.RequestLatency)/float64(itemWork), requestItems)
+}
+
+// rangeRequestWeight is what one of a Z-order scan's range requests costs:
+// requestWeight shared by the ScanFanout ranges of a shard the executor
+// reads at once (each prefetches its first page while the one before is
+// read), so their round trips overlap and each adds a fraction of one.
+// What remains is what more ranges cost beyond their latency, the
+// capacity each request is rounded up to, which the cost model leaves to
+// the items they save.
+func rangeRequestWeight(opts Options) float64 {
+	w := requestWeight(opts)
+	if !opts.Caps.CheapSeek && opts.Caps.ScanFanout > 1 {
+		w /= float64(opts.Caps.ScanFanout)
+	}
+	return w
 }
 
 // requestItems caps requestWeight: the executor restarts a Z-order range

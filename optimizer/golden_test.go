@@ -159,13 +159,13 @@ var schema = []string{
 
 // remoteStore presents an in-memory Pebble store with the capabilities of a
 // store where every key range is a request and seeks are round trips
-// (DynamoDB's: kv/dynamodb's default RequestLatency), so that the plan files
+// (DynamoDB's: kv/dynamodb's default RequestLatency and ScanFanout), so that the plan files
 // named remote_*.sql show the Z-order range budgets chosen for such stores.
 type remoteStore struct{ kv.Store }
 
 func (s remoteStore) Capabilities() kv.Capabilities {
 	c := s.Store.Capabilities()
-	c.CheapSeek, c.RequestLatency = false, 5*time.Millisecond
+	c.CheapSeek, c.RequestLatency, c.ScanFanout = false, 5*time.Millisecond, 8
 	return c
 }
 

@@ -36,6 +36,8 @@ type settings struct {
 	reuse        bool
 	align        bool
 	offline      bool
+	knn          []int
+	boxes        bool
 }
 
 func main() {
@@ -81,6 +83,8 @@ func parseFlags(args []string) (settings, error) {
 	fs.BoolVar(&cfg.reuse, "reuse", false, "reuse a loaded readings table in -table instead of creating and loading it")
 	fs.BoolVar(&cfg.align, "align", false, "build by_place after the load WITH (align = 'data'): its attributes aligned to the data (zorder.Attr.Lead)")
 	fs.BoolVar(&cfg.offline, "offline", false, "no DynamoDB, no zproxy: count in memory the entries the ranges of each -budgets hold for the boxes, with zproxy's encoding and a data-aligned one (offline.go)")
+	knn := fs.String("knn", "10,100", "k of the nearest-neighbour queries over knn_pts, -queries centres each (empty: none; knn.go)")
+	fs.BoolVar(&cfg.boxes, "boxes", true, "run the box classes (-boxes=false: only the kNN queries)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -100,17 +104,29 @@ func parseFlags(args []string) (settings, error) {
 		}
 		cfg.fractions = append(cfg.fractions, f)
 	}
-	for _, s := range strings.Split(*budgets, ",") {
+	var err error
+	if cfg.budgets, err = positiveInts("-budgets", *budgets); err != nil {
+		return cfg, err
+	}
+	cfg.knn, err = positiveInts("-knn", *knn)
+	return cfg, err
+}
+
+// positiveInts parses a flag's comma-separated positive integers (empty
+// items skipped).
+func positiveInts(flag, list string) ([]int, error) {
+	var out []int
+	for _, s := range strings.Split(list, ",") {
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 1 {
-			return cfg, fmt.Errorf("-budgets: %q is not a positive integer", s)
+			return nil, fmt.Errorf("%s: %q is not a positive integer", flag, s)
 		}
-		cfg.budgets = append(cfg.budgets, n)
+		out = append(out, n)
 	}
-	return cfg, nil
+	return out, nil
 }
 
 func run(ctx context.Context, cfg settings) error {
@@ -196,6 +212,9 @@ func run(ctx context.Context, cfg settings) error {
 	var classes []boxClass
 	for _, dims := range []int{2, 3} {
 		for _, f := range cfg.fractions {
+			if !cfg.boxes {
+				break
+			}
 			classes = append(classes, boxClass{dims: dims, fraction: f})
 		}
 	}
@@ -247,7 +266,12 @@ func run(ctx context.Context, cfg settings) error {
 		logf("%s: %d boxes done", c, len(rep.results))
 		reports = append(reports, rep)
 	}
+	knn, err := runKNNClasses(ctx, conn, cfg, ds, logf)
+	if err != nil {
+		return err
+	}
 	printReport(os.Stdout, setup, reports)
+	printKNN(os.Stdout, knn)
 	return nil
 }
 

@@ -122,6 +122,15 @@ func row(w io.Writer, name string, ms []measurement, same string) {
 		name, len(ms), rangeText, median(req), emptyText, median(items), median(rcu), median(rows), ratio, median(ms_), same)
 }
 
+// medianRatio is the median of a[i] / b[i].
+func medianRatio(a, b []float64) float64 {
+	r := make([]float64, len(a))
+	for i := range a {
+		r[i] = a[i] / b[i]
+	}
+	return median(r)
+}
+
 func printReport(w io.Writer, s setupInfo, reports []classReport) {
 	fmt.Fprintf(w, "## DynamoDB Local, %d rows, table and by_place with %d shard(s), %s\n\n", s.rows, s.shards, s.mutability)
 	if s.reused {
@@ -167,6 +176,17 @@ func printReport(w io.Writer, s setupInfo, reports []classReport) {
 		row(w, "(c) Scan + filter", scan, same)
 		for i, b := range rep.budgets {
 			row(w, fmt.Sprintf("(d) budget %d, clipped box, direct", b), sweep[i], same)
+		}
+		var est, got []float64
+		for _, m := range zp {
+			if m.estItems > 0 && m.items > 0 {
+				est = append(est, m.estItems)
+				got = append(got, float64(m.items))
+			}
+		}
+		if len(est) > 0 {
+			fmt.Fprintf(w, "\nzproxy's estimate of the entries its ranges read (EXPLAIN's budget line): median %.0f against %.0f read; estimate / read %.2f (median of the boxes' ratios).\n",
+				median(est), median(got), medianRatio(est, got))
 		}
 		fmt.Fprintf(w, "\n/metrics deltas of zproxy's plain run beyond its EXPLAIN ANALYZE figures (median): %+g Query requests, %+.1f RCU.\n\n",
 			median(extraReq), median(extraRCU))

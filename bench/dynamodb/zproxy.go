@@ -219,13 +219,18 @@ type measurement struct {
 	// requests - items.
 	empty      int
 	emptyLower bool
+	// estItems is what zproxy's cost model expected its plan to read.
+	estItems float64
 }
 
 // planStats are the figures EXPLAIN ANALYZE prints for the statement.
 type planStats struct {
 	items, requests, ranges int
 	capacity                float64
-	firstRange              string // "[0x…, 0x…)" as printed
+	// estItems is the entries the cost model expected the chosen ranges to
+	// read (EXPLAIN's z-order budget line); 0 when it printed none.
+	estItems   float64
+	firstRange string // "[0x…, 0x…)" as printed
 }
 
 var (
@@ -235,6 +240,7 @@ var (
 	// followed by "…"; empty bounds print as min and max.
 	rangesLine = regexp.MustCompile(`key ranges: (\d+) (\[(?:0x[0-9a-f]+…?|min), (?:0x[0-9a-f]+…?|max)\))`)
 	methodLine = regexp.MustCompile(`via zorder index by_place: z-order ranges`)
+	budgetLine = regexp.MustCompile(`z-order budget: \d+ ranges chosen by cost: ([\d.e+]+) entries`)
 )
 
 // startPrinted reports whether EXPLAIN's text of a range, "[lo, hi)" as
@@ -262,22 +268,35 @@ func parseExplain(text string) (planStats, error) {
 	if !methodLine.MatchString(text) {
 		return ps, fmt.Errorf("plan is not a z-order range scan of by_place:\n%s", text)
 	}
-	m := executionLine.FindStringSubmatch(text)
-	if m == nil {
-		return ps, fmt.Errorf("no Execution line in EXPLAIN ANALYZE:\n%s", text)
-	}
-	ps.items, _ = strconv.Atoi(m[1])
-	ps.requests, _ = strconv.Atoi(m[2])
-	if m := capacityLine.FindStringSubmatch(text); m != nil {
-		ps.capacity, _ = strconv.ParseFloat(m[1], 64)
-	} else {
-		return ps, fmt.Errorf("no Capacity line in EXPLAIN ANALYZE:\n%s", text)
+	var err error
+	if ps.items, ps.requests, ps.capacity, err = explainTotals(text); err != nil {
+		return ps, err
 	}
 	if m := rangesLine.FindStringSubmatch(text); m != nil {
 		ps.ranges, _ = strconv.Atoi(m[1])
 		ps.firstRange = m[2]
 	}
+	if m := budgetLine.FindStringSubmatch(text); m != nil {
+		ps.estItems, _ = strconv.ParseFloat(m[1], 64)
+	}
 	return ps, nil
+}
+
+// explainTotals extracts the statement's items read, store requests and
+// capacity from EXPLAIN ANALYZE text.
+func explainTotals(text string) (items, requests int, capacity float64, err error) {
+	m := executionLine.FindStringSubmatch(text)
+	if m == nil {
+		return 0, 0, 0, fmt.Errorf("no Execution line in EXPLAIN ANALYZE:\n%s", text)
+	}
+	items, _ = strconv.Atoi(m[1])
+	requests, _ = strconv.Atoi(m[2])
+	c := capacityLine.FindStringSubmatch(text)
+	if c == nil {
+		return 0, 0, 0, fmt.Errorf("no Capacity line in EXPLAIN ANALYZE:\n%s", text)
+	}
+	capacity, _ = strconv.ParseFloat(c[1], 64)
+	return items, requests, capacity, nil
 }
 
 // runZproxy runs the box query through zproxy: once plainly, collecting the
@@ -313,28 +332,15 @@ func runZproxy(ctx context.Context, z *zproxyServer, conn *pgx.Conn, b box) (mea
 	if err != nil {
 		return m, planStats{}, counters{}, err
 	}
-	var text strings.Builder
-	erows, err := conn.Query(ctx, "EXPLAIN ANALYZE "+sql, pgx.QueryExecModeSimpleProtocol)
+	text, err := explainText(ctx, conn, "EXPLAIN ANALYZE "+sql)
 	if err != nil {
 		return m, planStats{}, counters{}, err
 	}
-	for erows.Next() {
-		var line string
-		if err := erows.Scan(&line); err != nil {
-			erows.Close()
-			return m, planStats{}, counters{}, err
-		}
-		text.WriteString(line)
-		text.WriteByte('\n')
-	}
-	if err := erows.Err(); err != nil {
-		return m, planStats{}, counters{}, err
-	}
-	ps, err := parseExplain(text.String())
+	ps, err := parseExplain(text)
 	if err != nil {
 		return m, ps, counters{}, err
 	}
-	m.requests, m.items, m.rcu, m.ranges = ps.requests, ps.items, ps.capacity, ps.ranges
+	m.requests, m.items, m.rcu, m.ranges, m.estItems = ps.requests, ps.items, ps.capacity, ps.ranges, ps.estItems
 	m.empty, m.emptyLower = max(0, ps.requests-ps.items), true
 	return m, ps, after.minus(before), nil
 }

@@ -50,7 +50,11 @@
 //     (items are streamed, not collected), the Limit hint sizing the first
 //     page. Seek within the current page is free; beyond it the Query
 //     restarts at the new bound — the executor's "restart at BIGMIN" when a
-//     Z-order range turns sparse.
+//     Z-order range turns sparse. An iterator is a kv.Prefetcher: Prefetch
+//     sends its first Query on a goroutine of its own, so the executor reads
+//     up to MaxConcurrency ranges of a scan at once (Capabilities.
+//     ScanFanout); the page is resolved when Next reaches it, and a
+//     transaction's is read again if its snapshot moved meanwhile.
 //   - Write: an atomic batch is one TransactWriteItems (≤100 actions; a
 //     condition is attribute_not_exists / attribute_exists on "~pk"; a
 //     cancellation for a failed condition is a *kv.ConditionFailedError, for

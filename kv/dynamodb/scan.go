@@ -99,7 +99,22 @@ type iterator struct {
 	item      kv.Item
 	err       error
 	closed    bool
+
+	// A Query sent ahead by Prefetch: ahead is closed when aheadResp or
+	// aheadErr is set; aheadCancel stops it. epoch, set for a
+	// transaction's read, reads its snapshot's generation, aheadEpoch its
+	// value when the Query was sent; remode is the transaction's read mode
+	// now (its snapshot may have moved since the iterator was opened).
+	ahead       chan struct{}
+	aheadCancel context.CancelFunc
+	aheadResp   *dynamodb.QueryOutput
+	aheadErr    error
+	epoch       func() uint64
+	aheadEpoch  uint64
+	remode      func() readMode
 }
+
+var _ kv.Prefetcher = (*iterator)(nil)
 
 func (it *iterator) Next() bool {
 	for it.err == nil && !it.closed {
@@ -125,6 +140,12 @@ func (it *iterator) Item() kv.Item { return it.item }
 func (it *iterator) Err() error { return it.err }
 
 func (it *iterator) Close() error {
+	if it.ahead != nil {
+		// Stop the Query in flight and wait for its goroutine, which
+		// counts into the caller's Stats.
+		it.aheadCancel()
+		it.awaitAhead()
+	}
 	it.closed = true
 	it.page, it.lastKey = nil, nil
 	return nil
@@ -136,6 +157,13 @@ func (it *iterator) Close() error {
 func (it *iterator) Seek(sort []byte) {
 	if it.err != nil || it.closed {
 		return
+	}
+	if it.ahead != nil {
+		// The first page is on its way: take it, then seek within it.
+		it.fetch()
+		if it.err != nil {
+			return
+		}
 	}
 	if it.req.Reverse && it.req.End != nil && bytes.Compare(sort, it.req.End) > 0 {
 		sort = it.req.End
@@ -163,13 +191,75 @@ func (it *iterator) Seek(sort []byte) {
 	it.page, it.pos, it.lastKey, it.queried = nil, 0, nil, false
 }
 
-// fetch reads the next page into it.page.
+// fetch reads the next page into it.page: the prefetched one, if any,
+// else a Query sent now.
 func (it *iterator) fetch() {
 	it.page, it.pos = nil, 0
 	if it.lo != nil && it.hi != nil && bytes.Compare(it.lo, it.hi) >= 0 {
 		it.queried, it.lastKey = true, nil
 		return
 	}
+	var resp *dynamodb.QueryOutput
+	var err error
+	if it.ahead != nil {
+		resp, err = it.awaitAhead()
+		if err == nil && it.epoch != nil && it.epoch() != it.aheadEpoch {
+			// A transaction's snapshot moved while the page was in
+			// flight: the page may miss a commit the snapshot now
+			// covers, so it is read again (its capacity is spent).
+			resp = nil
+		}
+		if it.remode != nil {
+			// Resolved as a read opened now would resolve it.
+			it.mode = it.remode()
+		}
+	}
+	if resp == nil && err == nil {
+		resp, err = it.query(it.ctx, it.queryInput())
+	}
+	if err != nil {
+		it.err = err
+		return
+	}
+	it.apply(resp)
+}
+
+// Prefetch sends the iterator's first Query now, on a goroutine of its own,
+// for fetch to take when Next or Seek first needs a page (kv.Prefetcher).
+// Only the request runs early: the page is decoded, resolved and handed to
+// onPage by fetch, on the caller's goroutine, as if read then.
+func (it *iterator) Prefetch() bool {
+	if it.err != nil || it.closed || it.queried || it.ahead != nil || it.page != nil {
+		return true
+	}
+	if it.lo != nil && it.hi != nil && bytes.Compare(it.lo, it.hi) >= 0 {
+		return true // an empty range sends nothing
+	}
+	in := it.queryInput()
+	ctx, cancel := context.WithCancel(it.ctx)
+	done := make(chan struct{})
+	it.ahead, it.aheadCancel = done, cancel
+	if it.epoch != nil {
+		it.aheadEpoch = it.epoch()
+	}
+	go func() {
+		defer close(done)
+		it.aheadResp, it.aheadErr = it.query(ctx, in)
+	}()
+	return true
+}
+
+// awaitAhead waits for the prefetched Query and hands over its answer.
+func (it *iterator) awaitAhead() (*dynamodb.QueryOutput, error) {
+	<-it.ahead
+	it.aheadCancel()
+	resp, err := it.aheadResp, it.aheadErr
+	it.ahead, it.aheadCancel, it.aheadResp, it.aheadErr = nil, nil, nil, nil
+	return resp, err
+}
+
+// queryInput is the Query for the next page of [it.lo, it.hi).
+func (it *iterator) queryInput() *dynamodb.QueryInput {
 	names := map[string]string{"#p": PartitionKeyAttr}
 	values := map[string]types.AttributeValue{":p": &types.AttributeValueMemberB{Value: frameKey(it.req.Partition)}}
 	cond := "#p = :p"
@@ -202,12 +292,17 @@ func (it *iterator) fetch() {
 	if limit > 0 {
 		in.Limit = aws.Int32(limit)
 	}
+	return in
+}
+
+// query sends one Query and counts it; safe on any goroutine (it touches
+// only the store and the request's Stats, whose counters are atomic).
+func (it *iterator) query(ctx context.Context, in *dynamodb.QueryInput) (*dynamodb.QueryOutput, error) {
 	start := time.Now()
-	resp, err := it.s.client.Query(it.ctx, in)
+	resp, err := it.s.client.Query(ctx, in)
 	if err != nil {
 		it.s.observe("query", start, err, nil, it.req.Stats)
-		it.err = it.s.classify(it.ctx, "query", fmt.Errorf("dynamodb: Query: %w", err))
-		return
+		return nil, it.s.classify(ctx, "query", fmt.Errorf("dynamodb: Query: %w", err))
 	}
 	it.s.observe("query", start, nil, capacityOf(resp.ConsumedCapacity), it.req.Stats)
 	size := 0
@@ -215,6 +310,12 @@ func (it *iterator) fetch() {
 		size += itemSize(item)
 	}
 	it.req.Stats.AddRead(len(resp.Items), size)
+	return resp, nil
+}
+
+// apply makes a Query's answer the current page: decoded, resolved for the
+// read's mode and handed to onPage.
+func (it *iterator) apply(resp *dynamodb.QueryOutput) {
 	restart := !it.queried
 	it.lastKey, it.queried = resp.LastEvaluatedKey, true
 	if len(it.lastKey) == 0 {

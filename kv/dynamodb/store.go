@@ -50,7 +50,8 @@ type Options struct {
 	// Observer, if set, receives every request and the capacity it consumed.
 	Observer kv.Observer
 	// MaxConcurrency bounds the requests one Get or Write runs in parallel
-	// (default 8).
+	// and the ranges of a scan's shard read at once (Capabilities.
+	// ScanFanout) (default 8).
 	MaxConcurrency int
 	// MaxAttempts is the SDK retryer's attempts per request, first included,
 	// for throttling and transient errors (default 5). The same budget bounds
@@ -319,7 +320,8 @@ func checkKeySchema(table string, td *types.TableDescription) error {
 }
 
 // Capabilities reports DynamoDB's limits: transactions of 100 actions,
-// BatchGetItem of 100 keys, and a round trip per Seek.
+// BatchGetItem of 100 keys, a round trip per Seek, and MaxConcurrency
+// ranges of a scan read at once (its iterators prefetch).
 func (s *Store) Capabilities() kv.Capabilities {
 	return kv.Capabilities{
 		Name:           BackendName,
@@ -330,6 +332,7 @@ func (s *Store) Capabilities() kv.Capabilities {
 		Isolation:      kv.IsolationSnapshot,
 		ReadUnitBytes:  readUnitBytes,
 		WriteUnitBytes: writeUnitBytes,
+		ScanFanout:     s.concurrency,
 	}
 }
 

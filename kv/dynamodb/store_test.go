@@ -81,13 +81,19 @@ func mustWrite(t testing.TB, s *Store, b kv.Batch) {
 	}
 }
 
-func scanKeys(t testing.TB, it kv.Iterator) []string {
-	t.Helper()
-	defer it.Close()
+// drain returns the keys an iterator yields, leaving its error to Err.
+func drain(it kv.Iterator) []string {
 	var keys []string
 	for it.Next() {
 		keys = append(keys, string(it.Item().Key.Sort))
 	}
+	return keys
+}
+
+func scanKeys(t testing.TB, it kv.Iterator) []string {
+	t.Helper()
+	defer it.Close()
+	keys := drain(it)
 	if err := it.Err(); err != nil {
 		t.Fatalf("scan: %v", err)
 	}

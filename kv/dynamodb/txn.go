@@ -100,6 +100,10 @@ type txnBackend struct {
 	points  map[string]*point
 	spans   []*span
 	pending map[string]record // pending records pushed (readMode.pending)
+	// gen counts the moves of snap and checked: a page prefetched before
+	// a move is read again (iterator.epoch), since it may miss a commit
+	// the moved snapshot covers.
+	gen uint64
 }
 
 func (b *txnBackend) mode(stats *kv.Stats) readMode {
@@ -191,6 +195,7 @@ func (b *txnBackend) check(ctx context.Context, views []view, several bool, stat
 		// Nothing else was read: these views alone are consistent.
 		b.snap = max(b.snap, newest)
 		b.checked = b.s.clock.next()
+		b.gen++
 		return nil
 	}
 	return b.validate(ctx, newest, stats)
@@ -257,6 +262,7 @@ func (b *txnBackend) validate(ctx context.Context, newest int64, stats *kv.Stats
 		}
 	}
 	b.checked = start
+	b.gen++
 	return nil
 }
 
@@ -295,6 +301,8 @@ func (b *txnBackend) Scan(ctx context.Context, req kv.ScanRequest) kv.Iterator {
 		it.mode = b.mode(req.Stats) // the snapshot may have moved
 		return nil
 	})
+	it.epoch = func() uint64 { return b.gen }
+	it.remode = func() readMode { return b.mode(req.Stats) }
 	return it
 }
 

@@ -302,6 +302,9 @@ func wrapIterator(it kv.Iterator, partition []byte) kv.Iterator {
 	return &w
 }
 
+// Prefetch forwards to the view's store's iterator.
+func (it *iterator) Prefetch() bool { return kv.Prefetch(it.Iterator) }
+
 func (it *iterator) Item() kv.Item {
 	item := it.Iterator.Item()
 	item.Key.Partition = it.partition

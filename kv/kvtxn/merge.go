@@ -142,6 +142,10 @@ func (m *mergeIter) Seek(sort []byte) {
 
 func (m *mergeIter) Err() error { return m.err }
 
+// Prefetch forwards to the snapshot scan: the buffered writes are merged
+// in as Next reaches its items, whenever they were read.
+func (m *mergeIter) Prefetch() bool { return kv.Prefetch(m.base) }
+
 func (m *mergeIter) Close() error {
 	m.cur = kv.Item{}
 	return m.base.Close()
