@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -294,6 +295,10 @@ type Table struct {
 	Revision uint64 `json:"revision,omitempty"`
 	// Comment is COMMENT ON TABLE's text.
 	Comment string `json:"comment,omitempty"`
+	// ConstraintComments are COMMENT ON CONSTRAINT's texts, by constraint
+	// name (ConstraintComment reads them: an entry whose constraint is
+	// gone is no comment).
+	ConstraintComments map[string]string `json:"constraint_comments,omitempty"`
 	// Temp marks a temporary table (temp.go), and OnCommit its ON COMMIT
 	// action: "" (preserve rows), "delete rows" or "drop".
 	Temp     bool   `json:"temp,omitempty"`
@@ -1043,6 +1048,7 @@ func (c *Catalog) changeOps(snap *Snapshot, ch Change, rev uint64) ([]kv.Op, err
 	var ops []kv.Op
 	for _, t := range ch.Put {
 		t.Revision = rev
+		t.pruneConstraintComments() // a dropped constraint's comment goes with it
 		op, err := c.putDescriptor(tablePrefix+t.Name, t)
 		if err != nil {
 			return nil, err
@@ -1180,6 +1186,7 @@ func (t *Table) RemoveColumn(i int) {
 // Clone returns a deep copy of t, for building a changed descriptor.
 func (t *Table) Clone() *Table {
 	c := *t
+	c.ConstraintComments = maps.Clone(t.ConstraintComments)
 	c.Columns = append([]Column(nil), t.Columns...)
 	c.PrimaryKey = append([]KeyColumn(nil), t.PrimaryKey...)
 	c.Checks = append([]Check(nil), t.Checks...)

@@ -133,6 +133,43 @@ func (t *Table) Constraints() []ConstraintInfo {
 	return out
 }
 
+// ConstraintComment is the comment on t's constraint name ("" for none).
+func (t *Table) ConstraintComment(name string) string {
+	if c, ok := t.ConstraintComments[name]; ok && t.HasConstraint(name) {
+		return c
+	}
+	return ""
+}
+
+// SetConstraintComment sets (text "": removes) the comment on t's
+// constraint name, dropping those of constraints t no longer has.
+func (t *Table) SetConstraintComment(name, text string) {
+	t.pruneConstraintComments()
+	if text == "" {
+		delete(t.ConstraintComments, name)
+		return
+	}
+	if t.ConstraintComments == nil {
+		t.ConstraintComments = map[string]string{}
+	}
+	t.ConstraintComments[name] = text
+}
+
+// pruneConstraintComments drops the comments of constraints t no longer
+// has, so a later constraint of the same name starts without one.
+func (t *Table) pruneConstraintComments() {
+	var kept map[string]string // a new map: t's may be a snapshot's too
+	for n, c := range t.ConstraintComments {
+		if t.HasConstraint(n) {
+			if kept == nil {
+				kept = map[string]string{}
+			}
+			kept[n] = c
+		}
+	}
+	t.ConstraintComments = kept
+}
+
 // HasConstraint reports whether t has a constraint named name.
 func (t *Table) HasConstraint(name string) bool {
 	for _, c := range t.Constraints() {

@@ -804,6 +804,12 @@ func (e *Executor) renameConstraint(ctx context.Context, cat *catalog.Catalog, r
 			return catalog.Change{}, pgerr.New(pgerr.DuplicateObject, "constraint %q for relation %q already exists", r.To, t.Name)
 		}
 		nt := t.Clone()
+		if c := t.ConstraintComment(r.From); c != "" {
+			// The comment stays with the constraint, as PostgreSQL's
+			// stays with its OID.
+			delete(nt.ConstraintComments, r.From)
+			nt.ConstraintComments[r.To] = c
+		}
 		for i := range nt.ForeignKeys {
 			if nt.ForeignKeys[i].Name == r.From {
 				nt.ForeignKeys[i].Name = r.To

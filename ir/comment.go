@@ -18,6 +18,8 @@ type Comment struct {
 	Sequence *catalog.Sequence
 	// Trigger is TRIGGER's trigger, of Table or View.
 	Trigger string
+	// Constraint is CONSTRAINT's constraint, of Table.
+	Constraint string
 	// Database and Role are DATABASE's and ROLE's names, shared objects
 	// the session finds and checks as it applies the comment.
 	Database, Role string

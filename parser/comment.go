@@ -7,12 +7,13 @@ import "github.com/zproxy/zproxy/internal/pgerr"
 // Statement.Comment holds it.
 type CommentStatement struct {
 	// Object is "table", "view", "materialized view", "index", "column",
-	// "schema", "sequence", "trigger", "database" or "role".
+	// "schema", "sequence", "trigger", "constraint", "database" or "role".
 	Object string
 	// Name is the object's name, split at dots: [schema.]relation, and
 	// for a column [schema.]relation.column.
 	Name []string
-	// On is a trigger's relation ([schema.]relation), split at dots.
+	// On is a trigger's or constraint's relation ([schema.]relation),
+	// split at dots.
 	On []string
 	// Text is the comment; Null is IS NULL (the comment removed).
 	Text string
@@ -31,7 +32,7 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 	}
 	cs := &CommentStatement{Object: r.toks[k].val}
 	switch cs.Object {
-	case "table", "view", "index", "column", "schema", "sequence", "trigger", "database", "role":
+	case "table", "view", "index", "column", "schema", "sequence", "trigger", "database", "role", "constraint":
 	case "large":
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON LARGE OBJECT is not supported").WithPosition(r.pos(k))
 	case "materialized":
@@ -40,7 +41,7 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 		}
 		cs.Object = "materialized view"
 		k++
-	case "foreign", "constraint", "extension", "operator", "cast", "policy", "rule", "publication", "subscription", "collation", "conversion", "statistics", "tablespace", "event", "language", "transform", "access", "server", "text":
+	case "foreign", "extension", "operator", "cast", "policy", "rule", "publication", "subscription", "collation", "conversion", "statistics", "tablespace", "event", "language", "transform", "access", "server", "text":
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON %s is not supported", cs.Object).WithPosition(r.pos(k))
 	default:
 		return nil, r.syntaxErrorAt(k)
@@ -51,9 +52,12 @@ func (r *rewriter) commentStmt() (*CommentStatement, error) {
 	if cs.Name, k, err = r.dottedName(k); err != nil {
 		return nil, err
 	}
-	if cs.Object == "trigger" {
+	if cs.Object == "trigger" || cs.Object == "constraint" {
 		if !r.peek(k, "on") {
 			return nil, r.syntaxErrorAt(k)
+		}
+		if cs.Object == "constraint" && r.peek(k+1, "domain") {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "COMMENT ON CONSTRAINT of a domain is not supported").WithPosition(r.pos(k + 1))
 		}
 		if cs.On, k, err = r.dottedName(k + 1); err != nil {
 			return nil, err

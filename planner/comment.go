@@ -44,9 +44,9 @@ func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*ir.Comme
 			c.Role = name[0]
 		}
 		return c, nil
-	case "trigger":
+	case "trigger", "constraint":
 		if len(name) != 1 {
-			return nil, pgerr.New(pgerr.SyntaxError, "trigger name can not be qualified").WithPosition(cs.Pos)
+			return nil, pgerr.New(pgerr.SyntaxError, "%s name can not be qualified", cs.Object).WithPosition(cs.Pos)
 		}
 		return bindTriggerComment(snap, c, name[0], cs)
 	}
@@ -111,8 +111,8 @@ func bindComment(snap *catalog.Snapshot, cs *parser.CommentStatement) (*ir.Comme
 	return c, nil
 }
 
-// bindTriggerComment resolves COMMENT ON TRIGGER name ON relation: a
-// table's or a view's trigger.
+// bindTriggerComment resolves COMMENT ON TRIGGER | CONSTRAINT name ON
+// relation: a table's or a view's trigger, a table's constraint.
 func bindTriggerComment(snap *catalog.Snapshot, c *ir.Comment, trigger string, cs *parser.CommentStatement) (*ir.Comment, error) {
 	on := cs.On
 	if len(on) > 2 || len(on) == 2 && on[0] != "public" && !snap.HasSchema(on[0]) {
@@ -123,6 +123,17 @@ func bindTriggerComment(snap *catalog.Snapshot, c *ir.Comment, trigger string, c
 		rel = catalog.QualifiedKey(on[0], rel)
 	}
 	rel = snap.Resolve(rel)
+	if cs.Object == "constraint" {
+		t, err := snap.Table(rel)
+		if err != nil {
+			return nil, pgerr.New(pgerr.UndefinedTable, "relation %q does not exist", rel)
+		}
+		if !t.HasConstraint(trigger) {
+			return nil, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", trigger, on[len(on)-1])
+		}
+		c.Table, c.Constraint = t, trigger
+		return c, nil
+	}
 	var triggers []*catalog.Trigger
 	if t, err := snap.Table(rel); err == nil {
 		c.Table, triggers = t, t.Triggers

@@ -438,6 +438,11 @@ func (st *statement) runComment(ctx context.Context, c *ir.Comment, _ *runEnv) (
 		}
 		nt := t.Clone()
 		switch {
+		case c.Constraint != "":
+			if !nt.HasConstraint(c.Constraint) {
+				return catalog.Change{}, pgerr.New(pgerr.UndefinedObject, "constraint %q for table %q does not exist", c.Constraint, t.Name)
+			}
+			nt.SetConstraintComment(c.Constraint, c.Text)
 		case c.Trigger != "":
 			nt.Triggers = commentTrigger(nt.Triggers, c.Trigger, c.Text)
 		case c.Index != "":

@@ -1057,8 +1057,20 @@ func (e *Env) buildDescriptions() []descriptionEntry {
 				}
 			}
 		}
+		constraints := false
 		for _, t := range e.Snap.Tables() {
 			triggers(t.Triggers)
+			constraints = constraints || len(t.ConstraintComments) > 0
+		}
+		if constraints {
+			for _, r := range generators["pg_catalog.pg_constraint"](e) {
+				c := r.(*pgConstraintRow)
+				if o := e.objects().byOID[uint32(c.Conrelid.I)]; o != nil && o.table != nil {
+					if text := o.table.ConstraintComment(c.Conname.S); text != "" {
+						out = append(out, descriptionEntry{objoid: uint32(c.Oid.I), classoid: pgConstraintOID, text: text})
+					}
+				}
+			}
 		}
 		for _, v := range e.Snap.Views() {
 			triggers(v.Triggers)
