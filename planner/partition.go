@@ -117,13 +117,6 @@ func (b *Binder) partitionKey(t *catalog.Table, ps *parser.PartitionSyntax) erro
 	return checkUniqueKeys(t)
 }
 
-// creatingPartitioned reports whether the statement is a CREATE TABLE
-// ... PARTITION BY (whose table is not partitioned until bound).
-func (b *Binder) creatingPartitioned() bool {
-	ps := b.stmt.Partition
-	return ps != nil && ps.Strategy != ""
-}
-
 // checkUniqueKeys refuses a primary key or unique constraint of a
 // partitioned table that lacks a partition key column: a partition can
 // only enforce uniqueness within itself.
@@ -546,8 +539,18 @@ func (b *Binder) partitionConstraint(t *catalog.Table, spec *ast.AlterTableSpec)
 		return nil
 	case spec.Tp == ast.AlterTableAddConstraint && t.IsPartitioned() && isUnique(spec.Constraint):
 		return nil // one on each partition (bindAddConstraint)
+	case spec.Tp == ast.AlterTableAddConstraint && spec.Constraint.Tp == ast.ConstraintForeignKey:
+		return nil // a partitioned table's is its partitions' (catalog/partition_fk.go)
 	case spec.Tp == ast.AlterTableDropCheck:
 		name := spec.Constraint.Name
+		for _, in := range b.snap.InheritedForeignKeys(t) {
+			if in.FK.Name == name {
+				return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop inherited constraint %q of relation %q", name, t.BareName())
+			}
+		}
+		if slices.ContainsFunc(t.ForeignKeys, func(fk catalog.ForeignKey) bool { return fk.Name == name }) {
+			return nil
+		}
 		if p := b.snap.Parent(t); p != nil && slices.ContainsFunc(p.Checks, func(c catalog.Check) bool { return c.Name == name }) {
 			return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop inherited constraint %q of relation %q", name, t.BareName())
 		}
