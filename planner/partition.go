@@ -514,6 +514,17 @@ func partitionAlter(snap *catalog.Snapshot, t *catalog.Table, a parser.AlterActi
 		return nil
 	case parser.AlterSetDefault, parser.AlterDropDefault, parser.AlterSetNotNull:
 		return nil
+	case parser.AlterPrimaryKey:
+		// ADD PRIMARY KEY of a partitioned table without one: every
+		// member gets it (executor rekeyTree); bindAlter checks that it
+		// includes the partition key.
+		if t.IsPartitioned() && !t.IsPartition() && t.RowIDKeyed() && a.DropConstraint == "" {
+			return nil
+		}
+		if t.IsPartition() {
+			return unsupported("ALTER TABLE ADD PRIMARY KEY of a partition is not supported: add it to the partitioned table")
+		}
+		return unsupported("changing the primary key of a partitioned table is not supported")
 	}
 	what := strings.ReplaceAll(string(a.Kind), "_", " ")
 	return unsupported("ALTER TABLE (%s) of a partitioned table or a partition is not supported", what)
