@@ -239,7 +239,7 @@ func (e *Executor) validate(ctx context.Context, cat *catalog.Catalog, table, na
 			children = cs.Leaves()
 		}
 		for _, child := range children {
-			if err = e.validateForeignKey(ctx, e.rowsOf(ctx, cat, child, parent), child, parent, ps, fk); err != nil {
+			if err = e.validateForeignKey(ctx, e.rowsOf(ctx, cat, referenceTables(child, parent, ps)...), child, parent, ps, fk); err != nil {
 				break
 			}
 		}
@@ -401,6 +401,17 @@ func (e *Executor) validateForeignKeyWith(ctx context.Context, r kv.ReadWriter, 
 		return err
 	}
 	return flush()
+}
+
+// referenceTables are the tables a foreign key's validation reads: the
+// referencing table, the referenced one and, when it is partitioned (ps),
+// its leaves.
+func referenceTables(child, parent *catalog.Table, ps *catalog.PartitionSet) []*catalog.Table {
+	out := []*catalog.Table{child, parent}
+	if ps != nil {
+		out = append(out, ps.Leaves()...)
+	}
+	return out
 }
 
 func allNull(vals []sqltypes.Value) bool {

@@ -57,6 +57,28 @@ func (ec *execCtx) insertPartitioned(ctx context.Context, n *optimizer.Insert, p
 			}
 		}
 	}
+	// Every leaf's rows are written before any's foreign keys are checked
+	// (a row may reference one the statement puts in another partition).
+	if ec.txn != nil && ec.pending == nil {
+		var pending []*writeSet
+		ec.pending = &pending
+		res, err := ec.insertLeaves(ctx, n, order, groups, at, rows, stats)
+		ec.pending = nil
+		if err != nil {
+			return res, err
+		}
+		for _, w := range pending {
+			if err := ec.enforceReferences(ctx, w, stats); err != nil {
+				return WriteResult{}, finishWrite(w.t, err)
+			}
+		}
+		return res, nil
+	}
+	return ec.insertLeaves(ctx, n, order, groups, at, rows, stats)
+}
+
+// insertLeaves writes each leaf's rows of insertPartitioned.
+func (ec *execCtx) insertLeaves(ctx context.Context, n *optimizer.Insert, order []*catalog.Table, groups map[*catalog.Table][][]sqltypes.Value, at map[*catalog.Table][]int, rows [][]sqltypes.Value, stats *kv.Stats) (WriteResult, error) {
 	var res WriteResult
 	if n.OnConflict != nil {
 		// Each leaf's rows are an upsert of that leaf, arbitrated by its
@@ -463,7 +485,7 @@ func (e *Executor) checkDetachReferences(ctx context.Context, cat *catalog.Catal
 		}
 		clone := snap.FKCloneNames(r.Child, r.FK, r.Via)[p.ID]
 		for _, child := range children {
-			err := e.validateForeignKeyWith(ctx, e.rowsOf(ctx, cat, child, r.Via), child, r.Via, kept, r.FK, func(row []sqltypes.Value) error {
+			err := e.validateForeignKeyWith(ctx, e.rowsOf(ctx, cat, referenceTables(child, r.Via, ps)...), child, r.Via, kept, r.FK, func(row []sqltypes.Value) error {
 				return pgerr.New(pgerr.ForeignKeyViolation, "removing partition %q violates foreign key constraint %q", p.BareName(), clone).
 					WithValues(keyDetail(child, r.FK.Columns, row, "Key %s is still referenced from table %q.", r.Child.Name))
 			})
@@ -489,7 +511,7 @@ func (e *Executor) validateInheritedFKs(ctx context.Context, cat *catalog.Catalo
 			return err
 		}
 		for _, leaf := range leaves {
-			if err := e.validateForeignKey(ctx, e.rowsOf(ctx, cat, leaf, ref), leaf, ref, snap.PartitionSet(ref), in.FK); err != nil {
+			if err := e.validateForeignKey(ctx, e.rowsOf(ctx, cat, referenceTables(leaf, ref, snap.PartitionSet(ref))...), leaf, ref, snap.PartitionSet(ref), in.FK); err != nil {
 				return err
 			}
 		}

@@ -257,6 +257,10 @@ func (ec *execCtx) commit(ctx context.Context, w *writeSet, stats *kv.Stats) err
 		if err := ec.buffer(ctx, w, stats); err != nil {
 			return err
 		}
+		if ec.pending != nil {
+			*ec.pending = append(*ec.pending, w)
+			return nil
+		}
 		return ec.enforceReferences(ctx, w, stats)
 	}
 	e := ec.ex
