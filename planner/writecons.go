@@ -32,6 +32,7 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 		c.Partitions, c.Txn = ps, true
 		queue = append(queue, ps.Members...)
 	}
+	clones := map[cloneKey]map[uint64]string{}
 	for len(queue) > 0 {
 		cur := queue[0]
 		queue = queue[1:]
@@ -91,7 +92,12 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 			}
 			in := ir.IncomingFK{FK: r.FK, Child: child, ChildPartitions: b.snap.PartitionSet(child), Via: via}
 			if via != nil {
-				in.CloneName = b.snap.FKCloneNames(child, r.FK, via)[cur.ID]
+				// One naming per key, for all the leaves the write reaches.
+				k := cloneKey{child.ID, r.FK.Name, via.ID}
+				if clones[k] == nil {
+					clones[k] = b.snap.FKCloneNames(child, r.FK, via)
+				}
+				in.CloneName = clones[k][cur.ID]
 			}
 			tc.Incoming = append(tc.Incoming, in)
 			for _, a := range []catalog.FKAction{r.FK.OnDelete, r.FK.OnUpdate} {
@@ -173,6 +179,14 @@ func (b *Binder) bindConstraints(t *catalog.Table, k writeKind, set map[int]ir.E
 		return nil, nil
 	}
 	return c, nil
+}
+
+// cloneKey names a foreign key (its table's ID and its name) referencing
+// a partitioned table (via), whose copies FKCloneNames names.
+type cloneKey struct {
+	child uint64
+	fk    string
+	via   uint64
 }
 
 // conflictArbiters resolves INSERT ... ON CONFLICT's target to the unique
